@@ -1,0 +1,11 @@
+# find_package(PAPI) support (PAPI::papi, PAPI::papi_static) and papi.pc.
+include(CMakePackageConfigHelpers)
+install(EXPORT PAPITargets NAMESPACE PAPI:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/PAPIConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/papi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/papi.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/papi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,194 @@
+/* eventset_table.c: event set handles and their life cycle (create, destroy, cleanup,
+ * state, listing, component assignment). Handles are small integers, reused after
+ * destroy, looked up without a lock on the counting hot path. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi_internal.h"
+
+static _Atomic(struct eventset *) sets[MAX_EVENTSETS];
+
+struct eventset *es_lookup(int handle)
+{
+    if (handle < 0 || handle >= MAX_EVENTSETS)
+        return NULL;
+    return atomic_load_explicit(&sets[handle], memory_order_acquire);
+}
+
+int es_get(int handle, struct eventset **es)
+{
+    if (g_papi.init_state == PAPI_NOT_INITED)
+        return papi_error(PAPI_ENOINIT, "PAPI_library_init was not called");
+    *es = es_lookup(handle);
+    if (!*es)
+        return papi_error(PAPI_ENOEVST, "EventSet %d does not exist", handle);
+    return PAPI_OK;
+}
+
+int PAPI_create_eventset(int *EventSet)
+{
+    PAPI_CHECK_INIT();
+    if (!EventSet)
+        return papi_error(PAPI_EINVAL, "EventSet pointer is NULL");
+    if (*EventSet != PAPI_NULL)
+        return papi_error(PAPI_EINVAL, "*EventSet must be PAPI_NULL before PAPI_create_eventset (it is %d)",
+                          *EventSet);
+    struct eventset *es = calloc(1, sizeof *es);
+    if (!es)
+        return papi_error(PAPI_ENOMEM, "no memory for a new event set");
+    es->state = PAPI_STOPPED;
+    es->cidx = -1;
+    es->domain = g_papi.default_domain;
+    es->granularity = g_papi.default_granularity;
+    es->owner_tid = papi_gettid();
+    es->cpu = -1;
+    pthread_mutex_lock(&g_papi_lock);
+    int h = 0;
+    while (h < MAX_EVENTSETS && atomic_load(&sets[h]))
+        h++;
+    if (h == MAX_EVENTSETS) {
+        pthread_mutex_unlock(&g_papi_lock);
+        free(es);
+        return papi_error(PAPI_ENOMEM, "all %d event set handles are in use", MAX_EVENTSETS);
+    }
+    es->handle = h;
+    atomic_store_explicit(&sets[h], es, memory_order_release);
+    pthread_mutex_unlock(&g_papi_lock);
+    *EventSet = h;
+    return PAPI_OK;
+}
+
+void es_close_all(struct eventset *es)
+{
+    for (int i = es->nnat - 1; i >= 0; i--)
+        if (es->nat[i].fd >= 0) {
+            perf_close_native(es, i);
+        }
+    es->ngrp = 0;
+}
+
+int PAPI_cleanup_eventset(int EventSet)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (es->state & PAPI_RUNNING)
+        return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it first", EventSet);
+    if (es->overflow || es->profile)
+        return papi_error(PAPI_EINVAL,
+                          "EventSet %d still has overflow or profiling enabled: turn it off with "
+                          "threshold 0 first", EventSet);
+    es_close_all(es);
+    es->nnat = 0;
+    es->nentries = 0;
+    es->cidx = -1;
+    es->multiplexed = 0;
+    es->state &= ~PAPI_MULTIPLEXING;
+    return PAPI_OK;
+}
+
+int PAPI_destroy_eventset(int *EventSet)
+{
+    if (!EventSet)
+        return papi_error(PAPI_EINVAL, "EventSet pointer is NULL");
+    struct eventset *es;
+    int ret = es_get(*EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (es->state & PAPI_RUNNING)
+        return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it first", *EventSet);
+    if (es->nentries > 0)
+        return papi_error(PAPI_EINVAL,
+                          "EventSet %d still has %d events: PAPI_cleanup_eventset it first",
+                          *EventSet, es->nentries);
+    pthread_mutex_lock(&g_papi_lock);
+    atomic_store(&sets[es->handle], NULL);
+    pthread_mutex_unlock(&g_papi_lock);
+    es_close_all(es);
+    free(es);
+    *EventSet = PAPI_NULL;
+    return PAPI_OK;
+}
+
+/* Shutdown: close every descriptor and free every set. */
+void es_free_all(void)
+{
+    for (int h = 0; h < MAX_EVENTSETS; h++) {
+        struct eventset *es = atomic_exchange(&sets[h], NULL);
+        if (!es)
+            continue;
+        if (es->state & PAPI_RUNNING)
+            perf_disable(es);
+        es_close_all(es);
+        free(es->overflow);
+        free(es->profile);
+        free(es);
+    }
+}
+
+int PAPI_state(int EventSet, int *status)
+{
+    struct eventset *es;
+    if (!status)
+        return papi_error(PAPI_EINVAL, "status pointer is NULL");
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    *status = es->state;
+    return PAPI_OK;
+}
+
+int PAPI_num_events(int EventSet)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    return es->nentries;
+}
+
+int PAPI_list_events(int EventSet, int *Events, int *number)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (!number || *number < 0)
+        return papi_error(PAPI_EINVAL, "number is NULL or negative");
+    if (*number > 0 && !Events)
+        return papi_error(PAPI_EINVAL, "Events is NULL but *number is %d", *number);
+    int n = *number < es->nentries ? *number : es->nentries;
+    for (int i = 0; i < n; i++)
+        Events[i] = es->ent[i].code;
+    *number = es->nentries;
+    return PAPI_OK;
+}
+
+int PAPI_assign_eventset_component(int EventSet, int cidx)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (cidx < 0 || cidx >= NUM_COMPONENTS)
+        return papi_error(PAPI_ENOCMP, "component index %d does not exist (0..%d)", cidx,
+                          NUM_COMPONENTS - 1);
+    if (es->nentries > 0 && es->cidx != cidx)
+        return papi_error(PAPI_EINVAL, "EventSet %d already holds events of component %d",
+                          EventSet, es->cidx);
+    es->cidx = cidx;
+    return PAPI_OK;
+}
+
+int PAPI_get_eventset_component(int EventSet)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (es->cidx < 0)
+        return papi_error(PAPI_ENOCMP, "EventSet %d has no component yet (no event added)", EventSet);
+    return es->cidx;
+}

@@ -1,0 +1,466 @@
+/* native_events.c: native events through libpfm4.
+ *
+ * A native event code is PAPI_NATIVE_MASK | index into a table of the events this
+ * process has named or enumerated. Entries are never moved or removed before shutdown,
+ * so a code stays valid and code -> entry needs no lock. libpfm4 is initialised on the
+ * first use (it costs ~2.5 ms, more than the whole of PAPI_library_init may). */
+#include <perfmon/pfmlib.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi_internal.h"
+#include "pfm_perf_encode.h"
+
+#define CHUNK_BITS 10
+#define CHUNK_SIZE (1 << CHUNK_BITS)
+#define MAX_CHUNKS 1024 /* a million distinct native events per process */
+
+static struct native_event *chunks[MAX_CHUNKS];
+static atomic_int table_count;
+static unsigned *hash_slots; /* index + 1, 0 = empty */
+static unsigned hash_size;
+static unsigned hash_used;
+
+static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
+static int pfm_status = -1;
+
+static void pfm_init_once(void)
+{
+    pfm_status = pfm_initialize();
+}
+
+int native_init(void)
+{
+    pthread_once(&pfm_once, pfm_init_once);
+    if (pfm_status != PFM_SUCCESS)
+        return papi_error(PAPI_ECMP, "libpfm4 failed to initialise: %s", pfm_strerror(pfm_status));
+    return PAPI_OK;
+}
+
+void native_shutdown(void)
+{
+    int n = atomic_load(&table_count);
+    for (int i = 0; i < n; i++) {
+        struct native_event *e = &chunks[i >> CHUNK_BITS][i & (CHUNK_SIZE - 1)];
+        free(e->name);
+        pthread_mutex_destroy(&e->enc_lock);
+    }
+    for (int c = 0; c < MAX_CHUNKS && chunks[c]; c++) {
+        free(chunks[c]);
+        chunks[c] = NULL;
+    }
+    atomic_store(&table_count, 0);
+    free(hash_slots);
+    hash_slots = NULL;
+    hash_size = 0;
+    hash_used = 0;
+    /* libpfm4 stays initialised: pfm_terminate + pfm_initialize again is not safe in
+     * every libpfm4 release, and its tables are read-only. */
+}
+
+static unsigned name_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+struct native_event *native_lookup(int code)
+{
+    if (!IS_NATIVE(code))
+        return NULL;
+    int idx = code & PAPI_UE_AND_MASK;
+    if (idx >= atomic_load_explicit(&table_count, memory_order_acquire))
+        return NULL;
+    return &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
+}
+
+/* Caller holds g_papi_lock. */
+static int find_locked(const char *name)
+{
+    if (!hash_size)
+        return -1;
+    for (unsigned h = name_hash(name) & (hash_size - 1);; h = (h + 1) & (hash_size - 1)) {
+        unsigned v = hash_slots[h];
+        if (!v)
+            return -1;
+        struct native_event *e = &chunks[(v - 1) >> CHUNK_BITS][(v - 1) & (CHUNK_SIZE - 1)];
+        if (strcmp(e->name, name) == 0)
+            return (int)v - 1;
+    }
+}
+
+static int hash_insert_locked(const char *name, unsigned value)
+{
+    if (hash_used * 2 >= hash_size) {
+        unsigned nsize = hash_size ? hash_size * 2 : 1024;
+        unsigned *n = calloc(nsize, sizeof *n);
+        if (!n)
+            return PAPI_ENOMEM;
+        for (unsigned i = 0; i < hash_size; i++) {
+            unsigned v = hash_slots[i];
+            if (!v)
+                continue;
+            struct native_event *e = &chunks[(v - 1) >> CHUNK_BITS][(v - 1) & (CHUNK_SIZE - 1)];
+            unsigned h = name_hash(e->name) & (nsize - 1);
+            while (n[h])
+                h = (h + 1) & (nsize - 1);
+            n[h] = v;
+        }
+        free(hash_slots);
+        hash_slots = n;
+        hash_size = nsize;
+    }
+    unsigned h = name_hash(name) & (hash_size - 1);
+    while (hash_slots[h])
+        h = (h + 1) & (hash_size - 1);
+    hash_slots[h] = value;
+    hash_used++;
+    return PAPI_OK;
+}
+
+static int pmu_component(pfm_pmu_t pmu)
+{
+    pfm_pmu_info_t pinfo;
+    memset(&pinfo, 0, sizeof pinfo);
+    pinfo.size = sizeof pinfo;
+    if (pfm_get_pmu_info(pmu, &pinfo) == PFM_SUCCESS && pinfo.type == PFM_PMU_TYPE_UNCORE)
+        return CMP_UNCORE;
+    return CMP_PERF_EVENT;
+}
+
+/* Get or insert; returns the table index or a negative PAPI error. Caller holds the lock. */
+static int intern_locked(const char *name, int pfm_idx, int umask_idx, int explicit_plm,
+                         const struct perf_event_attr *attr, int attr_plm)
+{
+    int found = find_locked(name);
+    if (found >= 0)
+        return found;
+    int idx = atomic_load(&table_count);
+    if (idx >= MAX_CHUNKS * CHUNK_SIZE)
+        return PAPI_ENOMEM;
+    if (!chunks[idx >> CHUNK_BITS]) {
+        chunks[idx >> CHUNK_BITS] = calloc(CHUNK_SIZE, sizeof(struct native_event));
+        if (!chunks[idx >> CHUNK_BITS])
+            return PAPI_ENOMEM;
+    }
+    struct native_event *e = &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
+    e->name = strdup(name);
+    if (!e->name)
+        return PAPI_ENOMEM;
+    e->pfm_idx = pfm_idx;
+    e->umask_idx = umask_idx;
+    e->explicit_plm = explicit_plm;
+    pfm_event_info_t einfo;
+    memset(&einfo, 0, sizeof einfo);
+    einfo.size = sizeof einfo;
+    e->component = CMP_PERF_EVENT;
+    if (pfm_get_event_info(pfm_idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS)
+        e->component = pmu_component(einfo.pmu);
+    if (attr) {
+        e->attr = *attr;
+        e->attr_plm = attr_plm;
+    } else {
+        e->attr_plm = -1;
+    }
+    pthread_mutex_init(&e->enc_lock, NULL);
+    if (hash_insert_locked(e->name, (unsigned)idx + 1) != PAPI_OK) {
+        free(e->name);
+        e->name = NULL;
+        return PAPI_ENOMEM;
+    }
+    atomic_store_explicit(&table_count, idx + 1, memory_order_release);
+    return idx;
+}
+
+static int domain_to_plm(int domain)
+{
+    int plm = 0;
+    if (domain & PAPI_DOM_USER)
+        plm |= PFM_PLM3;
+    if (domain & PAPI_DOM_KERNEL)
+        plm |= PFM_PLM0;
+    if (domain & PAPI_DOM_SUPERVISOR)
+        plm |= PFM_PLMH;
+    return plm ? plm : PFM_PLM3;
+}
+
+/* Does the modifier list (the part after the event name) set a privilege level? */
+static int has_plm_modifier(const char *mods)
+{
+    const char *p = mods;
+    while (p && *p) {
+        if (*p == ':')
+            p++;
+        size_t n = strcspn(p, ":");
+        if ((n == 1 || (n > 1 && p[1] == '=')) && (p[0] == 'u' || p[0] == 'k' || p[0] == 'h'))
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+int native_name_to_code(const char *name, int *code)
+{
+    if (!name || !code)
+        return papi_error(PAPI_EINVAL, "NULL event name or code pointer");
+    size_t len = strnlen(name, PAPI_HUGE_STR_LEN);
+    if (len == 0 || len >= PAPI_HUGE_STR_LEN)
+        return papi_error(PAPI_EINVAL, "event name is empty or longer than %d characters",
+                          PAPI_HUGE_STR_LEN - 1);
+    int ret = native_init();
+    if (ret != PAPI_OK)
+        return ret;
+
+    pthread_mutex_lock(&g_papi_lock);
+    int idx = find_locked(name);
+    pthread_mutex_unlock(&g_papi_lock);
+    if (idx >= 0) {
+        *code = PAPI_NATIVE_MASK | idx;
+        return PAPI_OK;
+    }
+
+    struct perf_event_attr attr;
+    int pfm_idx = -1;
+    ret = pfm_perf_encode(name, PFM_PLM3, &attr, sizeof attr, NULL, &pfm_idx);
+    if (ret != PFM_SUCCESS)
+        return papi_error(PAPI_ENOEVNT, "native event '%s': %s", name, pfm_strerror(ret));
+
+    /* Canonical name: "pmu::" + the event and modifiers as the user spelled them. */
+    pfm_event_info_t einfo;
+    pfm_pmu_info_t pinfo;
+    memset(&einfo, 0, sizeof einfo);
+    memset(&pinfo, 0, sizeof pinfo);
+    einfo.size = sizeof einfo;
+    pinfo.size = sizeof pinfo;
+    if (pfm_get_event_info(pfm_idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS ||
+        pfm_get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS)
+        return papi_error(PAPI_EBUG, "libpfm4 encoded '%s' but cannot describe it", name);
+    const char *ev = strstr(name, "::");
+    ev = ev ? ev + 2 : name;
+    const char *mods = strchr(ev, ':');
+    char canon[PAPI_HUGE_STR_LEN];
+    int n = snprintf(canon, sizeof canon, "%s::%s", pinfo.name, ev);
+    if (n < 0 || (size_t)n >= sizeof canon)
+        return papi_error(PAPI_EINVAL, "event name '%s' is too long", name);
+
+    int explicit_plm = has_plm_modifier(mods);
+    pthread_mutex_lock(&g_papi_lock);
+    idx = intern_locked(canon, pfm_idx, -1, explicit_plm, &attr, PFM_PLM3);
+    /* The spelling the user gave maps to the same entry. */
+    if (idx >= 0 && strcmp(canon, name) != 0 && find_locked(name) < 0)
+        hash_insert_locked(name, (unsigned)idx + 1);
+    pthread_mutex_unlock(&g_papi_lock);
+    if (idx < 0)
+        return papi_error(idx, "cannot record native event '%s'", name);
+    *code = PAPI_NATIVE_MASK | idx;
+    return PAPI_OK;
+}
+
+int native_code_to_name(int code, char *out, size_t len)
+{
+    struct native_event *e = native_lookup(code);
+    if (!e)
+        return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)code);
+    if (papi_strcpy(out, len, e->name))
+        return papi_error(PAPI_EBUF, "event name '%s' does not fit in the buffer", e->name);
+    return PAPI_OK;
+}
+
+int native_encode(int code, int domain, struct perf_event_attr *attr)
+{
+    struct native_event *e = native_lookup(code);
+    if (!e)
+        return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)code);
+    int plm = domain_to_plm(domain);
+    pthread_mutex_lock(&e->enc_lock);
+    if (e->attr_plm < 0 || (!e->explicit_plm && e->attr_plm != plm)) {
+        int ret = native_init();
+        if (ret == PAPI_OK) {
+            struct perf_event_attr a;
+            ret = pfm_perf_encode(e->name, plm, &a, sizeof a, NULL, NULL);
+            if (ret != PFM_SUCCESS) {
+                pthread_mutex_unlock(&e->enc_lock);
+                return papi_error(PAPI_ENOEVNT, "native event '%s' cannot be encoded: %s",
+                                  e->name, pfm_strerror(ret));
+            }
+            e->attr = a;
+            e->attr_plm = plm;
+        } else {
+            pthread_mutex_unlock(&e->enc_lock);
+            return ret;
+        }
+    }
+    *attr = e->attr;
+    pthread_mutex_unlock(&e->enc_lock);
+    attr->size = sizeof *attr;
+    if (!e->explicit_plm) {
+        /* PAPI_DOM_OTHER has no perf_event bit; kernel/user/hv follow the domain. */
+        attr->exclude_user = !(domain & PAPI_DOM_USER);
+        attr->exclude_kernel = !(domain & PAPI_DOM_KERNEL);
+        attr->exclude_hv = !(domain & PAPI_DOM_SUPERVISOR);
+    }
+    return PAPI_OK;
+}
+
+/* ---- enumeration -------------------------------------------------------------------- */
+
+static int pmu_in_component(pfm_pmu_t pmu, int cidx, pfm_pmu_info_t *pinfo)
+{
+    memset(pinfo, 0, sizeof *pinfo);
+    pinfo->size = sizeof *pinfo;
+    if (pfm_get_pmu_info(pmu, pinfo) != PFM_SUCCESS || !pinfo->is_present)
+        return 0;
+    int c = pinfo->type == PFM_PMU_TYPE_UNCORE ? CMP_UNCORE : CMP_PERF_EVENT;
+    return cidx < 0 || c == cidx;
+}
+
+static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
+{
+    pfm_event_info_t einfo;
+    pfm_pmu_info_t pinfo;
+    memset(&einfo, 0, sizeof einfo);
+    memset(&pinfo, 0, sizeof pinfo);
+    einfo.size = sizeof einfo;
+    pinfo.size = sizeof pinfo;
+    if (pfm_get_event_info(pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS ||
+        pfm_get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS)
+        return PAPI_ENOEVNT;
+    char name[PAPI_HUGE_STR_LEN];
+    if (umask_idx >= 0) {
+        pfm_event_attr_info_t ainfo;
+        memset(&ainfo, 0, sizeof ainfo);
+        ainfo.size = sizeof ainfo;
+        if (pfm_get_event_attr_info(pfm_idx, umask_idx, PFM_OS_PERF_EVENT_EXT, &ainfo) != PFM_SUCCESS)
+            return PAPI_ENOEVNT;
+        snprintf(name, sizeof name, "%s::%s:%s", pinfo.name, einfo.name, ainfo.name);
+    } else {
+        snprintf(name, sizeof name, "%s::%s", pinfo.name, einfo.name);
+    }
+    pthread_mutex_lock(&g_papi_lock);
+    int idx = intern_locked(name, pfm_idx, umask_idx, 0, NULL, -1);
+    pthread_mutex_unlock(&g_papi_lock);
+    if (idx < 0)
+        return idx;
+    *code = PAPI_NATIVE_MASK | idx;
+    return PAPI_OK;
+}
+
+static int first_event_from(int pmu_start, int cidx, int *code)
+{
+    pfm_pmu_info_t pinfo;
+    for (int pmu = pmu_start; pmu < PFM_PMU_MAX; pmu++) {
+        if (!pmu_in_component((pfm_pmu_t)pmu, cidx, &pinfo) || pinfo.nevents <= 0)
+            continue;
+        return intern_enumerated(pinfo.first_event, -1, code);
+    }
+    return PAPI_ENOEVNT;
+}
+
+static int next_umask(int pfm_idx, int after, int *code)
+{
+    pfm_event_info_t einfo;
+    memset(&einfo, 0, sizeof einfo);
+    einfo.size = sizeof einfo;
+    if (pfm_get_event_info(pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
+        return PAPI_ENOEVNT;
+    for (int a = after + 1; a < einfo.nattrs; a++) {
+        pfm_event_attr_info_t ainfo;
+        memset(&ainfo, 0, sizeof ainfo);
+        ainfo.size = sizeof ainfo;
+        if (pfm_get_event_attr_info(pfm_idx, a, PFM_OS_PERF_EVENT_EXT, &ainfo) != PFM_SUCCESS)
+            continue;
+        if (ainfo.type == PFM_ATTR_UMASK)
+            return intern_enumerated(pfm_idx, a, code);
+    }
+    return PAPI_ENOEVNT;
+}
+
+/* Enumeration end is not an error worth reporting: return the code without papi_error. */
+int native_enum(int *code, int modifier, int cidx)
+{
+    int ret = native_init();
+    if (ret != PAPI_OK)
+        return ret;
+    if (modifier == PAPI_ENUM_FIRST)
+        return first_event_from(0, cidx, code);
+    struct native_event *e = native_lookup(*code);
+    if (!e)
+        return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)*code);
+    if (modifier == PAPI_NTV_ENUM_UMASKS)
+        return next_umask(e->pfm_idx, e->umask_idx, code);
+    if (modifier != PAPI_ENUM_EVENTS)
+        return papi_error(PAPI_EINVAL, "enumeration modifier %d is not supported for native events",
+                          modifier);
+    int next = pfm_get_event_next(e->pfm_idx);
+    if (next >= 0)
+        return intern_enumerated(next, -1, code);
+    pfm_event_info_t einfo;
+    memset(&einfo, 0, sizeof einfo);
+    einfo.size = sizeof einfo;
+    if (pfm_get_event_info(e->pfm_idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+        return PAPI_ENOEVNT;
+    return first_event_from((int)einfo.pmu + 1, cidx, code);
+}
+
+int native_count_for_component(int cidx)
+{
+    if (native_init() != PAPI_OK)
+        return 0;
+    int total = 0;
+    pfm_pmu_info_t pinfo;
+    for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++)
+        if (pmu_in_component((pfm_pmu_t)pmu, cidx, &pinfo))
+            total += pinfo.nevents;
+    return total;
+}
+
+int native_get_info(int code, PAPI_event_info_t *info)
+{
+    struct native_event *e = native_lookup(code);
+    if (!e)
+        return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)code);
+    memset(info, 0, sizeof *info);
+    info->event_code = (unsigned)code;
+    papi_strcpy(info->symbol, sizeof info->symbol, e->name);
+    info->component_index = e->component;
+    info->location = e->component == CMP_UNCORE ? PAPI_LOCATION_UNCORE : PAPI_LOCATION_CORE;
+    info->data_type = PAPI_DATATYPE_UINT64;
+    info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
+    info->timescope = PAPI_TIMESCOPE_SINCE_START;
+    info->update_type = PAPI_UPDATETYPE_ARBITRARY;
+    pfm_event_info_t einfo;
+    memset(&einfo, 0, sizeof einfo);
+    einfo.size = sizeof einfo;
+    if (pfm_get_event_info(e->pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) == PFM_SUCCESS) {
+        papi_strcpy(info->long_descr, sizeof info->long_descr, einfo.desc ? einfo.desc : "");
+        if (e->umask_idx >= 0) {
+            pfm_event_attr_info_t ainfo;
+            memset(&ainfo, 0, sizeof ainfo);
+            ainfo.size = sizeof ainfo;
+            if (pfm_get_event_attr_info(e->pfm_idx, e->umask_idx, PFM_OS_PERF_EVENT_EXT, &ainfo) ==
+                    PFM_SUCCESS &&
+                ainfo.desc) {
+                size_t l = strlen(info->long_descr);
+                snprintf(info->long_descr + l, sizeof info->long_descr - l, ", masks:%s", ainfo.desc);
+            }
+        }
+        papi_strcpy(info->short_descr, sizeof info->short_descr, einfo.name);
+    }
+    return PAPI_OK;
+}
+
+/* General plus fixed counters of the core PMU libpfm4 detected (0 if none). */
+int native_core_counters(void)
+{
+    if (native_init() != PAPI_OK)
+        return 0;
+    pfm_pmu_info_t pinfo;
+    for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++)
+        if (pmu_in_component((pfm_pmu_t)pmu, CMP_PERF_EVENT, &pinfo) &&
+            pinfo.type == PFM_PMU_TYPE_CORE)
+            return pinfo.num_cntrs + pinfo.num_fixed_cntrs;
+    return 0;
+}

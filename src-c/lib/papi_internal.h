@@ -1,0 +1,216 @@
+/* papi_internal.h: what the library's modules share. Not installed.
+ *
+ * The model: an event set holds "entries" (what the user added: a preset or a native
+ * event) and "natives" (the perf events actually opened). A preset entry points at one
+ * or more natives and combines their counts (derived presets). Natives are opened as
+ * one perf group per event set, so one read() returns every count; reset, accum and
+ * write are arithmetic on a per-native baseline. */
+#ifndef PAPI_INTERNAL_H
+#define PAPI_INTERNAL_H
+
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "papi.h"
+
+#define PAPI_INTERNAL __attribute__((visibility("hidden")))
+
+/* ---- limits ---------------------------------------------------------------------- */
+#define ES_MAX_ENTRIES   128 /* user-visible events per event set */
+#define ES_MAX_NATIVES   128 /* perf events per event set */
+#define ES_MAX_GROUPS    ES_MAX_NATIVES
+#define MAX_EVENTSETS    65536
+#define NUM_COMPONENTS   2
+#define CMP_PERF_EVENT   0 /* core and software PMUs */
+#define CMP_UNCORE       1 /* uncore PMUs: counted per CPU, never per thread */
+
+/* ---- global library state (library_init.c) ----------------------------------------- */
+struct papi_globals {
+    int init_state;          /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits */
+    int debug_level;         /* PAPI_QUIET, PAPI_VERB_ECONT, PAPI_VERB_ESTOP */
+    PAPI_debug_handler_t debug_handler;
+    int default_domain;
+    int default_granularity;
+    int multiplex_inited;
+    int mpx_slice_ns;        /* PAPI_DEF_MPX_NS */
+    unsigned long (*thread_id_fn)(void);
+    PAPI_component_info_t cmp[NUM_COMPONENTS];
+};
+extern struct papi_globals g_papi PAPI_INTERNAL;
+
+/* Serialises library-wide state changes (event set table, thread list, native table
+ * growth). Never taken on the counting hot path. */
+extern pthread_mutex_t g_papi_lock PAPI_INTERNAL;
+
+/* ---- errors (errors.c) ------------------------------------------------------------- */
+/* Record why a call failed (kept per thread, shown by the verbose debug levels and by
+ * papi_strerror_detail) and return code. Every public entry point returns through it
+ * or through papi_ok(). */
+PAPI_INTERNAL int papi_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+PAPI_INTERNAL const char *papi_last_error_detail(void);
+PAPI_INTERNAL int papi_errno_to_papi(int err);
+
+/* ---- PMU access (pmu_access.c) ------------------------------------------------------ */
+struct pmu_access {
+    bool have_cpu_pmu;        /* a core PMU under /sys/bus/event_source/devices */
+    bool hw_open_works;       /* a hardware cycles/instructions event actually opened */
+    int paranoid;             /* /proc/sys/kernel/perf_event_paranoid, or -100 if unreadable */
+    bool cap_perfmon;         /* CAP_PERFMON or CAP_SYS_ADMIN in the effective set */
+    int num_hw_counters;      /* general counters usable here; 0 when no PMU */
+    bool user_read_allowed;   /* perf_user_access / rdpmc enabled */
+    char reason[PAPI_HUGE_STR_LEN];
+};
+PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
+extern struct pmu_access g_pmu PAPI_INTERNAL;
+
+/* ---- native events through libpfm4 (native_events.c) --------------------------------- */
+struct native_event {
+    char *name;            /* canonical "pmu::EVENT[:mods]" */
+    int pfm_idx;           /* libpfm4 event index */
+    int umask_idx;         /* libpfm4 attribute index for an enumerated umask, else -1 */
+    int component;         /* CMP_PERF_EVENT or CMP_UNCORE */
+    int explicit_plm;      /* the name carries its own :u/:k modifiers */
+    struct perf_event_attr attr; /* encoding for attr_plm */
+    int attr_plm;          /* libpfm PFM_PLM* mask the cached attr was made with, -1 none */
+    pthread_mutex_t enc_lock;
+};
+PAPI_INTERNAL int native_init(void); /* lazy: libpfm4 is initialised on first use */
+PAPI_INTERNAL void native_shutdown(void);
+PAPI_INTERNAL int native_name_to_code(const char *name, int *code);
+PAPI_INTERNAL struct native_event *native_lookup(int code);
+PAPI_INTERNAL int native_code_to_name(int code, char *out, size_t len);
+PAPI_INTERNAL int native_enum(int *code, int modifier, int cidx);
+PAPI_INTERNAL int native_get_info(int code, PAPI_event_info_t *info);
+/* Fill attr for the event counted in domain (PAPI_DOM_*). */
+PAPI_INTERNAL int native_encode(int code, int domain, struct perf_event_attr *attr);
+PAPI_INTERNAL int native_count_for_component(int cidx);
+PAPI_INTERNAL int native_core_counters(void);
+
+/* ---- presets (preset_events.c; tables from presets/) --------------------------------- */
+#define PRESET_MAX_TERMS PAPI_MAX_INFO_TERMS
+enum derive_op { DERIVE_NONE = 0, DERIVE_ADD, DERIVE_SUB, DERIVE_POSTFIX, DERIVE_CMPD };
+struct rpn_step { /* one token of a compiled postfix formula */
+    enum { RPN_TERM, RPN_CONST, RPN_ADD, RPN_SUB, RPN_MUL, RPN_DIV } kind;
+    long long value; /* term index or constant */
+};
+#define RPN_MAX_STEPS 64
+struct preset_def {
+    int nterms;
+    int native_code[PRESET_MAX_TERMS];
+    enum derive_op op;
+    int nsteps;
+    struct rpn_step steps[RPN_MAX_STEPS];
+    char postfix[PAPI_2MAX_STR_LEN];
+    char note[PAPI_HUGE_STR_LEN];
+};
+PAPI_INTERNAL int preset_name_to_code(const char *name, int *code);
+PAPI_INTERNAL int preset_code_to_name(int code, char *out, size_t len);
+/* The definition in force for this machine, or NULL if the preset is not available. */
+PAPI_INTERNAL const struct preset_def *preset_lookup(int code);
+PAPI_INTERNAL int preset_enum(int *code, int modifier);
+PAPI_INTERNAL int preset_get_info(int code, PAPI_event_info_t *info);
+PAPI_INTERNAL long long preset_compute(const struct preset_def *def, const long long *terms);
+PAPI_INTERNAL void preset_shutdown(void);
+
+/* ---- event sets (eventset_table.c, eventset_events.c) -------------------------------- */
+struct es_entry {
+    int code;                          /* as the user added it */
+    int nterms;
+    int term[PRESET_MAX_TERMS];        /* indices into es->nat */
+    const struct preset_def *preset;   /* NULL for a native event */
+};
+
+struct es_native {
+    int code;             /* native event code */
+    int refs;             /* entries using it */
+    int fd;               /* perf fd, -1 while not open */
+    int group;            /* index into es->grp */
+    struct perf_event_attr attr;
+    uint64_t baseline;    /* raw count that reads as zero */
+    uint64_t last_raw;    /* raw count at the last read (frozen while stopped) */
+    uint64_t enabled;     /* time_enabled at the last read */
+    uint64_t running;     /* time_running at the last read */
+    int pos;              /* position in its group's read buffer */
+    void *mmap_page;      /* perf mmap page for user-space reads, or NULL */
+};
+
+struct es_group {
+    int leader;           /* index into es->nat */
+    int nmembers;         /* natives whose .group is this one, leader included */
+};
+
+struct eventset {
+    int handle;
+    int state;             /* PAPI_STOPPED / PAPI_RUNNING | other flag bits */
+    int cidx;              /* component, -1 until the first event */
+    int domain;
+    int granularity;
+    pid_t owner_tid;       /* thread that created the set (counts itself) */
+    pid_t attach_tid;      /* third-party target when PAPI_ATTACHED */
+    int cpu;               /* CPU for PAPI_CPU_ATTACHED / system granularity, else -1 */
+    int inherit;
+    int multiplexed;
+    int nentries;
+    struct es_entry ent[ES_MAX_ENTRIES];
+    int nnat;
+    struct es_native nat[ES_MAX_NATIVES];
+    int ngrp;
+    struct es_group grp[ES_MAX_GROUPS];
+    /* Scratch for the hot path: raw counts per native, one group read buffer. */
+    long long scratch[ES_MAX_NATIVES];
+    uint64_t readbuf[3 + ES_MAX_NATIVES];
+    void *overflow;        /* overflow.c state, NULL when none */
+    void *profile;         /* profil.c state, NULL when none */
+};
+
+PAPI_INTERNAL struct eventset *es_lookup(int handle);      /* NULL if not a live set */
+PAPI_INTERNAL int es_get(int handle, struct eventset **es);  /* PAPI_ENOEVST / PAPI_ENOINIT */
+PAPI_INTERNAL void es_free_all(void);
+PAPI_INTERNAL int es_add_code(struct eventset *es, int code);
+PAPI_INTERNAL int es_remove_code(struct eventset *es, int code);
+PAPI_INTERNAL void es_close_all(struct eventset *es);
+/* Close and reopen every native (after a domain, attach or granularity change). */
+PAPI_INTERNAL int es_reopen_all(struct eventset *es);
+PAPI_INTERNAL int es_entry_index(const struct eventset *es, int code);
+
+/* ---- perf_event backend (perf_group.c) ------------------------------------------------ */
+PAPI_INTERNAL int perf_open_native(struct eventset *es, int ni);
+PAPI_INTERNAL void perf_close_native(struct eventset *es, int ni);
+PAPI_INTERNAL int perf_enable(struct eventset *es);
+PAPI_INTERNAL int perf_disable(struct eventset *es);
+/* One read() per group; fills es->nat[i].last_raw (and enabled/running). */
+PAPI_INTERNAL int perf_read_all(struct eventset *es);
+/* perf_event_open with errno preserved. */
+PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+                                    int group_fd, unsigned long flags);
+
+/* ---- counting (counting.c) ------------------------------------------------------------- */
+/* Convert raw native counts (since baseline) into the user's values array. */
+PAPI_INTERNAL void es_compute_values(struct eventset *es, long long *values);
+
+/* ---- threads (threads.c) ------------------------------------------------------------- */
+PAPI_INTERNAL pid_t papi_gettid(void);
+PAPI_INTERNAL void threads_shutdown(void);
+PAPI_INTERNAL void *thread_hl_slot(void); /* per-thread high-level state pointer slot */
+
+/* ---- hardware and system information -------------------------------------------------- */
+PAPI_INTERNAL void hwinfo_shutdown(void);
+PAPI_INTERNAL void sysinfo_shutdown(void);
+
+/* ---- components (components.c) -------------------------------------------------------- */
+PAPI_INTERNAL void components_init(void);
+
+/* ---- helpers -------------------------------------------------------------------------- */
+/* strlcpy-like: always terminates, returns 1 when the source was truncated. */
+PAPI_INTERNAL int papi_strcpy(char *dst, size_t size, const char *src);
+
+#define PAPI_CHECK_INIT()                                                     \
+    do {                                                                      \
+        if (g_papi.init_state == PAPI_NOT_INITED)                             \
+            return papi_error(PAPI_ENOINIT, "PAPI_library_init was not called"); \
+    } while (0)
+
+#endif

@@ -1,0 +1,143 @@
+/* pmu_access.c: can this process use hardware counters, and if not, exactly why.
+ * Decided from what perf_event_open answers, the capabilities and the sysfs PMU list,
+ * not from perf_event_paranoid alone (root and CAP_PERFMON are not bound by it). */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "papi_internal.h"
+
+#define PMU_DIR "/sys/bus/event_source/devices"
+
+static int read_int_file(const char *path, int *out)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    int ok = fscanf(f, "%d", out) == 1;
+    fclose(f);
+    return ok ? 0 : -1;
+}
+
+static int has_capability(int cap)
+{
+    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capget, &hdr, data) != 0)
+        return 0;
+    return (data[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+static int is_core_pmu_name(const char *n)
+{
+    return strcmp(n, "cpu") == 0 || strcmp(n, "cpu_core") == 0 || strcmp(n, "cpu_atom") == 0 ||
+           strncmp(n, "armv8", 5) == 0 || strncmp(n, "armv7", 5) == 0 ||
+           strncmp(n, "arm_", 4) == 0 || strcmp(n, "cpum_cf") == 0 || strncmp(n, "power", 5) == 0;
+}
+
+/* Lists the PMUs sysfs has (for the explanation) and says whether a core PMU is among them. */
+static int list_pmus(char *names, size_t len)
+{
+    int core = 0;
+    names[0] = '\0';
+    DIR *d = opendir(PMU_DIR);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    size_t used = 0;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        core |= is_core_pmu_name(de->d_name);
+        int n = snprintf(names + used, len - used, "%s%s", used ? ", " : "", de->d_name);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+    closedir(d);
+    return core;
+}
+
+static int cpu_is_virtualized(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "re");
+    if (!f)
+        return 0;
+    char line[4096];
+    int v = 0;
+    while (!v && fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor"))
+            v = 1;
+    fclose(f);
+    return v;
+}
+
+/* Try a user-only hardware event; returns 0 or the errno. */
+static int try_hw_open(unsigned long long config)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = config;
+    a.disabled = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    int fd = perf_syscall_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    close(fd);
+    return 0;
+}
+
+void pmu_access_probe(struct pmu_access *p)
+{
+    char pmus[512];
+    memset(p, 0, sizeof *p);
+    p->have_cpu_pmu = list_pmus(pmus, sizeof pmus);
+    if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &p->paranoid) != 0)
+        p->paranoid = -100;
+    p->cap_perfmon = has_capability(38 /* CAP_PERFMON */) || has_capability(CAP_SYS_ADMIN);
+    int ua = 0;
+    if (read_int_file("/proc/sys/kernel/perf_user_access", &ua) == 0)
+        p->user_read_allowed = ua != 0;
+    else if (read_int_file(PMU_DIR "/cpu/rdpmc", &ua) == 0)
+        p->user_read_allowed = ua != 0;
+
+    int err = try_hw_open(PERF_COUNT_HW_CPU_CYCLES);
+    if (err)
+        err = try_hw_open(PERF_COUNT_HW_INSTRUCTIONS) ? err : 0;
+    p->hw_open_works = err == 0;
+
+    char who[160];
+    snprintf(who, sizeof who, "kernel.perf_event_paranoid is %d and this process %s CAP_PERFMON",
+             p->paranoid, p->cap_perfmon ? "has" : "lacks");
+    if (p->hw_open_works) {
+        p->reason[0] = '\0';
+    } else if (err == EACCES || err == EPERM) {
+        snprintf(p->reason, sizeof p->reason,
+                 "Hardware counters are refused by the kernel: %s. Run as root, grant "
+                 "CAP_PERFMON (setcap cap_perfmon+ep), or lower kernel.perf_event_paranoid "
+                 "(2 allows user-space counting of one's own threads).",
+                 who);
+    } else if (!p->have_cpu_pmu) {
+        snprintf(p->reason, sizeof p->reason,
+                 "No hardware PMU: %s lists no CPU PMU (only: %s)%s. Hardware events "
+                 "(cycles, instructions, caches) cannot be counted here; the kernel's software "
+                 "events (perf::TASK-CLOCK, perf::PAGE-FAULTS, perf::CONTEXT-SWITCHES, ...) can.",
+                 PMU_DIR, pmus[0] ? pmus : "none",
+                 cpu_is_virtualized()
+                     ? "; this is a virtual machine whose hypervisor exposes no PMU"
+                     : "");
+    } else {
+        snprintf(p->reason, sizeof p->reason,
+                 "A CPU PMU is listed under %s but a hardware cycles/instructions event does "
+                 "not open (%s); %s.",
+                 PMU_DIR, strerror(err), who);
+    }
+}

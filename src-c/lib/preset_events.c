@@ -1,0 +1,181 @@
+/* preset_events.c: preset names, codes, descriptions and the value of a derived preset.
+ * Which native events a preset stands for on this CPU is decided by preset_tables.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "papi_internal.h"
+#include "preset_tables.h"
+
+struct preset_catalog_entry {
+    const char *name;
+    unsigned categories;
+    const char *short_descr;
+    const char *long_descr;
+};
+
+static const struct preset_catalog_entry catalog[PAPI_END_idx] = {
+#define PRESET(N, BITS, SHORT, LONG) [PAPI_##N##_idx] = {"PAPI_" #N, (BITS), SHORT, LONG},
+#include "preset_catalog.def"
+#undef PRESET
+};
+
+static int preset_index(int code)
+{
+    if (!IS_PRESET(code))
+        return -1;
+    int idx = code & PAPI_PRESET_AND_MASK;
+    return idx < PAPI_END_idx ? idx : -1;
+}
+
+const char *preset_catalog_name(int idx)
+{
+    return idx >= 0 && idx < PAPI_END_idx ? catalog[idx].name : NULL;
+}
+
+int preset_name_to_code(const char *name, int *code)
+{
+    for (int i = 0; i < PAPI_END_idx; i++)
+        if (strcmp(catalog[i].name, name) == 0) {
+            *code = i | PAPI_PRESET_MASK;
+            return PAPI_OK;
+        }
+    return PAPI_ENOEVNT;
+}
+
+int preset_code_to_name(int code, char *out, size_t len)
+{
+    int idx = preset_index(code);
+    if (idx < 0)
+        return papi_error(PAPI_ENOTPRESET, "0x%x is not a preset code", (unsigned)code);
+    if (papi_strcpy(out, len, catalog[idx].name))
+        return papi_error(PAPI_EBUF, "preset name does not fit in the buffer");
+    return PAPI_OK;
+}
+
+const struct preset_def *preset_lookup(int code)
+{
+    int idx = preset_index(code);
+    if (idx < 0)
+        return NULL;
+    return preset_tables_get(idx);
+}
+
+/* Enumeration end is reported without papi_error: it is how enumeration stops. */
+int preset_enum(int *code, int modifier)
+{
+    int idx;
+    if (modifier == PAPI_ENUM_FIRST) {
+        *code = PAPI_PRESET_MASK;
+        return PAPI_OK;
+    }
+    idx = preset_index(*code);
+    if (idx < 0)
+        return papi_error(PAPI_ENOTPRESET, "0x%x is not a preset code", (unsigned)*code);
+    unsigned want = 0;
+    if (modifier >= PAPI_PRESET_ENUM_MSC && modifier <= PAPI_PRESET_ENUM_FP)
+        want = 1u << modifier;
+    else if (modifier != PAPI_ENUM_EVENTS && modifier != PAPI_PRESET_ENUM_AVAIL)
+        return papi_error(PAPI_EINVAL, "enumeration modifier %d is not valid for presets", modifier);
+    for (int i = idx + 1; i < PAPI_END_idx; i++) {
+        if (want && !(catalog[i].categories & want))
+            continue;
+        if (modifier == PAPI_PRESET_ENUM_AVAIL && !preset_tables_get(i))
+            continue;
+        *code = i | PAPI_PRESET_MASK;
+        return PAPI_OK;
+    }
+    return PAPI_ENOEVNT;
+}
+
+static const char *derive_name(enum derive_op op)
+{
+    switch (op) {
+    case DERIVE_ADD: return "DERIVED_ADD";
+    case DERIVE_SUB: return "DERIVED_SUB";
+    case DERIVE_POSTFIX: return "DERIVED_POSTFIX";
+    case DERIVE_CMPD: return "DERIVED_CMPD";
+    default: return "NOT_DERIVED";
+    }
+}
+
+int preset_get_info(int code, PAPI_event_info_t *info)
+{
+    int idx = preset_index(code);
+    if (idx < 0)
+        return papi_error(PAPI_ENOTPRESET, "0x%x is not a preset code", (unsigned)code);
+    memset(info, 0, sizeof *info);
+    info->event_code = (unsigned)code;
+    papi_strcpy(info->symbol, sizeof info->symbol, catalog[idx].name);
+    papi_strcpy(info->short_descr, sizeof info->short_descr, catalog[idx].short_descr);
+    papi_strcpy(info->long_descr, sizeof info->long_descr, catalog[idx].long_descr);
+    info->event_type = catalog[idx].categories;
+    info->component_index = CMP_PERF_EVENT;
+    info->data_type = PAPI_DATATYPE_INT64;
+    const struct preset_def *def = preset_tables_get(idx);
+    if (!def) {
+        /* Known name, not available here: count 0 tells the caller so. */
+        papi_strcpy(info->note, sizeof info->note, preset_tables_unavailable_reason(idx));
+        return PAPI_OK;
+    }
+    info->count = (unsigned)def->nterms;
+    papi_strcpy(info->derived, sizeof info->derived, derive_name(def->op));
+    papi_strcpy(info->postfix, sizeof info->postfix, def->postfix);
+    papi_strcpy(info->note, sizeof info->note, def->note);
+    for (int t = 0; t < def->nterms; t++) {
+        info->code[t] = (unsigned)def->native_code[t];
+        native_code_to_name(def->native_code[t], info->name[t], sizeof info->name[t]);
+    }
+    return PAPI_OK;
+}
+
+/* Evaluate a derived preset from its terms' counts. Postfix formulas were checked when
+ * the table was loaded (stack depth, operands), so evaluation cannot fail; division by
+ * zero yields 0 rather than a trap. */
+long long preset_compute(const struct preset_def *def, const long long *t)
+{
+    switch (def->op) {
+    case DERIVE_NONE:
+    case DERIVE_CMPD:
+        return t[0];
+    case DERIVE_ADD: {
+        long long s = 0;
+        for (int i = 0; i < def->nterms; i++)
+            s += t[i];
+        return s;
+    }
+    case DERIVE_SUB: {
+        long long s = t[0];
+        for (int i = 1; i < def->nterms; i++)
+            s -= t[i];
+        return s;
+    }
+    case DERIVE_POSTFIX: {
+        long long st[RPN_MAX_STEPS];
+        int sp = 0;
+        for (int i = 0; i < def->nsteps; i++) {
+            const struct rpn_step *s = &def->steps[i];
+            if (s->kind == RPN_TERM) {
+                st[sp++] = t[s->value];
+            } else if (s->kind == RPN_CONST) {
+                st[sp++] = s->value;
+            } else {
+                long long b = st[--sp], a = st[--sp];
+                switch (s->kind) {
+                case RPN_ADD: a += b; break;
+                case RPN_SUB: a -= b; break;
+                case RPN_MUL: a *= b; break;
+                default: a = b ? a / b : 0; break;
+                }
+                st[sp++] = a;
+            }
+        }
+        return sp ? st[sp - 1] : 0;
+    }
+    }
+    return 0;
+}
+
+void preset_shutdown(void)
+{
+    preset_tables_shutdown();
+}

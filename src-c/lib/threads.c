@@ -1,0 +1,194 @@
+/* threads.c: thread identification, the registry of known threads, thread-specific
+ * pointers and the two user locks. Every thread's event sets count only that thread
+ * (perf_event pid 0 is the calling thread). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "papi_internal.h"
+
+struct thread_rec {
+    unsigned long id;
+    pid_t tid;
+    void *data[PAPI_NUM_TLS];
+    struct thread_rec *next;
+};
+
+static struct thread_rec *threads;
+static _Thread_local struct thread_rec *self;
+static _Thread_local unsigned self_generation;
+static unsigned generation = 1; /* bumped by shutdown: older thread-local records are gone */
+static _Thread_local pid_t cached_tid;
+static pthread_mutex_t user_locks[PAPI_NUM_LOCK] = {PTHREAD_MUTEX_INITIALIZER,
+                                                    PTHREAD_MUTEX_INITIALIZER};
+
+pid_t papi_gettid(void)
+{
+    if (!cached_tid)
+        cached_tid = (pid_t)syscall(SYS_gettid);
+    return cached_tid;
+}
+
+static unsigned long current_id(void)
+{
+    return g_papi.thread_id_fn ? g_papi.thread_id_fn() : (unsigned long)papi_gettid();
+}
+
+/* This thread's record, created on first need. Caller must not hold g_papi_lock. */
+static struct thread_rec *self_record(void)
+{
+    if (self && self_generation == generation)
+        return self;
+    struct thread_rec *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->id = current_id();
+    r->tid = papi_gettid();
+    pthread_mutex_lock(&g_papi_lock);
+    r->next = threads;
+    threads = r;
+    pthread_mutex_unlock(&g_papi_lock);
+    self = r;
+    self_generation = generation;
+    return r;
+}
+
+void *thread_hl_slot(void)
+{
+    struct thread_rec *r = self_record();
+    return r ? &r->data[PAPI_TLS_HIGH_LEVEL] : NULL;
+}
+
+void threads_shutdown(void)
+{
+    pthread_mutex_lock(&g_papi_lock);
+    while (threads) {
+        struct thread_rec *n = threads->next;
+        free(threads);
+        threads = n;
+    }
+    generation++;
+    pthread_mutex_unlock(&g_papi_lock);
+    self = NULL;
+}
+
+int PAPI_thread_init(unsigned long (*id_fn)(void))
+{
+    PAPI_CHECK_INIT();
+    if (!id_fn)
+        return papi_error(PAPI_EINVAL, "thread id function is NULL");
+    g_papi.thread_id_fn = id_fn;
+    g_papi.init_state |= PAPI_THREAD_LEVEL_INITED;
+    return PAPI_OK;
+}
+
+unsigned long PAPI_thread_id(void)
+{
+    if (!(g_papi.init_state & PAPI_THREAD_LEVEL_INITED) || !g_papi.thread_id_fn) {
+        papi_error(PAPI_EMISC, "PAPI_thread_init was not called");
+        return (unsigned long)-1;
+    }
+    return g_papi.thread_id_fn();
+}
+
+int PAPI_register_thread(void)
+{
+    PAPI_CHECK_INIT();
+    return self_record() ? PAPI_OK : papi_error(PAPI_ENOMEM, "no memory for the thread record");
+}
+
+int PAPI_unregister_thread(void)
+{
+    PAPI_CHECK_INIT();
+    if (!self || self_generation != generation)
+        return papi_error(PAPI_EINVAL, "this thread was not registered");
+    pthread_mutex_lock(&g_papi_lock);
+    for (struct thread_rec **p = &threads; *p; p = &(*p)->next)
+        if (*p == self) {
+            *p = self->next;
+            break;
+        }
+    pthread_mutex_unlock(&g_papi_lock);
+    free(self);
+    self = NULL;
+    return PAPI_OK;
+}
+
+int PAPI_list_threads(PAPI_thread_id_t *tids, int *number)
+{
+    PAPI_CHECK_INIT();
+    if (!number || *number < 0)
+        return papi_error(PAPI_EINVAL, "number is NULL or negative");
+    if (*number > 0 && !tids)
+        return papi_error(PAPI_EINVAL, "tids is NULL but *number is %d", *number);
+    int n = 0;
+    pthread_mutex_lock(&g_papi_lock);
+    for (struct thread_rec *r = threads; r; r = r->next) {
+        if (n < *number)
+            tids[n] = r->id;
+        n++;
+    }
+    pthread_mutex_unlock(&g_papi_lock);
+    *number = n;
+    return PAPI_OK;
+}
+
+int PAPI_set_thr_specific(int tag, void *ptr)
+{
+    PAPI_CHECK_INIT();
+    if (tag < 0 || tag >= PAPI_NUM_TLS || tag == PAPI_TLS_HIGH_LEVEL)
+        return papi_error(PAPI_EINVAL, "tag %d is not PAPI_USR1_TLS or PAPI_USR2_TLS", tag);
+    struct thread_rec *r = self_record();
+    if (!r)
+        return papi_error(PAPI_ENOMEM, "no memory for the thread record");
+    r->data[tag] = ptr;
+    return PAPI_OK;
+}
+
+int PAPI_get_thr_specific(int tag, void **ptr)
+{
+    PAPI_CHECK_INIT();
+    if (!ptr)
+        return papi_error(PAPI_EINVAL, "ptr is NULL");
+    int all = tag & PAPI_TLS_ALL_THREADS;
+    tag &= ~PAPI_TLS_ALL_THREADS;
+    if (tag < 0 || tag >= PAPI_NUM_TLS)
+        return papi_error(PAPI_EINVAL, "tag %d is not a thread-specific storage tag", tag);
+    if (!all) {
+        struct thread_rec *r = self_record();
+        if (!r)
+            return papi_error(PAPI_ENOMEM, "no memory for the thread record");
+        *ptr = r->data[tag];
+        return PAPI_OK;
+    }
+    /* ptr points at a PAPI_all_thr_spec_t whose arrays hold num entries. */
+    PAPI_all_thr_spec_t *all_spec = (PAPI_all_thr_spec_t *)ptr;
+    if (all_spec->num < 0 || (all_spec->num > 0 && (!all_spec->id || !all_spec->data)))
+        return papi_error(PAPI_EINVAL, "PAPI_all_thr_spec_t has no room (num %d)", all_spec->num);
+    int n = 0;
+    pthread_mutex_lock(&g_papi_lock);
+    for (struct thread_rec *r = threads; r && n < all_spec->num; r = r->next, n++) {
+        all_spec->id[n] = r->id;
+        all_spec->data[n] = r->data[tag];
+    }
+    pthread_mutex_unlock(&g_papi_lock);
+    all_spec->num = n;
+    return PAPI_OK;
+}
+
+int PAPI_lock(int lck)
+{
+    if (lck < 0 || lck >= PAPI_NUM_LOCK)
+        return papi_error(PAPI_EINVAL, "lock %d is not PAPI_USR1_LOCK or PAPI_USR2_LOCK", lck);
+    pthread_mutex_lock(&user_locks[lck]);
+    return PAPI_OK;
+}
+
+int PAPI_unlock(int lck)
+{
+    if (lck < 0 || lck >= PAPI_NUM_LOCK)
+        return papi_error(PAPI_EINVAL, "lock %d is not PAPI_USR1_LOCK or PAPI_USR2_LOCK", lck);
+    pthread_mutex_unlock(&user_locks[lck]);
+    return PAPI_OK;
+}
