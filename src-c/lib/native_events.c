@@ -341,6 +341,13 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
     }
     pthread_mutex_lock(&g_papi_lock);
     int idx = intern_locked(name, pfm_idx, umask_idx, 0, NULL, -1);
+    /* An entry made by name may carry the index of the event an alias stands for;
+     * enumeration must continue from the alias's own place in libpfm4's table. */
+    if (idx >= 0) {
+        struct native_event *e = &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
+        e->pfm_idx = pfm_idx;
+        e->umask_idx = umask_idx;
+    }
     pthread_mutex_unlock(&g_papi_lock);
     if (idx < 0)
         return idx;
