@@ -1,20 +1,427 @@
-/* preset_tables.c: no CPU preset tables yet (the Presets work brings the CSV tables,
- * the parser and PAPI_CSV_EVENT_FILE). Until then every preset is reported as not
- * available, with that reason, and adding one returns PAPI_ENOEVNT. */
+/* preset_tables.c: the preset table in force. Loaded on first use from
+ * PAPI_CSV_EVENT_FILE (or the 3.x name PAPI_PERFMON_EVENT_FILE), else from the built-in
+ * papi_events.csv, choosing the tables named after the core PMU libpfm4 detects (or the
+ * "generic" tables on perf's generic events when none is named so). A preset is
+ * available when every native event encodes and opens here; each native is tried with
+ * perf_event_open once and the answer cached.
+ *
+ * Definitions are never freed before shutdown: an event set keeps a pointer to the
+ * definition it was built from, even after PAPI_encode_events replaces it. */
+#include <errno.h>
+#include <perfmon/pfmlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "preset_tables.h"
+
+#define GENERIC_TABLE "generic"
+#define MAX_OPEN_CACHE 1024
+
+struct preset_slot {
+    struct preset_def *def;   /* NULL: no definition */
+    int avail;                /* 0 not yet checked, 1 available, -1 not */
+    char reason[PAPI_2MAX_STR_LEN];
+};
+
+/* snprintf for messages that may be cut short (they are notes, not data). */
+__attribute__((format(printf, 3, 4)))
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static int loaded;
+static struct preset_slot slots[PAPI_END_idx];
+static char table_desc[PAPI_2MAX_STR_LEN];   /* "built-in table 'skx'" for notes */
+static struct preset_def **owned;             /* every definition ever installed */
+static int nowned, owned_cap;
+static struct { int code; int ok; char why[PAPI_2MAX_STR_LEN]; } open_cache[MAX_OPEN_CACHE];
+static int nopen_cache;
+static char detected[PAPI_MIN_STR_LEN * 2];
+static int detected_done;
+
+const char *preset_detected_cpu(void)
+{
+    if (detected_done)
+        return detected[0] ? detected : NULL;
+    detected_done = 1;
+    if (native_init() != PAPI_OK)
+        return NULL;
+    /* Prefer a model-specific core PMU; the architectural ones come last. */
+    for (int pass = 0; pass < 2 && !detected[0]; pass++) {
+        for (int p = 0; p < PFM_PMU_MAX; p++) {
+            pfm_pmu_info_t pi;
+            memset(&pi, 0, sizeof pi);
+            pi.size = sizeof pi;
+            if (pfm_get_pmu_info((pfm_pmu_t)p, &pi) != PFM_SUCCESS || !pi.is_present ||
+                pi.type != PFM_PMU_TYPE_CORE)
+                continue;
+            int arch = strcmp(pi.name, "ix86arch") == 0 || strcmp(pi.name, "arm_v8") == 0;
+            if (pass == 0 && arch)
+                continue;
+            papi_strcpy(detected, sizeof detected, pi.name);
+            break;
+        }
+    }
+    return detected[0] ? detected : NULL;
+}
+
+static int own(struct preset_def *d)
+{
+    if (nowned == owned_cap) {
+        int ncap = owned_cap ? owned_cap * 2 : 128;
+        struct preset_def **n = realloc(owned, (size_t)ncap * sizeof *n);
+        if (!n)
+            return PAPI_ENOMEM;
+        owned = n;
+        owned_cap = ncap;
+    }
+    owned[nowned++] = d;
+    return PAPI_OK;
+}
+
+int preset_build_def(const struct preset_src *s, const char *pmu, struct preset_def *def,
+                     char *err, size_t errlen)
+{
+    int r = preset_src_check(s, err, errlen);
+    if (r != PAPI_OK)
+        return r;
+    memset(def, 0, sizeof *def);
+    def->op = s->op;
+    def->nterms = s->nterms;
+    for (int t = 0; t < s->nterms; t++) {
+        char name[PAPI_HUGE_STR_LEN];
+        if (pmu && !strstr(s->native[t], "::"))
+            say(name, sizeof name, "%s::%s", pmu, s->native[t]);
+        else
+            papi_strcpy(name, sizeof name, s->native[t]);
+        if (native_name_to_code(name, &def->native_code[t]) != PAPI_OK) {
+            say(err, errlen, "native event '%s' does not encode: %s", name,
+                     papi_last_error_detail());
+            return PAPI_ENOEVNT;
+        }
+    }
+    if (s->op == DERIVE_POSTFIX) {
+        r = preset_rpn_compile(s->postfix, s->nterms, def, err, errlen);
+        if (r != PAPI_OK)
+            return r;
+    }
+    papi_strcpy(def->note, sizeof def->note, s->note);
+    return PAPI_OK;
+}
+
+static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f) {
+        say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        if (n + 4096 > cap) {
+            if (cap > (64u << 20)) {
+                say(err, errlen, "%s: larger than 64 MiB", path);
+                goto fail;
+            }
+            cap = cap ? cap * 2 : 65536;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                say(err, errlen, "%s: out of memory", path);
+                goto fail;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        say(err, errlen, "%s: read error", path);
+        goto fail;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+fail:
+    fclose(f);
+    free(buf);
+    return NULL;
+}
+
+/* Build every definition of l; strict: any failure rejects all (user files), else a
+ * failing definition only makes its preset unavailable (the built-in table may name an
+ * event an older libpfm4 does not know). Caller holds tables_lock; slots are empty. */
+static int load_list(const struct preset_src_list *l, const char *pmu, const char *origin,
+                     int strict, char *err, size_t errlen)
+{
+    struct preset_def *defs[PAPI_END_idx] = {0};
+    char why[PAPI_2MAX_STR_LEN];
+    int ret = PAPI_OK;
+    for (int i = 0; i < l->count; i++) {
+        const struct preset_src *s = &l->v[i];
+        struct preset_def *d = calloc(1, sizeof *d);
+        if (!d) {
+            ret = PAPI_ENOMEM;
+            say(err, errlen, "%s: out of memory", origin);
+            goto fail;
+        }
+        int r = preset_build_def(s, pmu, d, why, sizeof why);
+        if (r != PAPI_OK) {
+            free(d);
+            if (strict) {
+                ret = r;
+                say(err, errlen, "%s:%d: %s", origin, s->line, why);
+                goto fail;
+            }
+            free(defs[s->idx]);
+            defs[s->idx] = NULL;
+            say(slots[s->idx].reason, sizeof slots[s->idx].reason, "%s:%d: %s", origin,
+                     s->line, why);
+            continue;
+        }
+        free(defs[s->idx]); /* a later table overrides */
+        defs[s->idx] = d;
+        slots[s->idx].reason[0] = '\0';
+    }
+    for (int i = 0; i < PAPI_END_idx; i++)
+        if (defs[i]) {
+            if (own(defs[i]) != PAPI_OK) {
+                ret = PAPI_ENOMEM;
+                say(err, errlen, "%s: out of memory", origin);
+                goto fail;
+            }
+            slots[i].def = defs[i];
+            defs[i] = NULL;
+        }
+    return PAPI_OK;
+fail:
+    for (int i = 0; i < PAPI_END_idx; i++) {
+        free(defs[i]);
+        slots[i].def = NULL;
+        slots[i].reason[0] = '\0';
+    }
+    return ret;
+}
+
+static void load_locked(void)
+{
+    if (loaded)
+        return;
+    loaded = 1;
+    const char *path = getenv("PAPI_CSV_EVENT_FILE");
+    const char *var = "PAPI_CSV_EVENT_FILE";
+    if (!path || !*path) {
+        path = getenv("PAPI_PERFMON_EVENT_FILE");
+        var = "PAPI_PERFMON_EVENT_FILE";
+    }
+    if (path && !*path)
+        path = NULL;
+    const char *cpu = preset_detected_cpu();
+    char err[PAPI_HUGE_STR_LEN] = "";
+    struct preset_src_list l;
+    char *text = NULL;
+    size_t len = 0;
+    const char *origin = "papi_events.csv (built in)";
+    int ret;
+
+    if (path) {
+        origin = path;
+        text = read_file(path, &len, err, sizeof err);
+        ret = text ? preset_csv_parse(text, len, path, cpu, GENERIC_TABLE, &l, err, sizeof err)
+                   : PAPI_ESYS;
+    } else {
+        ret = preset_csv_parse(preset_builtin_csv, preset_builtin_csv_len, origin, cpu,
+                               GENERIC_TABLE, &l, err, sizeof err);
+    }
+    free(text);
+    if (ret == PAPI_OK) {
+        /* Unqualified names belong to the PMU the table was chosen for. */
+        int own_table = cpu && l.matched_tables > 0 && !l.fallback_used;
+        const char *pmu = own_table ? cpu : NULL;
+        ret = load_list(&l, pmu, origin, path != NULL, err, sizeof err);
+        say(table_desc, sizeof table_desc, "%s %s, tables for %s%s%s", path ? "file" : "built-in",
+            path ? path : "papi_events.csv", l.fallback_used || !cpu ? "'" GENERIC_TABLE "'" : "CPU ",
+            l.fallback_used || !cpu ? "" : cpu,
+            l.matched_tables ? "" : " (the file has none)");
+        preset_src_list_free(&l);
+    }
+    if (ret != PAPI_OK) {
+        /* A rejected file defines nothing; say why in every preset's note. */
+        for (int i = 0; i < PAPI_END_idx; i++)
+            say(slots[i].reason, sizeof slots[i].reason, "%s rejected: %s",
+                     path ? var : "built-in table", err);
+        say(table_desc, sizeof table_desc, "rejected: %s", err);
+        return;
+    }
+    int n = 0;
+    for (int i = 0; i < PAPI_END_idx; i++)
+        n += slots[i].def != NULL;
+    g_papi.cmp[CMP_PERF_EVENT].num_preset_events = n;
+}
+
+/* Does native code encode and open on this machine? Cached per code. */
+static int native_opens(int code, char *why, size_t whylen)
+{
+    for (int i = 0; i < nopen_cache; i++)
+        if (open_cache[i].code == code) {
+            papi_strcpy(why, whylen, open_cache[i].why);
+            return open_cache[i].ok;
+        }
+    struct perf_event_attr attr;
+    char name[PAPI_2MAX_STR_LEN] = "?";
+    int ok = 0;
+    native_code_to_name(code, name, sizeof name);
+    if (native_encode(code, PAPI_DOM_USER, &attr) != PAPI_OK) {
+        say(why, whylen, "native event %s does not encode: %s", name, papi_last_error_detail());
+    } else {
+        struct native_event *e = native_lookup(code);
+        int uncore = e && e->component == CMP_UNCORE;
+        attr.disabled = 1;
+        int fd = perf_syscall_open(&attr, uncore ? -1 : 0, uncore ? 0 : -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd >= 0) {
+            close(fd);
+            ok = 1;
+            why[0] = '\0';
+        } else {
+            int e2 = errno;
+            say(why, whylen, "native event %s does not open here: %s%s%s", name, strerror(e2),
+                     (e2 == EACCES || e2 == EPERM) ? ". " : "",
+                     (e2 == EACCES || e2 == EPERM) ? g_pmu.reason : "");
+        }
+    }
+    if (nopen_cache < MAX_OPEN_CACHE) {
+        open_cache[nopen_cache].code = code;
+        open_cache[nopen_cache].ok = ok;
+        papi_strcpy(open_cache[nopen_cache].why, sizeof open_cache[0].why, why);
+        nopen_cache++;
+    }
+    return ok;
+}
+
+static void check_avail_locked(int idx)
+{
+    struct preset_slot *s = &slots[idx];
+    if (s->avail || !s->def)
+        return;
+    s->avail = 1;
+    for (int t = 0; t < s->def->nterms; t++)
+        if (!native_opens(s->def->native_code[t], s->reason, sizeof s->reason)) {
+            s->avail = -1;
+            return;
+        }
+}
 
 const struct preset_def *preset_tables_get(int idx)
 {
-    (void)idx;
-    return NULL;
+    if (idx < 0 || idx >= PAPI_END_idx)
+        return NULL;
+    pthread_mutex_lock(&tables_lock);
+    load_locked();
+    check_avail_locked(idx);
+    const struct preset_def *d = slots[idx].avail > 0 ? slots[idx].def : NULL;
+    pthread_mutex_unlock(&tables_lock);
+    return d;
 }
 
 const char *preset_tables_unavailable_reason(int idx)
 {
-    (void)idx;
-    return "no preset table is built into this library yet";
+    static __thread char buf[PAPI_HUGE_STR_LEN];
+    if (idx < 0 || idx >= PAPI_END_idx)
+        return "not a preset";
+    pthread_mutex_lock(&tables_lock);
+    load_locked();
+    check_avail_locked(idx);
+    if (slots[idx].reason[0])
+        say(buf, sizeof buf, "not available: %s", slots[idx].reason);
+    else if (!slots[idx].def)
+        say(buf, sizeof buf, "not available: no definition in the %s", table_desc);
+    else
+        buf[0] = '\0';
+    pthread_mutex_unlock(&tables_lock);
+    return buf;
+}
+
+static int preset_in_running_set(int code)
+{
+    for (int h = 0; h < MAX_EVENTSETS; h++) {
+        struct eventset *es = es_lookup(h);
+        if (!es || !(es->state & PAPI_RUNNING))
+            continue;
+        for (int e = 0; e < es->nentries; e++)
+            if (es->ent[e].code == code)
+                return es->handle;
+    }
+    return -1;
+}
+
+int preset_tables_install(struct preset_def *const *defs, int replace, const char *origin)
+{
+    int ret = PAPI_OK;
+    pthread_mutex_lock(&tables_lock);
+    load_locked();
+    for (int i = 0; i < PAPI_END_idx; i++) {
+        if (!defs[i])
+            continue;
+        if (slots[i].def && !replace) {
+            ret = papi_error(PAPI_EPERM, "%s: %s is already defined; pass replace=1 to redefine it",
+                             origin, preset_catalog_name(i));
+            goto out;
+        }
+        int h = preset_in_running_set(i | PAPI_PRESET_MASK);
+        if (h >= 0) {
+            ret = papi_error(PAPI_EISRUN, "%s: %s is in running EventSet %d; stop it first",
+                             origin, preset_catalog_name(i), h);
+            goto out;
+        }
+    }
+    if (owned_cap - nowned < PAPI_END_idx) { /* reserve room so the swap cannot fail */
+        int ncap = nowned + PAPI_END_idx + 128;
+        struct preset_def **n = realloc(owned, (size_t)ncap * sizeof *n);
+        if (!n) {
+            ret = papi_error(PAPI_ENOMEM, "no memory to install preset definitions");
+            goto out;
+        }
+        owned = n;
+        owned_cap = ncap;
+    }
+    for (int i = 0; i < PAPI_END_idx; i++) {
+        if (!defs[i])
+            continue;
+        owned[nowned++] = defs[i];
+        slots[i].def = defs[i];
+        slots[i].avail = 0;
+        slots[i].reason[0] = '\0';
+    }
+    int n = 0;
+    for (int i = 0; i < PAPI_END_idx; i++)
+        n += slots[i].def != NULL;
+    g_papi.cmp[CMP_PERF_EVENT].num_preset_events = n;
+out:
+    pthread_mutex_unlock(&tables_lock);
+    return ret;
 }
 
 void preset_tables_shutdown(void)
 {
+    pthread_mutex_lock(&tables_lock);
+    for (int i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
+    owned = NULL;
+    nowned = owned_cap = 0;
+    memset(slots, 0, sizeof slots);
+    nopen_cache = 0;
+    loaded = 0;
+    table_desc[0] = '\0';
+    pthread_mutex_unlock(&tables_lock);
 }

@@ -1,0 +1,248 @@
+/* preset_encode.c: PAPI_encode_events and PAPI_set_event_info, which redefine presets
+ * at run time. The file format is the one papi_decode writes:
+ *   name,derived,postfix,short_descr,long_descr,note,native[,native...]
+ * (a title line, comment lines starting with '#' and blank lines are skipped). A file
+ * is applied all or nothing. Descriptions are fixed per preset name in this library and
+ * are read but not changed; the note is kept. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preset_tables.h"
+
+#define ENC_MAX_FIELDS (6 + PRESET_MAX_TERMS + 1)
+
+static int catalog_index(const char *name)
+{
+    for (int i = 0; i < PAPI_END_idx; i++)
+        if (strcmp(preset_catalog_name(i), name) == 0)
+            return i;
+    return -1;
+}
+
+static void free_defs(struct preset_def **defs)
+{
+    for (int i = 0; i < PAPI_END_idx; i++) {
+        free(defs[i]);
+        defs[i] = NULL;
+    }
+}
+
+/* One record into s; returns a PAPI error with the reason in msg. */
+static int parse_record(char **f, int nf, struct preset_src *s, char *msg, size_t msglen)
+{
+    if (nf < 7) {
+        snprintf(msg, msglen, "expected name,derived,postfix,short_descr,long_descr,note,native...; "
+                              "got %d fields", nf);
+        return PAPI_EINVAL;
+    }
+    s->idx = catalog_index(f[0]);
+    if (s->idx < 0) {
+        snprintf(msg, msglen, "'%.64s' is not a PAPI preset name (new preset names cannot be "
+                              "added: the preset table has a fixed set of names)", f[0]);
+        return PAPI_ENOTPRESET;
+    }
+    if (preset_derive_from_name(f[1], &s->op) != PAPI_OK) {
+        snprintf(msg, msglen, "unknown derivation type '%.64s'", f[1]);
+        return PAPI_EINVAL;
+    }
+    if (s->op == DERIVE_POSTFIX && papi_strcpy(s->postfix, sizeof s->postfix, f[2])) {
+        snprintf(msg, msglen, "postfix formula too long");
+        return PAPI_EINVAL;
+    }
+    papi_strcpy(s->note, sizeof s->note, f[5]);
+    while (nf > 6 && f[nf - 1][0] == '\0')
+        nf--;
+    s->nterms = nf - 6;
+    if (s->nterms > PRESET_MAX_TERMS) {
+        snprintf(msg, msglen, "too many native events (%d, at most %d)", s->nterms, PRESET_MAX_TERMS);
+        return PAPI_EINVAL;
+    }
+    for (int t = 0; t < s->nterms; t++)
+        if (!f[6 + t][0] || papi_strcpy(s->native[t], sizeof s->native[t], f[6 + t])) {
+            snprintf(msg, msglen, "native event %d is empty or too long", t);
+            return PAPI_EINVAL;
+        }
+    return PAPI_OK;
+}
+
+static int encode_text(char *text, const char *path, struct preset_def **defs)
+{
+    char msg[PAPI_HUGE_STR_LEN];
+    struct preset_src *s = calloc(1, sizeof *s);
+    int lineno = 0, ret = PAPI_OK;
+    char *save = NULL;
+    if (!s)
+        return papi_error(PAPI_ENOMEM, "no memory to read %s", path);
+    /* strtok_r would merge empty lines; walk line by line to keep numbering exact. */
+    for (char *line = text; line; line = save) {
+        save = strpbrk(line, "\r\n");
+        if (save) {
+            if (save[0] == '\r' && save[1] == '\n')
+                *save++ = '\0';
+            *save++ = '\0';
+        }
+        lineno++;
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (!*line || *line == '#')
+            continue;
+        char *f[ENC_MAX_FIELDS];
+        int nf = preset_csv_split(line, f, ENC_MAX_FIELDS);
+        if (nf < 0) {
+            ret = papi_error(PAPI_EINVAL, "%s:%d: unbalanced quotes or too many fields", path, lineno);
+            goto out;
+        }
+        if (lineno == 1 && strcmp(f[0], "name") == 0)
+            continue; /* title line */
+        memset(s, 0, sizeof *s);
+        s->line = lineno;
+        ret = parse_record(f, nf, s, msg, sizeof msg);
+        struct preset_def *d = NULL;
+        if (ret == PAPI_OK) {
+            d = calloc(1, sizeof *d);
+            ret = d ? preset_build_def(s, preset_detected_cpu(), d, msg, sizeof msg) : PAPI_ENOMEM;
+            if (!d)
+                snprintf(msg, sizeof msg, "out of memory");
+        }
+        if (ret != PAPI_OK) {
+            free(d);
+            ret = papi_error(ret, "%s:%d: %s", path, lineno, msg);
+            goto out;
+        }
+        free(defs[s->idx]);
+        defs[s->idx] = d;
+    }
+out:
+    free(s);
+    return ret;
+}
+
+int PAPI_encode_events(char *event_file, int replace)
+{
+    PAPI_CHECK_INIT();
+    if (!event_file || !*event_file)
+        return papi_error(PAPI_EINVAL, "event_file is NULL or empty");
+    FILE *f = fopen(event_file, "rb");
+    if (!f)
+        return papi_error(PAPI_ESYS, "cannot open %s: %s", event_file, strerror(errno));
+    char *text = NULL;
+    size_t cap = 0, n = 0;
+    int ret = PAPI_OK;
+    for (;;) {
+        if (n + 4097 > cap) {
+            if (cap > (16u << 20)) {
+                ret = papi_error(PAPI_EINVAL, "%s is larger than 16 MiB", event_file);
+                goto out;
+            }
+            cap = cap ? cap * 2 : 65536;
+            char *nt = realloc(text, cap);
+            if (!nt) {
+                ret = papi_error(PAPI_ENOMEM, "no memory to read %s", event_file);
+                goto out;
+            }
+            text = nt;
+        }
+        size_t got = fread(text + n, 1, cap - n - 1, f);
+        n += got;
+        if (!got)
+            break;
+    }
+    text[n] = '\0';
+    if (strlen(text) != n) {
+        ret = papi_error(PAPI_EINVAL, "%s contains a NUL byte", event_file);
+        goto out;
+    }
+    struct preset_def *defs[PAPI_END_idx] = {0};
+    ret = encode_text(text, event_file, defs);
+    if (ret == PAPI_OK)
+        ret = preset_tables_install(defs, replace, event_file);
+    if (ret != PAPI_OK)
+        free_defs(defs);
+out:
+    fclose(f);
+    free(text);
+    return ret;
+}
+
+int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
+{
+    PAPI_CHECK_INIT();
+    if (!info || !EventCode)
+        return papi_error(PAPI_EINVAL, "NULL info or EventCode pointer");
+    if (!IS_PRESET((int)info->event_code))
+        return papi_error(PAPI_ENOEVNT, "info->event_code 0x%x lacks PAPI_PRESET_MASK: only presets "
+                          "can be defined", info->event_code);
+    char symbol[PAPI_HUGE_STR_LEN];
+    if (strnlen(info->symbol, sizeof info->symbol) == sizeof info->symbol ||
+        strnlen(info->postfix, sizeof info->postfix) == sizeof info->postfix ||
+        strnlen(info->derived, sizeof info->derived) == sizeof info->derived ||
+        strnlen(info->note, sizeof info->note) == sizeof info->note)
+        return papi_error(PAPI_EINVAL, "a string field of info is not NUL-terminated");
+    papi_strcpy(symbol, sizeof symbol, info->symbol);
+    int idx = catalog_index(symbol);
+    if (idx < 0)
+        return papi_error(PAPI_ENOTPRESET, "'%.64s' is not a PAPI preset name (new preset names "
+                          "cannot be added)", symbol);
+    struct preset_src *s = calloc(1, sizeof *s);
+    struct preset_def *defs[PAPI_END_idx] = {0};
+    char msg[PAPI_HUGE_STR_LEN];
+    int ret;
+    if (!s)
+        return papi_error(PAPI_ENOMEM, "no memory");
+    s->idx = idx;
+    char derived[PAPI_MIN_STR_LEN];
+    papi_strcpy(derived, sizeof derived, info->derived);
+    if (!derived[0])
+        s->op = DERIVE_NONE;
+    else if (preset_derive_from_name(derived, &s->op) != PAPI_OK) {
+        ret = papi_error(PAPI_EINVAL, "%s: unknown derivation type '%.64s'", symbol, derived);
+        goto out;
+    }
+    if (info->count < 1 || info->count > PRESET_MAX_TERMS) {
+        ret = papi_error(PAPI_EINVAL, "%s: count %u must be 1 to %d", symbol, info->count,
+                         PRESET_MAX_TERMS);
+        goto out;
+    }
+    s->nterms = (int)info->count;
+    if (s->op == DERIVE_POSTFIX &&
+        papi_strcpy(s->postfix, sizeof s->postfix, info->postfix)) {
+        ret = papi_error(PAPI_EINVAL, "%s: postfix is not terminated", symbol);
+        goto out;
+    }
+    papi_strcpy(s->note, sizeof s->note, info->note);
+    for (int t = 0; t < s->nterms; t++) {
+        if (strnlen(info->name[t], sizeof info->name[t]) == sizeof info->name[t]) {
+            ret = papi_error(PAPI_EINVAL, "%s: native name %d is not terminated", symbol, t);
+            goto out;
+        }
+        if (papi_strcpy(s->native[t], sizeof s->native[t], info->name[t]) || !s->native[t][0]) {
+            /* No name: take the code, as PAPI_get_event_info filled both. */
+            if (native_code_to_name((int)info->code[t], s->native[t], sizeof s->native[t]) != PAPI_OK) {
+                ret = papi_error(PAPI_EINVAL, "%s: native term %d has neither a name nor a valid code",
+                                 symbol, t);
+                goto out;
+            }
+        }
+    }
+    defs[idx] = calloc(1, sizeof *defs[idx]);
+    if (!defs[idx]) {
+        ret = papi_error(PAPI_ENOMEM, "no memory");
+        goto out;
+    }
+    ret = preset_build_def(s, preset_detected_cpu(), defs[idx], msg, sizeof msg);
+    if (ret != PAPI_OK) {
+        ret = papi_error(ret == PAPI_ENOEVNT ? PAPI_EINVAL : ret, "%s: %s", symbol, msg);
+        goto out;
+    }
+    ret = preset_tables_install(defs, replace, "PAPI_set_event_info");
+    if (ret == PAPI_OK) {
+        defs[idx] = NULL;
+        *EventCode = idx | PAPI_PRESET_MASK;
+    }
+out:
+    free_defs(defs);
+    free(s);
+    return ret;
+}
