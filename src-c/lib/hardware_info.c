@@ -1,64 +1,239 @@
-/* hardware_info.c: PAPI_get_hardware_info from sysconf and /proc/cpuinfo.
- * (Topology and caches through hwloc come with the hardware-information work.) */
+/* hardware_info.c: PAPI_get_hardware_info. Counts and caches come from the topology
+ * (hwinfo_topology.c, hwloc); vendor, model, clock and hypervisor from /proc/cpuinfo,
+ * cpufreq and cpuid when the topology is this machine's, from the topology's own
+ * description when it is a replayed one (HWLOC_XMLFILE). Loaded once, on first use. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "papi_internal.h"
+#include "hwinfo_internal.h"
 
 static PAPI_hw_info_t hw;
 static int hw_valid;
 static pthread_mutex_t hw_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void load(void)
+struct cpuinfo_fields {
+    char vendor[PAPI_MAX_STR_LEN];
+    char model[PAPI_MAX_STR_LEN];
+    int family, model_number, stepping; /* -1 when absent */
+    float mhz;
+    int hypervisor_flag;
+    int arm_implementer, arm_part, arm_variant, arm_revision; /* -1 when absent */
+};
+
+static int read_first_line(const char *path, char *buf, size_t len)
 {
-    memset(&hw, 0, sizeof hw);
-    hw.totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-    hw.ncpu = hw.totalcpus;
-    hw.nnodes = 1;
-    hw.sockets = 1;
-    hw.threads = 1;
-    hw.cores = hw.totalcpus;
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    int ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return -1;
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+static int read_khz_as_mhz(const char *path)
+{
+    char buf[64];
+    if (read_first_line(path, buf, sizeof buf) != 0)
+        return 0;
+    return (int)(strtoll(buf, NULL, 10) / 1000);
+}
+
+/* Only the first processor's block: all CPUs of a node are alike for PAPI's purposes,
+ * and large machines have megabytes of /proc/cpuinfo. */
+static void read_cpuinfo(struct cpuinfo_fields *ci)
+{
+    memset(ci, 0, sizeof *ci);
+    ci->family = ci->model_number = ci->stepping = -1;
+    ci->arm_implementer = ci->arm_part = ci->arm_variant = ci->arm_revision = -1;
     FILE *f = fopen("/proc/cpuinfo", "re");
-    char line[1024];
-    while (f && fgets(line, sizeof line, f)) {
+    if (!f)
+        return;
+    char line[4096];
+    int seen_key = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '\n') {
+            if (seen_key)
+                break;
+            continue;
+        }
         char *colon = strchr(line, ':');
         if (!colon)
             continue;
+        seen_key = 1;
         char *val = colon + 1;
         while (*val == ' ' || *val == '\t')
             val++;
         val[strcspn(val, "\n")] = '\0';
-        if (!strncmp(line, "vendor_id", 9) && !hw.vendor_string[0])
-            papi_strcpy(hw.vendor_string, sizeof hw.vendor_string, val);
-        else if (!strncmp(line, "model name", 10) && !hw.model_string[0])
-            papi_strcpy(hw.model_string, sizeof hw.model_string, val);
-        else if (!strncmp(line, "cpu family", 10) && !hw.cpuid_family)
-            hw.cpuid_family = atoi(val);
-        else if (!strncmp(line, "model\t", 6) && !hw.cpuid_model)
-            hw.cpuid_model = hw.model = atoi(val);
-        else if (!strncmp(line, "stepping", 8) && !hw.cpuid_stepping)
-            hw.cpuid_stepping = atoi(val);
-        else if (!strncmp(line, "cpu MHz", 7) && hw.mhz == 0)
-            hw.mhz = (float)atof(val);
-        else if (!strncmp(line, "flags", 5) && strstr(val, "hypervisor"))
-            hw.virtualized = 1;
-        else if (!strncmp(line, "CPU implementer", 15) && !hw.vendor_string[0]) {
-            hw.vendor = (int)strtol(val, NULL, 0);
-            papi_strcpy(hw.vendor_string, sizeof hw.vendor_string, "ARM");
-        } else if (!strncmp(line, "CPU part", 8) && !hw.cpuid_model)
-            hw.cpuid_model = hw.model = (int)strtol(val, NULL, 0);
+        size_t klen = (size_t)(colon - line);
+        while (klen && (line[klen - 1] == ' ' || line[klen - 1] == '\t'))
+            klen--;
+        line[klen] = '\0';
+        if (!strcmp(line, "vendor_id"))
+            papi_strcpy(ci->vendor, sizeof ci->vendor, val);
+        else if (!strcmp(line, "model name"))
+            papi_strcpy(ci->model, sizeof ci->model, val);
+        else if (!strcmp(line, "cpu family"))
+            ci->family = atoi(val);
+        else if (!strcmp(line, "model"))
+            ci->model_number = atoi(val);
+        else if (!strcmp(line, "stepping"))
+            ci->stepping = atoi(val);
+        else if (!strcmp(line, "cpu MHz"))
+            ci->mhz = (float)atof(val);
+        else if (!strcmp(line, "flags"))
+            ci->hypervisor_flag = strstr(val, "hypervisor") != NULL;
+        else if (!strcmp(line, "CPU implementer"))
+            ci->arm_implementer = (int)strtol(val, NULL, 0);
+        else if (!strcmp(line, "CPU part"))
+            ci->arm_part = (int)strtol(val, NULL, 0);
+        else if (!strcmp(line, "CPU variant"))
+            ci->arm_variant = (int)strtol(val, NULL, 0);
+        else if (!strcmp(line, "CPU revision"))
+            ci->arm_revision = (int)strtol(val, NULL, 0);
     }
-    if (f)
-        fclose(f);
-    if (!strcmp(hw.vendor_string, "GenuineIntel"))
-        hw.vendor = PAPI_VENDOR_INTEL;
-    else if (!strcmp(hw.vendor_string, "AuthenticAMD"))
-        hw.vendor = PAPI_VENDOR_AMD;
-    hw.revision = (float)hw.cpuid_stepping;
-    hw.clock_mhz = (int)hw.mhz;
-    hw.cpu_max_mhz = hw.cpu_min_mhz = (int)hw.mhz;
+    fclose(f);
+}
+
+static const char *arm_part_name(int implementer, int part)
+{
+    static const struct { int part; const char *name; } arm[] = {
+        {0xd03, "Cortex-A53"}, {0xd04, "Cortex-A35"}, {0xd05, "Cortex-A55"},
+        {0xd07, "Cortex-A57"}, {0xd08, "Cortex-A72"}, {0xd09, "Cortex-A73"},
+        {0xd0a, "Cortex-A75"}, {0xd0b, "Cortex-A76"}, {0xd0c, "Neoverse-N1"},
+        {0xd0d, "Cortex-A77"}, {0xd40, "Neoverse-V1"}, {0xd41, "Cortex-A78"},
+        {0xd49, "Neoverse-N2"}, {0xd4f, "Neoverse-V2"}, {0xd8e, "Neoverse-N3"},
+    };
+    if (implementer == PAPI_VENDOR_ARM_ARM)
+        for (size_t i = 0; i < sizeof arm / sizeof arm[0]; i++)
+            if (arm[i].part == part)
+                return arm[i].name;
+    return NULL;
+}
+
+static int vendor_code(const char *v)
+{
+    if (!strcmp(v, "GenuineIntel"))
+        return PAPI_VENDOR_INTEL;
+    if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine"))
+        return PAPI_VENDOR_AMD;
+    if (!strncmp(v, "IBM", 3))
+        return PAPI_VENDOR_IBM;
+    return PAPI_VENDOR_UNKNOWN;
+}
+
+/* Hypervisor name when cpuid cannot say (not x86): Xen's sysfs node, then DMI. */
+static int hypervisor_from_sysfs(char *name, size_t len)
+{
+    char buf[PAPI_MAX_STR_LEN];
+    if (read_first_line("/sys/hypervisor/type", buf, sizeof buf) == 0 && buf[0]) {
+        papi_strcpy(name, len, buf);
+        return 1;
+    }
+    static const char *dmi[] = {"/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name"};
+    static const char *known[] = {"QEMU", "KVM", "VMware", "Xen", "Microsoft", "innotek",
+                                  "Amazon EC2", "Google"};
+    for (size_t i = 0; i < 2; i++) {
+        if (read_first_line(dmi[i], buf, sizeof buf) != 0)
+            continue;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            if (strstr(buf, known[k])) {
+                papi_strcpy(name, len, known[k]);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_desc *topo)
+{
+    struct cpuinfo_fields ci;
+    read_cpuinfo(&ci);
+    if (ci.vendor[0]) {
+        papi_strcpy(h->vendor_string, sizeof h->vendor_string, ci.vendor);
+        papi_strcpy(h->model_string, sizeof h->model_string, ci.model[0] ? ci.model : topo->model);
+        h->vendor = vendor_code(ci.vendor);
+        h->cpuid_family = ci.family;
+        h->cpuid_model = h->model = ci.model_number;
+        h->cpuid_stepping = ci.stepping;
+        h->revision = (float)(ci.stepping > 0 ? ci.stepping : 0);
+    } else if (ci.arm_implementer >= 0) {
+        /* arm64: the implementer code is PAPI's vendor code (0x41 = ARM). */
+        h->vendor = ci.arm_implementer;
+        papi_strcpy(h->vendor_string, sizeof h->vendor_string,
+                    ci.arm_implementer == PAPI_VENDOR_ARM_ARM ? "ARM" : "ARM-compatible");
+        const char *part = arm_part_name(ci.arm_implementer, ci.arm_part);
+        if (part)
+            papi_strcpy(h->model_string, sizeof h->model_string, part);
+        else
+            snprintf(h->model_string, sizeof h->model_string, "part 0x%x", ci.arm_part);
+        h->cpuid_family = 8;
+        h->cpuid_model = h->model = ci.arm_part;
+        h->cpuid_stepping = ci.arm_revision;
+        h->revision = (float)(ci.arm_variant > 0 ? ci.arm_variant : 0);
+    } else {
+        papi_strcpy(h->vendor_string, sizeof h->vendor_string, topo->vendor);
+        papi_strcpy(h->model_string, sizeof h->model_string, topo->model);
+        h->vendor = vendor_code(topo->vendor);
+        h->cpuid_family = topo->family;
+        h->cpuid_model = h->model = topo->model_number;
+        h->cpuid_stepping = topo->stepping;
+    }
+    h->mhz = ci.mhz;
+    h->cpu_max_mhz = read_khz_as_mhz("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+    h->cpu_min_mhz = read_khz_as_mhz("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_min_freq");
+    if (h->mhz <= 0)
+        h->mhz = (float)h->cpu_max_mhz;
+    /* Without cpufreq (VMs, fixed clocks) the current clock is the only one known. */
+    if (h->cpu_max_mhz == 0)
+        h->cpu_max_mhz = (int)h->mhz;
+    if (h->cpu_min_mhz == 0)
+        h->cpu_min_mhz = (int)h->mhz;
+    h->clock_mhz = (int)h->mhz;
+
+    char hv[PAPI_MAX_STR_LEN] = "";
+    if (hwinfo_cpuid_hypervisor(hv, sizeof hv) || hypervisor_from_sysfs(hv, sizeof hv) ||
+        ci.hypervisor_flag) {
+        h->virtualized = 1;
+        papi_strcpy(h->virtual_vendor_string, sizeof h->virtual_vendor_string,
+                    hv[0] ? hv : "unknown hypervisor");
+    }
+    hwinfo_cpuid_tlbs(&h->mem_hierarchy);
+}
+
+/* A replayed topology describes another machine: take only what it records. */
+static void describe_recorded_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_desc *topo)
+{
+    papi_strcpy(h->vendor_string, sizeof h->vendor_string, topo->vendor);
+    papi_strcpy(h->model_string, sizeof h->model_string, topo->model);
+    h->vendor = vendor_code(topo->vendor);
+    h->cpuid_family = topo->family;
+    h->cpuid_model = h->model = topo->model_number;
+    h->cpuid_stepping = topo->stepping;
+    h->revision = (float)(topo->stepping > 0 ? topo->stepping : 0);
+}
+
+static void load(void)
+{
+    struct hwinfo_cpu_desc topo;
+    memset(&hw, 0, sizeof hw);
+    memset(&topo, 0, sizeof topo);
+    topo.family = topo.model_number = topo.stepping = -1;
+    if (hwinfo_topology_load(&hw, &topo))
+        describe_this_machine(&hw, &topo);
+    else
+        describe_recorded_machine(&hw, &topo);
+    /* Unknown numbers read as 0, never -1, as PAPI's callers expect. */
+    if (hw.cpuid_family < 0)
+        hw.cpuid_family = 0;
+    if (hw.cpuid_model < 0)
+        hw.cpuid_model = hw.model = 0;
+    if (hw.cpuid_stepping < 0)
+        hw.cpuid_stepping = 0;
 }
 
 const PAPI_hw_info_t *PAPI_get_hardware_info(void)

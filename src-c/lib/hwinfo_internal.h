@@ -1,0 +1,34 @@
+/* hwinfo_internal.h: the pieces PAPI_get_hardware_info is assembled from.
+ * hwinfo_topology.c counts sockets/cores/threads/NUMA nodes and reads the cache table
+ * (hwloc), hwinfo_x86.c asks the CPU itself (hypervisor, TLBs), hardware_info.c reads
+ * /proc/cpuinfo and cpufreq and puts it together. */
+#ifndef HWINFO_INTERNAL_H
+#define HWINFO_INTERNAL_H
+
+#include "papi_internal.h"
+
+/* Associativity reported for a fully associative cache or TLB (as PAPI does). */
+#define HWINFO_FULLY_ASSOCIATIVE 32767
+
+/* What the topology says about the CPU when it carries that information (hwloc info
+ * attributes of a package; a recorded XML topology keeps them). Empty/zero if unknown. */
+struct hwinfo_cpu_desc {
+    char vendor[PAPI_MAX_STR_LEN];
+    char model[PAPI_MAX_STR_LEN];
+    int family, model_number, stepping; /* -1 when unknown */
+};
+
+/* Fill the counts and hw->mem_hierarchy caches. Returns 1 when the topology describes
+ * the machine this process runs on (so cpuid and /proc may be consulted), 0 when it is
+ * a replayed one (HWLOC_XMLFILE, synthetic). */
+PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu);
+
+/* x86 cpuid: hypervisor vendor (leaf 0x40000000) and TLBs. No-ops elsewhere. */
+PAPI_INTERNAL int hwinfo_cpuid_hypervisor(char *name, size_t len);
+PAPI_INTERNAL void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh);
+
+/* Add one TLB description to a memory-hierarchy level (ignored when the level is full). */
+PAPI_INTERNAL void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries,
+                                  int page_kb, int assoc);
+
+#endif

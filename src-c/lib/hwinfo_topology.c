@@ -1,0 +1,131 @@
+/* hwinfo_topology.c: sockets, cores, threads, NUMA nodes and the cache table from hwloc.
+ * hwloc honours HWLOC_XMLFILE / HWLOC_SYNTHETIC by itself, so tests replay recorded
+ * machines; nothing here sets a topology source. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hwinfo_internal.h"
+
+#ifdef PAPI_HAVE_HWLOC
+#include <hwloc.h>
+
+static int count_type(hwloc_topology_t t, hwloc_obj_type_t type)
+{
+    int n = hwloc_get_nbobjs_by_type(t, type);
+    return n > 0 ? n : 0;
+}
+
+static void read_cpu_desc(hwloc_topology_t t, struct hwinfo_cpu_desc *cpu)
+{
+    hwloc_obj_t pkg = hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0);
+    if (!pkg)
+        pkg = hwloc_get_root_obj(t);
+    const char *v;
+    if ((v = hwloc_obj_get_info_by_name(pkg, "CPUVendor")))
+        papi_strcpy(cpu->vendor, sizeof cpu->vendor, v);
+    if ((v = hwloc_obj_get_info_by_name(pkg, "CPUModel")))
+        papi_strcpy(cpu->model, sizeof cpu->model, v);
+    if ((v = hwloc_obj_get_info_by_name(pkg, "CPUFamilyNumber")))
+        cpu->family = atoi(v);
+    if ((v = hwloc_obj_get_info_by_name(pkg, "CPUModelNumber")))
+        cpu->model_number = atoi(v);
+    if ((v = hwloc_obj_get_info_by_name(pkg, "CPUStepping")))
+        cpu->stepping = atoi(v);
+}
+
+static int cache_papi_type(hwloc_obj_cache_type_t t)
+{
+    switch (t) {
+    case HWLOC_OBJ_CACHE_DATA: return PAPI_MH_TYPE_DATA;
+    case HWLOC_OBJ_CACHE_INSTRUCTION: return PAPI_MH_TYPE_INST;
+    default: return PAPI_MH_TYPE_UNIFIED;
+    }
+}
+
+/* The caches above the first PU, per level in PAPI's order: data, instruction, unified. */
+static void read_caches(hwloc_topology_t t, PAPI_mh_info_t *mh)
+{
+    static const int order[] = {PAPI_MH_TYPE_DATA, PAPI_MH_TYPE_INST, PAPI_MH_TYPE_UNIFIED};
+    hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, 0);
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
+            if (!hwloc_obj_type_is_cache(o->type) || !o->attr)
+                continue;
+            const struct hwloc_cache_attr_s *c = &o->attr->cache;
+            int type = cache_papi_type(c->type);
+            int lvl = (int)c->depth - 1;
+            if (type != order[k] || lvl < 0 || lvl >= PAPI_MAX_MEM_HIERARCHY_LEVELS)
+                continue;
+            PAPI_mh_level_t *L = &mh->level[lvl];
+            int j = 0;
+            while (j < PAPI_MH_MAX_LEVELS && L->cache[j].type != PAPI_MH_TYPE_EMPTY)
+                j++;
+            if (j == PAPI_MH_MAX_LEVELS)
+                continue;
+            L->cache[j].type = type;
+            L->cache[j].size = (int)c->size;
+            L->cache[j].line_size = (int)c->linesize;
+            L->cache[j].num_lines = c->linesize ? (int)(c->size / c->linesize) : 0;
+            L->cache[j].associativity =
+                c->associativity < 0 ? HWINFO_FULLY_ASSOCIATIVE : c->associativity;
+            if (lvl + 1 > mh->levels)
+                mh->levels = lvl + 1;
+        }
+    }
+}
+
+int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
+{
+    hwloc_topology_t t;
+    int this_system = 1;
+    if (hwloc_topology_init(&t) != 0)
+        goto fallback;
+    /* Instruction caches are filtered out by default; PAPI reports them. */
+    hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
+    if (hwloc_topology_load(t) != 0) {
+        hwloc_topology_destroy(t);
+        goto fallback;
+    }
+    this_system = hwloc_topology_is_thissystem(t);
+    int pus = count_type(t, HWLOC_OBJ_PU);
+    int cores = count_type(t, HWLOC_OBJ_CORE);
+    int sockets = count_type(t, HWLOC_OBJ_PACKAGE);
+    int nodes = count_type(t, HWLOC_OBJ_NUMANODE);
+    if (pus < 1)
+        pus = 1;
+    if (cores < 1)
+        cores = pus; /* no core level known: each PU is a core */
+    if (sockets < 1)
+        sockets = 1;
+    if (nodes < 1)
+        nodes = 1;
+    hw->totalcpus = pus;
+    hw->sockets = sockets;
+    hw->nnodes = nodes;
+    hw->cores = cores / sockets;
+    hw->threads = pus / cores;
+    hw->ncpu = pus / nodes;
+    read_cpu_desc(t, cpu);
+    read_caches(t, &hw->mem_hierarchy);
+    hwloc_topology_destroy(t);
+    return this_system;
+fallback:
+    hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+    hw->ncpu = hw->cores = hw->totalcpus;
+    hw->nnodes = hw->sockets = hw->threads = 1;
+    return 1;
+}
+
+#else /* no hwloc: counts from sysconf, no cache table */
+
+int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
+{
+    (void)cpu;
+    hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+    hw->ncpu = hw->cores = hw->totalcpus;
+    hw->nnodes = hw->sockets = hw->threads = 1;
+    return 1;
+}
+
+#endif

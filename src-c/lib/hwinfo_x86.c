@@ -1,0 +1,156 @@
+/* hwinfo_x86.c: what only the CPU itself can say: the hypervisor's signature (cpuid leaf
+ * 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18). Other
+ * architectures report no TLBs and leave the hypervisor to hardware_info.c. */
+#include <string.h>
+
+#include "hwinfo_internal.h"
+
+void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries, int page_kb, int assoc)
+{
+    if (level < 0 || level >= PAPI_MAX_MEM_HIERARCHY_LEVELS || entries <= 0)
+        return;
+    PAPI_mh_level_t *L = &mh->level[level];
+    for (int j = 0; j < PAPI_MH_MAX_LEVELS; j++) {
+        if (L->tlb[j].type != PAPI_MH_TYPE_EMPTY)
+            continue;
+        L->tlb[j].type = type;
+        L->tlb[j].num_entries = entries;
+        L->tlb[j].page_size = page_kb;
+        L->tlb[j].associativity = assoc;
+        if (level + 1 > mh->levels)
+            mh->levels = level + 1;
+        return;
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+static void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
+{
+    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+}
+
+static unsigned max_leaf(unsigned base)
+{
+    unsigned r[4];
+    cpuid(base, 0, r);
+    return r[0];
+}
+
+int hwinfo_cpuid_hypervisor(char *name, size_t len)
+{
+    unsigned r[4];
+    cpuid(1, 0, r);
+    if (!(r[2] & (1u << 31))) /* the "hypervisor present" bit */
+        return 0;
+    cpuid(0x40000000, 0, r);
+    char sig[13];
+    memcpy(sig, &r[1], 4);
+    memcpy(sig + 4, &r[2], 4);
+    memcpy(sig + 8, &r[3], 4);
+    sig[12] = '\0';
+    papi_strcpy(name, len, sig); /* raw signature ("KVMKVMKVM"), as PAPI 7 prints it */
+    return 1;
+}
+
+/* AMD encodes L2 TLB associativity as a code (leaf 0x80000006). */
+static int amd_l2_assoc(unsigned code)
+{
+    static const int ways[16] = {0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96, 128,
+                                 HWINFO_FULLY_ASSOCIATIVE};
+    return ways[code & 0xf];
+}
+
+static int amd_l1_assoc(unsigned v)
+{
+    return v == 0xff ? HWINFO_FULLY_ASSOCIATIVE : (int)v;
+}
+
+static void amd_tlbs(PAPI_mh_info_t *mh)
+{
+    unsigned r[4];
+    unsigned top = max_leaf(0x80000000);
+    if (top >= 0x80000005) {
+        cpuid(0x80000005, 0, r);
+        unsigned big = r[0], small = r[1]; /* EAX: 2M/4M pages, EBX: 4K pages */
+        hwinfo_add_tlb(mh, 0, PAPI_MH_TYPE_INST | PAPI_MH_TYPE_TLB, small & 0xff, 4,
+                       amd_l1_assoc((small >> 8) & 0xff));
+        hwinfo_add_tlb(mh, 0, PAPI_MH_TYPE_DATA | PAPI_MH_TYPE_TLB, (small >> 16) & 0xff, 4,
+                       amd_l1_assoc(small >> 24));
+        hwinfo_add_tlb(mh, 0, PAPI_MH_TYPE_INST | PAPI_MH_TYPE_TLB, big & 0xff, 2048,
+                       amd_l1_assoc((big >> 8) & 0xff));
+        hwinfo_add_tlb(mh, 0, PAPI_MH_TYPE_DATA | PAPI_MH_TYPE_TLB, (big >> 16) & 0xff, 2048,
+                       amd_l1_assoc(big >> 24));
+    }
+    if (top >= 0x80000006) {
+        cpuid(0x80000006, 0, r);
+        unsigned big = r[0], small = r[1];
+        hwinfo_add_tlb(mh, 1, PAPI_MH_TYPE_INST | PAPI_MH_TYPE_TLB, small & 0xfff, 4,
+                       amd_l2_assoc(small >> 12));
+        hwinfo_add_tlb(mh, 1, PAPI_MH_TYPE_DATA | PAPI_MH_TYPE_TLB, (small >> 16) & 0xfff, 4,
+                       amd_l2_assoc(small >> 28));
+        hwinfo_add_tlb(mh, 1, PAPI_MH_TYPE_INST | PAPI_MH_TYPE_TLB, big & 0xfff, 2048,
+                       amd_l2_assoc(big >> 12));
+        hwinfo_add_tlb(mh, 1, PAPI_MH_TYPE_DATA | PAPI_MH_TYPE_TLB, (big >> 16) & 0xfff, 2048,
+                       amd_l2_assoc(big >> 28));
+    }
+}
+
+/* Intel's deterministic address translation leaf: one sub-leaf per TLB. */
+static void intel_tlbs(PAPI_mh_info_t *mh)
+{
+    if (max_leaf(0) < 0x18)
+        return; /* older CPUs describe TLBs only through leaf 2's descriptor bytes */
+    unsigned r[4];
+    cpuid(0x18, 0, r);
+    unsigned nsub = r[0];
+    for (unsigned s = 0; s <= nsub && s < 32; s++) {
+        cpuid(0x18, s, r);
+        unsigned kind = r[3] & 0x1f;
+        if (kind == 0)
+            continue;
+        int type = PAPI_MH_TYPE_TLB | (kind == 2   ? PAPI_MH_TYPE_INST
+                                       : kind == 3 ? PAPI_MH_TYPE_UNIFIED
+                                                   : PAPI_MH_TYPE_DATA);
+        int level = (int)((r[3] >> 5) & 7) - 1;
+        int ways = (int)(r[1] >> 16);
+        int entries = ways * (int)r[2];
+        int assoc = (r[3] & (1u << 8)) ? HWINFO_FULLY_ASSOCIATIVE : ways;
+        static const int page_kb[4] = {4, 2048, 4096, 1048576};
+        for (int p = 0; p < 4; p++)
+            if (r[1] & (1u << p))
+                hwinfo_add_tlb(mh, level, type, entries, page_kb[p], assoc);
+    }
+}
+
+void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
+{
+    unsigned r[4];
+    cpuid(0, 0, r);
+    char vendor[13];
+    memcpy(vendor, &r[1], 4);
+    memcpy(vendor + 4, &r[3], 4);
+    memcpy(vendor + 8, &r[2], 4);
+    vendor[12] = '\0';
+    if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"))
+        amd_tlbs(mh);
+    else if (!strcmp(vendor, "GenuineIntel"))
+        intel_tlbs(mh);
+}
+
+#else
+
+int hwinfo_cpuid_hypervisor(char *name, size_t len)
+{
+    (void)name;
+    (void)len;
+    return 0;
+}
+
+void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
+{
+    (void)mh;
+}
+
+#endif
