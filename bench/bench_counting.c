@@ -262,7 +262,7 @@ int main(int argc, char **argv)
         char cmd[4096];
         snprintf(cmd, sizeof cmd, "%s --machine --reps %d 2>/dev/null", SYSTEM_PAPI_BENCH, reps);
         FILE *f = popen(cmd, "r");
-        char key[32], why[512] = "";
+        char key[32], why[640] = "";
         double val;
         const char *order[] = {"init", "read1", "accum1", "reset1", "startstop1", "add1", "read2",
                                "accum2", "reset2", "startstop2", "add2", "read4", "accum4",
