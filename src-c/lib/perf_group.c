@@ -143,6 +143,28 @@ void perf_close_native(struct eventset *es, int ni)
     es->grp[g].leader = -1;
 }
 
+/* While a group's leader is disabled, the arm_pmu driver (and others) checks a new
+ * member against the group without the leader, so a group one event too big opens and
+ * then never counts. A non-multiplexed hardware group that is enabled but never got on
+ * the PMU (time_running 0) cannot be scheduled: say so instead of counting zeros. */
+static int check_scheduled(struct eventset *es)
+{
+    for (int g = 0; g < es->ngrp && !es->multiplexed; g++) {
+        const struct es_group *grp = &es->grp[g];
+        if (es->nat[grp->leader].attr.type == PERF_TYPE_SOFTWARE)
+            continue;
+        size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+        if (read(es->nat[grp->leader].fd, es->readbuf, want) != (ssize_t)want)
+            continue; /* perf_read_all reports read errors */
+        if (es->readbuf[1] > 0 && es->readbuf[2] == 0)
+            return papi_error(PAPI_ECNFLCT,
+                              "the %d hardware events of EventSet %d cannot be counted together "
+                              "(the PMU has not enough counters): remove some or enable multiplexing",
+                              grp->nmembers, es->handle);
+    }
+    return PAPI_OK;
+}
+
 int perf_enable(struct eventset *es)
 {
     for (int g = 0; g < es->ngrp; g++) {
@@ -150,7 +172,11 @@ int perf_enable(struct eventset *es)
         if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
             return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(errno));
     }
-    return PAPI_OK;
+    int ret = check_scheduled(es);
+    if (ret != PAPI_OK)
+        for (int g = 0; g < es->ngrp; g++)
+            ioctl(es->nat[es->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0);
+    return ret;
 }
 
 int perf_disable(struct eventset *es)
