@@ -1,0 +1,204 @@
+/* highlevel_state.c: the per-thread session shared by the 3.5 and 7.x high-level calls,
+ * the library's self-initialisation and the one-line notice for a missing event. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "highlevel_state.h"
+
+static _Thread_local struct hl_session session = {.eventset = PAPI_NULL};
+
+struct hl_session *hl_session_get(void)
+{
+    /* The thread record's high-level slot points at our session while the library
+     * lives; PAPI_shutdown frees the records (and every event set), so a slot that no
+     * longer points here means the session's event set is gone. */
+    void **slot = thread_hl_slot();
+    if (slot && *slot != &session) {
+        memset(&session, 0, sizeof session);
+        session.eventset = PAPI_NULL;
+        *slot = &session;
+    }
+    return &session;
+}
+
+int hl_self_init(void)
+{
+    if (g_papi.init_state == PAPI_NOT_INITED) {
+        int r = PAPI_library_init(PAPI_VER_CURRENT);
+        if (r != PAPI_VER_CURRENT)
+            return r < 0 ? r : papi_error(PAPI_EBUG, "PAPI_library_init returned %d", r);
+        /* Initialised by the high level only, as PAPI_is_initialized reports it. */
+        pthread_mutex_lock(&g_papi_lock);
+        if (g_papi.init_state == PAPI_LOW_LEVEL_INITED)
+            g_papi.init_state = PAPI_HIGH_LEVEL_INITED;
+        pthread_mutex_unlock(&g_papi_lock);
+    }
+    g_papi.init_state |= PAPI_HIGH_LEVEL_INITED;
+    return PAPI_OK;
+}
+
+const char *hl_mode_name(enum hl_mode mode)
+{
+    switch (mode) {
+    case HL_COUNTERS: return "PAPI_start_counters";
+    case HL_FLOPS: return "PAPI_flops";
+    case HL_FLIPS: return "PAPI_flips";
+    case HL_IPC: return "PAPI_ipc";
+    case HL_FLOPS_RATE: return "PAPI_flops_rate";
+    case HL_FLIPS_RATE: return "PAPI_flips_rate";
+    case HL_EPC: return "PAPI_epc";
+    default: return "nothing";
+    }
+}
+
+void hl_notice_once(const char *msg)
+{
+    static atomic_int printed;
+    const char *q = getenv("PAPI_QUIET");
+    if (q && *q && strcmp(q, "0") != 0)
+        return;
+    if (atomic_exchange(&printed, 1))
+        return;
+    fprintf(stderr, "PAPI: %s\n", msg);
+}
+
+void hl_missing_reason(int code, char *out, size_t len)
+{
+    PAPI_event_info_t info;
+    const char *detail = papi_last_error_detail();
+    char why[PAPI_HUGE_STR_LEN];
+    papi_strcpy(why, sizeof why, detail && *detail ? detail : "it cannot be opened here");
+    if (IS_PRESET(code) && PAPI_get_event_info(code, &info) == PAPI_OK && info.count == 0 &&
+        info.note[0])
+        papi_strcpy(why, sizeof why, info.note);
+    const PAPI_component_info_t *c = PAPI_get_component_info(CMP_PERF_EVENT);
+    snprintf(out, len, "%s%s%s", why, c && c->disabled_reason[0] ? "; perf_event: " : "",
+             c && c->disabled_reason[0] ? c->disabled_reason : "");
+}
+
+static void fail_notice(const char *caller, int code, int err)
+{
+    char name[PAPI_MAX_STR_LEN] = "?", why[PAPI_HUGE_STR_LEN], msg[PAPI_HUGE_STR_LEN + 256];
+    if (PAPI_event_code_to_name(code, name) != PAPI_OK)
+        snprintf(name, sizeof name, "0x%x", (unsigned)code);
+    hl_missing_reason(code, why, sizeof why);
+    snprintf(msg, sizeof msg, "%s: event %s is not available (%s): %s", caller, name,
+             PAPI_strerror(err) ? PAPI_strerror(err) : "error", why);
+    hl_notice_once(msg);
+    /* Keep the detail for PAPI_perror and the verbose debug levels too. */
+    papi_error(err, "%s", msg);
+}
+
+int hl_session_start(struct hl_session *s, enum hl_mode mode, int event, const int *events,
+                     const int *required, int n, const char *caller)
+{
+    int es = PAPI_NULL, ret, added = 0;
+    if (n < 1 || n > HL_MAX_EVENTS)
+        return papi_error(PAPI_EINVAL, "%s: %d events (1 to %d are allowed)", caller, n,
+                          HL_MAX_EVENTS);
+    ret = PAPI_create_eventset(&es);
+    if (ret != PAPI_OK)
+        return ret;
+    for (int i = 0; i < n; i++) {
+        ret = PAPI_add_event(es, events[i]);
+        if (ret == PAPI_OK) {
+            added++;
+            continue;
+        }
+        if (required && !required[i])
+            continue;
+        if (mode != HL_COUNTERS)
+            fail_notice(caller, events[i], ret);
+        goto fail;
+    }
+    ret = PAPI_start(es);
+    if (ret != PAPI_OK) {
+        if (ret == PAPI_EISRUN && mode != HL_COUNTERS)
+            ret = papi_error(PAPI_EINVAL, "%s: another event set is already counting in this "
+                                          "thread; stop it first", caller);
+        goto fail;
+    }
+    s->mode = mode;
+    s->event = event;
+    s->eventset = es;
+    s->nevents = added;
+    s->start_real_ns = s->last_real_ns = hl_real_ns();
+    s->last_proc_ns = 0;
+    memset(s->last, 0, sizeof s->last);
+    return PAPI_OK;
+fail:
+    PAPI_cleanup_eventset(es);
+    PAPI_destroy_eventset(&es);
+    return ret;
+}
+
+int hl_session_stop(struct hl_session *s, long long *values)
+{
+    long long tmp[HL_MAX_EVENTS];
+    int ret = PAPI_stop(s->eventset, tmp);
+    if (ret == PAPI_OK && values)
+        memcpy(values, tmp, (size_t)s->nevents * sizeof *values);
+    PAPI_cleanup_eventset(s->eventset);
+    PAPI_destroy_eventset(&s->eventset);
+    s->eventset = PAPI_NULL;
+    s->mode = HL_IDLE;
+    s->nevents = 0;
+    return ret;
+}
+
+int hl_session_read(struct hl_session *s, long long *counts, long long *proc_ns)
+{
+    int ret = PAPI_read(s->eventset, counts);
+    if (__builtin_expect(ret != PAPI_OK, 0))
+        return ret;
+    const struct eventset *es = es_lookup(s->eventset);
+    *proc_ns = es && es->nnat > 0 ? (long long)es->nat[0].enabled : 0;
+    return PAPI_OK;
+}
+
+int hl_rate_sample(enum hl_mode mode, int event, const int *events, const int *required,
+                   int n, const char *caller, struct hl_sample *out)
+{
+    int ret = hl_self_init();
+    if (__builtin_expect(ret != PAPI_OK, 0))
+        return ret;
+    struct hl_session *s = hl_session_get();
+    if (s->mode == HL_IDLE) {
+        ret = hl_session_start(s, mode, event, events, required, n, caller);
+        if (ret != PAPI_OK)
+            return ret;
+        memset(out, 0, sizeof *out);
+        out->first = 1;
+        return PAPI_OK;
+    }
+    if (__builtin_expect(s->mode != mode || s->event != event, 0)) {
+        char name[PAPI_MAX_STR_LEN] = "";
+        if (s->event)
+            PAPI_event_code_to_name(s->event, name);
+        return papi_error(PAPI_EINVAL,
+                          "%s: the counters were started by %s%s%s%s; call %s first", caller,
+                          hl_mode_name(s->mode), name[0] ? "(" : "", name, name[0] ? ")" : "",
+                          s->mode == HL_COUNTERS ? "PAPI_stop_counters" : "PAPI_rate_stop");
+    }
+    long long counts[HL_MAX_EVENTS], proc;
+    ret = hl_session_read(s, counts, &proc);
+    if (__builtin_expect(ret != PAPI_OK, 0))
+        return ret;
+    long long now = hl_real_ns();
+    memset(out, 0, sizeof *out);
+    out->real_total_ns = now - s->start_real_ns;
+    out->real_delta_ns = now - s->last_real_ns;
+    out->proc_total_ns = proc;
+    out->proc_delta_ns = proc - s->last_proc_ns;
+    for (int i = 0; i < s->nevents; i++) {
+        out->total[i] = counts[i];
+        out->delta[i] = counts[i] - s->last[i];
+        s->last[i] = counts[i];
+    }
+    s->last_real_ns = now;
+    s->last_proc_ns = proc;
+    return PAPI_OK;
+}
