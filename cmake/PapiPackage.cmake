@@ -7,5 +7,7 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.c
   COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)
+# papi.pc finds its prefix relative to itself, so `cmake --install --prefix X` works.
+file(RELATIVE_PATH PAPI_PC_UP /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/papi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/papi.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/papi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
