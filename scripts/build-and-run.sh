@@ -1,0 +1,29 @@
+#!/bin/sh
+# The main job for a new user: install what is missing, build, install into _install/,
+# then run papi_avail, a C example, a Fortran example and an MPI example under the
+# PMPI wrapper library.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/install-deps.sh"
+"$top/scripts/build.sh" "$top/build"
+bin=$top/_install/bin
+b=$top/build
+export LD_LIBRARY_PATH="$top/_install/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+step() { printf '\n==== %s\n' "$*"; }
+step "papi_avail"
+if [ -x "$bin/papi_avail" ]; then "$bin/papi_avail"; else echo "papi_avail is not built yet"; fi
+step "C example: page faults"
+"$b/examples/c/example_pagefaults" 1000
+if [ -x "$b/examples/c/flops_legacy" ]; then
+  step "C example: PAPI_flops (3.5 high-level API)"
+  "$b/examples/c/flops_legacy" || true
+fi
+for f in "$b/examples/fortran/flops_module" "$b/examples/fortran/example_flops_module"; do
+  if [ -x "$f" ]; then step "Fortran example: use papi, PAPIF_flops"; "$f" || true; break; fi
+done
+mpiex=$(ls "$b"/examples/mpi/*ring* "$b"/examples/mpi/*example* 2>/dev/null | head -n 1 || true)
+wrap=$(ls "$b"/mpi-wrappers/libpapi_mpi.so 2>/dev/null | head -n 1 || true)
+if [ -n "$mpiex" ] && [ -n "$wrap" ]; then
+  step "MPI example: mpirun.mpich -np 2 with the PMPI wrapper"
+  LD_PRELOAD="$wrap" mpirun.mpich -np 2 "$mpiex"
+fi

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install what the build and the tests need on Debian 12, only what is missing.
+# Runs apt-get as root (directly, or through sudo for a normal user).
+set -eu
+pkgs="cmake make gcc pkg-config python3 gfortran libpfm4-dev libhwloc-dev hwloc \
+mpich libmpich-dev libpapi-dev papi-tools clang libclang-rt-14-dev file"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
