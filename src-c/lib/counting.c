@@ -7,13 +7,17 @@
  * plus the read that freezes the values. */
 #include <string.h>
 
+#include "multiplex_internal.h"
+#include "overflow_internal.h"
 #include "papi_internal.h"
 
 /* One running event set per thread and component, as in PAPI. */
 static _Thread_local int running_handle[NUM_COMPONENTS] = {-1, -1};
 
-static long long native_value(const struct es_native *n)
+static long long native_value(const struct eventset *es, const struct es_native *n)
 {
+    if (__builtin_expect(es->multiplexed, 0))
+        return mpx_scaled_value(n);
     return (long long)(n->last_raw - n->baseline);
 }
 
@@ -22,12 +26,12 @@ void es_compute_values(struct eventset *es, long long *values)
     for (int e = 0; e < es->nentries; e++) {
         const struct es_entry *ent = &es->ent[e];
         if (!ent->preset || ent->preset->op == DERIVE_NONE) {
-            values[e] = native_value(&es->nat[ent->term[0]]);
+            values[e] = native_value(es, &es->nat[ent->term[0]]);
             continue;
         }
         long long t[PRESET_MAX_TERMS];
         for (int i = 0; i < ent->nterms; i++)
-            t[i] = native_value(&es->nat[ent->term[i]]);
+            t[i] = native_value(es, &es->nat[ent->term[i]]);
         values[e] = preset_compute(ent->preset, t);
     }
 }
@@ -47,6 +51,8 @@ static void rebase(struct eventset *es)
 {
     for (int i = 0; i < es->nnat; i++)
         es->nat[i].baseline = es->nat[i].last_raw;
+    if (es->multiplexed)
+        mpx_rebase(es);
 }
 
 int PAPI_start(int EventSet)
@@ -66,9 +72,16 @@ int PAPI_start(int EventSet)
                           "EventSet %d is already running in this thread on component %d; stop it "
                           "before starting EventSet %d", running_handle[es->cidx], es->cidx, EventSet);
     rebase(es);
-    ret = perf_enable(es);
-    if (ret != PAPI_OK)
+    if (es->overflow && (ret = ovf_start(es)) != PAPI_OK) {
+        ovf_stop(es);
         return ret;
+    }
+    ret = perf_enable(es);
+    if (ret != PAPI_OK) {
+        if (es->overflow)
+            ovf_stop(es);
+        return ret;
+    }
     es->state = (es->state & ~PAPI_STOPPED) | PAPI_RUNNING;
     if (own)
         running_handle[es->cidx] = EventSet;
@@ -84,6 +97,8 @@ int PAPI_stop(int EventSet, long long *values)
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
     ret = perf_disable(es);
+    if (es->overflow)
+        ovf_stop(es);
     if (ret == PAPI_OK)
         ret = perf_read_all(es);
     if (ret != PAPI_OK)

@@ -135,6 +135,9 @@ struct es_native {
     uint64_t running;     /* time_running at the last read */
     int pos;              /* position in its group's read buffer */
     void *mmap_page;      /* perf mmap page for user-space reads, or NULL */
+    uint64_t sample_period; /* hardware overflow threshold (overflow.c), 0 = counting only */
+    uint64_t enabled_base;  /* time_enabled at the baseline: multiplex scaling (multiplex.c) */
+    uint64_t running_base;  /* time_running at the baseline */
 };
 
 struct es_group {

@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "overflow_internal.h"
 #include "papi_internal.h"
 
 #define READ_FORMAT \
@@ -63,6 +64,10 @@ int perf_open_native(struct eventset *es, int ni)
 
     n->attr.read_format = READ_FORMAT;
     n->attr.inherit = es->inherit ? 1 : 0;
+    /* Overflow (overflow.c): the count keeps running as a 64-bit total, the kernel
+     * only signals every sample_period events, so the group read stays exact. */
+    n->attr.freq = 0;
+    n->attr.sample_period = n->sample_period;
     int group_fd = -1;
     if (g >= 0) {
         n->attr.disabled = 0; /* follows the leader; disabled members of an oversized
@@ -101,6 +106,7 @@ int perf_open_native(struct eventset *es, int ni)
     n->fd = fd;
     n->baseline = n->last_raw = 0;
     n->enabled = n->running = 0;
+    n->enabled_base = n->running_base = 0;
     if (g >= 0) {
         n->group = g;
         n->pos = es->grp[g].nmembers++;
@@ -110,6 +116,14 @@ int perf_open_native(struct eventset *es, int ni)
         es->grp[g].nmembers = 1;
         n->group = g;
         n->pos = 0;
+    }
+    if (n->sample_period) {
+        const struct ovf_state *o = es->overflow;
+        int ret = ovf_setup_fd(es, ni, o && o->tid ? o->tid : papi_gettid());
+        if (ret != PAPI_OK) {
+            perf_close_native(es, ni);
+            return ret;
+        }
     }
     return PAPI_OK;
 }
@@ -124,6 +138,8 @@ void perf_close_native(struct eventset *es, int ni)
         return;
     int g = n->group;
     int was_leader = es->grp[g].leader == ni;
+    if (n->sample_period)
+        ovf_forget_fd(n->fd);
     close(n->fd);
     n->fd = -1;
     if (!was_leader) {
@@ -136,6 +152,8 @@ void perf_close_native(struct eventset *es, int ni)
     /* Leader gone: close the members too and let the caller reopen (es_reopen_all). */
     for (int i = 0; i < es->nnat; i++)
         if (es->nat[i].fd >= 0 && es->nat[i].group == g) {
+            if (es->nat[i].sample_period)
+                ovf_forget_fd(es->nat[i].fd);
             close(es->nat[i].fd);
             es->nat[i].fd = -1;
         }

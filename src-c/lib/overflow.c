@@ -1,0 +1,211 @@
+/* overflow.c: PAPI_overflow and PAPI_get_overflow_event_index.
+ *
+ * Hardware overflow: the native under the event gets sample_period = threshold and is
+ * reopened; the kernel sends one signal per overflow to the counting thread and the
+ * count itself keeps running as a 64-bit total, so PAPI_read stays exact and still
+ * reads each perf group with one read(). Software overflow (PAPI_OVERFLOW_FORCE_SW, or
+ * derived events that no single counter can sample): a timer on the thread's CPU clock
+ * compares the counts with the thresholds on every tick. One mode per event set. The
+ * overflow_vector has bit N set when the event at position N of the set overflowed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "overflow_internal.h"
+
+int ovf_find(const struct ovf_state *o, int pos)
+{
+    if (!o)
+        return -1;
+    for (int k = 0; k < o->nevents; k++)
+        if (o->ev[k].pos == pos)
+            return k;
+    return -1;
+}
+
+/* A derived event has no single counter the kernel could arm. */
+static int needs_software(const struct es_entry *ent)
+{
+    if (!ent->preset)
+        return 0;
+    return ent->nterms != 1 || (ent->preset->op != DERIVE_NONE && ent->preset->op != DERIVE_CMPD);
+}
+
+static void drop_record(struct eventset *es, int k)
+{
+    struct ovf_state *o = es->overflow;
+    for (int j = k; j < o->nevents - 1; j++)
+        o->ev[j] = o->ev[j + 1];
+    o->nevents--;
+    if (o->nevents == 0) {
+        free(o);
+        es->overflow = NULL;
+        es->state &= ~PAPI_OVERFLOWING;
+    }
+}
+
+/* Change the hardware threshold of one native and reopen the set (it is stopped, and
+ * the perf attribute of an open event cannot switch between counting and sampling). */
+static int set_period(struct eventset *es, int ni, uint64_t period)
+{
+    uint64_t old = es->nat[ni].sample_period;
+    es->nat[ni].sample_period = period;
+    int ret = es_reopen_all(es);
+    if (ret != PAPI_OK) {
+        es->nat[ni].sample_period = old;
+        es_reopen_all(es);
+    }
+    return ret;
+}
+
+static int turn_off(struct eventset *es, int pos, int profiled)
+{
+    struct ovf_state *o = es->overflow;
+    int k = ovf_find(o, pos);
+    if (k < 0)
+        return papi_error(PAPI_EINVAL, "the event at position %d of EventSet %d is not set to "
+                                       "overflow", pos, es->handle);
+    if (o->ev[k].profiled != profiled)
+        return papi_error(PAPI_EINVAL, profiled ? "the event at position %d is set by "
+                                                  "PAPI_overflow, not profiled"
+                                                : "the event at position %d is profiled: turn it "
+                                                  "off with PAPI_profil threshold 0", pos);
+    int shared = 0; /* another event still overflows on the same counter */
+    for (int j = 0; j < o->nevents; j++)
+        shared |= j != k && o->ev[j].native == o->ev[k].native;
+    if (o->ev[k].native >= 0 && !shared) {
+        int ret = set_period(es, o->ev[k].native, 0);
+        if (ret != PAPI_OK)
+            return ret;
+    }
+    drop_record(es, k);
+    return PAPI_OK;
+}
+
+int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
+                  PAPI_overflow_handler_t handler, int profiled)
+{
+    if (es->state & PAPI_RUNNING)
+        return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it before changing overflow",
+                          es->handle);
+    if (threshold < 0)
+        return papi_error(PAPI_EINVAL, "threshold %d is negative", threshold);
+    if (flags & ~(PAPI_OVERFLOW_FORCE_SW | PAPI_OVERFLOW_HARDWARE))
+        return papi_error(PAPI_EINVAL, "unknown overflow flags 0x%x", (unsigned)flags);
+    if ((flags & PAPI_OVERFLOW_FORCE_SW) && (flags & PAPI_OVERFLOW_HARDWARE))
+        return papi_error(PAPI_EINVAL, "PAPI_OVERFLOW_FORCE_SW and PAPI_OVERFLOW_HARDWARE exclude "
+                                       "each other");
+    int pos = es_entry_index(es, EventCode);
+    if (pos < 0)
+        return papi_error(PAPI_ENOEVNT, "event 0x%x is not in EventSet %d", (unsigned)EventCode,
+                          es->handle);
+    if (threshold == 0)
+        return turn_off(es, pos, profiled);
+    if (pos >= OVF_MAX_EVENTS)
+        return papi_error(PAPI_EINVAL, "only the first %d events of a set can overflow (one bit "
+                                       "each in overflow_vector); this one is at position %d",
+                          OVF_MAX_EVENTS, pos);
+    if (!profiled && !handler)
+        return papi_error(PAPI_EINVAL, "the overflow handler is NULL");
+
+    const struct es_entry *ent = &es->ent[pos];
+    int sw = (flags & PAPI_OVERFLOW_FORCE_SW) || needs_software(ent) || ent->nterms < 1;
+    if (sw && (flags & PAPI_OVERFLOW_HARDWARE))
+        return papi_error(PAPI_ECNFLCT, "event 0x%x is derived from several counters and cannot "
+                                        "overflow in hardware", (unsigned)EventCode);
+    enum ovf_mode mode = sw ? OVF_SW : OVF_HW;
+    struct ovf_state *o = es->overflow;
+    int k = ovf_find(o, pos);
+    if (o && k >= 0 && o->ev[k].profiled != profiled)
+        return papi_error(PAPI_ECNFLCT, "the event at position %d is already %s", pos,
+                          o->ev[k].profiled ? "profiled" : "set by PAPI_overflow");
+    /* Only one kind of overflow per set; changing the only event may change its kind. */
+    if (o && o->mode != mode && !(o->nevents == 1 && k == 0))
+        return papi_error(PAPI_ECNFLCT, "EventSet %d already overflows in %s; one set cannot mix "
+                                        "hardware and software overflow", es->handle,
+                          o->mode == OVF_HW ? "hardware" : "software (timer)");
+    int ni = sw ? -1 : ent->term[0];
+    if (ni >= 0 && o)
+        for (int j = 0; j < o->nevents; j++)
+            if (j != k && o->ev[j].native == ni && o->ev[j].threshold != threshold)
+                return papi_error(PAPI_ECNFLCT, "the event at position %d counts on the same "
+                                                "counter with another threshold", o->ev[j].pos);
+
+    int fresh = 0;
+    if (!o) {
+        o = calloc(1, sizeof *o);
+        if (!o)
+            return papi_error(PAPI_ENOMEM, "no memory for the overflow state");
+        o->timer_armed = 0;
+        es->overflow = o;
+        fresh = 1;
+    }
+    int old_native = k >= 0 ? o->ev[k].native : -1;
+    if (old_native >= 0 && old_native != ni) {
+        int ret = set_period(es, old_native, 0);
+        if (ret != PAPI_OK)
+            return ret;
+        o->ev[k].native = -1;
+    }
+    if (ni >= 0 && es->nat[ni].sample_period != (uint64_t)threshold) {
+        int ret = set_period(es, ni, (uint64_t)threshold);
+        if (ret != PAPI_OK) {
+            if (fresh) {
+                free(o);
+                es->overflow = NULL;
+            }
+            return ret;
+        }
+    }
+    if (k < 0)
+        k = o->nevents++;
+    struct ovf_event *ev = &o->ev[k];
+    ev->pos = pos;
+    ev->code = EventCode;
+    ev->native = ni;
+    ev->profiled = profiled;
+    ev->threshold = threshold;
+    ev->next = threshold;
+    ev->last = 0;
+    o->mode = mode;
+    if (!profiled)
+        o->handler = handler;
+    es->state |= PAPI_OVERFLOWING;
+    return PAPI_OK;
+}
+
+int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
+                  PAPI_overflow_handler_t handler)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    return ovf_configure(es, EventCode, threshold, flags, handler, 0);
+}
+
+int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *array, int *number)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (!array || !number)
+        return papi_error(PAPI_EINVAL, "array or number is NULL");
+    if (*number < 1)
+        return papi_error(PAPI_EINVAL, "*number (%d) must be at least 1", *number);
+    if (overflow_vector == 0)
+        return papi_error(PAPI_EINVAL, "overflow_vector is empty");
+    if (es->nentries == 0)
+        return papi_error(PAPI_EINVAL, "EventSet %d is empty", EventSet);
+    unsigned long long v = (unsigned long long)overflow_vector;
+    int limit = es->nentries < OVF_MAX_EVENTS ? es->nentries : OVF_MAX_EVENTS;
+    if (limit < 64 && (v >> limit) != 0)
+        return papi_error(PAPI_EINVAL, "overflow_vector 0x%llx has bits beyond the %d events of "
+                                       "EventSet %d", v, es->nentries, EventSet);
+    int n = 0;
+    for (int bit = 0; bit < limit && n < *number; bit++)
+        if (v & (1ULL << bit))
+            array[n++] = bit;
+    *number = n;
+    return PAPI_OK;
+}

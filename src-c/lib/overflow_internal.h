@@ -1,0 +1,66 @@
+/* overflow_internal.h: what overflow.c, overflow_signal.c, profil.c and the counting
+ * core share about overflow dispatch. Not installed.
+ *
+ * es->overflow points to one struct ovf_state (a single malloc block, so the event
+ * set table may free() it at shutdown). Hardware overflow puts sample_period on the
+ * native and asks the kernel for a signal per overflow (F_SETSIG, routed to the
+ * counting thread); software overflow arms a timer on the thread's CPU clock and
+ * compares counts against thresholds on every tick. */
+#ifndef OVERFLOW_INTERNAL_H
+#define OVERFLOW_INTERNAL_H
+
+#include <signal.h>
+#include <time.h>
+
+#include "papi_internal.h"
+
+#define OVF_MAX_EVENTS 64 /* one bit per position in a long long overflow_vector */
+
+enum ovf_mode { OVF_NONE = 0, OVF_HW, OVF_SW };
+
+struct ovf_event {
+    int pos;             /* entry position in the set = bit in overflow_vector */
+    int code;            /* event code as the user gave it */
+    int native;          /* es->nat index carrying sample_period (hardware), else -1 */
+    int profiled;        /* 1: samples go to the profile buffers (profil.c) */
+    long long threshold;
+    long long next;      /* software: value at which the next overflow fires */
+    long long last;      /* software: value at the previous tick */
+};
+
+struct ovf_state {
+    enum ovf_mode mode;
+    int nevents;
+    struct ovf_event ev[OVF_MAX_EVENTS];
+    PAPI_overflow_handler_t handler; /* the user's handler; NULL when only profiling */
+    pid_t tid;                       /* thread that receives the signals */
+    timer_t timer;                   /* software mode, while running */
+    int timer_armed;
+    long long tick_ns;               /* software timer interval */
+    /* Software-mode scratch used only inside the signal handler. */
+    uint64_t rdbuf[3 + ES_MAX_NATIVES];
+    long long raw[ES_MAX_NATIVES];
+};
+
+/* overflow.c: set or clear overflow of one event (threshold 0 clears). profiled marks
+ * the event as owned by PAPI_profil/PAPI_sprofil instead of a user handler. */
+PAPI_INTERNAL int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
+                                PAPI_overflow_handler_t handler, int profiled);
+/* Index of EventCode's overflow record in es, or -1. */
+PAPI_INTERNAL int ovf_find(const struct ovf_state *o, int pos);
+
+/* overflow_signal.c */
+PAPI_INTERNAL int ovf_signal_number(void);
+PAPI_INTERNAL int ovf_install_handler(void);
+/* Route the overflow signals of a freshly opened sampling fd to tid (perf_group.c). */
+PAPI_INTERNAL int ovf_setup_fd(struct eventset *es, int ni, pid_t tid);
+PAPI_INTERNAL void ovf_forget_fd(int fd);
+/* Called by PAPI_start before enabling and by PAPI_stop after disabling. */
+PAPI_INTERNAL int ovf_start(struct eventset *es);
+PAPI_INTERNAL void ovf_stop(struct eventset *es);
+
+/* profil.c: account one overflow of position pos at pc (signal context). */
+PAPI_INTERNAL void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight);
+PAPI_INTERNAL int profil_active(const struct eventset *es);
+
+#endif

@@ -1,0 +1,325 @@
+/* overflow_signal.c: signal delivery for overflow and profiling.
+ *
+ * One real-time signal (PAPI_get_component_info(0)->hardware_intr_sig) carries both
+ * kinds of overflow to the counting thread:
+ *   - hardware: each sampling perf fd has F_SETOWN_EX (F_OWNER_TID), F_SETSIG and
+ *     O_ASYNC, so the kernel queues one signal per overflow with si_fd set;
+ *   - software: a POSIX timer on the thread's CPU clock (SIGEV_THREAD_ID), si_code
+ *     SI_TIMER and si_value = the event set handle.
+ * Real-time signals queue instead of merging, so no overflow is lost to coalescing.
+ *
+ * SIGNAL-SAFETY REVIEW of everything reachable from ovf_signal_handler:
+ *   - system calls: read() on perf fds (software tick) only; errno is saved/restored.
+ *   - no malloc/free, no stdio, no locks, no pthread calls, no TLS (a _Thread_local in
+ *     a shared library may allocate on first touch: not used here).
+ *   - fd -> event set lookup: a fixed array of atomics written under a mutex by
+ *     ordinary code and read lock-free by the handler; the handler then revalidates
+ *     through es_lookup (an atomic load of the set table) and checks the native still
+ *     owns that fd, so a stale slot or a destroyed set is ignored, never dereferenced.
+ *   - state touched: the set's struct ovf_state (software next/last, scratch buffers),
+ *     written only by the handler while the set runs; configuration changes require a
+ *     stopped set, and PAPI_stop's disable ioctl returns only after pending signals
+ *     for this thread have been delivered (the kernel delivers them on that return).
+ *   - preset_compute (pure arithmetic), profil_sample (arithmetic on the user's
+ *     buffers, a per-set xorshift generator), and the user's handler (the user's duty).
+ *   - a signal that is not ours (another user of the same signal number) is passed to
+ *     the handler that was installed before ours.
+ * Known limit: an event set whose overflow signals are routed to one thread should be
+ * started, stopped and reconfigured from that thread (as PAPI requires). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "overflow_internal.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+#define OVF_FD_SLOTS 1024
+
+struct fd_slot {
+    atomic_int fd_plus1; /* 0 = free */
+    atomic_int handle;
+    atomic_int native;
+};
+static struct fd_slot slots[OVF_FD_SLOTS];
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction previous;
+static atomic_int installed;
+
+int ovf_signal_number(void)
+{
+    return g_papi.cmp[CMP_PERF_EVENT].hardware_intr_sig;
+}
+
+static uintptr_t pc_of(void *ctx)
+{
+    const ucontext_t *uc = ctx;
+    if (!uc)
+        return 0;
+#if defined(__x86_64__)
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__i386__)
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)uc->uc_mcontext.pc;
+#elif defined(__powerpc64__)
+    return (uintptr_t)uc->uc_mcontext.gp_regs[32];
+#elif defined(__riscv)
+    return (uintptr_t)uc->uc_mcontext.__gregs[0];
+#else
+    return 0;
+#endif
+}
+
+/* A slot whose set is gone or whose native no longer owns the fd is reusable. */
+static int slot_stale(int i)
+{
+    int fd = atomic_load(&slots[i].fd_plus1) - 1;
+    if (fd < 0)
+        return 1;
+    struct eventset *es = es_lookup(atomic_load(&slots[i].handle));
+    int ni = atomic_load(&slots[i].native);
+    return !es || ni < 0 || ni >= es->nnat || es->nat[ni].fd != fd;
+}
+
+int ovf_setup_fd(struct eventset *es, int ni, pid_t tid)
+{
+    int fd = es->nat[ni].fd;
+    pthread_mutex_lock(&slot_lock);
+    int free_slot = -1;
+    for (int i = 0; i < OVF_FD_SLOTS; i++) {
+        if (atomic_load(&slots[i].fd_plus1) == fd + 1) {
+            free_slot = i;
+            break;
+        }
+        if (free_slot < 0 && slot_stale(i))
+            free_slot = i;
+    }
+    if (free_slot >= 0) {
+        atomic_store(&slots[free_slot].fd_plus1, 0);
+        atomic_store(&slots[free_slot].handle, es->handle);
+        atomic_store(&slots[free_slot].native, ni);
+        atomic_store(&slots[free_slot].fd_plus1, fd + 1);
+    }
+    pthread_mutex_unlock(&slot_lock);
+    if (free_slot < 0)
+        return papi_error(PAPI_ENOMEM, "more than %d overflowing events are open at once",
+                          OVF_FD_SLOTS);
+    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = tid};
+    int fl;
+    if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, ovf_signal_number()) != 0 ||
+        (fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl | O_ASYNC) != 0) {
+        int err = errno;
+        ovf_forget_fd(fd);
+        return papi_error(PAPI_ESYS, "cannot route overflow signals of the event to thread %d: %s",
+                          (int)tid, strerror(err));
+    }
+    return PAPI_OK;
+}
+
+void ovf_forget_fd(int fd)
+{
+    pthread_mutex_lock(&slot_lock);
+    for (int i = 0; i < OVF_FD_SLOTS; i++)
+        if (atomic_load(&slots[i].fd_plus1) == fd + 1)
+            atomic_store(&slots[i].fd_plus1, 0);
+    pthread_mutex_unlock(&slot_lock);
+}
+
+static void deliver(struct eventset *es, struct ovf_state *o, long long vector, uintptr_t pc,
+                    void *ctx)
+{
+    if (vector && o->handler)
+        o->handler(es->handle, (void *)pc, vector, ctx);
+}
+
+static int hardware_overflow(int fd, void *ctx)
+{
+    for (int i = 0; i < OVF_FD_SLOTS; i++) {
+        if (atomic_load(&slots[i].fd_plus1) != fd + 1)
+            continue;
+        struct eventset *es = es_lookup(atomic_load(&slots[i].handle));
+        int ni = atomic_load(&slots[i].native);
+        if (!es || ni < 0 || ni >= es->nnat || es->nat[ni].fd != fd)
+            return 1; /* ours, but the set is gone: drop it */
+        struct ovf_state *o = es->overflow;
+        if (!o)
+            return 1;
+        uintptr_t pc = pc_of(ctx);
+        long long vector = 0;
+        for (int k = 0; k < o->nevents; k++) {
+            if (o->ev[k].native != ni)
+                continue;
+            if (o->ev[k].profiled)
+                profil_sample(es, o->ev[k].pos, pc, 1);
+            else
+                vector |= 1LL << o->ev[k].pos;
+        }
+        deliver(es, o, vector, pc, ctx);
+        return 1;
+    }
+    return 0;
+}
+
+static long long entry_value(const struct eventset *es, const struct ovf_state *o, int pos)
+{
+    const struct es_entry *ent = &es->ent[pos];
+    if (!ent->preset || ent->preset->op == DERIVE_NONE)
+        return o->raw[ent->term[0]];
+    long long t[PRESET_MAX_TERMS];
+    for (int i = 0; i < ent->nterms; i++)
+        t[i] = o->raw[ent->term[i]];
+    return preset_compute(ent->preset, t);
+}
+
+static void software_tick(int handle, void *ctx)
+{
+    struct eventset *es = es_lookup(handle);
+    if (!es || !(es->state & PAPI_RUNNING))
+        return;
+    struct ovf_state *o = es->overflow;
+    if (!o || o->mode != OVF_SW)
+        return;
+    for (int g = 0; g < es->ngrp; g++) {
+        size_t want = (3 + (size_t)es->grp[g].nmembers) * sizeof(uint64_t);
+        if (read(es->nat[es->grp[g].leader].fd, o->rdbuf, want) != (ssize_t)want)
+            return;
+        for (int i = 0; i < es->nnat; i++)
+            if (es->nat[i].fd >= 0 && es->nat[i].group == g)
+                o->raw[i] = (long long)(o->rdbuf[3 + es->nat[i].pos] - es->nat[i].baseline);
+    }
+    uintptr_t pc = pc_of(ctx);
+    long long vector = 0;
+    for (int k = 0; k < o->nevents; k++) {
+        struct ovf_event *ev = &o->ev[k];
+        long long v = entry_value(es, o, ev->pos);
+        if (v < ev->last) /* PAPI_reset or PAPI_write moved the baseline */
+            ev->next = v + ev->threshold;
+        ev->last = v;
+        if (v < ev->next)
+            continue;
+        long long crossed = (v - ev->next) / ev->threshold + 1;
+        ev->next += crossed * ev->threshold;
+        if (ev->profiled)
+            profil_sample(es, ev->pos, pc, crossed);
+        else
+            vector |= 1LL << ev->pos;
+    }
+    deliver(es, o, vector, pc, ctx);
+}
+
+static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
+{
+    int saved = errno;
+    int ours;
+    if (si->si_code == SI_TIMER) {
+        software_tick(si->si_value.sival_int, ctx);
+        ours = 1;
+    } else {
+        ours = hardware_overflow(si->si_fd, ctx);
+    }
+    if (!ours) {
+        if (previous.sa_flags & SA_SIGINFO) {
+            if (previous.sa_sigaction)
+                previous.sa_sigaction(sig, si, ctx);
+        } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+            previous.sa_handler(sig);
+        }
+    }
+    errno = saved;
+}
+
+int ovf_install_handler(void)
+{
+    if (atomic_load(&installed))
+        return PAPI_OK;
+    pthread_mutex_lock(&slot_lock);
+    int ret = PAPI_OK;
+    if (!atomic_load(&installed)) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = ovf_signal_handler;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(ovf_signal_number(), &sa, &previous) != 0)
+            ret = papi_error(PAPI_ESYS, "cannot install the overflow signal handler for signal "
+                                        "%d: %s", ovf_signal_number(), strerror(errno));
+        else
+            atomic_store(&installed, 1);
+    }
+    pthread_mutex_unlock(&slot_lock);
+    return ret;
+}
+
+static int arm_timer(struct eventset *es, struct ovf_state *o)
+{
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = ovf_signal_number();
+    sev.sigev_value.sival_int = es->handle;
+    sev.sigev_notify_thread_id = o->tid;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &o->timer) != 0)
+        return papi_error(PAPI_ESYS, "cannot create the software overflow timer: %s",
+                          strerror(errno));
+    o->tick_ns = g_papi.mpx_slice_ns > 0 ? g_papi.mpx_slice_ns : 10000000;
+    struct itimerspec its;
+    its.it_interval.tv_sec = o->tick_ns / 1000000000LL;
+    its.it_interval.tv_nsec = o->tick_ns % 1000000000LL;
+    its.it_value = its.it_interval;
+    if (timer_settime(o->timer, 0, &its, NULL) != 0) {
+        int err = errno;
+        timer_delete(o->timer);
+        return papi_error(PAPI_ESYS, "cannot arm the software overflow timer: %s", strerror(err));
+    }
+    o->timer_armed = 1;
+    return PAPI_OK;
+}
+
+int ovf_start(struct eventset *es)
+{
+    struct ovf_state *o = es->overflow;
+    int ret = ovf_install_handler();
+    if (ret != PAPI_OK)
+        return ret;
+    o->tid = papi_gettid();
+    if (o->mode == OVF_SW) {
+        for (int k = 0; k < o->nevents; k++) {
+            o->ev[k].next = o->ev[k].threshold;
+            o->ev[k].last = 0;
+        }
+        return arm_timer(es, o);
+    }
+    /* Restart every period at zero and route the signals to the starting thread. */
+    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = o->tid};
+    for (int k = 0; k < o->nevents; k++) {
+        const struct es_native *n = &es->nat[o->ev[k].native];
+        uint64_t period = n->sample_period;
+        if (fcntl(n->fd, F_SETOWN_EX, &owner) != 0 ||
+            ioctl(n->fd, PERF_EVENT_IOC_PERIOD, &period) != 0)
+            return papi_error(PAPI_ESYS, "cannot arm the overflow of the event at position %d: %s",
+                              o->ev[k].pos, strerror(errno));
+    }
+    return PAPI_OK;
+}
+
+void ovf_stop(struct eventset *es)
+{
+    struct ovf_state *o = es->overflow;
+    if (o && o->timer_armed) {
+        timer_delete(o->timer);
+        o->timer_armed = 0;
+    }
+}

@@ -1,0 +1,265 @@
+/* profil.c: PAPI_profil and PAPI_sprofil, PC histograms built on overflow.
+ *
+ * Each profiled event is an overflow record marked "profiled" (overflow.c); the signal
+ * handler calls profil_sample with the interrupted PC. The bucket of an address in a
+ * region is ((pc - pr_off) * pr_scale) >> 17, so scale 0x20000 gives one address per
+ * bucket, 0x10000 two, 0x8000 four, 0x4000 eight. pr_scale 2 is the catch-all region:
+ * one bucket (at pr_base) that takes every sample no other region took, which is also
+ * what PAPI_profil with scale 2 means ("all addresses in one bucket"). Scales 0 and 1
+ * are rejected with PAPI_EINVAL. es->profile is one malloc block (the event set table
+ * frees it at shutdown); PAPI_profil's own region lives inside it. The regions of
+ * PAPI_sprofil stay the caller's, as in PAPI: they must outlive the profiling. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "overflow_internal.h"
+
+#define PROF_FLAGS                                                                          \
+    (PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | PAPI_PROFIL_BUCKETS | \
+     PAPI_PROFIL_FORCE_SW)
+#define SCALE_ONE_BUCKET 2u
+#define SCALE_MAX        0x20000u
+
+struct prof_event {
+    int pos;
+    int flags;
+    int nregions;
+    const PAPI_sprofil_t *regions; /* the caller's array, or &own */
+    PAPI_sprofil_t own;            /* PAPI_profil's single region */
+};
+
+struct prof_state {
+    int n;
+    uint64_t rng; /* xorshift64 state for RANDOM and COMPRESS */
+    struct prof_event ev[OVF_MAX_EVENTS];
+};
+
+int profil_active(const struct eventset *es)
+{
+    const struct prof_state *p = es->profile;
+    return p && p->n > 0;
+}
+
+static uint64_t next_random(struct prof_state *p)
+{
+    uint64_t x = p->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    p->rng = x;
+    return x;
+}
+
+static unsigned bucket_bytes(int flags)
+{
+    if (flags & PAPI_PROFIL_BUCKET_64)
+        return 8;
+    if (flags & PAPI_PROFIL_BUCKET_32)
+        return 4;
+    return 2;
+}
+
+static uint64_t bucket_max(unsigned bytes)
+{
+    return bytes == 8 ? UINT64_MAX : bytes == 4 ? UINT32_MAX : UINT16_MAX;
+}
+
+static uint64_t bucket_get(const void *base, size_t idx, unsigned bytes)
+{
+    if (bytes == 8)
+        return ((const uint64_t *)base)[idx];
+    if (bytes == 4)
+        return ((const uint32_t *)base)[idx];
+    return ((const uint16_t *)base)[idx];
+}
+
+static void bucket_set(void *base, size_t idx, unsigned bytes, uint64_t v)
+{
+    if (bytes == 8)
+        ((uint64_t *)base)[idx] = v;
+    else if (bytes == 4)
+        ((uint32_t *)base)[idx] = (uint32_t)v;
+    else
+        ((uint16_t *)base)[idx] = (uint16_t)v;
+}
+
+/* Find the region and bucket of pc; 0 when no region takes it. Signal context. */
+static int locate(const struct prof_event *pe, uintptr_t pc, unsigned bytes, void **base,
+                  size_t *idx)
+{
+    for (int r = 0; r < pe->nregions; r++) {
+        const PAPI_sprofil_t *reg = &pe->regions[r];
+        uintptr_t off = (uintptr_t)reg->pr_off;
+        if (reg->pr_scale == SCALE_ONE_BUCKET || pc < off)
+            continue;
+        unsigned __int128 b = ((unsigned __int128)(pc - off) * reg->pr_scale) >> 17;
+        if (b < reg->pr_size / bytes) {
+            *base = reg->pr_base;
+            *idx = (size_t)b;
+            return 1;
+        }
+    }
+    for (int r = 0; r < pe->nregions; r++)
+        if (pe->regions[r].pr_scale == SCALE_ONE_BUCKET) {
+            *base = pe->regions[r].pr_base;
+            *idx = 0;
+            return 1;
+        }
+    return 0;
+}
+
+void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight)
+{
+    struct prof_state *p = es->profile;
+    if (!p)
+        return;
+    struct prof_event *pe = NULL;
+    for (int i = 0; i < p->n && !pe; i++)
+        if (p->ev[i].pos == pos)
+            pe = &p->ev[i];
+    if (!pe)
+        return;
+    unsigned bytes = bucket_bytes(pe->flags);
+    void *base;
+    size_t idx;
+    if (!locate(pe, pc, bytes, &base, &idx))
+        return;
+    if ((pe->flags & PAPI_PROFIL_RANDOM) && (next_random(p) & 3) == 0)
+        return; /* drop one sample in four */
+    uint64_t max = bucket_max(bytes), cur = bucket_get(base, idx, bytes);
+    /* COMPRESS: keep a sample with probability falling as the bucket fills up. */
+    if ((pe->flags & PAPI_PROFIL_COMPRESS) && (next_random(p) % (max / 2 + 1)) < cur / 2)
+        return;
+    uint64_t inc = 1;
+    if (pe->flags & PAPI_PROFIL_WEIGHTED)
+        inc = weight < 1 ? 1 : weight > 255 ? 255 : (uint64_t)weight;
+    bucket_set(base, idx, bytes, cur > max - inc ? max : cur + inc);
+}
+
+static int check_regions(const PAPI_sprofil_t *prof, int profcnt)
+{
+    if (!prof || profcnt < 1)
+        return papi_error(PAPI_EINVAL, "no profiling regions (prof %s, profcnt %d)",
+                          prof ? "set" : "NULL", profcnt);
+    for (int r = 0; r < profcnt; r++) {
+        if (!prof[r].pr_base)
+            return papi_error(PAPI_EINVAL, "region %d has no buffer", r);
+        if (prof[r].pr_size == 0)
+            return papi_error(PAPI_EINVAL, "region %d has a zero-size buffer", r);
+        if (prof[r].pr_scale < SCALE_ONE_BUCKET || prof[r].pr_scale > SCALE_MAX)
+            return papi_error(PAPI_EINVAL, "region %d: scale 0x%x is outside 0x2..0x20000 (0 "
+                                           "and 1 are undefined)", r, prof[r].pr_scale);
+    }
+    return PAPI_OK;
+}
+
+static int check_flags(int flags)
+{
+    if (flags & ~PROF_FLAGS)
+        return papi_error(PAPI_EINVAL, "unsupported profiling flags 0x%x", (unsigned)(flags & ~PROF_FLAGS));
+    int b = flags & PAPI_PROFIL_BUCKETS;
+    if (b & (b - 1))
+        return papi_error(PAPI_EINVAL, "more than one bucket size in flags 0x%x", (unsigned)flags);
+    return PAPI_OK;
+}
+
+static void drop_event(struct eventset *es, int i)
+{
+    struct prof_state *p = es->profile;
+    for (int j = i; j < p->n - 1; j++) {
+        p->ev[j] = p->ev[j + 1];
+        if (p->ev[j].regions == &p->ev[j + 1].own)
+            p->ev[j].regions = &p->ev[j].own;
+    }
+    p->n--;
+    if (p->n == 0) {
+        free(p);
+        es->profile = NULL;
+        es->state &= ~PAPI_PROFILING;
+    }
+}
+
+/* own: PAPI_profil's single region, copied into the state; else the caller's array. */
+static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, int EventCode,
+                         int threshold, int flags, int own)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (es->state & PAPI_RUNNING)
+        return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it before profiling",
+                          EventSet);
+    if (threshold < 0)
+        return papi_error(PAPI_EINVAL, "threshold %d is negative", threshold);
+    int pos = es_entry_index(es, EventCode);
+    if (pos < 0)
+        return papi_error(PAPI_ENOEVNT, "event 0x%x is not in EventSet %d", (unsigned)EventCode,
+                          EventSet);
+    struct prof_state *p = es->profile;
+    int i = -1;
+    for (int j = 0; p && j < p->n; j++)
+        if (p->ev[j].pos == pos)
+            i = j;
+    if (threshold == 0) {
+        if (i < 0)
+            return papi_error(PAPI_EINVAL, "event 0x%x of EventSet %d is not profiled",
+                              (unsigned)EventCode, EventSet);
+        ret = ovf_configure(es, EventCode, 0, 0, NULL, 1);
+        if (ret != PAPI_OK)
+            return ret;
+        drop_event(es, i);
+        return PAPI_OK;
+    }
+    if ((ret = check_flags(flags)) != PAPI_OK || (ret = check_regions(prof, profcnt)) != PAPI_OK)
+        return ret;
+    int fresh = 0;
+    if (!p) {
+        p = calloc(1, sizeof *p);
+        if (!p)
+            return papi_error(PAPI_ENOMEM, "no memory for the profiling state");
+        p->rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)p;
+        es->profile = p;
+        fresh = 1;
+    }
+    if (i < 0 && p->n >= OVF_MAX_EVENTS) /* cannot happen: positions are < 64 */
+        return papi_error(PAPI_ENOMEM, "too many profiled events");
+    ret = ovf_configure(es, EventCode, threshold,
+                        (flags & PAPI_PROFIL_FORCE_SW) ? PAPI_OVERFLOW_FORCE_SW : 0, NULL, 1);
+    if (ret != PAPI_OK) {
+        if (fresh) {
+            free(p);
+            es->profile = NULL;
+        }
+        return ret;
+    }
+    if (i < 0)
+        i = p->n++;
+    struct prof_event *pe = &p->ev[i];
+    pe->pos = pos;
+    pe->flags = flags;
+    if (own) {
+        pe->own = prof[0];
+        pe->regions = &pe->own;
+        pe->nregions = 1;
+    } else {
+        pe->regions = prof;
+        pe->nregions = profcnt;
+    }
+    es->state |= PAPI_PROFILING;
+    return PAPI_OK;
+}
+
+int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int EventCode, int threshold,
+                 int flags)
+{
+    return profile_event(EventSet, prof, profcnt, EventCode, threshold, flags, 0);
+}
+
+int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int EventSet,
+                int EventCode, int threshold, int flags)
+{
+    PAPI_sprofil_t region = {.pr_base = buf, .pr_size = bufsiz, .pr_off = offset,
+                             .pr_scale = scale};
+    return profile_event(EventSet, &region, 1, EventCode, threshold, flags, 1);
+}
