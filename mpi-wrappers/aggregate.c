@@ -1,0 +1,187 @@
+/* aggregate.c: at MPI_Finalize, min/mean/max (and the ranks holding min and max) of
+ * every metric by three reductions to rank 0 (MINLOC, MAXLOC, SUM): each rank hands
+ * MPI one fixed-size vector per reduction whatever the number of ranks. Rank 0 prints
+ * the banner; all ranks then write the JSON report and the CSV together. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi_mpi_internal.h"
+
+#define NMETRICS (3 + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS)
+
+struct dbl_int {
+    double v;
+    int rank;
+};
+
+static const char *call_field[4] = {"calls", "time_s", "bytes_sent", "bytes_recv"};
+
+/* Metric i of a row: wall, MPI time, MPI share, counters, then 4 per call. */
+static int metrics_of(const struct pmpi_row *row, double *m)
+{
+    int n = 0;
+    m[n++] = row->wall_s;
+    m[n++] = row->mpi_s;
+    m[n++] = row->wall_s > 0 ? 100.0 * row->mpi_s / row->wall_s : 0;
+    for (int e = 0; e < pmpi_g.nevents; e++)
+        m[n++] = (double)row->counts[e];
+    for (int c = 0; c < PMPI_NCALLS; c++) {
+        m[n++] = (double)row->calls[c];
+        m[n++] = (double)row->ns[c] * 1e-9;
+        m[n++] = (double)row->sent[c];
+        m[n++] = (double)row->recvd[c];
+    }
+    return n;
+}
+
+static void metric_name(int i, char *buf, size_t len)
+{
+    static const char *fixed[3] = {"wall_s", "mpi_s", "mpi_pct"};
+    if (i < 3) {
+        snprintf(buf, len, "%s", fixed[i]);
+        return;
+    }
+    i -= 3;
+    if (i < pmpi_g.nevents) {
+        snprintf(buf, len, "%s", pmpi_g.event_names[i]);
+        return;
+    }
+    i -= pmpi_g.nevents;
+    snprintf(buf, len, "%s.%s", pmpi_calls[i / 4].name, call_field[i % 4]);
+}
+
+struct agg {
+    struct dbl_int mn[NMETRICS], mx[NMETRICS];
+    double sum[NMETRICS];
+    double m[NMETRICS];
+    int n;
+    long long bytes; /* what this rank handed to MPI for the aggregation and files */
+    double seconds;
+};
+
+static char *json_head(const struct agg *a, size_t *len)
+{
+    size_t cap = 4096 + (size_t)a->n * 256, used = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+#define PUT(...) used += (size_t)snprintf(s + used, used < cap ? cap - used : 0, __VA_ARGS__)
+    PUT("{\"tool\": \"papi_mpi\", \"nranks\": %d, \"finished_ranks\": %.0f, \"events\": [",
+        pmpi_g.nranks, a->sum[0] >= 0 ? (double)pmpi_g.nranks : 0);
+    for (int e = 0; e < pmpi_g.nevents; e++)
+        PUT("%s\"%s\"", e ? ", " : "", pmpi_g.event_names[e]);
+    PUT("], \"counter_note\": \"%s\", \"aggregation\": {\"seconds\": %.9f, "
+        "\"bytes_per_rank\": %lld, \"method\": \"PMPI_Reduce MINLOC/MAXLOC/SUM, "
+        "PMPI_Exscan, PMPI_File_write_at_all\"}, \"metrics\": {",
+        pmpi_g.counter_note, a->seconds, a->bytes);
+    int first = 1;
+    for (int i = 0; i < a->n; i++) {
+        char name[PMPI_NAME_LEN + 16];
+        if (i >= 3 + pmpi_g.nevents && a->mx[i].v == 0 && a->mn[i].v == 0)
+            continue; /* a call no rank made */
+        metric_name(i, name, sizeof name);
+        double mean = a->sum[i] / pmpi_g.nranks;
+        PUT("%s\n  \"%s\": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
+            "\"max_rank\": %d, \"imbalance\": %.6f}",
+            first ? "" : ",", name, a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
+            mean > 0 ? a->mx[i].v / mean : 0.0);
+        first = 0;
+    }
+    PUT("},\n\"ranks\": [\n");
+#undef PUT
+    if (used >= cap) { /* cannot happen with the bound above; never write a cut report */
+        free(s);
+        return NULL;
+    }
+    *len = used;
+    return s;
+}
+
+static void banner(const struct agg *a)
+{
+    int P = pmpi_g.nranks;
+    printf("papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
+           "max %.1f%% on rank %d\n",
+           P, a->mx[0].v, a->sum[2] / P, a->mx[2].v, a->mx[2].rank);
+    if (pmpi_g.counter_note[0])
+        printf("papi_mpi: note: %s\n", pmpi_g.counter_note);
+    printf("  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
+           "rank", "max/mean");
+    for (int i = 0; i < 3 + pmpi_g.nevents; i++) {
+        char name[PMPI_NAME_LEN + 16];
+        double mean = a->sum[i] / P;
+        metric_name(i, name, sizeof name);
+        printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v, a->mn[i].rank,
+               mean, a->mx[i].v, a->mx[i].rank, mean > 0 ? a->mx[i].v / mean : 0.0);
+    }
+    /* The calls that took the most time (max over ranks), at most five. */
+    int shown[5], nshown = 0;
+    for (int k = 0; k < 5; k++) {
+        int best = -1;
+        for (int c = 0; c < PMPI_NCALLS; c++) {
+            int i = 3 + pmpi_g.nevents + 4 * c + 1, dup = 0;
+            for (int j = 0; j < nshown; j++)
+                dup |= shown[j] == c;
+            if (!dup && a->mx[i].v > 0 &&
+                (best < 0 || a->mx[i].v > a->mx[3 + pmpi_g.nevents + 4 * best + 1].v))
+                best = c;
+        }
+        if (best < 0)
+            break;
+        shown[nshown++] = best;
+        int i = 3 + pmpi_g.nevents + 4 * best;
+        printf("  %-28s calls %.0f..%.0f, time %.6f..%.6f s (max rank %d), sent %.0f B max\n",
+               pmpi_calls[best].name, a->mn[i].v, a->mx[i].v, a->mn[i + 1].v, a->mx[i + 1].v,
+               a->mx[i + 1].rank, a->mx[i + 2].v);
+    }
+    fflush(stdout);
+}
+
+void pmpi_aggregate_and_report(const struct pmpi_row *row)
+{
+    struct agg *a = calloc(1, sizeof *a);
+    static struct dbl_int in[NMETRICS];
+    if (!a) {
+        fprintf(stderr, "papi_mpi: no memory for the aggregation\n");
+        return;
+    }
+    long long t0 = pmpi_now_ns();
+    a->n = metrics_of(row, a->m);
+    for (int i = 0; i < a->n; i++) {
+        in[i].v = a->m[i];
+        in[i].rank = pmpi_g.rank;
+    }
+    PMPI_Reduce(in, a->mn, a->n, MPI_DOUBLE_INT, MPI_MINLOC, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(in, a->mx, a->n, MPI_DOUBLE_INT, MPI_MAXLOC, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(a->m, a->sum, a->n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    a->bytes = 2LL * a->n * (long long)sizeof(struct dbl_int) + a->n * (long long)sizeof(double);
+    a->seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
+
+    size_t head_len = 0, row_len = 0, csvh_len = 0, csv_len = 0;
+    char *head = pmpi_g.rank == 0 ? json_head(a, &head_len) : NULL;
+    char *body = pmpi_row_json(row, &row_len);
+    char *csvh = pmpi_g.rank == 0 ? pmpi_csv_header(&csvh_len) : NULL;
+    char *csv = pmpi_row_csv(row, &csv_len);
+    char path[600];
+    long long wbytes = 0;
+    snprintf(path, sizeof path, "%s/papi_mpi_report.json", pmpi_g.outdir);
+    int bad = pmpi_write_shared(path, head, head_len, body, body && row_len ? row_len : 0,
+                                ",\n", "\n]}\n", &wbytes);
+    snprintf(path, sizeof path, "%s/papi_mpi_ranks.csv", pmpi_g.outdir);
+    bad |= pmpi_write_shared(path, csvh, csvh_len, csv, csv ? csv_len : 0, "", "", &wbytes);
+    double total = (double)(pmpi_now_ns() - t0) * 1e-9;
+    if (pmpi_g.rank == 0) {
+        banner(a);
+        printf("papi_mpi: %s %s/papi_mpi_report.json and papi_mpi_ranks.csv; aggregation "
+               "%.3f ms (%lld B per rank to the reductions), with files %.3f ms\n",
+               bad ? "FAILED to write" : "wrote", pmpi_g.outdir, a->seconds * 1e3, a->bytes,
+               total * 1e3);
+        fflush(stdout);
+    }
+    free(head);
+    free(body);
+    free(csvh);
+    free(csv);
+    free(a);
+}
