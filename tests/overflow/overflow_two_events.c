@@ -1,0 +1,71 @@
+/* Two overflowing events in one set: PAGE-FAULTS every 100 (position 0) and
+ * MINOR-FAULTS every 250 (position 1) over 1000 fresh pages give 10 calls with bit 0x1
+ * and 4 with bit 0x2; turning one off leaves the other. */
+#include "papi_test.h"
+
+static volatile int bit0, bit1, other;
+
+static void handler(int EventSet, void *address, long long overflow_vector, void *context)
+{
+    (void)EventSet;
+    (void)address;
+    (void)context;
+    if (overflow_vector & 0x1)
+        bit0++;
+    if (overflow_vector & 0x2)
+        bit1++;
+    if (overflow_vector & ~0x3LL)
+        other++;
+}
+
+static void run(int es, long long pages, long long *v)
+{
+    bit0 = bit1 = other = 0;
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    touch_pages(pages);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+}
+
+int main(void)
+{
+    init_or_die();
+    int es = PAPI_NULL, pf, minor;
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    if (PAPI_add_named_event(es, "perf::PAGE-FAULTS") != PAPI_OK)
+        test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
+    if (PAPI_add_named_event(es, "perf::MINOR-FAULTS") != PAPI_OK)
+        test_skip("perf::MINOR-FAULTS does not open here");
+    CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &pf), PAPI_OK);
+    CHECK_RET(PAPI_event_name_to_code("perf::MINOR-FAULTS", &minor), PAPI_OK);
+    CHECK_RET(PAPI_overflow(es, pf, 100, 0, handler), PAPI_OK);
+    CHECK_RET(PAPI_overflow(es, minor, 250, 0, handler), PAPI_OK);
+    warm_up();
+
+    long long v[2];
+    run(es, 1000, v);
+    CHECK_EQ_LL(v[0], 1000);
+    CHECK_EQ_LL(v[1], 1000);
+    CHECK_EQ_LL(bit0, 10);
+    CHECK_EQ_LL(bit1, 4);
+    CHECK_EQ_LL(other, 0);
+    printf("both: bit0 %d, bit1 %d\n", bit0, bit1);
+
+    /* A new threshold on a running-later set takes effect. */
+    CHECK_RET(PAPI_overflow(es, minor, 500, 0, handler), PAPI_OK);
+    run(es, 1000, v);
+    CHECK_EQ_LL(bit0, 10);
+    CHECK_EQ_LL(bit1, 2);
+
+    CHECK_RET(PAPI_overflow(es, pf, 0, 0, handler), PAPI_OK);
+    run(es, 1000, v);
+    CHECK_EQ_LL(v[0], 1000);
+    CHECK_EQ_LL(bit0, 0);
+    CHECK_EQ_LL(bit1, 2);
+    printf("after turning PAGE-FAULTS off: bit0 %d, bit1 %d\n", bit0, bit1);
+
+    CHECK_RET(PAPI_overflow(es, minor, 0, 0, handler), PAPI_OK);
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    PAPI_shutdown();
+    return test_done("overflow_two_events");
+}
