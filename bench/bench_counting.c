@@ -43,19 +43,6 @@ static double median(int n)
     return samples[n / 2];
 }
 
-/* Time one call, 8 at a time to lift it above the clock's own cost. */
-#define TIME_OP(stmt)                                                  \
-    ({                                                                 \
-        for (int r_ = 0; r_ < reps; r_++) {                            \
-            long long t0_ = now_ns();                                  \
-            for (int k_ = 0; k_ < 8; k_++) {                           \
-                stmt;                                                  \
-            }                                                          \
-            samples[r_] = (double)(now_ns() - t0_) / 8.0;              \
-        }                                                              \
-        median(reps);                                                  \
-    })
-
 /* ---- the raw perf_event floor ------------------------------------------------------ */
 struct raw_group {
     int fd[4];
@@ -90,33 +77,14 @@ static void raw_close(struct raw_group *g)
         close(g->fd[i]);
 }
 
-static double raw_open_one(void)
-{
-    /* perf_event_open alone: the close that follows is not timed (as for add_event,
-     * whose remove is not timed either). */
-    int n = reps / 4;
-    for (int r = 0; r < n; r++) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = PERF_TYPE_SOFTWARE;
-        a.config = PERF_COUNT_SW_PAGE_FAULTS;
-        a.disabled = 1;
-        a.exclude_kernel = 1;
-        a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-        long long t0 = now_ns();
-        int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-        samples[r] = (double)(now_ns() - t0);
-        if (fd >= 0)
-            close(fd);
-    }
-    return median(n);
-}
-
-/* ---- one library (ours or the system's) ---------------------------------------------- */
+/* ---- one library (ours or the system's) against the raw floor ------------------------
+ * Each operation is timed alternately with its raw perf_event counterpart in the same
+ * loop, so drift of the machine (frequency, other load) hits both sides alike. */
 struct lib_result {
     double read[3], accum[3], reset[3], startstop[3], add[3], reset_stopped;
+    double raw_read[3], raw_reset[3], raw_ss[3], raw_open[3];
 };
+static double samples_raw[MAXREP];
 
 static int make_set(int n)
 {
@@ -129,41 +97,109 @@ static int make_set(int n)
     return es;
 }
 
+static double median_of(double *a, int n)
+{
+    qsort(a, (size_t)n, sizeof a[0], cmp_double);
+    return a[n / 2];
+}
+
+/* Time lib_stmt and raw_stmt 8 times each, alternating, reps times. */
+#define PAIRED(out_lib, out_raw, lib_stmt, raw_stmt)                       \
+    do {                                                                   \
+        for (int r_ = 0; r_ < reps; r_++) {                                \
+            long long t0_ = now_ns();                                      \
+            for (int k_ = 0; k_ < 8; k_++) {                               \
+                lib_stmt;                                                  \
+            }                                                              \
+            long long t1_ = now_ns();                                      \
+            for (int k_ = 0; k_ < 8; k_++) {                               \
+                raw_stmt;                                                  \
+            }                                                              \
+            long long t2_ = now_ns();                                      \
+            samples[r_] = (double)(t1_ - t0_) / 8.0;                       \
+            samples_raw[r_] = (double)(t2_ - t1_) / 8.0;                   \
+        }                                                                  \
+        (out_lib) = median_of(samples, reps);                              \
+        (out_raw) = median_of(samples_raw, reps);                          \
+    } while (0)
+
+static int raw_open_sw(int group_fd)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_CPU_MIGRATIONS;
+    a.disabled = group_fd < 0;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    return (int)syscall(SYS_perf_event_open, &a, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
 static int bench_library(struct lib_result *r)
 {
     long long v[4] = {0};
+    unsigned long long buf[3 + 4];
     for (int k = 0; k < 3; k++) {
         int n = 1 << k;
         int es = make_set(n);
-        if (es < 0)
+        struct raw_group g;
+        if (es < 0 || raw_open(&g, n) != 0)
             return -1;
+        int fd = g.fd[0];
         PAPI_start(es);
-        r->read[k] = TIME_OP(PAPI_read(es, v));
-        r->accum[k] = TIME_OP(PAPI_accum(es, v));
-        r->reset[k] = TIME_OP(PAPI_reset(es));
+        ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+        PAIRED(r->read[k], r->raw_read[k], PAPI_read(es, v),
+               if (read(fd, buf, sizeof buf) < 0) abort());
+        PAIRED(r->accum[k], r->raw_read[k], PAPI_accum(es, v),
+               if (read(fd, buf, sizeof buf) < 0) abort());
+        PAIRED(r->reset[k], r->raw_reset[k], PAPI_reset(es),
+               ioctl(fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP));
         PAPI_stop(es, v);
-        if (k == 0)
-            r->reset_stopped = TIME_OP(PAPI_reset(es));
-        r->startstop[k] = TIME_OP({
-            PAPI_start(es);
-            PAPI_stop(es, v);
-        });
+        ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (k == 0) {
+            double unused;
+            PAIRED(r->reset_stopped, unused, PAPI_reset(es), (void)0);
+            (void)unused;
+        }
+        PAIRED(r->startstop[k], r->raw_ss[k],
+               {
+                   PAPI_start(es);
+                   PAPI_stop(es, v);
+               },
+               {
+                   ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+                   ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+                   if (read(fd, buf, sizeof buf) < 0)
+                       abort();
+               });
         PAPI_cleanup_eventset(es);
-        /* add_event: the cost of adding the n-th event to a set holding n-1 events. */
+        /* add_event: adding the n-th event to a set holding n-1, against one
+         * perf_event_open into a raw group of n-1; removal/close are not timed. */
         int codes[4];
         for (int i = 0; i < n; i++)
             PAPI_event_name_to_code(events[i], &codes[i]);
         for (int i = 0; i < n - 1; i++)
             PAPI_add_event(es, codes[i]);
-        for (int rr = 0; rr < reps / 4; rr++) {
+        int nr = reps / 4;
+        for (int rr = 0; rr < nr; rr++) {
             long long t0 = now_ns();
             PAPI_add_event(es, codes[n - 1]);
-            samples[rr] = (double)(now_ns() - t0);
+            long long t1 = now_ns();
+            int nfd = raw_open_sw(n > 1 ? fd : -1);
+            long long t2 = now_ns();
+            samples[rr] = (double)(t1 - t0);
+            samples_raw[rr] = (double)(t2 - t1);
             PAPI_remove_event(es, codes[n - 1]);
+            if (nfd >= 0)
+                close(nfd);
         }
-        r->add[k] = median(reps / 4);
+        r->add[k] = median_of(samples, nr);
+        r->raw_open[k] = median_of(samples_raw, nr);
         PAPI_cleanup_eventset(es);
         PAPI_destroy_eventset(&es);
+        raw_close(&g);
     }
     return 0;
 }
@@ -215,7 +251,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "PAPI_library_init failed\n");
         return 1;
     }
-    struct lib_result ours;
+    struct lib_result ours = {0};
     if (bench_library(&ours) != 0) {
         const PAPI_component_info_t *c = PAPI_get_component_info(0);
         printf("error cannot add perf::PAGE-FAULTS and friends (component %s: %s)\n",
@@ -230,29 +266,6 @@ int main(int argc, char **argv)
                    ours.startstop[k], 1 << k, ours.add[k]);
         return 0;
     }
-
-    /* The raw floor in the same run. */
-    double raw_read[3], raw_ss[3], raw_reset[3];
-    for (int k = 0; k < 3; k++) {
-        struct raw_group g;
-        unsigned long long buf[3 + 4];
-        if (raw_open(&g, 1 << k) != 0) {
-            fprintf(stderr, "raw perf_event_open failed: %s\n", strerror(errno));
-            return 1;
-        }
-        ioctl(g.fd[0], PERF_EVENT_IOC_ENABLE, 0);
-        raw_read[k] = TIME_OP(if (read(g.fd[0], buf, sizeof buf) < 0) abort());
-        raw_reset[k] = TIME_OP(ioctl(g.fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP));
-        ioctl(g.fd[0], PERF_EVENT_IOC_DISABLE, 0);
-        raw_ss[k] = TIME_OP({
-            ioctl(g.fd[0], PERF_EVENT_IOC_ENABLE, 0);
-            ioctl(g.fd[0], PERF_EVENT_IOC_DISABLE, 0);
-            if (read(g.fd[0], buf, sizeof buf) < 0)
-                abort();
-        });
-        raw_close(&g);
-    }
-    double raw_open_ns = raw_open_one();
 
     /* The system's PAPI, if its build of this benchmark exists. */
     double their[32] = {0};
@@ -297,11 +310,11 @@ int main(int argc, char **argv)
             const char *name;
             double ours, raw, theirs;
         } rows[] = {
-            {"PAPI_read", ours.read[k], raw_read[k], t ? t[0] : 0},
-            {"PAPI_accum", ours.accum[k], raw_read[k], t ? t[1] : 0},
-            {"PAPI_reset (running)", ours.reset[k], raw_reset[k], t ? t[2] : 0},
-            {"PAPI_start+stop", ours.startstop[k], raw_ss[k], t ? t[3] : 0},
-            {"PAPI_add_event", ours.add[k], raw_open_ns, t ? t[4] : 0},
+            {"PAPI_read", ours.read[k], ours.raw_read[k], t ? t[0] : 0},
+            {"PAPI_accum", ours.accum[k], ours.raw_read[k], t ? t[1] : 0},
+            {"PAPI_reset (running)", ours.reset[k], ours.raw_reset[k], t ? t[2] : 0},
+            {"PAPI_start+stop", ours.startstop[k], ours.raw_ss[k], t ? t[3] : 0},
+            {"PAPI_add_event", ours.add[k], ours.raw_open[k], t ? t[4] : 0},
         };
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             char label[40];
