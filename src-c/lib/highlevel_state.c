@@ -73,7 +73,8 @@ void hl_missing_reason(int code, char *out, size_t len)
     papi_strcpy(why, sizeof why, detail && *detail ? detail : "it cannot be opened here");
     if (IS_PRESET(code) && PAPI_get_event_info(code, &info) == PAPI_OK && info.count == 0 &&
         info.note[0])
-        papi_strcpy(why, sizeof why, info.note);
+        papi_strcpy(why, sizeof why,
+                    strncmp(info.note, "not available: ", 15) == 0 ? info.note + 15 : info.note);
     const PAPI_component_info_t *c = PAPI_get_component_info(CMP_PERF_EVENT);
     snprintf(out, len, "%s%s%s", why, c && c->disabled_reason[0] ? "; perf_event: " : "",
              c && c->disabled_reason[0] ? c->disabled_reason : "");

@@ -1,0 +1,359 @@
+/* hl_regions.c: the 7.x region API, PAPI_hl_region_begin / PAPI_hl_read /
+ * PAPI_hl_region_end / PAPI_hl_stop.
+ *
+ * Every thread that marks a region gets one event set with the process's events
+ * (PAPI_EVENTS, comma-separated preset or native names; without it a default list, and
+ * when none of the default hardware events counts here, the software events
+ * perf::TASK-CLOCK and perf::PAGE-FAULTS, which the report says). The set runs from the
+ * thread's first region on; a region adds (counts at end - counts at begin) to its
+ * per-thread totals, so nested regions are inclusive and repeated regions accumulate.
+ * Real time and the thread's CPU time are recorded even with no event at all. The report
+ * is written at exit by hl_regions_report.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "highlevel_state.h"
+#include "hl_regions.h"
+
+struct hlr_config g_hlr;
+pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int configured;
+static _Thread_local struct hlr_thread *me;
+
+static const char *const default_events[] = {"perf::TASK-CLOCK", "PAPI_TOT_INS", "PAPI_TOT_CYC",
+                                             "PAPI_FP_OPS"};
+static const char *const fallback_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS"};
+
+static void add_skipped(const char *name, const char *why)
+{
+    size_t used = strlen(g_hlr.skipped);
+    snprintf(g_hlr.skipped + used, sizeof g_hlr.skipped - used, "%s: %s\n", name, why);
+}
+
+/* Keep name in the configuration if it opens in a probe set; else note why not. */
+static void try_event(int probe, const char *name, int quiet)
+{
+    int code = 0, ret;
+    char why[PAPI_HUGE_STR_LEN];
+    if (g_hlr.nevents >= HLR_MAX_EVENTS) {
+        add_skipped(name, "more than 16 events");
+        return;
+    }
+    ret = PAPI_event_name_to_code(name, &code);
+    if (ret == PAPI_OK)
+        ret = PAPI_add_event(probe, code);
+    if (ret == PAPI_OK) {
+        g_hlr.code[g_hlr.nevents] = code;
+        papi_strcpy(g_hlr.name[g_hlr.nevents], sizeof g_hlr.name[0], name);
+        g_hlr.nevents++;
+        return;
+    }
+    if (quiet)
+        return;
+    hl_missing_reason(code, why, sizeof why);
+    add_skipped(name, why);
+}
+
+static void configure(void)
+{
+    int probe = PAPI_NULL;
+    if (PAPI_create_eventset(&probe) != PAPI_OK)
+        return;
+    const char *env = getenv("PAPI_EVENTS");
+    if (env && *env) {
+        char list[PAPI_HUGE_STR_LEN];
+        papi_strcpy(list, sizeof list, env);
+        char *save = NULL;
+        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            while (*tok == ' ')
+                tok++;
+            size_t len = strlen(tok);
+            while (len > 0 && tok[len - 1] == ' ')
+                tok[--len] = '\0';
+            if (*tok)
+                try_event(probe, tok, 0);
+        }
+        g_hlr.source = "PAPI_EVENTS";
+        if (g_hlr.skipped[0]) {
+            char msg[PAPI_HUGE_STR_LEN + 64];
+            snprintf(msg, sizeof msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted: %.900s",
+                     g_hlr.skipped);
+            msg[strcspn(msg, "\n")] = '\0'; /* one line: the first one; the report has all */
+            hl_notice_once(msg);
+        }
+    } else {
+        int hardware = 0;
+        for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++) {
+            int before = g_hlr.nevents;
+            try_event(probe, default_events[i], 1);
+            hardware += i > 0 && g_hlr.nevents > before;
+        }
+        g_hlr.source = "default";
+        if (!hardware) {
+            /* No hardware counts here: software events instead of failing. */
+            char why[PAPI_HUGE_STR_LEN];
+            hl_missing_reason(PAPI_TOT_CYC, why, sizeof why);
+            PAPI_cleanup_eventset(probe);
+            g_hlr.nevents = 0;
+            for (size_t i = 0; i < sizeof fallback_events / sizeof *fallback_events; i++)
+                try_event(probe, fallback_events[i], 0);
+            g_hlr.source = "fallback";
+            snprintf(g_hlr.note, sizeof g_hlr.note,
+                     "no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS counts "
+                     "here (%.700s); counting software events perf::TASK-CLOCK and perf::PAGE-FAULTS",
+                     why);
+        }
+    }
+    PAPI_cleanup_eventset(probe);
+    PAPI_destroy_eventset(&probe);
+}
+
+static void at_exit_report(void)
+{
+    const char *rep = getenv("PAPI_REPORT");
+    hlr_write_report(rep && *rep && strcmp(rep, "0") != 0);
+}
+
+static int process_init(void)
+{
+    int ret = hl_self_init();
+    if (ret != PAPI_OK)
+        return ret;
+    if (__builtin_expect(configured, 1))
+        return PAPI_OK;
+    pthread_mutex_lock(&g_hlr_lock);
+    if (!configured) {
+        configure();
+        atexit(at_exit_report);
+        configured = 1;
+    }
+    pthread_mutex_unlock(&g_hlr_lock);
+    return PAPI_OK;
+}
+
+static int start_set(struct hlr_thread *t)
+{
+    int es = PAPI_NULL, ret;
+    if (g_hlr.nevents == 0)
+        return PAPI_OK; /* time only */
+    ret = PAPI_create_eventset(&es);
+    for (int i = 0; ret == PAPI_OK && i < g_hlr.nevents; i++)
+        ret = PAPI_add_event(es, g_hlr.code[i]);
+    if (ret == PAPI_OK)
+        ret = PAPI_start(es);
+    if (ret != PAPI_OK) {
+        if (es != PAPI_NULL) {
+            PAPI_cleanup_eventset(es);
+            PAPI_destroy_eventset(&es);
+        }
+        if (ret == PAPI_EISRUN)
+            return papi_error(PAPI_EINVAL, "PAPI_hl_region_begin: another event set is already "
+                                           "counting in this thread; stop it first");
+        return ret;
+    }
+    t->eventset = es;
+    return PAPI_OK;
+}
+
+/* This thread's record, created (and its event set started) on first use. */
+static int thread_get(struct hlr_thread **out)
+{
+    int ret = process_init();
+    if (ret != PAPI_OK)
+        return ret;
+    struct hlr_thread *t = me;
+    if (!t) {
+        t = calloc(1, sizeof *t);
+        if (!t)
+            return papi_error(PAPI_ENOMEM, "no memory for the region table");
+        t->cap = 32;
+        t->region = malloc((size_t)t->cap * sizeof *t->region);
+        if (!t->region) {
+            free(t);
+            return papi_error(PAPI_ENOMEM, "no memory for the region table");
+        }
+        /* Touch the table now: a first write inside a region would be a page fault
+         * counted in that region. */
+        memset(t->region, 0, (size_t)t->cap * sizeof *t->region);
+        t->eventset = PAPI_NULL;
+        t->id = (g_papi.init_state & PAPI_THREAD_LEVEL_INITED) ? PAPI_thread_id()
+                                                               : (unsigned long)papi_gettid();
+        pthread_mutex_lock(&g_hlr_lock);
+        t->next = g_hlr.threads;
+        g_hlr.threads = t;
+        pthread_mutex_unlock(&g_hlr_lock);
+        me = t;
+    }
+    if (t->eventset != PAPI_NULL && !es_lookup(t->eventset))
+        t->eventset = PAPI_NULL; /* PAPI_shutdown freed it: open a new one */
+    if (t->eventset == PAPI_NULL && t->sp >= 0) {
+        ret = start_set(t);
+        if (ret != PAPI_OK)
+            return ret;
+    }
+    *out = t;
+    return PAPI_OK;
+}
+
+static int sample(struct hlr_thread *t, long long *real, long long *proc, long long *values)
+{
+    *real = hl_real_ns();
+    if (t->eventset == PAPI_NULL) {
+        *proc = PAPI_get_virt_nsec();
+        return PAPI_OK;
+    }
+    int ret = PAPI_read(t->eventset, values);
+    if (ret != PAPI_OK)
+        return ret;
+    const struct eventset *es = es_lookup(t->eventset);
+    /* The kernel's enabled time of a per-thread counter is the thread's CPU time. */
+    *proc = es && es->nnat > 0 ? (long long)es->nat[0].enabled : PAPI_get_virt_nsec();
+    return PAPI_OK;
+}
+
+static int find_region(const struct hlr_thread *t, const char *name)
+{
+    for (int i = t->nregions - 1; i >= 0; i--)
+        if (strcmp(t->region[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int check_name(const char *caller, const char *name)
+{
+    if (!name || !*name)
+        return papi_error(PAPI_EINVAL, "%s: the region name is NULL or empty", caller);
+    if (strlen(name) >= HLR_NAME_LEN)
+        return papi_error(PAPI_EINVAL, "%s: the region name is longer than %d characters", caller,
+                          HLR_NAME_LEN - 1);
+    return PAPI_OK;
+}
+
+int PAPI_hl_region_begin(const char *region)
+{
+    struct hlr_thread *t = NULL;
+    int ret = check_name("PAPI_hl_region_begin", region);
+    if (ret == PAPI_OK)
+        ret = thread_get(&t);
+    if (ret != PAPI_OK)
+        return ret;
+    int r = find_region(t, region);
+    if (r >= 0 && t->region[r].depth > 0) {
+        t->region[r].depth++; /* recursion: the outermost begin/end pair counts */
+        return PAPI_OK;
+    }
+    if (t->sp >= HLR_MAX_DEPTH)
+        return papi_error(PAPI_EINVAL, "PAPI_hl_region_begin: more than %d nested regions",
+                          HLR_MAX_DEPTH);
+    if (r < 0) {
+        if (t->nregions == t->cap) {
+            struct hlr_region *n = realloc(t->region, (size_t)t->cap * 2 * sizeof *n);
+            if (!n)
+                return papi_error(PAPI_ENOMEM, "no memory for region '%s'", region);
+            memset(n + t->cap, 0, (size_t)t->cap * sizeof *n);
+            t->region = n;
+            t->cap *= 2;
+        }
+        r = t->nregions++;
+        struct hlr_region *g = &t->region[r];
+        memset(g, 0, sizeof *g);
+        papi_strcpy(g->name, sizeof g->name, region);
+        g->parent = t->sp > 0 ? t->stack[t->sp - 1] : -1;
+    }
+    struct hlr_region *g = &t->region[r];
+    /* Bookkeeping first, counters last: nothing of ours runs inside the region. */
+    t->stack[t->sp++] = r;
+    g->depth = 1;
+    ret = sample(t, &g->begin_real, &g->begin_proc, g->begin_value);
+    if (ret != PAPI_OK) {
+        g->depth = 0;
+        t->sp--;
+    }
+    return ret;
+}
+
+/* Add the counts since the region's last sample to its totals. */
+static void accumulate(struct hlr_region *g, long long real, long long proc, const long long *v)
+{
+    g->real_ns += real - g->begin_real;
+    g->proc_ns += proc - g->begin_proc;
+    for (int i = 0; i < g_hlr.nevents; i++)
+        g->value[i] += v[i] - g->begin_value[i];
+}
+
+static int open_region(const char *caller, const char *region, struct hlr_thread **t, int *r)
+{
+    int ret = check_name(caller, region);
+    if (ret != PAPI_OK)
+        return ret;
+    *t = me;
+    *r = *t ? find_region(*t, region) : -1;
+    if (*r < 0 || (*t)->region[*r].depth == 0)
+        return papi_error(PAPI_EINVAL, "%s: region '%s' was not begun in this thread", caller,
+                          region);
+    return PAPI_OK;
+}
+
+int PAPI_hl_read(const char *region)
+{
+    struct hlr_thread *t;
+    int r;
+    long long real, proc, v[HLR_MAX_EVENTS];
+    int ret = open_region("PAPI_hl_read", region, &t, &r);
+    if (ret == PAPI_OK)
+        ret = sample(t, &real, &proc, v);
+    if (ret != PAPI_OK)
+        return ret;
+    struct hlr_region *g = &t->region[r];
+    accumulate(g, real, proc, v);
+    g->begin_real = real;
+    g->begin_proc = proc;
+    memcpy(g->begin_value, v, sizeof v);
+    return PAPI_OK;
+}
+
+int PAPI_hl_region_end(const char *region)
+{
+    struct hlr_thread *t;
+    int r;
+    long long real, proc, v[HLR_MAX_EVENTS];
+    int ret = open_region("PAPI_hl_region_end", region, &t, &r);
+    if (ret != PAPI_OK)
+        return ret;
+    struct hlr_region *g = &t->region[r];
+    if (g->depth > 1) {
+        g->depth--;
+        return PAPI_OK;
+    }
+    ret = sample(t, &real, &proc, v); /* counters first */
+    if (ret != PAPI_OK)
+        return ret;
+    accumulate(g, real, proc, v);
+    g->count++;
+    g->depth = 0;
+    /* Pop it, wherever it is: an end out of order still closes that region. */
+    for (int i = t->sp - 1; i >= 0; i--)
+        if (t->stack[i] == r) {
+            memmove(&t->stack[i], &t->stack[i + 1], (size_t)(t->sp - 1 - i) * sizeof(int));
+            t->sp--;
+            break;
+        }
+    return PAPI_OK;
+}
+
+int PAPI_hl_stop(void)
+{
+    struct hlr_thread *t = me;
+    if (!t || t->eventset == PAPI_NULL || !es_lookup(t->eventset))
+        return papi_error(PAPI_ENOTRUN, "PAPI_hl_stop: no region counters run in this thread");
+    if (t->sp > 0)
+        return papi_error(PAPI_EINVAL, "PAPI_hl_stop: region '%s' is still open",
+                          t->region[t->stack[t->sp - 1]].name);
+    int ret = PAPI_stop(t->eventset, NULL);
+    PAPI_cleanup_eventset(t->eventset);
+    PAPI_destroy_eventset(&t->eventset);
+    t->eventset = PAPI_NULL;
+    return ret;
+}
