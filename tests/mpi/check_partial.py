@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""A run that never reaches MPI_Finalize leaves partial rows on disk.
+
+mode abort: rank 1 of mpi_pattern calls MPI_Abort; its row must be on disk with
+"finished": false, reason MPI_Abort and its calls so far counted exactly; ranks the
+launcher killed may have no row (SIGKILL runs no exit path), those that have one must
+parse. mode exit: every rank exits without MPI_Finalize: every rank's row is there.
+No final report may claim the ranks finished."""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SIZES = [0, 8, 1000, 65536]
+
+
+def before_abort(rank, size):
+    """Calls of mpi_pattern up to and including the MPI_Allreduce (then Abort/exit)."""
+    e = {"MPI_Init": (1, 0, 0), "MPI_Comm_rank": (1, 0, 0), "MPI_Comm_size": (1, 0, 0)}
+    if rank ^ 1 < size:
+        b = 5 * sum(SIZES)
+        odd = rank % 2
+        e["MPI_Send"] = (20 + (0 if odd else 1), b + (0 if odd else 12), 0)
+        e["MPI_Recv"] = (20 + (1 if odd else 0), 0, b + (12 if odd else 0))
+        e["MPI_Isend"] = (1, 800, 0)
+        e["MPI_Irecv"] = (1, 0, 800)
+        e["MPI_Waitall"] = (1, 0, 0)
+        e["MPI_Sendrecv"] = (1, 40, 40)
+        if odd:
+            e["MPI_Probe"] = (1, 0, 0)
+    e["MPI_Bcast"] = (1, 800, 0) if rank == 0 else (1, 0, 800)
+    e["MPI_Allreduce"] = (1, 40, 40)
+    return e
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--mode", choices=["abort", "exit"], required=True)
+    ap.add_argument("--preload", default="")
+    args = ap.parse_args()
+    fails = []
+
+    def check(cond, msg):
+        if not cond:
+            fails.append(msg)
+            print("FAIL:", msg)
+
+    out = tempfile.mkdtemp(prefix="papi_mpi_partial_")
+    try:
+        env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out)
+        if args.preload:
+            env["LD_PRELOAD"] = args.preload
+        p = subprocess.run([args.mpirun, "-np", str(args.np), args.program, "10", args.mode],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=120)
+        print(p.stdout)
+        if args.mode == "abort":
+            check(p.returncode != 0, "an aborted run exits non-zero")
+        check(not os.path.exists(os.path.join(out, "papi_mpi_report.json")),
+              "no final report for a run that did not finish")
+        files = sorted(glob.glob(os.path.join(out, "papi_mpi_rank*.partial.json")))
+        print("partial rows on disk:", [os.path.basename(f) for f in files])
+        rows = {}
+        for f in files:
+            with open(f, encoding="utf-8") as fh:
+                r = json.load(fh)
+            rows[r["rank"]] = r
+            check(r["finished"] is False, f"rank {r['rank']} marked unfinished")
+        must = [1] if args.mode == "abort" else list(range(args.np))
+        for k in must:
+            check(k in rows, f"rank {k} row on disk")
+        for k, r in rows.items():
+            want = before_abort(k, args.np)
+            if args.mode == "abort" and k == 1:
+                want["MPI_Abort"] = (1, 0, 0)
+                check(r.get("exit_reason") == "MPI_Abort", "rank 1 reason MPI_Abort")
+            elif args.mode == "exit":
+                check(r.get("exit_reason") == "exit without MPI_Finalize", f"rank {k} reason")
+            else:
+                continue  # a rank killed mid-call: its counts stop wherever it was
+            got = {n: (c["calls"], c["bytes_sent"], c["bytes_recv"]) for n, c in r["calls"].items()}
+            check(got == want, f"rank {k} calls: got {got} want {want}")
+            check(r["counters"].get("perf::PAGE-FAULTS", 10 * (k + 1)) >= 10 * (k + 1),
+                  f"rank {k} page faults")
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Run an MPI program under the PMPI wrapper library and check its report exactly.
+
+The expected calls and bytes of every rank are those of the fixed pattern in
+mpi_pattern.c (and its Fortran twins). Checks: per-rank counts and bytes exact in the
+JSON rows and the CSV; min/mean/max/imbalance and the ranks holding min and max equal
+what the rows say; each rank's page faults >= (rank+1) x N and within a baseline
+measured by a run with N = 0. Exit 0 pass, 1 fail, 77 skip."""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SIZES = [0, 8, 1000, 65536]
+REPS = 5
+
+
+def expected(rank, size, fortran):
+    """{call: (calls, bytes_sent, bytes_recv)} of one rank."""
+    e = {}
+
+    def add(name, n=1, sent=0, recv=0):
+        c, s, r = e.get(name, (0, 0, 0))
+        e[name] = (c + n, s + sent, r + recv)
+
+    add("MPI_Init")
+    add("MPI_Comm_rank")
+    add("MPI_Comm_size")
+    partner = rank ^ 1
+    if partner < size:
+        for s in SIZES:
+            add("MPI_Send", REPS, sent=REPS * s)
+            add("MPI_Recv", REPS, recv=REPS * s)
+        add("MPI_Irecv", recv=800)
+        add("MPI_Isend", sent=800)
+        add("MPI_Waitall")
+        add("MPI_Sendrecv", sent=40, recv=40)
+        if rank % 2 == 0:
+            add("MPI_Send", sent=12)
+        else:
+            add("MPI_Probe")
+            add("MPI_Recv", recv=12)
+    root = rank == 0
+    add("MPI_Bcast", sent=800 if root else 0, recv=0 if root else 800)
+    add("MPI_Allreduce", sent=40, recv=40)
+    add("MPI_Reduce", sent=40, recv=40 if root else 0)
+    add("MPI_Gather", sent=4, recv=4 * size if root else 0)
+    add("MPI_Alltoall", sent=8 * size, recv=8 * size)
+    add("MPI_Barrier", 4)
+    add("MPI_Ibarrier")
+    add("MPI_Wait", 2)
+    add("MPI_Iallreduce", sent=32, recv=32)
+    add("MPI_Comm_rank", 100)
+    if not fortran:
+        add("MPI_Pcontrol", 2)
+    add("MPI_Finalize")
+    return e
+
+
+def run(args, outdir, pages):
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=outdir)
+    if args.preload:
+        env["LD_PRELOAD"] = args.preload
+    cmd = [args.mpirun, "-np", str(args.np), args.program, str(pages)] + args.extra
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=120)
+    sys.stdout.write(p.stdout)
+    return p.returncode
+
+
+def load(outdir):
+    with open(os.path.join(outdir, "papi_mpi_report.json"), encoding="utf-8") as f:
+        rep = json.load(f)
+    with open(os.path.join(outdir, "papi_mpi_ranks.csv"), encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    return rep, rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--pages", type=int, default=500)
+    ap.add_argument("--preload", default="")
+    ap.add_argument("--fortran", action="store_true")
+    ap.add_argument("extra", nargs="*")
+    args = ap.parse_args()
+    fails = []
+
+    def check(cond, msg):
+        if not cond:
+            fails.append(msg)
+            print("FAIL:", msg)
+
+    tmp = tempfile.mkdtemp(prefix="papi_mpi_test_")
+    try:
+        base_dir, run_dir = os.path.join(tmp, "base"), os.path.join(tmp, "run")
+        os.makedirs(base_dir)
+        os.makedirs(run_dir)
+        if run(args, base_dir, 0) != 0 or run(args, run_dir, args.pages) != 0:
+            print("FAIL: the MPI program failed")
+            return 1
+        base, _ = load(base_dir)
+        rep, csv_rows = load(run_dir)
+        P = args.np
+        check(rep["nranks"] == P and rep["finished_ranks"] == P, "nranks/finished_ranks")
+        ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
+        check([r["rank"] for r in ranks] == list(range(P)), "one JSON row per rank")
+        check(len(csv_rows) == P, "one CSV row per rank")
+        pf = "perf::PAGE-FAULTS"
+        for r in ranks:
+            k = r["rank"]
+            check(r["finished"] is True, f"rank {k} finished")
+            exp = expected(k, P, args.fortran)
+            got = {n: (c["calls"], c["bytes_sent"], c["bytes_recv"]) for n, c in r["calls"].items()}
+            check(got == exp, f"rank {k} calls/bytes: got {got} want {exp}")
+            crow = next((c for c in csv_rows if int(c["rank"]) == k), None)
+            check(crow is not None, f"CSV row of rank {k}")
+            if crow:
+                for n, (c, s, rv) in exp.items():
+                    check((int(crow[n + ".calls"]), int(crow[n + ".bytes_sent"]),
+                           int(crow[n + ".bytes_recv"])) == (c, s, rv), f"CSV rank {k} {n}")
+            if pf in r["counters"]:
+                want = (k + 1) * args.pages
+                b = [x for x in base["ranks"] if x["rank"] == k][0]["counters"][pf]
+                got_pf = r["counters"][pf]
+                slack = 2 * b + 64
+                print(f"rank {k}: {pf} {got_pf} (touched {want}, baseline run {b})")
+                check(want <= got_pf <= want + slack,
+                      f"rank {k} page faults {got_pf} not in [{want}, {want + slack}]")
+                if crow:
+                    check(int(crow[pf]) == got_pf, f"CSV page faults rank {k}")
+        # Aggregates equal what the rows say.
+        def values(name):
+            out = []
+            for r in ranks:
+                if name in ("wall_s", "mpi_s"):
+                    out.append(r[name])
+                elif name in r["counters"]:
+                    out.append(r["counters"][name])
+                else:
+                    call, field = name.rsplit(".", 1)
+                    c = r["calls"].get(call)
+                    out.append(c[field] if c else 0)
+            return out
+        for name, m in rep["metrics"].items():
+            if name == "mpi_pct":
+                continue
+            v = values(name)
+            tol = 1e-6 * max(1.0, max(abs(x) for x in v))
+            lo, hi = min(v), max(v)
+            mean = sum(v) / len(v)
+            check(abs(m["min"] - lo) <= tol and abs(m["max"] - hi) <= tol, f"{name} min/max")
+            check(abs(v[m["min_rank"]] - lo) <= tol and abs(v[m["max_rank"]] - hi) <= tol,
+                  f"{name} min_rank/max_rank")
+            check(abs(m["mean"] - mean) <= tol, f"{name} mean")
+            imb = hi / mean if mean > 0 else 0
+            check(abs(m["imbalance"] - imb) <= 1e-5 * max(1, imb), f"{name} imbalance")
+        check(pf not in rep["events"] or rep["metrics"][pf]["max_rank"] == P - 1,
+              "the rank touching most pages holds the max")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
