@@ -163,8 +163,9 @@ void perf_close_native(struct eventset *es, int ni)
 
 /* While a group's leader is disabled, the arm_pmu driver (and others) checks a new
  * member against the group without the leader, so a group one event too big opens and
- * then never counts. A non-multiplexed hardware group that is enabled but never got on
- * the PMU (time_running 0) cannot be scheduled: say so instead of counting zeros. */
+ * then never counts. A non-multiplexed hardware group whose time_enabled grows at enable
+ * while its time_running does not (both cumulative, last seen at the previous read)
+ * cannot be scheduled: say so instead of counting zeros. */
 static int check_scheduled(struct eventset *es)
 {
     for (int g = 0; g < es->ngrp && !es->multiplexed; g++) {
@@ -174,7 +175,8 @@ static int check_scheduled(struct eventset *es)
         size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
         if (read(es->nat[grp->leader].fd, es->readbuf, want) != (ssize_t)want)
             continue; /* perf_read_all reports read errors */
-        if (es->readbuf[1] > 0 && es->readbuf[2] == 0)
+        const struct es_native *lead = &es->nat[grp->leader];
+        if (es->readbuf[1] > lead->enabled && es->readbuf[2] == lead->running)
             return papi_error(PAPI_ECNFLCT,
                               "the %d hardware events of EventSet %d cannot be counted together "
                               "(the PMU has not enough counters): remove some or enable multiplexing",

@@ -1,0 +1,157 @@
+#!/bin/bash
+# pmu-lane.sh: the arm64 PMU lane that CI runs. Cross-builds the library and the
+# hardware tests for aarch64, boots the pmu-vm guest (emulated PMUv3) once per line of
+# tests/pmu/lane-configs.txt, runs every hardware test in each boot and prints one
+# result line per test.
+#
+# Usage: scripts/pmu-lane.sh [--build-dir DIR] [--results FILE] [--record-only]
+#   --build-dir DIR  cross build directory (default: <repo>/build-arm64)
+#   --results FILE   where the per-test results go (default: DIR/pmu-results.txt)
+#   --record-only    exit 0 once every test ran and its result is recorded, even if
+#                    some failed (the `pmu` ctests then fail one by one)
+# Exit: 0 all passed, 1 a test failed or the lane broke, 77 the tools cannot be
+# installed here (results file says LANE-SKIPPED with the reason).
+# Environment: PMU_VM_DIR (default <repo>/../shared/pmu-vm), PAPI_ARM64_SYSROOT
+# (default ~/.cache/papi-arm64-sysroot), PMU_LANE_CMAKE_ARGS (extra cmake arguments).
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$REPO/build-arm64
+RESULTS=
+RECORD_ONLY=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --build-dir) BUILD=$2; shift 2 ;;
+        --results) RESULTS=$2; shift 2 ;;
+        --record-only) RECORD_ONLY=1; shift ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        *) echo "pmu-lane: unknown argument $1" >&2; exit 1 ;;
+    esac
+done
+mkdir -p "$BUILD" || exit 1
+BUILD=$(cd "$BUILD" && pwd)
+RESULTS=${RESULTS:-$BUILD/pmu-results.txt}
+LOG=$BUILD/pmu-lane.log
+PMU_VM_DIR=${PMU_VM_DIR:-$(cd "$REPO/.." && pwd)/shared/pmu-vm}
+export PAPI_ARM64_SYSROOT=${PAPI_ARM64_SYSROOT:-${HOME:-/root}/.cache/papi-arm64-sysroot}
+SYSROOT_PKGS="libpfm4 libpfm4-dev libhwloc15 libhwloc-dev libudev1"
+T0=$(date +%s.%N)
+: >"$RESULTS"
+
+say() { echo "pmu-lane: $*" >&2; }
+elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+skip() {
+    echo "LANE-SKIPPED: $*" >>"$RESULTS"
+    echo "SKIPPED: $*"
+    exit 77
+}
+fail() {
+    say "FAILED: $*"
+    echo "LANE-FAILED: $*" >>"$RESULTS"
+    exit 1
+}
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo -n "$@"
+    else return 1; fi
+}
+
+# 1. Host tools: the cross compiler, QEMU and cpio (run-arm64 would install the last
+# two itself, but a failure there must be a skip, not a test failure).
+[ -x "$PMU_VM_DIR/run-arm64" ] || skip "the pmu-vm runner is missing ($PMU_VM_DIR/run-arm64)"
+command -v cmake >/dev/null || skip "cmake is not installed"
+missing=
+command -v aarch64-linux-gnu-gcc >/dev/null || missing="$missing gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+command -v qemu-system-aarch64 >/dev/null || missing="$missing qemu-system-arm"
+command -v cpio >/dev/null || missing="$missing cpio"
+if [ -n "$missing" ]; then
+    say "installing$missing"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2 ||
+        { as_root apt-get update -q >&2 &&
+          as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2; } ||
+        skip "cannot install$missing (needs root or sudo and a Debian package mirror)"
+fi
+
+# 2. arm64 libraries to compile against and to give the guest (cached, shared).
+have_sysroot() {
+    for p in $SYSROOT_PKGS; do
+        grep -q "^$p " "$PAPI_ARM64_SYSROOT/.sysroot-arm64" 2>/dev/null || return 1
+    done
+}
+if ! have_sysroot; then
+    mkdir -p "$(dirname "$PAPI_ARM64_SYSROOT")"
+    (
+        flock 9
+        have_sysroot || "$PMU_VM_DIR/sysroot-arm64" "$PAPI_ARM64_SYSROOT" $SYSROOT_PKGS >&2
+    ) 9>"$PAPI_ARM64_SYSROOT.lock" || skip "cannot fetch the arm64 packages $SYSROOT_PKGS"
+fi
+
+# 3. Cross build: the library, the tests and the examples (C only).
+say "cross build in $BUILD"
+{
+    cmake -S "$REPO" -B "$BUILD" -DCMAKE_TOOLCHAIN_FILE="$REPO/cmake/toolchain-aarch64.cmake" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAPI_WERROR=ON -DPAPI_WITH_FORTRAN=OFF \
+        -DPAPI_WITH_MPI=OFF -DPAPI_BUILD_BENCH=OFF ${PMU_LANE_CMAKE_ARGS:-} &&
+        cmake --build "$BUILD" -j"$(nproc)"
+} >"$BUILD/cross-build.log" 2>&1 || {
+    tail -n 30 "$BUILD/cross-build.log" >&2
+    fail "the aarch64 cross build failed (see $BUILD/cross-build.log)"
+}
+say "cross build done ($(elapsed) s)"
+
+# 4. What goes into the guest: tests, the shared library, the guest-side runner.
+STAGE=$BUILD/pmu-stage
+rm -rf "$STAGE" && mkdir -p "$STAGE/bin" "$STAGE/lib" || exit 1
+LIST=$BUILD/tests/pmu/pmu-tests.list
+[ -f "$LIST" ] || fail "no $LIST: tests/pmu was not configured for aarch64"
+for t in $(cat "$LIST"); do
+    cp "$BUILD/tests/pmu/$t" "$STAGE/bin/" || fail "test program $t was not built"
+done
+cp "$LIST" "$STAGE/tests.list"
+cp -P "$BUILD"/src-c/libpapi.so* "$STAGE/lib/" || fail "libpapi.so was not built"
+cp "$REPO/tests/pmu/guest-run.sh" "$STAGE/"
+
+# 5. One boot per configuration; every test runs in each.
+: >"$LOG"
+boots=0
+while read -r name cpu shift pmu nctr; do
+    case $name in ''|'#'*) continue ;; esac
+    boots=$((boots + 1))
+    say "boot $boots: $name (--cpu $cpu, icount shift=$shift)"
+    "$PMU_VM_DIR/run-arm64" --cpu "$cpu" --icount "shift=$shift,sleep=off" --timeout 600 \
+        --sysroot "$PAPI_ARM64_SYSROOT" "$STAGE" -- \
+        "env PMU_ICOUNT_SHIFT=$shift PMU_EXPECT_PMU=$pmu PMU_EXPECT_COUNTERS=$nctr ./guest-run.sh $name" \
+        2>&1 | tee -a "$LOG" | grep -E '^(\[|PMU-RESULT)' >>"$RESULTS"
+    st=${PIPESTATUS[0]}
+    case $st in
+        0|1) ;;
+        124) echo "LANE-FAILED: boot $name timed out" >>"$RESULTS" ;;
+        *) echo "LANE-FAILED: boot $name ended with status $st (see $LOG)" >>"$RESULTS" ;;
+    esac
+done <"$REPO/tests/pmu/lane-configs.txt"
+
+# 6. Summary: one line per test and configuration.
+passed=0 failed=0 skipped=0 missing=0
+while read -r name cpu shift pmu nctr; do
+    case $name in ''|'#'*) continue ;; esac
+    for t in $(cat "$LIST"); do
+        line=$(grep -F "PMU-RESULT $t@$name " "$RESULTS")
+        case $line in
+            *" PASSED "*) passed=$((passed + 1)) ;;
+            *" SKIPPED "*) skipped=$((skipped + 1)) ;;
+            "") missing=$((missing + 1)); line="PMU-RESULT $t@$name FAILED (no result)" ;;
+            *) failed=$((failed + 1)) ;;
+        esac
+        echo "$line"
+        grep -F "[$t@$name] " "$RESULTS" | grep -v -F ": PASSED" | sed 's/^/    /'
+    done
+done <"$REPO/tests/pmu/lane-configs.txt"
+grep '^LANE-FAILED' "$RESULTS"
+summary="pmu-lane: $passed passed, $failed failed, $skipped skipped, $missing missing; $boots boots; $(elapsed) s"
+echo "$summary" | tee -a "$RESULTS"
+if grep -q '^LANE-FAILED' "$RESULTS" || [ "$missing" -gt 0 ]; then
+    exit 1
+fi
+[ "$RECORD_ONLY" = 1 ] && exit 0
+[ "$failed" -eq 0 ] || exit 1
+exit 0

@@ -1,0 +1,68 @@
+/* pmu_hw.h: what the arm64 hardware tests share. They run inside the pmu-vm guest
+ * (QEMU, emulated Cortex-A57 / Neoverse-N1 PMUv3, -icount), where user-only counts of
+ * INST_RETIRED and CPU_CYCLES are exact and CPU_CYCLES = 2^shift x INST_RETIRED. */
+#ifndef PMU_HW_H
+#define PMU_HW_H
+
+#if !defined(__aarch64__)
+#error "the PMU lane tests are aarch64 programs (cross-built by scripts/pmu-lane.sh)"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi_test.h"
+
+/* Instructions per iteration of pmu_loop: subs + b.ne. */
+#define PMU_LOOP_INSNS 2
+
+/* Exactly PMU_LOOP_INSNS * n user instructions inside the asm, plus the call. */
+static __attribute__((noinline, unused)) void pmu_loop(long n)
+{
+    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+}
+
+/* The -icount shift the lane booted the guest with (run-arm64 --icount shift=N). */
+static inline int pmu_icount_shift(void)
+{
+    const char *s = getenv("PMU_ICOUNT_SHIFT");
+    return s ? atoi(s) : 4;
+}
+
+/* Skip (exit 77) when this machine has no usable hardware PMU: only the guest has one. */
+static inline void pmu_require_hw(void)
+{
+    if (PAPI_num_hwctrs() <= 0) {
+        const PAPI_component_info_t *ci = PAPI_get_component_info(0);
+        char why[PAPI_HUGE_STR_LEN + 32];
+        snprintf(why, sizeof why, "no hardware counters: %s",
+                 ci && ci->disabled_reason[0] ? ci->disabled_reason : "PAPI_num_hwctrs() <= 0");
+        test_skip(why);
+    }
+}
+
+/* A new event set holding the named native events, in that order; exits on failure. */
+static inline int pmu_set_of(const char *const *names, int n)
+{
+    int es = PAPI_NULL;
+    if (PAPI_create_eventset(&es) != PAPI_OK) {
+        fprintf(stderr, "PAPI_create_eventset failed\n");
+        exit(1);
+    }
+    for (int i = 0; i < n; i++) {
+        int r = PAPI_add_named_event(es, names[i]);
+        if (r != PAPI_OK) {
+            fprintf(stderr, "PAPI_add_named_event(%s): %s\n", names[i], PAPI_strerror(r));
+            exit(1);
+        }
+    }
+    return es;
+}
+
+static inline void pmu_free_set(int *es)
+{
+    PAPI_cleanup_eventset(*es);
+    PAPI_destroy_eventset(es);
+}
+
+#endif
