@@ -75,14 +75,41 @@ static void read_caches(hwloc_topology_t t, PAPI_mh_info_t *mh)
     }
 }
 
+/* hwloc dlopens its plugins (PCI, OpenCL, GL with X11, libxml2 and ICU) at every
+ * topology init; none of them describes CPUs or caches, and loading them costs several
+ * milliseconds per process. Unless the user chose plugins, keep them out for the init.
+ * (hwloc's built-in XML reader still replays HWLOC_XMLFILE.) */
+#define HWINFO_PLUGIN_ENV "HWLOC_PLUGINS_BLACKLIST"
+static const char unused_plugins[] = "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,"
+                                     "hwloc_rsmi,hwloc_levelzero,hwloc_xml_libxml";
+
+static int init_without_io_plugins(hwloc_topology_t *t)
+{
+    int ours = !getenv(HWINFO_PLUGIN_ENV) && !getenv("HWLOC_PLUGINS_PATH");
+    if (ours)
+        setenv(HWINFO_PLUGIN_ENV, unused_plugins, 0);
+    int r = hwloc_topology_init(t);
+    if (ours)
+        unsetenv(HWINFO_PLUGIN_ENV);
+    return r;
+}
+
 int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
 {
     hwloc_topology_t t;
     int this_system = 1;
-    if (hwloc_topology_init(&t) != 0)
+    if (init_without_io_plugins(&t) != 0)
         goto fallback;
     /* Instruction caches are filtered out by default; PAPI reports them. */
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
+    /* Levels PAPI never reports: skipping them shortens the load. */
+    hwloc_topology_set_type_filter(t, HWLOC_OBJ_GROUP, HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_type_filter(t, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_type_filter(t, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
+    /* On Linux, sysfs already gives the caches; hwloc's x86 backend would bind to every
+     * CPU in turn to run cpuid there (slow on big nodes). Keep it where sysfs has none. */
+    if (access("/sys/devices/system/cpu/cpu0/cache/index0", F_OK) == 0)
+        hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
     if (hwloc_topology_load(t) != 0) {
         hwloc_topology_destroy(t);
         goto fallback;

@@ -1,0 +1,165 @@
+/* papi_avail: the preset events, whether this machine can count them, and the
+ * hardware header. The first thing a user runs on a new node. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util_events.h"
+
+static const char usage[] =
+    "Usage: papi_avail [options]\n"
+    "List the PAPI preset events and whether this machine can count them, after a\n"
+    "description of the hardware.\n\n"
+    "Options:\n"
+    "  -a, --avail    list only the presets available here\n"
+    "  -c, --check    list only available presets that really add to an event set\n"
+    "  -d, --detail   print every field of each preset (native terms, formula, notes)\n"
+    "  -e EVENT       describe one event in detail (a preset or a native event name)\n"
+    "  -t             tabular output (the default)\n"
+    "  --json         print the same information as one JSON document\n"
+    "  -h, --help     print this help\n\n"
+    "Exit status: 0 on success, 1 when -e names an unknown event, 2 on bad usage.\n";
+
+struct opts {
+    int avail, check, detail, json;
+    const char *event;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (util_is_help(a)) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "-a") || !strcmp(a, "--avail"))
+            o->avail = 1;
+        else if (!strcmp(a, "-c") || !strcmp(a, "--check"))
+            o->avail = o->check = 1;
+        else if (!strcmp(a, "-d") || !strcmp(a, "--detail"))
+            o->detail = 1;
+        else if (!strcmp(a, "-t"))
+            o->detail = 0;
+        else if (!strcmp(a, "--json"))
+            o->json = 1;
+        else if (!strcmp(a, "-e") && i + 1 < argc)
+            o->event = argv[++i];
+        else {
+            fprintf(stderr, "papi_avail: unknown or incomplete option '%s'\n\n%s", a, usage);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int describe_one(const struct opts *o)
+{
+    PAPI_event_info_t info;
+    int code;
+    char why[PAPI_HUGE_STR_LEN];
+    int r = util_event_lookup(o->event, &code, &info, why, sizeof why);
+    if (o->json) {
+        struct jw w;
+        jw_init(&w, stdout);
+        jw_obj_begin(&w, NULL);
+        util_json_header(&w);
+        if (r == PAPI_OK)
+            util_event_describe_json(&w, "event", &info);
+        else {
+            jw_str(&w, "event_name", o->event);
+            jw_str(&w, "error", why);
+        }
+        jw_obj_end(&w);
+        jw_finish(&w);
+    } else if (r == PAPI_OK) {
+        util_print_header(stdout, "Available PAPI preset and user defined events plus hardware information.");
+        util_event_describe_text(stdout, &info);
+        if (IS_PRESET(code) && !util_preset_available(&info))
+            printf("\n%s is not available on this machine%s%s\n", info.symbol,
+                   info.note[0] ? ": " : ".", info.note);
+    } else {
+        fprintf(stderr, "papi_avail: %s: %s\n", o->event, why);
+    }
+    return r == PAPI_OK ? 0 : 1;
+}
+
+static int list_presets(const struct opts *o)
+{
+    struct jw w;
+    int code = PAPI_PRESET_MASK, possible = 0, avail = 0, derived = 0;
+    if (o->json) {
+        jw_init(&w, stdout);
+        jw_obj_begin(&w, NULL);
+        util_json_header(&w);
+        jw_arr_begin(&w, "presets");
+    } else {
+        util_print_header(stdout, "Available PAPI preset and user defined events plus hardware information.");
+        printf("\n%s\n  PAPI Preset Events\n%s\n", UTIL_BANNER, UTIL_BANNER);
+        if (!o->detail)
+            printf("    Name        Code    Avail Deriv Description (Note)\n");
+        else
+            printf("Symbol        Event Code  Count |Short Description|\n"
+                   "  |Long Description|\n  |Developer's Notes|\n  |Derived|\n  |PostFix|\n"
+                   "  Native Code[n]: <hex> |name|\n");
+    }
+    if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+        do {
+            PAPI_event_info_t info;
+            if (PAPI_get_event_info(code, &info) != PAPI_OK)
+                continue;
+            possible++;
+            int is_avail = util_preset_available(&info);
+            if (is_avail && o->check)
+                is_avail = util_event_try_add(code, NULL, 0, NULL, 0) == PAPI_OK;
+            int is_derived = is_avail && util_preset_derived(&info);
+            avail += is_avail;
+            derived += is_derived;
+            if (o->avail && !is_avail)
+                continue;
+            if (o->json) {
+                util_event_describe_json(&w, NULL, &info);
+            } else if (o->detail) {
+                printf("%-13s 0x%-10x%-6u|%s|\n  |%s|\n  |%s|\n  |%s|\n  |%s|\n", info.symbol,
+                       info.event_code, info.count, info.short_descr, info.long_descr, info.note,
+                       info.derived, info.postfix);
+                for (unsigned i = 0; i < info.count && i < PAPI_MAX_INFO_TERMS; i++)
+                    printf("  Native Code[%u]: 0x%x |%s|\n", i, info.code[i], info.name[i]);
+            } else {
+                printf("%-13s0x%-10x%-6s%-5s%s%s%s%s\n", info.symbol, info.event_code,
+                       is_avail ? "Yes" : "No", is_derived ? "Yes" : "No", info.long_descr,
+                       is_avail && info.note[0] ? " (" : "", is_avail ? info.note : "",
+                       is_avail && info.note[0] ? ")" : "");
+            }
+        } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+    }
+    if (o->json) {
+        jw_arr_end(&w);
+        jw_obj_begin(&w, "summary");
+        jw_int(&w, "possible", possible);
+        jw_int(&w, "available", avail);
+        jw_int(&w, "derived", derived);
+        jw_obj_end(&w);
+        jw_obj_end(&w);
+        jw_finish(&w);
+        return 0;
+    }
+    printf("%s\nOf %d possible events, %d are available, of which %d are derived.\n", UTIL_RULE,
+           possible, avail, derived);
+    if (avail == 0)
+        printf("\nNo preset is available here: they are defined on hardware events and this "
+               "machine\nhas none (see the note above). papi_native_avail lists the software "
+               "events\nthat can be counted instead.\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    if (!parse(argc, argv, &o))
+        return 2;
+    if (!util_init("papi_avail"))
+        return 1;
+    /* No PAPI_shutdown: the process ends here and the kernel closes everything; tearing
+     * the tables down first would only add to the start-up cost users wait for. */
+    return o.event ? describe_one(&o) : list_presets(&o);
+}

@@ -1,0 +1,81 @@
+/* util_common.c: start-up, help detection, error details and text wrapping. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* open_memstream */
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#include "util_common.h"
+
+int util_is_help(const char *arg)
+{
+    return !strcmp(arg, "-h") || !strcmp(arg, "--help") || !strcmp(arg, "-help");
+}
+
+int util_init(const char *prog)
+{
+    int r = PAPI_library_init(PAPI_VER_CURRENT);
+    if (r == PAPI_VER_CURRENT)
+        return 1;
+    char why[PAPI_HUGE_STR_LEN];
+    util_error_detail(r, why, sizeof why);
+    fprintf(stderr, "%s: PAPI_library_init failed: %s\n", prog, why);
+    return 0;
+}
+
+void util_error_detail(int code, char *buf, size_t len)
+{
+    /* The detail is only printed by PAPI_perror (7.x form); capture what it writes. */
+    char *text = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&text, &n);
+    buf[0] = '\0';
+    if (mem) {
+        FILE *saved = stderr;
+        stderr = mem;
+        PAPI_perror("");
+        stderr = saved;
+        fclose(mem);
+        if (text) {
+            text[strcspn(text, "\n")] = '\0';
+            if (text[0] && strcmp(text, "no error recorded") != 0)
+                snprintf(buf, len, "%s", text);
+            free(text);
+        }
+    }
+    if (!buf[0]) {
+        const char *s = PAPI_strerror(code);
+        snprintf(buf, len, "%s", s ? s : "unknown error");
+    }
+}
+
+void util_print_wrapped(FILE *f, const char *indent, const char *text, int width)
+{
+    int avail = width - (int)strlen(indent);
+    if (avail < 20)
+        avail = 20;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        int take = (int)strlen(p);
+        if (take > avail) {
+            take = avail;
+            while (take > 0 && p[take] != ' ')
+                take--;
+            if (take == 0)
+                take = avail; /* one word longer than the line */
+        }
+        fprintf(f, "%s%.*s\n", indent, take, p);
+        p += take;
+    }
+}
+
+void util_version_string(char *buf, size_t len)
+{
+    int v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
+    snprintf(buf, len, "%d.%d.%d.%d", PAPI_VERSION_MAJOR(v), PAPI_VERSION_MINOR(v),
+             PAPI_VERSION_REVISION(v), PAPI_VERSION_INCREMENT(v));
+}

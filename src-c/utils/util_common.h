@@ -1,0 +1,38 @@
+/* util_common.h: what the papi_* utilities share: library start-up, the hardware
+ * header (text with PAPI 7's labels, and JSON), error details, option helpers. */
+#ifndef UTIL_COMMON_H
+#define UTIL_COMMON_H
+
+#include <stdio.h>
+
+#include "papi.h"
+#include "util_json.h"
+
+#define UTIL_RULE "--------------------------------------------------------------------------------"
+#define UTIL_BANNER "================================================================================"
+
+/* PAPI_library_init; on failure prints why (with the library's detail) and returns 0. */
+int util_init(const char *prog);
+
+/* -h, --help, -help */
+int util_is_help(const char *arg);
+
+/* The message the library recorded for this thread's last failure (e.g. why an event did
+ * not open), or PAPI_strerror(code) when there is none. */
+void util_error_detail(int code, char *buf, size_t len);
+
+/* Title, a rule, the hardware fields, a rule; then, when no hardware counter is usable,
+ * a paragraph saying why and what can be counted instead. */
+void util_print_header(FILE *f, const char *title);
+/* The same facts as members "papi", "hardware" and "counters" of the current object. */
+void util_json_header(struct jw *w);
+/* The same facts as a stand-alone paragraph when counters are missing (empty otherwise). */
+void util_print_no_counters(FILE *f);
+
+/* Print text wrapped at width columns, each line starting with indent. */
+void util_print_wrapped(FILE *f, const char *indent, const char *text, int width);
+
+/* Version string "7.0.0.0" of the library in use. */
+void util_version_string(char *buf, size_t len);
+
+#endif
