@@ -1,0 +1,63 @@
+/* mpi_threads.c: MPI_THREAD_MULTIPLE with three threads that make MPI calls, touch
+ * pages and end before MPI_Finalize: the rank's row must hold every thread's calls and
+ * the sum of every thread's page faults. argv[1] = N: the main thread touches N pages,
+ * thread t touches (t+1) x N after its first MPI call (when its counters start). */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum { NTHREADS = 3, CALLS = 50, MSG = 100 };
+static long pages;
+
+static void touch_pages(long n)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (n <= 0)
+        return;
+    volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    for (long i = 0; i < n; i++)
+        p[i * page] = 1;
+    munmap((void *)p, (size_t)(n * page));
+}
+
+static void *worker(void *arg)
+{
+    int t = (int)(long)arg, me, rank;
+    char out[MSG] = {0}, in[MSG];
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    touch_pages((t + 1) * pages);
+    for (int i = 1; i < CALLS; i++)
+        MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Sendrecv(out, MSG, MPI_CHAR, rank, 10 + t, in, MSG, MPI_CHAR, rank, 10 + t,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank;
+    pthread_t th[NTHREADS];
+    pages = argc > 1 ? atol(argv[1]) : 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    if (provided < MPI_THREAD_MULTIPLE) {
+        printf("SKIPPED: MPI_THREAD_MULTIPLE not provided\n");
+        MPI_Finalize();
+        return 77;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    touch_pages(pages);
+    for (long t = 0; t < NTHREADS; t++)
+        pthread_create(&th[t], NULL, worker, (void *)t);
+    for (int t = 0; t < NTHREADS; t++)
+        pthread_join(th[t], NULL);
+    MPI_Finalize();
+    return 0;
+}
