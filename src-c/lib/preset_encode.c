@@ -108,7 +108,8 @@ static int encode_text(char *text, const char *path, struct preset_def **defs)
         }
         if (ret != PAPI_OK) {
             free(d);
-            ret = papi_error(ret, "%s:%d: %s", path, lineno, msg);
+            /* A native name that does not encode is an invalid field of the file. */
+            ret = papi_error(ret == PAPI_ENOEVNT ? PAPI_EINVAL : ret, "%s:%d: %s", path, lineno, msg);
             goto out;
         }
         free(defs[s->idx]);
