@@ -71,6 +71,11 @@ if [ -n "$missing" ]; then
           as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2; } ||
         skip "cannot install$missing (needs root or sudo and a Debian package mirror)"
 fi
+# run-arm64 fetches the guest kernel and busybox through apt on its first run.
+VM_CACHE=${PMU_VM_CACHE:-${HOME:-/root}/.cache/pmu-vm}
+if ! ls "$VM_CACHE"/kernel/*/vmlinuz-* >/dev/null 2>&1 && ! as_root true 2>/dev/null; then
+    skip "the guest kernel is not in $VM_CACHE and fetching it needs root or sudo"
+fi
 
 # 2. arm64 libraries to compile against and to give the guest (cached, shared).
 have_sysroot() {
