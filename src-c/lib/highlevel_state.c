@@ -36,7 +36,8 @@ int hl_self_init(void)
             g_papi.init_state = PAPI_HIGH_LEVEL_INITED;
         pthread_mutex_unlock(&g_papi_lock);
     }
-    g_papi.init_state |= PAPI_HIGH_LEVEL_INITED;
+    if (__builtin_expect(!(g_papi.init_state & PAPI_HIGH_LEVEL_INITED), 0))
+        g_papi.init_state |= PAPI_HIGH_LEVEL_INITED; /* no store on the hot path */
     return PAPI_OK;
 }
 
@@ -152,11 +153,15 @@ int hl_session_stop(struct hl_session *s, long long *values)
 
 int hl_session_read(struct hl_session *s, long long *counts, long long *proc_ns)
 {
-    int ret = PAPI_read(s->eventset, counts);
+    /* PAPI_read without its argument checks: the session's set is known to be ours. */
+    struct eventset *es = es_lookup(s->eventset);
+    if (__builtin_expect(!es || !(es->state & PAPI_RUNNING), 0))
+        return papi_error(PAPI_ENOTRUN, "the high-level counters of this thread are not running");
+    int ret = perf_read_all(es);
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
-    const struct eventset *es = es_lookup(s->eventset);
-    *proc_ns = es && es->nnat > 0 ? (long long)es->nat[0].enabled : 0;
+    es_compute_values(es, counts);
+    *proc_ns = es->nnat > 0 ? (long long)es->nat[0].enabled : 0;
     return PAPI_OK;
 }
 
@@ -189,7 +194,7 @@ int hl_rate_sample(enum hl_mode mode, int event, const int *events, const int *r
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
     long long now = hl_real_ns();
-    memset(out, 0, sizeof *out);
+    out->first = 0;
     out->real_total_ns = now - s->start_real_ns;
     out->real_delta_ns = now - s->last_real_ns;
     out->proc_total_ns = proc;
@@ -199,6 +204,8 @@ int hl_rate_sample(enum hl_mode mode, int event, const int *events, const int *r
         out->delta[i] = counts[i] - s->last[i];
         s->last[i] = counts[i];
     }
+    for (int i = s->nevents; i < n; i++) /* optional events that did not open */
+        out->total[i] = out->delta[i] = 0;
     s->last_real_ns = now;
     s->last_proc_ns = proc;
     return PAPI_OK;
