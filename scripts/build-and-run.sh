@@ -14,9 +14,9 @@ step "papi_avail"
 if [ -x "$bin/papi_avail" ]; then "$bin/papi_avail"; else echo "papi_avail is not built yet"; fi
 step "C example: page faults"
 "$b/examples/c/example_pagefaults" 1000
-if [ -x "$b/examples/c/flops_legacy" ]; then
+if [ -x "$b/examples/c/example_flops_legacy" ]; then
   step "C example: PAPI_flops (3.5 high-level API)"
-  "$b/examples/c/flops_legacy" || true
+  "$b/examples/c/example_flops_legacy" || true
 fi
 for f in "$b/examples/fortran/flops_module" "$b/examples/fortran/example_flops_module"; do
   if [ -x "$f" ]; then step "Fortran example: use papi, PAPIF_flops"; "$f" || true; break; fi
