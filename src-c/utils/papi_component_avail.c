@@ -1,0 +1,116 @@
+/* papi_component_avail: the components compiled in, which are active, and for a
+ * disabled one the reason. */
+#include <string.h>
+
+#include "util_common.h"
+
+static const char usage[] =
+    "Usage: papi_component_avail [options]\n"
+    "List the components (perf_event for CPU and software events, perf_event_uncore for\n"
+    "socket-level PMUs), whether each is active here and, if not, why.\n\n"
+    "Options:\n"
+    "  -d, --detail  print every capability of each component\n"
+    "  --json        print the same information as one JSON document\n"
+    "  -h, --help    print this help\n";
+
+static void pmu_list(const PAPI_component_info_t *c, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < PAPI_PMU_MAX && c->pmu_names[i]; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", c->pmu_names[i]);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static void print_detail(const PAPI_component_info_t *c)
+{
+    printf("   %-28s%d\n", "Native events:", c->num_native_events);
+    printf("   %-28s%d\n", "Preset events:", c->num_preset_events);
+    printf("   %-28s%d\n", "Hardware counters:", c->num_cntrs);
+    printf("   %-28s%d\n", "Multiplexed counters:", c->num_mpx_cntrs);
+    printf("   %-28s%s\n", "Kernel version:", c->kernel_version);
+    printf("   %-28s%s\n", "Overflow interrupts:", c->hardware_intr ? "hardware" : "software (timer)");
+    printf("   %-28s%s\n", "Attach to other threads:", c->attach ? "yes" : "no");
+    printf("   %-28s%s\n", "Count per CPU:", c->cpu ? "yes" : "no");
+    printf("   %-28s%s\n", "Inherit to children:", c->inherit ? "yes" : "no");
+    printf("   %-28s%s\n", "Fast counter read:", c->fast_counter_read ? "yes" : "no");
+}
+
+int main(int argc, char **argv)
+{
+    int json = 0, detail = 0;
+    for (int i = 1; i < argc; i++) {
+        if (util_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--detail"))
+            detail = 1;
+        else {
+            fprintf(stderr, "papi_component_avail: unknown option '%s'\n\n%s", argv[i], usage);
+            return 2;
+        }
+    }
+    if (!util_init("papi_component_avail"))
+        return 1;
+    int n = PAPI_num_components();
+    struct jw w;
+    if (json) {
+        jw_init(&w, stdout);
+        jw_obj_begin(&w, NULL);
+        util_json_header(&w);
+        jw_arr_begin(&w, "components");
+    } else {
+        util_print_header(stdout, "Available components and hardware information.");
+        printf("\nCompiled-in components:\n");
+    }
+    int active = 0;
+    for (int i = 0; i < n; i++) {
+        const PAPI_component_info_t *c = PAPI_get_component_info(i);
+        if (!c)
+            continue;
+        char pmus[PAPI_HUGE_STR_LEN];
+        pmu_list(c, pmus, sizeof pmus);
+        active += !c->disabled;
+        if (json) {
+            jw_obj_begin(&w, NULL);
+            jw_int(&w, "index", i);
+            jw_str(&w, "name", c->name);
+            jw_str(&w, "description", c->description);
+            jw_bool(&w, "active", !c->disabled);
+            if (c->disabled || c->disabled_reason[0])
+                jw_str(&w, "disabled_reason", c->disabled_reason);
+            jw_int(&w, "native_events", c->num_native_events);
+            jw_int(&w, "preset_events", c->num_preset_events);
+            jw_int(&w, "hardware_counters", c->num_cntrs);
+            jw_int(&w, "multiplexed_counters", c->num_mpx_cntrs);
+            jw_str(&w, "pmus", pmus);
+            jw_obj_end(&w);
+            continue;
+        }
+        printf("Name:   %-23s %s\n", c->name, c->description);
+        if (c->disabled)
+            util_print_wrapped(stdout, "   \\-> Disabled: ", c->disabled_reason, 80);
+        else
+            printf("   \\-> Active: %d native events, %d preset events, %d hardware counters; "
+                   "PMUs: %s\n", c->num_native_events, c->num_preset_events, c->num_cntrs, pmus);
+        if (!c->disabled && c->num_cntrs == 0 && c->disabled_reason[0])
+            util_print_wrapped(stdout, "   \\-> Note: ", c->disabled_reason, 80);
+        if (detail)
+            print_detail(c);
+    }
+    if (json) {
+        jw_arr_end(&w);
+        jw_int(&w, "active_components", active);
+        jw_obj_end(&w);
+        jw_finish(&w);
+    } else {
+        printf("\n%d of %d components are active.\n", active, n);
+        printf("%s\n", UTIL_RULE);
+    }
+    return 0;
+}
