@@ -1,6 +1,7 @@
 /* aggregate.c: at MPI_Finalize, min/mean/max (and the ranks holding min and max) of
- * every metric by three reductions to rank 0 (MINLOC, MAXLOC, SUM): each rank hands
- * MPI one fixed-size vector per reduction whatever the number of ranks. Rank 0 prints
+ * every metric by ONE reduction to rank 0 with a user operation that does MINLOC,
+ * MAXLOC and SUM at once: each rank hands MPI one fixed-size vector whatever the number
+ * of ranks (a tree reduction: what a rank sends does not grow with P). Rank 0 prints
  * the banner; all ranks then write the JSON report and the CSV together. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,31 @@ struct dbl_int {
     double v;
     int rank;
 };
+
+/* One metric across ranks: what the reduction carries. */
+struct mstat {
+    double mn, mx, sum;
+    int mn_rank, mx_rank;
+};
+
+/* Ties go to the lower rank, as MPI_MINLOC/MPI_MAXLOC do. */
+static void mstat_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    const struct mstat *a = in;
+    struct mstat *b = inout;
+    (void)type;
+    for (int i = 0; i < *len; i++) {
+        if (a[i].mn < b[i].mn || (a[i].mn == b[i].mn && a[i].mn_rank < b[i].mn_rank)) {
+            b[i].mn = a[i].mn;
+            b[i].mn_rank = a[i].mn_rank;
+        }
+        if (a[i].mx > b[i].mx || (a[i].mx == b[i].mx && a[i].mx_rank < b[i].mx_rank)) {
+            b[i].mx = a[i].mx;
+            b[i].mx_rank = a[i].mx_rank;
+        }
+        b[i].sum += a[i].sum;
+    }
+}
 
 static const char *call_field[4] = {"calls", "time_s", "bytes_sent", "bytes_recv"};
 
@@ -72,8 +98,8 @@ static char *json_head(const struct agg *a, size_t *len)
     for (int e = 0; e < pmpi_g.nevents; e++)
         PUT("%s\"%s\"", e ? ", " : "", pmpi_g.event_names[e]);
     PUT("], \"counter_note\": \"%s\", \"aggregation\": {\"seconds\": %.9f, "
-        "\"bytes_per_rank\": %lld, \"method\": \"PMPI_Reduce MINLOC/MAXLOC/SUM, "
-        "PMPI_Exscan, PMPI_File_write_at_all\"}, \"metrics\": {",
+        "\"bytes_per_rank\": %lld, \"method\": \"one PMPI_Reduce (min/max/sum with ranks), "
+        "PMPI_Exscan, PMPI_File_write_at\"}, \"metrics\": {",
         pmpi_g.counter_note, a->seconds, a->bytes);
     int first = 1;
     for (int i = 0; i < a->n; i++) {
@@ -141,7 +167,7 @@ static void banner(const struct agg *a)
 void pmpi_aggregate_and_report(const struct pmpi_row *row)
 {
     struct agg *a = calloc(1, sizeof *a);
-    static struct dbl_int in[NMETRICS];
+    static struct mstat in[NMETRICS], out[NMETRICS];
     if (!a) {
         fprintf(stderr, "papi_mpi: no memory for the aggregation\n");
         return;
@@ -149,13 +175,23 @@ void pmpi_aggregate_and_report(const struct pmpi_row *row)
     long long t0 = pmpi_now_ns();
     a->n = metrics_of(row, a->m);
     for (int i = 0; i < a->n; i++) {
-        in[i].v = a->m[i];
-        in[i].rank = pmpi_g.rank;
+        in[i].mn = in[i].mx = in[i].sum = a->m[i];
+        in[i].mn_rank = in[i].mx_rank = pmpi_g.rank;
     }
-    PMPI_Reduce(in, a->mn, a->n, MPI_DOUBLE_INT, MPI_MINLOC, 0, MPI_COMM_WORLD);
-    PMPI_Reduce(in, a->mx, a->n, MPI_DOUBLE_INT, MPI_MAXLOC, 0, MPI_COMM_WORLD);
-    PMPI_Reduce(a->m, a->sum, a->n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    a->bytes = 2LL * a->n * (long long)sizeof(struct dbl_int) + a->n * (long long)sizeof(double);
+    MPI_Datatype type;
+    MPI_Op op;
+    PMPI_Type_contiguous((int)sizeof(struct mstat), MPI_BYTE, &type);
+    PMPI_Type_commit(&type);
+    PMPI_Op_create(mstat_op, 1, &op);
+    PMPI_Reduce(in, out, a->n, type, op, 0, MPI_COMM_WORLD);
+    PMPI_Op_free(&op);
+    PMPI_Type_free(&type);
+    for (int i = 0; i < a->n; i++) {
+        a->mn[i] = (struct dbl_int){out[i].mn, out[i].mn_rank};
+        a->mx[i] = (struct dbl_int){out[i].mx, out[i].mx_rank};
+        a->sum[i] = out[i].sum;
+    }
+    a->bytes = a->n * (long long)sizeof(struct mstat);
     a->seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
 
     size_t head_len = 0, row_len = 0, csvh_len = 0, csv_len = 0;
@@ -174,7 +210,7 @@ void pmpi_aggregate_and_report(const struct pmpi_row *row)
     if (pmpi_g.rank == 0) {
         banner(a);
         printf("papi_mpi: %s %s/papi_mpi_report.json and papi_mpi_ranks.csv; aggregation "
-               "%.3f ms (%lld B per rank to the reductions), with files %.3f ms\n",
+               "%.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
                bad ? "FAILED to write" : "wrote", pmpi_g.outdir, a->seconds * 1e3, a->bytes,
                total * 1e3);
         fflush(stdout);

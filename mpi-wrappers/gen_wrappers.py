@@ -106,20 +106,20 @@ def gen_source(calls):
         out.append("        atomic_store_explicit(&next_, real_, memory_order_relaxed);")
         out.append("    }")
         if hook == "after_init":
-            out.append("    long long t0_ = pmpi_now_ns();")
+            out.append("    long long t0_ = pmpi_ticks();")
             out.append(f"    real_({args});")
             out.append("    pmpi_after_init();")
             out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, t0_);")
         elif hook == "before_finalize":
-            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_now_ns());")
+            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());")
             out.append("    pmpi_before_finalize();")
             out.append(f"    real_({args});")
         elif hook == "before_abort":
-            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_now_ns());")
+            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());")
             out.append("    pmpi_before_abort();")
             out.append(f"    real_({args});")
         elif hook == "pcontrol":
-            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_now_ns());")
+            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());")
             out.append("    pmpi_pcontrol(a0 ? *(const int *)a0 : 0, NULL);")
             out.append(f"    real_({args});")
         else:

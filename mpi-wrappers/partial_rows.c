@@ -25,6 +25,7 @@ void pmpi_partial_write(const char *reason)
         return;
     static struct pmpi_row row; /* static: no allocation on a dying path */
     pmpi_g.t_final = pmpi_now_ns();
+    pmpi_g.tick_final = pmpi_ticks();
     pmpi_collect_row(&row, 0, reason);
     size_t len = 0;
     char *text = pmpi_row_json(&row, &len);

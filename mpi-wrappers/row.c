@@ -10,7 +10,11 @@
 void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason)
 {
     long long end = pmpi_g.t_final ? pmpi_g.t_final : pmpi_now_ns();
-    long long mpi_ns = 0;
+    long long end_tick = pmpi_g.tick_final ? pmpi_g.tick_final : pmpi_ticks();
+    long long mpi_ticks = 0;
+    double ns_per_tick = end_tick > pmpi_g.tick_init
+                             ? (double)(end - pmpi_g.t_init) / (double)(end_tick - pmpi_g.tick_init)
+                             : 1.0;
     int n = atomic_load(&pmpi_nthreads);
     memset(row, 0, sizeof *row);
     row->rank = pmpi_g.rank;
@@ -22,7 +26,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason)
         n = PMPI_MAX_THREADS + 1; /* include the shared overflow slot */
     for (int t = 0; t < n; t++) {
         const struct pmpi_thread *th = &pmpi_threads[t];
-        mpi_ns += atomic_load(&th->mpi_ns);
+        mpi_ticks += atomic_load(&th->mpi_ticks);
         for (int c = 0; c < PMPI_NCALLS; c++) {
             row->calls[c] += atomic_load(&th->stat[c].calls);
             row->ns[c] += atomic_load(&th->stat[c].ns);
@@ -30,8 +34,10 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason)
             row->recvd[c] += atomic_load(&th->stat[c].recvd);
         }
     }
+    for (int c = 0; c < PMPI_NCALLS; c++)
+        row->ns[c] = (long long)((double)row->ns[c] * ns_per_tick);
     row->wall_s = (double)(end - pmpi_g.t_init) * 1e-9;
-    row->mpi_s = (double)mpi_ns * 1e-9;
+    row->mpi_s = (double)mpi_ticks * ns_per_tick * 1e-9;
     pmpi_counters_read_rank(row->counts);
 }
 

@@ -53,7 +53,7 @@ void pmpi_count_call(int id, long long t0)
     if (atomic_load(&pmpi_g.state) == PMPI_OFF)
         return;
     struct pmpi_thread *th = pmpi_tls ? pmpi_tls : pmpi_thread_slot_slow();
-    long long dt = pmpi_now_ns() - t0;
+    long long dt = pmpi_ticks() - t0;
     atomic_fetch_add(&th->stat[id].calls, 1);
     atomic_fetch_add(&th->stat[id].ns, dt);
 }
@@ -126,6 +126,7 @@ void pmpi_after_init(void)
     pmpi_thread_slot_slow(); /* slot 0: the initialising thread, counters started */
     pmpi_partial_install();
     pmpi_g.t_init = pmpi_now_ns();
+    pmpi_g.tick_init = pmpi_ticks();
     atomic_compare_exchange_strong(&pmpi_g.state, &expected, PMPI_ACTIVE);
 }
 
@@ -135,6 +136,7 @@ void pmpi_before_finalize(void)
     if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
         return;
     pmpi_g.t_final = pmpi_now_ns();
+    pmpi_g.tick_final = pmpi_ticks();
     atomic_store(&pmpi_g.state, PMPI_DONE);
     struct pmpi_row *row = calloc(1, sizeof *row);
     if (!row) {
@@ -195,7 +197,7 @@ void pmpi_pcontrol(int level, const char *name)
 
 int MPI_Init(int *argc, char ***argv)
 {
-    long long t0 = pmpi_now_ns();
+    long long t0 = pmpi_ticks();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) {
         pmpi_after_init();
@@ -206,7 +208,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    long long t0 = pmpi_now_ns();
+    long long t0 = pmpi_ticks();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         pmpi_after_init();
@@ -217,14 +219,14 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-    pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_now_ns());
+    pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
     pmpi_before_finalize();
     return PMPI_Finalize();
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    pmpi_count_call(PMPI_ID_MPI_Abort, pmpi_now_ns());
+    pmpi_count_call(PMPI_ID_MPI_Abort, pmpi_ticks());
     pmpi_before_abort();
     return PMPI_Abort(comm, errorcode);
 }
@@ -238,7 +240,7 @@ int MPI_Pcontrol(const int level, ...)
         name = va_arg(ap, const char *);
         va_end(ap);
     }
-    pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_now_ns());
+    pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
     pmpi_pcontrol(level, name);
     return PMPI_Pcontrol(level);
 }
