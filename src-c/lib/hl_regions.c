@@ -42,6 +42,8 @@ static void try_event(int probe, const char *name, int quiet)
         return;
     }
     ret = PAPI_event_name_to_code(name, &code);
+    if (ret != PAPI_OK)
+        code = 0;
     if (ret == PAPI_OK)
         ret = PAPI_add_event(probe, code);
     if (ret == PAPI_OK) {
@@ -52,7 +54,10 @@ static void try_event(int probe, const char *name, int quiet)
     }
     if (quiet)
         return;
-    hl_missing_reason(code, why, sizeof why);
+    if (code == 0) /* the name is unknown: the hardware is not the reason */
+        papi_strcpy(why, sizeof why, papi_last_error_detail());
+    else
+        hl_missing_reason(code, why, sizeof why);
     add_skipped(name, why);
 }
 
