@@ -94,12 +94,12 @@ int main(int argc, char **argv)
         }
         printf("Name:   %-23s %s\n", c->name, c->description);
         if (c->disabled)
-            util_print_wrapped(stdout, "   \\-> Disabled: ", c->disabled_reason, 80);
+            util_print_hanging(stdout, "   \\-> Disabled: ", "                 ", c->disabled_reason, 80);
         else
             printf("   \\-> Active: %d native events, %d preset events, %d hardware counters; "
                    "PMUs: %s\n", c->num_native_events, c->num_preset_events, c->num_cntrs, pmus);
         if (!c->disabled && c->num_cntrs == 0 && c->disabled_reason[0])
-            util_print_wrapped(stdout, "   \\-> Note: ", c->disabled_reason, 80);
+            util_print_hanging(stdout, "   \\-> Note: ", "             ", c->disabled_reason, 80);
         if (detail)
             print_detail(c);
     }

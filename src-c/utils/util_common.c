@@ -49,17 +49,18 @@ void util_error_detail(int code, char *buf, size_t len)
     }
 }
 
-void util_print_wrapped(FILE *f, const char *indent, const char *text, int width)
+void util_print_hanging(FILE *f, const char *first, const char *rest, const char *text, int width)
 {
-    int avail = width - (int)strlen(indent);
-    if (avail < 20)
-        avail = 20;
+    const char *indent = first;
     const char *p = text;
     while (*p) {
         while (*p == ' ')
             p++;
         if (!*p)
             break;
+        int avail = width - (int)strlen(indent);
+        if (avail < 20)
+            avail = 20;
         int take = (int)strlen(p);
         if (take > avail) {
             take = avail;
@@ -70,7 +71,13 @@ void util_print_wrapped(FILE *f, const char *indent, const char *text, int width
         }
         fprintf(f, "%s%.*s\n", indent, take, p);
         p += take;
+        indent = rest;
     }
+}
+
+void util_print_wrapped(FILE *f, const char *indent, const char *text, int width)
+{
+    util_print_hanging(f, indent, indent, text, width);
 }
 
 void util_version_string(char *buf, size_t len)

@@ -31,6 +31,8 @@ void util_print_no_counters(FILE *f);
 
 /* Print text wrapped at width columns, each line starting with indent. */
 void util_print_wrapped(FILE *f, const char *indent, const char *text, int width);
+/* The same with a different prefix on the first line (e.g. "   \\-> Disabled: "). */
+void util_print_hanging(FILE *f, const char *first, const char *rest, const char *text, int width);
 
 /* Version string "7.0.0.0" of the library in use. */
 void util_version_string(char *buf, size_t len);
