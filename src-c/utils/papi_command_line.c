@@ -57,8 +57,8 @@ static void append_preset_note(const char *name, char *why, size_t len)
         PAPI_get_event_info(code, &info) != PAPI_OK || !info.note[0])
         return;
     size_t used = strlen(why);
-    if (used + 4 < len)
-        snprintf(why + used, len - used, " (%s)", info.note);
+    if (used + 4 < len) /* the note is cut to what fits */
+        snprintf(why + used, len - used, " (%.*s)", (int)(len - used - 4), info.note);
 }
 
 int main(int argc, char **argv)
