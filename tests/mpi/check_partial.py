@@ -4,7 +4,8 @@
 mode abort: rank 1 of mpi_pattern calls MPI_Abort; its row must be on disk with
 "finished": false, reason MPI_Abort and its calls so far counted exactly; ranks the
 launcher killed may have no row (SIGKILL runs no exit path), those that have one must
-parse. mode exit: every rank exits without MPI_Finalize: every rank's row is there.
+parse. mode exit: every rank exits without MPI_Finalize: every rank's row is there. mode
+signal: rank 0 gets SIGTERM: its handler writes its row, then the signal kills it.
 No final report may claim the ranks finished."""
 import argparse
 import glob
@@ -42,7 +43,7 @@ def main():
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--program", required=True)
-    ap.add_argument("--mode", choices=["abort", "exit"], required=True)
+    ap.add_argument("--mode", choices=["abort", "exit", "signal"], required=True)
     ap.add_argument("--preload", default="")
     args = ap.parse_args()
     fails = []
@@ -61,8 +62,8 @@ def main():
                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=120)
         print(p.stdout)
-        if args.mode == "abort":
-            check(p.returncode != 0, "an aborted run exits non-zero")
+        if args.mode != "exit":
+            check(p.returncode != 0, "an aborted or killed run exits non-zero")
         check(not os.path.exists(os.path.join(out, "papi_mpi_report.json")),
               "no final report for a run that did not finish")
         files = sorted(glob.glob(os.path.join(out, "papi_mpi_rank*.partial.json")))
@@ -73,7 +74,7 @@ def main():
                 r = json.load(fh)
             rows[r["rank"]] = r
             check(r["finished"] is False, f"rank {r['rank']} marked unfinished")
-        must = [1] if args.mode == "abort" else list(range(args.np))
+        must = {"abort": [1], "signal": [0], "exit": list(range(args.np))}[args.mode]
         for k in must:
             check(k in rows, f"rank {k} row on disk")
         for k, r in rows.items():
@@ -81,6 +82,8 @@ def main():
             if args.mode == "abort" and k == 1:
                 want["MPI_Abort"] = (1, 0, 0)
                 check(r.get("exit_reason") == "MPI_Abort", "rank 1 reason MPI_Abort")
+            elif args.mode == "signal" and k == 0:
+                check(r.get("exit_reason") == "signal 15", "rank 0 reason signal 15")
             elif args.mode == "exit":
                 check(r.get("exit_reason") == "exit without MPI_Finalize", f"rank {k} reason")
             else:

@@ -65,6 +65,8 @@ def run(args, outdir, pages):
     env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=outdir)
     if args.preload:
         env["LD_PRELOAD"] = args.preload
+    if args.events:
+        env["PAPI_MPI_EVENTS"] = args.events
     cmd = [args.mpirun, "-np", str(args.np), args.program, str(pages)] + args.extra
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, timeout=120)
@@ -88,6 +90,9 @@ def main():
     ap.add_argument("--pages", type=int, default=500)
     ap.add_argument("--preload", default="")
     ap.add_argument("--fortran", action="store_true")
+    ap.add_argument("--events", default="", help="PAPI_MPI_EVENTS for the runs")
+    ap.add_argument("--expect-events", default="",
+                    help="comma-separated events the report must list (the others failed)")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
     fails = []
@@ -109,6 +114,13 @@ def main():
         rep, csv_rows = load(run_dir)
         P = args.np
         check(rep["nranks"] == P and rep["finished_ranks"] == P, "nranks/finished_ranks")
+        if args.expect_events:
+            want_ev = args.expect_events.split(",")
+            check(rep["events"] == want_ev, f"events {rep['events']} want {want_ev}")
+            for bad in set(args.events.split(",")) - set(want_ev):
+                check(bad in rep["counter_note"], f"the note names the failed event {bad}")
+            for r in rep["ranks"]:
+                check(sorted(r["counters"]) == sorted(want_ev), f"rank {r['rank']} counters")
         ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
         check([r["rank"] for r in ranks] == list(range(P)), "one JSON row per rank")
         check(len(csv_rows) == P, "one CSV row per rank")

@@ -2,9 +2,10 @@
  * (check_report.py) knows exactly. Rank r also touches (r+1) x N fresh pages between
  * MPI_Init and MPI_Finalize (N = argv[1]). argv[2] = "abort" makes rank 1 call
  * MPI_Abort after its first collectives; "exit" makes every rank exit() there without
- * MPI_Finalize. Uses no PAPI call: it runs unmodified under
+ * MPI_Finalize; "signal" makes rank 0 raise SIGTERM there. Uses no PAPI call: it runs unmodified under
  * LD_PRELOAD as well as linked to the wrapper library. */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
     long pages = argc > 1 ? atol(argv[1]) : 0;
     int do_abort = argc > 2 && strcmp(argv[2], "abort") == 0;
     int do_exit = argc > 2 && strcmp(argv[2], "exit") == 0;
+    int do_signal = argc > 2 && strcmp(argv[2], "signal") == 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -87,6 +89,8 @@ int main(int argc, char **argv)
     }
     if (do_exit)
         exit(0);
+    if (do_signal && rank == 0)
+        raise(SIGTERM);
     double r5[5] = {0}, r5o[5];
     MPI_Reduce(r5, r5o, 5, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     int one = rank, *all = calloc((size_t)size * 2, sizeof(int));
