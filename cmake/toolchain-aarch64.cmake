@@ -13,6 +13,13 @@ if(PAPI_ARM64_GFORTRAN)
   set(CMAKE_Fortran_COMPILER ${PAPI_ARM64_GFORTRAN})
 endif()
 
+# Programs the build runs to generate sources (the Fortran constants dump) run under
+# QEMU user mode (Debian package qemu-user) with the cross toolchain's glibc.
+find_program(PAPI_QEMU_AARCH64 qemu-aarch64)
+if(PAPI_QEMU_AARCH64)
+  set(CMAKE_CROSSCOMPILING_EMULATOR "${PAPI_QEMU_AARCH64};-L;/usr/aarch64-linux-gnu")
+endif()
+
 # The toolchain file is read again by every try_compile: take the sysroot from the
 # environment so all of them agree.
 if(DEFINED ENV{PAPI_ARM64_SYSROOT} AND NOT "$ENV{PAPI_ARM64_SYSROOT}" STREQUAL "")

@@ -56,13 +56,16 @@ as_root() {
     else return 1; fi
 }
 
-# 1. Host tools: the cross compiler, QEMU and cpio (run-arm64 would install the last
-# two itself, but a failure there must be a skip, not a test failure).
+# 1. Host tools: the cross compilers (C, Fortran), QEMU (system for the guest, user
+# mode for the build's generator programs) and cpio. run-arm64 would install some
+# itself, but a failure there must be a skip, not a test failure.
 [ -x "$PMU_VM_DIR/run-arm64" ] || skip "the pmu-vm runner is missing ($PMU_VM_DIR/run-arm64)"
 command -v cmake >/dev/null || skip "cmake is not installed"
 missing=
 command -v aarch64-linux-gnu-gcc >/dev/null || missing="$missing gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+command -v aarch64-linux-gnu-gfortran >/dev/null || missing="$missing gfortran-aarch64-linux-gnu"
 command -v qemu-system-aarch64 >/dev/null || missing="$missing qemu-system-arm"
+command -v qemu-aarch64 >/dev/null || missing="$missing qemu-user"
 command -v cpio >/dev/null || missing="$missing cpio"
 if [ -n "$missing" ]; then
     say "installing$missing"
@@ -91,29 +94,47 @@ if ! have_sysroot; then
     ) 9>"$PAPI_ARM64_SYSROOT.lock" || skip "cannot fetch the arm64 packages $SYSROOT_PKGS"
 fi
 
-# 3. Cross build: the library, the tests and the examples (C only).
+# 3. Cross build: the library, the Fortran module, the tests and the examples (no MPI).
+# The hardware test programs are built first, one target each, so that a break
+# elsewhere in the tree (its own result, cross_build@all) or in one test program (that
+# test fails) does not hide the other hardware results.
 say "cross build in $BUILD"
-{
-    cmake -S "$REPO" -B "$BUILD" -DCMAKE_TOOLCHAIN_FILE="$REPO/cmake/toolchain-aarch64.cmake" \
-        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAPI_WERROR=ON -DPAPI_WITH_FORTRAN=OFF \
-        -DPAPI_WITH_MPI=OFF -DPAPI_BUILD_BENCH=OFF ${PMU_LANE_CMAKE_ARGS:-} &&
-        cmake --build "$BUILD" -j"$(nproc)"
-} >"$BUILD/cross-build.log" 2>&1 || {
-    tail -n 30 "$BUILD/cross-build.log" >&2
-    fail "the aarch64 cross build failed (see $BUILD/cross-build.log)"
-}
-say "cross build done ($(elapsed) s)"
-
-# 4. What goes into the guest: tests, the shared library, the guest-side runner.
-STAGE=$BUILD/pmu-stage
-rm -rf "$STAGE" && mkdir -p "$STAGE/bin" "$STAGE/lib" || exit 1
+CLOG=$BUILD/cross-build.log
+cmake -S "$REPO" -B "$BUILD" -DCMAKE_TOOLCHAIN_FILE="$REPO/cmake/toolchain-aarch64.cmake" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAPI_WERROR=ON -DPAPI_WITH_FORTRAN=ON \
+    -DPAPI_WITH_MPI=OFF -DPAPI_BUILD_BENCH=OFF -DPAPI_BUILD_FUZZ=OFF ${PMU_LANE_CMAKE_ARGS:-} \
+    >"$CLOG" 2>&1 || { tail -n 30 "$CLOG" >&2; fail "configuring the aarch64 cross build failed (see $CLOG)"; }
 LIST=$BUILD/tests/pmu/pmu-tests.list
 [ -f "$LIST" ] || fail "no $LIST: tests/pmu was not configured for aarch64"
+cmake --build "$BUILD" -j"$(nproc)" --target papi >>"$CLOG" 2>&1 ||
+    { tail -n 30 "$CLOG" >&2; fail "the aarch64 cross build of libpapi failed (see $CLOG)"; }
+
+STAGE=$BUILD/pmu-stage
+rm -rf "$STAGE" && mkdir -p "$STAGE/bin" "$STAGE/lib" || exit 1
+: >"$STAGE/tests.list"
 for t in $(cat "$LIST"); do
-    cp "$BUILD/tests/pmu/$t" "$STAGE/bin/" || fail "test program $t was not built"
+    if cmake --build "$BUILD" -j"$(nproc)" --target "$t" >>"$CLOG" 2>&1 &&
+        cp "$BUILD/tests/pmu/$t" "$STAGE/bin/"; then
+        echo "$t" >>"$STAGE/tests.list"
+    else
+        say "FAILED: test program $t does not build (see $CLOG)"
+        while read -r name rest; do
+            case $name in ''|'#'*) continue ;; esac
+            echo "PMU-RESULT $t@$name FAILED (does not build for aarch64, see $CLOG)" >>"$RESULTS"
+        done <"$REPO/tests/pmu/lane-configs.txt"
+    fi
 done
-cp "$LIST" "$STAGE/tests.list"
+if cmake --build "$BUILD" -j"$(nproc)" >>"$CLOG" 2>&1; then
+    echo "PMU-RESULT cross_build@all PASSED (library, Fortran module, tests, examples)" >>"$RESULTS"
+else
+    grep -E 'error|Error [0-9]' "$CLOG" | head -n 20 | sed 's/^/[cross_build@all] /' >>"$RESULTS"
+    echo "PMU-RESULT cross_build@all FAILED (whole-tree aarch64 build, see $CLOG)" >>"$RESULTS"
+fi
+say "cross build done ($(elapsed) s)"
+
+# 4. What else goes into the guest: the shared libraries, the guest-side runner.
 cp -P "$BUILD"/src-c/libpapi.so* "$STAGE/lib/" || fail "libpapi.so was not built"
+cp -P "$BUILD"/src-fortran/libpapif.so* "$STAGE/lib/" 2>/dev/null
 cp "$REPO/tests/pmu/guest-run.sh" "$STAGE/"
 
 # 5. One boot per configuration; every test runs in each.
@@ -124,7 +145,7 @@ while read -r name cpu shift pmu nctr; do
     boots=$((boots + 1))
     say "boot $boots: $name (--cpu $cpu, icount shift=$shift)"
     "$PMU_VM_DIR/run-arm64" --cpu "$cpu" --icount "shift=$shift,sleep=off" --timeout 600 \
-        --sysroot "$PAPI_ARM64_SYSROOT" "$STAGE" -- \
+        --sysroot "$PAPI_ARM64_SYSROOT" --cross-libs "$STAGE" -- \
         "env PMU_ICOUNT_SHIFT=$shift PMU_EXPECT_PMU=$pmu PMU_EXPECT_COUNTERS=$nctr ./guest-run.sh $name" \
         2>&1 | tee -a "$LOG" | grep -E '^(\[|PMU-RESULT)' >>"$RESULTS"
     st=${PIPESTATUS[0]}
@@ -151,6 +172,10 @@ while read -r name cpu shift pmu nctr; do
         grep -F "[$t@$name] " "$RESULTS" | grep -v -F ": PASSED" | sed 's/^/    /'
     done
 done <"$REPO/tests/pmu/lane-configs.txt"
+line=$(grep -F "PMU-RESULT cross_build@all " "$RESULTS")
+echo "$line"
+grep -F "[cross_build@all] " "$RESULTS" | sed 's/^/    /'
+case $line in *" PASSED "*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
 grep '^LANE-FAILED' "$RESULTS"
 summary="pmu-lane: $passed passed, $failed failed, $skipped skipped, $missing missing; $boots boots; $(elapsed) s"
 echo "$summary" | tee -a "$RESULTS"
