@@ -8,7 +8,7 @@
 #include "papi_test.h"
 
 #define THREADS 2
-#define ROUNDS  100
+#define ROUNDS  50
 #define PAGES   2000
 #define PERIOD  10
 
