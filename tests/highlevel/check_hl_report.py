@@ -70,6 +70,7 @@ def check_counts(report, tids, ev):
         if faults is not None:
             got = r["events"].get(ev)
             check(got == faults, "%s: %s = %s, want %d" % (name, ev, got, faults))
+    check('odd "name"\\\ttab' in main, "the escaped region name did not survive: %s" % list(main))
     if "outer" in main and "inner" in main:
         o, i = main["outer"], main["inner"]
         check(o["real_time_nsec"] >= i["real_time_nsec"], "inner real time above outer's")

@@ -84,6 +84,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
 
+    /* A name that needs JSON escaping. */
+    CHECK_RET(PAPI_hl_region_begin("odd \"name\"\\\ttab"), PAPI_OK);
+    CHECK_RET(PAPI_hl_region_end("odd \"name\"\\\ttab"), PAPI_OK);
+
     /* PAPI_hl_stop outside regions, then regions start the counters again. */
     CHECK_RET(PAPI_hl_stop(), PAPI_OK);
     CHECK_RET(PAPI_hl_stop(), PAPI_ENOTRUN);
