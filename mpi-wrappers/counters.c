@@ -90,6 +90,10 @@ void pmpi_counters_thread_start(struct pmpi_thread *th)
     PAPI_register_thread();
     if (PAPI_create_eventset(&es) != PAPI_OK)
         return;
+    /* Attached to this very thread: counts the same, but does not occupy the thread's
+     * one running event set, so the program's own PAPI_start still works. */
+    if (PAPI_attach(es, thread_id()) != PAPI_OK)
+        goto fail;
     for (int i = 0; i < pmpi_g.nevents; i++)
         if (PAPI_add_named_event(es, pmpi_g.event_names[i]) != PAPI_OK)
             goto fail;
