@@ -209,12 +209,16 @@ static int sample(struct hlr_thread *t, long long *real, long long *proc, long l
         *proc = PAPI_get_virt_nsec();
         return PAPI_OK;
     }
-    int ret = PAPI_read(t->eventset, values);
-    if (ret != PAPI_OK)
+    /* PAPI_read without its argument checks: the set is this thread's own. */
+    struct eventset *es = es_lookup(t->eventset);
+    if (__builtin_expect(!es || !(es->state & PAPI_RUNNING), 0))
+        return papi_error(PAPI_ENOTRUN, "the region counters of this thread are not running");
+    int ret = perf_read_all(es);
+    if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
-    const struct eventset *es = es_lookup(t->eventset);
+    es_compute_values(es, values);
     /* The kernel's enabled time of a per-thread counter is the thread's CPU time. */
-    *proc = es && es->nnat > 0 ? (long long)es->nat[0].enabled : PAPI_get_virt_nsec();
+    *proc = es->nnat > 0 ? (long long)es->nat[0].enabled : PAPI_get_virt_nsec();
     return PAPI_OK;
 }
 
