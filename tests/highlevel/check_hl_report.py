@@ -75,7 +75,7 @@ def check_counts(report, tids, ev):
         o, i = main["outer"], main["inner"]
         check(o["real_time_nsec"] >= i["real_time_nsec"], "inner real time above outer's")
         check(o["events"][ev] >= i["events"][ev], "nested regions do not add up")
-    for k in (0, 1):
+    for k in range(6):
         th = threads.get(tids.get("t%d" % k), {})
         w = th.get("work")
         check(w is not None, "thread t%d has no region work" % k)

@@ -1,5 +1,5 @@
 /* hl_regions_workload: marks regions with known page-fault counts in the main thread
- * (nested, repeated, recursive, read midway) and in two threads; prints the thread ids.
+ * (nested, repeated, recursive, read midway) and in six threads at once; prints the thread ids.
  * check_hl_report.py runs it and checks the JSON report it leaves at exit. The
  * documented errors are checked here. "setrank" as argv[1] calls papi_hl_set_rank(5). */
 #include <pthread.h>
@@ -7,6 +7,8 @@
 
 #include "papi_hl_rank.h"
 #include "papi_test.h"
+
+#define WORKERS 6 /* first regions of several threads at once: concurrent registration */
 
 /* Run every call path once (begin, read, end, nesting) so that their code and stack
  * pages are resident before the measured regions. */
@@ -78,10 +80,10 @@ int main(int argc, char **argv)
     CHECK_RET(PAPI_hl_region_end("recursive"), PAPI_OK);
     CHECK_RET(PAPI_hl_region_end("recursive"), PAPI_OK);
 
-    pthread_t t[2];
-    for (long i = 0; i < 2; i++)
+    pthread_t t[WORKERS];
+    for (long i = 0; i < WORKERS; i++)
         pthread_create(&t[i], NULL, worker, (void *)i);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < WORKERS; i++)
         pthread_join(t[i], NULL);
 
     /* A name that needs JSON escaping. */
