@@ -9,6 +9,7 @@
  * per-thread totals, so nested regions are inclusive and repeated regions accumulate.
  * Real time and the thread's CPU time are recorded even with no event at all. The report
  * is written at exit by hl_regions_report.c. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 struct hlr_config g_hlr;
 pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int configured;
+static atomic_int configured; /* set once, after g_hlr is filled */
 static _Thread_local struct hlr_thread *me;
 
 static const char *const default_events[] = {"perf::TASK-CLOCK", "PAPI_TOT_INS", "PAPI_TOT_CYC",
@@ -126,13 +127,13 @@ static int process_init(void)
     int ret = hl_self_init();
     if (ret != PAPI_OK)
         return ret;
-    if (__builtin_expect(configured, 1))
+    if (__builtin_expect(atomic_load_explicit(&configured, memory_order_acquire), 1))
         return PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
-    if (!configured) {
+    if (!atomic_load_explicit(&configured, memory_order_relaxed)) {
         configure();
         atexit(at_exit_report);
-        configured = 1;
+        atomic_store_explicit(&configured, 1, memory_order_release);
     }
     pthread_mutex_unlock(&g_hlr_lock);
     return PAPI_OK;
