@@ -45,6 +45,7 @@ def main():
     ap.add_argument("--program", required=True)
     ap.add_argument("--mode", choices=["abort", "exit", "signal"], required=True)
     ap.add_argument("--preload", default="")
+    ap.add_argument("--collect", required=True, help="papi_mpi_collect.py")
     args = ap.parse_args()
     fails = []
 
@@ -92,6 +93,15 @@ def main():
             check(got == want, f"rank {k} calls: got {got} want {want}")
             check(r["counters"].get("perf::PAGE-FAULTS", 10 * (k + 1)) >= 10 * (k + 1),
                   f"rank {k} page faults")
+        # The collector tells which ranks finished, died with a row, or left nothing.
+        c = subprocess.run([sys.executable, args.collect, out, "--np", str(args.np)],
+                           stdout=subprocess.PIPE, text=True, check=False)
+        print("collector:", c.stdout.strip())
+        summary = json.loads(c.stdout)
+        check(summary["finished"] == [], "collector: no rank finished")
+        check([r["rank"] for r in summary["partial"]] == sorted(rows), "collector: partial ranks")
+        check(sorted(summary["missing"] + list(rows)) == list(range(args.np)),
+              "collector: every rank is finished, partial or missing")
     finally:
         shutil.rmtree(out, ignore_errors=True)
     print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")

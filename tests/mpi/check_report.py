@@ -91,6 +91,7 @@ def main():
     ap.add_argument("--preload", default="")
     ap.add_argument("--fortran", action="store_true")
     ap.add_argument("--events", default="", help="PAPI_MPI_EVENTS for the runs")
+    ap.add_argument("--collect", default="", help="papi_mpi_collect.py: check it too")
     ap.add_argument("--expect-events", default="",
                     help="comma-separated events the report must list (the others failed)")
     ap.add_argument("extra", nargs="*")
@@ -147,6 +148,12 @@ def main():
                       f"rank {k} page faults {got_pf} not in [{want}, {want + slack}]")
                 if crow:
                     check(int(crow[pf]) == got_pf, f"CSV page faults rank {k}")
+        if args.collect:
+            c = subprocess.run([sys.executable, args.collect, run_dir], stdout=subprocess.PIPE,
+                               text=True, check=False)
+            summary = json.loads(c.stdout)
+            check(summary == {"nranks": P, "finished": list(range(P)), "partial": [],
+                              "missing": []}, f"collector: {summary}")
         # Aggregates equal what the rows say.
         def values(name):
             out = []
