@@ -11,6 +11,7 @@
  * meaning (everything since the previous call). Totals were chosen as the default
  * because they carry the deltas too (a 7.x caller can subtract) while the 3.5 codes
  * that print totals have no other way to get them. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,12 +147,14 @@ int PAPI_flips(float *rtime, float *ptime, long long *flpins, float *mflips)
 
 static int ipc_since_last(void)
 {
-    static int cached = -1;
-    if (cached < 0) {
+    static atomic_int cached = -1; /* read once: getenv on every call would cost */
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v < 0) {
         const char *e = getenv("PAPI_HL_SINCE_LAST");
-        cached = e && *e && strcmp(e, "0") != 0;
+        v = e && *e && strcmp(e, "0") != 0;
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
     }
-    return cached;
+    return v;
 }
 
 int PAPI_ipc(float *rtime, float *ptime, long long *ins, float *ipc)
