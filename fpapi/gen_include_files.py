@@ -34,7 +34,7 @@ def main():
             if len(line) > 72:
                 raise SystemExit("line longer than 72 columns: " + line)
     for fname, text in (("fpapi.h", cpp), ("f77papi.h", f77), ("f90papi.h", f90)):
-        papif_api.write_if_changed(os.path.join(outdir, fname), "".join(text))
+        papif_api.write_file(os.path.join(outdir, fname), "".join(text))
 
 
 if __name__ == "__main__":

@@ -129,7 +129,7 @@ def main():
     for r in have:
         text.append(core_function(r))
         text.append(shims(r))
-    papif_api.write_if_changed(out, "".join(text))
+    papif_api.write_file(out, "".join(text))
 
 
 if __name__ == "__main__":

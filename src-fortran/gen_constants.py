@@ -91,7 +91,7 @@ def main():
         lines.append('#define PRESET(name, bits, sdesc, ldesc) {"PAPI_" #name, (long long)(PAPI_##name)},\n')
         lines.append('#include "%s"\n#undef PRESET\n' % catalog)
     lines.append(DUMP_MAIN if mode == "dump" else CHECK_FUNCS)
-    papif_api.write_if_changed(out, "".join(lines))
+    papif_api.write_file(out, "".join(lines))
 
 
 if __name__ == "__main__":

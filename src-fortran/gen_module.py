@@ -164,7 +164,7 @@ def main():
         t.append(wrapper(r))
     t.append(HELPERS)
     t.append("end module papi\n")
-    papif_api.write_if_changed(out, "".join(t))
+    papif_api.write_file(out, "".join(t))
 
 
 if __name__ == "__main__":

@@ -116,7 +116,13 @@ def fortran_int(v):
     return "(-2147483647-1)" if v == -2**31 else str(v)
 
 
+def write_file(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def write_if_changed(path, text):
+    """For outputs whose consumers should rebuild only on a real change (the symbol list)."""
     try:
         with open(path, encoding="utf-8") as f:
             if f.read() == text:

@@ -40,7 +40,7 @@ def main():
                                                                done_fixed),
     }
     for fname, text in files.items():
-        papif_api.write_if_changed(os.path.join(outdir, fname), text)
+        papif_api.write_file(os.path.join(outdir, fname), text)
 
 
 if __name__ == "__main__":
