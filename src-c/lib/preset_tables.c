@@ -45,15 +45,11 @@ static int nowned, owned_cap;
 static struct { int code; int ok; char why[PAPI_2MAX_STR_LEN]; } open_cache[MAX_OPEN_CACHE];
 static int nopen_cache;
 static char detected[PAPI_MIN_STR_LEN * 2];
-static int detected_done;
 
-const char *preset_detected_cpu(void)
+static void detect_cpu_once(void)
 {
-    if (detected_done)
-        return detected[0] ? detected : NULL;
-    detected_done = 1;
     if (native_init() != PAPI_OK)
-        return NULL;
+        return;
     /* Prefer a model-specific core PMU; the architectural ones come last. */
     for (int pass = 0; pass < 2 && !detected[0]; pass++) {
         for (int p = 0; p < PFM_PMU_MAX; p++) {
@@ -70,6 +66,12 @@ const char *preset_detected_cpu(void)
             break;
         }
     }
+}
+
+const char *preset_detected_cpu(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, detect_cpu_once);
     return detected[0] ? detected : NULL;
 }
 
@@ -249,10 +251,13 @@ static void load_locked(void)
         int own_table = cpu && l.matched_tables > 0 && !l.fallback_used;
         const char *pmu = own_table ? cpu : NULL;
         ret = load_list(&l, pmu, origin, path != NULL, err, sizeof err);
-        say(table_desc, sizeof table_desc, "%s %s, tables for %s%s%s", path ? "file" : "built-in",
-            path ? path : "papi_events.csv", l.fallback_used || !cpu ? "'" GENERIC_TABLE "'" : "CPU ",
-            l.fallback_used || !cpu ? "" : cpu,
-            l.matched_tables ? "" : " (the file has none)");
+        if (!l.matched_tables)
+            say(table_desc, sizeof table_desc, "%s %s: it has no table for CPU '%s' nor '%s'",
+                path ? "file" : "built-in", path ? path : "papi_events.csv",
+                cpu ? cpu : "(none detected)", GENERIC_TABLE);
+        else
+            say(table_desc, sizeof table_desc, "table '%s' of the %s %s", l.fallback_used ? GENERIC_TABLE : cpu,
+                path ? "file" : "built-in", path ? path : "papi_events.csv");
         preset_src_list_free(&l);
     }
     if (ret != PAPI_OK) {

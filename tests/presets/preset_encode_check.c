@@ -129,7 +129,8 @@ static void encode_events(void)
     CHECK(!strcmp(info.derived, "NOT_DERIVED") && info.count == 1, "derived %s count %u",
           info.derived, info.count);
     CHECK(!strcmp(info.note, "my \"note\""), "note '%s'", info.note);
-    CHECK_EQ_LL(count_one(PAPI_TOT_CYC), NPAGES);
+    long long n1 = count_one(PAPI_TOT_CYC);
+    CHECK_EQ_LL(n1, NPAGES);
     /* The set built before keeps the definition it was built from. */
     CHECK_RET(PAPI_start(es), PAPI_OK);
     touch_pages(NPAGES);
@@ -192,7 +193,8 @@ static void set_event_info(void)
     CHECK_RET(PAPI_get_event_info(PAPI_L3_TCA, &back), PAPI_OK);
     CHECK(!strcmp(back.postfix, "N0|N1|*|"), "postfix '%s'", back.postfix);
     CHECK_RET(PAPI_set_event_info(&def, &code, 1), PAPI_OK);
-    CHECK_EQ_LL(count_one(PAPI_L3_TCA), NPAGES);
+    long long n2 = count_one(PAPI_L3_TCA);
+    CHECK_EQ_LL(n2, NPAGES);
 
     /* PAPI_EISRUN while a running set holds it. */
     int es = PAPI_NULL;
