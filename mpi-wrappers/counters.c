@@ -43,7 +43,7 @@ static int try_events(const char *const *names, int n, char *failed, size_t fail
     return pmpi_g.nevents;
 }
 
-void pmpi_counters_init(void)
+static void choose_events(void)
 {
     char failed[200] = "";
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
@@ -80,6 +80,15 @@ void pmpi_counters_init(void)
     try_events(sw, 2, NULL, 0);
     snprintf(pmpi_g.counter_note, sizeof pmpi_g.counter_note,
              "no hardware counters (%s): software events instead", failed);
+}
+
+void pmpi_counters_init(void)
+{
+    choose_events();
+    /* The note and the event names end up in JSON and CSV: keep them plain text. */
+    pmpi_json_safe(pmpi_g.counter_note);
+    for (int e = 0; e < pmpi_g.nevents; e++)
+        pmpi_json_safe(pmpi_g.event_names[e]);
 }
 
 void pmpi_counters_thread_start(struct pmpi_thread *th)

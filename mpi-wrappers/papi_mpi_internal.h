@@ -160,6 +160,7 @@ int pmpi_counters_read_self(long long *out);
 void pmpi_counters_shutdown(void);
 
 /* Rows, aggregation and files (row.c, aggregate.c, report_files.c, partial_rows.c). */
+void pmpi_json_safe(char *s); /* user text into JSON: quotes, backslashes, controls -> '_' */
 void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason);
 char *pmpi_row_json(const struct pmpi_row *row, size_t *len);
 char *pmpi_row_csv(const struct pmpi_row *row, size_t *len);

@@ -7,6 +7,13 @@
 
 #include "papi_mpi_internal.h"
 
+void pmpi_json_safe(char *s)
+{
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+            *s = '_';
+}
+
 void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason)
 {
     long long end = pmpi_g.t_final ? pmpi_g.t_final : pmpi_now_ns();

@@ -44,8 +44,7 @@ struct pmpi_thread *pmpi_thread_slot_slow(void)
         pthread_once(&key_once, make_key);
         pthread_setspecific(thread_key, th);
     } else {
-        th = &pmpi_threads[PMPI_MAX_THREADS];
-        th->shared = 1;
+        th = &pmpi_threads[PMPI_MAX_THREADS]; /* marked shared at MPI_Init */
     }
     pmpi_tls = th;
     return th;
@@ -130,6 +129,7 @@ void pmpi_after_init(void)
     pmpi_counters_init();
     pmpi_tls = NULL;
     atomic_store(&pmpi_nthreads, 0);
+    pmpi_threads[PMPI_MAX_THREADS].shared = 1;
     pmpi_thread_slot_slow(); /* slot 0: the initialising thread, counters started */
     pmpi_partial_install();
     pmpi_g.t_init = pmpi_now_ns();
@@ -185,6 +185,7 @@ void pmpi_pcontrol(int level, const char *name)
     if (!r && level == 2 && pmpi_g.nregions < PMPI_MAX_REGIONS) {
         r = &pmpi_g.regions[pmpi_g.nregions++];
         snprintf(r->name, sizeof r->name, "%s", name);
+        pmpi_json_safe(r->name);
     }
     if (!r)
         return;
