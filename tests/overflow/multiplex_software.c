@@ -4,6 +4,9 @@
  * multiplexing API: PAPI_multiplex_init, PAPI_set/get_multiplex, PAPI_MULTIPLEX,
  * PAPI_MAX_MPX_CTRS, PAPI_DEF_MPX_NS, and PAPI_get_event_running_fraction's errors. */
 #include "papi_test.h"
+#include "touch_sections.h"
+
+TOUCH_FN(touch_fresh, "ovf_touch_f")
 
 #define WANT 64
 
@@ -72,7 +75,7 @@ int main(void)
     double *frac = calloc((size_t)n, sizeof *frac);
     warm_up();
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(1000);
+    touch_fresh(1000);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     int nf = n;
     CHECK_RET(PAPI_get_event_running_fraction(es, frac, &nf), PAPI_OK);
@@ -90,11 +93,11 @@ int main(void)
 
     /* A second run after reset keeps exact values (baselines include the times). */
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(300);
+    touch_fresh(300);
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 300);
     CHECK_RET(PAPI_reset(es), PAPI_OK);
-    touch_pages(200);
+    touch_fresh(200);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 200);
 

@@ -1,6 +1,9 @@
 /* Every documented error of PAPI_overflow and PAPI_get_overflow_event_index, and that
  * a rejected call changes nothing. */
 #include "papi_test.h"
+#include "touch_sections.h"
+
+TOUCH_FN(touch_fresh, "ovf_touch_f")
 
 static void handler(int EventSet, void *address, long long overflow_vector, void *context)
 {
@@ -56,7 +59,7 @@ int main(void)
     /* PAPI_EISRUN */
     CHECK_RET(PAPI_overflow(es, minor, 100, 0, handler), PAPI_EISRUN);
     CHECK_RET(PAPI_overflow(es, pf, 0, 0, handler), PAPI_EISRUN);
-    touch_pages(200);
+    touch_fresh(200);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 200);
     CHECK_EQ_LL(v[1], 200);

@@ -4,6 +4,9 @@
 #include <signal.h>
 
 #include "papi_test.h"
+#include "touch_sections.h"
+
+TOUCH_FN(touch_fresh, "ovf_touch_f")
 
 static volatile int calls;
 static volatile long long last_vector, bad_vector;
@@ -52,7 +55,7 @@ int main(void)
         long long v[2] = {0, 0};
         calls = 0;
         CHECK_RET(PAPI_start(es), PAPI_OK);
-        touch_pages(1000);
+        touch_fresh(1000);
         CHECK_RET(PAPI_stop(es, v), PAPI_OK);
         CHECK_EQ_LL(v[1], 1000);
         CHECK_EQ_LL(calls, 10);
@@ -73,10 +76,10 @@ int main(void)
     long long v[2];
     calls = 0;
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(250);
+    touch_fresh(250);
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     CHECK_EQ_LL(v[1], 250);
-    touch_pages(250);
+    touch_fresh(250);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[1], 500);
     CHECK_EQ_LL(calls, 5);
@@ -92,7 +95,7 @@ int main(void)
     CHECK(!(st & PAPI_OVERFLOWING), "state 0x%x still overflowing", st);
     calls = 0;
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(300);
+    touch_fresh(300);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[1], 300);
     CHECK_EQ_LL(calls, 0);

@@ -6,6 +6,9 @@
 #include <sys/syscall.h>
 
 #include "papi_test.h"
+#include "touch_sections.h"
+
+TOUCH_FN(touch_fresh, "ovf_touch_f")
 
 #define THREADS 2
 #define ROUNDS  50
@@ -53,7 +56,7 @@ static void *work(void *arg)
             w->failures++;
             break;
         }
-        touch_pages(PAGES);
+        touch_fresh(PAGES);
         if (PAPI_stop(w->es, &v) != PAPI_OK)
             w->failures++;
         w->total += v;

@@ -2,6 +2,9 @@
  * MINOR-FAULTS every 250 (position 1) over 1000 fresh pages give 10 calls with bit 0x1
  * and 4 with bit 0x2; turning one off leaves the other. */
 #include "papi_test.h"
+#include "touch_sections.h"
+
+TOUCH_FN(touch_fresh, "ovf_touch_f")
 
 static volatile int bit0, bit1, other;
 
@@ -22,7 +25,7 @@ static void run(int es, long long pages, long long *v)
 {
     bit0 = bit1 = other = 0;
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(pages);
+    touch_fresh(pages);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
 }
 
