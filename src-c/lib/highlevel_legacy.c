@@ -110,7 +110,7 @@ int PAPI_stop_counters(long long *values, int array_len)
     long long tmp[HL_MAX_EVENTS];
     int n = s->nevents;
     int ret = hl_session_stop(s, tmp);
-    if (ret == PAPI_OK)
+    if (ret == PAPI_OK && values && array_len > 0)
         memcpy(values, tmp, (size_t)(array_len < n ? array_len : n) * sizeof *values);
     return ret;
 }
