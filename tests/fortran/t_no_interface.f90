@@ -62,6 +62,13 @@ program t_no_interface
     print '(a,i0,a,i0)', 'FAIL: read/stop without interface ', values(1), ' check ', check
     failures = failures + 1
   end if
+  ! Bad input: an error code back, nothing written, no crash.
+  values = -7
+  call PAPIF_read(12345_c_int, values, check)
+  if (check /= -11 .or. values(1) /= -7) then  ! PAPI_ENOEVST
+    print '(a,i0)', 'FAIL: read of a missing event set returned ', check
+    failures = failures + 1
+  end if
   if (failures > 0) stop 1
   print '(a)', 't_no_interface: PASSED'
 end program t_no_interface
