@@ -132,6 +132,10 @@ def main():
             exp = expected(k, P, args.fortran)
             got = {n: (c["calls"], c["bytes_sent"], c["bytes_recv"]) for n, c in r["calls"].items()}
             check(got == exp, f"rank {k} calls/bytes: got {got} want {exp}")
+            if not args.fortran:
+                reg = r["regions"].get("tail", {})
+                check(reg.get("entries") == 1 and reg.get("wall_s", 0) > 0,
+                      f"rank {k} MPI_Pcontrol region 'tail': {reg}")
             crow = next((c for c in csv_rows if int(c["rank"]) == k), None)
             check(crow is not None, f"CSV row of rank {k}")
             if crow:
