@@ -49,7 +49,7 @@ static void component_init(PAPI_component_info_t *c, int cidx)
         c->num_cntrs = g_pmu.num_hw_counters;
         c->num_mpx_cntrs = ES_MAX_NATIVES;
         c->num_preset_events = 0; /* counted when the preset table loads */
-        c->fast_counter_read = g_pmu.user_read_allowed && g_pmu.hw_open_works;
+        c->fast_counter_read = 0; /* counts are always read with read(), never rdpmc */
         c->pmu_names[0] = perf_pmu_names[0];
         c->pmu_names[1] = perf_pmu_names[1];
         papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, g_pmu.reason);
