@@ -149,6 +149,13 @@ def main():
              "  public :: papif_thread_id_function\n\n")
     for r in have:
         t.append("  public :: PAPIF_%s\n" % r.name)
+    # One name for two signatures (3.5 and 7.x): the compiler picks by the arguments.
+    names = {r.name for r in have}
+    for g, members in papif_api.parse_generics(api).items():
+        members = [m for m in members if m in names]
+        if members:
+            t.append("  interface PAPIF_%s\n    procedure :: %s\n  end interface PAPIF_%s\n"
+                     % (g, ", ".join("PAPIF_" + m for m in members), g))
     if direct:
         t.append("\n  interface\n")
         for r in direct:

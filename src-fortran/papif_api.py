@@ -45,7 +45,7 @@ class Routine:
 
 
 def parse(path):
-    routines, constants, presets = [], [], False
+    routines, constants, presets, generics = [], [], False, {}
     with open(path, encoding="utf-8") as f:
         for lineno, raw in enumerate(f, 1):
             line = raw.split("#", 1)[0].strip()
@@ -54,6 +54,12 @@ def parse(path):
             where = "%s:%d" % (path, lineno)
             if line == "const_presets":
                 presets = True
+                continue
+            if line.startswith("generic "):
+                m = re.match(r"^generic\s+(\w+)\s*=\s*([\w\s]+)$", line)
+                if not m:
+                    raise SystemExit("%s: expected 'generic name = routine routine...'" % where)
+                generics[m.group(1)] = m.group(2).split()
                 continue
             if line.startswith("const "):
                 constants.extend(line.split()[1:])
@@ -80,7 +86,22 @@ def parse(path):
         raise SystemExit("%s: a routine is described twice" % path)
     if len(set(constants)) != len(constants):
         raise SystemExit("%s: a constant is listed twice" % path)
+    for g, members in generics.items():
+        if any(m not in names for m in members):
+            raise SystemExit("%s: generic %s names an unknown routine" % (path, g))
     return routines, constants, presets
+
+
+def parse_generics(path):
+    """Module generic names: "generic perror = perror perror_message" lines."""
+    generics = {}
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            line = raw.split("#", 1)[0].strip()
+            m = re.match(r"^generic\s+(\w+)\s*=\s*([\w\s]+)$", line)
+            if m:
+                generics[m.group(1)] = m.group(2).split()
+    return generics
 
 
 def read_symbols(path):

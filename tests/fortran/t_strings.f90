@@ -63,6 +63,8 @@ program t_strings
   call expect(check == PAPI_OK .and. msg == cmsg .and. len_trim(msg) > 0, 'perror message')
   call PAPIF_perror(PAPI_EINVAL, n8, check)
   call expect(n8 == cmsg(1:8), 'perror truncated to 8')
+  ! The 7.x form through the same generic name: prints to stderr.
+  call PAPIF_perror('t_strings: the 7.x PAPIF_perror(message) form   ')
 
   if (failures > 0) then
     print '(a,i0,a)', 't_strings: FAILED (', failures, ' checks)'
