@@ -4,7 +4,8 @@
 mode abort: rank 1 of mpi_pattern calls MPI_Abort; its row must be on disk with
 "finished": false, reason MPI_Abort and its calls so far counted exactly; ranks the
 launcher killed may have no row (SIGKILL runs no exit path), those that have one must
-parse. mode exit: every rank exits without MPI_Finalize: every rank's row is there. mode
+parse. mode exit: every rank exits without MPI_Finalize: every rank's row is there (run it
+with -np 1: with more, the launcher SIGKILLs the others as soon as one has exited). mode
 signal: rank 0 gets SIGTERM: its handler writes its row, then the signal kills it.
 No final report may claim the ranks finished."""
 import argparse
