@@ -4,6 +4,7 @@
  * ADD = 2N, SUB = 0, N0|2|*|N1|+| = 3N, CMPD = N (the first term) exactly, through
  * read, accum and stop. */
 #include "papi_test.h"
+#include "preset_test_pages.h"
 
 #define NPAGES 1000
 
@@ -66,7 +67,7 @@ int main(void)
     check_info();
 
     int es = PAPI_NULL;
-    long long v[NEV], acc[NEV] = {0};
+    long long rd[NEV], acc[NEV] = {0}, st[NEV];
     CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
     for (int i = 0; i < NEV; i++) {
         int r = PAPI_add_event(es, codes[i]);
@@ -78,15 +79,21 @@ int main(void)
         CHECK_RET(r, PAPI_OK);
     }
     warm_up();
-    CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(NPAGES);
-    CHECK_RET(PAPI_read(es, v), PAPI_OK);
-    check_counts("read", v, NPAGES);
-    CHECK_RET(PAPI_accum(es, acc), PAPI_OK); /* adds and resets */
+    touch_small_pages(4);
+    /* Nothing but the workload between start and stop: printing would fault too. */
+    int r1 = PAPI_start(es);
+    touch_small_pages(NPAGES);
+    int r2 = PAPI_read(es, rd);
+    int r3 = PAPI_accum(es, acc); /* adds and resets */
+    touch_small_pages(NPAGES / 2);
+    int r4 = PAPI_stop(es, st);
+    CHECK_RET(r1, PAPI_OK);
+    CHECK_RET(r2, PAPI_OK);
+    CHECK_RET(r3, PAPI_OK);
+    CHECK_RET(r4, PAPI_OK);
+    check_counts("read", rd, NPAGES);
     check_counts("accum", acc, NPAGES);
-    touch_pages(NPAGES / 2);
-    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
-    check_counts("stop", v, NPAGES / 2);
+    check_counts("stop", st, NPAGES / 2);
     CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
     CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
     PAPI_shutdown();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "papi_test.h"
+#include "preset_test_pages.h"
 
 #define NPAGES 300
 
@@ -36,7 +37,7 @@ static long long count_one(int code)
     CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
     CHECK_RET(PAPI_add_event(es, code), PAPI_OK);
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(NPAGES);
+    touch_small_pages(NPAGES);
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
     CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
@@ -120,7 +121,7 @@ static void encode_events(void)
     CHECK_RET(PAPI_start(es), PAPI_OK);
     CHECK_RET(PAPI_encode_events(good, 1), PAPI_EISRUN);
     CHECK_RET(PAPI_reset(es), PAPI_OK); /* the refused call itself took page faults */
-    touch_pages(NPAGES);
+    touch_small_pages(NPAGES);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 2 * NPAGES); /* still the table's DERIVED_ADD */
 
@@ -133,7 +134,7 @@ static void encode_events(void)
     CHECK_EQ_LL(n1, NPAGES);
     /* The set built before keeps the definition it was built from. */
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    touch_pages(NPAGES);
+    touch_small_pages(NPAGES);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 2 * NPAGES);
     CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
