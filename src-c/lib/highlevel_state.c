@@ -9,6 +9,22 @@
 #include "highlevel_state.h"
 
 static _Thread_local struct hl_session session = {.eventset = PAPI_NULL};
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/* A thread that ends with its counters running: close them (no fd outlives it). */
+static void session_thread_exit(void *arg)
+{
+    struct hl_session *s = arg;
+    const struct eventset *es = s->mode != HL_IDLE ? es_lookup(s->eventset) : NULL;
+    if (es && es->owner_tid == papi_gettid())
+        hl_session_stop(s, NULL);
+}
+
+static void make_exit_key(void)
+{
+    pthread_key_create(&exit_key, session_thread_exit);
+}
 
 struct hl_session *hl_session_get(void)
 {
@@ -123,6 +139,8 @@ int hl_session_start(struct hl_session *s, enum hl_mode mode, int event, const i
                                           "thread; stop it first", caller);
         goto fail;
     }
+    pthread_once(&exit_once, make_exit_key);
+    pthread_setspecific(exit_key, s);
     s->mode = mode;
     s->event = event;
     s->eventset = es;

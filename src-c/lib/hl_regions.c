@@ -22,6 +22,26 @@ pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static atomic_int configured; /* set once, after g_hlr is filled */
 static _Thread_local struct hlr_thread *me;
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/* A thread that ends: close its counters (its regions stay for the report). */
+static void thread_exit(void *arg)
+{
+    struct hlr_thread *t = arg;
+    const struct eventset *es = t->eventset != PAPI_NULL ? es_lookup(t->eventset) : NULL;
+    if (es && es->owner_tid == papi_gettid()) {
+        PAPI_stop(t->eventset, NULL);
+        PAPI_cleanup_eventset(t->eventset);
+        PAPI_destroy_eventset(&t->eventset);
+    }
+    t->eventset = PAPI_NULL;
+}
+
+static void make_exit_key(void)
+{
+    pthread_key_create(&exit_key, thread_exit);
+}
 
 static const char *const default_events[] = {"perf::TASK-CLOCK", "PAPI_TOT_INS", "PAPI_TOT_CYC",
                                              "PAPI_FP_OPS"};
@@ -190,6 +210,8 @@ static int thread_get(struct hlr_thread **out)
         t->next = g_hlr.threads;
         g_hlr.threads = t;
         pthread_mutex_unlock(&g_hlr_lock);
+        pthread_once(&exit_once, make_exit_key);
+        pthread_setspecific(exit_key, t);
         me = t;
     }
     if (t->eventset != PAPI_NULL && !es_lookup(t->eventset))

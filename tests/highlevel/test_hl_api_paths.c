@@ -3,10 +3,38 @@
  * and UBSan (label asan): sessions of each kind, mixing refusals, regions with nesting,
  * reads, stop and restart, the rank hook and an explicit report write. Presets from
  * test_events.csv. */
+#include <dirent.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "papi_hl_rank.h"
 #include "papi_test.h"
+
+static int count_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+/* Ends with a rate session or a region set running: its fds close at thread exit. */
+static void *leaves_counters_running(void *arg)
+{
+    float rt, pt, r;
+    long long c;
+    if (arg) {
+        CHECK_RET(PAPI_flops(&rt, &pt, &c, &r), PAPI_OK);
+    } else {
+        CHECK_RET(PAPI_hl_region_begin("thread_region"), PAPI_OK);
+        CHECK_RET(PAPI_hl_region_end("thread_region"), PAPI_OK);
+    }
+    return NULL;
+}
 
 int main(void)
 {
@@ -68,6 +96,13 @@ int main(void)
         CHECK_RET(PAPI_hl_region_begin("c"), PAPI_EINVAL); /* counters run in this thread */
         CHECK_RET(PAPI_stop_counters(v, 1), PAPI_OK);
     }
+    int fds = count_fds();
+    for (long i = 0; i < 4; i++) {
+        pthread_t t;
+        pthread_create(&t, NULL, leaves_counters_running, (void *)(i & 1));
+        pthread_join(t, NULL);
+    }
+    CHECK(count_fds() == fds, "fds before the threads %d, after %d", fds, count_fds());
     CHECK_RET(papi_hl_set_rank(12), PAPI_OK);
     CHECK_RET(papi_hl_write_report(), PAPI_OK);
     char path[128];
