@@ -94,7 +94,7 @@ static int encode_text(char *text, const char *path, struct preset_def **defs)
             ret = papi_error(PAPI_EINVAL, "%s:%d: unbalanced quotes or too many fields", path, lineno);
             goto out;
         }
-        if (lineno == 1 && strcmp(f[0], "name") == 0)
+        if (strcmp(f[0], "name") == 0)
             continue; /* title line */
         memset(s, 0, sizeof *s);
         s->line = lineno;
