@@ -72,6 +72,8 @@ static inline void touch_pages(long n)
         perror("mmap");
         exit(2);
     }
+    /* One fault per 4 KiB page: a transparent huge page would take 512 at once. */
+    madvise((void *)p, (size_t)(n * page), MADV_NOHUGEPAGE);
     for (long i = 0; i < n; i++)
         p[i * page] = 1;
     munmap((void *)p, (size_t)(n * page));
