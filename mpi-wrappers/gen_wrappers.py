@@ -77,6 +77,9 @@ def gen_source(calls):
         if c["send"] or c["recv"]:
             out.append(f"    long long sent_ = pmpi_active() ? ({send}) : 0;")
             out.append(f"    long long recvd_ = pmpi_active() ? ({recv}) : 0;")
+            if c["peer"]:
+                out.append(f"    if (({c['peer']}) == MPI_PROC_NULL)")
+                out.append("        sent_ = recvd_ = 0; /* MPI_PROC_NULL: no data moves */")
         else:
             out.append("    const long long sent_ = 0, recvd_ = 0;")
         out.append("    struct pmpi_frame f_;")
