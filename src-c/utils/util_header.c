@@ -1,7 +1,10 @@
 /* util_header.c: the hardware header every utility starts with. The labels are PAPI 7's
  * (scripts parse them); the counter lines tell the truth when there is no PMU. */
+#include <linux/capability.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "util_common.h"
 
@@ -36,6 +39,44 @@ static int fast_read(const struct header_facts *h)
     return h->cpu && h->cpu->fast_counter_read;
 }
 
+/* The two permission facts that decide hardware counting besides the PMU itself. */
+static int perf_paranoid(void)
+{
+    int v = -100;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+    if (f) {
+        if (fscanf(f, "%d", &v) != 1)
+            v = -100;
+        fclose(f);
+    }
+    return v;
+}
+
+static int has_perfmon(void)
+{
+    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capget, &hdr, data) != 0)
+        return 0;
+    const int perfmon = 38, sys_admin = 21; /* CAP_PERFMON, CAP_SYS_ADMIN */
+    return ((data[perfmon / 32].effective >> (perfmon % 32)) & 1) ||
+           ((data[sys_admin / 32].effective >> (sys_admin % 32)) & 1);
+}
+
+static void permission_summary(char *buf, size_t len)
+{
+    int p = perf_paranoid();
+    int cap = has_perfmon();
+    snprintf(buf, len,
+             "Permissions: kernel.perf_event_paranoid is %d and this process %s CAP_PERFMON "
+             "(or CAP_SYS_ADMIN)%s.",
+             p, cap ? "has" : "lacks",
+             cap ? ", so permissions are not what stops hardware counting"
+                 : (p > 2 ? ": hardware counting is refused until one of the two changes"
+                          : ", which allows counting one's own threads"));
+}
+
 void util_print_no_counters(FILE *f)
 {
     const PAPI_component_info_t *c = PAPI_get_component_info(0);
@@ -47,6 +88,9 @@ void util_print_no_counters(FILE *f)
     else
         fprintf(f, "The kernel's software events (perf::TASK-CLOCK, perf::PAGE-FAULTS, ...) "
                    "can still be counted.\n");
+    char perm[PAPI_MAX_STR_LEN * 2];
+    permission_summary(perm, sizeof perm);
+    util_print_wrapped(f, "", perm, 80);
 }
 
 void util_print_header(FILE *f, const char *title)
@@ -124,5 +168,7 @@ void util_json_header(struct jw *w)
     jw_bool(w, "fast_counter_read", fast_read(&h));
     if (h.counters == 0 && h.cpu)
         jw_str(w, "no_counters_reason", h.cpu->disabled_reason);
+    jw_int(w, "perf_event_paranoid", perf_paranoid());
+    jw_bool(w, "cap_perfmon", has_perfmon());
     jw_obj_end(w);
 }

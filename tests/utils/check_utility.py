@@ -61,6 +61,11 @@ def check_header(text, data):
         check("No hardware counters can be used" in text, "no explanation for 0 counters")
         check("perf::" in counters.get("no_counters_reason", ""),
               "the reason does not name the software events that can be counted")
+        with open("/proc/sys/kernel/perf_event_paranoid") as f:
+            paranoid = int(f.read())
+        check("Permissions: kernel.perf_event_paranoid is %d" % paranoid in text,
+              "the explanation does not give perf_event_paranoid (%d)" % paranoid)
+        check(counters.get("perf_event_paranoid") == paranoid, "JSON perf_event_paranoid")
     hw = data.get("hardware", {})
     check(hw.get("total_cores", 0) == os.cpu_count(),
           "total_cores %r vs os.cpu_count() %r" % (hw.get("total_cores"), os.cpu_count()))
