@@ -166,7 +166,8 @@ void pmpi_before_abort(void)
 }
 
 /* MPI_Pcontrol levels: 0 pauses recording, 1 resumes, 2 "name" opens a region,
- * -2 "name" closes it (the name is read only for +-2, so MPI_Pcontrol(1) is safe). */
+ * -2 "name" closes it (the name is read only for +-2, so MPI_Pcontrol(1) is safe).
+ * Fortran has no name argument: its regions are called "unnamed". */
 void pmpi_pcontrol(int level, const char *name)
 {
     int st = atomic_load(&pmpi_g.state);
@@ -176,8 +177,10 @@ void pmpi_pcontrol(int level, const char *name)
         atomic_store(&pmpi_g.state, level ? PMPI_ACTIVE : PMPI_PAUSED);
         return;
     }
-    if ((level != 2 && level != -2) || !name)
+    if (level != 2 && level != -2)
         return;
+    if (!name)
+        name = "unnamed"; /* Fortran: MPI_Pcontrol has only the level there */
     struct pmpi_region *r = NULL;
     for (int i = 0; i < pmpi_g.nregions; i++)
         if (strcmp(pmpi_g.regions[i].name, name) == 0)
@@ -252,4 +255,36 @@ int MPI_Pcontrol(const int level, ...)
     pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
     pmpi_pcontrol(level, name);
     return PMPI_Pcontrol(level);
+}
+
+/* mpif.h and `use mpi`: libmpichfort's mpi_pcontrol_ calls the variadic MPI_Pcontrol
+ * with the level only, so MPI_Pcontrol(2) from Fortran would make the C wrapper read a
+ * name that is not there. These definitions come first and never read one. */
+static void fortran_pcontrol(const int *level)
+{
+    int l = level ? *level : 0;
+    pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
+    pmpi_pcontrol(l, NULL);
+    PMPI_Pcontrol(l);
+}
+
+void mpi_pcontrol_(const int *level);
+void mpi_pcontrol__(const int *level);
+void mpi_pcontrol(const int *level);
+void MPI_PCONTROL(const int *level);
+void mpi_pcontrol_(const int *level)
+{
+    fortran_pcontrol(level);
+}
+void mpi_pcontrol__(const int *level)
+{
+    fortran_pcontrol(level);
+}
+void mpi_pcontrol(const int *level)
+{
+    fortran_pcontrol(level);
+}
+void MPI_PCONTROL(const int *level)
+{
+    fortran_pcontrol(level);
 }

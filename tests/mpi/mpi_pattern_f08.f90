@@ -1,4 +1,5 @@
-! mpi_pattern_f08.f90: the call pattern of mpi_pattern.c (without MPI_Pcontrol) with
+! mpi_pattern_f08.f90: the call pattern of mpi_pattern.c (MPI_Pcontrol regions
+! are unnamed in Fortran; no MPI_PROC_NULL calls) with
 ! `use mpi_f08`. MPICH's f08 bindings enter PMPI_* directly for Init, Finalize,
 ! Comm_rank/size, Wait*, Probe and Barrier: the wrapper library defines those symbols.
 program mpi_pattern_f08
@@ -58,9 +59,12 @@ program mpi_pattern_f08
   one = rank
   call MPI_Gather(one, 1, MPI_INTEGER, all, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
   call MPI_Alltoall(a2, 2, MPI_INTEGER, all, 2, MPI_INTEGER, MPI_COMM_WORLD)
-  do i = 1, 4
+  do i = 1, 3
     call MPI_Barrier(MPI_COMM_WORLD)
   end do
+  call MPI_Pcontrol(2)
+  call MPI_Barrier(MPI_COMM_WORLD)
+  call MPI_Pcontrol(-2)
   call MPI_Ibarrier(MPI_COMM_WORLD, rq)
   call MPI_Wait(rq, st)
   call MPI_Iallreduce(x4, y4, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, rq)

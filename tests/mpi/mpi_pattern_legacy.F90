@@ -1,4 +1,5 @@
-! mpi_pattern_legacy.F90: the call pattern of mpi_pattern.c (without MPI_Pcontrol) in
+! mpi_pattern_legacy.F90: the call pattern of mpi_pattern.c (MPI_Pcontrol regions
+! are unnamed in Fortran; no MPI_PROC_NULL calls) in
 ! Fortran with the integer-handle bindings: built twice, with include 'mpif.h'
 ! (-DUSE_MPIF_H) and with `use mpi`. Argument 1: pages per rank (rank r touches (r+1)x).
 program mpi_pattern_legacy
@@ -62,9 +63,12 @@ program mpi_pattern_legacy
   one = rank
   call MPI_Gather(one, 1, MPI_INTEGER, all, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
   call MPI_Alltoall(a2, 2, MPI_INTEGER, all, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
-  do i = 1, 4
+  do i = 1, 3
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
   end do
+  call MPI_Pcontrol(2)
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call MPI_Pcontrol(-2)
   call MPI_Ibarrier(MPI_COMM_WORLD, rq, ierr)
   call MPI_Wait(rq, st, ierr)
   call MPI_Iallreduce(x4, y4, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, rq, ierr)
