@@ -14,7 +14,8 @@ NTHREADS, CALLS, MSG = 3, 50, 100
 
 def run(args, out, pages):
     env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out)
-    p = subprocess.run([args.mpirun, "-np", str(args.np), args.program, str(pages)], env=env,
+    cmd = [args.mpirun, "-np", str(args.np), args.program, str(pages)] + args.extra
+    p = subprocess.run(cmd, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
     print(p.stdout)
     if "SKIPPED" in p.stdout:
@@ -32,6 +33,7 @@ def main():
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--pages", type=int, default=300)
+    ap.add_argument("extra", nargs="*", help="more arguments for the program (alive)")
     args = ap.parse_args()
     fails = []
 

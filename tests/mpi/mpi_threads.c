@@ -1,16 +1,21 @@
 /* mpi_threads.c: MPI_THREAD_MULTIPLE with three threads that make MPI calls, touch
  * pages and end before MPI_Finalize: the rank's row must hold every thread's calls and
  * the sum of every thread's page faults. argv[1] = N: the main thread touches N pages,
- * thread t touches (t+1) x N after its first MPI call (when its counters start). */
+ * thread t touches (t+1) x N after its first MPI call (when its counters start).
+ * argv[2] = "alive": the threads are still alive (idle) during MPI_Finalize, so their
+ * counters are read from the finalising thread instead of at their exit. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 enum { NTHREADS = 3, CALLS = 50, MSG = 100 };
 static long pages;
+static int alive;
+static pthread_barrier_t done_mpi, after_finalize;
 
 static void touch_pages(long n)
 {
@@ -38,6 +43,10 @@ static void *worker(void *arg)
         MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Sendrecv(out, MSG, MPI_CHAR, rank, 10 + t, in, MSG, MPI_CHAR, rank, 10 + t,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (alive) {
+        pthread_barrier_wait(&done_mpi);       /* MPI work done... */
+        pthread_barrier_wait(&after_finalize); /* ...stay alive until after Finalize */
+    }
     return NULL;
 }
 
@@ -46,6 +55,9 @@ int main(int argc, char **argv)
     int provided, rank;
     pthread_t th[NTHREADS];
     pages = argc > 1 ? atol(argv[1]) : 0;
+    alive = argc > 2 && strcmp(argv[2], "alive") == 0;
+    pthread_barrier_init(&done_mpi, NULL, NTHREADS + 1);
+    pthread_barrier_init(&after_finalize, NULL, NTHREADS + 1);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     if (provided < MPI_THREAD_MULTIPLE) {
         printf("SKIPPED: MPI_THREAD_MULTIPLE not provided\n");
@@ -56,8 +68,14 @@ int main(int argc, char **argv)
     touch_pages(pages);
     for (long t = 0; t < NTHREADS; t++)
         pthread_create(&th[t], NULL, worker, (void *)t);
+    if (alive) {
+        pthread_barrier_wait(&done_mpi);
+        MPI_Finalize();
+        pthread_barrier_wait(&after_finalize);
+    }
     for (int t = 0; t < NTHREADS; t++)
         pthread_join(th[t], NULL);
-    MPI_Finalize();
+    if (!alive)
+        MPI_Finalize();
     return 0;
 }
