@@ -1,11 +1,84 @@
 /* hwinfo_topology.c: sockets, cores, threads, NUMA nodes and the cache table from hwloc.
  * hwloc honours HWLOC_XMLFILE / HWLOC_SYNTHETIC by itself, so tests replay recorded
  * machines; nothing here sets a topology source. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "hwinfo_internal.h"
+
+/* Without hwloc (or when it fails): CPU count from sysconf, one socket, and the caches
+ * of CPU 0 from sysfs, so the description stays useful. */
+static int sysfs_read_int(const char *dir, const char *file, long long *out)
+{
+    char path[160], buf[64];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    int ok = fgets(buf, sizeof buf, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return -1;
+    char *end;
+    long long v = strtoll(buf, &end, 10);
+    if (*end == 'K')
+        v *= 1024;
+    else if (*end == 'M')
+        v *= 1024 * 1024;
+    *out = v;
+    return 0;
+}
+
+static void sysfs_caches(PAPI_mh_info_t *mh)
+{
+    for (int idx = 0; idx < 16; idx++) {
+        char dir[96], type[32] = "";
+        long long level, size, line, ways = 0;
+        snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu0/cache/index%d", idx);
+        if (sysfs_read_int(dir, "level", &level) != 0)
+            break;
+        char path[128];
+        snprintf(path, sizeof path, "%s/type", dir);
+        FILE *f = fopen(path, "re");
+        if (f) {
+            if (!fgets(type, sizeof type, f))
+                type[0] = '\0';
+            fclose(f);
+        }
+        if (sysfs_read_int(dir, "size", &size) != 0 ||
+            sysfs_read_int(dir, "coherency_line_size", &line) != 0 || level < 1 ||
+            level > PAPI_MAX_MEM_HIERARCHY_LEVELS)
+            continue;
+        sysfs_read_int(dir, "ways_of_associativity", &ways);
+        int t = !strncmp(type, "Data", 4)          ? PAPI_MH_TYPE_DATA
+                : !strncmp(type, "Instruction", 11) ? PAPI_MH_TYPE_INST
+                                                    : PAPI_MH_TYPE_UNIFIED;
+        PAPI_mh_level_t *L = &mh->level[level - 1];
+        int j = 0;
+        while (j < PAPI_MH_MAX_LEVELS && L->cache[j].type != PAPI_MH_TYPE_EMPTY)
+            j++;
+        if (j == PAPI_MH_MAX_LEVELS)
+            continue;
+        L->cache[j].type = t;
+        L->cache[j].size = (int)size;
+        L->cache[j].line_size = (int)line;
+        L->cache[j].num_lines = line ? (int)(size / line) : 0;
+        L->cache[j].associativity = (int)ways;
+        if (level > mh->levels)
+            mh->levels = (int)level;
+    }
+}
+
+static int basic_topology(PAPI_hw_info_t *hw)
+{
+    hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+    hw->ncpu = hw->cores = hw->totalcpus;
+    hw->nnodes = hw->sockets = hw->threads = 1;
+    sysfs_caches(&hw->mem_hierarchy);
+    return 1;
+}
 
 #ifdef PAPI_HAVE_HWLOC
 #include <hwloc.h>
@@ -138,21 +211,15 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
     hwloc_topology_destroy(t);
     return this_system;
 fallback:
-    hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-    hw->ncpu = hw->cores = hw->totalcpus;
-    hw->nnodes = hw->sockets = hw->threads = 1;
-    return 1;
+    return basic_topology(hw);
 }
 
-#else /* no hwloc: counts from sysconf, no cache table */
+#else /* no hwloc */
 
 int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
 {
     (void)cpu;
-    hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-    hw->ncpu = hw->cores = hw->totalcpus;
-    hw->nnodes = hw->sockets = hw->threads = 1;
-    return 1;
+    return basic_topology(hw);
 }
 
 #endif
