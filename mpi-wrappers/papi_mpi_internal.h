@@ -170,5 +170,6 @@ int pmpi_write_shared(const char *path, const char *head, size_t head_len, const
                       size_t body_len, const char *sep, const char *tail, long long *bytes);
 void pmpi_partial_install(void);
 void pmpi_partial_write(const char *reason);
+void pmpi_partial_finished(void);
 
 #endif

@@ -153,6 +153,7 @@ void pmpi_before_finalize(void)
     }
     pmpi_collect_row(row, 1, NULL);
     pmpi_aggregate_and_report(row);
+    pmpi_partial_finished();
     free(row);
     pmpi_counters_shutdown();
 }

@@ -7,7 +7,8 @@ launcher killed may have no row (SIGKILL runs no exit path), those that have one
 parse. mode exit: every rank exits without MPI_Finalize: every rank's row is there (run it
 with -np 1: with more, the launcher SIGKILLs the others as soon as one has exited). mode
 signal: rank 0 gets SIGTERM: its handler writes its row, then the signal kills it.
-No final report may claim the ranks finished."""
+With --checkpoint (PAPI_MPI_CHECKPOINT) every rank must have a row: the killed ones
+their last snapshot. No final report may claim the ranks finished."""
 import argparse
 import glob
 import json
@@ -47,6 +48,8 @@ def main():
     ap.add_argument("--mode", choices=["abort", "exit", "signal"], required=True)
     ap.add_argument("--preload", default="")
     ap.add_argument("--collect", required=True, help="papi_mpi_collect.py")
+    ap.add_argument("--checkpoint", default="",
+                    help="PAPI_MPI_CHECKPOINT: then the killed ranks must have a snapshot")
     args = ap.parse_args()
     fails = []
 
@@ -60,6 +63,8 @@ def main():
         env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out)
         if args.preload:
             env["LD_PRELOAD"] = args.preload
+        if args.checkpoint:
+            env["PAPI_MPI_CHECKPOINT"] = args.checkpoint
         p = subprocess.run([args.mpirun, "-np", str(args.np), args.program, "10", args.mode],
                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=120)
@@ -77,6 +82,8 @@ def main():
             rows[r["rank"]] = r
             check(r["finished"] is False, f"rank {r['rank']} marked unfinished")
         must = {"abort": [1], "signal": [0], "exit": list(range(args.np))}[args.mode]
+        if args.checkpoint:
+            must = list(range(args.np))  # the killed ranks left their last snapshot
         for k in must:
             check(k in rows, f"rank {k} row on disk")
         for k, r in rows.items():
@@ -88,8 +95,12 @@ def main():
                 check(r.get("exit_reason") == "signal 15", "rank 0 reason signal 15")
             elif args.mode == "exit":
                 check(r.get("exit_reason") == "exit without MPI_Finalize", f"rank {k} reason")
-            else:
-                continue  # a rank killed mid-call: its counts stop wherever it was
+            else:  # a killed rank: its last snapshot, counts stop wherever it was
+                if args.checkpoint:
+                    check(r.get("exit_reason") == "checkpoint", f"rank {k} reason checkpoint")
+                    check(r["calls"].get("MPI_Init", {}).get("calls") == 1,
+                          f"rank {k} snapshot counts MPI_Init")
+                continue
             got = {n: (c["calls"], c["bytes_sent"], c["bytes_recv"]) for n, c in r["calls"].items()}
             check(got == want, f"rank {k} calls: got {got} want {want}")
             check(r["counters"].get("perf::PAGE-FAULTS", 10 * (k + 1)) >= 10 * (k + 1),

@@ -69,6 +69,8 @@ def run(args, outdir, pages):
         env["LD_PRELOAD"] = args.preload
     if args.events:
         env["PAPI_MPI_EVENTS"] = args.events
+    if args.checkpoint:
+        env["PAPI_MPI_CHECKPOINT"] = args.checkpoint
     cmd = [args.mpirun, "-np", str(args.np), args.program, str(pages)] + args.extra
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, timeout=120)
@@ -94,6 +96,8 @@ def main():
     ap.add_argument("--fortran", action="store_true")
     ap.add_argument("--events", default="", help="PAPI_MPI_EVENTS for the runs")
     ap.add_argument("--collect", default="", help="papi_mpi_collect.py: check it too")
+    ap.add_argument("--checkpoint", default="",
+                    help="PAPI_MPI_CHECKPOINT: no snapshot may outlive a finished run")
     ap.add_argument("--expect-events", default="",
                     help="comma-separated events the report must list (the others failed)")
     ap.add_argument("extra", nargs="*")
@@ -153,6 +157,8 @@ def main():
                       f"rank {k} page faults {got_pf} not in [{want}, {want + slack}]")
                 if crow:
                     check(int(crow[pf]) == got_pf, f"CSV page faults rank {k}")
+        left = [f for f in os.listdir(run_dir) if "partial" in f]
+        check(not left, f"snapshot files left after MPI_Finalize: {left}")
         if args.collect:
             c = subprocess.run([sys.executable, args.collect, run_dir], stdout=subprocess.PIPE,
                                text=True, check=False)

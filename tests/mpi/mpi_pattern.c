@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     int a[10] = {0}, b[10];
     MPI_Allreduce(a, b, 10, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (do_abort && rank == 1) {
+        usleep(300000); /* time for PAPI_MPI_CHECKPOINT snapshots of the waiting ranks */
         fprintf(stderr, "rank 1: calling MPI_Abort on purpose\n");
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
