@@ -131,9 +131,9 @@ void pmpi_after_init(void)
     atomic_store(&pmpi_nthreads, 0);
     pmpi_threads[PMPI_MAX_THREADS].shared = 1;
     pmpi_thread_slot_slow(); /* slot 0: the initialising thread, counters started */
-    pmpi_partial_install();
     pmpi_g.t_init = pmpi_now_ns();
     pmpi_g.tick_init = pmpi_ticks();
+    pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
     atomic_compare_exchange_strong(&pmpi_g.state, &expected, PMPI_ACTIVE);
 }
 
@@ -146,15 +146,10 @@ void pmpi_before_finalize(void)
     pmpi_g.tick_final = pmpi_ticks();
     atomic_store(&pmpi_g.state, PMPI_DONE);
     papi_hl_write_report(); /* region API report, if the program used regions */
-    struct pmpi_row *row = calloc(1, sizeof *row);
-    if (!row) {
-        fprintf(stderr, "papi_mpi: no memory for the report row\n");
-        return;
-    }
-    pmpi_collect_row(row, 1, NULL);
-    pmpi_aggregate_and_report(row);
+    static struct pmpi_row row; /* static: every rank must reach the reduction */
+    pmpi_collect_row(&row, 1, NULL);
+    pmpi_aggregate_and_report(&row);
     pmpi_partial_finished();
-    free(row);
     pmpi_counters_shutdown();
 }
 
