@@ -47,6 +47,7 @@
 #endif
 
 #define OVF_FD_SLOTS 1024
+#define SW_MAX_CALLS_PER_TICK 64
 
 struct fd_slot {
     atomic_int fd_plus1; /* 0 = free */
@@ -201,10 +202,12 @@ static void software_tick(int handle, void *ctx)
                 o->raw[i] = (long long)(o->rdbuf[3 + es->nat[i].pos] - es->nat[i].baseline);
     }
     uintptr_t pc = pc_of(ctx);
-    long long vector = 0;
+    long long pending[OVF_MAX_EVENTS];
+    long long most = 0;
     for (int k = 0; k < o->nevents; k++) {
         struct ovf_event *ev = &o->ev[k];
         long long v = entry_value(es, o, ev->pos);
+        pending[k] = 0;
         if (v < ev->last) /* PAPI_reset or PAPI_write moved the baseline */
             ev->next = v + ev->threshold;
         ev->last = v;
@@ -212,12 +215,24 @@ static void software_tick(int handle, void *ctx)
             continue;
         long long crossed = (v - ev->next) / ev->threshold + 1;
         ev->next += crossed * ev->threshold;
-        if (ev->profiled)
+        if (ev->profiled) {
             profil_sample(es, ev->pos, pc, crossed);
-        else
-            vector |= 1LL << ev->pos;
+        } else {
+            pending[k] = crossed;
+            most = crossed > most ? crossed : most;
+        }
     }
-    deliver(es, o, vector, pc, ctx);
+    /* One call per threshold crossed, as a hardware counter would interrupt (a tick
+     * can cover several when ticks are late or coalesced), bounded per tick. */
+    if (most > SW_MAX_CALLS_PER_TICK)
+        most = SW_MAX_CALLS_PER_TICK;
+    for (long long c = 0; c < most; c++) {
+        long long vector = 0;
+        for (int k = 0; k < o->nevents; k++)
+            if (pending[k] > c)
+                vector |= 1LL << o->ev[k].pos;
+        deliver(es, o, vector, pc, ctx);
+    }
 }
 
 static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)

@@ -124,16 +124,25 @@ void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight)
     size_t idx;
     if (!locate(pe, pc, bytes, &base, &idx))
         return;
-    if ((pe->flags & PAPI_PROFIL_RANDOM) && (next_random(p) & 3) == 0)
-        return; /* drop one sample in four */
-    uint64_t max = bucket_max(bytes), cur = bucket_get(base, idx, bytes);
-    /* COMPRESS: keep a sample with probability falling as the bucket fills up. */
-    if ((pe->flags & PAPI_PROFIL_COMPRESS) && (next_random(p) % (max / 2 + 1)) < cur / 2)
-        return;
-    uint64_t inc = 1;
+    /* weight = thresholds crossed since the last sample (software overflow can see
+     * several per tick): WEIGHTED adds them as one weighted sample, the other modes
+     * count one sample per crossing. */
+    long long samples = weight < 1 ? 1 : weight > 64 ? 64 : weight;
     if (pe->flags & PAPI_PROFIL_WEIGHTED)
-        inc = weight < 1 ? 1 : weight > 255 ? 255 : (uint64_t)weight;
-    bucket_set(base, idx, bytes, cur > max - inc ? max : cur + inc);
+        samples = 1;
+    uint64_t max = bucket_max(bytes);
+    for (long long s = 0; s < samples; s++) {
+        if ((pe->flags & PAPI_PROFIL_RANDOM) && (next_random(p) & 3) == 0)
+            continue; /* drop one sample in four */
+        uint64_t cur = bucket_get(base, idx, bytes);
+        /* COMPRESS: keep a sample with probability falling as the bucket fills up. */
+        if ((pe->flags & PAPI_PROFIL_COMPRESS) && (next_random(p) % (max / 2 + 1)) < cur / 2)
+            continue;
+        uint64_t inc = 1;
+        if (pe->flags & PAPI_PROFIL_WEIGHTED)
+            inc = weight < 1 ? 1 : weight > 255 ? 255 : (uint64_t)weight;
+        bucket_set(base, idx, bytes, cur > max - inc ? max : cur + inc);
+    }
 }
 
 static int check_regions(const PAPI_sprofil_t *prof, int profcnt)

@@ -54,8 +54,9 @@ int main(void)
            calls, expect);
     CHECK_EQ_LL(v[0], 100000);
     CHECK_EQ_LL(v[1], 200000);
-    /* One tick reports at most one overflow: fewer calls only if a tick crossed two. */
-    CHECK(calls >= expect / 2 && calls <= expect, "%d calls, expected up to %lld", calls, expect);
+    /* One call per crossing; the crossings after the last tick before PAPI_stop are
+     * not reported, so a few may be missing, never extra. */
+    CHECK(calls >= expect - 2 && calls <= expect, "%d calls, expected up to %lld", calls, expect);
     CHECK(vectors == 0x2, "vector bits 0x%llx, want 0x2", vectors);
     CHECK_RET(PAPI_overflow(es, PAPI_TOT_CYC, 0, 0, handler), PAPI_OK);
 

@@ -17,7 +17,8 @@ TOUCH_FN(touch_fresh, "ovf_touch_f")
 
 struct worker {
     int es;
-    pid_t tid;
+    atomic_int handle; /* es as created: destroy resets es, handles are reused */
+    atomic_int tid;
     atomic_long calls;
     atomic_long wrong_thread;
     long long total;
@@ -29,10 +30,12 @@ static void handler(int EventSet, void *address, long long overflow_vector, void
 {
     (void)address;
     (void)context;
+    /* Attribute the call to the thread it runs in; it must carry that thread's set. */
+    int me = (int)syscall(SYS_gettid);
     for (int i = 0; i < THREADS; i++)
-        if (workers[i].es == EventSet) {
+        if (atomic_load(&workers[i].tid) == me) {
             atomic_fetch_add(&workers[i].calls, 1);
-            if ((pid_t)syscall(SYS_gettid) != workers[i].tid || overflow_vector != 1)
+            if (EventSet != atomic_load(&workers[i].handle) || overflow_vector != 1)
                 atomic_fetch_add(&workers[i].wrong_thread, 1);
         }
 }
@@ -41,8 +44,9 @@ static void *work(void *arg)
 {
     struct worker *w = arg;
     int code;
-    w->tid = (pid_t)syscall(SYS_gettid);
+    atomic_store(&w->tid, (int)syscall(SYS_gettid));
     if (PAPI_register_thread() != PAPI_OK || PAPI_create_eventset(&w->es) != PAPI_OK ||
+        (atomic_store(&w->handle, w->es), 0) ||
         PAPI_add_named_event(w->es, "perf::PAGE-FAULTS") != PAPI_OK ||
         PAPI_event_name_to_code("perf::PAGE-FAULTS", &code) != PAPI_OK ||
         PAPI_overflow(w->es, code, PERIOD, 0, handler) != PAPI_OK) {
@@ -82,6 +86,8 @@ int main(void)
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
         workers[i].es = PAPI_NULL;
+        atomic_store(&workers[i].handle, PAPI_NULL);
+        atomic_store(&workers[i].tid, -1);
         pthread_create(&t[i], NULL, work, &workers[i]);
     }
     for (int i = 0; i < THREADS; i++)
