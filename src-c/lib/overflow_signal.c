@@ -22,6 +22,8 @@
  *     for this thread have been delivered (the kernel delivers them on that return).
  *   - preset_compute (pure arithmetic), profil_sample (arithmetic on the user's
  *     buffers, a per-set xorshift generator), and the user's handler (the user's duty).
+ *   - bounded work: one scan of OVF_FD_SLOTS per hardware signal; a software tick
+ *     reads each group once and calls the handler at most SW_MAX_CALLS_PER_TICK times.
  *   - a signal that is not ours (another user of the same signal number) is passed to
  *     the handler that was installed before ours.
  * Known limit: an event set whose overflow signals are routed to one thread should be
