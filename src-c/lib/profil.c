@@ -165,7 +165,8 @@ static int check_regions(const PAPI_sprofil_t *prof, int profcnt)
 static int check_flags(int flags)
 {
     if (flags & ~PROF_FLAGS)
-        return papi_error(PAPI_EINVAL, "unsupported profiling flags 0x%x", (unsigned)(flags & ~PROF_FLAGS));
+        return papi_error(PAPI_EINVAL, "unsupported profiling flags 0x%x",
+                          (unsigned)(flags & ~PROF_FLAGS));
     int b = flags & PAPI_PROFIL_BUCKETS;
     if (b & (b - 1))
         return papi_error(PAPI_EINVAL, "more than one bucket size in flags 0x%x", (unsigned)flags);

@@ -17,7 +17,8 @@ static const char *other_names[] = {
     "perf::TASK-CLOCK", "perf::PERF_COUNT_SW_TASK_CLOCK", "perf::CPU-CLOCK",
     "perf::PERF_COUNT_SW_CPU_CLOCK", "perf::CONTEXT-SWITCHES", "perf::CS",
     "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", "perf::CPU-MIGRATIONS", "perf::MIGRATIONS",
-    "perf::PERF_COUNT_SW_CPU_MIGRATIONS", "perf::MAJOR-FAULTS", "perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ"};
+    "perf::PERF_COUNT_SW_CPU_MIGRATIONS", "perf::MAJOR-FAULTS",
+    "perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ"};
 /* Modifiers make distinct event codes for the same kernel counter. Page faults from
  * touching memory happen in user mode, so ":u" variants count them too. */
 static const char *mods[] = {"", ":u", ":u=1", ":u=1:k=0", ":k=0:u=1", ":u:k=0",
