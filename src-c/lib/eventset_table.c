@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "overflow_internal.h"
 #include "papi_internal.h"
 
 static _Atomic(struct eventset *) sets[MAX_EVENTSETS];
@@ -119,8 +120,11 @@ void es_free_all(void)
         struct eventset *es = atomic_exchange(&sets[h], NULL);
         if (!es)
             continue;
-        if (es->state & PAPI_RUNNING)
+        if (es->state & PAPI_RUNNING) {
             perf_disable(es);
+            if (es->overflow)
+                ovf_stop(es); /* deletes a software-overflow timer that would keep firing */
+        }
         es_close_all(es);
         free(es->overflow);
         free(es->profile);
