@@ -4,18 +4,6 @@
 
 #include "papi_test.h"
 
-static int count_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return -1;
-    while (readdir(d))
-        n++;
-    closedir(d);
-    return n;
-}
-
 int main(void)
 {
     int before = count_fds();

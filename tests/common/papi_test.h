@@ -4,6 +4,7 @@
 #ifndef PAPI_TEST_H
 #define PAPI_TEST_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,19 @@ static inline void warm_up(void)
 {
     touch_pages(4);
     touch_pages(4);
+}
+
+/* Open file descriptors of this process (a perf fd left behind shows up here). */
+static inline int count_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
 }
 
 static inline void init_or_die(void)

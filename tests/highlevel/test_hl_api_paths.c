@@ -10,18 +10,6 @@
 #include "papi_hl_rank.h"
 #include "papi_test.h"
 
-static int count_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return -1;
-    while (readdir(d))
-        n++;
-    closedir(d);
-    return n;
-}
-
 /* Ends with a rate session or a region set running: its fds close at thread exit. */
 static void *leaves_counters_running(void *arg)
 {

@@ -5,18 +5,6 @@
 
 #include "papi_test.h"
 
-static int count_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return -1;
-    while (readdir(d))
-        n++;
-    closedir(d);
-    return n;
-}
-
 static int ev[2];
 
 static void *other_thread(void *arg)
