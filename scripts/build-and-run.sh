@@ -18,9 +18,10 @@ if [ -x "$b/examples/c/example_flops_legacy" ]; then
   step "C example: PAPI_flops (3.5 high-level API)"
   "$b/examples/c/example_flops_legacy" || true
 fi
-for f in "$b/examples/fortran/flops_module" "$b/examples/fortran/example_flops_module"; do
-  if [ -x "$f" ]; then step "Fortran example: use papi, PAPIF_flops"; "$f" || true; break; fi
-done
+step "Fortran example: fixed-form #include \"fpapi.h\", page faults"
+"$b/examples/fortran/example_fixed_form_counts"
+step "Fortran example: use papi, PAPIF_flops around a matrix multiply"
+"$b/examples/fortran/example_flops_matmul" || true
 mpiex=$(ls "$b"/examples/mpi/*ring* "$b"/examples/mpi/*example* 2>/dev/null | head -n 1 || true)
 wrap=$(ls "$b"/mpi-wrappers/libpapi_mpi.so 2>/dev/null | head -n 1 || true)
 if [ -n "$mpiex" ] && [ -n "$wrap" ]; then
