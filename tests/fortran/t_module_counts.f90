@@ -3,12 +3,12 @@
 ! mapped; round 2 asserts the exact counts.
 program t_module_counts
   use papi
+  use test_checks
   implicit none
   integer(c_int), parameter :: N = 500
   integer(c_int) :: check, es, code, nev, status, events(4), round
   integer(c_long_long) :: values(1), acc(1), t0, t1
   character(len=64) :: name
-  integer :: failures = 0
 
   check = PAPI_VER_CURRENT
   call PAPIF_library_init(check)
@@ -101,20 +101,4 @@ contains
     call expect(code_ == PAPI_OK, what)
     if (code_ /= PAPI_OK) print '(a,i0)', '    returned ', code_
   end subroutine ok
-
-  subroutine expect_count(got, want, what)
-    integer(c_long_long), intent(in) :: got, want
-    character(len=*), intent(in) :: what
-    call expect(got == want, what)
-    if (got /= want) print '(a,i0,a,i0)', '    got ', got, ', want ', want
-  end subroutine expect_count
-
-  subroutine expect(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      print '(2a)', 'FAIL: ', what
-      failures = failures + 1
-    end if
-  end subroutine expect
 end program t_module_counts

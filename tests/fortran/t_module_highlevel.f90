@@ -4,12 +4,12 @@
 ! rate_stop, and the marked regions (names with trailing blanks).
 program t_module_highlevel
   use papi
+  use test_checks
   implicit none
   integer(c_int), parameter :: N = 200
   integer(c_int) :: check, events(2)
   integer(c_long_long) :: values(2), acc(2), c, c0, ref, core, evt
   real(c_float) :: rt, pt, rate
-  integer :: failures = 0
 
   check = PAPI_VER_CURRENT
   call PAPIF_library_init(check)
@@ -83,15 +83,4 @@ program t_module_highlevel
     stop 1
   end if
   print '(a)', 't_module_highlevel: PASSED'
-
-contains
-
-  subroutine expect(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      print '(2a)', 'FAIL: ', what
-      failures = failures + 1
-    end if
-  end subroutine expect
 end program t_module_highlevel

@@ -4,6 +4,7 @@
 ! preload, components, and their error codes on bad input.
 program t_module_info
   use papi
+  use test_checks
   implicit none
   integer(c_int) :: check, es, code, domain, gran, cidx, ncomp, nctr, cr, ncpu, nnodes, &
       totalcpus, vendor, model, want_cpus
@@ -12,7 +13,6 @@ program t_module_info
   real(c_float) :: revision, mhz
   character(len=PAPI_MAX_STR_LEN) :: vendor_string, model_string, name, preload
   character(len=PAPI_HUGE_STR_LEN) :: fullname
-  integer :: failures = 0
 
   check = PAPI_VER_CURRENT
   call PAPIF_library_init(check)
@@ -112,13 +112,4 @@ contains
     integer(c_int) :: id
     id = 4242
   end function fortran_thread_id
-
-  subroutine expect(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      print '(2a)', 'FAIL: ', what
-      failures = failures + 1
-    end if
-  end subroutine expect
 end program t_module_info

@@ -4,6 +4,7 @@
 ! error code. Expected names come from the C API.
 program t_strings
   use papi
+  use test_checks
   implicit none
   integer(c_int) :: check, code, native, count, flags, cret
   character(len=8) :: n8
@@ -12,7 +13,6 @@ program t_strings
   character(len=PAPI_HUGE_STR_LEN) :: symbol, long_descr, note
   character(len=16) :: short_descr
   character(len=300) :: too_long
-  integer :: failures = 0
 
   check = PAPI_VER_CURRENT
   call PAPIF_library_init(check)
@@ -71,15 +71,4 @@ program t_strings
     stop 1
   end if
   print '(a)', 't_strings: PASSED'
-
-contains
-
-  subroutine expect(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      print '(2a)', 'FAIL: ', what
-      failures = failures + 1
-    end if
-  end subroutine expect
 end program t_strings
