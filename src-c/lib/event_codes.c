@@ -86,12 +86,8 @@ int PAPI_enum_event(int *EventCode, int modifier)
         return papi_error(PAPI_EINVAL, "EventCode pointer is NULL");
     if (IS_PRESET(*EventCode))
         return preset_enum(EventCode, modifier);
-    if (IS_NATIVE(*EventCode)) {
-        /* Natives of every component, in component order. */
-        if (modifier == PAPI_ENUM_FIRST)
-            return native_enum(EventCode, modifier, -1);
+    if (IS_NATIVE(*EventCode)) /* natives of every component, in component order */
         return native_enum(EventCode, modifier, -1);
-    }
     return papi_error(PAPI_ENOEVNT, "0x%x is not an event code", (unsigned)*EventCode);
 }
 
