@@ -152,18 +152,15 @@ static void read_caches(hwloc_topology_t t, PAPI_mh_info_t *mh)
  * topology init; none of them describes CPUs or caches, and loading them costs several
  * milliseconds per process. Unless the user chose plugins, keep them out for the init.
  * (hwloc's built-in XML reader still replays HWLOC_XMLFILE.) */
-#define HWINFO_PLUGIN_ENV "HWLOC_PLUGINS_BLACKLIST"
 static const char unused_plugins[] = "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,"
                                      "hwloc_rsmi,hwloc_levelzero,hwloc_xml_libxml";
 
 static int init_without_io_plugins(hwloc_topology_t *t)
 {
-    int ours = !getenv(HWINFO_PLUGIN_ENV) && !getenv("HWLOC_PLUGINS_PATH");
-    if (ours)
-        setenv(HWINFO_PLUGIN_ENV, unused_plugins, 0);
+    bool ours = scoped_env_begin("HWLOC_PLUGINS_BLACKLIST", unused_plugins,
+                                 !getenv("HWLOC_PLUGINS_PATH"));
     int r = hwloc_topology_init(t);
-    if (ours)
-        unsetenv(HWINFO_PLUGIN_ENV);
+    scoped_env_end("HWLOC_PLUGINS_BLACKLIST", ours);
     return r;
 }
 
@@ -179,6 +176,12 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_GROUP, HWLOC_TYPE_FILTER_KEEP_NONE);
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
+    /* Nor distances, memory attributes or CPU kinds: dozens of sysfs files fewer. The
+     * machine is described whole, as PAPI does, not the part this job's cgroup allows. */
+    hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED |
+                                    HWLOC_TOPOLOGY_FLAG_NO_DISTANCES |
+                                    HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS |
+                                    HWLOC_TOPOLOGY_FLAG_NO_CPUKINDS);
     /* On Linux, sysfs already gives the caches; hwloc's x86 backend would bind to every
      * CPU in turn to run cpuid there (slow on big nodes). Keep it where sysfs has none. */
     if (access("/sys/devices/system/cpu/cpu0/cache/index0", F_OK) == 0)

@@ -11,6 +11,7 @@
 
 #include "papi_internal.h"
 #include "pfm_perf_encode.h"
+#include "pfm_pmus.h"
 
 #define CHUNK_BITS 10
 #define CHUNK_SIZE (1 << CHUNK_BITS)
@@ -25,9 +26,18 @@ static unsigned hash_used;
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_status = -1;
 
+/* libpfm4 runs every CPU model's detection (each a cpuid, a VM exit under a hypervisor:
+ * ~1.5 ms here). When the kernel exposes only its software PMUs, no hardware table of
+ * libpfm4's can count anything, so only its "perf" table (generic and software events) is
+ * activated, through libpfm4's own LIBPFM_FORCE_PMU. A user's LIBPFM_* choice wins. */
 static void pfm_init_once(void)
 {
+    bool forced = scoped_env_begin("LIBPFM_FORCE_PMU", "perf",
+                                   g_pmu.software_pmus_only && !getenv("LIBPFM_ENCODE_INACTIVE"));
     pfm_status = pfm_initialize();
+    scoped_env_end("LIBPFM_FORCE_PMU", forced);
+    if (pfm_status == PFM_SUCCESS)
+        pfm_pmus_load();
 }
 
 int native_init(void)
@@ -123,12 +133,8 @@ static int hash_insert_locked(const char *name, unsigned value)
 
 static int pmu_component(pfm_pmu_t pmu)
 {
-    pfm_pmu_info_t pinfo;
-    memset(&pinfo, 0, sizeof pinfo);
-    pinfo.size = sizeof pinfo;
-    if (pfm_get_pmu_info(pmu, &pinfo) == PFM_SUCCESS && pinfo.type == PFM_PMU_TYPE_UNCORE)
-        return CMP_UNCORE;
-    return CMP_PERF_EVENT;
+    const pfm_pmu_info_t *pinfo = pfm_pmu(pmu);
+    return pinfo && pinfo->type == PFM_PMU_TYPE_UNCORE ? CMP_UNCORE : CMP_PERF_EVENT;
 }
 
 /* Get or insert; returns the table index or a negative PAPI error. Caller holds the lock. */
@@ -230,19 +236,17 @@ int native_name_to_code(const char *name, int *code)
 
     /* Canonical name: "pmu::" + the event and modifiers as the user spelled them. */
     pfm_event_info_t einfo;
-    pfm_pmu_info_t pinfo;
+    const pfm_pmu_info_t *pinfo;
     memset(&einfo, 0, sizeof einfo);
-    memset(&pinfo, 0, sizeof pinfo);
     einfo.size = sizeof einfo;
-    pinfo.size = sizeof pinfo;
     if (pfm_get_event_info(pfm_idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS ||
-        pfm_get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS)
+        !(pinfo = pfm_pmu(einfo.pmu)))
         return papi_error(PAPI_EBUG, "libpfm4 encoded '%s' but cannot describe it", name);
     const char *ev = strstr(name, "::");
     ev = ev ? ev + 2 : name;
     const char *mods = strchr(ev, ':');
     char canon[PAPI_HUGE_STR_LEN];
-    int n = snprintf(canon, sizeof canon, "%s::%s", pinfo.name, ev);
+    int n = snprintf(canon, sizeof canon, "%s::%s", pinfo->name, ev);
     if (n < 0 || (size_t)n >= sizeof canon)
         return papi_error(PAPI_EINVAL, "event name '%s' is too long", name);
 
@@ -307,26 +311,25 @@ int native_encode(int code, int domain, struct perf_event_attr *attr)
 
 /* ---- enumeration -------------------------------------------------------------------- */
 
-static int pmu_in_component(pfm_pmu_t pmu, int cidx, pfm_pmu_info_t *pinfo)
+/* The PMU's description when libpfm4 activated it and it belongs to component cidx
+ * (any component when cidx < 0), else NULL. */
+static const pfm_pmu_info_t *pmu_in_component(pfm_pmu_t pmu, int cidx)
 {
-    memset(pinfo, 0, sizeof *pinfo);
-    pinfo->size = sizeof *pinfo;
-    if (pfm_get_pmu_info(pmu, pinfo) != PFM_SUCCESS || !pinfo->is_present)
-        return 0;
+    const pfm_pmu_info_t *pinfo = pfm_pmu(pmu);
+    if (!pinfo || !pinfo->is_present)
+        return NULL;
     int c = pinfo->type == PFM_PMU_TYPE_UNCORE ? CMP_UNCORE : CMP_PERF_EVENT;
-    return cidx < 0 || c == cidx;
+    return cidx < 0 || c == cidx ? pinfo : NULL;
 }
 
 static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
 {
     pfm_event_info_t einfo;
-    pfm_pmu_info_t pinfo;
+    const pfm_pmu_info_t *pinfo;
     memset(&einfo, 0, sizeof einfo);
-    memset(&pinfo, 0, sizeof pinfo);
     einfo.size = sizeof einfo;
-    pinfo.size = sizeof pinfo;
     if (pfm_get_event_info(pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS ||
-        pfm_get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS)
+        !(pinfo = pfm_pmu(einfo.pmu)))
         return PAPI_ENOEVNT;
     char name[PAPI_HUGE_STR_LEN];
     if (umask_idx >= 0) {
@@ -335,9 +338,9 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
         ainfo.size = sizeof ainfo;
         if (pfm_get_event_attr_info(pfm_idx, umask_idx, PFM_OS_PERF_EVENT_EXT, &ainfo) != PFM_SUCCESS)
             return PAPI_ENOEVNT;
-        snprintf(name, sizeof name, "%s::%s:%s", pinfo.name, einfo.name, ainfo.name);
+        snprintf(name, sizeof name, "%s::%s:%s", pinfo->name, einfo.name, ainfo.name);
     } else {
-        snprintf(name, sizeof name, "%s::%s", pinfo.name, einfo.name);
+        snprintf(name, sizeof name, "%s::%s", pinfo->name, einfo.name);
     }
     pthread_mutex_lock(&g_papi_lock);
     int idx = intern_locked(name, pfm_idx, umask_idx, 0, NULL, -1);
@@ -357,11 +360,10 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
 
 static int first_event_from(int pmu_start, int cidx, int *code)
 {
-    pfm_pmu_info_t pinfo;
     for (int pmu = pmu_start; pmu < PFM_PMU_MAX; pmu++) {
-        if (!pmu_in_component((pfm_pmu_t)pmu, cidx, &pinfo) || pinfo.nevents <= 0)
-            continue;
-        return intern_enumerated(pinfo.first_event, -1, code);
+        const pfm_pmu_info_t *pinfo = pmu_in_component((pfm_pmu_t)pmu, cidx);
+        if (pinfo && pinfo->nevents > 0)
+            return intern_enumerated(pinfo->first_event, -1, code);
     }
     return PAPI_ENOEVNT;
 }
@@ -417,10 +419,11 @@ int native_count_for_component(int cidx)
     if (native_init() != PAPI_OK)
         return 0;
     int total = 0;
-    pfm_pmu_info_t pinfo;
-    for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++)
-        if (pmu_in_component((pfm_pmu_t)pmu, cidx, &pinfo))
-            total += pinfo.nevents;
+    for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++) {
+        const pfm_pmu_info_t *pinfo = pmu_in_component((pfm_pmu_t)pmu, cidx);
+        if (pinfo)
+            total += pinfo->nevents;
+    }
     return total;
 }
 
@@ -464,10 +467,10 @@ int native_core_counters(void)
 {
     if (native_init() != PAPI_OK)
         return 0;
-    pfm_pmu_info_t pinfo;
-    for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++)
-        if (pmu_in_component((pfm_pmu_t)pmu, CMP_PERF_EVENT, &pinfo) &&
-            pinfo.type == PFM_PMU_TYPE_CORE)
-            return pinfo.num_cntrs + pinfo.num_fixed_cntrs;
+    for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++) {
+        const pfm_pmu_info_t *pinfo = pmu_in_component((pfm_pmu_t)pmu, CMP_PERF_EVENT);
+        if (pinfo && pinfo->type == PFM_PMU_TYPE_CORE)
+            return pinfo->num_cntrs + pinfo->num_fixed_cntrs;
+    }
     return 0;
 }

@@ -56,6 +56,7 @@ PAPI_INTERNAL int papi_errno_to_papi(int err);
 /* ---- PMU access (pmu_access.c) ------------------------------------------------------ */
 struct pmu_access {
     bool have_cpu_pmu;        /* a core PMU under /sys/bus/event_source/devices */
+    bool software_pmus_only;  /* sysfs lists PMUs, and all are the kernel's software ones */
     bool hw_open_works;       /* a hardware cycles/instructions event actually opened */
     int paranoid;             /* /proc/sys/kernel/perf_event_paranoid, or -100 if unreadable */
     bool cap_perfmon;         /* CAP_PERFMON or CAP_SYS_ADMIN in the effective set */
@@ -65,6 +66,12 @@ struct pmu_access {
 };
 PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
 extern struct pmu_access g_pmu PAPI_INTERNAL;
+
+/* ---- scoped_env.c: a variable set around one call into hwloc or libpfm4 -------------- */
+/* Locks, then sets name=value if wanted and the user has not set it; returns whether it
+ * did. scoped_env_end undoes that and unlocks; always pair the two. */
+PAPI_INTERNAL bool scoped_env_begin(const char *name, const char *value, bool wanted);
+PAPI_INTERNAL void scoped_env_end(const char *name, bool was_set);
 
 /* ---- native events through libpfm4 (native_events.c) --------------------------------- */
 struct native_event {

@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "papi_internal.h"
+#include "hwinfo_internal.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 
@@ -40,11 +40,24 @@ static int is_core_pmu_name(const char *n)
            strncmp(n, "arm_", 4) == 0 || strcmp(n, "cpum_cf") == 0 || strncmp(n, "power", 5) == 0;
 }
 
-/* Lists the PMUs sysfs has (for the explanation) and says whether a core PMU is among them. */
-static int list_pmus(char *names, size_t len)
+/* PMUs every kernel has, whose events libpfm4 knows only through its "perf" table. */
+static int is_software_pmu_name(const char *n)
 {
-    int core = 0;
+    static const char *const soft[] = {"software", "tracepoint", "kprobe", "uprobe",
+                                       "breakpoint", "msr"};
+    for (size_t i = 0; i < sizeof soft / sizeof soft[0]; i++)
+        if (strcmp(n, soft[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Lists the PMUs sysfs has (for the explanation) and says whether a core PMU is among
+ * them; *software_only is set when there are PMUs and all of them are software ones. */
+static int list_pmus(char *names, size_t len, bool *software_only)
+{
+    int core = 0, seen = 0, soft = 0;
     names[0] = '\0';
+    *software_only = false;
     DIR *d = opendir(PMU_DIR);
     if (!d)
         return 0;
@@ -53,6 +66,8 @@ static int list_pmus(char *names, size_t len)
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.')
             continue;
+        seen++;
+        soft += is_software_pmu_name(de->d_name);
         core |= is_core_pmu_name(de->d_name);
         int n = snprintf(names + used, len - used, "%s%s", used ? ", " : "", de->d_name);
         if (n < 0 || (size_t)n >= len - used)
@@ -60,11 +75,20 @@ static int list_pmus(char *names, size_t len)
         used += (size_t)n;
     }
     closedir(d);
+    *software_only = seen > 0 && soft == seen;
     return core;
 }
 
+/* x86 answers with one cpuid (the bit /proc/cpuinfo's "hypervisor" flag shows), which
+ * spares generating /proc/cpuinfo at every PAPI_library_init; elsewhere read that flag. */
 static int cpu_is_virtualized(void)
 {
+    char hv[PAPI_MAX_STR_LEN];
+    if (hwinfo_cpuid_hypervisor(hv, sizeof hv))
+        return 1;
+#if defined(__x86_64__) || defined(__i386__)
+    return 0;
+#else
     FILE *f = fopen("/proc/cpuinfo", "re");
     if (!f)
         return 0;
@@ -75,6 +99,7 @@ static int cpu_is_virtualized(void)
             v = 1;
     fclose(f);
     return v;
+#endif
 }
 
 /* Try a user-only hardware event; returns 0 or the errno. */
@@ -99,7 +124,7 @@ void pmu_access_probe(struct pmu_access *p)
 {
     char pmus[512];
     memset(p, 0, sizeof *p);
-    p->have_cpu_pmu = list_pmus(pmus, sizeof pmus);
+    p->have_cpu_pmu = list_pmus(pmus, sizeof pmus, &p->software_pmus_only);
     if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &p->paranoid) != 0)
         p->paranoid = -100;
     p->cap_perfmon = has_capability(38 /* CAP_PERFMON */) || has_capability(CAP_SYS_ADMIN);

@@ -8,13 +8,13 @@
  * Definitions are never freed before shutdown: an event set keeps a pointer to the
  * definition it was built from, even after PAPI_encode_events replaces it. */
 #include <errno.h>
-#include <perfmon/pfmlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "pfm_pmus.h"
 #include "preset_tables.h"
 
 #define GENERIC_TABLE "generic"
@@ -53,16 +53,13 @@ static void detect_cpu_once(void)
     /* Prefer a model-specific core PMU; the architectural ones come last. */
     for (int pass = 0; pass < 2 && !detected[0]; pass++) {
         for (int p = 0; p < PFM_PMU_MAX; p++) {
-            pfm_pmu_info_t pi;
-            memset(&pi, 0, sizeof pi);
-            pi.size = sizeof pi;
-            if (pfm_get_pmu_info((pfm_pmu_t)p, &pi) != PFM_SUCCESS || !pi.is_present ||
-                pi.type != PFM_PMU_TYPE_CORE)
+            const pfm_pmu_info_t *pi = pfm_pmu((pfm_pmu_t)p);
+            if (!pi || !pi->is_present || pi->type != PFM_PMU_TYPE_CORE)
                 continue;
-            int arch = strcmp(pi.name, "ix86arch") == 0 || strcmp(pi.name, "arm_v8") == 0;
+            int arch = strcmp(pi->name, "ix86arch") == 0 || strcmp(pi->name, "arm_v8") == 0;
             if (pass == 0 && arch)
                 continue;
-            papi_strcpy(detected, sizeof detected, pi.name);
+            papi_strcpy(detected, sizeof detected, pi->name);
             break;
         }
     }

@@ -83,10 +83,26 @@ static int describe_one(const struct opts *o)
     return r == PAPI_OK ? 0 : 1;
 }
 
+/* Resolve every preset (tables, native events, availability) while the hardware
+ * description loads in the background; the listing then reads cached answers. */
+static void resolve_presets(void)
+{
+    int code = PAPI_PRESET_MASK;
+    PAPI_event_info_t info;
+    if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK)
+        do
+            (void)PAPI_get_event_info(code, &info);
+        while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+}
+
 static int list_presets(const struct opts *o)
 {
     struct jw w;
     int code = PAPI_PRESET_MASK, possible = 0, avail = 0, derived = 0;
+    double xx_now(void);
+    if(getenv("XX_TRACE")) fprintf(stderr,"resolve start %.3f\n",xx_now());
+    resolve_presets();
+    if(getenv("XX_TRACE")) fprintf(stderr,"resolve done %.3f\n",xx_now());
     if (o->json) {
         jw_init(&w, stdout);
         jw_obj_begin(&w, NULL);
@@ -143,6 +159,7 @@ static int list_presets(const struct opts *o)
         jw_finish(&w);
         return 0;
     }
+    if(getenv("XX_TRACE")) fprintf(stderr,"end %.3f\n",xx_now());
     printf("%s\nOf %d possible events, %d are available, of which %d are derived.\n", UTIL_RULE,
            possible, avail, derived);
     if (avail == 0)

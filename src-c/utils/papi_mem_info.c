@@ -140,7 +140,7 @@ int main(int argc, char **argv)
     }
     if (!util_init("papi_mem_info"))
         return 1;
-    const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
+    const PAPI_hw_info_t *hw = util_hardware_info();
     if (!hw) {
         fprintf(stderr, "papi_mem_info: PAPI_get_hardware_info failed\n");
         return 1;

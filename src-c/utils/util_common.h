@@ -11,8 +11,12 @@
 #define UTIL_RULE "--------------------------------------------------------------------------------"
 #define UTIL_BANNER "================================================================================"
 
-/* PAPI_library_init; on failure prints why (with the library's detail) and returns 0. */
+/* PAPI_library_init; on failure prints why (with the library's detail) and returns 0.
+ * On success it starts loading the hardware description in the background. */
 int util_init(const char *prog);
+
+/* PAPI_get_hardware_info, once the load util_init started in the background is done. */
+const PAPI_hw_info_t *util_hardware_info(void);
 
 /* -h, --help, -help */
 int util_is_help(const char *arg);

@@ -24,7 +24,6 @@ static void gather(struct header_facts *h)
     util_version_string(h->version, sizeof h->version);
     if (uname(&u) == 0)
         snprintf(h->os, sizeof h->os, "%s %s", u.sysname, u.release);
-    h->hw = PAPI_get_hardware_info();
     h->cpu = PAPI_get_component_info(0);
     h->counters = PAPI_num_cmp_hwctrs(0);
     if (h->counters < 0)
@@ -32,6 +31,7 @@ static void gather(struct header_facts *h)
     h->mpx = PAPI_get_cmp_opt(PAPI_MAX_MPX_CTRS, NULL, 0);
     if (h->mpx < 0)
         h->mpx = 0;
+    h->hw = util_hardware_info(); /* last: it may still be loading in the background */
 }
 
 static int fast_read(const struct header_facts *h)
