@@ -99,10 +99,7 @@ static int list_presets(const struct opts *o)
 {
     struct jw w;
     int code = PAPI_PRESET_MASK, possible = 0, avail = 0, derived = 0;
-    double xx_now(void);
-    if(getenv("XX_TRACE")) fprintf(stderr,"resolve start %.3f\n",xx_now());
     resolve_presets();
-    if(getenv("XX_TRACE")) fprintf(stderr,"resolve done %.3f\n",xx_now());
     if (o->json) {
         jw_init(&w, stdout);
         jw_obj_begin(&w, NULL);
@@ -159,7 +156,6 @@ static int list_presets(const struct opts *o)
         jw_finish(&w);
         return 0;
     }
-    if(getenv("XX_TRACE")) fprintf(stderr,"end %.3f\n",xx_now());
     printf("%s\nOf %d possible events, %d are available, of which %d are derived.\n", UTIL_RULE,
            possible, avail, derived);
     if (avail == 0)
@@ -176,6 +172,7 @@ int main(int argc, char **argv)
         return 2;
     if (!util_init("papi_avail"))
         return 1;
+    util_load_hardware_info_in_background(); /* while the presets are resolved */
     /* No PAPI_shutdown: the process ends here and the kernel closes everything; tearing
      * the tables down first would only add to the start-up cost users wait for. */
     return o.event ? describe_one(&o) : list_presets(&o);

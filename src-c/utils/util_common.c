@@ -9,32 +9,38 @@
 
 #include "util_common.h"
 
-/* The hardware description (hwloc reading sysfs: about half of a utility's run time) is
- * loaded on a second thread while the main one resolves events; the header joins it. */
+/* The hardware description (hwloc reading sysfs: a large part of a short utility's run
+ * time) can load on a second thread while the main one resolves events; the header
+ * joins it. Only utilities with work to overlap ask for it, and none that measures. */
 static pthread_t hw_thread;
 static int hw_thread_running;
 
-#include <time.h>
-double xx_now(void);
-double xx_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e3+t.tv_nsec/1e6;}
 static void *load_hardware_info(void *unused)
 {
     (void)unused;
-    double a=xx_now();
     PAPI_get_hardware_info();
-    if(getenv("XX_TRACE")) fprintf(stderr,"thread %.3f..%.3f\n",a,xx_now());
     return NULL;
 }
 
-/* On another CPU than this thread's: left to the scheduler, the new thread often starts
- * on this CPU and the two take turns instead of running side by side. Returns 0 when
- * this process may run on one CPU only (a second thread would gain nothing). */
-static int start_hardware_info_thread(void)
+static void join_hardware_info(void)
 {
+    if (hw_thread_running) {
+        pthread_join(hw_thread, NULL);
+        hw_thread_running = 0;
+    }
+}
+
+/* On another CPU than this thread's: left to the scheduler, the new thread often starts
+ * on this CPU and the two take turns instead of running side by side. Nothing is started
+ * when this process may run on one CPU only. */
+void util_load_hardware_info_in_background(void)
+{
+    if (hw_thread_running)
+        return;
     cpu_set_t allowed, other;
     int here = sched_getcpu();
     if (here < 0 || sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < 2)
-        return 0;
+        return;
     CPU_CLR(here, &allowed);
     CPU_ZERO(&other);
     for (int c = 0; c < CPU_SETSIZE; c++)
@@ -44,19 +50,13 @@ static int start_hardware_info_thread(void)
         }
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
-        return 0;
+        return;
     pthread_attr_setaffinity_np(&attr, sizeof other, &other);
-    int ok = pthread_create(&hw_thread, &attr, load_hardware_info, NULL) == 0;
+    hw_thread_running = pthread_create(&hw_thread, &attr, load_hardware_info, NULL) == 0;
     pthread_attr_destroy(&attr);
-    return ok;
-}
-
-static void join_hardware_info(void)
-{
-    if (hw_thread_running) {
-        pthread_join(hw_thread, NULL);
-        hw_thread_running = 0;
-    }
+    /* Joined before exit, so the process never ends in the middle of hwloc. */
+    if (hw_thread_running)
+        atexit(join_hardware_info);
 }
 
 const PAPI_hw_info_t *util_hardware_info(void)
@@ -72,16 +72,9 @@ int util_is_help(const char *arg)
 
 int util_init(const char *prog)
 {
-    if(getenv("XX_TRACE")) fprintf(stderr,"init start %.3f\n",xx_now());
     int r = PAPI_library_init(PAPI_VER_CURRENT);
-    if(getenv("XX_TRACE")) fprintf(stderr,"init done %.3f\n",xx_now());
-    if (r == PAPI_VER_CURRENT) {
-        /* Without the thread the header simply loads it itself. */
-        hw_thread_running = start_hardware_info_thread();
-        if (hw_thread_running)
-            atexit(join_hardware_info);
+    if (r == PAPI_VER_CURRENT)
         return 1;
-    }
     char why[PAPI_HUGE_STR_LEN];
     util_error_detail(r, why, sizeof why);
     fprintf(stderr, "%s: PAPI_library_init failed: %s\n", prog, why);

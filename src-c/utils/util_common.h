@@ -11,11 +11,13 @@
 #define UTIL_RULE "--------------------------------------------------------------------------------"
 #define UTIL_BANNER "================================================================================"
 
-/* PAPI_library_init; on failure prints why (with the library's detail) and returns 0.
- * On success it starts loading the hardware description in the background. */
+/* PAPI_library_init; on failure prints why (with the library's detail) and returns 0. */
 int util_init(const char *prog);
 
-/* PAPI_get_hardware_info, once the load util_init started in the background is done. */
+/* Start PAPI_get_hardware_info on another CPU (after util_init), for a utility that has
+ * other work to do before it prints the header. */
+void util_load_hardware_info_in_background(void);
+/* PAPI_get_hardware_info, once a background load is done. */
 const PAPI_hw_info_t *util_hardware_info(void);
 
 /* -h, --help, -help */
