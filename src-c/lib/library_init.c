@@ -51,7 +51,9 @@ static void component_init(PAPI_component_info_t *c, int cidx)
         c->num_preset_events = 0; /* counted when the preset table loads */
         c->fast_counter_read = 0; /* counts are always read with read(), never rdpmc */
         c->pmu_names[0] = perf_pmu_names[0];
-        c->pmu_names[1] = perf_pmu_names[1];
+        /* With only software PMUs, libpfm4 is limited to "perf" (native_events.c). */
+        if (!g_pmu.software_pmus_only)
+            c->pmu_names[1] = perf_pmu_names[1];
         papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, g_pmu.reason);
         /* Software events still count when the hardware is missing; only a refusal of
          * perf_event_open itself disables the component. */
