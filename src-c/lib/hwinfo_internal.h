@@ -27,6 +27,11 @@ PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_des
 PAPI_INTERNAL int hwinfo_cpuid_hypervisor(char *name, size_t len);
 PAPI_INTERNAL void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh);
 
+/* Intel cpuid leaf 2: add the TLBs its descriptor bytes name (hwinfo_x86_leaf2.c). Pure
+ * decoding of the four registers, available on every architecture. */
+PAPI_INTERNAL void hwinfo_cpuid_leaf2_tlbs(PAPI_mh_info_t *mh, uint32_t eax, uint32_t ebx,
+                                           uint32_t ecx, uint32_t edx);
+
 /* Add one TLB description to a memory-hierarchy level (ignored when the level is full). */
 PAPI_INTERNAL void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries,
                                   int page_kb, int assoc);

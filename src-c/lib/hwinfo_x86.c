@@ -1,6 +1,7 @@
 /* hwinfo_x86.c: what only the CPU itself can say: the hypervisor's signature (cpuid leaf
- * 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18). Other
- * architectures report no TLBs and leave the hypervisor to hardware_info.c. */
+ * 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel
+ * CPUs without 0x18, decoded in hwinfo_x86_leaf2.c). Other architectures report no TLBs
+ * and leave the hypervisor to hardware_info.c. */
 #include <string.h>
 
 #include "hwinfo_internal.h"
@@ -97,12 +98,19 @@ static void amd_tlbs(PAPI_mh_info_t *mh)
     }
 }
 
-/* Intel's deterministic address translation leaf: one sub-leaf per TLB. */
+/* Intel's deterministic address translation leaf: one sub-leaf per TLB. Older CPUs
+ * (no leaf 0x18) describe their TLBs only through leaf 2's descriptor bytes. */
 static void intel_tlbs(PAPI_mh_info_t *mh)
 {
-    if (max_leaf(0) < 0x18)
-        return; /* older CPUs describe TLBs only through leaf 2's descriptor bytes */
+    unsigned top = max_leaf(0);
     unsigned r[4];
+    if (top < 0x18) {
+        if (top >= 2) {
+            cpuid(2, 0, r);
+            hwinfo_cpuid_leaf2_tlbs(mh, r[0], r[1], r[2], r[3]);
+        }
+        return;
+    }
     cpuid(0x18, 0, r);
     unsigned nsub = r[0];
     for (unsigned s = 0; s <= nsub && s < 32; s++) {
