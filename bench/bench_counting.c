@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_timing.h"
 #include "papi.h"
 
 #define MAXREP 20001
@@ -23,25 +24,6 @@ static const char *events[4] = {"perf::PAGE-FAULTS", "perf::MINOR-FAULTS",
                                 "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS"};
 static double samples[MAXREP];
 static int reps = 5001;
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(int n)
-{
-    qsort(samples, (size_t)n, sizeof samples[0], cmp_double);
-    return samples[n / 2];
-}
 
 /* ---- the raw perf_event floor ------------------------------------------------------ */
 struct raw_group {
@@ -225,7 +207,7 @@ static double init_time_ns(const char *self)
         waitpid(c, NULL, 0);
         samples[i] = got > 0 ? atof(buf) : -1;
     }
-    return median(n);
+    return median(samples, n);
 }
 
 int main(int argc, char **argv)

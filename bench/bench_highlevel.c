@@ -8,29 +8,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_timing.h"
 #include "papi.h"
 
 #define ROUNDS 201
 #define CALLS  500
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[n / 2];
-}
 
 /* ns per PAPI_read of a low-level set holding events. */
 static double time_read(const int *events, int n)

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_timing.h"
+
 #ifndef OUR_UTILS_DIR
 #error "OUR_UTILS_DIR must name the directory of this project's papi_* programs"
 #endif
@@ -26,25 +28,6 @@
 #define MAX_ARGS 16
 
 extern char **environ;
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
-    return v[n / 2];
-}
 
 /* One run: ns from spawn to reaped exit, or -1 when the program could not run or failed. */
 static double run_once(char *const argv[], posix_spawn_file_actions_t *quiet)
