@@ -149,6 +149,17 @@ static int hypervisor_from_sysfs(char *name, size_t len)
     return 0;
 }
 
+/* Vendor, model and cpuid numbers as the topology (hwloc) records them. */
+static void take_topology_cpu(PAPI_hw_info_t *h, const struct hwinfo_cpu_desc *topo)
+{
+    papi_strcpy(h->vendor_string, sizeof h->vendor_string, topo->vendor);
+    papi_strcpy(h->model_string, sizeof h->model_string, topo->model);
+    h->vendor = vendor_code(topo->vendor);
+    h->cpuid_family = topo->family;
+    h->cpuid_model = h->model = topo->model_number;
+    h->cpuid_stepping = topo->stepping;
+}
+
 static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_desc *topo)
 {
     struct cpuinfo_fields ci;
@@ -176,12 +187,7 @@ static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_des
         h->cpuid_stepping = ci.arm_revision;
         h->revision = (float)(ci.arm_variant > 0 ? ci.arm_variant : 0);
     } else {
-        papi_strcpy(h->vendor_string, sizeof h->vendor_string, topo->vendor);
-        papi_strcpy(h->model_string, sizeof h->model_string, topo->model);
-        h->vendor = vendor_code(topo->vendor);
-        h->cpuid_family = topo->family;
-        h->cpuid_model = h->model = topo->model_number;
-        h->cpuid_stepping = topo->stepping;
+        take_topology_cpu(h, topo);
     }
     h->mhz = ci.mhz;
     h->cpu_max_mhz = read_khz_as_mhz("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
@@ -208,12 +214,7 @@ static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_des
 /* A replayed topology describes another machine: take only what it records. */
 static void describe_recorded_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_desc *topo)
 {
-    papi_strcpy(h->vendor_string, sizeof h->vendor_string, topo->vendor);
-    papi_strcpy(h->model_string, sizeof h->model_string, topo->model);
-    h->vendor = vendor_code(topo->vendor);
-    h->cpuid_family = topo->family;
-    h->cpuid_model = h->model = topo->model_number;
-    h->cpuid_stepping = topo->stepping;
+    take_topology_cpu(h, topo);
     h->revision = (float)(topo->stepping > 0 ? topo->stepping : 0);
 }
 

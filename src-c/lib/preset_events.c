@@ -87,17 +87,6 @@ int preset_enum(int *code, int modifier)
     return PAPI_ENOEVNT;
 }
 
-static const char *derive_name(enum derive_op op)
-{
-    switch (op) {
-    case DERIVE_ADD: return "DERIVED_ADD";
-    case DERIVE_SUB: return "DERIVED_SUB";
-    case DERIVE_POSTFIX: return "DERIVED_POSTFIX";
-    case DERIVE_CMPD: return "DERIVED_CMPD";
-    default: return "NOT_DERIVED";
-    }
-}
-
 int preset_get_info(int code, PAPI_event_info_t *info)
 {
     int idx = preset_index(code);
@@ -118,7 +107,7 @@ int preset_get_info(int code, PAPI_event_info_t *info)
         return PAPI_OK;
     }
     info->count = (unsigned)def->nterms;
-    papi_strcpy(info->derived, sizeof info->derived, derive_name(def->op));
+    papi_strcpy(info->derived, sizeof info->derived, preset_derive_name(def->op));
     papi_strcpy(info->postfix, sizeof info->postfix, def->postfix);
     papi_strcpy(info->note, sizeof info->note, def->note);
     for (int t = 0; t < def->nterms; t++) {

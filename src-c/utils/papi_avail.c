@@ -60,9 +60,7 @@ static int describe_one(const struct opts *o)
     int r = util_event_lookup(o->event, &code, &info, why, sizeof why);
     if (o->json) {
         struct jw w;
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         if (r == PAPI_OK)
             util_event_describe_json(&w, "event", &info);
         else {
@@ -101,9 +99,7 @@ static int list_presets(const struct opts *o)
     int code = PAPI_PRESET_MASK, possible = 0, avail = 0, derived = 0;
     resolve_presets();
     if (o->json) {
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         jw_arr_begin(&w, "presets");
     } else {
         util_print_header(stdout, "Available PAPI preset and user defined events plus hardware information.");

@@ -89,9 +89,7 @@ int main(int argc, char **argv)
     }
     struct jw w;
     if (json) {
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         jw_int(&w, "calls_per_timer", n);
         jw_arr_begin(&w, "timers");
     } else {

@@ -132,9 +132,7 @@ int main(int argc, char **argv)
     }
     if (json) {
         struct jw w;
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         jw_arr_begin(&w, "events");
         for (int i = 0, k = 0; i < nev; i++) {
             jw_obj_begin(&w, NULL);

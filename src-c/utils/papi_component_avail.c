@@ -60,9 +60,7 @@ int main(int argc, char **argv)
     int n = PAPI_num_components();
     struct jw w;
     if (json) {
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         jw_arr_begin(&w, "components");
     } else {
         util_print_header(stdout, "Available components and hardware information.");

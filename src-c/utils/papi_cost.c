@@ -205,9 +205,7 @@ int main(int argc, char **argv)
     }
     struct jw w;
     if (o.json) {
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         jw_arr_begin(&w, "events");
         for (int i = 0; i < o.nev; i++)
             jw_str(&w, NULL, o.ev[i]);

@@ -57,9 +57,7 @@ int main(int argc, char **argv)
     }
     struct jw w;
     if (json) {
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         jw_arr_begin(&w, "given");
         for (int i = 0; i < nev; i++)
             jw_str(&w, NULL, names[i]);

@@ -85,9 +85,7 @@ static void json_assoc(struct jw *w, int assoc)
 static void print_json(const PAPI_mh_info_t *mh)
 {
     struct jw w;
-    jw_init(&w, stdout);
-    jw_obj_begin(&w, NULL);
-    util_json_header(&w);
+    util_json_begin(&w);
     jw_int(&w, "levels", mh->levels);
     jw_arr_begin(&w, "tlbs");
     for (int l = 0; l < mh->levels && l < PAPI_MAX_MEM_HIERARCHY_LEVELS; l++)

@@ -180,9 +180,7 @@ static int describe_one(const struct opts *o)
     int can_add = r == PAPI_OK && util_event_try_add(code, NULL, 0, add_why, sizeof add_why) == PAPI_OK;
     if (o->json) {
         struct jw w;
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         if (r == PAPI_OK) {
             util_event_describe_json(&w, "event", &info);
             jw_bool(&w, "can_add", can_add);
@@ -216,9 +214,7 @@ int main(int argc, char **argv)
     struct jw w;
     struct totals t = {0, 0};
     if (o.json) {
-        jw_init(&w, stdout);
-        jw_obj_begin(&w, NULL);
-        util_json_header(&w);
+        util_json_begin(&w);
         jw_arr_begin(&w, "components");
     } else {
         util_print_header(stdout, "Available native events and hardware information.");

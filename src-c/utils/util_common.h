@@ -32,6 +32,8 @@ void util_error_detail(int code, char *buf, size_t len);
 void util_print_header(FILE *f, const char *title);
 /* The same facts as members "papi", "hardware" and "counters" of the current object. */
 void util_json_header(struct jw *w);
+/* Start the one JSON document a utility prints on stdout, with the header's members. */
+void util_json_begin(struct jw *w);
 /* The same facts as a stand-alone paragraph when counters are missing (empty otherwise). */
 void util_print_no_counters(FILE *f);
 

@@ -172,3 +172,10 @@ void util_json_header(struct jw *w)
     jw_bool(w, "cap_perfmon", has_perfmon());
     jw_obj_end(w);
 }
+
+void util_json_begin(struct jw *w)
+{
+    jw_init(w, stdout);
+    jw_obj_begin(w, NULL);
+    util_json_header(w);
+}

@@ -4,14 +4,12 @@
 #ifndef PAPI_TEST_H
 #define PAPI_TEST_H
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "papi.h"
+#include "test_workload.h"
 
 #define TEST_SKIP_CODE 77
 
@@ -59,48 +57,6 @@ static inline int test_done(const char *name)
     return 0;
 }
 
-/* Touch n fresh anonymous pages: exactly n page faults (minor, user mode). The
- * mapping is made and unmapped outside the counted region by the caller's choice of
- * where to call this; mmap/munmap themselves take no page faults. */
-static inline void touch_pages(long n)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    if (n <= 0)
-        return;
-    volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        perror("mmap");
-        exit(2);
-    }
-    /* One fault per 4 KiB page: a transparent huge page would take 512 at once. */
-    madvise((void *)p, (size_t)(n * page), MADV_NOHUGEPAGE);
-    for (long i = 0; i < n; i++)
-        p[i * page] = 1;
-    munmap((void *)p, (size_t)(n * page));
-}
-
-/* Run the workload once so its code and stack pages are resident before counting:
- * the first call into a code page is itself a page fault. */
-static inline void warm_up(void)
-{
-    touch_pages(4);
-    touch_pages(4);
-}
-
-/* Open file descriptors of this process (a perf fd left behind shows up here). */
-static inline int count_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return -1;
-    while (readdir(d))
-        n++;
-    closedir(d);
-    return n;
-}
-
 static inline void init_or_die(void)
 {
     int r = PAPI_library_init(PAPI_VER_CURRENT);
@@ -108,6 +64,15 @@ static inline void init_or_die(void)
         fprintf(stderr, "PAPI_library_init failed: %d (%s)\n", r, PAPI_strerror(r));
         exit(1);
     }
+}
+
+/* A new event set holding perf::PAGE-FAULTS, the event the exact-count tests use; skips
+ * the test when even that software event does not open. */
+static inline void page_fault_set(int *es)
+{
+    CHECK_RET(PAPI_create_eventset(es), PAPI_OK);
+    if (PAPI_add_named_event(*es, "perf::PAGE-FAULTS") != PAPI_OK)
+        test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
 }
 
 #endif

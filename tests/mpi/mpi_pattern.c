@@ -12,21 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static void touch_pages(long n)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    if (n <= 0)
-        return;
-    volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        perror("mmap");
-        exit(2);
-    }
-    for (long i = 0; i < n; i++)
-        p[i * page] = 1;
-    munmap((void *)p, (size_t)(n * page));
-}
+#include "test_workload.h"
 
 static const int sizes[] = {0, 8, 1000, 65536};
 enum { REPS = 5, NDBL = 100 };

@@ -12,26 +12,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "test_workload.h"
+
 enum { NTHREADS = 3, CALLS = 50, MSG = 100 };
 static long pages;
 static int alive;
 static pthread_barrier_t done_mpi, after_finalize;
-
-static void touch_pages(long n)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    if (n <= 0)
-        return;
-    volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        perror("mmap");
-        exit(2);
-    }
-    for (long i = 0; i < n; i++)
-        p[i * page] = 1;
-    munmap((void *)p, (size_t)(n * page));
-}
 
 static void *worker(void *arg)
 {

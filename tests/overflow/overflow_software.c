@@ -59,9 +59,7 @@ int main(void)
 {
     init_or_die();
     int es = PAPI_NULL, code;
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    if (PAPI_add_named_event(es, "perf::PAGE-FAULTS") != PAPI_OK)
-        test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
+    page_fault_set(&es);
     if (PAPI_add_named_event(es, "perf::TASK-CLOCK") != PAPI_OK)
         test_skip("perf::TASK-CLOCK does not open here");
     CHECK_RET(PAPI_event_name_to_code("perf::TASK-CLOCK", &code), PAPI_OK);

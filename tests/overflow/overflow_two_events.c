@@ -33,9 +33,7 @@ int main(void)
 {
     init_or_die();
     int es = PAPI_NULL, pf, minor;
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    if (PAPI_add_named_event(es, "perf::PAGE-FAULTS") != PAPI_OK)
-        test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
+    page_fault_set(&es);
     if (PAPI_add_named_event(es, "perf::MINOR-FAULTS") != PAPI_OK)
         test_skip("perf::MINOR-FAULTS does not open here");
     CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &pf), PAPI_OK);

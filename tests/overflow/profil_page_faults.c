@@ -91,9 +91,7 @@ int main(void)
           (unsigned long)text_start, (unsigned long)text_end);
 
     int es = PAPI_NULL, pf, minor, ctx;
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    if (PAPI_add_named_event(es, "perf::PAGE-FAULTS") != PAPI_OK)
-        test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
+    page_fault_set(&es);
     CHECK_RET(PAPI_add_named_event(es, "perf::MINOR-FAULTS"), PAPI_OK);
     CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &pf), PAPI_OK);
     CHECK_RET(PAPI_event_name_to_code("perf::MINOR-FAULTS", &minor), PAPI_OK);

@@ -45,9 +45,7 @@ int main(void)
 {
     init_or_die();
     int es = PAPI_NULL, pf;
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    if (PAPI_add_named_event(es, "perf::PAGE-FAULTS") != PAPI_OK)
-        test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
+    page_fault_set(&es);
     CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &pf), PAPI_OK);
     warm_up();
     touch_scaled(4);

@@ -1,0 +1,54 @@
+/* test_workload.h: the exact-count workload and the fd count every test shares, with no
+ * PAPI in them, so MPI test programs built without the library use the same ones. */
+#ifndef TEST_WORKLOAD_H
+#define TEST_WORKLOAD_H
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Touch n fresh anonymous pages: exactly n page faults (minor, user mode). The
+ * mapping is made and unmapped outside the counted region by the caller's choice of
+ * where to call this; mmap/munmap themselves take no page faults. */
+static inline void touch_pages(long n)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (n <= 0)
+        return;
+    volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    /* One fault per 4 KiB page: a transparent huge page would take 512 at once. */
+    madvise((void *)p, (size_t)(n * page), MADV_NOHUGEPAGE);
+    for (long i = 0; i < n; i++)
+        p[i * page] = 1;
+    munmap((void *)p, (size_t)(n * page));
+}
+
+/* Run the workload once so its code and stack pages are resident before counting:
+ * the first call into a code page is itself a page fault. */
+static inline void warm_up(void)
+{
+    touch_pages(4);
+    touch_pages(4);
+}
+
+/* Open file descriptors of this process (a perf fd left behind shows up here). */
+static inline int count_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+#endif
