@@ -1,4 +1,4 @@
-/* highlevel_state.c: the per-thread session shared by the 3.5 and 7.x high-level calls,
+/* hl_state.c: the per-thread session shared by the 3.5 and 7.x high-level calls,
  * the library's self-initialisation and the one-line notice for a missing event. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "highlevel_state.h"
+#include "hl_state.h"
 
 static _Thread_local struct hl_session session = {.eventset = PAPI_NULL};
 static pthread_key_t exit_key;

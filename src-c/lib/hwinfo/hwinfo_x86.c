@@ -1,7 +1,7 @@
 /* hwinfo_x86.c: what only the CPU itself can say: the hypervisor's signature (cpuid leaf
  * 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel
  * CPUs without 0x18, decoded in hwinfo_x86_leaf2.c). Other architectures report no TLBs
- * and leave the hypervisor to hardware_info.c. */
+ * and leave the hypervisor to hwinfo.c. */
 #include <string.h>
 
 #include "hwinfo_internal.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "highlevel_state.h"
+#include "hl_state.h"
 #include "hl_regions.h"
 
 struct hlr_config g_hlr;

@@ -1,7 +1,7 @@
-/* highlevel_legacy.c: the PAPI 3.5 high-level calls: PAPI_num_counters,
+/* hl_legacy.c: the PAPI 3.5 high-level calls: PAPI_num_counters,
  * PAPI_start/read/accum/stop_counters, PAPI_flops, PAPI_flips and PAPI_ipc.
  *
- * State is per thread (highlevel_state.c). PAPI_flops and PAPI_flips count only their
+ * State is per thread (hl_state.c). PAPI_flops and PAPI_flips count only their
  * floating-point event: process time comes from the thread's CPU time, which the kernel
  * reports with every read of a per-thread counter, so no cycle counter is needed.
  *
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "highlevel_state.h"
+#include "hl_state.h"
 
 int PAPI_num_counters(void)
 {

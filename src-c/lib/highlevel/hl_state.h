@@ -1,5 +1,5 @@
-/* highlevel_state.h: what the 3.5 high-level calls (highlevel_legacy.c) and the 7.x rate
- * calls (highlevel_rates.c) share: one per-thread "session" (which call started the
+/* hl_state.h: what the 3.5 high-level calls (hl_legacy.c) and the 7.x rate
+ * calls (hl_rates.c) share: one per-thread "session" (which call started the
  * counters, its event set, the totals at the previous call), self-initialisation of the
  * library and the one-line notice for a missing event. Not installed. */
 #ifndef HIGHLEVEL_STATE_H

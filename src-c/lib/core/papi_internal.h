@@ -210,7 +210,7 @@ PAPI_INTERNAL void *thread_hl_slot(void); /* per-thread high-level state pointer
 PAPI_INTERNAL void hwinfo_shutdown(void);
 PAPI_INTERNAL void sysinfo_shutdown(void);
 
-/* ---- components (components.c) -------------------------------------------------------- */
+/* ---- components (library_init.c) -------------------------------------------------------- */
 PAPI_INTERNAL void components_init(void);
 
 /* ---- helpers -------------------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* system_info.c: memory use (/proc/self/status), the executable's and the shared
+/* hwinfo_system.c: memory use (/proc/self/status), the executable's and the shared
  * libraries' address ranges (/proc/self/maps). */
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* hardware_info.c: PAPI_get_hardware_info. Counts and caches come from the topology
+/* hwinfo.c: PAPI_get_hardware_info. Counts and caches come from the topology
  * (hwinfo_topology.c, hwloc); vendor, model, clock and hypervisor from /proc/cpuinfo,
  * cpufreq and cpuid when the topology is this machine's, from the topology's own
  * description when it is a replayed one (HWLOC_XMLFILE). Loaded once, on first use. */

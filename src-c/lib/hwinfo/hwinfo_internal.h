@@ -1,6 +1,6 @@
 /* hwinfo_internal.h: the pieces PAPI_get_hardware_info is assembled from.
  * hwinfo_topology.c counts sockets/cores/threads/NUMA nodes and reads the cache table
- * (hwloc), hwinfo_x86.c asks the CPU itself (hypervisor, TLBs), hardware_info.c reads
+ * (hwloc), hwinfo_x86.c asks the CPU itself (hypervisor, TLBs), hwinfo.c reads
  * /proc/cpuinfo and cpufreq and puts it together. */
 #ifndef HWINFO_INTERNAL_H
 #define HWINFO_INTERNAL_H
