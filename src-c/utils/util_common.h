@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "papi.h"
-#include "util_json.h"
+#include "json_writer.h"
 
 #define UTIL_RULE "--------------------------------------------------------------------------------"
 #define UTIL_BANNER "================================================================================"

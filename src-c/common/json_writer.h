@@ -1,0 +1,46 @@
+/* json_writer.h: the one JSON writer of the project (library region report, utilities'
+ * --json, MPI wrapper report). Strings are escaped as RFC 8259 asks, and bytes that are
+ * not valid UTF-8 become U+FFFD, so every document we write parses.
+ *
+ * Streaming form: keys are given for members of an object and NULL for elements of an
+ * array. Buffer form (json_escape): for callers that cannot use stdio (signal handlers). */
+#ifndef JSON_WRITER_H
+#define JSON_WRITER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define JW_MAX_DEPTH 16
+
+struct jw {
+    FILE *f;
+    int depth;
+    int count[JW_MAX_DEPTH]; /* members written at each depth (for commas) */
+};
+
+void jw_init(struct jw *w, FILE *f);
+void jw_obj_begin(struct jw *w, const char *key);
+void jw_obj_end(struct jw *w);
+void jw_arr_begin(struct jw *w, const char *key);
+void jw_arr_end(struct jw *w);
+void jw_str(struct jw *w, const char *key, const char *value);
+void jw_int(struct jw *w, const char *key, long long value);
+void jw_uint(struct jw *w, const char *key, unsigned long long value);
+void jw_hex(struct jw *w, const char *key, unsigned long long value); /* as "0x..." string */
+void jw_double(struct jw *w, const char *key, double value);
+void jw_bool(struct jw *w, const char *key, int value);
+void jw_null(struct jw *w, const char *key);
+/* Ends the document with a newline and flushes; returns 0, or -1 when any write to the
+ * stream failed (full disk: the caller must not treat the file as complete). */
+int jw_finish(struct jw *w);
+
+/* A quoted JSON string for s (NULL reads as ""), written to f. */
+void json_put_string(FILE *f, const char *s);
+
+/* The escaped form of s, without quotes, into dst (always terminated when cap > 0).
+ * Never splits an escape or a character; async-signal-safe (no allocation, no locale).
+ * Returns the length the whole escaped string needs (excluding the terminator): a
+ * result >= cap means it was cut. */
+size_t json_escape(char *dst, size_t cap, const char *s);
+
+#endif
