@@ -1,0 +1,147 @@
+/* component.h: the boundary between the event-set core and a counting backend.
+ *
+ * A component describes its native events and counts them for event sets. The core
+ * (event sets, counting, multiplex scaling, overflow dispatch, presets, high level) sees
+ * event codes, slots and values, never file descriptors or backend attributes; a
+ * component never calls up into the core (it reports errors through papi_error only).
+ *
+ * Event codes. A native event code carries its component, as PAPI's do:
+ *     code = PAPI_NATIVE_MASK | cidx << CMP_CODE_SHIFT | local
+ * Components see and return only the local part (0 .. CMP_LOCAL_MASK); the core adds
+ * and strips the rest (cmp_code / cmp_of_code / cmp_local below), so any code routes to
+ * its component in O(1). Presets stay in events/ and resolve to native codes.
+ *
+ * Event-set contexts. The core creates one context per event set when the set gets its
+ * first event, and destroys it when the set is emptied or destroyed. Events are added
+ * into slots 0, 1, 2 ... in order; removing a slot shifts the later ones down by one,
+ * so slots stay dense and equal the core's native indices. A component keeps its per
+ * event state (descriptors, groups, mmap pages, periods) in its context, never in the
+ * core's structures.
+ *
+ * Values. read() returns, per slot, a count that only grows while the context runs and
+ * stays frozen while it is stopped, with the times the event was enabled and actually
+ * counting (equal unless the hardware multiplexed it). When a component has to reopen
+ * an event (after removing a group leader, changing a period) it carries the old count
+ * and times over, so the core never sees a value go back. The core computes reset,
+ * accum, write and multiplex scaling on top of these monotonic values.
+ *
+ * Errors. Every callback that returns int returns PAPI_OK or a negative PAPI error
+ * code, produced through papi_error(code, "why...") so the user learns why.
+ *
+ * Threads. Callbacks on one context are called by one thread at a time, except read(),
+ * which overflow dispatch may also call from a signal handler on the thread that
+ * counts: read() must be async-signal-safe and must not modify the context. */
+#ifndef PAPI_COMPONENT_H
+#define PAPI_COMPONENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "papi.h"
+
+/* ---- event codes -------------------------------------------------------------------- */
+#define CMP_CODE_SHIFT 26
+#define CMP_CODE_MASK  0x3C000000 /* 16 components, as PAPI's PAPI_COMPONENT_MASK */
+#define CMP_LOCAL_MASK 0x03FFFFFF
+#define CMP_MAX        16
+
+static inline int cmp_code(int cidx, int local)
+{
+    return PAPI_NATIVE_MASK | (cidx << CMP_CODE_SHIFT) | (local & CMP_LOCAL_MASK);
+}
+static inline int cmp_of_code(int code) { return (code & CMP_CODE_MASK) >> CMP_CODE_SHIFT; }
+static inline int cmp_local(int code) { return code & CMP_LOCAL_MASK; }
+
+/* ---- what the core tells a component -------------------------------------------------- */
+/* Where and how an event set counts. Fixed for the life of a context: when the user
+ * changes any of it, the core destroys the context and adds the events to a new one. */
+struct cmp_target {
+    int domain;      /* PAPI_DOM_* bits */
+    int granularity; /* PAPI_GRN_THR, PAPI_GRN_PROC, PAPI_GRN_SYS ... */
+    pid_t tid;       /* thread or process attached to (PAPI_attach), 0 = the calling thread */
+    int cpu;         /* CPU attached to (PAPI_CPU_ATTACHED) or of system granularity, -1 none */
+    int inherit;     /* count children created after the events are added */
+    int multiplex;   /* the set is multiplexed: let the hardware time-share its events */
+};
+
+/* One slot's reading. */
+struct cmp_count {
+    uint64_t value;        /* events counted since the slot was added */
+    uint64_t time_enabled; /* ns the slot was enabled */
+    uint64_t time_running; /* ns the slot was on a counter (< time_enabled: multiplexed) */
+};
+
+/* What the probe at PAPI_library_init found. */
+struct cmp_status {
+    int disabled;                     /* 0, or the PAPI error code that disables it */
+    char reason[PAPI_HUGE_STR_LEN];   /* why disabled (or a caveat), "" when none */
+    int num_counters;                 /* counters usable at once here, 0 when none */
+};
+
+struct cmp_context; /* the component's per-event-set state, opaque to the core */
+
+/* ---- the interface -------------------------------------------------------------------- */
+struct papi_component {
+    const char *name;  /* PAPI component name, e.g. "perf_event", "powercap" */
+    int cidx;          /* index in the registry; set by the core before probe() */
+    void *instance;    /* the implementation's data (one implementation, many instances) */
+
+    /* Find out whether this component can count here (PMU present, permissions, sysfs
+     * readable). Called once per PAPI_library_init; cheap: lazy work goes elsewhere. */
+    int (*probe)(struct papi_component *self, struct cmp_status *out);
+    /* Fill the parts of PAPI_get_component_info that the component knows (name,
+     * description, counters, domains, granularities, num_native_events, ...). The core
+     * has zeroed info and set CmpIdx, disabled and disabled_reason from the probe. */
+    void (*fill_info)(const struct papi_component *self, PAPI_component_info_t *info);
+    /* Release everything global (PAPI_shutdown). May be NULL. */
+    void (*shutdown)(struct papi_component *self);
+
+    /* Events. name_to_code returns PAPI_ENOEVNT, quietly (no papi_error), for names
+     * that are not its own: the core tries every enabled component in index order. */
+    int (*name_to_code)(const struct papi_component *self, const char *name, int *local);
+    int (*code_to_name)(const struct papi_component *self, int local, char *out, size_t len);
+    /* PAPI_enum_cmp_event on local codes: modifier PAPI_ENUM_FIRST sets *local to the
+     * first event, PAPI_ENUM_EVENTS to the next, PAPI_NTV_ENUM_UMASKS to the next
+     * qualified form of the same event; PAPI_ENOEVNT at the end. */
+    int (*enumerate)(const struct papi_component *self, int *local, int modifier);
+    /* PAPI_get_event_info; the core sets info->event_code to the full code after. */
+    int (*event_info)(const struct papi_component *self, int local, PAPI_event_info_t *info);
+    /* PAPI_query_event: PAPI_OK when the event can be counted in domain here. */
+    int (*query)(const struct papi_component *self, int local, int domain);
+
+    /* Event-set contexts. */
+    int (*ctx_create)(const struct papi_component *self, const struct cmp_target *target,
+                      struct cmp_context **ctx);
+    void (*ctx_destroy)(struct cmp_context *ctx); /* closes everything; NULL is a no-op */
+    /* Open event local into the next slot (returned in *slot) of a stopped context.
+     * PAPI_ECNFLCT when it cannot be counted together with the slots already there; on
+     * any error the context is unchanged. */
+    int (*add)(struct cmp_context *ctx, int local, int *slot);
+    /* Close the event in slot of a stopped context; later slots shift down by one. */
+    int (*remove)(struct cmp_context *ctx, int slot);
+    /* Begin counting every slot (PAPI_start). PAPI_ECNFLCT when the events cannot be
+     * scheduled together (then nothing counts). */
+    int (*start)(struct cmp_context *ctx);
+    /* Stop counting (PAPI_stop); values stay readable and frozen. */
+    int (*stop)(struct cmp_context *ctx);
+    /* Read every slot into out[0 .. nslots-1] (the hot path of PAPI_read: keep it
+     * lean). Async-signal-safe, no change to ctx (see Threads above). */
+    int (*read)(struct cmp_context *ctx, struct cmp_count *out);
+
+    /* Hardware overflow (NULL when the component has none: the core then uses its
+     * software overflow timer). set_overflow asks for a notification every period
+     * events of slot (0 = none) on a stopped context; the slot's value stays as it was.
+     * arm_overflow is called by PAPI_start before start(): route the notifications of
+     * slot to thread tid as signal signo and restart its period; *source receives the
+     * number the signal carries in siginfo's si_fd, by which the core finds the slot. */
+    int (*set_overflow)(struct cmp_context *ctx, int slot, uint64_t period);
+    int (*arm_overflow)(struct cmp_context *ctx, int slot, int signo, pid_t tid, int *source);
+};
+
+/* The registry (core/component_registry.c): every component instance in index order.
+ * A new component adds its instance there; nothing else in the core names it. */
+extern struct papi_component *const papi_components[] __attribute__((visibility("hidden")));
+extern const int papi_num_components __attribute__((visibility("hidden")));
+
+#endif
