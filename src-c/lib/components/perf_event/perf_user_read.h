@@ -39,6 +39,7 @@
 #define PERF_USER_READ_ARCH 0
 #endif
 
+#define PERF_USER_HIDDEN __attribute__((visibility("hidden")))
 #define PERF_USER_BARRIER() __asm__ __volatile__("" ::: "memory")
 #define PERF_USER_ONCE(field) (*(const volatile __typeof__(field) *)&(field))
 
@@ -57,7 +58,7 @@ static inline uint64_t perf_user_hw_clock(void)
     return ((uint64_t)hi << 32) | lo;
 }
 #elif defined(__aarch64__)
-uint64_t perf_user_arm64_counter(uint32_t index); /* perf_user_read.c: mrs by number */
+PERF_USER_HIDDEN uint64_t perf_user_arm64_counter(uint32_t index); /* .c: mrs by number */
 static inline uint64_t perf_user_hw_counter(uint32_t index)
 {
     return perf_user_arm64_counter(index);
@@ -151,13 +152,14 @@ static inline int perf_user_read(const struct perf_event_mmap_page *pc, uint64_t
 }
 
 /* The same loop with the counter instruction supplied (the clock is the real one). */
-int perf_user_read_with(const struct perf_event_mmap_page *pc,
-                        uint64_t (*read_counter)(uint32_t index), uint64_t *count,
-                        uint64_t *enabled, uint64_t *running);
+PERF_USER_HIDDEN int perf_user_read_with(const struct perf_event_mmap_page *pc,
+                                         uint64_t (*read_counter)(uint32_t index),
+                                         uint64_t *count, uint64_t *enabled,
+                                         uint64_t *running);
 /* ... and with the timestamp counter supplied too, for exact extrapolation tests. */
-int perf_user_read_clocked(const struct perf_event_mmap_page *pc,
-                           uint64_t (*read_counter)(uint32_t index),
-                           uint64_t (*read_clock)(void), uint64_t *count, uint64_t *enabled,
-                           uint64_t *running);
+PERF_USER_HIDDEN int perf_user_read_clocked(const struct perf_event_mmap_page *pc,
+                                            uint64_t (*read_counter)(uint32_t index),
+                                            uint64_t (*read_clock)(void), uint64_t *count,
+                                            uint64_t *enabled, uint64_t *running);
 
 #endif
