@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../component.h"
+#include "component.h"
 #include "papi_test.h"
 #include "powercap_zones.h"
 
