@@ -12,7 +12,7 @@ int PAPI_set_opt(int option, PAPI_option_t *ptr)
     return PAPI_ECMP;
 }
 
-int native_code_to_name(int code, char *out, size_t len)
+int event_native_code_to_name(int code, char *out, size_t len)
 {
     (void)code;
     return papi_strcpy(out, len, "?") ? PAPI_EBUF : PAPI_OK;

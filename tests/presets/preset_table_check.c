@@ -4,6 +4,7 @@
  * this libpfm4 build does not contain (ARM tables on an x86 build) are checked for
  * syntax only and reported as such. Prints the coverage table (CPU x presets).
  * Usage: preset_table_check <papi_events.csv> */
+#include <linux/perf_event.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>

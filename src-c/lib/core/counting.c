@@ -1,9 +1,10 @@
 /* counting.c: start, stop, read, accum, reset, write.
  *
- * A native's value is last_raw - baseline. start makes every value zero by moving the
- * baseline to the frozen count (no reset ioctl), reset and accum move it to the count
- * just read, write moves it so that the value reads as the one written. So read and
- * accum cost one read() per perf group, start one enable ioctl, stop one disable ioctl
+ * A native's value is its component's count (es->cnt, last read) - baseline. start
+ * makes every value zero by moving the baseline to the frozen count (no reset), reset
+ * and accum move it to the count just read, write moves it so that the value reads as
+ * the one written. So read and accum cost one component read (one read() per perf
+ * group, or none with user-space counter reads), start one enable, stop one disable
  * plus the read that freezes the values. */
 #include <string.h>
 
@@ -11,14 +12,14 @@
 #include "overflow_internal.h"
 #include "papi_internal.h"
 
-/* One running event set per thread and component, as in PAPI. */
-static _Thread_local int running_handle[NUM_COMPONENTS] = {-1, -1};
+/* One running event set per thread and component, as in PAPI (handle + 1, 0 = none). */
+static _Thread_local int running_handle[CMP_MAX];
 
 static long long native_value(const struct eventset *es, const struct es_native *n)
 {
     if (__builtin_expect(es->multiplexed, 0))
-        return mpx_scaled_value(n);
-    return (long long)(n->last_raw - n->baseline);
+        return mpx_scaled_value(n, &es->cnt[n - es->nat]);
+    return (long long)(es->cnt[n - es->nat].value - n->baseline);
 }
 
 void es_compute_values(struct eventset *es, long long *values)
@@ -47,10 +48,21 @@ static int get_set(int EventSet, struct eventset **es)
     return es_get(EventSet, es);
 }
 
+int es_read_values(struct eventset *es, long long *values)
+{
+    if (es->state & PAPI_RUNNING) {
+        int ret = es_read_counts(es);
+        if (__builtin_expect(ret != PAPI_OK, 0))
+            return ret;
+    }
+    es_compute_values(es, values);
+    return PAPI_OK;
+}
+
 static void rebase(struct eventset *es)
 {
     for (int i = 0; i < es->nnat; i++)
-        es->nat[i].baseline = es->nat[i].last_raw;
+        es->nat[i].baseline = es->cnt[i].value;
     if (es->multiplexed)
         mpx_rebase(es);
 }
@@ -65,18 +77,20 @@ int PAPI_start(int EventSet)
         return papi_error(PAPI_EISRUN, "EventSet %d is already running", EventSet);
     if (es->nentries == 0)
         return papi_error(PAPI_EINVAL, "EventSet %d has no events to start", EventSet);
+    if (!es->ctx)
+        return papi_error(PAPI_EBUG, "EventSet %d has events but no component state", EventSet);
     int own = !(es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED));
-    if (own && running_handle[es->cidx] >= 0 && es_lookup(running_handle[es->cidx]) &&
-        (es_lookup(running_handle[es->cidx])->state & PAPI_RUNNING))
+    int other = running_handle[es->cidx] - 1;
+    if (own && other >= 0 && es_lookup(other) && (es_lookup(other)->state & PAPI_RUNNING))
         return papi_error(PAPI_EISRUN,
                           "EventSet %d is already running in this thread on component %d; stop it "
-                          "before starting EventSet %d", running_handle[es->cidx], es->cidx, EventSet);
+                          "before starting EventSet %d", other, es->cidx, EventSet);
     rebase(es);
     if (es->overflow && (ret = ovf_start(es)) != PAPI_OK) {
         ovf_stop(es);
         return ret;
     }
-    ret = perf_enable(es);
+    ret = es->cmp->start(es->ctx);
     if (ret != PAPI_OK) {
         if (es->overflow)
             ovf_stop(es);
@@ -84,7 +98,7 @@ int PAPI_start(int EventSet)
     }
     es->state = (es->state & ~PAPI_STOPPED) | PAPI_RUNNING;
     if (own)
-        running_handle[es->cidx] = EventSet;
+        running_handle[es->cidx] = EventSet + 1;
     return PAPI_OK;
 }
 
@@ -96,16 +110,16 @@ int PAPI_stop(int EventSet, long long *values)
         return ret;
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
-    ret = perf_disable(es);
+    ret = es->cmp->stop(es->ctx);
     if (es->overflow)
         ovf_stop(es);
     if (ret == PAPI_OK)
-        ret = perf_read_all(es);
+        ret = es_read_counts(es);
     if (ret != PAPI_OK)
         return ret;
     es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
-    if (running_handle[es->cidx] == EventSet)
-        running_handle[es->cidx] = -1;
+    if (running_handle[es->cidx] == EventSet + 1)
+        running_handle[es->cidx] = 0;
     if (values)
         es_compute_values(es, values);
     return PAPI_OK;
@@ -119,13 +133,7 @@ int PAPI_read(int EventSet, long long *values)
         return ret;
     if (__builtin_expect(!values, 0))
         return papi_error(PAPI_EINVAL, "values is NULL");
-    if (es->state & PAPI_RUNNING) {
-        ret = perf_read_all(es);
-        if (__builtin_expect(ret != PAPI_OK, 0))
-            return ret;
-    }
-    es_compute_values(es, values);
-    return PAPI_OK;
+    return es_read_values(es, values);
 }
 
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
@@ -146,13 +154,10 @@ int PAPI_accum(int EventSet, long long *values)
         return ret;
     if (__builtin_expect(!values, 0))
         return papi_error(PAPI_EINVAL, "values is NULL");
-    if (es->state & PAPI_RUNNING) {
-        ret = perf_read_all(es);
-        if (__builtin_expect(ret != PAPI_OK, 0))
-            return ret;
-    }
     long long now[ES_MAX_ENTRIES];
-    es_compute_values(es, now);
+    ret = es_read_values(es, now);
+    if (__builtin_expect(ret != PAPI_OK, 0))
+        return ret;
     for (int e = 0; e < es->nentries; e++)
         values[e] += now[e];
     rebase(es);
@@ -165,9 +170,9 @@ int PAPI_reset(int EventSet)
     int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
-    /* A stopped set's counts are frozen at last_raw: no system call. */
+    /* A stopped set's counts are frozen in es->cnt: no system call. */
     if (es->state & PAPI_RUNNING) {
-        ret = perf_read_all(es);
+        ret = es_read_counts(es);
         if (ret != PAPI_OK)
             return ret;
     }
@@ -188,7 +193,7 @@ int PAPI_write(int EventSet, long long *values)
             return papi_error(PAPI_ECMP, "cannot write a value into the postfix-derived event at "
                                          "position %d", e);
     if (es->state & PAPI_RUNNING) {
-        ret = perf_read_all(es);
+        ret = es_read_counts(es);
         if (ret != PAPI_OK)
             return ret;
     }
@@ -196,8 +201,8 @@ int PAPI_write(int EventSet, long long *values)
     for (int e = 0; e < es->nentries; e++) {
         const struct es_entry *ent = &es->ent[e];
         for (int t = 0; t < ent->nterms; t++) {
-            struct es_native *n = &es->nat[ent->term[t]];
-            n->baseline = n->last_raw - (uint64_t)(t == 0 ? values[e] : 0);
+            int ni = ent->term[t];
+            es->nat[ni].baseline = es->cnt[ni].value - (uint64_t)(t == 0 ? values[e] : 0);
         }
     }
     return PAPI_OK;

@@ -1,5 +1,5 @@
-/* eventset_events.c: adding and removing events. Adding opens only the perf events
- * the new entry needs (natives shared with entries already in the set are reused);
+/* eventset_events.c: adding and removing events. Adding opens, through the set's
+ * component, only the native events the new entry needs (natives shared with entries already in the set are reused);
  * a failure leaves the set exactly as it was. */
 #include <string.h>
 
@@ -24,68 +24,88 @@ static int find_native(const struct eventset *es, int code)
 static int event_component(int code, const struct preset_def *def)
 {
     if (def)
-        return CMP_PERF_EVENT;
-    struct native_event *e = native_lookup(code);
-    return e ? e->component : -1;
+        return PRESET_COMPONENT;
+    return event_component_of(code) ? cmp_of_code(code) : -1;
 }
 
-/* Drop native ni from the arrays (it is closed), keeping indices dense. */
+/* Drop native ni from the arrays (its component slot is removed), keeping indices dense
+ * as the component's slots are. */
 static void compact_native(struct eventset *es, int ni)
 {
-    for (int i = ni; i < es->nnat - 1; i++)
+    for (int i = ni; i < es->nnat - 1; i++) {
         es->nat[i] = es->nat[i + 1];
+        es->cnt[i] = es->cnt[i + 1];
+    }
     es->nnat--;
     for (int e = 0; e < es->nentries; e++)
         for (int t = 0; t < es->ent[e].nterms; t++)
             if (es->ent[e].term[t] > ni)
                 es->ent[e].term[t]--;
-    for (int g = 0; g < es->ngrp; g++)
-        if (es->grp[g].leader > ni)
-            es->grp[g].leader--;
 }
 
-/* Open every native that has no descriptor (after a leader was closed or the set was
- * reconfigured), keeping each one's current value. */
-static int open_missing(struct eventset *es)
+static struct cmp_target target_of(const struct eventset *es)
 {
-    /* Groups that lost their leader are dropped; their members get new groups. */
-    int ng = 0, remap[ES_MAX_GROUPS];
-    for (int g = 0; g < es->ngrp; g++) {
-        remap[g] = -1;
-        if (es->grp[g].leader >= 0 && es->nat[es->grp[g].leader].fd >= 0) {
-            remap[g] = ng;
-            es->grp[ng++] = es->grp[g];
-        }
+    struct cmp_target t = {
+        .domain = es->domain,
+        .granularity = es->granularity,
+        .tid = (es->state & PAPI_ATTACHED) ? es->attach_tid : 0,
+        .cpu = es->cpu,
+        .inherit = es->inherit,
+        .multiplex = es->multiplexed,
+    };
+    return t;
+}
+
+/* The component context of the set, created with the set's first event. */
+static int ensure_context(struct eventset *es, int cidx)
+{
+    if (es->ctx)
+        return PAPI_OK;
+    struct papi_component *cmp = component_get(cidx);
+    if (!cmp)
+        return PAPI_ENOCMP;
+    struct cmp_target t = target_of(es);
+    int ret = cmp->ctx_create(cmp, &t, &es->ctx);
+    if (ret == PAPI_OK)
+        es->cmp = cmp;
+    return ret;
+}
+
+/* Open native i (already in nat[]) into the context's next slot. */
+static int open_native(struct eventset *es, int i)
+{
+    int slot;
+    int ret = es->cmp->add(es->ctx, cmp_local(es->nat[i].code), &slot);
+    if (ret != PAPI_OK)
+        return ret;
+    if (slot != i) {
+        es->cmp->remove(es->ctx, slot);
+        return papi_error(PAPI_EBUG, "component %s put native %d in slot %d", es->cmp->name, i, slot);
     }
-    for (int i = 0; i < es->nnat; i++)
-        if (es->nat[i].fd >= 0)
-            es->nat[i].group = remap[es->nat[i].group];
-    es->ngrp = ng;
-    for (int i = 0; i < es->nnat; i++) {
-        struct es_native *n = &es->nat[i];
-        if (n->fd >= 0)
-            continue;
-        uint64_t value = n->last_raw - n->baseline;
-        int ret = perf_open_native(es, i);
-        if (ret != PAPI_OK)
-            return ret;
-        n->baseline = (uint64_t)0 - value; /* reads as the value it had */
-    }
-    return PAPI_OK;
+    memset(&es->cnt[i], 0, sizeof es->cnt[i]);
+    if (es->nat[i].period && es->cmp->set_overflow)
+        ret = es->cmp->set_overflow(es->ctx, i, es->nat[i].period);
+    return ret;
+}
+
+void es_close_all(struct eventset *es)
+{
+    if (es->cmp)
+        es->cmp->ctx_destroy(es->ctx);
+    es->ctx = NULL;
 }
 
 int es_reopen_all(struct eventset *es)
 {
-    for (int i = 0; i < es->nnat; i++) {
-        int ret = native_encode(es->nat[i].code, es->domain, &es->nat[i].attr);
-        if (ret != PAPI_OK)
-            return ret;
-    }
     es_close_all(es);
-    for (int i = 0; i < es->nnat; i++) {
-        es->nat[i].last_raw = es->nat[i].baseline = 0;
+    if (es->nnat == 0)
+        return PAPI_OK;
+    int ret = ensure_context(es, es->cidx);
+    for (int i = 0; i < es->nnat && ret == PAPI_OK; i++) {
+        es->nat[i].baseline = 0;
+        es->nat[i].enabled_base = es->nat[i].running_base = 0;
+        ret = open_native(es, i);
     }
-    int ret = open_missing(es);
     if (ret != PAPI_OK)
         es_close_all(es);
     return ret;
@@ -103,21 +123,18 @@ static void release_natives(struct eventset *es, const int *terms, int nterms)
                 order[a] = order[b];
                 order[b] = t;
             }
-    int closed_leader = 0;
     for (int k = 0; k < nterms; k++) {
         int ni = order[k];
         if (k > 0 && order[k] == order[k - 1])
             continue;
         if (--es->nat[ni].refs > 0)
             continue;
-        int g = es->nat[ni].group;
-        if (es->nat[ni].fd >= 0 && g >= 0 && es->grp[g].leader == ni)
-            closed_leader = 1;
-        perf_close_native(es, ni);
+        if (ni < es->nnat && es->ctx)
+            es->cmp->remove(es->ctx, ni);
         compact_native(es, ni);
     }
-    if (closed_leader)
-        open_missing(es);
+    if (es->nnat == 0)
+        es_close_all(es);
 }
 
 int es_add_code(struct eventset *es, int code)
@@ -139,7 +156,7 @@ int es_add_code(struct eventset *es, int code)
         }
         nterms = def->nterms;
         memcpy(codes, def->native_code, sizeof(int) * (size_t)nterms);
-    } else if (IS_NATIVE(code) && native_lookup(code)) {
+    } else if (event_native_exists(code)) {
         nterms = 1;
         codes[0] = code;
     } else {
@@ -159,24 +176,22 @@ int es_add_code(struct eventset *es, int code)
                           es->handle, ES_MAX_NATIVES);
 
     int saved_cidx = es->cidx;
+    int ret = ensure_context(es, cidx);
+    if (ret != PAPI_OK)
+        return ret;
     es->cidx = cidx;
     struct es_entry *ent = &es->ent[es->nentries];
     memset(ent, 0, sizeof *ent);
     ent->code = code;
     ent->preset = def;
-    int opened = 0, ret = PAPI_OK;
+    int opened = 0;
     for (int t = 0; t < nterms; t++) {
         int ni = find_native(es, codes[t]);
         if (ni < 0) {
             ni = es->nnat;
-            struct es_native *n = &es->nat[ni];
-            memset(n, 0, sizeof *n);
-            n->code = codes[t];
-            n->fd = -1;
-            n->group = -1;
-            ret = native_encode(codes[t], es->domain, &n->attr);
-            if (ret == PAPI_OK)
-                ret = perf_open_native(es, ni);
+            memset(&es->nat[ni], 0, sizeof es->nat[ni]);
+            es->nat[ni].code = codes[t];
+            ret = open_native(es, ni);
             if (ret != PAPI_OK)
                 break;
             es->nnat++;

@@ -60,15 +60,6 @@ int PAPI_create_eventset(int *EventSet)
     return PAPI_OK;
 }
 
-void es_close_all(struct eventset *es)
-{
-    for (int i = es->nnat - 1; i >= 0; i--)
-        if (es->nat[i].fd >= 0) {
-            perf_close_native(es, i);
-        }
-    es->ngrp = 0;
-}
-
 int PAPI_cleanup_eventset(int EventSet)
 {
     struct eventset *es;
@@ -120,8 +111,8 @@ void es_free_all(void)
         struct eventset *es = atomic_exchange(&sets[h], NULL);
         if (!es)
             continue;
-        if (es->state & PAPI_RUNNING) {
-            perf_disable(es);
+        if ((es->state & PAPI_RUNNING) && es->ctx) {
+            es->cmp->stop(es->ctx);
             if (es->overflow)
                 ovf_stop(es); /* deletes a software-overflow timer that would keep firing */
         }
@@ -176,9 +167,8 @@ int PAPI_assign_eventset_component(int EventSet, int cidx)
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
-    if (cidx < 0 || cidx >= NUM_COMPONENTS)
-        return papi_error(PAPI_ENOCMP, "component index %d does not exist (0..%d)", cidx,
-                          NUM_COMPONENTS - 1);
+    if (!component_get(cidx))
+        return PAPI_ENOCMP;
     if (es->nentries > 0 && es->cidx != cidx)
         return papi_error(PAPI_EINVAL, "EventSet %d already holds events of component %d",
                           EventSet, es->cidx);
@@ -195,4 +185,18 @@ int PAPI_get_eventset_component(int EventSet)
     if (es->cidx < 0)
         return papi_error(PAPI_ENOCMP, "EventSet %d has no component yet (no event added)", EventSet);
     return es->cidx;
+}
+
+/* Moved here from events/preset_tables.c (preset_in_running_set): the event-set table
+ * answers questions about its sets. */
+int es_code_in_running_set(int code)
+{
+    for (int h = 0; h < MAX_EVENTSETS; h++) {
+        struct eventset *es = es_lookup(h);
+        if (!es || !(es->state & PAPI_RUNNING))
+            continue;
+        if (es_entry_index(es, code) >= 0)
+            return es->handle;
+    }
+    return -1;
 }

@@ -1,7 +1,8 @@
 /* multiplex.c: scaling of multiplexed counts and the running fraction of each event.
  *
- * A multiplexed set opens every native as its own perf group (perf_group.c), so the
- * kernel rotates them on the counters and reports per event how long it was enabled
+ * A multiplexed set asks its component to let the hardware time-share the events
+ * (perf_event opens each as its own perf group), so the kernel rotates them on the
+ * counters and reports per event how long it was enabled
  * and how long it actually counted. The estimate is the count times
  * delta time_enabled / delta time_running since the baseline (start, reset, accum).
  * Honesty rules: a value is never negative; an event that has not run at all since the
@@ -12,13 +13,13 @@
  * event-set options in options.c (they reuse its reopen-on-change helper). */
 #include "multiplex_internal.h"
 
-long long mpx_scaled_value(const struct es_native *n)
+long long mpx_scaled_value(const struct es_native *n, const struct cmp_count *c)
 {
-    uint64_t delta = n->last_raw - n->baseline;
+    uint64_t delta = c->value - n->baseline;
     if ((int64_t)delta < 0)
         return 0;
-    uint64_t de = n->enabled - n->enabled_base;
-    uint64_t dr = n->running - n->running_base;
+    uint64_t de = c->time_enabled - n->enabled_base;
+    uint64_t dr = c->time_running - n->running_base;
     if (dr == 0)
         return 0; /* never on a counter since the baseline: nothing to scale */
     if (dr >= de)
@@ -30,15 +31,15 @@ long long mpx_scaled_value(const struct es_native *n)
 void mpx_rebase(struct eventset *es)
 {
     for (int i = 0; i < es->nnat; i++) {
-        es->nat[i].enabled_base = es->nat[i].enabled;
-        es->nat[i].running_base = es->nat[i].running;
+        es->nat[i].enabled_base = es->cnt[i].time_enabled;
+        es->nat[i].running_base = es->cnt[i].time_running;
     }
 }
 
-static double native_fraction(const struct es_native *n)
+static double native_fraction(const struct es_native *n, const struct cmp_count *c)
 {
-    uint64_t de = n->enabled - n->enabled_base;
-    uint64_t dr = n->running - n->running_base;
+    uint64_t de = c->time_enabled - n->enabled_base;
+    uint64_t dr = c->time_running - n->running_base;
     if (de == 0)
         return 0.0;
     return dr >= de ? 1.0 : (double)dr / (double)de;
@@ -62,7 +63,7 @@ int PAPI_get_event_running_fraction(int EventSet, double *fractions, int *number
         const struct es_entry *ent = &es->ent[e];
         double f = 1.0;
         for (int t = 0; t < ent->nterms; t++) {
-            double ft = native_fraction(&es->nat[ent->term[t]]);
+            double ft = native_fraction(&es->nat[ent->term[t]], &es->cnt[ent->term[t]]);
             if (ft < f)
                 f = ft;
         }

@@ -5,7 +5,7 @@
 #include "papi_internal.h"
 
 /* Value since the baseline scaled by delta time_enabled / delta time_running. */
-PAPI_INTERNAL long long mpx_scaled_value(const struct es_native *n);
+PAPI_INTERNAL long long mpx_scaled_value(const struct es_native *n, const struct cmp_count *c);
 /* Move the time baselines to the times of the last read. */
 PAPI_INTERNAL void mpx_rebase(struct eventset *es);
 

@@ -1,6 +1,6 @@
 /* options.c: PAPI_get_opt / PAPI_set_opt and the calls that are options in disguise
  * (domains, granularity, attach, cpu, inherit, multiplexing flags). Event-set options
- * reopen the set's perf events, so they are allowed only while it is stopped; a failed
+ * reopen the set's events in a new component context, so they are allowed only while it is stopped; a failed
  * change puts the old setting back. */
 #include <string.h>
 
@@ -344,7 +344,7 @@ int PAPI_get_opt(int option, PAPI_option_t *ptr)
         ptr->shlib_info = (PAPI_shlib_info_t *)PAPI_get_shared_lib_info();
         return ptr->shlib_info ? PAPI_OK : PAPI_ESYS;
     case PAPI_COMPONENTINFO:
-        ptr->cmp_info = (PAPI_component_info_t *)PAPI_get_component_info(CMP_PERF_EVENT);
+        ptr->cmp_info = (PAPI_component_info_t *)PAPI_get_component_info(0);
         return PAPI_OK;
     default:
         return papi_error(PAPI_EINVAL, "%d is not a PAPI option", option);
@@ -354,17 +354,17 @@ int PAPI_get_opt(int option, PAPI_option_t *ptr)
 int PAPI_get_cmp_opt(int option, PAPI_option_t *ptr, int cidx)
 {
     PAPI_CHECK_INIT();
-    if (cidx < 0 || cidx >= NUM_COMPONENTS)
-        return papi_error(PAPI_ENOCMP, "component index %d does not exist", cidx);
+    if (!component_get(cidx))
+        return PAPI_ENOCMP;
     switch (option) {
     case PAPI_MAX_HWCTRS:
         return PAPI_num_cmp_hwctrs(cidx);
     case PAPI_MAX_MPX_CTRS:
-        return g_papi.cmp[cidx].num_mpx_cntrs;
+        return PAPI_get_component_info(cidx)->num_mpx_cntrs;
     case PAPI_DEFDOM:
-        return g_papi.cmp[cidx].default_domain;
+        return PAPI_get_component_info(cidx)->default_domain;
     case PAPI_DEFGRN:
-        return g_papi.cmp[cidx].default_granularity;
+        return PAPI_get_component_info(cidx)->default_granularity;
     case PAPI_COMPONENTINFO:
         if (!ptr)
             return papi_error(PAPI_EINVAL, "option pointer is NULL");
@@ -394,16 +394,16 @@ int PAPI_set_granularity(int granularity)
 int PAPI_set_cmp_domain(int domain, int cidx)
 {
     PAPI_CHECK_INIT();
-    if (cidx < 0 || cidx >= NUM_COMPONENTS)
-        return papi_error(PAPI_ENOCMP, "component index %d does not exist", cidx);
+    if (!component_get(cidx))
+        return PAPI_ENOCMP;
     return PAPI_set_domain(domain);
 }
 
 int PAPI_set_cmp_granularity(int granularity, int cidx)
 {
     PAPI_CHECK_INIT();
-    if (cidx < 0 || cidx >= NUM_COMPONENTS)
-        return papi_error(PAPI_ENOCMP, "component index %d does not exist", cidx);
+    if (!component_get(cidx))
+        return PAPI_ENOCMP;
     return PAPI_set_granularity(granularity);
 }
 

@@ -8,24 +8,21 @@
 #ifndef PAPI_INTERNAL_H
 #define PAPI_INTERNAL_H
 
-#include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "component.h"
 #include "papi.h"
 
 #define PAPI_INTERNAL __attribute__((visibility("hidden")))
 
 /* ---- limits ---------------------------------------------------------------------- */
 #define ES_MAX_ENTRIES   128 /* user-visible events per event set */
-#define ES_MAX_NATIVES   128 /* perf events per event set */
-#define ES_MAX_GROUPS    ES_MAX_NATIVES
+#define ES_MAX_NATIVES   128 /* native events per event set */
 #define MAX_EVENTSETS    65536
-#define NUM_COMPONENTS   2
-#define CMP_PERF_EVENT   0 /* core and software PMUs */
-#define CMP_UNCORE       1 /* uncore PMUs: counted per CPU, never per thread */
+#define PRESET_COMPONENT 0   /* presets resolve to natives of perf_event, component 0 */
 
 /* ---- global library state (library_init.c) ----------------------------------------- */
 struct papi_globals {
@@ -37,7 +34,7 @@ struct papi_globals {
     int multiplex_inited;
     int mpx_slice_ns;        /* PAPI_DEF_MPX_NS */
     unsigned long (*thread_id_fn)(void);
-    PAPI_component_info_t cmp[NUM_COMPONENTS];
+    PAPI_component_info_t cmp[CMP_MAX]; /* papi_components[i]'s description */
 };
 extern struct papi_globals g_papi PAPI_INTERNAL;
 
@@ -53,48 +50,19 @@ PAPI_INTERNAL int papi_error(int code, const char *fmt, ...) __attribute__((form
 PAPI_INTERNAL const char *papi_last_error_detail(void);
 PAPI_INTERNAL int papi_errno_to_papi(int err);
 
-/* ---- PMU access (pmu_access.c) ------------------------------------------------------ */
-struct pmu_access {
-    bool have_cpu_pmu;        /* a core PMU under /sys/bus/event_source/devices */
-    bool software_pmus_only;  /* sysfs lists PMUs, and all are the kernel's software ones */
-    bool hw_open_works;       /* a hardware cycles/instructions event actually opened */
-    int paranoid;             /* /proc/sys/kernel/perf_event_paranoid, or -100 if unreadable */
-    bool cap_perfmon;         /* CAP_PERFMON or CAP_SYS_ADMIN in the effective set */
-    int num_hw_counters;      /* general counters usable here; 0 when no PMU */
-    bool user_read_allowed;   /* perf_user_access / rdpmc enabled */
-    char reason[PAPI_HUGE_STR_LEN];
-};
-PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
-extern struct pmu_access g_pmu PAPI_INTERNAL;
-
 /* ---- scoped_env.c: a variable set around one call into hwloc or libpfm4 -------------- */
 /* Locks, then sets name=value if wanted and the user has not set it; returns whether it
  * did. scoped_env_end undoes that and unlocks; always pair the two. */
 PAPI_INTERNAL bool scoped_env_begin(const char *name, const char *value, bool wanted);
 PAPI_INTERNAL void scoped_env_end(const char *name, bool was_set);
 
-/* ---- native events through libpfm4 (native_events.c) --------------------------------- */
-struct native_event {
-    char *name;            /* canonical "pmu::EVENT[:mods]" */
-    int pfm_idx;           /* libpfm4 event index */
-    int umask_idx;         /* libpfm4 attribute index for an enumerated umask, else -1 */
-    int component;         /* CMP_PERF_EVENT or CMP_UNCORE */
-    int explicit_plm;      /* the name carries its own :u/:k modifiers */
-    struct perf_event_attr attr; /* encoding for attr_plm */
-    int attr_plm;          /* libpfm PFM_PLM* mask the cached attr was made with, -1 none */
-    pthread_mutex_t enc_lock;
-};
-PAPI_INTERNAL int native_init(void); /* lazy: libpfm4 is initialised on first use */
-PAPI_INTERNAL void native_shutdown(void);
-PAPI_INTERNAL int native_name_to_code(const char *name, int *code);
-PAPI_INTERNAL struct native_event *native_lookup(int code);
-PAPI_INTERNAL int native_code_to_name(int code, char *out, size_t len);
-PAPI_INTERNAL int native_enum(int *code, int modifier, int cidx);
-PAPI_INTERNAL int native_get_info(int code, PAPI_event_info_t *info);
-/* Fill attr for the event counted in domain (PAPI_DOM_*). */
-PAPI_INTERNAL int native_encode(int code, int domain, struct perf_event_attr *attr);
-PAPI_INTERNAL int native_count_for_component(int cidx);
-PAPI_INTERNAL int native_core_counters(void);
+/* ---- event codes routed to components (events/event_codes.c) ------------------------ */
+/* The component of a native code, or NULL when the code names none. */
+PAPI_INTERNAL struct papi_component *event_component_of(int code);
+/* Native name -> full code, asking every component in index order. */
+PAPI_INTERNAL int event_native_name_to_code(const char *name, int *code);
+PAPI_INTERNAL int event_native_code_to_name(int code, char *out, size_t len);
+PAPI_INTERNAL int event_native_exists(int code);
 
 /* ---- presets (preset_events.c; tables from presets/) --------------------------------- */
 #define PRESET_MAX_TERMS PAPI_MAX_INFO_TERMS
@@ -130,32 +98,23 @@ struct es_entry {
     const struct preset_def *preset;   /* NULL for a native event */
 };
 
+/* A native event of the set: slot i of the component context is nat[i], its last
+ * reading cnt[i] (frozen while the set is stopped). */
 struct es_native {
     int code;             /* native event code */
     int refs;             /* entries using it */
-    int fd;               /* perf fd, -1 while not open */
-    int group;            /* index into es->grp */
-    struct perf_event_attr attr;
-    uint64_t baseline;    /* raw count that reads as zero */
-    uint64_t last_raw;    /* raw count at the last read (frozen while stopped) */
-    uint64_t enabled;     /* time_enabled at the last read */
-    uint64_t running;     /* time_running at the last read */
-    int pos;              /* position in its group's read buffer */
-    void *mmap_page;      /* perf mmap page for user-space reads, or NULL */
-    uint64_t sample_period; /* hardware overflow threshold (overflow.c), 0 = counting only */
+    uint64_t baseline;    /* count that reads as zero */
+    uint64_t period;      /* hardware overflow threshold (overflow.c), 0 = counting only */
     uint64_t enabled_base;  /* time_enabled at the baseline: multiplex scaling (multiplex.c) */
     uint64_t running_base;  /* time_running at the baseline */
-};
-
-struct es_group {
-    int leader;           /* index into es->nat */
-    int nmembers;         /* natives whose .group is this one, leader included */
 };
 
 struct eventset {
     int handle;
     int state;             /* PAPI_STOPPED / PAPI_RUNNING | other flag bits */
     int cidx;              /* component, -1 until the first event */
+    struct papi_component *cmp; /* papi_components[cidx] once the context exists */
+    struct cmp_context *ctx;    /* the component's state for this set, NULL when empty */
     int domain;
     int granularity;
     pid_t owner_tid;       /* thread that created the set (counts itself) */
@@ -167,11 +126,7 @@ struct eventset {
     struct es_entry ent[ES_MAX_ENTRIES];
     int nnat;
     struct es_native nat[ES_MAX_NATIVES];
-    int ngrp;
-    struct es_group grp[ES_MAX_GROUPS];
-    /* Scratch for the hot path: raw counts per native, one group read buffer. */
-    long long scratch[ES_MAX_NATIVES];
-    uint64_t readbuf[3 + ES_MAX_NATIVES];
+    struct cmp_count cnt[ES_MAX_NATIVES]; /* the component's last reading, per slot */
     void *overflow;        /* overflow.c state, NULL when none */
     void *profile;         /* profil.c state, NULL when none */
 };
@@ -185,21 +140,20 @@ PAPI_INTERNAL void es_close_all(struct eventset *es);
 /* Close and reopen every native (after a domain, attach or granularity change). */
 PAPI_INTERNAL int es_reopen_all(struct eventset *es);
 PAPI_INTERNAL int es_entry_index(const struct eventset *es, int code);
-
-/* ---- perf_event backend (perf_group.c) ------------------------------------------------ */
-PAPI_INTERNAL int perf_open_native(struct eventset *es, int ni);
-PAPI_INTERNAL void perf_close_native(struct eventset *es, int ni);
-PAPI_INTERNAL int perf_enable(struct eventset *es);
-PAPI_INTERNAL int perf_disable(struct eventset *es);
-/* One read() per group; fills es->nat[i].last_raw (and enabled/running). */
-PAPI_INTERNAL int perf_read_all(struct eventset *es);
-/* perf_event_open with errno preserved. */
-PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-                                    int group_fd, unsigned long flags);
+/* The handle of a running event set holding code, or -1 (asked by the preset tables). */
+PAPI_INTERNAL int es_code_in_running_set(int code);
 
 /* ---- counting (counting.c) ------------------------------------------------------------- */
-/* Convert raw native counts (since baseline) into the user's values array. */
+/* Convert the counts (since baseline) into the user's values array. */
 PAPI_INTERNAL void es_compute_values(struct eventset *es, long long *values);
+/* The one read path: read a running set's counters (a stopped set's are frozen) and
+ * fill values; PAPI_read, PAPI_accum, the high-level calls, rates and regions use it. */
+PAPI_INTERNAL int es_read_values(struct eventset *es, long long *values);
+/* Read the counters of a running set into es->cnt. */
+static inline int es_read_counts(struct eventset *es)
+{
+    return es->cmp->read(es->ctx, es->cnt);
+}
 
 /* ---- threads (threads.c) ------------------------------------------------------------- */
 PAPI_INTERNAL pid_t papi_gettid(void);
@@ -210,8 +164,11 @@ PAPI_INTERNAL void *thread_hl_slot(void); /* per-thread high-level state pointer
 PAPI_INTERNAL void hwinfo_shutdown(void);
 PAPI_INTERNAL void sysinfo_shutdown(void);
 
-/* ---- components (library_init.c) -------------------------------------------------------- */
+/* ---- components (core/components.c) --------------------------------------------------- */
 PAPI_INTERNAL void components_init(void);
+PAPI_INTERNAL void components_shutdown(void);
+/* The component of index cidx, or NULL (PAPI_ENOCMP reported) when there is none. */
+PAPI_INTERNAL struct papi_component *component_get(int cidx);
 
 /* ---- helpers -------------------------------------------------------------------------- */
 /* strlcpy-like: always terminates, returns 1 when the source was truncated. */

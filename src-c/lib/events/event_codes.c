@@ -1,7 +1,55 @@
-/* event_codes.c: the public event-naming calls, dispatching to presets or natives. */
+/* event_codes.c: the public event-naming calls, dispatching to presets or to the
+ * component whose index the native code carries (component.h). */
 #include <string.h>
 
 #include "papi_internal.h"
+
+struct papi_component *event_component_of(int code)
+{
+    if (!IS_NATIVE(code))
+        return NULL;
+    int cidx = cmp_of_code(code);
+    return cidx < papi_num_components ? papi_components[cidx] : NULL;
+}
+
+static struct papi_component *native_component(int code)
+{
+    struct papi_component *c = event_component_of(code);
+    if (!c)
+        papi_error(PAPI_ENOEVNT, "0x%x is not a native event code of any component", (unsigned)code);
+    return c;
+}
+
+int event_native_name_to_code(const char *name, int *code)
+{
+    int first = PAPI_ENOEVNT;
+    for (int i = 0; i < papi_num_components; i++) {
+        struct papi_component *c = papi_components[i];
+        int local;
+        int ret = c->name_to_code(c, name, &local);
+        if (ret == PAPI_OK) {
+            *code = cmp_code(i, local);
+            return PAPI_OK;
+        }
+        if (i == 0)
+            first = ret;
+    }
+    /* The first component's answer says why (libpfm4's error for a misspelt name). */
+    return first;
+}
+
+int event_native_exists(int code)
+{
+    char name[PAPI_HUGE_STR_LEN];
+    struct papi_component *c = event_component_of(code);
+    return c && c->code_to_name(c, cmp_local(code), name, sizeof name) == PAPI_OK;
+}
+
+int event_native_code_to_name(int code, char *out, size_t len)
+{
+    struct papi_component *c = native_component(code);
+    return c ? c->code_to_name(c, cmp_local(code), out, len) : PAPI_ENOEVNT;
+}
 
 int PAPI_event_name_to_code(const char *in, int *out)
 {
@@ -15,7 +63,7 @@ int PAPI_event_name_to_code(const char *in, int *out)
             return PAPI_OK;
         return papi_error(PAPI_ENOEVNT, "'%s' is not a PAPI preset name", in);
     }
-    return native_name_to_code(in, out);
+    return event_native_name_to_code(in, out);
 }
 
 int PAPI_event_code_to_name(int EventCode, char *out)
@@ -28,7 +76,7 @@ int PAPI_event_code_to_name(int EventCode, char *out)
     if (IS_PRESET(EventCode))
         return preset_code_to_name(EventCode, out, PAPI_MAX_STR_LEN);
     if (IS_NATIVE(EventCode))
-        return native_code_to_name(EventCode, out, PAPI_MAX_STR_LEN);
+        return event_native_code_to_name(EventCode, out, PAPI_MAX_STR_LEN);
     return papi_error(PAPI_ENOEVNT, "0x%x is neither a preset nor a native event code",
                       (unsigned)EventCode);
 }
@@ -45,10 +93,8 @@ int PAPI_query_event(int EventCode)
         return PAPI_OK;
     }
     if (IS_NATIVE(EventCode)) {
-        struct perf_event_attr attr;
-        if (!native_lookup(EventCode))
-            return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)EventCode);
-        return native_encode(EventCode, g_papi.default_domain, &attr);
+        struct papi_component *c = native_component(EventCode);
+        return c ? c->query(c, cmp_local(EventCode), g_papi.default_domain) : PAPI_ENOEVNT;
     }
     return papi_error(PAPI_ENOEVNT, "0x%x is not an event code", (unsigned)EventCode);
 }
@@ -67,16 +113,22 @@ int PAPI_enum_cmp_event(int *EventCode, int modifier, int cidx)
     PAPI_CHECK_INIT();
     if (!EventCode)
         return papi_error(PAPI_EINVAL, "EventCode pointer is NULL");
-    if (cidx < 0 || cidx >= NUM_COMPONENTS)
-        return papi_error(PAPI_ENOCMP, "component index %d does not exist", cidx);
+    struct papi_component *c = component_get(cidx);
+    if (!c)
+        return PAPI_ENOCMP;
     if (IS_PRESET(*EventCode)) {
-        if (cidx != CMP_PERF_EVENT)
+        if (cidx != PRESET_COMPONENT)
             return PAPI_ENOEVNT;
         return preset_enum(EventCode, modifier);
     }
-    if (modifier == PAPI_ENUM_FIRST || IS_NATIVE(*EventCode))
-        return native_enum(EventCode, modifier, cidx);
-    return papi_error(PAPI_ENOEVNT, "0x%x is not an event code", (unsigned)*EventCode);
+    if (modifier != PAPI_ENUM_FIRST && (!IS_NATIVE(*EventCode) || cmp_of_code(*EventCode) != cidx))
+        return papi_error(PAPI_ENOEVNT, "0x%x is not an event code of component %d",
+                          (unsigned)*EventCode, cidx);
+    int local = cmp_local(*EventCode);
+    int ret = c->enumerate(c, &local, modifier);
+    if (ret == PAPI_OK)
+        *EventCode = cmp_code(cidx, local);
+    return ret;
 }
 
 int PAPI_enum_event(int *EventCode, int modifier)
@@ -86,8 +138,16 @@ int PAPI_enum_event(int *EventCode, int modifier)
         return papi_error(PAPI_EINVAL, "EventCode pointer is NULL");
     if (IS_PRESET(*EventCode))
         return preset_enum(EventCode, modifier);
-    if (IS_NATIVE(*EventCode)) /* natives of every component, in component order */
-        return native_enum(EventCode, modifier, -1);
+    if (IS_NATIVE(*EventCode)) { /* natives of every component, in component order */
+        int cidx = cmp_of_code(*EventCode);
+        if (cidx >= papi_num_components)
+            return papi_error(PAPI_ENOEVNT, "0x%x is not a native event code", (unsigned)*EventCode);
+        int ret = PAPI_enum_cmp_event(EventCode, modifier, cidx);
+        while (ret == PAPI_ENOEVNT &&
+               (modifier == PAPI_ENUM_EVENTS || modifier == PAPI_ENUM_FIRST) && ++cidx < papi_num_components)
+            ret = PAPI_enum_cmp_event(EventCode, PAPI_ENUM_FIRST, cidx);
+        return ret;
+    }
     return papi_error(PAPI_ENOEVNT, "0x%x is not an event code", (unsigned)*EventCode);
 }
 
@@ -98,8 +158,15 @@ int PAPI_get_event_info(int EventCode, PAPI_event_info_t *info)
         return papi_error(PAPI_EINVAL, "info pointer is NULL");
     if (IS_PRESET(EventCode))
         return preset_get_info(EventCode, info);
-    if (IS_NATIVE(EventCode))
-        return native_get_info(EventCode, info);
+    if (IS_NATIVE(EventCode)) {
+        struct papi_component *c = native_component(EventCode);
+        int ret = c ? c->event_info(c, cmp_local(EventCode), info) : PAPI_ENOEVNT;
+        if (ret == PAPI_OK) {
+            info->event_code = (unsigned)EventCode;
+            info->component_index = cmp_of_code(EventCode);
+        }
+        return ret;
+    }
     return papi_error(PAPI_ENOTPRESET, "0x%x is not an event code", (unsigned)EventCode);
 }
 
@@ -107,9 +174,8 @@ int PAPI_get_event_component(int EventCode)
 {
     PAPI_CHECK_INIT();
     if (IS_PRESET(EventCode))
-        return CMP_PERF_EVENT;
-    struct native_event *e = native_lookup(EventCode);
-    if (!e)
-        return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)EventCode);
-    return e->component;
+        return PRESET_COMPONENT;
+    char name[PAPI_HUGE_STR_LEN];
+    int ret = event_native_code_to_name(EventCode, name, sizeof name);
+    return ret == PAPI_OK ? cmp_of_code(EventCode) : ret;
 }

@@ -220,7 +220,7 @@ int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
         }
         if (papi_strcpy(s->native[t], sizeof s->native[t], info->name[t]) || !s->native[t][0]) {
             /* No name: take the code, as PAPI_get_event_info filled both. */
-            if (native_code_to_name((int)info->code[t], s->native[t], sizeof s->native[t]) != PAPI_OK) {
+            if (event_native_code_to_name((int)info->code[t], s->native[t], sizeof s->native[t]) != PAPI_OK) {
                 ret = papi_error(PAPI_EINVAL, "%s: native term %d has neither a name nor a valid code",
                                  symbol, t);
                 goto out;

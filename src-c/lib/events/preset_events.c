@@ -98,7 +98,7 @@ int preset_get_info(int code, PAPI_event_info_t *info)
     papi_strcpy(info->short_descr, sizeof info->short_descr, catalog[idx].short_descr);
     papi_strcpy(info->long_descr, sizeof info->long_descr, catalog[idx].long_descr);
     info->event_type = catalog[idx].categories;
-    info->component_index = CMP_PERF_EVENT;
+    info->component_index = PRESET_COMPONENT;
     info->data_type = PAPI_DATATYPE_INT64;
     const struct preset_def *def = preset_tables_get(idx);
     if (!def) {
@@ -112,7 +112,7 @@ int preset_get_info(int code, PAPI_event_info_t *info)
     papi_strcpy(info->note, sizeof info->note, def->note);
     for (int t = 0; t < def->nterms; t++) {
         info->code[t] = (unsigned)def->native_code[t];
-        native_code_to_name(def->native_code[t], info->name[t], sizeof info->name[t]);
+        event_native_code_to_name(def->native_code[t], info->name[t], sizeof info->name[t]);
     }
     return PAPI_OK;
 }

@@ -2,8 +2,8 @@
  * PAPI_CSV_EVENT_FILE (or the 3.x name PAPI_PERFMON_EVENT_FILE), else from the built-in
  * papi_events.csv, choosing the tables named after the core PMU libpfm4 detects (or the
  * "generic" tables on perf's generic events when none is named so). A preset is
- * available when every native event encodes and opens here; each native is tried with
- * perf_event_open once and the answer cached.
+ * available when every native event opens here; each native is tried once through its
+ * component (an event set context of its own) and the answer cached.
  *
  * Definitions are never freed before shutdown: an event set keeps a pointer to the
  * definition it was built from, even after PAPI_encode_events replaces it. */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pfm_pmus.h"
+#include "perf_event.h"
 #include "preset_tables.h"
 
 #define GENERIC_TABLE "generic"
@@ -48,21 +48,9 @@ static char detected[PAPI_MIN_STR_LEN * 2];
 
 static void detect_cpu_once(void)
 {
-    if (native_init() != PAPI_OK)
-        return;
-    /* Prefer a model-specific core PMU; the architectural ones come last. */
-    for (int pass = 0; pass < 2 && !detected[0]; pass++) {
-        for (int p = 0; p < PFM_PMU_MAX; p++) {
-            const pfm_pmu_info_t *pi = pfm_pmu((pfm_pmu_t)p);
-            if (!pi || !pi->is_present || pi->type != PFM_PMU_TYPE_CORE)
-                continue;
-            int arch = strcmp(pi->name, "ix86arch") == 0 || strcmp(pi->name, "arm_v8") == 0;
-            if (pass == 0 && arch)
-                continue;
-            papi_strcpy(detected, sizeof detected, pi->name);
-            break;
-        }
-    }
+    const char *pmu = perf_event_core_pmu_name();
+    if (pmu)
+        papi_strcpy(detected, sizeof detected, pmu);
 }
 
 const char *preset_detected_cpu(void)
@@ -101,7 +89,7 @@ int preset_build_def(const struct preset_src *s, const char *pmu, struct preset_
             say(name, sizeof name, "%s::%s", pmu, s->native[t]);
         else
             papi_strcpy(name, sizeof name, s->native[t]);
-        if (native_name_to_code(name, &def->native_code[t]) != PAPI_OK) {
+        if (event_native_name_to_code(name, &def->native_code[t]) != PAPI_OK) {
             say(err, errlen, "native event '%s' does not encode: %s", name,
                      papi_last_error_detail());
             return PAPI_ENOEVNT;
@@ -268,10 +256,11 @@ static void load_locked(void)
     int n = 0;
     for (int i = 0; i < PAPI_END_idx; i++)
         n += slots[i].def != NULL;
-    g_papi.cmp[CMP_PERF_EVENT].num_preset_events = n;
+    g_papi.cmp[PRESET_COMPONENT].num_preset_events = n;
 }
 
-/* Does native code encode and open on this machine? Cached per code. */
+/* Does native code open on this machine (its component adds it to a set of its own,
+ * counted in the user domain)? Cached per code. */
 static int native_opens(int code, char *why, size_t whylen)
 {
     for (int i = 0; i < nopen_cache; i++)
@@ -279,28 +268,23 @@ static int native_opens(int code, char *why, size_t whylen)
             papi_strcpy(why, whylen, open_cache[i].why);
             return open_cache[i].ok;
         }
-    struct perf_event_attr attr;
     char name[PAPI_2MAX_STR_LEN] = "?";
-    int ok = 0;
-    native_code_to_name(code, name, sizeof name);
-    if (native_encode(code, PAPI_DOM_USER, &attr) != PAPI_OK) {
-        say(why, whylen, "native event %s does not encode: %s", name, papi_last_error_detail());
+    event_native_code_to_name(code, name, sizeof name);
+    struct papi_component *cmp = event_component_of(code);
+    struct cmp_target t = {.domain = PAPI_DOM_USER, .granularity = PAPI_GRN_THR, .cpu = -1};
+    struct cmp_context *ctx = NULL;
+    int slot, ok = 0;
+    if (!cmp) {
+        say(why, whylen, "native event 0x%x has no component", (unsigned)code);
+    } else if (cmp->ctx_create(cmp, &t, &ctx) != PAPI_OK ||
+               cmp->add(ctx, cmp_local(code), &slot) != PAPI_OK) {
+        say(why, whylen, "native event %s does not open here: %s", name, papi_last_error_detail());
     } else {
-        struct native_event *e = native_lookup(code);
-        int uncore = e && e->component == CMP_UNCORE;
-        attr.disabled = 1;
-        int fd = perf_syscall_open(&attr, uncore ? -1 : 0, uncore ? 0 : -1, -1, PERF_FLAG_FD_CLOEXEC);
-        if (fd >= 0) {
-            close(fd);
-            ok = 1;
-            why[0] = '\0';
-        } else {
-            int e2 = errno;
-            say(why, whylen, "native event %s does not open here: %s%s%s", name, strerror(e2),
-                     (e2 == EACCES || e2 == EPERM) ? ". " : "",
-                     (e2 == EACCES || e2 == EPERM) ? g_pmu.reason : "");
-        }
+        ok = 1;
+        why[0] = '\0';
     }
+    if (cmp)
+        cmp->ctx_destroy(ctx);
     if (nopen_cache < MAX_OPEN_CACHE) {
         open_cache[nopen_cache].code = code;
         open_cache[nopen_cache].ok = ok;
@@ -353,19 +337,6 @@ const char *preset_tables_unavailable_reason(int idx)
     return buf;
 }
 
-static int preset_in_running_set(int code)
-{
-    for (int h = 0; h < MAX_EVENTSETS; h++) {
-        struct eventset *es = es_lookup(h);
-        if (!es || !(es->state & PAPI_RUNNING))
-            continue;
-        for (int e = 0; e < es->nentries; e++)
-            if (es->ent[e].code == code)
-                return es->handle;
-    }
-    return -1;
-}
-
 int preset_tables_install(struct preset_def *const *defs, int replace, const char *origin)
 {
     int ret = PAPI_OK;
@@ -379,7 +350,7 @@ int preset_tables_install(struct preset_def *const *defs, int replace, const cha
                              origin, preset_catalog_name(i));
             goto out;
         }
-        int h = preset_in_running_set(i | PAPI_PRESET_MASK);
+        int h = es_code_in_running_set(i | PAPI_PRESET_MASK);
         if (h >= 0) {
             ret = papi_error(PAPI_EISRUN, "%s: %s is in running EventSet %d; stop it first",
                              origin, preset_catalog_name(i), h);
@@ -407,7 +378,7 @@ int preset_tables_install(struct preset_def *const *defs, int replace, const cha
     int n = 0;
     for (int i = 0; i < PAPI_END_idx; i++)
         n += slots[i].def != NULL;
-    g_papi.cmp[CMP_PERF_EVENT].num_preset_events = n;
+    g_papi.cmp[PRESET_COMPONENT].num_preset_events = n;
 out:
     pthread_mutex_unlock(&tables_lock);
     return ret;

@@ -236,12 +236,11 @@ static int sample(struct hlr_thread *t, long long *real, long long *proc, long l
     struct eventset *es = es_lookup(t->eventset);
     if (__builtin_expect(!es || !(es->state & PAPI_RUNNING), 0))
         return papi_error(PAPI_ENOTRUN, "the region counters of this thread are not running");
-    int ret = perf_read_all(es);
+    int ret = es_read_values(es, values);
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
-    es_compute_values(es, values);
     /* The kernel's enabled time of a per-thread counter is the thread's CPU time. */
-    *proc = es->nnat > 0 ? (long long)es->nat[0].enabled : PAPI_get_virt_nsec();
+    *proc = es->nnat > 0 ? (long long)es->cnt[0].time_enabled : PAPI_get_virt_nsec();
     return PAPI_OK;
 }
 

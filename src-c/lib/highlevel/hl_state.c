@@ -92,7 +92,7 @@ void hl_missing_reason(int code, char *out, size_t len)
         info.note[0])
         papi_strcpy(why, sizeof why,
                     strncmp(info.note, "not available: ", 15) == 0 ? info.note + 15 : info.note);
-    const PAPI_component_info_t *c = PAPI_get_component_info(CMP_PERF_EVENT);
+    const PAPI_component_info_t *c = PAPI_get_component_info(0);
     snprintf(out, len, "%s%s%s", why, c && c->disabled_reason[0] ? "; perf_event: " : "",
              c && c->disabled_reason[0] ? c->disabled_reason : "");
 }
@@ -175,11 +175,10 @@ int hl_session_read(struct hl_session *s, long long *counts, long long *proc_ns)
     struct eventset *es = es_lookup(s->eventset);
     if (__builtin_expect(!es || !(es->state & PAPI_RUNNING), 0))
         return papi_error(PAPI_ENOTRUN, "the high-level counters of this thread are not running");
-    int ret = perf_read_all(es);
+    int ret = es_read_values(es, counts);
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
-    es_compute_values(es, counts);
-    *proc_ns = es->nnat > 0 ? (long long)es->nat[0].enabled : 0;
+    *proc_ns = es->nnat > 0 ? (long long)es->cnt[0].time_enabled : 0;
     return PAPI_OK;
 }
 

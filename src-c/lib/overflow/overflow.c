@@ -1,7 +1,7 @@
 /* overflow.c: PAPI_overflow and PAPI_get_overflow_event_index.
  *
- * Hardware overflow: the native under the event gets sample_period = threshold and is
- * reopened; the kernel sends one signal per overflow to the counting thread and the
+ * Hardware overflow: the component counts the native under the event with a period of
+ * threshold (perf_event: sample_period, reopened); the kernel sends one signal per overflow to the counting thread and the
  * count itself keeps running as a 64-bit total, so PAPI_read stays exact and still
  * reads each perf group with one read(). Software overflow (PAPI_OVERFLOW_FORCE_SW, or
  * derived events that no single counter can sample): a timer on the thread's CPU clock
@@ -43,17 +43,13 @@ static void drop_record(struct eventset *es, int k)
     }
 }
 
-/* Change the hardware threshold of one native and reopen the set (it is stopped, and
- * the perf attribute of an open event cannot switch between counting and sampling). */
+/* Change the hardware threshold of one native (the set is stopped); its component keeps
+ * the count (it may reopen the event: a counting event cannot become a sampling one). */
 static int set_period(struct eventset *es, int ni, uint64_t period)
 {
-    uint64_t old = es->nat[ni].sample_period;
-    es->nat[ni].sample_period = period;
-    int ret = es_reopen_all(es);
-    if (ret != PAPI_OK) {
-        es->nat[ni].sample_period = old;
-        es_reopen_all(es);
-    }
+    int ret = es->cmp->set_overflow(es->ctx, ni, period);
+    if (ret == PAPI_OK)
+        es->nat[ni].period = period;
     return ret;
 }
 
@@ -108,7 +104,8 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
         return papi_error(PAPI_EINVAL, "the overflow handler is NULL");
 
     const struct es_entry *ent = &es->ent[pos];
-    int sw = (flags & PAPI_OVERFLOW_FORCE_SW) || needs_software(ent) || ent->nterms < 1;
+    int sw = (flags & PAPI_OVERFLOW_FORCE_SW) || needs_software(ent) || ent->nterms < 1 ||
+             !es->cmp || !es->cmp->set_overflow; /* the component has no hardware overflow */
     if (sw && (flags & PAPI_OVERFLOW_HARDWARE))
         return papi_error(PAPI_ECNFLCT, "event 0x%x is derived from several counters and cannot "
                                         "overflow in hardware", (unsigned)EventCode);
@@ -146,7 +143,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
             return ret;
         o->ev[k].native = -1;
     }
-    if (ni >= 0 && es->nat[ni].sample_period != (uint64_t)threshold) {
+    if (ni >= 0 && es->nat[ni].period != (uint64_t)threshold) {
         int ret = set_period(es, ni, (uint64_t)threshold);
         if (ret != PAPI_OK) {
             if (fresh) {
@@ -162,6 +159,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     ev->pos = pos;
     ev->code = EventCode;
     ev->native = ni;
+    ev->source = -1;
     ev->profiled = profiled;
     ev->threshold = threshold;
     ev->next = threshold;

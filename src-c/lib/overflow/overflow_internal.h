@@ -2,9 +2,9 @@
  * core share about overflow dispatch. Not installed.
  *
  * es->overflow points to one struct ovf_state (a single malloc block, so the event
- * set table may free() it at shutdown). Hardware overflow puts sample_period on the
- * native and asks the kernel for a signal per overflow (F_SETSIG, routed to the
- * counting thread); software overflow arms a timer on the thread's CPU clock and
+ * set table may free() it at shutdown). Hardware overflow sets a period on the native
+ * through its component, which routes one signal per overflow to the counting thread
+ * (arm_overflow: the signal's si_fd names the source); software overflow arms a timer on the thread's CPU clock and
  * compares counts against thresholds on every tick. */
 #ifndef OVERFLOW_INTERNAL_H
 #define OVERFLOW_INTERNAL_H
@@ -21,7 +21,8 @@ enum ovf_mode { OVF_NONE = 0, OVF_HW, OVF_SW };
 struct ovf_event {
     int pos;             /* entry position in the set = bit in overflow_vector */
     int code;            /* event code as the user gave it */
-    int native;          /* es->nat index carrying sample_period (hardware), else -1 */
+    int native;          /* es->nat index carrying the period (hardware), else -1 */
+    int source;          /* hardware: si_fd of its signals (arm_overflow), -1 before start */
     int profiled;        /* 1: samples go to the profile buffers (profil.c) */
     long long threshold;
     long long next;      /* software: value at which the next overflow fires */
@@ -38,7 +39,7 @@ struct ovf_state {
     int timer_armed;
     long long tick_ns;               /* software timer interval */
     /* Software-mode scratch used only inside the signal handler. */
-    uint64_t rdbuf[3 + ES_MAX_NATIVES];
+    struct cmp_count cnt[ES_MAX_NATIVES];
     long long raw[ES_MAX_NATIVES];
 };
 
@@ -52,9 +53,6 @@ PAPI_INTERNAL int ovf_find(const struct ovf_state *o, int pos);
 /* overflow_signal.c */
 PAPI_INTERNAL int ovf_signal_number(void);
 PAPI_INTERNAL int ovf_install_handler(void);
-/* Route the overflow signals of a freshly opened sampling fd to tid (perf_group.c). */
-PAPI_INTERNAL int ovf_setup_fd(struct eventset *es, int ni, pid_t tid);
-PAPI_INTERNAL void ovf_forget_fd(int fd);
 /* Called by PAPI_start before enabling and by PAPI_stop after disabling. */
 PAPI_INTERNAL int ovf_start(struct eventset *es);
 PAPI_INTERNAL void ovf_stop(struct eventset *es);

@@ -2,20 +2,22 @@
  *
  * One real-time signal (PAPI_get_component_info(0)->hardware_intr_sig) carries both
  * kinds of overflow to the counting thread:
- *   - hardware: each sampling perf fd has F_SETOWN_EX (F_OWNER_TID), F_SETSIG and
- *     O_ASYNC, so the kernel queues one signal per overflow with si_fd set;
+ *   - hardware: the component routes each overflowing event to the thread
+ *     (arm_overflow; perf_event: F_SETOWN_EX, F_SETSIG, O_ASYNC on the sampling fd), so
+ *     the kernel queues one signal per overflow with si_fd = the source it returned;
  *   - software: a POSIX timer on the thread's CPU clock (SIGEV_THREAD_ID), si_code
  *     SI_TIMER and si_value = the event set handle.
  * Real-time signals queue instead of merging, so no overflow is lost to coalescing.
  *
  * SIGNAL-SAFETY REVIEW of everything reachable from ovf_signal_handler:
- *   - system calls: read() on perf fds (software tick) only; errno is saved/restored.
+ *   - system calls: the component's read (software tick; async-signal-safe by the
+ *     contract of component.h) only; errno is saved/restored.
  *   - no malloc/free, no stdio, no locks, no pthread calls, no TLS (a _Thread_local in
  *     a shared library may allocate on first touch: not used here).
  *   - fd -> event set lookup: a fixed array of atomics written under a mutex by
  *     ordinary code and read lock-free by the handler; the handler then revalidates
- *     through es_lookup (an atomic load of the set table) and checks the native still
- *     owns that fd, so a stale slot or a destroyed set is ignored, never dereferenced.
+ *     through es_lookup (an atomic load of the set table) and checks the set's overflow
+ *     state still names that source, so a stale slot or a destroyed set is ignored.
  *   - state touched: the set's struct ovf_state (software next/last, scratch buffers),
  *     written only by the handler while the set runs; configuration changes require a
  *     stopped set, and PAPI_stop's disable ioctl returns only after pending signals
@@ -32,12 +34,10 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -63,7 +63,7 @@ static atomic_int installed;
 
 int ovf_signal_number(void)
 {
-    return g_papi.cmp[CMP_PERF_EVENT].hardware_intr_sig;
+    return PAPI_get_component_info(0)->hardware_intr_sig;
 }
 
 static uintptr_t pc_of(void *ctx)
@@ -86,24 +86,35 @@ static uintptr_t pc_of(void *ctx)
 #endif
 }
 
-/* A slot whose set is gone or whose native no longer owns the fd is reusable. */
-static int slot_stale(int i)
+/* Does the set still take overflow signals of source on native ni? */
+static int source_live(const struct eventset *es, int ni, int source)
 {
-    int fd = atomic_load(&slots[i].fd_plus1) - 1;
-    if (fd < 0)
-        return 1;
-    struct eventset *es = es_lookup(atomic_load(&slots[i].handle));
-    int ni = atomic_load(&slots[i].native);
-    return !es || ni < 0 || ni >= es->nnat || es->nat[ni].fd != fd;
+    const struct ovf_state *o = es ? es->overflow : NULL;
+    if (!o || o->mode != OVF_HW)
+        return 0;
+    for (int k = 0; k < o->nevents; k++)
+        if (o->ev[k].native == ni && o->ev[k].source == source)
+            return 1;
+    return 0;
 }
 
-int ovf_setup_fd(struct eventset *es, int ni, pid_t tid)
+/* A slot whose set is gone or no longer takes its source is reusable. */
+static int slot_stale(int i)
 {
-    int fd = es->nat[ni].fd;
+    int src = atomic_load(&slots[i].fd_plus1) - 1;
+    if (src < 0)
+        return 1;
+    struct eventset *es = es_lookup(atomic_load(&slots[i].handle));
+    return !source_live(es, atomic_load(&slots[i].native), src);
+}
+
+/* Remember that signals carrying source belong to native ni of es. */
+static int register_source(struct eventset *es, int ni, int source)
+{
     pthread_mutex_lock(&slot_lock);
     int free_slot = -1;
     for (int i = 0; i < OVF_FD_SLOTS; i++) {
-        if (atomic_load(&slots[i].fd_plus1) == fd + 1) {
+        if (atomic_load(&slots[i].fd_plus1) == source + 1) {
             free_slot = i;
             break;
         }
@@ -114,31 +125,13 @@ int ovf_setup_fd(struct eventset *es, int ni, pid_t tid)
         atomic_store(&slots[free_slot].fd_plus1, 0);
         atomic_store(&slots[free_slot].handle, es->handle);
         atomic_store(&slots[free_slot].native, ni);
-        atomic_store(&slots[free_slot].fd_plus1, fd + 1);
+        atomic_store(&slots[free_slot].fd_plus1, source + 1);
     }
     pthread_mutex_unlock(&slot_lock);
     if (free_slot < 0)
         return papi_error(PAPI_ENOMEM, "more than %d overflowing events are open at once",
                           OVF_FD_SLOTS);
-    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = tid};
-    int fl;
-    if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, ovf_signal_number()) != 0 ||
-        (fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl | O_ASYNC) != 0) {
-        int err = errno;
-        ovf_forget_fd(fd);
-        return papi_error(PAPI_ESYS, "cannot route overflow signals of the event to thread %d: %s",
-                          (int)tid, strerror(err));
-    }
     return PAPI_OK;
-}
-
-void ovf_forget_fd(int fd)
-{
-    pthread_mutex_lock(&slot_lock);
-    for (int i = 0; i < OVF_FD_SLOTS; i++)
-        if (atomic_load(&slots[i].fd_plus1) == fd + 1)
-            atomic_store(&slots[i].fd_plus1, 0);
-    pthread_mutex_unlock(&slot_lock);
 }
 
 static void deliver(struct eventset *es, struct ovf_state *o, long long vector, uintptr_t pc,
@@ -155,11 +148,9 @@ static int hardware_overflow(int fd, void *ctx)
             continue;
         struct eventset *es = es_lookup(atomic_load(&slots[i].handle));
         int ni = atomic_load(&slots[i].native);
-        if (!es || ni < 0 || ni >= es->nnat || es->nat[ni].fd != fd)
-            return 1; /* ours, but the set is gone: drop it */
+        if (!source_live(es, ni, fd))
+            return 1; /* ours, but the set is gone or no longer overflows: drop it */
         struct ovf_state *o = es->overflow;
-        if (!o)
-            return 1;
         uintptr_t pc = pc_of(ctx);
         long long vector = 0;
         for (int k = 0; k < o->nevents; k++) {
@@ -195,14 +186,10 @@ static void software_tick(int handle, void *ctx)
     struct ovf_state *o = es->overflow;
     if (!o || o->mode != OVF_SW)
         return;
-    for (int g = 0; g < es->ngrp; g++) {
-        size_t want = (3 + (size_t)es->grp[g].nmembers) * sizeof(uint64_t);
-        if (read(es->nat[es->grp[g].leader].fd, o->rdbuf, want) != (ssize_t)want)
-            return;
-        for (int i = 0; i < es->nnat; i++)
-            if (es->nat[i].fd >= 0 && es->nat[i].group == g)
-                o->raw[i] = (long long)(o->rdbuf[3 + es->nat[i].pos] - es->nat[i].baseline);
-    }
+    if (!es->ctx || es->cmp->read(es->ctx, o->cnt) != PAPI_OK)
+        return;
+    for (int i = 0; i < es->nnat; i++)
+        o->raw[i] = (long long)(o->cnt[i].value - es->nat[i].baseline);
     uintptr_t pc = pc_of(ctx);
     long long pending[OVF_MAX_EVENTS];
     long long most = 0;
@@ -320,14 +307,16 @@ int ovf_start(struct eventset *es)
         return arm_timer(es, o);
     }
     /* Restart every period at zero and route the signals to the starting thread. */
-    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = o->tid};
     for (int k = 0; k < o->nevents; k++) {
-        const struct es_native *n = &es->nat[o->ev[k].native];
-        uint64_t period = n->sample_period;
-        if (fcntl(n->fd, F_SETOWN_EX, &owner) != 0 ||
-            ioctl(n->fd, PERF_EVENT_IOC_PERIOD, &period) != 0)
-            return papi_error(PAPI_ESYS, "cannot arm the overflow of the event at position %d: %s",
-                              o->ev[k].pos, strerror(errno));
+        struct ovf_event *ev = &o->ev[k];
+        int src;
+        ev->source = -1;
+        ret = es->cmp->arm_overflow(es->ctx, ev->native, ovf_signal_number(), o->tid, &src);
+        if (ret == PAPI_OK)
+            ret = register_source(es, ev->native, src);
+        if (ret != PAPI_OK)
+            return ret;
+        ev->source = src;
     }
     return PAPI_OK;
 }

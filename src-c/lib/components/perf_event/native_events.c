@@ -1,7 +1,8 @@
 /* native_events.c: native events through libpfm4.
  *
- * A native event code is PAPI_NATIVE_MASK | index into a table of the events this
- * process has named or enumerated. Entries are never moved or removed before shutdown,
+ * An event's local code (component.h) is its index in a table of the events this
+ * process has named or enumerated; both instances of the component share the table.
+ * Entries are never moved or removed before shutdown,
  * so a code stays valid and code -> entry needs no lock. libpfm4 is initialised on the
  * first use (it costs ~2.5 ms, more than the whole of PAPI_library_init may). */
 #include <perfmon/pfmlib.h>
@@ -9,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "papi_internal.h"
+#include "perf_event.h"
+#include "perf_event_internal.h"
 #include "pfm_perf_encode.h"
 #include "pfm_pmus.h"
 
@@ -77,12 +79,9 @@ static unsigned name_hash(const char *s)
     return h;
 }
 
-struct native_event *native_lookup(int code)
+struct native_event *native_lookup(int idx)
 {
-    if (!IS_NATIVE(code))
-        return NULL;
-    int idx = code & PAPI_UE_AND_MASK;
-    if (idx >= atomic_load_explicit(&table_count, memory_order_acquire))
+    if (idx < 0 || idx >= atomic_load_explicit(&table_count, memory_order_acquire))
         return NULL;
     return &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
 }
@@ -131,10 +130,10 @@ static int hash_insert_locked(const char *name, unsigned value)
     return PAPI_OK;
 }
 
-static int pmu_component(pfm_pmu_t pmu)
+static enum pe_class pmu_class(pfm_pmu_t pmu)
 {
     const pfm_pmu_info_t *pinfo = pfm_pmu(pmu);
-    return pinfo && pinfo->type == PFM_PMU_TYPE_UNCORE ? CMP_UNCORE : CMP_PERF_EVENT;
+    return pinfo && pinfo->type == PFM_PMU_TYPE_UNCORE ? PE_UNCORE : PE_CORE;
 }
 
 /* Get or insert; returns the table index or a negative PAPI error. Caller holds the lock. */
@@ -162,9 +161,9 @@ static int intern_locked(const char *name, int pfm_idx, int umask_idx, int expli
     pfm_event_info_t einfo;
     memset(&einfo, 0, sizeof einfo);
     einfo.size = sizeof einfo;
-    e->component = CMP_PERF_EVENT;
+    e->cls = PE_CORE;
     if (pfm_get_event_info(pfm_idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS)
-        e->component = pmu_component(einfo.pmu);
+        e->cls = pmu_class(einfo.pmu);
     if (attr) {
         e->attr = *attr;
         e->attr_plm = attr_plm;
@@ -224,7 +223,7 @@ int native_name_to_code(const char *name, int *code)
     int idx = find_locked(name);
     pthread_mutex_unlock(&g_papi_lock);
     if (idx >= 0) {
-        *code = PAPI_NATIVE_MASK | idx;
+        *code = idx;
         return PAPI_OK;
     }
 
@@ -259,7 +258,7 @@ int native_name_to_code(const char *name, int *code)
     pthread_mutex_unlock(&g_papi_lock);
     if (idx < 0)
         return papi_error(idx, "cannot record native event '%s'", name);
-    *code = PAPI_NATIVE_MASK | idx;
+    *code = idx;
     return PAPI_OK;
 }
 
@@ -311,15 +310,15 @@ int native_encode(int code, int domain, struct perf_event_attr *attr)
 
 /* ---- enumeration -------------------------------------------------------------------- */
 
-/* The PMU's description when libpfm4 activated it and it belongs to component cidx
- * (any component when cidx < 0), else NULL. */
-static const pfm_pmu_info_t *pmu_in_component(pfm_pmu_t pmu, int cidx)
+/* The PMU's description when libpfm4 activated it and its events are of class cls,
+ * else NULL. */
+static const pfm_pmu_info_t *pmu_in_class(pfm_pmu_t pmu, enum pe_class cls)
 {
     const pfm_pmu_info_t *pinfo = pfm_pmu(pmu);
     if (!pinfo || !pinfo->is_present)
         return NULL;
-    int c = pinfo->type == PFM_PMU_TYPE_UNCORE ? CMP_UNCORE : CMP_PERF_EVENT;
-    return cidx < 0 || c == cidx ? pinfo : NULL;
+    enum pe_class c = pinfo->type == PFM_PMU_TYPE_UNCORE ? PE_UNCORE : PE_CORE;
+    return c == cls ? pinfo : NULL;
 }
 
 static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
@@ -354,14 +353,14 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
     pthread_mutex_unlock(&g_papi_lock);
     if (idx < 0)
         return idx;
-    *code = PAPI_NATIVE_MASK | idx;
+    *code = idx;
     return PAPI_OK;
 }
 
-static int first_event_from(int pmu_start, int cidx, int *code)
+static int first_event_from(int pmu_start, enum pe_class cls, int *code)
 {
     for (int pmu = pmu_start; pmu < PFM_PMU_MAX; pmu++) {
-        const pfm_pmu_info_t *pinfo = pmu_in_component((pfm_pmu_t)pmu, cidx);
+        const pfm_pmu_info_t *pinfo = pmu_in_class((pfm_pmu_t)pmu, cls);
         if (pinfo && pinfo->nevents > 0)
             return intern_enumerated(pinfo->first_event, -1, code);
     }
@@ -388,13 +387,13 @@ static int next_umask(int pfm_idx, int after, int *code)
 }
 
 /* Enumeration end is not an error worth reporting: return the code without papi_error. */
-int native_enum(int *code, int modifier, int cidx)
+int native_enum(int *code, int modifier, enum pe_class cls)
 {
     int ret = native_init();
     if (ret != PAPI_OK)
         return ret;
     if (modifier == PAPI_ENUM_FIRST)
-        return first_event_from(0, cidx, code);
+        return first_event_from(0, cls, code);
     struct native_event *e = native_lookup(*code);
     if (!e)
         return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)*code);
@@ -411,16 +410,16 @@ int native_enum(int *code, int modifier, int cidx)
     einfo.size = sizeof einfo;
     if (pfm_get_event_info(e->pfm_idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
         return PAPI_ENOEVNT;
-    return first_event_from((int)einfo.pmu + 1, cidx, code);
+    return first_event_from((int)einfo.pmu + 1, cls, code);
 }
 
-int native_count_for_component(int cidx)
+int native_count_for_class(enum pe_class cls)
 {
     if (native_init() != PAPI_OK)
         return 0;
     int total = 0;
     for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++) {
-        const pfm_pmu_info_t *pinfo = pmu_in_component((pfm_pmu_t)pmu, cidx);
+        const pfm_pmu_info_t *pinfo = pmu_in_class((pfm_pmu_t)pmu, cls);
         if (pinfo)
             total += pinfo->nevents;
     }
@@ -435,8 +434,6 @@ int native_get_info(int code, PAPI_event_info_t *info)
     memset(info, 0, sizeof *info);
     info->event_code = (unsigned)code;
     papi_strcpy(info->symbol, sizeof info->symbol, e->name);
-    info->component_index = e->component;
-    info->location = e->component == CMP_UNCORE ? PAPI_LOCATION_UNCORE : PAPI_LOCATION_CORE;
     info->data_type = PAPI_DATATYPE_UINT64;
     info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
     info->timescope = PAPI_TIMESCOPE_SINCE_START;
@@ -468,9 +465,28 @@ int native_core_counters(void)
     if (native_init() != PAPI_OK)
         return 0;
     for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++) {
-        const pfm_pmu_info_t *pinfo = pmu_in_component((pfm_pmu_t)pmu, CMP_PERF_EVENT);
+        const pfm_pmu_info_t *pinfo = pmu_in_class((pfm_pmu_t)pmu, PE_CORE);
         if (pinfo && pinfo->type == PFM_PMU_TYPE_CORE)
             return pinfo->num_cntrs + pinfo->num_fixed_cntrs;
     }
     return 0;
+}
+
+/* The model-specific core PMU libpfm4 detected (an architectural one, ix86arch or arm_v8,
+ * only when there is no other), or NULL. Moved here from events/preset_tables.c. */
+const char *perf_event_core_pmu_name(void)
+{
+    if (native_init() != PAPI_OK)
+        return NULL;
+    const char *arch = NULL;
+    for (int p = 0; p < PFM_PMU_MAX; p++) {
+        const pfm_pmu_info_t *pi = pfm_pmu((pfm_pmu_t)p);
+        if (!pi || !pi->is_present || pi->type != PFM_PMU_TYPE_CORE)
+            continue;
+        if (strcmp(pi->name, "ix86arch") != 0 && strcmp(pi->name, "arm_v8") != 0)
+            return pi->name;
+        if (!arch)
+            arch = pi->name;
+    }
+    return arch;
 }

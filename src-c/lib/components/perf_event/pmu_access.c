@@ -5,11 +5,14 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hwinfo_internal.h"
+#include "perf_event_internal.h"
+#include "perf_user_read.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 
@@ -133,6 +136,10 @@ void pmu_access_probe(struct pmu_access *p)
         p->user_read_allowed = ua != 0;
     else if (read_int_file(PMU_DIR "/cpu/rdpmc", &ua) == 0)
         p->user_read_allowed = ua != 0;
+    /* The documented switch: PAPI_USER_READ=0 makes every read a read() system call. */
+    const char *sw = getenv("PAPI_USER_READ");
+    if (!PERF_USER_READ_ARCH || (sw && strcmp(sw, "0") == 0))
+        p->user_read_allowed = false;
 
     int err = try_hw_open(PERF_COUNT_HW_CPU_CYCLES);
     if (err)

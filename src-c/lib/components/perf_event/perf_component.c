@@ -1,0 +1,161 @@
+/* perf_component.c: the perf_event component's two instances, "perf_event" (core and
+ * software PMUs, per thread) and "perf_event_uncore" (uncore PMUs, per CPU): their
+ * availability probe, their PAPI_component_info_t and their event naming. Moved here
+ * from core/library_init.c (component_init, fill_counts) and events/event_codes.c. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "perf_event_internal.h"
+#include "perf_user_read.h"
+
+struct pmu_access g_pmu;
+
+static char *perf_pmu_names[] = {"perf", "perf_raw", NULL};
+
+static int pe_probe(struct papi_component *self, struct cmp_status *st)
+{
+    memset(st, 0, sizeof *st);
+    if (pe_class_of(self) == PE_CORE) {
+        pmu_access_probe(&g_pmu);
+        papi_strcpy(st->reason, sizeof st->reason, g_pmu.reason);
+        /* Software events still count when the hardware is missing; only a refusal of
+         * perf_event_open itself disables the component. */
+        if (!g_pmu.hw_open_works && (g_pmu.paranoid > 2 && !g_pmu.cap_perfmon))
+            st->disabled = PAPI_EPERM;
+        return PAPI_OK;
+    }
+    /* Uncore PMUs are known only once libpfm4 is loaded (lazily): fill_info enables. */
+    st->disabled = PAPI_ECMP_DISABLED;
+    papi_strcpy(st->reason, sizeof st->reason, "No uncore PMU is known to libpfm4 on this machine");
+    return PAPI_OK;
+}
+
+static void common_info(PAPI_component_info_t *c)
+{
+    struct utsname u;
+    papi_strcpy(c->version, sizeof c->version, "7.0.0");
+    snprintf(c->support_version, sizeof c->support_version, "libpfm4");
+    if (uname(&u) == 0)
+        papi_strcpy(c->kernel_version, sizeof c->kernel_version, u.release);
+    c->default_domain = PAPI_DOM_USER;
+    c->available_domains = PAPI_DOM_USER | PAPI_DOM_KERNEL | PAPI_DOM_SUPERVISOR;
+    c->default_granularity = PAPI_GRN_THR;
+    c->available_granularities = PAPI_GRN_THR | PAPI_GRN_PROC | PAPI_GRN_SYS;
+    c->hardware_intr_sig = SIGRTMIN + 2;
+    c->kernel_multiplex = 1;
+    c->fast_real_timer = 1;
+    c->fast_virtual_timer = 1;
+    c->attach = 1;
+    c->cpu = 1;
+    c->inherit = 1;
+    c->cntr_umasks = 1;
+    c->grouped_cntrs = 1;
+    c->multiplex_timer_us = 10000;
+    c->num_mpx_cntrs = 128;
+}
+
+static void pe_fill_info(const struct papi_component *self, PAPI_component_info_t *c)
+{
+    common_info(c);
+    if (pe_class_of(self) == PE_UNCORE) {
+        papi_strcpy(c->name, sizeof c->name, "perf_event_uncore");
+        papi_strcpy(c->short_name, sizeof c->short_name, "peu");
+        papi_strcpy(c->description, sizeof c->description,
+                    "Linux perf_event uncore (socket-level) counters");
+        c->default_granularity = PAPI_GRN_SYS;
+        c->available_granularities = PAPI_GRN_SYS;
+        if (c->num_native_events == 0)
+            c->num_native_events = native_count_for_class(PE_UNCORE);
+        if (c->num_native_events > 0 && c->disabled == PAPI_ECMP_DISABLED) {
+            c->disabled = 0;
+            c->disabled_reason[0] = '\0';
+        }
+        return;
+    }
+    papi_strcpy(c->name, sizeof c->name, "perf_event");
+    papi_strcpy(c->short_name, sizeof c->short_name, "perf");
+    papi_strcpy(c->description, sizeof c->description,
+                "Linux perf_event CPU counters and software events");
+    c->hardware_intr = g_pmu.hw_open_works;
+    /* User-space reads (rdpmc, arm64 user access) of the calling thread's hardware
+     * events, when the kernel allows them and PAPI_USER_READ is not 0. */
+    c->fast_counter_read = PERF_USER_READ_ARCH && g_pmu.hw_open_works && g_pmu.user_read_allowed;
+    c->pmu_names[0] = perf_pmu_names[0];
+    /* With only software PMUs, libpfm4 is limited to "perf" (native_events.c). */
+    if (!g_pmu.software_pmus_only)
+        c->pmu_names[1] = perf_pmu_names[1];
+    if (c->num_native_events == 0)
+        c->num_native_events = native_count_for_class(PE_CORE);
+    /* Counters are claimed only when a hardware event really opens. */
+    if (g_pmu.hw_open_works)
+        c->num_cntrs = c->num_mpx_cntrs = native_core_counters();
+}
+
+static void pe_shutdown(struct papi_component *self)
+{
+    if (pe_class_of(self) == PE_CORE)
+        native_shutdown();
+}
+
+/* ---- events ------------------------------------------------------------------------- */
+
+static int pe_name_to_code(const struct papi_component *self, const char *name, int *local)
+{
+    int idx;
+    int ret = native_name_to_code(name, &idx);
+    if (ret != PAPI_OK)
+        return ret;
+    if (native_lookup(idx)->cls != pe_class_of(self))
+        return PAPI_ENOEVNT; /* the other instance's: quietly */
+    *local = idx;
+    return PAPI_OK;
+}
+
+static int pe_code_to_name(const struct papi_component *self, int local, char *out, size_t len)
+{
+    const struct native_event *e = native_lookup(local);
+    if (!e || e->cls != pe_class_of(self))
+        return papi_error(PAPI_ENOEVNT, "%s has no native event 0x%x", self->name, (unsigned)local);
+    return native_code_to_name(local, out, len);
+}
+
+static int pe_enumerate(const struct papi_component *self, int *local, int modifier)
+{
+    return native_enum(local, modifier, pe_class_of(self));
+}
+
+static int pe_event_info(const struct papi_component *self, int local, PAPI_event_info_t *info)
+{
+    const struct native_event *e = native_lookup(local);
+    if (!e || e->cls != pe_class_of(self))
+        return papi_error(PAPI_ENOEVNT, "%s has no native event 0x%x", self->name, (unsigned)local);
+    int ret = native_get_info(local, info);
+    if (ret == PAPI_OK) {
+        info->component_index = self->cidx;
+        info->location = e->cls == PE_UNCORE ? PAPI_LOCATION_UNCORE : PAPI_LOCATION_CORE;
+    }
+    return ret;
+}
+
+static int pe_query(const struct papi_component *self, int local, int domain)
+{
+    struct perf_event_attr attr;
+    const struct native_event *e = native_lookup(local);
+    if (!e || e->cls != pe_class_of(self))
+        return papi_error(PAPI_ENOEVNT, "%s has no native event 0x%x", self->name, (unsigned)local);
+    return native_encode(local, domain, &attr);
+}
+
+#define PE_CALLBACKS                                                                      \
+    .probe = pe_probe, .fill_info = pe_fill_info, .shutdown = pe_shutdown,                \
+    .name_to_code = pe_name_to_code, .code_to_name = pe_code_to_name,                     \
+    .enumerate = pe_enumerate, .event_info = pe_event_info, .query = pe_query,            \
+    .ctx_create = pe_ctx_create, .ctx_destroy = pe_ctx_destroy, .add = pe_add,            \
+    .remove = pe_remove, .start = pe_start, .stop = pe_stop, .read = pe_read,             \
+    .set_overflow = pe_set_overflow, .arm_overflow = pe_arm_overflow
+
+struct papi_component perf_event_component = {
+    .name = "perf_event", .instance = (void *)(intptr_t)PE_CORE, PE_CALLBACKS};
+struct papi_component perf_event_uncore_component = {
+    .name = "perf_event_uncore", .instance = (void *)(intptr_t)PE_UNCORE, PE_CALLBACKS};

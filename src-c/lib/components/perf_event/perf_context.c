@@ -1,0 +1,438 @@
+/* perf_context.c: the perf_event component's event-set contexts. Each context is one perf
+ * group (one per PMU class when events of several PMUs are mixed, one per event when
+ * multiplexed), so a single read() returns every count of the group; when the kernel
+ * lets user space read the counters of the calling thread, PAPI_read takes no system
+ * call at all (perf_user_read.h).
+ *
+ * Every perf_event_open, ioctl, mmap and read of a perf descriptor of the library is in
+ * this folder. An event that has to be reopened (its group leader removed, its overflow
+ * period changed) carries its count and times over in `carry`, so the values the core
+ * sees never go back. No PERF_EVENT_IOC_RESET is ever issued: on the 6.1 arm64 kernel a
+ * reset leaves the user-space read 2^32 too low until the event is reprogrammed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "perf_event_internal.h"
+#include "perf_user_read.h"
+
+#define READ_FORMAT \
+    (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+#define PE_MAX_EVENTS 128
+
+struct pe_event {
+    int local;                 /* native event (table index) */
+    int fd;                    /* -1 while closed */
+    int group;                 /* index into ctx->grp */
+    int pos;                   /* position in its group's read buffer */
+    uint64_t period;           /* overflow period, 0 = counting only */
+    struct perf_event_attr attr;
+    struct cmp_count carry;    /* count and times of this slot's earlier descriptors */
+    const struct perf_event_mmap_page *page; /* for user-space reads, or NULL */
+};
+
+struct pe_group {
+    int leader;   /* index into ctx->ev */
+    int nmembers; /* events whose .group is this one, leader included */
+};
+
+struct cmp_context {
+    const struct papi_component *self;
+    struct cmp_target target;
+    pid_t pid;
+    int cpu;
+    int running;
+    int user_read;      /* every event has a page: try the user-space read first */
+    pthread_t reader;   /* the thread whose counters these are (user reads only there) */
+    int other_adder;    /* events were added by several threads: no user reads */
+    int n, ngrp;
+    struct pe_event ev[PE_MAX_EVENTS];
+    struct pe_group grp[PE_MAX_EVENTS];
+};
+
+int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                      unsigned long flags)
+{
+    return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
+                  struct cmp_context **out)
+{
+    struct cmp_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return papi_error(PAPI_ENOMEM, "no memory for the perf_event state of an event set");
+    ctx->self = self;
+    ctx->target = *t;
+    ctx->cpu = t->cpu;
+    if (t->tid > 0)
+        ctx->pid = t->tid;
+    else if (t->granularity == PAPI_GRN_SYS || pe_class_of(self) == PE_UNCORE)
+        ctx->pid = -1;
+    else
+        ctx->pid = 0;
+    if (ctx->pid == -1 && ctx->cpu < 0)
+        ctx->cpu = 0;
+    *out = ctx;
+    return PAPI_OK;
+}
+
+/* Software events may join any group; hardware events of different PMU types may not. */
+static int same_class(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+    if (a->type == PERF_TYPE_SOFTWARE || b->type == PERF_TYPE_SOFTWARE)
+        return 1;
+    int core_a = a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
+                 a->type == PERF_TYPE_RAW;
+    int core_b = b->type == PERF_TYPE_HARDWARE || b->type == PERF_TYPE_HW_CACHE ||
+                 b->type == PERF_TYPE_RAW;
+    return (core_a && core_b) || a->type == b->type;
+}
+
+/* A hardware counter of the calling thread, counted by itself only: the kernel's mmap
+ * page then describes exactly what read() would return. */
+static int user_readable(const struct cmp_context *ctx, const struct perf_event_attr *a)
+{
+    return pe_user_read_enabled() && ctx->pid == 0 && ctx->cpu < 0 && !ctx->target.inherit &&
+           pe_class_of(ctx->self) == PE_CORE && a->type != PERF_TYPE_SOFTWARE &&
+           a->type != PERF_TYPE_TRACEPOINT && a->type != PERF_TYPE_BREAKPOINT;
+}
+
+static void update_user_read(struct cmp_context *ctx)
+{
+    int all = ctx->n > 0 && !ctx->other_adder;
+    for (int i = 0; i < ctx->n && all; i++)
+        all = ctx->ev[i].page != NULL;
+    ctx->user_read = all;
+}
+
+static int open_error(const struct cmp_context *ctx, int g, const struct perf_event_attr *attr,
+                      int group_fd)
+{
+    int err = errno;
+    if (group_fd >= 0 && (err == EINVAL || err == ENOSPC)) {
+        /* Does it open alone? Then it is the group that does not fit. */
+        struct perf_event_attr alone = *attr;
+        alone.disabled = 1;
+        int t = perf_syscall_open(&alone, ctx->pid, ctx->cpu, -1, PERF_FLAG_FD_CLOEXEC);
+        if (t >= 0) {
+            close(t);
+            return papi_error(PAPI_ECNFLCT,
+                              "the event cannot be counted together with the %d other events "
+                              "of the set (the PMU has not enough counters)",
+                              ctx->grp[g].nmembers);
+        }
+        err = errno;
+    }
+    int code = papi_errno_to_papi(err);
+    if (err == EACCES || err == EPERM)
+        return papi_error(code, "perf_event_open refused: %s. %s", strerror(err), g_pmu.reason);
+    if (err == ENOENT || err == EOPNOTSUPP)
+        return papi_error(PAPI_ENOEVNT, "perf_event_open: the kernel has no such event here (%s)%s%s",
+                          strerror(err), g_pmu.reason[0] ? ". " : "", g_pmu.reason);
+    if (err == ESRCH)
+        return papi_error(PAPI_EINVAL, "perf_event_open: no process or thread %d", (int)ctx->pid);
+    return papi_error(code, "perf_event_open failed: %s", strerror(err));
+}
+
+static void map_page(struct cmp_context *ctx, struct pe_event *e)
+{
+    e->page = NULL;
+    if (!user_readable(ctx, &e->attr))
+        return;
+    void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, e->fd, 0);
+    if (p != MAP_FAILED)
+        e->page = p;
+}
+
+static void close_event(struct pe_event *e)
+{
+    if (e->page)
+        munmap((void *)e->page, (size_t)sysconf(_SC_PAGESIZE));
+    e->page = NULL;
+    if (e->fd >= 0)
+        close(e->fd);
+    e->fd = -1;
+}
+
+/* Open ev[i] (attr encoded) into a fitting group or as a new leader. */
+static int open_event(struct cmp_context *ctx, int i)
+{
+    struct pe_event *e = &ctx->ev[i];
+    int g = -1;
+    if (!ctx->target.multiplex)
+        for (int k = 0; k < ctx->ngrp && g < 0; k++)
+            if (same_class(&ctx->ev[ctx->grp[k].leader].attr, &e->attr))
+                g = k;
+    /* A software leader cannot take a hardware member on every kernel; put hardware
+     * events first by opening a new group when the current leader is software. */
+    if (g >= 0 && ctx->ev[ctx->grp[g].leader].attr.type == PERF_TYPE_SOFTWARE &&
+        e->attr.type != PERF_TYPE_SOFTWARE)
+        g = -1;
+    e->attr.read_format = READ_FORMAT;
+    e->attr.inherit = ctx->target.inherit ? 1 : 0;
+    /* Overflow: the count keeps running as a 64-bit total, the kernel only signals
+     * every period events, so the group read stays exact. */
+    e->attr.freq = 0;
+    e->attr.sample_period = e->period;
+    int group_fd = -1;
+    if (g >= 0) {
+        e->attr.disabled = 0; /* follows the leader; disabled members of an oversized
+                                 group would never count instead of failing to open */
+        group_fd = ctx->ev[ctx->grp[g].leader].fd;
+    } else {
+        e->attr.disabled = 1;
+    }
+    if (user_readable(ctx, &e->attr))
+        pe_user_access_attr(&e->attr);
+    int fd = perf_syscall_open(&e->attr, ctx->pid, ctx->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return open_error(ctx, g, &e->attr, group_fd);
+    e->fd = fd;
+    if (g < 0) {
+        g = ctx->ngrp++;
+        ctx->grp[g].leader = i;
+        ctx->grp[g].nmembers = 0;
+    }
+    e->group = g;
+    e->pos = ctx->grp[g].nmembers++;
+    map_page(ctx, e);
+    return PAPI_OK;
+}
+
+/* One read() per group. Async-signal-safe; ctx unchanged. */
+static int read_groups(const struct cmp_context *ctx, struct cmp_count *out)
+{
+    uint64_t buf[3 + PE_MAX_EVENTS];
+    for (int g = 0; g < ctx->ngrp; g++) {
+        const struct pe_group *grp = &ctx->grp[g];
+        size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+        ssize_t got = read(ctx->ev[grp->leader].fd, buf, want);
+        if (__builtin_expect(got != (ssize_t)want, 0)) {
+            if (got < 0)
+                return papi_error(PAPI_ESYS, "reading the counters failed: %s", strerror(errno));
+            return papi_error(PAPI_EBUG, "short counter read (%zd of %zu bytes)", got, want);
+        }
+        for (int i = 0; i < ctx->n; i++) {
+            const struct pe_event *e = &ctx->ev[i];
+            if (ctx->ngrp > 1 && e->group != g)
+                continue;
+            out[i].value = e->carry.value + buf[3 + e->pos];
+            out[i].time_enabled = e->carry.time_enabled + buf[1];
+            out[i].time_running = e->carry.time_running + buf[2];
+        }
+    }
+    return PAPI_OK;
+}
+
+int pe_read(struct cmp_context *ctx, struct cmp_count *out)
+{
+    if (ctx->user_read && ctx->running && pthread_equal(pthread_self(), ctx->reader)) {
+        int i = 0;
+        for (; i < ctx->n; i++) {
+            const struct pe_event *e = &ctx->ev[i];
+            uint64_t c, en, ru;
+            if (!perf_user_read(e->page, &c, &en, &ru))
+                break;
+            out[i].value = e->carry.value + c;
+            out[i].time_enabled = e->carry.time_enabled + en;
+            out[i].time_running = e->carry.time_running + ru;
+        }
+        if (__builtin_expect(i == ctx->n, 1))
+            return PAPI_OK;
+    }
+    return read_groups(ctx, out);
+}
+
+/* Close every descriptor, then open them all again with the counts carried over. */
+static int reopen_all(struct cmp_context *ctx)
+{
+    struct cmp_count now[PE_MAX_EVENTS];
+    int have = ctx->n > 0 && ctx->ngrp > 0 && read_groups(ctx, now) == PAPI_OK;
+    for (int i = ctx->n - 1; i >= 0; i--)
+        close_event(&ctx->ev[i]);
+    ctx->ngrp = 0;
+    for (int i = 0; i < ctx->n; i++) {
+        if (have)
+            ctx->ev[i].carry = now[i];
+        int ret = open_event(ctx, i);
+        if (ret != PAPI_OK) {
+            for (int j = i - 1; j >= 0; j--)
+                close_event(&ctx->ev[j]);
+            ctx->ngrp = 0;
+            ctx->user_read = 0;
+            return ret;
+        }
+    }
+    update_user_read(ctx);
+    return PAPI_OK;
+}
+
+void pe_ctx_destroy(struct cmp_context *ctx)
+{
+    if (!ctx)
+        return;
+    for (int i = ctx->n - 1; i >= 0; i--)
+        close_event(&ctx->ev[i]);
+    free(ctx);
+}
+
+int pe_add(struct cmp_context *ctx, int local, int *slot)
+{
+    if (ctx->n >= PE_MAX_EVENTS)
+        return papi_error(PAPI_ECOUNT, "an event set holds at most %d perf events", PE_MAX_EVENTS);
+    struct pe_event *e = &ctx->ev[ctx->n];
+    memset(e, 0, sizeof *e);
+    e->local = local;
+    e->fd = -1;
+    int ret = native_encode(local, ctx->target.domain, &e->attr);
+    if (ret == PAPI_OK)
+        ret = open_event(ctx, ctx->n);
+    if (ret != PAPI_OK)
+        return ret;
+    if (ctx->n == 0)
+        ctx->reader = pthread_self();
+    else if (!pthread_equal(pthread_self(), ctx->reader))
+        ctx->other_adder = 1; /* that event counts the thread that added it */
+    *slot = ctx->n++;
+    update_user_read(ctx);
+    return PAPI_OK;
+}
+
+int pe_remove(struct cmp_context *ctx, int slot)
+{
+    if (slot < 0 || slot >= ctx->n)
+        return papi_error(PAPI_EBUG, "perf_event: no event in slot %d", slot);
+    struct pe_event *e = &ctx->ev[slot];
+    int g = e->group;
+    int leader = ctx->grp[g].leader == slot;
+    if (leader && ctx->grp[g].nmembers > 1) {
+        /* Closing a leader dissolves its group in the kernel: reopen what is left. */
+        struct cmp_count now[PE_MAX_EVENTS];
+        int ret = read_groups(ctx, now);
+        if (ret != PAPI_OK)
+            return ret;
+        for (int i = 0; i < ctx->n; i++)
+            ctx->ev[i].carry = now[i];
+        for (int i = ctx->n - 1; i >= 0; i--)
+            close_event(&ctx->ev[i]);
+        memmove(e, e + 1, (size_t)(ctx->n - slot - 1) * sizeof *e);
+        ctx->n--;
+        return reopen_all(ctx);
+    }
+    close_event(e);
+    if (leader) { /* a group of one: drop the group */
+        for (int k = g; k < ctx->ngrp - 1; k++)
+            ctx->grp[k] = ctx->grp[k + 1];
+        ctx->ngrp--;
+        for (int i = 0; i < ctx->n; i++)
+            if (ctx->ev[i].group > g)
+                ctx->ev[i].group--;
+    } else {
+        for (int i = 0; i < ctx->n; i++)
+            if (ctx->ev[i].group == g && ctx->ev[i].pos > e->pos)
+                ctx->ev[i].pos--;
+        ctx->grp[g].nmembers--;
+    }
+    memmove(e, e + 1, (size_t)(ctx->n - slot - 1) * sizeof *e);
+    ctx->n--;
+    for (int k = 0; k < ctx->ngrp; k++)
+        if (ctx->grp[k].leader > slot)
+            ctx->grp[k].leader--;
+    update_user_read(ctx);
+    return PAPI_OK;
+}
+
+/* While a group's leader is disabled, the arm_pmu driver (and others) checks a new
+ * member against the group without the leader, so a group one event too big opens and
+ * then never counts. A non-multiplexed hardware group whose time_enabled grows at enable
+ * while its time_running does not cannot be scheduled: say so instead of counting zeros. */
+static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *before)
+{
+    uint64_t buf[3 + PE_MAX_EVENTS];
+    for (int g = 0; g < ctx->ngrp && !ctx->target.multiplex; g++) {
+        const struct pe_group *grp = &ctx->grp[g];
+        const struct pe_event *lead = &ctx->ev[grp->leader];
+        if (lead->attr.type == PERF_TYPE_SOFTWARE)
+            continue;
+        size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+        if (read(lead->fd, buf, want) != (ssize_t)want)
+            continue; /* the next read reports read errors */
+        const struct cmp_count *b = &before[grp->leader];
+        if (lead->carry.time_enabled + buf[1] > b->time_enabled &&
+            lead->carry.time_running + buf[2] == b->time_running)
+            return papi_error(PAPI_ECNFLCT,
+                              "the %d hardware events of the event set cannot be counted together "
+                              "(the PMU has not enough counters): remove some or enable multiplexing",
+                              grp->nmembers);
+    }
+    return PAPI_OK;
+}
+
+int pe_start(struct cmp_context *ctx)
+{
+    struct cmp_count before[PE_MAX_EVENTS];
+    int ret = read_groups(ctx, before);
+    if (ret != PAPI_OK)
+        return ret;
+    for (int g = 0; g < ctx->ngrp; g++)
+        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+            return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(errno));
+    ret = check_scheduled(ctx, before);
+    if (ret != PAPI_OK) {
+        for (int g = 0; g < ctx->ngrp; g++)
+            ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0);
+        return ret;
+    }
+    ctx->running = 1;
+    return PAPI_OK;
+}
+
+int pe_stop(struct cmp_context *ctx)
+{
+    ctx->running = 0;
+    for (int g = 0; g < ctx->ngrp; g++)
+        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
+            return papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));
+    return PAPI_OK;
+}
+
+/* The attribute of an open event cannot switch between counting and sampling: reopen. */
+int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period)
+{
+    if (slot < 0 || slot >= ctx->n)
+        return papi_error(PAPI_EBUG, "perf_event: no event in slot %d", slot);
+    uint64_t old = ctx->ev[slot].period;
+    if (old == period)
+        return PAPI_OK;
+    ctx->ev[slot].period = period;
+    int ret = reopen_all(ctx);
+    if (ret != PAPI_OK) {
+        ctx->ev[slot].period = old;
+        reopen_all(ctx);
+    }
+    return ret;
+}
+
+int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid, int *source)
+{
+    if (slot < 0 || slot >= ctx->n || !ctx->ev[slot].period)
+        return papi_error(PAPI_EBUG, "perf_event: slot %d has no overflow period", slot);
+    const struct pe_event *e = &ctx->ev[slot];
+    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = tid};
+    uint64_t period = e->period;
+    int fl;
+    if (fcntl(e->fd, F_SETOWN_EX, &owner) != 0 || fcntl(e->fd, F_SETSIG, signo) != 0 ||
+        (fl = fcntl(e->fd, F_GETFL)) < 0 || fcntl(e->fd, F_SETFL, fl | O_ASYNC) != 0 ||
+        ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &period) != 0)
+        return papi_error(PAPI_ESYS, "cannot route the overflow signals of the event to thread "
+                                     "%d: %s", (int)tid, strerror(errno));
+    *source = e->fd;
+    return PAPI_OK;
+}

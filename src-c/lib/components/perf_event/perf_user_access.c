@@ -1,0 +1,73 @@
+/* perf_user_access.c: whether counters may be read from user space here, and how to ask.
+ *
+ * x86 allows rdpmc of one's own events by default (/sys/bus/event_source/devices/cpu/rdpmc
+ * = 1). arm64 allows it only with kernel.perf_user_access = 1 and for events opened with
+ * the config1 bit that the PMU's sysfs format file "rdpmc" names ("config1:1" on 6.1).
+ * Either way the kernel's mmap page of each event (cap_user_rdpmc, index) has the last
+ * word, per read. PAPI_USER_READ=0 in the environment turns user reads off (every read
+ * then takes a read() system call); it is read at PAPI_library_init. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_event_internal.h"
+
+#define PMU_DIR "/sys/bus/event_source/devices"
+
+/* The PMU that has a "rdpmc" format: its type and the config1 bit, found once. */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int rdpmc_type = -1;
+static int rdpmc_bit = -1;
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    int ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    return ok ? 0 : -1;
+}
+
+static void find_rdpmc_format(void)
+{
+    DIR *d = opendir(PMU_DIR);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) && rdpmc_bit < 0) {
+        if (de->d_name[0] == '.')
+            continue;
+        char path[512], line[64];
+        int bit, type;
+        snprintf(path, sizeof path, PMU_DIR "/%s/format/rdpmc", de->d_name);
+        if (read_line(path, line, sizeof line) != 0 || sscanf(line, "config1:%d", &bit) != 1 ||
+            bit < 0 || bit > 63)
+            continue;
+        snprintf(path, sizeof path, PMU_DIR "/%s/type", de->d_name);
+        if (read_line(path, line, sizeof line) != 0 || sscanf(line, "%d", &type) != 1)
+            continue;
+        rdpmc_type = type;
+        rdpmc_bit = bit;
+    }
+    closedir(d);
+}
+
+void pe_user_access_attr(struct perf_event_attr *attr)
+{
+    pthread_once(&once, find_rdpmc_format);
+    if (rdpmc_bit < 0)
+        return;
+    /* The generic hardware types are served by the CPU PMU, which is the one with the
+     * format; an event of another PMU type gets the bit only from its own PMU. */
+    int generic = attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE ||
+                  attr->type == PERF_TYPE_RAW;
+    if (generic || (int)attr->type == rdpmc_type)
+        attr->config1 |= UINT64_C(1) << rdpmc_bit;
+}
+
+bool pe_user_read_enabled(void)
+{
+    return g_pmu.user_read_allowed;
+}

@@ -1,0 +1,141 @@
+/* component_registry.c: the component instances in index order and the public
+ * component calls (PAPI_get_component_info, PAPI_num_components, PAPI_disable_component
+ * ...). Moved here from library_init.c (components_init, fill_counts and the component
+ * calls); what each component says about itself comes from its probe and fill_info. */
+#include <string.h>
+
+#include "papi_internal.h"
+#include "perf_event.h"
+
+struct papi_component *const papi_components[] = {
+    &perf_event_component,         /* 0: presets resolve to its events */
+    &perf_event_uncore_component,  /* 1: the same implementation, uncore PMUs */
+};
+const int papi_num_components = (int)(sizeof papi_components / sizeof papi_components[0]);
+
+_Static_assert(sizeof papi_components / sizeof papi_components[0] <= CMP_MAX,
+               "more components than native event codes can carry");
+
+static int disabled_by_user[CMP_MAX]; /* survives shutdown, applied at init */
+
+struct papi_component *component_get(int cidx)
+{
+    if (cidx < 0 || cidx >= papi_num_components) {
+        papi_error(PAPI_ENOCMP, "component index %d does not exist (0..%d)", cidx,
+                   papi_num_components - 1);
+        return NULL;
+    }
+    return papi_components[cidx];
+}
+
+static void apply_user_disable(int cidx)
+{
+    PAPI_component_info_t *c = &g_papi.cmp[cidx];
+    if (!disabled_by_user[cidx])
+        return;
+    c->disabled = PAPI_ECMP_DISABLED;
+    papi_strcpy(c->disabled_reason, sizeof c->disabled_reason,
+                "disabled by PAPI_disable_component before PAPI_library_init");
+}
+
+void components_init(void)
+{
+    for (int i = 0; i < papi_num_components; i++) {
+        struct papi_component *cmp = papi_components[i];
+        PAPI_component_info_t *c = &g_papi.cmp[i];
+        struct cmp_status st;
+        cmp->cidx = i;
+        memset(c, 0, sizeof *c);
+        if (cmp->probe(cmp, &st) != PAPI_OK && !st.disabled)
+            st.disabled = PAPI_ECMP;
+        c->CmpIdx = i;
+        c->initialized = 1;
+        c->disabled = st.disabled;
+        c->num_cntrs = st.num_counters;
+        papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, st.reason);
+        papi_strcpy(c->name, sizeof c->name, cmp->name);
+        apply_user_disable(i);
+    }
+}
+
+void components_shutdown(void)
+{
+    for (int i = 0; i < papi_num_components; i++)
+        if (papi_components[i]->shutdown)
+            papi_components[i]->shutdown(papi_components[i]);
+}
+
+/* The component's own description, refreshed (its lazily known counts) on each call. */
+static void fill_info(int cidx)
+{
+    papi_components[cidx]->fill_info(papi_components[cidx], &g_papi.cmp[cidx]);
+    apply_user_disable(cidx);
+}
+
+const PAPI_component_info_t *PAPI_get_component_info(int cidx)
+{
+    if (g_papi.init_state == PAPI_NOT_INITED || cidx < 0 || cidx >= papi_num_components)
+        return NULL;
+    fill_info(cidx);
+    return &g_papi.cmp[cidx];
+}
+
+const PAPI_substrate_info_t *PAPI_get_substrate_info(void)
+{
+    return PAPI_get_component_info(0);
+}
+
+int PAPI_num_components(void)
+{
+    return papi_num_components;
+}
+
+int PAPI_get_component_index(const char *name)
+{
+    PAPI_CHECK_INIT();
+    if (!name)
+        return papi_error(PAPI_EINVAL, "component name is NULL");
+    for (int i = 0; i < papi_num_components; i++) {
+        fill_info(i);
+        if (strcmp(g_papi.cmp[i].name, name) == 0 || strcmp(g_papi.cmp[i].short_name, name) == 0)
+            return i;
+    }
+    return papi_error(PAPI_ENOCMP, "no component is named '%s'", name);
+}
+
+int PAPI_disable_component(int cidx)
+{
+    if (g_papi.init_state != PAPI_NOT_INITED)
+        return papi_error(PAPI_ENOINIT,
+                          "components can only be disabled before PAPI_library_init");
+    if (cidx < 0 || cidx >= papi_num_components)
+        return papi_error(PAPI_ENOCMP, "component index %d does not exist", cidx);
+    disabled_by_user[cidx] = 1;
+    return PAPI_OK;
+}
+
+int PAPI_disable_component_by_name(const char *name)
+{
+    if (!name)
+        return papi_error(PAPI_EINVAL, "component name is NULL");
+    for (int i = 0; i < papi_num_components; i++)
+        if (strcmp(papi_components[i]->name, name) == 0)
+            return PAPI_disable_component(i);
+    return papi_error(PAPI_ENOCMP, "no component is named '%s'", name);
+}
+
+int PAPI_num_cmp_hwctrs(int cidx)
+{
+    PAPI_CHECK_INIT();
+    if (!component_get(cidx))
+        return PAPI_ENOCMP;
+    fill_info(cidx);
+    return g_papi.cmp[cidx].num_cntrs;
+}
+
+int PAPI_num_hwctrs(void)
+{
+    if (g_papi.init_state == PAPI_NOT_INITED)
+        return 0;
+    return PAPI_num_cmp_hwctrs(0);
+}
