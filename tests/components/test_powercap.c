@@ -4,7 +4,8 @@
  * wrap. Each tree is copied to a scratch directory so the test can change energy_uj
  * between start and read; differences, frozen values after stop, and the disabled
  * reasons (no tree, no zones, an energy_uj that cannot be read) are checked exactly.
- * White box: it drives the component's callbacks (component.h) directly. */
+ * White box: it drives the component's callbacks (component.h) directly; then the same
+ * through the PAPI API (PAPI_library_init, papi_native_avail's enumeration, counting). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -198,6 +199,10 @@ static void test_intel_two_socket(const char *recorded)
     set_value(dir, "intel-rapl:0", "energy_uj", 100000000ull + 9001000);
     CHECK(pc->read(ctx, v) == PAPI_OK, "read");
     CHECK_EQ_LL(v[0].value, 2501000);
+    /* an absolute slot counts on from its frozen count: the core's difference from this
+     * start (165000000) is the limit now */
+    CHECK_EQ_LL(v[1].value, 12345);
+    CHECK_EQ_LL(v[2].value, 165000000ll + 165000000);
     CHECK(pc->stop(ctx) == PAPI_OK, "stop");
     CHECK(pc->remove(ctx, 0) == PAPI_OK, "remove slot 0");
     CHECK(pc->read(ctx, v) == PAPI_OK, "read");
@@ -323,6 +328,75 @@ static void test_values(void)
     CHECK(powercap_read_path(p, &v) == 0 && v == 123, "123 read as %llu", (unsigned long long)v);
 }
 
+static int powercap_cidx(void)
+{
+    int cidx = PAPI_get_component_index("powercap");
+    CHECK(cidx >= 0, "PAPI_get_component_index(powercap) = %d", cidx);
+    return cidx;
+}
+
+static void test_through_papi(const char *recorded)
+{
+    const char *dir = use_tree(recorded, "intel_two_socket");
+    CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+    int cidx = powercap_cidx();
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
+    CHECK(ci && !ci->disabled && ci->num_native_events == 42, "powercap: disabled %d, %d events",
+          ci ? ci->disabled : -1, ci ? ci->num_native_events : -1);
+    int code = PAPI_NATIVE_MASK, n = 0;
+    for (int r = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx); r == PAPI_OK;
+         r = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx))
+        n++;
+    CHECK_EQ_LL(n, 42);
+    PAPI_event_info_t info;
+    CHECK_RET(PAPI_event_name_to_code("powercap:::POWER_LIMIT_A_UW:ZONE1", &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    CHECK(info.value_type == PAPI_VALUETYPE_ABSOLUTE && info.component_index == cidx,
+          "value_type %d, component %d", info.value_type, info.component_index);
+
+    int es = PAPI_NULL;
+    long long v[3];
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "powercap:::ENERGY_UJ:ZONE0"), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "powercap:::POWER_LIMIT_A_UW:ZONE0"), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "powercap:::ENERGY_UJ:ZONE1_SUBZONE1"), PAPI_OK);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    set_value(dir, "intel-rapl:0", "energy_uj", 100000000ull + 2500000);
+    set_value(dir, "intel-rapl:1:1", "energy_uj", 7300000ull + 12345);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 2500000);
+    CHECK_EQ_LL(v[1], 165000000);
+    CHECK_EQ_LL(v[2], 12345);
+    set_value(dir, "intel-rapl:0", "energy_uj", 100000000ull + 2600000);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 2600000);
+    CHECK_EQ_LL(v[1], 165000000);
+    /* a second run counts from its own start; the limit reads as the value now */
+    set_value(dir, "intel-rapl:0", "constraint_0_power_limit_uw", 150000000);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    set_value(dir, "intel-rapl:0", "energy_uj", 100000000ull + 2601000);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 1000);
+    CHECK_EQ_LL(v[1], 150000000);
+    CHECK_EQ_LL(v[2], 0);
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    PAPI_shutdown();
+
+    /* no tree: disabled with the reason, no events, names unknown */
+    setenv(POWERCAP_DIR_ENV, "/nonexistent/powercap", 1);
+    CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+    cidx = powercap_cidx();
+    ci = PAPI_get_component_info(cidx);
+    CHECK(ci && ci->disabled && strstr(ci->disabled_reason, "no powercap tree"),
+          "disabled %d: %s", ci ? ci->disabled : 0, ci ? ci->disabled_reason : "?");
+    code = PAPI_NATIVE_MASK;
+    CHECK(PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) != PAPI_OK, "no events listed");
+    CHECK(PAPI_event_name_to_code("powercap:::ENERGY_UJ:ZONE0", &code) != PAPI_OK,
+          "no powercap event resolves");
+    PAPI_shutdown();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -339,6 +413,7 @@ int main(int argc, char **argv)
     test_amd_node(argv[1]);
     test_wrap(argv[1]);
     test_disabled(argv[1]);
+    test_through_papi(argv[1]);
     remove_tree(scratch);
     return test_done("test_powercap");
 }

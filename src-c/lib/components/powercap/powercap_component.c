@@ -2,8 +2,10 @@
  * powercap_zones.c finds. Energy counters are system-wide (a socket's energy, whoever
  * spends it): a slot counts the microjoules consumed while its set runs, from the
  * difference between readings at start and now, unwrapped through max_energy_range_uj.
- * Limits, ranges and windows are instantaneous values (PAPI_VALUETYPE_ABSOLUTE): a read
- * returns the value now. One descriptor per slot, kept open, re-read with pread. */
+ * Limits, ranges and windows are instantaneous values (PAPI_VALUETYPE_ABSOLUTE). The core
+ * reports a slot's count minus its count at PAPI_start, so an absolute slot counts as
+ * (its count frozen at the last stop) + (the value now): PAPI_read then gives the value
+ * now. One descriptor per slot, kept open, re-read with pread. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,7 +26,9 @@ struct powercap_slot {
     int event; /* index in tree.events */
     int fd;
     uint64_t start_raw; /* energy_uj at start (energy slots of a running set) */
-    uint64_t counted;   /* uJ of earlier start..stop periods */
+    uint64_t counted;   /* energy: uJ of earlier start..stop periods; absolute: the
+                           count frozen at the stop before the last start */
+    uint64_t at_stop;   /* absolute: the value read at the last stop */
     uint64_t ns;        /* ns of earlier start..stop periods */
 };
 
@@ -191,12 +195,10 @@ static int remove_slot(struct cmp_context *ctx, int slot)
     return PAPI_OK;
 }
 
-/* energy_uj of every energy slot into raw[] (others untouched): all or nothing. */
-static int read_energies(const struct cmp_context *ctx, uint64_t *raw)
+/* Every slot's value now into raw[]: all or nothing. */
+static int read_values(const struct cmp_context *ctx, uint64_t *raw)
 {
     for (int i = 0; i < ctx->nslots; i++) {
-        if (!is_energy(ctx->slots[i].event))
-            continue;
         int r = powercap_read_fd(ctx->slots[i].fd, &raw[i]);
         if (r < 0)
             return papi_error(PAPI_ESYS, "cannot read %s: %s",
@@ -210,10 +212,16 @@ static int start(struct cmp_context *ctx)
     uint64_t *raw = calloc((size_t)ctx->nslots + 1, sizeof *raw);
     if (!raw)
         return papi_error(PAPI_ENOMEM, "no memory to start powercap counters");
-    int r = read_energies(ctx, raw);
+    int r = read_values(ctx, raw);
     if (r == PAPI_OK) {
-        for (int i = 0; i < ctx->nslots; i++)
-            ctx->slots[i].start_raw = raw[i];
+        for (int i = 0; i < ctx->nslots; i++) {
+            struct powercap_slot *s = &ctx->slots[i];
+            s->start_raw = raw[i];
+            if (!is_energy(s->event)) {
+                s->counted += s->at_stop;
+                s->at_stop = 0;
+            }
+        }
         ctx->start_ns = now_ns();
         ctx->running = 1;
     }
@@ -226,7 +234,7 @@ static int stop(struct cmp_context *ctx)
     uint64_t *raw = calloc((size_t)ctx->nslots + 1, sizeof *raw);
     if (!raw)
         return papi_error(PAPI_ENOMEM, "no memory to stop powercap counters");
-    int r = read_energies(ctx, raw);
+    int r = read_values(ctx, raw);
     if (r == PAPI_OK) {
         uint64_t ns = now_ns() - ctx->start_ns;
         for (int i = 0; i < ctx->nslots; i++) {
@@ -234,6 +242,8 @@ static int stop(struct cmp_context *ctx)
             if (is_energy(s->event))
                 s->counted += powercap_energy_delta(s->start_raw, raw[i],
                                                     tree.events[s->event].max_energy_uj);
+            else
+                s->at_stop = raw[i];
             s->ns += ns;
         }
         ctx->running = 0;
@@ -242,25 +252,24 @@ static int stop(struct cmp_context *ctx)
     return r;
 }
 
-/* The hot path: one pread per slot, nothing written to ctx. */
+/* The hot path: one pread per slot of a running set, nothing written to ctx. */
 static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
 {
     uint64_t ns = ctx->running ? now_ns() - ctx->start_ns : 0;
     for (int i = 0; i < ctx->nslots; i++) {
         const struct powercap_slot *s = &ctx->slots[i];
         uint64_t v = 0;
-        int r = 0;
-        if (!is_energy(s->event) || ctx->running)
-            r = powercap_read_fd(s->fd, &v);
-        if (r < 0)
-            return papi_error(PAPI_ESYS, "cannot read %s: %s", tree.events[s->event].path,
-                              strerror(-r));
-        if (is_energy(s->event))
-            v = s->counted + (ctx->running ? powercap_energy_delta(
-                                                 s->start_raw, v,
-                                                 tree.events[s->event].max_energy_uj)
-                                           : 0);
-        out[i].value = v;
+        if (ctx->running) {
+            int r = powercap_read_fd(s->fd, &v);
+            if (r < 0)
+                return papi_error(PAPI_ESYS, "cannot read %s: %s",
+                                  tree.events[s->event].path, strerror(-r));
+            if (is_energy(s->event))
+                v = powercap_energy_delta(s->start_raw, v, tree.events[s->event].max_energy_uj);
+        } else if (!is_energy(s->event)) {
+            v = s->at_stop;
+        }
+        out[i].value = s->counted + v;
         out[i].time_enabled = out[i].time_running = s->ns + ns;
     }
     return PAPI_OK;

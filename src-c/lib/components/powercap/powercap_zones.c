@@ -19,23 +19,23 @@ static const struct {
     const char *file, *event, *units, *what;
     int zones_only;
 } attrs[POWERCAP_NUM_ATTRS] = {
-    [POWERCAP_ENERGY_UJ] = {"energy_uj", "ENERGY_UJ", "uJ", "Energy consumed", 0},
+    [POWERCAP_ENERGY_UJ] = {"energy_uj", "ENERGY_UJ", "uJ", "energy consumed", 0},
     [POWERCAP_MAX_ENERGY_RANGE_UJ] = {"max_energy_range_uj", "MAX_ENERGY_RANGE_UJ", "uJ",
-                                      "Range of the energy counter (it wraps after it)", 0},
+                                      "energy counter range (wraps after it)", 0},
     [POWERCAP_MAX_POWER_A_UW] = {"constraint_0_max_power_uw", "MAX_POWER_A_UW", "uW",
-                                 "Maximum power of constraint A", 0},
+                                 "constraint A maximum power", 0},
     [POWERCAP_POWER_LIMIT_A_UW] = {"constraint_0_power_limit_uw", "POWER_LIMIT_A_UW", "uW",
-                                   "Power limit of constraint A", 0},
+                                   "constraint A power limit", 0},
     [POWERCAP_TIME_WINDOW_A_US] = {"constraint_0_time_window_us", "TIME_WINDOW_A_US", "us",
-                                   "Time window of constraint A", 0},
+                                   "constraint A time window", 0},
     [POWERCAP_MAX_POWER_B_UW] = {"constraint_1_max_power_uw", "MAX_POWER_B_UW", "uW",
-                                 "Maximum power of constraint B", 1},
+                                 "constraint B maximum power", 1},
     [POWERCAP_POWER_LIMIT_B_UW] = {"constraint_1_power_limit_uw", "POWER_LIMIT_B_UW", "uW",
-                                   "Power limit of constraint B", 1},
+                                   "constraint B power limit", 1},
     /* PAPI 7 spells this one without the unit */
     [POWERCAP_TIME_WINDOW_B_US] = {"constraint_1_time_window_us", "TIME_WINDOW_B", "us",
-                                   "Time window of constraint B", 1},
-    [POWERCAP_ENABLED] = {"enabled", "ENABLED", "", "1 when the zone's limits are enabled", 0},
+                                   "constraint B time window", 1},
+    [POWERCAP_ENABLED] = {"enabled", "ENABLED", "", "limits enabled: 1, or 0", 0},
 };
 
 const char *powercap_dir(void)
@@ -180,8 +180,11 @@ static int append_event(struct powercap_tree *t, int *cap, const struct powercap
 static int zone_events(const char *dir, const struct zone_dir *z, struct powercap_tree *t,
                        int *cap, char *why, size_t why_len)
 {
-    char label[64], where[32];
-    zone_label(dir, z, label, sizeof label);
+    char label[130], own[64], parent[64] = "", where[32];
+    zone_label(dir, z, own, sizeof own);
+    if (z->subzone >= 0) /* "package-1 dram": which package's subzone */
+        zone_label(dir, &(struct zone_dir){z->zone, -1}, parent, sizeof parent);
+    snprintf(label, sizeof label, "%s%s%s", parent, *parent && *own ? " " : "", own);
     if (z->subzone < 0)
         snprintf(where, sizeof where, "ZONE%d", z->zone);
     else
@@ -213,8 +216,8 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
         ev.subzone = z->subzone;
         snprintf(ev.name, sizeof ev.name, "%s:%s", attrs[a].event, where);
         snprintf(ev.units, sizeof ev.units, "%s", attrs[a].units);
-        snprintf(ev.description, sizeof ev.description, "%s%s%s, %s %s", attrs[a].what,
-                 *ev.units ? " in " : "", ev.units, where, *label ? label : "(unnamed)");
+        snprintf(ev.description, sizeof ev.description, "%s %s%s%s", *label ? label : where,
+                 attrs[a].what, *ev.units ? ", " : "", ev.units);
         if (append_event(t, cap, &ev) != 0) {
             snprintf(why, why_len, "out of memory listing the powercap events");
             return PAPI_ENOMEM;
