@@ -195,61 +195,65 @@ static int remove_slot(struct cmp_context *ctx, int slot)
     return PAPI_OK;
 }
 
-/* Every slot's value now into raw[]: all or nothing. */
-static int read_values(const struct cmp_context *ctx, uint64_t *raw)
+/* Every slot's value now, in a new array (the caller frees it), or NULL with *err. */
+static uint64_t *values_now(const struct cmp_context *ctx, int *err)
 {
+    uint64_t *raw = calloc((size_t)ctx->nslots + 1, sizeof *raw);
+    if (!raw) {
+        *err = papi_error(PAPI_ENOMEM, "no memory to read powercap counters");
+        return NULL;
+    }
     for (int i = 0; i < ctx->nslots; i++) {
         int r = powercap_read_fd(ctx->slots[i].fd, &raw[i]);
-        if (r < 0)
-            return papi_error(PAPI_ESYS, "cannot read %s: %s",
+        if (r < 0) {
+            *err = papi_error(PAPI_ESYS, "cannot read %s: %s",
                               tree.events[ctx->slots[i].event].path, strerror(-r));
+            free(raw);
+            return NULL;
+        }
     }
-    return PAPI_OK;
+    return raw;
 }
 
 static int start(struct cmp_context *ctx)
 {
-    uint64_t *raw = calloc((size_t)ctx->nslots + 1, sizeof *raw);
+    int err;
+    uint64_t *raw = values_now(ctx, &err);
     if (!raw)
-        return papi_error(PAPI_ENOMEM, "no memory to start powercap counters");
-    int r = read_values(ctx, raw);
-    if (r == PAPI_OK) {
-        for (int i = 0; i < ctx->nslots; i++) {
-            struct powercap_slot *s = &ctx->slots[i];
-            s->start_raw = raw[i];
-            if (!is_energy(s->event)) {
-                s->counted += s->at_stop;
-                s->at_stop = 0;
-            }
+        return err;
+    for (int i = 0; i < ctx->nslots; i++) {
+        struct powercap_slot *s = &ctx->slots[i];
+        s->start_raw = raw[i];
+        if (!is_energy(s->event)) {
+            s->counted += s->at_stop;
+            s->at_stop = 0;
         }
-        ctx->start_ns = now_ns();
-        ctx->running = 1;
     }
+    ctx->start_ns = now_ns();
+    ctx->running = 1;
     free(raw);
-    return r;
+    return PAPI_OK;
 }
 
 static int stop(struct cmp_context *ctx)
 {
-    uint64_t *raw = calloc((size_t)ctx->nslots + 1, sizeof *raw);
+    int err;
+    uint64_t *raw = values_now(ctx, &err);
     if (!raw)
-        return papi_error(PAPI_ENOMEM, "no memory to stop powercap counters");
-    int r = read_values(ctx, raw);
-    if (r == PAPI_OK) {
-        uint64_t ns = now_ns() - ctx->start_ns;
-        for (int i = 0; i < ctx->nslots; i++) {
-            struct powercap_slot *s = &ctx->slots[i];
-            if (is_energy(s->event))
-                s->counted += powercap_energy_delta(s->start_raw, raw[i],
-                                                    tree.events[s->event].max_energy_uj);
-            else
-                s->at_stop = raw[i];
-            s->ns += ns;
-        }
-        ctx->running = 0;
+        return err;
+    uint64_t ns = now_ns() - ctx->start_ns;
+    for (int i = 0; i < ctx->nslots; i++) {
+        struct powercap_slot *s = &ctx->slots[i];
+        if (is_energy(s->event))
+            s->counted += powercap_energy_delta(s->start_raw, raw[i],
+                                                tree.events[s->event].max_energy_uj);
+        else
+            s->at_stop = raw[i];
+        s->ns += ns;
     }
+    ctx->running = 0;
     free(raw);
-    return r;
+    return PAPI_OK;
 }
 
 /* The hot path: one pread per slot of a running set, nothing written to ctx. */
