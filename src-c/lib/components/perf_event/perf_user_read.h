@@ -58,10 +58,30 @@ static inline uint64_t perf_user_hw_clock(void)
     return ((uint64_t)hi << 32) | lo;
 }
 #elif defined(__aarch64__)
-PERF_USER_HIDDEN uint64_t perf_user_arm64_counter(uint32_t index); /* .c: mrs by number */
+/* The register number is part of the mrs encoding: one case per counter. */
+#define PERF_USER_MRS(n)                                                                   \
+    case n:                                                                                \
+        __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v));                      \
+        break;
 static inline uint64_t perf_user_hw_counter(uint32_t index)
 {
-    return perf_user_arm64_counter(index);
+    uint64_t v = 0;
+    switch (index - 1) { /* 0..30 event counters, 31 the cycle counter */
+        PERF_USER_MRS(0) PERF_USER_MRS(1) PERF_USER_MRS(2) PERF_USER_MRS(3) PERF_USER_MRS(4)
+        PERF_USER_MRS(5) PERF_USER_MRS(6) PERF_USER_MRS(7) PERF_USER_MRS(8) PERF_USER_MRS(9)
+        PERF_USER_MRS(10) PERF_USER_MRS(11) PERF_USER_MRS(12) PERF_USER_MRS(13)
+        PERF_USER_MRS(14) PERF_USER_MRS(15) PERF_USER_MRS(16) PERF_USER_MRS(17)
+        PERF_USER_MRS(18) PERF_USER_MRS(19) PERF_USER_MRS(20) PERF_USER_MRS(21)
+        PERF_USER_MRS(22) PERF_USER_MRS(23) PERF_USER_MRS(24) PERF_USER_MRS(25)
+        PERF_USER_MRS(26) PERF_USER_MRS(27) PERF_USER_MRS(28) PERF_USER_MRS(29)
+        PERF_USER_MRS(30)
+    case 31:
+        __asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+        break;
+    default: /* never: the caller checked index <= PERF_USER_MAX_INDEX */
+        break;
+    }
+    return v;
 }
 static inline uint64_t perf_user_hw_clock(void)
 {
