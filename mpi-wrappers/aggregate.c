@@ -169,7 +169,7 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
     fflush(stdout);
 }
 
-void pmpi_aggregate_and_report(const struct pmpi_row *row)
+int pmpi_aggregate_and_report(const struct pmpi_row *row)
 {
     static struct agg agg; /* static: no allocation can keep a rank from the reduction */
     static struct mstat in[NMETRICS], out[NMETRICS];
@@ -224,7 +224,7 @@ void pmpi_aggregate_and_report(const struct pmpi_row *row)
         banner(a, sites);
         if (bad)
             printf("papi_mpi: FAILED to write the report in %s (see the error above): no "
-                   "report published\n", pmpi_g.outdir);
+                   "report published\n", pmpi_g.outdir_fd >= 0 ? pmpi_g.outdir : "(no directory)");
         else
             printf("papi_mpi: wrote %s/papi_mpi_report.json and papi_mpi_ranks.csv; "
                    "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
@@ -236,4 +236,5 @@ void pmpi_aggregate_and_report(const struct pmpi_row *row)
     free(body.s);
     free(csvh.s);
     free(csv.s);
+    return bad;
 }

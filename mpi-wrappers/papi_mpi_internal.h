@@ -258,7 +258,7 @@ long long nwsum(const int *counts, const MPI_Datatype *types, int n);
 
 /* Lifecycle hooks (runtime.c), shared by the C wrappers and the f08 forwarders. */
 void pmpi_after_init(void);
-void pmpi_before_finalize(void);
+int pmpi_before_finalize(void); /* nonzero: the report could not be written */
 void pmpi_before_abort(void);
 void pmpi_pcontrol(int level, const char *name);
 void *pmpi_next_symbol(const char *name);
@@ -280,7 +280,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
 void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t);
 void pmpi_row_csv(const struct pmpi_row *row, struct tbuf *t);
 void pmpi_csv_header(struct tbuf *t);
-void pmpi_aggregate_and_report(const struct pmpi_row *row);
+int pmpi_aggregate_and_report(const struct pmpi_row *row); /* nonzero: not written */
 /* All ranks write one file together; published only when every rank's part was
  * written whole (returns nonzero on every rank otherwise). */
 int pmpi_write_shared(const char *name, const char *head, size_t head_len, const char *body,

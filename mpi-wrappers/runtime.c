@@ -268,11 +268,11 @@ void pmpi_after_init(void)
     atomic_compare_exchange_strong(&pmpi_g.state, &expected, PMPI_ACTIVE);
 }
 
-void pmpi_before_finalize(void)
+int pmpi_before_finalize(void)
 {
     int st = atomic_load(&pmpi_g.state);
     if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
-        return;
+        return 0;
     pmpi_g.t_final = pmpi_now_ns();
     pmpi_g.tick_final = pmpi_ticks();
     atomic_store(&pmpi_g.state, PMPI_DONE);
@@ -280,8 +280,9 @@ void pmpi_before_finalize(void)
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
     pmpi_collect_row(&row, 1, NULL, 0);
-    pmpi_aggregate_and_report(&row);
+    int bad = pmpi_aggregate_and_report(&row);
     pmpi_counters_shutdown();
+    return bad;
 }
 
 void pmpi_before_abort(void)
@@ -360,11 +361,14 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
+/* When the report could not be published (full disk...), MPI_Finalize returns
+ * MPI_ERR_IO after finalizing, so a program that checks it can fail. */
 int MPI_Finalize(void)
 {
     pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
-    pmpi_before_finalize();
-    return PMPI_Finalize();
+    int report_failed = pmpi_before_finalize();
+    int rc = PMPI_Finalize();
+    return rc == MPI_SUCCESS && report_failed ? MPI_ERR_IO : rc;
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
