@@ -107,6 +107,16 @@ def main():
             with open(os.path.join(out, "papi_mpi_ranks.csv"), "rb") as f:
                 rows = list(csv.reader(io.StringIO(f.read().decode("utf-8", "strict"))))
             check(len(rows) == 3, "CSV: header and 2 rows")
+        elif mode == "pcontrol":
+            rc, text = run(args, out, "pcontrol", env_extra={"PAPI_MPI_CHECKPOINT": "0.001"})
+            if "SKIPPED" in text:
+                return 77
+            rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
+            for r in rep["ranks"]:
+                got = {k: v["entries"] for k, v in r["regions"].items()}
+                check(got == {f"t{k}": 200 for k in range(8)},
+                      f"rank {r['rank']}: 8 regions of 200 entries: {got}")
+                check(r["calls"]["MPI_Pcontrol"]["calls"] == 8 * 400, "rank: 3200 MPI_Pcontrol")
         elif mode == "fsize":
             rc, text = run(args, out, "fsize")
             check(rc not in (None, 0), f"fsize: MPI_Finalize's error ends the program non-zero ({rc})")

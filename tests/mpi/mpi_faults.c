@@ -10,6 +10,8 @@
  *             as many events as open created (the old handles reused)
  *   utf8      MPI_Pcontrol regions named with invalid UTF-8, quotes and controls
  *   fsize     a file size limit (RLIMIT_FSIZE) below the report's size: a full disk
+ *   pcontrol  MPI_THREAD_MULTIPLE: 8 threads open and close their own MPI_Pcontrol
+ *             region 200 times each, all at once, while checkpoints run
  * Every mode first does MPI_Barrier x 3 and touches 50 pages. */
 #include <mpi.h>
 #include <pthread.h>
@@ -43,6 +45,31 @@ static void *allocate_forever(void *arg)
             free(p[k]);
     }
     return NULL;
+}
+
+enum { PC_THREADS = 8, PC_ROUNDS = 200 };
+static pthread_barrier_t pc_start;
+
+static void *pcontrol_thread(void *arg)
+{
+    char name[16];
+    snprintf(name, sizeof name, "t%ld", (long)arg);
+    pthread_barrier_wait(&pc_start);
+    for (int i = 0; i < PC_ROUNDS; i++) {
+        MPI_Pcontrol(2, name);
+        MPI_Pcontrol(-2, name);
+    }
+    return NULL;
+}
+
+static void pcontrol_threads(void)
+{
+    pthread_t t[PC_THREADS];
+    pthread_barrier_init(&pc_start, NULL, PC_THREADS);
+    for (long k = 0; k < PC_THREADS; k++)
+        pthread_create(&t[k], NULL, pcontrol_thread, (void *)k);
+    for (int k = 0; k < PC_THREADS; k++)
+        pthread_join(t[k], NULL);
 }
 
 static void papi_shutdown_and_reuse(void)
@@ -85,7 +112,17 @@ int main(int argc, char **argv)
         sa.sa_flags = SA_SIGINFO;
         sigaction(SIGSEGV, &sa, NULL);
     }
-    MPI_Init(&argc, &argv);
+    if (strcmp(mode, "pcontrol") == 0) {
+        int provided;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+        if (provided < MPI_THREAD_MULTIPLE) {
+            printf("SKIPPED: MPI_THREAD_MULTIPLE not provided\n");
+            MPI_Finalize();
+            return 77;
+        }
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int i = 0; i < 3; i++)
         MPI_Barrier(MPI_COMM_WORLD);
@@ -113,6 +150,8 @@ int main(int argc, char **argv)
         MPI_Pcontrol(2, "bad\xff\xfe \"quoted\" \x01 \xc3\xa9t\xc3\xa9");
         MPI_Pcontrol(-2, "bad\xff\xfe \"quoted\" \x01 \xc3\xa9t\xc3\xa9");
     }
+    if (strcmp(mode, "pcontrol") == 0)
+        pcontrol_threads();
     if (strcmp(mode, "fsize") == 0) {
         struct rlimit rl = {1500, 1500};
         signal(SIGXFSZ, SIG_IGN);
