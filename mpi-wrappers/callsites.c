@@ -316,10 +316,8 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
 
 void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
 {
-    tb_raw(t, "\"callsites\": {\"sites\": ");
-    tb_int(t, r ? (long long)r->n : 0);
-    tb_raw(t, ", \"calls_without_site\": ");
-    tb_int(t, r ? r->dropped : 0);
+    tb_kv_int(t, "\"callsites\": {\"sites\": ", r ? (long long)r->n : 0);
+    tb_kv_int(t, ", \"calls_without_site\": ", r ? r->dropped : 0);
     tb_raw(t, ", \"top\": [");
     for (size_t i = 0; r && i < r->ntop; i++) {
         const struct site_rec *s = &r->recs[i];
@@ -330,27 +328,18 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
         tb_json(t, w->function);
         tb_raw(t, ", \"file\": ");
         tb_json(t, w->file);
-        tb_raw(t, ", \"line\": ");
-        tb_int(t, w->line);
+        tb_kv_int(t, ", \"line\": ", w->line);
         tb_raw(t, ", \"object\": ");
         tb_json(t, s->obj);
         tb_fmt(t, ", \"offset\": \"0x%llx\"", (unsigned long long)s->offset);
-        tb_raw(t, ", \"ranks\": ");
-        tb_int(t, s->ranks);
-        tb_raw(t, ", \"calls\": ");
-        tb_int(t, s->calls);
-        tb_raw(t, ", \"time_s\": ");
-        tb_secs(t, s->ns);
-        tb_raw(t, ", \"bytes_sent\": ");
-        tb_int(t, s->sent);
-        tb_raw(t, ", \"bytes_recv\": ");
-        tb_int(t, s->recvd);
-        tb_raw(t, ", \"min_call_s\": ");
-        tb_secs(t, s->min_ns);
-        tb_raw(t, ", \"max_call_s\": ");
-        tb_secs(t, s->max_ns);
-        tb_raw(t, ", \"max_call_rank\": ");
-        tb_int(t, s->max_rank);
+        tb_kv_int(t, ", \"ranks\": ", s->ranks);
+        tb_kv_int(t, ", \"calls\": ", s->calls);
+        tb_kv_secs(t, ", \"time_s\": ", s->ns);
+        tb_kv_int(t, ", \"bytes_sent\": ", s->sent);
+        tb_kv_int(t, ", \"bytes_recv\": ", s->recvd);
+        tb_kv_secs(t, ", \"min_call_s\": ", s->min_ns);
+        tb_kv_secs(t, ", \"max_call_s\": ", s->max_ns);
+        tb_kv_int(t, ", \"max_call_rank\": ", s->max_rank);
         tb_raw(t, "}");
     }
     tb_raw(t, "]}");

@@ -58,16 +58,14 @@ static void counters_json(struct tbuf *t, const long long *counts)
     for (int e = 0; e < pmpi_g.nevents; e++) {
         tb_raw(t, e ? ", " : "");
         tb_json(t, pmpi_g.event_names[e]);
-        tb_raw(t, ": ");
-        tb_int(t, counts[e]);
+        tb_kv_int(t, ": ", counts[e]);
     }
     tb_raw(t, "}");
 }
 
 void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
 {
-    tb_raw(t, "{\"rank\": ");
-    tb_int(t, row->rank);
+    tb_kv_int(t, "{\"rank\": ", row->rank);
     tb_raw(t, ", \"run_id\": ");
     tb_json(t, pmpi_g.run_id);
     tb_raw(t, row->finished ? ", \"finished\": true" : ", \"finished\": false");
@@ -75,12 +73,9 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         tb_raw(t, ", \"exit_reason\": ");
         tb_json(t, row->exit_reason);
     }
-    tb_raw(t, ", \"threads\": ");
-    tb_int(t, row->nthreads);
-    tb_raw(t, ", \"wall_s\": ");
-    tb_secs(t, (long long)(row->wall_s * 1e9));
-    tb_raw(t, ", \"mpi_s\": ");
-    tb_secs(t, (long long)(row->mpi_s * 1e9));
+    tb_kv_int(t, ", \"threads\": ", row->nthreads);
+    tb_kv_secs(t, ", \"wall_s\": ", (long long)(row->wall_s * 1e9));
+    tb_kv_secs(t, ", \"mpi_s\": ", (long long)(row->mpi_s * 1e9));
     if (row->counter_note) {
         tb_raw(t, ", \"counter_note\": ");
         tb_json(t, row->counter_note);
@@ -96,14 +91,10 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
             continue;
         tb_raw(t, first ? "" : ", ");
         tb_json(t, pmpi_calls[c].name);
-        tb_raw(t, ": {\"calls\": ");
-        tb_int(t, row->calls[c]);
-        tb_raw(t, ", \"time_s\": ");
-        tb_secs(t, row->ns[c]);
-        tb_raw(t, ", \"bytes_sent\": ");
-        tb_int(t, row->sent[c]);
-        tb_raw(t, ", \"bytes_recv\": ");
-        tb_int(t, row->recvd[c]);
+        tb_kv_int(t, ": {\"calls\": ", row->calls[c]);
+        tb_kv_secs(t, ", \"time_s\": ", row->ns[c]);
+        tb_kv_int(t, ", \"bytes_sent\": ", row->sent[c]);
+        tb_kv_int(t, ", \"bytes_recv\": ", row->recvd[c]);
         tb_raw(t, "}");
         first = 0;
     }
@@ -112,10 +103,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         const struct pmpi_region *r = &row->regions[i];
         tb_raw(t, i ? ", " : "");
         tb_json(t, r->name);
-        tb_raw(t, ": {\"entries\": ");
-        tb_int(t, r->entries);
-        tb_raw(t, ", \"wall_s\": ");
-        tb_secs(t, r->wall_ns);
+        tb_kv_int(t, ": {\"entries\": ", r->entries);
+        tb_kv_secs(t, ", \"wall_s\": ", r->wall_ns);
         tb_raw(t, ", \"counters\": ");
         counters_json(t, r->counts);
         tb_raw(t, "}");
@@ -145,24 +134,18 @@ void pmpi_row_csv(const struct pmpi_row *row, struct tbuf *t)
     tb_int(t, row->rank);
     tb_raw(t, row->finished ? ",1," : ",0,");
     tb_int(t, row->nthreads);
-    tb_raw(t, ",");
-    tb_secs(t, (long long)(row->wall_s * 1e9));
-    tb_raw(t, ",");
-    tb_secs(t, (long long)(row->mpi_s * 1e9));
+    tb_kv_secs(t, ",", (long long)(row->wall_s * 1e9));
+    tb_kv_secs(t, ",", (long long)(row->mpi_s * 1e9));
     for (int e = 0; e < pmpi_g.nevents; e++) {
         tb_raw(t, ",");
         if (row->counters_read) /* empty field: not read (signal handler) */
             tb_int(t, row->counts[e]);
     }
     for (int c = 0; c < PMPI_NCALLS; c++) {
-        tb_raw(t, ",");
-        tb_int(t, row->calls[c]);
-        tb_raw(t, ",");
-        tb_secs(t, row->ns[c]);
-        tb_raw(t, ",");
-        tb_int(t, row->sent[c]);
-        tb_raw(t, ",");
-        tb_int(t, row->recvd[c]);
+        tb_kv_int(t, ",", row->calls[c]);
+        tb_kv_secs(t, ",", row->ns[c]);
+        tb_kv_int(t, ",", row->sent[c]);
+        tb_kv_int(t, ",", row->recvd[c]);
     }
     tb_raw(t, "\n");
 }

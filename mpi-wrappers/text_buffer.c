@@ -96,6 +96,18 @@ void tb_secs(struct tbuf *t, long long ns)
     put_uint(t, (unsigned long long)(ns % 1000000000LL), 9);
 }
 
+void tb_kv_int(struct tbuf *t, const char *prefix, long long v)
+{
+    tb_raw(t, prefix);
+    tb_int(t, v);
+}
+
+void tb_kv_secs(struct tbuf *t, const char *prefix, long long ns)
+{
+    tb_raw(t, prefix);
+    tb_secs(t, ns);
+}
+
 void tb_fmt(struct tbuf *t, const char *fmt, ...)
 {
     if (t->cut)

@@ -19,6 +19,9 @@ void tb_json(struct tbuf *t, const char *s);    /* a quoted JSON string (one wri
 void tb_csv(struct tbuf *t, const char *s);     /* a CSV field: quoted when needed */
 void tb_int(struct tbuf *t, long long v);
 void tb_secs(struct tbuf *t, long long ns);     /* ns as seconds, 9 decimals */
+/* prefix (raw) then the value: one JSON member or CSV field */
+void tb_kv_int(struct tbuf *t, const char *prefix, long long v);
+void tb_kv_secs(struct tbuf *t, const char *prefix, long long ns);
 /* printf form for numbers that are not integers (not async-signal-safe). */
 void tb_fmt(struct tbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

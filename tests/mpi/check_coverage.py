@@ -12,13 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-fails = []
-
-
-def check(cond, msg):
-    if not cond:
-        fails.append(msg)
-        print("FAIL:", msg)
+from mpi_check import check, verdict
 
 
 def expected(rank, size):
@@ -135,8 +129,7 @@ def main():
             check_sites(rep, [os.path.join(os.path.dirname(os.path.abspath(__file__)), src)])
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    return 1 if fails else 0
+    return verdict()
 
 
 if __name__ == "__main__":

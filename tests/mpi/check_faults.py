@@ -16,13 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-fails = []
-
-
-def check(cond, msg):
-    print(("ok: " if cond else "FAIL: ") + msg)
-    if not cond:
-        fails.append(msg)
+from mpi_check import check, verdict
 
 
 def run(args, out, mode, np=2, env_extra=None, cwd=None):
@@ -168,8 +162,7 @@ def main():
             sys.exit(f"unknown mode {mode}")
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    return 1 if fails else 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+from mpi_check import check, verdict
+
 SIZES = [0, 8, 1000, 65536]
 
 
@@ -51,13 +53,6 @@ def main():
     ap.add_argument("--checkpoint", default="",
                     help="PAPI_MPI_CHECKPOINT: then the killed ranks must have a snapshot")
     args = ap.parse_args()
-    fails = []
-
-    def check(cond, msg):
-        if not cond:
-            fails.append(msg)
-            print("FAIL:", msg)
-
     out = tempfile.mkdtemp(prefix="papi_mpi_partial_")
     try:
         env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out)
@@ -124,8 +119,7 @@ def main():
               "collector: every rank is finished, partial or missing")
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    return 1 if fails else 0
+    return verdict()
 
 
 if __name__ == "__main__":
