@@ -11,8 +11,8 @@ Writes <out>/papi_mpi_calls.h (call ids) and <out>/papi_mpi_wrappers.c:
     arguments + ierror, all by reference or descriptor). When the binding reaches our C
     wrapper, that wrapper counts the call with its bytes at the Fortran site; when it
     enters PMPI_* directly (most of MPICH's f08 bindings), the forwarder counts calls and
-    time itself (bytes 0: those bindings are the calls without a buffer). Calls with
-    string arguments (hidden lengths) get no Fortran forwarder;
+    time itself (bytes 0: those bindings are the calls without a buffer). String
+    arguments add their hidden lengths;
   * the mpi_<x>_f08_ forwarders with hooks for the hand-written calls."""
 import re
 import sys
@@ -59,8 +59,7 @@ def parse(path):
                 sys.exit(f"{path}:{lineno}: {name} listed twice")
             calls.append(dict(kind=kind, name=name, params=params, args=args,
                               send=val(send, "send"), recv=val(recv, "recv"),
-                              peer=val(peer, "peer"), f08=val(f08, "f08"),
-                              strings="char" in params))
+                              peer=val(peer, "peer"), f08=val(f08, "f08")))
     return calls
 
 
@@ -103,7 +102,9 @@ def lookup(sym, n):
 
 
 def fortran_forwarders(c):
-    n = len(c["args"]) + 1  # + ierror
+    # C arguments + ierror + one hidden length per string argument (gfortran passes
+    # them last; an argument too many is ignored by the callee).
+    n = len(c["args"]) + 1 + c["params"].count("char")
     params = ", ".join(f"void *a{i}" for i in range(n))
     args = ", ".join(f"a{i}" for i in range(n))
     out = []
@@ -151,8 +152,7 @@ def gen_source(calls):
                 out += hand_f08(c)
             continue
         out += c_wrapper(c)
-        if not c["strings"]:
-            out += fortran_forwarders(c)
+        out += fortran_forwarders(c)
     return "\n".join(out)
 
 

@@ -51,6 +51,7 @@ def expected_fortran(rank, size):
         "MPI_Send_init": (1, 40, 0), "MPI_Recv_init": (1, 0, 40), "MPI_Startall": (3, 0, 0),
         "MPI_Waitall": (3, 0, 0), "MPI_Request_free": (2, 0, 0),
         "MPI_Iallgather": (1, 8, 8 * size), "MPI_Wait": (1, 0, 0), "MPI_Finalize": (1, 0, 0),
+        "MPI_File_open": (1, 0, 0), "MPI_File_close": (1, 0, 0),
     }
 
 

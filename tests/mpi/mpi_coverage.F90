@@ -16,6 +16,11 @@ program mpi_coverage_fortran
   integer :: r(2), rq
   integer :: st(MPI_STATUS_SIZE, 2), s1(MPI_STATUS_SIZE)
 #endif
+#ifdef F08
+  type(MPI_File) :: fh
+#else
+  integer :: fh
+#endif
   integer :: rank, nranks, partner, i, ierr
   integer :: out(10), in(10), g(2)
   integer, allocatable :: all(:)
@@ -40,5 +45,11 @@ program mpi_coverage_fortran
   call MPI_Request_free(r(2), ierr)
   call MPI_Iallgather(g, 2, MPI_INTEGER, all, 2, MPI_INTEGER, MPI_COMM_WORLD, rq, ierr)
   call MPI_Wait(rq, s1, ierr)
+  ! a string argument (its hidden length is passed through)
+  call MPI_File_open(MPI_COMM_WORLD, 'papi_mpi_coverage_f.tmp', &
+                     ior(ior(MPI_MODE_CREATE, MPI_MODE_RDWR), MPI_MODE_DELETE_ON_CLOSE), &
+                     MPI_INFO_NULL, fh, ierr)
+  if (ierr /= MPI_SUCCESS) stop 3
+  call MPI_File_close(fh, ierr)
   call MPI_Finalize(ierr)
 end program mpi_coverage_fortran
