@@ -145,6 +145,17 @@ def main():
             check("2 ranks finished" in text, "longdir: the program still runs to MPI_Finalize")
             check("PAPI_MPI_OUTPUT_DIR" in text, "longdir: the error names PAPI_MPI_OUTPUT_DIR")
             check(os.listdir(cwd) == [], "longdir: nothing written elsewhere")
+        elif mode == "otheruser":
+            # A directory owned by another user is refused, with its name in the message.
+            d = os.path.join(out, "theirs")
+            if os.geteuid() == 0:
+                os.mkdir(d)
+                os.chown(d, 65534, 65534)
+            else:
+                d = "/"  # root's
+            rc, text = run(args, d, "utf8")
+            check(d in text and "PAPI_MPI_OUTPUT_DIR" in text, "otheruser: refused, named")
+            check(os.geteuid() != 0 or os.listdir(d) == [], "otheruser: nothing written there")
         elif mode == "events":
             nine = ",".join(["perf::PAGE-FAULTS"] * 8 + ["perf::TASK-CLOCK"])
             rc, text = run(args, out, "utf8", env_extra={"PAPI_MPI_EVENTS": nine})
