@@ -193,10 +193,10 @@ int pmpi_counters_read_self(long long *out)
 }
 
 /* The rank's total: ended threads plus a read of every live thread's set (the perf
- * descriptors are the process's, so the finalising thread can read them). */
+ * descriptors are the process's, so the finalising thread can read them). The caller
+ * holds pmpi_g.lock. */
 const char *pmpi_counters_read_rank(long long *sum)
 {
-    pthread_mutex_lock(&pmpi_g.lock);
     memcpy(sum, retired, sizeof retired);
     int n = atomic_load(&pmpi_nthreads);
     if (n > PMPI_MAX_THREADS)
@@ -209,9 +209,7 @@ const char *pmpi_counters_read_rank(long long *sum)
             for (int e = 0; e < pmpi_g.nevents; e++)
                 sum[e] += v[e];
     }
-    int gone = papi_gone;
-    pthread_mutex_unlock(&pmpi_g.lock);
-    return gone ? "the program called PAPI_shutdown before MPI_Finalize: counts end there"
+    return papi_gone ? "the program called PAPI_shutdown before MPI_Finalize: counts end there"
                 : NULL;
 }
 

@@ -268,7 +268,8 @@ void pmpi_count_call(int id, long long t0);
 void pmpi_counters_init(void);
 void pmpi_counters_thread_start(struct pmpi_thread *th);
 void pmpi_counters_thread_exit(struct pmpi_thread *th);
-/* Sums all threads of this rank; returns a note when the counts are incomplete. */
+/* Sums all threads of this rank (the caller holds pmpi_g.lock); returns a note when
+ * the counts are incomplete. */
 const char *pmpi_counters_read_rank(long long *sum);
 int pmpi_counters_read_self(long long *out);
 void pmpi_counters_shutdown(void);
@@ -276,7 +277,12 @@ void pmpi_counters_shutdown(void);
 /* Rows, aggregation and files (row.c, aggregate.c, report_files.c, partial_rows.c). */
 struct tbuf;
 double pmpi_ns_per_tick(long long end_ns, long long end_tick);
-void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int in_signal);
+/* How a row is made: at MPI_Finalize and by the checkpoint thread (lock taken), on an
+ * exit path (MPI_Abort, exit(): the lock is waited for at most 1 s, as exit() may run
+ * in a program's signal handler that interrupted its holder), in a signal handler (no
+ * lock, no counters). */
+enum pmpi_row_mode { PMPI_ROW_NORMAL, PMPI_ROW_EXIT, PMPI_ROW_SIGNAL };
+void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode);
 void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t);
 void pmpi_row_csv(const struct pmpi_row *row, struct tbuf *t);
 void pmpi_csv_header(struct tbuf *t);

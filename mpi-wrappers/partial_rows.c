@@ -136,13 +136,13 @@ int pmpi_publish_file(const char *name, const char *text, size_t len)
     return 0;
 }
 
-static int write_row(const char *name, const char *reason, int in_signal)
+static int write_row(const char *name, const char *reason, int mode)
 {
     static char text[2][ROW_TEXT_CAP]; /* [0] exit paths, [1] the checkpoint thread */
     static struct pmpi_row rows[2];    /* static: no allocation on a dying path */
     int slot = reason ? 0 : 1;
     struct tbuf t;
-    pmpi_collect_row(&rows[slot], 0, reason ? reason : "checkpoint", in_signal);
+    pmpi_collect_row(&rows[slot], 0, reason ? reason : "checkpoint", mode);
     tb_init(&t, text[slot], sizeof text[slot]);
     pmpi_row_json(&rows[slot], &t);
     tb_raw(&t, "\n");
@@ -157,21 +157,21 @@ static int write_row(const char *name, const char *reason, int in_signal)
     return 0;
 }
 
-static void partial_write(const char *reason, int in_signal)
+static void partial_write(const char *reason, int mode)
 {
     int st = atomic_load(&pmpi_g.state);
     if ((st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_exchange(&written, 1))
         return;
-    if (!in_signal) {
+    if (mode != PMPI_ROW_SIGNAL) {
         pmpi_g.t_final = pmpi_now_ns();
         pmpi_g.tick_final = pmpi_ticks();
     }
-    write_row(partial_name, reason, in_signal);
+    write_row(partial_name, reason, mode);
 }
 
 void pmpi_partial_write(const char *reason)
 {
-    partial_write(reason, 0);
+    partial_write(reason, PMPI_ROW_EXIT);
 }
 
 static void *checkpoint_loop(void *arg)
@@ -190,7 +190,7 @@ static void *checkpoint_loop(void *arg)
         if (ckpt_stop || (st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_load(&written))
             break;
         pthread_mutex_unlock(&ckpt_mutex);
-        write_row(checkpoint_name, NULL, 0);
+        write_row(checkpoint_name, NULL, PMPI_ROW_NORMAL);
         pthread_mutex_lock(&ckpt_mutex);
     }
     pthread_mutex_unlock(&ckpt_mutex);
@@ -241,7 +241,7 @@ void pmpi_partial_finished(void)
 
 static void at_exit(void)
 {
-    partial_write("exit without MPI_Finalize", 0);
+    partial_write("exit without MPI_Finalize", PMPI_ROW_EXIT);
 }
 
 static void chain(size_t i, int sig, siginfo_t *info, void *ctx)
@@ -273,7 +273,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
             tb_raw(&t, "signal ");
             tb_int(&t, sig);
         }
-        partial_write(reasons[i], 1);
+        partial_write(reasons[i], PMPI_ROW_SIGNAL);
         chain(i, sig, info, ctx);
         break;
     }

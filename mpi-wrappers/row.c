@@ -1,13 +1,25 @@
 /* row.c: one rank's row (times, counters, per-call statistics, regions) and its JSON
  * and CSV text. Used at MPI_Finalize, by the checkpoint thread and by the exit paths,
  * signal handlers included: formatting goes into a caller's fixed buffer (text_buffer),
- * without allocation or lock when called with in_signal set. */
+ * without allocation or lock in PMPI_ROW_SIGNAL mode. */
 #include <string.h>
 
 #include "papi_mpi_internal.h"
 #include "text_buffer.h"
 
-void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int in_signal)
+static int lock_for(int mode)
+{
+    if (mode == PMPI_ROW_SIGNAL)
+        return 0;
+    if (mode == PMPI_ROW_NORMAL)
+        return pthread_mutex_lock(&pmpi_g.lock) == 0;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    return pthread_mutex_timedlock(&pmpi_g.lock, &until) == 0;
+}
+
+void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode)
 {
     long long end = pmpi_g.t_final ? pmpi_g.t_final : pmpi_now_ns();
     long long end_tick = pmpi_g.tick_final ? pmpi_g.tick_final : pmpi_ticks();
@@ -36,17 +48,18 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
         row->ns[c] = (long long)((double)row->ns[c] * ns_per_tick);
     row->wall_s = (double)(end - pmpi_g.t_init) * 1e-9;
     row->mpi_s = (double)mpi_ticks * ns_per_tick * 1e-9;
-    if (in_signal) {
+    if (!lock_for(mode)) {
         /* PAPI_read may lock or allocate: a handler must not. Regions are copied as they
          * are (a torn value is possible; a hang is not). */
-        row->counter_note = "counters not read: the row was written in a signal handler";
+        row->counter_note = mode == PMPI_ROW_SIGNAL
+                                ? "counters not read: the row was written in a signal handler"
+                                : "counters not read: the wrapper's lock was held at exit";
         row->nregions = pmpi_g.nregions;
         memcpy(row->regions, pmpi_g.regions, sizeof row->regions);
         return;
     }
     row->counters_read = 1;
     row->counter_note = pmpi_counters_read_rank(row->counts);
-    pthread_mutex_lock(&pmpi_g.lock);
     row->nregions = pmpi_g.nregions;
     memcpy(row->regions, pmpi_g.regions, sizeof row->regions);
     pthread_mutex_unlock(&pmpi_g.lock);

@@ -261,6 +261,9 @@ void pmpi_after_init(void)
     pmpi_tls = NULL;
     atomic_store(&pmpi_nthreads, 0);
     pmpi_threads[PMPI_MAX_THREADS].shared = 1;
+    if (pmpi_g.callsites && !pmpi_threads[PMPI_MAX_THREADS].sites)
+        pmpi_threads[PMPI_MAX_THREADS].sites =
+            calloc(PMPI_SITE_SLOTS, sizeof *pmpi_threads[PMPI_MAX_THREADS].sites);
     pmpi_thread_slot_slow(); /* slot 0: the initialising thread, counters started */
     pmpi_g.t_init = pmpi_now_ns();
     pmpi_g.tick_init = pmpi_ticks();
@@ -279,7 +282,7 @@ int pmpi_before_finalize(void)
     papi_hl_write_report(); /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
-    pmpi_collect_row(&row, 1, NULL, 0);
+    pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL);
     int bad = pmpi_aggregate_and_report(&row);
     pmpi_counters_shutdown();
     return bad;
