@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "papi_mpi_internal.h"
+#include "text_buffer.h"
 
 #define NMETRICS (3 + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS)
 
@@ -86,21 +87,28 @@ struct agg {
     double seconds;
 };
 
-static char *json_head(const struct agg *a, size_t *len)
+/* The report up to the ranks' rows (rank 0). Returns 0, or -1 when it did not fit. */
+static int json_head(const struct agg *a, const struct pmpi_site_report *sites, struct tbuf *t)
 {
-    size_t cap = 4096 + (size_t)a->n * 256, used = 0;
-    char *s = malloc(cap);
-    if (!s)
-        return NULL;
-#define PUT(...) used += (size_t)snprintf(s + used, used < cap ? cap - used : 0, __VA_ARGS__)
-    PUT("{\"tool\": \"papi_mpi\", \"nranks\": %d, \"finished_ranks\": %.0f, \"events\": [",
-        pmpi_g.nranks, a->sum[0] >= 0 ? (double)pmpi_g.nranks : 0);
-    for (int e = 0; e < pmpi_g.nevents; e++)
-        PUT("%s\"%s\"", e ? ", " : "", pmpi_g.event_names[e]);
-    PUT("], \"counter_note\": \"%s\", \"aggregation\": {\"seconds\": %.9f, "
-        "\"bytes_per_rank\": %lld, \"method\": \"one PMPI_Reduce (min/max/sum with ranks), "
-        "PMPI_Exscan, PMPI_File_write_at\"}, \"metrics\": {",
-        pmpi_g.counter_note, a->seconds, a->bytes);
+    tb_raw(t, "{\"tool\": \"papi_mpi\", \"run_id\": ");
+    tb_json(t, pmpi_g.run_id);
+    tb_raw(t, ", \"nranks\": ");
+    tb_int(t, pmpi_g.nranks);
+    tb_raw(t, ", \"finished_ranks\": ");
+    tb_int(t, pmpi_g.nranks);
+    tb_raw(t, ", \"events\": [");
+    for (int e = 0; e < pmpi_g.nevents; e++) {
+        tb_raw(t, e ? ", " : "");
+        tb_json(t, pmpi_g.event_names[e]);
+    }
+    tb_raw(t, "], \"counter_note\": ");
+    tb_json(t, pmpi_g.counter_note);
+    tb_fmt(t, ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
+              "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
+              "up a binomial tree, PMPI_Exscan, PMPI_File_write_at\"}, ",
+           a->seconds, a->bytes);
+    pmpi_callsites_json(sites, t);
+    tb_raw(t, ",\n\"metrics\": {");
     int first = 1;
     for (int i = 0; i < a->n; i++) {
         char name[PMPI_NAME_LEN + 16];
@@ -108,23 +116,19 @@ static char *json_head(const struct agg *a, size_t *len)
             continue; /* a call no rank made */
         metric_name(i, name, sizeof name);
         double mean = a->sum[i] / pmpi_g.nranks;
-        PUT("%s\n  \"%s\": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
-            "\"max_rank\": %d, \"imbalance\": %.6f}",
-            first ? "" : ",", name, a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
-            mean > 0 ? a->mx[i].v / mean : 0.0);
+        tb_raw(t, first ? "\n  " : ",\n  ");
+        tb_json(t, name);
+        tb_fmt(t, ": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
+                  "\"max_rank\": %d, \"imbalance\": %.6f}",
+               a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
+               mean > 0 ? a->mx[i].v / mean : 0.0);
         first = 0;
     }
-    PUT("},\n\"ranks\": [\n");
-#undef PUT
-    if (used >= cap) { /* cannot happen with the bound above; never write a cut report */
-        free(s);
-        return NULL;
-    }
-    *len = used;
-    return s;
+    tb_raw(t, "},\n\"ranks\": [\n");
+    return t->cut ? -1 : 0;
 }
 
-static void banner(const struct agg *a)
+static void banner(const struct agg *a, const struct pmpi_site_report *sites)
 {
     int P = pmpi_g.nranks;
     printf("papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
@@ -161,10 +165,11 @@ static void banner(const struct agg *a)
                pmpi_calls[best].name, a->mn[i].v, a->mx[i].v, a->mn[i + 1].v, a->mx[i + 1].v,
                a->mx[i + 1].rank, a->mx[i + 2].v);
     }
+    pmpi_callsites_print(sites, 5);
     fflush(stdout);
 }
 
-void pmpi_aggregate_and_report(const struct pmpi_row *row)
+int pmpi_aggregate_and_report(const struct pmpi_row *row)
 {
     static struct agg agg; /* static: no allocation can keep a rank from the reduction */
     static struct mstat in[NMETRICS], out[NMETRICS];
@@ -190,31 +195,46 @@ void pmpi_aggregate_and_report(const struct pmpi_row *row)
         a->sum[i] = out[i].sum;
     }
     a->bytes = a->n * (long long)sizeof(struct mstat);
+
+    double ns_per_tick = pmpi_ns_per_tick(pmpi_g.t_final, pmpi_g.tick_final);
+    struct pmpi_site_report *sites = pmpi_g.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
     a->seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
 
-    size_t head_len = 0, row_len = 0, csvh_len = 0, csv_len = 0;
-    char *head = pmpi_g.rank == 0 ? json_head(a, &head_len) : NULL;
-    char *body = pmpi_row_json(row, &row_len);
-    char *csvh = pmpi_g.rank == 0 ? pmpi_csv_header(&csvh_len) : NULL;
-    char *csv = pmpi_row_csv(row, &csv_len);
-    char path[600];
+    /* Fixed capacities: a part that does not fit is never written (cut, not truncated). */
+    size_t head_cap = pmpi_g.rank == 0 ? 65536 + (size_t)a->n * 200 : 1;
+    size_t row_cap = 256 * 1024, csvh_cap = pmpi_g.rank == 0 ? 64 + (size_t)PMPI_NCALLS * 160 : 1;
+    struct tbuf head, body, csvh, csv;
+    tb_init(&head, malloc(head_cap), head_cap);
+    tb_init(&body, malloc(row_cap), row_cap);
+    tb_init(&csvh, malloc(csvh_cap), csvh_cap);
+    tb_init(&csv, malloc(row_cap), row_cap);
+    if (pmpi_g.rank == 0) {
+        json_head(a, sites, &head);
+        pmpi_csv_header(&csvh);
+    }
+    pmpi_row_json(row, &body);
+    pmpi_row_csv(row, &csv);
     long long wbytes = 0;
-    snprintf(path, sizeof path, "%s/papi_mpi_report.json", pmpi_g.outdir);
-    int bad = pmpi_write_shared(path, head, head_len, body, body && row_len ? row_len : 0,
-                                ",\n", "\n]}\n", &wbytes);
-    snprintf(path, sizeof path, "%s/papi_mpi_ranks.csv", pmpi_g.outdir);
-    bad |= pmpi_write_shared(path, csvh, csvh_len, csv, csv ? csv_len : 0, "", "", &wbytes);
+    int bad = pmpi_write_shared("papi_mpi_report.json", head.cut ? NULL : head.s, head.len,
+                                body.cut ? NULL : body.s, body.len, ",\n", "\n]}\n", &wbytes);
+    bad |= pmpi_write_shared("papi_mpi_ranks.csv", csvh.cut ? NULL : csvh.s, csvh.len,
+                             csv.cut ? NULL : csv.s, csv.len, "", "", &wbytes);
     double total = (double)(pmpi_now_ns() - t0) * 1e-9;
     if (pmpi_g.rank == 0) {
-        banner(a);
-        printf("papi_mpi: %s %s/papi_mpi_report.json and papi_mpi_ranks.csv; aggregation "
-               "%.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
-               bad ? "FAILED to write" : "wrote", pmpi_g.outdir, a->seconds * 1e3, a->bytes,
-               total * 1e3);
+        banner(a, sites);
+        if (bad)
+            printf("papi_mpi: FAILED to write the report in %s (see the error above): no "
+                   "report published\n", pmpi_g.outdir_fd >= 0 ? pmpi_g.outdir : "(no directory)");
+        else
+            printf("papi_mpi: wrote %s/papi_mpi_report.json and papi_mpi_ranks.csv; "
+                   "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
+                   pmpi_g.outdir, a->seconds * 1e3, a->bytes, total * 1e3);
         fflush(stdout);
     }
-    free(head);
-    free(body);
-    free(csvh);
-    free(csv);
+    pmpi_callsites_free(sites);
+    free(head.s);
+    free(body.s);
+    free(csvh.s);
+    free(csv.s);
+    return bad;
 }

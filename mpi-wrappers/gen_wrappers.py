@@ -1,14 +1,25 @@
 #!/usr/bin/env python3
 """Generate the PMPI wrappers from mpi_calls.list (the single source).
 
-Writes <out>/papi_mpi_calls.h (call ids and the call table declaration) and
-<out>/papi_mpi_wrappers.c (the table, one MPI_* wrapper per non-"hand" call, and the
-mpi_*_f08_ forwarders for MPICH's `use mpi_f08` bindings that bypass MPI_*)."""
+Writes <out>/papi_mpi_calls.h (call ids) and <out>/papi_mpi_wrappers.c:
+  * the call table (name, kind);
+  * one C wrapper MPI_<X> per non-"hand" call: bytes from the list's expressions, the
+    caller's return address as the call site;
+  * Fortran forwarders mpi_<x>_ (mpif.h, `use mpi`), mpi_<x>_f08_ and mpi_<x>_f08ts_
+    (`use mpi_f08`): they record the Fortran caller's return address (the user's line,
+    not a line in libmpichfort) and forward to libmpichfort with the same arguments (C
+    arguments + ierror, all by reference or descriptor). When the binding reaches our C
+    wrapper, that wrapper counts the call with its bytes at the Fortran site; when it
+    enters PMPI_* directly (most of MPICH's f08 bindings), the forwarder counts calls and
+    time itself (bytes 0: those bindings are the calls without a buffer). String
+    arguments add their hidden lengths;
+  * the mpi_<x>_f08_ forwarders with hooks for the hand-written calls."""
 import re
 import sys
 
 KINDS = {"hand": "PMPI_KIND_HAND", "p2p": "PMPI_KIND_P2P", "coll": "PMPI_KIND_COLL",
-         "sync": "PMPI_KIND_SYNC", "misc": "PMPI_KIND_MISC"}
+         "sync": "PMPI_KIND_SYNC", "misc": "PMPI_KIND_MISC", "comm": "PMPI_KIND_COMM",
+         "rma": "PMPI_KIND_RMA", "io": "PMPI_KIND_IO"}
 F08_HOOKS = {"MPI_Init": "after_init", "MPI_Init_thread": "after_init",
              "MPI_Finalize": "before_finalize", "MPI_Abort": "before_abort",
              "MPI_Pcontrol": "pcontrol"}
@@ -35,7 +46,7 @@ def parse(path):
                     p = p.strip()
                     if p == "...":
                         continue
-                    a = re.search(r"(\w+)\s*(\[\])?$", p)
+                    a = re.search(r"(\w+)\s*(\[\d*\])*$", p)
                     args.append(a.group(1))
 
             def val(field, key):
@@ -44,6 +55,8 @@ def parse(path):
                 if not field.startswith(key + "="):
                     sys.exit(f"{path}:{lineno}: field '{field}' should start with {key}=")
                 return field[len(key) + 1:]
+            if any(c["name"] == name for c in calls):
+                sys.exit(f"{path}:{lineno}: {name} listed twice")
             calls.append(dict(kind=kind, name=name, params=params, args=args,
                               send=val(send, "send"), recv=val(recv, "recv"),
                               peer=val(peer, "peer"), f08=val(f08, "f08")))
@@ -59,79 +72,87 @@ def gen_header(calls):
     return "\n".join(out)
 
 
+def c_wrapper(c):
+    a = ", ".join(c["args"])
+    out = [f"int {c['name']}({c['params']})", "{",
+           "    void *site_ = pmpi_site(__builtin_return_address(0));"]
+    if c["send"] or c["recv"]:
+        out.append(f"    long long sent_ = pmpi_active() ? ({c['send'] or '0'}) : 0;")
+        out.append(f"    long long recvd_ = pmpi_active() ? ({c['recv'] or '0'}) : 0;")
+        if c["peer"]:
+            out.append(f"    if (({c['peer']}) == MPI_PROC_NULL)")
+            out.append("        sent_ = recvd_ = 0; /* MPI_PROC_NULL: no data moves */")
+    else:
+        out.append("    const long long sent_ = 0, recvd_ = 0;")
+    out += ["    struct pmpi_frame f_;", "    pmpi_enter(&f_);",
+            f"    int rc_ = P{c['name']}({a});",
+            f"    pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_);",
+            "    return rc_;", "}", ""]
+    return out
+
+
+def lookup(sym, n):
+    return [f"    typedef void (*fn_t)({', '.join(['void *'] * n)});",
+            "    static _Atomic fn_t next_;",
+            "    fn_t real_ = atomic_load_explicit(&next_, memory_order_relaxed);",
+            "    if (!real_) {",
+            f"        real_ = (fn_t)pmpi_next_symbol(\"{sym}\");",
+            "        atomic_store_explicit(&next_, real_, memory_order_relaxed);",
+            "    }"]
+
+
+def fortran_forwarders(c):
+    # C arguments + ierror + one hidden length per string argument (gfortran passes
+    # them last; an argument too many is ignored by the callee).
+    n = len(c["args"]) + 1 + c["params"].count("char")
+    params = ", ".join(f"void *a{i}" for i in range(n))
+    args = ", ".join(f"a{i}" for i in range(n))
+    out = []
+    for sym in (c["name"].lower() + "_", c["name"].lower() + "_f08_",
+                c["name"].lower() + "_f08ts_"):
+        out += [f"void {sym}({params});", f"void {sym}({params})", "{"]
+        out += lookup(sym, n)
+        out += ["    long long t0_ = pmpi_fortran_enter(__builtin_return_address(0));",
+                f"    real_({args});",
+                f"    pmpi_fortran_leave(PMPI_ID_{c['name']}, t0_);", "}", ""]
+    return out
+
+
+def hand_f08(c):
+    n = int(c["f08"])
+    sym = c["name"].lower() + "_f08_"
+    params = ", ".join(f"void *a{i}" for i in range(n))
+    args = ", ".join(f"a{i}" for i in range(n))
+    hook = F08_HOOKS[c["name"]]
+    out = [f"void {sym}({params});", f"void {sym}({params})", "{"]
+    out += lookup(sym, n)
+    if hook == "after_init":
+        out += ["    long long t0_ = pmpi_ticks();", f"    real_({args});",
+                "    pmpi_after_init();", f"    pmpi_count_call(PMPI_ID_{c['name']}, t0_);"]
+    elif hook == "pcontrol":
+        out += [f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());",
+                "    pmpi_pcontrol(a0 ? *(const int *)a0 : 0, NULL);", f"    real_({args});"]
+    else:
+        out += [f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());",
+                f"    pmpi_{hook}();", f"    real_({args});"]
+    out += ["}", ""]
+    return out
+
+
 def gen_source(calls):
     out = ["/* Generated by gen_wrappers.py from mpi_calls.list: do not edit. */",
-           "#include \"papi_mpi_internal.h\"", "#include <dlfcn.h>", "",
+           "#include \"papi_mpi_internal.h\"", "",
            "const struct pmpi_call_info pmpi_calls[PMPI_NCALLS] = {"]
     for c in calls:
         out.append(f"    {{\"{c['name']}\", {KINDS[c['kind']]}}},")
     out += ["};", ""]
     for c in calls:
         if c["kind"] == "hand":
+            if c["f08"]:
+                out += hand_f08(c)
             continue
-        a = ", ".join(c["args"])
-        out.append(f"int {c['name']}({c['params']})")
-        out.append("{")
-        send = c["send"] or "0"
-        recv = c["recv"] or "0"
-        if c["send"] or c["recv"]:
-            out.append(f"    long long sent_ = pmpi_active() ? ({send}) : 0;")
-            out.append(f"    long long recvd_ = pmpi_active() ? ({recv}) : 0;")
-            if c["peer"]:
-                out.append(f"    if (({c['peer']}) == MPI_PROC_NULL)")
-                out.append("        sent_ = recvd_ = 0; /* MPI_PROC_NULL: no data moves */")
-        else:
-            out.append("    const long long sent_ = 0, recvd_ = 0;")
-        out.append("    struct pmpi_frame f_;")
-        out.append("    pmpi_enter(&f_);")
-        out.append(f"    int rc_ = P{c['name']}({a});")
-        out.append(f"    pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_);")
-        out.append("    return rc_;")
-        out.append("}")
-        out.append("")
-    # use mpi_f08 forwarders: by-reference arguments passed through unchanged.
-    for c in calls:
-        if not c["f08"]:
-            continue
-        n = int(c["f08"])
-        sym = c["name"].lower() + "_f08_"
-        params = ", ".join(f"void *a{i}" for i in range(n))
-        args = ", ".join(f"a{i}" for i in range(n))
-        hook = F08_HOOKS.get(c["name"])
-        out.append(f"void {sym}({params});")
-        out.append(f"void {sym}({params})")
-        out.append("{")
-        out.append(f"    typedef void (*fn_t)({', '.join(['void *'] * n)});")
-        out.append("    static _Atomic fn_t next_;")
-        out.append("    fn_t real_ = atomic_load_explicit(&next_, memory_order_relaxed);")
-        out.append("    if (!real_) {")
-        out.append(f"        real_ = (fn_t)pmpi_next_symbol(\"{sym}\");")
-        out.append("        atomic_store_explicit(&next_, real_, memory_order_relaxed);")
-        out.append("    }")
-        if hook == "after_init":
-            out.append("    long long t0_ = pmpi_ticks();")
-            out.append(f"    real_({args});")
-            out.append("    pmpi_after_init();")
-            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, t0_);")
-        elif hook == "before_finalize":
-            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());")
-            out.append("    pmpi_before_finalize();")
-            out.append(f"    real_({args});")
-        elif hook == "before_abort":
-            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());")
-            out.append("    pmpi_before_abort();")
-            out.append(f"    real_({args});")
-        elif hook == "pcontrol":
-            out.append(f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());")
-            out.append("    pmpi_pcontrol(a0 ? *(const int *)a0 : 0, NULL);")
-            out.append(f"    real_({args});")
-        else:
-            out.append("    struct pmpi_frame f_;")
-            out.append("    pmpi_enter(&f_);")
-            out.append(f"    real_({args});")
-            out.append(f"    pmpi_leave(&f_, PMPI_ID_{c['name']}, 0, 0);")
-        out.append("}")
-        out.append("")
+        out += c_wrapper(c)
+        out += fortran_forwarders(c)
     return "\n".join(out)
 
 

@@ -3,10 +3,15 @@
 left in its output directory (PAPI_MPI_OUTPUT_DIR).
 
 A finished run has papi_mpi_report.json (every rank in it finished). A run that died
-leaves papi_mpi_rank<N>.partial.json from each rank that could still run its exit path;
-ranks killed outright (SIGKILL) leave nothing. Prints one JSON object:
-  {"nranks": P, "finished": [...], "partial": [{"rank", "exit_reason"}...], "missing": [...]}
-Usage: papi_mpi_collect.py DIR [--np P]"""
+leaves papi_mpi_rank<N>.partial.json from each rank that could still run its exit path
+and, with PAPI_MPI_CHECKPOINT, papi_mpi_rank<N>.checkpoint.json (the last snapshot; the
+exit row wins when both exist); ranks killed outright (SIGKILL) leave nothing else.
+Every file carries the run's "run_id": only the newest run's files count, so a report or
+rows left by an earlier run in the same directory are never taken for this one (they
+are listed under "ignored"). Prints one JSON object:
+  {"nranks": P, "run_id": ..., "finished": [...], "partial": [{"rank", "exit_reason"}...],
+   "missing": [...], "ignored": [...]}
+Usage: papi_mpi_collect DIR [--np P]"""
 import argparse
 import glob
 import json
@@ -15,27 +20,51 @@ import re
 import sys
 
 
-def collect(directory, nranks=None):
-    finished, partial = [], []
-    report = os.path.join(directory, "papi_mpi_report.json")
-    if os.path.exists(report):
-        with open(report, encoding="utf-8") as f:
-            rep = json.load(f)
-        nranks = nranks or rep["nranks"]
-        finished = sorted(r["rank"] for r in rep["ranks"] if r.get("finished"))
-    for path in glob.glob(os.path.join(directory, "papi_mpi_rank*.partial.json")):
-        if not re.search(r"papi_mpi_rank\d+\.partial\.json$", path):
-            continue
+def run_time(run_id):
+    """Run ids start with the start time (seconds.nanoseconds)."""
+    m = re.match(r"(\d+)\.(\d+)", run_id or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+
+
+def load(path):
+    try:
         with open(path, encoding="utf-8") as f:
-            row = json.load(f)
-        if row["rank"] not in finished:
-            partial.append({"rank": row["rank"], "exit_reason": row.get("exit_reason")})
-    partial.sort(key=lambda r: r["rank"])
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def collect(directory, nranks=None):
+    docs = []  # (run_id, kind, path, doc)
+    report = load(os.path.join(directory, "papi_mpi_report.json"))
+    if report is not None:
+        docs.append((report.get("run_id"), "report", "papi_mpi_report.json", report))
+    for kind in ("partial", "checkpoint"):
+        for path in glob.glob(os.path.join(directory, f"papi_mpi_rank*.{kind}.json")):
+            if not re.search(rf"papi_mpi_rank\d+\.{kind}\.json$", path):
+                continue
+            row = load(path)
+            if row is not None:
+                docs.append((row.get("run_id"), kind, os.path.basename(path), row))
+    newest = max((d[0] for d in docs), key=run_time, default=None)
+    ignored = sorted(d[2] for d in docs if d[0] != newest)
+    finished, rows = [], {}
+    for run_id, kind, _, doc in docs:
+        if run_id != newest:
+            continue
+        if kind == "report":
+            nranks = nranks or doc["nranks"]
+            finished = sorted(r["rank"] for r in doc["ranks"] if r.get("finished"))
+        elif kind == "partial" or doc["rank"] not in rows:
+            rows[doc["rank"]] = doc
+    partial = [{"rank": k, "exit_reason": r.get("exit_reason")}
+               for k, r in sorted(rows.items()) if k not in finished]
     known = set(finished) | {r["rank"] for r in partial}
     if nranks is None:
         nranks = max(known) + 1 if known else 0
     missing = [r for r in range(nranks) if r not in known]
-    return {"nranks": nranks, "finished": finished, "partial": partial, "missing": missing}
+    return {"nranks": nranks, "run_id": newest, "finished": finished, "partial": partial,
+            "missing": missing, "ignored": ignored}
 
 
 def main():

@@ -2,141 +2,282 @@
  * exit() without finalize), whatever exit path still runs writes the rank's own row to
  * <dir>/papi_mpi_rank<N>.partial.json with "finished": false and the reason. Plain
  * POSIX I/O: MPI may be unusable by then. A rank killed by SIGKILL runs no exit path:
- * with PAPI_MPI_CHECKPOINT=<seconds> a thread rewrites the same file that often
- * (reason "checkpoint"), so such a rank leaves its last snapshot. Files are replaced
- * by rename(), so a reader never sees half a row. */
+ * with PAPI_MPI_CHECKPOINT=<seconds> a thread writes papi_mpi_rank<N>.checkpoint.json
+ * that often; a separate name, so a checkpoint can never replace a dying rank's exit
+ * row (papi_mpi_collect prefers the exit row).
+ *
+ * Signal handlers neither allocate nor lock: the row is formatted into a static buffer
+ * (counters left out: PAPI_read is not async-signal-safe) and written with write(2).
+ * Handlers are chained: SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT get ours whatever
+ * was installed (UCX installs its own in MPI_Init) and ours then calls that one; the
+ * termination signals get ours only where the default action was in place. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "output_file.h"
 #include "papi_mpi_internal.h"
+#include "text_buffer.h"
 
-static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE,
-                                    SIGABRT, SIGUSR1, SIGUSR2};
-#define NSIG_HANDLED (sizeof fatal_signals / sizeof fatal_signals[0])
-static struct sigaction old_actions[NSIG_HANDLED];
-static _Atomic int written;
-static char reason_buf[32];
-static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER; /* checkpoint vs finalize */
+#define ROW_TEXT_CAP (256 * 1024)
 
-static void row_path(char *path, size_t len, const char *suffix)
+struct handled {
+    int sig;
+    int always; /* chain to any handler; otherwise only replace the default action */
+};
+static const struct handled handled[] = {
+    {SIGSEGV, 1}, {SIGBUS, 1}, {SIGFPE, 1}, {SIGILL, 1}, {SIGABRT, 1}, {SIGTERM, 0},
+    {SIGINT, 0},  {SIGHUP, 0}, {SIGQUIT, 0}, {SIGUSR1, 0}, {SIGUSR2, 0}};
+#define NHANDLED (sizeof handled / sizeof handled[0])
+static struct sigaction old_actions[NHANDLED];
+static _Atomic int written; /* the exit row: once, by the first exit path */
+static char partial_name[64], checkpoint_name[64];
+
+/* Checkpoint thread: woken early (and joined) by MPI_Finalize. */
+static pthread_t ckpt_thread;
+static int ckpt_running, ckpt_stop;
+static pthread_mutex_t ckpt_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ckpt_cond = PTHREAD_COND_INITIALIZER;
+static long long ckpt_period_ns;
+
+static void say(const char *a, const char *b, const char *c)
 {
-    snprintf(path, len, "%s/papi_mpi_rank%d.partial.json%s", pmpi_g.outdir, pmpi_g.rank, suffix);
+    /* write(2) only: may run in a signal handler */
+    const char *parts[4] = {"papi_mpi: ", a, b, c};
+    for (int i = 0; i < 4; i++)
+        if (parts[i] && write(2, parts[i], strlen(parts[i])) < 0)
+            return;
+    if (write(2, "\n", 1) < 0)
+        return;
 }
 
-/* Write the row to a temporary file, then rename it over the partial row file. */
-static void write_row_file(struct pmpi_row *row, const char *tmp_suffix)
+static int write_all(int fd, const char *p, size_t len)
 {
-    size_t len = 0;
-    char *text = pmpi_row_json(row, &len);
-    char path[600], tmp[640];
-    row_path(path, sizeof path, "");
-    row_path(tmp, sizeof tmp, tmp_suffix);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd >= 0 && text) {
-        const char *p = text;
-        while (len > 0) {
-            ssize_t w = write(fd, p, len);
-            if (w <= 0)
-                break;
-            p += w;
-            len -= (size_t)w;
-        }
-        if (write(fd, "\n", 1) != 1)
-            len = 1;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
     }
-    if (fd >= 0) {
-        close(fd);
-        if (rename(tmp, path) != 0)
-            unlink(tmp);
-    }
-    free(text);
+    return 0;
 }
 
-void pmpi_partial_write(const char *reason)
+static void fd_path(char *buf, int fd)
+{
+    /* "/proc/self/fd/<fd>" without stdio */
+    struct tbuf t;
+    tb_init(&t, buf, 40);
+    tb_raw(&t, "/proc/self/fd/");
+    tb_int(&t, fd);
+}
+
+/* An unnamed file (O_TMPFILE) written whole, then linked under a fresh name and renamed
+ * over the final one: a rank killed while writing leaves no temporary behind. Where the
+ * file system has no O_TMPFILE: a named O_EXCL|O_NOFOLLOW temporary (output_file). */
+static int publish_named(int dir, const char *name, const char *text, size_t len)
+{
+    char tmp[128];
+    int fd = output_file_create(dir, name, tmp, sizeof tmp);
+    if (fd < 0)
+        return -1;
+    int bad = write_all(fd, text, len);
+    if (close(fd) != 0)
+        bad = -1;
+    if (bad) {
+        output_file_discard(dir, tmp);
+        return -1;
+    }
+    return output_file_publish(dir, tmp, name);
+}
+
+int pmpi_publish_file(const char *name, const char *text, size_t len)
+{
+    int dir = pmpi_g.outdir_fd;
+    if (dir < 0)
+        return -1;
+    int fd = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return publish_named(dir, name, text, len);
+    if (write_all(fd, text, len) != 0) {
+        close(fd); /* an unnamed file: nothing to remove */
+        return -1;
+    }
+    char proc[40], tmp[128];
+    int linked = 0;
+    fd_path(proc, fd);
+    for (int attempt = 0; attempt < 100 && !linked; attempt++) {
+        struct tbuf t;
+        tb_init(&t, tmp, sizeof tmp);
+        tb_raw(&t, ".");
+        tb_raw(&t, name);
+        tb_raw(&t, ".");
+        tb_int(&t, (long long)getpid());
+        tb_raw(&t, ".");
+        tb_int(&t, attempt);
+        if (linkat(AT_FDCWD, proc, dir, tmp, AT_SYMLINK_FOLLOW) == 0)
+            linked = 1;
+        else if (errno != EEXIST)
+            break;
+    }
+    close(fd);
+    if (!linked) /* no /proc, or linkat refused: the named way */
+        return publish_named(dir, name, text, len);
+    if (renameat(dir, tmp, dir, name) != 0) {
+        unlinkat(dir, tmp, 0);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_row(const char *name, const char *reason, int mode)
+{
+    static char text[2][ROW_TEXT_CAP]; /* [0] exit paths, [1] the checkpoint thread */
+    static struct pmpi_row rows[2];    /* static: no allocation on a dying path */
+    int slot = reason ? 0 : 1;
+    struct tbuf t;
+    pmpi_collect_row(&rows[slot], 0, reason ? reason : "checkpoint", mode);
+    tb_init(&t, text[slot], sizeof text[slot]);
+    pmpi_row_json(&rows[slot], &t);
+    tb_raw(&t, "\n");
+    if (t.cut) {
+        say("row too long for its buffer, not written: ", name, NULL);
+        return -1;
+    }
+    if (pmpi_publish_file(name, t.s, t.len) != 0) {
+        say("could not write ", name, " (write error or full disk): no row left");
+        return -1;
+    }
+    return 0;
+}
+
+static void partial_write(const char *reason, int mode)
 {
     int st = atomic_load(&pmpi_g.state);
     if ((st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_exchange(&written, 1))
         return;
-    static struct pmpi_row row; /* static: no allocation on a dying path */
-    pmpi_g.t_final = pmpi_now_ns();
-    pmpi_g.tick_final = pmpi_ticks();
-    pmpi_collect_row(&row, 0, reason);
-    write_row_file(&row, ".exit");
+    if (mode != PMPI_ROW_SIGNAL) {
+        pmpi_g.t_final = pmpi_now_ns();
+        pmpi_g.tick_final = pmpi_ticks();
+    }
+    write_row(partial_name, reason, mode);
+}
+
+void pmpi_partial_write(const char *reason)
+{
+    partial_write(reason, PMPI_ROW_EXIT);
 }
 
 static void *checkpoint_loop(void *arg)
 {
-    long long period_ns = *(const long long *)arg;
-    static struct pmpi_row row;
-    struct timespec ts = {period_ns / 1000000000LL, period_ns % 1000000000LL};
+    (void)arg;
+    pthread_mutex_lock(&ckpt_mutex);
     for (;;) {
-        while (nanosleep(&ts, NULL) != 0 && errno == EINTR)
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        long long ns = ts.tv_nsec + ckpt_period_ns % 1000000000LL;
+        ts.tv_sec += (time_t)(ckpt_period_ns / 1000000000LL + ns / 1000000000LL);
+        ts.tv_nsec = ns % 1000000000LL;
+        while (!ckpt_stop && pthread_cond_timedwait(&ckpt_cond, &ckpt_mutex, &ts) == 0)
             ;
-        pthread_mutex_lock(&file_lock);
         int st = atomic_load(&pmpi_g.state);
-        int stop = (st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_load(&written);
-        if (!stop) {
-            pmpi_collect_row(&row, 0, "checkpoint");
-            write_row_file(&row, ".ckpt");
-        }
-        pthread_mutex_unlock(&file_lock);
-        if (stop)
-            return NULL;
+        if (ckpt_stop || (st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_load(&written))
+            break;
+        pthread_mutex_unlock(&ckpt_mutex);
+        write_row(checkpoint_name, NULL, PMPI_ROW_NORMAL);
+        pthread_mutex_lock(&ckpt_mutex);
     }
+    pthread_mutex_unlock(&ckpt_mutex);
+    return NULL;
 }
 
 /* PAPI_MPI_CHECKPOINT=<seconds>: start the snapshot thread (fatal signals blocked in
  * it, so the handlers run on the program's threads). */
 static void checkpoint_start(void)
 {
-    static long long period_ns;
     const char *env = getenv("PAPI_MPI_CHECKPOINT");
-    double s = env ? atof(env) : 0;
+    char *end = NULL;
+    double s = env && *env ? strtod(env, &end) : 0;
+    if (env && *env && (*end || s < 0)) {
+        fprintf(stderr, "papi_mpi: PAPI_MPI_CHECKPOINT=%s is not a number of seconds: no "
+                        "checkpoints\n", env);
+        return;
+    }
     if (s <= 0)
         return;
-    period_ns = s < 0.001 ? 1000000LL : (long long)(s * 1e9);
+    ckpt_period_ns = s < 0.001 ? 1000000LL : (long long)(s * 1e9);
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_t t;
-    if (pthread_create(&t, NULL, checkpoint_loop, &period_ns) == 0)
-        pthread_detach(t);
+    if (pthread_create(&ckpt_thread, NULL, checkpoint_loop, NULL) == 0)
+        ckpt_running = 1;
     else
         fprintf(stderr, "papi_mpi: no checkpoint thread (PAPI_MPI_CHECKPOINT ignored)\n");
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* MPI_Finalize reached: the final report holds this rank, an old snapshot must go. */
+/* MPI_Finalize reached: stop the checkpoint thread, then no snapshot may remain. */
 void pmpi_partial_finished(void)
 {
-    char path[600];
-    pthread_mutex_lock(&file_lock);
-    row_path(path, sizeof path, "");
-    unlink(path);
-    pthread_mutex_unlock(&file_lock);
+    if (ckpt_running) {
+        pthread_mutex_lock(&ckpt_mutex);
+        ckpt_stop = 1;
+        pthread_cond_signal(&ckpt_cond);
+        pthread_mutex_unlock(&ckpt_mutex);
+        pthread_join(ckpt_thread, NULL);
+        ckpt_running = 0;
+    }
+    if (pmpi_g.outdir_fd >= 0) {
+        unlinkat(pmpi_g.outdir_fd, checkpoint_name, 0);
+        unlinkat(pmpi_g.outdir_fd, partial_name, 0);
+    }
 }
 
 static void at_exit(void)
 {
-    pmpi_partial_write("exit without MPI_Finalize");
+    partial_write("exit without MPI_Finalize", PMPI_ROW_EXIT);
 }
 
-/* Best effort: formatting is not async-signal-safe, but the process is dying anyway
- * and the row is worth more than the risk. Then the signal does what it did before. */
-static void on_signal(int sig)
+static void chain(size_t i, int sig, siginfo_t *info, void *ctx)
 {
-    snprintf(reason_buf, sizeof reason_buf, "signal %d", sig);
-    pmpi_partial_write(reason_buf);
-    for (size_t i = 0; i < NSIG_HANDLED; i++)
-        if (fatal_signals[i] == sig)
-            sigaction(sig, &old_actions[i], NULL);
-    raise(sig);
+    const struct sigaction *old = &old_actions[i];
+    if (old->sa_flags & SA_SIGINFO) {
+        old->sa_sigaction(sig, info, ctx);
+    } else if (old->sa_handler == SIG_DFL) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+        raise(sig); /* pending until we return: then the default action */
+    } else if (old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+    }
+}
+
+static void on_signal(int sig, siginfo_t *info, void *ctx)
+{
+    static char reasons[NHANDLED][16];
+    int saved = errno;
+    for (size_t i = 0; i < NHANDLED; i++) {
+        if (handled[i].sig != sig)
+            continue;
+        if (!reasons[i][0]) {
+            struct tbuf t;
+            tb_init(&t, reasons[i], sizeof reasons[i]);
+            tb_raw(&t, "signal ");
+            tb_int(&t, sig);
+        }
+        partial_write(reasons[i], PMPI_ROW_SIGNAL);
+        chain(i, sig, info, ctx);
+        break;
+    }
+    errno = saved;
 }
 
 void pmpi_partial_install(void)
@@ -144,22 +285,30 @@ void pmpi_partial_install(void)
     static int installed;
     if (installed++)
         return;
+    snprintf(partial_name, sizeof partial_name, "papi_mpi_rank%d.partial.json", pmpi_g.rank);
+    snprintf(checkpoint_name, sizeof checkpoint_name, "papi_mpi_rank%d.checkpoint.json",
+             pmpi_g.rank);
+    if (pmpi_g.outdir_fd < 0)
+        return; /* nowhere to write: said at MPI_Init */
+    /* Rows of an earlier run in this directory are not this run's. */
+    unlinkat(pmpi_g.outdir_fd, partial_name, 0);
+    unlinkat(pmpi_g.outdir_fd, checkpoint_name, 0);
     atexit(at_exit);
     checkpoint_start();
-    for (size_t i = 0; i < NSIG_HANDLED; i++) {
+    for (size_t i = 0; i < NHANDLED; i++) {
         struct sigaction sa, old;
-        if (sigaction(fatal_signals[i], NULL, &old) != 0)
+        if (sigaction(handled[i].sig, NULL, &old) != 0)
             continue;
-        old_actions[i] = old;
-        if (old.sa_handler == SIG_IGN)
+        if (old.sa_handler == SIG_IGN && !(old.sa_flags & SA_SIGINFO))
             continue; /* the program chose to ignore it: keep that */
-        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler != SIG_DFL)
-            continue; /* the program (or MPI) handles it: do not step in */
-        if (old.sa_flags & SA_SIGINFO)
-            continue;
+        int is_default = !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
+        if (!is_default && !handled[i].always)
+            continue; /* the program handles it: do not step in */
+        old_actions[i] = old;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
         sigemptyset(&sa.sa_mask);
-        sigaction(fatal_signals[i], &sa, NULL);
+        sigaction(handled[i].sig, &sa, NULL);
     }
 }

@@ -1,63 +1,91 @@
-/* report_files.c: one shared file written by all ranks with MPI-IO. Each rank writes
- * its own bytes at an offset from an exclusive prefix sum of the lengths, so no rank
- * ever holds more than its own row (rank 0 adds the head, the last rank the tail).
- * Returns nonzero when this rank's part failed. */
+/* report_files.c: one shared file written by all ranks. Each rank writes its own bytes
+ * with pwrite at an offset from an exclusive prefix sum of the lengths (PMPI_Exscan), so
+ * no rank ever holds more than its own row (rank 0 adds the head, the last rank the
+ * tail).
+ * The file is a fresh O_EXCL|O_NOFOLLOW temporary made by rank 0 (output_file); it is
+ * renamed into place only when every rank wrote all its bytes and closed it without
+ * error. Otherwise (full disk, a part that did not fit its buffer) it is removed and
+ * nothing is published: a truncated report is never left under the report's name. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "output_file.h"
 #include "papi_mpi_internal.h"
 
-int pmpi_write_shared(const char *path, const char *head, size_t head_len, const char *body,
+int pmpi_write_shared(const char *name, const char *head, size_t head_len, const char *body,
                       size_t body_len, const char *sep, const char *tail, long long *bytes)
 {
-    int rank = pmpi_g.rank, last = pmpi_g.nranks - 1, err = 0;
+    int rank = pmpi_g.rank, last = pmpi_g.nranks - 1, err = 0, any_err = 0;
+    char tmp[256] = "";
+    /* Rank 0 makes the temporary and tells the others its name ("" when it could not). */
+    if (rank == 0 && pmpi_g.outdir_fd >= 0) {
+        int fd = output_file_create(pmpi_g.outdir_fd, name, tmp, sizeof tmp);
+        if (fd < 0) {
+            fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_g.outdir,
+                    strerror(errno));
+            tmp[0] = '\0';
+        } else {
+            close(fd);
+        }
+    }
+    PMPI_Bcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!tmp[0])
+        return 1;
     size_t sep_len = rank ? strlen(sep) : 0, tail_len = rank == last ? strlen(tail) : 0;
     size_t len = (rank == 0 ? head_len : sep_len) + body_len + tail_len;
     char *buf = malloc(len + 1);
-    long long mylen = (long long)len, off = 0;
-    if (!buf || (rank == 0 && !head)) {
-        err = 1;
+    if (!buf || !body || (rank == 0 && !head)) {
+        err = 1; /* this rank's part is missing: the file will not be published */
         len = 0;
-        mylen = 0;
     } else {
         size_t p = 0;
-        if (rank == 0) {
-            memcpy(buf, head, head_len);
-            p = head_len;
-        } else {
-            memcpy(buf, sep, sep_len);
-            p = sep_len;
-        }
-        if (body_len)
-            memcpy(buf + p, body, body_len);
+        memcpy(buf, rank == 0 ? head : sep, rank == 0 ? head_len : sep_len);
+        p = rank == 0 ? head_len : sep_len;
+        memcpy(buf + p, body, body_len);
         p += body_len;
         memcpy(buf + p, tail, tail_len);
     }
-    /* No truncate mode in MPI-IO: rank 0 removes an old report first. The others
-     * open it only after the Exscan, which needs rank 0's part, so after the unlink. */
-    if (rank == 0)
-        unlink(path);
+    long long mylen = (long long)len, off = 0;
     PMPI_Exscan(&mylen, &off, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         off = 0; /* Exscan leaves rank 0's result undefined */
-    MPI_File fh;
-    if (PMPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
-                       &fh) != MPI_SUCCESS) {
-        if (rank == 0)
-            fprintf(stderr, "papi_mpi: cannot open %s for writing\n", path);
-        free(buf);
-        return 1;
-    }
-    MPI_Status st;
-    /* Independent writes: each rank's bytes go straight to its own offset. */
-    if (len && PMPI_File_write_at(fh, (MPI_Offset)off, buf, (int)len, MPI_BYTE, &st) != MPI_SUCCESS)
+    /* Plain pwrite at the rank's offset: the directory is one all ranks see (as for
+     * the partial rows); no collective open/close (ROMIO's cost grows with P). */
+    int fd = pmpi_g.outdir_fd >= 0 ? openat(pmpi_g.outdir_fd, tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+                                   : -1;
+    if (fd < 0) {
         err = 1;
-    PMPI_File_close(&fh);
+    } else {
+        size_t done = 0;
+        while (done < len) {
+            ssize_t w = pwrite(fd, buf + done, len - done, (off_t)off + (off_t)done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                err = 1;
+                break;
+            }
+            done += (size_t)w;
+        }
+        if (close(fd) != 0)
+            err = 1;
+    }
     if (err)
-        fprintf(stderr, "papi_mpi: rank %d could not write its part of %s\n", rank, path);
+        fprintf(stderr, "papi_mpi: rank %d could not write its part of %s/%s (write error, "
+                        "full disk or a row too long)\n", rank, pmpi_g.outdir, name);
+    PMPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0) {
+        if (any_err)
+            output_file_discard(pmpi_g.outdir_fd, tmp);
+        else if (output_file_publish(pmpi_g.outdir_fd, tmp, name) != 0)
+            any_err = 1;
+    }
+    PMPI_Bcast(&any_err, 1, MPI_INT, 0, MPI_COMM_WORLD);
     *bytes += (long long)sizeof mylen + (long long)len;
     free(buf);
-    return err;
+    return any_err;
 }

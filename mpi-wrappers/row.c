@@ -1,27 +1,30 @@
-/* row.c: one rank's row (times, counters, per-call statistics) and its JSON and CSV
- * text. Used at MPI_Finalize and by the partial-row path when a rank dies. */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
+/* row.c: one rank's row (times, counters, per-call statistics, regions) and its JSON
+ * and CSV text. Used at MPI_Finalize, by the checkpoint thread and by the exit paths,
+ * signal handlers included: formatting goes into a caller's fixed buffer (text_buffer),
+ * without allocation or lock in PMPI_ROW_SIGNAL mode. */
 #include <string.h>
 
 #include "papi_mpi_internal.h"
+#include "text_buffer.h"
 
-void pmpi_json_safe(char *s)
+static int lock_for(int mode)
 {
-    for (; *s; s++)
-        if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
-            *s = '_';
+    if (mode == PMPI_ROW_SIGNAL)
+        return 0;
+    if (mode == PMPI_ROW_NORMAL)
+        return pthread_mutex_lock(&pmpi_g.lock) == 0;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    return pthread_mutex_timedlock(&pmpi_g.lock, &until) == 0;
 }
 
-void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason)
+void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode)
 {
     long long end = pmpi_g.t_final ? pmpi_g.t_final : pmpi_now_ns();
     long long end_tick = pmpi_g.tick_final ? pmpi_g.tick_final : pmpi_ticks();
     long long mpi_ticks = 0;
-    double ns_per_tick = end_tick > pmpi_g.tick_init
-                             ? (double)(end - pmpi_g.t_init) / (double)(end_tick - pmpi_g.tick_init)
-                             : 1.0;
+    double ns_per_tick = pmpi_ns_per_tick(end, end_tick);
     int n = atomic_load(&pmpi_nthreads);
     memset(row, 0, sizeof *row);
     row->rank = pmpi_g.rank;
@@ -45,99 +48,117 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason)
         row->ns[c] = (long long)((double)row->ns[c] * ns_per_tick);
     row->wall_s = (double)(end - pmpi_g.t_init) * 1e-9;
     row->mpi_s = (double)mpi_ticks * ns_per_tick * 1e-9;
-    pmpi_counters_read_rank(row->counts);
-}
-
-/* A growing text buffer; on allocation failure it keeps what it has and stops. */
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        size_t room = t->cap - t->len;
-        va_start(ap, fmt);
-        int n = t->s ? vsnprintf(t->s + t->len, room, fmt, ap) : -1;
-        va_end(ap);
-        if (n >= 0 && (size_t)n < room) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        if (n >= 0 && cap < t->len + (size_t)n + 1)
-            cap = t->len + (size_t)n + 1;
-        char *p = realloc(t->s, cap);
-        if (!p)
-            return;
-        t->s = p;
-        t->cap = cap;
+    if (!lock_for(mode)) {
+        /* PAPI_read may lock or allocate: a handler must not. Regions are copied as they
+         * are (a torn value is possible; a hang is not). */
+        row->counter_note = mode == PMPI_ROW_SIGNAL
+                                ? "counters not read: the row was written in a signal handler"
+                                : "counters not read: the wrapper's lock was held at exit";
+        row->nregions = pmpi_g.nregions;
+        memcpy(row->regions, pmpi_g.regions, sizeof row->regions);
+        return;
     }
+    row->counters_read = 1;
+    row->counter_note = pmpi_counters_read_rank(row->counts);
+    row->nregions = pmpi_g.nregions;
+    memcpy(row->regions, pmpi_g.regions, sizeof row->regions);
+    pthread_mutex_unlock(&pmpi_g.lock);
 }
 
-char *pmpi_row_json(const struct pmpi_row *row, size_t *len)
+static void counters_json(struct tbuf *t, const long long *counts)
 {
-    struct text t = {0};
-    add(&t, "{\"rank\": %d, \"finished\": %s", row->rank, row->finished ? "true" : "false");
-    if (row->exit_reason)
-        add(&t, ", \"exit_reason\": \"%s\"", row->exit_reason);
-    add(&t, ", \"threads\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f, \"counters\": {", row->nthreads,
-        row->wall_s, row->mpi_s);
-    for (int e = 0; e < pmpi_g.nevents; e++)
-        add(&t, "%s\"%s\": %lld", e ? ", " : "", pmpi_g.event_names[e], row->counts[e]);
-    add(&t, "}, \"calls\": {");
+    tb_raw(t, "{");
+    for (int e = 0; e < pmpi_g.nevents; e++) {
+        tb_raw(t, e ? ", " : "");
+        tb_json(t, pmpi_g.event_names[e]);
+        tb_kv_int(t, ": ", counts[e]);
+    }
+    tb_raw(t, "}");
+}
+
+void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
+{
+    tb_kv_int(t, "{\"rank\": ", row->rank);
+    tb_raw(t, ", \"run_id\": ");
+    tb_json(t, pmpi_g.run_id);
+    tb_raw(t, row->finished ? ", \"finished\": true" : ", \"finished\": false");
+    if (row->exit_reason) {
+        tb_raw(t, ", \"exit_reason\": ");
+        tb_json(t, row->exit_reason);
+    }
+    tb_kv_int(t, ", \"threads\": ", row->nthreads);
+    tb_kv_secs(t, ", \"wall_s\": ", (long long)(row->wall_s * 1e9));
+    tb_kv_secs(t, ", \"mpi_s\": ", (long long)(row->mpi_s * 1e9));
+    if (row->counter_note) {
+        tb_raw(t, ", \"counter_note\": ");
+        tb_json(t, row->counter_note);
+    }
+    if (row->counters_read) {
+        tb_raw(t, ", \"counters\": ");
+        counters_json(t, row->counts);
+    }
+    tb_raw(t, ", \"calls\": {");
     int first = 1;
     for (int c = 0; c < PMPI_NCALLS; c++) {
         if (!row->calls[c])
             continue;
-        add(&t, "%s\"%s\": {\"calls\": %lld, \"time_s\": %.9f, \"bytes_sent\": %lld, "
-                "\"bytes_recv\": %lld}",
-            first ? "" : ", ", pmpi_calls[c].name, row->calls[c], (double)row->ns[c] * 1e-9,
-            row->sent[c], row->recvd[c]);
+        tb_raw(t, first ? "" : ", ");
+        tb_json(t, pmpi_calls[c].name);
+        tb_kv_int(t, ": {\"calls\": ", row->calls[c]);
+        tb_kv_secs(t, ", \"time_s\": ", row->ns[c]);
+        tb_kv_int(t, ", \"bytes_sent\": ", row->sent[c]);
+        tb_kv_int(t, ", \"bytes_recv\": ", row->recvd[c]);
+        tb_raw(t, "}");
         first = 0;
     }
-    add(&t, "}, \"regions\": {");
-    for (int i = 0; i < pmpi_g.nregions; i++) {
-        const struct pmpi_region *r = &pmpi_g.regions[i];
-        add(&t, "%s\"%s\": {\"entries\": %lld, \"wall_s\": %.9f, \"counters\": {", i ? ", " : "",
-            r->name, r->entries, (double)r->wall_ns * 1e-9);
-        for (int e = 0; e < pmpi_g.nevents; e++)
-            add(&t, "%s\"%s\": %lld", e ? ", " : "", pmpi_g.event_names[e], r->counts[e]);
-        add(&t, "}}");
+    tb_raw(t, "}, \"regions\": {");
+    for (int i = 0; i < row->nregions; i++) {
+        const struct pmpi_region *r = &row->regions[i];
+        tb_raw(t, i ? ", " : "");
+        tb_json(t, r->name);
+        tb_kv_int(t, ": {\"entries\": ", r->entries);
+        tb_kv_secs(t, ", \"wall_s\": ", r->wall_ns);
+        tb_raw(t, ", \"counters\": ");
+        counters_json(t, r->counts);
+        tb_raw(t, "}");
     }
-    add(&t, "}}");
-    *len = t.len;
-    return t.s;
+    tb_raw(t, "}}");
 }
 
-char *pmpi_csv_header(size_t *len)
+void pmpi_csv_header(struct tbuf *t)
 {
-    struct text t = {0};
-    add(&t, "rank,finished,threads,wall_s,mpi_s");
-    for (int e = 0; e < pmpi_g.nevents; e++)
-        add(&t, ",%s", pmpi_g.event_names[e]);
+    tb_raw(t, "rank,finished,threads,wall_s,mpi_s");
+    for (int e = 0; e < pmpi_g.nevents; e++) {
+        tb_raw(t, ",");
+        tb_csv(t, pmpi_g.event_names[e]);
+    }
+    static const char *const field[4] = {".calls", ".time_s", ".bytes_sent", ".bytes_recv"};
     for (int c = 0; c < PMPI_NCALLS; c++)
-        add(&t, ",%s.calls,%s.time_s,%s.bytes_sent,%s.bytes_recv", pmpi_calls[c].name,
-            pmpi_calls[c].name, pmpi_calls[c].name, pmpi_calls[c].name);
-    add(&t, "\n");
-    *len = t.len;
-    return t.s;
+        for (int f = 0; f < 4; f++) {
+            tb_raw(t, ",");
+            tb_raw(t, pmpi_calls[c].name);
+            tb_raw(t, field[f]);
+        }
+    tb_raw(t, "\n");
 }
 
-char *pmpi_row_csv(const struct pmpi_row *row, size_t *len)
+void pmpi_row_csv(const struct pmpi_row *row, struct tbuf *t)
 {
-    struct text t = {0};
-    add(&t, "%d,%d,%d,%.9f,%.9f", row->rank, row->finished, row->nthreads, row->wall_s,
-        row->mpi_s);
-    for (int e = 0; e < pmpi_g.nevents; e++)
-        add(&t, ",%lld", row->counts[e]);
-    for (int c = 0; c < PMPI_NCALLS; c++)
-        add(&t, ",%lld,%.9f,%lld,%lld", row->calls[c], (double)row->ns[c] * 1e-9, row->sent[c],
-            row->recvd[c]);
-    add(&t, "\n");
-    *len = t.len;
-    return t.s;
+    tb_int(t, row->rank);
+    tb_raw(t, row->finished ? ",1," : ",0,");
+    tb_int(t, row->nthreads);
+    tb_kv_secs(t, ",", (long long)(row->wall_s * 1e9));
+    tb_kv_secs(t, ",", (long long)(row->mpi_s * 1e9));
+    for (int e = 0; e < pmpi_g.nevents; e++) {
+        tb_raw(t, ",");
+        if (row->counters_read) /* empty field: not read (signal handler) */
+            tb_int(t, row->counts[e]);
+    }
+    for (int c = 0; c < PMPI_NCALLS; c++) {
+        tb_kv_int(t, ",", row->calls[c]);
+        tb_kv_secs(t, ",", row->ns[c]);
+        tb_kv_int(t, ",", row->sent[c]);
+        tb_kv_int(t, ",", row->recvd[c]);
+    }
+    tb_raw(t, "\n");
 }

@@ -2,10 +2,13 @@
  * by timing the same cheap call through MPI_* (wrapped) and PMPI_* (not wrapped):
  * MPI_Comm_rank and a 0-byte MPI_Sendrecv to self. Median over batches, ns per call.
  * Run it linked to libpapi_mpi (as built) under mpirun; the library's banner at
- * MPI_Finalize then reports the aggregation time and bytes per rank. */
+ * MPI_Finalize then reports the aggregation time and bytes per rank.
+ * PAPI_MPI_CALLSITES=0 or 1 (the default) switches the per-call-site statistics. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 enum { BATCHES = 31, PER_BATCH = 20000 };
@@ -64,16 +67,30 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *cs = getenv("PAPI_MPI_CALLSITES");
     if (rank == 0)
-        printf("bench: %d ranks\n", size);
-    measure("MPI_Comm_rank", 0, 0, rank == 0);
-    measure("MPI_Sendrecv 0 B to self", 1, 0, rank == 0);
+        printf("bench: %d ranks, call sites %s\n", size, cs && cs[0] == '0' ? "off" : "on");
+    if (argc < 2 || strcmp(argv[1], "finalize-only") != 0) {
+        measure("MPI_Comm_rank", 0, 0, rank == 0);
+        measure("MPI_Sendrecv 0 B to self", 1, 0, rank == 0);
+    } else { /* run_scale.sh: a few calls, then the report */
+        int r;
+        for (int i = 0; i < 100; i++)
+            MPI_Comm_rank(MPI_COMM_WORLD, &r);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     PMPI_Barrier(MPI_COMM_WORLD); /* not counted: ranks enter Finalize together, so the
                                    * aggregation time is not the skew of the loops above */
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_SELF, &ru0);
     double t0 = now_ns();
     MPI_Finalize();
+    double ms = (now_ns() - t0) * 1e-6;
+    getrusage(RUSAGE_SELF, &ru1);
     if (rank == 0)
-        printf("bench: MPI_Finalize with the report took %.3f ms at %d ranks\n",
-               (now_ns() - t0) * 1e-6, size);
+        printf("bench: MPI_Finalize with the report took %.3f ms at %d ranks\n", ms, size);
+    /* Peak memory the report added on this rank (max RSS growth across MPI_Finalize). */
+    printf("bench: rank %d finalize_ms %.3f maxrss_growth_kb %ld\n", rank, ms,
+           ru1.ru_maxrss - ru0.ru_maxrss);
     return 0;
 }

@@ -157,14 +157,16 @@ def main():
                       f"rank {k} page faults {got_pf} not in [{want}, {want + slack}]")
                 if crow:
                     check(int(crow[pf]) == got_pf, f"CSV page faults rank {k}")
-        left = [f for f in os.listdir(run_dir) if "partial" in f]
+        left = [f for f in os.listdir(run_dir)
+                if "partial" in f or "checkpoint" in f or f.startswith(".")]
         check(not left, f"snapshot files left after MPI_Finalize: {left}")
         if args.collect:
             c = subprocess.run([sys.executable, args.collect, run_dir], stdout=subprocess.PIPE,
                                text=True, check=False)
             summary = json.loads(c.stdout)
+            check(summary.pop("run_id") == rep["run_id"], "collector: this run's id")
             check(summary == {"nranks": P, "finished": list(range(P)), "partial": [],
-                              "missing": []}, f"collector: {summary}")
+                              "missing": [], "ignored": []}, f"collector: {summary}")
         # Aggregates equal what the rows say.
         def values(name):
             out = []

@@ -1,0 +1,125 @@
+/* text_buffer.c: see text_buffer.h. */
+#include "text_buffer.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json_writer.h"
+
+void tb_init(struct tbuf *t, char *mem, size_t cap)
+{
+    t->s = mem;
+    t->len = 0;
+    t->cap = cap;
+    t->cut = !mem || cap == 0;
+    if (!t->cut)
+        mem[0] = '\0';
+}
+
+static void put(struct tbuf *t, const char *s, size_t n)
+{
+    if (t->cut || t->len + n + 1 > t->cap) {
+        t->cut = 1;
+        return;
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+void tb_raw(struct tbuf *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+
+void tb_json(struct tbuf *t, const char *s)
+{
+    put(t, "\"", 1);
+    if (t->cut)
+        return;
+    size_t room = t->cap - t->len;
+    size_t need = json_escape(t->s + t->len, room, s ? s : "");
+    if (need + 2 > room) { /* the escaped text, the closing quote and the terminator */
+        t->cut = 1;
+        return;
+    }
+    t->len += need;
+    put(t, "\"", 1);
+}
+
+void tb_csv(struct tbuf *t, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        tb_raw(t, s);
+        return;
+    }
+    put(t, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"')
+            put(t, "\"\"", 2);
+        else
+            put(t, s, 1);
+    }
+    put(t, "\"", 1);
+}
+
+static void put_uint(struct tbuf *t, unsigned long long v, int min_digits)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[sizeof d - 1 - (size_t)n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v || n < min_digits);
+    put(t, d + sizeof d - n, (size_t)n);
+}
+
+void tb_int(struct tbuf *t, long long v)
+{
+    if (v < 0) {
+        put(t, "-", 1);
+        put_uint(t, 0ULL - (unsigned long long)v, 1);
+    } else {
+        put_uint(t, (unsigned long long)v, 1);
+    }
+}
+
+void tb_secs(struct tbuf *t, long long ns)
+{
+    if (ns < 0) {
+        put(t, "-", 1);
+        ns = -ns;
+    }
+    put_uint(t, (unsigned long long)(ns / 1000000000LL), 1);
+    put(t, ".", 1);
+    put_uint(t, (unsigned long long)(ns % 1000000000LL), 9);
+}
+
+void tb_kv_int(struct tbuf *t, const char *prefix, long long v)
+{
+    tb_raw(t, prefix);
+    tb_int(t, v);
+}
+
+void tb_kv_secs(struct tbuf *t, const char *prefix, long long ns)
+{
+    tb_raw(t, prefix);
+    tb_secs(t, ns);
+}
+
+void tb_fmt(struct tbuf *t, const char *fmt, ...)
+{
+    if (t->cut)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= t->cap - t->len) {
+        t->cut = 1;
+        t->s[t->len] = '\0';
+        return;
+    }
+    t->len += (size_t)n;
+}

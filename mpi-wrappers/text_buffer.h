@@ -1,0 +1,28 @@
+/* text_buffer.h: a fixed-capacity text buffer for the rows and reports. Appending never
+ * allocates; the integer, seconds and string (json_escape) forms are async-signal-safe,
+ * so the same code formats a row at MPI_Finalize and in a signal handler. Text that does
+ * not fit sets 'cut': a cut buffer is never written to a file. */
+#ifndef TEXT_BUFFER_H
+#define TEXT_BUFFER_H
+
+#include <stddef.h>
+
+struct tbuf {
+    char *s;
+    size_t len, cap;
+    int cut;
+};
+
+void tb_init(struct tbuf *t, char *mem, size_t cap);
+void tb_raw(struct tbuf *t, const char *s);     /* as is */
+void tb_json(struct tbuf *t, const char *s);    /* a quoted JSON string (one writer) */
+void tb_csv(struct tbuf *t, const char *s);     /* a CSV field: quoted when needed */
+void tb_int(struct tbuf *t, long long v);
+void tb_secs(struct tbuf *t, long long ns);     /* ns as seconds, 9 decimals */
+/* prefix (raw) then the value: one JSON member or CSV field */
+void tb_kv_int(struct tbuf *t, const char *prefix, long long v);
+void tb_kv_secs(struct tbuf *t, const char *prefix, long long ns);
+/* printf form for numbers that are not integers (not async-signal-safe). */
+void tb_fmt(struct tbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Run mpi_faults.c in one mode under the wrapper library (a timeout: a hang fails) and
+check what the wrapper left: a row for a rank that died (no hang inside malloc, chained
+signal handlers), counts that survive the program's PAPI_shutdown, strict UTF-8 JSON,
+no truncated report on a full disk, no report of an earlier run taken for this one, no
+symlink followed, long directory names whole, PAPI_MPI_EVENTS whole or rejected.
+Usage: check_faults.py --mpirun M --collect C --program P MODE"""
+import argparse
+import csv
+import glob
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from mpi_check import check, verdict
+
+
+def run(args, out, mode, np=2, env_extra=None, cwd=None):
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out)
+    env.update(env_extra or {})
+    try:
+        p = subprocess.run([args.mpirun, "-np", str(np), args.program, mode], env=env, cwd=cwd,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    except subprocess.TimeoutExpired as e:
+        check(False, f"{mode}: the job ended within 60 s (it hung)")
+        print((e.stdout or b"").decode("utf-8", "replace"))
+        return None, ""
+    text = p.stdout.decode("utf-8", "replace")
+    print(text)
+    return p.returncode, text
+
+
+def load_strict(path):
+    with open(path, "rb") as f:
+        return json.loads(f.read().decode("utf-8", "strict"))
+
+
+def collect(args, out, np=2):
+    c = subprocess.run([sys.executable, args.collect, out, "--np", str(np)],
+                       stdout=subprocess.PIPE, text=True, check=True)
+    print("collector:", c.stdout.strip())
+    return json.loads(c.stdout)
+
+
+def died(args, out, mode, sig, rc_want=None):
+    rc, text = run(args, out, mode)
+    if rc is None:
+        return text
+    check(rc != 0 if rc_want is None else rc == rc_want, f"{mode}: exit status {rc}")
+    path = os.path.join(out, "papi_mpi_rank0.partial.json")
+    check(os.path.exists(path), f"{mode}: rank 0 left its row")
+    if os.path.exists(path):
+        row = load_strict(path)
+        check(row["exit_reason"] == f"signal {sig}", f"{mode}: reason {row['exit_reason']}")
+        check(row["calls"]["MPI_Barrier"]["calls"] == 3, f"{mode}: 3 barriers counted")
+    check(not glob.glob(os.path.join(out, ".*")), f"{mode}: no temporary left")
+    check(not os.path.exists(os.path.join(out, "papi_mpi_report.json")), f"{mode}: no report")
+    summary = collect(args, out)
+    check(summary["finished"] == [] and 0 in [r["rank"] for r in summary["partial"]],
+          f"{mode}: collector says rank 0 died with a row")
+    return text
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--collect", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("mode")
+    args = ap.parse_args()
+    out = tempfile.mkdtemp(prefix="papi_mpi_fault_")
+    try:
+        mode = args.mode
+        if mode == "heap":
+            died(args, out, "heap", 6)
+        elif mode == "term":
+            died(args, out, "term", 15)
+        elif mode == "segv":
+            died(args, out, "segv", 11)
+        elif mode == "chain":
+            text = died(args, out, "chain", 11, rc_want=42)
+            check("the program's own SIGSEGV handler ran" in text, "chain: the old handler ran")
+        elif mode == "shutdown":
+            rc, _ = run(args, out, "shutdown")
+            check(rc == 0, "shutdown: the run succeeded")
+            rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
+            for r in rep["ranks"]:
+                check("PAPI_shutdown" in r.get("counter_note", ""), f"rank {r['rank']}: note")
+                pf = r["counters"].get("perf::PAGE-FAULTS")
+                check(pf is None or pf >= 50, f"rank {r['rank']}: page faults {pf} >= 50 kept")
+        elif mode == "utf8":
+            rc, _ = run(args, out, "utf8")
+            rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
+            want = "bad\ufffd\ufffd \"quoted\" \x01 \u00e9t\u00e9"
+            for r in rep["ranks"]:
+                check(list(r["regions"]) == [want], f"rank {r['rank']}: region name {list(r['regions'])}")
+            with open(os.path.join(out, "papi_mpi_ranks.csv"), "rb") as f:
+                rows = list(csv.reader(io.StringIO(f.read().decode("utf-8", "strict"))))
+            check(len(rows) == 3, "CSV: header and 2 rows")
+        elif mode == "pcontrol":
+            rc, text = run(args, out, "pcontrol", env_extra={"PAPI_MPI_CHECKPOINT": "0.001"})
+            if "SKIPPED" in text:
+                return 77
+            rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
+            for r in rep["ranks"]:
+                got = {k: v["entries"] for k, v in r["regions"].items()}
+                check(got == {f"t{k}": 200 for k in range(8)},
+                      f"rank {r['rank']}: 8 regions of 200 entries: {got}")
+                check(r["calls"]["MPI_Pcontrol"]["calls"] == 8 * 400, "rank: 3200 MPI_Pcontrol")
+        elif mode == "fsize":
+            rc, text = run(args, out, "fsize")
+            check(rc not in (None, 0), f"fsize: MPI_Finalize's error ends the program non-zero ({rc})")
+            check("could not write" in text and "FAILED to write" in text, "fsize: said so")
+            check(sorted(os.listdir(out)) == [], f"fsize: nothing published {os.listdir(out)}")
+        elif mode == "stale":
+            rc, _ = run(args, out, "utf8")
+            check(rc == 0 and os.path.exists(os.path.join(out, "papi_mpi_report.json")),
+                  "stale: a first run finished")
+            died(args, out, "segv", 11)
+        elif mode == "symlink":
+            victim = os.path.join(out, "victim")
+            with open(victim, "w") as f:
+                f.write("precious\n")
+            for name in ("papi_mpi_rank0.partial.json.exit", "papi_mpi_rank0.partial.json.ckpt",
+                         "papi_mpi_rank0.partial.json"):
+                os.symlink(victim, os.path.join(out, name))
+            rc, _ = run(args, out, "term", env_extra={"PAPI_MPI_CHECKPOINT": "0.01"})
+            with open(victim) as f:
+                check(f.read() == "precious\n", "symlink: the victim file is untouched")
+            check(not os.path.islink(os.path.join(out, "papi_mpi_rank0.partial.json")),
+                  "symlink: the row replaced the link, not its target")
+        elif mode == "longdir":
+            parts = ["d" * 200] * 3  # a 600-byte path
+            deep = os.path.join(out, *parts)
+            rc, _ = run(args, deep, "utf8")
+            check(os.path.exists(os.path.join(deep, "papi_mpi_report.json")),
+                  "longdir: the report is in the whole 600-byte directory")
+            huge = os.path.join(out, "x" * 5000)
+            cwd = tempfile.mkdtemp(dir=out)
+            rc, text = run(args, huge, "utf8", cwd=cwd)
+            check("2 ranks finished" in text, "longdir: the program still runs to MPI_Finalize")
+            check("PAPI_MPI_OUTPUT_DIR" in text, "longdir: the error names PAPI_MPI_OUTPUT_DIR")
+            check(os.listdir(cwd) == [], "longdir: nothing written elsewhere")
+        elif mode == "otheruser":
+            # A directory owned by another user is refused, with its name in the message.
+            d = os.path.join(out, "theirs")
+            if os.geteuid() == 0:
+                os.mkdir(d)
+                os.chown(d, 65534, 65534)
+            else:
+                d = "/"  # root's
+            rc, text = run(args, d, "utf8")
+            check(d in text and "PAPI_MPI_OUTPUT_DIR" in text, "otheruser: refused, named")
+            check(os.geteuid() != 0 or os.listdir(d) == [], "otheruser: nothing written there")
+        elif mode == "events":
+            nine = ",".join(["perf::PAGE-FAULTS"] * 8 + ["perf::TASK-CLOCK"])
+            rc, text = run(args, out, "utf8", env_extra={"PAPI_MPI_EVENTS": nine})
+            rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
+            note = rep["counter_note"]
+            check("PAPI_MPI_EVENTS" in note and "perf::TASK-CLOCK" in note and "more than 8" in note,
+                  f"events: nine entries rejected naming the ninth: {note}")
+            check(rep["events"] == [], "events: a rejected list opens nothing")
+            longname = "perf::" + "X" * 100
+            rc, text = run(args, out, "utf8",
+                           env_extra={"PAPI_MPI_EVENTS": "perf::PAGE-FAULTS," + longname})
+            note = load_strict(os.path.join(out, "papi_mpi_report.json"))["counter_note"]
+            check("longer than" in note and "XXXXXXXX" in note, f"events: long entry named: {note}")
+        else:
+            sys.exit(f"unknown mode {mode}")
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
