@@ -1,11 +1,11 @@
 /* papi_cost: what PAPI's calls cost, in cycles of PAPI_get_real_cyc: start/stop, read,
  * read_ts, accum, reset. Counts PAPI_TOT_CYC and PAPI_TOT_INS by default and falls back
  * to software events when this machine has no hardware counters. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util_common.h"
+#include "util_stats.h"
 
 static const char usage[] =
     "Usage: papi_cost [options]\n"
@@ -29,11 +29,6 @@ struct opts {
     long iters;
     int nev;
     const char *ev[MAX_EVENTS];
-};
-
-struct stats {
-    long long min, max;
-    double mean, std;
 };
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -120,26 +115,8 @@ static int make_eventset(struct opts *o, int *es, char *note, size_t notelen)
     return 0;
 }
 
-static void compute(const long long *d, long n, struct stats *s)
-{
-    double sum = 0, sq = 0;
-    s->min = d[0];
-    s->max = d[0];
-    for (long i = 0; i < n; i++) {
-        if (d[i] < s->min)
-            s->min = d[i];
-        if (d[i] > s->max)
-            s->max = d[i];
-        sum += (double)d[i];
-        sq += (double)d[i] * (double)d[i];
-    }
-    s->mean = sum / (double)n;
-    double var = sq / (double)n - s->mean * s->mean;
-    s->std = var > 0 ? sqrt(var) : 0;
-}
-
 /* Bins from the minimum up to twice the mean: the tail beyond goes into the last bin. */
-static void histogram(const long long *d, long n, const struct stats *s, int bins)
+static void histogram(const long long *d, long n, const struct util_stats *s, int bins)
 {
     long *h = calloc((size_t)bins, sizeof *h);
     if (!h)
@@ -230,8 +207,8 @@ int main(int argc, char **argv)
             rc = 1;
             break;
         }
-        struct stats s;
-        compute(d, o.iters, &s);
+        struct util_stats s;
+        util_stats_compute(d, o.iters, &s);
         if (o.json) {
             jw_obj_begin(&w, NULL);
             jw_str(&w, "test", test_names[t]);
