@@ -1,6 +1,5 @@
 /* papi_error_codes: every PAPI error code with its number and text, in PAPI's layout
  * ("Error code  -7: ..."), so scripts that map numbers from logs keep working. */
-#include <string.h>
 
 #include "util_common.h"
 
@@ -29,20 +28,10 @@ static const char *text_of(int code)
 
 int main(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (util_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else {
-            fprintf(stderr, "papi_error_codes: unknown option '%s'\n\n%s", argv[i], usage);
-            return 2;
-        }
-    }
-    if (!util_init("papi_error_codes"))
-        return 1;
+    int json;
+    int status = util_start_json_only(argc, argv, "papi_error_codes", usage, &json);
+    if (status >= 0)
+        return status;
     char version[64];
     util_version_string(version, sizeof version);
     if (json) {

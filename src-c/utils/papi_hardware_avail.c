@@ -221,25 +221,13 @@ static void print_json(const PAPI_hw_info_t *hw)
 
 int main(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (util_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else {
-            fprintf(stderr, "papi_hardware_avail: unknown option '%s'\n\n%s", argv[i], usage);
-            return 2;
-        }
-    }
-    if (!util_init("papi_hardware_avail"))
+    int json;
+    int status = util_start_json_only(argc, argv, "papi_hardware_avail", usage, &json);
+    if (status >= 0)
+        return status;
+    const PAPI_hw_info_t *hw = util_require_hardware_info("papi_hardware_avail");
+    if (!hw)
         return 1;
-    const PAPI_hw_info_t *hw = util_hardware_info();
-    if (!hw) {
-        fprintf(stderr, "papi_hardware_avail: PAPI_get_hardware_info returned nothing\n");
-        return 1;
-    }
     if (json)
         print_json(hw);
     else

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util_common.h"
-#include "util_stats.h"
+#include "util_cost.h"
 
 static const char usage[] =
     "Usage: papi_multiplex_cost [options]\n"
@@ -33,6 +33,8 @@ static const char *const test_title[T_COUNT] = {
     "PAPI start/stop", "Multiplexed PAPI_read()", "Multiplexed PAPI_read_ts()",
     "Multiplexed PAPI_accum()", "Multiplexed PAPI_reset()"};
 static const char *const test_key[T_COUNT] = {"start_stop", "read", "read_ts", "accum", "reset"};
+static const enum util_call call_of[T_COUNT] = {UTIL_CALL_START_STOP, UTIL_CALL_READ,
+                                                UTIL_CALL_READ_TS, UTIL_CALL_ACCUM, UTIL_CALL_RESET};
 static const char *const test_file[T_COUNT] = {"papi_startstop.dat", "papi_read.dat",
                                                "papi_read_ts.dat", "papi_accum.dat",
                                                "papi_reset.dat"};
@@ -48,16 +50,6 @@ struct events {
     char name[MAX_EVENTS][PAPI_HUGE_STR_LEN];
     int n, software_only;
 };
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
 
 static int parse(int argc, char **argv, struct opts *o)
 {
@@ -76,11 +68,11 @@ static int parse(int argc, char **argv, struct opts *o)
             o->no_kernel = 1;
         else if (!strcmp(a, "--json"))
             o->json = 1;
-        else if (!strcmp(a, "-m") && i + 1 < argc && parse_long(argv[i + 1], 1, MAX_EVENTS, &o->min))
+        else if (!strcmp(a, "-m") && i + 1 < argc && util_parse_long(argv[i + 1], 1, MAX_EVENTS, &o->min))
             i++;
-        else if (!strcmp(a, "-x") && i + 1 < argc && parse_long(argv[i + 1], 1, MAX_EVENTS, &o->max))
+        else if (!strcmp(a, "-x") && i + 1 < argc && util_parse_long(argv[i + 1], 1, MAX_EVENTS, &o->max))
             i++;
-        else if (!strcmp(a, "-t") && i + 1 < argc && parse_long(argv[i + 1], 2, 100000000, &o->iters))
+        else if (!strcmp(a, "-t") && i + 1 < argc && util_parse_long(argv[i + 1], 2, 100000000, &o->iters))
             i++;
         else {
             fprintf(stderr, "papi_multiplex_cost: unknown, incomplete or out-of-range option "
@@ -154,28 +146,6 @@ static int build(const struct events *ev, int n, int multiplexed, int *es)
     return 1;
 }
 
-static int measure(enum test t, int es, long iters, long long *d)
-{
-    long long values[MAX_EVENTS], cyc;
-    if (t != T_STARTSTOP && PAPI_start(es) != PAPI_OK)
-        return 0;
-    for (long i = 0; i < iters; i++) {
-        long long t0 = PAPI_get_real_cyc();
-        switch (t) {
-        case T_STARTSTOP: PAPI_start(es); PAPI_stop(es, values); break;
-        case T_READ: PAPI_read(es, values); break;
-        case T_READ_TS: PAPI_read_ts(es, values, &cyc); break;
-        case T_ACCUM: PAPI_accum(es, values); break;
-        case T_RESET: PAPI_reset(es); break;
-        default: break;
-        }
-        d[i] = PAPI_get_real_cyc() - t0;
-    }
-    if (t != T_STARTSTOP)
-        PAPI_stop(es, values);
-    return 1;
-}
-
 /* results[mode][test][n - min]; mode 0 multiplexed, 1 not. */
 struct results {
     struct util_stats *s[2][T_COUNT];
@@ -195,7 +165,8 @@ static int run_all(const struct opts *o, const struct events *ev, struct results
                 return 0;
             }
             for (int t = 0; t < T_COUNT; t++) {
-                if (!measure((enum test)t, es, o->iters, d))
+                long long values[MAX_EVENTS];
+                if (!util_time_calls(call_of[t], es, o->iters, d, values))
                     return 0;
                 util_stats_compute(d, o->iters, &r->s[mode][t][n - o->min]);
             }

@@ -1,6 +1,4 @@
 /* papi_version: the version of the PAPI library in use, as PAPI prints it. */
-#include <string.h>
-
 #include "util_common.h"
 
 static const char usage[] =
@@ -12,20 +10,10 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (util_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else {
-            fprintf(stderr, "papi_version: unknown option '%s'\n\n%s", argv[i], usage);
-            return 2;
-        }
-    }
-    if (!util_init("papi_version"))
-        return 1;
+    int json;
+    int status = util_start_json_only(argc, argv, "papi_version", usage, &json);
+    if (status >= 0)
+        return status;
     char version[64];
     util_version_string(version, sizeof version);
     if (!json) {
