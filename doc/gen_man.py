@@ -56,7 +56,9 @@ def c_functions(header):
             if before[start:start + 3] == "/**":
                 body = before[start + 3:-2]
                 doc = re.sub(r"\s*\n\s*\*\s?", " ", body).strip()
-        proto = re.sub(r"\s+", " ", m.group(1)).replace("(PAPI_perror)", "PAPI_perror")
+        # "void(PAPI_perror)(...)": the parentheses only keep a macro of that name away
+        proto = re.sub(r"\(?\b(%s)\b\)?\(" % m.group(2), r" \1(", m.group(1), count=1)
+        proto = re.sub(r"\s+", " ", proto).replace("* ", "*")
         funcs[m.group(2)] = (proto, doc)
     return funcs
 
@@ -91,6 +93,12 @@ def c_pages(outdir, funcs):
     for name, (proto, doc) in sorted(funcs.items()):
         see = sorted(n + "(3)" for n in re.findall(r"\bPAPI_\w+", doc)
                      if n in funcs and n != name)
+        # A name that is also a macro over numbered forms (PAPI_perror -> PAPI_perror1,
+        # PAPI_perror3) shows the forms the macro picks between.
+        forms = [funcs[f][0] for f in sorted(funcs) if re.fullmatch(re.escape(name) + r"\d", f)]
+        if forms:
+            proto += "\n\n/* the macro %s(...) calls, by number of arguments: */\n" % name
+            proto += "\n".join(forms)
         sections = [("SYNOPSIS", "#include <papi.h>\n\n" + proto, True),
                     ("DESCRIPTION", doc, False)]
         if see:
