@@ -890,13 +890,13 @@ int PAPI_rate_stop(void);
  * papi_hl_output/rank_*.json (see papi_hl_output_writer(1)). Returns PAPI_OK or an error code. */
 int PAPI_hl_region_begin(const char *region);
 /** Record the counts of an open region so far as a separate read value, without ending it.
- * Returns PAPI_OK, PAPI_ENOTRUN when the region is not open. */
+ * Returns PAPI_OK, PAPI_EINVAL when the region was not begun in this thread. */
 int PAPI_hl_read(const char *region);
 /** End the region called region and add its counts to the results. Returns PAPI_OK,
- * PAPI_ENOTRUN when the region is not open. */
+ * PAPI_EINVAL when the region was not begun in this thread. */
 int PAPI_hl_region_end(const char *region);
-/** Stop the high-level counters of the calling thread; later region calls do nothing. Returns
- * PAPI_OK. */
+/** Stop and release the region counters of the calling thread. Returns PAPI_OK, PAPI_ENOTRUN
+ * when none run in this thread, PAPI_EINVAL while a region is still open. */
 int PAPI_hl_stop(void);
 
 #ifdef __cplusplus
