@@ -280,6 +280,8 @@ def parse_args(argv):
     p.add_argument("--type", default="summary",
                    help="Output type: detail or summary (accumulate: PAPI 5/6's summary).")
     p.add_argument("--notation", default="derived", help="Output notation: raw or derived.")
+    p.add_argument("--json", action="store_true",
+                   help="Accepted like the other papi_* tools: the report is JSON already.")
     a = p.parse_args(argv)
     problem = None
     if not os.path.isdir(a.source):

@@ -76,6 +76,8 @@ def hand_computed(writer, fixtures):
     check(seq.get("assemble", {}).get("Double precision MFLOPS/s") == 350.0,
           "(100e6 + 5e6) DP ops in 0.3 s: %r" % seq.get("assemble"))
     check("Number of ranks" not in seq.get("assemble", {}), "sequential code has no rank count")
+    out, _, _, _ = run(writer, ["--source", mpi, "--type", "summary", "--notation", "raw", "--json"])
+    check(out == json.dumps(s, indent=4, separators=(",", ": ")) + "\n", "--json changes the report")
     acc = report(writer, mpi, "accumulate", "raw")
     check(acc == s, "accumulate (PAPI 5/6's name) differs from summary")
 
