@@ -12,6 +12,8 @@ export LD_LIBRARY_PATH="$top/_install/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 step() { printf '\n==== %s\n' "$*"; }
 step "papi_avail"
 if [ -x "$bin/papi_avail" ]; then "$bin/papi_avail"; else echo "papi_avail is not built yet"; fi
+step "manual pages (man PAPI_start, man papi_avail)"
+MANPATH="$top/_install/share/man" man -w PAPI_start PAPIF_start papi_avail || echo "man is not installed"
 step "C example: page faults"
 "$b/examples/c/example_pagefaults" 1000
 if [ -x "$b/examples/c/example_flops_legacy" ]; then

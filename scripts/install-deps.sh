@@ -2,8 +2,18 @@
 # Install what the build and the tests need on Debian 12, only what is missing.
 # Runs apt-get as root (directly, or through sudo for a normal user).
 set -eu
-pkgs="cmake make gcc pkg-config python3 gfortran libpfm4-dev libhwloc-dev hwloc \
-mpich libmpich-dev libpapi-dev papi-tools clang libclang-rt-14-dev file binutils"
+# One package per line (several changes add packages: they merge without conflicts).
+pkgs="
+cmake make gcc pkg-config python3 file
+gfortran
+libpfm4-dev
+libhwloc-dev hwloc
+mpich libmpich-dev
+libpapi-dev papi-tools
+clang libclang-rt-14-dev
+binutils
+man-db
+"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -14,4 +24,4 @@ if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+$SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends $missing

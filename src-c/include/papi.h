@@ -591,119 +591,312 @@ typedef struct event_info {
 } PAPI_event_info_t;
 
 /* ---- low-level API -------------------------------------------------------------- */
+/** Add the current counts of a running event set to values[] and set the counters back to zero.
+ * values[] holds one entry per event, in the order the events were added. Returns PAPI_OK,
+ * PAPI_ENOEVST for an unknown event set, PAPI_ENOTRUN when it is not running. */
 int PAPI_accum(int EventSet, long long *values);
+/** Add one preset or native event, given by its code, to an event set. Returns PAPI_OK;
+ * PAPI_ENOEVNT when the event does not exist here, PAPI_ECNFLCT when it cannot be counted
+ * together with the events already in the set, PAPI_EISRUN when the set is running.
+ * PAPI_perror says why an event did not open. */
 int PAPI_add_event(int EventSet, int Event);
+/** Add one event, given by its name ("PAPI_TOT_INS", "perf::PAGE-FAULTS"), to an event set.
+ * Errors as PAPI_add_event, plus PAPI_ENOEVNT for an unknown name. */
 int PAPI_add_named_event(int EventSet, const char *EventName);
+/** Add number events from the array Events to an event set. Returns PAPI_OK, or an error code
+ * as PAPI_add_event for the first event that fails; the events before it stay in the set. */
 int PAPI_add_events(int EventSet, int *Events, int number);
+/** Bind an empty event set to component cidx before options such as multiplexing are set on it.
+ * Returns PAPI_OK, PAPI_ENOCMP for a bad index, PAPI_ENOEVST for an unknown event set. */
 int PAPI_assign_eventset_component(int EventSet, int cidx);
+/** Count the events of an event set in the thread or process tid instead of the caller. Returns
+ * PAPI_OK, PAPI_EISRUN when the set is running, PAPI_EPERM when the kernel refuses access to
+ * tid. */
 int PAPI_attach(int EventSet, unsigned long tid);
+/** Remove every event from a stopped event set; the set itself stays and can take new events.
+ * Returns PAPI_OK, PAPI_EISRUN, PAPI_ENOEVST. */
 int PAPI_cleanup_eventset(int EventSet);
+/** Create a new, empty event set. *EventSet must be PAPI_NULL on entry and holds the new handle
+ * on return. Returns PAPI_OK, PAPI_EINVAL when *EventSet is not PAPI_NULL, PAPI_ENOMEM. */
 int PAPI_create_eventset(int *EventSet);
+/** Undo PAPI_attach: the event set counts in the calling thread again. Returns PAPI_OK,
+ * PAPI_EISRUN, PAPI_ENOEVST. */
 int PAPI_detach(int EventSet);
+/** Free an empty, stopped event set and set *EventSet to PAPI_NULL. Returns PAPI_OK,
+ * PAPI_EISRUN, PAPI_EINVAL when events are still in it. */
 int PAPI_destroy_eventset(int *EventSet);
+/** Disable component cidx before PAPI_library_init, so it is never initialised. Returns
+ * PAPI_OK, PAPI_ENOCMP, PAPI_ENOINIT when the library is already initialised. */
 int PAPI_disable_component(int cidx);
+/** Disable the component called name before PAPI_library_init. Returns PAPI_OK, PAPI_ENOCMP for
+ * an unknown name. */
 int PAPI_disable_component_by_name(const char *name);
+/** Read preset definitions from a CSV file (the format papi_decode prints) and add them, or
+ * replace existing ones when replace is non-zero. Returns PAPI_OK, PAPI_ESYS when the file
+ * cannot be read, PAPI_EINVAL for a malformed line. */
 int PAPI_encode_events(char *event_file, int replace);
+/** Step *EventCode to the next preset or native event; modifier PAPI_ENUM_FIRST starts,
+ * PAPI_ENUM_EVENTS continues, PAPI_PRESET_ENUM_AVAIL skips presets not available here,
+ * PAPI_NTV_ENUM_UMASKS walks the unit masks of a native event. Returns PAPI_OK, or
+ * PAPI_ENOEVNT at the end. */
 int PAPI_enum_event(int *EventCode, int modifier);
+/** PAPI_enum_event restricted to the native events of component cidx. Returns PAPI_OK,
+ * PAPI_ENOEVNT at the end, PAPI_ENOCMP for a bad index. */
 int PAPI_enum_cmp_event(int *EventCode, int modifier, int cidx);
+/** Write the name of the event EventCode into out (at least PAPI_MAX_STR_LEN bytes). Returns
+ * PAPI_OK, PAPI_ENOEVNT, PAPI_ENOTPRESET. */
 int PAPI_event_code_to_name(int EventCode, char *out);
+/** Find the code of the event called in (a preset, a native event with optional component
+ * prefix and unit masks). Returns PAPI_OK, PAPI_ENOEVNT for an unknown name. */
 int PAPI_event_name_to_code(const char *in, int *out);
+/** Return the index of the component called name ("perf_event"), or PAPI_ENOCMP. */
 int PAPI_get_component_index(const char *name);
+/** Return the description of component cidx: name, counters, capabilities, and when disabled
+ * the reason in disabled_reason. NULL for a bad index. */
 const PAPI_component_info_t *PAPI_get_component_info(int cidx);
+/** Fill *dest with the memory use of this process (size, resident, peak, heap, stack, page size
+ * ...) from /proc. Returns PAPI_OK, PAPI_ESYS. */
 int PAPI_get_dmem_info(PAPI_dmem_info_t *dest);
+/** Return the index of the component that counts EventCode, or an error code for an unknown
+ * event. */
 int PAPI_get_event_component(int EventCode);
+/** Fill *info with the name, descriptions, unit and, for a preset, the native events it is made
+ * of. Returns PAPI_OK, PAPI_ENOEVNT. */
 int PAPI_get_event_info(int EventCode, PAPI_event_info_t *info);
+/** Return the component index an event set is bound to, PAPI_ENOCMP when it is not bound yet,
+ * PAPI_ENOEVST. */
 int PAPI_get_eventset_component(int EventSet);
+/** Return the path, name and text/data/bss addresses of the running program, or NULL before
+ * PAPI_library_init. */
 const PAPI_exe_info_t *PAPI_get_executable_info(void);
+/** Return the CPU and node description (vendor, model, sockets, cores, threads, NUMA nodes,
+ * caches and TLBs, clock, hypervisor), read from hwloc and the kernel. NULL before
+ * PAPI_library_init. */
 const PAPI_hw_info_t *PAPI_get_hardware_info(void);
+/** Return 1 when an event set is multiplexed, 0 when not, or an error code. */
 int PAPI_get_multiplex(int EventSet);
+/** Read the library or event set option named by option (PAPI_DEFDOM, PAPI_MULTIPLEX,
+ * PAPI_HWINFO, PAPI_LIB_VERSION, ...) into *ptr; some options return their value directly.
+ * Returns PAPI_OK or an error code such as PAPI_EINVAL for an unknown option. */
 int PAPI_get_opt(int option, PAPI_option_t *ptr);
+/** PAPI_get_opt for component cidx (PAPI_MAX_MPX_CTRS, PAPI_MAX_HWCTRS, ...). */
 int PAPI_get_cmp_opt(int option, PAPI_option_t *ptr, int cidx);
+/** Translate the overflow_vector an overflow handler received into the indices (in the event
+ * set) of the events that overflowed. *number is the capacity of array on entry and the count
+ * on return. Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *array, int *number);
+/** Return the real (wall-clock) time in cycles since an arbitrary moment. */
 long long PAPI_get_real_cyc(void);
+/** Return the real (wall-clock) time in nanoseconds since an arbitrary moment. */
 long long PAPI_get_real_nsec(void);
+/** Return the real (wall-clock) time in microseconds since an arbitrary moment. */
 long long PAPI_get_real_usec(void);
+/** Return the shared objects mapped into the process with their address ranges, or NULL before
+ * PAPI_library_init. */
 const PAPI_shlib_info_t *PAPI_get_shared_lib_info(void);
+/** PAPI 3 name of PAPI_get_component_info(0): the description of the CPU counter component. */
 const PAPI_substrate_info_t *PAPI_get_substrate_info(void);
+/** Read the pointer a thread stored with PAPI_set_thr_specific under tag (PAPI_USR1_TLS,
+ * PAPI_USR2_TLS). Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_get_thr_specific(int tag, void **ptr);
+/** Return the CPU time of the calling thread in cycles. */
 long long PAPI_get_virt_cyc(void);
+/** Return the CPU time of the calling thread in nanoseconds. */
 long long PAPI_get_virt_nsec(void);
+/** Return the CPU time of the calling thread in microseconds. */
 long long PAPI_get_virt_usec(void);
+/** Return PAPI_NOT_INITED, or the bits PAPI_LOW_LEVEL_INITED, PAPI_HIGH_LEVEL_INITED and
+ * PAPI_THREAD_LEVEL_INITED of what has been initialised. */
 int PAPI_is_initialized(void);
+/** Initialise the library; call it first with PAPI_VER_CURRENT. Returns PAPI_VER_CURRENT on
+ * success, PAPI_EINVAL when the header and library versions differ, or another error code. */
 int PAPI_library_init(int version);
+/** Copy the codes of the events in an event set into Events; *number is the capacity on entry
+ * and the number of events on return. Returns PAPI_OK, PAPI_ENOEVST. */
 int PAPI_list_events(int EventSet, int *Events, int *number);
+/** Copy the ids of the registered threads into tids; *number is the capacity on entry and the
+ * count on return. Returns PAPI_OK. */
 int PAPI_list_threads(PAPI_thread_id_t *tids, int *number);
+/** Take one of the user locks PAPI_USR1_LOCK or PAPI_USR2_LOCK. Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_lock(int lck);
+/** Enable multiplexing; call before PAPI_set_multiplex. Returns PAPI_OK. */
 int PAPI_multiplex_init(void);
+/** Return the number of hardware counters of component cidx that can be used here (0 without a
+ * PMU), or an error code. */
 int PAPI_num_cmp_hwctrs(int cidx);
+/** Return the number of components, enabled or not. */
 int PAPI_num_components(void);
+/** Return the number of events in an event set, or PAPI_ENOEVST. */
 int PAPI_num_events(int EventSet);
+/** Return the number of usable hardware counters of the CPU component (0 without a PMU). */
 int PAPI_num_hwctrs(void);
+/** Call handler every time event EventCode of the event set counts threshold more events;
+ * threshold 0 turns it off. Returns PAPI_OK, PAPI_EISRUN, PAPI_ENOEVNT when the event is not
+ * in the set, PAPI_ECNFLCT. */
 int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
                   PAPI_overflow_handler_t handler);
+/** Build a histogram of program counter values in buf (bufsiz bytes, covering the text from
+ * offset, scaled by scale) sampled every threshold events of EventCode. Returns PAPI_OK or an
+ * error code as PAPI_overflow. */
 int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int EventSet,
                 int EventCode, int threshold, int flags);
+/** Return PAPI_OK when the event EventCode exists and can be counted here, PAPI_ENOEVNT
+ * otherwise. */
 int PAPI_query_event(int EventCode);
+/** PAPI_query_event for an event given by name. */
 int PAPI_query_named_event(const char *EventName);
+/** Copy the current counts of an event set into values without stopping or resetting it.
+ * Returns PAPI_OK, PAPI_ENOEVST, PAPI_ENOTRUN. */
 int PAPI_read(int EventSet, long long *values);
+/** PAPI_read that also stores the real time in cycles at the moment of the read in *cyc. */
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc);
+/** Register the calling thread with the library (needed only to list it before it creates an
+ * event set). Returns PAPI_OK. */
 int PAPI_register_thread(void);
+/** Remove event EventCode from a stopped event set. Returns PAPI_OK, PAPI_EINVAL when it is not
+ * in the set, PAPI_EISRUN. */
 int PAPI_remove_event(int EventSet, int EventCode);
+/** PAPI_remove_event for an event given by name. */
 int PAPI_remove_named_event(int EventSet, const char *EventName);
+/** Remove number events of the array Events from a stopped event set. Returns PAPI_OK or the
+ * error of the first one that fails. */
 int PAPI_remove_events(int EventSet, int *Events, int number);
+/** Set the counters of an event set back to zero, running or not. Returns PAPI_OK,
+ * PAPI_ENOEVST. */
 int PAPI_reset(int EventSet);
+/** Set what the library does on an error: PAPI_QUIET, PAPI_VERB_ECONT (print and continue) or
+ * PAPI_VERB_ESTOP (print and exit). Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_set_debug(int level);
+/** Set the default counting domain (PAPI_DOM_USER, PAPI_DOM_KERNEL, PAPI_DOM_ALL ...) of
+ * component cidx for new event sets. Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_set_cmp_domain(int domain, int cidx);
+/** Set the default counting domain of the CPU component for new event sets. */
 int PAPI_set_domain(int domain);
+/** Set the default granularity (PAPI_GRN_THR, PAPI_GRN_PROC, ...) of component cidx for new
+ * event sets. Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_set_cmp_granularity(int granularity, int cidx);
+/** Set the default granularity of the CPU component for new event sets. */
 int PAPI_set_granularity(int granularity);
+/** Define or (with replace non-zero) redefine a user event from *info; its code is stored in
+ * *EventCode. Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace);
+/** Turn a stopped event set into a multiplexed one, so it may hold more events than counters
+ * (the kernel time-shares them and scales the counts). Returns PAPI_OK, PAPI_EISRUN,
+ * PAPI_EINVAL when it is already multiplexed. */
 int PAPI_set_multiplex(int EventSet);
+/** Set the library or event set option named by option (PAPI_DEFDOM, PAPI_DOMAIN, PAPI_GRANUL,
+ * PAPI_MULTIPLEX, PAPI_ATTACH, PAPI_CPU_ATTACH, PAPI_INHERIT, ...) from *ptr. Returns PAPI_OK,
+ * PAPI_EINVAL, PAPI_EISRUN. */
 int PAPI_set_opt(int option, PAPI_option_t *ptr);
+/** Store a pointer for the calling thread under tag (PAPI_USR1_TLS, PAPI_USR2_TLS). Returns
+ * PAPI_OK, PAPI_EINVAL. */
 int PAPI_set_thr_specific(int tag, void *ptr);
+/** Stop and free every event set and release everything the library holds. */
 void PAPI_shutdown(void);
+/** PAPI_profil for profcnt separate text ranges, each with its own buffer in prof[]. Returns
+ * PAPI_OK or an error code. */
 int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int EventCode, int threshold,
                  int flags);
+/** Start counting the events of an event set from zero. Returns PAPI_OK, PAPI_EISRUN,
+ * PAPI_ECNFLCT when the events cannot all be scheduled, PAPI_ENOEVST. */
 int PAPI_start(int EventSet);
+/** Store the state bits of an event set (PAPI_STOPPED, PAPI_RUNNING, PAPI_MULTIPLEXING,
+ * PAPI_OVERFLOWING, ...) in *status. Returns PAPI_OK, PAPI_ENOEVST. */
 int PAPI_state(int EventSet, int *status);
+/** Stop a running event set and copy its final counts into values (which may be NULL). Returns
+ * PAPI_OK, PAPI_ENOTRUN, PAPI_ENOEVST. */
 int PAPI_stop(int EventSet, long long *values);
+/** Return the text of an error code ("Event does not exist"), or NULL for a number that is no
+ * error code. papi_error_codes(1) lists them all. */
 char *PAPI_strerror(int errorCode);
+/** Return the id of the calling thread as the function given to PAPI_thread_init computes it,
+ * or (unsigned long)-1 when none was given. */
 unsigned long PAPI_thread_id(void);
+/** Tell the library how to get the id of the calling thread (e.g. pthread_self) before threads
+ * use it. Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_thread_init(unsigned long (*id_fn)(void));
+/** Release a user lock taken with PAPI_lock. Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_unlock(int lck);
+/** Free what the library keeps for the calling thread; its event sets must be destroyed first.
+ * Returns PAPI_OK. */
 int PAPI_unregister_thread(void);
+/** Set the counters of an event set to the values in values. Returns PAPI_OK, PAPI_ENOEVST. */
 int PAPI_write(int EventSet, long long *values);
+/** For a multiplexed event set, store for each event the fraction of the time it was on a
+ * counter (1.0 when not multiplexed). Returns PAPI_OK, PAPI_ENOEVST. */
 int PAPI_get_event_running_fraction(int EventSet, double *fractions, int *number);
 
 /* PAPI_perror has two signatures: 3.x int PAPI_perror(int code, char *dest, int len)
  * and 7.x void PAPI_perror(const char *msg). The macro picks one by argument count;
  * the exported symbol PAPI_perror is the 7.x one. */
+/** The PAPI 3 form of PAPI_perror: write the text of error code into destination (length
+ * bytes). Returns PAPI_OK, PAPI_EINVAL. */
 int PAPI_perror3(int code, char *destination, int length);
+/** The PAPI 7 form of PAPI_perror: print msg, the text of the calling thread's last error and
+ * the reason the library recorded for it to stderr. */
 void PAPI_perror1(const char *msg);
+/** Print or format an error. PAPI_perror(msg) (PAPI 7) prints msg and the last error of the
+ * calling thread with its reason to stderr; PAPI_perror(code, destination, length) (PAPI 3)
+ * writes the text of code into destination. A macro picks the form by the number of arguments. */
 void(PAPI_perror)(const char *msg);
 #define PAPI_PERROR_PICK_(a1, a2, a3, name, ...) name
 #define PAPI_perror(...) \
     PAPI_PERROR_PICK_(__VA_ARGS__, PAPI_perror3, PAPI_perror_needs_1_or_3_args, PAPI_perror1, )(__VA_ARGS__)
 
 /* ---- high-level API, 3.x -------------------------------------------------------- */
+/** PAPI 3 high level: add the counts since the last call to values and reset the counters
+ * started with PAPI_start_counters. Returns PAPI_OK, PAPI_ENOTRUN. */
 int PAPI_accum_counters(long long *values, int array_len);
+/** PAPI 3 high level: return the number of hardware counters usable here (0 without a PMU), or
+ * an error code. */
 int PAPI_num_counters(void);
+/** PAPI 3 high level: copy the counts since the last call into values and reset the counters.
+ * Returns PAPI_OK, PAPI_ENOTRUN. */
 int PAPI_read_counters(long long *values, int array_len);
+/** PAPI 3 high level: start counting the array_len events in events. Returns PAPI_OK,
+ * PAPI_EISRUN, or the error of the event that cannot be added. */
 int PAPI_start_counters(int *events, int array_len);
+/** PAPI 3 high level: stop the counters started with PAPI_start_counters and copy their counts
+ * into values. Returns PAPI_OK, PAPI_ENOTRUN. */
 int PAPI_stop_counters(long long *values, int array_len);
+/** PAPI 3 high level: real time, process time, floating-point instructions since the first call
+ * and the MFLIPS rate since the last call. Returns PAPI_OK, or PAPI_ENOEVNT when PAPI_FP_INS
+ * cannot be counted here. */
 int PAPI_flips(float *rtime, float *ptime, long long *flpins, float *mflips);
+/** PAPI 3 high level: real time, process time, floating-point operations since the first call
+ * and the MFLOPS rate since the last call. Returns PAPI_OK, or PAPI_ENOEVNT when PAPI_FP_OPS
+ * cannot be counted here. */
 int PAPI_flops(float *rtime, float *ptime, long long *flpops, float *mflops);
+/** PAPI 3 high level: real time, process time, instructions since the first call and
+ * instructions per cycle since the last call. Returns PAPI_OK, PAPI_ENOEVNT. */
 int PAPI_ipc(float *rtime, float *ptime, long long *ins, float *ipc);
 
 /* ---- high-level API, 7.x -------------------------------------------------------- */
+/** PAPI 7 rate: as PAPI_flips, with the floating-point instruction event chosen by event
+ * (PAPI_FP_INS, PAPI_VEC_SP, PAPI_VEC_DP). Returns PAPI_OK, PAPI_ENOEVNT. */
 int PAPI_flips_rate(int event, float *rtime, float *ptime, long long *flpins, float *mflips);
+/** PAPI 7 rate: as PAPI_flops, with the floating-point operation event chosen by event
+ * (PAPI_FP_OPS, PAPI_SP_OPS, PAPI_DP_OPS). Returns PAPI_OK, PAPI_ENOEVNT. */
 int PAPI_flops_rate(int event, float *rtime, float *ptime, long long *flpops, float *mflops);
+/** PAPI 7 rate: count event (PAPI_TOT_INS when 0), reference cycles and core cycles, and give
+ * events per cycle since the last call. Returns PAPI_OK, PAPI_ENOEVNT. */
 int PAPI_epc(int event, float *rtime, float *ptime, long long *ref, long long *core,
              long long *evt, float *epc);
+/** Stop the counters started by PAPI_flips_rate, PAPI_flops_rate, PAPI_ipc or PAPI_epc. Returns
+ * PAPI_OK, PAPI_ENOTRUN. */
 int PAPI_rate_stop(void);
+/** Start measuring the region called region in the calling thread with the events of
+ * PAPI_EVENTS (default: a CPU set). Regions nest; at exit the results are written to
+ * papi_hl_output/rank_*.json (see papi_hl_output_writer(1)). Returns PAPI_OK or an error code. */
 int PAPI_hl_region_begin(const char *region);
+/** Record the counts of an open region so far as a separate read value, without ending it.
+ * Returns PAPI_OK, PAPI_EINVAL when the region was not begun in this thread. */
 int PAPI_hl_read(const char *region);
+/** End the region called region and add its counts to the results. Returns PAPI_OK,
+ * PAPI_EINVAL when the region was not begun in this thread. */
 int PAPI_hl_region_end(const char *region);
+/** Stop and release the region counters of the calling thread. Returns PAPI_OK, PAPI_ENOTRUN
+ * when none run in this thread, PAPI_EINVAL while a region is still open. */
 int PAPI_hl_stop(void);
 
 #ifdef __cplusplus

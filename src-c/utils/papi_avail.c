@@ -72,8 +72,9 @@ static int describe_one(const struct opts *o)
     } else if (r == PAPI_OK) {
         util_print_header(stdout, "Available PAPI preset and user defined events plus hardware information.");
         util_event_describe_text(stdout, &info);
-        if (IS_PRESET(code) && !util_preset_available(&info))
-            printf("\n%s is not available on this machine%s%s\n", info.symbol,
+        if (IS_PRESET(code) && !util_preset_available(&info)) /* PAPI's sentence, then why */
+            printf("\nPRESET event %s is NOT available on this architecture!\n"
+                   "%s is not available on this machine%s%s\n", info.symbol, info.symbol,
                    info.note[0] ? ": " : ".", info.note);
     } else {
         fprintf(stderr, "papi_avail: %s: %s\n", o->event, why);
@@ -154,8 +155,9 @@ static int list_presets(const struct opts *o)
     }
     printf("%s\nOf %d possible events, %d are available, of which %d are derived.\n", UTIL_RULE,
            possible, avail, derived);
-    if (avail == 0)
-        printf("\nNo preset is available here: they are defined on hardware events and this "
+    if (avail == 0) /* PAPI's line first: scripts look for it */
+        printf("\nNo events detected!  Check papi_component_avail to find out why.\n"
+               "No preset is available here: they are defined on hardware events and this "
                "machine\nhas none (see the note above). papi_native_avail lists the software "
                "events\nthat can be counted instead.\n");
     return 0;

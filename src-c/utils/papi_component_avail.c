@@ -25,18 +25,56 @@ static void pmu_list(const PAPI_component_info_t *c, char *buf, size_t len)
     }
 }
 
+/* -d: one capability per line, under the component in the Active section. */
+static void detail_line(const char *label, const char *value)
+{
+    printf("%32s%-26s%s\n", "", label, value);
+}
+
+static void detail_int(const char *label, int value)
+{
+    printf("%32s%-26s%d\n", "", label, value);
+}
+
 static void print_detail(const PAPI_component_info_t *c)
 {
-    printf("   %-28s%d\n", "Native events:", c->num_native_events);
-    printf("   %-28s%d\n", "Preset events:", c->num_preset_events);
-    printf("   %-28s%d\n", "Hardware counters:", c->num_cntrs);
-    printf("   %-28s%d\n", "Multiplexed counters:", c->num_mpx_cntrs);
-    printf("   %-28s%s\n", "Kernel version:", c->kernel_version);
-    printf("   %-28s%s\n", "Overflow interrupts:", c->hardware_intr ? "hardware" : "software (timer)");
-    printf("   %-28s%s\n", "Attach to other threads:", c->attach ? "yes" : "no");
-    printf("   %-28s%s\n", "Count per CPU:", c->cpu ? "yes" : "no");
-    printf("   %-28s%s\n", "Inherit to children:", c->inherit ? "yes" : "no");
-    printf("   %-28s%s\n", "Fast counter read:", c->fast_counter_read ? "yes" : "no");
+    printf("%32sVersion:\t\t\t%s\n", "", c->version); /* PAPI's own -d line */
+    detail_int("Native events:", c->num_native_events);
+    detail_int("Preset events:", c->num_preset_events);
+    detail_int("Hardware counters:", c->num_cntrs);
+    detail_int("Multiplexed counters:", c->num_mpx_cntrs);
+    detail_line("Kernel version:", c->kernel_version);
+    detail_line("Overflow interrupts:", c->hardware_intr ? "hardware" : "software (timer)");
+    detail_line("Attach to other threads:", c->attach ? "yes" : "no");
+    detail_line("Count per CPU:", c->cpu ? "yes" : "no");
+    detail_line("Inherit to children:", c->inherit ? "yes" : "no");
+    detail_line("Fast counter read:", c->fast_counter_read ? "yes" : "no");
+}
+
+/* PAPI's "Active components:" section: name, counts, PMUs; then what we add (why a
+ * component counts no hardware events, -d capabilities) on lines of the same indent. */
+static void print_active(int n, int detail)
+{
+    static const char indent[] = "                                ";
+    printf("\nActive components:\n");
+    for (int i = 0; i < n; i++) {
+        const PAPI_component_info_t *c = PAPI_get_component_info(i);
+        if (!c || c->disabled)
+            continue;
+        char pmus[PAPI_HUGE_STR_LEN];
+        pmu_list(c, pmus, sizeof pmus);
+        printf("Name:   %-23s %s\n", c->name, c->description);
+        printf("%sNative: %d, Preset: %d, Counters: %d\n", indent, c->num_native_events,
+               c->num_preset_events, c->num_cntrs);
+        if (pmus[0])
+            printf("%sPMUs supported: %s\n", indent, pmus);
+        if (c->num_cntrs == 0 && c->disabled_reason[0])
+            util_print_hanging(stdout, "                                Note: ",
+                               "                                      ", c->disabled_reason, 80);
+        if (detail)
+            print_detail(c);
+        printf("\n");
+    }
 }
 
 int main(int argc, char **argv)
@@ -92,23 +130,18 @@ int main(int argc, char **argv)
         }
         printf("Name:   %-23s %s\n", c->name, c->description);
         if (c->disabled)
-            util_print_hanging(stdout, "   \\-> Disabled: ", "                 ", c->disabled_reason, 80);
-        else
-            printf("   \\-> Active: %d native events, %d preset events, %d hardware counters; "
-                   "PMUs: %s\n", c->num_native_events, c->num_preset_events, c->num_cntrs, pmus);
-        if (!c->disabled && c->num_cntrs == 0 && c->disabled_reason[0])
-            util_print_hanging(stdout, "   \\-> Note: ", "             ", c->disabled_reason, 80);
-        if (detail)
-            print_detail(c);
+            util_print_hanging(stdout, "   \\-> Disabled: ", "                 ",
+                               c->disabled_reason, 80);
     }
+    if (!json)
+        print_active(n, detail);
     if (json) {
         jw_arr_end(&w);
         jw_int(&w, "active_components", active);
         jw_obj_end(&w);
         jw_finish(&w);
     } else {
-        printf("\n%d of %d components are active.\n", active, n);
-        printf("%s\n", UTIL_RULE);
+        printf("\n%s\n", UTIL_RULE);
     }
     return 0;
 }

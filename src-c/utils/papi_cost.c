@@ -1,11 +1,11 @@
 /* papi_cost: what PAPI's calls cost, in cycles of PAPI_get_real_cyc: start/stop, read,
  * read_ts, accum, reset. Counts PAPI_TOT_CYC and PAPI_TOT_INS by default and falls back
  * to software events when this machine has no hardware counters. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util_common.h"
+#include "util_cost.h"
 
 static const char usage[] =
     "Usage: papi_cost [options]\n"
@@ -31,21 +31,6 @@ struct opts {
     const char *ev[MAX_EVENTS];
 };
 
-struct stats {
-    long long min, max;
-    double mean, std;
-};
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
-
 static int parse(int argc, char **argv, struct opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -63,10 +48,10 @@ static int parse(int argc, char **argv, struct opts *o)
             o->stddev = 1;
         else if (!strcmp(a, "--json"))
             o->json = 1;
-        else if (!strcmp(a, "-b") && i + 1 < argc && parse_long(argv[i + 1], 1, 10000, &v)) {
+        else if (!strcmp(a, "-b") && i + 1 < argc && util_parse_long(argv[i + 1], 1, 10000, &v)) {
             o->bins = (int)v;
             i++;
-        } else if (!strcmp(a, "-t") && i + 1 < argc && parse_long(argv[i + 1], 2, 100000000, &v)) {
+        } else if (!strcmp(a, "-t") && i + 1 < argc && util_parse_long(argv[i + 1], 2, 100000000, &v)) {
             o->iters = v;
             i++;
         } else if (!strcmp(a, "-e") && i + 1 < argc && o->nev < MAX_EVENTS)
@@ -120,26 +105,8 @@ static int make_eventset(struct opts *o, int *es, char *note, size_t notelen)
     return 0;
 }
 
-static void compute(const long long *d, long n, struct stats *s)
-{
-    double sum = 0, sq = 0;
-    s->min = d[0];
-    s->max = d[0];
-    for (long i = 0; i < n; i++) {
-        if (d[i] < s->min)
-            s->min = d[i];
-        if (d[i] > s->max)
-            s->max = d[i];
-        sum += (double)d[i];
-        sq += (double)d[i] * (double)d[i];
-    }
-    s->mean = sum / (double)n;
-    double var = sq / (double)n - s->mean * s->mean;
-    s->std = var > 0 ? sqrt(var) : 0;
-}
-
 /* Bins from the minimum up to twice the mean: the tail beyond goes into the last bin. */
-static void histogram(const long long *d, long n, const struct stats *s, int bins)
+static void histogram(const long long *d, long n, const struct util_stats *s, int bins)
 {
     long *h = calloc((size_t)bins, sizeof *h);
     if (!h)
@@ -159,32 +126,8 @@ static void histogram(const long long *d, long n, const struct stats *s, int bin
     free(h);
 }
 
-enum test { T_LOOP, T_STARTSTOP, T_READ, T_READ_TS, T_ACCUM, T_RESET, T_COUNT };
-static const char *test_names[T_COUNT] = {"loop latency", "PAPI_start/stop", "PAPI_read",
+static const char *test_names[UTIL_CALL_COUNT] = {"loop latency", "PAPI_start/stop", "PAPI_read",
                                           "PAPI_read_ts", "PAPI_accum", "PAPI_reset"};
-
-static int run(enum test t, int es, long n, long long *d, long long *values)
-{
-    long long cyc;
-    if (t != T_LOOP && t != T_STARTSTOP && PAPI_start(es) != PAPI_OK)
-        return 0;
-    for (long i = 0; i < n; i++) {
-        long long t0 = PAPI_get_real_cyc();
-        switch (t) {
-        case T_LOOP: break;
-        case T_STARTSTOP: PAPI_start(es); PAPI_stop(es, values); break;
-        case T_READ: PAPI_read(es, values); break;
-        case T_READ_TS: PAPI_read_ts(es, values, &cyc); break;
-        case T_ACCUM: PAPI_accum(es, values); break;
-        case T_RESET: PAPI_reset(es); break;
-        default: break;
-        }
-        d[i] = PAPI_get_real_cyc() - t0;
-    }
-    if (t != T_LOOP && t != T_STARTSTOP)
-        PAPI_stop(es, values);
-    return 1;
-}
 
 int main(int argc, char **argv)
 {
@@ -224,14 +167,14 @@ int main(int argc, char **argv)
         printf("\n");
     }
     int rc = 0;
-    for (int t = 0; t < T_COUNT; t++) {
-        if (!run((enum test)t, es, o.iters, d, values)) {
+    for (int t = 0; t < UTIL_CALL_COUNT; t++) {
+        if (!util_time_calls((enum util_call)t, es, o.iters, d, values)) {
             fprintf(stderr, "papi_cost: %s: PAPI_start failed\n", test_names[t]);
             rc = 1;
             break;
         }
-        struct stats s;
-        compute(d, o.iters, &s);
+        struct util_stats s;
+        util_stats_compute(d, o.iters, &s);
         if (o.json) {
             jw_obj_begin(&w, NULL);
             jw_str(&w, "test", test_names[t]);

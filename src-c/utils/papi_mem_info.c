@@ -1,6 +1,5 @@
 /* papi_mem_info: the cache and TLB hierarchy of PAPI_get_hardware_info. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "util_common.h"
 
@@ -124,25 +123,13 @@ static void print_json(const PAPI_mh_info_t *mh)
 
 int main(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (util_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else {
-            fprintf(stderr, "papi_mem_info: unknown option '%s'\n\n%s", argv[i], usage);
-            return 2;
-        }
-    }
-    if (!util_init("papi_mem_info"))
+    int json;
+    int status = util_start_json_only(argc, argv, "papi_mem_info", usage, &json);
+    if (status >= 0)
+        return status;
+    const PAPI_hw_info_t *hw = util_require_hardware_info("papi_mem_info");
+    if (!hw)
         return 1;
-    const PAPI_hw_info_t *hw = util_hardware_info();
-    if (!hw) {
-        fprintf(stderr, "papi_mem_info: PAPI_get_hardware_info failed\n");
-        return 1;
-    }
     if (json)
         print_json(&hw->mem_hierarchy);
     else

@@ -65,9 +65,44 @@ const PAPI_hw_info_t *util_hardware_info(void)
     return PAPI_get_hardware_info();
 }
 
+const PAPI_hw_info_t *util_require_hardware_info(const char *prog)
+{
+    const PAPI_hw_info_t *hw = util_hardware_info();
+    if (!hw)
+        fprintf(stderr, "%s: PAPI_get_hardware_info returned no hardware description\n", prog);
+    return hw;
+}
+
 int util_is_help(const char *arg)
 {
     return !strcmp(arg, "-h") || !strcmp(arg, "--help") || !strcmp(arg, "-help");
+}
+
+int util_start_json_only(int argc, char **argv, const char *prog, const char *usage, int *json)
+{
+    *json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (util_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--json"))
+            *json = 1;
+        else {
+            fprintf(stderr, "%s: unknown option '%s'\n\n%s", prog, argv[i], usage);
+            return 2;
+        }
+    }
+    return util_init(prog) ? -1 : 1;
+}
+
+int util_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
 }
 
 int util_init(const char *prog)

@@ -19,9 +19,18 @@ int util_init(const char *prog);
 void util_load_hardware_info_in_background(void);
 /* PAPI_get_hardware_info, once a background load is done. */
 const PAPI_hw_info_t *util_hardware_info(void);
+/* The same; when there is none, says so on stderr for prog and returns NULL. */
+const PAPI_hw_info_t *util_require_hardware_info(const char *prog);
 
 /* -h, --help, -help */
 int util_is_help(const char *arg);
+
+/* Start a utility whose only option is --json: -h prints usage, anything else but --json
+ * is bad usage, then util_init. Returns -1 to go on (*json set), else the exit status. */
+int util_start_json_only(int argc, char **argv, const char *prog, const char *usage, int *json);
+
+/* A decimal number within [lo, hi]: returns 1 with *out set, or 0. */
+int util_parse_long(const char *s, long lo, long hi, long *out);
 
 /* The message the library recorded for this thread's last failure (e.g. why an event did
  * not open), or PAPI_strerror(code) when there is none. */

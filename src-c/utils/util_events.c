@@ -14,29 +14,31 @@ int util_preset_derived(const PAPI_event_info_t *info)
            (info->derived[0] && strcmp(info->derived, "NOT_DERIVED") != 0 && info->count > 0);
 }
 
+/* PAPI's layout: labels padded to 30 columns, |text| fields to 29 (scripts cut on them);
+ * our additions (component, availability) are lines of their own. */
 void util_event_describe_text(FILE *f, const PAPI_event_info_t *info)
 {
     int preset = IS_PRESET((int)info->event_code);
     fprintf(f, "%-30s%s\n", "Event name:", info->symbol);
-    fprintf(f, "%-30s0x%x (%d)\n", "Event Code:", info->event_code, (int)info->event_code);
+    fprintf(f, "%-30s0x%x\n", "Event Code:", info->event_code);
     const PAPI_component_info_t *c = PAPI_get_component_info(info->component_index);
     fprintf(f, "%-30s%s\n", "Component:", c ? c->name : "?");
     if (preset) {
         fprintf(f, "%-30s%s\n", "Available here:", util_preset_available(info) ? "yes" : "no");
         fprintf(f, "%-30s%u\n", "Number of Native Events:", info->count);
-        fprintf(f, "%-30s|%s|\n", "Short Description:", info->short_descr);
+        fprintf(f, "%-29s|%s|\n", "Short Description:", info->short_descr);
     }
-    fprintf(f, "%-30s|%s|\n", "Long Description:", info->long_descr);
+    fprintf(f, "%-29s|%s|\n", "Long Description:", info->long_descr);
     if (info->units[0])
-        fprintf(f, "%-30s|%s|\n", "Units:", info->units);
+        fprintf(f, "%-29s|%s|\n", "Units:", info->units);
     if (preset) {
-        fprintf(f, "%-30s|%s|\n", "Developer's Notes:", info->note);
-        fprintf(f, "%-30s|%s|\n", "Derived Type:", info->derived);
-        fprintf(f, "%-30s|%s|\n", "Postfix Processing String:", info->postfix);
+        fprintf(f, "%-29s|%s|\n", "Developer's Notes:", info->note);
+        fprintf(f, "%-29s|%s|\n", "Derived Type:", info->derived[0] ? info->derived : "NOT_DERIVED");
+        fprintf(f, "%-29s|%s|\n", "Postfix Processing String:", info->postfix);
         for (unsigned i = 0; i < info->count && i < PAPI_MAX_INFO_TERMS; i++)
             fprintf(f, " Native Code[%u]: 0x%x |%s|\n", i, info->code[i], info->name[i]);
     } else if (info->note[0]) {
-        fprintf(f, "%-30s|%s|\n", "Notes:", info->note);
+        fprintf(f, "%-29s|%s|\n", "Notes:", info->note);
     }
 }
 

@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""papi_hl_output_writer: combine the region files of the high-level API
+(papi_hl_output/rank_*.json, PAPI 7's format) into one report.
+
+  --type summary   regions of the same name merged over threads and ranks (papi_sum.json)
+  --type detail    every rank, thread and region as measured (papi.json)
+  --type accumulate  PAPI 5/6's name for summary
+  --notation raw|derived   counts as measured, or times in s, IPC and rates per second
+
+The report is written to the file named above in the current directory and printed.
+Exit status: 0 done, 1 the files cannot be read, 2 bad usage."""
+import argparse
+import json
+import os
+import sys
+from collections import OrderedDict
+
+# Names the derived notation gives to the region's built-in measurements.
+DERIVED_NAMES = {"region_count": "Region count", "real_time_nsec": "Real time in s",
+                 "perf::TASK-CLOCK": "CPU time in s"}
+# Events shown as a rate per second of real time, in the order they are listed.
+RATE_NAMES = OrderedDict([
+    ("PAPI_FP_INS", "MFLIPS/s"),
+    ("PAPI_VEC_SP", "Single precision vector/SIMD instructions rate in M/s"),
+    ("PAPI_VEC_DP", "Double precision vector/SIMD instructions rate in M/s"),
+    ("PAPI_FP_OPS", "MFLOPS/s"),
+    ("PAPI_SP_OPS", "Single precision MFLOPS/s"),
+    ("PAPI_DP_OPS", "Double precision MFLOPS/s"),
+])
+# Measurements every region has besides its events; their totals always make sense.
+TIME_KEYS = ("cycles", "real_time_nsec")
+
+
+class InputError(Exception):
+    pass
+
+
+def two_decimals(x):
+    return float("%.2f" % x)
+
+
+def seconds(nsec):
+    return two_decimals(float(nsec) / 1e9)
+
+
+def rank_of(file_name, position):
+    """rank_000003.json is rank 3; a name without a number counts by position."""
+    stem = file_name.split("_", 1)[1].rsplit(".", 1)[0] if "_" in file_name else file_name
+    try:
+        return int(stem)
+    except ValueError:
+        return position
+
+
+def load(source):
+    """All rank files of the directory: (event definitions, {rank: {"threads": ...}})."""
+    try:
+        names = sorted(n for n in os.listdir(source) if os.path.isfile(os.path.join(source, n)))
+    except OSError as e:
+        raise InputError("cannot list '%s': %s" % (source, e.strerror))
+    if not names:
+        raise InputError("'%s' holds no rank files" % source)
+    definitions = None
+    ranks = OrderedDict()
+    for position, name in enumerate(names):
+        path = os.path.join(source, name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f, object_pairs_hook=OrderedDict)
+        except (OSError, ValueError) as e:
+            raise InputError("cannot read %s: %s" % (path, e))
+        if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
+            raise InputError("%s is not a region file in PAPI 7's format (needs "
+                             "'event_definitions' and 'threads')" % path)
+        if definitions is None:
+            definitions = data["event_definitions"]
+        ranks[str(rank_of(name, position))] = OrderedDict([("threads", data["threads"])])
+    return definitions, OrderedDict([("ranks", ranks)])
+
+
+def regions_of(data):
+    """(rank, thread, region) for every region instance, in file order."""
+    for rank, rank_data in data["ranks"].items():
+        for thread, thread_data in rank_data["threads"].items():
+            for region in thread_data["regions"].values():
+                yield rank, thread, region
+
+
+class Samples:
+    """The values one measurement took over the instances of a region."""
+
+    def __init__(self):
+        self.values = []
+
+    def add(self, value):
+        self.values.append(int(value))
+
+    def median(self):
+        s = sorted(self.values)
+        n = len(s)
+        return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+    def stats(self, with_total):
+        out = OrderedDict()
+        if with_total:
+            out["total"] = sum(self.values)
+        out["min"] = min(self.values)
+        out["median"] = self.median()
+        out["max"] = max(0, max(self.values))  # as PAPI's: a maximum never below 0
+        return out
+
+
+class RegionSummary:
+    """One region name merged over threads and ranks."""
+
+    def __init__(self, rank, thread):
+        self.samples = OrderedDict()
+        self.last_rank, self.last_thread = rank, thread
+        self.ranks = self.threads = 1
+
+    def add(self, rank, thread, region):
+        if rank != self.last_rank:
+            self.ranks += 1
+            self.threads += 1
+            self.last_rank, self.last_thread = rank, thread
+        elif thread != self.last_thread:
+            self.threads += 1
+            self.last_thread = thread
+        self.samples.setdefault("region_count", Samples())
+        if "region_count" not in region:
+            self.samples["region_count"].add(1)
+        for key, value in region.items():
+            if key in ("name", "parent_region_id"):
+                continue
+            if isinstance(value, dict) and "region_value" in value:
+                value = float(value["region_value"])  # reads are shown in detail only
+            self.samples.setdefault(key, Samples()).add(value)
+
+    def report(self, definitions):
+        out = OrderedDict()
+        count = sum(self.samples["region_count"].values)
+        out["region_count"] = count
+        for key, s in self.samples.items():
+            if key == "region_count":
+                continue
+            if count > 1:
+                out[key] = s.stats(key in TIME_KEYS or summable(definitions, key))
+            else:
+                out[key] = s.values[0]
+        if self.ranks > 1 or self.threads > 1:
+            out["Number of ranks"] = self.ranks
+            out["Number of threads per rank"] = self.threads // self.ranks
+        return out
+
+
+def summable(definitions, event):
+    """Counts of perf_event that grow over time add up over threads; instant values do not."""
+    d = definitions.get(event, {})
+    return d.get("type") == "delta" and d.get("component") == "perf_event"
+
+
+def summary(definitions, data):
+    regions = OrderedDict()
+    for rank, thread, region in regions_of(data):
+        name = region.get("name", "unknown")
+        if name not in regions:
+            regions[name] = RegionSummary(rank, thread)
+        regions[name].add(rank, thread, region)
+    return OrderedDict((name, r.report(definitions)) for name, r in regions.items())
+
+
+def ratio_or(default, num, den, scale=1.0):
+    try:
+        return two_decimals(float(num) / scale / den)
+    except (ZeroDivisionError, TypeError, ValueError, KeyError):
+        return default
+
+
+def derive_summary(report):
+    out = OrderedDict()
+    for name, events in report.items():
+        events = OrderedDict(events)
+        many = events.get("region_count", 1) > 1
+        pick = (lambda v: v["total"]) if many else (lambda v: v)
+        d = OrderedDict()
+        rt = None
+        d["Region count"] = int(events.pop("region_count", 1))
+        events.pop("cycles", None)
+        if "real_time_nsec" in events:
+            v = events.pop("real_time_nsec")
+            d[DERIVED_NAMES["real_time_nsec"]] = seconds(v["max"] if many else v)
+            rt = seconds(pick(v))
+        if "perf::TASK-CLOCK" in events:
+            d[DERIVED_NAMES["perf::TASK-CLOCK"]] = seconds(pick(events.pop("perf::TASK-CLOCK")))
+        if "PAPI_TOT_INS" in events and "PAPI_TOT_CYC" in events:
+            ins, cyc = events.pop("PAPI_TOT_INS"), events.pop("PAPI_TOT_CYC")
+            try:
+                d["IPC"] = two_decimals(int(pick(ins)) / int(pick(cyc)))
+            except (ZeroDivisionError, TypeError, KeyError):
+                d["IPC"] = "n/a"
+        for event, label in RATE_NAMES.items():
+            if event in events:
+                v = events.pop(event)
+                try:
+                    d[label] = ratio_or("n/a", pick(v), rt, 1e6) if rt is not None else "n/a"
+                except (TypeError, KeyError):
+                    d[label] = "n/a"
+        d.update(events)
+        out[name] = d
+    return out
+
+
+def per_read(values, convert):
+    return OrderedDict((k, convert(v)) for k, v in values.items())
+
+
+def derive_region(region):
+    """One region instance in derived notation; a value with reads stays one per read."""
+    events = OrderedDict(region)
+    d = OrderedDict()
+    if "name" in events:
+        d["name"] = events.pop("name")
+    events.pop("parent_region_id", None)
+    events.pop("cycles", None)
+    rt, rt_reads = 1.0, OrderedDict()
+    if "real_time_nsec" in events:
+        v = events.pop("real_time_nsec")
+        if isinstance(v, dict):
+            rt_reads = per_read(v, seconds)
+            d[DERIVED_NAMES["real_time_nsec"]] = rt_reads
+        else:
+            rt = seconds(v)
+            d[DERIVED_NAMES["real_time_nsec"]] = rt
+    if "perf::TASK-CLOCK" in events:
+        v = events.pop("perf::TASK-CLOCK")
+        d[DERIVED_NAMES["perf::TASK-CLOCK"]] = per_read(v, seconds) if isinstance(v, dict) else seconds(v)
+    if "PAPI_TOT_INS" in events and "PAPI_TOT_CYC" in events:
+        ins, cyc = events.pop("PAPI_TOT_INS"), events.pop("PAPI_TOT_CYC")
+        if isinstance(ins, dict) and isinstance(cyc, dict):
+            d["IPC"] = OrderedDict((k, ratio_or(0.0, i, c))
+                                   for (k, i), c in zip(ins.items(), cyc.values()))
+        else:
+            d["IPC"] = ratio_or(0.0, ins, cyc)
+    for event, label in RATE_NAMES.items():
+        if event in events:
+            v = events.pop(event)
+            if isinstance(v, dict):
+                d[label] = OrderedDict((k, ratio_or(0.0, x, t, 1e6))
+                                       for (k, x), t in zip(v.items(), rt_reads.values()))
+            else:
+                d[label] = ratio_or(0, v, rt, 1e6)
+    for key, v in events.items():
+        d[key] = per_read(v, lambda x: two_decimals(float(x))) if isinstance(v, dict) \
+            else two_decimals(float(v))
+    return d
+
+
+def derive_detail(data):
+    for rank_data in data["ranks"].values():
+        for thread_data in rank_data["threads"].values():
+            regions = thread_data["regions"]
+            for key in list(regions):
+                regions[key] = derive_region(regions[key])
+    return data
+
+
+def write(report, file_name):
+    text = json.dumps(report, indent=4, separators=(",", ": "), ensure_ascii=False)
+    with open(file_name, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(text)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="papi_hl_output_writer",
+        description="Combine the high-level API's region files (rank_*.json) into one report.")
+    p.add_argument("--source", default="papi_hl_output", help="Measurement directory of raw data.")
+    p.add_argument("--format", default="json", help="Output format, e.g. json.")
+    p.add_argument("--type", default="summary",
+                   help="Output type: detail or summary (accumulate: PAPI 5/6's summary).")
+    p.add_argument("--notation", default="derived", help="Output notation: raw or derived.")
+    p.add_argument("--json", action="store_true",
+                   help="Accepted like the other papi_* tools: the report is JSON already.")
+    a = p.parse_args(argv)
+    problem = None
+    if not os.path.isdir(a.source):
+        problem = "Measurement directory '%s' does not exist!" % a.source
+    elif a.format != "json":
+        problem = "Output format '%s' is not supported!" % a.format
+    elif a.type not in ("detail", "summary", "accumulate"):
+        problem = "Output type '%s' is not supported!" % a.type
+    elif a.notation not in ("raw", "derived"):
+        problem = "Output notation '%s' is not supported!" % a.notation
+    if problem:
+        print(problem + "\n", file=sys.stderr)
+        p.print_help(sys.stderr)
+        sys.exit(2)
+    return a
+
+
+def main(argv):
+    a = parse_args(argv)
+    try:
+        definitions, data = load(a.source)
+        if a.type == "detail":
+            write(derive_detail(data) if a.notation == "derived" else data, "papi.json")
+        else:
+            report = summary(definitions, data)
+            write(derive_summary(report) if a.notation == "derived" else report, "papi_sum.json")
+    except InputError as e:
+        print("papi_hl_output_writer: %s" % e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("papi_hl_output_writer: cannot write the report: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
