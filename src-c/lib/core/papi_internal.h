@@ -10,6 +10,7 @@
 
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -29,7 +30,8 @@
 
 /* ---- global library state (library_init.c) ----------------------------------------- */
 struct papi_globals {
-    int init_state;          /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits */
+    atomic_int init_state;   /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits; atomic: the high
+                              * level and PAPI_thread_init set bits from any thread */
     int debug_level;         /* PAPI_QUIET, PAPI_VERB_ECONT, PAPI_VERB_ESTOP */
     PAPI_debug_handler_t debug_handler;
     int default_domain;
@@ -40,6 +42,10 @@ struct papi_globals {
     PAPI_component_info_t cmp[NUM_COMPONENTS];
 };
 extern struct papi_globals g_papi PAPI_INTERNAL;
+
+/* Incremented by every PAPI_shutdown: a module that keeps event codes or event set
+ * handles records the generation they belong to and drops them when it changed. */
+extern atomic_uint g_papi_generation PAPI_INTERNAL;
 
 /* Serialises library-wide state changes (event set table, thread list, native table
  * growth). Never taken on the counting hot path. */
