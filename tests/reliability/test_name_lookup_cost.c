@@ -44,9 +44,10 @@ int main(void)
             last = batch(names[n], code);
         printf("%-18s first %d calls %.0f ns/call, last %d calls %.0f ns/call\n", names[n], BATCH,
                first, BATCH, last);
-        /* Constant cost: the last batch within 3x of the first (plus 2 us of noise). */
-        CHECK(last < 3 * first + 2000, "%s: %.0f ns/call after %d calls, %.0f at first",
-              names[n], last, CALLS, first);
+        /* Constant cost: the last batch within 3x of the first (plus 2 us of noise), and
+         * a table hit, not an encoding by libpfm4 (tens of us): under 5 us a call. */
+        CHECK(last < 3 * first + 2000 && last < 5000,
+              "%s: %.0f ns/call after %d calls, %.0f at first", names[n], last, CALLS, first);
     }
     PAPI_shutdown();
     return test_done("test_name_lookup_cost");

@@ -38,7 +38,7 @@ struct papi_globals {
     int default_granularity;
     int multiplex_inited;
     int mpx_slice_ns;        /* PAPI_DEF_MPX_NS */
-    unsigned long (*thread_id_fn)(void);
+    unsigned long (*_Atomic thread_id_fn)(void); /* set by PAPI_thread_init in any thread */
     PAPI_component_info_t cmp[NUM_COMPONENTS];
 };
 extern struct papi_globals g_papi PAPI_INTERNAL;

@@ -83,6 +83,10 @@ static void write_thread(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
     pthread_mutex_lock(&t->lock);
+    if (t->nregions == 0) { /* its first begin failed */
+        pthread_mutex_unlock(&t->lock);
+        return;
+    }
     snprintf(key, sizeof key, "%lu", t->id);
     jw_obj_begin(w, key);
     jw_obj_begin(w, "regions");
@@ -138,8 +142,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     jw_arr_end(&w);
     jw_obj_begin(&w, "threads");
     for (struct hlr_thread *t = g_hlr.threads; t; t = t->next)
-        if (t->nregions > 0)
-            write_thread(&w, t);
+        write_thread(&w, t);
     jw_obj_end(&w);
     jw_obj_end(&w);
     return jw_finish(&w);
@@ -230,8 +233,11 @@ int hlr_write_report(int summary)
     int ret = PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
     int any = 0;
-    for (const struct hlr_thread *t = g_hlr.threads; t; t = t->next)
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
         any |= t->nregions > 0;
+        pthread_mutex_unlock(&t->lock);
+    }
     if (!any)
         goto out;
     int rank = find_rank(&rank_source);
