@@ -13,17 +13,7 @@
 
 #include "json_writer.h"
 #include "output_file.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "papi_test.h" /* CHECK and test_done only: no library call */
 
 static void check_escape(const char *in, const char *want)
 {
@@ -133,6 +123,5 @@ int main(void)
     escaping();
     write_error();
     output_files();
-    printf("test_json_output_file: %s\n", failures ? "FAILED" : "PASSED");
-    return failures != 0;
+    return test_done("test_json_output_file");
 }
