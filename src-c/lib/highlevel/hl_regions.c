@@ -120,7 +120,11 @@ static void configure(void)
     g_hlr.generation = atomic_load(&g_papi_generation);
     const char *env = getenv("PAPI_EVENTS");
     char *list = env && *env ? strdup(env) : NULL; /* the whole list, however long */
-    if (list) {
+    if (env && *env && !list) {
+        g_hlr.source = "PAPI_EVENTS";
+        snprintf(g_hlr.note, sizeof g_hlr.note, "no memory to read PAPI_EVENTS: no event counted");
+        hl_notice_once("PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
+    } else if (list) {
         char *save = NULL;
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             while (*tok == ' ')
