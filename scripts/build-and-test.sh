@@ -1,14 +1,34 @@
 #!/bin/sh
 # Every test: install what is missing, build with warnings as errors, run ctest (C,
-# Fortran, MPI tests and the arm64 PMU lane), then the tests labelled asan again under
-# AddressSanitizer + UBSan (leaks included).
+# Fortran, MPI tests and the arm64 PMU lane), then the lanes:
+#   asan   the tests labelled asan under AddressSanitizer + UBSan (leaks included);
+#   tsan   a clang ThreadSanitizer build, the tests labelled tsan (threads, regions,
+#          overflow, register/unregister, threads exiting with running sets);
+#   clang  a clang build with -DPAPI_BUILD_TESTS=OFF (the library and tools alone);
+#   fuzz   the libFuzzer targets (event names, postfix; the CSV parser runs in ctest
+#          above), each for PAPI_FUZZ_SECONDS (15 s by default).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+lean="-DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF"
 "$top/scripts/install-deps.sh"
 "$top/scripts/build.sh" "$top/build" -DPAPI_WERROR=ON
 (cd "$top/build" && ctest --output-on-failure -j2)
-cmake -S "$top" -B "$top/build-asan" -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON \
-  -DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF
+# shellcheck disable=SC2086
+cmake -S "$top" -B "$top/build-asan" -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON $lean
 cmake --build "$top/build-asan" -j"$(nproc)"
 (cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 \
   ctest --output-on-failure -j2 -L asan)
+# shellcheck disable=SC2086
+CC=clang cmake -S "$top" -B "$top/build-tsan" -DPAPI_WERROR=ON -DPAPI_TSAN=ON $lean
+cmake --build "$top/build-tsan" -j"$(nproc)"
+(cd "$top/build-tsan" && TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+  ctest --output-on-failure -j2 -L tsan)
+# shellcheck disable=SC2086
+CC=clang cmake -S "$top" -B "$top/build-clang" -DPAPI_WERROR=ON -DPAPI_BUILD_TESTS=OFF $lean
+cmake --build "$top/build-clang" -j"$(nproc)"
+test ! -e "$top/build-clang/tests" || { echo "PAPI_BUILD_TESTS=OFF built tests/"; exit 1; }
+# shellcheck disable=SC2086
+CC=clang cmake -S "$top" -B "$top/build-fuzz" -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON \
+  -DPAPI_FUZZ=ON $lean
+cmake --build "$top/build-fuzz" -j"$(nproc)" --target fuzz_event_names fuzz_postfix
+(cd "$top/build-fuzz" && ctest --output-on-failure -L fuzz -R '_run$')

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_writer.h"
 #include "papi.h"
 
 static void usage(FILE *f, const char *prog)
@@ -50,20 +51,10 @@ static void print_csv(const PAPI_event_info_t *info)
     putchar('\n');
 }
 
-/* A JSON string literal (self-contained: this utility depends on nothing else). */
+/* A JSON string literal through the project's one escaper (RFC 8259, U+FFFD). */
 static void json_str(const char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+    json_put_string(stdout, s);
 }
 
 static void json_member(const char *key, const char *value, int last)

@@ -109,6 +109,9 @@ int main(void)
     CHECK_RET(PAPI_hl_stop(), PAPI_OK);
     CHECK_RET(PAPI_flops(&rt, &pt, &c, &r), PAPI_OK);
     CHECK_RET(PAPI_stop_counters(NULL, 0), PAPI_OK);
-    setenv("PAPI_OUTPUT_DIRECTORY", "/proc/no/such/dir", 1); /* the exit report must fail softly */
+    /* A report that cannot be written is an error (at exit: a failed exit status). */
+    setenv("PAPI_OUTPUT_DIRECTORY", "/proc/no/such/dir", 1);
+    CHECK_RET(papi_hl_write_report(), PAPI_ESYS);
+    unsetenv("PAPI_OUTPUT_DIRECTORY"); /* the exit report goes to the working directory */
     return test_done("test_hl_api_paths");
 }

@@ -7,6 +7,7 @@
 #include "papi_internal.h"
 
 struct papi_globals g_papi;
+atomic_uint g_papi_generation;
 pthread_mutex_t g_papi_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int PAPI_library_init(int version)
@@ -49,6 +50,7 @@ void PAPI_shutdown(void)
     PAPI_debug_handler_t h = g_papi.debug_handler;
     int level = g_papi.debug_level;
     memset(&g_papi, 0, sizeof g_papi);
+    atomic_fetch_add(&g_papi_generation, 1);
     g_papi.debug_handler = h;
     g_papi.debug_level = level;
     pthread_mutex_unlock(&g_papi_lock);

@@ -9,6 +9,7 @@
 #define PAPI_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -26,17 +27,22 @@
 
 /* ---- global library state (library_init.c) ----------------------------------------- */
 struct papi_globals {
-    int init_state;          /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits */
+    atomic_int init_state;   /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits; atomic: the high
+                              * level and PAPI_thread_init set bits from any thread */
     int debug_level;         /* PAPI_QUIET, PAPI_VERB_ECONT, PAPI_VERB_ESTOP */
     PAPI_debug_handler_t debug_handler;
     int default_domain;
     int default_granularity;
     int multiplex_inited;
     int mpx_slice_ns;        /* PAPI_DEF_MPX_NS */
-    unsigned long (*thread_id_fn)(void);
+    unsigned long (*_Atomic thread_id_fn)(void); /* set by PAPI_thread_init in any thread */
     PAPI_component_info_t cmp[CMP_MAX]; /* papi_components[i]'s description */
 };
 extern struct papi_globals g_papi PAPI_INTERNAL;
+
+/* Incremented by every PAPI_shutdown: a module that keeps event codes or event set
+ * handles records the generation they belong to and drops them when it changed. */
+extern atomic_uint g_papi_generation PAPI_INTERNAL;
 
 /* Serialises library-wide state changes (event set table, thread list, native table
  * growth). Never taken on the counting hot path. */

@@ -32,7 +32,8 @@ pid_t papi_gettid(void)
 
 static unsigned long current_id(void)
 {
-    return g_papi.thread_id_fn ? g_papi.thread_id_fn() : (unsigned long)papi_gettid();
+    unsigned long (*fn)(void) = atomic_load(&g_papi.thread_id_fn);
+    return fn ? fn() : (unsigned long)papi_gettid();
 }
 
 /* This thread's record, created on first need. Caller must not hold g_papi_lock. */
@@ -78,18 +79,19 @@ int PAPI_thread_init(unsigned long (*id_fn)(void))
     PAPI_CHECK_INIT();
     if (!id_fn)
         return papi_error(PAPI_EINVAL, "thread id function is NULL");
-    g_papi.thread_id_fn = id_fn;
+    atomic_store(&g_papi.thread_id_fn, id_fn);
     g_papi.init_state |= PAPI_THREAD_LEVEL_INITED;
     return PAPI_OK;
 }
 
 unsigned long PAPI_thread_id(void)
 {
-    if (!(g_papi.init_state & PAPI_THREAD_LEVEL_INITED) || !g_papi.thread_id_fn) {
+    unsigned long (*fn)(void) = atomic_load(&g_papi.thread_id_fn);
+    if (!(g_papi.init_state & PAPI_THREAD_LEVEL_INITED) || !fn) {
         papi_error(PAPI_EMISC, "PAPI_thread_init was not called");
         return (unsigned long)-1;
     }
-    return g_papi.thread_id_fn();
+    return fn();
 }
 
 int PAPI_register_thread(void)

@@ -135,8 +135,16 @@ void preset_src_list_free(struct preset_src_list *l)
     memset(l, 0, sizeof *l);
 }
 
+/* A later definition of a preset replaces the earlier one where it stands (the later one
+ * wins either way), so memory is proportional to the distinct presets, not to the lines:
+ * a file of a million repeated lines holds one record. */
 static int list_push(struct preset_src_list *l, const struct preset_src *s)
 {
+    for (int i = 0; i < l->count; i++)
+        if (l->v[i].idx == s->idx) {
+            l->v[i] = *s;
+            return PAPI_OK;
+        }
     if (l->count == l->cap) {
         int ncap = l->cap ? l->cap * 2 : 64;
         struct preset_src *n = realloc(l->v, (size_t)ncap * sizeof *n);

@@ -125,32 +125,12 @@ int PAPI_encode_events(char *event_file, int replace)
     PAPI_CHECK_INIT();
     if (!event_file || !*event_file)
         return papi_error(PAPI_EINVAL, "event_file is NULL or empty");
-    FILE *f = fopen(event_file, "rb");
-    if (!f)
-        return papi_error(PAPI_ESYS, "cannot open %s: %s", event_file, strerror(errno));
-    char *text = NULL;
-    size_t cap = 0, n = 0;
+    char why[PAPI_HUGE_STR_LEN];
+    size_t n = 0;
     int ret = PAPI_OK;
-    for (;;) {
-        if (n + 4097 > cap) {
-            if (cap > (16u << 20)) {
-                ret = papi_error(PAPI_EINVAL, "%s is larger than 16 MiB", event_file);
-                goto out;
-            }
-            cap = cap ? cap * 2 : 65536;
-            char *nt = realloc(text, cap);
-            if (!nt) {
-                ret = papi_error(PAPI_ENOMEM, "no memory to read %s", event_file);
-                goto out;
-            }
-            text = nt;
-        }
-        size_t got = fread(text + n, 1, cap - n - 1, f);
-        n += got;
-        if (!got)
-            break;
-    }
-    text[n] = '\0';
+    char *text = preset_read_file(event_file, &n, why, sizeof why);
+    if (!text) /* errno: why open failed, or EINVAL for a file we refuse */
+        return papi_error(errno == EINVAL ? PAPI_EINVAL : PAPI_ESYS, "PAPI_encode_events: %s", why);
     if (strlen(text) != n) {
         ret = papi_error(PAPI_EINVAL, "%s contains a NUL byte", event_file);
         goto out;
@@ -162,7 +142,6 @@ int PAPI_encode_events(char *event_file, int replace)
     if (ret != PAPI_OK)
         free_defs(defs);
 out:
-    fclose(f);
     free(text);
     return ret;
 }

@@ -1,5 +1,6 @@
 /* preset_events.c: preset names, codes, descriptions and the value of a derived preset.
  * Which native events a preset stands for on this CPU is decided by preset_tables.c. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,9 +118,38 @@ int preset_get_info(int code, PAPI_event_info_t *info)
     return PAPI_OK;
 }
 
+/* Saturating 64-bit arithmetic: a result past the range of long long is LLONG_MAX or
+ * LLONG_MIN (by the sign of the true result), never undefined behaviour or a trap. */
+static long long sat_add(long long a, long long b)
+{
+    long long r;
+    return __builtin_add_overflow(a, b, &r) ? (a < 0 ? LLONG_MIN : LLONG_MAX) : r;
+}
+
+static long long sat_sub(long long a, long long b)
+{
+    long long r;
+    return __builtin_sub_overflow(a, b, &r) ? (a < 0 ? LLONG_MIN : LLONG_MAX) : r;
+}
+
+static long long sat_mul(long long a, long long b)
+{
+    long long r;
+    return __builtin_mul_overflow(a, b, &r) ? ((a < 0) != (b < 0) ? LLONG_MIN : LLONG_MAX) : r;
+}
+
+static long long sat_div(long long a, long long b)
+{
+    if (b == 0)
+        return 0;
+    if (a == LLONG_MIN && b == -1) /* the one quotient that does not fit (SIGFPE on x86) */
+        return LLONG_MAX;
+    return a / b;
+}
+
 /* Evaluate a derived preset from its terms' counts. Postfix formulas were checked when
- * the table was loaded (stack depth, operands), so evaluation cannot fail; division by
- * zero yields 0 rather than a trap. */
+ * the table was loaded (stack depth, operands), so evaluation cannot fail. Arithmetic
+ * saturates (see sat_add); division by zero yields 0. */
 long long preset_compute(const struct preset_def *def, const long long *t)
 {
     switch (def->op) {
@@ -129,13 +159,13 @@ long long preset_compute(const struct preset_def *def, const long long *t)
     case DERIVE_ADD: {
         long long s = 0;
         for (int i = 0; i < def->nterms; i++)
-            s += t[i];
+            s = sat_add(s, t[i]);
         return s;
     }
     case DERIVE_SUB: {
         long long s = t[0];
         for (int i = 1; i < def->nterms; i++)
-            s -= t[i];
+            s = sat_sub(s, t[i]);
         return s;
     }
     case DERIVE_POSTFIX: {
@@ -150,10 +180,10 @@ long long preset_compute(const struct preset_def *def, const long long *t)
             } else {
                 long long b = st[--sp], a = st[--sp];
                 switch (s->kind) {
-                case RPN_ADD: a += b; break;
-                case RPN_SUB: a -= b; break;
-                case RPN_MUL: a *= b; break;
-                default: a = b ? a / b : 0; break;
+                case RPN_ADD: a = sat_add(a, b); break;
+                case RPN_SUB: a = sat_sub(a, b); break;
+                case RPN_MUL: a = sat_mul(a, b); break;
+                default: a = sat_div(a, b); break;
                 }
                 st[sp++] = a;
             }

@@ -8,10 +8,12 @@
  * Definitions are never freed before shutdown: an event set keeps a pointer to the
  * definition it was built from, even after PAPI_encode_events replaces it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perf_event.h"
@@ -104,44 +106,58 @@ int preset_build_def(const struct preset_src *s, const char *pmu, struct preset_
     return PAPI_OK;
 }
 
-static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
+/* Preset files are small (the full papi_events.csv is ~150 KB); this bound rejects
+ * anything else before it costs memory or time. */
+#define PRESET_FILE_MAX ((size_t)64 << 20)
+
+char *preset_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    struct stat st;
     char *buf = NULL;
-    size_t cap = 0, n = 0;
-    if (!f) {
+    size_t n = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
         say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    for (;;) {
-        if (n + 4096 > cap) {
-            if (cap > (64u << 20)) {
-                say(err, errlen, "%s: larger than 64 MiB", path);
-                goto fail;
-            }
-            cap = cap ? cap * 2 : 65536;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                say(err, errlen, "%s: out of memory", path);
-                goto fail;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        say(err, errlen, "%s: read error", path);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        say(err, errlen, "%s: not a regular file", path);
         goto fail;
     }
-    fclose(f);
+    if ((unsigned long long)st.st_size > PRESET_FILE_MAX) {
+        say(err, errlen, "%s: larger than 64 MiB (%lld bytes)", path, (long long)st.st_size);
+        goto fail;
+    }
+    size_t cap = (size_t)st.st_size + 2; /* +1 for the NUL, +1: a growing file is seen */
+    buf = malloc(cap);
+    if (!buf) {
+        say(err, errlen, "%s: out of memory", path);
+        goto fail;
+    }
+    for (;;) {
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            say(err, errlen, "%s: read error: %s", path, strerror(errno));
+            goto fail;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (n == cap - 1) {
+            say(err, errlen, "%s: changed size while it was read", path);
+            goto fail;
+        }
+    }
+    close(fd);
+    buf[n] = '\0';
     *len = n;
     return buf;
 fail:
-    fclose(f);
+    close(fd);
     free(buf);
+    errno = EINVAL;
     return NULL;
 }
 
@@ -223,7 +239,7 @@ static void load_locked(void)
 
     if (path) {
         origin = path;
-        text = read_file(path, &len, err, sizeof err);
+        text = preset_read_file(path, &len, err, sizeof err);
         ret = text ? preset_csv_parse(text, len, path, cpu, GENERIC_TABLE, &l, err, sizeof err)
                    : PAPI_ESYS;
     } else {

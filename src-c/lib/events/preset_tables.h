@@ -20,6 +20,12 @@ PAPI_INTERNAL const char *preset_tables_unavailable_reason(int idx);
 PAPI_INTERNAL void preset_tables_shutdown(void);
 PAPI_INTERNAL const char *preset_catalog_name(int idx);
 
+/* Read a preset file whole (NUL-terminated): a regular file only, opened without
+ * blocking (a FIFO or device named by a variable would block the first preset lookup
+ * forever, with the table lock held), checked with fstat, at most 64 MiB. NULL with
+ * "path: why" in err and errno set (EINVAL: a file we refuse). */
+PAPI_INTERNAL char *preset_read_file(const char *path, size_t *len, char *err, size_t errlen);
+
 /* ---- one preset definition as written, before its natives are resolved ------------ */
 #define PRESET_SRC_NAME_LEN PAPI_2MAX_STR_LEN
 struct preset_src {

@@ -7,12 +7,13 @@
  * perf::TASK-CLOCK and perf::PAGE-FAULTS, which the report says). The set runs from the
  * thread's first region on; a region adds (counts at end - counts at begin) to its
  * per-thread totals, so nested regions are inclusive and repeated regions accumulate.
- * Real time and the thread's CPU time are recorded even with no event at all. The report
+ * Real time and cycles are recorded even with no event at all. The report
  * is written at exit by hl_regions_report.c. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hl_state.h"
 #include "hl_regions.h"
@@ -20,22 +21,33 @@
 struct hlr_config g_hlr;
 pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static atomic_int configured; /* set once, after g_hlr is filled */
+static atomic_int configured; /* 0, or 1 + the library generation g_hlr.code belongs to */
 static _Thread_local struct hlr_thread *me;
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/* The thread's event set, or PAPI_NULL when it belongs to an earlier library
+ * generation (PAPI_shutdown freed it; its handle may now name another set). */
+static int own_set(struct hlr_thread *t)
+{
+    if (t->eventset != PAPI_NULL && t->generation != atomic_load(&g_papi_generation))
+        t->eventset = PAPI_NULL;
+    return t->eventset;
+}
 
 /* A thread that ends: close its counters (its regions stay for the report). */
 static void thread_exit(void *arg)
 {
     struct hlr_thread *t = arg;
-    const struct eventset *es = t->eventset != PAPI_NULL ? es_lookup(t->eventset) : NULL;
+    pthread_mutex_lock(&t->lock);
+    const struct eventset *es = own_set(t) != PAPI_NULL ? es_lookup(t->eventset) : NULL;
     if (es && es->owner_tid == papi_gettid()) {
         PAPI_stop(t->eventset, NULL);
         PAPI_cleanup_eventset(t->eventset);
         PAPI_destroy_eventset(&t->eventset);
     }
     t->eventset = PAPI_NULL;
+    pthread_mutex_unlock(&t->lock);
 }
 
 static void make_exit_key(void)
@@ -47,10 +59,23 @@ static const char *const default_events[] = {"perf::TASK-CLOCK", "PAPI_TOT_INS",
                                              "PAPI_FP_OPS"};
 static const char *const fallback_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS"};
 
+/* Every entry not counted is kept whole with its reason (no fixed-size list to cut). */
 static void add_skipped(const char *name, const char *why)
 {
-    size_t used = strlen(g_hlr.skipped);
-    snprintf(g_hlr.skipped + used, sizeof g_hlr.skipped - used, "%s: %s\n", name, why);
+    struct hlr_skipped *n = realloc(g_hlr.skipped, (size_t)(g_hlr.nskipped + 1) * sizeof *n);
+    if (!n)
+        return;
+    g_hlr.skipped = n;
+    n[g_hlr.nskipped].name = strdup(name);
+    n[g_hlr.nskipped].why = strdup(why);
+    if (n[g_hlr.nskipped].name && n[g_hlr.nskipped].why)
+        g_hlr.nskipped++;
+}
+
+static void component_name(int code, char *out, size_t len)
+{
+    const PAPI_component_info_t *c = PAPI_get_component_info(PAPI_get_event_component(code));
+    papi_strcpy(out, len, c ? c->name : "perf_event");
 }
 
 /* Keep name in the configuration if it opens in a probe set; else note why not. */
@@ -62,6 +87,10 @@ static void try_event(int probe, const char *name, int quiet)
         add_skipped(name, "more than 16 events");
         return;
     }
+    if (strlen(name) >= sizeof g_hlr.name[0]) {
+        add_skipped(name, "the event name is longer than 127 characters");
+        return;
+    }
     ret = PAPI_event_name_to_code(name, &code);
     if (ret != PAPI_OK)
         code = 0;
@@ -70,6 +99,7 @@ static void try_event(int probe, const char *name, int quiet)
     if (ret == PAPI_OK) {
         g_hlr.code[g_hlr.nevents] = code;
         papi_strcpy(g_hlr.name[g_hlr.nevents], sizeof g_hlr.name[0], name);
+        component_name(code, g_hlr.component[g_hlr.nevents], sizeof g_hlr.component[0]);
         g_hlr.nevents++;
         return;
     }
@@ -87,10 +117,14 @@ static void configure(void)
     int probe = PAPI_NULL;
     if (PAPI_create_eventset(&probe) != PAPI_OK)
         return;
+    g_hlr.generation = atomic_load(&g_papi_generation);
     const char *env = getenv("PAPI_EVENTS");
-    if (env && *env) {
-        char list[PAPI_HUGE_STR_LEN];
-        papi_strcpy(list, sizeof list, env);
+    char *list = env && *env ? strdup(env) : NULL; /* the whole list, however long */
+    if (env && *env && !list) {
+        g_hlr.source = "PAPI_EVENTS";
+        snprintf(g_hlr.note, sizeof g_hlr.note, "no memory to read PAPI_EVENTS: no event counted");
+        hl_notice_once("PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
+    } else if (list) {
         char *save = NULL;
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             while (*tok == ' ')
@@ -101,12 +135,12 @@ static void configure(void)
             if (*tok)
                 try_event(probe, tok, 0);
         }
+        free(list);
         g_hlr.source = "PAPI_EVENTS";
-        if (g_hlr.skipped[0]) {
+        if (g_hlr.nskipped) { /* one line: the first one; the report has all */
             char msg[PAPI_HUGE_STR_LEN + 64];
-            snprintf(msg, sizeof msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted: %.900s",
-                     g_hlr.skipped);
-            msg[strcspn(msg, "\n")] = '\0'; /* one line: the first one; the report has all */
+            snprintf(msg, sizeof msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): "
+                     "%.200s: %.700s", g_hlr.nskipped, g_hlr.skipped[0].name, g_hlr.skipped[0].why);
             hl_notice_once(msg);
         }
     } else {
@@ -136,10 +170,27 @@ static void configure(void)
     PAPI_destroy_eventset(&probe);
 }
 
+/* After PAPI_shutdown + PAPI_library_init the codes of the first generation mean
+ * nothing: resolve the names again. Caller holds g_hlr_lock. */
+static int resolve_again(void)
+{
+    for (int i = 0; i < g_hlr.nevents; i++)
+        if (PAPI_event_name_to_code(g_hlr.name[i], &g_hlr.code[i]) != PAPI_OK)
+            return papi_error(PAPI_ENOEVNT, "PAPI_hl_region_begin: event %s is no longer known "
+                                            "after PAPI_library_init", g_hlr.name[i]);
+    g_hlr.generation = atomic_load(&g_papi_generation);
+    return PAPI_OK;
+}
+
+/* A report that could not be written (full disk, refused directory) is a failed run:
+ * the exit status says so instead of 0 (the reason is on stderr already). */
 static void at_exit_report(void)
 {
     const char *rep = getenv("PAPI_REPORT");
-    hlr_write_report(rep && *rep && strcmp(rep, "0") != 0);
+    if (hlr_write_report(rep && *rep && strcmp(rep, "0") != 0) != PAPI_OK) {
+        fflush(NULL);
+        _exit(EXIT_FAILURE);
+    }
 }
 
 static int process_init(void)
@@ -147,16 +198,21 @@ static int process_init(void)
     int ret = hl_self_init();
     if (ret != PAPI_OK)
         return ret;
-    if (__builtin_expect(atomic_load_explicit(&configured, memory_order_acquire), 1))
+    unsigned gen = atomic_load_explicit(&g_papi_generation, memory_order_relaxed);
+    if (__builtin_expect(atomic_load_explicit(&configured, memory_order_acquire) == (int)gen + 1, 1))
         return PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
-    if (!atomic_load_explicit(&configured, memory_order_relaxed)) {
+    int state = atomic_load_explicit(&configured, memory_order_relaxed);
+    if (state == 0) {
         configure();
         atexit(at_exit_report);
-        atomic_store_explicit(&configured, 1, memory_order_release);
+    } else if (state != (int)gen + 1) {
+        ret = resolve_again();
     }
+    if (ret == PAPI_OK)
+        atomic_store_explicit(&configured, (int)gen + 1, memory_order_release);
     pthread_mutex_unlock(&g_hlr_lock);
-    return PAPI_OK;
+    return ret;
 }
 
 static int start_set(struct hlr_thread *t)
@@ -164,6 +220,7 @@ static int start_set(struct hlr_thread *t)
     int es = PAPI_NULL, ret;
     if (g_hlr.nevents == 0)
         return PAPI_OK; /* time only */
+    unsigned gen = atomic_load(&g_papi_generation);
     ret = PAPI_create_eventset(&es);
     for (int i = 0; ret == PAPI_OK && i < g_hlr.nevents; i++)
         ret = PAPI_add_event(es, g_hlr.code[i]);
@@ -180,6 +237,7 @@ static int start_set(struct hlr_thread *t)
         return ret;
     }
     t->eventset = es;
+    t->generation = gen;
     return PAPI_OK;
 }
 
@@ -204,6 +262,7 @@ static int thread_get(struct hlr_thread **out)
          * counted in that region. */
         memset(t->region, 0, (size_t)t->cap * sizeof *t->region);
         t->eventset = PAPI_NULL;
+        pthread_mutex_init(&t->lock, NULL);
         t->id = (g_papi.init_state & PAPI_THREAD_LEVEL_INITED) ? PAPI_thread_id()
                                                                : (unsigned long)papi_gettid();
         pthread_mutex_lock(&g_hlr_lock);
@@ -214,9 +273,7 @@ static int thread_get(struct hlr_thread **out)
         pthread_setspecific(exit_key, t);
         me = t;
     }
-    if (t->eventset != PAPI_NULL && !es_lookup(t->eventset))
-        t->eventset = PAPI_NULL; /* PAPI_shutdown freed it: open a new one */
-    if (t->eventset == PAPI_NULL && t->sp >= 0) {
+    if (own_set(t) == PAPI_NULL && t->sp >= 0) {
         ret = start_set(t);
         if (ret != PAPI_OK)
             return ret;
@@ -225,22 +282,22 @@ static int thread_get(struct hlr_thread **out)
     return PAPI_OK;
 }
 
-static int sample(struct hlr_thread *t, long long *real, long long *proc, long long *values)
+static int sample(struct hlr_thread *t, struct hlr_sample *s)
 {
-    *real = hl_real_ns();
-    if (t->eventset == PAPI_NULL) {
-        *proc = PAPI_get_virt_nsec();
-        return PAPI_OK;
-    }
-    /* PAPI_read without its argument checks: the set is this thread's own. */
+    s->real = hl_real_ns();
+    s->cyc = PAPI_get_real_cyc();
+    if (own_set(t) == PAPI_NULL)
+        return g_hlr.nevents == 0 ? PAPI_OK
+               : papi_error(PAPI_ENOTRUN, "the region counters of this thread were closed "
+                                          "(PAPI_shutdown or PAPI_hl_stop); begin a region again");
+    /* PAPI_read without its argument checks: the set is this thread's own, of this
+     * library generation, with exactly our events (never more than s->value holds). */
     struct eventset *es = es_lookup(t->eventset);
-    if (__builtin_expect(!es || !(es->state & PAPI_RUNNING), 0))
+    if (__builtin_expect(!es || !(es->state & PAPI_RUNNING) || es->nentries != g_hlr.nevents, 0))
         return papi_error(PAPI_ENOTRUN, "the region counters of this thread are not running");
-    int ret = es_read_values(es, values);
+    int ret = es_read_values(es, s->value);
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
-    /* The kernel's enabled time of a per-thread counter is the thread's CPU time. */
-    *proc = es->nnat > 0 ? (long long)es->cnt[0].time_enabled : PAPI_get_virt_nsec();
     return PAPI_OK;
 }
 
@@ -262,14 +319,26 @@ static int check_name(const char *caller, const char *name)
     return PAPI_OK;
 }
 
-int PAPI_hl_region_begin(const char *region)
+static int new_region(struct hlr_thread *t, const char *region)
 {
-    struct hlr_thread *t = NULL;
-    int ret = check_name("PAPI_hl_region_begin", region);
-    if (ret == PAPI_OK)
-        ret = thread_get(&t);
-    if (ret != PAPI_OK)
-        return ret;
+    if (t->nregions == t->cap) {
+        struct hlr_region *n = realloc(t->region, (size_t)t->cap * 2 * sizeof *n);
+        if (!n)
+            return papi_error(PAPI_ENOMEM, "no memory for region '%s'", region);
+        memset(n + t->cap, 0, (size_t)t->cap * sizeof *n);
+        t->region = n;
+        t->cap *= 2;
+    }
+    int r = t->nregions++;
+    struct hlr_region *g = &t->region[r];
+    memset(g, 0, sizeof *g);
+    papi_strcpy(g->name, sizeof g->name, region);
+    g->parent = t->sp > 0 ? t->stack[t->sp - 1] : -1;
+    return r;
+}
+
+static int region_begin_locked(struct hlr_thread *t, const char *region)
+{
     int r = find_region(t, region);
     if (r >= 0 && t->region[r].depth > 0) {
         t->region[r].depth++; /* recursion: the outermost begin/end pair counts */
@@ -278,26 +347,13 @@ int PAPI_hl_region_begin(const char *region)
     if (t->sp >= HLR_MAX_DEPTH)
         return papi_error(PAPI_EINVAL, "PAPI_hl_region_begin: more than %d nested regions",
                           HLR_MAX_DEPTH);
-    if (r < 0) {
-        if (t->nregions == t->cap) {
-            struct hlr_region *n = realloc(t->region, (size_t)t->cap * 2 * sizeof *n);
-            if (!n)
-                return papi_error(PAPI_ENOMEM, "no memory for region '%s'", region);
-            memset(n + t->cap, 0, (size_t)t->cap * sizeof *n);
-            t->region = n;
-            t->cap *= 2;
-        }
-        r = t->nregions++;
-        struct hlr_region *g = &t->region[r];
-        memset(g, 0, sizeof *g);
-        papi_strcpy(g->name, sizeof g->name, region);
-        g->parent = t->sp > 0 ? t->stack[t->sp - 1] : -1;
-    }
+    if (r < 0 && (r = new_region(t, region)) < 0)
+        return r;
     struct hlr_region *g = &t->region[r];
     /* Bookkeeping first, counters last: nothing of ours runs inside the region. */
     t->stack[t->sp++] = r;
     g->depth = 1;
-    ret = sample(t, &g->begin_real, &g->begin_proc, g->begin_value);
+    int ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
         g->depth = 0;
         t->sp--;
@@ -305,63 +361,100 @@ int PAPI_hl_region_begin(const char *region)
     return ret;
 }
 
-/* Add the counts since the region's last sample to its totals. */
-static void accumulate(struct hlr_region *g, long long real, long long proc, const long long *v)
+int PAPI_hl_region_begin(const char *region)
 {
-    g->real_ns += real - g->begin_real;
-    g->proc_ns += proc - g->begin_proc;
-    for (int i = 0; i < g_hlr.nevents; i++)
-        g->value[i] += v[i] - g->begin_value[i];
+    struct hlr_thread *t = NULL;
+    int ret = check_name("PAPI_hl_region_begin", region);
+    if (ret == PAPI_OK)
+        ret = thread_get(&t);
+    if (ret != PAPI_OK)
+        return ret;
+    pthread_mutex_lock(&t->lock);
+    ret = region_begin_locked(t, region);
+    pthread_mutex_unlock(&t->lock);
+    return ret;
 }
 
+/* Add the counts since the region's last sample to its totals. */
+static void accumulate(struct hlr_region *g, const struct hlr_sample *now)
+{
+    g->total.real += now->real - g->begin.real;
+    g->total.cyc += now->cyc - g->begin.cyc;
+    for (int i = 0; i < g_hlr.nevents; i++)
+        g->total.value[i] += now->value[i] - g->begin.value[i];
+}
+
+/* The region, open in this thread, with the thread's lock held on success. */
 static int open_region(const char *caller, const char *region, struct hlr_thread **t, int *r)
 {
     int ret = check_name(caller, region);
     if (ret != PAPI_OK)
         return ret;
     *t = me;
-    *r = *t ? find_region(*t, region) : -1;
-    if (*r < 0 || (*t)->region[*r].depth == 0)
+    if (!*t)
         return papi_error(PAPI_EINVAL, "%s: region '%s' was not begun in this thread", caller,
                           region);
+    pthread_mutex_lock(&(*t)->lock);
+    *r = find_region(*t, region);
+    if (*r < 0 || (*t)->region[*r].depth == 0) {
+        pthread_mutex_unlock(&(*t)->lock);
+        return papi_error(PAPI_EINVAL, "%s: region '%s' was not begun in this thread", caller,
+                          region);
+    }
+    return PAPI_OK;
+}
+
+/* PAPI 7 keeps the value at each read beside the region's value (read_1 ... read_N). */
+static int keep_read(struct hlr_region *g)
+{
+    if (g->nreads == g->readcap) {
+        int cap = g->readcap ? g->readcap * 2 : 4;
+        struct hlr_sample *n = realloc(g->reads, (size_t)cap * sizeof *n);
+        if (!n)
+            return papi_error(PAPI_ENOMEM, "no memory for the reads of region '%s'", g->name);
+        g->reads = n;
+        g->readcap = cap;
+    }
+    g->reads[g->nreads++] = g->total;
     return PAPI_OK;
 }
 
 int PAPI_hl_read(const char *region)
 {
     struct hlr_thread *t;
+    struct hlr_sample now;
     int r;
-    long long real, proc, v[HLR_MAX_EVENTS];
     int ret = open_region("PAPI_hl_read", region, &t, &r);
-    if (ret == PAPI_OK)
-        ret = sample(t, &real, &proc, v);
     if (ret != PAPI_OK)
         return ret;
-    struct hlr_region *g = &t->region[r];
-    accumulate(g, real, proc, v);
-    g->begin_real = real;
-    g->begin_proc = proc;
-    memcpy(g->begin_value, v, sizeof v);
-    return PAPI_OK;
+    ret = sample(t, &now);
+    if (ret == PAPI_OK) {
+        struct hlr_region *g = &t->region[r];
+        accumulate(g, &now);
+        g->begin = now;
+        ret = keep_read(g);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return ret;
 }
 
 int PAPI_hl_region_end(const char *region)
 {
     struct hlr_thread *t;
+    struct hlr_sample now;
     int r;
-    long long real, proc, v[HLR_MAX_EVENTS];
     int ret = open_region("PAPI_hl_region_end", region, &t, &r);
     if (ret != PAPI_OK)
         return ret;
     struct hlr_region *g = &t->region[r];
     if (g->depth > 1) {
         g->depth--;
-        return PAPI_OK;
+        goto out;
     }
-    ret = sample(t, &real, &proc, v); /* counters first */
+    ret = sample(t, &now); /* counters first */
     if (ret != PAPI_OK)
-        return ret;
-    accumulate(g, real, proc, v);
+        goto out;
+    accumulate(g, &now);
     g->count++;
     g->depth = 0;
     /* Pop it, wherever it is: an end out of order still closes that region. */
@@ -371,20 +464,29 @@ int PAPI_hl_region_end(const char *region)
             t->sp--;
             break;
         }
-    return PAPI_OK;
+out:
+    pthread_mutex_unlock(&t->lock);
+    return ret;
 }
 
 int PAPI_hl_stop(void)
 {
     struct hlr_thread *t = me;
-    if (!t || t->eventset == PAPI_NULL || !es_lookup(t->eventset))
+    if (!t)
         return papi_error(PAPI_ENOTRUN, "PAPI_hl_stop: no region counters run in this thread");
-    if (t->sp > 0)
-        return papi_error(PAPI_EINVAL, "PAPI_hl_stop: region '%s' is still open",
-                          t->region[t->stack[t->sp - 1]].name);
-    int ret = PAPI_stop(t->eventset, NULL);
-    PAPI_cleanup_eventset(t->eventset);
-    PAPI_destroy_eventset(&t->eventset);
-    t->eventset = PAPI_NULL;
+    pthread_mutex_lock(&t->lock);
+    int ret;
+    if (own_set(t) == PAPI_NULL || !es_lookup(t->eventset)) {
+        ret = papi_error(PAPI_ENOTRUN, "PAPI_hl_stop: no region counters run in this thread");
+    } else if (t->sp > 0) {
+        ret = papi_error(PAPI_EINVAL, "PAPI_hl_stop: region '%s' is still open",
+                         t->region[t->stack[t->sp - 1]].name);
+    } else {
+        ret = PAPI_stop(t->eventset, NULL);
+        PAPI_cleanup_eventset(t->eventset);
+        PAPI_destroy_eventset(&t->eventset);
+        t->eventset = PAPI_NULL;
+    }
+    pthread_mutex_unlock(&t->lock);
     return ret;
 }

@@ -2,15 +2,28 @@
  * <PAPI_OUTPUT_DIRECTORY or .>/papi_hl_output/rank_XXXXXX.json (as PAPI 7 names it), and
  * the PAPI_REPORT=1 summary on stdout. The rank comes from papi_hl_set_rank (the MPI
  * wrapper library calls it), else from the launcher's environment, else the process id
- * names the file and "rank" is null. */
+ * names the file and "rank" is null.
+ *
+ * The schema is PAPI 7's (read by its papi_hl_output_writer): "event_definitions"
+ * (name -> component, type), then "threads" -> id -> "regions" -> id -> name,
+ * parent_region_id (-1 at top level), region_count, cycles, real_time_nsec and one member
+ * per event; a region read with PAPI_hl_read has {region_value, read_1, ..., read_N} for
+ * each value. Our additions live beside them at the top level: rank, rank_source, pid,
+ * event_source, note (why software events were chosen) and skipped_events.
+ *
+ * The file is written under an exclusive temporary name in a directory this user owns,
+ * then renamed into place: a planted symlink is never followed, and a full disk leaves the
+ * previous report (or none), never a truncated one. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "hl_regions.h"
+#include "json_writer.h"
+#include "output_file.h"
 #include "papi_hl_rank.h"
 
 static int set_rank = -1;
@@ -47,101 +60,92 @@ static int find_rank(const char **source)
     return -1;
 }
 
-static void json_string(FILE *f, const char *s)
+/* A value: plain, or {region_value, read_1, ...} when the region was read midway. */
+static void write_value(struct jw *w, const char *key, const struct hlr_region *g, int which)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
+#define PICK(s) (which == -2 ? (s).real : which == -1 ? (s).cyc : (s).value[which])
+    if (g->nreads == 0) {
+        jw_int(w, key, PICK(g->total));
+        return;
     }
-    fputc('"', f);
+    char rk[32];
+    jw_obj_begin(w, key);
+    jw_int(w, "region_value", PICK(g->total));
+    for (int k = 0; k < g->nreads; k++) {
+        snprintf(rk, sizeof rk, "read_%d", k + 1);
+        jw_int(w, rk, PICK(g->reads[k]));
+    }
+    jw_obj_end(w);
+#undef PICK
 }
 
-static void write_skipped(FILE *f)
+static void write_thread(struct jw *w, struct hlr_thread *t)
 {
-    const char *p = g_hlr.skipped;
-    int first = 1;
-    fputs("  \"skipped_events\": [", f);
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        const char *colon = strstr(p, ": ");
-        if (!nl || !colon || colon > nl)
-            break;
-        char name[PAPI_MAX_STR_LEN], why[PAPI_HUGE_STR_LEN];
-        snprintf(name, sizeof name, "%.*s", (int)(colon - p), p);
-        snprintf(why, sizeof why, "%.*s", (int)(nl - colon - 2), colon + 2);
-        fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", f);
-        json_string(f, name);
-        fputs(", \"reason\": ", f);
-        json_string(f, why);
-        fputc('}', f);
-        first = 0;
-        p = nl + 1;
+    char key[32];
+    pthread_mutex_lock(&t->lock);
+    if (t->nregions == 0) { /* its first begin failed */
+        pthread_mutex_unlock(&t->lock);
+        return;
     }
-    fputs(first ? "],\n" : "\n  ],\n", f);
+    snprintf(key, sizeof key, "%lu", t->id);
+    jw_obj_begin(w, key);
+    jw_obj_begin(w, "regions");
+    for (int r = 0; r < t->nregions; r++) {
+        const struct hlr_region *g = &t->region[r];
+        snprintf(key, sizeof key, "%d", r);
+        jw_obj_begin(w, key);
+        jw_str(w, "name", g->name);
+        jw_int(w, "parent_region_id", g->parent);
+        jw_int(w, "region_count", g->count);
+        write_value(w, "cycles", g, -1);
+        write_value(w, "real_time_nsec", g, -2);
+        for (int i = 0; i < g_hlr.nevents; i++)
+            write_value(w, g_hlr.name[i], g, i);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+    jw_obj_end(w);
+    pthread_mutex_unlock(&t->lock);
 }
 
-static void write_region(FILE *f, const struct hlr_thread *t, int r)
+static int write_json(FILE *f, int rank, const char *rank_source)
 {
-    const struct hlr_region *g = &t->region[r];
-    fputs("        {\"name\": ", f);
-    json_string(f, g->name);
-    fputs(", \"parent\": ", f);
-    if (g->parent >= 0)
-        json_string(f, t->region[g->parent].name);
-    else
-        fputs("null", f);
-    fprintf(f, ", \"region_count\": %lld, \"open\": %s, \"real_time_nsec\": %lld, "
-               "\"proc_time_nsec\": %lld, \"events\": {",
-            g->count, g->depth > 0 ? "true" : "false", g->real_ns, g->proc_ns);
+    struct jw w;
+    jw_init(&w, f);
+    jw_obj_begin(&w, NULL);
+    jw_str(&w, "papi_version", "7.0.0.0");
+    jw_obj_begin(&w, "event_definitions");
     for (int i = 0; i < g_hlr.nevents; i++) {
-        if (i)
-            fputs(", ", f);
-        json_string(f, g_hlr.name[i]);
-        fprintf(f, ": %lld", g->value[i]);
+        jw_obj_begin(&w, g_hlr.name[i]);
+        jw_str(&w, "component", g_hlr.component[i]);
+        jw_str(&w, "type", "delta");
+        jw_obj_end(&w);
     }
-    fputs("}}", f);
-}
-
-static void write_json(FILE *f, int rank, const char *rank_source)
-{
-    fputs("{\n  \"papi_version\": \"7.0.0\",\n", f);
-    if (rank >= 0)
-        fprintf(f, "  \"rank\": %d,\n  \"rank_source\": \"%s\",\n", rank, rank_source);
-    else
-        fputs("  \"rank\": null,\n  \"rank_source\": null,\n", f);
-    fprintf(f, "  \"pid\": %ld,\n  \"event_source\": ", (long)getpid());
-    json_string(f, g_hlr.source ? g_hlr.source : "none");
-    fputs(",\n  \"note\": ", f);
-    json_string(f, g_hlr.note);
-    fputs(",\n  \"events\": [", f);
-    for (int i = 0; i < g_hlr.nevents; i++) {
-        if (i)
-            fputs(", ", f);
-        json_string(f, g_hlr.name[i]);
+    jw_obj_end(&w);
+    if (rank >= 0) {
+        jw_int(&w, "rank", rank);
+        jw_str(&w, "rank_source", rank_source);
+    } else {
+        jw_null(&w, "rank");
+        jw_null(&w, "rank_source");
     }
-    fputs("],\n", f);
-    write_skipped(f);
-    fputs("  \"threads\": [", f);
-    int first = 1;
-    for (const struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
-        if (t->nregions == 0)
-            continue;
-        fprintf(f, "%s\n    {\"id\": %lu, \"regions\": [\n", first ? "" : ",", t->id);
-        for (int r = 0; r < t->nregions; r++) {
-            write_region(f, t, r);
-            fputs(r + 1 < t->nregions ? ",\n" : "\n", f);
-        }
-        fputs("    ]}", f);
-        first = 0;
+    jw_int(&w, "pid", (long long)getpid());
+    jw_str(&w, "event_source", g_hlr.source ? g_hlr.source : "none");
+    jw_str(&w, "note", g_hlr.note);
+    jw_arr_begin(&w, "skipped_events");
+    for (int i = 0; i < g_hlr.nskipped; i++) {
+        jw_obj_begin(&w, NULL);
+        jw_str(&w, "name", g_hlr.skipped[i].name);
+        jw_str(&w, "reason", g_hlr.skipped[i].why);
+        jw_obj_end(&w);
     }
-    fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+    jw_arr_end(&w);
+    jw_obj_begin(&w, "threads");
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next)
+        write_thread(&w, t);
+    jw_obj_end(&w);
+    jw_obj_end(&w);
+    return jw_finish(&w);
 }
 
 static void write_summary(const char *path, int rank)
@@ -151,66 +155,103 @@ static void write_summary(const char *path, int rank)
         printf(" (rank %d)\n", rank);
     if (g_hlr.note[0])
         printf("  note: %s\n", g_hlr.note);
-    for (const struct hlr_thread *t = g_hlr.threads; t; t = t->next)
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
         for (int r = 0; r < t->nregions; r++) {
             const struct hlr_region *g = &t->region[r];
-            printf("  thread %lu region %s: count %lld, real %.6f s, proc %.6f s", t->id, g->name,
-                   g->count, (double)g->real_ns * 1e-9, (double)g->proc_ns * 1e-9);
+            printf("  thread %lu region %s: count %lld, real %.6f s", t->id, g->name, g->count,
+                   (double)g->total.real * 1e-9);
             for (int i = 0; i < g_hlr.nevents; i++)
-                printf(", %s %lld", g_hlr.name[i], g->value[i]);
+                printf(", %s %lld", g_hlr.name[i], g->total.value[i]);
             putchar('\n');
         }
+        pthread_mutex_unlock(&t->lock);
+    }
     printf("  written to %s\n", path);
     fflush(stdout);
 }
 
-static int make_dir(const char *path)
+/* <PAPI_OUTPUT_DIRECTORY or .>/papi_hl_output, created when missing, refused when it
+ * belongs to another user. Returns its fd or a PAPI error. */
+static int open_output_dir(char *dir, size_t dirlen)
 {
-    if (mkdir(path, 0755) == 0 || errno == EEXIST)
-        return PAPI_OK;
-    return papi_error(PAPI_ESYS, "cannot create the report directory %s: %s", path,
-                      strerror(errno));
+    const char *base = getenv("PAPI_OUTPUT_DIRECTORY");
+    char why[PAPI_HUGE_STR_LEN + 64];
+    if (!base || !*base)
+        base = ".";
+    if (strlen(base) + sizeof "/papi_hl_output" > dirlen)
+        return papi_error(PAPI_EINVAL, "PAPI_OUTPUT_DIRECTORY is longer than %zu bytes; the "
+                          "region report is not written", dirlen - sizeof "/papi_hl_output");
+    snprintf(dir, dirlen, "%s/papi_hl_output", base);
+    int fd = output_dir_open(dir, 1, why, sizeof why);
+    if (fd < 0)
+        return papi_error(PAPI_ESYS, "region report (PAPI_OUTPUT_DIRECTORY): %s", why);
+    return fd;
+}
+
+static int write_file(int dirfd, const char *dir, const char *name, int rank,
+                      const char *rank_source)
+{
+    char tmp[NAME_MAX + 1];
+    int fd = output_file_create(dirfd, name, tmp, sizeof tmp);
+    if (fd < 0)
+        return papi_error(PAPI_ESYS, "cannot create the region report in %s: %s", dir,
+                          strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        output_file_discard(dirfd, tmp);
+        return papi_error(PAPI_ESYS, "cannot write the region report in %s: %s", dir,
+                          strerror(errno));
+    }
+    errno = 0;
+    int bad = write_json(f, rank, rank_source);
+    int err = bad ? (errno ? errno : EIO) : 0;
+    if (fsync(fileno(f)) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        output_file_discard(dirfd, tmp);
+        return papi_error(PAPI_ESYS, "writing the region report %s/%s failed (%s); nothing "
+                          "was published", dir, name, strerror(err));
+    }
+    if (output_file_publish(dirfd, tmp, name) != 0)
+        return papi_error(PAPI_ESYS, "cannot rename the region report into %s/%s: %s", dir, name,
+                          strerror(errno));
+    return PAPI_OK;
 }
 
 int hlr_write_report(int summary)
 {
-    char dir[PAPI_HUGE_STR_LEN], path[PAPI_HUGE_STR_LEN + 64];
-    const char *base = getenv("PAPI_OUTPUT_DIRECTORY");
+    char dir[PATH_MAX], name[64], path[PATH_MAX + 64];
     const char *rank_source;
-    int ret;
+    int ret = PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
     int any = 0;
-    for (const struct hlr_thread *t = g_hlr.threads; t; t = t->next)
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
         any |= t->nregions > 0;
-    if (!any) {
-        pthread_mutex_unlock(&g_hlr_lock);
-        return PAPI_OK;
+        pthread_mutex_unlock(&t->lock);
     }
+    if (!any)
+        goto out;
     int rank = find_rank(&rank_source);
-    if (base && *base) {
-        ret = make_dir(base);
-        if (ret != PAPI_OK)
-            goto out;
-    }
-    snprintf(dir, sizeof dir, "%s/papi_hl_output", base && *base ? base : ".");
-    ret = make_dir(dir);
-    if (ret != PAPI_OK)
-        goto out;
-    snprintf(path, sizeof path, "%s/rank_%06d.json", dir, rank >= 0 ? rank : (int)getpid());
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        ret = papi_error(PAPI_ESYS, "cannot write the region report %s: %s", path, strerror(errno));
+    int dirfd = open_output_dir(dir, sizeof dir);
+    if (dirfd < 0) {
+        ret = dirfd;
         goto out;
     }
-    write_json(f, rank, rank_source);
-    if (fclose(f) != 0) {
-        ret = papi_error(PAPI_ESYS, "writing the region report %s failed: %s", path,
-                         strerror(errno));
-        goto out;
-    }
-    if (summary)
+    snprintf(name, sizeof name, "rank_%06d.json", rank >= 0 ? rank : (int)getpid());
+    ret = write_file(dirfd, dir, name, rank, rank_source);
+    close(dirfd);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (ret == PAPI_OK && summary)
         write_summary(path, rank);
-    ret = PAPI_OK;
 out:
     if (ret != PAPI_OK)
         fprintf(stderr, "PAPI: %s\n", papi_last_error_detail());

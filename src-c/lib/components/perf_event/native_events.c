@@ -21,7 +21,14 @@
 
 static struct native_event *chunks[MAX_CHUNKS];
 static atomic_int table_count;
-static unsigned *hash_slots; /* index + 1, 0 = empty */
+/* Name -> index. A slot keeps its own key: an alias (the spelling a user gave, e.g.
+ * "PAGE-FAULTS" for "perf::PAGE-FAULTS") must match by that spelling, or every lookup of
+ * it would encode again and grow the table. */
+struct name_slot {
+    char *alias;      /* owned key when it differs from the entry's name, else NULL */
+    unsigned value;   /* index + 1, 0 = empty */
+};
+static struct name_slot *hash_slots;
 static unsigned hash_size;
 static unsigned hash_used;
 
@@ -63,6 +70,8 @@ void native_shutdown(void)
         chunks[c] = NULL;
     }
     atomic_store(&table_count, 0);
+    for (unsigned i = 0; i < hash_size; i++)
+        free(hash_slots[i].alias);
     free(hash_slots);
     hash_slots = NULL;
     hash_size = 0;
@@ -86,46 +95,53 @@ struct native_event *native_lookup(int idx)
     return &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
 }
 
+static const char *slot_key(const struct name_slot *s)
+{
+    unsigned v = s->value;
+    return s->alias ? s->alias : chunks[(v - 1) >> CHUNK_BITS][(v - 1) & (CHUNK_SIZE - 1)].name;
+}
+
 /* Caller holds g_papi_lock. */
 static int find_locked(const char *name)
 {
     if (!hash_size)
         return -1;
     for (unsigned h = name_hash(name) & (hash_size - 1);; h = (h + 1) & (hash_size - 1)) {
-        unsigned v = hash_slots[h];
-        if (!v)
+        if (!hash_slots[h].value)
             return -1;
-        struct native_event *e = &chunks[(v - 1) >> CHUNK_BITS][(v - 1) & (CHUNK_SIZE - 1)];
-        if (strcmp(e->name, name) == 0)
-            return (int)v - 1;
+        if (strcmp(slot_key(&hash_slots[h]), name) == 0)
+            return (int)hash_slots[h].value - 1;
     }
 }
 
-static int hash_insert_locked(const char *name, unsigned value)
+/* name is the entry's own name (stored there) or an alias (copied here). */
+static int hash_insert_locked(const char *name, unsigned value, int alias)
 {
     if (hash_used * 2 >= hash_size) {
         unsigned nsize = hash_size ? hash_size * 2 : 1024;
-        unsigned *n = calloc(nsize, sizeof *n);
+        struct name_slot *n = calloc(nsize, sizeof *n);
         if (!n)
             return PAPI_ENOMEM;
         for (unsigned i = 0; i < hash_size; i++) {
-            unsigned v = hash_slots[i];
-            if (!v)
+            if (!hash_slots[i].value)
                 continue;
-            struct native_event *e = &chunks[(v - 1) >> CHUNK_BITS][(v - 1) & (CHUNK_SIZE - 1)];
-            unsigned h = name_hash(e->name) & (nsize - 1);
-            while (n[h])
+            unsigned h = name_hash(slot_key(&hash_slots[i])) & (nsize - 1);
+            while (n[h].value)
                 h = (h + 1) & (nsize - 1);
-            n[h] = v;
+            n[h] = hash_slots[i];
         }
         free(hash_slots);
         hash_slots = n;
         hash_size = nsize;
     }
+    char *copy = NULL;
+    if (alias && !(copy = strdup(name)))
+        return PAPI_ENOMEM;
     unsigned h = name_hash(name) & (hash_size - 1);
-    while (hash_slots[h])
+    while (hash_slots[h].value)
         h = (h + 1) & (hash_size - 1);
-    hash_slots[h] = value;
+    hash_slots[h].value = value;
+    hash_slots[h].alias = copy;
     hash_used++;
     return PAPI_OK;
 }
@@ -171,7 +187,7 @@ static int intern_locked(const char *name, int pfm_idx, int umask_idx, int expli
         e->attr_plm = -1;
     }
     pthread_mutex_init(&e->enc_lock, NULL);
-    if (hash_insert_locked(e->name, (unsigned)idx + 1) != PAPI_OK) {
+    if (hash_insert_locked(e->name, (unsigned)idx + 1, 0) != PAPI_OK) {
         free(e->name);
         e->name = NULL;
         return PAPI_ENOMEM;
@@ -254,7 +270,7 @@ int native_name_to_code(const char *name, int *code)
     idx = intern_locked(canon, pfm_idx, -1, explicit_plm, &attr, PFM_PLM3);
     /* The spelling the user gave maps to the same entry. */
     if (idx >= 0 && strcmp(canon, name) != 0 && find_locked(name) < 0)
-        hash_insert_locked(name, (unsigned)idx + 1);
+        hash_insert_locked(name, (unsigned)idx + 1, 1);
     pthread_mutex_unlock(&g_papi_lock);
     if (idx < 0)
         return papi_error(idx, "cannot record native event '%s'", name);
