@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden symbols; what this header declares is its public
+ * API and exported (default visibility), nothing else is. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- version ------------------------------------------------------------ */
 #define PAPI_VERSION_NUMBER(maj, min, rev, inc) \
     (((maj) << 24) | ((min) << 16) | ((rev) << 8) | (inc))
@@ -705,6 +711,10 @@ int PAPI_hl_region_begin(const char *region);
 int PAPI_hl_read(const char *region);
 int PAPI_hl_region_end(const char *region);
 int PAPI_hl_stop(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  * a failure leaves the set exactly as it was. */
 #include <string.h>
 
-#include "papi_internal.h"
+#include "component_registry.h"
+#include "eventset.h"
 
 int es_entry_index(const struct eventset *es, int code)
 {

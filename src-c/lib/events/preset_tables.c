@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "perf_event.h"
+#include "eventset.h"
 #include "preset_tables.h"
 
 #define GENERIC_TABLE "generic"

@@ -15,7 +15,7 @@
 #include <sys/types.h>
 
 #include "component.h"
-#include "papi_internal.h"
+#include "papi_globals.h"
 
 enum pe_class { PE_CORE = 0, PE_UNCORE = 1 };
 
