@@ -6,10 +6,12 @@
 
 #include "component_registry.h"
 #include "perf_event.h"
+#include "powercap/powercap.h"
 
 struct papi_component *const papi_components[] = {
     &perf_event_component,         /* 0: presets resolve to its events */
     &perf_event_uncore_component,  /* 1: the same implementation, uncore PMUs */
+    &powercap_component,           /* 2: energy and power limits of the powercap tree */
 };
 const int papi_num_components = (int)(sizeof papi_components / sizeof papi_components[0]);
 

@@ -17,8 +17,8 @@ static const char *const messages[PAPI_NUM_ERRORS] = {
     [-PAPI_ECLOST] = "Access to the counters was lost or interrupted",
     [-PAPI_EBUG] = "Internal error in the PAPI library",
     [-PAPI_ENOEVNT] = "Event does not exist",
-    [-PAPI_ECNFLCT] = "Event exists, but cannot be counted together with the other events "
-                      "(counter resources)",
+    [-PAPI_ECNFLCT] = ("Event exists, but cannot be counted together with the other events "
+                       "(counter resources)"),
     [-PAPI_ENOTRUN] = "EventSet is currently not running",
     [-PAPI_EISRUN] = "EventSet is currently counting",
     [-PAPI_ENOEVST] = "No such EventSet available",

@@ -72,47 +72,6 @@ static inline uintptr_t this_thread(void)
     return tp;
 }
 
-#if defined(__aarch64__)
-#define MRS_CASE(n)                                                                        \
-    case n + 1:                                                                            \
-        __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v));                      \
-        break;
-/* perf_user_arm64_counter inline: without a call, PAPI_read's path keeps its values in
- * registers (measured: 10 guest instructions less per read). */
-static inline __attribute__((always_inline)) uint64_t hot_counter(uint32_t index)
-{
-    uint64_t v = 0;
-    switch (index) {
-        MRS_CASE(0) MRS_CASE(1) MRS_CASE(2) MRS_CASE(3) MRS_CASE(4) MRS_CASE(5) MRS_CASE(6)
-        MRS_CASE(7) MRS_CASE(8) MRS_CASE(9) MRS_CASE(10) MRS_CASE(11) MRS_CASE(12)
-        MRS_CASE(13) MRS_CASE(14) MRS_CASE(15) MRS_CASE(16) MRS_CASE(17) MRS_CASE(18)
-        MRS_CASE(19) MRS_CASE(20) MRS_CASE(21) MRS_CASE(22) MRS_CASE(23) MRS_CASE(24)
-        MRS_CASE(25) MRS_CASE(26) MRS_CASE(27) MRS_CASE(28) MRS_CASE(29) MRS_CASE(30)
-    case 32:
-        __asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
-        break;
-    default:
-        break;
-    }
-    return v;
-}
-#undef MRS_CASE
-#else
-#define hot_counter perf_user_hw_counter
-#endif
-
-/* perf_user_read (perf_user_read.h) with the counter instruction inline. */
-static inline __attribute__((always_inline)) int user_read(const struct perf_event_mmap_page *pc,
-                                                           uint64_t *count, uint64_t *enabled,
-                                                           uint64_t *running)
-{
-#if PERF_USER_READ_ARCH
-    return perf_user_read_core(pc, hot_counter, perf_user_hw_clock, count, enabled, running);
-#else
-    return perf_user_read(pc, count, enabled, running);
-#endif
-}
-
 /* The count alone of a group member whose group leader's times were just read: the
  * seqlock of linux/perf_event.h without the time conversion (the kernel schedules a
  * group as one, and read() reports the leader's times for every member too). */
@@ -130,7 +89,7 @@ static inline __attribute__((always_inline)) int user_count(const struct perf_ev
         if (!(caps & PERF_USER_CAP_RDPMC) || index == 0 || index > PERF_USER_MAX_INDEX)
             return 0;
         c = (uint64_t)PERF_USER_ONCE(pc->offset) +
-            (uint64_t)perf_user_sign_extend(hot_counter(index),
+            (uint64_t)perf_user_sign_extend(perf_user_hw_counter(index),
                                             PERF_USER_ONCE(pc->pmc_width));
         PERF_USER_BARRIER();
     } while (PERF_USER_ONCE(pc->lock) != seq);
@@ -329,7 +288,7 @@ static __attribute__((noinline)) int user_read_all(const struct cmp_context *ctx
         const struct pe_event *e = &ctx->ev[i];
         uint64_t c, en, ru;
         if (e->time_from < 0) {
-            if (!user_read(e->page, &c, &en, &ru))
+            if (!perf_user_read(e->page, &c, &en, &ru))
                 return 0;
             gen[e->group] = en;
             grun[e->group] = ru;
@@ -352,7 +311,7 @@ int pe_read(struct cmp_context *ctx, struct cmp_count *out)
         if (ctx->n == 1) { /* the common single counter, kept in registers */
             const struct pe_event *e = &ctx->ev[0];
             uint64_t c, en, ru;
-            if (__builtin_expect(user_read(e->page, &c, &en, &ru), 1)) {
+            if (__builtin_expect(perf_user_read(e->page, &c, &en, &ru), 1)) {
                 out->value = e->carry.value + c;
                 out->time_enabled = e->carry.time_enabled + en;
                 out->time_running = e->carry.time_running + ru;

@@ -39,6 +39,7 @@
 #define PERF_USER_READ_ARCH 0
 #endif
 
+#define PERF_USER_HIDDEN __attribute__((visibility("hidden")))
 #define PERF_USER_BARRIER() __asm__ __volatile__("" ::: "memory")
 #define PERF_USER_ONCE(field) (*(const volatile __typeof__(field) *)&(field))
 
@@ -57,10 +58,30 @@ static inline uint64_t perf_user_hw_clock(void)
     return ((uint64_t)hi << 32) | lo;
 }
 #elif defined(__aarch64__)
-uint64_t perf_user_arm64_counter(uint32_t index); /* perf_user_read.c: mrs by number */
+/* The register number is part of the mrs encoding: one case per counter. */
+#define PERF_USER_MRS(n)                                                                   \
+    case n:                                                                                \
+        __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v));                      \
+        break;
 static inline uint64_t perf_user_hw_counter(uint32_t index)
 {
-    return perf_user_arm64_counter(index);
+    uint64_t v = 0;
+    switch (index - 1) { /* 0..30 event counters, 31 the cycle counter */
+        PERF_USER_MRS(0) PERF_USER_MRS(1) PERF_USER_MRS(2) PERF_USER_MRS(3) PERF_USER_MRS(4)
+        PERF_USER_MRS(5) PERF_USER_MRS(6) PERF_USER_MRS(7) PERF_USER_MRS(8) PERF_USER_MRS(9)
+        PERF_USER_MRS(10) PERF_USER_MRS(11) PERF_USER_MRS(12) PERF_USER_MRS(13)
+        PERF_USER_MRS(14) PERF_USER_MRS(15) PERF_USER_MRS(16) PERF_USER_MRS(17)
+        PERF_USER_MRS(18) PERF_USER_MRS(19) PERF_USER_MRS(20) PERF_USER_MRS(21)
+        PERF_USER_MRS(22) PERF_USER_MRS(23) PERF_USER_MRS(24) PERF_USER_MRS(25)
+        PERF_USER_MRS(26) PERF_USER_MRS(27) PERF_USER_MRS(28) PERF_USER_MRS(29)
+        PERF_USER_MRS(30)
+    case 31:
+        __asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+        break;
+    default: /* never: the caller checked index <= PERF_USER_MAX_INDEX */
+        break;
+    }
+    return v;
 }
 static inline uint64_t perf_user_hw_clock(void)
 {
@@ -151,13 +172,14 @@ static inline int perf_user_read(const struct perf_event_mmap_page *pc, uint64_t
 }
 
 /* The same loop with the counter instruction supplied (the clock is the real one). */
-int perf_user_read_with(const struct perf_event_mmap_page *pc,
-                        uint64_t (*read_counter)(uint32_t index), uint64_t *count,
-                        uint64_t *enabled, uint64_t *running);
+PERF_USER_HIDDEN int perf_user_read_with(const struct perf_event_mmap_page *pc,
+                                         uint64_t (*read_counter)(uint32_t index),
+                                         uint64_t *count, uint64_t *enabled,
+                                         uint64_t *running);
 /* ... and with the timestamp counter supplied too, for exact extrapolation tests. */
-int perf_user_read_clocked(const struct perf_event_mmap_page *pc,
-                           uint64_t (*read_counter)(uint32_t index),
-                           uint64_t (*read_clock)(void), uint64_t *count, uint64_t *enabled,
-                           uint64_t *running);
+PERF_USER_HIDDEN int perf_user_read_clocked(const struct perf_event_mmap_page *pc,
+                                            uint64_t (*read_counter)(uint32_t index),
+                                            uint64_t (*read_clock)(void), uint64_t *count,
+                                            uint64_t *enabled, uint64_t *running);
 
 #endif

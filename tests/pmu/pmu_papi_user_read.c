@@ -1,4 +1,4 @@
-/* pmu_user_read: the user-space counter read (arm64 user access) in the guest.
+/* pmu_papi_user_read: PAPI_read with user-space counter reads (arm64 user access).
  *
  * 1. fast_counter_read says what the lane configured (PMU_USER_ACCESS: 0 or 1).
  * 2. Raw: a user read of a counter taken between two read()s of the same descriptor lies
@@ -300,5 +300,5 @@ int main(void)
     close(meter_user);
     close(meter);
     PAPI_shutdown();
-    return test_done("pmu_user_read");
+    return test_done("pmu_papi_user_read");
 }

@@ -1,0 +1,300 @@
+/* powercap_component.c: the powercap component (component.h) over the zones that
+ * powercap_zones.c finds. Energy counters are system-wide (a socket's energy, whoever
+ * spends it): a slot counts the microjoules consumed while its set runs, from the
+ * difference between readings at start and now, unwrapped through max_energy_range_uj.
+ * Limits, ranges and windows are instantaneous values (PAPI_VALUETYPE_ABSOLUTE). The core
+ * reports a slot's count minus its count at PAPI_start, so an absolute slot counts as
+ * (its count frozen at the last stop) + (the value now): PAPI_read then gives the value
+ * now. One descriptor per slot, kept open, re-read with pread. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../component.h"
+#include "papi_internal.h"
+#include "powercap_zones.h"
+
+#define POWERCAP_PREFIX "powercap:::"
+
+static struct powercap_tree tree; /* filled by probe, emptied by shutdown */
+
+struct powercap_slot {
+    int event; /* index in tree.events */
+    int fd;
+    uint64_t start_raw; /* energy_uj at start (energy slots of a running set) */
+    uint64_t counted;   /* energy: uJ of earlier start..stop periods; absolute: the
+                           count frozen at the stop before the last start */
+    uint64_t at_stop;   /* absolute: the value read at the last stop */
+    uint64_t ns;        /* ns of earlier start..stop periods */
+};
+
+struct cmp_context {
+    struct powercap_slot *slots;
+    int nslots;
+    int running;
+    uint64_t start_ns;
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int is_energy(int event)
+{
+    return tree.events[event].attr == POWERCAP_ENERGY_UJ;
+}
+
+static int valid_local(int local)
+{
+    return local >= 0 && local < tree.nevents;
+}
+
+static int probe(struct papi_component *self, struct cmp_status *out)
+{
+    (void)self;
+    powercap_tree_free(&tree);
+    out->disabled = powercap_discover(powercap_dir(), &tree, out->reason, sizeof out->reason);
+    out->num_counters = out->disabled ? 0 : tree.nevents;
+    return out->disabled;
+}
+
+static void fill_info(const struct papi_component *self, PAPI_component_info_t *info)
+{
+    snprintf(info->name, sizeof info->name, "%s", self->name);
+    snprintf(info->short_name, sizeof info->short_name, "%s", self->name);
+    snprintf(info->description, sizeof info->description,
+             "Linux powercap energy counters and power limits (intel-rapl zones, Intel "
+             "and AMD)");
+    info->num_native_events = info->disabled ? 0 : tree.nevents;
+    info->num_cntrs = info->num_mpx_cntrs = info->num_native_events;
+    info->default_domain = info->available_domains = PAPI_DOM_ALL;
+    info->default_granularity = info->available_granularities = PAPI_GRN_SYS;
+}
+
+static void shutdown_cmp(struct papi_component *self)
+{
+    (void)self;
+    powercap_tree_free(&tree);
+}
+
+static int name_to_code(const struct papi_component *self, const char *name, int *local)
+{
+    (void)self;
+    if (strncmp(name, POWERCAP_PREFIX, strlen(POWERCAP_PREFIX)) == 0)
+        name += strlen(POWERCAP_PREFIX);
+    for (int i = 0; i < tree.nevents; i++)
+        if (strcmp(name, tree.events[i].name) == 0) {
+            *local = i;
+            return PAPI_OK;
+        }
+    return PAPI_ENOEVNT; /* quietly: the core asks every component */
+}
+
+static int code_to_name(const struct papi_component *self, int local, char *out, size_t len)
+{
+    (void)self;
+    if (!valid_local(local))
+        return papi_error(PAPI_ENOEVNT, "powercap has no event %d", local);
+    snprintf(out, len, POWERCAP_PREFIX "%s", tree.events[local].name);
+    return PAPI_OK;
+}
+
+static int enumerate(const struct papi_component *self, int *local, int modifier)
+{
+    (void)self;
+    if (modifier == PAPI_ENUM_FIRST) {
+        if (tree.nevents == 0)
+            return PAPI_ENOEVNT;
+        *local = 0;
+        return PAPI_OK;
+    }
+    if (modifier == PAPI_ENUM_EVENTS) {
+        if (!valid_local(*local + 1))
+            return PAPI_ENOEVNT;
+        (*local)++;
+        return PAPI_OK;
+    }
+    return PAPI_ENOEVNT; /* no qualifiers (umasks) on powercap events */
+}
+
+static int event_info(const struct papi_component *self, int local, PAPI_event_info_t *info)
+{
+    if (!valid_local(local))
+        return papi_error(PAPI_ENOEVNT, "powercap has no event %d", local);
+    const struct powercap_event *ev = &tree.events[local];
+    snprintf(info->symbol, sizeof info->symbol, POWERCAP_PREFIX "%s", ev->name);
+    snprintf(info->short_descr, sizeof info->short_descr, "%.63s", ev->description);
+    snprintf(info->long_descr, sizeof info->long_descr, "%s", ev->description);
+    snprintf(info->units, sizeof info->units, "%s", ev->units);
+    info->component_index = self->cidx;
+    info->data_type = PAPI_DATATYPE_UINT64;
+    info->value_type = is_energy(local) ? PAPI_VALUETYPE_RUNNING_SUM : PAPI_VALUETYPE_ABSOLUTE;
+    info->timescope = is_energy(local) ? PAPI_TIMESCOPE_SINCE_START : PAPI_TIMESCOPE_POINT;
+    return PAPI_OK;
+}
+
+static int query(const struct papi_component *self, int local, int domain)
+{
+    (void)self, (void)domain;
+    return valid_local(local) ? PAPI_OK : PAPI_ENOEVNT;
+}
+
+static int ctx_create(const struct papi_component *self, const struct cmp_target *target,
+                      struct cmp_context **ctx)
+{
+    (void)self, (void)target; /* energy is system-wide: any target sees the same zones */
+    *ctx = calloc(1, sizeof **ctx);
+    return *ctx ? PAPI_OK : papi_error(PAPI_ENOMEM, "no memory for a powercap context");
+}
+
+static void ctx_destroy(struct cmp_context *ctx)
+{
+    if (!ctx)
+        return;
+    for (int i = 0; i < ctx->nslots; i++)
+        close(ctx->slots[i].fd);
+    free(ctx->slots);
+    free(ctx);
+}
+
+static int add(struct cmp_context *ctx, int local, int *slot)
+{
+    if (!valid_local(local))
+        return papi_error(PAPI_ENOEVNT, "powercap has no event %d", local);
+    const char *path = tree.events[local].path;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return papi_error(errno == EACCES ? PAPI_EPERM : PAPI_ESYS, "cannot open %s: %s",
+                          path, strerror(errno));
+    struct powercap_slot *grown = realloc(ctx->slots, (size_t)(ctx->nslots + 1) * sizeof *grown);
+    if (!grown) {
+        close(fd);
+        return papi_error(PAPI_ENOMEM, "no memory for a powercap slot");
+    }
+    ctx->slots = grown;
+    ctx->slots[ctx->nslots] = (struct powercap_slot){.event = local, .fd = fd};
+    *slot = ctx->nslots++;
+    return PAPI_OK;
+}
+
+static int remove_slot(struct cmp_context *ctx, int slot)
+{
+    if (slot < 0 || slot >= ctx->nslots)
+        return papi_error(PAPI_EINVAL, "powercap context has no slot %d", slot);
+    close(ctx->slots[slot].fd);
+    memmove(&ctx->slots[slot], &ctx->slots[slot + 1],
+            (size_t)(ctx->nslots - slot - 1) * sizeof *ctx->slots);
+    ctx->nslots--;
+    return PAPI_OK;
+}
+
+/* Every slot's value now, in a new array (the caller frees it), or NULL with *err. */
+static uint64_t *values_now(const struct cmp_context *ctx, int *err)
+{
+    uint64_t *raw = calloc((size_t)ctx->nslots + 1, sizeof *raw);
+    if (!raw) {
+        *err = papi_error(PAPI_ENOMEM, "no memory to read powercap counters");
+        return NULL;
+    }
+    for (int i = 0; i < ctx->nslots; i++) {
+        int r = powercap_read_fd(ctx->slots[i].fd, &raw[i]);
+        if (r < 0) {
+            *err = papi_error(PAPI_ESYS, "cannot read %s: %s",
+                              tree.events[ctx->slots[i].event].path, strerror(-r));
+            free(raw);
+            return NULL;
+        }
+    }
+    return raw;
+}
+
+static int start(struct cmp_context *ctx)
+{
+    int err;
+    uint64_t *raw = values_now(ctx, &err);
+    if (!raw)
+        return err;
+    for (int i = 0; i < ctx->nslots; i++) {
+        struct powercap_slot *s = &ctx->slots[i];
+        s->start_raw = raw[i];
+        if (!is_energy(s->event)) {
+            s->counted += s->at_stop;
+            s->at_stop = 0;
+        }
+    }
+    ctx->start_ns = now_ns();
+    ctx->running = 1;
+    free(raw);
+    return PAPI_OK;
+}
+
+static int stop(struct cmp_context *ctx)
+{
+    int err;
+    uint64_t *raw = values_now(ctx, &err);
+    if (!raw)
+        return err;
+    uint64_t ns = now_ns() - ctx->start_ns;
+    for (int i = 0; i < ctx->nslots; i++) {
+        struct powercap_slot *s = &ctx->slots[i];
+        if (is_energy(s->event))
+            s->counted += powercap_energy_delta(s->start_raw, raw[i],
+                                                tree.events[s->event].max_energy_uj);
+        else
+            s->at_stop = raw[i];
+        s->ns += ns;
+    }
+    ctx->running = 0;
+    free(raw);
+    return PAPI_OK;
+}
+
+/* The hot path: one pread per slot of a running set, nothing written to ctx. */
+static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
+{
+    uint64_t ns = ctx->running ? now_ns() - ctx->start_ns : 0;
+    for (int i = 0; i < ctx->nslots; i++) {
+        const struct powercap_slot *s = &ctx->slots[i];
+        uint64_t v = 0;
+        if (ctx->running) {
+            int r = powercap_read_fd(s->fd, &v);
+            if (r < 0)
+                return papi_error(PAPI_ESYS, "cannot read %s: %s",
+                                  tree.events[s->event].path, strerror(-r));
+            if (is_energy(s->event))
+                v = powercap_energy_delta(s->start_raw, v, tree.events[s->event].max_energy_uj);
+        } else if (!is_energy(s->event)) {
+            v = s->at_stop;
+        }
+        out[i].value = s->counted + v;
+        out[i].time_enabled = out[i].time_running = s->ns + ns;
+    }
+    return PAPI_OK;
+}
+
+/* The instance the registry lists (core/component_registry.c). */
+struct papi_component powercap_component PAPI_INTERNAL = {
+    .name = "powercap",
+    .probe = probe,
+    .fill_info = fill_info,
+    .shutdown = shutdown_cmp,
+    .name_to_code = name_to_code,
+    .code_to_name = code_to_name,
+    .enumerate = enumerate,
+    .event_info = event_info,
+    .query = query,
+    .ctx_create = ctx_create,
+    .ctx_destroy = ctx_destroy,
+    .add = add,
+    .remove = remove_slot,
+    .start = start,
+    .stop = stop,
+    .read = read_slots,
+};

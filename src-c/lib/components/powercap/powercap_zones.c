@@ -1,0 +1,283 @@
+/* powercap_zones.c: discovery of the powercap zones and their events, and reading one
+ * sysfs value (powercap_zones.h). */
+#include "powercap_zones.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "papi.h"
+
+/* The sysfs file, PAPI 7's event name, the unit, what it is, and whether subzones have
+ * it too (PAPI 7 lists the B constraint for zones only). */
+static const struct {
+    const char *file, *event, *units, *what;
+    int zones_only;
+} attrs[POWERCAP_NUM_ATTRS] = {
+    [POWERCAP_ENERGY_UJ] = {"energy_uj", "ENERGY_UJ", "uJ", "energy consumed", 0},
+    [POWERCAP_MAX_ENERGY_RANGE_UJ] = {"max_energy_range_uj", "MAX_ENERGY_RANGE_UJ", "uJ",
+                                      "energy counter range (wraps after it)", 0},
+    [POWERCAP_MAX_POWER_A_UW] = {"constraint_0_max_power_uw", "MAX_POWER_A_UW", "uW",
+                                 "constraint A maximum power", 0},
+    [POWERCAP_POWER_LIMIT_A_UW] = {"constraint_0_power_limit_uw", "POWER_LIMIT_A_UW", "uW",
+                                   "constraint A power limit", 0},
+    [POWERCAP_TIME_WINDOW_A_US] = {"constraint_0_time_window_us", "TIME_WINDOW_A_US", "us",
+                                   "constraint A time window", 0},
+    [POWERCAP_MAX_POWER_B_UW] = {"constraint_1_max_power_uw", "MAX_POWER_B_UW", "uW",
+                                 "constraint B maximum power", 1},
+    [POWERCAP_POWER_LIMIT_B_UW] = {"constraint_1_power_limit_uw", "POWER_LIMIT_B_UW", "uW",
+                                   "constraint B power limit", 1},
+    /* PAPI 7 spells this one without the unit */
+    [POWERCAP_TIME_WINDOW_B_US] = {"constraint_1_time_window_us", "TIME_WINDOW_B", "us",
+                                   "constraint B time window", 1},
+    [POWERCAP_ENABLED] = {"enabled", "ENABLED", "", "limits enabled: 1, or 0", 0},
+};
+
+const char *powercap_dir(void)
+{
+    const char *env = getenv(POWERCAP_DIR_ENV);
+    return env && *env ? env : POWERCAP_DEFAULT_DIR;
+}
+
+int powercap_read_fd(int fd, uint64_t *value)
+{
+    char buf[32];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n < 0)
+        return -errno;
+    uint64_t v = 0;
+    ssize_t i = 0;
+    for (; i < n && buf[i] >= '0' && buf[i] <= '9'; i++) {
+        unsigned d = (unsigned)(buf[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -ERANGE;
+        v = v * 10 + d;
+    }
+    if (i == 0 || (i < n && buf[i] != '\n'))
+        return -EINVAL;
+    *value = v;
+    return 0;
+}
+
+int powercap_read_path(const char *path, uint64_t *value)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int r = powercap_read_fd(fd, value);
+    close(fd);
+    return r;
+}
+
+/* "intel-rapl:N" (subzone -1) or "intel-rapl:N:M"; 0 when the name is neither. */
+static int parse_zone_name(const char *name, int *zone, int *subzone)
+{
+    unsigned z, s;
+    int end = 0;
+    if (sscanf(name, "intel-rapl:%u:%u%n", &z, &s, &end) == 2 && name[end] == '\0' &&
+        z < 1000 && s < 1000) {
+        *zone = (int)z, *subzone = (int)s;
+        return 1;
+    }
+    end = 0;
+    if (sscanf(name, "intel-rapl:%u%n", &z, &end) == 1 && name[end] == '\0' && z < 1000) {
+        *zone = (int)z, *subzone = -1;
+        return 1;
+    }
+    return 0;
+}
+
+struct zone_dir {
+    int zone, subzone;
+};
+
+static int zone_order(const void *a, const void *b)
+{
+    const struct zone_dir *x = a, *y = b;
+    if (x->zone != y->zone)
+        return x->zone < y->zone ? -1 : 1;
+    return (x->subzone > y->subzone) - (x->subzone < y->subzone); /* the zone (-1) first */
+}
+
+/* The zones under dir, sorted (a zone before its subzones). -errno of opendir on error. */
+static int list_zones(const char *dir, struct zone_dir **out, int *n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -errno;
+    struct zone_dir *list = NULL;
+    int count = 0, cap = 0, r = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        struct zone_dir z;
+        if (!parse_zone_name(e->d_name, &z.zone, &z.subzone))
+            continue;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 16;
+            struct zone_dir *grown = realloc(list, (size_t)cap * sizeof *list);
+            if (!grown) {
+                r = -ENOMEM;
+                break;
+            }
+            list = grown;
+        }
+        list[count++] = z;
+    }
+    closedir(d);
+    if (r < 0) {
+        free(list);
+        return r;
+    }
+    if (count)
+        qsort(list, (size_t)count, sizeof *list, zone_order);
+    *out = list;
+    *n = count;
+    return 0;
+}
+
+static void zone_path(char *out, size_t len, const char *dir, const struct zone_dir *z,
+                      const char *file)
+{
+    if (z->subzone < 0)
+        snprintf(out, len, "%s/intel-rapl:%d/%s", dir, z->zone, file);
+    else
+        snprintf(out, len, "%s/intel-rapl:%d:%d/%s", dir, z->zone, z->subzone, file);
+}
+
+/* The zone's own name ("package-0", "dram"), without its newline; "" when unreadable. */
+static void zone_label(const char *dir, const struct zone_dir *z, char *out, size_t len)
+{
+    char path[512];
+    zone_path(path, sizeof path, dir, z, "name");
+    out[0] = '\0';
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    if (fgets(out, (int)len, f))
+        out[strcspn(out, "\n")] = '\0';
+    fclose(f);
+}
+
+static int append_event(struct powercap_tree *t, int *cap, const struct powercap_event *ev)
+{
+    if (t->nevents == *cap) {
+        int ncap = *cap ? 2 * *cap : 32;
+        struct powercap_event *grown = realloc(t->events, (size_t)ncap * sizeof *grown);
+        if (!grown)
+            return -ENOMEM;
+        t->events = grown;
+        *cap = ncap;
+    }
+    t->events[t->nevents++] = *ev;
+    return 0;
+}
+
+/* The events of one zone directory. PAPI_OK, or an error with why. */
+static int zone_events(const char *dir, const struct zone_dir *z, struct powercap_tree *t,
+                       int *cap, char *why, size_t why_len)
+{
+    char label[130], own[64], parent[64] = "", where[32];
+    zone_label(dir, z, own, sizeof own);
+    if (z->subzone >= 0) /* "package-1 dram": which package's subzone */
+        zone_label(dir, &(struct zone_dir){z->zone, -1}, parent, sizeof parent);
+    snprintf(label, sizeof label, "%s%s%s", parent, *parent && *own ? " " : "", own);
+    if (z->subzone < 0)
+        snprintf(where, sizeof where, "ZONE%d", z->zone);
+    else
+        snprintf(where, sizeof where, "ZONE%d_SUBZONE%d", z->zone, z->subzone);
+    uint64_t max_energy = 0;
+    for (int a = 0; a < POWERCAP_NUM_ATTRS; a++) {
+        if (attrs[a].zones_only && z->subzone >= 0)
+            continue;
+        struct powercap_event ev;
+        memset(&ev, 0, sizeof ev);
+        zone_path(ev.path, sizeof ev.path, dir, z, attrs[a].file);
+        if (access(ev.path, F_OK) != 0)
+            continue;
+        uint64_t v;
+        int r = powercap_read_path(ev.path, &v);
+        if (a == POWERCAP_MAX_ENERGY_RANGE_UJ && r == 0)
+            max_energy = v;
+        if (a != POWERCAP_ENERGY_UJ && r != 0)
+            continue; /* a setting we cannot read is not offered */
+        if (r != 0) {
+            snprintf(why, why_len, "%s is not readable: %s%s", ev.path, strerror(-r),
+                     r == -EACCES || r == -EPERM
+                         ? " (energy_uj is readable by root only since Linux 5.10)"
+                         : "");
+            return r == -EACCES || r == -EPERM ? PAPI_EPERM : PAPI_ECMP;
+        }
+        ev.attr = (enum powercap_attr)a;
+        ev.zone = z->zone;
+        ev.subzone = z->subzone;
+        snprintf(ev.name, sizeof ev.name, "%s:%s", attrs[a].event, where);
+        snprintf(ev.units, sizeof ev.units, "%s", attrs[a].units);
+        snprintf(ev.description, sizeof ev.description, "%s %s%s%s", *label ? label : where,
+                 attrs[a].what, *ev.units ? ", " : "", ev.units);
+        if (append_event(t, cap, &ev) != 0) {
+            snprintf(why, why_len, "out of memory listing the powercap events");
+            return PAPI_ENOMEM;
+        }
+    }
+    /* the range comes after energy_uj in the table: give it to this zone's counter */
+    for (int i = t->nevents - 1; i >= 0 && t->events[i].zone == z->zone &&
+                                 t->events[i].subzone == z->subzone;
+         i--)
+        if (t->events[i].attr == POWERCAP_ENERGY_UJ)
+            t->events[i].max_energy_uj = max_energy;
+    return PAPI_OK;
+}
+
+/* An energy counter without a range cannot be unwrapped: drop it rather than guess. */
+static void drop_unrangeable(struct powercap_tree *t)
+{
+    int k = 0;
+    for (int i = 0; i < t->nevents; i++)
+        if (t->events[i].attr != POWERCAP_ENERGY_UJ || t->events[i].max_energy_uj > 0)
+            t->events[k++] = t->events[i];
+    t->nevents = k;
+}
+
+int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, size_t why_len)
+{
+    tree->events = NULL;
+    tree->nevents = 0;
+    struct zone_dir *zones = NULL;
+    int nzones = 0, cap = 0;
+    int r = list_zones(dir, &zones, &nzones);
+    if (r < 0) {
+        snprintf(why, why_len, "no powercap tree: %s: %s (kernel without the powercap/"
+                 "intel_rapl drivers, or a virtual machine)", dir, strerror(-r));
+        return r == -EACCES ? PAPI_EPERM : PAPI_ECMP;
+    }
+    if (nzones == 0) {
+        snprintf(why, why_len, "no intel-rapl zones under %s", dir);
+        free(zones);
+        return PAPI_ECMP;
+    }
+    int rc = PAPI_OK;
+    for (int i = 0; i < nzones && rc == PAPI_OK; i++)
+        rc = zone_events(dir, &zones[i], tree, &cap, why, why_len);
+    free(zones);
+    if (rc == PAPI_OK) {
+        drop_unrangeable(tree);
+        if (tree->nevents == 0) {
+            snprintf(why, why_len, "no readable powercap events under %s", dir);
+            rc = PAPI_ECMP;
+        }
+    }
+    if (rc != PAPI_OK)
+        powercap_tree_free(tree);
+    return rc;
+}
+
+void powercap_tree_free(struct powercap_tree *tree)
+{
+    free(tree->events);
+    tree->events = NULL;
+    tree->nevents = 0;
+}

@@ -1,0 +1,74 @@
+/* powercap_zones.h: the kernel's powercap tree as a list of events (no PAPI state).
+ *
+ * The tree (/sys/class/powercap, or $PAPI_POWERCAP_DIR for tests and recorded nodes)
+ * holds one directory per zone, intel-rapl:N (a package: "package-N", or "psys"), and
+ * per subzone, intel-rapl:N:M ("core", "uncore", "dram"). AMD processors (family 17h
+ * and later) appear under the same intel-rapl names, usually without power limits.
+ * Each file becomes one event, named as PAPI 7 names them:
+ *     ENERGY_UJ:ZONE0   MAX_ENERGY_RANGE_UJ:ZONE0_SUBZONE1   POWER_LIMIT_A_UW:ZONE1 ...
+ * ENERGY_UJ counts (microjoules, wrapping through max_energy_range_uj); every other
+ * event is an instantaneous setting or limit. */
+#ifndef POWERCAP_ZONES_H
+#define POWERCAP_ZONES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define POWERCAP_DEFAULT_DIR "/sys/class/powercap"
+#define POWERCAP_DIR_ENV "PAPI_POWERCAP_DIR"
+
+enum powercap_attr {
+    POWERCAP_ENERGY_UJ,
+    POWERCAP_MAX_ENERGY_RANGE_UJ,
+    POWERCAP_MAX_POWER_A_UW,
+    POWERCAP_POWER_LIMIT_A_UW,
+    POWERCAP_TIME_WINDOW_A_US,
+    POWERCAP_MAX_POWER_B_UW,
+    POWERCAP_POWER_LIMIT_B_UW,
+    POWERCAP_TIME_WINDOW_B_US,
+    POWERCAP_ENABLED,
+    POWERCAP_NUM_ATTRS
+};
+
+struct powercap_event {
+    char name[64];           /* ENERGY_UJ:ZONE0_SUBZONE1 (without "powercap:::") */
+    char description[160];
+    char units[16];          /* uJ, uW, us, or "" */
+    char path[512];          /* the sysfs file */
+    enum powercap_attr attr;
+    int zone, subzone;       /* subzone -1 for a zone's own events */
+    uint64_t max_energy_uj;  /* ENERGY_UJ: the counter's range (it wraps after it) */
+};
+
+struct powercap_tree {
+    struct powercap_event *events;
+    int nevents;
+};
+
+/* The tree's directory: $PAPI_POWERCAP_DIR when set and not empty, else the default. */
+const char *powercap_dir(void);
+
+/* Find every zone and subzone under dir and their events. PAPI_OK with tree filled (free
+ * with powercap_tree_free), or a PAPI error code with why (for the disabled reason):
+ * PAPI_ECMP when the tree or its zones are missing, PAPI_EPERM when an energy_uj file
+ * cannot be read (root-only since Linux 5.10). */
+int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, size_t why_len);
+void powercap_tree_free(struct powercap_tree *tree);
+
+/* One unsigned decimal value from a sysfs file already open (pread at offset 0, so the
+ * kernel re-reads the attribute). 0, or -errno (-EINVAL when it is not a number).
+ * Async-signal-safe. */
+int powercap_read_fd(int fd, uint64_t *value);
+/* The same for a path (opens and closes it). */
+int powercap_read_path(const char *path, uint64_t *value);
+
+/* Energy consumed from reading start to reading now of a counter that runs from 0 to
+ * max_energy_uj inclusive and then wraps to 0 (at most one wrap in between). */
+static inline uint64_t powercap_energy_delta(uint64_t start, uint64_t now, uint64_t max_energy_uj)
+{
+    if (now >= start)
+        return now - start;
+    return (max_energy_uj - start) + 1 + now;
+}
+
+#endif
