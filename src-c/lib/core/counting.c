@@ -36,12 +36,19 @@ static __attribute__((noinline)) long long derived_value(const struct eventset *
 static inline __attribute__((always_inline)) void compute_values(const struct eventset *es,
                                                                  long long *values)
 {
+    if (__builtin_expect(es->multiplexed, 0)) {
+        for (int e = 0; e < es->nentries; e++) {
+            const struct es_entry *ent = &es->ent[e];
+            values[e] = ent->derived ? derived_value(es, ent) : native_value(es, ent->term[0]);
+        }
+        return;
+    }
     for (int e = 0; e < es->nentries; e++) {
         const struct es_entry *ent = &es->ent[e];
-        if (__builtin_expect(ent->preset && ent->preset->op != DERIVE_NONE, 0))
+        if (__builtin_expect(ent->derived, 0))
             values[e] = derived_value(es, ent);
         else
-            values[e] = native_value(es, ent->term[0]);
+            values[e] = (long long)(*ent->count - *ent->baseline);
     }
 }
 

@@ -17,6 +17,10 @@
 /* ---- event sets (eventset_table.c, eventset_events.c) -------------------------------- */
 struct es_entry {
     int code;                          /* as the user added it */
+    int derived;                       /* value combines terms (preset_compute) */
+    /* Not derived: &es->cnt[term[0]].value and &es->nat[term[0]].baseline, so PAPI_read
+     * computes the value with two loads (es_link_entries keeps them current). */
+    const uint64_t *count, *baseline;
     int nterms;
     int term[PRESET_MAX_TERMS];        /* indices into es->nat */
     const struct preset_def *preset;   /* NULL for a native event */
@@ -71,6 +75,8 @@ PAPI_INTERNAL void es_close_all(struct eventset *es);
 /* Close and reopen every native (after a domain, attach or granularity change). */
 PAPI_INTERNAL int es_reopen_all(struct eventset *es);
 PAPI_INTERNAL int es_entry_index(const struct eventset *es, int code);
+/* Point every entry's count and baseline at its first native (after natives moved). */
+PAPI_INTERNAL void es_link_entries(struct eventset *es);
 /* The handle of a running event set holding code, or -1 (asked by the preset tables). */
 PAPI_INTERNAL int es_code_in_running_set(int code);
 

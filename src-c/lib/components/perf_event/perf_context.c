@@ -53,6 +53,7 @@ struct cmp_context {
     uintptr_t reader;   /* the thread whose counters these are (user reads only there) */
     uintptr_t fast_reader; /* reader while running with user reads, else 0 (hot path) */
     int other_adder;    /* events were added by several threads: no user reads */
+    int carried;        /* some event carries counts of an earlier descriptor */
     int n, ngrp;
     struct pe_event ev[PE_MAX_EVENTS];
     struct pe_group grp[PE_MAX_EVENTS];
@@ -279,8 +280,9 @@ static __attribute__((noinline)) int read_groups(const struct cmp_context *ctx, 
     return PAPI_OK;
 }
 
-/* Every slot from user space; 0 when a page says no (the caller then uses read()). */
-static __attribute__((noinline)) int user_read_all(const struct cmp_context *ctx,
+/* Every slot from user space; 0 when a page says no (the caller then uses read()).
+ * flatten: the counter switch of perf_user_read.h inline too (gcc calls it otherwise). */
+static __attribute__((noinline, flatten)) int user_read_all(const struct cmp_context *ctx,
                                                                struct cmp_count *out)
 {
     uint64_t gen[PE_MAX_EVENTS], grun[PE_MAX_EVENTS]; /* per group: the leader's times */
@@ -305,23 +307,32 @@ static __attribute__((noinline)) int user_read_all(const struct cmp_context *ctx
     return 1;
 }
 
-int pe_read(struct cmp_context *ctx, struct cmp_count *out)
+/* Several events from user space, or read() when that is not possible now. */
+static __attribute__((noinline)) int read_slow(struct cmp_context *ctx, struct cmp_count *out)
 {
-    if (ctx->fast_reader == this_thread()) {
-        if (ctx->n == 1) { /* the common single counter, kept in registers */
-            const struct pe_event *e = &ctx->ev[0];
-            uint64_t c, en, ru;
-            if (__builtin_expect(perf_user_read(e->page, &c, &en, &ru), 1)) {
-                out->value = e->carry.value + c;
-                out->time_enabled = e->carry.time_enabled + en;
-                out->time_running = e->carry.time_running + ru;
-                return PAPI_OK;
-            }
-        } else if (__builtin_expect(user_read_all(ctx, out), 1)) {
-            return PAPI_OK;
-        }
-    }
+    if (ctx->fast_reader == this_thread() && ctx->n > 1 && user_read_all(ctx, out))
+        return PAPI_OK;
     return read_groups(ctx, out);
+}
+
+/* The hot path: one counter of the calling thread from user space, a leaf function
+ * (flatten: the counter switch of perf_user_read.h inline), anything else out of line. */
+__attribute__((flatten)) int pe_read(struct cmp_context *ctx, struct cmp_count *out)
+{
+    uint64_t c, en, ru;
+    if (ctx->fast_reader == this_thread() && ctx->n == 1 &&
+        __builtin_expect(perf_user_read(ctx->ev[0].page, &c, &en, &ru), 1)) {
+        if (__builtin_expect(ctx->carried, 0)) {
+            c += ctx->ev[0].carry.value;
+            en += ctx->ev[0].carry.time_enabled;
+            ru += ctx->ev[0].carry.time_running;
+        }
+        out->value = c;
+        out->time_enabled = en;
+        out->time_running = ru;
+        return PAPI_OK;
+    }
+    return read_slow(ctx, out);
 }
 
 /* Close every descriptor, then open them all again with the counts carried over. */
@@ -333,8 +344,10 @@ static int reopen_all(struct cmp_context *ctx)
         close_event(&ctx->ev[i]);
     ctx->ngrp = 0;
     for (int i = 0; i < ctx->n; i++) {
-        if (have)
+        if (have) {
             ctx->ev[i].carry = now[i];
+            ctx->carried = 1;
+        }
         int ret = open_event(ctx, i);
         if (ret != PAPI_OK) {
             for (int j = i - 1; j >= 0; j--)
@@ -394,6 +407,7 @@ int pe_remove(struct cmp_context *ctx, int slot)
             return ret;
         for (int i = 0; i < ctx->n; i++)
             ctx->ev[i].carry = now[i];
+        ctx->carried = 1;
         for (int i = ctx->n - 1; i >= 0; i--)
             close_event(&ctx->ev[i]);
         memmove(e, e + 1, (size_t)(ctx->n - slot - 1) * sizeof *e);
