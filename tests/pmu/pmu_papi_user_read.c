@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "perf_user_read.h"
@@ -228,6 +229,30 @@ static void check_papi_wrap(int shift)
            "reset constant %lld\n", prev, shift, first_gap, c[0]);
 }
 
+/* ---- a forked child reading an inherited running set ------------------------------ */
+/* The child has its parent's thread pointer but not its counters: PAPI_read there must
+ * not read a counter from user space (arm64: the instruction traps: SIGILL). */
+static void check_fork(void)
+{
+    es1 = pmu_set_of(names4, 1);
+    CHECK_RET(PAPI_start(es1), PAPI_OK);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        long long v[1];
+        int r = PAPI_read(es1, v);
+        _exit(r == PAPI_OK || r < 0 ? 0 : 3);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child reading the inherited set: %s %d",
+          WIFSIGNALED(st) ? "killed by signal" : "exit status",
+          WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    CHECK_RET(PAPI_stop(es1, NULL), PAPI_OK);
+    pmu_free_set(&es1);
+    printf("fork: the child's PAPI_read of the inherited set ended normally\n");
+}
+
 /* ---- 4. benchmark ------------------------------------------------------------------ */
 static void bench(int user_bit)
 {
@@ -295,6 +320,7 @@ int main(void)
     if (ua) { /* without user access the kernel's read() handles the wrap (other tests) */
         check_bracket(bit, shift);
         check_papi_wrap(shift);
+        check_fork();
     }
     bench(ua ? bit : -1);
     close(meter_user);

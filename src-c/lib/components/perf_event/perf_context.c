@@ -54,6 +54,7 @@ struct cmp_context {
     uintptr_t fast_reader; /* reader while running with user reads, else 0 (hot path) */
     int other_adder;    /* events were added by several threads: no user reads */
     int carried;        /* some event carries counts of an earlier descriptor */
+    struct cmp_context *prev, *next; /* every live context (fork handling) */
     int n, ngrp;
     struct pe_event ev[PE_MAX_EVENTS];
     struct pe_group grp[PE_MAX_EVENTS];
@@ -108,6 +109,53 @@ int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int grou
     return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+/* After fork the child's thread pointer equals its parent's, but the counters are the
+ * parent's: a user read there would read another task's counter (arm64: trap). The
+ * child handler turns user reads off in every context (the list is its only use). */
+static struct cmp_context *live;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void fork_prepare(void) { pthread_mutex_lock(&live_lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&live_lock); }
+static void fork_child(void)
+{
+    for (struct cmp_context *c = live; c; c = c->next) {
+        c->fast_reader = 0;
+        c->user_read = 0;
+        c->other_adder = 1;
+    }
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+static void link_context(struct cmp_context *ctx)
+{
+    pthread_once(&atfork_once, register_atfork);
+    pthread_mutex_lock(&live_lock);
+    ctx->next = live;
+    if (live)
+        live->prev = ctx;
+    live = ctx;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void unlink_context(struct cmp_context *ctx)
+{
+    pthread_mutex_lock(&live_lock);
+    if (ctx->prev)
+        ctx->prev->next = ctx->next;
+    else
+        live = ctx->next;
+    if (ctx->next)
+        ctx->next->prev = ctx->prev;
+    pthread_mutex_unlock(&live_lock);
+}
+
 int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
                   struct cmp_context **out)
 {
@@ -125,6 +173,7 @@ int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
         ctx->pid = 0;
     if (ctx->pid == -1 && ctx->cpu < 0)
         ctx->cpu = 0;
+    link_context(ctx);
     *out = ctx;
     return PAPI_OK;
 }
@@ -365,6 +414,7 @@ void pe_ctx_destroy(struct cmp_context *ctx)
 {
     if (!ctx)
         return;
+    unlink_context(ctx);
     for (int i = ctx->n - 1; i >= 0; i--)
         close_event(&ctx->ev[i]);
     free(ctx);
