@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden symbols; what this header declares is its public
+ * API and exported (default visibility), nothing else is. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- version ------------------------------------------------------------ */
 #define PAPI_VERSION_NUMBER(maj, min, rev, inc) \
     (((maj) << 24) | ((min) << 16) | ((rev) << 8) | (inc))
@@ -898,6 +904,10 @@ int PAPI_hl_region_end(const char *region);
 /** Stop and release the region counters of the calling thread. Returns PAPI_OK, PAPI_ENOTRUN
  * when none run in this thread, PAPI_EINVAL while a region is still open. */
 int PAPI_hl_stop(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden symbols; what this header declares is its public
+ * API and exported (default visibility), nothing else is. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Set this process's rank (MPI_COMM_WORLD), e.g. from a PMPI wrapper of MPI_Init.
  * Returns PAPI_OK, or PAPI_EINVAL for a negative rank. May be called before or after
  * the first region and before PAPI_library_init. */
@@ -21,6 +27,10 @@ int papi_hl_set_rank(int rank);
  * up). The report is written again at exit if regions ran since. Returns PAPI_OK, or
  * PAPI_ESYS when the file cannot be written (the reason goes to PAPI_perror). */
 int papi_hl_write_report(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,16 +1,9 @@
 /* fuzz_preset_stubs.c: link-only stand-ins for the library parts the fuzz target does
- * not exercise (the table loader, native events, options). The parser, the postfix
+ * not exercise (the table loader, native event names). The parser, the postfix
  * compiler, preset_events.c (catalog, preset_compute) and errors.c are the real ones. */
 #include "preset_tables.h"
 
 struct papi_globals g_papi;
-
-int PAPI_set_opt(int option, PAPI_option_t *ptr)
-{
-    (void)option;
-    (void)ptr;
-    return PAPI_ECMP;
-}
 
 int event_native_code_to_name(int code, char *out, size_t len)
 {

@@ -4,7 +4,7 @@
  * calls); what each component says about itself comes from its probe and fill_info. */
 #include <string.h>
 
-#include "papi_internal.h"
+#include "component_registry.h"
 #include "perf_event.h"
 #include "powercap/powercap.h"
 

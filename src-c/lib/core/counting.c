@@ -8,33 +8,53 @@
  * plus the read that freezes the values. */
 #include <string.h>
 
+#include "eventset.h"
 #include "multiplex_internal.h"
-#include "overflow_internal.h"
-#include "papi_internal.h"
+
+const struct es_overflow_hooks *es_overflow_hooks;
 
 /* One running event set per thread and component, as in PAPI (handle + 1, 0 = none). */
 static _Thread_local int running_handle[CMP_MAX];
 
-static long long native_value(const struct eventset *es, const struct es_native *n)
+static long long native_value(const struct eventset *es, int ni)
 {
     if (__builtin_expect(es->multiplexed, 0))
-        return mpx_scaled_value(n, &es->cnt[n - es->nat]);
-    return (long long)(es->cnt[n - es->nat].value - n->baseline);
+        return mpx_scaled_value(&es->nat[ni], &es->cnt[ni]);
+    return (long long)(es->cnt[ni].value - es->nat[ni].baseline);
+}
+
+/* A derived preset entry: its terms combined (kept out of the hot loop below). */
+static __attribute__((noinline)) long long derived_value(const struct eventset *es,
+                                                         const struct es_entry *ent)
+{
+    long long t[PRESET_MAX_TERMS];
+    for (int i = 0; i < ent->nterms; i++)
+        t[i] = native_value(es, ent->term[i]);
+    return preset_compute(ent->preset, t);
+}
+
+static inline __attribute__((always_inline)) void compute_values(const struct eventset *es,
+                                                                 long long *values)
+{
+    if (__builtin_expect(es->multiplexed, 0)) {
+        for (int e = 0; e < es->nentries; e++) {
+            const struct es_entry *ent = &es->ent[e];
+            values[e] = ent->derived ? derived_value(es, ent) : native_value(es, ent->term[0]);
+        }
+        return;
+    }
+    for (int e = 0; e < es->nentries; e++) {
+        const struct es_entry *ent = &es->ent[e];
+        if (__builtin_expect(ent->derived, 0))
+            values[e] = derived_value(es, ent);
+        else
+            values[e] = (long long)(*ent->count - *ent->baseline);
+    }
 }
 
 void es_compute_values(struct eventset *es, long long *values)
 {
-    for (int e = 0; e < es->nentries; e++) {
-        const struct es_entry *ent = &es->ent[e];
-        if (!ent->preset || ent->preset->op == DERIVE_NONE) {
-            values[e] = native_value(es, &es->nat[ent->term[0]]);
-            continue;
-        }
-        long long t[PRESET_MAX_TERMS];
-        for (int i = 0; i < ent->nterms; i++)
-            t[i] = native_value(es, &es->nat[ent->term[i]]);
-        values[e] = preset_compute(ent->preset, t);
-    }
+    compute_values(es, values);
 }
 
 static int get_set(int EventSet, struct eventset **es)
@@ -48,15 +68,21 @@ static int get_set(int EventSet, struct eventset **es)
     return es_get(EventSet, es);
 }
 
-int es_read_values(struct eventset *es, long long *values)
+static inline __attribute__((always_inline)) int read_values(struct eventset *es,
+                                                              long long *values)
 {
     if (es->state & PAPI_RUNNING) {
         int ret = es_read_counts(es);
         if (__builtin_expect(ret != PAPI_OK, 0))
             return ret;
     }
-    es_compute_values(es, values);
+    compute_values(es, values);
     return PAPI_OK;
+}
+
+int es_read_values(struct eventset *es, long long *values)
+{
+    return read_values(es, values);
 }
 
 static void rebase(struct eventset *es)
@@ -86,14 +112,14 @@ int PAPI_start(int EventSet)
                           "EventSet %d is already running in this thread on component %d; stop it "
                           "before starting EventSet %d", other, es->cidx, EventSet);
     rebase(es);
-    if (es->overflow && (ret = ovf_start(es)) != PAPI_OK) {
-        ovf_stop(es);
+    if (es->overflow && (ret = es_overflow_hooks->start(es)) != PAPI_OK) {
+        es_overflow_hooks->stop(es);
         return ret;
     }
     ret = es->cmp->start(es->ctx);
     if (ret != PAPI_OK) {
         if (es->overflow)
-            ovf_stop(es);
+            es_overflow_hooks->stop(es);
         return ret;
     }
     es->state = (es->state & ~PAPI_STOPPED) | PAPI_RUNNING;
@@ -112,7 +138,7 @@ int PAPI_stop(int EventSet, long long *values)
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
     ret = es->cmp->stop(es->ctx);
     if (es->overflow)
-        ovf_stop(es);
+        es_overflow_hooks->stop(es);
     if (ret == PAPI_OK)
         ret = es_read_counts(es);
     if (ret != PAPI_OK)
@@ -125,15 +151,29 @@ int PAPI_stop(int EventSet, long long *values)
     return PAPI_OK;
 }
 
-int PAPI_read(int EventSet, long long *values)
+/* Why PAPI_read was refused (kept out of its hot path). */
+static __attribute__((noinline, cold)) int read_refused(int EventSet, const long long *values)
 {
     struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (__builtin_expect(ret != PAPI_OK, 0))
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
         return ret;
-    if (__builtin_expect(!values, 0))
+    if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
-    return es_read_values(es, values);
+    return PAPI_OK;
+}
+
+int PAPI_read(int EventSet, long long *values)
+{
+    /* The table is empty unless the library is initialised (PAPI_shutdown empties it). */
+    struct eventset *es = es_lookup(EventSet);
+    if (__builtin_expect(!es || !values, 0)) {
+        int ret = read_refused(EventSet, values);
+        if (ret != PAPI_OK || !(es = es_lookup(EventSet)))
+            return ret != PAPI_OK ? ret : papi_error(PAPI_ENOEVST, "EventSet %d does not exist",
+                                                     EventSet);
+    }
+    return read_values(es, values);
 }
 
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "papi_internal.h"
+#include "papi_globals.h"
 
 static const char *const messages[PAPI_NUM_ERRORS] = {
     [0] = "No error",
@@ -134,15 +134,6 @@ void PAPI_perror1(const char *msg)
 void(PAPI_perror)(const char *msg)
 {
     PAPI_perror1(msg);
-}
-
-int PAPI_set_debug(int level)
-{
-    PAPI_option_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.debug.level = level;
-    opt.debug.handler = g_papi.debug_handler;
-    return PAPI_set_opt(PAPI_DEBUG, &opt);
 }
 
 int papi_strcpy(char *dst, size_t size, const char *src)

@@ -3,7 +3,8 @@
  * a failure leaves the set exactly as it was. */
 #include <string.h>
 
-#include "papi_internal.h"
+#include "component_registry.h"
+#include "eventset.h"
 
 int es_entry_index(const struct eventset *es, int code)
 {
@@ -41,6 +42,15 @@ static void compact_native(struct eventset *es, int ni)
         for (int t = 0; t < es->ent[e].nterms; t++)
             if (es->ent[e].term[t] > ni)
                 es->ent[e].term[t]--;
+}
+
+void es_link_entries(struct eventset *es)
+{
+    for (int e = 0; e < es->nentries; e++) {
+        struct es_entry *ent = &es->ent[e];
+        ent->count = &es->cnt[ent->term[0]].value;
+        ent->baseline = &es->nat[ent->term[0]].baseline;
+    }
 }
 
 static struct cmp_target target_of(const struct eventset *es)
@@ -133,6 +143,7 @@ static void release_natives(struct eventset *es, const int *terms, int nterms)
             es->cmp->remove(es->ctx, ni);
         compact_native(es, ni);
     }
+    es_link_entries(es);
     if (es->nnat == 0)
         es_close_all(es);
 }
@@ -184,6 +195,7 @@ int es_add_code(struct eventset *es, int code)
     memset(ent, 0, sizeof *ent);
     ent->code = code;
     ent->preset = def;
+    ent->derived = def && def->op != DERIVE_NONE;
     int opened = 0;
     for (int t = 0; t < nterms; t++) {
         int ni = find_native(es, codes[t]);
@@ -207,6 +219,7 @@ int es_add_code(struct eventset *es, int code)
     }
     ent->nterms = nterms;
     es->nentries++;
+    es_link_entries(es);
     return PAPI_OK;
 }
 

@@ -5,17 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "overflow_internal.h"
-#include "papi_internal.h"
+#include "component_registry.h"
+#include "eventset.h"
+#include "threads.h"
 
-static _Atomic(struct eventset *) sets[MAX_EVENTSETS];
-
-struct eventset *es_lookup(int handle)
-{
-    if (handle < 0 || handle >= MAX_EVENTSETS)
-        return NULL;
-    return atomic_load_explicit(&sets[handle], memory_order_acquire);
-}
+_Atomic(struct eventset *) es_sets[MAX_EVENTSETS];
 
 int es_get(int handle, struct eventset **es)
 {
@@ -46,7 +40,7 @@ int PAPI_create_eventset(int *EventSet)
     es->cpu = -1;
     pthread_mutex_lock(&g_papi_lock);
     int h = 0;
-    while (h < MAX_EVENTSETS && atomic_load(&sets[h]))
+    while (h < MAX_EVENTSETS && atomic_load(&es_sets[h]))
         h++;
     if (h == MAX_EVENTSETS) {
         pthread_mutex_unlock(&g_papi_lock);
@@ -54,7 +48,7 @@ int PAPI_create_eventset(int *EventSet)
         return papi_error(PAPI_ENOMEM, "all %d event set handles are in use", MAX_EVENTSETS);
     }
     es->handle = h;
-    atomic_store_explicit(&sets[h], es, memory_order_release);
+    atomic_store_explicit(&es_sets[h], es, memory_order_release);
     pthread_mutex_unlock(&g_papi_lock);
     *EventSet = h;
     return PAPI_OK;
@@ -96,7 +90,7 @@ int PAPI_destroy_eventset(int *EventSet)
                           "EventSet %d still has %d events: PAPI_cleanup_eventset it first",
                           *EventSet, es->nentries);
     pthread_mutex_lock(&g_papi_lock);
-    atomic_store(&sets[es->handle], NULL);
+    atomic_store(&es_sets[es->handle], NULL);
     pthread_mutex_unlock(&g_papi_lock);
     es_close_all(es);
     free(es);
@@ -108,13 +102,13 @@ int PAPI_destroy_eventset(int *EventSet)
 void es_free_all(void)
 {
     for (int h = 0; h < MAX_EVENTSETS; h++) {
-        struct eventset *es = atomic_exchange(&sets[h], NULL);
+        struct eventset *es = atomic_exchange(&es_sets[h], NULL);
         if (!es)
             continue;
         if ((es->state & PAPI_RUNNING) && es->ctx) {
             es->cmp->stop(es->ctx);
             if (es->overflow)
-                ovf_stop(es); /* deletes a software-overflow timer that would keep firing */
+                es_overflow_hooks->stop(es); /* deletes a software-overflow timer that would keep firing */
         }
         es_close_all(es);
         free(es->overflow);

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "papi_internal.h"
+#include "component_registry.h"
+#include "eventset.h"
+#include "hwinfo.h"
+#include "threads.h"
 
 struct papi_globals g_papi;
 atomic_uint g_papi_generation;

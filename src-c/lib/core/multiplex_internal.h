@@ -2,7 +2,7 @@
 #ifndef MULTIPLEX_INTERNAL_H
 #define MULTIPLEX_INTERNAL_H
 
-#include "papi_internal.h"
+#include "eventset.h"
 
 /* Value since the baseline scaled by delta time_enabled / delta time_running. */
 PAPI_INTERNAL long long mpx_scaled_value(const struct es_native *n, const struct cmp_count *c);

@@ -4,7 +4,8 @@
  * change puts the old setting back. */
 #include <string.h>
 
-#include "papi_internal.h"
+#include "component_registry.h"
+#include "eventset.h"
 
 static int valid_domain(int d)
 {
@@ -437,4 +438,14 @@ int PAPI_get_multiplex(int EventSet)
     if (ret != PAPI_OK)
         return ret;
     return es->multiplexed ? 1 : 0;
+}
+
+/* Moved here from errors.c: PAPI_set_debug is the PAPI_DEBUG option. */
+int PAPI_set_debug(int level)
+{
+    PAPI_option_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.debug.level = level;
+    opt.debug.handler = g_papi.debug_handler;
+    return PAPI_set_opt(PAPI_DEBUG, &opt);
 }

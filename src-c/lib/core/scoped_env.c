@@ -5,7 +5,7 @@
  * in place, so a concurrent getenv of another name still finds what it looks for. */
 #include <stdlib.h>
 
-#include "papi_internal.h"
+#include "scoped_env.h"
 
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
 

@@ -6,7 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "papi_internal.h"
+#include "threads.h"
 
 struct thread_rec {
     unsigned long id;

@@ -1,7 +1,7 @@
 /* timers.c: real (wall-clock) and virtual (this thread's CPU) time in cycles, us, ns. */
 #include <time.h>
 
-#include "papi_internal.h"
+#include "papi_globals.h"
 
 static long long clock_ns(clockid_t id)
 {

@@ -2,7 +2,8 @@
  * component whose index the native code carries (component.h). */
 #include <string.h>
 
-#include "papi_internal.h"
+#include "component_registry.h"
+#include "events.h"
 
 struct papi_component *event_component_of(int code)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "papi_internal.h"
+#include "events.h"
 #include "preset_tables.h"
 
 struct preset_catalog_entry {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "perf_event.h"
+#include "eventset.h"
 #include "preset_tables.h"
 
 #define GENERIC_TABLE "generic"
@@ -134,23 +135,22 @@ char *preset_read_file(const char *path, size_t *len, char *err, size_t errlen)
         say(err, errlen, "%s: out of memory", path);
         goto fail;
     }
-    for (;;) {
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            say(err, errlen, "%s: read error: %s", path, strerror(errno));
-            goto fail;
-        }
-        if (got == 0)
-            break;
-        n += (size_t)got;
-        if (n == cap - 1) {
-            say(err, errlen, "%s: changed size while it was read", path);
-            goto fail;
-        }
+    /* stdio from here: plain read() on descriptors is the perf_event component's alone
+     * (tests/layers), and fread retries short reads and EINTR itself. */
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        say(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        goto fail;
     }
-    close(fd);
+    n = fread(buf, 1, cap - 1, f);
+    int bad = ferror(f);
+    fclose(f); /* closes fd */
+    if (bad || n == cap - 1) {
+        say(err, errlen, bad ? "%s: read error" : "%s: changed size while it was read", path);
+        free(buf);
+        errno = EINVAL;
+        return NULL;
+    }
     buf[n] = '\0';
     *len = n;
     return buf;

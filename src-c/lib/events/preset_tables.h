@@ -10,7 +10,7 @@
 #define PRESET_TABLES_H
 #include <stddef.h>
 
-#include "papi_internal.h"
+#include "events.h"
 
 /* The definition in force for preset index idx, or NULL when the preset is not
  * available here (no definition, or a native event that does not encode or open). */

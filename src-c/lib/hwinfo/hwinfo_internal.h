@@ -5,7 +5,7 @@
 #ifndef HWINFO_INTERNAL_H
 #define HWINFO_INTERNAL_H
 
-#include "papi_internal.h"
+#include "papi_globals.h"
 
 /* Associativity reported for a fully associative cache or TLB (as PAPI does). */
 #define HWINFO_FULLY_ASSOCIATIVE 32767

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "papi_internal.h"
+#include "hwinfo.h"
 
 static PAPI_exe_info_t exe_info;
 static int exe_info_valid;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "hwinfo_internal.h"
+#include "scoped_env.h"
 
 /* Without hwloc (or when it fails): CPU count from sysconf, one socket, and the caches
  * of CPU 0 from sysfs, so the description stays useful. */

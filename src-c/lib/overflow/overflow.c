@@ -12,6 +12,9 @@
 
 #include "overflow_internal.h"
 
+/* How PAPI_start and PAPI_stop reach overflow without calling up into it. */
+static const struct es_overflow_hooks hooks = {.start = ovf_start, .stop = ovf_stop};
+
 int ovf_find(const struct ovf_state *o, int pos)
 {
     if (!o)
@@ -128,6 +131,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
                                                 "counter with another threshold", o->ev[j].pos);
 
     int fresh = 0;
+    es_overflow_hooks = &hooks;
     if (!o) {
         o = calloc(1, sizeof *o);
         if (!o)

@@ -12,7 +12,8 @@
 #include <signal.h>
 #include <time.h>
 
-#include "papi_internal.h"
+#include "eventset.h"
+#include "threads.h"
 
 #define OVF_MAX_EVENTS 64 /* one bit per position in a long long overflow_vector */
 

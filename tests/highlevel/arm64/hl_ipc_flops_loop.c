@@ -47,7 +47,12 @@ int main(void)
     pmu_loop(1000000);
     CHECK_RET(PAPI_ipc(&rt, &pt, &ins, &ipc), PAPI_OK);
     const float want = 1.0f / (float)(1 << shift);
-    CHECK(ipc == want, "PAPI_ipc %.9f, want exactly %.9f (1/2^%d)", ipc, want, shift);
+    if (!PAPI_get_component_info(0)->fast_counter_read)
+        CHECK(ipc == want, "PAPI_ipc %.9f, want exactly %.9f (1/2^%d)", ipc, want, shift);
+    else /* user-space reads: cycles also count the few instructions between the two
+            counter reads (fewer than 200 of the 2M) */
+        CHECK(ipc <= want && ipc >= want * (1.0f - 1e-4f), "PAPI_ipc %.9f, want %.9f (1/2^%d) "
+              "less at most 1e-4", ipc, want, shift);
     /* plus the instructions of the two calls themselves (about 3.5k measured) */
     CHECK(ins >= 2000000 && ins < 2000000 + 10000, "instructions %lld", ins);
     printf("hl_ipc_flops_loop: PAPI_ipc=%.9f (1/%d) over %lld instructions\n", ipc, 1 << shift, ins);

@@ -12,6 +12,7 @@
 
 #include "perf_event.h"
 #include "perf_event_internal.h"
+#include "scoped_env.h"
 #include "pfm_perf_encode.h"
 #include "pfm_pmus.h"
 

@@ -35,6 +35,7 @@ struct pe_event {
     struct perf_event_attr attr;
     struct cmp_count carry;    /* count and times of this slot's earlier descriptors */
     const struct perf_event_mmap_page *page; /* for user-space reads, or NULL */
+    int time_from;             /* user reads: -1 own times, else the group (its leader's) */
 };
 
 struct pe_group {
@@ -49,17 +50,110 @@ struct cmp_context {
     int cpu;
     int running;
     int user_read;      /* every event has a page: try the user-space read first */
-    pthread_t reader;   /* the thread whose counters these are (user reads only there) */
+    uintptr_t reader;   /* the thread whose counters these are (user reads only there) */
+    uintptr_t fast_reader; /* reader while running with user reads, else 0 (hot path) */
     int other_adder;    /* events were added by several threads: no user reads */
+    int carried;        /* some event carries counts of an earlier descriptor */
+    struct cmp_context *prev, *next; /* every live context (fork handling) */
     int n, ngrp;
     struct pe_event ev[PE_MAX_EVENTS];
     struct pe_group grp[PE_MAX_EVENTS];
 };
 
+/* This thread, cheaply (the hot path compares it): its thread pointer. */
+static inline uintptr_t this_thread(void)
+{
+    uintptr_t tp;
+#if defined(__aarch64__)
+    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#elif defined(__x86_64__)
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+#else
+    tp = (uintptr_t)pthread_self();
+#endif
+    return tp;
+}
+
+/* The count alone of a group member whose group leader's times were just read: the
+ * seqlock of linux/perf_event.h without the time conversion (the kernel schedules a
+ * group as one, and read() reports the leader's times for every member too). */
+static inline __attribute__((always_inline)) int user_count(const struct perf_event_mmap_page *pc,
+                                                            uint64_t *count)
+{
+#if PERF_USER_READ_ARCH
+    uint32_t seq;
+    uint64_t c;
+    do {
+        seq = PERF_USER_ONCE(pc->lock);
+        PERF_USER_BARRIER();
+        uint64_t caps = PERF_USER_ONCE(pc->capabilities);
+        uint32_t index = PERF_USER_ONCE(pc->index);
+        if (!(caps & PERF_USER_CAP_RDPMC) || index == 0 || index > PERF_USER_MAX_INDEX)
+            return 0;
+        c = (uint64_t)PERF_USER_ONCE(pc->offset) +
+            (uint64_t)perf_user_sign_extend(perf_user_hw_counter(index),
+                                            PERF_USER_ONCE(pc->pmc_width));
+        PERF_USER_BARRIER();
+    } while (PERF_USER_ONCE(pc->lock) != seq);
+    *count = c;
+    return 1;
+#else
+    (void)pc, (void)count;
+    return 0;
+#endif
+}
+
 int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
                       unsigned long flags)
 {
     return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* After fork the child's thread pointer equals its parent's, but the counters are the
+ * parent's: a user read there would read another task's counter (arm64: trap). The
+ * child handler turns user reads off in every context (the list is its only use). */
+static struct cmp_context *live;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void fork_prepare(void) { pthread_mutex_lock(&live_lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&live_lock); }
+static void fork_child(void)
+{
+    for (struct cmp_context *c = live; c; c = c->next) {
+        c->fast_reader = 0;
+        c->user_read = 0;
+        c->other_adder = 1;
+    }
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+static void link_context(struct cmp_context *ctx)
+{
+    pthread_once(&atfork_once, register_atfork);
+    pthread_mutex_lock(&live_lock);
+    ctx->next = live;
+    if (live)
+        live->prev = ctx;
+    live = ctx;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void unlink_context(struct cmp_context *ctx)
+{
+    pthread_mutex_lock(&live_lock);
+    if (ctx->prev)
+        ctx->prev->next = ctx->next;
+    else
+        live = ctx->next;
+    if (ctx->next)
+        ctx->next->prev = ctx->prev;
+    pthread_mutex_unlock(&live_lock);
 }
 
 int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
@@ -79,6 +173,7 @@ int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
         ctx->pid = 0;
     if (ctx->pid == -1 && ctx->cpu < 0)
         ctx->cpu = 0;
+    link_context(ctx);
     *out = ctx;
     return PAPI_OK;
 }
@@ -107,8 +202,11 @@ static int user_readable(const struct cmp_context *ctx, const struct perf_event_
 static void update_user_read(struct cmp_context *ctx)
 {
     int all = ctx->n > 0 && !ctx->other_adder;
-    for (int i = 0; i < ctx->n && all; i++)
-        all = ctx->ev[i].page != NULL;
+    for (int i = 0; i < ctx->n && all; i++) {
+        struct pe_event *e = &ctx->ev[i];
+        all = e->page != NULL;
+        e->time_from = ctx->grp[e->group].leader < i ? e->group : -1;
+    }
     ctx->user_read = all;
 }
 
@@ -207,7 +305,7 @@ static int open_event(struct cmp_context *ctx, int i)
 }
 
 /* One read() per group. Async-signal-safe; ctx unchanged. */
-static int read_groups(const struct cmp_context *ctx, struct cmp_count *out)
+static __attribute__((noinline)) int read_groups(const struct cmp_context *ctx, struct cmp_count *out)
 {
     uint64_t buf[3 + PE_MAX_EVENTS];
     for (int g = 0; g < ctx->ngrp; g++) {
@@ -231,23 +329,59 @@ static int read_groups(const struct cmp_context *ctx, struct cmp_count *out)
     return PAPI_OK;
 }
 
-int pe_read(struct cmp_context *ctx, struct cmp_count *out)
+/* Every slot from user space; 0 when a page says no (the caller then uses read()).
+ * flatten: the counter switch of perf_user_read.h inline too (gcc calls it otherwise). */
+static __attribute__((noinline, flatten)) int user_read_all(const struct cmp_context *ctx,
+                                                               struct cmp_count *out)
 {
-    if (ctx->user_read && ctx->running && pthread_equal(pthread_self(), ctx->reader)) {
-        int i = 0;
-        for (; i < ctx->n; i++) {
-            const struct pe_event *e = &ctx->ev[i];
-            uint64_t c, en, ru;
+    uint64_t gen[PE_MAX_EVENTS], grun[PE_MAX_EVENTS]; /* per group: the leader's times */
+    for (int i = 0; i < ctx->n; i++) {
+        const struct pe_event *e = &ctx->ev[i];
+        uint64_t c, en, ru;
+        if (e->time_from < 0) {
             if (!perf_user_read(e->page, &c, &en, &ru))
-                break;
-            out[i].value = e->carry.value + c;
-            out[i].time_enabled = e->carry.time_enabled + en;
-            out[i].time_running = e->carry.time_running + ru;
+                return 0;
+            gen[e->group] = en;
+            grun[e->group] = ru;
+        } else {
+            if (!user_count(e->page, &c))
+                return 0;
+            en = gen[e->time_from];
+            ru = grun[e->time_from];
         }
-        if (__builtin_expect(i == ctx->n, 1))
-            return PAPI_OK;
+        out[i].value = e->carry.value + c;
+        out[i].time_enabled = e->carry.time_enabled + en;
+        out[i].time_running = e->carry.time_running + ru;
     }
+    return 1;
+}
+
+/* Several events from user space, or read() when that is not possible now. */
+static __attribute__((noinline)) int read_slow(struct cmp_context *ctx, struct cmp_count *out)
+{
+    if (ctx->fast_reader == this_thread() && ctx->n > 1 && user_read_all(ctx, out))
+        return PAPI_OK;
     return read_groups(ctx, out);
+}
+
+/* The hot path: one counter of the calling thread from user space, a leaf function
+ * (flatten: the counter switch of perf_user_read.h inline), anything else out of line. */
+__attribute__((flatten)) int pe_read(struct cmp_context *ctx, struct cmp_count *out)
+{
+    uint64_t c, en, ru;
+    if (ctx->fast_reader == this_thread() && ctx->n == 1 &&
+        __builtin_expect(perf_user_read(ctx->ev[0].page, &c, &en, &ru), 1)) {
+        if (__builtin_expect(ctx->carried, 0)) {
+            c += ctx->ev[0].carry.value;
+            en += ctx->ev[0].carry.time_enabled;
+            ru += ctx->ev[0].carry.time_running;
+        }
+        out->value = c;
+        out->time_enabled = en;
+        out->time_running = ru;
+        return PAPI_OK;
+    }
+    return read_slow(ctx, out);
 }
 
 /* Close every descriptor, then open them all again with the counts carried over. */
@@ -259,8 +393,10 @@ static int reopen_all(struct cmp_context *ctx)
         close_event(&ctx->ev[i]);
     ctx->ngrp = 0;
     for (int i = 0; i < ctx->n; i++) {
-        if (have)
+        if (have) {
             ctx->ev[i].carry = now[i];
+            ctx->carried = 1;
+        }
         int ret = open_event(ctx, i);
         if (ret != PAPI_OK) {
             for (int j = i - 1; j >= 0; j--)
@@ -278,6 +414,7 @@ void pe_ctx_destroy(struct cmp_context *ctx)
 {
     if (!ctx)
         return;
+    unlink_context(ctx);
     for (int i = ctx->n - 1; i >= 0; i--)
         close_event(&ctx->ev[i]);
     free(ctx);
@@ -297,8 +434,8 @@ int pe_add(struct cmp_context *ctx, int local, int *slot)
     if (ret != PAPI_OK)
         return ret;
     if (ctx->n == 0)
-        ctx->reader = pthread_self();
-    else if (!pthread_equal(pthread_self(), ctx->reader))
+        ctx->reader = this_thread();
+    else if (this_thread() != ctx->reader)
         ctx->other_adder = 1; /* that event counts the thread that added it */
     *slot = ctx->n++;
     update_user_read(ctx);
@@ -320,6 +457,7 @@ int pe_remove(struct cmp_context *ctx, int slot)
             return ret;
         for (int i = 0; i < ctx->n; i++)
             ctx->ev[i].carry = now[i];
+        ctx->carried = 1;
         for (int i = ctx->n - 1; i >= 0; i--)
             close_event(&ctx->ev[i]);
         memmove(e, e + 1, (size_t)(ctx->n - slot - 1) * sizeof *e);
@@ -381,11 +519,16 @@ int pe_start(struct cmp_context *ctx)
     int ret = read_groups(ctx, before);
     if (ret != PAPI_OK)
         return ret;
+    /* Set before enabling, so the counted part of PAPI_start is the same either way. */
+    ctx->fast_reader = ctx->user_read ? ctx->reader : 0;
     for (int g = 0; g < ctx->ngrp; g++)
-        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+            ctx->fast_reader = 0;
             return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(errno));
+        }
     ret = check_scheduled(ctx, before);
     if (ret != PAPI_OK) {
+        ctx->fast_reader = 0;
         for (int g = 0; g < ctx->ngrp; g++)
             ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0);
         return ret;
@@ -397,6 +540,7 @@ int pe_start(struct cmp_context *ctx)
 int pe_stop(struct cmp_context *ctx)
 {
     ctx->running = 0;
+    ctx->fast_reader = 0;
     for (int g = 0; g < ctx->ngrp; g++)
         if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
             return papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));

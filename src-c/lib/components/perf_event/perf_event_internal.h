@@ -15,7 +15,7 @@
 #include <sys/types.h>
 
 #include "component.h"
-#include "papi_internal.h"
+#include "papi_globals.h"
 
 enum pe_class { PE_CORE = 0, PE_UNCORE = 1 };
 
@@ -37,6 +37,9 @@ struct pmu_access {
     char reason[PAPI_HUGE_STR_LEN];
 };
 PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
+/* fscanf of one value from a small file (sysfs, procfs): 0 when it was there. */
+PAPI_INTERNAL int pe_scan_file(const char *path, const char *fmt, ...)
+    __attribute__((format(scanf, 2, 3)));
 extern struct pmu_access g_pmu PAPI_INTERNAL;
 /* perf_event_open with errno preserved. */
 PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu,

@@ -20,16 +20,6 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int rdpmc_type = -1;
 static int rdpmc_bit = -1;
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -1;
-    int ok = fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    return ok ? 0 : -1;
-}
-
 static void find_rdpmc_format(void)
 {
     DIR *d = opendir(PMU_DIR);
@@ -39,14 +29,13 @@ static void find_rdpmc_format(void)
     while ((de = readdir(d)) && rdpmc_bit < 0) {
         if (de->d_name[0] == '.')
             continue;
-        char path[512], line[64];
+        char path[512];
         int bit, type;
         snprintf(path, sizeof path, PMU_DIR "/%s/format/rdpmc", de->d_name);
-        if (read_line(path, line, sizeof line) != 0 || sscanf(line, "config1:%d", &bit) != 1 ||
-            bit < 0 || bit > 63)
+        if (pe_scan_file(path, "config1:%d", &bit) != 0 || bit < 0 || bit > 63)
             continue;
         snprintf(path, sizeof path, PMU_DIR "/%s/type", de->d_name);
-        if (read_line(path, line, sizeof line) != 0 || sscanf(line, "%d", &type) != 1)
+        if (pe_scan_file(path, "%d", &type) != 0)
             continue;
         rdpmc_type = type;
         rdpmc_bit = bit;

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <linux/capability.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,17 @@
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 
-static int read_int_file(const char *path, int *out)
+int pe_scan_file(const char *path, const char *fmt, ...)
 {
     FILE *f = fopen(path, "re");
     if (!f)
         return -1;
-    int ok = fscanf(f, "%d", out) == 1;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vfscanf(f, fmt, ap);
+    va_end(ap);
     fclose(f);
-    return ok ? 0 : -1;
+    return n == 1 ? 0 : -1;
 }
 
 static int has_capability(int cap)
@@ -128,13 +132,13 @@ void pmu_access_probe(struct pmu_access *p)
     char pmus[512];
     memset(p, 0, sizeof *p);
     p->have_cpu_pmu = list_pmus(pmus, sizeof pmus, &p->software_pmus_only);
-    if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &p->paranoid) != 0)
+    if (pe_scan_file("/proc/sys/kernel/perf_event_paranoid", "%d", &p->paranoid) != 0)
         p->paranoid = -100;
     p->cap_perfmon = has_capability(38 /* CAP_PERFMON */) || has_capability(CAP_SYS_ADMIN);
     int ua = 0;
-    if (read_int_file("/proc/sys/kernel/perf_user_access", &ua) == 0)
+    if (pe_scan_file("/proc/sys/kernel/perf_user_access", "%d", &ua) == 0)
         p->user_read_allowed = ua != 0;
-    else if (read_int_file(PMU_DIR "/cpu/rdpmc", &ua) == 0)
+    else if (pe_scan_file(PMU_DIR "/cpu/rdpmc", "%d", &ua) == 0)
         p->user_read_allowed = ua != 0;
     /* The documented switch: PAPI_USER_READ=0 makes every read a read() system call. */
     const char *sw = getenv("PAPI_USER_READ");

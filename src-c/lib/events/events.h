@@ -1,0 +1,41 @@
+/* events.h: event codes: native codes routed to their component, presets. */
+#ifndef EVENTS_H
+#define EVENTS_H
+
+#include "papi_globals.h"
+
+/* ---- event codes routed to components (events/event_codes.c) ------------------------ */
+/* The component of a native code, or NULL when the code names none. */
+PAPI_INTERNAL struct papi_component *event_component_of(int code);
+/* Native name -> full code, asking every component in index order. */
+PAPI_INTERNAL int event_native_name_to_code(const char *name, int *code);
+PAPI_INTERNAL int event_native_code_to_name(int code, char *out, size_t len);
+PAPI_INTERNAL int event_native_exists(int code);
+
+/* ---- presets (preset_events.c; tables from presets/) --------------------------------- */
+#define PRESET_MAX_TERMS PAPI_MAX_INFO_TERMS
+enum derive_op { DERIVE_NONE = 0, DERIVE_ADD, DERIVE_SUB, DERIVE_POSTFIX, DERIVE_CMPD };
+struct rpn_step { /* one token of a compiled postfix formula */
+    enum { RPN_TERM, RPN_CONST, RPN_ADD, RPN_SUB, RPN_MUL, RPN_DIV } kind;
+    long long value; /* term index or constant */
+};
+#define RPN_MAX_STEPS 64
+struct preset_def {
+    int nterms;
+    int native_code[PRESET_MAX_TERMS];
+    enum derive_op op;
+    int nsteps;
+    struct rpn_step steps[RPN_MAX_STEPS];
+    char postfix[PAPI_2MAX_STR_LEN];
+    char note[PAPI_HUGE_STR_LEN];
+};
+PAPI_INTERNAL int preset_name_to_code(const char *name, int *code);
+PAPI_INTERNAL int preset_code_to_name(int code, char *out, size_t len);
+/* The definition in force for this machine, or NULL if the preset is not available. */
+PAPI_INTERNAL const struct preset_def *preset_lookup(int code);
+PAPI_INTERNAL int preset_enum(int *code, int modifier);
+PAPI_INTERNAL int preset_get_info(int code, PAPI_event_info_t *info);
+PAPI_INTERNAL long long preset_compute(const struct preset_def *def, const long long *terms);
+PAPI_INTERNAL void preset_shutdown(void);
+
+#endif
