@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 failures = 0
 
@@ -172,6 +173,23 @@ def main():
     rep, name, tids, out = run(exe, [], {"PAPI_EVENTS": "perf::PAGE-FAULTS"})
     check(rep["rank"] is None and name == "rank_%06d.json" % rep["pid"], "file %s for pid %s" % (name, rep["pid"]))
     check_counts(rep, tids, "perf::PAGE-FAULTS")
+    # 4. A papi_hl_output left by an earlier run is set aside as papi_hl_output-<its time>,
+    #    as PAPI 7 does, so the new directory holds only this run's file.
+    out = tempfile.mkdtemp(prefix="hl_report_")
+    old = os.path.join(out, "papi_hl_output")
+    os.mkdir(old)
+    with open(os.path.join(old, "rank_000007.json"), "w") as f:
+        f.write("{}")
+    stamp = 1577880000  # 2020-01-01 12:00:00 UTC
+    os.utime(old, (stamp, stamp))
+    set_aside = os.path.join(out, "papi_hl_output-" + time.strftime("%Y%m%d-%H%M%S", time.localtime(stamp)))
+    env = dict(os.environ, PAPI_OUTPUT_DIRECTORY=out, PAPI_EVENTS="perf::PAGE-FAULTS", PMI_RANK="3")
+    p = subprocess.run([exe], env=env, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, "workload over an earlier run's directory exited with %d" % p.returncode)
+    check(os.listdir(set_aside) == ["rank_000007.json"] if os.path.isdir(set_aside) else False,
+          "the earlier run's directory was not renamed %s: %s" % (set_aside, sorted(os.listdir(out))))
+    check(sorted(os.listdir(old)) == ["rank_000003.json"], "new papi_hl_output holds %s" % sorted(os.listdir(old)))
+    shutil.rmtree(out)
     print("check_hl_report: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
     return 1 if failures else 0
 

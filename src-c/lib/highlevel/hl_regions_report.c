@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hl_regions.h"
@@ -171,6 +173,57 @@ static void write_summary(const char *path, int rank)
     fflush(stdout);
 }
 
+/* When this process started, in seconds since the epoch (/proc/self/stat's start time in
+ * clock ticks after boot, plus the boot time of /proc/stat); 0 when unknown. */
+static time_t process_start_time(void)
+{
+    char buf[1024];
+    unsigned long long ticks = 0, btime = 0;
+    FILE *f = fopen("/proc/self/stat", "re");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
+        return 0;
+    f = fopen("/proc/stat", "re");
+    if (!f)
+        return 0;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "btime %llu", &btime) == 1)
+            break;
+    fclose(f);
+    long hz = sysconf(_SC_CLK_TCK);
+    return btime && hz > 0 ? (time_t)(btime + ticks / (unsigned long long)hz) : 0;
+}
+
+/* As PAPI 7: a papi_hl_output left by an earlier run is set aside as
+ * papi_hl_output-YYYYMMDD-HHMMSS (its last change), so the new run's files are not mixed
+ * with old ones. "Earlier" means last changed before this process started: the ranks of
+ * one job all start before any of them writes, so they share the new directory. */
+static void set_aside_earlier_run(const char *dir)
+{
+    struct stat st;
+    time_t started = process_start_time();
+    if (!started || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+        st.st_mtime >= started)
+        return;
+    char stamp[32], old[PATH_MAX + 40];
+    struct tm tm;
+    if (!localtime_r(&st.st_mtime, &tm) || !strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm))
+        return;
+    if (snprintf(old, sizeof old, "%s-%s", dir, stamp) >= (int)sizeof old)
+        return;
+    /* Fails harmlessly when another rank moved it first or the name is taken. */
+    if (rename(dir, old) == 0 && getenv("PAPI_REPORT"))
+        printf("PAPI: the earlier run's %s was renamed %s\n", dir, old);
+}
+
 /* <PAPI_OUTPUT_DIRECTORY or .>/papi_hl_output, created when missing, refused when it
  * belongs to another user. Returns its fd or a PAPI error. */
 static int open_output_dir(char *dir, size_t dirlen)
@@ -183,6 +236,7 @@ static int open_output_dir(char *dir, size_t dirlen)
         return papi_error(PAPI_EINVAL, "PAPI_OUTPUT_DIRECTORY is longer than %zu bytes; the "
                           "region report is not written", dirlen - sizeof "/papi_hl_output");
     snprintf(dir, dirlen, "%s/papi_hl_output", base);
+    set_aside_earlier_run(dir);
     int fd = output_dir_open(dir, 1, why, sizeof why);
     if (fd < 0)
         return papi_error(PAPI_ESYS, "region report (PAPI_OUTPUT_DIRECTORY): %s", why);
