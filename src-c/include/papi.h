@@ -87,6 +87,8 @@ extern "C" {
 #define PAPI_TLS_HL           PAPI_TLS_HIGH_LEVEL
 #define PAPI_TLS_NUM          PAPI_NUM_TLS
 #define PAPI_TLS_ALL_THREADS  0x10
+/* PAPI 3.x/5.x name of PAPI_TLS_HIGH_LEVEL: a slot of the user's, like USR1 and USR2. */
+#define PAPI_HIGH_LEVEL_TLS   PAPI_TLS_HIGH_LEVEL
 
 #define PAPI_USR1_LOCK 0x0
 #define PAPI_USR2_LOCK 0x1
@@ -639,6 +641,10 @@ int PAPI_num_cmp_hwctrs(int cidx);
 int PAPI_num_components(void);
 int PAPI_num_events(int EventSet);
 int PAPI_num_hwctrs(void);
+
+/* ---- PAPI 7.0 compatibility macros (drop-in) ---- */
+#define PAPI_COMPONENT_INDEX(a) PAPI_get_event_component(a)
+#define PAPI_descr_error(a) PAPI_strerror(a)
 int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
                   PAPI_overflow_handler_t handler);
 int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int EventSet,
