@@ -21,6 +21,10 @@ import papif_api  # noqa: E402
 # PAPIF_perror takes two signatures through one name (see papif_perror.c).
 HAND_WRITTEN = {"perror"}
 
+# Names PAPI's libpapi also exports beyond the four manglings (codes may link to them).
+EXTRA_NAMES = {"num_hwctrs": ["PAPIF_num_hwctrs"], "num_cmp_hwctrs": ["PAPIF_num_cmp_hwctrs"],
+               "unlock": ["PAPIF_unlock"]}
+
 MANGLINGS = [lambda n: "papif_%s_" % n, lambda n: "papif_%s" % n,
              lambda n: "papif_%s__" % n, lambda n: "PAPIF_%s" % n.upper()]
 
@@ -114,8 +118,7 @@ def shims(r):
     out = []
     body = mangled_body(r) if r.has_strings else \
         "    papif_core_%s(%s);\n" % (r.name, ", ".join("f_" + a.name for a in r.args))
-    for mangle in MANGLINGS:
-        name = mangle(r.name)
+    for name in [mangle(r.name) for mangle in MANGLINGS] + EXTRA_NAMES.get(r.name, []):
         out.append("void %s(%s);\n" % (name, params(r, False)))
         out.append("void %s(%s)\n{\n%s}\n\n" % (name, params(r, False), body))
     return "".join(out)

@@ -34,4 +34,23 @@ libdir=$(dirname "$(find "$tmp/prefix" -name 'libpapif.so' | head -n 1)")
 gfortran -std=f2008 -Wall -Wextra -Werror -I"$tmp/prefix/include" -o "$tmp/hand" "$tmp/hand.f90" \
   -L"$libdir" -lpapif -lpapi -Wl,-rpath,"$libdir"
 "$tmp/hand"
+# A Fortran-only project (no C): find_package(PAPI) and PAPI::papi alone for a code
+# that includes f90papi.h, as PAPI's users link (-lpapi). Runs from a clean environment.
+mkdir -p "$tmp/fonly"
+cp "$src_dir/tests/fortran/t_perror_f90papi.f90" "$src_dir/tests/fortran/t_perror_f90papi_msg.f90" "$tmp/fonly/"
+cat > "$tmp/fonly/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(fortran_only LANGUAGES Fortran)
+find_package(PAPI REQUIRED)
+add_executable(fonly t_perror_f90papi.f90 t_perror_f90papi_msg.f90)
+target_link_libraries(fonly PRIVATE PAPI::papi)
+CM
+cmake -S "$tmp/fonly" -B "$tmp/fonly/b" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/fonly/b" >/dev/null
+env -i sh "$src_dir/tests/fortran/run_perror_forms.sh" "$tmp/fonly/b/fonly" f90papi.h
+# By hand: fixed form with fpapi.h, -lpapi alone, RUNPATH from the link line only.
+cp "$src_dir/tests/fortran/t_perror_fpapi.F" "$src_dir/tests/fortran/t_perror_fpapi_msg.F" "$tmp/"
+gfortran -I"$tmp/prefix/include" -o "$tmp/fixed" "$tmp/t_perror_fpapi.F" "$tmp/t_perror_fpapi_msg.F" \
+  -L"$libdir" -lpapi -Wl,-rpath,"$libdir"
+env -i sh "$src_dir/tests/fortran/run_perror_forms.sh" "$tmp/fixed" fpapi.h
 echo "test_fortran_install: PASSED"
