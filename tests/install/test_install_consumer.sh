@@ -32,4 +32,14 @@ for f in "$tmp"/prefix/bin/papi_avail "$tmp"/prefix/lib*/libpapi_mpi.so "$tmp"/p
   readelf -d "$f" | grep -q 'RUNPATH.*\$ORIGIN' || { echo "FAIL: $f has no RUNPATH"; exit 1; }
 done
 env -i "$tmp/prefix/bin/papi_avail" >/dev/null || { echo "FAIL: installed papi_avail does not run"; exit 1; }
+# The installed PMPI wrapper LD_PRELOADed into every rank, from a clean environment.
+if [ $# -ge 3 ] && command -v mpirun.mpich >/dev/null; then
+  wrap=$(find "$tmp/prefix" -name libpapi_mpi.so | head -n 1)
+  mkdir -p "$tmp/mpi"
+  (cd "$tmp/mpi" && env -i PATH=/usr/bin:/bin HOME="$tmp" timeout 120 \
+    mpirun.mpich -np 2 -genv LD_PRELOAD "$wrap" "$3" >"$tmp/mpi/out" 2>&1) ||
+    { cat "$tmp/mpi/out"; echo "FAIL: the installed wrapper does not run under mpirun"; exit 1; }
+  test -s "$tmp/mpi/papi_mpi_report.json" || { cat "$tmp/mpi/out"; echo "FAIL: no MPI report"; exit 1; }
+  echo "installed libpapi_mpi.so under mpirun.mpich -np 2: report written"
+fi
 echo "test_install_consumer: PASSED"
