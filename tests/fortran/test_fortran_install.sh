@@ -57,9 +57,9 @@ cmake -S "$tmp/fonly" -B "$tmp/fonly/b" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
 cmake --build "$tmp/fonly/b" >/dev/null
 env -i sh "$src_dir/tests/fortran/run_perror_forms.sh" "$tmp/fonly/b/fonly" f90papi.h
 # By hand: fixed form with fpapi.h, -lpapi alone, RUNPATH from the link line only.
-cp "$src_dir/tests/fortran/t_perror_fpapi.F" "$src_dir/tests/fortran/t_perror_fpapi_msg.F" "$tmp/"
+cp "$src_dir/tests/fortran/t_perror_fixed.F" "$src_dir/tests/fortran/t_perror_fixed_msg.F" "$tmp/"
 # shellcheck disable=SC2086
-"$fc" -I"$tmp/prefix/include" -o "$tmp/fixed" "$tmp/t_perror_fpapi.F" "$tmp/t_perror_fpapi_msg.F" \
+"$fc" -I"$tmp/prefix/include" -o "$tmp/fixed" "$tmp/t_perror_fixed.F" "$tmp/t_perror_fixed_msg.F" \
   -L"$libdir" -lpapi -Wl,-rpath,"$libdir" $fflags
 env -i sh "$src_dir/tests/fortran/run_perror_forms.sh" "$tmp/fixed" fpapi.h
 echo "test_fortran_install: PASSED"
