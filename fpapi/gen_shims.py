@@ -17,6 +17,14 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))  # papif_api.py beside the .def
 import papif_api  # noqa: E402
 
+# Routines whose mangled entry points are written by hand (the core is still generated):
+# PAPIF_perror takes two signatures through one name (see papif_perror.c).
+HAND_WRITTEN = {"perror"}
+
+# Names PAPI's libpapi also exports beyond the four manglings (codes may link to them).
+EXTRA_NAMES = {"num_hwctrs": ["PAPIF_num_hwctrs"], "num_cmp_hwctrs": ["PAPIF_num_cmp_hwctrs"],
+               "unlock": ["PAPIF_unlock"]}
+
 MANGLINGS = [lambda n: "papif_%s_" % n, lambda n: "papif_%s" % n,
              lambda n: "papif_%s__" % n, lambda n: "PAPIF_%s" % n.upper()]
 
@@ -110,8 +118,7 @@ def shims(r):
     out = []
     body = mangled_body(r) if r.has_strings else \
         "    papif_core_%s(%s);\n" % (r.name, ", ".join("f_" + a.name for a in r.args))
-    for mangle in MANGLINGS:
-        name = mangle(r.name)
+    for name in [mangle(r.name) for mangle in MANGLINGS] + EXTRA_NAMES.get(r.name, []):
         out.append("void %s(%s);\n" % (name, params(r, False)))
         out.append("void %s(%s)\n{\n%s}\n\n" % (name, params(r, False), body))
     return "".join(out)
@@ -128,7 +135,8 @@ def main():
             % (" ".join(missing) or "none")]
     for r in have:
         text.append(core_function(r))
-        text.append(shims(r))
+        if r.name not in HAND_WRITTEN:
+            text.append(shims(r))
     papif_api.write_file(out, "".join(text))
 
 

@@ -32,4 +32,9 @@ void papifh_get_hardware_info(int *ncpu, int *nnodes, int *totalcpus, int *vendo
                              char *vendor_string, int *model, char *model_string, float *revision,
                              float *mhz);
 
+/* PAPI 7's device API with a device type index instead of a handle (papif_sysdetect.c). */
+int papifh_enum_dev_type(int modifier, int *handle_index);
+int papifh_get_dev_type_attr(int handle_index, int attribute, int *value, char *string);
+int papifh_get_dev_attr(int handle_index, int id, int attribute, int *value, char *string);
+
 #endif

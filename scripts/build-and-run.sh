@@ -8,7 +8,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/build.sh" "$top/build"
 bin=$top/_install/bin
 b=$top/build
-export LD_LIBRARY_PATH="$top/_install/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 step() { printf '\n==== %s\n' "$*"; }
 step "papi_avail"
 if [ -x "$bin/papi_avail" ]; then "$bin/papi_avail"; else echo "papi_avail is not built yet"; fi

@@ -7,6 +7,8 @@
 #   clang  a clang build with -DPAPI_BUILD_TESTS=OFF (the library and tools alone);
 #   fuzz   the libFuzzer targets (event names, postfix; the CSV parser runs in ctest
 #          above), each for PAPI_FUZZ_SECONDS (15 s by default).
+#   flang  the Fortran parts (library, module, examples, Fortran tests) with LLVM flang,
+#          and the gfortran and flang installs in one prefix.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 lean="-DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF"
@@ -32,3 +34,11 @@ CC=clang cmake -S "$top" -B "$top/build-fuzz" -DPAPI_WERROR=ON -DPAPI_SANITIZE=O
   -DPAPI_FUZZ=ON $lean
 cmake --build "$top/build-fuzz" -j"$(nproc)" --target fuzz_event_names fuzz_postfix
 (cd "$top/build-fuzz" && ctest --output-on-failure -L fuzz -R '_run$')
+# LLVM flang: Debian's flang-new-16 does not pass -L of its own runtime libraries.
+flang_ld=-L/usr/lib/llvm-16/lib
+cmake -S "$top" -B "$top/build-flang" -DPAPI_WERROR=ON -DCMAKE_Fortran_COMPILER=flang-new-16 \
+  -DCMAKE_EXE_LINKER_FLAGS="$flang_ld" -DCMAKE_SHARED_LINKER_FLAGS="$flang_ld" \
+  -DPAPI_WITH_MPI=OFF -DPAPI_BUILD_BENCH=OFF -DPAPI_BUILD_FUZZ=OFF -DPAPI_TEST_DIRS=fortran
+cmake --build "$top/build-flang" -j"$(nproc)"
+(cd "$top/build-flang" && ctest --output-on-failure -j2 -L fortran)
+sh "$top/tests/install/test_two_fortran_compilers.sh" "$top/build" "$top/build-flang" "$top" "$flang_ld"

@@ -13,6 +13,8 @@ libpapi-dev papi-tools
 clang libclang-rt-14-dev
 binutils
 man-db
+libudev-dev
+flang-16
 "
 missing=""
 for p in $pkgs; do

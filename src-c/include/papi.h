@@ -93,6 +93,8 @@ extern "C" {
 #define PAPI_TLS_HL           PAPI_TLS_HIGH_LEVEL
 #define PAPI_TLS_NUM          PAPI_NUM_TLS
 #define PAPI_TLS_ALL_THREADS  0x10
+/* PAPI 3.x/5.x name of PAPI_TLS_HIGH_LEVEL: a slot of the user's, like USR1 and USR2. */
+#define PAPI_HIGH_LEVEL_TLS   PAPI_TLS_HIGH_LEVEL
 
 #define PAPI_USR1_LOCK 0x0
 #define PAPI_USR2_LOCK 0x1
@@ -679,6 +681,89 @@ const PAPI_exe_info_t *PAPI_get_executable_info(void);
  * caches and TLBs, clock, hypervisor), read from hwloc and the kernel. NULL before
  * PAPI_library_init. */
 const PAPI_hw_info_t *PAPI_get_hardware_info(void);
+
+/* ---- sysdetect: devices of the machine (PAPI 7.0 API; src-c/lib/sysdetect) ----
+ * Enumerate device types with PAPI_enum_dev_type (PAPI_OK while there is one, then
+ * PAPI_EINVAL once and the enumeration starts again), then read a type's attributes
+ * (INT: int *, CHAR: const char **) and each device's (UINT: unsigned int *, ULONG:
+ * unsigned long *, CHAR: const char **). The CPU is one device; NUMA_MEM_SIZE (MB) and
+ * THR_PER_NUMA take a NUMA node as id, THR_NUMA_AFFINITY a hardware thread (OS index). */
+typedef enum {
+    PAPI_DEV_TYPE_ID__CPU,
+    PAPI_DEV_TYPE_ID__CUDA,
+    PAPI_DEV_TYPE_ID__ROCM,
+    PAPI_DEV_TYPE_ID__MAX_NUM,
+} PAPI_dev_type_id_e;
+
+enum {
+    PAPI_DEV_TYPE_ENUM__FIRST = 0, /* always the first type */
+    PAPI_DEV_TYPE_ENUM__CPU = 1 << PAPI_DEV_TYPE_ID__CPU,
+    PAPI_DEV_TYPE_ENUM__CUDA = 1 << PAPI_DEV_TYPE_ID__CUDA,
+    PAPI_DEV_TYPE_ENUM__ROCM = 1 << PAPI_DEV_TYPE_ID__ROCM,
+    PAPI_DEV_TYPE_ENUM__ALL = (1 << PAPI_DEV_TYPE_ID__MAX_NUM) - 1,
+};
+
+typedef enum {
+    PAPI_DEV_TYPE_ATTR__INT_PAPI_ID,   /* PAPI_DEV_TYPE_ID__* */
+    PAPI_DEV_TYPE_ATTR__INT_VENDOR_ID, /* PAPI_VENDOR_* for the CPU */
+    PAPI_DEV_TYPE_ATTR__CHAR_NAME,     /* vendor name */
+    PAPI_DEV_TYPE_ATTR__INT_COUNT,     /* devices of this type */
+    PAPI_DEV_TYPE_ATTR__CHAR_STATUS,   /* why there are none, when there are none */
+} PAPI_dev_type_attr_e;
+
+/* The order is PAPI 7.0's (the values are its ABI). */
+typedef enum {
+    PAPI_DEV_ATTR__CPU_CHAR_NAME,
+    PAPI_DEV_ATTR__CPU_UINT_L1I_CACHE_SIZE, PAPI_DEV_ATTR__CPU_UINT_L1D_CACHE_SIZE,
+    PAPI_DEV_ATTR__CPU_UINT_L2U_CACHE_SIZE, PAPI_DEV_ATTR__CPU_UINT_L3U_CACHE_SIZE,
+    PAPI_DEV_ATTR__CPU_UINT_L1I_CACHE_LINE_SIZE, PAPI_DEV_ATTR__CPU_UINT_L1D_CACHE_LINE_SIZE,
+    PAPI_DEV_ATTR__CPU_UINT_L2U_CACHE_LINE_SIZE, PAPI_DEV_ATTR__CPU_UINT_L3U_CACHE_LINE_SIZE,
+    PAPI_DEV_ATTR__CPU_UINT_L1I_CACHE_LINE_COUNT, PAPI_DEV_ATTR__CPU_UINT_L1D_CACHE_LINE_COUNT,
+    PAPI_DEV_ATTR__CPU_UINT_L2U_CACHE_LINE_COUNT, PAPI_DEV_ATTR__CPU_UINT_L3U_CACHE_LINE_COUNT,
+    PAPI_DEV_ATTR__CPU_UINT_L1I_CACHE_ASSOC, PAPI_DEV_ATTR__CPU_UINT_L1D_CACHE_ASSOC,
+    PAPI_DEV_ATTR__CPU_UINT_L2U_CACHE_ASSOC, PAPI_DEV_ATTR__CPU_UINT_L3U_CACHE_ASSOC,
+    PAPI_DEV_ATTR__CPU_UINT_SOCKET_COUNT, PAPI_DEV_ATTR__CPU_UINT_NUMA_COUNT,
+    PAPI_DEV_ATTR__CPU_UINT_CORE_COUNT, PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT,
+    PAPI_DEV_ATTR__CPU_UINT_FAMILY, PAPI_DEV_ATTR__CPU_UINT_MODEL, PAPI_DEV_ATTR__CPU_UINT_STEPPING,
+    PAPI_DEV_ATTR__CPU_UINT_NUMA_MEM_SIZE, PAPI_DEV_ATTR__CPU_UINT_THR_NUMA_AFFINITY,
+    PAPI_DEV_ATTR__CPU_UINT_THR_PER_NUMA,
+    PAPI_DEV_ATTR__CUDA_ULONG_UID, PAPI_DEV_ATTR__CUDA_CHAR_DEVICE_NAME,
+    PAPI_DEV_ATTR__CUDA_UINT_WARP_SIZE, PAPI_DEV_ATTR__CUDA_UINT_SHM_PER_BLK,
+    PAPI_DEV_ATTR__CUDA_UINT_SHM_PER_SM, PAPI_DEV_ATTR__CUDA_UINT_BLK_DIM_X,
+    PAPI_DEV_ATTR__CUDA_UINT_BLK_DIM_Y, PAPI_DEV_ATTR__CUDA_UINT_BLK_DIM_Z,
+    PAPI_DEV_ATTR__CUDA_UINT_GRD_DIM_X, PAPI_DEV_ATTR__CUDA_UINT_GRD_DIM_Y,
+    PAPI_DEV_ATTR__CUDA_UINT_GRD_DIM_Z, PAPI_DEV_ATTR__CUDA_UINT_THR_PER_BLK,
+    PAPI_DEV_ATTR__CUDA_UINT_SM_COUNT, PAPI_DEV_ATTR__CUDA_UINT_MULTI_KERNEL,
+    PAPI_DEV_ATTR__CUDA_UINT_MAP_HOST_MEM, PAPI_DEV_ATTR__CUDA_UINT_MEMCPY_OVERLAP,
+    PAPI_DEV_ATTR__CUDA_UINT_UNIFIED_ADDR, PAPI_DEV_ATTR__CUDA_UINT_MANAGED_MEM,
+    PAPI_DEV_ATTR__CUDA_UINT_COMP_CAP_MAJOR, PAPI_DEV_ATTR__CUDA_UINT_COMP_CAP_MINOR,
+    PAPI_DEV_ATTR__CUDA_UINT_BLK_PER_SM,
+    PAPI_DEV_ATTR__ROCM_ULONG_UID, PAPI_DEV_ATTR__ROCM_CHAR_DEVICE_NAME,
+    PAPI_DEV_ATTR__ROCM_UINT_WAVEFRONT_SIZE, PAPI_DEV_ATTR__ROCM_UINT_WORKGROUP_SIZE,
+    PAPI_DEV_ATTR__ROCM_UINT_WAVE_PER_CU, PAPI_DEV_ATTR__ROCM_UINT_SHM_PER_WG,
+    PAPI_DEV_ATTR__ROCM_UINT_WG_DIM_X, PAPI_DEV_ATTR__ROCM_UINT_WG_DIM_Y,
+    PAPI_DEV_ATTR__ROCM_UINT_WG_DIM_Z, PAPI_DEV_ATTR__ROCM_UINT_GRD_DIM_X,
+    PAPI_DEV_ATTR__ROCM_UINT_GRD_DIM_Y, PAPI_DEV_ATTR__ROCM_UINT_GRD_DIM_Z,
+    PAPI_DEV_ATTR__ROCM_UINT_CU_COUNT, PAPI_DEV_ATTR__ROCM_UINT_SIMD_PER_CU,
+    PAPI_DEV_ATTR__ROCM_UINT_COMP_CAP_MAJOR, PAPI_DEV_ATTR__ROCM_UINT_COMP_CAP_MINOR,
+} PAPI_dev_attr_e;
+
+/** Step through the device types of the machine (sysdetect). enum_modifier is
+ * PAPI_DEV_TYPE_ENUM__FIRST, a PAPI_DEV_TYPE_ENUM__* type mask or PAPI_DEV_TYPE_ENUM__ALL;
+ * *handle receives the next type. Returns PAPI_OK while there is one, then PAPI_EINVAL once
+ * (and the enumeration starts again); PAPI_EINVAL for a NULL handle or an unknown mask. */
+int PAPI_enum_dev_type(int enum_modifier, void **handle);
+/** Read attribute attr (PAPI_DEV_TYPE_ATTR__*) of the device type handle into *value (an
+ * int, or a const char * for CHAR attributes): its PAPI id, vendor, name, number of devices
+ * and, when there are none, why. Returns PAPI_OK, PAPI_EINVAL for a bad handle, PAPI_ENOSUPP
+ * for an unknown attribute. */
+int PAPI_get_dev_type_attr(void *handle, PAPI_dev_type_attr_e attr, void *value);
+/** Read attribute attr (PAPI_DEV_ATTR__*) of device id of type handle into *value: for the
+ * CPU its name, caches, sockets, NUMA nodes, cores, threads, family, model and stepping (from
+ * hwloc). Returns PAPI_OK, PAPI_EINVAL for a bad handle or id, PAPI_ENOSUPP for an attribute
+ * of another device type. */
+int PAPI_get_dev_attr(void *handle, int id, PAPI_dev_attr_e attr, void *value);
+/* ---- end of sysdetect ---- */
 /** Return 1 when an event set is multiplexed, 0 when not, or an error code. */
 int PAPI_get_multiplex(int EventSet);
 /** Read the library or event set option named by option (PAPI_DEFDOM, PAPI_MULTIPLEX,
@@ -736,6 +821,10 @@ int PAPI_num_components(void);
 int PAPI_num_events(int EventSet);
 /** Return the number of usable hardware counters of the CPU component (0 without a PMU). */
 int PAPI_num_hwctrs(void);
+
+/* ---- PAPI 7.0 compatibility macros (drop-in) ---- */
+#define PAPI_COMPONENT_INDEX(a) PAPI_get_event_component(a)
+#define PAPI_descr_error(a) PAPI_strerror(a)
 /** Call handler every time event EventCode of the event set counts threshold more events;
  * threshold 0 turns it off. Returns PAPI_OK, PAPI_EISRUN, PAPI_ENOEVNT when the event is not
  * in the set, PAPI_ECNFLCT. */

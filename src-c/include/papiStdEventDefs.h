@@ -241,5 +241,6 @@ enum {
 #define PAPI_VEC_SP   (PAPI_VEC_SP_idx | PAPI_PRESET_MASK)
 #define PAPI_VEC_DP   (PAPI_VEC_DP_idx | PAPI_PRESET_MASK)
 #define PAPI_REF_CYC  (PAPI_REF_CYC_idx | PAPI_PRESET_MASK)
+#define PAPI_END      (PAPI_END_idx | PAPI_PRESET_MASK) /* one past the last preset (PAPI 7) */
 
 #endif

@@ -144,6 +144,17 @@ int main(void)
     BAD(PAPI_get_thr_specific(PAPI_USR1_TLS, NULL), PAPI_EINVAL);
     BAD(PAPI_get_thr_specific(77, (void **)vals), PAPI_EINVAL);
     BAD(PAPI_lock(-1), PAPI_EINVAL);
+    BAD(PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__ALL, NULL), PAPI_EINVAL);
+    BAD(PAPI_enum_dev_type(0x100, (void **)vals), PAPI_EINVAL);
+    BAD(PAPI_get_dev_type_attr(vals, PAPI_DEV_TYPE_ATTR__INT_COUNT, vals), PAPI_EINVAL);
+    BAD(({ void *h; PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__FIRST, &h);
+           PAPI_get_dev_type_attr(h, (PAPI_dev_type_attr_e)99, vals); }), PAPI_ENOSUPP);
+    BAD(({ void *h; PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__FIRST, &h);
+           PAPI_get_dev_attr(h, 0, PAPI_DEV_ATTR__CUDA_UINT_WARP_SIZE, vals); }), PAPI_ENOSUPP);
+    BAD(({ void *h; PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__FIRST, &h);
+           PAPI_get_dev_attr(h, 1, PAPI_DEV_ATTR__CPU_UINT_FAMILY, vals); }), PAPI_EINVAL);
+    BAD(({ void *h; PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__FIRST, &h);
+           PAPI_get_dev_attr(h, -1, PAPI_DEV_ATTR__CPU_UINT_THR_NUMA_AFFINITY, vals); }), PAPI_EINVAL);
     BAD(PAPI_unlock(2), PAPI_EINVAL);
     BAD(PAPI_list_threads(NULL, NULL), PAPI_EINVAL);
     BAD(PAPI_get_dmem_info(NULL), PAPI_EINVAL);

@@ -84,6 +84,20 @@ int main(void)
     CHECK_RET(PAPI_lock(PAPI_USR1_LOCK), PAPI_OK);
     CHECK_RET(PAPI_unlock(PAPI_USR1_LOCK), PAPI_OK);
     CHECK_RET(PAPI_lock(PAPI_NUM_LOCK), PAPI_EINVAL);
+    /* PAPI_HIGH_LEVEL_TLS (3.x/5.x) is a slot of the user's: the 3.5 high-level calls keep
+     * their own state beside it, so both survive each other. */
+    static int hl_tag = 7;
+    void *got = NULL;
+    int code, nctr = 1;
+    long long hv[1];
+    CHECK_RET(PAPI_set_thr_specific(PAPI_HIGH_LEVEL_TLS, &hl_tag), PAPI_OK);
+    CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &code), PAPI_OK);
+    CHECK_RET(PAPI_start_counters(&code, nctr), PAPI_OK);
+    touch_pages(50);
+    CHECK_RET(PAPI_stop_counters(hv, nctr), PAPI_OK);
+    CHECK(hv[0] >= 50, "high-level counters beside PAPI_HIGH_LEVEL_TLS: %lld faults", hv[0]);
+    CHECK_RET(PAPI_get_thr_specific(PAPI_HIGH_LEVEL_TLS, &got), PAPI_OK);
+    CHECK(got == &hl_tag, "PAPI_HIGH_LEVEL_TLS keeps the user's pointer");
     PAPI_shutdown();
     return test_done("test_threads");
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Every routine of the description that libpapi supports has its four manglings in
-libpapif (papif_x_, papif_x, papif_x__, PAPIF_X) and its core for the module.
+libpapi itself, as in PAPI (papif_x_, papif_x, papif_x__, PAPIF_X), and its core for
+the module.
 
-  check_manglings.py API.def LIBPAPI_SYMBOLS NM LIBPAPIF"""
+  check_manglings.py API.def LIBPAPI_SYMBOLS NM LIBPAPI"""
 
 import os
 import subprocess

@@ -16,6 +16,30 @@ cmake --build "$tmp/b" >/dev/null
 pcdir=$(dirname "$(find "$tmp/prefix" -name papi.pc | head -n 1)")
 flags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs papi)
 case "$flags" in *"$tmp/prefix"*) ;; *) echo "papi.pc does not point into the install prefix: $flags"; exit 1 ;; esac
-cc -o "$tmp/pc" "$src_dir/examples/c/pagefaults.c" $flags -Wl,-rpath,"$tmp/prefix/lib"
-"$tmp/pc" 300
+# papi.pc's RUNPATH: the program runs from a clean environment.
+cc -o "$tmp/pc" "$src_dir/examples/c/pagefaults.c" $flags
+env -i "$tmp/pc" 300
+# A static libpapi from `pkg-config --static`: hwloc and libpfm4 come with it.
+sflags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --static --cflags --libs papi)
+case "$sflags" in *-lhwloc*) ;; *) echo "FAIL: pkg-config --static papi lacks hwloc: $sflags"; exit 1 ;; esac
+# shellcheck disable=SC2086
+cc -o "$tmp/pc_static" "$src_dir/examples/c/pagefaults.c" $(echo " $sflags " | sed 's/ -lpapi / -l:libpapi.a /')
+if readelf -d "$tmp/pc_static" | grep -q 'libpapi\.so'; then echo "FAIL: not linked statically"; exit 1; fi
+env -i "$tmp/pc_static" 300
+# RUNPATH on what is installed: the utilities and the libraries run in a clean shell.
+for f in "$tmp"/prefix/bin/papi_avail "$tmp"/prefix/lib*/libpapi_mpi.so "$tmp"/prefix/lib*/libpapif.so; do
+  [ -e "$f" ] || continue
+  readelf -d "$f" | grep -q 'RUNPATH.*\$ORIGIN' || { echo "FAIL: $f has no RUNPATH"; exit 1; }
+done
+env -i "$tmp/prefix/bin/papi_avail" >/dev/null || { echo "FAIL: installed papi_avail does not run"; exit 1; }
+# The installed PMPI wrapper LD_PRELOADed into every rank, from a clean environment.
+if [ $# -ge 3 ] && command -v mpirun.mpich >/dev/null; then
+  wrap=$(find "$tmp/prefix" -name libpapi_mpi.so | head -n 1)
+  mkdir -p "$tmp/mpi"
+  (cd "$tmp/mpi" && env -i PATH=/usr/bin:/bin HOME="$tmp" timeout 120 \
+    mpirun.mpich -np 2 -genv LD_PRELOAD "$wrap" "$3" >"$tmp/mpi/out" 2>&1) ||
+    { cat "$tmp/mpi/out"; echo "FAIL: the installed wrapper does not run under mpirun"; exit 1; }
+  test -s "$tmp/mpi/papi_mpi_report.json" || { cat "$tmp/mpi/out"; echo "FAIL: no MPI report"; exit 1; }
+  echo "installed libpapi_mpi.so under mpirun.mpich -np 2: report written"
+fi
 echo "test_install_consumer: PASSED"

@@ -11,7 +11,8 @@
 struct thread_rec {
     unsigned long id;
     pid_t tid;
-    void *data[PAPI_NUM_TLS];
+    void *data[PAPI_NUM_TLS]; /* the user's slots, PAPI_HIGH_LEVEL_TLS included */
+    void *hl_state;           /* the library's own high-level state of this thread */
     struct thread_rec *next;
 };
 
@@ -58,7 +59,7 @@ static struct thread_rec *self_record(void)
 void *thread_hl_slot(void)
 {
     struct thread_rec *r = self_record();
-    return r ? &r->data[PAPI_TLS_HIGH_LEVEL] : NULL;
+    return r ? &r->hl_state : NULL;
 }
 
 void threads_shutdown(void)
@@ -139,8 +140,9 @@ int PAPI_list_threads(PAPI_thread_id_t *tids, int *number)
 int PAPI_set_thr_specific(int tag, void *ptr)
 {
     PAPI_CHECK_INIT();
-    if (tag < 0 || tag >= PAPI_NUM_TLS || tag == PAPI_TLS_HIGH_LEVEL)
-        return papi_error(PAPI_EINVAL, "tag %d is not PAPI_USR1_TLS or PAPI_USR2_TLS", tag);
+    /* PAPI 3.x/5.x codes store their own pointer under PAPI_HIGH_LEVEL_TLS too. */
+    if (tag < 0 || tag >= PAPI_NUM_TLS)
+        return papi_error(PAPI_EINVAL, "tag %d is not PAPI_USR1_TLS, PAPI_USR2_TLS or PAPI_HIGH_LEVEL_TLS", tag);
     struct thread_rec *r = self_record();
     if (!r)
         return papi_error(PAPI_ENOMEM, "no memory for the thread record");

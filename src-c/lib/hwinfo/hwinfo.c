@@ -10,6 +10,7 @@
 #include "hwinfo_internal.h"
 
 static PAPI_hw_info_t hw;
+static struct hwinfo_numa numa;
 static int hw_valid;
 static pthread_mutex_t hw_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -222,9 +223,10 @@ static void load(void)
 {
     struct hwinfo_cpu_desc topo;
     memset(&hw, 0, sizeof hw);
+    memset(&numa, 0, sizeof numa);
     memset(&topo, 0, sizeof topo);
     topo.family = topo.model_number = topo.stepping = -1;
-    if (hwinfo_topology_load(&hw, &topo))
+    if (hwinfo_topology_load(&hw, &topo, &numa))
         describe_this_machine(&hw, &topo);
     else
         describe_recorded_machine(&hw, &topo);
@@ -248,6 +250,11 @@ const PAPI_hw_info_t *PAPI_get_hardware_info(void)
     }
     pthread_mutex_unlock(&hw_lock);
     return &hw;
+}
+
+const struct hwinfo_numa *hwinfo_numa_info(void)
+{
+    return PAPI_get_hardware_info() ? &numa : NULL;
 }
 
 void hwinfo_shutdown(void)

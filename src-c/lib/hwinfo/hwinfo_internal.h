@@ -18,10 +18,26 @@ struct hwinfo_cpu_desc {
     int family, model_number, stepping; /* -1 when unknown */
 };
 
-/* Fill the counts and hw->mem_hierarchy caches. Returns 1 when the topology describes
- * the machine this process runs on (so cpuid and /proc may be consulted), 0 when it is
- * a replayed one (HWLOC_XMLFILE, synthetic). */
-PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu);
+/* NUMA nodes beyond PAPI_hw_info_t (for the sysdetect API): each node's memory and the
+ * node of each hardware thread (by OS index; -1 where no thread has that index). */
+#define HWINFO_MAX_NUMA 64
+#define HWINFO_MAX_PUS 1024
+struct hwinfo_numa {
+    int nodes;
+    unsigned long long mem_bytes[HWINFO_MAX_NUMA];
+    int pus; /* highest OS index + 1 */
+    short pu_node[HWINFO_MAX_PUS];
+};
+
+/* Fill the counts, hw->mem_hierarchy caches and the NUMA description. Returns 1 when the
+ * topology describes the machine this process runs on (so cpuid and /proc may be
+ * consulted), 0 when it is a replayed one (HWLOC_XMLFILE, synthetic). */
+PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
+                                       struct hwinfo_numa *numa);
+
+/* The NUMA description of the loaded topology (loads it like PAPI_get_hardware_info);
+ * NULL before PAPI_library_init. */
+PAPI_INTERNAL const struct hwinfo_numa *hwinfo_numa_info(void);
 
 /* x86 cpuid: hypervisor vendor (leaf 0x40000000) and TLBs. No-ops elsewhere. */
 PAPI_INTERNAL int hwinfo_cpuid_hypervisor(char *name, size_t len);

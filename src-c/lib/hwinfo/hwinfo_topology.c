@@ -72,12 +72,24 @@ static void sysfs_caches(PAPI_mh_info_t *mh)
     }
 }
 
-static int basic_topology(PAPI_hw_info_t *hw)
+/* One NUMA node holding all memory and every thread. */
+static void single_numa_node(struct hwinfo_numa *numa, int pus)
+{
+    numa->nodes = 1;
+    numa->mem_bytes[0] =
+        (unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE);
+    numa->pus = pus < HWINFO_MAX_PUS ? pus : HWINFO_MAX_PUS;
+    for (int i = 0; i < numa->pus; i++)
+        numa->pu_node[i] = 0;
+}
+
+static int basic_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
 {
     hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
     hw->ncpu = hw->cores = hw->totalcpus;
     hw->nnodes = hw->sockets = hw->threads = 1;
     sysfs_caches(&hw->mem_hierarchy);
+    single_numa_node(numa, hw->totalcpus);
     return 1;
 }
 
@@ -106,6 +118,31 @@ static void read_cpu_desc(hwloc_topology_t t, struct hwinfo_cpu_desc *cpu)
         cpu->model_number = atoi(v);
     if ((v = hwloc_obj_get_info_by_name(pkg, "CPUStepping")))
         cpu->stepping = atoi(v);
+}
+
+static void read_numa(hwloc_topology_t t, struct hwinfo_numa *numa)
+{
+    int n = count_type(t, HWLOC_OBJ_NUMANODE);
+    if (n < 1) {
+        single_numa_node(numa, count_type(t, HWLOC_OBJ_PU));
+        return;
+    }
+    numa->nodes = n < HWINFO_MAX_NUMA ? n : HWINFO_MAX_NUMA;
+    for (int i = 0; i < HWINFO_MAX_PUS; i++)
+        numa->pu_node[i] = -1;
+    for (int i = 0; i < numa->nodes; i++) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        numa->mem_bytes[i] = node->attr ? node->attr->numanode.local_memory : 0;
+        unsigned pu;
+        hwloc_bitmap_foreach_begin(pu, node->cpuset) {
+            if (pu < HWINFO_MAX_PUS) {
+                numa->pu_node[pu] = (short)i;
+                if ((int)pu + 1 > numa->pus)
+                    numa->pus = (int)pu + 1;
+            }
+        }
+        hwloc_bitmap_foreach_end();
+    }
 }
 
 static int cache_papi_type(hwloc_obj_cache_type_t t)
@@ -165,7 +202,8 @@ static int init_without_io_plugins(hwloc_topology_t *t)
     return r;
 }
 
-int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
+int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
+                         struct hwinfo_numa *numa)
 {
     hwloc_topology_t t;
     int this_system = 1;
@@ -212,18 +250,20 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
     hw->ncpu = pus / nodes;
     read_cpu_desc(t, cpu);
     read_caches(t, &hw->mem_hierarchy);
+    read_numa(t, numa);
     hwloc_topology_destroy(t);
     return this_system;
 fallback:
-    return basic_topology(hw);
+    return basic_topology(hw, numa);
 }
 
 #else /* no hwloc */
 
-int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu)
+int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
+                         struct hwinfo_numa *numa)
 {
     (void)cpu;
-    return basic_topology(hw);
+    return basic_topology(hw, numa);
 }
 
 #endif
