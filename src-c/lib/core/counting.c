@@ -11,7 +11,7 @@
 #include "eventset.h"
 #include "multiplex_internal.h"
 
-const struct es_overflow_hooks *es_overflow_hooks;
+const struct es_overflow_hooks *_Atomic es_overflow_hooks;
 
 /* One running event set per thread and component, as in PAPI (handle + 1, 0 = none). */
 static _Thread_local int running_handle[CMP_MAX];

@@ -100,6 +100,7 @@ struct es_overflow_hooks {
     int (*start)(struct eventset *es);
     void (*stop)(struct eventset *es);
 };
-extern const struct es_overflow_hooks *es_overflow_hooks PAPI_INTERNAL;
+/* Atomic: PAPI_overflow installs it from any thread (always the same value). */
+extern const struct es_overflow_hooks *_Atomic es_overflow_hooks PAPI_INTERNAL;
 
 #endif

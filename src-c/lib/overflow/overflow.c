@@ -7,6 +7,7 @@
  * derived events that no single counter can sample): a timer on the thread's CPU clock
  * compares the counts with the thresholds on every tick. One mode per event set. The
  * overflow_vector has bit N set when the event at position N of the set overflowed. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +132,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
                                                 "counter with another threshold", o->ev[j].pos);
 
     int fresh = 0;
-    es_overflow_hooks = &hooks;
+    atomic_store_explicit(&es_overflow_hooks, &hooks, memory_order_release);
     if (!o) {
         o = calloc(1, sizeof *o);
         if (!o)
