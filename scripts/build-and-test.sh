@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every test: install what is missing, build with warnings as errors, run ctest (C,
 # Fortran, MPI tests and the arm64 PMU lane), then the tests labelled asan again under
-# AddressSanitizer + UBSan (leaks included).
+# AddressSanitizer + UBSan (leaks included), then PAPI 7's own test suites (conformance.sh).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
@@ -12,3 +12,6 @@ cmake -S "$top" -B "$top/build-asan" -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON \
 cmake --build "$top/build-asan" -j"$(nproc)"
 (cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 \
   ctest --output-on-failure -j2 -L asan)
+# PAPI 7's own ctests and ftests (papi-examples) against our install, beside PAPI 7 itself.
+"$top/scripts/conformance.sh" ci "$top/build/conformance" "$top/_install" \
+  "$top/tests/conformance/expected-x86.txt"

@@ -3,7 +3,7 @@
 # Runs apt-get as root (directly, or through sudo for a normal user).
 set -eu
 pkgs="cmake make gcc pkg-config python3 gfortran libpfm4-dev libhwloc-dev hwloc \
-mpich libmpich-dev libpapi-dev papi-tools clang libclang-rt-14-dev file"
+mpich libmpich-dev libpapi-dev papi-tools papi-examples clang libclang-rt-14-dev file"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
