@@ -133,6 +133,8 @@ int PAPI_read(int EventSet, long long *values)
         return ret;
     if (__builtin_expect(!values, 0))
         return papi_error(PAPI_EINVAL, "values is NULL");
+    if (__builtin_expect(es->cidx < 0, 0))
+        return papi_error(PAPI_ENOCMP, "EventSet %d is empty: no component to read", EventSet);
     return es_read_values(es, values);
 }
 
@@ -154,6 +156,8 @@ int PAPI_accum(int EventSet, long long *values)
         return ret;
     if (__builtin_expect(!values, 0))
         return papi_error(PAPI_EINVAL, "values is NULL");
+    if (__builtin_expect(es->cidx < 0, 0))
+        return papi_error(PAPI_ENOCMP, "EventSet %d is empty: no component to read", EventSet);
     long long now[ES_MAX_ENTRIES];
     ret = es_read_values(es, now);
     if (__builtin_expect(ret != PAPI_OK, 0))
