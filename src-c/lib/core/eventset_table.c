@@ -68,11 +68,14 @@ int PAPI_cleanup_eventset(int EventSet)
         return ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it first", EventSet);
-    if (es->overflow || es->profile)
-        return papi_error(PAPI_EINVAL,
-                          "EventSet %d still has overflow or profiling enabled: turn it off with "
-                          "threshold 0 first", EventSet);
     es_close_all(es);
+    /* As PAPI 7: cleanup turns overflow and profiling off (the set is stopped, so no
+     * timer or signal refers to them any more). */
+    free(es->overflow);
+    free(es->profile);
+    es->overflow = NULL;
+    es->profile = NULL;
+    es->state &= ~(PAPI_OVERFLOWING | PAPI_PROFILING);
     es->nnat = 0;
     es->nentries = 0;
     es->cidx = -1;
