@@ -76,17 +76,17 @@ run() {
     if [ ! -x "$work/$t" ]; then
       echo "RESULT $t NOTBUILT"; fail=$((fail + 1)); continue
     fi
-    out=$work/$t.out
+    log=$work/$t.out
     rc=0
     (cd "$dir" && OMP_NUM_THREADS=2 timeout -k 5 "$limit" "./$name" TESTS_QUIET) \
-      >"$out" 2>&1 </dev/null || rc=$?
+      >"$log" 2>&1 </dev/null || rc=$?
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then r=TIMEOUT
-    elif grep -q 'FAILED' "$out" || [ "$rc" -ne 0 ]; then r=FAILED
-    elif grep -q 'SKIPPED' "$out"; then r=SKIPPED
+    elif grep -q 'FAILED' "$log" || [ "$rc" -ne 0 ]; then r=FAILED
+    elif grep -q 'SKIPPED' "$log"; then r=SKIPPED
     else r=PASSED; fi
     case $r in PASSED) pass=$((pass + 1));; SKIPPED) skip=$((skip + 1));; *) fail=$((fail + 1));; esac
     echo "RESULT $t $r"
-    [ "$r" = PASSED ] || [ "$r" = SKIPPED ] || sed -n '1,3s/^/    /p' "$out" | cut -c1-160
+    [ "$r" = PASSED ] || [ "$r" = SKIPPED ] || sed -n '1,3s/^/    /p' "$log" | cut -c1-160
   done
   echo "TOTAL passed $pass failed $fail skipped $skip"
 }
