@@ -47,6 +47,7 @@ static void common_info(PAPI_component_info_t *c)
     c->fast_real_timer = 1;
     c->fast_virtual_timer = 1;
     c->attach = 1;
+    c->attach_must_ptrace = 1; /* as PAPI 7: attach tests stop their target with ptrace first */
     c->cpu = 1;
     c->inherit = 1;
     c->cntr_umasks = 1;
