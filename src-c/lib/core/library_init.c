@@ -24,6 +24,7 @@ int PAPI_library_init(int version)
     g_papi.default_domain = PAPI_DOM_USER;
     g_papi.default_granularity = PAPI_GRN_THR;
     g_papi.mpx_slice_ns = 10000000;
+    g_papi.itimer_sig = 0; /* PAPI_DEF_ITIMER not set: CPU clock, the overflow signal */
     components_init();
     g_papi.init_state = PAPI_LOW_LEVEL_INITED;
     pthread_mutex_unlock(&g_papi_lock);
