@@ -108,13 +108,13 @@ int PAPI_destroy_eventset(int *EventSet)
 }
 
 /* Shutdown: close every descriptor and free every set. */
-void es_free_all(void)
+void es_free_all(int stop_running)
 {
     for (int h = 0; h < MAX_EVENTSETS; h++) {
         struct eventset *es = atomic_exchange(&sets[h], NULL);
         if (!es)
             continue;
-        if ((es->state & PAPI_RUNNING) && es->ctx) {
+        if (stop_running && (es->state & PAPI_RUNNING) && es->ctx) {
             es->cmp->stop(es->ctx);
             if (es->overflow)
                 ovf_stop(es); /* deletes a software-overflow timer that would keep firing */

@@ -1,6 +1,8 @@
 /* library_init.c: PAPI_library_init, PAPI_is_initialized and PAPI_shutdown. Initialisation
  * is kept cheap: the components are probed (component_registry.c), but libpfm4, the
  * preset tables and the hardware description are loaded on first use, not here. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,12 +11,59 @@
 struct papi_globals g_papi;
 pthread_mutex_t g_papi_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Fork: the child starts from a clean library. At fork its copy of the parent's state is
+ * marked not initialised, so no call reaches the parent's counters through the inherited
+ * descriptors (they share the parent's open file descriptions: an ioctl would disable
+ * the parent's counting); the child's PAPI_library_init or PAPI_shutdown then drops that
+ * copy, closing the descriptors with plain close(). */
+static atomic_int inherited_from_parent;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void atfork_prepare(void) { pthread_mutex_lock(&g_papi_lock); }
+static void atfork_parent(void) { pthread_mutex_unlock(&g_papi_lock); }
+static void atfork_child(void)
+{
+    if (g_papi.init_state != PAPI_NOT_INITED) {
+        g_papi.init_state = PAPI_NOT_INITED;
+        atomic_store(&inherited_from_parent, 1);
+    }
+    pthread_mutex_unlock(&g_papi_lock);
+}
+
+static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+
+static void teardown(int stop_running)
+{
+    es_free_all(stop_running);
+    preset_shutdown();
+    components_shutdown();
+    threads_shutdown();
+    hwinfo_shutdown();
+    sysinfo_shutdown();
+    pthread_mutex_lock(&g_papi_lock);
+    PAPI_debug_handler_t h = g_papi.debug_handler;
+    int level = g_papi.debug_level;
+    memset(&g_papi, 0, sizeof g_papi);
+    g_papi.debug_handler = h;
+    g_papi.debug_level = level;
+    pthread_mutex_unlock(&g_papi_lock);
+}
+
+/* In a forked child: drop the parent's state, once. */
+static void drop_inherited(void)
+{
+    if (atomic_exchange(&inherited_from_parent, 0))
+        teardown(0);
+}
+
 int PAPI_library_init(int version)
 {
     if (version != PAPI_VER_CURRENT)
         return papi_error(PAPI_EINVAL,
                           "PAPI_library_init(0x%x): this library is version 0x%x; recompile against "
                           "its papi.h", (unsigned)version, (unsigned)PAPI_VER_CURRENT);
+    pthread_once(&atfork_once, register_atfork);
+    drop_inherited();
     pthread_mutex_lock(&g_papi_lock);
     if (g_papi.init_state != PAPI_NOT_INITED) {
         g_papi.init_state |= PAPI_LOW_LEVEL_INITED;
@@ -38,19 +87,8 @@ int PAPI_is_initialized(void)
 
 void PAPI_shutdown(void)
 {
+    drop_inherited();
     if (g_papi.init_state == PAPI_NOT_INITED)
         return;
-    es_free_all();
-    preset_shutdown();
-    components_shutdown();
-    threads_shutdown();
-    hwinfo_shutdown();
-    sysinfo_shutdown();
-    pthread_mutex_lock(&g_papi_lock);
-    PAPI_debug_handler_t h = g_papi.debug_handler;
-    int level = g_papi.debug_level;
-    memset(&g_papi, 0, sizeof g_papi);
-    g_papi.debug_handler = h;
-    g_papi.debug_level = level;
-    pthread_mutex_unlock(&g_papi_lock);
+    teardown(1);
 }

@@ -134,7 +134,8 @@ struct eventset {
 
 PAPI_INTERNAL struct eventset *es_lookup(int handle);      /* NULL if not a live set */
 PAPI_INTERNAL int es_get(int handle, struct eventset **es);  /* PAPI_ENOEVST / PAPI_ENOINIT */
-PAPI_INTERNAL void es_free_all(void);
+/* stop_running 0: a forked child dropping its parent's sets (close, no ioctl). */
+PAPI_INTERNAL void es_free_all(int stop_running);
 PAPI_INTERNAL int es_add_code(struct eventset *es, int code);
 PAPI_INTERNAL int es_remove_code(struct eventset *es, int code);
 PAPI_INTERNAL void es_close_all(struct eventset *es);
