@@ -15,3 +15,8 @@ cmake --build "$top/build-asan" -j"$(nproc)"
 # PAPI 7's own ctests and ftests (papi-examples) against our install, beside PAPI 7 itself.
 "$top/scripts/conformance.sh" ci "$top/build/conformance" "$top/_install" \
   "$top/tests/conformance/expected-x86.txt"
+# The same suites in the arm64 PMU guest (long: opt in), on the pmu_lane's cross build.
+if [ "${PAPI_CONFORMANCE_ARM64:-0}" = 1 ]; then
+  "$top/scripts/conformance-arm64.sh" "$top/build/pmu-lane" "$top/build/conformance-arm64" \
+    || [ $? -eq 77 ]
+fi
