@@ -74,6 +74,28 @@ int main(void)
     CHECK_EQ_LL(v, 1000);
     CHECK(calls == 10, "%d calls, want 10", calls);
     CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+
+    /* Another timer and signal later (overflow_force_software: VIRTUAL, then REAL). */
+    memset(&opt, 0, sizeof opt);
+    opt.itimer.itimer_num = ITIMER_VIRTUAL;
+    opt.itimer.itimer_sig = SIGVTALRM;
+    CHECK_RET(PAPI_set_opt(PAPI_DEF_ITIMER, &opt), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "perf::PAGE-FAULTS"), PAPI_OK);
+    CHECK_RET(PAPI_overflow(es, code, 100, PAPI_OVERFLOW_FORCE_SW, handler), PAPI_OK);
+    calls = 0;
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    touch_pages(500);
+    /* A CPU-time timer ticks while the thread runs. */
+    struct timespec t0, t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    do
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < 5LL * interval);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    printf("ITIMER_VIRTUAL/SIGVTALRM: %lld faults, %d overflow calls\n", v, calls);
+    CHECK_EQ_LL(v, 500);
+    CHECK(calls == 5, "%d calls, want 5", calls);
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
     CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
     PAPI_shutdown();
     return test_done("test_def_itimer");

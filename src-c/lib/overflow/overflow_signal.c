@@ -61,9 +61,19 @@ static struct fd_slot slots[OVF_FD_SLOTS];
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction previous;
 static atomic_int installed;
-/* The software-overflow timer's own signal when PAPI_DEF_ITIMER names another one. */
-static struct sigaction previous_timer;
-static atomic_int timer_sig_installed;
+/* The software-overflow timer's own signals when PAPI_DEF_ITIMER names others (each
+ * installed once, with the action it replaced). */
+#define TIMER_SIGS 8
+static struct sigaction previous_timer[TIMER_SIGS];
+static atomic_int timer_sig_installed[TIMER_SIGS];
+
+static const struct sigaction *previous_action(int sig)
+{
+    for (int i = 0; i < TIMER_SIGS; i++)
+        if (atomic_load(&timer_sig_installed[i]) == sig)
+            return &previous_timer[i];
+    return &previous;
+}
 
 int ovf_signal_number(void)
 {
@@ -239,8 +249,7 @@ static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
         ours = hardware_overflow(si->si_fd, ctx);
     }
     if (!ours) {
-        const struct sigaction *prev =
-            sig == atomic_load(&timer_sig_installed) ? &previous_timer : &previous;
+        const struct sigaction *prev = previous_action(sig);
         if (prev->sa_flags & SA_SIGINFO) {
             if (prev->sa_sigaction)
                 prev->sa_sigaction(sig, si, ctx);
@@ -273,28 +282,30 @@ int ovf_install_handler(void)
     return ret;
 }
 
-/* PAPI_DEF_ITIMER's signal, handled like the overflow signal (installed once: a second
- * signal named later is refused rather than silently ignored). */
+/* PAPI_DEF_ITIMER's signal, handled like the overflow signal. */
 static int install_timer_signal(int sig)
 {
-    if (sig == ovf_signal_number() || atomic_load(&timer_sig_installed) == sig)
+    if (sig == ovf_signal_number() || previous_action(sig) != &previous)
         return PAPI_OK;
     pthread_mutex_lock(&slot_lock);
-    int ret = PAPI_OK;
-    if (atomic_load(&timer_sig_installed) == 0) {
+    int ret = PAPI_OK, i = 0;
+    while (i < TIMER_SIGS && atomic_load(&timer_sig_installed[i]) != 0 &&
+           atomic_load(&timer_sig_installed[i]) != sig)
+        i++;
+    if (i == TIMER_SIGS) {
+        ret = papi_error(PAPI_ECNFLCT, "the software overflow timer already uses %d other "
+                         "signals, not %d too", TIMER_SIGS, sig);
+    } else if (atomic_load(&timer_sig_installed[i]) == 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = ovf_signal_handler;
         sa.sa_flags = SA_SIGINFO | SA_RESTART;
         sigemptyset(&sa.sa_mask);
-        if (sigaction(sig, &sa, &previous_timer) != 0)
+        if (sigaction(sig, &sa, &previous_timer[i]) != 0)
             ret = papi_error(PAPI_ESYS, "cannot install the timer signal handler for signal "
                                         "%d: %s", sig, strerror(errno));
         else
-            atomic_store(&timer_sig_installed, sig);
-    } else if (atomic_load(&timer_sig_installed) != sig) {
-        ret = papi_error(PAPI_ECNFLCT, "the software overflow timer already uses signal %d, "
-                         "not %d", atomic_load(&timer_sig_installed), sig);
+            atomic_store(&timer_sig_installed[i], sig);
     }
     pthread_mutex_unlock(&slot_lock);
     return ret;
