@@ -8,7 +8,7 @@
 # (scripts/pmu-lane.sh makes one; default build/pmu-lane, else build-arm64). The headers
 # are the host install's (_install/include: generated, the same on every architecture).
 # Environment: PMU_VM_DIR, PAPI_ARM64_SYSROOT (as pmu-lane.sh), CONFORMANCE_TIMEOUT
-# (per test, default 60 s of guest time).
+# (per test, default 60 s of guest time), CONFORMANCE_ARM64_ONLY (ours or papi7).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 XB=${1:-$REPO/build/pmu-lane}
@@ -38,14 +38,23 @@ P7=$OUT/papi7-sysroot
 p7lib=$(ls "$P7"/usr/lib/aarch64-linux-gnu/libpapi.so.*.*.* 2>/dev/null | head -1)
 if [ -n "$p7lib" ]; then
   cp -P "$P7"/usr/lib/aarch64-linux-gnu/libpapi.so* "$STAGE/papi7-lib/"
+  # Its preset table (the guest has no /usr/share/papi): without it PAPI 7 has no presets.
+  cp "$P7"/usr/share/papi/*/papi_events.csv "$STAGE/papi7-lib/" 2>/dev/null ||
+    cp /usr/share/papi/*/papi_events.csv "$STAGE/papi7-lib/"
   CONFORMANCE_LDFLAGS="-Wl,-rpath-link,$SYSROOT/usr/lib/aarch64-linux-gnu" \
     "$REPO/scripts/conformance.sh" build "$STAGE/papi7" /usr /usr/include "$p7lib" || exit 1
 fi
+# CONFORMANCE_ARM64_ONLY=ours|papi7 runs one of the two (half the guest time).
+[ "${CONFORMANCE_ARM64_ONLY:-}" = ours ] && rm -rf "$STAGE/papi7"
+[ "${CONFORMANCE_ARM64_ONLY:-}" = papi7 ] && rm -rf "$STAGE/ours"
 cat >"$STAGE/guest.sh" <<GUEST
 #!/bin/sh
 cd /t
-LD_LIBRARY_PATH=/t/ours-lib sh ./conformance.sh run /t/ours $LIMIT | sed 's/^/ours: /'
-[ -d papi7 ] && LD_LIBRARY_PATH=/t/papi7-lib sh ./conformance.sh run /t/papi7 $LIMIT | sed 's/^/papi7: /'
+[ -d ours ] && LD_LIBRARY_PATH=/t/ours-lib sh ./conformance.sh run /t/ours $LIMIT | sed 's/^/ours: /'
+# PAPI 7 disables perf_event at perf_event_paranoid 3 (the guest's), even for root.
+[ -d papi7 ] && echo 1 >/proc/sys/kernel/perf_event_paranoid
+[ -d papi7 ] && LD_LIBRARY_PATH=/t/papi7-lib PAPI_CSV_EVENT_FILE=/t/papi7-lib/papi_events.csv \
+  sh ./conformance.sh run /t/papi7 $LIMIT | sed 's/^/papi7: /'
 exit 0
 GUEST
 chmod +x "$STAGE/guest.sh"

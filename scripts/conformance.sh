@@ -100,6 +100,7 @@ rank() { case $1 in PASSED) echo 2;; SKIPPED) echo 1;; *) echo 0;; esac; }
 compare() {
   expected=$1 results=$2 other=${3:-}
   bad=0
+  grep -q '^RESULT ' "$results" || { echo "no test results in $results"; return 1; }
   for t in $(sed -n 's/^RESULT \([^ ]*\) .*/\1/p' "$results"); do
     now=$(sed -n "s|^RESULT $t \([A-Z]*\).*|\1|p" "$results")
     want=$(awk -v t="$t" '$1 == t { print $2; exit }' "$expected")
