@@ -9,6 +9,8 @@
 #          above), each for PAPI_FUZZ_SECONDS (15 s by default).
 #   flang  the Fortran parts (library, module, examples, Fortran tests) with LLVM flang,
 #          and the gfortran and flang installs in one prefix.
+#   conformance  PAPI 7's own ctests and ftests (papi-examples) against our install,
+#          beside PAPI 7 itself (scripts/conformance.sh).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 lean="-DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF"
@@ -42,3 +44,11 @@ cmake -S "$top" -B "$top/build-flang" -DPAPI_WERROR=ON -DCMAKE_Fortran_COMPILER=
 cmake --build "$top/build-flang" -j"$(nproc)"
 (cd "$top/build-flang" && ctest --output-on-failure -j2 -L fortran)
 sh "$top/tests/install/test_two_fortran_compilers.sh" "$top/build" "$top/build-flang" "$top" "$flang_ld"
+# PAPI 7's own ctests and ftests (papi-examples) against our install, beside PAPI 7 itself.
+"$top/scripts/conformance.sh" ci "$top/build/conformance" "$top/_install" \
+  "$top/tests/conformance/expected-x86.txt"
+# The same suites in the arm64 PMU guest (long: opt in), on the pmu_lane's cross build.
+if [ "${PAPI_CONFORMANCE_ARM64:-0}" = 1 ]; then
+  "$top/scripts/conformance-arm64.sh" "$top/build/pmu-lane" "$top/build/conformance-arm64" \
+    || [ $? -eq 77 ]
+fi

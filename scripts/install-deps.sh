@@ -9,7 +9,7 @@ gfortran
 libpfm4-dev
 libhwloc-dev hwloc
 mpich libmpich-dev
-libpapi-dev papi-tools
+libpapi-dev papi-tools papi-examples
 clang libclang-rt-14-dev
 binutils
 man-db

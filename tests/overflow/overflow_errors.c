@@ -61,7 +61,7 @@ int main(void)
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 200);
     CHECK_EQ_LL(v[1], 200);
-    /* Events cannot be added or removed while overflowing; cleanup refuses too. */
+    /* Events cannot be added or removed while overflowing (cleanup turns it off, as PAPI 7). */
     CHECK(PAPI_add_named_event(es, "perf::CONTEXT-SWITCHES") != PAPI_OK, "add while overflowing");
 
     /* PAPI_get_overflow_event_index */

@@ -75,6 +75,8 @@ static inline __attribute__((always_inline)) int read_values(struct eventset *es
         int ret = es_read_counts(es);
         if (__builtin_expect(ret != PAPI_OK, 0))
             return ret;
+    } else if (__builtin_expect(es->cidx < 0, 0)) { /* off the running (hot) path */
+        return papi_error(PAPI_ENOCMP, "EventSet %d is empty: no component to read", es->handle);
     }
     compute_values(es, values);
     return PAPI_OK;
@@ -194,6 +196,8 @@ int PAPI_accum(int EventSet, long long *values)
         return ret;
     if (__builtin_expect(!values, 0))
         return papi_error(PAPI_EINVAL, "values is NULL");
+    if (__builtin_expect(es->cidx < 0, 0))
+        return papi_error(PAPI_ENOCMP, "EventSet %d is empty: no component to read", EventSet);
     long long now[ES_MAX_ENTRIES];
     ret = es_read_values(es, now);
     if (__builtin_expect(ret != PAPI_OK, 0))

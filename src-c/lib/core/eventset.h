@@ -57,6 +57,7 @@ struct eventset {
     struct cmp_count cnt[ES_MAX_NATIVES]; /* the component's last reading, per slot */
     void *overflow;        /* overflow.c state, NULL when none */
     void *profile;         /* profil.c state, NULL when none */
+    struct eventset *inherited_next; /* es_hide_inherited's list in a forked child */
 };
 
 /* The table of live sets (eventset_table.c), read without a lock on the hot path. */
@@ -68,7 +69,10 @@ static inline struct eventset *es_lookup(int handle) /* NULL if not a live set *
     return atomic_load_explicit(&es_sets[handle], memory_order_acquire);
 }
 PAPI_INTERNAL int es_get(int handle, struct eventset **es);  /* PAPI_ENOEVST / PAPI_ENOINIT */
-PAPI_INTERNAL void es_free_all(void);
+/* stop_running 0: a forked child dropping its parent's sets (close, no ioctl). */
+PAPI_INTERNAL void es_free_all(int stop_running);
+/* In a forked child (atfork): take the parent's sets out of the table, for es_free_all. */
+PAPI_INTERNAL void es_hide_inherited(void);
 PAPI_INTERNAL int es_add_code(struct eventset *es, int code);
 PAPI_INTERNAL int es_remove_code(struct eventset *es, int code);
 PAPI_INTERNAL void es_close_all(struct eventset *es);

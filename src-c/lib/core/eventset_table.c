@@ -62,11 +62,14 @@ int PAPI_cleanup_eventset(int EventSet)
         return ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it first", EventSet);
-    if (es->overflow || es->profile)
-        return papi_error(PAPI_EINVAL,
-                          "EventSet %d still has overflow or profiling enabled: turn it off with "
-                          "threshold 0 first", EventSet);
     es_close_all(es);
+    /* As PAPI 7: cleanup turns overflow and profiling off (the set is stopped, so no
+     * timer or signal refers to them any more). */
+    free(es->overflow);
+    free(es->profile);
+    es->overflow = NULL;
+    es->profile = NULL;
+    es->state &= ~(PAPI_OVERFLOWING | PAPI_PROFILING);
     es->nnat = 0;
     es->nentries = 0;
     es->cidx = -1;
@@ -98,22 +101,47 @@ int PAPI_destroy_eventset(int *EventSet)
     return PAPI_OK;
 }
 
-/* Shutdown: close every descriptor and free every set. */
-void es_free_all(void)
+/* A forked child's copies of its parent's sets: out of the table (so no call of the child
+ * reaches them, before or after its PAPI_library_init), closed by es_free_all. */
+static struct eventset *inherited;
+
+void es_hide_inherited(void)
 {
+    for (int h = 0; h < MAX_EVENTSETS; h++) {
+        struct eventset *es = atomic_exchange(&es_sets[h], NULL);
+        if (es) {
+            es->inherited_next = inherited;
+            inherited = es;
+        }
+    }
+}
+
+static void free_set(struct eventset *es)
+{
+    es_close_all(es);
+    free(es->overflow);
+    free(es->profile);
+    free(es);
+}
+
+/* Shutdown: close every descriptor and free every set. */
+void es_free_all(int stop_running)
+{
+    while (inherited) { /* never stopped: that would stop the parent's counters */
+        struct eventset *es = inherited;
+        inherited = es->inherited_next;
+        free_set(es);
+    }
     for (int h = 0; h < MAX_EVENTSETS; h++) {
         struct eventset *es = atomic_exchange(&es_sets[h], NULL);
         if (!es)
             continue;
-        if ((es->state & PAPI_RUNNING) && es->ctx) {
+        if (stop_running && (es->state & PAPI_RUNNING) && es->ctx) {
             es->cmp->stop(es->ctx);
             if (es->overflow)
                 es_overflow_hooks->stop(es); /* deletes a software-overflow timer that would keep firing */
         }
-        es_close_all(es);
-        free(es->overflow);
-        free(es->profile);
-        free(es);
+        free_set(es);
     }
 }
 

@@ -2,7 +2,9 @@
  * (domains, granularity, attach, cpu, inherit, multiplexing flags). Event-set options
  * reopen the set's events in a new component context, so they are allowed only while it is stopped; a failed
  * change puts the old setting back. */
+#include <signal.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "component_registry.h"
 #include "eventset.h"
@@ -220,11 +222,27 @@ int PAPI_set_opt(int option, PAPI_option_t *ptr)
         else
             return papi_error(PAPI_EINVAL, "the multiplexing time slice must be positive");
         return PAPI_OK;
-    case PAPI_DEF_ITIMER:
     case PAPI_DEF_ITIMER_NS:
         if (ptr->itimer.ns <= 0)
             return papi_error(PAPI_EINVAL, "the timer interval must be positive");
         g_papi.mpx_slice_ns = ptr->itimer.ns;
+        return PAPI_OK;
+    case PAPI_DEF_ITIMER:
+        /* As PAPI 7: the timer and signal as given, the interval kept when ns is 0. */
+        if (ptr->itimer.itimer_num != ITIMER_REAL && ptr->itimer.itimer_num != ITIMER_VIRTUAL &&
+            ptr->itimer.itimer_num != ITIMER_PROF)
+            return papi_error(PAPI_EINVAL, "itimer_num %d is not ITIMER_REAL, ITIMER_VIRTUAL or "
+                              "ITIMER_PROF", ptr->itimer.itimer_num);
+        if (ptr->itimer.itimer_sig <= 0 || ptr->itimer.itimer_sig > SIGRTMAX ||
+            ptr->itimer.itimer_sig == SIGKILL || ptr->itimer.itimer_sig == SIGSTOP)
+            return papi_error(PAPI_EINVAL, "itimer_sig %d cannot carry the timer",
+                              ptr->itimer.itimer_sig);
+        if (ptr->itimer.ns < 0)
+            return papi_error(PAPI_EINVAL, "the timer interval %d ns is negative", ptr->itimer.ns);
+        if (ptr->itimer.ns > 0)
+            g_papi.mpx_slice_ns = ptr->itimer.ns;
+        g_papi.itimer_num = ptr->itimer.itimer_num;
+        g_papi.itimer_sig = ptr->itimer.itimer_sig;
         return PAPI_OK;
     default:
         return papi_error(PAPI_EINVAL, "%d is not a PAPI option", option);
@@ -325,8 +343,8 @@ int PAPI_get_opt(int option, PAPI_option_t *ptr)
     case PAPI_DEF_ITIMER:
     case PAPI_DEF_ITIMER_NS:
         ptr->itimer.ns = g_papi.mpx_slice_ns;
-        ptr->itimer.itimer_num = 0;
-        ptr->itimer.itimer_sig = SIGPROF;
+        ptr->itimer.itimer_num = g_papi.itimer_sig ? g_papi.itimer_num : ITIMER_PROF;
+        ptr->itimer.itimer_sig = g_papi.itimer_sig ? g_papi.itimer_sig : g_papi.cmp[0].hardware_intr_sig;
         return PAPI_OK;
     case PAPI_PRELOAD:
         memset(&ptr->preload, 0, sizeof ptr->preload);

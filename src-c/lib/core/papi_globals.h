@@ -33,6 +33,7 @@ struct papi_globals {
     int default_granularity;
     int multiplex_inited;
     int mpx_slice_ns;        /* PAPI_DEF_MPX_NS */
+    int itimer_num, itimer_sig; /* PAPI_DEF_ITIMER; itimer_sig 0: CPU clock, overflow signal */
     unsigned long (*_Atomic thread_id_fn)(void); /* set by PAPI_thread_init in any thread */
     PAPI_component_info_t cmp[CMP_MAX]; /* papi_components[i]'s description */
 };

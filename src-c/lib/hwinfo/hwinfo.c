@@ -12,6 +12,7 @@
 static PAPI_hw_info_t hw;
 static struct hwinfo_numa numa;
 static int hw_valid;
+static const char *mhz_source = "none";
 static pthread_mutex_t hw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct cpuinfo_fields {
@@ -34,14 +35,6 @@ static int read_first_line(const char *path, char *buf, size_t len)
         return -1;
     buf[strcspn(buf, "\n")] = '\0';
     return 0;
-}
-
-static int read_khz_as_mhz(const char *path)
-{
-    char buf[64];
-    if (read_first_line(path, buf, sizeof buf) != 0)
-        return 0;
-    return (int)(strtoll(buf, NULL, 10) / 1000);
 }
 
 /* Only the first processor's block: all CPUs of a node are alike for PAPI's purposes,
@@ -191,15 +184,9 @@ static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_des
         take_topology_cpu(h, topo);
     }
     h->mhz = ci.mhz;
-    h->cpu_max_mhz = read_khz_as_mhz("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
-    h->cpu_min_mhz = read_khz_as_mhz("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_min_freq");
+    mhz_source = hwinfo_nominal_mhz(hwinfo_root(), &h->cpu_max_mhz, &h->cpu_min_mhz);
     if (h->mhz <= 0)
         h->mhz = (float)h->cpu_max_mhz;
-    /* Without cpufreq (VMs, fixed clocks) the current clock is the only one known. */
-    if (h->cpu_max_mhz == 0)
-        h->cpu_max_mhz = (int)h->mhz;
-    if (h->cpu_min_mhz == 0)
-        h->cpu_min_mhz = (int)h->mhz;
     h->clock_mhz = (int)h->mhz;
 
     char hv[PAPI_MAX_STR_LEN] = "";
@@ -262,4 +249,9 @@ void hwinfo_shutdown(void)
     pthread_mutex_lock(&hw_lock);
     hw_valid = 0;
     pthread_mutex_unlock(&hw_lock);
+}
+
+const char *hwinfo_mhz_source(void)
+{
+    return PAPI_get_hardware_info() ? mhz_source : "none";
 }

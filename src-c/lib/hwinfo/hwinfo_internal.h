@@ -39,6 +39,14 @@ PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_des
  * NULL before PAPI_library_init. */
 PAPI_INTERNAL const struct hwinfo_numa *hwinfo_numa_info(void);
 
+/* hwinfo_freq.c: the nominal clock in MHz (max, min; 0 only when no source has it) and
+ * the name of its source: cpufreq, acpi_cppc, cpuinfo, measured, bogomips or none. Paths
+ * are taken under root ("" for this machine: hwinfo_root()). */
+PAPI_INTERNAL const char *hwinfo_nominal_mhz(const char *root, int *max_mhz, int *min_mhz);
+PAPI_INTERNAL const char *hwinfo_root(void);
+/* Where PAPI_get_hardware_info's cpu_max_mhz came from (hwinfo_nominal_mhz's names). */
+PAPI_INTERNAL const char *hwinfo_mhz_source(void);
+
 /* x86 cpuid: hypervisor vendor (leaf 0x40000000) and TLBs. No-ops elsewhere. */
 PAPI_INTERNAL int hwinfo_cpuid_hypervisor(char *name, size_t len);
 PAPI_INTERNAL void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh);

@@ -39,6 +39,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
+#include <sys/time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -60,6 +61,19 @@ static struct fd_slot slots[OVF_FD_SLOTS];
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction previous;
 static atomic_int installed;
+/* The software-overflow timer's own signals when PAPI_DEF_ITIMER names others (each
+ * installed once, with the action it replaced). */
+#define TIMER_SIGS 8
+static struct sigaction previous_timer[TIMER_SIGS];
+static atomic_int timer_sig_installed[TIMER_SIGS];
+
+static const struct sigaction *previous_action(int sig)
+{
+    for (int i = 0; i < TIMER_SIGS; i++)
+        if (atomic_load(&timer_sig_installed[i]) == sig)
+            return &previous_timer[i];
+    return &previous;
+}
 
 int ovf_signal_number(void)
 {
@@ -235,11 +249,12 @@ static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
         ours = hardware_overflow(si->si_fd, ctx);
     }
     if (!ours) {
-        if (previous.sa_flags & SA_SIGINFO) {
-            if (previous.sa_sigaction)
-                previous.sa_sigaction(sig, si, ctx);
-        } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
-            previous.sa_handler(sig);
+        const struct sigaction *prev = previous_action(sig);
+        if (prev->sa_flags & SA_SIGINFO) {
+            if (prev->sa_sigaction)
+                prev->sa_sigaction(sig, si, ctx);
+        } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+            prev->sa_handler(sig);
         }
     }
     errno = saved;
@@ -267,15 +282,52 @@ int ovf_install_handler(void)
     return ret;
 }
 
+/* PAPI_DEF_ITIMER's signal, handled like the overflow signal. */
+static int install_timer_signal(int sig)
+{
+    if (sig == ovf_signal_number() || previous_action(sig) != &previous)
+        return PAPI_OK;
+    pthread_mutex_lock(&slot_lock);
+    int ret = PAPI_OK, i = 0;
+    while (i < TIMER_SIGS && atomic_load(&timer_sig_installed[i]) != 0 &&
+           atomic_load(&timer_sig_installed[i]) != sig)
+        i++;
+    if (i == TIMER_SIGS) {
+        ret = papi_error(PAPI_ECNFLCT, "the software overflow timer already uses %d other "
+                         "signals, not %d too", TIMER_SIGS, sig);
+    } else if (atomic_load(&timer_sig_installed[i]) == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = ovf_signal_handler;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(sig, &sa, &previous_timer[i]) != 0)
+            ret = papi_error(PAPI_ESYS, "cannot install the timer signal handler for signal "
+                                        "%d: %s", sig, strerror(errno));
+        else
+            atomic_store(&timer_sig_installed[i], sig);
+    }
+    pthread_mutex_unlock(&slot_lock);
+    return ret;
+}
+
 static int arm_timer(struct eventset *es, struct ovf_state *o)
 {
+    /* PAPI_DEF_ITIMER: ITIMER_REAL runs on wall-clock time, the others on the thread's
+     * CPU time; the signal as given. By default the CPU clock and the overflow signal. */
+    int sig = g_papi.itimer_sig ? g_papi.itimer_sig : ovf_signal_number();
+    clockid_t clock = g_papi.itimer_sig && g_papi.itimer_num == ITIMER_REAL
+                          ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
+    int ret = install_timer_signal(sig);
+    if (ret != PAPI_OK)
+        return ret;
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
-    sev.sigev_signo = ovf_signal_number();
+    sev.sigev_signo = sig;
     sev.sigev_value.sival_int = es->handle;
     sev.sigev_notify_thread_id = o->tid;
-    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &o->timer) != 0)
+    if (timer_create(clock, &sev, &o->timer) != 0)
         return papi_error(PAPI_ESYS, "cannot create the software overflow timer: %s",
                           strerror(errno));
     o->tick_ns = g_papi.mpx_slice_ns > 0 ? g_papi.mpx_slice_ns : 10000000;

@@ -8,6 +8,8 @@
 
 #include "perf_event_internal.h"
 #include "perf_user_read.h"
+#include "perf_mhz.h"
+#include "hwinfo.h"
 
 struct pmu_access g_pmu;
 
@@ -15,6 +17,7 @@ static char *perf_pmu_names[] = {"perf", "perf_raw", NULL};
 
 static int pe_probe(struct papi_component *self, struct cmp_status *st)
 {
+    hwinfo_mhz_meter = perf_measure_mhz; /* hwinfo asks only where nothing publishes the clock */
     memset(st, 0, sizeof *st);
     if (pe_class_of(self) == PE_CORE) {
         pmu_access_probe(&g_pmu);
@@ -47,6 +50,7 @@ static void common_info(PAPI_component_info_t *c)
     c->fast_real_timer = 1;
     c->fast_virtual_timer = 1;
     c->attach = 1;
+    c->attach_must_ptrace = 1; /* as PAPI 7: attach tests stop their target with ptrace first */
     c->cpu = 1;
     c->inherit = 1;
     c->cntr_umasks = 1;
