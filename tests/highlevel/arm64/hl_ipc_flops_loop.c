@@ -4,6 +4,8 @@
  * counts the loop exactly: two loop lengths differ by exactly 2 x (n2 - n1). */
 #include <math.h>
 
+#include <stdlib.h>
+
 #include "pmu_hw.h"
 
 static void write_test_csv(const char *path)
@@ -61,8 +63,13 @@ int main(void)
 
     flops_over(10); /* warm-up */
     long long a = flops_over(1000), b = flops_over(301000);
-    CHECK(b - a == 2LL * 300000, "FP_OPS(301000) - FP_OPS(1000) = %lld, want exactly %lld", b - a,
-          2LL * 300000);
+    if (!PAPI_get_component_info(0)->fast_counter_read)
+        CHECK(b - a == 2LL * 300000, "FP_OPS(301000) - FP_OPS(1000) = %lld, want exactly %lld",
+              b - a, 2LL * 300000);
+    else /* user-space reads: a read retried because the kernel updated the counter's page
+            meanwhile (a tick in the longer loop) adds its few instructions to one side */
+        CHECK(llabs(b - a - 2LL * 300000) < 200, "FP_OPS(301000) - FP_OPS(1000) = %lld, want %lld "
+              "within the instructions of a retried user read (< 200)", b - a, 2LL * 300000);
     /* plus the user instructions of one PAPI_flops_rate call (534 measured) */
     CHECK(a >= 2000 && a < 2000 + 2000, "FP_OPS over 1000 iterations: %lld (loop 2000 + the call)", a);
     printf("hl_ipc_flops_loop: PAPI_flops_rate FP_OPS n=1000 -> %lld, n=301000 -> %lld\n", a, b);
