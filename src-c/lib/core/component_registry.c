@@ -2,6 +2,7 @@
  * component calls (PAPI_get_component_info, PAPI_num_components, PAPI_disable_component
  * ...). Moved here from library_init.c (components_init, fill_counts and the component
  * calls); what each component says about itself comes from its probe and fill_info. */
+#include <pthread.h>
 #include <string.h>
 
 #include "component_registry.h"
@@ -30,14 +31,18 @@ struct papi_component *component_get(int cidx)
     return papi_components[cidx];
 }
 
-static void apply_user_disable(int cidx)
+static void apply_user_disable_to(int cidx, PAPI_component_info_t *c)
 {
-    PAPI_component_info_t *c = &g_papi.cmp[cidx];
     if (!disabled_by_user[cidx])
         return;
     c->disabled = PAPI_ECMP_DISABLED;
     papi_strcpy(c->disabled_reason, sizeof c->disabled_reason,
                 "disabled by PAPI_disable_component before PAPI_library_init");
+}
+
+static void apply_user_disable(int cidx)
+{
+    apply_user_disable_to(cidx, &g_papi.cmp[cidx]);
 }
 
 void components_init(void)
@@ -67,11 +72,20 @@ void components_shutdown(void)
             papi_components[i]->shutdown(papi_components[i]);
 }
 
-/* The component's own description, refreshed (its lazily known counts) on each call. */
+/* The component's own description, refreshed (its lazily known counts) on each call.
+ * Threads ask concurrently and keep the pointer: the refresh is made on a copy under a
+ * lock, and the shared description is written only when something changed. */
+static pthread_mutex_t info_lock = PTHREAD_MUTEX_INITIALIZER;
 static void fill_info(int cidx)
 {
-    papi_components[cidx]->fill_info(papi_components[cidx], &g_papi.cmp[cidx]);
-    apply_user_disable(cidx);
+    static PAPI_component_info_t fresh; /* large: not on the caller's stack */
+    pthread_mutex_lock(&info_lock);
+    fresh = g_papi.cmp[cidx];
+    papi_components[cidx]->fill_info(papi_components[cidx], &fresh);
+    apply_user_disable_to(cidx, &fresh);
+    if (memcmp(&fresh, &g_papi.cmp[cidx], sizeof fresh) != 0)
+        g_papi.cmp[cidx] = fresh;
+    pthread_mutex_unlock(&info_lock);
 }
 
 const PAPI_component_info_t *PAPI_get_component_info(int cidx)

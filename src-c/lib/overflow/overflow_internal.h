@@ -10,6 +10,7 @@
 #define OVERFLOW_INTERNAL_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #include "eventset.h"
@@ -23,7 +24,8 @@ struct ovf_event {
     int pos;             /* entry position in the set = bit in overflow_vector */
     int code;            /* event code as the user gave it */
     int native;          /* es->nat index carrying the period (hardware), else -1 */
-    int source;          /* hardware: si_fd of its signals (arm_overflow), -1 before start */
+    _Atomic int source;  /* hardware: si_fd of its signals (arm_overflow), -1 before start;
+                          * atomic: other threads look for stale signal slots */
     int profiled;        /* 1: samples go to the profile buffers (profil.c) */
     long long threshold;
     long long next;      /* software: value at which the next overflow fires */

@@ -112,16 +112,6 @@ static int source_live(const struct eventset *es, int ni, int source)
     return 0;
 }
 
-/* A slot whose set is gone or no longer takes its source is reusable. */
-static int slot_stale(int i)
-{
-    int src = atomic_load(&slots[i].fd_plus1) - 1;
-    if (src < 0)
-        return 1;
-    struct eventset *es = es_lookup(atomic_load(&slots[i].handle));
-    return !source_live(es, atomic_load(&slots[i].native), src);
-}
-
 /* Remember that signals carrying source belong to native ni of es. */
 static int register_source(struct eventset *es, int ni, int source)
 {
@@ -132,7 +122,9 @@ static int register_source(struct eventset *es, int ni, int source)
             free_slot = i;
             break;
         }
-        if (free_slot < 0 && slot_stale(i))
+        /* Only free slots: a set gives its slots back itself (ovf_stop), so no thread
+         * ever looks into another thread's sets here. */
+        if (free_slot < 0 && atomic_load(&slots[i].fd_plus1) == 0)
             free_slot = i;
     }
     if (free_slot >= 0) {
@@ -373,9 +365,24 @@ int ovf_start(struct eventset *es)
     return PAPI_OK;
 }
 
+/* Give back the signal slots of es's hardware overflow (its events no longer count). */
+static void release_sources(struct ovf_state *o)
+{
+    pthread_mutex_lock(&slot_lock);
+    for (int k = 0; k < o->nevents; k++) {
+        int src = atomic_load(&o->ev[k].source);
+        for (int i = 0; src >= 0 && i < OVF_FD_SLOTS; i++)
+            if (atomic_load(&slots[i].fd_plus1) == src + 1)
+                atomic_store(&slots[i].fd_plus1, 0);
+    }
+    pthread_mutex_unlock(&slot_lock);
+}
+
 void ovf_stop(struct eventset *es)
 {
     struct ovf_state *o = es->overflow;
+    if (o && o->mode == OVF_HW)
+        release_sources(o);
     if (o && o->timer_armed) {
         timer_delete(o->timer);
         o->timer_armed = 0;
