@@ -3,9 +3,9 @@
  * sockets, NUMA regions, cores, threads, caches, the memory and CPUs of each NUMA node),
  * and for GPUs whether a component of this library can see them.
  *
- * Built on PAPI_get_hardware_info and the component list; the NUMA node lines come from
- * the kernel (/sys/devices/system/node) and are left out when HWLOC_XMLFILE describes a
- * recorded machine. */
+ * Everything about devices comes from the sysdetect API (PAPI_enum_dev_type,
+ * PAPI_get_dev_type_attr, PAPI_get_dev_attr), as PAPI 7's tool does; the CPUID line and the
+ * cache table come from PAPI_get_hardware_info, which sysdetect itself is built on. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,68 +21,54 @@ static const char usage[] =
 
 #define LABEL "%-38s: "
 
-/* GPU vendors PAPI 7 lists, and the component that would measure each. */
-static const struct accel {
-    const char *vendor, *component, *api;
-} accels[] = {{"NVIDIA", "cuda", "CUDA"}, {"AMD/ATI", "rocm", "ROCm"}};
+/* One device type as PAPI_enum_dev_type reports it. */
+struct dev_type {
+    void *handle;
+    int id, count;
+    const char *name, *status;
+};
 
-static void accel_status(const struct accel *a, char *buf, size_t len)
+static int dev_types(struct dev_type *out, int max)
 {
-    if (PAPI_get_component_index(a->component) >= 0)
-        snprintf(buf, len, "%s component present, no %s device found", a->api, a->api);
-    else
-        snprintf(buf, len, "%s not configured: this library has no %s component", a->api,
-                 a->component);
-}
-
-/* The kernel's NUMA nodes: memory and CPU list of node n; 0 when there is no node n. */
-static int numa_node(int n, long long *mem_mb, char *cpus, size_t len)
-{
-    char path[96], line[256];
-    snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", n);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    cpus[0] = '\0';
-    if (fgets(cpus, (int)len, f))
-        cpus[strcspn(cpus, "\n")] = '\0';
-    fclose(f);
-    *mem_mb = -1;
-    snprintf(path, sizeof path, "/sys/devices/system/node/node%d/meminfo", n);
-    f = fopen(path, "r");
-    if (f) {
-        while (fgets(line, sizeof line, f)) {
-            const char *p = strstr(line, "MemTotal:");
-            if (p)
-                *mem_mb = strtoll(p + 9, NULL, 10) / 1024;
-        }
-        fclose(f);
+    int n = 0;
+    void *h;
+    while (n < max && PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__ALL, &h) == PAPI_OK) {
+        struct dev_type *t = &out[n++];
+        t->handle = h;
+        t->name = t->status = "";
+        t->id = t->count = 0;
+        PAPI_get_dev_type_attr(h, PAPI_DEV_TYPE_ATTR__INT_PAPI_ID, &t->id);
+        PAPI_get_dev_type_attr(h, PAPI_DEV_TYPE_ATTR__INT_COUNT, &t->count);
+        PAPI_get_dev_type_attr(h, PAPI_DEV_TYPE_ATTR__CHAR_NAME, &t->name);
+        PAPI_get_dev_type_attr(h, PAPI_DEV_TYPE_ATTR__CHAR_STATUS, &t->status);
     }
-    return 1;
+    return n;
 }
 
-/* "0-3,8" -> "0 1 2 3 8 " as PAPI lists a node's threads. */
-static void expand_cpulist(const char *list, FILE *out)
+/* A CPU attribute of device 0 (or of NUMA node / thread id), 0 when the API has none. */
+static unsigned cpu_attr(void *cpu, int id, PAPI_dev_attr_e attr)
 {
-    const char *p = list;
-    while (*p) {
-        char *end;
-        long a = strtol(p, &end, 10), b = a;
-        if (end == p)
-            break;
-        if (*end == '-')
-            b = strtol(end + 1, &end, 10);
-        for (long c = a; c <= b && c - a < 100000; c++)
-            fprintf(out, "%ld ", c);
-        p = *end == ',' ? end + 1 : end;
+    unsigned v = 0;
+    return cpu && PAPI_get_dev_attr(cpu, id, attr, &v) == PAPI_OK ? v : 0;
+}
+
+/* The hardware threads (OS indices) of NUMA node n, as "0 1 2 " like PAPI lists them. */
+static void node_threads(void *cpu, unsigned node, char *out, size_t len)
+{
+    size_t used = 0;
+    unsigned threads = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT);
+    out[0] = '\0';
+    for (unsigned t = 0, seen = 0; seen < threads && t < 65536 && used + 12 < len; t++) {
+        unsigned v;
+        if (PAPI_get_dev_attr(cpu, (int)t, PAPI_DEV_ATTR__CPU_UINT_THR_NUMA_AFFINITY, &v) != PAPI_OK)
+            continue;
+        seen++;
+        if (v == node)
+            used += (size_t)snprintf(out + used, len - used, "%u ", t);
     }
 }
 
-static int replaying(void)
-{
-    const char *x = getenv("HWLOC_XMLFILE");
-    return x && *x;
-}
+#define MAX_DEV_TYPES 8
 
 static const char *cache_suffix(int type)
 {
@@ -114,28 +100,36 @@ static int ordered_caches(const PAPI_hw_info_t *hw, struct cache_ref *out, int m
 
 static void print_text(const PAPI_hw_info_t *hw)
 {
-    char status[PAPI_MAX_STR_LEN];
+    struct dev_type types[MAX_DEV_TYPES];
+    int nt = dev_types(types, MAX_DEV_TYPES);
+    void *cpu = NULL;
     printf("\nDevice Summary -----------------------------------------------------------------\n");
     printf("Vendor           DevCount \n");
-    printf("%-18s (%d)\n \\-> Status: Device Initialized\n\n", hw->vendor_string,
-           hw->sockets > 0 ? 1 : 0);
-    for (size_t i = 0; i < sizeof accels / sizeof accels[0]; i++) {
-        accel_status(&accels[i], status, sizeof status);
-        printf("%-18s (0)\n \\-> Status: %s\n\n", accels[i].vendor, status);
+    for (int i = 0; i < nt; i++) {
+        if (types[i].id == PAPI_DEV_TYPE_ID__CPU)
+            cpu = types[i].handle;
+        printf("%-18s (%d)\n \\-> Status: %s\n\n", types[i].name, types[i].count,
+               types[i].count > 0 ? "Device Initialized" : types[i].status);
     }
     printf("\nDevice Information -------------------------------------------------------------\n");
+    const char *name = hw->model_string;
+    PAPI_get_dev_attr(cpu, 0, PAPI_DEV_ATTR__CPU_CHAR_NAME, &name);
+    unsigned sockets = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_SOCKET_COUNT);
+    unsigned numa = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_NUMA_COUNT);
+    unsigned cores = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_CORE_COUNT);
+    unsigned threads = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT);
     printf(LABEL "%s (%d,0x%x)\n", "Vendor", hw->vendor_string, hw->vendor, (unsigned)hw->vendor);
     printf(LABEL "%d\n", "Id", 0);
-    printf(LABEL "%s\n", "Name", hw->model_string);
-    printf(LABEL "Family/Model/Stepping %d/%d/%d 0x%02x/0x%02x/0x%02x\n", "CPUID",
-           hw->cpuid_family, hw->cpuid_model, hw->cpuid_stepping, (unsigned)hw->cpuid_family,
-           (unsigned)hw->cpuid_model, (unsigned)hw->cpuid_stepping);
-    printf(LABEL "%d\n", "Sockets", hw->sockets);
-    printf(LABEL "%d\n", "Numa regions", hw->nnodes);
-    printf(LABEL "%d\n", "Cores per socket", hw->cores);
-    printf(LABEL "%d\n", "Cores per NUMA region",
-           hw->nnodes > 0 ? hw->cores * hw->sockets / hw->nnodes : 0);
-    printf(LABEL "%d\n", "SMT threads per core", hw->threads);
+    printf(LABEL "%s\n", "Name", name);
+    printf(LABEL "Family/Model/Stepping %u/%u/%u 0x%02x/0x%02x/0x%02x\n", "CPUID",
+           cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_FAMILY), cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_MODEL),
+           cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_STEPPING), cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_FAMILY),
+           cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_MODEL), cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_STEPPING));
+    printf(LABEL "%u\n", "Sockets", sockets);
+    printf(LABEL "%u\n", "Numa regions", numa);
+    printf(LABEL "%u\n", "Cores per socket", sockets ? cores / sockets : 0);
+    printf(LABEL "%u\n", "Cores per NUMA region", numa ? cores / numa : 0);
+    printf(LABEL "%u\n", "SMT threads per core", cores ? threads / cores : 0);
     struct cache_ref caches[PAPI_MAX_MEM_HIERARCHY_LEVELS * PAPI_MH_MAX_LEVELS];
     int nc = ordered_caches(hw, caches, (int)(sizeof caches / sizeof caches[0]));
     for (int i = 0; i < nc; i++) {
@@ -145,16 +139,14 @@ static void print_text(const PAPI_hw_info_t *hw)
         printf(LABEL "Size/LineSize/Lines/Assoc %dKB/%dB/%d/%d\n", label, c->size / 1024,
                c->line_size, c->num_lines, c->associativity);
     }
-    char cpus[4096];
-    long long mem;
-    for (int n = 0; !replaying() && numa_node(n, &mem, cpus, sizeof cpus); n++) {
+    char list[8192];
+    for (unsigned n = 0; n < numa; n++) {
         char label[48];
-        snprintf(label, sizeof label, "Numa Node %d Memory", n);
-        printf(LABEL "%lldMB\n", label, mem);
-        snprintf(label, sizeof label, "Numa Node %d Threads", n);
-        printf(LABEL, label);
-        expand_cpulist(cpus, stdout);
-        printf("\n");
+        snprintf(label, sizeof label, "Numa Node %u Memory", n);
+        printf(LABEL "%uMB\n", label, cpu_attr(cpu, (int)n, PAPI_DEV_ATTR__CPU_UINT_NUMA_MEM_SIZE));
+        snprintf(label, sizeof label, "Numa Node %u Threads", n);
+        node_threads(cpu, n, list, sizeof list);
+        printf(LABEL "%s\n", label, list);
     }
     printf("\n--------------------------------------------------------------------------------\n");
 }
@@ -162,56 +154,62 @@ static void print_text(const PAPI_hw_info_t *hw)
 static void print_json(const PAPI_hw_info_t *hw)
 {
     struct jw w;
-    char status[PAPI_MAX_STR_LEN];
+    struct dev_type types[MAX_DEV_TYPES];
+    int nt = dev_types(types, MAX_DEV_TYPES);
     util_json_begin(&w);
     jw_arr_begin(&w, "devices");
-    jw_obj_begin(&w, NULL);
-    jw_str(&w, "type", "cpu");
-    jw_str(&w, "vendor", hw->vendor_string);
-    jw_int(&w, "vendor_code", hw->vendor);
-    jw_str(&w, "name", hw->model_string);
-    jw_int(&w, "cpuid_family", hw->cpuid_family);
-    jw_int(&w, "cpuid_model", hw->cpuid_model);
-    jw_int(&w, "cpuid_stepping", hw->cpuid_stepping);
-    jw_int(&w, "sockets", hw->sockets);
-    jw_int(&w, "numa_regions", hw->nnodes);
-    jw_int(&w, "cores_per_socket", hw->cores);
-    jw_int(&w, "smt_threads_per_core", hw->threads);
-    jw_arr_begin(&w, "caches");
-    struct cache_ref caches[PAPI_MAX_MEM_HIERARCHY_LEVELS * PAPI_MH_MAX_LEVELS];
-    int nc = ordered_caches(hw, caches, (int)(sizeof caches / sizeof caches[0]));
-    for (int i = 0; i < nc; i++) {
-        const PAPI_mh_cache_info_t *c = caches[i].c;
-        char name[16];
-        snprintf(name, sizeof name, "L%d%s", caches[i].level, cache_suffix(c->type));
+    for (int i = 0; i < nt; i++) {
+        void *cpu = types[i].handle;
         jw_obj_begin(&w, NULL);
+        jw_str(&w, "type", types[i].id == PAPI_DEV_TYPE_ID__CPU ? "cpu" : "gpu");
+        jw_str(&w, "vendor", types[i].name);
+        jw_int(&w, "count", types[i].count);
+        jw_str(&w, "status", types[i].status);
+        if (types[i].id != PAPI_DEV_TYPE_ID__CPU) {
+            jw_obj_end(&w);
+            continue;
+        }
+        const char *name = hw->model_string;
+        PAPI_get_dev_attr(cpu, 0, PAPI_DEV_ATTR__CPU_CHAR_NAME, &name);
+        jw_int(&w, "vendor_code", hw->vendor);
         jw_str(&w, "name", name);
-        jw_int(&w, "size_bytes", c->size);
-        jw_int(&w, "line_size", c->line_size);
-        jw_int(&w, "lines", c->num_lines);
-        jw_int(&w, "associativity", c->associativity);
-        jw_obj_end(&w);
-    }
-    jw_arr_end(&w);
-    jw_arr_begin(&w, "numa_nodes");
-    char cpus[4096];
-    long long mem;
-    for (int n = 0; !replaying() && numa_node(n, &mem, cpus, sizeof cpus); n++) {
-        jw_obj_begin(&w, NULL);
-        jw_int(&w, "id", n);
-        jw_int(&w, "memory_mb", mem);
-        jw_str(&w, "cpus", cpus);
-        jw_obj_end(&w);
-    }
-    jw_arr_end(&w);
-    jw_obj_end(&w);
-    for (size_t i = 0; i < sizeof accels / sizeof accels[0]; i++) {
-        accel_status(&accels[i], status, sizeof status);
-        jw_obj_begin(&w, NULL);
-        jw_str(&w, "type", "gpu");
-        jw_str(&w, "vendor", accels[i].vendor);
-        jw_int(&w, "count", 0);
-        jw_str(&w, "status", status);
+        jw_int(&w, "cpuid_family", cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_FAMILY));
+        jw_int(&w, "cpuid_model", cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_MODEL));
+        jw_int(&w, "cpuid_stepping", cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_STEPPING));
+        unsigned sockets = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_SOCKET_COUNT);
+        unsigned cores = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_CORE_COUNT);
+        unsigned numa = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_NUMA_COUNT);
+        jw_int(&w, "sockets", sockets);
+        jw_int(&w, "numa_regions", numa);
+        jw_int(&w, "cores", cores);
+        jw_int(&w, "threads", cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT));
+        jw_arr_begin(&w, "caches");
+        struct cache_ref caches[PAPI_MAX_MEM_HIERARCHY_LEVELS * PAPI_MH_MAX_LEVELS];
+        int nc = ordered_caches(hw, caches, (int)(sizeof caches / sizeof caches[0]));
+        for (int k = 0; k < nc; k++) {
+            const PAPI_mh_cache_info_t *c = caches[k].c;
+            char cname[16];
+            snprintf(cname, sizeof cname, "L%d%s", caches[k].level, cache_suffix(c->type));
+            jw_obj_begin(&w, NULL);
+            jw_str(&w, "name", cname);
+            jw_int(&w, "size_bytes", c->size);
+            jw_int(&w, "line_size", c->line_size);
+            jw_int(&w, "lines", c->num_lines);
+            jw_int(&w, "associativity", c->associativity);
+            jw_obj_end(&w);
+        }
+        jw_arr_end(&w);
+        jw_arr_begin(&w, "numa_nodes");
+        char list[8192];
+        for (unsigned n = 0; n < numa; n++) {
+            jw_obj_begin(&w, NULL);
+            jw_int(&w, "id", n);
+            jw_int(&w, "memory_mb", cpu_attr(cpu, (int)n, PAPI_DEV_ATTR__CPU_UINT_NUMA_MEM_SIZE));
+            node_threads(cpu, n, list, sizeof list);
+            jw_str(&w, "threads", list);
+            jw_obj_end(&w);
+        }
+        jw_arr_end(&w);
         jw_obj_end(&w);
     }
     jw_arr_end(&w);

@@ -156,10 +156,16 @@ def t_papi_hardware_avail(b):
     data = run_json([exe, "--json"])
     cpu = data.get("devices", [{}])[0]
     check(cpu.get("type") == "cpu", "first device %r" % cpu)
-    check(cpu.get("sockets", 0) * cpu.get("cores_per_socket", 0) * cpu.get("smt_threads_per_core", 0)
-          == os.cpu_count(), "sockets x cores x threads != %d CPUs: %r" % (os.cpu_count(), cpu))
-    check("Sockets                               : %d" % cpu.get("sockets", -1) in text,
-          "text Sockets line")
+    # The sysdetect API's counts: every hardware thread, whole cores per socket.
+    sockets, cores, threads_n = cpu.get("sockets", 0), cpu.get("cores", 0), cpu.get("threads", 0)
+    check(threads_n == os.cpu_count(), "threads %r != %d CPUs: %r" % (threads_n, os.cpu_count(), cpu))
+    check(sockets > 0 and cores >= sockets and cores % sockets == 0 and threads_n % cores == 0,
+          "sockets %r, cores %r, threads %r do not divide" % (sockets, cores, threads_n))
+    check("Sockets                               : %d" % sockets in text, "text Sockets line")
+    if sockets:
+        check("Cores per socket                      : %d" % (cores // sockets) in text,
+              "text Cores per socket line")
+    check(cpu.get("status") and "status" in cpu, "CPU status from PAPI_get_dev_type_attr: %r" % cpu)
     threads = re.search(r"Numa Node 0 Threads\s+: ([\d ]+)", text)
     listed = sorted(int(x) for x in threads.group(1).split()) if threads else []
     if cpu.get("numa_regions") == 1:
