@@ -13,6 +13,19 @@ static void handler(int EventSet, void *address, long long overflow_vector, void
     (void)context;
 }
 
+static volatile int calls, bad_vector;
+
+static void counting_handler(int EventSet, void *address, long long overflow_vector,
+                             void *context)
+{
+    (void)EventSet;
+    (void)address;
+    (void)context;
+    calls++;
+    if (overflow_vector != 0x1)
+        bad_vector = 1;
+}
+
 int main(void)
 {
     int pf = 0;
@@ -61,8 +74,9 @@ int main(void)
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 200);
     CHECK_EQ_LL(v[1], 200);
-    /* Events cannot be added or removed while overflowing (cleanup turns it off, as PAPI 7). */
-    CHECK(PAPI_add_named_event(es, "perf::CONTEXT-SWITCHES") != PAPI_OK, "add while overflowing");
+    /* Events cannot be removed while overflowing: positions would move (cleanup turns
+     * overflow off, as PAPI 7). Adding is allowed; see the interleaved block below. */
+    CHECK_RET(PAPI_remove_event(es, minor), PAPI_EINVAL);
 
     /* PAPI_get_overflow_event_index */
     int idx[2], n = 2;
@@ -91,6 +105,29 @@ int main(void)
     CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
     CHECK_RET(PAPI_cleanup_eventset(other), PAPI_OK);
     CHECK_RET(PAPI_destroy_eventset(&other), PAPI_OK);
+    /* Added and armed interleaved, as PAPI's ctest overflow_twoevents does (PAPI 7): an
+     * event may be added while another is armed; the armed one keeps position 0 (bit
+     * 0x1) and counts exactly; removing stays refused. */
+    int two = PAPI_NULL;
+    long long c[2];
+    CHECK_RET(PAPI_create_eventset(&two), PAPI_OK);
+    CHECK_RET(PAPI_add_event(two, pf), PAPI_OK);
+    CHECK_RET(PAPI_overflow(two, pf, 100, 0, counting_handler), PAPI_OK);
+    CHECK_RET(PAPI_add_event(two, minor), PAPI_OK);
+    CHECK_RET(PAPI_remove_event(two, minor), PAPI_EINVAL);
+    CHECK_RET(PAPI_remove_event(two, pf), PAPI_EINVAL);
+    warm_up();
+    calls = 0;
+    CHECK_RET(PAPI_start(two), PAPI_OK);
+    touch_fresh(400);
+    CHECK_RET(PAPI_stop(two, c), PAPI_OK);
+    CHECK_EQ_LL(c[0], 400);
+    CHECK_EQ_LL(c[1], 400);
+    CHECK(calls == 4, "%d overflow calls for 400 faults at threshold 100", calls);
+    CHECK(!bad_vector, "an overflow vector other than 0x1 (the armed event moved)");
+    CHECK_RET(PAPI_cleanup_eventset(two), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(&two), PAPI_OK);
+
     PAPI_shutdown();
     return test_done("overflow_errors");
 }

@@ -238,7 +238,10 @@ int es_remove_code(struct eventset *es, int code)
     return PAPI_OK;
 }
 
-static int check_modifiable(int EventSet, struct eventset **es)
+/* Adding is allowed with overflow or profiling armed, as in PAPI 7 (PAPI's ctest
+ * overflow_twoevents adds and arms events interleaved): the new entry goes after the
+ * armed ones, whose positions and natives do not move. Removing would move them. */
+static int check_modifiable_for(int EventSet, struct eventset **es, int adding)
 {
     int ret = es_get(EventSet, es);
     if (ret != PAPI_OK)
@@ -246,17 +249,27 @@ static int check_modifiable(int EventSet, struct eventset **es)
     if ((*es)->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it before changing its events",
                           EventSet);
-    if ((*es)->overflow || (*es)->profile)
+    if (!adding && ((*es)->overflow || (*es)->profile))
         return papi_error(PAPI_EINVAL,
                           "EventSet %d has overflow or profiling enabled: turn it off first",
                           EventSet);
     return PAPI_OK;
 }
 
+static int check_modifiable(int EventSet, struct eventset **es)
+{
+    return check_modifiable_for(EventSet, es, 0);
+}
+
+static int check_addable(int EventSet, struct eventset **es)
+{
+    return check_modifiable_for(EventSet, es, 1);
+}
+
 int PAPI_add_event(int EventSet, int EventCode)
 {
     struct eventset *es;
-    int ret = check_modifiable(EventSet, &es);
+    int ret = check_addable(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
     return es_add_code(es, EventCode);
@@ -276,7 +289,7 @@ int PAPI_remove_event(int EventSet, int EventCode)
 int PAPI_add_events(int EventSet, int *Events, int number)
 {
     struct eventset *es;
-    int ret = check_modifiable(EventSet, &es);
+    int ret = check_addable(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
     if (!Events || number <= 0)
@@ -309,7 +322,7 @@ int PAPI_add_named_event(int EventSet, const char *EventName)
 {
     int code, ret;
     struct eventset *es;
-    if ((ret = check_modifiable(EventSet, &es)) != PAPI_OK)
+    if ((ret = check_addable(EventSet, &es)) != PAPI_OK)
         return ret;
     if ((ret = PAPI_event_name_to_code(EventName, &code)) != PAPI_OK)
         return ret;
