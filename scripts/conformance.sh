@@ -59,10 +59,13 @@ MPICC= NO_MPI_TESTS=yes testlibdir=$work/testlib"
   echo "built $(for t in $(cat "$work/tests.txt"); do [ -x "$work/$t" ] && echo "$t"; done | wc -l) of $(wc -l <"$work/tests.txt") tests in $work"
 }
 
-# Helpers and tests that need what the suite cannot have here (run_tests_exclude.txt).
+# Support programs other tests start (burn, attach_target) and the MPI tests, which this
+# build leaves out (NO_MPI_TESTS): not tests here. PAPI's run_tests_exclude.txt also
+# leaves out the long ones (pthrtough2, timer_overflow, omptough); they run here, so the
+# totals count the 104 ctests the package defines besides those.
 not_a_test() {
-  case $1 in ctests/burn|ctests/attach_target|ctests/pthrtough2|ctests/timer_overflow|\
-ctests/omptough|ctests/mpi_hl|ctests/mpi_omp_hl|ctests/mpifirst|ctests/pernode|ctests/val_omp)
+  case $1 in ctests/burn|ctests/attach_target|ctests/mpi_hl|ctests/mpi_omp_hl|ctests/mpifirst|\
+ctests/pernode|ctests/val_omp)
     return 0;; esac
   return 1
 }
