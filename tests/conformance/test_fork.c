@@ -2,13 +2,29 @@
  * library. Its inherited sets cannot be used (PAPI_ENOINIT: they would reach the
  * parent's counters through the shared descriptors), PAPI_shutdown in the child leaves
  * the parent counting, PAPI_library_init gives it a fresh state in which it counts its
- * own page faults exactly, and the parent keeps counting exactly. */
+ * own page faults exactly and receives its own overflow signals (fork_overflow: the
+ * child's thread id is its own, not the parent's cached one), and the parent keeps
+ * counting exactly. */
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "papi_test.h"
 
 #define CHILD_PAGES 200
 #define PARENT_PAGES 500
+#define FAULTS_PER_OVERFLOW 10
+
+static volatile sig_atomic_t overflows_here, overflows_elsewhere;
+static pid_t expected_pid;
+
+static void on_overflow(int EventSet, void *address, long long overflow_vector, void *context)
+{
+    (void)EventSet, (void)address, (void)overflow_vector, (void)context;
+    if (getpid() == expected_pid)
+        overflows_here++;
+    else
+        overflows_elsewhere++;
+}
 
 /* The child's checks; its exit status is the number of failures. */
 static void child(int parent_set, int shutdown_first)
@@ -28,6 +44,20 @@ static void child(int parent_set, int shutdown_first)
     touch_pages(CHILD_PAGES);
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     CHECK_EQ_LL(v, CHILD_PAGES);
+    /* Overflow in the child: every signal reaches the child's handler, in the child. */
+    expected_pid = getpid();
+    int faults = 0;
+    CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &faults), PAPI_OK);
+    CHECK_RET(PAPI_overflow(es, faults, FAULTS_PER_OVERFLOW, 0,
+                            on_overflow), PAPI_OK);
+    warm_up();
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    touch_pages(CHILD_PAGES);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    CHECK_EQ_LL(v, CHILD_PAGES);
+    CHECK_EQ_LL(overflows_here, CHILD_PAGES / FAULTS_PER_OVERFLOW);
+    CHECK_EQ_LL(overflows_elsewhere, 0);
+    CHECK_RET(PAPI_overflow(es, faults, 0, 0, on_overflow), PAPI_OK);
     CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
     CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
     PAPI_shutdown();

@@ -24,10 +24,18 @@ static _Thread_local pid_t cached_tid;
 static pthread_mutex_t user_locks[PAPI_NUM_LOCK] = {PTHREAD_MUTEX_INITIALIZER,
                                                     PTHREAD_MUTEX_INITIALIZER};
 
+/* fork copies the forking thread's cached id into the child, where it names the
+ * parent: signals routed to it (overflow) would reach, and kill, the parent. */
+static void forget_tid_in_child(void) { cached_tid = 0; }
+static pthread_once_t tid_atfork_once = PTHREAD_ONCE_INIT;
+static void register_tid_atfork(void) { pthread_atfork(NULL, NULL, forget_tid_in_child); }
+
 pid_t papi_gettid(void)
 {
-    if (!cached_tid)
+    if (!cached_tid) {
+        pthread_once(&tid_atfork_once, register_tid_atfork);
         cached_tid = (pid_t)syscall(SYS_gettid);
+    }
     return cached_tid;
 }
 
