@@ -10,7 +10,8 @@
 #   flang  the Fortran parts (library, module, examples, Fortran tests) with LLVM flang,
 #          and the gfortran and flang installs in one prefix.
 #   conformance  PAPI 7's own ctests and ftests (papi-examples) against our install,
-#          beside PAPI 7 itself (scripts/conformance.sh).
+#          beside PAPI 7 itself (scripts/conformance.sh), then in the arm64 PMU guest
+#          (scripts/conformance-arm64.sh).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 lean="-DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF"
@@ -47,8 +48,9 @@ sh "$top/tests/install/test_two_fortran_compilers.sh" "$top/build" "$top/build-f
 # PAPI 7's own ctests and ftests (papi-examples) against our install, beside PAPI 7 itself.
 "$top/scripts/conformance.sh" ci "$top/build/conformance" "$top/_install" \
   "$top/tests/conformance/expected-x86.txt"
-# The same suites in the arm64 PMU guest, ours only (PAPI 7's arm64 column is recorded in
-# the expectation file), on the pmu_lane's cross build; PAPI_CONFORMANCE_ARM64=0 skips.
+# The same suites in the arm64 PMU guest (the smp2 lane configuration), ours only: PAPI 7's
+# arm64 column is recorded in tests/conformance/papi7-arm64.txt. On the pmu_lane's cross
+# build; PAPI_CONFORMANCE_ARM64=0 leaves it out.
 if [ "${PAPI_CONFORMANCE_ARM64:-1}" = 1 ]; then
   CONFORMANCE_ARM64_ONLY=${CONFORMANCE_ARM64_ONLY:-ours} \
     "$top/scripts/conformance-arm64.sh" "$top/build/pmu-lane" "$top/build/conformance-arm64" \

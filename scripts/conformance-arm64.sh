@@ -8,7 +8,7 @@
 # (scripts/pmu-lane.sh makes one; default build/pmu-lane, else build-arm64). The headers
 # are the host install's (_install/include: generated, the same on every architecture).
 # Environment: PMU_VM_DIR, PAPI_ARM64_SYSROOT (as pmu-lane.sh), CONFORMANCE_TIMEOUT (per
-# test, default 180 s of guest time: multiplex3_pthreads needs 157 s under TCG),
+# test, default 300 s of guest time: multiplex3_pthreads needs 157 s under TCG),
 # CONFORMANCE_SHORT_TIMEOUT (tests listed as TIMEOUT, default 20 s), CONFORMANCE_ARM64_ONLY (ours or papi7; CI runs ours, PAPI 7's column is
 # recorded in the expectation file), CONFORMANCE_CPU, CONFORMANCE_ICOUNT_SHIFT and
 # CONFORMANCE_VCPUS (default: the papi-suites configuration of tests/pmu/lane-configs.txt).
@@ -19,7 +19,7 @@ XB=${1:-$REPO/build/pmu-lane}
 OUT=${2:-$REPO/build/conformance-arm64}
 PMU_VM_DIR=${PMU_VM_DIR:-$(cd "$REPO/.." && pwd)/shared/pmu-vm}
 SYSROOT=${PAPI_ARM64_SYSROOT:-${HOME:-/root}/.cache/papi-arm64-sysroot}
-LIMIT=${CONFORMANCE_TIMEOUT:-180}
+LIMIT=${CONFORMANCE_TIMEOUT:-300}
 skip() { echo "SKIPPED: $*"; exit 77; }
 [ -f "$XB/src-c/libpapi.so" ] || skip "no aarch64 build of libpapi in $XB (run scripts/pmu-lane.sh)"
 [ -x "$PMU_VM_DIR/run-arm64" ] || skip "no pmu-vm runner in $PMU_VM_DIR"
@@ -82,12 +82,18 @@ cpu=${CONFORMANCE_CPU:-$2} shift_=${CONFORMANCE_ICOUNT_SHIFT:-$3} vcpus=${CONFOR
 echo "arm64 suites: lane configuration $1 (--cpu $cpu, icount shift=$shift_, $vcpus vCPUs)"
 PMU_VM_QEMU_ARGS="-smp $vcpus" "$PMU_VM_DIR/run-arm64" --cpu "$cpu" \
   --icount "shift=$shift_,sleep=off" \
-  --timeout 1800 --mem 2G --sysroot "$SYSROOT" --cross-libs "$STAGE" -- ./guest.sh >"$LOG" 2>&1
+  --timeout 3000 --mem 2G --sysroot "$SYSROOT" --cross-libs "$STAGE" -- ./guest.sh >"$LOG" 2>&1
 st=$?
 sed -n 's/^ours: //p' "$LOG" >"$OUT/ours.txt"
 sed -n 's/^papi7: //p' "$LOG" >"$OUT/papi7.txt"
 [ "$st" = 0 ] || { tail -20 "$LOG"; echo "guest run ended with status $st (see $LOG)"; exit 1; }
-other=""; [ -s "$OUT/papi7.txt" ] && other=$OUT/papi7.txt
+if [ "${CONFORMANCE_ARM64_ONLY:-}" = papi7 ]; then
+  tail -n 1 "$OUT/papi7.txt"
+  exit 0
+fi
+# PAPI 7's column: measured in this boot, else the one recorded in the same configuration.
+other=$REPO/tests/conformance/papi7-arm64.txt
+[ -s "$OUT/papi7.txt" ] && other=$OUT/papi7.txt
 grep -v '^RESULT\|^TOTAL' "$OUT/ours.txt" | head -40
 "$REPO/scripts/conformance.sh" compare "$REPO/tests/conformance/expected-arm64.txt" \
   "$OUT/ours.txt" ${other:+"$other"}
