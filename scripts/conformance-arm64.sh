@@ -9,9 +9,9 @@
 # are the host install's (_install/include: generated, the same on every architecture).
 # Environment: PMU_VM_DIR, PAPI_ARM64_SYSROOT (as pmu-lane.sh), CONFORMANCE_TIMEOUT (per
 # test, default 300 s of guest time: multiplex3_pthreads needs 157 s under TCG),
-# CONFORMANCE_SHORT_TIMEOUT (tests listed as TIMEOUT, default 20 s), CONFORMANCE_ARM64_ONLY (ours or papi7; CI runs ours, PAPI 7's column is
-# recorded in the expectation file), CONFORMANCE_CPU, CONFORMANCE_ICOUNT_SHIFT and
-# CONFORMANCE_VCPUS (default: the papi-suites configuration of tests/pmu/lane-configs.txt).
+# CONFORMANCE_SHORT_TIMEOUT (tests listed as TIMEOUT, default 20 s), CONFORMANCE_ARM64_ONLY
+# (ours or papi7; CI runs ours against PAPI 7's recorded tests/conformance/papi7-arm64.txt), CONFORMANCE_CPU, CONFORMANCE_ICOUNT_SHIFT and
+# CONFORMANCE_VCPUS (default: the suites configuration of tests/pmu/lane-configs.txt).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 XB=${1:-$REPO/build/pmu-lane}
@@ -72,11 +72,11 @@ exit 0
 GUEST
 chmod +x "$STAGE/guest.sh"
 LOG=$OUT/guest.log
-# The boot: the lane configuration marked papi-suites in tests/pmu/lane-configs.txt (2
+# The boot: the lane configuration that runs "suites" in tests/pmu/lane-configs.txt (2
 # vCPUs); CONFORMANCE_CPU, CONFORMANCE_ICOUNT_SHIFT and CONFORMANCE_VCPUS override it.
-cfg=$(awk '$1 !~ /^#/ && NF >= 8 && $8 == "yes" { print $1, $2, $3, $7; exit }' \
+cfg=$(awk '$1 !~ /^#/ && NF >= 8 && $8 == "suites" { print $1, $2, $3, $7; exit }' \
   "$REPO/tests/pmu/lane-configs.txt")
-[ -n "$cfg" ] || { echo "no papi-suites configuration in tests/pmu/lane-configs.txt"; exit 1; }
+[ -n "$cfg" ] || { echo "no suites configuration in tests/pmu/lane-configs.txt"; exit 1; }
 set -- $cfg
 cpu=${CONFORMANCE_CPU:-$2} shift_=${CONFORMANCE_ICOUNT_SHIFT:-$3} vcpus=${CONFORMANCE_VCPUS:-$4}
 echo "arm64 suites: lane configuration $1 (--cpu $cpu, icount shift=$shift_, $vcpus vCPUs)"

@@ -118,8 +118,9 @@ for t in $(cat "$LIST"); do
         echo "$t" >>"$STAGE/tests.list"
     else
         say "FAILED: test program $t does not build (see $CLOG)"
-        while read -r name rest; do
+        while read -r name cpu shift pmu nctr ua vcpus runs; do
             case $name in ''|'#'*) continue ;; esac
+            [ "${runs:-tests}" = tests ] || continue
             echo "PMU-RESULT $t@$name FAILED (does not build for aarch64, see $CLOG)" >>"$RESULTS"
         done <"$REPO/tests/pmu/lane-configs.txt"
     fi
@@ -140,14 +141,15 @@ cp "$REPO/tests/pmu/guest-run.sh" "$STAGE/"
 # 5. One boot per configuration; every test runs in each.
 : >"$LOG"
 boots=0
-while read -r name cpu shift pmu nctr ua vcpus suites; do
+while read -r name cpu shift pmu nctr ua vcpus runs; do
     case $name in ''|'#'*) continue ;; esac
+    [ "${runs:-tests}" = tests ] || continue # suites: scripts/conformance-arm64.sh
     boots=$((boots + 1))
     say "boot $boots: $name (--cpu $cpu, icount shift=$shift, ${vcpus:-1} vCPU)"
     PMU_VM_QEMU_ARGS="${PMU_VM_QEMU_ARGS:-} -smp ${vcpus:-1}" \
     "$PMU_VM_DIR/run-arm64" --cpu "$cpu" --icount "shift=$shift,sleep=off" --timeout 600 \
         --sysroot "$PAPI_ARM64_SYSROOT" --cross-libs "$STAGE" -- \
-        "env PMU_ICOUNT_SHIFT=$shift PMU_VCPUS=${vcpus:-1} PMU_EXPECT_PMU=$pmu PMU_EXPECT_COUNTERS=$nctr PMU_USER_ACCESS=${ua:-0} ./guest-run.sh $name" \
+        "env PMU_ICOUNT_SHIFT=$shift PMU_EXPECT_PMU=$pmu PMU_EXPECT_COUNTERS=$nctr PMU_USER_ACCESS=${ua:-0} ./guest-run.sh $name" \
         2>&1 | tee -a "$LOG" | grep -E '^(\[|PMU-RESULT|LANE-FAILED)' >>"$RESULTS"
     st=${PIPESTATUS[0]}
     case $st in
@@ -159,8 +161,9 @@ done <"$REPO/tests/pmu/lane-configs.txt"
 
 # 6. Summary: one line per test and configuration.
 passed=0 failed=0 skipped=0 missing=0
-while read -r name cpu shift pmu nctr ua vcpus suites; do
+while read -r name cpu shift pmu nctr ua vcpus runs; do
     case $name in ''|'#'*) continue ;; esac
+    [ "${runs:-tests}" = tests ] || continue
     for t in $(cat "$LIST"); do
         line=$(grep -F "PMU-RESULT $t@$name " "$RESULTS")
         case $line in

@@ -29,25 +29,6 @@ static inline int pmu_icount_shift(void)
     return s ? atoi(s) : 4;
 }
 
-/* vCPUs of the guest (lane-configs.txt, PMU_VCPUS). Under -icount QEMU derives
- * INST_RETIRED and CPU_CYCLES from one instruction count shared by all vCPUs, so with
- * more than one vCPU a user-only count also takes in what the other vCPU executed in
- * the meantime (timer ticks, kernel threads: +0.5% to +3% measured on 600000-instruction
- * loops). Counts are exact with one vCPU only; the 1-vCPU configurations check that. */
-static inline int pmu_vcpus(void)
-{
-    const char *s = getenv("PMU_VCPUS");
-    int n = s ? atoi(s) : 1;
-    return n > 0 ? n : 1;
-}
-
-/* Extra instructions a count of about `expected` may carry in this configuration: none
- * with one vCPU, a tenth plus 20000 with more (the other vCPU's share, see above). */
-static inline long long pmu_smp_slack(long long expected)
-{
-    return pmu_vcpus() > 1 ? expected / 10 + 20000 : 0;
-}
-
 /* Skip (exit 77) when this machine has no usable hardware PMU: only the guest has one. */
 static inline void pmu_require_hw(void)
 {

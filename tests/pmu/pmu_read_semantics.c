@@ -85,8 +85,7 @@ static long long op_accum(long n)
     check_ratio("accum", acc);
     check_ratio("after accum", v);
     /* what followed the accum counts from zero: only the second loop and a constant */
-    CHECK(v[0] >= PMU_LOOP_INSNS * N2 &&
-              v[0] < PMU_LOOP_INSNS * N2 + MAX_OVERHEAD + pmu_smp_slack(PMU_LOOP_INSNS * N2),
+    CHECK(v[0] >= PMU_LOOP_INSNS * N2 && v[0] < PMU_LOOP_INSNS * N2 + MAX_OVERHEAD,
           "after accum read %lld, loop was %ld", v[0], PMU_LOOP_INSNS * N2);
     return acc[0] - base;
 }
@@ -129,13 +128,8 @@ static void exact(const char *name, long long (*op)(long))
     long long c1 = op(N1) - PMU_LOOP_INSNS * N1;
     long long c2 = op(N2) - PMU_LOOP_INSNS * N2;
     long long c3 = op(N1) - PMU_LOOP_INSNS * N1;
-    /* With more than one vCPU the constants carry the other vCPU's share (pmu_hw.h). */
-    long long slack = pmu_smp_slack(PMU_LOOP_INSNS * N2);
-    if (slack == 0)
-        CHECK(c1 == c2 && c1 == c3, "%s: constants differ: %lld %lld %lld", name, c1, c2, c3);
-    CHECK(c1 >= 0 && c1 < MAX_OVERHEAD + slack && c2 >= 0 && c2 < MAX_OVERHEAD + slack &&
-              c3 >= 0 && c3 < MAX_OVERHEAD + slack,
-          "%s: constants %lld %lld %lld out of range", name, c1, c2, c3);
+    CHECK(c1 == c2 && c1 == c3, "%s: constants differ: %lld %lld %lld", name, c1, c2, c3);
+    CHECK(c1 >= 0 && c1 < MAX_OVERHEAD, "%s: constant %lld out of range", name, c1);
     printf("pmu_read_semantics: %s n=%ld -> %lld, n=%ld -> %lld (loop + %lld)\n", name, N1,
            PMU_LOOP_INSNS * N1 + c1, N2, PMU_LOOP_INSNS * N2 + c2, c1);
 }

@@ -99,13 +99,11 @@ int main(void)
         CHECK_EQ_LL(w[i].failed, 0);
         CHECK(w[i].total >= 40000000, "total %lld lost counts (the loop alone is 40,000,000 "
               "instructions)", w[i].total);
-        /* With more than one vCPU the counts carry the other vCPU's share (pmu_hw.h). */
-        long long slack = 1 + pmu_smp_slack(expect);
         if (unthrottled)
-            CHECK(w[i].calls >= expect - slack && w[i].calls <= expect + slack,
+            CHECK(w[i].calls >= expect - 1 && w[i].calls <= expect + 1,
                   "%ld overflows, expected %lld", w[i].calls, expect);
         else
-            CHECK(w[i].calls > 0 && w[i].calls <= expect + slack, "%ld overflows, at most %lld",
+            CHECK(w[i].calls > 0 && w[i].calls <= expect + 1, "%ld overflows, at most %lld",
                   w[i].calls, expect);
         CHECK_EQ_LL(w[i].misrouted, 0);
     }
