@@ -16,6 +16,7 @@
 
 static volatile sig_atomic_t overflows_here, overflows_elsewhere;
 static pid_t expected_pid;
+static int parent_presets; /* num_preset_events before fork: the child must see the same */
 
 static void on_overflow(int EventSet, void *address, long long overflow_vector, void *context)
 {
@@ -37,6 +38,11 @@ static void child(int parent_set, int shutdown_first)
     if (shutdown_first)
         PAPI_shutdown(); /* the usual advice after fork: must not stop the parent */
     CHECK(PAPI_library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT, "library_init in child");
+    /* The machine description is kept across fork (not rebuilt): still complete. */
+    const PAPI_component_info_t *ci = PAPI_get_component_info(0);
+    CHECK(ci && ci->num_preset_events == parent_presets, "child: %d presets, parent %d",
+          ci ? ci->num_preset_events : -1, parent_presets);
+    CHECK(PAPI_get_hardware_info() != NULL, "child: no hardware information");
     int es = PAPI_NULL;
     page_fault_set(&es);
     warm_up();
@@ -93,6 +99,10 @@ static void round_trip(int es, int shutdown_first)
 int main(void)
 {
     init_or_die();
+    const PAPI_component_info_t *ci = PAPI_get_component_info(0);
+    PAPI_event_info_t info;
+    PAPI_get_event_info(PAPI_TOT_INS, &info); /* loads the preset tables */
+    parent_presets = ci ? ci->num_preset_events : -1;
     int es = PAPI_NULL;
     page_fault_set(&es);
     warm_up();

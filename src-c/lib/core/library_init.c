@@ -37,10 +37,15 @@ static void atfork_child(void)
 
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
 
-static void teardown(int stop_running)
+static int keeping_machine;
+int papi_teardown_keeps_machine(void) { return keeping_machine; }
+
+static void teardown(int stop_running, int keep_machine)
 {
+    keeping_machine = keep_machine;
     es_free_all(stop_running);
-    preset_shutdown();
+    if (!keep_machine)
+        preset_shutdown();
     components_shutdown();
     threads_shutdown();
     hwinfo_shutdown();
@@ -53,13 +58,15 @@ static void teardown(int stop_running)
     g_papi.debug_handler = h;
     g_papi.debug_level = level;
     pthread_mutex_unlock(&g_papi_lock);
+    keeping_machine = 0;
 }
 
-/* In a forked child: drop the parent's state, once. */
+/* In a forked child: drop the parent's state, once (its sets, threads and options; what
+ * describes the machine stays, see papi_teardown_keeps_machine). */
 static void drop_inherited(void)
 {
     if (atomic_exchange(&inherited_from_parent, 0))
-        teardown(0);
+        teardown(0, 1);
 }
 
 int PAPI_library_init(int version)
@@ -81,6 +88,7 @@ int PAPI_library_init(int version)
     g_papi.mpx_slice_ns = 10000000;
     g_papi.itimer_sig = 0; /* PAPI_DEF_ITIMER not set: CPU clock, the overflow signal */
     components_init();
+    preset_republish();
     g_papi.init_state = PAPI_LOW_LEVEL_INITED;
     pthread_mutex_unlock(&g_papi_lock);
     return PAPI_VER_CURRENT;
@@ -96,5 +104,5 @@ void PAPI_shutdown(void)
     drop_inherited();
     if (g_papi.init_state == PAPI_NOT_INITED)
         return;
-    teardown(1);
+    teardown(1, 0);
 }

@@ -43,6 +43,14 @@ extern struct papi_globals g_papi PAPI_INTERNAL;
  * handles records the generation they belong to and drops them when it changed. */
 extern atomic_uint g_papi_generation PAPI_INTERNAL;
 
+/* True while a forked child drops its parent's library state: the modules that describe
+ * the machine (native and preset tables, hardware and executable information) keep theirs
+ * instead of freeing it. The child runs on the same machine; freeing and rebuilding would
+ * write to every page it still shares with the parent, one copy-on-write fault each (under
+ * emulation, with the parent counting on another CPU, half a second before the child's
+ * first count: PAPI's fork_overflow). */
+PAPI_INTERNAL int papi_teardown_keeps_machine(void);
+
 /* Serialises library-wide state changes (event set table, thread list, native table
  * growth). Never taken on the counting hot path. */
 extern pthread_mutex_t g_papi_lock PAPI_INTERNAL;

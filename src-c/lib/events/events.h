@@ -37,5 +37,7 @@ PAPI_INTERNAL int preset_enum(int *code, int modifier);
 PAPI_INTERNAL int preset_get_info(int code, PAPI_event_info_t *info);
 PAPI_INTERNAL long long preset_compute(const struct preset_def *def, const long long *terms);
 PAPI_INTERNAL void preset_shutdown(void);
+/* After PAPI_library_init: the preset count of tables kept across fork, published again. */
+PAPI_INTERNAL void preset_republish(void);
 
 #endif

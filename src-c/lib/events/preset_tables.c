@@ -400,6 +400,18 @@ out:
     return ret;
 }
 
+void preset_republish(void)
+{
+    pthread_mutex_lock(&tables_lock);
+    if (loaded) {
+        int n = 0;
+        for (int i = 0; i < PAPI_END_idx; i++)
+            n += slots[i].def != NULL;
+        g_papi.cmp[PRESET_COMPONENT].num_preset_events = n;
+    }
+    pthread_mutex_unlock(&tables_lock);
+}
+
 void preset_tables_shutdown(void)
 {
     pthread_mutex_lock(&tables_lock);

@@ -60,6 +60,8 @@ int native_init(void)
 
 void native_shutdown(void)
 {
+    if (papi_teardown_keeps_machine())
+        return; /* a forked child keeps the table (papi_globals.h) */
     int n = atomic_load(&table_count);
     for (int i = 0; i < n; i++) {
         struct native_event *e = &chunks[i >> CHUNK_BITS][i & (CHUNK_SIZE - 1)];
