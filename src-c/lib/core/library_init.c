@@ -88,9 +88,9 @@ int PAPI_library_init(int version)
     g_papi.mpx_slice_ns = 10000000;
     g_papi.itimer_sig = 0; /* PAPI_DEF_ITIMER not set: CPU clock, the overflow signal */
     components_init();
-    preset_republish();
     g_papi.init_state = PAPI_LOW_LEVEL_INITED;
     pthread_mutex_unlock(&g_papi_lock);
+    preset_republish(); /* takes the tables' lock, which comes before g_papi_lock */
     return PAPI_VER_CURRENT;
 }
 
