@@ -681,6 +681,12 @@ const PAPI_exe_info_t *PAPI_get_executable_info(void);
  * caches and TLBs, clock, hypervisor), read from hwloc and the kernel. NULL before
  * PAPI_library_init. */
 const PAPI_hw_info_t *PAPI_get_hardware_info(void);
+/** Where cpu_max_mhz and cpu_min_mhz of PAPI_get_hardware_info come from: "cpufreq",
+ * "acpi_cppc" (ACPI CPPC nominal_freq), "cpuinfo" (the "cpu MHz" of /proc/cpuinfo),
+ * "measured" (a short count of user cycles against CPU time) or "bogomips" (the last
+ * resort); "none" before PAPI_library_init. An extension of this library: PAPI 7 has no
+ * such call. */
+const char *PAPI_get_hardware_info_mhz_source(void);
 
 /* ---- sysdetect: devices of the machine (PAPI 7.0 API; src-c/lib/sysdetect) ----
  * Enumerate device types with PAPI_enum_dev_type (PAPI_OK while there is one, then

@@ -114,6 +114,7 @@ void util_print_header(FILE *f, const char *title)
                     (unsigned)hw->cpuid_stepping);
         fprintf(f, "%-25s: %d\n", "CPU Max MHz", hw->cpu_max_mhz);
         fprintf(f, "%-25s: %d\n", "CPU Min MHz", hw->cpu_min_mhz);
+        fprintf(f, "%-25s: %s\n", "CPU MHz source", PAPI_get_hardware_info_mhz_source());
         fprintf(f, "%-25s: %d\n", "Total cores", hw->totalcpus);
         fprintf(f, "%-25s: %d\n", "SMT threads per core", hw->threads);
         fprintf(f, "%-25s: %d\n", "Cores per socket", hw->cores);
@@ -151,6 +152,7 @@ void util_json_header(struct jw *w)
         jw_double(w, "mhz", (double)hw->mhz);
         jw_int(w, "cpu_max_mhz", hw->cpu_max_mhz);
         jw_int(w, "cpu_min_mhz", hw->cpu_min_mhz);
+        jw_str(w, "cpu_mhz_source", PAPI_get_hardware_info_mhz_source());
         jw_int(w, "total_cores", hw->totalcpus);
         jw_int(w, "smt_threads_per_core", hw->threads);
         jw_int(w, "cores_per_socket", hw->cores);

@@ -29,11 +29,16 @@ int main(void)
     char root[4096];
     snprintf(root, sizeof root, "%s/cppc_node", REPLAY_DIR);
     setenv("PAPI_HWINFO_ROOT", root, 1);
+    CHECK(!strcmp(PAPI_get_hardware_info_mhz_source(), "none"), "before init: %s",
+          PAPI_get_hardware_info_mhz_source());
     init_or_die();
     const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
     CHECK(hw && hw->cpu_max_mhz == 2800 && hw->cpu_min_mhz == 1000, "replayed: %d/%d MHz",
           hw ? hw->cpu_max_mhz : -1, hw ? hw->cpu_min_mhz : -1);
     CHECK(!strcmp(hwinfo_mhz_source(), "acpi_cppc"), "replayed source %s", hwinfo_mhz_source());
+    /* The public call says the same (papi_avail prints it as "CPU MHz source"). */
+    CHECK(!strcmp(PAPI_get_hardware_info_mhz_source(), "acpi_cppc"), "public source %s",
+          PAPI_get_hardware_info_mhz_source());
     PAPI_shutdown();
 
     /* This machine: never 0, whatever the source. */

@@ -257,3 +257,8 @@ const char *hwinfo_mhz_source(void)
 {
     return PAPI_get_hardware_info() ? mhz_source : "none";
 }
+
+const char *PAPI_get_hardware_info_mhz_source(void)
+{
+    return hwinfo_mhz_source();
+}
