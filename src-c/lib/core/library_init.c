@@ -46,10 +46,12 @@ static void teardown(int stop_running, int keep_machine)
     es_free_all(stop_running);
     if (!keep_machine)
         preset_shutdown();
-    components_shutdown();
+    components_shutdown(); /* perf_event keeps its native table when keep_machine */
     threads_shutdown();
-    hwinfo_shutdown();
-    sysinfo_shutdown();
+    if (!keep_machine) {
+        hwinfo_shutdown();
+        sysinfo_shutdown();
+    }
     pthread_mutex_lock(&g_papi_lock);
     PAPI_debug_handler_t h = g_papi.debug_handler;
     int level = g_papi.debug_level;

@@ -246,8 +246,6 @@ const struct hwinfo_numa *hwinfo_numa_info(void)
 
 void hwinfo_shutdown(void)
 {
-    if (papi_teardown_keeps_machine())
-        return;
     pthread_mutex_lock(&hw_lock);
     hw_valid = 0;
     pthread_mutex_unlock(&hw_lock);

@@ -200,8 +200,6 @@ const PAPI_shlib_info_t *PAPI_get_shared_lib_info(void)
 
 void sysinfo_shutdown(void)
 {
-    if (papi_teardown_keeps_machine())
-        return; /* the child runs the same executable until it calls exec */
     pthread_mutex_lock(&info_lock);
     free(shlib_info.map);
     memset(&shlib_info, 0, sizeof shlib_info);

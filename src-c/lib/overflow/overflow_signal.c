@@ -59,20 +59,19 @@ struct fd_slot {
 };
 static struct fd_slot slots[OVF_FD_SLOTS];
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sigaction previous;
-static atomic_int installed;
-/* The software-overflow timer's own signals when PAPI_DEF_ITIMER names others (each
- * installed once, with the action it replaced). */
-#define TIMER_SIGS 8
-static struct sigaction previous_timer[TIMER_SIGS];
-static atomic_int timer_sig_installed[TIMER_SIGS];
+/* The signals our handler is installed for (the overflow signal, and PAPI_DEF_ITIMER's
+ * when it names another), each once, with the action it replaced. */
+#define HANDLED_SIGS 9
+static struct sigaction previous[HANDLED_SIGS];
+static atomic_int handled_sig[HANDLED_SIGS];
+static const struct sigaction no_previous; /* SIG_DFL: nothing to pass a signal on to */
 
 static const struct sigaction *previous_action(int sig)
 {
-    for (int i = 0; i < TIMER_SIGS; i++)
-        if (atomic_load(&timer_sig_installed[i]) == sig)
-            return &previous_timer[i];
-    return &previous;
+    for (int i = 0; i < HANDLED_SIGS; i++)
+        if (atomic_load(&handled_sig[i]) == sig)
+            return &previous[i];
+    return &no_previous;
 }
 
 int ovf_signal_number(void)
@@ -252,55 +251,38 @@ static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
     errno = saved;
 }
 
-int ovf_install_handler(void)
+/* Install ovf_signal_handler for sig once, remembering the action it replaces. */
+static int install_handler_for(int sig)
 {
-    if (atomic_load(&installed))
+    if (previous_action(sig) != &no_previous)
         return PAPI_OK;
     pthread_mutex_lock(&slot_lock);
-    int ret = PAPI_OK;
-    if (!atomic_load(&installed)) {
+    int ret = PAPI_OK, i = 0;
+    while (i < HANDLED_SIGS && atomic_load(&handled_sig[i]) != 0 &&
+           atomic_load(&handled_sig[i]) != sig)
+        i++;
+    if (i == HANDLED_SIGS) {
+        ret = papi_error(PAPI_ECNFLCT, "overflow already uses %d other signals, not %d too",
+                         HANDLED_SIGS, sig);
+    } else if (atomic_load(&handled_sig[i]) == 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = ovf_signal_handler;
         sa.sa_flags = SA_SIGINFO | SA_RESTART;
         sigemptyset(&sa.sa_mask);
-        if (sigaction(ovf_signal_number(), &sa, &previous) != 0)
+        if (sigaction(sig, &sa, &previous[i]) != 0)
             ret = papi_error(PAPI_ESYS, "cannot install the overflow signal handler for signal "
-                                        "%d: %s", ovf_signal_number(), strerror(errno));
+                                        "%d: %s", sig, strerror(errno));
         else
-            atomic_store(&installed, 1);
+            atomic_store(&handled_sig[i], sig);
     }
     pthread_mutex_unlock(&slot_lock);
     return ret;
 }
 
-/* PAPI_DEF_ITIMER's signal, handled like the overflow signal. */
-static int install_timer_signal(int sig)
+int ovf_install_handler(void)
 {
-    if (sig == ovf_signal_number() || previous_action(sig) != &previous)
-        return PAPI_OK;
-    pthread_mutex_lock(&slot_lock);
-    int ret = PAPI_OK, i = 0;
-    while (i < TIMER_SIGS && atomic_load(&timer_sig_installed[i]) != 0 &&
-           atomic_load(&timer_sig_installed[i]) != sig)
-        i++;
-    if (i == TIMER_SIGS) {
-        ret = papi_error(PAPI_ECNFLCT, "the software overflow timer already uses %d other "
-                         "signals, not %d too", TIMER_SIGS, sig);
-    } else if (atomic_load(&timer_sig_installed[i]) == 0) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = ovf_signal_handler;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        if (sigaction(sig, &sa, &previous_timer[i]) != 0)
-            ret = papi_error(PAPI_ESYS, "cannot install the timer signal handler for signal "
-                                        "%d: %s", sig, strerror(errno));
-        else
-            atomic_store(&timer_sig_installed[i], sig);
-    }
-    pthread_mutex_unlock(&slot_lock);
-    return ret;
+    return install_handler_for(ovf_signal_number());
 }
 
 static int arm_timer(struct eventset *es, struct ovf_state *o)
@@ -310,7 +292,7 @@ static int arm_timer(struct eventset *es, struct ovf_state *o)
     int sig = g_papi.itimer_sig ? g_papi.itimer_sig : ovf_signal_number();
     clockid_t clock = g_papi.itimer_sig && g_papi.itimer_num == ITIMER_REAL
                           ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
-    int ret = install_timer_signal(sig);
+    int ret = install_handler_for(sig); /* PAPI_DEF_ITIMER's signal, handled alike */
     if (ret != PAPI_OK)
         return ret;
     struct sigevent sev;
