@@ -11,6 +11,8 @@
 
 static PAPI_hw_info_t hw;
 static struct hwinfo_numa numa;
+/* The CPU's own name for the sysdetect API (PAPI 7 reads it from cpuid, not cpuinfo). */
+static char cpu_name[PAPI_MAX_STR_LEN];
 static int hw_valid;
 static const char *mhz_source = "none";
 static pthread_mutex_t hw_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -197,6 +199,8 @@ static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_des
                     hv[0] ? hv : "unknown hypervisor");
     }
     hwinfo_cpuid_tlbs(&h->mem_hierarchy);
+    if (!hwinfo_cpuid_brand(cpu_name, sizeof cpu_name))
+        papi_strcpy(cpu_name, sizeof cpu_name, h->model_string);
 }
 
 /* A replayed topology describes another machine: take only what it records. */
@@ -204,6 +208,7 @@ static void describe_recorded_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu
 {
     take_topology_cpu(h, topo);
     h->revision = (float)(topo->stepping > 0 ? topo->stepping : 0);
+    papi_strcpy(cpu_name, sizeof cpu_name, h->model_string);
 }
 
 static void load(void)
@@ -237,6 +242,11 @@ const PAPI_hw_info_t *PAPI_get_hardware_info(void)
     }
     pthread_mutex_unlock(&hw_lock);
     return &hw;
+}
+
+const char *hwinfo_cpu_name(void)
+{
+    return PAPI_get_hardware_info() ? cpu_name : NULL;
 }
 
 const struct hwinfo_numa *hwinfo_numa_info(void)

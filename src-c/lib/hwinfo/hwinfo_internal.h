@@ -38,6 +38,9 @@ PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_des
 /* The NUMA description of the loaded topology (loads it like PAPI_get_hardware_info);
  * NULL before PAPI_library_init. */
 PAPI_INTERNAL const struct hwinfo_numa *hwinfo_numa_info(void);
+/* The CPU's name as the processor gives it (x86: the cpuid brand string), else the
+ * hardware information's model_string; NULL before PAPI_library_init. */
+PAPI_INTERNAL const char *hwinfo_cpu_name(void);
 
 /* hwinfo_freq.c: the nominal clock in MHz (max, min; 0 only when no source has it) and
  * the name of its source: cpufreq, acpi_cppc, cpuinfo, measured, bogomips or none. Paths
@@ -49,6 +52,8 @@ PAPI_INTERNAL const char *hwinfo_mhz_source(void);
 
 /* x86 cpuid: hypervisor vendor (leaf 0x40000000) and TLBs. No-ops elsewhere. */
 PAPI_INTERNAL int hwinfo_cpuid_hypervisor(char *name, size_t len);
+/* x86 cpuid brand string, blanks trimmed (hwloc's CPUModel); 0 when there is none. */
+PAPI_INTERNAL int hwinfo_cpuid_brand(char *name, size_t len);
 PAPI_INTERNAL void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh);
 
 /* Intel cpuid leaf 2: add the TLBs its descriptor bytes name (hwinfo_x86_leaf2.c). Pure

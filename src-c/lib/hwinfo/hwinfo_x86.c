@@ -1,7 +1,9 @@
-/* hwinfo_x86.c: what only the CPU itself can say: the hypervisor's signature (cpuid leaf
- * 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel
- * CPUs without 0x18, decoded in hwinfo_x86_leaf2.c). Other architectures report no TLBs
- * and leave the hypervisor to hwinfo.c. */
+/* hwinfo_x86.c: what only the CPU itself can say: its brand string (cpuid leaves
+ * 0x80000002-4), the hypervisor's signature (cpuid leaf 0x40000000) and the TLBs (AMD
+ * leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel CPUs without 0x18, decoded in
+ * hwinfo_x86_leaf2.c). Other architectures report no brand or TLBs and leave the
+ * hypervisor to hwinfo.c. */
+#include <stdio.h>
 #include <string.h>
 
 #include "hwinfo_internal.h"
@@ -52,6 +54,28 @@ int hwinfo_cpuid_hypervisor(char *name, size_t len)
     memcpy(sig + 8, &r[3], 4);
     sig[12] = '\0';
     papi_strcpy(name, len, sig); /* raw signature ("KVMKVMKVM"), as PAPI 7 prints it */
+    return 1;
+}
+
+/* The processor's own name, as PAPI 7's sysdetect, hwloc's x86 backend and likwid read
+ * it; a hypervisor may set /proc/cpuinfo's "model name" to something else. */
+int hwinfo_cpuid_brand(char *name, size_t len)
+{
+    if (max_leaf(0x80000000) < 0x80000004)
+        return 0;
+    unsigned r[12];
+    for (unsigned i = 0; i < 3; i++)
+        cpuid(0x80000002 + i, 0, &r[4 * i]);
+    char brand[49];
+    memcpy(brand, r, 48);
+    brand[48] = '\0';
+    const char *b = brand + strspn(brand, " ");
+    size_t n = strlen(b);
+    while (n && b[n - 1] == ' ')
+        n--;
+    if (!n)
+        return 0;
+    snprintf(name, len, "%.*s", (int)n, b);
     return 1;
 }
 
@@ -148,6 +172,13 @@ void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
 }
 
 #else
+
+int hwinfo_cpuid_brand(char *name, size_t len)
+{
+    (void)name;
+    (void)len;
+    return 0;
+}
 
 int hwinfo_cpuid_hypervisor(char *name, size_t len)
 {

@@ -148,7 +148,7 @@ static int cpu_attr(int id, PAPI_dev_attr_e attr, void *value)
     if (attr >= PAPI_DEV_ATTR__CPU_UINT_L1I_CACHE_SIZE && attr <= PAPI_DEV_ATTR__CPU_UINT_L3U_CACHE_ASSOC)
         return cpu_cache_attr(hw, attr, u);
     switch (attr) {
-    case PAPI_DEV_ATTR__CPU_CHAR_NAME: *(const char **)value = hw->model_string; return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_CHAR_NAME: *(const char **)value = hwinfo_cpu_name(); return PAPI_OK;
     case PAPI_DEV_ATTR__CPU_UINT_SOCKET_COUNT: *u = (unsigned)hw->sockets; return PAPI_OK;
     case PAPI_DEV_ATTR__CPU_UINT_NUMA_COUNT: *u = (unsigned)hw->nnodes; return PAPI_OK;
     case PAPI_DEV_ATTR__CPU_UINT_CORE_COUNT: *u = (unsigned)(hw->cores * hw->sockets); return PAPI_OK;
