@@ -3,8 +3,9 @@ include(CMakePackageConfigHelpers)
 install(EXPORT PAPITargets NAMESPACE PAPI:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/PAPIConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)
+# find_package(PAPI 7) checks the PAPI API level, as it does with PAPI itself.
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.cmake
-  COMPATIBILITY SameMajorVersion)
+  VERSION ${PAPI_API_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.cmake
   ${CMAKE_CURRENT_LIST_DIR}/PapiFortranTag.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)

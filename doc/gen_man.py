@@ -1,18 +1,33 @@
 #!/usr/bin/env python3
-"""gen_man.py OUTDIR PAPI_H PAPIF_API_DEF [UTILITY=SOURCE=EXECUTABLE ...]
+"""gen_man.py [--version=X] OUTDIR PAPI_H PAPIF_API_DEF [UTILITY=SOURCE=EXECUTABLE ...]
 
 Writes the manual pages, generated from their one source each:
-  man3/PAPI_*.3   the doc comment (/** ... */) above each function in papi.h;
+  man3/PAPI_*.3   the doc comment (/** ... */) above each function in papi.h, with the
+                  sections of man_content.py (arguments, return values, errors, example,
+                  Fortran synopsis);
   man3/PAPIF_*.3  each routine of papif_api.def, with the C function's doc comment;
   man1/papi_*.1   each utility: the opening comment of its source file (what it does)
-                  and its --help (usage and options).
-A function in papi.h without a doc comment is an error: every public call has a page."""
+                  and its --help (usage and options);
+  man5, man7      the hand-written pages of doc/pages/ (report formats, the MPI wrapper
+                  library, environment variables);
+  html/           every page above as HTML, with an index.
+A function in papi.h without a doc comment, or with a parameter arguments.txt does not
+explain, is an error: every public call has a full page.
+
+Why a generator of our own and not Doxygen or Sphinx: the pages come from three sources
+no single tool reads (papi.h, the Fortran routine list papif_api.def, and the utilities'
+own --help), the Fortran synopsis is derived, not written, and the whole tool (this file
+and man_content.py) is smaller than a Doxygen configuration with its filters; man pages
+and HTML come out of the same section lists, so they cannot disagree."""
+import glob
 import os
 import re
 import subprocess
 import sys
 
-VERSION = "7.0.0"
+import man_content as mc
+
+VERSION = "0"  # the project version, from --version= (CMake passes PROJECT_VERSION)
 DATE = "2026"
 
 
@@ -22,12 +37,21 @@ def esc(text):
     return "\n".join(("\\&" + l) if l.startswith((".", "'")) else l for l in text.split("\n"))
 
 
+HTML_PAGES = []  # (title, section, summary, sections) of every page written
+DOC_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
 def page(title, section, name, summary, sections):
+    HTML_PAGES.append((title, section, summary, sections))
     out = ['.TH "%s" "%s" "%s" "papi-compat %s" "PAPI"' % (title, section, DATE, VERSION),
            ".SH NAME", "%s \\- %s" % (esc(name), esc(summary))]
     for head, body, verbatim in sections:
         out.append(".SH %s" % head)
-        if verbatim:
+        if verbatim == "list":  # "term\n    text" items: a tagged paragraph each
+            for item in re.split(r"\n(?! )", body):
+                term, _, text = item.partition("\n")
+                out += [".TP", esc(term), esc(re.sub(r"\s+", " ", text.strip()))]
+        elif verbatim:
             out += [".nf", esc(body), ".fi"]
         else:
             out += [esc(p) + "\n.PP" for p in body.split("\n\n")]
@@ -89,40 +113,125 @@ def write(path, text):
         f.write(text)
 
 
-def c_pages(outdir, funcs):
+def c_example(name, proto, examples):
+    """The example program that shows the call, or a short fragment made from the
+    prototype when no program of doc/examples shows it."""
+    if name in examples:
+        fname, text = examples[name]
+        return "/* doc/examples/%s */\n%s" % (fname, text.rstrip())
+    decls = "".join("    %s;\n" % d.replace("const ", "") for d, _ in mc.parameters(proto))
+    call = "%s(%s)" % (name, ", ".join(n for _, n in mc.parameters(proto)))
+    if proto.startswith("int"):
+        body = "    int ret = %s;\n    if (ret < 0)\n        PAPI_perror(\"%s\");\n" % (call, name)
+    else:
+        body = "    %s;\n" % call
+    return ("#include <papi.h>\n\nvoid example(void)\n{\n%s    /* ... set the arguments ... */\n%s}"
+            % (decls, body))
+
+
+def c_pages(outdir, funcs, ctx):
     for name, (proto, doc) in sorted(funcs.items()):
         see = sorted(n + "(3)" for n in re.findall(r"\bPAPI_\w+", doc)
                      if n in funcs and n != name)
         # A name that is also a macro over numbered forms (PAPI_perror -> PAPI_perror1,
         # PAPI_perror3) shows the forms the macro picks between.
         forms = [funcs[f][0] for f in sorted(funcs) if re.fullmatch(re.escape(name) + r"\d", f)]
+        shown = proto
         if forms:
-            proto += "\n\n/* the macro %s(...) calls, by number of arguments: */\n" % name
-            proto += "\n".join(forms)
-        sections = [("SYNOPSIS", "#include <papi.h>\n\n" + proto, True),
-                    ("DESCRIPTION", doc, False)]
+            shown += "\n\n/* the macro %s(...) calls, by number of arguments: */\n" % name
+            shown += "\n".join(forms)
+        fortran = mc.fortran_synopsis(name, ctx["routines"], FORTRAN_TYPES)
+        synopsis = "#include <papi.h>\n\n" + shown
+        if fortran:
+            synopsis += "\n\nFortran (#include \"fpapi.h\", or use papi):\n" + "\n".join(fortran)
+        args, missing = mc.argument_lines(name, proto, ctx["args"])
+        if missing:
+            sys.exit("gen_man.py: doc/arguments.txt does not explain %s of %s" % (missing, name))
+        long = ctx["descriptions"].get(name)
+        sections = [("SYNOPSIS", synopsis, True),
+                    ("DESCRIPTION", doc + ("\n\n" + long if long else ""), False),
+                    ("ARGUMENTS", "\n".join(args) if args else "None.", "list" if args else False),
+                    ("RETURN VALUES", mc.returns_text(name, proto, doc), False)]
+        errs = mc.error_lines(name, doc, ctx["api_errors"], ctx["meanings"])
+        sections.append(("ERRORS", "\n".join(errs) if errs else
+                         "None of its own: the call cannot fail once its arguments are valid.",
+                         "list" if errs else False))
+        sections.append(("EXAMPLE", c_example(name, proto, ctx["examples"]), True))
+        see = [s for s in see] + [f.split("(")[0].split()[-1] + "(3)" for f in fortran]
         if see:
             sections.append(("SEE ALSO", ", ".join(dict.fromkeys(see)), False))
         write(os.path.join(outdir, "man3", name + ".3"),
               page(name, "3", name, first_sentence(doc), sections))
 
 
-def fortran_pages(outdir, routines, funcs):
+FORTRAN_ARG = {"check": "out: the result of the C call: PAPI_OK, a PAPI error code, or the "
+                         "value the C function returns (a version, a count)."}
+
+
+def fortran_example(name, params, examples):
+    if name in examples:
+        fname, text = examples[name]
+        return "! doc/examples/%s\n%s" % (fname, text.rstrip())
+    decls = "\n".join("      %s %s" % (FORTRAN_TYPES.get(t, t).replace("*(*)", "*(128)")
+                                       .replace(", DIMENSION(*)", ""), a) for _, t, a in params)
+    call = "      call %s(%s)" % (name, ", ".join(p[2] for p in params))
+    check = ("\n      if (check .ne. PAPI_OK) call PAPIF_perror('%s')" % name
+             if any(p[2] == "check" for p in params) else "")
+    return '#include "fpapi.h"\n%s\n%s%s' % (decls, call, check)
+
+
+def fortran_pages(outdir, routines, funcs, ctx):
     for name, params, cfunc in routines:
         args = ", ".join(p[2] for p in params)
         decls = "\n".join("%-26s %s   ! %s" % (FORTRAN_TYPES.get(t, t), a, i)
                           for i, t, a in params)
-        doc = funcs.get(cfunc, (None, None))[1] if cfunc else None
+        proto, doc = funcs.get(cfunc, (None, None)) if cfunc else (None, None)
         summary = "Fortran binding of %s" % cfunc if cfunc else "Fortran routine"
         body = ("The Fortran form of %s(3); arguments are passed by reference in the order "
                 "shown, and the C return value is the last argument when there is one "
                 "(check). Use fpapi.h (or f77papi.h, f90papi.h) for the constants, or the "
-                "module: use papi.\n\n%s" % (cfunc, doc or "")).strip()
+                "module: use papi. Strings are Fortran CHARACTER values: trailing blanks "
+                "are dropped on the way in and the result is blank-padded on the way "
+                "out.\n\n%s" % (cfunc, doc or "")).strip()
+        arg_lines = []
+        for intent, _, a in params:
+            text = FORTRAN_ARG.get(a) or (proto and ctx["args"].get("%s.%s" % (cfunc, a))) \
+                or ctx["args"].get(a) or "the C argument of the same name (%s)." % intent
+            arg_lines.append("%s (%s)\n    %s" % (a, intent, text))
         sections = [("SYNOPSIS", '#include "fpapi.h"\n\nCALL %s(%s)\n%s' % (name, args, decls), True),
-                    ("DESCRIPTION", body, False)]
+                    ("DESCRIPTION", body, False),
+                    ("ARGUMENTS", "\n".join(arg_lines) or "None.", "list" if arg_lines else False),
+                    ("RETURN VALUES", "In check: " + (mc.returns_text(cfunc, proto, doc)
+                                                      if proto else "nothing."), False)]
+        errs = mc.error_lines(cfunc, doc or "", ctx["api_errors"], ctx["meanings"]) if cfunc else []
+        sections.append(("ERRORS", "\n".join(errs) if errs else "None of its own.",
+                         "list" if errs else False))
+        sections.append(("EXAMPLE", fortran_example(name, params, ctx["examples"]), True))
         if cfunc:
             sections.append(("SEE ALSO", cfunc + "(3)", False))
         write(os.path.join(outdir, "man3", name + ".3"), page(name, "3", name, summary, sections))
+
+
+def extra_pages(outdir):
+    """The hand-written pages of doc/pages (formats, the wrapper library, environment)."""
+    pdir = os.path.join(DOC_DIR, "pages")
+    for fname in sorted(os.listdir(pdir)):
+        name, section, summary, sections = mc.read_page_source(os.path.join(pdir, fname))
+        sections = [(h, b, b.startswith("    ") or "\n    " in b) for h, b, _ in sections]
+        os.makedirs(os.path.join(outdir, "man" + section), exist_ok=True)
+        write(os.path.join(outdir, "man" + section, "%s.%s" % (name, section)),
+              page(name, section, name, summary, sections))
+
+
+def html_pages(outdir):
+    hdir = os.path.join(outdir, "html")
+    os.makedirs(hdir, exist_ok=True)
+    links = {(t, s) for t, s, _, _ in HTML_PAGES}
+    for title, section, summary, sections in HTML_PAGES:
+        write(os.path.join(hdir, "%s.%s.html" % (title, section)),
+              mc.html_page(title, section, summary, sections, links))
+    write(os.path.join(hdir, "index.html"),
+          mc.html_index([(t, s, summ) for t, s, summ, _ in HTML_PAGES]))
 
 
 def opening_comment(source):
@@ -140,12 +249,21 @@ def utility_page(outdir, name, source, exe):
     if p.returncode != 0 or not p.stdout.strip():
         sys.exit("gen_man.py: %s --help failed (%d): %s" % (exe, p.returncode, p.stderr))
     sections = [("DESCRIPTION", what, False), ("USAGE AND OPTIONS", p.stdout.rstrip(), True),
-                ("SEE ALSO", "papi_avail(1), papi_native_avail(1), PAPI_library_init(3)", False)]
+                ("VERSION", "%s --version prints the papi-compat release (%s) and the PAPI API "
+                 "level the library implements." % (name, VERSION), False),
+                ("ENVIRONMENT", "The library's variables apply (papi_environment(7)), such as "
+                 "PAPI_CSV_EVENT_FILE for the preset table and LIBPFM_FORCE_PMU.", False),
+                ("SEE ALSO", "papi_avail(1), papi_native_avail(1), PAPI_library_init(3), "
+                 "papi_environment(7)", False)]
     write(os.path.join(outdir, "man1", name + ".1"),
           page(name, "1", name, first_sentence(what), sections))
 
 
 def main(argv):
+    global VERSION
+    if len(argv) > 1 and argv[1].startswith("--version="):
+        VERSION = argv[1].split("=", 1)[1]
+        argv = argv[:1] + argv[2:]
     if len(argv) < 4:
         sys.exit(__doc__)
     outdir, header, def_file = argv[1:4]
@@ -155,11 +273,21 @@ def main(argv):
     missing = sorted(n for n, (_, doc) in funcs.items() if not doc)
     if missing:
         sys.exit("gen_man.py: no /** */ doc comment in %s for: %s" % (header, ", ".join(missing)))
-    c_pages(outdir, funcs)
-    fortran_pages(outdir, fortran_routines(def_file), funcs)
+    # The PAPI_strerror table: errors.c in one of the library's layer folders.
+    errors_c = (glob.glob(os.path.join(os.path.dirname(header), "..", "lib", "*", "errors.c")) or [""])[0]
+    ctx = {"args": mc.load_arguments(os.path.join(DOC_DIR, "arguments.txt")),
+           "api_errors": mc.load_api_errors(os.path.join(DOC_DIR, "api_errors.txt")),
+           "meanings": mc.load_error_meanings(errors_c),
+           "examples": mc.load_examples(os.path.join(DOC_DIR, "examples")),
+           "routines": fortran_routines(def_file),
+           "descriptions": mc.load_descriptions(os.path.join(DOC_DIR, "descriptions.txt"))}
+    c_pages(outdir, funcs, ctx)
+    fortran_pages(outdir, ctx["routines"], funcs, ctx)
     for spec in argv[4:]:
         name, source, exe = spec.split("=", 2)
         utility_page(outdir, name, source, exe)
+    extra_pages(outdir)
+    html_pages(outdir)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+/* Internal to libpapi: the shims call these, nothing outside does (only PAPIF_* and the
+ * module's papif_core_* are exported). */
+#pragma GCC visibility push(hidden)
+
 /* Copy src into dst of capacity cap (>= 1), truncated and always NUL-terminated. */
 void papifh_copy_c_string(const char *src, char *dst, int cap);
 /* Fortran CHARACTER(len) -> malloc'd C string without trailing blanks (NULL: no memory). */
@@ -36,5 +40,7 @@ void papifh_get_hardware_info(int *ncpu, int *nnodes, int *totalcpus, int *vendo
 int papifh_enum_dev_type(int modifier, int *handle_index);
 int papifh_get_dev_type_attr(int handle_index, int attribute, int *value, char *string);
 int papifh_get_dev_attr(int handle_index, int id, int attribute, int *value, char *string);
+
+#pragma GCC visibility pop
 
 #endif

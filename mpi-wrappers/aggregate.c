@@ -3,14 +3,25 @@
  * MAXLOC and SUM at once: each rank hands MPI one fixed-size vector whatever the number
  * of ranks (a tree reduction: what a rank sends does not grow with P). Rank 0 prints
  * the banner; all ranks then write the JSON report and the CSV together. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "papi_mpi_internal.h"
+#include <mpi.h>
+#include <papi.h>
+
+#include "aggregate.h"
+#include "callsites.h"
+#include "clock.h"
+#include "record.h"
+#include "report_files.h"
+#include "row.h"
+#include "state.h"
 #include "text_buffer.h"
 
-#define NMETRICS (3 + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS)
+#define NFIXED 4 /* wall_s, mpi_s, mpi_pct, compute_s */
+#define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS)
 
 struct dbl_int {
     double v;
@@ -19,7 +30,7 @@ struct dbl_int {
 
 /* One metric across ranks: what the reduction carries. */
 struct mstat {
-    double mn, mx, sum;
+    double mn, mx, sum, sq; /* sq: sum of squares, for the coefficient of variation */
     int mn_rank, mx_rank;
 };
 
@@ -39,6 +50,7 @@ static void mstat_op(void *in, void *inout, int *len, MPI_Datatype *type)
             b[i].mx_rank = a[i].mx_rank;
         }
         b[i].sum += a[i].sum;
+        b[i].sq += a[i].sq;
     }
 }
 
@@ -51,7 +63,8 @@ static int metrics_of(const struct pmpi_row *row, double *m)
     m[n++] = row->wall_s;
     m[n++] = row->mpi_s;
     m[n++] = row->wall_s > 0 ? 100.0 * row->mpi_s / row->wall_s : 0;
-    for (int e = 0; e < pmpi_g.nevents; e++)
+    m[n++] = row->wall_s - row->mpi_s; /* compute time */
+    for (int e = 0; e < pmpi_run.nevents; e++)
         m[n++] = (double)row->counts[e];
     for (int c = 0; c < PMPI_NCALLS; c++) {
         m[n++] = (double)row->calls[c];
@@ -64,45 +77,55 @@ static int metrics_of(const struct pmpi_row *row, double *m)
 
 static void metric_name(int i, char *buf, size_t len)
 {
-    static const char *fixed[3] = {"wall_s", "mpi_s", "mpi_pct"};
-    if (i < 3) {
+    static const char *fixed[NFIXED] = {"wall_s", "mpi_s", "mpi_pct", "compute_s"};
+    if (i < NFIXED) {
         snprintf(buf, len, "%s", fixed[i]);
         return;
     }
-    i -= 3;
-    if (i < pmpi_g.nevents) {
-        snprintf(buf, len, "%s", pmpi_g.event_names[i]);
+    i -= NFIXED;
+    if (i < pmpi_run.nevents) {
+        snprintf(buf, len, "%s", pmpi_run.event_names[i]);
         return;
     }
-    i -= pmpi_g.nevents;
+    i -= pmpi_run.nevents;
     snprintf(buf, len, "%s.%s", pmpi_calls[i / 4].name, call_field[i % 4]);
 }
 
 struct agg {
     struct dbl_int mn[NMETRICS], mx[NMETRICS];
-    double sum[NMETRICS];
+    double sum[NMETRICS], sq[NMETRICS];
     double m[NMETRICS];
     int n;
     long long bytes; /* what this rank handed to MPI for the aggregation and files */
     double seconds;
 };
 
+/* Coefficient of variation of metric i across ranks (std / mean), 0 when the mean is. */
+static double cov(const struct agg *a, int i)
+{
+    int P = pmpi_run.nranks;
+    double mean = a->sum[i] / P, var = a->sq[i] / P - mean * mean;
+    return mean > 0 && var > 0 ? sqrt(var) / mean : 0.0;
+}
+
 /* The report up to the ranks' rows (rank 0). Returns 0, or -1 when it did not fit. */
 static int json_head(const struct agg *a, const struct pmpi_site_report *sites, struct tbuf *t)
 {
-    tb_raw(t, "{\"tool\": \"papi_mpi\", \"run_id\": ");
-    tb_json(t, pmpi_g.run_id);
+    tb_raw(t, "{\"tool\": \"papi_mpi\", \"papi_compat_version\": ");
+    tb_json(t, PAPI_compat_version());
+    tb_raw(t, ", \"run_id\": ");
+    tb_json(t, pmpi_run.run_id);
     tb_raw(t, ", \"nranks\": ");
-    tb_int(t, pmpi_g.nranks);
+    tb_int(t, pmpi_run.nranks);
     tb_raw(t, ", \"finished_ranks\": ");
-    tb_int(t, pmpi_g.nranks);
+    tb_int(t, pmpi_run.nranks);
     tb_raw(t, ", \"events\": [");
-    for (int e = 0; e < pmpi_g.nevents; e++) {
+    for (int e = 0; e < pmpi_run.nevents; e++) {
         tb_raw(t, e ? ", " : "");
-        tb_json(t, pmpi_g.event_names[e]);
+        tb_json(t, pmpi_run.event_names[e]);
     }
     tb_raw(t, "], \"counter_note\": ");
-    tb_json(t, pmpi_g.counter_note);
+    tb_json(t, pmpi_run.counter_note);
     tb_fmt(t, ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
               "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
               "up a binomial tree, PMPI_Exscan, PMPI_File_write_at\"}, ",
@@ -112,60 +135,86 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     int first = 1;
     for (int i = 0; i < a->n; i++) {
         char name[PMPI_NAME_LEN + 16];
-        if (i >= 3 + pmpi_g.nevents && a->mx[i].v == 0 && a->mn[i].v == 0)
+        if (i >= NFIXED + pmpi_run.nevents && a->mx[i].v == 0 && a->mn[i].v == 0)
             continue; /* a call no rank made */
         metric_name(i, name, sizeof name);
-        double mean = a->sum[i] / pmpi_g.nranks;
+        double mean = a->sum[i] / pmpi_run.nranks;
         tb_raw(t, first ? "\n  " : ",\n  ");
         tb_json(t, name);
         tb_fmt(t, ": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
-                  "\"max_rank\": %d, \"imbalance\": %.6f}",
+                  "\"max_rank\": %d, \"imbalance\": %.6f, \"cov\": %.6f}",
                a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
-               mean > 0 ? a->mx[i].v / mean : 0.0);
+               mean > 0 ? a->mx[i].v / mean : 0.0, cov(a, i));
         first = 0;
     }
     tb_raw(t, "},\n\"ranks\": [\n");
     return t->cut ? -1 : 0;
 }
 
+static int is_apart(int c)
+{
+    return c == PMPI_ID_MPI_Init || c == PMPI_ID_MPI_Init_thread || c == PMPI_ID_MPI_Finalize;
+}
+
+/* Per call over all ranks, sorted by time (mpiP's table): calls, time, mean per call,
+ * share of the time in MPI and of the wall time, COV of the per-rank times. MPI_Init,
+ * MPI_Init_thread and MPI_Finalize are not part of "time in MPI": listed apart. */
+static void banner_calls(const struct agg *a)
+{
+    int order[PMPI_NCALLS], n = 0, base = NFIXED + pmpi_run.nevents;
+    double mpi = a->sum[1], wall = a->sum[0];
+    for (int c = 0; c < PMPI_NCALLS; c++)
+        if (a->sum[base + 4 * c] > 0 && !is_apart(c))
+            order[n++] = c;
+    for (int i = 1; i < n; i++) /* insertion sort by total time, descending */
+        for (int j = i; j > 0 && a->sum[base + 4 * order[j] + 1] > a->sum[base + 4 * order[j - 1] + 1]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    printf("  %-24s %10s %12s %12s %6s %6s %6s %14s\n", "call (all ranks)", "calls", "time s",
+           "mean/call s", "%MPI", "%wall", "COV", "max s (rank)");
+    for (int k = 0; k < n && k < pmpi_run.top; k++) {
+        int c = order[k], i = base + 4 * c;
+        double t = a->sum[i + 1];
+        printf("  %-24s %10.0f %12.6f %12.3g %6.1f %6.1f %6.2f %9.6f (%d)\n", pmpi_calls[c].name,
+               a->sum[i], t, a->sum[i] > 0 ? t / a->sum[i] : 0.0, mpi > 0 ? 100 * t / mpi : 0.0,
+               wall > 0 ? 100 * t / wall : 0.0, cov(a, i + 1), a->mx[i + 1].v, a->mx[i + 1].rank);
+    }
+    if (n > pmpi_run.top)
+        printf("  ... %d more calls in papi_mpi_report.json\n", n - pmpi_run.top);
+    for (int c = 0; c < PMPI_NCALLS; c++)
+        if (is_apart(c) && a->sum[base + 4 * c] > 0) {
+            int i = base + 4 * c + 1;
+            printf("  %-24s (apart from time in MPI) min %.6f s (rank %d), mean %.6f s, max %.6f s "
+                   "(rank %d)\n", pmpi_calls[c].name, a->mn[i].v, a->mn[i].rank,
+                   a->sum[i] / pmpi_run.nranks, a->mx[i].v, a->mx[i].rank);
+        }
+}
+
 static void banner(const struct agg *a, const struct pmpi_site_report *sites)
 {
-    int P = pmpi_g.nranks;
+    int P = pmpi_run.nranks;
     printf("papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
            "max %.1f%% on rank %d\n",
            P, a->mx[0].v, a->sum[2] / P, a->mx[2].v, a->mx[2].rank);
-    if (pmpi_g.counter_note[0])
-        printf("papi_mpi: note: %s\n", pmpi_g.counter_note);
+    printf("papi_mpi: compute time (wall - MPI) per rank: min %.6f s (rank %d), mean %.6f s, "
+           "max %.6f s (rank %d), max/mean %.3f, COV %.3f\n", a->mn[3].v, a->mn[3].rank,
+           a->sum[3] / P, a->mx[3].v, a->mx[3].rank,
+           a->sum[3] > 0 ? a->mx[3].v / (a->sum[3] / P) : 0.0, cov(a, 3));
+    if (pmpi_run.counter_note[0])
+        printf("papi_mpi: note: %s\n", pmpi_run.counter_note);
     printf("  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
            "rank", "max/mean");
-    for (int i = 0; i < 3 + pmpi_g.nevents; i++) {
+    for (int i = 0; i < NFIXED + pmpi_run.nevents; i++) {
         char name[PMPI_NAME_LEN + 16];
         double mean = a->sum[i] / P;
         metric_name(i, name, sizeof name);
         printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v, a->mn[i].rank,
                mean, a->mx[i].v, a->mx[i].rank, mean > 0 ? a->mx[i].v / mean : 0.0);
     }
-    /* The calls that took the most time (max over ranks), at most five. */
-    int shown[5], nshown = 0;
-    for (int k = 0; k < 5; k++) {
-        int best = -1;
-        for (int c = 0; c < PMPI_NCALLS; c++) {
-            int i = 3 + pmpi_g.nevents + 4 * c + 1, dup = 0;
-            for (int j = 0; j < nshown; j++)
-                dup |= shown[j] == c;
-            if (!dup && a->mx[i].v > 0 &&
-                (best < 0 || a->mx[i].v > a->mx[3 + pmpi_g.nevents + 4 * best + 1].v))
-                best = c;
-        }
-        if (best < 0)
-            break;
-        shown[nshown++] = best;
-        int i = 3 + pmpi_g.nevents + 4 * best;
-        printf("  %-28s calls %.0f..%.0f, time %.6f..%.6f s (max rank %d), sent %.0f B max\n",
-               pmpi_calls[best].name, a->mn[i].v, a->mx[i].v, a->mn[i + 1].v, a->mx[i + 1].v,
-               a->mx[i + 1].rank, a->mx[i + 2].v);
-    }
-    pmpi_callsites_print(sites, 5);
+    banner_calls(a);
+    pmpi_callsites_print(sites, pmpi_run.top);
     fflush(stdout);
 }
 
@@ -179,7 +228,8 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
     a->n = metrics_of(row, a->m);
     for (int i = 0; i < a->n; i++) {
         in[i].mn = in[i].mx = in[i].sum = a->m[i];
-        in[i].mn_rank = in[i].mx_rank = pmpi_g.rank;
+        in[i].sq = a->m[i] * a->m[i];
+        in[i].mn_rank = in[i].mx_rank = pmpi_run.rank;
     }
     MPI_Datatype type;
     MPI_Op op;
@@ -193,42 +243,59 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
         a->mn[i] = (struct dbl_int){out[i].mn, out[i].mn_rank};
         a->mx[i] = (struct dbl_int){out[i].mx, out[i].mx_rank};
         a->sum[i] = out[i].sum;
+        a->sq[i] = out[i].sq;
     }
     a->bytes = a->n * (long long)sizeof(struct mstat);
 
-    double ns_per_tick = pmpi_ns_per_tick(pmpi_g.t_final, pmpi_g.tick_final);
-    struct pmpi_site_report *sites = pmpi_g.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
+    double ns_per_tick = pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final);
+    struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
     a->seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
 
     /* Fixed capacities: a part that does not fit is never written (cut, not truncated). */
-    size_t head_cap = pmpi_g.rank == 0 ? 65536 + (size_t)a->n * 200 : 1;
-    size_t row_cap = 256 * 1024, csvh_cap = pmpi_g.rank == 0 ? 64 + (size_t)PMPI_NCALLS * 160 : 1;
-    struct tbuf head, body, csvh, csv;
+    /* Every call site is in the report: ~1 KiB each at most (names, file path). */
+    size_t head_cap = pmpi_run.rank == 0
+                          ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1024
+                          : 1;
+    /* A row's partners: up to 1024 per thread (traffic.c). */
+    size_t row_cap = 1024 * 1024, csvh_cap = pmpi_run.rank == 0 ? 4096 : 1;
+    struct tbuf head, body, csvh, csv, sumh, sum;
     tb_init(&head, malloc(head_cap), head_cap);
     tb_init(&body, malloc(row_cap), row_cap);
     tb_init(&csvh, malloc(csvh_cap), csvh_cap);
     tb_init(&csv, malloc(row_cap), row_cap);
-    if (pmpi_g.rank == 0) {
+    tb_init(&sumh, malloc(csvh_cap), csvh_cap);
+    tb_init(&sum, malloc(4096), 4096);
+    if (pmpi_run.rank == 0) {
         json_head(a, sites, &head);
-        pmpi_csv_header(&csvh);
+        pmpi_calls_csv_header(&csvh);
+        pmpi_summary_csv_header(&sumh);
     }
     pmpi_row_json(row, &body);
-    pmpi_row_csv(row, &csv);
+    pmpi_row_calls_csv(row, &csv);
+    pmpi_row_summary_csv(row, &sum);
     long long wbytes = 0;
-    int bad = pmpi_write_shared("papi_mpi_report.json", head.cut ? NULL : head.s, head.len,
-                                body.cut ? NULL : body.s, body.len, ",\n", "\n]}\n", &wbytes);
-    bad |= pmpi_write_shared("papi_mpi_ranks.csv", csvh.cut ? NULL : csvh.s, csvh.len,
-                             csv.cut ? NULL : csv.s, csv.len, "", "", &wbytes);
+    static const char *const names[3] = {"papi_mpi_report.json", "papi_mpi_ranks.csv",
+                                         "papi_mpi_summary.csv"};
+    char tmps[3][PMPI_TMP_NAME];
+    int bad = pmpi_write_shared(names[0], head.cut ? NULL : head.s, head.len,
+                                body.cut ? NULL : body.s, body.len, ",\n", "\n]}\n", &wbytes,
+                                tmps[0]);
+    bad |= pmpi_write_shared(names[1], csvh.cut ? NULL : csvh.s, csvh.len,
+                             csv.cut ? NULL : csv.s, csv.len, "", "", &wbytes, tmps[1]);
+    bad |= pmpi_write_shared(names[2], sumh.cut ? NULL : sumh.s, sumh.len,
+                             sum.cut ? NULL : sum.s, sum.len, "", "", &wbytes, tmps[2]);
+    bad = pmpi_publish_shared(names, tmps, 3, bad);
     double total = (double)(pmpi_now_ns() - t0) * 1e-9;
-    if (pmpi_g.rank == 0) {
+    if (pmpi_run.rank == 0) {
         banner(a, sites);
         if (bad)
             printf("papi_mpi: FAILED to write the report in %s (see the error above): no "
-                   "report published\n", pmpi_g.outdir_fd >= 0 ? pmpi_g.outdir : "(no directory)");
+                   "report published\n", pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
         else
-            printf("papi_mpi: wrote %s/papi_mpi_report.json and papi_mpi_ranks.csv; "
+            printf("papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
+                   "papi_mpi_summary.csv; "
                    "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
-                   pmpi_g.outdir, a->seconds * 1e3, a->bytes, total * 1e3);
+                   pmpi_run.outdir, a->seconds * 1e3, a->bytes, total * 1e3);
         fflush(stdout);
     }
     pmpi_callsites_free(sites);
@@ -236,5 +303,7 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
     free(body.s);
     free(csvh.s);
     free(csv.s);
+    free(sumh.s);
+    free(sum.s);
     return bad;
 }

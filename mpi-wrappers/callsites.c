@@ -4,38 +4,37 @@
  * object file, offset in it): the same key on every rank whatever the address-space
  * layout. Records are merged up a binomial tree (a rank sends once, to rank - 2^k), so
  * what a rank holds is the union of the sites below it, not P copies. Rank 0 resolves
- * the top sites to function, file and line with addr2line (binutils) on the object and
- * the call instruction's offset (return address - 1). */
-#include <fcntl.h>
+ * every site to function, file and line in-process (site_resolve.c, libdw) on the
+ * object and the call instruction's offset (return address - 1). The report lists every
+ * site; the banner the top ones. */
 #include <link.h>
-#include <spawn.h>
+#include <stdint.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "papi_mpi_internal.h"
+#include "callsites.h"
+#include "record.h"
+#include "site_resolve.h"
+#include "state.h"
 #include "text_buffer.h"
 
 #define OBJ_LEN 256
-#define TOP_JSON 30
 
 struct site_rec {
     int id, ranks, max_rank, pad;
+    int rank_lo, rank_hi;            /* the ranks with the least and the most time here */
     long long offset, calls, ns, sent, recvd, min_ns, max_ns;
+    long long rank_min_ns, rank_max_ns; /* their time at the site (ranks that called it) */
     char obj[OBJ_LEN];
 };
 
-struct resolved {
-    char function[128], file[OBJ_LEN];
-    int line;
-};
-
 struct pmpi_site_report {
-    struct site_rec *recs;
-    struct resolved *where; /* for the first ntop records */
-    size_t n, ntop;
+    struct site_rec *recs; /* every site, by time (most first) */
+    struct pmpi_where *where; /* for each record */
+    size_t n;
     long long dropped;
 };
 
@@ -110,6 +109,15 @@ static void combine(struct site_rec *into, const struct site_rec *r)
         into->max_ns = r->max_ns;
         into->max_rank = r->max_rank;
     }
+    /* Across ranks (local records get theirs after the rank's own squeeze). */
+    if (r->rank_min_ns < into->rank_min_ns) {
+        into->rank_min_ns = r->rank_min_ns;
+        into->rank_lo = r->rank_lo;
+    }
+    if (r->rank_max_ns > into->rank_max_ns) {
+        into->rank_max_ns = r->rank_max_ns;
+        into->rank_hi = r->rank_hi;
+    }
 }
 
 /* Sorted, adjacent duplicates combined; returns the new count. */
@@ -127,13 +135,11 @@ static size_t squeeze(struct site_rec *v, size_t n)
 
 static struct site_rec *local_records(double ns_per_tick, size_t *count, long long *dropped)
 {
-    int nt = atomic_load(&pmpi_nthreads);
+    int nt = pmpi_record_nslots();
     size_t n = 0, cap = 0;
     struct site_rec *v = NULL;
-    if (nt > PMPI_MAX_THREADS)
-        nt = PMPI_MAX_THREADS + 1;
     for (int t = 0; t < nt; t++) {
-        struct pmpi_thread *th = &pmpi_threads[t];
+        struct pmpi_thread *th = &pmpi_rec.threads[t];
         *dropped += atomic_load(&th->sites_dropped);
         for (int i = 0; th->sites && i < PMPI_SITE_SLOTS; i++) {
             const struct pmpi_site *e = &th->sites[i];
@@ -154,7 +160,7 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
             r->id = (int)(key >> 48) - 1;
             locate((uintptr_t)(key & ((1ULL << 48) - 1)), r);
             r->ranks = 1;
-            r->max_rank = pmpi_g.rank;
+            r->max_rank = pmpi_run.rank;
             r->calls = calls;
             r->ns = (long long)((double)atomic_load(&e->ticks) * ns_per_tick);
             r->sent = atomic_load(&e->sent);
@@ -166,6 +172,10 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
     if (n)
         qsort(v, n, sizeof *v, key_cmp_q);
     *count = squeeze(v, n);
+    for (size_t i = 0; i < *count; i++) { /* this rank's whole time at each site */
+        v[i].rank_min_ns = v[i].rank_max_ns = v[i].ns;
+        v[i].rank_lo = v[i].rank_hi = pmpi_run.rank;
+    }
     return v;
 }
 
@@ -196,61 +206,59 @@ static int by_time_desc(const void *a, const void *b)
     return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : key_cmp(x, y);
 }
 
-/* addr2line -f -C -e OBJ OFF...: two lines per address (function, file:line). */
+/* Records go up the tree in pieces of PIECE records (an MPI count is an int: no piece
+ * comes near 2^31 whatever the number of sites; the record count goes first as a
+ * 64-bit value). A parent that cannot keep them receives each piece into a scratch
+ * piece all the same, so the sender never blocks. */
+#define PIECE 256
+
+static void send_records(const struct site_rec *v, size_t n, int to, MPI_Datatype t,
+                         MPI_Comm comm)
+{
+    unsigned long long count = n;
+    PMPI_Send(&count, 1, MPI_UNSIGNED_LONG_LONG, to, 1, comm);
+    for (size_t done = 0; done < n; done += PIECE)
+        PMPI_Send(v + done, (int)(n - done < PIECE ? n - done : PIECE), t, to, 2, comm);
+}
+
+static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, size_t *n)
+{
+    static struct site_rec scratch[PIECE];
+    unsigned long long count = 0;
+    PMPI_Recv(&count, 1, MPI_UNSIGNED_LONG_LONG, from, 1, comm, MPI_STATUS_IGNORE);
+    struct site_rec *in = count <= SIZE_MAX / sizeof *in ? malloc(count ? count * sizeof *in : 1)
+                                                        : NULL;
+    for (size_t done = 0; done < count; done += PIECE) {
+        int piece = (int)(count - done < PIECE ? count - done : PIECE);
+        PMPI_Recv(in ? in + done : scratch, piece, t, from, 2, comm, MPI_STATUS_IGNORE);
+    }
+    *n = in ? (size_t)count : 0;
+    return in;
+}
+
+/* Every site of one object file resolved in one pass (rank 0). */
 static void resolve_object(struct pmpi_site_report *r, const char *obj)
 {
-    size_t idx[TOP_JSON], n = 0;
-    for (size_t i = 0; i < r->ntop; i++)
-        if (strcmp(r->recs[i].obj, obj) == 0)
-            idx[n++] = i;
-    char offs[TOP_JSON][24];
-    char *argv[6 + TOP_JSON];
-    int a = 0;
-    argv[a++] = "addr2line";
-    argv[a++] = "-f";
-    argv[a++] = "-C";
-    argv[a++] = "-e";
-    argv[a++] = (char *)obj;
-    for (size_t i = 0; i < n; i++) {
-        snprintf(offs[i], sizeof offs[i], "0x%llx", (unsigned long long)r->recs[idx[i]].offset);
-        argv[a++] = offs[i];
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += strcmp(r->recs[i].obj, obj) == 0;
+    size_t *idx = malloc(n * sizeof *idx);
+    long long *offs = malloc(n * sizeof *offs);
+    struct pmpi_where *w = malloc(n * sizeof *w);
+    if (idx && offs && w) {
+        n = 0;
+        for (size_t i = 0; i < r->n; i++)
+            if (strcmp(r->recs[i].obj, obj) == 0) {
+                idx[n] = i;
+                offs[n++] = r->recs[i].offset;
+            }
+        pmpi_resolve_object(obj, offs, w, n);
+        for (size_t k = 0; k < n; k++)
+            r->where[idx[k]] = w[k];
     }
-    argv[a] = NULL;
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    extern char **environ;
-    int rc = posix_spawnp(&pid, "addr2line", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(pipefd[1]);
-    FILE *in = rc == 0 ? fdopen(pipefd[0], "r") : NULL;
-    if (!in) {
-        close(pipefd[0]);
-        if (rc == 0)
-            waitpid(pid, NULL, 0);
-        return;
-    }
-    char fn[512], loc[1024];
-    for (size_t i = 0; i < n && fgets(fn, sizeof fn, in) && fgets(loc, sizeof loc, in); i++) {
-        struct resolved *w = &r->where[idx[i]];
-        fn[strcspn(fn, "\n")] = '\0';
-        loc[strcspn(loc, "\n")] = '\0';
-        char *colon = strrchr(loc, ':');
-        if (colon) {
-            *colon = '\0';
-            w->line = atoi(colon + 1);
-        }
-        snprintf(w->function, sizeof w->function, "%.127s", fn);
-        snprintf(w->file, sizeof w->file, "%.255s", loc);
-    }
-    fclose(in);
-    waitpid(pid, NULL, 0);
+    free(idx);
+    free(offs);
+    free(w);
 }
 
 struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
@@ -259,27 +267,25 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
     long long dropped = 0, all_dropped = 0;
     struct site_rec *v = local_records(ns_per_tick, &n, &dropped);
     MPI_Comm comm;
-    int rank = pmpi_g.rank, size = pmpi_g.nranks;
+    MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
+    int rank = pmpi_run.rank, size = pmpi_run.nranks;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    PMPI_Type_contiguous((int)sizeof *v, MPI_BYTE, &rec_type);
+    PMPI_Type_commit(&rec_type);
     for (int step = 1; step < size; step <<= 1) {
         if (rank & step) {
-            long long bytes = (long long)(n * sizeof *v);
-            PMPI_Send(&bytes, 1, MPI_LONG_LONG, rank - step, 1, comm);
-            PMPI_Send(v, (int)bytes, MPI_BYTE, rank - step, 2, comm);
+            send_records(v, n, rank - step, rec_type, comm);
             break;
         }
         if (rank + step < size) {
-            long long bytes = 0;
-            PMPI_Recv(&bytes, 1, MPI_LONG_LONG, rank + step, 1, comm, MPI_STATUS_IGNORE);
-            struct site_rec *in = malloc(bytes > 0 ? (size_t)bytes : 1);
-            /* The sender sends its records whatever happens here: receive them all. */
-            PMPI_Recv(in ? (void *)in : (void *)&bytes, in ? (int)bytes : 0, MPI_BYTE,
-                      rank + step, 2, comm, MPI_STATUS_IGNORE);
+            size_t nin = 0;
+            struct site_rec *in = recv_records(rank + step, rec_type, comm, &nin);
             if (in)
-                v = merge(v, n, in, (size_t)bytes / sizeof *in, &n);
+                v = merge(v, n, in, nin, &n);
             free(in);
         }
     }
+    PMPI_Type_free(&rec_type);
     PMPI_Reduce(&dropped, &all_dropped, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
     PMPI_Comm_free(&comm);
     if (rank != 0) {
@@ -296,32 +302,41 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
     r->recs = v;
     r->n = n;
     r->dropped = all_dropped;
-    r->ntop = n < TOP_JSON ? n : TOP_JSON;
-    r->where = calloc(r->ntop ? r->ntop : 1, sizeof *r->where);
-    if (!r->where)
-        r->ntop = 0;
-    for (size_t i = 0; i < r->ntop; i++) {
+    r->where = calloc(n ? n : 1, sizeof *r->where);
+    if (!r->where) {
+        r->n = 0; /* said in the report: "sites": 0 with calls counted per call */
+        return r;
+    }
+    for (size_t i = 0; i < n; i++) {
         snprintf(r->where[i].function, sizeof r->where[i].function, "??");
         snprintf(r->where[i].file, sizeof r->where[i].file, "??");
+        r->where[i].note = "address outside every loaded object";
     }
-    for (size_t i = 0; i < r->ntop; i++) {
+    /* One pass per object file (sites are few per object, objects few). */
+    for (size_t i = 0; i < n; i++) {
         int seen = 0;
-        for (size_t j = 0; j < i; j++)
-            seen |= strcmp(r->recs[j].obj, r->recs[i].obj) == 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(r->recs[j].obj, r->recs[i].obj) == 0;
         if (!seen && r->recs[i].obj[0] != '?')
             resolve_object(r, r->recs[i].obj);
     }
     return r;
 }
 
+size_t pmpi_callsites_count(const struct pmpi_site_report *r)
+{
+    return r ? r->n : 0;
+}
+
 void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
 {
     tb_kv_int(t, "\"callsites\": {\"sites\": ", r ? (long long)r->n : 0);
     tb_kv_int(t, ", \"calls_without_site\": ", r ? r->dropped : 0);
+    tb_kv_int(t, ", \"per_thread_table\": ", PMPI_SITE_SLOTS);
     tb_raw(t, ", \"top\": [");
-    for (size_t i = 0; r && i < r->ntop; i++) {
+    for (size_t i = 0; r && i < r->n; i++) {
         const struct site_rec *s = &r->recs[i];
-        const struct resolved *w = &r->where[i];
+        const struct pmpi_where *w = &r->where[i];
         tb_raw(t, i ? ",\n  {\"call\": " : "\n  {\"call\": ");
         tb_json(t, pmpi_calls[s->id].name);
         tb_raw(t, ", \"function\": ");
@@ -329,6 +344,14 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
         tb_raw(t, ", \"file\": ");
         tb_json(t, w->file);
         tb_kv_int(t, ", \"line\": ", w->line);
+        if (w->inlined_into[0]) {
+            tb_raw(t, ", \"inlined_into\": ");
+            tb_json(t, w->inlined_into);
+        }
+        if (w->note) {
+            tb_raw(t, ", \"note\": ");
+            tb_json(t, w->note);
+        }
         tb_raw(t, ", \"object\": ");
         tb_json(t, s->obj);
         tb_fmt(t, ", \"offset\": \"0x%llx\"", (unsigned long long)s->offset);
@@ -340,6 +363,10 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
         tb_kv_secs(t, ", \"min_call_s\": ", s->min_ns);
         tb_kv_secs(t, ", \"max_call_s\": ", s->max_ns);
         tb_kv_int(t, ", \"max_call_rank\": ", s->max_rank);
+        tb_kv_secs(t, ", \"rank_min_s\": ", s->rank_min_ns);
+        tb_kv_int(t, ", \"rank_min\": ", s->rank_lo);
+        tb_kv_secs(t, ", \"rank_max_s\": ", s->rank_max_ns);
+        tb_kv_int(t, ", \"rank_max\": ", s->rank_hi);
         tb_raw(t, "}");
     }
     tb_raw(t, "]}");
@@ -349,8 +376,9 @@ void pmpi_callsites_print(const struct pmpi_site_report *r, int top)
 {
     if (!r || r->n == 0)
         return;
-    printf("  top call sites by time (all ranks):\n");
-    for (size_t i = 0; i < r->ntop && i < (size_t)top; i++) {
+    printf("  top %zu of %zu call sites by time (all ranks; the report lists every one):\n",
+           r->n < (size_t)top ? r->n : (size_t)top, r->n);
+    for (size_t i = 0; i < r->n && i < (size_t)top; i++) {
         const struct site_rec *s = &r->recs[i];
         const char *file = strrchr(r->where[i].file, '/');
         printf("  %-22s %s:%d (%s) ranks %d, calls %lld, time %.6f s, sent %lld B\n",

@@ -17,8 +17,16 @@
 #include <sys/syscall.h>
 
 #include "papi.h"
-#include "papi_mpi_internal.h"
+#include "counters.h"
+#include "state.h"
 
+/* Per thread slot (the same index as pmpi_rec.threads), guarded by pmpi_run.lock. */
+struct thread_counters {
+    int evset;                         /* PAPI event set of this thread, or -1 */
+    int exited;                        /* thread ended: final counts are in 'counts' */
+    long long counts[PMPI_MAX_EVENTS]; /* counts at thread exit */
+};
+static struct thread_counters slots[PMPI_MAX_THREADS];
 static long long retired[PMPI_MAX_EVENTS]; /* counts of threads that already ended */
 static int papi_ok;
 static int papi_gone; /* the program called PAPI_shutdown: our sets are gone */
@@ -35,11 +43,11 @@ static int try_events(const char *const *names, int n, char *failed, size_t fail
     int es = PAPI_NULL;
     if (PAPI_create_eventset(&es) != PAPI_OK)
         return 0;
-    pmpi_g.nevents = 0;
-    for (int i = 0; i < n && pmpi_g.nevents < PMPI_MAX_EVENTS; i++) {
+    pmpi_run.nevents = 0;
+    for (int i = 0; i < n && pmpi_run.nevents < PMPI_MAX_EVENTS; i++) {
         int rc = PAPI_add_named_event(es, names[i]);
         if (rc == PAPI_OK) {
-            snprintf(pmpi_g.event_names[pmpi_g.nevents++], PMPI_NAME_LEN, "%s", names[i]);
+            snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", names[i]);
         } else if (failed) {
             size_t used = strlen(failed);
             snprintf(failed + used, failed_len - used, "%s%s (%s)", used ? ", " : "", names[i],
@@ -48,15 +56,15 @@ static int try_events(const char *const *names, int n, char *failed, size_t fail
     }
     PAPI_cleanup_eventset(es);
     PAPI_destroy_eventset(&es);
-    return pmpi_g.nevents;
+    return pmpi_run.nevents;
 }
 
 static void choose_events(void)
 {
-    char failed[200] = "";
+    char failed[PMPI_NOTE_LEN - 64] = ""; /* every event's name and error, whole */
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT && rc != PAPI_OK) {
-        snprintf(pmpi_g.counter_note, sizeof pmpi_g.counter_note,
+        snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
                  "PAPI_library_init failed (%s): no counters", PAPI_strerror(rc));
         return;
     }
@@ -79,18 +87,18 @@ static void choose_events(void)
                 names[n++] = t;
         }
         if (!buf || bad) {
-            snprintf(pmpi_g.counter_note, sizeof pmpi_g.counter_note,
+            snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
                      "PAPI_MPI_EVENTS rejected at entry \"%.80s\" (%s): no counters",
                      bad ? bad : "", why ? why : "out of memory");
-            fprintf(stderr, "papi_mpi: %s\n", pmpi_g.counter_note);
-            pmpi_g.nevents = 0;
+            fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_note);
+            pmpi_run.nevents = 0;
             free(buf);
             return;
         }
         try_events(names, n, failed, sizeof failed);
         free(buf);
         if (failed[0])
-            snprintf(pmpi_g.counter_note, sizeof pmpi_g.counter_note,
+            snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
                      "PAPI_MPI_EVENTS: not available: %s", failed);
         return;
     }
@@ -98,21 +106,37 @@ static void choose_events(void)
     static const char *const sw[] = {"perf::PAGE-FAULTS", "perf::TASK-CLOCK"};
     if (try_events(hw, 3, failed, sizeof failed) == 3)
         return;
-    if (pmpi_g.nevents > 0) {
-        snprintf(pmpi_g.counter_note, sizeof pmpi_g.counter_note, "not available: %s", failed);
+    if (pmpi_run.nevents > 0) {
+        snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note, "not available: %s", failed);
         return;
     }
     try_events(sw, 2, NULL, 0);
-    snprintf(pmpi_g.counter_note, sizeof pmpi_g.counter_note,
+    snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
              "no hardware counters (%s): software events instead", failed);
 }
 
 void pmpi_counters_init(void)
 {
+    for (int i = 0; i < PMPI_MAX_THREADS; i++)
+        slots[i].evset = -1;
     choose_events();
-    for (int e = 0; e < pmpi_g.nevents; e++)
-        if (PAPI_event_name_to_code(pmpi_g.event_names[e], &event_codes[e]) != PAPI_OK)
+    for (int e = 0; e < pmpi_run.nevents; e++)
+        if (PAPI_event_name_to_code(pmpi_run.event_names[e], &event_codes[e]) != PAPI_OK)
             event_codes[e] = 0;
+}
+
+/* Slots with a thread of their own (the shared overflow slot has no event set). */
+static int private_slots(void)
+{
+    int n = atomic_load(&pmpi_rec.nthreads);
+    return n > PMPI_MAX_THREADS ? PMPI_MAX_THREADS : n;
+}
+
+/* The calling thread's counters, or NULL when it shares the overflow slot. */
+static struct thread_counters *own_slot(void)
+{
+    long i = pmpi_tls - pmpi_rec.threads;
+    return i >= 0 && i < PMPI_MAX_THREADS ? &slots[i] : NULL;
 }
 
 /* The set still holds exactly our events (not a set the program made after its own
@@ -120,9 +144,9 @@ void pmpi_counters_init(void)
 static int set_is_ours(int es)
 {
     int codes[PMPI_MAX_EVENTS], n = PMPI_MAX_EVENTS;
-    if (papi_gone || es < 0 || PAPI_num_events(es) != pmpi_g.nevents)
+    if (papi_gone || es < 0 || PAPI_num_events(es) != pmpi_run.nevents)
         return 0;
-    if (PAPI_list_events(es, codes, &n) != PAPI_OK || n != pmpi_g.nevents)
+    if (PAPI_list_events(es, codes, &n) != PAPI_OK || n != pmpi_run.nevents)
         return 0;
     for (int e = 0; e < n; e++)
         if (codes[e] != event_codes[e])
@@ -130,10 +154,11 @@ static int set_is_ours(int es)
     return 1;
 }
 
-void pmpi_counters_thread_start(struct pmpi_thread *th)
+void pmpi_counters_thread_start(int slot)
 {
+    struct thread_counters *th = &slots[slot];
     int es = PAPI_NULL;
-    if (!papi_ok || papi_gone || pmpi_g.nevents == 0)
+    if (!papi_ok || papi_gone || pmpi_run.nevents == 0)
         return;
     PAPI_register_thread();
     if (PAPI_create_eventset(&es) != PAPI_OK)
@@ -142,21 +167,21 @@ void pmpi_counters_thread_start(struct pmpi_thread *th)
      * one running event set, so the program's own PAPI_start still works. */
     if (PAPI_attach(es, thread_id()) != PAPI_OK)
         goto fail;
-    for (int i = 0; i < pmpi_g.nevents; i++)
-        if (PAPI_add_named_event(es, pmpi_g.event_names[i]) != PAPI_OK)
+    for (int i = 0; i < pmpi_run.nevents; i++)
+        if (PAPI_add_named_event(es, pmpi_run.event_names[i]) != PAPI_OK)
             goto fail;
     if (PAPI_start(es) != PAPI_OK)
         goto fail;
-    pthread_mutex_lock(&pmpi_g.lock);
+    pthread_mutex_lock(&pmpi_run.lock);
     th->evset = es;
-    pthread_mutex_unlock(&pmpi_g.lock);
+    pthread_mutex_unlock(&pmpi_run.lock);
     return;
 fail:
     PAPI_cleanup_eventset(es);
     PAPI_destroy_eventset(&es);
 }
 
-static void stop_set(struct pmpi_thread *th, long long *out)
+static void stop_set(struct thread_counters *th, long long *out)
 {
     long long v[PMPI_MAX_EVENTS] = {0};
     if (set_is_ours(th->evset)) {
@@ -169,24 +194,26 @@ static void stop_set(struct pmpi_thread *th, long long *out)
 }
 
 /* A thread that made MPI calls ends: fold its counts into the rank's total. */
-void pmpi_counters_thread_exit(struct pmpi_thread *th)
+void pmpi_counters_thread_exit(int slot)
 {
-    pthread_mutex_lock(&pmpi_g.lock);
+    struct thread_counters *th = &slots[slot];
+    pthread_mutex_lock(&pmpi_run.lock);
     if (th->evset >= 0 && !th->exited) {
         stop_set(th, th->counts);
-        for (int e = 0; e < pmpi_g.nevents; e++)
+        for (int e = 0; e < pmpi_run.nevents; e++)
             retired[e] += th->counts[e];
     }
     th->exited = 1;
     int gone = papi_gone;
-    pthread_mutex_unlock(&pmpi_g.lock);
+    pthread_mutex_unlock(&pmpi_run.lock);
     if (!gone)
         PAPI_unregister_thread();
 }
 
 int pmpi_counters_read_self(long long *out)
 {
-    struct pmpi_thread *th = pmpi_tls; /* the caller holds pmpi_g.lock */
+    /* the caller holds pmpi_run.lock */
+    struct thread_counters *th = pmpi_tls ? own_slot() : NULL;
     if (!th || !set_is_ours(th->evset))
         return -1;
     return PAPI_read(th->evset, out) == PAPI_OK ? 0 : -1;
@@ -194,19 +221,17 @@ int pmpi_counters_read_self(long long *out)
 
 /* The rank's total: ended threads plus a read of every live thread's set (the perf
  * descriptors are the process's, so the finalising thread can read them). The caller
- * holds pmpi_g.lock. */
+ * holds pmpi_run.lock. */
 const char *pmpi_counters_read_rank(long long *sum)
 {
     memcpy(sum, retired, sizeof retired);
-    int n = atomic_load(&pmpi_nthreads);
-    if (n > PMPI_MAX_THREADS)
-        n = PMPI_MAX_THREADS;
+    int n = private_slots();
     for (int i = 0; i < n; i++) {
         long long v[PMPI_MAX_EVENTS] = {0};
-        if (pmpi_threads[i].exited || !set_is_ours(pmpi_threads[i].evset))
+        if (slots[i].exited || !set_is_ours(slots[i].evset))
             continue;
-        if (PAPI_read(pmpi_threads[i].evset, v) == PAPI_OK)
-            for (int e = 0; e < pmpi_g.nevents; e++)
+        if (PAPI_read(slots[i].evset, v) == PAPI_OK)
+            for (int e = 0; e < pmpi_run.nevents; e++)
                 sum[e] += v[e];
     }
     return papi_gone ? "the program called PAPI_shutdown before MPI_Finalize: counts end there"
@@ -219,34 +244,32 @@ void PAPI_shutdown(void)
     static void (*real)(void);
     if (!real)
         real = (void (*)(void))dlsym(RTLD_NEXT, "PAPI_shutdown");
-    pthread_mutex_lock(&pmpi_g.lock);
+    pthread_mutex_lock(&pmpi_run.lock);
     if (papi_ok && !papi_gone) {
-        int n = atomic_load(&pmpi_nthreads);
-        if (n > PMPI_MAX_THREADS)
-            n = PMPI_MAX_THREADS;
+        int n = private_slots();
         for (int i = 0; i < n; i++) {
-            struct pmpi_thread *th = &pmpi_threads[i];
+            struct thread_counters *th = &slots[i];
             if (th->exited || th->evset < 0)
                 continue;
             stop_set(th, th->counts);
-            for (int e = 0; e < pmpi_g.nevents; e++)
+            for (int e = 0; e < pmpi_run.nevents; e++)
                 retired[e] += th->counts[e];
             th->exited = 1;
         }
         papi_gone = 1;
     }
-    pthread_mutex_unlock(&pmpi_g.lock);
+    pthread_mutex_unlock(&pmpi_run.lock);
     if (real)
         real();
 }
 
 void pmpi_counters_shutdown(void)
 {
-    pthread_mutex_lock(&pmpi_g.lock);
-    struct pmpi_thread *self = pmpi_tls;
+    pthread_mutex_lock(&pmpi_run.lock);
+    struct thread_counters *self = pmpi_tls ? own_slot() : NULL;
     if (self && self->evset >= 0 && !self->exited) {
         stop_set(self, self->counts);
         self->exited = 1;
     }
-    pthread_mutex_unlock(&pmpi_g.lock);
+    pthread_mutex_unlock(&pmpi_run.lock);
 }

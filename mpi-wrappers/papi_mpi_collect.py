@@ -11,13 +11,32 @@ rows left by an earlier run in the same directory are never taken for this one (
 are listed under "ignored"). Prints one JSON object:
   {"nranks": P, "run_id": ..., "finished": [...], "partial": [{"rank", "exit_reason"}...],
    "missing": [...], "ignored": [...]}
-Usage: papi_mpi_collect DIR [--np P]"""
+Usage: papi_mpi_collect DIR [--np P]
+Exit status: 0 done; 2 bad usage, or a file that is valid JSON of the wrong shape (one
+line on stderr names the file and what is wrong). A file that is not JSON at all (a rank
+killed while the file system was full) is skipped, as a rank that left nothing."""
 import argparse
 import glob
 import json
 import os
 import re
 import sys
+
+
+def compat_version():
+    """The papi-compat release of the libpapi installed beside this script (bin/../lib*)."""
+    import ctypes
+    here = os.path.dirname(os.path.realpath(__file__))
+    libs = glob.glob(os.path.join(here, "..", "lib*", "libpapi.so.*")) + \
+        glob.glob(os.path.join(here, "..", "lib*", "*", "libpapi.so.*"))  # multiarch libdir
+    for lib in sorted(libs):
+        try:
+            f = ctypes.CDLL(lib).PAPI_compat_version
+        except (OSError, AttributeError):
+            continue
+        f.restype = ctypes.c_char_p
+        return f().decode()
+    return "unknown (no libpapi beside %s)" % here
 
 
 def run_time(run_id):
@@ -34,10 +53,49 @@ def load(path):
         return None
 
 
+class Malformed(Exception):
+    """A report or row of the wrong shape: "FILE: what is wrong"."""
+
+
+def is_count(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def check_run_id(name, doc):
+    if not isinstance(doc.get("run_id", ""), (str, type(None))):
+        raise Malformed("%s: 'run_id' is %s, not a string" % (name, type(doc["run_id"]).__name__))
+
+
+def check_report(name, doc):
+    if not isinstance(doc, dict):
+        raise Malformed("%s: the report is %s, not an object" % (name, type(doc).__name__))
+    check_run_id(name, doc)
+    if "nranks" in doc and not is_count(doc["nranks"]):
+        raise Malformed("%s: 'nranks' is %r, not a number of ranks" % (name, doc["nranks"]))
+    if not isinstance(doc.get("ranks"), list):
+        raise Malformed("%s: 'ranks' is missing or not a list" % name)
+    for i, r in enumerate(doc["ranks"]):
+        if not isinstance(r, dict) or not is_count(r.get("rank")):
+            raise Malformed("%s: ranks[%d] has no 'rank' number" % (name, i))
+    if "nranks" not in doc:
+        raise Malformed("%s: 'nranks' is missing" % name)
+
+
+def check_row(name, doc):
+    if not isinstance(doc, dict):
+        raise Malformed("%s: the row is %s, not an object" % (name, type(doc).__name__))
+    check_run_id(name, doc)
+    if not is_count(doc.get("rank")):
+        raise Malformed("%s: 'rank' is %r, not a rank number" % (name, doc.get("rank")))
+    if not isinstance(doc.get("exit_reason"), (str, type(None))):
+        raise Malformed("%s: 'exit_reason' is not a string" % name)
+
+
 def collect(directory, nranks=None):
     docs = []  # (run_id, kind, path, doc)
     report = load(os.path.join(directory, "papi_mpi_report.json"))
     if report is not None:
+        check_report(os.path.join(directory, "papi_mpi_report.json"), report)
         docs.append((report.get("run_id"), "report", "papi_mpi_report.json", report))
     for kind in ("partial", "checkpoint"):
         for path in glob.glob(os.path.join(directory, f"papi_mpi_rank*.{kind}.json")):
@@ -45,6 +103,7 @@ def collect(directory, nranks=None):
                 continue
             row = load(path)
             if row is not None:
+                check_row(path, row)
                 docs.append((row.get("run_id"), kind, os.path.basename(path), row))
     newest = max((d[0] for d in docs), key=run_time, default=None)
     ignored = sorted(d[2] for d in docs if d[0] != newest)
@@ -69,10 +128,17 @@ def collect(directory, nranks=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--version", action="version",
+                    version="papi_mpi_collect (papi-compat) %s" % compat_version())
     ap.add_argument("dir")
     ap.add_argument("--np", type=int, default=None, help="ranks the run had")
     args = ap.parse_args()
-    print(json.dumps(collect(args.dir, args.np)))
+    try:
+        result = collect(args.dir, args.np)
+    except Malformed as e:
+        print("papi_mpi_collect: %s" % e, file=sys.stderr)
+        return 2
+    print(json.dumps(result))
     return 0
 
 

@@ -11,8 +11,10 @@
  * Handlers are chained: SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT get ours whatever
  * was installed (UCX installs its own in MPI_Init) and ours then calls that one; the
  * termination signals get ours only where the default action was in place. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,10 @@
 #include <unistd.h>
 
 #include "output_file.h"
-#include "papi_mpi_internal.h"
+#include "clock.h"
+#include "partial_rows.h"
+#include "row.h"
+#include "state.h"
 #include "text_buffer.h"
 
 #define ROW_TEXT_CAP (256 * 1024)
@@ -34,8 +39,6 @@ static const struct handled handled[] = {
     {SIGINT, 0},  {SIGHUP, 0}, {SIGQUIT, 0}, {SIGUSR1, 0}, {SIGUSR2, 0}};
 #define NHANDLED (sizeof handled / sizeof handled[0])
 static struct sigaction old_actions[NHANDLED];
-static _Atomic int written; /* the exit row: once, by the first exit path */
-static char partial_name[64], checkpoint_name[64];
 
 /* Checkpoint thread: woken early (and joined) by MPI_Finalize. */
 static pthread_t ckpt_thread;
@@ -43,6 +46,7 @@ static int ckpt_running, ckpt_stop;
 static pthread_mutex_t ckpt_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ckpt_cond = PTHREAD_COND_INITIALIZER;
 static long long ckpt_period_ns;
+static _Atomic int ckpt_written; /* this rank published a checkpoint: remove it at the end */
 
 static void say(const char *a, const char *b, const char *c)
 {
@@ -97,9 +101,11 @@ static int publish_named(int dir, const char *name, const char *text, size_t len
     return output_file_publish(dir, tmp, name);
 }
 
-int pmpi_publish_file(const char *name, const char *text, size_t len)
+/* Writes text to a new file published as name in the output directory; 0 or -1.
+ * Async-signal-safe. */
+static int publish_file(const char *name, const char *text, size_t len)
 {
-    int dir = pmpi_g.outdir_fd;
+    int dir = pmpi_run.outdir_fd;
     if (dir < 0)
         return -1;
     int fd = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
@@ -142,7 +148,10 @@ static int write_row(const char *name, const char *reason, int mode)
     static struct pmpi_row rows[2];    /* static: no allocation on a dying path */
     int slot = reason ? 0 : 1;
     struct tbuf t;
-    pmpi_collect_row(&rows[slot], 0, reason ? reason : "checkpoint", mode);
+    /* An exit row ends when its exit path ran; a checkpoint or a signal's row now. */
+    long long end = mode == PMPI_ROW_EXIT ? pmpi_fault.t_end : 0;
+    long long end_tick = mode == PMPI_ROW_EXIT ? pmpi_fault.tick_end : 0;
+    pmpi_collect_row(&rows[slot], 0, reason ? reason : "checkpoint", mode, end, end_tick);
     tb_init(&t, text[slot], sizeof text[slot]);
     pmpi_row_json(&rows[slot], &t);
     tb_raw(&t, "\n");
@@ -150,7 +159,7 @@ static int write_row(const char *name, const char *reason, int mode)
         say("row too long for its buffer, not written: ", name, NULL);
         return -1;
     }
-    if (pmpi_publish_file(name, t.s, t.len) != 0) {
+    if (publish_file(name, t.s, t.len) != 0) {
         say("could not write ", name, " (write error or full disk): no row left");
         return -1;
     }
@@ -159,14 +168,14 @@ static int write_row(const char *name, const char *reason, int mode)
 
 static void partial_write(const char *reason, int mode)
 {
-    int st = atomic_load(&pmpi_g.state);
-    if ((st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_exchange(&written, 1))
+    int st = atomic_load(&pmpi_rec.state);
+    if ((st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_exchange(&pmpi_fault.written, 1))
         return;
     if (mode != PMPI_ROW_SIGNAL) {
-        pmpi_g.t_final = pmpi_now_ns();
-        pmpi_g.tick_final = pmpi_ticks();
+        pmpi_fault.t_end = pmpi_now_ns();
+        pmpi_fault.tick_end = pmpi_ticks();
     }
-    write_row(partial_name, reason, mode);
+    write_row(pmpi_fault.partial_name, reason, mode);
 }
 
 void pmpi_partial_write(const char *reason)
@@ -186,32 +195,76 @@ static void *checkpoint_loop(void *arg)
         ts.tv_nsec = ns % 1000000000LL;
         while (!ckpt_stop && pthread_cond_timedwait(&ckpt_cond, &ckpt_mutex, &ts) == 0)
             ;
-        int st = atomic_load(&pmpi_g.state);
-        if (ckpt_stop || (st != PMPI_ACTIVE && st != PMPI_PAUSED) || atomic_load(&written))
+        int st = atomic_load(&pmpi_rec.state);
+        if (ckpt_stop || (st != PMPI_ACTIVE && st != PMPI_PAUSED) ||
+            atomic_load(&pmpi_fault.written))
             break;
         pthread_mutex_unlock(&ckpt_mutex);
-        write_row(checkpoint_name, NULL, PMPI_ROW_NORMAL);
+        if (write_row(pmpi_fault.checkpoint_name, NULL, PMPI_ROW_NORMAL) == 0)
+            atomic_store(&ckpt_written, 1);
         pthread_mutex_lock(&ckpt_mutex);
     }
     pthread_mutex_unlock(&ckpt_mutex);
     return NULL;
 }
 
-/* PAPI_MPI_CHECKPOINT=<seconds>: start the snapshot thread (fatal signals blocked in
- * it, so the handlers run on the program's threads). */
-static void checkpoint_start(void)
+/* PAPI_MPI_CHECKPOINT=<seconds>, parsed whole: a finite number. 0 (or unset) is off; below
+ * 1 ms it is 1 ms; above one day it is one day (1e10 or inf overflowed the nanoseconds and
+ * the thread rewrote its file without pause). Garbage, inf, nan and negatives are refused
+ * with a message: no checkpoints. Returns the period in ns, 0 for none. */
+#define CKPT_MAX_SECONDS 86400.0
+static long long checkpoint_period_ns(const char *env)
 {
-    const char *env = getenv("PAPI_MPI_CHECKPOINT");
+    if (!env || !*env)
+        return 0;
     char *end = NULL;
-    double s = env && *env ? strtod(env, &end) : 0;
-    if (env && *env && (*end || s < 0)) {
-        fprintf(stderr, "papi_mpi: PAPI_MPI_CHECKPOINT=%s is not a number of seconds: no "
-                        "checkpoints\n", env);
+    errno = 0;
+    double s = strtod(env, &end);
+    if (end == env || *end || !isfinite(s) || s < 0) {
+        fprintf(stderr, "papi_mpi: PAPI_MPI_CHECKPOINT=%s is not a number of seconds from 0 to "
+                        "%.0f: no checkpoints\n", env, CKPT_MAX_SECONDS);
+        return 0;
+    }
+    if (s == 0)
+        return 0;
+    if (s > CKPT_MAX_SECONDS) {
+        fprintf(stderr, "papi_mpi: PAPI_MPI_CHECKPOINT=%s is longer than a day: one checkpoint "
+                        "every %.0f s\n", env, CKPT_MAX_SECONDS);
+        s = CKPT_MAX_SECONDS;
+    }
+    return s < 0.001 ? 1000000LL : (long long)(s * 1e9);
+}
+
+/* A rank killed between writing a row and renaming it into place leaves a temporary
+ * (".NAME.<pid>.<n>", or output_file's ".NAME.XXXXXX"): this rank's next start removes
+ * them, as it removes the earlier run's rows. */
+static void remove_stale_temporaries(int dirfd)
+{
+    int fd = dup(dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
     }
-    if (s <= 0)
+    const char *names[] = {pmpi_fault.partial_name, pmpi_fault.checkpoint_name};
+    for (struct dirent *e; (e = readdir(d));)
+        for (int i = 0; i < 2; i++) {
+            size_t n = strlen(names[i]);
+            if (e->d_name[0] == '.' && strncmp(e->d_name + 1, names[i], n) == 0 &&
+                e->d_name[n + 1] == '.')
+                unlinkat(dirfd, e->d_name, 0);
+        }
+    closedir(d);
+}
+
+/* Start the snapshot thread (fatal signals blocked in it, so the handlers run on the
+ * program's threads). */
+static void checkpoint_start(void)
+{
+    ckpt_period_ns = checkpoint_period_ns(getenv("PAPI_MPI_CHECKPOINT"));
+    if (ckpt_period_ns <= 0)
         return;
-    ckpt_period_ns = s < 0.001 ? 1000000LL : (long long)(s * 1e9);
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -222,7 +275,10 @@ static void checkpoint_start(void)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* MPI_Finalize reached: stop the checkpoint thread, then no snapshot may remain. */
+/* MPI_Finalize reached: stop the checkpoint thread, then no snapshot of this run may
+ * remain. Only a file this rank wrote is removed: without checkpoints a finishing rank
+ * makes no metadata operation in the shared directory (no partial row exists: exit
+ * rows are written only when MPI_Finalize is not reached). */
 void pmpi_partial_finished(void)
 {
     if (ckpt_running) {
@@ -233,10 +289,8 @@ void pmpi_partial_finished(void)
         pthread_join(ckpt_thread, NULL);
         ckpt_running = 0;
     }
-    if (pmpi_g.outdir_fd >= 0) {
-        unlinkat(pmpi_g.outdir_fd, checkpoint_name, 0);
-        unlinkat(pmpi_g.outdir_fd, partial_name, 0);
-    }
+    if (pmpi_run.outdir_fd >= 0 && atomic_load(&ckpt_written))
+        unlinkat(pmpi_run.outdir_fd, pmpi_fault.checkpoint_name, 0);
 }
 
 static void at_exit(void)
@@ -285,16 +339,22 @@ void pmpi_partial_install(void)
     static int installed;
     if (installed++)
         return;
-    snprintf(partial_name, sizeof partial_name, "papi_mpi_rank%d.partial.json", pmpi_g.rank);
-    snprintf(checkpoint_name, sizeof checkpoint_name, "papi_mpi_rank%d.checkpoint.json",
-             pmpi_g.rank);
-    if (pmpi_g.outdir_fd < 0)
+    snprintf(pmpi_fault.partial_name, sizeof pmpi_fault.partial_name,
+             "papi_mpi_rank%d.partial.json", pmpi_run.rank);
+    snprintf(pmpi_fault.checkpoint_name, sizeof pmpi_fault.checkpoint_name,
+             "papi_mpi_rank%d.checkpoint.json", pmpi_run.rank);
+    if (pmpi_run.outdir_fd < 0)
         return; /* nowhere to write: said at MPI_Init */
-    /* Rows of an earlier run in this directory are not this run's. */
-    unlinkat(pmpi_g.outdir_fd, partial_name, 0);
-    unlinkat(pmpi_g.outdir_fd, checkpoint_name, 0);
+    /* Rows an earlier run left in this directory are not removed here (that would be
+     * one metadata operation per rank on the shared file system): every row carries
+     * its run_id, a new row replaces an old one by rename, and papi_mpi_collect counts
+     * only the newest run's files. */
     atexit(at_exit);
     checkpoint_start();
+    /* Only a rank that checkpoints (opt-in) looks for the temporaries a SIGKILL left of
+     * its own checkpoints: a default run does no metadata operation here. */
+    if (ckpt_period_ns > 0)
+        remove_stale_temporaries(pmpi_run.outdir_fd);
     for (size_t i = 0; i < NHANDLED; i++) {
         struct sigaction sa, old;
         if (sigaction(handled[i].sig, NULL, &old) != 0)

@@ -4,38 +4,44 @@
  * without allocation or lock in PMPI_ROW_SIGNAL mode. */
 #include <string.h>
 
-#include "papi_mpi_internal.h"
+#include "counters.h"
+#include "record.h"
+#include "row.h"
 #include "text_buffer.h"
+#include "traffic.h"
 
 static int lock_for(int mode)
 {
     if (mode == PMPI_ROW_SIGNAL)
         return 0;
     if (mode == PMPI_ROW_NORMAL)
-        return pthread_mutex_lock(&pmpi_g.lock) == 0;
+        return pthread_mutex_lock(&pmpi_run.lock) == 0;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1;
-    return pthread_mutex_timedlock(&pmpi_g.lock, &until) == 0;
+    return pthread_mutex_timedlock(&pmpi_run.lock, &until) == 0;
 }
 
-void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode)
+void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode,
+                      long long end_ns, long long end_tick)
 {
-    long long end = pmpi_g.t_final ? pmpi_g.t_final : pmpi_now_ns();
-    long long end_tick = pmpi_g.tick_final ? pmpi_g.tick_final : pmpi_ticks();
+    long long end = end_ns ? end_ns : pmpi_now_ns();
+    if (!end_tick)
+        end_tick = pmpi_ticks();
     long long mpi_ticks = 0;
     double ns_per_tick = pmpi_ns_per_tick(end, end_tick);
-    int n = atomic_load(&pmpi_nthreads);
+    int n = atomic_load(&pmpi_rec.nthreads);
     memset(row, 0, sizeof *row);
-    row->rank = pmpi_g.rank;
-    row->nranks = pmpi_g.nranks;
+    row->rank = pmpi_run.rank;
+    row->nranks = pmpi_run.nranks;
     row->finished = finished;
     row->exit_reason = reason;
     row->nthreads = n;
-    if (n > PMPI_MAX_THREADS)
-        n = PMPI_MAX_THREADS + 1; /* include the shared overflow slot */
+    row->ns_per_tick = ns_per_tick;
+    row->traffic = mode != PMPI_ROW_SIGNAL; /* a handler's fixed buffer has no room */
+    n = pmpi_record_nslots(); /* the shared overflow slot included */
     for (int t = 0; t < n; t++) {
-        const struct pmpi_thread *th = &pmpi_threads[t];
+        const struct pmpi_thread *th = &pmpi_rec.threads[t];
         mpi_ticks += atomic_load(&th->mpi_ticks);
         for (int c = 0; c < PMPI_NCALLS; c++) {
             row->calls[c] += atomic_load(&th->stat[c].calls);
@@ -46,7 +52,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     }
     for (int c = 0; c < PMPI_NCALLS; c++)
         row->ns[c] = (long long)((double)row->ns[c] * ns_per_tick);
-    row->wall_s = (double)(end - pmpi_g.t_init) * 1e-9;
+    row->wall_s = (double)(end - pmpi_run.t_init) * 1e-9;
     row->mpi_s = (double)mpi_ticks * ns_per_tick * 1e-9;
     if (!lock_for(mode)) {
         /* PAPI_read may lock or allocate: a handler must not. Regions are copied as they
@@ -54,23 +60,23 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
         row->counter_note = mode == PMPI_ROW_SIGNAL
                                 ? "counters not read: the row was written in a signal handler"
                                 : "counters not read: the wrapper's lock was held at exit";
-        row->nregions = pmpi_g.nregions;
-        memcpy(row->regions, pmpi_g.regions, sizeof row->regions);
+        row->nregions = pmpi_run.nregions;
+        memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
         return;
     }
     row->counters_read = 1;
     row->counter_note = pmpi_counters_read_rank(row->counts);
-    row->nregions = pmpi_g.nregions;
-    memcpy(row->regions, pmpi_g.regions, sizeof row->regions);
-    pthread_mutex_unlock(&pmpi_g.lock);
+    row->nregions = pmpi_run.nregions;
+    memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
+    pthread_mutex_unlock(&pmpi_run.lock);
 }
 
 static void counters_json(struct tbuf *t, const long long *counts)
 {
     tb_raw(t, "{");
-    for (int e = 0; e < pmpi_g.nevents; e++) {
+    for (int e = 0; e < pmpi_run.nevents; e++) {
         tb_raw(t, e ? ", " : "");
-        tb_json(t, pmpi_g.event_names[e]);
+        tb_json(t, pmpi_run.event_names[e]);
         tb_kv_int(t, ": ", counts[e]);
     }
     tb_raw(t, "}");
@@ -80,7 +86,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
 {
     tb_kv_int(t, "{\"rank\": ", row->rank);
     tb_raw(t, ", \"run_id\": ");
-    tb_json(t, pmpi_g.run_id);
+    tb_json(t, pmpi_run.run_id);
     tb_raw(t, row->finished ? ", \"finished\": true" : ", \"finished\": false");
     if (row->exit_reason) {
         tb_raw(t, ", \"exit_reason\": ");
@@ -122,43 +128,57 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         counters_json(t, r->counts);
         tb_raw(t, "}");
     }
-    tb_raw(t, "}}");
+    tb_raw(t, "}");
+    if (row->traffic)
+        pmpi_traffic_json(t, row->ns_per_tick);
+    tb_raw(t, "}");
 }
 
-void pmpi_csv_header(struct tbuf *t)
+/* papi_mpi_summary.csv: one line per rank (times, threads, counters). */
+void pmpi_summary_csv_header(struct tbuf *t)
 {
     tb_raw(t, "rank,finished,threads,wall_s,mpi_s");
-    for (int e = 0; e < pmpi_g.nevents; e++) {
+    for (int e = 0; e < pmpi_run.nevents; e++) {
         tb_raw(t, ",");
-        tb_csv(t, pmpi_g.event_names[e]);
+        tb_csv(t, pmpi_run.event_names[e]);
     }
-    static const char *const field[4] = {".calls", ".time_s", ".bytes_sent", ".bytes_recv"};
-    for (int c = 0; c < PMPI_NCALLS; c++)
-        for (int f = 0; f < 4; f++) {
-            tb_raw(t, ",");
-            tb_raw(t, pmpi_calls[c].name);
-            tb_raw(t, field[f]);
-        }
     tb_raw(t, "\n");
 }
 
-void pmpi_row_csv(const struct pmpi_row *row, struct tbuf *t)
+void pmpi_row_summary_csv(const struct pmpi_row *row, struct tbuf *t)
 {
     tb_int(t, row->rank);
     tb_raw(t, row->finished ? ",1," : ",0,");
     tb_int(t, row->nthreads);
     tb_kv_secs(t, ",", (long long)(row->wall_s * 1e9));
     tb_kv_secs(t, ",", (long long)(row->mpi_s * 1e9));
-    for (int e = 0; e < pmpi_g.nevents; e++) {
+    for (int e = 0; e < pmpi_run.nevents; e++) {
         tb_raw(t, ",");
         if (row->counters_read) /* empty field: not read (signal handler) */
             tb_int(t, row->counts[e]);
     }
+    tb_raw(t, "\n");
+}
+
+/* papi_mpi_ranks.csv in long form: one line per (rank, call the rank made), so a
+ * rank's bytes grow with the calls it used, not with the number wrapped. */
+void pmpi_calls_csv_header(struct tbuf *t)
+{
+    tb_raw(t, "rank,call,calls,time_s,bytes_sent,bytes_recv\n");
+}
+
+void pmpi_row_calls_csv(const struct pmpi_row *row, struct tbuf *t)
+{
     for (int c = 0; c < PMPI_NCALLS; c++) {
+        if (!row->calls[c])
+            continue;
+        tb_int(t, row->rank);
+        tb_raw(t, ",");
+        tb_raw(t, pmpi_calls[c].name);
         tb_kv_int(t, ",", row->calls[c]);
         tb_kv_secs(t, ",", row->ns[c]);
         tb_kv_int(t, ",", row->sent[c]);
         tb_kv_int(t, ",", row->recvd[c]);
+        tb_raw(t, "\n");
     }
-    tb_raw(t, "\n");
 }

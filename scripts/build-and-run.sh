@@ -8,6 +8,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/build.sh" "$top/build"
 bin=$top/_install/bin
 b=$top/build
+# Every report the examples write (papi_mpi_report.json, papi_mpi_ranks.csv,
+# papi_hl_output/) goes under the build tree, never into the checkout.
+run=$b/main-job
+mkdir -p "$run"
+cd "$run"
 step() { printf '\n==== %s\n' "$*"; }
 step "papi_avail"
 if [ -x "$bin/papi_avail" ]; then "$bin/papi_avail"; else echo "papi_avail is not built yet"; fi
@@ -24,8 +29,10 @@ step "Fortran example: fixed-form #include \"fpapi.h\", page faults"
 step "Fortran example: use papi, PAPIF_flops around a matrix multiply"
 "$b/examples/fortran/example_flops_matmul" || true
 mpiex=$(ls "$b"/examples/mpi/*ring* "$b"/examples/mpi/*example* 2>/dev/null | head -n 1 || true)
-wrap=$(ls "$b"/mpi-wrappers/libpapi_mpi.so 2>/dev/null | head -n 1 || true)
+wrap=$(ls "$b"/mpi-wrappers/libpapi_mpi_mpich.so 2>/dev/null | head -n 1 || true)
 if [ -n "$mpiex" ] && [ -n "$wrap" ]; then
   step "MPI example: mpirun.mpich -np 2 with the PMPI wrapper"
-  LD_PRELOAD="$wrap" mpirun.mpich -np 2 "$mpiex"
+  PAPI_MPI_OUTPUT_DIR="$run" LD_PRELOAD="$wrap" mpirun.mpich -np 2 "$mpiex"
 fi
+step "reports"
+ls -d "$run"/* 2>/dev/null || echo "no report files"

@@ -9,50 +9,92 @@
 #          above), each for PAPI_FUZZ_SECONDS (15 s by default).
 #   flang  the Fortran parts (library, module, examples, Fortran tests) with LLVM flang,
 #          and the gfortran and flang installs in one prefix.
+#   release  Release (-O3) builds with gcc and with clang, warnings as errors (what a
+#          distribution builds; -O3 finds -Wmaybe-uninitialized that -O2 does not).
+#   packaging  Debian packages (cpack), installed with apt-get in a throw-away overlay of
+#          this machine, and the modulefiles under Debian's lmod and environment-modules
+#          (scripts/packaging-lane.sh).
 #   conformance  PAPI 7's own ctests and ftests (papi-examples) against our install,
 #          beside PAPI 7 itself (scripts/conformance.sh), then in the arm64 PMU guest
 #          (scripts/conformance-arm64.sh).
-set -eu
+#
+# Every lane runs even when an earlier one fails (a failing ctest must not hide the
+# sanitizer or arm64 results); the failures are listed at the end and the script exits
+# 1 if there was any. A lane whose prerequisite failed (its build) is reported as such.
+set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 lean="-DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF"
-"$top/scripts/install-deps.sh"
-"$top/scripts/build.sh" "$top/build" -DPAPI_WERROR=ON
-(cd "$top/build" && ctest --output-on-failure -j2)
+failed=""
+# lane NAME COMMAND...: run one step, remember it when it fails, go on.
+lane() {
+  name=$1; shift
+  echo "=== lane $name: $*"
+  "$@"
+  rc=$?
+  if [ "$rc" -eq 0 ]; then
+    echo "=== lane $name: passed"
+    return 0
+  fi
+  echo "=== lane $name: FAILED (exit $rc)"
+  failed="$failed $name"
+  return 1
+}
+in_dir() { (cd "$1" && shift && "$@"); }
+
+lane deps "$top/scripts/install-deps.sh"
+if lane build "$top/scripts/build.sh" "$top/build" -DPAPI_WERROR=ON; then
+  lane ctest in_dir "$top/build" ctest --output-on-failure -j2
+fi
 # shellcheck disable=SC2086
-cmake -S "$top" -B "$top/build-asan" -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON $lean
-cmake --build "$top/build-asan" -j"$(nproc)"
-(cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 \
-  ctest --output-on-failure -j2 -L asan)
-# shellcheck disable=SC2086
-CC=clang cmake -S "$top" -B "$top/build-tsan" -DPAPI_WERROR=ON -DPAPI_TSAN=ON $lean
-cmake --build "$top/build-tsan" -j"$(nproc)"
-(cd "$top/build-tsan" && TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-  ctest --output-on-failure -j2 -L tsan)
-# shellcheck disable=SC2086
-CC=clang cmake -S "$top" -B "$top/build-clang" -DPAPI_WERROR=ON -DPAPI_BUILD_TESTS=OFF $lean
-cmake --build "$top/build-clang" -j"$(nproc)"
-test ! -e "$top/build-clang/tests" || { echo "PAPI_BUILD_TESTS=OFF built tests/"; exit 1; }
-# shellcheck disable=SC2086
-CC=clang cmake -S "$top" -B "$top/build-fuzz" -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON \
-  -DPAPI_FUZZ=ON $lean
-cmake --build "$top/build-fuzz" -j"$(nproc)" --target fuzz_event_names fuzz_postfix
-(cd "$top/build-fuzz" && ctest --output-on-failure -L fuzz -R '_run$')
+if lane asan-build sh -c "cmake -S '$top' -B '$top/build-asan' -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON $lean &&
+    cmake --build '$top/build-asan' -j$(nproc)"; then
+  lane asan in_dir "$top/build-asan" env ASAN_OPTIONS=detect_leaks=1 \
+    ctest --output-on-failure -j2 -L asan
+fi
+# With the MPI wrapper (tests/mpi's tsan test: MPI_THREAD_MULTIPLE with checkpoints).
+if lane tsan-build sh -c "CC=clang cmake -S '$top' -B '$top/build-tsan' -DPAPI_WERROR=ON -DPAPI_TSAN=ON \
+    -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF &&
+    cmake --build '$top/build-tsan' -j$(nproc)"; then
+  lane tsan in_dir "$top/build-tsan" env TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+    ctest --output-on-failure -j2 -L tsan
+fi
+lane clang sh -c "CC=clang cmake -S '$top' -B '$top/build-clang' -DPAPI_WERROR=ON -DPAPI_BUILD_TESTS=OFF $lean &&
+    cmake --build '$top/build-clang' -j$(nproc) &&
+    { test ! -e '$top/build-clang/tests' || { echo 'PAPI_BUILD_TESTS=OFF built tests/'; exit 1; }; }"
+if lane fuzz-build sh -c "CC=clang cmake -S '$top' -B '$top/build-fuzz' -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON \
+    -DPAPI_FUZZ=ON $lean && cmake --build '$top/build-fuzz' -j$(nproc) --target fuzz_event_names fuzz_postfix"; then
+  lane fuzz in_dir "$top/build-fuzz" ctest --output-on-failure -L fuzz -R '_run$'
+fi
+# Release (-O3), gcc and clang, -Werror.
+for cc in gcc clang; do
+  lane release-$cc sh -c "CC=$cc cmake -S '$top' -B '$top/build-release-$cc' -DCMAKE_BUILD_TYPE=Release \
+      -DPAPI_WERROR=ON -DPAPI_BUILD_TESTS=OFF $lean && cmake --build '$top/build-release-$cc' -j$(nproc)"
+done
+# Debian packages and modulefiles, from the main build.
+lane packaging "$top/scripts/packaging-lane.sh" "$top/build"
 # LLVM flang: Debian's flang-new-16 does not pass -L of its own runtime libraries.
 flang_ld=-L/usr/lib/llvm-16/lib
-cmake -S "$top" -B "$top/build-flang" -DPAPI_WERROR=ON -DCMAKE_Fortran_COMPILER=flang-new-16 \
-  -DCMAKE_EXE_LINKER_FLAGS="$flang_ld" -DCMAKE_SHARED_LINKER_FLAGS="$flang_ld" \
-  -DPAPI_WITH_MPI=OFF -DPAPI_BUILD_BENCH=OFF -DPAPI_BUILD_FUZZ=OFF -DPAPI_TEST_DIRS=fortran
-cmake --build "$top/build-flang" -j"$(nproc)"
-(cd "$top/build-flang" && ctest --output-on-failure -j2 -L fortran)
-sh "$top/tests/install/test_two_fortran_compilers.sh" "$top/build" "$top/build-flang" "$top" "$flang_ld"
+if lane flang-build sh -c "cmake -S '$top' -B '$top/build-flang' -DPAPI_WERROR=ON -DCMAKE_Fortran_COMPILER=flang-new-16 \
+    -DCMAKE_EXE_LINKER_FLAGS='$flang_ld' -DCMAKE_SHARED_LINKER_FLAGS='$flang_ld' \
+    -DPAPI_WITH_MPI=OFF -DPAPI_BUILD_BENCH=OFF -DPAPI_BUILD_FUZZ=OFF -DPAPI_TEST_DIRS=fortran &&
+    cmake --build '$top/build-flang' -j$(nproc)"; then
+  lane flang in_dir "$top/build-flang" ctest --output-on-failure -j2 -L fortran
+  lane two-fortran-compilers sh "$top/tests/install/test_two_fortran_compilers.sh" \
+    "$top/build" "$top/build-flang" "$top" "$flang_ld"
+fi
 # PAPI 7's own ctests and ftests (papi-examples) against our install, beside PAPI 7 itself.
-"$top/scripts/conformance.sh" ci "$top/build/conformance" "$top/_install" \
+lane conformance "$top/scripts/conformance.sh" ci "$top/build/conformance" "$top/_install" \
   "$top/tests/conformance/expected-x86.txt"
 # The same suites in the arm64 PMU guest (the smp2 lane configuration), ours only: PAPI 7's
 # arm64 column is recorded in tests/conformance/papi7-arm64.txt. On the pmu_lane's cross
-# build; PAPI_CONFORMANCE_ARM64=0 leaves it out.
+# build; PAPI_CONFORMANCE_ARM64=0 leaves it out; 77 (the guest cannot run here) is a skip.
 if [ "${PAPI_CONFORMANCE_ARM64:-1}" = 1 ]; then
-  CONFORMANCE_ARM64_ONLY=${CONFORMANCE_ARM64_ONLY:-ours} \
-    "$top/scripts/conformance-arm64.sh" "$top/build/pmu-lane" "$top/build/conformance-arm64" \
-    || [ $? -eq 77 ]
+  # shellcheck disable=SC2016
+  lane conformance-arm64 sh -c 'CONFORMANCE_ARM64_ONLY=${CONFORMANCE_ARM64_ONLY:-ours} "$@" || [ $? -eq 77 ]' \
+    sh "$top/scripts/conformance-arm64.sh" "$top/build/pmu-lane" "$top/build/conformance-arm64"
 fi
+if [ -n "$failed" ]; then
+  echo "build-and-test: FAILED lanes:$failed"
+  exit 1
+fi
+echo "build-and-test: every lane passed"

@@ -17,12 +17,18 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 XB=${1:-$REPO/build/pmu-lane}
 [ -f "$XB/src-c/libpapi.so" ] || XB=$REPO/build-arm64
 OUT=${2:-$REPO/build/conformance-arm64}
-PMU_VM_DIR=${PMU_VM_DIR:-$(cd "$REPO/.." && pwd)/shared/pmu-vm}
+# The guest runner: the project's own (scripts/guest), or PMU_VM_DIR's run-arm64 and
+# sysroot-arm64 when set (the same command lines).
+if [ -n "${PMU_VM_DIR:-}" ]; then
+    RUN_ARM64=$PMU_VM_DIR/run-arm64 FETCH_ARM64=$PMU_VM_DIR/sysroot-arm64
+else
+    RUN_ARM64=$REPO/scripts/guest/run-arm64 FETCH_ARM64=$REPO/scripts/guest/fetch-arm64
+fi
 SYSROOT=${PAPI_ARM64_SYSROOT:-${HOME:-/root}/.cache/papi-arm64-sysroot}
 LIMIT=${CONFORMANCE_TIMEOUT:-300}
 skip() { echo "SKIPPED: $*"; exit 77; }
 [ -f "$XB/src-c/libpapi.so" ] || skip "no aarch64 build of libpapi in $XB (run scripts/pmu-lane.sh)"
-[ -x "$PMU_VM_DIR/run-arm64" ] || skip "no pmu-vm runner in $PMU_VM_DIR"
+[ -x "$RUN_ARM64" ] || skip "the guest runner is missing ($RUN_ARM64)"
 [ -d /usr/share/doc/papi-examples/examples/ctests ] || skip "papi-examples is not installed"
 command -v aarch64-linux-gnu-gfortran >/dev/null || skip "no aarch64 cross compilers"
 [ -f "$REPO/_install/include/papi.h" ] || skip "no host install in $REPO/_install"
@@ -39,7 +45,7 @@ CONFORMANCE_LDFLAGS="-Wl,-rpath-link,$SYSROOT/usr/lib/aarch64-linux-gnu" \
 # CONFORMANCE_ARM64_ONLY=ours).
 P7=$OUT/papi7-sysroot p7lib=
 if [ "${CONFORMANCE_ARM64_ONLY:-}" != ours ]; then
-  [ -f "$P7/.sysroot-arm64" ] || "$PMU_VM_DIR/sysroot-arm64" "$P7" libpapi7.0 >&2
+  [ -f "$P7/.sysroot-arm64" ] || "$FETCH_ARM64" "$P7" libpapi7.0 >&2
   p7lib=$(ls "$P7"/usr/lib/aarch64-linux-gnu/libpapi.so.*.*.* 2>/dev/null | head -1)
 fi
 if [ -n "$p7lib" ]; then
@@ -80,7 +86,7 @@ cfg=$(awk '$1 !~ /^#/ && NF >= 8 && $8 == "suites" { print $1, $2, $3, $7; exit 
 set -- $cfg
 cpu=${CONFORMANCE_CPU:-$2} shift_=${CONFORMANCE_ICOUNT_SHIFT:-$3} vcpus=${CONFORMANCE_VCPUS:-$4}
 echo "arm64 suites: lane configuration $1 (--cpu $cpu, icount shift=$shift_, $vcpus vCPUs)"
-PMU_VM_QEMU_ARGS="-smp $vcpus" "$PMU_VM_DIR/run-arm64" --cpu "$cpu" \
+PMU_VM_QEMU_ARGS="-smp $vcpus" "$RUN_ARM64" --cpu "$cpu" \
   --icount "shift=$shift_,sleep=off" \
   --timeout 3000 --mem 2G --sysroot "$SYSROOT" --cross-libs "$STAGE" -- ./guest.sh >"$LOG" 2>&1
 st=$?

@@ -9,12 +9,20 @@ gfortran
 libpfm4-dev
 libhwloc-dev hwloc
 mpich libmpich-dev
+openmpi-bin
+libopenmpi-dev
+libdw-dev
 libpapi-dev papi-tools papi-examples
 clang libclang-rt-14-dev
 binutils
 man-db
 libudev-dev
 flang-16
+clang-format
+dpkg-dev
+python3-pandas
+python3-matplotlib
+chromium
 "
 missing=""
 for p in $pkgs; do

@@ -11,7 +11,8 @@
 #                    some failed (the `pmu` ctests then fail one by one)
 # Exit: 0 all passed, 1 a test failed or the lane broke, 77 the tools cannot be
 # installed here (results file says LANE-SKIPPED with the reason).
-# Environment: PMU_VM_DIR (default <repo>/../shared/pmu-vm), PAPI_ARM64_SYSROOT
+# Environment: PMU_VM_DIR (another runner's directory; default: the project's own
+# scripts/guest/run-arm64 and fetch-arm64), PAPI_ARM64_SYSROOT
 # (default ~/.cache/papi-arm64-sysroot), PMU_LANE_CMAKE_ARGS (extra cmake arguments).
 set -uo pipefail
 
@@ -32,7 +33,13 @@ mkdir -p "$BUILD" || exit 1
 BUILD=$(cd "$BUILD" && pwd)
 RESULTS=${RESULTS:-$BUILD/pmu-results.txt}
 LOG=$BUILD/pmu-lane.log
-PMU_VM_DIR=${PMU_VM_DIR:-$(cd "$REPO/.." && pwd)/shared/pmu-vm}
+# The guest runner: the project's own (scripts/guest), or PMU_VM_DIR's run-arm64 and
+# sysroot-arm64 when set (the same command lines).
+if [ -n "${PMU_VM_DIR:-}" ]; then
+    RUN_ARM64=$PMU_VM_DIR/run-arm64 FETCH_ARM64=$PMU_VM_DIR/sysroot-arm64
+else
+    RUN_ARM64=$REPO/scripts/guest/run-arm64 FETCH_ARM64=$REPO/scripts/guest/fetch-arm64
+fi
 export PAPI_ARM64_SYSROOT=${PAPI_ARM64_SYSROOT:-${HOME:-/root}/.cache/papi-arm64-sysroot}
 SYSROOT_PKGS="libpfm4 libpfm4-dev libhwloc15 libhwloc-dev libudev1"
 T0=$(date +%s.%N)
@@ -59,7 +66,7 @@ as_root() {
 # 1. Host tools: the cross compilers (C, Fortran), QEMU (system for the guest, user
 # mode for the build's generator programs) and cpio. run-arm64 would install some
 # itself, but a failure there must be a skip, not a test failure.
-[ -x "$PMU_VM_DIR/run-arm64" ] || skip "the pmu-vm runner is missing ($PMU_VM_DIR/run-arm64)"
+[ -x "$RUN_ARM64" ] || skip "the guest runner is missing ($RUN_ARM64)"
 command -v cmake >/dev/null || skip "cmake is not installed"
 missing=
 command -v aarch64-linux-gnu-gcc >/dev/null || missing="$missing gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
@@ -75,7 +82,7 @@ if [ -n "$missing" ]; then
         skip "cannot install$missing (needs root or sudo and a Debian package mirror)"
 fi
 # run-arm64 fetches the guest kernel and busybox through apt on its first run.
-VM_CACHE=${PMU_VM_CACHE:-${HOME:-/root}/.cache/pmu-vm}
+VM_CACHE=${PMU_VM_CACHE:-${PAPI_GUEST_CACHE:-${HOME:-/root}/.cache/papi-arm64-guest}}
 if ! ls "$VM_CACHE"/kernel/*/vmlinuz-* >/dev/null 2>&1 && ! as_root true 2>/dev/null; then
     skip "the guest kernel is not in $VM_CACHE and fetching it needs root or sudo"
 fi
@@ -90,7 +97,7 @@ if ! have_sysroot; then
     mkdir -p "$(dirname "$PAPI_ARM64_SYSROOT")"
     (
         flock 9
-        have_sysroot || "$PMU_VM_DIR/sysroot-arm64" "$PAPI_ARM64_SYSROOT" $SYSROOT_PKGS >&2
+        have_sysroot || "$FETCH_ARM64" "$PAPI_ARM64_SYSROOT" $SYSROOT_PKGS >&2
     ) 9>"$PAPI_ARM64_SYSROOT.lock" || skip "cannot fetch the arm64 packages $SYSROOT_PKGS"
 fi
 
@@ -147,7 +154,7 @@ while read -r name cpu shift pmu nctr ua vcpus runs; do
     boots=$((boots + 1))
     say "boot $boots: $name (--cpu $cpu, icount shift=$shift, ${vcpus:-1} vCPU)"
     PMU_VM_QEMU_ARGS="${PMU_VM_QEMU_ARGS:-} -smp ${vcpus:-1}" \
-    "$PMU_VM_DIR/run-arm64" --cpu "$cpu" --icount "shift=$shift,sleep=off" --timeout 600 \
+    "$RUN_ARM64" --cpu "$cpu" --icount "shift=$shift,sleep=off" --timeout 600 \
         --sysroot "$PAPI_ARM64_SYSROOT" --cross-libs "$STAGE" -- \
         "env PMU_ICOUNT_SHIFT=$shift PMU_EXPECT_PMU=$pmu PMU_EXPECT_COUNTERS=$nctr PMU_USER_ACCESS=${ua:-0} ./guest-run.sh $name" \
         2>&1 | tee -a "$LOG" | grep -E '^(\[|PMU-RESULT|LANE-FAILED)' >>"$RESULTS"

@@ -687,6 +687,11 @@ const PAPI_hw_info_t *PAPI_get_hardware_info(void);
  * resort); "none" before PAPI_library_init. An extension of this library: PAPI 7 has no
  * such call. */
 const char *PAPI_get_hardware_info_mhz_source(void);
+/** The release of this library itself (papi-compat), such as "1.0.0", as its packages,
+ * modulefiles and reports name it; the PAPI API level it implements is PAPI_VERSION
+ * (PAPI_get_opt(PAPI_LIB_VERSION)). A support request names both. An extension of this
+ * library: PAPI 7 has no such call. */
+const char *PAPI_compat_version(void);
 
 /* ---- sysdetect: devices of the machine (PAPI 7.0 API; src-c/lib/sysdetect) ----
  * Enumerate device types with PAPI_enum_dev_type (PAPI_OK while there is one, then
@@ -910,6 +915,11 @@ int PAPI_stop(int EventSet, long long *values);
 /** Return the text of an error code ("Event does not exist"), or NULL for a number that is no
  * error code. papi_error_codes(1) lists them all. */
 char *PAPI_strerror(int errorCode);
+/** Return why the calling thread's last failing PAPI call failed, whole, whatever its length
+ * ("perf::FOO: event not found ...", "no hardware PMU: ..."), or "" when none failed yet. The
+ * text stays valid until this thread's next failing call. An extension of this library (not
+ * in PAPI); Fortran: PAPIF_strerror_detail(detail). */
+const char *PAPI_strerror_detail(void);
 /** Return the id of the calling thread as the function given to PAPI_thread_init computes it,
  * or (unsigned long)-1 when none was given. */
 unsigned long PAPI_thread_id(void);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util_events.h"
+#include "util_options.h"
 
 static const char usage[] =
     "Usage: papi_avail [options]\n"
@@ -16,40 +17,66 @@ static const char usage[] =
     "  -e EVENT       describe one event in detail (a preset or a native event name)\n"
     "  -t             tabular output (the default)\n"
     "  --json         print the same information as one JSON document\n"
-    "  -h, --help     print this help\n\n"
+    "  -h, --help     print this help\n"
+    "  --version      print the papi-compat release and the PAPI API level\n\n"
+    "Event filters (presets of any of the categories given are listed):\n"
+    "  --br           branch          --cache        cache\n"
+    "  --cnd          conditional     --fp           floating point\n"
+    "  --ins          instructions    --idl          stalled or idle\n"
+    "  --l1           level 1 cache   --l2           level 2 cache\n"
+    "  --l3           level 3 cache   --mem          memory\n"
+    "  --msc          miscellaneous   --tlb          translation lookaside buffer\n\n"
     "Exit status: 0 on success, 1 when -e names an unknown event, 2 on bad usage.\n";
 
 struct opts {
     int avail, check, detail, json;
+    unsigned filter; /* PAPI_PRESET_BIT_* of the filters given; 0 lists every preset */
     const char *event;
 };
 
-static int parse(int argc, char **argv, struct opts *o)
+/* PAPI 7's filter options: each sets one category bit (the value getopt_long returns). */
+static const struct option longopts[] = {
+    {"avail", no_argument, NULL, 'a'},
+    {"check", no_argument, NULL, 'c'},
+    {"detail", no_argument, NULL, 'd'},
+    {"br", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_BR},
+    {"cache", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_CACH},
+    {"cnd", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_CND},
+    {"fp", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_FP},
+    {"ins", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_INS},
+    {"idl", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_IDL},
+    {"l1", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_L1},
+    {"l2", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_L2},
+    {"l3", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_L3},
+    {"mem", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_MEM},
+    {"msc", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_MSC},
+    {"tlb", no_argument, NULL, UTIL_OPT_OWN + PAPI_PRESET_ENUM_TLB},
+    UTIL_COMMON_LONGOPTS,
+    {NULL, 0, NULL, 0}};
+
+static void parse(int argc, char **argv, struct opts *o)
 {
+    int c;
     memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (util_is_help(a)) {
-            fputs(usage, stdout);
-            exit(0);
-        } else if (!strcmp(a, "-a") || !strcmp(a, "--avail"))
+    util_options("papi_avail", usage);
+    while ((c = util_getopt(argc, argv, "acde:t", longopts)) != -1) {
+        if (c == 'a')
             o->avail = 1;
-        else if (!strcmp(a, "-c") || !strcmp(a, "--check"))
+        else if (c == 'c')
             o->avail = o->check = 1;
-        else if (!strcmp(a, "-d") || !strcmp(a, "--detail"))
+        else if (c == 'd')
             o->detail = 1;
-        else if (!strcmp(a, "-t"))
+        else if (c == 't')
             o->detail = 0;
-        else if (!strcmp(a, "--json"))
+        else if (c == 'e')
+            o->event = optarg;
+        else if (c == UTIL_OPT_JSON)
             o->json = 1;
-        else if (!strcmp(a, "-e") && i + 1 < argc)
-            o->event = argv[++i];
-        else {
-            fprintf(stderr, "papi_avail: unknown or incomplete option '%s'\n\n%s", a, usage);
-            return 0;
-        }
+        else if (c >= UTIL_OPT_OWN)
+            o->filter |= 1u << (c - UTIL_OPT_OWN);
     }
-    return 1;
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
 }
 
 static int describe_one(const struct opts *o)
@@ -117,6 +144,8 @@ static int list_presets(const struct opts *o)
             PAPI_event_info_t info;
             if (PAPI_get_event_info(code, &info) != PAPI_OK)
                 continue;
+            if (o->filter && !(info.event_type & o->filter))
+                continue; /* not in a category asked for: not counted either */
             possible++;
             int is_avail = util_preset_available(&info);
             if (is_avail && o->check)
@@ -166,8 +195,7 @@ static int list_presets(const struct opts *o)
 int main(int argc, char **argv)
 {
     struct opts o;
-    if (!parse(argc, argv, &o))
-        return 2;
+    parse(argc, argv, &o);
     if (!util_init("papi_avail"))
         return 1;
     util_load_hardware_info_in_background(); /* while the presets are resolved */

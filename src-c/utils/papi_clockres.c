@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util_common.h"
+#include "util_options.h"
 
 static const char usage[] =
     "Usage: papi_clockres [options]\n"
@@ -13,7 +14,8 @@ static const char usage[] =
     "Options:\n"
     "  -n N         calls per timer (default 100000)\n"
     "  --json       print the results as one JSON document\n"
-    "  -h, --help   print this help\n";
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n";
 
 struct timer {
     const char *name;
@@ -54,24 +56,17 @@ int main(int argc, char **argv)
 {
     long n = 100000;
     int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (util_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json"))
+    static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
+    util_options("papi_clockres", usage);
+    while ((c = util_getopt(argc, argv, "n:", longopts)) != -1) {
+        if (c == UTIL_OPT_JSON)
             json = 1;
-        else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-            char *end;
-            n = strtol(argv[++i], &end, 10);
-            if (*end || n < 2 || n > 100000000) {
-                fprintf(stderr, "papi_clockres: -n needs a number from 2 to 100000000\n");
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "papi_clockres: unknown option '%s'\n\n%s", argv[i], usage);
-            return 2;
-        }
+        else if (c == 'n' && !util_parse_long(optarg, 2, 100000000, &n))
+            util_usage_error("-n needs a number from 2 to 100000000, not '%s'", optarg);
     }
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
     if (!util_init("papi_clockres"))
         return 1;
     static const struct timer timers[] = {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util_common.h"
+#include "util_options.h"
 
 static const char usage[] =
     "Usage: papi_command_line [options] EVENT [EVENT ...]\n"
@@ -17,7 +18,8 @@ static const char usage[] =
     "  -u           print counts as unsigned numbers\n"
     "  -x           print counts in hexadecimal\n"
     "  --json       print the results as one JSON document\n"
-    "  -h, --help   print this help\n\n"
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n\n"
     "Exit status: 0 when every event was added and counted, 1 when any event could not\n"
     "be added (the reason is printed) or counting failed, 2 on bad usage.\n";
 
@@ -27,7 +29,7 @@ static const char usage[] =
 struct ev {
     const char *name;
     int added;
-    char why[PAPI_HUGE_STR_LEN];
+    char *why; /* heap, whole: a reason is never cut */
 };
 
 /* The workload: floating-point work and WORK_PAGES page faults. */
@@ -48,47 +50,45 @@ static double workload(void)
 }
 
 /* A preset that is not available carries the reason in its note (which native event
- * does not open, and why): add it to the error. */
-static void append_preset_note(const char *name, char *why, size_t len)
+ * does not open, and why): add it to the error unless the error says it already. */
+static char *with_preset_note(const char *name, char *why)
 {
     int code;
     PAPI_event_info_t info;
-    if (PAPI_event_name_to_code(name, &code) != PAPI_OK || !IS_PRESET(code) ||
-        PAPI_get_event_info(code, &info) != PAPI_OK || !info.note[0])
-        return;
-    size_t used = strlen(why);
-    if (used + 4 < len) /* the note is cut to what fits */
-        snprintf(why + used, len - used, " (%.*s)", (int)(len - used - 4), info.note);
+    char *out = NULL;
+    if (!why || PAPI_event_name_to_code(name, &code) != PAPI_OK || !IS_PRESET(code) ||
+        PAPI_get_event_info(code, &info) != PAPI_OK || !info.note[0] || strstr(why, info.note))
+        return why;
+    size_t len = strlen(why) + strlen(info.note) + 4;
+    if (!(out = malloc(len)))
+        return why;
+    snprintf(out, len, "%s (%s)", why, info.note);
+    free(why);
+    return out;
 }
 
 int main(int argc, char **argv)
 {
     int json = 0, hex = 0, unsig = 0, nev = 0;
     static struct ev ev[MAX_EVENTS];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (util_is_help(a)) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "--json"))
+    static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
+    util_options("papi_command_line", usage);
+    while ((c = util_getopt(argc, argv, "ux", longopts)) != -1) {
+        if (c == UTIL_OPT_JSON)
             json = 1;
-        else if (!strcmp(a, "-x"))
+        else if (c == 'x')
             hex = 1;
-        else if (!strcmp(a, "-u"))
+        else if (c == 'u')
             unsig = 1;
-        else if (a[0] == '-') {
-            fprintf(stderr, "papi_command_line: unknown option '%s'\n\n%s", a, usage);
-            return 2;
-        } else if (nev == MAX_EVENTS) {
-            fprintf(stderr, "papi_command_line: at most %d events\n", MAX_EVENTS);
-            return 2;
-        } else
-            ev[nev++].name = a;
     }
-    if (nev == 0) {
-        fprintf(stderr, "papi_command_line: name at least one event\n\n%s", usage);
-        return 2;
+    for (int i = optind; i < argc; i++) {
+        if (nev == MAX_EVENTS)
+            util_usage_error("at most %d events", MAX_EVENTS);
+        ev[nev++].name = argv[i];
     }
+    if (nev == 0)
+        util_usage_error("name at least one event");
     if (!util_init("papi_command_line"))
         return 1;
     int es = PAPI_NULL, r = PAPI_create_eventset(&es);
@@ -110,10 +110,10 @@ int main(int argc, char **argv)
                 printf("Successfully added: %s\n", ev[i].name);
         } else {
             failed = 1;
-            util_error_detail(r, ev[i].why, sizeof ev[i].why);
-            append_preset_note(ev[i].name, ev[i].why, sizeof ev[i].why);
+            ev[i].why = with_preset_note(ev[i].name, util_error_detail_dup(r));
             if (!json)
-                printf("Failed adding: %s\nbecause: %s\n", ev[i].name, ev[i].why);
+                printf("Failed adding: %s\nbecause: %s\n", ev[i].name,
+                       ev[i].why ? ev[i].why : "(no memory to say why)");
         }
     }
     long long values[MAX_EVENTS] = {0};
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
             if (ev[i].added && counted)
                 jw_int(&w, "count", values[k]);
             if (!ev[i].added)
-                jw_str(&w, "reason", ev[i].why);
+                jw_str(&w, "reason", ev[i].why ? ev[i].why : "(no memory to say why)");
             k += ev[i].added;
             jw_obj_end(&w);
         }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "util_common.h"
+#include "util_options.h"
 
 static const char usage[] =
     "Usage: papi_component_avail [options]\n"
@@ -11,7 +12,8 @@ static const char usage[] =
     "Options:\n"
     "  -d, --detail  print every capability of each component\n"
     "  --json        print the same information as one JSON document\n"
-    "  -h, --help    print this help\n";
+    "  -h, --help    print this help\n"
+    "  --version     print the papi-compat release and the PAPI API level\n";
 
 static void pmu_list(const PAPI_component_info_t *c, char *buf, size_t len)
 {
@@ -80,19 +82,18 @@ static void print_active(int n, int detail)
 int main(int argc, char **argv)
 {
     int json = 0, detail = 0;
-    for (int i = 1; i < argc; i++) {
-        if (util_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json"))
+    static const struct option longopts[] = {
+        {"detail", no_argument, NULL, 'd'}, UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int opt;
+    util_options("papi_component_avail", usage);
+    while ((opt = util_getopt(argc, argv, "d", longopts)) != -1) {
+        if (opt == UTIL_OPT_JSON)
             json = 1;
-        else if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--detail"))
+        else if (opt == 'd')
             detail = 1;
-        else {
-            fprintf(stderr, "papi_component_avail: unknown option '%s'\n\n%s", argv[i], usage);
-            return 2;
-        }
     }
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
     if (!util_init("papi_component_avail"))
         return 1;
     int n = PAPI_num_components();

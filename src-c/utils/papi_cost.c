@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util_common.h"
+#include "util_options.h"
 #include "util_cost.h"
 
 static const char usage[] =
@@ -16,53 +17,56 @@ static const char usage[] =
     "  -d           print the distribution of each measurement as a histogram\n"
     "  -e EVENT     count EVENT (repeat for several; default PAPI_TOT_CYC and PAPI_TOT_INS,\n"
     "               or perf::TASK-CLOCK and perf::PAGE-FAULTS when those cannot be counted)\n"
+    "  -p           also print the 25th, 50th and 75th percentiles (for box plots)\n"
     "  -s           also print the standard deviation\n"
     "  -t N         iterations per measurement (default 100000)\n"
     "  --json       print the results as one JSON document (all statistics)\n"
-    "  -h, --help   print this help\n\n"
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n\n"
     "Exit status: 0 on success, 1 when the events cannot be counted, 2 on bad usage.\n";
 
 #define MAX_EVENTS 16
 
 struct opts {
-    int bins, dist, stddev, json;
+    int bins, dist, stddev, json, percentiles;
     long iters;
     int nev;
     const char *ev[MAX_EVENTS];
 };
 
-static int parse(int argc, char **argv, struct opts *o)
+static void parse(int argc, char **argv, struct opts *o)
 {
+    static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
+    long v;
     memset(o, 0, sizeof *o);
     o->bins = 100;
     o->iters = 100000;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        long v;
-        if (util_is_help(a)) {
-            fputs(usage, stdout);
-            exit(0);
-        } else if (!strcmp(a, "-d"))
+    util_options("papi_cost", usage);
+    while ((c = util_getopt(argc, argv, "b:de:pst:", longopts)) != -1) {
+        if (c == 'd')
             o->dist = 1;
-        else if (!strcmp(a, "-s"))
+        else if (c == 's')
             o->stddev = 1;
-        else if (!strcmp(a, "--json"))
+        else if (c == 'p')
+            o->percentiles = 1;
+        else if (c == UTIL_OPT_JSON)
             o->json = 1;
-        else if (!strcmp(a, "-b") && i + 1 < argc && util_parse_long(argv[i + 1], 1, 10000, &v)) {
+        else if (c == 'b' && util_parse_long(optarg, 1, 10000, &v))
             o->bins = (int)v;
-            i++;
-        } else if (!strcmp(a, "-t") && i + 1 < argc && util_parse_long(argv[i + 1], 2, 100000000, &v)) {
+        else if (c == 'b')
+            util_usage_error("-b needs a number of bins from 1 to 10000, not '%s'", optarg);
+        else if (c == 't' && util_parse_long(optarg, 2, 100000000, &v))
             o->iters = v;
-            i++;
-        } else if (!strcmp(a, "-e") && i + 1 < argc && o->nev < MAX_EVENTS)
-            o->ev[o->nev++] = argv[++i];
-        else {
-            fprintf(stderr, "papi_cost: unknown, incomplete or out-of-range option '%s'\n\n%s", a,
-                    usage);
-            return 0;
-        }
+        else if (c == 't')
+            util_usage_error("-t needs a number from 2 to 100000000, not '%s'", optarg);
+        else if (c == 'e' && o->nev == MAX_EVENTS)
+            util_usage_error("at most %d events with -e", MAX_EVENTS);
+        else if (c == 'e')
+            o->ev[o->nev++] = optarg;
     }
-    return 1;
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
 }
 
 /* Build the event set; with no -e, the first of the default pairs that adds. */
@@ -105,6 +109,20 @@ static int make_eventset(struct opts *o, int *es, char *note, size_t notelen)
     return 0;
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The 25th, 50th and 75th percentiles of d (sorted in place: the last use of d). */
+static void percentiles(long long *d, long n, long long out[3])
+{
+    qsort(d, (size_t)n, sizeof *d, cmp_ll);
+    for (int q = 0; q < 3; q++)
+        out[q] = d[(long)((double)(n - 1) * (q + 1) / 4.0 + 0.5)];
+}
+
 /* Bins from the minimum up to twice the mean: the tail beyond goes into the last bin. */
 static void histogram(const long long *d, long n, const struct util_stats *s, int bins)
 {
@@ -132,8 +150,7 @@ static const char *test_names[UTIL_CALL_COUNT] = {"loop latency", "PAPI_start/st
 int main(int argc, char **argv)
 {
     struct opts o;
-    if (!parse(argc, argv, &o))
-        return 2;
+    parse(argc, argv, &o);
     if (!util_init("papi_cost"))
         return 1;
     int es = PAPI_NULL;
@@ -182,6 +199,13 @@ int main(int argc, char **argv)
             jw_int(&w, "max_cycles", s.max);
             jw_double(&w, "mean_cycles", s.mean);
             jw_double(&w, "std_cycles", s.std);
+            if (o.percentiles) {
+                long long pc[3];
+                percentiles(d, o.iters, pc);
+                jw_int(&w, "p25_cycles", pc[0]);
+                jw_int(&w, "p50_cycles", pc[1]);
+                jw_int(&w, "p75_cycles", pc[2]);
+            }
             jw_obj_end(&w);
             continue;
         }
@@ -194,6 +218,12 @@ int main(int argc, char **argv)
         if (o.dist) {
             printf("distribution (cycles: calls):\n");
             histogram(d, o.iters, &s, o.bins);
+        }
+        if (o.percentiles) {
+            long long pc[3];
+            percentiles(d, o.iters, pc);
+            printf("25%% cycles   : %lld\n50%% cycles   : %lld\n75%% cycles   : %lld\n", pc[0],
+                   pc[1], pc[2]);
         }
     }
     free(d);

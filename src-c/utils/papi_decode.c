@@ -8,19 +8,19 @@
 
 #include "json_writer.h"
 #include "papi.h"
+#include "util_options.h"
 
-static void usage(FILE *f, const char *prog)
-{
-    fprintf(f,
-            "Usage: %s [-a] [--json] [-h]\n"
-            "Print the PAPI preset definitions of this machine in the CSV format that\n"
-            "PAPI_encode_events() reads (edit it, then load it with\n"
-            "PAPI_encode_events(file, 1) or PAPI_CSV_EVENT_FILE).\n"
-            "  -a      all presets: the unavailable ones as '#' comment lines with the reason\n"
-            "  --json  JSON instead of CSV\n"
-            "  -h      this help\n",
-            prog);
-}
+static const char usage[] =
+    "Usage: papi_decode [options]\n"
+    "Print the PAPI preset definitions of this machine in the CSV format that\n"
+    "PAPI_encode_events() reads (edit it, then load it with\n"
+    "PAPI_encode_events(file, 1) or PAPI_CSV_EVENT_FILE).\n\n"
+    "Options:\n"
+    "  -a           all presets: the unavailable ones as '#' comment lines with the reason\n"
+    "  --json       JSON instead of CSV\n"
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n\n"
+    "Exit status: 0 on success, 1 when the library cannot start, 2 on bad usage.\n";
 
 /* A CSV field in quotes, with embedded quotes doubled. */
 static void csv_quoted(FILE *f, const char *s)
@@ -88,20 +88,17 @@ static void print_json(const PAPI_event_info_t *info, int first)
 int main(int argc, char **argv)
 {
     int all = 0, json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout, argv[0]);
-            return 0;
-        } else if (!strcmp(argv[i], "-a")) {
+    static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
+    util_options("papi_decode", usage);
+    while ((c = util_getopt(argc, argv, "a", longopts)) != -1) {
+        if (c == 'a')
             all = 1;
-        } else if (!strcmp(argv[i], "--json")) {
+        else if (c == UTIL_OPT_JSON)
             json = 1;
-        } else {
-            fprintf(stderr, "%s: unknown option '%s'\n", argv[0], argv[i]);
-            usage(stderr, argv[0]);
-            return 1;
-        }
     }
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
     int r = PAPI_library_init(PAPI_VER_CURRENT);
     if (r != PAPI_VER_CURRENT) {
         fprintf(stderr, "%s: PAPI_library_init failed: %s\n", argv[0], PAPI_strerror(r));

@@ -8,7 +8,8 @@ static const char usage[] =
     "List every PAPI error code with its number and text.\n\n"
     "Options:\n"
     "  --json       print the codes as one JSON document\n"
-    "  -h, --help   print this help\n";
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n";
 
 /* The C names, indexed by -code (the numbers are PAPI's). */
 static const char *const names[PAPI_NUM_ERRORS] = {

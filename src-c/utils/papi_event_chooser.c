@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util_events.h"
+#include "util_options.h"
 
 static const char usage[] =
     "Usage: papi_event_chooser [--json] NATIVE|PRESET EVENT [EVENT ...]\n"
@@ -11,7 +12,8 @@ static const char usage[] =
     "can still be added to it, so that they are counted together.\n\n"
     "Options:\n"
     "  --json       print the result as one JSON document\n"
-    "  -h, --help   print this help\n\n"
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n\n"
     "Exit status: 0 on success, 1 when a given event cannot be added (the reason is\n"
     "printed), 2 on bad usage.\n";
 
@@ -21,25 +23,22 @@ int main(int argc, char **argv)
 {
     int json = 0, preset = -1, nev = 0;
     const char *names[MAX_EVENTS];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (util_is_help(a)) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "--json"))
-            json = 1;
-        else if (preset < 0 && (!strcmp(a, "PRESET") || !strcmp(a, "NATIVE")))
-            preset = !strcmp(a, "PRESET");
-        else if (a[0] == '-' || preset < 0 || nev == MAX_EVENTS) {
-            fprintf(stderr, "papi_event_chooser: unexpected argument '%s'\n\n%s", a, usage);
-            return 2;
-        } else
-            names[nev++] = a;
+    static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
+    util_options("papi_event_chooser", usage);
+    while ((c = util_getopt(argc, argv, "", longopts)) != -1)
+        json |= c == UTIL_OPT_JSON;
+    if (optind < argc && (!strcmp(argv[optind], "PRESET") || !strcmp(argv[optind], "NATIVE")))
+        preset = !strcmp(argv[optind++], "PRESET");
+    if (preset < 0)
+        util_usage_error("the first argument is NATIVE or PRESET");
+    for (int i = optind; i < argc; i++) {
+        if (nev == MAX_EVENTS)
+            util_usage_error("at most %d events", MAX_EVENTS);
+        names[nev++] = argv[i];
     }
-    if (preset < 0 || nev == 0) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    if (nev == 0)
+        util_usage_error("name at least one event after %s", preset ? "PRESET" : "NATIVE");
     if (!util_init("papi_event_chooser"))
         return 1;
     int codes[MAX_EVENTS];

@@ -17,7 +17,8 @@ static const char usage[] =
     "threads, caches, memory per NUMA node) and whether GPUs can be measured.\n\n"
     "Options:\n"
     "  --json       print the same information as one JSON document\n"
-    "  -h, --help   print this help\n";
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n";
 
 #define LABEL "%-38s: "
 

@@ -1,19 +1,34 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """papi_hl_output_writer: combine the region files of the high-level API
-(papi_hl_output/rank_*.json, PAPI 7's format) into one report.
+(papi_hl_output/rank_*.json, PAPI 7's format, one entry per region instance) into one
+report, on pandas (Debian's python3-pandas).
 
-  --type summary   regions of the same name merged over threads and ranks (papi_sum.json)
-  --type detail    every rank, thread and region as measured (papi.json)
+  --type summary   regions of the same name merged over instances, threads and ranks
+                   (papi_sum.json): total, min, median, max, and which rank and thread
+                   hold the min and the max (min_rank, min_thread, max_rank, max_thread;
+                   --no-locations leaves them out: PAPI 7's writer's output exactly)
+  --type detail    every rank, thread and region instance as measured (papi.json)
   --type accumulate  PAPI 5/6's name for summary
   --notation raw|derived   counts as measured, or times in s, IPC and rates per second
+  --format json|csv|html   JSON as PAPI 7's (printed too); CSV and HTML tables: the
+                   summary one row per region and measurement, the detail one row per
+                   instance (papi_sum.csv/.html, papi.csv/.html)
 
-The report is written to the file named above in the current directory and printed.
+The report is written to the file named above in the current directory.
 Exit status: 0 done, 1 the files cannot be read, 2 bad usage."""
 import argparse
 import json
 import os
 import sys
 from collections import OrderedDict
+
+try:
+    import pandas as pd
+except ImportError as e:
+    sys.exit("papi_hl_output_writer: %s\n(Debian: apt-get install python3-pandas)" % e)
+
+# The release of papi-compat; the install writes it here (src-c/utils/CMakeLists.txt).
+PAPI_COMPAT_VERSION = "source tree"
 
 # Names the derived notation gives to the region's built-in measurements.
 DERIVED_NAMES = {"region_count": "Region count", "real_time_nsec": "Real time in s",
@@ -86,71 +101,58 @@ def regions_of(data):
                 yield rank, thread, region
 
 
-class Samples:
-    """The values one measurement took over the instances of a region."""
-
-    def __init__(self):
-        self.values = []
-
-    def add(self, value):
-        self.values.append(int(value))
-
-    def median(self):
-        s = sorted(self.values)
-        n = len(s)
-        return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
-
-    def stats(self, with_total):
-        out = OrderedDict()
-        if with_total:
-            out["total"] = sum(self.values)
-        out["min"] = min(self.values)
-        out["median"] = self.median()
-        out["max"] = max(0, max(self.values))  # as PAPI's: a maximum never below 0
-        return out
-
-
-class RegionSummary:
-    """One region name merged over threads and ranks."""
-
-    def __init__(self, rank, thread):
-        self.samples = OrderedDict()
-        self.last_rank, self.last_thread = rank, thread
-        self.ranks = self.threads = 1
-
-    def add(self, rank, thread, region):
-        if rank != self.last_rank:
-            self.ranks += 1
-            self.threads += 1
-            self.last_rank, self.last_thread = rank, thread
-        elif thread != self.last_thread:
-            self.threads += 1
-            self.last_thread = thread
-        self.samples.setdefault("region_count", Samples())
+def instances(data):
+    """Every instance's measurements as one tidy table: order (file order), rank, thread,
+    region, metric, value (a value read midway counts with its region_value)."""
+    rows = []
+    for order, (rank, thread, region) in enumerate(regions_of(data)):
+        name = region.get("name", "unknown")
         if "region_count" not in region:
-            self.samples["region_count"].add(1)
+            rows.append((order, rank, thread, name, "region_count", 1))
         for key, value in region.items():
             if key in ("name", "parent_region_id"):
                 continue
             if isinstance(value, dict) and "region_value" in value:
                 value = float(value["region_value"])  # reads are shown in detail only
-            self.samples.setdefault(key, Samples()).add(value)
+            rows.append((order, rank, thread, name, key, int(value)))
+    return pd.DataFrame(rows, columns=["order", "rank", "thread", "region", "metric", "value"])
 
-    def report(self, definitions):
-        out = OrderedDict()
-        count = sum(self.samples["region_count"].values)
-        out["region_count"] = count
-        for key, s in self.samples.items():
-            if key == "region_count":
-                continue
-            if count > 1:
-                out[key] = s.stats(key in TIME_KEYS or summable(definitions, key))
-            else:
-                out[key] = s.values[0]
-        if self.ranks > 1 or self.threads > 1:
-            out["Number of ranks"] = self.ranks
-            out["Number of threads per rank"] = self.threads // self.ranks
-        return out
+
+def median(values):
+    """PAPI 7's median: the middle value, or the mean of the two middle ones (a float)."""
+    s = sorted(int(v) for v in values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def summary_table(definitions, data):
+    """One row per region and measurement: region_count (instances), total, min, median,
+    max (as PAPI 7: a maximum never below 0) and the rank and thread holding the min and
+    the max; ranks and threads as PAPI 7 counts them (changes in file order)."""
+    df = instances(data)
+    cols = ["region", "metric", "region_count", "total", "min", "min_rank", "min_thread", "median",
+            "max", "max_rank", "max_thread", "summable", "ranks", "threads"]
+    if df.empty:
+        return pd.DataFrame(columns=cols)
+    first = df.drop_duplicates("region").set_index("region")["order"]
+    counts = df[df.metric == "region_count"].groupby("region")["value"].sum()
+    ranks, threads = {}, {}
+    for name, g in df.drop_duplicates("order").groupby("region", sort=False):
+        rank_change = g["rank"].ne(g["rank"].shift()).iloc[1:]
+        any_change = rank_change | g["thread"].ne(g["thread"].shift()).iloc[1:]
+        ranks[name], threads[name] = 1 + int(rank_change.sum()), 1 + int(any_change.sum())
+    g = df.groupby(["region", "metric"], sort=False)["value"]
+    out = g.agg(total="sum", min="min", max="max").reset_index()
+    out["median"] = list(g.apply(median).values)
+    lo, hi = df.loc[g.idxmin().values], df.loc[g.idxmax().values]
+    out["min_rank"], out["min_thread"] = lo["rank"].values, lo["thread"].values
+    out["max_rank"], out["max_thread"] = hi["rank"].values, hi["thread"].values
+    out["max"] = out["max"].clip(lower=0)
+    out["region_count"] = out["region"].map(counts)
+    out["summable"] = [m in TIME_KEYS or summable(definitions, m) for m in out["metric"]]
+    out["ranks"], out["threads"] = out["region"].map(ranks), out["region"].map(threads)
+    out["_first"] = out["region"].map(first)
+    return out.sort_values("_first", kind="stable")[cols].reset_index(drop=True)
 
 
 def summable(definitions, event):
@@ -159,14 +161,38 @@ def summable(definitions, event):
     return d.get("type") == "delta" and d.get("component") == "perf_event"
 
 
-def summary(definitions, data):
-    regions = OrderedDict()
-    for rank, thread, region in regions_of(data):
-        name = region.get("name", "unknown")
-        if name not in regions:
-            regions[name] = RegionSummary(rank, thread)
-        regions[name].add(rank, thread, region)
-    return OrderedDict((name, r.report(definitions)) for name, r in regions.items())
+def summary(definitions, data, locations=True):
+    """PAPI 7's summary JSON from the summary table; with locations, each min and max also
+    says which rank and thread holds it (min_rank, min_thread, max_rank, max_thread)."""
+    table = summary_table(definitions, data)
+    report = OrderedDict()
+    for name, g in table.groupby("region", sort=False):
+        out = OrderedDict()
+        count = int(g["region_count"].iloc[0])
+        out["region_count"] = count
+        for r in g.itertuples():
+            if r.metric == "region_count":
+                continue
+            if count > 1:
+                st = OrderedDict()
+                if r.summable:
+                    st["total"] = int(r.total)
+                st["min"] = int(r.min)
+                if locations:
+                    st["min_rank"], st["min_thread"] = int(r.min_rank), r.min_thread
+                st["median"] = r.median if isinstance(r.median, float) else int(r.median)
+                st["max"] = int(r.max)
+                if locations:
+                    st["max_rank"], st["max_thread"] = int(r.max_rank), r.max_thread
+                out[r.metric] = st
+            else:
+                out[r.metric] = int(r.min)
+        ranks, threads = int(g["ranks"].iloc[0]), int(g["threads"].iloc[0])
+        if ranks > 1 or threads > 1:
+            out["Number of ranks"] = ranks
+            out["Number of threads per rank"] = threads // ranks
+        report[name] = out
+    return report
 
 
 def ratio_or(default, num, den, scale=1.0):
@@ -275,18 +301,23 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="papi_hl_output_writer",
         description="Combine the high-level API's region files (rank_*.json) into one report.")
+    p.add_argument("--version", action="version",
+                   version="papi_hl_output_writer (papi-compat) %s" % PAPI_COMPAT_VERSION,
+                   help="print the papi-compat release")
     p.add_argument("--source", default="papi_hl_output", help="Measurement directory of raw data.")
-    p.add_argument("--format", default="json", help="Output format, e.g. json.")
+    p.add_argument("--format", default="json", help="Output format: json, csv or html.")
     p.add_argument("--type", default="summary",
                    help="Output type: detail or summary (accumulate: PAPI 5/6's summary).")
     p.add_argument("--notation", default="derived", help="Output notation: raw or derived.")
     p.add_argument("--json", action="store_true",
                    help="Accepted like the other papi_* tools: the report is JSON already.")
+    p.add_argument("--no-locations", action="store_true",
+                   help="Summary without the rank and thread of each min and max (PAPI 7's output).")
     a = p.parse_args(argv)
     problem = None
     if not os.path.isdir(a.source):
         problem = "Measurement directory '%s' does not exist!" % a.source
-    elif a.format != "json":
+    elif a.format not in ("json", "csv", "html"):
         problem = "Output format '%s' is not supported!" % a.format
     elif a.type not in ("detail", "summary", "accumulate"):
         problem = "Output type '%s' is not supported!" % a.type
@@ -299,14 +330,44 @@ def parse_args(argv):
     return a
 
 
+def detail_table(data):
+    """One row per instance: rank, thread, id, name, parent_region_id and its measurements
+    (a value read midway counts with its region_value)."""
+    rows = []
+    for rank, rank_data in data["ranks"].items():
+        for thread, thread_data in rank_data["threads"].items():
+            for rid, region in thread_data["regions"].items():
+                row = OrderedDict([("rank", rank), ("thread", thread), ("id", rid)])
+                for key, value in region.items():
+                    row[key] = value.get("region_value") if isinstance(value, dict) else value
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def write_table(df, file_name, fmt):
+    if fmt == "csv":
+        df.to_csv(file_name, index=False)
+    else:
+        with open(file_name, "w", encoding="utf-8") as f:
+            f.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head>"
+                    "<body>\n%s\n</body></html>\n" % (file_name, df.to_html(index=False)))
+    print("papi_hl_output_writer: wrote %s (%d rows)" % (file_name, len(df)))
+
+
 def main(argv):
     a = parse_args(argv)
     try:
         definitions, data = load(a.source)
-        if a.type == "detail":
+        if a.format != "json":
+            if a.type == "detail":
+                write_table(detail_table(data), "papi." + a.format, a.format)
+            else:
+                write_table(summary_table(definitions, data).drop(columns="summable"),
+                            "papi_sum." + a.format, a.format)
+        elif a.type == "detail":
             write(derive_detail(data) if a.notation == "derived" else data, "papi.json")
         else:
-            report = summary(definitions, data)
+            report = summary(definitions, data, not a.no_locations)
             write(derive_summary(report) if a.notation == "derived" else report, "papi_sum.json")
     except InputError as e:
         print("papi_hl_output_writer: %s" % e, file=sys.stderr)

@@ -13,7 +13,8 @@ static const char usage[] =
     "machine instead of this one.\n\n"
     "Options:\n"
     "  --json       print the same information as one JSON document\n"
-    "  -h, --help   print this help\n";
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n";
 
 static const char *type_name(int type)
 {

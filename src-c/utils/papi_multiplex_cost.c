@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util_common.h"
+#include "util_options.h"
 #include "util_cost.h"
 
 static const char usage[] =
@@ -23,7 +24,8 @@ static const char usage[] =
     "  -k           leave out the kernel-multiplexed measurement\n"
     "  -t N         iterations per measurement (default 100000)\n"
     "  --json       print the results as one JSON document (no .dat files)\n"
-    "  -h, --help   print this help\n\n"
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n\n"
     "Exit status: 0 on success, 1 when the events cannot be counted, 2 on bad usage.\n";
 
 #define MAX_EVENTS 32
@@ -51,40 +53,31 @@ struct events {
     int n, software_only;
 };
 
-static int parse(int argc, char **argv, struct opts *o)
+static void parse(int argc, char **argv, struct opts *o)
 {
+    static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
     memset(o, 0, sizeof *o);
     o->min = 1;
     o->max = 0;
     o->iters = 100000;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (util_is_help(a)) {
-            fputs(usage, stdout);
-            exit(0);
-        } else if (!strcmp(a, "-s"))
-            continue;
-        else if (!strcmp(a, "-k"))
+    util_options("papi_multiplex_cost", usage);
+    while ((c = util_getopt(argc, argv, "skm:x:t:", longopts)) != -1) {
+        if (c == 'k')
             o->no_kernel = 1;
-        else if (!strcmp(a, "--json"))
+        else if (c == UTIL_OPT_JSON)
             o->json = 1;
-        else if (!strcmp(a, "-m") && i + 1 < argc && util_parse_long(argv[i + 1], 1, MAX_EVENTS, &o->min))
-            i++;
-        else if (!strcmp(a, "-x") && i + 1 < argc && util_parse_long(argv[i + 1], 1, MAX_EVENTS, &o->max))
-            i++;
-        else if (!strcmp(a, "-t") && i + 1 < argc && util_parse_long(argv[i + 1], 2, 100000000, &o->iters))
-            i++;
-        else {
-            fprintf(stderr, "papi_multiplex_cost: unknown, incomplete or out-of-range option "
-                    "'%s'\n\n%s", a, usage);
-            return 0;
-        }
+        else if ((c == 'm' && !util_parse_long(optarg, 1, MAX_EVENTS, &o->min)) ||
+                 (c == 'x' && !util_parse_long(optarg, 1, MAX_EVENTS, &o->max)))
+            util_usage_error("-%c needs a number of events from 1 to %d, not '%s'", c,
+                             MAX_EVENTS, optarg);
+        else if (c == 't' && !util_parse_long(optarg, 2, 100000000, &o->iters))
+            util_usage_error("-t needs a number from 2 to 100000000, not '%s'", optarg);
     }
-    if (o->max && o->min > o->max) {
-        fprintf(stderr, "Error! Min # of Events > Max # of Events\n");
-        return 0;
-    }
-    return 1;
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->max && o->min > o->max)
+        util_usage_error("Error! Min # of Events > Max # of Events");
 }
 
 /* One event alone in a multiplexed set: the test PAPI_add_event applies to each. */
@@ -259,8 +252,7 @@ static void report_json(const struct opts *o, const struct events *ev, const str
 int main(int argc, char **argv)
 {
     struct opts o;
-    if (!parse(argc, argv, &o))
-        return 2;
+    parse(argc, argv, &o);
     if (!util_init("papi_multiplex_cost"))
         return 1;
     if (PAPI_multiplex_init() != PAPI_OK) {

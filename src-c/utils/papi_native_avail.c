@@ -1,9 +1,11 @@
-/* papi_native_avail: the native events of each component (libpfm4 names), their unit
- * masks, and with --check whether each really adds to an event set here. */
+/* papi_native_avail: the native events of each component, grouped by PMU with the route
+ * that describes them (libpfm4, or the kernel's sysfs for PMUs libpfm4 does not know),
+ * their unit masks, and with --check whether each really adds to an event set here. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "util_events.h"
+#include "util_options.h"
 
 static const char usage[] =
     "Usage: papi_native_avail [options]\n"
@@ -14,46 +16,76 @@ static const char usage[] =
     "  -e EVENT       describe one native event in detail\n"
     "  -i STRING      list only events whose name contains STRING\n"
     "  -x STRING      leave out events whose name contains STRING\n"
-    "  --noumasks     do not list unit masks\n"
+    "  --noqual, --noumasks\n"
+    "                 do not list qualifiers (unit masks and flags)\n"
+    "  --darr, --dear, --iarr, --iear, --opcm\n"
+    "                 list only events with data/instruction address range restriction,\n"
+    "                 data/instruction event address registers or opcode matching (as\n"
+    "                 PAPI 7; Itanium features, which no perf_event PMU reports)\n"
+    "  --nogroups     accepted for PAPI 7's scripts: no event group information is shown\n"
+    "  -sde FILE, --sde FILE\n"
+    "                 list the software-defined events of FILE (PAPI 7's sde component;\n"
+    "                 this library has none and says so, exit status 1)\n"
     "  --json         print the same information as one JSON document\n"
-    "  -h, --help     print this help\n\n"
+    "  -h, --help     print this help\n"
+    "  --version      print the papi-compat release and the PAPI API level\n\n"
     "Exit status: 0 on success, 1 when -e names an unknown event, 2 on bad usage.\n";
 
 struct opts {
     int check, json, noumasks;
-    const char *event, *include, *exclude;
+    int modifier; /* how PAPI_enum_cmp_event moves: PAPI_ENUM_EVENTS or a property filter */
+    const char *event, *include, *exclude, *sde;
 };
 
 struct totals {
     int events, checked_ok;
 };
 
-static int parse(int argc, char **argv, struct opts *o)
+enum { OPT_NOQUAL = UTIL_OPT_OWN, OPT_NOGROUPS, OPT_SDE, OPT_PROPERTY };
+
+static const struct option longopts[] = {
+    {"check", no_argument, NULL, 'c'},
+    {"noqual", no_argument, NULL, OPT_NOQUAL},
+    {"noumasks", no_argument, NULL, OPT_NOQUAL},
+    {"nogroups", no_argument, NULL, OPT_NOGROUPS},
+    {"sde", required_argument, NULL, OPT_SDE},
+    {"darr", no_argument, NULL, OPT_PROPERTY + PAPI_NTV_ENUM_DARR},
+    {"dear", no_argument, NULL, OPT_PROPERTY + PAPI_NTV_ENUM_DEAR},
+    {"iarr", no_argument, NULL, OPT_PROPERTY + PAPI_NTV_ENUM_IARR},
+    {"iear", no_argument, NULL, OPT_PROPERTY + PAPI_NTV_ENUM_IEAR},
+    {"opcm", no_argument, NULL, OPT_PROPERTY + PAPI_NTV_ENUM_OPCM},
+    UTIL_COMMON_LONGOPTS,
+    {NULL, 0, NULL, 0}};
+
+static void parse(int argc, char **argv, struct opts *o)
 {
+    int c;
     memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (util_is_help(a)) {
-            fputs(usage, stdout);
-            exit(0);
-        } else if (!strcmp(a, "-c") || !strcmp(a, "--check"))
+    o->modifier = PAPI_ENUM_EVENTS;
+    util_options("papi_native_avail", usage);
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "-sde")) /* PAPI 7's one-dash long option */
+            argv[i] = (char *)"--sde";
+    while ((c = util_getopt(argc, argv, "ce:i:x:", longopts)) != -1) {
+        if (c == 'c')
             o->check = 1;
-        else if (!strcmp(a, "--json"))
+        else if (c == 'e')
+            o->event = optarg;
+        else if (c == 'i')
+            o->include = optarg;
+        else if (c == 'x')
+            o->exclude = optarg;
+        else if (c == UTIL_OPT_JSON)
             o->json = 1;
-        else if (!strcmp(a, "--noumasks"))
+        else if (c == OPT_NOQUAL)
             o->noumasks = 1;
-        else if (!strcmp(a, "-e") && i + 1 < argc)
-            o->event = argv[++i];
-        else if (!strcmp(a, "-i") && i + 1 < argc)
-            o->include = argv[++i];
-        else if (!strcmp(a, "-x") && i + 1 < argc)
-            o->exclude = argv[++i];
-        else {
-            fprintf(stderr, "papi_native_avail: unknown or incomplete option '%s'\n\n%s", a, usage);
-            return 0;
-        }
+        else if (c == OPT_SDE)
+            o->sde = optarg;
+        else if (c >= OPT_PROPERTY)
+            o->modifier = c - OPT_PROPERTY;
     }
-    return 1;
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
 }
 
 static int wanted(const struct opts *o, const char *name)
@@ -70,6 +102,29 @@ static const char *umask_suffix(const char *event, const char *umask)
 {
     size_t n = strlen(event);
     return strncmp(event, umask, n) == 0 && umask[n] == ':' ? umask + n + 1 : umask;
+}
+
+/* The PMU part of "pmu::event" (empty for names without one). */
+static void pmu_of(const char *symbol, char *out, size_t len)
+{
+    const char *sep = strstr(symbol, "::");
+    size_t n = sep ? (size_t)(sep - symbol) : 0;
+    if (n >= len)
+        n = len - 1;
+    memcpy(out, symbol, n);
+    out[n] = '\0';
+}
+
+/* Events come grouped by PMU; each group opens with the PMU's name and which route
+ * describes its events (the event note: libpfm4's tables or the kernel's sysfs). */
+static void print_pmu_header(const PAPI_event_info_t *info, char *last, size_t len)
+{
+    char pmu[PAPI_MIN_STR_LEN * 2];
+    pmu_of(info->symbol, pmu, sizeof pmu);
+    if (!pmu[0] || !strcmp(pmu, last))
+        return;
+    snprintf(last, len, "%s", pmu);
+    printf("| PMU %-20s %-51.51s|\n%s\n", pmu, info->note, UTIL_RULE);
 }
 
 static void print_event_text(const PAPI_event_info_t *info, int check, const char *why)
@@ -129,7 +184,12 @@ static void list_component(const struct opts *o, struct jw *w, int cidx, struct 
             printf("(component disabled: %s)\n", c->disabled_reason);
     }
     int code = PAPI_NATIVE_MASK;
-    if (PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) == PAPI_OK) {
+    char last_pmu[PAPI_MIN_STR_LEN * 2] = "";
+    int more = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) == PAPI_OK;
+    /* A property filter: the first event listed is the first the library finds with it. */
+    if (more && o->modifier != PAPI_ENUM_EVENTS)
+        more = PAPI_enum_cmp_event(&code, o->modifier, cidx) == PAPI_OK;
+    if (more) {
         do {
             PAPI_event_info_t info;
             if (PAPI_get_event_info(code, &info) != PAPI_OK || !wanted(o, info.symbol))
@@ -148,6 +208,10 @@ static void list_component(const struct opts *o, struct jw *w, int cidx, struct 
                 jw_str(w, "name", info.symbol);
                 jw_hex(w, "code", info.event_code);
                 jw_str(w, "description", info.long_descr);
+                char pmu[PAPI_MIN_STR_LEN * 2];
+                pmu_of(info.symbol, pmu, sizeof pmu);
+                jw_str(w, "pmu", pmu);
+                jw_str(w, "described_by", info.note);
                 if (o->check) {
                     jw_bool(w, "can_add", ok);
                     if (!ok)
@@ -157,12 +221,13 @@ static void list_component(const struct opts *o, struct jw *w, int cidx, struct 
                     list_umasks(o, w, code, cidx, &info);
                 jw_obj_end(w);
             } else {
+                print_pmu_header(&info, last_pmu, sizeof last_pmu);
                 print_event_text(&info, o->check, why);
                 if (!o->noumasks)
                     list_umasks(o, w, code, cidx, &info);
                 printf("%s\n", UTIL_RULE);
             }
-        } while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
+        } while (PAPI_enum_cmp_event(&code, o->modifier, cidx) == PAPI_OK);
     }
     if (o->json) {
         jw_arr_end(w);
@@ -205,8 +270,12 @@ static int describe_one(const struct opts *o)
 int main(int argc, char **argv)
 {
     struct opts o;
-    if (!parse(argc, argv, &o))
-        return 2;
+    parse(argc, argv, &o);
+    if (o.sde) {
+        fprintf(stderr, "papi_native_avail: -sde %s: this library has no sde component "
+                        "(software-defined events are not implemented)\n", o.sde);
+        return 1;
+    }
     if (!util_init("papi_native_avail"))
         return 1;
     if (o.event)

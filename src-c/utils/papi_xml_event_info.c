@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util_events.h"
+#include "util_options.h"
 
 static const char usage[] =
     "Usage: papi_xml_event_info [options] [[event1] event2 ...]\n"
@@ -18,7 +19,8 @@ static const char usage[] =
     "  -c N         print only events of component index N\n"
     "  --why        add an XML comment for each event left out, saying why\n"
     "  --json       print the same information as one JSON document\n"
-    "  -h, --help   print this help\n\n"
+    "  -h, --help   print this help\n"
+    "  --version    print the papi-compat release and the PAPI API level\n\n"
     "With event1, event2, ... only events that can be counted together with them are\n"
     "printed. Exit status: 0 on success, 1 when a given event is unknown, 2 on bad usage.\n";
 
@@ -231,46 +233,47 @@ static void component(const struct opts *o, struct jw *w, int cidx)
         printf("</component>\n");
 }
 
-static int parse(int argc, char **argv, struct opts *o)
+static void parse(int argc, char **argv, struct opts *o)
 {
+    static const struct option longopts[] = {
+        {"why", no_argument, NULL, UTIL_OPT_OWN}, UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
+    long v;
     memset(o, 0, sizeof *o);
     o->cidx = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (util_is_help(a)) {
-            fputs(usage, stdout);
-            exit(0);
-        } else if (!strcmp(a, "-p"))
+    util_options("papi_xml_event_info", usage);
+    while ((c = util_getopt(argc, argv, "pnc:", longopts)) != -1) {
+        if (c == 'p')
             o->presets = 1;
-        else if (!strcmp(a, "-n"))
+        else if (c == 'n')
             o->natives = 1;
-        else if (!strcmp(a, "--why"))
+        else if (c == UTIL_OPT_OWN)
             o->why = 1;
-        else if (!strcmp(a, "--json"))
+        else if (c == UTIL_OPT_JSON)
             o->json = 1;
-        else if (!strcmp(a, "-c") && i + 1 < argc) {
-            char *end;
-            o->cidx = (int)strtol(argv[++i], &end, 10);
-            if (*end || o->cidx < 0) {
-                fprintf(stderr, "papi_xml_event_info: -c needs a component index\n");
-                return 2;
-            }
-        } else if (a[0] == '-') {
-            fprintf(stderr, "papi_xml_event_info: unknown option '%s'\n\n%s", a, usage);
-            return 2;
-        } else if (o->nwith < (int)(sizeof o->with / sizeof o->with[0])) {
-            PAPI_event_info_t info;
-            char why[PAPI_HUGE_STR_LEN];
-            if (util_event_lookup(a, &o->with[o->nwith], &info, why, sizeof why) != PAPI_OK) {
-                fprintf(stderr, "papi_xml_event_info: unknown event '%s': %s\n", a, why);
-                return 1;
-            }
-            o->nwith++;
-        }
+        else if (c == 'c' && util_parse_long(optarg, 0, 1 << 20, &v))
+            o->cidx = (int)v;
+        else if (c == 'c')
+            util_usage_error("-c needs a component index, not '%s'", optarg);
     }
-    if (o->presets && o->natives) {
-        fprintf(stderr, "papi_xml_event_info: -p and -n exclude each other\n");
-        return 2;
+    if (o->presets && o->natives)
+        util_usage_error("-p and -n exclude each other");
+}
+
+/* The events named after the options (after PAPI_library_init): 0, or 1 for an unknown
+ * one. */
+static int lookup_operands(int argc, char **argv, struct opts *o)
+{
+    for (int i = optind; i < argc; i++) {
+        PAPI_event_info_t info;
+        char why[PAPI_HUGE_STR_LEN];
+        if (o->nwith == (int)(sizeof o->with / sizeof o->with[0]))
+            util_usage_error("at most %d events", o->nwith);
+        if (util_event_lookup(argv[i], &o->with[o->nwith], &info, why, sizeof why) != PAPI_OK) {
+            fprintf(stderr, "papi_xml_event_info: unknown event '%s': %s\n", argv[i], why);
+            return 1;
+        }
+        o->nwith++;
     }
     return 0;
 }
@@ -278,11 +281,11 @@ static int parse(int argc, char **argv, struct opts *o)
 int main(int argc, char **argv)
 {
     struct opts o;
+    parse(argc, argv, &o);
     if (!util_init("papi_xml_event_info"))
         return 1;
-    int r = parse(argc, argv, &o);
-    if (r)
-        return r;
+    if (lookup_operands(argc, argv, &o))
+        return 1;
     int n = PAPI_num_components();
     if (o.cidx >= n) {
         fprintf(stderr, "papi_xml_event_info: no component %d (there are %d)\n", o.cidx, n);

@@ -1,6 +1,6 @@
 /* util_common.c: start-up, help detection, error details and text wrapping. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* open_memstream */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_SET, pthread_attr_setaffinity_np */
 #endif
 #include <pthread.h>
 #include <sched.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util_common.h"
+#include "util_options.h"
 
 /* The hardware description (hwloc reading sysfs: a large part of a short utility's run
  * time) can load on a second thread while the main one resolves events; the header
@@ -73,25 +74,16 @@ const PAPI_hw_info_t *util_require_hardware_info(const char *prog)
     return hw;
 }
 
-int util_is_help(const char *arg)
-{
-    return !strcmp(arg, "-h") || !strcmp(arg, "--help") || !strcmp(arg, "-help");
-}
-
 int util_start_json_only(int argc, char **argv, const char *prog, const char *usage, int *json)
 {
+    static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
     *json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (util_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json"))
-            *json = 1;
-        else {
-            fprintf(stderr, "%s: unknown option '%s'\n\n%s", prog, argv[i], usage);
-            return 2;
-        }
-    }
+    util_options(prog, usage);
+    while ((c = util_getopt(argc, argv, "", longopts)) != -1)
+        *json |= c == UTIL_OPT_JSON;
+    if (optind < argc)
+        util_usage_error("unexpected argument '%s'", argv[optind]);
     return util_init(prog) ? -1 : 1;
 }
 
@@ -116,30 +108,21 @@ int util_init(const char *prog)
     return 0;
 }
 
+char *util_error_detail_dup(int code)
+{
+    /* The library's reason for this thread's last failure, whole (PAPI_strerror_detail). */
+    const char *why = PAPI_strerror_detail();
+    if (why && why[0])
+        return strdup(why);
+    const char *s = PAPI_strerror(code);
+    return strdup(s ? s : "unknown error");
+}
+
 void util_error_detail(int code, char *buf, size_t len)
 {
-    /* The detail is only printed by PAPI_perror (7.x form); capture what it writes. */
-    char *text = NULL;
-    size_t n = 0;
-    FILE *mem = open_memstream(&text, &n);
-    buf[0] = '\0';
-    if (mem) {
-        FILE *saved = stderr;
-        stderr = mem;
-        PAPI_perror("");
-        stderr = saved;
-        fclose(mem);
-        if (text) {
-            text[strcspn(text, "\n")] = '\0';
-            if (text[0] && strcmp(text, "no error recorded") != 0)
-                snprintf(buf, len, "%s", text);
-            free(text);
-        }
-    }
-    if (!buf[0]) {
-        const char *s = PAPI_strerror(code);
-        snprintf(buf, len, "%s", s ? s : "unknown error");
-    }
+    char *text = util_error_detail_dup(code);
+    snprintf(buf, len, "%s", text ? text : "unknown error (no memory for the detail)");
+    free(text);
 }
 
 void util_print_hanging(FILE *f, const char *first, const char *rest, const char *text, int width)

@@ -22,11 +22,8 @@ const PAPI_hw_info_t *util_hardware_info(void);
 /* The same; when there is none, says so on stderr for prog and returns NULL. */
 const PAPI_hw_info_t *util_require_hardware_info(const char *prog);
 
-/* -h, --help, -help */
-int util_is_help(const char *arg);
-
-/* Start a utility whose only option is --json: -h prints usage, anything else but --json
- * is bad usage, then util_init. Returns -1 to go on (*json set), else the exit status. */
+/* Start a utility whose only option is --json (util_getopt: also --help, --version; any
+ * other argument is bad usage, exit 2), then util_init. Returns -1 to go on (*json set), else the exit status. */
 int util_start_json_only(int argc, char **argv, const char *prog, const char *usage, int *json);
 
 /* A decimal number within [lo, hi]: returns 1 with *out set, or 0. */
@@ -35,6 +32,8 @@ int util_parse_long(const char *s, long lo, long hi, long *out);
 /* The message the library recorded for this thread's last failure (e.g. why an event did
  * not open), or PAPI_strerror(code) when there is none. */
 void util_error_detail(int code, char *buf, size_t len);
+/* The same, whole whatever its length (heap: the caller frees it; NULL out of memory). */
+char *util_error_detail_dup(int code);
 
 /* Title, a rule, the hardware fields, a rule; then, when no hardware counter is usable,
  * a paragraph saying why and what can be counted instead. */

@@ -100,6 +100,7 @@ void util_print_header(FILE *f, const char *title)
     const PAPI_hw_info_t *hw = h.hw;
     fprintf(f, "%s\n%s\n", title, UTIL_RULE);
     fprintf(f, "%-25s: %s\n", "PAPI version", h.version);
+    fprintf(f, "%-25s: %s\n", "papi-compat version", PAPI_compat_version());
     fprintf(f, "%-25s: %s\n", "Operating system", h.os);
     if (hw) {
         fprintf(f, "%-25s: %s (%d, 0x%x)\n", "Vendor string and code", hw->vendor_string,
@@ -138,6 +139,7 @@ void util_json_header(struct jw *w)
     gather(&h);
     const PAPI_hw_info_t *hw = h.hw;
     jw_str(w, "papi_version", h.version);
+    jw_str(w, "papi_compat_version", PAPI_compat_version());
     jw_str(w, "operating_system", h.os);
     jw_obj_begin(w, "hardware");
     if (hw) {

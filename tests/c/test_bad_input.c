@@ -159,7 +159,7 @@ int main(void)
     BAD(PAPI_list_threads(NULL, NULL), PAPI_EINVAL);
     BAD(PAPI_get_dmem_info(NULL), PAPI_EINVAL);
     BAD(PAPI_num_cmp_hwctrs(-1), PAPI_ENOCMP);
-    BAD(PAPI_num_cmp_hwctrs(3), PAPI_ENOCMP); /* perf_event, perf_event_uncore, powercap */
+    BAD(PAPI_num_cmp_hwctrs(PAPI_num_components()), PAPI_ENOCMP); /* one past the last */
     BAD(PAPI_get_component_index(NULL), PAPI_EINVAL);
     BAD(PAPI_get_component_index("no-such-component"), PAPI_ENOCMP);
     BAD(PAPI_get_event_component(PAPI_NATIVE_MASK | 0x3FFFFFF), PAPI_ENOEVNT);

@@ -62,7 +62,7 @@ int main(void)
     if (cmp)
         printf("component 0: %s, %d counters, %d natives, reason: %s\n", cmp->name,
                PAPI_num_hwctrs(), cmp->num_native_events, cmp->disabled_reason);
-    CHECK_EQ_LL(PAPI_num_components(), 3); /* perf_event, perf_event_uncore, powercap */
+    CHECK_EQ_LL(PAPI_num_components(), 4); /* perf_event, perf_event_uncore, powercap, procio */
     CHECK_EQ_LL(PAPI_get_component_index("powercap"), 2);
     CHECK_EQ_LL(PAPI_get_component_index("perf_event"), 0);
     CHECK(PAPI_get_substrate_info() == cmp, "3.x substrate info is component 0");

@@ -11,12 +11,13 @@ has arrived (so the list only shrinks). Exit 77 when the system PAPI is not inst
 "no-fortran": a build without the Fortran API (PAPI_WITH_FORTRAN=OFF) is not asked for
 the PAPIF_* entry points."""
 
+import glob
 import re
 import subprocess
 import sys
 
 SYS_HEADERS = ["/usr/include/papi.h", "/usr/include/papiStdEventDefs.h"]
-SYS_LIB = "/usr/lib/x86_64-linux-gnu/libpapi.so"
+SYS_LIB = (glob.glob("/usr/lib/*-linux-gnu/libpapi.so") or ["/usr/lib/libpapi.so"])[0]
 GUARDS = {"_PAPI", "_PAPISTDEVENTDEFS"}  # include guards: PAPI's own file names
 
 

@@ -54,6 +54,19 @@ void papif_test_c_strerror_(const int *code, char *out, size_t len)
     memset(out + n, ' ', len - n);
 }
 
+/* The sysdetect API's CPU name as C sees it, blank-padded into a Fortran character
+ * variable (its length is the compilers' hidden trailing argument). */
+void papif_test_c_cpu_name_(char *out, size_t len);
+void papif_test_c_cpu_name_(char *out, size_t len)
+{
+    const char *name = NULL;
+    void *cpu = NULL;
+    memset(out, ' ', len);
+    if (PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__CPU, &cpu) == PAPI_OK &&
+        PAPI_get_dev_attr(cpu, 0, PAPI_DEV_ATTR__CPU_CHAR_NAME, &name) == PAPI_OK && name)
+        memcpy(out, name, strlen(name) < len ? strlen(name) : len);
+}
+
 void papif_test_c_hw_totalcpus_(int *n);
 void papif_test_c_hw_totalcpus_(int *n)
 {

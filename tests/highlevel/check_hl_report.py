@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Run hl_regions_workload and check the JSON region report it writes at exit: it
-parses, has PAPI 7's schema (event_definitions, threads -> regions with name,
-parent_region_id, region_count, cycles, real_time_nsec, the events, and
-{region_value, read_1, ...} after PAPI_hl_read), every region with its parent, exact
+parses, has PAPI 7's schema (event_definitions, threads -> regions, one entry per
+instance, with name, parent_region_id, region_count, cycles, real_time_nsec, the events,
+and {region_value, read_1, ...} after PAPI_hl_read), every region with its parent, our
+per-name region_totals equal to the instances' sums, exact
 page-fault counts (nested regions are inclusive, repeated regions add up), the thread ids
 the workload printed; and PAPI 7's own papi_hl_output_writer reads it (summary, detail)."""
 import glob
@@ -76,6 +77,14 @@ def check_papi_writer(source):
                 if typ == "summary" and notation == "raw":
                     check("outer" in doc and doc["outer"]["region_count"] >= 1,
                           "writer summary lacks region outer: %s" % list(doc))
+                    # 6 threads x 2 instances of 100 + 50 k pages: PAPI 7's statistics
+                    # are over instances, as on PAPI 7's own files.
+                    wk = doc.get("work", {})
+                    check(wk.get("region_count") == 12, "writer: work region_count %s" % wk.get("region_count"))
+                    pf = wk.get("perf::PAGE-FAULTS")
+                    if pf is not None:
+                        check(pf == {"total": 2700, "min": 100, "median": 225.0, "max": 350},
+                              "writer: work page faults per instance %s" % pf)
                 if typ == "detail" and notation == "raw":
                     ranks = doc.get("ranks", {})
                     check(len(ranks) == 1, "writer detail ranks %s" % list(ranks))
@@ -88,15 +97,37 @@ def value(v):
 
 
 def regions_by_thread(report):
+    """Per thread, per region name: PAPI 7's instances merged (count of instances, values
+    summed, the read series of a single instance kept); each instance's parent is an
+    instance of the same thread; the merged values equal our region_totals."""
     out = {}
     for tid, t in report["threads"].items():
         regs = t["regions"]
         named = {}
         for rid, r in regs.items():
-            r = dict(r)
             parent = r["parent_region_id"]
-            r["parent"] = regs[str(parent)]["name"] if parent != -1 else None
-            named[r["name"]] = r
+            check(parent == -1 or (str(parent) in regs and int(parent) < int(rid)),
+                  "instance %s of thread %s: parent %s is not an earlier instance" % (rid, tid, parent))
+            check(r["region_count"] == 1, "instance %s has region_count %s" % (rid, r["region_count"]))
+            m = named.setdefault(r["name"], {"region_count": 0, "instances": 0,
+                                             "parent": regs[str(parent)]["name"] if parent != -1 else None})
+            m["region_count"] += 1
+            m["instances"] += 1
+            for k, v in r.items():
+                if k in ("name", "parent_region_id", "region_count"):
+                    continue
+                m[k] = v if m["instances"] == 1 else value(m[k]) + value(v)
+        totals = report.get("region_totals", {}).get(tid, {})
+        for name, m in named.items():
+            tot = totals.get(name)
+            check(tot is not None, "region_totals has no %s for thread %s" % (name, tid))
+            if tot:
+                check(tot["parent"] == m["parent"] and tot["region_count"] == m["region_count"],
+                      "region_totals %s: %s, instances say %s" % (name, tot, m))
+                for k, v in tot.items():
+                    if k not in ("parent", "region_count", "cycles", "real_time_nsec"):
+                        check(v == value(m.get(k)), "region_totals %s %s = %s, instances sum to %s"
+                              % (name, k, v, value(m.get(k))))
         out[int(tid)] = named
     return out
 
@@ -142,6 +173,25 @@ def check_counts(report, tids, ev):
             check(w["parent"] is None, "t%d work has a parent" % k)
 
 
+def check_note_whole(note):
+    """The note carries every reason whole, whatever its length (no 255-byte cut): the
+    perf_event component's disabled reason as papi_component_avail gives it, and the
+    note's own closing words."""
+    avail = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "..", "..", "src-c",
+                         "utils", "papi_component_avail")
+    check(note.endswith("counting software events perf::TASK-CLOCK and perf::PAGE-FAULTS"),
+          "the note was cut: %r" % note[-120:])
+    if not os.access(avail, os.X_OK):
+        return
+    p = subprocess.run([avail, "--json"], capture_output=True, text=True, timeout=60)
+    comps = json.loads(p.stdout).get("components", []) if p.returncode == 0 else []
+    why = next((c.get("disabled_reason") for c in comps if c.get("name") == "perf_event"), "")
+    if why:
+        check("; perf_event: " + why in note, "the note lacks the whole perf_event reason "
+              "(%d bytes): %r" % (len(why), note))
+        print("note: %d bytes, the perf_event reason %d bytes, whole" % (len(note), len(why)))
+
+
 def main():
     exe = sys.argv[1]
     # 1. PAPI_EVENTS, rank from papi_hl_set_rank, PAPI_REPORT=1 summary.
@@ -166,6 +216,7 @@ def main():
         check(list(rep["event_definitions"]) == ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"],
               "fallback events %s" % rep["event_definitions"])
         check("software events" in rep["note"], "fallback note missing: %r" % rep["note"])
+        check_note_whole(rep["note"])
         check_counts(rep, tids, "perf::PAGE-FAULTS")
     else:
         check(rep["event_source"] == "default" and rep["event_definitions"], "event_source %s" % rep["event_source"])

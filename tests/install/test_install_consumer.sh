@@ -26,6 +26,13 @@ case "$sflags" in *-lhwloc*) ;; *) echo "FAIL: pkg-config --static papi lacks hw
 cc -o "$tmp/pc_static" "$src_dir/examples/c/pagefaults.c" $(echo " $sflags " | sed 's/ -lpapi / -l:libpapi.a /')
 if readelf -d "$tmp/pc_static" | grep -q 'libpapi\.so'; then echo "FAIL: not linked statically"; exit 1; fi
 env -i "$tmp/pc_static" 300
+# The classic line of PAPI's users (PMlib, papi-wrap): libpapi.a by path and -lpfm alone
+# (libpapi.a is an ld script over libpapi_static.a that brings hwloc along).
+inc=$(dirname "$(find "$tmp/prefix" -name papi.h | head -n 1)")
+lib=$(dirname "$(find "$tmp/prefix" -name libpapi.a | head -n 1)")
+cc -o "$tmp/classic" -I"$inc" "$src_dir/examples/c/pagefaults.c" "$lib/libpapi.a" -lpfm
+if readelf -d "$tmp/classic" | grep -q 'libpapi\.so'; then echo "FAIL: classic line linked libpapi.so"; exit 1; fi
+env -i "$tmp/classic" 300
 # RUNPATH on what is installed: the utilities and the libraries run in a clean shell.
 for f in "$tmp"/prefix/bin/papi_avail "$tmp"/prefix/lib*/libpapi_mpi.so "$tmp"/prefix/lib*/libpapif.so; do
   [ -e "$f" ] || continue

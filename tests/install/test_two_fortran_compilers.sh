@@ -42,6 +42,22 @@ for fc in gfortran flang-new-16; do
   echo "$fc: $out"
   case $out in "use papi: "?*) ;; *) echo "FAIL: $fc program printed no error text"; exit 1 ;; esac
 done
+# pkg-config: with both modules in the prefix, plain papif refuses and names the
+# choices; papif-<compiler> builds with its compiler.
+pc=$(dirname "$(find "$tmp/prefix" -name papi.pc | head -n 1)")
+if PKG_CONFIG_PATH="$pc" pkg-config --cflags papif >"$tmp/pc.log" 2>&1; then
+  echo "FAIL: plain papif.pc chose one of two compilers: $(cat "$tmp/pc.log")"; exit 1
+fi
+grep -q "papif-gnu-[0-9]*_or_papif-llvmflang-16" "$tmp/pc.log" ||
+  { cat "$tmp/pc.log"; echo "FAIL: plain papif does not name the choices"; exit 1; }
+echo "plain papif with two compilers: $(head -n 1 "$tmp/pc.log")"
+gtag=$(basename "$(ls -d "$tmp"/prefix/include/fortran/gnu-*)")
+# shellcheck disable=SC2046
+gfortran -o "$tmp/pc-gnu" "$tmp/p/use_papi.f90" $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs "papif-$gtag")
+env -i "$tmp/pc-gnu" | grep -q "use papi: " || { echo "FAIL: papif-$gtag build"; exit 1; }
+# shellcheck disable=SC2046
+flang-new-16 -o "$tmp/pc-flang" "$tmp/p/use_papi.f90" $fflags $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs papif-llvmflang-16)
+env -i "$tmp/pc-flang" | grep -q "use papi: " || { echo "FAIL: papif-llvmflang-16 build"; exit 1; }
 # Only gfortran's module installed: flang gets told which compilers the install has.
 rm -rf "$tmp/prefix" "$tmp/b-flang-new-16"
 cmake --install "$gbuild" --prefix "$tmp/prefix" >/dev/null
@@ -52,4 +68,9 @@ fi
 grep -q "llvmflang-16" "$tmp/log" && grep -q "gnu-" "$tmp/log" ||
   { cat "$tmp/log"; echo "FAIL: the message does not name both compilers"; exit 1; }
 grep -A4 "no Fortran module" "$tmp/log"
+# ... and plain papif is gfortran's, which builds with gfortran.
+pc=$(dirname "$(find "$tmp/prefix" -name papi.pc | head -n 1)")
+# shellcheck disable=SC2046
+gfortran -o "$tmp/pc-plain" "$tmp/p/use_papi.f90" $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs papif)
+env -i "$tmp/pc-plain" | grep -q "use papi: " || { echo "FAIL: plain papif with one compiler"; exit 1; }
 echo "test_two_fortran_compilers: PASSED"

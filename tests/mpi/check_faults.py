@@ -98,7 +98,7 @@ def main():
             want = "bad\ufffd\ufffd \"quoted\" \x01 \u00e9t\u00e9"
             for r in rep["ranks"]:
                 check(list(r["regions"]) == [want], f"rank {r['rank']}: region name {list(r['regions'])}")
-            with open(os.path.join(out, "papi_mpi_ranks.csv"), "rb") as f:
+            with open(os.path.join(out, "papi_mpi_summary.csv"), "rb") as f:
                 rows = list(csv.reader(io.StringIO(f.read().decode("utf-8", "strict"))))
             check(len(rows) == 3, "CSV: header and 2 rows")
         elif mode == "pcontrol":

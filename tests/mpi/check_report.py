@@ -81,8 +81,14 @@ def run(args, outdir, pages):
 def load(outdir):
     with open(os.path.join(outdir, "papi_mpi_report.json"), encoding="utf-8") as f:
         rep = json.load(f)
-    with open(os.path.join(outdir, "papi_mpi_ranks.csv"), encoding="utf-8") as f:
+    # papi_mpi_summary.csv: a line per rank; papi_mpi_ranks.csv: a line per call made.
+    with open(os.path.join(outdir, "papi_mpi_summary.csv"), encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
+    with open(os.path.join(outdir, "papi_mpi_ranks.csv"), encoding="utf-8") as f:
+        long_rows = list(csv.DictReader(f))
+    for r in rows:
+        r["calls"] = {c["call"]: c for c in long_rows if c["rank"] == r["rank"]}
+        r["ncall_lines"] = sum(c["rank"] == r["rank"] for c in long_rows)
     return rep, rows
 
 
@@ -130,7 +136,7 @@ def main():
                 check(sorted(r["counters"]) == sorted(want_ev), f"rank {r['rank']} counters")
         ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
         check([r["rank"] for r in ranks] == list(range(P)), "one JSON row per rank")
-        check(len(csv_rows) == P, "one CSV row per rank")
+        check(len(csv_rows) == P, "one summary CSV row per rank")
         pf = "perf::PAGE-FAULTS"
         for r in ranks:
             k = r["rank"]
@@ -144,9 +150,10 @@ def main():
             crow = next((c for c in csv_rows if int(c["rank"]) == k), None)
             check(crow is not None, f"CSV row of rank {k}")
             if crow:
-                for n, (c, s, rv) in exp.items():
-                    check((int(crow[n + ".calls"]), int(crow[n + ".bytes_sent"]),
-                           int(crow[n + ".bytes_recv"])) == (c, s, rv), f"CSV rank {k} {n}")
+                got_csv = {n: (int(c["calls"]), int(c["bytes_sent"]), int(c["bytes_recv"]))
+                           for n, c in crow["calls"].items()}
+                check(got_csv == exp, f"CSV rank {k}: got {got_csv} want {exp}")
+                check(crow["ncall_lines"] == len(exp), f"CSV rank {k}: one line per call made")
             if pf in r["counters"]:
                 want = (k + 1) * args.pages
                 b = [x for x in base["ranks"] if x["rank"] == k][0]["counters"][pf]
@@ -173,6 +180,8 @@ def main():
             for r in ranks:
                 if name in ("wall_s", "mpi_s"):
                     out.append(r[name])
+                elif name == "compute_s":  # compute time: wall - MPI
+                    out.append(r["wall_s"] - r["mpi_s"])
                 elif name in r["counters"]:
                     out.append(r["counters"][name])
                 else:
@@ -193,6 +202,9 @@ def main():
             check(abs(m["mean"] - mean) <= tol, f"{name} mean")
             imb = hi / mean if mean > 0 else 0
             check(abs(m["imbalance"] - imb) <= 1e-5 * max(1, imb), f"{name} imbalance")
+            sd = (sum((x - mean) ** 2 for x in v) / len(v)) ** 0.5
+            cov = sd / mean if mean > 0 else 0
+            check(abs(m["cov"] - cov) <= 1e-4 * max(1, cov), f"{name} cov {m['cov']}, rows give {cov}")
         check(pf not in rep["events"] or rep["metrics"][pf]["max_rank"] == P - 1,
               "the rank touching most pages holds the max")
     finally:

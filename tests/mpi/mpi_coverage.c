@@ -38,6 +38,7 @@ static void persistent(int partner)
     }
     MPI_Request_free(&r[0]);
     MPI_Request_free(&r[1]);
+#if MPI_VERSION >= 4 /* persistent collectives: MPI 4.0 (MPICH 4), not Open MPI 4.1 */
     double a[5] = {0}, b[5];
     MPI_Request ar;
     MPI_Allreduce_init(a, b, 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &ar);
@@ -46,6 +47,22 @@ static void persistent(int partner)
         MPI_Wait(&ar, MPI_STATUS_IGNORE);
     }
     MPI_Request_free(&ar);
+#endif
+}
+
+/* Attribute caching on a communicator (the calls mpiP wraps): a keyval, set, get
+ * twice, delete, free. */
+static void attributes(void)
+{
+    int keyval, flag = 0, value = 42, *got = NULL;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &keyval, NULL);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, &value);
+    MPI_Comm_get_attr(MPI_COMM_WORLD, keyval, &got, &flag);
+    if (!flag || got != &value || *got != 42)
+        fprintf(stderr, "mpi_coverage: attribute not read back\n");
+    MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval);
+    MPI_Comm_get_attr(MPI_COMM_WORLD, keyval, &got, &flag);
+    MPI_Comm_free_keyval(&keyval);
 }
 
 static void nonblocking_collectives(int size)
@@ -80,6 +97,10 @@ static void one_sided(int partner)
     int mem[100] = {0}, src[10] = {0}, dst[5];
     MPI_Win win;
     MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Info info;
+    MPI_Win_get_info(win, &info);
+    MPI_Win_set_info(win, info);
+    MPI_Info_free(&info);
     MPI_Win_fence(0, win);
     MPI_Put(src, 10, MPI_INT, partner, 0, 10, MPI_INT, win);
     MPI_Get(dst, 5, MPI_INT, partner, 20, 5, MPI_INT, win);
@@ -129,6 +150,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     communicators(rank);
+    attributes();
     persistent(rank ^ 1);
     nonblocking_collectives(size);
     neighbourhood(size);

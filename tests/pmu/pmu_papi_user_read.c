@@ -8,8 +8,8 @@
  *    cycles - 2^shift x instructions constant; PAPI_reset still gives the loop exactly.
  * 4. Benchmark: guest instructions (user and kernel) per PAPI_read (1 and 4 events),
  *    PAPI_accum, PAPI_start + PAPI_stop, against the raw read() and raw user-space
- *    floors, counted by a counter of this program's own. With user access, PAPI_read must cost at most
- *    2.0x the raw user-space read (issue 14). */
+ *    floors, counted by a counter of this program's own. With user access, PAPI_read (1 and 4
+ *    events) and PAPI_accum must cost at most 1.5x the raw user-space read (issue 28). */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -288,10 +288,12 @@ static void bench(int user_bit)
         /* user-only counts: exact, no timer-tick noise, and a user read is all user */
         printf("  PAPI_read / raw user read (user instructions): %.2fx (1 event), %.2fx (4 events)\n",
                r1.user / floor_user[0].user, r4.user / floor_user[1].user);
-        CHECK(r1.user <= 2.0 * floor_user[0].user, "PAPI_read of 1 event costs %.0f > 2 x %.0f",
+        CHECK(r1.user <= 1.5 * floor_user[0].user, "PAPI_read of 1 event costs %.0f > 1.5 x %.0f",
               r1.user, floor_user[0].user);
-        CHECK(r4.user <= 2.0 * floor_user[1].user, "PAPI_read of 4 events costs %.0f > 2 x %.0f",
+        CHECK(r4.user <= 1.5 * floor_user[1].user, "PAPI_read of 4 events costs %.0f > 1.5 x %.0f",
               r4.user, floor_user[1].user);
+        CHECK(acc.user <= 1.5 * floor_user[0].user, "PAPI_accum of 1 event costs %.0f > 1.5 x %.0f",
+              acc.user, floor_user[0].user);
     }
 }
 

@@ -23,6 +23,3 @@ const char *preset_tables_unavailable_reason(int idx)
     return "fuzz build";
 }
 
-void preset_tables_shutdown(void)
-{
-}

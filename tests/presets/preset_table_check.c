@@ -2,8 +2,11 @@
  * parses with the library's own parser and every native event encodes through libpfm4
  * with LIBPFM_ENCODE_INACTIVE=1 and a PMU-qualified name, whatever CPU this is. PMUs
  * this libpfm4 build does not contain (ARM tables on an x86 build) are checked for
- * syntax only and reported as such. Prints the coverage table (CPU x presets).
- * Usage: preset_table_check <papi_events.csv> */
+ * syntax only and reported as such. Tables written on the kernel's sysfs route (CPUs
+ * newer than libpfm4) are checked against a recorded machine's format/ files instead:
+ * every field of every native must exist on that PMU and its value fit its bits.
+ * Prints the coverage table (CPU x presets).
+ * Usage: preset_table_check <papi_events.csv> [<table>=<recorded machine dir>]... */
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
@@ -12,6 +15,8 @@
 
 #include "pfm_perf_encode.h"
 #include "preset_tables.h"
+#include "sysfs_encode.h"
+#include "sysfs_pmus.h"
 
 #define MAX_CPUS 128
 
@@ -25,6 +30,34 @@ static int pmu_known(const char *name)
             return 1;
     }
     return 0;
+}
+
+/* The recorded machine given for table cpu on the command line, or NULL. */
+static const char *machine_for(const char *cpu, int argc, char **argv)
+{
+    size_t n = strlen(cpu);
+    for (int i = 2; i < argc; i++)
+        if (!strncmp(argv[i], cpu, n) && argv[i][n] == '=')
+            return argv[i] + n + 1;
+    return NULL;
+}
+
+/* native against the format/ and events/ files of the recorded machine under root. */
+static int sysfs_encodes(const char *root, const char *native, char *why, size_t len)
+{
+    static char current[4096];
+    if (strcmp(current, root) != 0) {
+        snprintf(current, sizeof current, "%s", root);
+        setenv("PAPI_FSROOT", root, 1);
+        sysfs_pmus_reset();
+    }
+    struct sysfs_encoding enc;
+    char r[512];
+    if (sysfs_encode(native, &enc, r, sizeof r) != 0) {
+        snprintf(why, len, "%s: %s (recorded machine %s)", native, r, root);
+        return 0;
+    }
+    return 1;
 }
 
 static int encodes(const char *cpu, const char *native, char *why, size_t len)
@@ -48,8 +81,8 @@ static int encodes(const char *cpu, const char *native, char *why, size_t len)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s papi_events.csv\n", argv[0]);
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s papi_events.csv [table=recorded-machine-dir]...\n", argv[0]);
         return 2;
     }
     setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
@@ -95,7 +128,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "FAIL: %s\n", err);
             return 1;
         }
-        int known = strcmp(cpus[c], "generic") == 0 || pmu_known(cpus[c]);
+        const char *machine = machine_for(cpus[c], argc, argv);
+        int known = machine || strcmp(cpus[c], "generic") == 0 || pmu_known(cpus[c]);
         int defined[PAPI_END_idx] = {0}, derived[PAPI_END_idx] = {0};
         for (int i = 0; i < l.count; i++) {
             const struct preset_src *s = &l.v[i];
@@ -103,7 +137,8 @@ int main(int argc, char **argv)
             derived[s->idx] = s->op != DERIVE_NONE;
             for (int t = 0; known && t < s->nterms; t++) {
                 char why[600];
-                if (!encodes(cpus[c], s->native[t], why, sizeof why)) {
+                if (machine ? !sysfs_encodes(machine, s->native[t], why, sizeof why)
+                            : !encodes(cpus[c], s->native[t], why, sizeof why)) {
                     fprintf(stderr, "FAIL %s:%d: %s %s: %s\n", argv[1], s->line, cpus[c],
                             preset_catalog_name(s->idx), why);
                     failures++;
@@ -119,7 +154,8 @@ int main(int argc, char **argv)
                defined[PAPI_FP_OPS_idx] ? "yes" : "-", defined[PAPI_SP_OPS_idx] ? "yes" : "-",
                defined[PAPI_DP_OPS_idx] ? "yes" : "-", defined[PAPI_VEC_SP_idx] ? "yes" : "-",
                defined[PAPI_VEC_DP_idx] ? "yes" : "-",
-               known ? "libpfm4 encoding" : "syntax only (PMU not in this libpfm4 build)");
+               machine ? "sysfs format/ of a recorded machine"
+               : known ? "libpfm4 encoding" : "syntax only (PMU not in this libpfm4 build)");
         if (n == 0) {
             fprintf(stderr, "FAIL: table %s defines no preset\n", cpus[c]);
             failures++;

@@ -49,9 +49,12 @@ def hand_computed(writer, fixtures):
     s = report(writer, mpi, "summary", "raw")
     outer, inner = s.get("outer", {}), s.get("inner", {})
     check(outer.get("region_count") == 7, "outer region_count %r (2+1+3+1)" % outer.get("region_count"))
-    check(outer.get("perf::PAGE-FAULTS") == {"total": 4100, "min": 800, "median": 1000.0, "max": 1300},
-          "outer PAGE-FAULTS %r" % outer.get("perf::PAGE-FAULTS"))
-    check(outer.get("temp:::T0") == {"min": 53, "median": 54.0, "max": 55},
+    check(outer.get("perf::PAGE-FAULTS") == {"total": 4100, "min": 800, "min_rank": 0, "min_thread": "4002",
+                                             "median": 1000.0, "max": 1300, "max_rank": 1,
+                                             "max_thread": "5001"},
+          "outer PAGE-FAULTS (with the rank and thread of min and max) %r" % outer.get("perf::PAGE-FAULTS"))
+    check(outer.get("temp:::T0") == {"min": 53, "min_rank": 0, "min_thread": "4002", "median": 54.0,
+                                     "max": 55, "max_rank": 0, "max_thread": "4001"},
           "an instant event has no total: %r" % outer.get("temp:::T0"))
     check(outer.get("Number of ranks") == 2 and outer.get("Number of threads per rank") == 2,
           "outer ranks/threads %r" % outer)
@@ -80,6 +83,32 @@ def hand_computed(writer, fixtures):
     check(out == json.dumps(s, indent=4, separators=(",", ": ")) + "\n", "--json changes the report")
     acc = report(writer, mpi, "accumulate", "raw")
     check(acc == s, "accumulate (PAPI 5/6's name) differs from summary")
+    tables(writer, mpi, s)
+
+
+def tables(writer, source, summary):
+    """CSV and HTML: the summary one row per region and measurement, equal to the JSON;
+    the detail one row per instance."""
+    import csv
+    import io
+    for type_, name in (("summary", "papi_sum"), ("detail", "papi")):
+        for fmt in ("csv", "html"):
+            _, text, _, files = run(writer, ["--source", source, "--type", type_, "--format", fmt])
+            check(files == [name + "." + fmt], "%s %s wrote %r" % (type_, fmt, files))
+            if fmt == "html":
+                check(text is not None and "<table" in text and "outer" in text,
+                      "%s html has no table" % type_)
+                continue
+            rows = list(csv.DictReader(io.StringIO(text or "")))
+            if type_ == "detail":
+                check(len(rows) == 6, "detail csv: %d instance rows, want 6" % len(rows))
+                continue
+            for r in rows:
+                want = summary.get(r["region"], {}).get(r["metric"])
+                if isinstance(want, dict):
+                    for k in ("min", "max", "min_rank", "max_rank", "min_thread", "max_thread"):
+                        check(str(want[k]) == r[k], "csv %s %s %s: %s, json %s"
+                              % (r["region"], r["metric"], k, r[k], want[k]))
 
 
 def errors(writer, fixtures):
@@ -88,6 +117,13 @@ def errors(writer, fixtures):
     run(writer, ["--source", os.path.join(fixtures, "no_such_dir")], expect=2)
     run(writer, ["--source", os.path.join(fixtures, "mpi_threads"), "--type", "bogus"], expect=2)
     run(writer, ["--source", os.path.join(fixtures, "mpi_threads"), "--notation", "x"], expect=2)
+
+
+def strip_locations(doc):
+    if isinstance(doc, dict):
+        return {k: strip_locations(v) for k, v in doc.items()
+                if k not in ("min_rank", "min_thread", "max_rank", "max_thread")}
+    return doc
 
 
 def same_as_papi(writer, fixtures):
@@ -100,16 +136,21 @@ def same_as_papi(writer, fixtures):
         for type_ in ("summary", "detail"):
             for notation in ("raw", "derived"):
                 args = ["--source", source, "--type", type_, "--notation", notation]
-                ours = run(writer, args)
+                ours = run(writer, args + ["--no-locations"])
                 theirs = run([PAPI_WRITER], args)
                 check(ours[0] == theirs[0] and ours[1] == theirs[1],
-                      "%s %s %s differs from PAPI's writer" % (case, type_, notation))
+                      "%s %s %s --no-locations differs from PAPI's writer" % (case, type_, notation))
+                # With the locations: PAPI's report plus min/max_rank/thread, nothing else.
+                located = strip_locations(json.loads(run(writer, args)[0]))
+                check(located == json.loads(theirs[0]),
+                      "%s %s %s differs from PAPI's writer beyond the locations" % (case, type_, notation))
                 compared += 1
     print("compared %d reports with PAPI's writer" % compared)
 
 
 def main():
-    writer, fixtures = [sys.executable, os.path.abspath(sys.argv[1])], os.path.abspath(sys.argv[2])
+    # The writer runs as installed, on its own interpreter (Debian's python3, with pandas).
+    writer, fixtures = [os.path.abspath(sys.argv[1])], os.path.abspath(sys.argv[2])
     hand_computed(writer, fixtures)
     errors(writer, fixtures)
     same_as_papi(writer, fixtures)

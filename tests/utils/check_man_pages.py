@@ -69,6 +69,47 @@ def main():
     page = subprocess.run(["man", "-P", "cat", "1", "papi_avail"], capture_output=True,
                           text=True, env=env).stdout
     check("Usage: papi_avail" in page and "-a" in page, "man papi_avail lacks the options")
+    # Every C and Fortran page has the sections of a full page.
+    for name, section in names:
+        if section != "3":
+            continue
+        page = subprocess.run(["man", "-P", "cat", "3", name], capture_output=True, text=True,
+                              env=env).stdout
+        for head in ("SYNOPSIS", "DESCRIPTION", "RETURN VALUES", "ERRORS", "EXAMPLE"):
+            check(re.search(r"^%s$" % head, page, re.M), "man %s has no %s section" % (name, head))
+        if "(void)" not in page.split("DESCRIPTION")[0]:
+            check(re.search(r"^ARGUMENTS$", page, re.M), "man %s has no ARGUMENTS" % name)
+    start = subprocess.run(["man", "-P", "cat", "3", "PAPI_start"], capture_output=True, text=True,
+                           env=env).stdout
+    check("CALL PAPIF_start(EventSet, check)" in start, "man PAPI_start lacks the Fortran synopsis")
+    check("PAPI_ENOEVST" in start.split("ERRORS")[-1], "man PAPI_start lists no PAPI_ENOEVST")
+    # The pages beyond the calls: the wrapper library, the formats, the environment.
+    for name, section in (("libpapi_mpi", "7"), ("papi_environment", "7"),
+                          ("papi_hl_report", "5"), ("papi_mpi_report", "5")):
+        w = subprocess.run(["man", "-w", section, name], capture_output=True, text=True, env=env)
+        check(w.returncode == 0, "no page %s(%s)" % (name, section))
+    # Every environment variable the sources read is on papi_environment(7).
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(header))))
+    read = set()
+    for d in ("src-c", "mpi-wrappers"):
+        for root, _, files in os.walk(os.path.join(top, d)):
+            for f in files:
+                if f.endswith((".c", ".h")):
+                    t = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
+                    read |= set(re.findall(r'(?:getenv|scoped_env_begin)\("([A-Z_]+)"', t))
+                    read |= set(re.findall(r'#define \w+_ENV "([A-Z_]+)"', t))
+    envpage = subprocess.run(["man", "-P", "cat", "7", "papi_environment"], capture_output=True,
+                             text=True, env=env).stdout
+    for var in sorted(read):
+        check(var in envpage, "papi_environment(7) does not explain %s" % var)
+    check(len(read) >= 15, "only %d environment variables found in the sources" % len(read))
+    # The HTML manual: an index linking every page.
+    index = os.path.join(prefix, "share", "doc", "papi-compat", "html", "index.html")
+    check(os.path.exists(index), "no HTML manual at %s" % index)
+    if os.path.exists(index):
+        text = open(index, encoding="utf-8").read()
+        for name, section in names:
+            check('href="%s.%s.html"' % (name, section) in text, "HTML index lacks %s" % name)
     # A function without a doc comment makes the generator fail (so a new call cannot
     # be added to papi.h without its page).
     with tempfile.TemporaryDirectory() as d:

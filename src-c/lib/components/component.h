@@ -3,7 +3,9 @@
  * A component describes its native events and counts them for event sets. The core
  * (event sets, counting, multiplex scaling, overflow dispatch, presets, high level) sees
  * event codes, slots and values, never file descriptors or backend attributes; a
- * component never calls up into the core (it reports errors through papi_error only).
+ * component never calls up into the core: what it needs of the library (errors with a
+ * reason, the library lock, lifecycle callbacks, hardware information) is the SDK,
+ * papi_sdk.h, included here. HACKING.md says how to add one.
  *
  * Event codes. A native event code carries its component, as PAPI's do:
  *     code = PAPI_NATIVE_MASK | cidx << CMP_CODE_SHIFT | local
@@ -39,12 +41,12 @@
 #include <sys/types.h>
 
 #include "papi.h"
+#include "papi_sdk.h"
 
 /* ---- event codes -------------------------------------------------------------------- */
 #define CMP_CODE_SHIFT 26
 #define CMP_CODE_MASK  0x3C000000 /* 16 components, as PAPI's PAPI_COMPONENT_MASK */
 #define CMP_LOCAL_MASK 0x03FFFFFF
-#define CMP_MAX        16
 
 static inline int cmp_code(int cidx, int local)
 {
@@ -72,6 +74,10 @@ struct cmp_count {
     uint64_t time_running; /* ns the slot was on a counter (< time_enabled: multiplexed) */
 };
 
+/* read_values modes */
+#define CMP_READ_ACCUM 1 /* add to values[] and move the baselines */
+#define CMP_READ_TIMES 2 /* bring out[]'s time_enabled and time_running up to date */
+
 /* What the probe at PAPI_library_init found. */
 struct cmp_status {
     int disabled;                     /* 0, or the PAPI error code that disables it */
@@ -94,8 +100,13 @@ struct papi_component {
      * description, counters, domains, granularities, num_native_events, ...). The core
      * has zeroed info and set CmpIdx, disabled and disabled_reason from the probe. */
     void (*fill_info)(const struct papi_component *self, PAPI_component_info_t *info);
-    /* Release everything global (PAPI_shutdown). May be NULL. */
-    void (*shutdown)(struct papi_component *self);
+    /* (Global state is released through the SDK's lifecycle callbacks: a component
+     * registers one, typically in probe, and hears of PAPI_shutdown and fork there.) */
+
+    /* Presets (events/): the core PMU whose preset tables (presets/, tables "skx",
+     * "arm_ac57", ...) name this component's events, or NULL. Asked of the preset
+     * component (0) only. May be NULL. */
+    const char *(*preset_pmu)(const struct papi_component *self);
 
     /* Events. name_to_code returns PAPI_ENOEVNT, quietly (no papi_error), for names
      * that are not its own: the core tries every enabled component in index order. */
@@ -128,6 +139,16 @@ struct papi_component {
     /* Read every slot into out[0 .. nslots-1] (the hot path of PAPI_read: keep it
      * lean). Async-signal-safe, no change to ctx (see Threads above). */
     int (*read)(struct cmp_context *ctx, struct cmp_count *out);
+    /* The fast path of PAPI_read and PAPI_accum (NULL when the component has none), for a
+     * running context whose values are the plain counts of its slots: read every slot's
+     * count into out[], then per slot i, with d = out[i].value - baseline[i]:
+     * values[i] = d, or with CMP_READ_ACCUM values[i] += d and baseline[i] = out[i].value.
+     * The times of out[] are brought up to date only with CMP_READ_TIMES (else they keep
+     * their last values): the values of a set that is not multiplexed need no times, and
+     * their conversion is a third of a user-space counter read. One call instead of read()
+     * and the core's arithmetic after it. Never called from a signal handler. */
+    int (*read_values)(struct cmp_context *ctx, struct cmp_count *out, uint64_t *baseline,
+                       long long *values, int mode);
 
     /* Hardware overflow (NULL when the component has none: the core then uses its
      * software overflow timer). set_overflow asks for a notification every period
@@ -138,10 +159,5 @@ struct papi_component {
     int (*set_overflow)(struct cmp_context *ctx, int slot, uint64_t period);
     int (*arm_overflow)(struct cmp_context *ctx, int slot, int signo, pid_t tid, int *source);
 };
-
-/* The registry (core/component_registry.c): every component instance in index order.
- * A new component adds its instance there; nothing else in the core names it. */
-extern struct papi_component *const papi_components[] __attribute__((visibility("hidden")));
-extern const int papi_num_components __attribute__((visibility("hidden")));
 
 #endif

@@ -1,23 +1,15 @@
 /* component_registry.c: the component instances in index order and the public
  * component calls (PAPI_get_component_info, PAPI_num_components, PAPI_disable_component
  * ...). Moved here from library_init.c (components_init, fill_counts and the component
- * calls); what each component says about itself comes from its probe and fill_info. */
+ * calls) over the instances of components/registry.c; what each component says about
+ * itself comes from its probe and fill_info, the preset component's preset count from
+ * the preset tables. */
 #include <pthread.h>
 #include <string.h>
 
 #include "component_registry.h"
-#include "perf_event.h"
-#include "powercap/powercap.h"
-
-struct papi_component *const papi_components[] = {
-    &perf_event_component,         /* 0: presets resolve to its events */
-    &perf_event_uncore_component,  /* 1: the same implementation, uncore PMUs */
-    &powercap_component,           /* 2: energy and power limits of the powercap tree */
-};
-const int papi_num_components = (int)(sizeof papi_components / sizeof papi_components[0]);
-
-_Static_assert(sizeof papi_components / sizeof papi_components[0] <= CMP_MAX,
-               "more components than native event codes can carry");
+#include "events.h"
+#include "registry.h"
 
 static int disabled_by_user[CMP_MAX]; /* survives shutdown, applied at init */
 
@@ -50,7 +42,7 @@ void components_init(void)
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *cmp = papi_components[i];
         PAPI_component_info_t *c = &g_papi.cmp[i];
-        struct cmp_status st;
+        struct cmp_status st = {0};
         cmp->cidx = i;
         memset(c, 0, sizeof *c);
         if (cmp->probe(cmp, &st) != PAPI_OK && !st.disabled)
@@ -65,13 +57,6 @@ void components_init(void)
     }
 }
 
-void components_shutdown(void)
-{
-    for (int i = 0; i < papi_num_components; i++)
-        if (papi_components[i]->shutdown)
-            papi_components[i]->shutdown(papi_components[i]);
-}
-
 /* The component's own description, refreshed (its lazily known counts) on each call.
  * Threads ask concurrently and keep the pointer: the refresh is made on a copy under a
  * lock, and the shared description is written only when something changed. */
@@ -82,6 +67,8 @@ static void fill_info(int cidx)
     pthread_mutex_lock(&info_lock);
     fresh = g_papi.cmp[cidx];
     papi_components[cidx]->fill_info(papi_components[cidx], &fresh);
+    if (cidx == PRESET_COMPONENT) /* the tables' lock comes after info_lock */
+        fresh.num_preset_events = preset_defined_count();
     apply_user_disable_to(cidx, &fresh);
     if (memcmp(&fresh, &g_papi.cmp[cidx], sizeof fresh) != 0)
         g_papi.cmp[cidx] = fresh;
@@ -94,6 +81,11 @@ const PAPI_component_info_t *PAPI_get_component_info(int cidx)
         return NULL;
     fill_info(cidx);
     return &g_papi.cmp[cidx];
+}
+
+const PAPI_component_info_t *component_info(int cidx)
+{
+    return PAPI_get_component_info(cidx);
 }
 
 const PAPI_substrate_info_t *PAPI_get_substrate_info(void)

@@ -5,11 +5,15 @@
  * and accum move it to the count just read, write moves it so that the value reads as
  * the one written. So read and accum cost one component read (one read() per perf
  * group, or none with user-space counter reads), start one enable, stop one disable
- * plus the read that freezes the values. */
+ * plus the read that freezes the values. A plain set (entry e is native e, no derived or
+ * multiplexed values) hands PAPI_read and PAPI_accum whole to its component's
+ * read_values, which reads and subtracts the baselines in one pass. */
 #include <string.h>
 
 #include "eventset.h"
 #include "multiplex_internal.h"
+#include "threads.h"
+#include "call_guard.h"
 
 const struct es_overflow_hooks *_Atomic es_overflow_hooks;
 
@@ -19,8 +23,8 @@ static _Thread_local int running_handle[CMP_MAX];
 static long long native_value(const struct eventset *es, int ni)
 {
     if (__builtin_expect(es->multiplexed, 0))
-        return mpx_scaled_value(&es->nat[ni], &es->cnt[ni]);
-    return (long long)(es->cnt[ni].value - es->nat[ni].baseline);
+        return mpx_scaled_value(&es->nat[ni], &es->cnt[ni], es->base[ni]);
+    return (long long)(es->cnt[ni].value - es->base[ni]);
 }
 
 /* A derived preset entry: its terms combined (kept out of the hot loop below). */
@@ -33,28 +37,17 @@ static __attribute__((noinline)) long long derived_value(const struct eventset *
     return preset_compute(ent->preset, t);
 }
 
-static inline __attribute__((always_inline)) void compute_values(const struct eventset *es,
-                                                                 long long *values)
+static inline long long entry_value(const struct eventset *es, int e)
 {
-    if (__builtin_expect(es->multiplexed, 0)) {
-        for (int e = 0; e < es->nentries; e++) {
-            const struct es_entry *ent = &es->ent[e];
-            values[e] = ent->derived ? derived_value(es, ent) : native_value(es, ent->term[0]);
-        }
-        return;
-    }
-    for (int e = 0; e < es->nentries; e++) {
-        const struct es_entry *ent = &es->ent[e];
-        if (__builtin_expect(ent->derived, 0))
-            values[e] = derived_value(es, ent);
-        else
-            values[e] = (long long)(*ent->count - *ent->baseline);
-    }
+    const struct es_entry *ent = &es->ent[e];
+    return __builtin_expect(ent->derived, 0) ? derived_value(es, ent)
+                                             : native_value(es, ent->term[0]);
 }
 
 void es_compute_values(struct eventset *es, long long *values)
 {
-    compute_values(es, values);
+    for (int e = 0; e < es->nentries; e++)
+        values[e] = entry_value(es, e);
 }
 
 static int get_set(int EventSet, struct eventset **es)
@@ -68,35 +61,38 @@ static int get_set(int EventSet, struct eventset **es)
     return es_get(EventSet, es);
 }
 
-static inline __attribute__((always_inline)) int read_values(struct eventset *es,
-                                                              long long *values)
+/* Everything but a plain running set's read (that is the component's read_values). */
+static __attribute__((noinline)) int read_values(struct eventset *es, long long *values)
 {
     if (es->state & PAPI_RUNNING) {
         int ret = es_read_counts(es);
         if (__builtin_expect(ret != PAPI_OK, 0))
             return ret;
-    } else if (__builtin_expect(es->cidx < 0, 0)) { /* off the running (hot) path */
+    } else if (__builtin_expect(es->cidx < 0, 0)) {
         return papi_error(PAPI_ENOCMP, "EventSet %d is empty: no component to read", es->handle);
     }
-    compute_values(es, values);
+    es_compute_values(es, values);
     return PAPI_OK;
 }
 
 int es_read_values(struct eventset *es, long long *values)
 {
+    if (es->fast_read) /* the high level takes the process time from the times */
+        return es->fast_read(es->ctx, es->cnt, es->base, values, CMP_READ_TIMES);
     return read_values(es, values);
 }
 
 static void rebase(struct eventset *es)
 {
     for (int i = 0; i < es->nnat; i++)
-        es->nat[i].baseline = es->cnt[i].value;
+        es->base[i] = es->cnt[i].value;
     if (es->multiplexed)
         mpx_rebase(es);
 }
 
 int PAPI_start(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
@@ -106,7 +102,10 @@ int PAPI_start(int EventSet)
     if (es->nentries == 0)
         return papi_error(PAPI_EINVAL, "EventSet %d has no events to start", EventSet);
     if (!es->ctx)
-        return papi_error(PAPI_EBUG, "EventSet %d has events but no component state", EventSet);
+        return papi_error(es->owner_tid != papi_gettid() ? PAPI_ECNFLCT : PAPI_EBUG,
+                          "EventSet %d has events but no open counters (the thread that created "
+                          "it, %d, has ended and its descriptors were released)", EventSet,
+                          (int)es->owner_tid);
     int own = !(es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED));
     int other = running_handle[es->cidx] - 1;
     if (own && other >= 0 && es_lookup(other) && (es_lookup(other)->state & PAPI_RUNNING))
@@ -114,6 +113,7 @@ int PAPI_start(int EventSet)
                           "EventSet %d is already running in this thread on component %d; stop it "
                           "before starting EventSet %d", other, es->cidx, EventSet);
     rebase(es);
+    es_update_plain(es);
     if (es->overflow && (ret = es_overflow_hooks->start(es)) != PAPI_OK) {
         es_overflow_hooks->stop(es);
         return ret;
@@ -125,6 +125,7 @@ int PAPI_start(int EventSet)
         return ret;
     }
     es->state = (es->state & ~PAPI_STOPPED) | PAPI_RUNNING;
+    es->fast_read = es->plain ? es->cmp->read_values : NULL;
     if (own)
         running_handle[es->cidx] = EventSet + 1;
     return PAPI_OK;
@@ -132,12 +133,14 @@ int PAPI_start(int EventSet)
 
 int PAPI_stop(int EventSet, long long *values)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
+    es->fast_read = NULL;
     ret = es->cmp->stop(es->ctx);
     if (es->overflow)
         es_overflow_hooks->stop(es);
@@ -153,33 +156,56 @@ int PAPI_stop(int EventSet, long long *values)
     return PAPI_OK;
 }
 
-/* Why PAPI_read was refused (kept out of its hot path). */
-static __attribute__((noinline, cold)) int read_refused(int EventSet, const long long *values)
+/* Not a plain running set: read (when running), add, rebase. */
+static __attribute__((noinline)) int accum_values(struct eventset *es, long long *values)
+{
+    if (es->cidx < 0)
+        return papi_error(PAPI_ENOCMP, "EventSet %d is empty: no component to read", es->handle);
+    if (es->state & PAPI_RUNNING) {
+        int ret = es_read_counts(es);
+        if (ret != PAPI_OK)
+            return ret;
+    }
+    for (int e = 0; e < es->nentries; e++)
+        values[e] += entry_value(es, e);
+    rebase(es);
+    return PAPI_OK;
+}
+
+/* PAPI_read and PAPI_accum for anything but a valid plain running set: the checks of
+ * what they were given, then the general path (kept out of the hot path's frame). */
+static __attribute__((noinline)) int read_general(int EventSet, long long *values, int mode)
 {
     struct eventset *es;
-    int ret = es_get(EventSet, &es);
+    int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
-    return PAPI_OK;
+    if (es->fast_read)
+        return es->fast_read(es->ctx, es->cnt, es->base, values, mode);
+    return mode & CMP_READ_ACCUM ? accum_values(es, values) : read_values(es, values);
 }
 
+/* The hot path: a table load, two tests and a tail call into the component, which reads
+ * the counters (user space: no system call) and writes the values itself. The set is not
+ * multiplexed (plain), so its values need no times: PAPI_get_event_running_fraction and
+ * the high level do not take them from a PAPI_read.
+ * Not guarded (PAPI_CALL_GUARD), nor is PAPI_accum: the guard costs about 40 guest
+ * instructions, more than the 1.5x bound over the raw user-space read leaves, so a
+ * PAPI_read racing PAPI_shutdown in another thread can still meet a freed set. */
 int PAPI_read(int EventSet, long long *values)
 {
     /* The table is empty unless the library is initialised (PAPI_shutdown empties it). */
     struct eventset *es = es_lookup(EventSet);
-    if (__builtin_expect(!es || !values, 0)) {
-        int ret = read_refused(EventSet, values);
-        if (ret != PAPI_OK || !(es = es_lookup(EventSet)))
-            return ret != PAPI_OK ? ret : papi_error(PAPI_ENOEVST, "EventSet %d does not exist",
-                                                     EventSet);
-    }
-    return read_values(es, values);
+    if (__builtin_expect(es && values && es->fast_read, 1))
+        return es->fast_read(es->ctx, es->cnt, es->base, values, 0);
+    return read_general(EventSet, values, 0);
 }
 
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
 {
+    PAPI_CALL_GUARD();
     if (!cyc)
         return papi_error(PAPI_EINVAL, "cyc is NULL");
     int ret = PAPI_read(EventSet, values);
@@ -190,26 +216,15 @@ int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
 
 int PAPI_accum(int EventSet, long long *values)
 {
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (__builtin_expect(ret != PAPI_OK, 0))
-        return ret;
-    if (__builtin_expect(!values, 0))
-        return papi_error(PAPI_EINVAL, "values is NULL");
-    if (__builtin_expect(es->cidx < 0, 0))
-        return papi_error(PAPI_ENOCMP, "EventSet %d is empty: no component to read", EventSet);
-    long long now[ES_MAX_ENTRIES];
-    ret = es_read_values(es, now);
-    if (__builtin_expect(ret != PAPI_OK, 0))
-        return ret;
-    for (int e = 0; e < es->nentries; e++)
-        values[e] += now[e];
-    rebase(es);
-    return PAPI_OK;
+    struct eventset *es = es_lookup(EventSet);
+    if (__builtin_expect(es && values && es->fast_read, 1))
+        return es->fast_read(es->ctx, es->cnt, es->base, values, CMP_READ_ACCUM);
+    return read_general(EventSet, values, CMP_READ_ACCUM);
 }
 
 int PAPI_reset(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
@@ -226,6 +241,7 @@ int PAPI_reset(int EventSet)
 
 int PAPI_write(int EventSet, long long *values)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
@@ -246,7 +262,7 @@ int PAPI_write(int EventSet, long long *values)
         const struct es_entry *ent = &es->ent[e];
         for (int t = 0; t < ent->nterms; t++) {
             int ni = ent->term[t];
-            es->nat[ni].baseline = es->cnt[ni].value - (uint64_t)(t == 0 ? values[e] : 0);
+            es->base[ni] = es->cnt[ni].value - (uint64_t)(t == 0 ? values[e] : 0);
         }
     }
     return PAPI_OK;

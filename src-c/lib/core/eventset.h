@@ -18,31 +18,35 @@
 struct es_entry {
     int code;                          /* as the user added it */
     int derived;                       /* value combines terms (preset_compute) */
-    /* Not derived: &es->cnt[term[0]].value and &es->nat[term[0]].baseline, so PAPI_read
-     * computes the value with two loads (es_link_entries keeps them current). */
-    const uint64_t *count, *baseline;
     int nterms;
     int term[PRESET_MAX_TERMS];        /* indices into es->nat */
     const struct preset_def *preset;   /* NULL for a native event */
 };
 
 /* A native event of the set: slot i of the component context is nat[i], its last
- * reading cnt[i] (frozen while the set is stopped). */
+ * reading cnt[i] (frozen while the set is stopped), its baseline base[i] (the count
+ * that reads as zero; a dense array of its own: the component's read_values takes it). */
 struct es_native {
     int code;             /* native event code */
     int refs;             /* entries using it */
-    uint64_t baseline;    /* count that reads as zero */
     uint64_t period;      /* hardware overflow threshold (overflow.c), 0 = counting only */
     uint64_t enabled_base;  /* time_enabled at the baseline: multiplex scaling (multiplex.c) */
     uint64_t running_base;  /* time_running at the baseline */
 };
 
 struct eventset {
+    /* PAPI_read's and PAPI_accum's whole path while the set runs plain (below): the
+     * component's read_values, set by PAPI_start, NULL otherwise. First: the hot path
+     * loads it, ctx, cnt and base from one cache line. */
+    int (*fast_read)(struct cmp_context *ctx, struct cmp_count *out, uint64_t *baseline,
+                     long long *values, int mode);
+    struct cmp_context *ctx;    /* the component's state for this set, NULL when empty */
+    struct cmp_count *cnt; /* the component's last reading, per slot */
+    uint64_t *base;        /* per slot: the count that reads as zero */
     int handle;
     int state;             /* PAPI_STOPPED / PAPI_RUNNING | other flag bits */
     int cidx;              /* component, -1 until the first event */
     struct papi_component *cmp; /* papi_components[cidx] once the context exists */
-    struct cmp_context *ctx;    /* the component's state for this set, NULL when empty */
     int domain;
     int granularity;
     pid_t owner_tid;       /* thread that created the set (counts itself) */
@@ -50,39 +54,54 @@ struct eventset {
     int cpu;               /* CPU for PAPI_CPU_ATTACHED / system granularity, else -1 */
     int inherit;
     int multiplexed;
-    int nentries;
-    struct es_entry ent[ES_MAX_ENTRIES];
-    int nnat;
-    struct es_native nat[ES_MAX_NATIVES];
-    struct cmp_count cnt[ES_MAX_NATIVES]; /* the component's last reading, per slot */
+    /* plain: entry e is native e, none derived, the set not multiplexed, and the
+     * component has read_values: PAPI_read and PAPI_accum hand the whole read to it
+     * (es_update_plain, called by PAPI_start). */
+    int plain;
+    /* The arrays grow with the events (es_reserve): a set costs what it holds, not the
+     * ES_MAX_* limits (a 2-event set is a few hundred bytes). */
+    int nentries, cap_entries;
+    struct es_entry *ent;
+    int nnat, cap_natives;
+    struct es_native *nat;
     void *overflow;        /* overflow.c state, NULL when none */
     void *profile;         /* profil.c state, NULL when none */
-    struct eventset *inherited_next; /* es_hide_inherited's list in a forked child */
 };
 
-/* The table of live sets (eventset_table.c), read without a lock on the hot path. */
-extern _Atomic(struct eventset *) es_sets[MAX_EVENTSETS] PAPI_INTERNAL;
+/* The table of live sets (eventset_table.c), read without a lock on the hot path. It is
+ * reached through a pointer so that a forked child's atfork handler hides its parent's
+ * sets by swapping one pointer (writing the table itself would cost the child a
+ * copy-on-write fault per page of it); the pointer load replaces the table's address
+ * computation, so the hot path costs no more instructions. */
+typedef _Atomic(struct eventset *) es_slot_t;
+struct es_tables {
+    es_slot_t *_Atomic current;   /* the table of this process's sets */
+    es_slot_t *_Atomic inherited; /* in a forked child: the parent's, until dropped */
+};
+extern struct es_tables es_tables PAPI_INTERNAL;
 static inline struct eventset *es_lookup(int handle) /* NULL if not a live set */
 {
-    if ((unsigned)handle >= MAX_EVENTSETS)
+    if ((unsigned)handle & ~(unsigned)(MAX_EVENTSETS - 1)) /* MAX_EVENTSETS: a power of 2 */
         return NULL;
-    return atomic_load_explicit(&es_sets[handle], memory_order_acquire);
+    es_slot_t *t = atomic_load_explicit(&es_tables.current, memory_order_relaxed);
+    return atomic_load_explicit(&t[handle], memory_order_acquire);
 }
 PAPI_INTERNAL int es_get(int handle, struct eventset **es);  /* PAPI_ENOEVST / PAPI_ENOINIT */
-/* stop_running 0: a forked child dropping its parent's sets (close, no ioctl). */
-PAPI_INTERNAL void es_free_all(int stop_running);
-/* In a forked child (atfork): take the parent's sets out of the table, for es_free_all. */
-PAPI_INTERNAL void es_hide_inherited(void);
+/* The thread tid has ended: stop the sets it created that count it (not attached to another
+ * thread or a CPU), freeze their values and close their descriptors. */
+PAPI_INTERNAL void es_release_thread(pid_t tid);
 PAPI_INTERNAL int es_add_code(struct eventset *es, int code);
 PAPI_INTERNAL int es_remove_code(struct eventset *es, int code);
 PAPI_INTERNAL void es_close_all(struct eventset *es);
 /* Close and reopen every native (after a domain, attach or granularity change). */
 PAPI_INTERNAL int es_reopen_all(struct eventset *es);
 PAPI_INTERNAL int es_entry_index(const struct eventset *es, int code);
-/* Point every entry's count and baseline at its first native (after natives moved). */
-PAPI_INTERNAL void es_link_entries(struct eventset *es);
-/* The handle of a running event set holding code, or -1 (asked by the preset tables). */
-PAPI_INTERNAL int es_code_in_running_set(int code);
+/* Recompute es->plain (PAPI_start: entries, natives and options are fixed while running). */
+PAPI_INTERNAL void es_update_plain(struct eventset *es);
+/* Room for nentries more entries and nnat more natives (PAPI_ENOMEM, set unchanged). */
+PAPI_INTERNAL int es_reserve(struct eventset *es, int nentries, int nnat);
+/* Free the arrays and the set itself. */
+PAPI_INTERNAL void es_free_arrays(struct eventset *es);
 
 /* ---- counting (counting.c) ------------------------------------------------------------- */
 /* Convert the counts (since baseline) into the user's values array. */

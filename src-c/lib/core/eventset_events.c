@@ -1,10 +1,12 @@
 /* eventset_events.c: adding and removing events. Adding opens, through the set's
  * component, only the native events the new entry needs (natives shared with entries already in the set are reused);
  * a failure leaves the set exactly as it was. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "component_registry.h"
 #include "eventset.h"
+#include "call_guard.h"
 
 int es_entry_index(const struct eventset *es, int code)
 {
@@ -36,6 +38,7 @@ static void compact_native(struct eventset *es, int ni)
     for (int i = ni; i < es->nnat - 1; i++) {
         es->nat[i] = es->nat[i + 1];
         es->cnt[i] = es->cnt[i + 1];
+        es->base[i] = es->base[i + 1];
     }
     es->nnat--;
     for (int e = 0; e < es->nentries; e++)
@@ -44,13 +47,65 @@ static void compact_native(struct eventset *es, int ni)
                 es->ent[e].term[t]--;
 }
 
-void es_link_entries(struct eventset *es)
+void es_update_plain(struct eventset *es)
 {
-    for (int e = 0; e < es->nentries; e++) {
-        struct es_entry *ent = &es->ent[e];
-        ent->count = &es->cnt[ent->term[0]].value;
-        ent->baseline = &es->nat[ent->term[0]].baseline;
+    int plain = es->nentries == es->nnat && !es->multiplexed && es->cmp &&
+                es->cmp->read_values;
+    for (int e = 0; e < es->nentries && plain; e++)
+        plain = !es->ent[e].derived && es->ent[e].term[0] == e;
+    es->plain = plain;
+}
+
+/* Capacity for want elements: doubling from 4. */
+static int next_cap(int cap, int want)
+{
+    int n = cap ? cap : 4;
+    while (n < want)
+        n *= 2;
+    return n;
+}
+
+static int grow(void **arr, int n, size_t size)
+{
+    void *p = realloc(*arr, (size_t)n * size);
+    if (!p)
+        return -1;
+    *arr = p;
+    return 0;
+}
+
+int es_reserve(struct eventset *es, int nentries, int nnat)
+{
+    int want_e = es->nentries + nentries, want_n = es->nnat + nnat;
+    if (want_e > es->cap_entries) {
+        int n = next_cap(es->cap_entries, want_e);
+        if (grow((void **)&es->ent, n, sizeof *es->ent))
+            goto fail;
+        es->cap_entries = n;
     }
+    if (want_n > es->cap_natives) {
+        /* The per-native arrays grow together; one that grew before a failure stays
+         * larger than cap_natives says, which is harmless. */
+        int n = next_cap(es->cap_natives, want_n);
+        if (grow((void **)&es->nat, n, sizeof *es->nat) ||
+            grow((void **)&es->cnt, n, sizeof *es->cnt) ||
+            grow((void **)&es->base, n, sizeof *es->base))
+            goto fail;
+        es->cap_natives = n;
+    }
+    return PAPI_OK;
+fail:
+    return papi_error(PAPI_ENOMEM, "no memory for %d more events in EventSet %d", nentries,
+                      es->handle);
+}
+
+void es_free_arrays(struct eventset *es)
+{
+    free(es->ent);
+    free(es->nat);
+    free(es->cnt);
+    free(es->base);
+    free(es);
 }
 
 static struct cmp_target target_of(const struct eventset *es)
@@ -103,6 +158,7 @@ void es_close_all(struct eventset *es)
     if (es->cmp)
         es->cmp->ctx_destroy(es->ctx);
     es->ctx = NULL;
+    es->fast_read = NULL; /* no context left to read from: the general path says so */
 }
 
 int es_reopen_all(struct eventset *es)
@@ -112,7 +168,7 @@ int es_reopen_all(struct eventset *es)
         return PAPI_OK;
     int ret = ensure_context(es, es->cidx);
     for (int i = 0; i < es->nnat && ret == PAPI_OK; i++) {
-        es->nat[i].baseline = 0;
+        es->base[i] = 0;
         es->nat[i].enabled_base = es->nat[i].running_base = 0;
         ret = open_native(es, i);
     }
@@ -143,7 +199,7 @@ static void release_natives(struct eventset *es, const int *terms, int nterms)
             es->cmp->remove(es->ctx, ni);
         compact_native(es, ni);
     }
-    es_link_entries(es);
+    es_update_plain(es);
     if (es->nnat == 0)
         es_close_all(es);
 }
@@ -186,8 +242,11 @@ int es_add_code(struct eventset *es, int code)
         return papi_error(PAPI_ECOUNT, "EventSet %d cannot hold more than %d native events",
                           es->handle, ES_MAX_NATIVES);
 
+    int ret = es_reserve(es, 1, new_natives);
+    if (ret != PAPI_OK)
+        return ret;
     int saved_cidx = es->cidx;
-    int ret = ensure_context(es, cidx);
+    ret = ensure_context(es, cidx);
     if (ret != PAPI_OK)
         return ret;
     es->cidx = cidx;
@@ -202,6 +261,7 @@ int es_add_code(struct eventset *es, int code)
         if (ni < 0) {
             ni = es->nnat;
             memset(&es->nat[ni], 0, sizeof es->nat[ni]);
+            es->base[ni] = 0;
             es->nat[ni].code = codes[t];
             ret = open_native(es, ni);
             if (ret != PAPI_OK)
@@ -219,7 +279,7 @@ int es_add_code(struct eventset *es, int code)
     }
     ent->nterms = nterms;
     es->nentries++;
-    es_link_entries(es);
+    es_update_plain(es);
     return PAPI_OK;
 }
 
@@ -268,6 +328,7 @@ static int check_addable(int EventSet, struct eventset **es)
 
 int PAPI_add_event(int EventSet, int EventCode)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = check_addable(EventSet, &es);
     if (ret != PAPI_OK)
@@ -277,6 +338,7 @@ int PAPI_add_event(int EventSet, int EventCode)
 
 int PAPI_remove_event(int EventSet, int EventCode)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = check_modifiable(EventSet, &es);
     if (ret != PAPI_OK)
@@ -288,6 +350,7 @@ int PAPI_remove_event(int EventSet, int EventCode)
  * that were added (or removed) before the one that failed; errors are negative. */
 int PAPI_add_events(int EventSet, int *Events, int number)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = check_addable(EventSet, &es);
     if (ret != PAPI_OK)
@@ -304,6 +367,7 @@ int PAPI_add_events(int EventSet, int *Events, int number)
 
 int PAPI_remove_events(int EventSet, int *Events, int number)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = check_modifiable(EventSet, &es);
     if (ret != PAPI_OK)
@@ -320,6 +384,7 @@ int PAPI_remove_events(int EventSet, int *Events, int number)
 
 int PAPI_add_named_event(int EventSet, const char *EventName)
 {
+    PAPI_CALL_GUARD();
     int code, ret;
     struct eventset *es;
     if ((ret = check_addable(EventSet, &es)) != PAPI_OK)
@@ -331,6 +396,7 @@ int PAPI_add_named_event(int EventSet, const char *EventName)
 
 int PAPI_remove_named_event(int EventSet, const char *EventName)
 {
+    PAPI_CALL_GUARD();
     int code, ret;
     struct eventset *es;
     if ((ret = check_modifiable(EventSet, &es)) != PAPI_OK)

@@ -8,8 +8,20 @@
 #include "component_registry.h"
 #include "eventset.h"
 #include "threads.h"
+#include "call_guard.h"
 
-_Atomic(struct eventset *) es_sets[MAX_EVENTSETS];
+/* Two tables: the one in use and the other, empty, for a forked child (hide_inherited).
+ * Their pages are touched only as handles are used. */
+static es_slot_t tables[2][MAX_EVENTSETS];
+struct es_tables es_tables = {tables[0], NULL}; /* one small object: one page written at fork */
+/* One past the highest handle ever given out: the scans below stop there (handles are
+ * reused lowest first, so this stays small). Only grows (written under g_papi_lock). */
+static atomic_int es_top;
+
+static es_slot_t *current_table(void)
+{
+    return atomic_load_explicit(&es_tables.current, memory_order_relaxed);
+}
 
 int es_get(int handle, struct eventset **es)
 {
@@ -21,8 +33,34 @@ int es_get(int handle, struct eventset **es)
     return PAPI_OK;
 }
 
+/* The handle of a running set that counts code, or -1: the preset tables ask it (through
+ * the query installed below) before they replace a definition. */
+static int code_in_running_set(int code)
+{
+    int top = atomic_load_explicit(&es_top, memory_order_acquire);
+    for (int h = 0; h < top; h++) {
+        struct eventset *es = es_lookup(h);
+        if (!es || !(es->state & PAPI_RUNNING))
+            continue;
+        if (es_entry_index(es, code) >= 0)
+            return es->handle;
+    }
+    return -1;
+}
+
+static void sets_lifecycle(const struct papi_life *ev);
+
+/* What the layers below need to know of the sets; idempotent, so done at every create
+ * (until a set exists, nothing is to be freed or asked). */
+static void register_hooks(void)
+{
+    papi_lifecycle_register(PAPI_LIFE_STAGE_SETS, sets_lifecycle);
+    preset_set_running_query(code_in_running_set);
+}
+
 int PAPI_create_eventset(int *EventSet)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (!EventSet)
         return papi_error(PAPI_EINVAL, "EventSet pointer is NULL");
@@ -38,9 +76,11 @@ int PAPI_create_eventset(int *EventSet)
     es->granularity = g_papi.default_granularity;
     es->owner_tid = papi_gettid();
     es->cpu = -1;
+    register_hooks();
     pthread_mutex_lock(&g_papi_lock);
+    es_slot_t *t = current_table();
     int h = 0;
-    while (h < MAX_EVENTSETS && atomic_load(&es_sets[h]))
+    while (h < MAX_EVENTSETS && atomic_load(&t[h]))
         h++;
     if (h == MAX_EVENTSETS) {
         pthread_mutex_unlock(&g_papi_lock);
@@ -48,14 +88,18 @@ int PAPI_create_eventset(int *EventSet)
         return papi_error(PAPI_ENOMEM, "all %d event set handles are in use", MAX_EVENTSETS);
     }
     es->handle = h;
-    atomic_store_explicit(&es_sets[h], es, memory_order_release);
+    if (h >= atomic_load_explicit(&es_top, memory_order_relaxed))
+        atomic_store_explicit(&es_top, h + 1, memory_order_release);
+    atomic_store_explicit(&t[h], es, memory_order_release);
     pthread_mutex_unlock(&g_papi_lock);
+    thread_note_set_owner();
     *EventSet = h;
     return PAPI_OK;
 }
 
 int PAPI_cleanup_eventset(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
@@ -80,6 +124,7 @@ int PAPI_cleanup_eventset(int EventSet)
 
 int PAPI_destroy_eventset(int *EventSet)
 {
+    PAPI_CALL_GUARD();
     if (!EventSet)
         return papi_error(PAPI_EINVAL, "EventSet pointer is NULL");
     struct eventset *es;
@@ -93,26 +138,37 @@ int PAPI_destroy_eventset(int *EventSet)
                           "EventSet %d still has %d events: PAPI_cleanup_eventset it first",
                           *EventSet, es->nentries);
     pthread_mutex_lock(&g_papi_lock);
-    atomic_store(&es_sets[es->handle], NULL);
+    atomic_store(&current_table()[es->handle], NULL);
     pthread_mutex_unlock(&g_papi_lock);
     es_close_all(es);
-    free(es);
+    es_free_arrays(es);
     *EventSet = PAPI_NULL;
     return PAPI_OK;
 }
 
-/* A forked child's copies of its parent's sets: out of the table (so no call of the child
- * reaches them, before or after its PAPI_library_init), closed by es_free_all. */
-static struct eventset *inherited;
-
-void es_hide_inherited(void)
+/* A forked child's copies of its parent's sets: out of reach (so no call of the child
+ * reaches them, before or after its PAPI_library_init), closed by free_all. The child
+ * switches to the other table, which is empty: its own sets were dropped (free_all)
+ * before it could initialise the library and fork again. One pointer written: the
+ * child's pages stay shared with the parent. */
+static void hide_inherited(void)
 {
-    for (int h = 0; h < MAX_EVENTSETS; h++) {
-        struct eventset *es = atomic_exchange(&es_sets[h], NULL);
-        if (es) {
-            es->inherited_next = inherited;
-            inherited = es;
-        }
+    es_slot_t *t = current_table();
+    atomic_store_explicit(&es_tables.inherited, t, memory_order_relaxed);
+    atomic_store_explicit(&es_tables.current, t == tables[0] ? tables[1] : tables[0],
+                          memory_order_release);
+}
+
+/* Every set of table t out of it, passed to fn. */
+static void drain_table(es_slot_t *t, void (*fn)(struct eventset *es, int stop), int stop)
+{
+    int top = atomic_load_explicit(&es_top, memory_order_acquire);
+    for (int h = 0; h < top; h++) {
+        if (!atomic_load_explicit(&t[h], memory_order_relaxed))
+            continue; /* no write to a slot that is already empty */
+        struct eventset *es = atomic_exchange(&t[h], NULL);
+        if (es)
+            fn(es, stop);
     }
 }
 
@@ -121,32 +177,69 @@ static void free_set(struct eventset *es)
     es_close_all(es);
     free(es->overflow);
     free(es->profile);
-    free(es);
+    es_free_arrays(es);
 }
 
-/* Shutdown: close every descriptor and free every set. */
-void es_free_all(int stop_running)
+static void stop_and_free(struct eventset *es, int stop_running)
 {
-    while (inherited) { /* never stopped: that would stop the parent's counters */
-        struct eventset *es = inherited;
-        inherited = es->inherited_next;
-        free_set(es);
+    if (stop_running && (es->state & PAPI_RUNNING) && es->ctx) {
+        es->cmp->stop(es->ctx);
+        if (es->overflow)
+            es_overflow_hooks->stop(es); /* deletes a software-overflow timer that would keep firing */
     }
-    for (int h = 0; h < MAX_EVENTSETS; h++) {
-        struct eventset *es = atomic_exchange(&es_sets[h], NULL);
-        if (!es)
+    free_set(es);
+}
+
+static int drop_inherited(void)
+{
+    es_slot_t *t = atomic_exchange(&es_tables.inherited, NULL);
+    if (!t)
+        return 0;
+    drain_table(t, stop_and_free, 0); /* never stopped: that would stop the parent's counters */
+    return 1;
+}
+
+/* Shutdown: close every descriptor and free every set. stop_running 0: a forked child
+ * dropping its parent's sets (close, no ioctl). */
+static void free_all(int stop_running)
+{
+    drop_inherited();
+    drain_table(current_table(), stop_and_free, stop_running);
+}
+
+void es_release_thread(pid_t tid)
+{
+    PAPI_CALL_GUARD_VOID();
+    int n = atomic_load_explicit(&es_top, memory_order_acquire);
+    for (int h = 0; h < n && g_papi.init_state != PAPI_NOT_INITED; h++) {
+        struct eventset *es = es_lookup(h);
+        if (!es || es->owner_tid != tid || !es->ctx ||
+            (es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED)))
             continue;
-        if (stop_running && (es->state & PAPI_RUNNING) && es->ctx) {
+        if (es->state & PAPI_RUNNING) {
             es->cmp->stop(es->ctx);
             if (es->overflow)
-                es_overflow_hooks->stop(es); /* deletes a software-overflow timer that would keep firing */
+                es_overflow_hooks->stop(es);
+            es_read_counts(es); /* the values stay readable, frozen */
+            es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
         }
-        free_set(es);
+        es_close_all(es);
     }
+}
+
+/* The library's lifecycle (papi_sdk.h): at fork the child hides its parent's sets; at
+ * shutdown every set goes, the inherited ones closed without being stopped. */
+static void sets_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event == PAPI_LIFE_FORK_CHILD)
+        hide_inherited();
+    else
+        free_all(!ev->keep_machine);
 }
 
 int PAPI_state(int EventSet, int *status)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     if (!status)
         return papi_error(PAPI_EINVAL, "status pointer is NULL");
@@ -159,6 +252,7 @@ int PAPI_state(int EventSet, int *status)
 
 int PAPI_num_events(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
@@ -168,6 +262,7 @@ int PAPI_num_events(int EventSet)
 
 int PAPI_list_events(int EventSet, int *Events, int *number)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
@@ -185,6 +280,7 @@ int PAPI_list_events(int EventSet, int *Events, int *number)
 
 int PAPI_assign_eventset_component(int EventSet, int cidx)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
@@ -200,6 +296,7 @@ int PAPI_assign_eventset_component(int EventSet, int cidx)
 
 int PAPI_get_eventset_component(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
@@ -207,18 +304,4 @@ int PAPI_get_eventset_component(int EventSet)
     if (es->cidx < 0)
         return papi_error(PAPI_ENOCMP, "EventSet %d has no component yet (no event added)", EventSet);
     return es->cidx;
-}
-
-/* Moved here from events/preset_tables.c (preset_in_running_set): the event-set table
- * answers questions about its sets. */
-int es_code_in_running_set(int code)
-{
-    for (int h = 0; h < MAX_EVENTSETS; h++) {
-        struct eventset *es = es_lookup(h);
-        if (!es || !(es->state & PAPI_RUNNING))
-            continue;
-        if (es_entry_index(es, code) >= 0)
-            return es->handle;
-    }
-    return -1;
 }

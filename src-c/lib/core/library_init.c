@@ -1,19 +1,17 @@
 /* library_init.c: PAPI_library_init, PAPI_is_initialized and PAPI_shutdown. Initialisation
  * is kept cheap: the components are probed (component_registry.c), but libpfm4, the
- * preset tables and the hardware description are loaded on first use, not here. */
+ * preset tables and the hardware description are loaded on first use, not here. The
+ * layers learn of shutdown and fork through the lifecycle registry (papi_sdk.h): this
+ * file names none of them. The state itself is papi_globals.c's. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_guard.h"
 #include "component_registry.h"
-#include "eventset.h"
-#include "hwinfo.h"
 #include "threads.h"
-
-struct papi_globals g_papi;
-atomic_uint g_papi_generation;
-pthread_mutex_t g_papi_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Fork: the child starts from a clean library. At fork its copy of the parent's state is
  * marked not initialised, so no call reaches the parent's counters through the inherited
@@ -29,7 +27,7 @@ static void atfork_child(void)
 {
     if (g_papi.init_state != PAPI_NOT_INITED) {
         g_papi.init_state = PAPI_NOT_INITED;
-        es_hide_inherited();
+        papi_lifecycle_notify(&(struct papi_life){.event = PAPI_LIFE_FORK_CHILD});
         atomic_store(&inherited_from_parent, 1);
     }
     pthread_mutex_unlock(&g_papi_lock);
@@ -37,38 +35,37 @@ static void atfork_child(void)
 
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
 
-static int keeping_machine;
-int papi_teardown_keeps_machine(void) { return keeping_machine; }
+/* PAPI_library_init, PAPI_shutdown and the unload destructor, one at a time. */
+static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void teardown(int stop_running, int keep_machine)
+/* keep_machine: a forked child dropping its parent's copy (papi_sdk.h, PAPI_LIFE_SHUTDOWN). */
+static void teardown(int keep_machine)
 {
-    keeping_machine = keep_machine;
-    es_free_all(stop_running);
-    if (!keep_machine)
-        preset_shutdown();
-    components_shutdown(); /* perf_event keeps its native table when keep_machine */
+    papi_calls_block_and_drain(); /* no call of another thread is inside what is freed */
+    papi_lifecycle_notify(&(struct papi_life){.event = PAPI_LIFE_SHUTDOWN,
+                                              .keep_machine = keep_machine});
     threads_shutdown();
-    if (!keep_machine) {
-        hwinfo_shutdown();
-        sysinfo_shutdown();
-    }
+    /* Everything but the debug level and handler, which survive a shutdown and which
+     * papi_error reads in any thread (a call refused during this shutdown reports
+     * through them): not written at all, rather than saved and restored. */
+    _Static_assert(offsetof(struct papi_globals, debug_level) < offsetof(struct papi_globals, default_domain) &&
+                   offsetof(struct papi_globals, debug_handler) < offsetof(struct papi_globals, default_domain),
+                   "the debug fields come before the state a shutdown clears");
     pthread_mutex_lock(&g_papi_lock);
-    PAPI_debug_handler_t h = g_papi.debug_handler;
-    int level = g_papi.debug_level;
-    memset(&g_papi, 0, sizeof g_papi);
+    atomic_store(&g_papi.init_state, PAPI_NOT_INITED);
+    const size_t kept = offsetof(struct papi_globals, default_domain);
+    memset((char *)&g_papi + kept, 0, sizeof g_papi - kept);
     atomic_fetch_add(&g_papi_generation, 1);
-    g_papi.debug_handler = h;
-    g_papi.debug_level = level;
     pthread_mutex_unlock(&g_papi_lock);
-    keeping_machine = 0;
+    papi_calls_unblock();
 }
 
 /* In a forked child: drop the parent's state, once (its sets, threads and options; what
- * describes the machine stays, see papi_teardown_keeps_machine). */
+ * describes the machine stays: keep_machine). */
 static void drop_inherited(void)
 {
     if (atomic_exchange(&inherited_from_parent, 0))
-        teardown(0, 1);
+        teardown(1);
 }
 
 int PAPI_library_init(int version)
@@ -78,11 +75,13 @@ int PAPI_library_init(int version)
                           "PAPI_library_init(0x%x): this library is version 0x%x; recompile against "
                           "its papi.h", (unsigned)version, (unsigned)PAPI_VER_CURRENT);
     pthread_once(&atfork_once, register_atfork);
+    pthread_mutex_lock(&lifecycle_lock);
     drop_inherited();
     pthread_mutex_lock(&g_papi_lock);
     if (g_papi.init_state != PAPI_NOT_INITED) {
         g_papi.init_state |= PAPI_LOW_LEVEL_INITED;
         pthread_mutex_unlock(&g_papi_lock);
+        pthread_mutex_unlock(&lifecycle_lock);
         return PAPI_VER_CURRENT;
     }
     g_papi.default_domain = PAPI_DOM_USER;
@@ -92,7 +91,7 @@ int PAPI_library_init(int version)
     components_init();
     g_papi.init_state = PAPI_LOW_LEVEL_INITED;
     pthread_mutex_unlock(&g_papi_lock);
-    preset_republish(); /* takes the tables' lock, which comes before g_papi_lock */
+    pthread_mutex_unlock(&lifecycle_lock);
     return PAPI_VER_CURRENT;
 }
 
@@ -103,8 +102,25 @@ int PAPI_is_initialized(void)
 
 void PAPI_shutdown(void)
 {
+    pthread_mutex_lock(&lifecycle_lock);
     drop_inherited();
-    if (g_papi.init_state == PAPI_NOT_INITED)
-        return;
-    teardown(1, 0);
+    if (g_papi.init_state != PAPI_NOT_INITED)
+        teardown(0);
+    pthread_mutex_unlock(&lifecycle_lock);
+}
+
+/* dlclose (kokkos-tools connectors, Caliper services, Python bindings load and unload a
+ * library linked to this one) and process exit: nothing of the library may outlive its
+ * code. What PAPI_shutdown does (every set stopped and freed, timers and overflow
+ * descriptors with them; overflow puts back its signal actions at PAPI_LIFE_SHUTDOWN),
+ * then the thread-exit keys, whose destructors are about to be unmapped. */
+__attribute__((destructor)) static void papi_unload(void)
+{
+    pthread_mutex_lock(&lifecycle_lock);
+    drop_inherited();
+    if (g_papi.init_state != PAPI_NOT_INITED)
+        teardown(0);
+    pthread_mutex_unlock(&lifecycle_lock);
+    threads_unload();
+    papi_calls_unload();
 }

@@ -12,21 +12,7 @@
  * PAPI_multiplex_init / PAPI_set_multiplex / PAPI_get_multiplex live with the other
  * event-set options in options.c (they reuse its reopen-on-change helper). */
 #include "multiplex_internal.h"
-
-long long mpx_scaled_value(const struct es_native *n, const struct cmp_count *c)
-{
-    uint64_t delta = c->value - n->baseline;
-    if ((int64_t)delta < 0)
-        return 0;
-    uint64_t de = c->time_enabled - n->enabled_base;
-    uint64_t dr = c->time_running - n->running_base;
-    if (dr == 0)
-        return 0; /* never on a counter since the baseline: nothing to scale */
-    if (dr >= de)
-        return (long long)delta;
-    unsigned __int128 scaled = (unsigned __int128)delta * de / dr;
-    return scaled > (unsigned __int128)INT64_MAX ? INT64_MAX : (long long)scaled;
-}
+#include "call_guard.h"
 
 void mpx_rebase(struct eventset *es)
 {
@@ -50,6 +36,7 @@ static double native_fraction(const struct es_native *n, const struct cmp_count 
  * of fractions on input and the count written on output. */
 int PAPI_get_event_running_fraction(int EventSet, double *fractions, int *number)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
@@ -62,6 +49,17 @@ int PAPI_get_event_running_fraction(int EventSet, double *fractions, int *number
     for (int e = 0; e < n; e++) {
         const struct es_entry *ent = &es->ent[e];
         double f = 1.0;
+        if (!es->multiplexed) {
+            /* Never time-shared (PAPI_start refuses a group that cannot be scheduled),
+             * and PAPI_read of such a set does not bring the times up to date: it ran
+             * all the time it was running. 0.0 only before it ever ran. */
+            const struct cmp_count *c = &es->cnt[ent->term[0]];
+            fractions[e] = (es->state & PAPI_RUNNING) ||
+                                   c->time_enabled > es->nat[ent->term[0]].enabled_base
+                               ? 1.0
+                               : 0.0;
+            continue;
+        }
         for (int t = 0; t < ent->nterms; t++) {
             double ft = native_fraction(&es->nat[ent->term[t]], &es->cnt[ent->term[t]]);
             if (ft < f)

@@ -8,6 +8,7 @@
 
 #include "component_registry.h"
 #include "eventset.h"
+#include "call_guard.h"
 
 static int valid_domain(int d)
 {
@@ -80,6 +81,7 @@ static int set_granularity(int handle, int grn)
 
 int PAPI_attach(int EventSet, unsigned long tid)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = stopped_set(EventSet, &es);
     if (ret != PAPI_OK)
@@ -101,6 +103,7 @@ int PAPI_attach(int EventSet, unsigned long tid)
 
 int PAPI_detach(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = stopped_set(EventSet, &es);
     if (ret != PAPI_OK)
@@ -151,6 +154,7 @@ static int set_inherit(int handle, int inherit)
 
 int PAPI_set_opt(int option, PAPI_option_t *ptr)
 {
+    PAPI_CALL_GUARD();
     if (option == PAPI_DEBUG) { /* allowed before PAPI_library_init */
         if (!ptr)
             return papi_error(PAPI_EINVAL, "option pointer is NULL");
@@ -256,6 +260,7 @@ static int get_es_field(int handle, struct eventset **es)
 
 int PAPI_get_opt(int option, PAPI_option_t *ptr)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret;
     if (option == PAPI_DEBUG) {
@@ -344,7 +349,12 @@ int PAPI_get_opt(int option, PAPI_option_t *ptr)
     case PAPI_DEF_ITIMER_NS:
         ptr->itimer.ns = g_papi.mpx_slice_ns;
         ptr->itimer.itimer_num = g_papi.itimer_sig ? g_papi.itimer_num : ITIMER_PROF;
-        ptr->itimer.itimer_sig = g_papi.itimer_sig ? g_papi.itimer_sig : g_papi.cmp[0].hardware_intr_sig;
+        if (g_papi.itimer_sig) {
+            ptr->itimer.itimer_sig = g_papi.itimer_sig;
+        } else {
+            const PAPI_component_info_t *c0 = component_info(0);
+            ptr->itimer.itimer_sig = c0 ? c0->hardware_intr_sig : 0;
+        }
         return PAPI_OK;
     case PAPI_PRELOAD:
         memset(&ptr->preload, 0, sizeof ptr->preload);
@@ -436,6 +446,7 @@ int PAPI_multiplex_init(void)
 
 int PAPI_set_multiplex(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = stopped_set(EventSet, &es);
     if (ret != PAPI_OK)
@@ -451,6 +462,7 @@ int PAPI_set_multiplex(int EventSet)
 
 int PAPI_get_multiplex(int EventSet)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)

@@ -1,11 +1,13 @@
 /* threads.c: thread identification, the registry of known threads, thread-specific
  * pointers and the two user locks. Every thread's event sets count only that thread
  * (perf_event pid 0 is the calling thread). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "eventset.h"
 #include "threads.h"
 
 struct thread_rec {
@@ -68,6 +70,51 @@ void *thread_hl_slot(void)
 {
     struct thread_rec *r = self_record();
     return r ? &r->hl_state : NULL;
+}
+
+#define EXIT_KEYS 8
+static pthread_key_t exit_keys[EXIT_KEYS];
+static int nexit_keys;
+static pthread_mutex_t exit_keys_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int thread_exit_key_create(pthread_key_t *key, void (*fn)(void *))
+{
+    pthread_mutex_lock(&exit_keys_lock);
+    int err = nexit_keys < EXIT_KEYS ? pthread_key_create(key, fn) : EAGAIN;
+    if (err == 0)
+        exit_keys[nexit_keys++] = *key;
+    pthread_mutex_unlock(&exit_keys_lock);
+    return err;
+}
+
+void threads_unload(void)
+{
+    pthread_mutex_lock(&exit_keys_lock);
+    while (nexit_keys > 0)
+        pthread_key_delete(exit_keys[--nexit_keys]);
+    pthread_mutex_unlock(&exit_keys_lock);
+}
+
+/* The thread that created event sets ends: nothing can count it any more, so its sets'
+ * descriptors go back to the process (10,000 such threads kept 1,434 fds open, past the
+ * default limit of 1,024). */
+static pthread_key_t owner_key;
+static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
+static int owner_key_ok;
+
+static void owner_exit(void *arg)
+{
+    (void)arg;
+    es_release_thread(papi_gettid());
+}
+
+static void make_owner_key(void) { owner_key_ok = thread_exit_key_create(&owner_key, owner_exit) == 0; }
+
+void thread_note_set_owner(void)
+{
+    pthread_once(&owner_once, make_owner_key);
+    if (owner_key_ok && !pthread_getspecific(owner_key))
+        pthread_setspecific(owner_key, &owner_key_ok); /* any non-NULL value */
 }
 
 void threads_shutdown(void)

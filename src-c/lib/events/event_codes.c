@@ -2,8 +2,9 @@
  * component whose index the native code carries (component.h). */
 #include <string.h>
 
-#include "component_registry.h"
+#include "registry.h"
 #include "events.h"
+#include "call_guard.h"
 
 struct papi_component *event_component_of(int code)
 {
@@ -54,6 +55,7 @@ int event_native_code_to_name(int code, char *out, size_t len)
 
 int PAPI_event_name_to_code(const char *in, int *out)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (!in || !out)
         return papi_error(PAPI_EINVAL, "NULL event name or code pointer");
@@ -69,6 +71,7 @@ int PAPI_event_name_to_code(const char *in, int *out)
 
 int PAPI_event_code_to_name(int EventCode, char *out)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (!out)
         return papi_error(PAPI_EINVAL, "output buffer is NULL");
@@ -84,6 +87,7 @@ int PAPI_event_code_to_name(int EventCode, char *out)
 
 int PAPI_query_event(int EventCode)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (IS_PRESET(EventCode)) {
         char name[PAPI_MAX_STR_LEN];
@@ -102,6 +106,7 @@ int PAPI_query_event(int EventCode)
 
 int PAPI_query_named_event(const char *EventName)
 {
+    PAPI_CALL_GUARD();
     int code;
     int ret = PAPI_event_name_to_code(EventName, &code);
     if (ret != PAPI_OK)
@@ -111,12 +116,14 @@ int PAPI_query_named_event(const char *EventName)
 
 int PAPI_enum_cmp_event(int *EventCode, int modifier, int cidx)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (!EventCode)
         return papi_error(PAPI_EINVAL, "EventCode pointer is NULL");
-    struct papi_component *c = component_get(cidx);
-    if (!c)
-        return PAPI_ENOCMP;
+    if (cidx < 0 || cidx >= papi_num_components)
+        return papi_error(PAPI_ENOCMP, "component index %d does not exist (0..%d)", cidx,
+                          papi_num_components - 1);
+    struct papi_component *c = papi_components[cidx];
     if (IS_PRESET(*EventCode)) {
         if (cidx != PRESET_COMPONENT)
             return PAPI_ENOEVNT;
@@ -134,6 +141,7 @@ int PAPI_enum_cmp_event(int *EventCode, int modifier, int cidx)
 
 int PAPI_enum_event(int *EventCode, int modifier)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (!EventCode)
         return papi_error(PAPI_EINVAL, "EventCode pointer is NULL");
@@ -154,6 +162,7 @@ int PAPI_enum_event(int *EventCode, int modifier)
 
 int PAPI_get_event_info(int EventCode, PAPI_event_info_t *info)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (!info)
         return papi_error(PAPI_EINVAL, "info pointer is NULL");
@@ -173,6 +182,7 @@ int PAPI_get_event_info(int EventCode, PAPI_event_info_t *info)
 
 int PAPI_get_event_component(int EventCode)
 {
+    PAPI_CALL_GUARD();
     PAPI_CHECK_INIT();
     if (IS_PRESET(EventCode))
         return PRESET_COMPONENT;

@@ -36,8 +36,11 @@ PAPI_INTERNAL const struct preset_def *preset_lookup(int code);
 PAPI_INTERNAL int preset_enum(int *code, int modifier);
 PAPI_INTERNAL int preset_get_info(int code, PAPI_event_info_t *info);
 PAPI_INTERNAL long long preset_compute(const struct preset_def *def, const long long *terms);
-PAPI_INTERNAL void preset_shutdown(void);
-/* After PAPI_library_init: the preset count of tables kept across fork, published again. */
-PAPI_INTERNAL void preset_republish(void);
+/* How many presets the table in force defines (0 until it is loaded on first use). */
+PAPI_INTERNAL int preset_defined_count(void);
+/* The event-set layer installs how to ask "which running set counts this code?" (the
+ * handle, or -1) when it creates a set: a preset is not redefined under a running set.
+ * A query, not a call up: until a set exists, no set runs. */
+PAPI_INTERNAL void preset_set_running_query(int (*fn)(int code));
 
 #endif

@@ -193,8 +193,3 @@ long long preset_compute(const struct preset_def *def, const long long *t)
     }
     return 0;
 }
-
-void preset_shutdown(void)
-{
-    preset_tables_shutdown();
-}

@@ -3,7 +3,9 @@
  * papi_events.csv, choosing the tables named after the core PMU libpfm4 detects (or the
  * "generic" tables on perf's generic events when none is named so). A preset is
  * available when every native event opens here; each native is tried once through its
- * component (an event set context of its own) and the answer cached.
+ * component (an event set context of its own) and the answer cached. Which PMU the
+ * tables are for is the preset component's answer (component.h, preset_pmu): this
+ * layer names no component.
  *
  * Definitions are never freed before shutdown: an event set keeps a pointer to the
  * definition it was built from, even after PAPI_encode_events replaces it. */
@@ -12,12 +14,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perf_event.h"
-#include "eventset.h"
+#include "registry.h"
 #include "preset_tables.h"
 
 #define GENERIC_TABLE "generic"
@@ -26,7 +28,7 @@
 struct preset_slot {
     struct preset_def *def;   /* NULL: no definition */
     int avail;                /* 0 not yet checked, 1 available, -1 not */
-    char reason[PAPI_2MAX_STR_LEN];
+    char *reason;             /* why not (heap, whole, whatever its length), or NULL */
 };
 
 /* snprintf for messages that may be cut short (they are notes, not data). */
@@ -39,21 +41,48 @@ static void say(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* *dst = the formatted reason, whole (the old one freed); NULL when out of memory. */
+__attribute__((format(printf, 2, 3)))
+static void set_reason(char **dst, const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    free(*dst);
+    *dst = s;
+}
+
+static void clear_reason(char **dst)
+{
+    free(*dst);
+    *dst = NULL;
+}
+
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static int loaded;
 static struct preset_slot slots[PAPI_END_idx];
-static char table_desc[PAPI_2MAX_STR_LEN];   /* "built-in table 'skx'" for notes */
+static char *table_desc;   /* "built-in table 'skx'" for notes (heap, whole) */
 static struct preset_def **owned;             /* every definition ever installed */
 static int nowned, owned_cap;
-static struct { int code; int ok; char why[PAPI_2MAX_STR_LEN]; } open_cache[MAX_OPEN_CACHE];
+static struct { int code; int ok; char *why; } open_cache[MAX_OPEN_CACHE];
 static int nopen_cache;
 static char detected[PAPI_MIN_STR_LEN * 2];
+static int (*_Atomic running_query)(int code); /* preset_set_running_query */
 
 static void detect_cpu_once(void)
 {
-    const char *pmu = perf_event_core_pmu_name();
+    const struct papi_component *c = papi_components[PRESET_COMPONENT];
+    const char *pmu = c->preset_pmu ? c->preset_pmu(c) : NULL;
     if (pmu)
         papi_strcpy(detected, sizeof detected, pmu);
+}
+
+void preset_set_running_query(int (*fn)(int code))
+{
+    atomic_store(&running_query, fn);
 }
 
 const char *preset_detected_cpu(void)
@@ -168,7 +197,7 @@ static int load_list(const struct preset_src_list *l, const char *pmu, const cha
                      int strict, char *err, size_t errlen)
 {
     struct preset_def *defs[PAPI_END_idx] = {0};
-    char why[PAPI_2MAX_STR_LEN];
+    char why[PAPI_HUGE_STR_LEN];
     int ret = PAPI_OK;
     for (int i = 0; i < l->count; i++) {
         const struct preset_src *s = &l->v[i];
@@ -188,13 +217,12 @@ static int load_list(const struct preset_src_list *l, const char *pmu, const cha
             }
             free(defs[s->idx]);
             defs[s->idx] = NULL;
-            say(slots[s->idx].reason, sizeof slots[s->idx].reason, "%s:%d: %s", origin,
-                     s->line, why);
+            set_reason(&slots[s->idx].reason, "%s:%d: %s", origin, s->line, why);
             continue;
         }
         free(defs[s->idx]); /* a later table overrides */
         defs[s->idx] = d;
-        slots[s->idx].reason[0] = '\0';
+        clear_reason(&slots[s->idx].reason);
     }
     for (int i = 0; i < PAPI_END_idx; i++)
         if (defs[i]) {
@@ -211,9 +239,19 @@ fail:
     for (int i = 0; i < PAPI_END_idx; i++) {
         free(defs[i]);
         slots[i].def = NULL;
-        slots[i].reason[0] = '\0';
+        clear_reason(&slots[i].reason);
     }
     return ret;
+}
+
+static void tables_lifecycle(const struct papi_life *ev);
+static int count_locked(void);
+
+/* Into the description PAPI_get_component_info returned (the registry also asks
+ * preset_defined_count when it refreshes it, after a forked child's init). */
+static void publish_count_locked(void)
+{
+    g_papi.cmp[PRESET_COMPONENT].num_preset_events = count_locked();
 }
 
 static void load_locked(void)
@@ -221,6 +259,7 @@ static void load_locked(void)
     if (loaded)
         return;
     loaded = 1;
+    papi_lifecycle_register(PAPI_LIFE_STAGE_NAMES, tables_lifecycle);
     const char *path = getenv("PAPI_CSV_EVENT_FILE");
     const char *var = "PAPI_CSV_EVENT_FILE";
     if (!path || !*path) {
@@ -253,59 +292,61 @@ static void load_locked(void)
         const char *pmu = own_table ? cpu : NULL;
         ret = load_list(&l, pmu, origin, path != NULL, err, sizeof err);
         if (!l.matched_tables)
-            say(table_desc, sizeof table_desc, "%s %s: it has no table for CPU '%s' nor '%s'",
+            set_reason(&table_desc, "%s %s: it has no table for CPU '%s' nor '%s'",
                 path ? "file" : "built-in", path ? path : "papi_events.csv",
                 cpu ? cpu : "(none detected)", GENERIC_TABLE);
         else
-            say(table_desc, sizeof table_desc, "table '%s' of the %s %s", l.fallback_used ? GENERIC_TABLE : cpu,
+            set_reason(&table_desc, "table '%s' of the %s %s", l.fallback_used ? GENERIC_TABLE : cpu,
                 path ? "file" : "built-in", path ? path : "papi_events.csv");
         preset_src_list_free(&l);
     }
     if (ret != PAPI_OK) {
         /* A rejected file defines nothing; say why in every preset's note. */
         for (int i = 0; i < PAPI_END_idx; i++)
-            say(slots[i].reason, sizeof slots[i].reason, "%s rejected: %s",
-                     path ? var : "built-in table", err);
-        say(table_desc, sizeof table_desc, "rejected: %s", err);
+            set_reason(&slots[i].reason, "%s rejected: %s", path ? var : "built-in table", err);
+        set_reason(&table_desc, "rejected: %s", err);
         return;
     }
-    int n = 0;
-    for (int i = 0; i < PAPI_END_idx; i++)
-        n += slots[i].def != NULL;
-    g_papi.cmp[PRESET_COMPONENT].num_preset_events = n;
+    publish_count_locked();
 }
 
 /* Does native code open on this machine (its component adds it to a set of its own,
- * counted in the user domain)? Cached per code. */
-static int native_opens(int code, char *why, size_t whylen)
+ * counted in the user domain)? Cached per code; *why is the whole reason (cached, or
+ * NULL when out of memory) when it does not. */
+static int native_opens(int code, const char **why)
 {
     for (int i = 0; i < nopen_cache; i++)
         if (open_cache[i].code == code) {
-            papi_strcpy(why, whylen, open_cache[i].why);
+            *why = open_cache[i].why;
             return open_cache[i].ok;
         }
-    char name[PAPI_2MAX_STR_LEN] = "?";
+    char name[PAPI_2MAX_STR_LEN] = "?", *reason = NULL;
     event_native_code_to_name(code, name, sizeof name);
     struct papi_component *cmp = event_component_of(code);
     struct cmp_target t = {.domain = PAPI_DOM_USER, .granularity = PAPI_GRN_THR, .cpu = -1};
     struct cmp_context *ctx = NULL;
     int slot, ok = 0;
     if (!cmp) {
-        say(why, whylen, "native event 0x%x has no component", (unsigned)code);
+        set_reason(&reason, "native event 0x%x has no component", (unsigned)code);
     } else if (cmp->ctx_create(cmp, &t, &ctx) != PAPI_OK ||
                cmp->add(ctx, cmp_local(code), &slot) != PAPI_OK) {
-        say(why, whylen, "native event %s does not open here: %s", name, papi_last_error_detail());
+        set_reason(&reason, "native event %s does not open here: %s", name, papi_last_error_detail());
     } else {
         ok = 1;
-        why[0] = '\0';
     }
     if (cmp)
         cmp->ctx_destroy(ctx);
+    *why = reason;
     if (nopen_cache < MAX_OPEN_CACHE) {
         open_cache[nopen_cache].code = code;
         open_cache[nopen_cache].ok = ok;
-        papi_strcpy(open_cache[nopen_cache].why, sizeof open_cache[0].why, why);
+        open_cache[nopen_cache].why = reason;
         nopen_cache++;
+    } else {
+        /* Not cached: the slot keeps its own copy below, this one is dropped. */
+        static _Thread_local char *last;
+        free(last);
+        last = reason;
     }
     return ok;
 }
@@ -316,11 +357,14 @@ static void check_avail_locked(int idx)
     if (s->avail || !s->def)
         return;
     s->avail = 1;
-    for (int t = 0; t < s->def->nterms; t++)
-        if (!native_opens(s->def->native_code[t], s->reason, sizeof s->reason)) {
+    for (int t = 0; t < s->def->nterms; t++) {
+        const char *why = NULL;
+        if (!native_opens(s->def->native_code[t], &why)) {
             s->avail = -1;
+            set_reason(&s->reason, "%s", why ? why : "out of memory for the reason");
             return;
         }
+    }
 }
 
 const struct preset_def *preset_tables_get(int idx)
@@ -335,22 +379,23 @@ const struct preset_def *preset_tables_get(int idx)
     return d;
 }
 
+/* The whole reason, in this thread's buffer (valid until its next call). */
 const char *preset_tables_unavailable_reason(int idx)
 {
-    static __thread char buf[PAPI_HUGE_STR_LEN];
+    static _Thread_local char *buf;
     if (idx < 0 || idx >= PAPI_END_idx)
         return "not a preset";
     pthread_mutex_lock(&tables_lock);
     load_locked();
     check_avail_locked(idx);
-    if (slots[idx].reason[0])
-        say(buf, sizeof buf, "not available: %s", slots[idx].reason);
+    if (slots[idx].reason)
+        set_reason(&buf, "not available: %s", slots[idx].reason);
     else if (!slots[idx].def)
-        say(buf, sizeof buf, "not available: no definition in the %s", table_desc);
+        set_reason(&buf, "not available: no definition in the %s", table_desc ? table_desc : "table");
     else
-        buf[0] = '\0';
+        set_reason(&buf, "%s", "");
     pthread_mutex_unlock(&tables_lock);
-    return buf;
+    return buf ? buf : "not available (no memory to say why)";
 }
 
 int preset_tables_install(struct preset_def *const *defs, int replace, const char *origin)
@@ -366,7 +411,8 @@ int preset_tables_install(struct preset_def *const *defs, int replace, const cha
                              origin, preset_catalog_name(i));
             goto out;
         }
-        int h = es_code_in_running_set(i | PAPI_PRESET_MASK);
+        int (*query)(int) = atomic_load(&running_query);
+        int h = query ? query(i | PAPI_PRESET_MASK) : -1;
         if (h >= 0) {
             ret = papi_error(PAPI_EISRUN, "%s: %s is in running EventSet %d; stop it first",
                              origin, preset_catalog_name(i), h);
@@ -389,30 +435,32 @@ int preset_tables_install(struct preset_def *const *defs, int replace, const cha
         owned[nowned++] = defs[i];
         slots[i].def = defs[i];
         slots[i].avail = 0;
-        slots[i].reason[0] = '\0';
+        clear_reason(&slots[i].reason);
     }
-    int n = 0;
-    for (int i = 0; i < PAPI_END_idx; i++)
-        n += slots[i].def != NULL;
-    g_papi.cmp[PRESET_COMPONENT].num_preset_events = n;
+    publish_count_locked();
 out:
     pthread_mutex_unlock(&tables_lock);
     return ret;
 }
 
-void preset_republish(void)
+static int count_locked(void)
 {
-    pthread_mutex_lock(&tables_lock);
-    if (loaded) {
-        int n = 0;
+    int n = 0;
+    if (loaded)
         for (int i = 0; i < PAPI_END_idx; i++)
             n += slots[i].def != NULL;
-        g_papi.cmp[PRESET_COMPONENT].num_preset_events = n;
-    }
-    pthread_mutex_unlock(&tables_lock);
+    return n;
 }
 
-void preset_tables_shutdown(void)
+int preset_defined_count(void)
+{
+    pthread_mutex_lock(&tables_lock);
+    int n = count_locked();
+    pthread_mutex_unlock(&tables_lock);
+    return n;
+}
+
+static void tables_shutdown(void)
 {
     pthread_mutex_lock(&tables_lock);
     for (int i = 0; i < nowned; i++)
@@ -420,9 +468,21 @@ void preset_tables_shutdown(void)
     free(owned);
     owned = NULL;
     nowned = owned_cap = 0;
+    for (int i = 0; i < PAPI_END_idx; i++)
+        free(slots[i].reason);
     memset(slots, 0, sizeof slots);
+    for (int i = 0; i < nopen_cache; i++)
+        free(open_cache[i].why);
     nopen_cache = 0;
     loaded = 0;
-    table_desc[0] = '\0';
+    clear_reason(&table_desc);
     pthread_mutex_unlock(&tables_lock);
+}
+
+/* The library's lifecycle (papi_sdk.h): the tables go at shutdown, except in a forked
+ * child, which keeps its parent's (they describe the same machine). */
+static void tables_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event == PAPI_LIFE_SHUTDOWN && !ev->keep_machine)
+        tables_shutdown();
 }

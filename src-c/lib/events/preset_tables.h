@@ -17,7 +17,6 @@
 PAPI_INTERNAL const struct preset_def *preset_tables_get(int idx);
 /* Why preset idx is not available, for PAPI_get_event_info's note and papi_avail. */
 PAPI_INTERNAL const char *preset_tables_unavailable_reason(int idx);
-PAPI_INTERNAL void preset_tables_shutdown(void);
 PAPI_INTERNAL const char *preset_catalog_name(int idx);
 
 /* Read a preset file whole (NUL-terminated): a regular file only, opened without

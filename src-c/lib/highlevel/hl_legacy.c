@@ -66,7 +66,7 @@ static int counters_session(const char *caller, long long *values, int array_len
 
 int PAPI_read_counters(long long *values, int array_len)
 {
-    struct hl_session *s;
+    struct hl_session *s = NULL; /* set when PAPI_OK (gcc -O3 cannot see it) */
     int ret = counters_session("PAPI_read_counters", values, array_len, &s);
     if (ret != PAPI_OK)
         return ret;
@@ -80,7 +80,7 @@ int PAPI_read_counters(long long *values, int array_len)
 
 int PAPI_accum_counters(long long *values, int array_len)
 {
-    struct hl_session *s;
+    struct hl_session *s = NULL; /* set when PAPI_OK (gcc -O3 cannot see it) */
     int ret = counters_session("PAPI_accum_counters", values, array_len, &s);
     if (ret != PAPI_OK)
         return ret;

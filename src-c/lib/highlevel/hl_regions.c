@@ -5,10 +5,13 @@
  * (PAPI_EVENTS, comma-separated preset or native names; without it a default list, and
  * when none of the default hardware events counts here, the software events
  * perf::TASK-CLOCK and perf::PAGE-FAULTS, which the report says). The set runs from the
- * thread's first region on; a region adds (counts at end - counts at begin) to its
- * per-thread totals, so nested regions are inclusive and repeated regions accumulate.
+ * thread's first region on. Every begin/end pair is one instance with its own values
+ * (counts at end - counts at begin), as PAPI 7 records them; each region name also
+ * keeps its per-thread totals, so nested regions are inclusive and repeated regions
+ * accumulate.
  * Real time and cycles are recorded even with no event at all. The report
  * is written at exit by hl_regions_report.c. */
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +55,7 @@ static void thread_exit(void *arg)
 
 static void make_exit_key(void)
 {
-    pthread_key_create(&exit_key, thread_exit);
+    thread_exit_key_create(&exit_key, thread_exit); /* deleted at unload */
 }
 
 static const char *const default_events[] = {"perf::TASK-CLOCK", "PAPI_TOT_INS", "PAPI_TOT_CYC",
@@ -82,7 +85,6 @@ static void component_name(int code, char *out, size_t len)
 static void try_event(int probe, const char *name, int quiet)
 {
     int code = 0, ret;
-    char why[PAPI_HUGE_STR_LEN];
     if (g_hlr.nevents >= HLR_MAX_EVENTS) {
         add_skipped(name, "more than 16 events");
         return;
@@ -105,11 +107,24 @@ static void try_event(int probe, const char *name, int quiet)
     }
     if (quiet)
         return;
-    if (code == 0) /* the name is unknown: the hardware is not the reason */
-        papi_strcpy(why, sizeof why, papi_last_error_detail());
-    else
-        hl_missing_reason(code, why, sizeof why);
-    add_skipped(name, why);
+    /* The name is unknown (code 0): the hardware is not the reason. */
+    char *why = code == 0 ? strdup(papi_last_error_detail()) : hl_missing_reason(code);
+    add_skipped(name, why ? why : "not counted (no memory to say why)");
+    free(why);
+}
+
+/* g_hlr.note = the formatted reason, whole. */
+__attribute__((format(printf, 1, 2)))
+static void set_note(const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    free(g_hlr.note);
+    g_hlr.note = s;
 }
 
 static void configure(void)
@@ -122,7 +137,7 @@ static void configure(void)
     char *list = env && *env ? strdup(env) : NULL; /* the whole list, however long */
     if (env && *env && !list) {
         g_hlr.source = "PAPI_EVENTS";
-        snprintf(g_hlr.note, sizeof g_hlr.note, "no memory to read PAPI_EVENTS: no event counted");
+        set_note("no memory to read PAPI_EVENTS: no event counted");
         hl_notice_once("PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
     } else if (list) {
         char *save = NULL;
@@ -137,11 +152,13 @@ static void configure(void)
         }
         free(list);
         g_hlr.source = "PAPI_EVENTS";
-        if (g_hlr.nskipped) { /* one line: the first one; the report has all */
-            char msg[PAPI_HUGE_STR_LEN + 64];
-            snprintf(msg, sizeof msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): "
-                     "%.200s: %.700s", g_hlr.nskipped, g_hlr.skipped[0].name, g_hlr.skipped[0].why);
-            hl_notice_once(msg);
+        if (g_hlr.nskipped) { /* one line: the first one, whole; the report has all */
+            char *msg = NULL;
+            if (asprintf(&msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): %s: %s",
+                         g_hlr.nskipped, g_hlr.skipped[0].name, g_hlr.skipped[0].why) < 0)
+                msg = NULL;
+            hl_notice_once(msg ? msg : "PAPI_hl_region_begin: some PAPI_EVENTS entries are not counted");
+            free(msg);
         }
     } else {
         int hardware = 0;
@@ -153,17 +170,26 @@ static void configure(void)
         g_hlr.source = "default";
         if (!hardware) {
             /* No hardware counts here: software events instead of failing. */
-            char why[PAPI_HUGE_STR_LEN];
-            hl_missing_reason(PAPI_TOT_CYC, why, sizeof why);
+            char *why = hl_missing_reason(PAPI_TOT_CYC);
             PAPI_cleanup_eventset(probe);
             g_hlr.nevents = 0;
             for (size_t i = 0; i < sizeof fallback_events / sizeof *fallback_events; i++)
                 try_event(probe, fallback_events[i], 0);
             g_hlr.source = "fallback";
-            snprintf(g_hlr.note, sizeof g_hlr.note,
-                     "no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS counts "
-                     "here (%.700s); counting software events perf::TASK-CLOCK and perf::PAGE-FAULTS",
-                     why);
+            if (g_hlr.nevents > 0) {
+                set_note("no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS "
+                         "counts here (%s); counting software events perf::TASK-CLOCK and "
+                         "perf::PAGE-FAULTS", why ? why : "no memory to say why");
+            } else { /* seccomp, perf_event_paranoid 3: not even software events */
+                set_note("no event counts here, software events neither (%s); the regions "
+                         "record real time only", why ? why : "no memory to say why");
+                if (g_hlr.note) {
+                    char msg[1024];
+                    snprintf(msg, sizeof msg, "PAPI_hl_region_begin: %.980s", g_hlr.note);
+                    hl_notice_once(msg);
+                }
+            }
+            free(why);
         }
     }
     PAPI_cleanup_eventset(probe);
@@ -337,6 +363,29 @@ static int new_region(struct hlr_thread *t, const char *region)
     return r;
 }
 
+/* A new instance of region r, its parent the innermost open instance. Its record is
+ * written here, before the counters are read: a first write inside the region would be
+ * a page fault counted in it. */
+static int new_instance(struct hlr_thread *t, int r)
+{
+    if (t->ninst == t->instcap) {
+        int cap = t->instcap ? t->instcap * 2 : 64;
+        struct hlr_instance *n = realloc(t->inst, (size_t)cap * sizeof *n);
+        if (!n)
+            return papi_error(PAPI_ENOMEM, "no memory for an instance of region '%s'",
+                              t->region[r].name);
+        memset(n + t->instcap, 0, (size_t)(cap - t->instcap) * sizeof *n);
+        t->inst = n;
+        t->instcap = cap;
+    }
+    int i = t->ninst++;
+    struct hlr_instance *in = &t->inst[i];
+    memset(in, 0, sizeof *in);
+    in->region = r;
+    in->parent = t->sp > 0 ? t->region[t->stack[t->sp - 1]].instance : -1;
+    return i;
+}
+
 static int region_begin_locked(struct hlr_thread *t, const char *region)
 {
     int r = find_region(t, region);
@@ -349,15 +398,21 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
                           HLR_MAX_DEPTH);
     if (r < 0 && (r = new_region(t, region)) < 0)
         return r;
+    int i = new_instance(t, r);
+    if (i < 0)
+        return i;
     struct hlr_region *g = &t->region[r];
     /* Bookkeeping first, counters last: nothing of ours runs inside the region. */
+    g->instance = i;
     t->stack[t->sp++] = r;
     g->depth = 1;
     int ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
         g->depth = 0;
         t->sp--;
+        t->ninst--;
     }
+    g->mark = g->begin;
     return ret;
 }
 
@@ -375,13 +430,20 @@ int PAPI_hl_region_begin(const char *region)
     return ret;
 }
 
-/* Add the counts since the region's last sample to its totals. */
-static void accumulate(struct hlr_region *g, const struct hlr_sample *now)
+/* Add the counts since the region's last sample to its per-name totals, and set its
+ * open instance's value to the counts since the instance began. */
+static void accumulate(struct hlr_thread *t, struct hlr_region *g, const struct hlr_sample *now)
 {
-    g->total.real += now->real - g->begin.real;
-    g->total.cyc += now->cyc - g->begin.cyc;
-    for (int i = 0; i < g_hlr.nevents; i++)
-        g->total.value[i] += now->value[i] - g->begin.value[i];
+    struct hlr_instance *in = &t->inst[g->instance];
+    g->total.real += now->real - g->mark.real;
+    g->total.cyc += now->cyc - g->mark.cyc;
+    in->value.real = now->real - g->begin.real;
+    in->value.cyc = now->cyc - g->begin.cyc;
+    for (int i = 0; i < g_hlr.nevents; i++) {
+        g->total.value[i] += now->value[i] - g->mark.value[i];
+        in->value.value[i] = now->value[i] - g->begin.value[i];
+    }
+    g->mark = *now;
 }
 
 /* The region, open in this thread, with the thread's lock held on success. */
@@ -404,18 +466,18 @@ static int open_region(const char *caller, const char *region, struct hlr_thread
     return PAPI_OK;
 }
 
-/* PAPI 7 keeps the value at each read beside the region's value (read_1 ... read_N). */
-static int keep_read(struct hlr_region *g)
+/* PAPI 7 keeps the instance's value at each read beside its value (read_1 ... read_N). */
+static int keep_read(struct hlr_instance *in, const char *name)
 {
-    if (g->nreads == g->readcap) {
-        int cap = g->readcap ? g->readcap * 2 : 4;
-        struct hlr_sample *n = realloc(g->reads, (size_t)cap * sizeof *n);
+    if (in->nreads == in->readcap) {
+        int cap = in->readcap ? in->readcap * 2 : 4;
+        struct hlr_sample *n = realloc(in->reads, (size_t)cap * sizeof *n);
         if (!n)
-            return papi_error(PAPI_ENOMEM, "no memory for the reads of region '%s'", g->name);
-        g->reads = n;
-        g->readcap = cap;
+            return papi_error(PAPI_ENOMEM, "no memory for the reads of region '%s'", name);
+        in->reads = n;
+        in->readcap = cap;
     }
-    g->reads[g->nreads++] = g->total;
+    in->reads[in->nreads++] = in->value;
     return PAPI_OK;
 }
 
@@ -430,9 +492,8 @@ int PAPI_hl_read(const char *region)
     ret = sample(t, &now);
     if (ret == PAPI_OK) {
         struct hlr_region *g = &t->region[r];
-        accumulate(g, &now);
-        g->begin = now;
-        ret = keep_read(g);
+        accumulate(t, g, &now);
+        ret = keep_read(&t->inst[g->instance], g->name);
     }
     pthread_mutex_unlock(&t->lock);
     return ret;
@@ -454,7 +515,8 @@ int PAPI_hl_region_end(const char *region)
     ret = sample(t, &now); /* counters first */
     if (ret != PAPI_OK)
         goto out;
-    accumulate(g, &now);
+    accumulate(t, g, &now);
+    t->inst[g->instance].done = 1;
     g->count++;
     g->depth = 0;
     /* Pop it, wherever it is: an end out of order still closes that region. */

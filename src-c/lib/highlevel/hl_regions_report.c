@@ -5,11 +5,14 @@
  * names the file and "rank" is null.
  *
  * The schema is PAPI 7's (read by its papi_hl_output_writer): "event_definitions"
- * (name -> component, type), then "threads" -> id -> "regions" -> id -> name,
- * parent_region_id (-1 at top level), region_count, cycles, real_time_nsec and one member
- * per event; a region read with PAPI_hl_read has {region_value, read_1, ..., read_N} for
- * each value. Our additions live beside them at the top level: rank, rank_source, pid,
- * event_source, note (why software events were chosen) and skipped_events.
+ * (name -> component, type), then "threads" -> id -> "regions" -> instance id -> name,
+ * parent_region_id (the enclosing instance, -1 at top level), region_count (1),
+ * cycles, real_time_nsec and one member per event: one entry per begin/end pair, as
+ * PAPI 7 writes them, so its writer's min/median/max are over instances. An instance read
+ * with PAPI_hl_read has {region_value, read_1, ..., read_N} for each value. Our additions
+ * live beside them at the top level: rank, rank_source, pid, event_source, note (why
+ * software events were chosen), skipped_events, and region_totals (thread -> region
+ * name -> parent name, region_count and the inclusive totals).
  *
  * The file is written under an exclusive temporary name in a directory this user owns,
  * then renamed into place: a planted symlink is never followed, and a full disk leaves the
@@ -23,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsroot.h"
 #include "hl_regions.h"
 #include "json_writer.h"
 #include "output_file.h"
@@ -62,52 +66,96 @@ static int find_rank(const char **source)
     return -1;
 }
 
-/* A value: plain, or {region_value, read_1, ...} when the region was read midway. */
-static void write_value(struct jw *w, const char *key, const struct hlr_region *g, int which)
+/* A value: plain, or {region_value, read_1, ...} when the instance was read midway. */
+static void write_value(struct jw *w, const char *key, const struct hlr_instance *in, int which)
 {
 #define PICK(s) (which == -2 ? (s).real : which == -1 ? (s).cyc : (s).value[which])
-    if (g->nreads == 0) {
-        jw_int(w, key, PICK(g->total));
+    if (in->nreads == 0) {
+        jw_int(w, key, PICK(in->value));
         return;
     }
     char rk[32];
     jw_obj_begin(w, key);
-    jw_int(w, "region_value", PICK(g->total));
-    for (int k = 0; k < g->nreads; k++) {
+    jw_int(w, "region_value", PICK(in->value));
+    for (int k = 0; k < in->nreads; k++) {
         snprintf(rk, sizeof rk, "read_%d", k + 1);
-        jw_int(w, rk, PICK(g->reads[k]));
+        jw_int(w, rk, PICK(in->reads[k]));
     }
     jw_obj_end(w);
 #undef PICK
 }
 
+/* cycles, real_time_nsec and the events of one sample, plain values. */
+static void write_sample(struct jw *w, const struct hlr_sample *s)
+{
+    jw_int(w, "cycles", s->cyc);
+    jw_int(w, "real_time_nsec", s->real);
+    for (int i = 0; i < g_hlr.nevents; i++)
+        jw_int(w, g_hlr.name[i], s->value[i]);
+}
+
+/* PAPI 7's entries: one per instance (begin/end pair), keyed by its id in the thread.
+ * An instance still open and never read has no value yet and is left out (its region's
+ * totals say what it counted). No key beyond PAPI 7's: its writer treats every other
+ * key of an entry as an event. */
 static void write_thread(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    pthread_mutex_lock(&t->lock);
-    if (t->nregions == 0) { /* its first begin failed */
-        pthread_mutex_unlock(&t->lock);
-        return;
-    }
     snprintf(key, sizeof key, "%lu", t->id);
     jw_obj_begin(w, key);
     jw_obj_begin(w, "regions");
-    for (int r = 0; r < t->nregions; r++) {
-        const struct hlr_region *g = &t->region[r];
-        snprintf(key, sizeof key, "%d", r);
+    for (int i = 0; i < t->ninst; i++) {
+        const struct hlr_instance *in = &t->inst[i];
+        if (!in->done && in->nreads == 0)
+            continue;
+        snprintf(key, sizeof key, "%d", i);
         jw_obj_begin(w, key);
-        jw_str(w, "name", g->name);
-        jw_int(w, "parent_region_id", g->parent);
-        jw_int(w, "region_count", g->count);
-        write_value(w, "cycles", g, -1);
-        write_value(w, "real_time_nsec", g, -2);
-        for (int i = 0; i < g_hlr.nevents; i++)
-            write_value(w, g_hlr.name[i], g, i);
+        jw_str(w, "name", t->region[in->region].name);
+        jw_int(w, "parent_region_id", in->parent);
+        jw_int(w, "region_count", 1);
+        write_value(w, "cycles", in, -1);
+        write_value(w, "real_time_nsec", in, -2);
+        for (int e = 0; e < g_hlr.nevents; e++)
+            write_value(w, g_hlr.name[e], in, e);
         jw_obj_end(w);
     }
     jw_obj_end(w);
     jw_obj_end(w);
-    pthread_mutex_unlock(&t->lock);
+}
+
+/* Ours, beside PAPI 7's (its writer reads only event_definitions and threads): per
+ * thread, per region name, the enclosing region's name, the completed instances and the
+ * inclusive totals. */
+static void write_totals(struct jw *w, struct hlr_thread *t)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lu", t->id);
+    jw_obj_begin(w, key);
+    for (int r = 0; r < t->nregions; r++) {
+        const struct hlr_region *g = &t->region[r];
+        jw_obj_begin(w, g->name);
+        if (g->parent >= 0)
+            jw_str(w, "parent", t->region[g->parent].name);
+        else
+            jw_null(w, "parent");
+        jw_int(w, "region_count", g->count);
+        write_sample(w, &g->total);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+}
+
+/* Every thread that has a region (a thread whose first begin failed has none). */
+static void write_threads(struct jw *w, const char *key, void (*one)(struct jw *, struct hlr_thread *))
+{
+    jw_obj_begin(w, key);
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        if (t->nregions > 0)
+            one(w, t);
+        pthread_mutex_unlock(&t->lock);
+    }
+    jw_obj_end(w);
 }
 
 static int write_json(FILE *f, int rank, const char *rank_source)
@@ -116,6 +164,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     jw_init(&w, f);
     jw_obj_begin(&w, NULL);
     jw_str(&w, "papi_version", "7.0.0.0");
+    jw_str(&w, "papi_compat_version", PAPI_compat_version());
     jw_obj_begin(&w, "event_definitions");
     for (int i = 0; i < g_hlr.nevents; i++) {
         jw_obj_begin(&w, g_hlr.name[i]);
@@ -133,7 +182,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     }
     jw_int(&w, "pid", (long long)getpid());
     jw_str(&w, "event_source", g_hlr.source ? g_hlr.source : "none");
-    jw_str(&w, "note", g_hlr.note);
+    jw_str(&w, "note", g_hlr.note ? g_hlr.note : "");
     jw_arr_begin(&w, "skipped_events");
     for (int i = 0; i < g_hlr.nskipped; i++) {
         jw_obj_begin(&w, NULL);
@@ -142,10 +191,8 @@ static int write_json(FILE *f, int rank, const char *rank_source)
         jw_obj_end(&w);
     }
     jw_arr_end(&w);
-    jw_obj_begin(&w, "threads");
-    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next)
-        write_thread(&w, t);
-    jw_obj_end(&w);
+    write_threads(&w, "threads", write_thread);
+    write_threads(&w, "region_totals", write_totals);
     jw_obj_end(&w);
     return jw_finish(&w);
 }
@@ -155,7 +202,7 @@ static void write_summary(const char *path, int rank)
     printf("PAPI high-level report%s", rank >= 0 ? "" : "\n");
     if (rank >= 0)
         printf(" (rank %d)\n", rank);
-    if (g_hlr.note[0])
+    if (g_hlr.note && g_hlr.note[0])
         printf("  note: %s\n", g_hlr.note);
     for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
@@ -179,7 +226,7 @@ static time_t process_start_time(void)
 {
     char buf[1024];
     unsigned long long ticks = 0, btime = 0;
-    FILE *f = fopen("/proc/self/stat", "re");
+    FILE *f = fsroot_fopen("/proc/self/stat");
     if (!f)
         return 0;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
@@ -190,7 +237,7 @@ static time_t process_start_time(void)
         p = strchr(p + 1, ' ');
     if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
         return 0;
-    f = fopen("/proc/stat", "re");
+    f = fsroot_fopen_in("", "/proc/stat"); /* this boot, also when replaying */
     if (!f)
         return 0;
     char line[256];

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "hl_state.h"
+#include "preset_tables.h"
 
 static _Thread_local struct hl_session session = {.eventset = PAPI_NULL};
 static pthread_key_t exit_key;
@@ -23,7 +24,7 @@ static void session_thread_exit(void *arg)
 
 static void make_exit_key(void)
 {
-    pthread_key_create(&exit_key, session_thread_exit);
+    thread_exit_key_create(&exit_key, session_thread_exit); /* deleted at unload */
 }
 
 struct hl_session *hl_session_get(void)
@@ -83,32 +84,42 @@ void hl_notice_once(const char *msg)
     fprintf(stderr, "PAPI: %s\n", msg);
 }
 
-void hl_missing_reason(int code, char *out, size_t len)
+/* Why event code does not count here, whole whatever its length (heap; the caller frees
+ * it; NULL only when out of memory): the preset's reason (which native event does not
+ * open, and why) or the last error's detail, and the perf_event component's reason. */
+char *hl_missing_reason(int code)
 {
-    PAPI_event_info_t info;
     const char *detail = papi_last_error_detail();
-    char why[PAPI_HUGE_STR_LEN];
-    papi_strcpy(why, sizeof why, detail && *detail ? detail : "it cannot be opened here");
-    if (IS_PRESET(code) && PAPI_get_event_info(code, &info) == PAPI_OK && info.count == 0 &&
-        info.note[0])
-        papi_strcpy(why, sizeof why,
-                    strncmp(info.note, "not available: ", 15) == 0 ? info.note + 15 : info.note);
+    const char *why = detail && *detail ? detail : "it cannot be opened here";
+    char *own = NULL, *out = NULL;
+    if (IS_PRESET(code)) {
+        const char *r = preset_tables_unavailable_reason(code & PAPI_PRESET_AND_MASK);
+        if (r && *r && (own = strdup(strncmp(r, "not available: ", 15) == 0 ? r + 15 : r)))
+            why = own;
+    }
     const PAPI_component_info_t *c = PAPI_get_component_info(0);
-    snprintf(out, len, "%s%s%s", why, c && c->disabled_reason[0] ? "; perf_event: " : "",
-             c && c->disabled_reason[0] ? c->disabled_reason : "");
+    const char *cmp = c && c->disabled_reason[0] ? c->disabled_reason : NULL;
+    if (asprintf(&out, "%s%s%s", why, cmp ? "; perf_event: " : "", cmp ? cmp : "") < 0)
+        out = NULL;
+    free(own);
+    return out;
 }
 
 static void fail_notice(const char *caller, int code, int err)
 {
-    char name[PAPI_MAX_STR_LEN] = "?", why[PAPI_HUGE_STR_LEN], msg[PAPI_HUGE_STR_LEN + 256];
+    char name[PAPI_MAX_STR_LEN] = "?", *msg = NULL;
     if (PAPI_event_code_to_name(code, name) != PAPI_OK)
         snprintf(name, sizeof name, "0x%x", (unsigned)code);
-    hl_missing_reason(code, why, sizeof why);
-    snprintf(msg, sizeof msg, "%s: event %s is not available (%s): %s", caller, name,
-             PAPI_strerror(err) ? PAPI_strerror(err) : "error", why);
-    hl_notice_once(msg);
+    char *why = hl_missing_reason(code);
+    if (asprintf(&msg, "%s: event %s is not available (%s): %s", caller, name,
+                 PAPI_strerror(err) ? PAPI_strerror(err) : "error",
+                 why ? why : "no memory to say why") < 0)
+        msg = NULL;
+    free(why);
+    hl_notice_once(msg ? msg : "an event is not available (no memory to say why)");
     /* Keep the detail for PAPI_perror and the verbose debug levels too. */
-    papi_error(err, "%s", msg);
+    papi_error(err, "%s", msg ? msg : "an event is not available");
+    free(msg);
 }
 
 int hl_session_start(struct hl_session *s, enum hl_mode mode, int event, const int *events,
@@ -207,7 +218,7 @@ int hl_rate_sample(enum hl_mode mode, int event, const int *events, const int *r
                           hl_mode_name(s->mode), name[0] ? "(" : "", name, name[0] ? ")" : "",
                           s->mode == HL_COUNTERS ? "PAPI_stop_counters" : "PAPI_rate_stop");
     }
-    long long counts[HL_MAX_EVENTS], proc;
+    long long counts[HL_MAX_EVENTS], proc = 0; /* set when PAPI_OK (gcc -O3 cannot see it) */
     ret = hl_session_read(s, counts, &proc);
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;

@@ -7,7 +7,8 @@
 
 #include <time.h>
 
-#include "papi_internal.h"
+#include "eventset.h"
+#include "threads.h"
 
 static inline long long hl_real_ns(void)
 {
@@ -85,7 +86,8 @@ PAPI_INTERNAL const char *hl_mode_name(enum hl_mode mode);
 /* Print msg once per process on stderr unless PAPI_QUIET is set in the environment. */
 PAPI_INTERNAL void hl_notice_once(const char *msg);
 
-/* Why the event cannot be used: the preset note or the component's disabled reason. */
-PAPI_INTERNAL void hl_missing_reason(int code, char *out, size_t len);
+/* Why the event cannot be used, whole: the preset's reason or the last error's detail,
+ * and the component's disabled reason. Heap (the caller frees it); NULL out of memory. */
+PAPI_INTERNAL char *hl_missing_reason(int code);
 
 #endif

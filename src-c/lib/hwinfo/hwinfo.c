@@ -1,12 +1,15 @@
 /* hwinfo.c: PAPI_get_hardware_info. Counts and caches come from the topology
  * (hwinfo_topology.c, hwloc); vendor, model, clock and hypervisor from /proc/cpuinfo,
- * cpufreq and cpuid when the topology is this machine's, from the topology's own
- * description when it is a replayed one (HWLOC_XMLFILE). Loaded once, on first use. */
+ * cpufreq and cpuid when the topology is this machine's or a recorded machine's files
+ * (PAPI_FSROOT, fsroot.h: cpuid, which can only describe this CPU, is then left out),
+ * from the topology's own description when it is a replayed XML (HWLOC_XMLFILE).
+ * Loaded once, on first use. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fsroot.h"
 #include "hwinfo_internal.h"
 
 static PAPI_hw_info_t hw;
@@ -26,19 +29,6 @@ struct cpuinfo_fields {
     int arm_implementer, arm_part, arm_variant, arm_revision; /* -1 when absent */
 };
 
-static int read_first_line(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -1;
-    int ok = fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    if (!ok)
-        return -1;
-    buf[strcspn(buf, "\n")] = '\0';
-    return 0;
-}
-
 /* Only the first processor's block: all CPUs of a node are alike for PAPI's purposes,
  * and large machines have megabytes of /proc/cpuinfo. */
 static void read_cpuinfo(struct cpuinfo_fields *ci)
@@ -46,7 +36,7 @@ static void read_cpuinfo(struct cpuinfo_fields *ci)
     memset(ci, 0, sizeof *ci);
     ci->family = ci->model_number = ci->stepping = -1;
     ci->arm_implementer = ci->arm_part = ci->arm_variant = ci->arm_revision = -1;
-    FILE *f = fopen("/proc/cpuinfo", "re");
+    FILE *f = fsroot_fopen("/proc/cpuinfo");
     if (!f)
         return;
     char line[4096];
@@ -126,7 +116,7 @@ static int vendor_code(const char *v)
 static int hypervisor_from_sysfs(char *name, size_t len)
 {
     char buf[PAPI_MAX_STR_LEN];
-    if (read_first_line("/sys/hypervisor/type", buf, sizeof buf) == 0 && buf[0]) {
+    if (fsroot_read_line("/sys/hypervisor/type", buf, sizeof buf) == 0 && buf[0]) {
         papi_strcpy(name, len, buf);
         return 1;
     }
@@ -134,7 +124,7 @@ static int hypervisor_from_sysfs(char *name, size_t len)
     static const char *known[] = {"QEMU", "KVM", "VMware", "Xen", "Microsoft", "innotek",
                                   "Amazon EC2", "Google"};
     for (size_t i = 0; i < 2; i++) {
-        if (read_first_line(dmi[i], buf, sizeof buf) != 0)
+        if (fsroot_read_line(dmi[i], buf, sizeof buf) != 0)
             continue;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             if (strstr(buf, known[k])) {
@@ -186,20 +176,22 @@ static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_des
         take_topology_cpu(h, topo);
     }
     h->mhz = ci.mhz;
-    mhz_source = hwinfo_nominal_mhz(hwinfo_root(), &h->cpu_max_mhz, &h->cpu_min_mhz);
+    mhz_source = hwinfo_nominal_mhz(fsroot(), &h->cpu_max_mhz, &h->cpu_min_mhz);
     if (h->mhz <= 0)
         h->mhz = (float)h->cpu_max_mhz;
     h->clock_mhz = (int)h->mhz;
 
     char hv[PAPI_MAX_STR_LEN] = "";
-    if (hwinfo_cpuid_hypervisor(hv, sizeof hv) || hypervisor_from_sysfs(hv, sizeof hv) ||
+    bool live = !fsroot_replaying();
+    if ((live && hwinfo_cpuid_hypervisor(hv, sizeof hv)) || hypervisor_from_sysfs(hv, sizeof hv) ||
         ci.hypervisor_flag) {
         h->virtualized = 1;
         papi_strcpy(h->virtual_vendor_string, sizeof h->virtual_vendor_string,
                     hv[0] ? hv : "unknown hypervisor");
     }
-    hwinfo_cpuid_tlbs(&h->mem_hierarchy);
-    if (!hwinfo_cpuid_brand(cpu_name, sizeof cpu_name))
+    if (live)
+        hwinfo_cpuid_tlbs(&h->mem_hierarchy);
+    if (!live || !hwinfo_cpuid_brand(cpu_name, sizeof cpu_name))
         papi_strcpy(cpu_name, sizeof cpu_name, h->model_string);
 }
 
@@ -218,7 +210,8 @@ static void load(void)
     memset(&numa, 0, sizeof numa);
     memset(&topo, 0, sizeof topo);
     topo.family = topo.model_number = topo.stepping = -1;
-    if (hwinfo_topology_load(&hw, &topo, &numa))
+    /* A recorded machine's files (PAPI_FSROOT) are read as this machine's would be. */
+    if (hwinfo_topology_load(&hw, &topo, &numa) || fsroot_replaying())
         describe_this_machine(&hw, &topo);
     else
         describe_recorded_machine(&hw, &topo);
@@ -231,6 +224,8 @@ static void load(void)
         hw.cpuid_stepping = 0;
 }
 
+static void hw_lifecycle(const struct papi_life *ev);
+
 const PAPI_hw_info_t *PAPI_get_hardware_info(void)
 {
     if (g_papi.init_state == PAPI_NOT_INITED)
@@ -239,6 +234,7 @@ const PAPI_hw_info_t *PAPI_get_hardware_info(void)
     if (!hw_valid) {
         load();
         hw_valid = 1;
+        papi_lifecycle_register(PAPI_LIFE_STAGE_MACHINE, hw_lifecycle);
     }
     pthread_mutex_unlock(&hw_lock);
     return &hw;
@@ -254,8 +250,12 @@ const struct hwinfo_numa *hwinfo_numa_info(void)
     return PAPI_get_hardware_info() ? &numa : NULL;
 }
 
-void hwinfo_shutdown(void)
+/* The library's lifecycle (papi_sdk.h): described again after a shutdown, kept by a
+ * forked child (the same machine). */
+static void hw_lifecycle(const struct papi_life *ev)
 {
+    if (ev->event != PAPI_LIFE_SHUTDOWN || ev->keep_machine)
+        return;
     pthread_mutex_lock(&hw_lock);
     hw_valid = 0;
     pthread_mutex_unlock(&hw_lock);

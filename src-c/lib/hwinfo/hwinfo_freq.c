@@ -2,35 +2,32 @@
  * best source there is, as PAPI does: cpufreq, then ACPI CPPC's nominal frequency, then
  * /proc/cpuinfo's "cpu MHz", then a short measurement with a cycles counter where one
  * counts, and BogoMIPS only as a last resort (on arm64 it is the timer, not the core).
- * The source is kept for hwinfo_mhz_source(). PAPI_HWINFO_ROOT (tests only, see
- * tests/hwinfo/README.md) prefixes every path, to replay another machine's files; the
- * measurement, which could only describe this machine, is then not made. */
+ * The source is kept for hwinfo_mhz_source(). Paths are read under a root (fsroot.h:
+ * PAPI_FSROOT, a recorded machine); the measurement, which could only describe this
+ * machine, is then not made. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fsroot.h"
 #include "hwinfo_internal.h"
 
 static double read_number(const char *root, const char *path)
 {
-    char full[4096], buf[64];
-    snprintf(full, sizeof full, "%s%s", root, path);
-    FILE *f = fopen(full, "re");
-    if (!f)
+    char buf[64];
+    if (fsroot_read_line_in(root, path, buf, sizeof buf) != 0)
         return 0;
-    double v = fgets(buf, sizeof buf, f) ? strtod(buf, NULL) : 0;
-    fclose(f);
+    double v = strtod(buf, NULL);
     return v > 0 ? v : 0;
 }
 
 /* The first value of key in /proc/cpuinfo (keys are alike for every CPU). */
 static double cpuinfo_value(const char *root, const char *key)
 {
-    char full[4096], line[1024];
-    snprintf(full, sizeof full, "%s/proc/cpuinfo", root);
-    FILE *f = fopen(full, "re");
+    char line[1024];
+    FILE *f = fsroot_fopen_in(root, "/proc/cpuinfo");
     if (!f)
         return 0;
     double v = 0;
@@ -93,10 +90,4 @@ const char *hwinfo_nominal_mhz(const char *root, int *max_mhz, int *min_mhz)
     *max_mhz = max;
     *min_mhz = min > 0 && min <= max ? min : max;
     return source;
-}
-
-const char *hwinfo_root(void)
-{
-    const char *r = getenv("PAPI_HWINFO_ROOT");
-    return r ? r : "";
 }

@@ -5,6 +5,7 @@
 #ifndef HWINFO_INTERNAL_H
 #define HWINFO_INTERNAL_H
 
+#include "hwinfo.h"
 #include "papi_globals.h"
 
 /* Associativity reported for a fully associative cache or TLB (as PAPI does). */
@@ -44,15 +45,12 @@ PAPI_INTERNAL const char *hwinfo_cpu_name(void);
 
 /* hwinfo_freq.c: the nominal clock in MHz (max, min; 0 only when no source has it) and
  * the name of its source: cpufreq, acpi_cppc, cpuinfo, measured, bogomips or none. Paths
- * are taken under root ("" for this machine: hwinfo_root()). */
+ * are taken under root ("" for this machine, else a recorded machine: fsroot.h). */
 PAPI_INTERNAL const char *hwinfo_nominal_mhz(const char *root, int *max_mhz, int *min_mhz);
-PAPI_INTERNAL const char *hwinfo_root(void);
 /* Where PAPI_get_hardware_info's cpu_max_mhz came from (hwinfo_nominal_mhz's names). */
 PAPI_INTERNAL const char *hwinfo_mhz_source(void);
 
 /* x86 cpuid: hypervisor vendor (leaf 0x40000000) and TLBs. No-ops elsewhere. */
-PAPI_INTERNAL int hwinfo_cpuid_hypervisor(char *name, size_t len);
-/* x86 cpuid brand string, blanks trimmed (hwloc's CPUModel); 0 when there is none. */
 PAPI_INTERNAL int hwinfo_cpuid_brand(char *name, size_t len);
 PAPI_INTERNAL void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh);
 
@@ -61,7 +59,8 @@ PAPI_INTERNAL void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh);
 PAPI_INTERNAL void hwinfo_cpuid_leaf2_tlbs(PAPI_mh_info_t *mh, uint32_t eax, uint32_t ebx,
                                            uint32_t ecx, uint32_t edx);
 
-/* Add one TLB description to a memory-hierarchy level (ignored when the level is full). */
+/* Add one TLB description to a memory-hierarchy level (ignored when the level is full;
+ * hwinfo_tlb.c, used by both cpuid decoders). */
 PAPI_INTERNAL void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries,
                                   int page_kb, int assoc);
 

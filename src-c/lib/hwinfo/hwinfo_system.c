@@ -1,12 +1,14 @@
 /* hwinfo_system.c: memory use (/proc/self/status), the executable's and the shared
- * libraries' address ranges (/proc/self/maps). */
+ * libraries' address ranges (/proc/self/maps). The process's own files, read through
+ * fsroot.h like every /proc file, are always this process's, also on a recorded machine. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "hwinfo.h"
+#include "fsroot.h"
+#include "papi_globals.h"
 
 static PAPI_exe_info_t exe_info;
 static int exe_info_valid;
@@ -18,7 +20,7 @@ int PAPI_get_dmem_info(PAPI_dmem_info_t *d)
     PAPI_CHECK_INIT();
     if (!d)
         return papi_error(PAPI_EINVAL, "dmem pointer is NULL");
-    FILE *f = fopen("/proc/self/status", "re");
+    FILE *f = fsroot_fopen("/proc/self/status");
     if (!f)
         return papi_error(PAPI_ESYS, "cannot open /proc/self/status");
     PAPI_dmem_info_t m;
@@ -83,7 +85,7 @@ static int load_exe_info(void)
     const char *base = strrchr(exe, '/');
     papi_strcpy(exe_info.name, sizeof exe_info.name, base ? base + 1 : exe);
     papi_strcpy(exe_info.address_info.name, sizeof exe_info.address_info.name, exe_info.name);
-    FILE *f = fopen("/proc/self/maps", "re");
+    FILE *f = fsroot_fopen("/proc/self/maps");
     if (!f)
         return PAPI_ESYS;
     struct mapping m;
@@ -123,6 +125,19 @@ static int load_exe_info(void)
     return PAPI_OK;
 }
 
+/* The library's lifecycle (papi_sdk.h): read again after a shutdown, kept by a forked
+ * child (it runs the same executable with the same libraries). */
+static void sysinfo_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event != PAPI_LIFE_SHUTDOWN || ev->keep_machine)
+        return;
+    pthread_mutex_lock(&info_lock);
+    free(shlib_info.map);
+    memset(&shlib_info, 0, sizeof shlib_info);
+    exe_info_valid = 0;
+    pthread_mutex_unlock(&info_lock);
+}
+
 const PAPI_exe_info_t *PAPI_get_executable_info(void)
 {
     if (g_papi.init_state == PAPI_NOT_INITED)
@@ -130,6 +145,7 @@ const PAPI_exe_info_t *PAPI_get_executable_info(void)
     pthread_mutex_lock(&info_lock);
     if (!exe_info_valid)
         exe_info_valid = load_exe_info() == PAPI_OK;
+    papi_lifecycle_register(PAPI_LIFE_STAGE_MACHINE, sysinfo_lifecycle);
     pthread_mutex_unlock(&info_lock);
     return exe_info_valid ? &exe_info : NULL;
 }
@@ -139,7 +155,7 @@ static int load_shlib_info(void)
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
-    FILE *f = fopen("/proc/self/maps", "re");
+    FILE *f = fsroot_fopen("/proc/self/maps");
     if (!f)
         return PAPI_ESYS;
     int cap = 16, count = 0;
@@ -194,15 +210,7 @@ const PAPI_shlib_info_t *PAPI_get_shared_lib_info(void)
     pthread_mutex_lock(&info_lock);
     if (!shlib_info.map)
         load_shlib_info();
+    papi_lifecycle_register(PAPI_LIFE_STAGE_MACHINE, sysinfo_lifecycle);
     pthread_mutex_unlock(&info_lock);
     return shlib_info.map ? &shlib_info : NULL;
-}
-
-void sysinfo_shutdown(void)
-{
-    pthread_mutex_lock(&info_lock);
-    free(shlib_info.map);
-    memset(&shlib_info, 0, sizeof shlib_info);
-    exe_info_valid = 0;
-    pthread_mutex_unlock(&info_lock);
 }

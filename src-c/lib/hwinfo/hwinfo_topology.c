@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsroot.h"
 #include "hwinfo_internal.h"
 #include "scoped_env.h"
 
@@ -15,12 +16,7 @@ static int sysfs_read_int(const char *dir, const char *file, long long *out)
 {
     char path[160], buf[64];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -1;
-    int ok = fgets(buf, sizeof buf, f) != NULL;
-    fclose(f);
-    if (!ok)
+    if (fsroot_read_line(path, buf, sizeof buf) != 0)
         return -1;
     char *end;
     long long v = strtoll(buf, &end, 10);
@@ -42,12 +38,8 @@ static void sysfs_caches(PAPI_mh_info_t *mh)
             break;
         char path[128];
         snprintf(path, sizeof path, "%s/type", dir);
-        FILE *f = fopen(path, "re");
-        if (f) {
-            if (!fgets(type, sizeof type, f))
-                type[0] = '\0';
-            fclose(f);
-        }
+        if (fsroot_read_line(path, type, sizeof type) != 0)
+            type[0] = '\0';
         if (sysfs_read_int(dir, "size", &size) != 0 ||
             sysfs_read_int(dir, "coherency_line_size", &line) != 0 || level < 1 ||
             level > PAPI_MAX_MEM_HIERARCHY_LEVELS)
@@ -223,9 +215,18 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
                                     HWLOC_TOPOLOGY_FLAG_NO_CPUKINDS);
     /* On Linux, sysfs already gives the caches; hwloc's x86 backend would bind to every
      * CPU in turn to run cpuid there (slow on big nodes). Keep it where sysfs has none. */
-    if (access("/sys/devices/system/cpu/cpu0/cache/index0", F_OK) == 0)
+    if (fsroot_access("/sys/devices/system/cpu/cpu0/cache/index0", F_OK) == 0)
         hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
-    if (hwloc_topology_load(t) != 0) {
+    /* A recorded machine (PAPI_FSROOT) that has its CPU topology recorded is replayed by
+     * hwloc's Linux backend too, unless the user gave hwloc a topology source of its own;
+     * one recorded without it (only its PMUs, say) keeps this machine's topology. */
+    const char *root = fsroot();
+    bool replay = root[0] && fsroot_access("/sys/devices/system/cpu/cpu0/topology", F_OK) == 0 &&
+                  !getenv("HWLOC_FSROOT") && !getenv("HWLOC_XMLFILE") && !getenv("HWLOC_SYNTHETIC");
+    bool ours = scoped_env_begin("HWLOC_FSROOT", root, replay);
+    int loaded = hwloc_topology_load(t);
+    scoped_env_end("HWLOC_FSROOT", ours);
+    if (loaded != 0) {
         hwloc_topology_destroy(t);
         goto fallback;
     }

@@ -1,30 +1,11 @@
-/* hwinfo_x86.c: what only the CPU itself can say: its brand string (cpuid leaves
- * 0x80000002-4), the hypervisor's signature (cpuid leaf 0x40000000) and the TLBs (AMD
- * leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel CPUs without 0x18, decoded in
- * hwinfo_x86_leaf2.c). Other architectures report no brand or TLBs and leave the
- * hypervisor to hwinfo.c. */
+/* hwinfo_x86.c: what only the CPU itself can say: the brand string (leaves
+ * 0x80000002-4), the hypervisor's signature (cpuid leaf 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel
+ * CPUs without 0x18, decoded in hwinfo_x86_leaf2.c). Other architectures report no TLBs
+ * and leave the hypervisor to hwinfo.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "hwinfo_internal.h"
-
-void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries, int page_kb, int assoc)
-{
-    if (level < 0 || level >= PAPI_MAX_MEM_HIERARCHY_LEVELS || entries <= 0)
-        return;
-    PAPI_mh_level_t *L = &mh->level[level];
-    for (int j = 0; j < PAPI_MH_MAX_LEVELS; j++) {
-        if (L->tlb[j].type != PAPI_MH_TYPE_EMPTY)
-            continue;
-        L->tlb[j].type = type;
-        L->tlb[j].num_entries = entries;
-        L->tlb[j].page_size = page_kb;
-        L->tlb[j].associativity = assoc;
-        if (level + 1 > mh->levels)
-            mh->levels = level + 1;
-        return;
-    }
-}
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

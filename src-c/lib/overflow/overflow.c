@@ -12,9 +12,19 @@
 #include <string.h>
 
 #include "overflow_internal.h"
+#include "call_guard.h"
 
 /* How PAPI_start and PAPI_stop reach overflow without calling up into it. */
 static const struct es_overflow_hooks hooks = {.start = ovf_start, .stop = ovf_stop};
+
+/* Shutdown (and unload: the library's destructor shuts down): after the sets, which
+ * registered first in this stage, are stopped and freed, no timer or overflow source can
+ * raise a signal any more: put back the actions overflow replaced. */
+static void overflow_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event == PAPI_LIFE_SHUTDOWN)
+        ovf_restore_handlers();
+}
 
 int ovf_find(const struct ovf_state *o, int pos)
 {
@@ -133,6 +143,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
 
     int fresh = 0;
     atomic_store_explicit(&es_overflow_hooks, &hooks, memory_order_release);
+    papi_lifecycle_register(PAPI_LIFE_STAGE_SETS, overflow_lifecycle); /* after the sets' */
     if (!o) {
         o = calloc(1, sizeof *o);
         if (!o)
@@ -179,6 +190,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
 int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
                   PAPI_overflow_handler_t handler)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
@@ -188,6 +200,7 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
 
 int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *array, int *number)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)

@@ -56,6 +56,8 @@ PAPI_INTERNAL int ovf_find(const struct ovf_state *o, int pos);
 /* overflow_signal.c */
 PAPI_INTERNAL int ovf_signal_number(void);
 PAPI_INTERNAL int ovf_install_handler(void);
+/* Restore the signal actions ovf_install_handler replaced (shutdown, unload). */
+PAPI_INTERNAL void ovf_restore_handlers(void);
 /* Called by PAPI_start before enabling and by PAPI_stop after disabling. */
 PAPI_INTERNAL int ovf_start(struct eventset *es);
 PAPI_INTERNAL void ovf_stop(struct eventset *es);

@@ -194,7 +194,7 @@ static void software_tick(int handle, void *ctx)
     if (!es->ctx || es->cmp->read(es->ctx, o->cnt) != PAPI_OK)
         return;
     for (int i = 0; i < es->nnat; i++)
-        o->raw[i] = (long long)(o->cnt[i].value - es->nat[i].baseline);
+        o->raw[i] = (long long)(o->cnt[i].value - es->base[i]);
     uintptr_t pc = pc_of(ctx);
     long long pending[OVF_MAX_EVENTS];
     long long most = 0;
@@ -283,6 +283,29 @@ static int install_handler_for(int sig)
 int ovf_install_handler(void)
 {
     return install_handler_for(ovf_signal_number());
+}
+
+/* Put back every action install_handler_for replaced (PAPI_shutdown, and the library's
+ * destructor before dlclose unmaps ovf_signal_handler: a signal arriving later would
+ * jump into unmapped memory). Runs after every set's timer and overflow source is gone.
+ * A handler that someone installed over ours is theirs to keep: it is left alone. */
+void ovf_restore_handlers(void)
+{
+    pthread_mutex_lock(&slot_lock);
+    for (int i = 0; i < HANDLED_SIGS; i++) {
+        int sig = atomic_load(&handled_sig[i]);
+        if (sig == 0)
+            continue;
+        struct sigaction cur;
+        if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == ovf_signal_handler)
+            sigaction(sig, &previous[i], NULL);
+        atomic_store(&handled_sig[i], 0);
+        memset(&previous[i], 0, sizeof previous[i]);
+    }
+    for (int i = 0; i < OVF_FD_SLOTS; i++)
+        atomic_store(&slots[i].fd_plus1, 0);
+    pthread_mutex_unlock(&slot_lock);
 }
 
 static int arm_timer(struct eventset *es, struct ovf_state *o)

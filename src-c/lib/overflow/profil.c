@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "overflow_internal.h"
+#include "call_guard.h"
 
 #define PROF_FLAGS                                                                          \
     (PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | PAPI_PROFIL_BUCKETS | \
@@ -263,12 +264,14 @@ static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, 
 int PAPI_sprofil(PAPI_sprofil_t *prof, int profcnt, int EventSet, int EventCode, int threshold,
                  int flags)
 {
+    PAPI_CALL_GUARD();
     return profile_event(EventSet, prof, profcnt, EventCode, threshold, flags, 0);
 }
 
 int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int EventSet,
                 int EventCode, int threshold, int flags)
 {
+    PAPI_CALL_GUARD();
     PAPI_sprofil_t region = {.pr_base = buf, .pr_size = bufsiz, .pr_off = offset,
                              .pr_scale = scale};
     return profile_event(EventSet, &region, 1, EventCode, threshold, flags, 1);

@@ -1,4 +1,5 @@
-/* native_events.c: native events through libpfm4.
+/* native_events.c: the table of native events, and the libpfm4 route to them (the
+ * kernel's sysfs description, for what libpfm4 does not know, is in native_sysfs.c).
  *
  * An event's local code (component.h) is its index in a table of the events this
  * process has named or enumerated; both instances of the component share the table.
@@ -10,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf_event.h"
 #include "perf_event_internal.h"
 #include "scoped_env.h"
 #include "pfm_perf_encode.h"
 #include "pfm_pmus.h"
+#include "sysfs_pmus.h"
 
 #define CHUNK_BITS 10
 #define CHUNK_SIZE (1 << CHUNK_BITS)
@@ -60,8 +61,6 @@ int native_init(void)
 
 void native_shutdown(void)
 {
-    if (papi_teardown_keeps_machine())
-        return; /* a forked child keeps the table (papi_globals.h) */
     int n = atomic_load(&table_count);
     for (int i = 0; i < n; i++) {
         struct native_event *e = &chunks[i >> CHUNK_BITS][i & (CHUNK_SIZE - 1)];
@@ -73,6 +72,7 @@ void native_shutdown(void)
         chunks[c] = NULL;
     }
     atomic_store(&table_count, 0);
+    sysfs_pmus_reset(); /* the next init may replay another machine (fsroot.h) */
     for (unsigned i = 0; i < hash_size; i++)
         free(hash_slots[i].alias);
     free(hash_slots);
@@ -104,7 +104,8 @@ static const char *slot_key(const struct name_slot *s)
     return s->alias ? s->alias : chunks[(v - 1) >> CHUNK_BITS][(v - 1) & (CHUNK_SIZE - 1)].name;
 }
 
-/* Caller holds g_papi_lock. */
+/* Caller holds the library lock (papi_sdk.h: fork takes it, so the table is whole in a
+ * forked child). */
 static int find_locked(const char *name)
 {
     if (!hash_size)
@@ -155,6 +156,67 @@ static enum pe_class pmu_class(pfm_pmu_t pmu)
     return pinfo && pinfo->type == PFM_PMU_TYPE_UNCORE ? PE_UNCORE : PE_CORE;
 }
 
+/* A new entry called name (not yet in the hash); NULL when the table is full. */
+static struct native_event *new_entry_locked(const char *name, int *out_idx)
+{
+    int idx = atomic_load(&table_count);
+    if (idx >= MAX_CHUNKS * CHUNK_SIZE)
+        return NULL;
+    if (!chunks[idx >> CHUNK_BITS]) {
+        chunks[idx >> CHUNK_BITS] = calloc(CHUNK_SIZE, sizeof(struct native_event));
+        if (!chunks[idx >> CHUNK_BITS])
+            return NULL;
+    }
+    struct native_event *e = &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
+    memset(e, 0, sizeof *e);
+    e->name = strdup(name);
+    if (!e->name)
+        return NULL;
+    *out_idx = idx;
+    return e;
+}
+
+/* Publish entry idx (filled by the caller) under its name. */
+static int publish_locked(struct native_event *e, int idx)
+{
+    pthread_mutex_init(&e->enc_lock, NULL);
+    if (hash_insert_locked(e->name, (unsigned)idx + 1, 0) != PAPI_OK) {
+        pthread_mutex_destroy(&e->enc_lock);
+        free(e->name);
+        e->name = NULL;
+        return PAPI_ENOMEM;
+    }
+    atomic_store_explicit(&table_count, idx + 1, memory_order_release);
+    return idx;
+}
+
+int native_intern_sysfs(const char *canon, const char *alias, int pmu, int event,
+                        enum pe_class cls, int explicit_plm, const struct perf_event_attr *attr)
+{
+    papi_library_lock();
+    int idx = find_locked(canon);
+    if (idx < 0) {
+        struct native_event *e = new_entry_locked(canon, &idx);
+        if (!e) {
+            idx = PAPI_ENOMEM;
+        } else {
+            e->route = ROUTE_SYSFS;
+            e->pfm_idx = e->umask_idx = -1;
+            e->sysfs_pmu = pmu;
+            e->sysfs_event = event;
+            e->cls = cls;
+            e->explicit_plm = explicit_plm;
+            e->attr = *attr;
+            e->attr_plm = PFM_PLM3;
+            idx = publish_locked(e, idx);
+        }
+    }
+    if (idx >= 0 && alias && strcmp(canon, alias) != 0 && find_locked(alias) < 0)
+        hash_insert_locked(alias, (unsigned)idx + 1, 1);
+    papi_library_unlock();
+    return idx;
+}
+
 /* Get or insert; returns the table index or a negative PAPI error. Caller holds the lock. */
 static int intern_locked(const char *name, int pfm_idx, int umask_idx, int explicit_plm,
                          const struct perf_event_attr *attr, int attr_plm)
@@ -162,18 +224,11 @@ static int intern_locked(const char *name, int pfm_idx, int umask_idx, int expli
     int found = find_locked(name);
     if (found >= 0)
         return found;
-    int idx = atomic_load(&table_count);
-    if (idx >= MAX_CHUNKS * CHUNK_SIZE)
+    int idx;
+    struct native_event *e = new_entry_locked(name, &idx);
+    if (!e)
         return PAPI_ENOMEM;
-    if (!chunks[idx >> CHUNK_BITS]) {
-        chunks[idx >> CHUNK_BITS] = calloc(CHUNK_SIZE, sizeof(struct native_event));
-        if (!chunks[idx >> CHUNK_BITS])
-            return PAPI_ENOMEM;
-    }
-    struct native_event *e = &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
-    e->name = strdup(name);
-    if (!e->name)
-        return PAPI_ENOMEM;
+    e->route = ROUTE_PFM;
     e->pfm_idx = pfm_idx;
     e->umask_idx = umask_idx;
     e->explicit_plm = explicit_plm;
@@ -189,14 +244,7 @@ static int intern_locked(const char *name, int pfm_idx, int umask_idx, int expli
     } else {
         e->attr_plm = -1;
     }
-    pthread_mutex_init(&e->enc_lock, NULL);
-    if (hash_insert_locked(e->name, (unsigned)idx + 1, 0) != PAPI_OK) {
-        free(e->name);
-        e->name = NULL;
-        return PAPI_ENOMEM;
-    }
-    atomic_store_explicit(&table_count, idx + 1, memory_order_release);
-    return idx;
+    return publish_locked(e, idx);
 }
 
 static int domain_to_plm(int domain)
@@ -238,9 +286,9 @@ int native_name_to_code(const char *name, int *code)
     if (ret != PAPI_OK)
         return ret;
 
-    pthread_mutex_lock(&g_papi_lock);
+    papi_library_lock();
     int idx = find_locked(name);
-    pthread_mutex_unlock(&g_papi_lock);
+    papi_library_unlock();
     if (idx >= 0) {
         *code = idx;
         return PAPI_OK;
@@ -250,7 +298,7 @@ int native_name_to_code(const char *name, int *code)
     int pfm_idx = -1;
     ret = pfm_perf_encode(name, PFM_PLM3, &attr, sizeof attr, NULL, &pfm_idx);
     if (ret != PFM_SUCCESS)
-        return papi_error(PAPI_ENOEVNT, "native event '%s': %s", name, pfm_strerror(ret));
+        return native_sysfs_name_to_code(name, pfm_strerror(ret), code);
 
     /* Canonical name: "pmu::" + the event and modifiers as the user spelled them. */
     pfm_event_info_t einfo;
@@ -269,12 +317,12 @@ int native_name_to_code(const char *name, int *code)
         return papi_error(PAPI_EINVAL, "event name '%s' is too long", name);
 
     int explicit_plm = has_plm_modifier(mods);
-    pthread_mutex_lock(&g_papi_lock);
+    papi_library_lock();
     idx = intern_locked(canon, pfm_idx, -1, explicit_plm, &attr, PFM_PLM3);
     /* The spelling the user gave maps to the same entry. */
     if (idx >= 0 && strcmp(canon, name) != 0 && find_locked(name) < 0)
         hash_insert_locked(name, (unsigned)idx + 1, 1);
-    pthread_mutex_unlock(&g_papi_lock);
+    papi_library_unlock();
     if (idx < 0)
         return papi_error(idx, "cannot record native event '%s'", name);
     *code = idx;
@@ -296,6 +344,8 @@ int native_encode(int code, int domain, struct perf_event_attr *attr)
     struct native_event *e = native_lookup(code);
     if (!e)
         return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)code);
+    if (e->route == ROUTE_SYSFS)
+        return native_sysfs_encode(e, domain, attr);
     int plm = domain_to_plm(domain);
     pthread_mutex_lock(&e->enc_lock);
     if (e->attr_plm < 0 || (!e->explicit_plm && e->attr_plm != plm)) {
@@ -360,7 +410,7 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
     } else {
         snprintf(name, sizeof name, "%s::%s", pinfo->name, einfo.name);
     }
-    pthread_mutex_lock(&g_papi_lock);
+    papi_library_lock();
     int idx = intern_locked(name, pfm_idx, umask_idx, 0, NULL, -1);
     /* An entry made by name may carry the index of the event an alias stands for;
      * enumeration must continue from the alias's own place in libpfm4's table. */
@@ -369,13 +419,14 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
         e->pfm_idx = pfm_idx;
         e->umask_idx = umask_idx;
     }
-    pthread_mutex_unlock(&g_papi_lock);
+    papi_library_unlock();
     if (idx < 0)
         return idx;
     *code = idx;
     return PAPI_OK;
 }
 
+/* libpfm4's PMUs first, then the sysfs route's. */
 static int first_event_from(int pmu_start, enum pe_class cls, int *code)
 {
     for (int pmu = pmu_start; pmu < PFM_PMU_MAX; pmu++) {
@@ -383,7 +434,7 @@ static int first_event_from(int pmu_start, enum pe_class cls, int *code)
         if (pinfo && pinfo->nevents > 0)
             return intern_enumerated(pinfo->first_event, -1, code);
     }
-    return PAPI_ENOEVNT;
+    return native_sysfs_enum_first(0, cls, code);
 }
 
 static int next_umask(int pfm_idx, int after, int *code)
@@ -416,11 +467,13 @@ int native_enum(int *code, int modifier, enum pe_class cls)
     struct native_event *e = native_lookup(*code);
     if (!e)
         return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)*code);
-    if (modifier == PAPI_NTV_ENUM_UMASKS)
-        return next_umask(e->pfm_idx, e->umask_idx, code);
-    if (modifier != PAPI_ENUM_EVENTS)
+    if (modifier != PAPI_ENUM_EVENTS && modifier != PAPI_NTV_ENUM_UMASKS)
         return papi_error(PAPI_EINVAL, "enumeration modifier %d is not supported for native events",
                           modifier);
+    if (e->route == ROUTE_SYSFS) /* sysfs events have no unit masks */
+        return modifier == PAPI_ENUM_EVENTS ? native_sysfs_enum_next(e, code) : PAPI_ENOEVNT;
+    if (modifier == PAPI_NTV_ENUM_UMASKS)
+        return next_umask(e->pfm_idx, e->umask_idx, code);
     int next = pfm_get_event_next(e->pfm_idx);
     if (next >= 0)
         return intern_enumerated(next, -1, code);
@@ -442,7 +495,7 @@ int native_count_for_class(enum pe_class cls)
         if (pinfo)
             total += pinfo->nevents;
     }
-    return total;
+    return total + native_sysfs_count(cls);
 }
 
 int native_get_info(int code, PAPI_event_info_t *info)
@@ -457,6 +510,11 @@ int native_get_info(int code, PAPI_event_info_t *info)
     info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
     info->timescope = PAPI_TIMESCOPE_SINCE_START;
     info->update_type = PAPI_UPDATETYPE_ARBITRARY;
+    if (e->route == ROUTE_SYSFS) {
+        native_sysfs_info(e, info);
+        return PAPI_OK;
+    }
+    papi_strcpy(info->note, sizeof info->note, "described by libpfm4");
     pfm_event_info_t einfo;
     memset(&einfo, 0, sizeof einfo);
     einfo.size = sizeof einfo;
@@ -491,9 +549,22 @@ int native_core_counters(void)
     return 0;
 }
 
+bool native_pfm_knows_core(void)
+{
+    if (native_init() != PAPI_OK)
+        return false;
+    for (int p = 0; p < PFM_PMU_MAX; p++) {
+        const pfm_pmu_info_t *pi = pfm_pmu((pfm_pmu_t)p);
+        if (pi && pi->is_present && pi->type == PFM_PMU_TYPE_CORE && strcmp(pi->name, "perf") &&
+            strcmp(pi->name, "perf_raw") && strcmp(pi->name, "ix86arch") && strcmp(pi->name, "arm_v8"))
+            return true;
+    }
+    return false;
+}
+
 /* The model-specific core PMU libpfm4 detected (an architectural one, ix86arch or arm_v8,
- * only when there is no other), or NULL. Moved here from events/preset_tables.c. */
-const char *perf_event_core_pmu_name(void)
+ * only when there is no other), or NULL. */
+static const char *pfm_core_pmu_name(void)
 {
     if (native_init() != PAPI_OK)
         return NULL;
@@ -508,4 +579,15 @@ const char *perf_event_core_pmu_name(void)
             arch = pi->name;
     }
     return arch;
+}
+
+/* The preset tables' CPU (component.h preset_pmu): libpfm4's model name when it knows
+ * this CPU, else the name of the CPU model the kernel's sysfs core PMU belongs to
+ * (sysfs_cpu_model.c), else libpfm4's architectural or generic one. */
+const char *native_core_pmu_name(void)
+{
+    if (native_pfm_knows_core())
+        return pfm_core_pmu_name();
+    const char *model = sysfs_cpu_model_table();
+    return model ? model : pfm_core_pmu_name();
 }

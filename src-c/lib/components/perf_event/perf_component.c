@@ -2,6 +2,7 @@
  * software PMUs, per thread) and "perf_event_uncore" (uncore PMUs, per CPU): their
  * availability probe, their PAPI_component_info_t and their event naming. Moved here
  * from core/library_init.c (component_init, fill_counts) and events/event_codes.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -15,17 +16,29 @@ struct pmu_access g_pmu;
 
 static char *perf_pmu_names[] = {"perf", "perf_raw", NULL};
 
+/* The library's lifecycle (papi_sdk.h): the native table goes at shutdown, except in a
+ * forked child, which keeps its parent's (same machine, pages still shared). */
+static void pe_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event == PAPI_LIFE_SHUTDOWN && !ev->keep_machine)
+        native_shutdown();
+}
+
 static int pe_probe(struct papi_component *self, struct cmp_status *st)
 {
     hwinfo_mhz_meter = perf_measure_mhz; /* hwinfo asks only where nothing publishes the clock */
     memset(st, 0, sizeof *st);
+    int ret = papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, pe_lifecycle);
+    if (ret != PAPI_OK)
+        return ret;
     if (pe_class_of(self) == PE_CORE) {
         pmu_access_probe(&g_pmu);
         papi_strcpy(st->reason, sizeof st->reason, g_pmu.reason);
         /* Software events still count when the hardware is missing; only a refusal of
-         * perf_event_open itself disables the component. */
-        if (!g_pmu.hw_open_works && (g_pmu.paranoid > 2 && !g_pmu.cap_perfmon))
-            st->disabled = PAPI_EPERM;
+         * perf_event_open itself (seccomp, perf_event_paranoid, no perf events in the
+         * kernel) disables the component. */
+        if (g_pmu.sw_errno)
+            st->disabled = g_pmu.sw_errno == ENOSYS ? PAPI_ENOSUPP : PAPI_EPERM;
         return PAPI_OK;
     }
     /* Uncore PMUs are known only once libpfm4 is loaded (lazily): fill_info enables. */
@@ -96,10 +109,10 @@ static void pe_fill_info(const struct papi_component *self, PAPI_component_info_
         c->num_cntrs = c->num_mpx_cntrs = native_core_counters();
 }
 
-static void pe_shutdown(struct papi_component *self)
+
+static const char *pe_preset_pmu(const struct papi_component *self)
 {
-    if (pe_class_of(self) == PE_CORE)
-        native_shutdown();
+    return pe_class_of(self) == PE_CORE ? native_core_pmu_name() : NULL;
 }
 
 /* ---- events ------------------------------------------------------------------------- */
@@ -152,14 +165,15 @@ static int pe_query(const struct papi_component *self, int local, int domain)
 }
 
 #define PE_CALLBACKS                                                                      \
-    .probe = pe_probe, .fill_info = pe_fill_info, .shutdown = pe_shutdown,                \
+    .probe = pe_probe, .fill_info = pe_fill_info, .preset_pmu = pe_preset_pmu,            \
     .name_to_code = pe_name_to_code, .code_to_name = pe_code_to_name,                     \
     .enumerate = pe_enumerate, .event_info = pe_event_info, .query = pe_query,            \
     .ctx_create = pe_ctx_create, .ctx_destroy = pe_ctx_destroy, .add = pe_add,            \
     .remove = pe_remove, .start = pe_start, .stop = pe_stop, .read = pe_read,             \
+    .read_values = pe_read_values,                                                        \
     .set_overflow = pe_set_overflow, .arm_overflow = pe_arm_overflow
 
-struct papi_component perf_event_component = {
+struct papi_component perf_event_component PAPI_INTERNAL = {
     .name = "perf_event", .instance = (void *)(intptr_t)PE_CORE, PE_CALLBACKS};
-struct papi_component perf_event_uncore_component = {
+struct papi_component perf_event_uncore_component PAPI_INTERNAL = {
     .name = "perf_event_uncore", .instance = (void *)(intptr_t)PE_UNCORE, PE_CALLBACKS};

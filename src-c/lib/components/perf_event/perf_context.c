@@ -19,89 +19,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "perf_event_internal.h"
-#include "perf_user_read.h"
+#include "perf_context.h"
 
 #define READ_FORMAT \
     (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-#define PE_MAX_EVENTS 128
-
-struct pe_event {
-    int local;                 /* native event (table index) */
-    int fd;                    /* -1 while closed */
-    int group;                 /* index into ctx->grp */
-    int pos;                   /* position in its group's read buffer */
-    uint64_t period;           /* overflow period, 0 = counting only */
-    struct perf_event_attr attr;
-    struct cmp_count carry;    /* count and times of this slot's earlier descriptors */
-    const struct perf_event_mmap_page *page; /* for user-space reads, or NULL */
-    int time_from;             /* user reads: -1 own times, else the group (its leader's) */
-};
-
-struct pe_group {
-    int leader;   /* index into ctx->ev */
-    int nmembers; /* events whose .group is this one, leader included */
-};
-
-struct cmp_context {
-    const struct papi_component *self;
-    struct cmp_target target;
-    pid_t pid;
-    int cpu;
-    int running;
-    int user_read;      /* every event has a page: try the user-space read first */
-    uintptr_t reader;   /* the thread whose counters these are (user reads only there) */
-    uintptr_t fast_reader; /* reader while running with user reads, else 0 (hot path) */
-    int other_adder;    /* events were added by several threads: no user reads */
-    int carried;        /* some event carries counts of an earlier descriptor */
-    struct cmp_context *prev, *next; /* every live context (fork handling) */
-    int n, ngrp;
-    struct pe_event ev[PE_MAX_EVENTS];
-    struct pe_group grp[PE_MAX_EVENTS];
-};
-
-/* This thread, cheaply (the hot path compares it): its thread pointer. */
-static inline uintptr_t this_thread(void)
-{
-    uintptr_t tp;
-#if defined(__aarch64__)
-    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
-#elif defined(__x86_64__)
-    __asm__("mov %%fs:0, %0" : "=r"(tp));
-#else
-    tp = (uintptr_t)pthread_self();
-#endif
-    return tp;
-}
-
-/* The count alone of a group member whose group leader's times were just read: the
- * seqlock of linux/perf_event.h without the time conversion (the kernel schedules a
- * group as one, and read() reports the leader's times for every member too). */
-static inline __attribute__((always_inline)) int user_count(const struct perf_event_mmap_page *pc,
-                                                            uint64_t *count)
-{
-#if PERF_USER_READ_ARCH
-    uint32_t seq;
-    uint64_t c;
-    do {
-        seq = PERF_USER_ONCE(pc->lock);
-        PERF_USER_BARRIER();
-        uint64_t caps = PERF_USER_ONCE(pc->capabilities);
-        uint32_t index = PERF_USER_ONCE(pc->index);
-        if (!(caps & PERF_USER_CAP_RDPMC) || index == 0 || index > PERF_USER_MAX_INDEX)
-            return 0;
-        c = (uint64_t)PERF_USER_ONCE(pc->offset) +
-            (uint64_t)perf_user_sign_extend(perf_user_hw_counter(index),
-                                            PERF_USER_ONCE(pc->pmc_width));
-        PERF_USER_BARRIER();
-    } while (PERF_USER_ONCE(pc->lock) != seq);
-    *count = c;
-    return 1;
-#else
-    (void)pc, (void)count;
-    return 0;
-#endif
-}
+/* A multiplexed set's events are each alone: no group format (perf_read.c). */
+#define READ_FORMAT_ALONE (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
                       unsigned long flags)
@@ -110,51 +33,11 @@ int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int grou
 }
 
 /* After fork the child's thread pointer equals its parent's, but the counters are the
- * parent's: a user read there would read another task's counter (arm64: trap). The
- * child handler turns user reads off in every context (the list is its only use). */
-static struct cmp_context *live;
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-static void fork_prepare(void) { pthread_mutex_lock(&live_lock); }
-static void fork_parent(void) { pthread_mutex_unlock(&live_lock); }
-static void fork_child(void)
-{
-    for (struct cmp_context *c = live; c; c = c->next) {
-        c->fast_reader = 0;
-        c->user_read = 0;
-        c->other_adder = 1;
-    }
-    pthread_mutex_unlock(&live_lock);
-}
-
-static void register_atfork(void)
-{
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
-}
-
-static void link_context(struct cmp_context *ctx)
-{
-    pthread_once(&atfork_once, register_atfork);
-    pthread_mutex_lock(&live_lock);
-    ctx->next = live;
-    if (live)
-        live->prev = ctx;
-    live = ctx;
-    pthread_mutex_unlock(&live_lock);
-}
-
-static void unlink_context(struct cmp_context *ctx)
-{
-    pthread_mutex_lock(&live_lock);
-    if (ctx->prev)
-        ctx->prev->next = ctx->next;
-    else
-        live = ctx->next;
-    if (ctx->next)
-        ctx->next->prev = ctx->prev;
-    pthread_mutex_unlock(&live_lock);
-}
+ * parent's: a user read there would read another task's counter (arm64: trap). No
+ * context of the parent is read in a child: the core makes the parent's sets unreachable
+ * there at fork (es_hide_inherited) and only closes them. This component keeps no fork
+ * handler of its own: writing to every context in every child of an instrumented code
+ * cost it a copy-on-write fault per context. */
 
 int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
                   struct cmp_context **out)
@@ -164,6 +47,7 @@ int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
         return papi_error(PAPI_ENOMEM, "no memory for the perf_event state of an event set");
     ctx->self = self;
     ctx->target = *t;
+    ctx->counters = native_core_counters(); /* libpfm4 is loaded: an event was named */
     ctx->cpu = t->cpu;
     if (t->tid > 0)
         ctx->pid = t->tid;
@@ -173,7 +57,6 @@ int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
         ctx->pid = 0;
     if (ctx->pid == -1 && ctx->cpu < 0)
         ctx->cpu = 0;
-    link_context(ctx);
     *out = ctx;
     return PAPI_OK;
 }
@@ -201,11 +84,21 @@ static int user_readable(const struct cmp_context *ctx, const struct perf_event_
 
 static void update_user_read(struct cmp_context *ctx)
 {
-    int all = ctx->n > 0 && !ctx->other_adder;
+    /* Not for a multiplexed set: most of its events are off a counter at any time, where
+     * the page allows no user read, and trying costs more than it saves. */
+    int all = ctx->n > 0 && !ctx->other_adder && !ctx->target.multiplex;
+    int last_leader_group = -1;
     for (int i = 0; i < ctx->n && all; i++) {
         struct pe_event *e = &ctx->ev[i];
         all = e->page != NULL;
-        e->time_from = ctx->grp[e->group].leader < i ? e->group : -1;
+        if (ctx->grp[e->group].leader == i) {
+            e->time_from = -1;
+            last_leader_group = e->group;
+        } else {
+            /* A member takes the times of the last leader read (perf_read.c). */
+            e->time_from = e->group;
+            all = all && e->group == last_leader_group;
+        }
     }
     ctx->user_read = all;
 }
@@ -229,7 +122,7 @@ static int open_error(const struct cmp_context *ctx, int g, const struct perf_ev
         err = errno;
     }
     int code = papi_errno_to_papi(err);
-    if (err == EACCES || err == EPERM)
+    if (err == EACCES || err == EPERM || err == ENOSYS)
         return papi_error(code, "perf_event_open refused: %s. %s", strerror(err), g_pmu.reason);
     if (err == ENOENT || err == EOPNOTSUPP)
         return papi_error(PAPI_ENOEVNT, "perf_event_open: the kernel has no such event here (%s)%s%s",
@@ -273,7 +166,7 @@ static int open_event(struct cmp_context *ctx, int i)
     if (g >= 0 && ctx->ev[ctx->grp[g].leader].attr.type == PERF_TYPE_SOFTWARE &&
         e->attr.type != PERF_TYPE_SOFTWARE)
         g = -1;
-    e->attr.read_format = READ_FORMAT;
+    e->attr.read_format = ctx->target.multiplex ? READ_FORMAT_ALONE : READ_FORMAT;
     e->attr.inherit = ctx->target.inherit ? 1 : 0;
     /* Overflow: the count keeps running as a 64-bit total, the kernel only signals
      * every period events, so the group read stays exact. */
@@ -304,91 +197,11 @@ static int open_event(struct cmp_context *ctx, int i)
     return PAPI_OK;
 }
 
-/* One read() per group. Async-signal-safe; ctx unchanged. */
-static __attribute__((noinline)) int read_groups(const struct cmp_context *ctx, struct cmp_count *out)
-{
-    uint64_t buf[3 + PE_MAX_EVENTS];
-    for (int g = 0; g < ctx->ngrp; g++) {
-        const struct pe_group *grp = &ctx->grp[g];
-        size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
-        ssize_t got = read(ctx->ev[grp->leader].fd, buf, want);
-        if (__builtin_expect(got != (ssize_t)want, 0)) {
-            if (got < 0)
-                return papi_error(PAPI_ESYS, "reading the counters failed: %s", strerror(errno));
-            return papi_error(PAPI_EBUG, "short counter read (%zd of %zu bytes)", got, want);
-        }
-        for (int i = 0; i < ctx->n; i++) {
-            const struct pe_event *e = &ctx->ev[i];
-            if (ctx->ngrp > 1 && e->group != g)
-                continue;
-            out[i].value = e->carry.value + buf[3 + e->pos];
-            out[i].time_enabled = e->carry.time_enabled + buf[1];
-            out[i].time_running = e->carry.time_running + buf[2];
-        }
-    }
-    return PAPI_OK;
-}
-
-/* Every slot from user space; 0 when a page says no (the caller then uses read()).
- * flatten: the counter switch of perf_user_read.h inline too (gcc calls it otherwise). */
-static __attribute__((noinline, flatten)) int user_read_all(const struct cmp_context *ctx,
-                                                               struct cmp_count *out)
-{
-    uint64_t gen[PE_MAX_EVENTS], grun[PE_MAX_EVENTS]; /* per group: the leader's times */
-    for (int i = 0; i < ctx->n; i++) {
-        const struct pe_event *e = &ctx->ev[i];
-        uint64_t c, en, ru;
-        if (e->time_from < 0) {
-            if (!perf_user_read(e->page, &c, &en, &ru))
-                return 0;
-            gen[e->group] = en;
-            grun[e->group] = ru;
-        } else {
-            if (!user_count(e->page, &c))
-                return 0;
-            en = gen[e->time_from];
-            ru = grun[e->time_from];
-        }
-        out[i].value = e->carry.value + c;
-        out[i].time_enabled = e->carry.time_enabled + en;
-        out[i].time_running = e->carry.time_running + ru;
-    }
-    return 1;
-}
-
-/* Several events from user space, or read() when that is not possible now. */
-static __attribute__((noinline)) int read_slow(struct cmp_context *ctx, struct cmp_count *out)
-{
-    if (ctx->fast_reader == this_thread() && ctx->n > 1 && user_read_all(ctx, out))
-        return PAPI_OK;
-    return read_groups(ctx, out);
-}
-
-/* The hot path: one counter of the calling thread from user space, a leaf function
- * (flatten: the counter switch of perf_user_read.h inline), anything else out of line. */
-__attribute__((flatten)) int pe_read(struct cmp_context *ctx, struct cmp_count *out)
-{
-    uint64_t c, en, ru;
-    if (ctx->fast_reader == this_thread() && ctx->n == 1 &&
-        __builtin_expect(perf_user_read(ctx->ev[0].page, &c, &en, &ru), 1)) {
-        if (__builtin_expect(ctx->carried, 0)) {
-            c += ctx->ev[0].carry.value;
-            en += ctx->ev[0].carry.time_enabled;
-            ru += ctx->ev[0].carry.time_running;
-        }
-        out->value = c;
-        out->time_enabled = en;
-        out->time_running = ru;
-        return PAPI_OK;
-    }
-    return read_slow(ctx, out);
-}
-
 /* Close every descriptor, then open them all again with the counts carried over. */
 static int reopen_all(struct cmp_context *ctx)
 {
     struct cmp_count now[PE_MAX_EVENTS];
-    int have = ctx->n > 0 && ctx->ngrp > 0 && read_groups(ctx, now) == PAPI_OK;
+    int have = ctx->n > 0 && ctx->ngrp > 0 && pe_read_groups(ctx, now) == PAPI_OK;
     for (int i = ctx->n - 1; i >= 0; i--)
         close_event(&ctx->ev[i]);
     ctx->ngrp = 0;
@@ -414,16 +227,35 @@ void pe_ctx_destroy(struct cmp_context *ctx)
 {
     if (!ctx)
         return;
-    unlink_context(ctx);
     for (int i = ctx->n - 1; i >= 0; i--)
         close_event(&ctx->ev[i]);
+    free(ctx->ev);
+    free(ctx->grp);
     free(ctx);
+}
+
+/* Room for one more event and group (doubling from 2). */
+static int grow(struct cmp_context *ctx)
+{
+    int cap = ctx->cap ? 2 * ctx->cap : 2;
+    struct pe_event *ev = realloc(ctx->ev, (size_t)cap * sizeof *ev);
+    if (!ev)
+        return papi_error(PAPI_ENOMEM, "no memory for %d perf events", cap);
+    ctx->ev = ev;
+    struct pe_group *grp = realloc(ctx->grp, (size_t)cap * sizeof *grp);
+    if (!grp)
+        return papi_error(PAPI_ENOMEM, "no memory for %d perf groups", cap);
+    ctx->grp = grp;
+    ctx->cap = cap;
+    return PAPI_OK;
 }
 
 int pe_add(struct cmp_context *ctx, int local, int *slot)
 {
     if (ctx->n >= PE_MAX_EVENTS)
         return papi_error(PAPI_ECOUNT, "an event set holds at most %d perf events", PE_MAX_EVENTS);
+    if (ctx->n == ctx->cap && grow(ctx) != PAPI_OK)
+        return PAPI_ENOMEM;
     struct pe_event *e = &ctx->ev[ctx->n];
     memset(e, 0, sizeof *e);
     e->local = local;
@@ -434,8 +266,8 @@ int pe_add(struct cmp_context *ctx, int local, int *slot)
     if (ret != PAPI_OK)
         return ret;
     if (ctx->n == 0)
-        ctx->reader = this_thread();
-    else if (this_thread() != ctx->reader)
+        ctx->reader = pe_this_thread();
+    else if (pe_this_thread() != ctx->reader)
         ctx->other_adder = 1; /* that event counts the thread that added it */
     *slot = ctx->n++;
     update_user_read(ctx);
@@ -452,7 +284,7 @@ int pe_remove(struct cmp_context *ctx, int slot)
     if (leader && ctx->grp[g].nmembers > 1) {
         /* Closing a leader dissolves its group in the kernel: reopen what is left. */
         struct cmp_count now[PE_MAX_EVENTS];
-        int ret = read_groups(ctx, now);
+        int ret = pe_read_groups(ctx, now);
         if (ret != PAPI_OK)
             return ret;
         for (int i = 0; i < ctx->n; i++)
@@ -490,11 +322,27 @@ int pe_remove(struct cmp_context *ctx, int slot)
 /* While a group's leader is disabled, the arm_pmu driver (and others) checks a new
  * member against the group without the leader, so a group one event too big opens and
  * then never counts. A non-multiplexed hardware group whose time_enabled grows at enable
- * while its time_running does not cannot be scheduled: say so instead of counting zeros. */
+ * while its time_running does not cannot be scheduled: say so instead of counting zeros.
+ * Only a group of at least as many hardware events as the PMU has counters can be too
+ * big: smaller groups skip the check and its two read()s (start + stop is then one
+ * enable, one disable and the read that freezes the values). A set either always checks
+ * or never, so the instructions PAPI_start counts after its enable stay the same from one
+ * start to the next. */
+static int needs_check(const struct cmp_context *ctx)
+{
+    if (ctx->target.multiplex)
+        return 0;
+    for (int g = 0; g < ctx->ngrp; g++)
+        if (ctx->ev[ctx->grp[g].leader].attr.type != PERF_TYPE_SOFTWARE &&
+            (ctx->counters <= 0 || ctx->grp[g].nmembers >= ctx->counters))
+            return 1;
+    return 0;
+}
+
 static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *before)
 {
     uint64_t buf[3 + PE_MAX_EVENTS];
-    for (int g = 0; g < ctx->ngrp && !ctx->target.multiplex; g++) {
+    for (int g = 0; g < ctx->ngrp; g++) {
         const struct pe_group *grp = &ctx->grp[g];
         const struct pe_event *lead = &ctx->ev[grp->leader];
         if (lead->attr.type == PERF_TYPE_SOFTWARE)
@@ -503,8 +351,8 @@ static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *befo
         if (read(lead->fd, buf, want) != (ssize_t)want)
             continue; /* the next read reports read errors */
         const struct cmp_count *b = &before[grp->leader];
-        if (lead->carry.time_enabled + buf[1] > b->time_enabled &&
-            lead->carry.time_running + buf[2] == b->time_running)
+        uint64_t ran = lead->carry.time_running + buf[2];
+        if (lead->carry.time_enabled + buf[1] > b->time_enabled && ran == b->time_running)
             return papi_error(PAPI_ECNFLCT,
                               "the %d hardware events of the event set cannot be counted together "
                               "(the PMU has not enough counters): remove some or enable multiplexing",
@@ -513,25 +361,39 @@ static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *befo
     return PAPI_OK;
 }
 
+static void disable_all(struct cmp_context *ctx)
+{
+    for (int g = 0; g < ctx->ngrp; g++)
+        ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
 int pe_start(struct cmp_context *ctx)
 {
     struct cmp_count before[PE_MAX_EVENTS];
-    int ret = read_groups(ctx, before);
-    if (ret != PAPI_OK)
-        return ret;
+    int check = needs_check(ctx);
+    if (check) {
+        int ret = pe_read_groups(ctx, before);
+        if (ret != PAPI_OK)
+            return ret;
+    }
     /* Set before enabling, so the counted part of PAPI_start is the same either way. */
     ctx->fast_reader = ctx->user_read ? ctx->reader : 0;
+    ctx->fast1 = ctx->n == 1 && !ctx->carried ? ctx->fast_reader : 0;
+    ctx->page1 = ctx->ev[0].page;
     for (int g = 0; g < ctx->ngrp; g++)
         if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-            ctx->fast_reader = 0;
-            return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(errno));
+            int err = errno;
+            ctx->fast_reader = ctx->fast1 = 0;
+            disable_all(ctx);
+            return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(err));
         }
-    ret = check_scheduled(ctx, before);
-    if (ret != PAPI_OK) {
-        ctx->fast_reader = 0;
-        for (int g = 0; g < ctx->ngrp; g++)
-            ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0);
-        return ret;
+    if (check) {
+        int ret = check_scheduled(ctx, before);
+        if (ret != PAPI_OK) {
+            ctx->fast_reader = ctx->fast1 = 0;
+            disable_all(ctx);
+            return ret;
+        }
     }
     ctx->running = 1;
     return PAPI_OK;
@@ -540,7 +402,7 @@ int pe_start(struct cmp_context *ctx)
 int pe_stop(struct cmp_context *ctx)
 {
     ctx->running = 0;
-    ctx->fast_reader = 0;
+    ctx->fast_reader = ctx->fast1 = 0;
     for (int g = 0; g < ctx->ngrp; g++)
         if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
             return papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));

@@ -15,7 +15,6 @@
 #include <sys/types.h>
 
 #include "component.h"
-#include "papi_globals.h"
 
 enum pe_class { PE_CORE = 0, PE_UNCORE = 1 };
 
@@ -29,6 +28,8 @@ struct pmu_access {
     bool have_cpu_pmu;        /* a core PMU under /sys/bus/event_source/devices */
     bool software_pmus_only;  /* sysfs lists PMUs, and all are the kernel's software ones */
     bool hw_open_works;       /* a hardware cycles/instructions event actually opened */
+    int sw_errno;             /* when not: perf_event_open's errno for a software event, 0
+                                 if software events open (seccomp, paranoid 3: not even they) */
     int paranoid;             /* /proc/sys/kernel/perf_event_paranoid, or -100 if unreadable */
     bool cap_perfmon;         /* CAP_PERFMON or CAP_SYS_ADMIN in the effective set */
     int num_hw_counters;      /* general counters usable here; 0 when no PMU */
@@ -37,19 +38,22 @@ struct pmu_access {
     char reason[PAPI_HUGE_STR_LEN];
 };
 PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
-/* fscanf of one value from a small file (sysfs, procfs): 0 when it was there. */
-PAPI_INTERNAL int pe_scan_file(const char *path, const char *fmt, ...)
-    __attribute__((format(scanf, 2, 3)));
 extern struct pmu_access g_pmu PAPI_INTERNAL;
 /* perf_event_open with errno preserved. */
 PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu,
                                     int group_fd, unsigned long flags);
 
-/* ---- native events through libpfm4 (native_events.c) --------------------------------- */
+/* ---- native events (native_events.c: libpfm4; native_sysfs.c: the kernel's sysfs) ---- */
+/* Which description an event comes from: libpfm4 first where it knows the PMU, the
+ * kernel's sysfs description (sysfs_encode.h) for the rest. */
+enum native_route { ROUTE_PFM = 0, ROUTE_SYSFS = 1 };
 struct native_event {
     char *name;            /* canonical "pmu::EVENT[:mods]" */
-    int pfm_idx;           /* libpfm4 event index */
+    enum native_route route;
+    int pfm_idx;           /* libpfm4 event index (ROUTE_PFM) */
     int umask_idx;         /* libpfm4 attribute index for an enumerated umask, else -1 */
+    int sysfs_pmu;         /* ROUTE_SYSFS: the PMU (sysfs_pmu_at) ... */
+    int sysfs_event;       /* ... and its named event, -1 for raw fields */
     enum pe_class cls;     /* which instance counts it */
     int explicit_plm;      /* the name carries its own :u/:k modifiers */
     struct perf_event_attr attr; /* encoding for attr_plm */
@@ -68,8 +72,42 @@ PAPI_INTERNAL int native_get_info(int local, PAPI_event_info_t *info);
 PAPI_INTERNAL int native_encode(int local, int domain, struct perf_event_attr *attr);
 PAPI_INTERNAL int native_count_for_class(enum pe_class cls);
 PAPI_INTERNAL int native_core_counters(void);
+/* Record an event of the sysfs route (canon owns its PMU prefix) with its attr, made
+ * for the user domain; alias, when not NULL, is the spelling the user gave. Returns the
+ * table index or a negative PAPI error. */
+PAPI_INTERNAL int native_intern_sysfs(const char *canon, const char *alias, int pmu, int event,
+                                      enum pe_class cls, int explicit_plm,
+                                      const struct perf_event_attr *attr);
+/* Whether libpfm4 describes this machine's core PMU by its model (not only perf's
+ * generic events): then the sysfs route does not list the core PMU's events again. */
+PAPI_INTERNAL bool native_pfm_knows_core(void);
 
-/* ---- event-set contexts (perf_context.c) ---------------------------------------------- */
+/* The sysfs route (native_sysfs.c). name_to_code: pfm_why is libpfm4's answer, put in
+ * the reason when sysfs does not know the name either. */
+PAPI_INTERNAL int native_sysfs_name_to_code(const char *name, const char *pfm_why, int *local);
+/* attr of a sysfs-route event for domain, as the library would open it (no check that
+ * the PMU exists on this kernel: see native_sysfs_encode). */
+PAPI_INTERNAL void native_sysfs_attr(const struct native_event *e, int domain,
+                                     struct perf_event_attr *attr);
+/* native_sysfs_attr, refused with the reason when a replayed machine's PMU is not this
+ * kernel's (the same name with the same type). */
+PAPI_INTERNAL int native_sysfs_encode(const struct native_event *e, int domain,
+                                      struct perf_event_attr *attr);
+PAPI_INTERNAL int native_sysfs_enum_first(int pmu_start, enum pe_class cls, int *local);
+PAPI_INTERNAL int native_sysfs_enum_next(const struct native_event *e, int *local);
+PAPI_INTERNAL int native_sysfs_count(enum pe_class cls);
+PAPI_INTERNAL void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info);
+
+/* ---- CPU models newer than libpfm4 (sysfs_cpu_model.c) -------------------------------- */
+/* The preset table name of the CPU whose core PMU(s) sysfs lists (read through the
+ * file-access root: /proc/cpuinfo, /sys/bus/event_source/devices), for the models that
+ * have a table written on the sysfs route ("amd64_fam1ah_zen5", "gnr", "emr", "mtl"), or
+ * NULL. */
+PAPI_INTERNAL const char *sysfs_cpu_model_table(void);
+/* The preset tables' CPU: libpfm4's core PMU, or sysfs_cpu_model_table's name. */
+PAPI_INTERNAL const char *native_core_pmu_name(void);
+
+/* ---- event-set contexts (perf_context.c, reads in perf_read.c) ---------------------------------------------- */
 PAPI_INTERNAL int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
                                 struct cmp_context **ctx);
 PAPI_INTERNAL void pe_ctx_destroy(struct cmp_context *ctx);
@@ -78,6 +116,8 @@ PAPI_INTERNAL int pe_remove(struct cmp_context *ctx, int slot);
 PAPI_INTERNAL int pe_start(struct cmp_context *ctx);
 PAPI_INTERNAL int pe_stop(struct cmp_context *ctx);
 PAPI_INTERNAL int pe_read(struct cmp_context *ctx, struct cmp_count *out);
+PAPI_INTERNAL int pe_read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *base,
+                                 long long *values, int accum);
 PAPI_INTERNAL int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period);
 PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid,
                                   int *source);

@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include "perf_event_internal.h"
-
-#define PMU_DIR "/sys/bus/event_source/devices"
+#include "sysfs_pmus.h"
 
 /* The PMU that has a "rdpmc" format: its type and the config1 bit, found once. */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -22,25 +21,16 @@ static int rdpmc_bit = -1;
 
 static void find_rdpmc_format(void)
 {
-    DIR *d = opendir(PMU_DIR);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d)) && rdpmc_bit < 0) {
-        if (de->d_name[0] == '.')
-            continue;
-        char path[512];
-        int bit, type;
-        snprintf(path, sizeof path, PMU_DIR "/%s/format/rdpmc", de->d_name);
-        if (pe_scan_file(path, "config1:%d", &bit) != 0 || bit < 0 || bit > 63)
-            continue;
-        snprintf(path, sizeof path, PMU_DIR "/%s/type", de->d_name);
-        if (pe_scan_file(path, "%d", &type) != 0)
-            continue;
-        rdpmc_type = type;
-        rdpmc_bit = bit;
+    for (int i = 0, n = sysfs_pmu_count(); i < n && rdpmc_bit < 0; i++) {
+        if (sysfs_pmu_brief(i)->kind != SYSFS_PMU_CORE)
+            continue; /* only a core PMU (arm64's) has the format */
+        const struct sysfs_pmu *p = sysfs_pmu_at(i);
+        const struct sysfs_format *f = sysfs_pmu_format(p, "rdpmc");
+        if (f && f->config == 1 && f->nranges == 1 && f->lo[0] == f->hi[0]) {
+            rdpmc_type = p->type;
+            rdpmc_bit = f->lo[0];
+        }
     }
-    closedir(d);
 }
 
 void pe_user_access_attr(struct perf_event_attr *attr)

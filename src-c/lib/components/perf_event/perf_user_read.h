@@ -45,7 +45,7 @@
 
 /* The raw hardware counter of a page index (index - 1 is the counter number). */
 #if defined(__x86_64__) || defined(__i386__)
-static inline uint64_t perf_user_hw_counter(uint32_t index)
+static inline __attribute__((always_inline)) uint64_t perf_user_hw_counter(uint32_t index)
 {
     uint32_t lo, hi;
     __asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index - 1));
@@ -63,7 +63,7 @@ static inline uint64_t perf_user_hw_clock(void)
     case n:                                                                                \
         __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v));                      \
         break;
-static inline uint64_t perf_user_hw_counter(uint32_t index)
+static inline __attribute__((always_inline)) uint64_t perf_user_hw_counter(uint32_t index)
 {
     uint64_t v = 0;
     switch (index - 1) { /* 0..30 event counters, 31 the cycle counter */
@@ -90,7 +90,7 @@ static inline uint64_t perf_user_hw_clock(void)
     return v;
 }
 #else
-static inline uint64_t perf_user_hw_counter(uint32_t index)
+static inline __attribute__((always_inline)) uint64_t perf_user_hw_counter(uint32_t index)
 {
     (void)index;
     return 0;
@@ -114,9 +114,8 @@ static inline uint64_t perf_user_time_delta(uint64_t cyc, uint64_t time_offset,
 /* The sign-extended width-bit raw counter value (two's complement on the way back). */
 static inline int64_t perf_user_sign_extend(uint64_t raw, uint16_t width)
 {
-    if (width == 0 || width >= 64)
-        return (int64_t)raw;
-    unsigned shift = 64u - width;
+    /* width 1..64 (0: the page says nothing, use raw): the shift is 0 for 64 and 0. */
+    unsigned shift = (64u - width) & 63u;
     return (int64_t)(raw << shift) >> shift;
 }
 
@@ -159,7 +158,7 @@ perf_user_read_core(const struct perf_event_mmap_page *pc,
     return 1;
 }
 
-static inline int perf_user_read(const struct perf_event_mmap_page *pc, uint64_t *count,
+static inline __attribute__((always_inline)) int perf_user_read(const struct perf_event_mmap_page *pc, uint64_t *count,
                                  uint64_t *enabled, uint64_t *running)
 {
 #if PERF_USER_READ_ARCH

@@ -11,24 +11,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "hwinfo_internal.h"
+#include "fsroot.h"
+#include "hwinfo.h"
 #include "perf_event_internal.h"
 #include "perf_user_read.h"
+#include "sysfs_pmus.h"
 
-#define PMU_DIR "/sys/bus/event_source/devices"
-
-int pe_scan_file(const char *path, const char *fmt, ...)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -1;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vfscanf(f, fmt, ap);
-    va_end(ap);
-    fclose(f);
-    return n == 1 ? 0 : -1;
-}
+#define PMU_DIR SYSFS_PMU_DIR
 
 static int has_capability(int cap)
 {
@@ -40,49 +29,24 @@ static int has_capability(int cap)
     return (data[cap / 32].effective >> (cap % 32)) & 1;
 }
 
-static int is_core_pmu_name(const char *n)
-{
-    return strcmp(n, "cpu") == 0 || strcmp(n, "cpu_core") == 0 || strcmp(n, "cpu_atom") == 0 ||
-           strncmp(n, "armv8", 5) == 0 || strncmp(n, "armv7", 5) == 0 ||
-           strncmp(n, "arm_", 4) == 0 || strcmp(n, "cpum_cf") == 0 || strncmp(n, "power", 5) == 0;
-}
-
-/* PMUs every kernel has, whose events libpfm4 knows only through its "perf" table. */
-static int is_software_pmu_name(const char *n)
-{
-    static const char *const soft[] = {"software", "tracepoint", "kprobe", "uprobe",
-                                       "breakpoint", "msr"};
-    for (size_t i = 0; i < sizeof soft / sizeof soft[0]; i++)
-        if (strcmp(n, soft[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Lists the PMUs sysfs has (for the explanation) and says whether a core PMU is among
- * them; *software_only is set when there are PMUs and all of them are software ones. */
+ * them; *software_only is set when there are PMUs and all of them are software ones
+ * (msr, which every x86 kernel has, counts as one here: libpfm4 has no table for it). */
 static int list_pmus(char *names, size_t len, bool *software_only)
 {
-    int core = 0, seen = 0, soft = 0;
-    names[0] = '\0';
-    *software_only = false;
-    DIR *d = opendir(PMU_DIR);
-    if (!d)
-        return 0;
-    struct dirent *de;
+    int core = 0, soft = 0, n = sysfs_pmu_count();
     size_t used = 0;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        seen++;
-        soft += is_software_pmu_name(de->d_name);
-        core |= is_core_pmu_name(de->d_name);
-        int n = snprintf(names + used, len - used, "%s%s", used ? ", " : "", de->d_name);
-        if (n < 0 || (size_t)n >= len - used)
+    names[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const struct sysfs_pmu *p = sysfs_pmu_brief(i);
+        soft += p->kind == SYSFS_PMU_SOFTWARE || strcmp(p->name, "msr") == 0;
+        core |= p->kind == SYSFS_PMU_CORE;
+        int w = snprintf(names + used, len - used, "%s%s", used ? ", " : "", p->name);
+        if (w < 0 || (size_t)w >= len - used)
             break;
-        used += (size_t)n;
+        used += (size_t)w;
     }
-    closedir(d);
-    *software_only = seen > 0 && soft == seen;
+    *software_only = n > 0 && soft == n;
     return core;
 }
 
@@ -91,12 +55,13 @@ static int list_pmus(char *names, size_t len, bool *software_only)
 static int cpu_is_virtualized(void)
 {
     char hv[PAPI_MAX_STR_LEN];
-    if (hwinfo_cpuid_hypervisor(hv, sizeof hv))
-        return 1;
+    if (!fsroot_replaying() && hwinfo_cpuid_hypervisor(hv, sizeof hv))
+        return 1; /* cpuid describes this machine, not a recorded one */
 #if defined(__x86_64__) || defined(__i386__)
-    return 0;
-#else
-    FILE *f = fopen("/proc/cpuinfo", "re");
+    if (!fsroot_replaying())
+        return 0;
+#endif
+    FILE *f = fsroot_fopen("/proc/cpuinfo");
     if (!f)
         return 0;
     char line[4096];
@@ -106,16 +71,15 @@ static int cpu_is_virtualized(void)
             v = 1;
     fclose(f);
     return v;
-#endif
 }
 
-/* Try a user-only hardware event; returns 0 or the errno. */
-static int try_hw_open(unsigned long long config)
+/* Try a user-only event of type/config; returns 0 or the errno. */
+static int try_open(unsigned type, unsigned long long config)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
     a.size = sizeof a;
-    a.type = PERF_TYPE_HARDWARE;
+    a.type = type;
     a.config = config;
     a.disabled = 1;
     a.exclude_kernel = 1;
@@ -127,35 +91,81 @@ static int try_hw_open(unsigned long long config)
     return 0;
 }
 
-void pmu_access_probe(struct pmu_access *p)
+/* The "Seccomp:" line of /proc/self/status: 0 none, 1 strict, 2 a filter (container
+ * runtimes install one; Docker's default profile refuses perf_event_open). */
+static int seccomp_mode(void)
 {
-    char pmus[512];
-    memset(p, 0, sizeof *p);
-    p->have_cpu_pmu = list_pmus(pmus, sizeof pmus, &p->software_pmus_only);
-    if (pe_scan_file("/proc/sys/kernel/perf_event_paranoid", "%d", &p->paranoid) != 0)
-        p->paranoid = -100;
-    p->cap_perfmon = has_capability(38 /* CAP_PERFMON */) || has_capability(CAP_SYS_ADMIN);
-    int ua = 0;
-    if (pe_scan_file("/proc/sys/kernel/perf_user_access", "%d", &ua) == 0)
-        p->user_read_allowed = ua != 0;
-    else if (pe_scan_file(PMU_DIR "/cpu/rdpmc", "%d", &ua) == 0)
-        p->user_read_allowed = ua != 0;
-    /* The documented switch: PAPI_USER_READ=0 makes every read a read() system call. */
-    const char *sw = getenv("PAPI_USER_READ");
-    if (!PERF_USER_READ_ARCH || (sw && strcmp(sw, "0") == 0))
-        p->user_read_allowed = false;
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[256];
+    int mode = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Seccomp: %d", &mode) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return mode;
+}
 
-    int err = try_hw_open(PERF_COUNT_HW_CPU_CYCLES);
-    if (err)
-        err = try_hw_open(PERF_COUNT_HW_INSTRUCTIONS) ? err : 0;
-    p->hw_open_works = err == 0;
+/* perf_event_open refused for every event, software ones too (sw_err): say which of
+ * seccomp, a kernel without perf events, perf_event_paranoid, a missing capability or a
+ * security module is in the way, and what to change. Never claims anything counts. */
+static void explain_no_perf(struct pmu_access *p, int sw_err, const char *who)
+{
+    int filtered = seccomp_mode() == 2;
+    if (sw_err == ENOSYS && filtered) {
+        snprintf(p->reason, sizeof p->reason,
+                 "The perf_event_open system call is refused with ENOSYS by this process's "
+                 "seccomp filter (Seccomp: 2 in /proc/self/status; container runtimes install "
+                 "one): no event can be counted here, hardware or software. Allow "
+                 "perf_event_open in the container's seccomp profile (e.g. docker run "
+                 "--security-opt seccomp=PROFILE, or --privileged).");
+    } else if (sw_err == ENOSYS) {
+        snprintf(p->reason, sizeof p->reason,
+                 "The perf_event_open system call does not exist here (ENOSYS): the kernel is "
+                 "built without CONFIG_PERF_EVENTS, or a sandbox refuses the call. No event can "
+                 "be counted, hardware or software.");
+    } else if ((sw_err == EACCES || sw_err == EPERM) && !p->cap_perfmon && p->paranoid > 2) {
+        snprintf(p->reason, sizeof p->reason,
+                 "perf_event_open is refused (%s): %s, and at a level above 2 the kernel lets "
+                 "no unprivileged process count anything, software events included. Lower "
+                 "kernel.perf_event_paranoid (2 allows counting one's own threads in user "
+                 "space), or run as root or with CAP_PERFMON (setcap cap_perfmon+ep).",
+                 strerror(sw_err), who);
+    } else if ((sw_err == EACCES || sw_err == EPERM) && filtered) {
+        snprintf(p->reason, sizeof p->reason,
+                 "perf_event_open is refused (%s) by this process's seccomp filter (Seccomp: 2 "
+                 "in /proc/self/status), not by the kernel's perf settings (%s): no event can "
+                 "be counted here, hardware or software. Allow perf_event_open in the "
+                 "container's seccomp profile (e.g. docker run --security-opt seccomp=PROFILE).",
+                 strerror(sw_err), who);
+    } else if (sw_err == EACCES || sw_err == EPERM) {
+        snprintf(p->reason, sizeof p->reason,
+                 "perf_event_open is refused (%s) although %s, which would allow it: a "
+                 "security module (SELinux, AppArmor, kernel lockdown) is in the way. No event "
+                 "can be counted here, hardware or software.",
+                 strerror(sw_err), who);
+    } else {
+        snprintf(p->reason, sizeof p->reason,
+                 "perf_event_open of a software event fails (%s); %s. No event can be counted "
+                 "here.", strerror(sw_err), who);
+    }
+}
 
-    char who[160];
-    snprintf(who, sizeof who, "kernel.perf_event_paranoid is %d and this process %s CAP_PERFMON",
-             p->paranoid, p->cap_perfmon ? "has" : "lacks");
-    if (p->hw_open_works) {
-        p->reason[0] = '\0';
-    } else if (err == EACCES || err == EPERM) {
+/* Hardware events refused, software ones count (hw_err). */
+static void explain_no_hardware(struct pmu_access *p, int hw_err, const char *who,
+                                const char *pmus)
+{
+    if ((hw_err == EACCES || hw_err == EPERM) && seccomp_mode() == 2 && p->cap_perfmon) {
+        snprintf(p->reason, sizeof p->reason,
+                 "Hardware counters are refused (%s) by this process's seccomp filter (Seccomp: "
+                 "2 in /proc/self/status), not by the kernel's perf settings (%s). Allow "
+                 "perf_event_open in the container's seccomp profile. The kernel's software "
+                 "events (perf::TASK-CLOCK, perf::PAGE-FAULTS, ...) count.",
+                 strerror(hw_err), who);
+    } else if (hw_err == EACCES || hw_err == EPERM ||
+               (p->have_cpu_pmu && p->paranoid > 2 && !p->cap_perfmon)) {
+        /* Debian's kernels refuse a process without CAP_PERFMON at paranoid 3; a recorded
+         * machine's setting says so for that machine. */
         snprintf(p->reason, sizeof p->reason,
                  "Hardware counters are refused by the kernel: %s. Run as root, grant "
                  "CAP_PERFMON (setcap cap_perfmon+ep), or lower kernel.perf_event_paranoid "
@@ -174,6 +184,48 @@ void pmu_access_probe(struct pmu_access *p)
         snprintf(p->reason, sizeof p->reason,
                  "A CPU PMU is listed under %s but a hardware cycles/instructions event does "
                  "not open (%s); %s.",
-                 PMU_DIR, strerror(err), who);
+                 PMU_DIR, strerror(hw_err), who);
+    }
+}
+
+void pmu_access_probe(struct pmu_access *p)
+{
+    char pmus[512];
+    memset(p, 0, sizeof *p);
+    p->have_cpu_pmu = list_pmus(pmus, sizeof pmus, &p->software_pmus_only);
+    if (fsroot_scan("/proc/sys/kernel/perf_event_paranoid", "%d", &p->paranoid) != 0)
+        p->paranoid = -100;
+    p->cap_perfmon = has_capability(38 /* CAP_PERFMON */) || has_capability(CAP_SYS_ADMIN);
+    int ua = 0;
+    if (fsroot_scan("/proc/sys/kernel/perf_user_access", "%d", &ua) == 0)
+        p->user_read_allowed = ua != 0;
+    else if (fsroot_scan(PMU_DIR "/cpu/rdpmc", "%d", &ua) == 0)
+        p->user_read_allowed = ua != 0;
+    /* The documented switch: PAPI_USER_READ=0 makes every read a read() system call. */
+    const char *sw = getenv("PAPI_USER_READ");
+    if (!PERF_USER_READ_ARCH || (sw && strcmp(sw, "0") == 0))
+        p->user_read_allowed = false;
+
+    int err = try_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+    if (err)
+        err = try_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) ? err : 0;
+    p->hw_open_works = err == 0;
+    p->sw_errno = p->hw_open_works ? 0 : try_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+
+    char who[160];
+    snprintf(who, sizeof who, "kernel.perf_event_paranoid is %d and this process %s CAP_PERFMON",
+             p->paranoid, p->cap_perfmon ? "has" : "lacks");
+    if (p->hw_open_works)
+        p->reason[0] = '\0';
+    else if (p->sw_errno)
+        explain_no_perf(p, p->sw_errno, who);
+    else
+        explain_no_hardware(p, err, who, pmus);
+    if (!p->hw_open_works && fsroot_replaying()) {
+        size_t l = strlen(p->reason);
+        snprintf(p->reason + l, sizeof p->reason - l,
+                 " (Replaying the recorded machine under %s=%s: its PMUs and settings are "
+                 "described, but only this machine's kernel counts.)",
+                 PAPI_FSROOT_ENV, fsroot());
     }
 }

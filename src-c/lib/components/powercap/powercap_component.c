@@ -14,8 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../component.h"
-#include "papi_internal.h"
+#include "component.h"
 #include "powercap_zones.h"
 
 #define POWERCAP_PREFIX "powercap:::"
@@ -56,8 +55,19 @@ static int valid_local(int local)
     return local >= 0 && local < tree.nevents;
 }
 
+/* The library's lifecycle (papi_sdk.h): the zones are found again at the next probe, in
+ * a forked child too (the tree is small, and zones may come and go). */
+static void powercap_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event == PAPI_LIFE_SHUTDOWN)
+        powercap_tree_free(&tree);
+}
+
 static int probe(struct papi_component *self, struct cmp_status *out)
 {
+    int ret = papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, powercap_lifecycle);
+    if (ret != PAPI_OK)
+        return ret;
     (void)self;
     powercap_tree_free(&tree);
     out->disabled = powercap_discover(powercap_dir(), &tree, out->reason, sizeof out->reason);
@@ -78,11 +88,6 @@ static void fill_info(const struct papi_component *self, PAPI_component_info_t *
     info->default_granularity = info->available_granularities = PAPI_GRN_SYS;
 }
 
-static void shutdown_cmp(struct papi_component *self)
-{
-    (void)self;
-    powercap_tree_free(&tree);
-}
 
 static int name_to_code(const struct papi_component *self, const char *name, int *local)
 {
@@ -279,12 +284,11 @@ static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
     return PAPI_OK;
 }
 
-/* The instance the registry lists (core/component_registry.c). */
+/* The instance the registry lists (components/registry.c). */
 struct papi_component powercap_component PAPI_INTERNAL = {
     .name = "powercap",
     .probe = probe,
     .fill_info = fill_info,
-    .shutdown = shutdown_cmp,
     .name_to_code = name_to_code,
     .code_to_name = code_to_name,
     .enumerate = enumerate,

@@ -1,5 +1,6 @@
 /* powercap_zones.c: discovery of the powercap zones and their events, and reading one
  * sysfs value (powercap_zones.h). */
+#include "fsroot.h"
 #include "powercap_zones.h"
 
 #include <dirent.h>
@@ -40,8 +41,12 @@ static const struct {
 
 const char *powercap_dir(void)
 {
+    static char dir[4096]; /* asked at PAPI_library_init's probe only */
     const char *env = getenv(POWERCAP_DIR_ENV);
-    return env && *env ? env : POWERCAP_DEFAULT_DIR;
+    if (env && *env)
+        return env;
+    /* The tree of the machine in force: this one, or a recorded one (fsroot.h). */
+    return fsroot_path(POWERCAP_DEFAULT_DIR, dir, sizeof dir) == 0 ? dir : POWERCAP_DEFAULT_DIR;
 }
 
 int powercap_read_fd(int fd, uint64_t *value)

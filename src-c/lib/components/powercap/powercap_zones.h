@@ -1,6 +1,7 @@
 /* powercap_zones.h: the kernel's powercap tree as a list of events (no PAPI state).
  *
- * The tree (/sys/class/powercap, or $PAPI_POWERCAP_DIR for tests and recorded nodes)
+ * The tree (/sys/class/powercap under the recorded machine's root, PAPI_FSROOT, when
+ * one is replayed: fsroot.h; or $PAPI_POWERCAP_DIR, a powercap tree alone, which wins)
  * holds one directory per zone, intel-rapl:N (a package: "package-N", or "psys"), and
  * per subzone, intel-rapl:N:M ("core", "uncore", "dram"). AMD processors (family 17h
  * and later) appear under the same intel-rapl names, usually without power limits.
@@ -45,7 +46,8 @@ struct powercap_tree {
     int nevents;
 };
 
-/* The tree's directory: $PAPI_POWERCAP_DIR when set and not empty, else the default. */
+/* The tree's directory: $PAPI_POWERCAP_DIR when set and not empty, else the default
+ * under the file-access root (fsroot.h). */
 const char *powercap_dir(void);
 
 /* Find every zone and subzone under dir and their events. PAPI_OK with tree filled (free

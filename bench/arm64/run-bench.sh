@@ -1,0 +1,50 @@
+#!/bin/bash
+# run-bench.sh: the benchmark table of the arm64 PMU guest (bench/README.md). Cross-builds
+# bench_paths, fetches Debian's arm64 PAPI 7.0 (libpapi7.0, as scripts/conformance-arm64.sh
+# does), boots the guest once per kernel.perf_user_access setting (0 and 1; Cortex-A57,
+# 1 vCPU, icount shift 4) and runs bench_paths against our libpapi and PAPI 7 in each
+# boot. Prints the "BENCH label ua=U path all user" lines.
+#   bench/arm64/run-bench.sh [CROSS_BUILD_DIR]
+# CROSS_BUILD_DIR: an aarch64 build of this repository with libpapi built (default
+# build-arm64; scripts/pmu-lane.sh makes one). Environment: PMU_VM_DIR, PAPI_ARM64_SYSROOT.
+set -uo pipefail
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+XB=${1:-$REPO/build-arm64}
+PMU_VM_DIR=${PMU_VM_DIR:-$(cd "$REPO/.." && pwd)/shared/pmu-vm}
+SYSROOT=${PAPI_ARM64_SYSROOT:-${HOME:-/root}/.cache/papi-arm64-sysroot}
+skip() { echo "SKIPPED: $*"; exit 77; }
+[ -f "$XB/src-c/libpapi.so" ] || skip "no aarch64 build of libpapi in $XB"
+[ -x "$PMU_VM_DIR/run-arm64" ] || skip "no pmu-vm runner in $PMU_VM_DIR"
+command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64 cross compiler"
+STAGE=$XB/bench-stage
+rm -rf "$STAGE" && mkdir -p "$STAGE/ours-lib" "$STAGE/papi7-lib" || exit 1
+cp -P "$XB"/src-c/libpapi.so* "$STAGE/ours-lib/" || exit 1
+aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -I"$REPO/src-c/include" \
+    -I"$XB/src-c/generated" -I"$REPO/src-c/lib/components/perf_event" \
+    -o "$STAGE/bench_paths" "$REPO/bench/arm64/bench_paths.c" -ldl -lpthread || exit 1
+P7=$XB/papi7-sysroot
+[ -f "$P7/.sysroot-arm64" ] || "$PMU_VM_DIR/sysroot-arm64" "$P7" libpapi7.0 >&2
+if ls "$P7"/usr/lib/aarch64-linux-gnu/libpapi.so.* >/dev/null 2>&1; then
+    cp -P "$P7"/usr/lib/aarch64-linux-gnu/libpapi.so* "$P7"/usr/lib/aarch64-linux-gnu/libsde.so* \
+        "$STAGE/papi7-lib/" 2>/dev/null
+    cp "$P7"/usr/share/papi/*/papi_events.csv "$STAGE/papi7-lib/" 2>/dev/null ||
+        cp /usr/share/papi/*/papi_events.csv "$STAGE/papi7-lib/" 2>/dev/null
+fi
+cat >"$STAGE/run.sh" <<'EOF'
+#!/bin/sh
+echo "$1" >/proc/sys/kernel/perf_user_access
+export PAPI_EVENTS=INST_RETIRED,CPU_CYCLES PAPI_HL_OUTPUT=/tmp/hl
+./bench_paths /t/ours-lib/libpapi.so ours
+p7=$(ls /t/papi7-lib/libpapi.so.* 2>/dev/null | head -1)
+if [ -n "$p7" ]; then
+    echo 0 >/proc/sys/kernel/perf_event_paranoid  # PAPI 7 disables perf_event at 3
+    LD_LIBRARY_PATH=/t/papi7-lib PAPI_CSV_EVENT_FILE=/t/papi7-lib/papi_events.csv \
+        ./bench_paths "$p7" papi7.0
+fi
+EOF
+chmod +x "$STAGE/run.sh"
+for ua in 0 1; do
+    "$PMU_VM_DIR/run-arm64" --cpu cortex-a57 --icount "shift=4,sleep=off" --timeout 900 \
+        --sysroot "$SYSROOT" --sysroot "$P7" --cross-libs "$STAGE" -- "./run.sh $ua" |
+        grep -E '^BENCH|rror|SKIP' | tr -d '\r'
+done

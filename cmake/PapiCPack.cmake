@@ -1,0 +1,81 @@
+# Debian packages from CPack (`cpack -G DEB` in the build directory), one per install
+# component:
+#   libpapi-compat7         runtime: libpapi.so.7, libpapif.so.7
+#   libpapi-compat-dev      headers, Fortran modules and include files, libpapi.so,
+#                           libpapi_static.a + the libpapi.a ld script, CMake and
+#                           pkg-config files, section 3/5/7 manual pages, modulefiles
+#   papi-compat-tools       the papi_* utilities and their manual pages
+#   libpapi-compat-mpi-<F>  the PMPI wrapper built for MPI flavour F: every install
+#                           component named mpi-<F> becomes one package, so the list
+#                           follows whichever flavours the build made.
+# Against Debian's own PAPI: the runtime coexists with libpapi7.0 (its files are
+# libpapi.so.7.0*, ours libpapi.so.7*, and programs built against either keep their
+# library); the dev and tools packages own the same names as libpapi-dev and papi-tools
+# (/usr/include/papi.h, /usr/bin/papi_avail, ...), so they Conflict with, Replace and
+# Provide them: apt swaps one for the other, and packages that depend on libpapi-dev or
+# papi-tools are satisfied by ours. Versions: the packages carry the project's release
+# (1.0.0); what they Provide carries the PAPI API level (7.0.0).
+set(CPACK_PACKAGE_NAME papi-compat)
+set(CPACK_PACKAGE_VENDOR "papi-compat")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "PAPI-compatible performance counter library on Linux perf_event")
+set(CPACK_PACKAGE_CONTACT "papi-compat maintainers <papi-compat@localhost>")
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+# dpkg-shlibdeps derives each package's library dependencies (libpfm4, libhwloc15,
+# libmpich12, libgfortran5, ...) from what the binaries really link.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+# Our own libraries (libpapi.so.7 for the wrapper and libpapif) are in another package of
+# this set: dpkg-shlibdeps finds them in the build tree; the Depends lines below name it.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR}/src-c ${PROJECT_BINARY_DIR}/src-fortran)
+
+get_cmake_property(papi_components COMPONENTS)
+list(REMOVE_ITEM papi_components Unspecified)
+set(CPACK_COMPONENTS_ALL ${papi_components})
+set(papi_dep "libpapi-compat7 (= ${PROJECT_VERSION}-1)")
+
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpapi-compat7)
+set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "PAPI-compatible performance counter library (runtime)
+ libpapi.so.7 with the PAPI 7.0 API (and the 3.5 calls), on Linux perf_event with libpfm4
+ and hwloc; libpapif.so.7 for the Fortran module. Coexists with Debian's libpapi7.0.")
+
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME libpapi-compat-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${papi_dep}, libpfm4-dev, libhwloc-dev, pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_CONFLICTS "libpapi-dev")
+set(CPACK_DEBIAN_DEV_PACKAGE_REPLACES "libpapi-dev")
+set(CPACK_DEBIAN_DEV_PACKAGE_PROVIDES "libpapi-dev (= ${PAPI_API_VERSION})")
+set(CPACK_COMPONENT_DEV_DESCRIPTION "PAPI-compatible performance counter library (development)
+ Headers (papi.h), the Fortran module (use papi) and include files (fpapi.h), the static
+ library, CMake (find_package(PAPI)) and pkg-config files, manual pages and environment
+ modulefiles. Replaces Debian's libpapi-dev.")
+
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME papi-compat-tools)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${papi_dep}, python3")
+# papi_report draws with pandas and matplotlib; the other tools need neither.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "python3-pandas, python3-matplotlib")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_CONFLICTS "papi-tools")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_REPLACES "papi-tools")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_PROVIDES "papi-tools (= ${PAPI_API_VERSION})")
+set(CPACK_COMPONENT_TOOLS_DESCRIPTION "PAPI-compatible performance counter tools
+ papi_avail, papi_native_avail, papi_component_avail and the other papi_* utilities of
+ PAPI 7, papi_hl_output_writer and papi_mpi_collect. Replaces Debian's papi-tools.")
+
+foreach(comp ${papi_components})
+  if(comp MATCHES "^mpi-(.+)$")
+    set(flavour ${CMAKE_MATCH_1})
+    string(TOUPPER ${comp} COMP)
+    set(CPACK_DEBIAN_${COMP}_PACKAGE_NAME libpapi-compat-mpi-${flavour})
+    set(CPACK_DEBIAN_${COMP}_PACKAGE_DEPENDS "${papi_dep}")
+    set(CPACK_COMPONENT_${COMP}_DESCRIPTION "PMPI wrapper of papi-compat for ${flavour}
+ libpapi_mpi for programs built with ${flavour}: per-rank counters and MPI call
+ statistics aggregated at MPI_Finalize (link it or LD_PRELOAD it).")
+  endif()
+endforeach()
+include(CPack)

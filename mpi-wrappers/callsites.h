@@ -1,0 +1,18 @@
+/* callsites.h: the per-(call, caller) statistics merged across ranks at MPI_Finalize,
+ * the top ones resolved to function, file and line (callsites.c). */
+#ifndef PAPI_MPI_CALLSITES_H
+#define PAPI_MPI_CALLSITES_H
+
+#include <stddef.h>
+
+struct tbuf;
+struct pmpi_site_report;
+
+/* Collective: every rank calls it; rank 0 gets the report, the others NULL. */
+struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick);
+size_t pmpi_callsites_count(const struct pmpi_site_report *r);
+void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t);
+void pmpi_callsites_print(const struct pmpi_site_report *r, int top);
+void pmpi_callsites_free(struct pmpi_site_report *r);
+
+#endif

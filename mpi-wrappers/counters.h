@@ -1,0 +1,20 @@
+/* counters.h: the rank's PAPI counters (one event set per thread, counters.c). The
+ * event names and the note go to pmpi_run (state.h), where the row and report read
+ * them. */
+#ifndef PAPI_MPI_COUNTERS_H
+#define PAPI_MPI_COUNTERS_H
+
+/* At MPI_Init: choose the events (PAPI_MPI_EVENTS or the defaults). */
+void pmpi_counters_init(void);
+/* A thread's slot (record.c's callbacks): its set starts / its counts are retired. */
+void pmpi_counters_thread_start(int slot);
+void pmpi_counters_thread_exit(int slot);
+/* Sums all threads of this rank (the caller holds pmpi_run.lock); returns a note when
+ * the counts are incomplete. */
+const char *pmpi_counters_read_rank(long long *sum);
+/* The calling thread's own counts (the caller holds pmpi_run.lock); 0 or -1. */
+int pmpi_counters_read_self(long long *out);
+/* At MPI_Finalize: the calling thread's set stops. */
+void pmpi_counters_shutdown(void);
+
+#endif

@@ -1,0 +1,238 @@
+/* lifecycle.c: the rank's lifetime (MPI_Init .. MPI_Finalize) and the hand-written
+ * wrappers (Init, Init_thread, Finalize, Abort, Pcontrol). The top of the library: it
+ * starts and ends each part below it (recording, counters, the fault path, the report)
+ * and nothing below calls it. */
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aggregate.h"
+#include "counters.h"
+#include "lifecycle.h"
+#include "output_file.h"
+#include "papi_hl_rank.h"
+#include "partial_rows.h"
+#include "record.h"
+#include "regions.h"
+#include "row.h"
+#include "state.h"
+#include "traffic.h"
+
+/* PAPI_MPI_OUTPUT_DIR: opened once (output_dir_open refuses other users' directories);
+ * every file goes there by name relative to that descriptor. */
+static void env_outdir(void)
+{
+    const char *d = getenv("PAPI_MPI_OUTPUT_DIR");
+    char why[PATH_MAX + 128];
+    if (!d || !*d)
+        d = ".";
+    if (strlen(d) >= sizeof pmpi_run.outdir) {
+        if (pmpi_run.rank == 0)
+            fprintf(stderr, "papi_mpi: PAPI_MPI_OUTPUT_DIR is %zu bytes, longer than the %zu "
+                            "a path may have: no report or rows will be written\n",
+                    strlen(d), sizeof pmpi_run.outdir - 1);
+        return;
+    }
+    snprintf(pmpi_run.outdir, sizeof pmpi_run.outdir, "%s", d);
+    pmpi_run.outdir_fd = output_dir_open(pmpi_run.outdir, 1, why, sizeof why);
+    if (pmpi_run.outdir_fd < 0 && pmpi_run.rank == 0)
+        fprintf(stderr, "papi_mpi: PAPI_MPI_OUTPUT_DIR %s: %s: no report or rows will be "
+                        "written\n", pmpi_run.outdir, why);
+}
+
+/* PAPI_MPI_CALLSITES: 1 (the default) or 0. */
+static int env_callsites(void)
+{
+    const char *v = getenv("PAPI_MPI_CALLSITES");
+    if (!v || !*v)
+        return 1;
+    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
+        return v[0] == '1';
+    if (pmpi_run.rank == 0)
+        fprintf(stderr, "papi_mpi: PAPI_MPI_CALLSITES=%s: expected 0 or 1; call sites on\n", v);
+    return 1;
+}
+
+/* PAPI_MPI_TOP: how many calls and call sites the banner shows (default 10; the
+ * report lists them all). */
+static int env_top(void)
+{
+    const char *v = getenv("PAPI_MPI_TOP");
+    char *end = NULL;
+    long n = v && *v ? strtol(v, &end, 10) : 10;
+    if (v && *v && (*end || n < 0 || n > 1000000)) {
+        if (pmpi_run.rank == 0)
+            fprintf(stderr, "papi_mpi: PAPI_MPI_TOP=%s: expected a number from 0; 10 shown\n", v);
+        n = 10;
+    }
+    return (int)n;
+}
+
+/* One id for the run, from rank 0 to all: every file of this run carries it, and rank 0
+ * removes an earlier run's report so it cannot be taken for this one. */
+static void start_run(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(pmpi_run.run_id, sizeof pmpi_run.run_id, "%lld.%09ld-%ld", (long long)ts.tv_sec,
+             ts.tv_nsec, (long)getpid());
+    PMPI_Bcast(pmpi_run.run_id, (int)sizeof pmpi_run.run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
+    pmpi_run.run_id[sizeof pmpi_run.run_id - 1] = '\0';
+    if (pmpi_run.rank == 0 && pmpi_run.outdir_fd >= 0) {
+        unlinkat(pmpi_run.outdir_fd, "papi_mpi_report.json", 0);
+        unlinkat(pmpi_run.outdir_fd, "papi_mpi_ranks.csv", 0);
+        unlinkat(pmpi_run.outdir_fd, "papi_mpi_summary.csv", 0);
+    }
+}
+
+void pmpi_after_init(void)
+{
+    int expected = PMPI_OFF;
+    if (atomic_load(&pmpi_rec.state) != PMPI_OFF)
+        return;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &pmpi_run.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &pmpi_run.nranks);
+    env_outdir();
+    int callsites = env_callsites();
+    pmpi_run.top = env_top();
+    start_run();
+    papi_hl_set_rank(pmpi_run.rank); /* names the region API's per-rank report */
+    pmpi_counters_init();
+    pmpi_traffic_init();
+    /* slot 0, the initialising thread, claimed and its counters started */
+    pmpi_record_start(callsites, pmpi_counters_thread_start, pmpi_counters_thread_exit);
+    pmpi_run.t_init = pmpi_now_ns();
+    pmpi_run.tick_init = pmpi_ticks();
+    pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
+    atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
+}
+
+int pmpi_before_finalize(void)
+{
+    int st = atomic_load(&pmpi_rec.state);
+    if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
+        return 0;
+    pmpi_run.t_final = pmpi_now_ns();
+    pmpi_run.tick_final = pmpi_ticks();
+    atomic_store(&pmpi_rec.state, PMPI_DONE);
+    papi_hl_write_report(); /* region API report, if the program used regions */
+    static struct pmpi_row row; /* static: every rank must reach the reduction */
+    pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
+    pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
+    int bad = pmpi_aggregate_and_report(&row);
+    pmpi_counters_shutdown();
+    return bad;
+}
+
+void pmpi_before_abort(void)
+{
+    int st = atomic_load(&pmpi_rec.state);
+    if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
+        return;
+    pmpi_partial_write("MPI_Abort");
+}
+
+/* MPI_Pcontrol levels: 0 pauses recording, 1 resumes, 2 "name" opens a region,
+ * -2 "name" closes it (the name is read only for +-2, so MPI_Pcontrol(1) is safe).
+ * Fortran has no name argument: its regions are called "unnamed". */
+void pmpi_pcontrol(int level, const char *name)
+{
+    int st = atomic_load(&pmpi_rec.state);
+    if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
+        return;
+    if (level == 0 || level == 1) {
+        atomic_store(&pmpi_rec.state, level ? PMPI_ACTIVE : PMPI_PAUSED);
+        return;
+    }
+    if (level == 2 || level == -2)
+        pmpi_region_mark(level, name);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    long long t0 = pmpi_ticks();
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) {
+        pmpi_after_init();
+        pmpi_count_call(PMPI_ID_MPI_Init, t0);
+    }
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    long long t0 = pmpi_ticks();
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        pmpi_after_init();
+        pmpi_count_call(PMPI_ID_MPI_Init_thread, t0);
+    }
+    return rc;
+}
+
+/* When the report could not be published (full disk...), MPI_Finalize returns
+ * MPI_ERR_IO after finalizing, so a program that checks it can fail. */
+int MPI_Finalize(void)
+{
+    pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
+    int report_failed = pmpi_before_finalize();
+    int rc = PMPI_Finalize();
+    return rc == MPI_SUCCESS && report_failed ? MPI_ERR_IO : rc;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    pmpi_count_call(PMPI_ID_MPI_Abort, pmpi_ticks());
+    pmpi_before_abort();
+    return PMPI_Abort(comm, errorcode);
+}
+
+int MPI_Pcontrol(const int level, ...)
+{
+    const char *name = NULL;
+    if (level == 2 || level == -2) {
+        va_list ap;
+        va_start(ap, level);
+        name = va_arg(ap, const char *);
+        va_end(ap);
+    }
+    pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
+    pmpi_pcontrol(level, name);
+    return PMPI_Pcontrol(level);
+}
+
+/* mpif.h and `use mpi`: libmpichfort's mpi_pcontrol_ calls the variadic MPI_Pcontrol
+ * with the level only, so MPI_Pcontrol(2) from Fortran would make the C wrapper read a
+ * name that is not there. These definitions come first and never read one. */
+static void fortran_pcontrol(const int *level)
+{
+    int l = level ? *level : 0;
+    pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
+    pmpi_pcontrol(l, NULL);
+    PMPI_Pcontrol(l);
+}
+
+void mpi_pcontrol_(const int *level);
+void mpi_pcontrol__(const int *level);
+void mpi_pcontrol(const int *level);
+void MPI_PCONTROL(const int *level);
+void mpi_pcontrol_(const int *level)
+{
+    fortran_pcontrol(level);
+}
+void mpi_pcontrol__(const int *level)
+{
+    fortran_pcontrol(level);
+}
+void mpi_pcontrol(const int *level)
+{
+    fortran_pcontrol(level);
+}
+void MPI_PCONTROL(const int *level)
+{
+    fortran_pcontrol(level);
+}

@@ -1,0 +1,11 @@
+/* lifecycle.h: the rank's lifetime (lifecycle.c), shared by the hand-written C
+ * wrappers and the generated f08 forwarders of Init, Finalize, Abort and Pcontrol. */
+#ifndef PAPI_MPI_LIFECYCLE_H
+#define PAPI_MPI_LIFECYCLE_H
+
+void pmpi_after_init(void);
+int pmpi_before_finalize(void); /* nonzero: the report could not be written */
+void pmpi_before_abort(void);
+void pmpi_pcontrol(int level, const char *name);
+
+#endif

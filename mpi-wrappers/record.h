@@ -1,0 +1,166 @@
+/* record.h: the hot path of every intercepted call: two clock reads and single-writer
+ * adds in the calling thread's own slot (pmpi_rec, state.h); with call sites on, one
+ * probe of that thread's fixed-size call-site table keyed by (call, caller's return
+ * address). The inline functions reach only the state and record.c below them. */
+#ifndef PAPI_MPI_RECORD_H
+#define PAPI_MPI_RECORD_H
+
+#include "clock.h"
+#include "state.h"
+
+static inline int pmpi_active(void)
+{
+    return atomic_load_explicit(&pmpi_rec.state, memory_order_relaxed) == PMPI_ACTIVE;
+}
+
+struct pmpi_frame {
+    long long t0;
+};
+
+static inline void pmpi_enter(struct pmpi_frame *f)
+{
+    f->t0 = pmpi_active() ? pmpi_ticks() : 0;
+}
+
+/* First intercepted call of a thread (record.c). */
+struct pmpi_thread *pmpi_thread_slot_slow(void);
+
+static inline void pmpi_add(_Atomic long long *x, long long v, int shared)
+{
+    if (shared)
+        atomic_fetch_add_explicit(x, v, memory_order_relaxed);
+    else /* single writer: a plain load and store, readers see whole values */
+        atomic_store_explicit(x, atomic_load_explicit(x, memory_order_relaxed) + v,
+                              memory_order_relaxed);
+}
+
+static inline void pmpi_min_max(struct pmpi_site *e, long long dt, int first, int shared)
+{
+    if (!shared) {
+        if (first || dt < atomic_load_explicit(&e->min, memory_order_relaxed))
+            atomic_store_explicit(&e->min, dt, memory_order_relaxed);
+        if (dt > atomic_load_explicit(&e->max, memory_order_relaxed))
+            atomic_store_explicit(&e->max, dt, memory_order_relaxed);
+        return;
+    }
+    long long m = atomic_load_explicit(&e->min, memory_order_relaxed);
+    while ((first || m == 0 || dt < m) &&
+           !atomic_compare_exchange_weak_explicit(&e->min, &m, dt, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        first = 0;
+    m = atomic_load_explicit(&e->max, memory_order_relaxed);
+    while (dt > m && !atomic_compare_exchange_weak_explicit(&e->max, &m, dt, memory_order_relaxed,
+                                                            memory_order_relaxed))
+        ;
+}
+
+/* The call site's entry in this thread's table (linear probing, bounded). */
+static inline void pmpi_site_add(struct pmpi_thread *th, int id, void *site, long long dt,
+                                 long long sent, long long recvd)
+{
+    uint64_t key = (uint64_t)(uintptr_t)site | ((uint64_t)(id + 1) << 48);
+    uint64_t h = (key * 0x9E3779B97F4A7C15ULL) >> 54; /* 10 bits: PMPI_SITE_SLOTS */
+    for (int p = 0; p < PMPI_SITE_PROBES; p++) {
+        struct pmpi_site *e = &th->sites[(h + (uint64_t)p) & (PMPI_SITE_SLOTS - 1)];
+        uint64_t k = atomic_load_explicit(&e->key, memory_order_acquire);
+        if (k == 0) {
+            uint64_t zero = 0;
+            if (!th->shared)
+                atomic_store_explicit(&e->key, key, memory_order_release);
+            else if (!atomic_compare_exchange_strong(&e->key, &zero, key) && zero != key)
+                continue;
+            k = key;
+        }
+        if (k != key)
+            continue;
+        int first = atomic_load_explicit(&e->calls, memory_order_relaxed) == 0;
+        pmpi_add(&e->calls, 1, th->shared);
+        pmpi_add(&e->ticks, dt, th->shared);
+        if (sent)
+            pmpi_add(&e->sent, sent, th->shared);
+        if (recvd)
+            pmpi_add(&e->recvd, recvd, th->shared);
+        pmpi_min_max(e, dt, first, th->shared);
+        return;
+    }
+    atomic_fetch_add_explicit(&th->sites_dropped, 1, memory_order_relaxed);
+}
+
+/* The site of this call: a Fortran forwarder's caller when one recorded it. */
+static inline void *pmpi_site(void *return_address)
+{
+    void *s = pmpi_fcall.site;
+    if (!s)
+        return return_address;
+    pmpi_fcall.site = NULL;
+    return s;
+}
+
+/* The message-size bucket: 0 for 0 bytes, else 1 + floor(log2(bytes)), capped. */
+static inline int pmpi_size_bucket(long long bytes)
+{
+    if (bytes <= 0)
+        return 0;
+    int b = 64 - __builtin_clzll((unsigned long long)bytes);
+    return b < PMPI_SIZE_BUCKETS ? b : PMPI_SIZE_BUCKETS - 1;
+}
+
+/* Calls that move messages (their sizes go to the histogram). */
+static inline int pmpi_moves_data(int id)
+{
+    int k = pmpi_calls[id].kind;
+    return k == PMPI_KIND_P2P || k == PMPI_KIND_COLL || k == PMPI_KIND_RMA || k == PMPI_KIND_IO;
+}
+
+/* Returns the call's time in ticks (at least 1), 0 when it was not recorded. */
+static inline long long pmpi_leave(const struct pmpi_frame *f, int id, long long sent,
+                                   long long recvd, void *site)
+{
+    pmpi_fcall.counted = 1;
+    if (!f->t0 || !pmpi_active())
+        return 0;
+    long long dt = pmpi_ticks() - f->t0;
+    struct pmpi_thread *th = pmpi_tls ? pmpi_tls : pmpi_thread_slot_slow();
+    struct pmpi_stat *s = &th->stat[id];
+    pmpi_add(&s->calls, 1, th->shared);
+    pmpi_add(&s->ns, dt, th->shared);
+    pmpi_add(&th->mpi_ticks, dt, th->shared);
+    if (sent)
+        pmpi_add(&s->sent, sent, th->shared);
+    if (recvd)
+        pmpi_add(&s->recvd, recvd, th->shared);
+    if (th->sites)
+        pmpi_site_add(th, id, site, dt, sent, recvd);
+    if (th->hist && pmpi_moves_data(id)) {
+        struct pmpi_hist *h = &th->hist[id * PMPI_SIZE_BUCKETS +
+                                        pmpi_size_bucket(sent > recvd ? sent : recvd)];
+        pmpi_add(&h->calls, 1, th->shared);
+        pmpi_add(&h->ticks, dt, th->shared);
+    }
+    return dt ? dt : 1;
+}
+
+/* Calls counted outside the generated wrappers (Init, Finalize, Abort, Pcontrol). */
+void pmpi_count_call(int id, long long t0);
+
+/* Fortran forwarders (generated): see record.c. */
+long long pmpi_fortran_enter(void *return_address);
+void pmpi_fortran_leave(int id, long long t0);
+/* The same with the bytes the forwarder computed (used when no C wrapper counted). */
+void pmpi_fortran_leave_bytes(int id, long long t0, long long sent, long long recvd);
+/* The next definition of a symbol after this library (the MPI's own); aborts with a
+ * message naming it when there is none. */
+void *pmpi_next_symbol(const char *name);
+
+/* Recording starts: slots reset, the shared slot's table made, the calling thread's
+ * slot claimed. Each thread that claims a slot calls thread_start(slot) and, when it
+ * ends, thread_exit(slot): callbacks of the layer above (the counters), so this file
+ * never calls up. */
+void pmpi_record_start(int callsites, void (*thread_start)(int slot),
+                       void (*thread_exit)(int slot));
+/* ns per pmpi_ticks() unit over the run, from its start to (end_ns, end_tick). */
+double pmpi_ns_per_tick(long long end_ns, long long end_tick);
+/* Slots in use, the shared overflow slot included. */
+int pmpi_record_nslots(void);
+
+#endif

@@ -1,0 +1,42 @@
+/* row.h: one rank's row (times, counters, per-call statistics, regions) and its JSON
+ * and CSV text (row.c). */
+#ifndef PAPI_MPI_ROW_H
+#define PAPI_MPI_ROW_H
+
+#include "state.h"
+
+struct tbuf;
+
+/* Everything one rank knows at the end: what its row in the report holds. */
+struct pmpi_row {
+    int rank, nranks, finished;
+    const char *exit_reason;
+    int counters_read;        /* 0: counts not read (the row was made in a signal handler) */
+    const char *counter_note; /* what limits the counts, or NULL */
+    double wall_s, mpi_s;
+    double ns_per_tick;
+    int traffic;              /* the JSON carries sizes and partners (traffic.c) */
+    long long counts[PMPI_MAX_EVENTS];
+    long long calls[PMPI_NCALLS], ns[PMPI_NCALLS], sent[PMPI_NCALLS], recvd[PMPI_NCALLS];
+    int nthreads;
+    int nregions;
+    struct pmpi_region regions[PMPI_MAX_REGIONS]; /* a copy taken under the lock */
+};
+
+/* How a row is made: at MPI_Finalize and by the checkpoint thread (lock taken), on an
+ * exit path (MPI_Abort, exit(): the lock is waited for at most 1 s, as exit() may run
+ * in a program's signal handler that interrupted its holder), in a signal handler (no
+ * lock, no counters). */
+enum pmpi_row_mode { PMPI_ROW_NORMAL, PMPI_ROW_EXIT, PMPI_ROW_SIGNAL };
+/* end_ns/end_tick: the end of the row's time (0: now). */
+void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode,
+                      long long end_ns, long long end_tick);
+void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t);
+/* papi_mpi_summary.csv (a line per rank) and papi_mpi_ranks.csv (a line per call a
+ * rank made). */
+void pmpi_summary_csv_header(struct tbuf *t);
+void pmpi_row_summary_csv(const struct pmpi_row *row, struct tbuf *t);
+void pmpi_calls_csv_header(struct tbuf *t);
+void pmpi_row_calls_csv(const struct pmpi_row *row, struct tbuf *t);
+
+#endif

@@ -1,0 +1,20 @@
+/* site_resolve.h: a call site's (object file, offset) to function, file and line,
+ * inside the process with elfutils' libdw (site_resolve.c): no program on PATH. */
+#ifndef PAPI_MPI_SITE_RESOLVE_H
+#define PAPI_MPI_SITE_RESOLVE_H
+
+#include <stddef.h>
+
+struct pmpi_where {
+    char function[128];     /* innermost function (an inlined one included), or "??" */
+    char inlined_into[256]; /* the functions it is inlined into, innermost first, or "" */
+    char file[256];         /* source file, or "??" */
+    int line;               /* 0 when unknown */
+    const char *note;       /* why file and line are missing, or NULL */
+};
+
+/* Resolves n offsets (file addresses of call instructions) in one object file. */
+void pmpi_resolve_object(const char *obj, const long long *offsets, struct pmpi_where *out,
+                         size_t n);
+
+#endif

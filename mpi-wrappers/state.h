@@ -1,0 +1,128 @@
+/* state.h: the wrapper library's shared state, split by who writes it. A leaf: it
+ * declares data and includes nothing of the library but the generated call ids.
+ *
+ *  - pmpi_rec: what every intercepted call records (hot path): the run's recording
+ *    state and one slot per thread, written by that thread (or with atomic adds in
+ *    the shared overflow slot). Read at MPI_Finalize and by the exit paths.
+ *  - pmpi_run: what MPI_Finalize aggregates and the files carry: the run's identity,
+ *    clocks, events, regions and output directory. Written at MPI_Init, by
+ *    MPI_Pcontrol (regions, under the lock) and at MPI_Finalize.
+ *  - pmpi_fault: what the fault path (exit rows, checkpoints, signal handlers) writes:
+ *    its file names, its own end time and whether the exit row was written. The fault
+ *    path never writes the other two.
+ *
+ * Lock: pmpi_run.lock guards the regions, the counters' event sets and retired counts
+ * (counters.c). Pcontrol, the checkpoint thread, thread exit, MPI_Finalize and the exit
+ * paths that run in normal context (MPI_Abort, atexit) take it; signal handlers never
+ * take a lock nor allocate. */
+#ifndef PAPI_MPI_STATE_H
+#define PAPI_MPI_STATE_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "papi_mpi_calls.h"
+
+#define PMPI_MAX_THREADS 64 /* threads with a private slot; later ones share one */
+#define PMPI_MAX_EVENTS 8
+#define PMPI_MAX_REGIONS 16
+#define PMPI_NAME_LEN 64
+/* Room for the whole counter note: every event's name and error text (never cut). */
+#define PMPI_NOTE_LEN (PMPI_MAX_EVENTS * (PMPI_NAME_LEN + 128) + 256)
+#define PMPI_SITE_SLOTS 1024 /* call sites per thread (power of two) */
+#define PMPI_SITE_PROBES 16
+#define PMPI_SIZE_BUCKETS 40 /* message sizes: 0, then 2^(k-1)..2^k-1; the last open */
+#define PMPI_PEER_BITS 10
+#define PMPI_PEER_SLOTS (1 << PMPI_PEER_BITS) /* point-to-point partners per thread */
+#define PMPI_PEER_PROBES 16
+
+enum pmpi_state { PMPI_OFF, PMPI_ACTIVE, PMPI_PAUSED, PMPI_DONE };
+
+/* ---- hot path: what each intercepted call records ---- */
+struct pmpi_stat {
+    _Atomic long long calls, ns, sent, recvd; /* ns: in pmpi_ticks() units until the row */
+};
+
+/* One (call, caller) pair: key = return address | (call id + 1) << 48; 0 = free. */
+struct pmpi_site {
+    _Atomic uint64_t key;
+    _Atomic long long calls, ticks, sent, recvd, min, max;
+};
+
+/* One message-size bucket of one call (traffic.c reports them). */
+struct pmpi_hist {
+    _Atomic long long calls, ticks;
+};
+
+/* One point-to-point partner (world rank + 1 as key; 0 = free) of one thread. */
+struct pmpi_peer {
+    _Atomic int key;
+    _Atomic long long sends, sent, send_ticks, recvs, recvd, recv_ticks;
+};
+
+/* One per thread that made an MPI call; slot 0 is the thread that called MPI_Init. */
+struct pmpi_thread {
+    struct pmpi_stat stat[PMPI_NCALLS];
+    struct pmpi_site *sites;          /* PMPI_SITE_SLOTS entries, or NULL (call sites off) */
+    _Atomic long long sites_dropped;  /* calls whose site found no free entry */
+    struct pmpi_hist *hist;           /* PMPI_NCALLS x PMPI_SIZE_BUCKETS, or NULL */
+    struct pmpi_peer *peers;          /* PMPI_PEER_SLOTS entries, or NULL */
+    _Atomic long long peers_dropped;  /* partner records that found no free entry */
+    _Atomic long long mpi_ticks;      /* time in MPI, pmpi_ticks() units */
+    int shared;                       /* overflow slot: several writers, atomic adds */
+};
+
+struct pmpi_record_state {
+    _Atomic int state;  /* enum pmpi_state */
+    int callsites;      /* PAPI_MPI_CALLSITES: new slots get a call-site table */
+    _Atomic int nthreads; /* slots claimed (may exceed PMPI_MAX_THREADS: shared slot) */
+    struct pmpi_thread threads[PMPI_MAX_THREADS + 1];
+};
+extern struct pmpi_record_state pmpi_rec;
+extern __thread struct pmpi_thread *pmpi_tls __attribute__((tls_model("initial-exec")));
+
+/* Fortran callers: the forwarder (mpi_send_ ...) records the user's return address
+ * here before entering the MPI's Fortran binding; the C wrapper it reaches takes that
+ * as its site and says it counted the call. */
+struct pmpi_fortran_call {
+    void *site;
+    int counted;
+};
+extern __thread struct pmpi_fortran_call pmpi_fcall __attribute__((tls_model("initial-exec")));
+
+/* ---- the run: what MPI_Finalize aggregates ---- */
+struct pmpi_region {
+    char name[PMPI_NAME_LEN];
+    long long entries, wall_ns, open_t0;
+    long long counts[PMPI_MAX_EVENTS], open_counts[PMPI_MAX_EVENTS];
+    int open;
+};
+
+struct pmpi_run {
+    int rank, nranks;
+    long long t_init, t_final;       /* CLOCK_MONOTONIC ns */
+    long long tick_init, tick_final; /* pmpi_ticks() at the same moments */
+    int nevents;
+    char event_names[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
+    char counter_note[PMPI_NOTE_LEN];
+    struct pmpi_region regions[PMPI_MAX_REGIONS];
+    int nregions;
+    int outdir_fd;         /* the output directory, opened at MPI_Init, or -1 */
+    char outdir[PATH_MAX]; /* its name as given (PAPI_MPI_OUTPUT_DIR) */
+    char run_id[48];       /* the same on every rank of a run: names it in every file */
+    int top;               /* PAPI_MPI_TOP: calls and call sites the banner shows */
+    pthread_mutex_t lock;  /* see the lock discipline above */
+};
+extern struct pmpi_run pmpi_run;
+
+/* ---- the fault path: exit rows and checkpoints ---- */
+struct pmpi_fault_state {
+    _Atomic int written;        /* the exit row: once, by the first exit path */
+    long long t_end, tick_end;  /* when the exit path ran (not in a signal handler) */
+    char partial_name[64], checkpoint_name[64];
+};
+extern struct pmpi_fault_state pmpi_fault;
+
+#endif

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The packaging lane: Debian packages and environment modules, as a site installs them.
+#   scripts/packaging-lane.sh BUILD_DIR
+# 1. cpack -G DEB in BUILD_DIR (an ordinary build: the packages install under /usr);
+# 2. in a throw-away overlay of this machine (tests/packaging/sandbox.sh, nothing is
+#    changed outside it): apt-get install ./*.deb, then the tools, man pages, pkg-config,
+#    find_package(PAPI) and the classic static line (tests/packaging/check_debs.sh);
+# 3. `cmake --install` into a prefix, then in two more overlays Debian's lmod and
+#    environment-modules (they conflict with each other): module load in a clean shell
+#    (tests/packaging/check_modulefiles.sh).
+# Needs root, overlayfs and apt access for lmod/environment-modules (cached in
+# /var/cache/apt/archives after the first run); skips with a reason otherwise.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$1
+version=$(sed -n 's/^project(papi-compat VERSION \([0-9.]*\).*/\1/p' "$top/CMakeLists.txt")
+api=$(sed -n 's/^set(PAPI_API_VERSION \([0-9.]*\))/\1/p' "$top/CMakeLists.txt")
+work=$build/packaging-lane
+rm -rf "$work"
+mkdir -p "$work/debs"
+(cd "$build" && cpack -G DEB -B "$work/debs" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
+rm -rf "$work/debs/_CPack_Packages"
+ls "$work/debs"
+sb=$top/tests/packaging/sandbox.sh
+rc=0
+sh "$sb" "$work/sb-debs" sh "$top/tests/packaging/check_debs.sh" "$work/debs" "$version" "$api" "$top" || rc=$?
+[ $rc -eq 77 ] && { echo "packaging lane: SKIPPED (no sandbox here)"; exit 0; }
+[ $rc -eq 0 ] || exit $rc
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+for tool in lmod environment-modules; do
+  sh "$sb" "$work/sb-$tool" sh "$top/tests/packaging/check_modulefiles.sh" "$tool" "$work/prefix" "$version" "$top"
+done
+echo "packaging lane: PASSED"

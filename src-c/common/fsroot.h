@@ -1,0 +1,53 @@
+/* fsroot.h: the one way the library reads the machine's description from /sys and /proc.
+ *
+ * Every path is given as on the live system ("/sys/bus/event_source/devices",
+ * "/proc/cpuinfo") and resolved under one root: "" for this machine, or the directory of
+ * a recorded machine named by PAPI_FSROOT (as hwloc's HWLOC_FSROOT), so a whole recorded
+ * machine (its CPU PMUs, perf_event_paranoid, cpuinfo, cpufreq, caches, powercap zones)
+ * is one directory and is replayed by every reader at once. PAPI_HWINFO_ROOT, the name
+ * the hardware-information tests used first, is an alias read when PAPI_FSROOT is unset.
+ *
+ * The process's own files (/proc/self/...) describe this process, never a recorded
+ * machine: they are always read live. The variable is read at each call (these reads
+ * happen at initialisation and enumeration, never while counting), so a program may
+ * switch machines between PAPI_shutdown and PAPI_library_init. */
+#ifndef PAPI_FSROOT_H
+#define PAPI_FSROOT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PAPI_FSROOT_ENV       "PAPI_FSROOT"
+#define PAPI_FSROOT_ENV_ALIAS "PAPI_HWINFO_ROOT"
+
+#define FSROOT_HIDDEN __attribute__((visibility("hidden")))
+
+/* The root in force: "" for this machine, else the recorded machine's directory. */
+FSROOT_HIDDEN const char *fsroot(void);
+/* Whether a recorded machine is being replayed (the root is not ""). */
+FSROOT_HIDDEN bool fsroot_replaying(void);
+
+/* abs (an absolute live path) under root ("" = this machine) into out; -1 when it does
+ * not fit or abs is not absolute. fsroot_path uses the root in force. */
+FSROOT_HIDDEN int fsroot_path_in(const char *root, const char *abs, char *out, size_t len);
+FSROOT_HIDDEN int fsroot_path(const char *abs, char *out, size_t len);
+
+/* fopen(.., "re") / opendir / open(O_RDONLY|O_CLOEXEC) / access of abs under the root in
+ * force; NULL or -1 with errno set as those calls do (ENAMETOOLONG when it does not fit). */
+FSROOT_HIDDEN FILE *fsroot_fopen(const char *abs);
+FSROOT_HIDDEN FILE *fsroot_fopen_in(const char *root, const char *abs);
+FSROOT_HIDDEN DIR *fsroot_opendir(const char *abs);
+FSROOT_HIDDEN int fsroot_open(const char *abs, int flags);
+FSROOT_HIDDEN int fsroot_access(const char *abs, int mode);
+
+/* The first line of a small file, without its newline: 0, or -1 when it is missing,
+ * empty or unreadable. */
+FSROOT_HIDDEN int fsroot_read_line(const char *abs, char *buf, size_t len);
+FSROOT_HIDDEN int fsroot_read_line_in(const char *root, const char *abs, char *buf, size_t len);
+/* fscanf of exactly one value from a small file: 0 when it was there. */
+FSROOT_HIDDEN int fsroot_scan(const char *abs, const char *fmt, ...)
+    __attribute__((format(scanf, 2, 3)));
+
+#endif

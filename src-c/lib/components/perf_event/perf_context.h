@@ -1,0 +1,72 @@
+/* perf_context.h: an event set's perf_event state, shared by the files that manage it
+ * (perf_context.c: open, close, start, stop, overflow) and read it (perf_read.c). Not seen
+ * outside this component.
+ *
+ * The arrays grow with the events (a 2-event set holds two pe_events, not a fixed 128:
+ * struct perf_event_attr alone is 136 bytes). */
+#ifndef PERF_CONTEXT_H
+#define PERF_CONTEXT_H
+
+#include <pthread.h>
+
+#include "perf_event_internal.h"
+
+#define PE_MAX_EVENTS 128 /* a limit on the events of one set, not an array size */
+
+struct pe_event {
+    int local;                 /* native event (table index) */
+    int fd;                    /* -1 while closed */
+    int group;                 /* index into ctx->grp */
+    int pos;                   /* position in its group's read buffer */
+    const struct perf_event_mmap_page *page; /* for user-space reads, or NULL */
+    int time_from;             /* user reads: -1 own times, else the last leader's */
+    struct cmp_count carry;    /* count and times of this slot's earlier descriptors */
+    uint64_t period;           /* overflow period, 0 = counting only */
+    struct perf_event_attr attr;
+};
+
+struct pe_group {
+    int leader;   /* index into ctx->ev */
+    int nmembers; /* events whose .group is this one, leader included */
+};
+
+struct cmp_context {
+    /* Read by every PAPI_read first: one cache line. */
+    uintptr_t fast1;       /* reader while running one event with user reads and nothing
+                              carried, else 0: the whole test of PAPI_read's fastest path */
+    const struct perf_event_mmap_page *page1; /* ev[0].page, for that path */
+    uintptr_t fast_reader; /* reader while running with user reads, else 0 (hot path) */
+    struct pe_event *ev;   /* n of cap */
+    int n;
+    int carried;        /* some event carries counts of an earlier descriptor */
+    int ngrp, cap;
+    struct pe_group *grp;  /* ngrp of cap */
+    const struct papi_component *self;
+    struct cmp_target target;
+    pid_t pid;
+    int cpu;
+    int running;
+    int counters;       /* the core PMU's counters (libpfm4), 0 when unknown */
+    int user_read;      /* every event has a page: try the user-space read first */
+    uintptr_t reader;   /* the thread whose counters these are (user reads only there) */
+    int other_adder;    /* events were added by several threads: no user reads */
+};
+
+/* This thread, cheaply (the hot path compares it): its thread pointer. */
+static inline uintptr_t pe_this_thread(void)
+{
+    uintptr_t tp;
+#if defined(__aarch64__)
+    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#elif defined(__x86_64__)
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+#else
+    tp = (uintptr_t)pthread_self();
+#endif
+    return tp;
+}
+
+/* perf_read.c: one read() per group into out[0 .. n-1] (async-signal-safe, ctx unchanged). */
+PAPI_INTERNAL int pe_read_groups(const struct cmp_context *ctx, struct cmp_count *out);
+
+#endif

@@ -1,0 +1,208 @@
+/* perf_read.c: reading an event set's counters, the hot path of PAPI_read and PAPI_accum.
+ *
+ * With user access (x86 rdpmc, arm64 kernel.perf_user_access=1) the calling thread's own
+ * counters are read from user space (perf_user_read.h), no system call: the counts of
+ * every event, then, when wanted, the times of each group's leader (converted to now from
+ * the timestamp counter) for its members too, as read() reports them. Otherwise one
+ * read() per perf group (PERF_FORMAT_GROUP), or per event when the set is multiplexed
+ * (each event alone, no group format: PAPI 7 does the same, and the kernel's group read
+ * costs several hundred instructions more per event).
+ *
+ * pe_read_values is PAPI_read whole for a plain set (component.h): the reads, the carry
+ * of reopened events and the subtraction of the baselines in one pass, and without the
+ * time conversion unless asked (CMP_READ_TIMES): a set that is not multiplexed needs
+ * only its counts. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perf_context.h"
+#include "perf_user_read.h"
+
+/* The count alone of a group member whose group leader's times were just read: the
+ * seqlock of linux/perf_event.h without the time conversion. */
+static inline __attribute__((always_inline)) int user_count(const struct perf_event_mmap_page *pc,
+                                                            uint64_t *count)
+{
+#if PERF_USER_READ_ARCH
+    uint32_t seq;
+    uint64_t c;
+    do {
+        seq = PERF_USER_ONCE(pc->lock);
+        PERF_USER_BARRIER();
+        uint64_t caps = PERF_USER_ONCE(pc->capabilities);
+        uint32_t index = PERF_USER_ONCE(pc->index);
+        if (!(caps & PERF_USER_CAP_RDPMC) || index == 0 || index > PERF_USER_MAX_INDEX)
+            return 0;
+        c = (uint64_t)PERF_USER_ONCE(pc->offset) +
+            (uint64_t)perf_user_sign_extend(perf_user_hw_counter(index),
+                                            PERF_USER_ONCE(pc->pmc_width));
+        PERF_USER_BARRIER();
+    } while (PERF_USER_ONCE(pc->lock) != seq);
+    *count = c;
+    return 1;
+#else
+    (void)pc, (void)count;
+    return 0;
+#endif
+}
+
+static __attribute__((noinline, cold)) int read_failed(ssize_t got, size_t want)
+{
+    if (got < 0)
+        return papi_error(PAPI_ESYS, "reading the counters failed: %s", strerror(errno));
+    return papi_error(PAPI_EBUG, "short counter read (%zd of %zu bytes)", got, want);
+}
+
+/* One read() per group: a leader comes before its members, so a single pass over the
+ * events reads each group when it meets its leader and places every member from its
+ * group's part of buf (linear in events; async-signal-safe; ctx unchanged). */
+__attribute__((noinline)) int pe_read_groups(const struct cmp_context *ctx, struct cmp_count *out)
+{
+    uint64_t buf[4 * PE_MAX_EVENTS]; /* per group 3 words and one per member */
+    int goff[PE_MAX_EVENTS];
+    int used = 0;
+    for (int i = 0; i < ctx->n; i++) {
+        const struct pe_event *e = &ctx->ev[i];
+        const struct pe_group *grp = &ctx->grp[e->group];
+        const uint64_t *b;
+        uint64_t value;
+        if (grp->leader == i && !(e->attr.read_format & PERF_FORMAT_GROUP)) {
+            /* Alone (a multiplexed set): read() gives value, time_enabled, time_running,
+             * the layout of struct cmp_count, so it reads straight into out[i]. */
+            _Static_assert(sizeof(struct cmp_count) == 3 * sizeof(uint64_t), "cmp_count");
+            ssize_t got = read(e->fd, &out[i], sizeof out[i]);
+            if (__builtin_expect(got != (ssize_t)sizeof out[i], 0))
+                return read_failed(got, sizeof out[i]);
+            if (__builtin_expect(ctx->carried, 0)) {
+                out[i].value += e->carry.value;
+                out[i].time_enabled += e->carry.time_enabled;
+                out[i].time_running += e->carry.time_running;
+            }
+            continue;
+        }
+        if (grp->leader == i) {
+            size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+            goff[e->group] = used;
+            ssize_t got = read(e->fd, buf + used, want);
+            if (__builtin_expect(got != (ssize_t)want, 0))
+                return read_failed(got, want);
+            used += (int)(want / sizeof(uint64_t));
+        }
+        b = buf + goff[e->group]; /* nr, time_enabled, time_running, values... */
+        value = b[3 + e->pos];
+        out[i].value = e->carry.value + value;
+        out[i].time_enabled = e->carry.time_enabled + b[1];
+        out[i].time_running = e->carry.time_running + b[2];
+    }
+    return PAPI_OK;
+}
+
+/* Every slot from user space, carries not added; 0 when a page says no (the caller then
+ * uses read()). A member takes the times of the leader read before it (update_user_read
+ * allows user reads only where that leader is its own). */
+static inline __attribute__((always_inline)) int user_read_slots(const struct cmp_context *ctx,
+                                                                 struct cmp_count *out, int times)
+{
+    /* The counts first, all in the same loop whether or not times are wanted: the
+     * instructions between two counters' reads (which one counter counts of the other's
+     * window) are then the same for every read of the set. */
+    for (int i = 0; i < ctx->n; i++) {
+        uint64_t c;
+        if (!user_count(ctx->ev[i].page, &c))
+            return 0;
+        out[i].value = c;
+    }
+    if (!times)
+        return 1;
+    uint64_t c, en = 0, ru = 0;
+    for (int i = 0; i < ctx->n; i++) {
+        const struct pe_event *e = &ctx->ev[i];
+        if (e->time_from < 0 && !perf_user_read(e->page, &c, &en, &ru))
+            return 0;
+        out[i].time_enabled = en;
+        out[i].time_running = ru;
+    }
+    return 1;
+}
+
+/* values from the counts just read (component.h: read_values). */
+static inline __attribute__((always_inline)) void subtract(const struct cmp_count *c, int n,
+                                                          uint64_t *base, long long *values,
+                                                          int mode)
+{
+    const struct cmp_count *end = c + n;
+    if (__builtin_expect(!(mode & CMP_READ_ACCUM), 1)) {
+        for (; c < end; c++)
+            *values++ = (long long)(c->value - *base++);
+        return;
+    }
+    for (; c < end; c++, base++) {
+        *values++ += (long long)(c->value - *base);
+        *base = c->value;
+    }
+}
+
+/* Anything but a user read without carries: read() (or user reads plus the carries of
+ * reopened events). Times always: read() gives them anyway. */
+static __attribute__((noinline)) int read_slots_slow(const struct cmp_context *ctx,
+                                                     struct cmp_count *out)
+{
+    if (ctx->fast_reader == pe_this_thread() && user_read_slots(ctx, out, 1)) {
+        for (int i = 0; i < ctx->n; i++) {
+            out[i].value += ctx->ev[i].carry.value;
+            out[i].time_enabled += ctx->ev[i].carry.time_enabled;
+            out[i].time_running += ctx->ev[i].carry.time_running;
+        }
+        return PAPI_OK;
+    }
+    return pe_read_groups(ctx, out);
+}
+
+static __attribute__((noinline)) int read_values_slow(struct cmp_context *ctx,
+                                                      struct cmp_count *out, uint64_t *base,
+                                                      long long *values, int mode)
+{
+    int ret = read_slots_slow(ctx, out);
+    if (ret == PAPI_OK)
+        subtract(out, ctx->n, base, values, mode);
+    return ret;
+}
+
+/* The general read (PAPI_stop, PAPI_reset, overflow dispatch): counts and times. */
+int pe_read(struct cmp_context *ctx, struct cmp_count *out)
+{
+    if (ctx->fast_reader == pe_this_thread() && !ctx->carried &&
+        __builtin_expect(user_read_slots(ctx, out, 1), 1))
+        return PAPI_OK;
+    return read_slots_slow(ctx, out);
+}
+
+/* PAPI_read and PAPI_accum of a plain set: a leaf function for user reads of the calling
+ * thread's own counters with nothing carried (without times for PAPI_read: the seqlock
+ * loop around the counter alone), anything else a tail call. */
+int pe_read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *base,
+                   long long *values, int mode)
+{
+    if (__builtin_expect(ctx->fast1 == pe_this_thread(), 1) && !(mode & CMP_READ_TIMES)) {
+        uint64_t c; /* one event, no times: the common case of PAPI_read */
+        if (__builtin_expect(user_count(ctx->page1, &c), 1)) {
+            out->value = c;
+            if (__builtin_expect(!(mode & CMP_READ_ACCUM), 1)) {
+                *values = (long long)(c - *base);
+            } else {
+                *values += (long long)(c - *base);
+                *base = c;
+            }
+            return PAPI_OK;
+        }
+    } else if (ctx->fast_reader == pe_this_thread() && !ctx->carried) {
+        int ok = mode & CMP_READ_TIMES ? user_read_slots(ctx, out, 1)
+                                       : user_read_slots(ctx, out, 0);
+        if (__builtin_expect(ok, 1)) {
+            subtract(out, ctx->n, base, values, mode);
+            return PAPI_OK;
+        }
+    }
+    return read_values_slow(ctx, out, base, values, mode);
+}

@@ -1,0 +1,266 @@
+/* sysfs_pmus.c: the kernel's description of its PMUs (sysfs_pmus.h), read once through
+ * the one file-access root (fsroot.h), so a recorded machine replays as a live one. */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsroot.h"
+#include "sysfs_pmus.h"
+
+#define MAX_PMUS 256
+
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int scanned;  /* 0 not yet, 1 done (pmus[] then read without the lock) */
+static struct sysfs_pmu *pmus;
+static int npmus;
+
+/* (IBM POWER's core PMU is called "cpu" too; x86's "power" is RAPL, not a core PMU.) */
+bool sysfs_is_core_pmu_name(const char *n)
+{
+    return strcmp(n, "cpu") == 0 || strcmp(n, "cpu_core") == 0 || strcmp(n, "cpu_atom") == 0 ||
+           strncmp(n, "armv8", 5) == 0 || strncmp(n, "armv7", 5) == 0 ||
+           strncmp(n, "arm_", 4) == 0 || strcmp(n, "cpum_cf") == 0;
+}
+
+/* PMUs every kernel has; libpfm4's "perf" table already names their events. */
+bool sysfs_is_software_pmu_name(const char *n)
+{
+    static const char *const soft[] = {"software", "tracepoint", "kprobe", "uprobe", "breakpoint"};
+    for (size_t i = 0; i < sizeof soft / sizeof soft[0]; i++)
+        if (strcmp(n, soft[i]) == 0)
+            return true;
+    return false;
+}
+
+/* "config:0-7,32-35", "config1:0-63", "config:21": 0 when it parses. */
+static int parse_format(const char *text, struct sysfs_format *f)
+{
+    const char *p = text;
+    if (strncmp(p, "config", 6) != 0)
+        return -1;
+    p += 6;
+    f->config = 0;
+    if (*p == '1' || *p == '2')
+        f->config = *p++ - '0';
+    if (*p++ != ':')
+        return -1;
+    f->nranges = 0;
+    while (*p) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p)
+            return -1;
+        p = end;
+        if (*p == '-') {
+            hi = strtol(p + 1, &end, 10);
+            if (end == p + 1)
+                return -1;
+            p = end;
+        }
+        if (lo < 0 || hi > 63 || lo > hi || f->nranges == SYSFS_MAX_RANGES)
+            return -1;
+        f->lo[f->nranges] = (unsigned char)lo;
+        f->hi[f->nranges] = (unsigned char)hi;
+        f->nranges++;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return f->nranges ? 0 : -1;
+}
+
+static void read_formats(const char *dir, struct sysfs_pmu *pmu)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/format", dir);
+    DIR *d = fsroot_opendir(path);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) && pmu->nformats < SYSFS_MAX_FORMATS) {
+        char text[128];
+        struct sysfs_format *f = &pmu->fmt[pmu->nformats];
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof f->name)
+            continue;
+        snprintf(path, sizeof path, "%s/format/%s", dir, de->d_name);
+        if (fsroot_read_line(path, text, sizeof text) != 0 || parse_format(text, f) != 0)
+            continue;
+        strcpy(f->name, de->d_name); /* length checked above */
+        pmu->nformats++;
+    }
+    closedir(d);
+}
+
+static int by_event_name(const void *a, const void *b)
+{
+    return strcmp(((const struct sysfs_event *)a)->name, ((const struct sysfs_event *)b)->name);
+}
+
+/* Named events: files without a dot (".scale", ".unit", ".per-pkg" describe others). */
+static void read_events(const char *dir, struct sysfs_pmu *pmu)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/events", dir);
+    DIR *d = fsroot_opendir(path);
+    if (!d)
+        return;
+    int cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || strchr(de->d_name, '.') ||
+            strlen(de->d_name) >= SYSFS_NAME_LEN)
+            continue;
+        if (pmu->nevents == cap) {
+            int ncap = cap ? cap * 2 : 32;
+            struct sysfs_event *n = realloc(pmu->events, (size_t)ncap * sizeof *n);
+            if (!n)
+                break;
+            pmu->events = n;
+            cap = ncap;
+        }
+        struct sysfs_event *e = &pmu->events[pmu->nevents];
+        snprintf(path, sizeof path, "%s/events/%s", dir, de->d_name);
+        if (fsroot_read_line(path, e->spec, sizeof e->spec) != 0 || !e->spec[0])
+            continue;
+        strcpy(e->name, de->d_name); /* length checked above */
+        pmu->nevents++;
+    }
+    closedir(d);
+    if (pmu->nevents > 1)
+        qsort(pmu->events, (size_t)pmu->nevents, sizeof *pmu->events, by_event_name);
+}
+
+static int read_pmu(const char *name, struct sysfs_pmu *pmu)
+{
+    char dir[256], path[512];
+    memset(pmu, 0, sizeof *pmu);
+    if (strlen(name) >= sizeof pmu->name)
+        return -1;
+    snprintf(dir, sizeof dir, SYSFS_PMU_DIR "/%s", name);
+    snprintf(path, sizeof path, "%s/type", dir);
+    if (fsroot_scan(path, "%d", &pmu->type) != 0 || pmu->type < 0)
+        return -1;
+    strcpy(pmu->name, name);
+    snprintf(path, sizeof path, "%s/cpus", dir);
+    int has_mask = 0;
+    if (fsroot_read_line(path, pmu->cpus, sizeof pmu->cpus) != 0) {
+        snprintf(path, sizeof path, "%s/cpumask", dir);
+        has_mask = fsroot_read_line(path, pmu->cpus, sizeof pmu->cpus) == 0;
+    }
+    pmu->kind = sysfs_is_core_pmu_name(name)       ? SYSFS_PMU_CORE
+                : sysfs_is_software_pmu_name(name) ? SYSFS_PMU_SOFTWARE
+                : has_mask                         ? SYSFS_PMU_UNCORE
+                                                   : SYSFS_PMU_OTHER;
+    return 0;
+}
+
+/* Formats and events, read when the PMU is first looked into (PAPI_library_init lists
+ * the PMUs only: a server has dozens of uncore PMUs with hundreds of event files). */
+static const struct sysfs_pmu *detail(struct sysfs_pmu *pmu)
+{
+    if (!pmu || atomic_load_explicit(&pmu->detailed, memory_order_acquire))
+        return pmu;
+    pthread_mutex_lock(&scan_lock);
+    if (!atomic_load(&pmu->detailed)) {
+        char dir[256];
+        snprintf(dir, sizeof dir, SYSFS_PMU_DIR "/%s", pmu->name);
+        read_formats(dir, pmu);
+        read_events(dir, pmu);
+        atomic_store_explicit(&pmu->detailed, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&scan_lock);
+    return pmu;
+}
+
+static int by_pmu_name(const void *a, const void *b)
+{
+    return strcmp(((const struct sysfs_pmu *)a)->name, ((const struct sysfs_pmu *)b)->name);
+}
+
+static void scan_locked(void)
+{
+    DIR *d = fsroot_opendir(SYSFS_PMU_DIR);
+    if (!d)
+        return;
+    pmus = calloc(MAX_PMUS, sizeof *pmus);
+    struct dirent *de;
+    while (pmus && npmus < MAX_PMUS && (de = readdir(d)))
+        if (de->d_name[0] != '.' && read_pmu(de->d_name, &pmus[npmus]) == 0)
+            npmus++;
+    closedir(d);
+    if (npmus > 1)
+        qsort(pmus, (size_t)npmus, sizeof *pmus, by_pmu_name);
+}
+
+int sysfs_pmu_count(void)
+{
+    if (!atomic_load_explicit(&scanned, memory_order_acquire)) {
+        pthread_mutex_lock(&scan_lock);
+        if (!atomic_load(&scanned)) {
+            scan_locked();
+            atomic_store_explicit(&scanned, 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&scan_lock);
+    }
+    return npmus;
+}
+
+const struct sysfs_pmu *sysfs_pmu_brief(int i)
+{
+    return i >= 0 && i < sysfs_pmu_count() ? &pmus[i] : NULL;
+}
+
+const struct sysfs_pmu *sysfs_pmu_at(int i)
+{
+    return i >= 0 && i < sysfs_pmu_count() ? detail(&pmus[i]) : NULL;
+}
+
+const struct sysfs_pmu *sysfs_pmu_find(const char *name, int *idx)
+{
+    int n = sysfs_pmu_count();
+    for (int i = 0; i < n; i++)
+        if (strcmp(pmus[i].name, name) == 0) {
+            if (idx)
+                *idx = i;
+            return detail(&pmus[i]);
+        }
+    return NULL;
+}
+
+const struct sysfs_event *sysfs_pmu_event(const struct sysfs_pmu *pmu, const char *name, int *idx)
+{
+    struct sysfs_event key;
+    if (strlen(name) >= sizeof key.name)
+        return NULL;
+    strcpy(key.name, name);
+    const struct sysfs_event *e =
+        pmu->nevents ? bsearch(&key, pmu->events, (size_t)pmu->nevents, sizeof key, by_event_name)
+                     : NULL;
+    if (e && idx)
+        *idx = (int)(e - pmu->events);
+    return e;
+}
+
+const struct sysfs_format *sysfs_pmu_format(const struct sysfs_pmu *pmu, const char *name)
+{
+    for (int i = 0; i < pmu->nformats; i++)
+        if (strcmp(pmu->fmt[i].name, name) == 0)
+            return &pmu->fmt[i];
+    return NULL;
+}
+
+void sysfs_pmus_reset(void)
+{
+    pthread_mutex_lock(&scan_lock);
+    for (int i = 0; i < npmus; i++)
+        free(pmus[i].events);
+    free(pmus);
+    pmus = NULL;
+    npmus = 0;
+    atomic_store(&scanned, 0);
+    pthread_mutex_unlock(&scan_lock);
+}

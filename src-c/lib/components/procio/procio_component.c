@@ -1,0 +1,319 @@
+/* procio_component.c: the "procio" component, the kernel's per-task I/O accounting
+ * (/proc/<task>/io, Documentation/filesystems/proc.rst): bytes and system calls of read
+ * and write, and the bytes that really reached or left storage. A whole component in one
+ * file and one line of components/registry.c: it sees only component.h and the SDK.
+ *
+ * The calling thread is counted through /proc/thread-self/io, opened when its event set
+ * gets its first event (the link resolves to that thread, and stays); an attached task
+ * through /proc/<tid>/io (a process: its threads together). The counters only grow; a
+ * slot counts what grew while its set ran. Reading the file is itself a read(): it adds
+ * to this thread's rchar and syscr (by the file's length and one call), never to the
+ * write counters, so wchar and syscw count exactly what the program wrote. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "component.h"
+
+#define PROCIO_PREFIX    "procio:::"
+#define PROCIO_MAX_SLOTS 64
+
+/* The fields, in the kernel's order; local code = index. */
+static const struct procio_event {
+    const char *name, *units, *descr;
+} events[] = {
+    {"rchar", "bytes", "Bytes read by read-like system calls (storage or not)"},
+    {"wchar", "bytes", "Bytes written by write-like system calls (storage or not)"},
+    {"syscr", "calls", "Read-like system calls (read, pread, readv, sendfile ...)"},
+    {"syscw", "calls", "Write-like system calls (write, pwrite, writev, sendfile ...)"},
+    {"read_bytes", "bytes", "Bytes this task caused to be fetched from storage"},
+    {"write_bytes", "bytes", "Bytes this task caused to be sent to storage"},
+    {"cancelled_write_bytes", "bytes", "Bytes whose write to storage was cancelled (truncation)"},
+};
+#define NEVENTS ((int)(sizeof events / sizeof events[0]))
+
+struct cmp_context {
+    int fd; /* the task's io file, kept open, re-read with pread */
+    int nslots;
+    int slot_event[PROCIO_MAX_SLOTS];
+    uint64_t start_raw[NEVENTS];        /* every field at the last start */
+    uint64_t counted[PROCIO_MAX_SLOTS]; /* what earlier start..stop periods counted */
+    uint64_t ns;                        /* ns of earlier start..stop periods */
+    uint64_t start_ns;
+    int running;
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Parse "name: value" lines into raw[] by field name (the order is the kernel's, but
+ * matching by name keeps a kernel that adds a field from shifting ours). Plain loops, no
+ * stdio: read() may run in a signal handler (component.h). Returns the fields found. */
+static int parse(const char *text, size_t len, uint64_t *raw)
+{
+    int found = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t name = i;
+        while (i < len && text[i] != ':' && text[i] != '\n')
+            i++;
+        size_t name_len = i - name;
+        uint64_t v = 0;
+        if (i < len && text[i] == ':') {
+            for (i++; i < len && text[i] == ' '; i++)
+                ;
+            for (; i < len && text[i] >= '0' && text[i] <= '9'; i++)
+                v = v * 10 + (uint64_t)(text[i] - '0');
+            for (int e = 0; e < NEVENTS; e++)
+                if (strlen(events[e].name) == name_len &&
+                    memcmp(events[e].name, text + name, name_len) == 0) {
+                    raw[e] = v;
+                    found++;
+                }
+        }
+        while (i < len && text[i] != '\n')
+            i++;
+        i++;
+    }
+    return found;
+}
+
+/* Every field now; PAPI_ESYS (with the reason, or quietly when quiet) on failure. */
+static int read_fields(int fd, uint64_t *raw, int quiet)
+{
+    char buf[512];
+    ssize_t n = pread(fd, buf, sizeof buf, 0);
+    if (n <= 0 || parse(buf, (size_t)n, raw) != NEVENTS) {
+        if (quiet)
+            return PAPI_ESYS;
+        return papi_error(PAPI_ESYS, "cannot read the task's io counters: %s",
+                          n < 0 ? strerror(errno) : "a field is missing");
+    }
+    return PAPI_OK;
+}
+
+static int open_io(pid_t tid, int granularity, char *path, size_t len)
+{
+    if (tid > 0)
+        snprintf(path, len, "/proc/%d/io", (int)tid);
+    else
+        snprintf(path, len,
+                 granularity == PAPI_GRN_PROC ? "/proc/self/io" : "/proc/thread-self/io");
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static int probe(struct papi_component *self, struct cmp_status *out)
+{
+    (void)self;
+    char path[64];
+    uint64_t raw[NEVENTS];
+    int fd = open_io(0, PAPI_GRN_THR, path, sizeof path);
+    int ok = fd >= 0 && read_fields(fd, raw, 1) == PAPI_OK;
+    if (!ok) {
+        out->disabled = PAPI_ECMP;
+        snprintf(out->reason, sizeof out->reason,
+                 "%s is not readable (%s): the kernel has no per-task I/O accounting "
+                 "(CONFIG_TASK_IO_ACCOUNTING) or /proc is not mounted",
+                 path, fd < 0 ? strerror(errno) : "a field is missing");
+    }
+    if (fd >= 0)
+        close(fd);
+    out->num_counters = ok ? NEVENTS : 0;
+    return PAPI_OK;
+}
+
+static void fill_info(const struct papi_component *self, PAPI_component_info_t *info)
+{
+    snprintf(info->name, sizeof info->name, "%s", self->name);
+    snprintf(info->short_name, sizeof info->short_name, "%s", self->name);
+    snprintf(info->description, sizeof info->description,
+             "Linux per-task I/O accounting (/proc/<task>/io): bytes and system calls");
+    info->num_native_events = info->disabled ? 0 : NEVENTS;
+    info->num_cntrs = info->num_mpx_cntrs = info->num_native_events;
+    info->default_domain = info->available_domains = PAPI_DOM_ALL;
+    info->default_granularity = PAPI_GRN_THR;
+    info->available_granularities = PAPI_GRN_THR | PAPI_GRN_PROC;
+    info->attach = 1;
+}
+
+static int name_to_code(const struct papi_component *self, const char *name, int *local)
+{
+    (void)self;
+    if (strncmp(name, PROCIO_PREFIX, strlen(PROCIO_PREFIX)) != 0)
+        return PAPI_ENOEVNT; /* quietly: the core asks every component */
+    name += strlen(PROCIO_PREFIX);
+    for (int e = 0; e < NEVENTS; e++)
+        if (strcmp(name, events[e].name) == 0) {
+            *local = e;
+            return PAPI_OK;
+        }
+    return PAPI_ENOEVNT;
+}
+
+static int valid(int local)
+{
+    return local >= 0 && local < NEVENTS;
+}
+
+static int code_to_name(const struct papi_component *self, int local, char *out, size_t len)
+{
+    (void)self;
+    if (!valid(local))
+        return papi_error(PAPI_ENOEVNT, "procio has no event %d", local);
+    if ((size_t)snprintf(out, len, PROCIO_PREFIX "%s", events[local].name) >= len)
+        return papi_error(PAPI_EBUF, "procio event name longer than %zu bytes", len - 1);
+    return PAPI_OK;
+}
+
+static int enumerate(const struct papi_component *self, int *local, int modifier)
+{
+    (void)self;
+    int next = modifier == PAPI_ENUM_FIRST ? 0 : modifier == PAPI_ENUM_EVENTS ? *local + 1 : -1;
+    if (!valid(next))
+        return PAPI_ENOEVNT; /* the end, or qualifiers: procio events have none */
+    *local = next;
+    return PAPI_OK;
+}
+
+static int event_info(const struct papi_component *self, int local, PAPI_event_info_t *info)
+{
+    if (!valid(local))
+        return papi_error(PAPI_ENOEVNT, "procio has no event %d", local);
+    snprintf(info->symbol, sizeof info->symbol, PROCIO_PREFIX "%s", events[local].name);
+    snprintf(info->short_descr, sizeof info->short_descr, "%.63s", events[local].descr);
+    snprintf(info->long_descr, sizeof info->long_descr, "%s", events[local].descr);
+    snprintf(info->units, sizeof info->units, "%s", events[local].units);
+    info->component_index = self->cidx;
+    info->data_type = PAPI_DATATYPE_UINT64;
+    info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
+    info->timescope = PAPI_TIMESCOPE_SINCE_START;
+    return PAPI_OK;
+}
+
+static int query(const struct papi_component *self, int local, int domain)
+{
+    (void)self, (void)domain; /* the kernel counts I/O whatever the privilege level */
+    return valid(local) ? PAPI_OK : PAPI_ENOEVNT;
+}
+
+static int ctx_create(const struct papi_component *self, const struct cmp_target *target,
+                      struct cmp_context **ctx)
+{
+    (void)self;
+    if (target->cpu >= 0 || !(target->granularity & (PAPI_GRN_THR | PAPI_GRN_PROC)))
+        return papi_error(PAPI_EINVAL, "procio counts a thread or a process, not a CPU or "
+                                       "the whole system");
+    char path[64];
+    int fd = open_io(target->tid, target->granularity, path, sizeof path);
+    if (fd < 0)
+        return papi_error(errno == EACCES || errno == EPERM ? PAPI_EPERM : PAPI_ESYS,
+                          "cannot open %s: %s", path, strerror(errno));
+    *ctx = calloc(1, sizeof **ctx);
+    if (!*ctx) {
+        close(fd);
+        return papi_error(PAPI_ENOMEM, "no memory for a procio context");
+    }
+    (*ctx)->fd = fd;
+    return PAPI_OK;
+}
+
+static void ctx_destroy(struct cmp_context *ctx)
+{
+    if (!ctx)
+        return;
+    close(ctx->fd);
+    free(ctx);
+}
+
+static int add(struct cmp_context *ctx, int local, int *slot)
+{
+    if (!valid(local))
+        return papi_error(PAPI_ENOEVNT, "procio has no event %d", local);
+    if (ctx->nslots == PROCIO_MAX_SLOTS)
+        return papi_error(PAPI_ECOUNT, "procio counts at most %d events per set", PROCIO_MAX_SLOTS);
+    ctx->slot_event[ctx->nslots] = local;
+    ctx->counted[ctx->nslots] = 0;
+    *slot = ctx->nslots++;
+    return PAPI_OK;
+}
+
+static int remove_slot(struct cmp_context *ctx, int slot)
+{
+    if (slot < 0 || slot >= ctx->nslots)
+        return papi_error(PAPI_EINVAL, "procio context has no slot %d", slot);
+    int later = ctx->nslots - slot - 1;
+    memmove(&ctx->slot_event[slot], &ctx->slot_event[slot + 1],
+            (size_t)later * sizeof ctx->slot_event[0]);
+    memmove(&ctx->counted[slot], &ctx->counted[slot + 1], (size_t)later * sizeof ctx->counted[0]);
+    ctx->nslots--;
+    return PAPI_OK;
+}
+
+static int start(struct cmp_context *ctx)
+{
+    int ret = read_fields(ctx->fd, ctx->start_raw, 0);
+    if (ret != PAPI_OK)
+        return ret;
+    ctx->start_ns = now_ns();
+    ctx->running = 1;
+    return PAPI_OK;
+}
+
+static int stop(struct cmp_context *ctx)
+{
+    uint64_t raw[NEVENTS];
+    int ret = read_fields(ctx->fd, raw, 0);
+    if (ret != PAPI_OK)
+        return ret;
+    for (int i = 0; i < ctx->nslots; i++)
+        ctx->counted[i] += raw[ctx->slot_event[i]] - ctx->start_raw[ctx->slot_event[i]];
+    ctx->ns += now_ns() - ctx->start_ns;
+    ctx->running = 0;
+    return PAPI_OK;
+}
+
+/* The hot path: one pread of the task's file, nothing written to ctx. */
+static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
+{
+    uint64_t raw[NEVENTS];
+    uint64_t ns = 0;
+    if (ctx->running) {
+        int ret = read_fields(ctx->fd, raw, 0);
+        if (ret != PAPI_OK)
+            return ret;
+        ns = now_ns() - ctx->start_ns;
+    }
+    for (int i = 0; i < ctx->nslots; i++) {
+        int e = ctx->slot_event[i];
+        out[i].value = ctx->counted[i] + (ctx->running ? raw[e] - ctx->start_raw[e] : 0);
+        out[i].time_enabled = out[i].time_running = ctx->ns + ns;
+    }
+    return PAPI_OK;
+}
+
+/* The instance the registry lists (components/registry.c). */
+struct papi_component procio_component PAPI_INTERNAL = {
+    .name = "procio",
+    .probe = probe,
+    .fill_info = fill_info,
+    .name_to_code = name_to_code,
+    .code_to_name = code_to_name,
+    .enumerate = enumerate,
+    .event_info = event_info,
+    .query = query,
+    .ctx_create = ctx_create,
+    .ctx_destroy = ctx_destroy,
+    .add = add,
+    .remove = remove_slot,
+    .start = start,
+    .stop = stop,
+    .read = read_slots,
+};

@@ -1,0 +1,22 @@
+/* registry.c: every component instance, in index order: the one file that names
+ * concrete components. A new component is its own folder (whose instance is a
+ * struct papi_component, component.h) and one line in the list below (HACKING.md); the
+ * core and the event names reach the instances through papi_components[] (registry.h). */
+#include "registry.h"
+
+/* X(instance): the index of a component is its position; 0 is the preset component. */
+#define PAPI_COMPONENT_LIST(X)                                                            \
+    X(perf_event_component)        /* 0: core and software PMUs; presets resolve to it */ \
+    X(perf_event_uncore_component) /* 1: the same implementation, uncore PMUs */          \
+    X(powercap_component)          /* 2: energy and power limits of the powercap tree */  \
+    X(procio_component)            /* 3: the kernel's per-task I/O accounting */
+
+#define DECLARE(instance) extern struct papi_component instance PAPI_INTERNAL;
+PAPI_COMPONENT_LIST(DECLARE)
+
+#define ENTRY(instance) &instance,
+struct papi_component *const papi_components[] = {PAPI_COMPONENT_LIST(ENTRY)};
+const int papi_num_components = (int)(sizeof papi_components / sizeof papi_components[0]);
+
+_Static_assert(sizeof papi_components / sizeof papi_components[0] <= CMP_MAX,
+               "more components than native event codes can carry");

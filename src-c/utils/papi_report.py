@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""papi_report: pictures and tables of a run's reports. Reads the MPI wrapper library's
+papi_mpi_report.json and the region files papi_hl_output/rank_*.json (one run, or several
+ranks' files), and writes one self-contained HTML page with every figure inline
+(compute vs MPI time per rank, MPI time per rank by call, time per call and call site
+with its spread across ranks, message sizes x time, the rank x rank communication
+matrix, counters per rank, the region tree as an icicle, region x rank and region x
+thread heat maps, the PAPI_hl_read series) plus the tidy CSV tables the figures are
+drawn from, and the region tree in Hatchet's literal format (regions_hatchet.json).
+The same tables are available as pandas DataFrames from the Python module papi_report.
+
+Exit status: 0 done, 1 the inputs cannot be read or pandas/matplotlib are missing,
+2 bad usage."""
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The module lives beside this script in the source tree and in <prefix>/share/papi/python
+# once installed (the script is <prefix>/bin/papi_report).
+for cand in (HERE, os.path.join(HERE, "..", "share", "papi", "python")):
+    if os.path.isfile(os.path.join(cand, "papi_report", "__init__.py")):
+        sys.path.insert(0, os.path.abspath(cand))
+        break
+
+
+def compat_version():
+    """The papi-compat release of the libpapi installed beside this script (bin/../lib*)."""
+    import ctypes
+    import glob
+    here = os.path.dirname(os.path.realpath(__file__))
+    for lib in sorted(glob.glob(os.path.join(here, "..", "lib*", "libpapi.so.*")) +
+                      glob.glob(os.path.join(here, "..", "lib*", "*", "libpapi.so.*"))):
+        try:
+            f = ctypes.CDLL(lib).PAPI_compat_version
+        except (OSError, AttributeError):
+            continue
+        f.restype = ctypes.c_char_p
+        return f().decode()
+    return "unknown (no libpapi beside %s)" % here
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="papi_report", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        epilog="Without --mpi and --regions, the current directory's papi_mpi_report.json "
+               "and papi_hl_output/ are read (whichever exist).")
+    p.add_argument("--version", action="version",
+                   version="papi_report (papi-compat) %s" % compat_version())
+    p.add_argument("--mpi", metavar="PATH", help="papi_mpi_report.json or its directory")
+    p.add_argument("--regions", metavar="PATH", nargs="+",
+                   help="a papi_hl_output directory (or its parent), or rank_*.json files")
+    p.add_argument("-o", "--output", metavar="DIR", default="papi_report",
+                   help="where report.html, the CSV tables and regions_hatchet.json go "
+                        "(default: ./papi_report)")
+    p.add_argument("--title", default="PAPI report", help="the page's title")
+    p.add_argument("--json", action="store_true",
+                   help="print what was written as one JSON document")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        import papi_report
+        from papi_report import html
+    except ImportError as e:
+        print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
+              file=sys.stderr)
+        return 1
+    mpi, regions = args.mpi, args.regions
+    if mpi is None and regions is None:
+        mpi = "papi_mpi_report.json" if os.path.exists("papi_mpi_report.json") else None
+        regions = ["papi_hl_output"] if os.path.isdir("papi_hl_output") else None
+        if mpi is None and regions is None:
+            print("papi_report: no papi_mpi_report.json and no papi_hl_output/ here; name "
+                  "them with --mpi and --regions", file=sys.stderr)
+            return 1
+    try:
+        files = papi_report.load_regions(regions) if regions else None
+        t = papi_report.tables(mpi=mpi, regions=files)
+        written = html.write(t, args.output, args.title,
+                             [s for s in [mpi] + (regions or []) if s])
+        if files:
+            path = os.path.join(args.output, "regions_hatchet.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(papi_report.region_tree_literal(files), f, indent=1)
+            written.append(path)
+    except papi_report.ReportError as e:
+        print("papi_report: %s" % e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("papi_report: cannot write %s: %s" % (e.filename or args.output, e.strerror),
+              file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"written": written}, indent=1))
+    else:
+        print("papi_report: wrote %s" % written[0])
+        print("  tables: %s" % ", ".join(os.path.basename(w) for w in written[1:]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

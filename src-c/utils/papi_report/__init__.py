@@ -1,0 +1,13 @@
+"""papi_report: the MPI wrapper's report and the region files as pandas DataFrames,
+pictures and one HTML page.
+
+    import papi_report
+    t = papi_report.tables(mpi="run/", regions="run/papi_hl_output")
+    t["mpi_ranks"].sort_values("compute_s")        # compute time per rank
+    papi_report.region_tree_literal("run/")        # for hatchet.GraphFrame.from_literal
+
+The tables and their columns are described in papi_report.tables; `papi_report --help`
+is the command line. Installed under <prefix>/share/papi/python (add it to PYTHONPATH)."""
+from .tables import (ReportError, load_mpi, load_regions, mpi_call_summary, mpi_callsites,  # noqa: F401
+                     mpi_calls, mpi_counters, mpi_matrix, mpi_ranks, mpi_sizes, region_instances,
+                     region_reads, region_totals, region_tree, region_tree_literal, tables)

@@ -1,0 +1,348 @@
+"""papi_report.tables: the MPI report and the region files as tidy pandas DataFrames.
+
+Every figure and CSV of papi_report is drawn from these tables, and nothing else: a
+table equals the JSON it came from (the tests check it). One row per observation, one
+column per variable ("long form"), so a user's own groupby/pivot works on them.
+
+MPI (papi_mpi_report.json of the MPI wrapper library):
+  mpi_ranks(rep)        rank, finished, threads, wall_s, mpi_s, compute_s (wall - MPI),
+                        mpi_pct, init_s, finalize_s
+  mpi_calls(rep)        rank, call, calls, time_s, bytes_sent, bytes_recv (every call of
+                        every rank with at least one call)
+  mpi_call_summary(rep) call, calls, time_s, mean_call_s, pct_mpi, pct_wall, cov (of the
+                        per-rank times), min_s, min_rank, max_s, max_rank; sorted by time,
+                        MPI_Init/MPI_Finalize apart (column "apart")
+  mpi_counters(rep)     rank, counter, value
+  mpi_callsites(rep)    the report's call sites, one row each
+  mpi_sizes(rep)        rank, call, bucket, min_bytes, max_bytes, calls, time_s (the
+                        power-of-two message-size histogram: bucket 0 is 0 bytes, bucket k
+                        holds sizes 2^(k-1) .. 2^k - 1)
+  mpi_matrix(rep)       src, dst, messages, bytes, time_s (what src sent to dst, and the
+                        time src spent in calls to dst)
+Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
+  region_instances(files)  rank, thread, id, name, parent_id, path, and one column per
+                           measurement (cycles, real_time_nsec, each event)
+  region_reads(files)      rank, thread, id, name, metric, read (1..N), value
+  region_totals(files)     rank, thread, name, path, region_count and the inclusive
+                           totals per measurement
+  region_tree(files)       path, name, parent_path, depth, region_count and the
+                           inclusive totals summed over ranks and threads
+  region_tree_literal(files)  the tree in Hatchet's literal format (a list of
+                           {"frame": {"name", "type"}, "metrics": {...}, "children": [...]})
+                           for hatchet.GraphFrame.from_literal
+"""
+import glob
+import json
+import math
+import os
+
+try:
+    import pandas as pd
+except ImportError as e:  # the CLI says which package installs it
+    raise ImportError("papi_report needs pandas (Debian: apt-get install python3-pandas): %s" % e)
+
+#: Calls reported apart from "time in MPI" (they are setup and teardown, not communication).
+APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
+#: Measurements every region entry has besides its events.
+BUILTIN = ("cycles", "real_time_nsec")
+
+
+class ReportError(Exception):
+    """A file that is missing or not in the expected format (the message says which)."""
+
+
+def _load_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise ReportError("cannot read %s: %s" % (path, e.strerror))
+    except ValueError as e:
+        raise ReportError("%s is not JSON: %s" % (path, e))
+
+
+# ---------------------------------------------------------------- MPI report
+
+def load_mpi(path):
+    """The MPI report: a papi_mpi_report.json file, or the directory that holds it."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "papi_mpi_report.json")
+    rep = _load_json(path)
+    if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
+        raise ReportError("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
+    return rep
+
+
+def _call_time(row, names):
+    return sum(row.get("calls", {}).get(n, {}).get("time_s", 0.0) for n in names)
+
+
+def mpi_ranks(rep):
+    rows = []
+    for r in rep["ranks"]:
+        wall, mpi = float(r.get("wall_s", 0.0)), float(r.get("mpi_s", 0.0))
+        rows.append({"rank": int(r["rank"]), "finished": bool(r.get("finished", True)),
+                     "threads": int(r.get("threads", 1)), "wall_s": wall, "mpi_s": mpi,
+                     "compute_s": wall - mpi, "mpi_pct": 100.0 * mpi / wall if wall > 0 else 0.0,
+                     "init_s": _call_time(r, APART[:2]), "finalize_s": _call_time(r, APART[2:])})
+    cols = ["rank", "finished", "threads", "wall_s", "mpi_s", "compute_s", "mpi_pct", "init_s",
+            "finalize_s"]
+    return pd.DataFrame(rows, columns=cols).sort_values("rank").reset_index(drop=True)
+
+
+def mpi_calls(rep):
+    rows = []
+    for r in rep["ranks"]:
+        for call, c in r.get("calls", {}).items():
+            if c.get("calls", 0):
+                rows.append({"rank": int(r["rank"]), "call": call, "calls": int(c["calls"]),
+                             "time_s": float(c.get("time_s", 0.0)),
+                             "bytes_sent": int(c.get("bytes_sent", 0)),
+                             "bytes_recv": int(c.get("bytes_recv", 0))})
+    return pd.DataFrame(rows, columns=["rank", "call", "calls", "time_s", "bytes_sent", "bytes_recv"])
+
+
+def mpi_call_summary(rep):
+    """Per call over all ranks: the banner's table (mpiP's App%/MPI%/COV)."""
+    calls, ranks = mpi_calls(rep), mpi_ranks(rep)
+    cols = ["call", "calls", "time_s", "mean_call_s", "pct_mpi", "pct_wall", "cov", "min_s",
+            "min_rank", "max_s", "max_rank", "bytes_sent", "bytes_recv", "apart"]
+    if calls.empty:
+        return pd.DataFrame(columns=cols)
+    # Every rank counts, with 0 for a rank that never made the call.
+    wide = calls.pivot_table(index="rank", columns="call", values="time_s", aggfunc="sum")
+    wide = wide.reindex(ranks["rank"]).fillna(0.0)
+    total_mpi, total_wall = ranks["mpi_s"].sum(), ranks["wall_s"].sum()
+    g = calls.groupby("call").agg(calls=("calls", "sum"), time_s=("time_s", "sum"),
+                                  bytes_sent=("bytes_sent", "sum"), bytes_recv=("bytes_recv", "sum"))
+    out = []
+    for call, row in g.iterrows():
+        per_rank = wide[call]
+        mean = per_rank.mean()
+        apart = call in APART
+        out.append({"call": call, "calls": int(row.calls), "time_s": row.time_s,
+                    "mean_call_s": row.time_s / row.calls if row.calls else 0.0,
+                    "pct_mpi": (float("nan") if apart or total_mpi <= 0
+                                else 100.0 * row.time_s / total_mpi),
+                    "pct_wall": 100.0 * row.time_s / total_wall if total_wall > 0 else 0.0,
+                    "cov": float(per_rank.std(ddof=0) / mean) if mean > 0 else 0.0,
+                    "min_s": float(per_rank.min()), "min_rank": int(per_rank.idxmin()),
+                    "max_s": float(per_rank.max()), "max_rank": int(per_rank.idxmax()),
+                    "bytes_sent": int(row.bytes_sent), "bytes_recv": int(row.bytes_recv),
+                    "apart": apart})
+    df = pd.DataFrame(out, columns=cols)
+    return df.sort_values(["apart", "time_s"], ascending=[True, False]).reset_index(drop=True)
+
+
+def mpi_counters(rep):
+    rows = [{"rank": int(r["rank"]), "counter": k, "value": v}
+            for r in rep["ranks"] for k, v in r.get("counters", {}).items()]
+    return pd.DataFrame(rows, columns=["rank", "counter", "value"])
+
+
+def mpi_callsites(rep):
+    """The report's top call sites (merged over ranks): time over all ranks and its
+    spread across the ranks that called from the site (rank_min_s..rank_max_s)."""
+    cols = ["call", "function", "file", "line", "object", "offset", "ranks", "calls", "time_s",
+            "bytes_sent", "bytes_recv", "min_call_s", "max_call_s", "max_call_rank",
+            "rank_min_s", "rank_min", "rank_max_s", "rank_max"]
+    sites = rep.get("callsites", {})
+    df = pd.DataFrame(sites.get("top", []) if isinstance(sites, dict) else sites)
+    return df.reindex(columns=[c for c in cols if c in df.columns] or cols)
+
+
+def bucket_range(k):
+    """The sizes power-of-two bucket k holds: 0 -> 0 bytes, k -> 2^(k-1) .. 2^k - 1."""
+    return (0, 0) if k == 0 else (1 << (k - 1), (1 << k) - 1)
+
+
+def mpi_sizes(rep):
+    rows = []
+    for r in rep["ranks"]:
+        for call, buckets in r.get("sizes", {}).items():
+            for b in buckets:
+                lo, hi = bucket_range(int(b["bucket"]))
+                rows.append({"rank": int(r["rank"]), "call": call, "bucket": int(b["bucket"]),
+                             "min_bytes": lo, "max_bytes": hi, "calls": int(b["calls"]),
+                             "time_s": float(b["time_s"])})
+    return pd.DataFrame(rows, columns=["rank", "call", "bucket", "min_bytes", "max_bytes",
+                                       "calls", "time_s"])
+
+
+def mpi_matrix(rep):
+    rows = []
+    for r in rep["ranks"]:
+        for p in r.get("partners", []):
+            rows.append({"src": int(r["rank"]), "dst": int(p["rank"]),
+                         "messages": int(p.get("sends", 0)), "bytes": int(p.get("bytes_sent", 0)),
+                         "time_s": float(p.get("time_s", 0.0))})
+    return pd.DataFrame(rows, columns=["src", "dst", "messages", "bytes", "time_s"])
+
+
+def mpi_recorded(rep):
+    """Does the report carry the message sizes and partners (newer wrapper libraries)?"""
+    return any("sizes" in r or "partners" in r for r in rep["ranks"])
+
+
+# ---------------------------------------------------------------- region files
+
+def region_files(source):
+    """The region files: a papi_hl_output directory, its parent, or rank_*.json paths."""
+    paths = []
+    for s in ([source] if isinstance(source, str) else list(source)):
+        if os.path.isdir(os.path.join(s, "papi_hl_output")):
+            s = os.path.join(s, "papi_hl_output")
+        paths += sorted(glob.glob(os.path.join(s, "rank_*.json"))) if os.path.isdir(s) else [s]
+    if not paths:
+        raise ReportError("no region files (rank_*.json) in %s" % source)
+    return paths
+
+
+def load_regions(source):
+    """[(rank, data)] of every region file; the rank is the file's, else its name's number."""
+    out = []
+    for path in region_files(source):
+        data = _load_json(path)
+        if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
+            raise ReportError("%s is not a region file in PAPI 7's format (needs "
+                              "'event_definitions' and 'threads')" % path)
+        rank = data.get("rank")
+        if rank is None:
+            stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]
+            rank = int(stem) if stem.isdigit() else len(out)
+        out.append((int(rank), data))
+    return out
+
+
+def _regions_arg(files):
+    """load_regions' result as it is; a directory or paths loaded."""
+    if isinstance(files, list) and files and isinstance(files[0], tuple):
+        return files
+    return load_regions(files)
+
+
+def _metrics(data):
+    return list(BUILTIN) + list(data["event_definitions"])
+
+
+def _value(v):
+    if isinstance(v, dict):
+        v = v.get("region_value", 0)
+    return float(v) if isinstance(v, str) and not v.lstrip("-").isdigit() else int(v)
+
+
+def region_instances(files):
+    rows, metrics = [], []
+    for rank, data in _regions_arg(files):
+        for m in _metrics(data):
+            if m not in metrics:
+                metrics.append(m)
+        for thread, t in data["threads"].items():
+            regs = t.get("regions", {})
+            for rid, r in regs.items():
+                row = {"rank": rank, "thread": str(thread), "id": int(rid), "name": r["name"],
+                       "parent_id": int(r.get("parent_region_id", -1))}
+                names, p, seen = [r["name"]], row["parent_id"], set()
+                while p != -1 and str(p) in regs and p not in seen:  # the enclosing instances
+                    seen.add(p)
+                    names.append(regs[str(p)]["name"])
+                    p = int(regs[str(p)].get("parent_region_id", -1))
+                row["path"] = "/".join(reversed(names))
+                for m in _metrics(data):
+                    if m in r:
+                        row[m] = _value(r[m])
+                rows.append(row)
+    return pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "parent_id", "path"] + metrics)
+
+
+def region_reads(files):
+    rows = []
+    for rank, data in _regions_arg(files):
+        for thread, t in data["threads"].items():
+            for rid, r in t.get("regions", {}).items():
+                for m in _metrics(data):
+                    v = r.get(m)
+                    if isinstance(v, dict):
+                        reads = sorted((int(k[5:]), x) for k, x in v.items() if k.startswith("read_"))
+                        rows += [{"rank": rank, "thread": str(thread), "id": int(rid),
+                                  "name": r["name"], "metric": m, "read": k, "value": int(x)}
+                                 for k, x in reads]
+    return pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "metric", "read", "value"])
+
+
+def region_totals(files):
+    """Per rank, thread and region path: completed instances and inclusive totals."""
+    inst = region_instances(files)
+    metrics = [c for c in inst.columns if c not in ("rank", "thread", "id", "name", "parent_id", "path")]
+    if inst.empty:
+        return pd.DataFrame(columns=["rank", "thread", "name", "path", "region_count"] + metrics)
+    g = inst.groupby(["rank", "thread", "path"], sort=False)
+    df = g[metrics].sum(min_count=1)
+    df.insert(0, "region_count", g.size())
+    df.insert(0, "name", g["name"].first())
+    return df.reset_index()[["rank", "thread", "name", "path", "region_count"] + metrics]
+
+
+def region_tree(files):
+    tot = region_totals(files)
+    metrics = [c for c in tot.columns if c not in ("rank", "thread", "name", "path", "region_count")]
+    cols = ["path", "name", "parent_path", "depth", "region_count"] + metrics
+    if tot.empty:
+        return pd.DataFrame(columns=cols)
+    df = tot.groupby("path", sort=False).agg(
+        **{"name": ("name", "first"), "region_count": ("region_count", "sum")},
+        **{m: (m, "sum") for m in metrics}).reset_index()
+    df["parent_path"] = df["path"].map(lambda p: p.rsplit("/", 1)[0] if "/" in p else "")
+    df["depth"] = df["path"].str.count("/")
+    return df.sort_values("path").reset_index(drop=True)[cols]
+
+
+def region_tree_literal(files):
+    """The region tree as Hatchet's literal format (GraphFrame.from_literal): inclusive
+    measurements as "<name> (inc)", exclusive ones (inclusive minus the children's) as
+    "<name>", summed over ranks and threads."""
+    tree = region_tree(files)
+    metrics = [c for c in tree.columns if c not in ("path", "name", "parent_path", "depth")]
+    nodes = {}
+    for _, row in tree.iterrows():
+        m = {}
+        for k in metrics:
+            v = row[k]
+            m[k + " (inc)"] = None if (isinstance(v, float) and math.isnan(v)) else v.item() \
+                if hasattr(v, "item") else v
+        nodes[row["path"]] = {"frame": {"name": row["name"], "type": "region"}, "metrics": m,
+                              "children": [], "_parent": row["parent_path"]}
+    roots = []
+    for path, n in nodes.items():
+        parent = nodes.get(n.pop("_parent"))
+        (parent["children"] if parent else roots).append(n)
+    for n in nodes.values():
+        for k in list(n["metrics"]):
+            inc = n["metrics"][k]
+            kids = [c["metrics"].get(k) for c in n["children"]]
+            n["metrics"][k[:-len(" (inc)")]] = None if inc is None else \
+                inc - sum(x for x in kids if x is not None)
+    return roots
+
+
+# ---------------------------------------------------------------- all of them
+
+MPI_TABLES = {"mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls, "mpi_call_summary": mpi_call_summary,
+              "mpi_counters": mpi_counters, "mpi_callsites": mpi_callsites, "mpi_sizes": mpi_sizes,
+              "mpi_matrix": mpi_matrix}
+REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
+                 "region_totals": region_totals, "region_tree": region_tree}
+
+
+def tables(mpi=None, regions=None):
+    """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
+    mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
+    directory or rank files (or load_regions' result)."""
+    out = {}
+    if mpi is not None:
+        rep = load_mpi(mpi) if isinstance(mpi, str) else mpi
+        out.update({k: f(rep) for k, f in MPI_TABLES.items()})
+    if regions is not None:
+        files = _regions_arg(regions)
+        out.update({k: f(files) for k, f in REGION_TABLES.items()})
+    return out

@@ -1,0 +1,2 @@
+/* private.h */
+extern int low_value;

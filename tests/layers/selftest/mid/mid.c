@@ -1,0 +1,5 @@
+/* mid.c: includes a header its folder is denied, and calls up into top (a finding each). */
+#include "mid.h"
+#include "private.h"
+int top_entry(void);
+int mid_work(void) { return top_entry(); }

@@ -1,0 +1,2 @@
+/* mid.h */
+int mid_work(void);

@@ -1,0 +1,86 @@
+/* test_replay_reasons: "why counters are missing", said for a recorded machine
+ * (PAPI_FSROOT, set by ctest): the perf_event component's reason (and whether it is
+ * disabled) names what the recorded machine lacks, and the kernel's software events
+ * still count exactly where the component stays enabled.
+ * Usage: test_replay_reasons keep|drop-caps 0|PAPI_EPERM <text the reason must hold>...
+ * drop-caps removes CAP_PERFMON and CAP_SYS_ADMIN from the effective set first (a
+ * recorded paranoid-3 node refuses a process without them). Skipped where this
+ * machine's own kernel counts hardware events: then no reason is given at all. */
+#include <linux/capability.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "papi_test.h"
+
+static void drop_caps(void)
+{
+    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capget, &hdr, data) != 0)
+        test_skip("capget failed");
+    data[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
+    data[38 / 32].effective &= ~(1u << (38 % 32)); /* CAP_PERFMON */
+    if (syscall(SYS_capset, &hdr, data) != 0)
+        test_skip("capset failed");
+}
+
+/* Does this machine's kernel open a user-only cycles counter for this process? */
+static int live_hardware_counts(void)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = PERF_COUNT_HW_CPU_CYCLES;
+    a.disabled = 1;
+    a.exclude_kernel = a.exclude_hv = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s keep|drop-caps 0|PAPI_EPERM text...\n", argv[0]);
+        return 2;
+    }
+    if (!getenv("PAPI_FSROOT"))
+        test_skip("PAPI_FSROOT is not set (ctest sets it to a recorded machine)");
+    if (!strcmp(argv[1], "drop-caps"))
+        drop_caps();
+    if (live_hardware_counts())
+        test_skip("this machine's kernel counts hardware events for this process: the "
+                  "library then has no reason to give");
+    int want_disabled = !strcmp(argv[2], "PAPI_EPERM") ? PAPI_EPERM : 0;
+    init_or_die();
+    int cidx = PAPI_get_component_index("perf_event");
+    const PAPI_component_info_t *c = PAPI_get_component_info(cidx);
+    CHECK(c != NULL, "no perf_event component");
+    if (!c)
+        return test_done("test_replay_reasons");
+    printf("reason: %s\n", c->disabled_reason);
+    CHECK(c->disabled == want_disabled, "disabled %d, want %d", c->disabled, want_disabled);
+    for (int i = 3; i < argc; i++)
+        CHECK(strstr(c->disabled_reason, argv[i]) != NULL, "reason does not say '%s'", argv[i]);
+
+    if (!want_disabled) {
+        /* The kernel's software events still count, exactly. */
+        int es = PAPI_NULL;
+        long long faults = -1;
+        CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+        CHECK_RET(PAPI_add_named_event(es, "perf::PAGE-FAULTS"), PAPI_OK);
+        warm_up();
+        CHECK_RET(PAPI_start(es), PAPI_OK);
+        touch_pages(200);
+        CHECK_RET(PAPI_stop(es, &faults), PAPI_OK);
+        CHECK_EQ_LL(faults, 200);
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    PAPI_shutdown();
+    return test_done("test_replay_reasons");
+}
