@@ -351,9 +351,11 @@ void pmpi_partial_install(void)
      * only the newest run's files. */
     atexit(at_exit);
     checkpoint_start();
-    /* Only a rank that checkpoints (opt-in) looks for the temporaries a SIGKILL left of
-     * its own checkpoints: a default run does no metadata operation here. */
-    if (ckpt_period_ns > 0)
+    /* Only a rank whose user asked for checkpoints (PAPI_MPI_CHECKPOINT set, even to a
+     * refused value) looks for the temporaries a SIGKILL left of its own rows: a default
+     * run does no metadata operation here. */
+    const char *ckpt = getenv("PAPI_MPI_CHECKPOINT");
+    if (ckpt && *ckpt)
         remove_stale_temporaries(pmpi_run.outdir_fd);
     for (size_t i = 0; i < NHANDLED; i++) {
         struct sigaction sa, old;

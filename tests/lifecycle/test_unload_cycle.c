@@ -92,14 +92,15 @@ static void touch_pages(int n)
     munmap(p, (size_t)(n * pg));
 }
 
+static volatile unsigned long burn_sink; /* keeps the loop from being optimised away */
+
 static void burn(long ms) /* CPU time and wall time both advance */
 {
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    volatile unsigned long x = 0;
     do {
         for (int i = 0; i < 10000; i++)
-            x += (unsigned long)i;
+            burn_sink += (unsigned long)i;
         clock_gettime(CLOCK_MONOTONIC, &t);
     } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }

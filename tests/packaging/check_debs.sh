@@ -8,7 +8,14 @@ set -eu
 debs=$1 version=$2 api=$3 src=$4
 fail() { echo "FAIL: $*"; exit 1; }
 had_papi7=$(dpkg-query -W -f='${Status}' libpapi7.0 2>/dev/null || true)
-apt-get install -y -q --no-install-recommends "$debs"/*.deb >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the packages"; }
+# The runtime, dev and tools packages first: the dev package alone must serve CMake
+# (the MPI wrappers' targets come with their own packages).
+set -- $(ls "$debs"/*.deb | grep -v '/libpapi-compat-mpi-')
+apt-get install -y -q --no-install-recommends "$@" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the packages"; }
+t0=$(mktemp -d)
+cmake -S "$src/examples/consumer" -B "$t0/b" >/dev/null && cmake --build "$t0/b" >/dev/null &&
+  "$t0/b/consumer_pagefaults" 100 || fail "find_package(PAPI) with no MPI wrapper package installed"
+apt-get install -y -q --no-install-recommends "$debs"/*.deb >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the MPI packages"; }
 grep -E "^(Remv|Removing|The following packages will be REMOVED)" /tmp/apt.log || true
 for p in libpapi-compat7 libpapi-compat-dev papi-compat-tools; do
   dpkg-query -W -f='${Status}' $p | grep -q "install ok installed" || fail "$p not installed"
@@ -40,8 +47,17 @@ cmake -S "$src/examples/consumer" -B "$t/b" >/dev/null && cmake --build "$t/b" >
 for d in "$debs"/libpapi-compat-mpi-*.deb; do
   [ -e "$d" ] || continue
   p=$(dpkg-deb -f "$d" Package)
-  lib=$(dpkg -L "$p" | grep 'libpapi_mpi\.so' | head -n 1)
-  [ -n "$lib" ] || fail "$p installs no libpapi_mpi"
+  flavor=${p#libpapi-compat-mpi-}
+  lib=$(dpkg -L "$p" | grep "/libpapi_mpi_$flavor\.so\$" | head -n 1)
+  [ -n "$lib" ] || fail "$p installs no libpapi_mpi_$flavor.so"
   echo "$p: $lib"
+  # A program linked as the package's pkg-config file says runs under its MPI with no
+  # environment set, and the wrapper writes its report.
+  mpicc.$flavor -g -o "$t/ring_$flavor" "$src/examples/mpi/mpi_ring.c" \
+    $(pkg-config --cflags --libs "papi_mpi_$flavor") || fail "pkg-config papi_mpi_$flavor build"
+  mkdir -p "$t/out_$flavor"
+  (cd "$t/out_$flavor" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    mpirun.$flavor -np 2 "$t/ring_$flavor" >run.log 2>&1) || { cat "$t/out_$flavor/run.log"; fail "mpirun.$flavor of a program linked with papi_mpi_$flavor"; }
+  [ -s "$t/out_$flavor/papi_mpi_report.json" ] || fail "papi_mpi_$flavor wrote no report"
 done
 echo "check_debs: PASSED"

@@ -54,10 +54,10 @@ int PAPI_get_event_running_fraction(int EventSet, double *fractions, int *number
              * and PAPI_read of such a set does not bring the times up to date: it ran
              * all the time it was running. 0.0 only before it ever ran. */
             const struct cmp_count *c = &es->cnt[ent->term[0]];
-            fractions[e] = (es->state & PAPI_RUNNING) ||
-                                   c->time_enabled > es->nat[ent->term[0]].enabled_base
-                               ? 1.0
-                               : 0.0;
+            fractions[e] =
+                (es->state & PAPI_RUNNING) || c->time_enabled > es->nat[ent->term[0]].enabled_base
+                    ? 1.0
+                    : 0.0;
             continue;
         }
         for (int t = 0; t < ent->nterms; t++) {

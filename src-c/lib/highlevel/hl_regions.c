@@ -345,6 +345,32 @@ static int check_name(const char *caller, const char *name)
     return PAPI_OK;
 }
 
+/* Bookkeeping that grows memory touches new pages inside the regions open around it:
+ * what it costs (page faults first) is taken out of them by moving their begin and mark
+ * past it. before was sampled just before the growth; only growth calls this (rare). */
+static int exclude_from_open(struct hlr_thread *t, const struct hlr_sample *before)
+{
+    struct hlr_sample after;
+    int ret = sample(t, &after);
+    if (ret != PAPI_OK)
+        return ret;
+    for (int k = 0; k < t->sp; k++) {
+        struct hlr_region *g = &t->region[t->stack[k]];
+        for (int i = 0; i < g_hlr.nevents; i++) {
+            long long d = after.value[i] - before->value[i];
+            g->begin.value[i] += d;
+            g->mark.value[i] += d;
+        }
+    }
+    return PAPI_OK;
+}
+
+/* Whether beginning region r (-1: a new name) grows the thread's tables. */
+static bool begin_grows(const struct hlr_thread *t, int r)
+{
+    return t->ninst == t->instcap || (r < 0 && t->nregions == t->cap);
+}
+
 static int new_region(struct hlr_thread *t, const char *region)
 {
     if (t->nregions == t->cap) {
@@ -388,6 +414,7 @@ static int new_instance(struct hlr_thread *t, int r)
 
 static int region_begin_locked(struct hlr_thread *t, const char *region)
 {
+    int ret;
     int r = find_region(t, region);
     if (r >= 0 && t->region[r].depth > 0) {
         t->region[r].depth++; /* recursion: the outermost begin/end pair counts */
@@ -396,17 +423,25 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
     if (t->sp >= HLR_MAX_DEPTH)
         return papi_error(PAPI_EINVAL, "PAPI_hl_region_begin: more than %d nested regions",
                           HLR_MAX_DEPTH);
+    struct hlr_sample before;
+    bool grows = t->sp > 0 && begin_grows(t, r);
+    if (grows && (ret = sample(t, &before)) != PAPI_OK)
+        return ret;
     if (r < 0 && (r = new_region(t, region)) < 0)
         return r;
     int i = new_instance(t, r);
     if (i < 0)
         return i;
+    if (grows && (ret = exclude_from_open(t, &before)) != PAPI_OK) {
+        t->ninst--;
+        return ret;
+    }
     struct hlr_region *g = &t->region[r];
     /* Bookkeeping first, counters last: nothing of ours runs inside the region. */
     g->instance = i;
     t->stack[t->sp++] = r;
     g->depth = 1;
-    int ret = sample(t, &g->begin);
+    ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
         g->depth = 0;
         t->sp--;
@@ -493,7 +528,11 @@ int PAPI_hl_read(const char *region)
     if (ret == PAPI_OK) {
         struct hlr_region *g = &t->region[r];
         accumulate(t, g, &now);
-        ret = keep_read(&t->inst[g->instance], g->name);
+        struct hlr_instance *in = &t->inst[g->instance];
+        bool grows = in->nreads == in->readcap;
+        ret = keep_read(in, g->name);
+        if (ret == PAPI_OK && grows)
+            ret = exclude_from_open(t, &now);
     }
     pthread_mutex_unlock(&t->lock);
     return ret;

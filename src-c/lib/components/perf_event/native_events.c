@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fsroot.h"
 #include "perf_event_internal.h"
 #include "scoped_env.h"
 #include "pfm_perf_encode.h"
@@ -551,7 +552,9 @@ int native_core_counters(void)
 
 bool native_pfm_knows_core(void)
 {
-    if (native_init() != PAPI_OK)
+    /* libpfm4 detects this machine's CPU (cpuid), never a recorded one: a replayed
+     * machine's core PMU is described by its own sysfs tree and cpuinfo. */
+    if (fsroot_replaying() || native_init() != PAPI_OK)
         return false;
     for (int p = 0; p < PFM_PMU_MAX; p++) {
         const pfm_pmu_info_t *pi = pfm_pmu((pfm_pmu_t)p);
@@ -589,5 +592,7 @@ const char *native_core_pmu_name(void)
     if (native_pfm_knows_core())
         return pfm_core_pmu_name();
     const char *model = sysfs_cpu_model_table();
-    return model ? model : pfm_core_pmu_name();
+    if (model || fsroot_replaying())
+        return model; /* a recorded CPU without a table of its own: generic presets */
+    return pfm_core_pmu_name();
 }

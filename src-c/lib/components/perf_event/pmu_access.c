@@ -126,7 +126,7 @@ static void explain_no_perf(struct pmu_access *p, int sw_err, const char *who)
                  "be counted, hardware or software.");
     } else if ((sw_err == EACCES || sw_err == EPERM) && !p->cap_perfmon && p->paranoid > 2) {
         snprintf(p->reason, sizeof p->reason,
-                 "perf_event_open is refused (%s): %s, and at a level above 2 the kernel lets "
+                 "perf_event_open is refused by the kernel (%s): %s, and at a level above 2 it lets "
                  "no unprivileged process count anything, software events included. Lower "
                  "kernel.perf_event_paranoid (2 allows counting one's own threads in user "
                  "space), or run as root or with CAP_PERFMON (setcap cap_perfmon+ep).",
@@ -211,6 +211,12 @@ void pmu_access_probe(struct pmu_access *p)
         err = try_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) ? err : 0;
     p->hw_open_works = err == 0;
     p->sw_errno = p->hw_open_works ? 0 : try_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+    /* A recorded machine above paranoid 2 (Debian's kernels) refuses an unprivileged
+     * process everything, software events included: replay what its kernel would answer,
+     * whatever this machine's kernel allows. */
+    if (!p->hw_open_works && !p->sw_errno && fsroot_replaying() && p->paranoid > 2 &&
+        !p->cap_perfmon)
+        p->sw_errno = EACCES;
 
     char who[160];
     snprintf(who, sizeof who, "kernel.perf_event_paranoid is %d and this process %s CAP_PERFMON",
