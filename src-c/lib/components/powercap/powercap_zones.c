@@ -50,7 +50,7 @@ int powercap_dir(char *dir, size_t len, char *why, size_t why_len)
         room = len;
     if (fsroot_path(POWERCAP_DEFAULT_DIR, dir, room) != 0) {
         snprintf(why, why_len, "the powercap tree of the recorded machine (PAPI_FSROOT=%.200s%s) "
-                 "is a path longer than %zu bytes: not read (this machine's own tree is no "
+                 "is a path longer than %zu bytes: refused (this machine's own tree is no "
                  "substitute)", fsroot(), strlen(fsroot()) > 200 ? "..." : "", room - 1);
         return PAPI_ECMP;
     }
