@@ -1,12 +1,14 @@
 /* record.h: the hot path of every intercepted call: two clock reads and single-writer
  * adds in the calling thread's own slot (pmpi_rec, state.h); with call sites on, one
  * probe of that thread's fixed-size call-site table keyed by (call, caller's return
- * address). The inline functions reach only the state and record.c below them. */
+ * address). The inline functions reach only the state and the thread slots below them
+ * (thread_slots.h: a thread's first call claims its slot there, out of line). */
 #ifndef PAPI_MPI_RECORD_H
 #define PAPI_MPI_RECORD_H
 
 #include "clock.h"
 #include "state.h"
+#include "thread_slots.h"
 
 static inline int pmpi_active(void)
 {
@@ -21,9 +23,6 @@ static inline void pmpi_enter(struct pmpi_frame *f)
 {
     f->t0 = pmpi_active() ? pmpi_ticks() : 0;
 }
-
-/* First intercepted call of a thread (record.c). */
-struct pmpi_thread *pmpi_thread_slot_slow(void);
 
 static inline void pmpi_add(_Atomic long long *x, long long v, int shared)
 {
@@ -151,16 +150,7 @@ void pmpi_fortran_leave_bytes(int id, long long t0, long long sent, long long re
 /* The next definition of a symbol after this library (the MPI's own); aborts with a
  * message naming it when there is none. */
 void *pmpi_next_symbol(const char *name);
-
-/* Recording starts: slots reset, the shared slot's table made, the calling thread's
- * slot claimed. Each thread that claims a slot calls thread_start(slot) and, when it
- * ends, thread_exit(slot): callbacks of the layer above (the counters), so this file
- * never calls up. */
-void pmpi_record_start(int callsites, void (*thread_start)(int slot),
-                       void (*thread_exit)(int slot));
 /* ns per pmpi_ticks() unit over the run, from its start to (end_ns, end_tick). */
 double pmpi_ns_per_tick(long long end_ns, long long end_tick);
-/* Slots in use, the shared overflow slot included. */
-int pmpi_record_nslots(void);
 
 #endif

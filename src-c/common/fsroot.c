@@ -12,8 +12,6 @@
 const char *fsroot(void)
 {
     const char *r = getenv(PAPI_FSROOT_ENV);
-    if (!r || !*r)
-        r = getenv(PAPI_FSROOT_ENV_ALIAS);
     return r && *r ? r : "";
 }
 
@@ -22,10 +20,18 @@ bool fsroot_replaying(void)
     return fsroot()[0] != '\0';
 }
 
-/* The process's own files stay live: a recorded machine has no "self". */
+/* The process's own files stay live: a recorded machine has no "self", nor any task of
+ * this process (/proc/<pid>/..., e.g. an attached thread's io). */
 static bool is_self(const char *abs)
 {
-    return strncmp(abs, "/proc/self/", 11) == 0 || strncmp(abs, "/proc/thread-self/", 18) == 0;
+    if (strncmp(abs, "/proc/self/", 11) == 0 || strncmp(abs, "/proc/thread-self/", 18) == 0)
+        return true;
+    if (strncmp(abs, "/proc/", 6) != 0 || abs[6] < '0' || abs[6] > '9')
+        return false;
+    const char *p = abs + 6;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == '/';
 }
 
 int fsroot_path_in(const char *root, const char *abs, char *out, size_t len)

@@ -4,13 +4,21 @@
  * "/proc/cpuinfo") and resolved under one root: "" for this machine, or the directory of
  * a recorded machine named by PAPI_FSROOT (as hwloc's HWLOC_FSROOT), so a whole recorded
  * machine (its CPU PMUs, perf_event_paranoid, cpuinfo, cpufreq, caches, powercap zones)
- * is one directory and is replayed by every reader at once. PAPI_HWINFO_ROOT, the name
- * the hardware-information tests used first, is an alias read when PAPI_FSROOT is unset.
+ * is one directory and is replayed by every reader at once. It is the only root: no
+ * reader has a variable of its own (PAPI_HWINFO_ROOT and PAPI_POWERCAP_DIR are gone).
  *
- * The process's own files (/proc/self/...) describe this process, never a recorded
- * machine: they are always read live. The variable is read at each call (these reads
- * happen at initialisation and enumeration, never while counting), so a program may
- * switch machines between PAPI_shutdown and PAPI_library_init. */
+ * The process's own files (/proc/self/..., /proc/thread-self/..., /proc/<pid>/...)
+ * describe this process, never a recorded machine: they are always read live. The
+ * variable is read at each call (these reads happen at initialisation and enumeration,
+ * never while counting), so a program may switch machines between PAPI_shutdown and
+ * PAPI_library_init.
+ *
+ * Not under the root: libpfm4 reads /proc/cpuinfo and /sys itself to detect which PMUs
+ * this CPU has, so its detection is always this machine's. A replay never trusts it: the
+ * perf_event component takes a recorded machine's core PMU and preset table from the
+ * recording's own sysfs tree and cpuinfo (native_events.c, sysfs_cpu_model.c). hwloc
+ * reads under the root only when it is handed HWLOC_FSROOT (hwinfo_topology.c does so
+ * for a recording with /sys/devices/system/cpu). */
 #ifndef PAPI_FSROOT_H
 #define PAPI_FSROOT_H
 
@@ -19,8 +27,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define PAPI_FSROOT_ENV       "PAPI_FSROOT"
-#define PAPI_FSROOT_ENV_ALIAS "PAPI_HWINFO_ROOT"
+#define PAPI_FSROOT_ENV "PAPI_FSROOT"
 
 #define FSROOT_HIDDEN __attribute__((visibility("hidden")))
 

@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fsroot.h"
 #include "util_common.h"
 
 struct header_facts {
@@ -39,16 +40,15 @@ static int fast_read(const struct header_facts *h)
     return h->cpu && h->cpu->fast_counter_read;
 }
 
-/* The two permission facts that decide hardware counting besides the PMU itself. */
+/* The two permission facts that decide hardware counting besides the PMU itself. The
+ * paranoid level is read through the library's one file-access layer (fsroot.h, linked
+ * in from src-c/common like the library's own copy): on a recorded machine
+ * (PAPI_FSROOT) it is that machine's, the same value the library's reasons name. */
 static int perf_paranoid(void)
 {
     int v = -100;
-    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-    if (f) {
-        if (fscanf(f, "%d", &v) != 1)
-            v = -100;
-        fclose(f);
-    }
+    if (fsroot_scan("/proc/sys/kernel/perf_event_paranoid", "%d", &v) != 0)
+        v = -100;
     return v;
 }
 

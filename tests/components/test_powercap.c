@@ -1,9 +1,11 @@
-/* test_powercap: the powercap component on recorded trees (tests/components/powercap/,
- * given as argv[1]) replayed through PAPI_POWERCAP_DIR: a two-socket Intel node with
- * core and dram subzones, an AMD node (package and core, no limits), a counter about to
- * wrap. Each tree is copied to a scratch directory so the test can change energy_uj
+/* test_powercap: the powercap component on recorded machines (tests/machines/, given as
+ * argv[1]) replayed through PAPI_FSROOT, the one root of every /sys and /proc reader: a
+ * two-socket Intel node with core and dram subzones (rapl_two_socket), an AMD node
+ * (package and core, no limits: rapl_amd_node), a counter about to wrap (rapl_wrap).
+ * Each machine is copied to a scratch directory so the test can change energy_uj
  * between start and read; differences, frozen values after stop, and the disabled
- * reasons (no tree, no zones, an energy_uj that cannot be read) are checked exactly.
+ * reasons (no tree, no zones, an energy_uj that cannot be read, a root too long for the
+ * zones' paths) are checked exactly.
  * White box: it drives the component's callbacks (component.h) directly; then the same
  * through the PAPI API (PAPI_library_init, papi_native_avail's enumeration, counting). */
 #include <dirent.h>
@@ -75,16 +77,18 @@ static void remove_tree(const char *path)
     rmdir(path);
 }
 
-/* A fresh copy of recorded tree name, made the component's tree. */
+/* A fresh copy of recorded machine name, made the machine in force (PAPI_FSROOT); its
+ * powercap tree is returned. */
 static const char *use_tree(const char *recorded, const char *name)
 {
-    static char dir[1024];
-    char src[1024];
-    snprintf(dir, sizeof dir, "%s/%s", scratch, name);
+    static char dir[1100];
+    char root[1024], src[1024];
+    snprintf(root, sizeof root, "%s/%s", scratch, name);
     snprintf(src, sizeof src, "%s/%s", recorded, name);
-    remove_tree(dir);
-    copy_tree(src, dir);
-    setenv(POWERCAP_DIR_ENV, dir, 1);
+    remove_tree(root);
+    copy_tree(src, root);
+    setenv("PAPI_FSROOT", root, 1);
+    snprintf(dir, sizeof dir, "%s%s", root, POWERCAP_DEFAULT_DIR);
     return dir;
 }
 
@@ -123,7 +127,7 @@ static int probe_tree(struct cmp_status *st)
 
 static void test_intel_two_socket(const char *recorded)
 {
-    const char *dir = use_tree(recorded, "intel_two_socket");
+    const char *dir = use_tree(recorded, "rapl_two_socket");
     struct cmp_status st;
     CHECK(probe_tree(&st) == PAPI_OK && st.disabled == 0, "enabled: %s", st.reason);
     PAPI_component_info_t info;
@@ -215,7 +219,7 @@ static void test_intel_two_socket(const char *recorded)
 
 static void test_amd_node(const char *recorded)
 {
-    const char *dir = use_tree(recorded, "amd_node");
+    const char *dir = use_tree(recorded, "rapl_amd_node");
     struct cmp_status st;
     CHECK(probe_tree(&st) == PAPI_OK, "enabled: %s", st.reason);
     PAPI_component_info_t info;
@@ -247,7 +251,7 @@ static void test_wrap(const char *recorded)
     CHECK_EQ_LL(powercap_energy_delta(5, 10, 20), 5);
     CHECK_EQ_LL(powercap_energy_delta(20, 0, 20), 1);
 
-    const char *dir = use_tree(recorded, "wrap");
+    const char *dir = use_tree(recorded, "rapl_wrap");
     struct cmp_status st;
     CHECK(probe_tree(&st) == PAPI_OK, "enabled: %s", st.reason);
     struct cmp_context *ctx = NULL;
@@ -283,23 +287,38 @@ static void expect_disabled(int code, const char *reason_part)
 static void test_disabled(const char *recorded)
 {
     char p[1024];
-    setenv(POWERCAP_DIR_ENV, "/nonexistent/powercap", 1);
-    expect_disabled(PAPI_ECMP, "no powercap tree: /nonexistent/powercap: No such file");
+    setenv("PAPI_FSROOT", "/nonexistent", 1);
+    expect_disabled(PAPI_ECMP, "no powercap tree: /nonexistent/sys/class/powercap: No such file");
 
     snprintf(p, sizeof p, "%s/empty", scratch);
     mkdir(p, 0755);
-    setenv(POWERCAP_DIR_ENV, p, 1);
+    setenv("PAPI_FSROOT", p, 1);
+    snprintf(p, sizeof p, "%s/empty/sys", scratch);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/empty/sys/class", scratch);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/empty/sys/class/powercap", scratch);
+    mkdir(p, 0755);
     expect_disabled(PAPI_ECMP, "no intel-rapl zones under");
 
+    /* a root whose tree leaves no room for the zones' file names: refused with the
+     * reason, never this machine's /sys/class/powercap in its place */
+    char longroot[700];
+    memset(longroot, 'r', sizeof longroot - 1);
+    longroot[0] = '/';
+    longroot[sizeof longroot - 1] = '\0';
+    setenv("PAPI_FSROOT", longroot, 1);
+    expect_disabled(PAPI_ECMP, "is a path longer than");
+
     /* open works but read fails: energy_uj is a directory (works as root too) */
-    const char *dir = use_tree(recorded, "intel_two_socket");
+    const char *dir = use_tree(recorded, "rapl_two_socket");
     snprintf(p, sizeof p, "%s/intel-rapl:1/energy_uj", dir);
     unlink(p);
     mkdir(p, 0755);
     expect_disabled(PAPI_ECMP, "intel-rapl:1/energy_uj is not readable: Is a directory");
 
     /* permission denied, as for a user since Linux 5.10: root reads anyway */
-    dir = use_tree(recorded, "intel_two_socket");
+    dir = use_tree(recorded, "rapl_two_socket");
     snprintf(p, sizeof p, "%s/intel-rapl:0/energy_uj", dir);
     chmod(p, 0);
     if (geteuid() != 0)
@@ -337,7 +356,7 @@ static int powercap_cidx(void)
 
 static void test_through_papi(const char *recorded)
 {
-    const char *dir = use_tree(recorded, "intel_two_socket");
+    const char *dir = use_tree(recorded, "rapl_two_socket");
     CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
     int cidx = powercap_cidx();
     const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
@@ -384,7 +403,7 @@ static void test_through_papi(const char *recorded)
     PAPI_shutdown();
 
     /* no tree: disabled with the reason, no events, names unknown */
-    setenv(POWERCAP_DIR_ENV, "/nonexistent/powercap", 1);
+    setenv("PAPI_FSROOT", "/nonexistent", 1);
     CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
     cidx = powercap_cidx();
     ci = PAPI_get_component_info(cidx);
@@ -400,7 +419,7 @@ static void test_through_papi(const char *recorded)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_powercap <recorded trees directory>\n");
+        fprintf(stderr, "usage: test_powercap <recorded machines directory>\n");
         return 1;
     }
     snprintf(scratch, sizeof scratch, "/tmp/test_powercap.XXXXXX");

@@ -1,5 +1,5 @@
 /* cpu_max_mhz / cpu_min_mhz from the best source (hwinfo_freq.c), on replayed arm64
- * machines (tests/hwinfo/replay/, PAPI_HWINFO_ROOT) and on this one: cpufreq before ACPI
+ * machines (tests/machines/<machine>, PAPI_FSROOT) and on this one: cpufreq before ACPI
  * CPPC before "cpu MHz" before BogoMIPS, never 0, and the source is reported. Links the
  * static library: hwinfo_nominal_mhz and hwinfo_mhz_source are internal. */
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 static void expect(const char *dir, int want_max, int want_min, const char *want_source)
 {
     char root[4096];
-    snprintf(root, sizeof root, "%s/%s", REPLAY_DIR, dir);
+    snprintf(root, sizeof root, "%s/%s", MACHINES_DIR, dir);
     int max = -1, min = -1;
     const char *source = hwinfo_nominal_mhz(root, &max, &min);
     printf("%-13s max %d min %d MHz from %s\n", dir, max, min, source);
@@ -27,8 +27,8 @@ int main(void)
 
     /* Through the API: the replayed CPPC node. */
     char root[4096];
-    snprintf(root, sizeof root, "%s/cppc_node", REPLAY_DIR);
-    setenv("PAPI_HWINFO_ROOT", root, 1);
+    snprintf(root, sizeof root, "%s/cppc_node", MACHINES_DIR);
+    setenv("PAPI_FSROOT", root, 1);
     CHECK(!strcmp(PAPI_get_hardware_info_mhz_source(), "none"), "before init: %s",
           PAPI_get_hardware_info_mhz_source());
     init_or_die();
@@ -42,7 +42,7 @@ int main(void)
     PAPI_shutdown();
 
     /* This machine: never 0, whatever the source. */
-    unsetenv("PAPI_HWINFO_ROOT");
+    unsetenv("PAPI_FSROOT");
     init_or_die();
     hw = PAPI_get_hardware_info();
     CHECK(hw && hw->cpu_max_mhz > 0 && hw->cpu_min_mhz > 0, "this machine: %d/%d MHz",

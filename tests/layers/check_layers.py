@@ -1,29 +1,47 @@
 #!/usr/bin/env python3
 """check_layers.py ROOT MAP: the sources under ROOT only reach down the layers MAP names.
 
-Reads every .c and .h file under ROOT and finds, per file:
-  - its includes: #include "x.h" naming a header under ROOT (by path relative to the
-    including file, else by file name anywhere under ROOT: the library builds with every
-    folder on the include path); headers not under ROOT (papi.h, libc) are ignored;
+Reads every .c and .h file under ROOT (and under the folders outside ROOT that MAP names,
+such as ../common) and finds, per file:
+  - its includes: #include "x.h" or <x.h> naming a header of the tree (by path relative
+    to the including file, else by path suffix anywhere in the tree: the library builds
+    with every folder on the include path, so <x.h> finds a project header too); headers
+    not in the tree (papi.h, libc) are ignored;
   - its uses: identifiers (calls, and reads or writes of variables) naming a function or
-    a variable that another file under ROOT defines with external linkage.
+    a variable that another file of the tree defines with external linkage. The body of
+    a #define counts as code of the file that defines the macro (its parameters aside):
+    that file is the one that reaches the name, and every user of the macro includes it,
+    so the edge user -> definer -> name is in the graph without expanding each use.
 
 MAP lists the layers top down, one per line, each with the folders (relative to ROOT,
-shell patterns allowed) whose files belong to it:
+shell patterns allowed; a pattern with a dot names files instead) whose files belong to
+it, and optional rules:
 
     layer api: highlevel overflow
     layer core: core
     layer sdk: sdk
+    layer common: ../common                 # a folder beside ROOT, checked with it
     deny components components/*: papi_globals.h   # folders that must not include it
+    private components/*: components/registry.c    # see below
+    acyclic: .                              # no cycle between files of these folders
+
+  private PATTERN...[: FILE...]  a header or a function or variable of a folder matching
+      PATTERN (the shortest leading part of its path that matches) is that folder's own:
+      no file outside it includes or uses it, except the FILEs named after ':';
+  acyclic: PATTERN...  within a folder matching PATTERN, files form no cycle either (a
+      file x.c and its header x.h are one concept and count as one).
 
 Fails (exit 1, one line per finding) when
   - a file includes or uses something of a higher layer than its own;
-  - files of different folders form a cycle (an include or use path from each to the
-    other, through any files);
-  - a folder includes a header that a deny line forbids it;
-  - a file under ROOT belongs to no layer (a new folder must be placed in the map).
-Comments, strings and preprocessor lines other than #include are ignored. The parse is a
-C tokeniser, not a compiler: it needs definitions at file scope, as the sources have.
+  - files of different folders or of different layers form a cycle (an include or use
+    path from each to the other, through any files), or files of an acyclic folder do;
+  - a folder includes a header that a deny line forbids it, or a file reaches into a
+    private folder it is not part of;
+  - a file of the tree belongs to no layer (a new folder must be placed in the map).
+Comments, strings and preprocessor lines other than #include and #define are ignored.
+The parse is a C tokeniser, not a compiler: it needs definitions at file scope, as the
+sources have. A file-scope call of a function-like macro of the tree without a ';'
+(an X-macro list) is a statement of its own.
 """
 import fnmatch
 import os
@@ -35,36 +53,14 @@ KEYWORDS = set("""auto break case char const continue default do double else enu
 float for goto if inline int long register restrict return short signed sizeof static
 struct switch typedef union unsigned void volatile while _Bool _Atomic _Thread_local
 _Static_assert _Noreturn _Alignas _Alignof _Generic __attribute__ __thread __typeof__
-typeof asm __asm__ bool""".split())
+typeof asm __asm__ bool __VA_ARGS__ defined""".split())
 
 
-def strip_source(text):
-    """Comments, string and character literals blanked; #include lines kept apart."""
-    out, includes, i, n = [], [], 0, len(text)
-    line_start = True
+def blank_literals(text, i=0, stop=None):
+    """Comments, string and character literals of text[i:stop] blanked (newlines kept)."""
+    out, n = [], len(text) if stop is None else stop
     while i < n:
         c = text[i]
-        if line_start and c in " \t":
-            out.append(c)
-            i += 1
-            continue
-        if line_start and c == "#":
-            j = i
-            while True:  # the directive with its continuation lines
-                k = text.find("\n", j)
-                k = n if k < 0 else k
-                if k > i and text[k - 1] == "\\":
-                    j = k + 1
-                    continue
-                break
-            directive = re.sub(r"/\*.*?\*/", " ", text[i:k], flags=re.S)
-            m = re.match(r'#\s*include\s*"([^"]+)"', directive)
-            if m:
-                includes.append(m.group(1))
-            out.append("\n" * text.count("\n", i, k))
-            i = k
-            continue
-        line_start = c == "\n"
         if text.startswith("/*", i):
             k = text.find("*/", i + 2)
             k = n if k < 0 else k + 2
@@ -82,7 +78,61 @@ def strip_source(text):
         else:
             out.append(c)
             i += 1
-    return "".join(out), includes
+    return "".join(out)
+
+
+def strip_source(text):
+    """(code, includes, macros): code with comments, literals and directives blanked;
+    includes as written (quoted or angled); macros as (name, params or None, body)."""
+    out, includes, macros, i, n = [], [], [], 0, len(text)
+    line_start = True
+    while i < n:
+        c = text[i]
+        if line_start and c in " \t":
+            out.append(c)
+            i += 1
+            continue
+        if line_start and c == "#":
+            j = i
+            while True:  # the directive with its continuation lines
+                k = text.find("\n", j)
+                k = n if k < 0 else k
+                if k > i and text[k - 1] == "\\":
+                    j = k + 1
+                    continue
+                break
+            raw = text[i:k]
+            m = re.match(r'#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.sub(r"/\*.*?\*/", " ", raw, flags=re.S))
+            if m:
+                includes.append(m.group(1) or m.group(2))
+            directive = blank_literals(raw).replace("\\\n", " \n")
+            m = re.match(r"#\s*define\s+([A-Za-z_]\w*)(\(([^)]*)\))?(.*)", directive, flags=re.S)
+            if m:
+                params = None if m.group(2) is None else [p.strip() for p in m.group(3).split(",")]
+                macros.append((m.group(1), params, m.group(4)))
+            out.append("\n" * text.count("\n", i, k))
+            i = k
+            continue
+        line_start = c == "\n"
+        if text.startswith("/*", i) or text.startswith("//", i) or c in "\"'":
+            # one comment or literal at a time, so a '#' after it is still seen at a line start
+            if c in "\"'":
+                j = i + 1
+                while j < n and text[j] != c and text[j] != "\n":
+                    j += 2 if text[j] == "\\" else 1
+                k = j + 1
+            elif c == "/" and text[i + 1] == "*":
+                k = text.find("*/", i + 2)
+                k = n if k < 0 else k + 2
+            else:
+                k = text.find("\n", i)
+                k = n if k < 0 else k
+            out.append(blank_literals(text, i, k))
+            i = k
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), includes, macros
 
 
 def skip_group(text, i, open_c, close_c):
@@ -125,14 +175,19 @@ def function_name(head):
     return m.group(1) if m else None
 
 
-def definitions(code):
-    """(functions, variables) defined with external linkage at file scope."""
+def definitions(code, fmacros):
+    """(functions, variables) defined with external linkage at file scope. fmacros: the
+    tree's function-like macros, whose file-scope calls end a statement without ';'."""
     funcs, vars_ = set(), set()
     i, n, stmt_start = 0, len(code), 0
     while i < n:
         c = code[i]
         if c == "(":
+            head = code[stmt_start:i].strip()
             i = skip_group(code, i, "(", ")")
+            rest = code[i:].lstrip()
+            if head in fmacros and rest[:1] not in (";", "{", ""):
+                stmt_start = i  # e.g. PAPI_COMPONENT_LIST(DECLARE) then a definition
         elif c == "{":
             head = code[stmt_start:i].rstrip()
             i = skip_group(code, i, "{", "}")
@@ -189,8 +244,18 @@ def used_names(code):
     return names - KEYWORDS
 
 
+def macro_uses(macros):
+    """The names the bodies of a file's macros use (their parameters and the '#'
+    stringified or '##' pasted tokens aside)."""
+    names = set()
+    for name, params, body in macros:
+        body = re.sub(r"#\s*[A-Za-z_]\w*|\w*\s*##\s*\w*", " ", body)
+        names |= used_names(body) - set(params or ()) - {name}
+    return names
+
+
 def read_map(path):
-    layers, deny = [], []
+    rules = {"layers": [], "deny": [], "private": [], "acyclic": []}
     with open(path) as f:
         for raw in f:
             line = raw.split("#", 1)[0].strip()
@@ -199,14 +264,18 @@ def read_map(path):
             kind, _, rest = line.partition(" ")
             head, _, body = rest.partition(":")
             if kind == "layer":
-                layers.append((head.strip(), body.split()))
+                rules["layers"].append((head.strip(), body.split()))
             elif kind == "deny":
-                deny.append((head.split(), body.split()))
+                rules["deny"].append((head.split(), body.split()))
+            elif kind == "private":
+                rules["private"].append((head.split(), body.split()))
+            elif kind == "acyclic:" or (kind == "acyclic" and not head.strip()):
+                rules["acyclic"] += (rest if kind == "acyclic:" else body).split()
             else:
                 sys.exit(f"FAILED: {path}: unknown line '{raw.strip()}'")
-    if not layers:
+    if not rules["layers"]:
         sys.exit(f"FAILED: {path} names no layer")
-    return layers, deny
+    return rules
 
 
 def folder_of(rel):
@@ -214,9 +283,13 @@ def folder_of(rel):
     return d if d else "."
 
 
+def matches(folder, patterns):
+    return any("." not in p.lstrip("./") and fnmatch.fnmatchcase(folder, p) for p in patterns)
+
+
 def layer_of(folder, layers):
     for rank, (name, patterns) in enumerate(layers):
-        if any(fnmatch.fnmatchcase(folder, p) for p in patterns):
+        if matches(folder, patterns):
             return rank, name
     return None, None
 
@@ -225,9 +298,24 @@ def layer_of_file(rel, layers):
     """A pattern with a dot names files (mpi-wrappers/ is one folder in several layers);
     otherwise the file's folder decides."""
     for rank, (name, patterns) in enumerate(layers):
-        if any("." in p and fnmatch.fnmatchcase(rel, p) for p in patterns):
+        if any("." in p.lstrip("./") and fnmatch.fnmatchcase(rel, p) for p in patterns):
             return rank, name
     return layer_of(folder_of(rel), layers)
+
+
+def private_root(rel, patterns):
+    """The private folder rel lies in: the shortest leading part of its folder that
+    matches one of patterns, or None."""
+    parts = folder_of(rel).split("/")
+    for k in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:k])
+        if prefix not in (".", "..") and any(fnmatch.fnmatchcase(prefix, p) for p in patterns):
+            return prefix
+    return None
+
+
+def inside(rel, folder):
+    return rel.startswith(folder + "/")
 
 
 def sccs(nodes, edges):
@@ -272,24 +360,35 @@ def sccs(nodes, edges):
     return out
 
 
+def tree_files(root, layers):
+    """Every .c and .h under ROOT and under the folders outside it that layers name."""
+    tops = [root] + sorted({os.path.normpath(os.path.join(root, p))
+                            for _, patterns in layers for p in patterns
+                            if p.startswith("../") and not any(ch in p for ch in "*?[")})
+    files = set()
+    for top in tops:
+        for d, _, fs in os.walk(top):
+            files |= {os.path.relpath(os.path.join(d, f), root) for f in fs if f.endswith((".c", ".h"))}
+    return sorted(files)
+
+
 def main(argv):
     if len(argv) != 3:
         sys.exit("usage: check_layers.py ROOT MAP")
     root, map_path = argv[1], argv[2]
-    layers, deny = read_map(map_path)
-    files = sorted(os.path.relpath(os.path.join(d, f), root)
-                   for d, _, fs in os.walk(root) for f in fs if f.endswith((".c", ".h")))
+    rules = read_map(map_path)
+    layers = rules["layers"]
+    files = tree_files(root, layers)
     if len(files) < 2:
         sys.exit(f"FAILED: only {len(files)} source files under {root}")
-    by_name = {}
-    for rel in files:
-        by_name.setdefault(os.path.basename(rel), []).append(rel)
-    code, incs, defined = {}, {}, {}
+    code, incs, macros, defined, fmacros = {}, {}, {}, {}, set()
     for rel in files:
         with open(os.path.join(root, rel), errors="replace") as f:
-            code[rel], incs[rel] = strip_source(f.read())
+            code[rel], incs[rel], macros[rel] = strip_source(f.read())
+        fmacros |= {name for name, params, _ in macros[rel] if params is not None}
+    for rel in files:
         if rel.endswith(".c"):
-            funcs, vars_ = definitions(code[rel])
+            funcs, vars_ = definitions(code[rel], fmacros)
             for name in funcs | vars_:
                 defined.setdefault(name, set()).add(rel)
     problems, edges = [], {}
@@ -302,6 +401,10 @@ def main(argv):
         rb, lb = layer_of_file(b, layers)
         if ra is not None and rb is not None and rb < ra:
             problems.append(f"{a} ({la}) {why} {b} ({lb}): a lower layer reaches up")
+        for patterns, allowed in rules["private"]:
+            own = private_root(b, patterns)
+            if own and not inside(a, own) and a not in allowed:
+                problems.append(f"{a} {why} {b}, private to {own}/ (private in {map_path})")
 
     for rel in files:
         folder = folder_of(rel)
@@ -310,20 +413,36 @@ def main(argv):
             problems.append(f"{rel}: folder '{folder}' is in no layer of {map_path}")
         for inc in incs[rel]:
             near = os.path.normpath(os.path.join(folder, inc))
-            targets = [near] if near in code else by_name.get(os.path.basename(inc), [])
+            targets = [near] if near in code else [t for t in files if t == inc or t.endswith("/" + inc)]
             for t in targets:
                 edge(rel, t, "includes")
-            for folders, headers in deny:
-                if any(fnmatch.fnmatchcase(folder, p) for p in folders) and os.path.basename(inc) in headers:
+            for folders, headers in rules["deny"]:
+                if matches(folder, folders) and os.path.basename(inc) in headers:
                     problems.append(f"{rel} includes {inc}, which {folder}/ may not (deny in {map_path})")
-        for name in sorted(used_names(code[rel])):
+        for name in sorted(used_names(code[rel]) | macro_uses(macros[rel])):
             for t in sorted(defined.get(name, ())):
                 if t != rel:
                     edge(rel, t, f"uses {name} of")
     for comp in sccs(files, edges):
         folders = sorted({folder_of(f) for f in comp})
+        names = sorted({layer_of_file(f, layers)[1] or "?" for f in comp})
         if len(folders) > 1:
             problems.append("cycle between folders " + ", ".join(folders) + ": " + " ".join(sorted(comp)))
+        elif len(names) > 1:
+            problems.append("cycle between layers " + ", ".join(names) + ": " + " ".join(sorted(comp)))
+    # Within an acyclic folder: the same on concepts (x.c with x.h), one folder at a time.
+    concept = {f: os.path.splitext(f)[0] for f in files}
+    cedges = {}
+    for a, targets in edges.items():
+        for b in targets:
+            if folder_of(a) == folder_of(b) and concept[a] != concept[b]:
+                cedges.setdefault(concept[a], set()).add(concept[b])
+    for comp in sccs(sorted(set(concept.values())), cedges):
+        folder = folder_of(comp[0])
+        members = sorted(f for f in files if concept[f] in comp)
+        if len(comp) > 1 and matches(folder, rules["acyclic"]) and \
+                len({layer_of_file(f, layers) for f in members}) == 1:  # else reported above
+            problems.append(f"cycle between files of {folder}/ (acyclic in {map_path}): " + " ".join(members))
     for p in problems:
         print(p)
     if problems:
@@ -331,7 +450,8 @@ def main(argv):
         return 1
     nedges = sum(len(v) for v in edges.values())
     print(f"PASSED: {len(files)} files, {nedges} include/use edges, every one pointing down "
-          f"the {len(layers)} layers of {os.path.basename(map_path)}; no cycle between folders")
+          f"the {len(layers)} layers of {os.path.basename(map_path)}; no cycle between folders "
+          f"or layers" + (f", none within {' '.join(rules['acyclic'])}" if rules["acyclic"] else ""))
     return 0
 
 

@@ -70,7 +70,10 @@ static int probe(struct papi_component *self, struct cmp_status *out)
         return ret;
     (void)self;
     powercap_tree_free(&tree);
-    out->disabled = powercap_discover(powercap_dir(), &tree, out->reason, sizeof out->reason);
+    char dir[512];
+    out->disabled = powercap_dir(dir, sizeof dir, out->reason, sizeof out->reason);
+    if (!out->disabled)
+        out->disabled = powercap_discover(dir, &tree, out->reason, sizeof out->reason);
     out->num_counters = out->disabled ? 0 : tree.nevents;
     return out->disabled;
 }

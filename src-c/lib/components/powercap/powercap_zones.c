@@ -39,14 +39,22 @@ static const struct {
     [POWERCAP_ENABLED] = {"enabled", "ENABLED", "", "limits enabled: 1, or 0", 0},
 };
 
-const char *powercap_dir(void)
+/* The longest file name a zone adds to the tree's path ("/intel-rapl:999:999/" and
+ * constraint_1_time_window_us), so every event's path fits in its 512 bytes. */
+#define POWERCAP_ZONE_FILE_MAX 64
+
+int powercap_dir(char *dir, size_t len, char *why, size_t why_len)
 {
-    static char dir[4096]; /* asked at PAPI_library_init's probe only */
-    const char *env = getenv(POWERCAP_DIR_ENV);
-    if (env && *env)
-        return env;
-    /* The tree of the machine in force: this one, or a recorded one (fsroot.h). */
-    return fsroot_path(POWERCAP_DEFAULT_DIR, dir, sizeof dir) == 0 ? dir : POWERCAP_DEFAULT_DIR;
+    size_t room = sizeof((struct powercap_event *)0)->path - POWERCAP_ZONE_FILE_MAX;
+    if (len < room)
+        room = len;
+    if (fsroot_path(POWERCAP_DEFAULT_DIR, dir, room) != 0) {
+        snprintf(why, why_len, "the powercap tree of the recorded machine (PAPI_FSROOT=%.200s%s) "
+                 "is a path longer than %zu bytes: refused (this machine's own tree is no "
+                 "substitute)", fsroot(), strlen(fsroot()) > 200 ? "..." : "", room - 1);
+        return PAPI_ECMP;
+    }
+    return PAPI_OK;
 }
 
 int powercap_read_fd(int fd, uint64_t *value)

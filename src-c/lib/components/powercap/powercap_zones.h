@@ -1,8 +1,7 @@
 /* powercap_zones.h: the kernel's powercap tree as a list of events (no PAPI state).
  *
- * The tree (/sys/class/powercap under the recorded machine's root, PAPI_FSROOT, when
- * one is replayed: fsroot.h; or $PAPI_POWERCAP_DIR, a powercap tree alone, which wins)
- * holds one directory per zone, intel-rapl:N (a package: "package-N", or "psys"), and
+ * The tree (/sys/class/powercap, under the recorded machine's root, PAPI_FSROOT, when
+ * one is replayed: fsroot.h) holds one directory per zone, intel-rapl:N (a package: "package-N", or "psys"), and
  * per subzone, intel-rapl:N:M ("core", "uncore", "dram"). AMD processors (family 17h
  * and later) appear under the same intel-rapl names, usually without power limits.
  * Each file becomes one event, named as PAPI 7 names them:
@@ -16,7 +15,6 @@
 #include <stdint.h>
 
 #define POWERCAP_DEFAULT_DIR "/sys/class/powercap"
-#define POWERCAP_DIR_ENV "PAPI_POWERCAP_DIR"
 
 enum powercap_attr {
     POWERCAP_ENERGY_UJ,
@@ -46,9 +44,10 @@ struct powercap_tree {
     int nevents;
 };
 
-/* The tree's directory: $PAPI_POWERCAP_DIR when set and not empty, else the default
- * under the file-access root (fsroot.h). */
-const char *powercap_dir(void);
+/* The tree's directory, /sys/class/powercap under the file-access root (fsroot.h), into
+ * dir: PAPI_OK, or PAPI_ECMP with why when the rooted path leaves no room for the
+ * zones' file names (never the live tree in place of a recorded one). */
+int powercap_dir(char *dir, size_t len, char *why, size_t why_len);
 
 /* Find every zone and subzone under dir and their events. PAPI_OK with tree filled (free
  * with powercap_tree_free), or a PAPI error code with why (for the disabled reason):

@@ -8,8 +8,21 @@
  * through /proc/<tid>/io (a process: its threads together). The counters only grow; a
  * slot counts what grew while its set ran. Reading the file is itself a read(): it adds
  * to this thread's rchar and syscr (by the file's length and one call), never to the
- * write counters, so wchar and syscw count exactly what the program wrote. */
+ * write counters, so wchar and syscw count exactly what the program wrote.
+ *
+ * read() may run in a signal handler (component.h): it only preads and parses. When it
+ * fails it records the errno in the context (an atomic store) and returns the code; the
+ * reason is reported through papi_error, which formats and may allocate, at the next
+ * call on the context outside the read path (start, stop, add, remove, destroy).
+ *
+ * Fork: the calling task's file (thread-self, self) names the task that opened it, so
+ * in a forked child a context inherited from the parent would read the parent's counts.
+ * The child's copies are refused (PAPI_ECLOST, with the reason): the library's fork
+ * notification (PAPI_LIFE_FORK_CHILD) counts forks, and a context remembers the count it
+ * was opened under. An attached task's file (/proc/<tid>/io) names that task wherever it
+ * is read from, so it keeps counting it. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +31,7 @@
 #include <unistd.h>
 
 #include "component.h"
+#include "fsroot.h"
 
 #define PROCIO_PREFIX    "procio:::"
 #define PROCIO_MAX_SLOTS 64
@@ -36,8 +50,19 @@ static const struct procio_event {
 };
 #define NEVENTS ((int)(sizeof events / sizeof events[0]))
 
+/* Forks seen by this process (the library's PAPI_LIFE_FORK_CHILD, in the child). */
+static atomic_uint forks;
+
+/* A failed read, kept for the next call outside the read path (0: none). */
+#define PROCIO_NO_FIELD (-1) /* the file lacks a field */
+#define PROCIO_FORKED   (-2) /* a forked child's copy of its parent's context */
+
 struct cmp_context {
-    int fd; /* the task's io file, kept open, re-read with pread */
+    int fd;                 /* the task's io file, kept open, re-read with pread */
+    int self;               /* the calling task's file (thread-self, self): bound to its process */
+    unsigned forks;         /* the fork count it was opened under */
+    atomic_int read_failed; /* errno, PROCIO_NO_FIELD or PROCIO_FORKED, or 0 */
+    char path[40];
     int nslots;
     int slot_event[PROCIO_MAX_SLOTS];
     uint64_t start_raw[NEVENTS];        /* every field at the last start */
@@ -86,18 +111,60 @@ static int parse(const char *text, size_t len, uint64_t *raw)
     return found;
 }
 
-/* Every field now; PAPI_ESYS (with the reason, or quietly when quiet) on failure. */
-static int read_fields(int fd, uint64_t *raw, int quiet)
+/* Every field now: 0, an errno, or PROCIO_NO_FIELD. Async-signal-safe (no stdio, no
+ * allocation, errno saved). */
+static int read_fields(int fd, uint64_t *raw)
 {
     char buf[512];
+    int saved = errno;
     ssize_t n = pread(fd, buf, sizeof buf, 0);
-    if (n <= 0 || parse(buf, (size_t)n, raw) != NEVENTS) {
-        if (quiet)
-            return PAPI_ESYS;
-        return papi_error(PAPI_ESYS, "cannot read the task's io counters: %s",
-                          n < 0 ? strerror(errno) : "a field is missing");
-    }
-    return PAPI_OK;
+    int err = n < 0 ? errno : 0;
+    errno = saved;
+    if (err)
+        return err;
+    return n > 0 && parse(buf, (size_t)n, raw) == NEVENTS ? 0 : PROCIO_NO_FIELD;
+}
+
+static int inherited(const struct cmp_context *ctx)
+{
+    return ctx->self && atomic_load_explicit(&forks, memory_order_relaxed) != ctx->forks;
+}
+
+/* Why reading ctx failed (err: read_fields's result, or PROCIO_FORKED), as papi_error
+ * records it. Never on the read path. */
+static int read_error(const struct cmp_context *ctx, int err)
+{
+    if (err == PROCIO_FORKED)
+        return papi_error(PAPI_ECLOST,
+                          "procio: this event set's %s was opened by the parent process "
+                          "before a fork; a forked child does not count its parent's task "
+                          "(create the event set in the child)",
+                          ctx->path);
+    if (err == PROCIO_NO_FIELD)
+        return papi_error(PAPI_ESYS,
+                          "cannot read the task's io counters in %s: a field is "
+                          "missing",
+                          ctx->path);
+    return papi_error(err == ESRCH ? PAPI_ECLOST : PAPI_ESYS,
+                      "cannot read the task's io counters in %s: %s%s", ctx->path, strerror(err),
+                      err == ESRCH ? " (the task has ended)" : "");
+}
+
+/* A read that failed since the last call is reported now (its reason, and the debug
+ * handler or verbose level as the read itself would have). */
+static void report_failed_read(struct cmp_context *ctx)
+{
+    int err = atomic_exchange_explicit(&ctx->read_failed, 0, memory_order_relaxed);
+    if (err)
+        read_error(ctx, err);
+}
+
+/* Fields now for start and stop (outside the read path: the reason is given at once). */
+static int read_now(struct cmp_context *ctx, uint64_t *raw)
+{
+    report_failed_read(ctx);
+    int err = inherited(ctx) ? PROCIO_FORKED : read_fields(ctx->fd, raw);
+    return err ? read_error(ctx, err) : PAPI_OK;
 }
 
 static int open_io(pid_t tid, int granularity, char *path, size_t len)
@@ -107,22 +174,33 @@ static int open_io(pid_t tid, int granularity, char *path, size_t len)
     else
         snprintf(path, len,
                  granularity == PAPI_GRN_PROC ? "/proc/self/io" : "/proc/thread-self/io");
-    return open(path, O_RDONLY | O_CLOEXEC);
+    return fsroot_open(path, O_RDONLY); /* a task's files are always this machine's */
+}
+
+/* The library's lifecycle (papi_sdk.h): in a forked child, count the fork. */
+static void procio_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event == PAPI_LIFE_FORK_CHILD)
+        atomic_fetch_add_explicit(&forks, 1, memory_order_relaxed);
 }
 
 static int probe(struct papi_component *self, struct cmp_status *out)
 {
     (void)self;
+    int ret = papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, procio_lifecycle);
+    if (ret != PAPI_OK)
+        return ret;
     char path[64];
     uint64_t raw[NEVENTS];
     int fd = open_io(0, PAPI_GRN_THR, path, sizeof path);
-    int ok = fd >= 0 && read_fields(fd, raw, 1) == PAPI_OK;
+    int err = fd < 0 ? errno : read_fields(fd, raw);
+    int ok = err == 0;
     if (!ok) {
         out->disabled = PAPI_ECMP;
         snprintf(out->reason, sizeof out->reason,
                  "%s is not readable (%s): the kernel has no per-task I/O accounting "
                  "(CONFIG_TASK_IO_ACCOUNTING) or /proc is not mounted",
-                 path, fd < 0 ? strerror(errno) : "a field is missing");
+                 path, err > 0 ? strerror(err) : "a field is missing");
     }
     if (fd >= 0)
         close(fd);
@@ -222,6 +300,9 @@ static int ctx_create(const struct papi_component *self, const struct cmp_target
         return papi_error(PAPI_ENOMEM, "no memory for a procio context");
     }
     (*ctx)->fd = fd;
+    (*ctx)->self = target->tid <= 0;
+    (*ctx)->forks = atomic_load_explicit(&forks, memory_order_relaxed);
+    papi_strcpy((*ctx)->path, sizeof(*ctx)->path, path);
     return PAPI_OK;
 }
 
@@ -229,12 +310,14 @@ static void ctx_destroy(struct cmp_context *ctx)
 {
     if (!ctx)
         return;
+    report_failed_read(ctx);
     close(ctx->fd);
     free(ctx);
 }
 
 static int add(struct cmp_context *ctx, int local, int *slot)
 {
+    report_failed_read(ctx);
     if (!valid(local))
         return papi_error(PAPI_ENOEVNT, "procio has no event %d", local);
     if (ctx->nslots == PROCIO_MAX_SLOTS)
@@ -247,6 +330,7 @@ static int add(struct cmp_context *ctx, int local, int *slot)
 
 static int remove_slot(struct cmp_context *ctx, int slot)
 {
+    report_failed_read(ctx);
     if (slot < 0 || slot >= ctx->nslots)
         return papi_error(PAPI_EINVAL, "procio context has no slot %d", slot);
     int later = ctx->nslots - slot - 1;
@@ -259,7 +343,7 @@ static int remove_slot(struct cmp_context *ctx, int slot)
 
 static int start(struct cmp_context *ctx)
 {
-    int ret = read_fields(ctx->fd, ctx->start_raw, 0);
+    int ret = read_now(ctx, ctx->start_raw);
     if (ret != PAPI_OK)
         return ret;
     ctx->start_ns = now_ns();
@@ -270,7 +354,7 @@ static int start(struct cmp_context *ctx)
 static int stop(struct cmp_context *ctx)
 {
     uint64_t raw[NEVENTS];
-    int ret = read_fields(ctx->fd, raw, 0);
+    int ret = read_now(ctx, raw);
     if (ret != PAPI_OK)
         return ret;
     for (int i = 0; i < ctx->nslots; i++)
@@ -280,15 +364,18 @@ static int stop(struct cmp_context *ctx)
     return PAPI_OK;
 }
 
-/* The hot path: one pread of the task's file, nothing written to ctx. */
+/* The hot path: one pread of the task's file; nothing of the counts written to ctx.
+ * Async-signal-safe: a failure is only recorded (an atomic store) for the next call. */
 static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
 {
     uint64_t raw[NEVENTS];
     uint64_t ns = 0;
     if (ctx->running) {
-        int ret = read_fields(ctx->fd, raw, 0);
-        if (ret != PAPI_OK)
-            return ret;
+        int err = inherited(ctx) ? PROCIO_FORKED : read_fields(ctx->fd, raw);
+        if (err) {
+            atomic_store_explicit(&ctx->read_failed, err, memory_order_relaxed);
+            return err == PROCIO_FORKED || err == ESRCH ? PAPI_ECLOST : PAPI_ESYS;
+        }
         ns = now_ns() - ctx->start_ns;
     }
     for (int i = 0; i < ctx->nslots; i++) {

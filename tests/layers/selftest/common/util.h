@@ -1,0 +1,2 @@
+/* util.h */
+int common_up(void);

@@ -1,0 +1,3 @@
+/* a.c: component a. */
+#include "secret.h"
+int a_secret(void) { return 7; }

@@ -1,0 +1,2 @@
+/* secret.h: component a's own header (private comp/*). */
+int a_secret(void);

@@ -1,0 +1,2 @@
+/* f1.h */
+int f1_fn(void);

@@ -1,0 +1,2 @@
+/* f2.h */
+int f2_fn(void);
