@@ -370,8 +370,9 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH):
     boxes = icicle_boxes(tree, metric, levels)
     scaled = False
     for i, (p, depth, x, w, v, sc) in enumerate(boxes):
-        a.add_patch(plt.Rectangle((x, -depth - 1), w, 0.95, color=cmap((depth * 7 + i) % 20),
-                                  hatch="//" if sc else None, clip_on=True))
+        face = cmap((depth * 7 + i) % 20)
+        a.add_patch(plt.Rectangle((x, -depth - 1), w, 0.95, facecolor=face, hatch="//" if sc else None,
+                                  edgecolor="0.35" if sc else face, linewidth=0.4, clip_on=True))
         scaled |= sc
         if w > 0.04:
             a.text(x + w / 2, -depth - 0.5, "%s\n%.4g" % (p.rsplit("/", 1)[-1], v), ha="center",
