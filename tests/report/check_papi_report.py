@@ -281,6 +281,9 @@ def check_region_tables(out, data):
                 check((t["region_count"], t[F]) == want[path], "region_totals %s: %s" % (path, t))
     with open(os.path.join(out, "regions_hatchet.json"), encoding="utf-8") as f:
         lit = json.load(f)
+    from check_report_large import literal_errors  # Hatchet's literal reader's schema
+    errs = literal_errors(lit)
+    check(not errs, "regions_hatchet.json: %s" % errs[:5])
     roots = {n["frame"]["name"]: n for n in lit}
     outer = roots.get("outer", {})
     check(any(c["frame"]["name"] == "inner" for c in outer.get("children", [])),
