@@ -57,9 +57,11 @@ set(CPACK_COMPONENT_DEV_DESCRIPTION "PAPI-compatible performance counter library
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME papi-compat-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
-set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${papi_dep}, python3")
-# papi_report draws with pandas and matplotlib; the other tools need neither.
-set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "python3-pandas, python3-matplotlib")
+# papi_hl_output_writer (a PAPI 7 tool of this package) and papi_report's tables need
+# pandas: a Depends, so --no-install-recommends never leaves them broken. Only
+# papi_report's figures need matplotlib: without it papi_report exits 1 naming the package.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${papi_dep}, python3, python3-pandas")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "python3-matplotlib")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_CONFLICTS "papi-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_REPLACES "papi-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_PROVIDES "papi-tools (= ${PAPI_API_VERSION})")

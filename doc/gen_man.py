@@ -7,7 +7,8 @@ Writes the manual pages, generated from their one source each:
                   Fortran synopsis);
   man3/PAPIF_*.3  each routine of papif_api.def, with the C function's doc comment;
   man1/papi_*.1   each utility: the opening comment of its source file (what it does)
-                  and its --help (usage and options);
+                  and its --help (usage and options), with the sections of its
+                  doc/utilities/<name>.1.txt when it has one (UTILITY=SOURCE=EXE=EXTRA);
   man5, man7      the hand-written pages of doc/pages/ (report formats, the MPI wrapper
                   library, environment variables);
   html/           every page above as HTML, with an index.
@@ -243,7 +244,7 @@ def opening_comment(source):
     return re.sub(r"\s*\n\s*", " ", what.strip().split("\n\n")[0]).strip()
 
 
-def utility_page(outdir, name, source, exe):
+def utility_page(outdir, name, source, exe, extra=None):
     what = opening_comment(source)
     p = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60)
     if p.returncode != 0 or not p.stdout.strip():
@@ -255,6 +256,16 @@ def utility_page(outdir, name, source, exe):
                  "PAPI_CSV_EVENT_FILE for the preset table and LIBPFM_FORCE_PMU.", False),
                 ("SEE ALSO", "papi_avail(1), papi_native_avail(1), PAPI_library_init(3), "
                  "papi_environment(7)", False)]
+    if extra:  # the utility's own sections: in place of the generic ones of the same
+        added = 2  # name, the others after USAGE AND OPTIONS
+        for head, body, _ in mc.read_page_source(extra)[3]:
+            verbatim = body.startswith("    ") or "\n    " in body
+            heads = [h for h, _, _ in sections]
+            if head in heads:
+                sections[heads.index(head)] = (head, body, verbatim)
+            else:
+                sections.insert(added, (head, body, verbatim))
+                added += 1
     write(os.path.join(outdir, "man1", name + ".1"),
           page(name, "1", name, first_sentence(what), sections))
 
@@ -284,8 +295,8 @@ def main(argv):
     c_pages(outdir, funcs, ctx)
     fortran_pages(outdir, ctx["routines"], funcs, ctx)
     for spec in argv[4:]:
-        name, source, exe = spec.split("=", 2)
-        utility_page(outdir, name, source, exe)
+        name, source, exe, *extra = spec.split("=", 3)
+        utility_page(outdir, name, source, exe, *extra)
     extra_pages(outdir)
     html_pages(outdir)
 

@@ -125,7 +125,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         tb_json(t, pmpi_run.event_names[e]);
     }
     tb_raw(t, "], \"counter_note\": ");
-    tb_json(t, pmpi_run.counter_note);
+    tb_json(t, pmpi_run.counter_note ? pmpi_run.counter_note : "");
     tb_fmt(t, ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
               "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
               "up a binomial tree, PMPI_Exscan, PMPI_File_write_at\"}, ",
@@ -202,7 +202,7 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
            "max %.6f s (rank %d), max/mean %.3f, COV %.3f\n", a->mn[3].v, a->mn[3].rank,
            a->sum[3] / P, a->mx[3].v, a->mx[3].rank,
            a->sum[3] > 0 ? a->mx[3].v / (a->sum[3] / P) : 0.0, cov(a, 3));
-    if (pmpi_run.counter_note[0])
+    if (pmpi_run.counter_note && pmpi_run.counter_note[0])
         printf("papi_mpi: note: %s\n", pmpi_run.counter_note);
     printf("  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
            "rank", "max/mean");
@@ -254,7 +254,8 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
     /* Fixed capacities: a part that does not fit is never written (cut, not truncated). */
     /* Every call site is in the report: ~1 KiB each at most (names, file path). */
     size_t head_cap = pmpi_run.rank == 0
-                          ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1024
+                          ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1024 +
+                                (pmpi_run.counter_note ? 6 * strlen(pmpi_run.counter_note) : 0)
                           : 1;
     /* A row's partners: up to 1024 per thread (traffic.c). */
     size_t row_cap = 1024 * 1024, csvh_cap = pmpi_run.rank == 0 ? 4096 : 1;

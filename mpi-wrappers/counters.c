@@ -10,6 +10,7 @@
  * read also checks that the set still holds exactly our events. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,26 @@ static unsigned long thread_id(void)
     return (unsigned long)syscall(SYS_gettid);
 }
 
-/* Try each name in a fresh event set; keep those that open. Returns how many. */
-static int try_events(const char *const *names, int n, char *failed, size_t failed_len)
+/* The report's counter note, whole whatever its length (heap; replaced, never cut). */
+static void set_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void set_note(const char *fmt, ...)
 {
-    int es = PAPI_NULL;
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    free(pmpi_run.counter_note);
+    pmpi_run.counter_note = s ? s : strdup("counters limited (no memory to say why)");
+}
+
+/* Try each name in a fresh event set; keep those that open. Returns how many. Each
+ * name that does not open goes to failed (when given) with its error and its reason
+ * (PAPI_strerror_detail), whole. */
+static int try_events(const char *const *names, int n, FILE *failed)
+{
+    int es = PAPI_NULL, nfailed = 0;
     if (PAPI_create_eventset(&es) != PAPI_OK)
         return 0;
     pmpi_run.nevents = 0;
@@ -49,9 +66,9 @@ static int try_events(const char *const *names, int n, char *failed, size_t fail
         if (rc == PAPI_OK) {
             snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", names[i]);
         } else if (failed) {
-            size_t used = strlen(failed);
-            snprintf(failed + used, failed_len - used, "%s%s (%s)", used ? ", " : "", names[i],
-                     PAPI_strerror(rc));
+            const char *why = PAPI_strerror_detail();
+            fprintf(failed, "%s%s (%s%s%s)", nfailed++ ? ", " : "", names[i], PAPI_strerror(rc),
+                    why && *why ? ": " : "", why && *why ? why : "");
         }
     }
     PAPI_cleanup_eventset(es);
@@ -61,18 +78,21 @@ static int try_events(const char *const *names, int n, char *failed, size_t fail
 
 static void choose_events(void)
 {
-    char failed[PMPI_NOTE_LEN - 64] = ""; /* every event's name and error, whole */
+    char *failed = NULL; /* every event's name, error and reason, whole */
+    size_t failed_len = 0;
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT && rc != PAPI_OK) {
-        snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
-                 "PAPI_library_init failed (%s): no counters", PAPI_strerror(rc));
+        const char *why = PAPI_strerror_detail();
+        set_note("PAPI_library_init failed (%s%s%s): no counters", PAPI_strerror(rc),
+                 why && *why ? ": " : "", why && *why ? why : "");
         return;
     }
     PAPI_thread_init(thread_id);
     papi_ok = 1;
+    FILE *f = open_memstream(&failed, &failed_len);
     const char *env = getenv("PAPI_MPI_EVENTS");
     if (env && *env) {
-        /* The whole list or nothing: an entry that does not fit is named. */
+        /* The whole list or nothing: an entry that does not fit is named, whole. */
         char *buf = strdup(env);
         const char *names[PMPI_MAX_EVENTS];
         int n = 0;
@@ -87,32 +107,32 @@ static void choose_events(void)
                 names[n++] = t;
         }
         if (!buf || bad) {
-            snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
-                     "PAPI_MPI_EVENTS rejected at entry \"%.80s\" (%s): no counters",
-                     bad ? bad : "", why ? why : "out of memory");
+            set_note("PAPI_MPI_EVENTS rejected at entry \"%s\" (%s): no counters", bad ? bad : "",
+                     why ? why : "out of memory");
             fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_note);
             pmpi_run.nevents = 0;
-            free(buf);
-            return;
+        } else {
+            try_events(names, n, f);
         }
-        try_events(names, n, failed, sizeof failed);
+        if (f && fclose(f) == 0 && failed && failed[0] && buf && !bad)
+            set_note("PAPI_MPI_EVENTS: not available: %s", failed);
         free(buf);
-        if (failed[0])
-            snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
-                     "PAPI_MPI_EVENTS: not available: %s", failed);
+        free(failed);
         return;
     }
     static const char *const hw[] = {"PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_FP_OPS"};
     static const char *const sw[] = {"perf::PAGE-FAULTS", "perf::TASK-CLOCK"};
-    if (try_events(hw, 3, failed, sizeof failed) == 3)
-        return;
-    if (pmpi_run.nevents > 0) {
-        snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note, "not available: %s", failed);
-        return;
+    int got = try_events(hw, 3, f);
+    if (f && fclose(f) != 0)
+        failed = NULL;
+    const char *list = failed ? failed : "no memory to say why";
+    if (got > 0 && got < 3) {
+        set_note("not available: %s", list);
+    } else if (got == 0) {
+        try_events(sw, 2, NULL);
+        set_note("no hardware counters (%s): software events instead", list);
     }
-    try_events(sw, 2, NULL, 0);
-    snprintf(pmpi_run.counter_note, sizeof pmpi_run.counter_note,
-             "no hardware counters (%s): software events instead", failed);
+    free(failed);
 }
 
 void pmpi_counters_init(void)

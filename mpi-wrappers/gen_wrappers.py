@@ -149,15 +149,41 @@ def c_wrapper(c):
     out += ["    struct pmpi_frame f_;", "    pmpi_enter(&f_);",
             f"    int rc_ = P{c['name']}({a});"]
     dest, source = partners(c)
-    if dest or source:
+    leave = f"pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_)"
+    if (dest or source) and persistent(c):
+        # A persistent request: its partner and the bytes of one start are filed now and
+        # recorded at each MPI_Start (traffic.c), whether or not recording is on now.
+        out += [f"    {leave};", "    if (rc_ == MPI_SUCCESS)",
+                f"        pmpi_persistent_init(*request, comm, {dest or '-1'}, {source or '-1'}, "
+                f"{c['send'] or '0'}, {c['recv'] or '0'});"]
+    elif dest or source:
         # Point-to-point: the partners (ranks of comm) with bytes and time (traffic.c).
-        out += [f"    long long dt_ = pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_);",
-                "    if (dt_)",
+        out += [f"    long long dt_ = {leave};", "    if (dt_ && rc_ == MPI_SUCCESS)",
                 f"        pmpi_partner_add(comm, {dest or '-1'}, {source or '-1'}, sent_, recvd_, dt_);"]
+    elif c["name"] in STARTS:
+        out += [f"    long long dt_ = {leave};", "    if (dt_ && rc_ == MPI_SUCCESS)",
+                f"        pmpi_persistent_start({STARTS[c['name']]}, dt_);"]
+    elif persistent(c) and "request" in c["args"]:  # persistent collectives: no partner
+        out += [f"    {leave};", "    if (rc_ == MPI_SUCCESS)",
+                "        pmpi_persistent_forget(*request);"]
+    elif c["name"] == "MPI_Request_free":
+        out[out.index(f"    int rc_ = P{c['name']}({a});")] = \
+            "    MPI_Request req_ = request ? *request : MPI_REQUEST_NULL;\n" \
+            f"    int rc_ = P{c['name']}({a});"
+        out += [f"    {leave};", "    if (rc_ == MPI_SUCCESS)", "        pmpi_persistent_forget(req_);"]
     else:
-        out.append(f"    pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_);")
+        out.append(f"    {leave};")
     out += ["    return rc_;", "}", ""]
     return out
+
+
+# The calls that start persistent requests: the requests they start (traffic.c).
+STARTS = {"MPI_Start": "1, request", "MPI_Startall": "count, array_of_requests"}
+
+
+def persistent(c):
+    """A call that makes a persistent (or partitioned) request, started by MPI_Start."""
+    return c["name"].endswith("_init") and c["kind"] in ("p2p", "coll") and "request" in c["args"]
 
 
 def partners(c):
@@ -167,6 +193,8 @@ def partners(c):
         return None, None
     dest = "dest" if "dest" in c["args"] else None
     source = "source" if "source" in c["args"] else None
+    if dest and not source and c["recv"] and not c["send"]:  # MPI_Precv_init names it dest
+        dest, source = None, dest
     if source and "status" in c["args"]:
         source = ("(source == MPI_ANY_SOURCE && status != MPI_STATUS_IGNORE && rc_ == MPI_SUCCESS "
                   "? status->MPI_SOURCE : source)")

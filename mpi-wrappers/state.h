@@ -29,8 +29,6 @@
 #define PMPI_MAX_EVENTS 8
 #define PMPI_MAX_REGIONS 16
 #define PMPI_NAME_LEN 64
-/* Room for the whole counter note: every event's name and error text (never cut). */
-#define PMPI_NOTE_LEN (PMPI_MAX_EVENTS * (PMPI_NAME_LEN + 128) + 256)
 #define PMPI_SITE_SLOTS 1024 /* call sites per thread (power of two) */
 #define PMPI_SITE_PROBES 16
 #define PMPI_SIZE_BUCKETS 40 /* message sizes: 0, then 2^(k-1)..2^k-1; the last open */
@@ -106,7 +104,7 @@ struct pmpi_run {
     long long tick_init, tick_final; /* pmpi_ticks() at the same moments */
     int nevents;
     char event_names[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
-    char counter_note[PMPI_NOTE_LEN];
+    char *counter_note;    /* why events were left out, whole (heap), or NULL */
     struct pmpi_region regions[PMPI_MAX_REGIONS];
     int nregions;
     int outdir_fd;         /* the output directory, opened at MPI_Init, or -1 */

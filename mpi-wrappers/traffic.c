@@ -6,19 +6,151 @@
  * with the thread's slot (bounded memory: a partner that finds no entry is counted in
  * partners_dropped). The histogram is recorded in pmpi_leave (record.h): one bucket
  * index and two adds; the partner here, called by the point-to-point wrappers: one
- * hashed probe (a
- * communicator other than MPI_COMM_WORLD translates the rank through its group, out of
- * line). The row JSON carries "sizes" and "partners"; papi_report draws them. */
+ * hashed probe. The row JSON carries "sizes" and "partners"; papi_report draws them.
+ *
+ * Ranks of a communicator other than MPI_COMM_WORLD are translated to world ranks once
+ * per communicator: the translation is cached on the communicator as an attribute (the
+ * MPI way: its delete callback frees it when the communicator is freed or
+ * disconnected, a duplicate does not inherit it), so a call costs one attribute lookup
+ * instead of a group made, translated and freed (bench: papi_mpi_bench).
+ *
+ * Persistent requests (MPI_Send_init ... MPI_Precv_init) move their bytes at each
+ * MPI_Start/MPI_Startall, not at the *_init call: the *_init call files the request's
+ * partner and bytes in a process-wide table keyed by the request handle, each start
+ * records them, MPI_Request_free forgets them. */
+#include <pthread.h>
+#include <stdlib.h>
+
 #include "record.h"
 #include "text_buffer.h"
 #include "traffic.h"
 
 static MPI_Group world_group = MPI_GROUP_NULL;
 
+/* ---- communicator ranks to world ranks ---- */
+
+#define XLATE_FULL 4096 /* groups up to this size: every rank translated at once */
+#define XLATE_CACHE 256 /* larger groups: a direct-mapped cache of translations */
+
+struct xlate {
+    MPI_Group group;                   /* larger groups: kept for the misses */
+    int n, full;                       /* group size; world[] holds every rank */
+    _Atomic uint64_t cache[XLATE_CACHE]; /* (local + 1) << 32 | (world + 1), 0 = empty */
+    int world[];                       /* full: the world rank of each rank, -1 none */
+};
+
+static int xlate_key = MPI_KEYVAL_INVALID;
+static pthread_mutex_t xlate_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Each thread remembers its last communicator's translation (programs send on one
+ * communicator many times in a row); any freed translation makes every thread's stale. */
+static _Atomic unsigned xlate_gen;
+static __thread struct {
+    MPI_Comm comm;
+    struct xlate *x;
+    unsigned gen;
+} xlate_last __attribute__((tls_model("initial-exec")));
+
+static void xlate_free(struct xlate *x)
+{
+    if (x && x->group != MPI_GROUP_NULL)
+        PMPI_Group_free(&x->group);
+    free(x);
+}
+
+static int xlate_delete(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)extra;
+    atomic_fetch_add_explicit(&xlate_gen, 1, memory_order_release);
+    xlate_free(val);
+    return MPI_SUCCESS;
+}
+
 void pmpi_traffic_init(void)
 {
     if (world_group == MPI_GROUP_NULL)
         PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    if (xlate_key == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, xlate_delete, &xlate_key, NULL) != MPI_SUCCESS)
+        xlate_key = MPI_KEYVAL_INVALID; /* no cache: every call translates through the group */
+}
+
+/* The translation of comm's ranks (its remote group's for an intercommunicator). */
+static struct xlate *xlate_make(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+    MPI_Group g;
+    PMPI_Comm_test_inter(comm, &inter);
+    if ((inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS)
+        return NULL;
+    PMPI_Group_size(g, &n);
+    int full = n <= XLATE_FULL;
+    struct xlate *x = calloc(1, sizeof *x + (full ? (size_t)n * sizeof(int) : 0));
+    int *local = full ? malloc((size_t)(n > 0 ? n : 1) * sizeof(int)) : NULL;
+    if (!x || (full && !local)) {
+        free(local);
+        free(x);
+        PMPI_Group_free(&g);
+        return NULL;
+    }
+    x->n = n;
+    x->full = full;
+    x->group = g;
+    if (full) {
+        for (int i = 0; i < n; i++)
+            local[i] = i;
+        PMPI_Group_translate_ranks(g, n, local, world_group, x->world);
+        for (int i = 0; i < n; i++)
+            if (x->world[i] == MPI_UNDEFINED)
+                x->world[i] = -1;
+        free(local);
+        PMPI_Group_free(&x->group);
+        x->group = MPI_GROUP_NULL;
+    }
+    return x;
+}
+
+/* comm's translation, made on its first use (NULL: none could be made). */
+static struct xlate *xlate_of(MPI_Comm comm)
+{
+    void *v = NULL;
+    int flag = 0;
+    unsigned gen = atomic_load_explicit(&xlate_gen, memory_order_acquire);
+    if (xlate_last.x && xlate_last.comm == comm && xlate_last.gen == gen)
+        return xlate_last.x;
+    if (PMPI_Comm_get_attr(comm, xlate_key, &v, &flag) == MPI_SUCCESS && flag) {
+        xlate_last.comm = comm, xlate_last.x = v, xlate_last.gen = gen;
+        return v;
+    }
+    pthread_mutex_lock(&xlate_lock); /* one translation per communicator */
+    if (PMPI_Comm_get_attr(comm, xlate_key, &v, &flag) != MPI_SUCCESS || !flag) {
+        struct xlate *x = xlate_make(comm);
+        if (x && PMPI_Comm_set_attr(comm, xlate_key, x) != MPI_SUCCESS) {
+            xlate_free(x);
+            x = NULL;
+        }
+        v = x;
+    }
+    pthread_mutex_unlock(&xlate_lock);
+    return v;
+}
+
+static int xlate_rank(struct xlate *x, int r)
+{
+    if (r >= x->n)
+        return -1;
+    if (x->full)
+        return x->world[r];
+    _Atomic uint64_t *c = &x->cache[(unsigned)r & (XLATE_CACHE - 1)];
+    uint64_t e = atomic_load_explicit(c, memory_order_relaxed);
+    if ((uint32_t)(e >> 32) == (uint32_t)r + 1)
+        return (int)(uint32_t)e - 1;
+    int w = MPI_UNDEFINED;
+    PMPI_Group_translate_ranks(x->group, 1, &r, world_group, &w);
+    if (w == MPI_UNDEFINED)
+        return -1;
+    atomic_store_explicit(c, ((uint64_t)((uint32_t)r + 1) << 32) | (uint32_t)(w + 1),
+                          memory_order_relaxed);
+    return w;
 }
 
 /* The world rank of rank r of comm, or -1 (MPI_ANY_SOURCE, MPI_PROC_NULL, unknown). */
@@ -30,7 +162,10 @@ static int world_rank(MPI_Comm comm, int r)
         return r;
     if (comm == MPI_COMM_SELF)
         return pmpi_run.rank;
-    MPI_Group g;
+    struct xlate *x = xlate_key != MPI_KEYVAL_INVALID ? xlate_of(comm) : NULL;
+    if (x)
+        return xlate_rank(x, r);
+    MPI_Group g; /* no cache: through the group, as a last resort */
     int inter = 0, w = MPI_UNDEFINED;
     PMPI_Comm_test_inter(comm, &inter);
     if ((inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS)
@@ -77,13 +212,10 @@ static struct pmpi_peer *peer_entry(struct pmpi_thread *th, int world)
     return NULL;
 }
 
-void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long long recvd,
-                      long long dt)
+/* A message to world rank wd and/or from world rank ws (-1: none) in th's table. */
+static void partner_add_world(struct pmpi_thread *th, int wd, int ws, long long sent,
+                              long long recvd, long long dt)
 {
-    struct pmpi_thread *th = pmpi_tls;
-    if (!th || !th->peers)
-        return;
-    int wd = world_rank(comm, dest), ws = world_rank(comm, source);
     struct pmpi_peer *e;
     if (wd >= 0 && (e = peer_entry(th, wd))) {
         pmpi_add(&e->sends, 1, th->shared);
@@ -96,6 +228,100 @@ void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long 
         pmpi_add(&e->recvd, recvd, th->shared);
         pmpi_add(&e->recv_ticks, dt, th->shared);
     }
+}
+
+void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long long recvd,
+                      long long dt)
+{
+    struct pmpi_thread *th = pmpi_tls;
+    if (!th || !th->peers)
+        return;
+    partner_add_world(th, world_rank(comm, dest), world_rank(comm, source), sent, recvd, dt);
+}
+
+/* ---- persistent requests: partner and bytes filed at *_init, recorded per start ---- */
+
+#define PERSIST_BITS 12
+#define PERSIST_SLOTS (1 << PERSIST_BITS)
+#define PERSIST_PROBES 32
+#define PERSIST_GONE UINT64_MAX       /* a freed request's slot: reusable, probes go on */
+#define PERSIST_BUSY (UINT64_MAX - 1) /* claimed, being filled */
+
+struct persist {
+    _Atomic uint64_t key; /* the request handle; 0 = never used */
+    _Atomic int dest, source;
+    _Atomic long long sent, recvd;
+};
+static struct persist persist[PERSIST_SLOTS];
+static _Atomic long long persist_dropped; /* requests filed nowhere: table full */
+
+static uint64_t req_key(MPI_Request r)
+{
+    return (uint64_t)(uintptr_t)r; /* an int (MPICH) or a pointer (Open MPI) */
+}
+
+static struct persist *persist_find(uint64_t key)
+{
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> (64 - PERSIST_BITS));
+    for (int p = 0; p < PERSIST_PROBES; p++) {
+        struct persist *e = &persist[(h + (unsigned)p) & (PERSIST_SLOTS - 1)];
+        uint64_t k = atomic_load_explicit(&e->key, memory_order_acquire);
+        if (k == key)
+            return e;
+        if (k == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+void pmpi_persistent_init(MPI_Request req, MPI_Comm comm, int dest, int source, long long sent,
+                          long long recvd)
+{
+    uint64_t key = req_key(req);
+    if (key == 0 || key >= PERSIST_BUSY || req == MPI_REQUEST_NULL)
+        return;
+    struct persist *e = persist_find(key); /* a handle filed before and never freed */
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> (64 - PERSIST_BITS));
+    for (int p = 0; !e && p < PERSIST_PROBES; p++) {
+        struct persist *c = &persist[(h + (unsigned)p) & (PERSIST_SLOTS - 1)];
+        uint64_t k = atomic_load_explicit(&c->key, memory_order_acquire);
+        if ((k == 0 || k == PERSIST_GONE) &&
+            atomic_compare_exchange_strong(&c->key, &k, PERSIST_BUSY)) /* claimed */
+            e = c;
+    }
+    if (!e) {
+        atomic_fetch_add_explicit(&persist_dropped, 1, memory_order_relaxed);
+        return;
+    }
+    atomic_store_explicit(&e->dest, world_rank(comm, dest), memory_order_relaxed);
+    atomic_store_explicit(&e->source, world_rank(comm, source), memory_order_relaxed);
+    atomic_store_explicit(&e->sent, sent, memory_order_relaxed);
+    atomic_store_explicit(&e->recvd, recvd, memory_order_relaxed);
+    atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */
+}
+
+void pmpi_persistent_start(int n, const MPI_Request *reqs, long long dt)
+{
+    struct pmpi_thread *th = pmpi_tls;
+    if (!th || !th->peers || n <= 0 || !reqs)
+        return;
+    long long share = dt / n, first = dt - share * (n - 1); /* the call's time, shared */
+    for (int i = 0; i < n; i++) {
+        const struct persist *e = persist_find(req_key(reqs[i]));
+        if (e)
+            partner_add_world(th, atomic_load_explicit(&e->dest, memory_order_relaxed),
+                              atomic_load_explicit(&e->source, memory_order_relaxed),
+                              atomic_load_explicit(&e->sent, memory_order_relaxed),
+                              atomic_load_explicit(&e->recvd, memory_order_relaxed),
+                              i ? share : first);
+    }
+}
+
+void pmpi_persistent_forget(MPI_Request req)
+{
+    struct persist *e = persist_find(req_key(req));
+    if (e)
+        atomic_store_explicit(&e->key, PERSIST_GONE, memory_order_release);
 }
 
 /* "sizes": {call: [{bucket, calls, time_s}, ...]} and "partners": [{rank, sends,
@@ -168,5 +394,6 @@ void pmpi_traffic_json(struct tbuf *t, double ns_per_tick)
             first = 0;
         }
     }
+    dropped += atomic_load(&persist_dropped);
     tb_kv_int(t, "], \"partners_dropped\": ", dropped);
 }

@@ -6,12 +6,21 @@
 
 struct tbuf;
 
-/* At MPI_Init: the world group partners' ranks are translated into. */
+/* At MPI_Init: the world group partners' ranks are translated into, and the attribute
+ * key that caches each communicator's translation. */
 void pmpi_traffic_init(void);
 /* A point-to-point call to dest and/or from source (ranks of comm; negative: none),
  * with its bytes and time (ticks). */
 void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long long recvd,
                       long long dt);
+/* Persistent requests (traffic.c): a point-to-point *_init call files its request's
+ * partner (ranks of comm; negative: none) and the bytes of one start; each
+ * MPI_Start/MPI_Startall records them (dt: the call's time, in ticks); MPI_Request_free
+ * and the *_init calls of other kinds forget the handle. */
+void pmpi_persistent_init(MPI_Request req, MPI_Comm comm, int dest, int source, long long sent,
+                          long long recvd);
+void pmpi_persistent_start(int n, const MPI_Request *reqs, long long dt);
+void pmpi_persistent_forget(MPI_Request req);
 /* The row's "sizes", "partners" and "partners_dropped" members, summed over threads. */
 void pmpi_traffic_json(struct tbuf *t, double ns_per_tick);
 

@@ -1,6 +1,8 @@
 /* papi_mpi_bench: cost the wrapper adds to one intercepted call, measured in one run
  * by timing the same cheap call through MPI_* (wrapped) and PMPI_* (not wrapped):
- * MPI_Comm_rank and a 0-byte MPI_Sendrecv to self. Median over batches, ns per call.
+ * MPI_Comm_rank and a 0-byte MPI_Sendrecv to self on MPI_COMM_SELF, on a duplicate of
+ * MPI_COMM_WORLD and on a periodic Cartesian communicator (the wrapper translates the
+ * partners' ranks of those two to world ranks). Median over batches, ns per call.
  * Run it linked to libpapi_mpi (as built) under mpirun; the library's banner at
  * MPI_Finalize then reports the aggregation time and bytes per rank.
  * PAPI_MPI_CALLSITES=0 or 1 (the default) switches the per-call-site statistics. */
@@ -33,7 +35,7 @@ static double median(double *v)
 }
 
 /* Alternate wrapped and direct batches so both see the same machine state. */
-static void measure(const char *what, int kind, int rank, int print)
+static void measure(const char *what, int kind, int rank, MPI_Comm comm, int print)
 {
     double w[BATCHES], d[BATCHES];
     int r;
@@ -45,10 +47,10 @@ static void measure(const char *what, int kind, int rank, int print)
                 if (kind == 0)
                     pass ? PMPI_Comm_rank(MPI_COMM_WORLD, &r) : MPI_Comm_rank(MPI_COMM_WORLD, &r);
                 else if (pass)
-                    PMPI_Sendrecv(&c, 0, MPI_BYTE, rank, 0, &c, 0, MPI_BYTE, rank, 0, MPI_COMM_SELF,
+                    PMPI_Sendrecv(&c, 0, MPI_BYTE, rank, 0, &c, 0, MPI_BYTE, rank, 0, comm,
                                   MPI_STATUS_IGNORE);
                 else
-                    MPI_Sendrecv(&c, 0, MPI_BYTE, rank, 0, &c, 0, MPI_BYTE, rank, 0, MPI_COMM_SELF,
+                    MPI_Sendrecv(&c, 0, MPI_BYTE, rank, 0, &c, 0, MPI_BYTE, rank, 0, comm,
                                  MPI_STATUS_IGNORE);
             }
             (pass ? d : w)[b] = (now_ns() - t0) / PER_BATCH;
@@ -56,7 +58,7 @@ static void measure(const char *what, int kind, int rank, int print)
     }
     double mw = median(w), md = median(d);
     if (print)
-        printf("bench: %-24s wrapped %8.1f ns  direct %8.1f ns  overhead %6.1f ns per call "
+        printf("bench: %-30s wrapped %8.1f ns  direct %8.1f ns  overhead %6.1f ns per call "
                "(median of %d x %d)\n",
                what, mw, md, mw - md, BATCHES, PER_BATCH);
 }
@@ -71,8 +73,20 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("bench: %d ranks, call sites %s\n", size, cs && cs[0] == '0' ? "off" : "on");
     if (argc < 2 || strcmp(argv[1], "finalize-only") != 0) {
-        measure("MPI_Comm_rank", 0, 0, rank == 0);
-        measure("MPI_Sendrecv 0 B to self", 1, 0, rank == 0);
+        measure("MPI_Comm_rank", 0, 0, MPI_COMM_WORLD, rank == 0);
+        measure("MPI_Sendrecv 0 B to self", 1, 0, MPI_COMM_SELF, rank == 0);
+        /* Partners on communicators whose ranks the wrapper translates (each rank to
+         * itself: the same call on every rank, no wait for another). */
+        MPI_Comm dup, cart;
+        int dims[1] = {size}, periods[1] = {1}, me;
+        PMPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        PMPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
+        PMPI_Comm_rank(dup, &me);
+        measure("MPI_Sendrecv 0 B, dup comm", 1, me, dup, rank == 0);
+        PMPI_Comm_rank(cart, &me);
+        measure("MPI_Sendrecv 0 B, Cartesian", 1, me, cart, rank == 0);
+        PMPI_Comm_free(&cart);
+        PMPI_Comm_free(&dup);
     } else { /* run_scale.sh: a few calls, then the report */
         int r;
         for (int i = 0; i < 100; i++)

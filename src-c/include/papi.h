@@ -660,8 +660,14 @@ int PAPI_event_name_to_code(const char *in, int *out);
 /** Return the index of the component called name ("perf_event"), or PAPI_ENOCMP. */
 int PAPI_get_component_index(const char *name);
 /** Return the description of component cidx: name, counters, capabilities, and when disabled
- * the reason in disabled_reason. NULL for a bad index. */
+ * the reason in disabled_reason (its first PAPI_HUGE_STR_LEN - 1 bytes: a longer reason ends
+ * there with "[cut: PAPI_get_component_reason() has it whole]"). NULL for a bad index. */
 const PAPI_component_info_t *PAPI_get_component_info(int cidx);
+/** Return why component cidx is disabled, or what limits it (perf_event without a hardware
+ * PMU), whole whatever its length: the text of which disabled_reason holds at most
+ * PAPI_HUGE_STR_LEN - 1 bytes; "" when there is none. NULL before PAPI_library_init or for a
+ * bad index. Valid until PAPI_shutdown. An extension of this library (not in PAPI). */
+const char *PAPI_get_component_reason(int cidx);
 /** Fill *dest with the memory use of this process (size, resident, peak, heap, stack, page size
  * ...) from /proc. Returns PAPI_OK, PAPI_ESYS. */
 int PAPI_get_dmem_info(PAPI_dmem_info_t *dest);
@@ -669,7 +675,9 @@ int PAPI_get_dmem_info(PAPI_dmem_info_t *dest);
  * event. */
 int PAPI_get_event_component(int EventCode);
 /** Fill *info with the name, descriptions, unit and, for a preset, the native events it is made
- * of. Returns PAPI_OK, PAPI_ENOEVNT. */
+ * of; for a preset not available here, count 0 and the reason in note (its first
+ * PAPI_HUGE_STR_LEN - 1 bytes: a longer one ends there with "[cut: PAPI_query_event() fails
+ * with it whole in PAPI_strerror_detail()]"). Returns PAPI_OK, PAPI_ENOEVNT. */
 int PAPI_get_event_info(int EventCode, PAPI_event_info_t *info);
 /** Return the component index an event set is bound to, PAPI_ENOCMP when it is not bound yet,
  * PAPI_ENOEVST. */
@@ -847,7 +855,8 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
 int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int EventSet,
                 int EventCode, int threshold, int flags);
 /** Return PAPI_OK when the event EventCode exists and can be counted here, PAPI_ENOEVNT
- * otherwise. */
+ * otherwise; for a preset that is not available, PAPI_strerror_detail() then gives the whole
+ * reason, whatever its length. */
 int PAPI_query_event(int EventCode);
 /** PAPI_query_event for an event given by name. */
 int PAPI_query_named_event(const char *EventName);

@@ -102,7 +102,7 @@ static int describe_one(const struct opts *o)
         if (IS_PRESET(code) && !util_preset_available(&info)) /* PAPI's sentence, then why */
             printf("\nPRESET event %s is NOT available on this architecture!\n"
                    "%s is not available on this machine%s%s\n", info.symbol, info.symbol,
-                   info.note[0] ? ": " : ".", info.note);
+                   info.note[0] ? ": " : ".", util_event_note(&info));
     } else {
         fprintf(stderr, "papi_avail: %s: %s\n", o->event, why);
     }
@@ -159,7 +159,8 @@ static int list_presets(const struct opts *o)
                 util_event_describe_json(&w, NULL, &info);
             } else if (o->detail) {
                 printf("%-13s 0x%-10x%-6u|%s|\n  |%s|\n  |%s|\n  |%s|\n  |%s|\n", info.symbol,
-                       info.event_code, info.count, info.short_descr, info.long_descr, info.note,
+                       info.event_code, info.count, info.short_descr, info.long_descr,
+                       util_event_note(&info),
                        info.derived, info.postfix);
                 for (unsigned i = 0; i < info.count && i < PAPI_MAX_INFO_TERMS; i++)
                     printf("  Native Code[%u]: 0x%x |%s|\n", i, info.code[i], info.name[i]);

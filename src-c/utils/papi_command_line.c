@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util_common.h"
+#include "util_events.h"
 #include "util_options.h"
 
 static const char usage[] =
@@ -57,12 +58,15 @@ static char *with_preset_note(const char *name, char *why)
     PAPI_event_info_t info;
     char *out = NULL;
     if (!why || PAPI_event_name_to_code(name, &code) != PAPI_OK || !IS_PRESET(code) ||
-        PAPI_get_event_info(code, &info) != PAPI_OK || !info.note[0] || strstr(why, info.note))
+        PAPI_get_event_info(code, &info) != PAPI_OK || !info.note[0])
         return why;
-    size_t len = strlen(why) + strlen(info.note) + 4;
+    const char *note = util_event_note(&info); /* whole */
+    if (strstr(why, note) || strstr(why, strncmp(note, "not available: ", 15) ? note : note + 15))
+        return why;
+    size_t len = strlen(why) + strlen(note) + 4;
     if (!(out = malloc(len)))
         return why;
-    snprintf(out, len, "%s (%s)", why, info.note);
+    snprintf(out, len, "%s (%s)", why, note);
     free(why);
     return out;
 }

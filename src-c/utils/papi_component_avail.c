@@ -72,7 +72,8 @@ static void print_active(int n, int detail)
             printf("%sPMUs supported: %s\n", indent, pmus);
         if (c->num_cntrs == 0 && c->disabled_reason[0])
             util_print_hanging(stdout, "                                Note: ",
-                               "                                      ", c->disabled_reason, 80);
+                               "                                      ",
+                               PAPI_get_component_reason(i), 80);
         if (detail)
             print_detail(c);
         printf("\n");
@@ -120,7 +121,7 @@ int main(int argc, char **argv)
             jw_str(&w, "description", c->description);
             jw_bool(&w, "active", !c->disabled);
             if (c->disabled || c->disabled_reason[0])
-                jw_str(&w, "disabled_reason", c->disabled_reason);
+                jw_str(&w, "disabled_reason", PAPI_get_component_reason(i));
             jw_int(&w, "native_events", c->num_native_events);
             jw_int(&w, "preset_events", c->num_preset_events);
             jw_int(&w, "hardware_counters", c->num_cntrs);
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
         printf("Name:   %-23s %s\n", c->name, c->description);
         if (c->disabled)
             util_print_hanging(stdout, "   \\-> Disabled: ", "                 ",
-                               c->disabled_reason, 80);
+                               PAPI_get_component_reason(i), 80);
     }
     if (!json)
         print_active(n, detail);

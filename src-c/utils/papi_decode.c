@@ -8,6 +8,7 @@
 
 #include "json_writer.h"
 #include "papi.h"
+#include "util_events.h"
 #include "util_options.h"
 
 static const char usage[] =
@@ -45,7 +46,7 @@ static void print_csv(const PAPI_event_info_t *info)
     putchar(',');
     csv_quoted(stdout, info->long_descr);
     putchar(',');
-    csv_quoted(stdout, info->note);
+    csv_quoted(stdout, util_event_note(info));
     for (unsigned t = 0; t < info->count && t < PAPI_MAX_INFO_TERMS; t++)
         printf(",%s", info->name[t]);
     putchar('\n');
@@ -76,7 +77,7 @@ static void print_json(const PAPI_event_info_t *info, int first)
     json_member("postfix", info->postfix, 0);
     json_member("short_descr", info->short_descr, 0);
     json_member("long_descr", info->long_descr, 0);
-    json_member("note", info->note, 0);
+    json_member("note", util_event_note(info), 0);
     printf("      \"native\": [");
     for (unsigned t = 0; t < info->count && t < PAPI_MAX_INFO_TERMS; t++) {
         printf(t ? ", " : "");
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
         else if (avail)
             print_csv(&info);
         else
-            printf("# %s: %s\n", info.symbol, info.note[0] ? info.note : "not available");
+            printf("# %s: %s\n", info.symbol, info.note[0] ? util_event_note(&info) : "not available");
     } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
     if (json)
         printf("\n  ],\n  \"shown\": %d\n}\n", shown);

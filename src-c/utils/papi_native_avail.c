@@ -181,7 +181,7 @@ static void list_component(const struct opts *o, struct jw *w, int cidx, struct 
     } else {
         printf("\n%s\n Native Events in Component: %s\n%s\n", UTIL_BANNER, c->name, UTIL_BANNER);
         if (c->disabled)
-            printf("(component disabled: %s)\n", c->disabled_reason);
+            printf("(component disabled: %s)\n", PAPI_get_component_reason(cidx));
     }
     int code = PAPI_NATIVE_MASK;
     char last_pmu[PAPI_MIN_STR_LEN * 2] = "";

@@ -10,7 +10,8 @@ drawn from, and the region tree in Hatchet's literal format (regions_hatchet.jso
 The same tables are available as pandas DataFrames from the Python module papi_report.
 
 Exit status: 0 done, 1 the inputs cannot be read or pandas/matplotlib are missing,
-2 bad usage."""
+2 bad usage, 3 the report is written but some figures failed (the page and stderr say
+which and why)."""
 import argparse
 import json
 import os
@@ -80,8 +81,9 @@ def main(argv=None):
     try:
         files = papi_report.load_regions(regions) if regions else None
         t = papi_report.tables(mpi=mpi, regions=files)
+        failed = []
         written = html.write(t, args.output, args.title,
-                             [s for s in [mpi] + (regions or []) if s])
+                             [s for s in [mpi] + (regions or []) if s], failed)
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
             with open(path, "w", encoding="utf-8") as f:
@@ -95,11 +97,13 @@ def main(argv=None):
               file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps({"written": written}, indent=1))
+        print(json.dumps({"written": written, "failed": dict(failed)}, indent=1))
     else:
         print("papi_report: wrote %s" % written[0])
         print("  tables: %s" % ", ".join(os.path.basename(w) for w in written[1:]))
-    return 0
+    for fid, why in failed:
+        print("papi_report: figure %s failed: %s" % (fid, why), file=sys.stderr)
+    return 3 if failed else 0
 
 
 if __name__ == "__main__":

@@ -212,14 +212,14 @@ static void component(const struct opts *o, struct jw *w, int cidx)
         jw_str(w, "type", type);
         jw_str(w, "id", c->name);
         if (c->disabled)
-            jw_str(w, "disabled_reason", c->disabled_reason);
+            jw_str(w, "disabled_reason", PAPI_get_component_reason(cidx));
     } else {
         printf("<component index=\"%d\" type=\"%s\" id=\"", cidx, type);
         put_xml(c->name);
         printf("\">\n");
         if (c->disabled && o->why) {
             printf("  <!-- disabled: ");
-            put_comment(c->disabled_reason);
+            put_comment(PAPI_get_component_reason(cidx));
             printf(" -->\n");
         }
     }

@@ -1,7 +1,26 @@
 /* util_events.c: describe events and try them in an event set. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util_events.h"
+
+const char *util_event_note(const PAPI_event_info_t *info)
+{
+    static char *whole;
+    static const char at[] = "is not available on this machine: ";
+    if (strlen(info->note) < PAPI_HUGE_STR_LEN - 1 || !IS_PRESET((int)info->event_code) ||
+        PAPI_query_event((int)info->event_code) == PAPI_OK)
+        return info->note;
+    const char *d = strstr(PAPI_strerror_detail(), at);
+    size_t n = d ? strlen(d + sizeof at - 1) + 16 : 0;
+    char *s = d ? malloc(n) : NULL;
+    if (!s)
+        return info->note;
+    snprintf(s, n, "not available: %s", d + sizeof at - 1);
+    free(whole);
+    whole = s;
+    return whole;
+}
 
 int util_preset_available(const PAPI_event_info_t *info)
 {
@@ -32,7 +51,7 @@ void util_event_describe_text(FILE *f, const PAPI_event_info_t *info)
     if (info->units[0])
         fprintf(f, "%-29s|%s|\n", "Units:", info->units);
     if (preset) {
-        fprintf(f, "%-29s|%s|\n", "Developer's Notes:", info->note);
+        fprintf(f, "%-29s|%s|\n", "Developer's Notes:", util_event_note(info));
         fprintf(f, "%-29s|%s|\n", "Derived Type:", info->derived[0] ? info->derived : "NOT_DERIVED");
         fprintf(f, "%-29s|%s|\n", "Postfix Processing String:", info->postfix);
         for (unsigned i = 0; i < info->count && i < PAPI_MAX_INFO_TERMS; i++)
@@ -59,7 +78,7 @@ void util_event_describe_json(struct jw *w, const char *key, const PAPI_event_in
     jw_str(w, "long_description", info->long_descr);
     if (info->units[0])
         jw_str(w, "units", info->units);
-    jw_str(w, "note", info->note);
+    jw_str(w, "note", util_event_note(info));
     if (preset) {
         jw_str(w, "derived_type", info->derived);
         jw_str(w, "postfix", info->postfix);

@@ -20,6 +20,10 @@ int util_event_try_add(int code, const int *with, int nwith, char *why, size_t w
 
 /* Whether a preset's info says it is available here / derived. */
 int util_preset_available(const PAPI_event_info_t *info);
+/* The event's note whole: PAPI_event_info_t.note holds PAPI_HUGE_STR_LEN - 1 bytes of an
+ * unavailable preset's reason; a longer one comes from PAPI_strerror_detail() after
+ * PAPI_query_event fails. Valid until the next call. */
+const char *util_event_note(const PAPI_event_info_t *info);
 int util_preset_derived(const PAPI_event_info_t *info);
 
 #endif

@@ -84,7 +84,7 @@ void util_print_no_counters(FILE *f)
         return;
     fprintf(f, "\nNo hardware counters can be used on this machine.\n");
     if (c->disabled_reason[0])
-        util_print_wrapped(f, "", c->disabled_reason, 80);
+        util_print_wrapped(f, "", PAPI_get_component_reason(0), 80);
     else
         fprintf(f, "The kernel's software events (perf::TASK-CLOCK, perf::PAGE-FAULTS, ...) "
                    "can still be counted.\n");
@@ -171,7 +171,7 @@ void util_json_header(struct jw *w)
     jw_int(w, "max_multiplex_counters", h.mpx);
     jw_bool(w, "fast_counter_read", fast_read(&h));
     if (h.counters == 0 && h.cpu)
-        jw_str(w, "no_counters_reason", h.cpu->disabled_reason);
+        jw_str(w, "no_counters_reason", PAPI_get_component_reason(0));
     jw_int(w, "perf_event_paranoid", perf_paranoid());
     jw_bool(w, "cap_perfmon", has_perfmon());
     jw_obj_end(w);

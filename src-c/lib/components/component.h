@@ -79,9 +79,14 @@ struct cmp_count {
 #define CMP_READ_TIMES 2 /* bring out[]'s time_enabled and time_running up to date */
 
 /* What the probe at PAPI_library_init found. */
+/* Room for a component's reason whole: fixed words, a PMU list and a PAPI_FSROOT path of
+ * up to PATH_MAX. PAPI_component_info_t.disabled_reason keeps PAPI_HUGE_STR_LEN - 1 bytes
+ * of it; PAPI_get_component_reason returns all of it. */
+#define CMP_REASON_LEN 8192
+
 struct cmp_status {
     int disabled;                     /* 0, or the PAPI error code that disables it */
-    char reason[PAPI_HUGE_STR_LEN];   /* why disabled (or a caveat), "" when none */
+    char reason[CMP_REASON_LEN];      /* why disabled (or a caveat), whole; "" when none */
     int num_counters;                 /* counters usable at once here, 0 when none */
 };
 

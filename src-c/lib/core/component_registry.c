@@ -5,6 +5,7 @@
  * itself comes from its probe and fill_info, the preset component's preset count from
  * the preset tables. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "component_registry.h"
@@ -12,6 +13,19 @@
 #include "registry.h"
 
 static int disabled_by_user[CMP_MAX]; /* survives shutdown, applied at init */
+/* Each component's reason whole (PAPI_get_component_reason); the public disabled_reason
+ * holds what fits, marked when cut. Replaced at each PAPI_library_init. */
+static char *whole_reason[CMP_MAX];
+static const char user_disabled[] = "disabled by PAPI_disable_component before PAPI_library_init";
+
+/* A reason into disabled_reason: whole when it fits, else cut with a marker saying where
+ * the whole one is. */
+static void set_public_reason(PAPI_component_info_t *c, const char *why)
+{
+    static const char mark[] = " [cut: PAPI_get_component_reason() has it whole]";
+    if (papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, why))
+        memcpy(c->disabled_reason + sizeof c->disabled_reason - sizeof mark, mark, sizeof mark);
+}
 
 struct papi_component *component_get(int cidx)
 {
@@ -28,8 +42,7 @@ static void apply_user_disable_to(int cidx, PAPI_component_info_t *c)
     if (!disabled_by_user[cidx])
         return;
     c->disabled = PAPI_ECMP_DISABLED;
-    papi_strcpy(c->disabled_reason, sizeof c->disabled_reason,
-                "disabled by PAPI_disable_component before PAPI_library_init");
+    papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, user_disabled);
 }
 
 static void apply_user_disable(int cidx)
@@ -42,7 +55,8 @@ void components_init(void)
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *cmp = papi_components[i];
         PAPI_component_info_t *c = &g_papi.cmp[i];
-        struct cmp_status st = {0};
+        static struct cmp_status st; /* large: not on the caller's stack */
+        memset(&st, 0, sizeof st);
         cmp->cidx = i;
         memset(c, 0, sizeof *c);
         if (cmp->probe(cmp, &st) != PAPI_OK && !st.disabled)
@@ -51,7 +65,9 @@ void components_init(void)
         c->initialized = 1;
         c->disabled = st.disabled;
         c->num_cntrs = st.num_counters;
-        papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, st.reason);
+        free(whole_reason[i]);
+        whole_reason[i] = st.reason[0] ? strdup(st.reason) : NULL;
+        set_public_reason(c, st.reason);
         papi_strcpy(c->name, sizeof c->name, cmp->name);
         apply_user_disable(i);
     }
@@ -81,6 +97,19 @@ const PAPI_component_info_t *PAPI_get_component_info(int cidx)
         return NULL;
     fill_info(cidx);
     return &g_papi.cmp[cidx];
+}
+
+const char *PAPI_get_component_reason(int cidx)
+{
+    if (g_papi.init_state == PAPI_NOT_INITED || cidx < 0 || cidx >= papi_num_components)
+        return NULL;
+    fill_info(cidx); /* a component may clear its reason once it knows more */
+    const char *pub = g_papi.cmp[cidx].disabled_reason;
+    if (!pub[0])
+        return "";
+    if (disabled_by_user[cidx])
+        return user_disabled;
+    return whole_reason[cidx] ? whole_reason[cidx] : pub;
 }
 
 const PAPI_component_info_t *component_info(int cidx)

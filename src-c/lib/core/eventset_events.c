@@ -7,6 +7,7 @@
 #include "component_registry.h"
 #include "eventset.h"
 #include "call_guard.h"
+#include "preset_tables.h"
 
 int es_entry_index(const struct eventset *es, int code)
 {
@@ -219,7 +220,7 @@ int es_add_code(struct eventset *es, int code)
         if (!def) {
             char name[PAPI_MAX_STR_LEN] = "?";
             preset_code_to_name(code, name, sizeof name);
-            return papi_error(PAPI_ENOEVNT, "preset %s is not available on this machine", name);
+            return preset_unavailable_error(code, name);
         }
         nterms = def->nterms;
         memcpy(codes, def->native_code, sizeof(int) * (size_t)nterms);

@@ -5,6 +5,7 @@
 #include "registry.h"
 #include "events.h"
 #include "call_guard.h"
+#include "preset_tables.h"
 
 struct papi_component *event_component_of(int code)
 {
@@ -94,7 +95,7 @@ int PAPI_query_event(int EventCode)
         if (preset_code_to_name(EventCode, name, sizeof name) != PAPI_OK)
             return PAPI_ENOTPRESET;
         if (!preset_lookup(EventCode))
-            return papi_error(PAPI_ENOEVNT, "preset %s is not available on this machine", name);
+            return preset_unavailable_error(EventCode, name);
         return PAPI_OK;
     }
     if (IS_NATIVE(EventCode)) {

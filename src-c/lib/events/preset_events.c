@@ -104,7 +104,9 @@ int preset_get_info(int code, PAPI_event_info_t *info)
     const struct preset_def *def = preset_tables_get(idx);
     if (!def) {
         /* Known name, not available here: count 0 tells the caller so. */
-        papi_strcpy(info->note, sizeof info->note, preset_tables_unavailable_reason(idx));
+        static const char mark[] = PAPI_NOTE_CUT_MARK;
+        if (papi_strcpy(info->note, sizeof info->note, preset_tables_unavailable_reason(idx)))
+            memcpy(info->note + sizeof info->note - sizeof mark, mark, sizeof mark);
         return PAPI_OK;
     }
     info->count = (unsigned)def->nterms;

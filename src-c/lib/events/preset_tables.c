@@ -269,7 +269,7 @@ static void load_locked(void)
     if (path && !*path)
         path = NULL;
     const char *cpu = preset_detected_cpu();
-    char err[PAPI_HUGE_STR_LEN] = "";
+    char err[16384] = ""; /* a path of up to PATH_MAX and the parser's words: whole */
     struct preset_src_list l;
     char *text = NULL;
     size_t len = 0;
@@ -377,6 +377,15 @@ const struct preset_def *preset_tables_get(int idx)
     const struct preset_def *d = slots[idx].avail > 0 ? slots[idx].def : NULL;
     pthread_mutex_unlock(&tables_lock);
     return d;
+}
+
+int preset_unavailable_error(int code, const char *name)
+{
+    const char *r = preset_tables_unavailable_reason(code & PAPI_PRESET_AND_MASK);
+    if (r && strncmp(r, "not available: ", 15) == 0)
+        r += 15;
+    return papi_error(PAPI_ENOEVNT, "preset %s is not available on this machine%s%s", name,
+                      r && *r ? ": " : "", r ? r : "");
 }
 
 /* The whole reason, in this thread's buffer (valid until its next call). */

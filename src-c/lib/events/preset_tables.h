@@ -17,6 +17,13 @@
 PAPI_INTERNAL const struct preset_def *preset_tables_get(int idx);
 /* Why preset idx is not available, for PAPI_get_event_info's note and papi_avail. */
 PAPI_INTERNAL const char *preset_tables_unavailable_reason(int idx);
+/* PAPI_ENOEVNT with "preset NAME is not available on this machine: <the whole reason>" as
+ * the thread's detail (PAPI_strerror_detail): where a note cut to PAPI_HUGE_STR_LEN in
+ * PAPI_get_event_info sends its reader. */
+PAPI_INTERNAL int preset_unavailable_error(int code, const char *name);
+/* The end of a PAPI_event_info_t note that holds only the first PAPI_HUGE_STR_LEN - 1
+ * bytes of its reason. */
+#define PAPI_NOTE_CUT_MARK " [cut: PAPI_query_event() fails with it whole in PAPI_strerror_detail()]"
 PAPI_INTERNAL const char *preset_catalog_name(int idx);
 
 /* Read a preset file whole (NUL-terminated): a regular file only, opened without

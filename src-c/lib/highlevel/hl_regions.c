@@ -183,11 +183,11 @@ static void configure(void)
             } else { /* seccomp, perf_event_paranoid 3: not even software events */
                 set_note("no event counts here, software events neither (%s); the regions "
                          "record real time only", why ? why : "no memory to say why");
-                if (g_hlr.note) {
-                    char msg[1024];
-                    snprintf(msg, sizeof msg, "PAPI_hl_region_begin: %.980s", g_hlr.note);
-                    hl_notice_once(msg);
-                }
+                char *msg = NULL; /* the whole reason, whatever its length */
+                if (g_hlr.note && asprintf(&msg, "PAPI_hl_region_begin: %s", g_hlr.note) < 0)
+                    msg = NULL;
+                hl_notice_once(msg ? msg : "PAPI_hl_region_begin: no event counts here");
+                free(msg);
             }
             free(why);
         }

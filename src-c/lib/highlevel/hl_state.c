@@ -97,8 +97,9 @@ char *hl_missing_reason(int code)
         if (r && *r && (own = strdup(strncmp(r, "not available: ", 15) == 0 ? r + 15 : r)))
             why = own;
     }
-    const PAPI_component_info_t *c = PAPI_get_component_info(0);
-    const char *cmp = c && c->disabled_reason[0] ? c->disabled_reason : NULL;
+    const char *cmp = PAPI_get_component_reason(0); /* whole */
+    if (cmp && !cmp[0])
+        cmp = NULL;
     if (asprintf(&out, "%s%s%s", why, cmp ? "; perf_event: " : "", cmp ? cmp : "") < 0)
         out = NULL;
     free(own);

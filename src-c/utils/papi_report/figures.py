@@ -3,16 +3,30 @@
 FIGURES lists them in the report's order: (id, title, section, function). A function
 takes the tables ({name: DataFrame}) and returns a matplotlib Figure, or a string saying
 why there is nothing to draw (no MPI report given, a wrapper that records no partners):
-the report then says so under the figure's title instead of drawing an empty one."""
+the report then says so under the figure's title instead of drawing an empty one.
+
+Every figure has a bounded size whatever the run's size: per-rank bars become heat
+strips past HEAT_STRIP_RANKS ranks, the rank x rank matrix sums ranks into blocks past
+MATRIX_SIDE ranks (its title says so), heat maps and plots show the MAX_ROWS largest
+rows or series (their titles say how many there are), the region tree its first
+MAX_DEPTH levels."""
 import math
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError as e:  # the CLI says which package installs it
+    raise ImportError("papi_report needs matplotlib for its figures (Debian: apt-get install "
+                      "python3-matplotlib): %s" % e)
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
+MATRIX_SIDE = 512  # cells a side of the rank x rank matrix at most (ranks in blocks past it)
+MAX_ROWS = 60  # regions in a heat map, series in a plot: the largest, the count said
+MAX_DEPTH = 24  # levels of the region tree drawn
+APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
 
 
 def _fig(w=8.0, h=4.0, ncols=1, nrows=1):
@@ -29,22 +43,57 @@ def _need(t, *names):
     return None
 
 
+def _strip(fig, a, values, label, cmap="viridis"):
+    """One heat strip: values (in rank order) left to right."""
+    im = a.imshow(np.asarray(values, dtype=float)[np.newaxis, :], aspect="auto", cmap=cmap,
+                  interpolation="nearest")
+    a.set_yticks([])
+    a.set_ylabel(label, rotation=0, ha="right", va="center")
+    fig.colorbar(im, ax=a, pad=0.01)
+    return im
+
+
+def _rank_ticks(a, ranks):
+    """A few rank numbers under a strip whose columns are the ranks in order."""
+    n = len(ranks)
+    pos = np.unique(np.linspace(0, n - 1, min(n, 9)).round().astype(int))
+    a.set_xticks(pos)
+    a.set_xticklabels([str(ranks[i]) for i in pos])
+
+
+def note(fig, text):
+    """Say text under the figure on the page too (the title says it in the picture)."""
+    fig.papi_notes = getattr(fig, "papi_notes", []) + [text]
+
+
+def _dropped_note(t):
+    """' (INCOMPLETE: ...)' when ranks dropped partner records, else ''."""
+    r = t.get("mpi_ranks")
+    if r is None or "partners_dropped" not in r or not (r["partners_dropped"] > 0).any():
+        return ""
+    d = r[r["partners_dropped"] > 0]
+    return ("INCOMPLETE: %d partner records dropped (partner table full) on %d rank%s, "
+            "first rank %d" % (int(d["partners_dropped"].sum()), len(d), "" if len(d) == 1 else "s",
+                               int(d["rank"].min())))
+
+
 def compute_vs_mpi(t):
     why = _need(t, "mpi_ranks")
     if why:
         return why
-    r = t["mpi_ranks"].sort_values("compute_s")
-    if len(r) > HEAT_STRIP_RANKS:
-        fig, ax = _fig(10, 2.6, nrows=2)
+    byrank = t["mpi_ranks"].sort_values("rank")
+    if len(byrank) > HEAT_STRIP_RANKS:
+        fig, ax = _fig(11, 2.8, nrows=2)
         for a, col, label in ((ax[0][0], "compute_s", "compute s"), (ax[1][0], "mpi_s", "MPI s")):
-            byrank = t["mpi_ranks"].set_index("rank")[col]
-            im = a.imshow(byrank.values[np.newaxis, :], aspect="auto", cmap="viridis")
-            a.set_yticks([])
-            a.set_ylabel(label)
-            fig.colorbar(im, ax=a)
+            _strip(fig, a, byrank[col].values, label)
+            _rank_ticks(a, list(byrank["rank"]))
         ax[1][0].set_xlabel("rank")
-        fig.suptitle("compute (wall - MPI) and MPI time per rank")
+        c = byrank.set_index("rank")["compute_s"]
+        fig.suptitle("compute (wall - MPI) and MPI time per rank, %d ranks: compute min %.4g s "
+                     "(rank %d), mean %.4g s, max %.4g s (rank %d)"
+                     % (len(c), c.min(), c.idxmin(), c.mean(), c.max(), c.idxmax()), fontsize="small")
         return fig
+    r = byrank.sort_values("compute_s")
     fig, ax = _fig(max(6, 0.35 * len(r) + 3), 4)
     a = ax[0][0]
     x = np.arange(len(r))
@@ -60,19 +109,31 @@ def compute_vs_mpi(t):
 
 
 def mpi_time_by_call(t):
-    why = _need(t, "mpi_calls")
+    why = _need(t, "mpi_calls", "mpi_ranks")
     if why:
         return why
     c = t["mpi_calls"]
-    c = c[~c["call"].isin(("MPI_Init", "MPI_Init_thread", "MPI_Finalize"))]
+    c = c[~c["call"].isin(APART)]
     if c.empty:
         return "no MPI call besides MPI_Init and MPI_Finalize"
-    wide = c.pivot_table(index="rank", columns="call", values="time_s", aggfunc="sum").fillna(0.0)
+    wide = c.pivot_table(index="rank", columns="call", values="time_s", aggfunc="sum")
+    wide = wide.reindex(sorted(t["mpi_ranks"]["rank"])).fillna(0.0)  # every rank, in order
     wide = wide[wide.sum().sort_values(ascending=False).index]
     top = list(wide.columns[:9])
     if len(wide.columns) > 9:
         wide["other"] = wide[wide.columns[9:]].sum(axis=1)
         top.append("other")
+    if len(wide) > HEAT_STRIP_RANKS:
+        # One strip per call, ranks left to right: a bar per rank would be wider than any page.
+        fig, ax = _fig(11, 0.55 * len(top) + 1.2, nrows=len(top))
+        for a, col in zip(ax[:, 0], top):
+            _strip(fig, a, wide[col].values, col, cmap="magma_r")
+            a.set_xticks([])
+        _rank_ticks(ax[-1][0], list(wide.index))
+        ax[-1][0].set_xlabel("rank")
+        fig.suptitle("MPI time per rank by call (seconds; %d ranks, without Init/Finalize)"
+                     % len(wide), fontsize="small")
+        return fig
     fig, ax = _fig(max(6, 0.35 * len(wide) + 4), 4)
     a, bottom = ax[0][0], np.zeros(len(wide))
     for col in top:
@@ -92,7 +153,7 @@ def time_per_call_site(t):
     if why:
         return why
     s = t["mpi_call_summary"]
-    s = s[~s["apart"]].head(15).iloc[::-1]
+    s = s[~s["apart"].astype(bool)].head(15).iloc[::-1]
     if s.empty:
         return "no MPI call besides MPI_Init and MPI_Finalize"
     fig, ax = _fig(8, 0.4 * len(s) + 1.5, ncols=2 if "mpi_callsites" in t and not t["mpi_callsites"].empty else 1)
@@ -100,8 +161,8 @@ def time_per_call_site(t):
     y = np.arange(len(s))
     mean = s["time_s"] / max(1, len(t["mpi_ranks"]))
     a.barh(y, mean, color="tab:orange", label="mean per rank")
-    a.errorbar(mean, y, xerr=[mean - s["min_s"], s["max_s"] - mean], fmt="none", ecolor="k",
-               capsize=3, label="min..max across ranks")
+    a.errorbar(mean, y, xerr=[(mean - s["min_s"]).clip(lower=0), (s["max_s"] - mean).clip(lower=0)],
+               fmt="none", ecolor="k", capsize=3, label="min..max across ranks")
     a.set_yticks(y)
     a.set_yticklabels(s["call"])
     a.set_xlabel("seconds per rank")
@@ -169,25 +230,50 @@ def _size_label(b):
     return str(lo)
 
 
+def matrix_grid(m, n, col, side=MATRIX_SIDE):
+    """The rank x rank matrix of column col as a dense grid of at most side x side cells:
+    past side ranks, ranks r..r+block-1 share a cell (sums). Returns (grid, block); empty
+    cells are NaN. Memory: side^2 cells whatever n."""
+    block = max(1, -(-n // side))
+    cells = -(-n // block)
+    grid = np.zeros((cells, cells))
+    seen = np.zeros((cells, cells), dtype=bool)
+    ok = m[(m["src"] >= 0) & (m["src"] < n) & (m["dst"] >= 0) & (m["dst"] < n)]
+    i, j = ok["src"].to_numpy() // block, ok["dst"].to_numpy() // block
+    np.add.at(grid, (i, j), ok[col].to_numpy(dtype=float))
+    seen[i, j] = True
+    grid[~seen] = np.nan
+    return grid, block
+
+
 def comm_matrix(t):
     why = _need(t, "mpi_matrix", "mpi_ranks")
     if why:
         return why
     m, n = t["mpi_matrix"], int(t["mpi_ranks"]["rank"].max()) + 1
-    fig, ax = _fig(12, 5, ncols=2)
+    dropped = _dropped_note(t)
+    fig, ax = _fig(12, 5.4 if dropped else 5, ncols=2)
     for a, col, label in ((ax[0][0], "bytes", "bytes sent"), (ax[0][1], "time_s", "seconds")):
-        grid = np.full((n, n), np.nan)
-        for r in m.itertuples():
-            if 0 <= r.src < n and 0 <= r.dst < n:
-                grid[r.src, r.dst] = getattr(r, col)
-        im = a.imshow(grid, cmap="viridis", origin="upper")
-        a.set_xlabel("destination rank")
-        a.set_ylabel("source rank")
-        a.set_title("rank x rank: %s" % label)
-        if n <= 32:
-            a.set_xticks(np.arange(n))
-            a.set_yticks(np.arange(n))
+        grid, block = matrix_grid(m, n, col)
+        im = a.imshow(grid, cmap="viridis", origin="upper", interpolation="nearest")
+        unit = "rank" if block == 1 else "rank block"
+        a.set_xlabel("destination %s" % unit)
+        a.set_ylabel("source %s" % unit)
+        title = "rank x rank: %s" % label
+        if block > 1:
+            title += "\n%d ranks in blocks of %d (sums per block)" % (n, block)
+            if col == "bytes":
+                note(fig, "%d ranks in blocks of %d: each cell sums %d x %d rank pairs"
+                     % (n, block, block, block))
+        a.set_title(title, fontsize="medium")
+        if len(grid) <= 32:
+            a.set_xticks(np.arange(len(grid)))
+            a.set_yticks(np.arange(len(grid)))
         fig.colorbar(im, ax=a)
+    if dropped:
+        fig.suptitle(dropped + ": the matrix misses their messages", color="tab:red", fontsize="medium")
+        note(fig, dropped + ": the matrix misses their messages (mpi_matrix.csv: column "
+                  "src_partners_dropped)")
     fig.tight_layout()
     return fig
 
@@ -198,13 +284,27 @@ def counters_per_rank(t):
         return why
     c = t["mpi_counters"]
     names = list(dict.fromkeys(c["counter"]))
-    fig, ax = _fig(8, 2.6 * len(names), nrows=len(names))
+    many = c["rank"].nunique() > HEAT_STRIP_RANKS
+    fig, ax = _fig(11 if many else 8, (1.3 if many else 2.6) * len(names) + (0.6 if many else 0),
+                   nrows=len(names))
     for a, name in zip(ax[:, 0], names):
-        v = c[c["counter"] == name].sort_values("rank")
+        v = c[c["counter"] == name].sort_values("rank").reset_index(drop=True)
+        values = v["value"].astype(float)
+        mean = values.mean()
+        lo, hi = v.loc[values.idxmin()], v.loc[values.idxmax()]
+        if many:  # a heat strip, the min and max ranks marked
+            _strip(fig, a, values.values, "")
+            for row, color, what in ((lo, "tab:green", "min"), (hi, "tab:red", "max")):
+                pos = int(v.index[v["rank"] == row["rank"]][0])
+                a.axvline(pos, color=color, linewidth=1.5,
+                          label="%s: rank %d (%.4g)" % (what, row["rank"], row["value"]))
+            a.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(0, -0.05), ncol=2,
+                     frameon=False)
+            a.set_xticks([])
+            a.set_title("%s per rank (%d ranks, mean %.4g)" % (name, len(v), mean), fontsize="small")
+            continue
         a.bar(v["rank"], v["value"], color="tab:gray")
-        mean = v["value"].mean()
         a.axhline(mean, color="tab:blue", label="mean %.4g" % mean)
-        lo, hi = v.loc[v["value"].idxmin()], v.loc[v["value"].idxmax()]
         a.bar([lo["rank"]], [lo["value"]], color="tab:green", label="min: rank %d" % lo["rank"])
         a.bar([hi["rank"]], [hi["value"]], color="tab:red", label="max: rank %d" % hi["rank"])
         a.set_title(name)
@@ -221,63 +321,107 @@ def region_tree(t):
     tree = t["region_tree"]
     metrics = [c for c in tree.columns if c not in ("path", "name", "parent_path", "depth", "region_count")]
     metrics = ["real_time_nsec"] + [m for m in metrics if m not in ("real_time_nsec", "cycles")]
-    fig, ax = _fig(10, 1.0 + 0.5 * (tree["depth"].max() + 1) * len(metrics), nrows=len(metrics))
+    levels = min(int(tree["depth"].max()) + 1, MAX_DEPTH)
+    fig, ax = _fig(10, 1.0 + 0.5 * levels * len(metrics), nrows=len(metrics))
     for a, m in zip(ax[:, 0], metrics):
-        _icicle(a, tree, m)
+        _icicle(a, tree, m, levels)
     fig.tight_layout()
     return fig
 
 
-def _icicle(a, tree, metric):
-    """An icicle: each region a box as wide as its inclusive value, children below it."""
-    vals = tree.set_index("path")[metric].fillna(0).clip(lower=0)
+def icicle_boxes(tree, metric, levels=MAX_DEPTH):
+    """The icicle's boxes: [(path, depth, x, width, value, scaled)] with x and width as
+    fractions of the whole (the roots' sum). A box is as wide as its inclusive value, its
+    children side by side under it. Children always lie within their parent's extent:
+    when they sum to more than the parent's value (a counter that is not additive down
+    the tree, e.g. one read per thread or per rank that also counts what other threads or
+    processes did, or clock noise), they are scaled down together to the parent's width
+    and marked scaled; their numbers stay the measured ones."""
+    vals = tree.set_index("path")[metric].astype(float).fillna(0).clip(lower=0)
     kids = {}
     for p, parent in zip(tree["path"], tree["parent_path"]):
         kids.setdefault(parent, []).append(p)
     roots = kids.get("", [])
     total = float(sum(vals[r] for r in roots)) or 1.0
-    cmap = plt.get_cmap("tab20")
+    boxes = []
 
-    def draw(paths, x0, depth, scale):
+    def place(paths, x0, room, k, depth, scaled):
+        # k: width per unit of value at this level (1/total unless an ancestor was scaled)
+        if depth >= levels or not paths:
+            return
+        s = float(sum(vals[p] for p in paths))
+        if s * k > room * (1 + 1e-9):  # more than the parent's extent: scaled into it
+            k, scaled = (room / s if s > 0 else 0.0), True
         x = x0
-        for i, p in enumerate(paths):
-            w = vals[p] / total
-            a.add_patch(plt.Rectangle((x, -depth - 1), w, 0.95, color=cmap((depth * 7 + i) % 20)))
-            if w > 0.04:
-                a.text(x + w / 2, -depth - 0.5, "%s\n%.4g" % (p.rsplit("/", 1)[-1], vals[p]),
-                       ha="center", va="center", fontsize="x-small")
-            draw(kids.get(p, []), x, depth + 1, scale)
+        for p in paths:
+            w = vals[p] * k
+            if w >= 1e-5:  # narrower than a pixel: neither it nor its children drawn
+                boxes.append((p, depth, x, w, float(vals[p]), scaled))
+                place(kids.get(p, []), x, w, k, depth + 1, scaled)
             x += w
-    draw(roots, 0.0, 0, 1.0)
+
+    place(roots, 0.0, 1.0, 1.0 / total, 0, False)
+    return boxes
+
+
+def _icicle(a, tree, metric, levels=MAX_DEPTH):
+    """An icicle: each region a box as wide as its inclusive value, children below it."""
+    cmap = plt.get_cmap("tab20")
+    boxes = icicle_boxes(tree, metric, levels)
+    scaled = False
+    for i, (p, depth, x, w, v, sc) in enumerate(boxes):
+        face = cmap((depth * 7 + i) % 20)
+        a.add_patch(plt.Rectangle((x, -depth - 1), w, 0.95, facecolor=face, hatch="//" if sc else None,
+                                  edgecolor="0.35" if sc else face, linewidth=0.4, clip_on=True))
+        scaled |= sc
+        if w > 0.04:
+            a.text(x + w / 2, -depth - 0.5, "%s\n%.4g" % (p.rsplit("/", 1)[-1], v), ha="center",
+                   va="center", fontsize="x-small", clip_on=True)
     a.set_xlim(0, 1)
-    a.set_ylim(-(tree["depth"].max() + 1), 0)
+    a.set_ylim(-levels, 0)
     a.set_yticks([])
     a.set_xticks([])
-    a.set_title("region tree (icicle), inclusive %s" % metric)
+    title = "region tree (icicle), inclusive %s" % metric
+    if int(tree["depth"].max()) + 1 > levels:
+        title += " (first %d levels)" % levels
+    if scaled:
+        title += "\nhatched: children summing to more than their parent, scaled to its width"
+    a.set_title(title, fontsize="medium")
 
 
-def _region_heat(t, by):
+def _region_heat(t, by, label):
     why = _need(t, "region_totals")
     if why:
         return why
     tot = t["region_totals"]
     grid = tot.pivot_table(index="path", columns=by, values="real_time_nsec", aggfunc="sum") / 1e9
-    fig, ax = _fig(max(6, 0.5 * len(grid.columns) + 4), 0.45 * len(grid) + 2)
+    nrows = len(grid)
+    if nrows > MAX_ROWS:  # the regions with most time
+        grid = grid.loc[grid.sum(axis=1).sort_values(ascending=False).index[:MAX_ROWS]]
+    ncols = len(grid.columns)
+    wide = ncols > HEAT_STRIP_RANKS
+    fig, ax = _fig(11 if wide else max(6, 0.5 * ncols + 4), 0.45 * len(grid) + 2)
     a = ax[0][0]
-    im = a.imshow(grid.values, aspect="auto", cmap="viridis")
+    im = a.imshow(grid.values, aspect="auto", cmap="viridis", interpolation="nearest")
     a.set_yticks(np.arange(len(grid)))
     a.set_yticklabels(grid.index, fontsize="small")
-    a.set_xticks(np.arange(len(grid.columns)))
-    a.set_xticklabels([str(c) for c in grid.columns], rotation=45, ha="right", fontsize="small")
-    a.set_xlabel(by)
+    if wide:
+        _rank_ticks(a, [str(c) for c in grid.columns])
+    else:
+        a.set_xticks(np.arange(ncols))
+        a.set_xticklabels([str(c) for c in grid.columns], rotation=45, ha="right", fontsize="small")
+    a.set_xlabel("%s (%d)" % (label, ncols))
     fig.colorbar(im, ax=a, label="inclusive real time, s")
-    a.set_title("region x %s" % by)
+    title = "region x %s" % label
+    if nrows > len(grid):
+        title += " (the %d of %d regions with most time)" % (len(grid), nrows)
+    a.set_title(title)
     fig.tight_layout()
     return fig
 
 
 def region_by_rank(t):
-    return _region_heat(t, "rank")
+    return _region_heat(t, "rank", "rank")
 
 
 def region_by_thread(t):
@@ -286,7 +430,7 @@ def region_by_thread(t):
         return why
     tot = t["region_totals"].copy()
     tot["rank/thread"] = tot["rank"].astype(str) + "/" + tot["thread"].astype(str)
-    return _region_heat(dict(t, region_totals=tot), "rank/thread")
+    return _region_heat(dict(t, region_totals=tot), "rank/thread", "rank/thread")
 
 
 def region_reads(t):
@@ -297,12 +441,18 @@ def region_reads(t):
     metrics = list(dict.fromkeys(r["metric"]))
     fig, ax = _fig(8, 2.8 * len(metrics), nrows=len(metrics))
     for a, m in zip(ax[:, 0], metrics):
-        for (rank, thread, rid, name), g in r[r["metric"] == m].groupby(["rank", "thread", "id", "name"]):
+        series = list(r[r["metric"] == m].groupby(["rank", "thread", "id", "name"]))
+        if len(series) > MAX_ROWS:  # the series ending highest
+            series = sorted(series, key=lambda kv: -float(kv[1]["value"].iloc[-1]))[:MAX_ROWS]
+        for (rank, thread, rid, name), g in series:
             a.plot(g["read"], g["value"], marker="o", label="%s (rank %s, thread %s, #%s)" % (name, rank, thread, rid))
         a.set_xlabel("PAPI_hl_read")
         a.set_ylabel(m)
-        a.set_title("PAPI_hl_read series: %s since the region's begin" % m)
-        a.legend(fontsize="x-small")
+        n = r[r["metric"] == m].groupby(["rank", "thread", "id"]).ngroups
+        a.set_title("PAPI_hl_read series: %s since the region's begin%s"
+                    % (m, "" if n <= MAX_ROWS else " (the %d of %d ending highest)" % (MAX_ROWS, n)))
+        if len(series) <= 12:
+            a.legend(fontsize="x-small")
     fig.tight_layout()
     return fig
 

@@ -1,25 +1,41 @@
 """papi_report.html: one self-contained HTML file (figures inline as PNG data URIs, no
-script, no external file) and the tidy CSV tables beside it."""
+script, no external file) and the tidy CSV tables beside it.
+
+A figure that cannot be drawn (an error while drawing or saving it, or a picture larger
+than MAX_PIXELS a side) does not lose the report: the page says under the figure's
+title which error stopped it, the other figures and every table are written, and the
+failures are returned to the caller (papi_report then exits with status 3)."""
 import base64
 import html
 import io
 import os
 
-import matplotlib.pyplot as plt
-
-from . import figures
+from . import figures  # first: it says which package installs matplotlib when missing
+import matplotlib.pyplot as plt  # noqa: E402,I100
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1400px}
 figure{margin:1.5em 0;border-top:1px solid #ccc;padding-top:.5em}
 figcaption{font-weight:bold;margin-bottom:.5em}img{max-width:100%}
 table{border-collapse:collapse;font-size:small}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
-.missing{color:#a33;font-style:italic}"""
+.missing{color:#a33;font-style:italic}.failed{color:#c00;font-weight:bold}.note{color:#a33}"""
+MAX_PIXELS = 30000  # a figure side at DPI: browsers and Agg (2^16) give up beyond
+DPI = 90
+
+
+class FigureTooLarge(Exception):
+    """A figure whose picture would exceed MAX_PIXELS a side."""
 
 
 def png_data_uri(fig):
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        w, h = fig.get_size_inches() * DPI
+        if max(w, h) > MAX_PIXELS:
+            raise FigureTooLarge("the picture would be %d x %d pixels (at most %d a side)"
+                                 % (w, h, MAX_PIXELS))
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    finally:
+        plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -29,8 +45,19 @@ def _table_html(df, rows=30):
     return df.head(rows).to_html(index=False, float_format=lambda x: "%.6g" % x, border=0)
 
 
-def render(tables, title="PAPI report", sources=()):
-    """The HTML text: every figure of figures.FIGURES, drawn or with the reason it is not."""
+def _figure(draw, tables):
+    """(PNG data URI, None, notes), (None, why not drawn, []) or raises what stopped the
+    drawing. notes: what the figure's own title says about its completeness (figures.note)."""
+    got = draw(tables)
+    if isinstance(got, str):
+        return None, got, []
+    notes = list(getattr(got, "papi_notes", []))
+    return png_data_uri(got), None, notes
+
+
+def render(tables, title="PAPI report", sources=(), failures=None):
+    """The HTML text: every figure of figures.FIGURES, drawn or with the reason it is not.
+    A figure that fails says so in its place; (id, reason) is appended to failures."""
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>%s</title><style>%s</style></head><body>" % (html.escape(title), STYLE),
            "<h1>%s</h1>" % html.escape(title)]
@@ -41,14 +68,28 @@ def render(tables, title="PAPI report", sources=()):
         if sect != section:
             out.append("<h2>%s</h2>" % html.escape(sect))
             section = sect
-        got = draw(tables)
+        try:
+            uri, why, notes = _figure(draw, tables)
+            failed = None
+        except Exception as e:  # noqa: BLE001 -- any error of one figure: the rest goes on
+            uri, why, notes, failed = None, None, [], "%s: %s" % (type(e).__name__, e)
+            plt.close("all")
+            if failures is not None:
+                failures.append((fid, failed))
         out.append('<figure id="%s" data-figure="%s">' % (fid, fid))
         out.append("<figcaption>%s</figcaption>" % html.escape(ftitle))
-        if isinstance(got, str):
+        if failed:
+            out.append('<p class="failed" data-failed="%s">This figure failed: %s. The other '
+                       'figures and the tables are complete.</p>' %
+                       (html.escape(failed, quote=True), html.escape(failed)))
+        elif why is not None:
             out.append('<p class="missing" data-missing="%s">Not drawn: %s.</p>' %
-                       (html.escape(got, quote=True), html.escape(got)))
+                       (html.escape(why, quote=True), html.escape(why)))
         else:
-            out.append('<img alt="%s" src="%s">' % (html.escape(ftitle, quote=True), png_data_uri(got)))
+            out.append('<img alt="%s" src="%s">' % (html.escape(ftitle, quote=True), uri))
+            for n in notes:
+                out.append('<p class="note" data-note="%s">%s</p>' %
+                           (html.escape(n, quote=True), html.escape(n)))
         out.append("</figure>")
     for name in ("mpi_ranks", "mpi_call_summary", "region_tree"):
         if name in tables and not tables[name].empty:
@@ -57,8 +98,9 @@ def render(tables, title="PAPI report", sources=()):
     return "\n".join(out) + "\n"
 
 
-def write(tables, outdir, title="PAPI report", sources=()):
-    """outdir/report.html and outdir/<table>.csv; returns the paths written."""
+def write(tables, outdir, title="PAPI report", sources=(), failures=None):
+    """outdir/report.html and outdir/<table>.csv; returns the paths written. Figures that
+    failed are appended to failures as (id, reason); the page is written all the same."""
     os.makedirs(outdir, exist_ok=True)
     written = []
     for name, df in tables.items():
@@ -68,6 +110,6 @@ def write(tables, outdir, title="PAPI report", sources=()):
     path = os.path.join(outdir, "report.html")
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(render(tables, title, sources))
+        f.write(render(tables, title, sources, failures))
     os.replace(tmp, path)
     return [path] + written

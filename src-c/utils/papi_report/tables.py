@@ -6,7 +6,9 @@ column per variable ("long form"), so a user's own groupby/pivot works on them.
 
 MPI (papi_mpi_report.json of the MPI wrapper library):
   mpi_ranks(rep)        rank, finished, threads, wall_s, mpi_s, compute_s (wall - MPI),
-                        mpi_pct, init_s, finalize_s
+                        mpi_pct, init_s, finalize_s, partners_dropped (partner records
+                        the rank's full partner table could not keep: its matrix row
+                        is then incomplete)
   mpi_calls(rep)        rank, call, calls, time_s, bytes_sent, bytes_recv (every call of
                         every rank with at least one call)
   mpi_call_summary(rep) call, calls, time_s, mean_call_s, pct_mpi, pct_wall, cov (of the
@@ -18,7 +20,9 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         power-of-two message-size histogram: bucket 0 is 0 bytes, bucket k
                         holds sizes 2^(k-1) .. 2^k - 1)
   mpi_matrix(rep)       src, dst, messages, bytes, time_s (what src sent to dst, and the
-                        time src spent in calls to dst)
+                        time src spent in point-to-point calls with dst),
+                        src_partners_dropped (nonzero: src dropped that many partner
+                        records, so its row of the matrix is incomplete)
 Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
   region_instances(files)  rank, thread, id, name, parent_id, path, and one column per
                            measurement (cycles, real_time_nsec, each event)
@@ -29,7 +33,10 @@ Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
                            inclusive totals summed over ranks and threads
   region_tree_literal(files)  the tree in Hatchet's literal format (a list of
                            {"frame": {"name", "type"}, "metrics": {...}, "children": [...]})
-                           for hatchet.GraphFrame.from_literal
+                           for hatchet.GraphFrame.from_literal: each measurement inclusive
+                           ("<name> (inc)") and exclusive ("<name>", inclusive minus the
+                           children's, negative where the children's counts exceed the
+                           parent's); region_count as it is (instances, not additive)
 """
 import glob
 import json
@@ -84,9 +91,10 @@ def mpi_ranks(rep):
         rows.append({"rank": int(r["rank"]), "finished": bool(r.get("finished", True)),
                      "threads": int(r.get("threads", 1)), "wall_s": wall, "mpi_s": mpi,
                      "compute_s": wall - mpi, "mpi_pct": 100.0 * mpi / wall if wall > 0 else 0.0,
-                     "init_s": _call_time(r, APART[:2]), "finalize_s": _call_time(r, APART[2:])})
+                     "init_s": _call_time(r, APART[:2]), "finalize_s": _call_time(r, APART[2:]),
+                     "partners_dropped": int(r.get("partners_dropped", 0))})
     cols = ["rank", "finished", "threads", "wall_s", "mpi_s", "compute_s", "mpi_pct", "init_s",
-            "finalize_s"]
+            "finalize_s", "partners_dropped"]
     return pd.DataFrame(rows, columns=cols).sort_values("rank").reset_index(drop=True)
 
 
@@ -172,11 +180,13 @@ def mpi_sizes(rep):
 def mpi_matrix(rep):
     rows = []
     for r in rep["ranks"]:
+        dropped = int(r.get("partners_dropped", 0))
         for p in r.get("partners", []):
             rows.append({"src": int(r["rank"]), "dst": int(p["rank"]),
                          "messages": int(p.get("sends", 0)), "bytes": int(p.get("bytes_sent", 0)),
-                         "time_s": float(p.get("time_s", 0.0))})
-    return pd.DataFrame(rows, columns=["src", "dst", "messages", "bytes", "time_s"])
+                         "time_s": float(p.get("time_s", 0.0)), "src_partners_dropped": dropped})
+    return pd.DataFrame(rows, columns=["src", "dst", "messages", "bytes", "time_s",
+                                       "src_partners_dropped"])
 
 
 def mpi_recorded(rep):
@@ -226,9 +236,15 @@ def _metrics(data):
 
 
 def _value(v):
+    """A measurement as written: integers stay integers, anything else a float (never
+    truncated: an event of type "instant" or a derived rate may be fractional)."""
     if isinstance(v, dict):
         v = v.get("region_value", 0)
-    return float(v) if isinstance(v, str) and not v.lstrip("-").isdigit() else int(v)
+    if isinstance(v, str):
+        return int(v) if v.strip().lstrip("-").isdigit() else float(v)
+    if isinstance(v, float):
+        return int(v) if v.is_integer() and abs(v) < 2 ** 53 else v
+    return int(v)
 
 
 def region_instances(files):
@@ -318,9 +334,14 @@ def region_tree_literal(files):
         (parent["children"] if parent else roots).append(n)
     for n in nodes.values():
         for k in list(n["metrics"]):
+            name = k[:-len(" (inc)")]
             inc = n["metrics"][k]
+            if name == "region_count":  # instances of this node: not inclusive of the children's
+                del n["metrics"][k]
+                n["metrics"][name] = inc
+                continue
             kids = [c["metrics"].get(k) for c in n["children"]]
-            n["metrics"][k[:-len(" (inc)")]] = None if inc is None else \
+            n["metrics"][name] = None if inc is None else \
                 inc - sum(x for x in kids if x is not None)
     return roots
 

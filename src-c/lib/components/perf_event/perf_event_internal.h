@@ -35,7 +35,7 @@ struct pmu_access {
     int num_hw_counters;      /* general counters usable here; 0 when no PMU */
     bool user_read_allowed;   /* the kernel lets user space read counters (rdpmc,
                                  kernel.perf_user_access) and PAPI_USER_READ is not 0 */
-    char reason[PAPI_HUGE_STR_LEN];
+    char reason[CMP_REASON_LEN]; /* whole (component.h) */
 };
 PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
 extern struct pmu_access g_pmu PAPI_INTERNAL;

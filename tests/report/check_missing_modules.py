@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""check_missing_modules.py PAPI_REPORT HL_OUTPUT_WRITER: the Python tools on a machine
+without pandas or without matplotlib (each hidden in turn by a package of that name that
+fails to import, first on PYTHONPATH). Each tool that needs the missing module must stop
+with exit status 1 and one message naming the Debian package that installs it (never a
+traceback); --help needs neither. Exit 0 pass, 1 fail."""
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+PACKAGES = {"pandas": "python3-pandas", "matplotlib": "python3-matplotlib"}
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL:", what)
+
+
+def hide(root, module):
+    d = os.path.join(root, "hide_" + module, module)
+    os.makedirs(d)
+    with open(os.path.join(d, "__init__.py"), "w", encoding="utf-8") as f:
+        f.write("raise ModuleNotFoundError(\"No module named '%s' (hidden by the test)\", name=%r)\n"
+                % (module, module))
+    return os.path.dirname(d)
+
+
+def run(cmd, hidden, cwd):
+    env = dict(os.environ, PYTHONPATH=hidden)
+    p = subprocess.run([sys.executable] + cmd, capture_output=True, text=True, env=env, cwd=cwd,
+                       timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    report, writer = (os.path.abspath(a) for a in sys.argv[1:3])
+    root = tempfile.mkdtemp(prefix="missing_modules_")
+    for module, package in PACKAGES.items():
+        hidden = hide(root, module)
+        rc, out = run([report, "--mpi", root], hidden, root)
+        print("papi_report without %s: exit %d: %s" % (module, rc, out.strip()))
+        check(rc == 1 and package in out and "Traceback" not in out,
+              "papi_report without %s: exit %d, %r" % (module, rc, out))
+        rc, out = run([report, "--help"], hidden, root)
+        check(rc == 0 and "usage" in out, "papi_report --help without %s: exit %d" % (module, rc))
+        if module == "pandas":  # papi_hl_output_writer draws nothing: pandas only
+            rc, out = run([writer, "--source", root], hidden, root)
+            print("papi_hl_output_writer without %s: exit %d: %s" % (module, rc, out.strip()))
+            check(rc == 1 and package in out and "Traceback" not in out,
+                  "papi_hl_output_writer without %s: exit %d, %r" % (module, rc, out))
+    print("check_missing_modules: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
