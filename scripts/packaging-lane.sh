@@ -13,7 +13,7 @@
 # reason and exits 77.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$1
+build=$(cd "$1" && pwd)
 version=$(sed -n 's/^project(papi-compat VERSION \([0-9.]*\).*/\1/p' "$top/CMakeLists.txt")
 api=$(sed -n 's/^set(PAPI_API_VERSION \([0-9.]*\))/\1/p' "$top/CMakeLists.txt")
 work=$build/packaging-lane
