@@ -102,8 +102,10 @@ def fortran_routines(def_file):
             continue
         name, args, call = (f.strip() for f in line.split("|"))
         params = [tuple(a.split()) for a in args.split(",") if a.strip()]
-        m = re.search(r"\b(PAPI_\w+|papifh_(\w+))\(", call)
-        cfunc = ("PAPI_" + m.group(2)) if m and m.group(2) else (m.group(1) if m else None)
+        # The PAPI_ function the routine calls (inside a helper's arguments too), else the
+        # helper's name (papifh_get_domain: the Fortran-only PAPIF_get_domain).
+        m = re.search(r"\b(PAPI_[a-z]\w*)\(", call) or re.search(r"\bpapifh_(\w+)\(", call)
+        cfunc = (m.group(1) if m.group(1).startswith("PAPI_") else "PAPI_" + m.group(1)) if m else None
         out.append(("PAPIF_" + name, params, cfunc))
     return out
 
@@ -148,14 +150,17 @@ def c_pages(outdir, funcs, ctx):
         if missing:
             sys.exit("gen_man.py: doc/arguments.txt does not explain %s of %s" % (missing, name))
         long = ctx["descriptions"].get(name)
+        try:
+            errs = mc.error_lines(name, doc, ctx["api_errors"], ctx["meanings"])
+            returns = mc.returns_text(name, proto, doc, ctx["api_errors"][name])
+        except ValueError as e:
+            sys.exit("gen_man.py: %s" % e)
         sections = [("SYNOPSIS", synopsis, True),
-                    ("DESCRIPTION", doc + ("\n\n" + long if long else ""), False),
+                    ("DESCRIPTION", mc.description_text(proto, doc) + ("\n\n" + long if long else ""), False),
                     ("ARGUMENTS", "\n".join(args) if args else "None.", "list" if args else False),
-                    ("RETURN VALUES", mc.returns_text(name, proto, doc), False)]
-        errs = mc.error_lines(name, doc, ctx["api_errors"], ctx["meanings"])
-        sections.append(("ERRORS", "\n".join(errs) if errs else
-                         "None of its own: the call cannot fail once its arguments are valid.",
-                         "list" if errs else False))
+                    ("RETURN VALUES", returns, False),
+                    ("ERRORS", "\n".join(errs) if isinstance(errs, list) else errs,
+                     "list" if isinstance(errs, list) else False)]
         sections.append(("EXAMPLE", c_example(name, proto, ctx["examples"]), True))
         see = [s for s in see] + [f.split("(")[0].split()[-1] + "(3)" for f in fortran]
         if see:
@@ -186,6 +191,8 @@ def fortran_pages(outdir, routines, funcs, ctx):
         decls = "\n".join("%-26s %s   ! %s" % (FORTRAN_TYPES.get(t, t), a, i)
                           for i, t, a in params)
         proto, doc = funcs.get(cfunc, (None, None)) if cfunc else (None, None)
+        if cfunc and cfunc not in funcs:  # a routine of the Fortran interface alone
+            cfunc = None
         summary = "Fortran binding of %s" % cfunc if cfunc else "Fortran routine"
         body = ("The Fortran form of %s(3); arguments are passed by reference in the order "
                 "shown, and the C return value is the last argument when there is one "
@@ -201,11 +208,14 @@ def fortran_pages(outdir, routines, funcs, ctx):
         sections = [("SYNOPSIS", '#include "fpapi.h"\n\nCALL %s(%s)\n%s' % (name, args, decls), True),
                     ("DESCRIPTION", body, False),
                     ("ARGUMENTS", "\n".join(arg_lines) or "None.", "list" if arg_lines else False),
-                    ("RETURN VALUES", "In check: " + (mc.returns_text(cfunc, proto, doc)
+                    ("RETURN VALUES", "In check: " + (mc.returns_text(cfunc, proto, doc, ctx["api_errors"][cfunc])
                                                       if proto else "nothing."), False)]
-        errs = mc.error_lines(cfunc, doc or "", ctx["api_errors"], ctx["meanings"]) if cfunc else []
-        sections.append(("ERRORS", "\n".join(errs) if errs else "None of its own.",
-                         "list" if errs else False))
+        try:
+            errs = mc.error_lines(cfunc or name, doc or "", ctx["api_errors"], ctx["meanings"])
+        except ValueError as e:
+            sys.exit("gen_man.py: %s" % e)
+        sections.append(("ERRORS", "\n".join(errs) if isinstance(errs, list) else errs,
+                         "list" if isinstance(errs, list) else False))
         sections.append(("EXAMPLE", fortran_example(name, params, ctx["examples"]), True))
         if cfunc:
             sections.append(("SEE ALSO", cfunc + "(3)", False))
