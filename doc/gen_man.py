@@ -107,7 +107,27 @@ def fortran_routines(def_file):
         m = re.search(r"\b(PAPI_[a-z]\w*)\(", call) or re.search(r"\bpapifh_(\w+)\(", call)
         cfunc = (m.group(1) if m.group(1).startswith("PAPI_") else "PAPI_" + m.group(1)) if m else None
         out.append(("PAPIF_" + name, params, cfunc))
+        FORTRAN_CALLS["PAPIF_" + name] = call
     return out
+
+
+FORTRAN_CALLS = {}  # PAPIF_name: the C expression papif_api.def gives (fortran_routines)
+FORTRAN_STATUS = ("PAPI_OK (0) when it succeeds; otherwise a negative error code, one of those "
+                  "under ERRORS.")
+
+
+def fortran_returns(name, params, cfunc, proto, doc, ctx):
+    """RETURN VALUES of a PAPIF_ page: which argument receives what."""
+    call = FORTRAN_CALLS.get(name, "")
+    target = re.match(r"\s*(\w+)\s*=", call)
+    if not target:
+        return "Nothing: the routine has no result argument."
+    arg = target.group(1)
+    if not proto or "papifh_" in call:
+        return "In %s: %s" % (arg, FORTRAN_STATUS)  # a helper: PAPI_OK or a code
+    text = mc.returns_text(cfunc, proto, doc, ctx["api_errors"][cfunc],
+                           ctx["api_errors"]["notes"].get((cfunc, "returns")))
+    return "In %s: %s" % (arg, text)
 
 
 def write(path, text):
@@ -115,20 +135,13 @@ def write(path, text):
         f.write(text)
 
 
-def c_example(name, proto, examples):
-    """The example program that shows the call, or a short fragment made from the
-    prototype when no program of doc/examples shows it."""
-    if name in examples:
-        fname, text = examples[name]
-        return "/* doc/examples/%s */\n%s" % (fname, text.rstrip())
-    decls = "".join("    %s;\n" % d.replace("const ", "") for d, _ in mc.parameters(proto))
-    call = "%s(%s)" % (name, ", ".join(n for _, n in mc.parameters(proto)))
-    if proto.startswith("int"):
-        body = "    int ret = %s;\n    if (ret < 0)\n        PAPI_perror(\"%s\");\n" % (call, name)
-    else:
-        body = "    %s;\n" % call
-    return ("#include <papi.h>\n\nvoid example(void)\n{\n%s    /* ... set the arguments ... */\n%s}"
-            % (decls, body))
+def example(name, examples, comment):
+    """The example program of doc/examples whose Shows: line names the call: a complete
+    program the build compiles and ctest runs. A call no program shows is an error."""
+    if name not in examples:
+        sys.exit("gen_man.py: no program of doc/examples shows %s (name it on a Shows: line)" % name)
+    fname, text = examples[name]
+    return "%s\n%s" % (comment % ("doc/examples/" + fname), text.rstrip())
 
 
 def c_pages(outdir, funcs, ctx):
@@ -152,7 +165,8 @@ def c_pages(outdir, funcs, ctx):
         long = ctx["descriptions"].get(name)
         try:
             errs = mc.error_lines(name, doc, ctx["api_errors"], ctx["meanings"])
-            returns = mc.returns_text(name, proto, doc, ctx["api_errors"][name])
+            returns = mc.returns_text(name, proto, doc, ctx["api_errors"][name],
+                                      ctx["api_errors"]["notes"].get((name, "returns")))
         except ValueError as e:
             sys.exit("gen_man.py: %s" % e)
         sections = [("SYNOPSIS", synopsis, True),
@@ -161,7 +175,7 @@ def c_pages(outdir, funcs, ctx):
                     ("RETURN VALUES", returns, False),
                     ("ERRORS", "\n".join(errs) if isinstance(errs, list) else errs,
                      "list" if isinstance(errs, list) else False)]
-        sections.append(("EXAMPLE", c_example(name, proto, ctx["examples"]), True))
+        sections.append(("EXAMPLE", example(name, ctx["examples"], "/* %s */"), True))
         see = [s for s in see] + [f.split("(")[0].split()[-1] + "(3)" for f in fortran]
         if see:
             sections.append(("SEE ALSO", ", ".join(dict.fromkeys(see)), False))
@@ -173,18 +187,6 @@ FORTRAN_ARG = {"check": "out: the result of the C call: PAPI_OK, a PAPI error co
                          "value the C function returns (a version, a count)."}
 
 
-def fortran_example(name, params, examples):
-    if name in examples:
-        fname, text = examples[name]
-        return "! doc/examples/%s\n%s" % (fname, text.rstrip())
-    decls = "\n".join("      %s %s" % (FORTRAN_TYPES.get(t, t).replace("*(*)", "*(128)")
-                                       .replace(", DIMENSION(*)", ""), a) for _, t, a in params)
-    call = "      call %s(%s)" % (name, ", ".join(p[2] for p in params))
-    check = ("\n      if (check .ne. PAPI_OK) call PAPIF_perror('%s')" % name
-             if any(p[2] == "check" for p in params) else "")
-    return '#include "fpapi.h"\n%s\n%s%s' % (decls, call, check)
-
-
 def fortran_pages(outdir, routines, funcs, ctx):
     for name, params, cfunc in routines:
         args = ", ".join(p[2] for p in params)
@@ -193,13 +195,17 @@ def fortran_pages(outdir, routines, funcs, ctx):
         proto, doc = funcs.get(cfunc, (None, None)) if cfunc else (None, None)
         if cfunc and cfunc not in funcs:  # a routine of the Fortran interface alone
             cfunc = None
-        summary = "Fortran binding of %s" % cfunc if cfunc else "Fortran routine"
-        body = ("The Fortran form of %s(3); arguments are passed by reference in the order "
-                "shown, and the C return value is the last argument when there is one "
-                "(check). Use fpapi.h (or f77papi.h, f90papi.h) for the constants, or the "
-                "module: use papi. Strings are Fortran CHARACTER values: trailing blanks "
-                "are dropped on the way in and the result is blank-padded on the way "
-                "out.\n\n%s" % (cfunc, doc or "")).strip()
+        own = ctx["descriptions"].get(name)  # a routine of the Fortran interface alone
+        summary = "Fortran binding of %s" % cfunc if cfunc else first_sentence(own or name)
+        body = ("%s Arguments are passed by reference in the order shown, and the C return "
+                "value is the last argument when there is one (check). Use fpapi.h (or "
+                "f77papi.h, f90papi.h) for the constants, or the module: use papi. Strings "
+                "are Fortran CHARACTER values: trailing blanks are dropped on the way in and "
+                "the result is blank-padded on the way out.\n\n%s"
+                % ("The Fortran form of %s(3)." % cfunc if cfunc else own,
+                   mc.description_text(proto, doc) if doc else "")).strip()
+        if not cfunc and not own:
+            sys.exit("gen_man.py: doc/descriptions.txt does not describe %s" % name)
         arg_lines = []
         for intent, _, a in params:
             text = FORTRAN_ARG.get(a) or (proto and ctx["args"].get("%s.%s" % (cfunc, a))) \
@@ -208,17 +214,17 @@ def fortran_pages(outdir, routines, funcs, ctx):
         sections = [("SYNOPSIS", '#include "fpapi.h"\n\nCALL %s(%s)\n%s' % (name, args, decls), True),
                     ("DESCRIPTION", body, False),
                     ("ARGUMENTS", "\n".join(arg_lines) or "None.", "list" if arg_lines else False),
-                    ("RETURN VALUES", "In check: " + (mc.returns_text(cfunc, proto, doc, ctx["api_errors"][cfunc])
-                                                      if proto else "nothing."), False)]
+                    ("RETURN VALUES", fortran_returns(name, params, cfunc, proto, doc, ctx), False)]
         try:
             errs = mc.error_lines(cfunc or name, doc or "", ctx["api_errors"], ctx["meanings"])
         except ValueError as e:
             sys.exit("gen_man.py: %s" % e)
         sections.append(("ERRORS", "\n".join(errs) if isinstance(errs, list) else errs,
                          "list" if isinstance(errs, list) else False))
-        sections.append(("EXAMPLE", fortran_example(name, params, ctx["examples"]), True))
-        if cfunc:
-            sections.append(("SEE ALSO", cfunc + "(3)", False))
+        sections.append(("EXAMPLE", example(name, ctx["examples"], "! %s"), True))
+        used = re.findall(r"\b(PAPI_[a-z]\w*)\(", FORTRAN_CALLS.get(name, ""))
+        if cfunc or used:
+            sections.append(("SEE ALSO", ", ".join(dict.fromkeys(f + "(3)" for f in ([cfunc] if cfunc else used))), False))
         write(os.path.join(outdir, "man3", name + ".3"), page(name, "3", name, summary, sections))
 
 
@@ -233,6 +239,61 @@ def extra_pages(outdir):
               page(name, section, name, summary, sections))
 
 
+def alias_page(outdir, name, target):
+    """man NAME shows page target (a roff .so link, as distributions make them); the HTML
+    version points there too."""
+    write(os.path.join(outdir, "man3", name + ".3"), ".so man3/%s.3\n" % target)
+    ALIASES.append((name, target))
+
+
+ALIASES = []  # (name, target) of the alias pages, for the HTML index
+
+
+def type_definitions(header):
+    """[(name, definition)] of every PAPI_*_t / PAPI_*_e typedef of papi.h, in its order."""
+    text = open(header, encoding="utf-8").read()
+    out = []
+    for m in re.finditer(r"^typedef\b.*?;\s*$", text, re.M | re.S):
+        block = m.group(0)
+        if "{" in block:  # a struct, union or enum: up to its closing "} NAME;"
+            end = re.compile(r"^\}\s*(\w+)\s*;", re.M).search(text, m.start())
+            block = text[m.start():end.end()]
+            name = end.group(1)
+        else:
+            found = re.search(r"\(\*(\w+)\)|(\w+)\s*;\s*$", block)
+            name = found.group(1) or found.group(2)
+        if re.fullmatch(r"PAPI_\w+_[te]", name) and all(n != name for n, _ in out):
+            out.append((name, block.strip()))
+    return out
+
+
+def types_page(outdir, header):
+    """papi_types(3): every type of papi.h, described in doc/types.txt, defined as papi.h
+    defines it; `man PAPI_hw_info_t` (and each other type) opens it."""
+    described = mc.load_arguments(os.path.join(DOC_DIR, "types.txt"))
+    defs = type_definitions(header)
+    names = [n for n, _ in defs]
+    missing = [n for n in names if n not in described]
+    unknown = [n for n in described if n not in names]
+    if missing or unknown:
+        sys.exit("gen_man.py: doc/types.txt lacks %s / describes no type of papi.h: %s" % (missing, unknown))
+    items = "\n".join("%s\n    %s" % (n, described[n]) for n in sorted(names))
+    sections = [("SYNOPSIS", "#include <papi.h>\n\n" + "\n".join("%s;" % n for n in sorted(names)), True),
+                ("DESCRIPTION", "The structures, unions, enumerations and function types of papi.h "
+                 "(PAPI 7.0 and the PAPI 3.5 names beside them). One page holds them all: most are "
+                 "a few fields that only make sense with the call that fills or takes them, named "
+                 "under each type below. Every name has its own entry in the manual (man "
+                 "PAPI_hw_info_t) that opens this page.", False),
+                ("TYPES", items, "list"),
+                ("DEFINITIONS", "\n\n".join(d for _, d in defs), True),
+                ("SEE ALSO", "PAPI_get_opt(3), PAPI_set_opt(3), PAPI_get_hardware_info(3), "
+                 "PAPI_get_event_info(3), PAPI_get_component_info(3)", False)]
+    write(os.path.join(outdir, "man3", "papi_types.3"),
+          page("papi_types", "3", "papi_types", "the data types of papi.h", sections))
+    for n in names:
+        alias_page(outdir, n, "papi_types")
+
+
 def html_pages(outdir):
     hdir = os.path.join(outdir, "html")
     os.makedirs(hdir, exist_ok=True)
@@ -240,6 +301,11 @@ def html_pages(outdir):
     for title, section, summary, sections in HTML_PAGES:
         write(os.path.join(hdir, "%s.%s.html" % (title, section)),
               mc.html_page(title, section, summary, sections, links))
+    for name, target in ALIASES:
+        write(os.path.join(hdir, "%s.3.html" % name),
+              '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" '
+              'content="0; url=%s.3.html"><title>%s</title></head><body><a href="%s.3.html">%s(3)</a>'
+              '</body></html>\n' % (target, name, target, target))
     write(os.path.join(hdir, "index.html"),
           mc.html_index([(t, s, summ) for t, s, summ, _ in HTML_PAGES]))
 
@@ -293,6 +359,12 @@ def main(argv):
            "descriptions": mc.load_descriptions(os.path.join(DOC_DIR, "descriptions.txt"))}
     c_pages(outdir, funcs, ctx)
     fortran_pages(outdir, ctx["routines"], funcs, ctx)
+    # PAPI 7 names its Fortran high-level routines PAPIf_hl_*: Fortran does not tell the
+    # case apart, so they are these routines, and man PAPIf_hl_region_begin finds them.
+    for name, _, _ in ctx["routines"]:
+        if name.startswith("PAPIF_hl_"):
+            alias_page(outdir, "PAPIf_" + name[len("PAPIF_"):], name)
+    types_page(outdir, header)
     for spec in argv[4:]:
         name, source, exe = spec.split("=", 2)
         utility_page(outdir, name, source, exe)

@@ -65,6 +65,7 @@ def load_error_meanings(errors_c):
     for m in re.finditer(r"\[-(PAPI_E\w+)\]\s*=\s*\(?((?:\s*\"[^\"]*\")+)", text):
         out[m.group(1)] = "".join(re.findall(r"\"([^\"]*)\"", m.group(2)))
     out.setdefault("PAPI_ESBSTR", out.get("PAPI_ECMP", ""))  # the 3.x alias of PAPI_ECMP
+    KNOWN_CODES.update(out)
     return out
 
 
@@ -107,6 +108,11 @@ def argument_lines(name, proto, args):
 
 RETURNS = re.compile(r"(Returns?\b[^.]*(?:\.\d[^.]*)*\.)")
 CODE = re.compile(r"\bPAPI_E[A-Z_]+\b")
+KNOWN_CODES = set()  # the error codes of errors.c (load_error_meanings): not PAPI_EXEINFO
+
+
+def codes_in(text):
+    return [c for c in CODE.findall(text) if c in KNOWN_CODES]
 
 
 def is_status_call(proto, doc):
@@ -125,8 +131,15 @@ def description_text(proto, doc):
     return (head + RETURNS.sub("", rest)).strip() if re.search(r"\bReturns\b", rest) else doc
 
 
-def returns_text(name, proto, doc, errors):
-    """RETURN VALUES: consistent with ERRORS by construction (errors: the codes listed)."""
+def returns_text(name, proto, doc, errors, override=None):
+    """RETURN VALUES: consistent with ERRORS by construction (errors: the codes listed);
+    override: the api_errors.txt "CALL.returns:" text of a call the doc comment does not
+    describe fully (PAPI_get_opt returns the value of most options)."""
+    if override:
+        stray = [c for c in codes_in(override) if isinstance(errors, str) or c not in errors]
+        if stray:
+            raise ValueError("%s: RETURN VALUES names %s, which ERRORS does not list" % (name, stray))
+        return override
     if is_status_call(proto, doc):
         return ("PAPI_OK (0) when it succeeds; otherwise a negative error code, one of those "
                 "under ERRORS. PAPI_strerror(3) names it, PAPI_perror(3) prints it with the "
@@ -135,7 +148,7 @@ def returns_text(name, proto, doc, errors):
     if not sentences and proto.startswith("void"):
         return "Nothing."
     text = sentences or "The value described above."
-    stray = [c for c in CODE.findall(text) if isinstance(errors, str) or c not in errors]
+    stray = [c for c in codes_in(text) if isinstance(errors, str) or c not in errors]
     if stray:
         raise ValueError("%s: RETURN VALUES names %s, which ERRORS does not list" % (name, stray))
     if proto.startswith("int") and not isinstance(errors, str):
@@ -167,6 +180,8 @@ def error_lines(name, doc, api_errors, meanings):
     out = []
     for c in entry:
         text = meanings.get(c, "see PAPI_strerror(3)")
+        if c not in meanings:
+            raise ValueError("%s: %s is no PAPI error code" % (name, c))
         extra = notes.get((name, c)) or when.get(c)
         out.append("%s\n    %s%s" % (c, text, (": " + extra) if extra else "") + ".")
     return out
