@@ -6,19 +6,19 @@ Writes the manual pages, generated from their one source each:
                   sections of man_content.py (arguments, return values, errors, example,
                   Fortran synopsis);
   man3/PAPIF_*.3  each routine of papif_api.def, with the C function's doc comment;
+  man3/papi_types.3  the types of papi.h (doc/types.txt), and a .so page per type name;
+                  PAPIf_hl_* (PAPI 7's Fortran high-level names) open the PAPIF_hl_* pages;
   man1/papi_*.1   each utility: the opening comment of its source file (what it does)
                   and its --help (usage and options);
   man5, man7      the hand-written pages of doc/pages/ (report formats, the MPI wrapper
                   library, environment variables);
   html/           every page above as HTML, with an index.
-A function in papi.h without a doc comment, or with a parameter arguments.txt does not
-explain, is an error: every public call has a full page.
+A function in papi.h without a doc comment, with a parameter arguments.txt does not
+explain, without an entry in api_errors.txt or without a program of doc/examples that
+calls it, is an error: every public call has a full page.
 
-Why a generator of our own and not Doxygen or Sphinx: the pages come from three sources
-no single tool reads (papi.h, the Fortran routine list papif_api.def, and the utilities'
-own --help), the Fortran synopsis is derived, not written, and the whole tool (this file
-and man_content.py) is smaller than a Doxygen configuration with its filters; man pages
-and HTML come out of the same section lists, so they cannot disagree."""
+Why a generator of our own and not Doxygen, Sphinx or help2man: doc/README.md.
+"""
 import glob
 import os
 import re
@@ -324,7 +324,9 @@ def utility_page(outdir, name, source, exe):
     p = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60)
     if p.returncode != 0 or not p.stdout.strip():
         sys.exit("gen_man.py: %s --help failed (%d): %s" % (exe, p.returncode, p.stderr))
-    sections = [("DESCRIPTION", what, False), ("USAGE AND OPTIONS", p.stdout.rstrip(), True),
+    # A Python tool run from the sources calls itself NAME.py; installed it is NAME.
+    usage = re.sub(r"\b%s\.py\b" % re.escape(name), name, p.stdout.rstrip())
+    sections = [("DESCRIPTION", what, False), ("USAGE AND OPTIONS", usage, True),
                 ("VERSION", "%s --version prints the papi-compat release (%s) and the PAPI API "
                  "level the library implements." % (name, VERSION), False),
                 ("ENVIRONMENT", "The library's variables apply (papi_environment(7)), such as "
@@ -351,10 +353,14 @@ def main(argv):
         sys.exit("gen_man.py: no /** */ doc comment in %s for: %s" % (header, ", ".join(missing)))
     # The PAPI_strerror table: errors.c in one of the library's layer folders.
     errors_c = (glob.glob(os.path.join(os.path.dirname(header), "..", "lib", "*", "errors.c")) or [""])[0]
+    try:
+        examples = mc.load_examples(os.path.join(DOC_DIR, "examples"))
+    except ValueError as e:
+        sys.exit("gen_man.py: %s" % e)
     ctx = {"args": mc.load_arguments(os.path.join(DOC_DIR, "arguments.txt")),
            "api_errors": mc.load_api_errors(os.path.join(DOC_DIR, "api_errors.txt")),
            "meanings": mc.load_error_meanings(errors_c),
-           "examples": mc.load_examples(os.path.join(DOC_DIR, "examples")),
+           "examples": examples,
            "routines": fortran_routines(def_file),
            "descriptions": mc.load_descriptions(os.path.join(DOC_DIR, "descriptions.txt"))}
     c_pages(outdir, funcs, ctx)

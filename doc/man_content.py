@@ -77,7 +77,11 @@ def load_examples(exdir):
         m = re.search(r"Shows:(.*?)(\*/|\n\s*program|\n\s*#include)", text, re.S | re.I)
         if not m:
             continue
+        body = text[m.end():]
         for func in re.findall(r"\b(PAPIF?_\w+)", m.group(1)):
+            # A page shows the program for a call it makes, not one it only names.
+            if not re.search(r"\b%s\s*\(" % func, body, re.I):
+                raise ValueError("doc/examples/%s: Shows: %s, which it never calls" % (name, func))
             out.setdefault(func, (name, text))
     return out
 
