@@ -69,6 +69,11 @@ def main():
             hl = json.load(open(reports[0], encoding="utf-8"))
             check(hl.get("papi_compat_version") == version,
                   "high-level report: papi_compat_version %r" % hl.get("papi_compat_version"))
+            # doc/examples/highlevel.c: region compute, 100 fresh pages, a read, 50 more.
+            regions = [r for t in hl.get("threads", {}).values() for r in t["regions"].values()]
+            faults = [r.get("perf::PAGE-FAULTS") for r in regions if r.get("name") == "compute"]
+            check(faults == [{"region_value": 150, "read_1": 100}],
+                  "high-level report: region compute counted %s, want 150 (100 at the read)" % faults)
 
     if len(sys.argv) == 9:
         mpirun, wrapper, mpi_prog = sys.argv[6:9]
