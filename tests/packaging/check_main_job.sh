@@ -12,6 +12,9 @@ set -eu
 src=$1 build=$2 cmake=$3
 command -v git >/dev/null && git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
   { echo "SKIPPED: $src is not a git checkout"; exit 77; }
+# The main job runs the C, Fortran and MPI examples: a build without them cannot run it.
+[ -x "$build/examples/fortran/example_fixed_form_counts" ] ||
+  { echo "SKIPPED: this build has no Fortran examples, which the main job runs"; exit 77; }
 status() { git -C "$src" status --porcelain --untracked-files=all --ignored=no; }
 before=$(status)
 top=$(mktemp -d)
