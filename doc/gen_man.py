@@ -208,8 +208,11 @@ def fortran_pages(outdir, routines, funcs, ctx):
             sys.exit("gen_man.py: doc/descriptions.txt does not describe %s" % name)
         arg_lines = []
         for intent, _, a in params:
-            text = FORTRAN_ARG.get(a) or (proto and ctx["args"].get("%s.%s" % (cfunc, a))) \
-                or ctx["args"].get(a) or "the C argument of the same name (%s)." % intent
+            text = FORTRAN_ARG.get(a) or ctx["args"].get("%s.%s" % (name, a)) \
+                or (proto and ctx["args"].get("%s.%s" % (cfunc, a))) \
+                or ctx["args"].get("Fortran." + a) or ctx["args"].get(a)
+            if not text:
+                sys.exit("gen_man.py: doc/arguments.txt does not explain %s of %s" % (a, name))
             arg_lines.append("%s (%s)\n    %s" % (a, intent, text))
         sections = [("SYNOPSIS", '#include "fpapi.h"\n\nCALL %s(%s)\n%s' % (name, args, decls), True),
                     ("DESCRIPTION", body, False),
