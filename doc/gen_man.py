@@ -6,20 +6,20 @@ Writes the manual pages, generated from their one source each:
                   sections of man_content.py (arguments, return values, errors, example,
                   Fortran synopsis);
   man3/PAPIF_*.3  each routine of papif_api.def, with the C function's doc comment;
+  man3/papi_types.3  the types of papi.h (doc/types.txt), and a .so page per type name;
+                  PAPIf_hl_* (PAPI 7's Fortran high-level names) open the PAPIF_hl_* pages;
   man1/papi_*.1   each utility: the opening comment of its source file (what it does)
                   and its --help (usage and options), with the sections of its
                   doc/utilities/<name>.1.txt when it has one (UTILITY=SOURCE=EXE=EXTRA);
   man5, man7      the hand-written pages of doc/pages/ (report formats, the MPI wrapper
                   library, environment variables);
   html/           every page above as HTML, with an index.
-A function in papi.h without a doc comment, or with a parameter arguments.txt does not
-explain, is an error: every public call has a full page.
+A function in papi.h without a doc comment, with a parameter arguments.txt does not
+explain, without an entry in api_errors.txt or without a program of doc/examples that
+calls it, is an error: every public call has a full page.
 
-Why a generator of our own and not Doxygen or Sphinx: the pages come from three sources
-no single tool reads (papi.h, the Fortran routine list papif_api.def, and the utilities'
-own --help), the Fortran synopsis is derived, not written, and the whole tool (this file
-and man_content.py) is smaller than a Doxygen configuration with its filters; man pages
-and HTML come out of the same section lists, so they cannot disagree."""
+Why a generator of our own and not Doxygen, Sphinx or help2man: doc/README.md.
+"""
 import glob
 import os
 import re
@@ -103,10 +103,32 @@ def fortran_routines(def_file):
             continue
         name, args, call = (f.strip() for f in line.split("|"))
         params = [tuple(a.split()) for a in args.split(",") if a.strip()]
-        m = re.search(r"\b(PAPI_\w+|papifh_(\w+))\(", call)
-        cfunc = ("PAPI_" + m.group(2)) if m and m.group(2) else (m.group(1) if m else None)
+        # The PAPI_ function the routine calls (inside a helper's arguments too), else the
+        # helper's name (papifh_get_domain: the Fortran-only PAPIF_get_domain).
+        m = re.search(r"\b(PAPI_[a-z]\w*)\(", call) or re.search(r"\bpapifh_(\w+)\(", call)
+        cfunc = (m.group(1) if m.group(1).startswith("PAPI_") else "PAPI_" + m.group(1)) if m else None
         out.append(("PAPIF_" + name, params, cfunc))
+        FORTRAN_CALLS["PAPIF_" + name] = call
     return out
+
+
+FORTRAN_CALLS = {}  # PAPIF_name: the C expression papif_api.def gives (fortran_routines)
+FORTRAN_STATUS = ("PAPI_OK (0) when it succeeds; otherwise a negative error code, one of those "
+                  "under ERRORS.")
+
+
+def fortran_returns(name, params, cfunc, proto, doc, ctx):
+    """RETURN VALUES of a PAPIF_ page: which argument receives what."""
+    call = FORTRAN_CALLS.get(name, "")
+    target = re.match(r"\s*(\w+)\s*=", call)
+    if not target:
+        return "Nothing: the routine has no result argument."
+    arg = target.group(1)
+    if not proto or "papifh_" in call:
+        return "In %s: %s" % (arg, FORTRAN_STATUS)  # a helper: PAPI_OK or a code
+    text = mc.returns_text(cfunc, proto, doc, ctx["api_errors"][cfunc],
+                           ctx["api_errors"]["notes"].get((cfunc, "returns")))
+    return "In %s: %s" % (arg, text)
 
 
 def write(path, text):
@@ -114,20 +136,13 @@ def write(path, text):
         f.write(text)
 
 
-def c_example(name, proto, examples):
-    """The example program that shows the call, or a short fragment made from the
-    prototype when no program of doc/examples shows it."""
-    if name in examples:
-        fname, text = examples[name]
-        return "/* doc/examples/%s */\n%s" % (fname, text.rstrip())
-    decls = "".join("    %s;\n" % d.replace("const ", "") for d, _ in mc.parameters(proto))
-    call = "%s(%s)" % (name, ", ".join(n for _, n in mc.parameters(proto)))
-    if proto.startswith("int"):
-        body = "    int ret = %s;\n    if (ret < 0)\n        PAPI_perror(\"%s\");\n" % (call, name)
-    else:
-        body = "    %s;\n" % call
-    return ("#include <papi.h>\n\nvoid example(void)\n{\n%s    /* ... set the arguments ... */\n%s}"
-            % (decls, body))
+def example(name, examples, comment):
+    """The example program of doc/examples whose Shows: line names the call: a complete
+    program the build compiles and ctest runs. A call no program shows is an error."""
+    if name not in examples:
+        sys.exit("gen_man.py: no program of doc/examples shows %s (name it on a Shows: line)" % name)
+    fname, text = examples[name]
+    return "%s\n%s" % (comment % ("doc/examples/" + fname), text.rstrip())
 
 
 def c_pages(outdir, funcs, ctx):
@@ -149,15 +164,19 @@ def c_pages(outdir, funcs, ctx):
         if missing:
             sys.exit("gen_man.py: doc/arguments.txt does not explain %s of %s" % (missing, name))
         long = ctx["descriptions"].get(name)
+        try:
+            errs = mc.error_lines(name, doc, ctx["api_errors"], ctx["meanings"])
+            returns = mc.returns_text(name, proto, doc, ctx["api_errors"][name],
+                                      ctx["api_errors"]["notes"].get((name, "returns")))
+        except ValueError as e:
+            sys.exit("gen_man.py: %s" % e)
         sections = [("SYNOPSIS", synopsis, True),
-                    ("DESCRIPTION", doc + ("\n\n" + long if long else ""), False),
+                    ("DESCRIPTION", mc.description_text(proto, doc) + ("\n\n" + long if long else ""), False),
                     ("ARGUMENTS", "\n".join(args) if args else "None.", "list" if args else False),
-                    ("RETURN VALUES", mc.returns_text(name, proto, doc), False)]
-        errs = mc.error_lines(name, doc, ctx["api_errors"], ctx["meanings"])
-        sections.append(("ERRORS", "\n".join(errs) if errs else
-                         "None of its own: the call cannot fail once its arguments are valid.",
-                         "list" if errs else False))
-        sections.append(("EXAMPLE", c_example(name, proto, ctx["examples"]), True))
+                    ("RETURN VALUES", returns, False),
+                    ("ERRORS", "\n".join(errs) if isinstance(errs, list) else errs,
+                     "list" if isinstance(errs, list) else False)]
+        sections.append(("EXAMPLE", example(name, ctx["examples"], "/* %s */"), True))
         see = [s for s in see] + [f.split("(")[0].split()[-1] + "(3)" for f in fortran]
         if see:
             sections.append(("SEE ALSO", ", ".join(dict.fromkeys(see)), False))
@@ -169,47 +188,47 @@ FORTRAN_ARG = {"check": "out: the result of the C call: PAPI_OK, a PAPI error co
                          "value the C function returns (a version, a count)."}
 
 
-def fortran_example(name, params, examples):
-    if name in examples:
-        fname, text = examples[name]
-        return "! doc/examples/%s\n%s" % (fname, text.rstrip())
-    decls = "\n".join("      %s %s" % (FORTRAN_TYPES.get(t, t).replace("*(*)", "*(128)")
-                                       .replace(", DIMENSION(*)", ""), a) for _, t, a in params)
-    call = "      call %s(%s)" % (name, ", ".join(p[2] for p in params))
-    check = ("\n      if (check .ne. PAPI_OK) call PAPIF_perror('%s')" % name
-             if any(p[2] == "check" for p in params) else "")
-    return '#include "fpapi.h"\n%s\n%s%s' % (decls, call, check)
-
-
 def fortran_pages(outdir, routines, funcs, ctx):
     for name, params, cfunc in routines:
         args = ", ".join(p[2] for p in params)
         decls = "\n".join("%-26s %s   ! %s" % (FORTRAN_TYPES.get(t, t), a, i)
                           for i, t, a in params)
         proto, doc = funcs.get(cfunc, (None, None)) if cfunc else (None, None)
-        summary = "Fortran binding of %s" % cfunc if cfunc else "Fortran routine"
-        body = ("The Fortran form of %s(3); arguments are passed by reference in the order "
-                "shown, and the C return value is the last argument when there is one "
-                "(check). Use fpapi.h (or f77papi.h, f90papi.h) for the constants, or the "
-                "module: use papi. Strings are Fortran CHARACTER values: trailing blanks "
-                "are dropped on the way in and the result is blank-padded on the way "
-                "out.\n\n%s" % (cfunc, doc or "")).strip()
+        if cfunc and cfunc not in funcs:  # a routine of the Fortran interface alone
+            cfunc = None
+        own = ctx["descriptions"].get(name)  # a routine of the Fortran interface alone
+        summary = "Fortran binding of %s" % cfunc if cfunc else first_sentence(own or name)
+        body = ("%s Arguments are passed by reference in the order shown, and the C return "
+                "value is the last argument when there is one (check). Use fpapi.h (or "
+                "f77papi.h, f90papi.h) for the constants, or the module: use papi. Strings "
+                "are Fortran CHARACTER values: trailing blanks are dropped on the way in and "
+                "the result is blank-padded on the way out.\n\n%s"
+                % ("The Fortran form of %s(3)." % cfunc if cfunc else own,
+                   mc.description_text(proto, doc) if doc else "")).strip()
+        if not cfunc and not own:
+            sys.exit("gen_man.py: doc/descriptions.txt does not describe %s" % name)
         arg_lines = []
         for intent, _, a in params:
-            text = FORTRAN_ARG.get(a) or (proto and ctx["args"].get("%s.%s" % (cfunc, a))) \
-                or ctx["args"].get(a) or "the C argument of the same name (%s)." % intent
+            text = FORTRAN_ARG.get(a) or ctx["args"].get("%s.%s" % (name, a)) \
+                or (proto and ctx["args"].get("%s.%s" % (cfunc, a))) \
+                or ctx["args"].get("Fortran." + a) or ctx["args"].get(a)
+            if not text:
+                sys.exit("gen_man.py: doc/arguments.txt does not explain %s of %s" % (a, name))
             arg_lines.append("%s (%s)\n    %s" % (a, intent, text))
         sections = [("SYNOPSIS", '#include "fpapi.h"\n\nCALL %s(%s)\n%s' % (name, args, decls), True),
                     ("DESCRIPTION", body, False),
                     ("ARGUMENTS", "\n".join(arg_lines) or "None.", "list" if arg_lines else False),
-                    ("RETURN VALUES", "In check: " + (mc.returns_text(cfunc, proto, doc)
-                                                      if proto else "nothing."), False)]
-        errs = mc.error_lines(cfunc, doc or "", ctx["api_errors"], ctx["meanings"]) if cfunc else []
-        sections.append(("ERRORS", "\n".join(errs) if errs else "None of its own.",
-                         "list" if errs else False))
-        sections.append(("EXAMPLE", fortran_example(name, params, ctx["examples"]), True))
-        if cfunc:
-            sections.append(("SEE ALSO", cfunc + "(3)", False))
+                    ("RETURN VALUES", fortran_returns(name, params, cfunc, proto, doc, ctx), False)]
+        try:
+            errs = mc.error_lines(cfunc or name, doc or "", ctx["api_errors"], ctx["meanings"])
+        except ValueError as e:
+            sys.exit("gen_man.py: %s" % e)
+        sections.append(("ERRORS", "\n".join(errs) if isinstance(errs, list) else errs,
+                         "list" if isinstance(errs, list) else False))
+        sections.append(("EXAMPLE", example(name, ctx["examples"], "! %s"), True))
+        used = re.findall(r"\b(PAPI_[a-z]\w*)\(", FORTRAN_CALLS.get(name, ""))
+        if cfunc or used:
+            sections.append(("SEE ALSO", ", ".join(dict.fromkeys(f + "(3)" for f in ([cfunc] if cfunc else used))), False))
         write(os.path.join(outdir, "man3", name + ".3"), page(name, "3", name, summary, sections))
 
 
@@ -224,6 +243,61 @@ def extra_pages(outdir):
               page(name, section, name, summary, sections))
 
 
+def alias_page(outdir, name, target):
+    """man NAME shows page target (a roff .so link, as distributions make them); the HTML
+    version points there too."""
+    write(os.path.join(outdir, "man3", name + ".3"), ".so man3/%s.3\n" % target)
+    ALIASES.append((name, target))
+
+
+ALIASES = []  # (name, target) of the alias pages, for the HTML index
+
+
+def type_definitions(header):
+    """[(name, definition)] of every PAPI_*_t / PAPI_*_e typedef of papi.h, in its order."""
+    text = open(header, encoding="utf-8").read()
+    out = []
+    for m in re.finditer(r"^typedef\b.*?;\s*$", text, re.M | re.S):
+        block = m.group(0)
+        if "{" in block:  # a struct, union or enum: up to its closing "} NAME;"
+            end = re.compile(r"^\}\s*(\w+)\s*;", re.M).search(text, m.start())
+            block = text[m.start():end.end()]
+            name = end.group(1)
+        else:
+            found = re.search(r"\(\*(\w+)\)|(\w+)\s*;\s*$", block)
+            name = found.group(1) or found.group(2)
+        if re.fullmatch(r"PAPI_\w+_[te]", name) and all(n != name for n, _ in out):
+            out.append((name, block.strip()))
+    return out
+
+
+def types_page(outdir, header):
+    """papi_types(3): every type of papi.h, described in doc/types.txt, defined as papi.h
+    defines it; `man PAPI_hw_info_t` (and each other type) opens it."""
+    described = mc.load_arguments(os.path.join(DOC_DIR, "types.txt"))
+    defs = type_definitions(header)
+    names = [n for n, _ in defs]
+    missing = [n for n in names if n not in described]
+    unknown = [n for n in described if n not in names]
+    if missing or unknown:
+        sys.exit("gen_man.py: doc/types.txt lacks %s / describes no type of papi.h: %s" % (missing, unknown))
+    items = "\n".join("%s\n    %s" % (n, described[n]) for n in sorted(names))
+    sections = [("SYNOPSIS", "#include <papi.h>\n\n" + "\n".join("%s;" % n for n in sorted(names)), True),
+                ("DESCRIPTION", "The structures, unions, enumerations and function types of papi.h "
+                 "(PAPI 7.0 and the PAPI 3.5 names beside them). One page holds them all: most are "
+                 "a few fields that only make sense with the call that fills or takes them, named "
+                 "under each type below. Every name has its own entry in the manual (man "
+                 "PAPI_hw_info_t) that opens this page.", False),
+                ("TYPES", items, "list"),
+                ("DEFINITIONS", "\n\n".join(d for _, d in defs), True),
+                ("SEE ALSO", "PAPI_get_opt(3), PAPI_set_opt(3), PAPI_get_hardware_info(3), "
+                 "PAPI_get_event_info(3), PAPI_get_component_info(3)", False)]
+    write(os.path.join(outdir, "man3", "papi_types.3"),
+          page("papi_types", "3", "papi_types", "the data types of papi.h", sections))
+    for n in names:
+        alias_page(outdir, n, "papi_types")
+
+
 def html_pages(outdir):
     hdir = os.path.join(outdir, "html")
     os.makedirs(hdir, exist_ok=True)
@@ -231,6 +305,11 @@ def html_pages(outdir):
     for title, section, summary, sections in HTML_PAGES:
         write(os.path.join(hdir, "%s.%s.html" % (title, section)),
               mc.html_page(title, section, summary, sections, links))
+    for name, target in ALIASES:
+        write(os.path.join(hdir, "%s.3.html" % name),
+              '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" '
+              'content="0; url=%s.3.html"><title>%s</title></head><body><a href="%s.3.html">%s(3)</a>'
+              '</body></html>\n' % (target, name, target, target))
     write(os.path.join(hdir, "index.html"),
           mc.html_index([(t, s, summ) for t, s, summ, _ in HTML_PAGES]))
 
@@ -249,7 +328,9 @@ def utility_page(outdir, name, source, exe, extra=None):
     p = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60)
     if p.returncode != 0 or not p.stdout.strip():
         sys.exit("gen_man.py: %s --help failed (%d): %s" % (exe, p.returncode, p.stderr))
-    sections = [("DESCRIPTION", what, False), ("USAGE AND OPTIONS", p.stdout.rstrip(), True),
+    # A Python tool run from the sources calls itself NAME.py; installed it is NAME.
+    usage = re.sub(r"\b%s\.py\b" % re.escape(name), name, p.stdout.rstrip())
+    sections = [("DESCRIPTION", what, False), ("USAGE AND OPTIONS", usage, True),
                 ("VERSION", "%s --version prints the papi-compat release (%s) and the PAPI API "
                  "level the library implements." % (name, VERSION), False),
                 ("ENVIRONMENT", "The library's variables apply (papi_environment(7)), such as "
@@ -286,14 +367,24 @@ def main(argv):
         sys.exit("gen_man.py: no /** */ doc comment in %s for: %s" % (header, ", ".join(missing)))
     # The PAPI_strerror table: errors.c in one of the library's layer folders.
     errors_c = (glob.glob(os.path.join(os.path.dirname(header), "..", "lib", "*", "errors.c")) or [""])[0]
+    try:
+        examples = mc.load_examples(os.path.join(DOC_DIR, "examples"))
+    except ValueError as e:
+        sys.exit("gen_man.py: %s" % e)
     ctx = {"args": mc.load_arguments(os.path.join(DOC_DIR, "arguments.txt")),
            "api_errors": mc.load_api_errors(os.path.join(DOC_DIR, "api_errors.txt")),
            "meanings": mc.load_error_meanings(errors_c),
-           "examples": mc.load_examples(os.path.join(DOC_DIR, "examples")),
+           "examples": examples,
            "routines": fortran_routines(def_file),
            "descriptions": mc.load_descriptions(os.path.join(DOC_DIR, "descriptions.txt"))}
     c_pages(outdir, funcs, ctx)
     fortran_pages(outdir, ctx["routines"], funcs, ctx)
+    # PAPI 7 names its Fortran high-level routines PAPIf_hl_*: Fortran does not tell the
+    # case apart, so they are these routines, and man PAPIf_hl_region_begin finds them.
+    for name, _, _ in ctx["routines"]:
+        if name.startswith("PAPIF_hl_"):
+            alias_page(outdir, "PAPIf_" + name[len("PAPIF_"):], name)
+    types_page(outdir, header)
     for spec in argv[4:]:
         name, source, exe, *extra = spec.split("=", 3)
         utility_page(outdir, name, source, exe, *extra)

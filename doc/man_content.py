@@ -2,10 +2,13 @@
 comment of papi.h, each from its one source in doc/:
   DESCRIPTION     descriptions.txt adds paragraphs to the doc comment of the main calls;
   ARGUMENTS       arguments.txt (what each parameter name means; per-call overrides);
-  RETURN VALUES   the "Returns ..." sentences of the doc comment, or PAPI_OK/error code;
-  ERRORS          api_errors.txt (the codes each call returns, per the PAPI 3.5 reference)
-                  plus the PAPI_E* codes the doc comment names, each with the library's
-                  own PAPI_strerror text (src-c/lib/core/errors.c);
+  RETURN VALUES   PAPI_OK or an error code under ERRORS (status calls), else the
+                  "Return ..." sentences of the doc comment (a count, a pointer, ...);
+                  a code named there that ERRORS lacks stops the generator;
+  ERRORS          api_errors.txt (the codes each call returns, read from the
+                  implementation by error_scan.py, checked by ctest doc_api_errors), each
+                  with the library's own PAPI_strerror text (src-c/lib/sdk/errors.c) and
+                  when this call returns it (the doc comment's "CODE when ..." clauses);
   EXAMPLE         the program of doc/examples/ whose "Shows:" line names the call (they
                   are built and run by ctest, so no example on a page is stale);
   Fortran synopsis  the PAPIF_* routines of papif_api.def that call the C function.
@@ -38,12 +41,20 @@ def load_descriptions(path):
 
 
 def load_api_errors(path):
-    errs = {}
+    """{call: [codes]} or {call: "text"} (a call that returns no error code), and the
+    per-call notes {(call, code): text}, from api_errors.txt."""
+    errs, notes = {}, {}
     for line in open(path, encoding="utf-8"):
         if line.startswith("#") or ":" not in line:
             continue
-        name, codes = line.split(":", 1)
-        errs[name.strip()] = codes.split()
+        key, rest = (f.strip() for f in line.split(":", 1))
+        if "." in key:
+            notes[tuple(key.split(".", 1))] = rest
+        elif rest.startswith("--"):
+            errs[key] = rest[2:].strip()
+        else:
+            errs[key] = rest.split()
+    errs["notes"] = notes
     return errs
 
 
@@ -54,6 +65,7 @@ def load_error_meanings(errors_c):
     for m in re.finditer(r"\[-(PAPI_E\w+)\]\s*=\s*\(?((?:\s*\"[^\"]*\")+)", text):
         out[m.group(1)] = "".join(re.findall(r"\"([^\"]*)\"", m.group(2)))
     out.setdefault("PAPI_ESBSTR", out.get("PAPI_ECMP", ""))  # the 3.x alias of PAPI_ECMP
+    KNOWN_CODES.update(out)
     return out
 
 
@@ -65,7 +77,11 @@ def load_examples(exdir):
         m = re.search(r"Shows:(.*?)(\*/|\n\s*program|\n\s*#include)", text, re.S | re.I)
         if not m:
             continue
+        body = text[m.end():]
         for func in re.findall(r"\b(PAPIF?_\w+)", m.group(1)):
+            # A page shows the program for a call it makes, not one it only names.
+            if not re.search(r"\b%s\s*\(" % func, body, re.I):
+                raise ValueError("doc/examples/%s: Shows: %s, which it never calls" % (name, func))
             out.setdefault(func, (name, text))
     return out
 
@@ -94,25 +110,85 @@ def argument_lines(name, proto, args):
     return lines, missing
 
 
-def returns_text(name, proto, doc):
-    sentences = re.findall(r"(Returns?\b[^.]*(?:\.\d[^.]*)*\.)", doc)
-    if sentences:
-        return " ".join(sentences)
-    if proto.startswith("void"):
-        return "Nothing."
-    if proto.startswith("int"):
-        return ("PAPI_OK (0) on success; otherwise a negative PAPI error code, one of those "
+RETURNS = re.compile(r"(Returns?\b[^.]*(?:\.\d[^.]*)*\.)")
+CODE = re.compile(r"\bPAPI_E[A-Z_]+\b")
+KNOWN_CODES = set()  # the error codes of errors.c (load_error_meanings): not PAPI_EXEINFO
+
+
+def codes_in(text):
+    return [c for c in CODE.findall(text) if c in KNOWN_CODES]
+
+
+def is_status_call(proto, doc):
+    """An int call whose success value is PAPI_OK (not a count, a version or a level)."""
+    sentences = RETURNS.findall(doc)
+    return proto.startswith("int") and (not sentences or
+                                        re.match(r"Returns? PAPI_OK\b", sentences[0]) is not None)
+
+
+def description_text(proto, doc):
+    """The doc comment without its "Returns ..." sentences after the first (they are the
+    RETURN VALUES and ERRORS sections, in full there)."""
+    first = re.match(r"(.+?\.)(\s|$)", doc, re.S)
+    head = first.group(1) if first else doc
+    rest = doc[len(head):]
+    return (head + RETURNS.sub("", rest)).strip() if re.search(r"\bReturns\b", rest) else doc
+
+
+def returns_text(name, proto, doc, errors, override=None):
+    """RETURN VALUES: consistent with ERRORS by construction (errors: the codes listed);
+    override: the api_errors.txt "CALL.returns:" text of a call the doc comment does not
+    describe fully (PAPI_get_opt returns the value of most options)."""
+    if override:
+        stray = [c for c in codes_in(override) if isinstance(errors, str) or c not in errors]
+        if stray:
+            raise ValueError("%s: RETURN VALUES names %s, which ERRORS does not list" % (name, stray))
+        return override
+    if is_status_call(proto, doc):
+        return ("PAPI_OK (0) when it succeeds; otherwise a negative error code, one of those "
                 "under ERRORS. PAPI_strerror(3) names it, PAPI_perror(3) prints it with the "
-                "reason the library recorded.")
-    return "The value described above."
+                "reason the library recorded for the calling thread.")
+    sentences = " ".join(RETURNS.findall(doc))
+    if not sentences and proto.startswith("void"):
+        return "Nothing."
+    text = sentences or "The value described above."
+    stray = [c for c in codes_in(text) if isinstance(errors, str) or c not in errors]
+    if stray:
+        raise ValueError("%s: RETURN VALUES names %s, which ERRORS does not list" % (name, stray))
+    if proto.startswith("int") and not isinstance(errors, str):
+        text += " A negative value is an error code, one of those under ERRORS."
+    return text
+
+
+def when_notes(doc):
+    """{code: clause} from the doc comment's "PAPI_EX when/for ..." clauses."""
+    out = {}
+    for sentence in RETURNS.findall(doc):
+        for m in re.finditer(r"\b(PAPI_E[A-Z_]+) ((?:when|for|at|while|once)\b[^,;]*?)(?=[,;]|\.$| or PAPI_)",
+                             sentence):
+            out.setdefault(m.group(1), m.group(2).strip())
+    return out
 
 
 def error_lines(name, doc, api_errors, meanings):
-    codes = list(api_errors.get(name, []))
-    for c in re.findall(r"\b(PAPI_E[A-Z_]+)\b", doc):
-        if c not in codes and c in meanings:
-            codes.append(c)
-    return ["%s\n    %s." % (c, meanings.get(c, "see PAPI_strerror(3)")) for c in codes]
+    """ERRORS: a list of "CODE\n    meaning: when" items, or the text of a call that
+    returns no error code. Every call has an entry in api_errors.txt (the generator
+    refuses a call without one)."""
+    entry = api_errors.get(name)
+    if entry is None:
+        raise ValueError("doc/api_errors.txt has no entry for %s" % name)
+    if isinstance(entry, str):
+        return entry[0].upper() + entry[1:]
+    when = when_notes(doc)
+    notes = api_errors["notes"]
+    out = []
+    for c in entry:
+        text = meanings.get(c, "see PAPI_strerror(3)")
+        if c not in meanings:
+            raise ValueError("%s: %s is no PAPI error code" % (name, c))
+        extra = notes.get((name, c)) or when.get(c)
+        out.append("%s\n    %s%s" % (c, text, (": " + extra) if extra else "") + ".")
+    return out
 
 
 def fortran_synopsis(cfunc, routines, types):

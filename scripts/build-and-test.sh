@@ -9,8 +9,9 @@
 #          above), each for PAPI_FUZZ_SECONDS (15 s by default).
 #   flang  the Fortran parts (library, module, examples, Fortran tests) with LLVM flang,
 #          and the gfortran and flang installs in one prefix.
-#   release  Release (-O3) builds with gcc and with clang, warnings as errors (what a
-#          distribution builds; -O3 finds -Wmaybe-uninitialized that -O2 does not).
+#   release  Release (-O3) builds with gcc and with clang, warnings as errors, of what a
+#          distribution builds (MPI wrappers for MPICH and Open MPI, Fortran with gfortran;
+#          -O3 finds -Wmaybe-uninitialized that -O2 does not).
 #   packaging  Debian packages (cpack), installed with apt-get in a throw-away overlay of
 #          this machine, and the modulefiles under Debian's lmod and environment-modules
 #          (scripts/packaging-lane.sh).
@@ -65,10 +66,14 @@ if lane fuzz-build sh -c "CC=clang cmake -S '$top' -B '$top/build-fuzz' -DPAPI_W
     -DPAPI_FUZZ=ON $lean && cmake --build '$top/build-fuzz' -j$(nproc) --target fuzz_event_names fuzz_postfix"; then
   lane fuzz in_dir "$top/build-fuzz" ctest --output-on-failure -L fuzz -R '_run$'
 fi
-# Release (-O3), gcc and clang, -Werror.
+# Release (-O3), gcc and clang, -Werror: all a distribution builds (the MPI wrapper for
+# both MPIs, the Fortran module with gfortran, the tools, the manual); no tests or bench.
 for cc in gcc clang; do
-  lane release-$cc sh -c "CC=$cc cmake -S '$top' -B '$top/build-release-$cc' -DCMAKE_BUILD_TYPE=Release \
-      -DPAPI_WERROR=ON -DPAPI_BUILD_TESTS=OFF $lean && cmake --build '$top/build-release-$cc' -j$(nproc)"
+  rel=$top/build-release-$cc
+  lane release-$cc sh -c "CC=$cc cmake -S '$top' -B '$rel' -DCMAKE_BUILD_TYPE=Release -DPAPI_WERROR=ON \
+      -DPAPI_BUILD_TESTS=OFF -DPAPI_BUILD_BENCH=OFF -DPAPI_WITH_MPI=ON '-DPAPI_MPI_FLAVORS=mpich;openmpi' \
+      -DPAPI_WITH_FORTRAN=ON -DCMAKE_Fortran_COMPILER=gfortran && cmake --build '$rel' -j$(nproc) &&
+      ls '$rel/mpi-wrappers/libpapi_mpi_mpich.so' '$rel/mpi-wrappers/libpapi_mpi_openmpi.so' '$rel/src-fortran/libpapif.so'"
 done
 # Debian packages and modulefiles, from the main build.
 lane packaging "$top/scripts/packaging-lane.sh" "$top/build"

@@ -1,67 +1,78 @@
-/* Example: count page faults around a loop with one event set.
- * Shows: PAPI_library_init PAPI_create_eventset PAPI_add_named_event PAPI_add_event
- * PAPI_event_name_to_code PAPI_start PAPI_read PAPI_read_ts PAPI_accum PAPI_reset
- * PAPI_stop PAPI_state PAPI_num_events PAPI_list_events PAPI_remove_event
- * PAPI_remove_named_event PAPI_remove_events PAPI_add_events PAPI_write
- * PAPI_cleanup_eventset PAPI_destroy_eventset PAPI_strerror PAPI_perror PAPI_shutdown
- * PAPI_is_initialized PAPI_query_named_event PAPI_query_event */
+/* Example: count page faults with one event set: add, start, read, accumulate, reset,
+ * stop, list and remove events, clean up.
+ * Shows: PAPI_library_init PAPI_is_initialized PAPI_create_eventset PAPI_query_named_event
+ * PAPI_add_named_event PAPI_event_name_to_code PAPI_query_event PAPI_add_event PAPI_start
+ * PAPI_read PAPI_read_ts PAPI_accum PAPI_reset PAPI_state PAPI_stop PAPI_write
+ * PAPI_list_events PAPI_num_events PAPI_remove_named_event PAPI_remove_event
+ * PAPI_add_events PAPI_remove_events PAPI_cleanup_eventset PAPI_destroy_eventset
+ * PAPI_shutdown PAPI_strerror PAPI_perror */
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
-static void touch_pages(int n)
+/* Stop the program with the error's text and the reason the library recorded. */
+static void check(int ret, const char *call)
 {
-    char *p = malloc((size_t)n * 4096);
-    if (!p)
+    if (ret != PAPI_OK) {
+        fprintf(stderr, "%s failed: %s\n", call, PAPI_strerror(ret));
+        PAPI_perror(call);
         exit(1);
-    for (int i = 0; i < n; i++)
-        p[(size_t)i * 4096] = 1; /* one page fault per fresh page */
-    free(p);
+    }
+}
+
+/* Touch n fresh pages: exactly n page faults. */
+static void touch_pages(long n)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        exit(1);
+    for (long i = 0; i < n; i++)
+        p[i * page] = 1;
+    munmap(p, n * page);
 }
 
 int main(void)
 {
-    int es = PAPI_NULL, code, status, n = 4, list[4];
+    int es = PAPI_NULL, code, status, n = 2, list[2];
     long long v[2], acc[2] = {0, 0}, cyc;
-    if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT ||
-        PAPI_is_initialized() == PAPI_NOT_INITED)
+    if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
         return 1;
-    if (PAPI_create_eventset(&es) != PAPI_OK)
+    if (!(PAPI_is_initialized() & PAPI_LOW_LEVEL_INITED))
         return 1;
-    if (PAPI_query_named_event("perf::PAGE-FAULTS") != PAPI_OK) {
-        PAPI_perror("perf::PAGE-FAULTS cannot be counted here");
-        return 0;
-    }
-    int ret = PAPI_add_named_event(es, "perf::PAGE-FAULTS");
-    if (ret == PAPI_OK && PAPI_event_name_to_code("perf::TASK-CLOCK", &code) == PAPI_OK &&
-        PAPI_query_event(code) == PAPI_OK)
-        ret = PAPI_add_event(es, code);
-    if (ret != PAPI_OK) {
-        fprintf(stderr, "adding events: %s\n", PAPI_strerror(ret));
-        return 1;
-    }
-    PAPI_start(es);
+    check(PAPI_create_eventset(&es), "PAPI_create_eventset");
+    /* The kernel's software events count everywhere, also without a hardware PMU. */
+    check(PAPI_query_named_event("perf::PAGE-FAULTS"), "PAPI_query_named_event");
+    check(PAPI_add_named_event(es, "perf::PAGE-FAULTS"), "PAPI_add_named_event");
+    check(PAPI_event_name_to_code("perf::TASK-CLOCK", &code), "PAPI_event_name_to_code");
+    check(PAPI_query_event(code), "PAPI_query_event");
+    check(PAPI_add_event(es, code), "PAPI_add_event");
+
+    check(PAPI_start(es), "PAPI_start");
     touch_pages(100);
-    PAPI_read(es, v);                 /* running totals, the set keeps counting */
-    PAPI_read_ts(es, v, &cyc);        /* the same, with the cycle time of the read */
-    PAPI_accum(es, acc);              /* add to acc and restart from zero */
-    PAPI_reset(es);
+    check(PAPI_read(es, v), "PAPI_read");           /* running totals; it keeps counting */
+    check(PAPI_read_ts(es, v, &cyc), "PAPI_read_ts"); /* the same, with the time of the read */
+    check(PAPI_accum(es, acc), "PAPI_accum");       /* acc += counts, counters restart */
+    touch_pages(20);
+    check(PAPI_reset(es), "PAPI_reset");            /* the 20 are forgotten */
     touch_pages(50);
-    PAPI_state(es, &status);          /* PAPI_RUNNING */
-    PAPI_stop(es, v);
-    printf("page faults: %lld after reset (%lld before), running=%d\n", v[0], acc[0],
-           (status & PAPI_RUNNING) != 0);
-    if (PAPI_write(es, v) != PAPI_OK) /* not every component can set its counters */
-        PAPI_perror("PAPI_write");
-    PAPI_list_events(es, list, &n);
+    check(PAPI_state(es, &status), "PAPI_state");
+    check(PAPI_stop(es, v), "PAPI_stop");
+    printf("page faults: %lld, then %lld after a reset; running: %s\n", acc[0], v[0],
+           status & PAPI_RUNNING ? "yes" : "no");
+    check(PAPI_write(es, v), "PAPI_write");         /* a stopped set's counts, set again */
+
+    check(PAPI_list_events(es, list, &n), "PAPI_list_events");
     printf("%d events in the set\n", PAPI_num_events(es));
-    PAPI_remove_named_event(es, "perf::PAGE-FAULTS");
-    PAPI_remove_event(es, code);
-    PAPI_add_events(es, list, n);      /* both back at once */
-    PAPI_remove_events(es, list, n);
-    PAPI_cleanup_eventset(es);         /* empty, then free the handle */
-    PAPI_destroy_eventset(&es);
+    check(PAPI_remove_named_event(es, "perf::PAGE-FAULTS"), "PAPI_remove_named_event");
+    check(PAPI_remove_event(es, code), "PAPI_remove_event");
+    check(PAPI_add_events(es, list, n), "PAPI_add_events"); /* both back at once */
+    check(PAPI_remove_events(es, list, n), "PAPI_remove_events");
+    check(PAPI_cleanup_eventset(es), "PAPI_cleanup_eventset"); /* empty, then free it */
+    check(PAPI_destroy_eventset(&es), "PAPI_destroy_eventset");
     PAPI_shutdown();
+    printf("after PAPI_shutdown: initialised %d, event set %d\n", PAPI_is_initialized(), es);
     return 0;
 }

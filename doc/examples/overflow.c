@@ -1,17 +1,50 @@
-/* Example: a handler called every 100 page faults.
+/* Example: act every 10 page faults: a handler of our own, then a histogram of where in
+ * the program they happened (profil, and sprofil with an overflow bucket).
  * Shows: PAPI_overflow PAPI_get_overflow_event_index PAPI_profil PAPI_sprofil */
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
-static int calls;
+static int calls, index_ok;
 
 static void handler(int EventSet, void *address, long long overflow_vector, void *context)
 {
-    int idx[4], n = 4;
+    int idx[2], n = 2;
     (void)address, (void)context;
-    if (PAPI_get_overflow_event_index(EventSet, overflow_vector, idx, &n) == PAPI_OK && n > 0)
-        calls++; /* idx[0] is the event that overflowed */
+    calls++;
+    /* Which events of the set overflowed: their positions in the set. */
+    if (PAPI_get_overflow_event_index(EventSet, overflow_vector, idx, &n) == PAPI_OK && n == 1 &&
+        idx[0] == 0)
+        index_ok++;
+}
+
+static void touch_pages(long n)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        exit(1);
+    for (long i = 0; i < n; i++)
+        p[i * page] = 1;
+    munmap(p, n * page);
+}
+
+static unsigned long sum(const unsigned short *b, size_t n)
+{
+    unsigned long s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += b[i];
+    return s;
+}
+
+static void check(int ret, const char *call)
+{
+    if (ret != PAPI_OK) {
+        PAPI_perror(call);
+        exit(1);
+    }
 }
 
 int main(void)
@@ -20,23 +53,48 @@ int main(void)
     long long faults;
     if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
         return 1;
-    PAPI_create_eventset(&es);
-    if (PAPI_event_name_to_code("perf::PAGE-FAULTS", &code) != PAPI_OK ||
-        PAPI_add_event(es, code) != PAPI_OK) {
-        PAPI_perror("perf::PAGE-FAULTS");
-        return 0;
-    }
-    if (PAPI_overflow(es, code, 100, 0, handler) != PAPI_OK) {
-        PAPI_perror("PAPI_overflow");
+    check(PAPI_create_eventset(&es), "PAPI_create_eventset");
+    check(PAPI_event_name_to_code("perf::PAGE-FAULTS", &code), "PAPI_event_name_to_code");
+    check(PAPI_add_event(es, code), "PAPI_add_event");
+
+    check(PAPI_overflow(es, code, 10, 0, handler), "PAPI_overflow"); /* every 10 */
+    check(PAPI_start(es), "PAPI_start");
+    touch_pages(100);
+    check(PAPI_stop(es, &faults), "PAPI_stop");
+    check(PAPI_overflow(es, code, 0, 0, NULL), "PAPI_overflow"); /* threshold 0: off */
+    printf("overflow: %lld page faults, handler called %d times, event index right %d times\n",
+           faults, calls, index_ok);
+
+    /* The program's text, one 16-bit bucket per 2 bytes of it (scale 0x10000). */
+    const PAPI_exe_info_t *exe = PAPI_get_executable_info();
+    if (!exe)
         return 1;
-    }
-    PAPI_start(es);
-    char *p = malloc(1000 * 4096);
-    for (int i = 0; p && i < 1000; i++)
-        p[i * 4096] = 1;
-    PAPI_stop(es, &faults);
-    free(p);
-    PAPI_overflow(es, code, 0, 0, NULL); /* threshold 0: off */
-    printf("%lld page faults, handler called %d times\n", faults, calls);
+    vptr_t start = exe->address_info.text_start;
+    size_t len = (size_t)((char *)exe->address_info.text_end - (char *)start);
+    unsigned short *buf = calloc(len / 2 + 1, sizeof *buf), outside = 0;
+    check(PAPI_profil(buf, (unsigned)(len / 2 * sizeof *buf), start, 0x10000, es, code, 10, 0),
+          "PAPI_profil");
+    check(PAPI_start(es), "PAPI_start");
+    touch_pages(100);
+    check(PAPI_stop(es, &faults), "PAPI_stop");
+    check(PAPI_profil(buf, (unsigned)(len / 2 * sizeof *buf), start, 0x10000, es, code, 0, 0),
+          "PAPI_profil");
+    printf("profil: %lu samples in the program's text\n", sum(buf, len / 2));
+
+    /* The same with sprofil: the text, and one bucket for samples anywhere else. */
+    PAPI_sprofil_t regions[2] = {
+        {.pr_base = buf, .pr_size = (unsigned)(len / 2 * sizeof *buf), .pr_off = start,
+         .pr_scale = 0x10000},
+        {.pr_base = &outside, .pr_size = sizeof outside, .pr_off = 0, .pr_scale = 0x2},
+    };
+    for (size_t i = 0; i < len / 2; i++)
+        buf[i] = 0;
+    check(PAPI_sprofil(regions, 2, es, code, 10, PAPI_PROFIL_POSIX), "PAPI_sprofil");
+    check(PAPI_start(es), "PAPI_start");
+    touch_pages(100);
+    check(PAPI_stop(es, &faults), "PAPI_stop");
+    check(PAPI_sprofil(regions, 2, es, code, 0, PAPI_PROFIL_POSIX), "PAPI_sprofil");
+    printf("sprofil: %lu samples in the text, %u elsewhere\n", sum(buf, len / 2), outside);
+    free(buf);
     return 0;
 }

@@ -22,10 +22,16 @@ import os
 import sys
 from collections import OrderedDict
 
-try:
-    import pandas as pd
-except ImportError as e:
-    sys.exit("papi_hl_output_writer: %s\n(Debian: apt-get install python3-pandas)" % e)
+pd = None  # pandas, imported once the arguments are read (--help and --version need none)
+
+
+def import_pandas():
+    global pd
+    try:
+        import pandas
+    except ImportError as e:
+        sys.exit("papi_hl_output_writer: %s\n(Debian: apt-get install python3-pandas)" % e)
+    pd = pandas
 
 # The release of papi-compat; the install writes it here (src-c/utils/CMakeLists.txt).
 PAPI_COMPAT_VERSION = "source tree"
@@ -356,6 +362,7 @@ def write_table(df, file_name, fmt):
 
 def main(argv):
     a = parse_args(argv)
+    import_pandas()
     try:
         definitions, data = load(a.source)
         if a.format != "json":

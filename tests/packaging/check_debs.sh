@@ -2,17 +2,45 @@
 # check_debs.sh DEBDIR VERSION API SRC: run inside a sandbox (sandbox.sh): install every
 # package of DEBDIR with apt-get, as an administrator would, and check what the packages
 # promise: the tools name the project's release, man pages, pkg-config, CMake and the
-# classic static line work, Debian's libpapi7.0 stays beside our runtime (coexist) while
+# classic static line work, Debian's libpapi7.0 stays beside our runtime (coexist: a
+# program linked with Debian's PAPI still runs on Debian's library, ours on ours) while
 # libpapi-dev and papi-tools are replaced by ours (conflict).
 set -eu
 debs=$1 version=$2 api=$3 src=$4
 fail() { echo "FAIL: $*"; exit 1; }
-had_papi7=$(dpkg-query -W -f='${Status}' libpapi7.0 2>/dev/null || true)
+# Coexistence is tested with a program linked against Debian's own PAPI: built now, from
+# Debian's papi.h and its libpapi.so.7.0 (installed here first when the machine lacks
+# them: the sandbox is thrown away), and run again after our packages are in.
+if ! dpkg-query -W -f='${Status}' libpapi-dev 2>/dev/null | grep -q "install ok installed"; then
+  apt-get install -y -q --no-install-recommends libpapi-dev >/tmp/apt-debian.log 2>&1 ||
+    { cat /tmp/apt-debian.log; fail "apt-get install of Debian's libpapi-dev (for the coexistence test)"; }
+fi
+t0=$(mktemp -d)
+cat >"$t0/which_papi.c" <<'C'
+/* Which libpapi this program runs with, and that it initialises. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <papi.h>
+#include <stdio.h>
+int main(void)
+{
+    Dl_info info;
+    int v = PAPI_library_init(PAPI_VER_CURRENT);
+    if (!dladdr((void *)PAPI_library_init, &info) || !info.dli_fname)
+        return 2;
+    printf("%s %s\n", info.dli_fname, v == PAPI_VER_CURRENT ? "initialised" : "init failed");
+    return v == PAPI_VER_CURRENT ? 0 : 1;
+}
+C
+cc -o "$t0/debian_prog" "$t0/which_papi.c" -I/usr/include -l:libpapi.so.7.0 -ldl ||
+  fail "a program against Debian's papi.h and libpapi.so.7.0 does not build"
+debian_lib=$(readlink -f "$(ldd "$t0/debian_prog" | sed -n 's/.*libpapi\.so\.7\.0 => \([^ ]*\).*/\1/p')")
+[ -n "$debian_lib" ] || fail "ldd debian_prog names no libpapi.so.7.0: $(ldd "$t0/debian_prog")"
+"$t0/debian_prog" || fail "the program linked with Debian's PAPI does not run before ours is installed"
 # The runtime, dev and tools packages first: the dev package alone must serve CMake
 # (the MPI wrappers' targets come with their own packages).
 set -- $(ls "$debs"/*.deb | grep -v '/libpapi-compat-mpi-')
 apt-get install -y -q --no-install-recommends "$@" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the packages"; }
-t0=$(mktemp -d)
 cmake -S "$src/examples/consumer" -B "$t0/b" >/dev/null && cmake --build "$t0/b" >/dev/null &&
   "$t0/b/consumer_pagefaults" 100 || fail "find_package(PAPI) with no MPI wrapper package installed"
 apt-get install -y -q --no-install-recommends "$debs"/*.deb >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the MPI packages"; }
@@ -25,10 +53,19 @@ for p in libpapi-dev papi-tools; do
     fail "$p still installed beside ours (they conflict)"
   fi
 done
-case "$had_papi7" in *"install ok installed"*)
-  dpkg-query -W -f='${Status}' libpapi7.0 | grep -q "install ok installed" || fail "libpapi7.0 was removed (it coexists)"
-  echo "coexist: libpapi7.0 stays installed beside libpapi-compat7" ;;
-esac
+dpkg-query -W -f='${Status}' libpapi7.0 | grep -q "install ok installed" || fail "libpapi7.0 was removed (it coexists)"
+# Each program keeps its own library: the Debian-linked one Debian's, ours ours (ldd and
+# the library each finds itself in at run time).
+got=$(readlink -f "$(ldd "$t0/debian_prog" | sed -n 's/.*libpapi\.so\.7\.0 => \([^ ]*\).*/\1/p')")
+[ "$got" = "$debian_lib" ] || fail "debian_prog now resolves libpapi.so.7.0 to '$got', was $debian_lib"
+# runs: "<the library file it was loaded from> initialised"
+runs_on() { out=$("$1") || fail "$1 beside ours: $out"; readlink -f "${out% initialised}"; }
+[ "$(runs_on "$t0/debian_prog")" = "$debian_lib" ] || fail "debian_prog runs on $(runs_on "$t0/debian_prog"), not $debian_lib"
+cc -o "$t0/our_prog" "$t0/which_papi.c" $(pkg-config --cflags --libs papi) -ldl || fail "which_papi.c against our papi.pc"
+ours=$(ldd "$t0/our_prog" | sed -n 's/.*libpapi\.so\.7 => \([^ ]*\).*/\1/p')
+[ "$(readlink -f "$ours")" = "$(readlink -f /usr/lib/libpapi.so.7)" ] || fail "our_prog resolves libpapi.so.7 to '$ours': $(ldd "$t0/our_prog")"
+[ "$(runs_on "$t0/our_prog")" = "$(readlink -f /usr/lib/libpapi.so.7)" ] || fail "our_prog runs on $(runs_on "$t0/our_prog")"
+echo "coexist: Debian's libpapi7.0 stays; a program linked with it runs on $debian_lib, ours on $ours"
 papi_avail --version | grep -qx "papi_avail (papi-compat) $version" || fail "papi_avail --version: $(papi_avail --version)"
 papi_version | grep -qx "PAPI Version: $api.0" || fail "papi_version: $(papi_version)"
 # Every program of the tools package names the release, the Python ones included.

@@ -83,6 +83,30 @@ def main():
                            env=env).stdout
     check("CALL PAPIF_start(EventSet, check)" in start, "man PAPI_start lacks the Fortran synopsis")
     check("PAPI_ENOEVST" in start.split("ERRORS")[-1], "man PAPI_start lists no PAPI_ENOEVST")
+    # Every example is a program of doc/examples (built and run by ctest), no fragment; no
+    # page claims a call cannot fail where ERRORS lists nothing.
+    for name, section in names:
+        if section != "3":
+            continue
+        page = subprocess.run(["man", "-P", "cat", "3", name], capture_output=True, text=True,
+                              env=env).stdout
+        example = page.split("EXAMPLE", 1)[-1]
+        check("doc/examples/" in example and ("int main(void)" in example or "program " in example),
+              "man %s: the example is no program of doc/examples" % name)
+        check("cannot fail once its arguments" not in page and "None of its own" not in page,
+              "man %s still says the call cannot fail" % name)
+    # papi.h's types: one page, and each type's name opens it; PAPI 7's PAPIf_hl_* names
+    # open the Fortran high-level pages.
+    for name, want in (("PAPI_hw_info_t", "papi_types"), ("PAPI_event_info_t", "papi_types"),
+                       ("PAPI_option_t", "papi_types"), ("PAPIf_hl_region_begin", "PAPIF_hl_region_begin"),
+                       ("PAPIf_hl_read", "PAPIF_hl_read"), ("PAPIf_hl_region_end", "PAPIF_hl_region_end"),
+                       ("PAPIf_hl_stop", "PAPIF_hl_stop")):
+        page = subprocess.run(["man", "-P", "cat", "3", name], capture_output=True, text=True,
+                              env=env).stdout
+        check(page.lstrip().startswith(want + "(3)"), "man %s does not open %s(3): %r" % (name, want, page[:80]))
+    types = subprocess.run(["man", "-P", "cat", "3", "papi_types"], capture_output=True, text=True,
+                           env=env).stdout
+    check("} PAPI_hw_info_t;" in types and "DEFINITIONS" in types, "papi_types(3) lacks the definitions")
     # The pages beyond the calls: the wrapper library, the formats, the environment.
     for name, section in (("libpapi_mpi", "7"), ("papi_environment", "7"),
                           ("papi_hl_report", "5"), ("papi_mpi_report", "5")):

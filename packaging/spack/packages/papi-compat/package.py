@@ -1,9 +1,7 @@
 # Spack package of papi-compat, a PAPI-compatible performance counter library.
 # Put packaging/spack in a repository (`spack repo add packaging/spack`) and
-# `spack install papi-compat +fortran mpi=mpich`. To let packages that depends_on("papi")
+# `spack install papi-compat +fortran mpi=mpich,openmpi`. To let packages that depends_on("papi")
 # use an install of it, declare it as an external papi (see packaging/README.md).
-import os
-
 from spack.package import *
 
 
@@ -24,10 +22,12 @@ class PapiCompat(CMakePackage):
 
     variant("fortran", default=True, description="Fortran module (use papi), fpapi.h and PAPIF_*")
     variant("hwloc", default=True, description="Hardware and topology information from hwloc")
-    variant("static", default=True, description="Install libpapi.a (with the ld script for libpfm4 and hwloc)")
-    # One flavour per build for now (-DPAPI_MPI_PKG); install a second spec for the other.
-    variant("mpi", default="none", multi=False, values=("none", "mpich", "openmpi"),
-            description="Build the PMPI wrapper library for this MPI flavour")
+    variant("static", default=True,
+            description="Install libpapi.a (the archive and the ld script for libpfm4 and hwloc)")
+    # One PMPI wrapper library per MPI, side by side in one install (libpapi_mpi_mpich.so,
+    # libpapi_mpi_openmpi.so; the first is also libpapi_mpi.so): mpi=mpich,openmpi.
+    variant("mpi", values=any_combination_of("mpich", "openmpi"),
+            description="MPIs to build the PMPI wrapper library for (none: no wrapper)")
     variant("tests", default=False, description="Build the test programs (ctest)")
 
     depends_on("c", type="build")
@@ -44,26 +44,20 @@ class PapiCompat(CMakePackage):
     requires("platform=linux", msg="papi-compat counts through Linux perf_event")
 
     def cmake_args(self):
-        flavour = self.spec.variants["mpi"].value
+        # Multi-valued: a tuple of the chosen MPIs, or ("none",).
+        flavours = [f for f in self.spec.variants["mpi"].value if f != "none"]
         args = [
             self.define_from_variant("PAPI_WITH_FORTRAN", "fortran"),
             self.define_from_variant("PAPI_WITH_HWLOC", "hwloc"),
+            self.define_from_variant("PAPI_INSTALL_STATIC", "static"),
             self.define_from_variant("PAPI_BUILD_TESTS", "tests"),
             self.define("PAPI_BUILD_BENCH", False),
-            self.define("PAPI_WITH_MPI", flavour != "none"),
+            self.define("PAPI_WITH_MPI", bool(flavours)),
         ]
-        if flavour != "none":
-            # pkg-config module names: mpich's own, Open MPI's "ompi".
-            args.append(self.define("PAPI_MPI_PKG", {"mpich": "mpich", "openmpi": "ompi"}[flavour]))
+        if flavours:
+            # The project's list, in its order (mpich first: the default libpapi_mpi.so).
+            args.append(self.define("PAPI_MPI_FLAVORS", [f for f in ("mpich", "openmpi") if f in flavours]))
         return args
-
-    @run_after("install")
-    def drop_static(self):
-        if "~static" in self.spec:
-            for name in ("libpapi.a", "libpapi_static.a"):
-                lib = join_path(self.prefix.lib, name)
-                if os.path.exists(lib):
-                    os.remove(lib)
 
     def setup_run_environment(self, env):
         env.set("PAPI_ROOT", self.prefix)
