@@ -409,7 +409,12 @@ static int hy_arm_overflow(struct cmp_context *c, int slot, int signo, pid_t tid
 
 void native_hybrid_install(struct papi_component *self)
 {
-    if (native_is_hybrid()) {
+    native_hybrid_callbacks(self, native_is_hybrid());
+}
+
+void native_hybrid_callbacks(struct papi_component *self, bool hybrid)
+{
+    if (hybrid) {
         self->ctx_create = hy_ctx_create;
         self->ctx_destroy = hy_ctx_destroy;
         self->add = hy_add;

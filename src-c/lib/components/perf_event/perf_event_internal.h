@@ -140,6 +140,9 @@ PAPI_INTERNAL bool native_core_type_elsewhere(const struct perf_event_attr *attr
 /* The perf_event instance's callbacks for this machine: on a hybrid machine the event-set
  * callbacks sum the per-core-type events of one slot (native_hybrid.c), else perf_context.c's. */
 PAPI_INTERNAL void native_hybrid_install(struct papi_component *self);
+/* The same with the choice made by the caller (tests: the summing callbacks on a machine
+ * with one core type, with events made by native_intern_hybrid). */
+PAPI_INTERNAL void native_hybrid_callbacks(struct papi_component *self, bool hybrid);
 /* Whether the machine has several core PMUs (sysfs_hybrid_pmus). */
 PAPI_INTERNAL bool native_is_hybrid(void);
 
