@@ -113,7 +113,7 @@ static void replayed_hybrid(void)
 
 static void live_summing(void)
 {
-    int pf, minor;
+    int pf = 0, minor = 0;
     if (PAPI_event_name_to_code("perf::PAGE-FAULTS", &pf) != PAPI_OK ||
         PAPI_event_name_to_code("perf::MINOR-FAULTS", &minor) != PAPI_OK)
         test_skip("perf::PAGE-FAULTS does not resolve here");
