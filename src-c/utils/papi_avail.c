@@ -121,6 +121,31 @@ static void resolve_presets(void)
         while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
 }
 
+/* The perf_event component's core PMUs (its PMU names past libpfm4's generic "perf" and
+ * "perf_raw"): two or more on a hybrid machine (cpu_core, cpu_atom), where a preset
+ * counts on whichever core type runs the thread. */
+static int core_pmus(const char **names, int max)
+{
+    int cidx = PAPI_get_component_index("perf_event"), n = 0;
+    const PAPI_component_info_t *c = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+    for (int i = 0; c && i < PAPI_PMU_MAX && c->pmu_names[i] && n < max; i++)
+        if (strcmp(c->pmu_names[i], "perf") && strcmp(c->pmu_names[i], "perf_raw"))
+            names[n++] = c->pmu_names[i];
+    return n;
+}
+
+static void print_core_pmus(void)
+{
+    const char *names[8];
+    int n = core_pmus(names, 8);
+    if (!n)
+        return;
+    printf("%-25s: ", "Core PMUs");
+    for (int i = 0; i < n; i++)
+        printf("%s%s", i ? ", " : "", names[i]);
+    printf("%s\n", n > 1 ? " (hybrid: presets count on every core type, summed)" : "");
+}
+
 static int list_presets(const struct opts *o)
 {
     struct jw w;
@@ -128,9 +153,16 @@ static int list_presets(const struct opts *o)
     resolve_presets();
     if (o->json) {
         util_json_begin(&w);
+        const char *names[8];
+        int n = core_pmus(names, 8);
+        jw_arr_begin(&w, "core_pmus");
+        for (int i = 0; i < n; i++)
+            jw_str(&w, NULL, names[i]);
+        jw_arr_end(&w);
         jw_arr_begin(&w, "presets");
     } else {
         util_print_header(stdout, "Available PAPI preset and user defined events plus hardware information.");
+        print_core_pmus();
         printf("\n%s\n  PAPI Preset Events\n%s\n", UTIL_BANNER, UTIL_BANNER);
         if (!o->detail)
             printf("    Name        Code    Avail Deriv Description (Note)\n");

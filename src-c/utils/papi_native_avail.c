@@ -115,16 +115,33 @@ static void pmu_of(const char *symbol, char *out, size_t len)
     out[n] = '\0';
 }
 
-/* Events come grouped by PMU; each group opens with the PMU's name and which route
- * describes its events (the event note: libpfm4's tables or the kernel's sysfs). */
+/* Which description an event comes from, read from its note: "libpfm4", "sysfs" (the
+ * kernel's events/ and format/), or "" for components with neither. */
+static const char *route_of(const PAPI_event_info_t *info)
+{
+    if (strstr(info->note, "libpfm4"))
+        return "libpfm4";
+    if (strstr(info->note, "sysfs"))
+        return "sysfs";
+    return "";
+}
+
+/* Events come grouped by PMU; each group opens with the PMU's name, the route that
+ * describes its events and, for a core type of a hybrid machine, its CPUs. */
 static void print_pmu_header(const PAPI_event_info_t *info, char *last, size_t len)
 {
-    char pmu[PAPI_MIN_STR_LEN * 2];
+    char pmu[PAPI_MIN_STR_LEN * 2], what[PAPI_MAX_STR_LEN];
     pmu_of(info->symbol, pmu, sizeof pmu);
     if (!pmu[0] || !strcmp(pmu, last))
         return;
     snprintf(last, len, "%s", pmu);
-    printf("| PMU %-20s %-51.51s|\n%s\n", pmu, info->note, UTIL_RULE);
+    const char *route = route_of(info), *cpus = strstr(info->note, "core type of CPUs ");
+    snprintf(what, sizeof what, "%s%s%s",
+             !strcmp(route, "sysfs") ? "described by the kernel's sysfs"
+             : route[0]              ? "described by libpfm4"
+                                     : "",
+             cpus ? "; core type, CPUs " : "", cpus ? cpus + strlen("core type of CPUs ") : "");
+    printf("| PMU %-12s %-59.59s|\n%s\n", pmu, what, UTIL_RULE);
 }
 
 static void print_event_text(const PAPI_event_info_t *info, int check, const char *why)
@@ -192,6 +209,7 @@ static void list_component(const struct opts *o, struct jw *w, int cidx, struct 
     if (more) {
         do {
             PAPI_event_info_t info;
+            memset(&info, 0, sizeof info); /* no component's note carries over to the next */
             if (PAPI_get_event_info(code, &info) != PAPI_OK || !wanted(o, info.symbol))
                 continue;
             char why[PAPI_HUGE_STR_LEN] = "";
@@ -211,6 +229,7 @@ static void list_component(const struct opts *o, struct jw *w, int cidx, struct 
                 char pmu[PAPI_MIN_STR_LEN * 2];
                 pmu_of(info.symbol, pmu, sizeof pmu);
                 jw_str(w, "pmu", pmu);
+                jw_str(w, "route", route_of(&info));
                 jw_str(w, "described_by", info.note);
                 if (o->check) {
                     jw_bool(w, "can_add", ok);

@@ -4,8 +4,11 @@
  * still count exactly where the component stays enabled.
  * Usage: test_replay_reasons keep|drop-caps 0|PAPI_EPERM <text the reason must hold>...
  * drop-caps removes CAP_PERFMON and CAP_SYS_ADMIN from the effective set first (a
- * recorded paranoid-3 node refuses a process without them). Skipped where this
- * machine's own kernel counts hardware events: then no reason is given at all. */
+ * recorded paranoid-3 node refuses a process without them). Where this machine's own
+ * kernel counts hardware events the library gives no reason at all (the reasons are
+ * about this kernel refusing hardware counters, which it does not), so only the part
+ * that does not depend on that runs there: under the replay the component is enabled and
+ * the kernel's software events count exactly. */
 #include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
@@ -52,10 +55,13 @@ int main(int argc, char **argv)
         test_skip("PAPI_FSROOT is not set (ctest sets it to a recorded machine)");
     if (!strcmp(argv[1], "drop-caps"))
         drop_caps();
-    if (live_hardware_counts())
-        test_skip("this machine's kernel counts hardware events for this process: the "
-                  "library then has no reason to give");
+    int live = live_hardware_counts();
     int want_disabled = !strcmp(argv[2], "PAPI_EPERM") ? PAPI_EPERM : 0;
+    if (live) {
+        printf("this machine's kernel counts hardware events for this process: no reason is "
+               "given, so the reason checks do not apply; checking the software counts\n");
+        want_disabled = 0;
+    }
     init_or_die();
     int cidx = PAPI_get_component_index("perf_event");
     const PAPI_component_info_t *c = PAPI_get_component_info(cidx);
@@ -64,7 +70,7 @@ int main(int argc, char **argv)
         return test_done("test_replay_reasons");
     printf("reason: %s\n", c->disabled_reason);
     CHECK(c->disabled == want_disabled, "disabled %d, want %d", c->disabled, want_disabled);
-    for (int i = 3; i < argc; i++)
+    for (int i = 3; i < argc && !live; i++)
         CHECK(strstr(c->disabled_reason, argv[i]) != NULL, "reason does not say '%s'", argv[i]);
 
     if (!want_disabled) {

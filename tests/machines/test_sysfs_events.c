@@ -6,7 +6,9 @@
  * uncore component, and the listing by PMU with the route. The encodings are read back
  * from PAPI_get_event_info, which prints what the library opens; the reasons from the
  * library's last error detail (internal: the test links the static library). */
+#include "events.h"
 #include "papi_globals.h"
+#include "perf_event_internal.h"
 #include "papi_test.h"
 
 /* The perf type and config words the library reports it would open for name. */
@@ -52,6 +54,38 @@ int main(void)
     expect("cpu::event=0x76,cmask=2,inv=1", 4, 0x02800076);
     expect("cpu::cache-references:u", 4, 0xff60);
     expect("msr::tsc", 8, 0);
+
+    /* Privilege modifiers: the exclude bits the library opens the event with, for an event
+     * set counting in domain (PAPI_DOM_*); a name's own :u/:k/:h win over the domain. */
+    static const struct {
+        const char *name;
+        int domain, ex_user, ex_kernel, ex_hv;
+    } plm[] = {
+        {"cpu::cache-references:u", PAPI_DOM_ALL, 0, 1, 1},
+        {"cpu::cache-references:k", PAPI_DOM_USER, 1, 0, 1},
+        {"cpu::cache-references:u:k", PAPI_DOM_USER, 0, 0, 1},
+        {"cpu::event=0x76:h", PAPI_DOM_USER, 1, 1, 0},
+        {"cpu::cpu-cycles", PAPI_DOM_USER, 0, 1, 1},
+        {"cpu::cpu-cycles", PAPI_DOM_KERNEL, 1, 0, 1},
+        {"cpu::cpu-cycles", PAPI_DOM_USER | PAPI_DOM_KERNEL, 0, 0, 1},
+        {"msr::tsc", PAPI_DOM_USER, 0, 0, 0}, /* not a core PMU: the kernel takes no bits */
+    };
+    for (size_t i = 0; i < sizeof plm / sizeof plm[0]; i++) {
+        int code;
+        CHECK_RET(PAPI_event_name_to_code(plm[i].name, &code), PAPI_OK);
+        const struct native_event *e = native_lookup(cmp_local(code));
+        CHECK(e && e->route == ROUTE_SYSFS, "%s: not a sysfs event", plm[i].name);
+        if (!e)
+            continue;
+        struct perf_event_attr a;
+        native_sysfs_attr(e, plm[i].domain, &a);
+        CHECK(a.exclude_user == (unsigned)plm[i].ex_user &&
+                  a.exclude_kernel == (unsigned)plm[i].ex_kernel &&
+                  a.exclude_hv == (unsigned)plm[i].ex_hv,
+              "%s in domain 0x%x: exclude user %u kernel %u hv %u, want %d %d %d", plm[i].name,
+              plm[i].domain, a.exclude_user, a.exclude_kernel, a.exclude_hv, plm[i].ex_user,
+              plm[i].ex_kernel, plm[i].ex_hv);
+    }
 
     /* An uncore PMU (it has a cpumask) belongs to perf_event_uncore. */
     unsigned type;

@@ -69,26 +69,32 @@ static struct preset_def **owned;             /* every definition ever installed
 static int nowned, owned_cap;
 static struct { int code; int ok; char *why; } open_cache[MAX_OPEN_CACHE];
 static int nopen_cache;
+/* The CPU the tables are chosen for: asked of the preset component once per
+ * initialisation (a program may replay another machine after PAPI_shutdown, fsroot.h),
+ * forgotten at shutdown. Its own lock: PAPI_encode_events asks without tables_lock. */
+static pthread_mutex_t detect_lock = PTHREAD_MUTEX_INITIALIZER;
 static char detected[PAPI_MIN_STR_LEN * 2];
+static int detected_valid;
 static int (*_Atomic running_query)(int code); /* preset_set_running_query */
-
-static void detect_cpu_once(void)
-{
-    const struct papi_component *c = papi_components[PRESET_COMPONENT];
-    const char *pmu = c->preset_pmu ? c->preset_pmu(c) : NULL;
-    if (pmu)
-        papi_strcpy(detected, sizeof detected, pmu);
-}
 
 void preset_set_running_query(int (*fn)(int code))
 {
     atomic_store(&running_query, fn);
 }
 
+static void tables_lifecycle(const struct papi_life *ev);
+
 const char *preset_detected_cpu(void)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, detect_cpu_once);
+    pthread_mutex_lock(&detect_lock);
+    if (!detected_valid) {
+        const struct papi_component *c = papi_components[PRESET_COMPONENT];
+        const char *pmu = c->preset_pmu ? c->preset_pmu(c) : NULL;
+        papi_strcpy(detected, sizeof detected, pmu ? pmu : "");
+        detected_valid = 1;
+        papi_lifecycle_register(PAPI_LIFE_STAGE_NAMES, tables_lifecycle);
+    }
+    pthread_mutex_unlock(&detect_lock);
     return detected[0] ? detected : NULL;
 }
 
@@ -244,7 +250,6 @@ fail:
     return ret;
 }
 
-static void tables_lifecycle(const struct papi_life *ev);
 static int count_locked(void);
 
 /* Into the description PAPI_get_component_info returned (the registry also asks
@@ -486,6 +491,9 @@ static void tables_shutdown(void)
     loaded = 0;
     clear_reason(&table_desc);
     pthread_mutex_unlock(&tables_lock);
+    pthread_mutex_lock(&detect_lock);
+    detected_valid = 0; /* the next initialisation may describe another machine */
+    pthread_mutex_unlock(&detect_lock);
 }
 
 /* The library's lifecycle (papi_sdk.h): the tables go at shutdown, except in a forked

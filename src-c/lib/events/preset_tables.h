@@ -85,7 +85,8 @@ PAPI_INTERNAL int preset_build_def(const struct preset_src *s, const char *pmu,
  * defined and replace is 0, PAPI_EISRUN when a preset is in a running event set. */
 PAPI_INTERNAL int preset_tables_install(struct preset_def *const *defs, int replace,
                                         const char *origin);
-/* The name of the core PMU libpfm4 detected ("skx", "arm_ac57"), or NULL. */
+/* The CPU whose tables are used ("skx", "arm_ac57", "amd64_fam1ah_zen5"), or NULL: the
+ * preset component's answer, asked again after each PAPI_shutdown. */
 PAPI_INTERNAL const char *preset_detected_cpu(void);
 /* The built-in papi_events.csv, generated into the build tree from presets/. */
 extern const char preset_builtin_csv[] PAPI_INTERNAL;

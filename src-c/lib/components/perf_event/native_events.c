@@ -36,6 +36,8 @@ static unsigned hash_size;
 static unsigned hash_used;
 
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t covered_lock = PTHREAD_MUTEX_INITIALIZER;
+static int covered[128], ncovered = -1; /* native_pfm_covers_type */
 static int pfm_status = -1;
 
 /* libpfm4 runs every CPU model's detection (each a cpuid, a VM exit under a hypervisor:
@@ -74,6 +76,9 @@ void native_shutdown(void)
     }
     atomic_store(&table_count, 0);
     sysfs_pmus_reset(); /* the next init may replay another machine (fsroot.h) */
+    pthread_mutex_lock(&covered_lock);
+    ncovered = -1;
+    pthread_mutex_unlock(&covered_lock);
     for (unsigned i = 0; i < hash_size; i++)
         free(hash_slots[i].alias);
     free(hash_slots);
@@ -218,6 +223,57 @@ int native_intern_sysfs(const char *canon, const char *alias, int pmu, int event
     return idx;
 }
 
+int native_intern_hybrid(const char *name, const int *subs, int nsub)
+{
+    papi_library_lock();
+    int idx = find_locked(name);
+    if (idx < 0) {
+        struct native_event *e = new_entry_locked(name, &idx);
+        if (!e) {
+            idx = PAPI_ENOMEM;
+        } else {
+            e->route = ROUTE_HYBRID;
+            e->pfm_idx = e->umask_idx = -1;
+            e->sysfs_pmu = e->sysfs_event = -1;
+            e->cls = PE_CORE;
+            e->attr_plm = -1;
+            e->nsub = nsub;
+            memcpy(e->sub, subs, (size_t)nsub * sizeof *subs);
+            e->hybrid_known = 1;
+            idx = publish_locked(e, idx);
+        }
+    }
+    papi_library_unlock();
+    return idx;
+}
+
+int native_intern_pinned(const char *name, int pfm_idx, int pmu, int explicit_plm,
+                         const struct perf_event_attr *attr)
+{
+    papi_library_lock();
+    int idx = find_locked(name);
+    if (idx < 0) {
+        struct native_event *e = new_entry_locked(name, &idx);
+        if (!e) {
+            idx = PAPI_ENOMEM;
+        } else {
+            e->route = ROUTE_PFM;
+            e->pfm_idx = pfm_idx;
+            e->umask_idx = -1;
+            e->sysfs_pmu = pmu;
+            e->sysfs_event = -1;
+            e->cls = PE_CORE;
+            e->explicit_plm = explicit_plm;
+            e->attr = *attr;
+            e->attr_plm = PFM_PLM3;
+            e->hybrid_known = 1; /* one core PMU: never summed */
+            idx = publish_locked(e, idx);
+        }
+    }
+    papi_library_unlock();
+    return idx;
+}
+
 /* Get or insert; returns the table index or a negative PAPI error. Caller holds the lock. */
 static int intern_locked(const char *name, int pfm_idx, int umask_idx, int explicit_plm,
                          const struct perf_event_attr *attr, int attr_plm)
@@ -232,6 +288,7 @@ static int intern_locked(const char *name, int pfm_idx, int umask_idx, int expli
     e->route = ROUTE_PFM;
     e->pfm_idx = pfm_idx;
     e->umask_idx = umask_idx;
+    e->sysfs_pmu = -1;
     e->explicit_plm = explicit_plm;
     pfm_event_info_t einfo;
     memset(&einfo, 0, sizeof einfo);
@@ -295,9 +352,23 @@ int native_name_to_code(const char *name, int *code)
         return PAPI_OK;
     }
 
+    /* "perf::CYCLES@cpu_atom": a generic event on one core PMU of a hybrid machine. */
+    const char *at = strrchr(name, '@');
+    if (at && at > name && at[1] && !strchr(at, ':'))
+        return native_hybrid_pinned_to_code(name, at, code);
+
     struct perf_event_attr attr;
     int pfm_idx = -1;
     ret = pfm_perf_encode(name, PFM_PLM3, &attr, sizeof attr, NULL, &pfm_idx);
+    if (ret != PFM_SUCCESS && !strstr(name, "::")) {
+        /* No PMU named: the core PMU's (each core type's on a hybrid machine) sysfs event. */
+        if (native_hybrid_name_to_code(name, code) == PAPI_OK)
+            return PAPI_OK;
+        char why[PAPI_HUGE_STR_LEN]; /* a copy: papi_error writes where the detail is */
+        papi_strcpy(why, sizeof why, papi_last_error_detail());
+        return papi_error(PAPI_ENOEVNT, "native event '%s': %s (libpfm4); %s (kernel sysfs)",
+                          name, pfm_strerror(ret), why);
+    }
     if (ret != PFM_SUCCESS)
         return native_sysfs_name_to_code(name, pfm_strerror(ret), code);
 
@@ -347,13 +418,34 @@ int native_encode(int code, int domain, struct perf_event_attr *attr)
         return papi_error(PAPI_ENOEVNT, "no native event has code 0x%x", (unsigned)code);
     if (e->route == ROUTE_SYSFS)
         return native_sysfs_encode(e, domain, attr);
+    if (e->route == ROUTE_HYBRID) {
+        /* Counted through its per-core-type events (native_hybrid.c): each must encode. */
+        for (int i = e->nsub - 1; i >= 0; i--) {
+            int ret = native_encode(e->sub[i], domain, attr);
+            if (ret != PAPI_OK)
+                return ret;
+        }
+        return PAPI_OK;
+    }
+    if (e->sysfs_pmu >= 0) {
+        int ret = native_sysfs_pmu_here(e->sysfs_pmu, e->name);
+        if (ret != PAPI_OK)
+            return ret;
+    }
     int plm = domain_to_plm(domain);
     pthread_mutex_lock(&e->enc_lock);
     if (e->attr_plm < 0 || (!e->explicit_plm && e->attr_plm != plm)) {
         int ret = native_init();
         if (ret == PAPI_OK) {
             struct perf_event_attr a;
-            ret = pfm_perf_encode(e->name, plm, &a, sizeof a, NULL, NULL);
+            char base[PAPI_HUGE_STR_LEN];
+            papi_strcpy(base, sizeof base, e->name);
+            if (e->sysfs_pmu >= 0 && strrchr(base, '@'))
+                *strrchr(base, '@') = '\0'; /* pinned: libpfm4 encodes the generic event */
+            ret = pfm_perf_encode(base, plm, &a, sizeof a, NULL, NULL);
+            if (ret == PFM_SUCCESS && e->sysfs_pmu >= 0)
+                a.config = (a.config & PERF_HW_EVENT_MASK) |
+                           (uint64_t)sysfs_pmu_brief(e->sysfs_pmu)->type << PERF_PMU_TYPE_SHIFT;
             if (ret != PFM_SUCCESS) {
                 pthread_mutex_unlock(&e->enc_lock);
                 return papi_error(PAPI_ENOEVNT, "native event '%s' cannot be encoded: %s",
@@ -386,6 +478,10 @@ static const pfm_pmu_info_t *pmu_in_class(pfm_pmu_t pmu, enum pe_class cls)
 {
     const pfm_pmu_info_t *pinfo = pfm_pmu(pmu);
     if (!pinfo || !pinfo->is_present)
+        return NULL;
+    /* libpfm4 detects this host's CPU and uncore (cpuid, live sysfs), never a recorded
+     * machine's: while replaying, only its generic tables describe the machine. */
+    if (fsroot_replaying() && strcmp(pinfo->name, "perf") && strcmp(pinfo->name, "perf_raw"))
         return NULL;
     enum pe_class c = pinfo->type == PFM_PMU_TYPE_UNCORE ? PE_UNCORE : PE_CORE;
     return c == cls ? pinfo : NULL;
@@ -471,6 +567,8 @@ int native_enum(int *code, int modifier, enum pe_class cls)
     if (modifier != PAPI_ENUM_EVENTS && modifier != PAPI_NTV_ENUM_UMASKS)
         return papi_error(PAPI_EINVAL, "enumeration modifier %d is not supported for native events",
                           modifier);
+    if (e->route == ROUTE_HYBRID) /* made by name only: not part of any listing */
+        return PAPI_ENOEVNT;
     if (e->route == ROUTE_SYSFS) /* sysfs events have no unit masks */
         return modifier == PAPI_ENUM_EVENTS ? native_sysfs_enum_next(e, code) : PAPI_ENOEVNT;
     if (modifier == PAPI_NTV_ENUM_UMASKS)
@@ -511,11 +609,22 @@ int native_get_info(int code, PAPI_event_info_t *info)
     info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
     info->timescope = PAPI_TIMESCOPE_SINCE_START;
     info->update_type = PAPI_UPDATETYPE_ARBITRARY;
+    char hybrid[PAPI_HUGE_STR_LEN];
+    native_hybrid_describe(code, hybrid, sizeof hybrid);
+    if (e->route == ROUTE_HYBRID) {
+        papi_strcpy(info->short_descr, sizeof info->short_descr, e->name);
+        papi_strcpy(info->long_descr, sizeof info->long_descr, hybrid);
+        papi_strcpy(info->note, sizeof info->note,
+                    "described by the kernel's sysfs (events/, format/) of each core PMU");
+        return PAPI_OK;
+    }
     if (e->route == ROUTE_SYSFS) {
         native_sysfs_info(e, info);
         return PAPI_OK;
     }
-    papi_strcpy(info->note, sizeof info->note, "described by libpfm4");
+    papi_strcpy(info->note, sizeof info->note,
+                hybrid[0] ? "described by libpfm4 (generic event), counted on each core PMU"
+                          : "described by libpfm4");
     pfm_event_info_t einfo;
     memset(&einfo, 0, sizeof einfo);
     einfo.size = sizeof einfo;
@@ -534,20 +643,87 @@ int native_get_info(int code, PAPI_event_info_t *info)
         }
         papi_strcpy(info->short_descr, sizeof info->short_descr, einfo.name);
     }
+    if (e->sysfs_pmu >= 0) { /* pinned to one core PMU */
+        const struct sysfs_pmu *p = sysfs_pmu_brief(e->sysfs_pmu);
+        snprintf(hybrid, sizeof hybrid, "on core PMU %s only (CPUs %s)", p ? p->name : "?",
+                 p && p->cpus[0] ? p->cpus : "all");
+    }
+    if (hybrid[0]) {
+        size_t l = strlen(info->long_descr);
+        snprintf(info->long_descr + l, sizeof info->long_descr - l, "%s%s", l ? "; " : "",
+                 hybrid);
+    }
     return PAPI_OK;
 }
 
-/* General plus fixed counters of the core PMU libpfm4 detected (0 if none). */
+/* The kernel publishes no counter count in sysfs (x86 caps/: max_precise, pmu_name,
+ * branches; arm64 caps/: slots, bus_slots, bus_width), so a core PMU known only from
+ * sysfs is given the smallest count of the cores it serves: 4 general counters per
+ * hardware thread (Intel cores with Hyper-Threading; AMD Zen and Intel Atom cores have
+ * 6 or more). An underestimate only makes PAPI_start check more groups (perf_context.c). */
+#define SYSFS_CORE_COUNTERS 4
+
+/* General plus fixed counters of the core PMU libpfm4 detected; SYSFS_CORE_COUNTERS for
+ * a core PMU only the kernel's sysfs describes; 0 when there is none. */
 int native_core_counters(void)
 {
     if (native_init() != PAPI_OK)
         return 0;
-    for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++) {
-        const pfm_pmu_info_t *pinfo = pmu_in_class((pfm_pmu_t)pmu, PE_CORE);
-        if (pinfo && pinfo->type == PFM_PMU_TYPE_CORE)
-            return pinfo->num_cntrs + pinfo->num_fixed_cntrs;
-    }
+    if (native_pfm_knows_core())
+        for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++) {
+            const pfm_pmu_info_t *pinfo = pmu_in_class((pfm_pmu_t)pmu, PE_CORE);
+            if (pinfo && pinfo->type == PFM_PMU_TYPE_CORE && strcmp(pinfo->name, "perf") &&
+                strcmp(pinfo->name, "perf_raw"))
+                return pinfo->num_cntrs + pinfo->num_fixed_cntrs;
+        }
+    for (int i = 0, n = sysfs_pmu_count(); i < n; i++)
+        if (sysfs_pmu_brief(i)->kind == SYSFS_PMU_CORE)
+            return SYSFS_CORE_COUNTERS;
     return 0;
+}
+
+/* The perf types libpfm4's uncore tables encode to (uncore_imc_0 for skx_unc_imc0, ...),
+ * found once by encoding an event of each present uncore PMU. */
+
+static void find_covered_locked(void)
+{
+    ncovered = 0;
+    for (int p = 0; p < PFM_PMU_MAX; p++) {
+        const pfm_pmu_info_t *pi = pmu_in_class((pfm_pmu_t)p, PE_UNCORE);
+        if (!pi || pi->type != PFM_PMU_TYPE_UNCORE || pi->nevents <= 0)
+            continue;
+        /* Some events need a unit mask: the first of a few that encodes says the type. */
+        int ev = pi->first_event;
+        for (int tries = 0; ev >= 0 && tries < 8; tries++, ev = pfm_get_event_next(ev)) {
+            pfm_event_info_t einfo;
+            memset(&einfo, 0, sizeof einfo);
+            einfo.size = sizeof einfo;
+            if (pfm_get_event_info(ev, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+                continue;
+            char name[PAPI_HUGE_STR_LEN];
+            struct perf_event_attr attr;
+            snprintf(name, sizeof name, "%s::%s", pi->name, einfo.name);
+            if (pfm_perf_encode(name, PFM_PLM3, &attr, sizeof attr, NULL, NULL) != PFM_SUCCESS)
+                continue;
+            if (ncovered < (int)(sizeof covered / sizeof covered[0]))
+                covered[ncovered++] = (int)attr.type;
+            break;
+        }
+    }
+}
+
+bool native_pfm_covers_type(int type)
+{
+    if (native_init() != PAPI_OK)
+        return false;
+    pthread_mutex_lock(&covered_lock);
+    if (ncovered < 0)
+        find_covered_locked();
+    bool found = false;
+    for (int i = 0; i < ncovered && !found; i++)
+        found = covered[i] == type;
+    pthread_mutex_unlock(&covered_lock);
+    return found;
 }
 
 bool native_pfm_knows_core(void)

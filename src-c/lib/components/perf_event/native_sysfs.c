@@ -21,11 +21,25 @@ static enum pe_class class_of(const struct sysfs_pmu *p)
     return p->kind == SYSFS_PMU_UNCORE ? PE_UNCORE : PE_CORE;
 }
 
+/* A PMU is listed unless libpfm4 lists its events already: the core PMU of a CPU model
+ * libpfm4 knows, and any PMU one of libpfm4's tables encodes to (its uncore PMUs). */
 static bool listed(const struct sysfs_pmu *p, enum pe_class cls)
 {
     if (!p->nevents || p->kind == SYSFS_PMU_SOFTWARE || class_of(p) != cls)
         return false;
-    return p->kind != SYSFS_PMU_CORE || !native_pfm_knows_core();
+    if (p->kind == SYSFS_PMU_CORE && native_pfm_knows_core())
+        return false;
+    return !native_pfm_covers_type(p->type);
+}
+
+/* Whether named event i of p encodes (enumeration skips those that need a parameter). */
+static bool encodable(const struct sysfs_pmu *p, int i)
+{
+    char name[PAPI_HUGE_STR_LEN];
+    snprintf(name, sizeof name, "%s::%s", p->name, p->events[i].name);
+    struct sysfs_encoding enc;
+    char why[PAPI_MIN_STR_LEN];
+    return sysfs_encode(name, &enc, why, sizeof why) == 0;
 }
 
 static void make_attr(const struct sysfs_encoding *enc, struct perf_event_attr *attr)
@@ -89,11 +103,11 @@ void native_sysfs_attr(const struct native_event *e, int domain, struct perf_eve
     }
 }
 
-int native_sysfs_encode(const struct native_event *e, int domain, struct perf_event_attr *attr)
+int native_sysfs_pmu_here(int pmu, const char *event)
 {
-    const struct sysfs_pmu *p = sysfs_pmu_at(e->sysfs_pmu);
+    const struct sysfs_pmu *p = sysfs_pmu_at(pmu);
     if (!p)
-        return papi_error(PAPI_ENOEVNT, "native event '%s': its PMU is gone", e->name);
+        return papi_error(PAPI_ENOEVNT, "native event '%s': its PMU is gone", event);
     if (fsroot_replaying()) {
         /* A recorded machine's PMU types are numbers of that machine's kernel: open an
          * event here only when this kernel has the same PMU under the same type. */
@@ -104,8 +118,16 @@ int native_sysfs_encode(const struct native_event *e, int domain, struct perf_ev
             return papi_error(PAPI_ENOEVNT,
                               "PMU %s (type %d) is the recorded machine's (%s), not this "
                               "kernel's: '%s' is described but cannot be counted here",
-                              p->name, p->type, PAPI_FSROOT_ENV, e->name);
+                              p->name, p->type, PAPI_FSROOT_ENV, event);
     }
+    return PAPI_OK;
+}
+
+int native_sysfs_encode(const struct native_event *e, int domain, struct perf_event_attr *attr)
+{
+    int ret = native_sysfs_pmu_here(e->sysfs_pmu, e->name);
+    if (ret != PAPI_OK)
+        return ret;
     native_sysfs_attr(e, domain, attr);
     return PAPI_OK;
 }
@@ -154,13 +176,15 @@ int native_sysfs_enum_next(const struct native_event *e, int *local)
     return first_from(e->sysfs_pmu, e->sysfs_event + 1, e->cls, local);
 }
 
+/* The events enumeration lists: the encodable named events of the listed PMUs. */
 int native_sysfs_count(enum pe_class cls)
 {
     int total = 0;
     for (int i = 0, n = sysfs_pmu_count(); i < n; i++) {
         const struct sysfs_pmu *p = sysfs_pmu_at(i);
         if (listed(p, cls))
-            total += p->nevents;
+            for (int k = 0; k < p->nevents; k++)
+                total += encodable(p, k);
     }
     return total;
 }
@@ -185,5 +209,11 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
              "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx",
              e->attr.type, (unsigned long long)e->attr.config,
              (unsigned long long)e->attr.config1, (unsigned long long)e->attr.config2);
-    papi_strcpy(info->note, sizeof info->note, "described by the kernel's sysfs (events/, format/)");
+    if (p && p->kind == SYSFS_PMU_CORE && p->own_cpus && native_is_hybrid())
+        snprintf(info->note, sizeof info->note,
+                 "described by the kernel's sysfs (events/, format/); core type of CPUs %s",
+                 p->cpus);
+    else
+        papi_strcpy(info->note, sizeof info->note,
+                    "described by the kernel's sysfs (events/, format/)");
 }

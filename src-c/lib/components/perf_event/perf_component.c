@@ -11,6 +11,7 @@
 #include "perf_user_read.h"
 #include "perf_mhz.h"
 #include "hwinfo.h"
+#include "sysfs_pmus.h"
 
 struct pmu_access g_pmu;
 
@@ -33,6 +34,7 @@ static int pe_probe(struct papi_component *self, struct cmp_status *st)
         return ret;
     if (pe_class_of(self) == PE_CORE) {
         pmu_access_probe(&g_pmu);
+        native_hybrid_install(self); /* several core types: slots summed over them */
         papi_strcpy(st->reason, sizeof st->reason, g_pmu.reason);
         /* Software events still count when the hardware is missing; only a refusal of
          * perf_event_open itself (seccomp, perf_event_paranoid, no perf events in the
@@ -72,6 +74,25 @@ static void common_info(PAPI_component_info_t *c)
     c->num_mpx_cntrs = 128;
 }
 
+/* The core PMUs after libpfm4's generic ones: libpfm4's model name where it knows the
+ * CPU, else the kernel's core PMUs (both core types of a hybrid machine). */
+static void core_pmu_names(PAPI_component_info_t *c)
+{
+    static char sysfs_names[NATIVE_MAX_CORE_TYPES][64];
+    int k = c->pmu_names[1] ? 2 : 1;
+    if (native_pfm_knows_core()) {
+        c->pmu_names[k] = (char *)native_core_pmu_name();
+        return;
+    }
+    for (int i = 0, n = sysfs_pmu_count(), j = 0; i < n && j < NATIVE_MAX_CORE_TYPES; i++) {
+        const struct sysfs_pmu *p = sysfs_pmu_brief(i);
+        if (p->kind != SYSFS_PMU_CORE || k >= PAPI_PMU_MAX)
+            continue;
+        papi_strcpy(sysfs_names[j], sizeof sysfs_names[j], p->name);
+        c->pmu_names[k++] = sysfs_names[j++];
+    }
+}
+
 static void pe_fill_info(const struct papi_component *self, PAPI_component_info_t *c)
 {
     common_info(c);
@@ -102,6 +123,7 @@ static void pe_fill_info(const struct papi_component *self, PAPI_component_info_
     /* With only software PMUs, libpfm4 is limited to "perf" (native_events.c). */
     if (!g_pmu.software_pmus_only)
         c->pmu_names[1] = perf_pmu_names[1];
+    core_pmu_names(c);
     if (c->num_native_events == 0)
         c->num_native_events = native_count_for_class(PE_CORE);
     /* Counters are claimed only when a hardware event really opens. */

@@ -61,16 +61,22 @@ int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
     return PAPI_OK;
 }
 
-/* Software events may join any group; hardware events of different PMU types may not. */
+/* The PMU an event opens on: generic hardware and cache events on the core PMU named in
+ * config bits 32-63 (a hybrid machine's cpu_atom), else on the default core PMU, which
+ * also takes PERF_TYPE_RAW; any other type is its PMU. */
+static uint64_t pmu_of(const struct perf_event_attr *a)
+{
+    if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)
+        return a->config >> PERF_PMU_TYPE_SHIFT ? a->config >> PERF_PMU_TYPE_SHIFT : PERF_TYPE_RAW;
+    return a->type;
+}
+
+/* Software events may join any group; hardware events of different PMUs may not. */
 static int same_class(const struct perf_event_attr *a, const struct perf_event_attr *b)
 {
     if (a->type == PERF_TYPE_SOFTWARE || b->type == PERF_TYPE_SOFTWARE)
         return 1;
-    int core_a = a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
-                 a->type == PERF_TYPE_RAW;
-    int core_b = b->type == PERF_TYPE_HARDWARE || b->type == PERF_TYPE_HW_CACHE ||
-                 b->type == PERF_TYPE_RAW;
-    return (core_a && core_b) || a->type == b->type;
+    return pmu_of(a) == pmu_of(b);
 }
 
 /* A hardware counter of the calling thread, counted by itself only: the kernel's mmap
@@ -339,9 +345,21 @@ static int needs_check(const struct cmp_context *ctx)
     return 0;
 }
 
+/* A group that gained enabled time but no running time was not scheduled: too big for
+ * the PMU, unless it belongs to a core type of a hybrid machine (cpu_core, cpu_atom) that
+ * the thread does not run on, where not running is what it must do. */
+int pe_group_unscheduled(const struct cmp_context *ctx, int g, const struct cmp_count *before,
+                         const struct cmp_count *now, int cpu)
+{
+    if (!(now->time_enabled > before->time_enabled && now->time_running == before->time_running))
+        return 0;
+    return !native_core_type_elsewhere(&ctx->ev[ctx->grp[g].leader].attr, cpu);
+}
+
 static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *before)
 {
     uint64_t buf[3 + PE_MAX_EVENTS];
+    int cpu = -2; /* the counted thread's CPU, found when a group did not run */
     for (int g = 0; g < ctx->ngrp; g++) {
         const struct pe_group *grp = &ctx->grp[g];
         const struct pe_event *lead = &ctx->ev[grp->leader];
@@ -351,8 +369,11 @@ static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *befo
         if (read(lead->fd, buf, want) != (ssize_t)want)
             continue; /* the next read reports read errors */
         const struct cmp_count *b = &before[grp->leader];
-        uint64_t ran = lead->carry.time_running + buf[2];
-        if (lead->carry.time_enabled + buf[1] > b->time_enabled && ran == b->time_running)
+        struct cmp_count now = {0, lead->carry.time_enabled + buf[1],
+                                lead->carry.time_running + buf[2]};
+        if (now.time_running == b->time_running && cpu == -2)
+            cpu = native_target_cpu(ctx->pid, ctx->cpu);
+        if (pe_group_unscheduled(ctx, g, b, &now, cpu))
             return papi_error(PAPI_ECNFLCT,
                               "the %d hardware events of the event set cannot be counted together "
                               "(the PMU has not enough counters): remove some or enable multiplexing",

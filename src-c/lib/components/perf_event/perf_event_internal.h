@@ -45,15 +45,23 @@ PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int
 
 /* ---- native events (native_events.c: libpfm4; native_sysfs.c: the kernel's sysfs) ---- */
 /* Which description an event comes from: libpfm4 first where it knows the PMU, the
- * kernel's sysfs description (sysfs_encode.h) for the rest. */
-enum native_route { ROUTE_PFM = 0, ROUTE_SYSFS = 1 };
+ * kernel's sysfs description (sysfs_encode.h) for the rest. ROUTE_HYBRID: a name without
+ * a PMU on a machine with several core types, one event per core PMU, summed. */
+enum native_route { ROUTE_PFM = 0, ROUTE_SYSFS = 1, ROUTE_HYBRID = 2 };
+#define NATIVE_MAX_CORE_TYPES 4
 struct native_event {
     char *name;            /* canonical "pmu::EVENT[:mods]" */
     enum native_route route;
     int pfm_idx;           /* libpfm4 event index (ROUTE_PFM) */
     int umask_idx;         /* libpfm4 attribute index for an enumerated umask, else -1 */
-    int sysfs_pmu;         /* ROUTE_SYSFS: the PMU (sysfs_pmu_at) ... */
-    int sysfs_event;       /* ... and its named event, -1 for raw fields */
+    int sysfs_pmu;         /* ROUTE_SYSFS: the PMU (sysfs_pmu_at); ROUTE_PFM: the core PMU
+                              a generic event is restricted to ("perf::CYCLES@cpu_atom"),
+                              else -1 */
+    int sysfs_event;       /* ROUTE_SYSFS: its named event, -1 for raw fields */
+    int nsub;              /* hybrid: the events of each core PMU it stands for (table
+                              indices), 0 until known or when it is one event */
+    int sub[NATIVE_MAX_CORE_TYPES];
+    int hybrid_known;      /* nsub decided (ROUTE_PFM: on first use) */
     enum pe_class cls;     /* which instance counts it */
     int explicit_plm;      /* the name carries its own :u/:k modifiers */
     struct perf_event_attr attr; /* encoding for attr_plm */
@@ -78,6 +86,18 @@ PAPI_INTERNAL int native_core_counters(void);
 PAPI_INTERNAL int native_intern_sysfs(const char *canon, const char *alias, int pmu, int event,
                                       enum pe_class cls, int explicit_plm,
                                       const struct perf_event_attr *attr);
+/* A summed per-core-type event (ROUTE_HYBRID) of nsub table indices, and a libpfm4
+ * generic event pinned to one core PMU (pmu: sysfs_pmu_at index; attr made for the user
+ * domain with the PMU's type in config bits 32-63). Table index or a negative PAPI error. */
+PAPI_INTERNAL int native_intern_hybrid(const char *name, const int *subs, int nsub);
+PAPI_INTERNAL int native_intern_pinned(const char *name, int pfm_idx, int pmu, int explicit_plm,
+                                       const struct perf_event_attr *attr);
+/* PAPI_OK when the sysfs PMU pmu is this kernel's (always, unless a recorded machine is
+ * replayed: then the same name with the same type), else PAPI_ENOEVNT naming event. */
+PAPI_INTERNAL int native_sysfs_pmu_here(int pmu, const char *event);
+/* Whether libpfm4 describes the events of the sysfs PMU of this perf type (one of its
+ * model-specific or uncore tables encodes to it): the sysfs route then does not list it. */
+PAPI_INTERNAL bool native_pfm_covers_type(int type);
 /* Whether libpfm4 describes this machine's core PMU by its model (not only perf's
  * generic events): then the sysfs route does not list the core PMU's events again. */
 PAPI_INTERNAL bool native_pfm_knows_core(void);
@@ -97,6 +117,34 @@ PAPI_INTERNAL int native_sysfs_enum_first(int pmu_start, enum pe_class cls, int 
 PAPI_INTERNAL int native_sysfs_enum_next(const struct native_event *e, int *local);
 PAPI_INTERNAL int native_sysfs_count(enum pe_class cls);
 PAPI_INTERNAL void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info);
+
+/* ---- hybrid core PMUs (native_hybrid.c) ---------------------------------------------- */
+/* A name without a PMU ("instructions", "event=0xc0") on the sysfs route: the event of
+ * the one core PMU, or on a hybrid machine one event per core PMU (ROUTE_HYBRID). Returns
+ * PAPI_OK with *local, or PAPI_ENOEVNT with the reason (papi_error). */
+PAPI_INTERNAL int native_hybrid_name_to_code(const char *name, int *local);
+/* "<generic event>@<core pmu>" (perf::CYCLES@cpu_atom): libpfm4's generic hardware or
+ * cache event opened on that core PMU only (the PMU's type in config bits 32-63). */
+PAPI_INTERNAL int native_hybrid_pinned_to_code(const char *name, const char *at, int *local);
+/* The events local stands for, one per core PMU (n >= 2 table indices in subs), when it
+ * is summed over core types; 0 when it is one event. */
+PAPI_INTERNAL int native_hybrid_subs(int local, int *subs, int max);
+/* The sentence describing a summed event's core PMUs, for its description ("" if none). */
+PAPI_INTERNAL void native_hybrid_describe(int local, char *out, size_t len);
+/* The CPU the counted thread is on: cpu when the context counts one CPU, this thread's
+ * for pid 0, /proc/<pid>/stat's for another thread; -1 when unknown. */
+PAPI_INTERNAL int native_target_cpu(pid_t pid, int cpu);
+/* Whether the hardware event attr opens on a core PMU of part of the CPUs (hybrid) that
+ * does not count on cpu: then its group does not run there, by design. */
+PAPI_INTERNAL bool native_core_type_elsewhere(const struct perf_event_attr *attr, int cpu);
+/* The perf_event instance's callbacks for this machine: on a hybrid machine the event-set
+ * callbacks sum the per-core-type events of one slot (native_hybrid.c), else perf_context.c's. */
+PAPI_INTERNAL void native_hybrid_install(struct papi_component *self);
+/* The same with the choice made by the caller (tests: the summing callbacks on a machine
+ * with one core type, with events made by native_intern_hybrid). */
+PAPI_INTERNAL void native_hybrid_callbacks(struct papi_component *self, bool hybrid);
+/* Whether the machine has several core PMUs (sysfs_hybrid_pmus). */
+PAPI_INTERNAL bool native_is_hybrid(void);
 
 /* ---- CPU models newer than libpfm4 (sysfs_cpu_model.c) -------------------------------- */
 /* The preset table name of the CPU whose core PMU(s) sysfs lists (read through the
@@ -121,6 +169,12 @@ PAPI_INTERNAL int pe_read_values(struct cmp_context *ctx, struct cmp_count *out,
 PAPI_INTERNAL int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period);
 PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid,
                                   int *source);
+/* PAPI_start's check (perf_context.c): whether group g, read as now after its enable and
+ * as before at it, could not be scheduled (enabled time grew, running time did not), cpu
+ * being the counted thread's CPU (native_target_cpu) for hybrid core PMUs. */
+PAPI_INTERNAL int pe_group_unscheduled(const struct cmp_context *ctx, int g,
+                                       const struct cmp_count *before,
+                                       const struct cmp_count *now, int cpu);
 
 /* ---- user-space counter reads (perf_user_access.c) ------------------------------------ */
 /* Set the config1 bit that the event's PMU names "rdpmc" in sysfs (arm64 user access);

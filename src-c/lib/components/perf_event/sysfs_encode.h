@@ -1,7 +1,7 @@
 /* sysfs_encode.h: native event names of the kernel's sysfs description -> the bits of
  * perf_event_attr, for any PMU under /sys/bus/event_source/devices (sysfs_pmus.h).
  *
- * Names (documented in src-c/lib/components/perf_event/README.md):
+ * Names (documented in src-c/lib/README.md, "perf_event native event names"):
  *   <pmu>::<event>                  a named event of the PMU's events/ directory
  *   <pmu>::<field>=<v>[,<field>=<v>] raw fields, each checked against the PMU's format/
  *                                   (value fits the field's bits); config=, config1= and

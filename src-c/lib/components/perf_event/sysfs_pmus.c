@@ -147,7 +147,8 @@ static int read_pmu(const char *name, struct sysfs_pmu *pmu)
     strcpy(pmu->name, name);
     snprintf(path, sizeof path, "%s/cpus", dir);
     int has_mask = 0;
-    if (fsroot_read_line(path, pmu->cpus, sizeof pmu->cpus) != 0) {
+    pmu->own_cpus = fsroot_read_line(path, pmu->cpus, sizeof pmu->cpus) == 0;
+    if (!pmu->own_cpus) {
         snprintf(path, sizeof path, "%s/cpumask", dir);
         has_mask = fsroot_read_line(path, pmu->cpus, sizeof pmu->cpus) == 0;
     }
@@ -251,6 +252,51 @@ const struct sysfs_format *sysfs_pmu_format(const struct sysfs_pmu *pmu, const c
         if (strcmp(pmu->fmt[i].name, name) == 0)
             return &pmu->fmt[i];
     return NULL;
+}
+
+bool sysfs_pmu_has_cpu(const struct sysfs_pmu *pmu, int cpu)
+{
+    const char *p = pmu->cpus;
+    if (!*p)
+        return true;
+    while (*p) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p)
+            return false; /* not a CPU list */
+        if (*end == '-')
+            hi = strtol(end + 1, &end, 10);
+        if (cpu >= lo && cpu <= hi)
+            return true;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return false;
+    }
+    return false;
+}
+
+const struct sysfs_pmu *sysfs_pmu_by_type(int type, int *idx)
+{
+    int n = sysfs_pmu_count();
+    for (int i = 0; i < n; i++)
+        if (pmus[i].type == type) {
+            if (idx)
+                *idx = i;
+            return detail(&pmus[i]);
+        }
+    return NULL;
+}
+
+int sysfs_hybrid_pmus(int *idx, int max)
+{
+    int n = sysfs_pmu_count(), k = 0;
+    for (int i = 0; i < n; i++)
+        if (pmus[i].kind == SYSFS_PMU_CORE && pmus[i].own_cpus) {
+            if (k < max)
+                idx[k] = i;
+            k++;
+        }
+    return k >= 2 ? (k < max ? k : max) : 0;
 }
 
 void sysfs_pmus_reset(void)

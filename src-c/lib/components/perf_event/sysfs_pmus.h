@@ -42,6 +42,8 @@ struct sysfs_pmu {
     int type;                         /* perf_event_attr.type */
     enum sysfs_pmu_kind kind;
     char cpus[128];                   /* "cpus" (hybrid) or "cpumask" file, "" if none */
+    bool own_cpus;                    /* cpus is the "cpus" file: a core PMU of part of the
+                                         CPUs (cpu_core, cpu_atom, armv8_cortex_a72, ...) */
     int nformats;
     struct sysfs_format fmt[SYSFS_MAX_FORMATS];
     int nevents;
@@ -66,6 +68,15 @@ sysfs_pmu_format(const struct sysfs_pmu *pmu, const char *name);
 /* Whether name is a core PMU's name (cpu, cpu_core, cpu_atom, armv8_*, arm_*, ...). */
 __attribute__((visibility("hidden"))) bool sysfs_is_core_pmu_name(const char *name);
 __attribute__((visibility("hidden"))) bool sysfs_is_software_pmu_name(const char *name);
+/* Whether cpu is in the PMU's cpus (a list such as "0-11,24"; "" means every CPU). */
+__attribute__((visibility("hidden"))) bool sysfs_pmu_has_cpu(const struct sysfs_pmu *pmu, int cpu);
+/* The PMU whose perf type is type, or NULL; its index in *idx when idx is not NULL. */
+__attribute__((visibility("hidden"))) const struct sysfs_pmu *sysfs_pmu_by_type(int type, int *idx);
+/* Hybrid machines: the core PMUs that each count on part of the CPUs (their own "cpus"
+ * file), when there are at least two (Intel cpu_core and cpu_atom, Arm big.LITTLE pairs).
+ * Their indices (sysfs_pmu_at) in idx[0 .. max-1], sorted by name; returns how many, 0
+ * on a machine with one core type. */
+__attribute__((visibility("hidden"))) int sysfs_hybrid_pmus(int *idx, int max);
 /* Forget the scan (PAPI_shutdown): the next use scans again, under the root then in force. */
 __attribute__((visibility("hidden"))) void sysfs_pmus_reset(void);
 
