@@ -2,7 +2,8 @@
  * component, leave a component out before the library starts.
  * Shows: PAPI_disable_component_by_name PAPI_disable_component PAPI_num_components
  * PAPI_get_component_info PAPI_get_component_index PAPI_enum_cmp_event
- * PAPI_event_code_to_name PAPI_get_event_component PAPI_num_cmp_hwctrs */
+ * PAPI_event_code_to_name PAPI_get_event_component PAPI_num_cmp_hwctrs
+ * PAPI_get_component_reason */
 #include <papi.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,8 +29,8 @@ int main(void)
             while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, c) == PAPI_OK);
         printf("component %d %s: %s, %d native events, %d hardware counters\n", c, ci->name,
                ci->disabled ? "disabled" : "enabled", n, PAPI_num_cmp_hwctrs(c));
-        if (ci->disabled)
-            printf("  why: %s\n", ci->disabled_reason);
+        if (ci->disabled) /* the whole reason: the info's field holds 1 KiB of it */
+            printf("  why: %s\n", PAPI_get_component_reason(c));
     }
     int perf = PAPI_get_component_index("perf_event");
     if (perf < 0 || PAPI_event_name_to_code("perf::PAGE-FAULTS", &code) != PAPI_OK ||

@@ -50,8 +50,21 @@ static void apply_user_disable(int cidx)
     apply_user_disable_to(cidx, &g_papi.cmp[cidx]);
 }
 
+/* The library's lifecycle (papi_sdk.h): the whole reasons go at shutdown (a dlclose'd
+ * library must leave no heap behind); a forked child keeps its parent's copy. */
+static void registry_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event != PAPI_LIFE_SHUTDOWN || ev->keep_machine)
+        return;
+    for (int i = 0; i < CMP_MAX; i++) {
+        free(whole_reason[i]);
+        whole_reason[i] = NULL;
+    }
+}
+
 void components_init(void)
 {
+    papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, registry_lifecycle);
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *cmp = papi_components[i];
         PAPI_component_info_t *c = &g_papi.cmp[i];

@@ -27,6 +27,7 @@ static void atfork_child(void)
 {
     if (g_papi.init_state != PAPI_NOT_INITED) {
         g_papi.init_state = PAPI_NOT_INITED;
+        atomic_fetch_add_explicit(&g_papi.forks, 1, memory_order_relaxed);
         papi_lifecycle_notify(&(struct papi_life){.event = PAPI_LIFE_FORK_CHILD});
         atomic_store(&inherited_from_parent, 1);
     }

@@ -9,6 +9,11 @@ struct papi_globals g_papi;
 atomic_uint g_papi_generation;
 pthread_mutex_t g_papi_lock = PTHREAD_MUTEX_INITIALIZER;
 
+unsigned papi_fork_count(void)
+{
+    return atomic_load_explicit(&g_papi.forks, memory_order_relaxed);
+}
+
 void papi_library_lock(void)
 {
     pthread_mutex_lock(&g_papi_lock);

@@ -83,5 +83,10 @@ PAPI_INTERNAL int papi_lifecycle_register(enum papi_life_stage stage, papi_life_
 /* Run every callback for ev (the core's library_init.c, nobody else). Reads the table
  * without a lock: it is called inside fork(). */
 PAPI_INTERNAL void papi_lifecycle_notify(const struct papi_life *ev);
+/* How many forks this process's copy of the library has been through since it was first
+ * initialised (0 in the process that initialised it): a component compares it with the
+ * value it saw when it opened something per task. A plain read: no callback runs in the
+ * child for it, so a fork writes no page of the component's (papi_globals.c). */
+PAPI_INTERNAL unsigned papi_fork_count(void);
 
 #endif

@@ -17,9 +17,9 @@
  *
  * Fork: the calling task's file (thread-self, self) names the task that opened it, so
  * in a forked child a context inherited from the parent would read the parent's counts.
- * The child's copies are refused (PAPI_ECLOST, with the reason): the library's fork
- * notification (PAPI_LIFE_FORK_CHILD) counts forks, and a context remembers the count it
- * was opened under. An attached task's file (/proc/<tid>/io) names that task wherever it
+ * The child's copies are refused (PAPI_ECLOST, with the reason): the library counts
+ * forks (papi_fork_count, no callback of ours runs in the child) and a context remembers
+ * the count it was opened under. An attached task's file (/proc/<tid>/io) names that task wherever it
  * is read from, so it keeps counting it. */
 #include <errno.h>
 #include <stdatomic.h>
@@ -49,9 +49,6 @@ static const struct procio_event {
     {"cancelled_write_bytes", "bytes", "Bytes whose write to storage was cancelled (truncation)"},
 };
 #define NEVENTS ((int)(sizeof events / sizeof events[0]))
-
-/* Forks seen by this process (the library's PAPI_LIFE_FORK_CHILD, in the child). */
-static atomic_uint forks;
 
 /* A failed read, kept for the next call outside the read path (0: none). */
 #define PROCIO_NO_FIELD (-1) /* the file lacks a field */
@@ -127,7 +124,7 @@ static int read_fields(int fd, uint64_t *raw)
 
 static int inherited(const struct cmp_context *ctx)
 {
-    return ctx->self && atomic_load_explicit(&forks, memory_order_relaxed) != ctx->forks;
+    return ctx->self && papi_fork_count() != ctx->forks;
 }
 
 /* Why reading ctx failed (err: read_fields's result, or PROCIO_FORKED), as papi_error
@@ -177,19 +174,9 @@ static int open_io(pid_t tid, int granularity, char *path, size_t len)
     return fsroot_open(path, O_RDONLY); /* a task's files are always this machine's */
 }
 
-/* The library's lifecycle (papi_sdk.h): in a forked child, count the fork. */
-static void procio_lifecycle(const struct papi_life *ev)
-{
-    if (ev->event == PAPI_LIFE_FORK_CHILD)
-        atomic_fetch_add_explicit(&forks, 1, memory_order_relaxed);
-}
-
 static int probe(struct papi_component *self, struct cmp_status *out)
 {
     (void)self;
-    int ret = papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, procio_lifecycle);
-    if (ret != PAPI_OK)
-        return ret;
     char path[64];
     uint64_t raw[NEVENTS];
     int fd = open_io(0, PAPI_GRN_THR, path, sizeof path);
@@ -301,7 +288,7 @@ static int ctx_create(const struct papi_component *self, const struct cmp_target
     }
     (*ctx)->fd = fd;
     (*ctx)->self = target->tid <= 0;
-    (*ctx)->forks = atomic_load_explicit(&forks, memory_order_relaxed);
+    (*ctx)->forks = papi_fork_count();
     papi_strcpy((*ctx)->path, sizeof(*ctx)->path, path);
     return PAPI_OK;
 }
