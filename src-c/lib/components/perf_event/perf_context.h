@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include "perf_event_internal.h"
+#include "perf_ring.h"
 
 #define PE_MAX_EVENTS 128 /* a limit on the events of one set, not an array size */
 
@@ -22,6 +23,10 @@ struct pe_event {
     int time_from;             /* user reads: -1 own times, else the last leader's */
     struct cmp_count carry;    /* count and times of this slot's earlier descriptors */
     uint64_t period;           /* overflow period, 0 = counting only */
+    int sampling;              /* overflows write samples into ring (set_sampling) */
+    struct pe_ring ring;       /* mapped while sampling (and open) */
+    cmp_sample_fn fn;          /* where its samples go (arm_sampling) */
+    void *arg;
     struct perf_event_attr attr;
 };
 
@@ -50,6 +55,10 @@ struct cmp_context {
     int user_read;      /* every event has a page: try the user-space read first */
     uintptr_t reader;   /* the thread whose counters these are (user reads only there) */
     int other_adder;    /* events were added by several threads: no user reads */
+    pid_t owner_pid;    /* the process that opened it (a forked child's copy is not) */
+    int sampler;        /* place in the sampler table (perf_sampler.c), -1 none */
+    pid_t sampler_pid;  /* the process that gave it */
+    int sampling_on;    /* published to the sampler thread (running): reads empty rings */
 };
 
 /* This thread, cheaply (the hot path compares it): its thread pointer. */

@@ -121,6 +121,8 @@ PAPI_INTERNAL int pe_read_values(struct cmp_context *ctx, struct cmp_count *out,
 PAPI_INTERNAL int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period);
 PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid,
                                   int *source);
+PAPI_INTERNAL int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period);
+PAPI_INTERNAL int pe_arm_sampling(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg);
 
 /* ---- user-space counter reads (perf_user_access.c) ------------------------------------ */
 /* Set the config1 bit that the event's PMU names "rdpmc" in sysfs (arm64 user access);

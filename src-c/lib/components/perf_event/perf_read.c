@@ -144,10 +144,13 @@ static inline __attribute__((always_inline)) void subtract(const struct cmp_coun
 }
 
 /* Anything but a user read without carries: read() (or user reads plus the carries of
- * reopened events). Times always: read() gives them anyway. */
+ * reopened events). Times always: read() gives them anyway. A set sampling into rings
+ * reads here (pe_start): its rings are emptied first, unless the sampler thread is at it. */
 static __attribute__((noinline)) int read_slots_slow(const struct cmp_context *ctx,
                                                      struct cmp_count *out)
 {
+    if (ctx->sampling_on)
+        pe_sampler_drain_now(ctx);
     if (ctx->fast_reader == pe_this_thread() && user_read_slots(ctx, out, 1)) {
         for (int i = 0; i < ctx->n; i++) {
             out[i].value += ctx->ev[i].carry.value;
