@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,6 +26,9 @@
     (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 /* A multiplexed set's events are each alone: no group format (perf_read.c). */
 #define READ_FORMAT_ALONE (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* The kernel refused PERF_FORMAT_LOST once (before Linux 6.0): not asked again. */
+static atomic_int no_lost_format;
 
 int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
                       unsigned long flags)
@@ -188,6 +192,11 @@ static int open_event(struct cmp_context *ctx, int i)
         e->attr.type != PERF_TYPE_SOFTWARE)
         g = -1;
     e->attr.read_format = ctx->target.multiplex ? READ_FORMAT_ALONE : READ_FORMAT;
+    /* A ring's lost samples, all of them: PERF_RECORD_LOST is only written once the
+     * kernel finds room again, so the last ones before PAPI_stop come from read(). */
+    if (e->sampling && !atomic_load_explicit(&no_lost_format, memory_order_relaxed))
+        e->attr.read_format |= PERF_FORMAT_LOST;
+    e->lost_told = 0;
     e->attr.inherit = ctx->target.inherit ? 1 : 0;
     /* Overflow: the count keeps running as a 64-bit total, the kernel only signals
      * every period events, so the group read stays exact. */
@@ -208,6 +217,11 @@ static int open_event(struct cmp_context *ctx, int i)
     if (user_readable(ctx, &e->attr))
         pe_user_access_attr(&e->attr);
     int fd = perf_syscall_open(&e->attr, ctx->pid, ctx->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && errno == EINVAL && (e->attr.read_format & PERF_FORMAT_LOST)) {
+        atomic_store(&no_lost_format, 1); /* a kernel before 6.0: the records alone */
+        e->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+        fd = perf_syscall_open(&e->attr, ctx->pid, ctx->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+    }
     if (fd < 0)
         return open_error(ctx, g, &e->attr, group_fd);
     e->fd = fd;
@@ -386,13 +400,13 @@ static int needs_check(const struct cmp_context *ctx)
 
 static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *before)
 {
-    uint64_t buf[3 + PE_MAX_EVENTS];
+    uint64_t buf[3 + 2 * PE_MAX_EVENTS];
     for (int g = 0; g < ctx->ngrp; g++) {
         const struct pe_group *grp = &ctx->grp[g];
         const struct pe_event *lead = &ctx->ev[grp->leader];
         if (lead->attr.type == PERF_TYPE_SOFTWARE)
             continue;
-        size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+        size_t want = (3 + (size_t)grp->nmembers * (size_t)pe_group_stride(lead)) * sizeof(uint64_t);
         if (read(lead->fd, buf, want) != (ssize_t)want)
             continue; /* the next read reports read errors */
         const struct cmp_count *b = &before[grp->leader];
@@ -500,7 +514,7 @@ int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period)
 /* A ring when the kernel can fill one for this event and the library would see the same
  * samples as by signal: a hardware event of the user domain (a signal is only delivered
  * in user space, at the user address), not inherited (children's samples would go to
- * rings of their own). */
+ * rings of their own), not multiplexed (its events are read alone, in another layout). */
 int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period)
 {
     if (slot < 0 || slot >= ctx->n)
@@ -509,7 +523,8 @@ int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period)
     if (!period)
         return set_period(ctx, slot, 0, 0);
     if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT ||
-        a->type == PERF_TYPE_BREAKPOINT || !a->exclude_kernel || ctx->target.inherit)
+        a->type == PERF_TYPE_BREAKPOINT || !a->exclude_kernel || ctx->target.inherit ||
+        ctx->target.multiplex)
         return PAPI_ENOSUPP;
     if (pe_sampler_attach(ctx) != PAPI_OK)
         return PAPI_ENOSUPP;

@@ -24,6 +24,7 @@ struct pe_event {
     struct cmp_count carry;    /* count and times of this slot's earlier descriptors */
     uint64_t period;           /* overflow period, 0 = counting only */
     int sampling;              /* overflows write samples into ring (set_sampling) */
+    uint64_t lost_told;        /* samples the receiver was told lost (this descriptor) */
     struct pe_ring ring;       /* mapped while sampling (and open) */
     cmp_sample_fn fn;          /* where its samples go (arm_sampling) */
     void *arg;
@@ -73,6 +74,16 @@ static inline uintptr_t pe_this_thread(void)
     tp = (uintptr_t)pthread_self();
 #endif
     return tp;
+}
+
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1U << 4) /* Linux 6.0 */
+#endif
+/* Words per member in a group read by this leader: its count, and the samples the kernel
+ * lost when the leader samples into a ring (PERF_FORMAT_LOST). */
+static inline int pe_group_stride(const struct pe_event *leader)
+{
+    return leader->attr.read_format & PERF_FORMAT_LOST ? 2 : 1;
 }
 
 /* perf_read.c: one read() per group into out[0 .. n-1] (async-signal-safe, ctx unchanged). */

@@ -59,7 +59,7 @@ static __attribute__((noinline, cold)) int read_failed(ssize_t got, size_t want)
  * group's part of buf (linear in events; async-signal-safe; ctx unchanged). */
 __attribute__((noinline)) int pe_read_groups(const struct cmp_context *ctx, struct cmp_count *out)
 {
-    uint64_t buf[4 * PE_MAX_EVENTS]; /* per group 3 words and one per member */
+    uint64_t buf[5 * PE_MAX_EVENTS]; /* per group 3 words and one or two per member */
     int goff[PE_MAX_EVENTS];
     int used = 0;
     for (int i = 0; i < ctx->n; i++) {
@@ -81,8 +81,9 @@ __attribute__((noinline)) int pe_read_groups(const struct cmp_context *ctx, stru
             }
             continue;
         }
+        int stride = pe_group_stride(&ctx->ev[grp->leader]);
         if (grp->leader == i) {
-            size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+            size_t want = (3 + (size_t)grp->nmembers * (size_t)stride) * sizeof(uint64_t);
             goff[e->group] = used;
             ssize_t got = read(e->fd, buf + used, want);
             if (__builtin_expect(got != (ssize_t)want, 0))
@@ -90,7 +91,7 @@ __attribute__((noinline)) int pe_read_groups(const struct cmp_context *ctx, stru
             used += (int)(want / sizeof(uint64_t));
         }
         b = buf + goff[e->group]; /* nr, time_enabled, time_running, values... */
-        value = b[3 + e->pos];
+        value = b[3 + e->pos * stride];
         out[i].value = e->carry.value + value;
         out[i].time_enabled = e->carry.time_enabled + b[1];
         out[i].time_running = e->carry.time_running + b[2];

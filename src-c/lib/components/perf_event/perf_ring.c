@@ -66,6 +66,7 @@ void pe_ring_flush(struct pe_ring_sink *s)
 {
     if (s->n > 0 || s->lost > 0)
         s->fn(s->arg, s->slot, s->ips, s->n, s->lost);
+    s->told += s->lost;
     s->n = 0;
     s->lost = 0;
 }
@@ -94,7 +95,7 @@ uint64_t pe_ring_parse(const unsigned char *data, uint64_t size, uint64_t tail, 
     return tail;
 }
 
-void pe_ring_drain(struct pe_ring *r, cmp_sample_fn fn, void *arg, int slot)
+uint64_t pe_ring_drain(struct pe_ring *r, cmp_sample_fn fn, void *arg, int slot)
 {
     struct pe_ring_sink sink;
     sink.fn = fn;
@@ -102,9 +103,11 @@ void pe_ring_drain(struct pe_ring *r, cmp_sample_fn fn, void *arg, int slot)
     sink.slot = slot;
     sink.n = 0;
     sink.lost = 0;
+    sink.told = 0;
     uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = r->meta->data_tail; /* only we write it */
     tail = pe_ring_parse(r->data, r->size, tail, head, &sink);
     __atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
     pe_ring_flush(&sink);
+    return sink.told;
 }

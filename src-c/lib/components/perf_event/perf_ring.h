@@ -38,6 +38,7 @@ struct pe_ring_sink {
     int slot;
     int n;
     uint64_t lost;
+    uint64_t told; /* lost samples handed on so far */
     uint64_t ips[PE_RING_BATCH];
 };
 
@@ -62,8 +63,9 @@ PAPI_INTERNAL uint64_t pe_ring_parse(const unsigned char *data, uint64_t size, u
 /* Hand what sink holds to its receiver (when it holds anything). */
 PAPI_INTERNAL void pe_ring_flush(struct pe_ring_sink *sink);
 /* Empty one ring into its receiver: data_head read with acquire, the records walked,
- * data_tail stored with release (linux/perf_event.h's protocol), then the sink flushed. */
-PAPI_INTERNAL void pe_ring_drain(struct pe_ring *r, cmp_sample_fn fn, void *arg, int slot);
+ * data_tail stored with release (linux/perf_event.h's protocol), then the sink flushed.
+ * Returns the lost samples it told of. */
+PAPI_INTERNAL uint64_t pe_ring_drain(struct pe_ring *r, cmp_sample_fn fn, void *arg, int slot);
 
 /* ---- the sampler thread and its table (perf_sampler.c) --------------------------------- */
 struct cmp_context;

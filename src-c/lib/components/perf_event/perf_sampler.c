@@ -54,7 +54,28 @@ static void drain_ctx(const struct cmp_context *ctx)
     for (int i = 0; i < ctx->n; i++) {
         struct pe_event *e = &ctx->ev[i];
         if (e->sampling && e->ring.meta && e->fn)
-            pe_ring_drain(&e->ring, e->fn, e->arg, i);
+            e->lost_told += pe_ring_drain(&e->ring, e->fn, e->arg, i);
+    }
+}
+
+/* Stopped: the samples lost since the last PERF_RECORD_LOST (the kernel writes one only
+ * when it finds room again), from the count read() gives (PERF_FORMAT_LOST). */
+static void tell_lost(const struct cmp_context *ctx)
+{
+    uint64_t buf[3 + 2 * PE_MAX_EVENTS];
+    for (int i = 0; i < ctx->n; i++) {
+        struct pe_event *e = &ctx->ev[i];
+        if (!e->sampling || !e->fn || !(e->attr.read_format & PERF_FORMAT_LOST))
+            continue;
+        /* Its own descriptor, its own layout: the group's counts, each with its lost. */
+        size_t want = (3 + 2 * (size_t)ctx->grp[e->group].nmembers) * sizeof(uint64_t);
+        if (read(e->fd, buf, want) != (ssize_t)want)
+            continue;
+        uint64_t lost = buf[3 + 2 * e->pos + 1];
+        if (lost > e->lost_told) {
+            e->fn(e->arg, i, NULL, 0, lost - e->lost_told);
+            e->lost_told = lost;
+        }
     }
 }
 
@@ -216,6 +237,7 @@ void pe_sampler_finish(struct cmp_context *ctx)
     while (atomic_exchange_explicit(&p->busy, 1, memory_order_acquire))
         sched_yield(); /* the thread is emptying it: it is quick */
     drain_ctx(ctx);
+    tell_lost(ctx);
     atomic_store_explicit(&p->ctx, NULL, memory_order_relaxed);
     atomic_store_explicit(&p->busy, 0, memory_order_release);
     ctx->sampling_on = 0;
