@@ -4,8 +4,10 @@
  * es->overflow points to one struct ovf_state (a single malloc block, so the event
  * set table may free() it at shutdown). Hardware overflow sets a period on the native
  * through its component, which routes one signal per overflow to the counting thread
- * (arm_overflow: the signal's si_fd names the source); software overflow arms a timer on the thread's CPU clock and
- * compares counts against thresholds on every tick. */
+ * (arm_overflow: the signal's si_fd names the source), or, for a native whose overflows
+ * only feed PAPI_profil, has the kernel write the samples into a ring the component
+ * empties into profil.c (set_sampling, arm_sampling: no signal); software overflow arms a
+ * timer on the thread's CPU clock and compares counts against thresholds on every tick. */
 #ifndef OVERFLOW_INTERNAL_H
 #define OVERFLOW_INTERNAL_H
 

@@ -8,6 +8,8 @@
  *   - software: a POSIX timer on the thread's CPU clock (SIGEV_THREAD_ID), si_code
  *     SI_TIMER and si_value = the event set handle.
  * Real-time signals queue instead of merging, so no overflow is lost to coalescing.
+ * Events profiled into the component's sample ring (set_sampling: profil.c) take no
+ * signal at all; ovf_start only names their receiver (arm_sampling).
  *
  * SIGNAL-SAFETY REVIEW of everything reachable from ovf_signal_handler:
  *   - system calls: the component's read (software tick; async-signal-safe by the
