@@ -7,7 +7,10 @@
 #ifndef PERF_CONTEXT_H
 #define PERF_CONTEXT_H
 
+#include <errno.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "perf_event_internal.h"
 #include "perf_ring.h"
@@ -84,6 +87,43 @@ static inline uintptr_t pe_this_thread(void)
 static inline int pe_group_stride(const struct pe_event *leader)
 {
     return leader->attr.read_format & PERF_FORMAT_LOST ? 2 : 1;
+}
+
+/* read(2) of a perf descriptor without the C library's wrapper: in a process with more
+ * than one thread, glibc's read() is a cancellation point and switches asynchronous
+ * cancellation on and off around the system call, about 40 instructions a call, paid
+ * per event by a multiplexed read (PAPI 7 pays them too). A counter read is not a point
+ * where a thread should be cancelled anyway. Sanitizer builds keep read(): their
+ * interceptors must see the buffer written. -errno on failure. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define PE_LIBC_READ 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PE_LIBC_READ 1
+#endif
+static inline long pe_sys_read(int fd, void *buf, size_t len)
+{
+#if defined(__aarch64__) && !defined(PE_LIBC_READ)
+    register long x0 __asm__("x0") = fd;
+    register long x1 __asm__("x1") = (long)buf;
+    register long x2 __asm__("x2") = (long)len;
+    register long x8 __asm__("x8") = SYS_read;
+    __asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
+    return x0;
+#elif defined(__x86_64__) && !defined(PE_LIBC_READ)
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_read), "D"((long)fd), "S"(buf), "d"(len)
+                     : "rcx", "r11", "memory");
+    return ret;
+#else
+    ssize_t got = read(fd, buf, len);
+    return got < 0 ? -errno : got;
+#endif
 }
 
 /* perf_read.c: one read() per group into out[0 .. n-1] (async-signal-safe, ctx unchanged). */
