@@ -12,7 +12,8 @@
 # (scripts/guest/run-arm64, packages by scripts/guest/fetch-arm64). Environment:
 # PAPI_ARM64_SYSROOT (the arm64 libraries libpapi needs, as scripts/pmu-lane.sh fetches
 # them), BENCH_PAPI72 (a directory holding an aarch64 build of PAPI 7.2's libpapi.so and
-# its papi_events.csv: measured beside 7.0 when set).
+# its papi_events.csv, and the libpfm.so.4 it was built with: measured beside 7.0 when
+# set; bench/README.md says how it was built).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 XB=${1:-$REPO/build-arm64}
@@ -55,6 +56,7 @@ chmod +x "$STAGE/run.sh"
 if [ -n "${BENCH_PAPI72:-}" ] && [ -f "$BENCH_PAPI72/libpapi.so" ]; then
     cp -L "$BENCH_PAPI72/libpapi.so" "$STAGE/papi72-lib/libpapi.so" &&
         cp "$BENCH_PAPI72/papi_events.csv" "$STAGE/papi72-lib/" || exit 1
+    cp -P "$BENCH_PAPI72"/libpfm.so* "$STAGE/papi72-lib/" 2>/dev/null # its own libpfm4
 fi
 for ua in ${BENCH_UA:-0 1}; do
     "$RUN_ARM64" --cpu cortex-a57 --icount "shift=4,sleep=off" --timeout 900 \

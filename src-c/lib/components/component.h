@@ -20,8 +20,8 @@
  * event state (descriptors, groups, mmap pages, periods) in its context, never in the
  * core's structures.
  *
- * Values. read() returns, per slot, a count that only grows while the context runs and
- * stays frozen while it is stopped, with the times the event was enabled and actually
+ * Values. read() returns, per slot, a count that only grows while the context runs (but
+ * at reset(), when the component has one) and stays frozen while it is stopped, with the times the event was enabled and actually
  * counting (equal unless the hardware multiplexed it). When a component has to reopen
  * an event (after removing a group leader, changing a period) it carries the old count
  * and times over, so the core never sees a value go back. The core computes reset,
@@ -157,6 +157,11 @@ struct papi_component {
      * and the core's arithmetic after it. Never called from a signal handler. */
     int (*read_values)(struct cmp_context *ctx, struct cmp_count *out, uint64_t *baseline,
                        long long *values, int mode);
+    /* PAPI_reset of a running context that is not multiplexed, when the component can zero
+     * its counts for less than a read costs (NULL, or PAPI_ENOSUPP quietly: the core then
+     * reads and moves its baselines): every slot's count starts again from 0, the times
+     * go on. The only call after which a slot's count goes back. */
+    int (*reset)(struct cmp_context *ctx);
 
     /* Hardware overflow (NULL when the component has none: the core then uses its
      * software overflow timer). set_overflow asks for a notification every period

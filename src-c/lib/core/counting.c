@@ -244,8 +244,15 @@ int PAPI_reset(int EventSet)
     int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
-    /* A stopped set's counts are frozen in es->cnt: no system call. */
+    /* A stopped set's counts are frozen in es->cnt: no system call. A running one's are
+     * zeroed by its component when that is cheaper than reading them (perf_event: one
+     * ioctl per group instead of a read()), else read and made the baselines. */
     if (es->state & PAPI_RUNNING) {
+        if (!es->multiplexed && es->cmp->reset && es->cmp->reset(es->ctx) == PAPI_OK) {
+            for (int i = 0; i < es->nnat; i++)
+                es->cnt[i].value = es->base[i] = 0;
+            return PAPI_OK;
+        }
         ret = es_read_counts(es);
         if (ret != PAPI_OK)
             return ret;

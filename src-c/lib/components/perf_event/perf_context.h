@@ -59,6 +59,8 @@ struct cmp_context {
     int user_read;      /* every event has a page: try the user-space read first */
     uintptr_t reader;   /* the thread whose counters these are (user reads only there) */
     int other_adder;    /* events were added by several threads: no user reads */
+    int one_group;      /* one group, led by slot 0, slot i at position i, no lost counts:
+                           PAPI_read without user reads is one read() into the values */
     pid_t owner_pid;    /* the process that opened it (a forked child's copy is not) */
     int sampler;        /* place in the sampler table (perf_sampler.c), -1 none */
     pid_t sampler_pid;  /* the process that gave it */

@@ -121,6 +121,7 @@ PAPI_INTERNAL int pe_read_values(struct cmp_context *ctx, struct cmp_count *out,
 PAPI_INTERNAL int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period);
 PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid,
                                   int *source);
+PAPI_INTERNAL int pe_reset(struct cmp_context *ctx);
 PAPI_INTERNAL int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period);
 PAPI_INTERNAL int pe_arm_sampling(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg);
 
