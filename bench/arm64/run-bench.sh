@@ -35,22 +35,34 @@ if ls "$P7"/usr/lib/aarch64-linux-gnu/libpapi.so.* >/dev/null 2>&1; then
     cp "$P7"/usr/share/papi/*/papi_events.csv "$STAGE/papi7-lib/" 2>/dev/null ||
         cp /usr/share/papi/*/papi_events.csv "$STAGE/papi7-lib/" 2>/dev/null
 fi
+cp "$REPO/bench/arm64/fp_presets.csv" "$STAGE/" || exit 1
 cat >"$STAGE/run.sh" <<'EOF'
 #!/bin/sh
 echo "$1" >/proc/sys/kernel/perf_user_access
+# Overflow and profiling: a fixed sample rate (the kernel lowers it when its interrupts
+# seem slow, as under QEMU); the rate first, the kernel refuses it once throttling is off.
+echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+echo 0 >/proc/sys/kernel/perf_event_paranoid # PAPI 7 disables perf_event at 3, even for root
 export PAPI_EVENTS=INST_RETIRED,CPU_CYCLES PAPI_HL_OUTPUT=/tmp/hl
-./bench_paths /t/ours-lib/libpapi.so ours
+only=${BENCH_ONLY:-counting,mpx,overflow,profil,highlevel,flops,fortran,threads}
+main=$(echo ",$only," | sed 's/,flops,/,/; s/^,//; s/,$//')
+# lib label preset-csv library-path
+run() {
+    if [ -n "$main" ]; then
+        env LD_LIBRARY_PATH="$4" ${3:+PAPI_CSV_EVENT_FILE=$3} BENCH_ONLY="$main" ./bench_paths "$1" "$2"
+    fi
+    case ",$only," in
+    *,flops,*) env LD_LIBRARY_PATH="$4" PAPI_CSV_EVENT_FILE=/t/fp_presets.csv BENCH_ONLY=flops \
+                   ./bench_paths "$1" "$2" ;;
+    esac
+}
+run /t/ours-lib/libpapi.so ours "" /t/ours-lib
 p7=$(ls /t/papi7-lib/libpapi.so.* 2>/dev/null | head -1)
-if [ -n "$p7" ]; then
-    echo 0 >/proc/sys/kernel/perf_event_paranoid  # PAPI 7 disables perf_event at 3
-    LD_LIBRARY_PATH=/t/papi7-lib PAPI_CSV_EVENT_FILE=/t/papi7-lib/papi_events.csv \
-        ./bench_paths "$p7" papi7.0
-fi
-if [ -f /t/papi72-lib/libpapi.so ]; then
-    echo 0 >/proc/sys/kernel/perf_event_paranoid
-    LD_LIBRARY_PATH=/t/papi72-lib PAPI_CSV_EVENT_FILE=/t/papi72-lib/papi_events.csv \
-        ./bench_paths /t/papi72-lib/libpapi.so papi7.2
-fi
+[ -n "$p7" ] && run "$p7" papi7.0 /t/papi7-lib/papi_events.csv /t/papi7-lib
+[ -f /t/papi72-lib/libpapi.so ] &&
+    run /t/papi72-lib/libpapi.so papi7.2 /t/papi72-lib/papi_events.csv /t/papi72-lib
+exit 0
 EOF
 chmod +x "$STAGE/run.sh"
 if [ -n "${BENCH_PAPI72:-}" ] && [ -f "$BENCH_PAPI72/libpapi.so" ]; then
