@@ -53,6 +53,7 @@ static struct {
     int (*set_multiplex)(int);
     int (*hl_region_begin)(const char *);
     int (*hl_region_end)(const char *);
+    int (*hl_stop)(void);
     int (*flops_rate)(int, float *, float *, long long *, float *);
     int (*overflow)(int, int, int, int, PAPI_overflow_handler_t);
     int (*event_name_to_code)(const char *, int *);
@@ -93,6 +94,7 @@ static void load(const char *path)
     SYM(set_multiplex, "PAPI_set_multiplex");
     SYM(hl_region_begin, "PAPI_hl_region_begin");
     SYM(hl_region_end, "PAPI_hl_region_end");
+    SYM(hl_stop, "PAPI_hl_stop");
     SYM(flops_rate, "PAPI_flops_rate");
     SYM(overflow, "PAPI_overflow");
     SYM(event_name_to_code, "PAPI_event_name_to_code");
@@ -571,6 +573,8 @@ static void bench_highlevel(void)
     if (P.hl_region_begin && P.hl_region_begin("bench") == PAPI_OK) {
         P.hl_region_end("bench");
         report("region_begin_end", per_call(op_region));
+        if (P.hl_stop)
+            P.hl_stop(); /* its set stops: the parts after start their own */
     }
 }
 
@@ -850,13 +854,14 @@ int main(int argc, char **argv)
     if (wanted("mpx"))
         bench_multiplexed();
     /* Single-threaded until profil (our library starts its sampler thread there; glibc's
-     * read() costs more in a process with threads), then threads. */
-    if (wanted("highlevel"))
-        bench_highlevel();
+     * read() costs more in a process with threads), then threads. The region's set runs
+     * in this thread until PAPI_hl_stop: after the parts that start sets of their own. */
     if (wanted("fortran"))
         bench_fortran_read();
     if (wanted("flops"))
         bench_flops();
+    if (wanted("highlevel"))
+        bench_highlevel();
     if (wanted("overflow")) {
         bench_overflow_floors();
         bench_overflow();
