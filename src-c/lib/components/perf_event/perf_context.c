@@ -272,6 +272,9 @@ void pe_ctx_destroy(struct cmp_context *ctx)
 {
     if (!ctx)
         return;
+    for (int i = 0; i < ctx->n; i++)
+        if (ctx->ev[i].ring.meta) /* out of the sampler's epoll while its place is known */
+            pe_sampler_unwatch(ctx, ctx->ev[i].fd);
     pe_sampler_detach(ctx); /* the sampler thread out of it before its rings go */
     for (int i = ctx->n - 1; i >= 0; i--)
         close_event(ctx, &ctx->ev[i]);
