@@ -40,7 +40,8 @@ cat >"$STAGE/run.sh" <<'EOF'
 #!/bin/sh
 echo "$1" >/proc/sys/kernel/perf_user_access
 # Overflow and profiling: a fixed sample rate (the kernel lowers it when its interrupts
-# seem slow, as under QEMU); the rate first, the kernel refuses it once throttling is off.
+# seem slow, as under QEMU); the rate first: the kernel refuses it while throttling is off.
+echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 0 >/proc/sys/kernel/perf_event_paranoid # PAPI 7 disables perf_event at 3, even for root

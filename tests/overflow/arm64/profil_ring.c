@@ -178,8 +178,10 @@ static int write_sysctl(const char *path, const char *value)
 
 static void fixed_sample_rate(void)
 {
-    /* The rate first: the kernel refuses it once the throttling is off. */
-    if (!write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", "100000\n") ||
+    /* The rate first: the kernel refuses it while the throttling is off (0 or 100), as an
+     * earlier test of the boot may have left it. */
+    if (!write_sysctl("/proc/sys/kernel/perf_cpu_time_max_percent", "25\n") ||
+        !write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", "100000\n") ||
         !write_sysctl("/proc/sys/kernel/perf_cpu_time_max_percent", "0\n")) {
         char why[160];
         snprintf(why, sizeof why, "cannot fix the kernel's sample rate (kernel.perf_*): %s",
