@@ -1,12 +1,16 @@
 /* mpi_bytes.c: the byte helpers of mpi_calls.list's expressions (see mpi_bytes.h). */
 #include "mpi_bytes.h"
 
+/* MPI_Type_size_x (MPI-3; MPICH and Open MPI): a derived type can be larger than an int,
+ * where MPI_Type_size says MPI_UNDEFINED; the byte expressions multiply it by the count
+ * in 64 bits. */
 long long tsz(MPI_Datatype t)
 {
-    int s = 0;
-    if (t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &s) != MPI_SUCCESS)
+    MPI_Count s = 0;
+    if (t == MPI_DATATYPE_NULL || PMPI_Type_size_x(t, &s) != MPI_SUCCESS || s == MPI_UNDEFINED ||
+        s < 0)
         return 0;
-    return s;
+    return (long long)s;
 }
 
 long long csz(MPI_Comm c)

@@ -7,14 +7,19 @@
  *   bench_paths LIBPAPI LABEL     prints "BENCH LABEL ua=U path all user" lines
  *
  * all = user + kernel instructions per call, user = user instructions only; both with the
- * calling loop subtracted. The meter is a raw INST_RETIRED group of this program's own.
- * Paths: PAPI_read (1, 4 events), PAPI_accum, PAPI_reset, PAPI_stop+PAPI_start, a
- * multiplexed PAPI_read of 8 and 16 events, PAPI_hl_region_begin+end, PAPI_flops_rate,
- * overflow dispatch per signal, and PAPI_read and region begin+end per thread with 1, 2, 4,
- * 16, 64 threads (each with its own set: per-call cost relative to one thread). */
+ * calling loop subtracted. The meter is a pinned raw INST_RETIRED group of this thread's
+ * own; profiling and the overflow floors use one of the whole process (inherited by its
+ * threads, user + kernel only: "-" in the user column). Parts (BENCH_ONLY=part,...):
+ * counting (PAPI_read of 1 and 4 events, accum, reset, stop+start), mpx (multiplexed read
+ * and stop+start of 8 and 16 events), overflow (dispatch per signal, and its floors),
+ * profil (PAPI_profil per sample), highlevel (region begin+end), flops (PAPI_flops,
+ * PAPI_flops_rate and their Fortran calls), fortran (PAPIF_read), threads (PAPI_read and
+ * region begin+end per thread with 1, 2, 4, 16, 64 threads, each with its own set). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -48,11 +53,23 @@ static struct {
     int (*set_multiplex)(int);
     int (*hl_region_begin)(const char *);
     int (*hl_region_end)(const char *);
+    int (*hl_stop)(void);
     int (*flops_rate)(int, float *, float *, long long *, float *);
     int (*overflow)(int, int, int, int, PAPI_overflow_handler_t);
     int (*event_name_to_code)(const char *, int *);
     int (*thread_init)(unsigned long (*)(void));
+    int (*flops)(float *, float *, long long *, float *); /* 3.5's; not in PAPI 7 */
+    int (*rate_stop)(void); /* PAPI_rate_stop; a no-op stand-in when the library has none */
+    int (*profil)(void *, unsigned, vptr_t, unsigned, int, int, int, int);
+    /* Fortran: what `call PAPIF_read(...)` calls, through fpapi.h (papif_read_) and,
+     * ours only, through the module (papif_core_read) */
+    void (*f_read)(int *, long long *, int *);
+    void (*f_read_module)(int *, long long *, int *);
+    void (*f_flops)(float *, float *, long long *, float *, int *);
+    void (*f_flops_rate)(int *, float *, float *, long long *, float *, int *);
 } P;
+
+static int no_rate_stop(void) { return PAPI_OK; }
 
 static void load(const char *path)
 {
@@ -77,10 +94,20 @@ static void load(const char *path)
     SYM(set_multiplex, "PAPI_set_multiplex");
     SYM(hl_region_begin, "PAPI_hl_region_begin");
     SYM(hl_region_end, "PAPI_hl_region_end");
+    SYM(hl_stop, "PAPI_hl_stop");
     SYM(flops_rate, "PAPI_flops_rate");
     SYM(overflow, "PAPI_overflow");
     SYM(event_name_to_code, "PAPI_event_name_to_code");
     SYM(thread_init, "PAPI_thread_init");
+    SYM(flops, "PAPI_flops");
+    SYM(rate_stop, "PAPI_rate_stop");
+    if (!P.rate_stop)
+        P.rate_stop = no_rate_stop;
+    SYM(profil, "PAPI_profil");
+    SYM(f_read, "papif_read_");
+    SYM(f_read_module, "papif_core_read");
+    SYM(f_flops, "papif_core_flops");
+    SYM(f_flops_rate, "papif_flops_rate_");
 #undef SYM
     if (!P.library_init || !P.read) {
         fprintf(stderr, "%s is not a PAPI library\n", path);
@@ -105,14 +132,54 @@ static int open_raw(uint64_t config, int group_fd, int kernel, int rdpmc_bit, ui
     return (int)syscall(SYS_perf_event_open, &a, 0, -1, group_fd, 0);
 }
 
+static int open_raw_pinned(uint64_t config, uint64_t format)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_RAW;
+    a.config = config;
+    a.exclude_hv = 1;
+    a.disabled = 1;
+    a.pinned = 1;
+    a.read_format = format;
+    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
 #define GROUP_FORMAT \
     (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 static __thread int meter = -1;
+/* The whole process, its later threads included (inherit): what a sample costs when the
+ * library empties the rings on a thread of its own. Opened before the library starts. */
+static int pmeter = -1;
 
+static void pmeter_open(void)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_RAW;
+    a.config = 0x08;
+    a.exclude_hv = 1;
+    a.inherit = 1;
+    a.pinned = 1;
+    pmeter = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+static long long pmeter_now(void)
+{
+    uint64_t v;
+    if (read(pmeter, &v, sizeof v) != (ssize_t)sizeof v)
+        abort();
+    return (long long)v;
+}
+
+/* Pinned: always on a counter. Unpinned, a multiplexed set's rotation took the meter off
+ * the PMU for part of the time, and what it missed there was missing from the costs. */
 static void meter_open(void)
 {
-    meter = open_raw(0x08, -1, 1, -1, PERF_FORMAT_GROUP);
+    meter = open_raw_pinned(0x08, PERF_FORMAT_GROUP);
     if (meter < 0 || open_raw(0x08, meter, 0, -1, PERF_FORMAT_GROUP) < 0 ||
         ioctl(meter, PERF_EVENT_IOC_ENABLE, 0) != 0) {
         fprintf(stderr, "meter: %s\n", strerror(errno));
@@ -262,6 +329,20 @@ static __attribute__((noinline)) void op_raw_user(void)
 }
 
 /* start+stop floor: disable, the read that freezes the values, enable. */
+/* multiplexed start+stop floor: each event alone, disabled, read, enabled. */
+static __attribute__((noinline)) void op_raw_mpx_startstop(void)
+{
+    uint64_t buf[3];
+    for (int i = 0; i < raw_n; i++)
+        ioctl(raw_fd[i], PERF_EVENT_IOC_DISABLE, 0);
+    for (int i = 0; i < raw_n; i++)
+        if (read(raw_fd[i], buf, sizeof buf) < 0)
+            abort();
+    for (int i = 0; i < raw_n; i++)
+        ioctl(raw_fd[i], PERF_EVENT_IOC_ENABLE, 0);
+    sink = buf[0];
+}
+
 static __attribute__((noinline)) void op_raw_startstop(void)
 {
     uint64_t buf[4];
@@ -331,6 +412,93 @@ static __attribute__((noinline)) void op_flops(void)
     P.flops_rate(PAPI_FP_OPS, &rt, &pt, &fl, &mf);
 }
 
+static __attribute__((noinline)) void op_flops35(void)
+{
+    float rt, pt, mf;
+    long long fl;
+    P.flops(&rt, &pt, &fl, &mf);
+}
+static __attribute__((noinline)) void op_f_read(void)
+{
+    int check;
+    P.f_read(&es, vals, &check);
+}
+static __attribute__((noinline)) void op_f_read_module(void)
+{
+    int check;
+    P.f_read_module(&es, vals, &check);
+}
+static __attribute__((noinline)) void op_f_flops(void)
+{
+    float rt, pt, mf;
+    long long fl;
+    int check;
+    P.f_flops(&rt, &pt, &fl, &mf, &check);
+}
+static __attribute__((noinline)) void op_f_flops_rate(void)
+{
+    float rt, pt, mf;
+    long long fl;
+    int check, ev = PAPI_FP_OPS;
+    P.f_flops_rate(&ev, &rt, &pt, &fl, &mf, &check);
+}
+
+/* 3.5's PAPI_flops and the Fortran calls. PAPI_FP_OPS must exist: in the guest, where
+ * QEMU counts no floating-point event, run.sh maps it to INST_RETIRED for both
+ * libraries (fp_presets.csv): the cost of the call, not of a floating-point count. */
+static void bench_flops(void)
+{
+    float rt, pt, mf;
+    long long fl;
+    int check, ev = PAPI_FP_OPS, r;
+    /* Each measured after its first call (which starts counting), and ended before the
+     * next (PAPI_rate_stop: a thread runs one rate measurement at a time). */
+    if (P.f_flops_rate) {
+        P.f_flops_rate(&ev, &rt, &pt, &fl, &mf, &check);
+        if (check == PAPI_OK)
+            report("fortran_flops_rate", per_call(op_f_flops_rate));
+        else
+            printf("BENCH %s ua=%d fortran_flops_rate failed %d\n", label, ua, check);
+        P.rate_stop();
+    }
+    if (P.flops_rate) {
+        if ((r = P.flops_rate(PAPI_FP_OPS, &rt, &pt, &fl, &mf)) == PAPI_OK)
+            report("flops_rate", per_call(op_flops));
+        else
+            printf("BENCH %s ua=%d flops_rate failed %d\n", label, ua, r);
+        P.rate_stop();
+    }
+    if (P.f_flops) {
+        P.f_flops(&rt, &pt, &fl, &mf, &check);
+        if (check == PAPI_OK)
+            report("fortran_flops_35", per_call(op_f_flops));
+        else
+            printf("BENCH %s ua=%d fortran_flops_35 failed %d\n", label, ua, check);
+        P.rate_stop();
+    }
+    if (P.flops) {
+        if ((r = P.flops(&rt, &pt, &fl, &mf)) == PAPI_OK)
+            report("flops_35", per_call(op_flops35));
+        else
+            printf("BENCH %s ua=%d flops_35 failed %d\n", label, ua, r);
+        P.rate_stop();
+    }
+}
+
+static void bench_fortran_read(void)
+{
+    es = papi_set(1, 0);
+    int check = P.start(es);
+    if (check == PAPI_OK && P.f_read && (P.f_read(&es, vals, &check), check == PAPI_OK))
+        report("fortran_read_1", per_call(op_f_read));
+    if (check == PAPI_OK && P.f_read_module && (P.f_read_module(&es, vals, &check), check == PAPI_OK))
+        report("fortran_read_module_1", per_call(op_f_read_module));
+    if (check != PAPI_OK)
+        printf("BENCH %s ua=%d fortran_read failed %d\n", label, ua, check);
+    P.stop(es, vals);
+    papi_free(es);
+}
+
 static void bench_counting(void)
 {
     static const int sizes[2] = {1, 4};
@@ -358,6 +526,10 @@ static void bench_counting(void)
         P.stop(es, vals);
         papi_free(es);
     }
+}
+
+static void bench_multiplexed(void)
+{
     static const int mpx[2] = {8, 16};
     if (P.multiplex_init)
         P.multiplex_init();
@@ -366,6 +538,8 @@ static void bench_counting(void)
         raw_open(mpx[k], 1);
         snprintf(path, sizeof path, "floor_mpx_read_%d", mpx[k]);
         report(path, per_call_min(op_raw_read, CALLS / 2));
+        snprintf(path, sizeof path, "floor_mpx_startstop_%d", mpx[k]);
+        report(path, per_call_min(op_raw_mpx_startstop, CALLS / 10));
         raw_close();
         es = papi_set(mpx[k], 1);
         P.start(es);
@@ -378,19 +552,38 @@ static void bench_counting(void)
     }
 }
 
+/* Region begin + end floor: the two reads of the region's two counters (PAPI_EVENTS:
+ * INST_RETIRED, CPU_CYCLES), from user space when the kernel allows it. */
+static __attribute__((noinline)) void op_raw_region(void)
+{
+    if (ua && raw_page[0]) {
+        op_raw_user();
+        op_raw_user();
+    } else {
+        op_raw_read();
+        op_raw_read();
+    }
+}
+
 static void bench_highlevel(void)
 {
+    raw_open(2, 0);
+    report("floor_region_begin_end", per_call(op_raw_region));
+    raw_close();
     if (P.hl_region_begin && P.hl_region_begin("bench") == PAPI_OK) {
         P.hl_region_end("bench");
         report("region_begin_end", per_call(op_region));
+        if (P.hl_stop)
+            P.hl_stop(); /* its set stops: the parts after start their own */
     }
-    float rt, pt, mf;
-    long long fl;
-    if (P.flops_rate && P.flops_rate(PAPI_FP_OPS, &rt, &pt, &fl, &mf) == PAPI_OK)
-        report("flops_rate", per_call(op_flops));
 }
 
-/* ---- overflow dispatch: instructions per signal ---------------------------------------- */
+/* ---- overflow dispatch and profiling: instructions per signal, per sample ---------------
+ * On CPU_CYCLES: in the guest (QEMU) an event counter's overflow interrupt comes at the next
+ * timer tick, the cycle counter's on time. 320000 cycles = 20000 instructions at icount
+ * shift 4. run.sh fixes the kernel's sample rate (no throttling of these interrupts). */
+#define OVF_PERIOD  320000
+#define PROF_PERIOD 160000
 static volatile long signals;
 static void on_overflow(int set, void *addr, long long vec, void *ctx)
 {
@@ -403,31 +596,171 @@ static __attribute__((noinline)) void spin(long n)
     __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
 }
 
+static void on_raw_signal(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig, (void)si, (void)ctx;
+    signals++;
+}
+
+/* A raw CPU_CYCLES sampling event of this thread: by signal (fasync) or into a ring. */
+static int raw_sampling(int ring, void **map, size_t *len)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_RAW;
+    a.config = 0x11;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.disabled = 1;
+    a.sample_period = ring ? PROF_PERIOD : OVF_PERIOD;
+    a.sample_type = PERF_SAMPLE_IP;
+    if (ring) {
+        a.watermark = 1;
+        a.wakeup_watermark = 8192;
+    }
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd < 0)
+        return -1;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    *len = page * 65;
+    *map = ring ? mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : NULL;
+    if (!ring) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_raw_signal;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigaction(SIGRTMIN + 3, &sa, NULL);
+        struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
+        fcntl(fd, F_SETOWN_EX, &owner);
+        fcntl(fd, F_SETSIG, SIGRTMIN + 3);
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC);
+    }
+    return fd;
+}
+
+/* Samples in a ring (this bench's own, 64 data pages: more than the run takes). */
+static long ring_samples(void *map)
+{
+    const struct perf_event_mmap_page *m = map;
+    const unsigned char *data = (const unsigned char *)map + sysconf(_SC_PAGESIZE);
+    uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), n = 0;
+    for (uint64_t t = 0; t < head;) {
+        const struct perf_event_header *h = (const void *)(data + t);
+        n += h->type == PERF_RECORD_SAMPLE;
+        t += h->size;
+    }
+    return (long)n;
+}
+
+static void bench_overflow_floors(void)
+{
+    const long loop = 5000000;
+    void *map;
+    size_t len;
+    long long a0 = pmeter_now();
+    spin(loop);
+    long long base = pmeter_now() - a0;
+    int fd = raw_sampling(0, &map, &len);
+    if (fd >= 0) {
+        signals = 0;
+        long long b0 = pmeter_now();
+        ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+        spin(loop);
+        ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+        long long d = pmeter_now() - b0 - base;
+        close(fd);
+        if (signals > 0)
+            printf("BENCH %s ua=%d floor_overflow_per_signal %.0f -\n", label, ua, (double)d / signals);
+    }
+    fd = raw_sampling(1, &map, &len);
+    if (fd >= 0 && map != MAP_FAILED) {
+        long long b0 = pmeter_now();
+        ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+        spin(loop);
+        ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+        long long d = pmeter_now() - b0 - base;
+        long n = ring_samples(map);
+        munmap(map, len);
+        close(fd);
+        if (n > 0)
+            printf("BENCH %s ua=%d floor_profil_ring_per_sample %.0f -\n", label, ua, (double)d / n);
+    }
+}
+
 static void bench_overflow(void)
 {
     int code = 0;
-    if (!P.overflow || P.event_name_to_code("INST_RETIRED", &code) != PAPI_OK)
+    if (!P.overflow || P.event_name_to_code("CPU_CYCLES", &code) != PAPI_OK)
         return;
-    es = papi_set(1, 0);
-    const long loop = 2000000, threshold = 20000; /* 4M instructions: ~200 signals */
+    static const char *const cyc[] = {"CPU_CYCLES"};
+    int s = PAPI_NULL;
+    if (P.create_eventset(&s) != PAPI_OK || P.add_named_event(s, cyc[0]) != PAPI_OK)
+        return;
+    const long loop = 2000000;
     long long a0, u0, a1, u1, b0, bu0, b1, bu1;
     meter_now(&a0, &u0);
     spin(loop);
     meter_now(&a1, &u1);
-    if (P.overflow(es, code, (int)threshold, 0, on_overflow) != PAPI_OK || P.start(es) != PAPI_OK)
+    if (P.overflow(s, code, OVF_PERIOD, 0, on_overflow) != PAPI_OK || P.start(s) != PAPI_OK)
         return;
     signals = 0;
     meter_now(&b0, &bu0);
     spin(loop);
     meter_now(&b1, &bu1);
-    P.stop(es, vals);
-    P.overflow(es, code, 0, 0, on_overflow);
-    papi_free(es);
+    P.stop(s, vals);
+    P.overflow(s, code, 0, 0, on_overflow);
+    papi_free(s);
     long n = signals;
     if (n > 0) {
         struct cost c = {(double)((b1 - b0) - (a1 - a0)) / n, (double)((bu1 - bu0) - (u1 - u0)) / n};
         report("overflow_per_signal", c);
     }
+}
+
+/* PAPI_profil on CPU_CYCLES every PROF_PERIOD over the spin loop: user + kernel
+ * instructions of the whole process per sample (ours: by signal with PAPI_PROFIL_RING=0,
+ * and from the ring; PAPI 7: by signal, its only way). */
+static void bench_profil(void)
+{
+    int code;
+    if (!P.profil || P.event_name_to_code("CPU_CYCLES", &code) != PAPI_OK)
+        return;
+    static unsigned short hist[4096];
+    uintptr_t off = (uintptr_t)&spin & ~(uintptr_t)4095;
+    const long loop = 5000000;
+    int s = PAPI_NULL;
+    if (P.create_eventset(&s) != PAPI_OK || P.add_named_event(s, "CPU_CYCLES") != PAPI_OK)
+        return;
+    long long a0 = pmeter_now();
+    P.start(s);
+    spin(loop);
+    P.stop(s, vals);
+    long long base = pmeter_now() - a0;
+    int ours = strcmp(label, "ours") == 0;
+    for (int ring = 0; ring <= ours; ring++) {
+        if (ours && !ring)
+            setenv("PAPI_PROFIL_RING", "0", 1);
+        else
+            unsetenv("PAPI_PROFIL_RING");
+        memset(hist, 0, sizeof hist);
+        if (P.profil(hist, sizeof hist, (vptr_t)off, 0x10000, s, code, PROF_PERIOD, 0) != PAPI_OK)
+            break;
+        long long b0 = pmeter_now();
+        P.start(s);
+        spin(loop);
+        P.stop(s, vals);
+        long long d = pmeter_now() - b0 - base;
+        P.profil(hist, sizeof hist, (vptr_t)off, 0x10000, s, code, 0, 0);
+        long n = 0;
+        for (size_t i = 0; i < sizeof hist / sizeof hist[0]; i++)
+            n += hist[i];
+        if (n > 0)
+            printf("BENCH %s ua=%d %s %.0f - (%ld samples)\n", label, ua,
+                   ring || !ours ? "profil_per_sample" : "profil_per_sample_signal", (double)d / n, n);
+    }
+    unsetenv("PAPI_PROFIL_RING");
+    papi_free(s);
 }
 
 /* ---- threads ---------------------------------------------------------------------------- */
@@ -477,12 +810,27 @@ static void bench_threads(void)
     }
 }
 
+/* BENCH_ONLY=part,part...: only those parts (counting, mpx, overflow, profil, highlevel,
+ * fortran, threads); all when unset. */
+static int wanted(const char *part)
+{
+    const char *only = getenv("BENCH_ONLY");
+    if (!only || !*only)
+        return 1;
+    size_t n = strlen(part);
+    for (const char *p = only; (p = strstr(p, part)) != NULL; p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: bench_paths LIBPAPI LABEL\n");
         return 2;
     }
+    pmeter_open(); /* before the library, so its threads inherit it */
     load(argv[1]);
     label = argv[2];
     FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
@@ -491,14 +839,36 @@ int main(int argc, char **argv)
             ua = 0;
         fclose(f);
     }
-    if (P.library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+    /* The version the library was built as (7.0, 7.2, ...): its papi.h's PAPI_VER_CURRENT
+     * is major and minor; the calls measured here are the same in every 7.x. */
+    int ver = PAPI_EINVAL;
+    for (int minor = 0; minor < 10 && ver < 0; minor++)
+        ver = P.library_init(PAPI_VERSION_NUMBER(PAPI_VERSION_MAJOR(PAPI_VER_CURRENT), minor, 0, 0));
+    if (ver < 0) {
         fprintf(stderr, "%s: PAPI_library_init failed\n", label);
         return 1;
     }
     meter_open();
-    bench_counting();
-    bench_overflow();
-    bench_highlevel();
-    bench_threads();
+    if (wanted("counting"))
+        bench_counting();
+    if (wanted("mpx"))
+        bench_multiplexed();
+    /* Single-threaded until profil (our library starts its sampler thread there; glibc's
+     * read() costs more in a process with threads), then threads. The region's set runs
+     * in this thread until PAPI_hl_stop: after the parts that start sets of their own. */
+    if (wanted("fortran"))
+        bench_fortran_read();
+    if (wanted("flops"))
+        bench_flops();
+    if (wanted("highlevel"))
+        bench_highlevel();
+    if (wanted("overflow")) {
+        bench_overflow_floors();
+        bench_overflow();
+    }
+    if (wanted("profil"))
+        bench_profil();
+    if (wanted("threads"))
+        bench_threads();
     return 0;
 }

@@ -20,8 +20,8 @@
  * event state (descriptors, groups, mmap pages, periods) in its context, never in the
  * core's structures.
  *
- * Values. read() returns, per slot, a count that only grows while the context runs and
- * stays frozen while it is stopped, with the times the event was enabled and actually
+ * Values. read() returns, per slot, a count that only grows while the context runs (but
+ * at reset(), when the component has one) and stays frozen while it is stopped, with the times the event was enabled and actually
  * counting (equal unless the hardware multiplexed it). When a component has to reopen
  * an event (after removing a group leader, changing a period) it carries the old count
  * and times over, so the core never sees a value go back. The core computes reset,
@@ -32,7 +32,8 @@
  *
  * Threads. Callbacks on one context are called by one thread at a time, except read(),
  * which overflow dispatch may also call from a signal handler on the thread that
- * counts: read() must be async-signal-safe and must not modify the context. */
+ * counts: read() must be async-signal-safe and must not modify the context (it may hand
+ * a sampling slot's samples to their receiver: set_sampling below). */
 #ifndef PAPI_COMPONENT_H
 #define PAPI_COMPONENT_H
 
@@ -91,6 +92,13 @@ struct cmp_status {
 };
 
 struct cmp_context; /* the component's per-event-set state, opaque to the core */
+
+/* Where a sampling slot's samples go (set_sampling, arm_sampling): n instruction
+ * addresses in the order the kernel took them, and the samples the kernel dropped since
+ * the previous call (its buffer was full), which the receiver must report. Called with
+ * no library lock held, never twice at once for one context; it may run on a thread of
+ * the component's own, and from a signal handler (read): async-signal-safe work only. */
+typedef void (*cmp_sample_fn)(void *arg, int slot, const uint64_t *ips, int n, uint64_t lost);
 
 /* ---- the interface -------------------------------------------------------------------- */
 struct papi_component {
@@ -154,6 +162,11 @@ struct papi_component {
      * and the core's arithmetic after it. Never called from a signal handler. */
     int (*read_values)(struct cmp_context *ctx, struct cmp_count *out, uint64_t *baseline,
                        long long *values, int mode);
+    /* PAPI_reset of a running context that is not multiplexed, when the component can zero
+     * its counts for less than a read costs (NULL, or PAPI_ENOSUPP quietly: the core then
+     * reads and moves its baselines): every slot's count starts again from 0, the times
+     * go on. The only call after which a slot's count goes back. */
+    int (*reset)(struct cmp_context *ctx);
 
     /* Hardware overflow (NULL when the component has none: the core then uses its
      * software overflow timer). set_overflow asks for a notification every period
@@ -163,6 +176,20 @@ struct papi_component {
      * number the signal carries in siginfo's si_fd, by which the core finds the slot. */
     int (*set_overflow)(struct cmp_context *ctx, int slot, uint64_t period);
     int (*arm_overflow)(struct cmp_context *ctx, int slot, int signo, pid_t tid, int *source);
+
+    /* Sampling without a signal per overflow (NULL when the component has none; profiling
+     * then takes set_overflow's signals). set_sampling is set_overflow for a slot whose
+     * overflows only record the instruction address: the kernel writes each into a buffer
+     * shared with the process, which wakes a thread of the component every so many
+     * samples; set_overflow on the slot (any period, 0 too) ends it. PAPI_ENOSUPP,
+     * quietly, when the slot cannot sample so (a software event, one that counts the
+     * kernel, an inherited one, no buffer from this kernel): the caller then takes the
+     * signals. arm_sampling, called by PAPI_start before start(), names where the slot's
+     * samples go: fn receives them from that thread, from read() and read_values() (what
+     * the buffer holds when they are called) and from stop() (the last ones, after the
+     * counters stopped); none after stop() returns. */
+    int (*set_sampling)(struct cmp_context *ctx, int slot, uint64_t period);
+    int (*arm_sampling)(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg);
 };
 
 #endif

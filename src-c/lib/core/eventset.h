@@ -58,6 +58,10 @@ struct eventset {
      * component has read_values: PAPI_read and PAPI_accum hand the whole read to it
      * (es_update_plain, called by PAPI_start). */
     int plain;
+    /* direct: entry e is native e and none is derived (plain but for multiplexing): a
+     * multiplexed set's values are then one scaling per native (es_compute_values). Kept
+     * up to date as events come and go (es_update_plain). */
+    int direct;
     /* The arrays grow with the events (es_reserve): a set costs what it holds, not the
      * ES_MAX_* limits (a 2-event set is a few hundred bytes). */
     int nentries, cap_entries;
@@ -96,7 +100,8 @@ PAPI_INTERNAL void es_close_all(struct eventset *es);
 /* Close and reopen every native (after a domain, attach or granularity change). */
 PAPI_INTERNAL int es_reopen_all(struct eventset *es);
 PAPI_INTERNAL int es_entry_index(const struct eventset *es, int code);
-/* Recompute es->plain (PAPI_start: entries, natives and options are fixed while running). */
+/* Recompute es->direct and es->plain (after every add and remove, and at PAPI_start:
+ * entries, natives and options are fixed while running). */
 PAPI_INTERNAL void es_update_plain(struct eventset *es);
 /* Room for nentries more entries and nnat more natives (PAPI_ENOMEM, set unchanged). */
 PAPI_INTERNAL int es_reserve(struct eventset *es, int nentries, int nnat);

@@ -50,11 +50,11 @@ static void compact_native(struct eventset *es, int ni)
 
 void es_update_plain(struct eventset *es)
 {
-    int plain = es->nentries == es->nnat && !es->multiplexed && es->cmp &&
-                es->cmp->read_values;
-    for (int e = 0; e < es->nentries && plain; e++)
-        plain = !es->ent[e].derived && es->ent[e].term[0] == e;
-    es->plain = plain;
+    int direct = es->nentries == es->nnat;
+    for (int e = 0; e < es->nentries && direct; e++)
+        direct = !es->ent[e].derived && es->ent[e].term[0] == e;
+    es->direct = direct;
+    es->plain = direct && !es->multiplexed && es->cmp && es->cmp->read_values;
 }
 
 /* Capacity for want elements: doubling from 4. */

@@ -58,13 +58,42 @@ static void drop_record(struct eventset *es, int k)
 }
 
 /* Change the hardware threshold of one native (the set is stopped); its component keeps
- * the count (it may reopen the event: a counting event cannot become a sampling one). */
-static int set_period(struct eventset *es, int ni, uint64_t period)
+ * the count (it may reopen the event: a counting event cannot become a sampling one).
+ * ring: sample into the component's ring rather than by signal, when it can (*got says
+ * which it does). */
+static int set_period(struct eventset *es, int ni, uint64_t period, int ring, int *got)
 {
-    int ret = es->cmp->set_overflow(es->ctx, ni, period);
+    int ret = PAPI_ENOSUPP;
+    *got = 0;
+    if (ring && period && es->cmp->set_sampling) {
+        ret = es->cmp->set_sampling(es->ctx, ni, period);
+        *got = ret == PAPI_OK;
+    }
+    if (ret == PAPI_ENOSUPP)
+        ret = es->cmp->set_overflow(es->ctx, ni, period);
     if (ret == PAPI_OK)
         es->nat[ni].period = period;
     return ret;
+}
+
+/* PAPI_profil on a hardware event samples into the component's ring unless
+ * PAPI_PROFIL_RING=0 asks for a signal per sample (PAPI 7's way; read at every call). */
+static int ring_allowed(void)
+{
+    const char *v = getenv("PAPI_PROFIL_RING");
+    return !v || strcmp(v, "0") != 0;
+}
+
+/* The records of native ni, but k: any takes signals (*signal), any samples into the ring
+ * (*ring). */
+static void native_modes(const struct ovf_state *o, int ni, int k, int *signal, int *ring)
+{
+    *signal = *ring = 0;
+    for (int j = 0; o && j < o->nevents; j++)
+        if (j != k && o->ev[j].native == ni) {
+            *ring |= o->ev[j].ring;
+            *signal |= !o->ev[j].ring;
+        }
 }
 
 static int turn_off(struct eventset *es, int pos, int profiled)
@@ -83,7 +112,8 @@ static int turn_off(struct eventset *es, int pos, int profiled)
     for (int j = 0; j < o->nevents; j++)
         shared |= j != k && o->ev[j].native == o->ev[k].native;
     if (o->ev[k].native >= 0 && !shared) {
-        int ret = set_period(es, o->ev[k].native, 0);
+        int got;
+        int ret = set_period(es, o->ev[k].native, 0, 0, &got);
         if (ret != PAPI_OK)
             return ret;
     }
@@ -153,20 +183,34 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
         fresh = 1;
     }
     int old_native = k >= 0 ? o->ev[k].native : -1;
+    int got;
     if (old_native >= 0 && old_native != ni) {
-        int ret = set_period(es, old_native, 0);
+        int ret = set_period(es, old_native, 0, 0, &got);
         if (ret != PAPI_OK)
             return ret;
         o->ev[k].native = -1;
     }
-    if (ni >= 0 && es->nat[ni].period != (uint64_t)threshold) {
-        int ret = set_period(es, ni, (uint64_t)threshold);
-        if (ret != PAPI_OK) {
-            if (fresh) {
-                free(o);
-                es->overflow = NULL;
+    /* One native samples one way: into the ring only when every record on it is profiled
+     * (a user handler needs its signal per overflow). */
+    int ring = 0;
+    if (ni >= 0) {
+        int others_signal, others_ring;
+        native_modes(o, ni, k, &others_signal, &others_ring);
+        int want = profiled && !others_signal && ring_allowed();
+        int now = k >= 0 && o->ev[k].native == ni ? o->ev[k].ring || others_ring : others_ring;
+        ring = now;
+        if (es->nat[ni].period != (uint64_t)threshold || want != now) {
+            int ret = set_period(es, ni, (uint64_t)threshold, want, &ring);
+            if (ret != PAPI_OK) {
+                if (fresh) {
+                    free(o);
+                    es->overflow = NULL;
+                }
+                return ret;
             }
-            return ret;
+            for (int j = 0; j < o->nevents; j++)
+                if (o->ev[j].native == ni)
+                    o->ev[j].ring = ring;
         }
     }
     if (k < 0)
@@ -177,6 +221,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     ev->native = ni;
     ev->source = -1;
     ev->profiled = profiled;
+    ev->ring = ring;
     ev->threshold = threshold;
     ev->next = threshold;
     ev->last = 0;

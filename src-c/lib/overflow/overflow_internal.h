@@ -4,8 +4,10 @@
  * es->overflow points to one struct ovf_state (a single malloc block, so the event
  * set table may free() it at shutdown). Hardware overflow sets a period on the native
  * through its component, which routes one signal per overflow to the counting thread
- * (arm_overflow: the signal's si_fd names the source); software overflow arms a timer on the thread's CPU clock and
- * compares counts against thresholds on every tick. */
+ * (arm_overflow: the signal's si_fd names the source), or, for a native whose overflows
+ * only feed PAPI_profil, has the kernel write the samples into a ring the component
+ * empties into profil.c (set_sampling, arm_sampling: no signal); software overflow arms a
+ * timer on the thread's CPU clock and compares counts against thresholds on every tick. */
 #ifndef OVERFLOW_INTERNAL_H
 #define OVERFLOW_INTERNAL_H
 
@@ -27,6 +29,8 @@ struct ovf_event {
     _Atomic int source;  /* hardware: si_fd of its signals (arm_overflow), -1 before start;
                           * atomic: other threads look for stale signal slots */
     int profiled;        /* 1: samples go to the profile buffers (profil.c) */
+    int ring;            /* 1: its native samples into the component's ring (set_sampling):
+                          * no signal, the samples come to profil_ring_samples */
     long long threshold;
     long long next;      /* software: value at which the next overflow fires */
     long long last;      /* software: value at the previous tick */
@@ -65,5 +69,11 @@ PAPI_INTERNAL void ovf_stop(struct eventset *es);
 /* profil.c: account one overflow of position pos at pc (signal context). */
 PAPI_INTERNAL void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight);
 PAPI_INTERNAL int profil_active(const struct eventset *es);
+/* The receiver of a ring's samples (cmp_sample_fn; arg is the event set): each address
+ * goes to profil_sample as a signal's would, the lost ones are counted per event. */
+PAPI_INTERNAL void profil_ring_samples(void *arg, int native, const uint64_t *ips, int n,
+                                       uint64_t lost);
+/* PAPI_stop: say how many samples the kernel dropped since PAPI_start, if any. */
+PAPI_INTERNAL void profil_report_lost(struct eventset *es);
 
 #endif

@@ -8,6 +8,8 @@
  *   - software: a POSIX timer on the thread's CPU clock (SIGEV_THREAD_ID), si_code
  *     SI_TIMER and si_value = the event set handle.
  * Real-time signals queue instead of merging, so no overflow is lost to coalescing.
+ * Events profiled into the component's sample ring (set_sampling: profil.c) take no
+ * signal at all; ovf_start only names their receiver (arm_sampling).
  *
  * SIGNAL-SAFETY REVIEW of everything reachable from ovf_signal_handler:
  *   - system calls: the component's read (software tick; async-signal-safe by the
@@ -355,11 +357,18 @@ int ovf_start(struct eventset *es)
         }
         return arm_timer(es, o);
     }
-    /* Restart every period at zero and route the signals to the starting thread. */
+    /* Restart every period at zero and route the signals to the starting thread; a ring's
+     * samples go to profil.c, no signal. */
     for (int k = 0; k < o->nevents; k++) {
         struct ovf_event *ev = &o->ev[k];
         int src;
         ev->source = -1;
+        if (ev->ring) {
+            ret = es->cmp->arm_sampling(es->ctx, ev->native, profil_ring_samples, es);
+            if (ret != PAPI_OK)
+                return ret;
+            continue;
+        }
         ret = es->cmp->arm_overflow(es->ctx, ev->native, ovf_signal_number(), o->tid, &src);
         if (ret == PAPI_OK)
             ret = register_source(es, ev->native, src);
@@ -386,8 +395,10 @@ static void release_sources(struct ovf_state *o)
 void ovf_stop(struct eventset *es)
 {
     struct ovf_state *o = es->overflow;
-    if (o && o->mode == OVF_HW)
+    if (o && o->mode == OVF_HW) {
         release_sources(o);
+        profil_report_lost(es); /* the component's stop() delivered the rings' last samples */
+    }
     if (o && o->timer_armed) {
         timer_delete(o->timer);
         o->timer_armed = 0;

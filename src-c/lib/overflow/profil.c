@@ -1,7 +1,14 @@
 /* profil.c: PAPI_profil and PAPI_sprofil, PC histograms built on overflow.
  *
- * Each profiled event is an overflow record marked "profiled" (overflow.c); the signal
- * handler calls profil_sample with the interrupted PC. The bucket of an address in a
+ * Each profiled event is an overflow record marked "profiled" (overflow.c). On a hardware
+ * event the kernel writes each sample's address into a ring the component shares with
+ * the process (set_sampling: no signal per sample), and the component hands them to
+ * profil_ring_samples in batches, when a quarter of the ring is written and at
+ * PAPI_read and PAPI_stop; otherwise (PAPI_PROFIL_FORCE_SW, software events, derived
+ * presets, PAPI_PROFIL_RING=0, a kernel without the ring) the signal handler calls
+ * profil_sample with the interrupted PC. Both routes account a sample the same way, in
+ * the order the samples were taken, so they build the same histogram. Samples the kernel
+ * dropped (ring full) are counted and told at PAPI_stop (PAPI_strerror_detail). The bucket of an address in a
  * region is ((pc - pr_off) * pr_scale) >> 17, so scale 0x20000 gives one address per
  * bucket, 0x10000 two, 0x8000 four, 0x4000 eight. pr_scale 2 is the catch-all region:
  * one bucket (at pr_base) that takes every sample no other region took, which is also
@@ -9,6 +16,7 @@
  * are rejected with PAPI_EINVAL. es->profile is one malloc block (the event set table
  * frees it at shutdown); PAPI_profil's own region lives inside it. The regions of
  * PAPI_sprofil stay the caller's, as in PAPI: they must outlive the profiling. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +32,7 @@
 struct prof_event {
     int pos;
     int flags;
+    uint64_t lost, lost_told; /* samples the kernel dropped; how many PAPI_stop told */
     int nregions;
     const PAPI_sprofil_t *regions; /* the caller's array, or &own */
     PAPI_sprofil_t own;            /* PAPI_profil's single region */
@@ -109,17 +118,16 @@ static int locate(const struct prof_event *pe, uintptr_t pc, unsigned bytes, voi
     return 0;
 }
 
-void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight)
+static struct prof_event *find_event(struct prof_state *p, int pos)
 {
-    struct prof_state *p = es->profile;
-    if (!p)
-        return;
-    struct prof_event *pe = NULL;
-    for (int i = 0; i < p->n && !pe; i++)
+    for (int i = 0; i < p->n; i++)
         if (p->ev[i].pos == pos)
-            pe = &p->ev[i];
-    if (!pe)
-        return;
+            return &p->ev[i];
+    return NULL;
+}
+
+static void account(struct prof_state *p, struct prof_event *pe, uintptr_t pc, long long weight)
+{
     unsigned bytes = bucket_bytes(pe->flags);
     void *base;
     size_t idx;
@@ -144,6 +152,60 @@ void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight)
             inc = weight < 1 ? 1 : weight > 255 ? 255 : (uint64_t)weight;
         bucket_set(base, idx, bytes, cur > max - inc ? max : cur + inc);
     }
+}
+
+void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight)
+{
+    struct prof_state *p = es->profile;
+    struct prof_event *pe = p ? find_event(p, pos) : NULL;
+    if (pe)
+        account(p, pe, pc, weight);
+}
+
+/* Sample by sample, each to the profiled records of the native in their order: what the
+ * signal handler does per overflow (hardware_overflow), so RANDOM and COMPRESS draw the
+ * same numbers in the same order. */
+void profil_ring_samples(void *arg, int native, const uint64_t *ips, int n, uint64_t lost)
+{
+    struct eventset *es = arg;
+    const struct ovf_state *o = es->overflow;
+    struct prof_state *p = es->profile;
+    if (!o || !p)
+        return;
+    struct prof_event *to[OVF_MAX_EVENTS];
+    int nto = 0;
+    for (int k = 0; k < o->nevents; k++)
+        if (o->ev[k].native == native && o->ev[k].profiled && (to[nto] = find_event(p, o->ev[k].pos)))
+            to[nto++]->lost += lost;
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < nto; t++)
+            account(p, to[t], (uintptr_t)ips[i], 1);
+}
+
+void profil_report_lost(struct eventset *es)
+{
+    struct prof_state *p = es->profile;
+    char what[1024];
+    size_t len = 0;
+    for (int i = 0; p && i < p->n && len < sizeof what; i++) {
+        struct prof_event *pe = &p->ev[i];
+        if (pe->lost == pe->lost_told)
+            continue;
+        int n = snprintf(what + len, sizeof what - len, "%s%llu of the event at position %d (%llu in all)",
+                         len ? ", " : "", (unsigned long long)(pe->lost - pe->lost_told), pe->pos,
+                         (unsigned long long)pe->lost);
+        len += n > 0 ? (size_t)n : 0;
+        pe->lost_told = pe->lost;
+    }
+    if (!len)
+        return;
+    /* A note, not an error: the call succeeded and the histogram holds every sample the
+     * kernel took. */
+    papi_error(PAPI_OK, "EventSet %d: profiling samples were lost since PAPI_start, the kernel's "
+                        "sample buffer being full before the library emptied it: %s",
+               es->handle, what);
+    if (g_papi.debug_level == PAPI_VERB_ECONT || g_papi.debug_level == PAPI_VERB_ESTOP)
+        fprintf(stderr, "PAPI Warning: %s\n", papi_last_error_detail());
 }
 
 static int check_regions(const PAPI_sprofil_t *prof, int profcnt)
@@ -229,7 +291,7 @@ static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, 
         p = calloc(1, sizeof *p);
         if (!p)
             return papi_error(PAPI_ENOMEM, "no memory for the profiling state");
-        p->rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)p;
+        p->rng = 0x9E3779B97F4A7C15ULL; /* fixed: the same samples make the same histogram */
         es->profile = p;
         fresh = 1;
     }

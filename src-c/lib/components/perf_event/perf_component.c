@@ -192,8 +192,9 @@ static int pe_query(const struct papi_component *self, int local, int domain)
     .enumerate = pe_enumerate, .event_info = pe_event_info, .query = pe_query,            \
     .ctx_create = pe_ctx_create, .ctx_destroy = pe_ctx_destroy, .add = pe_add,            \
     .remove = pe_remove, .start = pe_start, .stop = pe_stop, .read = pe_read,             \
-    .read_values = pe_read_values,                                                        \
-    .set_overflow = pe_set_overflow, .arm_overflow = pe_arm_overflow
+    .read_values = pe_read_values, .reset = pe_reset,                                     \
+    .set_overflow = pe_set_overflow, .arm_overflow = pe_arm_overflow,                     \
+    .set_sampling = pe_set_sampling, .arm_sampling = pe_arm_sampling
 
 struct papi_component perf_event_component PAPI_INTERNAL = {
     .name = "perf_event", .instance = (void *)(intptr_t)PE_CORE, PE_CALLBACKS};

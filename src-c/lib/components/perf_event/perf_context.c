@@ -7,11 +7,13 @@
  * Every perf_event_open, ioctl, mmap and read of a perf descriptor of the library is in
  * this folder. An event that has to be reopened (its group leader removed, its overflow
  * period changed) carries its count and times over in `carry`, so the values the core
- * sees never go back. No PERF_EVENT_IOC_RESET is ever issued: on the 6.1 arm64 kernel a
- * reset leaves the user-space read 2^32 too low until the event is reprogrammed. */
+ * sees never go back but at PAPI_reset. PERF_EVENT_IOC_RESET is issued only on sets that
+ * are never read from user space (pe_reset): on the 6.1 arm64 kernel a reset leaves the
+ * user-space read 2^32 too low until the event is reprogrammed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,6 +27,9 @@
     (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 /* A multiplexed set's events are each alone: no group format (perf_read.c). */
 #define READ_FORMAT_ALONE (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* The kernel refused PERF_FORMAT_LOST once (before Linux 6.0): not asked again. */
+static atomic_int no_lost_format;
 
 int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
                       unsigned long flags)
@@ -47,6 +52,8 @@ int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
         return papi_error(PAPI_ENOMEM, "no memory for the perf_event state of an event set");
     ctx->self = self;
     ctx->target = *t;
+    ctx->owner_pid = getpid();
+    ctx->sampler = -1;
     ctx->counters = native_core_counters(); /* libpfm4 is loaded: an event was named */
     ctx->cpu = t->cpu;
     if (t->tid > 0)
@@ -107,6 +114,11 @@ static void update_user_read(struct cmp_context *ctx)
         }
     }
     ctx->user_read = all;
+    int one = ctx->ngrp == 1 && ctx->n > 0 && ctx->grp[0].leader == 0 &&
+              pe_group_stride(&ctx->ev[0]) == 1 && (ctx->ev[0].attr.read_format & PERF_FORMAT_GROUP);
+    for (int i = 0; i < ctx->n && one; i++)
+        one = ctx->ev[i].pos == i;
+    ctx->one_group = one;
 }
 
 static int open_error(const struct cmp_context *ctx, int g, const struct perf_event_attr *attr,
@@ -138,9 +150,19 @@ static int open_error(const struct cmp_context *ctx, int g, const struct perf_ev
     return papi_error(code, "perf_event_open failed: %s", strerror(err));
 }
 
+/* The first page of the event (user reads), or the whole ring of a sampling event, whose
+ * first page is the same. */
 static void map_page(struct cmp_context *ctx, struct pe_event *e)
 {
     e->page = NULL;
+    if (e->sampling) {
+        if (pe_ring_map(&e->ring, e->fd) != PAPI_OK)
+            return; /* set_sampling finds no ring: the signals then */
+        pe_sampler_watch(ctx, e->fd);
+        if (user_readable(ctx, &e->attr))
+            e->page = e->ring.meta;
+        return;
+    }
     if (!user_readable(ctx, &e->attr))
         return;
     void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, e->fd, 0);
@@ -148,10 +170,19 @@ static void map_page(struct cmp_context *ctx, struct pe_event *e)
         e->page = p;
 }
 
-static void close_event(struct pe_event *e)
+/* A forked child's copy of its parent's context has no mappings (the kernel does not copy
+ * them into a child): what lies at those addresses now is the child's own. */
+static void close_event(const struct cmp_context *ctx, struct pe_event *e)
 {
-    if (e->page)
+    int mine = ctx->owner_pid == getpid();
+    if (e->ring.meta) {
+        pe_sampler_unwatch(ctx, e->fd);
+        if (mine)
+            pe_ring_unmap(&e->ring);
+        e->ring.meta = NULL;
+    } else if (e->page && mine) {
         munmap((void *)e->page, (size_t)sysconf(_SC_PAGESIZE));
+    }
     e->page = NULL;
     if (e->fd >= 0)
         close(e->fd);
@@ -173,11 +204,20 @@ static int open_event(struct cmp_context *ctx, int i)
         e->attr.type != PERF_TYPE_SOFTWARE)
         g = -1;
     e->attr.read_format = ctx->target.multiplex ? READ_FORMAT_ALONE : READ_FORMAT;
+    /* A ring's lost samples, all of them: PERF_RECORD_LOST is only written once the
+     * kernel finds room again, so the last ones before PAPI_stop come from read(). */
+    if (e->sampling && !atomic_load_explicit(&no_lost_format, memory_order_relaxed))
+        e->attr.read_format |= PERF_FORMAT_LOST;
+    e->lost_told = 0;
     e->attr.inherit = ctx->target.inherit ? 1 : 0;
     /* Overflow: the count keeps running as a 64-bit total, the kernel only signals
      * every period events, so the group read stays exact. */
     e->attr.freq = 0;
     e->attr.sample_period = e->period;
+    if (e->sampling)
+        pe_ring_attr(&e->attr);
+    else
+        pe_ring_attr_clear(&e->attr);
     int group_fd = -1;
     if (g >= 0) {
         e->attr.disabled = 0; /* follows the leader; disabled members of an oversized
@@ -189,6 +229,11 @@ static int open_event(struct cmp_context *ctx, int i)
     if (user_readable(ctx, &e->attr))
         pe_user_access_attr(&e->attr);
     int fd = perf_syscall_open(&e->attr, ctx->pid, ctx->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && errno == EINVAL && (e->attr.read_format & PERF_FORMAT_LOST)) {
+        atomic_store(&no_lost_format, 1); /* a kernel before 6.0: the records alone */
+        e->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+        fd = perf_syscall_open(&e->attr, ctx->pid, ctx->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+    }
     if (fd < 0)
         return open_error(ctx, g, &e->attr, group_fd);
     e->fd = fd;
@@ -209,7 +254,7 @@ static int reopen_all(struct cmp_context *ctx)
     struct cmp_count now[PE_MAX_EVENTS];
     int have = ctx->n > 0 && ctx->ngrp > 0 && pe_read_groups(ctx, now) == PAPI_OK;
     for (int i = ctx->n - 1; i >= 0; i--)
-        close_event(&ctx->ev[i]);
+        close_event(ctx, &ctx->ev[i]);
     ctx->ngrp = 0;
     for (int i = 0; i < ctx->n; i++) {
         if (have) {
@@ -219,7 +264,7 @@ static int reopen_all(struct cmp_context *ctx)
         int ret = open_event(ctx, i);
         if (ret != PAPI_OK) {
             for (int j = i - 1; j >= 0; j--)
-                close_event(&ctx->ev[j]);
+                close_event(ctx, &ctx->ev[j]);
             ctx->ngrp = 0;
             ctx->user_read = 0;
             return ret;
@@ -233,8 +278,12 @@ void pe_ctx_destroy(struct cmp_context *ctx)
 {
     if (!ctx)
         return;
+    for (int i = 0; i < ctx->n; i++)
+        if (ctx->ev[i].ring.meta) /* out of the sampler's epoll while its place is known */
+            pe_sampler_unwatch(ctx, ctx->ev[i].fd);
+    pe_sampler_detach(ctx); /* the sampler thread out of it before its rings go */
     for (int i = ctx->n - 1; i >= 0; i--)
-        close_event(&ctx->ev[i]);
+        close_event(ctx, &ctx->ev[i]);
     free(ctx->ev);
     free(ctx->grp);
     free(ctx);
@@ -297,12 +346,12 @@ int pe_remove(struct cmp_context *ctx, int slot)
             ctx->ev[i].carry = now[i];
         ctx->carried = 1;
         for (int i = ctx->n - 1; i >= 0; i--)
-            close_event(&ctx->ev[i]);
+            close_event(ctx, &ctx->ev[i]);
         memmove(e, e + 1, (size_t)(ctx->n - slot - 1) * sizeof *e);
         ctx->n--;
         return reopen_all(ctx);
     }
-    close_event(e);
+    close_event(ctx, e);
     if (leader) { /* a group of one: drop the group */
         for (int k = g; k < ctx->ngrp - 1; k++)
             ctx->grp[k] = ctx->grp[k + 1];
@@ -323,6 +372,25 @@ int pe_remove(struct cmp_context *ctx, int slot)
             ctx->grp[k].leader--;
     update_user_read(ctx);
     return PAPI_OK;
+}
+
+static int any_sampling(const struct cmp_context *ctx)
+{
+    for (int i = 0; i < ctx->n; i++)
+        if (ctx->ev[i].sampling)
+            return 1;
+    return 0;
+}
+
+/* Sampling slots whose samples have somewhere to go (arm_sampling). */
+static int armed_rings(const struct cmp_context *ctx)
+{
+    if (ctx->sampler < 0)
+        return 0;
+    for (int i = 0; i < ctx->n; i++)
+        if (ctx->ev[i].sampling && ctx->ev[i].ring.meta && ctx->ev[i].fn)
+            return 1;
+    return 0;
 }
 
 /* While a group's leader is disabled, the arm_pmu driver (and others) checks a new
@@ -358,14 +426,14 @@ int pe_group_unscheduled(const struct cmp_context *ctx, int g, const struct cmp_
 
 static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *before)
 {
-    uint64_t buf[3 + PE_MAX_EVENTS];
+    uint64_t buf[3 + 2 * PE_MAX_EVENTS];
     int cpu = -2; /* the counted thread's CPU, found when a group did not run */
     for (int g = 0; g < ctx->ngrp; g++) {
         const struct pe_group *grp = &ctx->grp[g];
         const struct pe_event *lead = &ctx->ev[grp->leader];
         if (lead->attr.type == PERF_TYPE_SOFTWARE)
             continue;
-        size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+        size_t want = (3 + (size_t)grp->nmembers * (size_t)pe_group_stride(lead)) * sizeof(uint64_t);
         if (read(lead->fd, buf, want) != (ssize_t)want)
             continue; /* the next read reports read errors */
         const struct cmp_count *b = &before[grp->leader];
@@ -397,15 +465,21 @@ int pe_start(struct cmp_context *ctx)
         if (ret != PAPI_OK)
             return ret;
     }
-    /* Set before enabling, so the counted part of PAPI_start is the same either way. */
-    ctx->fast_reader = ctx->user_read ? ctx->reader : 0;
+    /* Set before enabling, so the counted part of PAPI_start is the same either way. A
+     * set that samples into rings reads through read_slots_slow, which empties them. */
+    int rings = armed_rings(ctx);
+    ctx->fast_reader = ctx->user_read && !rings ? ctx->reader : 0;
     ctx->fast1 = ctx->n == 1 && !ctx->carried ? ctx->fast_reader : 0;
     ctx->page1 = ctx->ev[0].page;
+    if (rings)
+        pe_sampler_publish(ctx);
     for (int g = 0; g < ctx->ngrp; g++)
         if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
             int err = errno;
             ctx->fast_reader = ctx->fast1 = 0;
             disable_all(ctx);
+            if (rings)
+                pe_sampler_finish(ctx);
             return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(err));
         }
     if (check) {
@@ -413,6 +487,8 @@ int pe_start(struct cmp_context *ctx)
         if (ret != PAPI_OK) {
             ctx->fast_reader = ctx->fast1 = 0;
             disable_all(ctx);
+            if (rings)
+                pe_sampler_finish(ctx);
             return ret;
         }
     }
@@ -424,27 +500,90 @@ int pe_stop(struct cmp_context *ctx)
 {
     ctx->running = 0;
     ctx->fast_reader = ctx->fast1 = 0;
-    for (int g = 0; g < ctx->ngrp; g++)
+    int ret = PAPI_OK;
+    for (int g = 0; g < ctx->ngrp && ret == PAPI_OK; g++)
         if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
-            return papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));
+            ret = papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));
+    if (ctx->sampling_on)
+        pe_sampler_finish(ctx); /* the last samples, none after this */
+    return ret;
+}
+
+/* PAPI_reset: PERF_EVENT_IOC_RESET on each group, cheaper than the read() that would
+ * otherwise make the baselines, but only where user space never reads these counters:
+ * after a reset the 6.1 arm64 kernel's page leaves a user read 2^32 too low until the
+ * event is reprogrammed (see the top of this file). The carried counts go with it. */
+int pe_reset(struct cmp_context *ctx)
+{
+    if (!ctx->running || ctx->user_read || ctx->target.multiplex)
+        return PAPI_ENOSUPP;
+    for (int g = 0; g < ctx->ngrp; g++)
+        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) != 0)
+            return papi_error(PAPI_ESYS, "cannot reset the counters: %s", strerror(errno));
+    for (int i = 0; i < ctx->n; i++)
+        ctx->ev[i].carry.value = 0;
     return PAPI_OK;
 }
 
-/* The attribute of an open event cannot switch between counting and sampling: reopen. */
-int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period)
+/* The attribute of an open event cannot switch between counting and sampling: reopen
+ * (every event: a group is opened whole). On failure the slot is left as it was. */
+static int set_period(struct cmp_context *ctx, int slot, uint64_t period, int sampling)
 {
     if (slot < 0 || slot >= ctx->n)
         return papi_error(PAPI_EBUG, "perf_event: no event in slot %d", slot);
-    uint64_t old = ctx->ev[slot].period;
-    if (old == period)
+    struct pe_event *e = &ctx->ev[slot];
+    uint64_t old = e->period;
+    int old_sampling = e->sampling;
+    if (old == period && old_sampling == sampling)
         return PAPI_OK;
-    ctx->ev[slot].period = period;
+    e->period = period;
+    e->sampling = sampling;
+    e->fn = NULL;
     int ret = reopen_all(ctx);
+    if (ret == PAPI_OK && sampling && !e->ring.meta)
+        ret = PAPI_ENOSUPP; /* no ring from this kernel (locked-memory limit) */
     if (ret != PAPI_OK) {
-        ctx->ev[slot].period = old;
+        e->period = old;
+        e->sampling = old_sampling;
         reopen_all(ctx);
     }
+    if (!any_sampling(ctx))
+        pe_sampler_detach(ctx);
     return ret;
+}
+
+int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period)
+{
+    return set_period(ctx, slot, period, 0);
+}
+
+/* A ring when the kernel can fill one for this event and the library would see the same
+ * samples as by signal: a hardware event of the user domain (a signal is only delivered
+ * in user space, at the user address), not inherited (children's samples would go to
+ * rings of their own), not multiplexed (its events are read alone, in another layout). */
+int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period)
+{
+    if (slot < 0 || slot >= ctx->n)
+        return papi_error(PAPI_EBUG, "perf_event: no event in slot %d", slot);
+    const struct perf_event_attr *a = &ctx->ev[slot].attr;
+    if (!period)
+        return set_period(ctx, slot, 0, 0);
+    if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT ||
+        a->type == PERF_TYPE_BREAKPOINT || !a->exclude_kernel || ctx->target.inherit ||
+        ctx->target.multiplex)
+        return PAPI_ENOSUPP;
+    if (pe_sampler_attach(ctx) != PAPI_OK)
+        return PAPI_ENOSUPP;
+    return set_period(ctx, slot, period, 1);
+}
+
+int pe_arm_sampling(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg)
+{
+    if (slot < 0 || slot >= ctx->n || !ctx->ev[slot].sampling || !ctx->ev[slot].ring.meta)
+        return papi_error(PAPI_EBUG, "perf_event: slot %d does not sample into a ring", slot);
+    ctx->ev[slot].fn = fn;
+    ctx->ev[slot].arg = arg;
+    return PAPI_OK;
 }
 
 int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid, int *source)

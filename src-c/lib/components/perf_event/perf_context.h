@@ -7,9 +7,13 @@
 #ifndef PERF_CONTEXT_H
 #define PERF_CONTEXT_H
 
+#include <errno.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "perf_event_internal.h"
+#include "perf_ring.h"
 
 #define PE_MAX_EVENTS 128 /* a limit on the events of one set, not an array size */
 
@@ -22,6 +26,11 @@ struct pe_event {
     int time_from;             /* user reads: -1 own times, else the last leader's */
     struct cmp_count carry;    /* count and times of this slot's earlier descriptors */
     uint64_t period;           /* overflow period, 0 = counting only */
+    int sampling;              /* overflows write samples into ring (set_sampling) */
+    uint64_t lost_told;        /* samples the receiver was told lost (this descriptor) */
+    struct pe_ring ring;       /* mapped while sampling (and open) */
+    cmp_sample_fn fn;          /* where its samples go (arm_sampling) */
+    void *arg;
     struct perf_event_attr attr;
 };
 
@@ -50,6 +59,12 @@ struct cmp_context {
     int user_read;      /* every event has a page: try the user-space read first */
     uintptr_t reader;   /* the thread whose counters these are (user reads only there) */
     int other_adder;    /* events were added by several threads: no user reads */
+    int one_group;      /* one group, led by slot 0, slot i at position i, no lost counts:
+                           PAPI_read without user reads is one read() into the values */
+    pid_t owner_pid;    /* the process that opened it (a forked child's copy is not) */
+    int sampler;        /* place in the sampler table (perf_sampler.c), -1 none */
+    pid_t sampler_pid;  /* the process that gave it */
+    int sampling_on;    /* published to the sampler thread (running): reads empty rings */
 };
 
 /* This thread, cheaply (the hot path compares it): its thread pointer. */
@@ -64,6 +79,53 @@ static inline uintptr_t pe_this_thread(void)
     tp = (uintptr_t)pthread_self();
 #endif
     return tp;
+}
+
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1U << 4) /* Linux 6.0 */
+#endif
+/* Words per member in a group read by this leader: its count, and the samples the kernel
+ * lost when the leader samples into a ring (PERF_FORMAT_LOST). */
+static inline int pe_group_stride(const struct pe_event *leader)
+{
+    return leader->attr.read_format & PERF_FORMAT_LOST ? 2 : 1;
+}
+
+/* read(2) of a perf descriptor without the C library's wrapper: in a process with more
+ * than one thread, glibc's read() is a cancellation point and switches asynchronous
+ * cancellation on and off around the system call, about 40 instructions a call, paid
+ * per event by a multiplexed read (PAPI 7 pays them too). A counter read is not a point
+ * where a thread should be cancelled anyway. Sanitizer builds keep read(): their
+ * interceptors must see the buffer written. -errno on failure. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define PE_LIBC_READ 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PE_LIBC_READ 1
+#endif
+static inline long pe_sys_read(int fd, void *buf, size_t len)
+{
+#if defined(__aarch64__) && !defined(PE_LIBC_READ)
+    register long x0 __asm__("x0") = fd;
+    register long x1 __asm__("x1") = (long)buf;
+    register long x2 __asm__("x2") = (long)len;
+    register long x8 __asm__("x8") = SYS_read;
+    __asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
+    return x0;
+#elif defined(__x86_64__) && !defined(PE_LIBC_READ)
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_read), "D"((long)fd), "S"(buf), "d"(len)
+                     : "rcx", "r11", "memory");
+    return ret;
+#else
+    ssize_t got = read(fd, buf, len);
+    return got < 0 ? -errno : got;
+#endif
 }
 
 /* perf_read.c: one read() per group into out[0 .. n-1] (async-signal-safe, ctx unchanged). */

@@ -175,6 +175,9 @@ PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, 
 PAPI_INTERNAL int pe_group_unscheduled(const struct cmp_context *ctx, int g,
                                        const struct cmp_count *before,
                                        const struct cmp_count *now, int cpu);
+PAPI_INTERNAL int pe_reset(struct cmp_context *ctx);
+PAPI_INTERNAL int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period);
+PAPI_INTERNAL int pe_arm_sampling(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg);
 
 /* ---- user-space counter reads (perf_user_access.c) ------------------------------------ */
 /* Set the config1 bit that the event's PMU names "rdpmc" in sysfs (arm64 user access);

@@ -47,11 +47,32 @@ static inline __attribute__((always_inline)) int user_count(const struct perf_ev
 #endif
 }
 
-static __attribute__((noinline, cold)) int read_failed(ssize_t got, size_t want)
+static __attribute__((noinline, cold)) int read_failed(long got, size_t want)
 {
     if (got < 0)
-        return papi_error(PAPI_ESYS, "reading the counters failed: %s", strerror(errno));
-    return papi_error(PAPI_EBUG, "short counter read (%zd of %zu bytes)", got, want);
+        return papi_error(PAPI_ESYS, "reading the counters failed: %s", strerror((int)-got));
+    return papi_error(PAPI_EBUG, "short counter read (%ld of %zu bytes)", got, want);
+}
+
+/* A multiplexed set: every event alone (no group format), so read() gives value,
+ * time_enabled, time_running, the layout of struct cmp_count, straight into out[i]. */
+static __attribute__((noinline)) int read_alone(const struct cmp_context *ctx,
+                                                struct cmp_count *out)
+{
+    _Static_assert(sizeof(struct cmp_count) == 3 * sizeof(uint64_t), "cmp_count");
+    const struct pe_event *e = ctx->ev, *end = e + ctx->n;
+    for (struct cmp_count *o = out; e < end; e++, o++) {
+        long got = pe_sys_read(e->fd, o, sizeof *o);
+        if (__builtin_expect(got != (long)sizeof *o, 0))
+            return read_failed(got, sizeof *o);
+    }
+    if (__builtin_expect(ctx->carried, 0))
+        for (int i = 0; i < ctx->n; i++) {
+            out[i].value += ctx->ev[i].carry.value;
+            out[i].time_enabled += ctx->ev[i].carry.time_enabled;
+            out[i].time_running += ctx->ev[i].carry.time_running;
+        }
+    return PAPI_OK;
 }
 
 /* One read() per group: a leader comes before its members, so a single pass over the
@@ -59,7 +80,9 @@ static __attribute__((noinline, cold)) int read_failed(ssize_t got, size_t want)
  * group's part of buf (linear in events; async-signal-safe; ctx unchanged). */
 __attribute__((noinline)) int pe_read_groups(const struct cmp_context *ctx, struct cmp_count *out)
 {
-    uint64_t buf[4 * PE_MAX_EVENTS]; /* per group 3 words and one per member */
+    if (ctx->target.multiplex)
+        return read_alone(ctx, out);
+    uint64_t buf[5 * PE_MAX_EVENTS]; /* per group 3 words and one or two per member */
     int goff[PE_MAX_EVENTS];
     int used = 0;
     for (int i = 0; i < ctx->n; i++) {
@@ -67,30 +90,17 @@ __attribute__((noinline)) int pe_read_groups(const struct cmp_context *ctx, stru
         const struct pe_group *grp = &ctx->grp[e->group];
         const uint64_t *b;
         uint64_t value;
-        if (grp->leader == i && !(e->attr.read_format & PERF_FORMAT_GROUP)) {
-            /* Alone (a multiplexed set): read() gives value, time_enabled, time_running,
-             * the layout of struct cmp_count, so it reads straight into out[i]. */
-            _Static_assert(sizeof(struct cmp_count) == 3 * sizeof(uint64_t), "cmp_count");
-            ssize_t got = read(e->fd, &out[i], sizeof out[i]);
-            if (__builtin_expect(got != (ssize_t)sizeof out[i], 0))
-                return read_failed(got, sizeof out[i]);
-            if (__builtin_expect(ctx->carried, 0)) {
-                out[i].value += e->carry.value;
-                out[i].time_enabled += e->carry.time_enabled;
-                out[i].time_running += e->carry.time_running;
-            }
-            continue;
-        }
+        int stride = pe_group_stride(&ctx->ev[grp->leader]);
         if (grp->leader == i) {
-            size_t want = (3 + (size_t)grp->nmembers) * sizeof(uint64_t);
+            size_t want = (3 + (size_t)grp->nmembers * (size_t)stride) * sizeof(uint64_t);
             goff[e->group] = used;
-            ssize_t got = read(e->fd, buf + used, want);
-            if (__builtin_expect(got != (ssize_t)want, 0))
+            long got = pe_sys_read(e->fd, buf + used, want);
+            if (__builtin_expect(got != (long)want, 0))
                 return read_failed(got, want);
             used += (int)(want / sizeof(uint64_t));
         }
         b = buf + goff[e->group]; /* nr, time_enabled, time_running, values... */
-        value = b[3 + e->pos];
+        value = b[3 + e->pos * stride];
         out[i].value = e->carry.value + value;
         out[i].time_enabled = e->carry.time_enabled + b[1];
         out[i].time_running = e->carry.time_running + b[2];
@@ -144,10 +154,13 @@ static inline __attribute__((always_inline)) void subtract(const struct cmp_coun
 }
 
 /* Anything but a user read without carries: read() (or user reads plus the carries of
- * reopened events). Times always: read() gives them anyway. */
+ * reopened events). Times always: read() gives them anyway. A set sampling into rings
+ * reads here (pe_start): its rings are emptied first, unless the sampler thread is at it. */
 static __attribute__((noinline)) int read_slots_slow(const struct cmp_context *ctx,
                                                      struct cmp_count *out)
 {
+    if (ctx->sampling_on)
+        pe_sampler_drain_now(ctx);
     if (ctx->fast_reader == pe_this_thread() && user_read_slots(ctx, out, 1)) {
         for (int i = 0; i < ctx->n; i++) {
             out[i].value += ctx->ev[i].carry.value;
@@ -159,10 +172,45 @@ static __attribute__((noinline)) int read_slots_slow(const struct cmp_context *c
     return pe_read_groups(ctx, out);
 }
 
+/* One group, nothing carried, no ring (a set read without user access): one read() and
+ * the values straight from its buffer. */
+static __attribute__((noinline)) int read_values_group(const struct cmp_context *ctx,
+                                                       struct cmp_count *out, uint64_t *base,
+                                                       long long *values, int mode)
+{
+    uint64_t buf[3 + PE_MAX_EVENTS]; /* nr, time_enabled, time_running, counts */
+    int n = ctx->n;
+    size_t want = (3 + (size_t)n) * sizeof(uint64_t);
+    long got = pe_sys_read(ctx->ev[0].fd, buf, want);
+    if (__builtin_expect(got != (long)want, 0))
+        return read_failed(got, want);
+    const uint64_t *v = buf + 3;
+    if (mode & CMP_READ_TIMES)
+        for (int i = 0; i < n; i++) {
+            out[i].time_enabled = buf[1];
+            out[i].time_running = buf[2];
+        }
+    if (__builtin_expect(!(mode & CMP_READ_ACCUM), 1)) {
+        for (int i = 0; i < n; i++) {
+            out[i].value = v[i];
+            values[i] = (long long)(v[i] - base[i]);
+        }
+        return PAPI_OK;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i].value = v[i];
+        values[i] += (long long)(v[i] - base[i]);
+        base[i] = v[i];
+    }
+    return PAPI_OK;
+}
+
 static __attribute__((noinline)) int read_values_slow(struct cmp_context *ctx,
                                                       struct cmp_count *out, uint64_t *base,
                                                       long long *values, int mode)
 {
+    if (ctx->one_group && !ctx->carried && !ctx->sampling_on && ctx->fast_reader != pe_this_thread())
+        return read_values_group(ctx, out, base, values, mode);
     int ret = read_slots_slow(ctx, out);
     if (ret == PAPI_OK)
         subtract(out, ctx->n, base, values, mode);
