@@ -12,6 +12,12 @@
   nodebug: mpi_sites_nodebug (-g0) on 2 ranks: the site's note says there is no debug
     information, the function comes from the symbol table, file "??" and line 0, and the
     object and offset are kept: the offset is the call instruction to MPI_Bcast.
+  overflow: mpi_sites_overflow on --np ranks (1 or 2): 1,500 distinct MPI_Comm_rank
+    sites, more than a thread's table of 1,024 holds, rank r calling each r + 1 times:
+    listed sites plus sites_dropped is exactly 1,500 (with 1 rank at least 476 dropped;
+    ranks may keep different ones), listed calls plus calls_without_site exactly 1,500
+    times the calls per site, each listed site's calls plus calls_without_entry exactly
+    the calls per site, and the banner says how many sites were dropped.
 The ranks get PATH=/nonexistent (no addr2line or other program) and the environment
 through the launcher's own option (Hydra's -genv, Open MPI's -x).
 Usage: check_sites.py MODE --mpirun M --program PROG [--preload LIB]"""
@@ -86,17 +92,45 @@ def check_nodebug(cs, program, np):
           f"the offset is the call to MPI_Bcast: {d.strip().splitlines()[-1:]}")
 
 
+def check_overflow(cs, banner, np, nsites=1500, table=1024):
+    calls_per_site = np * (np + 1) // 2  # rank r calls each site r + 1 times
+    sites = cs["top"]
+    dropped = cs.get("sites_dropped")
+    print(f"listed {len(sites)}, sites_dropped {dropped}, calls_without_site "
+          f"{cs['calls_without_site']}, per_thread_table {cs['per_thread_table']}")
+    check(all(s["call"] == "MPI_Comm_rank" for s in sites), "only MPI_Comm_rank sites")
+    check(cs["per_thread_table"] == table, f"per_thread_table {cs['per_thread_table']}")
+    # Each rank keeps at most `table` (one thread each); ranks (address-space layouts)
+    # may keep different ones.
+    check(dropped is not None and dropped >= nsites - np * table,
+          f"sites_dropped {dropped} >= {nsites - np * table}")
+    check(dropped is not None and dropped > 0, "some sites dropped")
+    check(dropped is not None and len(sites) + dropped == nsites,
+          f"listed {len(sites)} + dropped {dropped} == {nsites}")
+    listed_calls = sum(s["calls"] for s in sites)
+    check(listed_calls + cs["calls_without_site"] == nsites * calls_per_site,
+          f"listed calls {listed_calls} + calls_without_site {cs['calls_without_site']} == "
+          f"{nsites * calls_per_site}")
+    bad = [s for s in sites if s["calls"] + s.get("calls_without_entry", 0) != calls_per_site]
+    check(not bad, f"each listed site: calls + calls_without_entry == {calls_per_site}: {bad[:3]}")
+    check(len({s["offset"] for s in sites}) == len(sites), "listed sites distinct")
+    check("note" not in cs, f"no memory note: {cs.get('note')}")
+    check(f"{dropped} sites (" in banner and "call sites dropped:" in banner,
+          "the banner says how many sites were dropped")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["sites200", "size", "kinds", "nodebug"])
+    ap.add_argument("mode", choices=["sites200", "size", "kinds", "nodebug", "overflow"])
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--preload")
+    ap.add_argument("--np", type=int, help="ranks (default: 4 for size, else 2)")
     args = ap.parse_args()
     out = tempfile.mkdtemp(prefix="papi_mpi_sites_")
     try:
         env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out)
-        np = 4 if args.mode == "size" else 2
+        np = args.np or (4 if args.mode == "size" else 2)
         cmd = [args.mpirun, "-np", str(np)]
         if args.mode != "size":
             env["PAPI_MPI_TOP"] = "3"
@@ -121,6 +155,9 @@ def main():
             return verdict()
         if args.mode == "nodebug":
             check_nodebug(cs, args.program, np)
+            return verdict()
+        if args.mode == "overflow":
+            check_overflow(cs, p.stdout, np)
             return verdict()
         sites = [s for s in cs["top"] if s["call"] == "MPI_Comm_rank"]
         check(len(sites) == 200, f"{len(sites)} MPI_Comm_rank sites, want 200")
