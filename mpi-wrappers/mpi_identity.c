@@ -78,9 +78,8 @@ static int append(char *out, size_t len, const char *entry)
 }
 
 /* `pre` (an LD_PRELOAD value) without the entries naming this library (by file name)
- * appended to out; *found tells whether one did. 0 when it does not fit. */
-static int preload_without(const char *pre, const char *self_name, char *out, size_t len,
-                           int *found)
+ * appended to out; 0 when it does not fit. */
+static int preload_without(const char *pre, const char *self_name, char *out, size_t len)
 {
     char copy[PRELOAD_LEN];
     if (!pre)
@@ -89,9 +88,7 @@ static int preload_without(const char *pre, const char *self_name, char *out, si
         return 0;
     for (char *save = NULL, *t = strtok_r(copy, " :", &save); t; t = strtok_r(NULL, " :", &save)) {
         const char *base = strrchr(t, '/');
-        if (strcmp(base ? base + 1 : t, self_name) == 0)
-            *found = 1;
-        else if (!append(out, len, t))
+        if (strcmp(base ? base + 1 : t, self_name) != 0 && !append(out, len, t))
             return 0;
     }
     return 1;
@@ -114,8 +111,9 @@ static int mpi_object_cb(struct dl_phdr_info *info, size_t size, void *arg)
     struct mpi_objects *m = arg;
     (void)size;
     const char *name = info->dlpi_name;
-    if (!name || name[0] != '/' || strcmp(name, m->self_path) == 0)
-        return 0; /* the program itself, the vDSO, this library */
+    if (!name || !name[0] || strcmp(name, m->self_path) == 0)
+        return 0; /* the program itself, this library (a relative name stays valid: the
+                   * rerun keeps the working directory) */
     void *h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
         return 0;
@@ -142,7 +140,7 @@ static int other_mpi_cb(struct dl_phdr_info *info, size_t size, void *arg)
     struct other_mpi *o = arg;
     (void)size;
     const char *name = info->dlpi_name;
-    if (o->get || !name || name[0] != '/')
+    if (o->get || !name || !name[0])
         return 0;
     void *h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
@@ -251,12 +249,11 @@ __attribute__((constructor)) static void check_mpi_identity(int argc, char **arg
      * them), then the program's own entries without this library. */
     static char preload[PRELOAD_LEN], saved[PRELOAD_LEN + 1];
     const char *pre = getenv("LD_PRELOAD");
-    int found = 0;
     struct mpi_objects m = {get, self.dli_fname, preload, sizeof preload, 1};
     dl_iterate_phdr(mpi_object_cb, &m);
     if (!m.ok || !preload[0])
         give_up(name, "the running MPI's libraries cannot be named in LD_PRELOAD");
-    if (!preload_without(pre, name, preload, sizeof preload, &found))
+    if (!preload_without(pre, name, preload, sizeof preload))
         give_up(name, "LD_PRELOAD too long to run the program again");
     snprintf(saved, sizeof saved, "%s%s", pre ? "=" : "-", pre ? pre : "");
     if ((pre && strlen(pre) >= PRELOAD_LEN) || setenv(RERUN_VAR, saved, 1) != 0 ||
