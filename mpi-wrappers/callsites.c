@@ -28,14 +28,23 @@ struct site_rec {
     int rank_lo, rank_hi;            /* the ranks with the least and the most time here */
     long long offset, calls, ns, sent, recvd, min_ns, max_ns;
     long long rank_min_ns, rank_max_ns; /* their time at the site (ranks that called it) */
+    long long lost_calls; /* calls made here when the thread's table had no room */
     char obj[OBJ_LEN];
 };
+
+/* What could not be kept, summed over the ranks: calls without an entry, records
+ * lost for lack of memory, and whether a dropped site could not be remembered. */
+enum { DROP_CALLS, DROP_NOMEM_RECORDS, DROP_UNCOUNTED, NDROP };
 
 struct pmpi_site_report {
     struct site_rec *recs; /* every site, by time (most first) */
     struct pmpi_where *where; /* for each record */
     size_t n;
-    long long dropped;
+    long long dropped;       /* calls without a site entry */
+    long long sites_dropped; /* sites with no entry on any rank: not in recs */
+    long long sites_dropped_calls; /* their calls */
+    long long nomem_records; /* site records lost for lack of memory in the merge */
+    long long uncounted;     /* ranks where a dropped site could not be remembered */
 };
 
 struct find_obj {
@@ -98,6 +107,15 @@ static int key_cmp_q(const void *a, const void *b)
 
 static void combine(struct site_rec *into, const struct site_rec *r)
 {
+    into->lost_calls += r->lost_calls;
+    if (!r->calls) /* a site only dropped there: no statistics */
+        return;
+    if (!into->calls) {
+        long long lost = into->lost_calls;
+        *into = *r;
+        into->lost_calls = lost;
+        return;
+    }
     into->calls += r->calls;
     into->ns += r->ns;
     into->sent += r->sent;
@@ -133,34 +151,58 @@ static size_t squeeze(struct site_rec *v, size_t n)
     return out;
 }
 
-static struct site_rec *local_records(double ns_per_tick, size_t *count, long long *dropped)
+struct local {
+    struct site_rec *v;
+    size_t n, cap;
+    long long nomem; /* records that found no memory */
+};
+
+/* A new record for (call id, return address), or NULL (counted) without memory. */
+static struct site_rec *push(struct local *l, uint64_t key)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 64;
+        struct site_rec *p = realloc(l->v, nc * sizeof *p);
+        if (!p) {
+            l->nomem++;
+            return NULL;
+        }
+        l->v = p;
+        l->cap = nc;
+    }
+    struct site_rec *r = &l->v[l->n++];
+    memset(r, 0, sizeof *r);
+    r->id = (int)(key >> 48) - 1;
+    r->max_rank = pmpi_run.rank;
+    locate((uintptr_t)(key & ((1ULL << 48) - 1)), r);
+    return r;
+}
+
+/* A site that found no entry in its thread's table: its calls, no statistics. */
+static void push_lost(void *arg, uint64_t key, long long calls)
+{
+    struct site_rec *r = push(arg, key);
+    if (r)
+        r->lost_calls = calls;
+}
+
+static struct site_rec *local_records(double ns_per_tick, size_t *count, long long drop[NDROP])
 {
     int nt = pmpi_record_nslots();
-    size_t n = 0, cap = 0;
-    struct site_rec *v = NULL;
+    struct local l = {NULL, 0, 0, 0};
     for (int t = 0; t < nt; t++) {
         struct pmpi_thread *th = &pmpi_rec.threads[t];
-        *dropped += atomic_load(&th->sites_dropped);
+        drop[DROP_CALLS] += atomic_load(&th->sites_dropped);
         for (int i = 0; th->sites && i < PMPI_SITE_SLOTS; i++) {
             const struct pmpi_site *e = &th->sites[i];
             uint64_t key = atomic_load(&e->key);
             long long calls = atomic_load(&e->calls);
             if (!key || !calls)
                 continue;
-            if (n == cap) {
-                size_t nc = cap ? 2 * cap : 64;
-                struct site_rec *p = realloc(v, nc * sizeof *v);
-                if (!p)
-                    break;
-                v = p;
-                cap = nc;
-            }
-            struct site_rec *r = &v[n++];
-            memset(r, 0, sizeof *r);
-            r->id = (int)(key >> 48) - 1;
-            locate((uintptr_t)(key & ((1ULL << 48) - 1)), r);
+            struct site_rec *r = push(&l, key);
+            if (!r)
+                continue;
             r->ranks = 1;
-            r->max_rank = pmpi_run.rank;
             r->calls = calls;
             r->ns = (long long)((double)atomic_load(&e->ticks) * ns_per_tick);
             r->sent = atomic_load(&e->sent);
@@ -168,24 +210,28 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
             r->min_ns = (long long)((double)atomic_load(&e->min) * ns_per_tick);
             r->max_ns = (long long)((double)atomic_load(&e->max) * ns_per_tick);
         }
+        if (th->sites && pmpi_site_overflow_each(t, push_lost, &l))
+            drop[DROP_UNCOUNTED] = 1;
     }
-    if (n)
-        qsort(v, n, sizeof *v, key_cmp_q);
-    *count = squeeze(v, n);
+    drop[DROP_NOMEM_RECORDS] += l.nomem;
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, key_cmp_q);
+    *count = squeeze(l.v, l.n);
     for (size_t i = 0; i < *count; i++) { /* this rank's whole time at each site */
-        v[i].rank_min_ns = v[i].rank_max_ns = v[i].ns;
-        v[i].rank_lo = v[i].rank_hi = pmpi_run.rank;
+        l.v[i].rank_min_ns = l.v[i].rank_max_ns = l.v[i].ns;
+        l.v[i].rank_lo = l.v[i].rank_hi = pmpi_run.rank;
     }
-    return v;
+    return l.v;
 }
 
 /* Two sorted record lists into one (the union, duplicates combined). */
 static struct site_rec *merge(struct site_rec *a, size_t na, const struct site_rec *b, size_t nb,
-                              size_t *n)
+                              size_t *n, long long *nomem)
 {
     struct site_rec *v = malloc((na + nb ? na + nb : 1) * sizeof *v);
     size_t i = 0, j = 0, k = 0;
     if (!v) {
+        *nomem += (long long)nb; /* said in the report */
         *n = na;
         return a;
     }
@@ -221,7 +267,8 @@ static void send_records(const struct site_rec *v, size_t n, int to, MPI_Datatyp
         PMPI_Send(v + done, (int)(n - done < PIECE ? n - done : PIECE), t, to, 2, comm);
 }
 
-static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, size_t *n)
+static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, size_t *n,
+                                     long long *nomem)
 {
     static struct site_rec scratch[PIECE];
     unsigned long long count = 0;
@@ -233,6 +280,8 @@ static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, si
         PMPI_Recv(in ? in + done : scratch, piece, t, from, 2, comm, MPI_STATUS_IGNORE);
     }
     *n = in ? (size_t)count : 0;
+    if (!in)
+        *nomem += (long long)count; /* said in the report */
     return in;
 }
 
@@ -264,8 +313,8 @@ static void resolve_object(struct pmpi_site_report *r, const char *obj)
 struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
 {
     size_t n = 0;
-    long long dropped = 0, all_dropped = 0;
-    struct site_rec *v = local_records(ns_per_tick, &n, &dropped);
+    long long drop[NDROP] = {0}, all[NDROP] = {0};
+    struct site_rec *v = local_records(ns_per_tick, &n, drop);
     MPI_Comm comm;
     MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
     int rank = pmpi_run.rank, size = pmpi_run.nranks;
@@ -279,14 +328,15 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
         }
         if (rank + step < size) {
             size_t nin = 0;
-            struct site_rec *in = recv_records(rank + step, rec_type, comm, &nin);
+            struct site_rec *in =
+                recv_records(rank + step, rec_type, comm, &nin, &drop[DROP_NOMEM_RECORDS]);
             if (in)
-                v = merge(v, n, in, nin, &n);
+                v = merge(v, n, in, nin, &n, &drop[DROP_NOMEM_RECORDS]);
             free(in);
         }
     }
     PMPI_Type_free(&rec_type);
-    PMPI_Reduce(&dropped, &all_dropped, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
+    PMPI_Reduce(drop, all, NDROP, MPI_LONG_LONG, MPI_SUM, 0, comm);
     PMPI_Comm_free(&comm);
     if (rank != 0) {
         free(v);
@@ -295,16 +345,31 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
     struct pmpi_site_report *r = calloc(1, sizeof *r);
     if (!r) {
         free(v);
+        fprintf(stderr, "papi_mpi: no memory for the call-site report: no site reported\n");
         return NULL;
     }
+    /* Sites with no entry on any rank leave the list: counted, never silently. */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].calls)
+            v[kept++] = v[i];
+        else {
+            r->sites_dropped++;
+            r->sites_dropped_calls += v[i].lost_calls;
+        }
+    }
+    n = kept;
     if (n)
         qsort(v, n, sizeof *v, by_time_desc);
     r->recs = v;
     r->n = n;
-    r->dropped = all_dropped;
+    r->dropped = all[DROP_CALLS];
+    r->nomem_records = all[DROP_NOMEM_RECORDS];
+    r->uncounted = all[DROP_UNCOUNTED];
     r->where = calloc(n ? n : 1, sizeof *r->where);
     if (!r->where) {
-        r->n = 0; /* said in the report: "sites": 0 with calls counted per call */
+        r->nomem_records += (long long)n; /* said in the report */
+        r->n = 0;
         return r;
     }
     for (size_t i = 0; i < n; i++) {
@@ -323,6 +388,15 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
     return r;
 }
 
+/* Out of memory: what the report misses, said in the JSON and the banner. */
+static void drop_note(const struct pmpi_site_report *r, char *out, size_t len)
+{
+    snprintf(out, len, "out of memory: %lld site records lost in the merge%s", r->nomem_records,
+             r->uncounted ? "; on some ranks a dropped site could not be remembered: "
+                            "sites_dropped is a lower bound"
+                          : "");
+}
+
 size_t pmpi_callsites_count(const struct pmpi_site_report *r)
 {
     return r ? r->n : 0;
@@ -332,7 +406,14 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
 {
     tb_kv_int(t, "\"callsites\": {\"sites\": ", r ? (long long)r->n : 0);
     tb_kv_int(t, ", \"calls_without_site\": ", r ? r->dropped : 0);
+    tb_kv_int(t, ", \"sites_dropped\": ", r ? r->sites_dropped : 0);
     tb_kv_int(t, ", \"per_thread_table\": ", PMPI_SITE_SLOTS);
+    if (r && (r->nomem_records || r->uncounted)) {
+        char note[256];
+        drop_note(r, note, sizeof note);
+        tb_raw(t, ", \"note\": ");
+        tb_json(t, note);
+    }
     tb_raw(t, ", \"top\": [");
     for (size_t i = 0; r && i < r->n; i++) {
         const struct site_rec *s = &r->recs[i];
@@ -352,6 +433,8 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
             tb_raw(t, ", \"note\": ");
             tb_json(t, w->note);
         }
+        if (s->lost_calls)
+            tb_kv_int(t, ", \"calls_without_entry\": ", s->lost_calls);
         tb_raw(t, ", \"object\": ");
         tb_json(t, s->obj);
         tb_fmt(t, ", \"offset\": \"0x%llx\"", (unsigned long long)s->offset);
@@ -374,6 +457,17 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
 
 void pmpi_callsites_print(const struct pmpi_site_report *r, int top)
 {
+    if (r && r->dropped)
+        printf("  call sites dropped: %lld calls found no entry in their thread's table of %d: "
+               "%lld sites (%lld calls) not in the report, %lld calls at sites in it "
+               "(calls_without_entry)\n",
+               r->dropped, PMPI_SITE_SLOTS, r->sites_dropped, r->sites_dropped_calls,
+               r->dropped - r->sites_dropped_calls);
+    if (r && (r->nomem_records || r->uncounted)) {
+        char note[256];
+        drop_note(r, note, sizeof note);
+        printf("  call sites: %s\n", note);
+    }
     if (!r || r->n == 0)
         return;
     printf("  top %zu of %zu call sites by time (all ranks; the report lists every one):\n",

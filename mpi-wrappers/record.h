@@ -53,6 +53,10 @@ static inline void pmpi_min_max(struct pmpi_site *e, long long dt, int first, in
         ;
 }
 
+/* A call whose site found no entry in its thread's table: counted, and the site
+ * remembered outside the table (record.c), so the report says how many were dropped. */
+void pmpi_site_overflow(struct pmpi_thread *th, uint64_t key);
+
 /* The call site's entry in this thread's table (linear probing, bounded). */
 static inline void pmpi_site_add(struct pmpi_thread *th, int id, void *site, long long dt,
                                  long long sent, long long recvd)
@@ -82,7 +86,7 @@ static inline void pmpi_site_add(struct pmpi_thread *th, int id, void *site, lon
         pmpi_min_max(e, dt, first, th->shared);
         return;
     }
-    atomic_fetch_add_explicit(&th->sites_dropped, 1, memory_order_relaxed);
+    pmpi_site_overflow(th, key);
 }
 
 /* The site of this call: a Fortran forwarder's caller when one recorded it. */
@@ -152,5 +156,9 @@ void pmpi_fortran_leave_bytes(int id, long long t0, long long sent, long long re
 void *pmpi_next_symbol(const char *name);
 /* ns per pmpi_ticks() unit over the run, from its start to (end_ns, end_tick). */
 double pmpi_ns_per_tick(long long end_ns, long long end_tick);
+/* The distinct sites of one slot that found no entry in its table, with their calls;
+ * returns 1 when some could not be remembered either (no memory for the set). */
+int pmpi_site_overflow_each(int slot, void (*fn)(void *arg, uint64_t key, long long calls),
+                            void *arg);
 
 #endif

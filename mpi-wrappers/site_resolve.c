@@ -24,32 +24,58 @@ static const Dwfl_Callbacks callbacks = {
     .debuginfo_path = &debuginfo_path,
 };
 
-/* Inlined frames: the innermost name is the function, the others its callers. */
+static int is_function(Dwarf_Die *d)
+{
+    int tag = dwarf_tag(d);
+    return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram;
+}
+
+/* A function's name; an inlined instance has it through its abstract origin. */
+static const char *die_name(Dwarf_Die *d)
+{
+    Dwarf_Attribute a;
+    const char *name = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &a));
+    return name ? name : dwarf_diename(d);
+}
+
+/* Inlined frames: the innermost function is the site's function, the functions it is
+ * inlined into (innermost first, up to the real one) its callers. dwarf_getscopes
+ * continues an inlined instance with the scopes of its abstract definition, so each
+ * caller is found in the concrete tree, from the instance (dwarf_getscopes_die). */
 static void scopes(Dwfl_Module *mod, Dwarf_Addr addr, struct pmpi_where *w)
 {
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-    Dwarf_Die *sc = NULL;
-    int n = cu ? dwarf_getscopes(cu, addr - bias, &sc) : 0;
-    int named = 0;
-    size_t used = 0;
-    for (int i = 0; i < n; i++) {
-        int tag = dwarf_tag(&sc[i]);
-        if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-            continue;
-        const char *name = dwarf_diename(&sc[i]);
-        if (!name)
-            continue;
-        if (!named++) {
-            snprintf(w->function, sizeof w->function, "%s", name);
-        } else if (used < sizeof w->inlined_into) {
-            used += (size_t)snprintf(w->inlined_into + used, sizeof w->inlined_into - used,
-                                     "%s%s", used ? ", " : "", name);
+    Dwarf_Die *sc = NULL, die;
+    int n = cu ? dwarf_getscopes(cu, addr - bias, &sc) : 0, found = 0;
+    for (int i = 0; i < n && !found; i++)
+        if (is_function(&sc[i])) {
+            die = sc[i];
+            found = 1;
         }
-        if (tag == DW_TAG_subprogram)
-            break; /* the real function: its callers are not inlined */
-    }
     free(sc);
+    if (!found)
+        return;
+    const char *name = die_name(&die);
+    if (name)
+        snprintf(w->function, sizeof w->function, "%s", name);
+    size_t used = 0;
+    while (dwarf_tag(&die) == DW_TAG_inlined_subroutine && used < sizeof w->inlined_into) {
+        Dwarf_Die *outer = NULL;
+        int k = dwarf_getscopes_die(&die, &outer); /* outer[0] is the instance itself */
+        found = 0;
+        for (int i = 1; i < k && !found; i++)
+            if (is_function(&outer[i])) {
+                die = outer[i];
+                found = 1;
+            }
+        free(outer);
+        if (!found)
+            break;
+        name = die_name(&die);
+        used += (size_t)snprintf(w->inlined_into + used, sizeof w->inlined_into - used, "%s%s",
+                                 used ? ", " : "", name ? name : "??");
+    }
 }
 
 static void resolve_one(Dwfl_Module *mod, Dwarf_Addr addr, struct pmpi_where *w)

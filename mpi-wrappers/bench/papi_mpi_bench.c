@@ -2,7 +2,9 @@
  * by timing the same cheap call through MPI_* (wrapped) and PMPI_* (not wrapped):
  * MPI_Comm_rank and a 0-byte MPI_Sendrecv to self on MPI_COMM_SELF, on a duplicate of
  * MPI_COMM_WORLD and on a periodic Cartesian communicator (the wrapper translates the
- * partners' ranks of those two to world ranks). Median over batches, ns per call.
+ * partners' ranks of those two to world ranks). Median over batches, ns per call,
+ * in wall time and in the thread's CPU time (CLOCK_THREAD_CPUTIME_ID: on a shared
+ * machine the time the rank was not running is not the wrapper's cost).
  * Run it linked to libpapi_mpi (as built) under mpirun; the library's banner at
  * MPI_Finalize then reports the aggregation time and bytes per rank.
  * PAPI_MPI_CALLSITES=0 or 1 (the default) switches the per-call-site statistics. */
@@ -15,11 +17,16 @@
 
 enum { BATCHES = 31, PER_BATCH = 20000 };
 
-static double now_ns(void)
+static double clock_ns(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+    return clock_ns(CLOCK_MONOTONIC);
 }
 
 static int cmp(const void *a, const void *b)
@@ -37,12 +44,12 @@ static double median(double *v)
 /* Alternate wrapped and direct batches so both see the same machine state. */
 static void measure(const char *what, int kind, int rank, MPI_Comm comm, int print)
 {
-    double w[BATCHES], d[BATCHES];
+    double w[BATCHES], d[BATCHES], wc[BATCHES], dc[BATCHES];
     int r;
     char c = 0;
     for (int b = 0; b < BATCHES; b++) {
         for (int pass = 0; pass < 2; pass++) {
-            double t0 = now_ns();
+            double c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), t0 = now_ns();
             for (int i = 0; i < PER_BATCH; i++) {
                 if (kind == 0)
                     pass ? PMPI_Comm_rank(MPI_COMM_WORLD, &r) : MPI_Comm_rank(MPI_COMM_WORLD, &r);
@@ -54,13 +61,18 @@ static void measure(const char *what, int kind, int rank, MPI_Comm comm, int pri
                                  MPI_STATUS_IGNORE);
             }
             (pass ? d : w)[b] = (now_ns() - t0) / PER_BATCH;
+            (pass ? dc : wc)[b] = (clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0) / PER_BATCH;
         }
     }
-    double mw = median(w), md = median(d);
-    if (print)
+    double mw = median(w), md = median(d), mwc = median(wc), mdc = median(dc);
+    if (print) {
         printf("bench: %-30s wrapped %8.1f ns  direct %8.1f ns  overhead %6.1f ns per call "
                "(median of %d x %d)\n",
                what, mw, md, mw - md, BATCHES, PER_BATCH);
+        printf("bench-cpu: %-26s wrapped %8.1f ns  direct %8.1f ns  overhead %6.1f ns per call "
+               "(thread CPU time)\n",
+               what, mwc, mdc, mwc - mdc);
+    }
 }
 
 int main(int argc, char **argv)
