@@ -3,7 +3,7 @@
  * initialised here, so the table holds only what this test registers: stage order
  * (SETS, NAMES, BACKENDS, MACHINE whatever the registration order; registration order
  * within a stage), de-duplication (again is a no-op, also from threads racing), the
- * event handed to every callback, a full stage (8) refusing the ninth with PAPI_ENOMEM
+ * event handed to every callback, the fork event only to those registered for it, a full stage (8) refusing the ninth with PAPI_ENOMEM
  * and its reason and changing nothing, and bad input refused with PAPI_EINVAL. */
 #include <pthread.h>
 
@@ -88,10 +88,16 @@ int main(void)
     expect_calls(notify(PAPI_LIFE_SHUTDOWN, 0), "TSNBM", "stage order, once each");
     CHECK(last_ev.event == PAPI_LIFE_SHUTDOWN && last_ev.keep_machine == 0, "event %d keep %d",
           (int)last_ev.event, last_ev.keep_machine);
-    /* every callback gets the event as notified */
-    expect_calls(notify(PAPI_LIFE_FORK_CHILD, 0), "TSNBM", "a fork child's event");
+    /* FORK_CHILD reaches only the callbacks registered for it (nothing else runs, so
+     * touches no page, in a forked child), with the event as notified; registering one
+     * again is a no-op, and the stages' callbacks still get SHUTDOWN only. */
+    expect_calls(notify(PAPI_LIFE_FORK_CHILD, 0), "", "a fork child's event, none registered");
+    CHECK_RET(papi_lifecycle_register_fork(cb_T), PAPI_OK);
+    CHECK_RET(papi_lifecycle_register_fork(cb_T), PAPI_OK);
+    expect_calls(notify(PAPI_LIFE_FORK_CHILD, 0), "T", "a fork child's event");
     CHECK(last_ev.event == PAPI_LIFE_FORK_CHILD && last_ev.keep_machine == 0, "event %d keep %d",
           (int)last_ev.event, last_ev.keep_machine);
+    CHECK_RET(papi_lifecycle_register_fork(NULL), PAPI_EINVAL);
     expect_calls(notify(PAPI_LIFE_SHUTDOWN, 1), "TSNBM", "a child's shutdown");
     CHECK(last_ev.event == PAPI_LIFE_SHUTDOWN && last_ev.keep_machine == 1, "event %d keep %d",
           (int)last_ev.event, last_ev.keep_machine);

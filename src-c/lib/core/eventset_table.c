@@ -55,6 +55,7 @@ static void sets_lifecycle(const struct papi_life *ev);
 static void register_hooks(void)
 {
     papi_lifecycle_register(PAPI_LIFE_STAGE_SETS, sets_lifecycle);
+    papi_lifecycle_register_fork(sets_lifecycle);
     preset_set_running_query(code_in_running_set);
 }
 
@@ -151,7 +152,7 @@ int PAPI_destroy_eventset(int *EventSet)
  * switches to the other table, which is empty: its own sets were dropped (free_all)
  * before it could initialise the library and fork again. One pointer written: the
  * child's pages stay shared with the parent. */
-static void hide_inherited(void)
+PAPI_FORK_CHILD_CODE static void hide_inherited(void)
 {
     es_slot_t *t = current_table();
     atomic_store_explicit(&es_tables.inherited, t, memory_order_relaxed);
@@ -229,7 +230,7 @@ void es_release_thread(pid_t tid)
 
 /* The library's lifecycle (papi_sdk.h): at fork the child hides its parent's sets; at
  * shutdown every set goes, the inherited ones closed without being stopped. */
-static void sets_lifecycle(const struct papi_life *ev)
+PAPI_FORK_CHILD_CODE static void sets_lifecycle(const struct papi_life *ev)
 {
     if (ev->event == PAPI_LIFE_FORK_CHILD)
         hide_inherited();

@@ -18,18 +18,16 @@
  * descriptors (they share the parent's open file descriptions: an ioctl would disable
  * the parent's counting); the child's PAPI_library_init or PAPI_shutdown then drops that
  * copy, closing the descriptors with plain close(). */
-static atomic_int inherited_from_parent;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static void atfork_prepare(void) { pthread_mutex_lock(&g_papi_lock); }
 static void atfork_parent(void) { pthread_mutex_unlock(&g_papi_lock); }
-static void atfork_child(void)
+PAPI_FORK_CHILD_CODE static void atfork_child(void)
 {
     if (g_papi.init_state != PAPI_NOT_INITED) {
         g_papi.init_state = PAPI_NOT_INITED;
-        atomic_fetch_add_explicit(&g_papi.forks, 1, memory_order_relaxed);
         papi_lifecycle_notify(&(struct papi_life){.event = PAPI_LIFE_FORK_CHILD});
-        atomic_store(&inherited_from_parent, 1);
+        atomic_store(&g_papi.inherited, 1);
     }
     pthread_mutex_unlock(&g_papi_lock);
 }
@@ -65,7 +63,7 @@ static void teardown(int keep_machine)
  * describes the machine stays: keep_machine). */
 static void drop_inherited(void)
 {
-    if (atomic_exchange(&inherited_from_parent, 0))
+    if (atomic_exchange(&g_papi.inherited, 0))
         teardown(1);
 }
 
@@ -76,6 +74,7 @@ int PAPI_library_init(int version)
                           "PAPI_library_init(0x%x): this library is version 0x%x; recompile against "
                           "its papi.h", (unsigned)version, (unsigned)PAPI_VER_CURRENT);
     pthread_once(&atfork_once, register_atfork);
+    threads_watch_forks();
     pthread_mutex_lock(&lifecycle_lock);
     drop_inherited();
     pthread_mutex_lock(&g_papi_lock);

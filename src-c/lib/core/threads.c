@@ -23,20 +23,35 @@ static _Thread_local struct thread_rec *self;
 static _Thread_local unsigned self_generation;
 static unsigned generation = 1; /* bumped by shutdown: older thread-local records are gone */
 static _Thread_local pid_t cached_tid;
+static _Thread_local unsigned cached_tid_forks; /* papi_fork_count() when it was cached */
 static pthread_mutex_t user_locks[PAPI_NUM_LOCK] = {PTHREAD_MUTEX_INITIALIZER,
                                                     PTHREAD_MUTEX_INITIALIZER};
 
 /* fork copies the forking thread's cached id into the child, where it names the
- * parent: signals routed to it (overflow) would reach, and kill, the parent. */
-static void forget_tid_in_child(void) { cached_tid = 0; }
-static pthread_once_t tid_atfork_once = PTHREAD_ONCE_INIT;
-static void register_tid_atfork(void) { pthread_atfork(NULL, NULL, forget_tid_in_child); }
+ * parent: signals routed to it (overflow) would reach, and kill, the parent. The child
+ * handler counts the fork in the library's state (papi_fork_count: a page the child
+ * writes anyway) and the cache is valid for the count it was made under; writing the
+ * thread-local cache in the child would cost it two more page faults. */
+PAPI_FORK_CHILD_CODE static void count_fork(void)
+{
+    atomic_fetch_add_explicit(&g_papi.forks, 1, memory_order_relaxed);
+}
+static pthread_once_t forks_once = PTHREAD_ONCE_INIT;
+static void register_count_fork(void) { pthread_atfork(NULL, NULL, count_fork); }
+
+void threads_watch_forks(void)
+{
+    pthread_once(&forks_once, register_count_fork);
+}
 
 pid_t papi_gettid(void)
 {
-    if (!cached_tid) {
-        pthread_once(&tid_atfork_once, register_tid_atfork);
+    unsigned forks = papi_fork_count();
+    if (!cached_tid || cached_tid_forks != forks) {
+        threads_watch_forks();
+        forks = papi_fork_count();
         cached_tid = (pid_t)syscall(SYS_gettid);
+        cached_tid_forks = forks;
     }
     return cached_tid;
 }

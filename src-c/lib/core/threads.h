@@ -5,6 +5,9 @@
 #include "papi_globals.h"
 
 PAPI_INTERNAL pid_t papi_gettid(void);
+/* Count this process's forks from now on (papi_fork_count; idempotent): PAPI_library_init
+ * and the first papi_gettid of a thread call it. */
+PAPI_INTERNAL void threads_watch_forks(void);
 PAPI_INTERNAL void threads_shutdown(void);
 PAPI_INTERNAL void *thread_hl_slot(void); /* per-thread high-level state pointer slot */
 /* A pthread key whose destructor fn runs when a thread that set a value ends. Every key

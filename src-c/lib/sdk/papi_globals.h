@@ -24,8 +24,10 @@
 struct papi_globals {
     atomic_int init_state;   /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits; atomic: the high
                               * level and PAPI_thread_init set bits from any thread */
-    atomic_uint forks;       /* papi_fork_count(): beside init_state, which a fork's child
-                              * handler writes anyway (one page, one copy-on-write fault) */
+    atomic_uint forks;       /* papi_fork_count(), and inherited (a forked child's copy of
+                              * its parent's state not dropped yet): beside init_state, which
+                              * a fork's child handler writes anyway (one page written) */
+    atomic_int inherited;
     int debug_level;         /* PAPI_QUIET, PAPI_VERB_ECONT, PAPI_VERB_ESTOP */
     PAPI_debug_handler_t debug_handler;
     int default_domain;

@@ -80,9 +80,19 @@ typedef void (*papi_life_fn)(const struct papi_life *ev);
  * worth freeing; it stays registered for the life of the process. PAPI_ENOMEM when the
  * stage is full (a fixed table: fork handlers may not allocate). */
 PAPI_INTERNAL int papi_lifecycle_register(enum papi_life_stage stage, papi_life_fn fn);
+/* Register fn for PAPI_LIFE_FORK_CHILD, which reaches only the callbacks registered here
+ * (the stages' callbacks get SHUTDOWN only): every page of code or data the child
+ * touches inside fork() is a copy-on-write or mapping fault in every child of an
+ * instrumented program (system(), popen()), so only state a user holds is marked there.
+ * Mark such a callback PAPI_FORK_CHILD_CODE. */
+PAPI_INTERNAL int papi_lifecycle_register_fork(papi_life_fn fn);
 /* Run every callback for ev (the core's library_init.c, nobody else). Reads the table
  * without a lock: it is called inside fork(). */
 PAPI_INTERNAL void papi_lifecycle_notify(const struct papi_life *ev);
+/* Code that runs in a forked child inside fork(): gathered in one section (the linker
+ * sorts every .text.sorted.* section together), so the child maps one page or two of
+ * the library's code instead of one per function. */
+#define PAPI_FORK_CHILD_CODE __attribute__((section(".text.sorted.papi_fork_child")))
 /* How many forks this process's copy of the library has been through since it was first
  * initialised (0 in the process that initialised it): a component compares it with the
  * value it saw when it opened something per task. A plain read: no callback runs in the
