@@ -11,6 +11,7 @@
 
 #include "call_guard.h"
 #include "component_registry.h"
+#include "eventset.h"
 #include "threads.h"
 
 /* Fork: the child starts from a clean library. At fork its copy of the parent's state is
@@ -109,18 +110,36 @@ void PAPI_shutdown(void)
     pthread_mutex_unlock(&lifecycle_lock);
 }
 
+/* Process exit or dlclose? An atexit handler of a shared library runs at exit() before
+ * the destructors of every library (_dl_fini), but at dlclose after this library's own
+ * destructor (crtbegin's __do_global_dtors_aux, which runs it through __cxa_finalize, is
+ * the last entry of .fini_array to run). So the destructor sees this flag set only when
+ * the process is exiting. */
+static int process_exiting;
+static void note_process_exit(void) { process_exiting = 1; }
+__attribute__((constructor)) static void papi_load(void) { atexit(note_process_exit); }
+
 /* dlclose (kokkos-tools connectors, Caliper services, Python bindings load and unload a
- * library linked to this one) and process exit: nothing of the library may outlive its
- * code. What PAPI_shutdown does (every set stopped and freed, timers and overflow
- * descriptors with them; overflow puts back its signal actions at PAPI_LIFE_SHUTDOWN),
- * then the thread-exit keys, whose destructors are about to be unmapped. */
+ * library linked to this one): nothing of the library may outlive its code. What
+ * PAPI_shutdown does (every set stopped and freed, timers and overflow descriptors with
+ * them; overflow puts back its signal actions at PAPI_LIFE_SHUTDOWN), then the
+ * thread-exit keys, whose destructors are about to be unmapped, and the memory kept for
+ * reuse. At process exit, nothing: the code stays mapped until the kernel ends every
+ * thread and takes back descriptors, timers and memory, while a teardown here could
+ * only hurt other threads still counting (the calls they make next would fail) and a
+ * signal still queued for one of them would meet the default action once overflow put
+ * it back (SIGRTMIN+2 terminates the process). */
 __attribute__((destructor)) static void papi_unload(void)
 {
+    if (process_exiting)
+        return;
     pthread_mutex_lock(&lifecycle_lock);
     drop_inherited();
     if (g_papi.init_state != PAPI_NOT_INITED)
         teardown(0);
     pthread_mutex_unlock(&lifecycle_lock);
     threads_unload();
+    es_unload();
+    papi_errors_unload();
     papi_calls_unload();
 }

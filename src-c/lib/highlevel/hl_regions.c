@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "call_guard.h"
 #include "hl_state.h"
 #include "hl_regions.h"
 
@@ -310,6 +311,7 @@ static int thread_get(struct hlr_thread **out)
 
 static int sample(struct hlr_thread *t, struct hlr_sample *s)
 {
+    PAPI_CALL_GUARD(); /* a PAPI_shutdown in another thread waits, or this call fails */
     s->real = hl_real_ns();
     s->cyc = PAPI_get_real_cyc();
     if (own_set(t) == PAPI_NULL)
