@@ -36,6 +36,19 @@ static void atfork_child(void)
 
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
 
+/* Process exit or dlclose? An atexit handler registered once the program runs (after
+ * ld.so registered _dl_fini, so not from a constructor: that one would run after the
+ * destructors) runs at exit() before the destructors of every library, but at dlclose
+ * after this library's own destructor (crtbegin's __do_global_dtors_aux, which runs it
+ * through __cxa_finalize, is the last entry of .fini_array to run). So the destructor
+ * sees this flag set only when the process is exiting (checked with gcc, clang, ASan,
+ * TSan, linked, dlopened and static). Registered by the first PAPI_library_init: a
+ * library never initialised has nothing to tear down. */
+static int process_exiting;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static void note_process_exit(void) { process_exiting = 1; }
+static void register_exit(void) { atexit(note_process_exit); }
+
 /* PAPI_library_init, PAPI_shutdown and the unload destructor, one at a time. */
 static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -76,6 +89,7 @@ int PAPI_library_init(int version)
                           "PAPI_library_init(0x%x): this library is version 0x%x; recompile against "
                           "its papi.h", (unsigned)version, (unsigned)PAPI_VER_CURRENT);
     pthread_once(&atfork_once, register_atfork);
+    pthread_once(&exit_once, register_exit);
     pthread_mutex_lock(&lifecycle_lock);
     drop_inherited();
     pthread_mutex_lock(&g_papi_lock);
@@ -109,15 +123,6 @@ void PAPI_shutdown(void)
         teardown(0);
     pthread_mutex_unlock(&lifecycle_lock);
 }
-
-/* Process exit or dlclose? An atexit handler of a shared library runs at exit() before
- * the destructors of every library (_dl_fini), but at dlclose after this library's own
- * destructor (crtbegin's __do_global_dtors_aux, which runs it through __cxa_finalize, is
- * the last entry of .fini_array to run). So the destructor sees this flag set only when
- * the process is exiting. */
-static int process_exiting;
-static void note_process_exit(void) { process_exiting = 1; }
-__attribute__((constructor)) static void papi_load(void) { atexit(note_process_exit); }
 
 /* dlclose (kokkos-tools connectors, Caliper services, Python bindings load and unload a
  * library linked to this one): nothing of the library may outlive its code. What
