@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,12 +24,12 @@
 
 #include "papi_test.h"
 
-static volatile long overflows;
+static atomic_long overflows; /* lock-free: async-signal-safe */
 
 static void on_overflow(int es, void *pc, long long vec, void *ctx)
 {
     (void)es, (void)pc, (void)vec, (void)ctx;
-    overflows++;
+    atomic_fetch_add_explicit(&overflows, 1, memory_order_relaxed);
 }
 
 static void *counting(void *arg)
