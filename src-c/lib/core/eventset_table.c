@@ -25,8 +25,8 @@ static atomic_int es_top;
  * g_papi_lock. */
 static struct eventset *pool;
 
-/* A set from the pool (its arrays are gone, its reading mark left as it is: a read that
- * found this memory as an older set may still be putting it back), or a new one. */
+/* A set from the pool, zeroed (its mark too: in a forked child, a mark a thread of the
+ * parent left there would make the child's shutdown wait for it forever), or a new one. */
 static struct eventset *set_alloc(void)
 {
     pthread_mutex_lock(&g_papi_lock);
@@ -36,9 +36,7 @@ static struct eventset *set_alloc(void)
     pthread_mutex_unlock(&g_papi_lock);
     if (!es)
         return calloc(1, sizeof *es);
-    uintptr_t reading = __atomic_load_n(&es->reading, __ATOMIC_RELAXED);
     memset(es, 0, sizeof *es);
-    __atomic_store_n(&es->reading, reading, __ATOMIC_RELAXED);
     return es;
 }
 
