@@ -1,8 +1,9 @@
 # Cross build for aarch64 Linux (the arm64 PMU lane, scripts/pmu-lane.sh).
 # Compilers: Debian's gcc-aarch64-linux-gnu (and gfortran-aarch64-linux-gnu if present).
 # Libraries (libpfm4, hwloc, udev): arm64 Debian packages unpacked into a directory by
-# pmu-vm/sysroot-arm64; point PAPI_ARM64_SYSROOT at it (default
-# ~/.cache/papi-arm64-sysroot). The compiler keeps its own glibc (/usr/aarch64-linux-gnu).
+# the project's scripts/guest/fetch-arm64 (scripts/pmu-lane.sh does it); point
+# PAPI_ARM64_SYSROOT at it (default ~/.cache/papi-arm64-sysroot). The compiler keeps its
+# own glibc (/usr/aarch64-linux-gnu).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
@@ -30,7 +31,7 @@ endif()
 set(ENV{PAPI_ARM64_SYSROOT} "${PAPI_ARM64_SYSROOT}")
 if(NOT EXISTS "${PAPI_ARM64_SYSROOT}/usr/include/perfmon/pfmlib_perf_event.h")
   message(FATAL_ERROR "no arm64 libpfm4 in ${PAPI_ARM64_SYSROOT}: run scripts/pmu-lane.sh "
-                      "(or pmu-vm/sysroot-arm64 ${PAPI_ARM64_SYSROOT} libpfm4 libpfm4-dev "
+                      "(or scripts/guest/fetch-arm64 ${PAPI_ARM64_SYSROOT} libpfm4 libpfm4-dev "
                       "libhwloc15 libhwloc-dev libudev1)")
 endif()
 

@@ -15,7 +15,8 @@ report, on pandas (Debian's python3-pandas).
                    instance (papi_sum.csv/.html, papi.csv/.html)
 
 The report is written to the file named above in the current directory.
-Exit status: 0 done, 1 the files cannot be read, 2 bad usage."""
+Exit status: 0 done, 1 a file cannot be read or written, 2 bad usage or a rank file that
+is not PAPI 7's format (one line naming the file and what is wrong)."""
 import argparse
 import json
 import os
@@ -56,6 +57,52 @@ class InputError(Exception):
     pass
 
 
+class MalformedInput(InputError):
+    """A rank file that parses but is not PAPI 7's format: exit status 2."""
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and \
+        v not in (float("inf"), float("-inf"))
+
+
+def check_rank_file(path, data):
+    """Every value the report reads, of the type it reads it as; the first that is not
+    raises MalformedInput naming the file and where."""
+    def bad(where, what):
+        raise MalformedInput("%s: %s %s" % (path, where, what))
+    if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
+        raise MalformedInput("%s is not a region file in PAPI 7's format (needs "
+                             "'event_definitions' and 'threads')" % path)
+    if not isinstance(data["event_definitions"], dict):
+        bad("'event_definitions'", "is not an object")
+    for event, d in data["event_definitions"].items():
+        if not isinstance(d, dict):
+            bad("event_definitions['%s']" % event, "is not an object")
+    if not isinstance(data["threads"], dict):
+        bad("'threads'", "is not an object")
+    for thread, t in data["threads"].items():
+        where = "threads['%s']" % thread
+        if not isinstance(t, dict) or not isinstance(t.get("regions"), dict):
+            bad(where, "has no 'regions' object")
+        for rid, region in t["regions"].items():
+            where = "threads['%s'].regions['%s']" % (thread, rid)
+            if not isinstance(region, dict):
+                bad(where, "is not an object")
+            if "name" in region and not isinstance(region["name"], str):
+                bad(where + ".name", "is not a string")
+            for key, value in region.items():
+                if key in ("name", "parent_region_id") or is_number(value):
+                    continue
+                if not isinstance(value, dict):
+                    bad("%s['%s']" % (where, key), "is neither a number nor an object of reads")
+                if "region_value" not in value:
+                    bad("%s['%s']" % (where, key), "has no 'region_value'")
+                for read, v in value.items():
+                    if not is_number(v):
+                        bad("%s['%s'].%s" % (where, key, read), "is not a number")
+
+
 def two_decimals(x):
     return float("%.2f" % x)
 
@@ -88,11 +135,11 @@ def load(source):
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f, object_pairs_hook=OrderedDict)
-        except (OSError, ValueError) as e:
-            raise InputError("cannot read %s: %s" % (path, e))
-        if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
-            raise InputError("%s is not a region file in PAPI 7's format (needs "
-                             "'event_definitions' and 'threads')" % path)
+        except OSError as e:
+            raise InputError("cannot read %s: %s" % (path, e.strerror))
+        except (ValueError, RecursionError) as e:
+            raise MalformedInput("%s is not JSON: %s" % (path, e))
+        check_rank_file(path, data)
         if definitions is None:
             definitions = data["event_definitions"]
         ranks[str(rank_of(name, position))] = OrderedDict([("threads", data["threads"])])
@@ -378,10 +425,15 @@ def main(argv):
             write(derive_summary(report) if a.notation == "derived" else report, "papi_sum.json")
     except InputError as e:
         print("papi_hl_output_writer: %s" % e, file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, MalformedInput) else 1
     except OSError as e:
         print("papi_hl_output_writer: cannot write the report: %s" % e, file=sys.stderr)
         return 1
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
+        # Content check_rank_file let through: still one line, no traceback.
+        print("papi_hl_output_writer: %s: unexpected content (%s: %s)"
+              % (a.source, type(e).__name__, e), file=sys.stderr)
+        return 2
     return 0
 
 

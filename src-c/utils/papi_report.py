@@ -9,9 +9,10 @@ thread heat maps, the PAPI_hl_read series) plus the tidy CSV tables the figures 
 drawn from, and the region tree in Hatchet's literal format (regions_hatchet.json).
 The same tables are available as pandas DataFrames from the Python module papi_report.
 
-Exit status: 0 done, 1 the inputs cannot be read or pandas/matplotlib are missing,
-2 bad usage, 3 the report is written but some figures failed (the page and stderr say
-which and why)."""
+Exit status: 0 done, 1 the inputs cannot be read, the output cannot be written or
+pandas/matplotlib are missing, 2 bad usage or an input that is not in the expected format
+(one line naming the file and what is wrong), 3 the report is written but some figures
+failed (the page and stderr say which and why)."""
 import argparse
 import json
 import os
@@ -91,11 +92,17 @@ def main(argv=None):
             written.append(path)
     except papi_report.ReportError as e:
         print("papi_report: %s" % e, file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, papi_report.MalformedInput) else 1
     except OSError as e:
         print("papi_report: cannot write %s: %s" % (e.filename or args.output, e.strerror),
               file=sys.stderr)
         return 1
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
+        # Content the checks of papi_report.tables let through: still one line, no traceback.
+        print("papi_report: %s: unexpected content (%s: %s)"
+              % (", ".join([s for s in [mpi] + (regions or []) if s]), type(e).__name__, e),
+              file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps({"written": written, "failed": dict(failed)}, indent=1))
     else:

@@ -1,10 +1,12 @@
 /* test_thread_exit_fds.c: threads that end with a running event set give its descriptors
  * back. 10,000 threads (in batches of 50 alive at once) each create a set on
- * perf::PAGE-FAULTS, start it, touch 10 pages and return without PAPI_stop. Under the
- * default limit of 1,024 descriptors, the process must still open new ones at the end and
- * hold as many as before; every set reads, from the main thread, the faults its thread
- * took (frozen when the thread ended), says it is stopped, and is cleaned up and destroyed
- * by the main thread. Usage: test_thread_exit_fds [threads] */
+ * perf::PAGE-FAULTS, start it, touch 10 pages and return without PAPI_stop. After each
+ * batch is joined, before the main thread touches a set, the process must hold as many
+ * descriptors as before the first thread (the thread-exit hook closed them: PAPI_cleanup
+ * by the main thread would close them too, so the count comes first); every set then
+ * reads, from the main thread, the faults its thread took (frozen when the thread
+ * ended), says it is stopped, and is cleaned up and destroyed by the main thread. Under
+ * the default limit of 1,024 descriptors. Usage: test_thread_exit_fds [threads] */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sys/resource.h>
@@ -63,6 +65,9 @@ int main(int argc, char **argv)
             }
         for (int i = 0; i < n; i++)
             pthread_join(th[i], NULL);
+        int fds_now = count_fds();
+        CHECK(fds_now == fds_before, "%d descriptors open after %d threads ended with running "
+              "sets (before any cleanup), %d before the first", fds_now, done + n, fds_before);
         for (int i = 0; i < n; i++) {
             CHECK(jobs[i].ret == PAPI_OK, "thread %d: set up returned %d (%s)", done + i,
                   jobs[i].ret, PAPI_strerror(jobs[i].ret));

@@ -2,7 +2,8 @@
 # check_sandbox.sh ERRNO SECCOMP_RUN PROGRAM [ARGS...]: run PROGRAM with perf_event_open
 # refused by a seccomp filter (ENOSYS or EPERM) and check what it says: the cause is named
 # (seccomp, or perf_event_paranoid when that refuses first: an unprivileged process at
-# level 3), the advice fits it, and nothing claims that software events count.
+# level 3), the advice fits it, and nothing claims that software events count; for
+# sandbox_probe, the region API's own notice says the same.
 set -u
 err=$1 runner=$2
 shift 2
@@ -29,7 +30,23 @@ if [ "$err" = ENOSYS ] || [ "$privileged" = 1 ] || [ "$paranoid" -le 2 ]; then
 else
   printf '%s\n' "$out" | grep -q 'perf_event_paranoid' || fail "the output does not name perf_event_paranoid"
 fi
-if printf '%s\n' "$out" | grep -q 'software events (perf::\|counting software events\|software events count'; then
+claims='software events (perf::\|counting software events\|software events count'
+if printf '%s\n' "$out" | grep -q "$claims"; then
   fail "the output claims that software events count, but perf_event_open is refused"
+fi
+# The region API (sandbox_probe calls it): its own one-line notice must say why on its own.
+if printf '%s\n' "$out" | grep -q '^PAPI_hl_region_begin = '; then
+  notice=$(printf '%s\n' "$out" | grep '^PAPI: PAPI_hl_region_begin: ')
+  [ -n "$notice" ] || fail "PAPI_hl_region_begin printed no notice of what it cannot count"
+  if [ "$err" = ENOSYS ] || [ "$privileged" = 1 ] || [ "$paranoid" -le 2 ]; then
+    printf '%s\n' "$notice" | grep -q 'seccomp\|perf_event_open' ||
+      fail "the region API's notice names neither seccomp nor perf_event_open: $notice"
+  else
+    printf '%s\n' "$notice" | grep -q 'perf_event_paranoid' ||
+      fail "the region API's notice does not name perf_event_paranoid: $notice"
+  fi
+  if printf '%s\n' "$notice" | grep -q "$claims"; then
+    fail "the region API's notice claims that software events count: $notice"
+  fi
 fi
 echo "check_sandbox ($err): PASSED"

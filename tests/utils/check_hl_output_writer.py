@@ -112,7 +112,7 @@ def tables(writer, source, summary):
 
 
 def errors(writer, fixtures):
-    _, _, err, _ = run(writer, ["--source", os.path.join(fixtures, "not_papi_format")], expect=1)
+    _, _, err, _ = run(writer, ["--source", os.path.join(fixtures, "not_papi_format")], expect=2)
     check("event_definitions" in err, "a file in another format: no clear message: %r" % err)
     run(writer, ["--source", os.path.join(fixtures, "no_such_dir")], expect=2)
     run(writer, ["--source", os.path.join(fixtures, "mpi_threads"), "--type", "bogus"], expect=2)

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""check_malformed_inputs.py PYTHON HL_WRITER HL_FIXTURE MPI_COLLECT: the Python tools on
-inputs that are valid JSON of the wrong shape.
+"""check_malformed_inputs.py PYTHON HL_WRITER HL_FIXTURE MPI_COLLECT PAPI_REPORT: the Python
+tools on inputs that are valid JSON of the wrong shape.
 
-Every value of a valid input (a region file of papi_hl_output_writer, the report and the
-rows papi_mpi_collect reads) is in turn deleted or replaced by a value of another type;
-the tool then either works (exit 0: the change did not matter) or says what is wrong in
-one line naming the file, with exit status 2: never a traceback, never another status.
-Exit 0 pass, 1 fail."""
+Every value of a valid input (a region file of papi_hl_output_writer; the report and the
+rows papi_mpi_collect reads; the MPI report and a region file of papi_report) is in turn
+deleted or replaced by a value of another type; the tool then either works (exit 0: the
+change did not matter) or says what is wrong in one line naming the file, with exit
+status 2: never a traceback, never another status. papi_hl_output_writer and papi_report
+run as installed (their own interpreter, Debian's python3 with pandas), papi_mpi_collect
+on PYTHON. Exit 0 pass, 1 fail."""
 import copy
 import json
 import os
@@ -87,7 +89,7 @@ def hl_writer(python, writer, fixture, limit):
                 json.dump(mutated, f)
             for type_ in ("summary", "detail")[len(p) % 2:][:1]:
                 what = "papi_hl_output_writer --type %s, %s at %s" % (type_, json.dumps(r), list(p))
-                counts[run_case([python, writer, "--source", src, "--type", type_], tmp,
+                counts[run_case([writer, "--source", src, "--type", type_], tmp,
                                 os.path.join(src, target), what)] += 1
     print("papi_hl_output_writer: %d mutated runs worked, %d were rejected in one line"
           % (counts["ok"], counts["rejected"]))
@@ -120,13 +122,63 @@ def mpi_collect(python, collect, limit):
     return counts
 
 
+# papi_report's MPI report: two ranks of the wrapper library's format, every table filled.
+def _call(calls, time_s, sent=0, recv=0):
+    return {"calls": calls, "time_s": time_s, "bytes_sent": sent, "bytes_recv": recv}
+
+
+REPORT_MPI = {
+    "run_id": "1700000000.000000001-1", "nranks": 2, "finished_ranks": 2,
+    "callsites": {"sites": 1, "calls_without_site": 0, "per_thread_table": 1024, "top": [
+        {"call": "MPI_Send", "function": "main", "file": "/src/ring.c", "line": 12,
+         "object": "/bin/ring", "offset": "0x1234", "ranks": 2, "calls": 4, "time_s": 0.02,
+         "bytes_sent": 800, "bytes_recv": 0, "min_call_s": 0.001, "max_call_s": 0.009,
+         "max_call_rank": 1, "rank_min_s": 0.005, "rank_min": 0, "rank_max_s": 0.015,
+         "rank_max": 1}]},
+    "ranks": [
+        {"rank": r, "finished": True, "threads": 1, "wall_s": 1.0 + r, "mpi_s": 0.25 * (r + 1),
+         "counters": {"perf::PAGE-FAULTS": 100 + r, "perf::TASK-CLOCK": 900000 + r},
+         "calls": {"MPI_Init": _call(1, 0.1), "MPI_Send": _call(2, 0.01 * (r + 1), 400),
+                   "MPI_Recv": _call(2, 0.02, 0, 400), "MPI_Finalize": _call(1, 0.001)},
+         "sizes": {"MPI_Send": [{"bucket": 9, "calls": 2, "time_s": 0.01 * (r + 1)}]},
+         "partners": [{"rank": 1 - r, "sends": 2, "bytes_sent": 400, "recvs": 2,
+                       "bytes_recv": 400, "time_s": 0.01}]}
+        for r in (0, 1)],
+}
+
+
+def papi_report(tool, fixture, limit):
+    """Mutations of the MPI report, then of one region file (the other one left whole)."""
+    names = sorted(n for n in os.listdir(fixture) if n.endswith(".json"))
+    with open(os.path.join(fixture, names[0]), encoding="utf-8") as f:
+        region_doc = json.load(f)
+    counts = {"ok": 0, "rejected": 0}
+    for target, doc in (("papi_mpi_report.json", REPORT_MPI), (names[0], region_doc)):
+        for p, r, mutated in mutations(doc, limit // 2):
+            with tempfile.TemporaryDirectory() as tmp:
+                regions = os.path.join(tmp, "papi_hl_output")
+                shutil.copytree(fixture, regions)
+                report = os.path.join(tmp, "papi_mpi_report.json")
+                with open(report, "w", encoding="utf-8") as f:
+                    json.dump(mutated if target == "papi_mpi_report.json" else REPORT_MPI, f)
+                if target != "papi_mpi_report.json":
+                    with open(os.path.join(regions, target), "w", encoding="utf-8") as f:
+                        json.dump(mutated, f)
+                what = "papi_report, %s: %s at %s" % (target, json.dumps(r), list(p))
+                bad = report if target == "papi_mpi_report.json" else os.path.join(regions, target)
+                counts[run_case([tool, "--mpi", report, "--regions", regions, "-o",
+                                 os.path.join(tmp, "out")], tmp, bad, what)] += 1
+    print("papi_report: %d mutated runs worked, %d were rejected in one line"
+          % (counts["ok"], counts["rejected"]))
+    return counts
+
+
 def main(argv):
     python = argv[1]
-    writer, fixture, collect = (a if a == "-" else os.path.abspath(a) for a in argv[2:5])
-    # "-": papi_hl_output_writer left out (its rewrite on pandas does its own checks).
-    a = hl_writer(python, writer, fixture, 80) if writer != "-" else {"rejected": 1}
-    b = mpi_collect(python, collect, 90)
-    if a["rejected"] == 0 or b["rejected"] == 0:
+    writer, fixture, collect, report = (os.path.abspath(a) for a in argv[2:6])
+    counts = [hl_writer(python, writer, fixture, 80), mpi_collect(python, collect, 90),
+              papi_report(report, fixture, 40)]
+    if any(c["rejected"] == 0 for c in counts):
         FAILURES.append("no mutation was rejected: the check tested nothing")
     print("check_malformed_inputs: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
     return 1 if FAILURES else 0

@@ -140,7 +140,11 @@ int PAPI_start(int EventSet)
         return ret;
     }
     es->state = (es->state & ~PAPI_STOPPED) | PAPI_RUNNING;
-    es->fast_read = es->plain ? es->cmp->read_values : NULL;
+    __atomic_store_n(&es->fast_read, es->plain ? es->cmp->read_values : NULL, __ATOMIC_RELAXED);
+    /* The unguarded read below, for this thread only, where the shutdown's barrier
+     * reaches every thread (call_guard.c); elsewhere reads take the guarded path. */
+    if (es->plain && __atomic_load_n(&papi_barrier_ok, __ATOMIC_RELAXED))
+        __atomic_store_n(&es->reader, es_this_thread(), __ATOMIC_RELAXED);
     if (own)
         running_handle[es->cidx] = EventSet + 1;
     return PAPI_OK;
@@ -155,7 +159,8 @@ int PAPI_stop(int EventSet, long long *values)
         return ret;
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
-    es->fast_read = NULL;
+    __atomic_store_n(&es->reader, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&es->fast_read, NULL, __ATOMIC_RELAXED);
     ret = es->cmp->stop(es->ctx);
     if (es->overflow)
         es_overflow_hooks->stop(es);
@@ -187,10 +192,12 @@ static __attribute__((noinline)) int accum_values(struct eventset *es, long long
     return PAPI_OK;
 }
 
-/* PAPI_read and PAPI_accum for anything but a valid plain running set: the checks of
- * what they were given, then the general path (kept out of the hot path's frame). */
+/* PAPI_read and PAPI_accum for anything but a plain running set read by the thread
+ * that started it: guarded (call_guard.h), the checks of what they were given, then the
+ * general path (kept out of the hot path's frame). */
 static __attribute__((noinline)) int read_general(int EventSet, long long *values, int mode)
 {
+    PAPI_CALL_GUARD();
     struct eventset *es;
     int ret = get_set(EventSet, &es);
     if (ret != PAPI_OK)
@@ -202,20 +209,50 @@ static __attribute__((noinline)) int read_general(int EventSet, long long *value
     return mode & CMP_READ_ACCUM ? accum_values(es, values) : read_values(es, values);
 }
 
-/* The hot path: a table load, two tests and a tail call into the component, which reads
- * the counters (user space: no system call) and writes the values itself. The set is not
- * multiplexed (plain), so its values need no times: PAPI_get_event_running_fraction and
- * the high level do not take them from a PAPI_read.
- * Not guarded (PAPI_CALL_GUARD), nor is PAPI_accum: the guard costs about 40 guest
- * instructions, more than the 1.5x bound over the raw user-space read leaves, so a
- * PAPI_read racing PAPI_shutdown in another thread can still meet a freed set. */
-int PAPI_read(int EventSet, long long *values)
+/* The hot path: a table load, the set's reader compared with this thread, the set
+ * marked as being read, and a call into the component, which reads the counters (user
+ * space: no system call) and writes the values itself. The set is not multiplexed
+ * (plain), so its values need no times: PAPI_get_event_running_fraction and the high
+ * level do not take them from a PAPI_read.
+ * Against PAPI_shutdown in another thread, without the call guard (the address of its
+ * thread-local slot alone costs more than the 1.5x bound over the raw user-space read
+ * leaves): the mark is a plain store into the set, which is never freed while the
+ * library is loaded (eventset_table.c keeps freed sets for reuse), so a set may be
+ * looked at even after a shutdown took it away. The shutdown clears reader and
+ * fast_read, runs a barrier on every thread (membarrier) and waits until reading is 0:
+ * either it sees this thread's mark, or this thread's load of fast_read after the mark
+ * sees NULL. A PAPI_read in a signal handler that interrupted one of this set (already
+ * marked) takes the general path, which leaves the mark alone. No frame pointer: the
+ * two instructions it costs are the margin of the arm64 lane's 1.5x bound. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define READ_FRAME __attribute__((optimize("omit-frame-pointer")))
+#else
+#define READ_FRAME
+#endif
+static inline __attribute__((always_inline)) int read_or_accum(int EventSet, long long *values,
+                                                               int mode)
 {
     /* The table is empty unless the library is initialised (PAPI_shutdown empties it). */
     struct eventset *es = es_lookup(EventSet);
-    if (__builtin_expect(es && values && es->fast_read, 1))
-        return es->fast_read(es->ctx, es->cnt, es->base, values, 0);
-    return read_general(EventSet, values, 0);
+    uintptr_t me = es_this_thread();
+    if (__builtin_expect(es && values && ES_PEEK(es->reader) == me && !ES_PEEK(es->reading), 1)) {
+        __atomic_store_n(&es->reading, me, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the CPU's barrier: the shutdown's membarrier */
+        int (*fast)(struct cmp_context *, struct cmp_count *, uint64_t *, long long *, int) =
+            ES_PEEK(es->fast_read);
+        if (__builtin_expect(fast != NULL, 1)) {
+            int ret = fast(es->ctx, es->cnt, es->base, values, mode);
+            __atomic_store_n(&es->reading, 0, __ATOMIC_RELEASE);
+            return ret;
+        }
+        __atomic_store_n(&es->reading, 0, __ATOMIC_RELEASE);
+    }
+    return read_general(EventSet, values, mode);
+}
+
+READ_FRAME int PAPI_read(int EventSet, long long *values)
+{
+    return read_or_accum(EventSet, values, 0);
 }
 
 int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
@@ -229,12 +266,9 @@ int PAPI_read_ts(int EventSet, long long *values, long long *cyc)
     return ret;
 }
 
-int PAPI_accum(int EventSet, long long *values)
+READ_FRAME int PAPI_accum(int EventSet, long long *values)
 {
-    struct eventset *es = es_lookup(EventSet);
-    if (__builtin_expect(es && values && es->fast_read, 1))
-        return es->fast_read(es->ctx, es->cnt, es->base, values, CMP_READ_ACCUM);
-    return read_general(EventSet, values, CMP_READ_ACCUM);
+    return read_or_accum(EventSet, values, CMP_READ_ACCUM);
 }
 
 int PAPI_reset(int EventSet)

@@ -35,9 +35,17 @@ struct es_native {
 };
 
 struct eventset {
+    /* PAPI_read and PAPI_accum against PAPI_shutdown (counting.c): the mark of the
+     * thread inside an unguarded read of this set (its es_this_thread; 0 outside), and
+     * the one thread that may take that path (the one that started the set; 0 for
+     * none). The shutdown clears reader and fast_read, runs a barrier on every thread
+     * and waits until reading is 0 before it frees anything a read touches. First, with
+     * the hot path's other fields: one cache line, and the release store that ends a
+     * read needs no offset on arm64. Accessed atomically (ES_PEEK for the loads). */
+    uintptr_t reading;
+    uintptr_t reader;
     /* PAPI_read's and PAPI_accum's whole path while the set runs plain (below): the
-     * component's read_values, set by PAPI_start, NULL otherwise. First: the hot path
-     * loads it, ctx, cnt and base from one cache line. */
+     * component's read_values, set by PAPI_start, NULL otherwise. */
     int (*fast_read)(struct cmp_context *ctx, struct cmp_count *out, uint64_t *baseline,
                      long long *values, int mode);
     struct cmp_context *ctx;    /* the component's state for this set, NULL when empty */
@@ -70,7 +78,36 @@ struct eventset {
     struct es_native *nat;
     void *overflow;        /* overflow.c state, NULL when none */
     void *profile;         /* profil.c state, NULL when none */
+    struct eventset *next_free; /* eventset_table.c: the pool of freed sets, or a list to free */
 };
+
+/* A relaxed atomic load of a word another thread may store concurrently: one plain
+ * load (gcc's atomic load on arm64 cannot take an offset: one more instruction on the
+ * hot path), an atomic one where ThreadSanitizer watches. */
+#if defined(__SANITIZE_THREAD__)
+#define ES_PEEK(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ES_PEEK(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
+#endif
+#ifndef ES_PEEK
+#define ES_PEEK(x) (*(volatile __typeof__(x) *)&(x))
+#endif
+
+/* The calling thread, cheaply (PAPI_read compares it): its thread pointer. */
+static inline uintptr_t es_this_thread(void)
+{
+    uintptr_t tp;
+#if defined(__aarch64__)
+    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#elif defined(__x86_64__)
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+#else
+    tp = (uintptr_t)pthread_self();
+#endif
+    return tp;
+}
 
 /* The table of live sets (eventset_table.c), read without a lock on the hot path. It is
  * reached through a pointer so that a forked child's atfork handler hides its parent's
@@ -85,7 +122,7 @@ struct es_tables {
 extern struct es_tables es_tables PAPI_INTERNAL;
 static inline struct eventset *es_lookup(int handle) /* NULL if not a live set */
 {
-    if ((unsigned)handle & ~(unsigned)(MAX_EVENTSETS - 1)) /* MAX_EVENTSETS: a power of 2 */
+    if ((unsigned)handle >> __builtin_ctz(MAX_EVENTSETS)) /* a power of 2: one compare */
         return NULL;
     es_slot_t *t = atomic_load_explicit(&es_tables.current, memory_order_relaxed);
     return atomic_load_explicit(&t[handle], memory_order_acquire);
@@ -105,8 +142,10 @@ PAPI_INTERNAL int es_entry_index(const struct eventset *es, int code);
 PAPI_INTERNAL void es_update_plain(struct eventset *es);
 /* Room for nentries more entries and nnat more natives (PAPI_ENOMEM, set unchanged). */
 PAPI_INTERNAL int es_reserve(struct eventset *es, int nentries, int nnat);
-/* Free the arrays and the set itself. */
+/* Free the arrays (the set itself goes back to eventset_table.c's pool). */
 PAPI_INTERNAL void es_free_arrays(struct eventset *es);
+/* The library's destructor: free the pool of sets (every set was freed before). */
+PAPI_INTERNAL void es_unload(void);
 
 /* ---- counting (counting.c) ------------------------------------------------------------- */
 /* Convert the counts (since baseline) into the user's values array. */

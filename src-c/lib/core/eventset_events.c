@@ -106,7 +106,10 @@ void es_free_arrays(struct eventset *es)
     free(es->nat);
     free(es->cnt);
     free(es->base);
-    free(es);
+    es->ent = NULL;
+    es->nat = NULL;
+    es->cnt = NULL;
+    es->base = NULL;
 }
 
 static struct cmp_target target_of(const struct eventset *es)
@@ -156,10 +159,12 @@ static int open_native(struct eventset *es, int i)
 
 void es_close_all(struct eventset *es)
 {
+    /* First: no read may start on the context about to go (the general path says so). */
+    __atomic_store_n(&es->reader, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&es->fast_read, NULL, __ATOMIC_RELEASE);
     if (es->cmp)
         es->cmp->ctx_destroy(es->ctx);
     es->ctx = NULL;
-    es->fast_read = NULL; /* no context left to read from: the general path says so */
 }
 
 int es_reopen_all(struct eventset *es)

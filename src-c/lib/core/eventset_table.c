@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "component_registry.h"
 #include "eventset.h"
@@ -17,6 +18,52 @@ struct es_tables es_tables = {tables[0], NULL}; /* one small object: one page wr
 /* One past the highest handle ever given out: the scans below stop there (handles are
  * reused lowest first, so this stays small). Only grows (written under g_papi_lock). */
 static atomic_int es_top;
+
+/* Freed sets, kept for reuse until the library is unloaded (es_unload): PAPI_read and
+ * PAPI_accum look at a set without the call guard (counting.c), so a set they found may
+ * have been taken away by a shutdown since; its memory must still be a set. Under
+ * g_papi_lock. */
+static struct eventset *pool;
+
+/* A set from the pool, zeroed (its mark too: in a forked child, a mark a thread of the
+ * parent left there would make the child's shutdown wait for it forever), or a new one. */
+static struct eventset *set_alloc(void)
+{
+    pthread_mutex_lock(&g_papi_lock);
+    struct eventset *es = pool;
+    if (es)
+        pool = es->next_free;
+    pthread_mutex_unlock(&g_papi_lock);
+    if (!es)
+        return calloc(1, sizeof *es);
+    memset(es, 0, sizeof *es);
+    return es;
+}
+
+/* A set's arrays freed (es_free_arrays), the set back to the pool. */
+static void set_free(struct eventset *es)
+{
+    es_free_arrays(es);
+    pthread_mutex_lock(&g_papi_lock);
+    es->next_free = pool;
+    pool = es;
+    pthread_mutex_unlock(&g_papi_lock);
+}
+
+void es_unload(void)
+{
+    pthread_mutex_lock(&g_papi_lock);
+    while (pool) {
+        struct eventset *n = pool->next_free;
+        free(pool);
+        pool = n;
+    }
+    pthread_mutex_unlock(&g_papi_lock);
+}
+
+/* A set's descriptors closed by the thread-exit hook (es_release_thread) against the
+ * same set's cleanup or destroy in another thread: one of them closes. */
+static pthread_mutex_t close_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static es_slot_t *current_table(void)
 {
@@ -68,7 +115,7 @@ int PAPI_create_eventset(int *EventSet)
     if (*EventSet != PAPI_NULL)
         return papi_error(PAPI_EINVAL, "*EventSet must be PAPI_NULL before PAPI_create_eventset (it is %d)",
                           *EventSet);
-    struct eventset *es = calloc(1, sizeof *es);
+    struct eventset *es = set_alloc();
     if (!es)
         return papi_error(PAPI_ENOMEM, "no memory for a new event set");
     es->state = PAPI_STOPPED;
@@ -85,7 +132,7 @@ int PAPI_create_eventset(int *EventSet)
         h++;
     if (h == MAX_EVENTSETS) {
         pthread_mutex_unlock(&g_papi_lock);
-        free(es);
+        set_free(es);
         return papi_error(PAPI_ENOMEM, "all %d event set handles are in use", MAX_EVENTSETS);
     }
     es->handle = h;
@@ -107,7 +154,9 @@ int PAPI_cleanup_eventset(int EventSet)
         return ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it first", EventSet);
+    pthread_mutex_lock(&close_lock);
     es_close_all(es);
+    pthread_mutex_unlock(&close_lock);
     /* As PAPI 7: cleanup turns overflow and profiling off (the set is stopped, so no
      * timer or signal refers to them any more). */
     free(es->overflow);
@@ -138,11 +187,13 @@ int PAPI_destroy_eventset(int *EventSet)
         return papi_error(PAPI_EINVAL,
                           "EventSet %d still has %d events: PAPI_cleanup_eventset it first",
                           *EventSet, es->nentries);
+    pthread_mutex_lock(&close_lock);
     pthread_mutex_lock(&g_papi_lock);
     atomic_store(&current_table()[es->handle], NULL);
     pthread_mutex_unlock(&g_papi_lock);
     es_close_all(es);
-    es_free_arrays(es);
+    pthread_mutex_unlock(&close_lock);
+    set_free(es);
     *EventSet = PAPI_NULL;
     return PAPI_OK;
 }
@@ -178,7 +229,7 @@ static void free_set(struct eventset *es)
     es_close_all(es);
     free(es->overflow);
     free(es->profile);
-    es_free_arrays(es);
+    set_free(es);
 }
 
 static void stop_and_free(struct eventset *es, int stop_running)
@@ -201,30 +252,70 @@ static int drop_inherited(void)
 }
 
 /* Shutdown: close every descriptor and free every set. stop_running 0: a forked child
- * dropping its parent's sets (close, no ioctl). */
+ * dropping its parent's sets (close, no ioctl). The guarded calls are out already
+ * (papi_calls_block_and_drain); PAPI_read and PAPI_accum of a set by its starting thread
+ * are not guarded (counting.c): every set is taken out of the table and out of their
+ * reach (reader and fast_read cleared), a barrier runs on every thread, and each set is
+ * freed once no read is inside it (but one this thread is inside: PAPI_shutdown from a
+ * signal handler that interrupted it). */
 static void free_all(int stop_running)
 {
     drop_inherited();
-    drain_table(current_table(), stop_and_free, stop_running);
+    es_slot_t *t = current_table();
+    struct eventset *taken = NULL;
+    int top = atomic_load_explicit(&es_top, memory_order_acquire);
+    for (int h = 0; h < top; h++) {
+        if (!atomic_load_explicit(&t[h], memory_order_relaxed))
+            continue; /* no write to a slot that is already empty */
+        struct eventset *es = atomic_exchange(&t[h], NULL);
+        if (!es)
+            continue;
+        __atomic_store_n(&es->reader, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&es->fast_read, NULL, __ATOMIC_RELAXED);
+        es->next_free = taken;
+        taken = es;
+    }
+    if (!taken)
+        return;
+    papi_barrier_everywhere();
+    uintptr_t me = es_this_thread();
+    while (taken) {
+        struct eventset *es = taken;
+        taken = es->next_free;
+        uintptr_t r;
+        while ((r = __atomic_load_n(&es->reading, __ATOMIC_ACQUIRE)) != 0 && r != me) {
+            struct timespec ts = {0, 50000};
+            nanosleep(&ts, NULL);
+        }
+        stop_and_free(es, stop_running);
+    }
 }
 
+/* Guarded (a shutdown waits for it, or it does nothing), and each set under close_lock,
+ * checked again there (another thread may have cleaned up or destroyed it meanwhile). */
 void es_release_thread(pid_t tid)
 {
     PAPI_CALL_GUARD_VOID();
     int n = atomic_load_explicit(&es_top, memory_order_acquire);
     for (int h = 0; h < n && g_papi.init_state != PAPI_NOT_INITED; h++) {
-        struct eventset *es = es_lookup(h);
-        if (!es || es->owner_tid != tid || !es->ctx ||
-            (es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED)))
+        if (!es_lookup(h))
             continue;
-        if (es->state & PAPI_RUNNING) {
-            es->cmp->stop(es->ctx);
-            if (es->overflow)
-                es_overflow_hooks->stop(es);
-            es_read_counts(es); /* the values stay readable, frozen */
-            es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
+        pthread_mutex_lock(&close_lock);
+        struct eventset *es = es_lookup(h);
+        if (es && es->owner_tid == tid && es->ctx &&
+            !(es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED))) {
+            if (es->state & PAPI_RUNNING) {
+                __atomic_store_n(&es->reader, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&es->fast_read, NULL, __ATOMIC_RELAXED);
+                es->cmp->stop(es->ctx);
+                if (es->overflow)
+                    es_overflow_hooks->stop(es);
+                es_read_counts(es); /* the values stay readable, frozen */
+                es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
+            }
+            es_close_all(es);
         }
-        es_close_all(es);
+        pthread_mutex_unlock(&close_lock);
     }
 }
 
@@ -232,8 +323,10 @@ void es_release_thread(pid_t tid)
  * shutdown every set goes, the inherited ones closed without being stopped. */
 PAPI_FORK_CHILD_CODE static void sets_lifecycle(const struct papi_life *ev)
 {
-    if (ev->event == PAPI_LIFE_FORK_CHILD)
+    if (ev->event == PAPI_LIFE_FORK_CHILD) {
+        pthread_mutex_init(&close_lock, NULL); /* another thread of the parent may hold it */
         hide_inherited();
+    }
     else
         free_all(!ev->keep_machine);
 }

@@ -11,6 +11,7 @@
 
 #include "call_guard.h"
 #include "component_registry.h"
+#include "eventset.h"
 #include "threads.h"
 
 /* Fork: the child starts from a clean library. At fork its copy of the parent's state is
@@ -33,6 +34,19 @@ PAPI_FORK_CHILD_CODE static void atfork_child(void)
 }
 
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+
+/* Process exit or dlclose? An atexit handler registered once the program runs (after
+ * ld.so registered _dl_fini, so not from a constructor: that one would run after the
+ * destructors) runs at exit() before the destructors of every library, but at dlclose
+ * after this library's own destructor (crtbegin's __do_global_dtors_aux, which runs it
+ * through __cxa_finalize, is the last entry of .fini_array to run). So the destructor
+ * sees this flag set only when the process is exiting (checked with gcc, clang, ASan,
+ * TSan, linked, dlopened and static). Registered by the first PAPI_library_init: a
+ * library never initialised has nothing to tear down. */
+static int process_exiting;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static void note_process_exit(void) { process_exiting = 1; }
+static void register_exit(void) { atexit(note_process_exit); }
 
 /* PAPI_library_init, PAPI_shutdown and the unload destructor, one at a time. */
 static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -75,6 +89,7 @@ int PAPI_library_init(int version)
                           "its papi.h", (unsigned)version, (unsigned)PAPI_VER_CURRENT);
     pthread_once(&atfork_once, register_atfork);
     threads_watch_forks();
+    pthread_once(&exit_once, register_exit);
     pthread_mutex_lock(&lifecycle_lock);
     drop_inherited();
     pthread_mutex_lock(&g_papi_lock);
@@ -110,17 +125,26 @@ void PAPI_shutdown(void)
 }
 
 /* dlclose (kokkos-tools connectors, Caliper services, Python bindings load and unload a
- * library linked to this one) and process exit: nothing of the library may outlive its
- * code. What PAPI_shutdown does (every set stopped and freed, timers and overflow
- * descriptors with them; overflow puts back its signal actions at PAPI_LIFE_SHUTDOWN),
- * then the thread-exit keys, whose destructors are about to be unmapped. */
+ * library linked to this one): nothing of the library may outlive its code. What
+ * PAPI_shutdown does (every set stopped and freed, timers and overflow descriptors with
+ * them; overflow puts back its signal actions at PAPI_LIFE_SHUTDOWN), then the
+ * thread-exit keys, whose destructors are about to be unmapped, and the memory kept for
+ * reuse. At process exit, nothing: the code stays mapped until the kernel ends every
+ * thread and takes back descriptors, timers and memory, while a teardown here could
+ * only hurt other threads still counting (the calls they make next would fail) and a
+ * signal still queued for one of them would meet the default action once overflow put
+ * it back (SIGRTMIN+2 terminates the process). */
 __attribute__((destructor)) static void papi_unload(void)
 {
+    if (process_exiting)
+        return;
     pthread_mutex_lock(&lifecycle_lock);
     drop_inherited();
     if (g_papi.init_state != PAPI_NOT_INITED)
         teardown(0);
     pthread_mutex_unlock(&lifecycle_lock);
     threads_unload();
+    es_unload();
+    papi_errors_unload();
     papi_calls_unload();
 }

@@ -117,6 +117,8 @@ static pthread_key_t owner_key;
 static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
 static int owner_key_ok;
 
+/* Guarded (es_release_thread): when the call guard's own thread-exit destructor ran
+ * first (its key is older), the guard takes a slot again for this call (call_guard.c). */
 static void owner_exit(void *arg)
 {
     (void)arg;

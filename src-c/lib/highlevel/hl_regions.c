@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "call_guard.h"
 #include "hl_state.h"
 #include "hl_regions.h"
 
@@ -127,18 +128,29 @@ static void set_note(const char *fmt, ...)
     g_hlr.note = s;
 }
 
-static void configure(void)
+/* configure's one-line notice, printed only once the choice stands (a PAPI_shutdown in
+ * another thread makes every probe fail: that is no diagnosis of the machine). */
+static char *pending_notice;
+static void notice_later(const char *msg)
+{
+    if (!pending_notice)
+        pending_notice = strdup(msg);
+}
+
+static int configure(void)
 {
     int probe = PAPI_NULL;
-    if (PAPI_create_eventset(&probe) != PAPI_OK)
-        return;
-    g_hlr.generation = atomic_load(&g_papi_generation);
+    int ret = PAPI_create_eventset(&probe);
+    if (ret != PAPI_OK)
+        return ret;
+    unsigned gen = atomic_load(&g_papi_generation);
+    g_hlr.generation = gen;
     const char *env = getenv("PAPI_EVENTS");
     char *list = env && *env ? strdup(env) : NULL; /* the whole list, however long */
     if (env && *env && !list) {
         g_hlr.source = "PAPI_EVENTS";
         set_note("no memory to read PAPI_EVENTS: no event counted");
-        hl_notice_once("PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
+        notice_later("PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
     } else if (list) {
         char *save = NULL;
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -157,7 +169,7 @@ static void configure(void)
             if (asprintf(&msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): %s: %s",
                          g_hlr.nskipped, g_hlr.skipped[0].name, g_hlr.skipped[0].why) < 0)
                 msg = NULL;
-            hl_notice_once(msg ? msg : "PAPI_hl_region_begin: some PAPI_EVENTS entries are not counted");
+            notice_later(msg ? msg : "PAPI_hl_region_begin: some PAPI_EVENTS entries are not counted");
             free(msg);
         }
     } else {
@@ -186,7 +198,7 @@ static void configure(void)
                 char *msg = NULL; /* the whole reason, whatever its length */
                 if (g_hlr.note && asprintf(&msg, "PAPI_hl_region_begin: %s", g_hlr.note) < 0)
                     msg = NULL;
-                hl_notice_once(msg ? msg : "PAPI_hl_region_begin: no event counts here");
+                notice_later(msg ? msg : "PAPI_hl_region_begin: no event counts here");
                 free(msg);
             }
             free(why);
@@ -194,16 +206,40 @@ static void configure(void)
     }
     PAPI_cleanup_eventset(probe);
     PAPI_destroy_eventset(&probe);
+    if (atomic_load(&g_papi_generation) != gen || g_papi.init_state == PAPI_NOT_INITED) {
+        for (int i = 0; i < g_hlr.nskipped; i++) {
+            free(g_hlr.skipped[i].name);
+            free(g_hlr.skipped[i].why);
+        }
+        free(g_hlr.skipped);
+        free(g_hlr.note);
+        free(pending_notice);
+        g_hlr.skipped = NULL;
+        g_hlr.note = pending_notice = NULL;
+        g_hlr.nskipped = g_hlr.nevents = 0;
+        g_hlr.source = NULL;
+        return papi_error(PAPI_ENOINIT, "PAPI_hl_region_begin: PAPI_shutdown in another thread "
+                                        "while the region events were chosen");
+    }
+    if (pending_notice)
+        hl_notice_once(pending_notice);
+    free(pending_notice);
+    pending_notice = NULL;
+    return PAPI_OK;
 }
 
 /* After PAPI_shutdown + PAPI_library_init the codes of the first generation mean
  * nothing: resolve the names again. Caller holds g_hlr_lock. */
 static int resolve_again(void)
 {
-    for (int i = 0; i < g_hlr.nevents; i++)
-        if (PAPI_event_name_to_code(g_hlr.name[i], &g_hlr.code[i]) != PAPI_OK)
+    for (int i = 0; i < g_hlr.nevents; i++) {
+        int ret = PAPI_event_name_to_code(g_hlr.name[i], &g_hlr.code[i]);
+        if (ret == PAPI_ENOINIT) /* a PAPI_shutdown in another thread, not the event */
+            return ret;
+        if (ret != PAPI_OK)
             return papi_error(PAPI_ENOEVNT, "PAPI_hl_region_begin: event %s is no longer known "
                                             "after PAPI_library_init", g_hlr.name[i]);
+    }
     g_hlr.generation = atomic_load(&g_papi_generation);
     return PAPI_OK;
 }
@@ -230,8 +266,9 @@ static int process_init(void)
     pthread_mutex_lock(&g_hlr_lock);
     int state = atomic_load_explicit(&configured, memory_order_relaxed);
     if (state == 0) {
-        configure();
-        atexit(at_exit_report);
+        ret = configure(); /* on failure, chosen again at the next call */
+        if (ret == PAPI_OK)
+            atexit(at_exit_report);
     } else if (state != (int)gen + 1) {
         ret = resolve_again();
     }
@@ -310,6 +347,7 @@ static int thread_get(struct hlr_thread **out)
 
 static int sample(struct hlr_thread *t, struct hlr_sample *s)
 {
+    PAPI_CALL_GUARD(); /* a PAPI_shutdown in another thread waits, or this call fails */
     s->real = hl_real_ns();
     s->cyc = PAPI_get_real_cyc();
     if (own_set(t) == PAPI_NULL)

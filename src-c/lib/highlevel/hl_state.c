@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "call_guard.h"
 #include "hl_state.h"
 #include "preset_tables.h"
 
@@ -184,6 +185,7 @@ int hl_session_stop(struct hl_session *s, long long *values)
 
 int hl_session_read(struct hl_session *s, long long *counts, long long *proc_ns)
 {
+    PAPI_CALL_GUARD(); /* a PAPI_shutdown in another thread waits, or this call fails */
     /* PAPI_read without its argument checks: the session's set is known to be ours. */
     struct eventset *es = es_lookup(s->eventset);
     if (__builtin_expect(!es || !(es->state & PAPI_RUNNING), 0))

@@ -1,55 +1,90 @@
 /* call_guard.c: the threads inside a library call, so that PAPI_shutdown frees nothing
- * under them (see call_guard.h). Each thread's slot (thread-local) joins a list at its
- * first guarded call and leaves it when the thread ends (a thread-exit key). The
- * shutdown sets "blocked", makes every thread's earlier stores visible with membarrier(2)
- * and waits until every slot but its own is outside: either a call sees "blocked", or the
- * shutdown sees the call. */
+ * under them (see call_guard.h). A thread takes a slot at its first guarded call and
+ * gives it back when it ends (a thread-exit key); slots stay on one list, reused, until
+ * the library is unloaded. The shutdown sets "blocked", makes every thread's earlier
+ * stores visible with membarrier(2) and waits until every slot but its own is outside:
+ * either a call sees "blocked", or the shutdown sees the call. */
+#include <errno.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "call_guard.h"
 
-__thread struct papi_call_slot papi_call_self;
+__thread struct papi_call_slot *papi_call_self;
 int papi_calls_blocked;
+int papi_barrier_ok;
 static struct papi_call_slot *slots;
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t slot_key;
 static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+static int slot_key_made;
 static int expedited; /* MEMBARRIER_CMD_PRIVATE_EXPEDITED is registered */
+static int global;    /* MEMBARRIER_CMD_GLOBAL is supported */
 
-static void slot_exit(void *arg) /* the thread ends: its slot (thread-local) goes away */
+/* The thread ends: its slot goes back. A thread-exit destructor that runs after this one
+ * (another key's) and makes a guarded call takes a slot again and sets the key again,
+ * so glibc runs this once more; in the worst case (its last round) a slot stays marked
+ * in use, idle: the scan reads it harmlessly. */
+static void slot_exit(void *arg)
 {
-    pthread_mutex_lock(&slots_lock);
-    for (struct papi_call_slot **p = &slots; *p; p = &(*p)->next)
-        if (*p == arg) {
-            *p = ((struct papi_call_slot *)arg)->next;
-            break;
-        }
-    pthread_mutex_unlock(&slots_lock);
+    struct papi_call_slot *s = arg;
+    papi_call_self = NULL;
+    __atomic_store_n(&s->in_use, 0, __ATOMIC_RELEASE);
 }
 
-static int slot_key_made;
+static int membarrier(int cmd) { return (int)syscall(SYS_membarrier, cmd, 0, 0); }
+
+static void probe_barrier(void)
+{
+    int cmds = membarrier(MEMBARRIER_CMD_QUERY);
+    global = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL);
+    expedited = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+    __atomic_store_n(&papi_barrier_ok, expedited || global, __ATOMIC_RELAXED);
+}
+
+/* A forked child has one thread: the other threads' slots, which fork copied in
+ * whatever state (inside a call, or the lock held), would make its shutdown wait forever. */
+static void slots_in_child(void)
+{
+    pthread_mutex_init(&slots_lock, NULL);
+    for (struct papi_call_slot *s = slots; s; s = s->next)
+        if (s != papi_call_self)
+            s->active = s->in_use = 0;
+    papi_calls_blocked = 0;
+}
 
 static void make_slot_key(void)
 {
     slot_key_made = pthread_key_create(&slot_key, slot_exit) == 0;
-    expedited = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    pthread_atfork(NULL, NULL, slots_in_child);
+    probe_barrier();
 }
 
-void papi_call_register(void)
+struct papi_call_slot *papi_call_register(void)
 {
-    struct papi_call_slot *s = &papi_call_self;
     pthread_once(&slot_once, make_slot_key);
     pthread_mutex_lock(&slots_lock);
-    s->next = slots;
-    slots = s;
-    s->registered = 1;
+    struct papi_call_slot *s = slots;
+    while (s && __atomic_load_n(&s->in_use, __ATOMIC_ACQUIRE))
+        s = s->next;
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s)
+            abort(); /* 16 bytes once per thread: nothing sensible is left to do */
+        s->next = slots;
+        slots = s;
+    }
+    s->in_use = 1;
     pthread_mutex_unlock(&slots_lock);
+    papi_call_self = s;
     if (slot_key_made)
         pthread_setspecific(slot_key, s);
+    return s;
 }
 
 void papi_calls_unload(void)
@@ -57,26 +92,48 @@ void papi_calls_unload(void)
     if (slot_key_made)
         pthread_key_delete(slot_key); /* its destructor is about to be unmapped */
     slot_key_made = 0;
+    pthread_mutex_lock(&slots_lock);
+    while (slots) {
+        struct papi_call_slot *n = slots->next;
+        free(slots);
+        slots = n;
+    }
+    pthread_mutex_unlock(&slots_lock);
+    papi_call_self = NULL;
 }
 
-/* A full barrier on every thread of the process; where membarrier is refused, the
- * strongest fence this thread can give (the calls then rely on their own ordering). */
-static void barrier_everywhere(void)
+/* A full barrier on every thread of the process. The expedited command needs the
+ * registration, which a forked child may lack: register again, then the global
+ * command. Where the kernel refuses both (papi_barrier_ok turns 0), later calls fence
+ * themselves (call_guard.h) and the sets' unguarded fast path is off (counting.c); the
+ * threads already past their store are given time to publish it (a store buffer drains
+ * in microseconds, not a guarantee the kernel gives: the one case left to chance). */
+int papi_barrier_everywhere(void)
 {
-    if (expedited && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
-        return;
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0)
-        return;
+    pthread_once(&slot_once, make_slot_key);
+    if (expedited && membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+        return 1;
+    if (expedited && errno == EPERM &&
+        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0 &&
+        membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+        return 1;
+    if (global && membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
+        return 1;
+    __atomic_store_n(&papi_barrier_ok, 0, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return 0;
 }
 
 void papi_calls_block_and_drain(void)
 {
     __atomic_store_n(&papi_calls_blocked, 1, __ATOMIC_SEQ_CST);
-    barrier_everywhere();
+    papi_barrier_everywhere();
     pthread_mutex_lock(&slots_lock);
     for (struct papi_call_slot *s = slots; s; s = s->next) {
-        if (s == &papi_call_self)
+        if (s == papi_call_self)
             continue; /* PAPI_shutdown called from inside a guarded call of this thread */
         while (__atomic_load_n(&s->active, __ATOMIC_ACQUIRE) > 0) {
             struct timespec ts = {0, 50000};

@@ -50,10 +50,24 @@ static _Thread_local size_t big_cap;
 static _Thread_local const char *last_detail = "";
 static pthread_key_t big_key;
 static pthread_once_t big_key_once = PTHREAD_ONCE_INIT;
+static int big_key_made;
 
 static void make_big_key(void)
 {
-    pthread_key_create(&big_key, free);
+    big_key_made = pthread_key_create(&big_key, free) == 0;
+}
+
+/* dlclose: one key per load would leak (a process has 1,024); the calling thread's
+ * buffer goes too (other threads' are freed by the key's destructor no longer). */
+void papi_errors_unload(void)
+{
+    if (big_key_made)
+        pthread_key_delete(big_key);
+    big_key_made = 0;
+    free(big_detail);
+    big_detail = NULL;
+    big_cap = 0;
+    last_detail = "";
 }
 
 /* Room for n bytes in big_detail, or 0 (then the reason is kept cut to the small one). */
@@ -67,7 +81,8 @@ static int grow_big(size_t n)
     big_detail = p;
     big_cap = n;
     pthread_once(&big_key_once, make_big_key);
-    pthread_setspecific(big_key, p); /* freed at thread exit */
+    if (big_key_made)
+        pthread_setspecific(big_key, p); /* freed at thread exit */
     return 1;
 }
 

@@ -35,6 +35,8 @@ PAPI_INTERNAL int papi_error(int code, const char *fmt, ...) __attribute__((form
 /* The calling thread's last reason ("" when none); valid until its next papi_error. */
 PAPI_INTERNAL const char *papi_last_error_detail(void);
 PAPI_INTERNAL int papi_errno_to_papi(int err);
+/* The library's destructor before dlclose: the thread-exit key of the long reasons. */
+PAPI_INTERNAL void papi_errors_unload(void);
 
 /* strlcpy-like: always terminates, returns 1 when the source was truncated. */
 PAPI_INTERNAL int papi_strcpy(char *dst, size_t size, const char *src);

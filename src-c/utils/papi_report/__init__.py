@@ -8,6 +8,6 @@ pictures and one HTML page.
 
 The tables and their columns are described in papi_report.tables; `papi_report --help`
 is the command line. Installed under <prefix>/share/papi/python (add it to PYTHONPATH)."""
-from .tables import (ReportError, load_mpi, load_regions, mpi_call_summary, mpi_callsites,  # noqa: F401
+from .tables import (MalformedInput, ReportError, load_mpi, load_regions, mpi_call_summary, mpi_callsites,  # noqa: F401
                      mpi_calls, mpi_counters, mpi_matrix, mpi_ranks, mpi_sizes, region_instances,
                      region_reads, region_totals, region_tree, region_tree_literal, tables)

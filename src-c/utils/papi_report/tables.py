@@ -58,14 +58,154 @@ class ReportError(Exception):
     """A file that is missing or not in the expected format (the message says which)."""
 
 
+class MalformedInput(ReportError):
+    """A file that parses but is not in the expected format (papi_report exits with 2)."""
+
+
 def _load_json(path):
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
     except OSError as e:
         raise ReportError("cannot read %s: %s" % (path, e.strerror))
-    except ValueError as e:
-        raise ReportError("%s is not JSON: %s" % (path, e))
+    except (ValueError, RecursionError) as e:
+        raise MalformedInput("%s is not JSON: %s" % (path, e))
+
+
+# What each value must be for the tables (and the figures drawn from them) to hold it.
+_KINDS = {
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "integer >= 0": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "string": lambda v: isinstance(v, str),
+    "string or null": lambda v: v is None or isinstance(v, str),
+    "object": lambda v: isinstance(v, dict),
+    "list": lambda v: isinstance(v, list),
+}
+
+
+class _Checker:
+    """Checks one file's values; the first that is wrong raises MalformedInput naming the
+    file and where the value is."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def bad(self, where, what):
+        raise MalformedInput("%s: %s %s" % (self.path, where, what))
+
+    def need(self, obj, key, kind, where, optional=False):
+        if key not in obj:
+            if optional:
+                return None
+            self.bad(where, "has no '%s'" % key)
+        if not _KINDS[kind](obj[key]):
+            self.bad("%s.%s" % (where, key) if where else key,
+                     "is not %s" % ("an " if kind[0] in "aeiou" else "a ") + kind)
+        return obj[key]
+
+    def rank(self, obj, key, where, nranks):
+        r = self.need(obj, key, "integer >= 0", where)
+        if r >= nranks:
+            self.bad("%s.%s" % (where, key), "is %d, not a rank of the %d" % (r, nranks))
+        return r
+
+
+_SITE_NUMBERS = ("line", "ranks", "calls", "time_s", "bytes_sent", "bytes_recv", "min_call_s",
+                 "max_call_s", "max_call_rank", "rank_min_s", "rank_min", "rank_max_s", "rank_max")
+
+
+def _check_mpi(path, rep):
+    c = _Checker(path)
+    ranks = rep["ranks"]
+    nranks = c.need(rep, "nranks", "integer >= 0", "", optional=True)
+    nranks = len(ranks) if nranks is None else nranks
+    if not len(ranks) <= nranks <= 1 << 20:  # a rank x rank matrix is drawn
+        c.bad("nranks", "is %d for %d ranks listed" % (nranks, len(ranks)))
+    seen = set()
+    for i, r in enumerate(ranks):
+        w = "ranks[%d]" % i
+        if not isinstance(r, dict):
+            c.bad(w, "is not an object")
+        n = c.rank(r, "rank", w, nranks)
+        if n in seen:
+            c.bad(w + ".rank", "%d is listed twice" % n)
+        seen.add(n)
+        c.need(r, "threads", "integer >= 0", w, optional=True)
+        for k in ("wall_s", "mpi_s"):
+            c.need(r, k, "number", w, optional=True)
+        for name, call in (c.need(r, "calls", "object", w, optional=True) or {}).items():
+            cw = "%s.calls['%s']" % (w, name)
+            if not isinstance(call, dict):
+                c.bad(cw, "is not an object")
+            c.need(call, "calls", "integer >= 0", cw)
+            c.need(call, "time_s", "number", cw, optional=True)
+            for k in ("bytes_sent", "bytes_recv"):
+                c.need(call, k, "integer >= 0", cw, optional=True)
+        for name in (c.need(r, "counters", "object", w, optional=True) or {}):
+            c.need(r["counters"], name, "number", w + ".counters")
+        for name, buckets in (c.need(r, "sizes", "object", w, optional=True) or {}).items():
+            c.need(r["sizes"], name, "list", w + ".sizes")
+            for j, b in enumerate(buckets):
+                bw = "%s.sizes['%s'][%d]" % (w, name, j)
+                if not isinstance(b, dict):
+                    c.bad(bw, "is not an object")
+                if not 0 <= c.need(b, "bucket", "integer >= 0", bw) <= 64:
+                    c.bad(bw + ".bucket", "is not a power-of-two bucket (0..64)")
+                c.need(b, "calls", "integer >= 0", bw)
+                c.need(b, "time_s", "number", bw)
+        for j, p in enumerate(c.need(r, "partners", "list", w, optional=True) or []):
+            pw = "%s.partners[%d]" % (w, j)
+            if not isinstance(p, dict):
+                c.bad(pw, "is not an object")
+            c.rank(p, "rank", pw, nranks)
+            for k in ("sends", "bytes_sent"):
+                c.need(p, k, "integer >= 0", pw, optional=True)
+            c.need(p, "time_s", "number", pw, optional=True)
+    sites = rep.get("callsites", [])
+    top = sites.get("top", []) if isinstance(sites, dict) else sites
+    if not isinstance(top, list):
+        c.bad("callsites", "is neither a list nor an object with a 'top' list")
+    for j, site in enumerate(top):
+        sw = "callsites.top[%d]" % j
+        if not isinstance(site, dict):
+            c.bad(sw, "is not an object")
+        c.need(site, "call", "string", sw)
+        for k in ("function", "file", "object", "offset"):
+            c.need(site, k, "string or null", sw)
+        for k in _SITE_NUMBERS:
+            c.need(site, k, "number", sw)
+
+
+def _check_regions(path, data):
+    c = _Checker(path)
+    c.need(data, "event_definitions", "object", "")
+    if "rank" in data and data["rank"] is not None:
+        c.need(data, "rank", "integer >= 0", "")
+    for thread, t in c.need(data, "threads", "object", "").items():
+        tw = "threads['%s']" % thread
+        if not isinstance(t, dict):
+            c.bad(tw, "is not an object")
+        for rid, r in (c.need(t, "regions", "object", tw, optional=True) or {}).items():
+            w = "%s.regions['%s']" % (tw, rid)
+            if not rid.isdigit():
+                c.bad(w, "has an id that is not a number")
+            if not isinstance(r, dict):
+                c.bad(w, "is not an object")
+            c.need(r, "name", "string", w)
+            parent = r.get("parent_region_id", -1)
+            if not (isinstance(parent, int) and not isinstance(parent, bool) or
+                    isinstance(parent, str) and parent.lstrip("-").isdigit()):
+                c.bad(w + ".parent_region_id", "is not a region id")
+            for m, v in r.items():
+                if m in ("name", "parent_region_id") or _KINDS["number"](v):
+                    continue
+                if not isinstance(v, dict):
+                    c.bad("%s['%s']" % (w, m), "is neither a number nor an object of reads")
+                c.need(v, "region_value", "number", "%s['%s']" % (w, m))
+                for k, x in v.items():
+                    if k != "region_value" and not (k.startswith("read_") and k[5:].isdigit()):
+                        c.bad("%s['%s']" % (w, m), "has '%s', not region_value or read_N" % k)
+                    c.need(v, k, "number", "%s['%s']" % (w, m))
 
 
 # ---------------------------------------------------------------- MPI report
@@ -76,7 +216,8 @@ def load_mpi(path):
         path = os.path.join(path, "papi_mpi_report.json")
     rep = _load_json(path)
     if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
-        raise ReportError("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
+        raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
+    _check_mpi(path, rep)
     return rep
 
 
@@ -214,8 +355,9 @@ def load_regions(source):
     for path in region_files(source):
         data = _load_json(path)
         if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
-            raise ReportError("%s is not a region file in PAPI 7's format (needs "
-                              "'event_definitions' and 'threads')" % path)
+            raise MalformedInput("%s is not a region file in PAPI 7's format (needs "
+                                 "'event_definitions' and 'threads')" % path)
+        _check_regions(path, data)
         rank = data.get("rank")
         if rank is None:
             stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]
