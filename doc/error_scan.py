@@ -72,6 +72,9 @@ def functions(src):
         # A member set from another (es->fast_read = ... es->cmp->read_values): an alias.
         for m in re.finditer(r"->(\w+)\s*=[^;=]*?->(\w+)\s*[:;]", text):
             aliases.setdefault(m.group(1), set()).add(m.group(2))
+        # The same stored atomically (__atomic_store_n(&es->fast_read, ... ->read_values ...)).
+        for m in re.finditer(r"__atomic_store_n\(\s*&[\w.>-]*?->(\w+)\s*,[^;]*?->(\w+)\s*[:,)]", text):
+            aliases.setdefault(m.group(1), set()).add(m.group(2))
         if not path.endswith(".c"):
             continue
         attr = r"(?:__attribute__\s*\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)\s*)?"

@@ -60,7 +60,7 @@ def run(cmd, env=None, cwd=None):
 
 def mpi_part(a, work):
     env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=work, PAPI_MPI_EVENTS="perf::PAGE-FAULTS,perf::TASK-CLOCK")
-    p = run([a.mpirun, "-np", str(NP), a.program, "25"], env=env)
+    p = run([a.mpirun, "-np", str(NP), a.program, "80"], env=env)
     with open(os.path.join(work, "papi_mpi_report.json"), encoding="utf-8") as f:
         rep = json.load(f)
     ranks = {r["rank"]: r for r in rep["ranks"]}
