@@ -193,8 +193,9 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
     for (int t = 0; t < nt; t++) {
         struct pmpi_thread *th = &pmpi_rec.threads[t];
         drop[DROP_CALLS] += atomic_load(&th->sites_dropped);
-        for (int i = 0; th->sites && i < PMPI_SITE_SLOTS; i++) {
-            const struct pmpi_site *e = &th->sites[i];
+        const struct pmpi_site *sites = pmpi_slot_sites(th);
+        for (int i = 0; sites && i < PMPI_SITE_SLOTS; i++) {
+            const struct pmpi_site *e = &sites[i];
             uint64_t key = atomic_load(&e->key);
             long long calls = atomic_load(&e->calls);
             if (!key || !calls)
@@ -210,7 +211,7 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
             r->min_ns = (long long)((double)atomic_load(&e->min) * ns_per_tick);
             r->max_ns = (long long)((double)atomic_load(&e->max) * ns_per_tick);
         }
-        if (th->sites && pmpi_site_overflow_each(t, push_lost, &l))
+        if (sites && pmpi_site_overflow_each(t, push_lost, &l))
             drop[DROP_UNCOUNTED] = 1;
     }
     drop[DROP_NOMEM_RECORDS] += l.nomem;

@@ -79,6 +79,23 @@ struct pmpi_record_state {
     struct pmpi_thread threads[PMPI_MAX_THREADS + 1];
 };
 extern struct pmpi_record_state pmpi_rec;
+
+/* A slot's tables are made by its own thread just after the slot is counted in nthreads
+ * (thread_slots.c), so a thread that reads another's slot (checkpoint, exit paths,
+ * MPI_Finalize under MPI_THREAD_MULTIPLE) takes the pointers with acquire; the owner's
+ * hot path reads them plainly. */
+static inline struct pmpi_site *pmpi_slot_sites(const struct pmpi_thread *th)
+{
+    return __atomic_load_n(&th->sites, __ATOMIC_ACQUIRE);
+}
+static inline struct pmpi_hist *pmpi_slot_hist(const struct pmpi_thread *th)
+{
+    return __atomic_load_n(&th->hist, __ATOMIC_ACQUIRE);
+}
+static inline struct pmpi_peer *pmpi_slot_peers(const struct pmpi_thread *th)
+{
+    return __atomic_load_n(&th->peers, __ATOMIC_ACQUIRE);
+}
 extern __thread struct pmpi_thread *pmpi_tls __attribute__((tls_model("initial-exec")));
 
 /* Fortran callers: the forwarder (mpi_send_ ...) records the user's return address

@@ -27,12 +27,15 @@ static void make_key(void)
  * calloc'd: pages never touched cost nothing. */
 static void slot_tables(struct pmpi_thread *th)
 {
+    /* Published with release: other threads may already see the slot (state.h). */
     if (pmpi_rec.callsites && !th->sites)
-        th->sites = calloc(PMPI_SITE_SLOTS, sizeof *th->sites);
+        __atomic_store_n(&th->sites, calloc(PMPI_SITE_SLOTS, sizeof *th->sites), __ATOMIC_RELEASE);
     if (!th->hist)
-        th->hist = calloc((size_t)PMPI_NCALLS * PMPI_SIZE_BUCKETS, sizeof *th->hist);
+        __atomic_store_n(&th->hist,
+                         calloc((size_t)PMPI_NCALLS * PMPI_SIZE_BUCKETS, sizeof *th->hist),
+                         __ATOMIC_RELEASE);
     if (!th->peers)
-        th->peers = calloc(PMPI_PEER_SLOTS, sizeof *th->peers);
+        __atomic_store_n(&th->peers, calloc(PMPI_PEER_SLOTS, sizeof *th->peers), __ATOMIC_RELEASE);
 }
 
 /* First intercepted call of a thread: claim a private slot (or the shared overflow

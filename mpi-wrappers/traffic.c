@@ -179,8 +179,9 @@ static int world_rank(MPI_Comm comm, int r)
 static const struct pmpi_peer *peer_slot_of(const struct pmpi_thread *th, int key)
 {
     unsigned h = ((unsigned)key * 2654435761u) >> (32 - PMPI_PEER_BITS);
-    for (int p = 0; th->peers && p < PMPI_PEER_PROBES; p++) {
-        const struct pmpi_peer *e = &th->peers[(h + (unsigned)p) & (PMPI_PEER_SLOTS - 1)];
+    const struct pmpi_peer *peers = pmpi_slot_peers(th);
+    for (int p = 0; peers && p < PMPI_PEER_PROBES; p++) {
+        const struct pmpi_peer *e = &peers[(h + (unsigned)p) & (PMPI_PEER_SLOTS - 1)];
         int k = atomic_load_explicit(&e->key, memory_order_acquire);
         if (k == key)
             return e;
@@ -337,7 +338,7 @@ void pmpi_traffic_json(struct tbuf *t, double ns_per_tick)
         for (int b = 0; b < PMPI_SIZE_BUCKETS; b++) {
             long long calls = 0, ticks = 0;
             for (int i = 0; i < n; i++) {
-                const struct pmpi_hist *h = pmpi_rec.threads[i].hist;
+                const struct pmpi_hist *h = pmpi_slot_hist(&pmpi_rec.threads[i]);
                 if (h) {
                     calls += atomic_load(&h[c * PMPI_SIZE_BUCKETS + b].calls);
                     ticks += atomic_load(&h[c * PMPI_SIZE_BUCKETS + b].ticks);
@@ -367,10 +368,11 @@ void pmpi_traffic_json(struct tbuf *t, double ns_per_tick)
     for (int i = 0; i < n; i++) {
         const struct pmpi_thread *th = &pmpi_rec.threads[i];
         dropped += atomic_load(&th->peers_dropped);
-        for (int s = 0; th->peers && s < PMPI_PEER_SLOTS; s++) {
-            int key = atomic_load(&th->peers[s].key), seen = 0;
+        const struct pmpi_peer *peers = pmpi_slot_peers(th);
+        for (int s = 0; peers && s < PMPI_PEER_SLOTS; s++) {
+            int key = atomic_load(&peers[s].key), seen = 0;
             for (int j = 0; key && j < i && !seen; j++)
-                seen = pmpi_rec.threads[j].peers && peer_slot_of(&pmpi_rec.threads[j], key) != NULL;
+                seen = peer_slot_of(&pmpi_rec.threads[j], key) != NULL;
             if (!key || seen)
                 continue;
             long long v[6] = {0};

@@ -9,6 +9,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* ThreadSanitizer does not see the kernel order a munmap in one thread and an mmap of the
+ * same addresses in another: it would report the second thread's first touches as racing
+ * with the first's. Its builds keep the mappings (a few pages per call). */
+#if defined(__SANITIZE_THREAD__)
+#define TEST_WORKLOAD_KEEP_MAPPINGS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_WORKLOAD_KEEP_MAPPINGS 1
+#endif
+#endif
+
 /* Touch n fresh anonymous pages: exactly n page faults (minor, user mode). The
  * mapping is made and unmapped outside the counted region by the caller's choice of
  * where to call this; mmap/munmap themselves take no page faults. */
@@ -27,7 +38,9 @@ static inline void touch_pages(long n)
     madvise((void *)p, (size_t)(n * page), MADV_NOHUGEPAGE);
     for (long i = 0; i < n; i++)
         p[i * page] = 1;
+#ifndef TEST_WORKLOAD_KEEP_MAPPINGS
     munmap((void *)p, (size_t)(n * page));
+#endif
 }
 
 /* Run the workload once so its code and stack pages are resident before counting:
