@@ -2,16 +2,24 @@
  * the file system for them (one create and one rename per file, as mpiP and IPM do): a
  * job's metadata operations do not grow with its ranks. The other ranks hand their parts
  * (JSON row, calls CSV lines, summary CSV line) to rank 0, which appends them in rank
- * order, pulling them: it grants a zero-byte token to a window of PMPI_PULL_WINDOW ranks
- * at a time, and a rank sends only after its token came, so rank 0 never holds more than
- * the window's first pieces unexpected, never all rows at once, whatever P.
+ * order as they come: never all rows at once, whatever P.
+ *
+ * Two levels, so that no rank talks to more than about 2 sqrt(P) others (an MPI keeps
+ * state per peer it talked to: at 100,000 ranks, rank 0 would otherwise hold 100,000
+ * connections): the ranks form groups of G = ceil(sqrt(P)) consecutive ranks; rank 0
+ * pulls the members of its own group (ranks 1 .. G-1) one by one, then each other
+ * group's first rank, its leader, which relays its group's streams (its own, then its
+ * members' in rank order, pulled the same way) as one stream. Both pull: a zero-byte
+ * token to a window of PMPI_PULL_WINDOW sources at a time, and a source sends only after
+ * its token came, so no rank holds more than the window's first pieces unexpected.
  *
  * What a rank sends is one stream, in pieces of at most PMPI_PULL_PIECE bytes (an int
  * count of MPI_BYTE, whatever the part's size): n 64-bit lengths (-1: the part is
  * missing, e.g. it did not fit its buffer) then the parts back to back. The first piece
- * is a plain send (the window bounds those), later ones synchronous sends (at most one
- * more unmatched per rank of the window). Rank 0 writes through one reusable buffer per
- * file; it keeps one piece buffer, whatever the rows' sizes.
+ * of a stream is a plain send (the window bounds those), later ones synchronous sends
+ * (at most one more unmatched per source of the window). Rank 0 writes through one
+ * buffer per file and receives into one piece buffer; a leader relays through two
+ * (receive, send), whatever the rows' sizes.
  *
  * The files are fresh O_EXCL|O_NOFOLLOW temporaries (output_file), renamed into place
  * together (pmpi_publish_shared) only when every part of every rank was written whole;
@@ -90,91 +98,11 @@ static void out_put(struct out *o, const char *s, size_t len)
     }
 }
 
-/* One rank's stream (rank > 0), as rank 0 receives it: the lengths, then each part
- * preceded by its file's separator. Returns 1 when a part was missing. */
-static int pull_rank(MPI_Comm comm, int r, int n, const struct pmpi_shared *f, struct out *o,
-                     char *piece)
-{
-    long long lens[PMPI_MAX_SHARED];
-    size_t hdr = (size_t)n * sizeof lens[0], got = 0, at = 0;
-    int count = 0, missing = 0;
-    MPI_Status st;
-    PMPI_Recv(piece, PULL_PIECE, MPI_BYTE, r, TAG_PIECE, comm, &st);
-    PMPI_Get_count(&st, MPI_BYTE, &count);
-    if (count < 0 || (size_t)count < hdr) {
-        fprintf(stderr,
-                "papi_mpi: rank 0 received %d bytes from rank %d for the report, "
-                "fewer than its lengths\n",
-                count, r);
-        return 1; /* a stream we cannot read: the sender sent no more than this piece */
-    }
-    memcpy(lens, piece, hdr);
-    got = (size_t)count;
-    at = hdr;
-    unsigned long long total = hdr;
-    for (int i = 0; i < n; i++)
-        total += lens[i] > 0 ? (unsigned long long)lens[i] : 0;
-    unsigned long long left_total = total - got; /* bytes still to receive */
-    for (int i = 0; i < n; i++) {
-        if (lens[i] < 0) {
-            missing = 1;
-            continue;
-        }
-        out_put(&o[i], f[i].sep, strlen(f[i].sep));
-        unsigned long long left = (unsigned long long)lens[i];
-        while (left > 0) {
-            if (at == got) { /* the next piece of the stream */
-                int k = left_total < (unsigned)PULL_PIECE ? (int)left_total : PULL_PIECE;
-                PMPI_Recv(piece, k, MPI_BYTE, r, TAG_PIECE, comm, MPI_STATUS_IGNORE);
-                got = (size_t)k;
-                at = 0;
-                left_total -= (unsigned long long)k;
-            }
-            size_t k = got - at < left ? got - at : (size_t)left;
-            out_put(&o[i], piece + at, k);
-            at += k;
-            left -= k;
-        }
-    }
-    return missing;
-}
-
-/* Rank 0: its own parts, then every other rank's, pulled in rank order. */
-static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f, struct out *o,
-                           char *piece)
-{
-    int P = pmpi_run.nranks, bad = 0;
-    MPI_Request tokens[PMPI_PULL_WINDOW];
-    for (int i = 0; i < n; i++) {
-        if (!f[i].head || !f[i].body) {
-            bad = 1;
-            continue;
-        }
-        out_put(&o[i], f[i].head, f[i].head_len);
-        out_put(&o[i], f[i].body, f[i].body_len);
-    }
-    int granted = 1; /* ranks 1 .. granted - 1 have their token */
-    for (int r = 1; r < P; r++) {
-        while (granted < P && granted < r + PULL_WINDOW) {
-            MPI_Request *slot = &tokens[granted % PULL_WINDOW];
-            if (granted > PULL_WINDOW) /* the slot's previous token, long matched */
-                PMPI_Wait(slot, MPI_STATUS_IGNORE);
-            PMPI_Isend(NULL, 0, MPI_BYTE, granted, TAG_TOKEN, comm, slot);
-            granted++;
-        }
-        bad |= pull_rank(comm, r, n, f, o, piece);
-    }
-    for (int r = granted - PULL_WINDOW > 1 ? granted - PULL_WINDOW : 1; r < granted; r++)
-        PMPI_Wait(&tokens[r % PULL_WINDOW], MPI_STATUS_IGNORE);
-    for (int i = 0; i < n; i++)
-        out_put(&o[i], f[i].tail, strlen(f[i].tail));
-    return bad;
-}
-
-/* A rank's outgoing stream: pieces of PULL_PIECE bytes, the first a plain
- * send, the later ones synchronous. */
+/* A stream to one rank: pieces of PULL_PIECE bytes, the first a plain send, the later
+ * ones synchronous. */
 struct stream {
     MPI_Comm comm;
+    int to;
     char *piece;
     size_t fill;
     int sent;
@@ -183,9 +111,9 @@ struct stream {
 static void stream_send(struct stream *s)
 {
     if (s->sent)
-        PMPI_Ssend(s->piece, (int)s->fill, MPI_BYTE, 0, TAG_PIECE, s->comm);
+        PMPI_Ssend(s->piece, (int)s->fill, MPI_BYTE, s->to, TAG_PIECE, s->comm);
     else
-        PMPI_Send(s->piece, (int)s->fill, MPI_BYTE, 0, TAG_PIECE, s->comm);
+        PMPI_Send(s->piece, (int)s->fill, MPI_BYTE, s->to, TAG_PIECE, s->comm);
     s->sent = 1;
     s->fill = 0;
 }
@@ -203,14 +131,155 @@ static void stream_put(struct stream *s, const char *p, size_t len)
     }
 }
 
-/* A rank > 0: after its token, its lengths and parts as one stream. Returns 1 when one
- * of its parts is missing (it says so). */
+/* A stream from one rank, received a piece at a time into buf. */
+struct reader {
+    MPI_Comm comm;
+    int from;
+    char *buf;
+    size_t got, at;
+};
+
+/* The next len bytes of rd's stream: copied to copy (when not NULL), appended to o (when
+ * not NULL) and forwarded into s (when not NULL). Returns 0, or -1 on an empty piece
+ * (a broken stream). */
+static int move(struct reader *rd, unsigned long long len, char *copy, struct out *o,
+                struct stream *s)
+{
+    while (len > 0) {
+        if (rd->at == rd->got) {
+            MPI_Status st;
+            int count = 0;
+            PMPI_Recv(rd->buf, PULL_PIECE, MPI_BYTE, rd->from, TAG_PIECE, rd->comm, &st);
+            PMPI_Get_count(&st, MPI_BYTE, &count);
+            if (count <= 0) {
+                fprintf(stderr,
+                        "papi_mpi: rank %d received an empty piece of the report from "
+                        "rank %d\n",
+                        pmpi_run.rank, rd->from);
+                return -1;
+            }
+            rd->got = (size_t)count;
+            rd->at = 0;
+        }
+        size_t k = rd->got - rd->at < len ? rd->got - rd->at : (size_t)len;
+        const char *p = rd->buf + rd->at;
+        if (copy) {
+            memcpy(copy, p, k);
+            copy += k;
+        }
+        if (o)
+            out_put(o, p, k);
+        if (s)
+            stream_put(s, p, k);
+        rd->at += k;
+        len -= k;
+    }
+    return 0;
+}
+
+/* One rank's stream from rd: into rank 0's files (o: each part after its file's
+ * separator) or forwarded verbatim into s (a leader). Returns 1 when a part is missing. */
+static int relay_rank(struct reader *rd, int n, const struct pmpi_shared *f, struct out *o,
+                      struct stream *s)
+{
+    long long lens[PMPI_MAX_SHARED];
+    int missing = 0;
+    if (move(rd, (unsigned long long)n * sizeof lens[0], (char *)lens, NULL, s) != 0)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        if (lens[i] < 0) {
+            missing = 1;
+            continue;
+        }
+        if (o)
+            out_put(&o[i], f[i].sep, strlen(f[i].sep));
+        if (move(rd, (unsigned long long)lens[i], NULL, o ? &o[i] : NULL, s) != 0)
+            return 1;
+    }
+    return missing;
+}
+
+/* The group size: ceil(sqrt(P)), at least 2. */
+static int group_size(int P)
+{
+    int g = 2;
+    while ((long long)g * g < P)
+        g++;
+    return g;
+}
+
+/* The j-th source of rank 0 or of a leader (self) and how many ranks' streams it sends:
+ * rank 0's are its group's members, then the other groups' leaders; a leader's its
+ * members. */
+static int source(int self, int j, int *count)
+{
+    int P = pmpi_run.nranks, G = group_size(P), members0 = (G < P ? G : P) - 1;
+    *count = 1;
+    if (self != 0 || j < members0)
+        return self + 1 + j;
+    int leader = (j - members0 + 1) * G;
+    *count = P - leader < G ? P - leader : G;
+    return leader;
+}
+
+/* Pulls nsrc sources in order, a window at a time, into o (rank 0) or s (a leader).
+ * Returns 1 when a part was missing. */
+static int pull_sources(struct reader *rd, int nsrc, int n, const struct pmpi_shared *f,
+                        struct out *o, struct stream *s)
+{
+    MPI_Request tokens[PMPI_PULL_WINDOW];
+    int granted = 0, bad = 0, count = 0; /* sources 0 .. granted - 1 have their token */
+    for (int j = 0; j < nsrc; j++) {
+        while (granted < nsrc && granted < j + PULL_WINDOW) {
+            MPI_Request *slot = &tokens[granted % PULL_WINDOW];
+            if (granted >= PULL_WINDOW) /* the slot's previous token, long matched */
+                PMPI_Wait(slot, MPI_STATUS_IGNORE);
+            PMPI_Isend(NULL, 0, MPI_BYTE, source(pmpi_run.rank, granted, &count), TAG_TOKEN,
+                       rd->comm, slot);
+            granted++;
+        }
+        rd->from = source(pmpi_run.rank, j, &count);
+        rd->got = rd->at = 0;
+        for (int c = 0; c < count; c++)
+            bad |= relay_rank(rd, n, f, o, s);
+    }
+    for (int j = granted - PULL_WINDOW > 0 ? granted - PULL_WINDOW : 0; j < granted; j++)
+        PMPI_Wait(&tokens[j % PULL_WINDOW], MPI_STATUS_IGNORE);
+    return bad;
+}
+
+/* Rank 0: its own parts, then every other rank's, in rank order. */
+static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f, struct out *o,
+                           char *piece)
+{
+    int P = pmpi_run.nranks, G = group_size(P), bad = 0;
+    for (int i = 0; i < n; i++) {
+        if (!f[i].head || !f[i].body) {
+            bad = 1;
+            continue;
+        }
+        out_put(&o[i], f[i].head, f[i].head_len);
+        out_put(&o[i], f[i].body, f[i].body_len);
+    }
+    struct reader rd = {.comm = comm, .buf = piece};
+    int nsrc = (G < P ? G : P) - 1 + (P + G - 1) / G - 1;
+    bad |= pull_sources(&rd, nsrc, n, f, o, NULL);
+    for (int i = 0; i < n; i++)
+        out_put(&o[i], f[i].tail, strlen(f[i].tail));
+    return bad;
+}
+
+/* A rank > 0: after its token, its lengths and parts as one stream to its leader (rank
+ * 0 for the first group); a leader then relays its members' streams in the same one.
+ * Returns 1 when one of its parts is missing (it says so). */
 static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const char *const *names,
                       long long *bytes)
 {
-    static char piece[PMPI_PULL_PIECE]; /* static: no allocation can break the stream */
+    /* static: no allocation can break the stream */
+    static char piece[PMPI_PULL_PIECE], relay[PMPI_PULL_PIECE];
     long long lens[PMPI_MAX_SHARED];
-    int missing = 0;
+    int rank = pmpi_run.rank, P = pmpi_run.nranks, G = group_size(P), missing = 0;
+    int leader = rank / G * G, is_leader = leader == rank;
     for (int i = 0; i < n; i++) {
         lens[i] = f[i].body ? (long long)f[i].body_len : -1;
         if (!f[i].body) {
@@ -218,11 +287,11 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
             fprintf(stderr,
                     "papi_mpi: rank %d could not write its part of %s/%s (a row too "
                     "long for its buffer, or no memory)\n",
-                    pmpi_run.rank, pmpi_run.outdir, names[i]);
+                    rank, pmpi_run.outdir, names[i]);
         }
     }
-    struct stream s = {.comm = comm, .piece = piece};
-    PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_TOKEN, comm, MPI_STATUS_IGNORE);
+    struct stream s = {.comm = comm, .to = is_leader ? 0 : leader, .piece = piece};
+    PMPI_Recv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, MPI_STATUS_IGNORE);
     stream_put(&s, (const char *)lens, (size_t)n * sizeof lens[0]);
     *bytes += (long long)((size_t)n * sizeof lens[0]);
     for (int i = 0; i < n; i++)
@@ -230,6 +299,11 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
             stream_put(&s, f[i].body, f[i].body_len);
             *bytes += lens[i];
         }
+    if (is_leader) {
+        struct reader rd = {.comm = comm, .buf = relay};
+        int members = (P - rank < G ? P - rank : G) - 1;
+        pull_sources(&rd, members, n, f, NULL, &s); /* rank 0 sees a missing part */
+    }
     if (s.fill > 0)
         stream_send(&s);
     return missing;
