@@ -129,7 +129,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     tb_json(t, pmpi_run.counter_note ? pmpi_run.counter_note : "");
     tb_fmt(t, ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
               "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
-              "up a binomial tree, rows pulled by rank 0 in windows of 64 ranks\"}, ",
+              "up a binomial tree, rows pulled by rank 0 through group leaders\"}, ",
            a->seconds, a->bytes);
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n\"metrics\": {");

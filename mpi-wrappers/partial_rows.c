@@ -400,9 +400,8 @@ void pmpi_partial_install(void)
      * refused value) looks for the temporaries a SIGKILL left of its own rows: a default
      * run does no metadata operation here. */
     const char *ckpt = getenv("PAPI_MPI_CHECKPOINT");
-    if (ckpt && *ckpt)
-        if (outdir() >= 0)
-            remove_stale_temporaries(pmpi_run.outdir_fd);
+    if (ckpt && *ckpt && outdir() >= 0)
+        remove_stale_temporaries(pmpi_run.outdir_fd);
     for (size_t i = 0; i < NHANDLED; i++) {
         struct sigaction sa, old;
         if (sigaction(handled[i].sig, NULL, &old) != 0)
