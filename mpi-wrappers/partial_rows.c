@@ -320,8 +320,9 @@ void pmpi_partial_finished(void)
         pthread_join(ckpt_thread, NULL);
         ckpt_running = 0;
     }
-    if (atomic_load(&ckpt_written) && outdir() >= 0) /* opened: a checkpoint was written */
-        unlinkat(pmpi_run.outdir_fd, pmpi_fault.checkpoint_name, 0);
+    int dir = atomic_load(&ckpt_written) ? outdir() : -1; /* opened: a checkpoint was written */
+    if (dir >= 0)
+        unlinkat(dir, pmpi_fault.checkpoint_name, 0);
 }
 
 static void at_exit(void)
@@ -400,8 +401,9 @@ void pmpi_partial_install(void)
      * refused value) looks for the temporaries a SIGKILL left of its own rows: a default
      * run does no metadata operation here. */
     const char *ckpt = getenv("PAPI_MPI_CHECKPOINT");
-    if (ckpt && *ckpt && outdir() >= 0)
-        remove_stale_temporaries(pmpi_run.outdir_fd);
+    int dir = ckpt && *ckpt ? outdir() : -1;
+    if (dir >= 0)
+        remove_stale_temporaries(dir);
     for (size_t i = 0; i < NHANDLED; i++) {
         struct sigaction sa, old;
         if (sigaction(handled[i].sig, NULL, &old) != 0)
