@@ -2,7 +2,8 @@
  * every metric by ONE reduction to rank 0 with a user operation that does MINLOC,
  * MAXLOC and SUM at once: each rank hands MPI one fixed-size vector whatever the number
  * of ranks (a tree reduction: what a rank sends does not grow with P). Rank 0 prints
- * the banner; all ranks then write the JSON report and the CSV together. */
+ * the banner and writes the JSON report and the CSVs, pulling the other ranks' rows in
+ * windows (report_files.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     tb_json(t, pmpi_run.counter_note ? pmpi_run.counter_note : "");
     tb_fmt(t, ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
               "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
-              "up a binomial tree, PMPI_Exscan, PMPI_File_write_at\"}, ",
+              "up a binomial tree, rows pulled by rank 0 through group leaders\"}, ",
            a->seconds, a->bytes);
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n\"metrics\": {");
@@ -278,13 +279,12 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
     static const char *const names[3] = {"papi_mpi_report.json", "papi_mpi_ranks.csv",
                                          "papi_mpi_summary.csv"};
     char tmps[3][PMPI_TMP_NAME];
-    int bad = pmpi_write_shared(names[0], head.cut ? NULL : head.s, head.len,
-                                body.cut ? NULL : body.s, body.len, ",\n", "\n]}\n", &wbytes,
-                                tmps[0]);
-    bad |= pmpi_write_shared(names[1], csvh.cut ? NULL : csvh.s, csvh.len,
-                             csv.cut ? NULL : csv.s, csv.len, "", "", &wbytes, tmps[1]);
-    bad |= pmpi_write_shared(names[2], sumh.cut ? NULL : sumh.s, sumh.len,
-                             sum.cut ? NULL : sum.s, sum.len, "", "", &wbytes, tmps[2]);
+    const struct pmpi_shared files[3] = {
+        {head.cut ? NULL : head.s, head.len, body.cut ? NULL : body.s, body.len, ",\n", "\n]}\n"},
+        {csvh.cut ? NULL : csvh.s, csvh.len, csv.cut ? NULL : csv.s, csv.len, "", ""},
+        {sumh.cut ? NULL : sumh.s, sumh.len, sum.cut ? NULL : sum.s, sum.len, "", ""},
+    };
+    int bad = pmpi_write_shared(names, files, 3, &wbytes, tmps);
     bad = pmpi_publish_shared(names, tmps, 3, bad);
     double total = (double)(pmpi_now_ns() - t0) * 1e-9;
     if (pmpi_run.rank == 0) {

@@ -24,8 +24,8 @@
 
 /* PAPI_MPI_OUTPUT_DIR: opened once (output_dir_open refuses other users' directories);
  * every file goes there by name relative to that descriptor. Rank 0 creates it (a mkdir
- * per component of the path); the others open it after start_run's broadcast, which
- * comes after that: one open per rank, not a mkdir per component and rank. */
+ * per component of the path) and writes the report there; another rank opens it only
+ * when it writes a row of its own (partial_rows.c): no metadata operation per rank. */
 static void env_outdir(void)
 {
     const char *d = getenv("PAPI_MPI_OUTPUT_DIR");
@@ -41,19 +41,11 @@ static void env_outdir(void)
     }
     snprintf(pmpi_run.outdir, sizeof pmpi_run.outdir, "%s", d);
     if (pmpi_run.rank != 0)
-        return; /* open_outdir, after the broadcast */
+        return; /* opened when this rank writes a row (partial_rows.c) */
     pmpi_run.outdir_fd = output_dir_open(pmpi_run.outdir, 1, why, sizeof why);
     if (pmpi_run.outdir_fd < 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_OUTPUT_DIR %s: %s: no report or rows will be "
                         "written\n", pmpi_run.outdir, why);
-}
-
-/* The other ranks: the directory rank 0 made, opened without creating anything. */
-static void open_outdir(void)
-{
-    char why[PATH_MAX + 128];
-    if (pmpi_run.rank != 0 && pmpi_run.outdir[0])
-        pmpi_run.outdir_fd = output_dir_open(pmpi_run.outdir, 0, why, sizeof why);
 }
 
 /* PAPI_MPI_CALLSITES: 1 (the default) or 0. */
@@ -94,7 +86,6 @@ static void start_run(void)
              ts.tv_nsec, (long)getpid());
     PMPI_Bcast(pmpi_run.run_id, (int)sizeof pmpi_run.run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
     pmpi_run.run_id[sizeof pmpi_run.run_id - 1] = '\0';
-    open_outdir(); /* rank 0 made the directory before the broadcast */
     if (pmpi_run.rank == 0 && pmpi_run.outdir_fd >= 0) {
         unlinkat(pmpi_run.outdir_fd, "papi_mpi_report.json", 0);
         unlinkat(pmpi_run.outdir_fd, "papi_mpi_ranks.csv", 0);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output_file.h"
@@ -101,11 +102,41 @@ static int publish_named(int dir, const char *name, const char *text, size_t len
     return output_file_publish(dir, tmp, name);
 }
 
+/* The output directory as an absolute name (the cwd of MPI_Init in front of a relative
+ * one), for a rank other than 0 to open when it first writes a row of its own. */
+static char outdir_abs[PATH_MAX];
+
+/* The output directory's descriptor, or -1. Rank 0 opened it at MPI_Init (it writes the
+ * report there); another rank opens it the first time it writes a row (an exit row, a
+ * checkpoint): a run whose ranks reach MPI_Finalize makes no metadata operation but rank
+ * 0's. Another user's directory is refused, as output_dir_open does (rank 0 said so).
+ * Async-signal-safe (open, fstat); two threads racing keep one descriptor. */
+static int outdir(void)
+{
+    int fd = __atomic_load_n(&pmpi_run.outdir_fd, __ATOMIC_ACQUIRE), expected = -1;
+    if (fd >= 0 || !outdir_abs[0])
+        return fd;
+    struct stat st;
+    fd = open(outdir_abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid())) {
+        close(fd);
+        return -1;
+    }
+    if (fd < 0)
+        return -1;
+    if (!__atomic_compare_exchange_n(&pmpi_run.outdir_fd, &expected, fd, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        close(fd);
+        fd = expected;
+    }
+    return fd;
+}
+
 /* Writes text to a new file published as name in the output directory; 0 or -1.
  * Async-signal-safe. */
 static int publish_file(const char *name, const char *text, size_t len)
 {
-    int dir = pmpi_run.outdir_fd;
+    int dir = outdir();
     if (dir < 0)
         return -1;
     int fd = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
@@ -289,8 +320,9 @@ void pmpi_partial_finished(void)
         pthread_join(ckpt_thread, NULL);
         ckpt_running = 0;
     }
-    if (pmpi_run.outdir_fd >= 0 && atomic_load(&ckpt_written))
-        unlinkat(pmpi_run.outdir_fd, pmpi_fault.checkpoint_name, 0);
+    int dir = atomic_load(&ckpt_written) ? outdir() : -1; /* opened: a checkpoint was written */
+    if (dir >= 0)
+        unlinkat(dir, pmpi_fault.checkpoint_name, 0);
 }
 
 static void at_exit(void)
@@ -343,7 +375,21 @@ void pmpi_partial_install(void)
              "papi_mpi_rank%d.partial.json", pmpi_run.rank);
     snprintf(pmpi_fault.checkpoint_name, sizeof pmpi_fault.checkpoint_name,
              "papi_mpi_rank%d.checkpoint.json", pmpi_run.rank);
-    if (pmpi_run.outdir_fd < 0)
+    if (pmpi_run.rank != 0 && pmpi_run.outdir[0]) {
+        char cwd[PATH_MAX];
+        size_t c = 0, d = strlen(pmpi_run.outdir);
+        if (pmpi_run.outdir[0] == '/') {
+            memcpy(outdir_abs, pmpi_run.outdir, d + 1);
+        } else if (getcwd(cwd, sizeof cwd) && (c = strlen(cwd)) + 1 + d < sizeof outdir_abs) {
+            memcpy(outdir_abs, cwd, c);
+            outdir_abs[c] = '/';
+            memcpy(outdir_abs + c + 1, pmpi_run.outdir, d + 1);
+        } else { /* no absolute name: the directory opened now, as before */
+            snprintf(outdir_abs, sizeof outdir_abs, "%s", pmpi_run.outdir);
+            outdir();
+        }
+    }
+    if (pmpi_run.outdir_fd < 0 && !outdir_abs[0])
         return; /* nowhere to write: said at MPI_Init */
     /* Rows an earlier run left in this directory are not removed here (that would be
      * one metadata operation per rank on the shared file system): every row carries
@@ -355,8 +401,9 @@ void pmpi_partial_install(void)
      * refused value) looks for the temporaries a SIGKILL left of its own rows: a default
      * run does no metadata operation here. */
     const char *ckpt = getenv("PAPI_MPI_CHECKPOINT");
-    if (ckpt && *ckpt)
-        remove_stale_temporaries(pmpi_run.outdir_fd);
+    int dir = ckpt && *ckpt ? outdir() : -1;
+    if (dir >= 0)
+        remove_stale_temporaries(dir);
     for (size_t i = 0; i < NHANDLED; i++) {
         struct sigaction sa, old;
         if (sigaction(handled[i].sig, NULL, &old) != 0)

@@ -1,13 +1,32 @@
-/* report_files.c: one shared file written by all ranks. Each rank writes its own bytes
- * with pwrite at an offset from an exclusive prefix sum of the lengths (PMPI_Exscan), so
- * no rank ever holds more than its own row (rank 0 adds the head, the last rank the
- * tail).
- * The file is a fresh O_EXCL|O_NOFOLLOW temporary made by rank 0 (output_file); the
- * report's files are renamed into place together (pmpi_publish_shared) only when every
- * rank wrote all its bytes of each and closed them without error. Otherwise (full disk, a part that did not fit its buffer) it is removed and
- * nothing is published: a truncated report is never left under the report's name. */
+/* report_files.c: the report's shared files, written by rank 0 alone. Only rank 0 touches
+ * the file system for them (one create and one rename per file, as mpiP and IPM do): a
+ * job's metadata operations do not grow with its ranks. The other ranks hand their parts
+ * (JSON row, calls CSV lines, summary CSV line) to rank 0, which appends them in rank
+ * order as they come: never all rows at once, whatever P.
+ *
+ * Two levels, so that no rank talks to more than about 2 sqrt(P) others (an MPI keeps
+ * state per peer it talked to: at 100,000 ranks, rank 0 would otherwise hold 100,000
+ * connections): the ranks form groups of G = ceil(sqrt(P)) consecutive ranks; rank 0
+ * pulls the members of its own group (ranks 1 .. G-1) one by one, then each other
+ * group's first rank, its leader, which relays its group's streams (its own, then its
+ * members' in rank order, pulled the same way) as one stream. Both pull: a zero-byte
+ * token to a window of PMPI_PULL_WINDOW sources at a time, and a source sends only after
+ * its token came, so no rank holds more than the window's first pieces unexpected.
+ *
+ * What a rank sends is one stream, in pieces of at most PMPI_PULL_PIECE bytes (an int
+ * count of MPI_BYTE, whatever the part's size): n 64-bit lengths (-1: the part is
+ * missing, e.g. it did not fit its buffer) then the parts back to back. The first piece
+ * of a stream is a plain send (the window bounds those), later ones synchronous sends
+ * (at most one more unmatched per source of the window). Rank 0 writes through one
+ * buffer per file and receives into one piece buffer; a leader relays through two
+ * (receive, send), whatever the rows' sizes.
+ *
+ * The files are fresh O_EXCL|O_NOFOLLOW temporaries (output_file), renamed into place
+ * together (pmpi_publish_shared) only when every part of every rank was written whole;
+ * otherwise (full disk, a missing part) they are removed and nothing is published: a
+ * truncated report is never left under the report's name. */
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,72 +38,345 @@
 #include "report_files.h"
 #include "state.h"
 
-int pmpi_write_shared(const char *name, const char *head, size_t head_len, const char *body,
-                      size_t body_len, const char *sep, const char *tail, long long *bytes,
-                      char *tmp)
+#define PMPI_PULL_WINDOW 64          /* ranks granted at once, at most */
+#define PMPI_PULL_PIECE  (64 * 1024) /* bytes of one message, at most */
+#define PMPI_OUT_BUF     (64 * 1024) /* rank 0's write buffer per file */
+#define TAG_TOKEN        1
+#define TAG_PIECE        2
+
+/* Rank 0's output file: a write buffer in front of the temporary's descriptor. */
+struct out {
+    int fd, err; /* err: the errno of the first failed write (0: none) */
+    char *b;
+    size_t n;
+};
+
+/* Rank 0's choice, broadcast with the go-ahead: {ok, window, piece}. The window and the
+ * piece size can be made smaller (PAPI_MPI_REPORT_WINDOW, PAPI_MPI_REPORT_PIECE: for
+ * tests and measurements, e.g. a piece of 32 bytes splits every row). */
+static int pull[3];
+#define PULL_WINDOW pull[1]
+#define PULL_PIECE  pull[2]
+
+static int env_int(const char *name, int lo, int hi, int dflt)
 {
-    int rank = pmpi_run.rank, last = pmpi_run.nranks - 1, err = 0, any_err = 0;
-    tmp[0] = '\0';
-    /* Rank 0 makes the temporary and tells the others its name ("" when it could not). */
-    if (rank == 0 && pmpi_run.outdir_fd >= 0) {
-        int fd = output_file_create(pmpi_run.outdir_fd, name, tmp, PMPI_TMP_NAME);
-        if (fd < 0) {
-            fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_run.outdir,
-                    strerror(errno));
-            tmp[0] = '\0';
-        } else {
-            close(fd);
-        }
+    const char *v = getenv(name);
+    char *end = NULL;
+    long x = v && *v ? strtol(v, &end, 10) : dflt;
+    if (v && *v && (*end || x < lo || x > hi)) {
+        fprintf(stderr, "papi_mpi: %s=%s: expected %d to %d; %d used\n", name, v, lo, hi, dflt);
+        x = dflt;
     }
-    PMPI_Bcast(tmp, PMPI_TMP_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (!tmp[0])
-        return 1;
-    size_t sep_len = rank ? strlen(sep) : 0, tail_len = rank == last ? strlen(tail) : 0;
-    size_t len = (rank == 0 ? head_len : sep_len) + body_len + tail_len;
-    char *buf = malloc(len + 1);
-    if (!buf || !body || (rank == 0 && !head)) {
-        err = 1; /* this rank's part is missing: the file will not be published */
-        len = 0;
-    } else {
-        size_t p = 0;
-        memcpy(buf, rank == 0 ? head : sep, rank == 0 ? head_len : sep_len);
-        p = rank == 0 ? head_len : sep_len;
-        memcpy(buf + p, body, body_len);
-        p += body_len;
-        memcpy(buf + p, tail, tail_len);
-    }
-    long long mylen = (long long)len, off = 0;
-    PMPI_Exscan(&mylen, &off, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        off = 0; /* Exscan leaves rank 0's result undefined */
-    /* Plain pwrite at the rank's offset: the directory is one all ranks see (as for
-     * the partial rows); no collective open/close (ROMIO's cost grows with P). */
-    int fd = pmpi_run.outdir_fd >= 0 ? openat(pmpi_run.outdir_fd, tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
-                                   : -1;
-    if (fd < 0) {
-        err = 1;
-    } else {
-        size_t done = 0;
-        while (done < len) {
-            ssize_t w = pwrite(fd, buf + done, len - done, (off_t)off + (off_t)done);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0) {
-                err = 1;
-                break;
-            }
+    return (int)x;
+}
+
+static void out_flush(struct out *o)
+{
+    size_t done = 0;
+    while (!o->err && done < o->n) {
+        ssize_t w = write(o->fd, o->b + done, o->n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            o->err = w < 0 ? errno : EIO;
+        else
             done += (size_t)w;
-        }
-        if (close(fd) != 0)
-            err = 1;
     }
-    if (err)
-        fprintf(stderr, "papi_mpi: rank %d could not write its part of %s/%s (write error, "
-                        "full disk or a row too long)\n", rank, pmpi_run.outdir, name);
-    PMPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    *bytes += (long long)sizeof mylen + (long long)len;
-    free(buf);
-    return any_err;
+    o->n = 0;
+}
+
+static void out_put(struct out *o, const char *s, size_t len)
+{
+    while (len > 0 && !o->err) {
+        size_t room = PMPI_OUT_BUF - o->n, k = len < room ? len : room;
+        memcpy(o->b + o->n, s, k);
+        o->n += k;
+        s += k;
+        len -= k;
+        if (o->n == PMPI_OUT_BUF)
+            out_flush(o);
+    }
+}
+
+/* A stream to one rank: pieces of PULL_PIECE bytes, the first a plain send, the later
+ * ones synchronous. */
+struct stream {
+    MPI_Comm comm;
+    int to;
+    char *piece;
+    size_t fill;
+    int sent;
+};
+
+static void stream_send(struct stream *s)
+{
+    if (s->sent)
+        PMPI_Ssend(s->piece, (int)s->fill, MPI_BYTE, s->to, TAG_PIECE, s->comm);
+    else
+        PMPI_Send(s->piece, (int)s->fill, MPI_BYTE, s->to, TAG_PIECE, s->comm);
+    s->sent = 1;
+    s->fill = 0;
+}
+
+static void stream_put(struct stream *s, const char *p, size_t len)
+{
+    while (len > 0) {
+        size_t room = (size_t)PULL_PIECE - s->fill, k = len < room ? len : room;
+        memcpy(s->piece + s->fill, p, k);
+        s->fill += k;
+        p += k;
+        len -= k;
+        if (s->fill == (size_t)PULL_PIECE)
+            stream_send(s);
+    }
+}
+
+/* A stream from one rank, received a piece at a time into buf. */
+struct reader {
+    MPI_Comm comm;
+    int from;
+    char *buf;
+    size_t got, at;
+};
+
+/* The next len bytes of rd's stream: copied to copy (when not NULL), appended to o (when
+ * not NULL) and forwarded into s (when not NULL). Returns 0, or -1 on an empty piece
+ * (a broken stream). */
+static int move(struct reader *rd, unsigned long long len, char *copy, struct out *o,
+                struct stream *s)
+{
+    while (len > 0) {
+        if (rd->at == rd->got) {
+            MPI_Status st;
+            int count = 0;
+            PMPI_Recv(rd->buf, PULL_PIECE, MPI_BYTE, rd->from, TAG_PIECE, rd->comm, &st);
+            PMPI_Get_count(&st, MPI_BYTE, &count);
+            if (count <= 0) {
+                fprintf(stderr,
+                        "papi_mpi: rank %d received an empty piece of the report from "
+                        "rank %d\n",
+                        pmpi_run.rank, rd->from);
+                return -1;
+            }
+            rd->got = (size_t)count;
+            rd->at = 0;
+        }
+        size_t k = rd->got - rd->at < len ? rd->got - rd->at : (size_t)len;
+        const char *p = rd->buf + rd->at;
+        if (copy) {
+            memcpy(copy, p, k);
+            copy += k;
+        }
+        if (o)
+            out_put(o, p, k);
+        if (s)
+            stream_put(s, p, k);
+        rd->at += k;
+        len -= k;
+    }
+    return 0;
+}
+
+/* One rank's stream from rd: into rank 0's files (o: each part after its file's
+ * separator) or forwarded verbatim into s (a leader). Returns 1 when a part is missing. */
+static int relay_rank(struct reader *rd, int n, const struct pmpi_shared *f, struct out *o,
+                      struct stream *s)
+{
+    long long lens[PMPI_MAX_SHARED];
+    int missing = 0;
+    if (move(rd, (unsigned long long)n * sizeof lens[0], (char *)lens, NULL, s) != 0)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        if (lens[i] < 0) {
+            missing = 1;
+            continue;
+        }
+        if (o)
+            out_put(&o[i], f[i].sep, strlen(f[i].sep));
+        if (move(rd, (unsigned long long)lens[i], NULL, o ? &o[i] : NULL, s) != 0)
+            return 1;
+    }
+    return missing;
+}
+
+/* The group size: ceil(sqrt(P)), at least 2. */
+static int group_size(int P)
+{
+    int g = 2;
+    while ((long long)g * g < P)
+        g++;
+    return g;
+}
+
+/* The j-th source of rank 0 or of a leader (self) and how many ranks' streams it sends:
+ * rank 0's are its group's members, then the other groups' leaders; a leader's its
+ * members. */
+static int source(int self, int j, int *count)
+{
+    int P = pmpi_run.nranks, G = group_size(P), members0 = (G < P ? G : P) - 1;
+    *count = 1;
+    if (self != 0 || j < members0)
+        return self + 1 + j;
+    int leader = (j - members0 + 1) * G;
+    *count = P - leader < G ? P - leader : G;
+    return leader;
+}
+
+/* Pulls nsrc sources in order, a window at a time, into o (rank 0) or s (a leader).
+ * Returns 1 when a part was missing. */
+static int pull_sources(struct reader *rd, int nsrc, int n, const struct pmpi_shared *f,
+                        struct out *o, struct stream *s)
+{
+    MPI_Request tokens[PMPI_PULL_WINDOW];
+    int granted = 0, bad = 0, count = 0; /* sources 0 .. granted - 1 have their token */
+    for (int j = 0; j < nsrc; j++) {
+        while (granted < nsrc && granted < j + PULL_WINDOW) {
+            MPI_Request *slot = &tokens[granted % PULL_WINDOW];
+            if (granted >= PULL_WINDOW) /* the slot's previous token, long matched */
+                PMPI_Wait(slot, MPI_STATUS_IGNORE);
+            PMPI_Isend(NULL, 0, MPI_BYTE, source(pmpi_run.rank, granted, &count), TAG_TOKEN,
+                       rd->comm, slot);
+            granted++;
+        }
+        rd->from = source(pmpi_run.rank, j, &count);
+        rd->got = rd->at = 0;
+        for (int c = 0; c < count; c++)
+            bad |= relay_rank(rd, n, f, o, s);
+    }
+    for (int j = granted - PULL_WINDOW > 0 ? granted - PULL_WINDOW : 0; j < granted; j++)
+        PMPI_Wait(&tokens[j % PULL_WINDOW], MPI_STATUS_IGNORE);
+    return bad;
+}
+
+/* Rank 0: its own parts, then every other rank's, in rank order. */
+static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f, struct out *o,
+                           char *piece)
+{
+    int P = pmpi_run.nranks, G = group_size(P), bad = 0;
+    for (int i = 0; i < n; i++) {
+        if (!f[i].head || !f[i].body) {
+            bad = 1;
+            continue;
+        }
+        out_put(&o[i], f[i].head, f[i].head_len);
+        out_put(&o[i], f[i].body, f[i].body_len);
+    }
+    struct reader rd = {.comm = comm, .buf = piece};
+    int nsrc = (G < P ? G : P) - 1 + (P + G - 1) / G - 1;
+    bad |= pull_sources(&rd, nsrc, n, f, o, NULL);
+    for (int i = 0; i < n; i++)
+        out_put(&o[i], f[i].tail, strlen(f[i].tail));
+    return bad;
+}
+
+/* A rank > 0: after its token, its lengths and parts as one stream to its leader (rank
+ * 0 for the first group); a leader then relays its members' streams in the same one.
+ * Returns 1 when one of its parts is missing (it says so). */
+static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const char *const *names,
+                      long long *bytes)
+{
+    /* static: no allocation can break the stream */
+    static char piece[PMPI_PULL_PIECE], relay[PMPI_PULL_PIECE];
+    long long lens[PMPI_MAX_SHARED];
+    int rank = pmpi_run.rank, P = pmpi_run.nranks, G = group_size(P), missing = 0;
+    int leader = rank / G * G, is_leader = leader == rank;
+    for (int i = 0; i < n; i++) {
+        lens[i] = f[i].body ? (long long)f[i].body_len : -1;
+        if (!f[i].body) {
+            missing = 1;
+            fprintf(stderr,
+                    "papi_mpi: rank %d could not write its part of %s/%s (a row too "
+                    "long for its buffer, or no memory)\n",
+                    rank, pmpi_run.outdir, names[i]);
+        }
+    }
+    struct stream s = {.comm = comm, .to = is_leader ? 0 : leader, .piece = piece};
+    PMPI_Recv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, MPI_STATUS_IGNORE);
+    stream_put(&s, (const char *)lens, (size_t)n * sizeof lens[0]);
+    *bytes += (long long)((size_t)n * sizeof lens[0]);
+    for (int i = 0; i < n; i++)
+        if (lens[i] > 0) {
+            stream_put(&s, f[i].body, f[i].body_len);
+            *bytes += lens[i];
+        }
+    if (is_leader) {
+        struct reader rd = {.comm = comm, .buf = relay};
+        int members = (P - rank < G ? P - rank : G) - 1;
+        pull_sources(&rd, members, n, f, NULL, &s); /* rank 0 sees a missing part */
+    }
+    if (s.fill > 0)
+        stream_send(&s);
+    return missing;
+}
+
+int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
+                      long long *bytes, char (*tmps)[PMPI_TMP_NAME])
+{
+    int rank = pmpi_run.rank, bad = 0;
+    struct out o[PMPI_MAX_SHARED];
+    char *piece = NULL;
+    for (int i = 0; i < n; i++) {
+        tmps[i][0] = '\0';
+        o[i] = (struct out){.fd = -1};
+    }
+    /* Rank 0 makes the temporaries and tells the others whether it could. */
+    int ok = 1;
+    if (rank == 0) {
+        PULL_WINDOW = env_int("PAPI_MPI_REPORT_WINDOW", 1, PMPI_PULL_WINDOW, PMPI_PULL_WINDOW);
+        PULL_PIECE = env_int("PAPI_MPI_REPORT_PIECE", 32, PMPI_PULL_PIECE, PMPI_PULL_PIECE);
+        ok = pmpi_run.outdir_fd >= 0;
+        piece = ok ? malloc((size_t)PULL_PIECE) : NULL;
+        if (ok && !piece) {
+            fprintf(stderr, "papi_mpi: no memory to write the report\n");
+            ok = 0;
+        }
+        for (int i = 0; i < n && ok; i++) {
+            o[i].b = malloc(PMPI_OUT_BUF);
+            o[i].fd = o[i].b
+                          ? output_file_create(pmpi_run.outdir_fd, names[i], tmps[i], PMPI_TMP_NAME)
+                          : -1;
+            if (o[i].fd < 0) {
+                fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_run.outdir,
+                        o[i].b ? strerror(errno) : "no memory");
+                tmps[i][0] = '\0';
+                ok = 0;
+            }
+        }
+    }
+    MPI_Comm comm;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    pull[0] = ok;
+    PMPI_Bcast(pull, 3, MPI_INT, 0, comm);
+    if (!pull[0]) {
+        bad = 1;
+    } else if (rank == 0) {
+        bad = gather_to_files(comm, n, f, o, piece);
+        for (int i = 0; i < n; i++) {
+            out_flush(&o[i]);
+            if (!o[i].err && close(o[i].fd) != 0)
+                o[i].err = errno;
+            else if (o[i].err)
+                close(o[i].fd);
+            o[i].fd = -1;
+            if (o[i].err) {
+                fprintf(stderr,
+                        "papi_mpi: rank 0 could not write %s/%s: %s (full disk or a "
+                        "file size limit)\n",
+                        pmpi_run.outdir, names[i], strerror(o[i].err));
+                bad = 1;
+            }
+        }
+    } else {
+        bad = send_parts(comm, n, f, names, bytes);
+    }
+    PMPI_Comm_free(&comm);
+    for (int i = 0; i < n; i++) {
+        if (o[i].fd >= 0)
+            close(o[i].fd); /* made, but the report was not written */
+        free(o[i].b);
+    }
+    free(piece);
+    return bad;
 }
 
 /* Rank 0 renames every temporary into place when all were written whole, otherwise

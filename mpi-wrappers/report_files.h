@@ -1,19 +1,34 @@
-/* report_files.h: one file written by all ranks together (report_files.c). */
+/* report_files.h: the report's shared files, written by rank 0 from every rank's parts
+ * (report_files.c). */
 #ifndef PAPI_MPI_REPORT_FILES_H
 #define PAPI_MPI_REPORT_FILES_H
 
 #include <stddef.h>
 
-#define PMPI_TMP_NAME 256
+#define PMPI_TMP_NAME   256
+#define PMPI_MAX_SHARED 3
 
-/* Collective: the file written under a temporary name (tmp, PMPI_TMP_NAME bytes; ""
- * when none could be made). Returns nonzero on every rank when some rank's part was
- * not written whole. bytes: what this rank handed over, added. */
-int pmpi_write_shared(const char *name, const char *head, size_t head_len, const char *body,
-                      size_t body_len, const char *sep, const char *tail, long long *bytes,
-                      char *tmp);
-/* Collective: the n temporaries published under their names, all or (bad, or one
- * rename failed) none. Returns nonzero when nothing was published. */
+/* One shared file: rank 0's head, this rank's body (NULL: missing, e.g. it did not fit
+ * its buffer), the separator put before every rank's body but rank 0's, and the tail
+ * after the last rank's. */
+struct pmpi_shared {
+    const char *head; /* rank 0 only; NULL there: missing */
+    size_t head_len;
+    const char *body;
+    size_t body_len;
+    const char *sep, *tail;
+};
+
+/* Collective: the n (at most PMPI_MAX_SHARED) files written by rank 0 under temporary
+ * names (tmps, PMPI_TMP_NAME bytes each; "" when none was made), every rank's parts in
+ * rank order. Returns nonzero (on rank 0 for every failure, on another rank for its own)
+ * when some part was not written whole: pmpi_publish_shared tells every rank. bytes:
+ * what this rank handed over, added. */
+int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
+                      long long *bytes, char (*tmps)[PMPI_TMP_NAME]);
+/* Collective: the n temporaries published under their names by rank 0, all or (bad on
+ * some rank, or one rename failed) none. Returns nonzero on every rank when nothing was
+ * published. */
 int pmpi_publish_shared(const char *const *names, char (*tmps)[PMPI_TMP_NAME], int n, int bad);
 
 #endif

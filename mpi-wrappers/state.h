@@ -124,7 +124,7 @@ struct pmpi_run {
     char *counter_note;    /* why events were left out, whole (heap), or NULL */
     struct pmpi_region regions[PMPI_MAX_REGIONS];
     int nregions;
-    int outdir_fd;         /* the output directory, opened at MPI_Init, or -1 */
+    int outdir_fd;         /* the output directory (rank 0: opened at MPI_Init; others: at their first row), or -1 */
     char outdir[PATH_MAX]; /* its name as given (PAPI_MPI_OUTPUT_DIR) */
     char run_id[48];       /* the same on every rank of a run: names it in every file */
     int top;               /* PAPI_MPI_TOP: calls and call sites the banner shows */
