@@ -114,6 +114,7 @@ static void update_user_read(struct cmp_context *ctx)
         }
     }
     ctx->user_read = all;
+    ctx->frozen = 0; /* descriptors opened or closed: the pages are others now */
     int one = ctx->ngrp == 1 && ctx->n > 0 && ctx->grp[0].leader == 0 &&
               pe_group_stride(&ctx->ev[0]) == 1 && (ctx->ev[0].attr.read_format & PERF_FORMAT_GROUP);
     for (int i = 0; i < ctx->n && one; i++)
@@ -459,6 +460,7 @@ static void disable_all(struct cmp_context *ctx)
 int pe_start(struct cmp_context *ctx)
 {
     struct cmp_count before[PE_MAX_EVENTS];
+    ctx->frozen = 0;
     int check = needs_check(ctx);
     if (check) {
         int ret = pe_read_groups(ctx, before);
@@ -496,14 +498,19 @@ int pe_start(struct cmp_context *ctx)
     return PAPI_OK;
 }
 
+/* A set read from user space by the thread that stops it keeps that thread as `frozen`:
+ * the read that follows (PAPI_stop's) takes the stopped counts from the pages, where the
+ * disable left them (perf_read.c), instead of a read() per group. */
 int pe_stop(struct cmp_context *ctx)
 {
+    uintptr_t reader = ctx->fast_reader;
     ctx->running = 0;
     ctx->fast_reader = ctx->fast1 = 0;
     int ret = PAPI_OK;
     for (int g = 0; g < ctx->ngrp && ret == PAPI_OK; g++)
         if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
             ret = papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));
+    ctx->frozen = ret == PAPI_OK ? reader : 0;
     if (ctx->sampling_on)
         pe_sampler_finish(ctx); /* the last samples, none after this */
     return ret;

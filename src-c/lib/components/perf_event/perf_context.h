@@ -65,6 +65,8 @@ struct cmp_context {
     int sampler;        /* place in the sampler table (perf_sampler.c), -1 none */
     pid_t sampler_pid;  /* the process that gave it */
     int sampling_on;    /* published to the sampler thread (running): reads empty rings */
+    uintptr_t frozen;   /* after pe_stop of a set read from user space: its reader, whose
+                           stopped counts are on the pages (perf_read.c), else 0 */
 };
 
 /* This thread, cheaply (the hot path compares it): its thread pointer. */
