@@ -17,9 +17,6 @@
 
 const struct es_overflow_hooks *_Atomic es_overflow_hooks;
 
-/* One running event set per thread and component, as in PAPI (handle + 1, 0 = none). */
-static _Thread_local int running_handle[CMP_MAX];
-
 static long long native_value(const struct eventset *es, int ni)
 {
     if (__builtin_expect(es->multiplexed, 0))
@@ -65,7 +62,7 @@ void es_compute_values(struct eventset *es, long long *values)
         values[e] = entry_value(es, e);
 }
 
-static int get_set(int EventSet, struct eventset **es)
+static inline __attribute__((always_inline)) int get_set(int EventSet, struct eventset **es)
 {
     /* Inline fast path of es_get: the counting calls are the hot path. */
     if (__builtin_expect(g_papi.init_state != PAPI_NOT_INITED, 1)) {
@@ -122,6 +119,8 @@ int PAPI_start(int EventSet)
                           "it, %d, has ended and its descriptors were released)", EventSet,
                           (int)es->owner_tid);
     int own = !(es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED));
+    /* One running event set per thread and component, as in PAPI: in the call's slot. */
+    int *running_handle = papi_entered_->running;
     int other = running_handle[es->cidx] - 1;
     if (own && other >= 0 && es_lookup(other) && (es_lookup(other)->state & PAPI_RUNNING))
         return papi_error(PAPI_EISRUN,
@@ -169,8 +168,8 @@ int PAPI_stop(int EventSet, long long *values)
     if (ret != PAPI_OK)
         return ret;
     es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
-    if (running_handle[es->cidx] == EventSet + 1)
-        running_handle[es->cidx] = 0;
+    if (papi_entered_->running[es->cidx] == EventSet + 1)
+        papi_entered_->running[es->cidx] = 0;
     if (values)
         es_compute_values(es, values);
     return PAPI_OK;

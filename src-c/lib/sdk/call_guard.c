@@ -8,6 +8,7 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "call_guard.h"
 
 __thread struct papi_call_slot *papi_call_self;
+struct papi_call_slot *papi_slot_cache[PAPI_SLOT_CACHE];
 int papi_calls_blocked;
 int papi_barrier_ok;
 static struct papi_call_slot *slots;
@@ -33,6 +35,7 @@ static void slot_exit(void *arg)
 {
     struct papi_call_slot *s = arg;
     papi_call_self = NULL;
+    __atomic_store_n(&s->owner, 0, __ATOMIC_RELAXED); /* before another thread may take it */
     __atomic_store_n(&s->in_use, 0, __ATOMIC_RELEASE);
 }
 
@@ -53,8 +56,10 @@ static void slots_in_child(void)
 {
     pthread_mutex_init(&slots_lock, NULL);
     for (struct papi_call_slot *s = slots; s; s = s->next)
-        if (s != papi_call_self)
+        if (s != papi_call_self) {
             s->active = s->in_use = 0;
+            s->owner = 0; /* a thread of the child may get the thread pointer it had */
+        }
     papi_calls_blocked = 0;
 }
 
@@ -80,10 +85,22 @@ struct papi_call_slot *papi_call_register(void)
         slots = s;
     }
     s->in_use = 1;
+    memset(s->running, 0, sizeof s->running);
+    __atomic_store_n(&s->owner, papi_thread_pointer(), __ATOMIC_RELAXED);
     pthread_mutex_unlock(&slots_lock);
     papi_call_self = s;
     if (slot_key_made)
         pthread_setspecific(slot_key, s);
+    return s;
+}
+
+/* Not in the cache: the thread's own slot (a first call takes one), entered there. */
+struct papi_call_slot *papi_call_slot_slow(uintptr_t tp)
+{
+    struct papi_call_slot *s = papi_call_self;
+    if (!s)
+        s = papi_call_register();
+    __atomic_store_n(&papi_slot_cache[papi_slot_hash(tp)], s, __ATOMIC_RELAXED);
     return s;
 }
 
@@ -93,6 +110,7 @@ void papi_calls_unload(void)
         pthread_key_delete(slot_key); /* its destructor is about to be unmapped */
     slot_key_made = 0;
     pthread_mutex_lock(&slots_lock);
+    memset(papi_slot_cache, 0, sizeof papi_slot_cache);
     while (slots) {
         struct papi_call_slot *n = slots->next;
         free(slots);

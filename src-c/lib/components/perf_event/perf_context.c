@@ -475,15 +475,17 @@ int pe_start(struct cmp_context *ctx)
     ctx->page1 = ctx->ev[0].page;
     if (rings)
         pe_sampler_publish(ctx);
-    for (int g = 0; g < ctx->ngrp; g++)
-        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-            int err = errno;
+    for (int g = 0; g < ctx->ngrp; g++) {
+        long r = pe_sys_ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0);
+        if (__builtin_expect(r != 0, 0)) {
+            int err = (int)-r;
             ctx->fast_reader = ctx->fast1 = 0;
             disable_all(ctx);
             if (rings)
                 pe_sampler_finish(ctx);
             return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(err));
         }
+    }
     if (check) {
         int ret = check_scheduled(ctx, before);
         if (ret != PAPI_OK) {
@@ -507,9 +509,11 @@ int pe_stop(struct cmp_context *ctx)
     ctx->running = 0;
     ctx->fast_reader = ctx->fast1 = 0;
     int ret = PAPI_OK;
-    for (int g = 0; g < ctx->ngrp && ret == PAPI_OK; g++)
-        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
-            ret = papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));
+    for (int g = 0; g < ctx->ngrp && ret == PAPI_OK; g++) {
+        long r = pe_sys_ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (__builtin_expect(r != 0, 0))
+            ret = papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror((int)-r));
+    }
     ctx->frozen = ret == PAPI_OK ? reader : 0;
     if (ctx->sampling_on)
         pe_sampler_finish(ctx); /* the last samples, none after this */
@@ -520,15 +524,27 @@ int pe_stop(struct cmp_context *ctx)
  * otherwise make the baselines, but only where user space never reads these counters:
  * after a reset the 6.1 arm64 kernel's page leaves a user read 2^32 too low until the
  * event is reprogrammed (see the top of this file). The carried counts go with it. */
+static __attribute__((noinline, cold)) int reset_failed(long r)
+{
+    return papi_error(PAPI_ESYS, "cannot reset the counters: %s", strerror((int)-r));
+}
+
 int pe_reset(struct cmp_context *ctx)
 {
     if (!ctx->running || ctx->user_read || ctx->target.multiplex)
         return PAPI_ENOSUPP;
-    for (int g = 0; g < ctx->ngrp; g++)
-        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) != 0)
-            return papi_error(PAPI_ESYS, "cannot reset the counters: %s", strerror(errno));
-    for (int i = 0; i < ctx->n; i++)
-        ctx->ev[i].carry.value = 0;
+    for (int g = 0; g < ctx->ngrp; g++) {
+        /* A group of one event is reset alone: the same, without the kernel's walk over
+         * the group. */
+        const struct pe_group *grp = &ctx->grp[g];
+        long r = pe_sys_ioctl(ctx->ev[grp->leader].fd, PERF_EVENT_IOC_RESET,
+                              grp->nmembers > 1 ? PERF_IOC_FLAG_GROUP : 0);
+        if (__builtin_expect(r != 0, 0))
+            return reset_failed(r);
+    }
+    if (ctx->carried)
+        for (int i = 0; i < ctx->n; i++)
+            ctx->ev[i].carry.value = 0;
     return PAPI_OK;
 }
 

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -127,6 +128,30 @@ static inline long pe_sys_read(int fd, void *buf, size_t len)
 #else
     ssize_t got = read(fd, buf, len);
     return got < 0 ? -errno : got;
+#endif
+}
+
+/* ioctl(2) of a perf descriptor with an integer argument (enable, disable, reset), the
+ * same way: the counting calls' system calls without the C library's wrapper and its
+ * procedure-linkage call. -errno on failure. */
+static inline long pe_sys_ioctl(int fd, unsigned long request, unsigned long arg)
+{
+#if defined(__aarch64__) && !defined(PE_LIBC_READ)
+    register long x0 __asm__("x0") = fd;
+    register long x1 __asm__("x1") = (long)request;
+    register long x2 __asm__("x2") = (long)arg;
+    register long x8 __asm__("x8") = SYS_ioctl;
+    __asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
+    return x0;
+#elif defined(__x86_64__) && !defined(PE_LIBC_READ)
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_ioctl), "D"((long)fd), "S"(request), "d"(arg)
+                     : "rcx", "r11", "memory");
+    return ret;
+#else
+    return ioctl(fd, request, arg) != 0 ? -errno : 0;
 #endif
 }
 
