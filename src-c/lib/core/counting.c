@@ -62,15 +62,23 @@ void es_compute_values(struct eventset *es, long long *values)
         values[e] = entry_value(es, e);
 }
 
-static inline __attribute__((always_inline)) int get_set(int EventSet, struct eventset **es)
+static __attribute__((noinline)) struct eventset *slow_get_set(int EventSet, int *ret)
 {
-    /* Inline fast path of es_get: the counting calls are the hot path. */
+    struct eventset *es;
+    *ret = es_get(EventSet, &es);
+    return *ret == PAPI_OK ? es : NULL;
+}
+
+/* The set, or NULL with *ret the error (es_get's). Inline fast path of es_get, returning
+ * the pointer (not through memory: the counting calls are the hot path). */
+static inline __attribute__((always_inline)) struct eventset *get_set(int EventSet, int *ret)
+{
     if (__builtin_expect(g_papi.init_state != PAPI_NOT_INITED, 1)) {
-        *es = es_lookup(EventSet);
-        if (__builtin_expect(*es != NULL, 1))
-            return PAPI_OK;
+        struct eventset *es = es_lookup(EventSet);
+        if (__builtin_expect(es != NULL, 1))
+            return es;
     }
-    return es_get(EventSet, es);
+    return slow_get_set(EventSet, ret);
 }
 
 /* Everything but a plain running set's read (that is the component's read_values). */
@@ -105,9 +113,9 @@ static void rebase(struct eventset *es)
 int PAPI_start(int EventSet)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
+    int ret = PAPI_OK;
+    struct eventset *es = get_set(EventSet, &ret);
+    if (__builtin_expect(!es, 0))
         return ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is already running", EventSet);
@@ -152,9 +160,9 @@ int PAPI_start(int EventSet)
 int PAPI_stop(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
+    int ret = PAPI_OK;
+    struct eventset *es = get_set(EventSet, &ret);
+    if (__builtin_expect(!es, 0))
         return ret;
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
@@ -197,9 +205,9 @@ static __attribute__((noinline)) int accum_values(struct eventset *es, long long
 static __attribute__((noinline)) int read_general(int EventSet, long long *values, int mode)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
+    int ret = PAPI_OK;
+    struct eventset *es = get_set(EventSet, &ret);
+    if (__builtin_expect(!es, 0))
         return ret;
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
@@ -273,9 +281,9 @@ READ_FRAME int PAPI_accum(int EventSet, long long *values)
 int PAPI_reset(int EventSet)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
+    int ret = PAPI_OK;
+    struct eventset *es = get_set(EventSet, &ret);
+    if (__builtin_expect(!es, 0))
         return ret;
     /* A stopped set's counts are frozen in es->cnt: no system call. A running one's are
      * zeroed by its component when that is cheaper than reading them (perf_event: one
@@ -297,9 +305,9 @@ int PAPI_reset(int EventSet)
 int PAPI_write(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
+    int ret = PAPI_OK;
+    struct eventset *es = get_set(EventSet, &ret);
+    if (__builtin_expect(!es, 0))
         return ret;
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");

@@ -17,7 +17,7 @@
 
 __thread struct papi_call_slot *papi_call_self;
 struct papi_call_slot *papi_slot_cache[PAPI_SLOT_CACHE];
-int papi_calls_blocked;
+int papi_call_flags; /* PAPI_CALLS_FENCE set by the probe when there is no membarrier */
 int papi_barrier_ok;
 static struct papi_call_slot *slots;
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,6 +48,10 @@ static void probe_barrier(void)
     expedited = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
                 membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
     __atomic_store_n(&papi_barrier_ok, expedited || global, __ATOMIC_RELAXED);
+    /* Before any guarded call enters: each registers its thread's slot first (which runs
+     * this once). */
+    if (!(expedited || global))
+        __atomic_fetch_or(&papi_call_flags, PAPI_CALLS_FENCE, __ATOMIC_SEQ_CST);
 }
 
 /* A forked child has one thread: the other threads' slots, which fork copied in
@@ -60,7 +64,8 @@ static void slots_in_child(void)
             s->active = s->in_use = 0;
             s->owner = 0; /* a thread of the child may get the thread pointer it had */
         }
-    papi_calls_blocked = 0;
+    if (papi_call_flags & PAPI_CALLS_BLOCKED) /* no write otherwise: no page copied */
+        papi_call_flags &= ~PAPI_CALLS_BLOCKED;
 }
 
 static void make_slot_key(void)
@@ -138,6 +143,7 @@ int papi_barrier_everywhere(void)
     if (global && membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
         return 1;
     __atomic_store_n(&papi_barrier_ok, 0, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&papi_call_flags, PAPI_CALLS_FENCE, __ATOMIC_SEQ_CST);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     struct timespec ts = {0, 10000000};
     nanosleep(&ts, NULL);
@@ -147,7 +153,7 @@ int papi_barrier_everywhere(void)
 
 void papi_calls_block_and_drain(void)
 {
-    __atomic_store_n(&papi_calls_blocked, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_or(&papi_call_flags, PAPI_CALLS_BLOCKED, __ATOMIC_SEQ_CST);
     papi_barrier_everywhere();
     pthread_mutex_lock(&slots_lock);
     for (struct papi_call_slot *s = slots; s; s = s->next) {
@@ -163,5 +169,5 @@ void papi_calls_block_and_drain(void)
 
 void papi_calls_unblock(void)
 {
-    __atomic_store_n(&papi_calls_blocked, 0, __ATOMIC_SEQ_CST);
+    __atomic_fetch_and(&papi_call_flags, ~PAPI_CALLS_BLOCKED, __ATOMIC_SEQ_CST);
 }

@@ -39,7 +39,10 @@ struct papi_call_slot {
 /* Not initial-exec: a library that tools dlopen cannot count on static TLS space
  * ("cannot allocate memory in static TLS block"). */
 extern __thread struct papi_call_slot *papi_call_self PAPI_INTERNAL;
-extern int papi_calls_blocked PAPI_INTERNAL;
+/* What a call must check, in one word (one load on its way in): */
+#define PAPI_CALLS_BLOCKED 1 /* a shutdown is under way: refuse */
+#define PAPI_CALLS_FENCE 2   /* papi_barrier_ok is 0: fence, then look again */
+extern int papi_call_flags PAPI_INTERNAL;
 /* 1 when papi_barrier_everywhere reaches every thread (membarrier works here). */
 extern int papi_barrier_ok PAPI_INTERNAL;
 PAPI_INTERNAL struct papi_call_slot *papi_call_register(void);
@@ -91,13 +94,17 @@ static inline struct papi_call_slot *papi_call_enter(void)
     if (__builtin_expect(!s || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != tp, 0))
         s = papi_call_slot_slow(tp);
     __atomic_store_n(&s->active, s->active + 1, __ATOMIC_RELAXED);
-    if (__builtin_expect(!__atomic_load_n(&papi_barrier_ok, __ATOMIC_RELAXED), 0))
-        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* no membarrier: pay the fence here */
-    else
-        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the CPU's barrier: the shutdown's membarrier */
-    if (__builtin_expect(__atomic_load_n(&papi_calls_blocked, __ATOMIC_RELAXED), 0)) {
-        __atomic_store_n(&s->active, s->active - 1, __ATOMIC_RELEASE);
-        return NULL;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the CPU's barrier: the shutdown's membarrier */
+    int f = __atomic_load_n(&papi_call_flags, __ATOMIC_RELAXED);
+    if (__builtin_expect(f != 0, 0)) {
+        if (f & PAPI_CALLS_FENCE) { /* no membarrier: pay the fence here, then look again */
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            f = __atomic_load_n(&papi_call_flags, __ATOMIC_RELAXED);
+        }
+        if (f & PAPI_CALLS_BLOCKED) {
+            __atomic_store_n(&s->active, s->active - 1, __ATOMIC_RELEASE);
+            return NULL;
+        }
     }
     return s;
 }

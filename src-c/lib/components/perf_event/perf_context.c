@@ -115,6 +115,7 @@ static void update_user_read(struct cmp_context *ctx)
     }
     ctx->user_read = all;
     ctx->frozen = 0; /* descriptors opened or closed: the pages are others now */
+    ctx->resettable = 0;
     int one = ctx->ngrp == 1 && ctx->n > 0 && ctx->grp[0].leader == 0 &&
               pe_group_stride(&ctx->ev[0]) == 1 && (ctx->ev[0].attr.read_format & PERF_FORMAT_GROUP);
     for (int i = 0; i < ctx->n && one; i++)
@@ -497,6 +498,7 @@ int pe_start(struct cmp_context *ctx)
         }
     }
     ctx->running = 1;
+    ctx->resettable = !ctx->user_read && !ctx->target.multiplex;
     return PAPI_OK;
 }
 
@@ -506,7 +508,7 @@ int pe_start(struct cmp_context *ctx)
 int pe_stop(struct cmp_context *ctx)
 {
     uintptr_t reader = ctx->fast_reader;
-    ctx->running = 0;
+    ctx->running = ctx->resettable = 0;
     ctx->fast_reader = ctx->fast1 = 0;
     int ret = PAPI_OK;
     for (int g = 0; g < ctx->ngrp && ret == PAPI_OK; g++) {
@@ -531,7 +533,7 @@ static __attribute__((noinline, cold)) int reset_failed(long r)
 
 int pe_reset(struct cmp_context *ctx)
 {
-    if (!ctx->running || ctx->user_read || ctx->target.multiplex)
+    if (!ctx->resettable) /* stopped, read from user space, or multiplexed */
         return PAPI_ENOSUPP;
     for (int g = 0; g < ctx->ngrp; g++) {
         /* A group of one event is reset alone: the same, without the kernel's walk over

@@ -66,6 +66,7 @@ struct cmp_context {
     int sampler;        /* place in the sampler table (perf_sampler.c), -1 none */
     pid_t sampler_pid;  /* the process that gave it */
     int sampling_on;    /* published to the sampler thread (running): reads empty rings */
+    int resettable;     /* running, and pe_reset may use PERF_EVENT_IOC_RESET */
     uintptr_t frozen;   /* after pe_stop of a set read from user space: its reader, whose
                            stopped counts are on the pages (perf_read.c), else 0 */
 };
