@@ -62,24 +62,24 @@ void es_compute_values(struct eventset *es, long long *values)
         values[e] = entry_value(es, e);
 }
 
-static __attribute__((noinline)) struct eventset *slow_get_set(int EventSet, int *ret)
+/* Inline fast path of es_get (the counting calls are the hot path): the set, or NULL,
+ * then es_get says why (GET_SET). */
+static inline __attribute__((always_inline)) struct eventset *get_set(int EventSet)
 {
-    struct eventset *es;
-    *ret = es_get(EventSet, &es);
-    return *ret == PAPI_OK ? es : NULL;
+    if (__builtin_expect(g_papi.init_state != PAPI_NOT_INITED, 1))
+        return es_lookup(EventSet);
+    return NULL;
 }
 
-/* The set, or NULL with *ret the error (es_get's). Inline fast path of es_get, returning
- * the pointer (not through memory: the counting calls are the hot path). */
-static inline __attribute__((always_inline)) struct eventset *get_set(int EventSet, int *ret)
-{
-    if (__builtin_expect(g_papi.init_state != PAPI_NOT_INITED, 1)) {
-        struct eventset *es = es_lookup(EventSet);
-        if (__builtin_expect(es != NULL, 1))
-            return es;
+#define GET_SET(es, EventSet)                                                                \
+    struct eventset *es = get_set(EventSet);                                                 \
+    if (__builtin_expect(!es, 0)) {                                                          \
+        struct eventset *found_;                                                             \
+        int ret_ = es_get(EventSet, &found_);                                                \
+        if (ret_ != PAPI_OK)                                                                 \
+            return ret_;                                                                     \
+        es = found_;                                                                         \
     }
-    return slow_get_set(EventSet, ret);
-}
 
 /* Everything but a plain running set's read (that is the component's read_values). */
 static __attribute__((noinline)) int read_values(struct eventset *es, long long *values)
@@ -113,10 +113,8 @@ static void rebase(struct eventset *es)
 int PAPI_start(int EventSet)
 {
     PAPI_CALL_GUARD();
-    int ret = PAPI_OK;
-    struct eventset *es = get_set(EventSet, &ret);
-    if (__builtin_expect(!es, 0))
-        return ret;
+    GET_SET(es, EventSet);
+    int ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is already running", EventSet);
     if (es->nentries == 0)
@@ -160,10 +158,8 @@ int PAPI_start(int EventSet)
 int PAPI_stop(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    int ret = PAPI_OK;
-    struct eventset *es = get_set(EventSet, &ret);
-    if (__builtin_expect(!es, 0))
-        return ret;
+    GET_SET(es, EventSet);
+    int ret;
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
     __atomic_store_n(&es->reader, 0, __ATOMIC_RELAXED);
@@ -205,10 +201,7 @@ static __attribute__((noinline)) int accum_values(struct eventset *es, long long
 static __attribute__((noinline)) int read_general(int EventSet, long long *values, int mode)
 {
     PAPI_CALL_GUARD();
-    int ret = PAPI_OK;
-    struct eventset *es = get_set(EventSet, &ret);
-    if (__builtin_expect(!es, 0))
-        return ret;
+    GET_SET(es, EventSet);
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
     if (es->fast_read)
@@ -281,10 +274,8 @@ READ_FRAME int PAPI_accum(int EventSet, long long *values)
 int PAPI_reset(int EventSet)
 {
     PAPI_CALL_GUARD();
-    int ret = PAPI_OK;
-    struct eventset *es = get_set(EventSet, &ret);
-    if (__builtin_expect(!es, 0))
-        return ret;
+    GET_SET(es, EventSet);
+    int ret;
     /* A stopped set's counts are frozen in es->cnt: no system call. A running one's are
      * zeroed by its component when that is cheaper than reading them (perf_event: one
      * ioctl per group instead of a read()), else read and made the baselines. */
@@ -305,10 +296,8 @@ int PAPI_reset(int EventSet)
 int PAPI_write(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    int ret = PAPI_OK;
-    struct eventset *es = get_set(EventSet, &ret);
-    if (__builtin_expect(!es, 0))
-        return ret;
+    GET_SET(es, EventSet);
+    int ret;
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
     for (int e = 0; e < es->nentries; e++)

@@ -499,6 +499,12 @@ int pe_start(struct cmp_context *ctx)
     }
     ctx->running = 1;
     ctx->resettable = !ctx->user_read && !ctx->target.multiplex;
+    if (ctx->ngrp == 1) {
+        /* A group of one event is reset alone: the same, without the kernel's walk over
+         * the group. */
+        ctx->reset_fd = ctx->ev[ctx->grp[0].leader].fd;
+        ctx->reset_flag = ctx->grp[0].nmembers > 1 ? PERF_IOC_FLAG_GROUP : 0;
+    }
     return PAPI_OK;
 }
 
@@ -535,14 +541,18 @@ int pe_reset(struct cmp_context *ctx)
 {
     if (!ctx->resettable) /* stopped, read from user space, or multiplexed */
         return PAPI_ENOSUPP;
-    for (int g = 0; g < ctx->ngrp; g++) {
-        /* A group of one event is reset alone: the same, without the kernel's walk over
-         * the group. */
-        const struct pe_group *grp = &ctx->grp[g];
-        long r = pe_sys_ioctl(ctx->ev[grp->leader].fd, PERF_EVENT_IOC_RESET,
-                              grp->nmembers > 1 ? PERF_IOC_FLAG_GROUP : 0);
+    if (__builtin_expect(ctx->ngrp == 1, 1)) {
+        long r = pe_sys_ioctl(ctx->reset_fd, PERF_EVENT_IOC_RESET, ctx->reset_flag);
         if (__builtin_expect(r != 0, 0))
             return reset_failed(r);
+    } else {
+        for (int g = 0; g < ctx->ngrp; g++) {
+            const struct pe_group *grp = &ctx->grp[g];
+            long r = pe_sys_ioctl(ctx->ev[grp->leader].fd, PERF_EVENT_IOC_RESET,
+                                  grp->nmembers > 1 ? PERF_IOC_FLAG_GROUP : 0);
+            if (__builtin_expect(r != 0, 0))
+                return reset_failed(r);
+        }
     }
     if (ctx->carried)
         for (int i = 0; i < ctx->n; i++)

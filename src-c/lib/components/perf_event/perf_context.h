@@ -67,6 +67,8 @@ struct cmp_context {
     pid_t sampler_pid;  /* the process that gave it */
     int sampling_on;    /* published to the sampler thread (running): reads empty rings */
     int resettable;     /* running, and pe_reset may use PERF_EVENT_IOC_RESET */
+    int reset_fd;       /* with one group: its leader, and the flag of its reset */
+    unsigned long reset_flag;
     uintptr_t frozen;   /* after pe_stop of a set read from user space: its reader, whose
                            stopped counts are on the pages (perf_read.c), else 0 */
 };
