@@ -62,8 +62,8 @@ void es_compute_values(struct eventset *es, long long *values)
         values[e] = entry_value(es, e);
 }
 
-/* Inline fast path of es_get (the counting calls are the hot path): the set, or NULL,
- * then es_get says why (GET_SET). */
+/* Inline fast path of es_get (the counting calls are the hot path): the set, or NULL
+ * (then set_missing says why). The set comes back in a register, not through memory. */
 static inline __attribute__((always_inline)) struct eventset *get_set(int EventSet)
 {
     if (__builtin_expect(g_papi.init_state != PAPI_NOT_INITED, 1))
@@ -71,15 +71,14 @@ static inline __attribute__((always_inline)) struct eventset *get_set(int EventS
     return NULL;
 }
 
-#define GET_SET(es, EventSet)                                                                \
-    struct eventset *es = get_set(EventSet);                                                 \
-    if (__builtin_expect(!es, 0)) {                                                          \
-        struct eventset *found_;                                                             \
-        int ret_ = es_get(EventSet, &found_);                                                \
-        if (ret_ != PAPI_OK)                                                                 \
-            return ret_;                                                                     \
-        es = found_;                                                                         \
-    }
+/* Why get_set found no set: es_get's error (a set created meanwhile did not exist when
+ * the call looked). */
+static __attribute__((noinline, cold)) int set_missing(int EventSet)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    return ret != PAPI_OK ? ret : papi_error(PAPI_ENOEVST, "EventSet %d does not exist", EventSet);
+}
 
 /* Everything but a plain running set's read (that is the component's read_values). */
 static __attribute__((noinline)) int read_values(struct eventset *es, long long *values)
@@ -113,7 +112,9 @@ static void rebase(struct eventset *es)
 int PAPI_start(int EventSet)
 {
     PAPI_CALL_GUARD();
-    GET_SET(es, EventSet);
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
     int ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is already running", EventSet);
@@ -158,7 +159,9 @@ int PAPI_start(int EventSet)
 int PAPI_stop(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    GET_SET(es, EventSet);
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
     int ret;
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
@@ -201,7 +204,9 @@ static __attribute__((noinline)) int accum_values(struct eventset *es, long long
 static __attribute__((noinline)) int read_general(int EventSet, long long *values, int mode)
 {
     PAPI_CALL_GUARD();
-    GET_SET(es, EventSet);
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
     if (es->fast_read)
@@ -274,7 +279,9 @@ READ_FRAME int PAPI_accum(int EventSet, long long *values)
 int PAPI_reset(int EventSet)
 {
     PAPI_CALL_GUARD();
-    GET_SET(es, EventSet);
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
     int ret;
     /* A stopped set's counts are frozen in es->cnt: no system call. A running one's are
      * zeroed by its component when that is cheaper than reading them (perf_event: one
@@ -296,7 +303,9 @@ int PAPI_reset(int EventSet)
 int PAPI_write(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    GET_SET(es, EventSet);
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
     int ret;
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");

@@ -16,7 +16,6 @@
 #include "call_guard.h"
 
 __thread struct papi_call_slot *papi_call_self;
-struct papi_call_slot *papi_slot_cache[PAPI_SLOT_CACHE];
 int papi_call_flags; /* PAPI_CALLS_FENCE set by the probe when there is no membarrier */
 int papi_barrier_ok;
 static struct papi_call_slot *slots;
@@ -56,7 +55,7 @@ static void probe_barrier(void)
 
 /* A forked child has one thread: the other threads' slots, which fork copied in
  * whatever state (inside a call, or the lock held), would make its shutdown wait forever. */
-static void slots_in_child(void)
+PAPI_FORK_CHILD_CODE static void slots_in_child(void)
 {
     pthread_mutex_init(&slots_lock, NULL);
     for (struct papi_call_slot *s = slots; s; s = s->next)
