@@ -17,9 +17,6 @@
 
 const struct es_overflow_hooks *_Atomic es_overflow_hooks;
 
-/* One running event set per thread and component, as in PAPI (handle + 1, 0 = none). */
-static _Thread_local int running_handle[CMP_MAX];
-
 static long long native_value(const struct eventset *es, int ni)
 {
     if (__builtin_expect(es->multiplexed, 0))
@@ -65,15 +62,22 @@ void es_compute_values(struct eventset *es, long long *values)
         values[e] = entry_value(es, e);
 }
 
-static int get_set(int EventSet, struct eventset **es)
+/* Inline fast path of es_get (the counting calls are the hot path): the set, or NULL
+ * (then set_missing says why). The set comes back in a register, not through memory. */
+static inline __attribute__((always_inline)) struct eventset *get_set(int EventSet)
 {
-    /* Inline fast path of es_get: the counting calls are the hot path. */
-    if (__builtin_expect(g_papi.init_state != PAPI_NOT_INITED, 1)) {
-        *es = es_lookup(EventSet);
-        if (__builtin_expect(*es != NULL, 1))
-            return PAPI_OK;
-    }
-    return es_get(EventSet, es);
+    if (__builtin_expect(g_papi.init_state != PAPI_NOT_INITED, 1))
+        return es_lookup(EventSet);
+    return NULL;
+}
+
+/* Why get_set found no set: es_get's error (a set created meanwhile did not exist when
+ * the call looked). */
+static __attribute__((noinline, cold)) int set_missing(int EventSet)
+{
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    return ret != PAPI_OK ? ret : papi_error(PAPI_ENOEVST, "EventSet %d does not exist", EventSet);
 }
 
 /* Everything but a plain running set's read (that is the component's read_values). */
@@ -108,10 +112,10 @@ static void rebase(struct eventset *es)
 int PAPI_start(int EventSet)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
+    int ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is already running", EventSet);
     if (es->nentries == 0)
@@ -122,6 +126,8 @@ int PAPI_start(int EventSet)
                           "it, %d, has ended and its descriptors were released)", EventSet,
                           (int)es->owner_tid);
     int own = !(es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED));
+    /* One running event set per thread and component, as in PAPI: in the call's slot. */
+    int *running_handle = papi_entered_->running;
     int other = running_handle[es->cidx] - 1;
     if (own && other >= 0 && es_lookup(other) && (es_lookup(other)->state & PAPI_RUNNING))
         return papi_error(PAPI_EISRUN,
@@ -153,10 +159,10 @@ int PAPI_start(int EventSet)
 int PAPI_stop(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
+    int ret;
     if (!(es->state & PAPI_RUNNING))
         return papi_error(PAPI_ENOTRUN, "EventSet %d is not running", EventSet);
     __atomic_store_n(&es->reader, 0, __ATOMIC_RELAXED);
@@ -169,8 +175,8 @@ int PAPI_stop(int EventSet, long long *values)
     if (ret != PAPI_OK)
         return ret;
     es->state = (es->state & ~PAPI_RUNNING) | PAPI_STOPPED;
-    if (running_handle[es->cidx] == EventSet + 1)
-        running_handle[es->cidx] = 0;
+    if (papi_entered_->running[es->cidx] == EventSet + 1)
+        papi_entered_->running[es->cidx] = 0;
     if (values)
         es_compute_values(es, values);
     return PAPI_OK;
@@ -198,10 +204,9 @@ static __attribute__((noinline)) int accum_values(struct eventset *es, long long
 static __attribute__((noinline)) int read_general(int EventSet, long long *values, int mode)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
     if (es->fast_read)
@@ -274,10 +279,10 @@ READ_FRAME int PAPI_accum(int EventSet, long long *values)
 int PAPI_reset(int EventSet)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
+    int ret;
     /* A stopped set's counts are frozen in es->cnt: no system call. A running one's are
      * zeroed by its component when that is cheaper than reading them (perf_event: one
      * ioctl per group instead of a read()), else read and made the baselines. */
@@ -298,10 +303,10 @@ int PAPI_reset(int EventSet)
 int PAPI_write(int EventSet, long long *values)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = get_set(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
+    struct eventset *es = get_set(EventSet);
+    if (__builtin_expect(!es, 0))
+        return set_missing(EventSet);
+    int ret;
     if (!values)
         return papi_error(PAPI_EINVAL, "values is NULL");
     for (int e = 0; e < es->nentries; e++)

@@ -8,6 +8,7 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,7 +16,7 @@
 #include "call_guard.h"
 
 __thread struct papi_call_slot *papi_call_self;
-int papi_calls_blocked;
+int papi_call_flags; /* PAPI_CALLS_FENCE set by the probe when there is no membarrier */
 int papi_barrier_ok;
 static struct papi_call_slot *slots;
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,6 +34,7 @@ static void slot_exit(void *arg)
 {
     struct papi_call_slot *s = arg;
     papi_call_self = NULL;
+    __atomic_store_n(&s->owner, 0, __ATOMIC_RELAXED); /* before another thread may take it */
     __atomic_store_n(&s->in_use, 0, __ATOMIC_RELEASE);
 }
 
@@ -45,17 +47,24 @@ static void probe_barrier(void)
     expedited = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
                 membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
     __atomic_store_n(&papi_barrier_ok, expedited || global, __ATOMIC_RELAXED);
+    /* Before any guarded call enters: each registers its thread's slot first (which runs
+     * this once). */
+    if (!(expedited || global))
+        __atomic_fetch_or(&papi_call_flags, PAPI_CALLS_FENCE, __ATOMIC_SEQ_CST);
 }
 
 /* A forked child has one thread: the other threads' slots, which fork copied in
  * whatever state (inside a call, or the lock held), would make its shutdown wait forever. */
-static void slots_in_child(void)
+PAPI_FORK_CHILD_CODE static void slots_in_child(void)
 {
     pthread_mutex_init(&slots_lock, NULL);
     for (struct papi_call_slot *s = slots; s; s = s->next)
-        if (s != papi_call_self)
+        if (s != papi_call_self) {
             s->active = s->in_use = 0;
-    papi_calls_blocked = 0;
+            s->owner = 0; /* a thread of the child may get the thread pointer it had */
+        }
+    if (papi_call_flags & PAPI_CALLS_BLOCKED) /* no write otherwise: no page copied */
+        papi_call_flags &= ~PAPI_CALLS_BLOCKED;
 }
 
 static void make_slot_key(void)
@@ -80,10 +89,22 @@ struct papi_call_slot *papi_call_register(void)
         slots = s;
     }
     s->in_use = 1;
+    memset(s->running, 0, sizeof s->running);
+    __atomic_store_n(&s->owner, papi_thread_pointer(), __ATOMIC_RELAXED);
     pthread_mutex_unlock(&slots_lock);
     papi_call_self = s;
     if (slot_key_made)
         pthread_setspecific(slot_key, s);
+    return s;
+}
+
+/* Not in the cache: the thread's own slot (a first call takes one), entered there. */
+struct papi_call_slot *papi_call_slot_slow(uintptr_t tp)
+{
+    struct papi_call_slot *s = papi_call_self;
+    if (!s)
+        s = papi_call_register();
+    __atomic_store_n(&papi_slot_cache[papi_slot_hash(tp)], s, __ATOMIC_RELAXED);
     return s;
 }
 
@@ -93,6 +114,7 @@ void papi_calls_unload(void)
         pthread_key_delete(slot_key); /* its destructor is about to be unmapped */
     slot_key_made = 0;
     pthread_mutex_lock(&slots_lock);
+    memset(papi_slot_cache, 0, sizeof papi_slot_cache);
     while (slots) {
         struct papi_call_slot *n = slots->next;
         free(slots);
@@ -120,6 +142,7 @@ int papi_barrier_everywhere(void)
     if (global && membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
         return 1;
     __atomic_store_n(&papi_barrier_ok, 0, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&papi_call_flags, PAPI_CALLS_FENCE, __ATOMIC_SEQ_CST);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     struct timespec ts = {0, 10000000};
     nanosleep(&ts, NULL);
@@ -129,7 +152,7 @@ int papi_barrier_everywhere(void)
 
 void papi_calls_block_and_drain(void)
 {
-    __atomic_store_n(&papi_calls_blocked, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_or(&papi_call_flags, PAPI_CALLS_BLOCKED, __ATOMIC_SEQ_CST);
     papi_barrier_everywhere();
     pthread_mutex_lock(&slots_lock);
     for (struct papi_call_slot *s = slots; s; s = s->next) {
@@ -145,5 +168,5 @@ void papi_calls_block_and_drain(void)
 
 void papi_calls_unblock(void)
 {
-    __atomic_store_n(&papi_calls_blocked, 0, __ATOMIC_SEQ_CST);
+    __atomic_fetch_and(&papi_call_flags, ~PAPI_CALLS_BLOCKED, __ATOMIC_SEQ_CST);
 }

@@ -17,6 +17,9 @@
 #ifndef CALL_GUARD_H
 #define CALL_GUARD_H
 
+#include <pthread.h>
+#include <stdint.h>
+
 #include "papi_sdk.h"
 
 /* One per thread that made a guarded call: on a list the shutdown scans, never freed
@@ -26,15 +29,51 @@
 struct papi_call_slot {
     int active;      /* guarded calls of this thread on the stack (nested ones count) */
     int in_use;      /* owned by a live thread */
+    uintptr_t owner; /* the owning thread's thread pointer (papi_thread_pointer), 0 none */
     struct papi_call_slot *next;
+    /* Per component, the event set this thread runs (handle + 1, 0 none; core/counting.c:
+     * one at a time, as in PAPI). Here rather than in a thread-local array of its own: the
+     * guarded call holds its slot already. Zeroed when a thread takes the slot. */
+    int running[CMP_MAX];
 };
 /* Not initial-exec: a library that tools dlopen cannot count on static TLS space
  * ("cannot allocate memory in static TLS block"). */
 extern __thread struct papi_call_slot *papi_call_self PAPI_INTERNAL;
-extern int papi_calls_blocked PAPI_INTERNAL;
+/* What a call must check, in one word (one load on its way in): */
+#define PAPI_CALLS_BLOCKED 1 /* a shutdown is under way: refuse */
+#define PAPI_CALLS_FENCE 2   /* papi_barrier_ok is 0: fence, then look again */
+extern int papi_call_flags PAPI_INTERNAL;
 /* 1 when papi_barrier_everywhere reaches every thread (membarrier works here). */
 extern int papi_barrier_ok PAPI_INTERNAL;
 PAPI_INTERNAL struct papi_call_slot *papi_call_register(void);
+/* The slots by thread pointer, direct-mapped (a thread whose entry another thread took
+ * finds its slot through papi_call_self): a guarded call finds its slot with a few loads
+ * instead of a thread-local access, which in a library loaded with dlopen is a call into
+ * the dynamic linker's TLS descriptor resolver (about 25 instructions). A slot's owner is
+ * set by its thread and cleared when it ends, so an entry is used only by the live
+ * thread whose thread pointer owns it. */
+#define PAPI_SLOT_CACHE 64 /* 512 bytes: more would move other state onto another page */
+extern struct papi_call_slot *papi_slot_cache[PAPI_SLOT_CACHE] PAPI_INTERNAL;
+PAPI_INTERNAL struct papi_call_slot *papi_call_slot_slow(uintptr_t tp);
+
+/* This thread, cheaply: its thread pointer (unique among live threads). */
+static inline uintptr_t papi_thread_pointer(void)
+{
+    uintptr_t tp;
+#if defined(__aarch64__)
+    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#elif defined(__x86_64__)
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+#else
+    tp = (uintptr_t)pthread_self();
+#endif
+    return tp;
+}
+
+static inline unsigned papi_slot_hash(uintptr_t tp)
+{
+    return (unsigned)((tp >> 12) ^ (tp >> 20)) & (PAPI_SLOT_CACHE - 1);
+}
 /* Shutdown: refuse new calls and wait for the ones in flight (but the caller's own). */
 PAPI_INTERNAL void papi_calls_block_and_drain(void);
 PAPI_INTERNAL void papi_calls_unblock(void);
@@ -44,40 +83,49 @@ PAPI_INTERNAL int papi_barrier_everywhere(void);
 /* Unload (the library's destructor): delete the thread-exit key, free the slots. */
 PAPI_INTERNAL void papi_calls_unload(void);
 
-/* 1: inside; 0: a shutdown is under way (nothing to undo). */
-static inline int papi_call_enter(void)
+/* The calling thread's slot, inside; NULL: a shutdown is under way (nothing to undo). The
+ * slot is kept for papi_call_leave: one thread-local access per call (in a library loaded
+ * with dlopen, each is a call into the dynamic linker's TLS descriptor resolver). */
+static inline struct papi_call_slot *papi_call_enter(void)
 {
-    struct papi_call_slot *s = papi_call_self;
-    if (__builtin_expect(!s, 0))
-        s = papi_call_register();
+    uintptr_t tp = papi_thread_pointer();
+    struct papi_call_slot *s =
+        __atomic_load_n(&papi_slot_cache[papi_slot_hash(tp)], __ATOMIC_RELAXED);
+    if (__builtin_expect(!s || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != tp, 0))
+        s = papi_call_slot_slow(tp);
     __atomic_store_n(&s->active, s->active + 1, __ATOMIC_RELAXED);
-    if (__builtin_expect(!__atomic_load_n(&papi_barrier_ok, __ATOMIC_RELAXED), 0))
-        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* no membarrier: pay the fence here */
-    else
-        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the CPU's barrier: the shutdown's membarrier */
-    if (__builtin_expect(__atomic_load_n(&papi_calls_blocked, __ATOMIC_RELAXED), 0)) {
-        __atomic_store_n(&s->active, s->active - 1, __ATOMIC_RELEASE);
-        return 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the CPU's barrier: the shutdown's membarrier */
+    int f = __atomic_load_n(&papi_call_flags, __ATOMIC_RELAXED);
+    if (__builtin_expect(f != 0, 0)) {
+        if (f & PAPI_CALLS_FENCE) { /* no membarrier: pay the fence here, then look again */
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            f = __atomic_load_n(&papi_call_flags, __ATOMIC_RELAXED);
+        }
+        if (f & PAPI_CALLS_BLOCKED) {
+            __atomic_store_n(&s->active, s->active - 1, __ATOMIC_RELEASE);
+            return NULL;
+        }
     }
-    return 1;
+    return s;
 }
 
-static inline void papi_call_leave(const int *entered)
+static inline void papi_call_leave(struct papi_call_slot *const *entered)
 {
-    if (*entered) { /* release: the call's work happens before the shutdown sees it out */
-        struct papi_call_slot *s = papi_call_self;
+    struct papi_call_slot *s = *entered;
+    if (s) /* release: the call's work happens before the shutdown sees it out */
         __atomic_store_n(&s->active, s->active - 1, __ATOMIC_RELEASE);
-    }
 }
 
 #define PAPI_CALL_GUARD()                                                                  \
-    const int papi_entered_ __attribute__((cleanup(papi_call_leave))) = papi_call_enter(); \
+    struct papi_call_slot *const papi_entered_ __attribute__((cleanup(papi_call_leave))) = \
+        papi_call_enter();                                                                 \
     if (!papi_entered_)                                                                    \
     return papi_error(PAPI_ENOINIT, "PAPI_shutdown is under way in another thread")
 
 /* The same for a function that returns nothing: it does nothing during a shutdown. */
 #define PAPI_CALL_GUARD_VOID()                                                             \
-    const int papi_entered_ __attribute__((cleanup(papi_call_leave))) = papi_call_enter(); \
+    struct papi_call_slot *const papi_entered_ __attribute__((cleanup(papi_call_leave))) = \
+        papi_call_enter();                                                                 \
     if (!papi_entered_)                                                                    \
     return
 

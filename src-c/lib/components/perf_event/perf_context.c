@@ -114,6 +114,8 @@ static void update_user_read(struct cmp_context *ctx)
         }
     }
     ctx->user_read = all;
+    ctx->frozen = 0; /* descriptors opened or closed: the pages are others now */
+    ctx->resettable = 0;
     int one = ctx->ngrp == 1 && ctx->n > 0 && ctx->grp[0].leader == 0 &&
               pe_group_stride(&ctx->ev[0]) == 1 && (ctx->ev[0].attr.read_format & PERF_FORMAT_GROUP);
     for (int i = 0; i < ctx->n && one; i++)
@@ -459,6 +461,7 @@ static void disable_all(struct cmp_context *ctx)
 int pe_start(struct cmp_context *ctx)
 {
     struct cmp_count before[PE_MAX_EVENTS];
+    ctx->frozen = 0;
     int check = needs_check(ctx);
     if (check) {
         int ret = pe_read_groups(ctx, before);
@@ -473,15 +476,17 @@ int pe_start(struct cmp_context *ctx)
     ctx->page1 = ctx->ev[0].page;
     if (rings)
         pe_sampler_publish(ctx);
-    for (int g = 0; g < ctx->ngrp; g++)
-        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-            int err = errno;
+    for (int g = 0; g < ctx->ngrp; g++) {
+        long r = pe_sys_ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_ENABLE, 0);
+        if (__builtin_expect(r != 0, 0)) {
+            int err = (int)-r;
             ctx->fast_reader = ctx->fast1 = 0;
             disable_all(ctx);
             if (rings)
                 pe_sampler_finish(ctx);
             return papi_error(PAPI_ESYS, "cannot enable the counters: %s", strerror(err));
         }
+    }
     if (check) {
         int ret = check_scheduled(ctx, before);
         if (ret != PAPI_OK) {
@@ -493,17 +498,31 @@ int pe_start(struct cmp_context *ctx)
         }
     }
     ctx->running = 1;
+    ctx->resettable = !ctx->user_read && !ctx->target.multiplex;
+    if (ctx->ngrp == 1) {
+        /* A group of one event is reset alone: the same, without the kernel's walk over
+         * the group. */
+        ctx->reset_fd = ctx->ev[ctx->grp[0].leader].fd;
+        ctx->reset_flag = ctx->grp[0].nmembers > 1 ? PERF_IOC_FLAG_GROUP : 0;
+    }
     return PAPI_OK;
 }
 
+/* A set read from user space by the thread that stops it keeps that thread as `frozen`:
+ * the read that follows (PAPI_stop's) takes the stopped counts from the pages, where the
+ * disable left them (perf_read.c), instead of a read() per group. */
 int pe_stop(struct cmp_context *ctx)
 {
-    ctx->running = 0;
+    uintptr_t reader = ctx->fast_reader;
+    ctx->running = ctx->resettable = 0;
     ctx->fast_reader = ctx->fast1 = 0;
     int ret = PAPI_OK;
-    for (int g = 0; g < ctx->ngrp && ret == PAPI_OK; g++)
-        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0) != 0)
-            ret = papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror(errno));
+    for (int g = 0; g < ctx->ngrp && ret == PAPI_OK; g++) {
+        long r = pe_sys_ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (__builtin_expect(r != 0, 0))
+            ret = papi_error(PAPI_ESYS, "cannot disable the counters: %s", strerror((int)-r));
+    }
+    ctx->frozen = ret == PAPI_OK ? reader : 0;
     if (ctx->sampling_on)
         pe_sampler_finish(ctx); /* the last samples, none after this */
     return ret;
@@ -513,15 +532,31 @@ int pe_stop(struct cmp_context *ctx)
  * otherwise make the baselines, but only where user space never reads these counters:
  * after a reset the 6.1 arm64 kernel's page leaves a user read 2^32 too low until the
  * event is reprogrammed (see the top of this file). The carried counts go with it. */
+static __attribute__((noinline, cold)) int reset_failed(long r)
+{
+    return papi_error(PAPI_ESYS, "cannot reset the counters: %s", strerror((int)-r));
+}
+
 int pe_reset(struct cmp_context *ctx)
 {
-    if (!ctx->running || ctx->user_read || ctx->target.multiplex)
+    if (!ctx->resettable) /* stopped, read from user space, or multiplexed */
         return PAPI_ENOSUPP;
-    for (int g = 0; g < ctx->ngrp; g++)
-        if (ioctl(ctx->ev[ctx->grp[g].leader].fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) != 0)
-            return papi_error(PAPI_ESYS, "cannot reset the counters: %s", strerror(errno));
-    for (int i = 0; i < ctx->n; i++)
-        ctx->ev[i].carry.value = 0;
+    if (__builtin_expect(ctx->ngrp == 1, 1)) {
+        long r = pe_sys_ioctl(ctx->reset_fd, PERF_EVENT_IOC_RESET, ctx->reset_flag);
+        if (__builtin_expect(r != 0, 0))
+            return reset_failed(r);
+    } else {
+        for (int g = 0; g < ctx->ngrp; g++) {
+            const struct pe_group *grp = &ctx->grp[g];
+            long r = pe_sys_ioctl(ctx->ev[grp->leader].fd, PERF_EVENT_IOC_RESET,
+                                  grp->nmembers > 1 ? PERF_IOC_FLAG_GROUP : 0);
+            if (__builtin_expect(r != 0, 0))
+                return reset_failed(r);
+        }
+    }
+    if (ctx->carried)
+        for (int i = 0; i < ctx->n; i++)
+            ctx->ev[i].carry.value = 0;
     return PAPI_OK;
 }
 

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -65,6 +66,11 @@ struct cmp_context {
     int sampler;        /* place in the sampler table (perf_sampler.c), -1 none */
     pid_t sampler_pid;  /* the process that gave it */
     int sampling_on;    /* published to the sampler thread (running): reads empty rings */
+    int resettable;     /* running, and pe_reset may use PERF_EVENT_IOC_RESET */
+    int reset_fd;       /* with one group: its leader, and the flag of its reset */
+    unsigned long reset_flag;
+    uintptr_t frozen;   /* after pe_stop of a set read from user space: its reader, whose
+                           stopped counts are on the pages (perf_read.c), else 0 */
 };
 
 /* This thread, cheaply (the hot path compares it): its thread pointer. */
@@ -125,6 +131,30 @@ static inline long pe_sys_read(int fd, void *buf, size_t len)
 #else
     ssize_t got = read(fd, buf, len);
     return got < 0 ? -errno : got;
+#endif
+}
+
+/* ioctl(2) of a perf descriptor with an integer argument (enable, disable, reset), the
+ * same way: the counting calls' system calls without the C library's wrapper and its
+ * procedure-linkage call. -errno on failure. */
+static inline long pe_sys_ioctl(int fd, unsigned long request, unsigned long arg)
+{
+#if defined(__aarch64__) && !defined(PE_LIBC_READ)
+    register long x0 __asm__("x0") = fd;
+    register long x1 __asm__("x1") = (long)request;
+    register long x2 __asm__("x2") = (long)arg;
+    register long x8 __asm__("x8") = SYS_ioctl;
+    __asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
+    return x0;
+#elif defined(__x86_64__) && !defined(PE_LIBC_READ)
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_ioctl), "D"((long)fd), "S"(request), "d"(arg)
+                     : "rcx", "r11", "memory");
+    return ret;
+#else
+    return ioctl(fd, request, arg) != 0 ? -errno : 0;
 #endif
 }
 
