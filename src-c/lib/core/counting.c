@@ -150,7 +150,7 @@ int PAPI_start(int EventSet)
     /* The unguarded read below, for this thread only, where the shutdown's barrier
      * reaches every thread (call_guard.c); elsewhere reads take the guarded path. */
     if (es->plain && __atomic_load_n(&papi_barrier_ok, __ATOMIC_RELAXED))
-        __atomic_store_n(&es->reader, es_this_thread(), __ATOMIC_RELAXED);
+        __atomic_store_n(&es->reader, papi_thread_pointer(), __ATOMIC_RELAXED);
     if (own)
         running_handle[es->cidx] = EventSet + 1;
     return PAPI_OK;
@@ -239,7 +239,7 @@ static inline __attribute__((always_inline)) int read_or_accum(int EventSet, lon
 {
     /* The table is empty unless the library is initialised (PAPI_shutdown empties it). */
     struct eventset *es = es_lookup(EventSet);
-    uintptr_t me = es_this_thread();
+    uintptr_t me = papi_thread_pointer();
     if (__builtin_expect(es && values && ES_PEEK(es->reader) == me && !ES_PEEK(es->reading), 1)) {
         __atomic_store_n(&es->reading, me, __ATOMIC_RELAXED);
         __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the CPU's barrier: the shutdown's membarrier */

@@ -13,6 +13,7 @@
 #include "component.h"
 #include "events.h"
 #include "papi_globals.h"
+#include "thread_pointer.h"
 
 /* ---- event sets (eventset_table.c, eventset_events.c) -------------------------------- */
 struct es_entry {
@@ -36,7 +37,7 @@ struct es_native {
 
 struct eventset {
     /* PAPI_read and PAPI_accum against PAPI_shutdown (counting.c): the mark of the
-     * thread inside an unguarded read of this set (its es_this_thread; 0 outside), and
+     * thread inside an unguarded read of this set (its papi_thread_pointer; 0 outside), and
      * the one thread that may take that path (the one that started the set; 0 for
      * none). The shutdown clears reader and fast_read, runs a barrier on every thread
      * and waits until reading is 0 before it frees anything a read touches. First, with
@@ -94,20 +95,6 @@ struct eventset {
 #ifndef ES_PEEK
 #define ES_PEEK(x) (*(volatile __typeof__(x) *)&(x))
 #endif
-
-/* The calling thread, cheaply (PAPI_read compares it): its thread pointer. */
-static inline uintptr_t es_this_thread(void)
-{
-    uintptr_t tp;
-#if defined(__aarch64__)
-    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
-#elif defined(__x86_64__)
-    __asm__("mov %%fs:0, %0" : "=r"(tp));
-#else
-    tp = (uintptr_t)pthread_self();
-#endif
-    return tp;
-}
 
 /* The table of live sets (eventset_table.c), read without a lock on the hot path. It is
  * reached through a pointer so that a forked child's atfork handler hides its parent's

@@ -278,7 +278,7 @@ static void free_all(int stop_running)
     if (!taken)
         return;
     papi_barrier_everywhere();
-    uintptr_t me = es_this_thread();
+    uintptr_t me = papi_thread_pointer();
     while (taken) {
         struct eventset *es = taken;
         taken = es->next_free;

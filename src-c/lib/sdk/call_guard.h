@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "papi_sdk.h"
+#include "thread_pointer.h"
 
 /* One per thread that made a guarded call: on a list the shutdown scans, never freed
  * while the library is loaded (a thread's slot is given back when it ends and reused by
@@ -41,7 +42,7 @@ struct papi_call_slot {
 extern __thread struct papi_call_slot *papi_call_self PAPI_INTERNAL;
 /* What a call must check, in one word (one load on its way in): */
 #define PAPI_CALLS_BLOCKED 1 /* a shutdown is under way: refuse */
-#define PAPI_CALLS_FENCE 2   /* papi_barrier_ok is 0: fence, then look again */
+#define PAPI_CALLS_FENCE   2 /* papi_barrier_ok is 0: fence, then look again */
 extern int papi_call_flags PAPI_INTERNAL;
 /* 1 when papi_barrier_everywhere reaches every thread (membarrier works here). */
 extern int papi_barrier_ok PAPI_INTERNAL;
@@ -55,20 +56,6 @@ PAPI_INTERNAL struct papi_call_slot *papi_call_register(void);
 #define PAPI_SLOT_CACHE 64 /* 512 bytes: more would move other state onto another page */
 extern struct papi_call_slot *papi_slot_cache[PAPI_SLOT_CACHE] PAPI_INTERNAL;
 PAPI_INTERNAL struct papi_call_slot *papi_call_slot_slow(uintptr_t tp);
-
-/* This thread, cheaply: its thread pointer (unique among live threads). */
-static inline uintptr_t papi_thread_pointer(void)
-{
-    uintptr_t tp;
-#if defined(__aarch64__)
-    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
-#elif defined(__x86_64__)
-    __asm__("mov %%fs:0, %0" : "=r"(tp));
-#else
-    tp = (uintptr_t)pthread_self();
-#endif
-    return tp;
-}
 
 static inline unsigned papi_slot_hash(uintptr_t tp)
 {

@@ -323,8 +323,8 @@ int pe_add(struct cmp_context *ctx, int local, int *slot)
     if (ret != PAPI_OK)
         return ret;
     if (ctx->n == 0)
-        ctx->reader = pe_this_thread();
-    else if (pe_this_thread() != ctx->reader)
+        ctx->reader = papi_thread_pointer();
+    else if (papi_thread_pointer() != ctx->reader)
         ctx->other_adder = 1; /* that event counts the thread that added it */
     *slot = ctx->n++;
     update_user_read(ctx);

@@ -15,6 +15,7 @@
 
 #include "perf_event_internal.h"
 #include "perf_ring.h"
+#include "thread_pointer.h"
 
 #define PE_MAX_EVENTS 128 /* a limit on the events of one set, not an array size */
 
@@ -72,20 +73,6 @@ struct cmp_context {
     uintptr_t frozen;   /* after pe_stop of a set read from user space: its reader, whose
                            stopped counts are on the pages (perf_read.c), else 0 */
 };
-
-/* This thread, cheaply (the hot path compares it): its thread pointer. */
-static inline uintptr_t pe_this_thread(void)
-{
-    uintptr_t tp;
-#if defined(__aarch64__)
-    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
-#elif defined(__x86_64__)
-    __asm__("mov %%fs:0, %0" : "=r"(tp));
-#else
-    tp = (uintptr_t)pthread_self();
-#endif
-    return tp;
-}
 
 #ifndef PERF_FORMAT_LOST
 #define PERF_FORMAT_LOST (1U << 4) /* Linux 6.0 */

@@ -161,7 +161,7 @@ static __attribute__((noinline)) int read_slots_slow(const struct cmp_context *c
 {
     if (ctx->sampling_on)
         pe_sampler_drain_now(ctx);
-    if (ctx->fast_reader == pe_this_thread() && user_read_slots(ctx, out, 1)) {
+    if (ctx->fast_reader == papi_thread_pointer() && user_read_slots(ctx, out, 1)) {
         for (int i = 0; i < ctx->n; i++) {
             out[i].value += ctx->ev[i].carry.value;
             out[i].time_enabled += ctx->ev[i].carry.time_enabled;
@@ -209,7 +209,7 @@ static __attribute__((noinline)) int read_values_slow(struct cmp_context *ctx,
                                                       struct cmp_count *out, uint64_t *base,
                                                       long long *values, int mode)
 {
-    if (ctx->one_group && !ctx->carried && !ctx->sampling_on && ctx->fast_reader != pe_this_thread())
+    if (ctx->one_group && !ctx->carried && !ctx->sampling_on && ctx->fast_reader != papi_thread_pointer())
         return read_values_group(ctx, out, base, values, mode);
     int ret = read_slots_slow(ctx, out);
     if (ret == PAPI_OK)
@@ -265,7 +265,7 @@ static __attribute__((noinline)) int frozen_slots(const struct cmp_context *ctx,
 /* The general read (PAPI_stop, PAPI_reset, overflow dispatch): counts and times. */
 int pe_read(struct cmp_context *ctx, struct cmp_count *out)
 {
-    uintptr_t me = pe_this_thread();
+    uintptr_t me = papi_thread_pointer();
     if (ctx->fast_reader == me && !ctx->carried &&
         __builtin_expect(user_read_slots(ctx, out, 1), 1))
         return PAPI_OK;
@@ -280,7 +280,7 @@ int pe_read(struct cmp_context *ctx, struct cmp_count *out)
 int pe_read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *base,
                    long long *values, int mode)
 {
-    if (__builtin_expect(ctx->fast1 == pe_this_thread(), 1) && !(mode & CMP_READ_TIMES)) {
+    if (__builtin_expect(ctx->fast1 == papi_thread_pointer(), 1) && !(mode & CMP_READ_TIMES)) {
         uint64_t c; /* one event, no times: the common case of PAPI_read */
         if (__builtin_expect(user_count(ctx->page1, &c), 1)) {
             out->value = c;
@@ -292,7 +292,7 @@ int pe_read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *bas
             }
             return PAPI_OK;
         }
-    } else if (ctx->fast_reader == pe_this_thread() && !ctx->carried) {
+    } else if (ctx->fast_reader == papi_thread_pointer() && !ctx->carried) {
         int ok = mode & CMP_READ_TIMES ? user_read_slots(ctx, out, 1)
                                        : user_read_slots(ctx, out, 0);
         if (__builtin_expect(ok, 1)) {
