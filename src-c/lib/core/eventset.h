@@ -105,6 +105,11 @@ typedef _Atomic(struct eventset *) es_slot_t;
 struct es_tables {
     es_slot_t *_Atomic current;   /* the table of this process's sets */
     es_slot_t *_Atomic inherited; /* in a forked child: the parent's, until dropped */
+    /* A set's descriptors closed by the thread-exit hook (es_release_thread) against the
+     * same set's cleanup or destroy in another thread: one of them closes
+     * (eventset_table.c). Here so that a forked child writes one page for the three; a
+     * cache line of its own, away from the pointers every PAPI_read loads. */
+    _Alignas(64) pthread_mutex_t close_lock;
 };
 extern struct es_tables es_tables PAPI_INTERNAL;
 static inline struct eventset *es_lookup(int handle) /* NULL if not a live set */

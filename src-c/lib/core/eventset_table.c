@@ -14,7 +14,8 @@
 /* Two tables: the one in use and the other, empty, for a forked child (hide_inherited).
  * Their pages are touched only as handles are used. */
 static es_slot_t tables[2][MAX_EVENTSETS];
-struct es_tables es_tables = {tables[0], NULL}; /* one small object: one page written at fork */
+/* One small object (the close lock in it): one page written at fork. */
+struct es_tables es_tables = {tables[0], NULL, PTHREAD_MUTEX_INITIALIZER};
 /* One past the highest handle ever given out: the scans below stop there (handles are
  * reused lowest first, so this stays small). Only grows (written under g_papi_lock). */
 static atomic_int es_top;
@@ -61,9 +62,6 @@ void es_unload(void)
     pthread_mutex_unlock(&g_papi_lock);
 }
 
-/* A set's descriptors closed by the thread-exit hook (es_release_thread) against the
- * same set's cleanup or destroy in another thread: one of them closes. */
-static pthread_mutex_t close_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static es_slot_t *current_table(void)
 {
@@ -154,9 +152,9 @@ int PAPI_cleanup_eventset(int EventSet)
         return ret;
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it first", EventSet);
-    pthread_mutex_lock(&close_lock);
+    pthread_mutex_lock(&es_tables.close_lock);
     es_close_all(es);
-    pthread_mutex_unlock(&close_lock);
+    pthread_mutex_unlock(&es_tables.close_lock);
     /* As PAPI 7: cleanup turns overflow and profiling off (the set is stopped, so no
      * timer or signal refers to them any more). */
     free(es->overflow);
@@ -187,12 +185,12 @@ int PAPI_destroy_eventset(int *EventSet)
         return papi_error(PAPI_EINVAL,
                           "EventSet %d still has %d events: PAPI_cleanup_eventset it first",
                           *EventSet, es->nentries);
-    pthread_mutex_lock(&close_lock);
+    pthread_mutex_lock(&es_tables.close_lock);
     pthread_mutex_lock(&g_papi_lock);
     atomic_store(&current_table()[es->handle], NULL);
     pthread_mutex_unlock(&g_papi_lock);
     es_close_all(es);
-    pthread_mutex_unlock(&close_lock);
+    pthread_mutex_unlock(&es_tables.close_lock);
     set_free(es);
     *EventSet = PAPI_NULL;
     return PAPI_OK;
@@ -300,7 +298,7 @@ void es_release_thread(pid_t tid)
     for (int h = 0; h < n && g_papi.init_state != PAPI_NOT_INITED; h++) {
         if (!es_lookup(h))
             continue;
-        pthread_mutex_lock(&close_lock);
+        pthread_mutex_lock(&es_tables.close_lock);
         struct eventset *es = es_lookup(h);
         if (es && es->owner_tid == tid && es->ctx &&
             !(es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED))) {
@@ -315,7 +313,7 @@ void es_release_thread(pid_t tid)
             }
             es_close_all(es);
         }
-        pthread_mutex_unlock(&close_lock);
+        pthread_mutex_unlock(&es_tables.close_lock);
     }
 }
 
@@ -324,7 +322,7 @@ void es_release_thread(pid_t tid)
 PAPI_FORK_CHILD_CODE static void sets_lifecycle(const struct papi_life *ev)
 {
     if (ev->event == PAPI_LIFE_FORK_CHILD) {
-        pthread_mutex_init(&close_lock, NULL); /* another thread of the parent may hold it */
+        papi_child_reset_lock(&es_tables.close_lock); /* another thread may have held it */
         hide_inherited();
     }
     else

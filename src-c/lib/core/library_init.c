@@ -30,7 +30,7 @@ PAPI_FORK_CHILD_CODE static void atfork_child(void)
         papi_lifecycle_notify(&(struct papi_life){.event = PAPI_LIFE_FORK_CHILD});
         atomic_store(&g_papi.inherited, 1);
     }
-    pthread_mutex_unlock(&g_papi_lock);
+    papi_child_unlock(&g_papi_lock);
 }
 
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }

@@ -34,7 +34,10 @@ static pthread_mutex_t user_locks[PAPI_NUM_LOCK] = {PTHREAD_MUTEX_INITIALIZER,
  * thread-local cache in the child would cost it two more page faults. */
 PAPI_FORK_CHILD_CODE static void count_fork(void)
 {
-    atomic_fetch_add_explicit(&g_papi.forks, 1, memory_order_relaxed);
+    /* A load and a store, not an atomic add: the child has one thread, and arm64's
+     * outlined atomics would map one more page of code in it. */
+    unsigned n = atomic_load_explicit(&g_papi.forks, memory_order_relaxed);
+    atomic_store_explicit(&g_papi.forks, n + 1, memory_order_relaxed);
 }
 static pthread_once_t forks_once = PTHREAD_ONCE_INIT;
 static void register_count_fork(void) { pthread_atfork(NULL, NULL, count_fork); }

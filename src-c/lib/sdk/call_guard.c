@@ -57,9 +57,13 @@ static void probe_barrier(void)
  * whatever state (inside a call, or the lock held), would make its shutdown wait forever. */
 PAPI_FORK_CHILD_CODE static void slots_in_child(void)
 {
-    pthread_mutex_init(&slots_lock, NULL);
+    papi_child_reset_lock(&slots_lock);
+    /* The forking thread's slot is the one it owns (compared by thread pointer: reading
+     * papi_call_self would call the TLS resolver, one more page of code); the others are
+     * cleared, written only where not clear already. */
+    uintptr_t me = papi_thread_pointer();
     for (struct papi_call_slot *s = slots; s; s = s->next)
-        if (s != papi_call_self) {
+        if (s->owner != me && (s->active || s->in_use || s->owner)) {
             s->active = s->in_use = 0;
             s->owner = 0; /* a thread of the child may get the thread pointer it had */
         }
@@ -104,7 +108,7 @@ struct papi_call_slot *papi_call_slot_slow(uintptr_t tp)
     struct papi_call_slot *s = papi_call_self;
     if (!s)
         s = papi_call_register();
-    __atomic_store_n(&papi_slot_cache[papi_slot_hash(tp)], s, __ATOMIC_RELAXED);
+    __atomic_store_n(&papi_slot_cache[papi_slot_hash(tp)], s, __ATOMIC_RELEASE);
     return s;
 }
 

@@ -76,8 +76,9 @@ PAPI_INTERNAL void papi_calls_unload(void);
 static inline struct papi_call_slot *papi_call_enter(void)
 {
     uintptr_t tp = papi_thread_pointer();
+    /* Acquire: the entry may be another thread's slot, made by it (calloc) just before. */
     struct papi_call_slot *s =
-        __atomic_load_n(&papi_slot_cache[papi_slot_hash(tp)], __ATOMIC_RELAXED);
+        __atomic_load_n(&papi_slot_cache[papi_slot_hash(tp)], __ATOMIC_ACQUIRE);
     if (__builtin_expect(!s || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != tp, 0))
         s = papi_call_slot_slow(tp);
     __atomic_store_n(&s->active, s->active + 1, __ATOMIC_RELAXED);

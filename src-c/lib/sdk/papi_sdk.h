@@ -15,6 +15,7 @@
 #ifndef PAPI_SDK_H
 #define PAPI_SDK_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -95,6 +96,36 @@ PAPI_INTERNAL void papi_lifecycle_notify(const struct papi_life *ev);
  * sorts every .text.sorted.* section together), so the child maps one page or two of
  * the library's code instead of one per function. */
 #define PAPI_FORK_CHILD_CODE __attribute__((section(".text.sorted.papi_fork_child")))
+/* In a forked child (one thread): a lock another thread of the parent may have held
+ * (papi_child_reset_lock), or the forking thread's prepare handler took
+ * (papi_child_unlock), free again. By plain stores: a call to pthread_mutex_init would map the PLT's and the C
+ * library's pages of code in the child, a page fault each. Sanitizer builds call it,
+ * so that their view of the lock is reset too. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PAPI_CHILD_LOCK_BY_CALL 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PAPI_CHILD_LOCK_BY_CALL 1
+#endif
+#endif
+static inline void papi_child_reset_lock(pthread_mutex_t *m)
+{
+#ifdef PAPI_CHILD_LOCK_BY_CALL
+    pthread_mutex_init(m, NULL);
+#else
+    static const pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
+    *m = unlocked;
+#endif
+}
+/* The same for a lock the forking thread took in its prepare handler. */
+static inline void papi_child_unlock(pthread_mutex_t *m)
+{
+#ifdef PAPI_CHILD_LOCK_BY_CALL
+    pthread_mutex_unlock(m);
+#else
+    papi_child_reset_lock(m);
+#endif
+}
 /* How many forks this process's copy of the library has been through since it was first
  * initialised (0 in the process that initialised it): a component compares it with the
  * value it saw when it opened something per task. A plain read: no callback runs in the
