@@ -26,6 +26,7 @@ static void touch_pages(long n)
     char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         exit(1);
+    madvise(p, n * page, MADV_NOHUGEPAGE); /* 4 KiB pages even with THP "always" */
     for (long i = 0; i < n; i++)
         p[i * page] = 1;
     munmap(p, n * page);

@@ -17,6 +17,8 @@ static long long count_pages(int code, long n)
         PAPI_start(es) != PAPI_OK)
         return -1;
     char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED)
+        madvise(p, n * page, MADV_NOHUGEPAGE); /* 4 KiB pages even with THP "always" */
     for (long i = 0; p != MAP_FAILED && i < n; i++)
         p[i * page] = 1; /* n fresh pages: n page faults */
     if (PAPI_stop(es, &v) != PAPI_OK)

@@ -37,6 +37,7 @@ __attribute__((noinline)) void touch_big_array(long pages)
                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return;
+    madvise((void *)p, (size_t)(pages * page), MADV_NOHUGEPAGE); /* 4 KiB pages: a fault each */
     for (long i = 0; i < pages; i++)
         p[i * page] = (char)i;
     munmap((void *)p, (size_t)(pages * page));

@@ -26,6 +26,8 @@ int main(int argc, char **argv)
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
         return 1;
+    /* 4 KiB pages even where transparent huge pages are "always": one fault each. */
+    madvise(mem, (size_t)(pages * page), MADV_NOHUGEPAGE);
     PAPI_start(es);
     for (long i = 0; i < pages; i++)
         mem[i * page] = 1; /* first touch of each page: one page fault */

@@ -26,6 +26,7 @@ __attribute__((noinline)) void first_touch(long pages)
                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return;
+    madvise((void *)p, (size_t)(pages * page), MADV_NOHUGEPAGE); /* 4 KiB pages: a fault each */
     for (long i = 0; i < pages; i++)
         p[i * page] = 1;
     munmap((void *)p, (size_t)(pages * page));

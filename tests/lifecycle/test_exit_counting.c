@@ -48,6 +48,7 @@ static void *counting(void *arg)
         char *p = mmap(NULL, 64 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
             continue;
+        madvise(p, 64 * page, MADV_NOHUGEPAGE); /* one fault per page, whatever THP says */
         for (size_t i = 0; i < 64; i++)
             p[i * page] = 1;
         PAPI_read(es, v);

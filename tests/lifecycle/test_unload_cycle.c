@@ -87,6 +87,7 @@ static void touch_pages(int n)
     char *p = mmap(NULL, (size_t)(n * pg), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return;
+    madvise(p, (size_t)(n * pg), MADV_NOHUGEPAGE); /* one fault per page, whatever THP says */
     for (int i = 0; i < n; i++)
         p[(long)i * pg] = 1;
     munmap(p, (size_t)(n * pg));

@@ -21,6 +21,7 @@
                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);                       \
         if (p == MAP_FAILED)                                                               \
             exit(2);                                                                       \
+        madvise((void *)p, (size_t)(n * page), MADV_NOHUGEPAGE); /* one fault per page */ \
         for (long i = 0; i < n; i++)                                                       \
             p[i * page] = 1;                                                               \
         munmap((void *)p, (size_t)(n * page));                                             \
