@@ -99,22 +99,33 @@ static inline int pe_group_stride(const struct pe_event *leader)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define PE_LIBC_READ 1
 #endif
-static inline long pe_sys_read(int fd, void *buf, size_t len)
+#if (defined(__aarch64__) || defined(__x86_64__)) && !defined(PE_LIBC_READ)
+#define PE_DIRECT_SYSCALLS 1
+/* A system call of three integer arguments, straight to the kernel: -errno on failure. */
+static inline long pe_syscall3(long nr, long a, long b, long c)
 {
-#if defined(__aarch64__) && !defined(PE_LIBC_READ)
-    register long x0 __asm__("x0") = fd;
-    register long x1 __asm__("x1") = (long)buf;
-    register long x2 __asm__("x2") = (long)len;
-    register long x8 __asm__("x8") = SYS_read;
+#if defined(__aarch64__)
+    register long x0 __asm__("x0") = a;
+    register long x1 __asm__("x1") = b;
+    register long x2 __asm__("x2") = c;
+    register long x8 __asm__("x8") = nr;
     __asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
     return x0;
-#elif defined(__x86_64__) && !defined(PE_LIBC_READ)
+#else
     long ret;
     __asm__ volatile("syscall"
                      : "=a"(ret)
-                     : "0"((long)SYS_read), "D"((long)fd), "S"(buf), "d"(len)
+                     : "0"(nr), "D"(a), "S"(b), "d"(c)
                      : "rcx", "r11", "memory");
     return ret;
+#endif
+}
+#endif
+
+static inline long pe_sys_read(int fd, void *buf, size_t len)
+{
+#ifdef PE_DIRECT_SYSCALLS
+    return pe_syscall3(SYS_read, fd, (long)buf, (long)len);
 #else
     ssize_t got = read(fd, buf, len);
     return got < 0 ? -errno : got;
@@ -126,20 +137,8 @@ static inline long pe_sys_read(int fd, void *buf, size_t len)
  * procedure-linkage call. -errno on failure. */
 static inline long pe_sys_ioctl(int fd, unsigned long request, unsigned long arg)
 {
-#if defined(__aarch64__) && !defined(PE_LIBC_READ)
-    register long x0 __asm__("x0") = fd;
-    register long x1 __asm__("x1") = (long)request;
-    register long x2 __asm__("x2") = (long)arg;
-    register long x8 __asm__("x8") = SYS_ioctl;
-    __asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
-    return x0;
-#elif defined(__x86_64__) && !defined(PE_LIBC_READ)
-    long ret;
-    __asm__ volatile("syscall"
-                     : "=a"(ret)
-                     : "0"((long)SYS_ioctl), "D"((long)fd), "S"(request), "d"(arg)
-                     : "rcx", "r11", "memory");
-    return ret;
+#ifdef PE_DIRECT_SYSCALLS
+    return pe_syscall3(SYS_ioctl, fd, (long)request, (long)arg);
 #else
     return ioctl(fd, request, arg) != 0 ? -errno : 0;
 #endif
