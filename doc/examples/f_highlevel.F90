@@ -1,8 +1,10 @@
 ! Example: Fortran: the high-level calls: regions (PAPI 7), rates, and the 3.5 counter
 ! calls. work(n) touches n fresh pages; with the preset table of
 ! tests/highlevel/test_events.csv (PAPI_CSV_EVENT_FILE), which maps the presets onto page
-! faults, every count is exact on any machine; without it a machine without a hardware
-! PMU has no PAPI_FP_OPS and the rate calls return PAPI_ENOEVNT.
+! faults, every count is exact on any machine (with transparent huge pages "always", run
+! it with them off for the process, as the tests do: one fault would map 2 MB); without
+! it a machine without a hardware PMU has no PAPI_FP_OPS and the rate calls return
+! PAPI_ENOEVNT.
 ! Shows: PAPIF_hl_region_begin PAPIF_hl_read PAPIF_hl_region_end PAPIF_hl_stop
 ! PAPIF_flops_rate PAPIF_flips_rate PAPIF_ipc PAPIF_epc PAPIF_rate_stop PAPIF_flops
 ! PAPIF_flips PAPIF_num_counters PAPIF_start_counters PAPIF_read_counters
