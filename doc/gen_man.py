@@ -25,6 +25,7 @@ import os
 import re
 import subprocess
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 import man_content as mc
 

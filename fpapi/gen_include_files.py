@@ -12,6 +12,7 @@ in fpapi.h: LLVM flang's preprocessor keeps C comments in the source it compiles
 
 import os
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src-fortran"))
 import papif_api  # noqa: E402

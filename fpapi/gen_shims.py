@@ -13,6 +13,7 @@ For every routine whose PAPI_* functions libpapi defines (SYMBOLS, from nm):
 import os
 import re
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))  # papif_api.py beside the .def
 import papif_api  # noqa: E402

@@ -8,6 +8,7 @@ The names come from API.def ("const" lines) and the preset X-macro catalog; the 
 are only ever known to the C compiler."""
 
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 import papif_api
 

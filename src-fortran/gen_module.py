@@ -10,6 +10,7 @@ arguments are module procedures that pass trim(s)//C_NULL_CHAR in and copy C str
 blank-padded or truncated to the caller's length."""
 
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 import papif_api
 

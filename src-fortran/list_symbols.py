@@ -10,6 +10,7 @@ OUT is rewritten only on change."""
 
 import subprocess
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 import papif_api
 

@@ -8,6 +8,7 @@ the module.
 import os
 import subprocess
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
 import papif_api  # noqa: E402

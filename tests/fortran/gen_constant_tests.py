@@ -7,6 +7,7 @@ function that compares it with the value compiled from papi.h.
 
 import os
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "src-fortran"))

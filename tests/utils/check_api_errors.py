@@ -17,6 +17,7 @@ Exit 0 pass, 1 fail."""
 import os
 import re
 import sys
+sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
 FAILURES = []
 
