@@ -5,7 +5,9 @@ left in its output directory (PAPI_MPI_OUTPUT_DIR).
 A finished run has papi_mpi_report.json (every rank in it finished). A run that died
 leaves papi_mpi_rank<N>.partial.json from each rank that could still run its exit path
 and, with PAPI_MPI_CHECKPOINT, papi_mpi_rank<N>.checkpoint.json (the last snapshot; the
-exit row wins when both exist); ranks killed outright (SIGKILL) leave nothing else.
+exit row wins when both exist) or, for a rank killed while it replaced its snapshot,
+papi_mpi_rank<N>.checkpoint.prev.json (the one before); ranks killed outright (SIGKILL)
+before their first snapshot leave nothing.
 Every file carries the run's "run_id": only the newest run's files count, so a report or
 rows left by an earlier run in the same directory are never taken for this one (they
 are listed under "ignored"). Prints one JSON object:
@@ -97,9 +99,9 @@ def collect(directory, nranks=None):
     if report is not None:
         check_report(os.path.join(directory, "papi_mpi_report.json"), report)
         docs.append((report.get("run_id"), "report", "papi_mpi_report.json", report))
-    for kind in ("partial", "checkpoint"):
+    for kind in ("partial", "checkpoint", "checkpoint.prev"):  # the order of preference
         for path in glob.glob(os.path.join(directory, f"papi_mpi_rank*.{kind}.json")):
-            if not re.search(rf"papi_mpi_rank\d+\.{kind}\.json$", path):
+            if not re.search(r"papi_mpi_rank\d+\.%s\.json$" % re.escape(kind), path):
                 continue
             row = load(path)
             if row is not None:

@@ -83,9 +83,9 @@ static void fd_path(char *buf, int fd)
     tb_int(&t, fd);
 }
 
-/* An unnamed file (O_TMPFILE) written whole, then linked under a fresh name and renamed
- * over the final one: a rank killed while writing leaves no temporary behind. Where the
- * file system has no O_TMPFILE: a named O_EXCL|O_NOFOLLOW temporary (output_file). */
+/* Where the file system has no O_TMPFILE (or no /proc to link one by): a named
+ * O_EXCL|O_NOFOLLOW temporary (output_file), renamed over the final name. A rank killed
+ * between write and rename leaves it: its next start with checkpoints on removes it. */
 static int publish_named(int dir, const char *name, const char *text, size_t len)
 {
     char tmp[128];
@@ -132,9 +132,23 @@ static int outdir(void)
     return fd;
 }
 
+/* Gives the unnamed file fd the name `name` in dir (linkat never replaces: EEXIST). */
+static int link_unnamed(int fd, int dir, const char *name)
+{
+    char proc[40];
+    fd_path(proc, fd);
+    return linkat(AT_FDCWD, proc, dir, name, AT_SYMLINK_FOLLOW);
+}
+
 /* Writes text to a new file published as name in the output directory; 0 or -1.
- * Async-signal-safe. */
-static int publish_file(const char *name, const char *text, size_t len)
+ * The row is written whole into an unnamed file (O_TMPFILE), then linked under its final
+ * name: it never has a temporary name, so a SIGKILL at any instant (Open MPI's launcher
+ * sends one after its SIGTERM) leaves whole rows only, never a temporary. linkat cannot
+ * replace, so the row under that name goes first: a checkpoint moves the one before it to
+ * `prev` (renameat, atomic: a SIGKILL between the two steps leaves that snapshot there,
+ * and papi_mpi_collect reads it); an exit row, written once per run, removes the row an
+ * earlier run left. Async-signal-safe. */
+static int publish_file(const char *name, const char *prev, const char *text, size_t len)
 {
     int dir = outdir();
     if (dir < 0)
@@ -146,31 +160,18 @@ static int publish_file(const char *name, const char *text, size_t len)
         close(fd); /* an unnamed file: nothing to remove */
         return -1;
     }
-    char proc[40], tmp[128];
-    int linked = 0;
-    fd_path(proc, fd);
-    for (int attempt = 0; attempt < 100 && !linked; attempt++) {
-        struct tbuf t;
-        tb_init(&t, tmp, sizeof tmp);
-        tb_raw(&t, ".");
-        tb_raw(&t, name);
-        tb_raw(&t, ".");
-        tb_int(&t, (long long)getpid());
-        tb_raw(&t, ".");
-        tb_int(&t, attempt);
-        if (linkat(AT_FDCWD, proc, dir, tmp, AT_SYMLINK_FOLLOW) == 0)
-            linked = 1;
-        else if (errno != EEXIST)
-            break;
-    }
+    if (prev)
+        renameat(dir, name, dir, prev); /* ENOENT: the first checkpoint */
+    int rc = link_unnamed(fd, dir, name);
+    if (rc != 0 && errno == EEXIST && unlinkat(dir, name, 0) == 0)
+        rc = link_unnamed(fd, dir, name);
+    int linked = rc == 0, err = errno;
     close(fd);
-    if (!linked) /* no /proc, or linkat refused: the named way */
-        return publish_named(dir, name, text, len);
-    if (renameat(dir, tmp, dir, name) != 0) {
-        unlinkat(dir, tmp, 0);
+    if (linked)
+        return 0;
+    if (err == EEXIST)
         return -1;
-    }
-    return 0;
+    return publish_named(dir, name, text, len); /* no /proc, or linkat refused */
 }
 
 static int write_row(const char *name, const char *reason, int mode)
@@ -190,7 +191,7 @@ static int write_row(const char *name, const char *reason, int mode)
         say("row too long for its buffer, not written: ", name, NULL);
         return -1;
     }
-    if (publish_file(name, t.s, t.len) != 0) {
+    if (publish_file(name, reason ? NULL : pmpi_fault.checkpoint_prev_name, t.s, t.len) != 0) {
         say("could not write ", name, " (write error or full disk): no row left");
         return -1;
     }
@@ -266,9 +267,9 @@ static long long checkpoint_period_ns(const char *env)
     return s < 0.001 ? 1000000LL : (long long)(s * 1e9);
 }
 
-/* A rank killed between writing a row and renaming it into place leaves a temporary
- * (".NAME.<pid>.<n>", or output_file's ".NAME.XXXXXX"): this rank's next start removes
- * them, as it removes the earlier run's rows. */
+/* Where rows are written under a temporary name (no O_TMPFILE: output_file's
+ * ".NAME.XXXXXX"; earlier versions of this library also linked ".NAME.<pid>.<n>"), a
+ * rank killed between write and rename leaves it: this rank's next start removes them. */
 static void remove_stale_temporaries(int dirfd)
 {
     int fd = dup(dirfd);
@@ -321,8 +322,10 @@ void pmpi_partial_finished(void)
         ckpt_running = 0;
     }
     int dir = atomic_load(&ckpt_written) ? outdir() : -1; /* opened: a checkpoint was written */
-    if (dir >= 0)
+    if (dir >= 0) {
         unlinkat(dir, pmpi_fault.checkpoint_name, 0);
+        unlinkat(dir, pmpi_fault.checkpoint_prev_name, 0);
+    }
 }
 
 static void at_exit(void)
@@ -375,6 +378,8 @@ void pmpi_partial_install(void)
              "papi_mpi_rank%d.partial.json", pmpi_run.rank);
     snprintf(pmpi_fault.checkpoint_name, sizeof pmpi_fault.checkpoint_name,
              "papi_mpi_rank%d.checkpoint.json", pmpi_run.rank);
+    snprintf(pmpi_fault.checkpoint_prev_name, sizeof pmpi_fault.checkpoint_prev_name,
+             "papi_mpi_rank%d.checkpoint.prev.json", pmpi_run.rank);
     if (pmpi_run.rank != 0 && pmpi_run.outdir[0]) {
         char cwd[PATH_MAX];
         size_t c = 0, d = strlen(pmpi_run.outdir);

@@ -136,7 +136,7 @@ extern struct pmpi_run pmpi_run;
 struct pmpi_fault_state {
     _Atomic int written;        /* the exit row: once, by the first exit path */
     long long t_end, tick_end;  /* when the exit path ran (not in a signal handler) */
-    char partial_name[64], checkpoint_name[64];
+    char partial_name[64], checkpoint_name[64], checkpoint_prev_name[64];
 };
 extern struct pmpi_fault_state pmpi_fault;
 

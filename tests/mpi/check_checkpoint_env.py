@@ -6,8 +6,9 @@ For each value: "inf", "nan", "-1", "abc", "10s" are refused with one line on st
 naming the variable (no checkpoint thread, the run finishes with its report); "1e10" is
 clamped to one day (said on stderr), so the checkpoint thread sleeps instead of
 rewriting its file without pause. Before each run, temporaries that a rank killed between
-write and rename would leave (".papi_mpi_rank0.checkpoint.json.<pid>.<n>", and the named
-fallback's ".papi_mpi_rank0.partial.json.XXXXXX") are planted: the run must remove them.
+write and rename left (the named fallback's ".papi_mpi_rank0.partial.json.XXXXXX" on a file
+system without O_TMPFILE, and ".papi_mpi_rank0.checkpoint.json.<pid>.<n>" as earlier
+versions named them) are planted: the run must remove them.
 Exit 0 pass, 1 fail."""
 import argparse
 import glob
@@ -48,7 +49,7 @@ def run(args, value):
         check(os.path.exists(os.path.join(out, "papi_mpi_report.json")), "the report is written")
         left = [os.path.basename(f) for f in glob.glob(os.path.join(out, ".*"))]
         check(not left, "PAPI_MPI_CHECKPOINT=%s: no temporary left: %s" % (value, left))
-        check(not glob.glob(os.path.join(out, "*.checkpoint.json")), "no checkpoint outlives the run")
+        check(not glob.glob(os.path.join(out, "*.checkpoint*.json")), "no checkpoint outlives the run")
     finally:
         shutil.rmtree(out, ignore_errors=True)
 

@@ -3,7 +3,8 @@
 check what the wrapper left: a row for a rank that died (no hang inside malloc, chained
 signal handlers), counts that survive the program's PAPI_shutdown, strict UTF-8 JSON,
 no truncated report on a full disk, no report of an earlier run taken for this one, no
-symlink followed, long directory names whole, PAPI_MPI_EVENTS whole or rejected.
+symlink followed, long directory names whole, PAPI_MPI_EVENTS whole or rejected, no
+temporary left by a SIGKILL that lands while a checkpoint is being replaced.
 Usage: check_faults.py --mpirun M --collect C --program P MODE"""
 import argparse
 import csv
@@ -11,12 +12,16 @@ import glob
 import io
 import json
 import os
+import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
-from mpi_check import check, verdict
+from mpi_check import check, verdict, wait_ranks_gone
 
 
 def run(args, out, mode, np=2, env_extra=None, cwd=None):
@@ -31,6 +36,7 @@ def run(args, out, mode, np=2, env_extra=None, cwd=None):
         return None, ""
     text = p.stdout.decode("utf-8", "replace")
     print(text)
+    wait_ranks_gone(out)
     return p.returncode, text
 
 
@@ -46,8 +52,8 @@ def collect(args, out, np=2):
     return json.loads(c.stdout)
 
 
-def died(args, out, mode, sig, rc_want=None):
-    rc, text = run(args, out, mode)
+def died(args, out, mode, sig, rc_want=None, np=2):
+    rc, text = run(args, out, mode, np=np)
     if rc is None:
         return text
     check(rc != 0 if rc_want is None else rc == rc_want, f"{mode}: exit status {rc}")
@@ -59,10 +65,62 @@ def died(args, out, mode, sig, rc_want=None):
         check(row["calls"]["MPI_Barrier"]["calls"] == 3, f"{mode}: 3 barriers counted")
     check(not glob.glob(os.path.join(out, ".*")), f"{mode}: no temporary left")
     check(not os.path.exists(os.path.join(out, "papi_mpi_report.json")), f"{mode}: no report")
-    summary = collect(args, out)
+    summary = collect(args, out, np)
     check(summary["finished"] == [] and 0 in [r["rank"] for r in summary["partial"]],
           f"{mode}: collector says rank 0 died with a row")
     return text
+
+
+KILL_ROUNDS = 12
+
+
+def kill9_round(args, out, rng):
+    """Rank 0 checkpoints every millisecond; SIGKILL it at a random instant once its first
+    snapshot is on disk. Returns which of its rows remained, or None."""
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out, PAPI_MPI_CHECKPOINT="0.001")
+    p = subprocess.Popen([args.mpirun, "-np", "2", args.program, "kill9"], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    watchdog = threading.Timer(60, p.kill)  # a hang fails instead of blocking ctest
+    watchdog.start()
+    try:
+        pid, seen = None, []
+        for raw in p.stdout:
+            line = raw.decode("utf-8", "replace")
+            seen.append(line)
+            if line.startswith("mpi_faults: pid "):
+                pid = int(line.split()[2])
+                break
+        check(pid is not None, "kill9: rank 0 printed its pid: " + "".join(seen)[-800:])
+        if pid is None:
+            return None
+        # The snapshot is under one of its two names (a new one moves the last aside).
+        snaps = [os.path.join(out, "papi_mpi_rank0.checkpoint%s.json" % s) for s in ("", ".prev")]
+        t0, written = time.monotonic(), False
+        while not written and time.monotonic() - t0 < 30:
+            written = any(os.path.exists(f) for f in snaps)
+            time.sleep(0.001)
+        check(written, "kill9: rank 0 wrote a first snapshot within 30 s")
+        time.sleep(rng.uniform(0, 0.05))
+        os.kill(pid, signal.SIGKILL)
+        rest = p.stdout.read().decode("utf-8", "replace")
+        p.wait()
+    finally:
+        watchdog.cancel()
+    wait_ranks_gone(out)
+    check(p.returncode != 0, f"kill9: the job ends non-zero ({p.returncode})")
+    left = [f for f in os.listdir(out) if f.startswith(".")]
+    check(not left, f"kill9: no temporary left: {left}")
+    rows = [f for f in ("papi_mpi_rank0.checkpoint.json", "papi_mpi_rank0.checkpoint.prev.json")
+            if os.path.exists(os.path.join(out, f))]
+    check(rows != [], "kill9: rank 0's last snapshot (or the one before) is on disk: "
+          + str(os.listdir(out)) + rest[-400:])
+    for f in rows:
+        row = load_strict(os.path.join(out, f))
+        check(row["rank"] == 0 and row["exit_reason"] == "checkpoint" and row["finished"] is False,
+              f"kill9: {f} is a whole snapshot of rank 0")
+    summary = collect(args, out)
+    check(0 in [r["rank"] for r in summary["partial"]], "kill9: collector has rank 0's snapshot")
+    return rows
 
 
 def main():
@@ -82,7 +140,9 @@ def main():
         elif mode == "segv":
             died(args, out, "segv", 11)
         elif mode == "chain":
-            text = died(args, out, "chain", 11, rc_want=42)
+            # One rank: the launcher's status is then rank 0's own. With two, Hydra may
+            # report rank 1's first (its MPI_Barrier fails when rank 0 dies: exit 1).
+            text = died(args, out, "chain", 11, rc_want=42, np=1)
             check("the program's own SIGSEGV handler ran" in text, "chain: the old handler ran")
         elif mode == "shutdown":
             rc, _ = run(args, out, "shutdown")
@@ -169,6 +229,17 @@ def main():
                            env_extra={"PAPI_MPI_EVENTS": "perf::PAGE-FAULTS," + longname})
             note = load_strict(os.path.join(out, "papi_mpi_report.json"))["counter_note"]
             check("longer than" in note and "XXXXXXXX" in note, f"events: long entry named: {note}")
+        elif mode == "kill9":
+            seed = int(os.environ.get("PAPI_TEST_SEED", time.time_ns() % 100000))
+            print(f"kill9: {KILL_ROUNDS} rounds, PAPI_TEST_SEED={seed}")
+            rng = random.Random(seed)
+            only_prev = 0
+            for _ in range(KILL_ROUNDS):
+                d = tempfile.mkdtemp(dir=out)
+                rows = kill9_round(args, d, rng)
+                only_prev += rows == ["papi_mpi_rank0.checkpoint.prev.json"]
+            print(f"kill9: {only_prev} of {KILL_ROUNDS} kills landed between moving the "
+                  "snapshot aside and linking the next")
         else:
             sys.exit(f"unknown mode {mode}")
     finally:

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, verdict
+from mpi_check import check, verdict, wait_ranks_gone
 
 SIZES = [0, 8, 1000, 65536]
 
@@ -64,12 +64,15 @@ def main():
                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=120)
         print(p.stdout)
+        wait_ranks_gone(out)
         if args.mode != "exit":
             check(p.returncode != 0, "an aborted or killed run exits non-zero")
         check(not os.path.exists(os.path.join(out, "papi_mpi_report.json")),
               "no final report for a run that did not finish")
-        # Exit rows (partial) win over checkpoints; no temporary may be left behind.
-        files = sorted(glob.glob(os.path.join(out, "papi_mpi_rank*.checkpoint.json")))
+        # Exit rows (partial) win over checkpoints, a checkpoint over the one before it
+        # (a rank killed while replacing it); no temporary may be left behind.
+        files = sorted(glob.glob(os.path.join(out, "papi_mpi_rank*.checkpoint.prev.json")))
+        files += sorted(glob.glob(os.path.join(out, "papi_mpi_rank*.checkpoint.json")))
         files += sorted(glob.glob(os.path.join(out, "papi_mpi_rank*.partial.json")))
         print("rows on disk:", [os.path.basename(f) for f in files])
         check(not glob.glob(os.path.join(out, ".*")), "no temporary file left: "

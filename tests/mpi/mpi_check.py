@@ -1,6 +1,7 @@
 """Shared by the MPI test checkers: record failed checks, print the verdict."""
 import os
 import sys
+import time
 
 fails = []
 
@@ -32,3 +33,26 @@ def rank_env(mpirun, env):
     for k, v in env.items():
         out += ["-x", f"{k}={v}"] if is_openmpi(mpirun) else ["-genv", k, v]
     return out
+
+
+def wait_ranks_gone(outdir, timeout=30):
+    """Wait until no process started with PAPI_MPI_OUTPUT_DIR=outdir is alive (a zombie
+    counts as gone: it writes nothing). A launcher can return while a rank it SIGKILLed
+    is still finishing its last system call (Hydra after an MPI_Abort): what is on disk
+    is final only then. Returns the pids still alive at the timeout."""
+    key = b"\0PAPI_MPI_OUTPUT_DIR=" + os.fsencode(outdir) + b"\0"
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    env = b"\0" + f.read()
+            except OSError:
+                continue
+            if key in env:
+                alive.append(int(pid))
+        if not alive or time.monotonic() > deadline:
+            check(not alive, f"the ranks writing to {outdir} are gone: {alive} still alive")
+            return alive
+        time.sleep(0.01)

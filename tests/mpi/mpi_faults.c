@@ -12,6 +12,9 @@
  *   fsize     a file size limit (RLIMIT_FSIZE) below the report's size: a full disk
  *   pcontrol  MPI_THREAD_MULTIPLE: 8 threads open and close their own MPI_Pcontrol
  *             region 200 times each, all at once, while checkpoints run
+ *   kill9     rank 0 prints its pid, then every rank calls MPI_Barrier until the test
+ *             SIGKILLs rank 0 (checkpoints on: whatever instant the kill lands, no
+ *             temporary may remain)
  * Every mode first does MPI_Barrier x 3 and touches 50 pages. */
 #include <mpi.h>
 #include <pthread.h>
@@ -152,6 +155,14 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "pcontrol") == 0)
         pcontrol_threads();
+    if (strcmp(mode, "kill9") == 0) {
+        if (rank == 0) {
+            printf("mpi_faults: pid %ld\n", (long)getpid());
+            fflush(stdout);
+        }
+        for (;;)
+            MPI_Barrier(MPI_COMM_WORLD); /* until the launcher ends the job */
+    }
     if (strcmp(mode, "fsize") == 0) {
         struct rlimit rl = {1500, 1500};
         signal(SIGXFSZ, SIG_IGN);
