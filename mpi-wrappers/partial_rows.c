@@ -228,9 +228,12 @@ static void *checkpoint_loop(void *arg)
         while (!ckpt_stop && pthread_cond_timedwait(&ckpt_cond, &ckpt_mutex, &ts) == 0)
             ;
         int st = atomic_load(&pmpi_rec.state);
-        if (ckpt_stop || (st != PMPI_ACTIVE && st != PMPI_PAUSED) ||
-            atomic_load(&pmpi_fault.written))
+        if (ckpt_stop || st == PMPI_DONE || atomic_load(&pmpi_fault.written))
             break;
+        /* Started inside MPI_Init, before the state turns active: a period shorter than
+         * the rest of MPI_Init (1 ms on a loaded node) must wait, not end the thread. */
+        if (st == PMPI_OFF)
+            continue;
         pthread_mutex_unlock(&ckpt_mutex);
         if (write_row(pmpi_fault.checkpoint_name, NULL, PMPI_ROW_NORMAL) == 0)
             atomic_store(&ckpt_written, 1);
