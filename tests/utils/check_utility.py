@@ -13,7 +13,9 @@ LABELS = ["PAPI version", "Operating system", "Vendor string and code", "Model s
           "Cores per socket", "Sockets", "Cores per NUMA region", "NUMA regions",
           "Running in a VM", "Number Hardware Counters", "Max Multiplex Counters",
           "Fast counter read (rdpmc)"]
-CORE_PMU_PREFIXES = ("cpu", "armv8", "armv7", "arm_", "power", "cpum_cf")
+# The core PMU: "cpu" (x86, POWER), "cpu_core"/"cpu_atom" (hybrid), Arm's names, s390's
+# cpum_cf. Not "power": on x86 that is the RAPL energy PMU, which a VM may list.
+CORE_PMU_PREFIXES = ("cpu", "armv8", "armv7", "arm_", "cpum_cf")
 
 
 def check(cond, what):
