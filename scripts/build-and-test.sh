@@ -25,13 +25,27 @@
 # A lane that cannot run here (exit 77, or exit 0 with a last line saying SKIPPED, as
 # packaging-lane.sh and conformance.sh print) is listed apart as skipped: neither passed
 # nor failed.
+#
+# Skips: every skipped lane and every skipped ctest (and every SKIPPED line of a test
+# that passed) is listed at the end with its reason, each either a fact of this machine
+# (tests/ci/skip-facts.txt: no hardware PMU in a VM, ...) or fixable (a package, a
+# download, a lock). With CI=true a fixable skip fails the run (lane "skips"): the
+# hardware paths cannot drop out of CI without a red light. Only the first lane, deps
+# (scripts/install-deps.sh), installs or downloads anything.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 lean="-DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF"
 failed=""
 skipped=""
-lane_log=$(mktemp) lane_rc=$(mktemp)
-trap 'rm -f "$lane_log" "$lane_rc"' EXIT
+lane_log=$(mktemp) lane_rc=$(mktemp) lane_skips=$(mktemp)
+trap 'rm -f "$lane_log" "$lane_rc" "$lane_skips"' EXIT
+# Each ctest lane writes its per-test results (with their output) into its build
+# directory (--output-junit is relative to it), where the skip check below reads them.
+junit=ctest-results.xml junits=""
+for d in build build-asan build-tsan build-fuzz build-flang; do
+  rm -f "$top/$d/$junit"
+  junits="$junits --junit $top/$d/$junit"
+done
 # lane NAME COMMAND...: run one step, remember it when it fails or skips, go on.
 # Returns 0 passed, 1 failed, 2 skipped (a lane that needs this one then does not run).
 lane() {
@@ -42,6 +56,7 @@ lane() {
   last=$(grep -v '^[[:space:]]*$' "$lane_log" | tail -n 1)
   if [ "$rc" -eq 77 ] || { [ "$rc" -eq 0 ] && printf '%s\n' "$last" | grep -Eq '(^|: )SKIPPED'; }; then
     echo "=== lane $name: SKIPPED (exit $rc: $last)"
+    printf '%s\t%s\n' "$name" "$last" >>"$lane_skips"
     skipped="$skipped $name"
     return 2
   fi
@@ -57,27 +72,27 @@ in_dir() { (cd "$1" && shift && "$@"); }
 
 lane deps "$top/scripts/install-deps.sh"
 if lane build "$top/scripts/build.sh" "$top/build" -DPAPI_WERROR=ON; then
-  lane ctest in_dir "$top/build" ctest --output-on-failure -j2
+  lane ctest in_dir "$top/build" ctest --output-on-failure -j2 --output-junit $junit
 fi
 # shellcheck disable=SC2086
 if lane asan-build sh -c "cmake -S '$top' -B '$top/build-asan' -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON $lean &&
     cmake --build '$top/build-asan' -j$(nproc)"; then
   lane asan in_dir "$top/build-asan" env ASAN_OPTIONS=detect_leaks=1 \
-    ctest --output-on-failure -j2 -L asan
+    ctest --output-on-failure -j2 -L asan --output-junit $junit
 fi
 # With the MPI wrapper (tests/mpi's tsan test: MPI_THREAD_MULTIPLE with checkpoints).
 if lane tsan-build sh -c "CC=clang cmake -S '$top' -B '$top/build-tsan' -DPAPI_WERROR=ON -DPAPI_TSAN=ON \
     -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF &&
     cmake --build '$top/build-tsan' -j$(nproc)"; then
   lane tsan in_dir "$top/build-tsan" env TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-    ctest --output-on-failure -j2 -L tsan
+    ctest --output-on-failure -j2 -L tsan --output-junit $junit
 fi
 lane clang sh -c "CC=clang cmake -S '$top' -B '$top/build-clang' -DPAPI_WERROR=ON -DPAPI_BUILD_TESTS=OFF $lean &&
     cmake --build '$top/build-clang' -j$(nproc) &&
     { test ! -e '$top/build-clang/tests' || { echo 'PAPI_BUILD_TESTS=OFF built tests/'; exit 1; }; }"
 if lane fuzz-build sh -c "CC=clang cmake -S '$top' -B '$top/build-fuzz' -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON \
     -DPAPI_FUZZ=ON $lean && cmake --build '$top/build-fuzz' -j$(nproc) --target fuzz_event_names fuzz_postfix"; then
-  lane fuzz in_dir "$top/build-fuzz" ctest --output-on-failure -L fuzz -R '_run$'
+  lane fuzz in_dir "$top/build-fuzz" ctest --output-on-failure -L fuzz -R '_run$' --output-junit $junit
 fi
 # Release (-O3), gcc and clang, -Werror: all a distribution builds (the MPI wrapper for
 # both MPIs, the Fortran module with gfortran, the tools, the manual); no tests or bench.
@@ -96,7 +111,7 @@ if lane flang-build sh -c "cmake -S '$top' -B '$top/build-flang' -DPAPI_WERROR=O
     -DCMAKE_EXE_LINKER_FLAGS='$flang_ld' -DCMAKE_SHARED_LINKER_FLAGS='$flang_ld' \
     -DPAPI_WITH_MPI=OFF -DPAPI_BUILD_BENCH=OFF -DPAPI_BUILD_FUZZ=OFF -DPAPI_TEST_DIRS=fortran &&
     cmake --build '$top/build-flang' -j$(nproc)"; then
-  lane flang in_dir "$top/build-flang" ctest --output-on-failure -j2 -L fortran
+  lane flang in_dir "$top/build-flang" ctest --output-on-failure -j2 -L fortran --output-junit $junit
   lane two-fortran-compilers sh "$top/tests/install/test_two_fortran_compilers.sh" \
     "$top/build" "$top/build-flang" "$top" "$flang_ld"
 fi
@@ -113,6 +128,9 @@ if [ "${PAPI_CONFORMANCE_ARM64:-1}" = 1 ]; then
     sh "$top/scripts/conformance-arm64.sh" "$top/build/pmu-lane" "$top/build/conformance-arm64"
 fi
 [ -z "$skipped" ] || echo "build-and-test: skipped lanes (could not run here, not passed):$skipped"
+# Every skip with its reason; under CI=true a fixable one fails the run.
+# shellcheck disable=SC2086
+lane skips python3 "$top/scripts/check-skips.py" "$top/tests/ci/skip-facts.txt" $junits --lanes "$lane_skips"
 if [ -n "$failed" ]; then
   echo "build-and-test: FAILED lanes:$failed"
   exit 1

@@ -1,7 +1,21 @@
 #!/bin/sh
-# Install what the build and the tests need on Debian 12, only what is missing.
-# Runs apt-get as root (directly, or through sudo for a normal user).
+# Install what the build and every test lane need on Debian 12, only what is missing.
+# Runs apt-get as root (directly, or through sudo for a normal user). This is the only
+# step that installs or downloads anything: the tests and lanes never do (a test that
+# finds something missing says so, and a CI run fails on it).
+#   - Debian packages (the list below);
+#   - the arm64 PMU lane's guest files: the arm64 libraries of its sysroot, the guest
+#     kernel and a static busybox (scripts/guest/fetch-arm64 --lane, into ~/.cache);
+#   - environment-modules' package file in apt's cache (it conflicts with lmod, which is
+#     installed: the packaging lane installs it in a throw-away overlay, offline).
+# When another apt-get or unattended-upgrades holds the package manager's lock, it waits
+# up to PAPI_DEPS_LOCK_TIMEOUT seconds (default 900), saying which process holds it, and
+# fails with that reason after.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/dpkg-lock.sh"
+timeout=${PAPI_DEPS_LOCK_TIMEOUT:-900}
+case $timeout in '' | *[!0-9]*) echo "install-deps: PAPI_DEPS_LOCK_TIMEOUT must be seconds, not '$timeout'" >&2; exit 2 ;; esac
 # One package per line (several changes add packages: they merge without conflicts).
 pkgs="
 cmake make gcc pkg-config python3 file
@@ -23,15 +37,42 @@ dpkg-dev
 python3-pandas
 python3-matplotlib
 chromium
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross gfortran-aarch64-linux-gnu
+qemu-system-arm qemu-user cpio
+lmod
 "
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+apt_get() {
+  wait_for_package_locks "$timeout" || exit 1
+  # The lock may be taken again between the wait and apt-get: apt waits for it too.
+  $SUDO apt-get -o DPkg::Lock::Timeout="$timeout" "$@"
+}
+updated=0
+update_once() {
+  [ "$updated" = 1 ] && return 0
+  apt_get update -qq
+  updated=1
+}
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "installing:$missing"
-if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends $missing
+if [ -n "$missing" ]; then
+  echo "installing:$missing"
+  update_once
+  # shellcheck disable=SC2086
+  apt_get install -y -qq --no-install-recommends $missing
+fi
+# environment-modules for the packaging lane's overlay: its .deb and its dependencies in
+# apt's cache (apt-get installs it there with --no-download).
+if ! ls /var/cache/apt/archives/environment-modules_*.deb >/dev/null 2>&1; then
+  update_once
+  apt_get install -y -qq --no-install-recommends --download-only environment-modules
+fi
+# The PMU lane's arm64 files (fetch-arm64 adds the arm64 architecture to apt once).
+if ! lane=$("$here/guest/fetch-arm64" --lane-missing); then
+  echo "fetching the arm64 guest files: $lane"
+  wait_for_package_locks "$timeout" || exit 1
+  "$here/guest/fetch-arm64" --lane
+fi

@@ -8,9 +8,9 @@
 # 3. `cmake --install` into a prefix, then in two more overlays Debian's lmod and
 #    environment-modules (they conflict with each other): module load in a clean shell
 #    (tests/packaging/check_modulefiles.sh).
-# Needs root, overlayfs and apt access for lmod/environment-modules (cached in
-# /var/cache/apt/archives after the first run); otherwise it prints SKIPPED with the
-# reason and exits 77.
+# Needs root and overlayfs (otherwise it prints SKIPPED with the reason and exits 77),
+# lmod installed and environment-modules in apt's cache (scripts/install-deps.sh):
+# nothing is downloaded here.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)

@@ -9,8 +9,8 @@
 #   --results FILE   where the per-test results go (default: DIR/pmu-results.txt)
 #   --record-only    exit 0 once every test ran and its result is recorded, even if
 #                    some failed (the `pmu` ctests then fail one by one)
-# Exit: 0 all passed, 1 a test failed or the lane broke, 77 the tools cannot be
-# installed here (results file says LANE-SKIPPED with the reason).
+# Exit: 0 all passed, 1 a test failed or the lane broke, 77 a tool or guest file is
+# missing (scripts/install-deps.sh provides them; results file says LANE-SKIPPED why).
 # Environment: PMU_VM_DIR (another runner's directory; default: the project's own
 # scripts/guest/run-arm64 and fetch-arm64), PAPI_ARM64_SYSROOT
 # (default ~/.cache/papi-arm64-sysroot), PMU_LANE_CMAKE_ARGS (extra cmake arguments).
@@ -41,7 +41,6 @@ else
     RUN_ARM64=$REPO/scripts/guest/run-arm64 FETCH_ARM64=$REPO/scripts/guest/fetch-arm64
 fi
 export PAPI_ARM64_SYSROOT=${PAPI_ARM64_SYSROOT:-${HOME:-/root}/.cache/papi-arm64-sysroot}
-SYSROOT_PKGS="libpfm4 libpfm4-dev libhwloc15 libhwloc-dev libudev1"
 T0=$(date +%s.%N)
 : >"$RESULTS"
 
@@ -57,15 +56,12 @@ fail() {
     echo "LANE-FAILED: $*" >>"$RESULTS"
     exit 1
 }
-as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"
-    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo -n "$@"
-    else return 1; fi
-}
 
-# 1. Host tools: the cross compilers (C, Fortran), QEMU (system for the guest, user
-# mode for the build's generator programs) and cpio. run-arm64 would install some
-# itself, but a failure there must be a skip, not a test failure.
+# 1. Host tools and guest files: the cross compilers (C, Fortran), QEMU (system for the
+# guest, user mode for the build's generator programs), cpio, the arm64 libraries to
+# compile against and give the guest, the guest kernel and busybox. Nothing is installed
+# or downloaded here (ctest runs this lane): scripts/install-deps.sh does it beforehand,
+# and what is missing is a skip naming it (build-and-test.sh fails a CI run on it).
 [ -x "$RUN_ARM64" ] || skip "the guest runner is missing ($RUN_ARM64)"
 command -v cmake >/dev/null || skip "cmake is not installed"
 missing=
@@ -74,32 +70,12 @@ command -v aarch64-linux-gnu-gfortran >/dev/null || missing="$missing gfortran-a
 command -v qemu-system-aarch64 >/dev/null || missing="$missing qemu-system-arm"
 command -v qemu-aarch64 >/dev/null || missing="$missing qemu-user"
 command -v cpio >/dev/null || missing="$missing cpio"
-if [ -n "$missing" ]; then
-    say "installing$missing"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2 ||
-        { as_root apt-get update -q >&2 &&
-          as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2; } ||
-        skip "cannot install$missing (needs root or sudo and a Debian package mirror)"
+[ -z "$missing" ] || skip "not installed:$missing (scripts/install-deps.sh installs them)"
+if [ -z "${PMU_VM_DIR:-}" ]; then
+    fetched=$("$FETCH_ARM64" --lane-missing) ||
+        skip "$fetched (scripts/install-deps.sh fetches them: scripts/guest/fetch-arm64 --lane)"
 fi
-# run-arm64 fetches the guest kernel and busybox through apt on its first run.
-VM_CACHE=${PMU_VM_CACHE:-${PAPI_GUEST_CACHE:-${HOME:-/root}/.cache/papi-arm64-guest}}
-if ! ls "$VM_CACHE"/kernel/*/vmlinuz-* >/dev/null 2>&1 && ! as_root true 2>/dev/null; then
-    skip "the guest kernel is not in $VM_CACHE and fetching it needs root or sudo"
-fi
-
-# 2. arm64 libraries to compile against and to give the guest (cached, shared).
-have_sysroot() {
-    for p in $SYSROOT_PKGS; do
-        grep -q "^$p " "$PAPI_ARM64_SYSROOT/.sysroot-arm64" 2>/dev/null || return 1
-    done
-}
-if ! have_sysroot; then
-    mkdir -p "$(dirname "$PAPI_ARM64_SYSROOT")"
-    (
-        flock 9
-        have_sysroot || "$FETCH_ARM64" "$PAPI_ARM64_SYSROOT" $SYSROOT_PKGS >&2
-    ) 9>"$PAPI_ARM64_SYSROOT.lock" || skip "cannot fetch the arm64 packages $SYSROOT_PKGS"
-fi
+export PAPI_GUEST_OFFLINE=1
 
 # 3. Cross build: the library, the Fortran module, the tests and the examples (no MPI).
 # The hardware test programs are built first, one target each, so that a break

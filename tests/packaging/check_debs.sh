@@ -9,12 +9,10 @@ set -eu
 debs=$1 version=$2 api=$3 src=$4
 fail() { echo "FAIL: $*"; exit 1; }
 # Coexistence is tested with a program linked against Debian's own PAPI: built now, from
-# Debian's papi.h and its libpapi.so.7.0 (installed here first when the machine lacks
-# them: the sandbox is thrown away), and run again after our packages are in.
-if ! dpkg-query -W -f='${Status}' libpapi-dev 2>/dev/null | grep -q "install ok installed"; then
-  apt-get install -y -q --no-install-recommends libpapi-dev >/tmp/apt-debian.log 2>&1 ||
-    { cat /tmp/apt-debian.log; fail "apt-get install of Debian's libpapi-dev (for the coexistence test)"; }
-fi
+# Debian's papi.h and its libpapi.so.7.0 (scripts/install-deps.sh installs them), and run
+# again after our packages are in.
+dpkg-query -W -f='${Status}' libpapi-dev 2>/dev/null | grep -q "install ok installed" ||
+  fail "Debian's libpapi-dev is not installed (scripts/install-deps.sh installs it)"
 t0=$(mktemp -d)
 cat >"$t0/which_papi.c" <<'C'
 /* Which libpapi this program runs with, and that it initialises. */
@@ -40,10 +38,10 @@ debian_lib=$(readlink -f "$(ldd "$t0/debian_prog" | sed -n 's/.*libpapi\.so\.7\.
 # The runtime, dev and tools packages first: the dev package alone must serve CMake
 # (the MPI wrappers' targets come with their own packages).
 set -- $(ls "$debs"/*.deb | grep -v '/libpapi-compat-mpi-')
-apt-get install -y -q --no-install-recommends "$@" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the packages"; }
+apt-get install -y -q --no-install-recommends --no-download "$@" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the packages"; }
 cmake -S "$src/examples/consumer" -B "$t0/b" >/dev/null && cmake --build "$t0/b" >/dev/null &&
   "$t0/b/consumer_pagefaults" 100 || fail "find_package(PAPI) with no MPI wrapper package installed"
-apt-get install -y -q --no-install-recommends "$debs"/*.deb >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the MPI packages"; }
+apt-get install -y -q --no-install-recommends --no-download "$debs"/*.deb >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the MPI packages"; }
 grep -E "^(Remv|Removing|The following packages will be REMOVED)" /tmp/apt.log || true
 for p in libpapi-compat7 libpapi-compat-dev papi-compat-tools; do
   dpkg-query -W -f='${Status}' $p | grep -q "install ok installed" || fail "$p not installed"

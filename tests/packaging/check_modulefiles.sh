@@ -1,6 +1,6 @@
 #!/bin/sh
-# check_modulefiles.sh TOOL PREFIX VERSION SRC: run inside a sandbox (sandbox.sh): install
-# TOOL (lmod or environment-modules, which conflict with each other), then in a clean
+# check_modulefiles.sh TOOL PREFIX VERSION SRC: run inside a sandbox (sandbox.sh): with
+# TOOL (lmod or environment-modules, which conflict with each other) installed, then in a clean
 # shell (env -i, no profile) `module use DIR; module load papi-compat/VERSION` and check
 # that papi_avail, man PAPI_start / papi_avail, a pkg-config build and a find_package(PAPI)
 # build work with nothing else set, for each way a site puts the modulefiles in its tree:
@@ -11,7 +11,13 @@
 #              there; before it, loading the moved tree's module fails with a message.
 set -eu
 tool=$1 prefix=$2 version=$3 src=$4
-apt-get install -y -q --no-install-recommends "$tool" man-db >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; echo "FAIL: apt-get install $tool"; exit 1; }
+# lmod is installed on the machine; environment-modules (which conflicts with it) is
+# installed here, in the overlay, from the package file scripts/install-deps.sh put in
+# apt's cache: nothing is downloaded.
+if ! dpkg-query -W -f='${Status}' "$tool" 2>/dev/null | grep -q "install ok installed"; then
+  apt-get install -y -q --no-install-recommends --no-download "$tool" >/tmp/apt.log 2>&1 ||
+    { cat /tmp/apt.log; echo "FAIL: $tool is neither installed nor in apt's cache (scripts/install-deps.sh)"; exit 1; }
+fi
 case $tool in
   lmod) init=/usr/share/lmod/lmod/init/bash ;;
   environment-modules) init=/usr/share/modules/init/bash ;;

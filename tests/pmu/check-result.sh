@@ -21,6 +21,9 @@ fi
 echo "$line"
 case $line in
     *" PASSED "*) exit 0 ;;
-    *" SKIPPED "*) echo "SKIPPED: $name was skipped in the guest"; exit 77 ;;
+    *" SKIPPED "*)
+        why=$(grep -F "[$name] " "$results" | sed -n 's/.*SKIPPED[: ]*//p' | tail -n 1)
+        echo "SKIPPED: in the guest: ${why:-$name printed no reason}"
+        exit 77 ;;
     *) exit 1 ;;
 esac
