@@ -23,8 +23,54 @@ static struct papi_component *native_component(int code)
     return c;
 }
 
+/* PAPI 7's component of a qualified name: its separate uncore component is our perf_event. */
+static const struct {
+    const char *papi7, *ours;
+} component_aliases[] = {{"perf_event_uncore", "perf_event"}};
+
+static int component_named(const char *name, size_t n)
+{
+    for (size_t a = 0; a < sizeof component_aliases / sizeof component_aliases[0]; a++)
+        if (strlen(component_aliases[a].papi7) == n && strncmp(name, component_aliases[a].papi7, n) == 0) {
+            name = component_aliases[a].ours;
+            n = strlen(name);
+        }
+    for (int i = 0; i < papi_num_components; i++)
+        if (strlen(papi_components[i]->name) == n && strncmp(papi_components[i]->name, name, n) == 0)
+            return i;
+    return -1;
+}
+
+/* "component:::event" (PAPI 7's spelling, APEX writes its metrics so): only the component
+ * named is asked, with the whole name (powercap's and procio's names carry the prefix),
+ * then with the event alone (perf_event's names do not; its reason is the one kept). */
+static int qualified_name_to_code(const char *name, const char *sep, int *code)
+{
+    int i = component_named(name, (size_t)(sep - name));
+    if (i < 0)
+        return papi_error(PAPI_ENOEVNT, "'%s': no component is named '%.*s' (papi_component_avail lists them)",
+                          name, (int)(sep - name), name);
+    struct papi_component *c = papi_components[i];
+    int local;
+    papi_error(PAPI_OK, "%s", ""); /* a component that refuses quietly leaves it empty */
+    int ret = c->name_to_code(c, name, &local);
+    if (ret != PAPI_OK)
+        ret = c->name_to_code(c, sep + 3, &local);
+    if (ret == PAPI_OK) {
+        *code = cmp_code(i, local);
+        return PAPI_OK;
+    }
+    if (papi_last_error_detail()[0])
+        return ret; /* the component said why */
+    return papi_error(ret, "'%s': component %s has no event '%s' (papi_native_avail lists them)", name,
+                      c->name, sep + 3);
+}
+
 int event_native_name_to_code(const char *name, int *code)
 {
+    const char *sep = strstr(name, ":::");
+    if (sep && sep > name)
+        return qualified_name_to_code(name, sep, code);
     int first = PAPI_ENOEVNT;
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *c = papi_components[i];
