@@ -35,13 +35,15 @@ cc -o "$t0/debian_prog" "$t0/which_papi.c" -I/usr/include -l:libpapi.so.7.0 -ldl
 debian_lib=$(readlink -f "$(ldd "$t0/debian_prog" | sed -n 's/.*libpapi\.so\.7\.0 => \([^ ]*\).*/\1/p')")
 [ -n "$debian_lib" ] || fail "ldd debian_prog names no libpapi.so.7.0: $(ldd "$t0/debian_prog")"
 "$t0/debian_prog" || fail "the program linked with Debian's PAPI does not run before ours is installed"
+# Our packages are local .deb files whose dependencies scripts/install-deps.sh installed:
+# nothing is downloaded (apt-get refuses --no-download with local files).
 # The runtime, dev and tools packages first: the dev package alone must serve CMake
 # (the MPI wrappers' targets come with their own packages).
 set -- $(ls "$debs"/*.deb | grep -v '/libpapi-compat-mpi-')
-apt-get install -y -q --no-install-recommends --no-download "$@" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the packages"; }
+apt-get install -y -q --no-install-recommends "$@" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the packages"; }  # local .deb files
 cmake -S "$src/examples/consumer" -B "$t0/b" >/dev/null && cmake --build "$t0/b" >/dev/null &&
   "$t0/b/consumer_pagefaults" 100 || fail "find_package(PAPI) with no MPI wrapper package installed"
-apt-get install -y -q --no-install-recommends --no-download "$debs"/*.deb >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the MPI packages"; }
+apt-get install -y -q --no-install-recommends "$debs"/*.deb >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the MPI packages"; }  # local .deb files
 grep -E "^(Remv|Removing|The following packages will be REMOVED)" /tmp/apt.log || true
 for p in libpapi-compat7 libpapi-compat-dev papi-compat-tools; do
   dpkg-query -W -f='${Status}' $p | grep -q "install ok installed" || fail "$p not installed"
