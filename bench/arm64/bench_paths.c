@@ -1,15 +1,20 @@
 /* bench_paths: guest instructions per call of PAPI's hot paths, for any PAPI library
  * (ours or PAPI 7: loaded with dlopen, so one binary measures both), against the floor of
  * each path (the raw perf_event system calls or user-space reads that the path cannot
- * avoid). Runs in the arm64 PMU guest (bench/arm64/run-bench.sh), where user-only
- * INST_RETIRED counts are exact: the numbers repeat from run to run.
+ * avoid). Runs in the arm64 PMU guest (bench/arm64/run-bench.sh) under QEMU's -icount.
  *
- *   bench_paths LIBPAPI LABEL     prints "BENCH LABEL ua=U path all user" lines
+ *   bench_paths LIBPAPI LABEL   prints "BENCH LABEL ua=U path all user pmu" lines
  *
- * all = user + kernel instructions per call, user = user instructions only; both with the
- * calling loop subtracted. The meter is a pinned raw INST_RETIRED group of this thread's
- * own; profiling and the overflow floors use one of the whole process (inherited by its
- * threads, user + kernel only: "-" in the user column). Parts (BENCH_ONLY=part,...):
+ * all = every guest instruction per call, kernel included: the virtual counter CNTVCT_EL0,
+ * which under -icount advances 2^shift ns per instruction (shift 4 and the 62.5 MHz
+ * generic timer: one tick per instruction; checked at start, the "cntvct" line). It also
+ * counts other tasks and interrupts of the guest (one vCPU, a quiet busybox initramfs):
+ * each figure is the least of 5 runs. user = this thread's user instructions and pmu =
+ * its user + kernel ones, from a pinned raw INST_RETIRED group: the PMU misses the kernel
+ * work done while the arm64 driver has the PMU stopped (overflow interrupts, enabling and
+ * disabling events), so pmu is below all. Profiling and the overflow floors count the
+ * user part of the whole process (inherited by its threads; pmu "-"). All with the
+ * calling loop subtracted. Parts (BENCH_ONLY=part,...):
  * counting (PAPI_read of 1 and 4 events, accum, reset, stop+start), mpx (multiplexed read
  * and stop+start of 8 and 16 events), overflow (dispatch per signal, and its floors),
  * profil (PAPI_profil per sample), highlevel (region begin+end), flops (PAPI_flops,
@@ -31,10 +36,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bench_meter.h"
 #include "papi.h"
 #include "perf_user_read.h"
-
-#define CALLS 1000
 
 /* ---- the library under test, through dlopen ------------------------------------------- */
 static struct {
@@ -69,7 +73,10 @@ static struct {
     void (*f_flops_rate)(int *, float *, float *, long long *, float *, int *);
 } P;
 
-static int no_rate_stop(void) { return PAPI_OK; }
+static int no_rate_stop(void)
+{
+    return PAPI_OK;
+}
 
 static void load(const char *path)
 {
@@ -115,131 +122,6 @@ static void load(const char *path)
     }
 }
 
-/* ---- the instruction meter ------------------------------------------------------------ */
-static int open_raw(uint64_t config, int group_fd, int kernel, int rdpmc_bit, uint64_t format)
-{
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_RAW;
-    a.config = config;
-    a.exclude_kernel = !kernel;
-    a.exclude_hv = 1;
-    a.disabled = group_fd < 0;
-    a.read_format = format;
-    if (rdpmc_bit >= 0)
-        a.config1 |= UINT64_C(1) << rdpmc_bit;
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, group_fd, 0);
-}
-
-static int open_raw_pinned(uint64_t config, uint64_t format)
-{
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_RAW;
-    a.config = config;
-    a.exclude_hv = 1;
-    a.disabled = 1;
-    a.pinned = 1;
-    a.read_format = format;
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-}
-
-#define GROUP_FORMAT \
-    (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-
-static __thread int meter = -1;
-/* The whole process, its later threads included (inherit): what a sample costs when the
- * library empties the rings on a thread of its own. Opened before the library starts. */
-static int pmeter = -1;
-
-static void pmeter_open(void)
-{
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_RAW;
-    a.config = 0x08;
-    a.exclude_hv = 1;
-    a.inherit = 1;
-    a.pinned = 1;
-    pmeter = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-}
-
-static long long pmeter_now(void)
-{
-    uint64_t v;
-    if (read(pmeter, &v, sizeof v) != (ssize_t)sizeof v)
-        abort();
-    return (long long)v;
-}
-
-/* Pinned: always on a counter. Unpinned, a multiplexed set's rotation took the meter off
- * the PMU for part of the time, and what it missed there was missing from the costs. */
-static void meter_open(void)
-{
-    meter = open_raw_pinned(0x08, PERF_FORMAT_GROUP);
-    if (meter < 0 || open_raw(0x08, meter, 0, -1, PERF_FORMAT_GROUP) < 0 ||
-        ioctl(meter, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-        fprintf(stderr, "meter: %s\n", strerror(errno));
-        exit(1);
-    }
-}
-
-static void meter_now(long long *all, long long *user)
-{
-    uint64_t buf[3];
-    if (read(meter, buf, sizeof buf) != (ssize_t)sizeof buf)
-        abort();
-    *all = (long long)buf[1];
-    *user = (long long)buf[2];
-}
-
-struct cost {
-    double all, user;
-};
-
-typedef void (*op_fn)(void);
-static __attribute__((noinline)) void op_nothing(void) { __asm__ volatile(""); }
-
-static struct cost per_call_n(op_fn op, int calls)
-{
-    long long a, au, b, bu, c, cu;
-    meter_now(&a, &au);
-    for (int i = 0; i < calls; i++)
-        op_nothing();
-    meter_now(&b, &bu);
-    for (int i = 0; i < calls; i++)
-        op();
-    meter_now(&c, &cu);
-    struct cost r = {(double)((c - b) - (b - a)) / calls, (double)((cu - bu) - (bu - au)) / calls};
-    return r;
-}
-
-/* The least of 5 measurements: the kernel's timer work (multiplex rotation, ticks) lands
- * in some of them, never in the cost of the call itself. */
-static struct cost per_call_min(op_fn op, int calls)
-{
-    struct cost best = per_call_n(op, calls);
-    for (int r = 1; r < 5; r++) {
-        struct cost c = per_call_n(op, calls);
-        if (c.all < best.all)
-            best = c;
-    }
-    return best;
-}
-
-static struct cost per_call(op_fn op) { return per_call_min(op, CALLS); }
-
-static const char *label;
-static int ua;
-
-static void report(const char *path, struct cost c)
-{
-    printf("BENCH %s ua=%d %s %.0f %.0f\n", label, ua, path, c.all, c.user);
-}
-
 /* ---- the floors: raw perf_event ------------------------------------------------------- */
 static const uint64_t raw_codes[] = {0x08, 0x11, 0x12, 0x10, 0x01, 0x02, 0x03, 0x04,
                                      0x05, 0x09, 0x0a, 0x13, 0x14, 0x16, 0x17, 0x19};
@@ -275,8 +157,7 @@ static void raw_open(int n, int alone)
     raw_alone = alone;
     for (int i = 0; i < n; i++) {
         raw_fd[i] = open_raw(raw_codes[i], alone || i == 0 ? -1 : raw_fd[0], 0, bit,
-                             alone ? PERF_FORMAT_TOTAL_TIME_ENABLED |
-                                         PERF_FORMAT_TOTAL_TIME_RUNNING
+                             alone ? PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING
                                    : GROUP_FORMAT);
         if (raw_fd[i] < 0) {
             fprintf(stderr, "raw event 0x%llx: %s\n", (unsigned long long)raw_codes[i],
@@ -285,8 +166,8 @@ static void raw_open(int n, int alone)
         }
         raw_page[i] = NULL;
         if (ua) {
-            void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
-                           raw_fd[i], 0);
+            void *p =
+                mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, raw_fd[i], 0);
             raw_page[i] = p == MAP_FAILED ? NULL : p;
         }
         if (alone || i == 0)
@@ -392,9 +273,18 @@ static void papi_free(int s)
     P.destroy_eventset(&s);
 }
 
-static __attribute__((noinline)) void op_read(void) { P.read(es, vals); }
-static __attribute__((noinline)) void op_accum(void) { P.accum(es, vals); }
-static __attribute__((noinline)) void op_reset(void) { P.reset(es); }
+static __attribute__((noinline)) void op_read(void)
+{
+    P.read(es, vals);
+}
+static __attribute__((noinline)) void op_accum(void)
+{
+    P.accum(es, vals);
+}
+static __attribute__((noinline)) void op_reset(void)
+{
+    P.reset(es);
+}
 static __attribute__((noinline)) void op_startstop(void)
 {
     P.stop(es, vals);
@@ -491,7 +381,8 @@ static void bench_fortran_read(void)
     int check = P.start(es);
     if (check == PAPI_OK && P.f_read && (P.f_read(&es, vals, &check), check == PAPI_OK))
         report("fortran_read_1", per_call(op_f_read));
-    if (check == PAPI_OK && P.f_read_module && (P.f_read_module(&es, vals, &check), check == PAPI_OK))
+    if (check == PAPI_OK && P.f_read_module &&
+        (P.f_read_module(&es, vals, &check), check == PAPI_OK))
         report("fortran_read_module_1", per_call(op_f_read_module));
     if (check != PAPI_OK)
         printf("BENCH %s ua=%d fortran_read failed %d\n", label, ua, check);
@@ -591,11 +482,6 @@ static void on_overflow(int set, void *addr, long long vec, void *ctx)
     signals++;
 }
 
-static __attribute__((noinline)) void spin(long n)
-{
-    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-}
-
 static void on_raw_signal(int sig, siginfo_t *si, void *ctx)
 {
     (void)sig, (void)si, (void)ctx;
@@ -658,33 +544,33 @@ static void bench_overflow_floors(void)
     const long loop = 5000000;
     void *map;
     size_t len;
-    long long a0 = pmeter_now();
+    struct meter a0 = pmeter_now();
     spin(loop);
-    long long base = pmeter_now() - a0;
+    struct meter a1 = pmeter_now();
     int fd = raw_sampling(0, &map, &len);
     if (fd >= 0) {
         signals = 0;
-        long long b0 = pmeter_now();
+        struct meter b0 = pmeter_now();
         ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
         spin(loop);
         ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-        long long d = pmeter_now() - b0 - base;
+        struct meter b1 = pmeter_now();
         close(fd);
         if (signals > 0)
-            printf("BENCH %s ua=%d floor_overflow_per_signal %.0f -\n", label, ua, (double)d / signals);
+            report_process("floor_overflow_per_signal", cost_of(a0, a1, b0, b1, signals), signals);
     }
     fd = raw_sampling(1, &map, &len);
     if (fd >= 0 && map != MAP_FAILED) {
-        long long b0 = pmeter_now();
+        struct meter b0 = pmeter_now();
         ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
         spin(loop);
         ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-        long long d = pmeter_now() - b0 - base;
+        struct meter b1 = pmeter_now();
         long n = ring_samples(map);
         munmap(map, len);
         close(fd);
         if (n > 0)
-            printf("BENCH %s ua=%d floor_profil_ring_per_sample %.0f -\n", label, ua, (double)d / n);
+            report_process("floor_profil_ring_per_sample", cost_of(a0, a1, b0, b1, n), n);
     }
 }
 
@@ -698,29 +584,26 @@ static void bench_overflow(void)
     if (P.create_eventset(&s) != PAPI_OK || P.add_named_event(s, cyc[0]) != PAPI_OK)
         return;
     const long loop = 2000000;
-    long long a0, u0, a1, u1, b0, bu0, b1, bu1;
-    meter_now(&a0, &u0);
+    struct meter a0 = meter_now();
     spin(loop);
-    meter_now(&a1, &u1);
+    struct meter a1 = meter_now();
     if (P.overflow(s, code, OVF_PERIOD, 0, on_overflow) != PAPI_OK || P.start(s) != PAPI_OK)
         return;
     signals = 0;
-    meter_now(&b0, &bu0);
+    struct meter b0 = meter_now();
     spin(loop);
-    meter_now(&b1, &bu1);
+    struct meter b1 = meter_now();
     P.stop(s, vals);
     P.overflow(s, code, 0, 0, on_overflow);
     papi_free(s);
     long n = signals;
-    if (n > 0) {
-        struct cost c = {(double)((b1 - b0) - (a1 - a0)) / n, (double)((bu1 - bu0) - (u1 - u0)) / n};
-        report("overflow_per_signal", c);
-    }
+    if (n > 0)
+        report("overflow_per_signal", cost_of(a0, a1, b0, b1, n));
 }
 
-/* PAPI_profil on CPU_CYCLES every PROF_PERIOD over the spin loop: user + kernel
- * instructions of the whole process per sample (ours: by signal with PAPI_PROFIL_RING=0,
- * and from the ring; PAPI 7: by signal, its only way). */
+/* PAPI_profil on CPU_CYCLES every PROF_PERIOD over the spin loop: guest instructions
+ * (CNTVCT) and the user part of the whole process per sample (ours: by signal with
+ * PAPI_PROFIL_RING=0, and from the ring; PAPI 7: by signal, its only way). */
 static void bench_profil(void)
 {
     int code;
@@ -732,11 +615,11 @@ static void bench_profil(void)
     int s = PAPI_NULL;
     if (P.create_eventset(&s) != PAPI_OK || P.add_named_event(s, "CPU_CYCLES") != PAPI_OK)
         return;
-    long long a0 = pmeter_now();
+    struct meter a0 = pmeter_now();
     P.start(s);
     spin(loop);
     P.stop(s, vals);
-    long long base = pmeter_now() - a0;
+    struct meter a1 = pmeter_now();
     int ours = strcmp(label, "ours") == 0;
     for (int ring = 0; ring <= ours; ring++) {
         if (ours && !ring)
@@ -746,18 +629,18 @@ static void bench_profil(void)
         memset(hist, 0, sizeof hist);
         if (P.profil(hist, sizeof hist, (vptr_t)off, 0x10000, s, code, PROF_PERIOD, 0) != PAPI_OK)
             break;
-        long long b0 = pmeter_now();
+        struct meter b0 = pmeter_now();
         P.start(s);
         spin(loop);
         P.stop(s, vals);
-        long long d = pmeter_now() - b0 - base;
+        struct meter b1 = pmeter_now();
         P.profil(hist, sizeof hist, (vptr_t)off, 0x10000, s, code, 0, 0);
         long n = 0;
         for (size_t i = 0; i < sizeof hist / sizeof hist[0]; i++)
             n += hist[i];
         if (n > 0)
-            printf("BENCH %s ua=%d %s %.0f - (%ld samples)\n", label, ua,
-                   ring || !ours ? "profil_per_sample" : "profil_per_sample_signal", (double)d / n, n);
+            report_process(ring || !ours ? "profil_per_sample" : "profil_per_sample_signal",
+                           cost_of(a0, a1, b0, b1, n), n);
     }
     unsetenv("PAPI_PROFIL_RING");
     papi_free(s);
@@ -765,7 +648,7 @@ static void bench_profil(void)
 
 /* ---- threads ---------------------------------------------------------------------------- */
 static pthread_barrier_t barrier;
-static double thread_read[64], thread_region[64];
+static struct cost thread_read[64], thread_region[64];
 
 static void *thread_main(void *arg)
 {
@@ -774,19 +657,22 @@ static void *thread_main(void *arg)
     es = papi_set(1, 0);
     P.start(es);
     pthread_barrier_wait(&barrier);
-    thread_read[i] = per_call(op_read).all;
+    thread_read[i] = per_call(op_read);
     P.stop(es, vals);
     papi_free(es);
-    thread_region[i] = -1;
+    thread_region[i] = (struct cost){-1, -1, -1};
     if (P.hl_region_begin && P.hl_region_begin("t") == PAPI_OK) {
         P.hl_region_end("t");
-        thread_region[i] = per_call_n(op_region, CALLS / 4).all;
+        thread_region[i] = per_call_min(op_region, CALLS / 4);
     }
-    close(meter);
+    meter_close();
     return NULL;
 }
 
-static unsigned long self_id(void) { return (unsigned long)pthread_self(); }
+static unsigned long self_id(void)
+{
+    return (unsigned long)pthread_self();
+}
 
 static void bench_threads(void)
 {
@@ -798,15 +684,15 @@ static void bench_threads(void)
         pthread_barrier_init(&barrier, NULL, (unsigned)n);
         for (int i = 0; i < n; i++)
             pthread_create(&t[i], NULL, thread_main, (void *)(intptr_t)i);
-        double r = 0, g = 0;
+        struct cost r = {0, 0, 0}, g = {0, 0, 0};
         for (int i = 0; i < n; i++) {
             pthread_join(t[i], NULL);
-            r += thread_read[i];
-            g += thread_region[i];
+            r.all += thread_read[i].all, r.user += thread_read[i].user;
+            g.all += thread_region[i].all, g.user += thread_region[i].user;
         }
         pthread_barrier_destroy(&barrier);
-        printf("BENCH %s ua=%d threads_%d read_1 %.0f region_begin_end %.0f\n", label, ua, n,
-               r / n, g / n);
+        printf("BENCH %s ua=%d threads_%d read_1 %.0f %.0f region_begin_end %.0f %.0f\n", label, ua,
+               n, r.all / n, r.user / n, g.all / n, g.user / n);
     }
 }
 
@@ -843,12 +729,14 @@ int main(int argc, char **argv)
      * is major and minor; the calls measured here are the same in every 7.x. */
     int ver = PAPI_EINVAL;
     for (int minor = 0; minor < 10 && ver < 0; minor++)
-        ver = P.library_init(PAPI_VERSION_NUMBER(PAPI_VERSION_MAJOR(PAPI_VER_CURRENT), minor, 0, 0));
+        ver =
+            P.library_init(PAPI_VERSION_NUMBER(PAPI_VERSION_MAJOR(PAPI_VER_CURRENT), minor, 0, 0));
     if (ver < 0) {
         fprintf(stderr, "%s: PAPI_library_init failed\n", label);
         return 1;
     }
     meter_open();
+    cntvct_check();
     if (wanted("counting"))
         bench_counting();
     if (wanted("mpx"))

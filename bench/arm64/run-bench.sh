@@ -2,10 +2,13 @@
 # run-bench.sh: the benchmark table of the arm64 PMU guest (bench/README.md). Cross-builds
 # bench_paths, fetches Debian's arm64 PAPI 7.0 (libpapi7.0, as scripts/conformance-arm64.sh
 # does), boots the guest once per kernel.perf_user_access setting (0 and 1; Cortex-A57,
-# 1 vCPU, icount shift 4) and runs bench_paths against our libpapi and PAPI 7 in each
-# boot. Prints the "BENCH label ua=U path all user" lines. BENCH_ONLY=part,... runs only
-# those parts of bench_paths (counting, mpx, overflow, profil, highlevel, fortran,
-# threads); BENCH_UA=0 or 1 boots only that setting.
+# 1 vCPU, icount shift 4) and runs bench_paths against our libpapi, PAPI 7.0 and PAPI 7.2
+# in each boot. Prints the "BENCH label ua=U path all user pmu" lines: all = every guest
+# instruction (CNTVCT under -icount, kernel included), user and pmu = the PMU's user and
+# user + kernel counts (bench_paths.c). BENCH_ONLY=part,... runs only those parts of
+# bench_paths (counting, mpx, overflow, profil, highlevel, flops, fortran, threads);
+# BENCH_UA=0 or 1 boots only that setting; BENCH_LIBS=ours,papi7.0,papi7.2 (default all)
+# only those libraries. A full run takes about an hour (bench/README.md).
 #   bench/arm64/run-bench.sh [CROSS_BUILD_DIR]
 # CROSS_BUILD_DIR: an aarch64 build of this repository with libpapi built (default
 # build-arm64; scripts/pmu-lane.sh makes one). The guest is the project's own
@@ -27,7 +30,7 @@ rm -rf "$STAGE" && mkdir -p "$STAGE/ours-lib" "$STAGE/papi7-lib" "$STAGE/papi72-
 cp -P "$XB"/src-c/libpapi.so* "$STAGE/ours-lib/" || exit 1
 aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -I"$REPO/src-c/include" \
     -I"$XB/src-c/generated" -I"$REPO/src-c/lib/components/perf_event" \
-    -o "$STAGE/bench_paths" "$REPO/bench/arm64/bench_paths.c" -ldl -lpthread || exit 1
+    -o "$STAGE/bench_paths" "$REPO/bench/arm64/bench_paths.c" "$REPO/bench/arm64/bench_meter.c" -ldl -lpthread || exit 1
 P7=$XB/papi7-sysroot
 [ -f "$P7/.sysroot-arm64" ] || "$FETCH_ARM64" "$P7" libpapi7.0 >&2
 if ls "$P7"/usr/lib/aarch64-linux-gnu/libpapi.so.* >/dev/null 2>&1; then
@@ -45,7 +48,8 @@ echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 0 >/proc/sys/kernel/perf_event_paranoid # PAPI 7 disables perf_event at 3, even for root
-export PAPI_EVENTS=INST_RETIRED,CPU_CYCLES PAPI_HL_OUTPUT=/tmp/hl
+export PAPI_EVENTS=INST_RETIRED,CPU_CYCLES PAPI_HL_OUTPUT=/tmp/hl BENCH_ICOUNT_SHIFT=4
+libs=,${BENCH_LIBS:-ours,papi7.0,papi7.2},
 only=${BENCH_ONLY:-counting,mpx,overflow,profil,highlevel,flops,fortran,threads}
 main=$(echo ",$only," | sed 's/,flops,/,/; s/^,//; s/,$//')
 # lib label preset-csv library-path
@@ -58,11 +62,11 @@ run() {
                    ./bench_paths "$1" "$2" ;;
     esac
 }
-run /t/ours-lib/libpapi.so ours "" /t/ours-lib
+case $libs in *,ours,*) run /t/ours-lib/libpapi.so ours "" /t/ours-lib ;; esac
 p7=$(ls /t/papi7-lib/libpapi.so.* 2>/dev/null | head -1)
-[ -n "$p7" ] && run "$p7" papi7.0 /t/papi7-lib/papi_events.csv /t/papi7-lib
-[ -f /t/papi72-lib/libpapi.so ] &&
-    run /t/papi72-lib/libpapi.so papi7.2 /t/papi72-lib/papi_events.csv /t/papi72-lib
+case $libs in *,papi7.0,*) [ -n "$p7" ] && run "$p7" papi7.0 /t/papi7-lib/papi_events.csv /t/papi7-lib ;; esac
+case $libs in *,papi7.2,*) [ -f /t/papi72-lib/libpapi.so ] &&
+    run /t/papi72-lib/libpapi.so papi7.2 /t/papi72-lib/papi_events.csv /t/papi72-lib ;; esac
 exit 0
 EOF
 chmod +x "$STAGE/run.sh"
@@ -71,9 +75,11 @@ if [ -n "${BENCH_PAPI72:-}" ] && [ -f "$BENCH_PAPI72/libpapi.so" ]; then
         cp "$BENCH_PAPI72/papi_events.csv" "$STAGE/papi72-lib/" || exit 1
     cp -P "$BENCH_PAPI72"/libpfm.so* "$STAGE/papi72-lib/" 2>/dev/null # its own libpfm4
 fi
+T0=$(date +%s)
 for ua in ${BENCH_UA:-0 1}; do
-    "$RUN_ARM64" --cpu cortex-a57 --icount "shift=4,sleep=off" --timeout 900 \
+    "$RUN_ARM64" --cpu cortex-a57 --icount "shift=4,sleep=off" --timeout "${BENCH_TIMEOUT:-3600}" \
         --sysroot "$SYSROOT" --sysroot "$P7" --cross-libs "$STAGE" -- \
-        "BENCH_ONLY=${BENCH_ONLY:-} ./run.sh $ua" |
+        "BENCH_ONLY=${BENCH_ONLY:-} BENCH_LIBS=${BENCH_LIBS:-} ./run.sh $ua" |
         grep -E '^BENCH|rror|SKIP' | tr -d '\r'
+    echo "run-bench: boot ua=$ua done, $(($(date +%s) - T0)) s" >&2
 done
