@@ -3,6 +3,7 @@
 #include "bench_meter.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -134,28 +135,44 @@ static __attribute__((noinline)) void op_nothing(void)
     __asm__ volatile("");
 }
 
-struct cost per_call_n(op_fn op, int calls)
+/* One loop for the path and the empty call alike: the same instructions around each call. */
+static __attribute__((noinline)) void calls_of(op_fn op, int calls)
 {
-    struct meter a = meter_now();
-    for (int i = 0; i < calls; i++)
-        op_nothing();
-    struct meter b = meter_now();
     for (int i = 0; i < calls; i++)
         op();
-    return cost_of(a, b, b, meter_now(), calls);
 }
 
-/* The least of 5 measurements: the kernel's timer work (multiplex rotation, ticks) and,
- * for CNTVCT, other tasks land in some of them, never in the cost of the call itself. */
+static long long least(long long x, long long y)
+{
+    return y < x ? y : x;
+}
+
+/* Fieldwise the least of x and y - x0 (an interval). */
+static struct meter least_span(struct meter x, struct meter x0, struct meter y)
+{
+    struct meter r = {least(x.all, y.all - x0.all), least(x.user, y.user - x0.user),
+                      least(x.pmu, y.pmu - x0.pmu)};
+    return r;
+}
+
+/* 5 runs of the empty loop then the path: (the path's least interval - the empty loop's
+ * least) per call, for each meter on its own. The kernel's timer work (multiplex rotation,
+ * ticks) and, for CNTVCT, other tasks land in some intervals, never in the call's cost;
+ * taking the least of each interval keeps them out of the baseline too. */
 struct cost per_call_min(op_fn op, int calls)
 {
-    struct cost best = per_call_n(op, calls);
-    for (int r = 1; r < 5; r++) {
-        struct cost c = per_call_n(op, calls);
-        if (c.all < best.all)
-            best = c;
+    struct meter zero = {0, 0, 0}, far = {LLONG_MAX, LLONG_MAX, LLONG_MAX};
+    struct meter empty = far, path = far;
+    for (int r = 0; r < 5; r++) {
+        struct meter a = meter_now();
+        calls_of(op_nothing, calls);
+        struct meter b = meter_now();
+        calls_of(op, calls);
+        struct meter c = meter_now();
+        empty = least_span(empty, a, b);
+        path = least_span(path, b, c);
     }
-    return best;
+    return cost_of(zero, empty, zero, path, calls);
 }
 
 struct cost per_call(op_fn op)

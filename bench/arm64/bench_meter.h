@@ -35,8 +35,7 @@ void pmeter_open(void); /* before the library starts threads */
 struct meter pmeter_now(void);
 /* ((b1 - b0) - (a1 - a0)) / n: interval b less the same work without the path (a). */
 struct cost cost_of(struct meter a0, struct meter a1, struct meter b0, struct meter b1, long n);
-struct cost per_call_n(op_fn op, int calls);
-struct cost per_call_min(op_fn op, int calls); /* the least all of 5 runs */
+struct cost per_call_min(op_fn op, int calls); /* of 5 runs, each meter its least */
 struct cost per_call(op_fn op);                /* per_call_min of CALLS */
 void report(const char *path, struct cost c);
 void report_process(const char *path, struct cost c, long n);

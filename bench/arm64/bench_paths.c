@@ -646,9 +646,21 @@ static void bench_profil(void)
     papi_free(s);
 }
 
-/* ---- threads ---------------------------------------------------------------------------- */
+/* ---- threads ----------------------------------------------------------------------------
+ * Every thread has its own set running (then its own region) while each in turn measures,
+ * the others asleep on the turn lock: CNTVCT counts the whole guest, so threads that ran
+ * alongside would be counted as the measured thread's cost. */
 static pthread_barrier_t barrier;
+static pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
 static struct cost thread_read[64], thread_region[64];
+
+static struct cost in_turn(op_fn op, int calls)
+{
+    pthread_mutex_lock(&turn);
+    struct cost c = per_call_min(op, calls);
+    pthread_mutex_unlock(&turn);
+    return c;
+}
 
 static void *thread_main(void *arg)
 {
@@ -657,14 +669,18 @@ static void *thread_main(void *arg)
     es = papi_set(1, 0);
     P.start(es);
     pthread_barrier_wait(&barrier);
-    thread_read[i] = per_call(op_read);
+    thread_read[i] = in_turn(op_read, CALLS);
+    pthread_barrier_wait(&barrier);
     P.stop(es, vals);
     papi_free(es);
     thread_region[i] = (struct cost){-1, -1, -1};
-    if (P.hl_region_begin && P.hl_region_begin("t") == PAPI_OK) {
+    int region = P.hl_region_begin && P.hl_region_begin("t") == PAPI_OK;
+    if (region)
         P.hl_region_end("t");
-        thread_region[i] = per_call_min(op_region, CALLS / 4);
-    }
+    pthread_barrier_wait(&barrier);
+    if (region)
+        thread_region[i] = in_turn(op_region, CALLS / 4);
+    pthread_barrier_wait(&barrier);
     meter_close();
     return NULL;
 }
