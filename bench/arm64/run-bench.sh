@@ -8,7 +8,8 @@
 # user + kernel counts (bench_paths.c). BENCH_ONLY=part,... runs only those parts of
 # bench_paths (counting, mpx, overflow, profil, highlevel, flops, fortran, threads);
 # BENCH_UA=0 or 1 boots only that setting; BENCH_LIBS=ours,papi7.0,papi7.2 (default all)
-# only those libraries. A full run takes about an hour (bench/README.md).
+# only those libraries; BENCH_GUEST_ENV="VAR=VALUE ..." sets variables for bench_paths in
+# the guest (PAPI_USER_READ=0, ...). A full run takes 2.5 to 5 minutes (bench/README.md).
 #   bench/arm64/run-bench.sh [CROSS_BUILD_DIR]
 # CROSS_BUILD_DIR: an aarch64 build of this repository with libpapi built (default
 # build-arm64; scripts/pmu-lane.sh makes one). The guest is the project's own
@@ -79,7 +80,7 @@ T0=$(date +%s)
 for ua in ${BENCH_UA:-0 1}; do
     "$RUN_ARM64" --cpu cortex-a57 --icount "shift=4,sleep=off" --timeout "${BENCH_TIMEOUT:-3600}" \
         --sysroot "$SYSROOT" --sysroot "$P7" --cross-libs "$STAGE" -- \
-        "BENCH_ONLY=${BENCH_ONLY:-} BENCH_LIBS=${BENCH_LIBS:-} ./run.sh $ua" |
+        "${BENCH_GUEST_ENV:-} BENCH_ONLY=${BENCH_ONLY:-} BENCH_LIBS=${BENCH_LIBS:-} ./run.sh $ua" |
         grep -E '^BENCH|rror|SKIP' | tr -d '\r'
     echo "run-bench: boot ua=$ua done, $(($(date +%s) - T0)) s" >&2
 done
