@@ -32,34 +32,23 @@ static inline uint64_t cntfrq(void)
 /* Guest instructions per CNTVCT tick: 2^shift ns per instruction, 1e9 / freq ns per tick. */
 static double inst_per_tick = 1.0;
 
-int open_raw(uint64_t config, int group_fd, int kernel, int rdpmc_bit, uint64_t format)
+/* A raw event of the calling thread (its later threads too when inherit). */
+static int raw_event(uint64_t config, int group_fd, struct perf_event_attr a)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
     a.size = sizeof a;
     a.type = PERF_TYPE_RAW;
     a.config = config;
-    a.exclude_kernel = !kernel;
     a.exclude_hv = 1;
-    a.disabled = group_fd < 0;
-    a.read_format = format;
-    if (rdpmc_bit >= 0)
-        a.config1 |= UINT64_C(1) << rdpmc_bit;
     return (int)syscall(SYS_perf_event_open, &a, 0, -1, group_fd, 0);
 }
 
-static int open_raw_pinned(uint64_t config, uint64_t format)
+int open_raw(uint64_t config, int group_fd, int kernel, int rdpmc_bit, uint64_t format)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_RAW;
-    a.config = config;
-    a.exclude_hv = 1;
-    a.disabled = 1;
-    a.pinned = 1;
-    a.read_format = format;
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    struct perf_event_attr a = {
+        .exclude_kernel = !kernel, .disabled = group_fd < 0, .read_format = format};
+    if (rdpmc_bit >= 0)
+        a.config1 |= UINT64_C(1) << rdpmc_bit;
+    return raw_event(config, group_fd, a);
 }
 
 static __thread int meter = -1;
@@ -69,16 +58,9 @@ static int pmeter = -1;
 
 void pmeter_open(void)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_RAW;
-    a.config = 0x08;
-    a.exclude_kernel = 1; /* the user part: all of it comes from CNTVCT */
-    a.exclude_hv = 1;
-    a.inherit = 1;
-    a.pinned = 1;
-    pmeter = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    /* the user part: all of it comes from CNTVCT */
+    struct perf_event_attr a = {.exclude_kernel = 1, .inherit = 1, .pinned = 1};
+    pmeter = raw_event(0x08, -1, a);
 }
 
 struct meter pmeter_now(void)
@@ -94,7 +76,8 @@ struct meter pmeter_now(void)
  * the PMU for part of the time, and what it missed there was missing from the costs. */
 void meter_open(void)
 {
-    meter = open_raw_pinned(0x08, PERF_FORMAT_GROUP);
+    struct perf_event_attr a = {.disabled = 1, .pinned = 1, .read_format = PERF_FORMAT_GROUP};
+    meter = raw_event(0x08, -1, a);
     if (meter < 0 || open_raw(0x08, meter, 0, -1, PERF_FORMAT_GROUP) < 0 ||
         ioctl(meter, PERF_EVENT_IOC_ENABLE, 0) != 0) {
         fprintf(stderr, "meter: %s\n", strerror(errno));
