@@ -223,4 +223,11 @@ void cntvct_check(void)
            label, ua, (unsigned long long)freq, shift, inst_per_tick,
            (double)(t1 - t0) * inst_per_tick, 2 * turns, best.all, best.user, best.pmu,
            best.all / best.pmu);
+    /* Without -icount (or at another shift) CNTVCT is time, not instructions: no figures. */
+    if (best.all < 0.99 * best.pmu || best.all > 1.01 * best.pmu) {
+        printf("BENCH %s ua=%d error: CNTVCT at icount shift %d counts %.0f instructions where "
+               "the PMU counts %.0f: is QEMU's -icount shift %d?\n",
+               label, ua, shift, best.all, best.pmu, shift);
+        exit(1);
+    }
 }

@@ -49,7 +49,7 @@ echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 0 >/proc/sys/kernel/perf_event_paranoid # PAPI 7 disables perf_event at 3, even for root
-export PAPI_EVENTS=INST_RETIRED,CPU_CYCLES PAPI_HL_OUTPUT=/tmp/hl BENCH_ICOUNT_SHIFT=4
+export PAPI_EVENTS=INST_RETIRED,CPU_CYCLES PAPI_HL_OUTPUT=/tmp/hl BENCH_ICOUNT_SHIFT
 libs=,${BENCH_LIBS:-ours,papi7.0,papi7.2},
 only=${BENCH_ONLY:-counting,mpx,overflow,profil,highlevel,flops,fortran,threads}
 main=$(echo ",$only," | sed 's/,flops,/,/; s/^,//; s/,$//')
@@ -80,7 +80,7 @@ T0=$(date +%s)
 for ua in ${BENCH_UA:-0 1}; do
     "$RUN_ARM64" --cpu cortex-a57 --icount "shift=4,sleep=off" --timeout "${BENCH_TIMEOUT:-3600}" \
         --sysroot "$SYSROOT" --sysroot "$P7" --cross-libs "$STAGE" -- \
-        "${BENCH_GUEST_ENV:-} BENCH_ONLY=${BENCH_ONLY:-} BENCH_LIBS=${BENCH_LIBS:-} ./run.sh $ua" |
+        "BENCH_ICOUNT_SHIFT=4 ${BENCH_GUEST_ENV:-} BENCH_ONLY=${BENCH_ONLY:-} BENCH_LIBS=${BENCH_LIBS:-} ./run.sh $ua" |
         grep -E '^BENCH|rror|SKIP' | tr -d '\r'
     echo "run-bench: boot ua=$ua done, $(($(date +%s) - T0)) s" >&2
 done
