@@ -9,7 +9,7 @@
 # bench_paths (counting, mpx, overflow, profil, highlevel, flops, fortran, threads);
 # BENCH_UA=0 or 1 boots only that setting; BENCH_LIBS=ours,papi7.0,papi7.2 (default all)
 # only those libraries; BENCH_GUEST_ENV="VAR=VALUE ..." sets variables for bench_paths in
-# the guest (PAPI_USER_READ=0, ...). A full run takes 2.5 to 5 minutes (bench/README.md).
+# the guest (PAPI_USER_READ=0, ...). A full run takes 2.5 to 5.5 minutes (bench/README.md).
 #   bench/arm64/run-bench.sh [CROSS_BUILD_DIR]
 # CROSS_BUILD_DIR: an aarch64 build of this repository with libpapi built (default
 # build-arm64; scripts/pmu-lane.sh makes one). The guest is the project's own
