@@ -10,7 +10,7 @@
 # BENCH_UA=0 or 1 boots only that setting; BENCH_LIBS=ours,papi7.0,papi7.2 (default all)
 # only those libraries; BENCH_GUEST_ENV="VAR=VALUE ..." sets variables for bench_paths in
 # the guest (PAPI_USER_READ=0, ...). A full run takes 2.5 to 5.5 minutes (bench/README.md).
-#   bench/arm64/run-bench.sh [CROSS_BUILD_DIR]
+#   bench/arm64/run-bench.sh [CROSS_BUILD_DIR]     exit 1 when a boot or a bench_paths run failed
 # CROSS_BUILD_DIR: an aarch64 build of this repository with libpapi built (default
 # build-arm64; scripts/pmu-lane.sh makes one). The guest is the project's own
 # (scripts/guest/run-arm64, packages by scripts/guest/fetch-arm64). Environment:
@@ -53,14 +53,17 @@ export PAPI_EVENTS=INST_RETIRED,CPU_CYCLES PAPI_HL_OUTPUT=/tmp/hl BENCH_ICOUNT_S
 libs=,${BENCH_LIBS:-ours,papi7.0,papi7.2},
 only=${BENCH_ONLY:-counting,mpx,overflow,profil,highlevel,flops,fortran,threads}
 main=$(echo ",$only," | sed 's/,flops,/,/; s/^,//; s/,$//')
+fail=0
+failed() { echo "BENCH $1 error: bench_paths ($2) failed"; fail=1; }
 # lib label preset-csv library-path
 run() {
     if [ -n "$main" ]; then
-        env LD_LIBRARY_PATH="$4" ${3:+PAPI_CSV_EVENT_FILE=$3} BENCH_ONLY="$main" ./bench_paths "$1" "$2"
+        env LD_LIBRARY_PATH="$4" ${3:+PAPI_CSV_EVENT_FILE=$3} BENCH_ONLY="$main" \
+            ./bench_paths "$1" "$2" || failed "$2" "$main"
     fi
     case ",$only," in
     *,flops,*) env LD_LIBRARY_PATH="$4" PAPI_CSV_EVENT_FILE=/t/fp_presets.csv BENCH_ONLY=flops \
-                   ./bench_paths "$1" "$2" ;;
+                   ./bench_paths "$1" "$2" || failed "$2" flops ;;
     esac
 }
 case $libs in *,ours,*) run /t/ours-lib/libpapi.so ours "" /t/ours-lib ;; esac
@@ -68,7 +71,7 @@ p7=$(ls /t/papi7-lib/libpapi.so.* 2>/dev/null | head -1)
 case $libs in *,papi7.0,*) [ -n "$p7" ] && run "$p7" papi7.0 /t/papi7-lib/papi_events.csv /t/papi7-lib ;; esac
 case $libs in *,papi7.2,*) [ -f /t/papi72-lib/libpapi.so ] &&
     run /t/papi72-lib/libpapi.so papi7.2 /t/papi72-lib/papi_events.csv /t/papi72-lib ;; esac
-exit 0
+exit $fail
 EOF
 chmod +x "$STAGE/run.sh"
 if [ -n "${BENCH_PAPI72:-}" ] && [ -f "$BENCH_PAPI72/libpapi.so" ]; then
@@ -76,11 +79,14 @@ if [ -n "${BENCH_PAPI72:-}" ] && [ -f "$BENCH_PAPI72/libpapi.so" ]; then
         cp "$BENCH_PAPI72/papi_events.csv" "$STAGE/papi72-lib/" || exit 1
     cp -P "$BENCH_PAPI72"/libpfm.so* "$STAGE/papi72-lib/" 2>/dev/null # its own libpfm4
 fi
-T0=$(date +%s)
+T0=$(date +%s) rc=0
 for ua in ${BENCH_UA:-0 1}; do
     "$RUN_ARM64" --cpu cortex-a57 --icount "shift=4,sleep=off" --timeout "${BENCH_TIMEOUT:-3600}" \
         --sysroot "$SYSROOT" --sysroot "$P7" --cross-libs "$STAGE" -- \
         "BENCH_ICOUNT_SHIFT=4 ${BENCH_GUEST_ENV:-} BENCH_ONLY=${BENCH_ONLY:-} BENCH_LIBS=${BENCH_LIBS:-} ./run.sh $ua" |
         grep -E '^BENCH|rror|SKIP' | tr -d '\r'
+    st=${PIPESTATUS[0]}
+    [ "$st" = 0 ] || { echo "run-bench: boot ua=$ua failed (status $st)" >&2; rc=1; }
     echo "run-bench: boot ua=$ua done, $(($(date +%s) - T0)) s" >&2
 done
+exit $rc
