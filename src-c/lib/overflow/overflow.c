@@ -15,7 +15,8 @@
 #include "call_guard.h"
 
 /* How PAPI_start and PAPI_stop reach overflow without calling up into it. */
-static const struct es_overflow_hooks hooks = {.start = ovf_start, .stop = ovf_stop};
+static const struct es_overflow_hooks hooks = {
+    .start = ovf_start, .stop = ovf_stop, .quiesce = ovf_quiesce};
 
 /* Shutdown (and unload: the library's destructor shuts down): after the sets, which
  * registered first in this stage, are stopped and freed, no timer or overflow source can

@@ -60,7 +60,11 @@ PAPI_INTERNAL int ovf_find(const struct ovf_state *o, int pos);
 /* overflow_signal.c */
 PAPI_INTERNAL int ovf_signal_number(void);
 PAPI_INTERNAL int ovf_install_handler(void);
-/* Restore the signal actions ovf_install_handler replaced (shutdown, unload). */
+/* Shutdown, before the sets are freed: the handler stops reading sets; waits for those
+ * inside it. */
+PAPI_INTERNAL void ovf_quiesce(void);
+/* Restore the signal actions ovf_install_handler replaced, discarding the signals still
+ * queued (shutdown, unload: after every set is freed). */
 PAPI_INTERNAL void ovf_restore_handlers(void);
 /* Called by PAPI_start before enabling and by PAPI_stop after disabling. */
 PAPI_INTERNAL int ovf_start(struct eventset *es);
