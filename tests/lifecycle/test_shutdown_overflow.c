@@ -38,6 +38,7 @@ static const struct route routes[] = {
 
 static atomic_long overflows; /* lock-free: async-signal-safe */
 static atomic_int armed, done;
+static volatile unsigned long sink; /* the CPU work is kept */
 
 static void on_overflow(int es, void *pc, long long vec, void *ctx)
 {
@@ -55,9 +56,8 @@ static void work(void)
     madvise(p, 16 * page, MADV_NOHUGEPAGE); /* one fault per page, whatever THP says */
     for (size_t i = 0; i < 16; i++)
         p[i * page] = (char)i;
-    volatile unsigned long x = 0;
     for (int i = 0; i < 20000; i++)
-        x += (unsigned long)i * 7;
+        sink += (unsigned long)i * 7;
     munmap(p, 16 * page);
 }
 

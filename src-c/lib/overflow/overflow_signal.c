@@ -343,9 +343,8 @@ int ovf_install_handler(void)
 /* Shutdown, before the sets are freed: from now on the handler reads no set; wait for the
  * handlers already inside one (in any thread but this one: PAPI_shutdown may be called
  * from the user's overflow handler). */
-void ovf_quiesce(void)
+static void wait_handlers_out(void)
 {
-    atomic_store(&closing, 1);
     uintptr_t me = papi_thread_pointer();
     const struct timespec pause = {0, 50000};
     for (int i = 0; i < INSIDE_SLOTS; i++) {
@@ -355,6 +354,12 @@ void ovf_quiesce(void)
     }
     while (atomic_load(&inside_unslotted) > 0)
         nanosleep(&pause, NULL);
+}
+
+void ovf_quiesce(void)
+{
+    atomic_store(&closing, 1);
+    wait_handlers_out();
 }
 
 /* Put back every action install_handler_for replaced (PAPI_shutdown, and the library's
@@ -381,8 +386,10 @@ void ovf_restore_handlers(void)
             sigaction(sig, &previous[i], NULL);
         }
         atomic_store(&handled_sig[i], 0);
-        memset(&previous[i], 0, sizeof previous[i]);
     }
+    /* previous[] stays as it is: a handler that began before the action was put back may
+     * still pass a signal to it; the next install_handler_for writes it. */
+    wait_handlers_out();
     for (int i = 0; i < OVF_FD_SLOTS; i++)
         atomic_store(&slots[i].fd_plus1, 0);
     pthread_mutex_unlock(&slot_lock);
