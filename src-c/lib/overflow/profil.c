@@ -253,6 +253,36 @@ static void drop_event(struct eventset *es, int i)
 }
 
 /* own: PAPI_profil's single region, copied into the state; else the caller's array. */
+/* Threshold 0: event's profiling (record i, -1 when there is none) off. */
+static int profile_off(struct eventset *es, int EventCode, int i)
+{
+    if (i < 0)
+        return papi_error(PAPI_EINVAL, "event 0x%x of EventSet %d is not profiled",
+                          (unsigned)EventCode, es->handle);
+    int ret = ovf_configure(es, EventCode, 0, 0, NULL, 1);
+    if (ret != PAPI_OK)
+        return ret;
+    drop_event(es, i);
+    return PAPI_OK;
+}
+
+/* The buffers of the event at pos: the user's regions, or a copy of the one PAPI_profil
+ * describes (own). */
+static void record_event(struct prof_event *pe, int pos, int flags, const PAPI_sprofil_t *prof,
+                         int profcnt, int own)
+{
+    pe->pos = pos;
+    pe->flags = flags;
+    if (own) {
+        pe->own = prof[0];
+        pe->regions = &pe->own;
+        pe->nregions = 1;
+    } else {
+        pe->regions = prof;
+        pe->nregions = profcnt;
+    }
+}
+
 static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, int EventCode,
                          int threshold, int flags, int own)
 {
@@ -274,16 +304,8 @@ static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, 
     for (int j = 0; p && j < p->n; j++)
         if (p->ev[j].pos == pos)
             i = j;
-    if (threshold == 0) {
-        if (i < 0)
-            return papi_error(PAPI_EINVAL, "event 0x%x of EventSet %d is not profiled",
-                              (unsigned)EventCode, EventSet);
-        ret = ovf_configure(es, EventCode, 0, 0, NULL, 1);
-        if (ret != PAPI_OK)
-            return ret;
-        drop_event(es, i);
-        return PAPI_OK;
-    }
+    if (threshold == 0)
+        return profile_off(es, EventCode, i);
     if ((ret = check_flags(flags)) != PAPI_OK || (ret = check_regions(prof, profcnt)) != PAPI_OK)
         return ret;
     int fresh = 0;
@@ -306,19 +328,7 @@ static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, 
         }
         return ret;
     }
-    if (i < 0)
-        i = p->n++;
-    struct prof_event *pe = &p->ev[i];
-    pe->pos = pos;
-    pe->flags = flags;
-    if (own) {
-        pe->own = prof[0];
-        pe->regions = &pe->own;
-        pe->nregions = 1;
-    } else {
-        pe->regions = prof;
-        pe->nregions = profcnt;
-    }
+    record_event(&p->ev[i < 0 ? p->n++ : i], pos, flags, prof, profcnt, own);
     es->state |= PAPI_PROFILING;
     return PAPI_OK;
 }
