@@ -13,8 +13,10 @@ static const char *const registry[] = {PAPI_REGISTRY_COMPONENTS};
 /* Every registered component is there, at its index, under its name, and no other. */
 static void check_registry(void)
 {
-    CHECK(strcmp(registry[0], "perf_event") == 0, "the registry's component 0 is %s, not perf_event "
-          "(presets resolve to it)", registry[0]);
+    CHECK(strcmp(registry[0], "perf_event") == 0,
+          "the registry's component 0 is %s, not perf_event "
+          "(presets resolve to it)",
+          registry[0]);
     CHECK_EQ_LL(PAPI_num_components(), NREGISTRY);
     for (int i = 0; i < NREGISTRY; i++) {
         const PAPI_component_info_t *c = PAPI_get_component_info(i);
@@ -57,7 +59,8 @@ int main(void)
             seen_pf = 1;
         n++;
     } while (PAPI_enum_cmp_event(&e, PAPI_ENUM_EVENTS, 0) == PAPI_OK && n < 100000);
-    CHECK(n > 10 && n < 100000 && seen_pf, "enumerated %d natives (ends), PAGE-FAULTS seen: %d", n, seen_pf);
+    CHECK(n > 10 && n < 100000 && seen_pf, "enumerated %d natives (ends), PAGE-FAULTS seen: %d", n,
+          seen_pf);
     printf("%d native events enumerated in component 0\n", n);
 
     /* Presets: all 108 names enumerate; availability depends on the preset table. */

@@ -66,7 +66,8 @@ static void *thread_a(void *arg)
     const struct route *r = arg;
     int es = PAPI_NULL, code = 0;
     if (PAPI_create_eventset(&es) != PAPI_OK ||
-        PAPI_event_name_to_code(r->event, &code) != PAPI_OK || PAPI_add_event(es, code) != PAPI_OK ||
+        PAPI_event_name_to_code(r->event, &code) != PAPI_OK ||
+        PAPI_add_event(es, code) != PAPI_OK ||
         PAPI_overflow(es, code, (int)r->threshold, r->flags, on_overflow) != PAPI_OK ||
         PAPI_start(es) != PAPI_OK)
         _exit(10);
@@ -100,8 +101,10 @@ static void child(int round)
     atomic_store(&done, 1);
     pthread_join(th, NULL);
     if (after != 0) {
-        fprintf(stderr, "round %d: the overflow handler ran %ld times after PAPI_shutdown "
-                        "returned\n", round, after);
+        fprintf(stderr,
+                "round %d: the overflow handler ran %ld times after PAPI_shutdown "
+                "returned\n",
+                round, after);
         _exit(2);
     }
     _exit(0);
@@ -142,17 +145,20 @@ int main(int argc, char **argv)
         const struct route *r = &routes[k % NROUTES];
         if (WIFSIGNALED(st)) {
             killed[k % NROUTES]++;
-            CHECK(0, "round %d (%s%s): the process was killed by signal %d (%s) after "
-                     "PAPI_shutdown", k, r->event, r->flags ? ", software" : "", WTERMSIG(st),
-                  strsignal(WTERMSIG(st)));
+            CHECK(0,
+                  "round %d (%s%s): the process was killed by signal %d (%s) after "
+                  "PAPI_shutdown",
+                  k, r->event, r->flags ? ", software" : "", WTERMSIG(st), strsignal(WTERMSIG(st)));
         } else if (WEXITSTATUS(st) == 2) {
             late[k % NROUTES]++;
-            CHECK(0, "round %d (%s%s): the handler ran after PAPI_shutdown returned", k,
-                  r->event, r->flags ? ", software" : "");
+            CHECK(0, "round %d (%s%s): the handler ran after PAPI_shutdown returned", k, r->event,
+                  r->flags ? ", software" : "");
         } else if (WEXITSTATUS(st) != 0) {
             other++;
-            CHECK(0, "round %d exited with %d (10: thread A's set-up failed, 11: init, 12: "
-                     "pthread_create; other: a sanitizer's report above)", k, WEXITSTATUS(st));
+            CHECK(0,
+                  "round %d exited with %d (10: thread A's set-up failed, 11: init, 12: "
+                  "pthread_create; other: a sanitizer's report above)",
+                  k, WEXITSTATUS(st));
         }
     }
     for (int i = 0; i < NROUTES; i++)

@@ -26,18 +26,18 @@ static int stopped_set(int handle, struct eventset **es)
 }
 
 /* Apply a change that needs the perf events reopened; undo it if reopening fails. */
-#define RECONFIGURE(es, field, value)                                         \
-    do {                                                                      \
-        __typeof__((es)->field) old_ = (es)->field;                           \
-        (es)->field = (value);                                                \
-        if ((es)->nnat > 0) {                                                 \
-            int r_ = es_reopen_all(es);                                       \
-            if (r_ != PAPI_OK) {                                              \
-                (es)->field = old_;                                           \
-                es_reopen_all(es);                                            \
-                return r_;                                                    \
-            }                                                                 \
-        }                                                                     \
+#define RECONFIGURE(es, field, value)               \
+    do {                                            \
+        __typeof__((es)->field) old_ = (es)->field; \
+        (es)->field = (value);                      \
+        if ((es)->nnat > 0) {                       \
+            int r_ = es_reopen_all(es);             \
+            if (r_ != PAPI_OK) {                    \
+                (es)->field = old_;                 \
+                es_reopen_all(es);                  \
+                return r_;                          \
+            }                                       \
+        }                                           \
     } while (0)
 
 static int set_domain(int handle, int domain)
@@ -47,7 +47,8 @@ static int set_domain(int handle, int domain)
     if (ret != PAPI_OK)
         return ret;
     if (!valid_domain(domain))
-        return papi_error(PAPI_EINVAL, "domain 0x%x is not a combination of PAPI_DOM_* bits", domain);
+        return papi_error(PAPI_EINVAL, "domain 0x%x is not a combination of PAPI_DOM_* bits",
+                          domain);
     RECONFIGURE(es, domain, domain);
     return PAPI_OK;
 }
@@ -166,7 +167,8 @@ static int set_debug(int option, PAPI_option_t *ptr)
     (void)option;
     int l = ptr->debug.level;
     if (l != PAPI_QUIET && l != PAPI_VERB_ECONT && l != PAPI_VERB_ESTOP)
-        return papi_error(PAPI_EINVAL, "debug level %d is not PAPI_QUIET, VERB_ECONT or VERB_ESTOP", l);
+        return papi_error(PAPI_EINVAL, "debug level %d is not PAPI_QUIET, VERB_ECONT or VERB_ESTOP",
+                          l);
     g_papi.debug_level = l;
     g_papi.debug_handler = ptr->debug.handler;
     return PAPI_OK;
@@ -295,8 +297,8 @@ static int set_def_itimer(int option, PAPI_option_t *ptr)
     /* As PAPI 7: the timer and signal as given, the interval kept when ns is 0. */
     const int num = ptr->itimer.itimer_num, sig = ptr->itimer.itimer_sig;
     if (num != ITIMER_REAL && num != ITIMER_VIRTUAL && num != ITIMER_PROF)
-        return papi_error(PAPI_EINVAL, "itimer_num %d is not ITIMER_REAL, ITIMER_VIRTUAL or "
-                          "ITIMER_PROF", num);
+        return papi_error(PAPI_EINVAL,
+                          "itimer_num %d is not ITIMER_REAL, ITIMER_VIRTUAL or ITIMER_PROF", num);
     if (sig <= 0 || sig > SIGRTMAX || sig == SIGKILL || sig == SIGSTOP)
         return papi_error(PAPI_EINVAL, "itimer_sig %d cannot carry the timer", sig);
     if (ptr->itimer.ns < 0)
@@ -509,32 +511,31 @@ struct opt_handlers {
     unsigned char set_flags, get_flags; /* OPT_PTR, OPT_EARLY */
 };
 
-#define PTR OPT_PTR
-#define RO(getter, flags) {set_read_only, getter, 0, flags} /* read-only option */
+/* set_read_only: the options that can only be read. */
 static const struct opt_handlers opt_table[PAPI_USER_EVENTS_FILE + 1] = {
-    [PAPI_DEBUG] = {set_debug, get_debug, PTR | OPT_EARLY, PTR | OPT_EARLY},
-    [PAPI_LIB_VERSION] = RO(get_lib_version, OPT_EARLY),
-    [PAPI_DEFDOM] = {set_defdom, get_defdom, PTR, 0},
-    [PAPI_DOMAIN] = {set_domain_opt, get_domain, PTR, PTR},
-    [PAPI_DEFGRN] = {set_defgrn, get_defgrn, PTR, 0},
-    [PAPI_GRANUL] = {set_granul, get_granul, PTR, PTR},
-    [PAPI_ATTACH] = {set_attach, get_attach, PTR, PTR},
-    [PAPI_DETACH] = {set_detach, get_attach, PTR, PTR},
-    [PAPI_CPU_ATTACH] = {set_cpu_attach, get_cpu_attach, PTR, PTR},
-    [PAPI_INHERIT] = {set_inherit_opt, get_inherit, PTR, PTR},
-    [PAPI_MULTIPLEX] = {set_multiplex_opt, get_multiplex, PTR, PTR},
-    [PAPI_DEF_MPX_NS] = {set_def_mpx_ns, get_def_mpx_ns, PTR, 0},
-    [PAPI_DEF_ITIMER] = {set_def_itimer, get_itimer, PTR, PTR},
-    [PAPI_DEF_ITIMER_NS] = {set_def_itimer_ns, get_itimer, PTR, PTR},
-    [PAPI_MAX_HWCTRS] = RO(get_max_hwctrs, 0),
-    [PAPI_MAX_MPX_CTRS] = RO(get_max_mpx_ctrs, 0),
-    [PAPI_CLOCKRATE] = RO(get_clockrate, 0),
-    [PAPI_MAX_CPUS] = RO(get_max_cpus, 0),
-    [PAPI_HWINFO] = RO(get_hwinfo, PTR),
-    [PAPI_EXEINFO] = RO(get_exeinfo, PTR),
-    [PAPI_SHLIBINFO] = RO(get_shlibinfo, PTR),
-    [PAPI_COMPONENTINFO] = RO(get_componentinfo, PTR),
-    [PAPI_PRELOAD] = RO(get_preload, PTR),
+    [PAPI_DEBUG] = {set_debug, get_debug, OPT_PTR | OPT_EARLY, OPT_PTR | OPT_EARLY},
+    [PAPI_LIB_VERSION] = {set_read_only, get_lib_version, 0, OPT_EARLY},
+    [PAPI_DEFDOM] = {set_defdom, get_defdom, OPT_PTR, 0},
+    [PAPI_DOMAIN] = {set_domain_opt, get_domain, OPT_PTR, OPT_PTR},
+    [PAPI_DEFGRN] = {set_defgrn, get_defgrn, OPT_PTR, 0},
+    [PAPI_GRANUL] = {set_granul, get_granul, OPT_PTR, OPT_PTR},
+    [PAPI_ATTACH] = {set_attach, get_attach, OPT_PTR, OPT_PTR},
+    [PAPI_DETACH] = {set_detach, get_attach, OPT_PTR, OPT_PTR},
+    [PAPI_CPU_ATTACH] = {set_cpu_attach, get_cpu_attach, OPT_PTR, OPT_PTR},
+    [PAPI_INHERIT] = {set_inherit_opt, get_inherit, OPT_PTR, OPT_PTR},
+    [PAPI_MULTIPLEX] = {set_multiplex_opt, get_multiplex, OPT_PTR, OPT_PTR},
+    [PAPI_DEF_MPX_NS] = {set_def_mpx_ns, get_def_mpx_ns, OPT_PTR, 0},
+    [PAPI_DEF_ITIMER] = {set_def_itimer, get_itimer, OPT_PTR, OPT_PTR},
+    [PAPI_DEF_ITIMER_NS] = {set_def_itimer_ns, get_itimer, OPT_PTR, OPT_PTR},
+    [PAPI_MAX_HWCTRS] = {set_read_only, get_max_hwctrs, 0, 0},
+    [PAPI_MAX_MPX_CTRS] = {set_read_only, get_max_mpx_ctrs, 0, 0},
+    [PAPI_CLOCKRATE] = {set_read_only, get_clockrate, 0, 0},
+    [PAPI_MAX_CPUS] = {set_read_only, get_max_cpus, 0, 0},
+    [PAPI_HWINFO] = {set_read_only, get_hwinfo, 0, OPT_PTR},
+    [PAPI_EXEINFO] = {set_read_only, get_exeinfo, 0, OPT_PTR},
+    [PAPI_SHLIBINFO] = {set_read_only, get_shlibinfo, 0, OPT_PTR},
+    [PAPI_COMPONENTINFO] = {set_read_only, get_componentinfo, 0, OPT_PTR},
+    [PAPI_PRELOAD] = {set_read_only, get_preload, 0, OPT_PTR},
     [PAPI_DATA_ADDRESS] = {set_address_range, get_not_on_perf, 0, 0},
     [PAPI_INSTR_ADDRESS] = {set_address_range, get_not_on_perf, 0, 0},
     [PAPI_EDGE_DETECT] = {set_modifier, get_not_on_perf, 0, 0},
@@ -542,8 +543,6 @@ static const struct opt_handlers opt_table[PAPI_USER_EVENTS_FILE + 1] = {
     [PAPI_PROFIL] = {set_profil, get_unreadable, 0, 0},
     [PAPI_USER_EVENTS_FILE] = {set_user_events, get_unreadable, 0, 0},
 };
-#undef RO
-#undef PTR
 
 /* The handler of option in one direction (get: 1), checked as its flags say; an unknown
  * option needs the library and a pointer like most, then is refused. */

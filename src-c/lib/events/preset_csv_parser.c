@@ -8,13 +8,16 @@
 
 #include "preset_tables.h"
 
-#define MAX_FIELDS 64
+#define MAX_FIELDS   64
 #define MAX_SYNONYMS 32
 
-static const struct { const char *name; enum derive_op op; } derive_names[] = {
-    {"NOT_DERIVED", DERIVE_NONE},         {"DERIVED_ADD", DERIVE_ADD},
-    {"DERIVED_SUB", DERIVE_SUB},          {"DERIVED_CMPD", DERIVE_CMPD},
-    {"DERIVED_POSTFIX", DERIVE_POSTFIX},  {"DERIVED POSTFIX", DERIVE_POSTFIX},
+static const struct {
+    const char *name;
+    enum derive_op op;
+} derive_names[] = {
+    {"NOT_DERIVED", DERIVE_NONE},        {"DERIVED_ADD", DERIVE_ADD},
+    {"DERIVED_SUB", DERIVE_SUB},         {"DERIVED_CMPD", DERIVE_CMPD},
+    {"DERIVED_POSTFIX", DERIVE_POSTFIX}, {"DERIVED POSTFIX", DERIVE_POSTFIX},
 };
 
 int preset_derive_from_name(const char *name, enum derive_op *op)
@@ -30,11 +33,16 @@ int preset_derive_from_name(const char *name, enum derive_op *op)
 const char *preset_derive_name(enum derive_op op)
 {
     switch (op) {
-    case DERIVE_ADD: return "DERIVED_ADD";
-    case DERIVE_SUB: return "DERIVED_SUB";
-    case DERIVE_POSTFIX: return "DERIVED_POSTFIX";
-    case DERIVE_CMPD: return "DERIVED_CMPD";
-    default: return "NOT_DERIVED";
+    case DERIVE_ADD:
+        return "DERIVED_ADD";
+    case DERIVE_SUB:
+        return "DERIVED_SUB";
+    case DERIVE_POSTFIX:
+        return "DERIVED_POSTFIX";
+    case DERIVE_CMPD:
+        return "DERIVED_CMPD";
+    default:
+        return "NOT_DERIVED";
     }
 }
 
@@ -102,7 +110,8 @@ int preset_src_check(const struct preset_src *s, char *err, size_t errlen)
         return PAPI_EINVAL;
     }
     if (s->nterms > PRESET_MAX_TERMS) {
-        snprintf(err, errlen, "too many native events (%d, at most %d)", s->nterms, PRESET_MAX_TERMS);
+        snprintf(err, errlen, "too many native events (%d, at most %d)", s->nterms,
+                 PRESET_MAX_TERMS);
         return PAPI_EINVAL;
     }
     if (s->op == DERIVE_NONE && s->nterms != 1) {
@@ -184,7 +193,8 @@ static int parse_preset_fields(char **f, int nf, struct preset_src *s, char *err
     int first = 3;
     if (s->op == DERIVE_POSTFIX) {
         if (papi_strcpy(s->postfix, sizeof s->postfix, f[3])) {
-            snprintf(err, errlen, "postfix formula longer than %zu characters", sizeof s->postfix - 1);
+            snprintf(err, errlen, "postfix formula longer than %zu characters",
+                     sizeof s->postfix - 1);
             return PAPI_EINVAL;
         }
         first = 4;
@@ -229,8 +239,8 @@ struct csv_parse {
 
 /* Copy the line at *pos (ended by \n, \r or \r\n) into *line, growing it; *pos past
  * the end of line. */
-static int next_line(const char *text, size_t len, size_t *pos, char **line, size_t *cap,
-                     char *msg, size_t msglen)
+static int next_line(const char *text, size_t len, size_t *pos, char **line, size_t *cap, char *msg,
+                     size_t msglen)
 {
     size_t n = 0, at = *pos;
     while (at + n < len && text[at + n] != '\n' && text[at + n] != '\r')
@@ -284,8 +294,7 @@ static int cpu_line(struct csv_parse *st, char **f, int nf, char *msg, size_t ms
 }
 
 /* A PRESET line: kept when its table is the CPU's or the fallback's. */
-static int preset_line(struct csv_parse *st, char **f, int nf, int lineno, char *msg,
-                       size_t msglen)
+static int preset_line(struct csv_parse *st, char **f, int nf, int lineno, char *msg, size_t msglen)
 {
     if (!st->in_table) {
         snprintf(msg, msglen, "PRESET line before any CPU line");

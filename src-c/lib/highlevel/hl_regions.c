@@ -115,8 +115,7 @@ static void try_event(int probe, const char *name, int quiet)
 }
 
 /* g_hlr.note = the formatted reason, whole. */
-__attribute__((format(printf, 1, 2)))
-static void set_note(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void set_note(const char *fmt, ...)
 {
     va_list ap;
     char *s = NULL;
@@ -180,10 +179,12 @@ static void configure_fallback(int probe)
     if (g_hlr.nevents > 0) {
         set_note("no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS "
                  "counts here (%s); counting software events perf::TASK-CLOCK and "
-                 "perf::PAGE-FAULTS", why ? why : "no memory to say why");
+                 "perf::PAGE-FAULTS",
+                 why ? why : "no memory to say why");
     } else { /* seccomp, perf_event_paranoid 3: not even software events */
         set_note("no event counts here, software events neither (%s); the regions "
-                 "record real time only", why ? why : "no memory to say why");
+                 "record real time only",
+                 why ? why : "no memory to say why");
         char *msg = NULL; /* the whole reason, whatever its length */
         if (g_hlr.note && asprintf(&msg, "PAPI_hl_region_begin: %s", g_hlr.note) < 0)
             msg = NULL;
@@ -259,8 +260,10 @@ static int resolve_again(void)
         if (ret == PAPI_ENOINIT) /* a PAPI_shutdown in another thread, not the event */
             return ret;
         if (ret != PAPI_OK)
-            return papi_error(PAPI_ENOEVNT, "PAPI_hl_region_begin: event %s is no longer known "
-                                            "after PAPI_library_init", g_hlr.name[i]);
+            return papi_error(PAPI_ENOEVNT,
+                              "PAPI_hl_region_begin: event %s is no longer known "
+                              "after PAPI_library_init",
+                              g_hlr.name[i]);
     }
     g_hlr.generation = atomic_load(&g_papi_generation);
     return PAPI_OK;
@@ -283,7 +286,8 @@ static int process_init(void)
     if (ret != PAPI_OK)
         return ret;
     unsigned gen = atomic_load_explicit(&g_papi_generation, memory_order_relaxed);
-    if (__builtin_expect(atomic_load_explicit(&configured, memory_order_acquire) == (int)gen + 1, 1))
+    if (__builtin_expect(atomic_load_explicit(&configured, memory_order_acquire) == (int)gen + 1,
+                         1))
         return PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
     int state = atomic_load_explicit(&configured, memory_order_relaxed);
@@ -373,9 +377,11 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
     s->real = hl_real_ns();
     s->cyc = PAPI_get_real_cyc();
     if (own_set(t) == PAPI_NULL)
-        return g_hlr.nevents == 0 ? PAPI_OK
-               : papi_error(PAPI_ENOTRUN, "the region counters of this thread were closed "
-                                          "(PAPI_shutdown or PAPI_hl_stop); begin a region again");
+        return g_hlr.nevents == 0
+                   ? PAPI_OK
+                   : papi_error(PAPI_ENOTRUN,
+                                "the region counters of this thread were closed "
+                                "(PAPI_shutdown or PAPI_hl_stop); begin a region again");
     /* PAPI_read without its argument checks: the set is this thread's own, of this
      * library generation, with exactly our events (never more than s->value holds). */
     struct eventset *es = es_lookup(t->eventset);

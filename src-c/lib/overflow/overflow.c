@@ -102,13 +102,17 @@ static int turn_off(struct eventset *es, int pos, int profiled)
     struct ovf_state *o = es->overflow;
     int k = ovf_find(o, pos);
     if (k < 0)
-        return papi_error(PAPI_EINVAL, "the event at position %d of EventSet %d is not set to "
-                                       "overflow", pos, es->handle);
+        return papi_error(PAPI_EINVAL,
+                          "the event at position %d of EventSet %d is not set to "
+                          "overflow",
+                          pos, es->handle);
     if (o->ev[k].profiled != profiled)
-        return papi_error(PAPI_EINVAL, profiled ? "the event at position %d is set by "
-                                                  "PAPI_overflow, not profiled"
-                                                : "the event at position %d is profiled: turn it "
-                                                  "off with PAPI_profil threshold 0", pos);
+        return papi_error(PAPI_EINVAL,
+                          profiled ? "the event at position %d is set by "
+                                     "PAPI_overflow, not profiled"
+                                   : "the event at position %d is profiled: turn it "
+                                     "off with PAPI_profil threshold 0",
+                          pos);
     int shared = 0; /* another event still overflows on the same counter */
     for (int j = 0; j < o->nevents; j++)
         shared |= j != k && o->ev[j].native == o->ev[k].native;
@@ -140,15 +144,17 @@ static int check_request(const struct eventset *es, int threshold, int flags)
 
 /* How the event at pos overflows (*mode, *ni: the native carrying its period, -1 in
  * software), refused when that conflicts with the set's other records. */
-static int plan_event(const struct eventset *es, int pos, int EventCode, int threshold,
-                      int flags, int profiled, enum ovf_mode *mode, int *ni)
+static int plan_event(const struct eventset *es, int pos, int EventCode, int threshold, int flags,
+                      int profiled, enum ovf_mode *mode, int *ni)
 {
     const struct es_entry *ent = &es->ent[pos];
     int sw = (flags & PAPI_OVERFLOW_FORCE_SW) || needs_software(ent) || ent->nterms < 1 ||
              !es->cmp || !es->cmp->set_overflow; /* the component has no hardware overflow */
     if (sw && (flags & PAPI_OVERFLOW_HARDWARE))
-        return papi_error(PAPI_ECNFLCT, "event 0x%x is derived from several counters and cannot "
-                                        "overflow in hardware", (unsigned)EventCode);
+        return papi_error(PAPI_ECNFLCT,
+                          "event 0x%x is derived from several counters and cannot "
+                          "overflow in hardware",
+                          (unsigned)EventCode);
     *mode = sw ? OVF_SW : OVF_HW;
     *ni = sw ? -1 : ent->term[0];
     const struct ovf_state *o = es->overflow;
@@ -158,21 +164,23 @@ static int plan_event(const struct eventset *es, int pos, int EventCode, int thr
                           o->ev[k].profiled ? "profiled" : "set by PAPI_overflow");
     /* Only one kind of overflow per set; changing the only event may change its kind. */
     if (o && o->mode != *mode && !(o->nevents == 1 && k == 0))
-        return papi_error(PAPI_ECNFLCT, "EventSet %d already overflows in %s; one set cannot mix "
-                                        "hardware and software overflow", es->handle,
-                          o->mode == OVF_HW ? "hardware" : "software (timer)");
+        return papi_error(PAPI_ECNFLCT,
+                          "EventSet %d already overflows in %s; one set cannot mix "
+                          "hardware and software overflow",
+                          es->handle, o->mode == OVF_HW ? "hardware" : "software (timer)");
     for (int j = 0; *ni >= 0 && o && j < o->nevents; j++)
         if (j != k && o->ev[j].native == *ni && o->ev[j].threshold != threshold)
-            return papi_error(PAPI_ECNFLCT, "the event at position %d counts on the same "
-                                            "counter with another threshold", o->ev[j].pos);
+            return papi_error(PAPI_ECNFLCT,
+                              "the event at position %d counts on the same "
+                              "counter with another threshold",
+                              o->ev[j].pos);
     return PAPI_OK;
 }
 
 /* Put record k's (k < 0: a new record's) period on native ni (-1: none) at threshold; the
  * native samples into the ring only when every record on it is profiled (a user handler
  * needs its signal per overflow): *ring says whether it does. */
-static int route_native(struct eventset *es, int k, int ni, int threshold, int profiled,
-                        int *ring)
+static int route_native(struct eventset *es, int k, int ni, int threshold, int profiled, int *ring)
 {
     struct ovf_state *o = es->overflow;
     int old_native = k >= 0 ? o->ev[k].native : -1;
@@ -215,8 +223,9 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     if (threshold == 0)
         return turn_off(es, pos, profiled);
     if (pos >= OVF_MAX_EVENTS)
-        return papi_error(PAPI_EINVAL, "only the first %d events of a set can overflow (one bit "
-                                       "each in overflow_vector); this one is at position %d",
+        return papi_error(PAPI_EINVAL,
+                          "only the first %d events of a set can overflow (one bit "
+                          "each in overflow_vector); this one is at position %d",
                           OVF_MAX_EVENTS, pos);
     if (!profiled && !handler)
         return papi_error(PAPI_EINVAL, "the overflow handler is NULL");
@@ -241,9 +250,15 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     }
     if (k < 0)
         k = o->nevents++;
-    o->ev[k] = (struct ovf_event){.pos = pos, .code = EventCode, .native = ni, .source = -1,
-                                  .profiled = profiled, .ring = ring, .threshold = threshold,
-                                  .next = threshold, .last = 0};
+    o->ev[k] = (struct ovf_event){.pos = pos,
+                                  .code = EventCode,
+                                  .native = ni,
+                                  .source = -1,
+                                  .profiled = profiled,
+                                  .ring = ring,
+                                  .threshold = threshold,
+                                  .next = threshold,
+                                  .last = 0};
     o->mode = mode;
     if (!profiled)
         o->handler = handler;
@@ -280,8 +295,10 @@ int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *
     unsigned long long v = (unsigned long long)overflow_vector;
     int limit = es->nentries < OVF_MAX_EVENTS ? es->nentries : OVF_MAX_EVENTS;
     if (limit < 64 && (v >> limit) != 0)
-        return papi_error(PAPI_EINVAL, "overflow_vector 0x%llx has bits beyond the %d events of "
-                                       "EventSet %d", v, es->nentries, EventSet);
+        return papi_error(PAPI_EINVAL,
+                          "overflow_vector 0x%llx has bits beyond the %d events of "
+                          "EventSet %d",
+                          v, es->nentries, EventSet);
     int n = 0;
     for (int bit = 0; bit < limit && n < *number; bit++)
         if (v & (1ULL << bit))

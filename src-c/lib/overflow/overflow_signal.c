@@ -56,7 +56,7 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-#define OVF_FD_SLOTS 1024
+#define OVF_FD_SLOTS          1024
 #define SW_MAX_CALLS_PER_TICK 64
 
 struct fd_slot {
@@ -326,8 +326,10 @@ static int install_handler_for(int sig)
         sa.sa_flags = SA_SIGINFO | SA_RESTART;
         sigemptyset(&sa.sa_mask);
         if (sigaction(sig, &sa, &previous[i]) != 0)
-            ret = papi_error(PAPI_ESYS, "cannot install the overflow signal handler for signal "
-                                        "%d: %s", sig, strerror(errno));
+            ret = papi_error(PAPI_ESYS,
+                             "cannot install the overflow signal handler for signal "
+                             "%d: %s",
+                             sig, strerror(errno));
         else
             atomic_store(&handled_sig[i], sig);
     }
@@ -401,7 +403,8 @@ static int arm_timer(struct eventset *es, struct ovf_state *o)
      * CPU time; the signal as given. By default the CPU clock and the overflow signal. */
     int sig = g_papi.itimer_sig ? g_papi.itimer_sig : ovf_signal_number();
     clockid_t clock = g_papi.itimer_sig && g_papi.itimer_num == ITIMER_REAL
-                          ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
+                          ? CLOCK_MONOTONIC
+                          : CLOCK_THREAD_CPUTIME_ID;
     int ret = install_handler_for(sig); /* PAPI_DEF_ITIMER's signal, handled alike */
     if (ret != PAPI_OK)
         return ret;

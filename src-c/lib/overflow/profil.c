@@ -23,7 +23,7 @@
 #include "overflow_internal.h"
 #include "call_guard.h"
 
-#define PROF_FLAGS                                                                          \
+#define PROF_FLAGS                                                                            \
     (PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | PAPI_PROFIL_BUCKETS | \
      PAPI_PROFIL_FORCE_SW)
 #define SCALE_ONE_BUCKET 2u
@@ -175,7 +175,8 @@ void profil_ring_samples(void *arg, int native, const uint64_t *ips, int n, uint
     struct prof_event *to[OVF_MAX_EVENTS];
     int nto = 0;
     for (int k = 0; k < o->nevents; k++)
-        if (o->ev[k].native == native && o->ev[k].profiled && (to[nto] = find_event(p, o->ev[k].pos)))
+        if (o->ev[k].native == native && o->ev[k].profiled &&
+            (to[nto] = find_event(p, o->ev[k].pos)))
             to[nto++]->lost += lost;
     for (int i = 0; i < n; i++)
         for (int t = 0; t < nto; t++)
@@ -191,8 +192,9 @@ void profil_report_lost(struct eventset *es)
         struct prof_event *pe = &p->ev[i];
         if (pe->lost == pe->lost_told)
             continue;
-        int n = snprintf(what + len, sizeof what - len, "%s%llu of the event at position %d (%llu in all)",
-                         len ? ", " : "", (unsigned long long)(pe->lost - pe->lost_told), pe->pos,
+        int n = snprintf(what + len, sizeof what - len,
+                         "%s%llu of the event at position %d (%llu in all)", len ? ", " : "",
+                         (unsigned long long)(pe->lost - pe->lost_told), pe->pos,
                          (unsigned long long)pe->lost);
         len += n > 0 ? (size_t)n : 0;
         pe->lost_told = pe->lost;
@@ -201,8 +203,9 @@ void profil_report_lost(struct eventset *es)
         return;
     /* A note, not an error: the call succeeded and the histogram holds every sample the
      * kernel took. */
-    papi_error(PAPI_OK, "EventSet %d: profiling samples were lost since PAPI_start, the kernel's "
-                        "sample buffer being full before the library emptied it: %s",
+    papi_error(PAPI_OK,
+               "EventSet %d: profiling samples were lost since PAPI_start, the kernel's "
+               "sample buffer being full before the library emptied it: %s",
                es->handle, what);
     if (g_papi.debug_level == PAPI_VERB_ECONT || g_papi.debug_level == PAPI_VERB_ESTOP)
         fprintf(stderr, "PAPI Warning: %s\n", papi_last_error_detail());
@@ -219,8 +222,10 @@ static int check_regions(const PAPI_sprofil_t *prof, int profcnt)
         if (prof[r].pr_size == 0)
             return papi_error(PAPI_EINVAL, "region %d has a zero-size buffer", r);
         if (prof[r].pr_scale < SCALE_ONE_BUCKET || prof[r].pr_scale > SCALE_MAX)
-            return papi_error(PAPI_EINVAL, "region %d: scale 0x%x is outside 0x2..0x20000 (0 "
-                                           "and 1 are undefined)", r, prof[r].pr_scale);
+            return papi_error(PAPI_EINVAL,
+                              "region %d: scale 0x%x is outside 0x2..0x20000 (0 "
+                              "and 1 are undefined)",
+                              r, prof[r].pr_scale);
     }
     return PAPI_OK;
 }
@@ -344,7 +349,7 @@ int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int E
                 int EventCode, int threshold, int flags)
 {
     PAPI_CALL_GUARD();
-    PAPI_sprofil_t region = {.pr_base = buf, .pr_size = bufsiz, .pr_off = offset,
-                             .pr_scale = scale};
+    PAPI_sprofil_t region = {
+        .pr_base = buf, .pr_size = bufsiz, .pr_off = offset, .pr_scale = scale};
     return profile_event(EventSet, &region, 1, EventCode, threshold, flags, 1);
 }
