@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fork_round.h"
 #include "papi_test.h"
 
 struct route {
@@ -135,13 +136,11 @@ int main(int argc, char **argv)
     probe_routes();
     int killed[NROUTES] = {0}, late[NROUTES] = {0}, other = 0;
     for (int k = 0; k < rounds; k++) {
-        fflush(NULL);
-        pid_t pid = fork();
-        CHECK(pid >= 0, "fork: %s", strerror(errno));
-        if (pid == 0)
-            child(k);
-        int st = 0;
-        CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+        int st = fork_round(child, k);
+        if (st == -1) {
+            CHECK(0, "round %d: no child process", k);
+            continue;
+        }
         const struct route *r = &routes[k % NROUTES];
         if (WIFSIGNALED(st)) {
             killed[k % NROUTES]++;

@@ -25,6 +25,9 @@ static int stopped_set(int handle, struct eventset **es)
     return PAPI_OK;
 }
 
+/* The handler of one option in one direction (the table below PAPI_set_opt's). */
+typedef int (*opt_fn)(int option, PAPI_option_t *ptr);
+
 /* Apply a change that needs the perf events reopened; undo it if reopening fails. */
 #define RECONFIGURE(es, field, value)               \
     do {                                            \
@@ -40,8 +43,10 @@ static int stopped_set(int handle, struct eventset **es)
         }                                           \
     } while (0)
 
-static int set_domain(int handle, int domain)
+static int set_domain(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->domain.eventset, domain = ptr->domain.domain;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
@@ -53,8 +58,10 @@ static int set_domain(int handle, int domain)
     return PAPI_OK;
 }
 
-static int set_granularity(int handle, int grn)
+static int set_granularity(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->granularity.eventset, grn = ptr->granularity.granularity;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
@@ -118,8 +125,11 @@ int PAPI_detach(int EventSet)
     return PAPI_OK;
 }
 
-static int set_cpu(int handle, unsigned cpu)
+static int set_cpu(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->cpu.eventset;
+    const unsigned cpu = ptr->cpu.cpu_num;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
@@ -141,8 +151,10 @@ static int set_cpu(int handle, unsigned cpu)
     return PAPI_OK;
 }
 
-static int set_inherit(int handle, int inherit)
+static int set_inherit(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->inherit.eventset, inherit = ptr->inherit.inherit;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
@@ -154,8 +166,6 @@ static int set_inherit(int handle, int inherit)
 }
 
 /* ---- PAPI_set_opt and PAPI_get_opt: one small handler per option and direction ------- */
-
-typedef int (*opt_fn)(int option, PAPI_option_t *ptr);
 
 enum {
     OPT_PTR = 1,  /* the handler reads or fills *ptr: a NULL pointer is refused first */
@@ -215,12 +225,6 @@ static int set_defdom(int option, PAPI_option_t *ptr)
     return PAPI_OK;
 }
 
-static int set_domain_opt(int option, PAPI_option_t *ptr)
-{
-    (void)option;
-    return set_domain(ptr->domain.eventset, ptr->domain.domain);
-}
-
 static int set_defgrn(int option, PAPI_option_t *ptr)
 {
     (void)option;
@@ -233,12 +237,6 @@ static int set_defgrn(int option, PAPI_option_t *ptr)
     return PAPI_OK;
 }
 
-static int set_granul(int option, PAPI_option_t *ptr)
-{
-    (void)option;
-    return set_granularity(ptr->granularity.eventset, ptr->granularity.granularity);
-}
-
 static int set_attach(int option, PAPI_option_t *ptr)
 {
     (void)option;
@@ -249,18 +247,6 @@ static int set_detach(int option, PAPI_option_t *ptr)
 {
     (void)option;
     return PAPI_detach(ptr->attach.eventset);
-}
-
-static int set_cpu_attach(int option, PAPI_option_t *ptr)
-{
-    (void)option;
-    return set_cpu(ptr->cpu.eventset, ptr->cpu.cpu_num);
-}
-
-static int set_inherit_opt(int option, PAPI_option_t *ptr)
-{
-    (void)option;
-    return set_inherit(ptr->inherit.eventset, ptr->inherit.inherit);
 }
 
 static int set_multiplex_opt(int option, PAPI_option_t *ptr)
@@ -516,13 +502,13 @@ static const struct opt_handlers opt_table[PAPI_USER_EVENTS_FILE + 1] = {
     [PAPI_DEBUG] = {set_debug, get_debug, OPT_PTR | OPT_EARLY, OPT_PTR | OPT_EARLY},
     [PAPI_LIB_VERSION] = {set_read_only, get_lib_version, 0, OPT_EARLY},
     [PAPI_DEFDOM] = {set_defdom, get_defdom, OPT_PTR, 0},
-    [PAPI_DOMAIN] = {set_domain_opt, get_domain, OPT_PTR, OPT_PTR},
+    [PAPI_DOMAIN] = {set_domain, get_domain, OPT_PTR, OPT_PTR},
     [PAPI_DEFGRN] = {set_defgrn, get_defgrn, OPT_PTR, 0},
-    [PAPI_GRANUL] = {set_granul, get_granul, OPT_PTR, OPT_PTR},
+    [PAPI_GRANUL] = {set_granularity, get_granul, OPT_PTR, OPT_PTR},
     [PAPI_ATTACH] = {set_attach, get_attach, OPT_PTR, OPT_PTR},
     [PAPI_DETACH] = {set_detach, get_attach, OPT_PTR, OPT_PTR},
-    [PAPI_CPU_ATTACH] = {set_cpu_attach, get_cpu_attach, OPT_PTR, OPT_PTR},
-    [PAPI_INHERIT] = {set_inherit_opt, get_inherit, OPT_PTR, OPT_PTR},
+    [PAPI_CPU_ATTACH] = {set_cpu, get_cpu_attach, OPT_PTR, OPT_PTR},
+    [PAPI_INHERIT] = {set_inherit, get_inherit, OPT_PTR, OPT_PTR},
     [PAPI_MULTIPLEX] = {set_multiplex_opt, get_multiplex, OPT_PTR, OPT_PTR},
     [PAPI_DEF_MPX_NS] = {set_def_mpx_ns, get_def_mpx_ns, OPT_PTR, 0},
     [PAPI_DEF_ITIMER] = {set_def_itimer, get_itimer, OPT_PTR, OPT_PTR},
