@@ -326,9 +326,7 @@ static int install_handler_for(int sig)
         sa.sa_flags = SA_SIGINFO | SA_RESTART;
         sigemptyset(&sa.sa_mask);
         if (sigaction(sig, &sa, &previous[i]) != 0)
-            ret = papi_error(PAPI_ESYS,
-                             "cannot install the overflow signal handler for signal "
-                             "%d: %s",
+            ret = papi_error(PAPI_ESYS, "cannot install the overflow handler for signal %d: %s",
                              sig, strerror(errno));
         else
             atomic_store(&handled_sig[i], sig);
@@ -342,9 +340,8 @@ int ovf_install_handler(void)
     return install_handler_for(ovf_signal_number());
 }
 
-/* Shutdown, before the sets are freed: from now on the handler reads no set; wait for the
- * handlers already inside one (in any thread but this one: PAPI_shutdown may be called
- * from the user's overflow handler). */
+/* Until no handler is inside ovf_signal_handler in another thread (this one may be:
+ * PAPI_shutdown called from the user's overflow handler). */
 static void wait_handlers_out(void)
 {
     uintptr_t me = papi_thread_pointer();
@@ -358,6 +355,8 @@ static void wait_handlers_out(void)
         nanosleep(&pause, NULL);
 }
 
+/* Shutdown, before the sets are freed: from now on the handler reads no set; the handlers
+ * already inside one finish first. */
 void ovf_quiesce(void)
 {
     atomic_store(&closing, 1);
