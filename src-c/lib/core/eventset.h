@@ -158,6 +158,9 @@ static inline int es_read_counts(struct eventset *es)
 struct es_overflow_hooks {
     int (*start)(struct eventset *es);
     void (*stop)(struct eventset *es);
+    /* Shutdown, before the sets are freed: the overflow signal handler reads no set from
+     * now on (it waits for the handlers running in other threads). */
+    void (*quiesce)(void);
 };
 /* Atomic: PAPI_overflow installs it from any thread (always the same value). */
 extern const struct es_overflow_hooks *_Atomic es_overflow_hooks PAPI_INTERNAL;

@@ -55,6 +55,11 @@ static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 static void teardown(int keep_machine)
 {
     papi_calls_block_and_drain(); /* no call of another thread is inside what is freed */
+    /* Nor an overflow signal handler (other threads' overflow stays armed until the sets
+     * are freed: their signals must not reach a set being freed). */
+    const struct es_overflow_hooks *ovf = atomic_load(&es_overflow_hooks);
+    if (ovf)
+        ovf->quiesce();
     papi_lifecycle_notify(&(struct papi_life){.event = PAPI_LIFE_SHUTDOWN,
                                               .keep_machine = keep_machine});
     threads_shutdown();

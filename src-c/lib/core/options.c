@@ -25,35 +25,43 @@ static int stopped_set(int handle, struct eventset **es)
     return PAPI_OK;
 }
 
+/* The handler of one option in one direction (the table below PAPI_set_opt's). */
+typedef int (*opt_fn)(int option, PAPI_option_t *ptr);
+
 /* Apply a change that needs the perf events reopened; undo it if reopening fails. */
-#define RECONFIGURE(es, field, value)                                         \
-    do {                                                                      \
-        __typeof__((es)->field) old_ = (es)->field;                           \
-        (es)->field = (value);                                                \
-        if ((es)->nnat > 0) {                                                 \
-            int r_ = es_reopen_all(es);                                       \
-            if (r_ != PAPI_OK) {                                              \
-                (es)->field = old_;                                           \
-                es_reopen_all(es);                                            \
-                return r_;                                                    \
-            }                                                                 \
-        }                                                                     \
+#define RECONFIGURE(es, field, value)               \
+    do {                                            \
+        __typeof__((es)->field) old_ = (es)->field; \
+        (es)->field = (value);                      \
+        if ((es)->nnat > 0) {                       \
+            int r_ = es_reopen_all(es);             \
+            if (r_ != PAPI_OK) {                    \
+                (es)->field = old_;                 \
+                es_reopen_all(es);                  \
+                return r_;                          \
+            }                                       \
+        }                                           \
     } while (0)
 
-static int set_domain(int handle, int domain)
+static int set_domain(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->domain.eventset, domain = ptr->domain.domain;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
         return ret;
     if (!valid_domain(domain))
-        return papi_error(PAPI_EINVAL, "domain 0x%x is not a combination of PAPI_DOM_* bits", domain);
+        return papi_error(PAPI_EINVAL, "domain 0x%x is not a combination of PAPI_DOM_* bits",
+                          domain);
     RECONFIGURE(es, domain, domain);
     return PAPI_OK;
 }
 
-static int set_granularity(int handle, int grn)
+static int set_granularity(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->granularity.eventset, grn = ptr->granularity.granularity;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
@@ -117,8 +125,11 @@ int PAPI_detach(int EventSet)
     return PAPI_OK;
 }
 
-static int set_cpu(int handle, unsigned cpu)
+static int set_cpu(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->cpu.eventset;
+    const unsigned cpu = ptr->cpu.cpu_num;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
@@ -140,8 +151,10 @@ static int set_cpu(int handle, unsigned cpu)
     return PAPI_OK;
 }
 
-static int set_inherit(int handle, int inherit)
+static int set_inherit(int option, PAPI_option_t *ptr)
 {
+    (void)option;
+    const int handle = ptr->inherit.eventset, inherit = ptr->inherit.inherit;
     struct eventset *es;
     int ret = stopped_set(handle, &es);
     if (ret != PAPI_OK)
@@ -152,232 +165,398 @@ static int set_inherit(int handle, int inherit)
     return PAPI_OK;
 }
 
+/* ---- PAPI_set_opt and PAPI_get_opt: one small handler per option and direction ------- */
+
+enum {
+    OPT_PTR = 1,  /* the handler reads or fills *ptr: a NULL pointer is refused first */
+    OPT_EARLY = 2 /* allowed before PAPI_library_init */
+};
+
+static int set_debug(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    int l = ptr->debug.level;
+    if (l != PAPI_QUIET && l != PAPI_VERB_ECONT && l != PAPI_VERB_ESTOP)
+        return papi_error(PAPI_EINVAL, "debug level %d is not PAPI_QUIET, VERB_ECONT or VERB_ESTOP",
+                          l);
+    g_papi.debug_level = l;
+    g_papi.debug_handler = ptr->debug.handler;
+    return PAPI_OK;
+}
+
+static int set_read_only(int option, PAPI_option_t *ptr)
+{
+    (void)ptr;
+    return papi_error(PAPI_EINVAL, "option %d can only be read", option);
+}
+
+static int set_address_range(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return papi_error(PAPI_ECMP, "address-range restriction exists only on Itanium; perf_event "
+                                 "has no equivalent");
+}
+
+static int set_modifier(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return papi_error(PAPI_ECMP, "use the libpfm4 modifiers :e= and :i= in the native event name");
+}
+
+static int set_profil(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return papi_error(PAPI_EINVAL, "PAPI_PROFIL is not an option; call PAPI_profil");
+}
+
+static int set_user_events(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return papi_error(PAPI_ENOSUPP, "user-defined events are not supported; define presets "
+                                    "in a CSV file named by PAPI_CSV_EVENT_FILE");
+}
+
+static int set_defdom(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    if (!valid_domain(ptr->defdomain.domain))
+        return papi_error(PAPI_EINVAL, "domain 0x%x is not valid", ptr->defdomain.domain);
+    g_papi.default_domain = ptr->defdomain.domain;
+    return PAPI_OK;
+}
+
+static int set_defgrn(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    int g = ptr->defgranularity.granularity;
+    if (g == PAPI_GRN_PROCG || g == PAPI_GRN_SYS_CPU)
+        return papi_error(PAPI_ECMP, "granularity 0x%x is not supported by perf_event", g);
+    if (g != PAPI_GRN_THR && g != PAPI_GRN_PROC && g != PAPI_GRN_SYS)
+        return papi_error(PAPI_EINVAL, "granularity 0x%x is not valid", g);
+    g_papi.default_granularity = g;
+    return PAPI_OK;
+}
+
+static int set_attach(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    return PAPI_attach(ptr->attach.eventset, ptr->attach.tid);
+}
+
+static int set_detach(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    return PAPI_detach(ptr->attach.eventset);
+}
+
+static int set_multiplex_opt(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    return PAPI_set_multiplex(ptr->multiplex.eventset);
+}
+
+static int set_def_mpx_ns(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    /* 3.x passes microseconds in .us, 7.x nanoseconds in .ns. */
+    if (ptr->multiplex.ns > 0)
+        g_papi.mpx_slice_ns = ptr->multiplex.ns;
+    else if (ptr->multiplex.us > 0 && ptr->multiplex.us < 2147483)
+        g_papi.mpx_slice_ns = ptr->multiplex.us * 1000;
+    else
+        return papi_error(PAPI_EINVAL, "the multiplexing time slice must be positive");
+    return PAPI_OK;
+}
+
+static int set_def_itimer_ns(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    if (ptr->itimer.ns <= 0)
+        return papi_error(PAPI_EINVAL, "the timer interval must be positive");
+    g_papi.mpx_slice_ns = ptr->itimer.ns;
+    return PAPI_OK;
+}
+
+static int set_def_itimer(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    /* As PAPI 7: the timer and signal as given, the interval kept when ns is 0. */
+    const int num = ptr->itimer.itimer_num, sig = ptr->itimer.itimer_sig;
+    if (num != ITIMER_REAL && num != ITIMER_VIRTUAL && num != ITIMER_PROF)
+        return papi_error(PAPI_EINVAL,
+                          "itimer_num %d is not ITIMER_REAL, ITIMER_VIRTUAL or ITIMER_PROF", num);
+    if (sig <= 0 || sig > SIGRTMAX || sig == SIGKILL || sig == SIGSTOP)
+        return papi_error(PAPI_EINVAL, "itimer_sig %d cannot carry the timer", sig);
+    if (ptr->itimer.ns < 0)
+        return papi_error(PAPI_EINVAL, "the timer interval %d ns is negative", ptr->itimer.ns);
+    if (ptr->itimer.ns > 0)
+        g_papi.mpx_slice_ns = ptr->itimer.ns;
+    g_papi.itimer_num = num;
+    g_papi.itimer_sig = sig;
+    return PAPI_OK;
+}
+
+static int get_debug(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    ptr->debug.level = g_papi.debug_level;
+    ptr->debug.handler = g_papi.debug_handler;
+    return PAPI_OK;
+}
+
+static int get_lib_version(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return PAPI_VERSION;
+}
+
+static int get_defdom(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return g_papi.default_domain;
+}
+
+static int get_defgrn(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return g_papi.default_granularity;
+}
+
+static int get_max_hwctrs(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return PAPI_num_hwctrs();
+}
+
+static int get_max_mpx_ctrs(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    return ES_MAX_NATIVES;
+}
+
+static int get_def_mpx_ns(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    if (ptr) { /* optional: the slice is also the return value */
+        ptr->multiplex.ns = g_papi.mpx_slice_ns;
+        ptr->multiplex.us = g_papi.mpx_slice_ns / 1000;
+    }
+    return g_papi.mpx_slice_ns;
+}
+
+static int get_clockrate(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
+    return hw ? (int)hw->mhz : 0;
+}
+
+static int get_max_cpus(int option, PAPI_option_t *ptr)
+{
+    (void)option, (void)ptr;
+    const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
+    return hw ? hw->totalcpus : 0;
+}
+
+static int get_not_on_perf(int option, PAPI_option_t *ptr)
+{
+    (void)ptr;
+    return papi_error(PAPI_ECMP, "option %d does not exist on perf_event", option);
+}
+
+static int get_unreadable(int option, PAPI_option_t *ptr)
+{
+    (void)ptr;
+    return papi_error(PAPI_EINVAL, "option %d cannot be read", option);
+}
+
+static int get_domain(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    struct eventset *es;
+    int ret = es_get(ptr->domain.eventset, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    ptr->domain.domain = es->domain;
+    return es->domain;
+}
+
+static int get_granul(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    struct eventset *es;
+    int ret = es_get(ptr->granularity.eventset, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    ptr->granularity.granularity = es->granularity;
+    return es->granularity;
+}
+
+/* PAPI_ATTACH returns 1 when the set is attached, PAPI_DETACH 1 when it is not. */
+static int get_attach(int option, PAPI_option_t *ptr)
+{
+    struct eventset *es;
+    int ret = es_get(ptr->attach.eventset, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    int attached = (es->state & PAPI_ATTACHED) != 0;
+    ptr->attach.tid = attached ? (unsigned long)es->attach_tid : 0;
+    return option == PAPI_ATTACH ? attached : !attached;
+}
+
+static int get_cpu_attach(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    struct eventset *es;
+    int ret = es_get(ptr->cpu.eventset, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    ptr->cpu.cpu_num = es->cpu >= 0 ? (unsigned)es->cpu : 0;
+    return (es->state & PAPI_CPU_ATTACHED) ? 1 : 0;
+}
+
+static int get_inherit(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    struct eventset *es;
+    int ret = es_get(ptr->inherit.eventset, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    ptr->inherit.inherit = es->inherit;
+    return es->inherit;
+}
+
+static int get_multiplex(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    struct eventset *es;
+    int ret = es_get(ptr->multiplex.eventset, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    ptr->multiplex.ns = g_papi.mpx_slice_ns;
+    ptr->multiplex.us = g_papi.mpx_slice_ns / 1000;
+    ptr->multiplex.flags = PAPI_MULTIPLEX_DEFAULT;
+    return es->multiplexed;
+}
+
+static int get_itimer(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    ptr->itimer.ns = g_papi.mpx_slice_ns;
+    ptr->itimer.itimer_num = g_papi.itimer_sig ? g_papi.itimer_num : ITIMER_PROF;
+    if (g_papi.itimer_sig) {
+        ptr->itimer.itimer_sig = g_papi.itimer_sig;
+    } else {
+        const PAPI_component_info_t *c0 = component_info(0);
+        ptr->itimer.itimer_sig = c0 ? c0->hardware_intr_sig : 0;
+    }
+    return PAPI_OK;
+}
+
+static int get_preload(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    memset(&ptr->preload, 0, sizeof ptr->preload);
+    papi_strcpy(ptr->preload.lib_preload_env, sizeof ptr->preload.lib_preload_env, "LD_PRELOAD");
+    ptr->preload.lib_preload_sep = ' ';
+    papi_strcpy(ptr->preload.lib_dir_env, sizeof ptr->preload.lib_dir_env, "LD_LIBRARY_PATH");
+    ptr->preload.lib_dir_sep = ':';
+    return PAPI_OK;
+}
+
+static int get_hwinfo(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    ptr->hw_info = (PAPI_hw_info_t *)PAPI_get_hardware_info();
+    return ptr->hw_info ? PAPI_OK : PAPI_ESYS;
+}
+
+static int get_exeinfo(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    ptr->exe_info = (PAPI_exe_info_t *)PAPI_get_executable_info();
+    return ptr->exe_info ? PAPI_OK : PAPI_ESYS;
+}
+
+static int get_shlibinfo(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    ptr->shlib_info = (PAPI_shlib_info_t *)PAPI_get_shared_lib_info();
+    return ptr->shlib_info ? PAPI_OK : PAPI_ESYS;
+}
+
+static int get_componentinfo(int option, PAPI_option_t *ptr)
+{
+    (void)option;
+    ptr->cmp_info = (PAPI_component_info_t *)PAPI_get_component_info(0);
+    return PAPI_OK;
+}
+
+struct opt_handlers {
+    opt_fn set, get;
+    unsigned char set_flags, get_flags; /* OPT_PTR, OPT_EARLY */
+};
+
+/* set_read_only: the options that can only be read. */
+static const struct opt_handlers opt_table[PAPI_USER_EVENTS_FILE + 1] = {
+    [PAPI_DEBUG] = {set_debug, get_debug, OPT_PTR | OPT_EARLY, OPT_PTR | OPT_EARLY},
+    [PAPI_LIB_VERSION] = {set_read_only, get_lib_version, 0, OPT_EARLY},
+    [PAPI_DEFDOM] = {set_defdom, get_defdom, OPT_PTR, 0},
+    [PAPI_DOMAIN] = {set_domain, get_domain, OPT_PTR, OPT_PTR},
+    [PAPI_DEFGRN] = {set_defgrn, get_defgrn, OPT_PTR, 0},
+    [PAPI_GRANUL] = {set_granularity, get_granul, OPT_PTR, OPT_PTR},
+    [PAPI_ATTACH] = {set_attach, get_attach, OPT_PTR, OPT_PTR},
+    [PAPI_DETACH] = {set_detach, get_attach, OPT_PTR, OPT_PTR},
+    [PAPI_CPU_ATTACH] = {set_cpu, get_cpu_attach, OPT_PTR, OPT_PTR},
+    [PAPI_INHERIT] = {set_inherit, get_inherit, OPT_PTR, OPT_PTR},
+    [PAPI_MULTIPLEX] = {set_multiplex_opt, get_multiplex, OPT_PTR, OPT_PTR},
+    [PAPI_DEF_MPX_NS] = {set_def_mpx_ns, get_def_mpx_ns, OPT_PTR, 0},
+    [PAPI_DEF_ITIMER] = {set_def_itimer, get_itimer, OPT_PTR, OPT_PTR},
+    [PAPI_DEF_ITIMER_NS] = {set_def_itimer_ns, get_itimer, OPT_PTR, OPT_PTR},
+    [PAPI_MAX_HWCTRS] = {set_read_only, get_max_hwctrs, 0, 0},
+    [PAPI_MAX_MPX_CTRS] = {set_read_only, get_max_mpx_ctrs, 0, 0},
+    [PAPI_CLOCKRATE] = {set_read_only, get_clockrate, 0, 0},
+    [PAPI_MAX_CPUS] = {set_read_only, get_max_cpus, 0, 0},
+    [PAPI_HWINFO] = {set_read_only, get_hwinfo, 0, OPT_PTR},
+    [PAPI_EXEINFO] = {set_read_only, get_exeinfo, 0, OPT_PTR},
+    [PAPI_SHLIBINFO] = {set_read_only, get_shlibinfo, 0, OPT_PTR},
+    [PAPI_COMPONENTINFO] = {set_read_only, get_componentinfo, 0, OPT_PTR},
+    [PAPI_PRELOAD] = {set_read_only, get_preload, 0, OPT_PTR},
+    [PAPI_DATA_ADDRESS] = {set_address_range, get_not_on_perf, 0, 0},
+    [PAPI_INSTR_ADDRESS] = {set_address_range, get_not_on_perf, 0, 0},
+    [PAPI_EDGE_DETECT] = {set_modifier, get_not_on_perf, 0, 0},
+    [PAPI_INVERT] = {set_modifier, get_not_on_perf, 0, 0},
+    [PAPI_PROFIL] = {set_profil, get_unreadable, 0, 0},
+    [PAPI_USER_EVENTS_FILE] = {set_user_events, get_unreadable, 0, 0},
+};
+
+/* The handler of option in one direction (get: 1), checked as its flags say; an unknown
+ * option needs the library and a pointer like most, then is refused. */
+static int run_option(int option, PAPI_option_t *ptr, int get)
+{
+    const struct opt_handlers *h =
+        option > 0 && option <= PAPI_USER_EVENTS_FILE ? &opt_table[option] : NULL;
+    opt_fn fn = h ? (get ? h->get : h->set) : NULL;
+    unsigned flags = fn ? (get ? h->get_flags : h->set_flags) : OPT_PTR;
+    if (!(flags & OPT_EARLY))
+        PAPI_CHECK_INIT();
+    if ((flags & OPT_PTR) && !ptr)
+        return papi_error(PAPI_EINVAL, "option pointer is NULL");
+    if (!fn)
+        return papi_error(PAPI_EINVAL, "%d is not a PAPI option", option);
+    return fn(option, ptr);
+}
+
 int PAPI_set_opt(int option, PAPI_option_t *ptr)
 {
     PAPI_CALL_GUARD();
-    if (option == PAPI_DEBUG) { /* allowed before PAPI_library_init */
-        if (!ptr)
-            return papi_error(PAPI_EINVAL, "option pointer is NULL");
-        int l = ptr->debug.level;
-        if (l != PAPI_QUIET && l != PAPI_VERB_ECONT && l != PAPI_VERB_ESTOP)
-            return papi_error(PAPI_EINVAL, "debug level %d is not PAPI_QUIET, VERB_ECONT or VERB_ESTOP", l);
-        g_papi.debug_level = l;
-        g_papi.debug_handler = ptr->debug.handler;
-        return PAPI_OK;
-    }
-    PAPI_CHECK_INIT();
-    switch (option) {
-    case PAPI_CLOCKRATE: case PAPI_MAX_HWCTRS: case PAPI_HWINFO: case PAPI_EXEINFO:
-    case PAPI_MAX_CPUS: case PAPI_SHLIBINFO: case PAPI_LIB_VERSION: case PAPI_COMPONENTINFO:
-    case PAPI_PRELOAD: case PAPI_MAX_MPX_CTRS:
-        return papi_error(PAPI_EINVAL, "option %d can only be read", option);
-    case PAPI_DATA_ADDRESS:
-    case PAPI_INSTR_ADDRESS:
-        return papi_error(PAPI_ECMP, "address-range restriction exists only on Itanium; perf_event "
-                                     "has no equivalent");
-    case PAPI_EDGE_DETECT:
-    case PAPI_INVERT:
-        return papi_error(PAPI_ECMP, "use the libpfm4 modifiers :e= and :i= in the native event name");
-    case PAPI_PROFIL:
-        return papi_error(PAPI_EINVAL, "PAPI_PROFIL is not an option; call PAPI_profil");
-    case PAPI_USER_EVENTS_FILE:
-        return papi_error(PAPI_ENOSUPP, "user-defined events are not supported; define presets "
-                                        "in a CSV file named by PAPI_CSV_EVENT_FILE");
-    }
-    if (!ptr)
-        return papi_error(PAPI_EINVAL, "option pointer is NULL");
-    switch (option) {
-    case PAPI_DEFDOM:
-        if (!valid_domain(ptr->defdomain.domain))
-            return papi_error(PAPI_EINVAL, "domain 0x%x is not valid", ptr->defdomain.domain);
-        g_papi.default_domain = ptr->defdomain.domain;
-        return PAPI_OK;
-    case PAPI_DOMAIN:
-        return set_domain(ptr->domain.eventset, ptr->domain.domain);
-    case PAPI_DEFGRN:
-        if (ptr->defgranularity.granularity != PAPI_GRN_THR &&
-            ptr->defgranularity.granularity != PAPI_GRN_PROC &&
-            ptr->defgranularity.granularity != PAPI_GRN_SYS) {
-            int g = ptr->defgranularity.granularity;
-            if (g == PAPI_GRN_PROCG || g == PAPI_GRN_SYS_CPU)
-                return papi_error(PAPI_ECMP, "granularity 0x%x is not supported by perf_event", g);
-            return papi_error(PAPI_EINVAL, "granularity 0x%x is not valid", g);
-        }
-        g_papi.default_granularity = ptr->defgranularity.granularity;
-        return PAPI_OK;
-    case PAPI_GRANUL:
-        return set_granularity(ptr->granularity.eventset, ptr->granularity.granularity);
-    case PAPI_ATTACH:
-        return PAPI_attach(ptr->attach.eventset, ptr->attach.tid);
-    case PAPI_DETACH:
-        return PAPI_detach(ptr->attach.eventset);
-    case PAPI_CPU_ATTACH:
-        return set_cpu(ptr->cpu.eventset, ptr->cpu.cpu_num);
-    case PAPI_INHERIT:
-        return set_inherit(ptr->inherit.eventset, ptr->inherit.inherit);
-    case PAPI_MULTIPLEX:
-        return PAPI_set_multiplex(ptr->multiplex.eventset);
-    case PAPI_DEF_MPX_NS:
-        /* 3.x passes microseconds in .us, 7.x nanoseconds in .ns. */
-        if (ptr->multiplex.ns > 0)
-            g_papi.mpx_slice_ns = ptr->multiplex.ns;
-        else if (ptr->multiplex.us > 0 && ptr->multiplex.us < 2147483)
-            g_papi.mpx_slice_ns = ptr->multiplex.us * 1000;
-        else
-            return papi_error(PAPI_EINVAL, "the multiplexing time slice must be positive");
-        return PAPI_OK;
-    case PAPI_DEF_ITIMER_NS:
-        if (ptr->itimer.ns <= 0)
-            return papi_error(PAPI_EINVAL, "the timer interval must be positive");
-        g_papi.mpx_slice_ns = ptr->itimer.ns;
-        return PAPI_OK;
-    case PAPI_DEF_ITIMER:
-        /* As PAPI 7: the timer and signal as given, the interval kept when ns is 0. */
-        if (ptr->itimer.itimer_num != ITIMER_REAL && ptr->itimer.itimer_num != ITIMER_VIRTUAL &&
-            ptr->itimer.itimer_num != ITIMER_PROF)
-            return papi_error(PAPI_EINVAL, "itimer_num %d is not ITIMER_REAL, ITIMER_VIRTUAL or "
-                              "ITIMER_PROF", ptr->itimer.itimer_num);
-        if (ptr->itimer.itimer_sig <= 0 || ptr->itimer.itimer_sig > SIGRTMAX ||
-            ptr->itimer.itimer_sig == SIGKILL || ptr->itimer.itimer_sig == SIGSTOP)
-            return papi_error(PAPI_EINVAL, "itimer_sig %d cannot carry the timer",
-                              ptr->itimer.itimer_sig);
-        if (ptr->itimer.ns < 0)
-            return papi_error(PAPI_EINVAL, "the timer interval %d ns is negative", ptr->itimer.ns);
-        if (ptr->itimer.ns > 0)
-            g_papi.mpx_slice_ns = ptr->itimer.ns;
-        g_papi.itimer_num = ptr->itimer.itimer_num;
-        g_papi.itimer_sig = ptr->itimer.itimer_sig;
-        return PAPI_OK;
-    default:
-        return papi_error(PAPI_EINVAL, "%d is not a PAPI option", option);
-    }
-}
-
-static int get_es_field(int handle, struct eventset **es)
-{
-    return es_get(handle, es);
+    return run_option(option, ptr, 0);
 }
 
 int PAPI_get_opt(int option, PAPI_option_t *ptr)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret;
-    if (option == PAPI_DEBUG) {
-        if (!ptr)
-            return papi_error(PAPI_EINVAL, "option pointer is NULL");
-        ptr->debug.level = g_papi.debug_level;
-        ptr->debug.handler = g_papi.debug_handler;
-        return PAPI_OK;
-    }
-    if (option == PAPI_LIB_VERSION)
-        return PAPI_VERSION;
-    PAPI_CHECK_INIT();
-    switch (option) {
-    case PAPI_DEFDOM:
-        return g_papi.default_domain;
-    case PAPI_DEFGRN:
-        return g_papi.default_granularity;
-    case PAPI_MAX_HWCTRS:
-        return PAPI_num_hwctrs();
-    case PAPI_MAX_MPX_CTRS:
-        return ES_MAX_NATIVES;
-    case PAPI_DEF_MPX_NS:
-        if (ptr) {
-            ptr->multiplex.ns = g_papi.mpx_slice_ns;
-            ptr->multiplex.us = g_papi.mpx_slice_ns / 1000;
-        }
-        return g_papi.mpx_slice_ns;
-    case PAPI_CLOCKRATE: {
-        const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
-        return hw ? (int)hw->mhz : 0;
-    }
-    case PAPI_MAX_CPUS: {
-        const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
-        return hw ? hw->totalcpus : 0;
-    }
-    case PAPI_DATA_ADDRESS:
-    case PAPI_INSTR_ADDRESS:
-    case PAPI_EDGE_DETECT:
-    case PAPI_INVERT:
-        return papi_error(PAPI_ECMP, "option %d does not exist on perf_event", option);
-    case PAPI_PROFIL:
-    case PAPI_USER_EVENTS_FILE:
-        return papi_error(PAPI_EINVAL, "option %d cannot be read", option);
-    }
-    if (!ptr)
-        return papi_error(PAPI_EINVAL, "option pointer is NULL");
-    switch (option) {
-    case PAPI_DOMAIN:
-        if ((ret = get_es_field(ptr->domain.eventset, &es)) != PAPI_OK)
-            return ret;
-        ptr->domain.domain = es->domain;
-        return es->domain;
-    case PAPI_GRANUL:
-        if ((ret = get_es_field(ptr->granularity.eventset, &es)) != PAPI_OK)
-            return ret;
-        ptr->granularity.granularity = es->granularity;
-        return es->granularity;
-    case PAPI_ATTACH:
-        if ((ret = get_es_field(ptr->attach.eventset, &es)) != PAPI_OK)
-            return ret;
-        ptr->attach.tid = (es->state & PAPI_ATTACHED) ? (unsigned long)es->attach_tid : 0;
-        return (es->state & PAPI_ATTACHED) ? 1 : 0;
-    case PAPI_DETACH:
-        if ((ret = get_es_field(ptr->attach.eventset, &es)) != PAPI_OK)
-            return ret;
-        ptr->attach.tid = (es->state & PAPI_ATTACHED) ? (unsigned long)es->attach_tid : 0;
-        return (es->state & PAPI_ATTACHED) ? 0 : 1;
-    case PAPI_CPU_ATTACH:
-        if ((ret = get_es_field(ptr->cpu.eventset, &es)) != PAPI_OK)
-            return ret;
-        ptr->cpu.cpu_num = es->cpu >= 0 ? (unsigned)es->cpu : 0;
-        return (es->state & PAPI_CPU_ATTACHED) ? 1 : 0;
-    case PAPI_INHERIT:
-        if ((ret = get_es_field(ptr->inherit.eventset, &es)) != PAPI_OK)
-            return ret;
-        ptr->inherit.inherit = es->inherit;
-        return es->inherit;
-    case PAPI_MULTIPLEX:
-        if ((ret = get_es_field(ptr->multiplex.eventset, &es)) != PAPI_OK)
-            return ret;
-        ptr->multiplex.ns = g_papi.mpx_slice_ns;
-        ptr->multiplex.us = g_papi.mpx_slice_ns / 1000;
-        ptr->multiplex.flags = PAPI_MULTIPLEX_DEFAULT;
-        return es->multiplexed;
-    case PAPI_DEF_ITIMER:
-    case PAPI_DEF_ITIMER_NS:
-        ptr->itimer.ns = g_papi.mpx_slice_ns;
-        ptr->itimer.itimer_num = g_papi.itimer_sig ? g_papi.itimer_num : ITIMER_PROF;
-        if (g_papi.itimer_sig) {
-            ptr->itimer.itimer_sig = g_papi.itimer_sig;
-        } else {
-            const PAPI_component_info_t *c0 = component_info(0);
-            ptr->itimer.itimer_sig = c0 ? c0->hardware_intr_sig : 0;
-        }
-        return PAPI_OK;
-    case PAPI_PRELOAD:
-        memset(&ptr->preload, 0, sizeof ptr->preload);
-        papi_strcpy(ptr->preload.lib_preload_env, sizeof ptr->preload.lib_preload_env, "LD_PRELOAD");
-        ptr->preload.lib_preload_sep = ' ';
-        papi_strcpy(ptr->preload.lib_dir_env, sizeof ptr->preload.lib_dir_env, "LD_LIBRARY_PATH");
-        ptr->preload.lib_dir_sep = ':';
-        return PAPI_OK;
-    case PAPI_HWINFO:
-        ptr->hw_info = (PAPI_hw_info_t *)PAPI_get_hardware_info();
-        return ptr->hw_info ? PAPI_OK : PAPI_ESYS;
-    case PAPI_EXEINFO:
-        ptr->exe_info = (PAPI_exe_info_t *)PAPI_get_executable_info();
-        return ptr->exe_info ? PAPI_OK : PAPI_ESYS;
-    case PAPI_SHLIBINFO:
-        ptr->shlib_info = (PAPI_shlib_info_t *)PAPI_get_shared_lib_info();
-        return ptr->shlib_info ? PAPI_OK : PAPI_ESYS;
-    case PAPI_COMPONENTINFO:
-        ptr->cmp_info = (PAPI_component_info_t *)PAPI_get_component_info(0);
-        return PAPI_OK;
-    default:
-        return papi_error(PAPI_EINVAL, "%d is not a PAPI option", option);
-    }
+    return run_option(option, ptr, 1);
 }
 
 int PAPI_get_cmp_opt(int option, PAPI_option_t *ptr, int cidx)

@@ -8,13 +8,16 @@
 
 #include "preset_tables.h"
 
-#define MAX_FIELDS 64
+#define MAX_FIELDS   64
 #define MAX_SYNONYMS 32
 
-static const struct { const char *name; enum derive_op op; } derive_names[] = {
-    {"NOT_DERIVED", DERIVE_NONE},         {"DERIVED_ADD", DERIVE_ADD},
-    {"DERIVED_SUB", DERIVE_SUB},          {"DERIVED_CMPD", DERIVE_CMPD},
-    {"DERIVED_POSTFIX", DERIVE_POSTFIX},  {"DERIVED POSTFIX", DERIVE_POSTFIX},
+static const struct {
+    const char *name;
+    enum derive_op op;
+} derive_names[] = {
+    {"NOT_DERIVED", DERIVE_NONE},        {"DERIVED_ADD", DERIVE_ADD},
+    {"DERIVED_SUB", DERIVE_SUB},         {"DERIVED_CMPD", DERIVE_CMPD},
+    {"DERIVED_POSTFIX", DERIVE_POSTFIX}, {"DERIVED POSTFIX", DERIVE_POSTFIX},
 };
 
 int preset_derive_from_name(const char *name, enum derive_op *op)
@@ -30,11 +33,16 @@ int preset_derive_from_name(const char *name, enum derive_op *op)
 const char *preset_derive_name(enum derive_op op)
 {
     switch (op) {
-    case DERIVE_ADD: return "DERIVED_ADD";
-    case DERIVE_SUB: return "DERIVED_SUB";
-    case DERIVE_POSTFIX: return "DERIVED_POSTFIX";
-    case DERIVE_CMPD: return "DERIVED_CMPD";
-    default: return "NOT_DERIVED";
+    case DERIVE_ADD:
+        return "DERIVED_ADD";
+    case DERIVE_SUB:
+        return "DERIVED_SUB";
+    case DERIVE_POSTFIX:
+        return "DERIVED_POSTFIX";
+    case DERIVE_CMPD:
+        return "DERIVED_CMPD";
+    default:
+        return "NOT_DERIVED";
     }
 }
 
@@ -102,7 +110,8 @@ int preset_src_check(const struct preset_src *s, char *err, size_t errlen)
         return PAPI_EINVAL;
     }
     if (s->nterms > PRESET_MAX_TERMS) {
-        snprintf(err, errlen, "too many native events (%d, at most %d)", s->nterms, PRESET_MAX_TERMS);
+        snprintf(err, errlen, "too many native events (%d, at most %d)", s->nterms,
+                 PRESET_MAX_TERMS);
         return PAPI_EINVAL;
     }
     if (s->op == DERIVE_NONE && s->nterms != 1) {
@@ -184,7 +193,8 @@ static int parse_preset_fields(char **f, int nf, struct preset_src *s, char *err
     int first = 3;
     if (s->op == DERIVE_POSTFIX) {
         if (papi_strcpy(s->postfix, sizeof s->postfix, f[3])) {
-            snprintf(err, errlen, "postfix formula longer than %zu characters", sizeof s->postfix - 1);
+            snprintf(err, errlen, "postfix formula longer than %zu characters",
+                     sizeof s->postfix - 1);
             return PAPI_EINVAL;
         }
         first = 4;
@@ -216,129 +226,156 @@ static int name_in(char names[][PAPI_MIN_STR_LEN * 2], int n, const char *want)
     return 0;
 }
 
+/* What the parse has seen so far: the CPU names of the table being read (consecutive CPU
+ * lines are synonyms), how many tables matched the CPU and its fallback, and the presets
+ * of each. */
+struct csv_parse {
+    const char *cpu, *fallback;
+    char names[MAX_SYNONYMS][PAPI_MIN_STR_LEN * 2];
+    int nnames, last_was_cpu, in_table, match_cpu, match_fb;
+    struct preset_src_list *out, fb;
+    struct preset_src *src; /* one PRESET line's record, reused */
+};
+
+/* Copy the line at *pos (ended by \n, \r or \r\n) into *line, growing it; *pos past
+ * the end of line. */
+static int next_line(const char *text, size_t len, size_t *pos, char **line, size_t *cap, char *msg,
+                     size_t msglen)
+{
+    size_t n = 0, at = *pos;
+    while (at + n < len && text[at + n] != '\n' && text[at + n] != '\r')
+        n++;
+    if (n + 1 > *cap) {
+        char *nl = realloc(*line, n + 1);
+        if (!nl) {
+            snprintf(msg, msglen, "out of memory");
+            return PAPI_ENOMEM;
+        }
+        *line = nl;
+        *cap = n + 1;
+    }
+    memcpy(*line, text + at, n);
+    (*line)[n] = '\0';
+    at += n;
+    if (at < len && text[at] == '\r' && at + 1 < len && text[at + 1] == '\n')
+        at += 2;
+    else if (at < len)
+        at++;
+    *pos = at;
+    if (memchr(*line, '\0', n)) {
+        snprintf(msg, msglen, "NUL byte in line");
+        return PAPI_EINVAL;
+    }
+    return PAPI_OK;
+}
+
+static int cpu_line(struct csv_parse *st, char **f, int nf, char *msg, size_t msglen)
+{
+    if (nf != 2 || !f[1][0]) {
+        snprintf(msg, msglen, "CPU line must be 'CPU,<name>'");
+        return PAPI_EINVAL;
+    }
+    if (!st->last_was_cpu)
+        st->nnames = 0;
+    if (st->nnames == MAX_SYNONYMS || strlen(f[1]) >= sizeof st->names[0]) {
+        snprintf(msg, msglen, "too many CPU synonyms or CPU name too long");
+        return PAPI_EINVAL;
+    }
+    papi_strcpy(st->names[st->nnames++], sizeof st->names[0], f[1]);
+    st->in_table = 1;
+    int n = st->nnames;
+    /* Count a table once, when its first matching synonym is seen. */
+    if (name_in(st->names, n, st->cpu) && !name_in(st->names, n - 1, st->cpu))
+        st->match_cpu++;
+    if (name_in(st->names, n, st->fallback) && !name_in(st->names, n - 1, st->fallback))
+        st->match_fb++;
+    st->last_was_cpu = 1;
+    return PAPI_OK;
+}
+
+/* A PRESET line: kept when its table is the CPU's or the fallback's. */
+static int preset_line(struct csv_parse *st, char **f, int nf, int lineno, char *msg, size_t msglen)
+{
+    if (!st->in_table) {
+        snprintf(msg, msglen, "PRESET line before any CPU line");
+        return PAPI_EINVAL;
+    }
+    memset(st->src, 0, sizeof *st->src);
+    st->src->line = lineno;
+    int ret = parse_preset_fields(f, nf, st->src, msg, msglen);
+    if (ret != PAPI_OK)
+        return ret;
+    if (name_in(st->names, st->nnames, st->cpu))
+        ret = list_push(st->out, st->src);
+    else if (name_in(st->names, st->nnames, st->fallback))
+        ret = list_push(&st->fb, st->src);
+    if (ret != PAPI_OK)
+        snprintf(msg, msglen, "out of memory");
+    return ret;
+}
+
+static int parse_line(struct csv_parse *st, char *line, int lineno, char *msg, size_t msglen)
+{
+    if (line[0] == '#')
+        return PAPI_OK;
+    char *f[MAX_FIELDS];
+    char *t = trim(line);
+    if (!*t)
+        return PAPI_OK;
+    int nf = preset_csv_split(t, f, MAX_FIELDS);
+    if (nf < 0) {
+        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", MAX_FIELDS);
+        return PAPI_EINVAL;
+    }
+    if (strcmp(f[0], "CPU") == 0)
+        return cpu_line(st, f, nf, msg, msglen);
+    st->last_was_cpu = 0;
+    if (strcmp(f[0], "PRESET") != 0) {
+        snprintf(msg, msglen, "unknown line type '%.32s' (expected CPU, PRESET or #)", f[0]);
+        return PAPI_EINVAL;
+    }
+    return preset_line(st, f, nf, lineno, msg, msglen);
+}
+
 int preset_csv_parse(const char *text, size_t len, const char *origin, const char *cpu,
                      const char *fallback, struct preset_src_list *out, char *err, size_t errlen)
 {
-    char names[MAX_SYNONYMS][PAPI_MIN_STR_LEN * 2];
-    int nnames = 0, last_was_cpu = 0, in_table = 0, lineno = 0, ret = PAPI_OK;
-    int match_cpu = 0, match_fb = 0;
-    struct preset_src_list fb = {0};
-    struct preset_src *s = calloc(1, sizeof *s);
+    struct csv_parse st = {.cpu = cpu, .fallback = fallback, .out = out};
+    int lineno = 0, ret = PAPI_OK;
     char *line = NULL, msg[PAPI_HUGE_STR_LEN];
     size_t pos = 0, linecap = 0;
 
     memset(out, 0, sizeof *out);
-    if (!s) {
+    st.src = calloc(1, sizeof *st.src);
+    if (!st.src) {
         snprintf(err, errlen, "%s: out of memory", origin);
         return PAPI_ENOMEM;
     }
     while (pos < len) {
-        size_t n = 0;
-        while (pos + n < len && text[pos + n] != '\n' && text[pos + n] != '\r')
-            n++;
         lineno++;
-        if (n + 1 > linecap) {
-            char *nl = realloc(line, n + 1);
-            if (!nl) {
-                ret = PAPI_ENOMEM;
-                snprintf(msg, sizeof msg, "out of memory");
-                goto fail;
-            }
-            line = nl;
-            linecap = n + 1;
-        }
-        memcpy(line, text + pos, n);
-        line[n] = '\0';
-        pos += n;
-        if (pos < len && text[pos] == '\r' && pos + 1 < len && text[pos + 1] == '\n')
-            pos += 2;
-        else if (pos < len)
-            pos++;
-        if (memchr(line, '\0', n)) {
-            ret = PAPI_EINVAL;
-            snprintf(msg, sizeof msg, "NUL byte in line");
-            goto fail;
-        }
-        if (line[0] == '#')
-            continue;
-        char *f[MAX_FIELDS];
-        char *t = trim(line);
-        if (!*t)
-            continue;
-        int nf = preset_csv_split(t, f, MAX_FIELDS);
-        if (nf < 0) {
-            ret = PAPI_EINVAL;
-            snprintf(msg, sizeof msg, "unbalanced quotes or more than %d fields", MAX_FIELDS);
-            goto fail;
-        }
-        if (strcmp(f[0], "CPU") == 0) {
-            if (nf != 2 || !f[1][0]) {
-                ret = PAPI_EINVAL;
-                snprintf(msg, sizeof msg, "CPU line must be 'CPU,<name>'");
-                goto fail;
-            }
-            if (!last_was_cpu)
-                nnames = 0;
-            if (nnames == MAX_SYNONYMS || strlen(f[1]) >= sizeof names[0]) {
-                ret = PAPI_EINVAL;
-                snprintf(msg, sizeof msg, "too many CPU synonyms or CPU name too long");
-                goto fail;
-            }
-            papi_strcpy(names[nnames++], sizeof names[0], f[1]);
-            if (!last_was_cpu || !in_table) {
-                in_table = 1;
-            }
-            int mc = name_in(names, nnames, cpu), mf = name_in(names, nnames, fallback);
-            /* Count a table once, when its first matching synonym is seen. */
-            if (mc && !name_in(names, nnames - 1, cpu))
-                match_cpu++;
-            if (mf && !name_in(names, nnames - 1, fallback))
-                match_fb++;
-            last_was_cpu = 1;
-            continue;
-        }
-        last_was_cpu = 0;
-        if (strcmp(f[0], "PRESET") != 0) {
-            ret = PAPI_EINVAL;
-            snprintf(msg, sizeof msg, "unknown line type '%.32s' (expected CPU, PRESET or #)", f[0]);
-            goto fail;
-        }
-        if (!in_table) {
-            ret = PAPI_EINVAL;
-            snprintf(msg, sizeof msg, "PRESET line before any CPU line");
-            goto fail;
-        }
-        memset(s, 0, sizeof *s);
-        s->line = lineno;
-        ret = parse_preset_fields(f, nf, s, msg, sizeof msg);
+        ret = next_line(text, len, &pos, &line, &linecap, msg, sizeof msg);
+        if (ret == PAPI_OK)
+            ret = parse_line(&st, line, lineno, msg, sizeof msg);
         if (ret != PAPI_OK)
             goto fail;
-        if (name_in(names, nnames, cpu))
-            ret = list_push(out, s);
-        else if (name_in(names, nnames, fallback))
-            ret = list_push(&fb, s);
-        if (ret != PAPI_OK) {
-            snprintf(msg, sizeof msg, "out of memory");
-            goto fail;
-        }
     }
-    if (!match_cpu && match_fb) {
+    if (!st.match_cpu && st.match_fb) {
         preset_src_list_free(out);
-        *out = fb;
-        out->matched_tables = match_fb;
+        *out = st.fb;
+        out->matched_tables = st.match_fb;
         out->fallback_used = 1;
     } else {
-        preset_src_list_free(&fb);
-        out->matched_tables = match_cpu;
+        preset_src_list_free(&st.fb);
+        out->matched_tables = st.match_cpu;
     }
     free(line);
-    free(s);
+    free(st.src);
     return PAPI_OK;
 fail:
     snprintf(err, errlen, "%s:%d: %s", origin, lineno, msg);
     free(line);
-    free(s);
-    preset_src_list_free(&fb);
+    free(st.src);
+    preset_src_list_free(&st.fb);
     preset_src_list_free(out);
     return ret;
 }

@@ -115,8 +115,7 @@ static void try_event(int probe, const char *name, int quiet)
 }
 
 /* g_hlr.note = the formatted reason, whole. */
-__attribute__((format(printf, 1, 2)))
-static void set_note(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void set_note(const char *fmt, ...)
 {
     va_list ap;
     char *s = NULL;
@@ -137,6 +136,94 @@ static void notice_later(const char *msg)
         pending_notice = strdup(msg);
 }
 
+/* The events PAPI_EVENTS lists (comma-separated, spaces around names ignored). */
+static void configure_from_env(int probe, const char *env)
+{
+    g_hlr.source = "PAPI_EVENTS";
+    char *list = strdup(env); /* the whole list, however long */
+    if (!list) {
+        set_note("no memory to read PAPI_EVENTS: no event counted");
+        notice_later("PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
+        return;
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        size_t len = strlen(tok);
+        while (len > 0 && tok[len - 1] == ' ')
+            tok[--len] = '\0';
+        if (*tok)
+            try_event(probe, tok, 0);
+    }
+    free(list);
+    if (g_hlr.nskipped) { /* one line: the first one, whole; the report has all */
+        char *msg = NULL;
+        if (asprintf(&msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): %s: %s",
+                     g_hlr.nskipped, g_hlr.skipped[0].name, g_hlr.skipped[0].why) < 0)
+            msg = NULL;
+        notice_later(msg ? msg : "PAPI_hl_region_begin: some PAPI_EVENTS entries are not counted");
+        free(msg);
+    }
+}
+
+/* No hardware counts here: software events instead of failing (or none at all). */
+static void configure_fallback(int probe)
+{
+    char *why = hl_missing_reason(PAPI_TOT_CYC);
+    PAPI_cleanup_eventset(probe);
+    g_hlr.nevents = 0;
+    for (size_t i = 0; i < sizeof fallback_events / sizeof *fallback_events; i++)
+        try_event(probe, fallback_events[i], 0);
+    g_hlr.source = "fallback";
+    if (g_hlr.nevents > 0) {
+        set_note("no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS "
+                 "counts here (%s); counting software events perf::TASK-CLOCK and "
+                 "perf::PAGE-FAULTS",
+                 why ? why : "no memory to say why");
+    } else { /* seccomp, perf_event_paranoid 3: not even software events */
+        set_note("no event counts here, software events neither (%s); the regions "
+                 "record real time only",
+                 why ? why : "no memory to say why");
+        char *msg = NULL; /* the whole reason, whatever its length */
+        if (g_hlr.note && asprintf(&msg, "PAPI_hl_region_begin: %s", g_hlr.note) < 0)
+            msg = NULL;
+        notice_later(msg ? msg : "PAPI_hl_region_begin: no event counts here");
+        free(msg);
+    }
+    free(why);
+}
+
+/* The default events; the fallback when none of the hardware ones counts. */
+static void configure_default(int probe)
+{
+    int hardware = 0;
+    for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++) {
+        int before = g_hlr.nevents;
+        try_event(probe, default_events[i], 1);
+        hardware += i > 0 && g_hlr.nevents > before;
+    }
+    g_hlr.source = "default";
+    if (!hardware)
+        configure_fallback(probe);
+}
+
+/* What configure chose, dropped: a shutdown in another thread made it meaningless. */
+static void forget_configuration(void)
+{
+    for (int i = 0; i < g_hlr.nskipped; i++) {
+        free(g_hlr.skipped[i].name);
+        free(g_hlr.skipped[i].why);
+    }
+    free(g_hlr.skipped);
+    free(g_hlr.note);
+    free(pending_notice);
+    g_hlr.skipped = NULL;
+    g_hlr.note = pending_notice = NULL;
+    g_hlr.nskipped = g_hlr.nevents = 0;
+    g_hlr.source = NULL;
+}
+
 static int configure(void)
 {
     int probe = PAPI_NULL;
@@ -146,78 +233,14 @@ static int configure(void)
     unsigned gen = atomic_load(&g_papi_generation);
     g_hlr.generation = gen;
     const char *env = getenv("PAPI_EVENTS");
-    char *list = env && *env ? strdup(env) : NULL; /* the whole list, however long */
-    if (env && *env && !list) {
-        g_hlr.source = "PAPI_EVENTS";
-        set_note("no memory to read PAPI_EVENTS: no event counted");
-        notice_later("PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
-    } else if (list) {
-        char *save = NULL;
-        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            while (*tok == ' ')
-                tok++;
-            size_t len = strlen(tok);
-            while (len > 0 && tok[len - 1] == ' ')
-                tok[--len] = '\0';
-            if (*tok)
-                try_event(probe, tok, 0);
-        }
-        free(list);
-        g_hlr.source = "PAPI_EVENTS";
-        if (g_hlr.nskipped) { /* one line: the first one, whole; the report has all */
-            char *msg = NULL;
-            if (asprintf(&msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): %s: %s",
-                         g_hlr.nskipped, g_hlr.skipped[0].name, g_hlr.skipped[0].why) < 0)
-                msg = NULL;
-            notice_later(msg ? msg : "PAPI_hl_region_begin: some PAPI_EVENTS entries are not counted");
-            free(msg);
-        }
-    } else {
-        int hardware = 0;
-        for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++) {
-            int before = g_hlr.nevents;
-            try_event(probe, default_events[i], 1);
-            hardware += i > 0 && g_hlr.nevents > before;
-        }
-        g_hlr.source = "default";
-        if (!hardware) {
-            /* No hardware counts here: software events instead of failing. */
-            char *why = hl_missing_reason(PAPI_TOT_CYC);
-            PAPI_cleanup_eventset(probe);
-            g_hlr.nevents = 0;
-            for (size_t i = 0; i < sizeof fallback_events / sizeof *fallback_events; i++)
-                try_event(probe, fallback_events[i], 0);
-            g_hlr.source = "fallback";
-            if (g_hlr.nevents > 0) {
-                set_note("no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS "
-                         "counts here (%s); counting software events perf::TASK-CLOCK and "
-                         "perf::PAGE-FAULTS", why ? why : "no memory to say why");
-            } else { /* seccomp, perf_event_paranoid 3: not even software events */
-                set_note("no event counts here, software events neither (%s); the regions "
-                         "record real time only", why ? why : "no memory to say why");
-                char *msg = NULL; /* the whole reason, whatever its length */
-                if (g_hlr.note && asprintf(&msg, "PAPI_hl_region_begin: %s", g_hlr.note) < 0)
-                    msg = NULL;
-                notice_later(msg ? msg : "PAPI_hl_region_begin: no event counts here");
-                free(msg);
-            }
-            free(why);
-        }
-    }
+    if (env && *env)
+        configure_from_env(probe, env);
+    else
+        configure_default(probe);
     PAPI_cleanup_eventset(probe);
     PAPI_destroy_eventset(&probe);
     if (atomic_load(&g_papi_generation) != gen || g_papi.init_state == PAPI_NOT_INITED) {
-        for (int i = 0; i < g_hlr.nskipped; i++) {
-            free(g_hlr.skipped[i].name);
-            free(g_hlr.skipped[i].why);
-        }
-        free(g_hlr.skipped);
-        free(g_hlr.note);
-        free(pending_notice);
-        g_hlr.skipped = NULL;
-        g_hlr.note = pending_notice = NULL;
-        g_hlr.nskipped = g_hlr.nevents = 0;
-        g_hlr.source = NULL;
+        forget_configuration();
         return papi_error(PAPI_ENOINIT, "PAPI_hl_region_begin: PAPI_shutdown in another thread "
                                         "while the region events were chosen");
     }
@@ -237,8 +260,10 @@ static int resolve_again(void)
         if (ret == PAPI_ENOINIT) /* a PAPI_shutdown in another thread, not the event */
             return ret;
         if (ret != PAPI_OK)
-            return papi_error(PAPI_ENOEVNT, "PAPI_hl_region_begin: event %s is no longer known "
-                                            "after PAPI_library_init", g_hlr.name[i]);
+            return papi_error(PAPI_ENOEVNT,
+                              "PAPI_hl_region_begin: event %s is no longer known "
+                              "after PAPI_library_init",
+                              g_hlr.name[i]);
     }
     g_hlr.generation = atomic_load(&g_papi_generation);
     return PAPI_OK;
@@ -261,7 +286,8 @@ static int process_init(void)
     if (ret != PAPI_OK)
         return ret;
     unsigned gen = atomic_load_explicit(&g_papi_generation, memory_order_relaxed);
-    if (__builtin_expect(atomic_load_explicit(&configured, memory_order_acquire) == (int)gen + 1, 1))
+    if (__builtin_expect(atomic_load_explicit(&configured, memory_order_acquire) == (int)gen + 1,
+                         1))
         return PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
     int state = atomic_load_explicit(&configured, memory_order_relaxed);
@@ -351,9 +377,11 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
     s->real = hl_real_ns();
     s->cyc = PAPI_get_real_cyc();
     if (own_set(t) == PAPI_NULL)
-        return g_hlr.nevents == 0 ? PAPI_OK
-               : papi_error(PAPI_ENOTRUN, "the region counters of this thread were closed "
-                                          "(PAPI_shutdown or PAPI_hl_stop); begin a region again");
+        return g_hlr.nevents == 0
+                   ? PAPI_OK
+                   : papi_error(PAPI_ENOTRUN,
+                                "the region counters of this thread were closed "
+                                "(PAPI_shutdown or PAPI_hl_stop); begin a region again");
     /* PAPI_read without its argument checks: the set is this thread's own, of this
      * library generation, with exactly our events (never more than s->value holds). */
     struct eventset *es = es_lookup(t->eventset);

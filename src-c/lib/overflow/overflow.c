@@ -15,7 +15,8 @@
 #include "call_guard.h"
 
 /* How PAPI_start and PAPI_stop reach overflow without calling up into it. */
-static const struct es_overflow_hooks hooks = {.start = ovf_start, .stop = ovf_stop};
+static const struct es_overflow_hooks hooks = {
+    .start = ovf_start, .stop = ovf_stop, .quiesce = ovf_quiesce};
 
 /* Shutdown (and unload: the library's destructor shuts down): after the sets, which
  * registered first in this stage, are stopped and freed, no timer or overflow source can
@@ -101,13 +102,17 @@ static int turn_off(struct eventset *es, int pos, int profiled)
     struct ovf_state *o = es->overflow;
     int k = ovf_find(o, pos);
     if (k < 0)
-        return papi_error(PAPI_EINVAL, "the event at position %d of EventSet %d is not set to "
-                                       "overflow", pos, es->handle);
+        return papi_error(PAPI_EINVAL,
+                          "the event at position %d of EventSet %d is not set to "
+                          "overflow",
+                          pos, es->handle);
     if (o->ev[k].profiled != profiled)
-        return papi_error(PAPI_EINVAL, profiled ? "the event at position %d is set by "
-                                                  "PAPI_overflow, not profiled"
-                                                : "the event at position %d is profiled: turn it "
-                                                  "off with PAPI_profil threshold 0", pos);
+        return papi_error(PAPI_EINVAL,
+                          profiled ? "the event at position %d is set by "
+                                     "PAPI_overflow, not profiled"
+                                   : "the event at position %d is profiled: turn it "
+                                     "off with PAPI_profil threshold 0",
+                          pos);
     int shared = 0; /* another event still overflows on the same counter */
     for (int j = 0; j < o->nevents; j++)
         shared |= j != k && o->ev[j].native == o->ev[k].native;
@@ -121,8 +126,8 @@ static int turn_off(struct eventset *es, int pos, int profiled)
     return PAPI_OK;
 }
 
-int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
-                  PAPI_overflow_handler_t handler, int profiled)
+/* The checks that need neither the event nor the overflow state. */
+static int check_request(const struct eventset *es, int threshold, int flags)
 {
     if (es->state & PAPI_RUNNING)
         return papi_error(PAPI_EISRUN, "EventSet %d is running: stop it before changing overflow",
@@ -134,6 +139,83 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     if ((flags & PAPI_OVERFLOW_FORCE_SW) && (flags & PAPI_OVERFLOW_HARDWARE))
         return papi_error(PAPI_EINVAL, "PAPI_OVERFLOW_FORCE_SW and PAPI_OVERFLOW_HARDWARE exclude "
                                        "each other");
+    return PAPI_OK;
+}
+
+/* How the event at pos overflows (*mode, *ni: the native carrying its period, -1 in
+ * software), refused when that conflicts with the set's other records. */
+static int plan_event(const struct eventset *es, int pos, int EventCode, int threshold, int flags,
+                      int profiled, enum ovf_mode *mode, int *ni)
+{
+    const struct es_entry *ent = &es->ent[pos];
+    int sw = (flags & PAPI_OVERFLOW_FORCE_SW) || needs_software(ent) || ent->nterms < 1 ||
+             !es->cmp || !es->cmp->set_overflow; /* the component has no hardware overflow */
+    if (sw && (flags & PAPI_OVERFLOW_HARDWARE))
+        return papi_error(PAPI_ECNFLCT,
+                          "event 0x%x is derived from several counters and cannot "
+                          "overflow in hardware",
+                          (unsigned)EventCode);
+    *mode = sw ? OVF_SW : OVF_HW;
+    *ni = sw ? -1 : ent->term[0];
+    const struct ovf_state *o = es->overflow;
+    int k = ovf_find(o, pos);
+    if (o && k >= 0 && o->ev[k].profiled != profiled)
+        return papi_error(PAPI_ECNFLCT, "the event at position %d is already %s", pos,
+                          o->ev[k].profiled ? "profiled" : "set by PAPI_overflow");
+    /* Only one kind of overflow per set; changing the only event may change its kind. */
+    if (o && o->mode != *mode && !(o->nevents == 1 && k == 0))
+        return papi_error(PAPI_ECNFLCT,
+                          "EventSet %d already overflows in %s; one set cannot mix "
+                          "hardware and software overflow",
+                          es->handle, o->mode == OVF_HW ? "hardware" : "software (timer)");
+    for (int j = 0; *ni >= 0 && o && j < o->nevents; j++)
+        if (j != k && o->ev[j].native == *ni && o->ev[j].threshold != threshold)
+            return papi_error(PAPI_ECNFLCT,
+                              "the event at position %d counts on the same "
+                              "counter with another threshold",
+                              o->ev[j].pos);
+    return PAPI_OK;
+}
+
+/* Put record k's (k < 0: a new record's) period on native ni (-1: none) at threshold; the
+ * native samples into the ring only when every record on it is profiled (a user handler
+ * needs its signal per overflow): *ring says whether it does. */
+static int route_native(struct eventset *es, int k, int ni, int threshold, int profiled, int *ring)
+{
+    struct ovf_state *o = es->overflow;
+    int old_native = k >= 0 ? o->ev[k].native : -1;
+    *ring = 0;
+    if (old_native >= 0 && old_native != ni) {
+        int got;
+        int ret = set_period(es, old_native, 0, 0, &got);
+        if (ret != PAPI_OK)
+            return ret;
+        o->ev[k].native = -1;
+    }
+    if (ni < 0)
+        return PAPI_OK;
+    int others_signal, others_ring;
+    native_modes(o, ni, k, &others_signal, &others_ring);
+    int want = profiled && !others_signal && ring_allowed();
+    int now = k >= 0 && o->ev[k].native == ni ? o->ev[k].ring || others_ring : others_ring;
+    *ring = now;
+    if (es->nat[ni].period == (uint64_t)threshold && want == now)
+        return PAPI_OK;
+    int ret = set_period(es, ni, (uint64_t)threshold, want, ring);
+    if (ret != PAPI_OK)
+        return ret;
+    for (int j = 0; j < o->nevents; j++)
+        if (o->ev[j].native == ni)
+            o->ev[j].ring = *ring;
+    return PAPI_OK;
+}
+
+int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
+                  PAPI_overflow_handler_t handler, int profiled)
+{
+    int ret = check_request(es, threshold, flags);
+    if (ret != PAPI_OK)
+        return ret;
     int pos = es_entry_index(es, EventCode);
     if (pos < 0)
         return papi_error(PAPI_ENOEVNT, "event 0x%x is not in EventSet %d", (unsigned)EventCode,
@@ -141,90 +223,42 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     if (threshold == 0)
         return turn_off(es, pos, profiled);
     if (pos >= OVF_MAX_EVENTS)
-        return papi_error(PAPI_EINVAL, "only the first %d events of a set can overflow (one bit "
-                                       "each in overflow_vector); this one is at position %d",
+        return papi_error(PAPI_EINVAL,
+                          "only the first %d events of a set can overflow (one bit "
+                          "each in overflow_vector); this one is at position %d",
                           OVF_MAX_EVENTS, pos);
     if (!profiled && !handler)
         return papi_error(PAPI_EINVAL, "the overflow handler is NULL");
-
-    const struct es_entry *ent = &es->ent[pos];
-    int sw = (flags & PAPI_OVERFLOW_FORCE_SW) || needs_software(ent) || ent->nterms < 1 ||
-             !es->cmp || !es->cmp->set_overflow; /* the component has no hardware overflow */
-    if (sw && (flags & PAPI_OVERFLOW_HARDWARE))
-        return papi_error(PAPI_ECNFLCT, "event 0x%x is derived from several counters and cannot "
-                                        "overflow in hardware", (unsigned)EventCode);
-    enum ovf_mode mode = sw ? OVF_SW : OVF_HW;
-    struct ovf_state *o = es->overflow;
-    int k = ovf_find(o, pos);
-    if (o && k >= 0 && o->ev[k].profiled != profiled)
-        return papi_error(PAPI_ECNFLCT, "the event at position %d is already %s", pos,
-                          o->ev[k].profiled ? "profiled" : "set by PAPI_overflow");
-    /* Only one kind of overflow per set; changing the only event may change its kind. */
-    if (o && o->mode != mode && !(o->nevents == 1 && k == 0))
-        return papi_error(PAPI_ECNFLCT, "EventSet %d already overflows in %s; one set cannot mix "
-                                        "hardware and software overflow", es->handle,
-                          o->mode == OVF_HW ? "hardware" : "software (timer)");
-    int ni = sw ? -1 : ent->term[0];
-    if (ni >= 0 && o)
-        for (int j = 0; j < o->nevents; j++)
-            if (j != k && o->ev[j].native == ni && o->ev[j].threshold != threshold)
-                return papi_error(PAPI_ECNFLCT, "the event at position %d counts on the same "
-                                                "counter with another threshold", o->ev[j].pos);
-
-    int fresh = 0;
+    enum ovf_mode mode = OVF_NONE;
+    int ni = -1, ring = 0, fresh = !es->overflow;
+    ret = plan_event(es, pos, EventCode, threshold, flags, profiled, &mode, &ni);
+    if (ret != PAPI_OK)
+        return ret;
     atomic_store_explicit(&es_overflow_hooks, &hooks, memory_order_release);
     papi_lifecycle_register(PAPI_LIFE_STAGE_SETS, overflow_lifecycle); /* after the sets' */
-    if (!o) {
-        o = calloc(1, sizeof *o);
-        if (!o)
-            return papi_error(PAPI_ENOMEM, "no memory for the overflow state");
-        o->timer_armed = 0;
-        es->overflow = o;
-        fresh = 1;
-    }
-    int old_native = k >= 0 ? o->ev[k].native : -1;
-    int got;
-    if (old_native >= 0 && old_native != ni) {
-        int ret = set_period(es, old_native, 0, 0, &got);
-        if (ret != PAPI_OK)
-            return ret;
-        o->ev[k].native = -1;
-    }
-    /* One native samples one way: into the ring only when every record on it is profiled
-     * (a user handler needs its signal per overflow). */
-    int ring = 0;
-    if (ni >= 0) {
-        int others_signal, others_ring;
-        native_modes(o, ni, k, &others_signal, &others_ring);
-        int want = profiled && !others_signal && ring_allowed();
-        int now = k >= 0 && o->ev[k].native == ni ? o->ev[k].ring || others_ring : others_ring;
-        ring = now;
-        if (es->nat[ni].period != (uint64_t)threshold || want != now) {
-            int ret = set_period(es, ni, (uint64_t)threshold, want, &ring);
-            if (ret != PAPI_OK) {
-                if (fresh) {
-                    free(o);
-                    es->overflow = NULL;
-                }
-                return ret;
-            }
-            for (int j = 0; j < o->nevents; j++)
-                if (o->ev[j].native == ni)
-                    o->ev[j].ring = ring;
+    if (fresh && !(es->overflow = calloc(1, sizeof(struct ovf_state))))
+        return papi_error(PAPI_ENOMEM, "no memory for the overflow state");
+    struct ovf_state *o = es->overflow;
+    int k = ovf_find(o, pos);
+    ret = route_native(es, k, ni, threshold, profiled, &ring);
+    if (ret != PAPI_OK) {
+        if (fresh) {
+            free(o);
+            es->overflow = NULL;
         }
+        return ret;
     }
     if (k < 0)
         k = o->nevents++;
-    struct ovf_event *ev = &o->ev[k];
-    ev->pos = pos;
-    ev->code = EventCode;
-    ev->native = ni;
-    ev->source = -1;
-    ev->profiled = profiled;
-    ev->ring = ring;
-    ev->threshold = threshold;
-    ev->next = threshold;
-    ev->last = 0;
+    o->ev[k] = (struct ovf_event){.pos = pos,
+                                  .code = EventCode,
+                                  .native = ni,
+                                  .source = -1,
+                                  .profiled = profiled,
+                                  .ring = ring,
+                                  .threshold = threshold,
+                                  .next = threshold,
+                                  .last = 0};
     o->mode = mode;
     if (!profiled)
         o->handler = handler;
@@ -261,8 +295,10 @@ int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *
     unsigned long long v = (unsigned long long)overflow_vector;
     int limit = es->nentries < OVF_MAX_EVENTS ? es->nentries : OVF_MAX_EVENTS;
     if (limit < 64 && (v >> limit) != 0)
-        return papi_error(PAPI_EINVAL, "overflow_vector 0x%llx has bits beyond the %d events of "
-                                       "EventSet %d", v, es->nentries, EventSet);
+        return papi_error(PAPI_EINVAL,
+                          "overflow_vector 0x%llx has bits beyond the %d events of "
+                          "EventSet %d",
+                          v, es->nentries, EventSet);
     int n = 0;
     for (int bit = 0; bit < limit && n < *number; bit++)
         if (v & (1ULL << bit))

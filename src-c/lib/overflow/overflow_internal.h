@@ -23,17 +23,17 @@
 enum ovf_mode { OVF_NONE = 0, OVF_HW, OVF_SW };
 
 struct ovf_event {
-    int pos;             /* entry position in the set = bit in overflow_vector */
-    int code;            /* event code as the user gave it */
-    int native;          /* es->nat index carrying the period (hardware), else -1 */
-    _Atomic int source;  /* hardware: si_fd of its signals (arm_overflow), -1 before start;
+    int pos;            /* entry position in the set = bit in overflow_vector */
+    int code;           /* event code as the user gave it */
+    int native;         /* es->nat index carrying the period (hardware), else -1 */
+    _Atomic int source; /* hardware: si_fd of its signals (arm_overflow), -1 before start;
                           * atomic: other threads look for stale signal slots */
-    int profiled;        /* 1: samples go to the profile buffers (profil.c) */
-    int ring;            /* 1: its native samples into the component's ring (set_sampling):
+    int profiled;       /* 1: samples go to the profile buffers (profil.c) */
+    int ring;           /* 1: its native samples into the component's ring (set_sampling):
                           * no signal, the samples come to profil_ring_samples */
     long long threshold;
-    long long next;      /* software: value at which the next overflow fires */
-    long long last;      /* software: value at the previous tick */
+    long long next; /* software: value at which the next overflow fires */
+    long long last; /* software: value at the previous tick */
 };
 
 struct ovf_state {
@@ -44,7 +44,7 @@ struct ovf_state {
     pid_t tid;                       /* thread that receives the signals */
     timer_t timer;                   /* software mode, while running */
     int timer_armed;
-    long long tick_ns;               /* software timer interval */
+    long long tick_ns; /* software timer interval */
     /* Software-mode scratch used only inside the signal handler. */
     struct cmp_count cnt[ES_MAX_NATIVES];
     long long raw[ES_MAX_NATIVES];
@@ -60,7 +60,11 @@ PAPI_INTERNAL int ovf_find(const struct ovf_state *o, int pos);
 /* overflow_signal.c */
 PAPI_INTERNAL int ovf_signal_number(void);
 PAPI_INTERNAL int ovf_install_handler(void);
-/* Restore the signal actions ovf_install_handler replaced (shutdown, unload). */
+/* Shutdown, before the sets are freed: the handler stops reading sets; waits for those
+ * inside it. */
+PAPI_INTERNAL void ovf_quiesce(void);
+/* Restore the signal actions ovf_install_handler replaced, discarding the signals still
+ * queued (shutdown, unload: after every set is freed). */
 PAPI_INTERNAL void ovf_restore_handlers(void);
 /* Called by PAPI_start before enabling and by PAPI_stop after disabling. */
 PAPI_INTERNAL int ovf_start(struct eventset *es);

@@ -30,6 +30,10 @@
  *     reads each group once and calls the handler at most SW_MAX_CALLS_PER_TICK times.
  *   - a signal that is not ours (another user of the same signal number) is passed to
  *     the handler that was installed before ours.
+ *   - shutdown (ovf_quiesce, then ovf_restore_handlers): each running handler is listed
+ *     in `inside` (its thread pointer: a register, no system call); once `closing` is set
+ *     the handler touches no set, only the fd slots (static), and the shutdown waits for
+ *     the handlers already inside before the sets are freed.
  * Known limit: an event set whose overflow signals are routed to one thread should be
  * started, stopped and reconfigured from that thread (as PAPI requires). */
 #ifndef _GNU_SOURCE
@@ -46,12 +50,13 @@
 #include <unistd.h>
 
 #include "overflow_internal.h"
+#include "thread_pointer.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-#define OVF_FD_SLOTS 1024
+#define OVF_FD_SLOTS          1024
 #define SW_MAX_CALLS_PER_TICK 64
 
 struct fd_slot {
@@ -67,6 +72,16 @@ static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction previous[HANDLED_SIGS];
 static atomic_int handled_sig[HANDLED_SIGS];
 static const struct sigaction no_previous; /* SIG_DFL: nothing to pass a signal on to */
+
+/* The threads inside ovf_signal_handler (their thread pointers, 0 = free), counted apart
+ * when more are inside at once than there are slots; and the shutdown's mark: from
+ * ovf_quiesce until the handler is installed again, it reads no set (they are being
+ * freed). Sequentially consistent on both sides: a handler either sees closing or is seen
+ * inside by the shutdown. */
+#define INSIDE_SLOTS 64
+static _Atomic uintptr_t inside[INSIDE_SLOTS];
+static atomic_int inside_unslotted;
+static atomic_int closing;
 
 static const struct sigaction *previous_action(int sig)
 {
@@ -228,19 +243,56 @@ static void software_tick(int handle, void *ctx)
             if (pending[k] > c)
                 vector |= 1LL << o->ev[k].pos;
         deliver(es, o, vector, pc, ctx);
+        if (atomic_load(&closing)) /* the user's handler shut the library down */
+            return;
     }
+}
+
+/* Does a signal of fd belong to an overflow source? (Shutdown: the set is not looked at.) */
+static int fd_registered(int fd)
+{
+    for (int i = 0; i < OVF_FD_SLOTS; i++)
+        if (atomic_load(&slots[i].fd_plus1) == fd + 1)
+            return 1;
+    return 0;
+}
+
+/* This thread into `inside` (the slot it took, or -1: counted apart). */
+static int enter_handler(uintptr_t me)
+{
+    unsigned first = (unsigned)(me >> 12) % INSIDE_SLOTS; /* threads spread over the slots */
+    for (unsigned n = 0; n < INSIDE_SLOTS; n++) {
+        unsigned i = (first + n) % INSIDE_SLOTS;
+        uintptr_t free_slot = 0;
+        if (atomic_compare_exchange_strong(&inside[i], &free_slot, me))
+            return (int)i;
+    }
+    atomic_fetch_add(&inside_unslotted, 1);
+    return -1;
+}
+
+static void leave_handler(int slot)
+{
+    if (slot >= 0)
+        atomic_store(&inside[slot], 0);
+    else
+        atomic_fetch_sub(&inside_unslotted, 1);
 }
 
 static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
 {
     int saved = errno;
+    int slot = enter_handler(papi_thread_pointer());
     int ours;
-    if (si->si_code == SI_TIMER) {
+    if (atomic_load(&closing)) /* the sets are being freed: drop what is ours */
+        ours = si->si_code == SI_TIMER || fd_registered(si->si_fd);
+    else if (si->si_code == SI_TIMER) {
         software_tick(si->si_value.sival_int, ctx);
         ours = 1;
     } else {
         ours = hardware_overflow(si->si_fd, ctx);
     }
+    leave_handler(slot);
     if (!ours) {
         const struct sigaction *prev = previous_action(sig);
         if (prev->sa_flags & SA_SIGINFO) {
@@ -267,14 +319,15 @@ static int install_handler_for(int sig)
         ret = papi_error(PAPI_ECNFLCT, "overflow already uses %d other signals, not %d too",
                          HANDLED_SIGS, sig);
     } else if (atomic_load(&handled_sig[i]) == 0) {
+        atomic_store(&closing, 0); /* a new session: the sets are live again */
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = ovf_signal_handler;
         sa.sa_flags = SA_SIGINFO | SA_RESTART;
         sigemptyset(&sa.sa_mask);
         if (sigaction(sig, &sa, &previous[i]) != 0)
-            ret = papi_error(PAPI_ESYS, "cannot install the overflow signal handler for signal "
-                                        "%d: %s", sig, strerror(errno));
+            ret = papi_error(PAPI_ESYS, "cannot install the overflow handler for signal %d: %s",
+                             sig, strerror(errno));
         else
             atomic_store(&handled_sig[i], sig);
     }
@@ -287,10 +340,37 @@ int ovf_install_handler(void)
     return install_handler_for(ovf_signal_number());
 }
 
+/* Until no handler is inside ovf_signal_handler in another thread (this one may be:
+ * PAPI_shutdown called from the user's overflow handler). */
+static void wait_handlers_out(void)
+{
+    uintptr_t me = papi_thread_pointer();
+    const struct timespec pause = {0, 50000};
+    for (int i = 0; i < INSIDE_SLOTS; i++) {
+        uintptr_t t;
+        while ((t = atomic_load(&inside[i])) != 0 && t != me)
+            nanosleep(&pause, NULL);
+    }
+    while (atomic_load(&inside_unslotted) > 0)
+        nanosleep(&pause, NULL);
+}
+
+/* Shutdown, before the sets are freed: from now on the handler reads no set; the handlers
+ * already inside one finish first. */
+void ovf_quiesce(void)
+{
+    atomic_store(&closing, 1);
+    wait_handlers_out();
+}
+
 /* Put back every action install_handler_for replaced (PAPI_shutdown, and the library's
  * destructor before dlclose unmaps ovf_signal_handler: a signal arriving later would
- * jump into unmapped memory). Runs after every set's timer and overflow source is gone.
- * A handler that someone installed over ours is theirs to keep: it is left alone. */
+ * jump into unmapped memory). Runs after every set's timer and overflow source is gone;
+ * signals they queued before that may still wait in any thread (a thread that was not
+ * scheduled, or inside the handler with the signal blocked): setting the action to
+ * SIG_IGN discards them in every thread (POSIX), so none meets the default action
+ * (SIGRTMIN+2 terminates the process). A handler that someone installed over ours is
+ * theirs to keep: it is left alone. */
 void ovf_restore_handlers(void)
 {
     pthread_mutex_lock(&slot_lock);
@@ -298,13 +378,19 @@ void ovf_restore_handlers(void)
         int sig = atomic_load(&handled_sig[i]);
         if (sig == 0)
             continue;
-        struct sigaction cur;
+        struct sigaction cur, ignore;
+        memset(&ignore, 0, sizeof ignore);
+        ignore.sa_handler = SIG_IGN;
         if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
-            cur.sa_sigaction == ovf_signal_handler)
+            cur.sa_sigaction == ovf_signal_handler) {
+            sigaction(sig, &ignore, NULL);
             sigaction(sig, &previous[i], NULL);
+        }
         atomic_store(&handled_sig[i], 0);
-        memset(&previous[i], 0, sizeof previous[i]);
     }
+    /* previous[] stays as it is: a handler that began before the action was put back may
+     * still pass a signal to it; the next install_handler_for writes it. */
+    wait_handlers_out();
     for (int i = 0; i < OVF_FD_SLOTS; i++)
         atomic_store(&slots[i].fd_plus1, 0);
     pthread_mutex_unlock(&slot_lock);
@@ -316,7 +402,8 @@ static int arm_timer(struct eventset *es, struct ovf_state *o)
      * CPU time; the signal as given. By default the CPU clock and the overflow signal. */
     int sig = g_papi.itimer_sig ? g_papi.itimer_sig : ovf_signal_number();
     clockid_t clock = g_papi.itimer_sig && g_papi.itimer_num == ITIMER_REAL
-                          ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
+                          ? CLOCK_MONOTONIC
+                          : CLOCK_THREAD_CPUTIME_ID;
     int ret = install_handler_for(sig); /* PAPI_DEF_ITIMER's signal, handled alike */
     if (ret != PAPI_OK)
         return ret;

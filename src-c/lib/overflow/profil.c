@@ -23,7 +23,7 @@
 #include "overflow_internal.h"
 #include "call_guard.h"
 
-#define PROF_FLAGS                                                                          \
+#define PROF_FLAGS                                                                            \
     (PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | PAPI_PROFIL_BUCKETS | \
      PAPI_PROFIL_FORCE_SW)
 #define SCALE_ONE_BUCKET 2u
@@ -175,7 +175,8 @@ void profil_ring_samples(void *arg, int native, const uint64_t *ips, int n, uint
     struct prof_event *to[OVF_MAX_EVENTS];
     int nto = 0;
     for (int k = 0; k < o->nevents; k++)
-        if (o->ev[k].native == native && o->ev[k].profiled && (to[nto] = find_event(p, o->ev[k].pos)))
+        if (o->ev[k].native == native && o->ev[k].profiled &&
+            (to[nto] = find_event(p, o->ev[k].pos)))
             to[nto++]->lost += lost;
     for (int i = 0; i < n; i++)
         for (int t = 0; t < nto; t++)
@@ -191,8 +192,9 @@ void profil_report_lost(struct eventset *es)
         struct prof_event *pe = &p->ev[i];
         if (pe->lost == pe->lost_told)
             continue;
-        int n = snprintf(what + len, sizeof what - len, "%s%llu of the event at position %d (%llu in all)",
-                         len ? ", " : "", (unsigned long long)(pe->lost - pe->lost_told), pe->pos,
+        int n = snprintf(what + len, sizeof what - len,
+                         "%s%llu of the event at position %d (%llu in all)", len ? ", " : "",
+                         (unsigned long long)(pe->lost - pe->lost_told), pe->pos,
                          (unsigned long long)pe->lost);
         len += n > 0 ? (size_t)n : 0;
         pe->lost_told = pe->lost;
@@ -201,8 +203,9 @@ void profil_report_lost(struct eventset *es)
         return;
     /* A note, not an error: the call succeeded and the histogram holds every sample the
      * kernel took. */
-    papi_error(PAPI_OK, "EventSet %d: profiling samples were lost since PAPI_start, the kernel's "
-                        "sample buffer being full before the library emptied it: %s",
+    papi_error(PAPI_OK,
+               "EventSet %d: profiling samples were lost since PAPI_start, the kernel's "
+               "sample buffer being full before the library emptied it: %s",
                es->handle, what);
     if (g_papi.debug_level == PAPI_VERB_ECONT || g_papi.debug_level == PAPI_VERB_ESTOP)
         fprintf(stderr, "PAPI Warning: %s\n", papi_last_error_detail());
@@ -219,8 +222,10 @@ static int check_regions(const PAPI_sprofil_t *prof, int profcnt)
         if (prof[r].pr_size == 0)
             return papi_error(PAPI_EINVAL, "region %d has a zero-size buffer", r);
         if (prof[r].pr_scale < SCALE_ONE_BUCKET || prof[r].pr_scale > SCALE_MAX)
-            return papi_error(PAPI_EINVAL, "region %d: scale 0x%x is outside 0x2..0x20000 (0 "
-                                           "and 1 are undefined)", r, prof[r].pr_scale);
+            return papi_error(PAPI_EINVAL,
+                              "region %d: scale 0x%x is outside 0x2..0x20000 (0 "
+                              "and 1 are undefined)",
+                              r, prof[r].pr_scale);
     }
     return PAPI_OK;
 }
@@ -253,6 +258,36 @@ static void drop_event(struct eventset *es, int i)
 }
 
 /* own: PAPI_profil's single region, copied into the state; else the caller's array. */
+/* Threshold 0: event's profiling (record i, -1 when there is none) off. */
+static int profile_off(struct eventset *es, int EventCode, int i)
+{
+    if (i < 0)
+        return papi_error(PAPI_EINVAL, "event 0x%x of EventSet %d is not profiled",
+                          (unsigned)EventCode, es->handle);
+    int ret = ovf_configure(es, EventCode, 0, 0, NULL, 1);
+    if (ret != PAPI_OK)
+        return ret;
+    drop_event(es, i);
+    return PAPI_OK;
+}
+
+/* The buffers of the event at pos: the user's regions, or a copy of the one PAPI_profil
+ * describes (own). */
+static void record_event(struct prof_event *pe, int pos, int flags, const PAPI_sprofil_t *prof,
+                         int profcnt, int own)
+{
+    pe->pos = pos;
+    pe->flags = flags;
+    if (own) {
+        pe->own = prof[0];
+        pe->regions = &pe->own;
+        pe->nregions = 1;
+    } else {
+        pe->regions = prof;
+        pe->nregions = profcnt;
+    }
+}
+
 static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, int EventCode,
                          int threshold, int flags, int own)
 {
@@ -274,16 +309,8 @@ static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, 
     for (int j = 0; p && j < p->n; j++)
         if (p->ev[j].pos == pos)
             i = j;
-    if (threshold == 0) {
-        if (i < 0)
-            return papi_error(PAPI_EINVAL, "event 0x%x of EventSet %d is not profiled",
-                              (unsigned)EventCode, EventSet);
-        ret = ovf_configure(es, EventCode, 0, 0, NULL, 1);
-        if (ret != PAPI_OK)
-            return ret;
-        drop_event(es, i);
-        return PAPI_OK;
-    }
+    if (threshold == 0)
+        return profile_off(es, EventCode, i);
     if ((ret = check_flags(flags)) != PAPI_OK || (ret = check_regions(prof, profcnt)) != PAPI_OK)
         return ret;
     int fresh = 0;
@@ -306,19 +333,7 @@ static int profile_event(int EventSet, const PAPI_sprofil_t *prof, int profcnt, 
         }
         return ret;
     }
-    if (i < 0)
-        i = p->n++;
-    struct prof_event *pe = &p->ev[i];
-    pe->pos = pos;
-    pe->flags = flags;
-    if (own) {
-        pe->own = prof[0];
-        pe->regions = &pe->own;
-        pe->nregions = 1;
-    } else {
-        pe->regions = prof;
-        pe->nregions = profcnt;
-    }
+    record_event(&p->ev[i < 0 ? p->n++ : i], pos, flags, prof, profcnt, own);
     es->state |= PAPI_PROFILING;
     return PAPI_OK;
 }
@@ -334,7 +349,7 @@ int PAPI_profil(void *buf, unsigned bufsiz, vptr_t offset, unsigned scale, int E
                 int EventCode, int threshold, int flags)
 {
     PAPI_CALL_GUARD();
-    PAPI_sprofil_t region = {.pr_base = buf, .pr_size = bufsiz, .pr_off = offset,
-                             .pr_scale = scale};
+    PAPI_sprofil_t region = {
+        .pr_base = buf, .pr_size = bufsiz, .pr_off = offset, .pr_scale = scale};
     return profile_event(EventSet, &region, 1, EventCode, threshold, flags, 1);
 }
