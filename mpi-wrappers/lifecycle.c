@@ -129,6 +129,7 @@ int pmpi_before_finalize(void)
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
     int bad = pmpi_aggregate_and_report(&row);
     pmpi_counters_shutdown();
+    pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;
 }
 

@@ -18,9 +18,20 @@ static void thread_exit(void *arg)
         on_thread_exit((int)(th - pmpi_rec.threads));
 }
 
+static int key_made;
+
 static void make_key(void)
 {
-    pthread_key_create(&thread_key, thread_exit);
+    key_made = pthread_key_create(&thread_key, thread_exit) == 0;
+}
+
+/* Unloaded (dlclose): a thread that ends afterwards must not call thread_exit, which is
+ * gone with the library. */
+__attribute__((destructor)) static void slots_unload(void)
+{
+    if (key_made)
+        pthread_key_delete(thread_key);
+    key_made = 0;
 }
 
 /* A slot's fixed tables: call sites (when on), message sizes and partners (traffic.c).
