@@ -90,7 +90,7 @@ static void choose_events(void)
     PAPI_thread_init(thread_id);
     papi_ok = 1;
     FILE *f = open_memstream(&failed, &failed_len);
-    const char *env = getenv("PAPI_MPI_EVENTS");
+    const char *env = secure_getenv("PAPI_MPI_EVENTS");
     if (env && *env) {
         /* The whole list or nothing: an entry that does not fit is named, whole. */
         char *buf = strdup(env);

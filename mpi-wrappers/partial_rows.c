@@ -300,7 +300,7 @@ static void remove_stale_temporaries(int dirfd)
  * program's threads). */
 static void checkpoint_start(void)
 {
-    ckpt_period_ns = checkpoint_period_ns(getenv("PAPI_MPI_CHECKPOINT"));
+    ckpt_period_ns = checkpoint_period_ns(secure_getenv("PAPI_MPI_CHECKPOINT"));
     if (ckpt_period_ns <= 0)
         return;
     sigset_t all, old;
@@ -431,7 +431,7 @@ void pmpi_partial_install(void)
     /* Only a rank whose user asked for checkpoints (PAPI_MPI_CHECKPOINT set, even to a
      * refused value) looks for the temporaries a SIGKILL left of its own rows: a default
      * run does no metadata operation here. */
-    const char *ckpt = getenv("PAPI_MPI_CHECKPOINT");
+    const char *ckpt = secure_getenv("PAPI_MPI_CHECKPOINT");
     int dir = ckpt && *ckpt ? outdir() : -1;
     if (dir >= 0)
         remove_stale_temporaries(dir);
