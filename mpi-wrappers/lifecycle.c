@@ -107,8 +107,13 @@ void pmpi_after_init(void)
     papi_hl_set_rank(pmpi_run.rank); /* names the region API's per-rank report */
     pmpi_counters_init();
     pmpi_traffic_init();
-    /* slot 0, the initialising thread, claimed and its counters started */
-    pmpi_record_start(callsites, pmpi_counters_thread_start, pmpi_counters_thread_exit);
+    /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
+     * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
+     * started. */
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    pmpi_record_start(callsites, level == MPI_THREAD_MULTIPLE, pmpi_counters_thread_start,
+                      pmpi_counters_thread_exit);
     pmpi_run.t_init = pmpi_now_ns();
     pmpi_run.tick_init = pmpi_ticks();
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */

@@ -69,11 +69,12 @@ struct pmpi_thread *pmpi_thread_slot_slow(void)
     return th;
 }
 
-void pmpi_record_start(int callsites, void (*thread_start)(int slot),
+void pmpi_record_start(int callsites, int concurrent, void (*thread_start)(int slot),
                        void (*thread_exit_cb)(int slot))
 {
     struct pmpi_thread *shared = &pmpi_rec.threads[PMPI_MAX_THREADS];
     pmpi_rec.callsites = callsites;
+    pmpi_rec.concurrent = concurrent;
     on_thread_start = thread_start;
     on_thread_exit = thread_exit_cb;
     pmpi_tls = NULL;
