@@ -12,17 +12,15 @@ privileged process, getenv still sees them): the report is in the working direct
 with call sites and the default events, and no line names a variable. Last, no plain
 getenv( is left in the library's sources.
 Usage: check_secure_env.py --mpirun M --program PROG --wrapper LIB --shim SHIM --src DIR"""
-import argparse
 import glob
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, verdict
+from mpi_check import check, launch_args, rank_env, run_cmd, verdict
 
 BAD = {"PAPI_MPI_CALLSITES": "2", "PAPI_MPI_TOP": "-1", "PAPI_MPI_CHECKPOINT": "garbage",
        "PAPI_MPI_EVENTS": "X" * 70, "PAPI_MPI_REPORT_WINDOW": "0",
@@ -31,11 +29,8 @@ BAD = {"PAPI_MPI_CALLSITES": "2", "PAPI_MPI_TOP": "-1", "PAPI_MPI_CHECKPOINT": "
 
 def run(args, preload, cwd, outdir):
     env = dict(BAD, LD_PRELOAD=preload, PAPI_MPI_OUTPUT_DIR=outdir)
-    cmd = [args.mpirun, "-np", "2"] + rank_env(args.mpirun, env) + [args.program, "0"]
-    print("+", " ".join(cmd))
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=120)
-    print(p.stdout[-5000:])
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
+                [args.program, "0"], cwd=cwd)
     check(p.returncode == 0, f"exit status {p.returncode}")
     return p.stdout
 
@@ -53,10 +48,7 @@ def plain_getenv(src):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    for a in ("--mpirun", "--program", "--wrapper", "--shim", "--src"):
-        ap.add_argument(a, required=True)
-    args = ap.parse_args()
+    args = launch_args(more=["--wrapper", "--shim", "--src"])
     tmp = tempfile.mkdtemp(prefix="papi_mpi_secure_")
     try:
         for name in ("cwd1", "out1", "cwd2", "out2"):

@@ -7,40 +7,24 @@
            ("finalize") or the MPI's own ("unload"), dlcloses it and raises SIGTERM,
            one process without a launcher: it must end by SIGTERM, not SIGSEGV.
 Usage: check_signals.py --mpirun M --np P --program PROG --wrapper LIB"""
-import argparse
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, verdict
-
-
-def run(cmd, env):
-    print("+", " ".join(cmd))
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=120)
-    print(p.stdout[-6000:])
-    print("exit status", p.returncode)
-    return p
+from mpi_check import check, launch_args, rank_env, run_cmd, verdict
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--wrapper", required=True)
-    args = ap.parse_args()
+    args = launch_args(more=["--wrapper"])
     out = tempfile.mkdtemp(prefix="papi_mpi_signals_")
     try:
         ranks = {"LD_PRELOAD": args.wrapper, "PAPI_MPI_OUTPUT_DIR": out}
         # Open MPI's own SIGSEGV/SIGBUS/SIGFPE/SIGABRT handlers (installed in MPI_Init,
         # never removed: the wrapper rightly gives them back) off, so that "as before
         # MPI_Init" is exact for every signal.
-        p = run([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, ranks) +
+        p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, ranks) +
                 [args.program, "restore"], dict(os.environ, OMPI_MCA_opal_signal=""))
         check(p.returncode == 0, f"restore: exit status {p.returncode}")
         check("FAIL" not in p.stdout, "restore: no failed check")
@@ -50,7 +34,7 @@ def main():
               "restore: the wrapper wrote its report (it ran)")
         skipped = 0
         for how in ("finalize", "unload"):
-            p = run([args.program, "dlclose", args.wrapper, how],
+            p = run_cmd([args.program, "dlclose", args.wrapper, how],
                     dict(os.environ, PAPI_MPI_OUTPUT_DIR=out))
             if p.returncode == 77:
                 skipped += 1

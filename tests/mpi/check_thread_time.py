@@ -1,39 +1,30 @@
 #!/usr/bin/env python3
-"""MPI time under MPI_THREAD_MULTIPLE (mpi_thread_time.c: 4 threads blocked in MPI at
-the same time for nearly the whole run). Per rank, in the JSON row and the summary CSV:
+"""MPI time under MPI_THREAD_MULTIPLE (mpi_threads.c's "time" pattern: 4 threads blocked
+in MPI at the same time for nearly the whole run). Per rank, in the JSON row and the summary CSV:
 mpi_s (the wall-clock union of the time any thread spent in MPI) is at most wall_s, so
 the compute time is never negative, and covers the pauses the workers spent blocked;
 mpi_thread_sum_s (the threads' own times added up) is there and at least twice mpi_s.
 Across ranks: mpi_pct at most 100, compute_s at least 0.
 Usage: check_thread_time.py --mpirun M --np P --program PROG"""
-import argparse
 import csv
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, verdict
+from mpi_check import check, launch_args, rank_env, run_cmd, verdict
 
-ROUNDS, PAUSE_S = 10, 0.030  # mpi_thread_time.c
+ROUNDS, PAUSE_S = 10, 0.030  # mpi_threads.c: TIME_ROUNDS, TIME_PAUSE_MS
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--program", required=True)
-    args = ap.parse_args()
+    args = launch_args()
     out = tempfile.mkdtemp(prefix="papi_mpi_thread_time_")
     try:
-        cmd = [args.mpirun, "-np", str(args.np)] + \
-            rank_env(args.mpirun, {"PAPI_MPI_OUTPUT_DIR": out}) + [args.program]
-        print("+", " ".join(cmd))
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=120)
-        print(p.stdout[-4000:])
+        p = run_cmd([args.mpirun, "-np", str(args.np)] +
+                    rank_env(args.mpirun, {"PAPI_MPI_OUTPUT_DIR": out}) +
+                    [args.program, "0", "time"], tail=4000)
         if "SKIPPED" in p.stdout:
             return 77
         if not check(p.returncode == 0, f"exit status {p.returncode}"):
