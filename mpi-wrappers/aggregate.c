@@ -219,13 +219,11 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
     fflush(stdout);
 }
 
-int pmpi_aggregate_and_report(const struct pmpi_row *row)
+/* Every metric of this rank's row reduced across ranks to rank 0 in ONE PMPI_Reduce
+ * (min and max with their ranks, sum, sum of squares); a->m keeps this rank's values. */
+static void reduce_metrics(const struct pmpi_row *row, struct agg *a)
 {
-    static struct agg agg; /* static: no allocation can keep a rank from the reduction */
-    static struct mstat in[NMETRICS], out[NMETRICS];
-    struct agg *a = &agg;
-    memset(a, 0, sizeof *a);
-    long long t0 = pmpi_now_ns();
+    static struct mstat in[NMETRICS], out[NMETRICS]; /* static: no allocation can fail */
     a->n = metrics_of(row, a->m);
     for (int i = 0; i < a->n; i++) {
         in[i].mn = in[i].mx = in[i].sum = a->m[i];
@@ -247,64 +245,110 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
         a->sq[i] = out[i].sq;
     }
     a->bytes = a->n * (long long)sizeof(struct mstat);
+}
 
-    double ns_per_tick = pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final);
-    struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
-    a->seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
-
-    /* Fixed capacities: a part that does not fit is never written (cut, not truncated). */
-    /* Every call site is in the report: ~1 KiB each at most (names, file path). */
-    size_t head_cap = pmpi_run.rank == 0
-                          ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1024 +
-                                (pmpi_run.counter_note ? 6 * strlen(pmpi_run.counter_note) : 0)
-                          : 1;
-    /* A row's partners: up to 1024 per thread (traffic.c). */
-    size_t row_cap = 1024 * 1024, csvh_cap = pmpi_run.rank == 0 ? 4096 : 1;
+/* This rank's parts of the three shared files: rank 0's heads (the report up to the
+ * rows, the CSV headers) and every rank's own row of each. */
+struct parts {
     struct tbuf head, body, csvh, csv, sumh, sum;
-    tb_init(&head, malloc(head_cap), head_cap);
-    tb_init(&body, malloc(row_cap), row_cap);
-    tb_init(&csvh, malloc(csvh_cap), csvh_cap);
-    tb_init(&csv, malloc(row_cap), row_cap);
-    tb_init(&sumh, malloc(csvh_cap), csvh_cap);
-    tb_init(&sum, malloc(4096), 4096);
+};
+
+/* Fixed capacities: a part that does not fit is never written (cut, not truncated).
+ * Rank 0's head holds every call site (about 1 KiB each at most: names, file path); a
+ * row its partners (up to 1024 per thread, traffic.c). */
+static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_site_report *sites)
+{
+    int root = pmpi_run.rank == 0;
+    const char *note = pmpi_run.counter_note;
+    size_t head_cap = root ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1024 +
+                                 (note ? 6 * strlen(note) : 0)
+                           : 1;
+    size_t row_cap = 1024 * 1024, csvh_cap = root ? 4096 : 1;
+    tb_init(&p->head, malloc(head_cap), head_cap);
+    tb_init(&p->body, malloc(row_cap), row_cap);
+    tb_init(&p->csvh, malloc(csvh_cap), csvh_cap);
+    tb_init(&p->csv, malloc(row_cap), row_cap);
+    tb_init(&p->sumh, malloc(csvh_cap), csvh_cap);
+    tb_init(&p->sum, malloc(4096), 4096);
+}
+
+static void parts_format(struct parts *p, const struct agg *a,
+                         const struct pmpi_site_report *sites, const struct pmpi_row *row)
+{
     if (pmpi_run.rank == 0) {
-        json_head(a, sites, &head);
-        pmpi_calls_csv_header(&csvh);
-        pmpi_summary_csv_header(&sumh);
+        json_head(a, sites, &p->head);
+        pmpi_calls_csv_header(&p->csvh);
+        pmpi_summary_csv_header(&p->sumh);
     }
-    pmpi_row_json(row, &body);
-    pmpi_row_calls_csv(row, &csv);
-    pmpi_row_summary_csv(row, &sum);
-    long long wbytes = 0;
+    pmpi_row_json(row, &p->body);
+    pmpi_row_calls_csv(row, &p->csv);
+    pmpi_row_summary_csv(row, &p->sum);
+}
+
+static void parts_free(struct parts *p)
+{
+    struct tbuf *all[] = {&p->head, &p->body, &p->csvh, &p->csv, &p->sumh, &p->sum};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        free(all[i]->s);
+}
+
+/* One shared file from a head and a row; a part that was cut is missing (NULL). */
+static struct pmpi_shared shared(const struct tbuf *head, const struct tbuf *body,
+                                 const char *sep, const char *tail)
+{
+    return (struct pmpi_shared){head->cut ? NULL : head->s, head->len,
+                                body->cut ? NULL : body->s, body->len, sep, tail};
+}
+
+/* Collective: the three files written by rank 0 from every rank's parts, published
+ * together. Nonzero: not published. */
+static int write_files(const struct parts *p)
+{
     static const char *const names[3] = {"papi_mpi_report.json", "papi_mpi_ranks.csv",
                                          "papi_mpi_summary.csv"};
     char tmps[3][PMPI_TMP_NAME];
+    long long wbytes = 0;
     const struct pmpi_shared files[3] = {
-        {head.cut ? NULL : head.s, head.len, body.cut ? NULL : body.s, body.len, ",\n", "\n]}\n"},
-        {csvh.cut ? NULL : csvh.s, csvh.len, csv.cut ? NULL : csv.s, csv.len, "", ""},
-        {sumh.cut ? NULL : sumh.s, sumh.len, sum.cut ? NULL : sum.s, sum.len, "", ""},
+        shared(&p->head, &p->body, ",\n", "\n]}\n"),
+        shared(&p->csvh, &p->csv, "", ""),
+        shared(&p->sumh, &p->sum, "", ""),
     };
     int bad = pmpi_write_shared(names, files, 3, &wbytes, tmps);
-    bad = pmpi_publish_shared(names, tmps, 3, bad);
-    double total = (double)(pmpi_now_ns() - t0) * 1e-9;
-    if (pmpi_run.rank == 0) {
-        banner(a, sites);
-        if (bad)
-            printf("papi_mpi: FAILED to write the report in %s (see the error above): no "
-                   "report published\n", pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
-        else
-            printf("papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
-                   "papi_mpi_summary.csv; "
-                   "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
-                   pmpi_run.outdir, a->seconds * 1e3, a->bytes, total * 1e3);
-        fflush(stdout);
-    }
+    return pmpi_publish_shared(names, tmps, 3, bad);
+}
+
+/* Rank 0: the banner, then where the files went (or that they were not published). */
+static void say_result(const struct agg *a, const struct pmpi_site_report *sites, int bad,
+                       double total)
+{
+    banner(a, sites);
+    if (bad)
+        printf("papi_mpi: FAILED to write the report in %s (see the error above): no "
+               "report published\n", pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
+    else
+        printf("papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
+               "papi_mpi_summary.csv; "
+               "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
+               pmpi_run.outdir, a->seconds * 1e3, a->bytes, total * 1e3);
+    fflush(stdout);
+}
+
+int pmpi_aggregate_and_report(const struct pmpi_row *row)
+{
+    static struct agg agg; /* static: no allocation can keep a rank from the reduction */
+    struct parts parts;
+    memset(&agg, 0, sizeof agg);
+    long long t0 = pmpi_now_ns();
+    reduce_metrics(row, &agg);
+    double ns_per_tick = pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final);
+    struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
+    agg.seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
+    parts_alloc(&parts, &agg, sites);
+    parts_format(&parts, &agg, sites, row);
+    int bad = write_files(&parts);
+    if (pmpi_run.rank == 0)
+        say_result(&agg, sites, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
     pmpi_callsites_free(sites);
-    free(head.s);
-    free(body.s);
-    free(csvh.s);
-    free(csv.s);
-    free(sumh.s);
-    free(sum.s);
+    parts_free(&parts);
     return bad;
 }

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 
 #include "papi.h"
+#include "counter_note.h"
 #include "counters.h"
 #include "state.h"
 
@@ -55,31 +56,67 @@ static void set_note(const char *fmt, ...)
 /* Try each name in a fresh event set; keep those that open. Returns how many. Each
  * name that does not open goes to failed (when given) with its error and its reason
  * (PAPI_strerror_detail), whole. */
-static int try_events(const char *const *names, int n, FILE *failed)
+static int try_events(const char *const *names, int n, struct pmpi_failed *failed)
 {
-    int es = PAPI_NULL, nfailed = 0;
+    int es = PAPI_NULL;
     if (PAPI_create_eventset(&es) != PAPI_OK)
         return 0;
     pmpi_run.nevents = 0;
     for (int i = 0; i < n && pmpi_run.nevents < PMPI_MAX_EVENTS; i++) {
         int rc = PAPI_add_named_event(es, names[i]);
-        if (rc == PAPI_OK) {
+        if (rc == PAPI_OK)
             snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", names[i]);
-        } else if (failed) {
-            const char *why = PAPI_strerror_detail();
-            fprintf(failed, "%s%s (%s%s%s)", nfailed++ ? ", " : "", names[i], PAPI_strerror(rc),
-                    why && *why ? ": " : "", why && *why ? why : "");
-        }
+        else if (failed)
+            pmpi_failed_add(failed, names[i], PAPI_strerror(rc), PAPI_strerror_detail());
     }
     PAPI_cleanup_eventset(es);
     PAPI_destroy_eventset(&es);
     return pmpi_run.nevents;
 }
 
+/* The note from the events that did not open: "<before><each (why)><after>", a reason
+ * they share said once. */
+static void failed_note(const struct pmpi_failed *failed, const char *before, const char *after)
+{
+    char *text = pmpi_failed_note(failed, before, after);
+    set_note("%s", text ? text : "counters limited (no memory to say why)");
+    free(text);
+}
+
+/* PAPI_MPI_EVENTS: the whole list or nothing: an entry that does not fit is named,
+ * whole. */
+static void user_events(const char *env)
+{
+    struct pmpi_failed failed = {0};
+    char *buf = strdup(env);
+    const char *names[PMPI_MAX_EVENTS];
+    int n = 0;
+    const char *bad = NULL, *why = NULL;
+    for (char *save = NULL, *t = buf ? strtok_r(buf, ",", &save) : NULL; t && !bad;
+         t = strtok_r(NULL, ",", &save)) {
+        if (strlen(t) >= PMPI_NAME_LEN)
+            bad = t, why = "longer than 63 bytes";
+        else if (n == PMPI_MAX_EVENTS)
+            bad = t, why = "more than 8 events";
+        else
+            names[n++] = t;
+    }
+    if (!buf || bad) {
+        set_note("PAPI_MPI_EVENTS rejected at entry \"%s\" (%s): no counters", bad ? bad : "",
+                 why ? why : "out of memory");
+        fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_note);
+        pmpi_run.nevents = 0;
+    } else {
+        try_events(names, n, &failed);
+        if (failed.n)
+            failed_note(&failed, "PAPI_MPI_EVENTS: not available: ", "");
+    }
+    pmpi_failed_free(&failed);
+    free(buf);
+}
+
 static void choose_events(void)
 {
-    char *failed = NULL; /* every event's name, error and reason, whole */
-    size_t failed_len = 0;
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT && rc != PAPI_OK) {
         const char *why = PAPI_strerror_detail();
@@ -89,50 +126,22 @@ static void choose_events(void)
     }
     PAPI_thread_init(thread_id);
     papi_ok = 1;
-    FILE *f = open_memstream(&failed, &failed_len);
-    const char *env = getenv("PAPI_MPI_EVENTS");
+    const char *env = secure_getenv("PAPI_MPI_EVENTS");
     if (env && *env) {
-        /* The whole list or nothing: an entry that does not fit is named, whole. */
-        char *buf = strdup(env);
-        const char *names[PMPI_MAX_EVENTS];
-        int n = 0;
-        const char *bad = NULL, *why = NULL;
-        for (char *save = NULL, *t = buf ? strtok_r(buf, ",", &save) : NULL; t && !bad;
-             t = strtok_r(NULL, ",", &save)) {
-            if (strlen(t) >= PMPI_NAME_LEN)
-                bad = t, why = "longer than 63 bytes";
-            else if (n == PMPI_MAX_EVENTS)
-                bad = t, why = "more than 8 events";
-            else
-                names[n++] = t;
-        }
-        if (!buf || bad) {
-            set_note("PAPI_MPI_EVENTS rejected at entry \"%s\" (%s): no counters", bad ? bad : "",
-                     why ? why : "out of memory");
-            fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_note);
-            pmpi_run.nevents = 0;
-        } else {
-            try_events(names, n, f);
-        }
-        if (f && fclose(f) == 0 && failed && failed[0] && buf && !bad)
-            set_note("PAPI_MPI_EVENTS: not available: %s", failed);
-        free(buf);
-        free(failed);
+        user_events(env);
         return;
     }
     static const char *const hw[] = {"PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_FP_OPS"};
     static const char *const sw[] = {"perf::PAGE-FAULTS", "perf::TASK-CLOCK"};
-    int got = try_events(hw, 3, f);
-    if (f && fclose(f) != 0)
-        failed = NULL;
-    const char *list = failed ? failed : "no memory to say why";
+    struct pmpi_failed failed = {0};
+    int got = try_events(hw, 3, &failed);
     if (got > 0 && got < 3) {
-        set_note("not available: %s", list);
+        failed_note(&failed, "not available: ", "");
     } else if (got == 0) {
         try_events(sw, 2, NULL);
-        set_note("no hardware counters (%s): software events instead", list);
+        failed_note(&failed, "no hardware counters (", "): software events instead");
     }
-    free(failed);
+    pmpi_failed_free(&failed);
 }
 
 void pmpi_counters_init(void)

@@ -268,16 +268,17 @@ def fortran_forwarders(c):
                 c["name"].lower() + "_f08ts_"):
         out += [f"void {sym}({params});", f"void {sym}({params})", "{"]
         out += lookup(sym, n)
-        out += ["    long long t0_ = pmpi_fortran_enter(__builtin_return_address(0));",
+        out += ["    struct pmpi_frame f_;",
+                "    pmpi_fortran_enter(&f_, __builtin_return_address(0));",
                 f"    real_({args});"]
         if fb:  # bindings that bypass the C wrapper: bytes from the Fortran arguments
             out += ["    long long sent_ = 0, recvd_ = 0;",
-                    "    if (!pmpi_fcall.counted && t0_) {",
+                    "    if (!pmpi_fcall.counted && f_.t0) {",
                     f"        void *av_[] = {{{args}}};",
                     f"        {fb}(av_, &sent_, &recvd_);", "    }",
-                    f"    pmpi_fortran_leave_bytes(PMPI_ID_{c['name']}, t0_, sent_, recvd_);"]
+                    f"    pmpi_fortran_leave_bytes(PMPI_ID_{c['name']}, &f_, sent_, recvd_);"]
         else:
-            out.append(f"    pmpi_fortran_leave(PMPI_ID_{c['name']}, t0_);")
+            out.append(f"    pmpi_fortran_leave(PMPI_ID_{c['name']}, &f_);")
         out += ["}", ""]
     return out
 

@@ -28,7 +28,7 @@
  * when it writes a row of its own (partial_rows.c): no metadata operation per rank. */
 static void env_outdir(void)
 {
-    const char *d = getenv("PAPI_MPI_OUTPUT_DIR");
+    const char *d = secure_getenv("PAPI_MPI_OUTPUT_DIR");
     char why[PATH_MAX + 128];
     if (!d || !*d)
         d = ".";
@@ -51,7 +51,7 @@ static void env_outdir(void)
 /* PAPI_MPI_CALLSITES: 1 (the default) or 0. */
 static int env_callsites(void)
 {
-    const char *v = getenv("PAPI_MPI_CALLSITES");
+    const char *v = secure_getenv("PAPI_MPI_CALLSITES");
     if (!v || !*v)
         return 1;
     if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
@@ -65,7 +65,7 @@ static int env_callsites(void)
  * report lists them all). */
 static int env_top(void)
 {
-    const char *v = getenv("PAPI_MPI_TOP");
+    const char *v = secure_getenv("PAPI_MPI_TOP");
     char *end = NULL;
     long n = v && *v ? strtol(v, &end, 10) : 10;
     if (v && *v && (*end || n < 0 || n > 1000000)) {
@@ -107,8 +107,13 @@ void pmpi_after_init(void)
     papi_hl_set_rank(pmpi_run.rank); /* names the region API's per-rank report */
     pmpi_counters_init();
     pmpi_traffic_init();
-    /* slot 0, the initialising thread, claimed and its counters started */
-    pmpi_record_start(callsites, pmpi_counters_thread_start, pmpi_counters_thread_exit);
+    /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
+     * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
+     * started. */
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    pmpi_record_start(callsites, level == MPI_THREAD_MULTIPLE, pmpi_counters_thread_start,
+                      pmpi_counters_thread_exit);
     pmpi_run.t_init = pmpi_now_ns();
     pmpi_run.tick_init = pmpi_ticks();
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
@@ -129,6 +134,7 @@ int pmpi_before_finalize(void)
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
     int bad = pmpi_aggregate_and_report(&row);
     pmpi_counters_shutdown();
+    pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;
 }
 

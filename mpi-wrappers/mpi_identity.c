@@ -7,11 +7,11 @@
  * names itself (PMPI_Get_library_version: callable before MPI_Init, and its (char *,
  * int *) arguments are the same in every ABI). When it is the other family, one line
  * names both and the wrapper to use instead, and the process runs itself again (same
- * pid, arguments and environment) with this library out of the way:
- *  - preloaded: its LD_PRELOAD entry removed;
- *  - linked (a DT_NEEDED entry): the running MPI's own libraries preloaded, so the
- *    program's MPI calls bind to them ahead of this library, which stays loaded but is
- *    never called.
+ * pid, arguments and environment) with this library out of the way: the running MPI's
+ * own libraries preloaded ahead of the program's LD_PRELOAD, so the program's MPI calls
+ * bind to them ahead of this library (preloaded or linked), which stays loaded but is
+ * never called. Staying loaded, it restores the environment in the rerun before main:
+ * LD_PRELOAD as the user set it and no marker, for the program and its children.
  * The rerun checks that the MPI entry points indeed resolve elsewhere; when they do
  * not, or the program cannot be run again, nothing safe remains: a second line says
  * why and the process ends before main (exit status 1), never in a crash. */
@@ -75,23 +75,6 @@ static int append(char *out, size_t len, const char *entry)
     size_t used = strlen(out);
     int n = snprintf(out + used, len - used, "%s%s", used ? ":" : "", entry);
     return n >= 0 && (size_t)n < len - used;
-}
-
-/* `pre` (an LD_PRELOAD value) without the entries naming this library (by file name)
- * appended to out; 0 when it does not fit. */
-static int preload_without(const char *pre, const char *self_name, char *out, size_t len)
-{
-    char copy[PRELOAD_LEN];
-    if (!pre)
-        return 1;
-    if (snprintf(copy, sizeof copy, "%s", pre) >= (int)sizeof copy)
-        return 0;
-    for (char *save = NULL, *t = strtok_r(copy, " :", &save); t; t = strtok_r(NULL, " :", &save)) {
-        const char *base = strrchr(t, '/');
-        if (strcmp(base ? base + 1 : t, self_name) != 0 && !append(out, len, t))
-            return 0;
-    }
-    return 1;
 }
 
 /* The running MPI's loaded objects: its library (the definition of `probe`) and every
@@ -179,7 +162,7 @@ static int first_rank(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = secure_getenv(vars[i]);
         if (v)
             return atoi(v) == 0;
     }
@@ -197,8 +180,8 @@ static void give_up(const char *name, const char *why)
     _exit(1);
 }
 
-/* The rerun: LD_PRELOAD as the program had it (its children see no change), and this
- * library never reached. */
+/* The rerun, before main: LD_PRELOAD as the user set it and no marker (the program and
+ * its children see no change), and this library never reached. */
 static void rerun_check(const char *marker, const char *name, const void *self_base)
 {
     if (marker[0] == '=')
@@ -209,6 +192,38 @@ static void rerun_check(const char *marker, const char *name, const void *self_b
     if (!out_of_the_way(self_base))
         give_up(name, "run again with the running MPI's libraries preloaded, its MPI calls "
                       "still reach this library");
+}
+
+/* Runs the program again with the running MPI's objects preloaded first (this library,
+ * preloaded or linked, then loses to them), then the program's own LD_PRELOAD entries,
+ * this library among them when it was preloaded: it stays loaded to hand the
+ * environment back in the rerun (rerun_check). Returns only through give_up. */
+static void run_again(version_fn get, const char *name, const char *self_path, char **argv)
+{
+    static char preload[PRELOAD_LEN], saved[PRELOAD_LEN + 1];
+    /* A privileged program (setuid, file capabilities) ignores LD_PRELOAD paths and
+     * reads no marker: it would run itself again without end. */
+    if (getauxval(AT_SECURE))
+        give_up(name, "a privileged program (AT_SECURE) is not run again");
+    const char *pre = secure_getenv("LD_PRELOAD");
+    struct mpi_objects m = {get, self_path, preload, sizeof preload, 1};
+    dl_iterate_phdr(mpi_object_cb, &m);
+    if (!m.ok || !preload[0])
+        give_up(name, "the running MPI's libraries cannot be named in LD_PRELOAD");
+    if (pre && (strlen(pre) >= PRELOAD_LEN || (*pre && !append(preload, sizeof preload, pre))))
+        give_up(name, "LD_PRELOAD too long to run the program again");
+    snprintf(saved, sizeof saved, "%s%s", pre ? "=" : "-", pre ? pre : "");
+    if (setenv(RERUN_VAR, saved, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0)
+        give_up(name, "the environment of the rerun cannot be set");
+    fflush(NULL);
+    execv("/proc/self/exe", argv);
+    int err = errno;
+    const char *execfn = (const char *)getauxval(AT_EXECFN); /* no /proc: the path run */
+    if (execfn)
+        execv(execfn, argv);
+    char why[256];
+    snprintf(why, sizeof why, "cannot run the program again (execv: %s)", strerror(err));
+    give_up(name, why);
 }
 
 /* glibc passes (argc, argv, envp) to the constructors of every object it loads. */
@@ -224,7 +239,6 @@ __attribute__((constructor)) static void check_mpi_identity(int argc, char **arg
     dl_iterate_phdr(other_mpi_cb, &o);
     if (!o.get)
         return; /* only this library's own MPI (or none we know) */
-    version_fn get = o.get;
     version[strcspn(version, "\n,")] = '\0'; /* "Open MPI v4.1.4, package: ..." */
     for (char *c = version; *c; c++)
         if (*c == '\t') /* "MPICH Version:\t4.0.2" */
@@ -233,7 +247,7 @@ __attribute__((constructor)) static void check_mpi_identity(int argc, char **arg
     snprintf(path, sizeof path, "%s", self.dli_fname);
     char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
-    const char *marker = getenv(RERUN_VAR);
+    const char *marker = secure_getenv(RERUN_VAR);
     if (marker) {
         rerun_check(marker, name, self.dli_fbase);
         return;
@@ -244,28 +258,5 @@ __attribute__((constructor)) static void check_mpi_identity(int argc, char **arg
                 "recorded; use %.*s/libpapi_mpi_%s.so\n",
                 name, BUILT_FOR, version, slash ? (int)(slash - path) : 1, slash ? path : ".",
                 OTHER_FLAVOR);
-
-    /* The rerun's LD_PRELOAD: the running MPI's objects (a linked wrapper then loses to
-     * them), then the program's own entries without this library. */
-    static char preload[PRELOAD_LEN], saved[PRELOAD_LEN + 1];
-    const char *pre = getenv("LD_PRELOAD");
-    struct mpi_objects m = {get, self.dli_fname, preload, sizeof preload, 1};
-    dl_iterate_phdr(mpi_object_cb, &m);
-    if (!m.ok || !preload[0])
-        give_up(name, "the running MPI's libraries cannot be named in LD_PRELOAD");
-    if (!preload_without(pre, name, preload, sizeof preload))
-        give_up(name, "LD_PRELOAD too long to run the program again");
-    snprintf(saved, sizeof saved, "%s%s", pre ? "=" : "-", pre ? pre : "");
-    if ((pre && strlen(pre) >= PRELOAD_LEN) || setenv(RERUN_VAR, saved, 1) != 0 ||
-        setenv("LD_PRELOAD", preload, 1) != 0)
-        give_up(name, "the environment of the rerun cannot be set");
-    fflush(NULL);
-    execv("/proc/self/exe", argv);
-    int err = errno;
-    const char *execfn = (const char *)getauxval(AT_EXECFN); /* no /proc: the path run */
-    if (execfn)
-        execv(execfn, argv);
-    char why[256];
-    snprintf(why, sizeof why, "cannot run the program again (execv: %s)", strerror(err));
-    give_up(name, why);
+    run_again(o.get, name, self.dli_fname, argv);
 }

@@ -10,7 +10,9 @@
  * (counters left out: PAPI_read is not async-signal-safe) and written with write(2).
  * Handlers are chained: SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT get ours whatever
  * was installed (UCX installs its own in MPI_Init) and ours then calls that one; the
- * termination signals get ours only where the default action was in place. */
+ * termination signals get ours only where the default action was in place. The
+ * handlers we replaced are put back once MPI_Finalize wrote the report, and when the
+ * library is unloaded (dlclose: ours would then point into unmapped code). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +42,7 @@ static const struct handled handled[] = {
     {SIGINT, 0},  {SIGHUP, 0}, {SIGQUIT, 0}, {SIGUSR1, 0}, {SIGUSR2, 0}};
 #define NHANDLED (sizeof handled / sizeof handled[0])
 static struct sigaction old_actions[NHANDLED];
+static int ours[NHANDLED]; /* our handler was installed for handled[i] */
 
 /* Checkpoint thread: woken early (and joined) by MPI_Finalize. */
 static pthread_t ckpt_thread;
@@ -297,7 +300,7 @@ static void remove_stale_temporaries(int dirfd)
  * program's threads). */
 static void checkpoint_start(void)
 {
-    ckpt_period_ns = checkpoint_period_ns(getenv("PAPI_MPI_CHECKPOINT"));
+    ckpt_period_ns = checkpoint_period_ns(secure_getenv("PAPI_MPI_CHECKPOINT"));
     if (ckpt_period_ns <= 0)
         return;
     sigset_t all, old;
@@ -372,6 +375,26 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
     errno = saved;
 }
 
+/* Our handlers out, the ones we replaced back (MPI_Finalize, and when the library is
+ * unloaded: a handler left behind would point into unmapped code). A signal whose
+ * handler someone installed after ours keeps theirs. */
+void pmpi_partial_uninstall(void)
+{
+    for (size_t i = 0; i < NHANDLED; i++) {
+        struct sigaction now;
+        if (!ours[i] || sigaction(handled[i].sig, NULL, &now) != 0)
+            continue;
+        if ((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_signal)
+            sigaction(handled[i].sig, &old_actions[i], NULL);
+        ours[i] = 0;
+    }
+}
+
+__attribute__((destructor)) static void partial_unload(void)
+{
+    pmpi_partial_uninstall();
+}
+
 void pmpi_partial_install(void)
 {
     static int installed;
@@ -408,7 +431,7 @@ void pmpi_partial_install(void)
     /* Only a rank whose user asked for checkpoints (PAPI_MPI_CHECKPOINT set, even to a
      * refused value) looks for the temporaries a SIGKILL left of its own rows: a default
      * run does no metadata operation here. */
-    const char *ckpt = getenv("PAPI_MPI_CHECKPOINT");
+    const char *ckpt = secure_getenv("PAPI_MPI_CHECKPOINT");
     int dir = ckpt && *ckpt ? outdir() : -1;
     if (dir >= 0)
         remove_stale_temporaries(dir);
@@ -426,6 +449,6 @@ void pmpi_partial_install(void)
         sa.sa_sigaction = on_signal;
         sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
         sigemptyset(&sa.sa_mask);
-        sigaction(handled[i].sig, &sa, NULL);
+        ours[i] = sigaction(handled[i].sig, &sa, NULL) == 0;
     }
 }

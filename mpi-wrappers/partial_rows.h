@@ -9,5 +9,8 @@ void pmpi_partial_install(void);
 void pmpi_partial_write(const char *reason);
 /* MPI_Finalize reached: the checkpoint thread stops, no partial row remains. */
 void pmpi_partial_finished(void);
+/* MPI_Finalize done with the report (and the library's unload): the signal handlers
+ * replaced at MPI_Init are back. */
+void pmpi_partial_uninstall(void);
 
 #endif

@@ -22,26 +22,41 @@ void pmpi_count_call(int id, long long t0)
 /* Fortran forwarders (generated): the user's return address becomes the site of the C
  * wrapper the binding reaches; a binding that enters PMPI_* directly reaches none, and
  * the forwarder counts the call (calls and time; those bindings move no buffer). */
-long long pmpi_fortran_enter(void *return_address)
+void pmpi_fortran_enter(struct pmpi_frame *f, void *return_address)
 {
     pmpi_fcall.site = return_address;
     pmpi_fcall.counted = 0;
-    return pmpi_active() ? pmpi_ticks() : 0;
+    pmpi_enter(f);
 }
 
-void pmpi_fortran_leave_bytes(int id, long long t0, long long sent, long long recvd)
+void pmpi_fortran_leave_bytes(int id, const struct pmpi_frame *f, long long sent,
+                              long long recvd)
 {
-    struct pmpi_frame f = {t0};
     void *site = pmpi_fcall.site;
     pmpi_fcall.site = NULL;
     if (!pmpi_fcall.counted)
-        pmpi_leave(&f, id, sent, recvd, site);
+        pmpi_leave(f, id, sent, recvd, site);
+    else if (f->busy) /* the C wrapper counted the call: the forwarder's period ends */
+        pmpi_busy_leave(pmpi_ticks());
     pmpi_fcall.counted = 0;
 }
 
-void pmpi_fortran_leave(int id, long long t0)
+void pmpi_fortran_leave(int id, const struct pmpi_frame *f)
 {
-    pmpi_fortran_leave_bytes(id, t0, 0, 0);
+    pmpi_fortran_leave_bytes(id, f, 0, 0);
+}
+
+/* Read while other threads may be between their count and their clock update: a torn
+ * pair can only overstate, so the result is kept within [0, wall]. At MPI_Finalize no
+ * other thread is in MPI and the union is exact. */
+long long pmpi_busy_ticks(long long sum, long long end_tick)
+{
+    if (!pmpi_rec.concurrent)
+        return sum;
+    long long inside = atomic_load(&pmpi_rec.busy.inside);
+    long long t = atomic_load(&pmpi_rec.busy.ticks) + (inside > 0 ? end_tick : 0);
+    long long wall = end_tick - pmpi_run.tick_init;
+    return t < 0 ? 0 : t > wall ? wall : t;
 }
 
 double pmpi_ns_per_tick(long long end_ns, long long end_tick)

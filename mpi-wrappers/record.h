@@ -17,11 +17,30 @@ static inline int pmpi_active(void)
 
 struct pmpi_frame {
     long long t0;
+    int busy; /* counted in pmpi_rec.busy: leaves it whatever the state then */
 };
+
+/* A call starts (MPI_THREAD_MULTIPLE only): the first one in progress opens a busy
+ * period, from a clock read after the count (so it never starts before the end of the
+ * period another thread just closed). */
+static inline int pmpi_busy_enter(void)
+{
+    if (atomic_fetch_add_explicit(&pmpi_rec.busy.inside, 1, memory_order_acq_rel) == 0)
+        atomic_fetch_sub_explicit(&pmpi_rec.busy.ticks, pmpi_ticks(), memory_order_relaxed);
+    return 1;
+}
+
+/* A call ends at t1: the last one in progress closes the busy period. */
+static inline void pmpi_busy_leave(long long t1)
+{
+    if (atomic_fetch_sub_explicit(&pmpi_rec.busy.inside, 1, memory_order_acq_rel) == 1)
+        atomic_fetch_add_explicit(&pmpi_rec.busy.ticks, t1, memory_order_relaxed);
+}
 
 static inline void pmpi_enter(struct pmpi_frame *f)
 {
     f->t0 = pmpi_active() ? pmpi_ticks() : 0;
+    f->busy = f->t0 && pmpi_rec.concurrent ? pmpi_busy_enter() : 0;
 }
 
 static inline void pmpi_add(_Atomic long long *x, long long v, int shared)
@@ -120,9 +139,14 @@ static inline long long pmpi_leave(const struct pmpi_frame *f, int id, long long
                                    long long recvd, void *site)
 {
     pmpi_fcall.counted = 1;
-    if (!f->t0 || !pmpi_active())
+    if (!f->t0)
         return 0;
-    long long dt = pmpi_ticks() - f->t0;
+    long long t1 = pmpi_ticks();
+    if (f->busy)
+        pmpi_busy_leave(t1);
+    if (!pmpi_active())
+        return 0;
+    long long dt = t1 - f->t0;
     struct pmpi_thread *th = pmpi_tls ? pmpi_tls : pmpi_thread_slot_slow();
     struct pmpi_stat *s = &th->stat[id];
     pmpi_add(&s->calls, 1, th->shared);
@@ -147,10 +171,14 @@ static inline long long pmpi_leave(const struct pmpi_frame *f, int id, long long
 void pmpi_count_call(int id, long long t0);
 
 /* Fortran forwarders (generated): see record.c. */
-long long pmpi_fortran_enter(void *return_address);
-void pmpi_fortran_leave(int id, long long t0);
+void pmpi_fortran_enter(struct pmpi_frame *f, void *return_address);
+void pmpi_fortran_leave(int id, const struct pmpi_frame *f);
 /* The same with the bytes the forwarder computed (used when no C wrapper counted). */
-void pmpi_fortran_leave_bytes(int id, long long t0, long long sent, long long recvd);
+void pmpi_fortran_leave_bytes(int id, const struct pmpi_frame *f, long long sent,
+                              long long recvd);
+/* The rank's time in MPI up to end_tick, in ticks: the union of the busy periods under
+ * MPI_THREAD_MULTIPLE (at most the wall time), else `sum` (the threads' own times). */
+long long pmpi_busy_ticks(long long sum, long long end_tick);
 /* The next definition of a symbol after this library (the MPI's own); aborts with a
  * message naming it when there is none. */
 void *pmpi_next_symbol(const char *name);

@@ -60,7 +60,7 @@ static int pull[3];
 
 static int env_int(const char *name, int lo, int hi, int dflt)
 {
-    const char *v = getenv(name);
+    const char *v = secure_getenv(name);
     char *end = NULL;
     long x = v && *v ? strtol(v, &end, 10) : dflt;
     if (v && *v && (*end || x < lo || x > hi)) {

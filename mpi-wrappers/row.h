@@ -13,7 +13,8 @@ struct pmpi_row {
     const char *exit_reason;
     int counters_read;        /* 0: counts not read (the row was made in a signal handler) */
     const char *counter_note; /* what limits the counts, or NULL */
-    double wall_s, mpi_s;
+    double wall_s, mpi_s; /* mpi_s: the union of the threads' time in MPI (<= wall_s) */
+    double mpi_thread_sum_s;  /* the threads' times in MPI added up */
     double ns_per_tick;
     int traffic;              /* the JSON carries sizes and partners (traffic.c) */
     long long counts[PMPI_MAX_EVENTS];

@@ -72,10 +72,24 @@ struct pmpi_thread {
     int shared;                       /* overflow slot: several writers, atomic adds */
 };
 
+/* Under MPI_THREAD_MULTIPLE, threads of a rank are in MPI at once: the rank's time in
+ * MPI is the wall-clock union of their calls (a thread's own sums, added up, exceed the
+ * wall time). `inside` counts the calls in progress; each time it leaves 0 the start is
+ * subtracted from `ticks`, each time it returns to 0 the end is added, so `ticks` holds
+ * the closed busy periods (plus, while inside > 0, minus the open one's start). On a
+ * cache line of its own: every call of every thread writes it. */
+struct pmpi_busy {
+    _Alignas(64) _Atomic long long inside;
+    _Atomic long long ticks;
+    char pad[64 - 2 * sizeof(long long)];
+};
+
 struct pmpi_record_state {
     _Atomic int state;  /* enum pmpi_state */
     int callsites;      /* PAPI_MPI_CALLSITES: new slots get a call-site table */
+    int concurrent;     /* MPI_THREAD_MULTIPLE: the busy union is kept (pmpi_busy) */
     _Atomic int nthreads; /* slots claimed (may exceed PMPI_MAX_THREADS: shared slot) */
+    struct pmpi_busy busy;
     struct pmpi_thread threads[PMPI_MAX_THREADS + 1];
 };
 extern struct pmpi_record_state pmpi_rec;

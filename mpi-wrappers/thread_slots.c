@@ -18,9 +18,20 @@ static void thread_exit(void *arg)
         on_thread_exit((int)(th - pmpi_rec.threads));
 }
 
+static int key_made;
+
 static void make_key(void)
 {
-    pthread_key_create(&thread_key, thread_exit);
+    key_made = pthread_key_create(&thread_key, thread_exit) == 0;
+}
+
+/* Unloaded (dlclose): a thread that ends afterwards must not call thread_exit, which is
+ * gone with the library. */
+__attribute__((destructor)) static void slots_unload(void)
+{
+    if (key_made)
+        pthread_key_delete(thread_key);
+    key_made = 0;
 }
 
 /* A slot's fixed tables: call sites (when on), message sizes and partners (traffic.c).
@@ -58,11 +69,12 @@ struct pmpi_thread *pmpi_thread_slot_slow(void)
     return th;
 }
 
-void pmpi_record_start(int callsites, void (*thread_start)(int slot),
+void pmpi_record_start(int callsites, int concurrent, void (*thread_start)(int slot),
                        void (*thread_exit_cb)(int slot))
 {
     struct pmpi_thread *shared = &pmpi_rec.threads[PMPI_MAX_THREADS];
     pmpi_rec.callsites = callsites;
+    pmpi_rec.concurrent = concurrent;
     on_thread_start = thread_start;
     on_thread_exit = thread_exit_cb;
     pmpi_tls = NULL;

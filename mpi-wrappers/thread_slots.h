@@ -13,10 +13,11 @@
 struct pmpi_thread *pmpi_thread_slot_slow(void);
 
 /* Recording starts: slots reset, the shared slot's table made, the calling thread's
- * slot claimed. Each thread that claims a slot calls thread_start(slot) and, when it
+ * slot claimed; concurrent (MPI_THREAD_MULTIPLE) keeps the union of the threads' time in
+ * MPI (state.h). Each thread that claims a slot calls thread_start(slot) and, when it
  * ends, thread_exit(slot): callbacks of the layer above (the counters), so this file
  * never calls up. */
-void pmpi_record_start(int callsites, void (*thread_start)(int slot),
+void pmpi_record_start(int callsites, int concurrent, void (*thread_start)(int slot),
                        void (*thread_exit)(int slot));
 /* Slots in use, the shared overflow slot included. */
 int pmpi_record_nslots(void);

@@ -4,7 +4,9 @@
     addr2line or any other program reachable): the report lists all 200 MPI_Comm_rank
     sites, each with mpi_sites200.c and a line, rank 0 calling each once and rank 1
     twice; the banner shows PAPI_MPI_TOP=3 of them.
-  size: the README's ring example on 4 ranks: all report files together < 16 KB.
+  size: the README's ring example on 4 ranks: all report files together < 16 KB, and
+    no sentence of the counter note (the events that did not open and why) said twice
+    in it or in the banner (the no-PMU reason once, not once per event).
   kinds: mpi_sites_kinds (-O2 -g) on 2 ranks: MPI_Barrier in a static inline function
     inlined twice names that function, the chain it is inlined into (sites_inlined_middle,
     main) and its line; MPI_Allreduce made in libmpi_sites_lib.so names the library as
@@ -146,6 +148,13 @@ def main():
             print("report files:", sizes, "total", sum(sizes.values()))
             check(len(sizes) == 3, f"report, ranks CSV and summary CSV: {sorted(sizes)}")
             check(sum(sizes.values()) < 16384, f"total {sum(sizes.values())} B >= 16 KB")
+            with open(os.path.join(out, "papi_mpi_report.json"), encoding="utf-8") as f:
+                note = json.load(f)["counter_note"]
+            banner = [l for l in p.stdout.splitlines() if l.startswith("papi_mpi: note: ")]
+            for where, text in [("report", note)] + [("banner", l) for l in banner]:
+                said = [x for x in re.split(r"(?<=\.) ", text) if len(x) >= 32]
+                twice = sorted({x for x in said if said.count(x) > 1})
+                check(not twice, f"the {where}'s counter note says {twice} more than once")
             return verdict()
         with open(os.path.join(out, "papi_mpi_report.json"), encoding="utf-8") as f:
             rep = json.load(f)

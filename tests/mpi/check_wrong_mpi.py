@@ -12,6 +12,9 @@ Modes:
            safe remains, a second line says so and every rank exits with status 1
            (not a signal, not a crash).
 The program is mpi_exit_status.c: it exits with STATUS (3) and prints its arguments.
+In preload and linked modes it also runs with "env": the rerun program and a child
+shell it starts must see LD_PRELOAD as the ranks were given it and no rerun marker
+(the rerun's own LD_PRELOAD, the running MPI's libraries first, stays with the rerun).
 A crash must not go unseen: the ranks run with RLIMIT_CORE raised to its hard limit,
 core_pattern is printed, no core file may appear in the working directory, and the
 exit status must be the program's own (a rank killed by a signal gives another).
@@ -73,6 +76,17 @@ def check_clean(p, out, status, signal_words=True):
     check(not any(n.startswith("papi_mpi") for n in left), f"nothing recorded: {left}")
 
 
+def check_env(p, want_preload):
+    """The program (rank 0) and its child shell see want_preload and no marker."""
+    for who in ("program", "child"):
+        line = [l for l in p.stdout.splitlines() if l.startswith(f"mpi_exit_status env: {who} ")]
+        if not check(len(line) == 1, f"the {who} printed its environment once: {line}"):
+            continue
+        check(f"LD_PRELOAD={want_preload} marker=" in line[0],
+              f"the {who} sees LD_PRELOAD={want_preload}: {line[0]}")
+        check(line[0].endswith("marker=(unset)"), f"the {who} sees no rerun marker: {line[0]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["preload", "linked", "execfail"])
@@ -108,12 +122,20 @@ def main():
         check(f"{args.np} ranks, sum {args.np}, 1 arguments" in p.stdout,
               "the program ran to its end with its argument")
         check_clean(p, out, STATUS)
+        # The environment the user gave the ranks, for the program and its children.
+        want = preload.get("LD_PRELOAD", env.get("LD_PRELOAD", "(unset)"))
+        p = run(launch + [args.program, str(STATUS), "env"], env, out)
+        check_env(p, want)
+        check_clean(p, out, STATUS)
         if args.mode != "preload":
             return verdict()
         # Without a launcher: the process's own status (negative: a signal).
         p = run([args.program, str(STATUS)], dict(env, **preload), out)
         check_lines(p.stdout, args.wrapper, 1)
         check("1 ranks, sum 1, 1 arguments" in p.stdout, "the singleton ran to its end")
+        check_clean(p, out, STATUS)
+        p = run([args.program, str(STATUS), "env"], dict(env, **preload), out)
+        check_env(p, want)
         check_clean(p, out, STATUS)
         # An argument list beyond any fixed buffer (the earlier 64 KB and 1,023
         # arguments): 1,100 of 90 bytes under Open MPI's launcher (its singleton cannot

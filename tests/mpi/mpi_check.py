@@ -1,5 +1,7 @@
 """Shared by the MPI test checkers: record failed checks, print the verdict."""
+import argparse
 import os
+import subprocess
 import sys
 import time
 
@@ -56,3 +58,26 @@ def wait_ranks_gone(outdir, timeout=30):
             check(not alive, f"the ranks writing to {outdir} are gone: {alive} still alive")
             return alive
         time.sleep(0.01)
+
+
+def launch_args(np=2, more=()):
+    """The options of a checker that runs one program under one MPI's launcher:
+    --mpirun, --program, --np (default np) and each name of more (required)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--np", type=int, default=np)
+    for name in more:
+        ap.add_argument(name, required=True)
+    return ap.parse_args()
+
+
+def run_cmd(cmd, env=None, cwd=None, tail=6000):
+    """Runs cmd (stdout and stderr together, 120 s at most), prints it, the end of its
+    output and its exit status; returns the CompletedProcess."""
+    print("+", " ".join(cmd))
+    p = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=120)
+    print(p.stdout[-tail:])
+    print("exit status", p.returncode)
+    return p

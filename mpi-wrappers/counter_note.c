@@ -1,0 +1,103 @@
+/* counter_note.c: the note that says which events did not open and why. Each reason is
+ * PAPI's whole explanation; when the machine has no PMU, every hardware event's reason
+ * ends with the same few sentences on the missing PMU (about 400 bytes), which the note
+ * repeated for each event. Here the longest run of closing sentences that two or more
+ * reasons share is said once, after the list, and each event refers to it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counter_note.h"
+
+/* Shared text shorter than this is left in place: a reference would save nothing. */
+#define MIN_SHARED 32
+
+void pmpi_failed_add(struct pmpi_failed *f, const char *name, const char *error, const char *reason)
+{
+    if (f->n >= PMPI_MAX_EVENTS)
+        return;
+    snprintf(f->name[f->n], PMPI_NAME_LEN, "%s", name);
+    if (asprintf(&f->why[f->n], "%s%s%s", error, reason && *reason ? ": " : "",
+                 reason && *reason ? reason : "") < 0)
+        f->why[f->n] = NULL;
+    f->n++;
+}
+
+void pmpi_failed_free(struct pmpi_failed *f)
+{
+    for (int i = 0; i < f->n; i++)
+        free(f->why[i]);
+    f->n = 0;
+}
+
+/* s starts a sentence of text: at its start or after ". ". */
+static int sentence_start(const char *text, const char *s)
+{
+    return s == text || (s - text >= 2 && s[-2] == '.' && s[-1] == ' ');
+}
+
+/* Does why end with the sentences `tail` (len bytes), starting a sentence of its own? */
+static int ends_with(const char *why, const char *tail, size_t len)
+{
+    size_t n = why ? strlen(why) : 0;
+    return n >= len && memcmp(why + n - len, tail, len) == 0 && sentence_start(why, why + n - len);
+}
+
+/* The longest closing sentences shared by two or more reasons, or NULL. */
+static const char *shared_tail(const struct pmpi_failed *f)
+{
+    const char *best = NULL;
+    size_t best_len = MIN_SHARED - 1;
+    for (int i = 0; i < f->n; i++)
+        for (const char *s = f->why[i]; s && *s; s++) {
+            size_t len = strlen(s);
+            if (len <= best_len || !sentence_start(f->why[i], s))
+                continue;
+            int holders = 0;
+            for (int j = 0; j < f->n; j++)
+                holders += ends_with(f->why[j], s, len);
+            if (holders >= 2) {
+                best = s;
+                best_len = len;
+            }
+        }
+    return best;
+}
+
+/* One event: "NAME (why)", its share of `tail` replaced by a reference. */
+static void put_event(FILE *out, const struct pmpi_failed *f, int i, const char *tail)
+{
+    const char *why = f->why[i] ? f->why[i] : "no memory to say why";
+    size_t len = strlen(why), cut = tail ? strlen(tail) : 0;
+    if (!tail || !ends_with(why, tail, cut)) {
+        fprintf(out, "%s (%s)", f->name[i], why);
+        return;
+    }
+    size_t head = len - cut;
+    while (head > 0 && (why[head - 1] == ' ' || why[head - 1] == '.'))
+        head--; /* the sentence before the tail loses its full stop, not its words */
+    fprintf(out, "%s (%.*s%ssee note 1)", f->name[i], (int)head, why, head ? "; " : "");
+}
+
+char *pmpi_failed_note(const struct pmpi_failed *f, const char *before, const char *after)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        return NULL;
+    const char *tail = shared_tail(f);
+    fputs(before, out);
+    for (int i = 0; i < f->n; i++) {
+        fputs(i ? ", " : "", out);
+        put_event(out, f, i, tail);
+    }
+    fputs(after, out);
+    if (tail)
+        fprintf(out, "; note 1: %s", tail);
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
