@@ -21,9 +21,9 @@
 #include "../../../src-c/lib/components/perf_event/perf_user_read.h"
 #include "pmu_hw.h"
 
-#define CALLS 200   /* per batch: about 20,000 instructions, under a timer tick's spacing */
+#define CALLS   200 /* per batch: about 20,000 instructions, under a timer tick's spacing */
 #define BATCHES 41  /* the least of these */
-#define MAX_EV 4
+#define MAX_EV  4
 
 static const char *names4[MAX_EV] = {"INST_RETIRED", "CPU_CYCLES", "BR_PRED", "BR_MIS_PRED"};
 static const uint64_t raw4[MAX_EV] = {0x08, 0x11, 0x12, 0x10};
@@ -37,7 +37,10 @@ static inline uint64_t vcount(void)
 }
 
 typedef void (*op_fn)(void);
-static __attribute__((noinline)) void op_nothing(void) { __asm__ volatile(""); }
+static __attribute__((noinline)) void op_nothing(void)
+{
+    __asm__ volatile("");
+}
 
 static double batch(op_fn op)
 {
@@ -76,8 +79,14 @@ static __attribute__((noinline)) void op_bare(void)
     }
     sink = s;
 }
-static __attribute__((noinline)) void op_read1(void) { PAPI_read(es1, vals); }
-static __attribute__((noinline)) void op_read4(void) { PAPI_read(es4, vals); }
+static __attribute__((noinline)) void op_read1(void)
+{
+    PAPI_read(es1, vals);
+}
+static __attribute__((noinline)) void op_read4(void)
+{
+    PAPI_read(es4, vals);
+}
 
 static int rdpmc_bit(void)
 {
@@ -109,8 +118,8 @@ static void raw_open(int n, int bit)
         a.config1 = UINT64_C(1) << bit;
         a.exclude_kernel = a.exclude_hv = 1;
         a.disabled = i == 0;
-        a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-                        PERF_FORMAT_TOTAL_TIME_RUNNING;
+        a.read_format =
+            PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
         raw_fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? raw_fd[0] : -1, 0);
         CHECK(raw_fd[i] >= 0, "perf_event_open raw 0x%llx: %s", (unsigned long long)raw4[i],
               strerror(errno));
@@ -175,8 +184,8 @@ int main(void)
            insns_per_tick, bare[0], bare[1], papi[0], papi[0] / bare[0], papi[1],
            papi[1] / bare[1]);
     for (int k = 0; k < 2; k++)
-        CHECK(papi[k] <= 1.5 * bare[k], "PAPI_read of %d events costs %.1f > 1.5 x %.1f",
-              k ? 4 : 1, papi[k], bare[k]);
+        CHECK(papi[k] <= 1.5 * bare[k], "PAPI_read of %d events costs %.1f > 1.5 x %.1f", k ? 4 : 1,
+              papi[k], bare[k]);
     PAPI_shutdown();
     return test_done("pmu_read_plt");
 }
