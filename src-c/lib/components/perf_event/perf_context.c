@@ -87,12 +87,28 @@ static int same_class(const struct perf_event_attr *a, const struct perf_event_a
 }
 
 /* A hardware counter of the calling thread, counted by itself only: the kernel's mmap
- * page then describes exactly what read() would return. */
+ * page then describes exactly what read() would return. Not in a multiplexed set, which
+ * is never read from user space (update_user_read), nor in one that another thread added
+ * to: a page would be mapped for nothing, and a mapped page of arm64 user access costs
+ * the kernel at every enable and disable (it clears the unused counters). */
 static int user_readable(const struct cmp_context *ctx, const struct perf_event_attr *a)
 {
     return pe_user_read_enabled() && ctx->pid == 0 && ctx->cpu < 0 && !ctx->target.inherit &&
-           pe_class_of(ctx->self) == PE_CORE && a->type != PERF_TYPE_SOFTWARE &&
-           a->type != PERF_TYPE_TRACEPOINT && a->type != PERF_TYPE_BREAKPOINT;
+           !ctx->target.multiplex && !ctx->other_adder && pe_class_of(ctx->self) == PE_CORE &&
+           a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_TRACEPOINT &&
+           a->type != PERF_TYPE_BREAKPOINT;
+}
+
+/* Another thread added an event: no user read of this set again (update_user_read), so
+ * the pages of the counting events go (a sampling event's ring stays: its samples). */
+static void drop_pages(struct cmp_context *ctx, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct pe_event *e = &ctx->ev[i];
+        if (e->page && !e->ring.meta && ctx->owner_pid == getpid())
+            munmap((void *)e->page, (size_t)sysconf(_SC_PAGESIZE));
+        e->page = NULL;
+    }
 }
 
 static void update_user_read(struct cmp_context *ctx)
@@ -322,10 +338,12 @@ int pe_add(struct cmp_context *ctx, int local, int *slot)
         ret = open_event(ctx, ctx->n);
     if (ret != PAPI_OK)
         return ret;
-    if (ctx->n == 0)
+    if (ctx->n == 0) {
         ctx->reader = papi_thread_pointer();
-    else if (papi_thread_pointer() != ctx->reader)
+    } else if (papi_thread_pointer() != ctx->reader && !ctx->other_adder) {
         ctx->other_adder = 1; /* that event counts the thread that added it */
+        drop_pages(ctx, ctx->n + 1); /* the one just opened too */
+    }
     *slot = ctx->n++;
     update_user_read(ctx);
     return PAPI_OK;
