@@ -72,6 +72,10 @@ struct cmp_context {
     unsigned long reset_flag;
     uintptr_t frozen;   /* after pe_stop of a set read from user space: its reader, whose
                            stopped counts are on the pages (perf_read.c), else 0 */
+    /* NULL, or the constant table whose context callbacks own this context (a hybrid
+     * machine's summed slots, hybrid_sets.c): perf_component.c and pe_read_values hand
+     * every call on it there. Such a context is never started itself. */
+    const struct papi_component *wrap;
 };
 
 #ifndef PERF_FORMAT_LOST

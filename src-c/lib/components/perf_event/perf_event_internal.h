@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "component.h"
+#include "pmu_state.h"
 
 enum pe_class { PE_CORE = 0, PE_UNCORE = 1 };
 
@@ -23,22 +24,8 @@ static inline enum pe_class pe_class_of(const struct papi_component *self)
     return (enum pe_class)(intptr_t)self->instance;
 }
 
-/* ---- PMU access (pmu_access.c) ------------------------------------------------------ */
-struct pmu_access {
-    bool have_cpu_pmu;        /* a core PMU under /sys/bus/event_source/devices */
-    bool software_pmus_only;  /* sysfs lists PMUs, and all are the kernel's software ones */
-    bool hw_open_works;       /* a hardware cycles/instructions event actually opened */
-    int sw_errno;             /* when not: perf_event_open's errno for a software event, 0
-                                 if software events open (seccomp, paranoid 3: not even they) */
-    int paranoid;             /* /proc/sys/kernel/perf_event_paranoid, or -100 if unreadable */
-    bool cap_perfmon;         /* CAP_PERFMON or CAP_SYS_ADMIN in the effective set */
-    int num_hw_counters;      /* general counters usable here; 0 when no PMU */
-    bool user_read_allowed;   /* the kernel lets user space read counters (rdpmc,
-                                 kernel.perf_user_access) and PAPI_USER_READ is not 0 */
-    char reason[CMP_REASON_LEN]; /* whole (component.h) */
-};
+/* ---- PMU access (pmu_access.c; the state in pmu_state.h) --------------------------- */
 PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
-extern struct pmu_access g_pmu PAPI_INTERNAL;
 /* perf_event_open with errno preserved. */
 PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu,
                                     int group_fd, unsigned long flags);
@@ -137,12 +124,6 @@ PAPI_INTERNAL int native_target_cpu(pid_t pid, int cpu);
 /* Whether the hardware event attr opens on a core PMU of part of the CPUs (hybrid) that
  * does not count on cpu: then its group does not run there, by design. */
 PAPI_INTERNAL bool native_core_type_elsewhere(const struct perf_event_attr *attr, int cpu);
-/* The perf_event instance's callbacks for this machine: on a hybrid machine the event-set
- * callbacks sum the per-core-type events of one slot (native_hybrid.c), else perf_context.c's. */
-PAPI_INTERNAL void native_hybrid_install(struct papi_component *self);
-/* The same with the choice made by the caller (tests: the summing callbacks on a machine
- * with one core type, with events made by native_intern_hybrid). */
-PAPI_INTERNAL void native_hybrid_callbacks(struct papi_component *self, bool hybrid);
 /* Whether the machine has several core PMUs (sysfs_hybrid_pmus). */
 PAPI_INTERNAL bool native_is_hybrid(void);
 

@@ -220,6 +220,8 @@ static __attribute__((noinline)) int read_values_slow(struct cmp_context *ctx,
                                                       struct cmp_count *out, uint64_t *base,
                                                       long long *values, int mode)
 {
+    if (ctx->wrap) /* its fast paths are off: it comes here (hybrid_sets.c) */
+        return ctx->wrap->read_values(ctx, out, base, values, mode);
     if (ctx->one_group && !ctx->carried && !ctx->sampling_on && ctx->fast_reader != papi_thread_pointer())
         return read_values_group(ctx, out, base, values, mode);
     int ret = read_slots_slow(ctx, out);
