@@ -30,13 +30,6 @@ static int perf_mappings(void)
     return n;
 }
 
-static inline uint64_t vcount(void)
-{
-    uint64_t v;
-    __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v)::"memory");
-    return v;
-}
-
 /* A set of the first n events of names the library adds; multiplexed when mpx. */
 static int set_of(int n, int mpx)
 {
@@ -53,20 +46,19 @@ static int set_of(int n, int mpx)
 }
 
 /* Guest instructions (kernel included) of the least of 9 stop + start pairs. */
-static double stop_start_cost(int es, int shift)
+static double stop_start_cost(int es)
 {
     long long v[MPX_EVENTS];
-    uint64_t freq, best = UINT64_MAX;
-    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(freq));
+    uint64_t best = UINT64_MAX;
     for (int k = 0; k < 9; k++) {
-        uint64_t a = vcount();
+        uint64_t a = pmu_vcount();
         PAPI_stop(es, v);
         PAPI_start(es);
-        uint64_t d = vcount() - a;
+        uint64_t d = pmu_vcount() - a;
         if (d < best)
             best = d;
     }
-    return (double)best * 1e9 / (double)freq / (double)(1 << shift);
+    return (double)best * pmu_insns_per_tick();
 }
 
 int main(void)
@@ -91,7 +83,7 @@ int main(void)
           "from user space)",
           MPX_EVENTS, with_mpx);
     CHECK_RET(PAPI_start(mpx), PAPI_OK);
-    double cost = stop_start_cost(mpx, pmu_icount_shift());
+    double cost = stop_start_cost(mpx);
     CHECK_RET(PAPI_stop(mpx, NULL), PAPI_OK);
     pmu_free_set(&mpx);
     printf("perf_event pages mapped: plain set of 2 events %d, multiplexed set of %d events %d; "

@@ -29,13 +29,6 @@ static const char *names4[MAX_EV] = {"INST_RETIRED", "CPU_CYCLES", "BR_PRED", "B
 static const uint64_t raw4[MAX_EV] = {0x08, 0x11, 0x12, 0x10};
 static double insns_per_tick;
 
-static inline uint64_t vcount(void)
-{
-    uint64_t v;
-    __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v)::"memory");
-    return v;
-}
-
 typedef void (*op_fn)(void);
 static __attribute__((noinline)) void op_nothing(void)
 {
@@ -44,10 +37,10 @@ static __attribute__((noinline)) void op_nothing(void)
 
 static double batch(op_fn op)
 {
-    uint64_t a = vcount();
+    uint64_t a = pmu_vcount();
     for (int i = 0; i < CALLS; i++)
         op();
-    return (double)(vcount() - a);
+    return (double)(pmu_vcount() - a);
 }
 
 /* Guest instructions per call of op, the calling loop subtracted. */
@@ -86,24 +79,6 @@ static __attribute__((noinline)) void op_read1(void)
 static __attribute__((noinline)) void op_read4(void)
 {
     PAPI_read(es4, vals);
-}
-
-static int rdpmc_bit(void)
-{
-    const char *pmus[] = {"armv8_pmuv3_0", "armv8_cortex_a57", "armv8_pmuv3", "armv8_neoverse_n1"};
-    for (size_t i = 0; i < sizeof pmus / sizeof pmus[0]; i++) {
-        char path[256];
-        int bit = -1;
-        snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/format/rdpmc", pmus[i]);
-        FILE *f = fopen(path, "r");
-        if (f) {
-            if (fscanf(f, "config1:%d", &bit) != 1)
-                bit = -1;
-            fclose(f);
-            return bit;
-        }
-    }
-    return -1;
 }
 
 static void raw_open(int n, int bit)
@@ -159,13 +134,11 @@ int main(void)
     if (!PAPI_get_component_info(0)->fast_counter_read)
         test_skip("kernel.perf_user_access is 0: PAPI_read takes read(), no user-space read "
                   "to compare with (the lane's a57ua boot has it)");
-    int bit = rdpmc_bit();
+    int bit = pmu_rdpmc_bit();
     CHECK(bit >= 0, "perf_user_access=1 but no PMU has a format/rdpmc");
     if (bit < 0)
         return test_done("pmu_read_plt");
-    uint64_t freq;
-    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(freq));
-    insns_per_tick = 1e9 / (double)freq / (double)(1 << pmu_icount_shift());
+    insns_per_tick = pmu_insns_per_tick();
     if (PAPI_query_named_event("BR_PRED") != PAPI_OK) { /* Cortex-A57's spelling */
         names4[2] = "BRANCH_PRED";
         names4[3] = "BRANCH_MISPRED";
