@@ -10,6 +10,7 @@
 
 #include "hybrid_sets.h"
 #include "perf_context.h"
+#include "perf_read.h"
 #include "sysfs_pmus.h"
 
 /* The core's context on a hybrid machine: a context of perf_context.c's type that is

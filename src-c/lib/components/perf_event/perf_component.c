@@ -9,6 +9,8 @@
 
 #include "perf_context.h"
 #include "hybrid_sets.h"
+#include "perf_read.h"
+#include "pmu_access.h"
 #include "perf_user_read.h"
 #include "perf_mhz.h"
 #include "hwinfo.h"

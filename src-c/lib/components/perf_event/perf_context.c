@@ -22,6 +22,10 @@
 #include <unistd.h>
 
 #include "perf_context.h"
+#include "perf_read.h"
+#include "perf_sampler.h"
+#include "perf_user_access.h"
+#include "pmu_state.h"
 
 #define READ_FORMAT \
     (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -31,11 +35,6 @@
 /* The kernel refused PERF_FORMAT_LOST once (before Linux 6.0): not asked again. */
 static atomic_int no_lost_format;
 
-int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-                      unsigned long flags)
-{
-    return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 /* After fork the child's thread pointer equals its parent's, but the counters are the
  * parent's: a user read there would read another task's counter (arm64: trap). No

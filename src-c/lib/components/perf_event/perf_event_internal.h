@@ -24,11 +24,6 @@ static inline enum pe_class pe_class_of(const struct papi_component *self)
     return (enum pe_class)(intptr_t)self->instance;
 }
 
-/* ---- PMU access (pmu_access.c; the state in pmu_state.h) --------------------------- */
-PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
-/* perf_event_open with errno preserved. */
-PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-                                    int group_fd, unsigned long flags);
 
 /* ---- native events (native_events.c: libpfm4; native_sysfs.c: the kernel's sysfs) ---- */
 /* Which description an event comes from: libpfm4 first where it knows the PMU, the
@@ -135,36 +130,5 @@ PAPI_INTERNAL bool native_is_hybrid(void);
 PAPI_INTERNAL const char *sysfs_cpu_model_table(void);
 /* The preset tables' CPU: libpfm4's core PMU, or sysfs_cpu_model_table's name. */
 PAPI_INTERNAL const char *native_core_pmu_name(void);
-
-/* ---- event-set contexts (perf_context.c, reads in perf_read.c) ---------------------------------------------- */
-PAPI_INTERNAL int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
-                                struct cmp_context **ctx);
-PAPI_INTERNAL void pe_ctx_destroy(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_add(struct cmp_context *ctx, int local, int *slot);
-PAPI_INTERNAL int pe_remove(struct cmp_context *ctx, int slot);
-PAPI_INTERNAL int pe_start(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_stop(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_read(struct cmp_context *ctx, struct cmp_count *out);
-PAPI_INTERNAL int pe_read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *base,
-                                 long long *values, int accum);
-PAPI_INTERNAL int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period);
-PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid,
-                                  int *source);
-/* PAPI_start's check (perf_context.c): whether group g, read as now after its enable and
- * as before at it, could not be scheduled (enabled time grew, running time did not), cpu
- * being the counted thread's CPU (native_target_cpu) for hybrid core PMUs. */
-PAPI_INTERNAL int pe_group_unscheduled(const struct cmp_context *ctx, int g,
-                                       const struct cmp_count *before,
-                                       const struct cmp_count *now, int cpu);
-PAPI_INTERNAL int pe_reset(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period);
-PAPI_INTERNAL int pe_arm_sampling(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg);
-
-/* ---- user-space counter reads (perf_user_access.c) ------------------------------------ */
-/* Set the config1 bit that the event's PMU names "rdpmc" in sysfs (arm64 user access);
- * no change when the PMU has no such format (x86 needs none). */
-PAPI_INTERNAL void pe_user_access_attr(struct perf_event_attr *attr);
-/* Whether user reads can be used at all here (kernel allows them, not switched off). */
-PAPI_INTERNAL bool pe_user_read_enabled(void);
 
 #endif

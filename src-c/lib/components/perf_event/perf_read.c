@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perf_context.h"
+#include "pe_types.h"
+#include "perf_read.h"
+#include "perf_sampler.h"
 #include "perf_user_read.h"
 
 /* pmc_width with time_shift above it, as one 32-bit load: perf_user_signed takes the
