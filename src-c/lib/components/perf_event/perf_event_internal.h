@@ -1,5 +1,9 @@
-/* perf_event_internal.h: what the files of the perf_event component share. Not seen by
- * the core, which reaches this component only through component.h.
+/* perf_event_internal.h: the perf_event component's native events (native_events.c,
+ * native_sysfs.c, native_hybrid.c, sysfs_cpu_model.c) and its two instances' classes. Not
+ * seen by the core, which reaches this component only through component.h. The event
+ * sets have their own headers (pe_types.h, perf_context.h, perf_read.h ...), the probe's
+ * state is pmu_state.h. (These four naming files still call each other: the folder's one
+ * call cycle.)
  *
  * One implementation, two instances: "perf_event" (core and software PMUs, counted per
  * thread) and "perf_event_uncore" (uncore PMUs, counted per CPU). An instance's class
