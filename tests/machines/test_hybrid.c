@@ -9,15 +9,19 @@
  *    enabled and did not run is a conflict, except for a group of the core type the
  *    thread is not on (cpu_atom's while on CPU 0, cpu_core's while on CPU 12);
  *  - the component lists both core PMUs.
- * Then on this machine (no replay): the summing event-set callbacks, installed on a copy
- * of the perf_event component, count a slot made of two software events (page faults
- * and minor faults: 2N for N fresh pages) next to a plain slot, through read, accum,
- * remove; overflow on a summed slot is refused with the reason. */
+ * Then on this machine (no replay): a context of the summing event-set table
+ * (pe_hybrid_sets, constant), driven through the perf_event component's own callbacks,
+ * counts a slot made of two software events (page faults and minor faults: 2N for N
+ * fresh pages) next to a plain slot, through read, accum, remove; overflow on a summed
+ * slot is refused with the reason; PAPI_reset and ring sampling are refused quietly
+ * (PAPI_ENOSUPP: the core then moves its baselines, profiling takes the signals), where
+ * perf_context.c's reset and sampling once read the summing context as their own. */
 #include <linux/perf_event.h>
 
 #include "events.h"
 #include "papi_globals.h"
 #include "perf_context.h"
+#include "hybrid_sets.h"
 #include "papi_test.h"
 
 extern struct papi_component perf_event_component;
@@ -120,12 +124,11 @@ static void live_summing(void)
     int subs[2] = {cmp_local(pf), cmp_local(minor)};
     int both = native_intern_hybrid("test::faults-summed", subs, 2);
     CHECK(both >= 0, "native_intern_hybrid: %d", both);
-    struct papi_component c = perf_event_component;
-    native_hybrid_callbacks(&c, true);
+    const struct papi_component c = perf_event_component;
     struct cmp_target t = {.domain = PAPI_DOM_USER, .granularity = PAPI_GRN_THR, .cpu = -1};
     struct cmp_context *ctx = NULL;
     int s_sum = -1, s_plain = -1;
-    CHECK_RET(c.ctx_create(&c, &t, &ctx), PAPI_OK);
+    CHECK_RET(pe_hybrid_sets.ctx_create(&c, &t, &ctx), PAPI_OK);
     CHECK_RET(c.add(ctx, cmp_local(pf), &s_plain), PAPI_OK);
     if (c.add(ctx, both, &s_sum) != PAPI_OK)
         test_skip("software events do not open here");
@@ -134,6 +137,7 @@ static void live_summing(void)
     CHECK_RET(c.set_overflow(ctx, s_sum, 1000), PAPI_ECNFLCT);
     CHECK(strstr(papi_last_error_detail(), "core types") != NULL, "reason: %s",
           papi_last_error_detail());
+    CHECK_RET(c.set_sampling(ctx, s_plain, 1000), PAPI_ENOSUPP);
 
     struct cmp_count out[2];
     uint64_t base[2];
@@ -155,6 +159,7 @@ static void live_summing(void)
     CHECK_RET(c.read_values(ctx, out, base, v, CMP_READ_ACCUM), PAPI_OK);
     CHECK_EQ_LL(v[0], 150);
     CHECK_EQ_LL(v[1], 300);
+    CHECK_RET(c.reset(ctx), PAPI_ENOSUPP);
     CHECK_RET(c.stop(ctx), PAPI_OK);
     /* Removing the plain slot shifts the summed one down, still summed. */
     CHECK_RET(c.remove(ctx, 0), PAPI_OK);

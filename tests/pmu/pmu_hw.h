@@ -8,6 +8,7 @@
 #error "the PMU lane tests are aarch64 programs (cross-built by scripts/pmu-lane.sh)"
 #endif
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,42 @@ static inline void pmu_require_hw(void)
                  ci && ci->disabled_reason[0] ? ci->disabled_reason : "PAPI_num_hwctrs() <= 0");
         test_skip(why);
     }
+}
+
+/* Every guest instruction (kernel included) as virtual-counter ticks: under -icount each
+ * instruction advances virtual time by 2^shift ns (pmu_insns_per_tick converts). */
+static inline __attribute__((unused)) uint64_t pmu_vcount(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v)::"memory");
+    return v;
+}
+
+static inline __attribute__((unused)) double pmu_insns_per_tick(void)
+{
+    uint64_t freq;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(freq));
+    return 1e9 / (double)freq / (double)(1 << pmu_icount_shift());
+}
+
+/* config1 bit of the CPU PMU's sysfs "rdpmc" format (arm64 user access), or -1. */
+static inline __attribute__((unused)) int pmu_rdpmc_bit(void)
+{
+    static const char *const pmus[] = {"armv8_pmuv3_0", "armv8_cortex_a57", "armv8_pmuv3",
+                                       "armv8_neoverse_n1"};
+    for (size_t i = 0; i < sizeof pmus / sizeof pmus[0]; i++) {
+        char path[256];
+        int bit = -1;
+        snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/format/rdpmc", pmus[i]);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (fscanf(f, "config1:%d", &bit) != 1)
+                bit = -1;
+            fclose(f);
+            return bit;
+        }
+    }
+    return -1;
 }
 
 /* A new event set holding the named native events, in that order; exits on failure. */

@@ -116,7 +116,7 @@ static inline struct eventset *es_lookup(int handle) /* NULL if not a live set *
 {
     if ((unsigned)handle >> __builtin_ctz(MAX_EVENTSETS)) /* a power of 2: one compare */
         return NULL;
-    es_slot_t *t = atomic_load_explicit(&es_tables.current, memory_order_relaxed);
+    es_slot_t *t = ES_PEEK(*(es_slot_t **)&es_tables.current); /* relaxed, with an offset */
     return atomic_load_explicit(&t[handle], memory_order_acquire);
 }
 PAPI_INTERNAL int es_get(int handle, struct eventset **es);  /* PAPI_ENOEVST / PAPI_ENOINIT */

@@ -253,7 +253,8 @@ static int drop_inherited(void)
  * dropping its parent's sets (close, no ioctl). The guarded calls are out already
  * (papi_calls_block_and_drain); PAPI_read and PAPI_accum of a set by its starting thread
  * are not guarded (counting.c): every set is taken out of the table and out of their
- * reach (reader and fast_read cleared), a barrier runs on every thread, and each set is
+ * reach (reader and fast_read cleared), a barrier runs on every thread (when another
+ * thread was a set's reader: only it may be inside the unguarded read), and each set is
  * freed once no read is inside it (but one this thread is inside: PAPI_shutdown from a
  * signal handler that interrupted it). */
 static void free_all(int stop_running)
@@ -261,6 +262,8 @@ static void free_all(int stop_running)
     drop_inherited();
     es_slot_t *t = current_table();
     struct eventset *taken = NULL;
+    uintptr_t me = papi_thread_pointer();
+    int foreign = 0;
     int top = atomic_load_explicit(&es_top, memory_order_acquire);
     for (int h = 0; h < top; h++) {
         if (!atomic_load_explicit(&t[h], memory_order_relaxed))
@@ -268,15 +271,16 @@ static void free_all(int stop_running)
         struct eventset *es = atomic_exchange(&t[h], NULL);
         if (!es)
             continue;
-        __atomic_store_n(&es->reader, 0, __ATOMIC_RELAXED);
+        uintptr_t reader = __atomic_exchange_n(&es->reader, 0, __ATOMIC_RELAXED);
+        foreign |= reader != 0 && reader != me;
         __atomic_store_n(&es->fast_read, NULL, __ATOMIC_RELAXED);
         es->next_free = taken;
         taken = es;
     }
     if (!taken)
         return;
-    papi_barrier_everywhere();
-    uintptr_t me = papi_thread_pointer();
+    if (foreign)
+        papi_barrier_everywhere();
     while (taken) {
         struct eventset *es = taken;
         taken = es->next_free;

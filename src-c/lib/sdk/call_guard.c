@@ -3,11 +3,23 @@
  * gives it back when it ends (a thread-exit key); slots stay on one list, reused, until
  * the library is unloaded. The shutdown sets "blocked", makes every thread's earlier
  * stores visible with membarrier(2) and waits until every slot but its own is outside:
- * either a call sees "blocked", or the shutdown sees the call. */
-#include <errno.h>
+ * either a call sees "blocked", or the shutdown sees the call.
+ *
+ * The expedited membarrier needs a registration, which waits for an RCU grace period (6
+ * to 18 ms seen) when the process has another thread already, and is one memory barrier
+ * when it has not. So the registration is made at the first guarded call only while the
+ * process has one thread (glibc's __libc_single_threaded), else by the first barrier
+ * that is needed: PAPI_library_init and the calls never wait for a grace period, and a
+ * shutdown with no other thread inside the library needs no barrier at all. */
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define PAPI_HAVE_SINGLE_THREADED 1
+#endif
+#endif
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -23,7 +35,8 @@ static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t slot_key;
 static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
 static int slot_key_made;
-static int expedited; /* MEMBARRIER_CMD_PRIVATE_EXPEDITED is registered */
+static int expedited; /* MEMBARRIER_CMD_PRIVATE_EXPEDITED and its registration exist */
+static int registered; /* ... and this process registered (may be lost in a forked child) */
 static int global;    /* MEMBARRIER_CMD_GLOBAL is supported */
 
 /* The thread ends: its slot goes back. A thread-exit destructor that runs after this one
@@ -40,12 +53,32 @@ static void slot_exit(void *arg)
 
 static int membarrier(int cmd) { return (int)syscall(SYS_membarrier, cmd, 0, 0); }
 
+/* 1 only when this process has never had a second thread (0 when it cannot tell). */
+static int single_threaded(void)
+{
+#ifdef PAPI_HAVE_SINGLE_THREADED
+    return __libc_single_threaded;
+#else
+    return 0;
+#endif
+}
+
+static int register_expedited(void)
+{
+    if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+        return 0;
+    __atomic_store_n(&registered, 1, __ATOMIC_RELAXED);
+    return 1;
+}
+
 static void probe_barrier(void)
 {
     int cmds = membarrier(MEMBARRIER_CMD_QUERY);
+    const int both = MEMBARRIER_CMD_PRIVATE_EXPEDITED | MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED;
     global = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL);
-    expedited = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-                membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+    expedited = cmds > 0 && (cmds & both) == both;
+    if (expedited && single_threaded()) /* alone: no grace period to wait for */
+        expedited = register_expedited();
     __atomic_store_n(&papi_barrier_ok, expedited || global, __ATOMIC_RELAXED);
     /* Before any guarded call enters: each registers its thread's slot first (which runs
      * this once). */
@@ -129,19 +162,20 @@ void papi_calls_unload(void)
 }
 
 /* A full barrier on every thread of the process. The expedited command needs the
- * registration, which a forked child may lack: register again, then the global
- * command. Where the kernel refuses both (papi_barrier_ok turns 0), later calls fence
- * themselves (call_guard.h) and the sets' unguarded fast path is off (counting.c); the
- * threads already past their store are given time to publish it (a store buffer drains
- * in microseconds, not a guarantee the kernel gives: the one case left to chance). */
+ * registration: made here when the probe could not make it cheaply (the one grace
+ * period, paid by the first shutdown that needs a barrier), or again in a forked child,
+ * which may lack it; else the global command. Where the kernel refuses both
+ * (papi_barrier_ok turns 0), later calls fence themselves (call_guard.h) and the sets'
+ * unguarded fast path is off (counting.c); the threads already past their store are
+ * given time to publish it (a store buffer drains in microseconds, not a guarantee the
+ * kernel gives: the one case left to chance). */
 int papi_barrier_everywhere(void)
 {
     pthread_once(&slot_once, make_slot_key);
-    if (expedited && membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
-        return 1;
-    if (expedited && errno == EPERM &&
-        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0 &&
+    if (expedited && __atomic_load_n(&registered, __ATOMIC_RELAXED) &&
         membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+        return 1;
+    if (expedited && register_expedited() && membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
         return 1;
     if (global && membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
         return 1;
@@ -154,10 +188,26 @@ int papi_barrier_everywhere(void)
     return 0;
 }
 
+/* Whether a thread other than the caller holds a slot (slots_lock held). */
+static int other_slots(void)
+{
+    for (const struct papi_call_slot *s = slots; s; s = s->next)
+        if (s != papi_call_self && __atomic_load_n(&s->in_use, __ATOMIC_ACQUIRE))
+            return 1;
+    return 0;
+}
+
+/* The barrier only when another thread holds a slot: a thread that takes its first slot
+ * after this look takes slots_lock after the shutdown released it, so its look at the
+ * flags comes after "blocked" was set (the mutex orders them), barrier or not. */
 void papi_calls_block_and_drain(void)
 {
     __atomic_fetch_or(&papi_call_flags, PAPI_CALLS_BLOCKED, __ATOMIC_SEQ_CST);
-    papi_barrier_everywhere();
+    pthread_mutex_lock(&slots_lock);
+    int others = other_slots();
+    pthread_mutex_unlock(&slots_lock);
+    if (others)
+        papi_barrier_everywhere();
     pthread_mutex_lock(&slots_lock);
     for (struct papi_call_slot *s = slots; s; s = s->next) {
         if (s == papi_call_self)

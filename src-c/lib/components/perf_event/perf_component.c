@@ -7,13 +7,18 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "perf_event_internal.h"
+#include "perf_context.h"
+#include "hybrid_sets.h"
+#include "perf_read.h"
+#include "pmu_access.h"
 #include "perf_user_read.h"
 #include "perf_mhz.h"
 #include "hwinfo.h"
 #include "sysfs_pmus.h"
 
-struct pmu_access g_pmu;
+/* Whether this machine has several core types: its event sets are then hybrid_sets.c's
+ * (found at each probe; the callbacks below never change). */
+static bool hybrid_sets;
 
 static char *perf_pmu_names[] = {"perf", "perf_raw", NULL};
 
@@ -34,7 +39,7 @@ static int pe_probe(struct papi_component *self, struct cmp_status *st)
         return ret;
     if (pe_class_of(self) == PE_CORE) {
         pmu_access_probe(&g_pmu);
-        native_hybrid_install(self); /* several core types: slots summed over them */
+        hybrid_sets = native_is_hybrid(); /* several core types: slots summed over them */
         papi_strcpy(st->reason, sizeof st->reason, g_pmu.reason);
         /* Software events still count when the hardware is missing; only a refusal of
          * perf_event_open itself (seccomp, perf_event_paranoid, no perf events in the
@@ -186,15 +191,60 @@ static int pe_query(const struct papi_component *self, int local, int domain)
     return native_encode(local, domain, &attr);
 }
 
+/* ---- event-set contexts: perf_context.c's, or those of a wrapper table -------------- */
+
+static int set_create(const struct papi_component *self, const struct cmp_target *t,
+                      struct cmp_context **ctx)
+{
+    if (hybrid_sets && pe_class_of(self) == PE_CORE)
+        return pe_hybrid_sets.ctx_create(self, t, ctx);
+    return pe_ctx_create(self, t, ctx);
+}
+
+static void set_destroy(struct cmp_context *c)
+{
+    if (c && c->wrap)
+        c->wrap->ctx_destroy(c);
+    else
+        pe_ctx_destroy(c);
+}
+
+/* Each callback: the wrapper's when the context names one, else perf_context.c's. */
+#define SET_CALL(fn, pe_fn, ...) return c->wrap ? c->wrap->fn(c, __VA_ARGS__) : pe_fn(c, __VA_ARGS__)
+static int set_add(struct cmp_context *c, int local, int *slot) { SET_CALL(add, pe_add, local, slot); }
+static int set_remove(struct cmp_context *c, int slot) { SET_CALL(remove, pe_remove, slot); }
+static int set_start(struct cmp_context *c) { return c->wrap ? c->wrap->start(c) : pe_start(c); }
+static int set_stop(struct cmp_context *c) { return c->wrap ? c->wrap->stop(c) : pe_stop(c); }
+static int set_read(struct cmp_context *c, struct cmp_count *out) { SET_CALL(read, pe_read, out); }
+static int set_reset(struct cmp_context *c) { return c->wrap ? c->wrap->reset(c) : pe_reset(c); }
+static int set_overflow(struct cmp_context *c, int slot, uint64_t period)
+{
+    SET_CALL(set_overflow, pe_set_overflow, slot, period);
+}
+static int set_arm_overflow(struct cmp_context *c, int slot, int signo, pid_t tid, int *source)
+{
+    SET_CALL(arm_overflow, pe_arm_overflow, slot, signo, tid, source);
+}
+static int set_sampling(struct cmp_context *c, int slot, uint64_t period)
+{
+    SET_CALL(set_sampling, pe_set_sampling, slot, period);
+}
+static int set_arm_sampling(struct cmp_context *c, int slot, cmp_sample_fn fn, void *arg)
+{
+    SET_CALL(arm_sampling, pe_arm_sampling, slot, fn, arg);
+}
+
+/* read_values is pe_read_values itself, PAPI_read's hot path: a wrapped context, never
+ * started, reaches its slow path, which hands it on. */
 #define PE_CALLBACKS                                                                      \
     .probe = pe_probe, .fill_info = pe_fill_info, .preset_pmu = pe_preset_pmu,            \
     .name_to_code = pe_name_to_code, .code_to_name = pe_code_to_name,                     \
     .enumerate = pe_enumerate, .event_info = pe_event_info, .query = pe_query,            \
-    .ctx_create = pe_ctx_create, .ctx_destroy = pe_ctx_destroy, .add = pe_add,            \
-    .remove = pe_remove, .start = pe_start, .stop = pe_stop, .read = pe_read,             \
-    .read_values = pe_read_values, .reset = pe_reset,                                     \
-    .set_overflow = pe_set_overflow, .arm_overflow = pe_arm_overflow,                     \
-    .set_sampling = pe_set_sampling, .arm_sampling = pe_arm_sampling
+    .ctx_create = set_create, .ctx_destroy = set_destroy, .add = set_add,                 \
+    .remove = set_remove, .start = set_start, .stop = set_stop, .read = set_read,         \
+    .read_values = pe_read_values, .reset = set_reset, .set_overflow = set_overflow,      \
+    .arm_overflow = set_arm_overflow, .set_sampling = set_sampling,                       \
+    .arm_sampling = set_arm_sampling
 
 struct papi_component perf_event_component PAPI_INTERNAL = {
     .name = "perf_event", .instance = (void *)(intptr_t)PE_CORE, PE_CALLBACKS};

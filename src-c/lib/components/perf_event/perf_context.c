@@ -22,6 +22,10 @@
 #include <unistd.h>
 
 #include "perf_context.h"
+#include "perf_read.h"
+#include "perf_sampler.h"
+#include "perf_user_access.h"
+#include "pmu_state.h"
 
 #define READ_FORMAT \
     (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -31,11 +35,6 @@
 /* The kernel refused PERF_FORMAT_LOST once (before Linux 6.0): not asked again. */
 static atomic_int no_lost_format;
 
-int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-                      unsigned long flags)
-{
-    return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 /* After fork the child's thread pointer equals its parent's, but the counters are the
  * parent's: a user read there would read another task's counter (arm64: trap). No
@@ -87,12 +86,28 @@ static int same_class(const struct perf_event_attr *a, const struct perf_event_a
 }
 
 /* A hardware counter of the calling thread, counted by itself only: the kernel's mmap
- * page then describes exactly what read() would return. */
+ * page then describes exactly what read() would return. Not in a multiplexed set, which
+ * is never read from user space (update_user_read), nor in one that another thread added
+ * to: a page would be mapped for nothing, and a mapped page of arm64 user access costs
+ * the kernel at every enable and disable (it clears the unused counters). */
 static int user_readable(const struct cmp_context *ctx, const struct perf_event_attr *a)
 {
     return pe_user_read_enabled() && ctx->pid == 0 && ctx->cpu < 0 && !ctx->target.inherit &&
-           pe_class_of(ctx->self) == PE_CORE && a->type != PERF_TYPE_SOFTWARE &&
-           a->type != PERF_TYPE_TRACEPOINT && a->type != PERF_TYPE_BREAKPOINT;
+           !ctx->target.multiplex && !ctx->other_adder && pe_class_of(ctx->self) == PE_CORE &&
+           a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_TRACEPOINT &&
+           a->type != PERF_TYPE_BREAKPOINT;
+}
+
+/* Another thread added an event: no user read of this set again (update_user_read), so
+ * the pages of the counting events go (a sampling event's ring stays: its samples). */
+static void drop_pages(struct cmp_context *ctx, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct pe_event *e = &ctx->ev[i];
+        if (e->page && !e->ring.meta && ctx->owner_pid == getpid())
+            munmap((void *)e->page, (size_t)sysconf(_SC_PAGESIZE));
+        e->page = NULL;
+    }
 }
 
 static void update_user_read(struct cmp_context *ctx)
@@ -322,10 +337,12 @@ int pe_add(struct cmp_context *ctx, int local, int *slot)
         ret = open_event(ctx, ctx->n);
     if (ret != PAPI_OK)
         return ret;
-    if (ctx->n == 0)
+    if (ctx->n == 0) {
         ctx->reader = papi_thread_pointer();
-    else if (papi_thread_pointer() != ctx->reader)
+    } else if (papi_thread_pointer() != ctx->reader && !ctx->other_adder) {
         ctx->other_adder = 1; /* that event counts the thread that added it */
+        drop_pages(ctx, ctx->n + 1); /* the one just opened too */
+    }
     *slot = ctx->n++;
     update_user_read(ctx);
     return PAPI_OK;

@@ -1,5 +1,9 @@
-/* perf_event_internal.h: what the files of the perf_event component share. Not seen by
- * the core, which reaches this component only through component.h.
+/* perf_event_internal.h: the perf_event component's native events (native_events.c,
+ * native_sysfs.c, native_hybrid.c, sysfs_cpu_model.c) and its two instances' classes. Not
+ * seen by the core, which reaches this component only through component.h. The event
+ * sets have their own headers (pe_types.h, perf_context.h, perf_read.h ...), the probe's
+ * state is pmu_state.h. (These four naming files still call each other: the folder's one
+ * call cycle.)
  *
  * One implementation, two instances: "perf_event" (core and software PMUs, counted per
  * thread) and "perf_event_uncore" (uncore PMUs, counted per CPU). An instance's class
@@ -15,6 +19,7 @@
 #include <sys/types.h>
 
 #include "component.h"
+#include "pmu_state.h"
 
 enum pe_class { PE_CORE = 0, PE_UNCORE = 1 };
 
@@ -23,25 +28,6 @@ static inline enum pe_class pe_class_of(const struct papi_component *self)
     return (enum pe_class)(intptr_t)self->instance;
 }
 
-/* ---- PMU access (pmu_access.c) ------------------------------------------------------ */
-struct pmu_access {
-    bool have_cpu_pmu;        /* a core PMU under /sys/bus/event_source/devices */
-    bool software_pmus_only;  /* sysfs lists PMUs, and all are the kernel's software ones */
-    bool hw_open_works;       /* a hardware cycles/instructions event actually opened */
-    int sw_errno;             /* when not: perf_event_open's errno for a software event, 0
-                                 if software events open (seccomp, paranoid 3: not even they) */
-    int paranoid;             /* /proc/sys/kernel/perf_event_paranoid, or -100 if unreadable */
-    bool cap_perfmon;         /* CAP_PERFMON or CAP_SYS_ADMIN in the effective set */
-    int num_hw_counters;      /* general counters usable here; 0 when no PMU */
-    bool user_read_allowed;   /* the kernel lets user space read counters (rdpmc,
-                                 kernel.perf_user_access) and PAPI_USER_READ is not 0 */
-    char reason[CMP_REASON_LEN]; /* whole (component.h) */
-};
-PAPI_INTERNAL void pmu_access_probe(struct pmu_access *out);
-extern struct pmu_access g_pmu PAPI_INTERNAL;
-/* perf_event_open with errno preserved. */
-PAPI_INTERNAL int perf_syscall_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-                                    int group_fd, unsigned long flags);
 
 /* ---- native events (native_events.c: libpfm4; native_sysfs.c: the kernel's sysfs) ---- */
 /* Which description an event comes from: libpfm4 first where it knows the PMU, the
@@ -137,12 +123,6 @@ PAPI_INTERNAL int native_target_cpu(pid_t pid, int cpu);
 /* Whether the hardware event attr opens on a core PMU of part of the CPUs (hybrid) that
  * does not count on cpu: then its group does not run there, by design. */
 PAPI_INTERNAL bool native_core_type_elsewhere(const struct perf_event_attr *attr, int cpu);
-/* The perf_event instance's callbacks for this machine: on a hybrid machine the event-set
- * callbacks sum the per-core-type events of one slot (native_hybrid.c), else perf_context.c's. */
-PAPI_INTERNAL void native_hybrid_install(struct papi_component *self);
-/* The same with the choice made by the caller (tests: the summing callbacks on a machine
- * with one core type, with events made by native_intern_hybrid). */
-PAPI_INTERNAL void native_hybrid_callbacks(struct papi_component *self, bool hybrid);
 /* Whether the machine has several core PMUs (sysfs_hybrid_pmus). */
 PAPI_INTERNAL bool native_is_hybrid(void);
 
@@ -154,36 +134,5 @@ PAPI_INTERNAL bool native_is_hybrid(void);
 PAPI_INTERNAL const char *sysfs_cpu_model_table(void);
 /* The preset tables' CPU: libpfm4's core PMU, or sysfs_cpu_model_table's name. */
 PAPI_INTERNAL const char *native_core_pmu_name(void);
-
-/* ---- event-set contexts (perf_context.c, reads in perf_read.c) ---------------------------------------------- */
-PAPI_INTERNAL int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,
-                                struct cmp_context **ctx);
-PAPI_INTERNAL void pe_ctx_destroy(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_add(struct cmp_context *ctx, int local, int *slot);
-PAPI_INTERNAL int pe_remove(struct cmp_context *ctx, int slot);
-PAPI_INTERNAL int pe_start(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_stop(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_read(struct cmp_context *ctx, struct cmp_count *out);
-PAPI_INTERNAL int pe_read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *base,
-                                 long long *values, int accum);
-PAPI_INTERNAL int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period);
-PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid,
-                                  int *source);
-/* PAPI_start's check (perf_context.c): whether group g, read as now after its enable and
- * as before at it, could not be scheduled (enabled time grew, running time did not), cpu
- * being the counted thread's CPU (native_target_cpu) for hybrid core PMUs. */
-PAPI_INTERNAL int pe_group_unscheduled(const struct cmp_context *ctx, int g,
-                                       const struct cmp_count *before,
-                                       const struct cmp_count *now, int cpu);
-PAPI_INTERNAL int pe_reset(struct cmp_context *ctx);
-PAPI_INTERNAL int pe_set_sampling(struct cmp_context *ctx, int slot, uint64_t period);
-PAPI_INTERNAL int pe_arm_sampling(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg);
-
-/* ---- user-space counter reads (perf_user_access.c) ------------------------------------ */
-/* Set the config1 bit that the event's PMU names "rdpmc" in sysfs (arm64 user access);
- * no change when the PMU has no such format (x86 needs none). */
-PAPI_INTERNAL void pe_user_access_attr(struct perf_event_attr *attr);
-/* Whether user reads can be used at all here (kernel allows them, not switched off). */
-PAPI_INTERNAL bool pe_user_read_enabled(void);
 
 #endif

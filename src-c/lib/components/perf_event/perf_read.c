@@ -13,30 +13,43 @@
  * time conversion unless asked (CMP_READ_TIMES): a set that is not multiplexed needs
  * only its counts. */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "perf_context.h"
+#include "pe_types.h"
+#include "perf_read.h"
+#include "perf_sampler.h"
 #include "perf_user_read.h"
 
+/* pmc_width with time_shift above it, as one 32-bit load: perf_user_signed takes the
+ * width modulo 64, and time_shift << 16 is a multiple of 64 (no zero-extension of a
+ * 16-bit load on the hot path). */
+static inline uint32_t width_word(const struct perf_event_mmap_page *pc)
+{
+    _Static_assert(offsetof(struct perf_event_mmap_page, time_shift) ==
+                       offsetof(struct perf_event_mmap_page, pmc_width) + 2,
+                   "pmc_width and time_shift are adjacent");
+    typedef uint32_t __attribute__((may_alias)) word;
+    return *(const volatile word *)(const void *)&pc->pmc_width;
+}
+
 /* The count alone of a group member whose group leader's times were just read: the
- * seqlock of linux/perf_event.h without the time conversion. */
+ * seqlock of linux/perf_event.h without the time conversion, with the counter and its
+ * sign taken the short way (perf_user_counter, perf_user_signed). */
 static inline __attribute__((always_inline)) int user_count(const struct perf_event_mmap_page *pc,
                                                             uint64_t *count)
 {
 #if PERF_USER_READ_ARCH
     uint32_t seq;
-    uint64_t c;
+    uint64_t c, raw;
     do {
         seq = PERF_USER_ONCE(pc->lock);
         PERF_USER_BARRIER();
         uint64_t caps = PERF_USER_ONCE(pc->capabilities);
-        uint32_t index = PERF_USER_ONCE(pc->index);
-        if (!(caps & PERF_USER_CAP_RDPMC) || index == 0 || index > PERF_USER_MAX_INDEX)
+        if (!(caps & PERF_USER_CAP_RDPMC) || !perf_user_counter(PERF_USER_ONCE(pc->index), &raw))
             return 0;
-        c = (uint64_t)PERF_USER_ONCE(pc->offset) +
-            (uint64_t)perf_user_sign_extend(perf_user_hw_counter(index),
-                                            PERF_USER_ONCE(pc->pmc_width));
+        c = (uint64_t)PERF_USER_ONCE(pc->offset) + (uint64_t)perf_user_signed(raw, width_word(pc));
         PERF_USER_BARRIER();
     } while (PERF_USER_ONCE(pc->lock) != seq);
     *count = c;
@@ -209,6 +222,8 @@ static __attribute__((noinline)) int read_values_slow(struct cmp_context *ctx,
                                                       struct cmp_count *out, uint64_t *base,
                                                       long long *values, int mode)
 {
+    if (ctx->wrap) /* its fast paths are off: it comes here (hybrid_sets.c) */
+        return ctx->wrap->read_values(ctx, out, base, values, mode);
     if (ctx->one_group && !ctx->carried && !ctx->sampling_on && ctx->fast_reader != papi_thread_pointer())
         return read_values_group(ctx, out, base, values, mode);
     int ret = read_slots_slow(ctx, out);

@@ -29,8 +29,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "perf_context.h"
+#include "pe_types.h"
 #include "perf_ring.h"
+#include "perf_sampler.h"
 
 #define PE_SAMPLERS 256 /* contexts sampling into rings at once */
 #define STOP_TOKEN  UINT32_MAX

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf_event_internal.h"
+#include "perf_user_access.h"
+#include "pmu_state.h"
 #include "sysfs_pmus.h"
 
 /* The PMU that has a "rdpmc" format: its type and the config1 bit, found once. */

@@ -119,6 +119,66 @@ static inline int64_t perf_user_sign_extend(uint64_t raw, uint16_t width)
     return (int64_t)(raw << shift) >> shift;
 }
 
+/* The count-only loop of PAPI_read (perf_read.c), the documented loop's counter part in
+ * fewer instructions: the raw counter of page index into *v, or 0 when the index names
+ * no counter here (0: the event is not on one). On arm64 one bounds check and a jump into
+ * a table of fixed 8-byte entries (mrs, b): 8 instructions where perf_user_hw_counter's
+ * switch and the loop's own index checks take 12 and two more to find their table. Not
+ * where branch targets must be marked (BTI): the entries carry no landing pad. */
+static inline __attribute__((always_inline)) int perf_user_counter(uint32_t index, uint64_t *v)
+{
+#if defined(__aarch64__) && !defined(__ARM_FEATURE_BTI_DEFAULT)
+    uint64_t at;
+    if (index - 1u >= PERF_USER_MAX_INDEX)
+        return 0;
+    /* entry index - 1: pmevcntr<index - 1>, the last (index 32) the cycle counter */
+#define PERF_USER_ENTRY(n) "mrs %0, pmevcntr" #n "_el0\n\tb 2f\n\t"
+    __asm__ __volatile__("adr %1, 1f\n\t"
+                         "add %1, %1, %x2, lsl #3\n\t"
+                         "br %1\n"
+                         "1:\n\t" PERF_USER_ENTRY(0) PERF_USER_ENTRY(1) PERF_USER_ENTRY(2)
+                         PERF_USER_ENTRY(3) PERF_USER_ENTRY(4) PERF_USER_ENTRY(5) PERF_USER_ENTRY(6)
+                         PERF_USER_ENTRY(7) PERF_USER_ENTRY(8) PERF_USER_ENTRY(9) PERF_USER_ENTRY(10)
+                         PERF_USER_ENTRY(11) PERF_USER_ENTRY(12) PERF_USER_ENTRY(13)
+                         PERF_USER_ENTRY(14) PERF_USER_ENTRY(15) PERF_USER_ENTRY(16)
+                         PERF_USER_ENTRY(17) PERF_USER_ENTRY(18) PERF_USER_ENTRY(19)
+                         PERF_USER_ENTRY(20) PERF_USER_ENTRY(21) PERF_USER_ENTRY(22)
+                         PERF_USER_ENTRY(23) PERF_USER_ENTRY(24) PERF_USER_ENTRY(25)
+                         PERF_USER_ENTRY(26) PERF_USER_ENTRY(27) PERF_USER_ENTRY(28)
+                         PERF_USER_ENTRY(29) PERF_USER_ENTRY(30)
+                         "mrs %0, pmccntr_el0\n"
+                         "2:"
+                         : "=r"(*v), "=&r"(at)
+                         : "r"((uint64_t)(index - 1u)));
+#undef PERF_USER_ENTRY
+    return 1;
+#else
+    if (index == 0 || index > PERF_USER_MAX_INDEX || !PERF_USER_READ_ARCH)
+        return 0;
+    *v = perf_user_hw_counter(index);
+    return 1;
+#endif
+}
+
+/* perf_user_sign_extend for the count-only loop: on arm64 the shift by 64 - width is a
+ * negation, the register shifts taking their amount modulo 64 (3 instructions, not 5).
+ * width: pmc_width in its low 16 bits; above them a multiple of 64 is harmless. */
+static inline __attribute__((always_inline)) int64_t perf_user_signed(uint64_t raw, uint32_t width)
+{
+#if defined(__aarch64__)
+    int64_t r;
+    uint32_t shift;
+    __asm__("neg %w1, %w3\n\t"
+            "lsl %0, %2, %x1\n\t"
+            "asr %0, %0, %x1"
+            : "=&r"(r), "=&r"(shift)
+            : "r"(raw), "r"(width));
+    return r;
+#else
+    return perf_user_sign_extend(raw, (uint16_t)width);
+#endif
+}
+
 /* The loop itself; read_counter and read_clock are constants at every call site, so
  * the compiler inlines them (no indirect call). */
 static inline __attribute__((always_inline)) int

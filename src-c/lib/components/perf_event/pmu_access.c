@@ -13,7 +13,8 @@
 
 #include "fsroot.h"
 #include "hwinfo.h"
-#include "perf_event_internal.h"
+#include "pe_types.h"
+#include "pmu_access.h"
 #include "perf_user_read.h"
 #include "sysfs_pmus.h"
 
