@@ -34,6 +34,7 @@ struct hwloc_fns {
 #undef X
 };
 
+const char *hwinfo_hwloc_dl_soname = HWINFO_HWLOC_SONAME;
 static struct hwloc_fns fns;
 static char reason[512];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -77,7 +78,7 @@ const char *hwinfo_hwloc_dl_try(const char *soname)
 
 static void load_once(void)
 {
-    load_result = hwinfo_hwloc_dl_try(HWINFO_HWLOC_SONAME);
+    load_result = hwinfo_hwloc_dl_try(hwinfo_hwloc_dl_soname);
 }
 
 const char *hwinfo_hwloc_dl_load(void)

@@ -28,8 +28,10 @@
 
 #include "papi_sdk.h"
 
-/* The library file loaded: hwloc 2.x keeps this soname. */
+/* The library file loaded: hwloc 2.x keeps this soname. Tests point
+ * hwinfo_hwloc_dl_soname elsewhere before the first load to see the fallback. */
 #define HWINFO_HWLOC_SONAME "libhwloc.so.15"
+PAPI_INTERNAL extern const char *hwinfo_hwloc_dl_soname;
 
 /* Load hwloc once (thread safe): NULL when its functions are ready, else why not (a
  * sentence naming the library and dlopen's or dlsym's reason). */
