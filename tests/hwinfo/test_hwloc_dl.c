@@ -7,7 +7,6 @@
 #include <papi.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "hwinfo_hwloc_dl.h"
@@ -15,21 +14,13 @@
 
 static long long faults_of(long pages)
 {
-    long page = sysconf(_SC_PAGESIZE);
     int es = PAPI_NULL;
     long long n = -1;
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    CHECK_RET(PAPI_add_named_event(es, "perf::PAGE-FAULTS"), PAPI_OK);
-    char *mem = mmap(NULL, (size_t)(pages * page), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED)
-        test_skip("no memory for the pages");
-    madvise(mem, (size_t)(pages * page), MADV_NOHUGEPAGE);
+    page_fault_set(&es);
+    warm_up();
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    for (long i = 0; i < pages; i++)
-        mem[i * page] = 1;
+    touch_pages(pages);
     CHECK_RET(PAPI_stop(es, &n), PAPI_OK);
-    munmap(mem, (size_t)(pages * page));
     PAPI_cleanup_eventset(es);
     PAPI_destroy_eventset(&es);
     return n;

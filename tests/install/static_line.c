@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
+
+#include "test_workload.h" /* touch_pages: exactly one fault per fresh page */
 
 static int count_faults(long pages)
 {
-    long page = sysconf(_SC_PAGESIZE);
     int es = PAPI_NULL;
     long long count = -1;
     if (PAPI_create_eventset(&es) != PAPI_OK ||
@@ -19,16 +19,10 @@ static int count_faults(long pages)
         PAPI_perror("perf::PAGE-FAULTS");
         return 1;
     }
-    char *mem = mmap(NULL, (size_t)(pages * page), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED)
-        return 1;
-    madvise(mem, (size_t)(pages * page), MADV_NOHUGEPAGE); /* one fault per 4 KiB page */
+    warm_up();
     PAPI_start(es);
-    for (long i = 0; i < pages; i++)
-        mem[i * page] = 1;
+    touch_pages(pages);
     PAPI_stop(es, &count);
-    munmap(mem, (size_t)(pages * page));
     PAPI_cleanup_eventset(es);
     PAPI_destroy_eventset(&es);
     printf("%ld fresh pages: %lld page faults\n", pages, count);

@@ -30,20 +30,20 @@ check() {
   env -i "$p" 400 || fail "$1 does not count or describe the machine"
   echo "$1: links, runs; no static hwloc, udev or libm"
 }
-cc -o "$tmp/bstatic" -I"$inc" "$prog" -L"$lib" -Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic 2>"$tmp/err" ||
+cc -o "$tmp/bstatic" -I"$inc" -I"$src/tests/common" "$prog" -L"$lib" -Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic 2>"$tmp/err" ||
   fail "-Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic does not link: $(cat "$tmp/err")"
 check bstatic
-cc -o "$tmp/classic" -I"$inc" "$prog" "$lib/libpapi.a" -lpfm 2>"$tmp/err" ||
+cc -o "$tmp/classic" -I"$inc" -I"$src/tests/common" "$prog" "$lib/libpapi.a" -lpfm 2>"$tmp/err" ||
   fail "cc t.c libpapi.a -lpfm does not link: $(cat "$tmp/err")"
 check classic
-cc -o "$tmp/both_archives" -I"$inc" "$prog" "$lib/libpapi.a" "$lib/libpfm.a" 2>"$tmp/err" ||
+cc -o "$tmp/both_archives" -I"$inc" -I"$src/tests/common" "$prog" "$lib/libpapi.a" "$lib/libpfm.a" 2>"$tmp/err" ||
   fail "cc t.c libpapi.a libpfm.a does not link: $(cat "$tmp/err")"
 check both_archives
 pcdir=$(dirname "$(find "$tmp/prefix" -name papi.pc | head -n 1)")
 sflags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --static --cflags --libs papi)
 case "$sflags" in *-lhwloc* | *-ludev* | *-lm\ * | *-lm) fail "pkg-config --static papi: $sflags" ;; esac
 # shellcheck disable=SC2086
-cc -o "$tmp/pkgconfig_static" "$prog" $(echo " $sflags " | sed 's/ -lpapi / -Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic /') ||
+cc -o "$tmp/pkgconfig_static" -I"$src/tests/common" "$prog" $(echo " $sflags " | sed 's/ -lpapi / -Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic /') ||
   fail "the pkg-config --static line does not link: $sflags"
 check pkgconfig_static
 echo "test_static_line: PASSED"
