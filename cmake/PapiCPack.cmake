@@ -1,9 +1,12 @@
-# Debian packages from CPack (`cpack -G DEB` in the build directory), one per install
-# component:
+# Debian packages from CPack (`cpack -G DEB` in a build configured with
+# -DCMAKE_INSTALL_PREFIX=/usr, so the libraries go to the multiarch directory
+# /usr/lib/<triplet> as GNUInstallDirs names it; scripts/packaging-lane.sh makes one),
+# one per install component:
 #   libpapi-compat7         runtime: libpapi.so.7, libpapif.so.7
 #   libpapi-compat-dev      headers, Fortran modules and include files, libpapi.so,
-#                           libpapi_static.a + the libpapi.a ld script, CMake and
-#                           pkg-config files, section 3/5/7 manual pages, modulefiles
+#                           libpapi.a (an archive needing only libpfm4: hwloc is loaded
+#                           at run time), CMake and pkg-config files, section 3/5/7
+#                           manual pages, modulefiles
 #   papi-compat-tools       the papi_* utilities and their manual pages
 #   libpapi-compat-mpi-<F>  the PMPI wrapper built for MPI flavour F: every install
 #                           component named mpi-<F> becomes one package, so the list
@@ -14,7 +17,12 @@
 # (/usr/include/papi.h, /usr/bin/papi_avail, ...), so they Conflict with, Replace and
 # Provide them: apt swaps one for the other, and packages that depend on libpapi-dev or
 # papi-tools are satisfied by ours. Versions: the packages carry the project's release
-# (1.0.0); what they Provide carries the PAPI API level (7.0.0).
+# (1.0.0); what they Provide carries the PAPI API level with a Debian revision above any
+# of Debian's 7.0.0 packages, since those pin their siblings to the revision
+# (papi-examples: libpapi-dev (>= 7.0.0-2), libpapi-dev (<< 7.0.0.~-~)).
+# No maintainer scripts: the libraries' ldconfig runs from dpkg's ldconfig trigger
+# (PapiDebTriggers.cmake), so `dpkg -r` leaves nothing behind (a postrm would keep each
+# package in the `rc` state until purged).
 set(CPACK_PACKAGE_NAME papi-compat)
 set(CPACK_PACKAGE_VENDOR "papi-compat")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -38,6 +46,8 @@ get_cmake_property(papi_components COMPONENTS)
 list(REMOVE_ITEM papi_components Unspecified)
 set(CPACK_COMPONENTS_ALL ${papi_components})
 set(papi_dep "libpapi-compat7 (= ${PROJECT_VERSION}-1)")
+set(papi_provides_version "${PAPI_API_VERSION}-99")
+set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/PapiDebTriggers.cmake)
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpapi-compat7)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "PAPI-compatible performance counter library (runtime)
@@ -46,10 +56,11 @@ set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "PAPI-compatible performance counter lib
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libpapi-compat-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${papi_dep}, libpfm4-dev, libhwloc-dev, pkg-config")
+# libpfm4-dev: libpfm.a and -lpfm for libpapi.a (`pkg-config --static papi`), nothing more.
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${papi_dep}, libpfm4-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_PACKAGE_CONFLICTS "libpapi-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_REPLACES "libpapi-dev")
-set(CPACK_DEBIAN_DEV_PACKAGE_PROVIDES "libpapi-dev (= ${PAPI_API_VERSION})")
+set(CPACK_DEBIAN_DEV_PACKAGE_PROVIDES "libpapi-dev (= ${papi_provides_version})")
 set(CPACK_COMPONENT_DEV_DESCRIPTION "PAPI-compatible performance counter library (development)
  Headers (papi.h), the Fortran module (use papi) and include files (fpapi.h), the static
  library, CMake (find_package(PAPI)) and pkg-config files, manual pages and environment
@@ -64,7 +75,7 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${papi_dep}, python3, python3-pandas")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "python3-matplotlib")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_CONFLICTS "papi-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_REPLACES "papi-tools")
-set(CPACK_DEBIAN_TOOLS_PACKAGE_PROVIDES "papi-tools (= ${PAPI_API_VERSION})")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_PROVIDES "papi-tools (= ${papi_provides_version})")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "PAPI-compatible performance counter tools
  papi_avail, papi_native_avail, papi_component_avail and the other papi_* utilities of
  PAPI 7, papi_hl_output_writer and papi_mpi_collect. Replaces Debian's papi-tools.")

@@ -9,12 +9,26 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.c
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/PAPIConfigVersion.cmake
   ${CMAKE_CURRENT_LIST_DIR}/PapiFortranTag.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PAPI)
-# papi.pc finds its prefix relative to itself, so `cmake --install --prefix X` works.
-file(RELATIVE_PATH PAPI_PC_UP /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
-# libpapi.a needs hwloc too: `pkg-config --static papi` gives its whole link line.
-set(PAPI_PC_REQUIRES_PRIVATE "")
-if(PAPI_WITH_HWLOC)
-  set(PAPI_PC_REQUIRES_PRIVATE hwloc)
+# papi.pc: under /usr (the Debian packages) it names /usr and adds no RUNPATH (the
+# system's library directory needs none); elsewhere it finds its prefix relative to
+# itself, so `cmake --install --prefix X` works, and gives programs a RUNPATH to it.
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(PAPI_PC_PREFIX /usr)
+  set(PAPI_PC_RPATH "")
+else()
+  file(RELATIVE_PATH PAPI_PC_UP /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+  string(REGEX REPLACE "/$" "" PAPI_PC_UP "${PAPI_PC_UP}")
+  set(PAPI_PC_PREFIX "\${pcfiledir}/${PAPI_PC_UP}")
+  set(PAPI_PC_RPATH " -Wl,-rpath,\${libdir}")
+endif()
+# libpapi.a needs libpfm4 and libc alone (hwloc is loaded at run time, with dlopen:
+# -ldl for C libraries older than glibc 2.34).
+set(PAPI_PC_LIBS_PRIVATE "-lpfm")
+if(CMAKE_DL_LIBS)
+  string(APPEND PAPI_PC_LIBS_PRIVATE " -l${CMAKE_DL_LIBS}")
+endif()
+if(CMAKE_THREAD_LIBS_INIT)
+  string(APPEND PAPI_PC_LIBS_PRIVATE " ${CMAKE_THREAD_LIBS_INIT}")
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/papi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/papi.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/papi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The packaging lane: Debian packages and environment modules, as a site installs them.
 #   scripts/packaging-lane.sh BUILD_DIR
-# 1. cpack -G DEB in BUILD_DIR (an ordinary build: the packages install under /usr);
+# 1. cpack -G DEB of a build configured with -DCMAKE_INSTALL_PREFIX=/usr (BUILD_DIR when
+#    it is one, else BUILD_DIR/packaging-build);
 # 2. in a throw-away overlay of this machine (tests/packaging/sandbox.sh, nothing is
 #    changed outside it): apt-get install ./*.deb, then the tools, man pages, pkg-config,
 #    find_package(PAPI) and the classic static line (tests/packaging/check_debs.sh);
@@ -19,7 +20,17 @@ api=$(sed -n 's/^set(PAPI_API_VERSION \([0-9.]*\))/\1/p' "$top/CMakeLists.txt")
 work=$build/packaging-lane
 rm -rf "$work"
 mkdir -p "$work/debs"
-(cd "$build" && cpack -G DEB -B "$work/debs" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
+# The packages install under /usr: they are made from a build configured so (its
+# libraries then go to the multiarch directory, papi.pc names /usr): BUILD_DIR when it
+# is one, else a build of the same sources beside it (kept, so the next run is quick).
+pkgbuild=$build
+if ! grep -qx 'CMAKE_INSTALL_PREFIX:PATH=/usr' "$build/CMakeCache.txt"; then
+  pkgbuild=$build/packaging-build
+  { cmake -S "$top" -B "$pkgbuild" -DCMAKE_INSTALL_PREFIX=/usr -DPAPI_BUILD_TESTS=OFF \
+      -DPAPI_BUILD_BENCH=OFF && cmake --build "$pkgbuild" -j2; } >"$work/build-usr.log" 2>&1 ||
+    { tail -n 40 "$work/build-usr.log"; exit 1; }
+fi
+(cd "$pkgbuild" && cpack -G DEB -B "$work/debs" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
 rm -rf "$work/debs/_CPack_Packages"
 ls "$work/debs"
 sb=$top/tests/packaging/sandbox.sh

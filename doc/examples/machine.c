@@ -1,6 +1,7 @@
 /* Example: the machine, the program and the clocks: hardware description, executable,
  * shared objects, memory use, timers, and which release of the library runs.
- * Shows: PAPI_get_hardware_info PAPI_get_hardware_info_mhz_source PAPI_num_hwctrs
+ * Shows: PAPI_get_hardware_info PAPI_get_hardware_info_mhz_source
+ * PAPI_get_hardware_info_topology_source PAPI_num_hwctrs
  * PAPI_get_substrate_info PAPI_get_executable_info PAPI_get_shared_lib_info
  * PAPI_get_dmem_info PAPI_get_real_usec PAPI_get_real_nsec PAPI_get_real_cyc
  * PAPI_get_virt_usec PAPI_get_virt_nsec PAPI_get_virt_cyc PAPI_compat_version */
@@ -22,6 +23,7 @@ int main(void)
         return 1;
     printf("%s: %d CPUs, %d MHz (from %s), %d hardware counters\n", hw->model_string,
            hw->totalcpus, hw->cpu_max_mhz, PAPI_get_hardware_info_mhz_source(), PAPI_num_hwctrs());
+    printf("CPU counts and caches from %s\n", PAPI_get_hardware_info_topology_source());
     int pagesize_ok = mem.pagesize == sysconf(_SC_PAGESIZE);
     printf("program %s, %d shared objects, page size as the system's: %s\n", exe->address_info.name,
            libs->count, pagesize_ok ? "yes" : "no");

@@ -695,6 +695,10 @@ const PAPI_hw_info_t *PAPI_get_hardware_info(void);
  * resort); "none" before PAPI_library_init. An extension of this library: PAPI 7 has no
  * such call. */
 const char *PAPI_get_hardware_info_mhz_source(void);
+/** Where the hardware information's counts and caches came from: "hwloc", or "sysconf
+ * and sysfs (why not hwloc)", e.g. when the static library could not load libhwloc at
+ * run time; "none" before PAPI_library_init. An extension of this library. */
+const char *PAPI_get_hardware_info_topology_source(void);
 /** The release of this library itself (papi-compat), such as "1.0.0", as its packages,
  * modulefiles and reports name it; the PAPI API level it implements is PAPI_VERSION
  * (PAPI_get_opt(PAPI_LIB_VERSION)). A support request names both. An extension of this

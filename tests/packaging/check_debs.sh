@@ -2,7 +2,9 @@
 # check_debs.sh DEBDIR VERSION API SRC: run inside a sandbox (sandbox.sh): install every
 # package of DEBDIR with apt-get, as an administrator would, and check what the packages
 # promise: the tools name the project's release, man pages, pkg-config, CMake and the
-# classic static line work, Debian's libpapi7.0 stays beside our runtime (coexist: a
+# static lines work (libpapi.a needs libpfm4 alone), the libraries are in the multiarch
+# directory, papi.pc's paths are clean, Debian's papi-examples stays installed and
+# `dpkg -r` leaves nothing behind, Debian's libpapi7.0 stays beside our runtime (coexist: a
 # program linked with Debian's PAPI still runs on Debian's library, ours on ours) while
 # libpapi-dev and papi-tools are replaced by ours (conflict).
 set -eu
@@ -35,6 +37,10 @@ cc -o "$t0/debian_prog" "$t0/which_papi.c" -I/usr/include -l:libpapi.so.7.0 -ldl
 debian_lib=$(readlink -f "$(ldd "$t0/debian_prog" | sed -n 's/.*libpapi\.so\.7\.0 => \([^ ]*\).*/\1/p')")
 [ -n "$debian_lib" ] || fail "ldd debian_prog names no libpapi.so.7.0: $(ldd "$t0/debian_prog")"
 "$t0/debian_prog" || fail "the program linked with Debian's PAPI does not run before ours is installed"
+# papi-examples (Debian's, installed on this machine) depends on libpapi-dev of its own
+# revision: ours Provides a libpapi-dev that satisfies it, so it stays installed.
+examples_before=no
+dpkg-query -W -f='${Status}' papi-examples 2>/dev/null | grep -q "install ok installed" && examples_before=yes
 # Our packages are local .deb files whose dependencies scripts/install-deps.sh installed:
 # nothing is downloaded (apt-get refuses --no-download with local files).
 # The runtime, dev and tools packages first: the dev package alone must serve CMake
@@ -54,6 +60,18 @@ for p in libpapi-dev papi-tools; do
   fi
 done
 dpkg-query -W -f='${Status}' libpapi7.0 | grep -q "install ok installed" || fail "libpapi7.0 was removed (it coexists)"
+if [ $examples_before = yes ]; then
+  dpkg-query -W -f='${Status}' papi-examples 2>/dev/null | grep -q "install ok installed" ||
+    fail "installing ours removed Debian's papi-examples (our Provides: $(dpkg-query -W -f='${Provides}' libpapi-compat-dev))"
+  echo "papi-examples stays installed beside ours"
+else
+  echo "papi-examples was not installed before: its coexistence is not checked"
+fi
+# The libraries are in the multiarch directory, as Debian's.
+multi=$(gcc -print-multiarch)
+libdir=/usr/lib/$multi
+dpkg -L libpapi-compat7 | grep -qx "$libdir/libpapi.so.7" || fail "libpapi.so.7 is not in $libdir: $(dpkg -L libpapi-compat7 | grep libpapi)"
+dpkg -L libpapi-compat-dev | grep -qx "$libdir/libpapi.a" || fail "libpapi.a is not in $libdir"
 # Each program keeps its own library: the Debian-linked one Debian's, ours ours (ldd and
 # the library each finds itself in at run time).
 got=$(readlink -f "$(ldd "$t0/debian_prog" | sed -n 's/.*libpapi\.so\.7\.0 => \([^ ]*\).*/\1/p')")
@@ -63,8 +81,8 @@ runs_on() { out=$("$1") || fail "$1 beside ours: $out"; readlink -f "${out% init
 [ "$(runs_on "$t0/debian_prog")" = "$debian_lib" ] || fail "debian_prog runs on $(runs_on "$t0/debian_prog"), not $debian_lib"
 cc -o "$t0/our_prog" "$t0/which_papi.c" $(pkg-config --cflags --libs papi) -ldl || fail "which_papi.c against our papi.pc"
 ours=$(ldd "$t0/our_prog" | sed -n 's/.*libpapi\.so\.7 => \([^ ]*\).*/\1/p')
-[ "$(readlink -f "$ours")" = "$(readlink -f /usr/lib/libpapi.so.7)" ] || fail "our_prog resolves libpapi.so.7 to '$ours': $(ldd "$t0/our_prog")"
-[ "$(runs_on "$t0/our_prog")" = "$(readlink -f /usr/lib/libpapi.so.7)" ] || fail "our_prog runs on $(runs_on "$t0/our_prog")"
+[ "$(readlink -f "$ours")" = "$(readlink -f "$libdir/libpapi.so.7")" ] || fail "our_prog resolves libpapi.so.7 to '$ours': $(ldd "$t0/our_prog")"
+[ "$(runs_on "$t0/our_prog")" = "$(readlink -f "$libdir/libpapi.so.7")" ] || fail "our_prog runs on $(runs_on "$t0/our_prog")"
 echo "coexist: Debian's libpapi7.0 stays; a program linked with it runs on $debian_lib, ours on $ours"
 papi_avail --version | grep -qx "papi_avail (papi-compat) $version" || fail "papi_avail --version: $(papi_avail --version)"
 papi_version | grep -qx "PAPI Version: $api.0" || fail "papi_version: $(papi_version)"
@@ -79,7 +97,23 @@ man -w PAPI_start >/dev/null && man -w papi_avail >/dev/null || fail "man pages 
 [ "$(pkg-config --variable=papi_compat_version papi)" = "$version" ] || fail "papi_compat_version in papi.pc"
 t=$(mktemp -d)
 cc -o "$t/pc" "$src/examples/c/pagefaults.c" $(pkg-config --cflags --libs papi) && "$t/pc" 100 || fail "pkg-config build"
-cc -o "$t/classic" "$src/examples/c/pagefaults.c" /usr/lib/libpapi.a -lpfm && "$t/classic" 100 || fail "classic libpapi.a -lpfm line"
+# Clean paths under /usr: no RUNPATH to a system directory, nothing like "../..//lib".
+libs=$(pkg-config --libs papi)
+case "$libs" in *rpath* | *..* | *//*) fail "pkg-config --libs papi: $libs" ;; esac
+[ "$(pkg-config --variable=libdir papi)" = "$libdir" ] || fail "papi.pc libdir: $(pkg-config --variable=libdir papi)"
+# The static library needs libpfm4 alone (hwloc is loaded at run time): no -ludev that
+# no package provides, and each static line links and runs.
+slibs=$(pkg-config --static --libs papi)
+case "$slibs" in *-ludev* | *-lhwloc*) fail "pkg-config --static --libs papi: $slibs" ;; esac
+ar t "$libdir/libpapi.a" >/dev/null || fail "ar t $libdir/libpapi.a"
+[ -f "$libdir/libpfm.a" ] || fail "no libpfm.a beside libpapi.a in $libdir"
+cc -o "$t/classic" "$src/examples/c/pagefaults.c" "$libdir/libpapi.a" -lpfm && "$t/classic" 100 || fail "classic libpapi.a -lpfm line"
+cc -o "$t/bstatic" "$src/examples/c/pagefaults.c" -Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic && "$t/bstatic" 100 ||
+  fail "-Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic"
+# shellcheck disable=SC2086
+cc -o "$t/pcstatic" "$src/examples/c/pagefaults.c" $(echo " $slibs " | sed 's/ -lpapi / -Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic /') &&
+  "$t/pcstatic" 100 || fail "the pkg-config --static line: $slibs"
+echo "static lines: libpapi.a -lpfm, -Bstatic, pkg-config --static ($slibs) link and run"
 cmake -S "$src/examples/consumer" -B "$t/b" >/dev/null && cmake --build "$t/b" >/dev/null && "$t/b/consumer_pagefaults" 100 || fail "find_package(PAPI) build"
 for d in "$debs"/libpapi-compat-mpi-*.deb; do
   [ -e "$d" ] || continue
@@ -97,4 +131,17 @@ for d in "$debs"/libpapi-compat-mpi-*.deb; do
     mpirun.$flavor -np 2 "$t/ring_$flavor" >run.log 2>&1) || { cat "$t/out_$flavor/run.log"; fail "mpirun.$flavor of a program linked with papi_mpi_$flavor"; }
   [ -s "$t/out_$flavor/papi_mpi_report.json" ] || fail "papi_mpi_$flavor wrote no report"
 done
+# Removed, then purged, ours leave nothing behind: no maintainer script or conffile keeps
+# a package in the rc state (papi-examples, which needs a libpapi-dev, goes first).
+ours=$(for d in "$debs"/*.deb; do dpkg-deb -f "$d" Package; done)
+dpkg -r papi-examples >/dev/null 2>&1 || true
+# shellcheck disable=SC2086
+dpkg -r $ours >/tmp/dpkg-r.log 2>&1 || { cat /tmp/dpkg-r.log; fail "dpkg -r of our packages"; }
+left=$(dpkg -l | grep papi-compat || true)
+[ -z "$left" ] || fail "after dpkg -r: $left"
+# shellcheck disable=SC2086
+dpkg -P $ours >/tmp/dpkg-p.log 2>&1 || true # already purged by -r: nothing to do
+left=$(dpkg -l | grep papi-compat || true)
+[ -z "$left" ] || fail "after dpkg -P: $left"
+echo "dpkg -r then -P: nothing of papi-compat left"
 echo "check_debs: PASSED"

@@ -75,8 +75,13 @@ static void single_numa_node(struct hwinfo_numa *numa, int pus)
         numa->pu_node[i] = 0;
 }
 
-static int basic_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
+/* Where the counts and caches came from, and why not hwloc when it was not
+ * (PAPI_get_hardware_info_topology_source). */
+static char topo_source[600] = "none";
+
+static int basic_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa, const char *why)
 {
+    snprintf(topo_source, sizeof topo_source, "sysconf and sysfs (%s)", why);
     hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
     hw->ncpu = hw->cores = hw->totalcpus;
     hw->nnodes = hw->sockets = hw->threads = 1;
@@ -85,8 +90,17 @@ static int basic_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
     return 1;
 }
 
+const char *PAPI_get_hardware_info_topology_source(void)
+{
+    return PAPI_get_hardware_info() ? topo_source : "none";
+}
+
 #ifdef PAPI_HAVE_HWLOC
+#ifdef PAPI_HWLOC_DLOPEN
+#include "hwinfo_hwloc_dl.h" /* the static library: hwloc loaded at run time */
+#else
 #include <hwloc.h>
+#endif
 
 static int count_type(hwloc_topology_t t, hwloc_obj_type_t type)
 {
@@ -199,6 +213,12 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
 {
     hwloc_topology_t t;
     int this_system = 1;
+    const char *why = "hwloc could not initialise a topology";
+#ifdef PAPI_HWLOC_DLOPEN
+    if ((why = hwinfo_hwloc_dl_load()) != NULL)
+        goto fallback;
+    why = "hwloc could not initialise a topology";
+#endif
     if (init_without_io_plugins(&t) != 0)
         goto fallback;
     /* Instruction caches are filtered out by default; PAPI reports them. */
@@ -228,6 +248,7 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
     scoped_env_end("HWLOC_FSROOT", ours);
     if (loaded != 0) {
         hwloc_topology_destroy(t);
+        why = "hwloc could not load the topology";
         goto fallback;
     }
     this_system = hwloc_topology_is_thissystem(t);
@@ -253,9 +274,10 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
     read_caches(t, &hw->mem_hierarchy);
     read_numa(t, numa);
     hwloc_topology_destroy(t);
+    papi_strcpy(topo_source, sizeof topo_source, "hwloc");
     return this_system;
 fallback:
-    return basic_topology(hw, numa);
+    return basic_topology(hw, numa, why);
 }
 
 #else /* no hwloc */
@@ -264,7 +286,7 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
                          struct hwinfo_numa *numa)
 {
     (void)cpu;
-    return basic_topology(hw, numa);
+    return basic_topology(hw, numa, "built without hwloc");
 }
 
 #endif

@@ -1,0 +1,37 @@
+# PapiDebTriggers.cmake: run by CPack after it made the .deb files (CPACK_POST_BUILD_SCRIPTS
+# in PapiCPack.cmake). CPack gives every package with a library in /usr/lib a postinst and
+# a postrm that run ldconfig; a package with a postrm stays in dpkg's `rc` state after
+# `dpkg -r` until purged. Debian's way is dpkg's ldconfig trigger instead: this replaces
+# those two scripts (the only ones our packages have) by `activate-noawait ldconfig`.
+foreach(deb IN LISTS CPACK_PACKAGE_FILES)
+  if(NOT deb MATCHES "\\.deb$")
+    continue()
+  endif()
+  set(tree "${deb}.tree")
+  file(REMOVE_RECURSE "${tree}")
+  execute_process(COMMAND dpkg-deb -R "${deb}" "${tree}" RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "dpkg-deb -R ${deb} failed")
+  endif()
+  set(scripts "")
+  foreach(s postinst postrm)
+    if(EXISTS "${tree}/DEBIAN/${s}")
+      file(READ "${tree}/DEBIAN/${s}" body)
+      if(NOT body MATCHES "ldconfig")
+        message(FATAL_ERROR "${deb}: ${s} does more than ldconfig; keep it")
+      endif()
+      file(REMOVE "${tree}/DEBIAN/${s}")
+      list(APPEND scripts ${s})
+    endif()
+  endforeach()
+  if(scripts)
+    file(WRITE "${tree}/DEBIAN/triggers" "activate-noawait ldconfig\n")
+    execute_process(COMMAND dpkg-deb --root-owner-group -b "${tree}" "${deb}"
+                    OUTPUT_QUIET RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "dpkg-deb -b ${deb} failed")
+    endif()
+    message(STATUS "${deb}: ${scripts} replaced by the ldconfig trigger")
+  endif()
+  file(REMOVE_RECURSE "${tree}")
+endforeach()
