@@ -5,13 +5,18 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "fsroot.h"
+#include "warn_once.h"
+
+static atomic_int refusal_said;
 
 const char *fsroot(void)
 {
-    const char *r = getenv(PAPI_FSROOT_ENV);
+    const char *r = env_get(PAPI_FSROOT_ENV);
     return r && *r ? r : "";
 }
 
@@ -55,10 +60,62 @@ int fsroot_path(const char *abs, char *out, size_t len)
     return fsroot_path_in(fsroot(), abs, out, len);
 }
 
+/* Why st is no file to read: NULL when it is a regular file within the bound. */
+static const char *not_a_file(const struct stat *st)
+{
+    if (S_ISFIFO(st->st_mode))
+        return "a FIFO (its open would wait for a writer)";
+    if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+        return "a device (it may never end)";
+    if (!S_ISREG(st->st_mode))
+        return "not a regular file";
+    if (st->st_size > FSROOT_MAX_FILE)
+        return "larger than " FSROOT_MAX_FILE_TEXT;
+    return NULL;
+}
+
+static int refuse(const char *path, const char *why)
+{
+    warn_once(&refusal_said,
+              "%s is not read: it is %s (a recorded machine is read from regular "
+              "files only; %s)",
+              path, why, PAPI_FSROOT_ENV);
+    errno = EINVAL;
+    return -1;
+}
+
+int fsroot_open_file(const char *path, int flags)
+{
+    struct stat st;
+    const char *why = NULL;
+    /* A recorded tree is checked before the open (opening a device may act on it). */
+    if (fsroot_replaying() && stat(path, &st) == 0 && (why = not_a_file(&st)) != NULL)
+        return refuse(path, why);
+    int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    why = fstat(fd, &st) != 0 ? "not inspectable" : not_a_file(&st);
+    if (why) {
+        close(fd);
+        return refuse(path, why);
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *fsroot_fopen_file(const char *path)
+{
+    int fd = fsroot_open_file(path, O_RDONLY);
+    FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+    if (!f && fd >= 0)
+        close(fd);
+    return f;
+}
+
 FILE *fsroot_fopen_in(const char *root, const char *abs)
 {
     char p[4096];
-    return fsroot_path_in(root, abs, p, sizeof p) == 0 ? fopen(p, "re") : NULL;
+    return fsroot_path_in(root, abs, p, sizeof p) == 0 ? fsroot_fopen_file(p) : NULL;
 }
 
 FILE *fsroot_fopen(const char *abs)
@@ -75,7 +132,7 @@ DIR *fsroot_opendir(const char *abs)
 int fsroot_open(const char *abs, int flags)
 {
     char p[4096];
-    return fsroot_path(abs, p, sizeof p) == 0 ? open(p, flags | O_CLOEXEC) : -1;
+    return fsroot_path(abs, p, sizeof p) == 0 ? fsroot_open_file(p, flags) : -1;
 }
 
 int fsroot_access(const char *abs, int mode)

@@ -10,8 +10,6 @@
 #include "fsroot.h"
 #include "sysfs_pmus.h"
 
-#define MAX_PMUS 256
-
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int scanned;  /* 0 not yet, 1 done (pmus[] then read without the lock) */
 static struct sysfs_pmu *pmus;
@@ -182,15 +180,33 @@ static int by_pmu_name(const void *a, const void *b)
     return strcmp(((const struct sysfs_pmu *)a)->name, ((const struct sysfs_pmu *)b)->name);
 }
 
+/* One more entry at the end of pmus[], growing it as needed (a large server lists
+ * hundreds of uncore PMUs: none may be dropped). NULL when memory runs out. */
+static struct sysfs_pmu *next_slot(int *cap)
+{
+    if (npmus == *cap) {
+        int ncap = *cap ? *cap * 2 : 64;
+        struct sysfs_pmu *n = realloc(pmus, (size_t)ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        pmus = n;
+        *cap = ncap;
+    }
+    return &pmus[npmus];
+}
+
+/* Every PMU the directory lists; the table moves while it grows, so no pointer into it
+ * is handed out before the scan ends. */
 static void scan_locked(void)
 {
     DIR *d = fsroot_opendir(SYSFS_PMU_DIR);
     if (!d)
         return;
-    pmus = calloc(MAX_PMUS, sizeof *pmus);
+    int cap = 0;
     struct dirent *de;
-    while (pmus && npmus < MAX_PMUS && (de = readdir(d)))
-        if (de->d_name[0] != '.' && read_pmu(de->d_name, &pmus[npmus]) == 0)
+    struct sysfs_pmu *slot;
+    while ((de = readdir(d)) && (slot = next_slot(&cap)))
+        if (de->d_name[0] != '.' && read_pmu(de->d_name, slot) == 0)
             npmus++;
     closedir(d);
     if (npmus > 1)
