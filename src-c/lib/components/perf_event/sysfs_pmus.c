@@ -87,7 +87,7 @@ static void read_formats(const char *dir, struct sysfs_pmu *pmu)
         snprintf(path, sizeof path, "%s/format/%s", dir, de->d_name);
         if (fsroot_read_line(path, text, sizeof text) != 0 || parse_format(text, f) != 0)
             continue;
-        strcpy(f->name, de->d_name); /* length checked above */
+        snprintf(f->name, sizeof f->name, "%s", de->d_name); /* length checked above */
         pmu->nformats++;
     }
     closedir(d);
@@ -124,7 +124,7 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
         snprintf(path, sizeof path, "%s/events/%s", dir, de->d_name);
         if (fsroot_read_line(path, e->spec, sizeof e->spec) != 0 || !e->spec[0])
             continue;
-        strcpy(e->name, de->d_name); /* length checked above */
+        snprintf(e->name, sizeof e->name, "%s", de->d_name); /* length checked above */
         pmu->nevents++;
     }
     closedir(d);
@@ -142,7 +142,7 @@ static int read_pmu(const char *name, struct sysfs_pmu *pmu)
     snprintf(path, sizeof path, "%s/type", dir);
     if (fsroot_scan(path, "%d", &pmu->type) != 0 || pmu->type < 0)
         return -1;
-    strcpy(pmu->name, name);
+    snprintf(pmu->name, sizeof pmu->name, "%s", name);
     snprintf(path, sizeof path, "%s/cpus", dir);
     int has_mask = 0;
     pmu->own_cpus = fsroot_read_line(path, pmu->cpus, sizeof pmu->cpus) == 0;
@@ -253,7 +253,7 @@ const struct sysfs_event *sysfs_pmu_event(const struct sysfs_pmu *pmu, const cha
     struct sysfs_event key;
     if (strlen(name) >= sizeof key.name)
         return NULL;
-    strcpy(key.name, name);
+    snprintf(key.name, sizeof key.name, "%s", name);
     const struct sysfs_event *e =
         pmu->nevents ? bsearch(&key, pmu->events, (size_t)pmu->nevents, sizeof key, by_event_name)
                      : NULL;
