@@ -60,27 +60,36 @@ int fsroot_path(const char *abs, char *out, size_t len)
     return fsroot_path_in(fsroot(), abs, out, len);
 }
 
-/* Why st is no file to read: NULL when it is a regular file within the bound. */
-static const char *not_a_file(const struct stat *st)
+/* Why st is no file to read (with the errno to give): NULL when it is a regular file
+ * within the bound. */
+static const char *not_a_file(const struct stat *st, int *err)
 {
+    *err = EINVAL;
+    if (S_ISDIR(st->st_mode)) {
+        *err = EISDIR; /* what a read of it says: no hazard, nothing to warn about */
+        return "a directory";
+    }
     if (S_ISFIFO(st->st_mode))
         return "a FIFO (its open would wait for a writer)";
     if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
         return "a device (it may never end)";
     if (!S_ISREG(st->st_mode))
         return "not a regular file";
-    if (st->st_size > FSROOT_MAX_FILE)
+    if (st->st_size > FSROOT_MAX_FILE) {
+        *err = EFBIG;
         return "larger than " FSROOT_MAX_FILE_TEXT;
+    }
     return NULL;
 }
 
-static int refuse(const char *path, const char *why)
+static int refuse(const char *path, const char *why, int err)
 {
-    warn_once(&refusal_said,
-              "%s is not read: it is %s (a recorded machine is read from regular "
-              "files only; %s)",
-              path, why, PAPI_FSROOT_ENV);
-    errno = EINVAL;
+    if (err != EISDIR)
+        warn_once(&refusal_said,
+                  "%s is not read: it is %s (a recorded machine is read from regular "
+                  "files only; %s)",
+                  path, why, PAPI_FSROOT_ENV);
+    errno = err;
     return -1;
 }
 
@@ -88,16 +97,22 @@ int fsroot_open_file(const char *path, int flags)
 {
     struct stat st;
     const char *why = NULL;
+    int err = 0;
     /* A recorded tree is checked before the open (opening a device may act on it). */
-    if (fsroot_replaying() && stat(path, &st) == 0 && (why = not_a_file(&st)) != NULL)
-        return refuse(path, why);
+    if (fsroot_replaying() && stat(path, &st) == 0 && (why = not_a_file(&st, &err)) != NULL)
+        return refuse(path, why, err);
     int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return -1;
-    why = fstat(fd, &st) != 0 ? "not inspectable" : not_a_file(&st);
+    if (fstat(fd, &st) != 0) {
+        err = errno;
+        why = "not inspectable";
+    } else {
+        why = not_a_file(&st, &err);
+    }
     if (why) {
         close(fd);
-        return refuse(path, why);
+        return refuse(path, why, err);
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     return fd;

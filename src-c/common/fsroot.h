@@ -53,7 +53,8 @@ FSROOT_HIDDEN int fsroot_access(const char *abs, int mode);
 
 /* Only regular files are read, of at most FSROOT_MAX_FILE bytes: a FIFO in a recorded
  * tree would block the open, a device (a cpuinfo that links to /dev/zero) the reads.
- * Anything else fails with EINVAL, and the first refusal is said once on stderr. */
+ * Anything else fails (EISDIR for a directory, EFBIG past the bound, else EINVAL), and
+ * the first refusal but a directory is said once on stderr. */
 #define FSROOT_MAX_FILE      (64L << 20)
 #define FSROOT_MAX_FILE_TEXT "64 MiB"
 
