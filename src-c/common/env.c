@@ -2,6 +2,7 @@
 #include "env.h"
 
 #include <stdlib.h>
+#include <sys/auxv.h>
 
 #include "warn_once.h"
 
@@ -10,7 +11,8 @@ static atomic_int said;
 const char *env_get(const char *name)
 {
     const char *v = secure_getenv(name);
-    if (!v && getenv(name))
+    /* The second look only in a privileged process: fsroot() asks at every file read. */
+    if (!v && getauxval(AT_SECURE) && getenv(name))
         warn_once(&said,
                   "%s is ignored: this process runs with privileges (setuid, setgid or "
                   "file capabilities), and variables that name files or change the "
