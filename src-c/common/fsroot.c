@@ -114,8 +114,7 @@ int fsroot_open_file(const char *path, int flags)
         close(fd);
         return refuse(path, why, err);
     }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    return fd;
+    return fd; /* O_NONBLOCK stays: it changes nothing for a regular file */
 }
 
 FILE *fsroot_fopen_file(const char *path)
