@@ -5,13 +5,18 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "fsroot.h"
+#include "warn_once.h"
+
+static atomic_int refusal_said;
 
 const char *fsroot(void)
 {
-    const char *r = getenv(PAPI_FSROOT_ENV);
+    const char *r = env_get(PAPI_FSROOT_ENV);
     return r && *r ? r : "";
 }
 
@@ -55,10 +60,76 @@ int fsroot_path(const char *abs, char *out, size_t len)
     return fsroot_path_in(fsroot(), abs, out, len);
 }
 
+/* Why st is no file to read (with the errno to give): NULL when it is a regular file
+ * within the bound. */
+static const char *not_a_file(const struct stat *st, int *err)
+{
+    *err = EINVAL;
+    if (S_ISDIR(st->st_mode)) {
+        *err = EISDIR; /* what a read of it says: no hazard, nothing to warn about */
+        return "a directory";
+    }
+    if (S_ISFIFO(st->st_mode))
+        return "a FIFO (its open would wait for a writer)";
+    if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+        return "a device (it may never end)";
+    if (!S_ISREG(st->st_mode))
+        return "not a regular file";
+    if (st->st_size > FSROOT_MAX_FILE) {
+        *err = EFBIG;
+        return "larger than " FSROOT_MAX_FILE_TEXT;
+    }
+    return NULL;
+}
+
+static int refuse(const char *path, const char *why, int err)
+{
+    if (err != EISDIR)
+        warn_once(&refusal_said,
+                  "%s is not read: it is %s (a recorded machine is read from regular "
+                  "files only; %s)",
+                  path, why, PAPI_FSROOT_ENV);
+    errno = err;
+    return -1;
+}
+
+int fsroot_open_file(const char *path, int flags)
+{
+    struct stat st;
+    const char *why = NULL;
+    int err = 0;
+    /* A recorded tree is checked before the open (opening a device may act on it). */
+    if (fsroot_replaying() && stat(path, &st) == 0 && (why = not_a_file(&st, &err)) != NULL)
+        return refuse(path, why, err);
+    int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0) {
+        err = errno;
+        why = "not inspectable";
+    } else {
+        why = not_a_file(&st, &err);
+    }
+    if (why) {
+        close(fd);
+        return refuse(path, why, err);
+    }
+    return fd; /* O_NONBLOCK stays: it changes nothing for a regular file */
+}
+
+FILE *fsroot_fopen_file(const char *path)
+{
+    int fd = fsroot_open_file(path, O_RDONLY);
+    FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+    if (!f && fd >= 0)
+        close(fd);
+    return f;
+}
+
 FILE *fsroot_fopen_in(const char *root, const char *abs)
 {
     char p[4096];
-    return fsroot_path_in(root, abs, p, sizeof p) == 0 ? fopen(p, "re") : NULL;
+    return fsroot_path_in(root, abs, p, sizeof p) == 0 ? fsroot_fopen_file(p) : NULL;
 }
 
 FILE *fsroot_fopen(const char *abs)
@@ -75,7 +146,7 @@ DIR *fsroot_opendir(const char *abs)
 int fsroot_open(const char *abs, int flags)
 {
     char p[4096];
-    return fsroot_path(abs, p, sizeof p) == 0 ? open(p, flags | O_CLOEXEC) : -1;
+    return fsroot_path(abs, p, sizeof p) == 0 ? fsroot_open_file(p, flags) : -1;
 }
 
 int fsroot_access(const char *abs, int mode)

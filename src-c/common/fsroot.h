@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Read with env_get (env.h): ignored in a privileged process. */
 #define PAPI_FSROOT_ENV "PAPI_FSROOT"
 
 #define FSROOT_HIDDEN __attribute__((visibility("hidden")))
@@ -42,12 +43,25 @@ FSROOT_HIDDEN int fsroot_path_in(const char *root, const char *abs, char *out, s
 FSROOT_HIDDEN int fsroot_path(const char *abs, char *out, size_t len);
 
 /* fopen(.., "re") / opendir / open(O_RDONLY|O_CLOEXEC) / access of abs under the root in
- * force; NULL or -1 with errno set as those calls do (ENAMETOOLONG when it does not fit). */
+ * force; NULL or -1 with errno set as those calls do (ENAMETOOLONG when it does not fit,
+ * EINVAL for what is no regular file: below). */
 FSROOT_HIDDEN FILE *fsroot_fopen(const char *abs);
 FSROOT_HIDDEN FILE *fsroot_fopen_in(const char *root, const char *abs);
 FSROOT_HIDDEN DIR *fsroot_opendir(const char *abs);
 FSROOT_HIDDEN int fsroot_open(const char *abs, int flags);
 FSROOT_HIDDEN int fsroot_access(const char *abs, int mode);
+
+/* Only regular files are read, of at most FSROOT_MAX_FILE bytes: a FIFO in a recorded
+ * tree would block the open, a device (a cpuinfo that links to /dev/zero) the reads.
+ * Anything else fails (EISDIR for a directory, EFBIG past the bound, else EINVAL), and
+ * the first refusal but a directory is said once on stderr. */
+#define FSROOT_MAX_FILE      (64L << 20)
+#define FSROOT_MAX_FILE_TEXT "64 MiB"
+
+/* open(O_CLOEXEC) / fopen(.., "re") of a path already resolved (fsroot_path), with the
+ * checks above: for readers that keep a directory of the tree (powercap). */
+FSROOT_HIDDEN int fsroot_open_file(const char *path, int flags);
+FSROOT_HIDDEN FILE *fsroot_fopen_file(const char *path);
 
 /* The first line of a small file, without its newline: 0, or -1 when it is missing,
  * empty or unreadable. */

@@ -2,6 +2,7 @@
  * disabled one the reason. */
 #include <string.h>
 
+#include "str_append.h"
 #include "util_common.h"
 #include "util_options.h"
 
@@ -17,14 +18,9 @@ static const char usage[] =
 
 static void pmu_list(const PAPI_component_info_t *c, char *buf, size_t len)
 {
-    size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < PAPI_PMU_MAX && c->pmu_names[i]; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", c->pmu_names[i]);
-        if (n < 0 || (size_t)n >= len - used)
-            break;
-        used += (size_t)n;
-    }
+    for (int i = 0; i < PAPI_PMU_MAX && c->pmu_names[i]; i++)
+        str_appendf(buf, len, "%s%s", i ? ", " : "", c->pmu_names[i]);
 }
 
 /* -d: one capability per line, under the component in the Active section. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "str_append.h"
 #include "util_common.h"
 
 static const char usage[] =
@@ -56,16 +57,15 @@ static unsigned cpu_attr(void *cpu, int id, PAPI_dev_attr_e attr)
 /* The hardware threads (OS indices) of NUMA node n, as "0 1 2 " like PAPI lists them. */
 static void node_threads(void *cpu, unsigned node, char *out, size_t len)
 {
-    size_t used = 0;
     unsigned threads = cpu_attr(cpu, 0, PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT);
     out[0] = '\0';
-    for (unsigned t = 0, seen = 0; seen < threads && t < 65536 && used + 12 < len; t++) {
+    for (unsigned t = 0, seen = 0; seen < threads && t < 65536; t++) {
         unsigned v;
         if (PAPI_get_dev_attr(cpu, (int)t, PAPI_DEV_ATTR__CPU_UINT_THR_NUMA_AFFINITY, &v) != PAPI_OK)
             continue;
         seen++;
         if (v == node)
-            used += (size_t)snprintf(out + used, len - used, "%u ", t);
+            str_appendf(out, len, "%u ", t);
     }
 }
 

@@ -54,6 +54,11 @@ int main(void)
     expect("cpu::event=0x76,cmask=2,inv=1", 4, 0x02800076);
     expect("cpu::cache-references:u", 4, 0xff60);
     expect("msr::tsc", 8, 0);
+    /* Values as perf's event parser reads them: decimal or 0x hex, a leading 0 is no octal. */
+    expect("cpu::event=010", 4, 10);
+    expect("cpu::event=0x10,umask=010", 4, 0x0a10);
+    expect("cpu::config=0018446744073709551615", 4, 0xffffffffffffffffULL);
+    expect("cpu::config=0xFFFFFFFFFFFFFFFF", 4, 0xffffffffffffffffULL);
 
     /* Privilege modifiers: the exclude bits the library opens the event with, for an event
      * set counting in domain (PAPI_DOM_*); a name's own :u/:k/:h win over the domain. */
@@ -102,6 +107,14 @@ int main(void)
         {"cpu::umask=0x100", "does not fit"},
         {"cpu::bogus=1", "no field 'bogus'"},
         {"cpu::event=zz", "must be a number"},
+        {"cpu::config= -1", "must be a number"}, /* no sign, no space, as perf */
+        {"cpu::config=-1", "must be a number"},
+        {"cpu::event= 1", "must be a number"},
+        {"cpu::event=+1", "must be a number"},
+        {"cpu::event=0x", "must be a number"},
+        {"cpu::event=08x", "must be a number"},
+        {"cpu::config=18446744073709551616", "must be a number"}, /* 2^64 */
+        {"cpu::config=0x10000000000000000", "must be a number"},
         {"cpu::instructions:x", "unknown modifier"},
         {"cpu::no-such-event", "has no event"},
         {"nopmu::event=1", "no PMU called 'nopmu'"},

@@ -120,7 +120,7 @@ def main():
             for f in files:
                 if f.endswith((".c", ".h")):
                     t = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
-                    read |= set(re.findall(r'(?:getenv|scoped_env_begin)\("([A-Z_]+)"', t))
+                    read |= set(re.findall(r'(?:getenv|env_get|env_is_set|scoped_env_begin)\("([A-Z_]+)"', t))
                     read |= set(re.findall(r'#define \w+_ENV(?:_ALIAS)?\s+"([A-Z_]+)"', t))
     envpage = subprocess.run(["man", "-P", "cat", "7", "papi_environment"], capture_output=True,
                              text=True, env=env).stdout

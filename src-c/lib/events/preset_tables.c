@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "registry.h"
 #include "preset_tables.h"
 
@@ -265,10 +266,10 @@ static void load_locked(void)
         return;
     loaded = 1;
     papi_lifecycle_register(PAPI_LIFE_STAGE_NAMES, tables_lifecycle);
-    const char *path = getenv("PAPI_CSV_EVENT_FILE");
+    const char *path = env_get("PAPI_CSV_EVENT_FILE");
     const char *var = "PAPI_CSV_EVENT_FILE";
     if (!path || !*path) {
-        path = getenv("PAPI_PERFMON_EVENT_FILE");
+        path = env_get("PAPI_PERFMON_EVENT_FILE");
         var = "PAPI_PERFMON_EVENT_FILE";
     }
     if (path && !*path)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "hl_state.h"
 
 int PAPI_num_counters(void)
@@ -150,7 +151,7 @@ static int ipc_since_last(void)
     static atomic_int cached = -1; /* read once: getenv on every call would cost */
     int v = atomic_load_explicit(&cached, memory_order_relaxed);
     if (v < 0) {
-        const char *e = getenv("PAPI_HL_SINCE_LAST");
+        const char *e = env_get("PAPI_HL_SINCE_LAST");
         v = e && *e && strcmp(e, "0") != 0;
         atomic_store_explicit(&cached, v, memory_order_relaxed);
     }

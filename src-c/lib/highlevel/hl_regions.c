@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "call_guard.h"
 #include "hl_state.h"
 #include "hl_regions.h"
@@ -232,7 +233,7 @@ static int configure(void)
         return ret;
     unsigned gen = atomic_load(&g_papi_generation);
     g_hlr.generation = gen;
-    const char *env = getenv("PAPI_EVENTS");
+    const char *env = env_get("PAPI_EVENTS");
     if (env && *env)
         configure_from_env(probe, env);
     else
@@ -273,7 +274,7 @@ static int resolve_again(void)
  * the exit status says so instead of 0 (the reason is on stderr already). */
 static void at_exit_report(void)
 {
-    const char *rep = getenv("PAPI_REPORT");
+    const char *rep = env_get("PAPI_REPORT");
     if (hlr_write_report(rep && *rep && strcmp(rep, "0") != 0) != PAPI_OK) {
         fflush(NULL);
         _exit(EXIT_FAILURE);

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "fsroot.h"
 #include "hl_regions.h"
 #include "json_writer.h"
@@ -52,7 +53,7 @@ static int find_rank(const char **source)
         return set_rank;
     }
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = env_get(vars[i]);
         char *end;
         if (!v || !*v)
             continue;
@@ -267,7 +268,7 @@ static void set_aside_earlier_run(const char *dir)
     if (snprintf(old, sizeof old, "%s-%s", dir, stamp) >= (int)sizeof old)
         return;
     /* Fails harmlessly when another rank moved it first or the name is taken. */
-    if (rename(dir, old) == 0 && getenv("PAPI_REPORT"))
+    if (rename(dir, old) == 0 && env_get("PAPI_REPORT"))
         printf("PAPI: the earlier run's %s was renamed %s\n", dir, old);
 }
 
@@ -275,7 +276,7 @@ static void set_aside_earlier_run(const char *dir)
  * belongs to another user. Returns its fd or a PAPI error. */
 static int open_output_dir(char *dir, size_t dirlen)
 {
-    const char *base = getenv("PAPI_OUTPUT_DIRECTORY");
+    const char *base = env_get("PAPI_OUTPUT_DIRECTORY");
     char why[PAPI_HUGE_STR_LEN + 64];
     if (!base || !*base)
         base = ".";

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "env.h"
 #include "call_guard.h"
 #include "hl_state.h"
 #include "preset_tables.h"
@@ -77,7 +78,7 @@ const char *hl_mode_name(enum hl_mode mode)
 void hl_notice_once(const char *msg)
 {
     static atomic_int printed;
-    const char *q = getenv("PAPI_QUIET");
+    const char *q = env_get("PAPI_QUIET");
     if (q && *q && strcmp(q, "0") != 0)
         return;
     if (atomic_exchange(&printed, 1))

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "fsroot.h"
 #include "hwinfo_internal.h"
 #include "scoped_env.h"
@@ -202,7 +203,7 @@ static const char unused_plugins[] = "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda
 static int init_without_io_plugins(hwloc_topology_t *t)
 {
     bool ours = scoped_env_begin("HWLOC_PLUGINS_BLACKLIST", unused_plugins,
-                                 !getenv("HWLOC_PLUGINS_PATH"));
+                                 !env_is_set("HWLOC_PLUGINS_PATH"));
     int r = hwloc_topology_init(t);
     scoped_env_end("HWLOC_PLUGINS_BLACKLIST", ours);
     return r;
@@ -242,7 +243,8 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
      * one recorded without it (only its PMUs, say) keeps this machine's topology. */
     const char *root = fsroot();
     bool replay = root[0] && fsroot_access("/sys/devices/system/cpu/cpu0/topology", F_OK) == 0 &&
-                  !getenv("HWLOC_FSROOT") && !getenv("HWLOC_XMLFILE") && !getenv("HWLOC_SYNTHETIC");
+                  !env_is_set("HWLOC_FSROOT") && !env_is_set("HWLOC_XMLFILE") &&
+                  !env_is_set("HWLOC_SYNTHETIC");
     bool ours = scoped_env_begin("HWLOC_FSROOT", root, replay);
     int loaded = hwloc_topology_load(t);
     scoped_env_end("HWLOC_FSROOT", ours);

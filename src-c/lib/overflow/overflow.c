@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "overflow_internal.h"
 #include "call_guard.h"
 
@@ -81,7 +82,7 @@ static int set_period(struct eventset *es, int ni, uint64_t period, int ring, in
  * PAPI_PROFIL_RING=0 asks for a signal per sample (PAPI 7's way; read at every call). */
 static int ring_allowed(void)
 {
-    const char *v = getenv("PAPI_PROFIL_RING");
+    const char *v = env_get("PAPI_PROFIL_RING");
     return !v || strcmp(v, "0") != 0;
 }
 

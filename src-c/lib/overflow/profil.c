@@ -22,6 +22,7 @@
 
 #include "overflow_internal.h"
 #include "call_guard.h"
+#include "str_append.h"
 
 #define PROF_FLAGS                                                                            \
     (PAPI_PROFIL_RANDOM | PAPI_PROFIL_WEIGHTED | PAPI_PROFIL_COMPRESS | PAPI_PROFIL_BUCKETS | \
@@ -186,20 +187,17 @@ void profil_ring_samples(void *arg, int native, const uint64_t *ips, int n, uint
 void profil_report_lost(struct eventset *es)
 {
     struct prof_state *p = es->profile;
-    char what[1024];
-    size_t len = 0;
-    for (int i = 0; p && i < p->n && len < sizeof what; i++) {
+    char what[1024] = "";
+    for (int i = 0; p && i < p->n; i++) {
         struct prof_event *pe = &p->ev[i];
         if (pe->lost == pe->lost_told)
             continue;
-        int n = snprintf(what + len, sizeof what - len,
-                         "%s%llu of the event at position %d (%llu in all)", len ? ", " : "",
-                         (unsigned long long)(pe->lost - pe->lost_told), pe->pos,
-                         (unsigned long long)pe->lost);
-        len += n > 0 ? (size_t)n : 0;
+        str_appendf(what, sizeof what, "%s%llu of the event at position %d (%llu in all)",
+                    what[0] ? ", " : "", (unsigned long long)(pe->lost - pe->lost_told), pe->pos,
+                    (unsigned long long)pe->lost);
         pe->lost_told = pe->lost;
     }
-    if (!len)
+    if (!what[0])
         return;
     /* A note, not an error: the call succeeded and the histogram holds every sample the
      * kernel took. */

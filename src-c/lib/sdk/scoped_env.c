@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "env.h"
 #include "scoped_env.h"
 
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -14,7 +15,7 @@ bool scoped_env_begin(const char *name, const char *value, bool wanted)
 {
     pthread_mutex_lock(&env_lock);
     /* The user's own setting always wins. */
-    if (!wanted || getenv(name))
+    if (!wanted || env_is_set(name))
         return false;
     return setenv(name, value, 0) == 0;
 }

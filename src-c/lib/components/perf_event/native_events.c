@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "fsroot.h"
 #include "perf_event_internal.h"
 #include "scoped_env.h"
+#include "str_append.h"
 #include "pfm_perf_encode.h"
 #include "pfm_pmus.h"
 #include "sysfs_pmus.h"
@@ -37,7 +39,7 @@ static unsigned hash_used;
 
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t covered_lock = PTHREAD_MUTEX_INITIALIZER;
-static int covered[128], ncovered = -1; /* native_pfm_covers_type */
+static int covered[PFM_PMU_MAX], ncovered = -1; /* native_pfm_covers_type: one per PMU */
 static int pfm_status = -1;
 
 /* libpfm4 runs every CPU model's detection (each a cpuid, a VM exit under a hypervisor:
@@ -47,7 +49,7 @@ static int pfm_status = -1;
 static void pfm_init_once(void)
 {
     bool forced = scoped_env_begin("LIBPFM_FORCE_PMU", "perf",
-                                   g_pmu.software_pmus_only && !getenv("LIBPFM_ENCODE_INACTIVE"));
+                                   g_pmu.software_pmus_only && !env_is_set("LIBPFM_ENCODE_INACTIVE"));
     pfm_status = pfm_initialize();
     scoped_env_end("LIBPFM_FORCE_PMU", forced);
     if (pfm_status == PFM_SUCCESS)
@@ -637,8 +639,7 @@ int native_get_info(int code, PAPI_event_info_t *info)
             if (pfm_get_event_attr_info(e->pfm_idx, e->umask_idx, PFM_OS_PERF_EVENT_EXT, &ainfo) ==
                     PFM_SUCCESS &&
                 ainfo.desc) {
-                size_t l = strlen(info->long_descr);
-                snprintf(info->long_descr + l, sizeof info->long_descr - l, ", masks:%s", ainfo.desc);
+                str_appendf(info->long_descr, sizeof info->long_descr, ", masks:%s", ainfo.desc);
             }
         }
         papi_strcpy(info->short_descr, sizeof info->short_descr, einfo.name);
@@ -648,11 +649,9 @@ int native_get_info(int code, PAPI_event_info_t *info)
         snprintf(hybrid, sizeof hybrid, "on core PMU %s only (CPUs %s)", p ? p->name : "?",
                  p && p->cpus[0] ? p->cpus : "all");
     }
-    if (hybrid[0]) {
-        size_t l = strlen(info->long_descr);
-        snprintf(info->long_descr + l, sizeof info->long_descr - l, "%s%s", l ? "; " : "",
-                 hybrid);
-    }
+    if (hybrid[0])
+        str_appendf(info->long_descr, sizeof info->long_descr, "%s%s",
+                    info->long_descr[0] ? "; " : "", hybrid);
     return PAPI_OK;
 }
 

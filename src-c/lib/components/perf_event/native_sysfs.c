@@ -13,6 +13,7 @@
 
 #include "fsroot.h"
 #include "perf_event_internal.h"
+#include "str_append.h"
 #include "sysfs_encode.h"
 #include "sysfs_pmus.h"
 
@@ -204,11 +205,10 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
     else
         snprintf(what, sizeof what, "%s raw event; ", pmu);
     papi_strcpy(info->long_descr, sizeof info->long_descr, what);
-    size_t l = strlen(info->long_descr);
-    snprintf(info->long_descr + l, sizeof info->long_descr - l,
-             "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx",
-             e->attr.type, (unsigned long long)e->attr.config,
-             (unsigned long long)e->attr.config1, (unsigned long long)e->attr.config2);
+    str_appendf(info->long_descr, sizeof info->long_descr,
+                "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx",
+                e->attr.type, (unsigned long long)e->attr.config,
+                (unsigned long long)e->attr.config1, (unsigned long long)e->attr.config2);
     if (p && p->kind == SYSFS_PMU_CORE && p->own_cpus && native_is_hybrid())
         snprintf(info->note, sizeof info->note,
                  "described by the kernel's sysfs (events/, format/); core type of CPUs %s",

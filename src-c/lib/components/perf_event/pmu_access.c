@@ -11,7 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "fsroot.h"
+#include "str_append.h"
 #include "hwinfo.h"
 #include "pe_types.h"
 #include "pmu_access.h"
@@ -36,16 +38,12 @@ static int has_capability(int cap)
 static int list_pmus(char *names, size_t len, bool *software_only)
 {
     int core = 0, soft = 0, n = sysfs_pmu_count();
-    size_t used = 0;
     names[0] = '\0';
     for (int i = 0; i < n; i++) {
         const struct sysfs_pmu *p = sysfs_pmu_brief(i);
         soft += p->kind == SYSFS_PMU_SOFTWARE || strcmp(p->name, "msr") == 0;
         core |= p->kind == SYSFS_PMU_CORE;
-        int w = snprintf(names + used, len - used, "%s%s", used ? ", " : "", p->name);
-        if (w < 0 || (size_t)w >= len - used)
-            break;
-        used += (size_t)w;
+        str_appendf(names, len, "%s%s", i ? ", " : "", p->name);
     }
     *software_only = n > 0 && soft == n;
     return core;
@@ -203,7 +201,7 @@ void pmu_access_probe(struct pmu_access *p)
     else if (fsroot_scan(PMU_DIR "/cpu/rdpmc", "%d", &ua) == 0)
         p->user_read_allowed = ua != 0;
     /* The documented switch: PAPI_USER_READ=0 makes every read a read() system call. */
-    const char *sw = getenv("PAPI_USER_READ");
+    const char *sw = env_get("PAPI_USER_READ");
     if (!PERF_USER_READ_ARCH || (sw && strcmp(sw, "0") == 0))
         p->user_read_allowed = false;
 
@@ -229,10 +227,9 @@ void pmu_access_probe(struct pmu_access *p)
     else
         explain_no_hardware(p, err, who, pmus);
     if (!p->hw_open_works && fsroot_replaying()) {
-        size_t l = strlen(p->reason);
-        snprintf(p->reason + l, sizeof p->reason - l,
-                 " (Replaying the recorded machine under %s=%s: its PMUs and settings are "
-                 "described, but only this machine's kernel counts.)",
-                 PAPI_FSROOT_ENV, fsroot());
+        str_appendf(p->reason, sizeof p->reason,
+                    " (Replaying the recorded machine under %s=%s: its PMUs and settings are "
+                    "described, but only this machine's kernel counts.)",
+                    PAPI_FSROOT_ENV, fsroot());
     }
 }

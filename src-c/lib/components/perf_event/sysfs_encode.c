@@ -2,12 +2,12 @@
  * (names in sysfs_encode.h). Every field is checked against the PMU's format/ files: a
  * value that does not fit its bits, or a field the PMU does not have, is refused with
  * the reason, never silently truncated. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "str_append.h"
 #include "sysfs_encode.h"
 #include "sysfs_pmus.h"
 
@@ -21,17 +21,36 @@ static int fail(char *why, size_t len, const char *fmt, ...)
     return -1;
 }
 
+static unsigned digit_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return (unsigned)(c - '0');
+    if (c >= 'a' && c <= 'f')
+        return (unsigned)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F')
+        return (unsigned)(c - 'A' + 10);
+    return 16;
+}
+
+/* A term's value as perf reads one (its event lexer: decimal digits, or "0x" and hex
+ * digits): no sign, no space, no octal ("010" is ten), nothing wider than 64 bits. */
 static int parse_value(const char *s, size_t n, uint64_t *v)
 {
-    char buf[32];
-    if (n == 0 || n >= sizeof buf)
-        return -1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    char *end;
-    errno = 0;
-    *v = strtoull(buf, &end, 0);
-    return errno || *end || buf[0] == '-' ? -1 : 0;
+    unsigned base = 10;
+    if (n > 2 && s[0] == '0' && s[1] == 'x') {
+        base = 16;
+        s += 2;
+        n -= 2;
+    }
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned dv = digit_value(s[i]);
+        if (dv >= base || x > (UINT64_MAX - dv) / base)
+            return -1;
+        x = x * base + dv;
+    }
+    *v = x;
+    return n ? 0 : -1;
 }
 
 /* Put v into the bits of format f; -1 when it does not fit. */
@@ -49,10 +68,10 @@ static int deposit(const struct sysfs_format *f, uint64_t v, uint64_t config[3])
 
 static void describe_bits(const struct sysfs_format *f, char *out, size_t len)
 {
-    int n = snprintf(out, len, "config%s:", f->config ? (f->config == 1 ? "1" : "2") : "");
-    for (int r = 0; r < f->nranges && n > 0 && (size_t)n < len; r++)
-        n += snprintf(out + n, len - (size_t)n, f->lo[r] == f->hi[r] ? "%s%d" : "%s%d-%d",
-                      r ? "," : "", f->lo[r], f->hi[r]);
+    snprintf(out, len, "config%s:", f->config ? (f->config == 1 ? "1" : "2") : "");
+    for (int r = 0; r < f->nranges; r++)
+        str_appendf(out, len, f->lo[r] == f->hi[r] ? "%s%d" : "%s%d-%d", r ? "," : "", f->lo[r],
+                    f->hi[r]);
 }
 
 /* One "field=value" term (n bytes) into enc. */
@@ -89,8 +108,8 @@ static int apply_term(const struct sysfs_pmu *pmu, const char *t, size_t n,
             return 0;
         }
     char known[512] = "";
-    for (int i = 0, k = 0; i < pmu->nformats; i++)
-        k += snprintf(known + k, sizeof known - (size_t)k, "%s%s", i ? ", " : "", pmu->fmt[i].name);
+    for (int i = 0; i < pmu->nformats; i++)
+        str_appendf(known, sizeof known, "%s%s", i ? ", " : "", pmu->fmt[i].name);
     return fail(why, whylen, "PMU %s has no field '%s' (its format/ lists: %s)", pmu->name, field,
                 known[0] ? known : "none");
 }

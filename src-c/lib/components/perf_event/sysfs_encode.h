@@ -9,7 +9,8 @@
  *   <pmu>::r<hex>                   a raw config value, as perf's r<hex>
  * each optionally followed by privilege modifiers :u (user), :k (kernel), :h
  * (hypervisor), which combine (":u:k") and override the event set's domain. Values are
- * decimal or 0x hexadecimal. */
+ * decimal or 0x hexadecimal, as perf reads them (a leading 0 is no octal; no sign, no
+ * space). */
 #ifndef SYSFS_ENCODE_H
 #define SYSFS_ENCODE_H
 

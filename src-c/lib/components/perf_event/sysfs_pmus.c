@@ -10,8 +10,6 @@
 #include "fsroot.h"
 #include "sysfs_pmus.h"
 
-#define MAX_PMUS 256
-
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int scanned;  /* 0 not yet, 1 done (pmus[] then read without the lock) */
 static struct sysfs_pmu *pmus;
@@ -89,7 +87,7 @@ static void read_formats(const char *dir, struct sysfs_pmu *pmu)
         snprintf(path, sizeof path, "%s/format/%s", dir, de->d_name);
         if (fsroot_read_line(path, text, sizeof text) != 0 || parse_format(text, f) != 0)
             continue;
-        strcpy(f->name, de->d_name); /* length checked above */
+        snprintf(f->name, sizeof f->name, "%s", de->d_name); /* length checked above */
         pmu->nformats++;
     }
     closedir(d);
@@ -126,7 +124,7 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
         snprintf(path, sizeof path, "%s/events/%s", dir, de->d_name);
         if (fsroot_read_line(path, e->spec, sizeof e->spec) != 0 || !e->spec[0])
             continue;
-        strcpy(e->name, de->d_name); /* length checked above */
+        snprintf(e->name, sizeof e->name, "%s", de->d_name); /* length checked above */
         pmu->nevents++;
     }
     closedir(d);
@@ -144,7 +142,7 @@ static int read_pmu(const char *name, struct sysfs_pmu *pmu)
     snprintf(path, sizeof path, "%s/type", dir);
     if (fsroot_scan(path, "%d", &pmu->type) != 0 || pmu->type < 0)
         return -1;
-    strcpy(pmu->name, name);
+    snprintf(pmu->name, sizeof pmu->name, "%s", name);
     snprintf(path, sizeof path, "%s/cpus", dir);
     int has_mask = 0;
     pmu->own_cpus = fsroot_read_line(path, pmu->cpus, sizeof pmu->cpus) == 0;
@@ -182,15 +180,33 @@ static int by_pmu_name(const void *a, const void *b)
     return strcmp(((const struct sysfs_pmu *)a)->name, ((const struct sysfs_pmu *)b)->name);
 }
 
+/* One more entry at the end of pmus[], growing it as needed (a large server lists
+ * hundreds of uncore PMUs: none may be dropped). NULL when memory runs out. */
+static struct sysfs_pmu *next_slot(int *cap)
+{
+    if (npmus == *cap) {
+        int ncap = *cap ? *cap * 2 : 64;
+        struct sysfs_pmu *n = realloc(pmus, (size_t)ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        pmus = n;
+        *cap = ncap;
+    }
+    return &pmus[npmus];
+}
+
+/* Every PMU the directory lists; the table moves while it grows, so no pointer into it
+ * is handed out before the scan ends. */
 static void scan_locked(void)
 {
     DIR *d = fsroot_opendir(SYSFS_PMU_DIR);
     if (!d)
         return;
-    pmus = calloc(MAX_PMUS, sizeof *pmus);
+    int cap = 0;
     struct dirent *de;
-    while (pmus && npmus < MAX_PMUS && (de = readdir(d)))
-        if (de->d_name[0] != '.' && read_pmu(de->d_name, &pmus[npmus]) == 0)
+    struct sysfs_pmu *slot;
+    while ((de = readdir(d)) && (slot = next_slot(&cap)))
+        if (de->d_name[0] != '.' && read_pmu(de->d_name, slot) == 0)
             npmus++;
     closedir(d);
     if (npmus > 1)
@@ -237,7 +253,7 @@ const struct sysfs_event *sysfs_pmu_event(const struct sysfs_pmu *pmu, const cha
     struct sysfs_event key;
     if (strlen(name) >= sizeof key.name)
         return NULL;
-    strcpy(key.name, name);
+    snprintf(key.name, sizeof key.name, "%s", name);
     const struct sysfs_event *e =
         pmu->nevents ? bsearch(&key, pmu->events, (size_t)pmu->nevents, sizeof key, by_event_name)
                      : NULL;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "component.h"
+#include "fsroot.h"
 #include "powercap_zones.h"
 
 #define POWERCAP_PREFIX "powercap:::"
@@ -177,7 +178,7 @@ static int add(struct cmp_context *ctx, int local, int *slot)
     if (!valid_local(local))
         return papi_error(PAPI_ENOEVNT, "powercap has no event %d", local);
     const char *path = tree.events[local].path;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = fsroot_open_file(path, O_RDONLY);
     if (fd < 0)
         return papi_error(errno == EACCES ? PAPI_EPERM : PAPI_ESYS, "cannot open %s: %s",
                           path, strerror(errno));
