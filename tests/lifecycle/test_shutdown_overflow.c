@@ -36,7 +36,7 @@ static const struct route routes[] = {
      * RLIMIT_SIGPENDING and the kernel fell back to a plain SIGIO (signal_generate
      * tracepoint: res=3), which killed rounds whatever the library did. */
     {"perf::TASK-CLOCK", 50000, 0},
-    {"perf::PAGE-FAULTS", 1, 0},    /* a signal at every fault */
+    {"perf::PAGE-FAULTS", 1, 0}, /* a signal at every fault */
     {"perf::TASK-CLOCK", 20000, PAPI_OVERFLOW_FORCE_SW},
 };
 #define NROUTES (int)(sizeof routes / sizeof routes[0])

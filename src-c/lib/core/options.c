@@ -3,6 +3,7 @@
  * reopen the set's events in a new component context, so they are allowed only while it is stopped; a failed
  * change puts the old setting back. */
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -493,41 +494,128 @@ static int get_componentinfo(int option, PAPI_option_t *ptr)
 }
 
 struct opt_handlers {
-    opt_fn set, get;
+    opt_fn opt_set, opt_get; /* named apart: doc/error_scan.py follows .opt_set to each */
     unsigned char set_flags, get_flags; /* OPT_PTR, OPT_EARLY */
 };
 
 /* set_read_only: the options that can only be read. */
 static const struct opt_handlers opt_table[PAPI_USER_EVENTS_FILE + 1] = {
-    [PAPI_DEBUG] = {set_debug, get_debug, OPT_PTR | OPT_EARLY, OPT_PTR | OPT_EARLY},
-    [PAPI_LIB_VERSION] = {set_read_only, get_lib_version, 0, OPT_EARLY},
-    [PAPI_DEFDOM] = {set_defdom, get_defdom, OPT_PTR, 0},
-    [PAPI_DOMAIN] = {set_domain, get_domain, OPT_PTR, OPT_PTR},
-    [PAPI_DEFGRN] = {set_defgrn, get_defgrn, OPT_PTR, 0},
-    [PAPI_GRANUL] = {set_granularity, get_granul, OPT_PTR, OPT_PTR},
-    [PAPI_ATTACH] = {set_attach, get_attach, OPT_PTR, OPT_PTR},
-    [PAPI_DETACH] = {set_detach, get_attach, OPT_PTR, OPT_PTR},
-    [PAPI_CPU_ATTACH] = {set_cpu, get_cpu_attach, OPT_PTR, OPT_PTR},
-    [PAPI_INHERIT] = {set_inherit, get_inherit, OPT_PTR, OPT_PTR},
-    [PAPI_MULTIPLEX] = {set_multiplex_opt, get_multiplex, OPT_PTR, OPT_PTR},
-    [PAPI_DEF_MPX_NS] = {set_def_mpx_ns, get_def_mpx_ns, OPT_PTR, 0},
-    [PAPI_DEF_ITIMER] = {set_def_itimer, get_itimer, OPT_PTR, OPT_PTR},
-    [PAPI_DEF_ITIMER_NS] = {set_def_itimer_ns, get_itimer, OPT_PTR, OPT_PTR},
-    [PAPI_MAX_HWCTRS] = {set_read_only, get_max_hwctrs, 0, 0},
-    [PAPI_MAX_MPX_CTRS] = {set_read_only, get_max_mpx_ctrs, 0, 0},
-    [PAPI_CLOCKRATE] = {set_read_only, get_clockrate, 0, 0},
-    [PAPI_MAX_CPUS] = {set_read_only, get_max_cpus, 0, 0},
-    [PAPI_HWINFO] = {set_read_only, get_hwinfo, 0, OPT_PTR},
-    [PAPI_EXEINFO] = {set_read_only, get_exeinfo, 0, OPT_PTR},
-    [PAPI_SHLIBINFO] = {set_read_only, get_shlibinfo, 0, OPT_PTR},
-    [PAPI_COMPONENTINFO] = {set_read_only, get_componentinfo, 0, OPT_PTR},
-    [PAPI_PRELOAD] = {set_read_only, get_preload, 0, OPT_PTR},
-    [PAPI_DATA_ADDRESS] = {set_address_range, get_not_on_perf, 0, 0},
-    [PAPI_INSTR_ADDRESS] = {set_address_range, get_not_on_perf, 0, 0},
-    [PAPI_EDGE_DETECT] = {set_modifier, get_not_on_perf, 0, 0},
-    [PAPI_INVERT] = {set_modifier, get_not_on_perf, 0, 0},
-    [PAPI_PROFIL] = {set_profil, get_unreadable, 0, 0},
-    [PAPI_USER_EVENTS_FILE] = {set_user_events, get_unreadable, 0, 0},
+    [PAPI_DEBUG] = {.opt_set = set_debug,
+                    .opt_get = get_debug,
+                    .set_flags = OPT_PTR | OPT_EARLY,
+                    .get_flags = OPT_PTR | OPT_EARLY},
+    [PAPI_LIB_VERSION] = {.opt_set = set_read_only,
+                          .opt_get = get_lib_version,
+                          .set_flags = 0,
+                          .get_flags = OPT_EARLY},
+    [PAPI_DEFDOM] = {.opt_set = set_defdom,
+                     .opt_get = get_defdom,
+                     .set_flags = OPT_PTR,
+                     .get_flags = 0},
+    [PAPI_DOMAIN] = {.opt_set = set_domain,
+                     .opt_get = get_domain,
+                     .set_flags = OPT_PTR,
+                     .get_flags = OPT_PTR},
+    [PAPI_DEFGRN] = {.opt_set = set_defgrn,
+                     .opt_get = get_defgrn,
+                     .set_flags = OPT_PTR,
+                     .get_flags = 0},
+    [PAPI_GRANUL] = {.opt_set = set_granularity,
+                     .opt_get = get_granul,
+                     .set_flags = OPT_PTR,
+                     .get_flags = OPT_PTR},
+    [PAPI_ATTACH] = {.opt_set = set_attach,
+                     .opt_get = get_attach,
+                     .set_flags = OPT_PTR,
+                     .get_flags = OPT_PTR},
+    [PAPI_DETACH] = {.opt_set = set_detach,
+                     .opt_get = get_attach,
+                     .set_flags = OPT_PTR,
+                     .get_flags = OPT_PTR},
+    [PAPI_CPU_ATTACH] = {.opt_set = set_cpu,
+                         .opt_get = get_cpu_attach,
+                         .set_flags = OPT_PTR,
+                         .get_flags = OPT_PTR},
+    [PAPI_INHERIT] = {.opt_set = set_inherit,
+                      .opt_get = get_inherit,
+                      .set_flags = OPT_PTR,
+                      .get_flags = OPT_PTR},
+    [PAPI_MULTIPLEX] = {.opt_set = set_multiplex_opt,
+                        .opt_get = get_multiplex,
+                        .set_flags = OPT_PTR,
+                        .get_flags = OPT_PTR},
+    [PAPI_DEF_MPX_NS] = {.opt_set = set_def_mpx_ns,
+                         .opt_get = get_def_mpx_ns,
+                         .set_flags = OPT_PTR,
+                         .get_flags = 0},
+    [PAPI_DEF_ITIMER] = {.opt_set = set_def_itimer,
+                         .opt_get = get_itimer,
+                         .set_flags = OPT_PTR,
+                         .get_flags = OPT_PTR},
+    [PAPI_DEF_ITIMER_NS] = {.opt_set = set_def_itimer_ns,
+                            .opt_get = get_itimer,
+                            .set_flags = OPT_PTR,
+                            .get_flags = OPT_PTR},
+    [PAPI_MAX_HWCTRS] = {.opt_set = set_read_only,
+                         .opt_get = get_max_hwctrs,
+                         .set_flags = 0,
+                         .get_flags = 0},
+    [PAPI_MAX_MPX_CTRS] = {.opt_set = set_read_only,
+                           .opt_get = get_max_mpx_ctrs,
+                           .set_flags = 0,
+                           .get_flags = 0},
+    [PAPI_CLOCKRATE] = {.opt_set = set_read_only,
+                        .opt_get = get_clockrate,
+                        .set_flags = 0,
+                        .get_flags = 0},
+    [PAPI_MAX_CPUS] = {.opt_set = set_read_only,
+                       .opt_get = get_max_cpus,
+                       .set_flags = 0,
+                       .get_flags = 0},
+    [PAPI_HWINFO] = {.opt_set = set_read_only,
+                     .opt_get = get_hwinfo,
+                     .set_flags = 0,
+                     .get_flags = OPT_PTR},
+    [PAPI_EXEINFO] = {.opt_set = set_read_only,
+                      .opt_get = get_exeinfo,
+                      .set_flags = 0,
+                      .get_flags = OPT_PTR},
+    [PAPI_SHLIBINFO] = {.opt_set = set_read_only,
+                        .opt_get = get_shlibinfo,
+                        .set_flags = 0,
+                        .get_flags = OPT_PTR},
+    [PAPI_COMPONENTINFO] = {.opt_set = set_read_only,
+                            .opt_get = get_componentinfo,
+                            .set_flags = 0,
+                            .get_flags = OPT_PTR},
+    [PAPI_PRELOAD] = {.opt_set = set_read_only,
+                      .opt_get = get_preload,
+                      .set_flags = 0,
+                      .get_flags = OPT_PTR},
+    [PAPI_DATA_ADDRESS] = {.opt_set = set_address_range,
+                           .opt_get = get_not_on_perf,
+                           .set_flags = 0,
+                           .get_flags = 0},
+    [PAPI_INSTR_ADDRESS] = {.opt_set = set_address_range,
+                            .opt_get = get_not_on_perf,
+                            .set_flags = 0,
+                            .get_flags = 0},
+    [PAPI_EDGE_DETECT] = {.opt_set = set_modifier,
+                          .opt_get = get_not_on_perf,
+                          .set_flags = 0,
+                          .get_flags = 0},
+    [PAPI_INVERT] = {.opt_set = set_modifier,
+                     .opt_get = get_not_on_perf,
+                     .set_flags = 0,
+                     .get_flags = 0},
+    [PAPI_PROFIL] = {.opt_set = set_profil,
+                     .opt_get = get_unreadable,
+                     .set_flags = 0,
+                     .get_flags = 0},
+    [PAPI_USER_EVENTS_FILE] = {.opt_set = set_user_events,
+                               .opt_get = get_unreadable,
+                               .set_flags = 0,
+                               .get_flags = 0},
 };
 
 /* The handler of option in one direction (get: 1), checked as its flags say; an unknown
@@ -536,15 +624,15 @@ static int run_option(int option, PAPI_option_t *ptr, int get)
 {
     const struct opt_handlers *h =
         option > 0 && option <= PAPI_USER_EVENTS_FILE ? &opt_table[option] : NULL;
-    opt_fn fn = h ? (get ? h->get : h->set) : NULL;
-    unsigned flags = fn ? (get ? h->get_flags : h->set_flags) : OPT_PTR;
+    bool known = h && (get ? h->opt_get : h->opt_set);
+    unsigned flags = known ? (get ? h->get_flags : h->set_flags) : OPT_PTR;
     if (!(flags & OPT_EARLY))
         PAPI_CHECK_INIT();
     if ((flags & OPT_PTR) && !ptr)
         return papi_error(PAPI_EINVAL, "option pointer is NULL");
-    if (!fn)
+    if (!known)
         return papi_error(PAPI_EINVAL, "%d is not a PAPI option", option);
-    return fn(option, ptr);
+    return get ? h->opt_get(option, ptr) : h->opt_set(option, ptr);
 }
 
 int PAPI_set_opt(int option, PAPI_option_t *ptr)
