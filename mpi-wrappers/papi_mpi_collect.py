@@ -20,6 +20,7 @@ killed while the file system was full) is skipped, as a rank that left nothing."
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -51,8 +52,10 @@ def load(path):
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
-    except (OSError, ValueError):
+    except OSError:
         return None
+    except (ValueError, RecursionError) as e:  # a half-written or hostile file
+        raise Malformed("%s: not JSON: %s" % (path, e))
 
 
 class Malformed(Exception):
@@ -68,6 +71,25 @@ def check_run_id(name, doc):
         raise Malformed("%s: 'run_id' is %s, not a string" % (name, type(doc["run_id"]).__name__))
 
 
+def is_seconds(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+
+
+def check_times(name, where, r):
+    """A rank's finished flag and times: "finished" true or false (not the string "false"),
+    times >= 0, time in MPI (the wall-clock time any thread was in it) not above the wall
+    time; the per-thread sum (mpi_thread_sum_s) may be, several threads at once."""
+    if "finished" in r and not isinstance(r["finished"], bool):
+        raise Malformed("%s: %s'finished' is %r, not true or false" % (name, where, r["finished"]))
+    for k in ("wall_s", "mpi_s", "mpi_thread_sum_s"):
+        if k in r and not is_seconds(r[k]):
+            raise Malformed("%s: %s'%s' is %r, not a time in seconds (>= 0)" % (name, where, k, r[k]))
+    if is_seconds(r.get("wall_s")) and is_seconds(r.get("mpi_s")) and \
+            r["mpi_s"] > r["wall_s"] * (1 + 1e-9) + 1e-6:
+        raise Malformed("%s: %s'mpi_s' is %g s, more than the wall time ('wall_s' %g s)" %
+                        (name, where, r["mpi_s"], r["wall_s"]))
+
+
 def check_report(name, doc):
     if not isinstance(doc, dict):
         raise Malformed("%s: the report is %s, not an object" % (name, type(doc).__name__))
@@ -79,6 +101,7 @@ def check_report(name, doc):
     for i, r in enumerate(doc["ranks"]):
         if not isinstance(r, dict) or not is_count(r.get("rank")):
             raise Malformed("%s: ranks[%d] has no 'rank' number" % (name, i))
+        check_times(name, "ranks[%d]." % i, r)
     if "nranks" not in doc:
         raise Malformed("%s: 'nranks' is missing" % name)
 
@@ -91,6 +114,7 @@ def check_row(name, doc):
         raise Malformed("%s: 'rank' is %r, not a rank number" % (name, doc.get("rank")))
     if not isinstance(doc.get("exit_reason"), (str, type(None))):
         raise Malformed("%s: 'exit_reason' is not a string" % name)
+    check_times(name, "", doc)
 
 
 def collect(directory, nranks=None):

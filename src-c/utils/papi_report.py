@@ -67,6 +67,7 @@ def main(argv=None):
     try:
         import papi_report
         from papi_report import html
+        from papi_report.deep_json import dump_deep
     except ImportError as e:
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)
@@ -87,8 +88,7 @@ def main(argv=None):
                              [s for s in [mpi] + (regions or []) if s], failed)
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(papi_report.region_tree_literal(files), f, indent=1)
+            dump_deep(papi_report.region_tree_literal(files), path)  # any depth, whole or none
             written.append(path)
     except papi_report.ReportError as e:
         print("papi_report: %s" % e, file=sys.stderr)

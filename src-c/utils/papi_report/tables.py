@@ -75,6 +75,8 @@ def _load_json(path):
 # What each value must be for the tables (and the figures drawn from them) to hold it.
 _KINDS = {
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "number >= 0": lambda v: _KINDS["number"](v) and v >= 0,
+    "true or false": lambda v: isinstance(v, bool),
     "integer >= 0": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "string": lambda v: isinstance(v, str),
     "string or null": lambda v: v is None or isinstance(v, str),
@@ -131,14 +133,20 @@ def _check_mpi(path, rep):
             c.bad(w + ".rank", "%d is listed twice" % n)
         seen.add(n)
         c.need(r, "threads", "integer >= 0", w, optional=True)
-        for k in ("wall_s", "mpi_s"):
-            c.need(r, k, "number", w, optional=True)
+        c.need(r, "finished", "true or false", w, optional=True)  # not "false", a string
+        wall = c.need(r, "wall_s", "number >= 0", w, optional=True)
+        mpi = c.need(r, "mpi_s", "number >= 0", w, optional=True)
+        # Time in MPI is the wall-clock time any thread spent in it: never above the wall
+        # time (the per-thread sum, mpi_thread_sum_s, may be: several threads at once).
+        if wall is not None and mpi is not None and mpi > wall * (1 + 1e-9) + 1e-6:
+            c.bad(w + ".mpi_s", "is %g s, more than the rank's wall time (wall_s %g s)" % (mpi, wall))
+        c.need(r, "mpi_thread_sum_s", "number >= 0", w, optional=True)
         for name, call in (c.need(r, "calls", "object", w, optional=True) or {}).items():
             cw = "%s.calls['%s']" % (w, name)
             if not isinstance(call, dict):
                 c.bad(cw, "is not an object")
             c.need(call, "calls", "integer >= 0", cw)
-            c.need(call, "time_s", "number", cw, optional=True)
+            c.need(call, "time_s", "number >= 0", cw, optional=True)
             for k in ("bytes_sent", "bytes_recv"):
                 c.need(call, k, "integer >= 0", cw, optional=True)
         for name in (c.need(r, "counters", "object", w, optional=True) or {}):
@@ -152,7 +160,7 @@ def _check_mpi(path, rep):
                 if not 0 <= c.need(b, "bucket", "integer >= 0", bw) <= 64:
                     c.bad(bw + ".bucket", "is not a power-of-two bucket (0..64)")
                 c.need(b, "calls", "integer >= 0", bw)
-                c.need(b, "time_s", "number", bw)
+                c.need(b, "time_s", "number >= 0", bw)
         for j, p in enumerate(c.need(r, "partners", "list", w, optional=True) or []):
             pw = "%s.partners[%d]" % (w, j)
             if not isinstance(p, dict):
@@ -160,7 +168,7 @@ def _check_mpi(path, rep):
             c.rank(p, "rank", pw, nranks)
             for k in ("sends", "bytes_sent"):
                 c.need(p, k, "integer >= 0", pw, optional=True)
-            c.need(p, "time_s", "number", pw, optional=True)
+            c.need(p, "time_s", "number >= 0", pw, optional=True)
     sites = rep.get("callsites", [])
     top = sites.get("top", []) if isinstance(sites, dict) else sites
     if not isinstance(top, list):
@@ -196,6 +204,8 @@ def _check_regions(path, data):
             if not (isinstance(parent, int) and not isinstance(parent, bool) or
                     isinstance(parent, str) and parent.lstrip("-").isdigit()):
                 c.bad(w + ".parent_region_id", "is not a region id")
+            for m in BUILTIN + ("region_count",):  # times and counts of instances
+                c.need(r, m, "number >= 0", w, optional=True)
             for m, v in r.items():
                 if m in ("name", "parent_region_id") or _KINDS["number"](v):
                     continue
@@ -389,6 +399,40 @@ def _value(v):
     return int(v)
 
 
+def path_part(name):
+    """A region name as one part of a path: "/" joins the parts, so a "/" (or "\\") in a
+    name is escaped with a backslash; "a/b" at the top is not "b" inside "a"."""
+    return name.replace("\\", "\\\\").replace("/", "\\/")
+
+
+def parent_path(path):
+    """The path without its last part (escaped separators are not separators)."""
+    i = len(path)
+    while True:
+        i = path.rfind("/", 0, i)
+        if i < 0:
+            return ""
+        slashes = len(path[:i]) - len(path[:i].rstrip("\\"))
+        if slashes % 2 == 0:
+            return path[:i]
+
+
+def _instance_path(regs, rid, paths):
+    """The path of region instance rid: its enclosing instances' names, outermost first,
+    found without recursion (a tree may be thousands of levels deep) and each path
+    computed once (paths: rid -> path). A parent that is missing or in a cycle ends it."""
+    chain, seen, p = [], set(), rid
+    while p in regs and p not in paths and p not in seen:
+        seen.add(p)
+        chain.append(p)
+        p = str(regs[p].get("parent_region_id", -1))
+    prefix = paths.get(p, "")
+    for q in reversed(chain):
+        prefix = path_part(regs[q]["name"]) if not prefix else prefix + "/" + path_part(regs[q]["name"])
+        paths[q] = prefix
+    return paths[rid]
+
+
 def region_instances(files):
     rows, metrics = [], []
     for rank, data in _regions_arg(files):
@@ -396,16 +440,11 @@ def region_instances(files):
             if m not in metrics:
                 metrics.append(m)
         for thread, t in data["threads"].items():
-            regs = t.get("regions", {})
+            regs, paths = t.get("regions", {}), {}
             for rid, r in regs.items():
                 row = {"rank": rank, "thread": str(thread), "id": int(rid), "name": r["name"],
                        "parent_id": int(r.get("parent_region_id", -1))}
-                names, p, seen = [r["name"]], row["parent_id"], set()
-                while p != -1 and str(p) in regs and p not in seen:  # the enclosing instances
-                    seen.add(p)
-                    names.append(regs[str(p)]["name"])
-                    p = int(regs[str(p)].get("parent_region_id", -1))
-                row["path"] = "/".join(reversed(names))
+                row["path"] = _instance_path(regs, rid, paths)
                 for m in _metrics(data):
                     if m in r:
                         row[m] = _value(r[m])
@@ -450,8 +489,12 @@ def region_tree(files):
     df = tot.groupby("path", sort=False).agg(
         **{"name": ("name", "first"), "region_count": ("region_count", "sum")},
         **{m: (m, "sum") for m in metrics}).reset_index()
-    df["parent_path"] = df["path"].map(lambda p: p.rsplit("/", 1)[0] if "/" in p else "")
-    df["depth"] = df["path"].str.count("/")
+    df["parent_path"] = df["path"].map(parent_path)
+    depth = {}
+    for p in sorted(df["path"], key=len):  # a parent's path is shorter than its children's
+        q = parent_path(p)
+        depth[p] = depth.get(q, -1) + 1 if q else 0
+    df["depth"] = df["path"].map(depth)
     return df.sort_values("path").reset_index(drop=True)[cols]
 
 

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""check_hostile_values.py PAPI_REPORT PAPI_MPI_COLLECT: impossible values, deep trees and
+"/" in region names (issue 34).
+
+- An MPI report or rank row whose "finished" is the string "false", whose wall time is
+  negative or whose time in MPI is above its wall time: papi_report and papi_mpi_collect
+  exit 2 naming the file and the field (no output written by papi_report's hatchet step).
+- A region tree 3000 levels deep: papi_report writes a whole regions_hatchet.json (json.dump
+  recursed and stopped near 500 levels with a truncated file) with every level in it.
+- Region names with "/": "a/b" at the top is a region of its own, not "b" inside "a".
+- A negative real_time_nsec in a region file: exit 2 naming it."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", msg)
+
+
+def run(args):
+    return subprocess.run([sys.executable] + args, capture_output=True, text=True)
+
+
+def mpi_report(ranks):
+    return {"nranks": len(ranks), "run_id": "1700000000.1", "ranks": ranks}
+
+
+def rank(n, **kw):
+    r = {"rank": n, "wall_s": 2.0, "mpi_s": 0.5, "finished": True}
+    r.update(kw)
+    return r
+
+
+def hostile_mpi(report_tool, collect_tool, d):
+    cases = [("finished", {"finished": "false"}, "ranks[1].finished"),
+             ("negative wall", {"wall_s": -1.0}, "wall_s"),
+             ("MPI above wall", {"mpi_s": 3.5}, "mpi_s")]
+    for what, bad, field in cases:
+        run_dir = os.path.join(d, what.replace(" ", "_"))
+        os.makedirs(run_dir)
+        path = os.path.join(run_dir, "papi_mpi_report.json")
+        with open(path, "w") as f:
+            json.dump(mpi_report([rank(0), rank(1, **bad)]), f)
+        out = os.path.join(run_dir, "out")
+        p = run([report_tool, "--mpi", path, "-o", out])
+        check(p.returncode == 2, "papi_report, %s: exit %d, want 2: %s" % (what, p.returncode, p.stderr))
+        check(path in p.stderr and field in p.stderr,
+              "papi_report, %s: the message names neither %s nor %s: %s" % (what, path, field, p.stderr))
+        p = run([collect_tool, run_dir])
+        check(p.returncode == 2, "papi_mpi_collect, %s: exit %d, want 2: %s%s" % (what, p.returncode, p.stdout, p.stderr))
+        check(field.split(".")[-1] in p.stderr, "papi_mpi_collect, %s: the message does not name %s: %s" % (what, field, p.stderr))
+        # A rank row (a partial report) with the same value.
+        row = dict(rank(1, **bad), run_id="1700000000.1", exit_reason="SIGTERM")
+        os.remove(path)
+        with open(os.path.join(run_dir, "papi_mpi_rank1.partial.json"), "w") as f:
+            json.dump(row, f)
+        p = run([collect_tool, run_dir])
+        check(p.returncode == 2 and field.split(".")[-1] in p.stderr,
+              "papi_mpi_collect, a row with %s: exit %d: %s" % (what, p.returncode, p.stderr))
+
+
+def region_file(path, regions):
+    doc = {"papi_version": "7.0.0.0", "event_definitions": {}, "rank": 0,
+           "threads": {"1": {"regions": regions}}}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+def region(name, parent, t=1000):
+    return {"name": name, "parent_region_id": parent, "region_count": 1, "cycles": t,
+            "real_time_nsec": t}
+
+
+def deep_tree(report_tool, d):
+    depth = 3000
+    regions = {str(i): region("level%d" % i, i - 1 if i else -1, depth - i) for i in range(depth)}
+    src = os.path.join(d, "deep")
+    os.makedirs(src)
+    region_file(os.path.join(src, "rank_000000.json"), regions)
+    out = os.path.join(d, "deep_out")
+    p = run([report_tool, "--regions", src, "-o", out])
+    check(p.returncode == 0, "a %d-level tree: exit %d: %s" % (depth, p.returncode, p.stderr[-2000:]))
+    path = os.path.join(out, "regions_hatchet.json")
+    sys.setrecursionlimit(4 * depth + 1000)  # reading it back recurses here, not in the tool
+    try:
+        with open(path) as f:
+            tree = json.load(f)
+    except (OSError, ValueError) as e:
+        check(False, "regions_hatchet.json of a %d-level tree is not whole JSON: %s" % (depth, e))
+        return
+    levels, node = 0, tree[0] if tree else None
+    while node:
+        levels += 1
+        node = node["children"][0] if node["children"] else None
+    check(levels == depth, "regions_hatchet.json holds %d levels, want %d" % (levels, depth))
+
+
+def slash_names(report_tool, d):
+    src = os.path.join(d, "slash")
+    os.makedirs(src)
+    region_file(os.path.join(src, "rank_000000.json"),
+                {"0": region("a", -1, 100), "1": region("b", 0, 10), "2": region("a/b", -1, 7)})
+    out = os.path.join(d, "slash_out")
+    p = run([report_tool, "--regions", src, "-o", out])
+    check(p.returncode == 0, "names with '/': exit %d: %s" % (p.returncode, p.stderr))
+    with open(os.path.join(out, "region_tree.csv")) as f:
+        rows = {r["name"]: r for r in csv.DictReader(f)}
+    check(set(rows) == {"a", "b", "a/b"}, "region_tree names %s, want a, b, a/b" % sorted(rows))
+    if set(rows) == {"a", "b", "a/b"}:
+        check(rows["a/b"]["parent_path"] == "" and rows["a/b"]["depth"] == "0",
+              "'a/b' at the top is nested: %s" % rows["a/b"])
+        check(rows["b"]["parent_path"] == "a" and rows["b"]["depth"] == "1", "'b' inside 'a': %s" % rows["b"])
+        check(rows["a/b"]["real_time_nsec"] == "7" and rows["b"]["real_time_nsec"] == "10",
+              "'a/b' and 'b' merged: %s %s" % (rows["a/b"], rows["b"]))
+
+
+def negative_region_time(report_tool, d):
+    src = os.path.join(d, "negative")
+    os.makedirs(src)
+    path = os.path.join(src, "rank_000000.json")
+    r = region("r", -1, 5)
+    r["real_time_nsec"] = -5
+    region_file(path, {"0": r})
+    p = run([report_tool, "--regions", src, "-o", os.path.join(d, "negative_out")])
+    check(p.returncode == 2 and path in p.stderr and "real_time_nsec" in p.stderr,
+          "a negative real_time_nsec: exit %d: %s" % (p.returncode, p.stderr))
+
+
+def main():
+    report_tool, collect_tool = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as d:
+        hostile_mpi(report_tool, collect_tool, d)
+        deep_tree(report_tool, d)
+        slash_names(report_tool, d)
+        negative_region_time(report_tool, d)
+    print("check_hostile_values: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
