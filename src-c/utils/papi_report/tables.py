@@ -205,7 +205,8 @@ def _check_regions(path, data):
                     isinstance(parent, str) and parent.lstrip("-").isdigit()):
                 c.bad(w + ".parent_region_id", "is not a region id")
             for m in BUILTIN + ("region_count",):  # times and counts of instances
-                c.need(r, m, "number >= 0", w, optional=True)
+                if not isinstance(r.get(m), dict):  # (else its reads, checked below)
+                    c.need(r, m, "number >= 0", w, optional=True)
             for m, v in r.items():
                 if m in ("name", "parent_region_id") or _KINDS["number"](v):
                     continue
