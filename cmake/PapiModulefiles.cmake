@@ -11,8 +11,10 @@ set(PAPI_MODULE_DIR ${CMAKE_INSTALL_DATADIR}/modulefiles/papi-compat)
 set(PAPI_MODULE_RELOCATE ${CMAKE_INSTALL_DATADIR}/papi-compat/relocate-modulefiles.sh)
 file(RELATIVE_PATH PAPI_MODULE_RELOCATE_UP /${CMAKE_INSTALL_DATADIR}/papi-compat /)
 # configure_file keeps the prefix as a marker (the marker is the replacement of itself);
-# the install step puts the real prefix in.
-set(PAPI_MODULE_PREFIX "@PAPI_MODULE_PREFIX@")
+# the install step puts the real prefix in, quoted for each language
+# (cmake/PapiModulefilesQuote.cmake): a directory name may hold any character.
+set(PAPI_MODULE_PREFIX_TCL "@PAPI_MODULE_PREFIX_TCL@")
+set(PAPI_MODULE_PREFIX_LUA "@PAPI_MODULE_PREFIX_LUA@")
 set(papi_mod ${CMAKE_CURRENT_BINARY_DIR}/modulefiles)
 foreach(kind lua tcl)
   configure_file(${PROJECT_SOURCE_DIR}/packaging/modulefiles/papi-compat.${kind}.in
@@ -26,6 +28,7 @@ install(CODE "
   if(CPACK_PACKAGING_INSTALL_PREFIX)
     set(PAPI_MODULE_PREFIX \"\${CPACK_PACKAGING_INSTALL_PREFIX}\")
   endif()
+  include(\"${PROJECT_SOURCE_DIR}/cmake/PapiModulefilesQuote.cmake\")
   configure_file(\"${papi_mod}/${PROJECT_VERSION}.lua.in\" \"${papi_mod}/install/${PROJECT_VERSION}.lua\" @ONLY)
   configure_file(\"${papi_mod}/${PROJECT_VERSION}.tcl.in\" \"${papi_mod}/install/${PROJECT_VERSION}\" @ONLY)
   file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${PAPI_MODULE_DIR}\" TYPE FILE
