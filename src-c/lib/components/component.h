@@ -53,8 +53,14 @@ static inline int cmp_code(int cidx, int local)
 {
     return PAPI_NATIVE_MASK | (cidx << CMP_CODE_SHIFT) | (local & CMP_LOCAL_MASK);
 }
-static inline int cmp_of_code(int code) { return (code & CMP_CODE_MASK) >> CMP_CODE_SHIFT; }
-static inline int cmp_local(int code) { return code & CMP_LOCAL_MASK; }
+static inline int cmp_of_code(int code)
+{
+    return (code & CMP_CODE_MASK) >> CMP_CODE_SHIFT;
+}
+static inline int cmp_local(int code)
+{
+    return code & CMP_LOCAL_MASK;
+}
 
 /* ---- what the core tells a component -------------------------------------------------- */
 /* Where and how an event set counts. Fixed for the life of a context: when the user
@@ -86,9 +92,9 @@ struct cmp_count {
 #define CMP_REASON_LEN 8192
 
 struct cmp_status {
-    int disabled;                     /* 0, or the PAPI error code that disables it */
-    char reason[CMP_REASON_LEN];      /* why disabled (or a caveat), whole; "" when none */
-    int num_counters;                 /* counters usable at once here, 0 when none */
+    int disabled;                /* 0, or the PAPI error code that disables it */
+    char reason[CMP_REASON_LEN]; /* why disabled (or a caveat), whole; "" when none */
+    int num_counters;            /* counters usable at once here, 0 when none */
 };
 
 struct cmp_context; /* the component's per-event-set state, opaque to the core */
@@ -102,9 +108,9 @@ typedef void (*cmp_sample_fn)(void *arg, int slot, const uint64_t *ips, int n, u
 
 /* ---- the interface -------------------------------------------------------------------- */
 struct papi_component {
-    const char *name;  /* PAPI component name, e.g. "perf_event", "powercap" */
-    int cidx;          /* index in the registry; set by the core before probe() */
-    void *instance;    /* the implementation's data (one implementation, many instances) */
+    const char *name; /* PAPI component name, e.g. "perf_event", "powercap" */
+    int cidx;         /* index in the registry; set by the core before probe() */
+    void *instance;   /* the implementation's data (one implementation, many instances) */
 
     /* Find out whether this component can count here (PMU present, permissions, sysfs
      * readable). Called once per PAPI_library_init; cheap: lazy work goes elsewhere. */

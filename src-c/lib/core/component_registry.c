@@ -156,8 +156,7 @@ int PAPI_get_component_index(const char *name)
 int PAPI_disable_component(int cidx)
 {
     if (g_papi.init_state != PAPI_NOT_INITED)
-        return papi_error(PAPI_ENOINIT,
-                          "components can only be disabled before PAPI_library_init");
+        return papi_error(PAPI_ENOINIT, "components can only be disabled before PAPI_library_init");
     if (cidx < 0 || cidx >= papi_num_components)
         return papi_error(PAPI_ENOCMP, "component index %d does not exist", cidx);
     disabled_by_user[cidx] = 1;

@@ -123,8 +123,8 @@ int PAPI_start(int EventSet)
     if (!es->ctx)
         return papi_error(es->owner_tid != papi_gettid() ? PAPI_ECNFLCT : PAPI_EBUG,
                           "EventSet %d has events but no open counters (the thread that created "
-                          "it, %d, has ended and its descriptors were released)", EventSet,
-                          (int)es->owner_tid);
+                          "it, %d, has ended and its descriptors were released)",
+                          EventSet, (int)es->owner_tid);
     int own = !(es->state & (PAPI_ATTACHED | PAPI_CPU_ATTACHED));
     /* One running event set per thread and component, as in PAPI: in the call's slot. */
     int *running_handle = papi_entered_->running;
@@ -132,7 +132,8 @@ int PAPI_start(int EventSet)
     if (own && other >= 0 && es_lookup(other) && (es_lookup(other)->state & PAPI_RUNNING))
         return papi_error(PAPI_EISRUN,
                           "EventSet %d is already running in this thread on component %d; stop it "
-                          "before starting EventSet %d", other, es->cidx, EventSet);
+                          "before starting EventSet %d",
+                          other, es->cidx, EventSet);
     rebase(es);
     es_update_plain(es);
     if (es->overflow && (ret = es_overflow_hooks->start(es)) != PAPI_OK) {
@@ -311,8 +312,10 @@ int PAPI_write(int EventSet, long long *values)
         return papi_error(PAPI_EINVAL, "values is NULL");
     for (int e = 0; e < es->nentries; e++)
         if (es->ent[e].preset && es->ent[e].preset->op == DERIVE_POSTFIX)
-            return papi_error(PAPI_ECMP, "cannot write a value into the postfix-derived event at "
-                                         "position %d", e);
+            return papi_error(PAPI_ECMP,
+                              "cannot write a value into the postfix-derived event at "
+                              "position %d",
+                              e);
     if (es->state & PAPI_RUNNING) {
         ret = es_read_counts(es);
         if (ret != PAPI_OK)

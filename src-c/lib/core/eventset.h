@@ -17,22 +17,22 @@
 
 /* ---- event sets (eventset_table.c, eventset_events.c) -------------------------------- */
 struct es_entry {
-    int code;                          /* as the user added it */
-    int derived;                       /* value combines terms (preset_compute) */
+    int code;    /* as the user added it */
+    int derived; /* value combines terms (preset_compute) */
     int nterms;
-    int term[PRESET_MAX_TERMS];        /* indices into es->nat */
-    const struct preset_def *preset;   /* NULL for a native event */
+    int term[PRESET_MAX_TERMS];      /* indices into es->nat */
+    const struct preset_def *preset; /* NULL for a native event */
 };
 
 /* A native event of the set: slot i of the component context is nat[i], its last
  * reading cnt[i] (frozen while the set is stopped), its baseline base[i] (the count
  * that reads as zero; a dense array of its own: the component's read_values takes it). */
 struct es_native {
-    int code;             /* native event code */
-    int refs;             /* entries using it */
-    uint64_t period;      /* hardware overflow threshold (overflow.c), 0 = counting only */
-    uint64_t enabled_base;  /* time_enabled at the baseline: multiplex scaling (multiplex.c) */
-    uint64_t running_base;  /* time_running at the baseline */
+    int code;              /* native event code */
+    int refs;              /* entries using it */
+    uint64_t period;       /* hardware overflow threshold (overflow.c), 0 = counting only */
+    uint64_t enabled_base; /* time_enabled at the baseline: multiplex scaling (multiplex.c) */
+    uint64_t running_base; /* time_running at the baseline */
 };
 
 struct eventset {
@@ -49,18 +49,18 @@ struct eventset {
      * component's read_values, set by PAPI_start, NULL otherwise. */
     int (*fast_read)(struct cmp_context *ctx, struct cmp_count *out, uint64_t *baseline,
                      long long *values, int mode);
-    struct cmp_context *ctx;    /* the component's state for this set, NULL when empty */
-    struct cmp_count *cnt; /* the component's last reading, per slot */
-    uint64_t *base;        /* per slot: the count that reads as zero */
+    struct cmp_context *ctx; /* the component's state for this set, NULL when empty */
+    struct cmp_count *cnt;   /* the component's last reading, per slot */
+    uint64_t *base;          /* per slot: the count that reads as zero */
     int handle;
-    int state;             /* PAPI_STOPPED / PAPI_RUNNING | other flag bits */
-    int cidx;              /* component, -1 until the first event */
+    int state;                  /* PAPI_STOPPED / PAPI_RUNNING | other flag bits */
+    int cidx;                   /* component, -1 until the first event */
     struct papi_component *cmp; /* papi_components[cidx] once the context exists */
     int domain;
     int granularity;
-    pid_t owner_tid;       /* thread that created the set (counts itself) */
-    pid_t attach_tid;      /* third-party target when PAPI_ATTACHED */
-    int cpu;               /* CPU for PAPI_CPU_ATTACHED / system granularity, else -1 */
+    pid_t owner_tid;  /* thread that created the set (counts itself) */
+    pid_t attach_tid; /* third-party target when PAPI_ATTACHED */
+    int cpu;          /* CPU for PAPI_CPU_ATTACHED / system granularity, else -1 */
     int inherit;
     int multiplexed;
     /* plain: entry e is native e, none derived, the set not multiplexed, and the
@@ -77,8 +77,8 @@ struct eventset {
     struct es_entry *ent;
     int nnat, cap_natives;
     struct es_native *nat;
-    void *overflow;        /* overflow.c state, NULL when none */
-    void *profile;         /* profil.c state, NULL when none */
+    void *overflow;             /* overflow.c state, NULL when none */
+    void *profile;              /* profil.c state, NULL when none */
     struct eventset *next_free; /* eventset_table.c: the pool of freed sets, or a list to free */
 };
 
@@ -119,7 +119,7 @@ static inline struct eventset *es_lookup(int handle) /* NULL if not a live set *
     es_slot_t *t = ES_PEEK(*(es_slot_t **)&es_tables.current); /* relaxed, with an offset */
     return atomic_load_explicit(&t[handle], memory_order_acquire);
 }
-PAPI_INTERNAL int es_get(int handle, struct eventset **es);  /* PAPI_ENOEVST / PAPI_ENOINIT */
+PAPI_INTERNAL int es_get(int handle, struct eventset **es); /* PAPI_ENOEVST / PAPI_ENOINIT */
 /* The thread tid has ended: stop the sets it created that count it (not attached to another
  * thread or a CPU), freeze their values and close their descriptors. */
 PAPI_INTERNAL void es_release_thread(pid_t tid);

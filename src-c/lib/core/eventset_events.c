@@ -149,7 +149,8 @@ static int open_native(struct eventset *es, int i)
         return ret;
     if (slot != i) {
         es->cmp->remove(es->ctx, slot);
-        return papi_error(PAPI_EBUG, "component %s put native %d in slot %d", es->cmp->name, i, slot);
+        return papi_error(PAPI_EBUG, "component %s put native %d in slot %d", es->cmp->name, i,
+                          slot);
     }
     memset(&es->cnt[i], 0, sizeof es->cnt[i]);
     if (es->nat[i].period && es->cmp->set_overflow)
@@ -219,7 +220,8 @@ int es_add_code(struct eventset *es, int code)
         return papi_error(PAPI_ECNFLCT, "event 0x%x is already in EventSet %d", (unsigned)code,
                           es->handle);
     if (es->nentries >= ES_MAX_ENTRIES)
-        return papi_error(PAPI_ECOUNT, "EventSet %d is full (%d events)", es->handle, ES_MAX_ENTRIES);
+        return papi_error(PAPI_ECOUNT, "EventSet %d is full (%d events)", es->handle,
+                          ES_MAX_ENTRIES);
     if (IS_PRESET(code)) {
         def = preset_lookup(code);
         if (!def) {
@@ -293,7 +295,8 @@ int es_remove_code(struct eventset *es, int code)
 {
     int e = es_entry_index(es, code);
     if (e < 0)
-        return papi_error(PAPI_EINVAL, "event 0x%x is not in EventSet %d", (unsigned)code, es->handle);
+        return papi_error(PAPI_EINVAL, "event 0x%x is not in EventSet %d", (unsigned)code,
+                          es->handle);
     struct es_entry ent = es->ent[e];
     for (int i = e; i < es->nentries - 1; i++)
         es->ent[i] = es->ent[i + 1];

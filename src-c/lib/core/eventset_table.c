@@ -62,7 +62,6 @@ void es_unload(void)
     pthread_mutex_unlock(&g_papi_lock);
 }
 
-
 static es_slot_t *current_table(void)
 {
     return atomic_load_explicit(&es_tables.current, memory_order_relaxed);
@@ -111,7 +110,8 @@ int PAPI_create_eventset(int *EventSet)
     if (!EventSet)
         return papi_error(PAPI_EINVAL, "EventSet pointer is NULL");
     if (*EventSet != PAPI_NULL)
-        return papi_error(PAPI_EINVAL, "*EventSet must be PAPI_NULL before PAPI_create_eventset (it is %d)",
+        return papi_error(PAPI_EINVAL,
+                          "*EventSet must be PAPI_NULL before PAPI_create_eventset (it is %d)",
                           *EventSet);
     struct eventset *es = set_alloc();
     if (!es)
@@ -235,7 +235,8 @@ static void stop_and_free(struct eventset *es, int stop_running)
     if (stop_running && (es->state & PAPI_RUNNING) && es->ctx) {
         es->cmp->stop(es->ctx);
         if (es->overflow)
-            es_overflow_hooks->stop(es); /* deletes a software-overflow timer that would keep firing */
+            es_overflow_hooks->stop(
+                es); /* deletes a software-overflow timer that would keep firing */
     }
     free_set(es);
 }
@@ -328,8 +329,7 @@ PAPI_FORK_CHILD_CODE static void sets_lifecycle(const struct papi_life *ev)
     if (ev->event == PAPI_LIFE_FORK_CHILD) {
         papi_child_reset_lock(&es_tables.close_lock); /* another thread may have held it */
         hide_inherited();
-    }
-    else
+    } else
         free_all(!ev->keep_machine);
 }
 
@@ -384,8 +384,8 @@ int PAPI_assign_eventset_component(int EventSet, int cidx)
     if (!component_get(cidx))
         return PAPI_ENOCMP;
     if (es->nentries > 0 && es->cidx != cidx)
-        return papi_error(PAPI_EINVAL, "EventSet %d already holds events of component %d",
-                          EventSet, es->cidx);
+        return papi_error(PAPI_EINVAL, "EventSet %d already holds events of component %d", EventSet,
+                          es->cidx);
     es->cidx = cidx;
     return PAPI_OK;
 }
@@ -398,6 +398,7 @@ int PAPI_get_eventset_component(int EventSet)
     if (ret != PAPI_OK)
         return ret;
     if (es->cidx < 0)
-        return papi_error(PAPI_ENOCMP, "EventSet %d has no component yet (no event added)", EventSet);
+        return papi_error(PAPI_ENOCMP, "EventSet %d has no component yet (no event added)",
+                          EventSet);
     return es->cidx;
 }

@@ -21,8 +21,14 @@
  * copy, closing the descriptors with plain close(). */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
-static void atfork_prepare(void) { pthread_mutex_lock(&g_papi_lock); }
-static void atfork_parent(void) { pthread_mutex_unlock(&g_papi_lock); }
+static void atfork_prepare(void)
+{
+    pthread_mutex_lock(&g_papi_lock);
+}
+static void atfork_parent(void)
+{
+    pthread_mutex_unlock(&g_papi_lock);
+}
 PAPI_FORK_CHILD_CODE static void atfork_child(void)
 {
     if (g_papi.init_state != PAPI_NOT_INITED) {
@@ -33,7 +39,10 @@ PAPI_FORK_CHILD_CODE static void atfork_child(void)
     papi_child_unlock(&g_papi_lock);
 }
 
-static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+static void register_atfork(void)
+{
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
 
 /* Process exit or dlclose? An atexit handler registered once the program runs (after
  * ld.so registered _dl_fini, so not from a constructor: that one would run after the
@@ -45,8 +54,14 @@ static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent
  * library never initialised has nothing to tear down. */
 static int process_exiting;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
-static void note_process_exit(void) { process_exiting = 1; }
-static void register_exit(void) { atexit(note_process_exit); }
+static void note_process_exit(void)
+{
+    process_exiting = 1;
+}
+static void register_exit(void)
+{
+    atexit(note_process_exit);
+}
 
 /* PAPI_library_init, PAPI_shutdown and the unload destructor, one at a time. */
 static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -60,14 +75,16 @@ static void teardown(int keep_machine)
     const struct es_overflow_hooks *ovf = atomic_load(&es_overflow_hooks);
     if (ovf)
         ovf->quiesce();
-    papi_lifecycle_notify(&(struct papi_life){.event = PAPI_LIFE_SHUTDOWN,
-                                              .keep_machine = keep_machine});
+    papi_lifecycle_notify(
+        &(struct papi_life){.event = PAPI_LIFE_SHUTDOWN, .keep_machine = keep_machine});
     threads_shutdown();
     /* Everything but the debug level and handler, which survive a shutdown and which
      * papi_error reads in any thread (a call refused during this shutdown reports
      * through them): not written at all, rather than saved and restored. */
-    _Static_assert(offsetof(struct papi_globals, debug_level) < offsetof(struct papi_globals, default_domain) &&
-                   offsetof(struct papi_globals, debug_handler) < offsetof(struct papi_globals, default_domain),
+    _Static_assert(offsetof(struct papi_globals, debug_level) <
+                           offsetof(struct papi_globals, default_domain) &&
+                       offsetof(struct papi_globals, debug_handler) <
+                           offsetof(struct papi_globals, default_domain),
                    "the debug fields come before the state a shutdown clears");
     pthread_mutex_lock(&g_papi_lock);
     atomic_store(&g_papi.init_state, PAPI_NOT_INITED);
@@ -89,9 +106,11 @@ static void drop_inherited(void)
 int PAPI_library_init(int version)
 {
     if (version != PAPI_VER_CURRENT)
-        return papi_error(PAPI_EINVAL,
-                          "PAPI_library_init(0x%x): this library is version 0x%x; recompile against "
-                          "its papi.h", (unsigned)version, (unsigned)PAPI_VER_CURRENT);
+        return papi_error(
+            PAPI_EINVAL,
+            "PAPI_library_init(0x%x): this library is version 0x%x; recompile against "
+            "its papi.h",
+            (unsigned)version, (unsigned)PAPI_VER_CURRENT);
     pthread_once(&atfork_once, register_atfork);
     threads_watch_forks();
     pthread_once(&exit_once, register_exit);

@@ -40,7 +40,10 @@ PAPI_FORK_CHILD_CODE static void count_fork(void)
     atomic_store_explicit(&g_papi.forks, n + 1, memory_order_relaxed);
 }
 static pthread_once_t forks_once = PTHREAD_ONCE_INIT;
-static void register_count_fork(void) { pthread_atfork(NULL, NULL, count_fork); }
+static void register_count_fork(void)
+{
+    pthread_atfork(NULL, NULL, count_fork);
+}
 
 void threads_watch_forks(void)
 {
@@ -128,7 +131,10 @@ static void owner_exit(void *arg)
     es_release_thread(papi_gettid());
 }
 
-static void make_owner_key(void) { owner_key_ok = thread_exit_key_create(&owner_key, owner_exit) == 0; }
+static void make_owner_key(void)
+{
+    owner_key_ok = thread_exit_key_create(&owner_key, owner_exit) == 0;
+}
 
 void thread_note_set_owner(void)
 {
@@ -217,7 +223,8 @@ int PAPI_set_thr_specific(int tag, void *ptr)
     PAPI_CHECK_INIT();
     /* PAPI 3.x/5.x codes store their own pointer under PAPI_HIGH_LEVEL_TLS too. */
     if (tag < 0 || tag >= PAPI_NUM_TLS)
-        return papi_error(PAPI_EINVAL, "tag %d is not PAPI_USR1_TLS, PAPI_USR2_TLS or PAPI_HIGH_LEVEL_TLS", tag);
+        return papi_error(PAPI_EINVAL,
+                          "tag %d is not PAPI_USR1_TLS, PAPI_USR2_TLS or PAPI_HIGH_LEVEL_TLS", tag);
     struct thread_rec *r = self_record();
     if (!r)
         return papi_error(PAPI_ENOMEM, "no memory for the thread record");

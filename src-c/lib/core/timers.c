@@ -20,10 +20,22 @@ static double mhz(void)
     return cached;
 }
 
-long long PAPI_get_real_nsec(void) { return clock_ns(CLOCK_MONOTONIC); }
-long long PAPI_get_real_usec(void) { return clock_ns(CLOCK_MONOTONIC) / 1000; }
-long long PAPI_get_virt_nsec(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
-long long PAPI_get_virt_usec(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID) / 1000; }
+long long PAPI_get_real_nsec(void)
+{
+    return clock_ns(CLOCK_MONOTONIC);
+}
+long long PAPI_get_real_usec(void)
+{
+    return clock_ns(CLOCK_MONOTONIC) / 1000;
+}
+long long PAPI_get_virt_nsec(void)
+{
+    return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+long long PAPI_get_virt_usec(void)
+{
+    return clock_ns(CLOCK_THREAD_CPUTIME_ID) / 1000;
+}
 
 long long PAPI_get_real_cyc(void)
 {

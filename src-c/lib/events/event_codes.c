@@ -19,7 +19,8 @@ static struct papi_component *native_component(int code)
 {
     struct papi_component *c = event_component_of(code);
     if (!c)
-        papi_error(PAPI_ENOEVNT, "0x%x is not a native event code of any component", (unsigned)code);
+        papi_error(PAPI_ENOEVNT, "0x%x is not a native event code of any component",
+                   (unsigned)code);
     return c;
 }
 
@@ -31,12 +32,14 @@ static const struct {
 static int component_named(const char *name, size_t n)
 {
     for (size_t a = 0; a < sizeof component_aliases / sizeof component_aliases[0]; a++)
-        if (strlen(component_aliases[a].papi7) == n && strncmp(name, component_aliases[a].papi7, n) == 0) {
+        if (strlen(component_aliases[a].papi7) == n &&
+            strncmp(name, component_aliases[a].papi7, n) == 0) {
             name = component_aliases[a].ours;
             n = strlen(name);
         }
     for (int i = 0; i < papi_num_components; i++)
-        if (strlen(papi_components[i]->name) == n && strncmp(papi_components[i]->name, name, n) == 0)
+        if (strlen(papi_components[i]->name) == n &&
+            strncmp(papi_components[i]->name, name, n) == 0)
             return i;
     return -1;
 }
@@ -48,7 +51,8 @@ static int qualified_name_to_code(const char *name, const char *sep, int *code)
 {
     int i = component_named(name, (size_t)(sep - name));
     if (i < 0)
-        return papi_error(PAPI_ENOEVNT, "'%s': no component is named '%.*s' (papi_component_avail lists them)",
+        return papi_error(PAPI_ENOEVNT,
+                          "'%s': no component is named '%.*s' (papi_component_avail lists them)",
                           name, (int)(sep - name), name);
     struct papi_component *c = papi_components[i];
     int local;
@@ -62,8 +66,8 @@ static int qualified_name_to_code(const char *name, const char *sep, int *code)
     }
     if (papi_last_error_detail()[0])
         return ret; /* the component said why */
-    return papi_error(ret, "'%s': component %s has no event '%s' (papi_native_avail lists them)", name,
-                      c->name, sep + 3);
+    return papi_error(ret, "'%s': component %s has no event '%s' (papi_native_avail lists them)",
+                      name, c->name, sep + 3);
 }
 
 int event_native_name_to_code(const char *name, int *code)
@@ -107,7 +111,8 @@ int PAPI_event_name_to_code(const char *in, int *out)
     if (!in || !out)
         return papi_error(PAPI_EINVAL, "NULL event name or code pointer");
     if (strnlen(in, PAPI_HUGE_STR_LEN) >= PAPI_HUGE_STR_LEN)
-        return papi_error(PAPI_EINVAL, "event name longer than %d characters", PAPI_HUGE_STR_LEN - 1);
+        return papi_error(PAPI_EINVAL, "event name longer than %d characters",
+                          PAPI_HUGE_STR_LEN - 1);
     if (strncmp(in, "PAPI_", 5) == 0) {
         if (preset_name_to_code(in, out) == PAPI_OK)
             return PAPI_OK;
@@ -197,10 +202,12 @@ int PAPI_enum_event(int *EventCode, int modifier)
     if (IS_NATIVE(*EventCode)) { /* natives of every component, in component order */
         int cidx = cmp_of_code(*EventCode);
         if (cidx >= papi_num_components)
-            return papi_error(PAPI_ENOEVNT, "0x%x is not a native event code", (unsigned)*EventCode);
+            return papi_error(PAPI_ENOEVNT, "0x%x is not a native event code",
+                              (unsigned)*EventCode);
         int ret = PAPI_enum_cmp_event(EventCode, modifier, cidx);
         while (ret == PAPI_ENOEVNT &&
-               (modifier == PAPI_ENUM_EVENTS || modifier == PAPI_ENUM_FIRST) && ++cidx < papi_num_components)
+               (modifier == PAPI_ENUM_EVENTS || modifier == PAPI_ENUM_FIRST) &&
+               ++cidx < papi_num_components)
             ret = PAPI_enum_cmp_event(EventCode, PAPI_ENUM_FIRST, cidx);
         return ret;
     }

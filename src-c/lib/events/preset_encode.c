@@ -33,14 +33,18 @@ static void free_defs(struct preset_def **defs)
 static int parse_record(char **f, int nf, struct preset_src *s, char *msg, size_t msglen)
 {
     if (nf < 7) {
-        snprintf(msg, msglen, "expected name,derived,postfix,short_descr,long_descr,note,native...; "
-                              "got %d fields", nf);
+        snprintf(msg, msglen,
+                 "expected name,derived,postfix,short_descr,long_descr,note,native...; "
+                 "got %d fields",
+                 nf);
         return PAPI_EINVAL;
     }
     s->idx = catalog_index(f[0]);
     if (s->idx < 0) {
-        snprintf(msg, msglen, "'%.64s' is not a PAPI preset name (new preset names cannot be "
-                              "added: the preset table has a fixed set of names)", f[0]);
+        snprintf(msg, msglen,
+                 "'%.64s' is not a PAPI preset name (new preset names cannot be "
+                 "added: the preset table has a fixed set of names)",
+                 f[0]);
         return PAPI_ENOTPRESET;
     }
     if (preset_derive_from_name(f[1], &s->op) != PAPI_OK) {
@@ -56,7 +60,8 @@ static int parse_record(char **f, int nf, struct preset_src *s, char *msg, size_
         nf--;
     s->nterms = nf - 6;
     if (s->nterms > PRESET_MAX_TERMS) {
-        snprintf(msg, msglen, "too many native events (%d, at most %d)", s->nterms, PRESET_MAX_TERMS);
+        snprintf(msg, msglen, "too many native events (%d, at most %d)", s->nterms,
+                 PRESET_MAX_TERMS);
         return PAPI_EINVAL;
     }
     for (int t = 0; t < s->nterms; t++)
@@ -91,7 +96,8 @@ static int encode_text(char *text, const char *path, struct preset_def **defs)
         char *f[ENC_MAX_FIELDS];
         int nf = preset_csv_split(line, f, ENC_MAX_FIELDS);
         if (nf < 0) {
-            ret = papi_error(PAPI_EINVAL, "%s:%d: unbalanced quotes or too many fields", path, lineno);
+            ret = papi_error(PAPI_EINVAL, "%s:%d: unbalanced quotes or too many fields", path,
+                             lineno);
             goto out;
         }
         if (strcmp(f[0], "name") == 0)
@@ -109,7 +115,8 @@ static int encode_text(char *text, const char *path, struct preset_def **defs)
         if (ret != PAPI_OK) {
             free(d);
             /* A native name that does not encode is an invalid field of the file. */
-            ret = papi_error(ret == PAPI_ENOEVNT ? PAPI_EINVAL : ret, "%s:%d: %s", path, lineno, msg);
+            ret =
+                papi_error(ret == PAPI_ENOEVNT ? PAPI_EINVAL : ret, "%s:%d: %s", path, lineno, msg);
             goto out;
         }
         free(defs[s->idx]);
@@ -152,8 +159,10 @@ int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
     if (!info || !EventCode)
         return papi_error(PAPI_EINVAL, "NULL info or EventCode pointer");
     if (!IS_PRESET((int)info->event_code))
-        return papi_error(PAPI_ENOEVNT, "info->event_code 0x%x lacks PAPI_PRESET_MASK: only presets "
-                          "can be defined", info->event_code);
+        return papi_error(PAPI_ENOEVNT,
+                          "info->event_code 0x%x lacks PAPI_PRESET_MASK: only presets "
+                          "can be defined",
+                          info->event_code);
     char symbol[PAPI_HUGE_STR_LEN];
     if (strnlen(info->symbol, sizeof info->symbol) == sizeof info->symbol ||
         strnlen(info->postfix, sizeof info->postfix) == sizeof info->postfix ||
@@ -163,8 +172,10 @@ int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
     papi_strcpy(symbol, sizeof symbol, info->symbol);
     int idx = catalog_index(symbol);
     if (idx < 0)
-        return papi_error(PAPI_ENOTPRESET, "'%.64s' is not a PAPI preset name (new preset names "
-                          "cannot be added)", symbol);
+        return papi_error(PAPI_ENOTPRESET,
+                          "'%.64s' is not a PAPI preset name (new preset names "
+                          "cannot be added)",
+                          symbol);
     struct preset_src *s = calloc(1, sizeof *s);
     struct preset_def *defs[PAPI_END_idx] = {0};
     char msg[PAPI_HUGE_STR_LEN];
@@ -186,8 +197,7 @@ int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
         goto out;
     }
     s->nterms = (int)info->count;
-    if (s->op == DERIVE_POSTFIX &&
-        papi_strcpy(s->postfix, sizeof s->postfix, info->postfix)) {
+    if (s->op == DERIVE_POSTFIX && papi_strcpy(s->postfix, sizeof s->postfix, info->postfix)) {
         ret = papi_error(PAPI_EINVAL, "%s: postfix is not terminated", symbol);
         goto out;
     }
@@ -199,9 +209,11 @@ int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
         }
         if (papi_strcpy(s->native[t], sizeof s->native[t], info->name[t]) || !s->native[t][0]) {
             /* No name: take the code, as PAPI_get_event_info filled both. */
-            if (event_native_code_to_name((int)info->code[t], s->native[t], sizeof s->native[t]) != PAPI_OK) {
-                ret = papi_error(PAPI_EINVAL, "%s: native term %d has neither a name nor a valid code",
-                                 symbol, t);
+            if (event_native_code_to_name((int)info->code[t], s->native[t], sizeof s->native[t]) !=
+                PAPI_OK) {
+                ret =
+                    papi_error(PAPI_EINVAL,
+                               "%s: native term %d has neither a name nor a valid code", symbol, t);
                 goto out;
             }
         }

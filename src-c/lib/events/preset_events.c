@@ -76,7 +76,8 @@ int preset_enum(int *code, int modifier)
     if (modifier >= PAPI_PRESET_ENUM_MSC && modifier <= PAPI_PRESET_ENUM_FP)
         want = 1u << modifier;
     else if (modifier != PAPI_ENUM_EVENTS && modifier != PAPI_PRESET_ENUM_AVAIL)
-        return papi_error(PAPI_EINVAL, "enumeration modifier %d is not valid for presets", modifier);
+        return papi_error(PAPI_EINVAL, "enumeration modifier %d is not valid for presets",
+                          modifier);
     for (int i = idx + 1; i < PAPI_END_idx; i++) {
         if (want && !(catalog[i].categories & want))
             continue;
@@ -182,10 +183,18 @@ long long preset_compute(const struct preset_def *def, const long long *t)
             } else {
                 long long b = st[--sp], a = st[--sp];
                 switch (s->kind) {
-                case RPN_ADD: a = sat_add(a, b); break;
-                case RPN_SUB: a = sat_sub(a, b); break;
-                case RPN_MUL: a = sat_mul(a, b); break;
-                default: a = sat_div(a, b); break;
+                case RPN_ADD:
+                    a = sat_add(a, b);
+                    break;
+                case RPN_SUB:
+                    a = sat_sub(a, b);
+                    break;
+                case RPN_MUL:
+                    a = sat_mul(a, b);
+                    break;
+                default:
+                    a = sat_div(a, b);
+                    break;
                 }
                 st[sp++] = a;
             }

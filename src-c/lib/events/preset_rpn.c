@@ -13,8 +13,8 @@
  * terms far from overflow in practice and rejects garbage early. */
 #define RPN_MAX_CONST 1000000000LL
 
-__attribute__((format(printf, 3, 4)))
-static int rpn_fail(char *err, size_t errlen, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int rpn_fail(char *err, size_t errlen, const char *fmt,
+                                                          ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -53,10 +53,12 @@ int preset_rpn_compile(const char *postfix, int nterms, struct preset_def *def, 
             long v;
             for (const char *c = tok + 1; *c; c++)
                 if (!isdigit((unsigned char)*c))
-                    return rpn_fail(err, errlen, "bad postfix operand '%s' (expected N<digits>)", tok);
+                    return rpn_fail(err, errlen, "bad postfix operand '%s' (expected N<digits>)",
+                                    tok);
             v = strtol(tok + 1, &end, 10);
             if (v < 0 || v >= nterms)
-                return rpn_fail(err, errlen, "postfix operand '%s' names a native term that is not listed", tok);
+                return rpn_fail(err, errlen,
+                                "postfix operand '%s' names a native term that is not listed", tok);
             s->kind = RPN_TERM;
             s->value = v;
             depth++;
@@ -74,7 +76,10 @@ int preset_rpn_compile(const char *postfix, int nterms, struct preset_def *def, 
         } else if (n == 1 && strchr("+-*/", tok[0])) {
             if (depth < 2)
                 return rpn_fail(err, errlen, "postfix operator '%s' lacks two operands", tok);
-            s->kind = tok[0] == '+' ? RPN_ADD : tok[0] == '-' ? RPN_SUB : tok[0] == '*' ? RPN_MUL : RPN_DIV;
+            s->kind = tok[0] == '+'   ? RPN_ADD
+                      : tok[0] == '-' ? RPN_SUB
+                      : tok[0] == '*' ? RPN_MUL
+                                      : RPN_DIV;
             s->value = 0;
             depth--;
         } else {

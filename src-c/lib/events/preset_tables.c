@@ -23,18 +23,17 @@
 #include "registry.h"
 #include "preset_tables.h"
 
-#define GENERIC_TABLE "generic"
+#define GENERIC_TABLE  "generic"
 #define MAX_OPEN_CACHE 1024
 
 struct preset_slot {
-    struct preset_def *def;   /* NULL: no definition */
-    int avail;                /* 0 not yet checked, 1 available, -1 not */
-    char *reason;             /* why not (heap, whole, whatever its length), or NULL */
+    struct preset_def *def; /* NULL: no definition */
+    int avail;              /* 0 not yet checked, 1 available, -1 not */
+    char *reason;           /* why not (heap, whole, whatever its length), or NULL */
 };
 
 /* snprintf for messages that may be cut short (they are notes, not data). */
-__attribute__((format(printf, 3, 4)))
-static void say(char *buf, size_t len, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void say(char *buf, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -43,8 +42,7 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* *dst = the formatted reason, whole (the old one freed); NULL when out of memory. */
-__attribute__((format(printf, 2, 3)))
-static void set_reason(char **dst, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void set_reason(char **dst, const char *fmt, ...)
 {
     va_list ap;
     char *s = NULL;
@@ -65,10 +63,14 @@ static void clear_reason(char **dst)
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static int loaded;
 static struct preset_slot slots[PAPI_END_idx];
-static char *table_desc;   /* "built-in table 'skx'" for notes (heap, whole) */
-static struct preset_def **owned;             /* every definition ever installed */
+static char *table_desc;          /* "built-in table 'skx'" for notes (heap, whole) */
+static struct preset_def **owned; /* every definition ever installed */
 static int nowned, owned_cap;
-static struct { int code; int ok; char *why; } open_cache[MAX_OPEN_CACHE];
+static struct {
+    int code;
+    int ok;
+    char *why;
+} open_cache[MAX_OPEN_CACHE];
 static int nopen_cache;
 /* The CPU the tables are chosen for: asked of the preset component once per
  * initialisation (a program may replay another machine after PAPI_shutdown, fsroot.h),
@@ -113,8 +115,8 @@ static int own(struct preset_def *d)
     return PAPI_OK;
 }
 
-int preset_build_def(const struct preset_src *s, const char *pmu, struct preset_def *def,
-                     char *err, size_t errlen)
+int preset_build_def(const struct preset_src *s, const char *pmu, struct preset_def *def, char *err,
+                     size_t errlen)
 {
     int r = preset_src_check(s, err, errlen);
     if (r != PAPI_OK)
@@ -130,7 +132,7 @@ int preset_build_def(const struct preset_src *s, const char *pmu, struct preset_
             papi_strcpy(name, sizeof name, s->native[t]);
         if (event_native_name_to_code(name, &def->native_code[t]) != PAPI_OK) {
             say(err, errlen, "native event '%s' does not encode: %s", name,
-                     papi_last_error_detail());
+                papi_last_error_detail());
             return PAPI_ENOEVNT;
         }
     }
@@ -299,11 +301,12 @@ static void load_locked(void)
         ret = load_list(&l, pmu, origin, path != NULL, err, sizeof err);
         if (!l.matched_tables)
             set_reason(&table_desc, "%s %s: it has no table for CPU '%s' nor '%s'",
-                path ? "file" : "built-in", path ? path : "papi_events.csv",
-                cpu ? cpu : "(none detected)", GENERIC_TABLE);
+                       path ? "file" : "built-in", path ? path : "papi_events.csv",
+                       cpu ? cpu : "(none detected)", GENERIC_TABLE);
         else
-            set_reason(&table_desc, "table '%s' of the %s %s", l.fallback_used ? GENERIC_TABLE : cpu,
-                path ? "file" : "built-in", path ? path : "papi_events.csv");
+            set_reason(&table_desc, "table '%s' of the %s %s",
+                       l.fallback_used ? GENERIC_TABLE : cpu, path ? "file" : "built-in",
+                       path ? path : "papi_events.csv");
         preset_src_list_free(&l);
     }
     if (ret != PAPI_OK) {
@@ -336,7 +339,8 @@ static int native_opens(int code, const char **why)
         set_reason(&reason, "native event 0x%x has no component", (unsigned)code);
     } else if (cmp->ctx_create(cmp, &t, &ctx) != PAPI_OK ||
                cmp->add(ctx, cmp_local(code), &slot) != PAPI_OK) {
-        set_reason(&reason, "native event %s does not open here: %s", name, papi_last_error_detail());
+        set_reason(&reason, "native event %s does not open here: %s", name,
+                   papi_last_error_detail());
     } else {
         ok = 1;
     }
@@ -406,7 +410,8 @@ const char *preset_tables_unavailable_reason(int idx)
     if (slots[idx].reason)
         set_reason(&buf, "not available: %s", slots[idx].reason);
     else if (!slots[idx].def)
-        set_reason(&buf, "not available: no definition in the %s", table_desc ? table_desc : "table");
+        set_reason(&buf, "not available: no definition in the %s",
+                   table_desc ? table_desc : "table");
     else
         set_reason(&buf, "%s", "");
     pthread_mutex_unlock(&tables_lock);
@@ -429,8 +434,8 @@ int preset_tables_install(struct preset_def *const *defs, int replace, const cha
         int (*query)(int) = atomic_load(&running_query);
         int h = query ? query(i | PAPI_PRESET_MASK) : -1;
         if (h >= 0) {
-            ret = papi_error(PAPI_EISRUN, "%s: %s is in running EventSet %d; stop it first",
-                             origin, preset_catalog_name(i), h);
+            ret = papi_error(PAPI_EISRUN, "%s: %s is in running EventSet %d; stop it first", origin,
+                             preset_catalog_name(i), h);
             goto out;
         }
     }

@@ -23,7 +23,8 @@ PAPI_INTERNAL const char *preset_tables_unavailable_reason(int idx);
 PAPI_INTERNAL int preset_unavailable_error(int code, const char *name);
 /* The end of a PAPI_event_info_t note that holds only the first PAPI_HUGE_STR_LEN - 1
  * bytes of its reason. */
-#define PAPI_NOTE_CUT_MARK " [cut: PAPI_query_event() fails with it whole in PAPI_strerror_detail()]"
+#define PAPI_NOTE_CUT_MARK \
+    " [cut: PAPI_query_event() fails with it whole in PAPI_strerror_detail()]"
 PAPI_INTERNAL const char *preset_catalog_name(int idx);
 
 /* Read a preset file whole (NUL-terminated): a regular file only, opened without
@@ -35,21 +36,21 @@ PAPI_INTERNAL char *preset_read_file(const char *path, size_t *len, char *err, s
 /* ---- one preset definition as written, before its natives are resolved ------------ */
 #define PRESET_SRC_NAME_LEN PAPI_2MAX_STR_LEN
 struct preset_src {
-    int idx;                   /* preset index (catalog order) */
+    int idx; /* preset index (catalog order) */
     enum derive_op op;
     int nterms;
     char postfix[PAPI_2MAX_STR_LEN];
     char native[PRESET_MAX_TERMS][PRESET_SRC_NAME_LEN];
     char note[PAPI_HUGE_STR_LEN];
-    int line;                  /* 1-based line in its file, for error messages */
+    int line; /* 1-based line in its file, for error messages */
 };
 
 /* Definitions for one CPU, in file order (a later one for the same preset wins). */
 struct preset_src_list {
     int count, cap;
     struct preset_src *v;
-    int matched_tables;        /* CPU tables whose name matched */
-    int fallback_used;         /* no table named the CPU: these are the fallback's */
+    int matched_tables; /* CPU tables whose name matched */
+    int fallback_used;  /* no table named the CPU: these are the fallback's */
 };
 PAPI_INTERNAL void preset_src_list_free(struct preset_src_list *l);
 

@@ -39,8 +39,10 @@ int PAPI_start_counters(int *events, int array_len)
                           HL_MAX_EVENTS);
     struct hl_session *s = hl_session_get();
     if (s->mode != HL_IDLE)
-        return papi_error(PAPI_EISRUN, "PAPI_start_counters: counters already started by %s; "
-                                       "call PAPI_stop_counters first", hl_mode_name(s->mode));
+        return papi_error(PAPI_EISRUN,
+                          "PAPI_start_counters: counters already started by %s; "
+                          "call PAPI_stop_counters first",
+                          hl_mode_name(s->mode));
     return hl_session_start(s, HL_COUNTERS, 0, events, NULL, array_len, "PAPI_start_counters");
 }
 
@@ -55,11 +57,14 @@ static int counters_session(const char *caller, long long *values, int array_len
     if (s->mode == HL_IDLE)
         return papi_error(PAPI_ENOTRUN, "%s: no counters were started in this thread", caller);
     if (s->mode != HL_COUNTERS)
-        return papi_error(PAPI_EINVAL, "%s: the counters were started by %s, not by "
-                                       "PAPI_start_counters", caller, hl_mode_name(s->mode));
+        return papi_error(PAPI_EINVAL,
+                          "%s: the counters were started by %s, not by "
+                          "PAPI_start_counters",
+                          caller, hl_mode_name(s->mode));
     if (!values || array_len < s->nevents)
         return papi_error(PAPI_EINVAL, "%s: %s (%d events are counting)", caller,
-                          !values ? "values is NULL" : "array_len is smaller than the number of events",
+                          !values ? "values is NULL"
+                                  : "array_len is smaller than the number of events",
                           s->nevents);
     *out = s;
     return PAPI_OK;
@@ -117,8 +122,8 @@ int PAPI_stop_counters(long long *values, int array_len)
 }
 
 /* 3.5 rate call: totals since the first call, rate since the previous call. */
-static int legacy_rate(enum hl_mode mode, int event, const char *caller, float *rtime,
-                       float *ptime, long long *count, float *mrate)
+static int legacy_rate(enum hl_mode mode, int event, const char *caller, float *rtime, float *ptime,
+                       long long *count, float *mrate)
 {
     if (!rtime || !ptime || !count || !mrate)
         return papi_error(PAPI_EINVAL, "%s: an argument is NULL", caller);
@@ -131,8 +136,8 @@ static int legacy_rate(enum hl_mode mode, int event, const char *caller, float *
     *ptime = (float)((double)x.proc_total_ns * 1e-9);
     *count = x.total[0];
     /* Millions per second = count per microsecond. */
-    *mrate = x.real_delta_ns > 0 ? (float)((double)x.delta[0] * 1e3 / (double)x.real_delta_ns)
-                                 : 0.0f;
+    *mrate =
+        x.real_delta_ns > 0 ? (float)((double)x.delta[0] * 1e3 / (double)x.real_delta_ns) : 0.0f;
     return PAPI_OK;
 }
 

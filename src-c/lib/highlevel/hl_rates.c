@@ -6,9 +6,8 @@
  * name both generations share, is in hl_legacy.c. */
 #include "hl_state.h"
 
-static int since_last(enum hl_mode mode, int event, const int *events, const int *required,
-                      int n, const char *caller, float *rtime, float *ptime,
-                      struct hl_sample *x)
+static int since_last(enum hl_mode mode, int event, const int *events, const int *required, int n,
+                      const char *caller, float *rtime, float *ptime, struct hl_sample *x)
 {
     int ret = hl_rate_sample(mode, event, events, required, n, caller, x);
     if (ret != PAPI_OK)
@@ -29,8 +28,9 @@ int PAPI_flops_rate(int event, float *rtime, float *ptime, long long *flpops, fl
         return papi_error(PAPI_EINVAL, "PAPI_flops_rate: an argument is NULL");
     if (event != PAPI_FP_OPS && event != PAPI_SP_OPS && event != PAPI_DP_OPS &&
         event != PAPI_VEC_SP && event != PAPI_VEC_DP)
-        return papi_error(PAPI_EINVAL, "PAPI_flops_rate: event 0x%x is not PAPI_FP_OPS, "
-                                       "PAPI_SP_OPS, PAPI_DP_OPS, PAPI_VEC_SP or PAPI_VEC_DP",
+        return papi_error(PAPI_EINVAL,
+                          "PAPI_flops_rate: event 0x%x is not PAPI_FP_OPS, "
+                          "PAPI_SP_OPS, PAPI_DP_OPS, PAPI_VEC_SP or PAPI_VEC_DP",
                           (unsigned)event);
     struct hl_sample x;
     const int ev[1] = {event};
@@ -47,8 +47,10 @@ int PAPI_flips_rate(int event, float *rtime, float *ptime, long long *flpins, fl
     if (!rtime || !ptime || !flpins || !mflips)
         return papi_error(PAPI_EINVAL, "PAPI_flips_rate: an argument is NULL");
     if (event != PAPI_FP_INS && event != PAPI_VEC_INS && event != PAPI_TOT_INS)
-        return papi_error(PAPI_EINVAL, "PAPI_flips_rate: event 0x%x is not PAPI_FP_INS, "
-                                       "PAPI_VEC_INS or PAPI_TOT_INS", (unsigned)event);
+        return papi_error(PAPI_EINVAL,
+                          "PAPI_flips_rate: event 0x%x is not PAPI_FP_INS, "
+                          "PAPI_VEC_INS or PAPI_TOT_INS",
+                          (unsigned)event);
     struct hl_sample x;
     const int ev[1] = {event};
     int ret = since_last(HL_FLIPS_RATE, event, ev, NULL, 1, "PAPI_flips_rate", rtime, ptime, &x);
@@ -59,8 +61,8 @@ int PAPI_flips_rate(int event, float *rtime, float *ptime, long long *flpins, fl
     return PAPI_OK;
 }
 
-int PAPI_epc(int event, float *rtime, float *ptime, long long *ref, long long *core,
-             long long *evt, float *epc)
+int PAPI_epc(int event, float *rtime, float *ptime, long long *ref, long long *core, long long *evt,
+             float *epc)
 {
     if (!rtime || !ptime || !ref || !core || !evt || !epc)
         return papi_error(PAPI_EINVAL, "PAPI_epc: an argument is NULL");

@@ -19,23 +19,23 @@ struct hlr_sample {
  * per-instance entries, which PAPI 7's writer reads) and the state of its open instance. */
 struct hlr_region {
     char name[HLR_NAME_LEN];
-    int parent;                 /* enclosing region at the first begin, -1 at top level */
-    long long count;            /* completed begin/end pairs */
-    struct hlr_sample total;    /* inclusive totals */
-    struct hlr_sample begin;    /* at the open instance's begin */
-    struct hlr_sample mark;     /* at the begin or the last PAPI_hl_read (for the totals) */
-    int depth;                  /* > 0 while open; a recursive begin only counts depth */
-    int instance;               /* the open instance (index in hlr_thread.inst) */
+    int parent;              /* enclosing region at the first begin, -1 at top level */
+    long long count;         /* completed begin/end pairs */
+    struct hlr_sample total; /* inclusive totals */
+    struct hlr_sample begin; /* at the open instance's begin */
+    struct hlr_sample mark;  /* at the begin or the last PAPI_hl_read (for the totals) */
+    int depth;               /* > 0 while open; a recursive begin only counts depth */
+    int instance;            /* the open instance (index in hlr_thread.inst) */
 };
 
 /* One begin/end pair, as PAPI 7 writes it: its id is its index in the thread, its
  * parent the instance open around it at its begin. */
 struct hlr_instance {
-    int region;                 /* index in hlr_thread.region */
-    int parent;                 /* enclosing instance, -1 at top level */
-    int done;                   /* ended */
-    struct hlr_sample value;    /* since the begin: at the end, or at the last read */
-    int nreads, readcap;        /* values at each PAPI_hl_read (PAPI 7's read_1 ... read_N) */
+    int region;              /* index in hlr_thread.region */
+    int parent;              /* enclosing instance, -1 at top level */
+    int done;                /* ended */
+    struct hlr_sample value; /* since the begin: at the end, or at the last read */
+    int nreads, readcap;     /* values at each PAPI_hl_read (PAPI 7's read_1 ... read_N) */
     struct hlr_sample *reads;
 };
 
@@ -43,14 +43,14 @@ struct hlr_thread {
     /* Taken by the owner thread around every change and by the report: the report may
      * run (at exit) while threads still mark regions. Uncontended otherwise. */
     pthread_mutex_t lock;
-    unsigned long id;           /* PAPI_thread_id() when thread support is on, else tid */
-    int eventset;               /* PAPI_NULL while stopped */
-    unsigned generation;        /* library generation the event set belongs to */
+    unsigned long id;    /* PAPI_thread_id() when thread support is on, else tid */
+    int eventset;        /* PAPI_NULL while stopped */
+    unsigned generation; /* library generation the event set belongs to */
     int nregions, cap;
     struct hlr_region *region;
     int ninst, instcap;
-    struct hlr_instance *inst;  /* every instance, in the order of their begins */
-    int stack[HLR_MAX_DEPTH];   /* open regions, innermost last */
+    struct hlr_instance *inst; /* every instance, in the order of their begins */
+    int stack[HLR_MAX_DEPTH];  /* open regions, innermost last */
     int sp;
     struct hlr_thread *next;
 };
@@ -64,11 +64,11 @@ struct hlr_skipped {
 struct hlr_config {
     int nevents;
     int code[HLR_MAX_EVENTS];
-    unsigned generation;        /* library generation the codes belong to */
+    unsigned generation; /* library generation the codes belong to */
     char name[HLR_MAX_EVENTS][PAPI_MAX_STR_LEN];
     char component[HLR_MAX_EVENTS][PAPI_MIN_STR_LEN];
-    const char *source;         /* "PAPI_EVENTS", "default" or "fallback" */
-    char *note;                 /* why software events were chosen (heap, whole), or NULL */
+    const char *source; /* "PAPI_EVENTS", "default" or "fallback" */
+    char *note;         /* why software events were chosen (heap, whole), or NULL */
     int nskipped;
     struct hlr_skipped *skipped; /* every entry not counted, with why */
     struct hlr_thread *threads;

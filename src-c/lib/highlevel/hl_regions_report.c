@@ -147,7 +147,8 @@ static void write_totals(struct jw *w, struct hlr_thread *t)
 }
 
 /* Every thread that has a region (a thread whose first begin failed has none). */
-static void write_threads(struct jw *w, const char *key, void (*one)(struct jw *, struct hlr_thread *))
+static void write_threads(struct jw *w, const char *key,
+                          void (*one)(struct jw *, struct hlr_thread *))
 {
     jw_obj_begin(w, key);
     for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
@@ -281,8 +282,10 @@ static int open_output_dir(char *dir, size_t dirlen)
     if (!base || !*base)
         base = ".";
     if (strlen(base) + sizeof "/papi_hl_output" > dirlen)
-        return papi_error(PAPI_EINVAL, "PAPI_OUTPUT_DIRECTORY is longer than %zu bytes; the "
-                          "region report is not written", dirlen - sizeof "/papi_hl_output");
+        return papi_error(PAPI_EINVAL,
+                          "PAPI_OUTPUT_DIRECTORY is longer than %zu bytes; the "
+                          "region report is not written",
+                          dirlen - sizeof "/papi_hl_output");
     snprintf(dir, dirlen, "%s/papi_hl_output", base);
     set_aside_earlier_run(dir);
     int fd = output_dir_open(dir, 1, why, sizeof why);
@@ -319,8 +322,10 @@ static int write_file(int dirfd, const char *dir, const char *name, int rank,
     }
     if (bad) {
         output_file_discard(dirfd, tmp);
-        return papi_error(PAPI_ESYS, "writing the region report %s/%s failed (%s); nothing "
-                          "was published", dir, name, strerror(err));
+        return papi_error(PAPI_ESYS,
+                          "writing the region report %s/%s failed (%s); nothing "
+                          "was published",
+                          dir, name, strerror(err));
     }
     if (output_file_publish(dirfd, tmp, name) != 0)
         return papi_error(PAPI_ESYS, "cannot rename the region report into %s/%s: %s", dir, name,

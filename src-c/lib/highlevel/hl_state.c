@@ -56,7 +56,8 @@ int hl_self_init(void)
     /* An atomic OR: a plain read-modify-write could lose the thread-level bit set by
      * PAPI_thread_init in another thread. No store on the hot path. */
     if (__builtin_expect(!(atomic_load_explicit(&g_papi.init_state, memory_order_relaxed) &
-                           PAPI_HIGH_LEVEL_INITED), 0))
+                           PAPI_HIGH_LEVEL_INITED),
+                         0))
         atomic_fetch_or(&g_papi.init_state, PAPI_HIGH_LEVEL_INITED);
     return PAPI_OK;
 }
@@ -64,14 +65,22 @@ int hl_self_init(void)
 const char *hl_mode_name(enum hl_mode mode)
 {
     switch (mode) {
-    case HL_COUNTERS: return "PAPI_start_counters";
-    case HL_FLOPS: return "PAPI_flops";
-    case HL_FLIPS: return "PAPI_flips";
-    case HL_IPC: return "PAPI_ipc";
-    case HL_FLOPS_RATE: return "PAPI_flops_rate";
-    case HL_FLIPS_RATE: return "PAPI_flips_rate";
-    case HL_EPC: return "PAPI_epc";
-    default: return "nothing";
+    case HL_COUNTERS:
+        return "PAPI_start_counters";
+    case HL_FLOPS:
+        return "PAPI_flops";
+    case HL_FLIPS:
+        return "PAPI_flips";
+    case HL_IPC:
+        return "PAPI_ipc";
+    case HL_FLOPS_RATE:
+        return "PAPI_flops_rate";
+    case HL_FLIPS_RATE:
+        return "PAPI_flips_rate";
+    case HL_EPC:
+        return "PAPI_epc";
+    default:
+        return "nothing";
     }
 }
 
@@ -150,8 +159,10 @@ int hl_session_start(struct hl_session *s, enum hl_mode mode, int event, const i
     ret = PAPI_start(es);
     if (ret != PAPI_OK) {
         if (ret == PAPI_EISRUN && mode != HL_COUNTERS)
-            ret = papi_error(PAPI_EINVAL, "%s: another event set is already counting in this "
-                                          "thread; stop it first", caller);
+            ret = papi_error(PAPI_EINVAL,
+                             "%s: another event set is already counting in this "
+                             "thread; stop it first",
+                             caller);
         goto fail;
     }
     pthread_once(&exit_once, make_exit_key);
@@ -198,8 +209,8 @@ int hl_session_read(struct hl_session *s, long long *counts, long long *proc_ns)
     return PAPI_OK;
 }
 
-int hl_rate_sample(enum hl_mode mode, int event, const int *events, const int *required,
-                   int n, const char *caller, struct hl_sample *out)
+int hl_rate_sample(enum hl_mode mode, int event, const int *events, const int *required, int n,
+                   const char *caller, struct hl_sample *out)
 {
     int ret = hl_self_init();
     if (__builtin_expect(ret != PAPI_OK, 0))
@@ -217,9 +228,9 @@ int hl_rate_sample(enum hl_mode mode, int event, const int *events, const int *r
         char name[PAPI_MAX_STR_LEN] = "";
         if (s->event)
             PAPI_event_code_to_name(s->event, name);
-        return papi_error(PAPI_EINVAL,
-                          "%s: the counters were started by %s%s%s%s; call %s first", caller,
-                          hl_mode_name(s->mode), name[0] ? "(" : "", name, name[0] ? ")" : "",
+        return papi_error(PAPI_EINVAL, "%s: the counters were started by %s%s%s%s; call %s first",
+                          caller, hl_mode_name(s->mode), name[0] ? "(" : "", name,
+                          name[0] ? ")" : "",
                           s->mode == HL_COUNTERS ? "PAPI_stop_counters" : "PAPI_rate_stop");
     }
     long long counts[HL_MAX_EVENTS], proc = 0; /* set when PAPI_OK (gcc -O3 cannot see it) */

@@ -34,12 +34,12 @@ enum hl_mode {
 
 struct hl_session {
     enum hl_mode mode;
-    int event;                 /* the event argument of a 7.x rate call, else 0 */
-    int eventset;              /* PAPI_NULL when idle */
+    int event;    /* the event argument of a 7.x rate call, else 0 */
+    int eventset; /* PAPI_NULL when idle */
     int nevents;
-    long long start_real_ns;   /* CLOCK_MONOTONIC at the first call */
-    long long last_real_ns;    /* ... at the previous call */
-    long long last_proc_ns;    /* thread CPU time at the previous call */
+    long long start_real_ns;       /* CLOCK_MONOTONIC at the first call */
+    long long last_real_ns;        /* ... at the previous call */
+    long long last_proc_ns;        /* thread CPU time at the previous call */
     long long last[HL_MAX_EVENTS]; /* counts at the previous call */
 };
 
@@ -68,7 +68,7 @@ PAPI_INTERNAL int hl_session_read(struct hl_session *s, long long *counts, long 
 /* One sample of a rate call: totals since the session started and deltas since the
  * previous call of the session. */
 struct hl_sample {
-    int first;                       /* this call started the session: all zero */
+    int first; /* this call started the session: all zero */
     long long real_total_ns, real_delta_ns;
     long long proc_total_ns, proc_delta_ns;
     long long total[HL_MAX_EVENTS], delta[HL_MAX_EVENTS];

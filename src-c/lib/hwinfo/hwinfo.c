@@ -87,11 +87,14 @@ static void read_cpuinfo(struct cpuinfo_fields *ci)
 
 static const char *arm_part_name(int implementer, int part)
 {
-    static const struct { int part; const char *name; } arm[] = {
-        {0xd03, "Cortex-A53"}, {0xd04, "Cortex-A35"}, {0xd05, "Cortex-A55"},
-        {0xd07, "Cortex-A57"}, {0xd08, "Cortex-A72"}, {0xd09, "Cortex-A73"},
-        {0xd0a, "Cortex-A75"}, {0xd0b, "Cortex-A76"}, {0xd0c, "Neoverse-N1"},
-        {0xd0d, "Cortex-A77"}, {0xd40, "Neoverse-V1"}, {0xd41, "Cortex-A78"},
+    static const struct {
+        int part;
+        const char *name;
+    } arm[] = {
+        {0xd03, "Cortex-A53"},  {0xd04, "Cortex-A35"},  {0xd05, "Cortex-A55"},
+        {0xd07, "Cortex-A57"},  {0xd08, "Cortex-A72"},  {0xd09, "Cortex-A73"},
+        {0xd0a, "Cortex-A75"},  {0xd0b, "Cortex-A76"},  {0xd0c, "Neoverse-N1"},
+        {0xd0d, "Cortex-A77"},  {0xd40, "Neoverse-V1"}, {0xd41, "Cortex-A78"},
         {0xd49, "Neoverse-N2"}, {0xd4f, "Neoverse-V2"}, {0xd8e, "Neoverse-N3"},
     };
     if (implementer == PAPI_VENDOR_ARM_ARM)
@@ -121,8 +124,8 @@ static int hypervisor_from_sysfs(char *name, size_t len)
         return 1;
     }
     static const char *dmi[] = {"/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name"};
-    static const char *known[] = {"QEMU", "KVM", "VMware", "Xen", "Microsoft", "innotek",
-                                  "Amazon EC2", "Google"};
+    static const char *known[] = {"QEMU",      "KVM",     "VMware",     "Xen",
+                                  "Microsoft", "innotek", "Amazon EC2", "Google"};
     for (size_t i = 0; i < 2; i++) {
         if (fsroot_read_line(dmi[i], buf, sizeof buf) != 0)
             continue;

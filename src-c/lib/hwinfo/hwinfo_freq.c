@@ -33,8 +33,8 @@ static double cpuinfo_value(const char *root, const char *key)
     double v = 0;
     size_t klen = strlen(key);
     while (v <= 0 && fgets(line, sizeof line, f)) {
-        if (strncmp(line, key, klen) != 0 || (line[klen] != ' ' && line[klen] != '\t' &&
-                                              line[klen] != ':'))
+        if (strncmp(line, key, klen) != 0 ||
+            (line[klen] != ' ' && line[klen] != '\t' && line[klen] != ':'))
             continue;
         const char *colon = strchr(line, ':');
         if (colon)

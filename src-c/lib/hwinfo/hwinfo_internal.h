@@ -22,7 +22,7 @@ struct hwinfo_cpu_desc {
 /* NUMA nodes beyond PAPI_hw_info_t (for the sysdetect API): each node's memory and the
  * node of each hardware thread (by OS index; -1 where no thread has that index). */
 #define HWINFO_MAX_NUMA 64
-#define HWINFO_MAX_PUS 1024
+#define HWINFO_MAX_PUS  1024
 struct hwinfo_numa {
     int nodes;
     unsigned long long mem_bytes[HWINFO_MAX_NUMA];
@@ -61,7 +61,7 @@ PAPI_INTERNAL void hwinfo_cpuid_leaf2_tlbs(PAPI_mh_info_t *mh, uint32_t eax, uin
 
 /* Add one TLB description to a memory-hierarchy level (ignored when the level is full;
  * hwinfo_tlb.c, used by both cpuid decoders). */
-PAPI_INTERNAL void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries,
-                                  int page_kb, int assoc);
+PAPI_INTERNAL void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries, int page_kb,
+                                  int assoc);
 
 #endif

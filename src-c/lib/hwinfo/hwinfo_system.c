@@ -31,17 +31,28 @@ int PAPI_get_dmem_info(PAPI_dmem_info_t *d)
         char key[64];
         if (sscanf(line, "%63[^:]: %lld", key, &v) != 2)
             continue;
-        if (!strcmp(key, "VmPeak")) m.peak = v;
-        else if (!strcmp(key, "VmSize")) m.size = v;
-        else if (!strcmp(key, "VmRSS")) m.resident = v;
-        else if (!strcmp(key, "VmHWM")) m.high_water_mark = v;
-        else if (!strcmp(key, "RssShmem")) m.shared = v;
-        else if (!strcmp(key, "VmExe")) m.text = v;
-        else if (!strcmp(key, "VmLib")) m.library = v;
-        else if (!strcmp(key, "VmData")) m.heap = v;
-        else if (!strcmp(key, "VmLck")) m.locked = v;
-        else if (!strcmp(key, "VmStk")) m.stack = v;
-        else if (!strcmp(key, "VmPTE")) m.pte = v;
+        if (!strcmp(key, "VmPeak"))
+            m.peak = v;
+        else if (!strcmp(key, "VmSize"))
+            m.size = v;
+        else if (!strcmp(key, "VmRSS"))
+            m.resident = v;
+        else if (!strcmp(key, "VmHWM"))
+            m.high_water_mark = v;
+        else if (!strcmp(key, "RssShmem"))
+            m.shared = v;
+        else if (!strcmp(key, "VmExe"))
+            m.text = v;
+        else if (!strcmp(key, "VmLib"))
+            m.library = v;
+        else if (!strcmp(key, "VmData"))
+            m.heap = v;
+        else if (!strcmp(key, "VmLck"))
+            m.locked = v;
+        else if (!strcmp(key, "VmStk"))
+            m.stack = v;
+        else if (!strcmp(key, "VmPTE"))
+            m.pte = v;
     }
     fclose(f);
     m.pagesize = sysconf(_SC_PAGESIZE);

@@ -46,7 +46,7 @@ static void sysfs_caches(PAPI_mh_info_t *mh)
             level > PAPI_MAX_MEM_HIERARCHY_LEVELS)
             continue;
         sysfs_read_int(dir, "ways_of_associativity", &ways);
-        int t = !strncmp(type, "Data", 4)          ? PAPI_MH_TYPE_DATA
+        int t = !strncmp(type, "Data", 4)           ? PAPI_MH_TYPE_DATA
                 : !strncmp(type, "Instruction", 11) ? PAPI_MH_TYPE_INST
                                                     : PAPI_MH_TYPE_UNIFIED;
         PAPI_mh_level_t *L = &mh->level[level - 1];
@@ -141,7 +141,8 @@ static void read_numa(hwloc_topology_t t, struct hwinfo_numa *numa)
         hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)i);
         numa->mem_bytes[i] = node->attr ? node->attr->numanode.local_memory : 0;
         unsigned pu;
-        hwloc_bitmap_foreach_begin(pu, node->cpuset) {
+        hwloc_bitmap_foreach_begin(pu, node->cpuset)
+        {
             if (pu < HWINFO_MAX_PUS) {
                 numa->pu_node[pu] = (short)i;
                 if ((int)pu + 1 > numa->pus)
@@ -155,9 +156,12 @@ static void read_numa(hwloc_topology_t t, struct hwinfo_numa *numa)
 static int cache_papi_type(hwloc_obj_cache_type_t t)
 {
     switch (t) {
-    case HWLOC_OBJ_CACHE_DATA: return PAPI_MH_TYPE_DATA;
-    case HWLOC_OBJ_CACHE_INSTRUCTION: return PAPI_MH_TYPE_INST;
-    default: return PAPI_MH_TYPE_UNIFIED;
+    case HWLOC_OBJ_CACHE_DATA:
+        return PAPI_MH_TYPE_DATA;
+    case HWLOC_OBJ_CACHE_INSTRUCTION:
+        return PAPI_MH_TYPE_INST;
+    default:
+        return PAPI_MH_TYPE_UNIFIED;
     }
 }
 
@@ -209,8 +213,7 @@ static int init_without_io_plugins(hwloc_topology_t *t)
     return r;
 }
 
-int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
-                         struct hwinfo_numa *numa)
+int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu, struct hwinfo_numa *numa)
 {
     hwloc_topology_t t;
     int this_system = 1;
@@ -230,10 +233,9 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
     /* Nor distances, memory attributes or CPU kinds: dozens of sysfs files fewer. The
      * machine is described whole, as PAPI does, not the part this job's cgroup allows. */
-    hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED |
-                                    HWLOC_TOPOLOGY_FLAG_NO_DISTANCES |
-                                    HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS |
-                                    HWLOC_TOPOLOGY_FLAG_NO_CPUKINDS);
+    hwloc_topology_set_flags(
+        t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED | HWLOC_TOPOLOGY_FLAG_NO_DISTANCES |
+               HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS | HWLOC_TOPOLOGY_FLAG_NO_CPUKINDS);
     /* On Linux, sysfs already gives the caches; hwloc's x86 backend would bind to every
      * CPU in turn to run cpuid there (slow on big nodes). Keep it where sysfs has none. */
     if (fsroot_access("/sys/devices/system/cpu/cpu0/cache/index0", F_OK) == 0)
@@ -284,8 +286,7 @@ fallback:
 
 #else /* no hwloc */
 
-int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
-                         struct hwinfo_numa *numa)
+int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu, struct hwinfo_numa *numa)
 {
     (void)cpu;
     return basic_topology(hw, numa, "built without hwloc");

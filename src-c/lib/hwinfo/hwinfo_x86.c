@@ -63,8 +63,8 @@ int hwinfo_cpuid_brand(char *name, size_t len)
 /* AMD encodes L2 TLB associativity as a code (leaf 0x80000006). */
 static int amd_l2_assoc(unsigned code)
 {
-    static const int ways[16] = {0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96, 128,
-                                 HWINFO_FULLY_ASSOCIATIVE};
+    static const int ways[16] = {0,  1, 2,  3,  4,  6,  8,   0,
+                                 16, 0, 32, 48, 64, 96, 128, HWINFO_FULLY_ASSOCIATIVE};
     return ways[code & 0xf];
 }
 

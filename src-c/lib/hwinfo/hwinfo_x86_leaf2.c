@@ -27,10 +27,10 @@
 #include "hwinfo_internal.h"
 
 #define FULL HWINFO_FULLY_ASSOCIATIVE
-#define KB4 4
-#define MB2 2048
-#define MB4 4096
-#define GB1 1048576
+#define KB4  4
+#define MB2  2048
+#define MB4  4096
+#define GB1  1048576
 
 #define ITLB PAPI_MH_TYPE_INST
 #define DTLB PAPI_MH_TYPE_DATA
@@ -48,60 +48,33 @@ struct leaf2_tlb {
 
 /* descriptor, level index, type, entries, page size (KB), ways (0: not documented) */
 static const struct leaf2_tlb leaf2_tlbs[] = {
-    {0x01, 0, ITLB, 32, KB4, 4},
-    {0x02, 0, ITLB, 2, MB4, FULL},
-    {0x03, 0, DTLB, 64, KB4, 4},
-    {0x04, 0, DTLB, 8, MB4, 4},
-    {0x05, 0, DTLB, 32, MB4, 4},
-    {0x0B, 0, ITLB, 4, MB4, 4},
-    {0x4F, 0, ITLB, 32, KB4, 0},
-    {0x50, 0, ITLB, 64, KB4, FULL},
-    {0x50, 0, ITLB, 64, MB2, FULL},
-    {0x51, 0, ITLB, 128, KB4, FULL},
-    {0x51, 0, ITLB, 128, MB2, FULL},
-    {0x52, 0, ITLB, 256, KB4, FULL},
-    {0x52, 0, ITLB, 256, MB2, FULL},
-    {0x55, 0, ITLB, 7, MB2, FULL},
-    {0x56, 0, DTLB, 16, MB4, 4},
-    {0x57, 0, DTLB, 16, KB4, 4},
-    {0x59, 0, DTLB, 16, KB4, FULL},
-    {0x5A, 0, DTLB, 32, MB2, 4},
-    {0x5B, 0, DTLB, 64, KB4, FULL},
-    {0x5B, 0, DTLB, 64, MB4, FULL},
-    {0x5C, 0, DTLB, 128, KB4, FULL},
-    {0x5C, 0, DTLB, 128, MB4, FULL},
-    {0x5D, 0, DTLB, 256, KB4, FULL},
-    {0x5D, 0, DTLB, 256, MB4, FULL},
-    {0x61, 0, ITLB, 48, KB4, FULL},
-    {0x63, 0, DTLB, 32, MB2, 4},
-    {0x63, 0, DTLB, 4, GB1, 4},
-    {0x64, 0, DTLB, 512, KB4, 4},
-    {0x6A, 0, DTLB, 64, KB4, 8},
-    {0x6B, 0, DTLB, 256, KB4, 8},
-    {0x6C, 0, DTLB, 128, MB2, 8},
-    {0x6D, 0, DTLB, 16, GB1, FULL},
-    {0x76, 0, ITLB, 8, MB2, FULL},
-    {0xA0, 0, DTLB, 32, KB4, FULL},
-    {0xB0, 0, ITLB, 128, KB4, 4},
-    {0xB1, 0, ITLB, 8, MB2, 4},
-    {0xB1, 0, ITLB, 4, MB4, 4},
-    {0xB2, 0, ITLB, 64, KB4, 4},
-    {0xB3, 0, DTLB, 128, KB4, 4},
-    {0xB4, 0, DTLB, 256, KB4, 4},
-    {0xB5, 0, ITLB, 64, KB4, 8},
-    {0xB6, 0, ITLB, 128, KB4, 8},
-    {0xBA, 0, DTLB, 64, KB4, 4},
-    {0xC0, 0, DTLB, 8, KB4, 4},
-    {0xC0, 0, DTLB, 8, MB4, 4},
-    {0xC1, 1, UTLB, 1024, KB4, 8},
-    {0xC1, 1, UTLB, 1024, MB2, 8},
-    {0xC2, 0, DTLB, 16, KB4, 4},
-    {0xC2, 0, DTLB, 16, MB2, 4},
-    {0xC3, 1, UTLB, 1536, KB4, 6},
-    {0xC3, 1, UTLB, 1536, MB2, 6},
-    {0xC3, 1, UTLB, 16, GB1, 4},
-    {0xC4, 0, DTLB, 32, MB2, 4},
-    {0xCA, 1, UTLB, 512, KB4, 4},
+    {0x01, 0, ITLB, 32, KB4, 4},     {0x02, 0, ITLB, 2, MB4, FULL},
+    {0x03, 0, DTLB, 64, KB4, 4},     {0x04, 0, DTLB, 8, MB4, 4},
+    {0x05, 0, DTLB, 32, MB4, 4},     {0x0B, 0, ITLB, 4, MB4, 4},
+    {0x4F, 0, ITLB, 32, KB4, 0},     {0x50, 0, ITLB, 64, KB4, FULL},
+    {0x50, 0, ITLB, 64, MB2, FULL},  {0x51, 0, ITLB, 128, KB4, FULL},
+    {0x51, 0, ITLB, 128, MB2, FULL}, {0x52, 0, ITLB, 256, KB4, FULL},
+    {0x52, 0, ITLB, 256, MB2, FULL}, {0x55, 0, ITLB, 7, MB2, FULL},
+    {0x56, 0, DTLB, 16, MB4, 4},     {0x57, 0, DTLB, 16, KB4, 4},
+    {0x59, 0, DTLB, 16, KB4, FULL},  {0x5A, 0, DTLB, 32, MB2, 4},
+    {0x5B, 0, DTLB, 64, KB4, FULL},  {0x5B, 0, DTLB, 64, MB4, FULL},
+    {0x5C, 0, DTLB, 128, KB4, FULL}, {0x5C, 0, DTLB, 128, MB4, FULL},
+    {0x5D, 0, DTLB, 256, KB4, FULL}, {0x5D, 0, DTLB, 256, MB4, FULL},
+    {0x61, 0, ITLB, 48, KB4, FULL},  {0x63, 0, DTLB, 32, MB2, 4},
+    {0x63, 0, DTLB, 4, GB1, 4},      {0x64, 0, DTLB, 512, KB4, 4},
+    {0x6A, 0, DTLB, 64, KB4, 8},     {0x6B, 0, DTLB, 256, KB4, 8},
+    {0x6C, 0, DTLB, 128, MB2, 8},    {0x6D, 0, DTLB, 16, GB1, FULL},
+    {0x76, 0, ITLB, 8, MB2, FULL},   {0xA0, 0, DTLB, 32, KB4, FULL},
+    {0xB0, 0, ITLB, 128, KB4, 4},    {0xB1, 0, ITLB, 8, MB2, 4},
+    {0xB1, 0, ITLB, 4, MB4, 4},      {0xB2, 0, ITLB, 64, KB4, 4},
+    {0xB3, 0, DTLB, 128, KB4, 4},    {0xB4, 0, DTLB, 256, KB4, 4},
+    {0xB5, 0, ITLB, 64, KB4, 8},     {0xB6, 0, ITLB, 128, KB4, 8},
+    {0xBA, 0, DTLB, 64, KB4, 4},     {0xC0, 0, DTLB, 8, KB4, 4},
+    {0xC0, 0, DTLB, 8, MB4, 4},      {0xC1, 1, UTLB, 1024, KB4, 8},
+    {0xC1, 1, UTLB, 1024, MB2, 8},   {0xC2, 0, DTLB, 16, KB4, 4},
+    {0xC2, 0, DTLB, 16, MB2, 4},     {0xC3, 1, UTLB, 1536, KB4, 6},
+    {0xC3, 1, UTLB, 1536, MB2, 6},   {0xC3, 1, UTLB, 16, GB1, 4},
+    {0xC4, 0, DTLB, 32, MB2, 4},     {0xCA, 1, UTLB, 512, KB4, 4},
 };
 
 static void add_descriptor(PAPI_mh_info_t *mh, unsigned code)

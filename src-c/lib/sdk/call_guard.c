@@ -35,9 +35,9 @@ static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t slot_key;
 static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
 static int slot_key_made;
-static int expedited; /* MEMBARRIER_CMD_PRIVATE_EXPEDITED and its registration exist */
+static int expedited;  /* MEMBARRIER_CMD_PRIVATE_EXPEDITED and its registration exist */
 static int registered; /* ... and this process registered (may be lost in a forked child) */
-static int global;    /* MEMBARRIER_CMD_GLOBAL is supported */
+static int global;     /* MEMBARRIER_CMD_GLOBAL is supported */
 
 /* The thread ends: its slot goes back. A thread-exit destructor that runs after this one
  * (another key's) and makes a guarded call takes a slot again and sets the key again,
@@ -51,7 +51,10 @@ static void slot_exit(void *arg)
     __atomic_store_n(&s->in_use, 0, __ATOMIC_RELEASE);
 }
 
-static int membarrier(int cmd) { return (int)syscall(SYS_membarrier, cmd, 0, 0); }
+static int membarrier(int cmd)
+{
+    return (int)syscall(SYS_membarrier, cmd, 0, 0);
+}
 
 /* 1 only when this process has never had a second thread (0 when it cannot tell). */
 static int single_threaded(void)

@@ -18,22 +18,22 @@
 #define ES_MAX_ENTRIES   128 /* user-visible events per event set */
 #define ES_MAX_NATIVES   128 /* native events per event set */
 #define MAX_EVENTSETS    65536
-#define PRESET_COMPONENT 0   /* presets resolve to natives of perf_event, component 0 */
+#define PRESET_COMPONENT 0 /* presets resolve to natives of perf_event, component 0 */
 
 /* ---- global library state (papi_globals.c) ------------------------------------------ */
 struct papi_globals {
-    atomic_int init_state;   /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits; atomic: the high
+    atomic_int init_state; /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits; atomic: the high
                               * level and PAPI_thread_init set bits from any thread */
-    atomic_uint forks;       /* papi_fork_count(), and inherited (a forked child's copy of
+    atomic_uint forks;     /* papi_fork_count(), and inherited (a forked child's copy of
                               * its parent's state not dropped yet): beside init_state, which
                               * a fork's child handler writes anyway (one page written) */
     atomic_int inherited;
-    int debug_level;         /* PAPI_QUIET, PAPI_VERB_ECONT, PAPI_VERB_ESTOP */
+    int debug_level; /* PAPI_QUIET, PAPI_VERB_ECONT, PAPI_VERB_ESTOP */
     PAPI_debug_handler_t debug_handler;
     int default_domain;
     int default_granularity;
     int multiplex_inited;
-    int mpx_slice_ns;        /* PAPI_DEF_MPX_NS */
+    int mpx_slice_ns;           /* PAPI_DEF_MPX_NS */
     int itimer_num, itimer_sig; /* PAPI_DEF_ITIMER; itimer_sig 0: CPU clock, overflow signal */
     unsigned long (*_Atomic thread_id_fn)(void); /* set by PAPI_thread_init in any thread */
     /* papi_components[i]'s description (component_registry.c); the preset tables write
@@ -50,9 +50,9 @@ extern atomic_uint g_papi_generation PAPI_INTERNAL;
 /* The library lock (papi_library_lock in papi_sdk.h): the core takes it directly. */
 extern pthread_mutex_t g_papi_lock PAPI_INTERNAL;
 
-#define PAPI_CHECK_INIT()                                                     \
-    do {                                                                      \
-        if (g_papi.init_state == PAPI_NOT_INITED)                             \
+#define PAPI_CHECK_INIT()                                                        \
+    do {                                                                         \
+        if (g_papi.init_state == PAPI_NOT_INITED)                                \
             return papi_error(PAPI_ENOINIT, "PAPI_library_init was not called"); \
     } while (0)
 

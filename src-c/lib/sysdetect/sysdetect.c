@@ -8,15 +8,17 @@
 #include "sysdetect.h"
 
 struct dev_type {
-    int id;            /* PAPI_DEV_TYPE_ID__* */
-    const char *name;  /* vendor name when no device says otherwise */
+    int id;             /* PAPI_DEV_TYPE_ID__* */
+    const char *name;   /* vendor name when no device says otherwise */
     const char *status; /* NULL: described */
 };
 
 static const struct dev_type dev_types[PAPI_DEV_TYPE_ID__MAX_NUM] = {
     {PAPI_DEV_TYPE_ID__CPU, NULL, NULL},
-    {PAPI_DEV_TYPE_ID__CUDA, "NVIDIA", "no CUDA component in this library: NVIDIA GPUs are not described"},
-    {PAPI_DEV_TYPE_ID__ROCM, "AMD/ATI", "no ROCm component in this library: AMD GPUs are not described"},
+    {PAPI_DEV_TYPE_ID__CUDA, "NVIDIA",
+     "no CUDA component in this library: NVIDIA GPUs are not described"},
+    {PAPI_DEV_TYPE_ID__ROCM, "AMD/ATI",
+     "no ROCm component in this library: AMD GPUs are not described"},
 };
 
 /* Next type to look at, per thread, so two threads enumerating do not disturb each other. */
@@ -61,16 +63,23 @@ int PAPI_get_dev_type_attr(void *handle, PAPI_dev_type_attr_e attr, void *value)
     PAPI_CHECK_INIT();
     const struct dev_type *t = type_of(handle);
     if (!t || !value)
-        return papi_error(PAPI_EINVAL, "%s", !t ? "handle is not from PAPI_enum_dev_type" : "value is NULL");
+        return papi_error(PAPI_EINVAL, "%s",
+                          !t ? "handle is not from PAPI_enum_dev_type" : "value is NULL");
     const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
     int cpu = t->id == PAPI_DEV_TYPE_ID__CPU;
     switch (attr) {
-    case PAPI_DEV_TYPE_ATTR__INT_PAPI_ID: *(int *)value = t->id; return PAPI_OK;
-    case PAPI_DEV_TYPE_ATTR__INT_VENDOR_ID: *(int *)value = cpu ? hw->vendor : 0; return PAPI_OK;
+    case PAPI_DEV_TYPE_ATTR__INT_PAPI_ID:
+        *(int *)value = t->id;
+        return PAPI_OK;
+    case PAPI_DEV_TYPE_ATTR__INT_VENDOR_ID:
+        *(int *)value = cpu ? hw->vendor : 0;
+        return PAPI_OK;
     case PAPI_DEV_TYPE_ATTR__CHAR_NAME:
         *(const char **)value = cpu ? hw->vendor_string : t->name;
         return PAPI_OK;
-    case PAPI_DEV_TYPE_ATTR__INT_COUNT: *(int *)value = cpu ? 1 : 0; return PAPI_OK;
+    case PAPI_DEV_TYPE_ATTR__INT_COUNT:
+        *(int *)value = cpu ? 1 : 0;
+        return PAPI_OK;
     case PAPI_DEV_TYPE_ATTR__CHAR_STATUS:
         *(const char **)value = cpu ? "CPU described from hwloc" : t->status;
         return PAPI_OK;
@@ -140,23 +149,42 @@ static int cpu_attr(int id, PAPI_dev_attr_e attr, void *value)
 {
     const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
     unsigned int *u = value;
-    if (attr == PAPI_DEV_ATTR__CPU_UINT_NUMA_MEM_SIZE || attr == PAPI_DEV_ATTR__CPU_UINT_THR_PER_NUMA ||
+    if (attr == PAPI_DEV_ATTR__CPU_UINT_NUMA_MEM_SIZE ||
+        attr == PAPI_DEV_ATTR__CPU_UINT_THR_PER_NUMA ||
         attr == PAPI_DEV_ATTR__CPU_UINT_THR_NUMA_AFFINITY)
         return cpu_indexed_attr(id, attr, u);
     if (id != 0)
         return papi_error(PAPI_EINVAL, "CPU device %d does not exist (the CPU is device 0)", id);
-    if (attr >= PAPI_DEV_ATTR__CPU_UINT_L1I_CACHE_SIZE && attr <= PAPI_DEV_ATTR__CPU_UINT_L3U_CACHE_ASSOC)
+    if (attr >= PAPI_DEV_ATTR__CPU_UINT_L1I_CACHE_SIZE &&
+        attr <= PAPI_DEV_ATTR__CPU_UINT_L3U_CACHE_ASSOC)
         return cpu_cache_attr(hw, attr, u);
     switch (attr) {
-    case PAPI_DEV_ATTR__CPU_CHAR_NAME: *(const char **)value = hwinfo_cpu_name(); return PAPI_OK;
-    case PAPI_DEV_ATTR__CPU_UINT_SOCKET_COUNT: *u = (unsigned)hw->sockets; return PAPI_OK;
-    case PAPI_DEV_ATTR__CPU_UINT_NUMA_COUNT: *u = (unsigned)hw->nnodes; return PAPI_OK;
-    case PAPI_DEV_ATTR__CPU_UINT_CORE_COUNT: *u = (unsigned)(hw->cores * hw->sockets); return PAPI_OK;
-    case PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT: *u = (unsigned)hw->totalcpus; return PAPI_OK;
-    case PAPI_DEV_ATTR__CPU_UINT_FAMILY: *u = (unsigned)hw->cpuid_family; return PAPI_OK;
-    case PAPI_DEV_ATTR__CPU_UINT_MODEL: *u = (unsigned)hw->cpuid_model; return PAPI_OK;
-    case PAPI_DEV_ATTR__CPU_UINT_STEPPING: *u = (unsigned)hw->cpuid_stepping; return PAPI_OK;
-    default: return papi_error(PAPI_ENOSUPP, "attribute %d is not a CPU attribute", (int)attr);
+    case PAPI_DEV_ATTR__CPU_CHAR_NAME:
+        *(const char **)value = hwinfo_cpu_name();
+        return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_UINT_SOCKET_COUNT:
+        *u = (unsigned)hw->sockets;
+        return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_UINT_NUMA_COUNT:
+        *u = (unsigned)hw->nnodes;
+        return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_UINT_CORE_COUNT:
+        *u = (unsigned)(hw->cores * hw->sockets);
+        return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT:
+        *u = (unsigned)hw->totalcpus;
+        return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_UINT_FAMILY:
+        *u = (unsigned)hw->cpuid_family;
+        return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_UINT_MODEL:
+        *u = (unsigned)hw->cpuid_model;
+        return PAPI_OK;
+    case PAPI_DEV_ATTR__CPU_UINT_STEPPING:
+        *u = (unsigned)hw->cpuid_stepping;
+        return PAPI_OK;
+    default:
+        return papi_error(PAPI_ENOSUPP, "attribute %d is not a CPU attribute", (int)attr);
     }
 }
 
@@ -165,7 +193,8 @@ int PAPI_get_dev_attr(void *handle, int id, PAPI_dev_attr_e attr, void *value)
     PAPI_CHECK_INIT();
     const struct dev_type *t = type_of(handle);
     if (!t || !value)
-        return papi_error(PAPI_EINVAL, "%s", !t ? "handle is not from PAPI_enum_dev_type" : "value is NULL");
+        return papi_error(PAPI_EINVAL, "%s",
+                          !t ? "handle is not from PAPI_enum_dev_type" : "value is NULL");
     if (t->id == PAPI_DEV_TYPE_ID__CPU)
         return cpu_attr(id, attr, value);
     return papi_error(PAPI_EINVAL, "%s device %d does not exist: %s", t->name, id, t->status);

@@ -30,8 +30,8 @@ static atomic_int table_count;
  * "PAGE-FAULTS" for "perf::PAGE-FAULTS") must match by that spelling, or every lookup of
  * it would encode again and grow the table. */
 struct name_slot {
-    char *alias;      /* owned key when it differs from the entry's name, else NULL */
-    unsigned value;   /* index + 1, 0 = empty */
+    char *alias;    /* owned key when it differs from the entry's name, else NULL */
+    unsigned value; /* index + 1, 0 = empty */
 };
 static struct name_slot *hash_slots;
 static unsigned hash_size;
@@ -48,8 +48,9 @@ static int pfm_status = -1;
  * activated, through libpfm4's own LIBPFM_FORCE_PMU. A user's LIBPFM_* choice wins. */
 static void pfm_init_once(void)
 {
-    bool forced = scoped_env_begin("LIBPFM_FORCE_PMU", "perf",
-                                   g_pmu.software_pmus_only && !env_is_set("LIBPFM_ENCODE_INACTIVE"));
+    bool forced =
+        scoped_env_begin("LIBPFM_FORCE_PMU", "perf",
+                         g_pmu.software_pmus_only && !env_is_set("LIBPFM_ENCODE_INACTIVE"));
     pfm_status = pfm_initialize();
     scoped_env_end("LIBPFM_FORCE_PMU", forced);
     if (pfm_status == PFM_SUCCESS)
@@ -198,8 +199,8 @@ static int publish_locked(struct native_event *e, int idx)
     return idx;
 }
 
-int native_intern_sysfs(const char *canon, const char *alias, int pmu, int event,
-                        enum pe_class cls, int explicit_plm, const struct perf_event_attr *attr)
+int native_intern_sysfs(const char *canon, const char *alias, int pmu, int event, enum pe_class cls,
+                        int explicit_plm, const struct perf_event_attr *attr)
 {
     papi_library_lock();
     int idx = find_locked(canon);
@@ -368,8 +369,8 @@ int native_name_to_code(const char *name, int *code)
             return PAPI_OK;
         char why[PAPI_HUGE_STR_LEN]; /* a copy: papi_error writes where the detail is */
         papi_strcpy(why, sizeof why, papi_last_error_detail());
-        return papi_error(PAPI_ENOEVNT, "native event '%s': %s (libpfm4); %s (kernel sysfs)",
-                          name, pfm_strerror(ret), why);
+        return papi_error(PAPI_ENOEVNT, "native event '%s': %s (libpfm4); %s (kernel sysfs)", name,
+                          pfm_strerror(ret), why);
     }
     if (ret != PFM_SUCCESS)
         return native_sysfs_name_to_code(name, pfm_strerror(ret), code);
@@ -450,8 +451,8 @@ int native_encode(int code, int domain, struct perf_event_attr *attr)
                            (uint64_t)sysfs_pmu_brief(e->sysfs_pmu)->type << PERF_PMU_TYPE_SHIFT;
             if (ret != PFM_SUCCESS) {
                 pthread_mutex_unlock(&e->enc_lock);
-                return papi_error(PAPI_ENOEVNT, "native event '%s' cannot be encoded: %s",
-                                  e->name, pfm_strerror(ret));
+                return papi_error(PAPI_ENOEVNT, "native event '%s' cannot be encoded: %s", e->name,
+                                  pfm_strerror(ret));
             }
             e->attr = a;
             e->attr_plm = plm;
@@ -503,7 +504,8 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
         pfm_event_attr_info_t ainfo;
         memset(&ainfo, 0, sizeof ainfo);
         ainfo.size = sizeof ainfo;
-        if (pfm_get_event_attr_info(pfm_idx, umask_idx, PFM_OS_PERF_EVENT_EXT, &ainfo) != PFM_SUCCESS)
+        if (pfm_get_event_attr_info(pfm_idx, umask_idx, PFM_OS_PERF_EVENT_EXT, &ainfo) !=
+            PFM_SUCCESS)
             return PAPI_ENOEVNT;
         snprintf(name, sizeof name, "%s::%s:%s", pinfo->name, einfo.name, ainfo.name);
     } else {
@@ -734,7 +736,8 @@ bool native_pfm_knows_core(void)
     for (int p = 0; p < PFM_PMU_MAX; p++) {
         const pfm_pmu_info_t *pi = pfm_pmu((pfm_pmu_t)p);
         if (pi && pi->is_present && pi->type == PFM_PMU_TYPE_CORE && strcmp(pi->name, "perf") &&
-            strcmp(pi->name, "perf_raw") && strcmp(pi->name, "ix86arch") && strcmp(pi->name, "arm_v8"))
+            strcmp(pi->name, "perf_raw") && strcmp(pi->name, "ix86arch") &&
+            strcmp(pi->name, "arm_v8"))
             return true;
     }
     return false;

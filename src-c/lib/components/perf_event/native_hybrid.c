@@ -49,8 +49,10 @@ int native_hybrid_name_to_code(const char *name, int *local)
     int pmus[NATIVE_MAX_CORE_TYPES], subs[NATIVE_MAX_CORE_TYPES];
     int n = core_pmus(pmus, NATIVE_MAX_CORE_TYPES);
     if (!n)
-        return papi_error(PAPI_ENOEVNT, "'%s' names no PMU, and %s lists no core PMU to look "
-                          "it up in", name, SYSFS_PMU_DIR);
+        return papi_error(PAPI_ENOEVNT,
+                          "'%s' names no PMU, and %s lists no core PMU to look "
+                          "it up in",
+                          name, SYSFS_PMU_DIR);
     char missing[PAPI_HUGE_STR_LEN] = "", why[PAPI_HUGE_STR_LEN] = "";
     int have = 0;
     for (int i = 0; i < n; i++) {

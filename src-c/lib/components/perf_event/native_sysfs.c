@@ -60,15 +60,14 @@ int native_sysfs_name_to_code(const char *name, const char *pfm_why, int *local)
     if (sysfs_encode(name, &enc, why, sizeof why) != 0) {
         /* A name of libpfm4's syntax that sysfs does not know either: libpfm4's answer
          * comes first, then why the kernel's description does not have it. */
-        return papi_error(PAPI_ENOEVNT, "native event '%s': %s (libpfm4); %s (kernel sysfs)",
-                          name, pfm_why, why);
+        return papi_error(PAPI_ENOEVNT, "native event '%s': %s (libpfm4); %s (kernel sysfs)", name,
+                          pfm_why, why);
     }
     const struct sysfs_pmu *p = sysfs_pmu_at(enc.pmu);
     struct perf_event_attr attr;
     make_attr(&enc, &attr);
     /* Canonical: the name as given (it carries its PMU); plm modifiers are kept in it. */
-    int idx = native_intern_sysfs(name, NULL, enc.pmu, enc.event, class_of(p),
-                                  enc.plm != 0, &attr);
+    int idx = native_intern_sysfs(name, NULL, enc.pmu, enc.event, class_of(p), enc.plm != 0, &attr);
     if (idx < 0)
         return papi_error(idx, "cannot record native event '%s'", name);
     *local = idx;
@@ -206,9 +205,9 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
         snprintf(what, sizeof what, "%s raw event; ", pmu);
     papi_strcpy(info->long_descr, sizeof info->long_descr, what);
     str_appendf(info->long_descr, sizeof info->long_descr,
-                "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx",
-                e->attr.type, (unsigned long long)e->attr.config,
-                (unsigned long long)e->attr.config1, (unsigned long long)e->attr.config2);
+                "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx", e->attr.type,
+                (unsigned long long)e->attr.config, (unsigned long long)e->attr.config1,
+                (unsigned long long)e->attr.config2);
     if (p && p->kind == SYSFS_PMU_CORE && p->own_cpus && native_is_hybrid())
         snprintf(info->note, sizeof info->note,
                  "described by the kernel's sysfs (events/, format/); core type of CPUs %s",

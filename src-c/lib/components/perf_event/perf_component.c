@@ -136,7 +136,6 @@ static void pe_fill_info(const struct papi_component *self, PAPI_component_info_
         c->num_cntrs = c->num_mpx_cntrs = native_core_counters();
 }
 
-
 static const char *pe_preset_pmu(const struct papi_component *self)
 {
     return pe_class_of(self) == PE_CORE ? native_core_pmu_name() : NULL;
@@ -210,13 +209,32 @@ static void set_destroy(struct cmp_context *c)
 }
 
 /* Each callback: the wrapper's when the context names one, else perf_context.c's. */
-#define SET_CALL(fn, pe_fn, ...) return c->wrap ? c->wrap->fn(c, __VA_ARGS__) : pe_fn(c, __VA_ARGS__)
-static int set_add(struct cmp_context *c, int local, int *slot) { SET_CALL(add, pe_add, local, slot); }
-static int set_remove(struct cmp_context *c, int slot) { SET_CALL(remove, pe_remove, slot); }
-static int set_start(struct cmp_context *c) { return c->wrap ? c->wrap->start(c) : pe_start(c); }
-static int set_stop(struct cmp_context *c) { return c->wrap ? c->wrap->stop(c) : pe_stop(c); }
-static int set_read(struct cmp_context *c, struct cmp_count *out) { SET_CALL(read, pe_read, out); }
-static int set_reset(struct cmp_context *c) { return c->wrap ? c->wrap->reset(c) : pe_reset(c); }
+#define SET_CALL(fn, pe_fn, ...) \
+    return c->wrap ? c->wrap->fn(c, __VA_ARGS__) : pe_fn(c, __VA_ARGS__)
+static int set_add(struct cmp_context *c, int local, int *slot)
+{
+    SET_CALL(add, pe_add, local, slot);
+}
+static int set_remove(struct cmp_context *c, int slot)
+{
+    SET_CALL(remove, pe_remove, slot);
+}
+static int set_start(struct cmp_context *c)
+{
+    return c->wrap ? c->wrap->start(c) : pe_start(c);
+}
+static int set_stop(struct cmp_context *c)
+{
+    return c->wrap ? c->wrap->stop(c) : pe_stop(c);
+}
+static int set_read(struct cmp_context *c, struct cmp_count *out)
+{
+    SET_CALL(read, pe_read, out);
+}
+static int set_reset(struct cmp_context *c)
+{
+    return c->wrap ? c->wrap->reset(c) : pe_reset(c);
+}
 static int set_overflow(struct cmp_context *c, int slot, uint64_t period)
 {
     SET_CALL(set_overflow, pe_set_overflow, slot, period);
@@ -236,14 +254,13 @@ static int set_arm_sampling(struct cmp_context *c, int slot, cmp_sample_fn fn, v
 
 /* read_values is pe_read_values itself, PAPI_read's hot path: a wrapped context, never
  * started, reaches its slow path, which hands it on. */
-#define PE_CALLBACKS                                                                      \
-    .probe = pe_probe, .fill_info = pe_fill_info, .preset_pmu = pe_preset_pmu,            \
-    .name_to_code = pe_name_to_code, .code_to_name = pe_code_to_name,                     \
-    .enumerate = pe_enumerate, .event_info = pe_event_info, .query = pe_query,            \
-    .ctx_create = set_create, .ctx_destroy = set_destroy, .add = set_add,                 \
-    .remove = set_remove, .start = set_start, .stop = set_stop, .read = set_read,         \
-    .read_values = pe_read_values, .reset = set_reset, .set_overflow = set_overflow,      \
-    .arm_overflow = set_arm_overflow, .set_sampling = set_sampling,                       \
+#define PE_CALLBACKS                                                                              \
+    .probe = pe_probe, .fill_info = pe_fill_info, .preset_pmu = pe_preset_pmu,                    \
+    .name_to_code = pe_name_to_code, .code_to_name = pe_code_to_name, .enumerate = pe_enumerate,  \
+    .event_info = pe_event_info, .query = pe_query, .ctx_create = set_create,                     \
+    .ctx_destroy = set_destroy, .add = set_add, .remove = set_remove, .start = set_start,         \
+    .stop = set_stop, .read = set_read, .read_values = pe_read_values, .reset = set_reset,        \
+    .set_overflow = set_overflow, .arm_overflow = set_arm_overflow, .set_sampling = set_sampling, \
     .arm_sampling = set_arm_sampling
 
 struct papi_component perf_event_component PAPI_INTERNAL = {

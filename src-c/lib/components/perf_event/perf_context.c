@@ -35,7 +35,6 @@
 /* The kernel refused PERF_FORMAT_LOST once (before Linux 6.0): not asked again. */
 static atomic_int no_lost_format;
 
-
 /* After fork the child's thread pointer equals its parent's, but the counters are the
  * parent's: a user read there would read another task's counter (arm64: trap). No
  * context of the parent is read in a child: the core makes the parent's sets unreachable
@@ -132,7 +131,8 @@ static void update_user_read(struct cmp_context *ctx)
     ctx->frozen = 0; /* descriptors opened or closed: the pages are others now */
     ctx->resettable = 0;
     int one = ctx->ngrp == 1 && ctx->n > 0 && ctx->grp[0].leader == 0 &&
-              pe_group_stride(&ctx->ev[0]) == 1 && (ctx->ev[0].attr.read_format & PERF_FORMAT_GROUP);
+              pe_group_stride(&ctx->ev[0]) == 1 &&
+              (ctx->ev[0].attr.read_format & PERF_FORMAT_GROUP);
     for (int i = 0; i < ctx->n && one; i++)
         one = ctx->ev[i].pos == i;
     ctx->one_group = one;
@@ -160,7 +160,8 @@ static int open_error(const struct cmp_context *ctx, int g, const struct perf_ev
     if (err == EACCES || err == EPERM || err == ENOSYS)
         return papi_error(code, "perf_event_open refused: %s. %s", strerror(err), g_pmu.reason);
     if (err == ENOENT || err == EOPNOTSUPP)
-        return papi_error(PAPI_ENOEVNT, "perf_event_open: the kernel has no such event here (%s)%s%s",
+        return papi_error(PAPI_ENOEVNT,
+                          "perf_event_open: the kernel has no such event here (%s)%s%s",
                           strerror(err), g_pmu.reason[0] ? ". " : "", g_pmu.reason);
     if (err == ESRCH)
         return papi_error(PAPI_EINVAL, "perf_event_open: no process or thread %d", (int)ctx->pid);
@@ -340,7 +341,7 @@ int pe_add(struct cmp_context *ctx, int local, int *slot)
     if (ctx->n == 0) {
         ctx->reader = papi_thread_pointer();
     } else if (papi_thread_pointer() != ctx->reader && !ctx->other_adder) {
-        ctx->other_adder = 1; /* that event counts the thread that added it */
+        ctx->other_adder = 1;        /* that event counts the thread that added it */
         drop_pages(ctx, ctx->n + 1); /* the one just opened too */
     }
     *slot = ctx->n++;
@@ -452,7 +453,8 @@ static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *befo
         const struct pe_event *lead = &ctx->ev[grp->leader];
         if (lead->attr.type == PERF_TYPE_SOFTWARE)
             continue;
-        size_t want = (3 + (size_t)grp->nmembers * (size_t)pe_group_stride(lead)) * sizeof(uint64_t);
+        size_t want =
+            (3 + (size_t)grp->nmembers * (size_t)pe_group_stride(lead)) * sizeof(uint64_t);
         if (read(lead->fd, buf, want) != (ssize_t)want)
             continue; /* the next read reports read errors */
         const struct cmp_count *b = &before[grp->leader];
@@ -461,10 +463,11 @@ static int check_scheduled(struct cmp_context *ctx, const struct cmp_count *befo
         if (now.time_running == b->time_running && cpu == -2)
             cpu = native_target_cpu(ctx->pid, ctx->cpu);
         if (pe_group_unscheduled(ctx, g, b, &now, cpu))
-            return papi_error(PAPI_ECNFLCT,
-                              "the %d hardware events of the event set cannot be counted together "
-                              "(the PMU has not enough counters): remove some or enable multiplexing",
-                              grp->nmembers);
+            return papi_error(
+                PAPI_ECNFLCT,
+                "the %d hardware events of the event set cannot be counted together "
+                "(the PMU has not enough counters): remove some or enable multiplexing",
+                grp->nmembers);
     }
     return PAPI_OK;
 }
@@ -649,8 +652,10 @@ int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid, int
     if (fcntl(e->fd, F_SETOWN_EX, &owner) != 0 || fcntl(e->fd, F_SETSIG, signo) != 0 ||
         (fl = fcntl(e->fd, F_GETFL)) < 0 || fcntl(e->fd, F_SETFL, fl | O_ASYNC) != 0 ||
         ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &period) != 0)
-        return papi_error(PAPI_ESYS, "cannot route the overflow signals of the event to thread "
-                                     "%d: %s", (int)tid, strerror(errno));
+        return papi_error(PAPI_ESYS,
+                          "cannot route the overflow signals of the event to thread "
+                          "%d: %s",
+                          (int)tid, strerror(errno));
     *source = e->fd;
     return PAPI_OK;
 }

@@ -28,7 +28,6 @@ static inline enum pe_class pe_class_of(const struct papi_component *self)
     return (enum pe_class)(intptr_t)self->instance;
 }
 
-
 /* ---- native events (native_events.c: libpfm4; native_sysfs.c: the kernel's sysfs) ---- */
 /* Which description an event comes from: libpfm4 first where it knows the PMU, the
  * kernel's sysfs description (sysfs_encode.h) for the rest. ROUTE_HYBRID: a name without
@@ -36,22 +35,22 @@ static inline enum pe_class pe_class_of(const struct papi_component *self)
 enum native_route { ROUTE_PFM = 0, ROUTE_SYSFS = 1, ROUTE_HYBRID = 2 };
 #define NATIVE_MAX_CORE_TYPES 4
 struct native_event {
-    char *name;            /* canonical "pmu::EVENT[:mods]" */
+    char *name; /* canonical "pmu::EVENT[:mods]" */
     enum native_route route;
-    int pfm_idx;           /* libpfm4 event index (ROUTE_PFM) */
-    int umask_idx;         /* libpfm4 attribute index for an enumerated umask, else -1 */
-    int sysfs_pmu;         /* ROUTE_SYSFS: the PMU (sysfs_pmu_at); ROUTE_PFM: the core PMU
+    int pfm_idx;     /* libpfm4 event index (ROUTE_PFM) */
+    int umask_idx;   /* libpfm4 attribute index for an enumerated umask, else -1 */
+    int sysfs_pmu;   /* ROUTE_SYSFS: the PMU (sysfs_pmu_at); ROUTE_PFM: the core PMU
                               a generic event is restricted to ("perf::CYCLES@cpu_atom"),
                               else -1 */
-    int sysfs_event;       /* ROUTE_SYSFS: its named event, -1 for raw fields */
-    int nsub;              /* hybrid: the events of each core PMU it stands for (table
+    int sysfs_event; /* ROUTE_SYSFS: its named event, -1 for raw fields */
+    int nsub;        /* hybrid: the events of each core PMU it stands for (table
                               indices), 0 until known or when it is one event */
     int sub[NATIVE_MAX_CORE_TYPES];
-    int hybrid_known;      /* nsub decided (ROUTE_PFM: on first use) */
-    enum pe_class cls;     /* which instance counts it */
-    int explicit_plm;      /* the name carries its own :u/:k modifiers */
+    int hybrid_known;            /* nsub decided (ROUTE_PFM: on first use) */
+    enum pe_class cls;           /* which instance counts it */
+    int explicit_plm;            /* the name carries its own :u/:k modifiers */
     struct perf_event_attr attr; /* encoding for attr_plm */
-    int attr_plm;          /* libpfm PFM_PLM* mask the cached attr was made with, -1 none */
+    int attr_plm;                /* libpfm PFM_PLM* mask the cached attr was made with, -1 none */
     pthread_mutex_t enc_lock;
 };
 /* Local codes are indices into the table. */

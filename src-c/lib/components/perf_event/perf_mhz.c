@@ -42,4 +42,3 @@ int perf_measure_mhz(void)
         return 0;
     return (int)((double)(c1 - c0) / (t1 - t0) / 1e6 + 0.5);
 }
-

@@ -151,8 +151,8 @@ static inline __attribute__((always_inline)) int user_read_slots(const struct cm
 
 /* values from the counts just read (component.h: read_values). */
 static inline __attribute__((always_inline)) void subtract(const struct cmp_count *c, int n,
-                                                          uint64_t *base, long long *values,
-                                                          int mode)
+                                                           uint64_t *base, long long *values,
+                                                           int mode)
 {
     const struct cmp_count *end = c + n;
     if (__builtin_expect(!(mode & CMP_READ_ACCUM), 1)) {
@@ -224,7 +224,8 @@ static __attribute__((noinline)) int read_values_slow(struct cmp_context *ctx,
 {
     if (ctx->wrap) /* its fast paths are off: it comes here (hybrid_sets.c) */
         return ctx->wrap->read_values(ctx, out, base, values, mode);
-    if (ctx->one_group && !ctx->carried && !ctx->sampling_on && ctx->fast_reader != papi_thread_pointer())
+    if (ctx->one_group && !ctx->carried && !ctx->sampling_on &&
+        ctx->fast_reader != papi_thread_pointer())
         return read_values_group(ctx, out, base, values, mode);
     int ret = read_slots_slow(ctx, out);
     if (ret == PAPI_OK)
@@ -308,8 +309,8 @@ int pe_read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *bas
             return PAPI_OK;
         }
     } else if (ctx->fast_reader == papi_thread_pointer() && !ctx->carried) {
-        int ok = mode & CMP_READ_TIMES ? user_read_slots(ctx, out, 1)
-                                       : user_read_slots(ctx, out, 0);
+        int ok =
+            mode & CMP_READ_TIMES ? user_read_slots(ctx, out, 1) : user_read_slots(ctx, out, 0);
         if (__builtin_expect(ok, 1)) {
             subtract(out, ctx->n, base, values, mode);
             return PAPI_OK;

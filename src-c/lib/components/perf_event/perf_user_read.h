@@ -24,8 +24,8 @@
 #include <stdint.h>
 
 /* capabilities bits (the bitfield of struct perf_event_mmap_page, read as one word) */
-#define PERF_USER_CAP_RDPMC (UINT64_C(1) << 2)
-#define PERF_USER_CAP_TIME (UINT64_C(1) << 3)
+#define PERF_USER_CAP_RDPMC      (UINT64_C(1) << 2)
+#define PERF_USER_CAP_TIME       (UINT64_C(1) << 3)
 #define PERF_USER_CAP_TIME_SHORT (UINT64_C(1) << 5)
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -39,8 +39,8 @@
 #define PERF_USER_READ_ARCH 0
 #endif
 
-#define PERF_USER_HIDDEN __attribute__((visibility("hidden")))
-#define PERF_USER_BARRIER() __asm__ __volatile__("" ::: "memory")
+#define PERF_USER_HIDDEN      __attribute__((visibility("hidden")))
+#define PERF_USER_BARRIER()   __asm__ __volatile__("" ::: "memory")
 #define PERF_USER_ONCE(field) (*(const volatile __typeof__(field) *)&(field))
 
 /* The raw hardware counter of a page index (index - 1 is the counter number). */
@@ -59,14 +59,16 @@ static inline uint64_t perf_user_hw_clock(void)
 }
 #elif defined(__aarch64__)
 /* The register number is part of the mrs encoding: one case per counter. */
-#define PERF_USER_MRS(n)                                                                   \
-    case n:                                                                                \
-        __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v));                      \
+#define PERF_USER_MRS(n)                                              \
+    case n:                                                           \
+        __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); \
         break;
 static inline __attribute__((always_inline)) uint64_t perf_user_hw_counter(uint32_t index)
 {
     uint64_t v = 0;
     switch (index - 1) { /* 0..30 event counters, 31 the cycle counter */
+        /* Macro calls as cases: clang-format 14 reflows them differently at each run. */
+        /* clang-format off */
         PERF_USER_MRS(0) PERF_USER_MRS(1) PERF_USER_MRS(2) PERF_USER_MRS(3) PERF_USER_MRS(4)
         PERF_USER_MRS(5) PERF_USER_MRS(6) PERF_USER_MRS(7) PERF_USER_MRS(8) PERF_USER_MRS(9)
         PERF_USER_MRS(10) PERF_USER_MRS(11) PERF_USER_MRS(12) PERF_USER_MRS(13)
@@ -75,8 +77,9 @@ static inline __attribute__((always_inline)) uint64_t perf_user_hw_counter(uint3
         PERF_USER_MRS(22) PERF_USER_MRS(23) PERF_USER_MRS(24) PERF_USER_MRS(25)
         PERF_USER_MRS(26) PERF_USER_MRS(27) PERF_USER_MRS(28) PERF_USER_MRS(29)
         PERF_USER_MRS(30)
-    case 31:
-        __asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+            /* clang-format on */
+            case 31 : __asm__ __volatile__("mrs %0, pmccntr_el0"
+                                           : "=r"(v));
         break;
     default: /* never: the caller checked index <= PERF_USER_MAX_INDEX */
         break;
@@ -103,8 +106,8 @@ static inline uint64_t perf_user_hw_clock(void)
 
 /* Nanoseconds since the page's times were written, from the clock value cyc (the
  * conversion documented beside time_offset in linux/perf_event.h). */
-static inline uint64_t perf_user_time_delta(uint64_t cyc, uint64_t time_offset,
-                                            uint32_t time_mult, uint16_t time_shift)
+static inline uint64_t perf_user_time_delta(uint64_t cyc, uint64_t time_offset, uint32_t time_mult,
+                                            uint16_t time_shift)
 {
     uint64_t quot = cyc >> time_shift;
     uint64_t rem = cyc & ((UINT64_C(1) << time_shift) - 1);
@@ -131,25 +134,25 @@ static inline __attribute__((always_inline)) int perf_user_counter(uint32_t inde
     uint64_t at;
     if (index - 1u >= PERF_USER_MAX_INDEX)
         return 0;
-    /* entry index - 1: pmevcntr<index - 1>, the last (index 32) the cycle counter */
+        /* entry index - 1: pmevcntr<index - 1>, the last (index 32) the cycle counter */
 #define PERF_USER_ENTRY(n) "mrs %0, pmevcntr" #n "_el0\n\tb 2f\n\t"
-    __asm__ __volatile__("adr %1, 1f\n\t"
-                         "add %1, %1, %x2, lsl #3\n\t"
-                         "br %1\n"
-                         "1:\n\t" PERF_USER_ENTRY(0) PERF_USER_ENTRY(1) PERF_USER_ENTRY(2)
-                         PERF_USER_ENTRY(3) PERF_USER_ENTRY(4) PERF_USER_ENTRY(5) PERF_USER_ENTRY(6)
-                         PERF_USER_ENTRY(7) PERF_USER_ENTRY(8) PERF_USER_ENTRY(9) PERF_USER_ENTRY(10)
-                         PERF_USER_ENTRY(11) PERF_USER_ENTRY(12) PERF_USER_ENTRY(13)
-                         PERF_USER_ENTRY(14) PERF_USER_ENTRY(15) PERF_USER_ENTRY(16)
-                         PERF_USER_ENTRY(17) PERF_USER_ENTRY(18) PERF_USER_ENTRY(19)
-                         PERF_USER_ENTRY(20) PERF_USER_ENTRY(21) PERF_USER_ENTRY(22)
-                         PERF_USER_ENTRY(23) PERF_USER_ENTRY(24) PERF_USER_ENTRY(25)
-                         PERF_USER_ENTRY(26) PERF_USER_ENTRY(27) PERF_USER_ENTRY(28)
-                         PERF_USER_ENTRY(29) PERF_USER_ENTRY(30)
-                         "mrs %0, pmccntr_el0\n"
-                         "2:"
-                         : "=r"(*v), "=&r"(at)
-                         : "r"((uint64_t)(index - 1u)));
+    __asm__ __volatile__(
+        "adr %1, 1f\n\t"
+        "add %1, %1, %x2, lsl #3\n\t"
+        "br %1\n"
+        "1:\n\t" PERF_USER_ENTRY(0) PERF_USER_ENTRY(1) PERF_USER_ENTRY(2) PERF_USER_ENTRY(3)
+            PERF_USER_ENTRY(4) PERF_USER_ENTRY(5) PERF_USER_ENTRY(6) PERF_USER_ENTRY(7)
+                PERF_USER_ENTRY(8) PERF_USER_ENTRY(9) PERF_USER_ENTRY(10) PERF_USER_ENTRY(11)
+                    PERF_USER_ENTRY(12) PERF_USER_ENTRY(13) PERF_USER_ENTRY(14) PERF_USER_ENTRY(15)
+                        PERF_USER_ENTRY(16) PERF_USER_ENTRY(17) PERF_USER_ENTRY(18)
+                            PERF_USER_ENTRY(19) PERF_USER_ENTRY(20) PERF_USER_ENTRY(21)
+                                PERF_USER_ENTRY(22) PERF_USER_ENTRY(23) PERF_USER_ENTRY(24)
+                                    PERF_USER_ENTRY(25) PERF_USER_ENTRY(26) PERF_USER_ENTRY(27)
+                                        PERF_USER_ENTRY(28) PERF_USER_ENTRY(29)
+                                            PERF_USER_ENTRY(30) "mrs %0, pmccntr_el0\n"
+                                                                "2:"
+        : "=r"(*v), "=&r"(at)
+        : "r"((uint64_t)(index - 1u)));
 #undef PERF_USER_ENTRY
     return 1;
 #else
@@ -181,10 +184,9 @@ static inline __attribute__((always_inline)) int64_t perf_user_signed(uint64_t r
 
 /* The loop itself; read_counter and read_clock are constants at every call site, so
  * the compiler inlines them (no indirect call). */
-static inline __attribute__((always_inline)) int
-perf_user_read_core(const struct perf_event_mmap_page *pc,
-                    uint64_t (*read_counter)(uint32_t index), uint64_t (*read_clock)(void),
-                    uint64_t *count, uint64_t *enabled, uint64_t *running)
+static inline __attribute__((always_inline)) int perf_user_read_core(
+    const struct perf_event_mmap_page *pc, uint64_t (*read_counter)(uint32_t index),
+    uint64_t (*read_clock)(void), uint64_t *count, uint64_t *enabled, uint64_t *running)
 {
     uint32_t seq;
     uint64_t c, e, r;
@@ -203,9 +205,9 @@ perf_user_read_core(const struct perf_event_mmap_page *pc,
             uint64_t base = PERF_USER_ONCE(pc->time_cycles);
             cyc = base + ((cyc - base) & PERF_USER_ONCE(pc->time_mask));
         }
-        uint64_t delta = perf_user_time_delta(cyc, PERF_USER_ONCE(pc->time_offset),
-                                              PERF_USER_ONCE(pc->time_mult),
-                                              PERF_USER_ONCE(pc->time_shift));
+        uint64_t delta =
+            perf_user_time_delta(cyc, PERF_USER_ONCE(pc->time_offset),
+                                 PERF_USER_ONCE(pc->time_mult), PERF_USER_ONCE(pc->time_shift));
         e += delta;
         r += delta;
         c = (uint64_t)PERF_USER_ONCE(pc->offset);
@@ -218,8 +220,8 @@ perf_user_read_core(const struct perf_event_mmap_page *pc,
     return 1;
 }
 
-static inline __attribute__((always_inline)) int perf_user_read(const struct perf_event_mmap_page *pc, uint64_t *count,
-                                 uint64_t *enabled, uint64_t *running)
+static inline __attribute__((always_inline)) int perf_user_read(
+    const struct perf_event_mmap_page *pc, uint64_t *count, uint64_t *enabled, uint64_t *running)
 {
 #if PERF_USER_READ_ARCH
     return perf_user_read_core(pc, perf_user_hw_counter, perf_user_hw_clock, count, enabled,
@@ -232,9 +234,8 @@ static inline __attribute__((always_inline)) int perf_user_read(const struct per
 
 /* The same loop with the counter instruction supplied (the clock is the real one). */
 PERF_USER_HIDDEN int perf_user_read_with(const struct perf_event_mmap_page *pc,
-                                         uint64_t (*read_counter)(uint32_t index),
-                                         uint64_t *count, uint64_t *enabled,
-                                         uint64_t *running);
+                                         uint64_t (*read_counter)(uint32_t index), uint64_t *count,
+                                         uint64_t *enabled, uint64_t *running);
 /* ... and with the timestamp counter supplied too, for exact extrapolation tests. */
 PERF_USER_HIDDEN int perf_user_read_clocked(const struct perf_event_mmap_page *pc,
                                             uint64_t (*read_counter)(uint32_t index),

@@ -124,12 +124,13 @@ static void explain_no_perf(struct pmu_access *p, int sw_err, const char *who)
                  "built without CONFIG_PERF_EVENTS, or a sandbox refuses the call. No event can "
                  "be counted, hardware or software.");
     } else if ((sw_err == EACCES || sw_err == EPERM) && !p->cap_perfmon && p->paranoid > 2) {
-        snprintf(p->reason, sizeof p->reason,
-                 "perf_event_open is refused by the kernel (%s): %s, and at a level above 2 it lets "
-                 "no unprivileged process count anything, software events included. Lower "
-                 "kernel.perf_event_paranoid (2 allows counting one's own threads in user "
-                 "space), or run as root or with CAP_PERFMON (setcap cap_perfmon+ep).",
-                 strerror(sw_err), who);
+        snprintf(
+            p->reason, sizeof p->reason,
+            "perf_event_open is refused by the kernel (%s): %s, and at a level above 2 it lets "
+            "no unprivileged process count anything, software events included. Lower "
+            "kernel.perf_event_paranoid (2 allows counting one's own threads in user "
+            "space), or run as root or with CAP_PERFMON (setcap cap_perfmon+ep).",
+            strerror(sw_err), who);
     } else if ((sw_err == EACCES || sw_err == EPERM) && filtered) {
         snprintf(p->reason, sizeof p->reason,
                  "perf_event_open is refused (%s) by this process's seccomp filter (Seccomp: 2 "
@@ -146,13 +147,13 @@ static void explain_no_perf(struct pmu_access *p, int sw_err, const char *who)
     } else {
         snprintf(p->reason, sizeof p->reason,
                  "perf_event_open of a software event fails (%s); %s. No event can be counted "
-                 "here.", strerror(sw_err), who);
+                 "here.",
+                 strerror(sw_err), who);
     }
 }
 
 /* Hardware events refused, software ones count (hw_err). */
-static void explain_no_hardware(struct pmu_access *p, int hw_err, const char *who,
-                                const char *pmus)
+static void explain_no_hardware(struct pmu_access *p, int hw_err, const char *who, const char *pmus)
 {
     if ((hw_err == EACCES || hw_err == EPERM) && seccomp_mode() == 2 && p->cap_perfmon) {
         snprintf(p->reason, sizeof p->reason,

@@ -12,7 +12,7 @@
 struct model_range {
     int vendor, family, first, last; /* cpuid family and model range, inclusive */
     const char *table;
-    const char *core_pmu;            /* the sysfs PMU the table's events are written for */
+    const char *core_pmu; /* the sysfs PMU the table's events are written for */
 };
 
 /* Models from the vendors' documentation (AMD PPR for family 1Ah; Intel SDM vol. 4 /

@@ -11,8 +11,7 @@
 #include "sysfs_encode.h"
 #include "sysfs_pmus.h"
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *why, size_t len, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *why, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -96,7 +95,8 @@ static int apply_term(const struct sysfs_pmu *pmu, const char *t, size_t n,
         if (deposit(f, v, enc->config) != 0) {
             char bits[64];
             describe_bits(f, bits, sizeof bits);
-            return fail(why, whylen, "value 0x%llx of field '%s' does not fit its bits (%s) on PMU %s",
+            return fail(why, whylen,
+                        "value 0x%llx of field '%s' does not fit its bits (%s) on PMU %s",
                         (unsigned long long)v, field, bits, pmu->name);
         }
         return 0;
@@ -191,7 +191,8 @@ int sysfs_encode(const char *name, struct sysfs_encoding *enc, char *why, size_t
                        : fail(why, whylen, "'%s': raw value wider than 64 bits", ev);
         }
     }
-    return fail(why, whylen, "PMU %s has no event '%.*s' (%d named events; raw form: "
+    return fail(why, whylen,
+                "PMU %s has no event '%.*s' (%d named events; raw form: "
                 "%s::event=0x..,umask=0x.. or %s::r<hex>)",
                 pmu_name, (int)bl, body, pmu->nevents, pmu_name, pmu_name);
 }

@@ -22,17 +22,17 @@
 #define SYSFS_PLM_HV     4
 
 struct sysfs_encoding {
-    int pmu;             /* index of the PMU (sysfs_pmu_at) */
-    int event;           /* index of the named event, -1 for raw fields or r<hex> */
-    int type;            /* perf_event_attr.type */
-    uint64_t config[3];  /* config, config1, config2 */
-    int plm;             /* SYSFS_PLM_* from modifiers, 0 when the name has none */
+    int pmu;            /* index of the PMU (sysfs_pmu_at) */
+    int event;          /* index of the named event, -1 for raw fields or r<hex> */
+    int type;           /* perf_event_attr.type */
+    uint64_t config[3]; /* config, config1, config2 */
+    int plm;            /* SYSFS_PLM_* from modifiers, 0 when the name has none */
 };
 
 /* Encode name. Returns 0, or -1 with the reason in why (whylen bytes); canon (when not
  * NULL) receives "<pmu>::<rest as given>". A name whose PMU sysfs does not list is
  * refused with why beginning "no PMU". */
 __attribute__((visibility("hidden"))) int sysfs_encode(const char *name, struct sysfs_encoding *enc,
-                                                        char *why, size_t whylen);
+                                                       char *why, size_t whylen);
 
 #endif

@@ -11,7 +11,7 @@
 #include "sysfs_pmus.h"
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int scanned;  /* 0 not yet, 1 done (pmus[] then read without the lock) */
+static atomic_int scanned; /* 0 not yet, 1 done (pmus[] then read without the lock) */
 static struct sysfs_pmu *pmus;
 static int npmus;
 
@@ -109,8 +109,7 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
     int cap = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || strchr(de->d_name, '.') ||
-            strlen(de->d_name) >= SYSFS_NAME_LEN)
+        if (de->d_name[0] == '.' || strchr(de->d_name, '.') || strlen(de->d_name) >= SYSFS_NAME_LEN)
             continue;
         if (pmu->nevents == cap) {
             int ncap = cap ? cap * 2 : 32;

@@ -12,22 +12,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SYSFS_PMU_DIR       "/sys/bus/event_source/devices"
-#define SYSFS_NAME_LEN      64
-#define SYSFS_MAX_FORMATS   32
-#define SYSFS_MAX_RANGES    4
+#define SYSFS_PMU_DIR     "/sys/bus/event_source/devices"
+#define SYSFS_NAME_LEN    64
+#define SYSFS_MAX_FORMATS 32
+#define SYSFS_MAX_RANGES  4
 
 /* One format field: "event" -> config:0-7,32-35 (ranges low to high). */
 struct sysfs_format {
     char name[SYSFS_NAME_LEN];
-    int config;                       /* 0: config, 1: config1, 2: config2 */
+    int config; /* 0: config, 1: config1, 2: config2 */
     int nranges;
     unsigned char lo[SYSFS_MAX_RANGES], hi[SYSFS_MAX_RANGES];
 };
 
 struct sysfs_event {
     char name[SYSFS_NAME_LEN];
-    char spec[256];                   /* the event file's text, e.g. "event=0xc0" */
+    char spec[256]; /* the event file's text, e.g. "event=0xc0" */
 };
 
 enum sysfs_pmu_kind {
@@ -39,16 +39,16 @@ enum sysfs_pmu_kind {
 
 struct sysfs_pmu {
     char name[SYSFS_NAME_LEN];
-    int type;                         /* perf_event_attr.type */
+    int type; /* perf_event_attr.type */
     enum sysfs_pmu_kind kind;
-    char cpus[128];                   /* "cpus" (hybrid) or "cpumask" file, "" if none */
-    bool own_cpus;                    /* cpus is the "cpus" file: a core PMU of part of the
+    char cpus[128]; /* "cpus" (hybrid) or "cpumask" file, "" if none */
+    bool own_cpus;  /* cpus is the "cpus" file: a core PMU of part of the
                                          CPUs (cpu_core, cpu_atom, armv8_cortex_a72, ...) */
     int nformats;
     struct sysfs_format fmt[SYSFS_MAX_FORMATS];
     int nevents;
-    struct sysfs_event *events;       /* sorted by name */
-    atomic_int detailed;              /* formats and events read (sysfs_pmu_at) */
+    struct sysfs_event *events; /* sorted by name */
+    atomic_int detailed;        /* formats and events read (sysfs_pmu_at) */
 };
 
 /* Number of PMUs (listing them on first use), and the i-th, sorted by name, with its
@@ -58,13 +58,14 @@ __attribute__((visibility("hidden"))) int sysfs_pmu_count(void);
 __attribute__((visibility("hidden"))) const struct sysfs_pmu *sysfs_pmu_at(int i);
 __attribute__((visibility("hidden"))) const struct sysfs_pmu *sysfs_pmu_brief(int i);
 /* The PMU called name, or NULL; its index in *idx when idx is not NULL. */
-__attribute__((visibility("hidden"))) const struct sysfs_pmu *sysfs_pmu_find(const char *name, int *idx);
+__attribute__((visibility("hidden"))) const struct sysfs_pmu *sysfs_pmu_find(const char *name,
+                                                                             int *idx);
 /* The event called name of pmu, or NULL; its index in *idx when idx is not NULL. */
-__attribute__((visibility("hidden"))) const struct sysfs_event *
-sysfs_pmu_event(const struct sysfs_pmu *pmu, const char *name, int *idx);
+__attribute__((visibility("hidden"))) const struct sysfs_event *sysfs_pmu_event(
+    const struct sysfs_pmu *pmu, const char *name, int *idx);
 /* The format field called name of pmu, or NULL. */
-__attribute__((visibility("hidden"))) const struct sysfs_format *
-sysfs_pmu_format(const struct sysfs_pmu *pmu, const char *name);
+__attribute__((visibility("hidden"))) const struct sysfs_format *sysfs_pmu_format(
+    const struct sysfs_pmu *pmu, const char *name);
 /* Whether name is a core PMU's name (cpu, cpu_core, cpu_atom, armv8_*, arm_*, ...). */
 __attribute__((visibility("hidden"))) bool sysfs_is_core_pmu_name(const char *name);
 __attribute__((visibility("hidden"))) bool sysfs_is_software_pmu_name(const char *name);

@@ -92,7 +92,6 @@ static void fill_info(const struct papi_component *self, PAPI_component_info_t *
     info->default_granularity = info->available_granularities = PAPI_GRN_SYS;
 }
 
-
 static int name_to_code(const struct papi_component *self, const char *name, int *local)
 {
     (void)self;
@@ -180,8 +179,8 @@ static int add(struct cmp_context *ctx, int local, int *slot)
     const char *path = tree.events[local].path;
     int fd = fsroot_open_file(path, O_RDONLY);
     if (fd < 0)
-        return papi_error(errno == EACCES ? PAPI_EPERM : PAPI_ESYS, "cannot open %s: %s",
-                          path, strerror(errno));
+        return papi_error(errno == EACCES ? PAPI_EPERM : PAPI_ESYS, "cannot open %s: %s", path,
+                          strerror(errno));
     struct powercap_slot *grown = realloc(ctx->slots, (size_t)(ctx->nslots + 1) * sizeof *grown);
     if (!grown) {
         close(fd);
@@ -254,8 +253,8 @@ static int stop(struct cmp_context *ctx)
     for (int i = 0; i < ctx->nslots; i++) {
         struct powercap_slot *s = &ctx->slots[i];
         if (is_energy(s->event))
-            s->counted += powercap_energy_delta(s->start_raw, raw[i],
-                                                tree.events[s->event].max_energy_uj);
+            s->counted +=
+                powercap_energy_delta(s->start_raw, raw[i], tree.events[s->event].max_energy_uj);
         else
             s->at_stop = raw[i];
         s->ns += ns;
@@ -275,8 +274,8 @@ static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
         if (ctx->running) {
             int r = powercap_read_fd(s->fd, &v);
             if (r < 0)
-                return papi_error(PAPI_ESYS, "cannot read %s: %s",
-                                  tree.events[s->event].path, strerror(-r));
+                return papi_error(PAPI_ESYS, "cannot read %s: %s", tree.events[s->event].path,
+                                  strerror(-r));
             if (is_energy(s->event))
                 v = powercap_energy_delta(s->start_raw, v, tree.events[s->event].max_energy_uj);
         } else if (!is_energy(s->event)) {

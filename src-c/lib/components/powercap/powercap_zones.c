@@ -49,9 +49,11 @@ int powercap_dir(char *dir, size_t len, char *why, size_t why_len)
     if (len < room)
         room = len;
     if (fsroot_path(POWERCAP_DEFAULT_DIR, dir, room) != 0) {
-        snprintf(why, why_len, "the powercap tree of the recorded machine (PAPI_FSROOT=%.200s%s) "
+        snprintf(why, why_len,
+                 "the powercap tree of the recorded machine (PAPI_FSROOT=%.200s%s) "
                  "is a path longer than %zu bytes: refused (this machine's own tree is no "
-                 "substitute)", fsroot(), strlen(fsroot()) > 200 ? "..." : "", room - 1);
+                 "substitute)",
+                 fsroot(), strlen(fsroot()) > 200 ? "..." : "", room - 1);
         return PAPI_ECMP;
     }
     return PAPI_OK;
@@ -92,8 +94,8 @@ static int parse_zone_name(const char *name, int *zone, int *subzone)
 {
     unsigned z, s;
     int end = 0;
-    if (sscanf(name, "intel-rapl:%u:%u%n", &z, &s, &end) == 2 && name[end] == '\0' &&
-        z < 1000 && s < 1000) {
+    if (sscanf(name, "intel-rapl:%u:%u%n", &z, &s, &end) == 2 && name[end] == '\0' && z < 1000 &&
+        s < 1000) {
         *zone = (int)z, *subzone = (int)s;
         return 1;
     }
@@ -190,8 +192,8 @@ static int append_event(struct powercap_tree *t, int *cap, const struct powercap
 }
 
 /* The events of one zone directory. PAPI_OK, or an error with why. */
-static int zone_events(const char *dir, const struct zone_dir *z, struct powercap_tree *t,
-                       int *cap, char *why, size_t why_len)
+static int zone_events(const char *dir, const struct zone_dir *z, struct powercap_tree *t, int *cap,
+                       char *why, size_t why_len)
 {
     char label[130], own[64], parent[64] = "", where[32];
     zone_label(dir, z, own, sizeof own);
@@ -237,9 +239,8 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
         }
     }
     /* the range comes after energy_uj in the table: give it to this zone's counter */
-    for (int i = t->nevents - 1; i >= 0 && t->events[i].zone == z->zone &&
-                                 t->events[i].subzone == z->subzone;
-         i--)
+    for (int i = t->nevents - 1;
+         i >= 0 && t->events[i].zone == z->zone && t->events[i].subzone == z->subzone; i--)
         if (t->events[i].attr == POWERCAP_ENERGY_UJ)
             t->events[i].max_energy_uj = max_energy;
     return PAPI_OK;
@@ -263,8 +264,10 @@ int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, si
     int nzones = 0, cap = 0;
     int r = list_zones(dir, &zones, &nzones);
     if (r < 0) {
-        snprintf(why, why_len, "no powercap tree: %s: %s (kernel without the powercap/"
-                 "intel_rapl drivers, or a virtual machine)", dir, strerror(-r));
+        snprintf(why, why_len,
+                 "no powercap tree: %s: %s (kernel without the powercap/"
+                 "intel_rapl drivers, or a virtual machine)",
+                 dir, strerror(-r));
         return r == -EACCES ? PAPI_EPERM : PAPI_ECMP;
     }
     if (nzones == 0) {

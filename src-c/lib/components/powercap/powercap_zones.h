@@ -30,13 +30,13 @@ enum powercap_attr {
 };
 
 struct powercap_event {
-    char name[64];           /* ENERGY_UJ:ZONE0_SUBZONE1 (without "powercap:::") */
+    char name[64]; /* ENERGY_UJ:ZONE0_SUBZONE1 (without "powercap:::") */
     char description[160];
-    char units[16];          /* uJ, uW, us, or "" */
-    char path[512];          /* the sysfs file */
+    char units[16]; /* uJ, uW, us, or "" */
+    char path[512]; /* the sysfs file */
     enum powercap_attr attr;
-    int zone, subzone;       /* subzone -1 for a zone's own events */
-    uint64_t max_energy_uj;  /* ENERGY_UJ: the counter's range (it wraps after it) */
+    int zone, subzone;      /* subzone -1 for a zone's own events */
+    uint64_t max_energy_uj; /* ENERGY_UJ: the counter's range (it wraps after it) */
 };
 
 struct powercap_tree {
