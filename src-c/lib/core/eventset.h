@@ -159,8 +159,10 @@ struct es_overflow_hooks {
     int (*start)(struct eventset *es);
     void (*stop)(struct eventset *es);
     /* Shutdown, before the sets are freed: the overflow signal handler reads no set from
-     * now on (it waits for the handlers running in other threads). */
-    void (*quiesce)(void);
+     * now on (it waits for the handlers running in other threads). inherited: a forked
+     * child drops its parent's sets, whose descriptors share their open files with the
+     * parent's: their flags are the parent's and stay as they are. */
+    void (*quiesce)(int inherited);
 };
 /* Atomic: PAPI_overflow installs it from any thread (always the same value). */
 extern const struct es_overflow_hooks *_Atomic es_overflow_hooks PAPI_INTERNAL;

@@ -74,7 +74,7 @@ static void teardown(int keep_machine)
      * are freed: their signals must not reach a set being freed). */
     const struct es_overflow_hooks *ovf = atomic_load(&es_overflow_hooks);
     if (ovf)
-        ovf->quiesce();
+        ovf->quiesce(keep_machine);
     papi_lifecycle_notify(
         &(struct papi_life){.event = PAPI_LIFE_SHUTDOWN, .keep_machine = keep_machine});
     threads_shutdown();

@@ -62,7 +62,7 @@ PAPI_INTERNAL int ovf_signal_number(void);
 PAPI_INTERNAL int ovf_install_handler(void);
 /* Shutdown, before the sets are freed: the handler stops reading sets; waits for those
  * inside it. */
-PAPI_INTERNAL void ovf_quiesce(void);
+PAPI_INTERNAL void ovf_quiesce(int inherited);
 /* Restore the signal actions ovf_install_handler replaced, discarding the signals still
  * queued (shutdown, unload: after every set is freed). */
 PAPI_INTERNAL void ovf_restore_handlers(void);

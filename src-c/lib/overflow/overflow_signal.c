@@ -375,10 +375,14 @@ static void silence_sources(void)
 }
 
 /* Shutdown, before the sets are freed: no source signals any more, the handler reads no
- * set from now on, and the handlers already inside one finish first. */
-void ovf_quiesce(void)
+ * set from now on, and the handlers already inside one finish first. A forked child
+ * dropping its parent's sets (inherited) leaves the sources alone: O_ASYNC is a flag of
+ * the open file the parent shares, and clearing it stopped the parent's overflow signals
+ * (PAPI's fork_overflow failed in the arm64 guest). */
+void ovf_quiesce(int inherited)
 {
-    silence_sources();
+    if (!inherited)
+        silence_sources();
     atomic_store(&closing, 1);
     wait_handlers_out();
 }
