@@ -8,6 +8,7 @@
 #error "the PMU lane tests are aarch64 programs (cross-built by scripts/pmu-lane.sh)"
 #endif
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,24 +59,25 @@ static inline __attribute__((unused)) double pmu_insns_per_tick(void)
     return 1e9 / (double)freq / (double)(1 << pmu_icount_shift());
 }
 
-/* config1 bit of the CPU PMU's sysfs "rdpmc" format (arm64 user access), or -1. */
+/* config1 bit of the "rdpmc" format (arm64 user access) of the first PMU under sysfs
+ * that has one (the CPU PMU, whatever its name), or -1. */
 static inline __attribute__((unused)) int pmu_rdpmc_bit(void)
 {
-    static const char *const pmus[] = {"armv8_pmuv3_0", "armv8_cortex_a57", "armv8_pmuv3",
-                                       "armv8_neoverse_n1"};
-    for (size_t i = 0; i < sizeof pmus / sizeof pmus[0]; i++) {
-        char path[256];
-        int bit = -1;
-        snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/format/rdpmc", pmus[i]);
-        FILE *f = fopen(path, "r");
+    DIR *d = opendir("/sys/bus/event_source/devices");
+    int bit = -1;
+    for (struct dirent *e; d && bit < 0 && (e = readdir(d));) {
+        char p[512];
+        snprintf(p, sizeof p, "/sys/bus/event_source/devices/%s/format/rdpmc", e->d_name);
+        FILE *f = fopen(p, "r");
         if (f) {
             if (fscanf(f, "config1:%d", &bit) != 1)
                 bit = -1;
             fclose(f);
-            return bit;
         }
     }
-    return -1;
+    if (d)
+        closedir(d);
+    return bit;
 }
 
 /* A new event set holding the named native events, in that order; exits on failure. */

@@ -30,25 +30,6 @@ static const char *names4[MAX_EV] = {"INST_RETIRED", "CPU_CYCLES", "BR_PRED", "B
 static const uint64_t raw4[MAX_EV] = {0x08, 0x11, 0x12, 0x10};
 static int ua;
 
-/* config1 bit of the CPU PMU's sysfs "rdpmc" format, or -1 */
-static int rdpmc_bit(void)
-{
-    const char *pmus[] = {"armv8_pmuv3_0", "armv8_cortex_a57", "armv8_pmuv3", "armv8_neoverse_n1"};
-    for (size_t i = 0; i < sizeof pmus / sizeof pmus[0]; i++) {
-        char path[256];
-        snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/format/rdpmc", pmus[i]);
-        FILE *f = fopen(path, "r");
-        int bit = -1;
-        if (f) {
-            if (fscanf(f, "config1:%d", &bit) != 1)
-                bit = -1;
-            fclose(f);
-            return bit;
-        }
-    }
-    return -1;
-}
-
 static int open_raw_k(uint64_t config, int group_fd, int user_bit, int kernel)
 {
     struct perf_event_attr a;
@@ -307,7 +288,7 @@ int main(void)
     const PAPI_component_info_t *ci = PAPI_get_component_info(0);
     CHECK(ci->fast_counter_read == ua, "fast_counter_read is %d with perf_user_access=%d",
           ci->fast_counter_read, ua);
-    int bit = rdpmc_bit();
+    int bit = pmu_rdpmc_bit();
     CHECK(!ua || bit >= 0, "perf_user_access=1 but no PMU has a format/rdpmc");
     /* The meter counts user and kernel instructions (a read() is mostly kernel). */
     meter = open_raw_k(0x08, -1, -1, 1);

@@ -37,26 +37,6 @@ static void restore(void)
     }
 }
 
-/* The config1 bit of "rdpmc" in some PMU's sysfs format ("config1:1"), or -1. */
-static int rdpmc_bit(void)
-{
-    DIR *d = opendir("/sys/bus/event_source/devices");
-    int bit = -1;
-    for (struct dirent *e; d && bit < 0 && (e = readdir(d));) {
-        char p[512];
-        snprintf(p, sizeof p, "/sys/bus/event_source/devices/%s/format/rdpmc", e->d_name);
-        FILE *f = fopen(p, "r");
-        if (f) {
-            if (fscanf(f, "config1:%d", &bit) != 1)
-                bit = -1;
-            fclose(f);
-        }
-    }
-    if (d)
-        closedir(d);
-    return bit;
-}
-
 static void enable_user_access(void)
 {
     FILE *f = fopen(ACCESS_SYSCTL, "r");
@@ -144,7 +124,7 @@ static uint64_t user_count(const struct perf_event_mmap_page *pc)
 
 int main(void)
 {
-    int bit = rdpmc_bit();
+    int bit = pmu_rdpmc_bit();
     if (bit < 0)
         test_skip("no PMU names an rdpmc format bit (kernel older than 5.17, or no PMU)");
     enable_user_access();
