@@ -257,6 +257,58 @@ def fortran_bytes(c):
     return f"fbytes_{c['name']}", out
 
 
+def fortran_arg(c, name, f08):
+    """The C value of the Fortran argument `name` (passed by reference), or None."""
+    if name not in c["args"]:
+        return None
+    i = c["args"].index(name)
+    if name == "comm":
+        return f"PMPI_Comm_f2c(*(const MPI_Fint *)a{i})"
+    if name == "status":
+        return f"a{i}"
+    return f"*(const int *)a{i}"
+
+
+def fortran_traffic(c, f08):
+    """For bindings that enter PMPI_* directly (Open MPI's), what the C wrapper records
+    besides calls and bytes: the point-to-point partners, the persistent requests filed
+    at *_init, started and freed (traffic.c). Returns (lines before the call, lines
+    after it); `bypass_` says the C wrapper was not reached, `dt_` is the call's time."""
+    ierr = f"a{len(c['args'])}"
+    ok = f"pmpi_fortran_ok({ierr})"
+    dest, source = partners(c)
+    if dest or source:
+        comm = fortran_arg(c, "comm", f08)
+        d = fortran_arg(c, dest, f08) if dest else "-1"
+        if source:
+            s = fortran_arg(c, "source" if "source" in c["args"] else "dest", f08)
+            if "status" in c["args"]:
+                s = f"pmpi_fortran_source({s}, {fortran_arg(c, 'status', f08)}, {int(f08)})"
+        else:
+            s = "-1"
+        if persistent(c):
+            req = f"a{c['args'].index('request')}"
+            return [], [f"    if (bypass_ && {ok})",
+                        f"        pmpi_persistent_init(PMPI_Request_f2c(*(const MPI_Fint *){req}), "
+                        f"{comm}, {d}, {s}, fsent_, frecvd_);"]
+        return [], [f"    if (bypass_ && dt_ && {ok})",
+                    f"        pmpi_partner_add({comm}, {d}, {s}, sent_, recvd_, dt_);"]
+    if c["name"] == "MPI_Start":
+        return [], [f"    if (bypass_ && dt_ && {ok})",
+                    "        pmpi_persistent_start_f(1, (const MPI_Fint *)a0, dt_);"]
+    if c["name"] == "MPI_Startall":
+        return [], [f"    if (bypass_ && dt_ && {ok})",
+                    "        pmpi_persistent_start_f(*(const int *)a0, (const MPI_Fint *)a1, dt_);"]
+    if c["name"] == "MPI_Request_free" or (persistent(c) and "request" in c["args"]):
+        req = f"a{c['args'].index('request')}"
+        if c["name"] == "MPI_Request_free":  # the handle is gone after the call
+            return [f"    MPI_Request req_ = PMPI_Request_f2c(*(const MPI_Fint *){req});"], \
+                   [f"    if (bypass_ && {ok})", "        pmpi_persistent_forget(req_);"]
+        return [], [f"    if (bypass_ && {ok})",
+                    f"        pmpi_persistent_forget(PMPI_Request_f2c(*(const MPI_Fint *){req}));"]
+    return [], []
+
+
 def fortran_forwarders(c):
     # C arguments + ierror + one hidden length per string argument (gfortran passes
     # them last; an argument too many is ignored by the callee).
@@ -266,19 +318,34 @@ def fortran_forwarders(c):
     fb, out = fortran_bytes(c)
     for sym in (c["name"].lower() + "_", c["name"].lower() + "_f08_",
                 c["name"].lower() + "_f08ts_"):
+        before, after = fortran_traffic(c, "_f08" in sym)
         out += [f"void {sym}({params});", f"void {sym}({params})", "{"]
         out += lookup(sym, n)
         out += ["    struct pmpi_frame f_;",
-                "    pmpi_fortran_enter(&f_, __builtin_return_address(0));",
-                f"    real_({args});"]
+                "    pmpi_fortran_enter(&f_, __builtin_return_address(0));"] + before + \
+               [f"    real_({args});"]
+        if after:
+            out.append("    int bypass_ = !pmpi_fcall.counted; /* no C wrapper reached */")
         if fb:  # bindings that bypass the C wrapper: bytes from the Fortran arguments
             out += ["    long long sent_ = 0, recvd_ = 0;",
                     "    if (!pmpi_fcall.counted && f_.t0) {",
                     f"        void *av_[] = {{{args}}};",
-                    f"        {fb}(av_, &sent_, &recvd_);", "    }",
-                    f"    pmpi_fortran_leave_bytes(PMPI_ID_{c['name']}, &f_, sent_, recvd_);"]
+                    f"        {fb}(av_, &sent_, &recvd_);", "    }"]
+            if persistent(c) and after:  # filed whether or not recording is on now
+                out += ["    long long fsent_ = sent_, frecvd_ = recvd_;",
+                        "    if (bypass_ && !f_.t0) {",
+                        f"        void *av_[] = {{{args}}};",
+                        f"        {fb}(av_, &fsent_, &frecvd_);", "    }"]
+            leave = f"pmpi_fortran_leave_bytes(PMPI_ID_{c['name']}, &f_, sent_, recvd_)"
         else:
-            out.append(f"    pmpi_fortran_leave(PMPI_ID_{c['name']}, &f_);")
+            leave = f"pmpi_fortran_leave(PMPI_ID_{c['name']}, &f_)"
+            if "fsent_" in "".join(after):  # no bytes computable from these arguments
+                out.append("    const long long fsent_ = 0, frecvd_ = 0;")
+            elif "sent_" in "".join(after):
+                out.append("    const long long sent_ = 0, recvd_ = 0;")
+        out.append(f"    long long dt_ = {leave};" if after and "dt_" in "".join(after)
+                   else f"    {leave};")
+        out += after
         out += ["}", ""]
     return out
 

@@ -29,21 +29,23 @@ void pmpi_fortran_enter(struct pmpi_frame *f, void *return_address)
     pmpi_enter(f);
 }
 
-void pmpi_fortran_leave_bytes(int id, const struct pmpi_frame *f, long long sent,
-                              long long recvd)
+long long pmpi_fortran_leave_bytes(int id, const struct pmpi_frame *f, long long sent,
+                                   long long recvd)
 {
     void *site = pmpi_fcall.site;
+    long long dt = 0;
     pmpi_fcall.site = NULL;
     if (!pmpi_fcall.counted)
-        pmpi_leave(f, id, sent, recvd, site);
+        dt = pmpi_leave(f, id, sent, recvd, site);
     else if (f->busy) /* the C wrapper counted the call: the forwarder's period ends */
         pmpi_busy_leave(pmpi_ticks());
     pmpi_fcall.counted = 0;
+    return dt;
 }
 
-void pmpi_fortran_leave(int id, const struct pmpi_frame *f)
+long long pmpi_fortran_leave(int id, const struct pmpi_frame *f)
 {
-    pmpi_fortran_leave_bytes(id, f, 0, 0);
+    return pmpi_fortran_leave_bytes(id, f, 0, 0);
 }
 
 /* Read while other threads may be between their count and their clock update: a torn

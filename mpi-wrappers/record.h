@@ -6,6 +6,8 @@
 #ifndef PAPI_MPI_RECORD_H
 #define PAPI_MPI_RECORD_H
 
+#include <mpi.h>
+
 #include "clock.h"
 #include "state.h"
 #include "thread_slots.h"
@@ -172,10 +174,17 @@ void pmpi_count_call(int id, long long t0);
 
 /* Fortran forwarders (generated): see record.c. */
 void pmpi_fortran_enter(struct pmpi_frame *f, void *return_address);
-void pmpi_fortran_leave(int id, const struct pmpi_frame *f);
+/* Both return the call's time in ticks when the forwarder recorded it (no C wrapper
+ * was reached), else 0. */
+long long pmpi_fortran_leave(int id, const struct pmpi_frame *f);
 /* The same with the bytes the forwarder computed (used when no C wrapper counted). */
-void pmpi_fortran_leave_bytes(int id, const struct pmpi_frame *f, long long sent,
-                              long long recvd);
+long long pmpi_fortran_leave_bytes(int id, const struct pmpi_frame *f, long long sent,
+                                   long long recvd);
+/* A Fortran call succeeded: its ierror says so, or was left out (optional in mpi_f08). */
+static inline int pmpi_fortran_ok(const void *ierror)
+{
+    return !ierror || *(const MPI_Fint *)ierror == MPI_SUCCESS;
+}
 /* The rank's time in MPI up to end_tick, in ticks: the union of the busy periods under
  * MPI_THREAD_MULTIPLE (at most the wall time), else `sum` (the threads' own times). */
 long long pmpi_busy_ticks(long long sum, long long end_tick);

@@ -301,21 +301,57 @@ void pmpi_persistent_init(MPI_Request req, MPI_Comm comm, int dest, int source, 
     atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */
 }
 
+static void persistent_start_one(struct pmpi_thread *th, MPI_Request req, long long dt)
+{
+    const struct persist *e = persist_find(req_key(req));
+    if (e)
+        partner_add_world(th, atomic_load_explicit(&e->dest, memory_order_relaxed),
+                          atomic_load_explicit(&e->source, memory_order_relaxed),
+                          atomic_load_explicit(&e->sent, memory_order_relaxed),
+                          atomic_load_explicit(&e->recvd, memory_order_relaxed), dt);
+}
+
 void pmpi_persistent_start(int n, const MPI_Request *reqs, long long dt)
 {
     struct pmpi_thread *th = pmpi_tls;
     if (!th || !th->peers || n <= 0 || !reqs)
         return;
     long long share = dt / n, first = dt - share * (n - 1); /* the call's time, shared */
-    for (int i = 0; i < n; i++) {
-        const struct persist *e = persist_find(req_key(reqs[i]));
-        if (e)
-            partner_add_world(th, atomic_load_explicit(&e->dest, memory_order_relaxed),
-                              atomic_load_explicit(&e->source, memory_order_relaxed),
-                              atomic_load_explicit(&e->sent, memory_order_relaxed),
-                              atomic_load_explicit(&e->recvd, memory_order_relaxed),
-                              i ? share : first);
-    }
+    for (int i = 0; i < n; i++)
+        persistent_start_one(th, reqs[i], i ? share : first);
+}
+
+void pmpi_persistent_start_f(int n, const MPI_Fint *reqs, long long dt)
+{
+    struct pmpi_thread *th = pmpi_tls;
+    if (!th || !th->peers || n <= 0 || !reqs)
+        return;
+    long long share = dt / n, first = dt - share * (n - 1);
+    for (int i = 0; i < n; i++)
+        persistent_start_one(th, PMPI_Request_f2c(reqs[i]), i ? share : first);
+}
+
+/* The ignore markers are compared first: converting one is an MPI error, and the
+ * default handler aborts. Open MPI's TYPE(MPI_Status) has the INTEGER array's layout
+ * and shares its MPI_STATUS_IGNORE; MPICH's is the C struct MPI_F08_status. */
+int pmpi_fortran_source(const int source, const void *status, int f08)
+{
+    MPI_Status c;
+    if (source != MPI_ANY_SOURCE || !status)
+        return source;
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000 /* has MPI_F08_status */
+    if (f08)
+        return status == (const void *)MPI_F08_STATUS_IGNORE ||
+                       status == (const void *)MPI_F08_STATUSES_IGNORE
+                   ? -1
+                   : ((const MPI_F08_status *)status)->MPI_SOURCE;
+#else
+    (void)f08;
+#endif
+    if (status == MPI_F_STATUS_IGNORE || status == MPI_F_STATUSES_IGNORE ||
+        PMPI_Status_f2c((const MPI_Fint *)status, &c) != MPI_SUCCESS)
+        return -1;
+    return c.MPI_SOURCE;
 }
 
 void pmpi_persistent_forget(MPI_Request req)

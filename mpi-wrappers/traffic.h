@@ -20,6 +20,11 @@ void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long 
 void pmpi_persistent_init(MPI_Request req, MPI_Comm comm, int dest, int source, long long sent,
                           long long recvd);
 void pmpi_persistent_start(int n, const MPI_Request *reqs, long long dt);
+/* The same for Fortran request handles (bindings that enter PMPI_* directly). */
+void pmpi_persistent_start_f(int n, const MPI_Fint *reqs, long long dt);
+/* A Fortran receive's source: `source`, or when it is MPI_ANY_SOURCE the status's
+ * (an INTEGER array, or TYPE(MPI_Status) when f08), -1 when the status is ignored. */
+int pmpi_fortran_source(const int source, const void *status, int f08);
 void pmpi_persistent_forget(MPI_Request req);
 /* The row's "sizes", "partners" and "partners_dropped" members, summed over threads. */
 void pmpi_traffic_json(struct tbuf *t, double ns_per_tick);

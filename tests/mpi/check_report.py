@@ -39,6 +39,12 @@ def expected(rank, size, fortran):
         add("MPI_Isend", sent=800)
         add("MPI_Waitall")
         add("MPI_Sendrecv", sent=40, recv=40)
+        if fortran:  # persistent requests (bytes of one start, at *_init), started twice
+            add("MPI_Send_init", sent=800)
+            add("MPI_Recv_init", recv=800)
+            add("MPI_Startall", 2)
+            add("MPI_Waitall", 2)
+            add("MPI_Request_free", 2)
         if rank % 2 == 0:
             add("MPI_Send", sent=12)
         else:
@@ -61,6 +67,23 @@ def expected(rank, size, fortran):
         add("MPI_Recv")
     add("MPI_Finalize")
     return e
+
+
+def expected_partners(rank, size, fortran):
+    """[(partner, sends, bytes_sent, recvs, bytes_recv)] of one rank: the point-to-point
+    calls to and from rank ^ 1 (MPI_PROC_NULL calls name no partner)."""
+    partner = rank ^ 1
+    if partner >= size:
+        return []
+    n, b = len(SIZES) * REPS, REPS * sum(SIZES)
+    sends, sent, recvs, recvd = n + 2, b + 840, n + 2, b + 840  # + Isend/Irecv, Sendrecv
+    if fortran:  # two starts of the persistent pair
+        sends, sent, recvs, recvd = sends + 2, sent + 1600, recvs + 2, recvd + 1600
+    if rank % 2 == 0:
+        sends, sent = sends + 1, sent + 12
+    else:
+        recvs, recvd = recvs + 1, recvd + 12
+    return [(partner, sends, sent, recvs, recvd)]
 
 
 def run(args, outdir, pages):
@@ -144,6 +167,11 @@ def main():
             exp = expected(k, P, args.fortran)
             got = {n: (c["calls"], c["bytes_sent"], c["bytes_recv"]) for n, c in r["calls"].items()}
             check(got == exp, f"rank {k} calls/bytes: got {got} want {exp}")
+            got_p = sorted((p["rank"], p["sends"], p["bytes_sent"], p["recvs"], p["bytes_recv"])
+                           for p in r["partners"])
+            want_p = expected_partners(k, P, args.fortran)
+            check(got_p == want_p, f"rank {k} partners (rank, sends, bytes, recvs, bytes): "
+                                   f"got {got_p} want {want_p}")
             reg = r["regions"].get("unnamed" if args.fortran else "tail", {})
             check(reg.get("entries") == 1 and reg.get("wall_s", 0) > 0,
                   f"rank {k} MPI_Pcontrol region: {reg}")

@@ -11,7 +11,7 @@ program mpi_pattern_f08
   character :: buf(65536)
   double precision :: dout(ndbl), din(ndbl), d(ndbl), r5(5), r5o(5), x4(4), y4(4)
   integer :: si(10), ri(10), a(10), b(10), one
-  type(MPI_Request) :: req(2), rq
+  type(MPI_Request) :: req(2), rq, preq(2)
   type(MPI_Status) :: st, sts(2)
   integer, allocatable :: all(:), a2(:)
   character(len=32) :: arg
@@ -44,11 +44,21 @@ program mpi_pattern_f08
     call MPI_Waitall(2, req, sts)
     call MPI_Sendrecv(si, 10, MPI_INTEGER, partner, 3, ri, 10, MPI_INTEGER, partner, 3, &
                       MPI_COMM_WORLD, st)
+    ! Persistent requests, started twice: the partner is filed at *_init.
+    call MPI_Send_init(dout, ndbl, MPI_DOUBLE_PRECISION, partner, 5, MPI_COMM_WORLD, preq(1))
+    call MPI_Recv_init(din, ndbl, MPI_DOUBLE_PRECISION, partner, 5, MPI_COMM_WORLD, preq(2))
+    do i = 1, 2
+      call MPI_Startall(2, preq)
+      call MPI_Waitall(2, preq, sts)
+    end do
+    call MPI_Request_free(preq(1))
+    call MPI_Request_free(preq(2))
     if (mod(rank, 2) == 0) then
       call MPI_Send(buf, 12, MPI_BYTE, partner, 4, MPI_COMM_WORLD)
     else
       call MPI_Probe(partner, 4, MPI_COMM_WORLD, st)
-      call MPI_Recv(buf, 12, MPI_BYTE, partner, 4, MPI_COMM_WORLD, st)
+      ! From any source: the partner is the status's MPI_SOURCE.
+      call MPI_Recv(buf, 12, MPI_BYTE, MPI_ANY_SOURCE, 4, MPI_COMM_WORLD, st)
     end if
   end if
   call MPI_Bcast(d, ndbl, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD)

@@ -15,7 +15,7 @@ program mpi_pattern_legacy
   integer :: ierr, rank, nranks, partner, s, r, i, me, pages
   character :: buf(65536)
   double precision :: dout(ndbl), din(ndbl), d(ndbl), r5(5), r5o(5), x4(4), y4(4)
-  integer :: si(10), ri(10), a(10), b(10), one, req(2), rq
+  integer :: si(10), ri(10), a(10), b(10), one, req(2), rq, preq(2)
   integer :: st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2)
   integer, allocatable :: all(:), a2(:)
   character(len=32) :: arg
@@ -48,11 +48,21 @@ program mpi_pattern_legacy
     call MPI_Waitall(2, req, sts, ierr)
     call MPI_Sendrecv(si, 10, MPI_INTEGER, partner, 3, ri, 10, MPI_INTEGER, partner, 3, &
                       MPI_COMM_WORLD, st, ierr)
+    ! Persistent requests, started twice: the partner is filed at *_init.
+    call MPI_Send_init(dout, ndbl, MPI_DOUBLE_PRECISION, partner, 5, MPI_COMM_WORLD, preq(1), ierr)
+    call MPI_Recv_init(din, ndbl, MPI_DOUBLE_PRECISION, partner, 5, MPI_COMM_WORLD, preq(2), ierr)
+    do i = 1, 2
+      call MPI_Startall(2, preq, ierr)
+      call MPI_Waitall(2, preq, sts, ierr)
+    end do
+    call MPI_Request_free(preq(1), ierr)
+    call MPI_Request_free(preq(2), ierr)
     if (mod(rank, 2) == 0) then
       call MPI_Send(buf, 12, MPI_BYTE, partner, 4, MPI_COMM_WORLD, ierr)
     else
       call MPI_Probe(partner, 4, MPI_COMM_WORLD, st, ierr)
-      call MPI_Recv(buf, 12, MPI_BYTE, partner, 4, MPI_COMM_WORLD, st, ierr)
+      ! From any source: the partner is the status's MPI_SOURCE.
+      call MPI_Recv(buf, 12, MPI_BYTE, MPI_ANY_SOURCE, 4, MPI_COMM_WORLD, st, ierr)
     end if
   end if
   call MPI_Bcast(d, ndbl, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr)
