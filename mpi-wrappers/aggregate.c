@@ -203,7 +203,9 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
            "max %.6f s (rank %d), max/mean %.3f, COV %.3f\n", a->mn[3].v, a->mn[3].rank,
            a->sum[3] / P, a->mx[3].v, a->mx[3].rank,
            a->sum[3] > 0 ? a->mx[3].v / (a->sum[3] / P) : 0.0, cov(a, 3));
-    if (pmpi_run.counter_note && pmpi_run.counter_note[0])
+    if (pmpi_run.counter_banner && pmpi_run.counter_banner[0])
+        printf("papi_mpi: note: %s\n", pmpi_run.counter_banner);
+    else if (pmpi_run.counter_note && pmpi_run.counter_note[0])
         printf("papi_mpi: note: %s\n", pmpi_run.counter_note);
     printf("  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
            "rank", "max/mean");

@@ -17,6 +17,7 @@ void pmpi_failed_add(struct pmpi_failed *f, const char *name, const char *error,
     if (f->n >= PMPI_MAX_EVENTS)
         return;
     snprintf(f->name[f->n], PMPI_NAME_LEN, "%s", name);
+    snprintf(f->err[f->n], sizeof f->err[f->n], "%s", error);
     if (asprintf(&f->why[f->n], "%s%s%s", error, reason && *reason ? ": " : "",
                  reason && *reason ? reason : "") < 0)
         f->why[f->n] = NULL;
@@ -77,6 +78,68 @@ static void put_event(FILE *out, const struct pmpi_failed *f, int i, const char 
     while (head > 0 && (why[head - 1] == ' ' || why[head - 1] == '.'))
         head--; /* the sentence before the tail loses its full stop, not its words */
     fprintf(out, "%s (%.*s%ssee note 1)", f->name[i], (int)head, why, head ? "; " : "");
+}
+
+/* The first sentence of text, without its full stop: its length. */
+static size_t first_sentence(const char *text)
+{
+    const char *e = strstr(text, ". ");
+    size_t n = e ? (size_t)(e - text) : strlen(text);
+    while (n > 0 && text[n - 1] == '.')
+        n--;
+    return n;
+}
+
+/* The root of a reason "A: B: C" (each part explains the one before): the first clause
+ * of its last part outside parentheses, at most 80 bytes; its length, 0 when none. */
+static size_t root_cause(const char *why, const char **start)
+{
+    int depth = 0;
+    *start = NULL;
+    for (const char *s = why; *s; s++) {
+        depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+        if (depth == 0 && s[0] == ':' && s[1] == ' ')
+            *start = s + 2;
+    }
+    if (!*start)
+        return 0;
+    size_t n = strcspn(*start, "(,;.");
+    while (n > 0 && (*start)[n - 1] == ' ')
+        n--;
+    return n > 80 ? 80 : n;
+}
+
+char *pmpi_failed_banner(const struct pmpi_failed *f, const char *after)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        return NULL;
+    const char *tail = shared_tail(f);
+    size_t cut = tail ? strlen(tail) : 0;
+    int listed = 0;
+    fputs("not counted: ", out);
+    if (tail) { /* the events of the shared reason first, under its first sentence */
+        for (int i = 0; i < f->n; i++)
+            if (ends_with(f->why[i], tail, cut))
+                fprintf(out, "%s%s", listed++ ? ", " : "", f->name[i]);
+        fprintf(out, " (%.*s)", (int)first_sentence(tail), tail);
+    }
+    for (int i = 0; i < f->n; i++) {
+        if (tail && ends_with(f->why[i], tail, cut))
+            continue;
+        const char *root = NULL;
+        size_t n = f->why[i] ? root_cause(f->why[i], &root) : 0;
+        fprintf(out, "%s%s (%s%s%.*s)", listed++ ? ", " : "", f->name[i], f->err[i],
+                n ? ": " : "", (int)n, n ? root : "");
+    }
+    fputs(after, out);
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 char *pmpi_failed_note(const struct pmpi_failed *f, const char *before, const char *after)

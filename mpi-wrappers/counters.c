@@ -1,5 +1,6 @@
 /* counters.c: per-thread PAPI event sets (low-level API) summed for the rank.
- * Events: PAPI_MPI_EVENTS (comma-separated) or PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS;
+ * Events: PAPI_MPI_EVENTS (comma-separated), else PAPI_EVENTS (the region API's list),
+ * else PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS;
  * when none of those opens (no hardware PMU), perf::PAGE-FAULTS and perf::TASK-CLOCK,
  * and the report carries a note saying so.
  *
@@ -50,7 +51,9 @@ static void set_note(const char *fmt, ...)
         s = NULL;
     va_end(ap);
     free(pmpi_run.counter_note);
+    free(pmpi_run.counter_banner);
     pmpi_run.counter_note = s ? s : strdup("counters limited (no memory to say why)");
+    pmpi_run.counter_banner = NULL; /* the banner says the note whole */
 }
 
 /* Try each name in a fresh event set; keep those that open. Returns how many. Each
@@ -76,16 +79,20 @@ static int try_events(const char *const *names, int n, struct pmpi_failed *faile
 
 /* The note from the events that did not open: "<before><each (why)><after>", a reason
  * they share said once. */
-static void failed_note(const struct pmpi_failed *failed, const char *before, const char *after)
+static void failed_note(const struct pmpi_failed *failed, const char *before, const char *after,
+                        const char *banner_after)
 {
     char *text = pmpi_failed_note(failed, before, after);
     set_note("%s", text ? text : "counters limited (no memory to say why)");
     free(text);
+    pmpi_run.counter_banner = pmpi_failed_banner(failed, banner_after);
 }
 
-/* PAPI_MPI_EVENTS: the whole list or nothing: an entry that does not fit is named,
- * whole. */
-static void user_events(const char *env)
+#define WHOLE_REASONS "; the whole reasons: counter_note in papi_mpi_report.json"
+
+/* PAPI_MPI_EVENTS (or PAPI_EVENTS, the region API's, when it is unset: var names which):
+ * the whole list or nothing: an entry that does not fit is named, whole. */
+static void user_events(const char *env, const char *var)
 {
     struct pmpi_failed failed = {0};
     char *buf = strdup(env);
@@ -102,14 +109,18 @@ static void user_events(const char *env)
             names[n++] = t;
     }
     if (!buf || bad) {
-        set_note("PAPI_MPI_EVENTS rejected at entry \"%s\" (%s): no counters", bad ? bad : "",
+        set_note("%s rejected at entry \"%s\" (%s): no counters", var, bad ? bad : "",
                  why ? why : "out of memory");
         fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_note);
         pmpi_run.nevents = 0;
     } else {
         try_events(names, n, &failed);
-        if (failed.n)
-            failed_note(&failed, "PAPI_MPI_EVENTS: not available: ", "");
+        if (failed.n) {
+            char before[64], after[128];
+            snprintf(before, sizeof before, "%s: not available: ", var);
+            snprintf(after, sizeof after, " of %s%s", var, WHOLE_REASONS);
+            failed_note(&failed, before, "", after);
+        }
     }
     pmpi_failed_free(&failed);
     free(buf);
@@ -126,9 +137,14 @@ static void choose_events(void)
     }
     PAPI_thread_init(thread_id);
     papi_ok = 1;
-    const char *env = secure_getenv("PAPI_MPI_EVENTS");
+    const char *var = "PAPI_MPI_EVENTS";
+    const char *env = secure_getenv(var);
+    if (!env || !*env) { /* the program's region API list counts the ranks too */
+        var = "PAPI_EVENTS";
+        env = secure_getenv(var);
+    }
     if (env && *env) {
-        user_events(env);
+        user_events(env, var);
         return;
     }
     static const char *const hw[] = {"PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_FP_OPS"};
@@ -136,10 +152,11 @@ static void choose_events(void)
     struct pmpi_failed failed = {0};
     int got = try_events(hw, 3, &failed);
     if (got > 0 && got < 3) {
-        failed_note(&failed, "not available: ", "");
+        failed_note(&failed, "not available: ", "", WHOLE_REASONS);
     } else if (got == 0) {
         try_events(sw, 2, NULL);
-        failed_note(&failed, "no hardware counters (", "): software events instead");
+        failed_note(&failed, "no hardware counters (", "): software events instead",
+                    "; counting perf::PAGE-FAULTS and perf::TASK-CLOCK instead" WHOLE_REASONS);
     }
     pmpi_failed_free(&failed);
 }

@@ -136,6 +136,7 @@ struct pmpi_run {
     int nevents;
     char event_names[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
     char *counter_note;    /* why events were left out, whole (heap), or NULL */
+    char *counter_banner;  /* the same in one short line for the banner (heap), or NULL */
     struct pmpi_region regions[PMPI_MAX_REGIONS];
     int nregions;
     int outdir_fd;         /* the output directory (rank 0: opened at MPI_Init; others: at their first row), or -1 */

@@ -164,6 +164,16 @@ int main(void)
     BAD(PAPI_get_component_index("no-such-component"), PAPI_ENOCMP);
     BAD(PAPI_get_event_component(PAPI_NATIVE_MASK | 0x3FFFFFF), PAPI_ENOEVNT);
     BAD(PAPI_library_init(0x1234), PAPI_EINVAL);
+    /* pypapi passes 6.0: the reason names the version asked and the current one. */
+    BAD(PAPI_library_init(PAPI_VERSION_NUMBER(6, 0, 0, 0)), PAPI_EINVAL);
+    {
+        char cur[32];
+        snprintf(cur, sizeof cur, "is %d.%d", PAPI_VERSION_MAJOR(PAPI_VER_CURRENT),
+                 PAPI_VERSION_MINOR(PAPI_VER_CURRENT));
+        const char *d = PAPI_strerror_detail();
+        CHECK(d && strstr(d, "asked for version 6.0") && strstr(d, cur),
+              "library_init version reason: %s", d ? d : "(none)");
+    }
     BAD(PAPI_thread_init(NULL), PAPI_EINVAL);
     BAD(PAPI_perror3(1, NULL, 0), PAPI_EINVAL);
     BAD(({ char b[8]; PAPI_perror3(PAPI_EINVAL, b, 0); }), PAPI_EINVAL);

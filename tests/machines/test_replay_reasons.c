@@ -3,6 +3,7 @@
  * disabled) names what the recorded machine lacks, and the kernel's software events
  * still count exactly where the component stays enabled.
  * Usage: test_replay_reasons keep|drop-caps 0|PAPI_EPERM <text the reason must hold>...
+ * ("!text": must not hold; "preset:NAME=text": adding preset NAME fails with that text)
  * drop-caps removes CAP_PERFMON and CAP_SYS_ADMIN from the effective set first (a
  * recorded paranoid-3 node refuses a process without them). Where this machine's own
  * kernel counts hardware events the library gives no reason at all (the reasons are
@@ -70,8 +71,27 @@ int main(int argc, char **argv)
         return test_done("test_replay_reasons");
     printf("reason: %s\n", c->disabled_reason);
     CHECK(c->disabled == want_disabled, "disabled %d, want %d", c->disabled, want_disabled);
-    for (int i = 3; i < argc && !live; i++)
-        CHECK(strstr(c->disabled_reason, argv[i]) != NULL, "reason does not say '%s'", argv[i]);
+    for (int i = 3; i < argc && !live; i++) {
+        if (argv[i][0] == '!') /* "!text": the reason must not say it */
+            CHECK(strstr(c->disabled_reason, argv[i] + 1) == NULL, "reason says '%s'",
+                  argv[i] + 1);
+        else if (!strncmp(argv[i], "preset:", 7)) { /* "preset:NAME=text": its reason */
+            char name[64];
+            const char *eq = strchr(argv[i] + 7, '=');
+            snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - argv[i] - 7) : 0, argv[i] + 7);
+            int code = 0, es = PAPI_NULL;
+            CHECK_RET(PAPI_event_name_to_code(name, &code), PAPI_OK);
+            CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+            CHECK(PAPI_add_event(es, code) == PAPI_ENOEVNT, "%s was added", name);
+            const char *d = PAPI_strerror_detail();
+            printf("%s: %s\n", name, d ? d : "(no reason)");
+            CHECK(d && eq && strstr(d, eq + 1), "%s's reason does not say '%s'", name,
+                  eq ? eq + 1 : "");
+            PAPI_destroy_eventset(&es);
+        } else
+            CHECK(strstr(c->disabled_reason, argv[i]) != NULL, "reason does not say '%s'",
+                  argv[i]);
+    }
 
     if (!want_disabled) {
         /* The kernel's software events still count, exactly. */

@@ -90,14 +90,17 @@ def run(args, outdir, pages):
     env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=outdir)
     if args.preload:
         env["LD_PRELOAD"] = args.preload
+    env.pop("PAPI_MPI_EVENTS", None)
+    env.pop("PAPI_EVENTS", None)
     if args.events:
-        env["PAPI_MPI_EVENTS"] = args.events
+        env[args.events_var] = args.events
     if args.checkpoint:
         env["PAPI_MPI_CHECKPOINT"] = args.checkpoint
     cmd = [args.mpirun, "-np", str(args.np), args.program, str(pages)] + args.extra
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, timeout=120)
     sys.stdout.write(p.stdout)
+    args.output = p.stdout
     return p.returncode
 
 
@@ -124,6 +127,9 @@ def main():
     ap.add_argument("--preload", default="")
     ap.add_argument("--fortran", action="store_true")
     ap.add_argument("--events", default="", help="PAPI_MPI_EVENTS for the runs")
+    ap.add_argument("--events-var", default="PAPI_MPI_EVENTS",
+                    help="the variable --events goes in (PAPI_EVENTS: the region API's list, "
+                         "read when PAPI_MPI_EVENTS is unset)")
     ap.add_argument("--collect", default="", help="papi_mpi_collect.py: check it too")
     ap.add_argument("--checkpoint", default="",
                     help="PAPI_MPI_CHECKPOINT: no snapshot may outlive a finished run")
@@ -149,6 +155,14 @@ def main():
         base, _ = load(base_dir)
         rep, csv_rows = load(run_dir)
         P = args.np
+        # The banner's note: one short line, each cause said once; the JSON keeps it whole.
+        notes = [l for l in args.output.splitlines() if l.startswith("papi_mpi: note:")]
+        check(len(notes) <= 1, f"one note line in the banner: {notes}")
+        for line in notes:
+            check(len(line) <= 320, f"banner note of {len(line)} characters (at most 320): {line}")
+            check(line.count("No hardware PMU") <= 1, f"a cause said twice: {line}")
+            check(rep["counter_note"] and len(rep["counter_note"]) >= len(line) - 40,
+                  "the report's counter_note keeps the whole reasons")
         check(rep["nranks"] == P and rep["finished_ranks"] == P, "nranks/finished_ranks")
         if args.expect_events:
             want_ev = args.expect_events.split(",")

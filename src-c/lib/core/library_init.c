@@ -106,11 +106,13 @@ static void drop_inherited(void)
 int PAPI_library_init(int version)
 {
     if (version != PAPI_VER_CURRENT)
-        return papi_error(
-            PAPI_EINVAL,
-            "PAPI_library_init(0x%x): this library is version 0x%x; recompile against "
-            "its papi.h",
-            (unsigned)version, (unsigned)PAPI_VER_CURRENT);
+        return papi_error(PAPI_EINVAL,
+                          "PAPI_library_init asked for version %d.%d (0x%08x); this library is "
+                          "%d.%d (PAPI_VER_CURRENT 0x%08x): pass PAPI_VER_CURRENT from its "
+                          "papi.h (recompile against it)",
+                          PAPI_VERSION_MAJOR(version), PAPI_VERSION_MINOR(version),
+                          (unsigned)version, PAPI_VERSION_MAJOR(PAPI_VER_CURRENT),
+                          PAPI_VERSION_MINOR(PAPI_VER_CURRENT), (unsigned)PAPI_VER_CURRENT);
     pthread_once(&atfork_once, register_atfork);
     threads_watch_forks();
     pthread_once(&exit_once, register_exit);

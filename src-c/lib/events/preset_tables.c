@@ -64,6 +64,7 @@ static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static int loaded;
 static struct preset_slot slots[PAPI_END_idx];
 static char *table_desc;          /* "built-in table 'skx'" for notes (heap, whole) */
+static int generic_without_pmu;   /* no CPU PMU was found: the generic table applies */
 static struct preset_def **owned; /* every definition ever installed */
 static int nowned, owned_cap;
 static struct {
@@ -303,7 +304,8 @@ static void load_locked(void)
             set_reason(&table_desc, "%s %s: it has no table for CPU '%s' nor '%s'",
                        path ? "file" : "built-in", path ? path : "papi_events.csv",
                        cpu ? cpu : "(none detected)", GENERIC_TABLE);
-        else
+        generic_without_pmu = !cpu && l.matched_tables > 0;
+        if (l.matched_tables)
             set_reason(&table_desc, "table '%s' of the %s %s",
                        l.fallback_used ? GENERIC_TABLE : cpu, path ? "file" : "built-in",
                        path ? path : "papi_events.csv");
@@ -409,6 +411,12 @@ const char *preset_tables_unavailable_reason(int idx)
     check_avail_locked(idx);
     if (slots[idx].reason)
         set_reason(&buf, "not available: %s", slots[idx].reason);
+    else if (!slots[idx].def && generic_without_pmu)
+        /* The cause is the missing PMU, not the table: say it first. */
+        set_reason(&buf, "not available: no CPU PMU was found here (PAPI_get_component_reason"
+                         "(0) says why), and the %s, which applies without one, does not "
+                         "define it",
+                   table_desc ? table_desc : "table");
     else if (!slots[idx].def)
         set_reason(&buf, "not available: no definition in the %s",
                    table_desc ? table_desc : "table");
@@ -495,6 +503,7 @@ static void tables_shutdown(void)
         free(open_cache[i].why);
     nopen_cache = 0;
     loaded = 0;
+    generic_without_pmu = 0;
     clear_reason(&table_desc);
     pthread_mutex_unlock(&tables_lock);
     pthread_mutex_lock(&detect_lock);

@@ -172,14 +172,16 @@ static void explain_no_hardware(struct pmu_access *p, int hw_err, const char *wh
                  "(2 allows user-space counting of one's own threads).",
                  who);
     } else if (!p->have_cpu_pmu) {
+        /* The cause in the first sentence (banners quote it alone). Context switches
+         * and migrations are not offered: they happen in the kernel and read 0 in the
+         * default user domain. */
         snprintf(p->reason, sizeof p->reason,
-                 "No hardware PMU: %s lists no CPU PMU (only: %s)%s. Hardware events "
+                 "No hardware PMU: %s. %s lists no CPU PMU (only: %s). Hardware events "
                  "(cycles, instructions, caches) cannot be counted here; the kernel's software "
-                 "events (perf::TASK-CLOCK, perf::PAGE-FAULTS, perf::CONTEXT-SWITCHES, ...) can.",
-                 PMU_DIR, pmus[0] ? pmus : "none",
-                 cpu_is_virtualized()
-                     ? "; this is a virtual machine whose hypervisor exposes no PMU"
-                     : "");
+                 "events (perf::TASK-CLOCK, perf::PAGE-FAULTS) can.",
+                 cpu_is_virtualized() ? "this virtual machine's hypervisor exposes none"
+                                      : "the kernel registered no CPU PMU",
+                 PMU_DIR, pmus[0] ? pmus : "none");
     } else {
         snprintf(p->reason, sizeof p->reason,
                  "A CPU PMU is listed under %s but a hardware cycles/instructions event does "
