@@ -117,9 +117,11 @@ int main(int argc, char **argv)
         } else {
             failed = 1;
             ev[i].why = with_preset_note(ev[i].name, util_error_detail_dup(r));
-            if (!json)
-                printf("Failed adding: %s\nbecause: %s\n", ev[i].name,
-                       ev[i].why ? ev[i].why : "(no memory to say why)");
+            if (!json) { /* the whole reason, wrapped for a terminal */
+                printf("Failed adding: %s\n", ev[i].name);
+                util_print_hanging(stdout, "because: ", "         ",
+                                   ev[i].why ? ev[i].why : "(no memory to say why)", 80);
+            }
         }
     }
     long long values[MAX_EVENTS] = {0};

@@ -50,7 +50,8 @@ int main(int argc, char **argv)
         else
             util_error_detail(r, why, sizeof why);
         if (r != PAPI_OK) {
-            fprintf(stderr, "papi_event_chooser: event %s cannot be added: %s\n", names[i], why);
+            fprintf(stderr, "papi_event_chooser: event %s cannot be added:\n", names[i]);
+            util_print_wrapped(stderr, "  ", why, 80);
             return 1;
         }
     }
