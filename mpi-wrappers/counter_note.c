@@ -11,6 +11,8 @@
 
 /* Shared text shorter than this is left in place: a reference would save nothing. */
 #define MIN_SHARED 32
+/* The banner quotes at most this much of a cause (a path can make one 4 KiB long). */
+#define MAX_CAUSE 120
 
 void pmpi_failed_add(struct pmpi_failed *f, const char *name, const char *error, const char *reason)
 {
@@ -91,7 +93,7 @@ static size_t first_sentence(const char *text)
 }
 
 /* The root of a reason "A: B: C" (each part explains the one before): the first clause
- * of its last part outside parentheses, at most 80 bytes; its length, 0 when none. */
+ * of its last part outside parentheses, at most MAX_CAUSE bytes; its length, 0 if none. */
 static size_t root_cause(const char *why, const char **start)
 {
     int depth = 0;
@@ -106,7 +108,7 @@ static size_t root_cause(const char *why, const char **start)
     size_t n = strcspn(*start, "(,;.");
     while (n > 0 && (*start)[n - 1] == ' ')
         n--;
-    return n > 80 ? 80 : n;
+    return n > MAX_CAUSE ? MAX_CAUSE : n;
 }
 
 char *pmpi_failed_banner(const struct pmpi_failed *f, const char *after)
@@ -124,7 +126,9 @@ char *pmpi_failed_banner(const struct pmpi_failed *f, const char *after)
         for (int i = 0; i < f->n; i++)
             if (ends_with(f->why[i], tail, cut))
                 fprintf(out, "%s%s", listed++ ? ", " : "", f->name[i]);
-        fprintf(out, " (%.*s)", (int)first_sentence(tail), tail);
+        size_t n = first_sentence(tail);
+        fprintf(out, " (%.*s%s)", n > MAX_CAUSE ? MAX_CAUSE : (int)n, tail,
+                n > MAX_CAUSE ? " [...]" : "");
     }
     for (int i = 0; i < f->n; i++) {
         if (tail && ends_with(f->why[i], tail, cut))

@@ -111,7 +111,14 @@ static void user_events(const char *env, const char *var)
     if (!buf || bad) {
         set_note("%s rejected at entry \"%s\" (%s): no counters", var, bad ? bad : "",
                  why ? why : "out of memory");
-        fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_note);
+        size_t blen = bad ? strlen(bad) : 0;
+        if (blen > 40 && asprintf(&pmpi_run.counter_banner,
+                               "%s rejected at entry \"%.32s[...]\" (%zu bytes, %s): no "
+                               "counters; the whole entry: counter_note in papi_mpi_report.json",
+                               var, bad, blen, why ? why : "out of memory") < 0)
+            pmpi_run.counter_banner = NULL;
+        fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_banner ? pmpi_run.counter_banner
+                                                                 : pmpi_run.counter_note);
         pmpi_run.nevents = 0;
     } else {
         try_events(names, n, &failed);
