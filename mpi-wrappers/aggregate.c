@@ -16,6 +16,7 @@
 #include "callsites.h"
 #include "clock.h"
 #include "record.h"
+#include "region_summary.h"
 #include "report_files.h"
 #include "row.h"
 #include "state.h"
@@ -319,11 +320,9 @@ static int write_files(const struct parts *p)
     return pmpi_publish_shared(names, tmps, 3, bad);
 }
 
-/* Rank 0: the banner, then where the files went (or that they were not published). */
-static void say_result(const struct agg *a, const struct pmpi_site_report *sites, int bad,
-                       double total)
+/* Rank 0: where the files went (or that they were not published), after the banner. */
+static void say_result(const struct agg *a, int bad, double total)
 {
-    banner(a, sites);
     if (bad)
         printf("papi_mpi: FAILED to write the report in %s (see the error above): no "
                "report published\n", pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
@@ -345,11 +344,15 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
     double ns_per_tick = pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final);
     struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
     agg.seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
+    /* Rank 0 prints the regions before the banner's tail. */
+    if (pmpi_run.rank == 0)
+        banner(&agg, sites);
+    pmpi_region_summary(row);
     parts_alloc(&parts, &agg, sites);
     parts_format(&parts, &agg, sites, row);
     int bad = write_files(&parts);
     if (pmpi_run.rank == 0)
-        say_result(&agg, sites, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
+        say_result(&agg, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
     pmpi_callsites_free(sites);
     parts_free(&parts);
     return bad;

@@ -206,6 +206,17 @@ def main():
                       f"rank {k} page faults {got_pf} not in [{want}, {want + slack}]")
                 if crow:
                     check(int(crow[pf]) == got_pf, f"CSV page faults rank {k}")
+        # The banner's regions: every rank's MPI_Pcontrol regions, united, with the ranks
+        # that entered each and their entries as the rows say.
+        names = sorted({n for r in ranks for n in r["regions"]})
+        lines = args.output.splitlines()
+        check(bool(names) == any(l.startswith("papi_mpi: regions") for l in lines),
+              "the banner lists the regions")
+        for n in names:
+            have = [r for r in ranks if n in r["regions"]]
+            want = "  %-24s ranks %d, entries %d, wall min " % (
+                n, len(have), sum(r["regions"][n]["entries"] for r in have))
+            check(any(l.startswith(want) for l in lines), f"banner line {want!r}")
         left = [f for f in os.listdir(run_dir)
                 if "partial" in f or "checkpoint" in f or f.startswith(".")]
         check(not left, f"snapshot files left after MPI_Finalize: {left}")
