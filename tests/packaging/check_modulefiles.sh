@@ -2,8 +2,10 @@
 # check_modulefiles.sh TOOL PREFIX VERSION SRC: run inside a sandbox (sandbox.sh): with
 # TOOL (lmod or environment-modules, which conflict with each other) installed, then in a clean
 # shell (env -i, no profile) `module use DIR; module load papi-compat/VERSION` and check
-# that papi_avail, man PAPI_start / papi_avail, a pkg-config build and a find_package(PAPI)
-# build work with nothing else set, for each way a site puts the modulefiles in its tree:
+# that papi_avail, man PAPI_start / papi_avail (and man ls: the system's pages stay), a
+# pkg-config build, a plain `cc -lpapi` build run against the install and a
+# find_package(PAPI) build work with nothing else set, that the unload unsets MANPATH
+# again, for each way a site puts the modulefiles in its tree:
 #   installed  DIR = PREFIX/share/modulefiles, as cmake --install wrote them;
 #   copy       DIR = a site tree holding copies of the two files (README: "copy");
 #   symlink    DIR = a site tree holding symbolic links to them (README: "link");
@@ -26,6 +28,7 @@ work=$(mktemp -d)
 cat >"$work/job.sh" <<JOB
 set -eu
 moddir=\$1 want=\$2 how=\$3
+ls_page=\$(man -w ls 2>/dev/null || true) # MANPATH unset here: the system's own page
 . $init
 module use \$moddir
 module load papi-compat/$version
@@ -37,6 +40,8 @@ papi_avail -a >/dev/null || fail "papi_avail"
 [ "\$PAPI_ROOT" = "\$want" ] || fail "PAPI_ROOT=\$PAPI_ROOT, want \$want"
 man -w PAPI_start | grep -q "^\$want/" || fail "man -w PAPI_start: \$(man -w PAPI_start)"
 man -P cat papi_avail 2>/dev/null | grep -q "papi_avail" || fail "man papi_avail"
+[ -z "\$ls_page" ] || [ "\$(man -w ls 2>/dev/null)" = "\$ls_page" ] || fail "man -w ls: the system's pages are gone (MANPATH=\$MANPATH)"
+case "\$LD_LIBRARY_PATH:\$LIBRARY_PATH:\$CPATH" in "\$want/"*":\$want/"*":\$want/"*) ;; *) fail "LD_LIBRARY_PATH/LIBRARY_PATH/CPATH: \$LD_LIBRARY_PATH / \$LIBRARY_PATH / \$CPATH";; esac
 man -P cat PAPI_start 2>/dev/null | grep -q "RETURN VALUES" || fail "man PAPI_start has no RETURN VALUES"
 pkg-config --libs papi | grep -q -- "-L\$want/" || fail "pkg-config --libs papi: \$(pkg-config --libs papi)"
 out=\$(mktemp -d)
@@ -46,7 +51,10 @@ cmake -S $src/examples/consumer -B \$out/b >/dev/null
 cmake --build \$out/b >/dev/null
 \$out/b/consumer_pagefaults 100 | grep -q "100 page faults" || fail "find_package(PAPI) build"
 grep -q "\$want/" \$out/b/CMakeCache.txt || fail "find_package(PAPI) did not find \$want"
+cc -o \$out/plain $src/examples/c/pagefaults.c -lpapi || fail "cc pagefaults.c -lpapi (CPATH, LIBRARY_PATH)"
+ldd \$out/plain | grep -q "libpapi.so.* => \$want/" || fail "cc -lpapi does not run with the install's libpapi: \$(ldd \$out/plain | grep libpapi)"
 module unload papi-compat
+[ -z "\${MANPATH+x}" ] || fail "MANPATH after the unload: '\$MANPATH' (unset before)"
 if command -v papi_avail >/dev/null && [ "\$(command -v papi_avail)" = "\$want/bin/papi_avail" ]; then
   fail "module unload left papi_avail on PATH"
 fi
