@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_recipes.py SRC VERSION: the Spack package and the EasyBuild easyconfigs of
+"""check_recipes.py SRC VERSION [BUILD]: the Spack package and the EasyBuild easyconfigs of
 packaging/ parse and agree with the project.
 
 Neither tool can run here: Spack is not a Debian package, and EasyBuild is not one either
@@ -12,13 +12,19 @@ where the recipe would configure the project wrongly:
     PAPI_MPI_PKG is overwritten by the build, so setting it does nothing);
   - a BOOL option given something other than ON/OFF, a PAPI_MPI_FLAVORS entry the
     project does not know;
-  - the Spack variants mapped wrongly: every combination of +/-fortran, +/-static and
-    mpi=none|mpich|openmpi|mpich,openmpi is turned into cmake_args and the result is
-    compared with what the variant means (define_from_variant returns the variant's real
-    value here, not a constant);
+  - the Spack repository's layout (repo.yaml with a namespace, packages/<name>/package.py);
+  - the Spack variants mapped wrongly: every combination of the boolean variants with
+    ~mpi and ^mpich, ^openmpi (and another provider) is turned into cmake_args and the
+    result is compared with what the spec means (define_from_variant returns the variant's
+    real value here, not a constant); the MPI a virtual depends_on("mpi") with a
+    requirement naming the two the wrapper knows; papi_report's pandas and matplotlib
+    declared as run dependencies;
   - a recipe version other than the project's (and a URL naming another version);
   - an easyconfig whose toolchain's MPI is not the flavour it configures, or whose sanity
-    check names a utility or wrapper library the build does not make.
+    check names a utility or wrapper library the build does not make, or (with BUILD: a
+    real `cmake --install` of it) a file or directory the install does not have;
+  - papi_report's pandas and matplotlib: dependencies where the toolchain can have them
+    (foss), else a modloadmsg that says to load them.
 When EasyBuild is importable (a site's machine) its own parser reads the easyconfigs too.
 Exit 0 pass, 1 fail."""
 import glob
@@ -128,19 +134,37 @@ def spack_stub(record):
 
 
 def spack_specs(variants):
-    """Every combination of the boolean variants and of the mpi values: [{name: value}]."""
+    """Every combination of the boolean variants with each MPI provider the spec can hold
+    (none, mpich, openmpi, and one the wrapper does not know): [({name: value}, mpi)]."""
     bools = [n for n, (_, kw) in variants.items() if isinstance(kw.get("default"), bool)]
-    mpi = variants["mpi"][1]["values"]
-    mpi_values = [("none",)] + [c for r in range(1, len(mpi.values) + 1)
-                                for c in itertools.combinations(mpi.values, r)]
     for combo in itertools.product([True, False], repeat=len(bools)):
-        for m in mpi_values:
-            spec = dict(zip(bools, combo))
-            spec["mpi"] = m
-            yield spec
+        spec = dict(zip(bools, combo))
+        for mpi in ((None,) if not spec.get("mpi") else ("mpich", "openmpi", "mvapich2")):
+            yield spec, mpi
+
+
+def spack_repo(src):
+    """repo.yaml: `repo:` with a `namespace:` (a Python identifier, as Spack requires),
+    read without PyYAML (not installed here): the two keys Spack needs, nothing else."""
+    path = os.path.join(src, "packaging", "spack", "repo.yaml")
+    check(os.path.isfile(path), "no packaging/spack/repo.yaml: `spack repo add packaging/spack` fails")
+    if not os.path.isfile(path):
+        return
+    lines = [l.split("#", 1)[0].rstrip() for l in open(path, encoding="utf-8")]
+    lines = [l for l in lines if l.strip()]
+    check(lines and lines[0] == "repo:", "repo.yaml does not start with 'repo:': %s" % lines[:1])
+    ns = [l.split(":", 1)[1].strip().strip("'\"") for l in lines[1:]
+          if l.startswith((" ", "\t")) and l.strip().startswith("namespace:")]
+    check(len(ns) == 1 and ns[0].isidentifier(), "repo.yaml: namespace %s is not one identifier" % ns)
+    pkgs = [d for d in os.listdir(os.path.join(src, "packaging", "spack", "packages"))]
+    for d in pkgs:
+        check(os.path.isfile(os.path.join(src, "packaging", "spack", "packages", d, "package.py")),
+              "packages/%s has no package.py" % d)
+    print("spack: repo.yaml namespace %s, packages %s" % (ns, pkgs))
 
 
 def check_spack(src, version, options, flavours):
+    spack_repo(src)
     path = os.path.join(src, "packaging", "spack", "packages", "papi-compat", "package.py")
     record = {k: [] for k in ("version", "variant", "depends_on", "conflicts", "requires",
                               "maintainers", "license", "provides", "patch", "variant_uses")}
@@ -150,44 +174,52 @@ def check_spack(src, version, options, flavours):
     ns = {}
     exec(compile(open(path, encoding="utf-8").read(), path, "exec"), ns)
     cls = ns.get("PapiCompat")
-    check(cls is not None, "package.py defines no class PapiCompat")
+    check(cls is not None, "package.py defines no class PapiCompat (the directory papi-compat)")
     versions = [a[0] for a, _ in record["version"]]
     newest = max(versions, key=lambda v: [int(x) for x in v.split(".")]) if versions else None
     check(newest == version, "Spack's newest version %s is not the project's %s" % (newest, version))
     url = getattr(cls, "url", "")
     check(version in url, "Spack url %r does not name version %s" % (url, version))
     variants = {a[0]: (a, kw) for a, kw in record["variant"]}
-    for v in ("fortran", "mpi", "static"):
+    for v in ("fortran", "mpi", "static", "report"):
         check(v in variants, "Spack package has no variant %s" % v)
     if cls is None or "mpi" not in variants:
         return
-    mpi = variants["mpi"][1].get("values")
-    check(isinstance(mpi, AnyCombinationOf), "Spack variant mpi is not multi-valued (any_combination_of)")
-    if not isinstance(mpi, AnyCombinationOf):
-        return
-    check(sorted(mpi.values) == sorted(flavours),
-          "Spack mpi values %s, the project's MPIs %s" % (list(mpi.values), flavours))
-    deps = {(a[0], kw.get("when")) for a, kw in record["depends_on"]}
-    for f in flavours:
-        check((f, "mpi=%s" % f) in deps, "Spack: no depends_on(%r, when='mpi=%s')" % (f, f))
+    # The MPI is a virtual dependency: any provider, the wrapper built for MPICH or Open
+    # MPI (a requirement says so); no MPI named in a depends_on.
+    deps = {(a[0], kw.get("when"), str(kw.get("type"))) for a, kw in record["depends_on"]}
+    check(("mpi", "+mpi", "None") in deps, "Spack: no depends_on('mpi', when='+mpi')")
+    named = [d for d in deps if d[0] in ("mpich", "openmpi", "mvapich2")]
+    check(not named, "Spack names an MPI package instead of the virtual mpi: %s" % named)
+    req = [(a, kw) for a, kw in record["requires"] if kw.get("when") == "+mpi"]
+    check(any(set(a) == {"^%s" % f for f in flavours} and kw.get("policy") == "one_of" for a, kw in req),
+          "Spack: no requires(%s, policy='one_of', when='+mpi')" % ", ".join("'^%s'" % f for f in flavours))
+    for py in ("py-pandas", "py-matplotlib"):
+        check((py, "+report", "run") in deps, "Spack: no depends_on(%r, type='run', when='+report') "
+              "(papi_report needs it)" % py)
     pkg = cls.__new__(cls)
     n = 0
-    for spec in spack_specs(variants):
+    for spec, mpi in spack_specs(variants):
+        def satisfies(s, spec=spec, mpi=mpi):
+            if s.startswith("^"):
+                return s[1:] == mpi
+            if s[0] in "+~":
+                return spec.get(s[1:]) is (s[0] == "+")
+            raise ValueError("stand-in cannot evaluate %r" % s)
         pkg.spec = types.SimpleNamespace(
-            variants={k: types.SimpleNamespace(value=v) for k, v in spec.items()})
-        where = "Spack %s" % " ".join("%s=%s" % (k, ",".join(v) if isinstance(v, tuple) else v)
-                                      for k, v in sorted(spec.items()))
+            variants={k: types.SimpleNamespace(value=v) for k, v in spec.items()}, satisfies=satisfies)
+        where = "Spack %s ^%s" % (" ".join("%s%s" % ("+" if v else "~", k) for k, v in sorted(spec.items())), mpi)
         got = {}
         for a in pkg.cmake_args():
             name, value = check_define(where, a, options, flavours)
             if name:
                 got[name] = value
-        want_mpi = [f for f in flavours if f in spec["mpi"]]
+        want_mpi = mpi if mpi in flavours else None  # another provider: refused by requires()
         onoff = lambda b: "ON" if b else "OFF"
         check(got.get("PAPI_WITH_MPI") == onoff(want_mpi), "%s: PAPI_WITH_MPI=%s" % (where, got.get("PAPI_WITH_MPI")))
         if want_mpi:
-            check(got.get("PAPI_MPI_FLAVORS") == ";".join(want_mpi),
-                  "%s: PAPI_MPI_FLAVORS=%s, want %s" % (where, got.get("PAPI_MPI_FLAVORS"), ";".join(want_mpi)))
+            check(got.get("PAPI_MPI_FLAVORS") == want_mpi,
+                  "%s: PAPI_MPI_FLAVORS=%s, want %s" % (where, got.get("PAPI_MPI_FLAVORS"), want_mpi))
         for variant, option in (("fortran", "PAPI_WITH_FORTRAN"), ("static", "PAPI_INSTALL_STATIC"),
                                 ("hwloc", "PAPI_WITH_HWLOC"), ("tests", "PAPI_BUILD_TESTS")):
             if variant in spec:
@@ -195,7 +227,7 @@ def check_spack(src, version, options, flavours):
                       "%s: %s=%s" % (where, option, got.get(option)))
         n += 1
     check(set(record["variant_uses"]) <= set(variants), "cmake_args uses undeclared variants")
-    print("spack: %d variants, versions %s, %d variant combinations mapped" % (len(variants), versions, n))
+    print("spack: %d variants, versions %s, %d variant and MPI combinations mapped" % (len(variants), versions, n))
 
 
 # --- EasyBuild ------------------------------------------------------------------------------
@@ -204,8 +236,43 @@ def check_spack(src, version, options, flavours):
 TOOLCHAIN_MPI = {"gompi": "openmpi", "foss": "openmpi", "gmpich": "mpich", "GCCcore": None, "GCC": None}
 
 
-def check_easyconfigs(src, version, options, flavours):
+def install_tree(build):
+    """A real install of the build tree (cmake --install into a temporary prefix), with
+    the library directory it uses: (prefix, libdir), or (None, None)."""
+    import subprocess
+    import tempfile
+    libdir = "lib"
+    for line in open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8", errors="replace"):
+        if line.startswith("CMAKE_INSTALL_LIBDIR:"):
+            libdir = line.split("=", 1)[1].strip()
+    prefix = tempfile.mkdtemp(prefix="papi_eb_")
+    r = subprocess.run(["cmake", "--install", build, "--prefix", prefix], capture_output=True, text=True)
+    check(r.returncode == 0, "cmake --install %s: %s" % (build, r.stderr[-500:]))
+    return (prefix, libdir) if r.returncode == 0 else (None, None)
+
+
+def check_sanity_paths(base, paths, tree, flavours_built):
+    """Every file and directory an easyconfig's sanity check names exists in a real
+    install (its lib/ is the build's library directory; a wrapper of an MPI this machine
+    did not build is not looked for, and said)."""
+    prefix, libdir = tree
+    n = 0
+    for kind in ("files", "dirs"):
+        for f in paths.get(kind, []):
+            m = re.match(r"lib/(?:pkgconfig/)?(?:lib)?papi_mpi_(\w+)\.", f)
+            if m and m.group(1) not in flavours_built:
+                print("%s: %s not looked for (no %s wrapper built here)" % (base, f, m.group(1)))
+                continue
+            real = os.path.join(prefix, libdir + f[3:] if f.startswith("lib/") else f)
+            ok = os.path.isfile(real) if kind == "files" else os.path.isdir(real)
+            check(ok, "%s: sanity_check_paths names %s, which an install does not have" % (base, f))
+            n += 1
+    return n
+
+
+def check_easyconfigs(src, version, options, flavours, tree=None):
     utils = {os.path.basename(p)[:-2] for p in glob.glob(os.path.join(src, "src-c", "utils", "papi_*.c"))}
+    utils |= {os.path.basename(p)[:-3] for p in glob.glob(os.path.join(src, "src-c", "utils", "papi_*.py"))}
     ecs = sorted(glob.glob(os.path.join(src, "packaging", "easybuild", "*.eb")))
     check(len(ecs) >= 1, "no easyconfig under packaging/easybuild")
     seen = set()
@@ -246,6 +313,20 @@ def check_easyconfigs(src, version, options, flavours):
             m = re.match(r"lib/libpapi_mpi_(\w+)\.", f)
             if m:
                 check(m.group(1) == mpi, "%s checks lib/libpapi_mpi_%s, toolchain MPI is %s" % (base, m.group(1), mpi))
+        # papi_report's Python modules: dependencies where the toolchain can have them
+        # (foss: SciPy-bundle's pandas, matplotlib), else the module says to load them.
+        deps = [d[0] for d in ns.get("dependencies", [])]
+        if tc.get("name") == "foss":
+            check("SciPy-bundle" in deps and "matplotlib" in deps,
+                  "%s: foss can depend on SciPy-bundle and matplotlib (papi_report): %s" % (base, deps))
+        else:
+            msg = ns.get("modloadmsg", "")
+            check("pandas" in msg and "matplotlib" in msg,
+                  "%s: no dependency and no modloadmsg for papi_report's pandas and matplotlib" % base)
+        if tree and tree[0]:
+            built = [f for f in flavours if glob.glob(os.path.join(tree[0], tree[1], "libpapi_mpi_%s.so" % f))]
+            n = check_sanity_paths(base, ns.get("sanity_check_paths", {}), tree, built)
+            print("%s: %d sanity paths found in a real install" % (base, n))
         try:  # EasyBuild's own parser, where it is installed
             from easybuild.framework.easyconfig.parser import EasyConfigParser
             EasyConfigParser(path).get_config_dict()
@@ -265,7 +346,11 @@ def main():
     flavours = mpi_flavours(src)
     check(flavours == ["mpich", "openmpi"], "MPIs of mpi-wrappers/CMakeLists.txt: %s" % flavours)
     check_spack(src, version, options, flavours)
-    check_easyconfigs(src, version, options, flavours)
+    tree = install_tree(sys.argv[3]) if len(sys.argv) > 3 else None
+    check_easyconfigs(src, version, options, flavours, tree)
+    if tree and tree[0]:
+        import shutil
+        shutil.rmtree(tree[0], ignore_errors=True)
     if FAILURES:
         print("%d failure(s)" % len(FAILURES))
         return 1

@@ -1,6 +1,6 @@
 # Spack package of papi-compat, a PAPI-compatible performance counter library.
-# Put packaging/spack in a repository (`spack repo add packaging/spack`) and
-# `spack install papi-compat +fortran mpi=mpich,openmpi`. To let packages that depends_on("papi")
+# `spack repo add packaging/spack` (repo.yaml: namespace papi_compat), then
+# `spack install papi-compat ^mpich` (or ^openmpi, or ~mpi). To let packages that depends_on("papi")
 # use an install of it, declare it as an external papi (see packaging/README.md).
 from spack.package import *
 
@@ -24,10 +24,11 @@ class PapiCompat(CMakePackage):
     variant("hwloc", default=True, description="Hardware and topology information from hwloc")
     variant("static", default=True,
             description="Install libpapi.a (the archive and the ld script for libpfm4 and hwloc)")
-    # One PMPI wrapper library per MPI, side by side in one install (libpapi_mpi_mpich.so,
-    # libpapi_mpi_openmpi.so; the first is also libpapi_mpi.so): mpi=mpich,openmpi.
-    variant("mpi", values=any_combination_of("mpich", "openmpi"),
-            description="MPIs to build the PMPI wrapper library for (none: no wrapper)")
+    # The PMPI wrapper library for the spec's MPI (libpapi_mpi_<mpi>.so and libpapi_mpi.so).
+    variant("mpi", default=True,
+            description="PMPI wrapper library (per-rank counters, MPI call statistics) for the MPI")
+    variant("report", default=True,
+            description="papi_report's tables and figures (pandas, matplotlib at run time)")
     variant("tests", default=False, description="Build the test programs (ctest)")
 
     depends_on("c", type="build")
@@ -35,28 +36,40 @@ class PapiCompat(CMakePackage):
     depends_on("cmake@3.20:", type="build")
     depends_on("pkgconfig", type="build")
     depends_on("python@3:", type=("build", "run"))
+    depends_on("py-pandas", type="run", when="+report")
+    depends_on("py-matplotlib", type="run", when="+report")
     depends_on("libpfm4")
     depends_on("hwloc", when="+hwloc")
-    depends_on("mpich", when="mpi=mpich")
-    depends_on("openmpi", when="mpi=openmpi")
+    depends_on("mpi", when="+mpi")
+    # The wrapper generator knows these two MPIs' headers and pkg-config modules (mpich,
+    # ompi); other providers are untried.
+    requires("^mpich", "^openmpi", policy="one_of", when="+mpi",
+             msg="papi-compat's PMPI wrapper is built for MPICH or Open MPI")
 
     # Linux perf_event only.
     requires("platform=linux", msg="papi-compat counts through Linux perf_event")
 
+    def mpi_flavour(self):
+        """The project's name of the spec's MPI (PAPI_MPI_FLAVORS), None without one."""
+        if not self.spec.satisfies("+mpi"):
+            return None
+        for flavour in ("mpich", "openmpi"):
+            if self.spec.satisfies("^" + flavour):
+                return flavour
+        return None
+
     def cmake_args(self):
-        # Multi-valued: a tuple of the chosen MPIs, or ("none",).
-        flavours = [f for f in self.spec.variants["mpi"].value if f != "none"]
+        flavour = self.mpi_flavour()
         args = [
             self.define_from_variant("PAPI_WITH_FORTRAN", "fortran"),
             self.define_from_variant("PAPI_WITH_HWLOC", "hwloc"),
             self.define_from_variant("PAPI_INSTALL_STATIC", "static"),
             self.define_from_variant("PAPI_BUILD_TESTS", "tests"),
             self.define("PAPI_BUILD_BENCH", False),
-            self.define("PAPI_WITH_MPI", bool(flavours)),
+            self.define("PAPI_WITH_MPI", flavour is not None),
         ]
-        if flavours:
-            # The project's list, in its order (mpich first: the default libpapi_mpi.so).
-            args.append(self.define("PAPI_MPI_FLAVORS", [f for f in ("mpich", "openmpi") if f in flavours]))
+        if flavour:
+            args.append(self.define("PAPI_MPI_FLAVORS", flavour))
         return args
 
     def setup_run_environment(self, env):
