@@ -117,7 +117,15 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     tb_json(t, PAPI_compat_version());
     tb_raw(t, ", \"run_id\": ");
     tb_json(t, pmpi_run.run_id);
-    tb_raw(t, ", \"nranks\": ");
+    tb_raw(t, ", \"start_utc\": ");
+    tb_json(t, pmpi_run.start_utc);
+    tb_raw(t, ", \"command\": [");
+    for (int i = 0, first = 1; i < pmpi_run.command_len; first = 0) {
+        tb_raw(t, first ? "" : ", ");
+        tb_json(t, pmpi_run.command + i);
+        i += (int)strlen(pmpi_run.command + i) + 1;
+    }
+    tb_raw(t, "], \"nranks\": ");
     tb_int(t, pmpi_run.nranks);
     tb_raw(t, ", \"finished_ranks\": ");
     tb_int(t, pmpi_run.nranks);

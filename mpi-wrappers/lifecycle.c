@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "aggregate.h"
@@ -76,6 +77,31 @@ static int env_top(void)
     return (int)n;
 }
 
+/* The report's run header: the start (rank 0's clock, read back from the run id every
+ * rank shares), this rank's host and the program's arguments (cut at the buffer, whole
+ * arguments only). */
+static void run_identity(void)
+{
+    time_t t0 = (time_t)strtoll(pmpi_run.run_id, NULL, 10);
+    struct tm tm;
+    if (gmtime_r(&t0, &tm))
+        strftime(pmpi_run.start_utc, sizeof pmpi_run.start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (gethostname(pmpi_run.host, sizeof pmpi_run.host) != 0)
+        pmpi_run.host[0] = '\0';
+    pmpi_run.host[sizeof pmpi_run.host - 1] = '\0';
+    pmpi_run.command_len = 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, pmpi_run.command, sizeof pmpi_run.command);
+    close(fd);
+    if (n <= 0)
+        return;
+    while (n > 0 && pmpi_run.command[n - 1] != '\0') /* a cut argument is left out */
+        n--;
+    pmpi_run.command_len = (int)n;
+}
+
 /* One id for the run, from rank 0 to all: every file of this run carries it, and rank 0
  * removes an earlier run's report so it cannot be taken for this one. */
 static void start_run(void)
@@ -86,6 +112,7 @@ static void start_run(void)
              ts.tv_nsec, (long)getpid());
     PMPI_Bcast(pmpi_run.run_id, (int)sizeof pmpi_run.run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
     pmpi_run.run_id[sizeof pmpi_run.run_id - 1] = '\0';
+    run_identity();
     if (pmpi_run.rank == 0 && pmpi_run.outdir_fd >= 0) {
         unlinkat(pmpi_run.outdir_fd, "papi_mpi_report.json", 0);
         unlinkat(pmpi_run.outdir_fd, "papi_mpi_ranks.csv", 0);

@@ -88,6 +88,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     tb_kv_int(t, "{\"rank\": ", row->rank);
     tb_raw(t, ", \"run_id\": ");
     tb_json(t, pmpi_run.run_id);
+    tb_raw(t, ", \"host\": ");
+    tb_json(t, pmpi_run.host);
     tb_raw(t, row->finished ? ", \"finished\": true" : ", \"finished\": false");
     if (row->exit_reason) {
         tb_raw(t, ", \"exit_reason\": ");

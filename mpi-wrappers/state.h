@@ -142,6 +142,10 @@ struct pmpi_run {
     int outdir_fd;         /* the output directory (rank 0: opened at MPI_Init; others: at their first row), or -1 */
     char outdir[PATH_MAX]; /* its name as given (PAPI_MPI_OUTPUT_DIR) */
     char run_id[48];       /* the same on every rank of a run: names it in every file */
+    char start_utc[32];    /* rank 0's MPI_Init, ISO 8601 UTC (from run_id: the same on all) */
+    char host[256];        /* this rank's host name */
+    char command[4096];    /* the program's arguments, each ending in '\0' (at most this much) */
+    int command_len;       /* bytes of command used; 0: /proc/self/cmdline unreadable */
     int top;               /* PAPI_MPI_TOP: calls and call sites the banner shows */
     pthread_mutex_t lock;  /* see the lock discipline above */
 };

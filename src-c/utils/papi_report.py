@@ -46,10 +46,14 @@ def compat_version():
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="papi_report", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-        epilog="Without --mpi and --regions, the current directory's papi_mpi_report.json "
-               "and papi_hl_output/ are read (whichever exist).")
+        epilog="Without a PATH, --mpi or --regions, the current directory's "
+               "papi_mpi_report.json and papi_hl_output/ are read (whichever exist).")
     p.add_argument("--version", action="version",
                    version="papi_report (papi-compat) %s" % compat_version())
+    p.add_argument("paths", metavar="PATH", nargs="*",
+                   help="a run's directory (its papi_mpi_report.json and papi_hl_output/ "
+                        "are read, whichever exist), a papi_mpi_report.json, a "
+                        "papi_hl_output directory or rank_*.json files")
     p.add_argument("--mpi", metavar="PATH", help="papi_mpi_report.json or its directory")
     p.add_argument("--regions", metavar="PATH", nargs="+",
                    help="a papi_hl_output directory (or its parent), or rank_*.json files")
@@ -60,6 +64,24 @@ def parse_args(argv):
     p.add_argument("--json", action="store_true",
                    help="print what was written as one JSON document")
     return p.parse_args(argv)
+
+
+def classify(path):
+    """[("mpi", path) and/or ("regions", path)] for what path holds, or None."""
+    if os.path.isfile(path):
+        if os.path.basename(path).startswith("rank_") and path.endswith(".json"):
+            return [("regions", path)]
+        return [("mpi", path)] if path.endswith(".json") else None
+    if not os.path.isdir(path):
+        return None
+    found = []
+    if os.path.isfile(os.path.join(path, "papi_mpi_report.json")):
+        found.append(("mpi", os.path.join(path, "papi_mpi_report.json")))
+    if os.path.isdir(os.path.join(path, "papi_hl_output")):
+        found.append(("regions", os.path.join(path, "papi_hl_output")))
+    elif any(n.startswith("rank_") and n.endswith(".json") for n in os.listdir(path)):
+        found.append(("regions", path))
+    return found or None
 
 
 def main(argv=None):
@@ -73,6 +95,22 @@ def main(argv=None):
               file=sys.stderr)
         return 1
     mpi, regions = args.mpi, args.regions
+    for path in args.paths:  # what each path is, by what it holds
+        kind = classify(path)
+        if kind is None:
+            print("papi_report: %s is neither an MPI report (papi_mpi_report.json or a "
+                  "directory holding one) nor region files (papi_hl_output/, rank_*.json)"
+                  % path, file=sys.stderr)
+            return 2
+        for k, v in kind:
+            if k == "mpi":
+                if mpi is not None and os.path.realpath(mpi) != os.path.realpath(v):
+                    print("papi_report: two MPI reports given (%s and %s): one run at a time"
+                          % (mpi, v), file=sys.stderr)
+                    return 2
+                mpi = v
+            else:
+                regions = (regions or []) + [v]
     if mpi is None and regions is None:
         mpi = "papi_mpi_report.json" if os.path.exists("papi_mpi_report.json") else None
         regions = ["papi_hl_output"] if os.path.isdir("papi_hl_output") else None

@@ -298,6 +298,99 @@ def check_region_tables(out, data):
           % (got, P["A"] + P["B"]))
 
 
+# report_traffic.c's MPI_Pcontrol regions: name -> (ranks that enter it, entries per rank).
+PCONTROL = {"persistent": (list(range(NP)), 1), "start": (list(range(NP)), REPS),
+            "odd_ranks": ([r for r in range(NP) if r % 2], 1)}
+
+
+def check_run_tables(out, rep, ranks, page, banner):
+    """The run header, the call-site and call x size tables, the Pcontrol regions: in the
+    CSV tables and the pandas API, on the page, and (regions) in the banner."""
+    run = rows(os.path.join(out, "mpi_run.csv"))
+    check(len(run) == 1, "mpi_run.csv: %d rows" % len(run))
+    if run:
+        r = run[0]
+        cmd = rep.get("command") or []
+        check(cmd and os.path.basename(cmd[0]).startswith("report_traffic") and cmd[-1] == "80",
+              "the report's command %s" % cmd)
+        check(r["command"].split()[-1] == "80" and r["start_utc"] == rep.get("start_utc")
+              and re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", r["start_utc"] or ""),
+              "mpi_run command/start: %s" % r)
+        hosts = {x["host"] for x in rep["ranks"]}
+        check(int(r["nranks"]) == NP and int(r["hosts"]) == len(hosts) and hosts and "" not in hosts,
+              "mpi_run ranks/hosts: %s (report hosts %s)" % (r, hosts))
+        check(close(r["wall_s"], max(x["wall_s"] for x in rep["ranks"])), "mpi_run wall_s %s" % r["wall_s"])
+        head = page.split('id="run-header"', 1)[-1].split("</table>", 1)[0]
+        for field in ("command", "started", "ranks", "hosts", "wall"):
+            check('data-field="%s"' % field in head, "the page's run header has no %s" % field)
+        check(rep["start_utc"] in head and "report_traffic" in head, "the page's header: %s" % head[:300])
+    # Call x message size: the ranks' histograms summed.
+    want = {}
+    for x in rep["ranks"]:
+        for call, buckets in x.get("sizes", {}).items():
+            for b in buckets:
+                k = (call, b["bucket"])
+                want[k] = want.get(k, 0) + b["calls"]
+    got = {(c["call"], int(c["bucket"])): int(c["calls"]) for c in rows(os.path.join(out, "mpi_call_sizes.csv"))}
+    check(got == want and got, "mpi_call_sizes: %d cells, the ranks' histograms %d" % (len(got), len(want)))
+    check('id="table-mpi_call_sizes"' in page, "the page has no call x size table")
+    # Call sites: the report's, on the page.
+    sites = rows(os.path.join(out, "mpi_callsites.csv"))
+    top = rep["callsites"]["top"] if isinstance(rep.get("callsites"), dict) else rep.get("callsites", [])
+    check(len(sites) == len(top) and sites, "mpi_callsites.csv %d rows, the report %d" % (len(sites), len(top)))
+    check('id="table-mpi_callsites"' in page, "the page has no call-site table")
+    # Pcontrol regions: every rank's, united.
+    reg = {(int(x["rank"]), x["region"]): int(x["entries"]) for x in rows(os.path.join(out, "mpi_regions.csv"))}
+    want_reg = {(k, name): n for name, (rk, n) in PCONTROL.items() for k in rk}
+    check(reg == want_reg, "mpi_regions: %s, want %s" % (sorted(reg.items()), sorted(want_reg.items())))
+    summ = {x["region"]: x for x in rows(os.path.join(out, "mpi_region_summary.csv"))}
+    for name, (rk, n) in PCONTROL.items():
+        s = summ.get(name)
+        check(s is not None and int(s["ranks"]) == len(rk) and int(s["entries"]) == n * len(rk)
+              and int(s["min_rank"]) in rk and int(s["max_rank"]) in rk,
+              "mpi_region_summary %s: %s" % (name, s))
+        check(re.search(r"^  %-24s ranks %d, entries %d, wall min " % (re.escape(name), len(rk), n * len(rk)),
+                        banner, re.M), "the banner has no line for region %s" % name)
+        check(">%s<" % name in page, "the page's region table has no %s" % name)
+
+
+def check_figures(out, tool):
+    """Readable figures, inspected on the Figure objects the report draws: legends outside
+    the axes, rank axes on whole numbers, colour bars without an offset."""
+    sys.path.insert(0, os.path.dirname(os.path.realpath(tool)))
+    for cand in (os.path.join(os.path.dirname(os.path.realpath(tool)), "..", "share", "papi", "python"),):
+        if os.path.isdir(cand):
+            sys.path.insert(0, cand)
+    import papi_report
+    from papi_report import figures
+    t = papi_report.tables(mpi=os.path.join(out, "..", "run"))
+    for fid, _title, _sect, draw in figures.FIGURES:
+        fig = draw(t)
+        if isinstance(fig, str):
+            continue
+        fig.canvas.draw()
+        for a in fig.axes:
+            leg = a.get_legend()
+            if leg is not None:
+                lb, ab = leg.get_window_extent(), a.get_window_extent()
+                inside = lb.x0 < ab.x1 - 1 and lb.x1 > ab.x0 + 1 and lb.y0 < ab.y1 - 1 and lb.y1 > ab.y0 + 1
+                check(not inside, "%s: a legend covers the plot (%s in %s)" % (fid, lb, ab))
+            if a.get_label() == "<colorbar>":
+                off = a.yaxis.get_offset_text().get_text()
+                check(off == "", "%s: the colour bar has an offset or multiplier %r" % (fid, off))
+            else:
+                for axis, label, lim in ((a.xaxis, a.get_xlabel(), a.get_xlim()),
+                                         (a.yaxis, a.get_ylabel(), a.get_ylim())):
+                    if not re.match(r"(destination |source )?rank\b", label):
+                        continue
+                    lo, hi = min(lim), max(lim)
+                    ticks = [x for x in axis.get_ticklocs() if lo <= x <= hi]
+                    check(all(float(x).is_integer() for x in ticks),
+                          "%s: rank axis ticks %s are not whole numbers" % (fid, ticks))
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+
+
 def main():
     p = argparse.ArgumentParser()
     for opt in ("--mpirun", "--program", "--regions-program", "--tool"):
@@ -328,6 +421,15 @@ def main():
           [l for l in page.splitlines() if "data-missing" in l or "data-failed" in l][:3])
     check("<script" not in page and "http" not in page.split("</style>")[0],
           "the page is not self-contained")
+    check_run_tables(out, rep, ranks, page, banner)
+    check_figures(out, a.tool)
+    # `papi_report DIR`: the run's directory alone, as a user types it.
+    out2 = os.path.join(a.out, "report_dir")
+    run([a.tool, work, "-o", out2])
+    check(os.path.isfile(os.path.join(out2, "report.html")) and
+          os.path.isfile(os.path.join(out2, "mpi_ranks.csv")) and
+          os.path.isfile(os.path.join(out2, "region_tree.csv")),
+          "papi_report DIR did not read the directory's MPI report and region files")
     print("check_papi_report: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
     return 1 if FAILURES else 0
 

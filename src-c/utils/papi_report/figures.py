@@ -21,6 +21,7 @@ except ImportError as e:  # the CLI says which package installs it
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
 MATRIX_SIDE = 512  # cells a side of the rank x rank matrix at most (ranks in blocks past it)
@@ -49,7 +50,7 @@ def _strip(fig, a, values, label, cmap="viridis"):
                   interpolation="nearest")
     a.set_yticks([])
     a.set_ylabel(label, rotation=0, ha="right", va="center")
-    fig.colorbar(im, ax=a, pad=0.01)
+    colorbar(fig, im, a)
     return im
 
 
@@ -59,6 +60,39 @@ def _rank_ticks(a, ranks):
     pos = np.unique(np.linspace(0, n - 1, min(n, 9)).round().astype(int))
     a.set_xticks(pos)
     a.set_xticklabels([str(ranks[i]) for i in pos])
+
+
+def legend_outside(a, **kw):
+    """The legend right of the axes (inside, it covered bars)."""
+    kw.setdefault("fontsize", "small")
+    return a.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kw)
+
+
+def integer_axis(axis):
+    """Ticks on whole numbers only (ranks, counts): never a rank 0.5."""
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def colorbar(fig, im, ax, label=None, unit=None):
+    """A colour bar whose numbers read as they are: no offset ("+2.33e7" read as a
+    negative number of bytes) and no shared multiplier, bytes in binary units."""
+    cb = fig.colorbar(im, ax=ax, label=label, pad=0.01)
+    lo, hi = im.get_clim()
+    if unit == "bytes" and hi - lo < 0.01 * abs(hi):  # close values: whole bytes tell them apart
+        cb.formatter = FuncFormatter(lambda v, _pos: "{:,.0f} B".format(v))
+    elif unit == "bytes":
+        cb.formatter = FuncFormatter(lambda v, _pos: binary_units(v))
+    else:  # each tick its own number: no offset, no shared "1e-5" multiplier
+        cb.formatter = FuncFormatter(lambda v, _pos: "%.4g" % v)
+    cb.update_ticks()
+    return cb
+
+
+def binary_units(v):
+    for name, f in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if abs(v) >= f:
+            return "%.4g %s" % (v / f, name)
+    return "%.4g B" % v
 
 
 def note(fig, text):
@@ -103,8 +137,9 @@ def compute_vs_mpi(t):
     a.set_xticklabels([str(v) for v in r["rank"]])
     a.set_xlabel("rank (sorted by compute time)")
     a.set_ylabel("seconds")
-    a.legend()
+    legend_outside(a)
     a.set_title("compute vs MPI time per rank")
+    fig.tight_layout()
     return fig
 
 
@@ -143,7 +178,8 @@ def mpi_time_by_call(t):
     a.set_xticklabels([str(v) for v in wide.index])
     a.set_xlabel("rank")
     a.set_ylabel("seconds in MPI")
-    a.legend(fontsize="small", ncol=2)
+    legend_outside(a)
+    fig.tight_layout()
     a.set_title("MPI time per rank, stacked by call (without Init/Finalize)")
     return fig
 
@@ -166,7 +202,7 @@ def time_per_call_site(t):
     a.set_yticks(y)
     a.set_yticklabels(s["call"])
     a.set_xlabel("seconds per rank")
-    a.legend(fontsize="small")
+    a.legend(fontsize="small", loc="upper left", bbox_to_anchor=(0.0, -0.12), borderaxespad=0.0)
     a.set_title("time per call (min..max across ranks)")
     if ax.shape[1] > 1:
         cs = t["mpi_callsites"].dropna(subset=["time_s"]).sort_values("time_s").tail(15)
@@ -179,7 +215,7 @@ def time_per_call_site(t):
                        xerr=[(per_rank - cs["rank_min_s"]).clip(lower=0),
                              (cs["rank_max_s"] - per_rank).clip(lower=0)],
                        label="min..max across ranks")
-        b.legend(fontsize="small")
+        b.legend(fontsize="small", loc="upper left", bbox_to_anchor=(0.0, -0.12), borderaxespad=0.0)
         b.set_yticks(np.arange(len(cs)))
         b.set_yticklabels(labels, fontsize="small")
         b.set_xlabel("seconds per rank")
@@ -214,7 +250,7 @@ def message_sizes(t):
     a.set_xticks(np.arange(len(buckets)))
     a.set_xticklabels([_size_label(b) for b in buckets], rotation=45, ha="right", fontsize="small")
     a.set_xlabel("message size (power-of-two bucket, lower bound); numbers are calls")
-    fig.colorbar(im, ax=a, label="seconds (all ranks)")
+    colorbar(fig, im, a, label="seconds (all ranks)")
     a.set_title("message size x time per call")
     fig.tight_layout()
     return fig
@@ -269,7 +305,10 @@ def comm_matrix(t):
         if len(grid) <= 32:
             a.set_xticks(np.arange(len(grid)))
             a.set_yticks(np.arange(len(grid)))
-        fig.colorbar(im, ax=a)
+        else:
+            integer_axis(a.xaxis)
+            integer_axis(a.yaxis)
+        colorbar(fig, im, a, label=label, unit="bytes" if col == "bytes" else None)
     if dropped:
         fig.suptitle(dropped + ": the matrix misses their messages", color="tab:red", fontsize="medium")
         note(fig, dropped + ": the matrix misses their messages (mpi_matrix.csv: column "
@@ -309,7 +348,9 @@ def counters_per_rank(t):
         a.bar([hi["rank"]], [hi["value"]], color="tab:red", label="max: rank %d" % hi["rank"])
         a.set_title(name)
         a.set_xlabel("rank")
-        a.legend(fontsize="small")
+        integer_axis(a.xaxis)
+        a.ticklabel_format(axis="y", style="plain", useOffset=False)
+        legend_outside(a)
     fig.tight_layout()
     return fig
 
@@ -411,7 +452,7 @@ def _region_heat(t, by, label):
         a.set_xticks(np.arange(ncols))
         a.set_xticklabels([str(c) for c in grid.columns], rotation=45, ha="right", fontsize="small")
     a.set_xlabel("%s (%d)" % (label, ncols))
-    fig.colorbar(im, ax=a, label="inclusive real time, s")
+    colorbar(fig, im, a, label="inclusive real time, s")
     title = "region x %s" % label
     if nrows > len(grid):
         title += " (the %d of %d regions with most time)" % (len(grid), nrows)
@@ -451,8 +492,9 @@ def region_reads(t):
         n = r[r["metric"] == m].groupby(["rank", "thread", "id"]).ngroups
         a.set_title("PAPI_hl_read series: %s since the region's begin%s"
                     % (m, "" if n <= MAX_ROWS else " (the %d of %d ending highest)" % (MAX_ROWS, n)))
+        integer_axis(a.xaxis)
         if len(series) <= 12:
-            a.legend(fontsize="x-small")
+            legend_outside(a, fontsize="x-small")
     fig.tight_layout()
     return fig
 

@@ -5,6 +5,8 @@ table equals the JSON it came from (the tests check it). One row per observation
 column per variable ("long form"), so a user's own groupby/pivot works on them.
 
 MPI (papi_mpi_report.json of the MPI wrapper library):
+  mpi_run(rep)          one row: command, start_utc, nranks, finished_ranks, hosts,
+                        host_names, wall_s (the longest rank's), papi_compat_version
   mpi_ranks(rep)        rank, finished, threads, wall_s, mpi_s, compute_s (wall - MPI),
                         mpi_pct, init_s, finalize_s, partners_dropped (partner records
                         the rank's full partner table could not keep: its matrix row
@@ -19,6 +21,12 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
   mpi_sizes(rep)        rank, call, bucket, min_bytes, max_bytes, calls, time_s (the
                         power-of-two message-size histogram: bucket 0 is 0 bytes, bucket k
                         holds sizes 2^(k-1) .. 2^k - 1)
+  mpi_call_sizes(rep)   call, bucket, size, min_bytes, max_bytes, calls, time_s, ranks:
+                        call x message size summed over the ranks
+  mpi_regions(rep)      rank, region, entries, wall_s and one column per counter: the
+                        MPI_Pcontrol(2/-2, "name") regions
+  mpi_region_summary(rep)  region, ranks, entries, wall_s, min_s, min_rank, mean_s,
+                        max_s, max_rank (over the ranks that entered it), counter sums
   mpi_matrix(rep)       src, dst, messages, bytes, time_s (what src sent to dst, and the
                         time src spent in point-to-point calls with dst),
                         src_partners_dropped (nonzero: src dropped that many partner
@@ -42,6 +50,7 @@ import glob
 import json
 import math
 import os
+import shlex
 
 try:
     import pandas as pd
@@ -341,6 +350,91 @@ def mpi_matrix(rep):
                                        "src_partners_dropped"])
 
 
+def mpi_run(rep):
+    """The run's header, one row: the program's command line, when rank 0 entered
+    MPI_Init (UTC), the ranks (and how many finished), the hosts, the wall time (the
+    longest rank's). Reports of older wrapper libraries have no command, start or hosts:
+    those cells are empty."""
+    ranks = rep["ranks"]
+    hosts = list(dict.fromkeys(str(r["host"]) for r in ranks if r.get("host")))
+    walls = [float(r.get("wall_s", 0.0)) for r in ranks]
+    cmd = rep.get("command")
+    row = {"command": " ".join(shlex.quote(str(a)) for a in cmd) if isinstance(cmd, list) and cmd else "",
+           "start_utc": str(rep.get("start_utc") or ""),
+           "nranks": int(rep.get("nranks", len(ranks))),
+           "finished_ranks": sum(1 for r in ranks if r.get("finished", True) is True),
+           "hosts": len(hosts), "host_names": ", ".join(hosts[:16]) + (", ..." if len(hosts) > 16 else ""),
+           "wall_s": max(walls) if walls else 0.0,
+           "papi_compat_version": str(rep.get("papi_compat_version") or "")}
+    return pd.DataFrame([row], columns=list(row))
+
+
+def mpi_call_sizes(rep):
+    """Call x message size over all ranks (IPM's and mpiP's message-size table): per call
+    and power-of-two size bucket, the calls, the time and the ranks that made them."""
+    s = mpi_sizes(rep)
+    cols = ["call", "bucket", "size", "min_bytes", "max_bytes", "calls", "time_s", "ranks"]
+    if s.empty:
+        return pd.DataFrame(columns=cols)
+    g = s.groupby(["call", "bucket"]).agg(min_bytes=("min_bytes", "first"), max_bytes=("max_bytes", "first"),
+                                          calls=("calls", "sum"), time_s=("time_s", "sum"),
+                                          ranks=("rank", "nunique")).reset_index()
+    g["size"] = [size_label(b) for b in g["bucket"]]
+    order = g.groupby("call")["time_s"].sum().sort_values(ascending=False)
+    g["_o"] = g["call"].map({c: i for i, c in enumerate(order.index)})
+    return g.sort_values(["_o", "bucket"]).reset_index(drop=True)[cols]
+
+
+def binary_units(v):
+    """A byte count in binary units: 512 B, 1 KiB, 1.5 MiB."""
+    for name, f in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if abs(v) >= f:
+            return "%.4g %s" % (v / f, name)
+    return "%.4g B" % v
+
+
+def size_label(k):
+    """A bucket's sizes, half-open, in binary units: "0 B", "[8 B, 16 B)", "[64 KiB, 128 KiB)"."""
+    lo, hi = bucket_range(int(k))
+    return "0 B" if k == 0 else "[%s, %s)" % (binary_units(lo), binary_units(hi + 1))
+
+
+def mpi_regions(rep):
+    """MPI_Pcontrol(2, "name") / (-2, "name") regions, a row per rank and region: entries,
+    wall time and the counters inside."""
+    rows, counters = [], list(rep.get("events", []))
+    for r in rep["ranks"]:
+        for name, g in (r.get("regions") or {}).items():
+            row = {"rank": int(r["rank"]), "region": str(name), "entries": int(g.get("entries", 0)),
+                   "wall_s": float(g.get("wall_s", 0.0))}
+            for k, v in (g.get("counters") or {}).items():
+                row[k] = v
+                if k not in counters:
+                    counters.append(k)
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["rank", "region", "entries", "wall_s"] + counters)
+
+
+def mpi_region_summary(rep):
+    """Per Pcontrol region over the ranks that entered it: ranks, entries, and the wall
+    time's sum, min/mean/max with the ranks holding min and max (and counter sums)."""
+    r = mpi_regions(rep)
+    cols = ["region", "ranks", "entries", "wall_s", "min_s", "min_rank", "mean_s", "max_s", "max_rank"]
+    extra = [c for c in r.columns if c not in ("rank", "region", "entries", "wall_s")]
+    if r.empty:
+        return pd.DataFrame(columns=cols + extra)
+    out = []
+    for name, g in r.groupby("region", sort=False):
+        w = g.set_index("rank")["wall_s"]
+        row = {"region": name, "ranks": len(g), "entries": int(g["entries"].sum()),
+               "wall_s": float(w.sum()), "min_s": float(w.min()), "min_rank": int(w.idxmin()),
+               "mean_s": float(w.mean()), "max_s": float(w.max()), "max_rank": int(w.idxmax())}
+        for c in extra:
+            row[c] = g[c].sum()
+        out.append(row)
+    return pd.DataFrame(out, columns=cols + extra).sort_values("wall_s", ascending=False).reset_index(drop=True)
+
+
 def mpi_recorded(rep):
     """Does the report carry the message sizes and partners (newer wrapper libraries)?"""
     return any("sizes" in r or "partners" in r for r in rep["ranks"])
@@ -534,9 +628,11 @@ def region_tree_literal(files):
 
 # ---------------------------------------------------------------- all of them
 
-MPI_TABLES = {"mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls, "mpi_call_summary": mpi_call_summary,
-              "mpi_counters": mpi_counters, "mpi_callsites": mpi_callsites, "mpi_sizes": mpi_sizes,
-              "mpi_matrix": mpi_matrix}
+MPI_TABLES = {"mpi_run": mpi_run, "mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls,
+              "mpi_call_summary": mpi_call_summary, "mpi_counters": mpi_counters,
+              "mpi_callsites": mpi_callsites, "mpi_sizes": mpi_sizes,
+              "mpi_call_sizes": mpi_call_sizes, "mpi_matrix": mpi_matrix,
+              "mpi_regions": mpi_regions, "mpi_region_summary": mpi_region_summary}
 REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
                  "region_totals": region_totals, "region_tree": region_tree}
 
