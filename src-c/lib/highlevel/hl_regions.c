@@ -137,6 +137,11 @@ static void notice_later(const char *msg)
         pending_notice = strdup(msg);
 }
 
+/* The notice names this many entries and quotes this much of the first one's reason
+ * (a reason with a recorded tree's path can be kilobytes long). */
+#define NOTICE_NAMES 8
+#define NOTICE_WHY 120
+
 /* The events PAPI_EVENTS lists (comma-separated, spaces around names ignored). */
 static void configure_from_env(int probe, const char *env)
 {
@@ -158,11 +163,28 @@ static void configure_from_env(int probe, const char *env)
             try_event(probe, tok, 0);
     }
     free(list);
-    if (g_hlr.nskipped) { /* one line: the first one, whole; the report has all */
+    if (g_hlr.nskipped) { /* one short line; the report's note has every reason whole */
         char *msg = NULL;
-        if (asprintf(&msg, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): %s: %s",
-                     g_hlr.nskipped, g_hlr.skipped[0].name, g_hlr.skipped[0].why) < 0)
-            msg = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&msg, &len);
+        if (f) {
+            fprintf(f, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): ",
+                    g_hlr.nskipped);
+            for (int i = 0; i < g_hlr.nskipped && i < NOTICE_NAMES; i++)
+                fprintf(f, "%s%s", i ? ", " : "", g_hlr.skipped[i].name);
+            if (g_hlr.nskipped > NOTICE_NAMES)
+                fprintf(f, ", ...");
+            const char *why = g_hlr.skipped[0].why ? g_hlr.skipped[0].why : "";
+            const char *end = strstr(why, ". "); /* its first sentence */
+            int n = end ? (int)(end - why) : (int)strlen(why);
+            fprintf(f, " (%s%.*s%s); the whole reasons: the region report's note",
+                    g_hlr.nskipped > 1 ? "the first: " : "", n > NOTICE_WHY ? NOTICE_WHY : n,
+                    why, n > NOTICE_WHY ? " [...]" : "");
+            if (fclose(f) != 0) {
+                free(msg);
+                msg = NULL;
+            }
+        }
         notice_later(msg ? msg : "PAPI_hl_region_begin: some PAPI_EVENTS entries are not counted");
         free(msg);
     }
