@@ -135,8 +135,8 @@ char *pmpi_failed_banner(const struct pmpi_failed *f, const char *after)
             continue;
         const char *root = NULL;
         size_t n = f->why[i] ? root_cause(f->why[i], &root) : 0;
-        fprintf(out, "%s%s (%s%s%.*s)", listed++ ? ", " : "", f->name[i], f->err[i],
-                n ? ": " : "", (int)n, n ? root : "");
+        fprintf(out, "%s%s (%s%s%.*s)", listed++ ? ", " : "", f->name[i], f->err[i], n ? ": " : "",
+                (int)n, n ? root : "");
     }
     fputs(after, out);
     if (fclose(out) != 0) {

@@ -8,7 +8,7 @@
 struct pmpi_failed {
     int n;
     char name[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
-    char *why[PMPI_MAX_EVENTS]; /* "error: reason" (heap), NULL when no memory */
+    char *why[PMPI_MAX_EVENTS];    /* "error: reason" (heap), NULL when no memory */
     char err[PMPI_MAX_EVENTS][48]; /* PAPI_strerror alone: the short form */
 };
 

@@ -34,11 +34,17 @@ lib=$(dirname "$(find "$tmp/prefix" -name libpapi.a | head -n 1)")
 cc -o "$tmp/classic" -I"$inc" "$src_dir/examples/c/pagefaults.c" "$lib/libpapi.a" -lpfm
 if readelf -d "$tmp/classic" | grep -q 'libpapi\.so'; then echo "FAIL: classic line linked libpapi.so"; exit 1; fi
 env -i "$tmp/classic" 300
-# RUNPATH on what is installed: the utilities and the libraries run in a clean shell.
+# RUNPATH on what is installed and needs a library of the install: the utilities and
+# the libraries run in a clean shell. (The utilities linked with libpapi.a need none, and
+# carry none: an empty one made the loader search the current directory.)
 for f in "$tmp"/prefix/bin/papi_avail "$tmp"/prefix/lib*/libpapi_mpi.so "$tmp"/prefix/lib*/libpapif.so; do
   [ -e "$f" ] || continue
+  readelf -d "$f" | grep -q 'NEEDED.*libpapi' || continue
   readelf -d "$f" | grep -q 'RUNPATH.*\$ORIGIN' || { echo "FAIL: $f has no RUNPATH"; exit 1; }
 done
+if readelf -d "$tmp/prefix/bin/papi_avail" | grep -q 'RUNPATH.*\[:'; then
+  echo "FAIL: papi_avail's RUNPATH has an empty entry (the current directory)"; exit 1
+fi
 env -i "$tmp/prefix/bin/papi_avail" >/dev/null || { echo "FAIL: installed papi_avail does not run"; exit 1; }
 # The installed PMPI wrapper LD_PRELOADed into every rank, from a clean environment.
 if [ $# -ge 3 ] && command -v mpirun.mpich >/dev/null; then

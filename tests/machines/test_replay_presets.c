@@ -31,7 +31,8 @@
  *    (PERF_PMU_TYPE_SHIFT, include/uapi/linux/perf_event.h); PERF_COUNT_HW_INSTRUCTIONS 1.
  * White box: links the static library. */
 #include "events.h"
-#include "perf_event_internal.h"
+#include "native_hybrid.h"
+#include "native_sysfs.h"
 #include "preset_tables.h"
 #include "papi_test.h"
 

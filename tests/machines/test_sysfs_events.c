@@ -8,7 +8,8 @@
  * library's last error detail (internal: the test links the static library). */
 #include "events.h"
 #include "papi_globals.h"
-#include "perf_event_internal.h"
+#include "native_hybrid.h"
+#include "native_sysfs.h"
 #include "papi_test.h"
 
 /* The perf type and config words the library reports it would open for name. */

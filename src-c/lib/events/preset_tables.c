@@ -413,9 +413,10 @@ const char *preset_tables_unavailable_reason(int idx)
         set_reason(&buf, "not available: %s", slots[idx].reason);
     else if (!slots[idx].def && generic_without_pmu)
         /* The cause is the missing PMU, not the table: say it first. */
-        set_reason(&buf, "not available: no CPU PMU was found here (PAPI_get_component_reason"
-                         "(0) says why), and the %s, which applies without one, does not "
-                         "define it",
+        set_reason(&buf,
+                   "not available: no CPU PMU was found here (PAPI_get_component_reason"
+                   "(0) says why), and the %s, which applies without one, does not "
+                   "define it",
                    table_desc ? table_desc : "table");
     else if (!slots[idx].def)
         set_reason(&buf, "not available: no definition in the %s",

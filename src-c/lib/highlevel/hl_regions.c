@@ -140,7 +140,7 @@ static void notice_later(const char *msg)
 /* The notice names this many entries and quotes this much of the first one's reason
  * (a reason with a recorded tree's path can be kilobytes long). */
 #define NOTICE_NAMES 8
-#define NOTICE_WHY 120
+#define NOTICE_WHY   120
 
 /* The events PAPI_EVENTS lists (comma-separated, spaces around names ignored). */
 static void configure_from_env(int probe, const char *env)
@@ -168,8 +168,8 @@ static void configure_from_env(int probe, const char *env)
         size_t len = 0;
         FILE *f = open_memstream(&msg, &len);
         if (f) {
-            fprintf(f, "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): ",
-                    g_hlr.nskipped);
+            fprintf(f,
+                    "PAPI_hl_region_begin: PAPI_EVENTS entries not counted (%d): ", g_hlr.nskipped);
             for (int i = 0; i < g_hlr.nskipped && i < NOTICE_NAMES; i++)
                 fprintf(f, "%s%s", i ? ", " : "", g_hlr.skipped[i].name);
             if (g_hlr.nskipped > NOTICE_NAMES)
@@ -178,8 +178,8 @@ static void configure_from_env(int probe, const char *env)
             const char *end = strstr(why, ". "); /* its first sentence */
             int n = end ? (int)(end - why) : (int)strlen(why);
             fprintf(f, " (%s%.*s%s); the whole reasons: the region report's note",
-                    g_hlr.nskipped > 1 ? "the first: " : "", n > NOTICE_WHY ? NOTICE_WHY : n,
-                    why, n > NOTICE_WHY ? " [...]" : "");
+                    g_hlr.nskipped > 1 ? "the first: " : "", n > NOTICE_WHY ? NOTICE_WHY : n, why,
+                    n > NOTICE_WHY ? " [...]" : "");
             if (fclose(f) != 0) {
                 free(msg);
                 msg = NULL;

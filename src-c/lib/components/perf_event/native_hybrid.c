@@ -13,12 +13,15 @@
  *
  * The event sets of such events, whose slots are several events summed, are
  * hybrid_sets.c's. */
+#include <perfmon/pfmlib.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf_event_internal.h"
+#include "native_hybrid.h"
+#include "native_pfm.h"
+#include "native_sysfs.h"
 #include "sysfs_encode.h"
 #include "sysfs_pmus.h"
 
@@ -106,10 +109,18 @@ int native_hybrid_pinned_to_code(const char *name, const char *at, int *local)
                           at + 1, SYSFS_PMU_DIR);
     char base[PAPI_HUGE_STR_LEN];
     snprintf(base, sizeof base, "%.*s", (int)(at - name), name);
-    int code;
-    int ret = native_name_to_code(base, &code);
+    /* The generic event is libpfm4's (the other routes have none to pin). */
+    int code = native_table_find(base), pfm_ret = 0;
+    int ret = code >= 0 ? PAPI_OK : native_pfm_init();
     if (ret != PAPI_OK)
         return ret;
+    if (code < 0 && (ret = native_pfm_name_to_code(base, &code, &pfm_ret)) != PAPI_OK)
+        return pfm_ret == PFM_SUCCESS ? ret /* the reason is said */
+                                      : papi_error(PAPI_ENOEVNT,
+                                                   "native event '%s': only a generic hardware "
+                                                   "or cache event (perf::...) takes '@<core "
+                                                   "pmu>' (libpfm4: %s)",
+                                                   name, pfm_strerror(pfm_ret));
     struct native_event *e = native_lookup(code);
     struct perf_event_attr attr = e->attr;
     if (e->route != ROUTE_PFM || e->sysfs_pmu >= 0 || e->attr_plm < 0 || !generic_hw(&attr))
@@ -140,12 +151,15 @@ int native_hybrid_subs(int local, int *subs, int max)
         int n = sysfs_hybrid_pmus(pmus, NATIVE_MAX_CORE_TYPES);
         struct perf_event_attr a;
         pthread_mutex_unlock(&e->enc_lock);
-        int ok = n >= 2 && native_encode(local, PAPI_DOM_USER, &a) == PAPI_OK && generic_hw(&a);
+        int ok = n >= 2 && native_pfm_encode(e, PAPI_DOM_USER, &a) == PAPI_OK && generic_hw(&a);
         int got[NATIVE_MAX_CORE_TYPES], k = 0;
         for (int i = 0; ok && i < n; i++) {
             char pinned[PAPI_HUGE_STR_LEN];
             snprintf(pinned, sizeof pinned, "%s@%s", e->name, sysfs_pmu_brief(pmus[i])->name);
-            ok = native_name_to_code(pinned, &got[k++]) == PAPI_OK;
+            got[k] = native_table_find(pinned);
+            ok = got[k] >= 0 ||
+                 native_hybrid_pinned_to_code(pinned, strrchr(pinned, '@'), &got[k]) == PAPI_OK;
+            k++;
         }
         pthread_mutex_lock(&e->enc_lock);
         if (!e->hybrid_known) {

@@ -2,7 +2,7 @@
  * CPU newer than this libpfm4, uncore and data-fabric PMUs, hybrid core PMUs), the
  * kernel's own description under /sys/bus/event_source/devices (sysfs_pmus.h) names the
  * events and says which bits each field occupies (sysfs_encode.h). libpfm4 is asked
- * first (native_events.c); this route answers what it does not.
+ * first (native_pfm.c, through native_events.c); this route answers what it does not.
  *
  * Listed (enumerated) are the sysfs PMUs that have named events, except the kernel's
  * software PMUs (libpfm4's "perf" table names those) and the core PMU when libpfm4
@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "fsroot.h"
-#include "perf_event_internal.h"
+#include "native_pfm.h"
+#include "native_sysfs.h"
 #include "str_append.h"
 #include "sysfs_encode.h"
 #include "sysfs_pmus.h"
@@ -103,29 +104,9 @@ void native_sysfs_attr(const struct native_event *e, int domain, struct perf_eve
     }
 }
 
-int native_sysfs_pmu_here(int pmu, const char *event)
-{
-    const struct sysfs_pmu *p = sysfs_pmu_at(pmu);
-    if (!p)
-        return papi_error(PAPI_ENOEVNT, "native event '%s': its PMU is gone", event);
-    if (fsroot_replaying()) {
-        /* A recorded machine's PMU types are numbers of that machine's kernel: open an
-         * event here only when this kernel has the same PMU under the same type. */
-        char path[256], live[32] = "";
-        snprintf(path, sizeof path, SYSFS_PMU_DIR "/%s/type", p->name);
-        int same = fsroot_read_line_in("", path, live, sizeof live) == 0 && atoi(live) == p->type;
-        if (!same)
-            return papi_error(PAPI_ENOEVNT,
-                              "PMU %s (type %d) is the recorded machine's (%s), not this "
-                              "kernel's: '%s' is described but cannot be counted here",
-                              p->name, p->type, PAPI_FSROOT_ENV, event);
-    }
-    return PAPI_OK;
-}
-
 int native_sysfs_encode(const struct native_event *e, int domain, struct perf_event_attr *attr)
 {
-    int ret = native_sysfs_pmu_here(e->sysfs_pmu, e->name);
+    int ret = sysfs_pmu_here(e->sysfs_pmu, e->name);
     if (ret != PAPI_OK)
         return ret;
     native_sysfs_attr(e, domain, attr);
@@ -208,7 +189,9 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
                 "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx", e->attr.type,
                 (unsigned long long)e->attr.config, (unsigned long long)e->attr.config1,
                 (unsigned long long)e->attr.config2);
-    if (p && p->kind == SYSFS_PMU_CORE && p->own_cpus && native_is_hybrid())
+    int hybrid[NATIVE_MAX_CORE_TYPES];
+    if (p && p->kind == SYSFS_PMU_CORE && p->own_cpus &&
+        sysfs_hybrid_pmus(hybrid, NATIVE_MAX_CORE_TYPES) >= 2)
         snprintf(info->note, sizeof info->note,
                  "described by the kernel's sysfs (events/, format/); core type of CPUs %s",
                  p->cpus);

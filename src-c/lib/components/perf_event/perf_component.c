@@ -9,6 +9,7 @@
 
 #include "perf_context.h"
 #include "hybrid_sets.h"
+#include "native_pfm.h"
 #include "perf_read.h"
 #include "pmu_access.h"
 #include "perf_user_read.h"

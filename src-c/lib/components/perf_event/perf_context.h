@@ -5,6 +5,8 @@
 #define PERF_CONTEXT_H
 
 #include "pe_types.h"
+#include "native_events.h"
+#include "native_hybrid.h"
 #include "perf_event_internal.h"
 
 PAPI_INTERNAL int pe_ctx_create(const struct papi_component *self, const struct cmp_target *t,

@@ -6,7 +6,7 @@
  * newer libpfm4 that detects the CPU picks the same table. */
 #include <string.h>
 
-#include "perf_event_internal.h"
+#include "sysfs_cpu_model.h"
 #include "sysfs_pmus.h"
 
 struct model_range {

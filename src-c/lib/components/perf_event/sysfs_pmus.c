@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fsroot.h"
+#include "papi_sdk.h"
 #include "sysfs_pmus.h"
 
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -324,4 +325,24 @@ void sysfs_pmus_reset(void)
     npmus = 0;
     atomic_store(&scanned, 0);
     pthread_mutex_unlock(&scan_lock);
+}
+
+int sysfs_pmu_here(int pmu, const char *event)
+{
+    const struct sysfs_pmu *p = sysfs_pmu_at(pmu);
+    if (!p)
+        return papi_error(PAPI_ENOEVNT, "native event '%s': its PMU is gone", event);
+    if (fsroot_replaying()) {
+        /* A recorded machine's PMU types are numbers of that machine's kernel: open an
+         * event here only when this kernel has the same PMU under the same type. */
+        char path[256], live[32] = "";
+        snprintf(path, sizeof path, SYSFS_PMU_DIR "/%s/type", p->name);
+        int same = fsroot_read_line_in("", path, live, sizeof live) == 0 && atoi(live) == p->type;
+        if (!same)
+            return papi_error(PAPI_ENOEVNT,
+                              "PMU %s (type %d) is the recorded machine's (%s), not this "
+                              "kernel's: '%s' is described but cannot be counted here",
+                              p->name, p->type, PAPI_FSROOT_ENV, event);
+    }
+    return PAPI_OK;
 }

@@ -78,6 +78,10 @@ __attribute__((visibility("hidden"))) const struct sysfs_pmu *sysfs_pmu_by_type(
  * Their indices (sysfs_pmu_at) in idx[0 .. max-1], sorted by name; returns how many, 0
  * on a machine with one core type. */
 __attribute__((visibility("hidden"))) int sysfs_hybrid_pmus(int *idx, int max);
+/* PAPI_OK when PMU pmu (sysfs_pmu_at) is this kernel's: always, unless a recorded machine
+ * is replayed (fsroot.h): then only when this kernel has the same PMU under the same
+ * type; else PAPI_ENOEVNT with the reason naming event. */
+__attribute__((visibility("hidden"))) int sysfs_pmu_here(int pmu, const char *event);
 /* Forget the scan (PAPI_shutdown): the next use scans again, under the root then in force. */
 __attribute__((visibility("hidden"))) void sysfs_pmus_reset(void);
 
