@@ -27,7 +27,7 @@ set(CPACK_PACKAGE_NAME papi-compat)
 set(CPACK_PACKAGE_VENDOR "papi-compat")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "PAPI-compatible performance counter library on Linux perf_event")
-set(CPACK_PACKAGE_CONTACT "papi-compat maintainers <papi-compat@localhost>")
+set(CPACK_PACKAGE_CONTACT "papi-compat maintainers <papi-compat@lists.example.org>")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
@@ -47,12 +47,16 @@ list(REMOVE_ITEM papi_components Unspecified)
 set(CPACK_COMPONENTS_ALL ${papi_components})
 set(papi_dep "libpapi-compat7 (= ${PROJECT_VERSION}-1)")
 set(papi_provides_version "${PAPI_API_VERSION}-99")
-set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/PapiDebTriggers.cmake)
+# The ldconfig trigger, then Debian's files (copyright, changelog, compressed manual pages,
+# stripped binaries, lintian overrides): packaging/debian/README.md.
+set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/PapiDebTriggers.cmake
+                             ${CMAKE_CURRENT_LIST_DIR}/PapiDebFiles.cmake)
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpapi-compat7)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "PAPI-compatible performance counter library (runtime)
- libpapi.so.7 with the PAPI 7.0 API (and the 3.5 calls), on Linux perf_event with libpfm4
- and hwloc; libpapif.so.7 for the Fortran module. Coexists with Debian's libpapi7.0.")
+ libpapi.so.7 with the PAPI 7.0 API (and the 3.5 calls), on Linux perf_event
+ with libpfm4 and hwloc; libpapif.so.7 for the Fortran module. Coexists with
+ Debian's libpapi7.0.")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libpapi-compat-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
@@ -62,9 +66,9 @@ set(CPACK_DEBIAN_DEV_PACKAGE_CONFLICTS "libpapi-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_REPLACES "libpapi-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_PROVIDES "libpapi-dev (= ${papi_provides_version})")
 set(CPACK_COMPONENT_DEV_DESCRIPTION "PAPI-compatible performance counter library (development)
- Headers (papi.h), the Fortran module (use papi) and include files (fpapi.h), the static
- library, CMake (find_package(PAPI)) and pkg-config files, manual pages and environment
- modulefiles. Replaces Debian's libpapi-dev.")
+ Headers (papi.h), the Fortran module (use papi) and include files (fpapi.h),
+ the static library, CMake (find_package(PAPI)) and pkg-config files, manual
+ pages and environment modulefiles. Replaces Debian's libpapi-dev.")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME papi-compat-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
@@ -77,8 +81,9 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_CONFLICTS "papi-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_REPLACES "papi-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_PROVIDES "papi-tools (= ${papi_provides_version})")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "PAPI-compatible performance counter tools
- papi_avail, papi_native_avail, papi_component_avail and the other papi_* utilities of
- PAPI 7, papi_hl_output_writer and papi_mpi_collect. Replaces Debian's papi-tools.")
+ papi_avail, papi_native_avail, papi_component_avail and the other papi_*
+ utilities of PAPI 7, papi_hl_output_writer, papi_mpi_collect and papi_report.
+ Replaces Debian's papi-tools.")
 
 foreach(comp ${papi_components})
   if(comp MATCHES "^mpi-(.+)$")
@@ -87,8 +92,8 @@ foreach(comp ${papi_components})
     set(CPACK_DEBIAN_${COMP}_PACKAGE_NAME libpapi-compat-mpi-${flavour})
     set(CPACK_DEBIAN_${COMP}_PACKAGE_DEPENDS "${papi_dep}")
     set(CPACK_COMPONENT_${COMP}_DESCRIPTION "PMPI wrapper of papi-compat for ${flavour}
- libpapi_mpi for programs built with ${flavour}: per-rank counters and MPI call
- statistics aggregated at MPI_Finalize (link it or LD_PRELOAD it).")
+ libpapi_mpi for programs built with ${flavour}: per-rank counters and MPI
+ call statistics aggregated at MPI_Finalize (link it or LD_PRELOAD it).")
   endif()
 endforeach()
 include(CPack)

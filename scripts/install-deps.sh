@@ -40,6 +40,7 @@ chromium
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross gfortran-aarch64-linux-gnu
 qemu-system-arm qemu-user cpio
 lmod
+lintian
 "
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

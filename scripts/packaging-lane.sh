@@ -3,6 +3,7 @@
 #   scripts/packaging-lane.sh BUILD_DIR
 # 1. cpack -G DEB of a build configured with -DCMAKE_INSTALL_PREFIX=/usr (BUILD_DIR when
 #    it is one, else BUILD_DIR/packaging-build);
+#    lintian on them: no error, no warning (overrides for what is deliberate);
 # 2. in a throw-away overlay of this machine (tests/packaging/sandbox.sh, nothing is
 #    changed outside it): apt-get install ./*.deb, then the tools, man pages, pkg-config,
 #    find_package(PAPI) and the classic static line (tests/packaging/check_debs.sh);
@@ -33,6 +34,12 @@ fi
 (cd "$pkgbuild" && cpack -G DEB -B "$work/debs" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
 rm -rf "$work/debs/_CPack_Packages"
 ls "$work/debs"
+# Debian's own checks of the packages: no error and no warning (the deliberate ones are
+# overridden in the packages, packaging/debian/README.md says why).
+command -v lintian >/dev/null || { echo "FAIL: lintian is not installed (scripts/install-deps.sh)"; exit 1; }
+(cd "$work/debs" && lintian --tag-display-limit 0 --fail-on error,warning ./*.deb) >"$work/lintian.log" 2>&1 ||
+  { grep -v 'root privileges' "$work/lintian.log"; echo "FAIL: lintian reports errors or warnings"; exit 1; }
+echo "lintian: no error, no warning ($(ls "$work/debs" | wc -l) packages)"
 sb=$top/tests/packaging/sandbox.sh
 rc=0
 sh "$sb" "$work/sb-debs" sh "$top/tests/packaging/check_debs.sh" "$work/debs" "$version" "$api" "$top" || rc=$?
