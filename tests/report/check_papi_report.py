@@ -354,6 +354,64 @@ def check_run_tables(out, rep, ranks, page, banner):
         check(">%s<" % name in page, "the page's region table has no %s" % name)
 
 
+UNIT = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
+
+
+def bytes_colorbar_problem(a, round_ticks=False):
+    """What is wrong with a colour bar of bytes (drawn), or None: every tick labelled in
+    one binary unit with its own value (no offset, no multiplier), the labels distinct and
+    equal to the tick's value; round_ticks: ticks on round numbers of the unit (at most 2
+    decimals: 0.5 KiB, not 3.906 KiB)."""
+    labels = [t.get_text() for t in a.get_yticklabels()]
+    locs = list(a.yaxis.get_ticklocs())
+    lo, hi = sorted(a.get_ylim())
+    shown = [(v, l) for v, l in zip(locs, labels) if lo - 1e-9 * abs(hi) <= v <= hi + 1e-9 * abs(hi)]
+    if a.yaxis.get_offset_text().get_text():
+        return "has an offset %r" % a.yaxis.get_offset_text().get_text()
+    if len(shown) < 2:
+        return "has %d ticks within its range: %s" % (len(shown), labels)
+    parsed = [re.match(r"^(\d+(?:\.\d+)?) (B|KiB|MiB|GiB|TiB)$", l) for _v, l in shown]
+    if not all(parsed):
+        return "labels %s are not numbers in binary units" % [l for _v, l in shown]
+    units = {m.group(2) for m in parsed}
+    if len(units) != 1:
+        return "mixes units: %s" % [l for _v, l in shown]
+    if len({l for _v, l in shown}) != len(shown):
+        return "repeats a label: %s" % [l for _v, l in shown]
+    f = UNIT[units.pop()]
+    for (v, l), m in zip(shown, parsed):
+        if abs(float(m.group(1)) * f - v) > max(1e-6 * abs(v), 0.5):
+            return "labels %s at %s" % (l, v)
+        if round_ticks and abs(v / f * 100 - round(v / f * 100)) > 1e-6:
+            return "ticks at %s, not round numbers of the unit (%s)" % (l, [x for _v, x in shown])
+    return None
+
+
+def check_colorbar_cases():
+    """The rank x rank bytes colour bar on synthetic matrices: values close together
+    (about 2.33e7 bytes each: matplotlib's default shows an offset "+2.33e7" that reads as
+    a negative number of bytes), a wide range (bytes to GiB), a small one (bytes)."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from papi_report import figures
+    cases = {"close": lambda i: 23300000 + 997 * i, "wide": lambda i: 1000 * 7 ** i,
+             "small": lambda i: 10 + 70 * i}
+    for name, value in cases.items():
+        cells = [(s, d) for s in range(4) for d in range(4) if s != d]
+        m = pd.DataFrame([{"src": s, "dst": d, "messages": 1, "bytes": value(i), "time_s": 0.001 * (i + 1),
+                           "src_partners_dropped": 0} for i, (s, d) in enumerate(cells)])
+        r = pd.DataFrame({"rank": range(4), "partners_dropped": [0] * 4})
+        fig = figures.comm_matrix({"mpi_matrix": m, "mpi_ranks": r})
+        fig.canvas.draw()
+        bars = [a for a in fig.axes if a.get_label() == "<colorbar>" and a.get_ylabel() == "bytes sent"]
+        check(len(bars) == 1, "synthetic %s matrix: %d bytes colour bars" % (name, len(bars)))
+        for a in bars:
+            why = bytes_colorbar_problem(a, round_ticks=name != "close")
+            check(not why, "synthetic %s matrix (%d..%d bytes): the colour bar %s"
+                  % (name, m["bytes"].min(), m["bytes"].max(), why))
+        plt.close(fig)
+
+
 def check_figures(out, tool):
     """Readable figures, inspected on the Figure objects the report draws: legends outside
     the axes, rank axes on whole numbers, colour bars without an offset."""
@@ -378,6 +436,9 @@ def check_figures(out, tool):
             if a.get_label() == "<colorbar>":
                 off = a.yaxis.get_offset_text().get_text()
                 check(off == "", "%s: the colour bar has an offset or multiplier %r" % (fid, off))
+                if a.get_ylabel() == "bytes sent":
+                    why = bytes_colorbar_problem(a, round_ticks=True)
+                    check(not why, "%s: the bytes colour bar %s" % (fid, why))
             else:
                 for axis, label, lim in ((a.xaxis, a.get_xlabel(), a.get_xlim()),
                                          (a.yaxis, a.get_ylabel(), a.get_ylim())):
@@ -389,6 +450,7 @@ def check_figures(out, tool):
                           "%s: rank axis ticks %s are not whole numbers" % (fid, ticks))
         import matplotlib.pyplot as plt
         plt.close(fig)
+    check_colorbar_cases()
 
 
 def main():
