@@ -26,6 +26,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from figure_checks import bytes_colorbar_problem, figure_problems  # noqa: E402
 from report_html import read_page  # noqa: E402
 
 FAILURES = []
@@ -402,39 +403,6 @@ def check_run_tables(out, rep, ranks, page, banner):
         check(">%s<" % name in page, "the page's region table has no %s" % name)
 
 
-UNIT = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
-
-
-def bytes_colorbar_problem(a, round_ticks=False):
-    """What is wrong with a colour bar of bytes (drawn), or None: every tick labelled in
-    one binary unit with its own value (no offset, no multiplier), the labels distinct and
-    equal to the tick's value; round_ticks: ticks on round numbers of the unit (at most 2
-    decimals: 0.5 KiB, not 3.906 KiB)."""
-    labels = [t.get_text() for t in a.get_yticklabels()]
-    locs = list(a.yaxis.get_ticklocs())
-    lo, hi = sorted(a.get_ylim())
-    shown = [(v, l) for v, l in zip(locs, labels) if lo - 1e-9 * abs(hi) <= v <= hi + 1e-9 * abs(hi)]
-    if a.yaxis.get_offset_text().get_text():
-        return "has an offset %r" % a.yaxis.get_offset_text().get_text()
-    if len(shown) < 2:
-        return "has %d ticks within its range: %s" % (len(shown), labels)
-    parsed = [re.match(r"^(\d+(?:\.\d+)?) (B|KiB|MiB|GiB|TiB)$", l) for _v, l in shown]
-    if not all(parsed):
-        return "labels %s are not numbers in binary units" % [l for _v, l in shown]
-    units = {m.group(2) for m in parsed}
-    if len(units) != 1:
-        return "mixes units: %s" % [l for _v, l in shown]
-    if len({l for _v, l in shown}) != len(shown):
-        return "repeats a label: %s" % [l for _v, l in shown]
-    f = UNIT[units.pop()]
-    for (v, l), m in zip(shown, parsed):
-        if abs(float(m.group(1)) * f - v) > max(1e-6 * abs(v), 0.5):
-            return "labels %s at %s" % (l, v)
-        if round_ticks and abs(v / f * 100 - round(v / f * 100)) > 1e-6:
-            return "ticks at %s, not round numbers of the unit (%s)" % (l, [x for _v, x in shown])
-    return None
-
-
 def check_colorbar_cases():
     """The rank x rank bytes colour bar on synthetic matrices: values close together
     (about 2.33e7 bytes each: matplotlib's default shows an offset "+2.33e7" that reads as
@@ -474,28 +442,8 @@ def check_figures(out, tool):
         fig = draw(t)
         if isinstance(fig, str):
             continue
-        fig.canvas.draw()
-        for a in fig.axes:
-            leg = a.get_legend()
-            if leg is not None:
-                lb, ab = leg.get_window_extent(), a.get_window_extent()
-                inside = lb.x0 < ab.x1 - 1 and lb.x1 > ab.x0 + 1 and lb.y0 < ab.y1 - 1 and lb.y1 > ab.y0 + 1
-                check(not inside, "%s: a legend covers the plot (%s in %s)" % (fid, lb, ab))
-            if a.get_label() == "<colorbar>":
-                off = a.yaxis.get_offset_text().get_text()
-                check(off == "", "%s: the colour bar has an offset or multiplier %r" % (fid, off))
-                if a.get_ylabel() == "bytes sent":
-                    why = bytes_colorbar_problem(a, round_ticks=True)
-                    check(not why, "%s: the bytes colour bar %s" % (fid, why))
-            else:
-                for axis, label, lim in ((a.xaxis, a.get_xlabel(), a.get_xlim()),
-                                         (a.yaxis, a.get_ylabel(), a.get_ylim())):
-                    if not re.match(r"(destination |source )?rank\b", label):
-                        continue
-                    lo, hi = min(lim), max(lim)
-                    ticks = [x for x in axis.get_ticklocs() if lo <= x <= hi]
-                    check(all(float(x).is_integer() for x in ticks),
-                          "%s: rank axis ticks %s are not whole numbers" % (fid, ticks))
+        for why in figure_problems(fid, fig):
+            check(False, why)
         import matplotlib.pyplot as plt
         plt.close(fig)
     check_colorbar_cases()

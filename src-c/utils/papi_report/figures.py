@@ -307,7 +307,7 @@ def comm_matrix(t):
     for a, col, label in ((ax[0][0], "bytes", "bytes sent"), (ax[0][1], "time_s", "seconds")):
         grid, block = matrix_grid(m, n, col)
         im = a.imshow(grid, cmap="viridis", origin="upper", interpolation="nearest")
-        unit = "rank" if block == 1 else "rank block"
+        unit = "rank" if block == 1 else "rank (blocks of %d)" % block
         a.set_xlabel("destination %s" % unit)
         a.set_ylabel("source %s" % unit)
         title = "rank x rank: %s" % label
@@ -323,6 +323,9 @@ def comm_matrix(t):
         else:
             integer_axis(a.xaxis)
             integer_axis(a.yaxis)
+        if block > 1:  # a cell is a block: its ticks name the block's first rank
+            for axis in (a.xaxis, a.yaxis):
+                axis.set_major_formatter(FuncFormatter(lambda v, _pos, b=block: "%d" % round(v * b)))
         colorbar(fig, im, a, label=label, unit="bytes" if col == "bytes" else None)
     if dropped:
         fig.suptitle(dropped + ": the matrix misses their messages", color="tab:red", fontsize="medium")
