@@ -1,12 +1,66 @@
-/* regions.c: named regions of MPI_Pcontrol (+-2): entries, wall time and the calling
- * thread's counters per region, in pmpi_run.regions under pmpi_run.lock. */
+/* regions.c: named regions of MPI_Pcontrol (+-2): entries, wall time, the calling
+ * thread's counters and the rank's MPI calls and time in MPI per region, in
+ * pmpi_run.regions under pmpi_run.lock. */
 #include <stdio.h>
 #include <string.h>
 
 #include "clock.h"
 #include "counters.h"
+#include "record.h"
 #include "regions.h"
 #include "state.h"
+#include "thread_slots.h"
+
+/* The rank's MPI totals when each open region was opened, per call (calls and ticks):
+ * here, not in pmpi_region, so a row's copy of the regions stays small. Under the lock. */
+static long long open_calls[PMPI_MAX_REGIONS][PMPI_NCALLS];
+static long long open_ticks[PMPI_MAX_REGIONS][PMPI_NCALLS];
+static long long now_calls[PMPI_NCALLS], now_ticks[PMPI_NCALLS];
+
+/* The rank's MPI calls and their time so far, per call, summed over the thread slots
+ * (read as the checkpoint thread reads them: whole values, other threads may be adding);
+ * returns the rank's time in MPI (the threads' union under MPI_THREAD_MULTIPLE). */
+static long long mpi_totals(long long *calls, long long *ticks)
+{
+    long long sum = 0;
+    memset(calls, 0, sizeof now_calls);
+    memset(ticks, 0, sizeof now_ticks);
+    int n = pmpi_record_nslots();
+    for (int t = 0; t < n; t++) {
+        const struct pmpi_thread *th = &pmpi_rec.threads[t];
+        sum += atomic_load_explicit(&th->mpi_ticks, memory_order_relaxed);
+        for (int c = 0; c < PMPI_NCALLS; c++) {
+            calls[c] += atomic_load_explicit(&th->stat[c].calls, memory_order_relaxed);
+            ticks[c] += atomic_load_explicit(&th->stat[c].ns, memory_order_relaxed);
+        }
+    }
+    return pmpi_busy_ticks(sum, pmpi_ticks());
+}
+
+/* The calls made while region r was open: listed per call (the first PMPI_REGION_CALLS
+ * distinct calls), the rest counted in calls_unlisted; MPI_Pcontrol, the region's own
+ * markers (and other regions'), is not an MPI call of the region. */
+static void add_calls(struct pmpi_region *r, const long long *calls0, const long long *ticks0)
+{
+    for (int c = 0; c < PMPI_NCALLS; c++) {
+        long long dc = now_calls[c] - calls0[c];
+        if (c == PMPI_ID_MPI_Pcontrol || dc <= 0)
+            continue;
+        long long dt = now_ticks[c] - ticks0[c];
+        r->mpi_calls += dc;
+        int i = 0;
+        while (i < r->ncalls && r->calls[i].id != c)
+            i++;
+        if (i == r->ncalls && r->ncalls == PMPI_REGION_CALLS) {
+            r->calls_unlisted += dc;
+            continue;
+        }
+        if (i == r->ncalls)
+            r->calls[r->ncalls++] = (struct pmpi_region_call){c, 0, 0};
+        r->calls[i].calls += dc;
+        r->calls[i].ticks += dt > 0 ? dt : 0;
+    }
+}
 
 void pmpi_region_mark(int level, const char *name)
 {
@@ -26,11 +80,13 @@ void pmpi_region_mark(int level, const char *name)
         pthread_mutex_unlock(&pmpi_run.lock);
         return;
     }
+    int slot = (int)(r - pmpi_run.regions);
     long long now[PMPI_MAX_EVENTS] = {0};
     pmpi_counters_read_self(now);
     if (level == 2 && !r->open) {
         r->open = 1;
         r->entries++;
+        r->open_mpi_ticks = mpi_totals(open_calls[slot], open_ticks[slot]);
         r->open_t0 = pmpi_now_ns();
         memcpy(r->open_counts, now, sizeof now);
     } else if (level == -2 && r->open) {
@@ -38,6 +94,9 @@ void pmpi_region_mark(int level, const char *name)
         r->wall_ns += pmpi_now_ns() - r->open_t0;
         for (int e = 0; e < pmpi_run.nevents; e++)
             r->counts[e] += now[e] - r->open_counts[e];
+        long long busy = mpi_totals(now_calls, now_ticks);
+        r->mpi_ticks += busy > r->open_mpi_ticks ? busy - r->open_mpi_ticks : 0;
+        add_calls(r, open_calls[slot], open_ticks[slot]);
     }
     pthread_mutex_unlock(&pmpi_run.lock);
 }

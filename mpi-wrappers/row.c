@@ -128,6 +128,22 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         tb_json(t, r->name);
         tb_kv_int(t, ": {\"entries\": ", r->entries);
         tb_kv_secs(t, ", \"wall_s\": ", r->wall_ns);
+        tb_kv_secs(t, ", \"mpi_s\": ", (long long)((double)r->mpi_ticks * row->ns_per_tick));
+        tb_kv_int(t, ", \"mpi_calls\": ", r->mpi_calls);
+        tb_raw(t, ", \"calls\": {");
+        for (int c = 0, first_call = 1; c < r->ncalls && c < PMPI_REGION_CALLS; c++) {
+            int id = r->calls[c].id;
+            if (id < 0 || id >= PMPI_NCALLS) /* a copy torn by a signal handler's row */
+                continue;
+            tb_raw(t, first_call ? "" : ", ");
+            first_call = 0;
+            tb_json(t, pmpi_calls[id].name);
+            tb_kv_int(t, ": {\"calls\": ", r->calls[c].calls);
+            long long ns = (long long)((double)r->calls[c].ticks * row->ns_per_tick);
+            tb_kv_secs(t, ", \"time_s\": ", ns);
+            tb_raw(t, "}");
+        }
+        tb_kv_int(t, "}, \"calls_unlisted\": ", r->calls_unlisted);
         tb_raw(t, ", \"counters\": ");
         counters_json(t, r->counts);
         tb_raw(t, "}");

@@ -122,10 +122,25 @@ struct pmpi_fortran_call {
 extern __thread struct pmpi_fortran_call pmpi_fcall __attribute__((tls_model("initial-exec")));
 
 /* ---- the run: what MPI_Finalize aggregates ---- */
+#define PMPI_REGION_CALLS 16 /* distinct MPI calls listed per region; the rest summed */
+
+/* One MPI call made inside a region: its id, calls and time (pmpi_ticks() units). */
+struct pmpi_region_call {
+    int id;
+    long long calls, ticks;
+};
+
+/* A MPI_Pcontrol region: wall time and the opening thread's counters while open, and
+ * the MPI calls of every thread of the rank while open (MPI_Pcontrol not counted). */
 struct pmpi_region {
     char name[PMPI_NAME_LEN];
     long long entries, wall_ns, open_t0;
     long long counts[PMPI_MAX_EVENTS], open_counts[PMPI_MAX_EVENTS];
+    long long mpi_ticks, open_mpi_ticks; /* the rank's time in MPI (pmpi_busy_ticks) */
+    long long mpi_calls;                 /* MPI calls, all of them */
+    long long calls_unlisted;            /* of those, the calls past the listed ones */
+    int ncalls;
+    struct pmpi_region_call calls[PMPI_REGION_CALLS];
     int open;
 };
 

@@ -5,8 +5,10 @@ ranks' files), and writes one self-contained HTML page with every figure inline
 (compute vs MPI time per rank, MPI time per rank by call, time per call and call site
 with its spread across ranks, message sizes x time, the rank x rank communication
 matrix, counters per rank, the region tree as an icicle, region x rank and region x
-thread heat maps, the PAPI_hl_read series) plus the tidy CSV tables the figures are
-drawn from, and the region tree in Hatchet's literal format (regions_hatchet.json).
+thread heat maps, the PAPI_hl_read series; the run's header and the tables of calls, call
+sites, calls x message size and MPI_Pcontrol regions), the same header and tables as text
+(report.txt), the tidy CSV tables the figures are drawn from, and the region tree in
+Hatchet's literal format (regions_hatchet.json).
 The same tables are available as pandas DataFrames from the Python module papi_report.
 
 Exit status: 0 done, 1 the inputs cannot be read, the output cannot be written or
@@ -58,11 +60,14 @@ def parse_args(argv):
     p.add_argument("--regions", metavar="PATH", nargs="+",
                    help="a papi_hl_output directory (or its parent), or rank_*.json files")
     p.add_argument("-o", "--output", metavar="DIR", default="papi_report",
-                   help="where report.html, the CSV tables and regions_hatchet.json go "
+                   help="where report.html, report.txt, the CSV tables and regions_hatchet.json go "
                         "(default: ./papi_report)")
     p.add_argument("--title", default="PAPI report", help="the page's title")
     p.add_argument("--json", action="store_true",
                    help="print what was written as one JSON document")
+    p.add_argument("--text", action="store_true",
+                   help="print the text report (report.txt: the run's header and the "
+                        "page's tables) instead of the names of the files written")
     return p.parse_args(argv)
 
 
@@ -88,7 +93,7 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         import papi_report
-        from papi_report import html
+        from papi_report import html, text
         from papi_report.deep_json import dump_deep
     except ImportError as e:
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
@@ -122,8 +127,14 @@ def main(argv=None):
         files = papi_report.load_regions(regions) if regions else None
         t = papi_report.tables(mpi=mpi, regions=files)
         failed = []
-        written = html.write(t, args.output, args.title,
-                             [s for s in [mpi] + (regions or []) if s], failed)
+        sources = [s for s in [mpi] + (regions or []) if s]
+        written = html.write(t, args.output, args.title, sources, failed)
+        report_text = text.render(t, args.title, sources)
+        path = os.path.join(args.output, "report.txt")
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            f.write(report_text)
+        os.replace(path + ".tmp", path)
+        written.insert(1, path)
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
             dump_deep(papi_report.region_tree_literal(files), path)  # any depth, whole or none
@@ -143,9 +154,11 @@ def main(argv=None):
         return 2
     if args.json:
         print(json.dumps({"written": written, "failed": dict(failed)}, indent=1))
+    elif args.text:
+        sys.stdout.write(report_text)
     else:
-        print("papi_report: wrote %s" % written[0])
-        print("  tables: %s" % ", ".join(os.path.basename(w) for w in written[1:]))
+        print("papi_report: wrote %s and %s" % (written[0], os.path.basename(written[1])))
+        print("  tables: %s" % ", ".join(os.path.basename(w) for w in written[2:]))
     for fid, why in failed:
         print("papi_report: figure %s failed: %s" % (fid, why), file=sys.stderr)
     return 3 if failed else 0

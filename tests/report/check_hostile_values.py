@@ -8,7 +8,9 @@
 - A region tree 3000 levels deep: papi_report writes a whole regions_hatchet.json (json.dump
   recursed and stopped near 500 levels with a truncated file) with every level in it.
 - Region names with "/": "a/b" at the top is a region of its own, not "b" inside "a".
-- A negative real_time_nsec in a region file: exit 2 naming it."""
+- A negative real_time_nsec in a region file: exit 2 naming it.
+- MPI_Pcontrol regions of the MPI report with values of the wrong kind (entries a string,
+  negative MPI time or calls, a region that is not an object): exit 2 naming the field."""
 import csv
 import json
 import os
@@ -66,6 +68,25 @@ def hostile_mpi(report_tool, collect_tool, d):
         p = run([collect_tool, run_dir])
         check(p.returncode == 2 and field.split(".")[-1] in p.stderr,
               "papi_mpi_collect, a row with %s: exit %d: %s" % (what, p.returncode, p.stderr))
+
+
+def hostile_pcontrol(report_tool, d):
+    """MPI_Pcontrol regions with impossible values: papi_report exits 2 naming the field."""
+    cases = [("region entries a string", {"x": {"entries": "3", "wall_s": 1.0}}, "regions['x'].entries"),
+             ("region MPI time negative", {"x": {"entries": 1, "wall_s": 1.0, "mpi_s": -1.0}},
+              "regions['x'].mpi_s"),
+             ("region calls negative", {"x": {"entries": 1, "wall_s": 1.0, "calls": {"MPI_Send": {"calls": -2}}}},
+              "regions['x'].calls['MPI_Send'].calls"),
+             ("region not an object", {"x": 3}, "regions['x']")]
+    for what, regions, field in cases:
+        run_dir = os.path.join(d, what.replace(" ", "_"))
+        os.makedirs(run_dir)
+        path = os.path.join(run_dir, "papi_mpi_report.json")
+        with open(path, "w") as f:
+            json.dump(mpi_report([rank(0), rank(1, regions=regions)]), f)
+        p = run([report_tool, "--mpi", path, "-o", os.path.join(run_dir, "out")])
+        check(p.returncode == 2 and path in p.stderr and field in p.stderr and "Traceback" not in p.stderr,
+              "papi_report, %s: exit %d, want 2 naming %s: %s" % (what, p.returncode, field, p.stderr))
 
 
 def region_file(path, regions):
@@ -139,6 +160,7 @@ def main():
     report_tool, collect_tool = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as d:
         hostile_mpi(report_tool, collect_tool, d)
+        hostile_pcontrol(report_tool, d)
         deep_tree(report_tool, d)
         slash_names(report_tool, d)
         negative_region_time(report_tool, d)

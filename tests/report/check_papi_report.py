@@ -20,9 +20,14 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from figure_checks import bytes_colorbar_problem, figure_problems  # noqa: E402
+from report_html import read_page  # noqa: E402
 
 FAILURES = []
 FIGURES = ["compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
@@ -324,6 +329,19 @@ def check_run_tables(out, rep, ranks, page, banner):
         for field in ("command", "started", "ranks", "hosts", "wall"):
             check('data-field="%s"' % field in head, "the page's run header has no %s" % field)
         check(rep["start_utc"] in head and "report_traffic" in head, "the page's header: %s" % head[:300])
+        # Each field of the header as the reader sees it, against the JSON.
+        header, _ = read_page(page)
+        names = list(dict.fromkeys(x["host"] for x in sorted(rep["ranks"], key=lambda x: x["rank"])))
+        want_h = {"command": " ".join(shlex.quote(x) for x in cmd), "started": rep["start_utc"],
+                  "ranks": "%d (%d finished)" % (rep["nranks"], sum(1 for x in rep["ranks"] if x["finished"])),
+                  "hosts": "%d: %s" % (len(names), ", ".join(names))}
+        for field, value in want_h.items():
+            check(header.get(field) == value, "the page's header %s is %r, the JSON says %r"
+                  % (field, header.get(field), value))
+        m = re.match(r"([\d.e+-]+) s ", header.get("wall", ""))
+        check(m and close(m.group(1), max(x["wall_s"] for x in rep["ranks"]), 1e-5),
+              "the page's wall time %r, the JSON's longest rank %s" % (header.get("wall"),
+                                                                    max(x["wall_s"] for x in rep["ranks"])))
     # Call x message size: the ranks' histograms summed.
     want = {}
     for x in rep["ranks"]:
@@ -334,11 +352,42 @@ def check_run_tables(out, rep, ranks, page, banner):
     got = {(c["call"], int(c["bucket"])): int(c["calls"]) for c in rows(os.path.join(out, "mpi_call_sizes.csv"))}
     check(got == want and got, "mpi_call_sizes: %d cells, the ranks' histograms %d" % (len(got), len(want)))
     check('id="table-mpi_call_sizes"' in page, "the page has no call x size table")
+    # The page's grid: a row per call, a column per size ("[8 B, 16 B)"), "calls (seconds)".
+    _, tables = read_page(page)
+    grid = {r["call \\ size"]: r for r in tables.get("table-mpi_call_sizes", [])}
+    label = {int(c["bucket"]): c["size"] for c in rows(os.path.join(out, "mpi_call_sizes.csv"))}
+    for (call, bucket), n in want.items():
+        cell = grid.get(call, {}).get(label.get(bucket), "")
+        check(cell.startswith("%d (" % n), "the page's call x size cell %s %s is %r, the ranks' "
+              "histograms sum to %d calls" % (call, label.get(bucket), cell, n))
+    check(sum(1 for r in grid.values() for k, v in r.items() if k != "call \\ size" and v) == len(want),
+          "the page's call x size grid has cells the JSON has not")
     # Call sites: the report's, on the page.
     sites = rows(os.path.join(out, "mpi_callsites.csv"))
     top = rep["callsites"]["top"] if isinstance(rep.get("callsites"), dict) else rep.get("callsites", [])
     check(len(sites) == len(top) and sites, "mpi_callsites.csv %d rows, the report %d" % (len(sites), len(top)))
     check('id="table-mpi_callsites"' in page, "the page has no call-site table")
+    # Every site of the report on the page (call, function, file:line, calls, time and
+    # its spread over ranks, bytes), and the sites of each call add up to the call's
+    # calls, time and bytes over the ranks (this report keeps every site).
+    check(rep["callsites"]["sites"] == len(top) and rep["callsites"]["sites_dropped"] == 0,
+          "the report keeps %d of %d sites" % (len(top), rep["callsites"]["sites"]))
+    shown = {(r["call"], r["file"], int(r["line"])): r for r in tables.get("table-mpi_callsites", [])}
+    for site in top:
+        r = shown.get((site["call"], site["file"], site["line"]))
+        check(r is not None and r["function"] == str(site["function"]) and int(r["calls"]) == site["calls"]
+              and int(r["ranks"]) == site["ranks"] and close(r["time_s"], site["time_s"], 1e-5)
+              and close(r["rank_min_s"], site["rank_min_s"], 1e-5) and int(r["rank_min"]) == site["rank_min"]
+              and close(r["rank_max_s"], site["rank_max_s"], 1e-5) and int(r["rank_max"]) == site["rank_max"]
+              and int(r["bytes_sent"]) == site["bytes_sent"] and int(r["bytes_recv"]) == site["bytes_recv"],
+              "the page's call site %s %s:%s is %s, the report's %s" % (site["call"], site["file"], site["line"],
+                                                                       r, site))
+    for call in {x["call"] for x in top}:
+        for col in ("calls", "time_s", "bytes_sent", "bytes_recv"):
+            by_site = sum(x[col] for x in top if x["call"] == call)
+            by_rank = sum(x["calls"].get(call, {}).get(col, 0) for x in rep["ranks"])
+            check(close(by_site, by_rank, 1e-5), "%s %s: the sites add up to %s, the ranks to %s"
+                  % (call, col, by_site, by_rank))
     # Pcontrol regions: every rank's, united.
     reg = {(int(x["rank"]), x["region"]): int(x["entries"]) for x in rows(os.path.join(out, "mpi_regions.csv"))}
     want_reg = {(k, name): n for name, (rk, n) in PCONTROL.items() for k in rk}
@@ -352,6 +401,31 @@ def check_run_tables(out, rep, ranks, page, banner):
         check(re.search(r"^  %-24s ranks %d, entries %d, wall min " % (re.escape(name), len(rk), n * len(rk)),
                         banner, re.M), "the banner has no line for region %s" % name)
         check(">%s<" % name in page, "the page's region table has no %s" % name)
+
+
+def check_colorbar_cases():
+    """The rank x rank bytes colour bar on synthetic matrices: values close together
+    (about 2.33e7 bytes each: matplotlib's default shows an offset "+2.33e7" that reads as
+    a negative number of bytes), a wide range (bytes to GiB), a small one (bytes)."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from papi_report import figures
+    cases = {"close": lambda i: 23300000 + 997 * i, "wide": lambda i: 1000 * 7 ** i,
+             "small": lambda i: 10 + 70 * i}
+    for name, value in cases.items():
+        cells = [(s, d) for s in range(4) for d in range(4) if s != d]
+        m = pd.DataFrame([{"src": s, "dst": d, "messages": 1, "bytes": value(i), "time_s": 0.001 * (i + 1),
+                           "src_partners_dropped": 0} for i, (s, d) in enumerate(cells)])
+        r = pd.DataFrame({"rank": range(4), "partners_dropped": [0] * 4})
+        fig = figures.comm_matrix({"mpi_matrix": m, "mpi_ranks": r})
+        fig.canvas.draw()
+        bars = [a for a in fig.axes if a.get_label() == "<colorbar>" and a.get_ylabel() == "bytes sent"]
+        check(len(bars) == 1, "synthetic %s matrix: %d bytes colour bars" % (name, len(bars)))
+        for a in bars:
+            why = bytes_colorbar_problem(a, round_ticks=name != "close")
+            check(not why, "synthetic %s matrix (%d..%d bytes): the colour bar %s"
+                  % (name, m["bytes"].min(), m["bytes"].max(), why))
+        plt.close(fig)
 
 
 def check_figures(out, tool):
@@ -368,27 +442,11 @@ def check_figures(out, tool):
         fig = draw(t)
         if isinstance(fig, str):
             continue
-        fig.canvas.draw()
-        for a in fig.axes:
-            leg = a.get_legend()
-            if leg is not None:
-                lb, ab = leg.get_window_extent(), a.get_window_extent()
-                inside = lb.x0 < ab.x1 - 1 and lb.x1 > ab.x0 + 1 and lb.y0 < ab.y1 - 1 and lb.y1 > ab.y0 + 1
-                check(not inside, "%s: a legend covers the plot (%s in %s)" % (fid, lb, ab))
-            if a.get_label() == "<colorbar>":
-                off = a.yaxis.get_offset_text().get_text()
-                check(off == "", "%s: the colour bar has an offset or multiplier %r" % (fid, off))
-            else:
-                for axis, label, lim in ((a.xaxis, a.get_xlabel(), a.get_xlim()),
-                                         (a.yaxis, a.get_ylabel(), a.get_ylim())):
-                    if not re.match(r"(destination |source )?rank\b", label):
-                        continue
-                    lo, hi = min(lim), max(lim)
-                    ticks = [x for x in axis.get_ticklocs() if lo <= x <= hi]
-                    check(all(float(x).is_integer() for x in ticks),
-                          "%s: rank axis ticks %s are not whole numbers" % (fid, ticks))
+        for why in figure_problems(fid, fig):
+            check(False, why)
         import matplotlib.pyplot as plt
         plt.close(fig)
+    check_colorbar_cases()
 
 
 def main():

@@ -13,6 +13,8 @@ module (as a user's script calls it) and its command line (run in this process).
     parent's extent, the picture keeps its size (the unbounded one was 230664 x 249
     pixels and lost the whole report), the Hatchet literal keeps region_count as it is
     and passes the literal reader's schema;
+  * every figure of 100 and 5,000 ranks: legends beside the plots, rank axes on whole
+    ranks (the blocked matrix at its blocks' first ranks), colour bars without offset;
   * a figure that raises: the page says which and why, the rest is written, exit 3;
   * the module's tables equal the inputs (fractional values kept, not truncated).
 Exit 0 pass, 1 fail."""
@@ -186,6 +188,24 @@ def check_large_mpi(pr, cli, out):
     plt.close("all")
 
 
+def check_figure_properties(pr):
+    """Every figure of 100 and 5,000 ranks (heat strips, the matrix in blocks) as a reader
+    needs it: legends beside the plots, rank axes on whole ranks (a blocked matrix ticked
+    at its blocks' first ranks), colour bars without offset, bytes in one binary unit."""
+    import matplotlib.pyplot as plt
+    from figure_checks import figure_problems
+    from papi_report import figures
+    for n in (100, 5000):
+        t = pr.tables(mpi=mpi_report(n))
+        for fid, _title, _sect, draw in figures.FIGURES:
+            fig = draw(t)
+            if isinstance(fig, str):
+                continue
+            for why in figure_problems(fid, fig):
+                check(False, "%d ranks: %s" % (n, why))
+            plt.close(fig)
+
+
 def check_matrix_100k():
     import numpy as np
     import pandas as pd
@@ -310,6 +330,7 @@ def check_failing_figure(pr, cli, out):
 
 def main():
     tool = os.path.abspath(sys.argv[1])
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.path.insert(0, os.path.dirname(tool))
     import papi_report as pr
     spec = importlib.util.spec_from_file_location("papi_report_cli", tool)
@@ -318,6 +339,7 @@ def main():
     out = tempfile.mkdtemp(prefix="report_large_")
     t0 = time.time()
     check_large_mpi(pr, cli, out)
+    check_figure_properties(pr)
     check_matrix_100k()
     check_regions(pr, cli, out)
     check_failing_figure(pr, cli, out)

@@ -10,6 +10,7 @@ The tables and their columns are described in papi_report.tables; `papi_report -
 is the command line. Installed under <prefix>/share/papi/python (add it to PYTHONPATH)."""
 from .tables import (MalformedInput, ReportError, load_mpi, load_regions, mpi_call_sizes,  # noqa: F401
                      mpi_call_summary, mpi_callsites, mpi_calls, mpi_counters, mpi_matrix,
-                     mpi_ranks, mpi_region_summary, mpi_regions, mpi_run, mpi_sizes,
+                     mpi_ranks, mpi_region_call_summary, mpi_region_calls, mpi_region_summary,
+                     mpi_regions, mpi_run, mpi_sizes,
                      region_instances, region_reads, region_totals, region_tree,
                      region_tree_literal, tables)

@@ -75,24 +75,39 @@ def integer_axis(axis):
 
 def colorbar(fig, im, ax, label=None, unit=None):
     """A colour bar whose numbers read as they are: no offset ("+2.33e7" read as a
-    negative number of bytes) and no shared multiplier, bytes in binary units."""
+    negative number of bytes) and no shared multiplier; bytes in one binary unit (that of
+    the largest value), ticked at round numbers of it (0.5 KiB, 1 KiB, ...)."""
     cb = fig.colorbar(im, ax=ax, label=label, pad=0.01)
     lo, hi = im.get_clim()
-    if unit == "bytes" and hi - lo < 0.01 * abs(hi):  # close values: whole bytes tell them apart
-        cb.formatter = FuncFormatter(lambda v, _pos: "{:,.0f} B".format(v))
-    elif unit == "bytes":
-        cb.formatter = FuncFormatter(lambda v, _pos: binary_units(v))
+    if unit == "bytes" and math.isfinite(lo) and math.isfinite(hi):
+        name, f = binary_unit(max(abs(lo), abs(hi)))
+        steps = [1, 2, 5, 10] if f == 1 else [1, 2, 2.5, 5, 10]
+        ticks = [t * f for t in MaxNLocator(nbins=6, steps=steps, integer=f == 1).tick_values(lo / f, hi / f)
+                 if lo / f - 1e-9 <= t <= hi / f + 1e-9]
+        if len(ticks) >= 2:
+            cb.set_ticks(ticks)
+        cb.formatter = FuncFormatter(lambda v, _pos: "%s %s" % (
+            np.format_float_positional(round(v / f, 6), trim="-"), name))
     else:  # each tick its own number: no offset, no shared "1e-5" multiplier
         cb.formatter = FuncFormatter(lambda v, _pos: "%.4g" % v)
     cb.update_ticks()
     return cb
 
 
-def binary_units(v):
-    for name, f in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+BINARY_UNITS = (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
+
+
+def binary_unit(v):
+    """(name, bytes) of the largest binary unit not above v (B below 1 KiB)."""
+    for name, f in BINARY_UNITS:
         if abs(v) >= f:
-            return "%.4g %s" % (v / f, name)
-    return "%.4g B" % v
+            return name, f
+    return "B", 1
+
+
+def binary_units(v):
+    name, f = binary_unit(v)
+    return "%.4g %s" % (v / f, name)
 
 
 def note(fig, text):
@@ -292,7 +307,7 @@ def comm_matrix(t):
     for a, col, label in ((ax[0][0], "bytes", "bytes sent"), (ax[0][1], "time_s", "seconds")):
         grid, block = matrix_grid(m, n, col)
         im = a.imshow(grid, cmap="viridis", origin="upper", interpolation="nearest")
-        unit = "rank" if block == 1 else "rank block"
+        unit = "rank" if block == 1 else "rank (blocks of %d)" % block
         a.set_xlabel("destination %s" % unit)
         a.set_ylabel("source %s" % unit)
         title = "rank x rank: %s" % label
@@ -308,6 +323,9 @@ def comm_matrix(t):
         else:
             integer_axis(a.xaxis)
             integer_axis(a.yaxis)
+        if block > 1:  # a cell is a block: its ticks name the block's first rank
+            for axis in (a.xaxis, a.yaxis):
+                axis.set_major_formatter(FuncFormatter(lambda v, _pos, b=block: "%d" % round(v * b)))
         colorbar(fig, im, a, label=label, unit="bytes" if col == "bytes" else None)
     if dropped:
         fig.suptitle(dropped + ": the matrix misses their messages", color="tab:red", fontsize="medium")

@@ -11,6 +11,7 @@ import io
 import os
 
 from . import figures  # first: it says which package installs matplotlib when missing
+from . import views  # noqa: I100
 import matplotlib.pyplot as plt  # noqa: E402,I100
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1400px}
@@ -43,54 +44,19 @@ def png_data_uri(fig):
 def _table_html(df, rows=30):
     if df is None or df.empty:
         return ""
-    return df.head(rows).to_html(index=False, float_format=lambda x: "%.6g" % x, border=0)
-
-
-# The tables shown on the page (every table is in its CSV file): (name, heading, rows).
-TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
-          ("mpi_callsites", "Call sites (all ranks; min..max over the ranks calling from each)", 50),
-          ("mpi_call_sizes", "Calls x message size (calls, and seconds over all ranks)", 40),
-          ("mpi_region_summary", "MPI_Pcontrol regions (over the ranks that entered each)", 40),
-          ("mpi_ranks", "Ranks", 64),
-          ("region_tree", "Region tree", 40)]
-SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
-                "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
-
-
-def _table_view(name, tables):
-    """What the page shows of a table: the call sites' useful columns, the message sizes
-    as a call x size grid of "calls (seconds)"."""
-    df = tables.get(name)
-    if df is None or df.empty:
-        return df
-    if name == "mpi_callsites":
-        return df[[c for c in SITE_COLUMNS if c in df.columns]]
-    if name == "mpi_call_sizes":
-        cell = df.assign(cell=["%d (%.3g s)" % (c, t) for c, t in zip(df["calls"], df["time_s"])])
-        sizes = list(dict.fromkeys(cell.sort_values("bucket")["size"]))
-        grid = cell.pivot_table(index="call", columns="size", values="cell", aggfunc="first")
-        grid = grid.reindex(index=list(dict.fromkeys(df["call"])), columns=sizes).fillna("")
-        grid.columns.name = None
-        return grid.reset_index().rename(columns={"call": "call \\ size"})
-    return df
+    return df.head(rows).to_html(index=False, float_format=lambda x: "%.6g" % x, border=0,
+                                 na_rep="")
 
 
 def _run_header(tables):
     """The run's header (command, start, hosts, ranks, wall time) from the MPI report."""
-    run = tables.get("mpi_run")
-    if run is None or run.empty:
+    items = views.run_header(tables)
+    if not items:
         return []
-    r = run.iloc[0]
-    items = [("Command", r["command"] or "(not recorded)"),
-             ("Started (UTC)", r["start_utc"] or "(not recorded)"),
-             ("Ranks", "%d (%d finished)" % (r["nranks"], r["finished_ranks"])),
-             ("Hosts", "%d: %s" % (r["hosts"], r["host_names"]) if r["hosts"] else "(not recorded)"),
-             ("Wall time", "%.6g s (the longest rank)" % r["wall_s"]),
-             ("papi-compat", r["papi_compat_version"] or "(not recorded)")]
     out = ['<table class="run" id="run-header">']
-    for k, v in items:
+    for label, field, v in items:
         out.append('<tr><th scope="row">%s</th><td data-field="%s"><code>%s</code></td></tr>'
-                   % (html.escape(k), html.escape(k.split(" ")[0].lower()), html.escape(str(v))))
+                   % (html.escape(label), html.escape(field), html.escape(str(v))))
     out.append("</table>")
     return out
 
@@ -142,8 +108,8 @@ def render(tables, title="PAPI report", sources=(), failures=None):
                 out.append('<p class="note" data-note="%s">%s</p>' %
                            (html.escape(n, quote=True), html.escape(n)))
         out.append("</figure>")
-    for name, heading, rows in TABLES:
-        df = _table_view(name, tables)
+    for name, heading, rows in views.TABLES:
+        df = views.table_view(name, tables)
         if df is not None and not df.empty:
             out.append('<h2 id="table-%s">%s</h2>' % (name, html.escape(heading)))
             if len(df) > rows:

@@ -23,10 +23,18 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         holds sizes 2^(k-1) .. 2^k - 1)
   mpi_call_sizes(rep)   call, bucket, size, min_bytes, max_bytes, calls, time_s, ranks:
                         call x message size summed over the ranks
-  mpi_regions(rep)      rank, region, entries, wall_s and one column per counter: the
-                        MPI_Pcontrol(2/-2, "name") regions
-  mpi_region_summary(rep)  region, ranks, entries, wall_s, min_s, min_rank, mean_s,
-                        max_s, max_rank (over the ranks that entered it), counter sums
+  mpi_regions(rep)      rank, region, entries, wall_s, mpi_s, mpi_pct, mpi_calls,
+                        calls_unlisted and one column per counter: the
+                        MPI_Pcontrol(2/-2, "name") regions (mpi_s, mpi_calls: the rank's
+                        time in MPI and MPI calls while the region was open)
+  mpi_region_calls(rep) rank, region, call, calls, time_s: the MPI calls inside them
+  mpi_region_summary(rep)  region, ranks, entries; wall_s, mpi_s and mpi_calls summed
+                        and per rank min/mean/max with the ranks (min_s, min_rank, mean_s,
+                        max_s, max_rank; mpi_min_s ... mpi_max_rank; calls_min ...
+                        calls_max_rank), mpi_pct, counter sums (over the ranks that
+                        entered it)
+  mpi_region_call_summary(rep)  region, call, ranks, calls, time_s, calls_min,
+                        calls_mean, calls_max (per rank, over the ranks in the region)
   mpi_matrix(rep)       src, dst, messages, bytes, time_s (what src sent to dst, and the
                         time src spent in point-to-point calls with dst),
                         src_partners_dropped (nonzero: src dropped that many partner
@@ -170,6 +178,22 @@ def _check_mpi(path, rep):
                     c.bad(bw + ".bucket", "is not a power-of-two bucket (0..64)")
                 c.need(b, "calls", "integer >= 0", bw)
                 c.need(b, "time_s", "number >= 0", bw)
+        for name, g in (c.need(r, "regions", "object", w, optional=True) or {}).items():
+            gw = "%s.regions['%s']" % (w, name)
+            if not isinstance(g, dict):
+                c.bad(gw, "is not an object")
+            for k in ("entries", "mpi_calls", "calls_unlisted"):
+                c.need(g, k, "integer >= 0", gw, optional=True)
+            for k in ("wall_s", "mpi_s"):
+                c.need(g, k, "number >= 0", gw, optional=True)
+            for k in (c.need(g, "counters", "object", gw, optional=True) or {}):
+                c.need(g["counters"], k, "number", gw + ".counters")
+            for call, v in (c.need(g, "calls", "object", gw, optional=True) or {}).items():
+                vw = "%s.calls['%s']" % (gw, call)
+                if not isinstance(v, dict):
+                    c.bad(vw, "is not an object")
+                c.need(v, "calls", "integer >= 0", vw)
+                c.need(v, "time_s", "number >= 0", vw, optional=True)
         for j, p in enumerate(c.need(r, "partners", "list", w, optional=True) or []):
             pw = "%s.partners[%d]" % (w, j)
             if not isinstance(p, dict):
@@ -399,40 +423,149 @@ def size_label(k):
     return "0 B" if k == 0 else "[%s, %s)" % (binary_units(lo), binary_units(hi + 1))
 
 
+REGION_COLUMNS = ["rank", "region", "entries", "wall_s", "mpi_s", "mpi_pct", "mpi_calls",
+                  "calls_unlisted"]
+
+
+def _opt(v, kind=float):
+    """A value older wrapper libraries did not write: None (an empty cell) when absent."""
+    return None if v is None else kind(v)
+
+
 def mpi_regions(rep):
     """MPI_Pcontrol(2, "name") / (-2, "name") regions, a row per rank and region: entries,
-    wall time and the counters inside."""
+    wall time, the rank's time in MPI and its MPI calls while the region was open
+    (MPI_Pcontrol not counted; empty in reports of older wrapper libraries), the calls
+    not listed per call (calls_unlisted: past the 16 distinct calls a region lists), and
+    the counters inside."""
     rows, counters = [], list(rep.get("events", []))
     for r in rep["ranks"]:
         for name, g in (r.get("regions") or {}).items():
+            wall, mpi = float(g.get("wall_s", 0.0)), _opt(g.get("mpi_s"))
             row = {"rank": int(r["rank"]), "region": str(name), "entries": int(g.get("entries", 0)),
-                   "wall_s": float(g.get("wall_s", 0.0))}
+                   "wall_s": wall, "mpi_s": mpi,
+                   "mpi_pct": None if mpi is None else (100.0 * mpi / wall if wall > 0 else 0.0),
+                   "mpi_calls": _opt(g.get("mpi_calls"), int),
+                   "calls_unlisted": _opt(g.get("calls_unlisted"), int)}
             for k, v in (g.get("counters") or {}).items():
                 row[k] = v
                 if k not in counters:
                     counters.append(k)
             rows.append(row)
-    return pd.DataFrame(rows, columns=["rank", "region", "entries", "wall_s"] + counters)
+    df = pd.DataFrame(rows, columns=REGION_COLUMNS + counters)
+    for k in ("mpi_s", "mpi_pct"):
+        df[k] = df[k].astype(float)
+    for k in ("mpi_calls", "calls_unlisted"):
+        df[k] = df[k].astype("Int64")  # whole numbers, empty where not recorded
+    return df
+
+
+def mpi_region_calls(rep):
+    """The MPI calls made inside each MPI_Pcontrol region: rank, region, call, calls,
+    time_s (a row per rank, region and call; the calls of a region past its 16 listed
+    ones are only in mpi_regions' calls_unlisted)."""
+    rows = []
+    for r in rep["ranks"]:
+        for name, g in (r.get("regions") or {}).items():
+            for call, v in (g.get("calls") or {}).items():
+                rows.append({"rank": int(r["rank"]), "region": str(name), "call": str(call),
+                             "calls": int(v["calls"]), "time_s": float(v.get("time_s", 0.0))})
+    return pd.DataFrame(rows, columns=["rank", "region", "call", "calls", "time_s"])
+
+
+def _spread(values, prefix, suffix=""):
+    """{prefix}min{suffix}, {prefix}min_rank, mean, max, max_rank of a per-rank Series
+    (index: ranks); empty when every value is missing."""
+    v = values.dropna()
+    if v.empty:
+        return {prefix + "min" + suffix: None, prefix + "min_rank": None,
+                prefix + "mean" + suffix: None, prefix + "max" + suffix: None,
+                prefix + "max_rank": None}
+    v = v.astype(float)
+    return {prefix + "min" + suffix: float(v.min()), prefix + "min_rank": int(v.idxmin()),
+            prefix + "mean" + suffix: float(v.mean()), prefix + "max" + suffix: float(v.max()),
+            prefix + "max_rank": int(v.idxmax())}
+
+
+REGION_SUMMARY_COLUMNS = ["region", "ranks", "entries", "wall_s", "min_s", "min_rank", "mean_s",
+                          "max_s", "max_rank", "mpi_s", "mpi_min_s", "mpi_min_rank", "mpi_mean_s",
+                          "mpi_max_s", "mpi_max_rank", "mpi_pct", "mpi_calls", "calls_min",
+                          "calls_min_rank", "calls_mean", "calls_max", "calls_max_rank"]
 
 
 def mpi_region_summary(rep):
-    """Per Pcontrol region over the ranks that entered it: ranks, entries, and the wall
-    time's sum, min/mean/max with the ranks holding min and max (and counter sums)."""
+    """Per Pcontrol region over the ranks that entered it: ranks, entries; the wall time,
+    the time in MPI and the MPI calls, each summed and per rank min/mean/max with the
+    ranks holding min and max; mpi_pct (MPI time of the wall time, summed over ranks); and
+    the counter sums. Sorted by wall time. The MPI columns are empty for reports of older
+    wrapper libraries (no mpi_s or mpi_calls in their regions)."""
     r = mpi_regions(rep)
-    cols = ["region", "ranks", "entries", "wall_s", "min_s", "min_rank", "mean_s", "max_s", "max_rank"]
-    extra = [c for c in r.columns if c not in ("rank", "region", "entries", "wall_s")]
+    extra = [c for c in r.columns if c not in REGION_COLUMNS]
+    cols = REGION_SUMMARY_COLUMNS + extra
     if r.empty:
-        return pd.DataFrame(columns=cols + extra)
+        return pd.DataFrame(columns=cols)
     out = []
     for name, g in r.groupby("region", sort=False):
-        w = g.set_index("rank")["wall_s"]
+        g = g.set_index("rank")
+        w = g["wall_s"]
         row = {"region": name, "ranks": len(g), "entries": int(g["entries"].sum()),
-               "wall_s": float(w.sum()), "min_s": float(w.min()), "min_rank": int(w.idxmin()),
-               "mean_s": float(w.mean()), "max_s": float(w.max()), "max_rank": int(w.idxmax())}
+               "wall_s": float(w.sum())}
+        row.update(_spread(w, "", "_s"))
+        mpi = g["mpi_s"]
+        row["mpi_s"] = float(mpi.sum()) if mpi.notna().any() else None
+        row.update(_spread(mpi, "mpi_", "_s"))
+        row["mpi_pct"] = (100.0 * row["mpi_s"] / row["wall_s"] if row["wall_s"] > 0 else 0.0) \
+            if row["mpi_s"] is not None else None
+        calls = g["mpi_calls"].astype(float)
+        row["mpi_calls"] = int(calls.sum()) if calls.notna().any() else None
+        row.update(_spread(calls, "calls_"))
         for c in extra:
             row[c] = g[c].sum()
         out.append(row)
-    return pd.DataFrame(out, columns=cols + extra).sort_values("wall_s", ascending=False).reset_index(drop=True)
+    df = pd.DataFrame(out, columns=cols)
+    for k in ("min_rank", "max_rank", "mpi_min_rank", "mpi_max_rank", "mpi_calls", "calls_min_rank",
+              "calls_max_rank"):
+        df[k] = df[k].astype("Int64")
+    for k in ("mpi_s", "mpi_min_s", "mpi_mean_s", "mpi_max_s", "mpi_pct", "calls_min", "calls_mean",
+              "calls_max"):
+        df[k] = df[k].astype(float)
+    return df.sort_values("wall_s", ascending=False, kind="stable").reset_index(drop=True)
+
+
+#: The call of mpi_region_call_summary's row for the calls a region did not list.
+UNLISTED = "(calls not listed)"
+
+
+def mpi_region_call_summary(rep):
+    """Per Pcontrol region and MPI call inside it, over the ranks that entered the region:
+    ranks (that made the call there), calls and time_s summed, calls per rank min/mean/max
+    (a rank that entered the region without making the call counts 0). Regions in
+    mpi_region_summary's order, calls by time; last, a row "(calls not listed)" for the
+    calls past the 16 distinct calls a region lists (their time is not recorded apart)."""
+    rc, regs = mpi_region_calls(rep), mpi_regions(rep)
+    cols = ["region", "call", "ranks", "calls", "time_s", "calls_min", "calls_mean", "calls_max"]
+    if rc.empty:
+        return pd.DataFrame(columns=cols)
+    entered = regs.groupby("region")["rank"].apply(list)
+    order = list(mpi_region_summary(rep)["region"])
+    out = []
+    for (region, call), g in rc.groupby(["region", "call"], sort=False):
+        per = g.groupby("rank")["calls"].sum().reindex(entered[region]).fillna(0)
+        out.append({"region": region, "call": call, "ranks": int((per > 0).sum()),
+                    "calls": int(g["calls"].sum()), "time_s": float(g["time_s"].sum()),
+                    "calls_min": float(per.min()), "calls_mean": float(per.mean()),
+                    "calls_max": float(per.max())})
+    # The calls a region did not list per call (past its 16): one row, time not recorded.
+    unlisted = regs.dropna(subset=["calls_unlisted"])
+    for region, g in unlisted[unlisted["calls_unlisted"] > 0].groupby("region", sort=False):
+        per = g.set_index("rank")["calls_unlisted"].astype(float).reindex(entered[region]).fillna(0)
+        out.append({"region": region, "call": UNLISTED, "ranks": int((per > 0).sum()),
+                    "calls": int(per.sum()), "time_s": None, "calls_min": float(per.min()),
+                    "calls_mean": float(per.mean()), "calls_max": float(per.max())})
+    df = pd.DataFrame(out, columns=cols)
+    df["time_s"] = df["time_s"].astype(float)
+    df["_o"] = df["region"].map({n: i for i, n in enumerate(order)})
+    return df.sort_values(["_o", "time_s"], ascending=[True, False]).drop(columns="_o").reset_index(drop=True)
 
 
 def mpi_recorded(rep):
@@ -632,7 +765,9 @@ MPI_TABLES = {"mpi_run": mpi_run, "mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls
               "mpi_call_summary": mpi_call_summary, "mpi_counters": mpi_counters,
               "mpi_callsites": mpi_callsites, "mpi_sizes": mpi_sizes,
               "mpi_call_sizes": mpi_call_sizes, "mpi_matrix": mpi_matrix,
-              "mpi_regions": mpi_regions, "mpi_region_summary": mpi_region_summary}
+              "mpi_regions": mpi_regions, "mpi_region_summary": mpi_region_summary,
+              "mpi_region_calls": mpi_region_calls,
+              "mpi_region_call_summary": mpi_region_call_summary}
 REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
                  "region_totals": region_totals, "region_tree": region_tree}
 

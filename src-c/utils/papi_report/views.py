@@ -1,0 +1,91 @@
+"""papi_report.views: what the page (html.py) and the text report (text.py) show of the
+tables: the run's header and each table as it is read (the CSV files hold them whole).
+Needs pandas only."""
+import math
+
+import pandas as pd
+
+from .tables import REGION_SUMMARY_COLUMNS
+
+# The tables shown (every table is in its CSV file): (name, heading, rows).
+TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
+          ("mpi_callsites", "Call sites (all ranks; min..max over the ranks calling from each)", 50),
+          ("mpi_call_sizes", "Calls x message size (calls, and seconds over all ranks)", 40),
+          ("mpi_region_summary", "MPI_Pcontrol regions (per rank: min (rank), mean, max (rank) "
+           "over the ranks that entered each)", 40),
+          ("mpi_region_call_summary", "MPI calls inside each MPI_Pcontrol region (per rank: "
+           "min, mean, max over the ranks that entered it)", 80),
+          ("mpi_ranks", "Ranks", 64),
+          ("region_tree", "Region tree", 40)]
+SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
+                "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
+
+
+def run_header(tables):
+    """[(label, field, value)] of the run's header (command, start, ranks, hosts, wall
+    time, release), from the MPI report; [] without one. A value an older wrapper library
+    did not record reads "(not recorded)"."""
+    run = tables.get("mpi_run")
+    if run is None or run.empty:
+        return []
+    r = run.iloc[0]
+    return [("Command", "command", r["command"] or "(not recorded)"),
+            ("Started (UTC)", "started", r["start_utc"] or "(not recorded)"),
+            ("Ranks", "ranks", "%d (%d finished)" % (r["nranks"], r["finished_ranks"])),
+            ("Hosts", "hosts", "%d: %s" % (r["hosts"], r["host_names"]) if r["hosts"]
+             else "(not recorded)"),
+            ("Wall time", "wall", "%.6g s (the longest rank)" % r["wall_s"]),
+            ("papi-compat", "papi-compat", r["papi_compat_version"] or "(not recorded)")]
+
+
+def _num(v, fmt="%.6g"):
+    """A number as the page prints it; empty when missing (not recorded)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
+        return ""
+    return fmt % v
+
+
+def _with_rank(v, rank, fmt="%.6g"):
+    s = _num(v, fmt)
+    return s if not s or rank is None or rank is pd.NA else "%s (%d)" % (s, rank)
+
+
+def _region_summary_view(df):
+    """One row per region: sums, then each per-rank spread as min (rank), mean, max (rank)."""
+    counters = [c for c in df.columns if c not in REGION_SUMMARY_COLUMNS]
+    rows = []
+    for r in df.to_dict("records"):
+        row = {"region": r["region"], "ranks": r["ranks"], "entries": r["entries"],
+               "wall s": _num(r["wall_s"]), "wall min (rank)": _with_rank(r["min_s"], r["min_rank"]),
+               "wall mean": _num(r["mean_s"]), "wall max (rank)": _with_rank(r["max_s"], r["max_rank"]),
+               "MPI s": _num(r["mpi_s"]),
+               "MPI min (rank)": _with_rank(r["mpi_min_s"], r["mpi_min_rank"]),
+               "MPI mean": _num(r["mpi_mean_s"]),
+               "MPI max (rank)": _with_rank(r["mpi_max_s"], r["mpi_max_rank"]),
+               "MPI %": _num(r["mpi_pct"], "%.1f"), "MPI calls": _num(r["mpi_calls"], "%d"),
+               "calls min (rank)": _with_rank(r["calls_min"], r["calls_min_rank"], "%d"),
+               "calls mean": _num(r["calls_mean"], "%.4g"),
+               "calls max (rank)": _with_rank(r["calls_max"], r["calls_max_rank"], "%d")}
+        row.update({c: r[c] for c in counters})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table_view(name, tables):
+    """What the page and the text show of a table: the call sites' useful columns, the
+    message sizes as a call x size grid of "calls (seconds)", the regions' spreads."""
+    df = tables.get(name)
+    if df is None or df.empty:
+        return df
+    if name == "mpi_callsites":
+        return df[[c for c in SITE_COLUMNS if c in df.columns]]
+    if name == "mpi_call_sizes":
+        cell = df.assign(cell=["%d (%.3g s)" % (c, t) for c, t in zip(df["calls"], df["time_s"])])
+        sizes = list(dict.fromkeys(cell.sort_values("bucket")["size"]))
+        grid = cell.pivot_table(index="call", columns="size", values="cell", aggfunc="first")
+        grid = grid.reindex(index=list(dict.fromkeys(df["call"])), columns=sizes).fillna("")
+        grid.columns.name = None
+        return grid.reset_index().rename(columns={"call": "call \\ size"})
+    if name == "mpi_region_summary":
+        return _region_summary_view(df)
+    return df
