@@ -88,7 +88,7 @@ static void read_formats(const char *dir, struct sysfs_pmu *pmu)
         snprintf(path, sizeof path, "%s/format/%s", dir, de->d_name);
         if (fsroot_read_line(path, text, sizeof text) != 0 || parse_format(text, f) != 0)
             continue;
-        snprintf(f->name, sizeof f->name, "%s", de->d_name); /* length checked above */
+        memcpy(f->name, de->d_name, strlen(de->d_name) + 1); /* length checked above */
         pmu->nformats++;
     }
     closedir(d);
@@ -124,7 +124,7 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
         snprintf(path, sizeof path, "%s/events/%s", dir, de->d_name);
         if (fsroot_read_line(path, e->spec, sizeof e->spec) != 0 || !e->spec[0])
             continue;
-        snprintf(e->name, sizeof e->name, "%s", de->d_name); /* length checked above */
+        memcpy(e->name, de->d_name, strlen(de->d_name) + 1); /* length checked above */
         pmu->nevents++;
     }
     closedir(d);
