@@ -36,6 +36,14 @@ struct hwinfo_numa {
 PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
                                        struct hwinfo_numa *numa);
 
+/* hwinfo_sysfs_topology.c: whether this machine's sysfs gives the topology (no replay
+ * asked of hwloc, PAPI_TOPOLOGY not "hwloc"); the counts, caches and NUMA nodes from it
+ * (0, or -1 when its files are missing or inconsistent: hwloc is asked then); CPU 0's
+ * caches alone (the fallback's). */
+PAPI_INTERNAL int hwinfo_sysfs_topology_wanted(void);
+PAPI_INTERNAL int hwinfo_sysfs_topology_load(PAPI_hw_info_t *hw, struct hwinfo_numa *numa);
+PAPI_INTERNAL void hwinfo_sysfs_caches(PAPI_mh_info_t *mh);
+
 /* The NUMA description of the loaded topology (loads it like PAPI_get_hardware_info);
  * NULL before PAPI_library_init. */
 PAPI_INTERNAL const struct hwinfo_numa *hwinfo_numa_info(void);

@@ -1,6 +1,8 @@
-/* hwinfo_topology.c: sockets, cores, threads, NUMA nodes and the cache table from hwloc.
- * hwloc honours HWLOC_XMLFILE / HWLOC_SYNTHETIC by itself, so tests replay recorded
- * machines; nothing here sets a topology source. */
+/* hwinfo_topology.c: sockets, cores, threads, NUMA nodes and the cache table: this
+ * machine's from its sysfs files (hwinfo_sysfs_topology.c), a replayed or recorded one
+ * (and this one when PAPI_TOPOLOGY=hwloc) from hwloc. hwloc honours HWLOC_XMLFILE /
+ * HWLOC_SYNTHETIC by itself, so tests replay recorded machines; nothing here sets a
+ * topology source. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,60 +12,6 @@
 #include "fsroot.h"
 #include "hwinfo_internal.h"
 #include "scoped_env.h"
-
-/* Without hwloc (or when it fails): CPU count from sysconf, one socket, and the caches
- * of CPU 0 from sysfs, so the description stays useful. */
-static int sysfs_read_int(const char *dir, const char *file, long long *out)
-{
-    char path[160], buf[64];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    if (fsroot_read_line(path, buf, sizeof buf) != 0)
-        return -1;
-    char *end;
-    long long v = strtoll(buf, &end, 10);
-    if (*end == 'K')
-        v *= 1024;
-    else if (*end == 'M')
-        v *= 1024 * 1024;
-    *out = v;
-    return 0;
-}
-
-static void sysfs_caches(PAPI_mh_info_t *mh)
-{
-    for (int idx = 0; idx < 16; idx++) {
-        char dir[96], type[32] = "";
-        long long level, size, line, ways = 0;
-        snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu0/cache/index%d", idx);
-        if (sysfs_read_int(dir, "level", &level) != 0)
-            break;
-        char path[128];
-        snprintf(path, sizeof path, "%s/type", dir);
-        if (fsroot_read_line(path, type, sizeof type) != 0)
-            type[0] = '\0';
-        if (sysfs_read_int(dir, "size", &size) != 0 ||
-            sysfs_read_int(dir, "coherency_line_size", &line) != 0 || level < 1 ||
-            level > PAPI_MAX_MEM_HIERARCHY_LEVELS)
-            continue;
-        sysfs_read_int(dir, "ways_of_associativity", &ways);
-        int t = !strncmp(type, "Data", 4)           ? PAPI_MH_TYPE_DATA
-                : !strncmp(type, "Instruction", 11) ? PAPI_MH_TYPE_INST
-                                                    : PAPI_MH_TYPE_UNIFIED;
-        PAPI_mh_level_t *L = &mh->level[level - 1];
-        int j = 0;
-        while (j < PAPI_MH_MAX_LEVELS && L->cache[j].type != PAPI_MH_TYPE_EMPTY)
-            j++;
-        if (j == PAPI_MH_MAX_LEVELS)
-            continue;
-        L->cache[j].type = t;
-        L->cache[j].size = (int)size;
-        L->cache[j].line_size = (int)line;
-        L->cache[j].num_lines = line ? (int)(size / line) : 0;
-        L->cache[j].associativity = (int)ways;
-        if (level > mh->levels)
-            mh->levels = (int)level;
-    }
-}
 
 /* One NUMA node holding all memory and every thread. */
 static void single_numa_node(struct hwinfo_numa *numa, int pus)
@@ -80,14 +28,27 @@ static void single_numa_node(struct hwinfo_numa *numa, int pus)
  * (PAPI_get_hardware_info_topology_source). */
 static char topo_source[600] = "none";
 
+/* Without hwloc (or when it fails) and without sysfs topology files: CPU count from
+ * sysconf, one socket, and the caches of CPU 0 from sysfs, so the description stays
+ * useful. */
 static int basic_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa, const char *why)
 {
     snprintf(topo_source, sizeof topo_source, "sysconf and sysfs (%s)", why);
     hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
     hw->ncpu = hw->cores = hw->totalcpus;
     hw->nnodes = hw->sockets = hw->threads = 1;
-    sysfs_caches(&hw->mem_hierarchy);
+    hwinfo_sysfs_caches(&hw->mem_hierarchy);
     single_numa_node(numa, hw->totalcpus);
+    return 1;
+}
+
+/* This machine's topology from its sysfs files (hwinfo_sysfs_topology.c), unless a
+ * replayed one is asked for or the files are missing; 1 when it was read. */
+static int sysfs_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
+{
+    if (!hwinfo_sysfs_topology_wanted() || hwinfo_sysfs_topology_load(hw, numa) != 0)
+        return 0;
+    papi_strcpy(topo_source, sizeof topo_source, "sysfs");
     return 1;
 }
 
@@ -218,6 +179,8 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu, struct
     hwloc_topology_t t;
     int this_system = 1;
     const char *why = "hwloc could not initialise a topology";
+    if (sysfs_topology(hw, numa))
+        return 1;
 #ifdef PAPI_HWLOC_DLOPEN
     if ((why = hwinfo_hwloc_dl_load()) != NULL)
         goto fallback;
@@ -289,6 +252,8 @@ fallback:
 int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu, struct hwinfo_numa *numa)
 {
     (void)cpu;
+    if (sysfs_topology(hw, numa))
+        return 1;
     return basic_topology(hw, numa, "built without hwloc");
 }
 
