@@ -155,15 +155,33 @@ int fsroot_access(const char *abs, int mode)
     return fsroot_path(abs, p, sizeof p) == 0 ? access(p, mode) : -1;
 }
 
+/* With read(2), not stdio: open, fstat, read, close, where fdopen and fgets add an
+ * fcntl and a second fstat to each of the few dozen files an init reads. */
 int fsroot_read_line_in(const char *root, const char *abs, char *buf, size_t len)
 {
-    FILE *f = fsroot_fopen_in(root, abs);
-    if (!f)
+    char p[4096];
+    if (len < 2 || fsroot_path_in(root, abs, p, sizeof p) != 0)
         return -1;
-    int ok = len > 1 && fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    if (!ok)
+    int fd = fsroot_open_file(p, O_RDONLY);
+    if (fd < 0)
         return -1;
+    size_t got = 0;
+    while (got < len - 1) {
+        ssize_t n = read(fd, buf + got, len - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (memchr(buf + got, '\n', (size_t)n)) {
+            got += (size_t)n;
+            break;
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    if (got == 0)
+        return -1;
+    buf[got] = '\0';
     buf[strcspn(buf, "\n")] = '\0';
     return 0;
 }

@@ -291,8 +291,8 @@ static void load_locked(void)
         ret = text ? preset_csv_parse(text, len, path, cpu, GENERIC_TABLE, &l, err, sizeof err)
                    : PAPI_ESYS;
     } else {
-        ret = preset_csv_parse(preset_builtin_csv, preset_builtin_csv_len, origin, cpu,
-                               GENERIC_TABLE, &l, err, sizeof err);
+        ret = preset_csv_parse_builtin(preset_builtin_csv, preset_builtin_csv_len, origin, cpu,
+                                       GENERIC_TABLE, &l, err, sizeof err);
     }
     free(text);
     if (ret == PAPI_OK) {

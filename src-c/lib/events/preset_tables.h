@@ -26,6 +26,8 @@ PAPI_INTERNAL int preset_unavailable_error(int code, const char *name);
 #define PAPI_NOTE_CUT_MARK \
     " [cut: PAPI_query_event() fails with it whole in PAPI_strerror_detail()]"
 PAPI_INTERNAL const char *preset_catalog_name(int idx);
+/* The catalog index of a preset name ("PAPI_TOT_INS"), -1 when none has it. */
+PAPI_INTERNAL int preset_catalog_index(const char *name);
 
 /* Read a preset file whole (NUL-terminated): a regular file only, opened without
  * blocking (a FIFO or device named by a variable would block the first preset lookup
@@ -61,6 +63,12 @@ PAPI_INTERNAL void preset_src_list_free(struct preset_src_list *l);
 PAPI_INTERNAL int preset_csv_parse(const char *text, size_t len, const char *origin,
                                    const char *cpu, const char *fallback,
                                    struct preset_src_list *out, char *err, size_t errlen);
+/* The same for the built-in table, whose PRESET lines for other CPUs are skipped
+ * unchecked: ctest's preset_table_check parses every line of it. */
+PAPI_INTERNAL int preset_csv_parse_builtin(const char *text, size_t len, const char *origin,
+                                           const char *cpu, const char *fallback,
+                                           struct preset_src_list *out, char *err,
+                                           size_t errlen);
 
 /* Split one CSV record into fields in place (quotes "..." may hold commas, "" is a
  * quote). Returns the number of fields, or -1 when there are more than maxf or a quote

@@ -17,6 +17,7 @@ static struct hwinfo_numa numa;
 /* The CPU's own name for the sysdetect API (PAPI 7 reads it from cpuid, not cpuinfo). */
 static char cpu_name[PAPI_MAX_STR_LEN];
 static int hw_valid;
+static bool cpu_name_from_cpuid; /* cpu_name still to be asked of cpuid (this machine) */
 static const char *mhz_source = "none";
 static pthread_mutex_t hw_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -194,8 +195,9 @@ static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_des
     }
     if (live)
         hwinfo_cpuid_tlbs(&h->mem_hierarchy);
-    if (!live || !hwinfo_cpuid_brand(cpu_name, sizeof cpu_name))
-        papi_strcpy(cpu_name, sizeof cpu_name, h->model_string);
+    /* The brand string is four more cpuid traps: asked when the sysdetect API wants it. */
+    cpu_name_from_cpuid = live;
+    papi_strcpy(cpu_name, sizeof cpu_name, h->model_string);
 }
 
 /* A replayed topology describes another machine: take only what it records. */
@@ -203,6 +205,7 @@ static void describe_recorded_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu
 {
     take_topology_cpu(h, topo);
     h->revision = (float)(topo->stepping > 0 ? topo->stepping : 0);
+    cpu_name_from_cpuid = false;
     papi_strcpy(cpu_name, sizeof cpu_name, h->model_string);
 }
 
@@ -245,7 +248,15 @@ const PAPI_hw_info_t *PAPI_get_hardware_info(void)
 
 const char *hwinfo_cpu_name(void)
 {
-    return PAPI_get_hardware_info() ? cpu_name : NULL;
+    if (!PAPI_get_hardware_info())
+        return NULL;
+    pthread_mutex_lock(&hw_lock);
+    char brand[PAPI_MAX_STR_LEN];
+    if (cpu_name_from_cpuid && hwinfo_cpuid_brand(brand, sizeof brand))
+        papi_strcpy(cpu_name, sizeof cpu_name, brand);
+    cpu_name_from_cpuid = false;
+    pthread_mutex_unlock(&hw_lock);
+    return cpu_name;
 }
 
 const struct hwinfo_numa *hwinfo_numa_info(void)

@@ -2,6 +2,7 @@
  * 0x80000002-4), the hypervisor's signature (cpuid leaf 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel
  * CPUs without 0x18, decoded in hwinfo_x86_leaf2.c). Other architectures report no TLBs
  * and leave the hypervisor to hwinfo.c. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,20 +23,32 @@ static unsigned max_leaf(unsigned base)
     return r[0];
 }
 
-int hwinfo_cpuid_hypervisor(char *name, size_t len)
+/* cpuid traps to the hypervisor (tens of microseconds under nested virtualisation), and
+ * the answer never changes: asked once per process, for pmu_access.c and hwinfo.c. */
+static int hv_present;
+static char hv_sig[13];
+static pthread_once_t hv_once = PTHREAD_ONCE_INIT;
+
+static void ask_hypervisor(void)
 {
     unsigned r[4];
     cpuid(1, 0, r);
     if (!(r[2] & (1u << 31))) /* the "hypervisor present" bit */
-        return 0;
+        return;
     cpuid(0x40000000, 0, r);
-    char sig[13];
-    memcpy(sig, &r[1], 4);
-    memcpy(sig + 4, &r[2], 4);
-    memcpy(sig + 8, &r[3], 4);
-    sig[12] = '\0';
-    papi_strcpy(name, len, sig); /* raw signature ("KVMKVMKVM"), as PAPI 7 prints it */
-    return 1;
+    memcpy(hv_sig, &r[1], 4);
+    memcpy(hv_sig + 4, &r[2], 4);
+    memcpy(hv_sig + 8, &r[3], 4);
+    hv_sig[12] = '\0';
+    hv_present = 1;
+}
+
+int hwinfo_cpuid_hypervisor(char *name, size_t len)
+{
+    pthread_once(&hv_once, ask_hypervisor);
+    if (hv_present)
+        papi_strcpy(name, len, hv_sig); /* raw signature ("KVMKVMKVM"), as PAPI 7 prints it */
+    return hv_present;
 }
 
 /* The processor's own name, as PAPI 7's sysdetect, hwloc's x86 backend and likwid read
@@ -105,9 +118,8 @@ static void amd_tlbs(PAPI_mh_info_t *mh)
 
 /* Intel's deterministic address translation leaf: one sub-leaf per TLB. Older CPUs
  * (no leaf 0x18) describe their TLBs only through leaf 2's descriptor bytes. */
-static void intel_tlbs(PAPI_mh_info_t *mh)
+static void intel_tlbs(PAPI_mh_info_t *mh, unsigned top)
 {
-    unsigned top = max_leaf(0);
     unsigned r[4];
     if (top < 0x18) {
         if (top >= 2) {
@@ -119,7 +131,8 @@ static void intel_tlbs(PAPI_mh_info_t *mh)
     cpuid(0x18, 0, r);
     unsigned nsub = r[0];
     for (unsigned s = 0; s <= nsub && s < 32; s++) {
-        cpuid(0x18, s, r);
+        if (s > 0) /* sub-leaf 0 is in r already */
+            cpuid(0x18, s, r);
         unsigned kind = r[3] & 0x1f;
         if (kind == 0)
             continue;
@@ -149,7 +162,7 @@ void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
     if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"))
         amd_tlbs(mh);
     else if (!strcmp(vendor, "GenuineIntel"))
-        intel_tlbs(mh);
+        intel_tlbs(mh, r[0]);
 }
 
 #else
