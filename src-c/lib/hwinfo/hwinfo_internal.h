@@ -43,6 +43,9 @@ PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_des
 PAPI_INTERNAL int hwinfo_sysfs_topology_wanted(void);
 PAPI_INTERNAL int hwinfo_sysfs_topology_load(PAPI_hw_info_t *hw, struct hwinfo_numa *numa);
 PAPI_INTERNAL void hwinfo_sysfs_caches(PAPI_mh_info_t *mh);
+/* PAPI_hw_info_t's counts from the totals (cores and sockets at least 1, nodes too). */
+PAPI_INTERNAL void hwinfo_set_counts(PAPI_hw_info_t *hw, int pus, int cores, int sockets,
+                                     int nodes);
 
 /* The NUMA description of the loaded topology (loads it like PAPI_get_hardware_info);
  * NULL before PAPI_library_init. */

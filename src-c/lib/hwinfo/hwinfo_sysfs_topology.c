@@ -185,7 +185,7 @@ static unsigned long long node_memory(int node)
 }
 
 /* NUMA nodes in OS order; none listed (a kernel without NUMA) is one node of all memory. */
-static int read_numa(const unsigned char *online, int pus, struct hwinfo_numa *numa)
+static int read_numa(const unsigned char *online, struct hwinfo_numa *numa)
 {
     static unsigned char nodes[HWINFO_MAX_PUS], cpus[HWINFO_MAX_PUS];
     for (int i = 0; i < HWINFO_MAX_PUS; i++)
@@ -219,8 +219,17 @@ static int read_numa(const unsigned char *online, int pus, struct hwinfo_numa *n
                 }
         numa->mem_bytes[numa->nodes++] = node_memory(n);
     }
-    (void)pus;
     return numa->nodes;
+}
+
+void hwinfo_set_counts(PAPI_hw_info_t *hw, int pus, int cores, int sockets, int nodes)
+{
+    hw->totalcpus = pus;
+    hw->sockets = sockets;
+    hw->nnodes = nodes;
+    hw->cores = cores / sockets; /* per socket, as PAPI gives them */
+    hw->threads = pus / cores;
+    hw->ncpu = pus / nodes;
 }
 
 int hwinfo_sysfs_topology_wanted(void)
@@ -247,13 +256,7 @@ int hwinfo_sysfs_topology_load(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
     int sockets = count_groups(online, "package_cpus_list", "core_siblings_list");
     if (cores < 1 || sockets < 1 || cores > pus || sockets > cores)
         return -1;
-    int nodes = read_numa(online, pus, numa);
-    hw->totalcpus = pus;
-    hw->sockets = sockets;
-    hw->nnodes = nodes;
-    hw->cores = cores / sockets;
-    hw->threads = pus / cores;
-    hw->ncpu = pus / nodes;
+    hwinfo_set_counts(hw, pus, cores, sockets, read_numa(online, numa));
     hwinfo_sysfs_caches(&hw->mem_hierarchy);
     return 0;
 }

@@ -231,12 +231,7 @@ int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu, struct
         sockets = 1;
     if (nodes < 1)
         nodes = 1;
-    hw->totalcpus = pus;
-    hw->sockets = sockets;
-    hw->nnodes = nodes;
-    hw->cores = cores / sockets;
-    hw->threads = pus / cores;
-    hw->ncpu = pus / nodes;
+    hwinfo_set_counts(hw, pus, cores, sockets, nodes);
     read_cpu_desc(t, cpu);
     read_caches(t, &hw->mem_hierarchy);
     read_numa(t, numa);
