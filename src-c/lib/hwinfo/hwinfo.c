@@ -180,7 +180,7 @@ static void describe_this_machine(PAPI_hw_info_t *h, const struct hwinfo_cpu_des
         take_topology_cpu(h, topo);
     }
     h->mhz = ci.mhz;
-    mhz_source = hwinfo_nominal_mhz(fsroot(), &h->cpu_max_mhz, &h->cpu_min_mhz);
+    mhz_source = hwinfo_nominal_mhz_known(fsroot(), ci.mhz, &h->cpu_max_mhz, &h->cpu_min_mhz);
     if (h->mhz <= 0)
         h->mhz = (float)h->cpu_max_mhz;
     h->clock_mhz = (int)h->mhz;

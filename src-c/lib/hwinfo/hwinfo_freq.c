@@ -55,6 +55,12 @@ static int measure_mhz(void)
 
 const char *hwinfo_nominal_mhz(const char *root, int *max_mhz, int *min_mhz)
 {
+    return hwinfo_nominal_mhz_known(root, 0, max_mhz, min_mhz);
+}
+
+const char *hwinfo_nominal_mhz_known(const char *root, double cpuinfo_mhz, int *max_mhz,
+                                     int *min_mhz)
+{
     const char *cpu0 = "/sys/devices/system/cpu/cpu0";
     char path[256];
     snprintf(path, sizeof path, "%s/cpufreq/cpuinfo_max_freq", cpu0);
@@ -70,7 +76,7 @@ const char *hwinfo_nominal_mhz(const char *root, int *max_mhz, int *min_mhz)
         source = "acpi_cppc";
     }
     if (max <= 0) {
-        max = (int)(cpuinfo_value(root, "cpu MHz") + 0.5);
+        max = (int)((cpuinfo_mhz > 0 ? cpuinfo_mhz : cpuinfo_value(root, "cpu MHz")) + 0.5);
         source = "cpuinfo";
     }
     if (max <= 0 && !root[0]) {

@@ -58,6 +58,9 @@ PAPI_INTERNAL const char *hwinfo_cpu_name(void);
  * the name of its source: cpufreq, acpi_cppc, cpuinfo, measured, bogomips or none. Paths
  * are taken under root ("" for this machine, else a recorded machine: fsroot.h). */
 PAPI_INTERNAL const char *hwinfo_nominal_mhz(const char *root, int *max_mhz, int *min_mhz);
+/* The same with /proc/cpuinfo's "cpu MHz" already read (> 0), so it is not read again. */
+PAPI_INTERNAL const char *hwinfo_nominal_mhz_known(const char *root, double cpuinfo_mhz,
+                                                   int *max_mhz, int *min_mhz);
 /* Where PAPI_get_hardware_info's cpu_max_mhz came from (hwinfo_nominal_mhz's names). */
 PAPI_INTERNAL const char *hwinfo_mhz_source(void);
 
