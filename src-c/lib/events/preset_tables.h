@@ -67,8 +67,7 @@ PAPI_INTERNAL int preset_csv_parse(const char *text, size_t len, const char *ori
  * unchecked: ctest's preset_table_check parses every line of it. */
 PAPI_INTERNAL int preset_csv_parse_builtin(const char *text, size_t len, const char *origin,
                                            const char *cpu, const char *fallback,
-                                           struct preset_src_list *out, char *err,
-                                           size_t errlen);
+                                           struct preset_src_list *out, char *err, size_t errlen);
 
 /* Split one CSV record into fields in place (quotes "..." may hold commas, "" is a
  * quote). Returns the number of fields, or -1 when there are more than maxf or a quote

@@ -126,7 +126,8 @@ static int read_cache(int idx, struct sysfs_cache *c)
     c->line = read_ll(dir, "coherency_line_size");
     /* Ways as hwloc derives them (its answer is the one PAPI users saw): size over sets,
      * line and partitions, and unknown (0) for one set or none given. */
-    long long sets = read_ll(dir, "number_of_sets"), parts = read_ll(dir, "physical_line_partition");
+    long long sets = read_ll(dir, "number_of_sets"),
+              parts = read_ll(dir, "physical_line_partition");
     if (parts < 1)
         parts = 1;
     c->ways = sets > 1 && c->line > 0 && c->size > 0 ? c->size / (sets * c->line * parts) : 0;
@@ -194,8 +195,8 @@ static int read_numa(const unsigned char *online, struct hwinfo_numa *numa)
     numa->nodes = 0;
     if (read_cpu_list("/sys/devices/system/node/online", nodes) < 1) {
         numa->nodes = 1;
-        numa->mem_bytes[0] = (unsigned long long)sysconf(_SC_PHYS_PAGES) *
-                             (unsigned long long)sysconf(_SC_PAGESIZE);
+        numa->mem_bytes[0] =
+            (unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE);
         for (int c = 0; c < HWINFO_MAX_PUS; c++)
             if (online[c]) {
                 numa->pu_node[c] = 0;
