@@ -401,6 +401,17 @@ int preset_unavailable_error(int code, const char *name)
 }
 
 /* The whole reason, in this thread's buffer (valid until its next call). */
+int preset_tables_defined(int idx)
+{
+    if (idx < 0 || idx >= PAPI_END_idx)
+        return 0;
+    pthread_mutex_lock(&tables_lock);
+    load_locked();
+    int defined = slots[idx].def != NULL;
+    pthread_mutex_unlock(&tables_lock);
+    return defined;
+}
+
 const char *preset_tables_unavailable_reason(int idx)
 {
     static _Thread_local char *buf;

@@ -15,6 +15,9 @@
 /* The definition in force for preset index idx, or NULL when the preset is not
  * available here (no definition, or a native event that does not encode or open). */
 PAPI_INTERNAL const struct preset_def *preset_tables_get(int idx);
+/* Whether the table in force defines preset idx with natives that all encode on this
+ * machine (or the recorded one), whether or not they open here. */
+PAPI_INTERNAL int preset_tables_defined(int idx);
 /* Why preset idx is not available, for PAPI_get_event_info's note and papi_avail. */
 PAPI_INTERNAL const char *preset_tables_unavailable_reason(int idx);
 /* PAPI_ENOEVNT with "preset NAME is not available on this machine: <the whole reason>" as

@@ -1,0 +1,417 @@
+/* metric_table.c: papi_metrics.csv parsed for this CPU, and each metric's events
+ * resolved on first use (metric_table.h). */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+#include "fsroot.h"
+#include "metric_table.h"
+#include "preset_tables.h"
+#include "str_append.h"
+
+#define GENERIC_TABLE "generic"
+#define MAX_FIELDS    (METRIC_MAX_GROUP + 2)
+#define MAX_SYNONYMS  32
+
+/* ---- parsing ------------------------------------------------------------------- */
+
+struct parse_state {
+    const char *cpu;
+    char names[MAX_SYNONYMS][PAPI_MIN_STR_LEN];
+    int nnames, last_was_cpu, in_table;
+    int generic, own; /* the table being read is "generic", this CPU's */
+    struct metric_table *out;
+};
+
+static int in_names(const struct parse_state *st, const char *want)
+{
+    for (int i = 0; want && i < st->nnames; i++)
+        if (strcmp(st->names[i], want) == 0)
+            return 1;
+    return 0;
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s || strlen(s) >= PAPI_MIN_STR_LEN)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+static int cpu_line(struct parse_state *st, char **f, int nf, char *msg, size_t msglen)
+{
+    if (nf != 2 || !f[1][0] || strlen(f[1]) >= PAPI_MIN_STR_LEN) {
+        snprintf(msg, msglen, "CPU line must be 'CPU,<name>'");
+        return PAPI_EINVAL;
+    }
+    if (!st->last_was_cpu)
+        st->nnames = 0;
+    if (st->nnames == MAX_SYNONYMS) {
+        snprintf(msg, msglen, "more than %d CPU synonyms", MAX_SYNONYMS);
+        return PAPI_EINVAL;
+    }
+    papi_strcpy(st->names[st->nnames++], sizeof st->names[0], f[1]);
+    st->in_table = st->last_was_cpu = 1;
+    st->generic = in_names(st, GENERIC_TABLE);
+    st->own = in_names(st, st->cpu);
+    return PAPI_OK;
+}
+
+/* The slot for name: the one already there (a later definition replaces it) or a new
+ * one; NULL when out of memory. */
+static struct metric *metric_slot(struct metric_table *t, const char *name)
+{
+    struct metric *m = metric_find(t, name);
+    if (m)
+        return m;
+    if (t->count == t->cap) {
+        int ncap = t->cap ? t->cap * 2 : 32;
+        struct metric *n = realloc(t->v, (size_t)ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        t->v = n;
+        t->cap = ncap;
+    }
+    return &t->v[t->count++];
+}
+
+static int metric_line(struct parse_state *st, char **f, int nf, int line, char *msg, size_t msglen)
+{
+    if (nf != 5) {
+        snprintf(msg, msglen, "METRIC line must be 'METRIC,<name>,<unit>,<formula>,<description>'");
+        return PAPI_EINVAL;
+    }
+    if (!valid_name(f[1])) {
+        snprintf(msg, msglen, "bad metric name '%.64s' (capitals, digits and _, under %d)", f[1],
+                 PAPI_MIN_STR_LEN);
+        return PAPI_EINVAL;
+    }
+    if (!f[2][0] || strlen(f[2]) >= PAPI_MIN_STR_LEN || strlen(f[3]) >= PAPI_HUGE_STR_LEN ||
+        strlen(f[4]) >= PAPI_HUGE_STR_LEN) {
+        snprintf(msg, msglen, "metric %s: unit empty, or a field too long", f[1]);
+        return PAPI_EINVAL;
+    }
+    struct metric_formula fm;
+    char why[PAPI_HUGE_STR_LEN];
+    if (metric_formula_compile(f[3], &fm, why, sizeof why) != PAPI_OK) {
+        snprintf(msg, msglen, "metric %.63s: %.900s", f[1], why);
+        return PAPI_EINVAL;
+    }
+    if (!st->generic && !st->own)
+        return PAPI_OK; /* another CPU's: checked, not kept */
+    struct metric *m = metric_slot(st->out, f[1]);
+    if (!m) {
+        snprintf(msg, msglen, "out of memory");
+        return PAPI_ENOMEM;
+    }
+    /* This CPU's definition wins over the generic one, whatever the order. */
+    if (m->name[0] && st->generic && !st->own && strcmp(m->table, GENERIC_TABLE) != 0)
+        return PAPI_OK;
+    memset(m, 0, sizeof *m);
+    papi_strcpy(m->name, sizeof m->name, f[1]);
+    papi_strcpy(m->unit, sizeof m->unit, f[2]);
+    papi_strcpy(m->formula_text, sizeof m->formula_text, f[3]);
+    papi_strcpy(m->description, sizeof m->description, f[4]);
+    papi_strcpy(m->table, sizeof m->table, st->own ? st->cpu : GENERIC_TABLE);
+    m->f = fm;
+    m->line = line;
+    return PAPI_OK;
+}
+
+static int group_line(struct parse_state *st, char **f, int nf, char *msg, size_t msglen)
+{
+    if (nf < 3 || nf - 2 > METRIC_MAX_GROUP || !valid_name(f[1])) {
+        snprintf(msg, msglen, "GROUP line must be 'GROUP,<name>,<metric>...' (1 to %d metrics)",
+                 METRIC_MAX_GROUP);
+        return PAPI_EINVAL;
+    }
+    for (int i = 2; i < nf; i++)
+        if (!valid_name(f[i])) {
+            snprintf(msg, msglen, "group %s: bad metric name '%.64s'", f[1], f[i]);
+            return PAPI_EINVAL;
+        }
+    if (!st->generic && !st->own)
+        return PAPI_OK;
+    struct metric_table *t = st->out;
+    struct metric_group *g = (struct metric_group *)metric_group_find(t, f[1]);
+    if (!g) {
+        if (t->ngroups == t->gcap) {
+            int ncap = t->gcap ? t->gcap * 2 : 8;
+            struct metric_group *n = realloc(t->g, (size_t)ncap * sizeof *n);
+            if (!n) {
+                snprintf(msg, msglen, "out of memory");
+                return PAPI_ENOMEM;
+            }
+            t->g = n;
+            t->gcap = ncap;
+        }
+        g = &t->g[t->ngroups++];
+    }
+    memset(g, 0, sizeof *g);
+    papi_strcpy(g->name, sizeof g->name, f[1]);
+    for (int i = 2; i < nf; i++)
+        papi_strcpy(g->members[g->n++], sizeof g->members[0], f[i]);
+    return PAPI_OK;
+}
+
+static int parse_line(struct parse_state *st, char *line, int lineno, char *msg, size_t msglen)
+{
+    char *t = line;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    if (*t == '#' || !*t)
+        return PAPI_OK;
+    char *f[MAX_FIELDS];
+    int nf = preset_csv_split(t, f, MAX_FIELDS);
+    if (nf < 0) {
+        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", MAX_FIELDS);
+        return PAPI_EINVAL;
+    }
+    if (strcmp(f[0], "CPU") == 0)
+        return cpu_line(st, f, nf, msg, msglen);
+    st->last_was_cpu = 0;
+    if (!st->in_table) {
+        snprintf(msg, msglen, "%s line before any CPU line", f[0]);
+        return PAPI_EINVAL;
+    }
+    if (strcmp(f[0], "METRIC") == 0)
+        return metric_line(st, f, nf, lineno, msg, msglen);
+    if (strcmp(f[0], "GROUP") == 0)
+        return group_line(st, f, nf, msg, msglen);
+    snprintf(msg, msglen, "unknown line type '%.32s' (expected CPU, METRIC, GROUP or #)", f[0]);
+    return PAPI_EINVAL;
+}
+
+/* Every group names metrics of the table (checked once the whole file is read). */
+static int check_groups(const struct metric_table *t, char *msg, size_t msglen)
+{
+    for (int i = 0; i < t->ngroups; i++)
+        for (int k = 0; k < t->g[i].n; k++)
+            if (!metric_find((struct metric_table *)t, t->g[i].members[k])) {
+                snprintf(msg, msglen, "group %s names %s, which this CPU's tables do not define",
+                         t->g[i].name, t->g[i].members[k]);
+                return PAPI_EINVAL;
+            }
+    return PAPI_OK;
+}
+
+int metric_table_parse(const char *text, size_t len, const char *origin, const char *cpu,
+                       struct metric_table *out, char *err, size_t errlen)
+{
+    struct parse_state st = {.cpu = cpu, .out = out};
+    char msg[PAPI_HUGE_STR_LEN], *line = NULL;
+    size_t pos = 0, cap = 0;
+    int lineno = 0, ret = PAPI_OK;
+    memset(out, 0, sizeof *out);
+    while (pos < len && ret == PAPI_OK) {
+        size_t n = 0;
+        while (pos + n < len && text[pos + n] != '\n' && text[pos + n] != '\r')
+            n++;
+        lineno++;
+        if (n + 1 > cap) {
+            char *nl = realloc(line, n + 1);
+            if (!nl) {
+                snprintf(msg, sizeof msg, "out of memory");
+                ret = PAPI_ENOMEM;
+                break;
+            }
+            line = nl;
+            cap = n + 1;
+        }
+        memcpy(line, text + pos, n);
+        line[n] = '\0';
+        pos += n;
+        if (pos < len && text[pos] == '\r' && pos + 1 < len && text[pos + 1] == '\n')
+            pos += 2;
+        else if (pos < len)
+            pos++;
+        if (memchr(line, '\0', n)) {
+            snprintf(msg, sizeof msg, "NUL byte in line");
+            ret = PAPI_EINVAL;
+            break;
+        }
+        ret = parse_line(&st, line, lineno, msg, sizeof msg);
+    }
+    free(line);
+    if (ret == PAPI_OK && (ret = check_groups(out, msg, sizeof msg)) != PAPI_OK)
+        lineno = 0;
+    if (ret != PAPI_OK) {
+        if (lineno)
+            snprintf(err, errlen, "%s:%d: %s", origin, lineno, msg);
+        else
+            snprintf(err, errlen, "%s: %s", origin, msg);
+        metric_table_free(out);
+    }
+    return ret;
+}
+
+void metric_table_free(struct metric_table *t)
+{
+    free(t->v);
+    free(t->g);
+    memset(t, 0, sizeof *t);
+}
+
+struct metric *metric_find(struct metric_table *t, const char *name)
+{
+    for (int i = 0; i < t->count; i++)
+        if (strcmp(t->v[i].name, name) == 0)
+            return &t->v[i];
+    return NULL;
+}
+
+const struct metric_group *metric_group_find(const struct metric_table *t, const char *name)
+{
+    for (int i = 0; i < t->ngroups; i++)
+        if (strcmp(t->g[i].name, name) == 0)
+            return &t->g[i];
+    return NULL;
+}
+
+/* ---- resolution ---------------------------------------------------------------- */
+
+/* A clause of m's reason ("; " between clauses); what does not fit is cut. */
+static void add_reason(struct metric *m, const char *event, const char *why)
+{
+    str_appendf(m->reason, sizeof m->reason, "%s%s: %s", m->reason[0] ? "; " : "", event, why);
+}
+
+/* One concrete event: whether it names an event of this machine (or the recorded one)
+ * and whether it opens here. */
+static void resolve_event(struct metric *m, const char *name)
+{
+    int code;
+    if (PAPI_event_name_to_code(name, &code) != PAPI_OK) {
+        m->resolved = m->countable = 0;
+        add_reason(m, name, PAPI_strerror_detail());
+        return;
+    }
+    if ((code & PAPI_PRESET_MASK) && !(code & PAPI_NATIVE_MASK) &&
+        !preset_tables_defined(code & PAPI_PRESET_AND_MASK)) {
+        m->resolved = m->countable = 0;
+        add_reason(m, name, preset_tables_unavailable_reason(code & PAPI_PRESET_AND_MASK));
+        return;
+    }
+    if (PAPI_query_event(code) != PAPI_OK && m->countable) {
+        m->countable = 0;
+        char why[PAPI_HUGE_STR_LEN];
+        snprintf(why, sizeof why, "cannot be counted here: %s", PAPI_strerror_detail());
+        add_reason(m, name, why);
+    }
+}
+
+/* {pmu*::event}: every PMU of the machine whose name matches, in name order. */
+static int expand_pattern(struct metric *m, const char *term)
+{
+    const char *sep = strstr(term, "::");
+    char pmu_pat[PAPI_MIN_STR_LEN];
+    size_t plen = sep ? (size_t)(sep - term) : 0;
+    if (!sep || plen >= sizeof pmu_pat)
+        return 0;
+    memcpy(pmu_pat, term, plen);
+    pmu_pat[plen] = '\0';
+    DIR *d = fsroot_opendir("/sys/bus/event_source/devices");
+    char found[PAPIM_MAX_EVENTS][PAPI_MIN_STR_LEN];
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.' && fnmatch(pmu_pat, e->d_name, 0) == 0 &&
+            strlen(e->d_name) < PAPI_MIN_STR_LEN && n < PAPIM_MAX_EVENTS)
+            papi_strcpy(found[n++], sizeof found[0], e->d_name);
+    if (d)
+        closedir(d);
+    qsort(found, (size_t)n, sizeof found[0], (int (*)(const void *, const void *))strcmp);
+    for (int i = 0; i < n && m->nevents < PAPIM_MAX_EVENTS; i++) {
+        char *ev = m->events[m->nevents++];
+        ev[0] = '\0';
+        str_appendf(ev, sizeof m->events[0], "%s", found[i]);
+        str_appendf(ev, sizeof m->events[0], "%s", sep);
+    }
+    return n;
+}
+
+void metric_resolve(struct metric *m)
+{
+    if (m->resolved_done)
+        return;
+    m->resolved = m->countable = 1;
+    m->reason[0] = '\0';
+    m->nevents = 0;
+    for (int t = 0; t < m->f.nterms; t++) {
+        const char *term = m->f.term[t];
+        m->term_first[t] = m->nevents;
+        if (strchr(term, '*')) {
+            if (expand_pattern(m, term) == 0) {
+                m->resolved = m->countable = 0;
+                add_reason(m, term, "no PMU of this name pattern on this machine");
+            }
+        } else if (m->nevents < PAPIM_MAX_EVENTS) {
+            papi_strcpy(m->events[m->nevents++], sizeof m->events[0], term);
+        }
+        m->term_count[t] = m->nevents - m->term_first[t];
+        for (int i = m->term_first[t]; i < m->nevents; i++)
+            resolve_event(m, m->events[i]);
+    }
+    m->resolved_done = 1;
+}
+
+/* ---- the table in force -------------------------------------------------------- */
+
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct metric_table table;
+static int table_loaded;
+
+void metric_table_lock(void)
+{
+    pthread_mutex_lock(&table_lock);
+}
+
+void metric_table_unlock(void)
+{
+    pthread_mutex_unlock(&table_lock);
+}
+
+static void table_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event != PAPI_LIFE_SHUTDOWN || ev->keep_machine)
+        return;
+    pthread_mutex_lock(&table_lock);
+    metric_table_free(&table);
+    table_loaded = 0;
+    pthread_mutex_unlock(&table_lock);
+}
+
+struct metric_table *metric_table_get(void)
+{
+    if (table_loaded)
+        return &table;
+    char err[PAPI_HUGE_STR_LEN * 4] = "";
+    const char *path = env_get("PAPI_METRICS_FILE");
+    const char *cpu = preset_detected_cpu();
+    int ret;
+    if (path) {
+        size_t len = 0;
+        char *text = preset_read_file(path, &len, err, sizeof err);
+        ret = text ? metric_table_parse(text, len, path, cpu, &table, err, sizeof err)
+                   : PAPI_ESYS;
+        free(text);
+    } else {
+        ret = metric_table_parse(metric_builtin_csv, metric_builtin_csv_len,
+                                 "papi_metrics.csv (built in)", cpu, &table, err, sizeof err);
+    }
+    if (ret != PAPI_OK) {
+        papi_error(ret == PAPI_ENOMEM ? PAPI_ENOMEM : PAPI_EINVAL, "metric table %s%s",
+                   path ? "PAPI_METRICS_FILE rejected: " : "rejected: ", err);
+        return NULL;
+    }
+    table_loaded = 1;
+    papi_lifecycle_register(PAPI_LIFE_STAGE_NAMES, table_lifecycle);
+    return &table;
+}

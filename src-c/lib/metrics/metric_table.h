@@ -1,0 +1,65 @@
+/* metric_table.h: the metric table in force. papi_metrics.csv's format: comment lines,
+ * CPU lines (consecutive ones are synonyms, matched as the preset table's are),
+ *   METRIC,<name>,<unit>,<formula>,<description>
+ *   GROUP,<name>,<metric>[,<metric>...]
+ * The "generic" table applies to every CPU; the table named after this CPU adds to it
+ * and replaces its metrics of the same name. Loaded on first use from PAPI_METRICS_FILE
+ * if set, else from the built-in file; every line of either is checked. */
+#ifndef METRIC_TABLE_H
+#define METRIC_TABLE_H
+#include <stddef.h>
+
+#include "metric_formula.h"
+#include "papi_metrics.h"
+#include "papi_sdk.h"
+
+#define METRIC_MAX_GROUP 16
+
+struct metric {
+    char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN], table[PAPI_MIN_STR_LEN];
+    char formula_text[PAPI_HUGE_STR_LEN], description[PAPI_HUGE_STR_LEN];
+    struct metric_formula f;
+    int line;
+    /* Resolved on first use: each term's events (a pattern gives several, summed). */
+    int resolved_done, resolved, countable;
+    int term_first[METRIC_MAX_TERMS], term_count[METRIC_MAX_TERMS];
+    int nevents;
+    char events[PAPIM_MAX_EVENTS][PAPI_2MAX_STR_LEN];
+    char reason[PAPI_HUGE_STR_LEN];
+};
+
+struct metric_group {
+    char name[PAPI_MIN_STR_LEN];
+    int n;
+    char members[METRIC_MAX_GROUP][PAPI_MIN_STR_LEN];
+};
+
+struct metric_table {
+    int count, cap, ngroups, gcap;
+    struct metric *v;
+    struct metric_group *g;
+};
+
+/* Parse text (origin names it in messages) for the tables named cpu (NULL: none) over
+ * "generic" into out; PAPI_OK, or PAPI_EINVAL / PAPI_ENOMEM with "origin:line: why". */
+PAPI_INTERNAL int metric_table_parse(const char *text, size_t len, const char *origin,
+                                     const char *cpu, struct metric_table *out, char *err,
+                                     size_t errlen);
+PAPI_INTERNAL void metric_table_free(struct metric_table *t);
+
+/* The table in force (loaded, and the metric resolved, on first use), all under
+ * metric_table_lock()/unlock(); NULL with the reason recorded (papi_error) when it
+ * cannot be read. */
+PAPI_INTERNAL void metric_table_lock(void);
+PAPI_INTERNAL void metric_table_unlock(void);
+PAPI_INTERNAL struct metric_table *metric_table_get(void);
+PAPI_INTERNAL struct metric *metric_find(struct metric_table *t, const char *name);
+PAPI_INTERNAL const struct metric_group *metric_group_find(const struct metric_table *t,
+                                                           const char *name);
+PAPI_INTERNAL void metric_resolve(struct metric *m);
+
+/* The built-in papi_metrics.csv, generated into the build tree from presets/. */
+extern const char metric_builtin_csv[] PAPI_INTERNAL;
+extern const size_t metric_builtin_csv_len PAPI_INTERNAL;
+
+#endif

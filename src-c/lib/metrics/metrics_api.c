@@ -1,0 +1,195 @@
+/* metrics_api.c: papi_metrics.h's calls over the table in force (metric_table.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "metric_table.h"
+#include "papi_globals.h"
+
+/* The table, locked, or NULL (unlocked) with the error to return in *ret. */
+static struct metric_table *table_or_error(int *ret)
+{
+    if (g_papi.init_state == PAPI_NOT_INITED) {
+        *ret = papi_error(PAPI_ENOINIT, "metrics: PAPI_library_init has not been called");
+        return NULL;
+    }
+    metric_table_lock();
+    struct metric_table *t = metric_table_get();
+    if (!t) {
+        metric_table_unlock();
+        *ret = PAPI_EINVAL; /* the reason is recorded by metric_table_get */
+    }
+    return t;
+}
+
+static void fill_info(struct metric *m, PAPIM_metric_info_t *info)
+{
+    metric_resolve(m);
+    memset(info, 0, sizeof *info);
+    papi_strcpy(info->name, sizeof info->name, m->name);
+    papi_strcpy(info->unit, sizeof info->unit, m->unit);
+    papi_strcpy(info->formula, sizeof info->formula, m->formula_text);
+    papi_strcpy(info->description, sizeof info->description, m->description);
+    papi_strcpy(info->table, sizeof info->table, m->table);
+    info->uses_time = m->f.uses_time;
+    info->num_events = m->nevents;
+    for (int i = 0; i < m->nevents; i++)
+        papi_strcpy(info->event_names[i], sizeof info->event_names[0], m->events[i]);
+    info->resolved = m->resolved;
+    info->countable = m->countable;
+    papi_strcpy(info->reason, sizeof info->reason, m->reason);
+}
+
+int PAPIM_num_metrics(void)
+{
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    int n = t->count;
+    metric_table_unlock();
+    return n;
+}
+
+int PAPIM_get_metric_info(int index, PAPIM_metric_info_t *info)
+{
+    if (!info)
+        return papi_error(PAPI_EINVAL, "PAPIM_get_metric_info: info is NULL");
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    if (index < 0 || index >= t->count) {
+        int n = t->count;
+        metric_table_unlock();
+        return papi_error(PAPI_ENOEVNT, "metric index %d: this machine's table has %d", index, n);
+    }
+    fill_info(&t->v[index], info);
+    metric_table_unlock();
+    return PAPI_OK;
+}
+
+int PAPIM_query_metric(const char *name, PAPIM_metric_info_t *info)
+{
+    if (!name || !info)
+        return papi_error(PAPI_EINVAL, "PAPIM_query_metric: name or info is NULL");
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    struct metric *m = metric_find(t, name);
+    if (!m) {
+        metric_table_unlock();
+        return papi_error(PAPI_ENOEVNT,
+                          "no metric named '%.64s' on this machine (papi_metric_avail lists them)",
+                          name);
+    }
+    fill_info(m, info);
+    metric_table_unlock();
+    return PAPI_OK;
+}
+
+static int add_name(char names[][PAPI_MIN_STR_LEN], int max, int *count, const char *name)
+{
+    for (int i = 0; i < *count; i++)
+        if (strcmp(names[i], name) == 0)
+            return PAPI_OK;
+    if (*count == max)
+        return papi_error(PAPI_EINVAL, "more than %d metrics asked for", max);
+    papi_strcpy(names[(*count)++], PAPI_MIN_STR_LEN, name);
+    return PAPI_OK;
+}
+
+int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int *count)
+{
+    if (!list || !names || !count || max < 1)
+        return papi_error(PAPI_EINVAL, "PAPIM_expand: NULL argument or max < 1");
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    int n = 0;
+    ret = PAPI_OK;
+    const char *p = list;
+    while (ret == PAPI_OK && *p) {
+        size_t len = strcspn(p, ", \t");
+        char one[PAPI_MIN_STR_LEN];
+        if (len >= sizeof one) {
+            ret = papi_error(PAPI_EINVAL, "metric name too long in '%.64s'", p);
+            break;
+        }
+        memcpy(one, p, len);
+        one[len] = '\0';
+        p += len;
+        p += strspn(p, ", \t");
+        if (!len)
+            continue;
+        const struct metric_group *g = metric_group_find(t, one);
+        if (g)
+            for (int k = 0; k < g->n && ret == PAPI_OK; k++)
+                ret = add_name(names, max, &n, g->members[k]);
+        else if (metric_find(t, one))
+            ret = add_name(names, max, &n, one);
+        else
+            ret = papi_error(PAPI_ENOEVNT,
+                             "no metric or group named '%s' on this machine (papi_metric_avail "
+                             "lists them)",
+                             one);
+    }
+    metric_table_unlock();
+    if (ret == PAPI_OK)
+        *count = n; /* nothing changes on an error */
+    return ret;
+}
+
+/* The summed value of term t from the caller's events, or -1 (the reason recorded). */
+static int term_value(const struct metric *m, int t, int n, const char *const event_names[],
+                      const long long values[], double *out)
+{
+    double sum = 0;
+    for (int i = m->term_first[t]; i < m->term_first[t] + m->term_count[t]; i++) {
+        int k = 0;
+        while (k < n && (!event_names[k] || strcmp(event_names[k], m->events[i]) != 0))
+            k++;
+        if (k == n)
+            return papi_error(PAPI_EINVAL, "metric %s needs the count of %s, which was not given",
+                              m->name, m->events[i]);
+        sum += (double)values[k];
+    }
+    if (m->term_count[t] == 0)
+        return papi_error(PAPI_EINVAL, "metric %s: %s names no event here (%s)", m->name,
+                          m->f.term[t], m->reason);
+    *out = sum;
+    return PAPI_OK;
+}
+
+int PAPIM_evaluate(const char *name, int n, const char *const event_names[],
+                   const long long values[], double seconds, double *result)
+{
+    if (!name || !result || n < 0 || (n > 0 && (!event_names || !values)))
+        return papi_error(PAPI_EINVAL, "PAPIM_evaluate: NULL argument or n < 0");
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    struct metric *m = metric_find(t, name);
+    if (!m) {
+        metric_table_unlock();
+        return papi_error(PAPI_ENOEVNT, "no metric named '%.64s' on this machine", name);
+    }
+    metric_resolve(m);
+    double terms[METRIC_MAX_TERMS];
+    for (int k = 0; k < m->f.nterms; k++)
+        if ((ret = term_value(m, k, n, event_names, values, &terms[k])) != PAPI_OK) {
+            metric_table_unlock();
+            return ret;
+        }
+    char why[PAPI_HUGE_STR_LEN], formula[PAPI_HUGE_STR_LEN];
+    double v;
+    ret = metric_formula_eval(&m->f, terms, seconds, &v, why, sizeof why);
+    papi_strcpy(formula, sizeof formula, m->formula_text);
+    metric_table_unlock();
+    if (ret != PAPI_OK)
+        return papi_error(ret, "metric %s = %s: %s", name, formula, why);
+    *result = v;
+    return PAPI_OK;
+}
