@@ -15,20 +15,26 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden symbols; what this header declares is its public
+ * API and exported (default visibility), nothing else is. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define PAPIM_MAX_EVENTS 32 /* events one metric counts (a pattern's PMUs included) */
 
 typedef struct {
-    char name[PAPI_MIN_STR_LEN];        /* "IPC" */
-    char unit[PAPI_MIN_STR_LEN];        /* "FLOP/s", "bytes/s", "fraction", "CPUs" */
-    char formula[PAPI_HUGE_STR_LEN];    /* as written: PAPI_TOT_INS / PAPI_TOT_CYC */
+    char name[PAPI_MIN_STR_LEN];     /* "IPC" */
+    char unit[PAPI_MIN_STR_LEN];     /* "FLOP/s", "bytes/s", "fraction", "CPUs" */
+    char formula[PAPI_HUGE_STR_LEN]; /* as written: PAPI_TOT_INS / PAPI_TOT_CYC */
     char description[PAPI_HUGE_STR_LEN];
-    char table[PAPI_MIN_STR_LEN];       /* the CPU table it comes from, or "generic" */
-    int uses_time;                      /* 1: divides by (or uses) the elapsed seconds */
-    int num_events;                     /* events to count, in event_names */
+    char table[PAPI_MIN_STR_LEN]; /* the CPU table it comes from, or "generic" */
+    int uses_time;                /* 1: divides by (or uses) the elapsed seconds */
+    int num_events;               /* events to count, in event_names */
     char event_names[PAPIM_MAX_EVENTS][PAPI_2MAX_STR_LEN];
-    int resolved;                       /* 1: every event names an event of this machine */
-    int countable;                      /* 1: every event can be counted here */
-    char reason[PAPI_HUGE_STR_LEN];     /* why not resolved or not countable, else "" */
+    int resolved;                   /* 1: every event names an event of this machine */
+    int countable;                  /* 1: every event can be counted here */
+    char reason[PAPI_HUGE_STR_LEN]; /* why not resolved or not countable, else "" */
 } PAPIM_metric_info_t;
 
 /* The number of metrics this machine's table defines (PAPI_library_init first); a
@@ -47,6 +53,10 @@ int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int 
  * for a missing event, a zero denominator or time, PAPI_ENOEVNT for an unknown name. */
 int PAPIM_evaluate(const char *name, int n, const char *const event_names[],
                    const long long values[], double seconds, double *result);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -115,7 +115,8 @@ static int list(int json)
         if (json)
             json_one(&w, &m);
         else
-            printf("%-28s %-20s %-9s %s\n", m.name, m.unit, yes_no(m.resolved), yes_no(m.countable));
+            printf("%-28s %-20s %-9s %s\n", m.name, m.unit, yes_no(m.resolved),
+                   yes_no(m.countable));
     }
     if (json) {
         jw_arr_end(&w);

@@ -399,8 +399,7 @@ struct metric_table *metric_table_get(void)
     if (path) {
         size_t len = 0;
         char *text = preset_read_file(path, &len, err, sizeof err);
-        ret = text ? metric_table_parse(text, len, path, cpu, &table, err, sizeof err)
-                   : PAPI_ESYS;
+        ret = text ? metric_table_parse(text, len, path, cpu, &table, err, sizeof err) : PAPI_ESYS;
         free(text);
     } else {
         ret = metric_table_parse(metric_builtin_csv, metric_builtin_csv_len,

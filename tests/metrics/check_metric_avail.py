@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""check_metric_avail.py PAPI_METRIC_AVAIL MACHINES_DIR: papi_metric_avail as a site uses it.
+
+1. Recorded Granite and Emerald Rapids: DP_FLOPS, MEM_BW and TOPDOWN_RETIRING resolve,
+   MEM_BW to every memory controller's read and write CAS event (uncore_imc_0 and _1),
+   TOPDOWN_RETIRING to topdown-retiring and slots; a recorded Zen 5: DP_FLOPS and
+   TOPDOWN_RETIRING resolve, over 8 dispatch slots per cycle.
+2. The JSON lists the same, and this machine's CPU_UTILIZATION is countable.
+3. Bad input: an unknown metric exits 2 naming it, an unknown option exits 2, a
+   malformed PAPI_METRICS_FILE exits 1 naming file and line."""
+import json
+import os
+import subprocess
+import sys
+
+TOOL, MACHINES = sys.argv[1], sys.argv[2]
+HERE = os.path.dirname(os.path.abspath(__file__))
+failures = []
+
+
+def run(args, **env):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+    e.update(env)
+    return subprocess.run([TOOL] + args, env=e, capture_output=True, text=True, timeout=60)
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def blocks(text):
+    out, cur = {}, None
+    for line in text.splitlines():
+        if line and not line.startswith(" "):
+            cur = line.split(" ")[0]
+            out[cur] = []
+        elif cur:
+            out[cur].append(line.strip())
+    return out
+
+
+for machine, mem in (("gnr_node", True), ("emr_node", True), ("zen5_node", False)):
+    root = os.path.join(MACHINES, machine)
+    names = "DP_FLOPS,TOPDOWN_RETIRING" + (",MEM_BW" if mem else "")
+    p = run(["-m", names], PAPI_FSROOT=root)
+    check(p.returncode == 0, f"{machine}: -m {names} exits 0 ({p.returncode}: {p.stderr.strip()})")
+    b = blocks(p.stdout)
+    for n in names.split(","):
+        lines = b.get(n, [])
+        check("Resolves:     yes" in lines, f"{machine}: {n} resolves")
+        check(any(l.startswith("Event  1:") for l in lines), f"{machine}: {n} lists its events")
+    if mem:
+        ev = [l.split(":", 1)[1].strip() for l in b.get("MEM_BW", []) if l.startswith("Event")]
+        check(ev == ["uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
+                     "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"],
+              f"{machine}: MEM_BW sums both memory controllers' CAS events: {ev}")
+        td = [l for l in b.get("TOPDOWN_RETIRING", []) if l.startswith("Event")]
+        check(any("cpu::topdown-retiring" in l for l in td) and any("cpu::slots" in l for l in td),
+              f"{machine}: TOPDOWN_RETIRING is topdown-retiring over slots")
+    else:
+        form = [l for l in b.get("TOPDOWN_RETIRING", []) if l.startswith("Formula")]
+        check(form and "8 *" in form[0], f"{machine}: Zen 5's slots are 8 per cycle: {form}")
+    j = run(["--json"], PAPI_FSROOT=root)
+    doc = json.loads(j.stdout)
+    got = {m["name"]: m for m in doc["metrics"]}
+    check(all(got.get(n, {}).get("resolved") for n in names.split(",")),
+          f"{machine}: --json says the same")
+
+p = run(["--json"])
+doc = json.loads(p.stdout)
+cu = [m for m in doc["metrics"] if m["name"] == "CPU_UTILIZATION"]
+check(p.returncode == 0 and cu and cu[0]["countable"] and cu[0]["events"] == ["perf::TASK-CLOCK"],
+      "this machine: CPU_UTILIZATION countable from perf::TASK-CLOCK")
+
+p = run(["-m", "NOPE"])
+check(p.returncode == 2 and "'NOPE'" in p.stderr, f"unknown metric: exit 2, named ({p.stderr.strip()})")
+p = run(["--bogus"])
+check(p.returncode == 2, "unknown option: exit 2")
+p = run([], PAPI_METRICS_FILE=os.path.join(HERE, "bad_metrics.csv"))
+check(p.returncode == 1 and "bad_metrics.csv:3:" in p.stderr,
+      f"malformed table: exit 1 with file and line ({p.stderr.strip()})")
+
+if failures:
+    print(f"check_metric_avail: {len(failures)} failure(s)")
+    sys.exit(1)
+print("check_metric_avail: passed")
