@@ -242,6 +242,11 @@ def extra_pages(outdir):
         os.makedirs(os.path.join(outdir, "man" + section), exist_ok=True)
         write(os.path.join(outdir, "man" + section, "%s.%s" % (name, section)),
               page(name, section, name, summary, sections))
+        if section == "3":  # each call its synopsis declares opens the page
+            for h, b, _ in sections:
+                if h == "SYNOPSIS":
+                    for fn in sorted(set(re.findall(r"\b(PAPI\w*)\(", b))):
+                        alias_page(outdir, fn, name)
 
 
 def alias_page(outdir, name, target):

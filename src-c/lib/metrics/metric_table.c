@@ -364,28 +364,28 @@ void metric_resolve(struct metric *m)
 
 /* ---- the table in force -------------------------------------------------------- */
 
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t metrics_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct metric_table table;
 static int table_loaded;
 
 void metric_table_lock(void)
 {
-    pthread_mutex_lock(&table_lock);
+    pthread_mutex_lock(&metrics_lock);
 }
 
 void metric_table_unlock(void)
 {
-    pthread_mutex_unlock(&table_lock);
+    pthread_mutex_unlock(&metrics_lock);
 }
 
 static void table_lifecycle(const struct papi_life *ev)
 {
     if (ev->event != PAPI_LIFE_SHUTDOWN || ev->keep_machine)
         return;
-    pthread_mutex_lock(&table_lock);
+    pthread_mutex_lock(&metrics_lock);
     metric_table_free(&table);
     table_loaded = 0;
-    pthread_mutex_unlock(&table_lock);
+    pthread_mutex_unlock(&metrics_lock);
 }
 
 struct metric_table *metric_table_get(void)
