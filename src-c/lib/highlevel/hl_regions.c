@@ -190,6 +190,64 @@ static void configure_from_env(int probe, const char *env)
     }
 }
 
+static int counted(const char *name)
+{
+    for (int i = 0; i < g_hlr.nevents; i++)
+        if (strcmp(g_hlr.name[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* One metric of PAPI_METRICS: its events added to the process's, its formula planned
+ * over them; a metric that cannot be computed here is skipped with the reason. */
+static void configure_metric(int probe, const char *name)
+{
+    PAPIM_metric_info_t info;
+    char why[PAPI_HUGE_STR_LEN + 64];
+    memset(&info, 0, sizeof info);
+    if (g_hlr.nmetrics == HLR_MAX_METRICS) {
+        add_skipped(name, "more than 8 metrics");
+        return;
+    }
+    if (PAPIM_query_metric(name, &info) != PAPI_OK || !info.countable) {
+        snprintf(why, sizeof why, "metric: %s",
+                 info.reason[0] ? info.reason : papi_last_error_detail());
+        add_skipped(name, why);
+        return;
+    }
+    for (int i = 0; i < info.num_events; i++)
+        if (!counted(info.event_names[i]))
+            try_event(probe, info.event_names[i], 0);
+    if (metric_plan_make(name, g_hlr.nevents, (const char(*)[PAPI_MAX_STR_LEN])g_hlr.name,
+                         &g_hlr.metric[g_hlr.nmetrics]) != PAPI_OK) {
+        snprintf(why, sizeof why, "metric: %s", papi_last_error_detail());
+        add_skipped(name, why);
+        return;
+    }
+    g_hlr.nmetrics++;
+}
+
+/* PAPI_METRICS: metric and group names (papi_metrics(3)), beside the events. */
+static void configure_metrics(int probe, const char *env)
+{
+    char names[HLR_MAX_METRICS * 2][PAPI_MIN_STR_LEN];
+    int n = 0;
+    if (PAPIM_expand(env, names, HLR_MAX_METRICS * 2, &n) != PAPI_OK) {
+        char why[PAPI_HUGE_STR_LEN + 64];
+        snprintf(why, sizeof why, "PAPI_METRICS: %s", papi_last_error_detail());
+        add_skipped(env, why);
+        notice_later("PAPI_hl_region_begin: PAPI_METRICS not used (its entry in the region "
+                     "report's skipped_events says why)");
+        return;
+    }
+    int skipped = g_hlr.nskipped;
+    for (int i = 0; i < n; i++)
+        configure_metric(probe, names[i]);
+    if (g_hlr.nskipped > skipped)
+        notice_later("PAPI_hl_region_begin: some PAPI_METRICS metrics are not computed (the "
+                     "region report's skipped_events says why)");
+}
+
 /* No hardware counts here: software events instead of failing (or none at all). */
 static void configure_fallback(int probe)
 {
@@ -243,7 +301,7 @@ static void forget_configuration(void)
     free(pending_notice);
     g_hlr.skipped = NULL;
     g_hlr.note = pending_notice = NULL;
-    g_hlr.nskipped = g_hlr.nevents = 0;
+    g_hlr.nskipped = g_hlr.nevents = g_hlr.nmetrics = 0;
     g_hlr.source = NULL;
 }
 
@@ -260,6 +318,9 @@ static int configure(void)
         configure_from_env(probe, env);
     else
         configure_default(probe);
+    const char *metrics = env_get("PAPI_METRICS");
+    if (metrics && *metrics)
+        configure_metrics(probe, metrics);
     PAPI_cleanup_eventset(probe);
     PAPI_destroy_eventset(&probe);
     if (atomic_load(&g_papi_generation) != gen || g_papi.init_state == PAPI_NOT_INITED) {

@@ -3,11 +3,13 @@
 #ifndef HL_REGIONS_H
 #define HL_REGIONS_H
 
+#include "metric_table.h"
 #include "papi_globals.h"
 
-#define HLR_MAX_EVENTS 16
-#define HLR_NAME_LEN   128
-#define HLR_MAX_DEPTH  64
+#define HLR_MAX_EVENTS  16
+#define HLR_NAME_LEN    128
+#define HLR_MAX_DEPTH   64
+#define HLR_MAX_METRICS 8
 
 /* One sample: real time, cycles (PAPI_get_real_cyc) and the events. */
 struct hlr_sample {
@@ -71,6 +73,10 @@ struct hlr_config {
     char *note;         /* why software events were chosen (heap, whole), or NULL */
     int nskipped;
     struct hlr_skipped *skipped; /* every entry not counted, with why */
+    /* PAPI_METRICS: each metric's formula over the events above, evaluated by the report
+     * on each instance's and each region's summed counts and time. */
+    int nmetrics;
+    struct metric_plan metric[HLR_MAX_METRICS];
     struct hlr_thread *threads;
 };
 

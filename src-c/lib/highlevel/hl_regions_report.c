@@ -146,6 +146,51 @@ static void write_totals(struct jw *w, struct hlr_thread *t)
     jw_obj_end(w);
 }
 
+/* PAPI_METRICS on one sample's counts and real time: the value, or null when it has none
+ * (a denominator counted 0, or no time passed). */
+static void write_metrics_of(struct jw *w, const struct hlr_sample *s)
+{
+    for (int m = 0; m < g_hlr.nmetrics; m++) {
+        double v;
+        char why[256];
+        if (metric_plan_eval(&g_hlr.metric[m], s->value, (double)s->real * 1e-9, &v, why,
+                             sizeof why) == PAPI_OK)
+            jw_double(w, g_hlr.metric[m].name, v);
+        else
+            jw_null(w, g_hlr.metric[m].name);
+    }
+}
+
+/* Ours (PAPI 7's writer reads only event_definitions and threads, and takes every key of
+ * an instance for an integer count): each instance's metrics, keyed as in threads, and
+ * each region's from its summed counts and summed time. */
+static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lu", t->id);
+    jw_obj_begin(w, key);
+    jw_obj_begin(w, "instances");
+    for (int i = 0; i < t->ninst; i++) {
+        const struct hlr_instance *in = &t->inst[i];
+        if (!in->done && in->nreads == 0)
+            continue;
+        snprintf(key, sizeof key, "%d", i);
+        jw_obj_begin(w, key);
+        jw_str(w, "name", t->region[in->region].name);
+        write_metrics_of(w, &in->value);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+    jw_obj_begin(w, "regions");
+    for (int r = 0; r < t->nregions; r++) {
+        jw_obj_begin(w, t->region[r].name);
+        write_metrics_of(w, &t->region[r].total);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+    jw_obj_end(w);
+}
+
 /* Every thread that has a region (a thread whose first begin failed has none). */
 static void write_threads(struct jw *w, const char *key,
                           void (*one)(struct jw *, struct hlr_thread *))
@@ -195,6 +240,19 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     jw_arr_end(&w);
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
+    if (g_hlr.nmetrics > 0) {
+        jw_obj_begin(&w, "metrics");
+        jw_obj_begin(&w, "definitions");
+        for (int m = 0; m < g_hlr.nmetrics; m++) {
+            jw_obj_begin(&w, g_hlr.metric[m].name);
+            jw_str(&w, "unit", g_hlr.metric[m].unit);
+            jw_str(&w, "time", "the instance's or region's real_time_nsec");
+            jw_obj_end(&w);
+        }
+        jw_obj_end(&w);
+        write_threads(&w, "threads", write_thread_metrics);
+        jw_obj_end(&w);
+    }
     jw_obj_end(&w);
     return jw_finish(&w);
 }
@@ -214,6 +272,15 @@ static void write_summary(const char *path, int rank)
                    (double)g->total.real * 1e-9);
             for (int i = 0; i < g_hlr.nevents; i++)
                 printf(", %s %lld", g_hlr.name[i], g->total.value[i]);
+            for (int m = 0; m < g_hlr.nmetrics; m++) {
+                double v;
+                char why[256];
+                if (metric_plan_eval(&g_hlr.metric[m], g->total.value, (double)g->total.real * 1e-9,
+                                     &v, why, sizeof why) == PAPI_OK)
+                    printf(", %s %.4g %s", g_hlr.metric[m].name, v, g_hlr.metric[m].unit);
+                else
+                    printf(", %s none (%s)", g_hlr.metric[m].name, why);
+            }
             putchar('\n');
         }
         pthread_mutex_unlock(&t->lock);

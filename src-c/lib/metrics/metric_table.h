@@ -58,6 +58,23 @@ PAPI_INTERNAL const struct metric_group *metric_group_find(const struct metric_t
                                                            const char *name);
 PAPI_INTERNAL void metric_resolve(struct metric *m);
 
+/* A metric made ready for evaluation later, without the library (at exit, after a
+ * PAPI_shutdown): its formula and, per term, the indices of its events in a fixed list of
+ * counted event names (the region API's). */
+struct metric_plan {
+    char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN];
+    struct metric_formula f;
+    int nidx[METRIC_MAX_TERMS];
+    int idx[METRIC_MAX_TERMS][PAPIM_MAX_EVENTS];
+};
+/* Plan metric name over the n events in names; PAPI_OK, PAPI_ENOEVNT (no such metric),
+ * PAPI_EINVAL (an event it needs is not among names: the reason says which). */
+PAPI_INTERNAL int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_LEN],
+                                   struct metric_plan *p);
+/* The metric from the values of those n events and the seconds they were counted over. */
+PAPI_INTERNAL int metric_plan_eval(const struct metric_plan *p, const long long *values,
+                                   double seconds, double *result, char *err, size_t errlen);
+
 /* The built-in papi_metrics.csv, generated into the build tree from presets/. */
 extern const char metric_builtin_csv[] PAPI_INTERNAL;
 extern const size_t metric_builtin_csv_len PAPI_INTERNAL;

@@ -193,3 +193,52 @@ int PAPIM_evaluate(const char *name, int n, const char *const event_names[],
     *result = v;
     return PAPI_OK;
 }
+
+int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_LEN],
+                     struct metric_plan *p)
+{
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    struct metric *m = metric_find(t, name);
+    if (!m) {
+        metric_table_unlock();
+        return papi_error(PAPI_ENOEVNT, "no metric named '%.64s' on this machine", name);
+    }
+    metric_resolve(m);
+    memset(p, 0, sizeof *p);
+    papi_strcpy(p->name, sizeof p->name, m->name);
+    papi_strcpy(p->unit, sizeof p->unit, m->unit);
+    p->f = m->f;
+    ret = PAPI_OK;
+    for (int k = 0; k < m->f.nterms && ret == PAPI_OK; k++) {
+        if (m->term_count[k] == 0)
+            ret =
+                papi_error(PAPI_EINVAL, "metric %s: %s names no event here", m->name, m->f.term[k]);
+        for (int i = 0; i < m->term_count[k] && ret == PAPI_OK; i++) {
+            const char *ev = m->events[m->term_first[k] + i];
+            int j = 0;
+            while (j < n && strcmp(names[j], ev) != 0)
+                j++;
+            if (j == n)
+                ret = papi_error(PAPI_EINVAL, "metric %s needs %s, which is not counted", m->name,
+                                 ev);
+            p->idx[k][p->nidx[k]++] = j;
+        }
+    }
+    metric_table_unlock();
+    return ret;
+}
+
+int metric_plan_eval(const struct metric_plan *p, const long long *values, double seconds,
+                     double *result, char *err, size_t errlen)
+{
+    double terms[METRIC_MAX_TERMS];
+    for (int k = 0; k < p->f.nterms; k++) {
+        terms[k] = 0;
+        for (int i = 0; i < p->nidx[k]; i++)
+            terms[k] += (double)values[p->idx[k][i]];
+    }
+    return metric_formula_eval(&p->f, terms, seconds, result, err, errlen);
+}

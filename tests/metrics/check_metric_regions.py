@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""check_metric_regions.py WORKLOAD: PAPI_METRICS in the region API.
+
+With PAPI_METRICS=CPU_UTILIZATION the region report carries, per thread, each instance's
+and each region's CPU_UTILIZATION: near 1 for the thread that spins, near 0 for the one
+that sleeps; PAPI 7's part of the file (threads: integer counts) is unchanged. With an
+unknown metric the program still runs and the report's skipped_events names it."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+WORKLOAD = sys.argv[1]
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+TMP = tempfile.TemporaryDirectory()
+
+
+def run(metrics):
+    d = tempfile.mkdtemp(dir=TMP.name)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+    env.update(PAPI_METRICS=metrics, PAPI_OUTPUT_DIRECTORY=d)
+    p = subprocess.run([WORKLOAD], env=env, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"PAPI_METRICS={metrics}: exit 0 ({p.stderr.strip()})")
+    files = glob.glob(os.path.join(d, "papi_hl_output", "*.json"))
+    check(len(files) == 1, f"one region report ({files})")
+    with open(files[0]) as f:
+        return json.load(f), p.stderr
+
+
+doc, _ = run("CPU_UTILIZATION")
+m = doc.get("metrics", {})
+check(m.get("definitions", {}).get("CPU_UTILIZATION", {}).get("unit") == "CPUs",
+      "the report defines CPU_UTILIZATION in CPUs")
+seen = {}
+for tid, t in m.get("threads", {}).items():
+    for inst in t["instances"].values():
+        seen.setdefault(inst["name"], []).append(inst["CPU_UTILIZATION"])
+    for name, r in t["regions"].items():
+        seen.setdefault(name + " (region)", []).append(r["CPU_UTILIZATION"])
+print("     CPU_UTILIZATION:", {k: [round(x, 3) for x in v] for k, v in seen.items()})
+check(len(seen.get("spin", [])) == 2 and all(0.5 < v < 1.05 for v in seen["spin"]),
+      "each spinning instance near 1 CPU")
+check(len(seen.get("sleep", [])) == 2 and all(0 <= v < 0.1 for v in seen["sleep"]),
+      "each sleeping instance near 0 CPUs")
+check(seen.get("spin (region)") and 0.5 < seen["spin (region)"][0] < 1.05 and
+      seen.get("sleep (region)") and seen["sleep (region)"][0] < 0.1,
+      "per region: from the summed task-clock over the summed time")
+ints = all(isinstance(v, int) for t in doc["threads"].values() for r in t["regions"].values()
+           for k, v in r.items() if k not in ("name",))
+check(ints, "PAPI 7's threads section holds integer counts only")
+check("perf::TASK-CLOCK" in doc["event_definitions"], "the metric's event is counted")
+
+doc, err = run("NOPE")
+sk = [s for s in doc.get("skipped_events", []) if "NOPE" in s["name"] + s["reason"]]
+check(sk and "'NOPE'" in sk[0]["reason"], f"unknown metric in skipped_events: {sk}")
+check("PAPI_METRICS" in err, "a notice says PAPI_METRICS was not used")
+check("metrics" not in doc, "no metrics section without a metric")
+
+if failures:
+    print(f"check_metric_regions: {len(failures)} failure(s)")
+    sys.exit(1)
+print("check_metric_regions: passed")
