@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 #include <papi.h>
+#include <papi_metrics.h>
 
 #include "aggregate.h"
 #include "callsites.h"
@@ -23,7 +24,7 @@
 #include "text_buffer.h"
 
 #define NFIXED 4 /* wall_s, mpi_s, mpi_pct, compute_s */
-#define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS)
+#define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS + 2 * PMPI_MAX_METRICS)
 
 struct dbl_int {
     double v;
@@ -58,7 +59,15 @@ static void mstat_op(void *in, void *inout, int *len, MPI_Datatype *type)
 
 static const char *call_field[4] = {"calls", "time_s", "bytes_sent", "bytes_recv"};
 
-/* Metric i of a row: wall, MPI time, MPI share, counters, then 4 per call. */
+/* Where the named metrics start (after the calls), and the count of ranks that have
+ * each (after the metrics): a rank without a value (a zero denominator) is left out of
+ * that metric's min, max and mean, never counted as 0. */
+static int named_base(void)
+{
+    return NFIXED + pmpi_run.nevents + 4 * PMPI_NCALLS;
+}
+
+/* Metric i of a row: wall, MPI time, MPI share, counters, 4 per call, named metrics. */
 static int metrics_of(const struct pmpi_row *row, double *m)
 {
     int n = 0;
@@ -74,6 +83,10 @@ static int metrics_of(const struct pmpi_row *row, double *m)
         m[n++] = (double)row->sent[c];
         m[n++] = (double)row->recvd[c];
     }
+    for (int k = 0; k < pmpi_run.nmetrics; k++)
+        m[n++] = row->counters_read && row->metric_ok[k] ? row->metric[k] : NAN;
+    for (int k = 0; k < pmpi_run.nmetrics; k++)
+        m[n++] = row->counters_read && row->metric_ok[k] ? 1 : 0;
     return n;
 }
 
@@ -90,7 +103,15 @@ static void metric_name(int i, char *buf, size_t len)
         return;
     }
     i -= pmpi_run.nevents;
-    snprintf(buf, len, "%s.%s", pmpi_calls[i / 4].name, call_field[i % 4]);
+    if (i < 4 * PMPI_NCALLS) {
+        snprintf(buf, len, "%s.%s", pmpi_calls[i / 4].name, call_field[i % 4]);
+        return;
+    }
+    i -= 4 * PMPI_NCALLS;
+    if (i < pmpi_run.nmetrics)
+        snprintf(buf, len, "%s", pmpi_run.metric_names[i]);
+    else
+        snprintf(buf, len, "%s.ranks", pmpi_run.metric_names[i - pmpi_run.nmetrics]);
 }
 
 struct agg {
@@ -102,12 +123,36 @@ struct agg {
     double seconds;
 };
 
+/* The ranks that have metric i: every rank, but for a named metric those with a value. */
+static int ranks_of(const struct agg *a, int i)
+{
+    int nb = named_base();
+    return i >= nb && i < nb + pmpi_run.nmetrics ? (int)a->sum[i + pmpi_run.nmetrics]
+                                                 : pmpi_run.nranks;
+}
+
 /* Coefficient of variation of metric i across ranks (std / mean), 0 when the mean is. */
 static double cov(const struct agg *a, int i)
 {
-    int P = pmpi_run.nranks;
+    int P = ranks_of(a, i);
+    if (P < 1)
+        return 0.0;
     double mean = a->sum[i] / P, var = a->sq[i] / P - mean * mean;
     return mean > 0 && var > 0 ? sqrt(var) / mean : 0.0;
+}
+
+/* A named metric of the whole job, from the counts of all ranks summed and the longest
+ * rank's wall time (rank 0, after the reduction); 0 with why when it has none. */
+static int job_metric(const struct agg *a, int k, double *v)
+{
+    long long sums[PMPI_MAX_EVENTS];
+    const char *names[PMPI_MAX_EVENTS];
+    for (int e = 0; e < pmpi_run.nevents; e++) {
+        sums[e] = (long long)a->sum[NFIXED + e];
+        names[e] = pmpi_run.event_names[e];
+    }
+    return PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names, sums, a->mx[0].v, v) ==
+           PAPI_OK;
 }
 
 /* The report up to the ranks' rows (rank 0). Returns 0, or -1 when it did not fit. */
@@ -143,12 +188,18 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n\"metrics\": {");
     int first = 1;
+    int nb = named_base();
     for (int i = 0; i < a->n; i++) {
         char name[PMPI_NAME_LEN + 16];
-        if (i >= NFIXED + pmpi_run.nevents && a->mx[i].v == 0 && a->mn[i].v == 0)
+        if (i >= nb + pmpi_run.nmetrics)
+            break; /* the ranks having each named metric: in named_metrics */
+        if (i >= NFIXED + pmpi_run.nevents && i < nb && a->mx[i].v == 0 && a->mn[i].v == 0)
             continue; /* a call no rank made */
         metric_name(i, name, sizeof name);
-        double mean = a->sum[i] / pmpi_run.nranks;
+        int ranks = ranks_of(a, i);
+        if (ranks < 1)
+            continue; /* a named metric no rank has: named_metrics says so */
+        double mean = a->sum[i] / ranks;
         tb_raw(t, first ? "\n  " : ",\n  ");
         tb_json(t, name);
         tb_fmt(t, ": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
@@ -156,6 +207,21 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
                a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
                mean > 0 ? a->mx[i].v / mean : 0.0, cov(a, i));
         first = 0;
+    }
+    tb_raw(t, "},\n\"named_metrics\": {");
+    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+        double v;
+        tb_raw(t, k ? ",\n  " : "\n  ");
+        tb_json(t, pmpi_run.metric_names[k]);
+        tb_raw(t, ": {\"unit\": ");
+        tb_json(t, pmpi_run.metric_units[k]);
+        tb_fmt(t, ", \"ranks_with_value\": %d, \"job\": ", ranks_of(a, nb + k));
+        if (job_metric(a, k, &v))
+            tb_fmt(t, "%.9g", v);
+        else
+            tb_raw(t, "null");
+        tb_raw(t, ", \"job_from\": \"the counts of all ranks summed, over the longest rank's "
+                  "wall time; per rank: metrics\"}");
     }
     tb_raw(t, "},\n\"ranks\": [\n");
     return t->cut ? -1 : 0;
@@ -225,6 +291,21 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
         printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v, a->mn[i].rank,
                mean, a->mx[i].v, a->mx[i].rank, mean > 0 ? a->mx[i].v / mean : 0.0);
     }
+    for (int k = 0, i = named_base(); k < pmpi_run.nmetrics; k++, i++) {
+        int ranks = ranks_of(a, i);
+        double mean = ranks > 0 ? a->sum[i] / ranks : 0, job;
+        if (ranks < 1) {
+            printf("  %-28s no rank has a value (papi_mpi_report.json says why)\n",
+                   pmpi_run.metric_names[k]);
+            continue;
+        }
+        printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", pmpi_run.metric_names[k],
+               a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
+               mean > 0 ? a->mx[i].v / mean : 0.0);
+        if (job_metric(a, k, &job))
+            printf("  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
+                   job, pmpi_run.metric_units[k]);
+    }
     banner_calls(a);
     pmpi_callsites_print(sites, pmpi_run.top);
     fflush(stdout);
@@ -240,6 +321,11 @@ static void reduce_metrics(const struct pmpi_row *row, struct agg *a)
         in[i].mn = in[i].mx = in[i].sum = a->m[i];
         in[i].sq = a->m[i] * a->m[i];
         in[i].mn_rank = in[i].mx_rank = pmpi_run.rank;
+        if (isnan(a->m[i])) { /* no value here: out of min, max and sums */
+            in[i].mn = INFINITY;
+            in[i].mx = -INFINITY;
+            in[i].sum = in[i].sq = 0;
+        }
     }
     MPI_Datatype type;
     MPI_Op op;

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 
 #include "papi.h"
+#include "papi_metrics.h"
 #include "counter_note.h"
 #include "counters.h"
 #include "state.h"
@@ -168,11 +169,88 @@ static void choose_events(void)
     pmpi_failed_free(&failed);
 }
 
+/* name among the counted events, or (may_add) added to them when the set still opens
+ * with it. */
+static int have_event(const char *name, int may_add)
+{
+    for (int e = 0; e < pmpi_run.nevents; e++)
+        if (strcmp(pmpi_run.event_names[e], name) == 0)
+            return 1;
+    if (!may_add || pmpi_run.nevents == PMPI_MAX_EVENTS || strlen(name) >= PMPI_NAME_LEN)
+        return 0;
+    int es = PAPI_NULL, ok = PAPI_create_eventset(&es) == PAPI_OK;
+    for (int e = 0; ok && e < pmpi_run.nevents; e++)
+        ok = PAPI_add_named_event(es, pmpi_run.event_names[e]) == PAPI_OK;
+    ok = ok && PAPI_add_named_event(es, name) == PAPI_OK;
+    if (es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    if (ok)
+        snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", name);
+    return ok;
+}
+
+/* PAPI_MPI_METRICS: each metric's events are added to the rank's; one that cannot be
+ * computed here is said on stderr with the reason. Unset: CPU_UTILIZATION, IPC and
+ * DP_FLOPS where they can be counted, adding their events only to the default ones (a
+ * list the user chose with PAPI_MPI_EVENTS or PAPI_EVENTS is kept as it is). */
+static void choose_metrics(int user_events)
+{
+    const char *env = secure_getenv("PAPI_MPI_METRICS");
+    int asked = env && *env;
+    char names[PMPI_MAX_METRICS * 4][PAPI_MIN_STR_LEN];
+    int n = 0;
+    if (!papi_ok)
+        return;
+    if (PAPIM_expand(asked ? env : "CPU_UTILIZATION,IPC,DP_FLOPS", names,
+                     PMPI_MAX_METRICS * 4, &n) != PAPI_OK) {
+        if (pmpi_run.rank == 0)
+            fprintf(stderr, "papi_mpi: PAPI_MPI_METRICS not used: %s\n", PAPI_strerror_detail());
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        PAPIM_metric_info_t m;
+        memset(&m, 0, sizeof m);
+        int ok = pmpi_run.nmetrics < PMPI_MAX_METRICS && PAPIM_query_metric(names[i], &m) == PAPI_OK &&
+                 m.countable;
+        for (int e = 0; ok && e < m.num_events; e++)
+            ok = have_event(m.event_names[e], asked || !user_events);
+        if (ok) {
+            int k = pmpi_run.nmetrics++;
+            snprintf(pmpi_run.metric_names[k], PMPI_NAME_LEN, "%.63s", names[i]);
+            snprintf(pmpi_run.metric_units[k], PMPI_NAME_LEN, "%.63s", m.unit);
+        } else if (asked && pmpi_run.rank == 0) {
+            fprintf(stderr, "papi_mpi: PAPI_MPI_METRICS: %s not computed: %s\n", names[i],
+                    pmpi_run.nmetrics == PMPI_MAX_METRICS ? "more than 4 metrics"
+                    : m.reason[0]                         ? m.reason
+                                                          : "its events do not fit in one set");
+        }
+    }
+}
+
+void pmpi_counters_metrics(const long long *counts, double wall_s, double *value, int *ok,
+                           char (*why)[160], size_t whylen)
+{
+    const char *names[PMPI_MAX_EVENTS];
+    for (int e = 0; e < pmpi_run.nevents; e++)
+        names[e] = pmpi_run.event_names[e];
+    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+        ok[k] = !papi_gone && PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names,
+                                             counts, wall_s, &value[k]) == PAPI_OK;
+        if (!ok[k])
+            snprintf(why[k], whylen, "%s: %s", pmpi_run.metric_names[k],
+                     papi_gone ? "the program called PAPI_shutdown" : PAPI_strerror_detail());
+    }
+}
+
 void pmpi_counters_init(void)
 {
     for (int i = 0; i < PMPI_MAX_THREADS; i++)
         slots[i].evset = -1;
+    const char *ev = secure_getenv("PAPI_MPI_EVENTS"), *hl = secure_getenv("PAPI_EVENTS");
     choose_events();
+    choose_metrics((ev && *ev) || (hl && *hl));
     for (int e = 0; e < pmpi_run.nevents; e++)
         if (PAPI_event_name_to_code(pmpi_run.event_names[e], &event_codes[e]) != PAPI_OK)
             event_codes[e] = 0;

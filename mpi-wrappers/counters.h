@@ -14,6 +14,10 @@ void pmpi_counters_thread_exit(int slot);
 const char *pmpi_counters_read_rank(long long *sum);
 /* The calling thread's own counts (the caller holds pmpi_run.lock); 0 or -1. */
 int pmpi_counters_read_self(long long *out);
+/* The rank's named metrics (PAPI_MPI_METRICS) from its summed counts over wall seconds:
+ * value and ok per metric, why (cut to whylen) where one has none. */
+void pmpi_counters_metrics(const long long *counts, double wall_s, double *value, int *ok,
+                           char (*why)[160], size_t whylen);
 /* At MPI_Finalize: the calling thread's set stops. */
 void pmpi_counters_shutdown(void);
 

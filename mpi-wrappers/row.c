@@ -67,6 +67,8 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     }
     row->counters_read = 1;
     row->counter_note = pmpi_counters_read_rank(row->counts);
+    pmpi_counters_metrics(row->counts, row->wall_s, row->metric, row->metric_ok, row->metric_why,
+                          sizeof row->metric_why[0]);
     row->nregions = pmpi_run.nregions;
     memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
     pthread_mutex_unlock(&pmpi_run.lock);
@@ -81,6 +83,28 @@ static void counters_json(struct tbuf *t, const long long *counts)
         tb_kv_int(t, ": ", counts[e]);
     }
     tb_raw(t, "}");
+}
+
+/* The rank's named metrics (null where one has no value, with why). */
+static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
+{
+    tb_raw(t, ", \"named_metrics\": {");
+    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+        tb_raw(t, k ? ", " : "");
+        tb_json(t, pmpi_run.metric_names[k]);
+        if (row->metric_ok[k]) {
+            tb_fmt(t, ": %.9g", row->metric[k]);
+        } else {
+            tb_raw(t, ": null");
+        }
+    }
+    tb_raw(t, "}");
+    for (int k = 0; k < pmpi_run.nmetrics; k++)
+        if (!row->metric_ok[k]) {
+            tb_raw(t, ", \"named_metrics_note\": ");
+            tb_json(t, row->metric_why[k]);
+            break;
+        }
 }
 
 void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
@@ -106,6 +130,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     if (row->counters_read) {
         tb_raw(t, ", \"counters\": ");
         counters_json(t, row->counts);
+        if (pmpi_run.nmetrics > 0)
+            named_metrics_json(t, row);
     }
     tb_raw(t, ", \"calls\": {");
     int first = 1;

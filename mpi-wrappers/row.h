@@ -18,6 +18,9 @@ struct pmpi_row {
     double ns_per_tick;
     int traffic;              /* the JSON carries sizes and partners (traffic.c) */
     long long counts[PMPI_MAX_EVENTS];
+    double metric[PMPI_MAX_METRICS]; /* named metrics of the counts over wall_s */
+    int metric_ok[PMPI_MAX_METRICS]; /* 0: not computable (why: metric_why) */
+    char metric_why[PMPI_MAX_METRICS][160];
     long long calls[PMPI_NCALLS], ns[PMPI_NCALLS], sent[PMPI_NCALLS], recvd[PMPI_NCALLS];
     int nthreads;
     int nregions;

@@ -27,6 +27,7 @@
 
 #define PMPI_MAX_THREADS 64 /* threads with a private slot; later ones share one */
 #define PMPI_MAX_EVENTS 8
+#define PMPI_MAX_METRICS 4 /* named metrics per run (papi_metrics(3)) */
 #define PMPI_MAX_REGIONS 16
 #define PMPI_NAME_LEN 64
 #define PMPI_SITE_SLOTS 1024 /* call sites per thread (power of two) */
@@ -150,6 +151,8 @@ struct pmpi_run {
     long long tick_init, tick_final; /* pmpi_ticks() at the same moments */
     int nevents;
     char event_names[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
+    int nmetrics; /* PAPI_MPI_METRICS computed from those events (counters.c) */
+    char metric_names[PMPI_MAX_METRICS][PMPI_NAME_LEN], metric_units[PMPI_MAX_METRICS][PMPI_NAME_LEN];
     char *counter_note;    /* why events were left out, whole (heap), or NULL */
     char *counter_banner;  /* the same in one short line for the banner (heap), or NULL */
     struct pmpi_region regions[PMPI_MAX_REGIONS];

@@ -237,6 +237,9 @@ def main():
                     out.append(r["wall_s"] - r["mpi_s"])
                 elif name in r["counters"]:
                     out.append(r["counters"][name])
+                elif name in r.get("named_metrics", {}):
+                    if r["named_metrics"][name] is not None:
+                        out.append(r["named_metrics"][name])
                 else:
                     call, field = name.rsplit(".", 1)
                     c = r["calls"].get(call)

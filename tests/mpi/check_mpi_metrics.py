@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""check_mpi_metrics.py --mpirun MPIRUN --program PROG [--np 4]: named metrics in the MPI
+report. Ranks use increasing CPU time (mpi_metrics.c): each rank's CPU_UTILIZATION (its
+summed task-clock over its wall time) grows with the rank, the summary's max is on the
+last rank and its min on rank 0, the mean is that of the ranks' values, the job's value
+is the summed task-clock over the longest wall time, and the banner prints the metric.
+An unknown PAPI_MPI_METRICS entry is said on stderr and the run still reports."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--mpirun", required=True)
+ap.add_argument("--program", required=True)
+ap.add_argument("--np", type=int, default=4)
+args = ap.parse_args()
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(metrics, d):
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=d, PAPI_MPI_METRICS=metrics)
+    for k in ("PAPI_MPI_EVENTS", "PAPI_EVENTS"):
+        env.pop(k, None)
+    p = subprocess.run([args.mpirun, "-np", str(args.np), args.program], env=env,
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"PAPI_MPI_METRICS={metrics}: mpirun exits 0 ({p.stderr[-300:]})")
+    with open(os.path.join(d, "papi_mpi_report.json")) as f:
+        return json.load(f), p
+
+
+with tempfile.TemporaryDirectory() as d:
+    rep, p = run("CPU_UTILIZATION", d)
+    P = args.np
+    ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
+    vals = [r["named_metrics"]["CPU_UTILIZATION"] for r in ranks]
+    print("     per rank:", [round(v, 3) for v in vals])
+    check(all(b > a for a, b in zip(vals, vals[1:])), "CPU_UTILIZATION grows with the rank")
+    check(0.05 < vals[0] < 0.2 and 0.3 < vals[-1] < 0.55,
+          f"rank 0 near 0.1 CPUs, rank {P - 1} near {0.1 * P:.1f}")
+    m = rep["metrics"]["CPU_UTILIZATION"]
+    check(m["max_rank"] == P - 1 and m["min_rank"] == 0, f"summary: max on rank {P - 1}, min on 0")
+    check(abs(m["mean"] - sum(vals) / P) < 1e-6, "summary mean is the mean of the ranks' values")
+    nm = rep["named_metrics"]["CPU_UTILIZATION"]
+    clocks = sum(r["counters"]["perf::TASK-CLOCK"] for r in ranks)
+    job = clocks / 1e9 / max(r["wall_s"] for r in ranks)
+    check(nm["unit"] == "CPUs" and nm["ranks_with_value"] == P and abs(nm["job"] - job) < 1e-3 * job,
+          f"job value from summed counts over the longest wall: {nm['job']} vs {job}")
+    check(any(l.strip().startswith("CPU_UTILIZATION") for l in p.stdout.splitlines()),
+          "the banner prints CPU_UTILIZATION")
+
+with tempfile.TemporaryDirectory() as d:
+    rep, p = run("NOPE", d)
+    check("PAPI_MPI_METRICS not used" in p.stderr and "'NOPE'" in p.stderr,
+          "an unknown metric is said on stderr")
+    check(rep.get("named_metrics") == {}, "and the report has no named metric")
+
+if failures:
+    print(f"check_mpi_metrics: {len(failures)} failure(s)")
+    sys.exit(1)
+print("check_mpi_metrics: passed")
