@@ -21,6 +21,25 @@ static struct metric_table *table_or_error(int *ret)
     return t;
 }
 
+/* Metric name of the table, resolved, with the table locked; NULL (unlocked) with the
+ * error in *ret when there is no table or no such metric. */
+static struct metric *locked_metric(const char *name, int *ret)
+{
+    struct metric_table *t = table_or_error(ret);
+    if (!t)
+        return NULL;
+    struct metric *m = metric_find(t, name);
+    if (!m) {
+        metric_table_unlock();
+        *ret = papi_error(PAPI_ENOEVNT,
+                          "no metric named '%.64s' on this machine (papi_metric_avail lists them)",
+                          name);
+        return NULL;
+    }
+    metric_resolve(m);
+    return m;
+}
+
 static void fill_info(struct metric *m, PAPIM_metric_info_t *info)
 {
     metric_resolve(m);
@@ -73,16 +92,9 @@ int PAPIM_query_metric(const char *name, PAPIM_metric_info_t *info)
     if (!name || !info)
         return papi_error(PAPI_EINVAL, "PAPIM_query_metric: name or info is NULL");
     int ret;
-    struct metric_table *t = table_or_error(&ret);
-    if (!t)
+    struct metric *m = locked_metric(name, &ret);
+    if (!m)
         return ret;
-    struct metric *m = metric_find(t, name);
-    if (!m) {
-        metric_table_unlock();
-        return papi_error(PAPI_ENOEVNT,
-                          "no metric named '%.64s' on this machine (papi_metric_avail lists them)",
-                          name);
-    }
     fill_info(m, info);
     metric_table_unlock();
     return PAPI_OK;
@@ -168,15 +180,9 @@ int PAPIM_evaluate(const char *name, int n, const char *const event_names[],
     if (!name || !result || n < 0 || (n > 0 && (!event_names || !values)))
         return papi_error(PAPI_EINVAL, "PAPIM_evaluate: NULL argument or n < 0");
     int ret;
-    struct metric_table *t = table_or_error(&ret);
-    if (!t)
+    struct metric *m = locked_metric(name, &ret);
+    if (!m)
         return ret;
-    struct metric *m = metric_find(t, name);
-    if (!m) {
-        metric_table_unlock();
-        return papi_error(PAPI_ENOEVNT, "no metric named '%.64s' on this machine", name);
-    }
-    metric_resolve(m);
     double terms[METRIC_MAX_TERMS];
     for (int k = 0; k < m->f.nterms; k++)
         if ((ret = term_value(m, k, n, event_names, values, &terms[k])) != PAPI_OK) {
@@ -198,15 +204,9 @@ int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_L
                      struct metric_plan *p)
 {
     int ret;
-    struct metric_table *t = table_or_error(&ret);
-    if (!t)
+    struct metric *m = locked_metric(name, &ret);
+    if (!m)
         return ret;
-    struct metric *m = metric_find(t, name);
-    if (!m) {
-        metric_table_unlock();
-        return papi_error(PAPI_ENOEVNT, "no metric named '%.64s' on this machine", name);
-    }
-    metric_resolve(m);
     memset(p, 0, sizeof *p);
     papi_strcpy(p->name, sizeof p->name, m->name);
     papi_strcpy(p->unit, sizeof p->unit, m->unit);
