@@ -34,6 +34,19 @@ static bool listed(const struct sysfs_pmu *p, enum pe_class cls)
     return !native_pfm_covers_type(p->type);
 }
 
+/* PMU i with its events when it may be listed for cls, else NULL: what its name, type
+ * and kind rule out is decided before its format and event files are read (counting the
+ * events for PAPI_get_component_info read every PMU's, about 25 files here). */
+static const struct sysfs_pmu *listed_pmu(int i, enum pe_class cls)
+{
+    const struct sysfs_pmu *b = sysfs_pmu_brief(i);
+    if (!b || b->kind == SYSFS_PMU_SOFTWARE || class_of(b) != cls ||
+        (b->kind == SYSFS_PMU_CORE && native_pfm_knows_core()) || native_pfm_covers_type(b->type))
+        return NULL;
+    const struct sysfs_pmu *p = sysfs_pmu_at(i);
+    return p && listed(p, cls) ? p : NULL;
+}
+
 /* Whether named event i of p encodes (enumeration skips those that need a parameter). */
 static bool encodable(const struct sysfs_pmu *p, int i)
 {
@@ -135,8 +148,8 @@ static int intern_listed(int pmu, int event, int *local)
 static int first_from(int pmu, int event, enum pe_class cls, int *local)
 {
     for (int n = sysfs_pmu_count(); pmu < n; pmu++, event = 0) {
-        const struct sysfs_pmu *p = sysfs_pmu_at(pmu);
-        if (!listed(p, cls))
+        const struct sysfs_pmu *p = listed_pmu(pmu, cls);
+        if (!p)
             continue;
         for (; event < p->nevents; event++)
             if (intern_listed(pmu, event, local) == PAPI_OK)
@@ -162,8 +175,8 @@ int native_sysfs_count(enum pe_class cls)
 {
     int total = 0;
     for (int i = 0, n = sysfs_pmu_count(); i < n; i++) {
-        const struct sysfs_pmu *p = sysfs_pmu_at(i);
-        if (listed(p, cls))
+        const struct sysfs_pmu *p = listed_pmu(i, cls);
+        if (p)
             for (int k = 0; k < p->nevents; k++)
                 total += encodable(p, k);
     }
