@@ -36,6 +36,11 @@ clang-format
 dpkg-dev
 python3-pandas
 python3-matplotlib
+python3-numpy
+python3-pytest
+python3-mpi4py
+python3-setuptools
+python3-pip
 chromium
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross gfortran-aarch64-linux-gnu
 qemu-system-arm qemu-user cpio

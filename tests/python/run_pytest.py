@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""ctest's runner of one pytest file of tests/python: PASSED, FAILED, or SKIPPED with the
+reason and exit 77 (pytest missing, or every test of the file skipped for a fact of the
+machine, such as an mpi4py built against the other MPI).
+
+  run_pytest.py TEST_FILE [pytest arguments...]"""
+
+import sys
+
+try:
+    import pytest
+except ImportError:
+    print("SKIPPED: python3-pytest is not installed for %s (Debian: apt-get install "
+          "python3-pytest; scripts/install-deps.sh does)" % sys.executable)
+    sys.exit(77)
+
+
+class Outcomes:
+    def __init__(self):
+        self.passed, self.failed, self.skipped = 0, 0, []
+
+    def pytest_runtest_logreport(self, report):
+        if report.skipped:
+            self.skipped.append(str(report.longrepr[-1]) if isinstance(report.longrepr, tuple)
+                                else str(report.longrepr))
+        elif report.failed:
+            self.failed += 1
+        elif report.when == "call":
+            self.passed += 1
+
+
+def main():
+    outcomes = Outcomes()
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "-o", "console_output_style=classic"]
+                       + sys.argv[1:], plugins=[outcomes])
+    if code == 0 and outcomes.skipped and not outcomes.passed and not outcomes.failed:
+        print("SKIPPED: " + outcomes.skipped[0].replace("Skipped: ", ""))
+        return 77
+    return int(code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
