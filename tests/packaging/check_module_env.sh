@@ -6,7 +6,9 @@
 #     `man -w PAPI_start` finds ours; after the unload MANPATH is unset again;
 #   * MANPATH, LD_LIBRARY_PATH set before: the load prepends, the unload restores them;
 #   * `cc pagefaults.c -lpapi` (no -I, no -L) builds against the install (CPATH,
-#     LIBRARY_PATH) and runs with the install's library (LD_LIBRARY_PATH), not another PAPI.
+#     LIBRARY_PATH) and runs with the install's library (LD_LIBRARY_PATH), not another PAPI;
+#   * /usr/bin/python3 imports the install's `papi` (PYTHONPATH), which counts exactly
+#     100 page faults; after the unload PYTHONPATH is unset again.
 # Environment Modules' own modulecmd runs the same checks in the packaging lane
 # (check_modulefiles.sh).
 set -u
@@ -28,6 +30,13 @@ cp "$mods/$version" "$work/tcl/papi-compat/"
 ls_page=$(env -i PATH=/usr/bin:/bin man -w ls 2>/dev/null || true)
 default_path=$(env -i PATH=/usr/bin:/bin manpath 2>/dev/null | cut -d: -f1)
 
+# Python: the module's file and 100 page faults counted around 100 fresh pages.
+py_faults='import mmap, papi
+with papi.EventSet(["perf::PAGE-FAULTS"]) as es:
+    m = mmap.mmap(-1, 100 * mmap.PAGESIZE)
+    for i in range(100): m[i * mmap.PAGESIZE] = 1
+print(papi.__file__, es.values[0])'
+
 for kind in lua tcl; do
   out=$(env -i HOME=/nonexistent PATH=/usr/bin:/bin sh -c '
     . "$1"; module use "$2"; module load "papi-compat/$3" || exit 3
@@ -39,9 +48,10 @@ for kind in lua tcl; do
     cc -o "$4/pf_$5" "$6/examples/c/pagefaults.c" -lpapi 2>&1 || echo "BUILD FAILED"
     printf "lib=%s\n" "$(ldd "$4/pf_$5" | awk "/libpapi/ {print \$3}")"
     printf "run=%s\n" "$("$4/pf_$5" 100 2>&1 | tail -n 1)"
+    printf "python=%s\n" "$(/usr/bin/python3 -c "$7" 2>&1 | tr "\n" " ")"
     module unload papi-compat
-    printf "after_MANPATH=%s\nafter_LD=%s\n" "${MANPATH-unset}" "${LD_LIBRARY_PATH-unset}"' \
-    sh "$lmod_init" "$work/$kind" "$version" "$work" "$kind" "$src") || fail "$kind: the shell failed: $out"
+    printf "after_MANPATH=%s\nafter_LD=%s\nafter_PY=%s\n" "${MANPATH-unset}" "${LD_LIBRARY_PATH-unset}" "${PYTHONPATH-unset}"' \
+    sh "$lmod_init" "$work/$kind" "$version" "$work" "$kind" "$src" "$py_faults") || fail "$kind: the shell failed: $out"
   echo "$out" | sed "s/^/  $kind: /"
   val() { echo "$out" | sed -n "s/^$1=//p"; }
   case $(val MANPATH) in "$prefix/share/man:"*) ;; *) fail "$kind: MANPATH '$(val MANPATH)' does not start with the install's";; esac
@@ -58,6 +68,9 @@ for kind in lua tcl; do
   echo "$out" | grep -q "^run=.*100 page faults" || fail "$kind: the -lpapi program did not count 100 page faults"
   [ "$(val after_MANPATH)" = unset ] || fail "$kind: MANPATH after the unload is '$(val after_MANPATH)', was unset"
   [ "$(val after_LD)" = unset ] || fail "$kind: LD_LIBRARY_PATH after the unload is '$(val after_LD)', was unset"
+  case $(val python) in "$prefix/"*"/papi/__init__.py 10"[0-9]" ") ;;
+    *) fail "$kind: import papi gave '$(val python)', not the install's module counting 100 faults";; esac
+  [ "$(val after_PY)" = unset ] || fail "$kind: PYTHONPATH after the unload is '$(val after_PY)', was unset"
 
   # Set before: prepended to, then restored.
   out=$(env -i HOME=/nonexistent PATH=/usr/bin:/bin MANPATH=/opt/site/man:/usr/share/man LD_LIBRARY_PATH=/opt/site/lib sh -c '
