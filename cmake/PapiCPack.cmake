@@ -77,13 +77,17 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 # papi_report's figures need matplotlib: without it papi_report exits 1 naming the package.
 set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${papi_dep}, python3, python3-pandas")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "python3-matplotlib")
+# The Python module papi (ctypes, /usr/lib/python3/dist-packages/papi): numpy and pandas
+# results on request, mpi4py beside it under the MPI wrapper.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SUGGESTS "python3-numpy, python3-mpi4py")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_CONFLICTS "papi-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_REPLACES "papi-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_PROVIDES "papi-tools (= ${papi_provides_version})")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "PAPI-compatible performance counter tools
  papi_avail, papi_native_avail, papi_component_avail and the other papi_*
- utilities of PAPI 7, papi_hl_output_writer, papi_mpi_collect and papi_report.
- Replaces Debian's papi-tools.")
+ utilities of PAPI 7, papi_hl_output_writer, papi_mpi_collect and papi_report,
+ and the Python module papi (import papi: event sets, regions, hardware
+ information). Replaces Debian's papi-tools.")
 
 foreach(comp ${papi_components})
   if(comp MATCHES "^mpi-(.+)$")

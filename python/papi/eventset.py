@@ -7,11 +7,11 @@ into PAPI_read with a buffer allocated once (bench/python: within 2 us per call)
 import ctypes
 
 from ._args import name_bytes, name_list
-from ._library import lib, ensure_init, CONSTANTS
+from ._library import lib, ensure_init, fast_read, CONSTANTS
 from .errors import check
 
 _PAPI_NULL = CONSTANTS["PAPI_NULL"]
-_PAPI_read = lib.PAPI_read
+_PAPI_read = fast_read
 
 
 class EventSet:

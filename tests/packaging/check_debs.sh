@@ -92,6 +92,18 @@ for prog in $(dpkg -L papi-compat-tools | grep '^/usr/bin/'); do
     fail "$prog --version: $("$prog" --version 2>&1 | head -n 1)"
 done
 papi_avail >/dev/null || fail "papi_avail does not run"
+# The Python module (tools package): Debian's python3 imports it with no PYTHONPATH and
+# it loads the package's libpapi, counting 100 page faults exactly.
+py=$(env -u PYTHONPATH /usr/bin/python3 -c 'import mmap, papi
+with papi.EventSet(["perf::PAGE-FAULTS"]) as es:
+    m = mmap.mmap(-1, 100 * mmap.PAGESIZE)
+    for i in range(100): m[i * mmap.PAGESIZE] = 1
+print(papi.__file__, papi.lib._name, es.values[0])' 2>&1) || fail "import papi: $py"
+case $py in "/usr/lib/python3/dist-packages/papi/__init__.py /usr/lib/"*"/libpapi.so.7 10"[0-9]) ;;
+  *) fail "import papi from the package: $py" ;; esac
+dpkg -S /usr/lib/python3/dist-packages/papi/__init__.py | grep -q '^papi-compat-tools:' ||
+  fail "the Python module is not in papi-compat-tools"
+echo "python3: $py"
 man -w PAPI_start >/dev/null && man -w papi_avail >/dev/null || fail "man pages not found"
 [ "$(pkg-config --modversion papi)" = "$api" ] || fail "pkg-config --modversion papi"
 [ "$(pkg-config --variable=papi_compat_version papi)" = "$version" ] || fail "papi_compat_version in papi.pc"
