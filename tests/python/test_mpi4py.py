@@ -6,10 +6,10 @@ that MPI (Debian's python3-mpi4py is built against Open MPI)."""
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
+
+from conftest import launch_under_wrapper
 
 APP = """
 import mmap, sys
@@ -26,22 +26,6 @@ total = comm.allreduce(n, op=MPI.SUM)
 if comm.Get_rank() == 0:
     print("COUNTS", counts, total)
 """
-
-
-def launch(flavor, tmp_path):
-    mpirun, wrapper = os.environ["PAPI_TEST_MPIRUN"], os.environ["PAPI_TEST_MPI_WRAPPER"]
-    app = tmp_path / "app.py"
-    app.write_text(APP)
-    pythonpath = os.pathsep.join(sys.path)
-    if flavor == "openmpi":
-        cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "4",
-               "-x", "LD_PRELOAD=" + wrapper, "-x", "PYTHONPATH=" + pythonpath,
-               "-x", "PAPI_MPI_OUTPUT_DIR=" + str(tmp_path)]
-    else:
-        cmd = [mpirun, "-np", "4", "-genv", "LD_PRELOAD", wrapper, "-genv", "PYTHONPATH",
-               pythonpath, "-genv", "PAPI_MPI_OUTPUT_DIR", str(tmp_path)]
-    return subprocess.run(cmd + [sys.executable, str(app)], capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path)
 
 
 def mpi4py_links(flavor):
@@ -61,13 +45,18 @@ def test_mpi4py_under_wrapper(tmp_path):
     if not mpi4py_links(flavor):
         pytest.skip("python3-mpi4py is built against another MPI than %s (Debian builds it "
                     "against Open MPI only)" % flavor)
-    run = launch(flavor, tmp_path)
+    run = launch_under_wrapper(flavor, tmp_path, APP)
     assert run.returncode == 0, run.stdout + run.stderr
     line = [x for x in run.stdout.splitlines() if x.startswith("COUNTS")][0]
     counts = json.loads(line.split(" ", 1)[1].rsplit(" ", 1)[0])
     assert len(counts) == 4
     for rank, c in enumerate(counts):
         assert 100 * (rank + 1) <= c <= 110 * (rank + 1), counts
+    check_mpi_report(run, tmp_path)
+
+
+def check_mpi_report(run, tmp_path):
+    """The wrapper's banner and its report of 4 ranks."""
     banner = run.stdout + run.stderr
     assert "papi_mpi: 4 ranks finished" in banner, banner
     report = json.loads((tmp_path / "papi_mpi_report.json").read_text())
