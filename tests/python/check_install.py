@@ -5,8 +5,8 @@
      install's libpapi and counts 100 page faults exactly;
   2. the prefix moved elsewhere: the same from the new place (the path to libpapi is
      relative to the package);
-  3. `pip install --no-build-isolation --no-deps --target DIR` of the source tree with
-     PAPI_ROOT naming the moved prefix: the same, loading that prefix's libpapi; with
+  3. pip's offline install (--no-index --no-build-isolation --no-deps --target DIR) of
+     this source tree, nothing else, with PAPI_ROOT naming the moved prefix: the same, loading that prefix's libpapi; with
      PAPI_ROOT naming no install, pip fails saying so; the checkout is left unchanged.
 
   check_install.py BUILD_DIR SOURCE_DIR"""
@@ -48,8 +48,9 @@ def probe(site, prefix, what):
 
 def pip_install(src, target, root):
     env = dict(os.environ, PAPI_ROOT=root, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
-    return subprocess.run([PY, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps",
-                           "--target", target, src], env=env, capture_output=True, text=True)
+    args = ["-q", "--no-index", "--no-build-isolation", "--no-deps", "--target", target, src]
+    return subprocess.run([PY, "-m", "pip", "install"] + args, env=env, capture_output=True,
+                          text=True)
 
 
 def status(src):
