@@ -1,7 +1,7 @@
 #!/bin/sh
 # The main job for a new user: install what is missing, build, install into _install/,
-# then run papi_avail, a C example, a Fortran example and an MPI example under the
-# PMPI wrapper library.
+# then run papi_avail, a C example, a Fortran example, the Python example and an MPI
+# example under the PMPI wrapper library.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
@@ -28,6 +28,8 @@ step "Fortran example: fixed-form #include \"fpapi.h\", page faults"
 "$b/examples/fortran/example_fixed_form_counts"
 step "Fortran example: use papi, PAPIF_flops around a matrix multiply"
 "$b/examples/fortran/example_flops_matmul" || true
+step "Python example: import papi (the install's module), page faults"
+PYTHONPATH="$top/_install/lib/python3/dist-packages" /usr/bin/python3 "$b/examples/python/pagefaults.py" 1000
 mpiex=$(ls "$b"/examples/mpi/*ring* "$b"/examples/mpi/*example* 2>/dev/null | head -n 1 || true)
 wrap=$(ls "$b"/mpi-wrappers/libpapi_mpi_mpich.so 2>/dev/null | head -n 1 || true)
 if [ -n "$mpiex" ] && [ -n "$wrap" ]; then

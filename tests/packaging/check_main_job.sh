@@ -40,4 +40,7 @@ if [ -e "$build/mpi-wrappers/libpapi_mpi_mpich.so" ]; then
   grep -q '"papi_compat_version"' "$build/main-job/papi_mpi_report.json" ||
     { cat "$top/main-job.log"; echo "FAIL: no papi_mpi_report.json with papi_compat_version under $build/main-job"; exit 1; }
 fi
+# The Python example ran with the install's module and counted one fault per page.
+grep -q "^1000 pages: 10[0-9][0-9] page faults$" "$top/main-job.log" ||
+  { cat "$top/main-job.log"; echo "FAIL: the Python example did not count 1000 page faults"; exit 1; }
 echo "main job: reports under $build/main-job ($(ls "$build/main-job" | tr '\n' ' ')), checkout unchanged: PASSED"
