@@ -5,6 +5,7 @@ machine, such as an mpi4py built against the other MPI).
 
   run_pytest.py TEST_FILE [pytest arguments...]"""
 
+import os
 import sys
 
 try:
@@ -31,8 +32,12 @@ class Outcomes:
 
 def main():
     outcomes = Outcomes()
-    code = pytest.main(["-q", "-p", "no:cacheprovider", "-o", "console_output_style=classic"]
-                       + sys.argv[1:], plugins=[outcomes])
+    # A temporary directory of this run's own: ctest -j runs several files at once (and
+    # one file once per MPI), and pytest's shared default would be cleaned under them.
+    name = os.path.splitext(os.path.basename(sys.argv[1]))[0]
+    basetemp = os.path.join(os.getcwd(), "pytest-%s-%s" % (name, os.environ.get("PAPI_TEST_MPI", "")))
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "-o", "console_output_style=classic",
+                        "--basetemp", basetemp] + sys.argv[1:], plugins=[outcomes])
     if code == 0 and outcomes.skipped and not outcomes.passed and not outcomes.failed:
         print("SKIPPED: " + outcomes.skipped[0].replace("Skipped: ", ""))
         return 77
