@@ -6,8 +6,9 @@
   2. the prefix moved elsewhere: the same from the new place (the path to libpapi is
      relative to the package);
   3. pip's offline install (--no-index --no-build-isolation --no-deps --target DIR) of
-     this source tree, nothing else, with PAPI_ROOT naming the moved prefix: the same, loading that prefix's libpapi; with
-     PAPI_ROOT naming no install, pip fails saying so; the checkout is left unchanged.
+     this source tree, nothing else, with PAPI_ROOT naming the moved prefix: the same,
+     loading that prefix's libpapi; with PAPI_ROOT naming no install, pip fails saying
+     so; the checkout is left unchanged.
 
   check_install.py BUILD_DIR SOURCE_DIR"""
 

@@ -35,7 +35,8 @@ def main():
     # A temporary directory of this run's own: ctest -j runs several files at once (and
     # one file once per MPI), and pytest's shared default would be cleaned under them.
     name = os.path.splitext(os.path.basename(sys.argv[1]))[0]
-    basetemp = os.path.join(os.getcwd(), "pytest-%s-%s" % (name, os.environ.get("PAPI_TEST_MPI", "")))
+    flavor = os.environ.get("PAPI_TEST_MPI", "")
+    basetemp = os.path.join(os.getcwd(), "pytest-%s-%s" % (name, flavor))
     code = pytest.main(["-q", "-p", "no:cacheprovider", "-o", "console_output_style=classic",
                         "--basetemp", basetemp] + sys.argv[1:], plugins=[outcomes])
     if code == 0 and outcomes.skipped and not outcomes.passed and not outcomes.failed:

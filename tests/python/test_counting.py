@@ -80,7 +80,8 @@ def test_hardware_info_and_avail():
     assert hw["totalcpus"] == os.cpu_count()
     assert hw["vendor_string"] and hw["model_string"]
     events = {e["name"]: e for e in papi.avail()}
-    assert events["perf::PAGE-FAULTS"]["available"] and events["perf::PAGE-FAULTS"]["kind"] == "native"
+    faults = events["perf::PAGE-FAULTS"]
+    assert faults["available"] and faults["kind"] == "native"
     assert events["PAPI_TOT_INS"]["kind"] == "preset"
     only = papi.avail(natives=False, available_only=True)
     assert all(e["available"] and e["kind"] == "preset" for e in only)
