@@ -85,3 +85,33 @@ def test_hardware_info_and_avail():
     assert events["PAPI_TOT_INS"]["kind"] == "preset"
     only = papi.avail(natives=False, available_only=True)
     assert all(e["available"] and e["kind"] == "preset" for e in only)
+
+
+def test_threads_count_their_own():
+    import threading
+    counts = {}
+
+    def work(n):
+        with papi.EventSet(["perf::PAGE-FAULTS"]) as es:
+            touch_fresh_pages(n)
+        counts[n] = es.values[0]
+    threads = [threading.Thread(target=work, args=(n,)) for n in (100, 200, 300)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(counts) == [100, 200, 300]
+    assert all(within(counts[n], n) for n in counts), counts
+
+
+def test_preset_counts_or_says_why():
+    # PAPI_TOT_INS counts where the CPU's PMU is reachable; elsewhere (a VM without one,
+    # perf_event_paranoid) the error carries the library's whole reason, naming it.
+    try:
+        with papi.EventSet(["PAPI_TOT_INS"]) as es:
+            touch_fresh_pages(10)
+    except papi.PapiError as e:
+        assert e.code < 0 and "PAPI_TOT_INS" in str(e) and len(e.detail) > len("PAPI_TOT_INS")
+        print("PAPI_TOT_INS here:", e)
+    else:
+        assert es.values[0] > 0
