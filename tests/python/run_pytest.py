@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ctest's runner of one pytest file of tests/python: PASSED, FAILED, or SKIPPED with the
 reason and exit 77 (pytest missing, or every test of the file skipped for a fact of the
-machine, such as an mpi4py built against the other MPI).
+machine, such as an mpi4py built against the other MPI). A test skipped among others
+that ran prints its SKIPPED line too, so a missing numpy is never a silent pass.
 
   run_pytest.py TEST_FILE [pytest arguments...]"""
 
@@ -39,9 +40,12 @@ def main():
     basetemp = os.path.join(os.getcwd(), "pytest-%s-%s" % (name, flavor))
     code = pytest.main(["-q", "-p", "no:cacheprovider", "-o", "console_output_style=classic",
                         "--basetemp", basetemp] + sys.argv[1:], plugins=[outcomes])
-    if code == 0 and outcomes.skipped and not outcomes.passed and not outcomes.failed:
-        print("SKIPPED: " + outcomes.skipped[0].replace("Skipped: ", ""))
+    reasons = [r.replace("Skipped: ", "") for r in outcomes.skipped]
+    if code == 0 and reasons and not outcomes.passed and not outcomes.failed:
+        print("SKIPPED: " + reasons[0])
         return 77
+    for r in reasons:  # a part that did not run is listed too (scripts/check-skips.py)
+        print("SKIPPED: %s (one test of %s; the others ran)" % (r, os.path.basename(sys.argv[1])))
     return int(code)
 
 
