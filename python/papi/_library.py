@@ -8,7 +8,13 @@ gives every function's types; the few that return pointers are declared here."""
 import ctypes
 import os
 
-from . import _api, _location
+try:
+    from . import _api, _location
+except ImportError:  # the checkout's python/papi: its two generated files are missing
+    raise ImportError("papi: %s is the source folder of the module, without its generated "
+                      "_api.py and _location.py; import the built one (build/python), the "
+                      "installed one (module load papi-compat) or pip install the checkout"
+                      % os.path.dirname(os.path.abspath(__file__))) from None
 
 CONSTANTS = dict(_api.CONSTANTS)
 
