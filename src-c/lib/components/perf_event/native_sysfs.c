@@ -202,6 +202,11 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
                 "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx", e->attr.type,
                 (unsigned long long)e->attr.config, (unsigned long long)e->attr.config1,
                 (unsigned long long)e->attr.config2);
+    double scale;
+    if (native_sysfs_scale(e, &scale, info->units, sizeof info->units) == PAPI_OK)
+        str_appendf(info->long_descr, sizeof info->long_descr,
+                    "; one count is %.10g %s (the kernel's .scale and .unit; counts stay raw)",
+                    scale, info->units);
     int hybrid[NATIVE_MAX_CORE_TYPES];
     if (p && p->kind == SYSFS_PMU_CORE && p->own_cpus &&
         sysfs_hybrid_pmus(hybrid, NATIVE_MAX_CORE_TYPES) >= 2)
@@ -211,4 +216,15 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
     else
         papi_strcpy(info->note, sizeof info->note,
                     "described by the kernel's sysfs (events/, format/)");
+}
+
+int native_sysfs_scale(const struct native_event *e, double *scale, char *unit, size_t len)
+{
+    const struct sysfs_pmu *p = e->route == ROUTE_SYSFS ? sysfs_pmu_at(e->sysfs_pmu) : NULL;
+    if (!p || e->sysfs_event < 0 || e->sysfs_event >= p->nevents ||
+        !(p->events[e->sysfs_event].scale > 0))
+        return PAPI_ENOEVNT;
+    *scale = p->events[e->sysfs_event].scale;
+    papi_strcpy(unit, len, p->events[e->sysfs_event].unit);
+    return PAPI_OK;
 }

@@ -99,6 +99,27 @@ static int by_event_name(const void *a, const void *b)
     return strcmp(((const struct sysfs_event *)a)->name, ((const struct sysfs_event *)b)->name);
 }
 
+/* An event's <name>.scale and <name>.unit (both or neither: a unit without a positive,
+ * finite scale, or a scale without a unit, is ignored as the kernel never writes one). */
+static void read_scale(const char *dir, struct sysfs_event *e)
+{
+    char path[512], text[64], *end;
+    e->scale = 0;
+    e->unit[0] = '\0';
+    snprintf(path, sizeof path, "%s/events/%s.scale", dir, e->name);
+    if (fsroot_read_line(path, text, sizeof text) != 0)
+        return;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v > 0) || v > 1e300)
+        return;
+    snprintf(path, sizeof path, "%s/events/%s.unit", dir, e->name);
+    if (fsroot_read_line(path, e->unit, sizeof e->unit) != 0 || !e->unit[0]) {
+        e->unit[0] = '\0';
+        return;
+    }
+    e->scale = v;
+}
+
 /* Named events: files without a dot (".scale", ".unit", ".per-pkg" describe others). */
 static void read_events(const char *dir, struct sysfs_pmu *pmu)
 {
@@ -125,6 +146,7 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
         if (fsroot_read_line(path, e->spec, sizeof e->spec) != 0 || !e->spec[0])
             continue;
         memcpy(e->name, de->d_name, strlen(de->d_name) + 1); /* length checked above */
+        read_scale(dir, e);
         pmu->nevents++;
     }
     closedir(d);
