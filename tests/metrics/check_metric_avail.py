@@ -2,9 +2,10 @@
 """check_metric_avail.py PAPI_METRIC_AVAIL MACHINES_DIR: papi_metric_avail as a site uses it.
 
 1. Recorded Granite and Emerald Rapids: DP_FLOPS, MEM_BW and TOPDOWN_RETIRING resolve,
-   MEM_BW to every memory controller's read and write CAS event (uncore_imc_0 and _1),
-   TOPDOWN_RETIRING to topdown-retiring and slots; a recorded Zen 5: DP_FLOPS and
-   TOPDOWN_RETIRING resolve, over 8 dispatch slots per cycle.
+   MEM_BW to every memory controller's read and write CAS event (uncore_imc_0 and _1,
+   each shown in MiB by the kernel's scale), TOPDOWN_RETIRING to topdown-retiring and
+   slots; a recorded Zen 5: the same three, MEM_BW to amd_umc_0's read and write CAS
+   commands, TOPDOWN_RETIRING over 8 dispatch slots per cycle.
 2. The JSON lists the same, and this machine's CPU_UTILIZATION is countable.
 3. Bad input: an unknown metric exits 2 naming it, an unknown option exits 2, a
    malformed PAPI_METRICS_FILE exits 1 naming file and line."""
@@ -41,9 +42,16 @@ def blocks(text):
     return out
 
 
-for machine, mem in (("gnr_node", True), ("emr_node", True), ("zen5_node", False)):
+MEM_EVENTS = {
+    "gnr_node": ["uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
+                 "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"],
+    "zen5_node": ["amd_umc_0::event=0x0a,rdwrmask=0x1", "amd_umc_0::event=0x0a,rdwrmask=0x2"],
+}
+MEM_EVENTS["emr_node"] = MEM_EVENTS["gnr_node"]
+
+for machine in ("gnr_node", "emr_node", "zen5_node"):
     root = os.path.join(MACHINES, machine)
-    names = "DP_FLOPS,TOPDOWN_RETIRING" + (",MEM_BW" if mem else "")
+    names = "DP_FLOPS,TOPDOWN_RETIRING,MEM_BW"
     p = run(["-m", names], PAPI_FSROOT=root)
     check(p.returncode == 0, f"{machine}: -m {names} exits 0 ({p.returncode}: {p.stderr.strip()})")
     b = blocks(p.stdout)
@@ -51,11 +59,13 @@ for machine, mem in (("gnr_node", True), ("emr_node", True), ("zen5_node", False
         lines = b.get(n, [])
         check("Resolves:     yes" in lines, f"{machine}: {n} resolves")
         check(any(l.startswith("Event  1:") for l in lines), f"{machine}: {n} lists its events")
-    if mem:
-        ev = [l.split(":", 1)[1].strip() for l in b.get("MEM_BW", []) if l.startswith("Event")]
-        check(ev == ["uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
-                     "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"],
-              f"{machine}: MEM_BW sums both memory controllers' CAS events: {ev}")
+    ev = [l.split(":", 1)[1].strip() for l in b.get("MEM_BW", []) if l.startswith("Event")]
+    check(ev == MEM_EVENTS[machine],
+          f"{machine}: MEM_BW sums every memory controller's CAS events: {ev}")
+    scaled = [l for l in b.get("MEM_BW", []) if "counts scaled to MiB by the kernel" in l]
+    check(len(scaled) == (4 if machine != "zen5_node" else 0),
+          f"{machine}: each CAS event's kernel unit shown where sysfs has one ({len(scaled)})")
+    if machine != "zen5_node":
         td = [l for l in b.get("TOPDOWN_RETIRING", []) if l.startswith("Event")]
         check(any("cpu::topdown-retiring" in l for l in td) and any("cpu::slots" in l for l in td),
               f"{machine}: TOPDOWN_RETIRING is topdown-retiring over slots")

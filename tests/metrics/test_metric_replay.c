@@ -2,7 +2,8 @@
  * through PAPI_FSROOT one after the other in one process): which metrics resolve, to
  * which events on which PMUs; the kernel's .scale/.unit applied when a metric is
  * evaluated (memory-controller CAS counts in MiB become bytes) while the count itself
- * stays raw; and, with CAP_PERFMON dropped, the reason a paranoid-3 node refuses its
+ * stays raw; zero denominators and missing counts refused with the reason; and, with
+ * CAP_PERFMON dropped, the reason a paranoid-3 node refuses its
  * memory controllers. Public API (papi_metrics.h).
  * Usage: test_metric_replay <tests/machines> [drop-caps] */
 #include <math.h>
@@ -178,6 +179,24 @@ static void check_evaluation(const struct evaluation *x)
     printf("%-17s %-26s = %g\n", x->machine, x->metric, v);
 }
 
+/* Bad counts on a recorded Granite Rapids: a zero denominator and a missing event are
+ * refused with the reason, the result left as it was. */
+static void check_refusals(void)
+{
+    const char *td[] = {"cpu::topdown-retiring", "cpu::slots"};
+    long long zero_slots[] = {400, 0};
+    double v = -1;
+    CHECK_RET(PAPIM_evaluate("TOPDOWN_RETIRING", 2, td, zero_slots, 1, &v), PAPI_EINVAL);
+    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "division by zero: cpu::slots counted 0"),
+          "zero slots: %s", PAPI_strerror_detail());
+    const char *reads[] = {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"};
+    long long counts[] = {1, 1};
+    CHECK_RET(PAPIM_evaluate("MEM_BW", 2, reads, counts, 1, &v), PAPI_EINVAL);
+    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "uncore_imc_0::cas_count_write") &&
+              strstr(PAPI_strerror_detail(), "not given"),
+          "missing write counts: %s", PAPI_strerror_detail());
+}
+
 /* The kernel's scale is shown with the event, and the event's count is not changed by
  * it: PAPI_get_event_info gives the unit, the long description the scale. */
 static void check_event_unit(void)
@@ -225,8 +244,10 @@ int main(int argc, char **argv)
                 PAPI_shutdown();
             machine = resolutions[i].machine;
             use_machine(argv[1], machine);
-            if (strcmp(machine, "gnr_node") == 0)
+            if (strcmp(machine, "gnr_node") == 0) {
                 check_event_unit();
+                check_refusals();
+            }
         }
         check_resolution(&resolutions[i]);
     }
