@@ -6,7 +6,8 @@
    each shown in MiB by the kernel's scale), TOPDOWN_RETIRING to topdown-retiring and
    slots; a recorded Zen 5: the same three, MEM_BW to amd_umc_0's read and write CAS
    commands, TOPDOWN_RETIRING over 8 dispatch slots per cycle.
-2. The JSON lists the same, and this machine's CPU_UTILIZATION is countable.
+2. The JSON lists the same, and this machine's CPU_UTILIZATION is countable;
+   papi_native_avail shows a memory-controller event's kernel scale and unit.
 3. Bad input: an unknown metric exits 2 naming it, an unknown option exits 2, a
    malformed PAPI_METRICS_FILE exits 1 naming file and line."""
 import json
@@ -77,6 +78,19 @@ for machine in ("gnr_node", "emr_node", "zen5_node"):
     got = {m["name"]: m for m in doc["metrics"]}
     check(all(got.get(n, {}).get("resolved") for n in names.split(",")),
           f"{machine}: --json says the same")
+
+# papi_native_avail shows the kernel's scale and unit with the event, and lists the
+# .scale/.unit files as no event of their own.
+NATIVE = os.path.join(os.path.dirname(TOOL), "papi_native_avail")
+gnr = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+gnr["PAPI_FSROOT"] = os.path.join(MACHINES, "gnr_node")
+p = subprocess.run([NATIVE, "-e", "uncore_imc_0::cas_count_read"], env=gnr,
+                   capture_output=True, text=True, timeout=60)
+check(p.returncode == 0 and "|MiB|" in p.stdout and "6.103515625e-05 MiB" in p.stdout,
+      "gnr_node: papi_native_avail -e shows cas_count_read's unit and scale")
+p = subprocess.run([NATIVE], env=gnr, capture_output=True, text=True, timeout=60)
+check(p.returncode == 0 and "cas_count_read " in p.stdout + " " and ".scale" not in p.stdout
+      and ".unit" not in p.stdout, "gnr_node: the listing has cas_count_read, no .scale/.unit")
 
 p = run(["--json"])
 doc = json.loads(p.stdout)
