@@ -209,6 +209,92 @@ static const struct golden goldens[] = {
     {"{cpu::event=0x1a0,umask=0x01}" ZEN_CYC("8"), {1200, 1000}, 1, 0.15},
     {"{cpu::event=0x1a0,umask=0x1e}" ZEN_CYC("8"), {1800, 1000}, 1, 0.225},
     {"8 * {cpu::event=0x1a0,umask=0x01,cmask=0x08}" ZEN_CYC("8"), {100, 1000}, 1, 0.1},
+    /* Zen 4/5 level 2 over the same 1000 cycles: bad speculation (0.1 on 6 slots, 0.075
+     * on 8) split 30 mispredicts : 10 restarts; back end (0.3, 0.225) split 300 of 400
+     * no-retire cycles waiting for loads; front end 1200 empty slots less w x 100 of
+     * latency; 600 of the 2400 retired ops microcoded. */
+    {"({cpu::event=0x1a0,umask=0x01} - 6 * {cpu::event=0x1a0,umask=0x01,cmask=0x06}) / (6 * "
+     "{cpu::event=0x76})",
+     {1200, 100, 1000},
+     1,
+     0.1},
+    {"({cpu::event=0xaa,umask=0x07} - {cpu::event=0xc1}) / (6 * {cpu::event=0x76}) * "
+     "{cpu::event=0xc3} / ({cpu::event=0xc3} + {cpu::event=0x96})",
+     {3000, 2400, 1000, 30, 10},
+     1,
+     0.075},
+    {"({cpu::event=0xaa,umask=0x07} - {cpu::event=0xc1}) / (6 * {cpu::event=0x76}) * "
+     "{cpu::event=0xc3} / ({cpu::event=0xc3} + {cpu::event=0x96})",
+     {3000, 2400, 1000, 0, 0},
+     1,
+     NAN},
+    {"({cpu::event=0xaa,umask=0x07} - {cpu::event=0xc1}) / (6 * {cpu::event=0x76}) * "
+     "{cpu::event=0x96} / ({cpu::event=0xc3} + {cpu::event=0x96})",
+     {3000, 2400, 1000, 10, 30},
+     1,
+     0.025},
+    {"{cpu::event=0x1a0,umask=0x1e} / (6 * {cpu::event=0x76}) * {cpu::event=0xd6,umask=0xa2} / "
+     "{cpu::event=0xd6,umask=0x02}",
+     {1800, 1000, 300, 400},
+     1,
+     0.225},
+    {"{cpu::event=0x1a0,umask=0x1e} / (6 * {cpu::event=0x76}) * {cpu::event=0xd6,umask=0xa2} / "
+     "{cpu::event=0xd6,umask=0x02}",
+     {1800, 1000, 300, 0},
+     1,
+     NAN},
+    {"{cpu::event=0x1a0,umask=0x1e} / (6 * {cpu::event=0x76}) * (1 - {cpu::event=0xd6,umask=0xa2} "
+     "/ {cpu::event=0xd6,umask=0x02})",
+     {1800, 1000, 300, 400},
+     1,
+     0.075},
+    {"{cpu::event=0x1c2} / (6 * {cpu::event=0x76})", {600, 1000}, 1, 0.1},
+    {"{cpu::event=0x1c2} / (6 * {cpu::event=0x76})", {600, 0}, 1, NAN},
+    {"({cpu::event=0xc1} - {cpu::event=0x1c2}) / (6 * {cpu::event=0x76})",
+     {2400, 600, 1000},
+     1,
+     0.3},
+    {"({cpu::event=0x1a0,umask=0x01} - 8 * {cpu::event=0x1a0,umask=0x01,cmask=0x08}) / (8 * "
+     "{cpu::event=0x76})",
+     {1200, 100, 1000},
+     1,
+     0.05},
+    {"({cpu::event=0xaa,umask=0x07} - {cpu::event=0xc1}) / (8 * {cpu::event=0x76}) * "
+     "{cpu::event=0xc3} / ({cpu::event=0xc3} + {cpu::event=0x96})",
+     {3000, 2400, 1000, 30, 10},
+     1,
+     0.05625},
+    {"({cpu::event=0xaa,umask=0x07} - {cpu::event=0xc1}) / (8 * {cpu::event=0x76}) * "
+     "{cpu::event=0xc3} / ({cpu::event=0xc3} + {cpu::event=0x96})",
+     {3000, 2400, 1000, 0, 0},
+     1,
+     NAN},
+    {"({cpu::event=0xaa,umask=0x07} - {cpu::event=0xc1}) / (8 * {cpu::event=0x76}) * "
+     "{cpu::event=0x96} / ({cpu::event=0xc3} + {cpu::event=0x96})",
+     {3000, 2400, 1000, 10, 30},
+     1,
+     0.01875},
+    {"{cpu::event=0x1a0,umask=0x1e} / (8 * {cpu::event=0x76}) * {cpu::event=0xd6,umask=0xa2} / "
+     "{cpu::event=0xd6,umask=0x02}",
+     {1800, 1000, 300, 400},
+     1,
+     0.16875},
+    {"{cpu::event=0x1a0,umask=0x1e} / (8 * {cpu::event=0x76}) * {cpu::event=0xd6,umask=0xa2} / "
+     "{cpu::event=0xd6,umask=0x02}",
+     {1800, 1000, 300, 0},
+     1,
+     NAN},
+    {"{cpu::event=0x1a0,umask=0x1e} / (8 * {cpu::event=0x76}) * (1 - {cpu::event=0xd6,umask=0xa2} "
+     "/ {cpu::event=0xd6,umask=0x02})",
+     {1800, 1000, 300, 400},
+     1,
+     0.05625},
+    {"{cpu::event=0x1c2} / (8 * {cpu::event=0x76})", {600, 1000}, 1, 0.075},
+    {"{cpu::event=0x1c2} / (8 * {cpu::event=0x76})", {600, 0}, 1, NAN},
+    {"({cpu::event=0xc1} - {cpu::event=0x1c2}) / (8 * {cpu::event=0x76})",
+     {2400, 600, 1000},
+     1,
+     0.225},
     /* Arm: 25 refills in 500 L2 accesses. */
     {ARM("l2d_cache_refill") " / " ARM("l2d_cache"), {25, 500}, 1, 0.05},
     {ARM("l2d_cache_refill") " / " ARM("l2d_cache"), {25, 0}, 1, NAN},
