@@ -1,5 +1,6 @@
 /* papi_metric_avail: the metrics this machine's table defines (papi_metrics(3)): unit,
  * formula, the events each resolved to, and why one cannot be computed here. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,9 @@ static const char usage[] =
     "List the named metrics (IPC, DP_FLOPS, MEM_BW, TOPDOWN_*, CPU_UTILIZATION, ...) of\n"
     "this machine's table: unit, whether every event resolves here and whether it can be\n"
     "counted here, with the reason when not. Under PAPI_FSROOT the recorded machine's\n"
-    "events are resolved (its PMUs), while only this machine's kernel counts.\n\n"
+    "events are resolved (its PMUs), while only this machine's kernel counts. An event\n"
+    "whose counts the kernel scales (sysfs .scale/.unit: uncore_imc cas_count_read in\n"
+    "MiB) is shown with its unit; formulas take it in base units (bytes, Joules).\n\n"
     "Options:\n"
     "  -m NAME      one metric or group, whole: formula, events, description, reason\n"
     "  --json       print the same information as one JSON document\n"
@@ -24,6 +27,17 @@ static const char *yes_no(int v)
     return v ? "yes" : "no";
 }
 
+/* The unit the kernel scales the event's counts to (sysfs .scale/.unit), or "". */
+static void event_units(const char *name, char *out, size_t len)
+{
+    int code;
+    PAPI_event_info_t info;
+    out[0] = '\0';
+    if (PAPI_event_name_to_code(name, &code) == PAPI_OK &&
+        PAPI_get_event_info(code, &info) == PAPI_OK)
+        snprintf(out, len, "%s", info.units);
+}
+
 static void print_one(const PAPIM_metric_info_t *m)
 {
     printf("%s (%s)\n", m->name, m->unit);
@@ -31,8 +45,14 @@ static void print_one(const PAPIM_metric_info_t *m)
     printf("  Formula:      %s%s\n", m->formula, m->uses_time ? "   (time: seconds counted)" : "");
     printf("  Table:        %s\n", m->table);
     printf("  Resolves:     %s\n  Countable:    %s\n", yes_no(m->resolved), yes_no(m->countable));
-    for (int i = 0; i < m->num_events; i++)
+    for (int i = 0; i < m->num_events; i++) {
+        char units[PAPI_MIN_STR_LEN];
         printf("  Event %2d:     %s\n", i + 1, m->event_names[i]);
+        event_units(m->event_names[i], units, sizeof units);
+        if (units[0])
+            printf("                (counts scaled to %s by the kernel: taken in base units)\n",
+                   units);
+    }
     if (m->reason[0])
         util_print_hanging(stdout, "  Why not:      ", "                ", m->reason, 80);
 }
@@ -50,6 +70,13 @@ static void json_one(struct jw *w, const PAPIM_metric_info_t *m)
     jw_arr_begin(w, "events");
     for (int i = 0; i < m->num_events; i++)
         jw_str(w, NULL, m->event_names[i]);
+    jw_arr_end(w);
+    jw_arr_begin(w, "event_units"); /* the kernel's unit of each event's scaled count, or "" */
+    for (int i = 0; i < m->num_events; i++) {
+        char units[PAPI_MIN_STR_LEN];
+        event_units(m->event_names[i], units, sizeof units);
+        jw_str(w, NULL, units);
+    }
     jw_arr_end(w);
     jw_str(w, "reason", m->reason);
     jw_obj_end(w);

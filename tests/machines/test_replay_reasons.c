@@ -10,25 +10,12 @@
  * about this kernel refusing hardware counters, which it does not), so only the part
  * that does not depend on that runs there: under the replay the component is enabled and
  * the kernel's software events count exactly. */
-#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "papi_test.h"
-
-static void drop_caps(void)
-{
-    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
-    struct __user_cap_data_struct data[2];
-    memset(data, 0, sizeof data);
-    if (syscall(SYS_capget, &hdr, data) != 0)
-        test_skip("capget failed");
-    data[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
-    data[38 / 32].effective &= ~(1u << (38 % 32)); /* CAP_PERFMON */
-    if (syscall(SYS_capset, &hdr, data) != 0)
-        test_skip("capset failed");
-}
+#include "test_caps.h"
 
 /* Does this machine's kernel open a user-only cycles counter for this process? */
 static int live_hardware_counts(void)
@@ -55,7 +42,7 @@ int main(int argc, char **argv)
     if (!getenv("PAPI_FSROOT"))
         test_skip("PAPI_FSROOT is not set (ctest sets it to a recorded machine)");
     if (!strcmp(argv[1], "drop-caps"))
-        drop_caps();
+        test_drop_perfmon_caps();
     int live = live_hardware_counts();
     int want_disabled = !strcmp(argv[2], "PAPI_EPERM") ? PAPI_EPERM : 0;
     if (live) {

@@ -2,10 +2,12 @@
 """check_metric_avail.py PAPI_METRIC_AVAIL MACHINES_DIR: papi_metric_avail as a site uses it.
 
 1. Recorded Granite and Emerald Rapids: DP_FLOPS, MEM_BW and TOPDOWN_RETIRING resolve,
-   MEM_BW to every memory controller's read and write CAS event (uncore_imc_0 and _1),
-   TOPDOWN_RETIRING to topdown-retiring and slots; a recorded Zen 5: DP_FLOPS and
-   TOPDOWN_RETIRING resolve, over 8 dispatch slots per cycle.
-2. The JSON lists the same, and this machine's CPU_UTILIZATION is countable.
+   MEM_BW to every memory controller's read and write CAS event (uncore_imc_0 and _1,
+   each shown in MiB by the kernel's scale), TOPDOWN_RETIRING to topdown-retiring and
+   slots; a recorded Zen 5: the same three, MEM_BW to amd_umc_0's read and write CAS
+   commands, TOPDOWN_RETIRING over 8 dispatch slots per cycle.
+2. The JSON lists the same, and this machine's CPU_UTILIZATION is countable;
+   papi_native_avail shows a memory-controller event's kernel scale and unit.
 3. Bad input: an unknown metric exits 2 naming it, an unknown option exits 2, a
    malformed PAPI_METRICS_FILE exits 1 naming file and line."""
 import json
@@ -41,9 +43,16 @@ def blocks(text):
     return out
 
 
-for machine, mem in (("gnr_node", True), ("emr_node", True), ("zen5_node", False)):
+MEM_EVENTS = {
+    "gnr_node": ["uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
+                 "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"],
+    "zen5_node": ["amd_umc_0::event=0x0a,rdwrmask=0x1", "amd_umc_0::event=0x0a,rdwrmask=0x2"],
+}
+MEM_EVENTS["emr_node"] = MEM_EVENTS["gnr_node"]
+
+for machine in ("gnr_node", "emr_node", "zen5_node"):
     root = os.path.join(MACHINES, machine)
-    names = "DP_FLOPS,TOPDOWN_RETIRING" + (",MEM_BW" if mem else "")
+    names = "DP_FLOPS,TOPDOWN_RETIRING,MEM_BW"
     p = run(["-m", names], PAPI_FSROOT=root)
     check(p.returncode == 0, f"{machine}: -m {names} exits 0 ({p.returncode}: {p.stderr.strip()})")
     b = blocks(p.stdout)
@@ -51,11 +60,13 @@ for machine, mem in (("gnr_node", True), ("emr_node", True), ("zen5_node", False
         lines = b.get(n, [])
         check("Resolves:     yes" in lines, f"{machine}: {n} resolves")
         check(any(l.startswith("Event  1:") for l in lines), f"{machine}: {n} lists its events")
-    if mem:
-        ev = [l.split(":", 1)[1].strip() for l in b.get("MEM_BW", []) if l.startswith("Event")]
-        check(ev == ["uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
-                     "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"],
-              f"{machine}: MEM_BW sums both memory controllers' CAS events: {ev}")
+    ev = [l.split(":", 1)[1].strip() for l in b.get("MEM_BW", []) if l.startswith("Event")]
+    check(ev == MEM_EVENTS[machine],
+          f"{machine}: MEM_BW sums every memory controller's CAS events: {ev}")
+    scaled = [l for l in b.get("MEM_BW", []) if "counts scaled to MiB by the kernel" in l]
+    check(len(scaled) == (4 if machine != "zen5_node" else 0),
+          f"{machine}: each CAS event's kernel unit shown where sysfs has one ({len(scaled)})")
+    if machine != "zen5_node":
         td = [l for l in b.get("TOPDOWN_RETIRING", []) if l.startswith("Event")]
         check(any("cpu::topdown-retiring" in l for l in td) and any("cpu::slots" in l for l in td),
               f"{machine}: TOPDOWN_RETIRING is topdown-retiring over slots")
@@ -67,6 +78,19 @@ for machine, mem in (("gnr_node", True), ("emr_node", True), ("zen5_node", False
     got = {m["name"]: m for m in doc["metrics"]}
     check(all(got.get(n, {}).get("resolved") for n in names.split(",")),
           f"{machine}: --json says the same")
+
+# papi_native_avail shows the kernel's scale and unit with the event, and lists the
+# .scale/.unit files as no event of their own.
+NATIVE = os.path.join(os.path.dirname(TOOL), "papi_native_avail")
+gnr = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+gnr["PAPI_FSROOT"] = os.path.join(MACHINES, "gnr_node")
+p = subprocess.run([NATIVE, "-e", "uncore_imc_0::cas_count_read"], env=gnr,
+                   capture_output=True, text=True, timeout=60)
+check(p.returncode == 0 and "|MiB|" in p.stdout and "6.103515625e-05 MiB" in p.stdout,
+      "gnr_node: papi_native_avail -e shows cas_count_read's unit and scale")
+p = subprocess.run([NATIVE], env=gnr, capture_output=True, text=True, timeout=60)
+check(p.returncode == 0 and "cas_count_read " in p.stdout + " " and ".scale" not in p.stdout
+      and ".unit" not in p.stdout, "gnr_node: the listing has cas_count_read, no .scale/.unit")
 
 p = run(["--json"])
 doc = json.loads(p.stdout)

@@ -139,6 +139,12 @@ struct papi_component {
     int (*event_info)(const struct papi_component *self, int local, PAPI_event_info_t *info);
     /* PAPI_query_event: PAPI_OK when the event can be counted in domain here. */
     int (*query)(const struct papi_component *self, int local, int domain);
+    /* What one count of the event is worth, when the component knows it (perf_event: the
+     * kernel's sysfs .scale and .unit, e.g. 6.103515625e-5 MiB per CAS command): PAPI_OK
+     * with *scale and unit filled, PAPI_ENOEVNT quietly when counts are plain counts.
+     * Counts stay raw in event sets; the named metrics apply it. May be NULL. */
+    int (*event_scale)(const struct papi_component *self, int local, double *scale, char *unit,
+                       size_t len);
 
     /* Event-set contexts. */
     int (*ctx_create)(const struct papi_component *self, const struct cmp_target *target,

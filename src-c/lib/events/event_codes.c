@@ -234,6 +234,14 @@ int PAPI_get_event_info(int EventCode, PAPI_event_info_t *info)
     return papi_error(PAPI_ENOTPRESET, "0x%x is not an event code", (unsigned)EventCode);
 }
 
+int event_native_scale(int code, double *scale, char *unit, size_t len)
+{
+    struct papi_component *c = IS_NATIVE(code) ? native_component(code) : NULL;
+    if (!c || !c->event_scale)
+        return PAPI_ENOEVNT;
+    return c->event_scale(c, cmp_local(code), scale, unit, len);
+}
+
 int PAPI_get_event_component(int EventCode)
 {
     PAPI_CALL_GUARD();

@@ -11,6 +11,9 @@ PAPI_INTERNAL struct papi_component *event_component_of(int code);
 PAPI_INTERNAL int event_native_name_to_code(const char *name, int *code);
 PAPI_INTERNAL int event_native_code_to_name(int code, char *out, size_t len);
 PAPI_INTERNAL int event_native_exists(int code);
+/* What one count of native code is worth in a unit (the component's event_scale): PAPI_OK
+ * with *scale and unit, or PAPI_ENOEVNT quietly when its counts are plain counts. */
+PAPI_INTERNAL int event_native_scale(int code, double *scale, char *unit, size_t len);
 
 /* ---- presets (preset_events.c; tables from presets/) --------------------------------- */
 #define PRESET_MAX_TERMS PAPI_MAX_INFO_TERMS

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "events.h"
 #include "fsroot.h"
 #include "metric_table.h"
 #include "preset_tables.h"
@@ -79,6 +80,8 @@ static struct metric *metric_slot(struct metric_table *t, const char *name)
         t->v = n;
         t->cap = ncap;
     }
+    /* A new slot starts empty: metric_line tells a new slot from a generic one by name. */
+    memset(&t->v[t->count], 0, sizeof t->v[0]);
     return &t->v[t->count++];
 }
 
@@ -283,11 +286,37 @@ static void add_reason(struct metric *m, const char *event, const char *why)
     str_appendf(m->reason, sizeof m->reason, "%s%s: %s", m->reason[0] ? "; " : "", event, why);
 }
 
+double metric_unit_size(const char *unit)
+{
+    static const struct {
+        const char *unit;
+        double size;
+    } sizes[] = {{"B", 1},           {"Bytes", 1},          {"bytes", 1},  {"KiB", 1024.0},
+                 {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"kB", 1e3},   {"KB", 1e3},
+                 {"MB", 1e6},        {"GB", 1e9},           {"Joules", 1}, {"J", 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(unit, sizes[i].unit) == 0)
+            return sizes[i].size;
+    return 1;
+}
+
+/* Event i of m's count in base units: the kernel's scale and unit, when it has them. */
+static void event_factor(struct metric *m, int i, int code)
+{
+    double scale;
+    char unit[PAPI_MIN_STR_LEN];
+    m->factor[i] = 1;
+    if (event_native_scale(code, &scale, unit, sizeof unit) == PAPI_OK)
+        m->factor[i] = scale * metric_unit_size(unit);
+}
+
 /* One concrete event: whether it names an event of this machine (or the recorded one)
  * and whether it opens here. */
-static void resolve_event(struct metric *m, const char *name)
+static void resolve_event(struct metric *m, int i)
 {
+    const char *name = m->events[i];
     int code;
+    m->factor[i] = 1;
     if (PAPI_event_name_to_code(name, &code) != PAPI_OK) {
         m->resolved = m->countable = 0;
         add_reason(m, name, PAPI_strerror_detail());
@@ -299,6 +328,7 @@ static void resolve_event(struct metric *m, const char *name)
         add_reason(m, name, preset_tables_unavailable_reason(code & PAPI_PRESET_AND_MASK));
         return;
     }
+    event_factor(m, i, code);
     if (PAPI_query_event(code) != PAPI_OK && m->countable) {
         m->countable = 0;
         char why[PAPI_HUGE_STR_LEN];
@@ -357,7 +387,7 @@ void metric_resolve(struct metric *m)
         }
         m->term_count[t] = m->nevents - m->term_first[t];
         for (int i = m->term_first[t]; i < m->nevents; i++)
-            resolve_event(m, m->events[i]);
+            resolve_event(m, i);
     }
     m->resolved_done = 1;
 }

@@ -25,6 +25,9 @@ struct metric {
     int term_first[METRIC_MAX_TERMS], term_count[METRIC_MAX_TERMS];
     int nevents;
     char events[PAPIM_MAX_EVENTS][PAPI_2MAX_STR_LEN];
+    /* What one count of each event is worth in base units (bytes, Joules): the kernel's
+     * sysfs .scale times the unit's size (MiB: 1048576), 1 for plain counts. */
+    double factor[PAPIM_MAX_EVENTS];
     char reason[PAPI_HUGE_STR_LEN];
 };
 
@@ -57,6 +60,9 @@ PAPI_INTERNAL struct metric *metric_find(struct metric_table *t, const char *nam
 PAPI_INTERNAL const struct metric_group *metric_group_find(const struct metric_table *t,
                                                            const char *name);
 PAPI_INTERNAL void metric_resolve(struct metric *m);
+/* The size of unit in base units (MiB: 1048576 bytes, Joules: 1), the kernel's units of
+ * sysfs events; 1 for a unit it does not name (the count is then taken as scaled). */
+PAPI_INTERNAL double metric_unit_size(const char *unit);
 
 /* A metric made ready for evaluation later, without the library (at exit, after a
  * PAPI_shutdown): its formula and, per term, the indices of its events in a fixed list of
@@ -66,6 +72,7 @@ struct metric_plan {
     struct metric_formula f;
     int nidx[METRIC_MAX_TERMS];
     int idx[METRIC_MAX_TERMS][PAPIM_MAX_EVENTS];
+    double factor[METRIC_MAX_TERMS][PAPIM_MAX_EVENTS]; /* metric.factor of each */
 };
 /* Plan metric name over the n events in names; PAPI_OK, PAPI_ENOEVNT (no such metric),
  * PAPI_EINVAL (an event it needs is not among names: the reason says which). */

@@ -165,7 +165,7 @@ static int term_value(const struct metric *m, int t, int n, const char *const ev
         if (k == n)
             return papi_error(PAPI_EINVAL, "metric %s needs the count of %s, which was not given",
                               m->name, m->events[i]);
-        sum += (double)values[k];
+        sum += (double)values[k] * m->factor[i];
     }
     if (m->term_count[t] == 0)
         return papi_error(PAPI_EINVAL, "metric %s: %s names no event here (%s)", m->name,
@@ -224,6 +224,7 @@ int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_L
             if (j == n)
                 ret = papi_error(PAPI_EINVAL, "metric %s needs %s, which is not counted", m->name,
                                  ev);
+            p->factor[k][p->nidx[k]] = m->factor[m->term_first[k] + i];
             p->idx[k][p->nidx[k]++] = j;
         }
     }
@@ -238,7 +239,7 @@ int metric_plan_eval(const struct metric_plan *p, const long long *values, doubl
     for (int k = 0; k < p->f.nterms; k++) {
         terms[k] = 0;
         for (int i = 0; i < p->nidx[k]; i++)
-            terms[k] += (double)values[p->idx[k][i]];
+            terms[k] += (double)values[p->idx[k][i]] * p->factor[k][i];
     }
     return metric_formula_eval(&p->f, terms, seconds, result, err, errlen);
 }

@@ -135,6 +135,12 @@ int native_count_for_class(enum pe_class cls)
     return native_pfm_count(cls) + native_sysfs_count(cls);
 }
 
+int native_get_scale(int code, double *scale, char *unit, size_t len)
+{
+    struct native_event *e = native_lookup(code);
+    return e ? native_sysfs_scale(e, scale, unit, len) : PAPI_ENOEVNT;
+}
+
 int native_get_info(int code, PAPI_event_info_t *info)
 {
     struct native_event *e = native_lookup(code);

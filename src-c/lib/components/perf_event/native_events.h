@@ -13,6 +13,8 @@ PAPI_INTERNAL int native_name_to_code(const char *name, int *local);
 PAPI_INTERNAL int native_code_to_name(int local, char *out, size_t len);
 PAPI_INTERNAL int native_enum(int *local, int modifier, enum pe_class cls);
 PAPI_INTERNAL int native_get_info(int local, PAPI_event_info_t *info);
+/* The kernel's scale and unit of the event (sysfs route), or PAPI_ENOEVNT quietly. */
+PAPI_INTERNAL int native_get_scale(int local, double *scale, char *unit, size_t len);
 /* Fill attr for the event counted in domain (PAPI_DOM_*). */
 PAPI_INTERNAL int native_encode(int local, int domain, struct perf_event_attr *attr);
 PAPI_INTERNAL int native_count_for_class(enum pe_class cls);

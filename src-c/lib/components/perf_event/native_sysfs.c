@@ -14,6 +14,7 @@
 #include "fsroot.h"
 #include "native_pfm.h"
 #include "native_sysfs.h"
+#include "pmu_state.h"
 #include "str_append.h"
 #include "sysfs_encode.h"
 #include "sysfs_pmus.h"
@@ -117,9 +118,26 @@ void native_sysfs_attr(const struct native_event *e, int domain, struct perf_eve
     }
 }
 
+/* Uncore PMUs count a whole socket (opened for a CPU, not a thread): the kernel opens
+ * them only for CAP_PERFMON (or CAP_SYS_ADMIN) or at kernel.perf_event_paranoid <= 0. */
+static int uncore_allowed(const struct native_event *e)
+{
+    const struct sysfs_pmu *p = sysfs_pmu_brief(e->sysfs_pmu);
+    if (!p || p->kind != SYSFS_PMU_UNCORE || g_pmu.cap_perfmon || g_pmu.paranoid <= 0)
+        return PAPI_OK;
+    return papi_error(PAPI_EPERM,
+                      "native event '%s': PMU %s counts a whole socket, which the kernel allows "
+                      "only with CAP_PERFMON (or CAP_SYS_ADMIN) or kernel.perf_event_paranoid "
+                      "<= 0; it is %d and this process lacks CAP_PERFMON (setcap "
+                      "cap_perfmon+ep on the program, or lower kernel.perf_event_paranoid)",
+                      e->name, p->name, g_pmu.paranoid);
+}
+
 int native_sysfs_encode(const struct native_event *e, int domain, struct perf_event_attr *attr)
 {
-    int ret = sysfs_pmu_here(e->sysfs_pmu, e->name);
+    int ret = uncore_allowed(e);
+    if (ret == PAPI_OK)
+        ret = sysfs_pmu_here(e->sysfs_pmu, e->name);
     if (ret != PAPI_OK)
         return ret;
     native_sysfs_attr(e, domain, attr);
@@ -202,6 +220,11 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
                 "perf_event_attr type %u config 0x%llx config1 0x%llx config2 0x%llx", e->attr.type,
                 (unsigned long long)e->attr.config, (unsigned long long)e->attr.config1,
                 (unsigned long long)e->attr.config2);
+    double scale;
+    if (native_sysfs_scale(e, &scale, info->units, sizeof info->units) == PAPI_OK)
+        str_appendf(info->long_descr, sizeof info->long_descr,
+                    "; one count is %.10g %s (the kernel's .scale and .unit; counts stay raw)",
+                    scale, info->units);
     int hybrid[NATIVE_MAX_CORE_TYPES];
     if (p && p->kind == SYSFS_PMU_CORE && p->own_cpus &&
         sysfs_hybrid_pmus(hybrid, NATIVE_MAX_CORE_TYPES) >= 2)
@@ -211,4 +234,15 @@ void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info)
     else
         papi_strcpy(info->note, sizeof info->note,
                     "described by the kernel's sysfs (events/, format/)");
+}
+
+int native_sysfs_scale(const struct native_event *e, double *scale, char *unit, size_t len)
+{
+    const struct sysfs_pmu *p = e->route == ROUTE_SYSFS ? sysfs_pmu_at(e->sysfs_pmu) : NULL;
+    if (!p || e->sysfs_event < 0 || e->sysfs_event >= p->nevents ||
+        !(p->events[e->sysfs_event].scale > 0))
+        return PAPI_ENOEVNT;
+    *scale = p->events[e->sysfs_event].scale;
+    papi_strcpy(unit, len, p->events[e->sysfs_event].unit);
+    return PAPI_OK;
 }

@@ -21,5 +21,9 @@ PAPI_INTERNAL int native_sysfs_enum_first(int pmu_start, enum pe_class cls, int 
 PAPI_INTERNAL int native_sysfs_enum_next(const struct native_event *e, int *local);
 PAPI_INTERNAL int native_sysfs_count(enum pe_class cls);
 PAPI_INTERNAL void native_sysfs_info(const struct native_event *e, PAPI_event_info_t *info);
+/* The named event's .scale and .unit: PAPI_OK, or PAPI_ENOEVNT (quietly) when it has
+ * none (raw fields have none). */
+PAPI_INTERNAL int native_sysfs_scale(const struct native_event *e, double *scale, char *unit,
+                                     size_t len);
 
 #endif

@@ -182,6 +182,15 @@ static int pe_event_info(const struct papi_component *self, int local, PAPI_even
     return ret;
 }
 
+static int pe_event_scale(const struct papi_component *self, int local, double *scale, char *unit,
+                          size_t len)
+{
+    const struct native_event *e = native_lookup(local);
+    if (!e || e->cls != pe_class_of(self))
+        return PAPI_ENOEVNT;
+    return native_get_scale(local, scale, unit, len);
+}
+
 static int pe_query(const struct papi_component *self, int local, int domain)
 {
     struct perf_event_attr attr;
@@ -255,14 +264,14 @@ static int set_arm_sampling(struct cmp_context *c, int slot, cmp_sample_fn fn, v
 
 /* read_values is pe_read_values itself, PAPI_read's hot path: a wrapped context, never
  * started, reaches its slow path, which hands it on. */
-#define PE_CALLBACKS                                                                              \
-    .probe = pe_probe, .fill_info = pe_fill_info, .preset_pmu = pe_preset_pmu,                    \
-    .name_to_code = pe_name_to_code, .code_to_name = pe_code_to_name, .enumerate = pe_enumerate,  \
-    .event_info = pe_event_info, .query = pe_query, .ctx_create = set_create,                     \
-    .ctx_destroy = set_destroy, .add = set_add, .remove = set_remove, .start = set_start,         \
-    .stop = set_stop, .read = set_read, .read_values = pe_read_values, .reset = set_reset,        \
-    .set_overflow = set_overflow, .arm_overflow = set_arm_overflow, .set_sampling = set_sampling, \
-    .arm_sampling = set_arm_sampling
+#define PE_CALLBACKS                                                                             \
+    .probe = pe_probe, .fill_info = pe_fill_info, .preset_pmu = pe_preset_pmu,                   \
+    .name_to_code = pe_name_to_code, .code_to_name = pe_code_to_name, .enumerate = pe_enumerate, \
+    .event_info = pe_event_info, .query = pe_query, .event_scale = pe_event_scale,               \
+    .ctx_create = set_create, .ctx_destroy = set_destroy, .add = set_add, .remove = set_remove,  \
+    .start = set_start, .stop = set_stop, .read = set_read, .read_values = pe_read_values,       \
+    .reset = set_reset, .set_overflow = set_overflow, .arm_overflow = set_arm_overflow,          \
+    .set_sampling = set_sampling, .arm_sampling = set_arm_sampling
 
 struct papi_component perf_event_component PAPI_INTERNAL = {
     .name = "perf_event", .instance = (void *)(intptr_t)PE_CORE, PE_CALLBACKS};

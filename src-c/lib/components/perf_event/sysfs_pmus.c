@@ -99,6 +99,45 @@ static int by_event_name(const void *a, const void *b)
     return strcmp(((const struct sysfs_event *)a)->name, ((const struct sysfs_event *)b)->name);
 }
 
+/* An event's <name>.scale and <name>.unit (both or neither: a unit without a positive,
+ * finite scale, or a scale without a unit, is ignored as the kernel never writes one). */
+static void read_scale(const char *dir, struct sysfs_event *e)
+{
+    char path[512], text[64], *end;
+    snprintf(path, sizeof path, "%s/events/%s.scale", dir, e->name);
+    if (fsroot_read_line(path, text, sizeof text) != 0)
+        return;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v > 0) || v > 1e300)
+        return;
+    snprintf(path, sizeof path, "%s/events/%s.unit", dir, e->name);
+    if (fsroot_read_line(path, e->unit, sizeof e->unit) != 0 || !e->unit[0]) {
+        e->unit[0] = '\0';
+        return;
+    }
+    e->scale = v;
+}
+
+/* The scale and unit of each event that has a <name>.scale file in the listing d (read
+ * again from its start): only those are opened, none on a PMU without scales. */
+static void read_scales(const char *dir, DIR *d, struct sysfs_pmu *pmu)
+{
+    rewinddir(d);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *dot = strrchr(de->d_name, '.');
+        if (!dot || dot == de->d_name || strcmp(dot, ".scale") != 0 ||
+            (size_t)(dot - de->d_name) >= SYSFS_NAME_LEN)
+            continue;
+        char name[SYSFS_NAME_LEN];
+        memcpy(name, de->d_name, (size_t)(dot - de->d_name));
+        name[dot - de->d_name] = '\0';
+        int idx;
+        if (sysfs_pmu_event(pmu, name, &idx))
+            read_scale(dir, &pmu->events[idx]);
+    }
+}
+
 /* Named events: files without a dot (".scale", ".unit", ".per-pkg" describe others). */
 static void read_events(const char *dir, struct sysfs_pmu *pmu)
 {
@@ -107,10 +146,12 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
     DIR *d = fsroot_opendir(path);
     if (!d)
         return;
-    int cap = 0;
+    int cap = 0, scaled = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || strchr(de->d_name, '.') || strlen(de->d_name) >= SYSFS_NAME_LEN)
+        const char *dot = strchr(de->d_name, '.');
+        scaled += dot && strcmp(dot, ".scale") == 0;
+        if (de->d_name[0] == '.' || dot || strlen(de->d_name) >= SYSFS_NAME_LEN)
             continue;
         if (pmu->nevents == cap) {
             int ncap = cap ? cap * 2 : 32;
@@ -125,11 +166,15 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
         if (fsroot_read_line(path, e->spec, sizeof e->spec) != 0 || !e->spec[0])
             continue;
         memcpy(e->name, de->d_name, strlen(de->d_name) + 1); /* length checked above */
+        e->scale = 0;
+        e->unit[0] = '\0';
         pmu->nevents++;
     }
-    closedir(d);
     if (pmu->nevents > 1)
         qsort(pmu->events, (size_t)pmu->nevents, sizeof *pmu->events, by_event_name);
+    if (scaled)
+        read_scales(dir, d, pmu);
+    closedir(d);
 }
 
 static int read_pmu(const char *name, struct sysfs_pmu *pmu)

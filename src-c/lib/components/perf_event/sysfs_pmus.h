@@ -28,6 +28,10 @@ struct sysfs_format {
 struct sysfs_event {
     char name[SYSFS_NAME_LEN];
     char spec[256]; /* the event file's text, e.g. "event=0xc0" */
+    /* The kernel's <name>.scale and <name>.unit files: a count times scale is a quantity
+     * in unit (uncore_imc cas_count_read: 6.103515625e-5 MiB). scale 0, unit "": none. */
+    double scale;
+    char unit[16];
 };
 
 enum sysfs_pmu_kind {

@@ -1,0 +1,267 @@
+/* test_metric_replay: the metric tables on recorded machines (tests/machines, replayed
+ * through PAPI_FSROOT one after the other in one process): which metrics resolve, to
+ * which events on which PMUs; the kernel's .scale/.unit applied when a metric is
+ * evaluated (memory-controller CAS counts in MiB become bytes) while the count itself
+ * stays raw; zero denominators and missing counts refused with the reason; and, with
+ * CAP_PERFMON dropped, the reason a paranoid-3 node refuses its
+ * memory controllers. Public API (papi_metrics.h).
+ * Usage: test_metric_replay <tests/machines> [drop-caps] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "papi_metrics.h"
+#include "papi_test.h"
+#include "test_caps.h"
+
+#define MAX_EV 8
+
+/* What metric resolves to on machine: its events in order (NULL-ended; none: it does
+ * not resolve, and its reason holds why). */
+struct resolution {
+    const char *machine, *metric, *why;
+    const char *events[MAX_EV];
+};
+
+static const struct resolution resolutions[] = {
+    {"gnr_node",
+     "MEM_BW",
+     NULL,
+     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
+      "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"}},
+    {"gnr_node", "TOPDOWN_RETIRING", NULL, {"cpu::topdown-retiring", "cpu::slots"}},
+    {"gnr_node", "TOPDOWN_MEMORY_BOUND", NULL, {"cpu::topdown-mem-bound", "cpu::slots"}},
+    {"gnr_node", "DP_FLOPS", NULL, {"PAPI_DP_OPS"}},
+    {"gnr_node",
+     "HP_FLOPS",
+     NULL,
+     {"cpu::event=0xcf,umask=0x03", "cpu::event=0xcf,umask=0x04", "cpu::event=0xcf,umask=0x08",
+      "cpu::event=0xcf,umask=0x10"}},
+    {"emr_node",
+     "MEM_READ_BW",
+     NULL,
+     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"}},
+    {"emr_node",
+     "TOPDOWN_CORE_BOUND",
+     NULL,
+     {"cpu::topdown-be-bound", "cpu::topdown-mem-bound", "cpu::slots"}},
+    {"spr_node",
+     "MEM_WRITE_BW",
+     NULL,
+     {"uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"}},
+    {"spr_node", "TOPDOWN_BAD_SPECULATION", NULL, {"cpu::topdown-bad-spec", "cpu::slots"}},
+    {"spr_node",
+     "TOPDOWN_FETCH_BANDWIDTH",
+     NULL,
+     {"cpu::topdown-fe-bound", "cpu::topdown-fetch-lat", "cpu::slots"}},
+    /* The spr presets name libpfm4 events, which only a live SPR encodes. */
+    {"spr_node", "IPC", "spr::INSTRUCTION_RETIRED", {NULL}},
+    {"zen5_node",
+     "MEM_BW",
+     NULL,
+     {"amd_umc_0::event=0x0a,rdwrmask=0x1", "amd_umc_0::event=0x0a,rdwrmask=0x2"}},
+    {"zen5_node", "TOPDOWN_RETIRING", NULL, {"cpu::event=0xc1", "cpu::event=0x76"}},
+    {"zen5_node", "DP_FLOPS", NULL, {"PAPI_DP_OPS"}},
+    {"zen5_node",
+     "TOPDOWN_MEMORY_BOUND",
+     NULL,
+     {"cpu::event=0x1a0,umask=0x1e", "cpu::event=0x76", "cpu::event=0xd6,umask=0xa2",
+      "cpu::event=0xd6,umask=0x02"}},
+    {"zen5_node", "TOPDOWN_HEAVY_OPERATIONS", NULL, {"cpu::event=0x1c2", "cpu::event=0x76"}},
+    {"mtl_hybrid",
+     "TOPDOWN_FRONTEND_BOUND",
+     NULL,
+     {"cpu_core::topdown-fe-bound", "cpu_core::slots"}},
+    {"mtl_hybrid", "MEM_BW", "no PMU of this name pattern", {NULL}},
+    {"neoverse_v2_node",
+     "TOPDOWN_RETIRING",
+     NULL,
+     {"armv8_pmuv3_0::op_retired", "armv8_pmuv3_0::op_spec", "armv8_pmuv3_0::stall_slot",
+      "armv8_pmuv3_0::cpu_cycles"}},
+    {"neoverse_v2_node",
+     "TOPDOWN_BACKEND_BOUND",
+     NULL,
+     {"armv8_pmuv3_0::stall_slot_backend", "armv8_pmuv3_0::cpu_cycles"}},
+    {"neoverse_v2_node", "HP_FLOPS", NULL, {"armv8_pmuv3_0::event=0x8014"}},
+    {"neoverse_v2_node",
+     "L2_MISS_RATIO",
+     NULL,
+     {"armv8_pmuv3_0::l2d_cache_refill", "armv8_pmuv3_0::l2d_cache"}},
+    /* CPU_UTILIZATION resolves on any machine, a VM without a PMU too. */
+    {"vm_no_pmu", "CPU_UTILIZATION", NULL, {"perf::TASK-CLOCK"}},
+};
+
+/* A metric evaluated on a recorded machine from counts given here, worked by hand. */
+struct evaluation {
+    const char *machine, *metric;
+    const char *events[MAX_EV];
+    long long counts[MAX_EV];
+    double seconds, expect;
+};
+
+static const struct evaluation evaluations[] = {
+    /* 1000 + 3000 CAS reads, 6.103515625e-5 MiB each by the kernel's scale = 64 bytes:
+     * 256000 bytes in 2 s. */
+    {"gnr_node",
+     "MEM_READ_BW",
+     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"},
+     {1000, 3000},
+     2,
+     128000},
+    /* reads 1000 + 3000, writes 500 + 500: 5000 x 64 bytes in 1 s. */
+    {"spr_node",
+     "MEM_BW",
+     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
+      "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"},
+     {1000, 3000, 500, 500},
+     1,
+     320000},
+    /* Zen 5's UMC has no .scale: the formula's 64 bytes per CAS: 1.5e6 x 64 in 1 s. */
+    {"zen5_node",
+     "MEM_BW",
+     {"amd_umc_0::event=0x0a,rdwrmask=0x1", "amd_umc_0::event=0x0a,rdwrmask=0x2"},
+     {1000000, 500000},
+     1,
+     9.6e7},
+    /* V2: 900 of 1000 ops retired, 4000 of 8 x 1000 slots stalled: 0.9 x 0.5. */
+    {"neoverse_v2_node",
+     "TOPDOWN_RETIRING",
+     {"armv8_pmuv3_0::op_retired", "armv8_pmuv3_0::op_spec", "armv8_pmuv3_0::stall_slot",
+      "armv8_pmuv3_0::cpu_cycles"},
+     {900, 1000, 4000, 1000},
+     1,
+     0.45},
+};
+
+static void use_machine(const char *dir, const char *machine)
+{
+    char root[4096];
+    snprintf(root, sizeof root, "%s/%s", dir, machine);
+    setenv("PAPI_FSROOT", root, 1);
+    int r = PAPI_library_init(PAPI_VER_CURRENT);
+    if (r != PAPI_VER_CURRENT) {
+        fprintf(stderr, "PAPI_library_init on %s: %d\n", machine, r);
+        exit(1);
+    }
+}
+
+static void check_resolution(const struct resolution *x)
+{
+    PAPIM_metric_info_t info;
+    int r = PAPIM_query_metric(x->metric, &info);
+    CHECK(r == PAPI_OK, "%s: %s is in the table (%d)", x->machine, x->metric, r);
+    if (r != PAPI_OK)
+        return;
+    if (!x->events[0]) {
+        CHECK(!info.resolved && strstr(info.reason, x->why), "%s: %s unresolved because '%s': %s",
+              x->machine, x->metric, x->why, info.reason);
+        return;
+    }
+    int n = 0;
+    while (n < MAX_EV && x->events[n])
+        n++;
+    CHECK(info.resolved && info.num_events == n, "%s: %s resolves to %d events: %d (%s)",
+          x->machine, x->metric, n, info.num_events, info.reason);
+    for (int i = 0; i < n && i < info.num_events; i++)
+        CHECK(strcmp(info.event_names[i], x->events[i]) == 0, "%s: %s event %d is %s, not %s",
+              x->machine, x->metric, i + 1, info.event_names[i], x->events[i]);
+    printf("%-17s %-26s ->", x->machine, x->metric);
+    for (int i = 0; i < info.num_events; i++)
+        printf(" %s", info.event_names[i]);
+    printf("\n");
+}
+
+static void check_evaluation(const struct evaluation *x)
+{
+    int n = 0;
+    while (n < MAX_EV && x->events[n])
+        n++;
+    double v = -1;
+    int r = PAPIM_evaluate(x->metric, n, x->events, x->counts, x->seconds, &v);
+    CHECK(r == PAPI_OK && fabs(v - x->expect) <= 1e-9 * x->expect, "%s: %s = %g, want %g (%d %s)",
+          x->machine, x->metric, v, x->expect, r, r == PAPI_OK ? "" : PAPI_strerror_detail());
+    printf("%-17s %-26s = %g\n", x->machine, x->metric, v);
+}
+
+/* Bad counts on a recorded Granite Rapids: a zero denominator and a missing event are
+ * refused with the reason, the result left as it was. */
+static void check_refusals(void)
+{
+    const char *td[] = {"cpu::topdown-retiring", "cpu::slots"};
+    long long zero_slots[] = {400, 0};
+    double v = -1;
+    CHECK_RET(PAPIM_evaluate("TOPDOWN_RETIRING", 2, td, zero_slots, 1, &v), PAPI_EINVAL);
+    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "division by zero: cpu::slots counted 0"),
+          "zero slots: %s", PAPI_strerror_detail());
+    const char *reads[] = {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"};
+    long long counts[] = {1, 1};
+    CHECK_RET(PAPIM_evaluate("MEM_BW", 2, reads, counts, 1, &v), PAPI_EINVAL);
+    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "uncore_imc_0::cas_count_write") &&
+              strstr(PAPI_strerror_detail(), "not given"),
+          "missing write counts: %s", PAPI_strerror_detail());
+}
+
+/* The kernel's scale is shown with the event, and the event's count is not changed by
+ * it: PAPI_get_event_info gives the unit, the long description the scale. */
+static void check_event_unit(void)
+{
+    int code;
+    PAPI_event_info_t info;
+    CHECK_RET(PAPI_event_name_to_code("uncore_imc_0::cas_count_read", &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    CHECK(strcmp(info.units, "MiB") == 0 && strstr(info.long_descr, "6.103515625e-05 MiB"),
+          "gnr_node: cas_count_read in MiB by 6.103515625e-05: '%s' '%s'", info.units,
+          info.long_descr);
+    CHECK_RET(PAPI_event_name_to_code("power::energy-pkg", &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    CHECK(strcmp(info.units, "Joules") == 0, "gnr_node: energy-pkg in Joules: '%s'", info.units);
+}
+
+/* Paranoid 3, no CAP_PERFMON: the memory controllers are refused with the reason. */
+static void paranoid3(const char *dir)
+{
+    test_drop_perfmon_caps();
+    use_machine(dir, "paranoid3_node");
+    PAPIM_metric_info_t info;
+    CHECK_RET(PAPIM_query_metric("MEM_BW", &info), PAPI_OK);
+    CHECK(info.resolved && !info.countable && strstr(info.reason, "counts a whole socket") &&
+              strstr(info.reason, "perf_event_paranoid") && strstr(info.reason, "it is 3"),
+          "paranoid3_node: MEM_BW refused with the reason: %s", info.reason);
+    printf("paranoid3_node MEM_BW: %s\n", info.reason);
+    PAPI_shutdown();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_metric_replay tests/machines [drop-caps]\n");
+        return 2;
+    }
+    if (argc > 2 && strcmp(argv[2], "drop-caps") == 0) {
+        paranoid3(argv[1]);
+        return test_done("test_metric_replay drop-caps");
+    }
+    const char *machine = "";
+    for (size_t i = 0; i < sizeof resolutions / sizeof resolutions[0]; i++) {
+        if (strcmp(machine, resolutions[i].machine) != 0) {
+            if (machine[0])
+                PAPI_shutdown();
+            machine = resolutions[i].machine;
+            use_machine(argv[1], machine);
+            if (strcmp(machine, "gnr_node") == 0) {
+                check_event_unit();
+                check_refusals();
+            }
+        }
+        check_resolution(&resolutions[i]);
+    }
+    PAPI_shutdown();
+    for (size_t i = 0; i < sizeof evaluations / sizeof evaluations[0]; i++) {
+        use_machine(argv[1], evaluations[i].machine);
+        check_evaluation(&evaluations[i]);
+        PAPI_shutdown();
+    }
+    return test_done("test_metric_replay");
+}
