@@ -1,0 +1,40 @@
+/* validate_kernels.c: what the ISA tables share: a kernel's expected count per
+ * iteration, and the empty table of an ISA papi_validate has no kernels for. */
+#include "validate_kernels.h"
+
+#include <string.h>
+
+static const struct vk_expect *find(const struct vk_kernel *k, const char *event)
+{
+    for (int i = 0; i < VK_MAX_EXPECT && k->expect[i].event; i++)
+        if (strcmp(k->expect[i].event, event) == 0)
+            return &k->expect[i];
+    return NULL;
+}
+
+int vk_determines(const struct vk_kernel *k, const char *event)
+{
+    const struct vk_expect *e = find(k, event);
+    return e && e->per_iter != 0;
+}
+
+double vk_expected_per_iter(const struct vk_kernel *k, const char *event)
+{
+    const struct vk_expect *e = find(k, event);
+    if (!e)
+        return 0;
+    return e->per_lane && k->lanes ? e->per_iter * k->lanes() : e->per_iter;
+}
+
+#if !defined(__x86_64__) && !defined(__aarch64__)
+const struct vk_kernel *vk_kernels(int *n)
+{
+    *n = 0;
+    return NULL;
+}
+
+const char *vk_isa(void)
+{
+    return "none";
+}
+#endif

@@ -1,0 +1,39 @@
+/* validate_kernels.h: papi_validate's kernels, loops in inline assembly whose counts are
+ * known by construction: instructions, conditional branches taken and not taken, loads
+ * and stores, floating-point operations per precision and width. One table per ISA
+ * (validate_kernels_x86.c, validate_kernels_arm64.c); a kernel the CPU cannot run says
+ * which feature it lacks. */
+#ifndef VALIDATE_KERNELS_H
+#define VALIDATE_KERNELS_H
+
+#define VK_MAX_EXPECT 12
+
+/* What one iteration of a kernel adds to an event (a preset or a metric name). */
+struct vk_expect {
+    const char *event;
+    double per_iter; /* per vector lane when per_lane is set */
+    int per_lane;    /* scaled by the kernel's lanes() (SVE: the CPU's vector length) */
+};
+
+struct vk_kernel {
+    const char *name; /* "dp_256_fma" */
+    const char *what; /* one line for --list */
+    /* NULL when the CPU can run it, else the feature it lacks ("AVX-512F"). */
+    const char *(*missing)(void);
+    void (*run)(long n); /* n iterations of the loop */
+    /* Vector lanes when the CPU decides the width (SVE), else NULL. */
+    double (*lanes)(void);
+    struct vk_expect expect[VK_MAX_EXPECT];
+};
+
+/* This ISA's kernels (count in *n); none on other ISAs. */
+const struct vk_kernel *vk_kernels(int *n);
+/* 1 when kernel k determines event (a non-zero count per iteration). */
+int vk_determines(const struct vk_kernel *k, const char *event);
+/* Per-iteration count of event in kernel k (SVE widths applied: only for a kernel
+ * the CPU can run), or 0 if not determined. */
+double vk_expected_per_iter(const struct vk_kernel *k, const char *event);
+/* The ISA the table is for ("x86-64", "arm64", or "none"). */
+const char *vk_isa(void);
+
+#endif
