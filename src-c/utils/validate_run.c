@@ -73,6 +73,12 @@ int vr_check_name(const char *name, char *why, size_t len)
                  info.note[0] ? info.note : "its preset table has no definition");
         return 0;
     }
+    const char *ops = metric_ops(name);
+    if (ops && !preset_defined(ops, &info)) {
+        snprintf(why, len, "metric %s counts %s, which is not defined for this CPU: %s", name, ops,
+                 info.note[0] ? info.note : "its preset table has no definition");
+        return 0;
+    }
     if (is_metric && PAPIM_query_metric(name, &mi) != PAPI_OK) {
         snprintf(why, len, "metric %s is not defined for this CPU (papi_metric_avail lists them)",
                  name);
