@@ -69,7 +69,8 @@ int main(void)
         }
         long long a = steps(&ks[i], n), b = steps(&ks[i], 2 * n);
         if (a < 0 || b < 0)
-            test_skip("ptrace refused here: PTRACE_SINGLESTEP is not allowed (a sandbox or seccomp policy)");
+            test_skip("ptrace refused here: PTRACE_SINGLESTEP is not allowed (a sandbox or seccomp "
+                      "policy)");
         double want = vk_expected_per_iter(&ks[i], "PAPI_TOT_INS") * (double)n;
         printf("%-17s %lld instructions for %ld iterations, expected %.0f\n", ks[i].name, b - a, n,
                want);
