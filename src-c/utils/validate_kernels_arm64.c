@@ -88,6 +88,13 @@ static void branches(long n)
                      : "cc", "x10");
 }
 
+/* An unconditional branch to the next instruction (taken) and the loop's b.ne: 3
+ * instructions, 2 branches of which 1 conditional (PAPI_BR_TKN counts only that one). */
+static void uncond_jumps(long n)
+{
+    __asm__ volatile("1:\n\tb 2f\n2:\n\t" VK_LOOP_END : "+r"(n) : : "cc");
+}
+
 /* 2 loads and 1 store to a buffer of our own: 5 instructions. */
 static void loads_stores(long n)
 {
@@ -191,6 +198,16 @@ static const struct vk_kernel kernels[] = {
       {"PAPI_BR_CN", 3, 0},
       {"PAPI_BR_TKN", 2, 0},
       {"PAPI_BR_NTK", 1, 0}}},
+    {"uncond_jumps",
+     "1 unconditional branch and 1 conditional branch per iteration (3 instructions)",
+     need_none,
+     uncond_jumps,
+     NULL,
+     {{"PAPI_TOT_INS", 3, 0},
+      {"PAPI_BR_INS", 2, 0},
+      {"PAPI_BR_CN", 1, 0},
+      {"PAPI_BR_TKN", 1, 0},
+      {"PAPI_BR_UCN", 1, 0}}},
     {"loads_stores",
      "2 loads and 1 store per iteration (5 instructions)",
      need_none,

@@ -88,6 +88,14 @@ static void branches(long n)
                      : "cc", "rdx");
 }
 
+/* An unconditional jump to the next instruction (taken) and the loop's jnz: 3
+ * instructions, 2 branches of which 1 conditional. PAPI_BR_TKN counts conditional
+ * branches taken, so a definition that counts every taken branch reads 2 here, not 1. */
+static void uncond_jumps(long n)
+{
+    __asm__ volatile("1:\n\tjmp 2f\n2:\n\t" VK_LOOP_END : "+c"(n) : : "cc");
+}
+
 /* 2 loads and 1 store to a buffer of our own: 5 instructions. */
 static void loads_stores(long n)
 {
@@ -164,6 +172,16 @@ static const struct vk_kernel kernels[] = {
       {"PAPI_BR_CN", 3, 0},
       {"PAPI_BR_TKN", 2, 0},
       {"PAPI_BR_NTK", 1, 0}}},
+    {"uncond_jumps",
+     "1 unconditional jump and 1 conditional branch per iteration (3 instructions)",
+     need_none,
+     uncond_jumps,
+     NULL,
+     {{"PAPI_TOT_INS", 3, 0},
+      {"PAPI_BR_INS", 2, 0},
+      {"PAPI_BR_CN", 1, 0},
+      {"PAPI_BR_TKN", 1, 0},
+      {"PAPI_BR_UCN", 1, 0}}},
     {"loads_stores",
      "2 loads and 1 store per iteration (5 instructions)",
      need_none,
