@@ -21,13 +21,26 @@ struct vk_kernel {
     /* NULL when the CPU can run it, else the feature it lacks ("AVX-512F"). */
     const char *(*missing)(void);
     void (*run)(long n); /* n iterations of the loop */
-    /* Vector lanes when the CPU decides the width (SVE), else NULL. */
+    /* The factor of per_lane expectations when the CPU decides it (SVE: the vector's
+     * lanes; a cache kernel: its miss rate from the cache sizes), else NULL. */
     double (*lanes)(void);
     struct vk_expect expect[VK_MAX_EXPECT];
 };
 
-/* This ISA's kernels (count in *n); none on other ISAs. */
+/* The cache class's tolerance: 10% of the expected count. */
+#define VK_CACHE_TOL 0.10
+
+/* Every kernel: this ISA's (validate_kernels_<isa>.c) then the portable memory ones. */
 const struct vk_kernel *vk_kernels(int *n);
+/* The parts: this ISA's inline-assembly kernels (none on other ISAs), the memory ones. */
+const struct vk_kernel *vk_isa_kernels(int *n);
+const struct vk_kernel *vk_mem_kernels(int *n);
+/* The relative tolerance of kernel k's class: VK_CACHE_TOL for the memory kernels (of
+ * vk_kernels), 0 for the exact classes (their tolerance is the loop's overhead). */
+double vk_tol_rel(const struct vk_kernel *k);
+/* Sizes the memory kernels' working sets (bytes of the level-2 cache, 0 = unknown);
+ * called once before they run. */
+void vk_mem_configure(long l2_bytes);
 /* 1 when kernel k determines event (a non-zero count per iteration). */
 int vk_determines(const struct vk_kernel *k, const char *event);
 /* Per-iteration count of event in kernel k (SVE widths applied: only for a kernel

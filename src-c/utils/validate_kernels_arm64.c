@@ -232,7 +232,7 @@ static const struct vk_kernel kernels[] = {
     VK_SVE_K(dp_sve_fma, "SVE fmla z .d (vector length), 4", "DP", sve_lanes_d, 6, 4),
 };
 
-const struct vk_kernel *vk_kernels(int *n)
+const struct vk_kernel *vk_isa_kernels(int *n)
 {
     *n = (int)(sizeof kernels / sizeof kernels[0]);
     return kernels;

@@ -212,7 +212,7 @@ static const struct vk_kernel kernels[] = {
     VK_FMA(dp_512_fma, "AVX-512 vfmadd231pd zmm (8 lanes), 4", need_avx512, "DP", 8, 64),
 };
 
-const struct vk_kernel *vk_kernels(int *n)
+const struct vk_kernel *vk_isa_kernels(int *n)
 {
     *n = (int)(sizeof kernels / sizeof kernels[0]);
     return kernels;

@@ -82,6 +82,8 @@ static void json_document(struct jw *w, const struct vr_run *run, int status)
     jw_double(w, "events", VR_TOL_ABS);
     jw_double(w, "relative", VR_TOL_REL);
     jw_obj_end(w);
+    jw_double(w, "cache_tolerance", VK_CACHE_TOL);
+    jw_double(w, "cache_tolerance", VK_CACHE_TOL);
     jw_arr_begin(w, "rows");
     for (int i = 0; i < run->n; i++)
         json_row(w, &run->rows[i]);
@@ -129,8 +131,10 @@ void vo_print_table(FILE *f, const struct vr_run *run)
 {
     fprintf(f,
             "Counts: %ld and %ld iterations per kernel, differenced (median of %d); "
-            "exact tolerance %.0f events + %.1f%% of expected\n",
-            run->iterations, 2 * run->iterations, run->repeats, VR_TOL_ABS, VR_TOL_REL * 100);
+            "exact tolerance %.0f events + %.1f%% of expected\n"
+            "Cache class (chase_*): within %.0f%% of the expected misses\n",
+            run->iterations, 2 * run->iterations, run->repeats, VR_TOL_ABS, VR_TOL_REL * 100,
+            VK_CACHE_TOL * 100);
     fprintf(f, "Metrics (per second): %ld iterations timed; tolerance the same, per second\n\n",
             2 * run->iterations);
     fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s\n", "Kernel", "Event", "Expected", "Counted",

@@ -113,9 +113,9 @@ static struct vr_row *new_row(struct vr_run *run, const struct vk_kernel *k, con
 }
 
 static void judge(struct vr_run *run, struct vr_row *row, int countable, const char *reason,
-                  double tol_abs)
+                  double tol_abs, double tol_rel)
 {
-    struct vd_check c = {row->expected, row->counted, countable, reason, tol_abs, VR_TOL_REL};
+    struct vd_check c = {row->expected, row->counted, countable, reason, tol_abs, tol_rel};
     vd_judge(&c, &row->res);
     if (row->res.verdict == VD_PASS)
         run->passed++;
@@ -221,14 +221,15 @@ static int check_preset(struct vr_run *run, const char *name)
             break;
         }
         const char *missing = kernel_missing(&ks[i], lack, sizeof lack);
+        double tol_rel = vk_tol_rel(&ks[i]) > 0 ? vk_tol_rel(&ks[i]) : VR_TOL_REL;
         if (!missing)
             row->expected = vk_expected_per_iter(&ks[i], name) * (double)run->iterations;
         if (missing)
-            judge(run, row, 0, missing, VR_TOL_ABS);
+            judge(run, row, 0, missing, VR_TOL_ABS, tol_rel);
         else if (es == PAPI_NULL || measure(run, es, &ks[i], &row->counted, why, sizeof why) < 0)
-            judge(run, row, 0, why, VR_TOL_ABS);
+            judge(run, row, 0, why, VR_TOL_ABS, tol_rel);
         else
-            judge(run, row, 1, NULL, VR_TOL_ABS);
+            judge(run, row, 1, NULL, VR_TOL_ABS, tol_rel);
     }
     free_set(es);
     return ret;
@@ -294,12 +295,12 @@ static int check_metric(struct vr_run *run, int m)
         row->is_metric = 1;
         const char *missing = kernel_missing(&ks[i], lack, sizeof lack);
         if (missing)
-            judge(run, row, 0, missing, 0);
+            judge(run, row, 0, missing, 0, VR_TOL_REL);
         else if (es == PAPI_NULL ||
                  measure_rate(run, es, &mi, &ks[i], rate_metrics[m].ops, row, why, sizeof why) < 0)
-            judge(run, row, 0, why, 0);
+            judge(run, row, 0, why, 0, VR_TOL_REL);
         else
-            judge(run, row, 1, NULL, VR_TOL_ABS / row->seconds);
+            judge(run, row, 1, NULL, VR_TOL_ABS / row->seconds, VR_TOL_REL);
     }
     free_set(es);
     return 0;
@@ -322,6 +323,26 @@ static int kernel_events(const char **out, int max)
     return n;
 }
 
+/* The level-2 cache's size in bytes (data or unified), 0 when the library has none. */
+static long l2_size(void)
+{
+    const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
+    if (!hw || hw->mem_hierarchy.levels < 2)
+        return 0;
+    for (int j = 0; j < PAPI_MH_MAX_LEVELS; j++) {
+        const PAPI_mh_cache_info_t *c = &hw->mem_hierarchy.level[1].cache[j];
+        int t = PAPI_MH_CACHE_TYPE(c->type);
+        if (t == PAPI_MH_TYPE_DATA || t == PAPI_MH_TYPE_UNIFIED)
+            return c->size;
+    }
+    return 0;
+}
+
+void vr_configure_kernels(void)
+{
+    vk_mem_configure(l2_size());
+}
+
 int vr_run_all(const struct vr_options *o, struct vr_run *run)
 {
     const char *events[64];
@@ -329,6 +350,7 @@ int vr_run_all(const struct vr_options *o, struct vr_run *run)
     memset(run, 0, sizeof *run);
     run->iterations = o->quick ? 50000 : 1000000;
     run->repeats = o->quick ? 1 : 3;
+    vk_mem_configure(l2_size());
     for (int i = 0; i < ne && ret == 0; i++)
         if (!o->only || strcmp(o->only, events[i]) == 0)
             ret = check_preset(run, events[i]);

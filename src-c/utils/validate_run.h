@@ -43,6 +43,9 @@ struct vr_options {
  * or 0 with why filled in (unknown name, not in this CPU's table, no kernel for it). */
 int vr_check_name(const char *name, char *why, size_t len);
 
+/* Sizes the memory kernels from this machine's caches (PAPI_library_init first). */
+void vr_configure_kernels(void);
+
 /* Runs every check (or the one of o->only); 0, or -1 out of memory. */
 int vr_run_all(const struct vr_options *o, struct vr_run *run);
 void vr_free(struct vr_run *run);
