@@ -4,6 +4,11 @@
 
 #include <string.h>
 
+const char *vk_need_none(void)
+{
+    return NULL;
+}
+
 static const struct vk_expect *find(const struct vk_kernel *k, const char *event)
 {
     for (int i = 0; i < VK_MAX_EXPECT && k->expect[i].event; i++)

@@ -30,6 +30,28 @@ struct vk_kernel {
 /* The cache class's tolerance: 10% of the expected count. */
 #define VK_CACHE_TOL 0.10
 
+/* A kernel every CPU of the ISA can run. */
+const char *vk_need_none(void);
+
+/* clang-format off */
+/* The loop's own branch: 1 conditional branch, taken, per iteration. */
+#define VK_BRANCH_1 {"PAPI_BR_INS", 1, 0}, {"PAPI_BR_CN", 1, 0}, {"PAPI_BR_TKN", 1, 0}
+/* The integer kernels of every ISA table (its static int_adds, branches, uncond_jumps,
+ * loads_stores), with that ISA's instructions per iteration of each. */
+#define VK_INTEGER_KERNELS(adds_ins, branches_ins, uncond_ins, ldst_ins)                      \
+    {"int_adds", "6 integer adds per iteration (1 branch taken)", vk_need_none, int_adds,    \
+     NULL, {{"PAPI_TOT_INS", adds_ins, 0}, VK_BRANCH_1}},                                     \
+    {"branches", "3 conditional branches per iteration, 2 taken and 1 not", vk_need_none,    \
+     branches, NULL, {{"PAPI_TOT_INS", branches_ins, 0}, {"PAPI_BR_INS", 3, 0},               \
+     {"PAPI_BR_CN", 3, 0}, {"PAPI_BR_TKN", 2, 0}, {"PAPI_BR_NTK", 1, 0}}},                    \
+    {"uncond_jumps", "1 unconditional and 1 conditional branch per iteration", vk_need_none, \
+     uncond_jumps, NULL, {{"PAPI_TOT_INS", uncond_ins, 0}, {"PAPI_BR_INS", 2, 0},             \
+     {"PAPI_BR_CN", 1, 0}, {"PAPI_BR_TKN", 1, 0}, {"PAPI_BR_UCN", 1, 0}}},                    \
+    {"loads_stores", "2 loads and 1 store per iteration", vk_need_none, loads_stores, NULL,  \
+     {{"PAPI_TOT_INS", ldst_ins, 0}, VK_BRANCH_1, {"PAPI_LD_INS", 2, 0}, {"PAPI_SR_INS", 1, 0}, \
+     {"PAPI_LST_INS", 3, 0}}}
+/* clang-format on */
+
 /* Every kernel: this ISA's (validate_kernels_<isa>.c) then the portable memory ones. */
 const struct vk_kernel *vk_kernels(int *n);
 /* The parts: this ISA's inline-assembly kernels (none on other ISAs), the memory ones. */

@@ -105,10 +105,6 @@ static void loads_stores(long n)
                      : "cc", "x9", "x10", "memory");
 }
 
-static const char *need_none(void)
-{
-    return NULL;
-}
 static const char *need_sve(void)
 {
     return (getauxval(AT_HWCAP) & HWCAP_SVE) ? NULL : "SVE";
@@ -128,15 +124,10 @@ static double sve_lanes_s(void)
     return (double)v;
 }
 
-#define VK_BRANCH_1                              \
-    {"PAPI_BR_INS", 1, 0}, {"PAPI_BR_CN", 1, 0}, \
-    {                                            \
-        "PAPI_BR_TKN", 1, 0                      \
-    }
 /* Scalar add/mul: 10 instructions, 8 scalar FP instructions (PAPI_FP_INS). */
 #define VK_SCALAR(name, what, P)                                                                \
     {                                                                                           \
-#name, what, need_none, name, NULL,                                                     \
+#name, what, vk_need_none, name, NULL,                                                  \
         {                                                                                       \
             {"PAPI_TOT_INS", 10, 0}, VK_BRANCH_1, {"PAPI_FP_INS", 8, 0}, {"PAPI_FP_OPS", 8, 0}, \
             {                                                                                   \
@@ -147,7 +138,7 @@ static double sve_lanes_s(void)
 /* NEON add/mul: 10 instructions, 8 Advanced SIMD instructions (PAPI_VEC_INS). */
 #define VK_NEON(name, what, P, l)                                         \
     {                                                                     \
-#name, what, need_none, name, NULL,                               \
+#name, what, vk_need_none, name, NULL,                            \
         {                                                                 \
             {"PAPI_TOT_INS", 10, 0}, VK_BRANCH_1, {"PAPI_VEC_INS", 8, 0}, \
                 {"PAPI_FP_OPS", 8 * l, 0}, {"PAPI_" P "_OPS", 8 * l, 0},  \
@@ -159,7 +150,7 @@ static double sve_lanes_s(void)
 /* 4 FMAs: 6 instructions, 8 operations per lane. */
 #define VK_FMA(name, what, P, l, vec, vins)                                               \
     {                                                                                     \
-#name, what, need_none, name, NULL,                                               \
+#name, what, vk_need_none, name, NULL,                                            \
         {                                                                                 \
             {"PAPI_TOT_INS", 6, 0}, VK_BRANCH_1, {vins, 4, 0}, {"PAPI_FP_OPS", 8 * l, 0}, \
                 {"PAPI_" P "_OPS", 8 * l, 0},                                             \
@@ -182,42 +173,7 @@ static double sve_lanes_s(void)
     }
 
 static const struct vk_kernel kernels[] = {
-    {"int_adds",
-     "6 integer adds per iteration (8 instructions, 1 branch taken)",
-     need_none,
-     int_adds,
-     NULL,
-     {{"PAPI_TOT_INS", 8, 0}, VK_BRANCH_1}},
-    {"branches",
-     "3 conditional branches per iteration, 2 taken and 1 not (4 instructions)",
-     need_none,
-     branches,
-     NULL,
-     {{"PAPI_TOT_INS", 4, 0},
-      {"PAPI_BR_INS", 3, 0},
-      {"PAPI_BR_CN", 3, 0},
-      {"PAPI_BR_TKN", 2, 0},
-      {"PAPI_BR_NTK", 1, 0}}},
-    {"uncond_jumps",
-     "1 unconditional branch and 1 conditional branch per iteration (3 instructions)",
-     need_none,
-     uncond_jumps,
-     NULL,
-     {{"PAPI_TOT_INS", 3, 0},
-      {"PAPI_BR_INS", 2, 0},
-      {"PAPI_BR_CN", 1, 0},
-      {"PAPI_BR_TKN", 1, 0},
-      {"PAPI_BR_UCN", 1, 0}}},
-    {"loads_stores",
-     "2 loads and 1 store per iteration (5 instructions)",
-     need_none,
-     loads_stores,
-     NULL,
-     {{"PAPI_TOT_INS", 5, 0},
-      VK_BRANCH_1,
-      {"PAPI_LD_INS", 2, 0},
-      {"PAPI_SR_INS", 1, 0},
-      {"PAPI_LST_INS", 3, 0}}},
+    VK_INTEGER_KERNELS(8, 4, 3, 5),
     VK_SCALAR(sp_scalar_addmul, "fadd/fmul s registers, 4 each", "SP"),
     VK_SCALAR(dp_scalar_addmul, "fadd/fmul d registers, 4 each", "DP"),
     VK_NEON(sp_128_addmul, "NEON fadd/fmul .4s (4 lanes), 4 each", "SP", 4),

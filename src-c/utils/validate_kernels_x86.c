@@ -107,10 +107,6 @@ static void loads_stores(long n)
         : "cc", "rax", "memory");
 }
 
-static const char *need_none(void)
-{
-    return NULL;
-}
 static const char *need_avx(void)
 {
     return __builtin_cpu_supports("avx") ? NULL : "AVX";
@@ -124,11 +120,6 @@ static const char *need_avx512(void)
     return __builtin_cpu_supports("avx512f") ? NULL : "AVX-512F";
 }
 
-#define VK_BRANCH_1                              \
-    {"PAPI_BR_INS", 1, 0}, {"PAPI_BR_CN", 1, 0}, \
-    {                                            \
-        "PAPI_BR_TKN", 1, 0                      \
-    }
 /* add/mul kernel: 10 instructions, 8 FP instructions of lanes l, precision P. */
 #define VK_ADDMUL(name, what, need, P, l, packed_ins, packed_ops)            \
     {                                                                        \
@@ -156,46 +147,11 @@ static const char *need_avx512(void)
     }
 
 static const struct vk_kernel kernels[] = {
-    {"int_adds",
-     "6 integer adds per iteration (8 instructions, 1 branch taken)",
-     need_none,
-     int_adds,
-     NULL,
-     {{"PAPI_TOT_INS", 8, 0}, VK_BRANCH_1}},
-    {"branches",
-     "3 conditional branches per iteration, 2 taken and 1 not (6 instructions)",
-     need_none,
-     branches,
-     NULL,
-     {{"PAPI_TOT_INS", 6, 0},
-      {"PAPI_BR_INS", 3, 0},
-      {"PAPI_BR_CN", 3, 0},
-      {"PAPI_BR_TKN", 2, 0},
-      {"PAPI_BR_NTK", 1, 0}}},
-    {"uncond_jumps",
-     "1 unconditional jump and 1 conditional branch per iteration (3 instructions)",
-     need_none,
-     uncond_jumps,
-     NULL,
-     {{"PAPI_TOT_INS", 3, 0},
-      {"PAPI_BR_INS", 2, 0},
-      {"PAPI_BR_CN", 1, 0},
-      {"PAPI_BR_TKN", 1, 0},
-      {"PAPI_BR_UCN", 1, 0}}},
-    {"loads_stores",
-     "2 loads and 1 store per iteration (5 instructions)",
-     need_none,
-     loads_stores,
-     NULL,
-     {{"PAPI_TOT_INS", 5, 0},
-      VK_BRANCH_1,
-      {"PAPI_LD_INS", 2, 0},
-      {"PAPI_SR_INS", 1, 0},
-      {"PAPI_LST_INS", 3, 0}}},
-    VK_ADDMUL(sp_scalar_addmul, "SSE addss/mulss, 4 each", need_none, "SP", 1, 0, 0),
-    VK_ADDMUL(dp_scalar_addmul, "SSE addsd/mulsd, 4 each", need_none, "DP", 1, 0, 0),
-    VK_ADDMUL(sp_128_addmul, "SSE addps/mulps (4 lanes), 4 each", need_none, "SP", 4, 8, 32),
-    VK_ADDMUL(dp_128_addmul, "SSE addpd/mulpd (2 lanes), 4 each", need_none, "DP", 2, 8, 16),
+    VK_INTEGER_KERNELS(8, 6, 3, 5),
+    VK_ADDMUL(sp_scalar_addmul, "SSE addss/mulss, 4 each", vk_need_none, "SP", 1, 0, 0),
+    VK_ADDMUL(dp_scalar_addmul, "SSE addsd/mulsd, 4 each", vk_need_none, "DP", 1, 0, 0),
+    VK_ADDMUL(sp_128_addmul, "SSE addps/mulps (4 lanes), 4 each", vk_need_none, "SP", 4, 8, 32),
+    VK_ADDMUL(dp_128_addmul, "SSE addpd/mulpd (2 lanes), 4 each", vk_need_none, "DP", 2, 8, 16),
     VK_ADDMUL(sp_256_addmul, "AVX vaddps/vmulps ymm (8 lanes), 4 each", need_avx, "SP", 8, 8, 64),
     VK_ADDMUL(dp_256_addmul, "AVX vaddpd/vmulpd ymm (4 lanes), 4 each", need_avx, "DP", 4, 8, 32),
     VK_ADDMUL(sp_512_addmul, "AVX-512 vaddps/vmulps zmm (16 lanes), 4 each", need_avx512, "SP", 16,
