@@ -48,7 +48,7 @@ static int list_kernels(void)
     printf("Kernels of papi_validate for %s (%d):\n", vk_isa(), nk);
     for (int i = 0; i < nk; i++) {
         const char *lack = ks[i].missing();
-        printf("%-17s %s%s%s\n", ks[i].name, ks[i].what, lack ? "; not runnable here: lacks " : "",
+        printf("%-17s %s%s%s\n", ks[i].name, ks[i].what, lack ? "; not runnable here: needs " : "",
                lack ? lack : "");
         printf("%-17s determines:", "");
         for (int j = 0; j < VK_MAX_EXPECT && ks[i].expect[j].event; j++)

@@ -60,7 +60,7 @@ void vk_mem_configure(long l2)
 
 static const char *need_cache_sizes(void)
 {
-    return ring ? NULL : "a known level-2 cache size (the library reports none)";
+    return ring ? NULL : "the level-2 cache size, which the library does not know here";
 }
 
 static void chase(long n)

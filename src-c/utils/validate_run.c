@@ -198,7 +198,7 @@ static const char *kernel_missing(const struct vk_kernel *k, char *buf, size_t l
     const char *lack = k->missing();
     if (!lack)
         return NULL;
-    snprintf(buf, len, "this CPU lacks %s: kernel %s cannot run here", lack, k->name);
+    snprintf(buf, len, "kernel %s cannot run here: it needs %s", k->name, lack);
     return buf;
 }
 

@@ -29,7 +29,7 @@ def main():
         for line in filter(None, listing):
             name, lack, per_iter = line.split()
             if lack != "-":
-                print("FAIL: %s cannot run under -cpu max (lacks %s)" % (name, lack))
+                print("FAIL: %s cannot run under -cpu max (needs %s)" % (name, lack))
                 failures += 1
                 continue
             got = executed(qemu, vk, name, 2 * n, tmp) - executed(qemu, vk, name, n, tmp)

@@ -77,7 +77,7 @@ int main(void)
             continue;
         }
         if (lack) {
-            printf("%-17s not runnable here (lacks %s)\n", ks[i].name, lack);
+            printf("%-17s not runnable here (needs %s)\n", ks[i].name, lack);
             continue;
         }
         long long a = steps(&ks[i], n), b = steps(&ks[i], 2 * n);

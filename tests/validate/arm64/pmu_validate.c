@@ -43,7 +43,7 @@ static void classify(const char *line, struct tally *t)
         t->other_fails++;
         printf("failed, not a 0: %s", line);
     }
-    if (nc && strstr(kernel, "_sve_") && strstr(line, "lacks SVE") &&
+    if (nc && strstr(kernel, "_sve_") && strstr(line, "needs SVE") &&
         strcmp(event, "PAPI_TOT_INS") == 0)
         t->sve_nc++;
 }
