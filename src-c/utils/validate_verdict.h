@@ -22,7 +22,7 @@ struct vd_result {
     enum vd_verdict verdict;
     double ratio;     /* counted / expected (0 when not countable or expected is 0) */
     double tolerance; /* the allowed difference, in events */
-    char why[320];    /* "counted 0 of 800000 expected", "2.000x the expected count" */
+    char why[1024];   /* "counted 0 of 800000 expected", "2.000x the expected count" */
 };
 
 void vd_judge(const struct vd_check *c, struct vd_result *r);
