@@ -108,6 +108,12 @@ for t in $(cat "$LIST"); do
         done <"$REPO/tests/pmu/lane-configs.txt"
     fi
 done
+# papi_validate runs in the guest too (tests/validate/arm64/pmu_validate.c runs it).
+if cmake --build "$BUILD" -j"$(nproc)" --target papi_validate >>"$CLOG" 2>&1; then
+    cp "$BUILD/src-c/utils/papi_validate" "$STAGE/bin/"
+else
+    say "FAILED: papi_validate does not build (see $CLOG)"
+fi
 if cmake --build "$BUILD" -j"$(nproc)" >>"$CLOG" 2>&1; then
     echo "PMU-RESULT cross_build@all PASSED (library, Fortran module, tests, examples)" >>"$RESULTS"
 else

@@ -14,7 +14,7 @@ FAILURES = []
 UTILITIES = ["papi_avail", "papi_native_avail", "papi_component_avail", "papi_clockres",
              "papi_command_line", "papi_cost", "papi_decode", "papi_error_codes",
              "papi_event_chooser", "papi_hardware_avail", "papi_mem_info",
-             "papi_multiplex_cost", "papi_version", "papi_xml_event_info"]
+             "papi_multiplex_cost", "papi_validate", "papi_version", "papi_xml_event_info"]
 # The flags of PAPI 7.0's tools (their --help / usage), as a script written for them
 # passes them; each must be accepted (exit status other than 2, no "unknown option").
 PAPI7_FLAGS = {

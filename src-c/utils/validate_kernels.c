@@ -1,0 +1,71 @@
+/* validate_kernels.c: what the ISA tables share: a kernel's expected count per
+ * iteration, and the empty table of an ISA papi_validate has no kernels for. */
+#include "validate_kernels.h"
+
+#include <string.h>
+
+const char *vk_need_none(void)
+{
+    return NULL;
+}
+
+static const struct vk_expect *find(const struct vk_kernel *k, const char *event)
+{
+    for (int i = 0; i < VK_MAX_EXPECT && k->expect[i].event; i++)
+        if (strcmp(k->expect[i].event, event) == 0)
+            return &k->expect[i];
+    return NULL;
+}
+
+int vk_determines(const struct vk_kernel *k, const char *event)
+{
+    const struct vk_expect *e = find(k, event);
+    return e && e->per_iter != 0;
+}
+
+double vk_expected_per_iter(const struct vk_kernel *k, const char *event)
+{
+    const struct vk_expect *e = find(k, event);
+    if (!e)
+        return 0;
+    return e->per_lane && k->lanes ? e->per_iter * k->lanes() : e->per_iter;
+}
+
+#define VK_MAX_KERNELS 64
+
+static struct vk_kernel all[VK_MAX_KERNELS];
+static int nall = -1, nisa; /* the ISA's kernels come first, then the memory ones */
+
+const struct vk_kernel *vk_kernels(int *n)
+{
+    if (nall < 0) { /* one table of both parts, made once (papi_validate is one thread) */
+        int ni, nm;
+        const struct vk_kernel *isa = vk_isa_kernels(&ni), *mem = vk_mem_kernels(&nm);
+        nall = 0;
+        for (int i = 0; i < ni && nall < VK_MAX_KERNELS; i++)
+            all[nall++] = isa[i];
+        nisa = nall;
+        for (int i = 0; i < nm && nall < VK_MAX_KERNELS; i++)
+            all[nall++] = mem[i];
+    }
+    *n = nall;
+    return all;
+}
+
+double vk_tol_rel(const struct vk_kernel *k)
+{
+    return k >= all + nisa && k < all + nall ? VK_CACHE_TOL : 0;
+}
+
+#if !defined(__x86_64__) && !defined(__aarch64__)
+const struct vk_kernel *vk_isa_kernels(int *n)
+{
+    *n = 0;
+    return NULL;
+}
+
+const char *vk_isa(void)
+{
+    return "none";
+}
+#endif

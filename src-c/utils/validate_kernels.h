@@ -1,0 +1,74 @@
+/* validate_kernels.h: papi_validate's kernels, loops in inline assembly whose counts are
+ * known by construction: instructions, conditional branches taken and not taken, loads
+ * and stores, floating-point operations per precision and width. One table per ISA
+ * (validate_kernels_x86.c, validate_kernels_arm64.c); a kernel the CPU cannot run says
+ * which feature it lacks. */
+#ifndef VALIDATE_KERNELS_H
+#define VALIDATE_KERNELS_H
+
+#define VK_MAX_EXPECT 12
+
+/* What one iteration of a kernel adds to an event (a preset or a metric name). */
+struct vk_expect {
+    const char *event;
+    double per_iter; /* per vector lane when per_lane is set */
+    int per_lane;    /* scaled by the kernel's lanes() (SVE: the CPU's vector length) */
+};
+
+struct vk_kernel {
+    const char *name; /* "dp_256_fma" */
+    const char *what; /* one line for --list */
+    /* NULL when the CPU can run it, else the feature it lacks ("AVX-512F"). */
+    const char *(*missing)(void);
+    void (*run)(long n); /* n iterations of the loop */
+    /* The factor of per_lane expectations when the CPU decides it (SVE: the vector's
+     * lanes; a cache kernel: its miss rate from the cache sizes), else NULL. */
+    double (*lanes)(void);
+    struct vk_expect expect[VK_MAX_EXPECT];
+};
+
+/* The cache class's tolerance: 10% of the expected count. */
+#define VK_CACHE_TOL 0.10
+
+/* A kernel every CPU of the ISA can run. */
+const char *vk_need_none(void);
+
+/* clang-format off */
+/* The loop's own branch: 1 conditional branch, taken, per iteration. */
+#define VK_BRANCH_1 {"PAPI_BR_INS", 1, 0}, {"PAPI_BR_CN", 1, 0}, {"PAPI_BR_TKN", 1, 0}
+/* The integer kernels of every ISA table (its static int_adds, branches, uncond_jumps,
+ * loads_stores), with that ISA's instructions per iteration of each. */
+#define VK_INTEGER_KERNELS(adds_ins, branches_ins, uncond_ins, ldst_ins)                      \
+    {"int_adds", "6 integer adds per iteration (1 branch taken)", vk_need_none, int_adds,    \
+     NULL, {{"PAPI_TOT_INS", adds_ins, 0}, VK_BRANCH_1}},                                     \
+    {"branches", "3 conditional branches per iteration, 2 taken and 1 not", vk_need_none,    \
+     branches, NULL, {{"PAPI_TOT_INS", branches_ins, 0}, {"PAPI_BR_INS", 3, 0},               \
+     {"PAPI_BR_CN", 3, 0}, {"PAPI_BR_TKN", 2, 0}, {"PAPI_BR_NTK", 1, 0}}},                    \
+    {"uncond_jumps", "1 unconditional and 1 conditional branch per iteration", vk_need_none, \
+     uncond_jumps, NULL, {{"PAPI_TOT_INS", uncond_ins, 0}, {"PAPI_BR_INS", 2, 0},             \
+     {"PAPI_BR_CN", 1, 0}, {"PAPI_BR_TKN", 1, 0}, {"PAPI_BR_UCN", 1, 0}}},                    \
+    {"loads_stores", "2 loads and 1 store per iteration", vk_need_none, loads_stores, NULL,  \
+     {{"PAPI_TOT_INS", ldst_ins, 0}, VK_BRANCH_1, {"PAPI_LD_INS", 2, 0}, {"PAPI_SR_INS", 1, 0}, \
+     {"PAPI_LST_INS", 3, 0}}}
+/* clang-format on */
+
+/* Every kernel: this ISA's (validate_kernels_<isa>.c) then the portable memory ones. */
+const struct vk_kernel *vk_kernels(int *n);
+/* The parts: this ISA's inline-assembly kernels (none on other ISAs), the memory ones. */
+const struct vk_kernel *vk_isa_kernels(int *n);
+const struct vk_kernel *vk_mem_kernels(int *n);
+/* The relative tolerance of kernel k's class: VK_CACHE_TOL for the memory kernels (of
+ * vk_kernels), 0 for the exact classes (their tolerance is the loop's overhead). */
+double vk_tol_rel(const struct vk_kernel *k);
+/* Sizes the memory kernels' working sets (bytes of the level-2 cache, 0 = unknown);
+ * called once before they run. */
+void vk_mem_configure(long l2_bytes);
+/* 1 when kernel k determines event (a non-zero count per iteration). */
+int vk_determines(const struct vk_kernel *k, const char *event);
+/* Per-iteration count of event in kernel k (SVE widths applied: only for a kernel
+ * the CPU can run), or 0 if not determined. */
+double vk_expected_per_iter(const struct vk_kernel *k, const char *event);
+/* The ISA the table is for ("x86-64", "arm64", or "none"). */
+const char *vk_isa(void);
+
+#endif

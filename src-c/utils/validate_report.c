@@ -1,0 +1,146 @@
+/* validate_report.c: papi_validate's table (one line per check, so scripts can grep a
+ * verdict) and its JSON document (the header of the other utilities' --json, the
+ * kernels' ISA, the tolerances and every row). */
+#include "validate_report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util_common.h"
+
+int vo_open(struct vo_file *o, const char *path, char *why, size_t len)
+{
+    memset(o, 0, sizeof *o);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    int dlen = slash ? (int)(slash - path) : 1;
+    const char *dir = slash ? path : ".";
+    if (!*base || strlen(path) + 16 >= sizeof o->tmp) {
+        snprintf(why, len, "--json %s: not a file name", path);
+        return -1;
+    }
+    snprintf(o->path, sizeof o->path, "%s", path);
+    snprintf(o->tmp, sizeof o->tmp, "%.*s/.%s.XXXXXX", slash == path ? 0 : dlen, dir, base);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        snprintf(why, len, "--json %s: cannot create a file in its directory: %s", path,
+                 strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(o->tmp);
+        }
+        return -1;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um); /* as a file the user created (mkstemp makes 0600) */
+    return 0;
+}
+
+void vo_abort(struct vo_file *o)
+{
+    if (!o->f)
+        return;
+    fclose(o->f);
+    unlink(o->tmp);
+    o->f = NULL;
+}
+
+static void json_row(struct jw *w, const struct vr_row *r)
+{
+    jw_obj_begin(w, NULL);
+    jw_str(w, "kernel", r->kernel);
+    jw_str(w, "event", r->event);
+    jw_str(w, "kind", r->is_metric ? "metric" : "preset");
+    jw_int(w, "iterations", r->iterations);
+    jw_double(w, "expected", r->expected);
+    if (r->res.verdict == VD_NOT_COUNTABLE)
+        jw_null(w, "counted");
+    else
+        jw_double(w, "counted", r->counted);
+    jw_double(w, "ratio", r->res.ratio);
+    jw_double(w, "tolerance", r->res.tolerance);
+    if (r->is_metric)
+        jw_double(w, "seconds", r->seconds);
+    jw_str(w, "verdict", vd_verdict_name(r->res.verdict));
+    jw_str(w, "reason", r->res.why);
+    jw_obj_end(w);
+}
+
+static void json_document(struct jw *w, const struct vr_run *run, int status)
+{
+    jw_obj_begin(w, NULL);
+    jw_str(w, "tool", "papi_validate");
+    util_json_header(w);
+    jw_str(w, "isa", vk_isa());
+    jw_int(w, "iterations", run->iterations);
+    jw_int(w, "repeats", run->repeats);
+    jw_obj_begin(w, "exact_tolerance");
+    jw_double(w, "events", VR_TOL_ABS);
+    jw_double(w, "relative", VR_TOL_REL);
+    jw_obj_end(w);
+    jw_double(w, "cache_tolerance", VK_CACHE_TOL);
+    jw_double(w, "cache_tolerance", VK_CACHE_TOL);
+    jw_arr_begin(w, "rows");
+    for (int i = 0; i < run->n; i++)
+        json_row(w, &run->rows[i]);
+    jw_arr_end(w);
+    jw_int(w, "passed", run->passed);
+    jw_int(w, "failed", run->failed);
+    jw_int(w, "not_countable", run->not_countable);
+    jw_int(w, "exit_status", status);
+    jw_obj_end(w);
+}
+
+int vo_commit(struct vo_file *o, const struct vr_run *run, int status, char *why, size_t len)
+{
+    struct jw w;
+    jw_init(&w, o->f);
+    json_document(&w, run, status);
+    int bad = jw_finish(&w) != 0 || fflush(o->f) != 0 || fsync(fileno(o->f)) != 0;
+    int err = errno;
+    bad = (fclose(o->f) != 0) || bad;
+    o->f = NULL;
+    if (!bad && rename(o->tmp, o->path) == 0)
+        return 0;
+    err = bad ? err : errno;
+    unlink(o->tmp);
+    snprintf(why, len, "--json %s: not written: %s", o->path, strerror(err));
+    return -1;
+}
+
+static void print_row(FILE *f, const struct vr_row *r)
+{
+    const char *v = vd_verdict_name(r->res.verdict);
+    if (r->res.verdict == VD_NOT_COUNTABLE) {
+        fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s (%s)\n", r->kernel, r->event, "-", "-", "-",
+                "-", v, r->res.why);
+        return;
+    }
+    fprintf(f, "%-17s %-13s %14.0f %14.0f %7.3f %10.0f  %s", r->kernel, r->event, r->expected,
+            r->counted, r->res.ratio, r->res.tolerance, v);
+    if (r->res.verdict == VD_FAIL)
+        fprintf(f, " (%s)", r->res.why);
+    fputc('\n', f);
+}
+
+void vo_print_table(FILE *f, const struct vr_run *run)
+{
+    fprintf(f,
+            "Counts: %ld and %ld iterations per kernel, differenced (median of %d); "
+            "exact tolerance %.0f events + %.1f%% of expected\n"
+            "Cache class (chase_*): within %.0f%% of the expected misses\n",
+            run->iterations, 2 * run->iterations, run->repeats, VR_TOL_ABS, VR_TOL_REL * 100,
+            VK_CACHE_TOL * 100);
+    fprintf(f, "Metrics (per second): %ld iterations timed; tolerance the same, per second\n\n",
+            2 * run->iterations);
+    fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s\n", "Kernel", "Event", "Expected", "Counted",
+            "Ratio", "Tolerance", "Verdict");
+    for (int i = 0; i < run->n; i++)
+        print_row(f, &run->rows[i]);
+    fprintf(f, "\n%d passed, %d failed, %d not countable here\n", run->passed, run->failed,
+            run->not_countable);
+}

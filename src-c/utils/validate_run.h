@@ -1,0 +1,53 @@
+/* validate_run.h: papi_validate's checks: which presets and metrics this CPU defines,
+ * each kernel that determines them run and counted, each row judged (validate_verdict). */
+#ifndef VALIDATE_RUN_H
+#define VALIDATE_RUN_H
+
+#include "papi.h"
+#include "validate_kernels.h"
+#include "validate_verdict.h"
+
+/* Exact classes: the loop's own overhead. Two runs (n and 2n iterations) are
+ * differenced, which cancels the call, the set-up and PAPI_start/PAPI_stop; what is left
+ * (an interrupt's skid, a speculative count at the loop's exit) is allowed up to
+ * VR_TOL_ABS events plus VR_TOL_REL of the expected count. */
+#define VR_TOL_ABS 32.0
+#define VR_TOL_REL 0.001
+
+struct vr_row {
+    char kernel[32];
+    char event[PAPI_MAX_STR_LEN];
+    int is_metric;
+    long iterations;
+    double expected;
+    double counted;
+    double seconds; /* a metric's counting time (its counts are per second) */
+    struct vd_result res;
+};
+
+struct vr_run {
+    struct vr_row *rows;
+    int n, cap;
+    int passed, failed, not_countable;
+    long iterations; /* n of the n / 2n pair */
+    int repeats;     /* pairs per check (the median is kept) */
+};
+
+/* Options: only (one preset or metric, or NULL for all), quick (fewer iterations). */
+struct vr_options {
+    const char *only;
+    int quick;
+};
+
+/* Is name a preset this CPU's table defines or a metric of its metric table? Returns 1,
+ * or 0 with why filled in (unknown name, not in this CPU's table, no kernel for it). */
+int vr_check_name(const char *name, char *why, size_t len);
+
+/* Sizes the memory kernels from this machine's caches (PAPI_library_init first). */
+void vr_configure_kernels(void);
+
+/* Runs every check (or the one of o->only); 0, or -1 out of memory. */
+int vr_run_all(const struct vr_options *o, struct vr_run *run);
+void vr_free(struct vr_run *run);
+
+#endif

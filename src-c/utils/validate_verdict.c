@@ -1,0 +1,62 @@
+/* validate_verdict.c: pass, fail or not countable for one check of papi_validate (a
+ * pure function: no PAPI call, no I/O). */
+#include "validate_verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+
+const char *vd_verdict_name(enum vd_verdict v)
+{
+    switch (v) {
+    case VD_PASS:
+        return "pass";
+    case VD_FAIL:
+        return "fail";
+    default:
+        return "not countable here";
+    }
+}
+
+static void judge_counted(const struct vd_check *c, struct vd_result *r)
+{
+    double diff = fabs(c->counted - c->expected);
+    if (c->counted == 0 && c->expected != 0) {
+        r->verdict = VD_FAIL;
+        snprintf(r->why, sizeof r->why, "counted 0 of %.0f expected: the event counts nothing",
+                 c->expected);
+    } else if (c->counted < 0) {
+        r->verdict = VD_FAIL;
+        snprintf(r->why, sizeof r->why, "counted %.0f: a negative count", c->counted);
+    } else if (diff <= r->tolerance) {
+        r->verdict = VD_PASS;
+        snprintf(r->why, sizeof r->why, "within %.0f of the expected count", r->tolerance);
+    } else {
+        r->verdict = VD_FAIL;
+        snprintf(r->why, sizeof r->why,
+                 "counted %.0f, %.3fx the expected %.0f (off by %.0f, allowed %.0f)", c->counted,
+                 r->ratio, c->expected, diff, r->tolerance);
+    }
+}
+
+void vd_judge(const struct vd_check *c, struct vd_result *r)
+{
+    r->ratio = 0;
+    r->tolerance = c->tol_abs + c->tol_rel * fabs(c->expected);
+    r->why[0] = '\0';
+    if (!c->countable) {
+        r->verdict = VD_NOT_COUNTABLE;
+        snprintf(r->why, sizeof r->why, "%s", c->reason ? c->reason : "no reason given");
+        return;
+    }
+    if (c->expected != 0)
+        r->ratio = c->counted / c->expected;
+    judge_counted(c, r);
+}
+
+int vd_exit_status(int passed, int failed, int not_countable)
+{
+    (void)not_countable;
+    if (failed > 0)
+        return 1;
+    return passed > 0 ? 0 : 2;
+}

@@ -1,0 +1,97 @@
+/* test_validate_kernels: papi_validate's kernels (validate_kernels_*.c) run on this CPU
+ * and execute exactly the instructions their tables expect, counted without a PMU: a
+ * child runs a kernel under ptrace(PTRACE_SINGLESTEP), one stop per user instruction.
+ * The difference of 2n and n iterations cancels the call and the child's exit, as
+ * papi_validate's own difference does. Kernels the CPU cannot run are listed as such.
+ * The tables' own consistency is checked too (every kernel determines PAPI_TOT_INS; an
+ * add/mul kernel's FP_OPS is its precision's OPS). The arm64 lane checks the same
+ * instruction counts on the emulated PMU (pmu_validate). */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "papi_test.h"
+#include "validate_kernels.h"
+
+/* User instructions a child executes from its stop to its exit after k->run(n); -1 when
+ * tracing is refused here. */
+static long long steps(const struct vk_kernel *k, long n)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
+            _exit(3);
+        raise(SIGSTOP);
+        k->run(n);
+        _exit(0);
+    }
+    int st;
+    long long count = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
+        return -1;
+    while (ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) == 0 && waitpid(pid, &st, 0) == pid &&
+           WIFSTOPPED(st))
+        count++;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return -1;
+    return count;
+}
+
+static void check_tables(const struct vk_kernel *k)
+{
+    if (vk_tol_rel(k) > 0) { /* cache class: judged on misses, not instructions */
+        CHECK(vk_determines(k, "PAPI_L1_DCM"), "%s: a cache kernel without PAPI_L1_DCM", k->name);
+        return;
+    }
+    CHECK(vk_determines(k, "PAPI_TOT_INS"), "%s: no PAPI_TOT_INS", k->name);
+    double br = vk_expected_per_iter(k, "PAPI_BR_CN");
+    CHECK(br >= 1, "%s: its loop's branch is missing (BR_CN %g)", k->name, br);
+    if (k->missing() || !vk_determines(k, "PAPI_FP_OPS"))
+        return;
+    double fp = vk_expected_per_iter(k, "PAPI_FP_OPS");
+    double sp = vk_expected_per_iter(k, "PAPI_SP_OPS"), dp = vk_expected_per_iter(k, "PAPI_DP_OPS");
+    CHECK(fp == sp + dp && (sp == 0) != (dp == 0), "%s: FP_OPS %g, SP %g, DP %g", k->name, fp, sp,
+          dp);
+}
+
+int main(void)
+{
+    int nk, ran = 0;
+    const struct vk_kernel *ks = vk_kernels(&nk);
+    if (strcmp(vk_isa(), "none") == 0)
+        test_skip(
+            "papi_validate has no inline-assembly kernels for this ISA (x86-64 and arm64 only)");
+    const long n = 200;
+    vk_mem_configure(1L << 20); /* the cache kernel over 16 MiB: it must run through */
+    for (int i = 0; i < nk; i++) {
+        check_tables(&ks[i]);
+        const char *lack = ks[i].missing();
+        if (vk_tol_rel(&ks[i]) > 0) { /* its instruction count is the compiler's: run it */
+            CHECK(!lack, "%s cannot run: %s", ks[i].name, lack ? lack : "");
+            if (!lack)
+                ks[i].run(300000); /* more steps than lines: it wraps round its ring */
+            printf("%-17s ran 300000 steps (cache class, not counted here)\n", ks[i].name);
+            continue;
+        }
+        if (lack) {
+            printf("%-17s not runnable here (needs %s)\n", ks[i].name, lack);
+            continue;
+        }
+        long long a = steps(&ks[i], n), b = steps(&ks[i], 2 * n);
+        if (a < 0 || b < 0)
+            test_skip("ptrace refused here: PTRACE_SINGLESTEP is not allowed (a sandbox or seccomp "
+                      "policy)");
+        double want = vk_expected_per_iter(&ks[i], "PAPI_TOT_INS") * (double)n;
+        printf("%-17s %lld instructions for %ld iterations, expected %.0f\n", ks[i].name, b - a, n,
+               want);
+        CHECK((double)(b - a) == want, "%s: %lld instructions, expected %.0f", ks[i].name, b - a,
+              want);
+        ran++;
+    }
+    printf("%d of %d kernels ran here (%s)\n", ran, nk, vk_isa());
+    CHECK(ran >= 3, "only %d kernels ran", ran);
+    return test_done("test_validate_kernels");
+}
