@@ -7,6 +7,7 @@
  * missing tree (the component disabled with the reason). */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "papi.h"
 #include "papi_test.h"
@@ -135,12 +136,176 @@ static void test_net(const char *recorded)
     PAPI_shutdown();
 }
 
+/* Count the named events around change(), which rewrites the tree; check want[]. */
+static void count(const char *const *names, int n, void (*change)(void), const long long *want)
+{
+    int es = set_of(names, n);
+    long long v[8] = {0};
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    change();
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    for (int i = 0; i < n; i++)
+        CHECK(v[i] == want[i], "%s read %lld, want %lld", names[i], v[i], want[i]);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    for (int i = 0; i < n; i++)
+        CHECK(v[i] == want[i], "%s stopped at %lld, want %lld", names[i], v[i], want[i]);
+    drop_set(&es);
+}
+
+/* An event set of event, then its file rel made malformed (text): PAPI_start fails with
+ * a reason that contains what. */
+static void start_fails(const char *event, const char *rel, const char *text, const char *what)
+{
+    int es = set_of(&event, 1);
+    put(rel, "%s", text);
+    CHECK_RET(PAPI_start(es), PAPI_ESYS);
+    CHECK(strstr(PAPI_strerror_detail(), what), "%s: reason %s", event, PAPI_strerror_detail());
+    /* and adding it again fails at once, with the same reason */
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+    CHECK(PAPI_add_named_event(es, event) != PAPI_OK && strstr(PAPI_strerror_detail(), what),
+          "%s: add refused: %s", event, PAPI_strerror_detail());
+    drop_set(&es);
+}
+
+static void units_are(const char *event, const char *units)
+{
+    PAPI_event_info_t info;
+    int code = 0;
+    CHECK_RET(PAPI_event_name_to_code(event, &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    CHECK(strcmp(info.units, units) == 0, "%s units '%s', want '%s'", event, info.units, units);
+}
+
+/* ---- infiniband ------------------------------------------------------------------ */
+#define IB_PORT "sys/class/infiniband/mlx5_0/ports/1/"
+
+static void ib_traffic(void)
+{
+    put(IB_PORT "counters/port_xmit_packets", "%llu\n", 4294967000ULL + 500 - 4294967296ULL);
+    put(IB_PORT "counters/port_xmit_data", "%llu\n", 123456789012ULL + 1000);
+    put(IB_PORT "hw_counters/out_of_buffer", "22\n");
+}
+
+static void test_infiniband(const char *recorded)
+{
+    use_tree(recorded);
+    init();
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("infiniband"));
+    CHECK(ci && !ci->disabled && ci->num_native_events == 9, "infiniband: 9 counters: %d %s",
+          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    units_are("infiniband:::mlx5_0_1_ext:port_xmit_data", "4-byte words");
+    units_are("infiniband:::mlx5_0_1:port_xmit_packets", "packets");
+    int code;
+    CHECK_RET(PAPI_event_name_to_code("infiniband:::mlx5_0_2:symbol_error", &code),
+              PAPI_ENOEVNT); /* port 2 is DOWN */
+    /* a 32-bit counter that wraps between start and read; a 64-bit one; hw_counters */
+    const char *names[] = {
+        "infiniband:::mlx5_0_1:port_xmit_packets", "infiniband:::mlx5_0_1_ext:port_xmit_data",
+        "infiniband:::mlx5_0_1_ext:out_of_buffer", "infiniband:::mlx5_0_1:symbol_error"};
+    count(names, 4, ib_traffic, (const long long[]){500, 1000, 5, 0});
+    start_fails("infiniband:::mlx5_0_1:symbol_error", IB_PORT "counters/symbol_error", "three\n",
+                "counters/symbol_error line 1 is malformed");
+    PAPI_shutdown();
+}
+
+/* ---- coretemp -------------------------------------------------------------------- */
+static void sensors_change(void)
+{
+    put("sys/class/hwmon/hwmon0/temp1_input", "47000\n");
+    put("sys/class/hwmon/hwmon1/fan1_input", "1800\n");
+}
+
+static void test_coretemp(const char *recorded)
+{
+    use_tree(recorded);
+    init();
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("coretemp"));
+    CHECK(ci && !ci->disabled && ci->num_native_events == 6, "coretemp: 6 sensors: %d %s",
+          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    units_are("coretemp:::hwmon0:temp1_input", "millidegrees C");
+    units_are("coretemp:::hwmon1:fan1_input", "RPM");
+    units_are("coretemp:::hwmon1:power1_average", "uW");
+    PAPI_event_info_t info;
+    int code;
+    CHECK_RET(PAPI_event_name_to_code("coretemp:::hwmon0:temp1_input", &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    CHECK(strstr(info.long_descr, "Package id 0"), "label in %s", info.long_descr);
+    /* instantaneous: the value now, whatever it was at start; below zero too */
+    const char *names[] = {"coretemp:::hwmon0:temp1_input", "coretemp:::hwmon1:fan1_input",
+                           "coretemp:::hwmon1:temp3_input", "coretemp:::hwmon1:in0_input"};
+    count(names, 4, sensors_change, (const long long[]){47000, 1800, -5000, 912});
+    start_fails("coretemp:::hwmon0:temp1_input", "sys/class/hwmon/hwmon0/temp1_input", "\n",
+                "temp1_input line 1 is malformed");
+    PAPI_shutdown();
+}
+
+/* ---- stealtime ------------------------------------------------------------------- */
+static void steal(void)
+{
+    put("proc/stat", "cpu  10132153 290696 3084719 46828483 16683 0 25195 1207 0 0\n"
+                     "cpu0 1393280 32966 572056 13343292 6130 0 17875 707 0 0\n"
+                     "cpu1 1335186 37032 455580 13488493 3519 0 5426 500 0 0\n"
+                     "intr 199292 0 9 0\nctxt 11960913\n");
+}
+
+static void test_stealtime(const char *recorded)
+{
+    use_tree(recorded);
+    init();
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("stealtime"));
+    CHECK(ci && !ci->disabled && ci->num_native_events == 3, "stealtime: 3 events: %d %s",
+          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    units_are("stealtime:::CPU1", "us");
+    long long tick_us = 1000000 / sysconf(_SC_CLK_TCK);
+    const char *names[] = {"stealtime:::TOTAL", "stealtime:::CPU1", "stealtime:::CPU2"};
+    count(names, 3, steal, (const long long[]){7 * tick_us, 7 * tick_us, 0});
+    start_fails("stealtime:::CPU1", "proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 1 2 3\n",
+                "proc/stat line 2 is malformed");
+    PAPI_shutdown();
+    init(); /* a /proc/stat without steal times disables the component at init */
+    ci = PAPI_get_component_info(cidx_of("stealtime"));
+    CHECK(ci && ci->disabled && strstr(ci->disabled_reason, "line 2 is malformed"), "disabled: %s",
+          ci ? ci->disabled_reason : "");
+    PAPI_shutdown();
+}
+
+/* ---- lustre ---------------------------------------------------------------------- */
+#define LLITE "proc/fs/lustre/llite/scratch-ffff8881e2d4a000/"
+
+static void lustre_io(void)
+{
+    put(LLITE "stats", "snapshot_time 1732000001.5 secs.usecs\n"
+                       "read_bytes 5 samples [bytes] 1 4096 12288\n"
+                       "write_bytes 1 samples [bytes] 1536 1536 1536\n");
+    put(LLITE "read_ahead_stats", "hits 120 samples [pages]\nread but discarded 20 samples "
+                                  "[pages]\n");
+}
+
+static void test_lustre(const char *recorded)
+{
+    use_tree(recorded);
+    put(LLITE "stats", "snapshot_time 1732000000.1 secs.usecs\n"
+                       "read_bytes 4 samples [bytes] 1 4096 8192\n"); /* nothing written yet */
+    init();
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("lustre"));
+    CHECK(ci && !ci->disabled && ci->num_native_events == 3, "lustre: 3 events: %d %s",
+          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    units_are("lustre:::scratch-ffff8881e2d4a000_llread", "bytes");
+    const char *names[] = {"lustre:::scratch-ffff8881e2d4a000_llread",
+                           "lustre:::scratch-ffff8881e2d4a000_llwrite",
+                           "lustre:::scratch-ffff8881e2d4a000_wrong_readahead"};
+    count(names, 3, lustre_io, (const long long[]){4096, 1536, 4});
+    start_fails(names[0], LLITE "stats", "read_bytes 5 samples [bytes] 1 4096\n",
+                "stats line 1 is malformed");
+    PAPI_shutdown();
+}
+
 /* ---- every component without its tree ------------------------------------------------ */
 static void test_missing(void)
 {
     setenv("PAPI_FSROOT", "/nonexistent", 1);
     init();
-    const char *comps[] = {"net"};
+    const char *comps[] = {"net", "infiniband", "coretemp", "stealtime", "lustre"};
     for (size_t i = 0; i < sizeof comps / sizeof comps[0]; i++) {
         const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of(comps[i]));
         CHECK(ci && ci->disabled && strstr(ci->disabled_reason, "/nonexistent"), "%s disabled: %s",
@@ -164,6 +329,10 @@ int main(int argc, char **argv)
         return 1;
     }
     test_net(argv[1]);
+    test_infiniband(argv[1]);
+    test_coretemp(argv[1]);
+    test_stealtime(argv[1]);
+    test_lustre(argv[1]);
     test_missing();
     remove_tree(scratch);
     return test_done("test_node_components");

@@ -256,9 +256,9 @@ static int read_error(const struct cmp_context *ctx, const struct node_fail *f)
         return papi_error(PAPI_ESYS, "%s%s: %s is malformed: it has no %s%s%s", ctx->src->prefix,
                           e->name, file, e->key ? "line '" : "first line", e->key ? e->key : "",
                           e->key ? "'" : "");
-    return papi_error(
-        PAPI_ESYS, "%s%s: %s line %d is malformed: no number in its column %d after '%s'",
-        ctx->src->prefix, e->name, file, f->line, e->column + 1, e->key ? e->key : "");
+    return papi_error(PAPI_ESYS, "%s%s: %s line %d is malformed: no number at place %d%s%s%s",
+                      ctx->src->prefix, e->name, file, f->line, e->column + 1,
+                      e->key ? " after '" : "", e->key ? e->key : "", e->key ? "'" : "");
 }
 
 static void report_failed_read(struct cmp_context *ctx)

@@ -57,6 +57,12 @@ PAPI_INTERNAL void node_table_free(struct node_table *t);
 PAPI_INTERNAL int node_read_file(const char *path, const struct node_event *const *evs, int n,
                                  uint64_t *out, int *bad_line, int *bad_event);
 
+/* The entries of the directory abs under the root in force, sorted, without "." and
+ * ".." (scandir's list: free each and the list); -1 with errno when it cannot be read. */
+struct dirent;
+PAPI_INTERNAL int node_list_dir(const char *abs, struct dirent ***list);
+PAPI_INTERNAL void node_free_list(struct dirent **list, int n);
+
 /* The callbacks of every node component; the instance is its struct node_source. */
 #define NODE_COMPONENT(cname, source)                                                         \
     {                                                                                         \

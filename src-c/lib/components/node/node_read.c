@@ -1,14 +1,18 @@
 /* node_read.c: the numbers of a /proc or /sys file for the node components
- * (node_events.h). Called from PAPI_read, which may run in a signal handler: open, fstat,
- * read and close only, a line at a time through a fixed buffer, no stdio, no allocation,
+ * (node_events.h), and the sorted listing of a directory for their discovery. The
+ * numbers are read by PAPI_read, which may run in a signal handler: open, fstat, pread
+ * and close only, a line at a time through a fixed buffer, no stdio, no allocation,
  * errno saved. A line longer than the buffer keeps its beginning (every line the node
  * components read is short; /proc/stat's long "intr" line is never theirs). */
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsroot.h"
 #include "node_events.h"
 
 #define NODE_LINE_MAX  512
@@ -98,7 +102,7 @@ static int scan_fd(int fd, struct node_scan *s)
     long total = 0;
     int lineno = 1;
     for (;;) {
-        ssize_t got = read(fd, chunk, sizeof chunk);
+        ssize_t got = pread(fd, chunk, sizeof chunk, (off_t)total);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
@@ -147,4 +151,24 @@ int node_read_file(const char *path, const struct node_event *const *evs, int n,
         else if (!s.done[e] && !missing++ && !s.bad_line)
             *bad_event = e;
     return s.bad_line || missing ? NODE_MALFORMED : 0;
+}
+
+static int not_dot(const struct dirent *e)
+{
+    return e->d_name[0] != '.';
+}
+
+int node_list_dir(const char *abs, struct dirent ***list)
+{
+    char path[4096];
+    if (fsroot_path(abs, path, sizeof path) != 0)
+        return -1;
+    return scandir(path, list, not_dot, alphasort);
+}
+
+void node_free_list(struct dirent **list, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
 }
