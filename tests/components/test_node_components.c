@@ -70,6 +70,25 @@ static void init(void)
     CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
 }
 
+/* A fresh tree, the library started on it, and component comp active with n events. */
+static void start_on(const char *recorded, const char *comp, int n)
+{
+    use_tree(recorded);
+    init();
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of(comp));
+    CHECK(ci && !ci->disabled && ci->num_native_events == n, "%s: %d events, want %d (%s)", comp,
+          ci ? ci->num_native_events : -1, n, ci ? ci->disabled_reason : "");
+}
+
+/* Component comp is disabled with a reason that contains what, and lists no events. */
+static void disabled_with(const char *comp, const char *what)
+{
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of(comp));
+    CHECK(ci && ci->disabled && strstr(ci->disabled_reason, what), "%s disabled: %s", comp,
+          ci ? ci->disabled_reason : "");
+    CHECK(ci && ci->num_native_events == 0, "%s lists no events", comp);
+}
+
 /* ---- net ------------------------------------------------------------------------- */
 static const char net_head[] =
     "Inter-|   Receive                                                |  Transmit\n"
@@ -88,11 +107,7 @@ static void put_eth0(unsigned long long rx_bytes, unsigned long long tx_compress
 
 static void test_net(const char *recorded)
 {
-    use_tree(recorded);
-    init();
-    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("net"));
-    CHECK(ci && !ci->disabled && ci->num_native_events == 32, "net: 2 interfaces x 16: %d %s",
-          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    start_on(recorded, "net", 32);
     PAPI_event_info_t info;
     int code;
     CHECK_RET(PAPI_event_name_to_code("net:::eth0:rx:bytes", &code), PAPI_OK);
@@ -130,9 +145,7 @@ static void test_net(const char *recorded)
     /* a malformed file at init disables net with the file and line */
     put("proc/net/dev", "%s  eth0: 1 2 x\n", net_head);
     init();
-    ci = PAPI_get_component_info(cidx_of("net"));
-    CHECK(ci && ci->disabled && strstr(ci->disabled_reason, "line 4 is malformed"), "disabled: %s",
-          ci ? ci->disabled_reason : "");
+    disabled_with("net", "proc/net/dev line 4 is malformed");
     PAPI_shutdown();
 }
 
@@ -188,11 +201,7 @@ static void ib_traffic(void)
 
 static void test_infiniband(const char *recorded)
 {
-    use_tree(recorded);
-    init();
-    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("infiniband"));
-    CHECK(ci && !ci->disabled && ci->num_native_events == 9, "infiniband: 9 counters: %d %s",
-          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    start_on(recorded, "infiniband", 9);
     units_are("infiniband:::mlx5_0_1_ext:port_xmit_data", "4-byte words");
     units_are("infiniband:::mlx5_0_1:port_xmit_packets", "packets");
     int code;
@@ -217,11 +226,7 @@ static void sensors_change(void)
 
 static void test_coretemp(const char *recorded)
 {
-    use_tree(recorded);
-    init();
-    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("coretemp"));
-    CHECK(ci && !ci->disabled && ci->num_native_events == 6, "coretemp: 6 sensors: %d %s",
-          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    start_on(recorded, "coretemp", 6);
     units_are("coretemp:::hwmon0:temp1_input", "millidegrees C");
     units_are("coretemp:::hwmon1:fan1_input", "RPM");
     units_are("coretemp:::hwmon1:power1_average", "uW");
@@ -250,11 +255,7 @@ static void steal(void)
 
 static void test_stealtime(const char *recorded)
 {
-    use_tree(recorded);
-    init();
-    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("stealtime"));
-    CHECK(ci && !ci->disabled && ci->num_native_events == 3, "stealtime: 3 events: %d %s",
-          ci ? ci->num_native_events : -1, ci ? ci->disabled_reason : "");
+    start_on(recorded, "stealtime", 3);
     units_are("stealtime:::CPU1", "us");
     long long tick_us = 1000000 / sysconf(_SC_CLK_TCK);
     const char *names[] = {"stealtime:::TOTAL", "stealtime:::CPU1", "stealtime:::CPU2"};
@@ -263,9 +264,7 @@ static void test_stealtime(const char *recorded)
                 "proc/stat line 2 is malformed");
     PAPI_shutdown();
     init(); /* a /proc/stat without steal times disables the component at init */
-    ci = PAPI_get_component_info(cidx_of("stealtime"));
-    CHECK(ci && ci->disabled && strstr(ci->disabled_reason, "line 2 is malformed"), "disabled: %s",
-          ci ? ci->disabled_reason : "");
+    disabled_with("stealtime", "proc/stat line 2 is malformed");
     PAPI_shutdown();
 }
 
@@ -306,12 +305,8 @@ static void test_missing(void)
     setenv("PAPI_FSROOT", "/nonexistent", 1);
     init();
     const char *comps[] = {"net", "infiniband", "coretemp", "stealtime", "lustre"};
-    for (size_t i = 0; i < sizeof comps / sizeof comps[0]; i++) {
-        const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of(comps[i]));
-        CHECK(ci && ci->disabled && strstr(ci->disabled_reason, "/nonexistent"), "%s disabled: %s",
-              comps[i], ci ? ci->disabled_reason : "");
-        CHECK(ci && ci->num_native_events == 0, "%s lists no events", comps[i]);
-    }
+    for (size_t i = 0; i < sizeof comps / sizeof comps[0]; i++)
+        disabled_with(comps[i], "/nonexistent");
     int code;
     CHECK(PAPI_event_name_to_code("net:::eth0:rx:bytes", &code) != PAPI_OK, "no net event");
     PAPI_shutdown();
