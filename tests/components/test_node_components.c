@@ -327,6 +327,26 @@ static void test_missing(void)
     PAPI_shutdown();
 }
 
+/* PAPI_DISABLE_COMPONENTS (PAPI 7.3): the named components disabled at each
+ * PAPI_library_init (',' or ':' between names, unknown names ignored), their events gone;
+ * unset, they count again. */
+static void test_disable_env(const char *recorded)
+{
+    use_tree(recorded);
+    setenv("PAPI_DISABLE_COMPONENTS", "net:no_such_component,stealtime", 1);
+    init();
+    disabled_with("net", "disabled by PAPI_DISABLE_COMPONENTS");
+    disabled_with("stealtime", "disabled by PAPI_DISABLE_COMPONENTS");
+    CHECK(!PAPI_get_component_info(cidx_of("coretemp"))->disabled, "coretemp still active");
+    int code;
+    CHECK(PAPI_event_name_to_code("net:::eth0:rx:bytes", &code) != PAPI_OK, "net events gone");
+    CHECK_RET(PAPI_event_name_to_code("coretemp:::hwmon0:temp1_input", &code), PAPI_OK);
+    PAPI_shutdown();
+    unsetenv("PAPI_DISABLE_COMPONENTS");
+    start_on(recorded, "net", 32);
+    PAPI_shutdown();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -344,6 +364,7 @@ int main(int argc, char **argv)
     test_stealtime(argv[1]);
     test_lustre(argv[1]);
     test_missing();
+    test_disable_env(argv[1]);
     remove_tree(scratch);
     return test_done("test_node_components");
 }
