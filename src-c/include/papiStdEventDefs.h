@@ -130,6 +130,8 @@ enum {
     PAPI_VEC_SP_idx,
     PAPI_VEC_DP_idx,
     PAPI_REF_CYC_idx,
+    PAPI_HP_OPS_idx, /* PAPI 7.3 on: half precision */
+    PAPI_VEC_HP_idx,
     PAPI_END_idx
 };
 
@@ -241,6 +243,8 @@ enum {
 #define PAPI_VEC_SP   (PAPI_VEC_SP_idx | PAPI_PRESET_MASK)
 #define PAPI_VEC_DP   (PAPI_VEC_DP_idx | PAPI_PRESET_MASK)
 #define PAPI_REF_CYC  (PAPI_REF_CYC_idx | PAPI_PRESET_MASK)
+#define PAPI_HP_OPS   (PAPI_HP_OPS_idx | PAPI_PRESET_MASK)
+#define PAPI_VEC_HP   (PAPI_VEC_HP_idx | PAPI_PRESET_MASK)
 #define PAPI_END      (PAPI_END_idx | PAPI_PRESET_MASK) /* one past the last preset (PAPI 7) */
 
 #endif

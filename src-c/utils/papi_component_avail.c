@@ -9,7 +9,8 @@
 static const char usage[] =
     "Usage: papi_component_avail [options]\n"
     "List the components (perf_event for CPU and software events, perf_event_uncore for\n"
-    "socket-level PMUs), whether each is active here and, if not, why.\n\n"
+    "socket-level PMUs, powercap, procio, and the node components net, infiniband,\n"
+    "coretemp, stealtime and lustre), whether each is active here and, if not, why.\n\n"
     "Options:\n"
     "  -d, --detail  print every capability of each component\n"
     "  --json        print the same information as one JSON document\n"

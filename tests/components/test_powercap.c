@@ -16,66 +16,12 @@
 
 #include "component.h"
 #include "papi_test.h"
+#include "test_tree.h"
 #include "powercap_zones.h"
 
 extern struct papi_component powercap_component;
 static struct papi_component *const pc = &powercap_component;
 static char scratch[512];
-
-static void copy_file(const char *from, const char *to)
-{
-    char buf[4096];
-    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ssize_t n;
-    while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-        CHECK(write(out, buf, (size_t)n) == n, "copy %s", to);
-    CHECK(in >= 0 && out >= 0, "copy %s to %s", from, to);
-    if (in >= 0)
-        close(in);
-    if (out >= 0)
-        close(out);
-}
-
-/* dir/<zone>/<file>: the recorded layout (two levels). */
-static void copy_tree(const char *from, const char *to)
-{
-    DIR *d = opendir(from);
-    CHECK(d != NULL, "open %s", from);
-    mkdir(to, 0755);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char src[1024], dst[1024];
-        snprintf(src, sizeof src, "%s/%s", from, e->d_name);
-        snprintf(dst, sizeof dst, "%s/%s", to, e->d_name);
-        struct stat st;
-        if (stat(src, &st) == 0 && S_ISDIR(st.st_mode))
-            copy_tree(src, dst);
-        else
-            copy_file(src, dst);
-    }
-    if (d)
-        closedir(d);
-}
-
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char p[1024];
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(p);
-        else
-            unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(path);
-}
 
 /* A fresh copy of recorded machine name, made the machine in force (PAPI_FSROOT); its
  * powercap tree is returned. */

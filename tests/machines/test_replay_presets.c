@@ -67,6 +67,9 @@ static const struct expect cases[] = {
     {"gnr_node", "gnr", "PAPI_L2_DCM", 2, {{4, 0x2124, 1}, {4, 0x2224, 1}}},
     {"emr_node", "emr", "PAPI_BR_TKN", 1, {{4, 0x01c4, 1}}},
     {"emr_node", "emr", "PAPI_DP_OPS", 4, {{4, 0x01c7, 1}, {4, 0x04c7, 2}, {4, 0x10c7, 4}, {4, 0x40c7, 8}}},
+    /* Half precision (PAPI 7.3): FP_ARITH_INST_RETIRED2 (0xcf), 8/16/32 elements a vector. */
+    {"emr_node", "emr", "PAPI_HP_OPS", 4, {{4, 0x01cf, 1}, {4, 0x04cf, 8}, {4, 0x08cf, 16}, {4, 0x10cf, 32}}},
+    {"gnr_node", "gnr", "PAPI_VEC_HP", 3, {{4, 0x04cf, 1}, {4, 0x08cf, 1}, {4, 0x10cf, 1}}},
     /* Hybrid: one event per core PMU, summed (cpu_core type 4, cpu_atom 10 here). */
     {"mtl_hybrid", "mtl", "PAPI_TOT_INS", 2, {{4, 0xc0, 1}, {10, 0xc0, 1}}},
     {"mtl_hybrid", "mtl", "PAPI_DP_OPS", 4, {{4, 0x01c7, 1}, {4, 0x04c7, 2}, {4, 0x10c7, 4}, {10, 0x01c8, 1}}},

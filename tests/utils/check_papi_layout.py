@@ -43,6 +43,10 @@ def papi_avail(ours_dir):
         check(line in ours.splitlines(), "table line %r missing" % line)
     orows = [m.groups()[:2] for m in map(ROW.match, ours.splitlines()) if m]
     trows = [m.groups()[:2] for m in map(ROW.match, theirs.splitlines()) if m]
+    # PAPI 7.3's half-precision presets follow 7.0's rows (Debian ships 7.0).
+    added_73 = [("PAPI_HP_OPS", "0x8000006c"), ("PAPI_VEC_HP", "0x8000006d")]
+    if orows[len(trows):] == added_73 and not any(r[0] in dict(added_73) for r in trows):
+        orows = orows[:len(trows)]
     check(orows == trows, "preset rows (name, code) differ from PAPI's: %d vs %d rows" % (len(orows), len(trows)))
     extra = [l for l in ours.splitlines() if l.startswith("PAPI_") and not ROW.match(l)]
     check(not extra, "lines that look like table rows but are not: %r" % extra[:3])

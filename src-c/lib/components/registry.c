@@ -9,7 +9,12 @@
     X(perf_event_component)        /* 0: core and software PMUs; presets resolve to it */ \
     X(perf_event_uncore_component) /* 1: the same implementation, uncore PMUs */          \
     X(powercap_component)          /* 2: energy and power limits of the powercap tree */  \
-    X(procio_component)            /* 3: the kernel's per-task I/O accounting */
+    X(procio_component)            /* 3: the kernel's per-task I/O accounting */          \
+    X(net_component)               /* network interfaces (/proc/net/dev) */               \
+    X(infiniband_component)        /* InfiniBand port counters (/sys/class/infiniband) */ \
+    X(coretemp_component)          /* hwmon sensors (/sys/class/hwmon) */                 \
+    X(stealtime_component)         /* a VM's steal time per CPU (/proc/stat) */           \
+    X(lustre_component)            /* Lustre client traffic (llite stats) */
 
 #define DECLARE(instance) extern struct papi_component instance PAPI_INTERNAL;
 PAPI_COMPONENT_LIST(DECLARE)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "component_registry.h"
+#include "env.h"
 #include "events.h"
 #include "registry.h"
 
@@ -17,6 +18,31 @@ static int disabled_by_user[CMP_MAX]; /* survives shutdown, applied at init */
  * holds what fits, marked when cut. Replaced at each PAPI_library_init. */
 static char *whole_reason[CMP_MAX];
 static const char user_disabled[] = "disabled by PAPI_disable_component before PAPI_library_init";
+/* PAPI_DISABLE_COMPONENTS (PAPI 7.3): names separated by ',' or ':', read at each
+ * PAPI_library_init; a name no component has is ignored, as PAPI does. */
+#define DISABLE_ENV "PAPI_DISABLE_COMPONENTS"
+static int disabled_by_env[CMP_MAX];
+static const char env_disabled[] = "disabled by PAPI_DISABLE_COMPONENTS";
+
+static void read_disable_env(void)
+{
+    memset(disabled_by_env, 0, sizeof disabled_by_env);
+    const char *list = env_get(DISABLE_ENV);
+    while (list && *list) {
+        size_t n = strcspn(list, ",:");
+        for (int i = 0; i < papi_num_components; i++)
+            if (n && strlen(papi_components[i]->name) == n &&
+                strncmp(papi_components[i]->name, list, n) == 0)
+                disabled_by_env[i] = 1;
+        list += n + (list[n] != '\0');
+    }
+}
+
+/* Why the user disabled component cidx, or NULL. */
+static const char *user_reason(int cidx)
+{
+    return disabled_by_user[cidx] ? user_disabled : disabled_by_env[cidx] ? env_disabled : NULL;
+}
 
 /* A reason into disabled_reason: whole when it fits, else cut with a marker saying where
  * the whole one is. */
@@ -39,10 +65,11 @@ struct papi_component *component_get(int cidx)
 
 static void apply_user_disable_to(int cidx, PAPI_component_info_t *c)
 {
-    if (!disabled_by_user[cidx])
+    const char *why = user_reason(cidx);
+    if (!why)
         return;
     c->disabled = PAPI_ECMP_DISABLED;
-    papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, user_disabled);
+    papi_strcpy(c->disabled_reason, sizeof c->disabled_reason, why);
 }
 
 static void apply_user_disable(int cidx)
@@ -65,6 +92,7 @@ static void registry_lifecycle(const struct papi_life *ev)
 void components_init(void)
 {
     papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, registry_lifecycle);
+    read_disable_env();
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *cmp = papi_components[i];
         PAPI_component_info_t *c = &g_papi.cmp[i];
@@ -120,8 +148,8 @@ const char *PAPI_get_component_reason(int cidx)
     const char *pub = g_papi.cmp[cidx].disabled_reason;
     if (!pub[0])
         return "";
-    if (disabled_by_user[cidx])
-        return user_disabled;
+    if (user_reason(cidx))
+        return user_reason(cidx);
     return whole_reason[cidx] ? whole_reason[cidx] : pub;
 }
 

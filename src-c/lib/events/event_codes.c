@@ -5,7 +5,15 @@
 #include "registry.h"
 #include "events.h"
 #include "call_guard.h"
+#include "papi_globals.h"
 #include "preset_tables.h"
+
+/* A component the user disabled (PAPI_disable_component, PAPI_DISABLE_COMPONENTS) names
+ * no event. */
+static int user_disabled(int cidx)
+{
+    return g_papi.cmp[cidx].disabled == PAPI_ECMP_DISABLED;
+}
 
 struct papi_component *event_component_of(int code)
 {
@@ -55,6 +63,9 @@ static int qualified_name_to_code(const char *name, const char *sep, int *code)
                           "'%s': no component is named '%.*s' (papi_component_avail lists them)",
                           name, (int)(sep - name), name);
     struct papi_component *c = papi_components[i];
+    if (user_disabled(i))
+        return papi_error(PAPI_ENOEVNT, "'%s': component %s is %s", name, c->name,
+                          g_papi.cmp[i].disabled_reason);
     int local;
     papi_error(PAPI_OK, "%s", ""); /* a component that refuses quietly leaves it empty */
     int ret = c->name_to_code(c, name, &local);
@@ -79,6 +90,8 @@ int event_native_name_to_code(const char *name, int *code)
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *c = papi_components[i];
         int local;
+        if (user_disabled(i))
+            continue;
         int ret = c->name_to_code(c, name, &local);
         if (ret == PAPI_OK) {
             *code = cmp_code(i, local);

@@ -308,7 +308,7 @@ static void forget_configuration(void)
 static int configure(void)
 {
     int probe = PAPI_NULL;
-    int ret = PAPI_create_eventset(&probe);
+    int ret = hl_region_eventset(&probe);
     if (ret != PAPI_OK)
         return ret;
     unsigned gen = atomic_load(&g_papi_generation);
@@ -394,7 +394,7 @@ static int start_set(struct hlr_thread *t)
     if (g_hlr.nevents == 0)
         return PAPI_OK; /* time only */
     unsigned gen = atomic_load(&g_papi_generation);
-    ret = PAPI_create_eventset(&es);
+    ret = hl_region_eventset(&es);
     for (int i = 0; ret == PAPI_OK && i < g_hlr.nevents; i++)
         ret = PAPI_add_event(es, g_hlr.code[i]);
     if (ret == PAPI_OK)

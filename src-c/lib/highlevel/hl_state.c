@@ -90,7 +90,7 @@ void hl_notice_once(const char *msg)
     const char *q = env_get("PAPI_QUIET");
     if (q && *q && strcmp(q, "0") != 0)
         return;
-    if (atomic_exchange(&printed, 1))
+    if (atomic_exchange(&printed, 1) && !hl_verbose())
         return;
     fprintf(stderr, "PAPI: %s\n", msg);
 }

@@ -85,6 +85,10 @@ PAPI_INTERNAL const char *hl_mode_name(enum hl_mode mode);
 
 /* Print msg once per process on stderr unless PAPI_QUIET is set in the environment. */
 PAPI_INTERNAL void hl_notice_once(const char *msg);
+/* hl_switches.c: PAPI_HL_VERBOSE is set (every notice said, not only the first); a new
+ * event set of the region API, multiplexed when PAPI_MULTIPLEX is set. */
+PAPI_INTERNAL int hl_verbose(void);
+PAPI_INTERNAL int hl_region_eventset(int *es);
 
 /* Why the event cannot be used, whole: the preset's reason or the last error's detail,
  * and the component's disabled reason. Heap (the caller frees it); NULL out of memory. */

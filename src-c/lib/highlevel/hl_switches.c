@@ -1,0 +1,56 @@
+/* hl_switches.c: two switches of PAPI 7's region API, read from the environment as its
+ * papi_hl.c reads them (set at all = on):
+ *   PAPI_MULTIPLEX   the region event sets (and the probe set that chooses their events)
+ *                    are multiplexed on the CPU component, so PAPI_EVENTS may name more
+ *                    events than the PMU has counters; each is scaled to the time it ran.
+ *                    When multiplexing cannot be had, the sets count without it and the
+ *                    region API says why (once).
+ *   PAPI_HL_VERBOSE  every notice of the region API is said, not only the first, and
+ *                    what the switches turned on.
+ * Kept apart from hl_regions.c, which only asks for its event sets here. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "env.h"
+#include "hl_state.h"
+
+int hl_verbose(void)
+{
+    return env_get("PAPI_HL_VERBOSE") != NULL;
+}
+
+/* Said once (a failure at each set under PAPI_HL_VERBOSE): on, or why not. */
+static void say_multiplex(int ret)
+{
+    static atomic_int said;
+    int first = !atomic_exchange(&said, 1);
+    if (ret == PAPI_OK) {
+        if (first && hl_verbose())
+            hl_notice_once("PAPI_MULTIPLEX: the region event sets are multiplexed");
+        return;
+    }
+    if (!first && !hl_verbose())
+        return;
+    char *msg = NULL;
+    if (asprintf(&msg, "PAPI_MULTIPLEX: the region event sets are not multiplexed: %s",
+                 papi_last_error_detail()) < 0)
+        msg = NULL;
+    hl_notice_once(msg ? msg : "PAPI_MULTIPLEX: the region event sets are not multiplexed");
+    free(msg);
+}
+
+/* A new event set for the region API in *es, multiplexed when PAPI_MULTIPLEX asks. */
+int hl_region_eventset(int *es)
+{
+    int ret = PAPI_create_eventset(es);
+    if (ret != PAPI_OK || env_get("PAPI_MULTIPLEX") == NULL)
+        return ret;
+    int mpx = PAPI_multiplex_init();
+    if (mpx == PAPI_OK)
+        mpx = PAPI_assign_eventset_component(*es, 0);
+    if (mpx == PAPI_OK)
+        mpx = PAPI_set_multiplex(*es);
+    say_multiplex(mpx);
+    return PAPI_OK; /* without multiplexing the set still counts what fits */
+}

@@ -1,0 +1,71 @@
+/* test_tree.h: copy and remove a recorded machine's tree (tests/machines/NAME) for the
+ * tests that replay it through PAPI_FSROOT and rewrite its files between start and read.
+ * Header-only, for tests; needs papi_test.h's CHECK before it. */
+#ifndef PAPI_TEST_TREE_H
+#define PAPI_TEST_TREE_H
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static inline void copy_file(const char *from, const char *to)
+{
+    char buf[4096];
+    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ssize_t n;
+    while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+        CHECK(write(out, buf, (size_t)n) == n, "copy %s", to);
+    CHECK(in >= 0 && out >= 0, "copy %s to %s", from, to);
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+}
+
+/* The whole tree from (directories and regular files) into to. */
+static inline void copy_tree(const char *from, const char *to)
+{
+    DIR *d = opendir(from);
+    CHECK(d != NULL, "open %s", from);
+    mkdir(to, 0755);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char src[1024], dst[1024];
+        int long_src = snprintf(src, sizeof src, "%s/%s", from, e->d_name) >= (int)sizeof src;
+        int long_dst = snprintf(dst, sizeof dst, "%s/%s", to, e->d_name) >= (int)sizeof dst;
+        CHECK(!long_src && !long_dst, "path under %s fits", from);
+        struct stat st;
+        if (stat(src, &st) == 0 && S_ISDIR(st.st_mode))
+            copy_tree(src, dst);
+        else
+            copy_file(src, dst);
+    }
+    if (d)
+        closedir(d);
+}
+
+static inline void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char p[1024];
+        if (snprintf(p, sizeof p, "%s/%s", path, e->d_name) >= (int)sizeof p)
+            continue;
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            remove_tree(p);
+        else
+            unlink(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(path);
+}
+
+#endif
