@@ -9,7 +9,8 @@
     X(perf_event_component)        /* 0: core and software PMUs; presets resolve to it */ \
     X(perf_event_uncore_component) /* 1: the same implementation, uncore PMUs */          \
     X(powercap_component)          /* 2: energy and power limits of the powercap tree */  \
-    X(procio_component)            /* 3: the kernel's per-task I/O accounting */
+    X(procio_component)            /* 3: the kernel's per-task I/O accounting */          \
+    X(sde_component)               /* 4: software-defined events of libraries (libsde) */
 
 #define DECLARE(instance) extern struct papi_component instance PAPI_INTERNAL;
 PAPI_COMPONENT_LIST(DECLARE)
