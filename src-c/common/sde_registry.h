@@ -25,7 +25,8 @@ struct sde_registry_api {
     int version; /* SDE_REGISTRY_VERSION */
     /* The live counter after id (-1: the first), or -1 at the end. */
     int (*next)(int id);
-    /* The id of the live counter "LIB::COUNTER", or -1. */
+    /* The id of the live counter "LIB::COUNTER", or of a placeholder made for it that
+     * reads 0 until its library registers it (-1 for a malformed name). */
     int (*find)(const char *name);
     /* Its name and description into out (truncated to len); SDE_ENOEVNT when gone. */
     int (*name)(int id, char *out, size_t len);

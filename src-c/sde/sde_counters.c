@@ -112,7 +112,7 @@ static struct sde_counter *find_checked(papi_handle_t handle, const char *event_
     }
     if ((*err = sde_full_name(lib, event_name, full)) != SDE_OK)
         return NULL;
-    struct sde_counter *c = sde_find_locked(full);
+    struct sde_counter *c = sde_find_registered(full);
     if (!c)
         *err = sde_fail(SDE_EINVAL, "no event %s is registered", full);
     return c;

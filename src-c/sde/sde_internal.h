@@ -26,6 +26,7 @@ enum sde_kind {
     SDE_RECORDER_DATA,  /* NAME, the address of its values */
     SDE_RECORDER_STAT,  /* NAME:MIN, :Q1, :MED, :Q3, :MAX (recorders with a comparator) */
     SDE_COUNTING_SET,   /* NAME, the address of a list of its elements */
+    SDE_PLACEHOLDER,    /* named by PAPI before its library registered it: reads 0 */
 };
 
 struct sde_library {
@@ -65,9 +66,13 @@ SDE_HIDDEN int sde_fail(int code, const char *fmt, ...) __attribute__((format(pr
 SDE_HIDDEN struct sde_counter *sde_counter_of(int id);
 SDE_HIDDEN int sde_counter_count(void);
 SDE_HIDDEN struct sde_library *sde_library_checked(papi_handle_t handle); /* locked */
+/* The live counter of that name, placeholders too (their kind says so). */
 SDE_HIDDEN struct sde_counter *sde_find_locked(const char *full_name);
+/* The same, registered counters only. */
+SDE_HIDDEN struct sde_counter *sde_find_registered(const char *full_name);
 SDE_HIDDEN int sde_full_name(const struct sde_library *lib, const char *event_name, char *out);
-/* A new live counter named lib::event_name (locked; SDE_EINVAL when the name is taken). */
+/* A new live counter named lib::event_name, or the placeholder of that name made one
+ * (locked; SDE_EINVAL when the name is taken). */
 SDE_HIDDEN int sde_add_counter(struct sde_library *lib, const char *event_name,
                                const struct sde_counter *proto, struct sde_counter **out);
 SDE_HIDDEN int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind);

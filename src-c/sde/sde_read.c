@@ -104,7 +104,10 @@ static int read_depth(int id, struct sde_reading *out, int depth)
         return SDE_ENOEVNT;
     out->type = c->type;
     out->mode = c->mode;
-    switch (c->kind) {
+    switch (__atomic_load_n(&c->kind, __ATOMIC_ACQUIRE)) {
+    case SDE_PLACEHOLDER:
+        out->value = 0;
+        return SDE_OK;
     case SDE_REGISTERED:
         out->value = variable_value(c->ptr, c->type);
         return SDE_OK;

@@ -1,7 +1,8 @@
 /* sde_recorder.c: recorders, which keep every value a library records. The recorder
  * NAME gives the events NAME (the address of the values, valid until the next record),
  * NAME:CNT (how many), and with a comparator NAME:MIN, :Q1, :MED, :Q3 and :MAX (the
- * value at that rank of the sorted values, its bytes in a long long). */
+ * address of the value at that rank of the sorted values, as PAPI 7 gives them: a copy
+ * valid until the statistic is read again). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ struct sde_recorder {
     char *data; /* count values of typesize bytes */
     size_t count, cap;
     struct sde_counter *data_counter;
+    char *stats; /* 5 values of typesize bytes: the last statistics read */
 };
 
 static const char *const stat_suffix[] = {":MIN", ":Q1", ":MED", ":Q3", ":MAX"};
@@ -55,6 +57,11 @@ int papi_sde_create_recorder(papi_handle_t handle, const char *event_name, size_
     r->magic = SDE_MAGIC;
     r->typesize = typesize;
     r->cmp = cmpr_func_ptr;
+    r->stats = calloc(5, typesize);
+    if (!r->stats) {
+        free(r);
+        return sde_fail(SDE_ENOMEM, "no memory for a recorder");
+    }
     pthread_mutex_init(&r->lock, NULL);
     sde_lock();
     struct sde_library *lib = sde_library_checked(handle);
@@ -64,8 +71,10 @@ int papi_sde_create_recorder(papi_handle_t handle, const char *event_name, size_
     if (ret == SDE_OK)
         *record_handle = r;
     /* On an error, events already added stay as gone ids: r is never freed then. */
-    else if (!r->data_counter)
+    else if (!r->data_counter) {
+        free(r->stats);
         free(r);
+    }
     return ret;
 }
 
@@ -131,10 +140,11 @@ long long sde_recorder_data(struct sde_recorder *r)
     return p;
 }
 
-/* The value at rank stat of the sorted values (0 when there are none). */
+/* The address of the value at rank stat of the sorted values (a copy); with no values,
+ * the address of zeros. */
 long long sde_recorder_stat(struct sde_recorder *r, int stat)
 {
-    long long v = 0;
+    char *slot = r->stats + (size_t)stat * r->typesize;
     pthread_mutex_lock(&r->lock);
     size_t n = r->count;
     char *sorted = n ? malloc(n * r->typesize) : NULL;
@@ -142,11 +152,13 @@ long long sde_recorder_stat(struct sde_recorder *r, int stat)
         memcpy(sorted, r->data, n * r->typesize);
         qsort(sorted, n, r->typesize, r->cmp);
         size_t rank = stat == 4 ? n - 1 : (size_t)stat * n / 4;
-        memcpy(&v, sorted + rank * r->typesize, r->typesize < sizeof v ? r->typesize : sizeof v);
+        memcpy(slot, sorted + rank * r->typesize, r->typesize);
         free(sorted);
+    } else {
+        memset(slot, 0, r->typesize);
     }
     pthread_mutex_unlock(&r->lock);
-    return v;
+    return (long long)(intptr_t)slot;
 }
 
 int papi_sde_compare_long_long(const void *p1, const void *p2)

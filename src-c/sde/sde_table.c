@@ -66,6 +66,17 @@ struct sde_library *sde_library_checked(papi_handle_t handle)
     return NULL;
 }
 
+static enum sde_kind kind_of(const struct sde_counter *c)
+{
+    return __atomic_load_n(&c->kind, __ATOMIC_ACQUIRE);
+}
+
+struct sde_counter *sde_find_registered(const char *full_name)
+{
+    struct sde_counter *c = sde_find_locked(full_name);
+    return c && kind_of(c) != SDE_PLACEHOLDER ? c : NULL;
+}
+
 struct sde_counter *sde_find_locked(const char *full_name)
 {
     int n = sde_counter_count();
@@ -118,16 +129,10 @@ static int grow_table(int id)
     return SDE_OK;
 }
 
-int sde_add_counter(struct sde_library *lib, const char *event_name,
-                    const struct sde_counter *proto, struct sde_counter **out)
+/* A new counter, published under a new id (locked). */
+static int new_counter(const char *full, const struct sde_counter *proto, struct sde_counter **out)
 {
-    char full[SDE_NAME_MAX];
-    int ret = sde_full_name(lib, event_name, full);
-    if (ret != SDE_OK)
-        return ret;
-    if (sde_find_locked(full))
-        return sde_fail(SDE_EINVAL, "the event %s is registered already", full);
-    int id = ncounters;
+    int ret, id = ncounters;
     if ((ret = grow_table(id)) != SDE_OK)
         return ret;
     struct sde_counter *c = malloc(sizeof *c);
@@ -142,9 +147,42 @@ int sde_add_counter(struct sde_library *lib, const char *event_name,
     c->alive = 1;
     c->id = id;
     c->name = name;
-    c->lib = lib;
     __atomic_store_n(&chunks[id >> CHUNK_BITS][id & (CHUNK_SIZE - 1)], c, __ATOMIC_RELEASE);
     __atomic_store_n(&ncounters, id + 1, __ATOMIC_RELEASE);
+    *out = c;
+    return SDE_OK;
+}
+
+/* The placeholder p becomes the counter proto describes; its kind goes last, so a
+ * reader sees either the placeholder or the whole counter. */
+static void fill_placeholder(struct sde_counter *p, const struct sde_counter *proto)
+{
+    p->mode = proto->mode;
+    p->type = proto->type;
+    p->ptr = proto->ptr;
+    p->callback = proto->callback;
+    p->recorder = proto->recorder;
+    p->stat = proto->stat;
+    p->cset = proto->cset;
+    p->group_flags = proto->group_flags;
+    p->lib = proto->lib;
+    __atomic_store_n(&p->kind, proto->kind, __ATOMIC_RELEASE);
+}
+
+int sde_add_counter(struct sde_library *lib, const char *event_name,
+                    const struct sde_counter *proto, struct sde_counter **out)
+{
+    char full[SDE_NAME_MAX];
+    int ret = sde_full_name(lib, event_name, full);
+    if (ret != SDE_OK)
+        return ret;
+    struct sde_counter *c = sde_find_locked(full), with_lib = *proto;
+    with_lib.lib = lib;
+    if (c && kind_of(c) != SDE_PLACEHOLDER)
+        return sde_fail(SDE_EINVAL, "the event %s is registered already", full);
+    if (!c)
+        return new_counter(full, &with_lib, out);
+    fill_placeholder(c, &with_lib);
     *out = c;
     return SDE_OK;
 }
@@ -211,18 +249,30 @@ static int registry_next(int id)
     int n = sde_counter_count();
     for (id = id < 0 ? 0 : id + 1; id < n; id++) {
         struct sde_counter *c = sde_counter_of(id);
-        if (c && __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
+        if (c && __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) && kind_of(c) != SDE_PLACEHOLDER)
             return id;
     }
     return -1;
 }
 
+/* "LIB::COUNTER" with both parts names libsde accepts. */
+static int full_name_ok(const char *name)
+{
+    const char *sep = strstr(name, "::");
+    return sep && sep != name && sep[2] && name_ok("the event name", name) == SDE_OK;
+}
+
+/* The counter of that name, or a placeholder that its library's registration will
+ * fill (PAPI may name an event before the library registers it, as PAPI 7 allows). */
 static int registry_find(const char *name)
 {
-    if (!name)
+    if (!name || !full_name_ok(name))
         return -1;
     sde_lock();
     struct sde_counter *c = sde_find_locked(name);
+    struct sde_counter proto = {.kind = SDE_PLACEHOLDER, .type = PAPI_SDE_long_long};
+    if (!c && new_counter(name, &proto, &c) != SDE_OK)
+        c = NULL;
     sde_unlock();
     return c ? c->id : -1;
 }

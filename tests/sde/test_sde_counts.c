@@ -1,9 +1,10 @@
-/* test_sde_counts.c [before|after]: every kind of software-defined event of the test
+/* test_sde_counts.c [before|after|lazy]: every kind of software-defined event of the test
  * library (sde_testlib.c) counted through PAPI's C API, exact: DELTA counters from
  * PAPI_start, INSTANT ones as they are, groups, a recorder's count and statistics, a
  * counting set's elements; stop freezes, reset and accum restart; a counter whose
  * library shuts down while counted reads PAPI_ENOEVNT with its name. The library
- * registers its events before or after PAPI_library_init (the argument). Uses only
+ * registers its events before or after PAPI_library_init, or after the program added
+ * them to its event set (lazy: PAPI 7's placeholders, reading 0 until then). Uses only
  * PAPI 7's API: also built against Debian's papi.h and sde_lib.h (test_sde_debian_headers). */
 #include <stdio.h>
 #include <string.h>
@@ -62,11 +63,11 @@ static void check_first_period(const long long *v)
     CHECK_EQ_LL(v[BIGGEST], 28 - 8);
     CHECK_EQ_LL(v[SMALLEST], 14 - 4);
     CHECK_EQ_LL(v[LAT_CNT], 14);
-    CHECK_EQ_LL(v[LAT_MIN], 0);
-    CHECK_EQ_LL(v[LAT_Q1], 3);
-    CHECK_EQ_LL(v[LAT_MED], 7);
-    CHECK_EQ_LL(v[LAT_Q3], 10);
-    CHECK_EQ_LL(v[LAT_MAX], 13);
+    CHECK_EQ_LL(*GET_SDE_RECORDER_ADDRESS(v[LAT_MIN], long long), 0);
+    CHECK_EQ_LL(*GET_SDE_RECORDER_ADDRESS(v[LAT_Q1], long long), 3);
+    CHECK_EQ_LL(*GET_SDE_RECORDER_ADDRESS(v[LAT_MED], long long), 7);
+    CHECK_EQ_LL(*GET_SDE_RECORDER_ADDRESS(v[LAT_Q3], long long), 10);
+    CHECK_EQ_LL(*GET_SDE_RECORDER_ADDRESS(v[LAT_MAX], long long), 13);
     check_keys(v[KEYS], 14);
 }
 
@@ -104,6 +105,18 @@ static void counting(int es)
     CHECK_EQ_LL(v[REG_LL], 0);
 }
 
+/* How many events of the sde component papi_native_avail lists. */
+static int listed(void)
+{
+    int cidx = PAPI_get_component_index("sde"), code = PAPI_NATIVE_MASK, n = 0;
+    CHECK(cidx >= 0, "no sde component");
+    if (cidx >= 0 && PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) == PAPI_OK)
+        do
+            n++;
+        while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
+    return n;
+}
+
 /* The library shuts down while its events are counted: read says which is gone. */
 static void shutdown_while_counted(int es)
 {
@@ -116,21 +129,39 @@ static void shutdown_while_counted(int es)
     CHECK(why && strstr(why, "sde:::sdetest::"), "reason: %s", why ? why : "(none)");
 #endif
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
-    int code;
-    CHECK_RET(PAPI_event_name_to_code("sde:::sdetest::REG_LL", &code), PAPI_ENOEVNT);
+    CHECK_EQ_LL(listed(), 0);
+}
+
+/* Names PAPI refuses; a well-formed unregistered name is a placeholder reading 0. */
+static void name_checks(void)
+{
+    int code, es = PAPI_NULL;
+    long long v = -1;
+    CHECK_RET(PAPI_event_name_to_code("sde:::sdetest", &code), PAPI_ENOEVNT);
+    CHECK_RET(PAPI_event_name_to_code("sde:::sdetest::A B", &code), PAPI_ENOEVNT);
+    CHECK_RET(PAPI_event_name_to_code("sde:::sdetest:::X", &code), PAPI_ENOEVNT);
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "sde:::sdetest::NEVER_REGISTERED"), PAPI_OK);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    CHECK_EQ_LL(v, 0);
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
 }
 
 int main(int argc, char **argv)
 {
-    int after = argc > 1 && strcmp(argv[1], "after") == 0;
-    if (!after)
+    const char *when = argc > 1 ? argv[1] : "before";
+    if (strcmp(when, "before") == 0)
         CHECK_RET(sdetest_setup(), SDE_OK);
     init_or_die();
-    if (after)
+    if (strcmp(when, "after") == 0)
         CHECK_RET(sdetest_setup(), SDE_OK);
-    int code;
-    CHECK_RET(PAPI_event_name_to_code("sde:::sdetest::NOPE", &code), PAPI_ENOEVNT);
+    name_checks();
     int es = make_set();
+    if (strcmp(when, "lazy") == 0)
+        CHECK_RET(sdetest_setup(), SDE_OK);
+    CHECK_EQ_LL(listed(), NEVENTS + 1); /* and LAT, the recorder's values */
     if (test_failures)
         return test_done("test_sde_counts");
     counting(es);

@@ -5,7 +5,9 @@
  * static with -rdynamic) or in libsde.so.1 when something loaded it locally, until it
  * is found; a program without libsde has an enabled sde component with no events.
  * Counters registered before or after PAPI_library_init are all found: libsde holds
- * them, and every name, enumeration and read asks it. Local code = libsde's id.
+ * them, and every name, enumeration and read asks it. Local code = libsde's id. As in
+ * PAPI 7, a well-formed name that no library registered yet is a placeholder that reads
+ * 0 until its library registers it (then counts from the next PAPI_start).
  *
  * Values. A slot shows the core a count that only moves while its set runs: while
  * stopped, `shown`; while running, shown + the value PAPI reports, which for a
@@ -109,9 +111,16 @@ static int name_to_code(const struct papi_component *self, const char *name, int
         return PAPI_ENOEVNT; /* quietly: the core asks every component */
     const struct sde_registry_api *api = registry();
     int id = api ? api->find(name + strlen(SDE_PREFIX)) : -1;
+    if (!api)
+        return papi_error(PAPI_ENOEVNT,
+                          "%s: libsde is not loaded in this process, so no library "
+                          "exports software-defined events",
+                          name);
     if (id < 0 || id > CMP_LOCAL_MASK)
-        return papi_error(PAPI_ENOEVNT, "no library has registered the software-defined event %s%s",
-                          name, api ? "" : " (libsde is not loaded in this process)");
+        return papi_error(PAPI_ENOEVNT,
+                          "%s is not a software-defined event name (sde:::LIB::COUNTER, "
+                          "without white space or ':::' in LIB::COUNTER)",
+                          name);
     *local = id;
     return PAPI_OK;
 }
@@ -282,7 +291,7 @@ static int read_gone(const struct sde_slot *s)
  * set can always be stopped; its reads said the counter is gone). */
 enum transition { START, STOP, RESET };
 
-static int read_all(const struct cmp_context *ctx, long long *now, char *ok, enum transition t)
+static int read_all(struct cmp_context *ctx, long long *now, char *ok, enum transition t)
 {
     struct sde_reading r;
     for (int i = 0; i < ctx->nslots; i++) {
@@ -290,6 +299,10 @@ static int read_all(const struct cmp_context *ctx, long long *now, char *ok, enu
         if (!ok[i] && t != STOP)
             return read_gone(&ctx->slots[i]);
         now[i] = ok[i] ? r.value : 0;
+        if (ok[i] && t == START) { /* a placeholder may have been registered since add */
+            ctx->slots[i].mode = r.mode;
+            ctx->slots[i].type = r.type;
+        }
     }
     return PAPI_OK;
 }
