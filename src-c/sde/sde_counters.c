@@ -86,7 +86,9 @@ int papi_sde_create_counter(papi_handle_t handle, const char *event_name, int cn
 int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 {
     struct sde_counter *c = cntr_handle;
-    if (__builtin_expect(!c || c->magic != SDE_MAGIC || c->kind != SDE_CREATED, 0))
+    if (__builtin_expect(!c || c->magic != SDE_MAGIC || c->kind != SDE_CREATED ||
+                             !__atomic_load_n(&c->alive, __ATOMIC_RELAXED),
+                         0))
         return sde_counter_handle_ok(c, SDE_CREATED);
     __atomic_fetch_add(&c->value, increment, __ATOMIC_RELAXED);
     return SDE_OK;

@@ -18,8 +18,8 @@ int ilib_init(void)
     sde = papi_sde_init("ilib");
     if (!sde)
         return -1;
-    int r = papi_sde_register_counter(sde, "ops", PAPI_SDE_RO | PAPI_SDE_DELTA,
-                                      PAPI_SDE_long_long, &ops);
+    int r = papi_sde_register_counter(sde, "ops", PAPI_SDE_RO | PAPI_SDE_DELTA, PAPI_SDE_long_long,
+                                      &ops);
     r |= papi_sde_describe_counter(sde, "ops", "Operations done");
     r |= papi_sde_create_counter(sde, "calls", PAPI_SDE_DELTA, &calls);
     r |= papi_sde_register_counter_cb(sde, "bytes", PAPI_SDE_RO | PAPI_SDE_DELTA,

@@ -15,10 +15,27 @@
 #include "sde_testlib.h"
 
 static const char *const names[] = {
-    "REG_LL",  "REG_INT", "REG_DBL", "CB",     "CREATED", "LEVEL",   "TOTAL",   "BIGGEST",
+    "REG_LL",   "REG_INT", "REG_DBL", "CB",     "CREATED", "LEVEL",  "TOTAL",   "BIGGEST",
     "SMALLEST", "LAT:CNT", "LAT:MIN", "LAT:Q1", "LAT:MED", "LAT:Q3", "LAT:MAX", "KEYS"};
-enum { REG_LL, REG_INT, REG_DBL, CB, CREATED, LEVEL, TOTAL, BIGGEST, SMALLEST, LAT_CNT,
-       LAT_MIN, LAT_Q1, LAT_MED, LAT_Q3, LAT_MAX, KEYS, NEVENTS };
+enum {
+    REG_LL,
+    REG_INT,
+    REG_DBL,
+    CB,
+    CREATED,
+    LEVEL,
+    TOTAL,
+    BIGGEST,
+    SMALLEST,
+    LAT_CNT,
+    LAT_MIN,
+    LAT_Q1,
+    LAT_MED,
+    LAT_Q3,
+    LAT_MAX,
+    KEYS,
+    NEVENTS
+};
 
 static int make_set(void)
 {
