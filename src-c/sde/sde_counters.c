@@ -83,14 +83,27 @@ int papi_sde_create_counter(papi_handle_t handle, const char *event_name, int cn
     return ret;
 }
 
+/* A created counter's spin lock: held for one add, so spinning is short. */
+static inline void lock_counter(struct sde_counter *c)
+{
+    while (__atomic_exchange_n(&c->inc_lock, 1, __ATOMIC_ACQUIRE)) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+    }
+}
+
 int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 {
     struct sde_counter *c = cntr_handle;
-    if (__builtin_expect(!c || c->magic != SDE_MAGIC || c->kind != SDE_CREATED ||
-                             !__atomic_load_n(&c->alive, __ATOMIC_RELAXED),
-                         0))
+    if (__builtin_expect(!c || __atomic_load_n(&c->inc_key, __ATOMIC_RELAXED) != SDE_MAGIC, 0))
         return sde_counter_handle_ok(c, SDE_CREATED);
-    __atomic_fetch_add(&c->value, increment, __ATOMIC_RELAXED);
+    lock_counter(c);
+    __atomic_store_n(&c->value, __atomic_load_n(&c->value, __ATOMIC_RELAXED) + increment,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
     return SDE_OK;
 }
 
@@ -98,8 +111,11 @@ int papi_sde_reset_counter(void *cntr_handle)
 {
     struct sde_counter *c = cntr_handle;
     int ret = sde_counter_handle_ok(c, SDE_CREATED);
-    if (ret == SDE_OK)
+    if (ret == SDE_OK) {
+        lock_counter(c);
         __atomic_store_n(&c->value, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
+    }
     return ret;
 }
 
@@ -161,7 +177,7 @@ int papi_sde_unregister_counter(void *handle, const char *event_name)
         for (int id = 0; id < n; id++) {
             struct sde_counter *o = sde_counter_of(id);
             if (o == c || (c->recorder && o && o->recorder == c->recorder))
-                __atomic_store_n(&o->alive, 0, __ATOMIC_RELEASE);
+                sde_mark_gone(o);
         }
     }
     sde_unlock();

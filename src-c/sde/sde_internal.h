@@ -40,7 +40,9 @@ struct sde_recorder; /* sde_recorder.c */
 struct sde_cset;     /* sde_cset.c */
 
 struct sde_counter {
-    long long value; /* SDE_CREATED: the count, changed atomically */
+    long long value;  /* SDE_CREATED: the count, changed under inc_lock, read without it */
+    uint32_t inc_key; /* SDE_MAGIC while a live created counter, else 0: one test per inc */
+    char inc_lock;    /* SDE_CREATED: a spin lock (an exchange, cheaper than a locked add) */
     uint32_t magic;
     int alive; /* atomic: 0 once unregistered or shut down */
     int id;
@@ -75,6 +77,8 @@ SDE_HIDDEN int sde_full_name(const struct sde_library *lib, const char *event_na
  * (locked; SDE_EINVAL when the name is taken). */
 SDE_HIDDEN int sde_add_counter(struct sde_library *lib, const char *event_name,
                                const struct sde_counter *proto, struct sde_counter **out);
+/* Unregistered, or its library shut down: every later use is refused (locked). */
+SDE_HIDDEN void sde_mark_gone(struct sde_counter *c);
 SDE_HIDDEN int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind);
 
 /* sde_read.c: a counter's value now. */

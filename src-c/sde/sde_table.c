@@ -145,6 +145,7 @@ static int new_counter(const char *full, const struct sde_counter *proto, struct
     *c = *proto;
     c->magic = SDE_MAGIC;
     c->alive = 1;
+    c->inc_key = proto->kind == SDE_CREATED ? SDE_MAGIC : 0;
     c->id = id;
     c->name = name;
     __atomic_store_n(&chunks[id >> CHUNK_BITS][id & (CHUNK_SIZE - 1)], c, __ATOMIC_RELEASE);
@@ -167,6 +168,7 @@ static void fill_placeholder(struct sde_counter *p, const struct sde_counter *pr
     p->group_flags = proto->group_flags;
     p->lib = proto->lib;
     __atomic_store_n(&p->kind, proto->kind, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->inc_key, proto->kind == SDE_CREATED ? SDE_MAGIC : 0, __ATOMIC_RELEASE);
 }
 
 int sde_add_counter(struct sde_library *lib, const char *event_name,
@@ -185,6 +187,12 @@ int sde_add_counter(struct sde_library *lib, const char *event_name,
     fill_placeholder(c, &with_lib);
     *out = c;
     return SDE_OK;
+}
+
+void sde_mark_gone(struct sde_counter *c)
+{
+    __atomic_store_n(&c->inc_key, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
 }
 
 int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind)
@@ -236,7 +244,7 @@ int papi_sde_shutdown(papi_handle_t handle)
         for (int id = 0; id < n; id++) {
             struct sde_counter *c = sde_counter_of(id);
             if (c && c->lib == lib)
-                __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
+                sde_mark_gone(c);
         }
     }
     sde_unlock();
