@@ -57,10 +57,10 @@
 /* Non-zero: libsde explains every error on stderr (PAPI's flags of the same names). */
 extern int _sde_be_verbose;
 extern int _sde_debug;
-#define SDEDBG(format, ...)                                                                    \
-    do {                                                                                       \
-        if (_sde_debug)                                                                        \
-            fprintf(stderr, format, ##__VA_ARGS__);                                            \
+#define SDEDBG(format, ...)                         \
+    do {                                            \
+        if (_sde_debug)                             \
+            fprintf(stderr, format, ##__VA_ARGS__); \
     } while (0)
 
 static inline void SDE_ERROR(const char *format, ...)
@@ -167,25 +167,25 @@ int papi_sde_compare_float(const void *p1, const void *p2);
 /* Written by a library that exports SDEs, for tools that list them without running it. */
 papi_handle_t papi_sde_hook_list_events(papi_sde_fptr_struct_t *fptr_struct);
 
-#define POPULATE_SDE_FPTR_STRUCT(_A_)                                                          \
-    do {                                                                                       \
-        (_A_).init = papi_sde_init;                                                            \
-        (_A_).shutdown = papi_sde_shutdown;                                                    \
-        (_A_).register_counter = papi_sde_register_counter;                                    \
-        (_A_).register_counter_cb = papi_sde_register_counter_cb;                              \
-        (_A_).unregister_counter = papi_sde_unregister_counter;                                \
-        (_A_).describe_counter = papi_sde_describe_counter;                                    \
-        (_A_).add_counter_to_group = papi_sde_add_counter_to_group;                            \
-        (_A_).create_counter = papi_sde_create_counter;                                        \
-        (_A_).inc_counter = papi_sde_inc_counter;                                              \
-        (_A_).create_recorder = papi_sde_create_recorder;                                      \
-        (_A_).create_counting_set = papi_sde_create_counting_set;                              \
-        (_A_).counting_set_insert = papi_sde_counting_set_insert;                              \
-        (_A_).counting_set_remove = papi_sde_counting_set_remove;                              \
-        (_A_).record = papi_sde_record;                                                        \
-        (_A_).reset_recorder = papi_sde_reset_recorder;                                        \
-        (_A_).reset_counter = papi_sde_reset_counter;                                          \
-        (_A_).get_counter_handle = papi_sde_get_counter_handle;                                \
+#define POPULATE_SDE_FPTR_STRUCT(_A_)                               \
+    do {                                                            \
+        (_A_).init = papi_sde_init;                                 \
+        (_A_).shutdown = papi_sde_shutdown;                         \
+        (_A_).register_counter = papi_sde_register_counter;         \
+        (_A_).register_counter_cb = papi_sde_register_counter_cb;   \
+        (_A_).unregister_counter = papi_sde_unregister_counter;     \
+        (_A_).describe_counter = papi_sde_describe_counter;         \
+        (_A_).add_counter_to_group = papi_sde_add_counter_to_group; \
+        (_A_).create_counter = papi_sde_create_counter;             \
+        (_A_).inc_counter = papi_sde_inc_counter;                   \
+        (_A_).create_recorder = papi_sde_create_recorder;           \
+        (_A_).create_counting_set = papi_sde_create_counting_set;   \
+        (_A_).counting_set_insert = papi_sde_counting_set_insert;   \
+        (_A_).counting_set_remove = papi_sde_counting_set_remove;   \
+        (_A_).record = papi_sde_record;                             \
+        (_A_).reset_recorder = papi_sde_reset_recorder;             \
+        (_A_).reset_counter = papi_sde_reset_counter;               \
+        (_A_).get_counter_handle = papi_sde_get_counter_handle;     \
     } while (0)
 
 #ifdef __cplusplus
