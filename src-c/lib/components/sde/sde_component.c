@@ -3,7 +3,9 @@
  * them. libpapi does not link libsde: the registry entry (sde_registry.h) is looked up
  * at run time, in the process's global scope (a program linked with -lsde, shared or
  * static with -rdynamic) or in libsde.so.1 when something loaded it locally, until it
- * is found; a program without libsde has an enabled sde component with no events.
+ * is found; a program without libsde has an enabled sde component with no events. When
+ * the libsde loaded is another PAPI 7 one (Debian's libsde1), its tools interface is
+ * read instead (sde_papi7.c).
  * Counters registered before or after PAPI_library_init are all found: libsde holds
  * them, and every name, enumeration and read asks it. Local code = libsde's id. As in
  * PAPI 7, a well-formed name that no library registered yet is a placeholder that reads
@@ -26,6 +28,7 @@
 
 #include "component.h"
 #include "sde_lib.h"
+#include "sde_papi7.h"
 #include "sde_registry.h"
 
 #define SDE_PREFIX    "sde:::"
@@ -33,22 +36,30 @@
 
 static const struct sde_registry_api *found; /* atomic; NULL until libsde is loaded */
 
+/* The registry of a libsde in handle: ours, else a PAPI 7 libsde's tools interface. */
+static const struct sde_registry_api *registry_in(void *handle)
+{
+    sde_registry_fn entry = (sde_registry_fn)(uintptr_t)dlsym(handle, SDE_REGISTRY_ENTRY);
+    const struct sde_registry_api *api = entry ? entry() : NULL;
+    if (api && api->version == SDE_REGISTRY_VERSION)
+        return api;
+    return sde_papi7_registry(handle);
+}
+
 /* libsde's registry, or NULL when no libsde is loaded (yet). */
 static const struct sde_registry_api *registry(void)
 {
     const struct sde_registry_api *api = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
     if (api)
         return api;
-    sde_registry_fn entry = (sde_registry_fn)(uintptr_t)dlsym(RTLD_DEFAULT, SDE_REGISTRY_ENTRY);
-    if (!entry) {
+    api = registry_in(RTLD_DEFAULT);
+    if (!api) {
         /* Loaded by a library opened RTLD_LOCAL: found by its soname, kept loaded. */
         void *h = dlopen("libsde.so.1", RTLD_LAZY | RTLD_NOLOAD);
-        entry = h ? (sde_registry_fn)(uintptr_t)dlsym(h, SDE_REGISTRY_ENTRY) : NULL;
+        api = h ? registry_in(h) : NULL;
     }
-    api = entry ? entry() : NULL;
-    if (!api || api->version != SDE_REGISTRY_VERSION)
-        return NULL;
-    __atomic_store_n(&found, api, __ATOMIC_RELEASE);
+    if (api)
+        __atomic_store_n(&found, api, __ATOMIC_RELEASE);
     return api;
 }
 
