@@ -66,6 +66,12 @@ SDE_HIDDEN void sde_lock(void);
 SDE_HIDDEN void sde_unlock(void);
 SDE_HIDDEN int sde_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 SDE_HIDDEN struct sde_counter *sde_counter_of(int id);
+SDE_HIDDEN enum sde_kind sde_kind_of(const struct sde_counter *c); /* atomic load */
+/* SDE_OK when name is one PAPI can count (not empty, no white space, no ":::"). */
+SDE_HIDDEN int sde_name_ok(const char *what, const char *name);
+/* A new counter under a new id, as proto says (locked). */
+SDE_HIDDEN int sde_new_counter(const char *full, const struct sde_counter *proto,
+                               struct sde_counter **out);
 SDE_HIDDEN int sde_counter_count(void);
 SDE_HIDDEN struct sde_library *sde_library_checked(papi_handle_t handle); /* locked */
 /* The live counter of that name, placeholders too (their kind says so). */
@@ -80,6 +86,9 @@ SDE_HIDDEN int sde_add_counter(struct sde_library *lib, const char *event_name,
 /* Unregistered, or its library shut down: every later use is refused (locked). */
 SDE_HIDDEN void sde_mark_gone(struct sde_counter *c);
 SDE_HIDDEN int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind);
+
+/* sde_registry.c: what libpapi's sde component reads (sde_registry.h). */
+SDE_HIDDEN extern const struct sde_registry_api sde_registry;
 
 /* sde_read.c: a counter's value now. */
 SDE_HIDDEN int sde_read_counter(int id, struct sde_reading *out);

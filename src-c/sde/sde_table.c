@@ -1,6 +1,6 @@
-/* sde_table.c: libsde's global state: the lock, the libraries, the table of counters
- * by id (chunks that never move, so a reader needs no lock), names, and the registry
- * entry that libpapi's sde component looks up (sde_registry.h). */
+/* sde_table.c: libsde's global state: the lock, the libraries (papi_sde_init and
+ * papi_sde_shutdown), the table of counters by id (chunks that never move, so a reader
+ * needs no lock) and their names. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +66,7 @@ struct sde_library *sde_library_checked(papi_handle_t handle)
     return NULL;
 }
 
-static enum sde_kind kind_of(const struct sde_counter *c)
+enum sde_kind sde_kind_of(const struct sde_counter *c)
 {
     return __atomic_load_n(&c->kind, __ATOMIC_ACQUIRE);
 }
@@ -74,7 +74,7 @@ static enum sde_kind kind_of(const struct sde_counter *c)
 struct sde_counter *sde_find_registered(const char *full_name)
 {
     struct sde_counter *c = sde_find_locked(full_name);
-    return c && kind_of(c) != SDE_PLACEHOLDER ? c : NULL;
+    return c && sde_kind_of(c) != SDE_PLACEHOLDER ? c : NULL;
 }
 
 struct sde_counter *sde_find_locked(const char *full_name)
@@ -90,7 +90,7 @@ struct sde_counter *sde_find_locked(const char *full_name)
 
 /* A name PAPI can count: not empty, no white space, no ":::" (PAPI's component
  * separator), short enough for "LIB::NAME". */
-static int name_ok(const char *what, const char *name)
+int sde_name_ok(const char *what, const char *name)
 {
     if (!name || !*name)
         return sde_fail(SDE_EINVAL, "%s is NULL or empty", what);
@@ -107,7 +107,7 @@ static int name_ok(const char *what, const char *name)
 
 int sde_full_name(const struct sde_library *lib, const char *event_name, char *out)
 {
-    int ret = name_ok("the event name", event_name);
+    int ret = sde_name_ok("the event name", event_name);
     if (ret != SDE_OK)
         return ret;
     snprintf(out, SDE_NAME_MAX, "%s::%s", lib->name, event_name);
@@ -130,7 +130,7 @@ static int grow_table(int id)
 }
 
 /* A new counter, published under a new id (locked). */
-static int new_counter(const char *full, const struct sde_counter *proto, struct sde_counter **out)
+int sde_new_counter(const char *full, const struct sde_counter *proto, struct sde_counter **out)
 {
     int ret, id = ncounters;
     if ((ret = grow_table(id)) != SDE_OK)
@@ -180,10 +180,10 @@ int sde_add_counter(struct sde_library *lib, const char *event_name,
         return ret;
     struct sde_counter *c = sde_find_locked(full), with_lib = *proto;
     with_lib.lib = lib;
-    if (c && kind_of(c) != SDE_PLACEHOLDER)
+    if (c && sde_kind_of(c) != SDE_PLACEHOLDER)
         return sde_fail(SDE_EINVAL, "the event %s is registered already", full);
     if (!c)
-        return new_counter(full, &with_lib, out);
+        return sde_new_counter(full, &with_lib, out);
     fill_placeholder(c, &with_lib);
     *out = c;
     return SDE_OK;
@@ -209,7 +209,7 @@ int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind)
 
 papi_handle_t papi_sde_init(const char *name_of_library)
 {
-    if (name_ok("the library name", name_of_library) != SDE_OK)
+    if (sde_name_ok("the library name", name_of_library) != SDE_OK)
         return NULL;
     sde_lock();
     struct sde_library *l;
@@ -251,73 +251,9 @@ int papi_sde_shutdown(papi_handle_t handle)
     return lib ? SDE_OK : sde_fail(SDE_EINVAL, "the handle is not a library's live handle");
 }
 
-/* ---- the registry entry (sde_registry.h) ------------------------------------------------ */
-static int registry_next(int id)
-{
-    int n = sde_counter_count();
-    for (id = id < 0 ? 0 : id + 1; id < n; id++) {
-        struct sde_counter *c = sde_counter_of(id);
-        if (c && __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) && kind_of(c) != SDE_PLACEHOLDER)
-            return id;
-    }
-    return -1;
-}
-
-/* "LIB::COUNTER" with both parts names libsde accepts. */
-static int full_name_ok(const char *name)
-{
-    const char *sep = strstr(name, "::");
-    return sep && sep != name && sep[2] && name_ok("the event name", name) == SDE_OK;
-}
-
-/* The counter of that name, or a placeholder that its library's registration will
- * fill (PAPI may name an event before the library registers it, as PAPI 7 allows). */
-static int registry_find(const char *name)
-{
-    if (!name || !full_name_ok(name))
-        return -1;
-    sde_lock();
-    struct sde_counter *c = sde_find_locked(name);
-    struct sde_counter proto = {.kind = SDE_PLACEHOLDER, .type = PAPI_SDE_long_long};
-    if (!c && new_counter(name, &proto, &c) != SDE_OK)
-        c = NULL;
-    sde_unlock();
-    return c ? c->id : -1;
-}
-
-/* The name or description of a live counter, copied under the lock. */
-static int registry_text(int id, char *out, size_t len, int description)
-{
-    struct sde_counter *c = sde_counter_of(id);
-    if (!c || !out || !len || !__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
-        return SDE_ENOEVNT;
-    sde_lock();
-    const char *text = description ? (c->desc ? c->desc : "") : c->name;
-    snprintf(out, len, "%s", text);
-    sde_unlock();
-    return SDE_OK;
-}
-
-static int registry_name(int id, char *out, size_t len)
-{
-    return registry_text(id, out, len, 0);
-}
-
-static int registry_describe(int id, char *out, size_t len)
-{
-    return registry_text(id, out, len, 1);
-}
-
-static const struct sde_registry_api registry = {
-    .version = SDE_REGISTRY_VERSION,
-    .next = registry_next,
-    .find = registry_find,
-    .name = registry_name,
-    .describe = registry_describe,
-    .read = sde_read_counter,
-};
-
+/* The registry's entry (sde_registry.c), defined here: a library linked with libsde.a
+ * pulls this file in with papi_sde_init, and so the entry libpapi looks up with it. */
 __attribute__((visibility("default"))) const struct sde_registry_api *papi_compat_sde_registry(void)
 {
-    return &registry;
+    return &sde_registry;
 }
