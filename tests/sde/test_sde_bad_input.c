@@ -12,6 +12,7 @@
 #include "sde_lib.h"
 
 static long long var;
+static long long junk[32]; /* memory that is no handle of libsde's (and big enough to read) */
 
 static long long cb(void *p)
 {
@@ -71,7 +72,7 @@ static void handles(papi_handle_t h)
     void *rec = NULL, *set = NULL, *c = NULL;
     int i = 1;
     CHECK_RET(papi_sde_inc_counter(NULL, 1), SDE_EINVAL);
-    CHECK_RET(papi_sde_inc_counter(&var, 1), SDE_EINVAL);
+    CHECK_RET(papi_sde_inc_counter(junk, 1), SDE_EINVAL);
     CHECK_RET(papi_sde_reset_counter(NULL), SDE_EINVAL);
     CHECK_RET(papi_sde_record(NULL, sizeof i, &i), SDE_EINVAL);
     CHECK_RET(papi_sde_reset_recorder(NULL), SDE_EINVAL);
