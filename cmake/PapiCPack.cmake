@@ -8,6 +8,9 @@
 #                           at run time), CMake and pkg-config files, section 3/5/7
 #                           manual pages, modulefiles
 #   papi-compat-tools       the papi_* utilities and their manual pages
+#   libsde-compat1          libsde.so.1, software-defined events (sde_lib.h): the file
+#                           Debian's libsde1 owns, so it Conflicts with, Replaces and
+#                           Provides libsde1 (libsde.so and libsde.a are in the dev package)
 #   libpapi-compat-mpi-<F>  the PMPI wrapper built for MPI flavour F: every install
 #                           component named mpi-<F> becomes one package, so the list
 #                           follows whichever flavours the build made.
@@ -61,7 +64,7 @@ set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "PAPI-compatible performance counter lib
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libpapi-compat-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # libpfm4-dev: libpfm.a and -lpfm for libpapi.a (`pkg-config --static papi`), nothing more.
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${papi_dep}, libpfm4-dev, pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${papi_dep}, libsde-compat1 (= ${PROJECT_VERSION}-1), libpfm4-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_PACKAGE_CONFLICTS "libpapi-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_REPLACES "libpapi-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_PROVIDES "libpapi-dev (= ${papi_provides_version})")
@@ -69,6 +72,17 @@ set(CPACK_COMPONENT_DEV_DESCRIPTION "PAPI-compatible performance counter library
  Headers (papi.h), the Fortran module (use papi) and include files (fpapi.h),
  the static library, CMake (find_package(PAPI)) and pkg-config files, manual
  pages and environment modulefiles. Replaces Debian's libpapi-dev.")
+
+# libsde.so.1: libpapi finds it at run time (never linked), so it is a package of its own
+# that replaces Debian's libsde1 (which libpapi7.0 does not depend on: that stays).
+set(CPACK_DEBIAN_SDE_PACKAGE_NAME libsde-compat1)
+set(CPACK_DEBIAN_SDE_PACKAGE_CONFLICTS "libsde1")
+set(CPACK_DEBIAN_SDE_PACKAGE_REPLACES "libsde1")
+set(CPACK_DEBIAN_SDE_PACKAGE_PROVIDES "libsde1 (= ${papi_provides_version})")
+set(CPACK_COMPONENT_SDE_DESCRIPTION "PAPI-compatible software-defined events library (runtime)
+ libsde.so.1, with PAPI 7's sde_lib.h API: libraries export their own counters,
+ which papi-compat's libpapi counts as sde:::LIB::COUNTER. Replaces Debian's
+ libsde1.")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME papi-compat-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)

@@ -245,7 +245,7 @@ def extra_pages(outdir):
         if section == "3":  # each call its synopsis declares opens the page
             for h, b, _ in sections:
                 if h == "SYNOPSIS":
-                    for fn in sorted(set(re.findall(r"\b(PAPI\w*)\(", b))):
+                    for fn in sorted(set(re.findall(r"\b(PAPI\w*|papi_sde_\w+)\(", b))):
                         alias_page(outdir, fn, name)
 
 

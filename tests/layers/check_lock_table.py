@@ -48,6 +48,8 @@ def table_locks(src):
             continue
         if line.startswith("The MPI wrapper library"):
             section = "mpi-wrappers"
+        elif line.startswith("libsde ("):
+            section = "src-c/sde"
         m = ROW.match(line)
         if not m or "---" in line or m.group(1).strip() == "lock":
             continue
@@ -57,7 +59,7 @@ def table_locks(src):
         cell = re.sub(r"\([^)]*\)", "", m.group(1))
         names = [n for n in re.findall(r"`([\w.]+)(?:\[\])?`", cell)
                  if re.search(r"(lock|locks|mutex)$", n)]
-        base = TREES["mpi-wrappers"] if section else TREES["src-c"]
+        base = TREES.get(section, section) if section else TREES["src-c"]
         folders = {os.path.normpath(os.path.join(base, os.path.dirname(f))) for f in files}
         for name in names:
             member = name.split(".")[-1]

@@ -51,10 +51,10 @@ cmake -S "$src/examples/consumer" -B "$t0/b" >/dev/null && cmake --build "$t0/b"
   "$t0/b/consumer_pagefaults" 100 || fail "find_package(PAPI) with no MPI wrapper package installed"
 apt-get install -y -q --no-install-recommends "$debs"/*.deb >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install of the MPI packages"; }  # local .deb files
 grep -E "^(Remv|Removing|The following packages will be REMOVED)" /tmp/apt.log || true
-for p in libpapi-compat7 libpapi-compat-dev papi-compat-tools; do
+for p in libpapi-compat7 libpapi-compat-dev papi-compat-tools libsde-compat1; do
   dpkg-query -W -f='${Status}' $p | grep -q "install ok installed" || fail "$p not installed"
 done
-for p in libpapi-dev papi-tools; do
+for p in libpapi-dev papi-tools libsde1; do
   if dpkg-query -W -f='${Status}' $p 2>/dev/null | grep -q "install ok installed"; then
     fail "$p still installed beside ours (they conflict)"
   fi
@@ -72,6 +72,13 @@ multi=$(gcc -print-multiarch)
 libdir=/usr/lib/$multi
 dpkg -L libpapi-compat7 | grep -qx "$libdir/libpapi.so.7" || fail "libpapi.so.7 is not in $libdir: $(dpkg -L libpapi-compat7 | grep libpapi)"
 dpkg -L libpapi-compat-dev | grep -qx "$libdir/libpapi.a" || fail "libpapi.a is not in $libdir"
+# Software-defined events: our libsde.so.1 (the one libpapi reads) replaces Debian's,
+# and the dev package carries sde_lib.h, sde_lib.hpp and the libsde.so link.
+dpkg -L libsde-compat1 | grep -qx "$libdir/libsde.so.1" || fail "libsde.so.1 is not in libsde-compat1"
+nm -D "$libdir/libsde.so.1" | grep -q ' papi_compat_sde_registry$' || fail "$libdir/libsde.so.1 is not ours"
+for f in /usr/include/sde_lib.h /usr/include/sde_lib.hpp "$libdir/libsde.so" "$libdir/libsde.a"; do
+  dpkg -L libpapi-compat-dev | grep -qx "$f" || fail "$f is not in libpapi-compat-dev"
+done
 # Each program keeps its own library: the Debian-linked one Debian's, ours ours (ldd and
 # the library each finds itself in at run time).
 got=$(readlink -f "$(ldd "$t0/debian_prog" | sed -n 's/.*libpapi\.so\.7\.0 => \([^ ]*\).*/\1/p')")

@@ -10,6 +10,7 @@
     X(perf_event_uncore_component) /* 1: the same implementation, uncore PMUs */          \
     X(powercap_component)          /* 2: energy and power limits of the powercap tree */  \
     X(procio_component)            /* 3: the kernel's per-task I/O accounting */          \
+    X(sde_component)               /* 4: software-defined events of libraries (libsde) */ \
     X(net_component)               /* network interfaces (/proc/net/dev) */               \
     X(infiniband_component)        /* InfiniBand port counters (/sys/class/infiniband) */ \
     X(coretemp_component)          /* hwmon sensors (/sys/class/hwmon) */                 \

@@ -1,0 +1,169 @@
+/* sde_cset.c: counting sets, which count how many times each distinct element is in
+ * them (insert adds one, remove takes one away). Elements are equal when their first
+ * hashable_size bytes and their type_id are. The set's event reads as the address of a
+ * list of cset_list_object_t (sde_lib.h), a snapshot owned by libsde and valid until
+ * the set is read again. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sde_internal.h"
+
+#define BUCKETS 256
+
+struct cset_entry {
+    uint32_t count, type_id;
+    size_t size, hashable;
+    struct cset_entry *next;
+    unsigned char data[]; /* size bytes */
+};
+
+struct sde_cset {
+    uint32_t magic;
+    pthread_mutex_t lock;
+    struct sde_counter *counter;
+    struct cset_entry *bucket[BUCKETS];
+    cset_list_object_t *snapshot; /* the last read's list */
+};
+
+int papi_sde_create_counting_set(papi_handle_t handle, const char *cset_name, void **cset_handle)
+{
+    if (!cset_handle)
+        return sde_fail(SDE_EINVAL, "cset_handle is NULL (%s)", cset_name ? cset_name : "NULL");
+    struct sde_cset *s = calloc(1, sizeof *s);
+    if (!s)
+        return sde_fail(SDE_ENOMEM, "no memory for a counting set");
+    s->magic = SDE_MAGIC;
+    pthread_mutex_init(&s->lock, NULL);
+    struct sde_counter proto = {
+        .kind = SDE_COUNTING_SET, .mode = PAPI_SDE_INSTANT, .type = PAPI_SDE_long_long, .cset = s};
+    sde_lock();
+    struct sde_library *lib = sde_library_checked(handle);
+    int ret = lib ? sde_add_counter(lib, cset_name, &proto, &s->counter)
+                  : sde_fail(SDE_EINVAL, "the handle is not a library's live handle");
+    sde_unlock();
+    if (ret == SDE_OK)
+        *cset_handle = s;
+    else
+        free(s);
+    return ret;
+}
+
+static unsigned hash_of(const void *element, size_t n, uint32_t type_id)
+{
+    uint64_t h = 1469598103934665603ull ^ type_id; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const unsigned char *)element)[i]) * 1099511628211ull;
+    return (unsigned)(h % BUCKETS);
+}
+
+static int cset_ok(const struct sde_cset *s, const void *element)
+{
+    if (!s || s->magic != SDE_MAGIC)
+        return sde_fail(SDE_EINVAL, "the counting set handle is NULL or not a counting set");
+    if (!element)
+        return sde_fail(SDE_EINVAL, "the element is NULL (%s)", s->counter->name);
+    if (!__atomic_load_n(&s->counter->alive, __ATOMIC_ACQUIRE))
+        return sde_fail(SDE_EINVAL,
+                        "the counting set %s was unregistered or its library shut "
+                        "down",
+                        s->counter->name);
+    return SDE_OK;
+}
+
+/* Where the entry equal to element is linked (locked); *link is NULL when none is. */
+static struct cset_entry **find(struct sde_cset *s, size_t hashable, const void *element,
+                                uint32_t type_id)
+{
+    struct cset_entry **link = &s->bucket[hash_of(element, hashable, type_id)];
+    for (; *link; link = &(*link)->next)
+        if ((*link)->type_id == type_id && (*link)->hashable == hashable &&
+            memcmp((*link)->data, element, hashable) == 0)
+            break;
+    return link;
+}
+
+int papi_sde_counting_set_insert(void *cset_handle, size_t element_size, size_t hashable_size,
+                                 const void *element, uint32_t type_id)
+{
+    struct sde_cset *s = cset_handle;
+    int ret = cset_ok(s, element);
+    if (ret != SDE_OK)
+        return ret;
+    if (hashable_size > element_size || element_size == 0)
+        return sde_fail(SDE_EINVAL, "hashable_size %zu > element_size %zu, or 0 (%s)",
+                        hashable_size, element_size, s->counter->name);
+    pthread_mutex_lock(&s->lock);
+    struct cset_entry **link = find(s, hashable_size, element, type_id);
+    if (*link) {
+        (*link)->count++;
+    } else if ((*link = malloc(sizeof **link + element_size)) != NULL) {
+        **link = (struct cset_entry){
+            .count = 1, .type_id = type_id, .size = element_size, .hashable = hashable_size};
+        memcpy((*link)->data, element, element_size);
+    } else {
+        ret = sde_fail(SDE_ENOMEM, "no memory to insert into %s", s->counter->name);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return ret;
+}
+
+int papi_sde_counting_set_remove(void *cset_handle, size_t hashable_size, const void *element,
+                                 uint32_t type_id)
+{
+    struct sde_cset *s = cset_handle;
+    int ret = cset_ok(s, element);
+    if (ret != SDE_OK)
+        return ret;
+    pthread_mutex_lock(&s->lock);
+    struct cset_entry **link = find(s, hashable_size, element, type_id);
+    struct cset_entry *e = *link;
+    if (!e) {
+        ret = sde_fail(SDE_EINVAL, "the element is not in %s", s->counter->name);
+    } else if (--e->count == 0) {
+        *link = e->next;
+        free(e);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return ret;
+}
+
+static void free_list(cset_list_object_t *l)
+{
+    while (l) {
+        cset_list_object_t *next = l->next;
+        free(l);
+        l = next;
+    }
+}
+
+/* A new list of the entries (locked), each object followed by a copy of its element. */
+static cset_list_object_t *list_of(const struct sde_cset *s)
+{
+    cset_list_object_t *head = NULL;
+    for (int b = 0; b < BUCKETS; b++)
+        for (const struct cset_entry *e = s->bucket[b]; e; e = e->next) {
+            cset_list_object_t *o = malloc(sizeof *o + e->size);
+            if (!o) {
+                free_list(head);
+                return NULL;
+            }
+            o->count = e->count;
+            o->type_id = e->type_id;
+            o->type_size = e->size;
+            o->ptr = o + 1;
+            memcpy(o->ptr, e->data, e->size);
+            o->next = head;
+            head = o;
+        }
+    return head;
+}
+
+long long sde_cset_snapshot(struct sde_cset *s)
+{
+    pthread_mutex_lock(&s->lock);
+    free_list(s->snapshot);
+    s->snapshot = list_of(s);
+    long long p = (long long)(intptr_t)s->snapshot;
+    pthread_mutex_unlock(&s->lock);
+    return p;
+}

@@ -1,0 +1,102 @@
+/* sde_internal.h: libsde's own structures, shared by its files and by nothing else.
+ *
+ * Every counter a library registers or creates is a struct sde_counter in one global
+ * table (sde_table.c), found by its id (libpapi's sde component, sde_registry.h) or its
+ * full name "LIB::COUNTER". Nothing is freed while the process runs: unregistering a
+ * counter or shutting down its library marks it gone, so an id or handle that PAPI or
+ * the library still holds reads an error instead of freed memory. */
+#ifndef PAPI_SDE_INTERNAL_H
+#define PAPI_SDE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "sde_lib.h"
+#include "sde_registry.h"
+
+#define SDE_HIDDEN __attribute__((visibility("hidden")))
+#define SDE_MAGIC  0x53444543u /* "SDEC": a handle libsde gave out */
+
+enum sde_kind {
+    SDE_REGISTERED,     /* the library's variable */
+    SDE_CALLBACK,       /* a function of the library */
+    SDE_CREATED,        /* libsde's own counter, papi_sde_inc_counter */
+    SDE_GROUP,          /* SUM, MIN or MAX of other counters */
+    SDE_RECORDER_COUNT, /* NAME:CNT, how many values a recorder holds */
+    SDE_RECORDER_DATA,  /* NAME, the address of its values */
+    SDE_RECORDER_STAT,  /* NAME:MIN, :Q1, :MED, :Q3, :MAX (recorders with a comparator) */
+    SDE_COUNTING_SET,   /* NAME, the address of a list of its elements */
+    SDE_PLACEHOLDER,    /* named by PAPI before its library registered it: reads 0 */
+};
+
+struct sde_library {
+    uint32_t magic;
+    int alive;
+    char *name;
+    struct sde_library *next;
+};
+
+struct sde_recorder; /* sde_recorder.c */
+struct sde_cset;     /* sde_cset.c */
+
+struct sde_counter {
+    long long value;  /* SDE_CREATED: the count, changed under inc_lock, read without it */
+    uint32_t inc_key; /* SDE_MAGIC while a live created counter, else 0: one test per inc */
+    char inc_lock;    /* SDE_CREATED: a spin lock (an exchange, cheaper than a locked add) */
+    uint32_t magic;
+    int alive; /* atomic: 0 once unregistered or shut down */
+    int id;
+    enum sde_kind kind;
+    int mode, type;
+    char *name; /* "LIB::COUNTER" */
+    char *desc; /* under the lock */
+    struct sde_library *lib;
+    void *ptr; /* registered: the variable; callback: its parameter */
+    papi_sde_fptr_t callback;
+    struct sde_recorder *recorder;
+    int stat; /* SDE_RECORDER_STAT: 0 min, 1 q1, 2 median, 3 q3, 4 max */
+    struct sde_cset *cset;
+    uint32_t group_flags; /* SDE_GROUP: PAPI_SDE_SUM, _MAX, _MIN */
+    int *members;         /* SDE_GROUP: ids, under the lock */
+    int nmembers, capmembers;
+};
+
+/* sde_table.c: the lock over every structure change, the table and the libraries. */
+SDE_HIDDEN void sde_lock(void);
+SDE_HIDDEN void sde_unlock(void);
+SDE_HIDDEN int sde_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SDE_HIDDEN struct sde_counter *sde_counter_of(int id);
+SDE_HIDDEN enum sde_kind sde_kind_of(const struct sde_counter *c); /* atomic load */
+/* SDE_OK when name is one PAPI can count (not empty, no white space, no ":::"). */
+SDE_HIDDEN int sde_name_ok(const char *what, const char *name);
+/* A new counter under a new id, as proto says (locked). */
+SDE_HIDDEN int sde_new_counter(const char *full, const struct sde_counter *proto,
+                               struct sde_counter **out);
+SDE_HIDDEN int sde_counter_count(void);
+SDE_HIDDEN struct sde_library *sde_library_checked(papi_handle_t handle); /* locked */
+/* The live counter of that name, placeholders too (their kind says so). */
+SDE_HIDDEN struct sde_counter *sde_find_locked(const char *full_name);
+/* The same, registered counters only. */
+SDE_HIDDEN struct sde_counter *sde_find_registered(const char *full_name);
+SDE_HIDDEN int sde_full_name(const struct sde_library *lib, const char *event_name, char *out);
+/* A new live counter named lib::event_name, or the placeholder of that name made one
+ * (locked; SDE_EINVAL when the name is taken). */
+SDE_HIDDEN int sde_add_counter(struct sde_library *lib, const char *event_name,
+                               const struct sde_counter *proto, struct sde_counter **out);
+/* Unregistered, or its library shut down: every later use is refused (locked). */
+SDE_HIDDEN void sde_mark_gone(struct sde_counter *c);
+SDE_HIDDEN int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind);
+
+/* sde_registry.c: what libpapi's sde component reads (sde_registry.h). */
+SDE_HIDDEN extern const struct sde_registry_api sde_registry;
+
+/* sde_read.c: a counter's value now. */
+SDE_HIDDEN int sde_read_counter(int id, struct sde_reading *out);
+
+/* sde_recorder.c and sde_cset.c: the values of their events. */
+SDE_HIDDEN long long sde_recorder_count(struct sde_recorder *r);
+SDE_HIDDEN long long sde_recorder_data(struct sde_recorder *r);
+SDE_HIDDEN long long sde_recorder_stat(struct sde_recorder *r, int stat);
+SDE_HIDDEN long long sde_cset_snapshot(struct sde_cset *s);
+
+#endif

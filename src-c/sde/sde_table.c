@@ -1,0 +1,259 @@
+/* sde_table.c: libsde's global state: the lock, the libraries (papi_sde_init and
+ * papi_sde_shutdown), the table of counters by id (chunks that never move, so a reader
+ * needs no lock) and their names. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sde_internal.h"
+
+#define CHUNK_BITS 10
+#define CHUNK_SIZE (1 << CHUNK_BITS)
+#define MAX_CHUNKS 1024 /* a million counters */
+
+int _sde_be_verbose = 0;
+int _sde_debug = 0;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sde_counter **chunks[MAX_CHUNKS]; /* published with release stores */
+static int ncounters;                           /* atomic */
+static struct sde_library *libraries;           /* under the lock */
+
+void sde_lock(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+void sde_unlock(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+/* Every error goes through here: the code, and the reason on stderr when verbose. */
+int sde_fail(int code, const char *fmt, ...)
+{
+    if (_sde_be_verbose) {
+        va_list ap;
+        va_start(ap, fmt);
+        fputs("PAPI SDE Error: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+    return code;
+}
+
+struct sde_counter *sde_counter_of(int id)
+{
+    if (id < 0 || id >= __atomic_load_n(&ncounters, __ATOMIC_ACQUIRE))
+        return NULL;
+    struct sde_counter **chunk = __atomic_load_n(&chunks[id >> CHUNK_BITS], __ATOMIC_ACQUIRE);
+    return chunk ? __atomic_load_n(&chunk[id & (CHUNK_SIZE - 1)], __ATOMIC_ACQUIRE) : NULL;
+}
+
+int sde_counter_count(void)
+{
+    return __atomic_load_n(&ncounters, __ATOMIC_ACQUIRE);
+}
+
+/* The library of a handle libsde gave out and did not shut down, else NULL. */
+struct sde_library *sde_library_checked(papi_handle_t handle)
+{
+    for (struct sde_library *l = libraries; l; l = l->next)
+        if (l == handle)
+            return l->alive ? l : NULL;
+    return NULL;
+}
+
+enum sde_kind sde_kind_of(const struct sde_counter *c)
+{
+    return __atomic_load_n(&c->kind, __ATOMIC_ACQUIRE);
+}
+
+struct sde_counter *sde_find_registered(const char *full_name)
+{
+    struct sde_counter *c = sde_find_locked(full_name);
+    return c && sde_kind_of(c) != SDE_PLACEHOLDER ? c : NULL;
+}
+
+struct sde_counter *sde_find_locked(const char *full_name)
+{
+    int n = sde_counter_count();
+    for (int id = 0; id < n; id++) {
+        struct sde_counter *c = sde_counter_of(id);
+        if (c && __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) && strcmp(c->name, full_name) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+/* A name PAPI can count: not empty, no white space, no ":::" (PAPI's component
+ * separator), short enough for "LIB::NAME". */
+int sde_name_ok(const char *what, const char *name)
+{
+    if (!name || !*name)
+        return sde_fail(SDE_EINVAL, "%s is NULL or empty", what);
+    if (strlen(name) >= SDE_NAME_MAX / 2)
+        return sde_fail(SDE_EINVAL, "%s '%.40s...' is longer than %d characters", what, name,
+                        SDE_NAME_MAX / 2 - 1);
+    for (const char *p = name; *p; p++)
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f')
+            return sde_fail(SDE_EINVAL, "%s '%s' contains white space", what, name);
+    if (strstr(name, ":::"))
+        return sde_fail(SDE_EINVAL, "%s '%s' contains ':::'", what, name);
+    return SDE_OK;
+}
+
+int sde_full_name(const struct sde_library *lib, const char *event_name, char *out)
+{
+    int ret = sde_name_ok("the event name", event_name);
+    if (ret != SDE_OK)
+        return ret;
+    snprintf(out, SDE_NAME_MAX, "%s::%s", lib->name, event_name);
+    return SDE_OK;
+}
+
+/* Room for one more id (locked). */
+static int grow_table(int id)
+{
+    if (id >= MAX_CHUNKS * CHUNK_SIZE)
+        return sde_fail(SDE_ENOMEM, "more than %d software-defined events",
+                        MAX_CHUNKS * CHUNK_SIZE);
+    if (chunks[id >> CHUNK_BITS])
+        return SDE_OK;
+    struct sde_counter **chunk = calloc(CHUNK_SIZE, sizeof *chunk);
+    if (!chunk)
+        return sde_fail(SDE_ENOMEM, "no memory for the table of events");
+    __atomic_store_n(&chunks[id >> CHUNK_BITS], chunk, __ATOMIC_RELEASE);
+    return SDE_OK;
+}
+
+/* A new counter, published under a new id (locked). */
+int sde_new_counter(const char *full, const struct sde_counter *proto, struct sde_counter **out)
+{
+    int ret, id = ncounters;
+    if ((ret = grow_table(id)) != SDE_OK)
+        return ret;
+    struct sde_counter *c = malloc(sizeof *c);
+    char *name = strdup(full);
+    if (!c || !name) {
+        free(c);
+        free(name);
+        return sde_fail(SDE_ENOMEM, "no memory for the event %s", full);
+    }
+    *c = *proto;
+    c->magic = SDE_MAGIC;
+    c->alive = 1;
+    c->inc_key = proto->kind == SDE_CREATED ? SDE_MAGIC : 0;
+    c->id = id;
+    c->name = name;
+    __atomic_store_n(&chunks[id >> CHUNK_BITS][id & (CHUNK_SIZE - 1)], c, __ATOMIC_RELEASE);
+    __atomic_store_n(&ncounters, id + 1, __ATOMIC_RELEASE);
+    *out = c;
+    return SDE_OK;
+}
+
+/* The placeholder p becomes the counter proto describes; its kind goes last, so a
+ * reader sees either the placeholder or the whole counter. */
+static void fill_placeholder(struct sde_counter *p, const struct sde_counter *proto)
+{
+    p->mode = proto->mode;
+    p->type = proto->type;
+    p->ptr = proto->ptr;
+    p->callback = proto->callback;
+    p->recorder = proto->recorder;
+    p->stat = proto->stat;
+    p->cset = proto->cset;
+    p->group_flags = proto->group_flags;
+    p->lib = proto->lib;
+    __atomic_store_n(&p->kind, proto->kind, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->inc_key, proto->kind == SDE_CREATED ? SDE_MAGIC : 0, __ATOMIC_RELEASE);
+}
+
+int sde_add_counter(struct sde_library *lib, const char *event_name,
+                    const struct sde_counter *proto, struct sde_counter **out)
+{
+    char full[SDE_NAME_MAX];
+    int ret = sde_full_name(lib, event_name, full);
+    if (ret != SDE_OK)
+        return ret;
+    struct sde_counter *c = sde_find_locked(full), with_lib = *proto;
+    with_lib.lib = lib;
+    if (c && sde_kind_of(c) != SDE_PLACEHOLDER)
+        return sde_fail(SDE_EINVAL, "the event %s is registered already", full);
+    if (!c)
+        return sde_new_counter(full, &with_lib, out);
+    fill_placeholder(c, &with_lib);
+    *out = c;
+    return SDE_OK;
+}
+
+void sde_mark_gone(struct sde_counter *c)
+{
+    __atomic_store_n(&c->inc_key, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
+}
+
+int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind)
+{
+    if (!c)
+        return sde_fail(SDE_EINVAL, "the handle is NULL");
+    if (c->magic != SDE_MAGIC || c->kind != kind)
+        return sde_fail(SDE_EINVAL, "the handle is not one of the right kind");
+    if (!__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
+        return sde_fail(SDE_EINVAL, "the event %s was unregistered or its library shut down",
+                        c->name);
+    return SDE_OK;
+}
+
+papi_handle_t papi_sde_init(const char *name_of_library)
+{
+    if (sde_name_ok("the library name", name_of_library) != SDE_OK)
+        return NULL;
+    sde_lock();
+    struct sde_library *l;
+    for (l = libraries; l; l = l->next)
+        if (l->alive && strcmp(l->name, name_of_library) == 0)
+            break;
+    if (!l && (l = calloc(1, sizeof *l)) != NULL) {
+        l->name = strdup(name_of_library);
+        if (!l->name) {
+            free(l);
+            l = NULL;
+        } else {
+            l->magic = SDE_MAGIC;
+            l->alive = 1;
+            l->next = libraries;
+            libraries = l;
+        }
+    }
+    sde_unlock();
+    if (!l)
+        sde_fail(SDE_ENOMEM, "no memory for the library %s", name_of_library);
+    return l;
+}
+
+int papi_sde_shutdown(papi_handle_t handle)
+{
+    sde_lock();
+    struct sde_library *lib = sde_library_checked(handle);
+    if (lib) {
+        lib->alive = 0;
+        int n = sde_counter_count();
+        for (int id = 0; id < n; id++) {
+            struct sde_counter *c = sde_counter_of(id);
+            if (c && c->lib == lib)
+                sde_mark_gone(c);
+        }
+    }
+    sde_unlock();
+    return lib ? SDE_OK : sde_fail(SDE_EINVAL, "the handle is not a library's live handle");
+}
+
+/* The registry's entry (sde_registry.c), defined here: a library linked with libsde.a
+ * pulls this file in with papi_sde_init, and so the entry libpapi looks up with it. */
+__attribute__((visibility("default"))) const struct sde_registry_api *papi_compat_sde_registry(void)
+{
+    return &sde_registry;
+}
