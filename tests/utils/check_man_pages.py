@@ -33,7 +33,8 @@ def fortran_routines(def_file):
     for line in open(def_file, encoding="utf-8"):
         line = line.split("#", 1)[0].strip()
         if line and "|" in line and not line.startswith(("generic ", "const")):
-            out.append("PAPIF_" + line.split("|")[0].strip())
+            name = line.split("|")[0].strip()  # PAPIMF_evaluate: an extension's own prefix
+            out.append(name if re.match(r"^PAPI[A-Z]*F_", name) else "PAPIF_" + name)
     return out
 
 
