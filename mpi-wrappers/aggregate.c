@@ -221,7 +221,11 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         else
             tb_raw(t, "null");
         tb_raw(t, ", \"job_from\": \"the counts of all ranks summed, over the longest rank's "
-                  "wall time; per rank: metrics\"}");
+                  "wall time; per rank: metrics\"");
+        if (pmpi_run.metric_socket[k])
+            tb_raw(t, ", \"per_socket\": \"read by one rank per socket; each rank's value is its "
+                      "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
+        tb_raw(t, "}");
     }
     tb_raw(t, "},\n\"ranks\": [\n");
     return t->cut ? -1 : 0;
@@ -305,6 +309,9 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
         if (job_metric(a, k, &job))
             printf("  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
                    job, pmpi_run.metric_units[k]);
+        if (pmpi_run.metric_socket[k])
+            printf("  %-28s read once per socket: each rank's value is its socket's, shared by "
+                   "the ranks on it\n", "");
     }
     banner_calls(a);
     pmpi_callsites_print(sites, pmpi_run.top);

@@ -7,6 +7,7 @@
 #include "counters.h"
 #include "record.h"
 #include "row.h"
+#include "socket_layout.h"
 #include "text_buffer.h"
 #include "traffic.h"
 
@@ -85,6 +86,23 @@ static void counters_json(struct tbuf *t, const long long *counts)
     tb_raw(t, "}");
 }
 
+/* The socket-wide metrics' sharing: {metric: ranks on this rank's socket}. */
+static void shared_by_json(struct tbuf *t)
+{
+    const struct pmpi_socket_share *s = pmpi_socket();
+    int first = 1;
+    for (int k = 0; s && k < pmpi_run.nmetrics; k++) {
+        if (!pmpi_run.metric_socket[k])
+            continue;
+        tb_raw(t, first ? ", \"named_metrics_shared_by\": {" : ", ");
+        tb_json(t, pmpi_run.metric_names[k]);
+        tb_kv_int(t, ": ", s->shared_by);
+        first = 0;
+    }
+    if (!first)
+        tb_raw(t, "}");
+}
+
 /* The rank's named metrics (null where one has no value, with why). */
 static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
 {
@@ -99,6 +117,7 @@ static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
         }
     }
     tb_raw(t, "}");
+    shared_by_json(t);
     for (int k = 0; k < pmpi_run.nmetrics; k++)
         if (!row->metric_ok[k]) {
             tb_raw(t, ", \"named_metrics_note\": ");
