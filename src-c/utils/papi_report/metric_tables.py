@@ -218,8 +218,8 @@ def roofline_peaks(docs, options=None):
     rows = {}
     for k, v in (options or {}).items():
         if v is not None:
-            if not v > 0:
-                raise MalformedInput("the peak %s is %r: it must be a number > 0" % (k, v))
+            if not (math.isfinite(v) and v > 0):
+                raise MalformedInput("the peak %s is %r: it must be a finite number > 0" % (k, v))
             rows[k] = {"what": k, "value": float(v), "source": "option --%s"
                        % ("peak-flops" if k == "flops_per_s" else "peak-bw")}
     for name, doc in docs:
