@@ -20,6 +20,7 @@
 #include "region_summary.h"
 #include "report_files.h"
 #include "row.h"
+#include "socket_layout.h"
 #include "state.h"
 #include "text_buffer.h"
 
@@ -75,8 +76,8 @@ static int metrics_of(const struct pmpi_row *row, double *m)
     m[n++] = row->mpi_s;
     m[n++] = row->wall_s > 0 ? 100.0 * row->mpi_s / row->wall_s : 0;
     m[n++] = row->wall_s - row->mpi_s; /* compute time */
-    for (int e = 0; e < pmpi_run.nevents; e++)
-        m[n++] = (double)row->counts[e];
+    for (int e = 0; e < pmpi_run.nevents; e++) /* NaN: another rank counts it (a socket's) */
+        m[n++] = pmpi_socket_counted_here(pmpi_run.event_names[e], 1) ? (double)row->counts[e] : NAN;
     for (int c = 0; c < PMPI_NCALLS; c++) {
         m[n++] = (double)row->calls[c];
         m[n++] = (double)row->ns[c] * 1e-9;

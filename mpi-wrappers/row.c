@@ -75,13 +75,18 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     pthread_mutex_unlock(&pmpi_run.lock);
 }
 
-static void counters_json(struct tbuf *t, const long long *counts)
+/* {event: count} of the events counted here: a socket's event another rank counts is
+ * left out, never written as 0. */
+static void counters_json(struct tbuf *t, const long long *counts, int rank_row)
 {
     tb_raw(t, "{");
-    for (int e = 0; e < pmpi_run.nevents; e++) {
-        tb_raw(t, e ? ", " : "");
+    for (int e = 0, first = 1; e < pmpi_run.nevents; e++) {
+        if (!pmpi_socket_counted_here(pmpi_run.event_names[e], rank_row))
+            continue;
+        tb_raw(t, first ? "" : ", ");
         tb_json(t, pmpi_run.event_names[e]);
         tb_kv_int(t, ": ", counts[e]);
+        first = 0;
     }
     tb_raw(t, "}");
 }
@@ -148,7 +153,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     }
     if (row->counters_read) {
         tb_raw(t, ", \"counters\": ");
-        counters_json(t, row->counts);
+        counters_json(t, row->counts, 1);
         if (pmpi_run.nmetrics > 0)
             named_metrics_json(t, row);
     }
@@ -190,7 +195,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         }
         tb_kv_int(t, "}, \"calls_unlisted\": ", r->calls_unlisted);
         tb_raw(t, ", \"counters\": ");
-        counters_json(t, r->counts);
+        counters_json(t, r->counts, 0);
         tb_raw(t, "}");
     }
     tb_raw(t, "}");
@@ -220,7 +225,8 @@ void pmpi_row_summary_csv(const struct pmpi_row *row, struct tbuf *t)
     tb_kv_secs(t, ",", (long long)(row->mpi_thread_sum_s * 1e9));
     for (int e = 0; e < pmpi_run.nevents; e++) {
         tb_raw(t, ",");
-        if (row->counters_read) /* empty field: not read (signal handler) */
+        /* empty field: not read (signal handler), or the socket's reader counts it */
+        if (row->counters_read && pmpi_socket_counted_here(pmpi_run.event_names[e], 1))
             tb_int(t, row->counts[e]);
     }
     tb_raw(t, "\n");

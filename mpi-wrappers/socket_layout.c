@@ -53,3 +53,10 @@ void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n
     }
     PMPI_Comm_free(&socket_comm);
 }
+
+int pmpi_socket_counted_here(const char *event, int rank_row)
+{
+    if (!pmpi_socket_wide_event(event))
+        return 1;
+    return rank_row && (!laid_out || share.is_reader);
+}

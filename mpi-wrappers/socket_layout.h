@@ -13,4 +13,9 @@ const struct pmpi_socket_share *pmpi_socket(void);
  * (socket_wide[k] nonzero) become the socket reader's. */
 void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n);
 
+/* 0 when event is not counted in these counts: a socket's event is counted only in the
+ * rank totals (rank_row) of the socket's reader, never per thread or region. Such a
+ * count is left out (never written as 0). */
+int pmpi_socket_counted_here(const char *event, int rank_row);
+
 #endif
