@@ -103,6 +103,8 @@ def fortran_routines(def_file):
         if not line or line.startswith(("generic ", "const")) or "|" not in line:
             continue
         name, args, call = (f.strip() for f in line.split("|"))
+        if re.match(r"^PAPI[A-Z]*F_", name):
+            continue  # an extension's routine (PAPIMF_): on its own page (papi_metrics(3))
         params = [tuple(a.split()) for a in args.split(",") if a.strip()]
         # The PAPI_ function the routine calls (inside a helper's arguments too), else the
         # helper's name (papifh_get_domain: the Fortran-only PAPIF_get_domain).

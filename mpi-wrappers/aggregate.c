@@ -20,6 +20,7 @@
 #include "region_summary.h"
 #include "report_files.h"
 #include "row.h"
+#include "socket_layout.h"
 #include "state.h"
 #include "text_buffer.h"
 
@@ -75,8 +76,8 @@ static int metrics_of(const struct pmpi_row *row, double *m)
     m[n++] = row->mpi_s;
     m[n++] = row->wall_s > 0 ? 100.0 * row->mpi_s / row->wall_s : 0;
     m[n++] = row->wall_s - row->mpi_s; /* compute time */
-    for (int e = 0; e < pmpi_run.nevents; e++)
-        m[n++] = (double)row->counts[e];
+    for (int e = 0; e < pmpi_run.nevents; e++) /* NaN: another rank counts it (a socket's) */
+        m[n++] = pmpi_socket_counted_here(pmpi_run.event_names[e], 1) ? (double)row->counts[e] : NAN;
     for (int c = 0; c < PMPI_NCALLS; c++) {
         m[n++] = (double)row->calls[c];
         m[n++] = (double)row->ns[c] * 1e-9;
@@ -221,7 +222,11 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         else
             tb_raw(t, "null");
         tb_raw(t, ", \"job_from\": \"the counts of all ranks summed, over the longest rank's "
-                  "wall time; per rank: metrics\"}");
+                  "wall time; per rank: metrics\"");
+        if (pmpi_run.metric_socket[k])
+            tb_raw(t, ", \"per_socket\": \"read by one rank per socket; each rank's value is its "
+                      "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
+        tb_raw(t, "}");
     }
     tb_raw(t, "},\n\"ranks\": [\n");
     return t->cut ? -1 : 0;
@@ -305,6 +310,9 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
         if (job_metric(a, k, &job))
             printf("  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
                    job, pmpi_run.metric_units[k]);
+        if (pmpi_run.metric_socket[k])
+            printf("  %-28s read once per socket: each rank's value is its socket's, shared by "
+                   "the ranks on it\n", "");
     }
     banner_calls(a);
     pmpi_callsites_print(sites, pmpi_run.top);

@@ -22,6 +22,7 @@
 #include "papi_metrics.h"
 #include "counter_note.h"
 #include "counters.h"
+#include "socket_counters.h"
 #include "state.h"
 
 /* Per thread slot (the same index as pmpi_rec.threads), guarded by pmpi_run.lock. */
@@ -35,6 +36,16 @@ static long long retired[PMPI_MAX_EVENTS]; /* counts of threads that already end
 static int papi_ok;
 static int papi_gone; /* the program called PAPI_shutdown: our sets are gone */
 static int event_codes[PMPI_MAX_EVENTS];
+/* The events each thread's set counts, as indices of pmpi_run.event_names: all but the
+ * socket-wide ones, which the socket's reader alone counts (socket_counters.c). */
+static int thread_ev[PMPI_MAX_EVENTS], nthread_ev;
+
+/* Values of a thread's set (v, in its order) added into out (the rank's event order). */
+static void scatter_add(const long long *v, long long *out)
+{
+    for (int i = 0; i < nthread_ev; i++)
+        out[thread_ev[i]] += v[i];
+}
 
 static unsigned long thread_id(void)
 {
@@ -191,6 +202,31 @@ static int have_event(const char *name, int may_add)
     return ok;
 }
 
+/* Each entry of list expanded on its own: one this machine has no metric or group of is
+ * said once (rank 0), with the library's reason, and the others are still computed. */
+static void expand_metrics(const char *list, char (*names)[PAPI_MIN_STR_LEN], int max, int *n)
+{
+    char entry[PAPI_MIN_STR_LEN];
+    *n = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        snprintf(entry, sizeof entry, "%.*s", (int)(len < sizeof entry ? len : sizeof entry - 1), p);
+        p += len + (p[len] == ',');
+        char got[PMPI_MAX_METRICS * 4][PAPI_MIN_STR_LEN];
+        int ngot = 0;
+        if (PAPIM_expand(entry, got, PMPI_MAX_METRICS * 4, &ngot) == PAPI_OK)
+            for (int i = 0; i < ngot; i++) {
+                int k = 0;
+                while (k < *n && strcmp(names[k], got[i]) != 0)
+                    k++;
+                if (k == *n && *n < max) /* not twice */
+                    memcpy(names[(*n)++], got[i], PAPI_MIN_STR_LEN);
+            }
+        else if (pmpi_run.rank == 0 && strspn(entry, " \t") < strlen(entry))
+            fprintf(stderr, "papi_mpi: PAPI_MPI_METRICS not used: %s\n", PAPI_strerror_detail());
+    }
+}
+
 /* PAPI_MPI_METRICS: each metric's events are added to the rank's; one that cannot be
  * computed here is said on stderr with the reason. Unset: CPU_UTILIZATION, IPC and
  * DP_FLOPS where they can be counted, adding their events only to the default ones (a
@@ -203,12 +239,7 @@ static void choose_metrics(int user_events)
     int n = 0;
     if (!papi_ok)
         return;
-    if (PAPIM_expand(asked ? env : "CPU_UTILIZATION,IPC,DP_FLOPS", names,
-                     PMPI_MAX_METRICS * 4, &n) != PAPI_OK) {
-        if (pmpi_run.rank == 0)
-            fprintf(stderr, "papi_mpi: PAPI_MPI_METRICS not used: %s\n", PAPI_strerror_detail());
-        return;
-    }
+    expand_metrics(asked ? env : "CPU_UTILIZATION,IPC,DP_FLOPS", names, PMPI_MAX_METRICS * 4, &n);
     for (int i = 0; i < n; i++) {
         PAPIM_metric_info_t m;
         memset(&m, 0, sizeof m);
@@ -218,6 +249,9 @@ static void choose_metrics(int user_events)
             ok = have_event(m.event_names[e], asked || !user_events);
         if (ok) {
             int k = pmpi_run.nmetrics++;
+            pmpi_run.metric_socket[k] = 0;
+            for (int e = 0; e < m.num_events; e++)
+                pmpi_run.metric_socket[k] |= pmpi_socket_wide_event(m.event_names[e]);
             snprintf(pmpi_run.metric_names[k], PMPI_NAME_LEN, "%.63s", names[i]);
             snprintf(pmpi_run.metric_units[k], PMPI_NAME_LEN, "%.63s", m.unit);
         } else if (asked && pmpi_run.rank == 0) {
@@ -251,9 +285,13 @@ void pmpi_counters_init(void)
     const char *ev = secure_getenv("PAPI_MPI_EVENTS"), *hl = secure_getenv("PAPI_EVENTS");
     choose_events();
     choose_metrics((ev && *ev) || (hl && *hl));
-    for (int e = 0; e < pmpi_run.nevents; e++)
+    for (int e = 0; e < pmpi_run.nevents; e++) {
         if (PAPI_event_name_to_code(pmpi_run.event_names[e], &event_codes[e]) != PAPI_OK)
             event_codes[e] = 0;
+        if (!pmpi_socket_wide_event(pmpi_run.event_names[e]))
+            thread_ev[nthread_ev++] = e;
+    }
+    pmpi_socket_counters_init(papi_ok);
 }
 
 /* Slots with a thread of their own (the shared overflow slot has no event set). */
@@ -275,12 +313,12 @@ static struct thread_counters *own_slot(void)
 static int set_is_ours(int es)
 {
     int codes[PMPI_MAX_EVENTS], n = PMPI_MAX_EVENTS;
-    if (papi_gone || es < 0 || PAPI_num_events(es) != pmpi_run.nevents)
+    if (papi_gone || es < 0 || PAPI_num_events(es) != nthread_ev)
         return 0;
-    if (PAPI_list_events(es, codes, &n) != PAPI_OK || n != pmpi_run.nevents)
+    if (PAPI_list_events(es, codes, &n) != PAPI_OK || n != nthread_ev)
         return 0;
-    for (int e = 0; e < n; e++)
-        if (codes[e] != event_codes[e])
+    for (int i = 0; i < n; i++)
+        if (codes[i] != event_codes[thread_ev[i]])
             return 0;
     return 1;
 }
@@ -298,8 +336,8 @@ void pmpi_counters_thread_start(int slot)
      * one running event set, so the program's own PAPI_start still works. */
     if (PAPI_attach(es, thread_id()) != PAPI_OK)
         goto fail;
-    for (int i = 0; i < pmpi_run.nevents; i++)
-        if (PAPI_add_named_event(es, pmpi_run.event_names[i]) != PAPI_OK)
+    for (int i = 0; i < nthread_ev; i++)
+        if (PAPI_add_named_event(es, pmpi_run.event_names[thread_ev[i]]) != PAPI_OK)
             goto fail;
     if (PAPI_start(es) != PAPI_OK)
         goto fail;
@@ -316,8 +354,10 @@ static void stop_set(struct thread_counters *th, long long *out)
 {
     long long v[PMPI_MAX_EVENTS] = {0};
     if (set_is_ours(th->evset)) {
-        if (PAPI_stop(th->evset, v) == PAPI_OK)
-            memcpy(out, v, sizeof v);
+        if (PAPI_stop(th->evset, v) == PAPI_OK) {
+            memset(out, 0, sizeof v);
+            scatter_add(v, out);
+        }
         PAPI_cleanup_eventset(th->evset);
         PAPI_destroy_eventset(&th->evset);
     }
@@ -345,9 +385,12 @@ int pmpi_counters_read_self(long long *out)
 {
     /* the caller holds pmpi_run.lock */
     struct thread_counters *th = pmpi_tls ? own_slot() : NULL;
-    if (!th || !set_is_ours(th->evset))
+    long long v[PMPI_MAX_EVENTS] = {0};
+    if (!th || !set_is_ours(th->evset) || PAPI_read(th->evset, v) != PAPI_OK)
         return -1;
-    return PAPI_read(th->evset, out) == PAPI_OK ? 0 : -1;
+    memset(out, 0, sizeof v);
+    scatter_add(v, out);
+    return 0;
 }
 
 /* The rank's total: ended threads plus a read of every live thread's set (the perf
@@ -362,9 +405,10 @@ const char *pmpi_counters_read_rank(long long *sum)
         if (slots[i].exited || !set_is_ours(slots[i].evset))
             continue;
         if (PAPI_read(slots[i].evset, v) == PAPI_OK)
-            for (int e = 0; e < pmpi_run.nevents; e++)
-                sum[e] += v[e];
+            scatter_add(v, sum);
     }
+    if (!papi_gone)
+        pmpi_socket_counters_read(sum);
     return papi_gone ? "the program called PAPI_shutdown before MPI_Finalize: counts end there"
                 : NULL;
 }
@@ -387,6 +431,7 @@ void PAPI_shutdown(void)
                 retired[e] += th->counts[e];
             th->exited = 1;
         }
+        pmpi_socket_counters_stop(retired);
         papi_gone = 1;
     }
     pthread_mutex_unlock(&pmpi_run.lock);
@@ -397,6 +442,8 @@ void PAPI_shutdown(void)
 void pmpi_counters_shutdown(void)
 {
     pthread_mutex_lock(&pmpi_run.lock);
+    if (!papi_gone)
+        pmpi_socket_counters_stop(retired);
     struct thread_counters *self = pmpi_tls ? own_slot() : NULL;
     if (self && self->evset >= 0 && !self->exited) {
         stop_set(self, self->counts);

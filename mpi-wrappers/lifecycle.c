@@ -20,6 +20,7 @@
 #include "record.h"
 #include "regions.h"
 #include "row.h"
+#include "socket_layout.h"
 #include "state.h"
 #include "traffic.h"
 
@@ -159,6 +160,8 @@ int pmpi_before_finalize(void)
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
+    /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
+    pmpi_socket_attribute(row.metric, row.metric_ok, pmpi_run.metric_socket, pmpi_run.nmetrics);
     int bad = pmpi_aggregate_and_report(&row);
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */

@@ -7,6 +7,7 @@
 #include "counters.h"
 #include "record.h"
 #include "row.h"
+#include "socket_layout.h"
 #include "text_buffer.h"
 #include "traffic.h"
 
@@ -74,15 +75,37 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     pthread_mutex_unlock(&pmpi_run.lock);
 }
 
-static void counters_json(struct tbuf *t, const long long *counts)
+/* {event: count} of the events counted here: a socket's event another rank counts is
+ * left out, never written as 0. */
+static void counters_json(struct tbuf *t, const long long *counts, int rank_row)
 {
     tb_raw(t, "{");
-    for (int e = 0; e < pmpi_run.nevents; e++) {
-        tb_raw(t, e ? ", " : "");
+    for (int e = 0, first = 1; e < pmpi_run.nevents; e++) {
+        if (!pmpi_socket_counted_here(pmpi_run.event_names[e], rank_row))
+            continue;
+        tb_raw(t, first ? "" : ", ");
         tb_json(t, pmpi_run.event_names[e]);
         tb_kv_int(t, ": ", counts[e]);
+        first = 0;
     }
     tb_raw(t, "}");
+}
+
+/* The socket-wide metrics' sharing: {metric: ranks on this rank's socket}. */
+static void shared_by_json(struct tbuf *t)
+{
+    const struct pmpi_socket_share *s = pmpi_socket();
+    int first = 1;
+    for (int k = 0; s && k < pmpi_run.nmetrics; k++) {
+        if (!pmpi_run.metric_socket[k])
+            continue;
+        tb_raw(t, first ? ", \"named_metrics_shared_by\": {" : ", ");
+        tb_json(t, pmpi_run.metric_names[k]);
+        tb_kv_int(t, ": ", s->shared_by);
+        first = 0;
+    }
+    if (!first)
+        tb_raw(t, "}");
 }
 
 /* The rank's named metrics (null where one has no value, with why). */
@@ -99,6 +122,7 @@ static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
         }
     }
     tb_raw(t, "}");
+    shared_by_json(t);
     for (int k = 0; k < pmpi_run.nmetrics; k++)
         if (!row->metric_ok[k]) {
             tb_raw(t, ", \"named_metrics_note\": ");
@@ -129,7 +153,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     }
     if (row->counters_read) {
         tb_raw(t, ", \"counters\": ");
-        counters_json(t, row->counts);
+        counters_json(t, row->counts, 1);
         if (pmpi_run.nmetrics > 0)
             named_metrics_json(t, row);
     }
@@ -171,7 +195,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         }
         tb_kv_int(t, "}, \"calls_unlisted\": ", r->calls_unlisted);
         tb_raw(t, ", \"counters\": ");
-        counters_json(t, r->counts);
+        counters_json(t, r->counts, 0);
         tb_raw(t, "}");
     }
     tb_raw(t, "}");
@@ -201,7 +225,8 @@ void pmpi_row_summary_csv(const struct pmpi_row *row, struct tbuf *t)
     tb_kv_secs(t, ",", (long long)(row->mpi_thread_sum_s * 1e9));
     for (int e = 0; e < pmpi_run.nevents; e++) {
         tb_raw(t, ",");
-        if (row->counters_read) /* empty field: not read (signal handler) */
+        /* empty field: not read (signal handler), or the socket's reader counts it */
+        if (row->counters_read && pmpi_socket_counted_here(pmpi_run.event_names[e], 1))
             tb_int(t, row->counts[e]);
     }
     tb_raw(t, "\n");

@@ -153,6 +153,7 @@ struct pmpi_run {
     char event_names[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
     int nmetrics; /* PAPI_MPI_METRICS computed from those events (counters.c) */
     char metric_names[PMPI_MAX_METRICS][PMPI_NAME_LEN], metric_units[PMPI_MAX_METRICS][PMPI_NAME_LEN];
+    int metric_socket[PMPI_MAX_METRICS]; /* 1: counts a socket's events (socket_share.h) */
     char *counter_note;    /* why events were left out, whole (heap), or NULL */
     char *counter_banner;  /* the same in one short line for the banner (heap), or NULL */
     struct pmpi_region regions[PMPI_MAX_REGIONS];

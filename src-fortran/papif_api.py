@@ -5,13 +5,18 @@ constant tests, so that every one of them sees the same routines and constants."
 
 import re
 
-TYPES = {"int", "long_long", "float", "ulong", "string", "int[]", "long_long[]", "func"}
+TYPES = {"int", "long_long", "float", "double", "ulong", "string", "int[]", "long_long[]", "func"}
 INTENTS = {"in", "out", "inout"}
 
 # C and Fortran spelling of each argument type (C: the pointer a Fortran caller passes).
-C_TYPE = {"int": "int", "long_long": "long long", "float": "float", "ulong": "long"}
+C_TYPE = {"int": "int", "long_long": "long long", "float": "float", "double": "double",
+          "ulong": "long"}
 F_KIND = {"int": "integer(c_int)", "long_long": "integer(c_long_long)",
-          "float": "real(c_float)", "ulong": "integer(c_long)"}
+          "float": "real(c_float)", "double": "real(c_double)", "ulong": "integer(c_long)"}
+# A routine named PREFIX_name with PREFIX other than PAPIF (PAPIMF_evaluate) is an
+# extension with a prefix of its own: its entry points are prefix_name_, ..., PREFIX_NAME
+# and its core prefix_core_name, never a PAPIF_ name (PAPI's ABI is unchanged).
+OWN_PREFIX = re.compile(r"^(PAPI[A-Z]*F)_(\w+)$")
 
 
 class Arg:
@@ -34,6 +39,18 @@ class Arg:
 class Routine:
     def __init__(self, name, args, target, expr, line):
         self.name, self.args, self.target, self.expr, self.line = name, args, target, expr, line
+        m = OWN_PREFIX.match(name)
+        self.prefix, self.base = (m.group(1), m.group(2)) if m else ("PAPIF", name)
+
+    @property
+    def fname(self):
+        """The Fortran name: PAPIF_read, PAPIMF_evaluate."""
+        return "%s_%s" % (self.prefix, self.base)
+
+    @property
+    def core(self):
+        """The C core the module binds to: papif_core_read, papimf_core_evaluate."""
+        return "%s_core_%s" % (self.prefix.lower(), self.base)
 
     @property
     def has_strings(self):
@@ -41,7 +58,7 @@ class Routine:
 
     def c_functions(self):
         """PAPI_* functions of libpapi the routine calls (it exists only if they do)."""
-        return set(re.findall(r"\b(PAPI_[A-Za-z0-9_]+)\s*\(", self.expr))
+        return set(re.findall(r"\b(PAPIM?_[A-Za-z0-9_]+)\s*\(", self.expr))
 
 
 def parse(path):

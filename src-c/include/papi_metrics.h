@@ -53,6 +53,11 @@ int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int 
  * for a missing event, a zero denominator or time, PAPI_ENOEVNT for an unknown name. */
 int PAPIM_evaluate(const char *name, int n, const char *const event_names[],
                    const long long values[], double seconds, double *result);
+/* The same from an event set's values (PAPI_read, PAPI_stop, PAPI_accum), in the set's
+ * order: each event of the metric is found in EventSet by its event code (PAPIMF_evaluate
+ * in Fortran). PAPI_ENOEVST for an invalid EventSet, else as PAPIM_evaluate. */
+int PAPIM_evaluate_eventset(const char *name, int EventSet, const long long values[],
+                            double seconds, double *result);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

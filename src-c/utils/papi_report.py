@@ -5,8 +5,9 @@ ranks' files), and writes one self-contained HTML page with every figure inline
 (compute vs MPI time per rank, MPI time per rank by call, time per call and call site
 with its spread across ranks, message sizes x time, the rank x rank communication
 matrix, counters per rank, the region tree as an icicle, region x rank and region x
-thread heat maps, the PAPI_hl_read series; the run's header and the tables of calls, call
-sites, calls x message size and MPI_Pcontrol regions), the same header and tables as text
+thread heat maps, the PAPI_hl_read series, the roofline of the named metrics; the run's
+header and the tables of calls, call sites, calls x message size, MPI_Pcontrol regions and
+named metrics per rank and region), the same header and tables as text
 (report.txt), the tidy CSV tables the figures are drawn from, and the region tree in
 Hatchet's literal format (regions_hatchet.json).
 The same tables are available as pandas DataFrames from the Python module papi_report.
@@ -63,6 +64,11 @@ def parse_args(argv):
                    help="where report.html, report.txt, the CSV tables and regions_hatchet.json go "
                         "(default: ./papi_report)")
     p.add_argument("--title", default="PAPI report", help="the page's title")
+    p.add_argument("--peak-flops", metavar="FLOP/S", type=float,
+                   help="the machine's peak FLOP/s for the roofline (before any \"peaks\" "
+                        "member of the reports)")
+    p.add_argument("--peak-bw", metavar="BYTES/S", type=float,
+                   help="the machine's peak memory bandwidth in bytes/s for the roofline")
     p.add_argument("--json", action="store_true",
                    help="print what was written as one JSON document")
     p.add_argument("--text", action="store_true",
@@ -125,7 +131,8 @@ def main(argv=None):
             return 1
     try:
         files = papi_report.load_regions(regions) if regions else None
-        t = papi_report.tables(mpi=mpi, regions=files)
+        t = papi_report.tables(mpi=mpi, regions=files,
+                               peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw})
         failed = []
         sources = [s for s in [mpi] + (regions or []) if s]
         written = html.write(t, args.output, args.title, sources, failed)

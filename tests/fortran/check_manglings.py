@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every routine of the description that libpapi supports has its four manglings in
-libpapi itself, as in PAPI (papif_x_, papif_x, papif_x__, PAPIF_X), and its core for
-the module.
+libpapi itself, as in PAPI (papif_x_, papif_x, papif_x__, PAPIF_X; an extension's own
+prefix for its routines: papimf_x_ ... PAPIMF_X), and its core for the module.
 
   check_manglings.py API.def LIBPAPI_SYMBOLS NM LIBPAPI"""
 
@@ -20,8 +20,9 @@ res = subprocess.run([nm, "-D", "--defined-only", lib], check=True, capture_outp
 defined = {f[2] for f in (ln.split() for ln in res.stdout.splitlines()) if len(f) == 3}
 missing = []
 for r in have:
-    for name in ("papif_%s_" % r.name, "papif_%s" % r.name, "papif_%s__" % r.name,
-                 "PAPIF_%s" % r.name.upper(), "papif_core_%s" % r.name):
+    p = r.prefix.lower()  # papif, or an extension's own (papimf)
+    for name in ("%s_%s_" % (p, r.base), "%s_%s" % (p, r.base), "%s_%s__" % (p, r.base),
+                 "%s_%s" % (r.prefix, r.base.upper()), r.core):
         if name not in defined:
             missing.append(name)
 print("%d routines of %d available, %d entry points checked, missing: %s"

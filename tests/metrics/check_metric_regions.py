@@ -4,7 +4,8 @@
 With PAPI_METRICS=CPU_UTILIZATION the region report carries, per thread, each instance's
 and each region's CPU_UTILIZATION: near 1 for the thread that spins, near 0 for the one
 that sleeps; PAPI 7's part of the file (threads: integer counts) is unchanged. With an
-unknown metric the program still runs and the report's skipped_events names it."""
+unknown metric the program still runs and the report's skipped_events names it; beside a
+known one, the known one is still computed."""
 import glob
 import json
 import os
@@ -65,6 +66,13 @@ sk = [s for s in doc.get("skipped_events", []) if "NOPE" in s["name"] + s["reaso
 check(sk and "'NOPE'" in sk[0]["reason"], f"unknown metric in skipped_events: {sk}")
 check("PAPI_METRICS" in err, "a notice says PAPI_METRICS was not used")
 check("metrics" not in doc, "no metrics section without a metric")
+
+# Each entry on its own: an unknown one beside a known one is skipped, the other computed.
+doc, err = run("NOPE,CPU_UTILIZATION")
+sk = [s for s in doc.get("skipped_events", []) if s["name"] == "NOPE"]
+check(sk and "'NOPE'" in sk[0]["reason"], f"NOPE skipped with its reason: {sk}")
+check(doc.get("metrics", {}).get("definitions", {}).keys() == {"CPU_UTILIZATION"},
+      "CPU_UTILIZATION still computed beside an unknown entry")
 
 if failures:
     print(f"check_metric_regions: {len(failures)} failure(s)")

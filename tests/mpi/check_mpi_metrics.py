@@ -16,6 +16,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--mpirun", required=True)
 ap.add_argument("--program", required=True)
 ap.add_argument("--np", type=int, default=4)
+ap.add_argument("--metric-avail", required=True, help="papi_metric_avail (says whether MEM_BW exists here)")
 args = ap.parse_args()
 failures = []
 
@@ -56,6 +57,27 @@ with tempfile.TemporaryDirectory() as d:
           f"job value from summed counts over the longest wall: {nm['job']} vs {job}")
     check(any(l.strip().startswith("CPU_UTILIZATION") for l in p.stdout.splitlines()),
           "the banner prints CPU_UTILIZATION")
+
+with tempfile.TemporaryDirectory() as d:
+    # Memory bandwidth is a socket's (one reader per socket); where this machine has no
+    # MEM_BW (no uncore memory controller), the reason is said once and the other
+    # metrics are still computed.
+    rep, p = run("CPU_UTILIZATION,MEM_BW", d)
+    has_bw = subprocess.run([args.metric_avail, "-m", "MEM_BW"], capture_output=True,
+                            text=True).returncode == 0
+    lines = [l for l in p.stderr.splitlines() if "MEM_BW" in l]
+    ranks = rep["ranks"]
+    check(all(r["named_metrics"].get("CPU_UTILIZATION") for r in ranks),
+          "CPU_UTILIZATION is computed beside MEM_BW")
+    if not has_bw:
+        check(len(lines) == 1 and "no metric or group named 'MEM_BW' on this machine" in lines[0],
+              f"MEM_BW's reason once, as papi_metric_avail says: {lines}")
+        check("MEM_BW" not in rep["named_metrics"] and
+              not any("named_metrics_shared_by" in r for r in ranks), "and no MEM_BW in the report")
+    else:  # a machine with memory controllers: one reader per socket, the figure shared
+        sb = [r.get("named_metrics_shared_by", {}).get("MEM_BW") for r in ranks]
+        check(all(isinstance(x, int) and x >= 1 for x in sb), f"every row says its sharing: {sb}")
+        check("per_socket" in rep["named_metrics"].get("MEM_BW", {}), "the summary says per socket")
 
 with tempfile.TemporaryDirectory() as d:
     rep, p = run("NOPE", d)

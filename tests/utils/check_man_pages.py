@@ -2,8 +2,9 @@
 """check_man_pages.py CMAKE BUILDDIR PREFIX PAPI_H PAPIF_API_DEF GEN_MAN UTILITY...
 
 Installs the build into PREFIX and checks that `man -w` finds, with MANPATH=PREFIX/share/man,
-a page for every function declared in papi.h, every PAPIF_* routine of papif_api.def and
-every utility, and that each page carries the function's prototype. Also checks that the
+a page for every function declared in papi.h, every PAPIF_* routine of papif_api.def
+(an extension's routine with a prefix of its own, PAPIMF_evaluate, opens its C calls'
+page, papi_metrics(3)) and every utility, and that each page carries the function's prototype. Also checks that the
 generator refuses a header with an undocumented function. Exit 0 pass, 1 fail, 77 skipped
 (no man command)."""
 import os
@@ -33,7 +34,20 @@ def fortran_routines(def_file):
     for line in open(def_file, encoding="utf-8"):
         line = line.split("#", 1)[0].strip()
         if line and "|" in line and not line.startswith(("generic ", "const")):
-            out.append("PAPIF_" + line.split("|")[0].strip())
+            name = line.split("|")[0].strip()
+            if not re.match(r"^PAPI[A-Z]*F_", name):  # PAPIMF_: an extension's, below
+                out.append("PAPIF_" + name)
+    return out
+
+
+def extension_routines(def_file):
+    """The routines with a prefix of their own (PAPIMF_evaluate): on their C calls' page."""
+    out = []
+    for line in open(def_file, encoding="utf-8"):
+        line = line.split("#", 1)[0].strip()
+        name = line.split("|")[0].strip() if "|" in line else ""
+        if re.match(r"^PAPI[A-Z]*F_", name):
+            out.append(name)
     return out
 
 
@@ -60,6 +74,10 @@ def main():
         want = os.path.join(prefix, "share", "man", "man" + section, "%s.%s" % (name, section))
         check(w.returncode == 0 and w.stdout.strip() == want,
               "man -w %s %s: %r (want %s)" % (section, name, w.stdout.strip() or w.stderr, want))
+    for name in extension_routines(def_file):  # papi_metrics(3) documents PAPIMF_evaluate
+        w = subprocess.run(["man", "-w", "3", name], capture_output=True, text=True, env=env)
+        want = os.path.join(prefix, "share", "man", "man3", "papi_metrics.3")
+        check(w.stdout.strip() == want, "man -w 3 %s: %r (want %s)" % (name, w.stdout.strip(), want))
     # The page shows the prototype from papi.h and a description.
     for name in ("PAPI_start", "PAPI_flops", "PAPI_hl_region_begin", "PAPI_perror"):
         page = subprocess.run(["man", "-P", "cat", "3", name], capture_output=True, text=True,

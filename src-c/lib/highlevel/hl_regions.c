@@ -198,6 +198,15 @@ static int counted(const char *name)
     return 0;
 }
 
+/* A metric already planned (a group and a name may both bring it). */
+static int metric_configured(const char *name)
+{
+    for (int k = 0; k < g_hlr.nmetrics; k++)
+        if (strcmp(g_hlr.metric[k].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 /* One metric of PAPI_METRICS: its events added to the process's, its formula planned
  * over them; a metric that cannot be computed here is skipped with the reason. */
 static void configure_metric(int probe, const char *name)
@@ -227,22 +236,38 @@ static void configure_metric(int probe, const char *name)
     g_hlr.nmetrics++;
 }
 
-/* PAPI_METRICS: metric and group names (papi_metrics(3)), beside the events. */
-static void configure_metrics(int probe, const char *env)
+/* One entry of PAPI_METRICS (a metric or a group) configured; an unknown one is skipped
+ * with the reason, the others are still computed. */
+static void configure_metric_entry(int probe, const char *entry)
 {
     char names[HLR_MAX_METRICS * 2][PAPI_MIN_STR_LEN];
     int n = 0;
-    if (PAPIM_expand(env, names, HLR_MAX_METRICS * 2, &n) != PAPI_OK) {
+    if (PAPIM_expand(entry, names, HLR_MAX_METRICS * 2, &n) != PAPI_OK) {
         char why[PAPI_HUGE_STR_LEN + 64];
         snprintf(why, sizeof why, "PAPI_METRICS: %s", papi_last_error_detail());
-        add_skipped(env, why);
-        notice_later("PAPI_hl_region_begin: PAPI_METRICS not used (its entry in the region "
-                     "report's skipped_events says why)");
+        add_skipped(entry, why);
         return;
     }
-    int skipped = g_hlr.nskipped;
     for (int i = 0; i < n; i++)
-        configure_metric(probe, names[i]);
+        if (!metric_configured(names[i]))
+            configure_metric(probe, names[i]);
+}
+
+/* PAPI_METRICS: metric and group names (papi_metrics(3)), beside the events. */
+static void configure_metrics(int probe, const char *env)
+{
+    int skipped = g_hlr.nskipped;
+    char entry[PAPI_MIN_STR_LEN];
+    for (const char *p = env; *p;) {
+        size_t len = strcspn(p, ", \t");
+        if (len > 0) {
+            snprintf(entry, sizeof entry, "%.*s",
+                     (int)(len < sizeof entry ? len : sizeof entry - 1), p);
+            configure_metric_entry(probe, entry);
+        }
+        p += len;
+        p += strspn(p, ", \t");
+    }
     if (g_hlr.nskipped > skipped)
         notice_later("PAPI_hl_region_begin: some PAPI_METRICS metrics are not computed (the "
                      "region report's skipped_events says why)");

@@ -529,3 +529,7 @@ FIGURES = [
     ("region-by-thread", "Region x thread", "Regions", region_by_thread),
     ("region-reads", "PAPI_hl_read series per region", "Regions", region_reads),
 ]
+
+from .metric_figures import METRIC_FIGURES  # noqa: E402 (it draws with this module's helpers)
+
+FIGURES += METRIC_FIGURES

@@ -39,6 +39,7 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         time src spent in point-to-point calls with dst),
                         src_partners_dropped (nonzero: src dropped that many partner
                         records, so its row of the matrix is incomplete)
+Named metrics per rank and region, the roofline: papi_report.metric_tables.
 Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
   region_instances(files)  rank, thread, id, name, parent_id, path, and one column per
                            measurement (cycles, real_time_nsec, each event)
@@ -262,6 +263,7 @@ def load_mpi(path):
     if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
         raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
     _check_mpi(path, rep)
+    metric_tables.check_mpi_metrics(path, rep)
     return rep
 
 
@@ -596,6 +598,7 @@ def load_regions(source):
             raise MalformedInput("%s is not a region file in PAPI 7's format (needs "
                                  "'event_definitions' and 'threads')" % path)
         _check_regions(path, data)
+        metric_tables.check_region_metrics(path, data)
         rank = data.get("rank")
         if rank is None:
             stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]
@@ -772,15 +775,25 @@ REGION_TABLES = {"region_instances": region_instances, "region_reads": region_re
                  "region_totals": region_totals, "region_tree": region_tree}
 
 
-def tables(mpi=None, regions=None):
+def tables(mpi=None, regions=None, peaks=None):
     """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
     mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
-    directory or rank files (or load_regions' result)."""
-    out = {}
+    directory or rank files (or load_regions' result); peaks: the machine's peaks for the
+    roofline ({"flops_per_s": x, "bytes_per_s": y}, before any a report gives)."""
+    out, docs = {}, []
     if mpi is not None:
         rep = load_mpi(mpi) if isinstance(mpi, str) else mpi
         out.update({k: f(rep) for k, f in MPI_TABLES.items()})
+        out.update({k: f(rep) for k, f in metric_tables.MPI_METRIC_TABLES.items()})
+        docs.append((mpi if isinstance(mpi, str) else "the MPI report", rep))
     if regions is not None:
         files = _regions_arg(regions)
         out.update({k: f(files) for k, f in REGION_TABLES.items()})
+        out.update({k: f(files) for k, f in metric_tables.REGION_METRIC_TABLES.items()})
+        docs += [("the region file of rank %d" % r, d) for r, d in files]
+    out["roofline"] = metric_tables.roofline(out)
+    out["roofline_peaks"] = metric_tables.roofline_peaks(docs, peaks)
     return out
+
+
+from . import metric_tables  # noqa: E402 (it uses this module's checker)

@@ -5,6 +5,7 @@ import math
 
 import pandas as pd
 
+from . import metric_views
 from .tables import REGION_SUMMARY_COLUMNS
 
 # The tables shown (every table is in its CSV file): (name, heading, rows).
@@ -16,7 +17,7 @@ TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
           ("mpi_region_call_summary", "MPI calls inside each MPI_Pcontrol region (per rank: "
            "min, mean, max over the ranks that entered it)", 80),
           ("mpi_ranks", "Ranks", 64),
-          ("region_tree", "Region tree", 40)]
+          ("region_tree", "Region tree", 40)] + metric_views.TABLES
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
                 "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
 
@@ -88,4 +89,4 @@ def table_view(name, tables):
         return grid.reset_index().rename(columns={"call": "call \\ size"})
     if name == "mpi_region_summary":
         return _region_summary_view(df)
-    return df
+    return metric_views.table_view(name, df, _num, _with_rank)

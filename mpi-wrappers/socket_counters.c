@@ -1,0 +1,79 @@
+/* socket_counters.c: one reader per socket for the socket-wide events (socket_share.h):
+ * the lowest rank of each package opens them in a set of its own, not attached to a
+ * thread (a memory controller counts for its socket, not for a thread); the other ranks
+ * of the socket count none of them, and at MPI_Finalize take the reader's metric values
+ * (socket_layout.c), marked "shared by N ranks" in their rows. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "socket_counters.h"
+#include "socket_layout.h"
+#include "state.h"
+
+static int socket_es = -1;
+static int socket_ev[PMPI_MAX_EVENTS], nsocket_ev;
+
+static int any_socket_metric(void)
+{
+    for (int k = 0; k < pmpi_run.nmetrics; k++)
+        if (pmpi_run.metric_socket[k])
+            return 1;
+    return 0;
+}
+
+static void open_socket_set(void)
+{
+    int es = PAPI_NULL, ok = PAPI_create_eventset(&es) == PAPI_OK;
+    for (int i = 0; ok && i < nsocket_ev; i++)
+        ok = PAPI_add_named_event(es, pmpi_run.event_names[socket_ev[i]]) == PAPI_OK;
+    if (ok && PAPI_start(es) == PAPI_OK) {
+        socket_es = es;
+        return;
+    }
+    fprintf(stderr,
+            "papi_mpi: rank %d, the reader of package %d, cannot count its socket's "
+            "events (%s): their metrics have no value on this socket\n",
+            pmpi_run.rank, pmpi_socket()->package, PAPI_strerror_detail());
+    if (es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+}
+
+void pmpi_socket_counters_init(int papi_ok)
+{
+    const char *env = secure_getenv("PAPI_MPI_METRICS");
+    /* Collective on every rank or none: decided by the environment, the same on all. */
+    if (!env || !*env)
+        return;
+    pmpi_socket_layout(pmpi_run.rank);
+    for (int e = 0; e < pmpi_run.nevents; e++)
+        if (pmpi_socket_wide_event(pmpi_run.event_names[e]))
+            socket_ev[nsocket_ev++] = e;
+    const struct pmpi_socket_share *s = pmpi_socket();
+    if (papi_ok && nsocket_ev && any_socket_metric() && (!s || s->is_reader))
+        open_socket_set();
+}
+
+void pmpi_socket_counters_read(long long *sum)
+{
+    long long v[PMPI_MAX_EVENTS] = {0};
+    if (socket_es >= 0 && PAPI_read(socket_es, v) == PAPI_OK)
+        for (int i = 0; i < nsocket_ev; i++)
+            sum[socket_ev[i]] += v[i];
+}
+
+void pmpi_socket_counters_stop(long long *into)
+{
+    long long v[PMPI_MAX_EVENTS] = {0};
+    if (socket_es < 0)
+        return;
+    if (PAPI_stop(socket_es, v) == PAPI_OK)
+        for (int i = 0; i < nsocket_ev; i++)
+            into[socket_ev[i]] += v[i];
+    PAPI_cleanup_eventset(socket_es);
+    PAPI_destroy_eventset(&socket_es);
+    socket_es = -1;
+}

@@ -1,0 +1,62 @@
+/* socket_layout.c: the node's packages gathered at MPI_Init (a shared-memory
+ * communicator, each rank's package from its CPU affinity), this rank's share
+ * (socket_share.c), and at MPI_Finalize the socket reader's metric values handed to the
+ * ranks on its socket. Both collective, on every rank or none: decided by the
+ * environment alone (PAPI_MPI_METRICS naming a socket-wide metric). */
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "socket_layout.h"
+
+static struct pmpi_socket_share share = {0, 1, 1, -1};
+static MPI_Comm socket_comm = MPI_COMM_NULL;
+static int laid_out;
+
+const struct pmpi_socket_share *pmpi_socket(void)
+{
+    return laid_out ? &share : NULL;
+}
+
+int pmpi_socket_layout(int world_rank)
+{
+    MPI_Comm node;
+    int n = 0, me = 0, own = pmpi_own_package();
+    if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL,
+                             &node) != MPI_SUCCESS)
+        return -1;
+    PMPI_Comm_size(node, &n);
+    PMPI_Comm_rank(node, &me);
+    int *pkg = malloc((size_t)n * sizeof *pkg);
+    int ok = pkg && PMPI_Allgather(&own, 1, MPI_INT, pkg, 1, MPI_INT, node) == MPI_SUCCESS;
+    /* Every rank reaches the split, also one whose gather failed (color: its own group). */
+    if (ok)
+        pmpi_socket_share(pkg, n, me, &share);
+    int color = ok ? share.package + 1 : n + 1 + me;
+    ok = PMPI_Comm_split(node, color, me, &socket_comm) == MPI_SUCCESS && ok;
+    free(pkg);
+    PMPI_Comm_free(&node);
+    laid_out = ok;
+    return ok ? 0 : -1;
+}
+
+void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n)
+{
+    if (socket_comm == MPI_COMM_NULL)
+        return;
+    for (int k = 0; k < n; k++) {
+        if (!socket_wide[k])
+            continue;
+        double v[2] = {value[k], ok[k]};
+        PMPI_Bcast(v, 2, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
+        value[k] = v[0];
+        ok[k] = v[1] != 0;
+    }
+    PMPI_Comm_free(&socket_comm);
+}
+
+int pmpi_socket_counted_here(const char *event, int rank_row)
+{
+    if (!pmpi_socket_wide_event(event))
+        return 1;
+    return rank_row && (!laid_out || share.is_reader);
+}

@@ -1,0 +1,27 @@
+/* socket_share.h: one reader per socket for the counters a socket shares (memory
+ * controllers: uncore_imc, amd_df, arm_cmn): which rank of a node reads them, and how many
+ * ranks the figure is attributed to. The choice is a pure function of the ranks'
+ * packages (pmpi_socket_share), tested with made-up packages (test_socket_share). */
+#ifndef PMPI_SOCKET_SHARE_H
+#define PMPI_SOCKET_SHARE_H
+
+struct pmpi_socket_share {
+    int reader;    /* node-local index of the rank that reads the socket's counters */
+    int shared_by; /* ranks of the node on the same package (this one included) */
+    int is_reader; /* 1: this rank opens the socket's events */
+    int package;   /* this rank's package, -1 when unknown (bound across packages) */
+};
+
+/* pkg[i]: the package of node-local rank i (-1: unknown; the unknown ones are one group).
+ * me: this rank's index. The lowest index of each package reads for it. */
+void pmpi_socket_share(const int *pkg, int n, int me, struct pmpi_socket_share *out);
+
+/* 1 when event name (PMU::event) counts for a whole socket, not a thread: an uncore
+ * memory-controller or fabric PMU. */
+int pmpi_socket_wide_event(const char *name);
+
+/* This process's package: the one every CPU of its affinity mask is on (sysfs
+ * topology), or -1 (several, or unreadable). */
+int pmpi_own_package(void);
+
+#endif
