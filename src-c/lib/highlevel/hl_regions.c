@@ -84,7 +84,7 @@ static void component_name(int code, char *out, size_t len)
 }
 
 /* Keep name in the configuration if it opens in a probe set; else note why not. */
-static void try_event(int probe, const char *name, int quiet)
+static void try_event(int probe, const char *name, int quiet, int may_multiplex)
 {
     int code = 0, ret;
     if (g_hlr.nevents >= HLR_MAX_EVENTS) {
@@ -100,6 +100,9 @@ static void try_event(int probe, const char *name, int quiet)
         code = 0;
     if (ret == PAPI_OK)
         ret = PAPI_add_event(probe, code);
+    if (ret == PAPI_ECNFLCT && may_multiplex &&
+        hl_metrics_multiplex(probe, name, papi_last_error_detail()) == PAPI_OK)
+        ret = PAPI_add_event(probe, code); /* PAPI_METRICS: multiplexed, not dropped */
     if (ret == PAPI_OK) {
         g_hlr.code[g_hlr.nevents] = code;
         papi_strcpy(g_hlr.name[g_hlr.nevents], sizeof g_hlr.name[0], name);
@@ -160,7 +163,7 @@ static void configure_from_env(int probe, const char *env)
         while (len > 0 && tok[len - 1] == ' ')
             tok[--len] = '\0';
         if (*tok)
-            try_event(probe, tok, 0);
+            try_event(probe, tok, 0, 0);
     }
     free(list);
     if (g_hlr.nskipped) { /* one short line; the report's note has every reason whole */
@@ -226,7 +229,7 @@ static void configure_metric(int probe, const char *name)
     }
     for (int i = 0; i < info.num_events; i++)
         if (!counted(info.event_names[i]))
-            try_event(probe, info.event_names[i], 0);
+            try_event(probe, info.event_names[i], 0, 1);
     if (metric_plan_make(name, g_hlr.nevents, (const char(*)[PAPI_MAX_STR_LEN])g_hlr.name,
                          &g_hlr.metric[g_hlr.nmetrics]) != PAPI_OK) {
         snprintf(why, sizeof why, "metric: %s", papi_last_error_detail());
@@ -280,7 +283,7 @@ static void configure_fallback(int probe)
     PAPI_cleanup_eventset(probe);
     g_hlr.nevents = 0;
     for (size_t i = 0; i < sizeof fallback_events / sizeof *fallback_events; i++)
-        try_event(probe, fallback_events[i], 0);
+        try_event(probe, fallback_events[i], 0, 0);
     g_hlr.source = "fallback";
     if (g_hlr.nevents > 0) {
         set_note("no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS "
@@ -306,7 +309,7 @@ static void configure_default(int probe)
     int hardware = 0;
     for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++) {
         int before = g_hlr.nevents;
-        try_event(probe, default_events[i], 1);
+        try_event(probe, default_events[i], 1, 0);
         hardware += i > 0 && g_hlr.nevents > before;
     }
     g_hlr.source = "default";
@@ -485,6 +488,7 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
     PAPI_CALL_GUARD(); /* a PAPI_shutdown in another thread waits, or this call fails */
     s->real = hl_real_ns();
     s->cyc = PAPI_get_real_cyc();
+    s->timed = 0;
     if (own_set(t) == PAPI_NULL)
         return g_hlr.nevents == 0
                    ? PAPI_OK
@@ -499,6 +503,8 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
     int ret = es_read_values(es, s->value);
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
+    if (es->multiplexed)
+        hl_metrics_sample_times(es, s);
     return PAPI_OK;
 }
 
@@ -653,6 +659,7 @@ static void accumulate(struct hlr_thread *t, struct hlr_region *g, const struct 
         g->total.value[i] += now->value[i] - g->mark.value[i];
         in->value.value[i] = now->value[i] - g->begin.value[i];
     }
+    hl_metrics_accumulate_times(g, &in->value, now);
     g->mark = *now;
 }
 

@@ -11,10 +11,13 @@
 #define HLR_MAX_DEPTH   64
 #define HLR_MAX_METRICS 8
 
-/* One sample: real time, cycles (PAPI_get_real_cyc) and the events. */
+/* One sample: real time, cycles (PAPI_get_real_cyc) and the events; for a multiplexed
+ * set (timed) also each event's enabled and running ns (hl_metrics_mpx.c). */
 struct hlr_sample {
     long long real, cyc;
     long long value[HLR_MAX_EVENTS];
+    int timed;
+    long long enabled[HLR_MAX_EVENTS], running[HLR_MAX_EVENTS];
 };
 
 /* One region name of a thread: its per-name totals (kept in the report beside PAPI 7's
@@ -82,6 +85,19 @@ struct hlr_config {
 
 extern struct hlr_config g_hlr PAPI_INTERNAL;
 extern pthread_mutex_t g_hlr_lock PAPI_INTERNAL;
+
+/* hl_metrics_mpx.c: PAPI_METRICS over a multiplexed set, and each metric's running
+ * fraction. */
+struct eventset;
+PAPI_INTERNAL int hl_metrics_multiplexed(void);
+PAPI_INTERNAL const char *hl_metrics_multiplex_reason(void);
+PAPI_INTERNAL int hl_metrics_seen_multiplexed(void);
+PAPI_INTERNAL int hl_metrics_multiplex(int probe, const char *event, const char *why);
+PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es, struct hlr_sample *s);
+PAPI_INTERNAL void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_sample *inst,
+                                               const struct hlr_sample *now);
+PAPI_INTERNAL double hl_metric_running_fraction(const struct metric_plan *p,
+                                                const struct hlr_sample *s);
 
 /* Write papi_hl_output/rank_XXXXXX.json (and the PAPI_REPORT=1 summary when asked). */
 PAPI_INTERNAL int hlr_write_report(int summary);

@@ -159,6 +159,10 @@ static void write_metrics_of(struct jw *w, const struct hlr_sample *s)
         else
             jw_null(w, g_hlr.metric[m].name);
     }
+    jw_obj_begin(w, "running_fraction"); /* 1.0 unless its events were time-shared */
+    for (int m = 0; m < g_hlr.nmetrics; m++)
+        jw_double(w, g_hlr.metric[m].name, hl_metric_running_fraction(&g_hlr.metric[m], s));
+    jw_obj_end(w);
 }
 
 /* Ours (PAPI 7's writer reads only event_definitions and threads, and takes every key of
@@ -250,6 +254,13 @@ static int write_json(FILE *f, int rank, const char *rank_source)
             jw_obj_end(&w);
         }
         jw_obj_end(&w);
+        const char *mpx = hl_metrics_multiplex_reason();
+        if (mpx)
+            jw_str(&w, "multiplexed", mpx);
+        else if (hl_metrics_seen_multiplexed())
+            jw_str(&w, "multiplexed", "PAPI_MULTIPLEX: the region event sets are multiplexed");
+        else
+            jw_null(&w, "multiplexed");
         write_threads(&w, "threads", write_thread_metrics);
         jw_obj_end(&w);
     }

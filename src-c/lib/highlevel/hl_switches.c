@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "env.h"
+#include "hl_regions.h"
 #include "hl_state.h"
 
 int hl_verbose(void)
@@ -40,11 +41,12 @@ static void say_multiplex(int ret)
     free(msg);
 }
 
-/* A new event set for the region API in *es, multiplexed when PAPI_MULTIPLEX asks. */
+/* A new event set for the region API in *es, multiplexed when PAPI_MULTIPLEX asks or
+ * PAPI_METRICS needs more events than fit (hl_metrics_mpx.c). */
 int hl_region_eventset(int *es)
 {
     int ret = PAPI_create_eventset(es);
-    if (ret != PAPI_OK || env_get("PAPI_MULTIPLEX") == NULL)
+    if (ret != PAPI_OK || (env_get("PAPI_MULTIPLEX") == NULL && !hl_metrics_multiplexed()))
         return ret;
     int mpx = PAPI_multiplex_init();
     if (mpx == PAPI_OK)
