@@ -61,6 +61,23 @@ int hl_metrics_multiplex(int probe, const char *event, const char *why)
     return PAPI_OK;
 }
 
+/* Some PMUs accept each event at PAPI_add_event and refuse the group only when it is
+ * scheduled (PAPI_start says PAPI_ECNFLCT): the probe, with PAPI_METRICS's events added,
+ * is started once to find out, and multiplexed when it does not fit. Another set running
+ * in this thread (PAPI_EISRUN) leaves it as it is: the region's own start then says. */
+void hl_metrics_check_fit(int probe)
+{
+    if (PAPI_get_multiplex(probe) > 0)
+        return;
+    int ret = PAPI_start(probe);
+    if (ret == PAPI_OK) {
+        PAPI_stop(probe, NULL);
+        return;
+    }
+    if (ret == PAPI_ECNFLCT)
+        hl_metrics_multiplex(probe, "the events of the metrics", papi_last_error_detail());
+}
+
 /* The kernel's times of each event of the multiplexed set es, as of the read that just
  * filled s->value: entry i is region event i; a derived event keeps its least-running
  * term. Called only for multiplexed sets. */

@@ -347,8 +347,10 @@ static int configure(void)
     else
         configure_default(probe);
     const char *metrics = env_get("PAPI_METRICS");
-    if (metrics && *metrics)
+    if (metrics && *metrics) {
         configure_metrics(probe, metrics);
+        hl_metrics_check_fit(probe);
+    }
     PAPI_cleanup_eventset(probe);
     PAPI_destroy_eventset(&probe);
     if (atomic_load(&g_papi_generation) != gen || g_papi.init_state == PAPI_NOT_INITED) {

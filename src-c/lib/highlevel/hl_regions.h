@@ -93,6 +93,7 @@ PAPI_INTERNAL int hl_metrics_multiplexed(void);
 PAPI_INTERNAL const char *hl_metrics_multiplex_reason(void);
 PAPI_INTERNAL int hl_metrics_seen_multiplexed(void);
 PAPI_INTERNAL int hl_metrics_multiplex(int probe, const char *event, const char *why);
+PAPI_INTERNAL void hl_metrics_check_fit(int probe);
 PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es, struct hlr_sample *s);
 PAPI_INTERNAL void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_sample *inst,
                                                const struct hlr_sample *now);
