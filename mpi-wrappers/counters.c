@@ -20,6 +20,7 @@
 
 #include "papi.h"
 #include "papi_metrics.h"
+#include "counter_mpx.h"
 #include "counter_note.h"
 #include "counters.h"
 #include "socket_counters.h"
@@ -180,6 +181,24 @@ static void choose_events(void)
     pmpi_failed_free(&failed);
 }
 
+/* Whether a set (multiplexed when the rank's are) opens with the events and name:
+ * PAPI_OK, or the error of the first that did not. */
+static int opens_with(const char *name)
+{
+    int es = PAPI_NULL, ret = PAPI_create_eventset(&es);
+    if (ret == PAPI_OK && pmpi_mpx_on())
+        ret = pmpi_mpx_make(es);
+    for (int e = 0; ret == PAPI_OK && e < pmpi_run.nevents; e++)
+        ret = PAPI_add_named_event(es, pmpi_run.event_names[e]);
+    if (ret == PAPI_OK)
+        ret = PAPI_add_named_event(es, name);
+    if (es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    return ret;
+}
+
 /* name among the counted events, or (may_add) added to them when the set still opens
  * with it. */
 static int have_event(const char *name, int may_add)
@@ -189,14 +208,13 @@ static int have_event(const char *name, int may_add)
             return 1;
     if (!may_add || pmpi_run.nevents == PMPI_MAX_EVENTS || strlen(name) >= PMPI_NAME_LEN)
         return 0;
-    int es = PAPI_NULL, ok = PAPI_create_eventset(&es) == PAPI_OK;
-    for (int e = 0; ok && e < pmpi_run.nevents; e++)
-        ok = PAPI_add_named_event(es, pmpi_run.event_names[e]) == PAPI_OK;
-    ok = ok && PAPI_add_named_event(es, name) == PAPI_OK;
-    if (es != PAPI_NULL) {
-        PAPI_cleanup_eventset(es);
-        PAPI_destroy_eventset(&es);
+    int ret = opens_with(name);
+    if (ret == PAPI_ECNFLCT && !pmpi_mpx_on()) { /* does not fit: multiplexed, not dropped */
+        pmpi_mpx_force(name, PAPI_strerror_detail());
+        if ((ret = opens_with(name)) != PAPI_OK)
+            pmpi_mpx_unforce();
     }
+    int ok = ret == PAPI_OK;
     if (ok)
         snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", name);
     return ok;
@@ -258,7 +276,7 @@ static void choose_metrics(int user_events)
             fprintf(stderr, "papi_mpi: PAPI_MPI_METRICS: %s not computed: %s\n", names[i],
                     pmpi_run.nmetrics == PMPI_MAX_METRICS ? "more than 4 metrics"
                     : m.reason[0]                         ? m.reason
-                                                          : "its events do not fit in one set");
+                                                          : "its events do not open together, multiplexed neither");
         }
     }
 }
@@ -283,8 +301,11 @@ void pmpi_counters_init(void)
     for (int i = 0; i < PMPI_MAX_THREADS; i++)
         slots[i].evset = -1;
     const char *ev = secure_getenv("PAPI_MPI_EVENTS"), *hl = secure_getenv("PAPI_EVENTS");
+    pmpi_mpx_init();
     choose_events();
     choose_metrics((ev && *ev) || (hl && *hl));
+    if (pmpi_mpx_on() && pmpi_run.rank == 0)
+        fprintf(stderr, "papi_mpi: %s\n", pmpi_mpx_note());
     for (int e = 0; e < pmpi_run.nevents; e++) {
         if (PAPI_event_name_to_code(pmpi_run.event_names[e], &event_codes[e]) != PAPI_OK)
             event_codes[e] = 0;
@@ -336,6 +357,9 @@ void pmpi_counters_thread_start(int slot)
      * one running event set, so the program's own PAPI_start still works. */
     if (PAPI_attach(es, thread_id()) != PAPI_OK)
         goto fail;
+    if (pmpi_mpx_make(es) != PAPI_OK && pmpi_run.rank == 0)
+        fprintf(stderr, "papi_mpi: a thread's event set is not multiplexed: %s\n",
+                PAPI_strerror_detail());
     for (int i = 0; i < nthread_ev; i++)
         if (PAPI_add_named_event(es, pmpi_run.event_names[thread_ev[i]]) != PAPI_OK)
             goto fail;
@@ -357,6 +381,7 @@ static void stop_set(struct thread_counters *th, long long *out)
         if (PAPI_stop(th->evset, v) == PAPI_OK) {
             memset(out, 0, sizeof v);
             scatter_add(v, out);
+            pmpi_mpx_fold(th->evset, thread_ev, nthread_ev, 1);
         }
         PAPI_cleanup_eventset(th->evset);
         PAPI_destroy_eventset(&th->evset);
@@ -399,13 +424,16 @@ int pmpi_counters_read_self(long long *out)
 const char *pmpi_counters_read_rank(long long *sum)
 {
     memcpy(sum, retired, sizeof retired);
+    pmpi_mpx_row_begin();
     int n = private_slots();
     for (int i = 0; i < n; i++) {
         long long v[PMPI_MAX_EVENTS] = {0};
         if (slots[i].exited || !set_is_ours(slots[i].evset))
             continue;
-        if (PAPI_read(slots[i].evset, v) == PAPI_OK)
+        if (PAPI_read(slots[i].evset, v) == PAPI_OK) {
             scatter_add(v, sum);
+            pmpi_mpx_fold(slots[i].evset, thread_ev, nthread_ev, 0);
+        }
     }
     if (!papi_gone)
         pmpi_socket_counters_read(sum);

@@ -4,6 +4,7 @@
  * without allocation or lock in PMPI_ROW_SIGNAL mode. */
 #include <string.h>
 
+#include "counter_mpx.h"
 #include "counters.h"
 #include "record.h"
 #include "row.h"
@@ -70,6 +71,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     row->counter_note = pmpi_counters_read_rank(row->counts);
     pmpi_counters_metrics(row->counts, row->wall_s, row->metric, row->metric_ok, row->metric_why,
                           sizeof row->metric_why[0]);
+    pmpi_mpx_metric_fractions(row->metric_fraction);
     row->nregions = pmpi_run.nregions;
     memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
     pthread_mutex_unlock(&pmpi_run.lock);
@@ -108,6 +110,23 @@ static void shared_by_json(struct tbuf *t)
         tb_raw(t, "}");
 }
 
+/* Each metric's running fraction (1 unless its events were multiplexed), and why the
+ * sets were multiplexed. */
+static void running_fraction_json(struct tbuf *t, const struct pmpi_row *row)
+{
+    tb_raw(t, ", \"named_metrics_running_fraction\": {");
+    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+        tb_raw(t, k ? ", " : "");
+        tb_json(t, pmpi_run.metric_names[k]);
+        tb_fmt(t, ": %.6g", row->metric_fraction[k]);
+    }
+    tb_raw(t, "}");
+    if (pmpi_mpx_note()) {
+        tb_raw(t, ", \"multiplexed\": ");
+        tb_json(t, pmpi_mpx_note());
+    }
+}
+
 /* The rank's named metrics (null where one has no value, with why). */
 static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
 {
@@ -122,6 +141,7 @@ static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
         }
     }
     tb_raw(t, "}");
+    running_fraction_json(t, row);
     shared_by_json(t);
     for (int k = 0; k < pmpi_run.nmetrics; k++)
         if (!row->metric_ok[k]) {

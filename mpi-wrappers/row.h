@@ -21,6 +21,7 @@ struct pmpi_row {
     double metric[PMPI_MAX_METRICS]; /* named metrics of the counts over wall_s */
     int metric_ok[PMPI_MAX_METRICS]; /* 0: not computable (why: metric_why) */
     char metric_why[PMPI_MAX_METRICS][160];
+    double metric_fraction[PMPI_MAX_METRICS]; /* least running fraction of its events */
     long long calls[PMPI_NCALLS], ns[PMPI_NCALLS], sent[PMPI_NCALLS], recvd[PMPI_NCALLS];
     int nthreads;
     int nregions;

@@ -4,7 +4,10 @@ report. Ranks use increasing CPU time (mpi_metrics.c): each rank's CPU_UTILIZATI
 summed task-clock over its wall time) grows with the rank, the summary's max is on the
 last rank and its min on rank 0, the mean is that of the ranks' values, the job's value
 is the summed task-clock over the longest wall time, and the banner prints the metric.
-An unknown PAPI_MPI_METRICS entry is said on stderr and the run still reports."""
+An unknown PAPI_MPI_METRICS entry is said on stderr and the run still reports. Each
+row's metric carries the running fraction of its events: 1 without multiplexing; with
+PAPI_MULTIPLEX=1 (multiplexed software events, never descheduled here) in (0, 1], the
+row says "multiplexed", rank 0 says it once on stderr, and the values still grow."""
 import argparse
 import json
 import os
@@ -27,9 +30,9 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(metrics, d):
-    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=d, PAPI_MPI_METRICS=metrics)
-    for k in ("PAPI_MPI_EVENTS", "PAPI_EVENTS"):
+def run(metrics, d, **extra):
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=d, PAPI_MPI_METRICS=metrics, **extra)
+    for k in ("PAPI_MPI_EVENTS", "PAPI_EVENTS") + (() if extra else ("PAPI_MULTIPLEX",)):
         env.pop(k, None)
     p = subprocess.run([args.mpirun, "-np", str(args.np), args.program], env=env,
                        capture_output=True, text=True, timeout=120)
@@ -78,6 +81,23 @@ with tempfile.TemporaryDirectory() as d:
         sb = [r.get("named_metrics_shared_by", {}).get("MEM_BW") for r in ranks]
         check(all(isinstance(x, int) and x >= 1 for x in sb), f"every row says its sharing: {sb}")
         check("per_socket" in rep["named_metrics"].get("MEM_BW", {}), "the summary says per socket")
+
+    fr = [r["named_metrics_running_fraction"]["CPU_UTILIZATION"] for r in ranks]
+    check(fr == [1] * P and not any("multiplexed" in r for r in ranks),
+          f"not multiplexed: every running fraction 1 ({fr})")
+
+with tempfile.TemporaryDirectory() as d:
+    rep, p = run("CPU_UTILIZATION", d, PAPI_MULTIPLEX="1")
+    ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
+    fr = [r.get("named_metrics_running_fraction", {}).get("CPU_UTILIZATION") for r in ranks]
+    vals = [r["named_metrics"]["CPU_UTILIZATION"] for r in ranks]
+    print("     multiplexed, per rank (value, running fraction):", list(zip(vals, fr)))
+    check(len(fr) == P and all(f is not None and 0 < f <= 1 for f in fr),
+          "multiplexed: each rank's running fraction in (0, 1]")
+    check(all("multiplexed" in r.get("multiplexed", "") for r in ranks),
+          "multiplexed: every row says so")
+    check(p.stderr.count("the rank's event sets are multiplexed") == 1, "rank 0 says so once")
+    check(all(b > a for a, b in zip(vals, vals[1:])), "multiplexed: CPU_UTILIZATION still grows")
 
 with tempfile.TemporaryDirectory() as d:
     rep, p = run("NOPE", d)
