@@ -56,8 +56,7 @@ int main(void)
     now.enabled[0] = 1100, now.running[0] = 350;
     hl_metrics_accumulate_times(&g, &inst, &now);
     CHECK(inst.enabled[0] == 1000 && inst.running[0] == 300,
-          "instance since its begin: %lld/%lld, want 300/1000", inst.running[0],
-          inst.enabled[0]);
+          "instance since its begin: %lld/%lld, want 300/1000", inst.running[0], inst.enabled[0]);
     CHECK(g.total.enabled[0] == 1000 && g.total.running[0] == 300,
           "region total + since the mark: %lld/%lld, want 300/1000", g.total.running[0],
           g.total.enabled[0]);

@@ -7,25 +7,6 @@
 
 #define N 1000000L
 
-/* INST_RETIRED first, then other events of the core PMU that need an event counter:
- * QEMU counts only INST_RETIRED and CPU_CYCLES, the others open and read 0. */
-static int pick_events(char names[8][PAPI_MAX_STR_LEN])
-{
-    int n = 0, code = PAPI_NATIVE_MASK;
-    snprintf(names[n++], PAPI_MAX_STR_LEN, "INST_RETIRED");
-    if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK)
-        return n;
-    do {
-        char nm[PAPI_MAX_STR_LEN];
-        if (PAPI_event_code_to_name(code, nm) != PAPI_OK || strncmp(nm, "arm_", 4) != 0)
-            continue;
-        if (strstr(nm, "CPU_CYCLES") || strstr(nm, "INST_RETIRED") || strstr(nm, "CHAIN"))
-            continue;
-        snprintf(names[n++], PAPI_MAX_STR_LEN, "%s", nm);
-    } while (n < 8 && PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
-    return n;
-}
-
 int main(void)
 {
     init_or_die();
@@ -34,7 +15,7 @@ int main(void)
     char names[8][PAPI_MAX_STR_LEN];
     long long v[9];
     int status = 0, fds0 = count_fds();
-    if (pick_events(names) < 8)
+    if (pmu_counter_events(names, 8) < 8)
         test_skip("fewer than 8 core PMU events known to libpfm4");
 
     /* Seven event-counter events: ECNFLCT at the 7th add or at start. */

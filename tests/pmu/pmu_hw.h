@@ -98,6 +98,26 @@ static inline int pmu_set_of(const char *const *names, int n)
     return es;
 }
 
+/* INST_RETIRED first, then up to max - 1 other events of the core PMU that need an
+ * event counter (QEMU counts only INST_RETIRED and CPU_CYCLES; the others open and read
+ * 0). Returns how many. */
+static inline int pmu_counter_events(char names[][PAPI_MAX_STR_LEN], int max)
+{
+    int n = 0, code = PAPI_NATIVE_MASK;
+    snprintf(names[n++], PAPI_MAX_STR_LEN, "INST_RETIRED");
+    if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK)
+        return n;
+    do {
+        char nm[PAPI_MAX_STR_LEN];
+        if (PAPI_event_code_to_name(code, nm) != PAPI_OK || strncmp(nm, "arm_", 4) != 0)
+            continue;
+        if (strstr(nm, "CPU_CYCLES") || strstr(nm, "INST_RETIRED") || strstr(nm, "CHAIN"))
+            continue;
+        snprintf(names[n++], PAPI_MAX_STR_LEN, "%s", nm);
+    } while (n < max && PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+    return n;
+}
+
 static inline void pmu_free_set(int *es)
 {
     PAPI_cleanup_eventset(*es);

@@ -13,24 +13,6 @@
 
 #define NEV 8
 
-/* INST_RETIRED and seven other event-counter events of the core PMU (as pmu_counter_limit). */
-static int pick_events(char names[NEV][PAPI_MAX_STR_LEN])
-{
-    int n = 0, code = PAPI_NATIVE_MASK;
-    snprintf(names[n++], PAPI_MAX_STR_LEN, "INST_RETIRED");
-    if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK)
-        return n;
-    do {
-        char nm[PAPI_MAX_STR_LEN];
-        if (PAPI_event_code_to_name(code, nm) != PAPI_OK || strncmp(nm, "arm_", 4) != 0)
-            continue;
-        if (strstr(nm, "CPU_CYCLES") || strstr(nm, "INST_RETIRED") || strstr(nm, "CHAIN"))
-            continue;
-        snprintf(names[n++], PAPI_MAX_STR_LEN, "%s", nm);
-    } while (n < NEV && PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
-    return n;
-}
-
 static void write_metric_file(const char *path, char names[NEV][PAPI_MAX_STR_LEN])
 {
     FILE *f = fopen(path, "w");
@@ -48,7 +30,7 @@ int main(void)
     init_or_die();
     pmu_require_hw();
     char names[NEV][PAPI_MAX_STR_LEN];
-    if (pick_events(names) < NEV)
+    if (pmu_counter_events(names, NEV) < NEV)
         test_skip("fewer than 8 core PMU events known to libpfm4");
     const long n = 40000000;
     const char *ref_names[] = {"INST_RETIRED"};
@@ -86,8 +68,7 @@ int main(void)
         CHECK(err < 0.03 && err > -0.03, "INST_RETIRED %.2f%% off the exact count", 100 * err);
         for (int i = 0; i < nf; i++) {
             printf("hl_metric_multiplexed: %-40s running %.3f\n", names[i], frac[i]);
-            CHECK(frac[i] > 0.0 && frac[i] < 1.0, "%s: running fraction %.3f", names[i],
-                  frac[i]);
+            CHECK(frac[i] > 0.0 && frac[i] < 1.0, "%s: running fraction %.3f", names[i], frac[i]);
         }
     }
     CHECK_RET(PAPI_hl_region_end("eight"), PAPI_OK);
