@@ -196,3 +196,17 @@ __attribute__((destructor)) static void run_threads_end(void)
     pthread_mutex_unlock(&live_lock);
     ready = 0;
 }
+
+/* _exit skips the destructors (a forked child's usual end): report first. */
+_Noreturn void _exit(int status)
+{
+    run_threads_end();
+    syscall(SYS_exit_group, status);
+    for (;;)
+        ;
+}
+
+_Noreturn void _Exit(int status)
+{
+    _exit(status);
+}
