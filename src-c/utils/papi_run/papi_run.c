@@ -1,11 +1,9 @@
-/* papi_run: count a whole program, unchanged. papi_run [options] -- PROGRAM [ARGS...]
- * forks the program, attaches one event set to it with inherited counters (every thread
- * and child process it creates counts into it), lets it exec, waits for it (sampling with
- * --interval), prints a banner like perf stat on stderr and writes the region file
- * DIR/papi_run_output/rank_XXXXXX.json. It leaves with the program's exit status (128+N
- * when signal N killed it). The parts: run_options.c (command line, events), run_program.c
- * (the program's file, its environment), run_child.c (fork, signals, wait, samples),
- * run_series.c, run_threads.c (--per-thread rows), run_banner.c, run_report.c. */
+/* papi_run: counts a whole program, unchanged. Every thread and every child process it
+ * forks count into inherited counters attached to it before it starts; papi_run prints a
+ * banner like perf stat's on stderr, writes the region file
+ * DIR/papi_run_output/rank_XXXXXX.json and leaves with the program's exit status. (Its
+ * parts: run_options.c, run_program.c, run_child.c, run_series.c, run_threads.c,
+ * run_banner.c, run_report.c.) */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
