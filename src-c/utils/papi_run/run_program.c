@@ -30,7 +30,7 @@ static int resolve(const char *name, char *path, size_t len)
         snprintf(path, len, "%s", name);
         return access(path, F_OK) == 0 ? 0 : errno;
     }
-    const char *p = getenv("PATH");
+    const char *p = env_get("PATH");
     char *copy = strdup(p && *p ? p : "/usr/local/bin:/usr/bin:/bin"), *save = NULL;
     int err = ENOENT;
     for (char *d = strtok_r(copy, ":", &save); copy && d; d = strtok_r(NULL, ":", &save)) {
@@ -82,43 +82,50 @@ static const char *mpi_flavor(const struct image *im)
                has(im, "libmpi_usempif08.so") || has(im, "libmpi_cxx.so");
     if (mpich != ompi)
         return mpich ? "mpich" : "openmpi";
-    if (getenv("OMPI_COMM_WORLD_RANK"))
+    if (env_get("OMPI_COMM_WORLD_RANK"))
         return "openmpi";
-    if (getenv("PMI_RANK") || getenv("HYDI_CONTROL_FD"))
+    if (env_get("PMI_RANK") || env_get("HYDI_CONTROL_FD"))
         return "mpich";
     return "";
 }
 
-/* DIR of the installed libraries: beside this program's bin, else the configured one. */
-static void lib_dir(char *dir, size_t len)
+/* Candidate i (0..3) of the directory holding lib: PAPI_RUN_LIBDIR, this program's own
+ * directory (a build tree), the lib directory beside its bin, the configured one. */
+static int lib_candidate(int i, char *dir, size_t len)
 {
     char exe[PATH_MAX];
+    const char *env = env_get("PAPI_RUN_LIBDIR");
+    if (i == 0)
+        return env && *env ? snprintf(dir, len, "%s", env) < (int)len : 0;
+    if (i == 3)
+        return snprintf(dir, len, "%s", PAPI_RUN_LIBDIR) < (int)len;
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            int n2 = snprintf(dir, len, "%s/../%s", exe, PAPI_RUN_LIBDIR_REL);
-            if (n2 > 0 && (size_t)n2 < len && access(dir, F_OK) == 0)
-                return;
-        }
-    }
-    snprintf(dir, len, "%s", PAPI_RUN_LIBDIR);
+    char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+    if (!slash)
+        return 0;
+    *slash = 0;
+    int w = i == 1 ? snprintf(dir, len, "%s", exe)
+                   : snprintf(dir, len, "%s/../%s", exe, PAPI_RUN_LIBDIR_REL);
+    return w > 0 && (size_t)w < len;
 }
 
 /* Puts lib in front of LD_PRELOAD; 0, or -1 when the library is not installed. */
 static int preload(const char *lib)
 {
     char dir[PATH_MAX + 64], path[PATH_MAX + 128], value[8192];
-    lib_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/%s", dir, lib);
-    if (access(path, R_OK) != 0)
-        return -1;
-    const char *old = getenv("LD_PRELOAD");
-    snprintf(value, sizeof value, "%s%s%s", path, old && *old ? ":" : "", old ? old : "");
-    setenv("LD_PRELOAD", value, 1);
-    return 0;
+    const char *old = env_get("LD_PRELOAD");
+    for (int i = 0; i < 4; i++) {
+        if (!lib_candidate(i, dir, sizeof dir) ||
+            snprintf(path, sizeof path, "%s/%s", dir, lib) >= (int)sizeof path ||
+            access(path, R_OK) != 0)
+            continue;
+        if (snprintf(value, sizeof value, "%s%s%s", path, old && *old ? ":" : "", old ? old : "") >=
+            (int)sizeof value)
+            return -1;
+        setenv("LD_PRELOAD", value, 1);
+        return 0;
+    }
+    return -1;
 }
 
 static void note(struct run_state *s, const char *text)

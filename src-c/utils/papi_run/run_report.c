@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "json_writer.h"
 #include "output_file.h"
 #include "papi_metrics.h"
@@ -26,7 +27,7 @@ int run_rank(const char **source)
     static const char *const vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
                                        "SLURM_PROCID"};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = env_get(vars[i]);
         char *end;
         long r = v && *v ? strtol(v, &end, 10) : -1;
         if (v && *v && !*end && r >= 0 && r <= INT_MAX) {

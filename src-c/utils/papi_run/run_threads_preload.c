@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "papi.h"
 
 #define MAX_EVENTS 32
@@ -169,8 +170,8 @@ static void parse_events(const char *list)
 
 __attribute__((constructor)) static void run_threads_start(void)
 {
-    const char *list = secure_getenv("PAPI_RUN_EVENTS");
-    out_path = secure_getenv("PAPI_RUN_THREADS_FILE");
+    const char *list = env_get("PAPI_RUN_EVENTS");
+    out_path = env_get("PAPI_RUN_THREADS_FILE");
     if (!list || !out_path || pthread_key_create(&key, thread_done) != 0)
         return;
     parse_events(list);
