@@ -28,6 +28,7 @@
 
 #include "env.h"
 #include "fsroot.h"
+#include "hl_all_threads.h"
 #include "hl_regions.h"
 #include "json_writer.h"
 #include "output_file.h"
@@ -240,6 +241,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     jw_arr_end(&w);
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
+    write_threads(&w, "all_threads", hla_write_thread);
     if (g_hlr.nmetrics > 0) {
         jw_obj_begin(&w, "metrics");
         jw_obj_begin(&w, "definitions");
