@@ -4,7 +4,8 @@
  * region that also takes the one-time costs (code pages faulted in), 0 inside it.
  * The region report (PAPI_EVENTS=perf::PAGE-FAULTS) then holds the master's own count
  * (PAGES) and, in "all_threads", the sum over every thread (THREADS x PAGES);
- * check_hl_all_threads.py reads it. No PAPI call beside the region's begin and end. */
+ * check_hl_all_threads.py reads it. No PAPI call beside the region's begin and end.
+ * A fourth argument SECONDS spins the master in the region (PAPI_INTERVAL series). */
 #include <omp.h>
 #include <papi.h>
 #include <stdio.h>
@@ -24,9 +25,16 @@ static void touch(long pages)
     munmap((void *)p, (size_t)(pages * ps));
 }
 
+static void spin(double seconds)
+{
+    const double end = omp_get_wtime() + seconds;
+    while (omp_get_wtime() < end)
+        ;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4)
+    if (argc != 4 && argc != 5)
         return 2;
     const int threads = atoi(argv[1]), warm = atoi(argv[3]);
     const long pages = atol(argv[2]);
@@ -45,6 +53,8 @@ int main(int argc, char **argv)
     {
         touch(pages);
     }
+    if (argc == 5) /* the PAPI_INTERVAL test: the master spins SECONDS in the region */
+        spin(atof(argv[4]));
     if (PAPI_hl_region_end("work") != PAPI_OK)
         return 1;
     return 0;

@@ -21,9 +21,8 @@
 #include "env.h"
 #include "eventset.h"
 #include "hl_all_threads.h"
+#include "hl_interval.h"
 #include "json_writer.h"
-
-#define HLA_MAX_THREADS 1024
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -31,6 +30,7 @@ static struct {
     int ready;           /* 1: set up, -1: refused (the reason was recorded) */
     int n;
     int set[HLA_MAX_THREADS];
+    long tid[HLA_MAX_THREADS];
 } hla;
 
 /* One thread's set: attached, inherited, the region events, started. */
@@ -72,30 +72,55 @@ static int set_up(void)
         if (tid <= 0)
             continue;
         int es, r = attach_thread(tid, &es);
-        if (r == PAPI_OK)
+        if (r == PAPI_OK) {
+            hla.tid[hla.n] = tid;
             hla.set[hla.n++] = es;
-        else if (ret == PAPI_OK)
+        } else if (ret == PAPI_OK)
             ret = r;
     }
     closedir(d);
     return hla.n > 0 ? PAPI_OK : ret;
 }
 
-static int sum_sets(long long *sum)
+/* Each set's counts into v[k * nevents + i] (v NULL: only sum), their sum into sum. */
+static int read_sets(long long *v, long long *sum)
 {
-    long long v[HLR_MAX_EVENTS];
+    long long one[HLR_MAX_EVENTS];
     memset(sum, 0, sizeof(long long) * (size_t)g_hlr.nevents);
     for (int k = 0; k < hla.n; k++) {
         struct eventset *es = es_lookup(hla.set[k]);
         if (!es || !(es->state & PAPI_RUNNING) || es->nentries != g_hlr.nevents)
             return papi_error(PAPI_ENOTRUN, "all-thread totals: a process counter is gone");
-        int ret = es_read_values(es, v);
+        int ret = es_read_values(es, one);
         if (ret != PAPI_OK)
             return ret;
-        for (int i = 0; i < g_hlr.nevents; i++)
-            sum[i] += v[i];
+        for (int i = 0; i < g_hlr.nevents; i++) {
+            sum[i] += one[i];
+            if (v)
+                v[k * g_hlr.nevents + i] = one[i];
+        }
     }
     return PAPI_OK;
+}
+
+static int sum_sets(long long *sum)
+{
+    return read_sets(NULL, sum);
+}
+
+int hla_read_each(unsigned generation, long long *v, int *n, long *tid)
+{
+    long long sum[HLR_MAX_EVENTS];
+    int ret = PAPI_ENOTRUN;
+    pthread_mutex_lock(&all_lock);
+    if (hla.ready == 1 && hla.generation == generation &&
+        generation == atomic_load(&g_papi_generation)) {
+        ret = read_sets(v, sum);
+        *n = hla.n;
+        memcpy(tid, hla.tid, sizeof(long) * (size_t)hla.n);
+    }
+    pthread_mutex_unlock(&all_lock);
+    return ret;
 }
 
 int hla_snapshot(long long *sum)
@@ -112,6 +137,8 @@ int hla_snapshot(long long *sum)
     if (hla.ready == 0) {
         hla.generation = gen;
         hla.ready = set_up() == PAPI_OK ? 1 : -1;
+        if (hla.ready == 1)
+            hli_start(gen, hla.n);
     }
     if (hla.ready == 1)
         ret = sum_sets(sum);

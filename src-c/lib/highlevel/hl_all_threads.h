@@ -11,6 +11,11 @@
  * counters up at the first call. PAPI_OK, or an error (PAPI_HL_ALL_THREADS=0, no
  * permission to attach): the region then has no all-thread values. */
 PAPI_INTERNAL int hla_snapshot(long long *sum);
+#define HLA_MAX_THREADS 1024
+/* For the PAPI_INTERVAL sampler: each process counter's counts into
+ * v[k * g_hlr.nevents + i], their number into *n and their threads into tid[k]; an error
+ * once the counters of that library generation are gone. */
+PAPI_INTERNAL int hla_read_each(unsigned generation, long long *v, int *n, long *tid);
 
 /* At a region's begin (before its own counters are read) and end (after): the open
  * instance's all-thread values and the region's all-thread totals. */

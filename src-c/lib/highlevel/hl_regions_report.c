@@ -29,6 +29,7 @@
 #include "env.h"
 #include "fsroot.h"
 #include "hl_all_threads.h"
+#include "hl_interval.h"
 #include "hl_regions.h"
 #include "json_writer.h"
 #include "output_file.h"
@@ -242,6 +243,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);
+    hli_write(&w);
     if (g_hlr.nmetrics > 0) {
         jw_obj_begin(&w, "metrics");
         jw_obj_begin(&w, "definitions");
@@ -416,6 +418,7 @@ int hlr_write_report(int summary)
     }
     if (!any)
         goto out;
+    hli_stop(); /* the series' last sample */
     int rank = find_rank(&rank_source);
     int dirfd = open_output_dir(dir, sizeof dir);
     if (dirfd < 0) {
