@@ -19,6 +19,8 @@ import sys
 import tempfile
 
 FAULTS = "perf::PAGE-FAULTS"
+# PAPI_RUN_REPORT="python3 papi_report.py" (set by ctest when Debian's python3 is there)
+REPORT = os.environ.get("PAPI_RUN_REPORT", "").split()
 
 
 def fail(msg):
@@ -119,6 +121,20 @@ def case_interval(papi_run, prog, out):
     if times != sorted(times):
         fail("sample times are not increasing")
     print("interval: %d samples summing to the totals" % len(samples))
+    if REPORT:  # papi_report draws the series: its table and both figures
+        rep = os.path.join(out, "report")
+        rc, so, err = run(REPORT + ["--regions", os.path.join(out, "papi_run_output"), "-o", rep])
+        if rc != 0:
+            fail("papi_report: exit status %d\n%s%s" % (rc, so, err))
+        rows = open(os.path.join(rep, "time_series.csv")).read().splitlines()
+        if len(rows) - 1 != 2 * len(samples):
+            fail("time_series.csv has %d rows, expected %d" % (len(rows) - 1, 2 * len(samples)))
+        page = open(os.path.join(rep, "report.html")).read()
+        for fid in ("series-heat", "series-lines"):
+            part = page.split('<figure id="%s"' % fid, 1)[-1].split("</figure>", 1)[0]
+            if "<img" not in part:
+                fail("papi_report did not draw %s: %s" % (fid, part[:200]))
+        print("interval: papi_report drew the series (%d rows)" % (len(rows) - 1))
 
 
 def case_bad_input(papi_run, prog, out):

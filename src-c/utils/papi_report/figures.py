@@ -529,3 +529,17 @@ FIGURES = [
     ("region-by-thread", "Region x thread", "Regions", region_by_thread),
     ("region-reads", "PAPI_hl_read series per region", "Regions", region_reads),
 ]
+
+
+def _series(name):
+    def draw(t):
+        from . import series
+        return getattr(series, name)(t)
+    return draw
+
+
+FIGURES += [
+    ("series-heat", "Time series: rate per rank over time (papi_run --interval, PAPI_INTERVAL)",
+     "Time series", _series("series_heat")),
+    ("series-lines", "Time series: rate per rank and thread", "Time series", _series("series_lines")),
+]
