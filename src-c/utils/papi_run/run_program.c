@@ -154,6 +154,14 @@ static void set_mpi(struct run_state *s, const char *flavor)
     snprintf(s->mpi, sizeof s->mpi, "%s", flavor);
     join_events(s, events, sizeof events);
     setenv("PAPI_MPI_EVENTS", events, 0);
+    if (s->opt.nmetrics > 0) { /* -m: the same metrics per rank in the MPI report */
+        char metrics[RUN_MAX_METRICS * PAPI_MIN_STR_LEN] = "";
+        for (int i = 0; i < s->opt.nmetrics; i++) {
+            size_t n = strlen(metrics);
+            snprintf(metrics + n, sizeof metrics - n, "%s%s", i ? "," : "", s->opt.metrics[i]);
+        }
+        setenv("PAPI_MPI_METRICS", metrics, 0);
+    }
     setenv("PAPI_MPI_OUTPUT_DIR", s->opt.outdir, 0);
 }
 
