@@ -9,13 +9,15 @@
  * folds its counts in at its exit, and a read includes the live ones), so a pool that
  * existed before and threads created inside a region are both covered; an ended
  * thread's counters stay readable. Reads take all_lock (two threads ending regions at
- * once read the same sets). PAPI_HL_ALL_THREADS=0 turns it off. */
+ * once read the same sets). By default only the main thread's regions take snapshots
+ * (PAPI_HL_ALL_THREADS=1: every thread's, 0: none). */
 #include <dirent.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "call_guard.h"
 #include "env.h"
@@ -23,6 +25,7 @@
 #include "hl_all_threads.h"
 #include "hl_interval.h"
 #include "json_writer.h"
+#include "threads.h"
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -123,11 +126,31 @@ int hla_read_each(unsigned generation, long long *v, int *n, long *tid)
     return ret;
 }
 
+/* PAPI_HL_ALL_THREADS: 0 none, 1 regions of every thread, else (default) regions of
+ * the main thread only (the OpenMP master, where a region spans the others' work; a
+ * snapshot reads one set per thread, a cost the workers' own regions are spared). */
+static int policy(void)
+{
+    static atomic_int cached; /* 0: not read yet, else 1 + the policy */
+    int p = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (p == 0) {
+        const char *v = env_get("PAPI_HL_ALL_THREADS");
+        p = 1 + (!v || !*v ? 2 : strcmp(v, "0") == 0 ? 0 : strcmp(v, "1") == 0 ? 1 : 2);
+        atomic_store_explicit(&cached, p, memory_order_relaxed);
+    }
+    return p - 1;
+}
+
+static int wanted(void)
+{
+    int p = policy();
+    return p == 1 || (p == 2 && papi_gettid() == getpid());
+}
+
 int hla_snapshot(long long *sum)
 {
     PAPI_CALL_GUARD();
-    const char *off = env_get("PAPI_HL_ALL_THREADS");
-    if (g_hlr.nevents == 0 || (off && strcmp(off, "0") == 0))
+    if (g_hlr.nevents == 0)
         return PAPI_ENOSUPP;
     pthread_mutex_lock(&all_lock);
     unsigned gen = atomic_load(&g_papi_generation);
@@ -148,7 +171,7 @@ int hla_snapshot(long long *sum)
 
 void hla_region_begin(struct hlr_region *g)
 {
-    g->all_ok = hla_snapshot(g->all_begin) == PAPI_OK;
+    g->all_ok = wanted() && hla_snapshot(g->all_begin) == PAPI_OK;
 }
 
 void hla_region_end(struct hlr_thread *t, struct hlr_region *g)
