@@ -50,15 +50,22 @@ def _series_table(t):
     return s, None
 
 
+def _per_event(s):
+    """A figure with one panel per event of the series: (fig, [(axes, event)])."""
+    from . import figures
+    events = list(dict.fromkeys(s["event"]))
+    fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
+    return fig, list(zip(ax[:, 0], events))
+
+
 def series_heat(t):
     """Rate per rank over time, one heat map per event (ranks summed over threads)."""
     from . import figures
     s, why = _series_table(t)
     if why:
         return why
-    events = list(dict.fromkeys(s["event"]))
-    fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
-    for a, ev in zip(ax[:, 0], events):
+    fig, panels = _per_event(s)
+    for a, ev in panels:
         e = s[s["event"] == ev]
         bins = min(60, max(1, e["sample"].max() + 1))
         e = e.assign(bin=pd.cut(e["time_s"], bins=bins, labels=False))
@@ -87,9 +94,8 @@ def series_lines(t):
     s, why = _series_table(t)
     if why:
         return why
-    events = list(dict.fromkeys(s["event"]))
-    fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
-    for a, ev in zip(ax[:, 0], events):
+    fig, panels = _per_event(s)
+    for a, ev in panels:
         groups = sorted(s[s["event"] == ev].groupby(["rank", "thread"]),
                         key=lambda kv: -float(kv[1]["count"].sum()))
         for (rank, thread), g in groups[: figures.MAX_ROWS]:

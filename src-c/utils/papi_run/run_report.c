@@ -17,6 +17,7 @@
 #include "env.h"
 #include "json_writer.h"
 #include "output_file.h"
+#include "region_file_head.h"
 #include "papi_metrics.h"
 #include "run.h"
 #include "run_threads.h"
@@ -37,6 +38,16 @@ int run_rank(const char **source)
     }
     *source = NULL;
     return -1;
+}
+
+/* The name of the component that counts event name ("perf_event", "powercap" ...). */
+static void component_of(const char *name, char *out, size_t len)
+{
+    int code;
+    const PAPI_component_info_t *c = NULL;
+    if (PAPI_event_name_to_code(name, &code) == PAPI_OK)
+        c = PAPI_get_component_info(PAPI_get_event_component(code));
+    snprintf(out, len, "%s", c ? c->name : "perf_event");
 }
 
 static void write_events(struct jw *w, const struct run_state *s, const long long *v)
@@ -152,23 +163,14 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     struct jw w;
     jw_init(&w, f);
     jw_obj_begin(&w, NULL);
-    jw_str(&w, "papi_version", "7.0.0.0");
-    jw_str(&w, "papi_compat_version", PAPI_compat_version());
-    jw_str(&w, "tool", "papi_run");
-    jw_obj_begin(&w, "event_definitions");
+    struct region_file_event ev[RUN_MAX_EVENTS];
+    char comp[RUN_MAX_EVENTS][PAPI_MAX_STR_LEN];
     for (int i = 0; i < s->opt.nevents; i++) {
-        jw_obj_begin(&w, s->opt.events[i]);
-        jw_str(&w, "component", "perf_event");
-        jw_str(&w, "type", "delta");
-        jw_obj_end(&w);
+        component_of(s->opt.events[i], comp[i], sizeof comp[i]);
+        ev[i] = (struct region_file_event){s->opt.events[i], comp[i]};
     }
-    jw_obj_end(&w);
-    if (rank >= 0) {
-        jw_int(&w, "rank", rank);
-        jw_str(&w, "rank_source", rank_source);
-    } else {
-        jw_null(&w, "rank");
-    }
+    region_file_head(&w, PAPI_compat_version(), ev, s->opt.nevents, rank, rank_source);
+    jw_str(&w, "tool", "papi_run");
     jw_int(&w, "pid", (long long)s->child);
     jw_str(&w, "event_source", s->opt.events_given ? "papi_run -e" : "papi_run default");
     jw_str(&w, "note", s->note);
