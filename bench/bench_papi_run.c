@@ -6,7 +6,9 @@
  *    wait4) over S seconds of a sleeping program, with and without sampling, as a share
  *    of one core (goal: <= 1%): papi_run --interval 0.1, and PAPI_INTERVAL=0.1 on a
  *    region open for S seconds. The program is this one (/proc/self/exe spin|sleep|region). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <papi.h>
 #include <stdlib.h>
 #include <stdio.h>

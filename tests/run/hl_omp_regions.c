@@ -6,6 +6,7 @@
  * (PAGES) and, in "all_threads", the sum over every thread (THREADS x PAGES);
  * check_hl_all_threads.py reads it. No PAPI call beside the region's begin and end.
  * A fourth argument SECONDS spins the master in the region (PAPI_INTERVAL series). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <omp.h>
 #include <papi.h>
 #include <stdio.h>

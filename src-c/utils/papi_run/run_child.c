@@ -2,7 +2,9 @@
  * its counters run (an event set attached to it, inherited by every thread and process it
  * creates), then waited for: signals papi_run receives go to it, and with --interval the
  * counts are read every interval by this thread (a sample costs one read, no signal). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

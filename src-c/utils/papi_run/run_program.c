@@ -3,7 +3,9 @@
  * is missing. A program linked with MPICH or Open MPI gets that MPI's wrapper library
  * preloaded (the launcher's environment decides when the file names neither), and with
  * --per-thread the library that splits the counts per thread. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,9 @@
  * PAPI_RUN_EVENTS with an event set of its own; at its end (thread exit, process exit)
  * it appends "tid real_ns value..." to PAPI_RUN_THREADS_FILE with one O_APPEND write
  * (format: run_threads.h). Threads still running at exit are read by the exiting one. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
