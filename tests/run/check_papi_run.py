@@ -8,7 +8,8 @@ rows: each thread's own 1000, the child's 500, their sum within the total), sign
 SIGTERM to papi_run reaches the program, which exits 42; SIGKILL in the program gives 137
 and "killed by signal 9"), static (a static program counted from outside, with a note),
 interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
-bad_input (exit 2 / 127 / 126, one line, no file), mpi (MPIRUN -np NP papi_run: one file
+bad_input (exit 2 / 127 / 126, one line, no file), regions (a program using the region
+API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
 per rank, the MPI report with per-rank counters)."""
 import glob
 import json
@@ -152,6 +153,23 @@ def case_bad_input(papi_run, prog, out):
     if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
         fail("a report was written for bad input")
     print("bad_input: %d cases, no file" % len(cases))
+
+
+def case_regions(papi_run, prog, out):
+    """A program of its own using the region API (hl_omp_regions: 2 threads x 1000 pages)
+    under papi_run --per-thread: both count, neither disturbs the other."""
+    env = dict(os.environ, PAPI_EVENTS=FAULTS, PAPI_OUTPUT_DIRECTORY=out)
+    rc, _, err = run([papi_run, "--quiet", "--per-thread", "-e", FAULTS, "-o", out, "--", prog,
+                      "2", "1000", "1"], env=env)
+    if rc != 0:
+        fail("the program's regions failed under papi_run --per-thread (%d): %s" % (rc, err))
+    (d,) = report(out)
+    rows = sorted(t["regions"]["0"][FAULTS] for t in d["threads"].values())
+    (hl,) = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
+    (mine,) = json.load(open(hl))["all_threads"].values()
+    if mine["regions"]["work"][FAULTS] != 2000 or len(rows) != 2 or rows[0] < 1000:
+        fail("region all-thread %s, papi_run rows %s" % (mine["regions"], rows))
+    print("regions: the program's region 2000 over all threads, papi_run rows %s" % rows)
 
 
 def case_mpi(papi_run, prog, out, mpirun, np):

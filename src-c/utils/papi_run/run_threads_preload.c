@@ -95,7 +95,15 @@ static void count_this_thread(void)
         return;
     c->eventset = PAPI_NULL;
     c->tid = (pid_t)syscall(SYS_gettid);
+    /* Attached to the thread itself: such a set leaves the program's own event sets and
+     * regions free to run in the thread (PAPI allows one unattached running set). */
     if (PAPI_create_eventset(&c->eventset) != PAPI_OK) {
+        free(c);
+        return;
+    }
+    if (PAPI_assign_eventset_component(c->eventset, 0) != PAPI_OK ||
+        PAPI_attach(c->eventset, (unsigned long)c->tid) != PAPI_OK) {
+        PAPI_destroy_eventset(&c->eventset);
         free(c);
         return;
     }
