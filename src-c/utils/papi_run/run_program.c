@@ -116,9 +116,10 @@ static int preload(const char *lib)
 {
     char dir[PATH_MAX + 64], path[PATH_MAX + 128], value[8192];
     const char *old = env_get("LD_PRELOAD");
-    for (int i = 0; i < 4; i++) {
-        if (!lib_candidate(i, dir, sizeof dir) ||
-            snprintf(path, sizeof path, "%s/%s", dir, lib) >= (int)sizeof path ||
+    for (int i = 0; i < 8; i++) { /* each directory, then its papi-compat/ (modules) */
+        if (!lib_candidate(i / 2, dir, sizeof dir) ||
+            snprintf(path, sizeof path, "%s/%s%s", dir, i % 2 ? "papi-compat/" : "", lib) >=
+                (int)sizeof path ||
             access(path, R_OK) != 0)
             continue;
         if (snprintf(value, sizeof value, "%s%s%s", path, old && *old ? ":" : "", old ? old : "") >=
