@@ -1,9 +1,8 @@
 /* test_metric_running_fraction: the running fraction the region report gives each
  * metric (src-c/lib/highlevel/hl_metrics_mpx.c) on hand-made samples of a multiplexed
  * set: the least running / enabled of the metric's events, only of its own events, 1.0
- * for a set that kept no times (not multiplexed), 0.0 for an event that never ran; and
- * the instance's and region's times are differences since their begin and mark. This
- * machine's software events are never descheduled (their fraction is 1.0), so the
+ * for a set that kept no times (not multiplexed), 0.0 for an event that never ran;
+ * this machine's software events are never descheduled (their fraction is 1.0), so the
  * arithmetic on fractions below 1 is checked here; check_metric_mpx.py runs it end to end. */
 #include <string.h>
 
@@ -24,11 +23,10 @@ int main(void)
     p.nidx[0] = p.nidx[1] = 1;
     p.idx[0][0] = 0;
     p.idx[1][0] = 2;
-    struct hlr_sample s;
+    struct hlr_times s;
     memset(&s, 0, sizeof s);
     double f = hl_metric_running_fraction(&p, &s);
     CHECK(near(f, 1.0), "no times kept (not multiplexed): %g, want 1", f);
-    s.timed = 1;
     s.enabled[0] = s.enabled[1] = s.enabled[2] = 1000;
     s.running[0] = 800;
     s.running[1] = 100; /* not the metric's: must not count */
@@ -42,27 +40,5 @@ int main(void)
     f = hl_metric_running_fraction(&p, &s);
     CHECK(near(f, 1.0), "always on a counter: %g, want 1", f);
 
-    /* Instance and region times: since the begin and since the mark. */
-    g_hlr.nevents = 3;
-    struct hlr_region g;
-    struct hlr_sample inst, now;
-    memset(&g, 0, sizeof g);
-    memset(&inst, 0, sizeof inst);
-    memset(&now, 0, sizeof now);
-    g.begin.enabled[0] = 100, g.begin.running[0] = 50;
-    g.mark.enabled[0] = 300, g.mark.running[0] = 150;
-    g.total.enabled[0] = 200, g.total.running[0] = 100;
-    now.timed = 1;
-    now.enabled[0] = 1100, now.running[0] = 350;
-    hl_metrics_accumulate_times(&g, &inst, &now);
-    CHECK(inst.enabled[0] == 1000 && inst.running[0] == 300,
-          "instance since its begin: %lld/%lld, want 300/1000", inst.running[0], inst.enabled[0]);
-    CHECK(g.total.enabled[0] == 1000 && g.total.running[0] == 300,
-          "region total + since the mark: %lld/%lld, want 300/1000", g.total.running[0],
-          g.total.enabled[0]);
-    now.timed = 0; /* a set that is not multiplexed leaves the times alone */
-    hl_metrics_accumulate_times(&g, &inst, &now);
-    CHECK(inst.enabled[0] == 1000 && g.total.enabled[0] == 1000, "untimed sample ignored");
-    g_hlr.nevents = 0;
     return test_done("test_metric_running_fraction");
 }

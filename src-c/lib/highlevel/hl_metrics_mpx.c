@@ -78,10 +78,13 @@ void hl_metrics_check_fit(int probe)
         hl_metrics_multiplex(probe, "the events of the metrics", papi_last_error_detail());
 }
 
+/* The times of the thread's last read of a multiplexed region set. */
+static _Thread_local struct hlr_times cur;
+
 /* The kernel's times of each event of the multiplexed set es, as of the read that just
- * filled s->value: entry i is region event i; a derived event keeps its least-running
+ * filled the sample: entry i is region event i; a derived event keeps its least-running
  * term. Called only for multiplexed sets. */
-void hl_metrics_sample_times(const struct eventset *es, struct hlr_sample *s)
+void hl_metrics_sample_times(const struct eventset *es)
 {
     for (int i = 0; i < es->nentries && i < HLR_MAX_EVENTS; i++) {
         const struct es_entry *e = &es->ent[i];
@@ -89,33 +92,40 @@ void hl_metrics_sample_times(const struct eventset *es, struct hlr_sample *s)
         for (int t = 1; t < e->nterms; t++)
             if (es->cnt[e->term[t]].time_running < run)
                 run = es->cnt[e->term[t]].time_running;
-        s->enabled[i] = (long long)es->cnt[e->term[0]].time_enabled;
-        s->running[i] = (long long)run;
+        cur.enabled[i] = (long long)es->cnt[e->term[0]].time_enabled;
+        cur.running[i] = (long long)run;
     }
-    s->timed = 1;
     if (!atomic_load_explicit(&seen_multiplexed, memory_order_relaxed))
         atomic_store_explicit(&seen_multiplexed, 1, memory_order_relaxed);
 }
 
-/* accumulate()'s part for the times: the region's totals since its mark, the instance's
- * value since its begin (the counts are done by the caller). */
-void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_sample *inst,
-                                 const struct hlr_sample *now)
+/* A region instance begins: its begin and mark times are the last read's. */
+void hl_metrics_begin_times(struct hlr_region *g)
 {
-    if (!now->timed)
-        return; /* a set that is not multiplexed: its fraction is 1.0 */
+    if (!hl_metrics_seen_multiplexed())
+        return; /* not multiplexed: no times (and the thread-local block is not touched) */
+    g->t_begin = g->t_mark = cur;
+}
+
+/* accumulate()'s part for the times: the region's totals since its mark, the instance's
+ * value since its begin. */
+void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_instance *in)
+{
+    if (!hl_metrics_seen_multiplexed())
+        return;
     for (int i = 0; i < g_hlr.nevents; i++) {
-        g->total.enabled[i] += now->enabled[i] - g->mark.enabled[i];
-        g->total.running[i] += now->running[i] - g->mark.running[i];
-        inst->enabled[i] = now->enabled[i] - g->begin.enabled[i];
-        inst->running[i] = now->running[i] - g->begin.running[i];
+        g->t_total.enabled[i] += cur.enabled[i] - g->t_mark.enabled[i];
+        g->t_total.running[i] += cur.running[i] - g->t_mark.running[i];
+        in->t_value.enabled[i] = cur.enabled[i] - g->t_begin.enabled[i];
+        in->t_value.running[i] = cur.running[i] - g->t_begin.running[i];
     }
+    g->t_mark = cur;
 }
 
 /* The running fraction of metric p over sample s: the least running / enabled of the
  * events it reads; 1.0 when none was time-shared (or the set is not multiplexed), 0.0
  * when one never ran. */
-double hl_metric_running_fraction(const struct metric_plan *p, const struct hlr_sample *s)
+double hl_metric_running_fraction(const struct metric_plan *p, const struct hlr_times *s)
 {
     double f = 1.0;
     for (int t = 0; t < p->f.nterms; t++)

@@ -491,7 +491,6 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
     PAPI_CALL_GUARD(); /* a PAPI_shutdown in another thread waits, or this call fails */
     s->real = hl_real_ns();
     s->cyc = PAPI_get_real_cyc();
-    s->timed = 0;
     if (own_set(t) == PAPI_NULL)
         return g_hlr.nevents == 0
                    ? PAPI_OK
@@ -507,7 +506,7 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
     if (es->multiplexed)
-        hl_metrics_sample_times(es, s);
+        hl_metrics_sample_times(es);
     return PAPI_OK;
 }
 
@@ -633,6 +632,7 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
         t->ninst--;
     }
     g->mark = g->begin;
+    hl_metrics_begin_times(g);
     return ret;
 }
 
@@ -663,7 +663,7 @@ static void accumulate(struct hlr_thread *t, struct hlr_region *g, const struct 
         g->total.value[i] += now->value[i] - g->mark.value[i];
         in->value.value[i] = now->value[i] - g->begin.value[i];
     }
-    hl_metrics_accumulate_times(g, &in->value, now);
+    hl_metrics_accumulate_times(g, in);
     g->mark = *now;
 }
 

@@ -11,12 +11,16 @@
 #define HLR_MAX_DEPTH   64
 #define HLR_MAX_METRICS 8
 
-/* One sample: real time, cycles (PAPI_get_real_cyc) and the events; for a multiplexed
- * set (timed) also each event's enabled and running ns (hl_metrics_mpx.c). */
+/* One sample: real time, cycles (PAPI_get_real_cyc) and the events. */
 struct hlr_sample {
     long long real, cyc;
     long long value[HLR_MAX_EVENTS];
-    int timed;
+};
+
+/* A multiplexed set's enabled and running ns per event (hl_metrics_mpx.c), kept apart
+ * from the samples: those live on the stack inside regions, where a bigger one could
+ * touch a new stack page (a page fault counted in the region). All 0: not multiplexed. */
+struct hlr_times {
     long long enabled[HLR_MAX_EVENTS], running[HLR_MAX_EVENTS];
 };
 
@@ -31,6 +35,7 @@ struct hlr_region {
     struct hlr_sample mark;  /* at the begin or the last PAPI_hl_read (for the totals) */
     int depth;               /* > 0 while open; a recursive begin only counts depth */
     int instance;            /* the open instance (index in hlr_thread.inst) */
+    struct hlr_times t_total, t_begin, t_mark; /* as total, begin and mark */
     /* All-thread totals (hl_all_threads.c): every thread of the process during it. */
     int all_ok;                          /* the open instance has all_begin */
     long long all_begin[HLR_MAX_EVENTS]; /* process counters at its begin */
@@ -47,7 +52,8 @@ struct hlr_instance {
     struct hlr_sample value; /* since the begin: at the end, or at the last read */
     int nreads, readcap;     /* values at each PAPI_hl_read (PAPI 7's read_1 ... read_N) */
     struct hlr_sample *reads;
-    int all_ok; /* all_value holds every thread's counts during it */
+    struct hlr_times t_value; /* as value */
+    int all_ok;               /* all_value holds every thread's counts during it */
     long long all_value[HLR_MAX_EVENTS];
 };
 
@@ -101,11 +107,11 @@ PAPI_INTERNAL const char *hl_metrics_multiplex_reason(void);
 PAPI_INTERNAL int hl_metrics_seen_multiplexed(void);
 PAPI_INTERNAL int hl_metrics_multiplex(int probe, const char *event, const char *why);
 PAPI_INTERNAL void hl_metrics_check_fit(int probe);
-PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es, struct hlr_sample *s);
-PAPI_INTERNAL void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_sample *inst,
-                                               const struct hlr_sample *now);
+PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es);
+PAPI_INTERNAL void hl_metrics_begin_times(struct hlr_region *g);
+PAPI_INTERNAL void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_instance *in);
 PAPI_INTERNAL double hl_metric_running_fraction(const struct metric_plan *p,
-                                                const struct hlr_sample *s);
+                                                const struct hlr_times *s);
 
 /* Write papi_hl_output/rank_XXXXXX.json (and the PAPI_REPORT=1 summary when asked). */
 PAPI_INTERNAL int hlr_write_report(int summary);

@@ -151,7 +151,8 @@ static void write_totals(struct jw *w, struct hlr_thread *t)
 
 /* PAPI_METRICS on one sample's counts and real time: the value, or null when it has none
  * (a denominator counted 0, or no time passed). */
-static void write_metrics_of(struct jw *w, const struct hlr_sample *s)
+static void write_metrics_of(struct jw *w, const struct hlr_sample *s,
+                             const struct hlr_times *times)
 {
     for (int m = 0; m < g_hlr.nmetrics; m++) {
         double v;
@@ -164,7 +165,7 @@ static void write_metrics_of(struct jw *w, const struct hlr_sample *s)
     }
     jw_obj_begin(w, "running_fraction"); /* 1.0 unless its events were time-shared */
     for (int m = 0; m < g_hlr.nmetrics; m++)
-        jw_double(w, g_hlr.metric[m].name, hl_metric_running_fraction(&g_hlr.metric[m], s));
+        jw_double(w, g_hlr.metric[m].name, hl_metric_running_fraction(&g_hlr.metric[m], times));
     jw_obj_end(w);
 }
 
@@ -184,14 +185,14 @@ static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
         snprintf(key, sizeof key, "%d", i);
         jw_obj_begin(w, key);
         jw_str(w, "name", t->region[in->region].name);
-        write_metrics_of(w, &in->value);
+        write_metrics_of(w, &in->value, &in->t_value);
         jw_obj_end(w);
     }
     jw_obj_end(w);
     jw_obj_begin(w, "regions");
     for (int r = 0; r < t->nregions; r++) {
         jw_obj_begin(w, t->region[r].name);
-        write_metrics_of(w, &t->region[r].total);
+        write_metrics_of(w, &t->region[r].total, &t->region[r].t_total);
         jw_obj_end(w);
     }
     jw_obj_end(w);
