@@ -78,13 +78,10 @@ void hl_metrics_check_fit(int probe)
         hl_metrics_multiplex(probe, "the events of the metrics", papi_last_error_detail());
 }
 
-/* The times of the thread's last read of a multiplexed region set. */
-static _Thread_local struct hlr_times cur;
-
-/* The kernel's times of each event of the multiplexed set es, as of the read that just
- * filled the sample: entry i is region event i; a derived event keeps its least-running
+/* The kernel's times of each event of the multiplexed set es into *cur (the thread's), as
+ * of the read that just filled the sample: entry i is region event i; a derived event keeps its least-running
  * term. Called only for multiplexed sets. */
-void hl_metrics_sample_times(const struct eventset *es)
+void hl_metrics_sample_times(const struct eventset *es, struct hlr_times *cur)
 {
     for (int i = 0; i < es->nentries && i < HLR_MAX_EVENTS; i++) {
         const struct es_entry *e = &es->ent[i];
@@ -92,34 +89,36 @@ void hl_metrics_sample_times(const struct eventset *es)
         for (int t = 1; t < e->nterms; t++)
             if (es->cnt[e->term[t]].time_running < run)
                 run = es->cnt[e->term[t]].time_running;
-        cur.enabled[i] = (long long)es->cnt[e->term[0]].time_enabled;
-        cur.running[i] = (long long)run;
+        cur->enabled[i] = (long long)es->cnt[e->term[0]].time_enabled;
+        cur->running[i] = (long long)run;
     }
     if (!atomic_load_explicit(&seen_multiplexed, memory_order_relaxed))
         atomic_store_explicit(&seen_multiplexed, 1, memory_order_relaxed);
 }
 
 /* A region instance begins: its begin and mark times are the last read's. */
-void hl_metrics_begin_times(struct hlr_region *g)
+void hl_metrics_begin_times(const struct hlr_thread *t, struct hlr_region *g)
 {
     if (!hl_metrics_seen_multiplexed())
-        return; /* not multiplexed: no times (and the thread-local block is not touched) */
-    g->t_begin = g->t_mark = cur;
+        return; /* not multiplexed: no times */
+    g->t_begin = g->t_mark = t->t_cur;
 }
 
 /* accumulate()'s part for the times: the region's totals since its mark, the instance's
  * value since its begin. */
-void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_instance *in)
+void hl_metrics_accumulate_times(const struct hlr_thread *t, struct hlr_region *g,
+                                 struct hlr_instance *in)
 {
     if (!hl_metrics_seen_multiplexed())
         return;
+    const struct hlr_times *cur = &t->t_cur;
     for (int i = 0; i < g_hlr.nevents; i++) {
-        g->t_total.enabled[i] += cur.enabled[i] - g->t_mark.enabled[i];
-        g->t_total.running[i] += cur.running[i] - g->t_mark.running[i];
-        in->t_value.enabled[i] = cur.enabled[i] - g->t_begin.enabled[i];
-        in->t_value.running[i] = cur.running[i] - g->t_begin.running[i];
+        g->t_total.enabled[i] += cur->enabled[i] - g->t_mark.enabled[i];
+        g->t_total.running[i] += cur->running[i] - g->t_mark.running[i];
+        in->t_value.enabled[i] = cur->enabled[i] - g->t_begin.enabled[i];
+        in->t_value.running[i] = cur->running[i] - g->t_begin.running[i];
     }
-    g->t_mark = cur;
+    g->t_mark = *cur;
 }
 
 /* The running fraction of metric p over sample s: the least running / enabled of the

@@ -506,7 +506,7 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
     if (__builtin_expect(ret != PAPI_OK, 0))
         return ret;
     if (es->multiplexed)
-        hl_metrics_sample_times(es);
+        hl_metrics_sample_times(es, &t->t_cur);
     return PAPI_OK;
 }
 
@@ -632,7 +632,7 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
         t->ninst--;
     }
     g->mark = g->begin;
-    hl_metrics_begin_times(g);
+    hl_metrics_begin_times(t, g);
     return ret;
 }
 
@@ -663,7 +663,7 @@ static void accumulate(struct hlr_thread *t, struct hlr_region *g, const struct 
         g->total.value[i] += now->value[i] - g->mark.value[i];
         in->value.value[i] = now->value[i] - g->begin.value[i];
     }
-    hl_metrics_accumulate_times(g, in);
+    hl_metrics_accumulate_times(t, g, in);
     g->mark = *now;
 }
 

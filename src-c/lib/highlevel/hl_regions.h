@@ -70,6 +70,7 @@ struct hlr_thread {
     struct hlr_instance *inst; /* every instance, in the order of their begins */
     int stack[HLR_MAX_DEPTH];  /* open regions, innermost last */
     int sp;
+    struct hlr_times t_cur; /* the last read's times (multiplexed sets only) */
     struct hlr_thread *next;
 };
 
@@ -107,9 +108,10 @@ PAPI_INTERNAL const char *hl_metrics_multiplex_reason(void);
 PAPI_INTERNAL int hl_metrics_seen_multiplexed(void);
 PAPI_INTERNAL int hl_metrics_multiplex(int probe, const char *event, const char *why);
 PAPI_INTERNAL void hl_metrics_check_fit(int probe);
-PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es);
-PAPI_INTERNAL void hl_metrics_begin_times(struct hlr_region *g);
-PAPI_INTERNAL void hl_metrics_accumulate_times(struct hlr_region *g, struct hlr_instance *in);
+PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es, struct hlr_times *cur);
+PAPI_INTERNAL void hl_metrics_begin_times(const struct hlr_thread *t, struct hlr_region *g);
+PAPI_INTERNAL void hl_metrics_accumulate_times(const struct hlr_thread *t, struct hlr_region *g,
+                                               struct hlr_instance *in);
 PAPI_INTERNAL double hl_metric_running_fraction(const struct metric_plan *p,
                                                 const struct hlr_times *s);
 
