@@ -100,7 +100,7 @@ with tempfile.TemporaryDirectory() as d:
     check(all("multiplexed" in r.get("multiplexed", "") for r in ranks),
           "multiplexed: every row says so")
     check(p.stderr.count("the rank's event sets are multiplexed") == 1, "rank 0 says so once")
-    check(len(vals) == P and all(isinstance(v, float) and 0.05 < v for v in vals),
+    check(len(vals) == P and all(isinstance(v, float) and v > 0 for v in vals),
           f"multiplexed: every rank's CPU_UTILIZATION computed ({vals})")
 
 with tempfile.TemporaryDirectory() as d:
