@@ -216,7 +216,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     for (int i = 0; i < g_hlr.nevents; i++) {
         jw_obj_begin(&w, g_hlr.name[i]);
         jw_str(&w, "component", g_hlr.component[i]);
-        jw_str(&w, "type", "delta");
+        jw_str(&w, "type", g_hlr.instant[i] ? "instant" : "delta");
         jw_obj_end(&w);
     }
     jw_obj_end(&w);
