@@ -52,7 +52,10 @@ int util_getopt(int argc, char **argv, const char *shortopts, const struct optio
 {
     char opts[64];
     /* ':' first: a missing argument is told apart from an unknown option */
-    if (snprintf(opts, sizeof opts, ":h%s", shortopts) >= (int)sizeof opts)
+    /* a leading '+' (stop at the first operand) must stay first, before ':' */
+    const char *plus = shortopts[0] == '+' ? "+" : "";
+    if (snprintf(opts, sizeof opts, "%s:h%s", plus, shortopts + (*plus != 0)) >=
+        (int)sizeof opts)
         util_usage_error("internal error: too many short options");
     int c = getopt_long(argc, argv, opts, longopts, NULL);
     switch (c) {

@@ -249,7 +249,9 @@ def check_banner(text, ranks, top=None):
 # ---------------------------------------------------------------- regions
 
 def regions_part(a, work):
-    env = dict(os.environ, PAPI_OUTPUT_DIRECTORY=work, PAPI_EVENTS="perf::PAGE-FAULTS", PMI_RANK="2")
+    # PAPI_INTERVAL: the region file also has a time series, for the series figures
+    env = dict(os.environ, PAPI_OUTPUT_DIRECTORY=work, PAPI_EVENTS="perf::PAGE-FAULTS", PMI_RANK="2",
+               PAPI_INTERVAL="0.01")
     for k in ("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID", "MPI_LOCALRANKID", "PAPI_REPORT"):
         env.pop(k, None)
     run([a.regions_program] + [str(PAGES[k]) for k in "ABCDNE"], env=env)

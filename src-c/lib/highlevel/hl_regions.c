@@ -21,6 +21,7 @@
 #include "env.h"
 #include "call_guard.h"
 #include "hl_state.h"
+#include "hl_all_threads.h"
 #include "hl_regions.h"
 
 struct hlr_config g_hlr;
@@ -622,6 +623,7 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
     g->instance = i;
     t->stack[t->sp++] = r;
     g->depth = 1;
+    hla_region_begin(g);
     ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
         g->depth = 0;
@@ -740,6 +742,7 @@ int PAPI_hl_region_end(const char *region)
     if (ret != PAPI_OK)
         goto out;
     accumulate(t, g, &now);
+    hla_region_end(t, g);
     t->inst[g->instance].done = 1;
     g->count++;
     g->depth = 0;

@@ -28,6 +28,11 @@ struct hlr_region {
     struct hlr_sample mark;  /* at the begin or the last PAPI_hl_read (for the totals) */
     int depth;               /* > 0 while open; a recursive begin only counts depth */
     int instance;            /* the open instance (index in hlr_thread.inst) */
+    /* All-thread totals (hl_all_threads.c): every thread of the process during it. */
+    int all_ok;                          /* the open instance has all_begin */
+    long long all_begin[HLR_MAX_EVENTS]; /* process counters at its begin */
+    long long all_count;                 /* instances with all-thread values */
+    long long all_total[HLR_MAX_EVENTS];
 };
 
 /* One begin/end pair, as PAPI 7 writes it: its id is its index in the thread, its
@@ -39,6 +44,8 @@ struct hlr_instance {
     struct hlr_sample value; /* since the begin: at the end, or at the last read */
     int nreads, readcap;     /* values at each PAPI_hl_read (PAPI 7's read_1 ... read_N) */
     struct hlr_sample *reads;
+    int all_ok; /* all_value holds every thread's counts during it */
+    long long all_value[HLR_MAX_EVENTS];
 };
 
 struct hlr_thread {

@@ -28,9 +28,12 @@
 
 #include "env.h"
 #include "fsroot.h"
+#include "hl_all_threads.h"
+#include "hl_interval.h"
 #include "hl_regions.h"
 #include "json_writer.h"
 #include "output_file.h"
+#include "region_file_head.h"
 #include "papi_hl_rank.h"
 
 static int set_rank = -1;
@@ -210,23 +213,11 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     struct jw w;
     jw_init(&w, f);
     jw_obj_begin(&w, NULL);
-    jw_str(&w, "papi_version", "7.0.0.0");
-    jw_str(&w, "papi_compat_version", PAPI_compat_version());
-    jw_obj_begin(&w, "event_definitions");
-    for (int i = 0; i < g_hlr.nevents; i++) {
-        jw_obj_begin(&w, g_hlr.name[i]);
-        jw_str(&w, "component", g_hlr.component[i]);
-        jw_str(&w, "type", g_hlr.instant[i] ? "instant" : "delta");
-        jw_obj_end(&w);
-    }
-    jw_obj_end(&w);
-    if (rank >= 0) {
-        jw_int(&w, "rank", rank);
-        jw_str(&w, "rank_source", rank_source);
-    } else {
-        jw_null(&w, "rank");
-        jw_null(&w, "rank_source");
-    }
+    struct region_file_event ev[HLR_MAX_EVENTS];
+    for (int i = 0; i < g_hlr.nevents; i++)
+        ev[i] = (struct region_file_event){g_hlr.name[i], g_hlr.component[i],
+                                           g_hlr.instant[i] ? "instant" : "delta"};
+    region_file_head(&w, PAPI_compat_version(), ev, g_hlr.nevents, rank, rank_source);
     jw_int(&w, "pid", (long long)getpid());
     jw_str(&w, "event_source", g_hlr.source ? g_hlr.source : "none");
     jw_str(&w, "note", g_hlr.note ? g_hlr.note : "");
@@ -240,6 +231,8 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     jw_arr_end(&w);
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
+    write_threads(&w, "all_threads", hla_write_thread);
+    hli_write(&w);
     if (g_hlr.nmetrics > 0) {
         jw_obj_begin(&w, "metrics");
         jw_obj_begin(&w, "definitions");
@@ -414,6 +407,7 @@ int hlr_write_report(int summary)
     }
     if (!any)
         goto out;
+    hli_stop(); /* the series' last sample */
     int rank = find_rank(&rank_source);
     int dirfd = open_output_dir(dir, sizeof dir);
     if (dirfd < 0) {

@@ -533,3 +533,17 @@ FIGURES = [
 from .metric_figures import METRIC_FIGURES  # noqa: E402 (it draws with this module's helpers)
 
 FIGURES += METRIC_FIGURES
+
+
+def _series(name):
+    def draw(t):
+        from . import series
+        return getattr(series, name)(t)
+    return draw
+
+
+FIGURES += [
+    ("series-heat", "Time series: rate per rank over time (papi_run --interval, PAPI_INTERVAL)",
+     "Time series", _series("series_heat")),
+    ("series-lines", "Time series: rate per rank and thread", "Time series", _series("series_lines")),
+]

@@ -771,8 +771,14 @@ MPI_TABLES = {"mpi_run": mpi_run, "mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls
               "mpi_regions": mpi_regions, "mpi_region_summary": mpi_region_summary,
               "mpi_region_calls": mpi_region_calls,
               "mpi_region_call_summary": mpi_region_call_summary}
+def _time_series(files):
+    from .series import time_series
+    return time_series(files)
+
+
 REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
-                 "region_totals": region_totals, "region_tree": region_tree}
+                 "region_totals": region_totals, "region_tree": region_tree,
+                 "time_series": _time_series}
 
 
 def tables(mpi=None, regions=None, peaks=None):

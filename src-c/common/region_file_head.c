@@ -1,0 +1,24 @@
+/* region_file_head.c: the opening members of a region file (region_file_head.h). */
+#include "region_file_head.h"
+
+void region_file_head(struct jw *w, const char *release, const struct region_file_event *ev, int n,
+                      int rank, const char *rank_source)
+{
+    jw_str(w, "papi_version", "7.0.0.0");
+    jw_str(w, "papi_compat_version", release);
+    jw_obj_begin(w, "event_definitions");
+    for (int i = 0; i < n; i++) {
+        jw_obj_begin(w, ev[i].name);
+        jw_str(w, "component", ev[i].component);
+        jw_str(w, "type", ev[i].type ? ev[i].type : "delta");
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+    if (rank >= 0) {
+        jw_int(w, "rank", rank);
+        jw_str(w, "rank_source", rank_source);
+    } else {
+        jw_null(w, "rank");
+        jw_null(w, "rank_source");
+    }
+}

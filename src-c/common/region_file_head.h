@@ -1,0 +1,23 @@
+/* region_file_head.h: the opening members of a region file in PAPI 7's schema
+ * (papi_hl_report(5)), written alike by the region API's report and by papi_run. */
+#ifndef REGION_FILE_HEAD_H
+#define REGION_FILE_HEAD_H
+
+#include <stddef.h>
+
+#include "json_writer.h"
+
+/* One counted event: its name, the component that counts it and its type, "instant" or
+ * "delta" (NULL: delta). */
+struct region_file_event {
+    const char *name, *component, *type;
+};
+
+/* papi_version, papi_compat_version (release), event_definitions (each event's component,
+ * type, "delta" unless said), rank and rank_source (both null when rank < 0). */
+__attribute__((visibility("hidden"))) void region_file_head(struct jw *w, const char *release,
+                                                            const struct region_file_event *ev,
+                                                            int n, int rank,
+                                                            const char *rank_source);
+
+#endif

@@ -1,0 +1,218 @@
+/* hl_all_threads.c: the counts of every thread of the process, for the region API's
+ * all-thread totals. A region begun on the master thread around an OpenMP loop counts
+ * the master alone in its own set; its all-thread value is the difference of two
+ * snapshots of these process counters, taken at its begin and its end.
+ *
+ * The process counters: at the first snapshot, one event set per thread of the process
+ * (/proc/self/task), attached to it with inherited counters (PAPI_attach, PAPI_INHERIT).
+ * A thread created later by any of them counts into its creator's counters (the kernel
+ * folds its counts in at its exit, and a read includes the live ones), so a pool that
+ * existed before and threads created inside a region are both covered; an ended
+ * thread's counters stay readable. Reads take all_lock (two threads ending regions at
+ * once read the same sets). By default only the main thread's regions take snapshots
+ * (PAPI_HL_ALL_THREADS=1: every thread's, 0: none). */
+#include <dirent.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "call_guard.h"
+#include "env.h"
+#include "eventset.h"
+#include "hl_all_threads.h"
+#include "hl_interval.h"
+#include "json_writer.h"
+#include "threads.h"
+
+static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    unsigned generation; /* library generation the sets belong to */
+    int ready;           /* 1: set up, -1: refused (the reason was recorded) */
+    int n;
+    int set[HLA_MAX_THREADS];
+    long tid[HLA_MAX_THREADS];
+} hla;
+
+/* One thread's set: attached, inherited, the region events, started. */
+static int attach_thread(long tid, int *out)
+{
+    int es = PAPI_NULL;
+    PAPI_option_t opt = {0};
+    int ret = PAPI_create_eventset(&es);
+    if (ret == PAPI_OK)
+        ret = PAPI_assign_eventset_component(es, 0);
+    if (ret == PAPI_OK)
+        ret = PAPI_attach(es, (unsigned long)tid);
+    opt.inherit.eventset = es;
+    opt.inherit.inherit = PAPI_INHERIT_ALL;
+    if (ret == PAPI_OK)
+        ret = PAPI_set_opt(PAPI_INHERIT, &opt);
+    for (int i = 0; ret == PAPI_OK && i < g_hlr.nevents; i++)
+        ret = PAPI_add_event(es, g_hlr.code[i]);
+    if (ret == PAPI_OK)
+        ret = PAPI_start(es);
+    if (ret != PAPI_OK && es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    *out = es;
+    return ret;
+}
+
+/* A thread that ended between the listing and its attach is skipped (ESRCH). */
+static int set_up(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return papi_error(PAPI_ESYS, "all-thread totals: cannot list /proc/self/task");
+    int ret = PAPI_OK;
+    struct dirent *e;
+    while ((e = readdir(d)) && hla.n < HLA_MAX_THREADS) {
+        long tid = strtol(e->d_name, NULL, 10);
+        if (tid <= 0)
+            continue;
+        int es, r = attach_thread(tid, &es);
+        if (r == PAPI_OK) {
+            hla.tid[hla.n] = tid;
+            hla.set[hla.n++] = es;
+        } else if (ret == PAPI_OK)
+            ret = r;
+    }
+    closedir(d);
+    return hla.n > 0 ? PAPI_OK : ret;
+}
+
+/* Each set's counts into v[k * nevents + i] (v NULL: only sum), their sum into sum. */
+static int read_sets(long long *v, long long *sum)
+{
+    long long one[HLR_MAX_EVENTS];
+    memset(sum, 0, sizeof(long long) * (size_t)g_hlr.nevents);
+    for (int k = 0; k < hla.n; k++) {
+        struct eventset *es = es_lookup(hla.set[k]);
+        if (!es || !(es->state & PAPI_RUNNING) || es->nentries != g_hlr.nevents)
+            return papi_error(PAPI_ENOTRUN, "all-thread totals: a process counter is gone");
+        int ret = es_read_values(es, one);
+        if (ret != PAPI_OK)
+            return ret;
+        for (int i = 0; i < g_hlr.nevents; i++) {
+            sum[i] += one[i];
+            if (v)
+                v[k * g_hlr.nevents + i] = one[i];
+        }
+    }
+    return PAPI_OK;
+}
+
+static int sum_sets(long long *sum)
+{
+    return read_sets(NULL, sum);
+}
+
+int hla_read_each(unsigned generation, long long *v, int *n, long *tid)
+{
+    long long sum[HLR_MAX_EVENTS];
+    int ret = PAPI_ENOTRUN;
+    pthread_mutex_lock(&all_lock);
+    if (hla.ready == 1 && hla.generation == generation &&
+        generation == atomic_load(&g_papi_generation)) {
+        ret = read_sets(v, sum);
+        *n = hla.n;
+        memcpy(tid, hla.tid, sizeof(long) * (size_t)hla.n);
+    }
+    pthread_mutex_unlock(&all_lock);
+    return ret;
+}
+
+/* PAPI_HL_ALL_THREADS: 0 none, 1 regions of every thread, else (default) regions of
+ * the main thread only (the OpenMP master, where a region spans the others' work; a
+ * snapshot reads one set per thread, a cost the workers' own regions are spared). */
+static int policy(void)
+{
+    static atomic_int cached; /* 0: not read yet, else 1 + the policy */
+    int p = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (p == 0) {
+        const char *v = env_get("PAPI_HL_ALL_THREADS");
+        p = 1 + (!v || !*v ? 2 : strcmp(v, "0") == 0 ? 0 : strcmp(v, "1") == 0 ? 1 : 2);
+        atomic_store_explicit(&cached, p, memory_order_relaxed);
+    }
+    return p - 1;
+}
+
+static int wanted(void)
+{
+    int p = policy();
+    return p == 1 || (p == 2 && papi_gettid() == getpid());
+}
+
+int hla_snapshot(long long *sum)
+{
+    PAPI_CALL_GUARD();
+    if (g_hlr.nevents == 0)
+        return PAPI_ENOSUPP;
+    pthread_mutex_lock(&all_lock);
+    unsigned gen = atomic_load(&g_papi_generation);
+    if (hla.ready != 0 && hla.generation != gen) /* PAPI_shutdown freed the sets */
+        hla.ready = hla.n = 0;
+    int ret = PAPI_ENOSUPP;
+    if (hla.ready == 0) {
+        hla.generation = gen;
+        hla.ready = set_up() == PAPI_OK ? 1 : -1;
+        if (hla.ready == 1)
+            hli_start(gen, hla.n);
+    }
+    if (hla.ready == 1)
+        ret = sum_sets(sum);
+    pthread_mutex_unlock(&all_lock);
+    return ret;
+}
+
+void hla_region_begin(struct hlr_region *g)
+{
+    g->all_ok = wanted() && hla_snapshot(g->all_begin) == PAPI_OK;
+}
+
+void hla_region_end(struct hlr_thread *t, struct hlr_region *g)
+{
+    struct hlr_instance *in = &t->inst[g->instance];
+    long long now[HLR_MAX_EVENTS];
+    in->all_ok = g->all_ok && hla_snapshot(now) == PAPI_OK;
+    if (!in->all_ok)
+        return;
+    for (int i = 0; i < g_hlr.nevents; i++) {
+        in->all_value[i] = now[i] - g->all_begin[i];
+        g->all_total[i] += in->all_value[i];
+    }
+    g->all_count++;
+}
+
+static void write_values(struct jw *w, const char *key, const long long *v)
+{
+    jw_obj_begin(w, key);
+    for (int i = 0; i < g_hlr.nevents; i++)
+        jw_int(w, g_hlr.name[i], v[i]);
+    jw_obj_end(w);
+}
+
+void hla_write_thread(struct jw *w, struct hlr_thread *t)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lu", t->id);
+    jw_obj_begin(w, key);
+    jw_obj_begin(w, "instances");
+    for (int i = 0; i < t->ninst; i++) {
+        if (!t->inst[i].all_ok)
+            continue;
+        snprintf(key, sizeof key, "%d", i);
+        write_values(w, key, t->inst[i].all_value);
+    }
+    jw_obj_end(w);
+    jw_obj_begin(w, "regions");
+    for (int r = 0; r < t->nregions; r++)
+        if (t->region[r].all_count > 0)
+            write_values(w, t->region[r].name, t->region[r].all_total);
+    jw_obj_end(w);
+    jw_obj_end(w);
+}

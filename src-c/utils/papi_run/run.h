@@ -1,0 +1,85 @@
+/* run.h: what the parts of papi_run share: the options, the counting of the program from
+ * outside (one event set attached to the child with inherited counters), the time series
+ * and the program's fate (exit status or signal). */
+#ifndef PAPI_RUN_H
+#define PAPI_RUN_H
+
+#include <sys/types.h>
+
+#include "papi.h"
+
+#define RUN_MAX_EVENTS  32
+#define RUN_MAX_METRICS 16
+#define RUN_MAX_SAMPLES 4096 /* the series is bounded: later samples are merged pairwise */
+#define RUN_NAME_LEN    128
+
+struct run_options {
+    char events[RUN_MAX_EVENTS][RUN_NAME_LEN];
+    int nevents;
+    int events_given; /* -e used: an event that cannot be counted is an error */
+    char metrics[RUN_MAX_METRICS][PAPI_MIN_STR_LEN];
+    int nmetrics;
+    const char *outdir; /* -o, else "." */
+    double interval;    /* --interval seconds, 0: none */
+    int per_thread;
+    int quiet;
+    char **argv; /* the program and its arguments */
+};
+
+/* One sample of the series: the time since the start and the counts since the start. */
+struct run_sample {
+    long long t_ns;
+    long long value[RUN_MAX_EVENTS];
+};
+
+struct run_state {
+    struct run_options opt;
+    int eventset;
+    pid_t child;
+    long long start_ns, end_ns;
+    long long value[RUN_MAX_EVENTS];
+    struct run_sample *samples;
+    int nsamples;
+    long long sample_step_ns; /* grows (doubles) when the series is merged */
+    int exited, status;       /* waitpid's status once the program ended */
+    char mpi[16];             /* "mpich", "openmpi" or "" */
+    char note[512];           /* what could not be measured, and why */
+    int dirfd;                /* DIR/papi_run_output, opened before the program runs */
+    char dir[4096];
+    char threads_file[4200]; /* --per-thread: where the preloaded library writes */
+};
+
+/* run_options.c: parse and check the command line; exits 2 on bad usage. */
+void run_parse_options(int argc, char **argv, struct run_options *o);
+/* The events to count: -e's, the metrics' and the defaults, each checked on this
+ * process (exits 2 with why when one named cannot be counted). */
+void run_choose_events(struct run_options *o);
+/* The event set attached to the held child, inherited, started; exits 2 with why. */
+void run_add_events(struct run_state *s);
+
+/* run_child.c */
+/* Forks the program stopped before exec and sets up its environment (MPI wrapper,
+ * per-thread library). Returns 0, or the exit status to leave with (126/127) after saying
+ * why. run_child_go lets it exec once the counters run and returns 0 or 126/127. */
+int run_child_fork(struct run_state *s);
+int run_child_go(struct run_state *s);
+/* Waits for the program's end, sampling every interval; forwards signals meanwhile. */
+void run_child_wait(struct run_state *s);
+/* The exit status papi_run leaves with: the program's, or 128 + signal. */
+int run_exit_status(const struct run_state *s);
+
+/* run_report.c: the banner on stderr and the region file under -o. 0, or 1 on a write
+ * error (said on stderr). */
+struct run_threads;
+void run_banner(const struct run_state *s);
+int run_write_file(const struct run_state *s, const struct run_threads *t);
+/* The value of metric m over the totals (seconds: wall time); 0, or -1 with why. */
+int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
+                     double *out);
+
+/* run_series.c: the bounded time series. */
+void run_series_add(struct run_state *s, long long t_ns, const long long *value);
+
+long long run_now_ns(void);
+
+#endif

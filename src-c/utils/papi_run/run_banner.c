@@ -1,0 +1,91 @@
+/* run_banner.c: papi_run's summary on stderr, in the manner of perf stat: one line per
+ * event (value and name), the metrics computed from the totals, the wall time, and how
+ * the program ended (its exit status, or the signal that killed it). */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "papi_metrics.h"
+#include "run.h"
+#include "util_common.h"
+
+int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
+                     double *out)
+{
+    const char *names[RUN_MAX_EVENTS];
+    for (int i = 0; i < s->opt.nevents; i++)
+        names[i] = s->opt.events[i];
+    return PAPIM_evaluate(s->opt.metrics[m], s->opt.nevents, names, value, seconds, out) == PAPI_OK
+               ? 0
+               : -1;
+}
+
+/* 1234567 as "1,234,567", as perf stat prints counts. */
+static void grouped(long long v, char *buf, size_t len)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    size_t n = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < len)
+        buf[o++] = '-';
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        buf[o++] = digits[i];
+        if ((n - i - 1) % 3 == 0 && i + 1 < n)
+            buf[o++] = ',';
+    }
+    buf[o] = 0;
+}
+
+static void print_command(const struct run_state *s)
+{
+    fprintf(stderr, "\n Performance counter stats for '");
+    for (char **a = s->opt.argv; *a; a++)
+        fprintf(stderr, "%s%s", a == s->opt.argv ? "" : " ", *a);
+    fprintf(stderr, "' (papi_run: all threads and child processes):\n\n");
+}
+
+static void print_end(const struct run_state *s, double seconds)
+{
+    fprintf(stderr, "\n %15.9f seconds time elapsed\n", seconds);
+    if (WIFSIGNALED(s->status)) {
+        int sig = WTERMSIG(s->status);
+        fprintf(stderr, " program killed by signal %d (%s)%s\n", sig, strsignal(sig),
+                WCOREDUMP(s->status) ? ", core dumped" : "");
+    } else {
+        fprintf(stderr, " program exited with status %d\n", WEXITSTATUS(s->status));
+    }
+    if (s->note[0])
+        fprintf(stderr, " note: %s\n", s->note);
+    if (s->nsamples > 0)
+        fprintf(stderr, " %d samples every %.3f s in the report\n", s->nsamples,
+                (double)s->sample_step_ns * 1e-9);
+}
+
+void run_banner(const struct run_state *s)
+{
+    const double seconds = (double)(s->end_ns - s->start_ns) * 1e-9;
+    char num[48];
+    if (s->opt.quiet)
+        return;
+    print_command(s);
+    for (int i = 0; i < s->opt.nevents; i++) {
+        grouped(s->value[i], num, sizeof num);
+        if (strcmp(s->opt.events[i], "perf::TASK-CLOCK") == 0)
+            fprintf(stderr, " %18.3f msec  %s\n", (double)s->value[i] * 1e-6, s->opt.events[i]);
+        else
+            fprintf(stderr, " %18s       %s\n", num, s->opt.events[i]);
+    }
+    for (int m = 0; m < s->opt.nmetrics; m++) {
+        PAPIM_metric_info_t info;
+        double v;
+        if (run_metric_value(s, m, s->value, seconds, &v) == 0 &&
+            PAPIM_query_metric(s->opt.metrics[m], &info) == PAPI_OK)
+            fprintf(stderr, " %18.4g       %s (%s)\n", v, s->opt.metrics[m], info.unit);
+        else
+            fprintf(stderr, " %18s       %s (not computed: a denominator is 0)\n", "-",
+                    s->opt.metrics[m]);
+    }
+    print_end(s, seconds);
+    fputc('\n', stderr);
+}

@@ -1,0 +1,215 @@
+/* run_options.c: papi_run's command line (-e, -m, -o, --interval, --per-thread, --quiet,
+ * then the program) and the events and metrics it puts into the event set. Bad usage is
+ * one line naming the problem and exit status 2, before anything runs or is written. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "papi_metrics.h"
+#include "run.h"
+#include "util_common.h"
+#include "util_options.h"
+
+enum { OPT_INTERVAL = UTIL_OPT_OWN, OPT_PER_THREAD, OPT_QUIET };
+
+static const char usage[] =
+    "Usage: papi_run [options] -- PROGRAM [ARGS...]\n"
+    "Count a whole program, unchanged: every thread and every child process it forks.\n"
+    "  -e EVENT        an event to count (repeatable, or a comma list as PAPI_EVENTS)\n"
+    "  -m METRIC       a metric or group of papi_metric_avail (repeatable or a list)\n"
+    "  -o DIR          write DIR/papi_run_output/rank_XXXXXX.json (default: .)\n"
+    "  --interval S    also take a sample of the counts every S seconds\n"
+    "  --per-thread    split the counts per thread (a library the program loads)\n"
+    "  --quiet         no banner on stderr\n"
+    "  -h, --help      this text\n"
+    "  --version       the versions\n"
+    "Without -e: perf::TASK-CLOCK, perf::PAGE-FAULTS, perf::CONTEXT-SWITCHES and the\n"
+    "cycle and instruction presets where they count. Under mpirun it loads the wrapper\n"
+    "library of the program's MPI (papi_mpi_report(5)). Exit status: the program's, 128+N\n"
+    "when a signal N killed it, 2 for bad usage, 126/127 when it cannot be run.\n";
+
+static void add_name(struct run_options *o, const char *name)
+{
+    for (int i = 0; i < o->nevents; i++)
+        if (strcmp(o->events[i], name) == 0)
+            return;
+    if (o->nevents >= RUN_MAX_EVENTS)
+        util_usage_error("more than %d events", RUN_MAX_EVENTS);
+    if (strlen(name) >= RUN_NAME_LEN)
+        util_usage_error("event name too long: %.40s...", name);
+    snprintf(o->events[o->nevents++], RUN_NAME_LEN, "%s", name);
+}
+
+/* "a,b,c" as PAPI_EVENTS takes it; empty items are skipped. */
+static void add_list(struct run_options *o, const char *list, int metrics)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        util_usage_error("out of memory");
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        t += strspn(t, " \t");
+        if (!*t)
+            continue;
+        if (!metrics) {
+            add_name(o, t);
+        } else if (o->nmetrics >= RUN_MAX_METRICS) {
+            util_usage_error("more than %d metrics", RUN_MAX_METRICS);
+        } else {
+            snprintf(o->metrics[o->nmetrics++], PAPI_MIN_STR_LEN, "%s", t);
+        }
+    }
+    free(copy);
+}
+
+static double parse_interval(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || v <= 0)
+        util_usage_error("--interval '%s' is not a positive number of seconds", s);
+    if (v < 0.001 || v > 86400)
+        util_usage_error("--interval %s is outside 0.001 .. 86400 seconds", s);
+    return v;
+}
+
+void run_parse_options(int argc, char **argv, struct run_options *o)
+{
+    static const struct option longopts[] = {{"interval", required_argument, NULL, OPT_INTERVAL},
+                                             {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+                                             {"quiet", no_argument, NULL, OPT_QUIET},
+                                             UTIL_COMMON_LONGOPTS,
+                                             {0}};
+    memset(o, 0, sizeof *o);
+    o->outdir = ".";
+    util_options("papi_run", usage);
+    int c;
+    /* '+': the options end at the program's name, so its own options stay its own */
+    while ((c = util_getopt(argc, argv, "+e:m:o:", longopts)) != -1) {
+        if (c == 'e') {
+            add_list(o, optarg, 0);
+            o->events_given = 1;
+        } else if (c == 'm') {
+            add_list(o, optarg, 1);
+        } else if (c == 'o') {
+            o->outdir = optarg;
+        } else if (c == OPT_INTERVAL) {
+            o->interval = parse_interval(optarg);
+        } else if (c == OPT_PER_THREAD) {
+            o->per_thread = 1;
+        } else if (c == OPT_QUIET) {
+            o->quiet = 1;
+        } else {
+            util_usage_error("--json is not an option of papi_run");
+        }
+    }
+    if (optind >= argc)
+        util_usage_error("no program to run");
+    if (!*o->outdir)
+        util_usage_error("-o: empty directory name");
+    o->argv = argv + optind;
+}
+
+/* The events of -m's metrics join the list (names expanded from groups first). */
+static void add_metric_events(struct run_options *o)
+{
+    char names[RUN_MAX_METRICS][PAPI_MIN_STR_LEN];
+    int n = 0, given = o->nmetrics;
+    char list[RUN_MAX_METRICS * PAPI_MIN_STR_LEN] = "";
+    for (int i = 0; i < given; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "",
+                 o->metrics[i]);
+    int ret = PAPIM_expand(list, names, RUN_MAX_METRICS, &n);
+    if (ret != PAPI_OK) {
+        char why[PAPI_HUGE_STR_LEN];
+        util_error_detail(ret, why, sizeof why);
+        util_usage_error("-m %s: %s", list, why);
+    }
+    o->nmetrics = n;
+    for (int i = 0; i < n; i++) {
+        PAPIM_metric_info_t info;
+        memcpy(o->metrics[i], names[i], PAPI_MIN_STR_LEN);
+        o->metrics[i][PAPI_MIN_STR_LEN - 1] = 0;
+        if (PAPIM_query_metric(names[i], &info) != PAPI_OK || !info.countable)
+            util_usage_error("metric %s cannot be computed here: %s", names[i], info.reason);
+        for (int k = 0; k < info.num_events; k++)
+            add_name(o, info.event_names[k]);
+    }
+}
+
+static const char *const default_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+                                             "perf::CONTEXT-SWITCHES", "PAPI_TOT_CYC",
+                                             "PAPI_TOT_INS"};
+
+/* Keeps the events that can be added to an event set of this process: one that cannot
+ * is dropped from the default list, and refused when -e named it (exit 2). */
+static void check_events(struct run_options *o)
+{
+    int es = PAPI_NULL, kept = 0;
+    if (PAPI_create_eventset(&es) != PAPI_OK)
+        util_usage_error("cannot create an event set");
+    for (int i = 0; i < o->nevents; i++) {
+        int ret = PAPI_add_named_event(es, o->events[i]);
+        if (ret != PAPI_OK && o->events_given) {
+            char why[PAPI_HUGE_STR_LEN];
+            util_error_detail(ret, why, sizeof why);
+            fprintf(stderr, "papi_run: event %s: %s\n", o->events[i], why);
+            exit(2);
+        }
+        if (ret == PAPI_OK && kept != i)
+            memcpy(o->events[kept], o->events[i], RUN_NAME_LEN);
+        kept += ret == PAPI_OK;
+    }
+    PAPI_cleanup_eventset(es);
+    PAPI_destroy_eventset(&es);
+    o->nevents = kept;
+    if (kept == 0) {
+        fprintf(stderr, "papi_run: no event can be counted here\n");
+        exit(2);
+    }
+}
+
+void run_choose_events(struct run_options *o)
+{
+    if (o->nmetrics)
+        add_metric_events(o);
+    if (!o->events_given && !o->nmetrics)
+        for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++)
+            add_name(o, default_events[i]);
+    check_events(o);
+}
+
+static _Noreturn void cannot_count(struct run_state *s, int ret, const char *what)
+{
+    char why[PAPI_HUGE_STR_LEN];
+    util_error_detail(ret, why, sizeof why);
+    fprintf(stderr, "papi_run: cannot count the program%s%s: %s\n", what ? ": " : "",
+            what ? what : "", why);
+    kill(s->child, SIGKILL);
+    waitpid(s->child, NULL, 0);
+    exit(2);
+}
+
+void run_add_events(struct run_state *s)
+{
+    PAPI_option_t opt = {0};
+    s->eventset = PAPI_NULL;
+    int ret = PAPI_create_eventset(&s->eventset);
+    if (ret == PAPI_OK)
+        ret = PAPI_assign_eventset_component(s->eventset, 0);
+    if (ret == PAPI_OK)
+        ret = PAPI_attach(s->eventset, (unsigned long)s->child);
+    opt.inherit.eventset = s->eventset;
+    opt.inherit.inherit = PAPI_INHERIT_ALL;
+    if (ret == PAPI_OK)
+        ret = PAPI_set_opt(PAPI_INHERIT, &opt);
+    if (ret != PAPI_OK)
+        cannot_count(s, ret, NULL);
+    for (int i = 0; i < s->opt.nevents; i++)
+        if ((ret = PAPI_add_named_event(s->eventset, s->opt.events[i])) != PAPI_OK)
+            cannot_count(s, ret, s->opt.events[i]);
+    if ((ret = PAPI_start(s->eventset)) != PAPI_OK)
+        cannot_count(s, ret, "PAPI_start");
+}

@@ -1,0 +1,219 @@
+/* run_program.c: the program's file before it runs. A static or setuid program ignores
+ * LD_PRELOAD: it is still counted from outside (inherited counters), with a note on what
+ * is missing. A program linked with MPICH or Open MPI gets that MPI's wrapper library
+ * preloaded (the launcher's environment decides when the file names neither), and with
+ * --per-thread the library that splits the counts per thread. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "run_program.h"
+
+#ifndef PAPI_RUN_LIBDIR
+#define PAPI_RUN_LIBDIR "lib"
+#endif
+
+/* The file execvp would run: argv[0] itself when it holds a '/', else the first
+ * executable regular file of that name on PATH. 0, or errno. */
+static int resolve(const char *name, char *path, size_t len)
+{
+    if (strchr(name, '/')) {
+        snprintf(path, len, "%s", name);
+        return access(path, F_OK) == 0 ? 0 : errno;
+    }
+    const char *p = env_get("PATH");
+    char *copy = strdup(p && *p ? p : "/usr/local/bin:/usr/bin:/bin"), *save = NULL;
+    int err = ENOENT;
+    for (char *d = strtok_r(copy, ":", &save); copy && d; d = strtok_r(NULL, ":", &save)) {
+        struct stat st;
+        snprintf(path, len, "%s/%s", *d ? d : ".", name);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            err = access(path, X_OK) == 0 ? 0 : EACCES;
+            if (err == 0)
+                break;
+        }
+    }
+    free(copy);
+    return err;
+}
+
+struct image {
+    const unsigned char *data;
+    size_t size;
+};
+
+static int has(const struct image *im, const char *s)
+{
+    return im->data && memmem(im->data, im->size, s, strlen(s)) != NULL;
+}
+
+/* An ELF file without PT_INTERP is static (the dynamic loader never runs in it). */
+static int is_static_elf(const struct image *im)
+{
+    if (im->size < sizeof(Elf64_Ehdr) || memcmp(im->data, ELFMAG, SELFMAG) != 0 ||
+        im->data[EI_CLASS] != ELFCLASS64)
+        return 0; /* a script or another format: its interpreter is dynamic */
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)im->data;
+    for (int i = 0; i < eh->e_phnum; i++) {
+        size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
+        if (off + sizeof(Elf64_Phdr) > im->size)
+            return 0;
+        const Elf64_Phdr *ph = (const Elf64_Phdr *)(const void *)(im->data + off);
+        if (ph->p_type == PT_INTERP)
+            return 0;
+    }
+    return 1;
+}
+
+/* The MPI of the program: its needed libraries first, then the launcher's variables. */
+static const char *mpi_flavor(const struct image *im)
+{
+    int mpich = has(im, "libmpich.so") || has(im, "libmpichfort.so");
+    int ompi = has(im, "libmpi.so.4") || has(im, "libmpi_mpifh.so") ||
+               has(im, "libmpi_usempif08.so") || has(im, "libmpi_cxx.so");
+    if (mpich != ompi)
+        return mpich ? "mpich" : "openmpi";
+    if (env_get("OMPI_COMM_WORLD_RANK"))
+        return "openmpi";
+    if (env_get("PMI_RANK") || env_get("HYDI_CONTROL_FD"))
+        return "mpich";
+    return "";
+}
+
+/* Candidate i (0..3) of the directory holding lib: PAPI_RUN_LIBDIR, this program's own
+ * directory (a build tree), the lib directory beside its bin, the configured one. */
+static int lib_candidate(int i, char *dir, size_t len)
+{
+    char exe[PATH_MAX];
+    const char *env = env_get("PAPI_RUN_LIBDIR");
+    if (i == 0)
+        return env && *env ? snprintf(dir, len, "%s", env) < (int)len : 0;
+    if (i == 3)
+        return snprintf(dir, len, "%s", PAPI_RUN_LIBDIR) < (int)len;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+    if (!slash)
+        return 0;
+    *slash = 0;
+    int w = i == 1 ? snprintf(dir, len, "%s", exe)
+                   : snprintf(dir, len, "%s/../%s", exe, PAPI_RUN_LIBDIR_REL);
+    return w > 0 && (size_t)w < len;
+}
+
+/* Puts lib in front of LD_PRELOAD; 0, or -1 when the library is not installed. */
+static int preload(const char *lib)
+{
+    char dir[PATH_MAX + 64], path[PATH_MAX + 128], value[8192];
+    const char *old = env_get("LD_PRELOAD");
+    for (int i = 0; i < 8; i++) { /* each directory, then its papi-compat/ (modules) */
+        if (!lib_candidate(i / 2, dir, sizeof dir) ||
+            snprintf(path, sizeof path, "%s/%s%s", dir, i % 2 ? "papi-compat/" : "", lib) >=
+                (int)sizeof path ||
+            access(path, R_OK) != 0)
+            continue;
+        if (snprintf(value, sizeof value, "%s%s%s", path, old && *old ? ":" : "", old ? old : "") >=
+            (int)sizeof value)
+            return -1;
+        setenv("LD_PRELOAD", value, 1);
+        return 0;
+    }
+    return -1;
+}
+
+static void note(struct run_state *s, const char *text)
+{
+    size_t n = strlen(s->note);
+    snprintf(s->note + n, sizeof s->note - n, "%s%s", n ? "; " : "", text);
+}
+
+static void join_events(const struct run_state *s, char *list, size_t len)
+{
+    list[0] = 0;
+    for (int i = 0; i < s->opt.nevents; i++) {
+        size_t n = strlen(list);
+        snprintf(list + n, len - n, "%s%s", i ? "," : "", s->opt.events[i]);
+    }
+}
+
+static void set_mpi(struct run_state *s, const char *flavor)
+{
+    char lib[64], events[RUN_MAX_EVENTS * RUN_NAME_LEN];
+    snprintf(lib, sizeof lib, "libpapi_mpi_%s.so", flavor);
+    if (preload(lib) != 0) {
+        note(s, "the MPI wrapper library for this MPI is not installed: no MPI report");
+        return;
+    }
+    snprintf(s->mpi, sizeof s->mpi, "%s", flavor);
+    join_events(s, events, sizeof events);
+    setenv("PAPI_MPI_EVENTS", events, 0);
+    if (s->opt.nmetrics > 0) { /* -m: the same metrics per rank in the MPI report */
+        char metrics[RUN_MAX_METRICS * PAPI_MIN_STR_LEN] = "";
+        for (int i = 0; i < s->opt.nmetrics; i++) {
+            size_t n = strlen(metrics);
+            snprintf(metrics + n, sizeof metrics - n, "%s%s", i ? "," : "", s->opt.metrics[i]);
+        }
+        setenv("PAPI_MPI_METRICS", metrics, 0);
+    }
+    setenv("PAPI_MPI_OUTPUT_DIR", s->opt.outdir, 0);
+}
+
+static void set_per_thread(struct run_state *s)
+{
+    char events[RUN_MAX_EVENTS * RUN_NAME_LEN];
+    if (preload("libpapi_run_threads.so") != 0) {
+        note(s, "libpapi_run_threads.so is not installed: no per-thread split");
+        return;
+    }
+    join_events(s, events, sizeof events);
+    setenv("PAPI_RUN_EVENTS", events, 1);
+    setenv("PAPI_RUN_THREADS_FILE", s->threads_file, 1);
+}
+
+int run_program_prepare(struct run_state *s)
+{
+    char path[PATH_MAX];
+    int err = resolve(s->opt.argv[0], path, sizeof path);
+    if (err) {
+        fprintf(stderr, "papi_run: %s: %s\n", s->opt.argv[0], strerror(err));
+        return err == ENOENT ? 127 : 126;
+    }
+    struct stat st;
+    struct image im = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+        im.size = (size_t)st.st_size;
+        im.data = mmap(NULL, im.size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (im.data == MAP_FAILED)
+            im.data = NULL;
+    }
+    int secure = fd >= 0 && (st.st_mode & (S_ISUID | S_ISGID));
+    int stat_prog = is_static_elf(&im) && im.data;
+    if (stat_prog || secure) {
+        note(s, stat_prog ? "static program: counted from outside only (no per-thread split, "
+                            "no MPI wrapper, its regions not joined)"
+                          : "setuid/setgid program: the loader ignores LD_PRELOAD: counted "
+                            "from outside only (no per-thread split, no MPI wrapper)");
+    } else {
+        const char *flavor = mpi_flavor(&im);
+        if (*flavor)
+            set_mpi(s, flavor);
+        if (s->opt.per_thread)
+            set_per_thread(s);
+    }
+    if (im.data)
+        munmap((void *)im.data, im.size);
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}

@@ -1,0 +1,220 @@
+/* run_report.c: papi_run's file, DIR/papi_run_output/rank_XXXXXX.json, in the region
+ * API's format (PAPI 7's schema, papi_hl_report(5)) so papi_report and PAPI 7's
+ * papi_hl_output_writer read it: one whole-program region "papi_run" with the totals of
+ * every thread and child process. With --per-thread, "threads" holds each thread's own
+ * counts (from the preloaded library) and the whole program's stay in "process_totals".
+ * The --interval series is "series": per sample its time and the counts of that interval
+ * (they sum to the totals). Written under a temporary name and renamed into place. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "json_writer.h"
+#include "output_file.h"
+#include "region_file_head.h"
+#include "papi_metrics.h"
+#include "run.h"
+#include "run_threads.h"
+
+/* The launcher's rank, as the region API finds it; -1 without one. */
+int run_rank(const char **source)
+{
+    static const char *const vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = env_get(vars[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && !*end && r >= 0 && r <= INT_MAX) {
+            *source = vars[i];
+            return (int)r;
+        }
+    }
+    *source = NULL;
+    return -1;
+}
+
+/* The name of the component that counts event name ("perf_event", "powercap" ...). */
+static void component_of(const char *name, char *out, size_t len)
+{
+    int code;
+    const PAPI_component_info_t *c = NULL;
+    if (PAPI_event_name_to_code(name, &code) == PAPI_OK)
+        c = PAPI_get_component_info(PAPI_get_event_component(code));
+    snprintf(out, len, "%s", c ? c->name : "perf_event");
+}
+
+static void write_events(struct jw *w, const struct run_state *s, const long long *v)
+{
+    long long cycles = 0;
+    for (int i = 0; i < s->opt.nevents; i++)
+        if (strcmp(s->opt.events[i], "PAPI_TOT_CYC") == 0)
+            cycles = v[i];
+    jw_int(w, "cycles", cycles);
+    for (int i = 0; i < s->opt.nevents; i++)
+        jw_int(w, s->opt.events[i], v[i]);
+}
+
+static void write_region(struct jw *w, const struct run_state *s, const char *key,
+                         const long long *v, long long real_ns)
+{
+    jw_obj_begin(w, key);
+    jw_obj_begin(w, "regions");
+    jw_obj_begin(w, "0");
+    jw_str(w, "name", "papi_run");
+    jw_int(w, "parent_region_id", -1);
+    jw_int(w, "region_count", 1);
+    jw_int(w, "real_time_nsec", real_ns);
+    write_events(w, s, v);
+    jw_obj_end(w);
+    jw_obj_end(w);
+    jw_obj_end(w);
+}
+
+static void write_threads(struct jw *w, const struct run_state *s, const struct run_threads *t)
+{
+    char key[32];
+    jw_obj_begin(w, "threads");
+    if (t && t->n > 0) {
+        for (int i = 0; i < t->n; i++) {
+            snprintf(key, sizeof key, "%ld", (long)t->row[i].tid);
+            write_region(w, s, key, t->row[i].value, t->row[i].real_ns);
+        }
+    } else {
+        snprintf(key, sizeof key, "%ld", (long)s->child);
+        write_region(w, s, key, s->value, s->end_ns - s->start_ns);
+    }
+    jw_obj_end(w);
+}
+
+static void write_series(struct jw *w, const struct run_state *s)
+{
+    if (s->nsamples == 0)
+        return;
+    jw_obj_begin(w, "series");
+    jw_double(w, "interval_s", (double)s->sample_step_ns * 1e-9);
+    jw_str(w, "counts", "of each interval (the samples sum to the totals)");
+    jw_arr_begin(w, "samples");
+    for (int k = 0; k < s->nsamples; k++) {
+        const struct run_sample *p = &s->samples[k], *q = k ? &s->samples[k - 1] : NULL;
+        jw_obj_begin(w, NULL);
+        jw_int(w, "time_nsec", p->t_ns);
+        for (int i = 0; i < s->opt.nevents; i++)
+            jw_int(w, s->opt.events[i], p->value[i] - (q ? q->value[i] : 0));
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+static void write_metrics(struct jw *w, const struct run_state *s)
+{
+    const double seconds = (double)(s->end_ns - s->start_ns) * 1e-9;
+    if (s->opt.nmetrics == 0)
+        return;
+    jw_obj_begin(w, "metrics");
+    jw_obj_begin(w, "definitions");
+    for (int m = 0; m < s->opt.nmetrics; m++) {
+        PAPIM_metric_info_t info;
+        jw_obj_begin(w, s->opt.metrics[m]);
+        jw_str(w, "unit", PAPIM_query_metric(s->opt.metrics[m], &info) == PAPI_OK ? info.unit : "");
+        jw_str(w, "time", "the program's wall time");
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+    jw_obj_begin(w, "process");
+    for (int m = 0; m < s->opt.nmetrics; m++) {
+        double v;
+        if (run_metric_value(s, m, s->value, seconds, &v) == 0)
+            jw_double(w, s->opt.metrics[m], v);
+        else
+            jw_null(w, s->opt.metrics[m]);
+    }
+    jw_obj_end(w);
+    jw_obj_end(w);
+}
+
+static void write_fate(struct jw *w, const struct run_state *s)
+{
+    jw_arr_begin(w, "argv");
+    for (char **a = s->opt.argv; *a; a++)
+        jw_str(w, NULL, *a);
+    jw_arr_end(w);
+    if (WIFSIGNALED(s->status)) {
+        jw_null(w, "exit_status");
+        jw_int(w, "signal", WTERMSIG(s->status));
+        jw_str(w, "signal_name", strsignal(WTERMSIG(s->status)));
+    } else {
+        jw_int(w, "exit_status", WEXITSTATUS(s->status));
+        jw_null(w, "signal");
+    }
+    jw_str(w, "mpi", s->mpi);
+}
+
+static int write_json(FILE *f, const struct run_state *s, const struct run_threads *t, int rank,
+                      const char *rank_source)
+{
+    struct jw w;
+    jw_init(&w, f);
+    jw_obj_begin(&w, NULL);
+    struct region_file_event ev[RUN_MAX_EVENTS];
+    char comp[RUN_MAX_EVENTS][PAPI_MAX_STR_LEN];
+    for (int i = 0; i < s->opt.nevents; i++) {
+        component_of(s->opt.events[i], comp[i], sizeof comp[i]);
+        ev[i] = (struct region_file_event){s->opt.events[i], comp[i], "delta"};
+    }
+    region_file_head(&w, PAPI_compat_version(), ev, s->opt.nevents, rank, rank_source);
+    jw_str(&w, "tool", "papi_run");
+    jw_int(&w, "pid", (long long)s->child);
+    jw_str(&w, "event_source", s->opt.events_given ? "papi_run -e" : "papi_run default");
+    jw_str(&w, "note", s->note);
+    jw_arr_begin(&w, "skipped_events");
+    jw_arr_end(&w);
+    write_fate(&w, s);
+    write_threads(&w, s, t);
+    jw_obj_begin(&w, "process_totals");
+    jw_str(&w, "counted", "every thread and child process (inherited counters)");
+    jw_int(&w, "real_time_nsec", s->end_ns - s->start_ns);
+    write_events(&w, s, s->value);
+    jw_obj_end(&w);
+    write_series(&w, s);
+    write_metrics(&w, s);
+    jw_obj_end(&w);
+    return jw_finish(&w);
+}
+
+int run_write_file(const struct run_state *s, const struct run_threads *t)
+{
+    const char *source;
+    char name[64], tmp[NAME_MAX + 1];
+    int rank = run_rank(&source);
+    snprintf(name, sizeof name, "rank_%06d.json", rank >= 0 ? rank : (int)s->child);
+    int fd = output_file_create(s->dirfd, name, tmp, sizeof tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "papi_run: cannot create %s/%s: %s\n", s->dir, name, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            output_file_discard(s->dirfd, tmp);
+        }
+        return 1;
+    }
+    int bad = write_json(f, s, t, rank, source);
+    bad |= fclose(f) != 0;
+    if (bad || output_file_publish(s->dirfd, tmp, name) != 0) {
+        fprintf(stderr, "papi_run: writing %s/%s failed: %s; nothing was published\n", s->dir, name,
+                strerror(errno ? errno : EIO));
+        if (bad)
+            output_file_discard(s->dirfd, tmp);
+        return 1;
+    }
+    if (!s->opt.quiet)
+        fprintf(stderr, " report: %s/%s\n", s->dir, name);
+    return 0;
+}

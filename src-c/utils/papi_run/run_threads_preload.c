@@ -1,0 +1,223 @@
+/* run_threads_preload.c: libpapi_run_threads.so, which papi_run --per-thread preloads
+ * into the program. Every thread (the main thread from the constructor, the others from
+ * pthread_create, the main thread of a forked child from the fork handler) counts
+ * PAPI_RUN_EVENTS with an event set of its own; at its end (thread exit, process exit)
+ * it appends "tid real_ns value..." to PAPI_RUN_THREADS_FILE with one O_APPEND write
+ * (format: run_threads.h). Threads still running at exit are read by the exiting one. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "papi.h"
+
+#define MAX_EVENTS 32
+#define MAX_LIVE   1024
+
+struct counted {
+    int eventset;
+    pid_t tid;
+    long long start_ns;
+    int live;
+};
+
+static char events[MAX_EVENTS][PAPI_2MAX_STR_LEN];
+static int nevents, ready;
+static const char *out_path;
+static pthread_key_t key;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct counted *live[MAX_LIVE];
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void remember(struct counted *c, int add)
+{
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (live[i] == (add ? NULL : c)) {
+            live[i] = add ? c : NULL;
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
+/* One line for thread c, its counts read (and the set stopped when it is the caller's). */
+static void report(struct counted *c, int own)
+{
+    long long v[MAX_EVENTS] = {0};
+    char line[MAX_EVENTS * 24 + 64];
+    int ret = own ? PAPI_stop(c->eventset, v) : PAPI_read(c->eventset, v);
+    if (ret != PAPI_OK)
+        return;
+    int n = snprintf(line, sizeof line, "%ld %lld", (long)c->tid, now_ns() - c->start_ns);
+    for (int i = 0; i < nevents && n < (int)sizeof line; i++)
+        n += snprintf(line + n, sizeof line - (size_t)n, " %lld", v[i]);
+    if (n < (int)sizeof line - 1) {
+        line[n++] = '\n';
+        int fd = open(out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            ssize_t w = write(fd, line, (size_t)n);
+            (void)w;
+            close(fd);
+        }
+    }
+}
+
+static void thread_done(void *p)
+{
+    struct counted *c = p;
+    remember(c, 0);
+    if (__atomic_exchange_n(&c->live, 0, __ATOMIC_ACQ_REL))
+        report(c, 1);
+    PAPI_cleanup_eventset(c->eventset);
+    PAPI_destroy_eventset(&c->eventset);
+    free(c);
+}
+
+static void count_this_thread(void)
+{
+    struct counted *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->eventset = PAPI_NULL;
+    c->tid = (pid_t)syscall(SYS_gettid);
+    /* Attached to the thread itself: such a set leaves the program's own event sets and
+     * regions free to run in the thread (PAPI allows one unattached running set). */
+    if (PAPI_create_eventset(&c->eventset) != PAPI_OK) {
+        free(c);
+        return;
+    }
+    if (PAPI_assign_eventset_component(c->eventset, 0) != PAPI_OK ||
+        PAPI_attach(c->eventset, (unsigned long)c->tid) != PAPI_OK) {
+        PAPI_destroy_eventset(&c->eventset);
+        free(c);
+        return;
+    }
+    for (int i = 0; i < nevents; i++)
+        PAPI_add_named_event(c->eventset, events[i]);
+    c->start_ns = now_ns();
+    c->live = 1;
+    if (PAPI_start(c->eventset) != PAPI_OK) {
+        PAPI_destroy_eventset(&c->eventset);
+        free(c);
+        return;
+    }
+    remember(c, 1);
+    pthread_setspecific(key, c);
+}
+
+struct start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+static void *trampoline(void *p)
+{
+    struct start st = *(struct start *)p;
+    free(p);
+    if (ready)
+        count_this_thread();
+    return st.fn(st.arg);
+}
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    if (!real)
+        real = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
+            RTLD_NEXT, "pthread_create");
+    struct start *st = malloc(sizeof *st);
+    if (!st || !ready)
+        return free(st), real(t, attr, fn, arg);
+    st->fn = fn;
+    st->arg = arg;
+    int ret = real(t, attr, trampoline, st);
+    if (ret != 0)
+        free(st);
+    return ret;
+}
+
+static int start_library(void)
+{
+    if (PAPI_is_initialized() == PAPI_NOT_INITED &&
+        PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
+        return -1;
+    PAPI_thread_init(pthread_self);
+    return 0;
+}
+
+/* In a forked child: the library dropped the parent's sets; count this process anew. */
+static void after_fork(void)
+{
+    memset(live, 0, sizeof live);
+    pthread_setspecific(key, NULL);
+    if (ready && start_library() == 0)
+        count_this_thread();
+}
+
+static void parse_events(const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && nevents < MAX_EVENTS;
+         t = strtok_r(NULL, ",", &save))
+        snprintf(events[nevents++], sizeof events[0], "%s", t);
+    free(copy);
+}
+
+__attribute__((constructor)) static void run_threads_start(void)
+{
+    const char *list = env_get("PAPI_RUN_EVENTS");
+    out_path = env_get("PAPI_RUN_THREADS_FILE");
+    if (!list || !out_path || pthread_key_create(&key, thread_done) != 0)
+        return;
+    parse_events(list);
+    if (nevents == 0 || start_library() != 0)
+        return;
+    pthread_atfork(NULL, NULL, after_fork);
+    ready = 1;
+    count_this_thread();
+}
+
+/* At exit: the caller's own set, then every thread still running. */
+__attribute__((destructor)) static void run_threads_end(void)
+{
+    if (!ready)
+        return;
+    struct counted *own = pthread_getspecific(key);
+    if (own && __atomic_exchange_n(&own->live, 0, __ATOMIC_ACQ_REL))
+        report(own, 1);
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (live[i] && live[i] != own && __atomic_exchange_n(&live[i]->live, 0, __ATOMIC_ACQ_REL))
+            report(live[i], 0);
+    pthread_mutex_unlock(&live_lock);
+    ready = 0;
+}
+
+/* _exit skips the destructors (a forked child's usual end): report first. */
+_Noreturn void _exit(int status)
+{
+    run_threads_end();
+    syscall(SYS_exit_group, status);
+    for (;;)
+        ;
+}
+
+_Noreturn void _Exit(int status)
+{
+    _exit(status);
+}

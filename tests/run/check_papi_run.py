@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""check_papi_run.py: papi_run run as users run it, with exact software events.
+
+  check_papi_run.py CASE PAPI_RUN PROGRAM [MPIRUN NP]
+
+CASE: threads (4 threads x 1000 pages + a child's 500, exit status 7), per_thread (the
+rows: each thread's own 1000, the child's 500, their sum within the total), signals (a
+SIGTERM to papi_run reaches the program, which exits 42; SIGKILL in the program gives 137
+and "killed by signal 9"), static (a static program counted from outside, with a note),
+interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
+bad_input (exit 2 / 127 / 126, one line, no file), regions (a program using the region
+API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
+per rank, the MPI report with per-rank counters)."""
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+
+FAULTS = "perf::PAGE-FAULTS"
+# PAPI_RUN_REPORT="python3 papi_report.py" (set by ctest when Debian's python3 is there)
+REPORT = os.environ.get("PAPI_RUN_REPORT", "").split()
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def report(out, n=1):
+    files = sorted(glob.glob(os.path.join(out, "papi_run_output", "rank_*.json")))
+    if len(files) != n:
+        fail("%d report files in %s, expected %d" % (len(files), out, n))
+    return [json.load(open(f)) for f in files]
+
+
+def case_threads(papi_run, prog, out):
+    rc, _, err = run([papi_run, "-e", FAULTS, "-o", out, "--", prog, "4", "1000", "500", "7"])
+    if rc != 7:
+        fail("exit status %d, expected the program's 7\n%s" % (rc, err))
+    (d,) = report(out)
+    total = d["process_totals"][FAULTS]
+    if total < 4 * 1000 + 500:
+        fail("total %d page faults < 4 x 1000 + 500" % total)
+    if "{:,}".format(total) not in err or FAULTS not in err:
+        fail("the banner does not show %d %s:\n%s" % (total, FAULTS, err))
+    (thread,) = d["threads"].values()
+    if thread["regions"]["0"][FAULTS] != total or d["exit_status"] != 7:
+        fail("the whole-program region does not carry the total and the exit status")
+    print("threads: total %d >= 4500, exit status 7" % total)
+
+
+def case_per_thread(papi_run, prog, out):
+    rc, _, err = run([papi_run, "--per-thread", "--quiet", "-e", FAULTS, "-o", out, "--",
+                      prog, "4", "1000", "500", "0"])
+    if rc != 0 or err:
+        fail("exit status %d, stderr %r" % (rc, err))
+    (d,) = report(out)
+    rows = sorted(t["regions"]["0"][FAULTS] for t in d["threads"].values())
+    total = d["process_totals"][FAULTS]
+    # 4 threads with exactly their 1000 pages, the child at least its 500, the main thread
+    if len(rows) != 6 or rows[-4:] != [1000] * 4 or not 500 <= rows[1] < 1000:
+        fail("per-thread rows %s, expected four of 1000, the child's >= 500 and main" % rows)
+    if sum(rows) > total:
+        fail("the rows sum to %d, more than the total %d" % (sum(rows), total))
+    print("per_thread: rows %s sum %d <= total %d" % (rows, sum(rows), total))
+
+
+def case_signals(papi_run, prog, out):
+    p = subprocess.Popen([papi_run, "--quiet", "-e", FAULTS, "-o", out, "--", prog, "term"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.stdout.readline().strip() != "ready":
+        fail("the program did not start")
+    p.send_signal(signal.SIGTERM)
+    rc = p.wait(timeout=30)
+    if rc != 42:
+        fail("SIGTERM to papi_run: exit status %d, expected the program's 42" % rc)
+    rc, _, err = run([papi_run, "-e", FAULTS, "-o", out, "--", prog, "kill"])
+    if rc != 128 + 9 or "killed by signal 9" not in err:
+        fail("SIGKILL in the program: exit status %d, banner:\n%s" % (rc, err))
+    d = [x for x in report(out, 2) if x["signal"] is not None]
+    if len(d) != 1 or d[0]["signal"] != 9 or d[0]["exit_status"] is not None:
+        fail("the report does not say signal 9")
+    print("signals: SIGTERM passed (42), SIGKILL reported (137)")
+
+
+def case_static(papi_run, prog, out):
+    rc, _, err = run([papi_run, "-e", FAULTS, "-o", out, "--per-thread", "--", prog, "2",
+                      "1000", "300", "5"])
+    if rc != 5:
+        fail("exit status %d, expected 5\n%s" % (rc, err))
+    (d,) = report(out)
+    if d["process_totals"][FAULTS] < 2300 or "static program" not in d["note"]:
+        fail("static: total %d, note %r" % (d["process_totals"][FAULTS], d["note"]))
+    if "note: static program" not in err:
+        fail("the banner does not say the program is static:\n" + err)
+    print("static: total %d >= 2300, note given" % d["process_totals"][FAULTS])
+
+
+def case_interval(papi_run, prog, out):
+    rc, _, err = run([papi_run, "--quiet", "--interval", "0.05", "-e",
+                      FAULTS + ",perf::TASK-CLOCK", "-o", out, "--", prog, "1", "100", "10",
+                      "0", "0.5"])
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    samples = d["series"]["samples"]
+    if len(samples) < 5:
+        fail("%d samples, expected at least 5" % len(samples))
+    for ev in (FAULTS, "perf::TASK-CLOCK"):
+        s = sum(x[ev] for x in samples)
+        if s != d["process_totals"][ev]:
+            fail("%s: samples sum to %d, total %d" % (ev, s, d["process_totals"][ev]))
+    times = [x["time_nsec"] for x in samples]
+    if times != sorted(times):
+        fail("sample times are not increasing")
+    print("interval: %d samples summing to the totals" % len(samples))
+    if REPORT:  # papi_report draws the series: its table and both figures
+        rep = os.path.join(out, "report")
+        rc, so, err = run(REPORT + ["--regions", os.path.join(out, "papi_run_output"), "-o", rep])
+        if rc != 0:
+            fail("papi_report: exit status %d\n%s%s" % (rc, so, err))
+        rows = open(os.path.join(rep, "time_series.csv")).read().splitlines()
+        if len(rows) - 1 != 2 * len(samples):
+            fail("time_series.csv has %d rows, expected %d" % (len(rows) - 1, 2 * len(samples)))
+        page = open(os.path.join(rep, "report.html")).read()
+        for fid in ("series-heat", "series-lines"):
+            part = page.split('<figure id="%s"' % fid, 1)[-1].split("</figure>", 1)[0]
+            if "<img" not in part:
+                fail("papi_report did not draw %s: %s" % (fid, part[:200]))
+        print("interval: papi_report drew the series (%d rows)" % (len(rows) - 1))
+
+
+def case_bad_input(papi_run, prog, out):
+    cases = [([], 2), (["--"], 2), (["-e", "NO_SUCH_EVENT", "--", prog], 2),
+             (["-m", "NO_SUCH_METRIC", "--", prog], 2), (["--interval", "0", "--", prog], 2),
+             (["--interval", "-1", "--", prog], 2), (["--interval", "nan", "--", prog], 2),
+             (["--interval", "soon", "--", prog], 2),
+             (["-o", "/proc/version/x", "--", prog], 2),
+             (["--", os.path.join(out, "missing")], 127), (["--", "/dev/null"], 126)]
+    for args, want in cases:
+        rc, _, err = run([papi_run, "-o", out] + args if "-o" not in args else [papi_run] + args)
+        first = err.strip().splitlines()[0] if err.strip() else ""
+        if rc != want or not first.startswith("papi_run: "):
+            fail("%s: exit status %d (expected %d), stderr %r" % (args, rc, want, err))
+    if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
+        fail("a report was written for bad input")
+    print("bad_input: %d cases, no file" % len(cases))
+
+
+def case_regions(papi_run, prog, out):
+    """A program of its own using the region API (hl_omp_regions: 2 threads x 1000 pages)
+    under papi_run --per-thread: both count, neither disturbs the other."""
+    env = dict(os.environ, PAPI_EVENTS=FAULTS, PAPI_OUTPUT_DIRECTORY=out)
+    rc, _, err = run([papi_run, "--quiet", "--per-thread", "-e", FAULTS, "-o", out, "--", prog,
+                      "2", "1000", "1"], env=env)
+    if rc != 0:
+        fail("the program's regions failed under papi_run --per-thread (%d): %s" % (rc, err))
+    (d,) = report(out)
+    rows = sorted(t["regions"]["0"][FAULTS] for t in d["threads"].values())
+    (hl,) = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
+    (mine,) = json.load(open(hl))["all_threads"].values()
+    if mine["regions"]["work"][FAULTS] != 2000 or len(rows) != 2 or rows[0] < 1000:
+        fail("region all-thread %s, papi_run rows %s" % (mine["regions"], rows))
+    print("regions: the program's region 2000 over all threads, papi_run rows %s" % rows)
+
+
+def case_mpi(papi_run, prog, out, mpirun, np):
+    cmd = [mpirun, "-np", np, papi_run, "--quiet", "-e", FAULTS, "-o", out, "--", prog]
+    rc, so, err = run(cmd)
+    if rc != 0:
+        fail("%s: exit status %d\n%s%s" % (" ".join(cmd), rc, so, err))
+    ranks = report(out, int(np))
+    if sorted(d["rank"] for d in ranks) != list(range(int(np))):
+        fail("the files' ranks are %s" % [d["rank"] for d in ranks])
+    for d in ranks:  # rank r touches (r + 1) x 1000 pages (mpi_touch.c)
+        if d["process_totals"][FAULTS] < (d["rank"] + 1) * 1000 or not d["mpi"]:
+            fail("rank %d: %d page faults, mpi %r" % (d["rank"], d["process_totals"][FAULTS],
+                                                     d["mpi"]))
+    rep = json.load(open(os.path.join(out, "papi_mpi_report.json")))
+    text = json.dumps(rep)
+    if FAULTS not in text:
+        fail("the MPI report carries no %s" % FAULTS)
+    vals = {r["rank"]: r["counters"].get(FAULTS) for r in rep["ranks"]}
+    for r in range(int(np)):
+        if not isinstance(vals.get(r), int) or vals[r] < (r + 1) * 1000:
+            fail("the MPI report's rank %d: %s page faults" % (r, vals.get(r)))
+    print("mpi: %s ranks, files and per-rank rows %s" % (np, vals))
+
+
+def main():
+    case, papi_run, prog = sys.argv[1:4]
+    with tempfile.TemporaryDirectory(prefix="papi_run_test.") as out:
+        if case == "mpi":
+            case_mpi(papi_run, prog, out, sys.argv[4], sys.argv[5])
+        else:
+            globals()["case_" + case](papi_run, prog, out)
+
+
+if __name__ == "__main__":
+    main()
