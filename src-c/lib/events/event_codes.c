@@ -84,7 +84,8 @@ static int qualified_name_to_code(const char *name, const char *sep, int *code)
 
 /* An unprefixed name asked of a component whose names carry "component:::" (the node
  * components, powercap, procio): PAPI 7 strips the prefix before asking its components,
- * so "eth0:rx:bytes" finds net's event; asked here with the prefix put back. */
+ * so "eth0:rx:bytes" finds net's event; asked here with the prefix put back. A name of
+ * a PMU ("pmu::event") is not (PAPI asks only the components of that PMU). */
 static int prefixed_name_to_code(struct papi_component *c, const char *name, int *local)
 {
     char full[PAPI_HUGE_STR_LEN];
@@ -100,13 +101,14 @@ int event_native_name_to_code(const char *name, int *code)
         return qualified_name_to_code(name, sep, code);
     int first = PAPI_ENOEVNT;
     char why[PAPI_HUGE_STR_LEN] = "";
+    bool pmu_named = strstr(name, "::") != NULL; /* "pmu::event": a PMU's, never a node's */
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *c = papi_components[i];
         int local;
         if (user_disabled(i))
             continue;
         int ret = c->name_to_code(c, name, &local);
-        if (ret != PAPI_OK && i > 0)
+        if (ret != PAPI_OK && i > 0 && !pmu_named)
             ret = prefixed_name_to_code(c, name, &local);
         if (ret == PAPI_OK) {
             *code = cmp_code(i, local);
