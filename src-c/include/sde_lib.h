@@ -63,6 +63,9 @@ extern int _sde_debug;
             fprintf(stderr, format, ##__VA_ARGS__); \
     } while (0)
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
 static inline void SDE_ERROR(const char *format, ...)
 {
     if (!_sde_be_verbose)

@@ -15,7 +15,8 @@
  * raise any overflow or timer left armed, into unmapped code. Then it checks: the
  * library is unmapped, SIGRTMIN+2 and SIGALRM have the actions they had before, no timer
  * is listed in /proc/self/timers, the descriptors are those of before, and the heap in
- * use (mallinfo2) has not grown past the first cycle's. Last, in a child: PAPI_shutdown,
+ * use (mallinfo2, glibc's per-thread cache off: ctest sets GLIBC_TUNABLES) has not grown
+ * past the first cycle's. Last, in a child: PAPI_shutdown,
  * dlclose, raise(SIGRTMIN+2) must end the child with that signal (the default action). */
 #define _GNU_SOURCE
 #include <dirent.h>

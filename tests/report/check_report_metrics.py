@@ -2,7 +2,7 @@
 """check_report_metrics.py --tool T --regions-program R [--mpirun M --program P] OUT
 
 papi_report's named metrics against the JSON they came from. Real runs: mpi_metrics on 4
-ranks (PAPI_MPI_METRICS=CPU_UTILIZATION; rank r uses (r + 1) x 0.1 s of CPU) and
+ranks (PAPI_MPI_METRICS=CPU_UTILIZATION; rank r uses (r + 1) x 0.05 s of CPU) and
 metric_regions_workload (PAPI_METRICS=CPU_UTILIZATION,DP_FLOPS: a spinning and a sleeping
 thread): every value of the CSV tables, the page's tables and the text report equals the
 JSON's, with the ranks of the min and max the report names (that they grow with the rank

@@ -110,6 +110,7 @@ void components_init(void)
         whole_reason[i] = st.reason[0] ? strdup(st.reason) : NULL;
         set_public_reason(c, st.reason);
         papi_strcpy(c->name, sizeof c->name, cmp->name);
+        g_papi.cmp_user_disabled[i] = user_reason(i) != NULL;
         apply_user_disable(i);
     }
 }

@@ -13,7 +13,7 @@
  * no event. */
 static int user_disabled(int cidx)
 {
-    return g_papi.cmp[cidx].disabled == PAPI_ECMP_DISABLED;
+    return g_papi.cmp_user_disabled[cidx];
 }
 
 struct papi_component *event_component_of(int code)

@@ -40,6 +40,11 @@ struct papi_globals {
      * the preset component's num_preset_events when they load, into the structure
      * PAPI_get_component_info returned, as PAPI's does. */
     PAPI_component_info_t cmp[CMP_MAX];
+    /* 1: the user disabled papi_components[i] (PAPI_disable_component,
+     * PAPI_DISABLE_COMPONENTS): it names no event. Set by component_registry.c at init;
+     * not cmp[i].disabled == PAPI_ECMP_DISABLED, which a component also reports while it
+     * is not loaded yet (the uncore PMUs before libpfm4). */
+    unsigned char cmp_user_disabled[CMP_MAX];
 };
 extern struct papi_globals g_papi PAPI_INTERNAL;
 
