@@ -10,7 +10,7 @@ void region_file_head(struct jw *w, const char *release, const struct region_fil
     for (int i = 0; i < n; i++) {
         jw_obj_begin(w, ev[i].name);
         jw_str(w, "component", ev[i].component);
-        jw_str(w, "type", "delta");
+        jw_str(w, "type", ev[i].type ? ev[i].type : "delta");
         jw_obj_end(w);
     }
     jw_obj_end(w);

@@ -7,13 +7,14 @@
 
 #include "json_writer.h"
 
-/* One counted event: its name and the component that counts it. */
+/* One counted event: its name, the component that counts it and its type, "instant" or
+ * "delta" (NULL: delta). */
 struct region_file_event {
-    const char *name, *component;
+    const char *name, *component, *type;
 };
 
 /* papi_version, papi_compat_version (release), event_definitions (each event's component,
- * type "delta"), rank and rank_source (both null when rank < 0). */
+ * type, "delta" unless said), rank and rank_source (both null when rank < 0). */
 __attribute__((visibility("hidden"))) void region_file_head(struct jw *w, const char *release,
                                                             const struct region_file_event *ev,
                                                             int n, int rank,

@@ -63,9 +63,13 @@ extern int _sde_debug;
             fprintf(stderr, format, ##__VA_ARGS__); \
     } while (0)
 
+/* printf's checks for SDE_ERROR's callers (and none for its own vfprintf). */
 #if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+#define SDE_PRINTF_FORMAT __attribute__((format(printf, 1, 2)))
+#else
+#define SDE_PRINTF_FORMAT
 #endif
+static inline void SDE_ERROR(const char *format, ...) SDE_PRINTF_FORMAT;
 static inline void SDE_ERROR(const char *format, ...)
 {
     if (!_sde_be_verbose)

@@ -1,6 +1,8 @@
 /* papi_native_avail: the native events of each component, grouped by PMU with the route
  * that describes them (libpfm4, or the kernel's sysfs for PMUs libpfm4 does not know),
  * their unit masks, and with --check whether each really adds to an event set here. */
+#include <dlfcn.h>
+#include <sde_lib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +26,8 @@ static const char usage[] =
     "                 PAPI 7; Itanium features, which no perf_event PMU reports)\n"
     "  --nogroups     accepted for PAPI 7's scripts: no event group information is shown\n"
     "  -sde FILE, --sde FILE\n"
-    "                 list the software-defined events of FILE (PAPI 7's sde component;\n"
-    "                 this library has none and says so, exit status 1)\n"
+    "                 list the software-defined events of the library FILE: it is loaded\n"
+    "                 and its papi_sde_hook_list_events registers them, as PAPI 7 does\n"
     "  --json         print the same information as one JSON document\n"
     "  -h, --help     print this help\n"
     "  --version      print the papi-compat release and the PAPI API level\n\n"
@@ -286,17 +288,82 @@ static int describe_one(const struct opts *o)
     return r == PAPI_OK ? 0 : 1;
 }
 
+/* -sde FILE: load the library (RTLD_GLOBAL: the libsde it links serves us too) and let
+ * its hook register every event it can count, through libsde's own calls, then list the
+ * sde component. */
+static int list_sde_file(const struct opts *o)
+{
+    void *lib = dlopen(o->sde, RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) {
+        fprintf(stderr, "papi_native_avail: -sde %s: %s\n", o->sde, dlerror());
+        return 1;
+    }
+    papi_handle_t (*hook)(papi_sde_fptr_struct_t *);
+    *(void **)&hook = dlsym(lib, "papi_sde_hook_list_events");
+    if (!dlsym(RTLD_DEFAULT, "papi_sde_init"))
+        dlopen("libsde.so.1", RTLD_NOW | RTLD_GLOBAL); /* a library that fills the hook only */
+    papi_sde_fptr_struct_t f;
+    memset(&f, 0, sizeof f);
+#define SDE_CALL(field, name) *(void **)&f.field = dlsym(RTLD_DEFAULT, name)
+    SDE_CALL(init, "papi_sde_init");
+    SDE_CALL(shutdown, "papi_sde_shutdown");
+    SDE_CALL(register_counter, "papi_sde_register_counter");
+    SDE_CALL(register_counter_cb, "papi_sde_register_counter_cb");
+    SDE_CALL(unregister_counter, "papi_sde_unregister_counter");
+    SDE_CALL(describe_counter, "papi_sde_describe_counter");
+    SDE_CALL(add_counter_to_group, "papi_sde_add_counter_to_group");
+    SDE_CALL(create_counter, "papi_sde_create_counter");
+    SDE_CALL(inc_counter, "papi_sde_inc_counter");
+    SDE_CALL(create_recorder, "papi_sde_create_recorder");
+    SDE_CALL(create_counting_set, "papi_sde_create_counting_set");
+    SDE_CALL(counting_set_insert, "papi_sde_counting_set_insert");
+    SDE_CALL(counting_set_remove, "papi_sde_counting_set_remove");
+    SDE_CALL(record, "papi_sde_record");
+    SDE_CALL(reset_recorder, "papi_sde_reset_recorder");
+    SDE_CALL(reset_counter, "papi_sde_reset_counter");
+    SDE_CALL(get_counter_handle, "papi_sde_get_counter_handle");
+#undef SDE_CALL
+    if (!hook || !f.init) {
+        fprintf(stderr, "papi_native_avail: -sde %s: %s\n", o->sde,
+                !hook ? "the library exports no papi_sde_hook_list_events (it registers its "
+                        "events only when it runs)"
+                      : "libsde.so.1 cannot be loaded (install libsde-compat1)");
+        return 1;
+    }
+    hook(&f);
+    int cidx = PAPI_get_component_index("sde");
+    if (cidx < 0) {
+        fprintf(stderr, "papi_native_avail: -sde %s: no sde component\n", o->sde);
+        return 1;
+    }
+    struct totals t = {0, 0};
+    struct jw w;
+    if (o->json) {
+        util_json_begin(&w);
+        jw_arr_begin(&w, "components");
+    } else {
+        util_print_header(stdout, "Available native events and hardware information.");
+    }
+    list_component(o, &w, cidx, &t);
+    if (o->json) {
+        jw_arr_end(&w);
+        jw_int(&w, "total_events", t.events);
+        jw_obj_end(&w);
+        jw_finish(&w);
+    } else {
+        printf("\nTotal events reported: %d\n", t.events);
+    }
+    return t.events > 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     struct opts o;
     parse(argc, argv, &o);
-    if (o.sde) {
-        fprintf(stderr, "papi_native_avail: -sde %s: this library has no sde component "
-                        "(software-defined events are not implemented)\n", o.sde);
-        return 1;
-    }
     if (!util_init("papi_native_avail"))
         return 1;
+    if (o.sde)
+        return list_sde_file(&o);
     if (o.event)
         return describe_one(&o);
     struct jw w;

@@ -5,6 +5,7 @@
 #define PAPI_TEST_TREE_H
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,19 @@ static inline void remove_tree(const char *path)
     if (d)
         closedir(d);
     rmdir(path);
+}
+
+/* Write text to the file rel under root in place (a counter rewritten between reads). */
+static inline void tree_vput(const char *root, const char *rel, const char *fmt, va_list ap)
+{
+    char p[2048];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    FILE *f = fopen(p, "w");
+    CHECK(f != NULL, "rewrite %s", p);
+    if (!f)
+        return;
+    vfprintf(f, fmt, ap);
+    fclose(f);
 }
 
 #endif

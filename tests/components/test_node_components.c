@@ -27,17 +27,10 @@ static void use_tree(const char *recorded)
 /* Write text to the file rel (under the root) in place. */
 static void put(const char *rel, const char *fmt, ...)
 {
-    char p[2048];
-    snprintf(p, sizeof p, "%s/%s", root, rel);
-    FILE *f = fopen(p, "w");
-    CHECK(f != NULL, "rewrite %s", p);
-    if (!f)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
+    tree_vput(root, rel, fmt, ap);
     va_end(ap);
-    fclose(f);
 }
 
 static int cidx_of(const char *name)

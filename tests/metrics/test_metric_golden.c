@@ -130,6 +130,9 @@ static const struct golden goldens[] = {
      {20, 0, 0},
      1,
      NAN},
+    /* Arm CMN: 64-byte requests to the memory controllers, 5e8 in 2 s is 1.6e10 B/s. */
+    {"{arm_cmn_*::hnf_mc_reqs} * 64 / time", {5e8}, 2, 1.6e10},
+    {"{arm_cmn_*::hnf_mc_reqs} * 64 / time", {5e8}, 0, NAN},
     /* Memory in bytes (the kernel's scale applied before): 3e9 B in 2 s ... */
     {"{uncore_imc::data_reads} / time", {3e9}, 2, 1.5e9},
     {"{uncore_imc::data_reads} / time", {3e9}, 0, NAN},

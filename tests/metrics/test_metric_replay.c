@@ -75,6 +75,7 @@ static const struct resolution resolutions[] = {
      NULL,
      {"cpu_core::topdown-fe-bound", "cpu_core::slots"}},
     {"mtl_hybrid", "MEM_BW", "no PMU of this name pattern", {NULL}},
+    {"neoverse_v2_node", "MEM_BW", NULL, {"arm_cmn_0::hnf_mc_reqs"}},
     {"neoverse_v2_node",
      "TOPDOWN_RETIRING",
      NULL,

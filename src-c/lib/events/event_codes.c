@@ -1,5 +1,6 @@
 /* event_codes.c: the public event-naming calls, dispatching to presets or to the
  * component whose index the native code carries (component.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "registry.h"
@@ -81,27 +82,45 @@ static int qualified_name_to_code(const char *name, const char *sep, int *code)
                       name, c->name, sep + 3);
 }
 
+/* An unprefixed name asked of a component whose names carry "component:::" (the node
+ * components, powercap, procio): PAPI 7 strips the prefix before asking its components,
+ * so "eth0:rx:bytes" finds net's event; asked here with the prefix put back. A name of
+ * a PMU ("pmu::event") is not (PAPI asks only the components of that PMU). */
+static int prefixed_name_to_code(struct papi_component *c, const char *name, int *local)
+{
+    char full[PAPI_HUGE_STR_LEN];
+    if (snprintf(full, sizeof full, "%s:::%s", c->name, name) >= (int)sizeof full)
+        return PAPI_ENOEVNT;
+    return c->name_to_code(c, full, local);
+}
+
 int event_native_name_to_code(const char *name, int *code)
 {
     const char *sep = strstr(name, ":::");
     if (sep && sep > name)
         return qualified_name_to_code(name, sep, code);
     int first = PAPI_ENOEVNT;
+    char why[PAPI_HUGE_STR_LEN] = "";
+    bool pmu_named = strstr(name, "::") != NULL; /* "pmu::event": a PMU's, never a node's */
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *c = papi_components[i];
         int local;
         if (user_disabled(i))
             continue;
         int ret = c->name_to_code(c, name, &local);
+        if (ret != PAPI_OK && i > 0 && !pmu_named)
+            ret = prefixed_name_to_code(c, name, &local);
         if (ret == PAPI_OK) {
             *code = cmp_code(i, local);
             return PAPI_OK;
         }
-        if (i == 0)
+        if (i == 0) {
             first = ret;
+            papi_strcpy(why, sizeof why, papi_last_error_detail());
+        }
     }
     /* The first component's answer says why (libpfm4's error for a misspelt name). */
-    return first;
+    return why[0] ? papi_error(first, "%s", why) : first;
 }
 
 int event_native_exists(int code)

@@ -182,6 +182,10 @@ void hla_region_end(struct hlr_thread *t, struct hlr_region *g)
     if (!in->all_ok)
         return;
     for (int i = 0; i < g_hlr.nevents; i++) {
+        if (g_hlr.instant[i]) { /* =instant: the reading at the end, not a sum */
+            g->all_total[i] = in->all_value[i] = in->value.value[i];
+            continue;
+        }
         in->all_value[i] = now[i] - g->all_begin[i];
         g->all_total[i] += in->all_value[i];
     }

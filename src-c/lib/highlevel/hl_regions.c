@@ -28,7 +28,8 @@ struct hlr_config g_hlr;
 pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static atomic_int configured; /* 0, or 1 + the library generation g_hlr.code belongs to */
-static _Thread_local struct hlr_thread *me;
+static _Thread_local struct hlr_thread *my_record;
+#define me (*hl_record_slot(&my_record)) /* one per process under PAPI_HL_THREAD_MULTIPLE=0 */
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
@@ -163,8 +164,11 @@ static void configure_from_env(int probe, const char *env)
         size_t len = strlen(tok);
         while (len > 0 && tok[len - 1] == ' ')
             tok[--len] = '\0';
+        int instant = hl_event_suffix(tok), before = g_hlr.nevents;
         if (*tok)
             try_event(probe, tok, 0, 0);
+        if (g_hlr.nevents > before)
+            g_hlr.instant[before] = instant;
     }
     free(list);
     if (g_hlr.nskipped) { /* one short line; the report's note has every reason whole */
@@ -331,6 +335,7 @@ static void forget_configuration(void)
     g_hlr.skipped = NULL;
     g_hlr.note = pending_notice = NULL;
     g_hlr.nskipped = g_hlr.nevents = g_hlr.nmetrics = 0;
+    memset(g_hlr.instant, 0, sizeof g_hlr.instant);
     g_hlr.source = NULL;
 }
 
@@ -467,8 +472,9 @@ static int thread_get(struct hlr_thread **out)
         memset(t->region, 0, (size_t)t->cap * sizeof *t->region);
         t->eventset = PAPI_NULL;
         pthread_mutex_init(&t->lock, NULL);
-        t->id = (g_papi.init_state & PAPI_THREAD_LEVEL_INITED) ? PAPI_thread_id()
-                                                               : (unsigned long)papi_gettid();
+        t->id = !hl_thread_multiple() ? (unsigned long)getpid() /* PAPI 7.0's id then */
+                : (g_papi.init_state & PAPI_THREAD_LEVEL_INITED) ? PAPI_thread_id()
+                                                                 : (unsigned long)papi_gettid();
         pthread_mutex_lock(&g_hlr_lock);
         t->next = g_hlr.threads;
         g_hlr.threads = t;
@@ -660,6 +666,10 @@ static void accumulate(struct hlr_thread *t, struct hlr_region *g, const struct 
     in->value.real = now->real - g->begin.real;
     in->value.cyc = now->cyc - g->begin.cyc;
     for (int i = 0; i < g_hlr.nevents; i++) {
+        if (g_hlr.instant[i]) { /* =instant: the value now, in totals the last one */
+            g->total.value[i] = in->value.value[i] = now->value[i];
+            continue;
+        }
         g->total.value[i] += now->value[i] - g->mark.value[i];
         in->value.value[i] = now->value[i] - g->begin.value[i];
     }

@@ -86,6 +86,9 @@ struct hlr_config {
     unsigned generation; /* library generation the codes belong to */
     char name[HLR_MAX_EVENTS][PAPI_MAX_STR_LEN];
     char component[HLR_MAX_EVENTS][PAPI_MIN_STR_LEN];
+    /* PAPI_EVENTS' "=instant" (PAPI 7): the value at the end (or read), not the
+     * difference since the begin (hl_switches.c parses the suffix). */
+    bool instant[HLR_MAX_EVENTS];
     const char *source; /* "PAPI_EVENTS", "default" or "fallback" */
     char *note;         /* why software events were chosen (heap, whole), or NULL */
     int nskipped;

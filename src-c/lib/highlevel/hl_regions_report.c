@@ -220,7 +220,8 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     jw_obj_begin(&w, NULL);
     struct region_file_event ev[HLR_MAX_EVENTS];
     for (int i = 0; i < g_hlr.nevents; i++)
-        ev[i] = (struct region_file_event){g_hlr.name[i], g_hlr.component[i]};
+        ev[i] = (struct region_file_event){g_hlr.name[i], g_hlr.component[i],
+                                           g_hlr.instant[i] ? "instant" : "delta"};
     region_file_head(&w, PAPI_compat_version(), ev, g_hlr.nevents, rank, rank_source);
     jw_int(&w, "pid", (long long)getpid());
     jw_str(&w, "event_source", g_hlr.source ? g_hlr.source : "none");

@@ -32,6 +32,8 @@ enum hl_mode {
 
 #define HL_MAX_EVENTS 16
 
+struct hlr_thread;
+
 struct hl_session {
     enum hl_mode mode;
     int event;    /* the event argument of a 7.x rate call, else 0 */
@@ -89,6 +91,14 @@ PAPI_INTERNAL void hl_notice_once(const char *msg);
  * event set of the region API, multiplexed when PAPI_MULTIPLEX is set. */
 PAPI_INTERNAL int hl_verbose(void);
 PAPI_INTERNAL int hl_region_eventset(int *es);
+/* A PAPI_EVENTS entry's trailing "=instant" or "=delta" (PAPI 7) cut off in place: 1 for
+ * instant, 0 for delta or none. Other '=' (raw fields "event=0x76,umask=0x1") stay. */
+PAPI_INTERNAL int hl_event_suffix(char *entry);
+/* PAPI_HL_THREAD_MULTIPLE=0 (PAPI 7.0): the region API keeps one record for the whole
+ * process, not one per thread. slot is the calling thread's own; the process-wide one
+ * is returned instead under that switch. */
+PAPI_INTERNAL struct hlr_thread **hl_record_slot(struct hlr_thread **slot);
+PAPI_INTERNAL int hl_thread_multiple(void);
 
 /* Why the event cannot be used, whole: the preset's reason or the last error's detail,
  * and the component's disabled reason. Heap (the caller frees it); NULL out of memory. */

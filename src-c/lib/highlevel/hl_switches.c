@@ -7,10 +7,18 @@
  *                    region API says why (once).
  *   PAPI_HL_VERBOSE  every notice of the region API is said, not only the first, and
  *                    what the switches turned on.
+ *   PAPI_HL_THREAD_MULTIPLE  unset or 1 (the default): one record per thread. Any other
+ *                    value (0): PAPI 7.0 then names every thread by the process id, so
+ *                    the process keeps one record, one event set (opened by the thread
+ *                    that begins the first region) and one region stack, whichever thread
+ *                    marks the regions; meant for a master thread measuring node or
+ *                    device counters while other threads work.
+ * and the "=instant" / "=delta" suffix of a PAPI_EVENTS entry.
  * Kept apart from hl_regions.c, which only asks for its event sets here. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "env.h"
 #include "hl_regions.h"
@@ -55,4 +63,38 @@ int hl_region_eventset(int *es)
         mpx = PAPI_set_multiplex(*es);
     say_multiplex(mpx);
     return PAPI_OK; /* without multiplexing the set still counts what fits */
+}
+
+/* Read once, as PAPI reads it at its first region: records already made keep their kind. */
+int hl_thread_multiple(void)
+{
+    static atomic_int state; /* 0 not read yet, 1 per thread, 2 per process */
+    int s = atomic_load_explicit(&state, memory_order_relaxed);
+    if (__builtin_expect(s == 0, 0)) {
+        const char *v = env_get("PAPI_HL_THREAD_MULTIPLE");
+        s = v == NULL || atoi(v) == 1 ? 1 : 2; /* PAPI 7.0's test */
+        atomic_store_explicit(&state, s, memory_order_relaxed);
+    }
+    return s == 1;
+}
+
+struct hlr_thread **hl_record_slot(struct hlr_thread **slot)
+{
+    static struct hlr_thread *process_record;
+    return hl_thread_multiple() ? slot : &process_record;
+}
+
+/* Only a trailing suffix counts: "cpu::event=0x76,umask=0x1" keeps its fields. */
+int hl_event_suffix(char *entry)
+{
+    static const char *const suffix[] = {"=delta", "=instant"};
+    size_t len = strlen(entry);
+    for (int k = 0; k < 2; k++) {
+        size_t n = strlen(suffix[k]);
+        if (len > n && strcmp(entry + len - n, suffix[k]) == 0) {
+            entry[len - n] = '\0';
+            return k;
+        }
+    }
+    return 0;
 }

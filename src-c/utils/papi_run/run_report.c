@@ -167,7 +167,7 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     char comp[RUN_MAX_EVENTS][PAPI_MAX_STR_LEN];
     for (int i = 0; i < s->opt.nevents; i++) {
         component_of(s->opt.events[i], comp[i], sizeof comp[i]);
-        ev[i] = (struct region_file_event){s->opt.events[i], comp[i]};
+        ev[i] = (struct region_file_event){s->opt.events[i], comp[i], "delta"};
     }
     region_file_head(&w, PAPI_compat_version(), ev, s->opt.nevents, rank, rank_source);
     jw_str(&w, "tool", "papi_run");
