@@ -71,6 +71,8 @@ static inline void remove_tree(const char *path)
 
 /* Write text to the file rel under root in place (a counter rewritten between reads). */
 static inline void tree_vput(const char *root, const char *rel, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static inline void tree_vput(const char *root, const char *rel, const char *fmt, va_list ap)
 {
     char p[2048];
     snprintf(p, sizeof p, "%s/%s", root, rel);

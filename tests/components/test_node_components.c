@@ -25,6 +25,7 @@ static void use_tree(const char *recorded)
 }
 
 /* Write text to the file rel (under the root) in place. */
+static void put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(const char *rel, const char *fmt, ...)
 {
     va_list ap;
