@@ -1,6 +1,7 @@
 /* event_codes.c: the public event-naming calls, dispatching to presets or to the
  * component whose index the native code carries (component.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
@@ -100,7 +101,7 @@ int event_native_name_to_code(const char *name, int *code)
     if (sep && sep > name)
         return qualified_name_to_code(name, sep, code);
     int first = PAPI_ENOEVNT;
-    char why[PAPI_HUGE_STR_LEN] = "";
+    char *why = NULL; /* the first component's reason, whole (it may pass 1 KiB) */
     bool pmu_named = strstr(name, "::") != NULL; /* "pmu::event": a PMU's, never a node's */
     for (int i = 0; i < papi_num_components; i++) {
         struct papi_component *c = papi_components[i];
@@ -111,16 +112,21 @@ int event_native_name_to_code(const char *name, int *code)
         if (ret != PAPI_OK && i > 0 && !pmu_named)
             ret = prefixed_name_to_code(c, name, &local);
         if (ret == PAPI_OK) {
+            free(why);
             *code = cmp_code(i, local);
             return PAPI_OK;
         }
         if (i == 0) {
             first = ret;
-            papi_strcpy(why, sizeof why, papi_last_error_detail());
+            why = papi_last_error_detail()[0] ? strdup(papi_last_error_detail()) : NULL;
         }
     }
     /* The first component's answer says why (libpfm4's error for a misspelt name). */
-    return why[0] ? papi_error(first, "%s", why) : first;
+    if (!why)
+        return first;
+    papi_error(first, "%s", why);
+    free(why);
+    return first;
 }
 
 int event_native_exists(int code)
