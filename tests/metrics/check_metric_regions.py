@@ -3,7 +3,9 @@
 
 With PAPI_METRICS=CPU_UTILIZATION the region report carries, per thread, each instance's
 and each region's CPU_UTILIZATION: near 1 for the thread that spins, near 0 for the one
-that sleeps; PAPI 7's part of the file (threads: integer counts) is unchanged. With an
+that sleeps; PAPI 7's part of the file (threads: integer counts) is unchanged. The main
+thread's region around both threads has, besides its own value near 0, an all-thread
+value: the team's CPU time over the region's wall time. With an
 unknown metric the program still runs and the report's skipped_events names it; beside a
 known one, the known one is still computed."""
 import glob
@@ -60,6 +62,20 @@ check(seen.get("spin (region)") and len(got) == 2 and
       abs(seen["spin (region)"][0] - sum(got) / 2) < 0.03 + 0.05 * sum(got) / 2 and
       seen.get("sleep (region)") and seen["sleep (region)"][0] < 0.1,
       "per region: from the summed task-clock over the summed time")
+spinner = [float(l.split()[-1]) for l in out.splitlines() if l.startswith("spinner cpu ")]
+wall = [float(l.split()[-1]) for l in out.splitlines() if l.startswith("team wall ")]
+main_tid = str(doc.get("pid"))
+mt = m.get("threads", {}).get(main_tid, {})
+own = mt.get("regions", {}).get("team", {}).get("CPU_UTILIZATION")
+team = mt.get("all_threads", {}).get("regions", {}).get("team", {}).get("CPU_UTILIZATION")
+want = spinner[0] / wall[0] if spinner and wall else None
+print("     team region: own", own, "all threads", team, "spinner CPU over wall", want)
+check(own is not None and own < 0.1, "the waiting main thread's own value near 0")
+check(team is not None and want is not None and want - 0.03 <= team < want + 0.1 + 0.05 * want,
+      "the team region's all-thread value: the spinner's CPU time over the region's wall time")
+check(all("all_threads" not in t or not t["all_threads"]["regions"]
+          for tid, t in m.get("threads", {}).items() if tid != main_tid),
+      "workers' regions take no all-thread snapshot by default (PAPI_HL_ALL_THREADS)")
 ints = all(isinstance(v, int) for t in doc["threads"].values() for r in t["regions"].values()
            for k, v in r.items() if k not in ("name",))
 check(ints, "PAPI 7's threads section holds integer counts only")

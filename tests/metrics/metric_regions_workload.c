@@ -1,6 +1,8 @@
 /* metric_regions_workload: regions on two threads, one spinning 0.3 s ("spin"), one
  * sleeping 0.3 s ("sleep"), each twice, under PAPI_METRICS (check_metric_regions.py sets
- * it and reads the region report the library writes at exit). */
+ * it and reads the region report the library writes at exit). The main thread's region
+ * "team" spans both threads' lives: its own metric is the waiting main thread's, its
+ * all-thread metric the team's. */
 #include <papi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@ static void *spin(void *arg)
         PAPI_hl_region_end("spin");
         printf("spin %d cpu_over_wall %.4f\n", k, (c1 - c0) / (t1 - t0));
     }
+    printf("spinner cpu %.6f\n", thread_cpu());
     return NULL;
 }
 
@@ -53,11 +56,16 @@ static void *rest(void *arg)
 int main(void)
 {
     pthread_t a, b;
+    PAPI_hl_region_begin("team");
+    double t0 = now();
     if (pthread_create(&a, NULL, spin, NULL) || pthread_create(&b, NULL, rest, NULL)) {
         fprintf(stderr, "metric_regions_workload: pthread_create failed\n");
         return 1;
     }
     pthread_join(a, NULL);
     pthread_join(b, NULL);
+    double wall = now() - t0;
+    PAPI_hl_region_end("team");
+    printf("team wall %.6f\n", wall);
     return 0;
 }

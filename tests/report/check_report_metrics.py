@@ -132,12 +132,21 @@ def check_region_tables(dest, page, text, doc, rank):
            for r in rows(os.path.join(dest, "region_instance_metrics.csv"))}
     check(set(got) == set(inst) and all(close(got[k], inst[k]) for k in inst),
           "region_instance_metrics.csv equals the file's instances")
-    check({n for _t, n in want} == {"spin", "sleep"}, "a value for each region of the workload")
+    check({n for _t, n in want} == {"spin", "sleep", "team"}, "a value for each region of the workload")
+    team = {(int(tid), name): v["CPU_UTILIZATION"] for tid, t in m["threads"].items()
+            for name, v in (t.get("all_threads") or {}).get("regions", {}).items()}
+    got = {(int(r["thread"]), r["region"]): float(r["value"])
+           for r in rows(os.path.join(dest, "region_all_thread_metrics.csv"))}
+    check(len(team) == 1 and set(got) == set(team) and all(close(got[k], team[k]) for k in team),
+          "region_all_thread_metrics.csv equals the file's all-thread metrics (%s)" % got)
     _h, tables = read_page(page)
     pr = tables.get("table-region_metrics", [])
     check(len(pr) == len(want) and all(close(r["CPU_UTILIZATION [CPUs]"], want[(int(r["thread"]), r["region"])])
                                        and int(r["rank"]) == rank for r in pr),
           "the page's region table equals the file")
+    pa = tables.get("table-region_all_thread_metrics", [])
+    check(len(pa) == len(team) and all(close(r["CPU_UTILIZATION [CPUs]"], team[(int(r["thread"]), r["region"])])
+                                       for r in pa), "the page's all-thread region table equals the file")
     check(all(("%.6g" % v) in text for v in want.values()), "the text report has every region's value")
     skipped = rows(os.path.join(dest, "region_metrics_skipped.csv"))
     check([r["metric"] for r in skipped] == ["DP_FLOPS"], "DP_FLOPS is listed as skipped here (no PMU)")

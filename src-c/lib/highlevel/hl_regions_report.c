@@ -149,23 +149,63 @@ static void write_totals(struct jw *w, struct hlr_thread *t)
     jw_obj_end(w);
 }
 
+/* One metric value, or null with no reason kept (the file says null; the summary the why). */
+static void write_metric_value(struct jw *w, const struct metric_plan *p, const long long *v,
+                               long long real_nsec)
+{
+    double x;
+    char why[256];
+    if (metric_plan_eval(p, v, (double)real_nsec * 1e-9, &x, why, sizeof why) == PAPI_OK)
+        jw_double(w, p->name, x);
+    else
+        jw_null(w, p->name);
+}
+
 /* PAPI_METRICS on one sample's counts and real time: the value, or null when it has none
  * (a denominator counted 0, or no time passed). */
 static void write_metrics_of(struct jw *w, const struct hlr_sample *s,
                              const struct hlr_times *times)
 {
-    for (int m = 0; m < g_hlr.nmetrics; m++) {
-        double v;
-        char why[256];
-        if (metric_plan_eval(&g_hlr.metric[m], s->value, (double)s->real * 1e-9, &v, why,
-                             sizeof why) == PAPI_OK)
-            jw_double(w, g_hlr.metric[m].name, v);
-        else
-            jw_null(w, g_hlr.metric[m].name);
-    }
+    for (int m = 0; m < g_hlr.nmetrics; m++)
+        write_metric_value(w, &g_hlr.metric[m], s->value, s->real);
     jw_obj_begin(w, "running_fraction"); /* 1.0 unless its events were time-shared */
     for (int m = 0; m < g_hlr.nmetrics; m++)
         jw_double(w, g_hlr.metric[m].name, hl_metric_running_fraction(&g_hlr.metric[m], times));
+    jw_obj_end(w);
+}
+
+/* The metrics of the all-thread sums (every thread of the process during the instance,
+ * over the calling thread's wall span: CPU_UTILIZATION then counts the CPUs the whole
+ * team used). A region's only when every instance has all-thread values, so counts and
+ * time cover the same instances. */
+static void write_all_thread_metrics(struct jw *w, const struct hlr_thread *t)
+{
+    char key[32];
+    jw_obj_begin(w, "all_threads");
+    jw_obj_begin(w, "instances");
+    for (int i = 0; i < t->ninst; i++) {
+        const struct hlr_instance *in = &t->inst[i];
+        if (!in->all_ok)
+            continue;
+        snprintf(key, sizeof key, "%d", i);
+        jw_obj_begin(w, key);
+        jw_str(w, "name", t->region[in->region].name);
+        for (int m = 0; m < g_hlr.nmetrics; m++)
+            write_metric_value(w, &g_hlr.metric[m], in->all_value, in->value.real);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+    jw_obj_begin(w, "regions");
+    for (int r = 0; r < t->nregions; r++) {
+        const struct hlr_region *g = &t->region[r];
+        if (g->all_count == 0 || g->all_count != g->count)
+            continue;
+        jw_obj_begin(w, g->name);
+        for (int m = 0; m < g_hlr.nmetrics; m++)
+            write_metric_value(w, &g_hlr.metric[m], g->all_total, g->total.real);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
     jw_obj_end(w);
 }
 
@@ -196,6 +236,7 @@ static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
         jw_obj_end(w);
     }
     jw_obj_end(w);
+    write_all_thread_metrics(w, t);
     jw_obj_end(w);
 }
 
@@ -262,6 +303,20 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     return jw_finish(&w);
 }
 
+/* ", NAME value unit" for each metric, or its reason when it has no value. */
+static void print_metrics(const long long *v, long long real_nsec)
+{
+    for (int m = 0; m < g_hlr.nmetrics; m++) {
+        double x;
+        char why[256];
+        if (metric_plan_eval(&g_hlr.metric[m], v, (double)real_nsec * 1e-9, &x, why, sizeof why) ==
+            PAPI_OK)
+            printf(", %s %.4g %s", g_hlr.metric[m].name, x, g_hlr.metric[m].unit);
+        else
+            printf(", %s none (%s)", g_hlr.metric[m].name, why);
+    }
+}
+
 static void write_summary(const char *path, int rank)
 {
     printf("PAPI high-level report%s", rank >= 0 ? "" : "\n");
@@ -277,14 +332,10 @@ static void write_summary(const char *path, int rank)
                    (double)g->total.real * 1e-9);
             for (int i = 0; i < g_hlr.nevents; i++)
                 printf(", %s %lld", g_hlr.name[i], g->total.value[i]);
-            for (int m = 0; m < g_hlr.nmetrics; m++) {
-                double v;
-                char why[256];
-                if (metric_plan_eval(&g_hlr.metric[m], g->total.value, (double)g->total.real * 1e-9,
-                                     &v, why, sizeof why) == PAPI_OK)
-                    printf(", %s %.4g %s", g_hlr.metric[m].name, v, g_hlr.metric[m].unit);
-                else
-                    printf(", %s none (%s)", g_hlr.metric[m].name, why);
+            print_metrics(g->total.value, g->total.real);
+            if (g_hlr.nmetrics > 0 && g->all_count > 0 && g->all_count == g->count) {
+                printf("; all threads");
+                print_metrics(g->all_total, g->total.real);
             }
             putchar('\n');
         }

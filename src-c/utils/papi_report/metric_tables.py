@@ -13,6 +13,9 @@ Regions (papi_hl_output/rank_*.json, its "metrics" member; PAPI_METRICS):
   region_metrics(files)    rank, thread, region, metric, unit, value: per region of each
                            thread, from its counts summed over its instances
   region_instance_metrics(files)  rank, thread, id, region, metric, value
+  region_all_thread_metrics(files)  rank, thread (the one that ran the region), region,
+                           metric, unit, value: from every thread's counts during the
+                           region (all-thread totals) over that thread's wall time
   region_metrics_skipped(files)  rank, metric, reason: PAPI_METRICS entries the library
                            could not compute (the file's skipped_events, "metric: ...")
 Roofline (arithmetic intensity = FLOPs / bytes against FLOP/s):
@@ -84,9 +87,13 @@ def check_region_metrics(path, data):
         tw = "metrics.threads['%s']" % tid
         if not isinstance(t, dict):
             c.bad(tw, "is not an object")
-        for part in ("instances", "regions"):
-            for key, v in (c.need(t, part, "object", tw, optional=True) or {}).items():
-                vw = "%s.%s['%s']" % (tw, part, key)
+        parts = [(t, tw, part) for part in ("instances", "regions")]
+        at = c.need(t, "all_threads", "object", tw, optional=True)
+        if at is not None:
+            parts += [(at, tw + ".all_threads", part) for part in ("instances", "regions")]
+        for holder, hw, part in parts:
+            for key, v in (c.need(holder, part, "object", hw, optional=True) or {}).items():
+                vw = "%s.%s['%s']" % (hw, part, key)
                 if not isinstance(v, dict):
                     c.bad(vw, "is not an object")
                 for metric in m["definitions"]:
@@ -144,6 +151,17 @@ def region_metrics(files):
     rows = []
     for rank, tid, defs, t in _metric_sections(files):
         for region, v in t.get("regions", {}).items():
+            for name in defs:
+                if name in v:
+                    rows.append({"rank": rank, "thread": tid, "region": region, "metric": name,
+                                 "unit": defs[name]["unit"], "value": _num(v[name])})
+    return pd.DataFrame(rows, columns=["rank", "thread", "region", "metric", "unit", "value"])
+
+
+def region_all_thread_metrics(files):
+    rows = []
+    for rank, tid, defs, t in _metric_sections(files):
+        for region, v in (t.get("all_threads") or {}).get("regions", {}).items():
             for name in defs:
                 if name in v:
                     rows.append({"rank": rank, "thread": tid, "region": region, "metric": name,
@@ -234,4 +252,5 @@ MPI_METRIC_TABLES = {"mpi_rank_metrics": mpi_rank_metrics,
                      "mpi_metric_summary": mpi_metric_summary}
 REGION_METRIC_TABLES = {"region_metrics": region_metrics,
                         "region_instance_metrics": region_instance_metrics,
+                        "region_all_thread_metrics": region_all_thread_metrics,
                         "region_metrics_skipped": region_metrics_skipped}

@@ -9,6 +9,9 @@ TABLES = [("mpi_metric_summary", "Named metrics over the ranks (each rank's valu
           ("mpi_rank_metrics", "Named metrics per rank", 64),
           ("region_metrics", "Named metrics per region and thread (from the counts summed "
            "over the region's instances)", 60),
+          ("region_all_thread_metrics", "Named metrics per region over all threads (the "
+           "counts of every thread of the process during the region, over the wall time of "
+           "the thread that ran it)", 60),
           ("roofline", "Roofline points (FLOP/s against FLOPs per byte)", 60),
           ("roofline_peaks", "Machine peaks of the roofline", 4)]
 
@@ -52,6 +55,6 @@ def table_view(name, df, num, with_rank):
         return _summary(df, num, with_rank)
     if name == "mpi_rank_metrics":
         return _per_rank(df, num)
-    if name == "region_metrics":
+    if name in ("region_metrics", "region_all_thread_metrics"):
         return _per_region(df, num)
     return df
