@@ -38,6 +38,8 @@ struct run_state {
     pid_t child;
     long long start_ns, end_ns;
     long long value[RUN_MAX_EVENTS];
+    int multiplexed;                   /* 1: PAPI_MULTIPLEX, 2: the events did not fit */
+    double fraction[RUN_MAX_EVENTS];   /* each event's running fraction when multiplexed */
     struct run_sample *samples;
     int nsamples;
     long long sample_step_ns; /* grows (doubles) when the series is merged */
@@ -76,6 +78,10 @@ int run_write_file(const struct run_state *s, const struct run_threads *t);
 /* The value of metric m over the totals (seconds: wall time); 0, or -1 with why. */
 int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
                      double *out);
+
+/* The least running fraction of metric m's events (1.0 when not multiplexed, NaN when
+ * unknown). */
+double run_metric_fraction(const struct run_state *s, int m);
 
 /* run_series.c: the bounded time series. */
 void run_series_add(struct run_state *s, long long t_ns, const long long *value);

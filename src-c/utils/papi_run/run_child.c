@@ -7,6 +7,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,10 @@ void run_child_wait(struct run_state *s)
     int ret = PAPI_read(s->eventset, s->value);
     if (ret != PAPI_OK)
         fprintf(stderr, "papi_run: reading the counters: %s\n", PAPI_strerror(ret));
+    int n = s->opt.nevents;
+    if (s->multiplexed && (ret != PAPI_OK || PAPI_get_event_running_fraction(s->eventset, s->fraction, &n) != PAPI_OK))
+        for (int i = 0; i < s->opt.nevents; i++)
+            s->fraction[i] = NAN; /* unknown: the banner says so */
     if (s->opt.interval > 0)
         run_series_add(s, s->end_ns - s->start_ns, s->value);
     while (waitpid(s->child, &s->status, 0) < 0 && errno == EINTR)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "env.h"
 #include "papi_metrics.h"
 #include "run.h"
 #include "util_common.h"
@@ -192,7 +193,9 @@ static _Noreturn void cannot_count(struct run_state *s, int ret, const char *wha
     exit(2);
 }
 
-void run_add_events(struct run_state *s)
+/* The set attached to the child, inherited, with the events; multiplexed (each event
+ * scaled to the time it ran) when asked. PAPI_OK, or the error with what failed. */
+static int make_set(struct run_state *s, int mpx, const char **what)
 {
     PAPI_option_t opt = {0};
     s->eventset = PAPI_NULL;
@@ -205,11 +208,30 @@ void run_add_events(struct run_state *s)
     opt.inherit.inherit = PAPI_INHERIT_ALL;
     if (ret == PAPI_OK)
         ret = PAPI_set_opt(PAPI_INHERIT, &opt);
-    if (ret != PAPI_OK)
-        cannot_count(s, ret, NULL);
-    for (int i = 0; i < s->opt.nevents; i++)
+    if (ret == PAPI_OK && mpx && (ret = PAPI_multiplex_init()) == PAPI_OK)
+        ret = PAPI_set_multiplex(s->eventset);
+    *what = NULL;
+    for (int i = 0; ret == PAPI_OK && i < s->opt.nevents; i++)
         if ((ret = PAPI_add_named_event(s->eventset, s->opt.events[i])) != PAPI_OK)
-            cannot_count(s, ret, s->opt.events[i]);
-    if ((ret = PAPI_start(s->eventset)) != PAPI_OK)
-        cannot_count(s, ret, "PAPI_start");
+            *what = s->opt.events[i];
+    if (ret == PAPI_OK && (ret = PAPI_start(s->eventset)) != PAPI_OK)
+        *what = "PAPI_start";
+    return ret;
+}
+
+/* Counted as perf stat counts: PAPI_MULTIPLEX (set at all) multiplexes the set; events
+ * that do not fit the counters together are multiplexed too, said in the note. */
+void run_add_events(struct run_state *s)
+{
+    const char *what;
+    s->multiplexed = env_get("PAPI_MULTIPLEX") != NULL;
+    int ret = make_set(s, s->multiplexed, &what);
+    if ((ret == PAPI_ECNFLCT || ret == PAPI_ECOMBO) && !s->multiplexed) {
+        PAPI_cleanup_eventset(s->eventset);
+        PAPI_destroy_eventset(&s->eventset);
+        s->multiplexed = 2; /* said in the banner and the file */
+        ret = make_set(s, 1, &what);
+    }
+    if (ret != PAPI_OK)
+        cannot_count(s, ret, what);
 }

@@ -7,6 +7,7 @@
  * (they sum to the totals). Written under a temporary name and renamed into place. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,22 @@ static void write_metrics(struct jw *w, const struct run_state *s)
     jw_obj_end(w);
 }
 
+/* When multiplexed: why, and each event's share of the time it ran (null: unknown). */
+static void write_fractions(struct jw *w, const struct run_state *s)
+{
+    if (!s->multiplexed)
+        return;
+    jw_str(w, "multiplexed", s->multiplexed == 1 ? "PAPI_MULTIPLEX"
+                                                 : "the events do not fit the counters together");
+    jw_obj_begin(w, "running_fraction");
+    for (int i = 0; i < s->opt.nevents; i++)
+        if (isnan(s->fraction[i]))
+            jw_null(w, s->opt.events[i]);
+        else
+            jw_double(w, s->opt.events[i], s->fraction[i]);
+    jw_obj_end(w);
+}
+
 static void write_fate(struct jw *w, const struct run_state *s)
 {
     jw_arr_begin(w, "argv");
@@ -174,6 +191,7 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     jw_int(&w, "pid", (long long)s->child);
     jw_str(&w, "event_source", s->opt.events_given ? "papi_run -e" : "papi_run default");
     jw_str(&w, "note", s->note);
+    write_fractions(&w, s);
     jw_arr_begin(&w, "skipped_events");
     jw_arr_end(&w);
     write_fate(&w, s);
