@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include "count_series.h"
 #include "papi.h"
 
 #define RUN_MAX_EVENTS  32
@@ -26,12 +27,6 @@ struct run_options {
     char **argv; /* the program and its arguments */
 };
 
-/* One sample of the series: the time since the start and the counts since the start. */
-struct run_sample {
-    long long t_ns;
-    long long value[RUN_MAX_EVENTS];
-};
-
 struct run_state {
     struct run_options opt;
     int eventset;
@@ -40,9 +35,7 @@ struct run_state {
     long long value[RUN_MAX_EVENTS];
     int multiplexed;                   /* 1: PAPI_MULTIPLEX, 2: the events did not fit */
     double fraction[RUN_MAX_EVENTS];   /* each event's running fraction when multiplexed */
-    struct run_sample *samples;
-    int nsamples;
-    long long sample_step_ns; /* grows (doubles) when the series is merged */
+    struct count_series series; /* --interval: counts since the start, bounded */
     int exited, status;       /* waitpid's status once the program ended */
     char mpi[16];             /* "mpich", "openmpi" or "" */
     char note[512];           /* what could not be measured, and why */
@@ -83,8 +76,6 @@ int run_metric_value(const struct run_state *s, int m, const long long *value, d
  * unknown). */
 double run_metric_fraction(const struct run_state *s, int m);
 
-/* run_series.c: the bounded time series. */
-void run_series_add(struct run_state *s, long long t_ns, const long long *value);
 
 long long run_now_ns(void);
 

@@ -135,7 +135,7 @@ static void sample_loop(struct run_state *s)
         if (ended(s, 0))
             return;
         if (PAPI_read(s->eventset, v) == PAPI_OK)
-            run_series_add(s, run_now_ns() - s->start_ns, v);
+            cs_add(&s->series, run_now_ns() - s->start_ns, v);
     }
 }
 
@@ -154,7 +154,7 @@ void run_child_wait(struct run_state *s)
         for (int i = 0; i < s->opt.nevents; i++)
             s->fraction[i] = NAN; /* unknown: the banner says so */
     if (s->opt.interval > 0)
-        run_series_add(s, s->end_ns - s->start_ns, s->value);
+        cs_add(&s->series, s->end_ns - s->start_ns, s->value);
     while (waitpid(s->child, &s->status, 0) < 0 && errno == EINTR)
         ;
     child_pid = 0;

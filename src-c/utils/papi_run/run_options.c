@@ -1,7 +1,6 @@
 /* run_options.c: papi_run's command line (-e, -m, -o, --interval, --per-thread, --quiet,
  * then the program) and the events and metrics it puts into the event set. Bad usage is
  * one line naming the problem and exit status 2, before anything runs or is written. */
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,12 +66,9 @@ static void add_list(struct run_options *o, const char *list, int metrics)
 
 static double parse_interval(const char *s)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v <= 0)
-        util_usage_error("--interval '%s' is not a positive number of seconds", s);
-    if (v < 0.001 || v > 86400)
-        util_usage_error("--interval %s is outside 0.001 .. 86400 seconds", s);
+    double v = cs_parse_interval(s);
+    if (v < 0)
+        util_usage_error("--interval '%s' is not a number of seconds in 0.001..86400", s);
     return v;
 }
 
@@ -145,7 +141,8 @@ static const char *const default_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAU
                                              "PAPI_TOT_INS"};
 
 /* Keeps the events that can be added to an event set of this process: one that cannot
- * is dropped from the default list, and refused when -e named it (exit 2). */
+ * is dropped from the default list, and refused when -e named it (exit 2). One that
+ * only does not fit beside the others is kept: the program's set is then multiplexed. */
 static void check_events(struct run_options *o)
 {
     int es = PAPI_NULL, kept = 0;
@@ -153,6 +150,8 @@ static void check_events(struct run_options *o)
         util_usage_error("cannot create an event set");
     for (int i = 0; i < o->nevents; i++) {
         int ret = PAPI_add_named_event(es, o->events[i]);
+        if (ret == PAPI_ECNFLCT || ret == PAPI_ECOMBO)
+            ret = PAPI_OK;
         if (ret != PAPI_OK && o->events_given) {
             char why[PAPI_HUGE_STR_LEN];
             util_error_detail(ret, why, sizeof why);

@@ -96,18 +96,17 @@ static void write_threads(struct jw *w, const struct run_state *s, const struct 
 
 static void write_series(struct jw *w, const struct run_state *s)
 {
-    if (s->nsamples == 0)
+    if (s->series.n == 0)
         return;
     jw_obj_begin(w, "series");
-    jw_double(w, "interval_s", (double)s->sample_step_ns * 1e-9);
+    jw_double(w, "interval_s", (double)s->series.step_ns * 1e-9);
     jw_str(w, "counts", "of each interval (the samples sum to the totals)");
     jw_arr_begin(w, "samples");
-    for (int k = 0; k < s->nsamples; k++) {
-        const struct run_sample *p = &s->samples[k], *q = k ? &s->samples[k - 1] : NULL;
+    for (int k = 0; k < s->series.n; k++) {
         jw_obj_begin(w, NULL);
-        jw_int(w, "time_nsec", p->t_ns);
+        jw_int(w, "time_nsec", s->series.t[k]);
         for (int i = 0; i < s->opt.nevents; i++)
-            jw_int(w, s->opt.events[i], p->value[i] - (q ? q->value[i] : 0));
+            jw_int(w, s->opt.events[i], cs_delta(&s->series, k, i));
         jw_obj_end(w);
     }
     jw_arr_end(w);
