@@ -771,6 +771,16 @@ MPI_TABLES = {"mpi_run": mpi_run, "mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls
               "mpi_regions": mpi_regions, "mpi_region_summary": mpi_region_summary,
               "mpi_region_calls": mpi_region_calls,
               "mpi_region_call_summary": mpi_region_call_summary}
+
+
+def _mpi_time_series(rep):
+    from .series import mpi_time_series
+    return mpi_time_series(rep)
+
+
+MPI_TABLES["mpi_time_series"] = _mpi_time_series
+
+
 def _time_series(files):
     from .series import time_series
     return time_series(files)
