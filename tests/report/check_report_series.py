@@ -7,7 +7,12 @@ map (series-heat) is drawn from the MPI report, one row per rank in rank order, 
 row's rates times the bin width add up to that rank's counter (so the ranks' rows grow
 with the rank); the lines (series-lines) are one per rank whose rates times their
 intervals add up to the counter; the page carries both figures; the figures pass the
-report's readability checks. Exit 0 pass, 1 fail."""
+report's readability checks. The region API's series per region (report_series_regions.c:
+"touch" faults 100 pages every 10 ms, then "sleep" sleeps, twice; PAPI_INTERVAL=0.02):
+region_spans.csv holds each instance's span, in order; the per-region lines
+(series-regions) are "touch" and "sleep", each exactly the samples (threads summed) whose
+interval's midpoint lies in one of the region's instances, and touch's rate is far above
+sleep's. Exit 0 pass, 1 fail."""
 import argparse
 import csv
 import json
@@ -112,9 +117,84 @@ def check_lines(t, series, rep):
         check(False, why)
 
 
+def run_regions(a, out):
+    env = dict(os.environ, PAPI_OUTPUT_DIRECTORY=out, PAPI_EVENTS="perf::PAGE-FAULTS",
+               PAPI_INTERVAL="0.02")
+    for k in ("PAPI_METRICS", "PAPI_MULTIPLEX", "PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+              "SLURM_PROCID"):
+        env.pop(k, None)
+    p = subprocess.run([a.regions_program], env=env, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, "the region program exits 0 (%s)" % p.stderr[-300:])
+    hl = os.path.join(out, "papi_hl_output")
+    files = [os.path.join(hl, f) for f in os.listdir(hl) if f.endswith(".json")]
+    with open(files[0]) as f:
+        return json.load(f), hl
+
+
+def expected_lines(d, ev):
+    """{region: [(time_s, rate)]} from the region file alone."""
+    series = d["series"]
+    per = {}
+    for samples in series["threads"].values():
+        prev = 0
+        for k, x in enumerate(samples):
+            t = x["time_nsec"] * 1e-9
+            c, _, dt = per.get(k, (0, t, t - prev))
+            per[k] = (c + x[ev], t, max(dt, t - prev))
+            prev = t
+    out = {}
+    for items in series["region_spans"].values():
+        for sp in items:
+            b, e = sp["begin_nsec"] * 1e-9, sp["end_nsec"] * 1e-9
+            for k, (c, t, dt) in per.items():
+                if b <= t - dt / 2 <= e:
+                    out.setdefault(sp["name"], {})[k] = (t, c / dt)
+    return {n: [v[k] for k in sorted(v)] for n, v in out.items()}
+
+
+def check_regions(a, series):
+    import papi_report
+    d, hl = run_regions(a, os.path.join(a.out, "regions"))
+    spans = [x for v in d["series"].get("region_spans", {}).values() for x in v]
+    names = [x["name"] for x in sorted(spans, key=lambda x: x["begin_nsec"])]
+    check(names == ["touch", "sleep", "touch", "sleep"] and
+          all(x["begin_nsec"] < x["end_nsec"] for x in spans),
+          "region_spans: touch, sleep, touch, sleep in order (%s)" % names)
+    report = os.path.join(a.out, "regions_report")
+    r = subprocess.run([sys.executable, a.tool, "--regions", hl, "-o", report], capture_output=True,
+                       text=True, timeout=300)
+    check(r.returncode == 0, "papi_report --regions exits 0 (%s)" % r.stderr[-300:])
+    with open(os.path.join(report, "region_spans.csv")) as f:
+        check(len(list(csv.DictReader(f))) == len(spans), "region_spans.csv: one row per instance")
+    page = open(os.path.join(report, "report.html")).read()
+    part = page.split('<figure id="series-regions"', 1)[-1].split("</figure>", 1)[0]
+    check("<img" in part, "the page draws series-regions")
+    t = papi_report.tables(regions=hl)
+    fig = series.series_regions(t)
+    check(not isinstance(fig, str), "series-regions is drawn (%s)" % (fig if isinstance(fig, str) else ""))
+    if isinstance(fig, str):
+        return
+    ev = "perf::PAGE-FAULTS"
+    want = expected_lines(d, ev)
+    (ax,) = [x for x in fig.axes if x.get_title().startswith(ev)]
+    got = {ln.get_label(): list(zip(ln.get_xdata(), ln.get_ydata())) for ln in ax.get_lines()}
+    check(sorted(got) == ["sleep", "touch"], "series-regions: a line per region (%s)" % sorted(got))
+    for name in ("touch", "sleep"):
+        g, w = got.get(name, []), want.get(name, [])
+        check(len(g) == len(w) and len(w) >= 5 and all(close(x1, x2, 1e-9) and close(y1, y2, 1e-9)
+                                                       for (x1, y1), (x2, y2) in zip(g, w)),
+              "series-regions %s: the samples whose midpoint is in its instances (%d, want %d)"
+              % (name, len(g), len(w)))
+    med = {n: sorted(y for _, y in v)[len(v) // 2] if v else 0 for n, v in got.items()}
+    check(med.get("touch", 0) > 10 * (med.get("sleep", 0) + 100),
+          "series-regions: touch's median rate far above sleep's (%s)" % med)
+    for why in figure_problems("series-regions", fig):
+        check(False, why)
+
+
 def main():
     p = argparse.ArgumentParser()
-    for opt in ("--mpirun", "--program", "--tool"):
+    for opt in ("--mpirun", "--program", "--tool", "--regions-program"):
         p.add_argument(opt, required=True)
     p.add_argument("out")
     a = p.parse_args()
@@ -139,6 +219,7 @@ def main():
     t = papi_report.tables(mpi=run)
     check_heat(t, series, rep)
     check_lines(t, series, rep)
+    check_regions(a, series)
     if FAILURES:
         print("check_report_series: %d failure(s)" % len(FAILURES))
         sys.exit(1)

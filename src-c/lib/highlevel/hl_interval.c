@@ -159,6 +159,35 @@ static void write_thread(struct jw *w, int k)
     jw_arr_end(w);
 }
 
+/* "region_spans": per thread, each ended region instance's id, name and span in the
+ * series' time (ns since its start), so that a reader can draw the series per region. */
+static void write_spans(struct jw *w)
+{
+    char key[32];
+    jw_obj_begin(w, "region_spans");
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        snprintf(key, sizeof key, "%lu", t->id);
+        if (t->ninst > 0)
+            jw_arr_begin(w, key);
+        for (int i = 0; i < t->ninst; i++) {
+            const struct hlr_instance *in = &t->inst[i];
+            if (!in->done)
+                continue;
+            jw_obj_begin(w, NULL);
+            jw_int(w, "id", i);
+            jw_str(w, "name", t->region[in->region].name);
+            jw_int(w, "begin_nsec", in->begin_real - hli.start_ns);
+            jw_int(w, "end_nsec", in->begin_real + in->value.real - hli.start_ns);
+            jw_obj_end(w);
+        }
+        if (t->ninst > 0)
+            jw_arr_end(w);
+        pthread_mutex_unlock(&t->lock);
+    }
+    jw_obj_end(w);
+}
+
 void hli_write(struct jw *w)
 {
     pthread_mutex_lock(&hli_lock);
@@ -179,7 +208,12 @@ void hli_write(struct jw *w)
             jw_int(w, g_hlr.name[i], sum);
         }
         jw_obj_end(w);
+    }
+    int have = hli.series.n > 0;
+    pthread_mutex_unlock(&hli_lock);
+    if (have) { /* each thread's lock after hli_lock is let go: a begin takes them the
+                   other way round (hli_start) */
+        write_spans(w);
         jw_obj_end(w);
     }
-    pthread_mutex_unlock(&hli_lock);
 }

@@ -9,9 +9,13 @@ with PAPI_INTERVAL into each rank's row of papi_mpi_report.json ("samples": the 
 counters summed over its threads). The tables time_series (region files) and
 mpi_time_series (the MPI report) have one row per rank, thread, sample and event: its time
 in seconds, the count over the interval, the rate (count per second) and the producer.
-The figures: a heat map of the rate per rank (rows) over time (one per event: from the MPI
-report's series when there is one, whole ranks, else the region files' summed over each
-rank's threads) and lines of the rate per rank and thread."""
+The region API's series also has "region_spans" (thread -> each ended region instance's
+name, begin_nsec and end_nsec in the series' time): the table region_spans. The figures: a
+heat map of the rate per rank (rows) over time (one per event: from the MPI report's
+series when there is one, whole ranks, else the region files' summed over each rank's
+threads), lines of the rate per rank and thread, and lines per region: the rate of the
+whole process (its threads summed) at each sample whose interval's midpoint lies inside
+one of the region's instances on any thread (series_regions)."""
 import pandas as pd
 
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate", "source"]
@@ -46,6 +50,46 @@ def time_series(files):
             if isinstance(samples, list):
                 out += _rows(rank, thread, samples, events, "regions")
     return pd.DataFrame(out, columns=COLUMNS)
+
+
+SPAN_COLUMNS = ["rank", "thread", "id", "name", "begin_s", "end_s"]
+
+
+def region_spans(files):
+    """One row per ended region instance of the region API's series: its span in s."""
+    from .tables import _regions_arg
+    out = []
+    for rank, data in _regions_arg(files):
+        series = data.get("series")
+        spans = series.get("region_spans") if isinstance(series, dict) else None
+        for thread, items in (spans if isinstance(spans, dict) else {}).items():
+            for x in items if isinstance(items, list) else []:
+                if isinstance(x, dict) and all(isinstance(x.get(k), (int, float))
+                                               for k in ("id", "begin_nsec", "end_nsec")):
+                    out.append((rank, str(thread), int(x["id"]), str(x.get("name", "")),
+                                x["begin_nsec"] * 1e-9, x["end_nsec"] * 1e-9))
+    return pd.DataFrame(out, columns=SPAN_COLUMNS)
+
+
+def region_lines(t, ev):
+    """{(rank, region): DataFrame(time_s, count, rate)}: the process's samples of ev (its
+    threads summed) whose interval's midpoint lies in an instance of the region."""
+    s, spans = t.get("time_series"), t.get("region_spans")
+    if s is None or s.empty or spans is None or spans.empty:
+        return {}
+    s = s[(s["event"] == ev) & (s["source"] == "regions")]
+    proc = s.groupby(["rank", "sample"], as_index=False).agg(
+        time_s=("time_s", "max"), interval_s=("interval_s", "max"), count=("count", "sum"))
+    proc["rate"] = proc["count"] / proc["interval_s"]
+    mid = proc["time_s"] - proc["interval_s"] / 2
+    out = {}
+    for (rank, name), sp in spans.groupby(["rank", "name"]):
+        inside = pd.Series(False, index=proc.index)
+        for b, e in zip(sp["begin_s"], sp["end_s"]):
+            inside |= (proc["rank"] == rank) & (mid >= b) & (mid <= e)
+        if inside.any():
+            out[(rank, name)] = proc[inside][["time_s", "count", "rate"]]
+    return out
 
 
 def mpi_time_series(rep):
@@ -136,6 +180,34 @@ def series_lines(t):
         a.set_title("%s per second%s" % (ev, "" if len(groups) <= figures.MAX_ROWS else
                                          " (the %d of %d largest)" % (figures.MAX_ROWS, len(groups))))
         if len(groups) <= 12:
+            figures.legend_outside(a, fontsize="x-small")
+    fig.tight_layout()
+    return fig
+
+
+def series_regions(t):
+    """Rate over time per region (the process's threads summed), one line per region and
+    rank (the MAX_ROWS with the most counts)."""
+    from . import figures
+    s = t.get("time_series")
+    spans = t.get("region_spans")
+    if s is None or s.empty or spans is None or spans.empty:
+        return ("no region spans in a time series (PAPI_INTERVAL with the region API: each "
+                "region's instances in the series' time)")
+    events = list(dict.fromkeys(s[s["source"] == "regions"]["event"]))
+    fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
+    nranks = spans["rank"].nunique()
+    for a, ev in zip(ax[:, 0], events):
+        lines = sorted(region_lines(t, ev).items(), key=lambda kv: -float(kv[1]["count"].sum()))
+        for (rank, name), g in lines[: figures.MAX_ROWS]:
+            a.plot(g["time_s"], g["rate"], marker=".", linestyle="-",
+                   label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
+        a.set_xlabel("time since the start (s)")
+        a.set_ylabel("%s / s" % ev)
+        a.set_title("%s per second, per region (all threads)%s" % (
+            ev, "" if len(lines) <= figures.MAX_ROWS else " (the %d of %d largest)"
+            % (figures.MAX_ROWS, len(lines))))
+        if len(lines) <= 12:
             figures.legend_outside(a, fontsize="x-small")
     fig.tight_layout()
     return fig

@@ -786,9 +786,14 @@ def _time_series(files):
     return time_series(files)
 
 
+def _region_spans(files):
+    from .series import region_spans
+    return region_spans(files)
+
+
 REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
                  "region_totals": region_totals, "region_tree": region_tree,
-                 "time_series": _time_series}
+                 "time_series": _time_series, "region_spans": _region_spans}
 
 
 def tables(mpi=None, regions=None, peaks=None):
