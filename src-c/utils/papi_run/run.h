@@ -33,13 +33,13 @@ struct run_state {
     pid_t child;
     long long start_ns, end_ns;
     long long value[RUN_MAX_EVENTS];
-    int multiplexed;                   /* 1: PAPI_MULTIPLEX, 2: the events did not fit */
-    double fraction[RUN_MAX_EVENTS];   /* each event's running fraction when multiplexed */
-    struct count_series series; /* --interval: counts since the start, bounded */
-    int exited, status;       /* waitpid's status once the program ended */
-    char mpi[16];             /* "mpich", "openmpi" or "" */
-    char note[512];           /* what could not be measured, and why */
-    int dirfd;                /* DIR/papi_run_output, opened before the program runs */
+    int multiplexed;                 /* 1: PAPI_MULTIPLEX, 2: the events did not fit */
+    double fraction[RUN_MAX_EVENTS]; /* each event's running fraction when multiplexed */
+    struct count_series series;      /* --interval: counts since the start, bounded */
+    int exited, status;              /* waitpid's status once the program ended */
+    char mpi[16];                    /* "mpich", "openmpi" or "" */
+    char note[512];                  /* what could not be measured, and why */
+    int dirfd;                       /* DIR/papi_run_output, opened before the program runs */
     char dir[4096];
     char threads_file[4200]; /* --per-thread: where the preloaded library writes */
 };
@@ -75,7 +75,6 @@ int run_metric_value(const struct run_state *s, int m, const long long *value, d
 /* The least running fraction of metric m's events (1.0 when not multiplexed, NaN when
  * unknown). */
 double run_metric_fraction(const struct run_state *s, int m);
-
 
 long long run_now_ns(void);
 

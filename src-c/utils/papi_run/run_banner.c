@@ -86,9 +86,12 @@ static void print_end(const struct run_state *s, double seconds)
     if (s->note[0])
         fprintf(stderr, " note: %s\n", s->note);
     if (s->multiplexed)
-        fprintf(stderr, " multiplexed (%s): each count scaled to the share of the time it ran, "
-                "in parentheses\n", s->multiplexed == 1 ? "PAPI_MULTIPLEX" : "the events do not fit "
-                "the counters together");
+        fprintf(stderr,
+                " multiplexed (%s): each count scaled to the share of the time it ran, "
+                "in parentheses\n",
+                s->multiplexed == 1 ? "PAPI_MULTIPLEX"
+                                    : "the events do not fit "
+                                      "the counters together");
     if (s->series.n > 0)
         fprintf(stderr, " %d samples every %.3f s in the report\n", s->series.n,
                 (double)s->series.step_ns * 1e-9);

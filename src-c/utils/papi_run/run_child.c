@@ -150,7 +150,8 @@ void run_child_wait(struct run_state *s)
     if (ret != PAPI_OK)
         fprintf(stderr, "papi_run: reading the counters: %s\n", PAPI_strerror(ret));
     int n = s->opt.nevents;
-    if (s->multiplexed && (ret != PAPI_OK || PAPI_get_event_running_fraction(s->eventset, s->fraction, &n) != PAPI_OK))
+    if (s->multiplexed && (ret != PAPI_OK || PAPI_get_event_running_fraction(
+                                                 s->eventset, s->fraction, &n) != PAPI_OK))
         for (int i = 0; i < s->opt.nevents; i++)
             s->fraction[i] = NAN; /* unknown: the banner says so */
     if (s->opt.interval > 0)

@@ -145,8 +145,8 @@ static void write_fractions(struct jw *w, const struct run_state *s)
 {
     if (!s->multiplexed)
         return;
-    jw_str(w, "multiplexed", s->multiplexed == 1 ? "PAPI_MULTIPLEX"
-                                                 : "the events do not fit the counters together");
+    jw_str(w, "multiplexed",
+           s->multiplexed == 1 ? "PAPI_MULTIPLEX" : "the events do not fit the counters together");
     jw_obj_begin(w, "running_fraction");
     for (int i = 0; i < s->opt.nevents; i++)
         if (isnan(s->fraction[i]))
