@@ -8,7 +8,6 @@
  * count over that interval. */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -17,6 +16,7 @@
 #include "counters.h"
 #include "env.h"
 #include "rank_series.h"
+#include "sampler_thread.h"
 #include "socket_layout.h"
 #include "state.h"
 #include "text_buffer.h"
@@ -42,13 +42,10 @@ static void *sampler(void *arg)
 {
     (void)arg;
     struct timespec next;
-    const long long step = series.step_ns;
     clock_gettime(CLOCK_MONOTONIC, &next);
     pthread_mutex_lock(&wake_lock);
     while (!stop) {
-        long long ns = next.tv_nsec + step % 1000000000LL;
-        next.tv_sec += step / 1000000000LL + ns / 1000000000LL;
-        next.tv_nsec = ns % 1000000000LL;
+        st_advance(&next, series.step_ns); /* the step doubles when the series merges */
         while (!stop && pthread_cond_timedwait(&wake, &wake_lock, &next) != ETIMEDOUT)
             ;
         if (stop)
@@ -76,21 +73,6 @@ static double interval(void)
     return v < 0 ? 0 : v;
 }
 
-static int start_thread(void)
-{
-    pthread_condattr_t ca;
-    sigset_t all, old;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&wake, &ca);
-    pthread_condattr_destroy(&ca);
-    sigfillset(&all); /* the program's signals never land on the sampler */
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int ret = pthread_create(&sampler_thread, NULL, sampler, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return ret;
-}
-
 void pmpi_series_start(void)
 {
     double s = interval();
@@ -101,7 +83,7 @@ void pmpi_series_start(void)
         return;
     }
     stop = 0;
-    if (start_thread() == 0)
+    if (st_start(&sampler_thread, &wake, sampler) == 0)
         running = 1;
     else
         cs_free(&series);

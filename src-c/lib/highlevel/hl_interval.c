@@ -8,7 +8,6 @@
  * is written. */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -19,6 +18,7 @@
 #include "hl_interval.h"
 #include "hl_state.h"
 #include "json_writer.h"
+#include "sampler_thread.h"
 
 #define HLI_MAX_SAMPLES 1024
 
@@ -54,10 +54,7 @@ static void *sampler(void *arg)
     clock_gettime(CLOCK_MONOTONIC, &next);
     pthread_mutex_lock(&hli_lock);
     while (!hli.stop) {
-        const long long step = hli.series.step_ns; /* doubles when the series merges */
-        long long ns = next.tv_nsec + step % 1000000000LL;
-        next.tv_sec += step / 1000000000LL + ns / 1000000000LL;
-        next.tv_nsec = ns % 1000000000LL;
+        st_advance(&next, hli.series.step_ns); /* the step doubles when the series merges */
         while (!hli.stop && pthread_cond_timedwait(&hli_wake, &hli_lock, &next) != ETIMEDOUT)
             ;
         if (!hli.stop && take_sample() != 0)
@@ -85,25 +82,6 @@ static double interval(void)
     return v;
 }
 
-static int start_thread(void)
-{
-    pthread_condattr_t ca;
-    pthread_attr_t ta;
-    sigset_t all, old;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&hli_wake, &ca);
-    pthread_condattr_destroy(&ca);
-    pthread_attr_init(&ta);
-    pthread_attr_setstacksize(&ta, 64 * 1024);
-    sigfillset(&all); /* the program's signals never land on the sampler */
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int ret = pthread_create(&hli.thread, &ta, sampler, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&ta);
-    return ret;
-}
-
 void hli_start(unsigned generation, int nsets)
 {
     double s = interval();
@@ -121,7 +99,7 @@ void hli_start(unsigned generation, int nsets)
     hli.start_ns = hl_real_ns();
     if (bad || !hli.latest)
         fprintf(stderr, "PAPI: PAPI_INTERVAL: out of memory, no time series\n");
-    else if (start_thread() == 0)
+    else if (st_start(&hli.thread, &hli_wake, sampler) == 0)
         hli.running = 1;
 out:
     pthread_mutex_unlock(&hli_lock);
