@@ -62,7 +62,7 @@ static void *sampler(void *arg)
 static double interval(void)
 {
     const char *s = env_get("PAPI_INTERVAL");
-    if (!s)
+    if (!s || !*s) /* empty: unset, as the region API reads it */
         return 0;
     double v = cs_parse_interval(s);
     if (v < 0 && pmpi_run.rank == 0)
