@@ -16,6 +16,7 @@
 #include "aggregate.h"
 #include "callsites.h"
 #include "clock.h"
+#include "counter_mpx.h"
 #include "record.h"
 #include "region_summary.h"
 #include "report_files.h"
@@ -25,7 +26,7 @@
 #include "text_buffer.h"
 
 #define NFIXED 4 /* wall_s, mpi_s, mpi_pct, compute_s */
-#define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS + 2 * PMPI_MAX_METRICS)
+#define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS + 3 * PMPI_MAX_METRICS)
 
 struct dbl_int {
     double v;
@@ -60,15 +61,17 @@ static void mstat_op(void *in, void *inout, int *len, MPI_Datatype *type)
 
 static const char *call_field[4] = {"calls", "time_s", "bytes_sent", "bytes_recv"};
 
-/* Where the named metrics start (after the calls), and the count of ranks that have
- * each (after the metrics): a rank without a value (a zero denominator) is left out of
- * that metric's min, max and mean, never counted as 0. */
+/* Where the named metrics start (after the calls), the count of ranks that have each
+ * (after the metrics), then each one's running fraction (after the counts): a rank
+ * without a value (a zero denominator) is left out of that metric's min, max and mean,
+ * and of its fraction's, never counted as 0. */
 static int named_base(void)
 {
     return NFIXED + pmpi_run.nevents + 4 * PMPI_NCALLS;
 }
 
-/* Metric i of a row: wall, MPI time, MPI share, counters, 4 per call, named metrics. */
+/* Metric i of a row: wall, MPI time, MPI share, counters, 4 per call, named metrics,
+ * the ranks having each, each one's running fraction. */
 static int metrics_of(const struct pmpi_row *row, double *m)
 {
     int n = 0;
@@ -88,6 +91,8 @@ static int metrics_of(const struct pmpi_row *row, double *m)
         m[n++] = row->counters_read && row->metric_ok[k] ? row->metric[k] : NAN;
     for (int k = 0; k < pmpi_run.nmetrics; k++)
         m[n++] = row->counters_read && row->metric_ok[k] ? 1 : 0;
+    for (int k = 0; k < pmpi_run.nmetrics; k++)
+        m[n++] = row->counters_read && row->metric_ok[k] ? row->metric_fraction[k] : NAN;
     return n;
 }
 
@@ -124,12 +129,32 @@ struct agg {
     double seconds;
 };
 
-/* The ranks that have metric i: every rank, but for a named metric those with a value. */
+/* The ranks that have metric i: every rank, but for a named metric (and its running
+ * fraction) those with a value. */
 static int ranks_of(const struct agg *a, int i)
 {
-    int nb = named_base();
-    return i >= nb && i < nb + pmpi_run.nmetrics ? (int)a->sum[i + pmpi_run.nmetrics]
-                                                 : pmpi_run.nranks;
+    int nb = named_base(), nm = pmpi_run.nmetrics;
+    if (i >= nb + 2 * nm && i < nb + 3 * nm)
+        i -= 2 * nm;
+    return i >= nb && i < nb + nm ? (int)a->sum[i + nm] : pmpi_run.nranks;
+}
+
+/* Where named metric k's running fraction is in the reduced vector. */
+static int fraction_index(int k)
+{
+    return named_base() + 2 * pmpi_run.nmetrics + k;
+}
+
+/* Named metric k's running fraction over the ranks that have it: min (its rank), mean,
+ * max (1.0 each unless its events were multiplexed). */
+static void fraction_json(struct tbuf *t, const struct agg *a, int k)
+{
+    int i = fraction_index(k), ranks = ranks_of(a, i);
+    if (ranks < 1)
+        return;
+    tb_fmt(t, ", \"running_fraction\": {\"min\": %.6g, \"min_rank\": %d, \"mean\": %.6g, "
+              "\"max\": %.6g, \"max_rank\": %d}",
+           a->mn[i].v, a->mn[i].rank, a->sum[i] / ranks, a->mx[i].v, a->mx[i].rank);
 }
 
 /* Coefficient of variation of metric i across ranks (std / mean), 0 when the mean is. */
@@ -223,6 +248,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
             tb_raw(t, "null");
         tb_raw(t, ", \"job_from\": \"the counts of all ranks summed, over the longest rank's "
                   "wall time; per rank: metrics\"");
+        fraction_json(t, a, k);
         if (pmpi_run.metric_socket[k])
             tb_raw(t, ", \"per_socket\": \"read by one rank per socket; each rank's value is its "
                       "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
@@ -273,6 +299,19 @@ static void banner_calls(const struct agg *a)
         }
 }
 
+/* " (min 62.50% running, rank 3)" as perf stat's column, when the metric's events were
+ * multiplexed on some rank; "" when every rank counted them all the time. */
+static const char *fraction_text(const struct agg *a, int k)
+{
+    static char buf[64];
+    int i = fraction_index(k);
+    buf[0] = 0;
+    if (pmpi_mpx_on() && ranks_of(a, i) > 0)
+        snprintf(buf, sizeof buf, " (%.2f%% running, min on rank %d)", 100 * a->mn[i].v,
+                 a->mn[i].rank);
+    return buf;
+}
+
 static void banner(const struct agg *a, const struct pmpi_site_report *sites)
 {
     int P = pmpi_run.nranks;
@@ -304,9 +343,9 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
                    pmpi_run.metric_names[k]);
             continue;
         }
-        printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", pmpi_run.metric_names[k],
+        printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f%s\n", pmpi_run.metric_names[k],
                a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
-               mean > 0 ? a->mx[i].v / mean : 0.0);
+               mean > 0 ? a->mx[i].v / mean : 0.0, fraction_text(a, k));
         if (job_metric(a, k, &job))
             printf("  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
                    job, pmpi_run.metric_units[k]);

@@ -17,6 +17,7 @@
 #include "output_file.h"
 #include "papi_hl_rank.h"
 #include "partial_rows.h"
+#include "rank_series.h"
 #include "record.h"
 #include "regions.h"
 #include "row.h"
@@ -145,6 +146,7 @@ void pmpi_after_init(void)
     pmpi_run.t_init = pmpi_now_ns();
     pmpi_run.tick_init = pmpi_ticks();
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
+    pmpi_series_start();    /* PAPI_INTERVAL: the rank's time series */
     atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
 }
 
@@ -159,6 +161,7 @@ int pmpi_before_finalize(void)
     papi_hl_write_report(); /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
+    pmpi_series_stop();      /* and the sampler: the row's counts are the last sample */
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     pmpi_socket_attribute(row.metric, row.metric_ok, pmpi_run.metric_socket, pmpi_run.nmetrics);

@@ -6,6 +6,7 @@
 
 #include "counter_mpx.h"
 #include "counters.h"
+#include "rank_series.h"
 #include "record.h"
 #include "row.h"
 #include "socket_layout.h"
@@ -72,6 +73,8 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     pmpi_counters_metrics(row->counts, row->wall_s, row->metric, row->metric_ok, row->metric_why,
                           sizeof row->metric_why[0]);
     pmpi_mpx_metric_fractions(row->metric_fraction);
+    if (finished)
+        pmpi_series_last(row->counts, end);
     row->nregions = pmpi_run.nregions;
     memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
     pthread_mutex_unlock(&pmpi_run.lock);
@@ -176,6 +179,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         counters_json(t, row->counts, 1);
         if (pmpi_run.nmetrics > 0)
             named_metrics_json(t, row);
+        if (row->finished)
+            pmpi_series_json(t);
     }
     tb_raw(t, ", \"calls\": {");
     int first = 1;

@@ -114,6 +114,12 @@ if cmake --build "$BUILD" -j"$(nproc)" --target papi_validate >>"$CLOG" 2>&1; th
 else
     say "FAILED: papi_validate does not build (see $CLOG)"
 fi
+# papi_run too (tests/run/arm64/pmu_run_multiplexed.c runs it).
+if cmake --build "$BUILD" -j"$(nproc)" --target papi_run >>"$CLOG" 2>&1; then
+    cp "$BUILD/src-c/utils/papi_run/papi_run" "$STAGE/bin/"
+else
+    say "FAILED: papi_run does not build (see $CLOG)"
+fi
 if cmake --build "$BUILD" -j"$(nproc)" >>"$CLOG" 2>&1; then
     echo "PMU-RESULT cross_build@all PASSED (library, Fortran module, tests, examples)" >>"$RESULTS"
 else

@@ -5,7 +5,9 @@ ranks' files), and writes one self-contained HTML page with every figure inline
 (compute vs MPI time per rank, MPI time per rank by call, time per call and call site
 with its spread across ranks, message sizes x time, the rank x rank communication
 matrix, counters per rank, the region tree as an icicle, region x rank and region x
-thread heat maps, the PAPI_hl_read series, the roofline of the named metrics; the run's
+thread heat maps, the PAPI_hl_read series, the time series (PAPI_INTERVAL, papi_run
+--interval: rate per rank over time as a heat map, per rank and thread and per region as
+lines), the roofline of the named metrics; the run's
 header and the tables of calls, call sites, calls x message size, MPI_Pcontrol regions and
 named metrics per rank and region), the same header and tables as text
 (report.txt), the tidy CSV tables the figures are drawn from, and the region tree in

@@ -7,7 +7,10 @@ is the summed task-clock over the longest wall time, and the banner prints the m
 An unknown PAPI_MPI_METRICS entry is said on stderr and the run still reports. Each
 row's metric carries the running fraction of its events: 1 without multiplexing; with
 PAPI_MULTIPLEX=1 (multiplexed software events, never descheduled here) in (0, 1], the
-row says "multiplexed", rank 0 says it once on stderr, and every rank has its value."""
+row says "multiplexed", rank 0 says it once on stderr, and every rank has its value; the
+summary's named_metrics carry min (with its rank), mean and max of the rows' running
+fractions, and the banner's metric line prints the least as perf stat does, "(xx.xx%
+running, min on rank r)", only when multiplexed."""
 import argparse
 import json
 import os
@@ -63,6 +66,10 @@ with tempfile.TemporaryDirectory() as d:
           f"job value from summed counts over the longest wall: {nm['job']} vs {job}")
     check(any(l.strip().startswith("CPU_UTILIZATION") for l in p.stdout.splitlines()),
           "the banner prints CPU_UTILIZATION")
+    rf = nm.get("running_fraction", {})
+    check(rf.get("min") == 1 and rf.get("max") == 1 and rf.get("mean") == 1,
+          f"not multiplexed: the summary's running fraction is 1 ({rf})")
+    check("% running" not in p.stdout, "not multiplexed: the banner prints no running fraction")
 
 with tempfile.TemporaryDirectory() as d:
     # Memory bandwidth is a socket's (one reader per socket); where this machine has no
@@ -102,6 +109,17 @@ with tempfile.TemporaryDirectory() as d:
     check(p.stderr.count("the rank's event sets are multiplexed") == 1, "rank 0 says so once")
     check(len(vals) == P and all(isinstance(v, float) and v > 0 for v in vals),
           f"multiplexed: every rank's CPU_UTILIZATION computed ({vals})")
+    # The summary's running fraction: min (and its rank), mean and max of the rows'.
+    rf = rep["named_metrics"]["CPU_UTILIZATION"].get("running_fraction", {})
+    lo = min(fr)
+    check(len(fr) == P and rf.get("min") == lo and fr[rf.get("min_rank", -1)] == lo and
+          rf.get("max") == max(fr) and fr[rf.get("max_rank", -1)] == max(fr) and
+          abs(rf.get("mean", -1) - sum(fr) / P) < 1e-5,
+          f"multiplexed: the summary's running fraction is min/mean/max of the rows' ({rf})")
+    line = [l for l in p.stdout.splitlines() if l.strip().startswith("CPU_UTILIZATION")]
+    want = f"({100 * lo:.2f}% running, min on rank {rf.get('min_rank')})"
+    check(len(line) == 1 and want in line[0],
+          f"multiplexed: the banner's CPU_UTILIZATION line ends with {want}: {line}")
 
 with tempfile.TemporaryDirectory() as d:
     rep, p = run("NOPE", d)

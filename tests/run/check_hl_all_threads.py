@@ -56,6 +56,27 @@ def check_series(prog):
     return ok
 
 
+def check_bad_intervals(prog):
+    """PAPI_INTERVAL of 0, -1, nan, text or 1e9: said once on stderr, no series, the
+    region report still written (as the MPI wrapper and papi_run --interval refuse them)."""
+    ok = True
+    for bad in ("0", "-1", "nan", "soon", "1e9"):
+        with tempfile.TemporaryDirectory(prefix="hl_all_threads.") as out:
+            env = dict(os.environ, PAPI_EVENTS=EV, PAPI_OUTPUT_DIRECTORY=out, PAPI_INTERVAL=bad)
+            for k in ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"):
+                env.pop(k, None)
+            p = subprocess.run([prog, "1", str(PAGES), "1"], env=env, capture_output=True,
+                               text=True, timeout=60)
+            files = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
+            said = p.stderr.count("PAPI_INTERVAL=%s is not a number of seconds" % bad)
+            series = files and "series" in json.load(open(files[0]))
+            good = p.returncode == 0 and said == 1 and len(files) == 1 and not series
+            print("PAPI_INTERVAL=%s: exit %d, said %d time(s), report %d, series %s %s"
+                  % (bad, p.returncode, said, len(files), bool(series), "ok" if good else "FAIL"))
+            ok = ok and good
+    return ok
+
+
 def main():
     prog = sys.argv[1]
     bad = 0
@@ -73,6 +94,8 @@ def main():
             bad += not ok
     if not check_series(prog):
         print("FAIL: the PAPI_INTERVAL series")
+        bad += 1
+    if not check_bad_intervals(prog):
         bad += 1
     sys.exit(1 if bad else 0)
 

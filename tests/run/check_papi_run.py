@@ -7,7 +7,9 @@ CASE: threads (4 threads x 1000 pages + a child's 500, exit status 7), per_threa
 rows: each thread's own 1000, the child's 500, their sum within the total), signals (a
 SIGTERM to papi_run reaches the program, which exits 42; SIGKILL in the program gives 137
 and "killed by signal 9"), static (a static program counted from outside, with a note),
-interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
+multiplexed (PAPI_MULTIPLEX=1: each event's and metric's banner line ends with perf
+stat's running fraction, "(100.00%)" for software events, which are never descheduled,
+and the file's running_fraction says 1.0 each; without it neither), interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
 bad_input (exit 2 / 127 / 126, one line, no file), regions (a program using the region
 API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
 per rank, the MPI report with per-rank counters)."""
@@ -102,6 +104,33 @@ def case_static(papi_run, prog, out):
     if "note: static program" not in err:
         fail("the banner does not say the program is static:\n" + err)
     print("static: total %d >= 2300, note given" % d["process_totals"][FAULTS])
+
+
+def case_multiplexed(papi_run, prog, out):
+    events = [FAULTS, "perf::TASK-CLOCK"]
+    cmd = [papi_run, "-e", ",".join(events), "-m", "CPU_UTILIZATION", "-o", out, "--",
+           prog, "2", "500", "100", "0"]
+    rc, _, err = run(cmd, env=dict(os.environ, PAPI_MULTIPLEX="1"))
+    if rc != 0:
+        fail("multiplexed: exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    lines = [l for l in err.splitlines() if any(e in l for e in events + ["CPU_UTILIZATION"])]
+    if len(lines) != 3 or not all(l.endswith("  (100.00%)") for l in lines):
+        fail("multiplexed: every event and metric line ends with (100.00%%):\n%s" % err)
+    if "multiplexed (PAPI_MULTIPLEX)" not in err:
+        fail("multiplexed: the banner does not say why:\n%s" % err)
+    if d.get("running_fraction") != {e: 1.0 for e in events} or d.get("multiplexed") != "PAPI_MULTIPLEX":
+        fail("multiplexed: the file's running_fraction %r" % d.get("running_fraction"))
+    if d["process_totals"][FAULTS] < 2 * 500 + 100:
+        fail("multiplexed: %d page faults < 1100" % d["process_totals"][FAULTS])
+    env = {k: v for k, v in os.environ.items() if k != "PAPI_MULTIPLEX"}
+    with tempfile.TemporaryDirectory(prefix="papi_run_test.") as out2:
+        cmd[cmd.index("-o") + 1] = out2
+        rc, _, err = run(cmd, env=env)
+        (d,) = report(out2)
+        if rc != 0 or "%)" in err or "running_fraction" in d or "multiplexed" in err:
+            fail("not multiplexed: no running fraction is printed or written:\n%s" % err)
+    print("multiplexed: %d lines with (100.00%%), the file's fractions 1.0; none without" % len(lines))
 
 
 def case_interval(papi_run, prog, out):

@@ -2,24 +2,23 @@
  * of the library reads the process counters of the all-thread totals (hl_all_threads.c:
  * one per thread of the process, with the threads it creates) every SECONDS and keeps
  * the counts. No signal reaches the program: the thread sleeps on a condition variable
- * and blocks every signal. The series is bounded: when its table is full every other
- * sample is dropped, which merges two intervals into one (the samples hold counts since
- * the start) and doubles the step; the intervals' counts always sum to the totals. The
- * last sample is taken when the report is written. */
+ * and blocks every signal. The series is bounded (count_series.c, shared with papi_run
+ * and the MPI wrapper: a full table is merged pairwise, doubling the step); the
+ * intervals' counts always sum to the totals. The last sample is taken when the report
+ * is written. */
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
+#include "count_series.h"
 #include "env.h"
 #include "hl_all_threads.h"
 #include "hl_interval.h"
 #include "hl_state.h"
 #include "json_writer.h"
+#include "sampler_thread.h"
 
 #define HLI_MAX_SAMPLES 1024
 
@@ -29,30 +28,12 @@ static struct {
     int running, stop;
     pthread_t thread;
     unsigned generation;
-    long long step_ns, start_ns;
-    int nsamples, nsets;
+    long long start_ns;
+    int nsets;
     long tid[HLA_MAX_THREADS];
-    long long *t;      /* [HLI_MAX_SAMPLES] */
-    long long *v;      /* [HLI_MAX_SAMPLES][nsets][nevents], counts so far */
-    long long *latest; /* [HLA_MAX_THREADS][nevents] */
+    struct count_series series; /* a sample: [nsets][nevents], counts so far */
+    long long *latest;          /* [HLA_MAX_THREADS][nevents] */
 } hli;
-
-/* One sample's counts: nsets x nevents (the sets are fixed once set up). */
-static size_t row(void)
-{
-    return (size_t)hli.nsets * (size_t)g_hlr.nevents;
-}
-
-static void halve(void)
-{
-    int kept = 0;
-    for (int k = 1; k < hli.nsamples; k += 2, kept++) {
-        hli.t[kept] = hli.t[k];
-        memcpy(hli.v + (size_t)kept * row(), hli.v + (size_t)k * row(), row() * sizeof *hli.v);
-    }
-    hli.nsamples = kept;
-    hli.step_ns *= 2;
-}
 
 /* Under hli_lock. 0, or -1 once the counters are gone. */
 static int take_sample(void)
@@ -62,11 +43,7 @@ static int take_sample(void)
         return -1;
     if (n != hli.nsets)
         return -1;
-    if (hli.nsamples == HLI_MAX_SAMPLES)
-        halve();
-    hli.t[hli.nsamples] = hl_real_ns() - hli.start_ns;
-    memcpy(hli.v + (size_t)hli.nsamples * row(), hli.latest, row() * sizeof *hli.v);
-    hli.nsamples++;
+    cs_add(&hli.series, hl_real_ns() - hli.start_ns, hli.latest);
     return 0;
 }
 
@@ -77,9 +54,7 @@ static void *sampler(void *arg)
     clock_gettime(CLOCK_MONOTONIC, &next);
     pthread_mutex_lock(&hli_lock);
     while (!hli.stop) {
-        long long ns = next.tv_nsec + hli.step_ns % 1000000000LL;
-        next.tv_sec += hli.step_ns / 1000000000LL + ns / 1000000000LL;
-        next.tv_nsec = ns % 1000000000LL;
+        st_advance(&next, hli.series.step_ns); /* the step doubles when the series merges */
         while (!hli.stop && pthread_cond_timedwait(&hli_wake, &hli_lock, &next) != ETIMEDOUT)
             ;
         if (!hli.stop && take_sample() != 0)
@@ -93,11 +68,10 @@ static void *sampler(void *arg)
 static double interval(void)
 {
     const char *s = env_get("PAPI_INTERVAL");
-    char *end;
     if (!s || !*s)
         return 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v < 0.001 || v > 86400) {
+    double v = cs_parse_interval(s);
+    if (v < 0) {
         papi_error(PAPI_EINVAL, "PAPI_INTERVAL=%s is not a number of seconds in 0.001..86400", s);
         fprintf(stderr,
                 "PAPI: PAPI_INTERVAL=%.40s is not a number of seconds in 0.001..86400: "
@@ -108,48 +82,24 @@ static double interval(void)
     return v;
 }
 
-static int start_thread(void)
-{
-    pthread_condattr_t ca;
-    pthread_attr_t ta;
-    sigset_t all, old;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&hli_wake, &ca);
-    pthread_condattr_destroy(&ca);
-    pthread_attr_init(&ta);
-    pthread_attr_setstacksize(&ta, 64 * 1024);
-    sigfillset(&all); /* the program's signals never land on the sampler */
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int ret = pthread_create(&hli.thread, &ta, sampler, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&ta);
-    return ret;
-}
-
 void hli_start(unsigned generation, int nsets)
 {
     double s = interval();
     pthread_mutex_lock(&hli_lock);
     if (s <= 0 || hli.running)
         goto out;
-    free(hli.t);
-    free(hli.v);
+    cs_free(&hli.series);
     free(hli.latest);
     hli.nsets = nsets;
-    hli.t = calloc(HLI_MAX_SAMPLES, sizeof *hli.t);
-    hli.v = malloc((size_t)HLI_MAX_SAMPLES * row() * sizeof *hli.v);
-    hli.latest = calloc((size_t)HLA_MAX_THREADS * (size_t)g_hlr.nevents, sizeof *hli.latest);
     /* Touched now, in the set-up: the samples then fault no page in any region. */
-    if (hli.v)
-        memset(hli.v, 0, (size_t)HLI_MAX_SAMPLES * row() * sizeof *hli.v);
-    hli.nsamples = hli.stop = 0;
+    int bad = cs_init(&hli.series, HLI_MAX_SAMPLES, nsets * g_hlr.nevents, s);
+    hli.latest = calloc((size_t)HLA_MAX_THREADS * (size_t)g_hlr.nevents, sizeof *hli.latest);
+    hli.stop = 0;
     hli.generation = generation;
-    hli.step_ns = (long long)(s * 1e9);
     hli.start_ns = hl_real_ns();
-    if (!hli.t || !hli.v || !hli.latest)
+    if (bad || !hli.latest)
         fprintf(stderr, "PAPI: PAPI_INTERVAL: out of memory, no time series\n");
-    else if (start_thread() == 0)
+    else if (st_start(&hli.thread, &hli_wake, sampler) == 0)
         hli.running = 1;
 out:
     pthread_mutex_unlock(&hli_lock);
@@ -177,25 +127,53 @@ static void write_thread(struct jw *w, int k)
     const int ne = g_hlr.nevents;
     snprintf(key, sizeof key, "%ld", hli.tid[k]);
     jw_arr_begin(w, key);
-    for (int j = 0; j < hli.nsamples; j++) {
-        const long long *now = hli.v + (size_t)j * row() + (size_t)k * (size_t)ne;
-        const long long *before = j ? now - row() : NULL;
+    for (int j = 0; j < hli.series.n; j++) {
         jw_obj_begin(w, NULL);
-        jw_int(w, "time_nsec", hli.t[j]);
+        jw_int(w, "time_nsec", hli.series.t[j]);
         for (int i = 0; i < ne; i++)
-            jw_int(w, g_hlr.name[i], now[i] - (before ? before[i] : 0));
+            jw_int(w, g_hlr.name[i], cs_delta(&hli.series, j, k * ne + i));
         jw_obj_end(w);
     }
     jw_arr_end(w);
 }
 
+/* "region_spans": per thread, each ended region instance's id, name and span in the
+ * series' time (ns since its start), so that a reader can draw the series per region. */
+static void write_spans(struct jw *w)
+{
+    char key[32];
+    jw_obj_begin(w, "region_spans");
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        snprintf(key, sizeof key, "%lu", t->id);
+        if (t->ninst > 0)
+            jw_arr_begin(w, key);
+        for (int i = 0; i < t->ninst; i++) {
+            const struct hlr_instance *in = &t->inst[i];
+            if (!in->done)
+                continue;
+            jw_obj_begin(w, NULL);
+            jw_int(w, "id", i);
+            jw_str(w, "name", t->region[in->region].name);
+            jw_int(w, "begin_nsec", in->begin_real - hli.start_ns);
+            jw_int(w, "end_nsec", in->begin_real + in->value.real - hli.start_ns);
+            jw_obj_end(w);
+        }
+        if (t->ninst > 0)
+            jw_arr_end(w);
+        pthread_mutex_unlock(&t->lock);
+    }
+    jw_obj_end(w);
+}
+
 void hli_write(struct jw *w)
 {
     pthread_mutex_lock(&hli_lock);
-    if (hli.nsamples > 0) {
-        const long long *last = hli.v + (size_t)(hli.nsamples - 1) * row();
+    if (hli.series.n > 0) {
+        const long long *last =
+            hli.series.v + (size_t)(hli.series.n - 1) * (size_t)hli.series.width;
         jw_obj_begin(w, "series");
-        jw_double(w, "interval_s", (double)hli.step_ns * 1e-9);
+        jw_double(w, "interval_s", (double)hli.series.step_ns * 1e-9);
         jw_obj_begin(w, "threads");
         for (int k = 0; k < hli.nsets; k++)
             write_thread(w, k);
@@ -208,7 +186,12 @@ void hli_write(struct jw *w)
             jw_int(w, g_hlr.name[i], sum);
         }
         jw_obj_end(w);
+    }
+    int have = hli.series.n > 0;
+    pthread_mutex_unlock(&hli_lock);
+    if (have) { /* each thread's lock after hli_lock is let go: a begin takes them the
+                   other way round (hli_start) */
+        write_spans(w);
         jw_obj_end(w);
     }
-    pthread_mutex_unlock(&hli_lock);
 }

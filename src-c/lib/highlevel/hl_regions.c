@@ -638,6 +638,7 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
         t->ninst--;
     }
     g->mark = g->begin;
+    t->inst[i].begin_real = g->begin.real;
     hl_metrics_begin_times(t, g);
     return ret;
 }

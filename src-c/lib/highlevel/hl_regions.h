@@ -55,6 +55,7 @@ struct hlr_instance {
     struct hlr_times t_value; /* as value */
     int all_ok;               /* all_value holds every thread's counts during it */
     long long all_value[HLR_MAX_EVENTS];
+    long long begin_real; /* hl_real_ns() at its begin: its span in the time series */
 };
 
 struct hlr_thread {

@@ -546,4 +546,6 @@ FIGURES += [
     ("series-heat", "Time series: rate per rank over time (papi_run --interval, PAPI_INTERVAL)",
      "Time series", _series("series_heat")),
     ("series-lines", "Time series: rate per rank and thread", "Time series", _series("series_lines")),
+    ("series-regions", "Time series: rate per region (PAPI_INTERVAL with the region API)",
+     "Time series", _series("series_regions")),
 ]

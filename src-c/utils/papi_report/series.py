@@ -1,18 +1,28 @@
-"""papi_report.series: the time series of region files, as a table and two figures.
+"""papi_report.series: the time series of region files and of the MPI report, as tables
+and two figures.
 
-Two producers write "series" into rank_*.json: papi_run --interval (one series per
-process: "samples", each with time_nsec and each event's count over the interval) and the
+Three producers write "series": papi_run --interval into rank_*.json (one series per
+process: "samples", each with time_nsec and each event's count over the interval), the
 region API with PAPI_INTERVAL ("threads": thread id -> samples of the same form, one per
-thread that existed at the first region, with the threads it created). The table
-time_series has one row per rank, thread, sample and event: its time in seconds, the
-count over the interval and the rate (count per second). The figures: a heat map of the
-rate per rank (rows) over time (one per event) and lines of the rate per rank and thread."""
+thread that existed at the first region, with the threads it created) and the MPI wrapper
+with PAPI_INTERVAL into each rank's row of papi_mpi_report.json ("samples": the rank's
+counters summed over its threads). The tables time_series (region files) and
+mpi_time_series (the MPI report) have one row per rank, thread, sample and event: its time
+in seconds, the count over the interval, the rate (count per second) and the producer.
+The region API's series also has "region_spans" (thread -> each ended region instance's
+name, begin_nsec and end_nsec in the series' time): the table region_spans. The figures: a
+heat map of the rate per rank (rows) over time (one per event: from the MPI report's
+series when there is one, whole ranks, else the region files' summed over each rank's
+threads), lines of the rate per rank and thread, and lines per region: the rate of the
+whole process (its threads summed) at each sample whose interval's midpoint lies inside
+one of the region's instances on any thread (series_regions)."""
 import pandas as pd
 
-COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate"]
+COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate", "source"]
+MPI_THREAD = "all threads"  # an MPI row's series: the rank's threads summed
 
 
-def _rows(rank, thread, samples, events):
+def _rows(rank, thread, samples, events, source):
     prev = 0
     for k, s in enumerate(samples):
         if not isinstance(s, dict) or not isinstance(s.get("time_nsec"), (int, float)):
@@ -21,7 +31,7 @@ def _rows(rank, thread, samples, events):
         dt = max(t - prev, 1e-12)
         for ev in events:
             if isinstance(s.get(ev), (int, float)):
-                yield (rank, str(thread), k, t, dt, ev, s[ev], s[ev] / dt)
+                yield (rank, str(thread), k, t, dt, ev, s[ev], s[ev] / dt, source)
         prev = t
 
 
@@ -35,19 +45,87 @@ def time_series(files):
             continue
         events = list(data.get("event_definitions", {}))
         if isinstance(series.get("samples"), list):  # papi_run: the whole process
-            out += _rows(rank, data.get("pid", "process"), series["samples"], events)
+            out += _rows(rank, data.get("pid", "process"), series["samples"], events, "papi_run")
         for thread, samples in (series.get("threads") or {}).items():
             if isinstance(samples, list):
-                out += _rows(rank, thread, samples, events)
+                out += _rows(rank, thread, samples, events, "regions")
+    return pd.DataFrame(out, columns=COLUMNS)
+
+
+SPAN_COLUMNS = ["rank", "thread", "id", "name", "begin_s", "end_s"]
+
+
+def region_spans(files):
+    """One row per ended region instance of the region API's series: its span in s."""
+    from .tables import _regions_arg
+    out = []
+    for rank, data in _regions_arg(files):
+        series = data.get("series")
+        spans = series.get("region_spans") if isinstance(series, dict) else None
+        for thread, items in (spans if isinstance(spans, dict) else {}).items():
+            for x in items if isinstance(items, list) else []:
+                if isinstance(x, dict) and all(isinstance(x.get(k), (int, float))
+                                               for k in ("id", "begin_nsec", "end_nsec")):
+                    out.append((rank, str(thread), int(x["id"]), str(x.get("name", "")),
+                                x["begin_nsec"] * 1e-9, x["end_nsec"] * 1e-9))
+    return pd.DataFrame(out, columns=SPAN_COLUMNS)
+
+
+def region_lines(t, ev):
+    """{(rank, region): DataFrame(time_s, count, rate)}: the process's samples of ev (its
+    threads summed) whose interval's midpoint lies in an instance of the region."""
+    s, spans = t.get("time_series"), t.get("region_spans")
+    if s is None or s.empty or spans is None or spans.empty:
+        return {}
+    s = s[(s["event"] == ev) & (s["source"] == "regions")]
+    proc = s.groupby(["rank", "sample"], as_index=False).agg(
+        time_s=("time_s", "max"), interval_s=("interval_s", "max"), count=("count", "sum"))
+    proc["rate"] = proc["count"] / proc["interval_s"]
+    mid = proc["time_s"] - proc["interval_s"] / 2
+    out = {}
+    for (rank, name), sp in spans.groupby(["rank", "name"]):
+        inside = pd.Series(False, index=proc.index)
+        for b, e in zip(sp["begin_s"], sp["end_s"]):
+            inside |= (proc["rank"] == rank) & (mid >= b) & (mid <= e)
+        if inside.any():
+            out[(rank, name)] = proc[inside][["time_s", "count", "rate"]]
+    return out
+
+
+def mpi_time_series(rep):
+    """One row per rank, sample and event of the MPI report's series (PAPI_INTERVAL)."""
+    out = []
+    events = [e for e in rep.get("events") or [] if isinstance(e, str)]
+    for r in rep.get("ranks") or []:
+        series = r.get("series") if isinstance(r, dict) else None
+        if isinstance(series, dict) and isinstance(series.get("samples"), list):
+            out += _rows(r.get("rank"), MPI_THREAD, series["samples"], events, "mpi")
     return pd.DataFrame(out, columns=COLUMNS)
 
 
 def _series_table(t):
-    s = t.get("time_series")
-    if s is None or s.empty:
+    parts = [x for x in (t.get("time_series"), t.get("mpi_time_series"))
+             if x is not None and not x.empty]
+    if not parts:
         return None, ("no time series in the region files (papi_run --interval, or "
-                      "PAPI_INTERVAL with the region API)")
-    return s, None
+                      "PAPI_INTERVAL with the region API) nor in the MPI report "
+                      "(PAPI_INTERVAL with the MPI wrapper)")
+    return pd.concat(parts, ignore_index=True), None
+
+
+def heat_grid(s, ev):
+    """The heat map's data for event ev: (rates, ranks, bin width in s). rates[i][j] is
+    rank ranks[i]'s count in time bin j over the bin's width; the MPI report's series
+    when there is one (whole ranks), else the region files' (each rank's threads summed)."""
+    if (s["source"] == "mpi").any():
+        s = s[s["source"] == "mpi"]
+    e = s[s["event"] == ev]
+    bins = int(min(60, max(1, e["sample"].max() + 1)))
+    e = e.assign(bin=pd.cut(e["time_s"], bins=bins, labels=False))
+    grid = e.pivot_table(index="rank", columns="bin", values="count", aggfunc="sum",
+                         fill_value=0).reindex(columns=range(bins), fill_value=0)
+    width = e["time_s"].max() / bins if bins and e["time_s"].max() > 0 else 1
+    return grid.values / width, list(grid.index), width
 
 
 def _per_event(s):
@@ -64,22 +142,18 @@ def series_heat(t):
     s, why = _series_table(t)
     if why:
         return why
-    fig, panels = _per_event(s)
+    mpi = (s["source"] == "mpi").any()
+    fig, panels = _per_event(s[s["source"] == "mpi"] if mpi else s)
     for a, ev in panels:
-        e = s[s["event"] == ev]
-        bins = min(60, max(1, e["sample"].max() + 1))
-        e = e.assign(bin=pd.cut(e["time_s"], bins=bins, labels=False))
-        grid = e.pivot_table(index="rank", columns="bin", values="count", aggfunc="sum",
-                             fill_value=0)
-        width = (e["time_s"].max() / bins) if bins else 1
-        ranks = list(grid.index)[: figures.MAX_ROWS]
-        im = a.imshow(grid.loc[ranks].values / width, aspect="auto", interpolation="nearest",
-                      extent=(0, e["time_s"].max(), len(ranks) - 0.5, -0.5))
-        a.set_xlabel("time since the start (s)")
+        rates, all_ranks, width = heat_grid(s, ev)
+        ranks = all_ranks[: figures.MAX_ROWS]
+        im = a.imshow(rates[: len(ranks)], aspect="auto", interpolation="nearest",
+                      extent=(0, width * rates.shape[1], len(ranks) - 0.5, -0.5))
+        a.set_xlabel("time since %s (s)" % ("MPI_Init" if mpi else "the start"))
         a.set_ylabel("rank")
-        a.set_title("%s per second, per rank%s" % (
-            ev, "" if len(grid) <= figures.MAX_ROWS else " (the first %d of %d ranks)"
-            % (figures.MAX_ROWS, len(grid))))
+        a.set_title("%s per second, per rank%s%s" % (
+            ev, " (MPI report)" if mpi else "", "" if len(all_ranks) <= figures.MAX_ROWS
+            else " (the first %d of %d ranks)" % (figures.MAX_ROWS, len(all_ranks))))
         step = max(1, len(ranks) // 16)  # whole ranks, at most ~16 labels
         a.set_yticks(range(0, len(ranks), step))
         a.set_yticklabels([str(r) for r in ranks[::step]])
@@ -99,12 +173,41 @@ def series_lines(t):
         groups = sorted(s[s["event"] == ev].groupby(["rank", "thread"]),
                         key=lambda kv: -float(kv[1]["count"].sum()))
         for (rank, thread), g in groups[: figures.MAX_ROWS]:
-            a.plot(g["time_s"], g["rate"], marker=".", label="rank %s, thread %s" % (rank, thread))
+            a.plot(g["time_s"], g["rate"], marker=".", label="rank %s" % rank if
+                   thread == MPI_THREAD else "rank %s, thread %s" % (rank, thread))
         a.set_xlabel("time since the start (s)")
         a.set_ylabel("%s / s" % ev)
         a.set_title("%s per second%s" % (ev, "" if len(groups) <= figures.MAX_ROWS else
                                          " (the %d of %d largest)" % (figures.MAX_ROWS, len(groups))))
         if len(groups) <= 12:
+            figures.legend_outside(a, fontsize="x-small")
+    fig.tight_layout()
+    return fig
+
+
+def series_regions(t):
+    """Rate over time per region (the process's threads summed), one line per region and
+    rank (the MAX_ROWS with the most counts)."""
+    from . import figures
+    s = t.get("time_series")
+    spans = t.get("region_spans")
+    if s is None or s.empty or spans is None or spans.empty:
+        return ("no region spans in a time series (PAPI_INTERVAL with the region API: each "
+                "region's instances in the series' time)")
+    events = list(dict.fromkeys(s[s["source"] == "regions"]["event"]))
+    fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
+    nranks = spans["rank"].nunique()
+    for a, ev in zip(ax[:, 0], events):
+        lines = sorted(region_lines(t, ev).items(), key=lambda kv: -float(kv[1]["count"].sum()))
+        for (rank, name), g in lines[: figures.MAX_ROWS]:
+            a.plot(g["time_s"], g["rate"], marker=".", linestyle="-",
+                   label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
+        a.set_xlabel("time since the start (s)")
+        a.set_ylabel("%s / s" % ev)
+        a.set_title("%s per second, per region (all threads)%s" % (
+            ev, "" if len(lines) <= figures.MAX_ROWS else " (the %d of %d largest)"
+            % (figures.MAX_ROWS, len(lines))))
+        if len(lines) <= 12:
             figures.legend_outside(a, fontsize="x-small")
     fig.tight_layout()
     return fig

@@ -771,14 +771,29 @@ MPI_TABLES = {"mpi_run": mpi_run, "mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls
               "mpi_regions": mpi_regions, "mpi_region_summary": mpi_region_summary,
               "mpi_region_calls": mpi_region_calls,
               "mpi_region_call_summary": mpi_region_call_summary}
+
+
+def _mpi_time_series(rep):
+    from .series import mpi_time_series
+    return mpi_time_series(rep)
+
+
+MPI_TABLES["mpi_time_series"] = _mpi_time_series
+
+
 def _time_series(files):
     from .series import time_series
     return time_series(files)
 
 
+def _region_spans(files):
+    from .series import region_spans
+    return region_spans(files)
+
+
 REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
                  "region_totals": region_totals, "region_tree": region_tree,
-                 "time_series": _time_series}
+                 "time_series": _time_series, "region_spans": _region_spans}
 
 
 def tables(mpi=None, regions=None, peaks=None):

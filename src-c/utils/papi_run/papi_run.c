@@ -2,7 +2,7 @@
  * forks count into inherited counters attached to it before it starts; papi_run prints a
  * banner like perf stat's on stderr, writes the region file
  * DIR/papi_run_output/rank_XXXXXX.json and leaves with the program's exit status. (Its
- * parts: run_options.c, run_program.c, run_child.c, run_series.c, run_threads.c,
+ * parts: run_options.c, run_program.c, run_child.c, run_threads.c,
  * run_banner.c, run_report.c.) */
 #include <fcntl.h>
 #include <stdio.h>
@@ -42,7 +42,11 @@ int main(int argc, char **argv)
         return 2;
     run_choose_events(&s->opt);
     open_output(s);
-    s->sample_step_ns = (long long)(s->opt.interval * 1e9);
+    if (s->opt.interval > 0 &&
+        cs_init(&s->series, RUN_MAX_SAMPLES, s->opt.nevents, s->opt.interval) != 0) {
+        fprintf(stderr, "papi_run: out of memory for the time series\n");
+        s->opt.interval = 0;
+    }
     int ret = run_child_fork(s);
     if (ret != 0)
         return ret;
@@ -57,7 +61,7 @@ int main(int argc, char **argv)
     run_banner(s);
     run_write_file(s, t);
     free(t);
-    free(s->samples);
+    cs_free(&s->series);
     close(s->dirfd);
     return run_exit_status(s);
 }

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include "count_series.h"
 #include "papi.h"
 
 #define RUN_MAX_EVENTS  32
@@ -26,25 +27,19 @@ struct run_options {
     char **argv; /* the program and its arguments */
 };
 
-/* One sample of the series: the time since the start and the counts since the start. */
-struct run_sample {
-    long long t_ns;
-    long long value[RUN_MAX_EVENTS];
-};
-
 struct run_state {
     struct run_options opt;
     int eventset;
     pid_t child;
     long long start_ns, end_ns;
     long long value[RUN_MAX_EVENTS];
-    struct run_sample *samples;
-    int nsamples;
-    long long sample_step_ns; /* grows (doubles) when the series is merged */
-    int exited, status;       /* waitpid's status once the program ended */
-    char mpi[16];             /* "mpich", "openmpi" or "" */
-    char note[512];           /* what could not be measured, and why */
-    int dirfd;                /* DIR/papi_run_output, opened before the program runs */
+    int multiplexed;                 /* 1: PAPI_MULTIPLEX, 2: the events did not fit */
+    double fraction[RUN_MAX_EVENTS]; /* each event's running fraction when multiplexed */
+    struct count_series series;      /* --interval: counts since the start, bounded */
+    int exited, status;              /* waitpid's status once the program ended */
+    char mpi[16];                    /* "mpich", "openmpi" or "" */
+    char note[512];                  /* what could not be measured, and why */
+    int dirfd;                       /* DIR/papi_run_output, opened before the program runs */
     char dir[4096];
     char threads_file[4200]; /* --per-thread: where the preloaded library writes */
 };
@@ -77,8 +72,9 @@ int run_write_file(const struct run_state *s, const struct run_threads *t);
 int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
                      double *out);
 
-/* run_series.c: the bounded time series. */
-void run_series_add(struct run_state *s, long long t_ns, const long long *value);
+/* The least running fraction of metric m's events (1.0 when not multiplexed, NaN when
+ * unknown). */
+double run_metric_fraction(const struct run_state *s, int m);
 
 long long run_now_ns(void);
 

@@ -1,6 +1,9 @@
 /* run_banner.c: papi_run's summary on stderr, in the manner of perf stat: one line per
- * event (value and name), the metrics computed from the totals, the wall time, and how
- * the program ended (its exit status, or the signal that killed it). */
+ * event (value and name, and when the set is multiplexed the share of the time it ran,
+ * perf stat's "(xx.xx%)"), the metrics computed from the totals (with the least running
+ * fraction of their events), the wall time, and how the program ended (its exit status,
+ * or the signal that killed it). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +40,31 @@ static void grouped(long long v, char *buf, size_t len)
     buf[o] = 0;
 }
 
+/* "  (62.50%)" when the set is multiplexed, "" when not. */
+static const char *fraction_text(const struct run_state *s, double f)
+{
+    static char buf[48];
+    buf[0] = 0;
+    if (s->multiplexed && isnan(f))
+        snprintf(buf, sizeof buf, "  (running fraction unknown)");
+    else if (s->multiplexed)
+        snprintf(buf, sizeof buf, "  (%.2f%%)", 100.0 * f);
+    return buf;
+}
+
+double run_metric_fraction(const struct run_state *s, int m)
+{
+    PAPIM_metric_info_t info;
+    double least = 1.0;
+    if (PAPIM_query_metric(s->opt.metrics[m], &info) != PAPI_OK)
+        return NAN;
+    for (int k = 0; k < info.num_events; k++)
+        for (int i = 0; i < s->opt.nevents; i++)
+            if (strcmp(info.event_names[k], s->opt.events[i]) == 0 && !(s->fraction[i] >= least))
+                least = s->fraction[i]; /* NaN (unknown) wins */
+    return least;
+}
+
 static void print_command(const struct run_state *s)
 {
     fprintf(stderr, "\n Performance counter stats for '");
@@ -57,9 +85,16 @@ static void print_end(const struct run_state *s, double seconds)
     }
     if (s->note[0])
         fprintf(stderr, " note: %s\n", s->note);
-    if (s->nsamples > 0)
-        fprintf(stderr, " %d samples every %.3f s in the report\n", s->nsamples,
-                (double)s->sample_step_ns * 1e-9);
+    if (s->multiplexed)
+        fprintf(stderr,
+                " multiplexed (%s): each count scaled to the share of the time it ran, "
+                "in parentheses\n",
+                s->multiplexed == 1 ? "PAPI_MULTIPLEX"
+                                    : "the events do not fit "
+                                      "the counters together");
+    if (s->series.n > 0)
+        fprintf(stderr, " %d samples every %.3f s in the report\n", s->series.n,
+                (double)s->series.step_ns * 1e-9);
 }
 
 void run_banner(const struct run_state *s)
@@ -72,16 +107,19 @@ void run_banner(const struct run_state *s)
     for (int i = 0; i < s->opt.nevents; i++) {
         grouped(s->value[i], num, sizeof num);
         if (strcmp(s->opt.events[i], "perf::TASK-CLOCK") == 0)
-            fprintf(stderr, " %18.3f msec  %s\n", (double)s->value[i] * 1e-6, s->opt.events[i]);
+            fprintf(stderr, " %18.3f msec  %s%s\n", (double)s->value[i] * 1e-6, s->opt.events[i],
+                    fraction_text(s, s->fraction[i]));
         else
-            fprintf(stderr, " %18s       %s\n", num, s->opt.events[i]);
+            fprintf(stderr, " %18s       %s%s\n", num, s->opt.events[i],
+                    fraction_text(s, s->fraction[i]));
     }
     for (int m = 0; m < s->opt.nmetrics; m++) {
         PAPIM_metric_info_t info;
         double v;
         if (run_metric_value(s, m, s->value, seconds, &v) == 0 &&
             PAPIM_query_metric(s->opt.metrics[m], &info) == PAPI_OK)
-            fprintf(stderr, " %18.4g       %s (%s)\n", v, s->opt.metrics[m], info.unit);
+            fprintf(stderr, " %18.4g       %s (%s)%s\n", v, s->opt.metrics[m], info.unit,
+                    fraction_text(s, run_metric_fraction(s, m)));
         else
             fprintf(stderr, " %18s       %s (not computed: a denominator is 0)\n", "-",
                     s->opt.metrics[m]);

@@ -7,6 +7,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,7 +135,7 @@ static void sample_loop(struct run_state *s)
         if (ended(s, 0))
             return;
         if (PAPI_read(s->eventset, v) == PAPI_OK)
-            run_series_add(s, run_now_ns() - s->start_ns, v);
+            cs_add(&s->series, run_now_ns() - s->start_ns, v);
     }
 }
 
@@ -148,8 +149,13 @@ void run_child_wait(struct run_state *s)
     int ret = PAPI_read(s->eventset, s->value);
     if (ret != PAPI_OK)
         fprintf(stderr, "papi_run: reading the counters: %s\n", PAPI_strerror(ret));
+    int n = s->opt.nevents;
+    if (s->multiplexed && (ret != PAPI_OK || PAPI_get_event_running_fraction(
+                                                 s->eventset, s->fraction, &n) != PAPI_OK))
+        for (int i = 0; i < s->opt.nevents; i++)
+            s->fraction[i] = NAN; /* unknown: the banner says so */
     if (s->opt.interval > 0)
-        run_series_add(s, s->end_ns - s->start_ns, s->value);
+        cs_add(&s->series, s->end_ns - s->start_ns, s->value);
     while (waitpid(s->child, &s->status, 0) < 0 && errno == EINTR)
         ;
     child_pid = 0;

@@ -1,13 +1,13 @@
 /* run_options.c: papi_run's command line (-e, -m, -o, --interval, --per-thread, --quiet,
  * then the program) and the events and metrics it puts into the event set. Bad usage is
  * one line naming the problem and exit status 2, before anything runs or is written. */
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "env.h"
 #include "papi_metrics.h"
 #include "run.h"
 #include "util_common.h"
@@ -66,12 +66,9 @@ static void add_list(struct run_options *o, const char *list, int metrics)
 
 static double parse_interval(const char *s)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v <= 0)
-        util_usage_error("--interval '%s' is not a positive number of seconds", s);
-    if (v < 0.001 || v > 86400)
-        util_usage_error("--interval %s is outside 0.001 .. 86400 seconds", s);
+    double v = cs_parse_interval(s);
+    if (v < 0)
+        util_usage_error("--interval '%s' is not a number of seconds in 0.001..86400", s);
     return v;
 }
 
@@ -144,7 +141,8 @@ static const char *const default_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAU
                                              "PAPI_TOT_INS"};
 
 /* Keeps the events that can be added to an event set of this process: one that cannot
- * is dropped from the default list, and refused when -e named it (exit 2). */
+ * is dropped from the default list, and refused when -e named it (exit 2). One that
+ * only does not fit beside the others is kept: the program's set is then multiplexed. */
 static void check_events(struct run_options *o)
 {
     int es = PAPI_NULL, kept = 0;
@@ -152,6 +150,8 @@ static void check_events(struct run_options *o)
         util_usage_error("cannot create an event set");
     for (int i = 0; i < o->nevents; i++) {
         int ret = PAPI_add_named_event(es, o->events[i]);
+        if (ret == PAPI_ECNFLCT || ret == PAPI_ECOMBO)
+            ret = PAPI_OK;
         if (ret != PAPI_OK && o->events_given) {
             char why[PAPI_HUGE_STR_LEN];
             util_error_detail(ret, why, sizeof why);
@@ -192,7 +192,9 @@ static _Noreturn void cannot_count(struct run_state *s, int ret, const char *wha
     exit(2);
 }
 
-void run_add_events(struct run_state *s)
+/* The set attached to the child, inherited, with the events; multiplexed (each event
+ * scaled to the time it ran) when asked. PAPI_OK, or the error with what failed. */
+static int make_set(struct run_state *s, int mpx, const char **what)
 {
     PAPI_option_t opt = {0};
     s->eventset = PAPI_NULL;
@@ -205,11 +207,30 @@ void run_add_events(struct run_state *s)
     opt.inherit.inherit = PAPI_INHERIT_ALL;
     if (ret == PAPI_OK)
         ret = PAPI_set_opt(PAPI_INHERIT, &opt);
-    if (ret != PAPI_OK)
-        cannot_count(s, ret, NULL);
-    for (int i = 0; i < s->opt.nevents; i++)
+    if (ret == PAPI_OK && mpx && (ret = PAPI_multiplex_init()) == PAPI_OK)
+        ret = PAPI_set_multiplex(s->eventset);
+    *what = NULL;
+    for (int i = 0; ret == PAPI_OK && i < s->opt.nevents; i++)
         if ((ret = PAPI_add_named_event(s->eventset, s->opt.events[i])) != PAPI_OK)
-            cannot_count(s, ret, s->opt.events[i]);
-    if ((ret = PAPI_start(s->eventset)) != PAPI_OK)
-        cannot_count(s, ret, "PAPI_start");
+            *what = s->opt.events[i];
+    if (ret == PAPI_OK && (ret = PAPI_start(s->eventset)) != PAPI_OK)
+        *what = "PAPI_start";
+    return ret;
+}
+
+/* Counted as perf stat counts: PAPI_MULTIPLEX (set at all) multiplexes the set; events
+ * that do not fit the counters together are multiplexed too, said in the note. */
+void run_add_events(struct run_state *s)
+{
+    const char *what;
+    s->multiplexed = env_get("PAPI_MULTIPLEX") != NULL;
+    int ret = make_set(s, s->multiplexed, &what);
+    if ((ret == PAPI_ECNFLCT || ret == PAPI_ECOMBO) && !s->multiplexed) {
+        PAPI_cleanup_eventset(s->eventset);
+        PAPI_destroy_eventset(&s->eventset);
+        s->multiplexed = 2; /* said in the banner and the file */
+        ret = make_set(s, 1, &what);
+    }
+    if (ret != PAPI_OK)
+        cannot_count(s, ret, what);
 }

@@ -7,6 +7,7 @@
  * (they sum to the totals). Written under a temporary name and renamed into place. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,18 +96,17 @@ static void write_threads(struct jw *w, const struct run_state *s, const struct 
 
 static void write_series(struct jw *w, const struct run_state *s)
 {
-    if (s->nsamples == 0)
+    if (s->series.n == 0)
         return;
     jw_obj_begin(w, "series");
-    jw_double(w, "interval_s", (double)s->sample_step_ns * 1e-9);
+    jw_double(w, "interval_s", (double)s->series.step_ns * 1e-9);
     jw_str(w, "counts", "of each interval (the samples sum to the totals)");
     jw_arr_begin(w, "samples");
-    for (int k = 0; k < s->nsamples; k++) {
-        const struct run_sample *p = &s->samples[k], *q = k ? &s->samples[k - 1] : NULL;
+    for (int k = 0; k < s->series.n; k++) {
         jw_obj_begin(w, NULL);
-        jw_int(w, "time_nsec", p->t_ns);
+        jw_int(w, "time_nsec", s->series.t[k]);
         for (int i = 0; i < s->opt.nevents; i++)
-            jw_int(w, s->opt.events[i], p->value[i] - (q ? q->value[i] : 0));
+            jw_int(w, s->opt.events[i], cs_delta(&s->series, k, i));
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -137,6 +137,22 @@ static void write_metrics(struct jw *w, const struct run_state *s)
             jw_null(w, s->opt.metrics[m]);
     }
     jw_obj_end(w);
+    jw_obj_end(w);
+}
+
+/* When multiplexed: why, and each event's share of the time it ran (null: unknown). */
+static void write_fractions(struct jw *w, const struct run_state *s)
+{
+    if (!s->multiplexed)
+        return;
+    jw_str(w, "multiplexed",
+           s->multiplexed == 1 ? "PAPI_MULTIPLEX" : "the events do not fit the counters together");
+    jw_obj_begin(w, "running_fraction");
+    for (int i = 0; i < s->opt.nevents; i++)
+        if (isnan(s->fraction[i]))
+            jw_null(w, s->opt.events[i]);
+        else
+            jw_double(w, s->opt.events[i], s->fraction[i]);
     jw_obj_end(w);
 }
 
@@ -174,6 +190,7 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     jw_int(&w, "pid", (long long)s->child);
     jw_str(&w, "event_source", s->opt.events_given ? "papi_run -e" : "papi_run default");
     jw_str(&w, "note", s->note);
+    write_fractions(&w, s);
     jw_arr_begin(&w, "skipped_events");
     jw_arr_end(&w);
     write_fate(&w, s);

@@ -1,0 +1,130 @@
+/* rank_series.c: PAPI_INTERVAL=SECONDS gives each rank's row a time series: a thread of
+ * the wrapper sums the rank's counters (every thread's set, as the row does) every
+ * SECONDS and keeps the counts since MPI_Init. No signal reaches the program: the thread
+ * sleeps on a condition variable with every signal blocked. The series is bounded
+ * (count_series.c: a full table is merged pairwise); the last sample is the row's own
+ * counts at MPI_Finalize, so the intervals sum to the row's counters. The row writes it
+ * as papi_run writes its series: interval_s and per sample time_nsec and each event's
+ * count over that interval. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "clock.h"
+#include "count_series.h"
+#include "counters.h"
+#include "env.h"
+#include "rank_series.h"
+#include "sampler_thread.h"
+#include "socket_layout.h"
+#include "state.h"
+#include "text_buffer.h"
+
+#define SERIES_MAX_SAMPLES 512 /* per rank: a row stays well inside its buffer */
+
+static struct count_series series; /* under pmpi_run.lock */
+static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake;
+static pthread_t sampler_thread;
+static int running, stop;
+
+static void take_sample(void)
+{
+    long long sum[PMPI_MAX_EVENTS] = {0};
+    pthread_mutex_lock(&pmpi_run.lock);
+    pmpi_counters_read_rank(sum);
+    cs_add(&series, pmpi_now_ns() - pmpi_run.t_init, sum);
+    pthread_mutex_unlock(&pmpi_run.lock);
+}
+
+static void *sampler(void *arg)
+{
+    (void)arg;
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    pthread_mutex_lock(&wake_lock);
+    while (!stop) {
+        st_advance(&next, series.step_ns); /* the step doubles when the series merges */
+        while (!stop && pthread_cond_timedwait(&wake, &wake_lock, &next) != ETIMEDOUT)
+            ;
+        if (stop)
+            break;
+        pthread_mutex_unlock(&wake_lock); /* a sample takes the run's lock, never both */
+        take_sample();
+        pthread_mutex_lock(&wake_lock);
+    }
+    pthread_mutex_unlock(&wake_lock);
+    return NULL;
+}
+
+/* PAPI_INTERVAL's seconds, 0 when unset or bad (said by rank 0). */
+static double interval(void)
+{
+    const char *s = env_get("PAPI_INTERVAL");
+    if (!s || !*s) /* empty: unset, as the region API reads it */
+        return 0;
+    double v = cs_parse_interval(s);
+    if (v < 0 && pmpi_run.rank == 0)
+        fprintf(stderr,
+                "papi_mpi: PAPI_INTERVAL=%.40s is not a number of seconds in 0.001..86400: "
+                "no time series\n",
+                s);
+    return v < 0 ? 0 : v;
+}
+
+void pmpi_series_start(void)
+{
+    double s = interval();
+    if (s <= 0 || running || pmpi_run.nevents < 1)
+        return;
+    if (cs_init(&series, SERIES_MAX_SAMPLES, pmpi_run.nevents, s) != 0) {
+        fprintf(stderr, "papi_mpi: PAPI_INTERVAL: out of memory, no time series\n");
+        return;
+    }
+    stop = 0;
+    if (st_start(&sampler_thread, &wake, sampler) == 0)
+        running = 1;
+    else
+        cs_free(&series);
+}
+
+void pmpi_series_stop(void)
+{
+    if (!running)
+        return;
+    pthread_mutex_lock(&wake_lock);
+    stop = 1;
+    pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&wake_lock);
+    pthread_join(sampler_thread, NULL);
+    running = 0;
+}
+
+void pmpi_series_last(const long long *counts, long long end_ns)
+{
+    if (!running && series.t)
+        cs_add(&series, end_ns - pmpi_run.t_init, counts);
+}
+
+void pmpi_series_json(struct tbuf *t)
+{
+    if (!series.t || series.n < 1)
+        return;
+    tb_fmt(t,
+           ", \"series\": {\"interval_s\": %.9g, \"counts\": \"of each interval (the "
+           "samples sum to the counters)\", \"samples\": [",
+           (double)series.step_ns * 1e-9);
+    for (int j = 0; j < series.n; j++) {
+        tb_kv_int(t, j ? ", {\"time_nsec\": " : "{\"time_nsec\": ", series.t[j]);
+        for (int e = 0; e < pmpi_run.nevents; e++) {
+            if (!pmpi_socket_counted_here(pmpi_run.event_names[e], 1))
+                continue;
+            tb_raw(t, ", ");
+            tb_json(t, pmpi_run.event_names[e]);
+            tb_kv_int(t, ": ", cs_delta(&series, j, e));
+        }
+        tb_raw(t, "}");
+    }
+    tb_raw(t, "]}");
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""check_mpi_series.py --mpirun MPIRUN --program PROG: PAPI_INTERVAL in the MPI report.
+With 2 and 4 ranks (mpi_series.c: rank r faults (r + 1) x 640 pages over about 0.5 s) and
+PAPI_INTERVAL=0.05, every rank's row carries "series": interval_s, and samples with
+increasing time_nsec whose counts of each event sum exactly to the row's counters, at
+least 5 of them, the page faults at least the pages touched. PAPI_INTERVAL of 0, -1, nan,
+text or 1e9 is said once on stderr and no row has a series; the report is still
+written."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--mpirun", required=True)
+ap.add_argument("--program", required=True)
+args = ap.parse_args()
+failures = []
+EVENTS = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(np, interval, d):
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=d, PAPI_MPI_EVENTS=",".join(EVENTS),
+               PAPI_INTERVAL=interval)
+    for k in ("PAPI_MPI_METRICS", "PAPI_EVENTS", "PAPI_MULTIPLEX"):
+        env.pop(k, None)
+    p = subprocess.run([args.mpirun, "-np", str(np), args.program], env=env,
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"-np {np} PAPI_INTERVAL={interval}: exit 0 ({p.stderr[-300:]})")
+    with open(os.path.join(d, "papi_mpi_report.json")) as f:
+        return json.load(f), p
+
+
+for np in (2, 4):
+    with tempfile.TemporaryDirectory() as d:
+        rep, p = run(np, "0.05", d)
+        ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
+        check(len(ranks) == np, f"-np {np}: {np} rows")
+        for r in ranks:
+            s = r.get("series")
+            tag = f"-np {np} rank {r['rank']}"
+            if not s:
+                check(False, f"{tag}: the row has a series")
+                continue
+            smp = s["samples"]
+            times = [x["time_nsec"] for x in smp]
+            check(abs(s["interval_s"] - 0.05) < 1e-9, f"{tag}: interval_s 0.05 ({s['interval_s']})")
+            check(len(smp) >= 5, f"{tag}: at least 5 samples ({len(smp)})")
+            check(all(a < b for a, b in zip(times, times[1:])), f"{tag}: times increase")
+            for e in EVENTS:
+                total = sum(x[e] for x in smp)
+                check(total == r["counters"][e] and all(x[e] >= 0 for x in smp),
+                      f"{tag}: {e} samples sum to the counter ({total} == {r['counters'][e]})")
+            pf = r["counters"]["perf::PAGE-FAULTS"]
+            check(pf >= (r["rank"] + 1) * 640, f"{tag}: page faults {pf} >= {(r['rank'] + 1) * 640}")
+            busy = sum(1 for x in smp if x["perf::PAGE-FAULTS"] >= (r["rank"] + 1) * 64)
+            check(busy >= 3, f"{tag}: the faults are spread over the series ({busy} busy samples)")
+
+for bad in ("0", "-1", "nan", "soon", "1e9"):
+    with tempfile.TemporaryDirectory() as d:
+        rep, p = run(2, bad, d)
+        msg = f"PAPI_INTERVAL={bad} is not a number of seconds"
+        check(p.stderr.count(msg) == 1, f"PAPI_INTERVAL={bad}: said once on stderr")
+        check(not any("series" in r for r in rep["ranks"]), f"PAPI_INTERVAL={bad}: no series")
+
+if failures:
+    print(f"check_mpi_series: {len(failures)} failure(s)")
+    sys.exit(1)
+print("check_mpi_series: passed")
