@@ -28,6 +28,7 @@ struct golden {
 #define PRE_ICL      " / (4 * {CPU_CLK_UNHALTED:THREAD_P})"
 #define IMC_R        "{uncore_imc_*::cas_count_read}"
 #define IMC_W        "{uncore_imc_*::cas_count_write}"
+#define IMC_S(rw, s) "{uncore_imc_*::cas_count_" rw "_sch" s "}"
 #define UMC_R        "{amd_umc_*::event=0x0a,rdwrmask=0x1}"
 #define UMC_W        "{amd_umc_*::event=0x0a,rdwrmask=0x2}"
 #define DF(ev)       "{amd_df::event=" ev ",umask=0x38}"
@@ -144,6 +145,33 @@ static const struct golden goldens[] = {
     {IMC_W " / time", {3.2e10}, 2, 1.6e10},
     {"(" IMC_R " + " IMC_W ") / time", {6.4e10, 3.2e10}, 2, 4.8e10},
     {"(" IMC_R " + " IMC_W ") / time", {6.4e10, 3.2e10}, 0, NAN},
+    /* Granite Rapids' two schedulers (bytes by the kernel's scale): 1e9 + 3e9 read,
+     * 5e8 + 1.5e9 written, in 2 s. */
+    {"(" IMC_S("read", "0") " + " IMC_S("read", "1") ") / time", {1e9, 3e9}, 2, 2e9},
+    {"(" IMC_S("read", "0") " + " IMC_S("read", "1") ") / time", {1e9, 3e9}, 0, NAN},
+    {"(" IMC_S("write", "0") " + " IMC_S("write", "1") ") / time", {5e8, 1.5e9}, 2, 1e9},
+    {"(" IMC_S("read", "0") " + " IMC_S("read", "1") " + " IMC_S("write", "0") " + " IMC_S(
+         "write", "1") ") / time",
+     {1e9, 3e9, 5e8, 1.5e9},
+     2,
+     3e9},
+    {"(" IMC_S("read", "0") " + " IMC_S("read", "1") " + " IMC_S("write", "0") " + " IMC_S(
+         "write", "1") ") / time",
+     {1e9, 3e9, 5e8, 1.5e9},
+     0,
+     NAN},
+    /* Nehalem's uncore: 64-byte lines, no scale: 5e7 reads, 2.5e7 full writes in 2 s. */
+    {"{uncore::qmc_normal_reads_any} * 64 / time", {5e7}, 2, 1.6e9},
+    {"{uncore::qmc_normal_reads_any} * 64 / time", {5e7}, 0, NAN},
+    {"{uncore::qmc_writes_full_any} * 64 / time", {2.5e7}, 2, 8e8},
+    {"({uncore::qmc_normal_reads_any} + {uncore::qmc_writes_full_any}) * 64 / time",
+     {5e7, 2.5e7},
+     2,
+     2.4e9},
+    {"({uncore::qmc_normal_reads_any} + {uncore::qmc_writes_full_any}) * 64 / time",
+     {5e7, 2.5e7},
+     0,
+     NAN},
     {"{uncore_imc_free_running_*::data_read} / time", {4e9}, 2, 2e9},
     {"{uncore_imc_free_running_*::data_read} / time", {4e9}, 0, NAN},
     {"{uncore_imc_free_running_*::data_write} / time", {2e9}, 2, 1e9},

@@ -26,11 +26,14 @@ struct resolution {
 };
 
 static const struct resolution resolutions[] = {
+    /* Granite Rapids: both command schedulers of each channel (the kernel's _sch0/_sch1). */
     {"gnr_node",
      "MEM_BW",
      NULL,
-     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
-      "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"}},
+     {"uncore_imc_0::cas_count_read_sch0", "uncore_imc_1::cas_count_read_sch0",
+      "uncore_imc_0::cas_count_read_sch1", "uncore_imc_1::cas_count_read_sch1",
+      "uncore_imc_0::cas_count_write_sch0", "uncore_imc_1::cas_count_write_sch0",
+      "uncore_imc_0::cas_count_write_sch1", "uncore_imc_1::cas_count_write_sch1"}},
     {"gnr_node", "TOPDOWN_RETIRING", NULL, {"cpu::topdown-retiring", "cpu::slots"}},
     {"gnr_node", "TOPDOWN_MEMORY_BOUND", NULL, {"cpu::topdown-mem-bound", "cpu::slots"}},
     {"gnr_node", "DP_FLOPS", NULL, {"PAPI_DP_OPS"}},
@@ -74,7 +77,29 @@ static const struct resolution resolutions[] = {
      "TOPDOWN_FRONTEND_BOUND",
      NULL,
      {"cpu_core::topdown-fe-bound", "cpu_core::slots"}},
-    {"mtl_hybrid", "MEM_BW", "no PMU of this name pattern", {NULL}},
+    {"mtl_hybrid",
+     "MEM_BW",
+     NULL,
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read",
+      "uncore_imc_free_running_0::data_write", "uncore_imc_free_running_1::data_write"}},
+    /* Ice Lake client: the PCI memory controller's data counters, as the client parts
+     * before it. */
+    {"icl_client", "MEM_BW", NULL, {"uncore_imc::data_reads", "uncore_imc::data_writes"}},
+    {"icl_client", "TOPDOWN_RETIRING", NULL, {"cpu::topdown-retiring", "cpu::slots"}},
+    /* Nehalem: the one "uncore" PMU's memory-controller reads and full writes. */
+    {"nhm_node",
+     "MEM_BW",
+     NULL,
+     {"uncore::qmc_normal_reads_any", "uncore::qmc_writes_full_any"}},
+    {"nhm_node", "MEM_READ_BW", NULL, {"uncore::qmc_normal_reads_any"}},
+    /* Zen 1: the data fabric's eight DRAM channel events. */
+    {"zen1_node",
+     "MEM_BW",
+     NULL,
+     {"amd_df::event=0x07,umask=0x38", "amd_df::event=0x47,umask=0x38",
+      "amd_df::event=0x87,umask=0x38", "amd_df::event=0xc7,umask=0x38",
+      "amd_df::event=0x107,umask=0x38", "amd_df::event=0x147,umask=0x38",
+      "amd_df::event=0x187,umask=0x38", "amd_df::event=0x1c7,umask=0x38"}},
     {"neoverse_v2_node", "MEM_BW", NULL, {"arm_cmn_0::hnf_mc_reqs"}},
     {"neoverse_v2_node",
      "TOPDOWN_RETIRING",
@@ -107,10 +132,53 @@ static const struct evaluation evaluations[] = {
      * 256000 bytes in 2 s. */
     {"gnr_node",
      "MEM_READ_BW",
-     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"},
-     {1000, 3000},
+     {"uncore_imc_0::cas_count_read_sch0", "uncore_imc_1::cas_count_read_sch0",
+      "uncore_imc_0::cas_count_read_sch1", "uncore_imc_1::cas_count_read_sch1"},
+     {1000, 3000, 0, 0},
      2,
      128000},
+    /* 1000 + 1000 scheduler-0 and 2000 + 0 scheduler-1 reads, 500 writes on each of the
+     * four: 6000 x 64 bytes in 3 s. */
+    {"gnr_node",
+     "MEM_BW",
+     {"uncore_imc_0::cas_count_read_sch0", "uncore_imc_1::cas_count_read_sch0",
+      "uncore_imc_0::cas_count_read_sch1", "uncore_imc_1::cas_count_read_sch1",
+      "uncore_imc_0::cas_count_write_sch0", "uncore_imc_1::cas_count_write_sch0",
+      "uncore_imc_0::cas_count_write_sch1", "uncore_imc_1::cas_count_write_sch1"},
+     {1000, 1000, 2000, 0, 500, 500, 500, 500},
+     3,
+     128000},
+    /* Ice Lake client: 2^20 x 6.103515625e-5 MiB = 64 MiB read, 0 written, in 2 s. */
+    {"icl_client",
+     "MEM_BW",
+     {"uncore_imc::data_reads", "uncore_imc::data_writes"},
+     {1048576, 0},
+     2,
+     33554432},
+    /* Meteor Lake: 1000 + 3000 reads of 64 bytes (the kernel's scale) in 1 s. */
+    {"mtl_hybrid",
+     "MEM_READ_BW",
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read"},
+     {1000, 3000},
+     1,
+     256000},
+    /* Nehalem has no scale files: the formula's 64 bytes, (3000 + 1000) x 64 in 4 s. */
+    {"nhm_node",
+     "MEM_BW",
+     {"uncore::qmc_normal_reads_any", "uncore::qmc_writes_full_any"},
+     {3000, 1000},
+     4,
+     64000},
+    /* Zen 1: 100 requests on each of eight channels, 64 bytes each, in 0.5 s. */
+    {"zen1_node",
+     "MEM_BW",
+     {"amd_df::event=0x07,umask=0x38", "amd_df::event=0x47,umask=0x38",
+      "amd_df::event=0x87,umask=0x38", "amd_df::event=0xc7,umask=0x38",
+      "amd_df::event=0x107,umask=0x38", "amd_df::event=0x147,umask=0x38",
+      "amd_df::event=0x187,umask=0x38", "amd_df::event=0x1c7,umask=0x38"},
+     {100, 100, 100, 100, 100, 100, 100, 100},
+     0.5,
+     102400},
     /* reads 1000 + 3000, writes 500 + 500: 5000 x 64 bytes in 1 s. */
     {"spr_node",
      "MEM_BW",
@@ -196,10 +264,11 @@ static void check_refusals(void)
     CHECK_RET(PAPIM_evaluate("TOPDOWN_RETIRING", 2, td, zero_slots, 1, &v), PAPI_EINVAL);
     CHECK(v == -1 && strstr(PAPI_strerror_detail(), "division by zero: cpu::slots counted 0"),
           "zero slots: %s", PAPI_strerror_detail());
-    const char *reads[] = {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"};
+    const char *reads[] = {"uncore_imc_0::cas_count_read_sch0",
+                           "uncore_imc_1::cas_count_read_sch0"};
     long long counts[] = {1, 1};
     CHECK_RET(PAPIM_evaluate("MEM_BW", 2, reads, counts, 1, &v), PAPI_EINVAL);
-    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "uncore_imc_0::cas_count_write") &&
+    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "uncore_imc_0::cas_count_read_sch1") &&
               strstr(PAPI_strerror_detail(), "not given"),
           "missing write counts: %s", PAPI_strerror_detail());
 }
@@ -210,10 +279,10 @@ static void check_event_unit(void)
 {
     int code;
     PAPI_event_info_t info;
-    CHECK_RET(PAPI_event_name_to_code("uncore_imc_0::cas_count_read", &code), PAPI_OK);
+    CHECK_RET(PAPI_event_name_to_code("uncore_imc_0::cas_count_read_sch1", &code), PAPI_OK);
     CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
     CHECK(strcmp(info.units, "MiB") == 0 && strstr(info.long_descr, "6.103515625e-05 MiB"),
-          "gnr_node: cas_count_read in MiB by 6.103515625e-05: '%s' '%s'", info.units,
+          "gnr_node: cas_count_read_sch1 in MiB by 6.103515625e-05: '%s' '%s'", info.units,
           info.long_descr);
     CHECK_RET(PAPI_event_name_to_code("power::energy-pkg", &code), PAPI_OK);
     CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
