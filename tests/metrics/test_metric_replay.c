@@ -87,10 +87,7 @@ static const struct resolution resolutions[] = {
     {"icl_client", "MEM_BW", NULL, {"uncore_imc::data_reads", "uncore_imc::data_writes"}},
     {"icl_client", "TOPDOWN_RETIRING", NULL, {"cpu::topdown-retiring", "cpu::slots"}},
     /* Nehalem: the one "uncore" PMU's memory-controller reads and full writes. */
-    {"nhm_node",
-     "MEM_BW",
-     NULL,
-     {"uncore::qmc_normal_reads_any", "uncore::qmc_writes_full_any"}},
+    {"nhm_node", "MEM_BW", NULL, {"uncore::qmc_normal_reads_any", "uncore::qmc_writes_full_any"}},
     {"nhm_node", "MEM_READ_BW", NULL, {"uncore::qmc_normal_reads_any"}},
     /* Zen 1: the data fabric's eight DRAM channel events. */
     {"zen1_node",
