@@ -336,16 +336,19 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Every golden vector of m's formula; how many there were. */
-static int check_metric(const char *cpu, const struct metric *m)
+static int check_formula(const char *cpu, const struct metric *m, const char *text)
 {
     int checked = 0;
+    struct metric_formula f;
+    char why[512] = "";
+    CHECK_RET(metric_formula_compile(text, &f, why, sizeof why), PAPI_OK);
     for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
         const struct golden *g = &goldens[i];
-        if (strcmp(g->formula, m->formula_text) != 0)
+        if (strcmp(g->formula, text) != 0)
             continue;
         double v = -1;
-        char why[512] = "";
-        int r = metric_formula_eval(&m->f, g->t, g->seconds, &v, why, sizeof why);
+        why[0] = '\0';
+        int r = metric_formula_eval(&f, g->t, g->seconds, &v, why, sizeof why);
         if (isnan(g->expect))
             CHECK(r == PAPI_EINVAL && strstr(why, "division by zero"),
                   "%s %s on a zero denominator: %d '%s'", cpu, m->name, r, why);
@@ -403,11 +406,15 @@ static void every_table(const char *text, size_t len)
             continue;
         tables++;
         for (int i = 0; i < t.count; i++) {
-            int k = check_metric(cpu, &t.v[i]);
-            CHECK(k > 0, "%s: metric %s (%s) has no golden vector in this test", cpu, t.v[i].name,
-                  t.v[i].formula_text);
+            /* The METRIC line's formula and each OR line's. */
+            for (int a = 0; a <= t.v[i].nalts; a++) {
+                const char *form = a == 0 ? t.v[i].formula_text : t.v[i].alt_text[a - 1];
+                int k = check_formula(cpu, &t.v[i], form);
+                CHECK(k > 0, "%s: metric %s (%s) has no golden vector in this test", cpu,
+                      t.v[i].name, form);
+                metrics++;
+            }
             check_pfm_names(cpu, &t.v[i], &pfm_names);
-            metrics++;
         }
         metric_table_free(&t);
     }
@@ -437,6 +444,11 @@ static void refusals(void)
         {"CPU,generic\n\nFOO,1\n", "t.csv:3: unknown line type 'FOO'"},
         {"CPU,generic\nGROUP,G,NOPE\n", "t.csv: group G names NOPE"},
         {"CPU,generic\nMETRIC,A,x,\"time,d\n", "t.csv:2: unbalanced quotes"},
+        {"CPU,generic\nOR,IPC,time\n", "t.csv:2: OR line for IPC, which this table does not"},
+        {"CPU,generic\nMETRIC,A,x,time,d\nOR,A,time /\n", "t.csv:3: metric A: formula ends"},
+        {"CPU,generic\nMETRIC,A,x,time,d\nOR,A\n", "t.csv:3: OR line must be"},
+        {"CPU,generic\nMETRIC,A,x,time,d\nOR,A,time\nOR,A,time\nOR,A,time\nOR,A,time\n",
+         "t.csv:6: metric A: more than 3 OR lines"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct metric_table t;
@@ -452,6 +464,13 @@ static void refusals(void)
     char err[256];
     CHECK_RET(metric_table_parse(two, strlen(two), "t.csv", "mine", &t, err, sizeof err), PAPI_OK);
     CHECK(t.count == 1 && strcmp(t.v[0].description, "own") == 0, "own table wins");
+    metric_table_free(&t);
+    /* OR lines are kept with their metric; another CPU's are checked, not kept. */
+    const char *alts = "CPU,generic\nMETRIC,A,x,time,d\nOR,A,{perf::X} / time\nCPU,zz\n"
+                       "METRIC,A,x,time,d\nOR,A,{perf::Y} / time\n";
+    CHECK_RET(metric_table_parse(alts, strlen(alts), "t.csv", "x", &t, err, sizeof err), PAPI_OK);
+    CHECK(t.count == 1 && t.v[0].nalts == 1 && strcmp(t.v[0].alt_text[0], "{perf::X} / time") == 0,
+          "OR line kept: %d '%s'", t.count ? t.v[0].nalts : -1, t.count ? t.v[0].alt_text[0] : "");
     metric_table_free(&t);
 }
 

@@ -86,6 +86,13 @@ static const struct resolution resolutions[] = {
      * before it. */
     {"icl_client", "MEM_BW", NULL, {"uncore_imc::data_reads", "uncore_imc::data_writes"}},
     {"icl_client", "TOPDOWN_RETIRING", NULL, {"cpu::topdown-retiring", "cpu::slots"}},
+    /* Tiger Lake, under libpfm4's icl table too: the table's second formula, over the
+     * free-running counters (the first names uncore_imc, which it does not have). */
+    {"tgl_client",
+     "MEM_BW",
+     NULL,
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read",
+      "uncore_imc_free_running_0::data_write", "uncore_imc_free_running_1::data_write"}},
     /* Nehalem: the one "uncore" PMU's memory-controller reads and full writes. */
     {"nhm_node", "MEM_BW", NULL, {"uncore::qmc_normal_reads_any", "uncore::qmc_writes_full_any"}},
     {"nhm_node", "MEM_READ_BW", NULL, {"uncore::qmc_normal_reads_any"}},
@@ -159,6 +166,14 @@ static const struct evaluation evaluations[] = {
      {1000, 3000},
      1,
      256000},
+    /* Tiger Lake: 1000 + 1000 reads, 500 + 1500 writes of 64 bytes in 2 s. */
+    {"tgl_client",
+     "MEM_BW",
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read",
+      "uncore_imc_free_running_0::data_write", "uncore_imc_free_running_1::data_write"},
+     {1000, 1000, 500, 1500},
+     2,
+     128000},
     /* Nehalem has no scale files: the formula's 64 bytes, (3000 + 1000) x 64 in 4 s. */
     {"nhm_node",
      "MEM_BW",
@@ -286,6 +301,42 @@ static void check_event_unit(void)
     CHECK(strcmp(info.units, "Joules") == 0, "gnr_node: energy-pkg in Joules: '%s'", info.units);
 }
 
+/* A table's OR lines on a machine that has none of their PMUs (the recorded VM): the
+ * metric stays unresolved, shows its first formula, and its reason gives each formula's
+ * why. Through PAPI_METRICS_FILE, with a table written here. */
+static void check_alternatives(const char *dir)
+{
+    const char *path = "/tmp/test_metric_replay_or.csv";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "write %s", path);
+    if (!f)
+        return;
+    fprintf(f, "CPU,generic\nMETRIC,RD_BW,bytes/s,{uncore_imc::data_reads} / time,reads\n"
+               "OR,RD_BW,{uncore_imc_free_running_*::data_read} / time\n"
+               "METRIC,CPU_TIME,s,{perf::TASK-CLOCK} / 1e9,cpu time\n"
+               "OR,CPU_TIME,{uncore_imc_free_running_*::data_read} / time\n");
+    fclose(f);
+    setenv("PAPI_METRICS_FILE", path, 1);
+    use_machine(dir, "vm_no_pmu");
+    PAPIM_metric_info_t info;
+    CHECK_RET(PAPIM_query_metric("RD_BW", &info), PAPI_OK);
+    CHECK(!info.resolved && strcmp(info.formula, "{uncore_imc::data_reads} / time") == 0 &&
+              strstr(info.reason, "formula 1 ({uncore_imc::data_reads} / time): ") &&
+              strstr(info.reason, "formula 2 ({uncore_imc_free_running_*::data_read} / time): "
+                                  "uncore_imc_free_running_*::data_read: no PMU of this name "
+                                  "pattern with this event"),
+          "vm_no_pmu: RD_BW unresolved, each formula's reason: %s (%s)", info.reason, info.formula);
+    printf("vm_no_pmu RD_BW: %s\n", info.reason);
+    /* The first formula resolves: the OR line is not tried. */
+    CHECK_RET(PAPIM_query_metric("CPU_TIME", &info), PAPI_OK);
+    CHECK(info.resolved && info.num_events == 1 &&
+              strcmp(info.event_names[0], "perf::TASK-CLOCK") == 0,
+          "vm_no_pmu: CPU_TIME resolves by its first formula: %s", info.formula);
+    PAPI_shutdown();
+    unsetenv("PAPI_METRICS_FILE");
+    remove(path);
+}
+
 /* Paranoid 3, no CAP_PERFMON: the memory controllers are refused with the reason. */
 static void paranoid3(const char *dir)
 {
@@ -325,6 +376,7 @@ int main(int argc, char **argv)
         check_resolution(&resolutions[i]);
     }
     PAPI_shutdown();
+    check_alternatives(argv[1]);
     for (size_t i = 0; i < sizeof evaluations / sizeof evaluations[0]; i++) {
         use_machine(argv[1], evaluations[i].machine);
         check_evaluation(&evaluations[i]);

@@ -31,6 +31,7 @@ static const struct model_range models[] = {
     {PAPI_VENDOR_INTEL, 6, 0xAC, 0xAC, "mtl", "cpu_core", 0},
     {PAPI_VENDOR_INTEL, 6, 0x8F, 0x8F, "spr", "cpu", 1},                  /* Sapphire Rapids */
     {PAPI_VENDOR_INTEL, 6, 0x7D, 0x7E, "icl", "cpu", 1},                  /* Ice Lake client */
+    {PAPI_VENDOR_INTEL, 6, 0x8C, 0x8D, "icl", "cpu", 1},                  /* Tiger Lake */
     {PAPI_VENDOR_INTEL, 6, 0x1A, 0x1A, "nhm", "cpu", 1},                  /* Nehalem-EP */
     {PAPI_VENDOR_INTEL, 6, 0x1E, 0x1F, "nhm", "cpu", 1},                  /* Nehalem */
     {PAPI_VENDOR_AMD, 0x17, 0x00, 0x0F, "amd64_fam17h_zen1", "cpu", 1},   /* Zen 1 (Naples) */
