@@ -35,18 +35,19 @@ struct golden {
 #define ZEN_CYC(w)   " / (" w " * {cpu::event=0x76})"
 #define ZEN_BAD(w)   "({cpu::event=0xaa,umask=0x07} - {cpu::event=0xc1})" ZEN_CYC(w)
 #define ZEN_BE(w)    "{cpu::event=0x1a0,umask=0x1e}" ZEN_CYC(w)
-#define ZEN_SPLIT(a) " * {cpu::event=" a "} / ({cpu::event=0xc3} + {cpu::event=0x96})"
-#define ZEN_LOADS    "{cpu::event=0xd6,umask=0xa2} / {cpu::event=0xd6,umask=0x02}"
+/* Mispredicts (0xc3) against the other restarts: Zen 4 0x96, Zen 5 0x9f umask 0x01. */
+#define ZEN_SPLIT(a, rs) " * {cpu::event=" a "} / ({cpu::event=0xc3} + {cpu::event=" rs "})"
+#define ZEN_LOADS        "{cpu::event=0xd6,umask=0xa2} / {cpu::event=0xd6,umask=0x02}"
 /* Zen level 2 on width w (cmask cm), with the values worked out below for each. */
-#define ZEN_L2(w, cm, fbw, misp, clears, mem, core, heavy, light)                          \
+#define ZEN_L2(w, cm, rs, fbw, misp, clears, mem, core, heavy, light)                      \
     {"({cpu::event=0x1a0,umask=0x01} - " w " * {cpu::event=0x1a0,umask=0x01,cmask=" cm     \
      "})" ZEN_CYC(w),                                                                      \
      {1200, 100, 1000},                                                                    \
      1,                                                                                    \
      fbw},                                                                                 \
-        {ZEN_BAD(w) ZEN_SPLIT("0xc3"), {3000, 2400, 1000, 30, 10}, 1, misp},               \
-        {ZEN_BAD(w) ZEN_SPLIT("0xc3"), {3000, 2400, 1000, 0, 0}, 1, NAN},                  \
-        {ZEN_BAD(w) ZEN_SPLIT("0x96"), {3000, 2400, 1000, 10, 30}, 1, clears},             \
+        {ZEN_BAD(w) ZEN_SPLIT("0xc3", rs), {3000, 2400, 1000, 30, 10}, 1, misp},           \
+        {ZEN_BAD(w) ZEN_SPLIT("0xc3", rs), {3000, 2400, 1000, 0, 0}, 1, NAN},              \
+        {ZEN_BAD(w) ZEN_SPLIT(rs, rs), {3000, 2400, 1000, 10, 30}, 1, clears},             \
         {ZEN_BE(w) " * " ZEN_LOADS, {1800, 1000, 300, 400}, 1, mem},                       \
         {ZEN_BE(w) " * " ZEN_LOADS, {1800, 1000, 300, 0}, 1, NAN},                         \
         {ZEN_BE(w) " * (1 - " ZEN_LOADS ")", {1800, 1000, 300, 400}, 1, core},             \
@@ -267,8 +268,8 @@ static const struct golden goldens[] = {
      * no-retire cycles waiting for loads; front end 1200 empty slots less w x 100 of
      * latency (600 / 6000 = 0.1, 400 / 8000 = 0.05); 600 of the 2400 retired ops
      * microcoded (600 / 6000 = 0.1, 600 / 8000 = 0.075; the rest 0.3, 0.225). */
-    ZEN_L2("6", "0x06", 0.1, 0.075, 0.025, 0.225, 0.075, 0.1, 0.3),
-    ZEN_L2("8", "0x08", 0.05, 0.05625, 0.01875, 0.16875, 0.05625, 0.075, 0.225),
+    ZEN_L2("6", "0x06", "0x96", 0.1, 0.075, 0.025, 0.225, 0.075, 0.1, 0.3),
+    ZEN_L2("8", "0x08", "0x9f,umask=0x01", 0.05, 0.05625, 0.01875, 0.16875, 0.05625, 0.075, 0.225),
     /* Arm: 25 refills in 500 L2 accesses. */
     {ARM("l2d_cache_refill") " / " ARM("l2d_cache"), {25, 500}, 1, 0.05},
     {ARM("l2d_cache_refill") " / " ARM("l2d_cache"), {25, 0}, 1, NAN},
