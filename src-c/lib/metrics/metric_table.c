@@ -86,6 +86,17 @@ static struct metric *metric_slot(struct metric_table *t, const char *name)
     return &t->v[t->count++];
 }
 
+/* Metric name's formula text compiled into fm; PAPI_EINVAL with "metric NAME: why". */
+static int compile_checked(const char *name, const char *text, struct metric_formula *fm, char *msg,
+                           size_t msglen)
+{
+    char why[PAPI_HUGE_STR_LEN];
+    if (metric_formula_compile(text, fm, why, sizeof why) == PAPI_OK)
+        return PAPI_OK;
+    snprintf(msg, msglen, "metric %.63s: %.900s", name, why);
+    return PAPI_EINVAL;
+}
+
 static int metric_line(struct parse_state *st, char **f, int nf, int line, char *msg, size_t msglen)
 {
     if (nf != 5) {
@@ -103,11 +114,8 @@ static int metric_line(struct parse_state *st, char **f, int nf, int line, char 
         return PAPI_EINVAL;
     }
     struct metric_formula fm;
-    char why[PAPI_HUGE_STR_LEN];
-    if (metric_formula_compile(f[3], &fm, why, sizeof why) != PAPI_OK) {
-        snprintf(msg, msglen, "metric %.63s: %.900s", f[1], why);
+    if (compile_checked(f[1], f[3], &fm, msg, msglen) != PAPI_OK)
         return PAPI_EINVAL;
-    }
     if (!st->generic && !st->own)
         return PAPI_OK; /* another CPU's: checked, not kept */
     struct metric *m = metric_slot(st->out, f[1]);
@@ -138,13 +146,10 @@ static int or_line(struct parse_state *st, char **f, int nf, char *msg, size_t m
         return PAPI_EINVAL;
     }
     struct metric_formula fm;
-    char why[PAPI_HUGE_STR_LEN];
-    if (metric_formula_compile(f[2], &fm, why, sizeof why) != PAPI_OK) {
-        snprintf(msg, msglen, "metric %.63s: %.900s", f[1], why);
+    if (compile_checked(f[1], f[2], &fm, msg, msglen) != PAPI_OK)
         return PAPI_EINVAL;
-    }
     if (!st->generic && !st->own)
-        return PAPI_OK;
+        return PAPI_OK; /* another CPU's: checked, not kept */
     struct metric *m = metric_find(st->out, f[1]);
     const char *table = st->own ? st->cpu : GENERIC_TABLE;
     if (!m || strcmp(m->table, table) != 0) {
