@@ -44,11 +44,14 @@ def blocks(text):
 
 
 MEM_EVENTS = {
-    "gnr_node": ["uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
+    "gnr_node": ["uncore_imc_0::cas_count_read_sch0", "uncore_imc_1::cas_count_read_sch0",
+                 "uncore_imc_0::cas_count_read_sch1", "uncore_imc_1::cas_count_read_sch1",
+                 "uncore_imc_0::cas_count_write_sch0", "uncore_imc_1::cas_count_write_sch0",
+                 "uncore_imc_0::cas_count_write_sch1", "uncore_imc_1::cas_count_write_sch1"],
+    "emr_node": ["uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
                  "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"],
     "zen5_node": ["amd_umc_0::event=0x0a,rdwrmask=0x1", "amd_umc_0::event=0x0a,rdwrmask=0x2"],
 }
-MEM_EVENTS["emr_node"] = MEM_EVENTS["gnr_node"]
 
 for machine in ("gnr_node", "emr_node", "zen5_node"):
     root = os.path.join(MACHINES, machine)
@@ -64,7 +67,7 @@ for machine in ("gnr_node", "emr_node", "zen5_node"):
     check(ev == MEM_EVENTS[machine],
           f"{machine}: MEM_BW sums every memory controller's CAS events: {ev}")
     scaled = [l for l in b.get("MEM_BW", []) if "counts scaled to MiB by the kernel" in l]
-    check(len(scaled) == (4 if machine != "zen5_node" else 0),
+    check(len(scaled) == (len(MEM_EVENTS[machine]) if machine != "zen5_node" else 0),
           f"{machine}: each CAS event's kernel unit shown where sysfs has one ({len(scaled)})")
     if machine != "zen5_node":
         td = [l for l in b.get("TOPDOWN_RETIRING", []) if l.startswith("Event")]
@@ -84,13 +87,13 @@ for machine in ("gnr_node", "emr_node", "zen5_node"):
 NATIVE = os.path.join(os.path.dirname(TOOL), "papi_native_avail")
 gnr = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
 gnr["PAPI_FSROOT"] = os.path.join(MACHINES, "gnr_node")
-p = subprocess.run([NATIVE, "-e", "uncore_imc_0::cas_count_read"], env=gnr,
+p = subprocess.run([NATIVE, "-e", "uncore_imc_0::cas_count_read_sch0"], env=gnr,
                    capture_output=True, text=True, timeout=60)
 check(p.returncode == 0 and "|MiB|" in p.stdout and "6.103515625e-05 MiB" in p.stdout,
-      "gnr_node: papi_native_avail -e shows cas_count_read's unit and scale")
+      "gnr_node: papi_native_avail -e shows cas_count_read_sch0's unit and scale")
 p = subprocess.run([NATIVE], env=gnr, capture_output=True, text=True, timeout=60)
-check(p.returncode == 0 and "cas_count_read " in p.stdout + " " and ".scale" not in p.stdout
-      and ".unit" not in p.stdout, "gnr_node: the listing has cas_count_read, no .scale/.unit")
+check(p.returncode == 0 and "cas_count_read_sch0 " in p.stdout + " " and ".scale" not in p.stdout
+      and ".unit" not in p.stdout, "gnr_node: the listing has cas_count_read_sch0, no .scale/.unit")
 
 p = run(["--json"])
 doc = json.loads(p.stdout)

@@ -1,11 +1,13 @@
 /* metric_regions_workload: regions on two threads, one spinning 0.3 s ("spin"), one
  * sleeping 0.3 s ("sleep"), each twice, under PAPI_METRICS (check_metric_regions.py sets
- * it and reads the region report the library writes at exit). The main thread's region
- * "team" spans both threads' lives: its own metric is the waiting main thread's, its
- * all-thread metric the team's. */
+ * it and reads the region report the library writes at exit). With the argument "read",
+ * each sleeping instance is read (PAPI_hl_read) halfway (check_metric_mpx.py). The main
+ * thread's region "team" spans both threads' lives: its own metric is the waiting main
+ * thread's, its all-thread metric the team's. */
 #include <papi.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,21 +46,25 @@ static void *spin(void *arg)
 
 static void *rest(void *arg)
 {
-    (void)arg;
+    int read = arg != NULL;
     for (int k = 0; k < 2; k++) {
         PAPI_hl_region_begin("sleep");
-        usleep(300000);
+        usleep(150000);
+        if (read && PAPI_hl_read("sleep") != PAPI_OK)
+            fprintf(stderr, "metric_regions_workload: PAPI_hl_read failed\n");
+        usleep(150000);
         PAPI_hl_region_end("sleep");
     }
     return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     pthread_t a, b;
+    void *read = argc > 1 && strcmp(argv[1], "read") == 0 ? argv[1] : NULL;
     PAPI_hl_region_begin("team");
     double t0 = now();
-    if (pthread_create(&a, NULL, spin, NULL) || pthread_create(&b, NULL, rest, NULL)) {
+    if (pthread_create(&a, NULL, spin, NULL) || pthread_create(&b, NULL, rest, read)) {
         fprintf(stderr, "metric_regions_workload: pthread_create failed\n");
         return 1;
     }

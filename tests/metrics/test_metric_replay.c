@@ -26,11 +26,14 @@ struct resolution {
 };
 
 static const struct resolution resolutions[] = {
+    /* Granite Rapids: both command schedulers of each channel (the kernel's _sch0/_sch1). */
     {"gnr_node",
      "MEM_BW",
      NULL,
-     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read",
-      "uncore_imc_0::cas_count_write", "uncore_imc_1::cas_count_write"}},
+     {"uncore_imc_0::cas_count_read_sch0", "uncore_imc_1::cas_count_read_sch0",
+      "uncore_imc_0::cas_count_read_sch1", "uncore_imc_1::cas_count_read_sch1",
+      "uncore_imc_0::cas_count_write_sch0", "uncore_imc_1::cas_count_write_sch0",
+      "uncore_imc_0::cas_count_write_sch1", "uncore_imc_1::cas_count_write_sch1"}},
     {"gnr_node", "TOPDOWN_RETIRING", NULL, {"cpu::topdown-retiring", "cpu::slots"}},
     {"gnr_node", "TOPDOWN_MEMORY_BOUND", NULL, {"cpu::topdown-mem-bound", "cpu::slots"}},
     {"gnr_node", "DP_FLOPS", NULL, {"PAPI_DP_OPS"}},
@@ -74,7 +77,33 @@ static const struct resolution resolutions[] = {
      "TOPDOWN_FRONTEND_BOUND",
      NULL,
      {"cpu_core::topdown-fe-bound", "cpu_core::slots"}},
-    {"mtl_hybrid", "MEM_BW", "no PMU of this name pattern", {NULL}},
+    {"mtl_hybrid",
+     "MEM_BW",
+     NULL,
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read",
+      "uncore_imc_free_running_0::data_write", "uncore_imc_free_running_1::data_write"}},
+    /* Ice Lake client: the PCI memory controller's data counters, as the client parts
+     * before it. */
+    {"icl_client", "MEM_BW", NULL, {"uncore_imc::data_reads", "uncore_imc::data_writes"}},
+    {"icl_client", "TOPDOWN_RETIRING", NULL, {"cpu::topdown-retiring", "cpu::slots"}},
+    /* Tiger Lake, under libpfm4's icl table too: the table's second formula, over the
+     * free-running counters (the first names uncore_imc, which it does not have). */
+    {"tgl_client",
+     "MEM_BW",
+     NULL,
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read",
+      "uncore_imc_free_running_0::data_write", "uncore_imc_free_running_1::data_write"}},
+    /* Nehalem: the one "uncore" PMU's memory-controller reads and full writes. */
+    {"nhm_node", "MEM_BW", NULL, {"uncore::qmc_normal_reads_any", "uncore::qmc_writes_full_any"}},
+    {"nhm_node", "MEM_READ_BW", NULL, {"uncore::qmc_normal_reads_any"}},
+    /* Zen 1: the data fabric's eight DRAM channel events. */
+    {"zen1_node",
+     "MEM_BW",
+     NULL,
+     {"amd_df::event=0x07,umask=0x38", "amd_df::event=0x47,umask=0x38",
+      "amd_df::event=0x87,umask=0x38", "amd_df::event=0xc7,umask=0x38",
+      "amd_df::event=0x107,umask=0x38", "amd_df::event=0x147,umask=0x38",
+      "amd_df::event=0x187,umask=0x38", "amd_df::event=0x1c7,umask=0x38"}},
     {"neoverse_v2_node", "MEM_BW", NULL, {"arm_cmn_0::hnf_mc_reqs"}},
     {"neoverse_v2_node",
      "TOPDOWN_RETIRING",
@@ -107,10 +136,61 @@ static const struct evaluation evaluations[] = {
      * 256000 bytes in 2 s. */
     {"gnr_node",
      "MEM_READ_BW",
-     {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"},
-     {1000, 3000},
+     {"uncore_imc_0::cas_count_read_sch0", "uncore_imc_1::cas_count_read_sch0",
+      "uncore_imc_0::cas_count_read_sch1", "uncore_imc_1::cas_count_read_sch1"},
+     {1000, 3000, 0, 0},
      2,
      128000},
+    /* 1000 + 1000 scheduler-0 and 2000 + 0 scheduler-1 reads, 500 writes on each of the
+     * four: 6000 x 64 bytes in 3 s. */
+    {"gnr_node",
+     "MEM_BW",
+     {"uncore_imc_0::cas_count_read_sch0", "uncore_imc_1::cas_count_read_sch0",
+      "uncore_imc_0::cas_count_read_sch1", "uncore_imc_1::cas_count_read_sch1",
+      "uncore_imc_0::cas_count_write_sch0", "uncore_imc_1::cas_count_write_sch0",
+      "uncore_imc_0::cas_count_write_sch1", "uncore_imc_1::cas_count_write_sch1"},
+     {1000, 1000, 2000, 0, 500, 500, 500, 500},
+     3,
+     128000},
+    /* Ice Lake client: 2^20 x 6.103515625e-5 MiB = 64 MiB read, 0 written, in 2 s. */
+    {"icl_client",
+     "MEM_BW",
+     {"uncore_imc::data_reads", "uncore_imc::data_writes"},
+     {1048576, 0},
+     2,
+     33554432},
+    /* Meteor Lake: 1000 + 3000 reads of 64 bytes (the kernel's scale) in 1 s. */
+    {"mtl_hybrid",
+     "MEM_READ_BW",
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read"},
+     {1000, 3000},
+     1,
+     256000},
+    /* Tiger Lake: 1000 + 1000 reads, 500 + 1500 writes of 64 bytes in 2 s. */
+    {"tgl_client",
+     "MEM_BW",
+     {"uncore_imc_free_running_0::data_read", "uncore_imc_free_running_1::data_read",
+      "uncore_imc_free_running_0::data_write", "uncore_imc_free_running_1::data_write"},
+     {1000, 1000, 500, 1500},
+     2,
+     128000},
+    /* Nehalem has no scale files: the formula's 64 bytes, (3000 + 1000) x 64 in 4 s. */
+    {"nhm_node",
+     "MEM_BW",
+     {"uncore::qmc_normal_reads_any", "uncore::qmc_writes_full_any"},
+     {3000, 1000},
+     4,
+     64000},
+    /* Zen 1: 100 requests on each of eight channels, 64 bytes each, in 0.5 s. */
+    {"zen1_node",
+     "MEM_BW",
+     {"amd_df::event=0x07,umask=0x38", "amd_df::event=0x47,umask=0x38",
+      "amd_df::event=0x87,umask=0x38", "amd_df::event=0xc7,umask=0x38",
+      "amd_df::event=0x107,umask=0x38", "amd_df::event=0x147,umask=0x38",
+      "amd_df::event=0x187,umask=0x38", "amd_df::event=0x1c7,umask=0x38"},
+     {100, 100, 100, 100, 100, 100, 100, 100},
+     0.5,
+     102400},
     /* reads 1000 + 3000, writes 500 + 500: 5000 x 64 bytes in 1 s. */
     {"spr_node",
      "MEM_BW",
@@ -196,10 +276,11 @@ static void check_refusals(void)
     CHECK_RET(PAPIM_evaluate("TOPDOWN_RETIRING", 2, td, zero_slots, 1, &v), PAPI_EINVAL);
     CHECK(v == -1 && strstr(PAPI_strerror_detail(), "division by zero: cpu::slots counted 0"),
           "zero slots: %s", PAPI_strerror_detail());
-    const char *reads[] = {"uncore_imc_0::cas_count_read", "uncore_imc_1::cas_count_read"};
+    const char *reads[] = {"uncore_imc_0::cas_count_read_sch0",
+                           "uncore_imc_1::cas_count_read_sch0"};
     long long counts[] = {1, 1};
     CHECK_RET(PAPIM_evaluate("MEM_BW", 2, reads, counts, 1, &v), PAPI_EINVAL);
-    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "uncore_imc_0::cas_count_write") &&
+    CHECK(v == -1 && strstr(PAPI_strerror_detail(), "uncore_imc_0::cas_count_read_sch1") &&
               strstr(PAPI_strerror_detail(), "not given"),
           "missing write counts: %s", PAPI_strerror_detail());
 }
@@ -210,14 +291,50 @@ static void check_event_unit(void)
 {
     int code;
     PAPI_event_info_t info;
-    CHECK_RET(PAPI_event_name_to_code("uncore_imc_0::cas_count_read", &code), PAPI_OK);
+    CHECK_RET(PAPI_event_name_to_code("uncore_imc_0::cas_count_read_sch1", &code), PAPI_OK);
     CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
     CHECK(strcmp(info.units, "MiB") == 0 && strstr(info.long_descr, "6.103515625e-05 MiB"),
-          "gnr_node: cas_count_read in MiB by 6.103515625e-05: '%s' '%s'", info.units,
+          "gnr_node: cas_count_read_sch1 in MiB by 6.103515625e-05: '%s' '%s'", info.units,
           info.long_descr);
     CHECK_RET(PAPI_event_name_to_code("power::energy-pkg", &code), PAPI_OK);
     CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
     CHECK(strcmp(info.units, "Joules") == 0, "gnr_node: energy-pkg in Joules: '%s'", info.units);
+}
+
+/* A table's OR lines on a machine that has none of their PMUs (the recorded VM): the
+ * metric stays unresolved, shows its first formula, and its reason gives each formula's
+ * why. Through PAPI_METRICS_FILE, with a table written here. */
+static void check_alternatives(const char *dir)
+{
+    const char *path = "/tmp/test_metric_replay_or.csv";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "write %s", path);
+    if (!f)
+        return;
+    fprintf(f, "CPU,generic\nMETRIC,RD_BW,bytes/s,{uncore_imc::data_reads} / time,reads\n"
+               "OR,RD_BW,{uncore_imc_free_running_*::data_read} / time\n"
+               "METRIC,CPU_TIME,s,{perf::TASK-CLOCK} / 1e9,cpu time\n"
+               "OR,CPU_TIME,{uncore_imc_free_running_*::data_read} / time\n");
+    fclose(f);
+    setenv("PAPI_METRICS_FILE", path, 1);
+    use_machine(dir, "vm_no_pmu");
+    PAPIM_metric_info_t info;
+    CHECK_RET(PAPIM_query_metric("RD_BW", &info), PAPI_OK);
+    CHECK(!info.resolved && strcmp(info.formula, "{uncore_imc::data_reads} / time") == 0 &&
+              strstr(info.reason, "formula 1 ({uncore_imc::data_reads} / time): ") &&
+              strstr(info.reason, "formula 2 ({uncore_imc_free_running_*::data_read} / time): "
+                                  "uncore_imc_free_running_*::data_read: no PMU of this name "
+                                  "pattern with this event"),
+          "vm_no_pmu: RD_BW unresolved, each formula's reason: %s (%s)", info.reason, info.formula);
+    printf("vm_no_pmu RD_BW: %s\n", info.reason);
+    /* The first formula resolves: the OR line is not tried. */
+    CHECK_RET(PAPIM_query_metric("CPU_TIME", &info), PAPI_OK);
+    CHECK(info.resolved && info.num_events == 1 &&
+              strcmp(info.event_names[0], "perf::TASK-CLOCK") == 0,
+          "vm_no_pmu: CPU_TIME resolves by its first formula: %s", info.formula);
+    PAPI_shutdown();
+    unsetenv("PAPI_METRICS_FILE");
+    remove(path);
 }
 
 /* Paranoid 3, no CAP_PERFMON: the memory controllers are refused with the reason. */
@@ -259,6 +376,7 @@ int main(int argc, char **argv)
         check_resolution(&resolutions[i]);
     }
     PAPI_shutdown();
+    check_alternatives(argv[1]);
     for (size_t i = 0; i < sizeof evaluations / sizeof evaluations[0]; i++) {
         use_machine(argv[1], evaluations[i].machine);
         check_evaluation(&evaluations[i]);

@@ -698,17 +698,22 @@ static int open_region(const char *caller, const char *region, struct hlr_thread
     return PAPI_OK;
 }
 
-/* PAPI 7 keeps the instance's value at each read beside its value (read_1 ... read_N). */
+/* PAPI 7 keeps the instance's value at each read beside its value (read_1 ... read_N);
+ * the multiplexed times beside it give each read's metrics their running fraction. */
 static int keep_read(struct hlr_instance *in, const char *name)
 {
     if (in->nreads == in->readcap) {
         int cap = in->readcap ? in->readcap * 2 : 4;
         struct hlr_sample *n = realloc(in->reads, (size_t)cap * sizeof *n);
-        if (!n)
+        if (n)
+            in->reads = n;
+        struct hlr_times *nt = n ? realloc(in->read_times, (size_t)cap * sizeof *nt) : NULL;
+        if (!nt)
             return papi_error(PAPI_ENOMEM, "no memory for the reads of region '%s'", name);
-        in->reads = n;
+        in->read_times = nt;
         in->readcap = cap;
     }
+    in->read_times[in->nreads] = in->t_value;
     in->reads[in->nreads++] = in->value;
     return PAPI_OK;
 }

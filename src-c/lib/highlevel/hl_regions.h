@@ -52,8 +52,9 @@ struct hlr_instance {
     struct hlr_sample value; /* since the begin: at the end, or at the last read */
     int nreads, readcap;     /* values at each PAPI_hl_read (PAPI 7's read_1 ... read_N) */
     struct hlr_sample *reads;
-    struct hlr_times t_value; /* as value */
-    int all_ok;               /* all_value holds every thread's counts during it */
+    struct hlr_times t_value;     /* as value */
+    struct hlr_times *read_times; /* t_value at each read (its metrics' running fraction) */
+    int all_ok;                   /* all_value holds every thread's counts during it */
     long long all_value[HLR_MAX_EVENTS];
     long long begin_real; /* hl_real_ns() at its begin: its span in the time series */
 };

@@ -209,6 +209,23 @@ static void write_all_thread_metrics(struct jw *w, const struct hlr_thread *t)
     jw_obj_end(w);
 }
 
+/* An instance read with PAPI_hl_read: each read's metrics (read_1 ... read_N, as the
+ * values), with the running fraction of that read's counts since the begin. */
+static void write_read_metrics(struct jw *w, const struct hlr_instance *in)
+{
+    if (in->nreads == 0)
+        return;
+    char rk[32];
+    jw_obj_begin(w, "reads");
+    for (int k = 0; k < in->nreads; k++) {
+        snprintf(rk, sizeof rk, "read_%d", k + 1);
+        jw_obj_begin(w, rk);
+        write_metrics_of(w, &in->reads[k], &in->read_times[k]);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+}
+
 /* Ours (PAPI 7's writer reads only event_definitions and threads, and takes every key of
  * an instance for an integer count): each instance's metrics, keyed as in threads, and
  * each region's from its summed counts and summed time. */
@@ -226,6 +243,7 @@ static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
         jw_obj_begin(w, key);
         jw_str(w, "name", t->region[in->region].name);
         write_metrics_of(w, &in->value, &in->t_value);
+        write_read_metrics(w, in);
         jw_obj_end(w);
     }
     jw_obj_end(w);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "env.h"
 #include "events.h"
@@ -85,6 +86,17 @@ static struct metric *metric_slot(struct metric_table *t, const char *name)
     return &t->v[t->count++];
 }
 
+/* Metric name's formula text compiled into fm; PAPI_EINVAL with "metric NAME: why". */
+static int compile_checked(const char *name, const char *text, struct metric_formula *fm, char *msg,
+                           size_t msglen)
+{
+    char why[PAPI_HUGE_STR_LEN];
+    if (metric_formula_compile(text, fm, why, sizeof why) == PAPI_OK)
+        return PAPI_OK;
+    snprintf(msg, msglen, "metric %.63s: %.900s", name, why);
+    return PAPI_EINVAL;
+}
+
 static int metric_line(struct parse_state *st, char **f, int nf, int line, char *msg, size_t msglen)
 {
     if (nf != 5) {
@@ -102,11 +114,8 @@ static int metric_line(struct parse_state *st, char **f, int nf, int line, char 
         return PAPI_EINVAL;
     }
     struct metric_formula fm;
-    char why[PAPI_HUGE_STR_LEN];
-    if (metric_formula_compile(f[3], &fm, why, sizeof why) != PAPI_OK) {
-        snprintf(msg, msglen, "metric %.63s: %.900s", f[1], why);
+    if (compile_checked(f[1], f[3], &fm, msg, msglen) != PAPI_OK)
         return PAPI_EINVAL;
-    }
     if (!st->generic && !st->own)
         return PAPI_OK; /* another CPU's: checked, not kept */
     struct metric *m = metric_slot(st->out, f[1]);
@@ -121,10 +130,37 @@ static int metric_line(struct parse_state *st, char **f, int nf, int line, char 
     papi_strcpy(m->name, sizeof m->name, f[1]);
     papi_strcpy(m->unit, sizeof m->unit, f[2]);
     papi_strcpy(m->formula_text, sizeof m->formula_text, f[3]);
+    papi_strcpy(m->first_text, sizeof m->first_text, f[3]);
     papi_strcpy(m->description, sizeof m->description, f[4]);
     papi_strcpy(m->table, sizeof m->table, st->own ? st->cpu : GENERIC_TABLE);
     m->f = fm;
     m->line = line;
+    return PAPI_OK;
+}
+
+/* OR,<name>,<formula>: another formula for a metric this table defined above it. */
+static int or_line(struct parse_state *st, char **f, int nf, char *msg, size_t msglen)
+{
+    if (nf != 3 || !valid_name(f[1]) || strlen(f[2]) >= PAPI_HUGE_STR_LEN) {
+        snprintf(msg, msglen, "OR line must be 'OR,<metric>,<formula>'");
+        return PAPI_EINVAL;
+    }
+    struct metric_formula fm;
+    if (compile_checked(f[1], f[2], &fm, msg, msglen) != PAPI_OK)
+        return PAPI_EINVAL;
+    if (!st->generic && !st->own)
+        return PAPI_OK; /* another CPU's: checked, not kept */
+    struct metric *m = metric_find(st->out, f[1]);
+    const char *table = st->own ? st->cpu : GENERIC_TABLE;
+    if (!m || strcmp(m->table, table) != 0) {
+        snprintf(msg, msglen, "OR line for %.63s, which this table does not define above it", f[1]);
+        return PAPI_EINVAL;
+    }
+    if (m->nalts == METRIC_MAX_ALTS) {
+        snprintf(msg, msglen, "metric %.63s: more than %d OR lines", f[1], METRIC_MAX_ALTS);
+        return PAPI_EINVAL;
+    }
+    papi_strcpy(m->alt_text[m->nalts++], sizeof m->alt_text[0], f[2]);
     return PAPI_OK;
 }
 
@@ -188,7 +224,9 @@ static int parse_line(struct parse_state *st, char *line, int lineno, char *msg,
         return metric_line(st, f, nf, lineno, msg, msglen);
     if (strcmp(f[0], "GROUP") == 0)
         return group_line(st, f, nf, msg, msglen);
-    snprintf(msg, msglen, "unknown line type '%.32s' (expected CPU, METRIC, GROUP or #)", f[0]);
+    if (strcmp(f[0], "OR") == 0)
+        return or_line(st, f, nf, msg, msglen);
+    snprintf(msg, msglen, "unknown line type '%.32s' (expected CPU, METRIC, GROUP, OR or #)", f[0]);
     return PAPI_EINVAL;
 }
 
@@ -337,7 +375,20 @@ static void resolve_event(struct metric *m, int i)
     }
 }
 
-/* {pmu*::event}: every PMU of the machine whose name matches, in name order. */
+/* Whether pmu has event: a named event needs its sysfs file (uncore_imc_* also matches
+ * the free-running uncore_imc_free_running_N, which have other events); raw fields
+ * (event=0x0a,...) go to every PMU of the pattern. */
+static int pmu_has_event(const char *pmu, const char *event)
+{
+    if (strchr(event, '='))
+        return 1;
+    char path[PAPI_HUGE_STR_LEN];
+    snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/events/%s", pmu, event);
+    return fsroot_access(path, F_OK) == 0;
+}
+
+/* {pmu*::event}: every PMU of the machine whose name matches and that has the event, in
+ * name order. */
 static int expand_pattern(struct metric *m, const char *term)
 {
     const char *sep = strstr(term, "::");
@@ -353,7 +404,8 @@ static int expand_pattern(struct metric *m, const char *term)
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL)
         if (e->d_name[0] != '.' && fnmatch(pmu_pat, e->d_name, 0) == 0 &&
-            strlen(e->d_name) < PAPI_MIN_STR_LEN && n < PAPIM_MAX_EVENTS)
+            strlen(e->d_name) < PAPI_MIN_STR_LEN && n < PAPIM_MAX_EVENTS &&
+            pmu_has_event(e->d_name, sep + 2))
             papi_strcpy(found[n++], sizeof found[0], e->d_name);
     if (d)
         closedir(d);
@@ -367,10 +419,9 @@ static int expand_pattern(struct metric *m, const char *term)
     return n;
 }
 
-void metric_resolve(struct metric *m)
+/* m's events under the formula in force. */
+static void resolve_formula(struct metric *m)
 {
-    if (m->resolved_done)
-        return;
     m->resolved = m->countable = 1;
     m->reason[0] = '\0';
     m->nevents = 0;
@@ -380,7 +431,7 @@ void metric_resolve(struct metric *m)
         if (strchr(term, '*')) {
             if (expand_pattern(m, term) == 0) {
                 m->resolved = m->countable = 0;
-                add_reason(m, term, "no PMU of this name pattern on this machine");
+                add_reason(m, term, "no PMU of this name pattern with this event on this machine");
             }
         } else if (m->nevents < PAPIM_MAX_EVENTS) {
             papi_strcpy(m->events[m->nevents++], sizeof m->events[0], term);
@@ -388,6 +439,38 @@ void metric_resolve(struct metric *m)
         m->term_count[t] = m->nevents - m->term_first[t];
         for (int i = m->term_first[t]; i < m->nevents; i++)
             resolve_event(m, i);
+    }
+}
+
+/* Formula k of m (0: the METRIC line's, then its OR lines') put in force. */
+static void use_formula(struct metric *m, int k)
+{
+    const char *text = k == 0 ? m->first_text : m->alt_text[k - 1];
+    char why[PAPI_HUGE_STR_LEN];
+    papi_strcpy(m->formula_text, sizeof m->formula_text, text);
+    metric_formula_compile(text, &m->f, why, sizeof why); /* checked when parsed */
+}
+
+/* The first formula whose events this machine has; when none has them, the first one,
+ * with the reasons of each. */
+void metric_resolve(struct metric *m)
+{
+    if (m->resolved_done)
+        return;
+    char reasons[PAPI_HUGE_STR_LEN] = "";
+    for (int k = 0; k <= m->nalts; k++) {
+        if (k > 0)
+            use_formula(m, k);
+        resolve_formula(m);
+        if (m->resolved || m->nalts == 0)
+            break;
+        str_appendf(reasons, sizeof reasons, "%sformula %d (%s): %s", k ? "; " : "", k + 1,
+                    m->formula_text, m->reason);
+    }
+    if (!m->resolved && m->nalts > 0) {
+        use_formula(m, 0);
+        resolve_formula(m);
+        papi_strcpy(m->reason, sizeof m->reason, reasons);
     }
     m->resolved_done = 1;
 }

@@ -2,6 +2,10 @@
  * CPU lines (consecutive ones are synonyms, matched as the preset table's are),
  *   METRIC,<name>,<unit>,<formula>,<description>
  *   GROUP,<name>,<metric>[,<metric>...]
+ *   OR,<name>,<formula>   another formula for the metric just defined, tried in order
+ *                         when the ones before it name events or PMUs this machine does
+ *                         not have (one CPU table for parts whose kernel drivers name the
+ *                         counters differently)
  * The "generic" table applies to every CPU; the table named after this CPU adds to it
  * and replaces its metrics of the same name. Loaded on first use from PAPI_METRICS_FILE
  * if set, else from the built-in file; every line of either is checked. */
@@ -14,12 +18,17 @@
 #include "papi_sdk.h"
 
 #define METRIC_MAX_GROUP 16
+#define METRIC_MAX_ALTS  3 /* OR lines of one metric */
 
 struct metric {
     char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN], table[PAPI_MIN_STR_LEN];
     char formula_text[PAPI_HUGE_STR_LEN], description[PAPI_HUGE_STR_LEN];
-    struct metric_formula f;
+    struct metric_formula f; /* the formula in force (formula_text's) */
     int line;
+    /* The METRIC line's formula and its OR lines' (checked when parsed, compiled again
+     * when resolution tries one). */
+    int nalts;
+    char first_text[PAPI_HUGE_STR_LEN], alt_text[METRIC_MAX_ALTS][PAPI_HUGE_STR_LEN];
     /* Resolved on first use: each term's events (a pattern gives several, summed). */
     int resolved_done, resolved, countable;
     int term_first[METRIC_MAX_TERMS], term_count[METRIC_MAX_TERMS];

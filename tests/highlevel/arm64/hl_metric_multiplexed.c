@@ -5,9 +5,14 @@
  * counts only INST_RETIRED; the others open and read 0). Checked while the region is
  * open: exactly one multiplexed set with the eight events, each descheduled part of the
  * time (running fraction in (0, 1)), and INST_RETIRED's scaled estimate within 3% of
- * the exact count of the same loop without multiplexing. */
+ * the exact count of the same loop without multiplexing. A PAPI_hl_read of the region
+ * then ended: the region file's snapshot record of that read (metrics, instances, reads,
+ * read_1) carries the metric's running fraction, in (0, 1) as the set's. */
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "papi_hl_rank.h"
 
 #include "pmu_hw.h"
 
@@ -23,6 +28,30 @@ static void write_metric_file(const char *path, char names[NEV][PAPI_MAX_STR_LEN
         fprintf(f, "%s{%s}", i ? " + " : "", names[i]);
     fprintf(f, ") / time,eight event counters\n");
     fclose(f);
+}
+
+/* The running fraction of EIGHT_EVENTS in the first read's record of the region file
+ * (-1 when the file or the record is missing). */
+static double read_1_fraction(void)
+{
+    glob_t g;
+    double f = -1;
+    if (glob("/tmp/hl_metric_multiplexed/papi_hl_output/*.json", 0, NULL, &g) != 0)
+        return f;
+    FILE *in = fopen(g.gl_pathv[0], "r");
+    static char doc[1 << 20];
+    size_t n = in ? fread(doc, 1, sizeof doc - 1, in) : 0;
+    doc[n] = '\0';
+    if (in)
+        fclose(in);
+    globfree(&g);
+    const char *r = strstr(doc, "\"reads\"");
+    r = r ? strstr(r, "\"read_1\"") : NULL;
+    r = r ? strstr(r, "\"running_fraction\"") : NULL;
+    r = r ? strstr(r, "\"EIGHT_EVENTS\":") : NULL;
+    if (r)
+        f = strtod(r + strlen("\"EIGHT_EVENTS\":"), NULL);
+    return f;
 }
 
 int main(void)
@@ -71,6 +100,12 @@ int main(void)
             CHECK(frac[i] > 0.0 && frac[i] < 1.0, "%s: running fraction %.3f", names[i], frac[i]);
         }
     }
+    pmu_loop(n);
+    CHECK_RET(PAPI_hl_read("eight"), PAPI_OK);
     CHECK_RET(PAPI_hl_region_end("eight"), PAPI_OK);
+    CHECK_RET(papi_hl_write_report(), PAPI_OK);
+    double f = read_1_fraction();
+    printf("hl_metric_multiplexed: the PAPI_hl_read record's running fraction %.3f\n", f);
+    CHECK(f > 0.0 && f < 1.0, "region file: read_1 of EIGHT_EVENTS has running fraction %.3f", f);
     return test_done("hl_metric_multiplexed");
 }

@@ -30,6 +30,11 @@ static const struct model_range models[] = {
     {PAPI_VENDOR_INTEL, 6, 0xAA, 0xAA, "mtl", "cpu_core", 0}, /* Meteor Lake (hybrid) */
     {PAPI_VENDOR_INTEL, 6, 0xAC, 0xAC, "mtl", "cpu_core", 0},
     {PAPI_VENDOR_INTEL, 6, 0x8F, 0x8F, "spr", "cpu", 1},                  /* Sapphire Rapids */
+    {PAPI_VENDOR_INTEL, 6, 0x7D, 0x7E, "icl", "cpu", 1},                  /* Ice Lake client */
+    {PAPI_VENDOR_INTEL, 6, 0x8C, 0x8D, "icl", "cpu", 1},                  /* Tiger Lake */
+    {PAPI_VENDOR_INTEL, 6, 0x1A, 0x1A, "nhm", "cpu", 1},                  /* Nehalem-EP */
+    {PAPI_VENDOR_INTEL, 6, 0x1E, 0x1F, "nhm", "cpu", 1},                  /* Nehalem */
+    {PAPI_VENDOR_AMD, 0x17, 0x00, 0x0F, "amd64_fam17h_zen1", "cpu", 1},   /* Zen 1 (Naples) */
     {PAPI_VENDOR_ARM_ARM, 8, 0xD49, 0xD49, "arm_n2", "armv8_pmuv3_0", 1}, /* Neoverse N2 */
     {PAPI_VENDOR_ARM_ARM, 8, 0xD40, 0xD40, "arm_v1", "armv8_pmuv3_0", 1}, /* Neoverse V1 */
     {PAPI_VENDOR_ARM_ARM, 8, 0xD4F, 0xD4F, "arm_v2", "armv8_pmuv3_0", 1}, /* Neoverse V2 */
