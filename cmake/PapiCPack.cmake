@@ -2,8 +2,8 @@
 # -DCMAKE_INSTALL_PREFIX=/usr, so the libraries go to the multiarch directory
 # /usr/lib/<triplet> as GNUInstallDirs names it; scripts/packaging-lane.sh makes one),
 # one per install component:
-#   libpapi-compat7         runtime: libpapi.so.7, libpapif.so.7, libpapi_kokkos.so (the
-#                           Kokkos Tools connector Kokkos dlopens: a plugin, no soname)
+#   libpapi-compat7         runtime: libpapi.so.7, libpapif.so.7, libpapi_kokkos.so(.7) (the
+#                           Kokkos Tools connector Kokkos dlopens by the unversioned name)
 #   libpapi-compat-dev      headers, Fortran modules and include files, libpapi.so,
 #                           libpapi.a (an archive needing only libpfm4: hwloc is loaded
 #                           at run time), CMake and pkg-config files, section 3/5/7
