@@ -10,8 +10,10 @@ the user-built one (2 threads), PAPI_EVENTS=perf::PAGE-FAULTS. In the region fil
 kernel "touch" (THREADS std::threads started by the master, PAGES fresh pages each) has
 an all-thread total of at least THREADS x PAGES (thread stacks add a few pages each) and
 a master's own count far below it; the profile region "phase" holds the kernel
-"master-touch" and both count the master's PAGES; "sum" (parallel_reduce) and "prefix"
-(parallel_scan) are regions too."""
+"master-touch" and both count the master's PAGES; "sum" (parallel_reduce), "prefix"
+(parallel_scan), a 200-character label (as its first 127 characters, the region API's
+limit) and "left-open" (pushed, never popped: ended at Kokkos::finalize) are regions
+too."""
 import glob
 import json
 import os
@@ -67,9 +69,10 @@ def check(d, threads, label):
     touch_ok = want <= alls.get("touch", -1) < want + PAGES // 2 and own["touch"] <= PAGES // 10
     phase_ok = (own.get("phase", 0) >= PAGES and own.get("master-touch", 0) >= PAGES
                 and t["master-touch"]["parent"] == "phase")
-    kinds_ok = all(t.get(n, {}).get("region_count") == 1 for n in ("sum", "prefix"))
+    kinds_ok = all(t.get(n, {}).get("region_count") == 1 for n in ("sum", "prefix", "left-open",
+                                                                     "L" * 127))
     print("%s, %d threads: kernel touch own %s, all threads %s (expected >= %d, own <= %d) %s; "
-          "region phase %s, kernel master-touch %s (>= %d) %s; reduce and scan regions %s"
+          "region phase %s, kernel master-touch %s (>= %d) %s; reduce, scan, long-label and left-open regions %s"
           % (label, threads, own.get("touch"), alls.get("touch"), want, PAGES // 10,
              "ok" if touch_ok else "FAIL", own.get("phase"), own.get("master-touch"), PAGES,
              "ok" if phase_ok else "FAIL", "ok" if kinds_ok else "FAIL"))

@@ -5,13 +5,16 @@
  * THREADS x PAGES. A first kernel "warm-up" takes the one-time costs (code pages, the
  * region counters). The profile region "phase" holds the kernel "master-touch", in which
  * the master itself touches PAGES pages, and a parallel_reduce "sum" and parallel_scan
- * "prefix" run beside them. No PAPI call: the connector (KOKKOS_PROFILE_LIBRARY) counts. */
+ * "prefix" run beside them; a kernel with a 200-character label and a profile region
+ * "left-open" that the program never pops come last. No PAPI call: the connector
+ * (KOKKOS_PROFILE_LIBRARY) counts. */
 #include <Kokkos_Core.hpp>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -56,6 +59,10 @@ int main(int argc, char **argv)
         long sum = 0;
         Kokkos::parallel_reduce("sum", 100, [=](int i, long &s) { s += i; }, sum);
         Kokkos::parallel_scan("prefix", 100, [=](int i, long &s, bool) { s += i; });
+        // A label past the region API's 127 characters (counted under its first 127),
+        // and a profile region left open: Kokkos::finalize ends it.
+        Kokkos::parallel_for(std::string(200, 'L'), 1, [=](int) {});
+        Kokkos::Profiling::pushRegion("left-open");
         if (sum != 4950) {
             std::fprintf(stderr, "kokkos_touch: parallel_reduce gave %ld, not 4950\n", sum);
             return 1;
