@@ -2,7 +2,8 @@
 # -DCMAKE_INSTALL_PREFIX=/usr, so the libraries go to the multiarch directory
 # /usr/lib/<triplet> as GNUInstallDirs names it; scripts/packaging-lane.sh makes one),
 # one per install component:
-#   libpapi-compat7         runtime: libpapi.so.7, libpapif.so.7
+#   libpapi-compat7         runtime: libpapi.so.7, libpapif.so.7, libpapi_kokkos.so(.7) (the
+#                           Kokkos Tools connector Kokkos dlopens by the unversioned name)
 #   libpapi-compat-dev      headers, Fortran modules and include files, libpapi.so,
 #                           libpapi.a (an archive needing only libpfm4: hwloc is loaded
 #                           at run time), CMake and pkg-config files, section 3/5/7
@@ -58,8 +59,9 @@ set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/PapiDebTriggers.cmake
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpapi-compat7)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "PAPI-compatible performance counter library (runtime)
  libpapi.so.7 with the PAPI 7.0 API (and the 3.5 calls), on Linux perf_event
- with libpfm4 and hwloc; libpapif.so.7 for the Fortran module. Coexists with
- Debian's libpapi7.0.")
+ with libpfm4 and hwloc; libpapif.so.7 for the Fortran module;
+ libpapi_kokkos.so, the Kokkos Tools connector (every Kokkos kernel a PAPI
+ region). Coexists with Debian's libpapi7.0.")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libpapi-compat-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)

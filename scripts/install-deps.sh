@@ -46,6 +46,8 @@ gcc-aarch64-linux-gnu libc6-dev-arm64-cross gfortran-aarch64-linux-gnu
 qemu-system-arm qemu-user cpio
 lmod
 lintian
+libtrilinos-kokkos-dev
+g++
 "
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

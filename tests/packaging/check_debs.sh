@@ -72,6 +72,12 @@ multi=$(gcc -print-multiarch)
 libdir=/usr/lib/$multi
 dpkg -L libpapi-compat7 | grep -qx "$libdir/libpapi.so.7" || fail "libpapi.so.7 is not in $libdir: $(dpkg -L libpapi-compat7 | grep libpapi)"
 dpkg -L libpapi-compat-dev | grep -qx "$libdir/libpapi.a" || fail "libpapi.a is not in $libdir"
+# The Kokkos Tools connector Kokkos dlopens, with the runtime, finding our libpapi.so.7.
+dpkg -L libpapi-compat7 | grep -qx "$libdir/libpapi_kokkos.so" || fail "libpapi_kokkos.so is not in libpapi-compat7"
+nm -D --defined-only "$libdir/libpapi_kokkos.so" | grep -q ' kokkosp_begin_parallel_for$' ||
+  fail "$libdir/libpapi_kokkos.so exports no kokkosp_begin_parallel_for"
+ldd "$libdir/libpapi_kokkos.so" | grep -q "libpapi.so.7 => $libdir/libpapi.so.7" ||
+  fail "libpapi_kokkos.so does not resolve our libpapi.so.7: $(ldd "$libdir/libpapi_kokkos.so")"
 # Software-defined events: our libsde.so.1 (the one libpapi reads) replaces Debian's,
 # and the dev package carries sde_lib.h, sde_lib.hpp and the libsde.so link.
 dpkg -L libsde-compat1 | grep -qx "$libdir/libsde.so.1" || fail "libsde.so.1 is not in libsde-compat1"

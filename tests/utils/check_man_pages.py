@@ -126,7 +126,7 @@ def main():
                            env=env).stdout
     check("} PAPI_hw_info_t;" in types and "DEFINITIONS" in types, "papi_types(3) lacks the definitions")
     # The pages beyond the calls: the wrapper library, the formats, the environment.
-    for name, section in (("libpapi_mpi", "7"), ("papi_environment", "7"),
+    for name, section in (("libpapi_mpi", "7"), ("libpapi_kokkos", "7"), ("papi_environment", "7"),
                           ("papi_hl_report", "5"), ("papi_mpi_report", "5")):
         w = subprocess.run(["man", "-w", section, name], capture_output=True, text=True, env=env)
         check(w.returncode == 0, "no page %s(%s)" % (name, section))
