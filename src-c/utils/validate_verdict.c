@@ -12,6 +12,8 @@ const char *vd_verdict_name(enum vd_verdict v)
         return "pass";
     case VD_FAIL:
         return "fail";
+    case VD_NO_KERNEL:
+        return "no kernel";
     default:
         return "not countable here";
     }
@@ -43,8 +45,9 @@ void vd_judge(const struct vd_check *c, struct vd_result *r)
     r->ratio = 0;
     r->tolerance = c->tol_abs + c->tol_rel * fabs(c->expected);
     r->why[0] = '\0';
-    if (!c->countable) {
-        r->verdict = VD_NOT_COUNTABLE;
+    if (c->countable != VD_C_YES) {
+        static const enum vd_verdict v[] = {VD_NOT_COUNTABLE, VD_PASS, VD_FAIL, VD_NO_KERNEL};
+        r->verdict = c->countable >= 0 && c->countable <= 3 ? v[c->countable] : VD_FAIL;
         snprintf(r->why, sizeof r->why, "%s", c->reason ? c->reason : "no reason given");
         return;
     }
