@@ -61,8 +61,8 @@ const char *vk_mem_assumed(void)
 
 static long set_of(long cache)
 {
-    long set = 16 * cache > MAX_SET ? MAX_SET : 16 * cache;
-    return (set + HUGE - 1) / HUGE * HUGE; /* aligned_alloc wants a multiple */
+    long set = 16 * cache > MAX_SET ? MAX_SET : 16 * cache, align = set >= HUGE ? HUGE : PAGE;
+    return (set + align - 1) / align * align; /* aligned_alloc wants a multiple */
 }
 
 static uint64_t next_random(uint64_t *x)
@@ -104,7 +104,7 @@ static int build(struct ring *r, long bytes, int huge, long stride)
 {
     if (r->built || r->failed)
         return r->built ? 0 : -1;
-    r->buf = aligned_alloc(HUGE, (size_t)bytes);
+    r->buf = aligned_alloc(bytes % HUGE ? PAGE : HUGE, (size_t)bytes);
     if (r->buf)
         madvise(r->buf, (size_t)bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     r->cursor = r->buf ? link_random(r->buf, bytes / stride, stride) : NULL;
