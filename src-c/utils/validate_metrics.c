@@ -55,8 +55,25 @@ static const struct vk_kernel *formula_kernel(const PAPIM_metric_info_t *mi)
     return best;
 }
 
+/* 0 when mi counts a preset this CPU's table does not define (why says which). */
+static int presets_defined(const PAPIM_metric_info_t *mi, char *why, size_t len)
+{
+    PAPI_event_info_t info;
+    for (int e = 0; e < mi->num_events; e++) {
+        const char *name = mi->event_names[e];
+        if (strncmp(name, "PAPI_", 5) == 0 && !vr_preset_defined(name, &info)) {
+            snprintf(why, len, "metric %s counts %s, which is not defined for this CPU: %.600s",
+                     mi->name, name, info.note[0] ? info.note : "its preset table has no definition");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int vm_check_name(const PAPIM_metric_info_t *mi, char *why, size_t len)
 {
+    if (!presets_defined(mi, why, len))
+        return 0;
     if (is_rate(mi) || formula_kernel(mi))
         return 1;
     snprintf(why, len,
@@ -156,13 +173,14 @@ static int check_metric(struct vr_run *run, const PAPIM_metric_info_t *mi)
     char why[PAPI_HUGE_STR_LEN];
     const char *names[PAPIM_MAX_EVENTS];
     const struct vk_kernel *fk = is_rate(mi) ? NULL : formula_kernel(mi);
-    if (!is_rate(mi) && !fk) {
+    int defined = presets_defined(mi, why, sizeof why);
+    if (!defined || (!is_rate(mi) && !fk)) { /* one row: why it is not checked */
         struct vr_row *row = vr_new_row(run, "-", mi->name);
         if (!row)
             return -1;
         row->is_metric = 1;
         vm_check_name(mi, why, sizeof why);
-        vr_judge(run, row, VD_C_NO_KERNEL, why, 0, 0);
+        vr_judge(run, row, defined ? VD_C_NO_KERNEL : VD_C_NO, why, 0, 0);
         return 0;
     }
     for (int i = 0; i < mi->num_events; i++)

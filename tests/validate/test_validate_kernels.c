@@ -69,8 +69,8 @@ int main(void)
     if (strcmp(vk_isa(), "none") == 0)
         test_skip(
             "papi_validate has no inline-assembly kernels for this ISA (x86-64 and arm64 only)");
-    const long n = 2000; /* the memory kernels' rings wrap: 1 KiB to 2 MiB */
-    /* Small working sets (L2 64 KiB, L3 128 KiB, 256 pages): the runs wrap round them. */
+    const long n = 200;
+    /* Small working sets (L2 64 KiB, L3 128 KiB, 256 pages: 1 to 2 MiB each). */
     struct vk_mem_sizes sizes = {64L << 10, 128L << 10, 256};
     vk_mem_configure(&sizes);
     for (int i = 0; i < nk; i++) {
