@@ -31,6 +31,24 @@ double vk_expected_per_iter(const struct vk_kernel *k, const char *event)
     return (e->flags & VK_PER_LANE) && k->lanes ? e->per_iter * k->lanes() : e->per_iter;
 }
 
+int vk_known_counts(const struct vk_kernel *k, int n, const char *const names[],
+                    const long long counted[], double iterations, long long known[],
+                    double *tol_rel)
+{
+    int put = 0;
+    *tol_rel = 0;
+    for (int i = 0; i < n; i++) {
+        known[i] = counted[i];
+        if (!vk_determines(k, names[i]))
+            continue;
+        known[i] = (long long)(vk_expected_per_iter(k, names[i]) * iterations + 0.5);
+        if (vk_tol_rel(k, names[i]) > *tol_rel)
+            *tol_rel = vk_tol_rel(k, names[i]);
+        put++;
+    }
+    return put;
+}
+
 #define VK_MAX_KERNELS 64
 
 static struct vk_kernel all[VK_MAX_KERNELS];

@@ -89,6 +89,13 @@ int vk_determines(const struct vk_kernel *k, const char *event);
 /* Per-iteration count of event in kernel k (SVE widths applied: only for a kernel
  * the CPU can run), or 0 if not determined. */
 double vk_expected_per_iter(const struct vk_kernel *k, const char *event);
+/* A metric's counts as kernel k determines them: known[i] is k's expected count of
+ * names[i] over iterations when k determines it, else counted[i]; tol_rel the largest
+ * class tolerance of those put in (0: all exact). Returns how many were put in. (A
+ * kernel whose lanes() depend on its working set: after its missing() built it.) */
+int vk_known_counts(const struct vk_kernel *k, int n, const char *const names[],
+                    const long long counted[], double iterations, long long known[],
+                    double *tol_rel);
 /* The ISA the table is for ("x86-64", "arm64", or "none"). */
 const char *vk_isa(void);
 

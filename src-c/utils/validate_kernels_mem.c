@@ -51,7 +51,8 @@ void vk_mem_configure(const struct vk_mem_sizes *s)
     sizes.l3 = l3_assumed ? (sizes.l2 > L3_ASSUMED ? 4 * sizes.l2 : L3_ASSUMED) : sizes.l3;
     sizes.tlb_pages = sizes.tlb_pages > 0 ? sizes.tlb_pages : VK_TLB_PAGES;
     snprintf(assumed, sizeof assumed, "%s%s assumed: the library reports no such cache size here",
-             l2_assumed ? "L2 1 MiB" : "", l3_assumed ? (l2_assumed ? ", L3 8 MiB" : "L3 8 MiB") : "");
+             l2_assumed ? "L2 1 MiB" : "",
+             l3_assumed ? (l2_assumed ? ", L3 8 MiB" : "L3 8 MiB") : "");
 }
 
 const char *vk_mem_assumed(void)
@@ -169,19 +170,26 @@ static double tlb_miss_rate(void)
 #endif
 
 #ifdef LOOP
-#define STEPS(fn, body)                                                              \
-    static void **fn(void **p, long n)                                               \
-    {                                                                                \
-        __asm__ volatile(LOOP(body) : "+r"(n), "+r"(p) : : "cc", "memory");          \
-        return p;                                                                    \
+#define STEPS(fn, body)                                                     \
+    static void **fn(void **p, long n)                                      \
+    {                                                                       \
+        __asm__ volatile(LOOP(body) : "+r"(n), "+r"(p) : : "cc", "memory"); \
+        return p;                                                           \
     }
 STEPS(steps_chase, LOAD)
 STEPS(steps_read, R16(LOAD))
 STEPS(steps_rw, R16(LOAD STORE))
-#define VK_BR {"PAPI_BR_INS", 1, 0}, {"PAPI_BR_CN", 1, 0}, {"PAPI_BR_TKN", 1, 0}
+#define VK_BR                                    \
+    {"PAPI_BR_INS", 1, 0}, {"PAPI_BR_CN", 1, 0}, \
+    {                                            \
+        "PAPI_BR_TKN", 1, 0                      \
+    }
 #else /* another ISA: portable loops, whose instructions are the compiler's */
 #define VK_MEM_INS(loads_stores) 0
-#define VK_BR                    {"PAPI_BR_CN", 0, 0}
+#define VK_BR              \
+    {                      \
+        "PAPI_BR_CN", 0, 0 \
+    }
 static void **steps_chase(void **p, long n)
 {
     for (long i = 0; i < n; i++)
@@ -230,7 +238,11 @@ static void stream_rw(long n)
 #define CL (VK_CACHE | VK_PER_LANE)
 #define BW VK_BW
 /* The chase's own counts: its instructions, its branch, its load. */
-#define VK_CHASE {"PAPI_TOT_INS", VK_MEM_INS(1), 0}, VK_BR, {"PAPI_LD_INS", 1, 0}
+#define VK_CHASE                               \
+    {"PAPI_TOT_INS", VK_MEM_INS(1), 0}, VK_BR, \
+    {                                          \
+        "PAPI_LD_INS", 1, 0                    \
+    }
 /* L1D misses: 1 per step; the sized cache's misses: the random access's miss rate (the
  * kernel's lanes()); chase_l3's set is 16 x L3, so L2 hits are under 1/16 of a step. */
 static const struct vk_kernel mem_kernels[] = {
@@ -274,8 +286,8 @@ static const struct vk_kernel mem_kernels[] = {
      {{"PAPI_TOT_INS", VK_MEM_INS(STREAM), 0},
       VK_BR,
       {"PAPI_LD_INS", STREAM, 0},
-      {"MEM_READ_BW", STREAM * LINE, BW},
-      {"MEM_BW", STREAM * LINE, BW}}},
+      {"MEM_READ_BW", STREAM *LINE, BW},
+      {"MEM_BW", STREAM *LINE, BW}}},
     {"stream_rw",
      "16 consecutive lines read and stored to per step: 1024 bytes each way (bandwidth: 15%)",
      need_l3_set,
@@ -286,9 +298,9 @@ static const struct vk_kernel mem_kernels[] = {
       {"PAPI_LD_INS", STREAM, 0},
       {"PAPI_SR_INS", STREAM, 0},
       {"PAPI_LST_INS", 2 * STREAM, 0},
-      {"MEM_READ_BW", STREAM * LINE, BW},
-      {"MEM_WRITE_BW", STREAM * LINE, BW},
-      {"MEM_BW", 2 * STREAM * LINE, BW}}},
+      {"MEM_READ_BW", STREAM *LINE, BW},
+      {"MEM_WRITE_BW", STREAM *LINE, BW},
+      {"MEM_BW", 2 * STREAM *LINE, BW}}},
 };
 
 const struct vk_kernel *vk_mem_kernels(int *n)

@@ -63,7 +63,8 @@ static int presets_defined(const PAPIM_metric_info_t *mi, char *why, size_t len)
         const char *name = mi->event_names[e];
         if (strncmp(name, "PAPI_", 5) == 0 && !vr_preset_defined(name, &info)) {
             snprintf(why, len, "metric %s counts %s, which is not defined for this CPU: %.600s",
-                     mi->name, name, info.note[0] ? info.note : "its preset table has no definition");
+                     mi->name, name,
+                     info.note[0] ? info.note : "its preset table has no definition");
             return 0;
         }
     }
@@ -84,8 +85,8 @@ int vm_check_name(const PAPIM_metric_info_t *mi, char *why, size_t len)
 }
 
 /* Counts of mi's events (set es) over k->run(2n), and its seconds; 0 or -1 with why. */
-static int count_metric(const struct vr_run *run, int es, const struct vk_kernel *k,
-                        long long *v, double *secs, char *why, size_t len)
+static int count_metric(const struct vr_run *run, int es, const struct vk_kernel *k, long long *v,
+                        double *secs, char *why, size_t len)
 {
     k->run(run->iterations); /* warm */
     int r = PAPI_start(es);
@@ -101,6 +102,7 @@ static int count_metric(const struct vr_run *run, int es, const struct vk_kernel
     return r == PAPI_OK ? 0 : -1;
 }
 
+/* mi's value on counts v; 0, or -1 with why ("on the counts" or "on the known counts"). */
 /* mi's value on counts v; 0, or -1 with why ("on the counts" or "on the known counts"). */
 static int evaluate(const PAPIM_metric_info_t *mi, const long long *v, double secs,
                     const char *which, double *out, char *why, size_t len)
@@ -123,22 +125,21 @@ static void judge_metric(struct vr_run *run, struct vr_row *row, int es,
                          const PAPIM_metric_info_t *mi, const struct vk_kernel *k, const char *q)
 {
     long long v[PAPIM_MAX_EVENTS], known[PAPIM_MAX_EVENTS];
+    const char *names[PAPIM_MAX_EVENTS];
     char why[PAPI_HUGE_STR_LEN];
-    double secs, n2 = 2.0 * (double)run->iterations, tol = 0;
+    double secs, n2 = 2.0 * (double)run->iterations, tol;
     row->iterations = 2 * run->iterations;
     if (count_metric(run, es, k, v, &secs, why, sizeof why) < 0) {
         vr_judge(run, row, VD_C_NO, why, 0, 0);
         return;
     }
     row->seconds = secs;
-    for (int i = 0; i < mi->num_events; i++) {
-        const char *e = mi->event_names[i];
-        int put = !q && vk_determines(k, e);
-        known[i] = put ? (long long)(vk_expected_per_iter(k, e) * n2 + 0.5) : v[i];
-        tol = put && vk_tol_rel(k, e) > tol ? vk_tol_rel(k, e) : tol;
-    }
+    for (int i = 0; i < mi->num_events; i++)
+        names[i] = mi->event_names[i];
+    vk_known_counts(k, mi->num_events, names, v, n2, known, &tol);
     if (evaluate(mi, v, secs, "on the counts", &row->counted, why, sizeof why) < 0 ||
-        (!q && evaluate(mi, known, secs, "on the known counts", &row->expected, why, sizeof why) < 0)) {
+        (!q &&
+         evaluate(mi, known, secs, "on the known counts", &row->expected, why, sizeof why) < 0)) {
         vr_judge(run, row, VD_C_BROKEN, why, 0, 0);
         return;
     }
@@ -147,7 +148,9 @@ static void judge_metric(struct vr_run *run, struct vr_row *row, int es,
         tol = vk_tol_rel(k, q);
     }
     vr_judge(run, row, VD_C_YES, NULL, q && tol == 0 ? VR_TOL_ABS / secs : 0,
-             tol > 0 ? tol : q ? VR_TOL_REL : VR_METRIC_TOL_REL);
+             tol > 0 ? tol
+             : q     ? VR_TOL_REL
+                     : VR_METRIC_TOL_REL);
 }
 
 /* The row of mi over kernel k (a rate when q, else a formula); -1 out of memory. */

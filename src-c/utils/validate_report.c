@@ -4,6 +4,7 @@
 #include "validate_report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -124,8 +125,12 @@ static void print_row(FILE *f, const struct vr_row *r)
                 "-", v, r->res.why);
         return;
     }
-    fprintf(f, "%-17s %-13s %14.0f %14.0f %7.3f %10.0f  %s", r->kernel, r->event, r->expected,
-            r->counted, r->res.ratio, r->res.tolerance, v);
+    if (r->is_metric && fabs(r->expected) < 1e4) /* IPC 0.0625, a ratio: its digits */
+        fprintf(f, "%-17s %-13s %14.6g %14.6g %7.3f %10.3g  %s", r->kernel, r->event, r->expected,
+                r->counted, r->res.ratio, r->res.tolerance, v);
+    else
+        fprintf(f, "%-17s %-13s %14.0f %14.0f %7.3f %10.0f  %s", r->kernel, r->event, r->expected,
+                r->counted, r->res.ratio, r->res.tolerance, v);
     if (r->res.verdict == VD_FAIL)
         fprintf(f, " (%s)", r->res.why);
     fputc('\n', f);

@@ -75,7 +75,7 @@ struct vr_row *vr_new_row(struct vr_run *run, const char *kernel, const char *ev
 }
 
 void vr_judge(struct vr_run *run, struct vr_row *row, int countable, const char *reason,
-                  double tol_abs, double tol_rel)
+              double tol_abs, double tol_rel)
 {
     struct vd_check c = {row->expected, row->counted, countable, reason, tol_abs, tol_rel};
     vd_judge(&c, &row->res);

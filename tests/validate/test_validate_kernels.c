@@ -47,7 +47,8 @@ static void check_tables(const struct vk_kernel *k)
     CHECK(vk_tol_rel(k, "PAPI_TOT_INS") == 0, "%s: PAPI_TOT_INS not exact", k->name);
     if (vk_determines(k, "PAPI_L1_DCM") || vk_determines(k, "PAPI_TLB_DM"))
         CHECK(vk_tol_rel(k, vk_determines(k, "PAPI_TLB_DM") ? "PAPI_TLB_DM" : "PAPI_L1_DCM") ==
-                      VK_CACHE_TOL && vk_tol_rel(k, "PAPI_LD_INS") == 0,
+                      VK_CACHE_TOL &&
+                  vk_tol_rel(k, "PAPI_LD_INS") == 0,
               "%s: cache rows not of the cache class", k->name);
     if (vk_determines(k, "MEM_BW"))
         CHECK(vk_tol_rel(k, "MEM_BW") == VK_BW_TOL, "%s: bandwidth not of its class", k->name);

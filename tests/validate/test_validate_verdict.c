@@ -1,7 +1,8 @@
 /* test_validate_verdict: papi_validate's verdict (vd_judge, vd_exit_status) against the
  * recorded count vectors of validate_vectors.txt: a right preset passes, one off by 2x
  * fails with its ratio, one that counts 0 fails naming the 0, one that cannot be
- * counted is "not countable here" with its reason. No PMU needed. */
+ * counted is "not countable here" with its reason, a metric that cannot be formed fails,
+ * one no kernel determines is "no kernel". No PMU needed. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,10 @@
 
 static const char *verdict_word(enum vd_verdict v)
 {
-    return v == VD_PASS ? "pass" : v == VD_FAIL ? "fail" : "not_countable";
+    return v == VD_PASS        ? "pass"
+           : v == VD_FAIL      ? "fail"
+           : v == VD_NO_KERNEL ? "no_kernel"
+                               : "not_countable";
 }
 
 /* One vector line; returns 1 when it was a vector. */
@@ -21,7 +25,7 @@ static int check_line(const char *line, int lineno)
     if (sscanf(line, "%lf %lf %d %lf %lf %31s \"%255[^\"]\"", &c.expected, &c.counted, &c.countable,
                &c.tol_abs, &c.tol_rel, want, text) != 7)
         return 0;
-    c.reason = c.countable ? NULL : text;
+    c.reason = c.countable == VD_C_YES ? NULL : text;
     struct vd_result r;
     vd_judge(&c, &r);
     CHECK(strcmp(verdict_word(r.verdict), want) == 0, "line %d: verdict %s, want %s (%s)", lineno,

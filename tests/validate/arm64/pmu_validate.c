@@ -70,8 +70,7 @@ static void classify(const char *line, struct tally *t)
     if (fail && strstr(line, "(counted 0 of ")) {
         t->zero_fails++;
         t->chase_l2_zero += strcmp(kernel, "chase_l2") == 0 && strcmp(event, "PAPI_L1_DCM") == 0;
-    }
-    else if (fail) {
+    } else if (fail) {
         t->other_fails++;
         printf("failed, not a 0: %s", line);
     }
@@ -116,7 +115,8 @@ int main(void)
     printf("memory kernels' PAPI_TOT_INS passed: %d; chase_l2 PAPI_L1_DCM counted 0: %d; IPC/CPI "
            "passed: %d\n",
            t.mem_ins_pass, t.chase_l2_zero, t.ipc_cpi_pass);
-    CHECK(t.mem_ins_pass == 5, "PAPI_TOT_INS passed for %d of the 5 memory kernels", t.mem_ins_pass);
+    CHECK(t.mem_ins_pass == 5, "PAPI_TOT_INS passed for %d of the 5 memory kernels",
+          t.mem_ins_pass);
     CHECK(t.chase_l2_zero == 1, "chase_l2's PAPI_L1_DCM did not fail with 'counted 0'");
     CHECK(t.ipc_cpi_pass == 2, "IPC and CPI: %d passed, want 2", t.ipc_cpi_pass);
     CHECK(t.metric_fails_bad == 0, "%d metrics failed on a non-zero count", t.metric_fails_bad);
