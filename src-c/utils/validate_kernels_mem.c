@@ -208,31 +208,18 @@ static void **steps_rw(void **p, long n)
 }
 #endif
 
-static void chase_l2(long n)
-{
-    if (n > 0)
-        r2.cursor = steps_chase(r2.cursor, n);
-}
-static void chase_l3(long n)
-{
-    if (n > 0)
-        r3.cursor = steps_chase(r3.cursor, n);
-}
-static void tlb_pages(long n)
-{
-    if (n > 0)
-        tlb.cursor = steps_chase(tlb.cursor, n);
-}
-static void stream_read(long n)
-{
-    if (n > 0)
-        r3.seq = steps_read(r3.seq, n);
-}
-static void stream_rw(long n)
-{
-    if (n > 0)
-        r3.seq = steps_rw(r3.seq, n);
-}
+/* A kernel: n steps from where its last run stopped. */
+#define VK_RUN(fn, cursor, steps)      \
+    static void fn(long n)             \
+    {                                  \
+        if (n > 0)                     \
+            cursor = steps(cursor, n); \
+    }
+VK_RUN(chase_l2, r2.cursor, steps_chase)
+VK_RUN(chase_l3, r3.cursor, steps_chase)
+VK_RUN(tlb_pages, tlb.cursor, steps_chase)
+VK_RUN(stream_read, r3.seq, steps_read)
+VK_RUN(stream_rw, r3.seq, steps_rw)
 
 #define C  VK_CACHE
 #define CL (VK_CACHE | VK_PER_LANE)

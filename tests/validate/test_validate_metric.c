@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "papi_test.h"
+#include "vector_file.h"
 #include "validate_run.h"
 
 static const struct vk_kernel *kernel(const char *name)
@@ -95,19 +96,7 @@ int main(int argc, char **argv)
     CHECK(PAPI_library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT, "PAPI_library_init failed");
     struct vk_mem_sizes sizes = {1L << 20, 8L << 20, 0}; /* the vectors' stated sizes */
     vk_mem_configure(&sizes);
-    FILE *f = fopen(argv[1], "r");
-    CHECK(f != NULL, "cannot open %s", argv[1]);
-    char line[512];
-    int lineno = 0, vectors = 0;
-    while (f && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
-        CHECK(check_line(line, lineno), "line %d: not a vector: %s", lineno, line);
-        vectors++;
-    }
-    if (f)
-        fclose(f);
+    int vectors = vector_file_each(argv[1], check_line);
     CHECK(vectors >= 10, "only %d vectors read", vectors);
     return test_done("test_validate_metric");
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "papi_test.h"
+#include "vector_file.h"
 #include "validate_verdict.h"
 
 static const char *verdict_word(enum vd_verdict v)
@@ -41,18 +42,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_validate_verdict VECTORS\n");
         return 2;
     }
-    FILE *f = fopen(argv[1], "r");
-    CHECK(f != NULL, "cannot open %s", argv[1]);
-    char line[512];
-    int lineno = 0, vectors = 0;
-    while (f && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[0] != '#' && line[0] != '\n')
-            CHECK(check_line(line, lineno), "line %d: not a vector: %s", lineno, line);
-        vectors += line[0] != '#' && line[0] != '\n';
-    }
-    if (f)
-        fclose(f);
+    int vectors = vector_file_each(argv[1], check_line);
     CHECK(vectors >= 10, "only %d vectors read", vectors);
     /* The exit status: a failure wins, then a pass, else nothing was countable. */
     CHECK_EQ_LL(vd_exit_status(10, 1, 3), 1);
