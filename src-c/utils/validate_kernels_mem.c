@@ -127,10 +127,18 @@ static int build(struct ring *r, long bytes, int huge, long stride)
 
 static const char *need_l2_set(void)
 {
+    if (set_of(sizes.l2) < 2 * sizes.l2)
+        return "a working set of twice the L2 cache within 256 MiB";
     return build(&r2, set_of(sizes.l2), 1, LINE) ? "memory for its working set" : NULL;
 }
 static const char *need_l3_set(void)
 {
+    static char why[128];
+    if (set_of(sizes.l3) < 2 * sizes.l3) { /* the cap: no set the cache cannot hold */
+        snprintf(why, sizeof why, "a working set of twice the L3 cache (%ld MiB) within %ld MiB",
+                 sizes.l3 >> 20, MAX_SET >> 20);
+        return why;
+    }
     return build(&r3, set_of(sizes.l3), 1, LINE) ? "memory for its working set" : NULL;
 }
 static const char *need_pages(void)
