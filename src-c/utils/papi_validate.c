@@ -1,8 +1,9 @@
 /* papi_validate: are this CPU's presets and metrics right? Runs kernels whose counts
  * are known by construction (instructions, branches taken and not taken, loads and
- * stores, floating-point operations per precision and vector width) and compares each
- * preset and metric the CPU defines with the expected count: pass, fail, or not
- * countable here (with the reason). Exit status 0 when every check passed, 1 when one
+ * stores, floating-point operations per precision and vector width, L1/L2/L3 cache and
+ * TLB misses, memory bytes) and compares each preset and metric the CPU defines with the
+ * expected count: pass, fail, not countable here (with the reason), or, for a metric no
+ * kernel determines, "no kernel". Exit status 0 when every check passed, 1 when one
  * failed, 2 when nothing could be counted (or bad usage). */
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +15,37 @@
 
 static const char usage[] =
     "Usage: papi_validate [options]\n"
-    "Check this CPU's PAPI presets (PAPI_TOT_INS, PAPI_BR_*, PAPI_LD_INS, PAPI_SR_INS,\n"
-    "PAPI_FP_OPS, PAPI_SP_OPS, PAPI_DP_OPS, PAPI_VEC_*, PAPI_FP_INS ...) and the metrics\n"
-    "DP_FLOPS and SP_FLOPS against kernels whose counts are known by construction:\n"
-    "loops in inline assembly of a known number of instructions, conditional branches\n"
-    "taken and not taken, loads and stores, and floating-point adds, multiplies and FMAs\n"
-    "per precision and width (x86-64: scalar, SSE 128, AVX 256, AVX-512; arm64: scalar,\n"
-    "NEON, SVE; an FMA is two operations). Each check prints expected, counted, ratio,\n"
-    "tolerance and a verdict: pass, fail, or not countable here with the reason (a kernel\n"
-    "the CPU cannot run, an event that does not open). Every kernel is counted with one\n"
-    "event at a time, as the difference of runs of n and 2n iterations, which cancels\n"
-    "the call and PAPI_start/PAPI_stop; the tolerance is 32 events + 0.1% (exact\n"
-    "classes). The cache kernel (a pointer chase in a random cyclic order over 16 times\n"
-    "the level-2 cache, no prefetcher can follow) expects 1 L1D miss per step and the\n"
-    "random access's L2 miss rate, within 10% (cache class).\n\n"
+    "Check this CPU's PAPI presets (PAPI_TOT_INS, PAPI_BR_*, PAPI_LD_INS,\n"
+    "PAPI_SR_INS, PAPI_FP_OPS, PAPI_SP_OPS, PAPI_DP_OPS, PAPI_VEC_*, PAPI_FP_INS,\n"
+    "PAPI_L1/L2/L3 misses, PAPI_TLB_DM ...) and every metric it defines against\n"
+    "kernels whose counts are known by construction: loops in inline assembly of a\n"
+    "known number of instructions, conditional branches taken and not taken, loads\n"
+    "and stores, and floating-point adds, multiplies and FMAs per precision and\n"
+    "width (x86-64: scalar, SSE 128, AVX 256, AVX-512; arm64: scalar, NEON, SVE; an\n"
+    "FMA is two operations). Each check prints expected, counted, ratio, tolerance\n"
+    "and a verdict: pass, fail, or not countable here with the reason (a kernel the\n"
+    "CPU cannot run, an event that does not open). Every kernel is counted with one\n"
+    "event at a time, as the difference of runs of n and 2n iterations, which\n"
+    "cancels the call and PAPI_start/PAPI_stop; the tolerance is 32 events + 0.1%\n"
+    "(exact classes).\n"
+    "Memory kernels (pointer chases in assembly, their instructions exact too):\n"
+    "chase_l2 and chase_l3 follow a random cyclic order of lines over 16 times the\n"
+    "L2 or L3 cache (hwloc's sizes through PAPI_get_hardware_info; 1 MiB and 8 MiB\n"
+    "assumed, and said, when unknown; capped at 256 MiB), which no prefetcher can\n"
+    "guess: 1 L1D miss per step (and L2 for chase_l3), and the sized cache's misses\n"
+    "at 1 - size / set per step; tlb_pages follows a random order of 32768 4 KiB\n"
+    "pages: 1 - 2048/32768 data TLB misses per step (right within 10% for a TLB of\n"
+    "0 to 4096 entries). Cache and TLB rows are judged within 10%. stream_read and\n"
+    "stream_rw read (and store to) 16 consecutive lines per step: 1024 bytes each\n"
+    "way, MEM_READ_BW, MEM_WRITE_BW and MEM_BW within 15% (the memory controllers\n"
+    "count the whole socket: run it on an idle node).\n"
+    "Metrics: a rate (DP_FLOPS, SP_FLOPS, MEM_*_BW) against the kernel's operations\n"
+    "or bytes over the seconds of the same run; a formula over presets (IPC, CPI,\n"
+    "the miss ratios) on the kernel's known counts in place of the counted ones,\n"
+    "the rest as counted (IPC: the known instructions over the cycles counted),\n"
+    "within 0.5% or the class of the counts put in; a metric whose value cannot be\n"
+    "formed (a division by a count of 0) fails; a metric no kernel determines is\n"
+    "listed as \"no kernel\".\n\n"
     "Options:\n"
     "  -e NAME      check one preset or metric only\n"
     "  --list       list the kernels, what each determines, and whether it runs here\n"
@@ -56,9 +74,15 @@ static int list_kernels(void)
                 printf(" %s", ks[i].expect[j].event);
         printf("\n");
     }
-    printf("Cache class kernels are judged within %.0f%%, the others within 32 events + 0.1%%.\n",
-           VK_CACHE_TOL * 100);
-    printf("Metrics: DP_FLOPS (PAPI_DP_OPS per second), SP_FLOPS (PAPI_SP_OPS per second)\n");
+    printf("Cache and TLB rows are judged within %.0f%%, bandwidth within %.0f%%, the others "
+           "within 32 events + 0.1%%.\n",
+           VK_CACHE_TOL * 100, VK_BW_TOL * 100);
+    if (vk_mem_assumed())
+        printf("Cache sizes: %s\n", vk_mem_assumed());
+    printf("Metrics: DP_FLOPS, SP_FLOPS (PAPI_DP_OPS, PAPI_SP_OPS per second), MEM_READ_BW,\n"
+           "MEM_WRITE_BW, MEM_BW (the stream kernels' bytes per second), and any formula over\n"
+           "presets a kernel determines (IPC, CPI, miss ratios); papi_validate lists the rest\n"
+           "as \"no kernel\".\n");
     return 0;
 }
 
@@ -148,7 +172,7 @@ int main(int argc, char **argv)
     if (a.list) {
         if (!util_init("papi_validate"))
             return 2;
-        vr_configure_kernels(); /* the cache kernel's working set needs the L2 size */
+        vr_configure_kernels(); /* the memory kernels' working sets need the cache sizes */
         return list_kernels();
     }
     if (a.json && vo_open(&out, a.json, why, sizeof why) < 0) {

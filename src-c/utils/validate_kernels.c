@@ -28,13 +28,31 @@ double vk_expected_per_iter(const struct vk_kernel *k, const char *event)
     const struct vk_expect *e = find(k, event);
     if (!e)
         return 0;
-    return e->per_lane && k->lanes ? e->per_iter * k->lanes() : e->per_iter;
+    return (e->flags & VK_PER_LANE) && k->lanes ? e->per_iter * k->lanes() : e->per_iter;
+}
+
+int vk_known_counts(const struct vk_kernel *k, int n, const char *const names[],
+                    const long long counted[], double iterations, long long known[],
+                    double *tol_rel)
+{
+    int put = 0;
+    *tol_rel = 0;
+    for (int i = 0; i < n; i++) {
+        known[i] = counted[i];
+        if (!vk_determines(k, names[i]))
+            continue;
+        known[i] = (long long)(vk_expected_per_iter(k, names[i]) * iterations + 0.5);
+        if (vk_tol_rel(k, names[i]) > *tol_rel)
+            *tol_rel = vk_tol_rel(k, names[i]);
+        put++;
+    }
+    return put;
 }
 
 #define VK_MAX_KERNELS 64
 
 static struct vk_kernel all[VK_MAX_KERNELS];
-static int nall = -1, nisa; /* the ISA's kernels come first, then the memory ones */
+static int nall = -1; /* the ISA's kernels come first, then the memory ones */
 
 const struct vk_kernel *vk_kernels(int *n)
 {
@@ -44,7 +62,6 @@ const struct vk_kernel *vk_kernels(int *n)
         nall = 0;
         for (int i = 0; i < ni && nall < VK_MAX_KERNELS; i++)
             all[nall++] = isa[i];
-        nisa = nall;
         for (int i = 0; i < nm && nall < VK_MAX_KERNELS; i++)
             all[nall++] = mem[i];
     }
@@ -52,9 +69,12 @@ const struct vk_kernel *vk_kernels(int *n)
     return all;
 }
 
-double vk_tol_rel(const struct vk_kernel *k)
+double vk_tol_rel(const struct vk_kernel *k, const char *event)
 {
-    return k >= all + nisa && k < all + nall ? VK_CACHE_TOL : 0;
+    const struct vk_expect *e = find(k, event);
+    if (!e)
+        return 0;
+    return e->flags & VK_BW ? VK_BW_TOL : e->flags & VK_CACHE ? VK_CACHE_TOL : 0;
 }
 
 #if !defined(__x86_64__) && !defined(__aarch64__)

@@ -6,14 +6,19 @@
 #ifndef VALIDATE_KERNELS_H
 #define VALIDATE_KERNELS_H
 
-#define VK_MAX_EXPECT 12
+#define VK_MAX_EXPECT 16
 
 /* What one iteration of a kernel adds to an event (a preset or a metric name). */
 struct vk_expect {
     const char *event;
-    double per_iter; /* per vector lane when per_lane is set */
-    int per_lane;    /* scaled by the kernel's lanes() (SVE: the CPU's vector length) */
+    double per_iter; /* per vector lane when VK_PER_LANE is set */
+    int flags;       /* VK_PER_LANE, and the class: exact (0), VK_CACHE or VK_BW */
 };
+/* Scaled by the kernel's lanes() (SVE: the CPU's vector length; a cache kernel: its miss
+ * rate from the cache sizes). */
+#define VK_PER_LANE 1
+#define VK_CACHE    2 /* judged within VK_CACHE_TOL */
+#define VK_BW       4 /* judged within VK_BW_TOL */
 
 struct vk_kernel {
     const char *name; /* "dp_256_fma" */
@@ -27,8 +32,10 @@ struct vk_kernel {
     struct vk_expect expect[VK_MAX_EXPECT];
 };
 
-/* The cache class's tolerance: 10% of the expected count. */
+/* The cache class's tolerance (caches, TLB): 10% of the expected count. */
 #define VK_CACHE_TOL 0.10
+/* The bandwidth class's: 15% (memory controllers count the whole socket's traffic). */
+#define VK_BW_TOL 0.15
 
 /* A kernel every CPU of the ISA can run. */
 const char *vk_need_none(void);
@@ -57,17 +64,38 @@ const struct vk_kernel *vk_kernels(int *n);
 /* The parts: this ISA's inline-assembly kernels (none on other ISAs), the memory ones. */
 const struct vk_kernel *vk_isa_kernels(int *n);
 const struct vk_kernel *vk_mem_kernels(int *n);
-/* The relative tolerance of kernel k's class: VK_CACHE_TOL for the memory kernels (of
- * vk_kernels), 0 for the exact classes (their tolerance is the loop's overhead). */
-double vk_tol_rel(const struct vk_kernel *k);
-/* Sizes the memory kernels' working sets (bytes of the level-2 cache, 0 = unknown);
- * called once before they run. */
-void vk_mem_configure(long l2_bytes);
+/* The relative tolerance of event's check in kernel k: VK_CACHE_TOL or VK_BW_TOL for the
+ * memory kernels' cache, TLB and bandwidth rows, 0 for the exact classes (their
+ * tolerance is the loop's overhead). */
+double vk_tol_rel(const struct vk_kernel *k, const char *event);
+/* The memory kernels' sizes: bytes of the level-2 and level-3 caches (0 = unknown: an
+ * assumed size, which vk_mem_assumed says), pages of the TLB walk (0 = VK_TLB_PAGES). */
+struct vk_mem_sizes {
+    long l2, l3, tlb_pages;
+};
+#define VK_TLB_PAGES 32768
+/* The TLB entries the TLB kernel's expectation assumes: its miss rate is 1 - this over
+ * the pages walked, 0.9375 for 32768 pages; a CPU with 0 to 4096 entries is within
+ * VK_CACHE_TOL of it (second-level data TLBs hold 1024 to 4096 entries). */
+#define VK_TLB_ASSUMED 2048
+/* Sets the sizes, once, before a memory kernel runs (their working sets are built on
+ * first use). */
+void vk_mem_configure(const struct vk_mem_sizes *s);
+/* What was assumed for lack of a cache size ("L2 1 MiB, L3 8 MiB assumed: ..."), or
+ * NULL when the library knew both. */
+const char *vk_mem_assumed(void);
 /* 1 when kernel k determines event (a non-zero count per iteration). */
 int vk_determines(const struct vk_kernel *k, const char *event);
 /* Per-iteration count of event in kernel k (SVE widths applied: only for a kernel
  * the CPU can run), or 0 if not determined. */
 double vk_expected_per_iter(const struct vk_kernel *k, const char *event);
+/* A metric's counts as kernel k determines them: known[i] is k's expected count of
+ * names[i] over iterations when k determines it, else counted[i]; tol_rel the largest
+ * class tolerance of those put in (0: all exact). Returns how many were put in. (A
+ * kernel whose lanes() depend on its working set: after its missing() built it.) */
+int vk_known_counts(const struct vk_kernel *k, int n, const char *const names[],
+                    const long long counted[], double iterations, long long known[],
+                    double *tol_rel);
 /* The ISA the table is for ("x86-64", "arm64", or "none"). */
 const char *vk_isa(void);
 

@@ -4,6 +4,7 @@
 #include "validate_report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,7 +58,7 @@ static void json_row(struct jw *w, const struct vr_row *r)
     jw_str(w, "kind", r->is_metric ? "metric" : "preset");
     jw_int(w, "iterations", r->iterations);
     jw_double(w, "expected", r->expected);
-    if (r->res.verdict == VD_NOT_COUNTABLE)
+    if (r->res.verdict == VD_NOT_COUNTABLE || r->res.verdict == VD_NO_KERNEL)
         jw_null(w, "counted");
     else
         jw_double(w, "counted", r->counted);
@@ -83,7 +84,10 @@ static void json_document(struct jw *w, const struct vr_run *run, int status)
     jw_double(w, "relative", VR_TOL_REL);
     jw_obj_end(w);
     jw_double(w, "cache_tolerance", VK_CACHE_TOL);
-    jw_double(w, "cache_tolerance", VK_CACHE_TOL);
+    jw_double(w, "bandwidth_tolerance", VK_BW_TOL);
+    jw_double(w, "metric_tolerance", VR_METRIC_TOL_REL);
+    if (vk_mem_assumed())
+        jw_str(w, "cache_sizes", vk_mem_assumed());
     jw_arr_begin(w, "rows");
     for (int i = 0; i < run->n; i++)
         json_row(w, &run->rows[i]);
@@ -91,6 +95,7 @@ static void json_document(struct jw *w, const struct vr_run *run, int status)
     jw_int(w, "passed", run->passed);
     jw_int(w, "failed", run->failed);
     jw_int(w, "not_countable", run->not_countable);
+    jw_int(w, "no_kernel", run->no_kernel);
     jw_int(w, "exit_status", status);
     jw_obj_end(w);
 }
@@ -115,13 +120,17 @@ int vo_commit(struct vo_file *o, const struct vr_run *run, int status, char *why
 static void print_row(FILE *f, const struct vr_row *r)
 {
     const char *v = vd_verdict_name(r->res.verdict);
-    if (r->res.verdict == VD_NOT_COUNTABLE) {
+    if (r->res.verdict == VD_NOT_COUNTABLE || r->res.verdict == VD_NO_KERNEL) {
         fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s (%s)\n", r->kernel, r->event, "-", "-", "-",
                 "-", v, r->res.why);
         return;
     }
-    fprintf(f, "%-17s %-13s %14.0f %14.0f %7.3f %10.0f  %s", r->kernel, r->event, r->expected,
-            r->counted, r->res.ratio, r->res.tolerance, v);
+    if (r->is_metric && fabs(r->expected) < 1e4) /* IPC 0.0625, a ratio: its digits */
+        fprintf(f, "%-17s %-13s %14.6g %14.6g %7.3f %10.3g  %s", r->kernel, r->event, r->expected,
+                r->counted, r->res.ratio, r->res.tolerance, v);
+    else
+        fprintf(f, "%-17s %-13s %14.0f %14.0f %7.3f %10.0f  %s", r->kernel, r->event, r->expected,
+                r->counted, r->res.ratio, r->res.tolerance, v);
     if (r->res.verdict == VD_FAIL)
         fprintf(f, " (%s)", r->res.why);
     fputc('\n', f);
@@ -132,15 +141,20 @@ void vo_print_table(FILE *f, const struct vr_run *run)
     fprintf(f,
             "Counts: %ld and %ld iterations per kernel, differenced (median of %d); "
             "exact tolerance %.0f events + %.1f%% of expected\n"
-            "Cache class (chase_*): within %.0f%% of the expected misses\n",
+            "Cache class (chase_*, tlb_pages): within %.0f%% of the expected misses; bandwidth "
+            "(stream_*): within %.0f%%\n",
             run->iterations, 2 * run->iterations, run->repeats, VR_TOL_ABS, VR_TOL_REL * 100,
-            VK_CACHE_TOL * 100);
-    fprintf(f, "Metrics (per second): %ld iterations timed; tolerance the same, per second\n\n",
-            2 * run->iterations);
+            VK_CACHE_TOL * 100, VK_BW_TOL * 100);
+    if (vk_mem_assumed())
+        fprintf(f, "Cache sizes: %s\n", vk_mem_assumed());
+    fprintf(f,
+            "Metrics: one run of %ld iterations; rates (per second) within the same tolerance; a "
+            "formula on the kernel's known counts within %.1f%% (or its class's)\n\n",
+            2 * run->iterations, VR_METRIC_TOL_REL * 100);
     fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s\n", "Kernel", "Event", "Expected", "Counted",
             "Ratio", "Tolerance", "Verdict");
     for (int i = 0; i < run->n; i++)
         print_row(f, &run->rows[i]);
-    fprintf(f, "\n%d passed, %d failed, %d not countable here\n", run->passed, run->failed,
-            run->not_countable);
+    fprintf(f, "\n%d passed, %d failed, %d not countable here, %d metrics with no kernel\n",
+            run->passed, run->failed, run->not_countable, run->no_kernel);
 }

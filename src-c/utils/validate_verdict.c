@@ -12,9 +12,22 @@ const char *vd_verdict_name(enum vd_verdict v)
         return "pass";
     case VD_FAIL:
         return "fail";
+    case VD_NO_KERNEL:
+        return "no kernel";
     default:
         return "not countable here";
     }
+}
+
+/* A count as a whole number; a metric's value (IPC 0.0625) with its significant digits. */
+struct num {
+    char s[32];
+};
+static struct num num(double x)
+{
+    struct num n;
+    snprintf(n.s, sizeof n.s, fabs(x) >= 100 || x == floor(x) ? "%.0f" : "%.4g", x);
+    return n;
 }
 
 static void judge_counted(const struct vd_check *c, struct vd_result *r)
@@ -22,19 +35,18 @@ static void judge_counted(const struct vd_check *c, struct vd_result *r)
     double diff = fabs(c->counted - c->expected);
     if (c->counted == 0 && c->expected != 0) {
         r->verdict = VD_FAIL;
-        snprintf(r->why, sizeof r->why, "counted 0 of %.0f expected: the event counts nothing",
-                 c->expected);
+        snprintf(r->why, sizeof r->why, "counted 0 of %s expected: the event counts nothing",
+                 num(c->expected).s);
     } else if (c->counted < 0) {
         r->verdict = VD_FAIL;
-        snprintf(r->why, sizeof r->why, "counted %.0f: a negative count", c->counted);
+        snprintf(r->why, sizeof r->why, "counted %s: a negative count", num(c->counted).s);
     } else if (diff <= r->tolerance) {
         r->verdict = VD_PASS;
-        snprintf(r->why, sizeof r->why, "within %.0f of the expected count", r->tolerance);
+        snprintf(r->why, sizeof r->why, "within %s of the expected count", num(r->tolerance).s);
     } else {
         r->verdict = VD_FAIL;
-        snprintf(r->why, sizeof r->why,
-                 "counted %.0f, %.3fx the expected %.0f (off by %.0f, allowed %.0f)", c->counted,
-                 r->ratio, c->expected, diff, r->tolerance);
+        snprintf(r->why, sizeof r->why, "counted %s, %.3fx the expected %s (off by %s, allowed %s)",
+                 num(c->counted).s, r->ratio, num(c->expected).s, num(diff).s, num(r->tolerance).s);
     }
 }
 
@@ -43,8 +55,9 @@ void vd_judge(const struct vd_check *c, struct vd_result *r)
     r->ratio = 0;
     r->tolerance = c->tol_abs + c->tol_rel * fabs(c->expected);
     r->why[0] = '\0';
-    if (!c->countable) {
-        r->verdict = VD_NOT_COUNTABLE;
+    if (c->countable != VD_C_YES) {
+        static const enum vd_verdict v[] = {VD_NOT_COUNTABLE, VD_PASS, VD_FAIL, VD_NO_KERNEL};
+        r->verdict = c->countable >= 0 && c->countable <= 3 ? v[c->countable] : VD_FAIL;
         snprintf(r->why, sizeof r->why, "%s", c->reason ? c->reason : "no reason given");
         return;
     }

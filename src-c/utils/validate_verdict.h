@@ -6,14 +6,19 @@
 
 #include <stddef.h>
 
-enum vd_verdict { VD_PASS, VD_FAIL, VD_NOT_COUNTABLE };
+enum vd_verdict { VD_PASS, VD_FAIL, VD_NOT_COUNTABLE, VD_NO_KERNEL };
+
+/* What was counted: nothing (the event or kernel cannot run here), a count, a count from
+ * which the value cannot be formed (a metric dividing by a 0 count: a failure), or no
+ * kernel determines the event (listed, judged neither way). */
+enum vd_countable { VD_C_NO = 0, VD_C_YES = 1, VD_C_BROKEN = 2, VD_C_NO_KERNEL = 3 };
 
 /* One comparison. tol_abs + tol_rel * expected is the allowed |counted - expected|. */
 struct vd_check {
     double expected;
     double counted;
-    int countable;      /* 0: the event or the kernel cannot run here (reason says why) */
-    const char *reason; /* why not countable, else NULL */
+    int countable;      /* enum vd_countable */
+    const char *reason; /* why not VD_C_YES, else NULL */
     double tol_abs;
     double tol_rel;
 };
@@ -27,7 +32,7 @@ struct vd_result {
 
 void vd_judge(const struct vd_check *c, struct vd_result *r);
 
-/* "pass", "fail", "not countable here". */
+/* "pass", "fail", "not countable here", "no kernel". */
 const char *vd_verdict_name(enum vd_verdict v);
 
 /* papi_validate's exit status: 1 when a check failed, 0 when some passed and none

@@ -30,8 +30,8 @@ def run(exe, args, env=None):
     return subprocess.run([exe] + args, capture_output=True, text=True, timeout=120, env=e)
 
 
-ROW = re.compile(r"^(\w+)\s+((?:PAPI_)?[A-Z0-9_]+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+"
-                 r"(pass|fail|not countable here)(?: \((.*)\))?$")
+ROW = re.compile(r"^(\w+|-)\s+((?:PAPI_)?[A-Z0-9_]+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+"
+                 r"(pass|fail|not countable here|no kernel)(?: \((.*)\))?$")
 
 
 def rows_of(text):
@@ -53,8 +53,15 @@ def check_run(exe, tmp):
         check(key in doc, "JSON lacks %s" % key)
     if hw <= 0:
         check(p.returncode == 2, "no counters here, yet exit %d" % p.returncode)
-        check(all(r[6] == "not countable here" and r[7] for r in rows),
-              "a row without counters is not 'not countable here' with a reason")
+        check(all(r[6] in ("not countable here", "no kernel") and r[7] for r in rows),
+              "a row without counters is not 'not countable here' (or a metric's 'no kernel') "
+              "with a reason")
+        check(all(r[6] != "no kernel" or r[0] == "-" for r in rows),
+              "a 'no kernel' row names a kernel")
+        # Every metric this CPU defines has rows: IPC over int_adds, CPU_UTILIZATION none.
+        check(any(r[0] == "int_adds" and r[1] == "IPC" for r in rows), "no IPC row of int_adds")
+        check(any(r[0] == "-" and r[1] == "CPU_UTILIZATION" and r[6] == "no kernel" for r in rows),
+              "CPU_UTILIZATION is not listed as 'no kernel'")
         check("No hardware counter could be counted here" in p.stdout,
               "no sentence saying nothing can be counted here")
         reason = doc.get("counters", {}).get("no_counters_reason", "")

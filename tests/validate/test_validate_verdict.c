@@ -1,16 +1,21 @@
 /* test_validate_verdict: papi_validate's verdict (vd_judge, vd_exit_status) against the
  * recorded count vectors of validate_vectors.txt: a right preset passes, one off by 2x
  * fails with its ratio, one that counts 0 fails naming the 0, one that cannot be
- * counted is "not countable here" with its reason. No PMU needed. */
+ * counted is "not countable here" with its reason, a metric that cannot be formed fails,
+ * one no kernel determines is "no kernel". No PMU needed. */
 #include <stdio.h>
 #include <string.h>
 
 #include "papi_test.h"
+#include "vector_file.h"
 #include "validate_verdict.h"
 
 static const char *verdict_word(enum vd_verdict v)
 {
-    return v == VD_PASS ? "pass" : v == VD_FAIL ? "fail" : "not_countable";
+    return v == VD_PASS        ? "pass"
+           : v == VD_FAIL      ? "fail"
+           : v == VD_NO_KERNEL ? "no_kernel"
+                               : "not_countable";
 }
 
 /* One vector line; returns 1 when it was a vector. */
@@ -21,7 +26,7 @@ static int check_line(const char *line, int lineno)
     if (sscanf(line, "%lf %lf %d %lf %lf %31s \"%255[^\"]\"", &c.expected, &c.counted, &c.countable,
                &c.tol_abs, &c.tol_rel, want, text) != 7)
         return 0;
-    c.reason = c.countable ? NULL : text;
+    c.reason = c.countable == VD_C_YES ? NULL : text;
     struct vd_result r;
     vd_judge(&c, &r);
     CHECK(strcmp(verdict_word(r.verdict), want) == 0, "line %d: verdict %s, want %s (%s)", lineno,
@@ -37,18 +42,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_validate_verdict VECTORS\n");
         return 2;
     }
-    FILE *f = fopen(argv[1], "r");
-    CHECK(f != NULL, "cannot open %s", argv[1]);
-    char line[512];
-    int lineno = 0, vectors = 0;
-    while (f && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[0] != '#' && line[0] != '\n')
-            CHECK(check_line(line, lineno), "line %d: not a vector: %s", lineno, line);
-        vectors += line[0] != '#' && line[0] != '\n';
-    }
-    if (f)
-        fclose(f);
+    int vectors = vector_file_each(argv[1], check_line);
     CHECK(vectors >= 10, "only %d vectors read", vectors);
     /* The exit status: a failure wins, then a pass, else nothing was countable. */
     CHECK_EQ_LL(vd_exit_status(10, 1, 3), 1);
