@@ -52,18 +52,18 @@ int vk_known_counts(const struct vk_kernel *k, int n, const char *const names[],
 #define VK_MAX_KERNELS 64
 
 static struct vk_kernel all[VK_MAX_KERNELS];
-static int nall = -1; /* the ISA's kernels come first, then the memory ones */
+static int nall = -1; /* the ISA's kernels come first, then the memory ones, itlb */
 
 const struct vk_kernel *vk_kernels(int *n)
 {
     if (nall < 0) { /* one table of both parts, made once (papi_validate is one thread) */
-        int ni, nm;
-        const struct vk_kernel *isa = vk_isa_kernels(&ni), *mem = vk_mem_kernels(&nm);
+        int np[3];
+        const struct vk_kernel *part[3] = {vk_isa_kernels(&np[0]), vk_mem_kernels(&np[1]),
+                                           vk_itlb_kernels(&np[2])};
         nall = 0;
-        for (int i = 0; i < ni && nall < VK_MAX_KERNELS; i++)
-            all[nall++] = isa[i];
-        for (int i = 0; i < nm && nall < VK_MAX_KERNELS; i++)
-            all[nall++] = mem[i];
+        for (int p = 0; p < 3; p++)
+            for (int i = 0; i < np[p] && nall < VK_MAX_KERNELS; i++)
+                all[nall++] = part[p][i];
     }
     *n = nall;
     return all;

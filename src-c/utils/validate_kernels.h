@@ -59,11 +59,15 @@ const char *vk_need_none(void);
      {"PAPI_LST_INS", 3, 0}}}
 /* clang-format on */
 
-/* Every kernel: this ISA's (validate_kernels_<isa>.c) then the portable memory ones. */
+/* Every kernel: this ISA's (validate_kernels_<isa>.c), the memory ones, itlb_pages. */
 const struct vk_kernel *vk_kernels(int *n);
-/* The parts: this ISA's inline-assembly kernels (none on other ISAs), the memory ones. */
+/* The parts: this ISA's inline-assembly kernels (none on other ISAs), the memory ones,
+ * the instruction-TLB one (code generated at run time: x86-64 and arm64 only). */
 const struct vk_kernel *vk_isa_kernels(int *n);
 const struct vk_kernel *vk_mem_kernels(int *n);
+const struct vk_kernel *vk_itlb_kernels(int *n);
+/* The pages of the instruction-TLB kernel (vk_mem_configure passes its tlb_pages). */
+void vk_itlb_configure(long pages);
 /* The relative tolerance of event's check in kernel k: VK_CACHE_TOL or VK_BW_TOL for the
  * memory kernels' cache, TLB and bandwidth rows, 0 for the exact classes (their
  * tolerance is the loop's overhead). */

@@ -50,6 +50,7 @@ void vk_mem_configure(const struct vk_mem_sizes *s)
     sizes.l2 = l2_assumed ? L2_ASSUMED : sizes.l2;
     sizes.l3 = l3_assumed ? (sizes.l2 > L3_ASSUMED ? 4 * sizes.l2 : L3_ASSUMED) : sizes.l3;
     sizes.tlb_pages = sizes.tlb_pages > 0 ? sizes.tlb_pages : VK_TLB_PAGES;
+    vk_itlb_configure(sizes.tlb_pages);
     snprintf(assumed, sizeof assumed, "%s%s assumed: the library reports no such cache size here",
              l2_assumed ? "L2 1 MiB" : "",
              l3_assumed ? (l2_assumed ? ", L3 8 MiB" : "L3 8 MiB") : "");

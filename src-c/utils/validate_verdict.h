@@ -1,6 +1,6 @@
 /* validate_verdict.h: papi_validate's judgement of one check, a pure function of the
  * expected count, the counted one and the tolerance, so ctest can feed it recorded count
- * vectors (tests/utils/validate_vectors.txt) without a PMU. */
+ * vectors (tests/validate/validate_vectors.txt) without a PMU. */
 #ifndef VALIDATE_VERDICT_H
 #define VALIDATE_VERDICT_H
 
