@@ -31,11 +31,16 @@ static const char usage[] =
     "Memory kernels (pointer chases in assembly, their instructions exact too):\n"
     "chase_l2 and chase_l3 follow a random cyclic order of lines over 16 times the\n"
     "L2 or L3 cache (hwloc's sizes through PAPI_get_hardware_info; 1 MiB and 8 MiB\n"
-    "assumed, and said, when unknown; capped at 256 MiB), which no prefetcher can\n"
-    "guess: 1 L1D miss per step (and L2 for chase_l3), and the sized cache's misses\n"
-    "at 1 - size / set per step; tlb_pages follows a random order of 32768 4 KiB\n"
-    "pages: 1 - 2048/32768 data TLB misses per step (right within 10% for a TLB of\n"
-    "0 to 4096 entries). Cache and TLB rows are judged within 10%. stream_read and\n"
+    "assumed, and said, when unknown; a set is at most a quarter of MemAvailable and\n"
+    "4 GiB, 1 GiB with --quick, and at least twice the cache), which no prefetcher\n"
+    "can guess: 1 L1D miss per step (and L2 for chase_l3), and the sized cache's\n"
+    "misses at 1 - size / set per step; tlb_pages follows a random order of 32768\n"
+    "4 KiB pages: 1 - 2048/32768 data TLB misses per step (right within 10% for a\n"
+    "TLB of 0 to 4096 entries). itlb_pages jumps through code generated on 32768\n"
+    "4 KiB pages in a random order, 3 instructions per page: as many instruction\n"
+    "TLB misses per step (PAPI_TLB_IM), and 1 L1 instruction-cache miss per step\n"
+    "(PAPI_L1_ICM); a system that refuses executable memory (W^X) makes it not\n"
+    "countable here. Cache and TLB rows are judged within 10%. stream_read and\n"
     "stream_rw read (and store to) 16 consecutive lines per step: 1024 bytes each\n"
     "way, MEM_READ_BW, MEM_WRITE_BW and MEM_BW within 15% (the memory controllers\n"
     "count the whole socket: run it on an idle node).\n"
@@ -79,6 +84,7 @@ static int list_kernels(void)
            VK_CACHE_TOL * 100, VK_BW_TOL * 100);
     if (vk_mem_assumed())
         printf("Cache sizes: %s\n", vk_mem_assumed());
+    printf("Working sets: %s; --quick: at most %ld MiB\n", vk_mem_cap(), VR_QUICK_SET >> 20);
     printf("Metrics: DP_FLOPS, SP_FLOPS (PAPI_DP_OPS, PAPI_SP_OPS per second), MEM_READ_BW,\n"
            "MEM_WRITE_BW, MEM_BW (the stream kernels' bytes per second), and any formula over\n"
            "presets a kernel determines (IPC, CPI, miss ratios); papi_validate lists the rest\n"
@@ -172,7 +178,7 @@ int main(int argc, char **argv)
     if (a.list) {
         if (!util_init("papi_validate"))
             return 2;
-        vr_configure_kernels(); /* the memory kernels' working sets need the cache sizes */
+        vr_configure_kernels(0); /* the memory kernels' working sets need the cache sizes */
         return list_kernels();
     }
     if (a.json && vo_open(&out, a.json, why, sizeof why) < 0) {

@@ -69,6 +69,14 @@ const struct vk_kernel *vk_kernels(int *n)
     return all;
 }
 
+const char *vk_ready(const struct vk_kernel *k)
+{
+    const char *lack = k->missing();
+    if (!lack)
+        lack = vk_mem_ready(k);
+    return lack ? lack : vk_itlb_ready(k);
+}
+
 double vk_tol_rel(const struct vk_kernel *k, const char *event)
 {
     const struct vk_expect *e = find(k, event);

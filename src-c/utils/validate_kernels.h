@@ -76,7 +76,11 @@ double vk_tol_rel(const struct vk_kernel *k, const char *event);
  * assumed size, which vk_mem_assumed says), pages of the TLB walk (0 = VK_TLB_PAGES). */
 struct vk_mem_sizes {
     long l2, l3, tlb_pages;
+    long max_set; /* the working sets' ceiling in bytes (0 = VK_SET_CEILING) */
 };
+/* The working sets' hard ceiling: a chase over 16 x L3 needs 7.5 GiB for a 480 MiB L3;
+ * below this, the cap is a quarter of MemAvailable. */
+#define VK_SET_CEILING (4L << 30)
 #define VK_TLB_PAGES 32768
 /* The TLB entries the TLB kernel's expectation assumes: its miss rate is 1 - this over
  * the pages walked, 0.9375 for 32768 pages; a CPU with 0 to 4096 entries is within
@@ -85,9 +89,19 @@ struct vk_mem_sizes {
 /* Sets the sizes, once, before a memory kernel runs (their working sets are built on
  * first use). */
 void vk_mem_configure(const struct vk_mem_sizes *s);
+/* The working sets' cap as said in the output ("up to 4096 MiB (a quarter of
+ * MemAvailable, ...)"), after vk_mem_configure. */
+const char *vk_mem_cap(void);
 /* What was assumed for lack of a cache size ("L2 1 MiB, L3 8 MiB assumed: ..."), or
  * NULL when the library knew both. */
 const char *vk_mem_assumed(void);
+/* Kernel k made ready to run: NULL, or why it cannot (its missing(), or no memory for the
+ * working set or code pages, built here on first use: missing() only says whether the
+ * CPU and the caps allow it, so that --list and events that cannot open build nothing). */
+const char *vk_ready(const struct vk_kernel *k);
+/* The parts of vk_ready: NULL for a kernel that is not theirs. */
+const char *vk_mem_ready(const struct vk_kernel *k);
+const char *vk_itlb_ready(const struct vk_kernel *k);
 /* 1 when kernel k determines event (a non-zero count per iteration). */
 int vk_determines(const struct vk_kernel *k, const char *event);
 /* Per-iteration count of event in kernel k (SVE widths applied: only for a kernel
@@ -96,7 +110,7 @@ double vk_expected_per_iter(const struct vk_kernel *k, const char *event);
 /* A metric's counts as kernel k determines them: known[i] is k's expected count of
  * names[i] over iterations when k determines it, else counted[i]; tol_rel the largest
  * class tolerance of those put in (0: all exact). Returns how many were put in. (A
- * kernel whose lanes() depend on its working set: after its missing() built it.) */
+ * kernel whose lanes() depend on its working set: after vk_ready built it.) */
 int vk_known_counts(const struct vk_kernel *k, int n, const char *const names[],
                     const long long counted[], double iterations, long long known[],
                     double *tol_rel);

@@ -124,16 +124,11 @@ static const char *build(void)
     return NULL;
 }
 
-static const char *need_code(void)
+/* Whether it can run: yes, unless building its code was refused before (vk_itlb_ready
+ * builds it). */
+static const char *code_refused(void)
 {
-    if (itlb.built)
-        return NULL;
-    if (itlb.why[0]) /* refused once: the same reason */
-        return itlb.why;
-    const char *why = build();
-    if (why && why != itlb.why)
-        snprintf(itlb.why, sizeof itlb.why, "%s", why);
-    return why ? itlb.why : NULL;
+    return itlb.why[0] ? itlb.why : NULL;
 }
 
 static void itlb_pages(long n)
@@ -144,7 +139,8 @@ static void itlb_pages(long n)
 
 static double itlb_miss_rate(void)
 {
-    return 1.0 - (double)VK_TLB_ASSUMED / (double)pages_of();
+    double r = 1.0 - (double)VK_TLB_ASSUMED / (double)pages_of();
+    return r > 0 ? r : 0; /* a test's few pages: none assumed to miss */
 }
 
 void vk_itlb_configure(long pages)
@@ -158,12 +154,24 @@ static const struct vk_kernel itlb_kernels[] = {
     {"itlb_pages",
      "jumps through code on 32768 4 KiB pages in a random order, 3 instructions per page "
      "(cache class: 10%)",
-     need_code, itlb_pages, itlb_miss_rate,
+     code_refused, itlb_pages, itlb_miss_rate,
      {{"PAPI_TOT_INS", 3, 0}, {"PAPI_BR_INS", 2, 0}, {"PAPI_BR_CN", 1, 0},
       {"PAPI_BR_NTK", 1, 0}, {"PAPI_BR_UCN", 1, 0},
       {"PAPI_TLB_IM", 1, VK_CACHE | VK_PER_LANE}, {"PAPI_L1_ICM", 1, VK_CACHE}}},
 };
 /* clang-format on */
+
+const char *vk_itlb_ready(const struct vk_kernel *k)
+{
+    if (k->run != itlb_pages || itlb.built)
+        return NULL;
+    if (itlb.why[0]) /* refused once: the same reason */
+        return itlb.why;
+    const char *why = build();
+    if (why && why != itlb.why)
+        snprintf(itlb.why, sizeof itlb.why, "%s", why);
+    return why ? itlb.why : NULL;
+}
 
 const struct vk_kernel *vk_itlb_kernels(int *n)
 {
@@ -171,6 +179,12 @@ const struct vk_kernel *vk_itlb_kernels(int *n)
     return itlb_kernels;
 }
 #else /* another ISA: no code generator */
+const char *vk_itlb_ready(const struct vk_kernel *k)
+{
+    (void)k;
+    return NULL;
+}
+
 void vk_itlb_configure(long pages)
 {
     (void)pages;

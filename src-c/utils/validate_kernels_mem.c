@@ -2,8 +2,9 @@
  * dependent load per step, in inline assembly on x86-64 and arm64 so that its
  * instructions are exact too: 1 per load or store, 2 for the loop):
  *  - chase_l2, chase_l3: one cache line per step in a random cyclic order over 16 times
- *    the level-2 or level-3 cache (capped at 256 MiB, huge pages so that page walks add
- *    no misses of their own), which no prefetcher can guess: every step misses L1D (and
+ *    the level-2 or level-3 cache (capped by the machine's memory: vk_mem_cap; huge
+ *    pages so that page walks add no misses of their own), which no prefetcher can
+ *    guess: every step misses L1D (and
  *    L2 for chase_l3), and misses the cache sized with the probability 1 - size / set;
  *  - tlb_pages: one line per 4 KiB page in a random order over VK_TLB_PAGES pages (no
  *    huge pages): a data TLB miss per step but for the entries the TLB holds;
@@ -20,7 +21,7 @@
 
 #define LINE    64
 #define PAGE    4096
-#define MAX_SET (256L << 20)
+#define SET_UNKNOWN (256L << 20) /* the cap when /proc/meminfo says nothing */
 #define HUGE    (2L << 20)
 #define STREAM  16 /* lines per step of the stream kernels */
 
@@ -36,10 +37,46 @@ static struct vk_mem_sizes sizes;
 static int l2_assumed, l3_assumed;
 static char assumed[160];
 static struct ring r2, r3, tlb;
+static long max_set; /* the working sets' cap: vk_mem_cap */
+static char cap_note[160];
 
 /* Assumed when the library has no cache sizes (QEMU's guest): a common L2, a small L3. */
 #define L2_ASSUMED (1L << 20)
 #define L3_ASSUMED (8L << 20)
+
+/* MemAvailable of /proc/meminfo in bytes, 0 when it cannot be read. */
+static long mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb > 0 ? kb * 1024 : 0;
+}
+
+/* The cap: a quarter of the memory available now, at most ceiling, in huge pages. */
+static void set_cap(long ceiling)
+{
+    long avail = mem_available();
+    max_set = avail ? avail / 4 : SET_UNKNOWN;
+    max_set = (max_set > ceiling ? ceiling : max_set) / HUGE * HUGE;
+    if (avail)
+        snprintf(cap_note, sizeof cap_note,
+                 "up to %ld MiB (a quarter of MemAvailable, %ld MiB, at most %ld MiB)",
+                 max_set >> 20, avail >> 20, ceiling >> 20);
+    else
+        snprintf(cap_note, sizeof cap_note, "up to %ld MiB (/proc/meminfo unreadable)",
+                 max_set >> 20);
+}
+
+const char *vk_mem_cap(void)
+{
+    return cap_note;
+}
 
 void vk_mem_configure(const struct vk_mem_sizes *s)
 {
@@ -51,6 +88,7 @@ void vk_mem_configure(const struct vk_mem_sizes *s)
     sizes.l3 = l3_assumed ? (sizes.l2 > L3_ASSUMED ? 4 * sizes.l2 : L3_ASSUMED) : sizes.l3;
     sizes.tlb_pages = sizes.tlb_pages > 0 ? sizes.tlb_pages : VK_TLB_PAGES;
     vk_itlb_configure(sizes.tlb_pages);
+    set_cap(sizes.max_set > 0 ? sizes.max_set : VK_SET_CEILING);
     snprintf(assumed, sizeof assumed, "%s%s assumed: the library reports no such cache size here",
              l2_assumed ? "L2 1 MiB" : "",
              l3_assumed ? (l2_assumed ? ", L3 8 MiB" : "L3 8 MiB") : "");
@@ -63,7 +101,7 @@ const char *vk_mem_assumed(void)
 
 static long set_of(long cache)
 {
-    long set = 16 * cache > MAX_SET ? MAX_SET : 16 * cache, align = set >= HUGE ? HUGE : PAGE;
+    long set = 16 * cache > max_set ? max_set : 16 * cache, align = set >= HUGE ? HUGE : PAGE;
     return (set + align - 1) / align * align; /* aligned_alloc wants a multiple */
 }
 
@@ -126,43 +164,40 @@ static int build(struct ring *r, long bytes, int huge, long stride)
     return 0;
 }
 
+/* Whether a set of twice the cache fits within the cap (no set the cache can hold). */
 static const char *need_l2_set(void)
 {
-    if (set_of(sizes.l2) < 2 * sizes.l2)
-        return "a working set of twice the L2 cache within 256 MiB";
-    return build(&r2, set_of(sizes.l2), 1, LINE) ? "memory for its working set" : NULL;
+    return set_of(sizes.l2) < 2 * sizes.l2 ? "a working set of twice the L2 cache within its cap"
+                                           : NULL;
 }
 static const char *need_l3_set(void)
 {
-    static char why[128];
-    if (set_of(sizes.l3) < 2 * sizes.l3) { /* the cap: no set the cache cannot hold */
-        snprintf(why, sizeof why, "a working set of twice the L3 cache (%ld MiB) within %ld MiB",
-                 sizes.l3 >> 20, MAX_SET >> 20);
-        return why;
-    }
-    return build(&r3, set_of(sizes.l3), 1, LINE) ? "memory for its working set" : NULL;
-}
-static const char *need_pages(void)
-{
-    return build(&tlb, sizes.tlb_pages * PAGE, 0, PAGE) ? "memory for its pages" : NULL;
+    static char why[160];
+    if (set_of(sizes.l3) >= 2 * sizes.l3)
+        return NULL;
+    snprintf(why, sizeof why, "a working set of twice the L3 cache (%ld MiB) within %ld MiB",
+             sizes.l3 >> 20, max_set >> 20);
+    return why;
 }
 
-/* Miss rates of a random access: 1 - cache / set. */
-static double rate(long cache, const struct ring *r)
+/* Miss rates of a random access: 1 - cache / set (the set vk_mem_ready builds). */
+static double rate(long cache)
 {
-    return r->bytes ? 1.0 - (double)cache / (double)r->bytes : 0;
+    double r = 1.0 - (double)cache / (double)set_of(cache);
+    return r > 0 ? r : 0;
 }
 static double l2_miss_rate(void)
 {
-    return rate(sizes.l2, &r2);
+    return rate(sizes.l2);
 }
 static double l3_miss_rate(void)
 {
-    return rate(sizes.l3, &r3);
+    return rate(sizes.l3);
 }
 static double tlb_miss_rate(void)
 {
-    return tlb.bytes ? 1.0 - (double)VK_TLB_ASSUMED / (double)(tlb.bytes / PAGE) : 0;
+    double r = 1.0 - (double)VK_TLB_ASSUMED / (double)sizes.tlb_pages;
+    return r > 0 ? r : 0; /* a test's few pages: none assumed to miss */
 }
 
 #define R16(x) x x x x x x x x x x x x x x x x
@@ -270,7 +305,7 @@ static const struct vk_kernel mem_kernels[] = {
       {"PAPI_L3_LDM", 1, CL}}},
     {"tlb_pages",
      "pointer chase, 1 random 4 KiB page per step over 32768 pages (cache class: 10%)",
-     need_pages,
+     vk_need_none,
      tlb_pages,
      tlb_miss_rate,
      {VK_CHASE, {"PAPI_TLB_DM", 1, CL}}},
@@ -298,6 +333,18 @@ static const struct vk_kernel mem_kernels[] = {
       {"MEM_WRITE_BW", STREAM *LINE, BW},
       {"MEM_BW", 2 * STREAM *LINE, BW}}},
 };
+
+const char *vk_mem_ready(const struct vk_kernel *k)
+{
+    struct ring *r = k->run == chase_l2 ? &r2 : k->run == tlb_pages ? &tlb : &r3;
+    if (k->run == tlb_pages)
+        return build(r, sizes.tlb_pages * PAGE, 0, PAGE) ? "memory for its pages" : NULL;
+    if (k->run != chase_l2 && k->run != chase_l3 && k->run != stream_read &&
+        k->run != stream_rw)
+        return NULL; /* not a memory kernel */
+    long cache = r == &r2 ? sizes.l2 : sizes.l3;
+    return build(r, set_of(cache), 1, LINE) ? "memory for its working set" : NULL;
+}
 
 const struct vk_kernel *vk_mem_kernels(int *n)
 {

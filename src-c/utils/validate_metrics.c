@@ -162,7 +162,7 @@ static int metric_row(struct vr_run *run, int es, const char *why_not,
     if (!row)
         return -1;
     row->is_metric = 1;
-    const char *missing = vr_kernel_missing(k, lack, sizeof lack);
+    const char *missing = vr_kernel_missing(k, es, lack, sizeof lack);
     if (missing || es == PAPI_NULL)
         vr_judge(run, row, VD_C_NO, missing ? missing : why_not, 0, 0);
     else

@@ -88,6 +88,7 @@ static void json_document(struct jw *w, const struct vr_run *run, int status)
     jw_double(w, "metric_tolerance", VR_METRIC_TOL_REL);
     if (vk_mem_assumed())
         jw_str(w, "cache_sizes", vk_mem_assumed());
+    jw_str(w, "working_sets", vk_mem_cap());
     jw_arr_begin(w, "rows");
     for (int i = 0; i < run->n; i++)
         json_row(w, &run->rows[i]);
@@ -141,12 +142,14 @@ void vo_print_table(FILE *f, const struct vr_run *run)
     fprintf(f,
             "Counts: %ld and %ld iterations per kernel, differenced (median of %d); "
             "exact tolerance %.0f events + %.1f%% of expected\n"
-            "Cache class (chase_*, tlb_pages): within %.0f%% of the expected misses; bandwidth "
+            "Cache class (chase_*, tlb_pages, itlb_pages): within %.0f%% of the expected misses; "
+            "bandwidth "
             "(stream_*): within %.0f%%\n",
             run->iterations, 2 * run->iterations, run->repeats, VR_TOL_ABS, VR_TOL_REL * 100,
             VK_CACHE_TOL * 100, VK_BW_TOL * 100);
     if (vk_mem_assumed())
         fprintf(f, "Cache sizes: %s\n", vk_mem_assumed());
+    fprintf(f, "Working sets: %s\n", vk_mem_cap());
     fprintf(f,
             "Metrics: one run of %ld iterations; rates (per second) within the same tolerance; a "
             "formula on the kernel's known counts within %.1f%% (or its class's)\n\n",

@@ -156,10 +156,11 @@ void vr_free_set(int es)
     PAPI_destroy_eventset(&es);
 }
 
-/* Why kernel k cannot run here, in buf; NULL when it can. */
-const char *vr_kernel_missing(const struct vk_kernel *k, char *buf, size_t len)
+/* Why kernel k cannot run here, in buf; NULL when it can. Its working set is built only
+ * when es, its event set, opened (nothing is built for rows that cannot count). */
+const char *vr_kernel_missing(const struct vk_kernel *k, int es, char *buf, size_t len)
 {
-    const char *lack = k->missing();
+    const char *lack = es == PAPI_NULL ? k->missing() : vk_ready(k);
     if (!lack)
         return NULL;
     snprintf(buf, len, "kernel %s cannot run here: it needs %s", k->name, lack);
@@ -184,7 +185,7 @@ static int check_preset(struct vr_run *run, const char *name)
             ret = -1;
             break;
         }
-        const char *missing = vr_kernel_missing(&ks[i], lack, sizeof lack);
+        const char *missing = vr_kernel_missing(&ks[i], es, lack, sizeof lack);
         double tol_rel = vk_tol_rel(&ks[i], name) > 0 ? vk_tol_rel(&ks[i], name) : VR_TOL_REL;
         if (!missing)
             row->expected = vk_expected_per_iter(&ks[i], name) * (double)run->iterations;
@@ -233,9 +234,9 @@ static long cache_size(int level)
     return 0;
 }
 
-void vr_configure_kernels(void)
+void vr_configure_kernels(int quick)
 {
-    struct vk_mem_sizes s = {cache_size(2), cache_size(3), 0};
+    struct vk_mem_sizes s = {cache_size(2), cache_size(3), 0, quick ? VR_QUICK_SET : 0};
     vk_mem_configure(&s);
 }
 
@@ -246,7 +247,7 @@ int vr_run_all(const struct vr_options *o, struct vr_run *run)
     memset(run, 0, sizeof *run);
     run->iterations = o->quick ? 50000 : 1000000;
     run->repeats = o->quick ? 1 : 3;
-    vr_configure_kernels();
+    vr_configure_kernels(o->quick);
     for (int i = 0; i < ne && ret == 0; i++)
         if (!o->only || strcmp(o->only, events[i]) == 0)
             ret = check_preset(run, events[i]);

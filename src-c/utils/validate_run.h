@@ -45,7 +45,10 @@ struct vr_options {
 int vr_check_name(const char *name, char *why, size_t len);
 
 /* Sizes the memory kernels from this machine's caches (PAPI_library_init first). */
-void vr_configure_kernels(void);
+void vr_configure_kernels(int quick);
+/* --quick's ceiling of a working set: building a 1 GiB chase takes about 3 s (a 4 GiB
+ * one 5 to 9 s), measured on a shared 2-core Xeon VM. */
+#define VR_QUICK_SET (1L << 30)
 
 /* A metric's formula over known counts is judged within this fraction: the one run of
  * 2n iterations it is counted over keeps PAPI_start/PAPI_stop's few hundred events. */
@@ -58,14 +61,15 @@ void vr_free(struct vr_run *run);
 /* The parts validate_metrics.c shares. vr_preset_defined: 1 when this CPU's table
  * defines preset name. vr_new_row: a row (NULL out of memory). vr_judge: its verdict
  * (countable: enum vd_countable), tallied. vr_set_of: an event set of the names, or
- * PAPI_NULL with why. vr_kernel_missing: why kernel k cannot run here, or NULL. */
+ * PAPI_NULL with why. vr_kernel_missing: why kernel k cannot run here, or NULL (it builds
+ * the kernel's working set only when es, the row's event set, opened). */
 int vr_preset_defined(const char *name, PAPI_event_info_t *info);
 struct vr_row *vr_new_row(struct vr_run *run, const char *kernel, const char *event);
 void vr_judge(struct vr_run *run, struct vr_row *row, int countable, const char *reason,
               double tol_abs, double tol_rel);
 int vr_set_of(const char *const *names, int n, char *why, size_t len);
 void vr_free_set(int es);
-const char *vr_kernel_missing(const struct vk_kernel *k, char *buf, size_t len);
+const char *vr_kernel_missing(const struct vk_kernel *k, int es, char *buf, size_t len);
 
 /* validate_metrics.c: every metric this CPU defines, checked against the kernel that
  * determines it or listed as "no kernel" (only: one metric, or NULL for all; a preset

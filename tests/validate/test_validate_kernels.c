@@ -72,11 +72,11 @@ int main(void)
             "papi_validate has no inline-assembly kernels for this ISA (x86-64 and arm64 only)");
     const long n = 200;
     /* Small working sets (L2 64 KiB, L3 128 KiB, 256 pages: 1 to 2 MiB each). */
-    struct vk_mem_sizes sizes = {64L << 10, 128L << 10, 256};
+    struct vk_mem_sizes sizes = {64L << 10, 128L << 10, 256, 0};
     vk_mem_configure(&sizes);
     for (int i = 0; i < nk; i++) {
         check_tables(&ks[i]);
-        const char *lack = ks[i].missing();
+        const char *lack = vk_ready(&ks[i]);
         if (lack) {
             printf("%-17s not runnable here (needs %s)\n", ks[i].name, lack);
             continue;

@@ -11,11 +11,11 @@ int main(int argc, char **argv)
 {
     int nk;
     /* Small working sets: the ring's construction runs under -singlestep too. */
-    struct vk_mem_sizes sizes = {16L << 10, 32L << 10, 64};
+    struct vk_mem_sizes sizes = {16L << 10, 32L << 10, 64, 0};
     vk_mem_configure(&sizes);
     const struct vk_kernel *ks = vk_kernels(&nk);
     for (int i = 0; i < nk; i++) {
-        const char *lack = ks[i].missing();
+        const char *lack = vk_ready(&ks[i]);
         if (argc == 1) {
             printf("%s %s %g\n", ks[i].name, lack ? lack : "-",
                    lack ? 0 : vk_expected_per_iter(&ks[i], "PAPI_TOT_INS"));
