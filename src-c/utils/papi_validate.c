@@ -1,7 +1,7 @@
 /* papi_validate: are this CPU's presets and metrics right? Runs kernels whose counts
  * are known by construction (instructions, branches taken and not taken, loads and
  * stores, floating-point operations per precision and vector width, L1/L2/L3 cache and
- * TLB misses, memory bytes) and compares each preset and metric the CPU defines with the
+ * data and instruction TLB misses, memory bytes) and compares each preset and metric the CPU defines with the
  * expected count: pass, fail, not countable here (with the reason), or, for a metric no
  * kernel determines, "no kernel". Exit status 0 when every check passed, 1 when one
  * failed, 2 when nothing could be counted (or bad usage). */

@@ -81,7 +81,7 @@ struct vk_mem_sizes {
 /* The working sets' hard ceiling: a chase over 16 x L3 needs 7.5 GiB for a 480 MiB L3;
  * below this, the cap is a quarter of MemAvailable. */
 #define VK_SET_CEILING (4L << 30)
-#define VK_TLB_PAGES 32768
+#define VK_TLB_PAGES   32768
 /* The TLB entries the TLB kernel's expectation assumes: its miss rate is 1 - this over
  * the pages walked, 0.9375 for 32768 pages; a CPU with 0 to 4096 entries is within
  * VK_CACHE_TOL of it (second-level data TLBs hold 1024 to 4096 entries). */

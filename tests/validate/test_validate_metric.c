@@ -94,7 +94,7 @@ int main(int argc, char **argv)
         test_skip(
             "papi_validate has no inline-assembly kernels for this ISA (x86-64 and arm64 only)");
     CHECK(PAPI_library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT, "PAPI_library_init failed");
-    struct vk_mem_sizes sizes = {1L << 20, 8L << 20, 0, 0};/* the vectors' stated sizes */
+    struct vk_mem_sizes sizes = {1L << 20, 8L << 20, 0, 0}; /* the vectors' stated sizes */
     vk_mem_configure(&sizes);
     int vectors = vector_file_each(argv[1], check_line);
     CHECK(vectors >= 10, "only %d vectors read", vectors);
