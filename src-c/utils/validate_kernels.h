@@ -86,6 +86,10 @@ struct vk_mem_sizes {
  * the pages walked, 0.9375 for 32768 pages; a CPU with 0 to 4096 entries is within
  * VK_CACHE_TOL of it (second-level data TLBs hold 1024 to 4096 entries). */
 #define VK_TLB_ASSUMED 2048
+/* 0 .. n-1 in a random order whose successive entries, the last followed by the first,
+ * visit all n in one cycle (Sattolo's shuffle; the same order every run); malloc'd, NULL
+ * out of memory. */
+long *vk_random_order(long n);
 /* Sets the sizes, once, before a memory kernel runs (their working sets are built on
  * first use). */
 void vk_mem_configure(const struct vk_mem_sizes *s);

@@ -69,25 +69,12 @@ static void emit(long i, long next)
 #endif
 }
 
-static uint64_t next_random(uint64_t *x)
-{
-    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17; /* xorshift64 */
-    return *x;
-}
-
-/* Links the pages' blocks in one random cycle (Sattolo's shuffle); -1 out of memory. */
+/* Links the pages' blocks in one random cycle; -1 out of memory. */
 static int link_pages(long n)
 {
-    long *order = malloc((size_t)n * sizeof *order);
+    long *order = vk_random_order(n);
     if (!order)
         return -1;
-    uint64_t x = 0x2545f4914f6cdd1du;
-    for (long i = 0; i < n; i++)
-        order[i] = i;
-    for (long i = n - 1; i > 0; i--) {
-        long j = (long)(next_random(&x) % (uint64_t)i), t = order[i];
-        order[i] = order[j], order[j] = t;
-    }
     for (long i = 0; i < n; i++)
         emit(order[i], order[(i + 1) % n]);
     free(order);

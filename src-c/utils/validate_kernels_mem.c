@@ -118,9 +118,7 @@ static char *slot(char *buf, long i, long stride)
     return buf + i * stride + (stride > LINE ? (i % 64) * LINE : 0);
 }
 
-/* Links n slots in a random cycle (Sattolo's shuffle: one cycle through all); returns
- * the first, or NULL out of memory. */
-static void **link_random(char *buf, long n, long stride)
+long *vk_random_order(long n)
 {
     long *order = malloc((size_t)n * sizeof *order);
     if (!order)
@@ -128,10 +126,19 @@ static void **link_random(char *buf, long n, long stride)
     uint64_t x = 0x9e3779b97f4a7c15u;
     for (long i = 0; i < n; i++)
         order[i] = i;
-    for (long i = n - 1; i > 0; i--) {
+    for (long i = n - 1; i > 0; i--) { /* Sattolo's shuffle: one cycle through all */
         long j = (long)(next_random(&x) % (uint64_t)i), t = order[i];
         order[i] = order[j], order[j] = t;
     }
+    return order;
+}
+
+/* Links n slots in a random cycle; returns the first, or NULL out of memory. */
+static void **link_random(char *buf, long n, long stride)
+{
+    long *order = vk_random_order(n);
+    if (!order)
+        return NULL;
     for (long i = 0; i < n; i++)
         *(void **)slot(buf, order[i], stride) = slot(buf, order[(i + 1) % n], stride);
     void **first = (void **)slot(buf, order[0], stride);

@@ -4,12 +4,21 @@
  * The difference of 2n and n iterations cancels the call and the child's exit, as
  * papi_validate's own difference does. Kernels the CPU cannot run are listed as such.
  * The tables' own consistency is checked too (every kernel determines PAPI_TOT_INS; an
- * add/mul kernel's FP_OPS is its precision's OPS). The arm64 lane checks the same
+ * add/mul kernel's FP_OPS is its precision's OPS), and itlb_pages, whose code is generated
+ * at run time, is "not runnable" with the reason where a seccomp filter refuses
+ * executable memory as a W^X policy would. The arm64 lane checks the same
  * instruction counts on the emulated PMU (pmu_validate). */
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +47,50 @@ static long long steps(const struct vk_kernel *k, long n)
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         return -1;
     return count;
+}
+
+/* A W^X system: a seccomp filter fails mprotect(PROT_EXEC) with EACCES, as SELinux's
+ * execmem denial does. Returns 0 when installed. */
+static int refuse_exec(void)
+{
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mprotect, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0 ? 0 : -1;
+}
+
+/* itlb_pages where executable memory is refused: not runnable, naming the refusal (in
+ * a child, whose filter dies with it). */
+static void check_wx_refusal(const struct vk_kernel *k)
+{
+    int fd[2];
+    char why[256] = "";
+    if (pipe(fd) != 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        const char *lack = refuse_exec() == 0 ? vk_ready(k) : "(no seccomp here)";
+        ssize_t w = write(fd[1], lack ? lack : "ran", strlen(lack ? lack : "ran"));
+        _exit(w > 0 ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t n = read(fd[0], why, sizeof why - 1);
+    close(fd[0]);
+    waitpid(pid, NULL, 0);
+    why[n > 0 ? n : 0] = '\0';
+    printf("%s under a W^X refusal: %s\n", k->name, why);
+    if (strcmp(why, "(no seccomp here)") != 0)
+        CHECK(strstr(why, "executable memory, which this system refuses") &&
+                  strstr(why, "Permission denied"),
+              "%s ran or gave no reason where PROT_EXEC is refused: %s", k->name, why);
 }
 
 static void check_tables(const struct vk_kernel *k)
@@ -74,6 +127,9 @@ int main(void)
     /* Small working sets (L2 64 KiB, L3 128 KiB, 256 pages: 1 to 2 MiB each). */
     struct vk_mem_sizes sizes = {64L << 10, 128L << 10, 256, 0};
     vk_mem_configure(&sizes);
+    for (int i = 0; i < nk; i++) /* before any kernel's code is built */
+        if (strcmp(ks[i].name, "itlb_pages") == 0)
+            check_wx_refusal(&ks[i]);
     for (int i = 0; i < nk; i++) {
         check_tables(&ks[i]);
         const char *lack = vk_ready(&ks[i]);
