@@ -21,11 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_timing.h"
+
 static double now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return (double)now_ns() * 1e-9;
 }
 
 static void work(long iterations)
@@ -92,22 +92,14 @@ static void run(const char *self, const char *mode, long iterations, int sampled
         unsetenv("PAPI_INTERVAL");
     FILE *p = popen(cmd, "r");
     if (!p || fscanf(p, "%lf %lf", wall, cpu) != 2) {
-        fprintf(stderr, "bench_sampler_cost: %s gave no figures\n", cmd);
+        fprintf(stderr,
+                "bench_sampler_cost: %s gave no figures (run it without 2>/dev/null to see "
+                "why; Open MPI as root needs OMPI_ALLOW_RUN_AS_ROOT=1 "
+                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)\n",
+                cmd);
         exit(1);
     }
     pclose(p);
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void measure(const char *self, const char *mode, long iterations, int rounds)

@@ -28,25 +28,18 @@ def _value(v):
 
 
 def _rows(rank, thread, samples, source):
-    prev = 0.0
-    for k, s in enumerate(samples):
-        if not isinstance(s, dict) or not isinstance(s.get("time_nsec"), (int, float)):
-            continue  # not a sample: left out, never a crash
-        t = s["time_nsec"] * 1e-9
+    from .series import timed_samples
+    for k, s, t, dt in timed_samples(samples):
         m = s.get("metrics")
         for name, v in (m.items() if isinstance(m, dict) else []):
-            yield (rank, str(thread), k, t, t - prev, str(name), _value(v), source)
-        prev = t
+            yield (rank, str(thread), k, t, dt, str(name), _value(v), source)
 
 
 def metric_series(files):
     """One row per rank, thread, sample and metric of the region files' series."""
-    from .tables import _regions_arg
+    from .series import region_series
     out = []
-    for rank, data in _regions_arg(files):
-        series = data.get("series")
-        if not isinstance(series, dict):
-            continue
+    for rank, _data, series in region_series(files):
         if isinstance(series.get("samples"), list):  # papi_run: the whole process
             out += _rows(rank, PROCESS, series["samples"], "papi_run")
         if isinstance(series.get("process_metrics"), list):
@@ -130,16 +123,9 @@ def region_metric_lines(t, metric):
     s, spans = t.get("metric_series"), t.get("region_spans")
     if s is None or s.empty or spans is None or spans.empty:
         return {}
+    from .series import in_regions
     p = s[(s["metric"] == metric) & (s["thread"] == PROCESS) & (s["source"] == "regions")]
-    mid = p["time_s"] - p["interval_s"] / 2
-    out = {}
-    for (rank, name), sp in spans.groupby(["rank", "name"]):
-        inside = pd.Series(False, index=p.index)
-        for b, e in zip(sp["begin_s"], sp["end_s"]):
-            inside |= (p["rank"] == rank) & (mid >= b) & (mid <= e)
-        if inside.any():
-            out[(rank, name)] = p[inside][["time_s", "value"]]
-    return out
+    return {k: p[inside][["time_s", "value"]] for k, inside in in_regions(p, spans).items()}
 
 
 def series_metric_regions(t):
