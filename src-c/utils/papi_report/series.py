@@ -215,15 +215,21 @@ def series_regions(t):
     nranks = spans["rank"].nunique()
     for a, ev in zip(ax[:, 0], events):
         lines = sorted(region_lines(t, ev).items(), key=lambda kv: -float(kv[1]["count"].sum()))
-        for (rank, name), g in lines[: figures.MAX_ROWS]:
-            a.plot(g["time_s"], g["rate"], marker=".", linestyle="-",
-                   label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
-        a.set_xlabel("time since the start (s)")
-        a.set_ylabel("%s / s" % ev)
+        draw_region_lines(a, lines, "rate", nranks, "%s / s" % ev)
         a.set_title("%s per second, per region (all threads)%s" % (
             ev, "" if len(lines) <= figures.MAX_ROWS else " (the %d of %d largest)"
             % (figures.MAX_ROWS, len(lines))))
-        if len(lines) <= 12:
-            figures.legend_outside(a, fontsize="x-small")
     fig.tight_layout()
     return fig
+
+
+def draw_region_lines(a, lines, column, nranks, ylabel):
+    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s."""
+    from . import figures
+    for (rank, name), g in lines[: figures.MAX_ROWS]:
+        a.plot(g["time_s"], g[column], marker=".", linestyle="-",
+               label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
+    a.set_xlabel("time since the start (s)")
+    a.set_ylabel(ylabel)
+    if len(lines) <= 12:
+        figures.legend_outside(a, fontsize="x-small")

@@ -131,6 +131,7 @@ def region_metric_lines(t, metric):
 def series_metric_regions(t):
     """Each metric over time per region (the process's value), a line per region and rank."""
     from . import figures
+    from .series import draw_region_lines
     s = t.get("metric_series")
     if s is None or s.empty or t.get("region_spans") is None or t["region_spans"].empty:
         return ("no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS: "
@@ -142,15 +143,9 @@ def series_metric_regions(t):
     nranks = t["region_spans"]["rank"].nunique()
     for a, name in zip(ax[:, 0], metrics):
         lines = sorted(region_metric_lines(t, name).items(), key=lambda kv: (str(kv[0][0]), kv[0][1]))
-        for (rank, region), g in lines[: figures.MAX_ROWS]:
-            a.plot(g["time_s"], g["value"], marker=".", linestyle="-",
-                   label=region if nranks == 1 else "%s (rank %s)" % (region, rank))
-        a.set_xlabel("time since the start (s)")
-        a.set_ylabel(name)
+        draw_region_lines(a, lines, "value", nranks, name)
         a.set_title("%s per interval, per region (the process)%s" % (
             name, "" if len(lines) <= figures.MAX_ROWS else " (the first %d of %d)"
             % (figures.MAX_ROWS, len(lines))))
-        if len(lines) <= 12:
-            figures.legend_outside(a, fontsize="x-small")
     fig.tight_layout()
     return fig
