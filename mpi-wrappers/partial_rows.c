@@ -31,7 +31,7 @@
 #include "state.h"
 #include "text_buffer.h"
 
-#define ROW_TEXT_CAP (256 * 1024)
+#define ROW_TEXT_CAP (1024 * 1024) /* as a finished row: a series of 512 samples fits */
 
 struct handled {
     int sig;

@@ -5,8 +5,12 @@
  * (count_series.c: a full table is merged pairwise); the last sample is the row's own
  * counts at MPI_Finalize, so the intervals sum to the row's counters. The row writes it
  * as papi_run writes its series: interval_s and per sample time_nsec and each event's
- * count over that interval. */
+ * count over that interval, and each named metric (PAPI_MPI_METRICS) of that interval's
+ * counts over its time, evaluated as the row's metrics are (never a ratio of averages).
+ * A checkpoint or exit row carries the series too: the samples taken before the row's
+ * counts were read, then the row's counts as the last sample. */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -101,30 +105,80 @@ void pmpi_series_stop(void)
     running = 0;
 }
 
-void pmpi_series_last(const long long *counts, long long end_ns)
+/* The sampler may be adding samples: a checkpoint or exit row takes the run's lock
+ * (waiting 1 s at most, as the row's own read does). */
+static int lock_series(void)
 {
-    if (!running && series.t)
-        cs_add(&series, end_ns - pmpi_run.t_init, counts);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    return pthread_mutex_timedlock(&pmpi_run.lock, &until) == 0;
 }
 
-void pmpi_series_json(struct tbuf *t)
+/* ", \"metrics\": {name: value or null}" of one interval's counts over dt_ns. */
+static void sample_metrics(struct tbuf *t, const long long *delta, long long dt_ns)
 {
-    if (!series.t || series.n < 1)
+    double v[PMPI_MAX_METRICS];
+    int ok[PMPI_MAX_METRICS];
+    char why[PMPI_MAX_METRICS][160];
+    if (pmpi_run.nmetrics < 1)
         return;
-    tb_fmt(t,
-           ", \"series\": {\"interval_s\": %.9g, \"counts\": \"of each interval (the "
-           "samples sum to the counters)\", \"samples\": [",
-           (double)series.step_ns * 1e-9);
-    for (int j = 0; j < series.n; j++) {
-        tb_kv_int(t, j ? ", {\"time_nsec\": " : "{\"time_nsec\": ", series.t[j]);
-        for (int e = 0; e < pmpi_run.nevents; e++) {
-            if (!pmpi_socket_counted_here(pmpi_run.event_names[e], 1))
-                continue;
-            tb_raw(t, ", ");
-            tb_json(t, pmpi_run.event_names[e]);
-            tb_kv_int(t, ": ", cs_delta(&series, j, e));
-        }
-        tb_raw(t, "}");
+    pmpi_counters_metrics(delta, (double)dt_ns * 1e-9, v, ok, why, sizeof why[0]);
+    tb_raw(t, ", \"metrics\": {");
+    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+        tb_raw(t, k ? ", " : "");
+        tb_json(t, pmpi_run.metric_names[k]);
+        if (ok[k] && isfinite(v[k]))
+            tb_fmt(t, ": %.9g", v[k]);
+        else
+            tb_raw(t, ": null");
     }
-    tb_raw(t, "]}");
+    tb_raw(t, "}");
+}
+
+/* One sample: its time, each event's count over the interval, the interval's metrics. */
+static void sample_json(struct tbuf *t, int first, long long t_ns, long long dt_ns,
+                        const long long *now, const long long *prev)
+{
+    long long delta[PMPI_MAX_EVENTS];
+    tb_kv_int(t, first ? "{\"time_nsec\": " : ", {\"time_nsec\": ", t_ns);
+    for (int e = 0; e < pmpi_run.nevents; e++) {
+        delta[e] = now[e] - (prev ? prev[e] : 0);
+        if (!pmpi_socket_counted_here(pmpi_run.event_names[e], 1))
+            continue;
+        tb_raw(t, ", ");
+        tb_json(t, pmpi_run.event_names[e]);
+        tb_kv_int(t, ": ", delta[e]);
+    }
+    sample_metrics(t, delta, dt_ns);
+    tb_raw(t, "}");
+}
+
+void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns)
+{
+    int locked = running; /* else the sampler is stopped: nothing changes the series */
+    if (!series.t || (locked && !lock_series()))
+        return;
+    const long long *prev = NULL;
+    long long prev_t = 0;
+    int n = 0;
+    while (n < series.n && series.t[n] < tail_ns)
+        n++;                      /* the samples taken before the row's counts were read */
+    int with_tail = tail != NULL; /* the row's counts: the last sample */
+    if (n + with_tail > 0) {
+        tb_fmt(t,
+               ", \"series\": {\"interval_s\": %.9g, \"counts\": \"of each interval (the "
+               "samples sum to the counters)\", \"samples\": [",
+               (double)series.step_ns * 1e-9);
+        for (int j = 0; j < n + with_tail; j++) {
+            const long long *now = j < n ? series.v + (size_t)j * (size_t)series.width : tail;
+            long long tj = j < n ? series.t[j] : tail_ns;
+            sample_json(t, j == 0, tj, tj - prev_t, now, prev);
+            prev = now;
+            prev_t = tj;
+        }
+        tb_raw(t, "]}");
+    }
+    if (locked)
+        pthread_mutex_unlock(&pmpi_run.lock);
 }

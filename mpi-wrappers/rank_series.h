@@ -10,10 +10,11 @@ struct tbuf;
 void pmpi_series_start(void);
 /* At MPI_Finalize, before the row is read: stops the thread (the lock not held). */
 void pmpi_series_stop(void);
-/* The last sample: the row's own counts at its end (the caller holds pmpi_run.lock), so
- * the intervals sum to the row's counters exactly. */
-void pmpi_series_last(const long long *counts, long long end_ns);
-/* ", \"series\": {...}" of the row, nothing when there is no series. */
-void pmpi_series_json(struct tbuf *t);
+/* ", \"series\": {...}" of a row, nothing when there is no series: the samples taken
+ * before tail_ns (ns since MPI_Init), then tail (the row's counts, read at tail_ns) as the
+ * last sample, so the intervals sum to the row's counters exactly; each sample with the
+ * named metrics of its interval. Takes the run's lock while the sampler runs (a
+ * checkpoint or exit row): the caller must not hold it. */
+void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns);
 
 #endif

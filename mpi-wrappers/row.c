@@ -42,7 +42,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     row->nthreads = n;
     row->ns_per_tick = ns_per_tick;
     row->traffic = mode != PMPI_ROW_SIGNAL; /* a handler's fixed buffer has no room */
-    n = pmpi_record_nslots(); /* the shared overflow slot included */
+    n = pmpi_record_nslots();               /* the shared overflow slot included */
     for (int t = 0; t < n; t++) {
         const struct pmpi_thread *th = &pmpi_rec.threads[t];
         mpi_ticks += atomic_load(&th->mpi_ticks);
@@ -73,8 +73,8 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     pmpi_counters_metrics(row->counts, row->wall_s, row->metric, row->metric_ok, row->metric_why,
                           sizeof row->metric_why[0]);
     pmpi_mpx_metric_fractions(row->metric_fraction);
-    if (finished)
-        pmpi_series_last(row->counts, end);
+    /* the series' last sample: these counts, read now (an exit row's end came earlier) */
+    row->series_end_ns = (finished ? end : pmpi_now_ns()) - pmpi_run.t_init;
     row->nregions = pmpi_run.nregions;
     memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
     pthread_mutex_unlock(&pmpi_run.lock);
@@ -179,8 +179,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         counters_json(t, row->counts, 1);
         if (pmpi_run.nmetrics > 0)
             named_metrics_json(t, row);
-        if (row->finished)
-            pmpi_series_json(t);
+        pmpi_series_json(t, row->counts, row->series_end_ns);
     }
     tb_raw(t, ", \"calls\": {");
     int first = 1;

@@ -13,11 +13,12 @@ struct pmpi_row {
     const char *exit_reason;
     int counters_read;        /* 0: counts not read (the row was made in a signal handler) */
     const char *counter_note; /* what limits the counts, or NULL */
-    double wall_s, mpi_s; /* mpi_s: the union of the threads' time in MPI (<= wall_s) */
+    double wall_s, mpi_s;     /* mpi_s: the union of the threads' time in MPI (<= wall_s) */
     double mpi_thread_sum_s;  /* the threads' times in MPI added up */
     double ns_per_tick;
-    int traffic;              /* the JSON carries sizes and partners (traffic.c) */
+    int traffic; /* the JSON carries sizes and partners (traffic.c) */
     long long counts[PMPI_MAX_EVENTS];
+    long long series_end_ns;         /* when counts were read, in the time series' clock */
     double metric[PMPI_MAX_METRICS]; /* named metrics of the counts over wall_s */
     int metric_ok[PMPI_MAX_METRICS]; /* 0: not computable (why: metric_why) */
     char metric_why[PMPI_MAX_METRICS][160];

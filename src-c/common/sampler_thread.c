@@ -1,6 +1,10 @@
 /* sampler_thread.c: the sampling thread of a time series. It sleeps on a condition
  * variable until the next sample's time (no timer, no signal in the program) and blocks
- * every signal, so the program's handlers keep running on the program's threads. */
+ * every signal, so the program's handlers keep running on the program's threads. It is
+ * named papi-interval (top -H, and the benchmark that measures its CPU time). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <signal.h>
 
 #include "sampler_thread.h"
@@ -21,6 +25,8 @@ int st_start(pthread_t *thread, pthread_cond_t *wake, void *(*fn)(void *))
     int ret = pthread_create(thread, &ta, fn, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&ta);
+    if (ret == 0)
+        pthread_setname_np(*thread, "papi-interval");
     return ret;
 }
 

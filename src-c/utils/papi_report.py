@@ -7,7 +7,8 @@ with its spread across ranks, message sizes x time, the rank x rank communicatio
 matrix, counters per rank, the region tree as an icicle, region x rank and region x
 thread heat maps, the PAPI_hl_read series, the time series (PAPI_INTERVAL, papi_run
 --interval: rate per rank over time as a heat map, per rank and thread and per region as
-lines), the roofline of the named metrics; the run's
+lines; with metrics (PAPI_METRICS, PAPI_MPI_METRICS, papi_run -m) each sample's metric
+per rank as a heat map, a cell per sample, and per region as lines), the roofline of the named metrics; the run's
 header and the tables of calls, call sites, calls x message size, MPI_Pcontrol regions and
 named metrics per rank and region), the same header and tables as text
 (report.txt), the tidy CSV tables the figures are drawn from, and the region tree in

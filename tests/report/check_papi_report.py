@@ -481,6 +481,12 @@ def main():
     # place says so (check_report_metrics.py draws it); every other figure is drawn.
     roof = page.split('id="roofline"')[-1].split("</figure>")[0]
     rest = page.replace(roof, "")
+    # Nor metrics in the time series (check_report_series_metrics.py draws them): said so.
+    for fid, why in (("series-metric-heat", "no metric in a time series"),
+                     ("series-metric-regions", "no metric in a region API time series")):
+        part = page.split('id="%s"' % fid)[-1].split("</figure>")[0]
+        check('data-missing="%s' % why in part, "%s says why it is not drawn: %s" % (fid, part[:300]))
+        rest = rest.replace(part, "")
     check("data-missing" not in rest and "data-failed" not in page, "a figure was not drawn: %s" %
           [l for l in rest.splitlines() if "data-missing" in l or "data-failed" in l][:3])
     check('data-missing="no FLOP metric (DP_FLOPS or SP_FLOPS) in the inputs' in roof,

@@ -135,8 +135,8 @@ def case_multiplexed(papi_run, prog, out):
 
 def case_interval(papi_run, prog, out):
     rc, _, err = run([papi_run, "--quiet", "--interval", "0.05", "-e",
-                      FAULTS + ",perf::TASK-CLOCK", "-o", out, "--", prog, "1", "100", "10",
-                      "0", "0.5"])
+                      FAULTS + ",perf::TASK-CLOCK", "-m", "CPU_UTILIZATION", "-o", out, "--",
+                      prog, "1", "100", "10", "0", "0.5"])
     if rc != 0:
         fail("exit status %d\n%s" % (rc, err))
     (d,) = report(out)
@@ -150,7 +150,13 @@ def case_interval(papi_run, prog, out):
     times = [x["time_nsec"] for x in samples]
     if times != sorted(times):
         fail("sample times are not increasing")
-    print("interval: %d samples summing to the totals" % len(samples))
+    # -m: each sample's CPU_UTILIZATION is its own interval's task-clock over its time
+    for x, t0 in zip(samples, [0] + times):
+        want = x["perf::TASK-CLOCK"] / (x["time_nsec"] - t0)
+        if abs(x["metrics"]["CPU_UTILIZATION"] - want) > 1e-6 * max(want, 1e-9):
+            fail("sample at %d ns: CPU_UTILIZATION %s, task-clock over the interval %s"
+                 % (x["time_nsec"], x["metrics"]["CPU_UTILIZATION"], want))
+    print("interval: %d samples summing to the totals, each with its CPU_UTILIZATION" % len(samples))
     if REPORT:  # papi_report draws the series: its table and both figures
         rep = os.path.join(out, "report")
         rc, so, err = run(REPORT + ["--regions", os.path.join(out, "papi_run_output"), "-o", rep])
@@ -160,7 +166,7 @@ def case_interval(papi_run, prog, out):
         if len(rows) - 1 != 2 * len(samples):
             fail("time_series.csv has %d rows, expected %d" % (len(rows) - 1, 2 * len(samples)))
         page = open(os.path.join(rep, "report.html")).read()
-        for fid in ("series-heat", "series-lines"):
+        for fid in ("series-heat", "series-lines", "series-metric-heat"):
             part = page.split('<figure id="%s"' % fid, 1)[-1].split("</figure>", 1)[0]
             if "<img" not in part:
                 fail("papi_report did not draw %s: %s" % (fid, part[:200]))

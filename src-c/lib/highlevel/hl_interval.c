@@ -5,7 +5,9 @@
  * and blocks every signal. The series is bounded (count_series.c, shared with papi_run
  * and the MPI wrapper: a full table is merged pairwise, doubling the step); the
  * intervals' counts always sum to the totals. The last sample is taken when the report
- * is written. */
+ * is written. With PAPI_METRICS each thread's sample carries the metrics of its interval's
+ * counts over the interval's time, and "process_metrics" those of the threads' counts
+ * summed (the process's), evaluated as the region metrics are: never a ratio of averages. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "env.h"
 #include "hl_all_threads.h"
 #include "hl_interval.h"
+#include "hl_regions.h"
 #include "hl_state.h"
 #include "json_writer.h"
 #include "sampler_thread.h"
@@ -121,17 +124,58 @@ void hli_stop(void)
     pthread_mutex_unlock(&hli_lock);
 }
 
+/* "metrics": {name: value} of counts v over real_nsec, when PAPI_METRICS names any. */
+static void write_metrics(struct jw *w, const long long *v, long long real_nsec)
+{
+    if (g_hlr.nmetrics < 1)
+        return;
+    jw_obj_begin(w, "metrics");
+    for (int m = 0; m < g_hlr.nmetrics; m++)
+        hl_write_metric_value(w, &g_hlr.metric[m], v, real_nsec);
+    jw_obj_end(w);
+}
+
+static long long interval_ns(int j)
+{
+    return hli.series.t[j] - (j ? hli.series.t[j - 1] : 0);
+}
+
 static void write_thread(struct jw *w, int k)
 {
     char key[32];
+    long long d[HLR_MAX_EVENTS];
     const int ne = g_hlr.nevents;
     snprintf(key, sizeof key, "%ld", hli.tid[k]);
     jw_arr_begin(w, key);
     for (int j = 0; j < hli.series.n; j++) {
         jw_obj_begin(w, NULL);
         jw_int(w, "time_nsec", hli.series.t[j]);
-        for (int i = 0; i < ne; i++)
-            jw_int(w, g_hlr.name[i], cs_delta(&hli.series, j, k * ne + i));
+        for (int i = 0; i < ne; i++) {
+            d[i] = cs_delta(&hli.series, j, k * ne + i);
+            jw_int(w, g_hlr.name[i], d[i]);
+        }
+        write_metrics(w, d, interval_ns(j));
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+/* "process_metrics": per sample, the metrics of every thread's counts summed. */
+static void write_process_metrics(struct jw *w)
+{
+    long long d[HLR_MAX_EVENTS];
+    if (g_hlr.nmetrics < 1)
+        return;
+    jw_arr_begin(w, "process_metrics");
+    for (int j = 0; j < hli.series.n; j++) {
+        for (int i = 0; i < g_hlr.nevents; i++) {
+            d[i] = 0;
+            for (int k = 0; k < hli.nsets; k++)
+                d[i] += cs_delta(&hli.series, j, k * g_hlr.nevents + i);
+        }
+        jw_obj_begin(w, NULL);
+        jw_int(w, "time_nsec", hli.series.t[j]);
+        write_metrics(w, d, interval_ns(j));
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -178,6 +222,7 @@ void hli_write(struct jw *w)
         for (int k = 0; k < hli.nsets; k++)
             write_thread(w, k);
         jw_obj_end(w);
+        write_process_metrics(w);
         jw_obj_begin(w, "totals");
         for (int i = 0; i < g_hlr.nevents; i++) {
             long long sum = 0;

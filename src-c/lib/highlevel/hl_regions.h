@@ -102,6 +102,11 @@ struct hlr_config {
     struct hlr_thread *threads;
 };
 
+struct jw;
+/* One metric of counts v (g_hlr's events) over real_nsec, as "name": value, or null when
+ * it has none (hl_regions_report.c). */
+PAPI_INTERNAL void hl_write_metric_value(struct jw *w, const struct metric_plan *p,
+                                         const long long *v, long long real_nsec);
 extern struct hlr_config g_hlr PAPI_INTERNAL;
 extern pthread_mutex_t g_hlr_lock PAPI_INTERNAL;
 

@@ -150,8 +150,8 @@ static void write_totals(struct jw *w, struct hlr_thread *t)
 }
 
 /* One metric value, or null with no reason kept (the file says null; the summary the why). */
-static void write_metric_value(struct jw *w, const struct metric_plan *p, const long long *v,
-                               long long real_nsec)
+void hl_write_metric_value(struct jw *w, const struct metric_plan *p, const long long *v,
+                           long long real_nsec)
 {
     double x;
     char why[256];
@@ -167,7 +167,7 @@ static void write_metrics_of(struct jw *w, const struct hlr_sample *s,
                              const struct hlr_times *times)
 {
     for (int m = 0; m < g_hlr.nmetrics; m++)
-        write_metric_value(w, &g_hlr.metric[m], s->value, s->real);
+        hl_write_metric_value(w, &g_hlr.metric[m], s->value, s->real);
     jw_obj_begin(w, "running_fraction"); /* 1.0 unless its events were time-shared */
     for (int m = 0; m < g_hlr.nmetrics; m++)
         jw_double(w, g_hlr.metric[m].name, hl_metric_running_fraction(&g_hlr.metric[m], times));
@@ -191,7 +191,7 @@ static void write_all_thread_metrics(struct jw *w, const struct hlr_thread *t)
         jw_obj_begin(w, key);
         jw_str(w, "name", t->region[in->region].name);
         for (int m = 0; m < g_hlr.nmetrics; m++)
-            write_metric_value(w, &g_hlr.metric[m], in->all_value, in->value.real);
+            hl_write_metric_value(w, &g_hlr.metric[m], in->all_value, in->value.real);
         jw_obj_end(w);
     }
     jw_obj_end(w);
@@ -202,7 +202,7 @@ static void write_all_thread_metrics(struct jw *w, const struct hlr_thread *t)
             continue;
         jw_obj_begin(w, g->name);
         for (int m = 0; m < g_hlr.nmetrics; m++)
-            write_metric_value(w, &g_hlr.metric[m], g->all_total, g->total.real);
+            hl_write_metric_value(w, &g_hlr.metric[m], g->all_total, g->total.real);
         jw_obj_end(w);
     }
     jw_obj_end(w);

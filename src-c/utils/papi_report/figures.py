@@ -535,10 +535,10 @@ from .metric_figures import METRIC_FIGURES  # noqa: E402 (it draws with this mod
 FIGURES += METRIC_FIGURES
 
 
-def _series(name):
+def _series(name, module="series"):
     def draw(t):
-        from . import series
-        return getattr(series, name)(t)
+        import importlib
+        return getattr(importlib.import_module("." + module, __package__), name)(t)
     return draw
 
 
@@ -548,4 +548,10 @@ FIGURES += [
     ("series-lines", "Time series: rate per rank and thread", "Time series", _series("series_lines")),
     ("series-regions", "Time series: rate per region (PAPI_INTERVAL with the region API)",
      "Time series", _series("series_regions")),
+    ("series-metric-heat", "Time series: metrics per rank over time (PAPI_INTERVAL with "
+     "PAPI_METRICS or PAPI_MPI_METRICS, papi_run -m)", "Time series",
+     _series("series_metric_heat", "series_metrics")),
+    ("series-metric-regions", "Time series: metrics per region (PAPI_INTERVAL with "
+     "PAPI_METRICS and the region API)", "Time series",
+     _series("series_metric_regions", "series_metrics")),
 ]

@@ -83,7 +83,12 @@ def check_region_metrics(path, data):
         if not isinstance(d, dict):
             c.bad("metrics.definitions['%s']" % name, "is not an object")
         c.need(d, "unit", "string", "metrics.definitions['%s']" % name)
-    for tid, t in c.need(m, "threads", "object", "metrics").items():
+    # papi_run -m writes the whole program's values ("process"), no per-thread regions
+    proc = c.need(m, "process", "object", "metrics", optional=True)
+    for metric in m["definitions"] if proc is not None else []:
+        if metric in proc:
+            _number_or_null(c, proc, metric, "metrics.process")
+    for tid, t in (c.need(m, "threads", "object", "metrics", optional=proc is not None) or {}).items():
         tw = "metrics.threads['%s']" % tid
         if not isinstance(t, dict):
             c.bad(tw, "is not an object")

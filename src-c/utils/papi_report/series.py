@@ -22,27 +22,37 @@ COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count",
 MPI_THREAD = "all threads"  # an MPI row's series: the rank's threads summed
 
 
-def _rows(rank, thread, samples, events, source):
+def timed_samples(samples):
+    """(index, sample, end time in s, interval in s) of each sample of a series."""
     prev = 0
     for k, s in enumerate(samples):
         if not isinstance(s, dict) or not isinstance(s.get("time_nsec"), (int, float)):
-            continue  # not a sample of either producer: left out, never a crash
+            continue  # not a sample of any producer: left out, never a crash
         t = s["time_nsec"] * 1e-9
-        dt = max(t - prev, 1e-12)
+        yield k, s, t, t - prev
+        prev = t
+
+
+def _rows(rank, thread, samples, events, source):
+    for k, s, t, dt in timed_samples(samples):
+        dt = max(dt, 1e-12)
         for ev in events:
             if isinstance(s.get(ev), (int, float)):
                 yield (rank, str(thread), k, t, dt, ev, s[ev], s[ev] / dt, source)
-        prev = t
+
+
+def region_series(files):
+    """(rank, file's data, its "series") of every region file that has a series."""
+    from .tables import _regions_arg
+    for rank, data in _regions_arg(files):
+        if isinstance(data.get("series"), dict):
+            yield rank, data, data["series"]
 
 
 def time_series(files):
     """One row per rank, thread, sample and event of every region file's series."""
-    from .tables import _regions_arg
     out = []
-    for rank, data in _regions_arg(files):
-        series = data.get("series")
-        if not isinstance(series, dict):
-            continue
+    for rank, data, series in region_series(files):
         events = list(data.get("event_definitions", {}))
         if isinstance(series.get("samples"), list):  # papi_run: the whole process
             out += _rows(rank, data.get("pid", "process"), series["samples"], events, "papi_run")
@@ -81,14 +91,20 @@ def region_lines(t, ev):
     proc = s.groupby(["rank", "sample"], as_index=False).agg(
         time_s=("time_s", "max"), interval_s=("interval_s", "max"), count=("count", "sum"))
     proc["rate"] = proc["count"] / proc["interval_s"]
-    mid = proc["time_s"] - proc["interval_s"] / 2
+    return {k: proc[inside][["time_s", "count", "rate"]] for k, inside in in_regions(proc, spans).items()}
+
+
+def in_regions(p, spans):
+    """{(rank, region): mask of p's samples whose interval's midpoint lies in one of the
+    region's instances on that rank}, for the regions that have any."""
+    mid = p["time_s"] - p["interval_s"] / 2
     out = {}
     for (rank, name), sp in spans.groupby(["rank", "name"]):
-        inside = pd.Series(False, index=proc.index)
+        inside = pd.Series(False, index=p.index)
         for b, e in zip(sp["begin_s"], sp["end_s"]):
-            inside |= (proc["rank"] == rank) & (mid >= b) & (mid <= e)
+            inside |= (p["rank"] == rank) & (mid >= b) & (mid <= e)
         if inside.any():
-            out[(rank, name)] = proc[inside][["time_s", "count", "rate"]]
+            out[(rank, name)] = inside
     return out
 
 
@@ -199,15 +215,21 @@ def series_regions(t):
     nranks = spans["rank"].nunique()
     for a, ev in zip(ax[:, 0], events):
         lines = sorted(region_lines(t, ev).items(), key=lambda kv: -float(kv[1]["count"].sum()))
-        for (rank, name), g in lines[: figures.MAX_ROWS]:
-            a.plot(g["time_s"], g["rate"], marker=".", linestyle="-",
-                   label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
-        a.set_xlabel("time since the start (s)")
-        a.set_ylabel("%s / s" % ev)
+        draw_region_lines(a, lines, "rate", nranks, "%s / s" % ev)
         a.set_title("%s per second, per region (all threads)%s" % (
             ev, "" if len(lines) <= figures.MAX_ROWS else " (the %d of %d largest)"
             % (figures.MAX_ROWS, len(lines))))
-        if len(lines) <= 12:
-            figures.legend_outside(a, fontsize="x-small")
     fig.tight_layout()
     return fig
+
+
+def draw_region_lines(a, lines, column, nranks, ylabel):
+    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s."""
+    from . import figures
+    for (rank, name), g in lines[: figures.MAX_ROWS]:
+        a.plot(g["time_s"], g[column], marker=".", linestyle="-",
+               label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
+    a.set_xlabel("time since the start (s)")
+    a.set_ylabel(ylabel)
+    if len(lines) <= 12:
+        figures.legend_outside(a, fontsize="x-small")

@@ -781,9 +781,22 @@ def _mpi_time_series(rep):
 MPI_TABLES["mpi_time_series"] = _mpi_time_series
 
 
+def _mpi_metric_series(rep):
+    from .series_metrics import mpi_metric_series
+    return mpi_metric_series(rep)
+
+
+MPI_TABLES["mpi_metric_series"] = _mpi_metric_series
+
+
 def _time_series(files):
     from .series import time_series
     return time_series(files)
+
+
+def _metric_series(files):
+    from .series_metrics import metric_series
+    return metric_series(files)
 
 
 def _region_spans(files):
@@ -793,7 +806,8 @@ def _region_spans(files):
 
 REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
                  "region_totals": region_totals, "region_tree": region_tree,
-                 "time_series": _time_series, "region_spans": _region_spans}
+                 "time_series": _time_series, "region_spans": _region_spans,
+                 "metric_series": _metric_series}
 
 
 def tables(mpi=None, regions=None, peaks=None):

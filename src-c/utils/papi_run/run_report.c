@@ -94,8 +94,27 @@ static void write_threads(struct jw *w, const struct run_state *s, const struct 
     jw_obj_end(w);
 }
 
+/* "metrics": {name: value} of one interval's counts over its time (-m): each sample's
+ * metric from its own counts, never a ratio of averages. */
+static void write_sample_metrics(struct jw *w, const struct run_state *s, const long long *d,
+                                 long long dt_ns)
+{
+    if (s->opt.nmetrics == 0)
+        return;
+    jw_obj_begin(w, "metrics");
+    for (int m = 0; m < s->opt.nmetrics; m++) {
+        double v;
+        if (run_metric_value(s, m, d, (double)dt_ns * 1e-9, &v) == 0)
+            jw_double(w, s->opt.metrics[m], v);
+        else
+            jw_null(w, s->opt.metrics[m]);
+    }
+    jw_obj_end(w);
+}
+
 static void write_series(struct jw *w, const struct run_state *s)
 {
+    long long d[RUN_MAX_EVENTS];
     if (s->series.n == 0)
         return;
     jw_obj_begin(w, "series");
@@ -105,8 +124,11 @@ static void write_series(struct jw *w, const struct run_state *s)
     for (int k = 0; k < s->series.n; k++) {
         jw_obj_begin(w, NULL);
         jw_int(w, "time_nsec", s->series.t[k]);
-        for (int i = 0; i < s->opt.nevents; i++)
-            jw_int(w, s->opt.events[i], cs_delta(&s->series, k, i));
+        for (int i = 0; i < s->opt.nevents; i++) {
+            d[i] = cs_delta(&s->series, k, i);
+            jw_int(w, s->opt.events[i], d[i]);
+        }
+        write_sample_metrics(w, s, d, s->series.t[k] - (k ? s->series.t[k - 1] : 0));
         jw_obj_end(w);
     }
     jw_arr_end(w);
