@@ -1,9 +1,11 @@
 /* metrics_api.c: papi_metrics.h's calls over the table in force (metric_table.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "metric_table.h"
 #include "papi_globals.h"
+#include "preset_tables.h"
 
 /* The table, locked, or NULL (unlocked) with the error to return in *ret. */
 static struct metric_table *table_or_error(int *ret)
@@ -21,6 +23,34 @@ static struct metric_table *table_or_error(int *ret)
     return t;
 }
 
+/* A name this CPU's table does not define: which table was looked in, and for the
+ * standard names why this CPU has none. */
+static int unknown_metric(const char *name)
+{
+    static const char standard[] =
+        " IPC CPI DP_FLOPS SP_FLOPS HP_FLOPS L1D_MISS_RATIO L2_MISS_RATIO L3_MISS_RATIO "
+        "BR_MISP_RATIO MEM_READ_BW MEM_WRITE_BW MEM_BW TOPDOWN_RETIRING "
+        "TOPDOWN_BAD_SPECULATION TOPDOWN_FRONTEND_BOUND TOPDOWN_BACKEND_BOUND ";
+    char key[PAPI_MIN_STR_LEN + 2];
+    snprintf(key, sizeof key, " %.*s ", PAPI_MIN_STR_LEN - 1, name);
+    const char *cpu = preset_detected_cpu();
+    if (!strstr(standard, key))
+        return papi_error(PAPI_ENOEVNT,
+                          "no metric or group named '%.64s' for this CPU (metric table '%s'; "
+                          "papi_metric_avail lists them)",
+                          name, cpu ? cpu : "generic");
+    if (!cpu)
+        return papi_error(PAPI_ENOEVNT,
+                          "metric '%s' is not defined here: no CPU metric table applies (no "
+                          "CPU PMU was recognised), only the generic one (CPU_UTILIZATION)",
+                          name);
+    return papi_error(PAPI_ENOEVNT,
+                      "metric '%s' is not defined for this CPU (metric table '%s'): this CPU "
+                      "has no counter its vendor documents for it, or Linux does not expose "
+                      "one (share/papi/papi_metrics.csv lists each CPU's metrics)",
+                      name, cpu);
+}
+
 /* Metric name of the table, resolved, with the table locked; NULL (unlocked) with the
  * error in *ret when there is no table or no such metric. */
 static struct metric *locked_metric(const char *name, int *ret)
@@ -31,9 +61,7 @@ static struct metric *locked_metric(const char *name, int *ret)
     struct metric *m = metric_find(t, name);
     if (!m) {
         metric_table_unlock();
-        *ret = papi_error(PAPI_ENOEVNT,
-                          "no metric named '%.64s' on this machine (papi_metric_avail lists them)",
-                          name);
+        *ret = unknown_metric(name);
         return NULL;
     }
     metric_resolve(m);
@@ -142,10 +170,7 @@ int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int 
         else if (metric_find(t, one))
             ret = add_name(names, max, &n, one);
         else
-            ret = papi_error(PAPI_ENOEVNT,
-                             "no metric or group named '%s' on this machine (papi_metric_avail "
-                             "lists them)",
-                             one);
+            ret = unknown_metric(one);
     }
     metric_table_unlock();
     if (ret == PAPI_OK)
