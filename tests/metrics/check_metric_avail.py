@@ -103,6 +103,10 @@ check(p.returncode == 0 and cu and cu[0]["countable"] and cu[0]["events"] == ["p
 
 p = run(["-m", "NOPE"])
 check(p.returncode == 2 and "'NOPE'" in p.stderr, f"unknown metric: exit 2, named ({p.stderr.strip()})")
+p = run(["-m", "HP_FLOPS"], PAPI_FSROOT=os.path.join(MACHINES, "zen5_node"))
+check(p.returncode == 2 and "'HP_FLOPS' is not defined for this CPU (metric table "
+      "'amd64_fam1ah_zen5')" in p.stderr,
+      f"a standard metric the CPU's table lacks: which table, and why ({p.stderr.strip()})")
 p = run(["--bogus"])
 check(p.returncode == 2, "unknown option: exit 2")
 p = run([], PAPI_METRICS_FILE=os.path.join(HERE, "bad_metrics.csv"))
