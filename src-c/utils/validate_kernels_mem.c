@@ -122,7 +122,7 @@ static char *slot(char *buf, long i, long stride)
 
 long *vk_random_order(long n)
 {
-    long *order = malloc((size_t)n * sizeof *order);
+    long *order = n > 0 ? malloc((size_t)n * sizeof *order) : NULL;
     if (!order)
         return NULL;
     uint64_t x = 0x9e3779b97f4a7c15u;
@@ -141,9 +141,9 @@ static void **link_random(char *buf, long n, long stride)
     long *order = vk_random_order(n);
     if (!order)
         return NULL;
+    void **first = (void **)slot(buf, order[0], stride); /* order[0] is set: n > 0 */
     for (long i = 0; i < n; i++)
         *(void **)slot(buf, order[i], stride) = slot(buf, order[(i + 1) % n], stride);
-    void **first = (void **)slot(buf, order[0], stride);
     free(order);
     return first;
 }

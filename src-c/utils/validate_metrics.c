@@ -78,7 +78,7 @@ int vm_check_name(const PAPIM_metric_info_t *mi, char *why, size_t len)
     if (is_rate(mi) || formula_kernel(mi))
         return 1;
     snprintf(why, len,
-             "no kernel of papi_validate (%s) determines metric %s (%s); --list shows what each "
+             "no kernel of papi_validate (%s) determines metric %s (%.512s); --list shows what each "
              "kernel checks",
              vk_isa(), mi->name, mi->formula);
     return 0;
