@@ -152,26 +152,25 @@ def _metric_sections(files):
             yield rank, int(tid), m.get("definitions", {}), t
 
 
-def region_metrics(files):
+def _region_rows(files, regions_of):
+    """rank, thread, region, metric, unit, value of the regions regions_of(thread's metrics)
+    gives."""
     rows = []
     for rank, tid, defs, t in _metric_sections(files):
-        for region, v in t.get("regions", {}).items():
+        for region, v in regions_of(t).items():
             for name in defs:
                 if name in v:
                     rows.append({"rank": rank, "thread": tid, "region": region, "metric": name,
                                  "unit": defs[name]["unit"], "value": _num(v[name])})
     return pd.DataFrame(rows, columns=["rank", "thread", "region", "metric", "unit", "value"])
+
+
+def region_metrics(files):
+    return _region_rows(files, lambda t: t.get("regions", {}))
 
 
 def region_all_thread_metrics(files):
-    rows = []
-    for rank, tid, defs, t in _metric_sections(files):
-        for region, v in (t.get("all_threads") or {}).get("regions", {}).items():
-            for name in defs:
-                if name in v:
-                    rows.append({"rank": rank, "thread": tid, "region": region, "metric": name,
-                                 "unit": defs[name]["unit"], "value": _num(v[name])})
-    return pd.DataFrame(rows, columns=["rank", "thread", "region", "metric", "unit", "value"])
+    return _region_rows(files, lambda t: (t.get("all_threads") or {}).get("regions", {}))
 
 
 def region_instance_metrics(files):
