@@ -4,13 +4,15 @@
 # PAPI 7's own answers for the same attributes. Known differences are not compared:
 # the status texts (ours say why a GPU type has no devices) and NUMA memory (PAPI 7.0
 # does not support it).
-# The caches, like with like: ours come from hwloc, which reads the kernel's sysfs
-# (cpu0/cache/index*: on x86 the kernel's cpuid leaf 4 or 0x8000001D), so every level
-# is checked against sysfs; PAPI 7 decodes the older cpuid leaves itself (leaf 2, or
-# 0x80000005/6 on AMD), which a VM may fill with values the newer leaves contradict
-# (QEMU's EPYC-Rome: L1 8-way in 0x80000005, 16-way in 0x8000001D), so a PAPI 7 cache
-# value is compared only where sysfs says the same, and a disagreement of the two
-# sources is printed with both.
+# The caches, like with like: ours come from the kernel's sysfs (cpu0/cache/index*: on
+# x86 the kernel's cpuid leaf 4 or 0x8000001D), so every level is checked against sysfs;
+# where sysfs has no cpu0/cache (a VM's kernel may list none) ours come from cpuid as
+# hwloc's x86 backend reads it, and every level is checked against hwloc-info's caches
+# of PU 0. PAPI 7 decodes the older cpuid leaves itself (leaf 2, or 0x80000005/6 on AMD),
+# which a VM may fill with values the newer leaves contradict (QEMU's EPYC-Rome: L1 8-way
+# in 0x80000005, 16-way in 0x8000001D), and its L3 line count on AMD's old leaves is not
+# size over line; so a PAPI 7 cache value is compared only where the reference (sysfs,
+# else hwloc) says the same, and a disagreement of the two sources is printed with both.
 # Both sides name the CPU from the same source: on x86 the cpuid brand string (PAPI 7 keeps
 # the padding blanks of the 48-byte register copy; ours trims them, as hwloc does, so
 # blanks at either end are not compared), elsewhere /proc/cpuinfo. A hypervisor may set
@@ -43,10 +45,29 @@ ${k}_LINE_SIZE=$line (0)
 ${k}_LINE_COUNT=$((bytes / line)) (0)
 ${k}_ASSOC=$(cat "$c/ways_of_associativity") (0)"
 done
-echo "caches in sysfs (the kernel's cpuid leaf 4 / 0x8000001D):$(echo "$sysfs_caches" | grep -c .) values"
+cache_source="sysfs (the kernel's cpuid leaf 4 / 0x8000001D)"
+if [ -z "$sysfs_caches" ] && command -v hwloc-info >/dev/null; then
+  # No cpu0/cache in sysfs: hwloc's caches above PU 0 (its x86 backend's cpuid).
+  cache_source="hwloc-info (no cpu0/cache in sysfs: hwloc's cpuid)"
+  sysfs_caches=$(hwloc-info --ancestors pu:0 2>/dev/null | awk '
+    function out() { if (l != "" && size > 0) {
+        k = "cpu0.PAPI_DEV_ATTR__CPU_UINT_" l "_CACHE"
+        printf "%s_SIZE=%d (0)\n%s_LINE_SIZE=%d (0)\n%s_LINE_COUNT=%d (0)\n%s_ASSOC=%d (0)\n",
+               k, size, k, line, k, int(size / line), k, ways } l = ""; size = 0; line = 0; ways = 0 }
+    / = parent #/ { out() }
+    /attr cache depth = / { d = $NF }
+    /attr cache type = / { t = $NF; l = ""
+      if (d == 1 && t == "Instruction") l = "L1I"; else if (d == 1 && t == "Data") l = "L1D"
+      else if (d == 2 && t == "Unified") l = "L2U"; else if (d == 3 && t == "Unified") l = "L3U" }
+    /attr cache size = / { size = $NF }
+    /attr cache line size = / { line = $NF }
+    /attr cache ways = / { ways = $NF }
+    END { out() }')
+fi
+echo "caches in $cache_source:$(echo "$sysfs_caches" | grep -c .) values"
 for line in $(echo "$sysfs_caches" | sed 's/ (0)$/_(0)/'); do
   key=${line%%=*} want=$(echo "${line#*=}" | sed 's/_(0)$/ (0)/')
-  expect "$key (sysfs: $want)" "$(val "$ours" "$key")" "$want"
+  expect "$key (${cache_source%% *}: $want)" "$(val "$ours" "$key")" "$want"
 done
 mem=/sys/devices/system/node/node0/meminfo
 if [ -r "$mem" ]; then
@@ -62,7 +83,7 @@ if [ $# -ge 2 ]; then
     case $key in *_CACHE_*)
       in_sysfs=$(val "$sysfs_caches" "$key")
       if [ -n "$in_sysfs" ] && [ "$in_sysfs" != "$want" ]; then
-        echo "NOTE: $key: PAPI 7 (its own cpuid decoding) says '$want', sysfs (the kernel's) '$in_sysfs': the sources differ on this CPU, ours follows sysfs" >&2
+        echo "NOTE: $key: PAPI 7 (its own cpuid decoding) says '$want', ${cache_source%% *} '$in_sysfs': the sources differ on this CPU, ours follows ${cache_source%% *}" >&2
         continue
       fi ;;
     esac

@@ -36,13 +36,32 @@ struct hwinfo_numa {
 PAPI_INTERNAL int hwinfo_topology_load(PAPI_hw_info_t *hw, struct hwinfo_cpu_desc *cpu,
                                        struct hwinfo_numa *numa);
 
+/* One cache of CPU 0 as any source describes it (ways -1: fully associative, 0 unknown). */
+struct hwinfo_cache {
+    int level, type; /* 1.., PAPI_MH_TYPE_DATA / _INST / _UNIFIED */
+    long long size, line, ways;
+};
+/* hwinfo_caches.c: put caches into PAPI's table (per level: data, instruction, unified);
+ * decode one subleaf of cpuid's deterministic cache leaf (1 a cache, 0 the end of the
+ * list, -1 a reserved kind to skip). */
+PAPI_INTERNAL void hwinfo_place_caches(PAPI_mh_info_t *mh, const struct hwinfo_cache *c, int n);
+PAPI_INTERNAL int hwinfo_cpuid_cache_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
+                                            struct hwinfo_cache *c);
+/* AMD's older leaves: L1 data and instruction (ECX, EDX of 0x80000005), L2 and L3 (ECX,
+ * EDX of 0x80000006) into c (room for 4); the number of caches. The ways of an AMD
+ * associativity code (-1: fully associative, 0: unknown or disabled). */
+PAPI_INTERNAL int hwinfo_amd_legacy_caches(uint32_t l1d, uint32_t l1i, uint32_t l2, uint32_t l3,
+                                           struct hwinfo_cache *c);
+PAPI_INTERNAL int hwinfo_amd_assoc(unsigned code);
+
 /* hwinfo_sysfs_topology.c: whether this machine's sysfs gives the topology (no replay
- * asked of hwloc, PAPI_TOPOLOGY not "hwloc"); the counts, caches and NUMA nodes from it
+ * asked of hwloc, PAPI_TOPOLOGY not "hwloc"); the counts and NUMA nodes from it
  * (0, or -1 when its files are missing or inconsistent: hwloc is asked then); CPU 0's
- * caches alone (the fallback's). */
+ * caches alone: from sysfs, else (this machine only: a kernel or VM without cpu0/cache)
+ * from cpuid; returns "sysfs", "cpuid" or NULL when neither describes any. */
 PAPI_INTERNAL int hwinfo_sysfs_topology_wanted(void);
 PAPI_INTERNAL int hwinfo_sysfs_topology_load(PAPI_hw_info_t *hw, struct hwinfo_numa *numa);
-PAPI_INTERNAL void hwinfo_sysfs_caches(PAPI_mh_info_t *mh);
+PAPI_INTERNAL const char *hwinfo_sysfs_caches(PAPI_mh_info_t *mh);
 /* PAPI_hw_info_t's counts from the totals (cores and sockets at least 1, nodes too). */
 PAPI_INTERNAL void hwinfo_set_counts(PAPI_hw_info_t *hw, int pus, int cores, int sockets,
                                      int nodes);
@@ -67,6 +86,10 @@ PAPI_INTERNAL const char *hwinfo_mhz_source(void);
 /* x86 cpuid: hypervisor vendor (leaf 0x40000000) and TLBs. No-ops elsewhere. */
 PAPI_INTERNAL int hwinfo_cpuid_brand(char *name, size_t len);
 PAPI_INTERNAL void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh);
+/* CPU 0's caches from cpuid's deterministic cache leaf (Intel leaf 4, AMD 0x8000001D with
+ * topology extensions, else AMD's 0x80000005/6), as hwloc's x86 backend reads them; the number found (0 on other
+ * CPUs and architectures). Runs on the calling CPU: the caches of one core type. */
+PAPI_INTERNAL int hwinfo_cpuid_caches(struct hwinfo_cache *c, int max);
 
 /* Intel cpuid leaf 2: add the TLBs its descriptor bytes name (hwinfo_x86_leaf2.c). Pure
  * decoding of the four registers, available on every architecture. */

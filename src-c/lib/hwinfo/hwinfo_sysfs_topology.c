@@ -103,13 +103,8 @@ static long long read_ll(const char *dir, const char *file)
     return v;
 }
 
-struct sysfs_cache {
-    int level, type;
-    long long size, line, ways;
-};
-
 /* One cache directory of CPU 0; 0 when it is a cache PAPI can describe. */
-static int read_cache(int idx, struct sysfs_cache *c)
+static int read_cache(int idx, struct hwinfo_cache *c)
 {
     char dir[96], path[128], type[32];
     snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu0/cache/index%d", idx);
@@ -134,12 +129,12 @@ static int read_cache(int idx, struct sysfs_cache *c)
     return c->size > 0 && c->line >= 0 ? 0 : -1;
 }
 
-/* CPU 0's caches per level in PAPI's order (data, instruction, unified), as hwloc gives
- * those above its first PU. */
-void hwinfo_sysfs_caches(PAPI_mh_info_t *mh)
+/* CPU 0's caches in PAPI's order, as hwloc gives those above its first PU: from sysfs,
+ * else, as hwloc's x86 backend and PAPI 7 do where the kernel (or a VM's) lists no
+ * cpu0/cache, from cpuid; never this machine's cpuid for a recorded one. */
+const char *hwinfo_sysfs_caches(PAPI_mh_info_t *mh)
 {
-    static const int order[] = {PAPI_MH_TYPE_DATA, PAPI_MH_TYPE_INST, PAPI_MH_TYPE_UNIFIED};
-    struct sysfs_cache c[16];
+    struct hwinfo_cache c[16];
     int n = 0;
     for (int idx = 0; idx < 16; idx++) {
         char dir[96];
@@ -149,24 +144,13 @@ void hwinfo_sysfs_caches(PAPI_mh_info_t *mh)
         if (read_cache(idx, &c[n]) == 0)
             n++;
     }
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < n; i++) {
-            if (c[i].type != order[k])
-                continue;
-            PAPI_mh_level_t *L = &mh->level[c[i].level - 1];
-            int j = 0;
-            while (j < PAPI_MH_MAX_LEVELS && L->cache[j].type != PAPI_MH_TYPE_EMPTY)
-                j++;
-            if (j == PAPI_MH_MAX_LEVELS)
-                continue;
-            L->cache[j].type = c[i].type;
-            L->cache[j].size = (int)c[i].size;
-            L->cache[j].line_size = (int)c[i].line;
-            L->cache[j].num_lines = c[i].line ? (int)(c[i].size / c[i].line) : 0;
-            L->cache[j].associativity = c[i].ways < 0 ? 0 : (int)c[i].ways;
-            if (c[i].level > mh->levels)
-                mh->levels = c[i].level;
-        }
+    const char *source = "sysfs";
+    if (n == 0 && !fsroot()[0]) {
+        n = hwinfo_cpuid_caches(c, 16);
+        source = "cpuid";
+    }
+    hwinfo_place_caches(mh, c, n);
+    return n ? source : NULL;
 }
 
 /* A node's memory as hwloc counts it: its MemTotal (huge pages included). */
@@ -258,6 +242,5 @@ int hwinfo_sysfs_topology_load(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
     if (cores < 1 || sockets < 1 || cores > pus || sockets > cores)
         return -1;
     hwinfo_set_counts(hw, pus, cores, sockets, read_numa(online, numa));
-    hwinfo_sysfs_caches(&hw->mem_hierarchy);
     return 0;
 }

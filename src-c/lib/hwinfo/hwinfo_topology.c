@@ -33,11 +33,12 @@ static char topo_source[600] = "none";
  * useful. */
 static int basic_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa, const char *why)
 {
-    snprintf(topo_source, sizeof topo_source, "sysconf and sysfs (%s)", why);
     hw->totalcpus = (int)sysconf(_SC_NPROCESSORS_CONF);
     hw->ncpu = hw->cores = hw->totalcpus;
     hw->nnodes = hw->sockets = hw->threads = 1;
-    hwinfo_sysfs_caches(&hw->mem_hierarchy);
+    const char *caches = hwinfo_sysfs_caches(&hw->mem_hierarchy);
+    snprintf(topo_source, sizeof topo_source, "sysconf and %s (%s)", caches ? caches : "sysfs",
+             why);
     single_numa_node(numa, hw->totalcpus);
     return 1;
 }
@@ -48,7 +49,11 @@ static int sysfs_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
 {
     if (!hwinfo_sysfs_topology_wanted() || hwinfo_sysfs_topology_load(hw, numa) != 0)
         return 0;
-    papi_strcpy(topo_source, sizeof topo_source, "sysfs");
+    const char *caches = hwinfo_sysfs_caches(&hw->mem_hierarchy);
+    papi_strcpy(topo_source, sizeof topo_source,
+                !caches ? "sysfs (no caches: sysfs has no cpu0/cache, cpuid none)"
+                : !strcmp(caches, "cpuid") ? "sysfs (caches from cpuid: sysfs has no cpu0/cache)"
+                                           : "sysfs");
     return 1;
 }
 
@@ -126,36 +131,24 @@ static int cache_papi_type(hwloc_obj_cache_type_t t)
     }
 }
 
-/* The caches above the first PU, per level in PAPI's order: data, instruction, unified. */
+/* The caches above the first PU, innermost first. */
 static void read_caches(hwloc_topology_t t, PAPI_mh_info_t *mh)
 {
-    static const int order[] = {PAPI_MH_TYPE_DATA, PAPI_MH_TYPE_INST, PAPI_MH_TYPE_UNIFIED};
+    struct hwinfo_cache c[16];
+    int n = 0;
     hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, 0);
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
-            if (!hwloc_obj_type_is_cache(o->type) || !o->attr)
-                continue;
-            const struct hwloc_cache_attr_s *c = &o->attr->cache;
-            int type = cache_papi_type(c->type);
-            int lvl = (int)c->depth - 1;
-            if (type != order[k] || lvl < 0 || lvl >= PAPI_MAX_MEM_HIERARCHY_LEVELS)
-                continue;
-            PAPI_mh_level_t *L = &mh->level[lvl];
-            int j = 0;
-            while (j < PAPI_MH_MAX_LEVELS && L->cache[j].type != PAPI_MH_TYPE_EMPTY)
-                j++;
-            if (j == PAPI_MH_MAX_LEVELS)
-                continue;
-            L->cache[j].type = type;
-            L->cache[j].size = (int)c->size;
-            L->cache[j].line_size = (int)c->linesize;
-            L->cache[j].num_lines = c->linesize ? (int)(c->size / c->linesize) : 0;
-            L->cache[j].associativity =
-                c->associativity < 0 ? HWINFO_FULLY_ASSOCIATIVE : c->associativity;
-            if (lvl + 1 > mh->levels)
-                mh->levels = lvl + 1;
-        }
+    for (hwloc_obj_t o = pu ? pu->parent : NULL; o && n < 16; o = o->parent) {
+        if (!hwloc_obj_type_is_cache(o->type) || !o->attr)
+            continue;
+        const struct hwloc_cache_attr_s *a = &o->attr->cache;
+        c[n].level = (int)a->depth;
+        c[n].type = cache_papi_type(a->type);
+        c[n].size = (long long)a->size;
+        c[n].line = a->linesize;
+        c[n].ways = a->associativity;
+        n++;
     }
+    hwinfo_place_caches(mh, c, n);
 }
 
 /* hwloc dlopens its plugins (PCI, OpenCL, GL with X11, libxml2 and ICU) at every

@@ -1,6 +1,7 @@
 /* hwinfo_x86.c: what only the CPU itself can say: the brand string (leaves
  * 0x80000002-4), the hypervisor's signature (cpuid leaf 0x40000000) and the TLBs (AMD leaves 0x80000005/6, Intel leaf 0x18, or leaf 2 on Intel
- * CPUs without 0x18, decoded in hwinfo_x86_leaf2.c). Other architectures report no TLBs
+ * CPUs without 0x18, decoded in hwinfo_x86_leaf2.c), and the caches where sysfs has
+ * none (leaf 4 / 0x8000001D, decoded in hwinfo_caches.c). Other architectures report no TLBs
  * and leave the hypervisor to hwinfo.c. */
 #include <pthread.h>
 #include <stdio.h>
@@ -73,12 +74,11 @@ int hwinfo_cpuid_brand(char *name, size_t len)
     return 1;
 }
 
-/* AMD encodes L2 TLB associativity as a code (leaf 0x80000006). */
+/* AMD encodes L2 TLB associativity as a code (leaf 0x80000006), as for its caches. */
 static int amd_l2_assoc(unsigned code)
 {
-    static const int ways[16] = {0,  1, 2,  3,  4,  6,  8,   0,
-                                 16, 0, 32, 48, 64, 96, 128, HWINFO_FULLY_ASSOCIATIVE};
-    return ways[code & 0xf];
+    int ways = hwinfo_amd_assoc(code);
+    return ways < 0 ? HWINFO_FULLY_ASSOCIATIVE : ways;
 }
 
 static int amd_l1_assoc(unsigned v)
@@ -150,7 +150,10 @@ static void intel_tlbs(PAPI_mh_info_t *mh, unsigned top)
     }
 }
 
-void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
+enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD };
+
+/* The vendor from leaf 0, and its highest standard leaf in *top. */
+static enum cpu_vendor cpu_vendor(unsigned *top)
 {
     unsigned r[4];
     cpuid(0, 0, r);
@@ -159,10 +162,56 @@ void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
     memcpy(vendor + 4, &r[3], 4);
     memcpy(vendor + 8, &r[2], 4);
     vendor[12] = '\0';
+    *top = r[0];
     if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"))
+        return VENDOR_AMD;
+    return !strcmp(vendor, "GenuineIntel") ? VENDOR_INTEL : VENDOR_OTHER;
+}
+
+void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
+{
+    unsigned top;
+    enum cpu_vendor v = cpu_vendor(&top);
+    if (v == VENDOR_AMD)
         amd_tlbs(mh);
-    else if (!strcmp(vendor, "GenuineIntel"))
-        intel_tlbs(mh, r[0]);
+    else if (v == VENDOR_INTEL)
+        intel_tlbs(mh, top);
+}
+
+int hwinfo_cpuid_caches(struct hwinfo_cache *c, int max)
+{
+    unsigned top, leaf, r[4];
+    enum cpu_vendor v = cpu_vendor(&top);
+    if (v == VENDOR_INTEL && top >= 4) {
+        leaf = 4;
+    } else if (v == VENDOR_AMD) {
+        unsigned ext = max_leaf(0x80000000);
+        cpuid(0x80000001, 0, r);
+        leaf = ext >= 0x8000001d && (r[2] & (1u << 22)) ? 0x8000001d : 0; /* topology ext. */
+        if (leaf)
+            cpuid(leaf, 0, r);
+        if ((!leaf || !(r[0] & 0x1f)) && ext >= 0x80000006 && max >= 4) {
+            /* No deterministic leaf, or an empty one (QEMU's EPYC models): the old leaves. */
+            unsigned l1[4];
+            cpuid(0x80000005, 0, l1);
+            cpuid(0x80000006, 0, r);
+            return hwinfo_amd_legacy_caches(l1[2], l1[3], r[2], r[3], c);
+        }
+        if (!leaf)
+            return 0;
+    } else {
+        return 0;
+    }
+    int n = 0;
+    for (unsigned sub = 0; sub < 32 && n < max; sub++) {
+        cpuid(leaf, sub, r);
+        int got = hwinfo_cpuid_cache_decode(r[0], r[1], r[2], &c[n]);
+        if (got == 0)
+            break;
+        if (got > 0)
+            n++;
+    }
+    return n;
 }
 
 #else
@@ -184,6 +233,13 @@ int hwinfo_cpuid_hypervisor(char *name, size_t len)
 void hwinfo_cpuid_tlbs(PAPI_mh_info_t *mh)
 {
     (void)mh;
+}
+
+int hwinfo_cpuid_caches(struct hwinfo_cache *c, int max)
+{
+    (void)c;
+    (void)max;
+    return 0;
 }
 
 #endif
