@@ -48,6 +48,7 @@ lmod
 lintian
 libtrilinos-kokkos-dev
 g++
+libcap2-bin
 "
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

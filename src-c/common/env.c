@@ -23,5 +23,7 @@ const char *env_get(const char *name)
 
 bool env_is_set(const char *name)
 {
-    return getenv(name) != NULL;
+    /* In a privileged process hwloc and libpfm4 never see their variables (scoped_env.c
+     * hides them around every call), so none of them is set as far as we are concerned. */
+    return !getauxval(AT_SECURE) && getenv(name) != NULL;
 }

@@ -8,7 +8,9 @@
  * every such variable there (secure_getenv), and says so once (warn_once.h).
  *
  * env_is_set only asks whether a third-party library (hwloc, libpfm4) will see one of
- * its own variables, which it reads itself: the library then leaves that choice alone. */
+ * its own variables, which it reads itself: the library then leaves that choice alone.
+ * In a privileged process those libraries see none (scoped_env.c hides every HWLOC_* and
+ * LIBPFM_* variable around each call into them), and env_is_set answers false. */
 #ifndef PAPI_ENV_H
 #define PAPI_ENV_H
 
@@ -16,7 +18,8 @@
 
 /* The variable's value, or NULL when it is unset or the process is privileged. */
 __attribute__((visibility("hidden"))) const char *env_get(const char *name);
-/* Whether name is set at all (for another library's own variables only). */
+/* Whether name is set at all (for another library's own variables only); false in a
+ * privileged process. */
 __attribute__((visibility("hidden"))) bool env_is_set(const char *name);
 
 #endif

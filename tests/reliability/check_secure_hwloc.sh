@@ -1,0 +1,55 @@
+#!/bin/sh
+# check_secure_hwloc.sh TOOL PLUGIN XML: hwloc's variables cannot make a privileged
+# program load a plugin or read a topology of the caller's choosing. As root, TOOL (a
+# utility: papi_avail) is copied to a private directory and PLUGIN (hwloc_planted.so,
+# whose constructor leaves a mark) is planted in a directory named by HWLOC_PLUGINS_PATH,
+# with HWLOC_XMLFILE set too (which sends the library to hwloc). Run as nobody:
+#  - the plain copy loads the plugin (so the plant is real: hwloc does dlopen it);
+#  - the copy given cap_perfmon+ep (the kernel sets AT_SECURE) never runs the plugin's
+#    constructor, describes this machine (not XML), exits 0 and says once that the
+#    variables are ignored.
+tool=$1 plugin=$2 xml=$3
+[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root to setcap a copy and run it as nobody"; exit 77; }
+command -v setpriv >/dev/null || { echo "SKIPPED: setpriv (util-linux) is not installed"; exit 77; }
+command -v setcap >/dev/null || { echo "SKIPPED: setcap (libcap2-bin) is not installed"; exit 77; }
+id nobody >/dev/null 2>&1 || { echo "SKIPPED: no user nobody"; exit 77; }
+dir=$(mktemp -d /tmp/papi_secure_hwloc.XXXXXX) || exit 1
+trap 'rm -rf "$dir"' EXIT
+mkdir "$dir/plugins" "$dir/marks" && chmod 755 "$dir" "$dir/plugins" && chmod 1777 "$dir/marks" &&
+  cp "$tool" "$dir/tool" && cp "$plugin" "$dir/plugins/hwloc_planted.so" &&
+  cp "$xml" "$dir/topology.xml" && chmod 644 "$dir/topology.xml" "$dir/plugins/hwloc_planted.so" &&
+  chmod 755 "$dir/tool" || exit 1
+run() { # mark-name: run the copy as nobody with the planted variables
+    HWLOC_PLUGINS_PATH="$dir/plugins" HWLOC_XMLFILE="$dir/topology.xml" HWLOC_COMPONENTS=xml \
+    PLANTED_MARKER="$dir/marks/$1" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+        "$dir/tool" >"$dir/out" 2>"$dir/err"
+}
+fail=0
+
+run plain
+rc=$?
+if [ ! -e "$dir/marks/plain" ]; then
+    echo "FAIL: the planted plugin did not run in an ordinary process (exit $rc): hwloc was not" \
+         "sent to it, so this test shows nothing: $(head -c 600 "$dir/err")"; fail=1
+fi
+
+if ! setcap cap_perfmon+ep "$dir/tool" 2>"$dir/setcap.err"; then
+    echo "SKIPPED: setcap refused on $dir (a file system without security xattrs?): $(cat "$dir/setcap.err")"
+    exit 77
+fi
+run secure
+rc=$?
+echo "setcap'd copy (exit $rc): $(getcap "$dir/tool")"
+if [ -e "$dir/marks/secure" ]; then
+    echo "FAIL: the planted plugin's constructor ran in the setcap'd process"; fail=1
+fi
+if [ $rc != 0 ]; then
+    echo "FAIL: the setcap'd tool exited $rc: $(head -c 600 "$dir/err")"; fail=1
+fi
+said=$(grep -c "HWLOC_[A-Z_]*.* are ignored: this process runs with privileges" "$dir/err")
+if [ "$said" != 1 ]; then
+    echo "FAIL: the refusal is said $said times, not once: $(head -c 1500 "$dir/err")"; fail=1
+fi
+grep "are ignored" "$dir/err"
+[ $fail = 0 ] && echo "check_secure_hwloc: PASSED" || echo "check_secure_hwloc: FAILED"
+exit $fail
