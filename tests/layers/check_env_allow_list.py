@@ -26,6 +26,7 @@ SKIP_DIRS = {"bench"}  # benchmarks are not shipped: they read their own knobs
 MECHANISM = {os.path.join("src-c", "common", "env.c")}  # env_get itself
 
 CALL = re.compile(r"\b(env_get|env_is_set|secure_getenv|getenv)\s*\(\s*([^()]*?)\s*\)")
+OPEN = re.compile(r"\b(env_get|env_is_set|secure_getenv|getenv)\s*\(")
 PY_CALL = re.compile(r"os\.(?:environ\.get|getenv)\(\s*([^,)]+)|os\.environ\[\s*([^\]]+)\]")
 LIT = re.compile(r'^"([A-Za-z_][A-Za-z0-9_]*)"$')
 
@@ -105,6 +106,10 @@ def scan(top):
     for rel, text in files.items():
         if rel in MECHANISM:
             continue
+        for m in OPEN.finditer(text):
+            if not CALL.match(text, m.start()):
+                line = text.count("\n", 0, m.start()) + 1
+                unresolved.append(f"{rel}:{line}: {text[m.start():m.start() + 60].splitlines()[0]}")
         for m in CALL.finditer(text):
             if m.group(2).startswith("const "):  # a declaration, not a call
                 continue
