@@ -49,6 +49,7 @@ lintian
 libtrilinos-kokkos-dev
 g++
 libcap2-bin
+python3-jsonschema
 "
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

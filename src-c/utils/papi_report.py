@@ -72,6 +72,12 @@ def parse_args(argv):
                         "member of the reports)")
     p.add_argument("--peak-bw", metavar="BYTES/S", type=float,
                    help="the machine's peak memory bandwidth in bytes/s for the roofline")
+    p.add_argument("--check", action="store_true",
+                   help="check the PATHs (report files, or run directories: every report "
+                        "file under them) against their JSON Schemas "
+                        "(<prefix>/share/papi/schema) and print one line per file that "
+                        "breaks one (the file, the JSON path, the rule); exit 2 if any "
+                        "does, 0 if all follow them. Writes nothing")
     p.add_argument("--json", action="store_true",
                    help="print what was written as one JSON document")
     p.add_argument("--text", action="store_true",
@@ -98,8 +104,35 @@ def classify(path):
     return found or None
 
 
+def check(paths):
+    """papi_report --check: each report file against its schema, one line per broken one."""
+    try:
+        from papi_report import schema_check
+    except ImportError as e:
+        print("papi_report: %s" % e, file=sys.stderr)
+        return 1
+    files = [f for p in paths for f in schema_check.report_files(p)]
+    if not files:
+        print("papi_report --check: no report file under %s" % ", ".join(paths), file=sys.stderr)
+        return 2
+    bad = 0
+    try:
+        for f in files:
+            why = schema_check.check_file(f)
+            if why:
+                print("papi_report: %s" % why, file=sys.stderr)
+                bad += 1
+    except schema_check.SchemaUnavailable as e:
+        print("papi_report --check: %s" % e, file=sys.stderr)
+        return 1
+    print("papi_report --check: %d of %d files follow their schema" % (len(files) - bad, len(files)))
+    return 2 if bad else 0
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.check:
+        return check(args.paths or ["."])
     try:
         import papi_report
         from papi_report import html, text

@@ -1,0 +1,132 @@
+"""The report files checked against their JSON Schemas (<prefix>/share/papi/schema, the
+project's schema/ folder in a checkout): which schema a file follows, and one line per
+file that does not (the file, the JSON path and the rule broken). Needs jsonschema
+(Debian: python3-jsonschema, 4.10 or later: draft 2020-12); nothing else of papi_report,
+so `papi_report --check` works without pandas."""
+import json
+import os
+import re
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# Source tree: src-c/utils/papi_report -> schema/; installed: share/papi/python/papi_report
+# -> share/papi/schema.
+SCHEMA_DIRS = [os.path.join(HERE, "..", "..", "..", "schema"), os.path.join(HERE, "..", "..", "schema")]
+
+
+
+class SchemaUnavailable(Exception):
+    """jsonschema or the schema files are missing (the message says which)."""
+
+
+def schema_dir():
+    for d in SCHEMA_DIRS:
+        if os.path.isfile(os.path.join(d, "region.schema.json")):
+            return os.path.abspath(d)
+    raise SchemaUnavailable("no schema directory (looked in %s)" % ", ".join(
+        os.path.abspath(d) for d in SCHEMA_DIRS))
+
+
+def kind_of(path, doc):
+    """The schema a document follows: by its own tool member, else by its file name."""
+    name = os.path.basename(path)
+    if isinstance(doc, dict):
+        tool = doc.get("tool")
+        if tool == "papi_mpi" and "ranks" in doc:
+            return "mpi_report"
+        if re.fullmatch(r"papi_mpi_rank\d+\.(partial|checkpoint|checkpoint\.prev)\.json", name):
+            return "mpi_row"
+        if tool == "papi_validate":
+            return "validate"
+        if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
+            return "region"
+    return None
+
+
+def _validators():
+    try:
+        import jsonschema
+    except ImportError:
+        raise SchemaUnavailable("python3-jsonschema is not installed (Debian: apt-get install "
+                                "python3-jsonschema)")
+    d = schema_dir()
+    schemas = {}
+    for n in sorted(os.listdir(d)):
+        if n.endswith(".schema.json"):
+            with open(os.path.join(d, n), encoding="utf-8") as f:
+                schemas[n[:-len(".schema.json")]] = json.load(f)
+    cls = jsonschema.Draft202012Validator
+    try:  # jsonschema >= 4.18: a registry of the schemas by $id
+        from referencing import Registry, Resource
+        reg = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
+        return {k: cls(s, registry=reg) for k, s in schemas.items()}
+    except ImportError:  # Debian 12's 4.10: a resolver with a store
+        store = {s["$id"]: s for s in schemas.values()}
+        return {k: cls(s, resolver=jsonschema.RefResolver.from_schema(s, store=store))
+                for k, s in schemas.items()}
+
+
+_cache = {}
+
+
+def validators():
+    if not _cache:
+        _cache.update(_validators())
+    return _cache
+
+
+def json_path(error):
+    p = "$"
+    for part in error.absolute_path:
+        p += "[%d]" % part if isinstance(part, int) else (
+            ".%s" % part if re.fullmatch(r"[A-Za-z_]\w*", str(part)) else "[%s]" % json.dumps(part))
+    return p
+
+
+def _reject_constant(name):
+    raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
+
+
+def check_document(path, doc, kind=None):
+    """None when doc follows its schema, else one line: file, JSON path, rule."""
+    kind = kind or kind_of(path, doc)
+    if kind is None:
+        return "%s: not a report file papi-compat writes (no tool member, not rank_*.json)" % path
+    v = validators().get(kind)
+    if v is None:
+        raise SchemaUnavailable("no schema %s.schema.json in %s" % (kind, schema_dir()))
+    errors = sorted(v.iter_errors(doc), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
+    if not errors:
+        return None
+    e = errors[0]
+    # The deepest reason of a oneOf/anyOf is what a reader can act on.
+    while e.context:
+        e = sorted(e.context, key=lambda c: -len(list(c.absolute_path)))[0]
+    more = " (and %d more)" % (len(errors) - 1) if len(errors) > 1 else ""
+    return "%s: %s: %s (rule %s of %s.schema.json)%s" % (
+        path, json_path(e), e.message[:300], e.validator, kind, more)
+
+
+def check_file(path):
+    """None when the file follows its schema, else one line saying where and why not."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f, parse_constant=_reject_constant)
+    except OSError as e:
+        return "%s: cannot read: %s" % (path, e.strerror)
+    except (ValueError, UnicodeDecodeError) as e:
+        return "%s: not JSON: %s" % (path, e)
+    return check_document(path, doc)
+
+
+def report_files(path):
+    """The report files under a path: the file itself, or a run directory's."""
+    if not os.path.isdir(path):
+        return [path]
+    found = []
+    for base, dirs, names in os.walk(path):
+        dirs.sort()
+        for n in sorted(names):
+            if n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
+                                        or n == "papi_validate.json"):
+                found.append(os.path.join(base, n))
+    return found
