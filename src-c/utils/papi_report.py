@@ -78,30 +78,25 @@ def parse_args(argv):
                         "(<prefix>/share/papi/schema) and print one line per file that "
                         "breaks one (the file, the JSON path, the rule); exit 2 if any "
                         "does, 0 if all follow them. Writes nothing")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="compare two runs: each a region or papi_run directory, an MPI report "
+                        "or a run's directory, or several repeated runs separated by commas "
+                        "(A1,A2,A3); prints B/A per region, call, rank, event and metric with a "
+                        "verdict (same, slower, faster, higher, lower, only in A/B) against the "
+                        "noise, and writes compare.html, compare.txt and compare.csv to -o")
+    p.add_argument("--tolerance", type=float, default=0.10, metavar="FRACTION",
+                   help="--compare: a ratio within 1 +- FRACTION (and twice the noise) is the "
+                        "same (default 0.10)")
+    p.add_argument("--fail-if", action="append", default=[], metavar="COND",
+                   help="--compare: exit 4 when a row's B/A meets COND, e.g. 'real_time_nsec>1.05', "
+                        "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2' "
+                        "(repeatable)")
     p.add_argument("--json", action="store_true",
                    help="print what was written as one JSON document")
     p.add_argument("--text", action="store_true",
                    help="print the text report (report.txt: the run's header and the "
                         "page's tables) instead of the names of the files written")
     return p.parse_args(argv)
-
-
-def classify(path):
-    """[("mpi", path) and/or ("regions", path)] for what path holds, or None."""
-    if os.path.isfile(path):
-        if os.path.basename(path).startswith("rank_") and path.endswith(".json"):
-            return [("regions", path)]
-        return [("mpi", path)] if path.endswith(".json") else None
-    if not os.path.isdir(path):
-        return None
-    found = []
-    if os.path.isfile(os.path.join(path, "papi_mpi_report.json")):
-        found.append(("mpi", os.path.join(path, "papi_mpi_report.json")))
-    if os.path.isdir(os.path.join(path, "papi_hl_output")):
-        found.append(("regions", os.path.join(path, "papi_hl_output")))
-    elif any(n.startswith("rank_") and n.endswith(".json") for n in os.listdir(path)):
-        found.append(("regions", path))
-    return found or None
 
 
 def check(paths):
@@ -129,14 +124,57 @@ def check(paths):
     return 2 if bad else 0
 
 
+def compare_runs(args):
+    """papi_report --compare A B: 0 done, 4 a --fail-if condition held."""
+    try:
+        import papi_report
+        from papi_report import compare
+        from papi_report.inputs import classify
+    except ImportError as e:
+        print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
+              file=sys.stderr)
+        return 1
+    try:
+        for cond in args.fail_if:
+            compare.parse_fail_if(cond)
+        sides = [[p for p in side.split(",") if p] for side in args.compare]
+        df = compare.compare(sides[0], sides[1], tolerance=args.tolerance, classify=classify)
+        labels = ["%s (%d run%s)" % (", ".join(s), len(s), "s" if len(s) > 1 else "") for s in sides]
+        written = compare.write_outputs(df, args.output, labels[0], labels[1], args.tolerance)
+    except papi_report.ReportError as e:
+        print("papi_report: %s" % e, file=sys.stderr)
+        return 2 if isinstance(e, papi_report.MalformedInput) else 1
+    except ValueError as e:
+        print("papi_report: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("papi_report: cannot write %s: %s" % (e.filename or args.output, e.strerror),
+              file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, AttributeError, IndexError, OverflowError) as e:
+        print("papi_report: %s: unexpected content (%s: %s)" % (" ".join(args.compare),
+              type(e).__name__, e), file=sys.stderr)
+        return 2
+    sys.stdout.write(compare.render_text(df, labels[0], labels[1], args.tolerance))
+    print("papi_report: wrote %s" % ", ".join(written))
+    hits = compare.failed_conditions(df, args.fail_if)
+    for cond, r in hits:
+        print("papi_report: --fail-if '%s': %s %s %s: B/A %.3f" % (
+            cond, r["scope"], r["entity"], r["quantity"], r["ratio"]), file=sys.stderr)
+    return 4 if hits else 0
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.check:
         return check(args.paths or ["."])
+    if args.compare:
+        return compare_runs(args)
     try:
         import papi_report
         from papi_report import html, text
         from papi_report.deep_json import dump_deep
+        from papi_report.inputs import classify
     except ImportError as e:
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)

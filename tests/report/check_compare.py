@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""check_compare.py --tool papi_report.py --regions report_regions: papi_report --compare.
+
+1. Synthetic region runs with known ratios and spreads, verdicts exact: region "solve" on 4
+   threads with times 90, 100, 110, 100 ms in A (cv 0.082) and 1.5 x in B: slower (1.5 is
+   past max(10%, 2 x sqrt(2) x 0.082 = 23%)); "io" 1.05 x: same (within 10%); "noisy"
+   1.3 x with a cv of 0.2 on each side: same (threshold 2 x 0.28 = 57%); an event only in
+   A: "only in A", never 0; counts "higher"/"lower". Repeated runs (A1,A2,A3 vs B1,B2,B3):
+   the noise is the spread of the runs' means.
+2. Synthetic MPI reports: the job's wall time 2 x: slower; a counter the same.
+3. A real pair: report_regions with the work region's pages doubled (2000 -> 4000), three
+   runs a side: that region's page faults exactly 2 x ("higher") and its time slower, every
+   other region's page faults "same" (exact).
+4. --fail-if: exit 4 when a ratio meets the condition, 0 when none does, 2 for a malformed
+   one; the pandas API (papi_report.compare.compare) gives the same rows."""
+import argparse
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+fails = []
+
+
+def check(cond, what):
+    print("%s %s" % ("ok  " if cond else "FAIL", what))
+    if not cond:
+        fails.append(what)
+
+
+def region_file(path, regions, events=("perf::PAGE-FAULTS",)):
+    """regions: {name: [per-thread (real_time_ns, {event: count})]}"""
+    threads = {}
+    for name, per_thread in regions.items():
+        for t, (ns, counts) in enumerate(per_thread):
+            th = threads.setdefault(str(1000 + t), {"regions": {}})
+            rid = str(len(th["regions"]))
+            th["regions"][rid] = dict({"name": name, "parent_region_id": -1, "region_count": 1,
+                                       "cycles": ns * 2, "real_time_nsec": ns}, **counts)
+    doc = {"papi_version": "7.0.0.0", "event_definitions": {e: {"component": "perf_event", "type": "delta"}
+                                                            for e in events},
+           "rank": 0, "threads": threads}
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "rank_000000.json"), "w") as f:
+        json.dump(doc, f)
+
+
+def mpi_report(path, walls, faults):
+    ranks = [{"rank": r, "finished": True, "threads": 1, "wall_s": w, "mpi_s": w / 4,
+              "counters": {"perf::PAGE-FAULTS": faults}, "calls": {"MPI_Barrier": {"calls": 2, "time_s": w / 4}}}
+             for r, w in enumerate(walls)]
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "papi_mpi_report.json"), "w") as f:
+        json.dump({"tool": "papi_mpi", "nranks": len(walls), "events": ["perf::PAGE-FAULTS"], "ranks": ranks}, f)
+
+
+def run(tool, *args):
+    p = subprocess.run([sys.executable, tool, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def rows(out_dir):
+    with open(os.path.join(out_dir, "compare.csv")) as f:
+        return {(r["scope"], r["entity"], r["quantity"]): r for r in csv.DictReader(f)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--regions", required=True)
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="papi_compare.")
+    ms = 1000000
+    # 1. Synthetic region runs.
+    base = [90, 100, 110, 100]
+    noisy_a, noisy_b = [80, 120, 80, 120], [104, 156, 104, 156]  # cv 0.23 each, ratio 1.3
+    region_file(os.path.join(tmp, "A"), {
+        "solve": [(t * ms, {"perf::PAGE-FAULTS": 1000, "perf::MINOR-FAULTS": 5}) for t in base],
+        "io": [(100 * ms, {"perf::PAGE-FAULTS": 100, "perf::MINOR-FAULTS": 5})],
+        "noisy": [(t * ms, {"perf::PAGE-FAULTS": 10, "perf::MINOR-FAULTS": 5}) for t in noisy_a]},
+        events=("perf::PAGE-FAULTS", "perf::MINOR-FAULTS"))
+    region_file(os.path.join(tmp, "B"), {
+        "solve": [(int(t * 1.5) * ms, {"perf::PAGE-FAULTS": 2000}) for t in base],
+        "io": [(105 * ms, {"perf::PAGE-FAULTS": 50})],
+        "noisy": [(t * ms, {"perf::PAGE-FAULTS": 10}) for t in noisy_b]})
+    rc, out, err = run(a.tool, "--compare", os.path.join(tmp, "A"), os.path.join(tmp, "B"),
+                       "-o", os.path.join(tmp, "out1"))
+    print(out, err)
+    check(rc == 0, "synthetic compare exits 0 (%d)" % rc)
+    r = rows(os.path.join(tmp, "out1"))
+    want = {("solve", "real_time_nsec"): ("slower", 1.5), ("io", "real_time_nsec"): ("same", 1.05),
+            ("noisy", "real_time_nsec"): ("same", 1.3), ("solve", "perf::PAGE-FAULTS"): ("higher", 2.0),
+            ("io", "perf::PAGE-FAULTS"): ("lower", 0.5), ("noisy", "perf::PAGE-FAULTS"): ("same", 1.0)}
+    for (reg, q), (verdict, ratio) in want.items():
+        row = r.get(("region", reg, q))
+        got = (row["verdict"], round(float(row["ratio"]), 6)) if row else None
+        check(got == (verdict, ratio), "%s %s: %s, want %s x%g" % (reg, q, got, verdict, ratio))
+    row = r.get(("region", "solve", "perf::MINOR-FAULTS"))
+    check(row is not None and row["verdict"] == "only in A" and row["b"] == "" and row["ratio"] in ("", "nan"),
+          "an event only in A is 'only in A' with no B value and no ratio (%s)" % (row and dict(row)))
+    noise = float(r[("region", "solve", "real_time_nsec")]["noise_a"])
+    check(abs(noise - 0.0816) < 0.001, "solve's noise in A is the threads' cv 0.0816 (%g)" % noise)
+
+    # Repeated runs: per-run means 100, 101, 99 (cv 0.01) vs 112, 111, 113: 1.12 x, past 10%.
+    for side, means in (("A", (100, 101, 99)), ("B", (112, 111, 113))):
+        for i, m in enumerate(means):
+            region_file(os.path.join(tmp, "%s%d" % (side, i)), {"solve": [(m * ms, {"perf::PAGE-FAULTS": 7})]})
+    sides = [",".join(os.path.join(tmp, "%s%d" % (s, i)) for i in range(3)) for s in "AB"]
+    rc, out, err = run(a.tool, "--compare", sides[0], sides[1], "-o", os.path.join(tmp, "out2"))
+    r = rows(os.path.join(tmp, "out2"))
+    row = r[("region", "solve", "real_time_nsec")]
+    check(rc == 0 and row["verdict"] == "slower" and row["runs_a"] == "3" and abs(float(row["noise_a"]) - 0.01) < 1e-6,
+          "3 runs a side: 1.12 x with run noise 1%%: slower (%s, noise %s)" % (row["verdict"], row["noise_a"]))
+    # The same ratio with noisy runs (means 80, 100, 120: cv 0.2) is the same.
+    for i, m in enumerate((80, 100, 120)):
+        region_file(os.path.join(tmp, "N%d" % i), {"solve": [(m * ms, {"perf::PAGE-FAULTS": 7})]})
+    noisy = ",".join(os.path.join(tmp, "N%d" % i) for i in range(3))
+    rc, out, err = run(a.tool, "--compare", noisy, sides[1], "-o", os.path.join(tmp, "out3"))
+    row = rows(os.path.join(tmp, "out3"))[("region", "solve", "real_time_nsec")]
+    check(row["verdict"] == "same", "1.12 x against runs of cv 0.2: same (%s)" % row["verdict"])
+
+    # 2. MPI reports.
+    mpi_report(os.path.join(tmp, "MA"), [1.0, 1.0], 500)
+    mpi_report(os.path.join(tmp, "MB"), [2.0, 2.0], 500)
+    rc, out, err = run(a.tool, "--compare", os.path.join(tmp, "MA"), os.path.join(tmp, "MB"),
+                       "-o", os.path.join(tmp, "out4"), "--fail-if", "wall_s>1.5")
+    r = rows(os.path.join(tmp, "out4"))
+    check(r[("job", "", "wall_s")]["verdict"] == "slower" and float(r[("job", "", "wall_s")]["ratio"]) == 2.0,
+          "MPI: the job's wall time 2 x is slower")
+    check(r[("job", "", "perf::PAGE-FAULTS")]["verdict"] == "same", "MPI: equal counters are the same")
+    check(r[("mpi call", "MPI_Barrier", "time_s")]["verdict"] == "slower", "MPI: a call's time 2 x is slower")
+    check(rc == 4 and "wall_s>1.5" in err, "--fail-if wall_s>1.5 held: exit 4 and said (%d: %s)" % (rc, err.strip()))
+    rc, out, err = run(a.tool, "--compare", os.path.join(tmp, "MA"), os.path.join(tmp, "MB"),
+                       "-o", os.path.join(tmp, "out5"), "--fail-if", "wall_s>2.5")
+    check(rc == 0, "--fail-if wall_s>2.5 did not hold: exit 0 (%d)" % rc)
+    rc, out, err = run(a.tool, "--compare", os.path.join(tmp, "MA"), os.path.join(tmp, "MB"),
+                       "-o", os.path.join(tmp, "out6"), "--fail-if", "wall_s>>x")
+    check(rc == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err,
+          "a malformed --fail-if: exit 2 and one line (%d: %s)" % (rc, err.strip()))
+    rc, out, err = run(a.tool, "--compare", os.path.join(tmp, "MA"), os.path.join(tmp, "nothing_here"))
+    check(rc == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1,
+          "a side that is no run: exit 2, one line (%d: %s)" % (rc, err.strip()))
+
+    # 3. A real pair: the work region's pages doubled, three runs a side.
+    real = {}
+    for side, pages in (("RA", 2000), ("RB", 4000)):
+        real[side] = []
+        for i in range(3):
+            d = os.path.join(tmp, "%s%d" % (side, i))
+            os.makedirs(d)
+            env = dict(os.environ, PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=d)
+            p = subprocess.run([a.regions, "100", "200", "300", "50", "3", str(pages)], env=env,
+                               capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0, "report_regions %s %d ran" % (side, i))
+            real[side].append(d)
+    rc, out, err = run(a.tool, "--compare", ",".join(real["RA"]), ",".join(real["RB"]),
+                       "-o", os.path.join(tmp, "out7"), "--fail-if", "region:work:real_time_nsec>1.2")
+    print(out, err)
+    r = rows(os.path.join(tmp, "out7"))
+    work_pf = r.get(("region", "work", "perf::PAGE-FAULTS"))
+    check(work_pf is not None and float(work_pf["ratio"]) == 2.0 and work_pf["verdict"] == "higher",
+          "real pair: the work region's page faults exactly 2 x, higher (%s)" % (work_pf and dict(work_pf)))
+    work_t = r.get(("region", "work", "real_time_nsec"))
+    check(work_t is not None and work_t["verdict"] == "slower" and float(work_t["ratio"]) > 1.2,
+          "real pair: the work region is slower (B/A %s)" % (work_t and work_t["ratio"]))
+    others = [k for k in r if k[0] == "region" and k[2] == "perf::PAGE-FAULTS" and k[1] != "work"]
+    check(len(others) >= 3 and all(r[k]["verdict"] == "same" and float(r[k]["ratio"]) == 1.0 for k in others),
+          "real pair: every other region's page faults are the same, exactly (%s)" % others)
+    check(rc == 4, "real pair: --fail-if region:work:real_time_nsec>1.2 held: exit 4 (%d)" % rc)
+
+    # 4. The pandas API gives the same rows.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(a.tool)))
+    from papi_report.compare import compare
+    df = compare(os.path.join(tmp, "A"), os.path.join(tmp, "B"))
+    got = df[(df.entity == "solve") & (df.quantity == "real_time_nsec")].iloc[0]
+    check(got["verdict"] == "slower" and abs(got["ratio"] - 1.5) < 1e-9, "pandas API: solve slower, 1.5")
+    print("check_compare: %s" % ("FAILED (%d)" % len(fails) if fails else "PASSED"))
+    if not fails:
+        import shutil
+        shutil.rmtree(tmp)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
