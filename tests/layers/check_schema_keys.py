@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""check_schema_keys.py TOP: every member name a C writer of a report puts in its JSON is a
+field of that report's schema (schema/*.schema.json), so a writer cannot add a field the
+schema does not document: the schema is written first (DESIGN.md, "Every new file kind
+gets its schema first").
+
+Writers and their schemas are listed in WRITERS. Member names are the string literals
+given as the key of the JSON writer's calls (jw_int(w, "name", ...)) and, in the MPI
+wrapper, which prints its JSON with format strings, every \\"name\\": in a literal.
+Names made at run time (event and metric names, ids) are not literals and are what the
+schemas' additionalProperties describe."""
+import glob
+import json
+import os
+import re
+import sys
+
+WRITERS = {
+    "region": ["src-c/common/region_file_head.c", "src-c/lib/highlevel/hl_regions_report.c",
+               "src-c/lib/highlevel/hl_interval.c", "src-c/lib/highlevel/hl_all_threads.c",
+               "src-c/lib/highlevel/hl_*report*.c", "src-c/utils/papi_run/run_report.c",
+               "src-c/common/count_series.c"],
+    "validate": ["src-c/utils/validate_report.c"],
+    "mpi_report": ["mpi-wrappers/aggregate.c", "mpi-wrappers/row*.c", "mpi-wrappers/partial_rows.c",
+                   "mpi-wrappers/rank_series.c", "mpi-wrappers/report*.c", "mpi-wrappers/socket_counters.c",
+                   "mpi-wrappers/callsite*.c", "mpi-wrappers/regions.c", "mpi-wrappers/traffic*.c"],
+}
+JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w>.-]+\s*,\s*\"([^\"]+)\"")
+ESCAPED_KEY = re.compile(r"\\\"([A-Za-z_][A-Za-z0-9_]*)\\\"\s*:")
+
+
+def strip_comments(text):
+    return re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+
+
+def schema_names(node, out):
+    if isinstance(node, dict):
+        for k in ("properties",):
+            out.update((node.get(k) or {}).keys())
+        out.update(node.get("required") or [])
+        for v in node.values():
+            schema_names(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            schema_names(v, out)
+    return out
+
+
+def main():
+    top = sys.argv[1]
+    fails, checked = [], 0
+    for kind, patterns in WRITERS.items():
+        schema = json.load(open(os.path.join(top, "schema", kind + ".schema.json")))
+        names = schema_names(schema, set())
+        files = sorted({f for p in patterns for f in glob.glob(os.path.join(top, p))})
+        if not files:
+            fails.append("%s: none of its writers found (%s)" % (kind, ", ".join(patterns)))
+        for f in files:
+            text = strip_comments(open(f, errors="replace").read())
+            keys = JW_KEY.findall(text) + ESCAPED_KEY.findall(text)
+            for key in sorted(set(keys)):
+                if key.isdigit():  # a thread or instance number: additionalProperties
+                    continue
+                checked += 1
+                if key not in names:
+                    line = text[:text.find('"%s"' % key) if '"%s"' % key in text else text.find(key)].count("\n") + 1
+                    fails.append("%s:%d: member %r is not a field of schema/%s.schema.json: "
+                                 "document it there first" % (os.path.relpath(f, top), line, key, kind))
+    for f in fails:
+        print("FAIL:", f)
+    if checked < 50:
+        print("FAIL: only %d member names found: the writers moved?" % checked)
+        return 1
+    print("check_schema_keys: %s (%d member names of the writers)" % ("FAILED" if fails else "PASSED", checked))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
