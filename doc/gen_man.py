@@ -21,6 +21,7 @@ calls it, is an error: every public call has a full page.
 Why a generator of our own and not Doxygen, Sphinx or help2man: doc/README.md.
 """
 import glob
+import json
 import os
 import re
 import subprocess
@@ -235,12 +236,67 @@ def fortran_pages(outdir, routines, funcs, ctx):
         write(os.path.join(outdir, "man3", name + ".3"), page(name, "3", name, summary, sections))
 
 
+SCHEMA_DIR = os.path.join(DOC_DIR, "..", "schema")
+
+
+def schema_fields(schema_file):
+    """"path\n    description" items of every field a report schema describes (the file's
+    own words): the FIELDS section of a format's page is generated from its schema."""
+    root = json.load(open(os.path.join(SCHEMA_DIR, schema_file), encoding="utf-8"))
+    items = []
+
+    def resolve(node):
+        while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/$defs/"):
+            desc = node.get("description")
+            node = root["$defs"][node["$ref"][len("#/$defs/"):]]
+            if desc:
+                node = dict(node, description=desc)
+        return node
+
+    def walk(node, path, depth, seen):
+        node = resolve(node)
+        if not isinstance(node, dict) or depth > 8:
+            return
+        key = id(node)
+        if key in seen:
+            return
+        seen = seen | {key}
+        for name, sub in (node.get("properties") or {}).items():
+            sub_r = resolve(sub)
+            desc = (sub.get("description") if isinstance(sub, dict) else None) or \
+                (sub_r.get("description") if isinstance(sub_r, dict) else "")
+            p = "%s.%s" % (path, name) if path else name
+            items.append("%s\n    %s" % (p, desc or ""))
+            walk(sub_r, p, depth + 1, seen)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            walk(extra, "%s.<name>" % path if path else "<name>", depth + 1, seen)
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], path + "[]", depth + 1, seen)
+        for alt in node.get("oneOf") or []:
+            if isinstance(alt, dict) and "properties" in resolve(alt):
+                walk(alt, path, depth + 1, seen)
+
+    walk(root, "", 0, frozenset())
+    return "\n".join(items)
+
+
+def expand_schema_sections(sections):
+    """A section whose body is "schema: FILE" becomes the list of FILE's fields."""
+    out = []
+    for h, b, v in sections:
+        m = re.fullmatch(r"\s*schema:\s*(\S+\.schema\.json)\s*", b)
+        out.append((h, schema_fields(m.group(1)), "list") if m else (h, b, v))
+    return out
+
+
 def extra_pages(outdir):
     """The hand-written pages of doc/pages (formats, the wrapper library, environment)."""
     pdir = os.path.join(DOC_DIR, "pages")
     for fname in sorted(os.listdir(pdir)):
         name, section, summary, sections = mc.read_page_source(os.path.join(pdir, fname))
         sections = [(h, b, b.startswith("    ") or "\n    " in b) for h, b, _ in sections]
+        sections = expand_schema_sections(sections)
         os.makedirs(os.path.join(outdir, "man" + section), exist_ok=True)
         write(os.path.join(outdir, "man" + section, "%s.%s" % (name, section)),
               page(name, section, name, summary, sections))
