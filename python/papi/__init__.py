@@ -5,10 +5,10 @@
         work()
     print(es.values_dict())
 
-EventSet (start, read, accum, reset, stop, values_dict; numpy and pandas on request),
-region (the region API as a context manager), hardware_info, avail, PapiError. The
-functions of libpapi itself are papi.lib.PAPI_* and the constants of papi.h are papi.PAPI_*
-(both generated from the API table of the Fortran module). See papi_python(3)."""
+EventSet (add, remove, start, read, accum, reset, stop, values_dict; numpy and pandas on
+request), region (the region API as a context manager), hardware_info, avail, PapiError.
+The functions of libpapi itself are papi.lib.PAPI_* and the constants of papi.h are
+papi.PAPI_* (both generated from the API table of the Fortran module). See papi_python(3)."""
 
 from ._library import lib, library_version, CONSTANTS
 from .errors import PapiError
