@@ -1,16 +1,20 @@
 """The library's life as the module sees it: initialised on first use and again when a
-shutdown ended it.
+shutdown ended it, and fork.
 
 The module keeps a registry of the EventSets that hold a handle of libpapi. When the
-library was shut down (found at the next initialisation), each registered set forgets its
-handle: libpapi numbers sets from 0 again after an initialisation, so an old handle would
-reach a new set. A forgotten set refuses every call with PapiError PAPI_ENOINIT, saying
-why; close() on it does nothing.
+library was shut down (found at the next initialisation) or the process forks, each
+registered set forgets its handle: libpapi numbers sets from 0 again after an
+initialisation, so an old handle would reach a new set. A forgotten set refuses every
+call with PapiError PAPI_ENOINIT, saying why; close() on it does nothing. This is PAPI 7's
+fork semantics (tests/conformance/test_fork.c): a forked child starts from a clean
+library, its inherited sets cannot be used, and its first use of the module initialises
+the library again.
 
 Lock order: the registry's lock (_lock) before one set's lock; a set's methods never
 take _lock, so a shutdown may wait for a call in flight on any set."""
 
 import ctypes
+import os
 import threading
 import weakref
 
@@ -22,9 +26,9 @@ _lock = threading.RLock()  # initialisation, shutdown, the registry
 _sets = weakref.WeakSet()  # the EventSets that hold a handle of the library
 
 
-def _forget_all(reason):
+def _forget_all(reason, fork_child=False):
     for es in list(_sets):
-        es._forget(reason, False)
+        es._forget(reason, fork_child)
     _sets.clear()
 
 
@@ -56,3 +60,17 @@ def new_eventset(owner):
         check(lib.PAPI_create_eventset(ctypes.byref(handle)), "PAPI_create_eventset")
         _sets.add(owner)
         return handle.value
+
+
+def _after_fork_in_child():
+    # One thread now: a lock held by another thread of the parent at fork would never be
+    # released here, so each is replaced, and the inherited sets are forgotten.
+    global _lock
+    _lock = threading.RLock()
+    _forget_all("this EventSet was made in the parent process; a forked child starts from a "
+                "clean library (PAPI 7's fork semantics): make a new EventSet in the child",
+                fork_child=True)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
