@@ -36,7 +36,7 @@ class EventSet:
         self._buffer = (ctypes.c_longlong * 0)()
         self._accum = (ctypes.c_longlong * 0)()
         self.values = []
-        self._handle = lifecycle.new_eventset(self)
+        lifecycle.new_eventset(self)  # sets self._handle
         try:
             for name in names:
                 self.add(name)

@@ -53,14 +53,15 @@ def ensure_init():
 
 
 def new_eventset(owner):
-    """PAPI_create_eventset for owner (an EventSet), the library initialised first; owner
-    is registered in the same step, so no shutdown or fork falls between the two."""
+    """PAPI_create_eventset into owner._handle (owner: an EventSet), the library
+    initialised first; owner is registered in the same step, so no shutdown falls between
+    the handle's making and its registration."""
     with _lock:
         _init_locked()
         handle = ctypes.c_int(_PAPI_NULL)
         check(lib.PAPI_create_eventset(ctypes.byref(handle)), "PAPI_create_eventset")
+        owner._handle = handle.value
         _sets.add(owner)
-        return handle.value
 
 
 def shutdown():
