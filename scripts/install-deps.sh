@@ -41,6 +41,7 @@ python3-pytest
 python3-mpi4py
 python3-setuptools
 python3-pip
+python3-wheel
 chromium
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross gfortran-aarch64-linux-gnu
 qemu-system-arm qemu-user cpio

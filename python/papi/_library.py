@@ -66,20 +66,6 @@ lib = _load()
 _untyped = ctypes.CDLL(_library_path())
 fast_read = _untyped.PAPI_read
 fast_read.restype = ctypes.c_int
-_initialised = False
-
-
-def ensure_init():
-    """PAPI_library_init once; a failure raises PapiError with the library's reason."""
-    global _initialised
-    if _initialised:
-        return
-    version = CONSTANTS["PAPI_VER_CURRENT"]
-    got = lib.PAPI_library_init(version)
-    if got != version:
-        from .errors import PapiError
-        raise PapiError(got if got < 0 else CONSTANTS["PAPI_EINVAL"], "PAPI_library_init")
-    _initialised = True
 
 
 def library_version():

@@ -3,7 +3,8 @@ papi_avail and papi_native_avail list them (a list of dicts, or a pandas DataFra
 
 import ctypes
 
-from ._library import lib, ensure_init, CONSTANTS
+from ._library import lib, CONSTANTS
+from .lifecycle import ensure_init
 
 _HUGE, _MIN, _2MAX = (CONSTANTS[n] for n in ("PAPI_HUGE_STR_LEN", "PAPI_MIN_STR_LEN",
                                              "PAPI_2MAX_STR_LEN"))

@@ -2,7 +2,8 @@
 
 import ctypes
 
-from ._library import lib, ensure_init, CONSTANTS
+from ._library import lib, CONSTANTS
+from .lifecycle import ensure_init
 
 _STR = CONSTANTS["PAPI_MAX_STR_LEN"]
 _MH_LEVELS = CONSTANTS["PAPI_MH_MAX_LEVELS"]
