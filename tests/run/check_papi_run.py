@@ -10,7 +10,8 @@ and "killed by signal 9"), static (a static program counted from outside, with a
 multiplexed (PAPI_MULTIPLEX=1: each event's and metric's banner line ends with perf
 stat's running fraction, "(100.00%)" for software events, which are never descheduled,
 and the file's running_fraction says 1.0 each; without it neither), interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
-bad_input (exit 2 / 127 / 126, one line, no file), regions (a program using the region
+bad_input (exit 2 / 127 / 126, one line, no file), not_a_program (a directory, FIFO,
+device, non-executable file ...: one line, 126 or 127 as a shell, no signal, no hang), regions (a program using the region
 API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
 per rank, the MPI report with per-rank counters)."""
 import glob
@@ -188,6 +189,42 @@ def case_bad_input(papi_run, prog, out):
     if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
         fail("a report was written for bad input")
     print("bad_input: %d cases, no file" % len(cases))
+
+
+def case_not_a_program(papi_run, prog, out):
+    """Files a shell cannot run: one line naming the file and why, 126 (found, cannot be
+    executed) or 127 (not found), never a signal, never a hang (a FIFO is not opened)."""
+    d = os.path.join(out, "files")
+    os.mkdir(d)
+    os.mkdir(os.path.join(d, "somedir"))
+    os.mkfifo(os.path.join(d, "fifo"))
+    with open(os.path.join(d, "text"), "w") as f:  # readable, mode 0644: not executable
+        f.write("#!/bin/sh\nexit 0\n")
+    with open(os.path.join(d, "noexec.sh"), "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(os.path.join(d, "noexec.sh"), 0o600)
+    with open(os.path.join(d, "badinterp"), "w") as f:  # exec fails: ENOENT for its interpreter
+        f.write("#!/no/such/interpreter\n")
+    os.chmod(os.path.join(d, "badinterp"), 0o755)
+    cases = [("./somedir", 126, "Is a directory"), ("./fifo", 126, "a FIFO"),
+             ("/dev/null", 126, "a device"), ("./text", 126, "Permission denied"),
+             ("./noexec.sh", 126, "Permission denied"), ("./text/x", 126, "Not a directory"),
+             ("./missing", 127, "No such file"), ("no_such_program_on_path", 127, "No such file"),
+             ("./badinterp", 127, "No such file")]
+    for name, want, why in cases:
+        try:
+            p = subprocess.run([papi_run, "-o", out, "--", name], capture_output=True, text=True,
+                               timeout=20, cwd=d)
+        except subprocess.TimeoutExpired:
+            fail("%s: papi_run hung" % name)
+        lines = p.stderr.strip().splitlines()
+        if p.returncode < 0 or p.returncode != want:
+            fail("%s: exit status %d, expected %d: %r" % (name, p.returncode, want, p.stderr))
+        if len(lines) != 1 or not lines[0].startswith("papi_run: %s: " % name) or why not in lines[0]:
+            fail("%s: expected one line 'papi_run: %s: ...%s...', got %r" % (name, name, why, p.stderr))
+    if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
+        fail("a report was written for a program that did not run")
+    print("not_a_program: %d files, each one line and 126/127" % len(cases))
 
 
 def case_regions(papi_run, prog, out):

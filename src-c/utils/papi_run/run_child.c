@@ -102,8 +102,9 @@ int run_child_go(struct run_state *s)
     if (n != (ssize_t)sizeof e)
         return 0; /* the exec succeeded: the pipe closed with it */
     waitpid(s->child, NULL, 0);
-    fprintf(stderr, "papi_run: %s: %s\n", s->opt.argv[0], strerror(e));
-    return e == ENOENT || e == ENOTDIR ? 127 : 126;
+    fprintf(stderr, "papi_run: %s: %s (%s)\n", s->opt.argv[0], strerror(e),
+            e == ENOENT ? "not found" : "cannot be executed");
+    return e == ENOENT ? 127 : 126; /* as a shell: ENOTDIR is 126 too */
 }
 
 /* Whether the program has ended (left unreaped: its counts are final once it is a
