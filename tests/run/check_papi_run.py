@@ -10,11 +10,14 @@ and "killed by signal 9"), static (a static program counted from outside, with a
 multiplexed (PAPI_MULTIPLEX=1: each event's and metric's banner line ends with perf
 stat's running fraction, "(100.00%)" for software events, which are never descheduled,
 and the file's running_fraction says 1.0 each; without it neither), interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
-bad_input (exit 2 / 127 / 126, one line, no file), not_a_program (a directory, FIFO,
+context_switches (a program sleeping 20 x 1 ms: >= 20 context switches, counted in user
+and kernel mode), context_switches_unprivileged (as nobody: left out with a note, never
+a 0), bad_input (exit 2 / 127 / 126, one line, no file), not_a_program (a directory, FIFO,
 device, non-executable file ...: one line, 126 or 127 as a shell, no signal, no hang), regions (a program using the region
 API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
 per rank, the MPI report with per-rank counters)."""
 import glob
+import shutil
 import json
 import os
 import signal
@@ -225,6 +228,61 @@ def case_not_a_program(papi_run, prog, out):
     if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
         fail("a report was written for a program that did not run")
     print("not_a_program: %d files, each one line and 126/127" % len(cases))
+
+
+CS = "perf::CONTEXT-SWITCHES"
+
+
+def case_context_switches(papi_run, prog, out):
+    """The default events on a program sleeping 20 x 1 ms: each sleep is a context switch,
+    which happens in the kernel: counted in user and kernel mode (as perf stat) it is at
+    least 20, in the banner and the file (it was 0: counted in user mode only)."""
+    rc, _, err = run([papi_run, "-o", out, "--", prog, "sleeps", "20"])
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    n = d["process_totals"].get(CS)
+    if not isinstance(n, int) or n < 20:
+        fail("%s: %r in the file, expected >= 20 (20 sleeps)\n%s" % (CS, n, err))
+    line = [l for l in err.splitlines() if l.strip().endswith(CS)]
+    if len(line) != 1 or line[0].split()[0].replace(",", "") != str(n):
+        fail("the banner's %s line %r does not show the file's %d" % (CS, line, n))
+    if d["domain"].get(CS) != "user+kernel" or d["domain"].get(FAULTS) != "user+kernel":
+        fail("domain %r" % d["domain"])
+    print("context_switches: %d for 20 sleeps, banner and file agree, domain %s" % (n, d["domain"]))
+
+
+def case_context_switches_unprivileged(papi_run, prog, out):
+    """As an unprivileged user at kernel.perf_event_paranoid >= 2 kernel mode cannot be
+    counted: the default context switches are left out and the note says why (never a 0
+    printed as a count); -e perf::CONTEXT-SWITCHES is refused (exit 2, one line)."""
+    try:
+        level = int(open("/proc/sys/kernel/perf_event_paranoid").read())
+    except (OSError, ValueError):
+        level = -1
+    if os.geteuid() != 0 or level < 2 or not shutil.which("setpriv"):
+        print("SKIPPED: needs root (to become nobody with setpriv) and perf_event_paranoid >= 2")
+        sys.exit(77)
+    os.chmod(out, 0o777)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    rc, _, err = run(nobody + [papi_run, "-o", out, "--", prog, "sleeps", "5"])
+    if rc != 0:
+        if "Permission denied" in err and "papi_run" in err.splitlines()[0]:
+            print("SKIPPED: user nobody cannot run the build tree's papi_run: " + err)
+            sys.exit(77)
+        fail("as nobody: exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    if CS in d["process_totals"] or any(l.strip().endswith(CS) for l in err.splitlines()):
+        fail("as nobody %s is counted (user mode only: always 0):\n%s" % (CS, err))
+    want = "%s not counted: kernel.perf_event_paranoid is %d" % (CS, level)
+    if want not in d["note"] or want not in err:
+        fail("the note does not say %r: %r\n%s" % (want, d["note"], err))
+    if d["domain"].get(FAULTS) != "user":
+        fail("as nobody the page faults' domain is %r" % d["domain"].get(FAULTS))
+    rc, _, err = run(nobody + [papi_run, "-e", CS, "-o", out, "--", prog, "sleeps", "5"])
+    if rc != 2 or len(err.strip().splitlines()) != 1 or "only in the kernel" not in err:
+        fail("as nobody -e %s: exit status %d, %r" % (CS, rc, err))
+    print("context_switches_unprivileged: left out with the note %r; -e refused" % want)
 
 
 def case_regions(papi_run, prog, out):

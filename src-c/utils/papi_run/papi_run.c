@@ -41,6 +41,7 @@ int main(int argc, char **argv)
     if (!util_init("papi_run"))
         return 2;
     run_choose_events(&s->opt);
+    snprintf(s->note, sizeof s->note, "%.500s", s->opt.domain_note);
     open_output(s);
     if (s->opt.interval > 0 &&
         cs_init(&s->series, RUN_MAX_SAMPLES, s->opt.nevents, s->opt.interval) != 0) {

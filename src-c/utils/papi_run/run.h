@@ -18,6 +18,12 @@ struct run_options {
     char events[RUN_MAX_EVENTS][RUN_NAME_LEN];
     int nevents;
     int events_given; /* -e used: an event that cannot be counted is an error */
+    /* The name each event is added to the set under: a software event with ":u=1:k=1"
+     * (user and kernel mode, as perf stat counts it) when the kernel lets this process
+     * count kernel mode; else its own name. */
+    char counted[RUN_MAX_EVENTS][RUN_NAME_LEN];
+    int kernel[RUN_MAX_EVENTS]; /* 1: counted in user and kernel mode, 2: a clock (any) */
+    char domain_note[512];      /* software events not counted in kernel mode, and why */
     char metrics[RUN_MAX_METRICS][PAPI_MIN_STR_LEN];
     int nmetrics;
     const char *outdir; /* -o, else "." */

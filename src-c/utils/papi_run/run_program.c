@@ -158,12 +158,14 @@ static void note(struct run_state *s, const char *text)
     snprintf(s->note + n, sizeof s->note - n, "%s%s", n ? "; " : "", text);
 }
 
-static void join_events(const struct run_state *s, char *list, size_t len)
+/* The events as a list: their names, or (counted) the names they are counted under. */
+static void join_events(const struct run_state *s, int counted, char *list, size_t len)
 {
     list[0] = 0;
     for (int i = 0; i < s->opt.nevents; i++) {
         size_t n = strlen(list);
-        snprintf(list + n, len - n, "%s%s", i ? "," : "", s->opt.events[i]);
+        snprintf(list + n, len - n, "%s%s", i ? "," : "",
+                 counted ? s->opt.counted[i] : s->opt.events[i]);
     }
 }
 
@@ -176,7 +178,7 @@ static void set_mpi(struct run_state *s, const char *flavor)
         return;
     }
     snprintf(s->mpi, sizeof s->mpi, "%s", flavor);
-    join_events(s, events, sizeof events);
+    join_events(s, 0, events, sizeof events);
     setenv("PAPI_MPI_EVENTS", events, 0);
     if (s->opt.nmetrics > 0) { /* -m: the same metrics per rank in the MPI report */
         char metrics[RUN_MAX_METRICS * PAPI_MIN_STR_LEN] = "";
@@ -196,7 +198,7 @@ static void set_per_thread(struct run_state *s)
         note(s, "libpapi_run_threads.so is not installed: no per-thread split");
         return;
     }
-    join_events(s, events, sizeof events);
+    join_events(s, 1, events, sizeof events);
     setenv("PAPI_RUN_EVENTS", events, 1);
     setenv("PAPI_RUN_THREADS_FILE", s->threads_file, 1);
 }

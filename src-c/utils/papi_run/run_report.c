@@ -212,6 +212,13 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     jw_int(&w, "pid", (long long)s->child);
     jw_str(&w, "event_source", s->opt.events_given ? "papi_run -e" : "papi_run default");
     jw_str(&w, "note", s->note);
+    jw_obj_begin(&w, "domain"); /* where each event counts: perf stat's and PAPI's domains */
+    for (int i = 0; i < s->opt.nevents; i++)
+        jw_str(&w, s->opt.events[i],
+               s->opt.kernel[i] == 2 ? "time"
+               : s->opt.kernel[i]    ? "user+kernel"
+                                     : "user");
+    jw_obj_end(&w);
     write_fractions(&w, s);
     jw_arr_begin(&w, "skipped_events");
     jw_arr_end(&w);
