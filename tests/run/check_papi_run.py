@@ -177,6 +177,34 @@ def case_interval(papi_run, prog, out):
         print("interval: papi_report drew the series (%d rows)" % (len(rows) - 1))
 
 
+def case_interval_merged(papi_run, prog, out):
+    """--interval 0.001 on an 8 s program: past 4096 samples the series merges to 2 ms and
+    the sampler must follow (it kept sleeping 1 ms: 3948 samples "every 4 ms", 15.8 s in
+    an 8 s run). The samples are one interval_s apart and span the elapsed time."""
+    rc, _, err = run([papi_run, "--interval", "0.001", "-e", FAULTS, "-o", out, "--",
+                      "sleep", "8"])
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    step, samples = d["series"]["interval_s"], d["series"]["samples"]
+    times = [x["time_nsec"] * 1e-9 for x in samples]
+    elapsed = d["process_totals"]["real_time_nsec"] * 1e-9
+    gaps = sorted(b - a for a, b in zip([0.0] + times[:-2], times[:-1]))  # the last is partial
+    median = gaps[len(gaps) // 2]  # (a loaded machine delays some samples: the next catch up)
+    if abs(step - 0.002) > 1e-12:
+        fail("interval_s %s, expected one merge: 0.002" % step)
+    if abs(median - step) > 0.1 * step:
+        fail("sample gaps: median %.6f s, interval_s %s s" % (median, step))
+    if abs((len(samples) - 1) * step - times[-2]) > 0.05 * elapsed or times[-1] > elapsed + 1e-3:
+        fail("%d samples every %s s = %.3f s, the last grid sample at %.3f s, elapsed %.3f s"
+             % (len(samples), step, (len(samples) - 1) * step, times[-2], elapsed))
+    banner = " %d samples every %.3f s" % (len(samples), step)
+    if banner not in err:
+        fail("the banner does not say %r:\n%s" % (banner, err))
+    print("interval_merged: %d samples every %s s over %.3f s (median gap %.6f s)"
+          % (len(samples), step, elapsed, median))
+
+
 def case_bad_input(papi_run, prog, out):
     cases = [([], 2), (["--"], 2), (["-e", "NO_SUCH_EVENT", "--", prog], 2),
              (["-m", "NO_SUCH_METRIC", "--", prog], 2), (["--interval", "0", "--", prog], 2),

@@ -122,13 +122,14 @@ static int ended(struct run_state *s, int block)
     }
 }
 
+/* A sample every series step (from the start): the step doubles when the series merges,
+ * so the samples stay one step apart and interval_s says what they are. */
 static void sample_loop(struct run_state *s)
 {
-    const long long step = (long long)(s->opt.interval * 1e9);
     long long next = s->start_ns;
     long long v[RUN_MAX_EVENTS];
     for (;;) {
-        next += step;
+        next += s->series.step_ns;
         struct timespec ts = {next / 1000000000LL, next % 1000000000LL};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             if (ended(s, 0))
