@@ -12,7 +12,9 @@ stat's running fraction, "(100.00%)" for software events, which are never desche
 and the file's running_fraction says 1.0 each; without it neither), interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
 context_switches (a program sleeping 20 x 1 ms: >= 20 context switches, counted in user
 and kernel mode), context_switches_unprivileged (as nobody: left out with a note, never
-a 0), bad_input (exit 2 / 127 / 126, one line, no file), not_a_program (a directory, FIFO,
+a 0), bad_input (exit 2 / 127 / 126, one line, no file), runs (one file per run, never
+overwritten; an earlier run's directory set aside, never one in use; papi_report keeps
+runs apart), not_a_program (a directory, FIFO,
 device, non-executable file ...: one line, 126 or 127 as a shell, no signal, no hang), regions (a program using the region
 API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
 per rank, the MPI report with per-rank counters)."""
@@ -24,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 FAULTS = "perf::PAGE-FAULTS"
 # PAPI_RUN_REPORT="python3 papi_report.py" (set by ctest when Debian's python3 is there)
@@ -91,7 +94,9 @@ def case_signals(papi_run, prog, out):
     rc, _, err = run([papi_run, "-e", FAULTS, "-o", out, "--", prog, "kill"])
     if rc != 128 + 9 or "killed by signal 9" not in err:
         fail("SIGKILL in the program: exit status %d, banner:\n%s" % (rc, err))
-    d = [x for x in report(out, 2) if x["signal"] is not None]
+    # (the second run set the first run's directory aside: papi_run_output-YYYYMMDD-HHMMSS)
+    d = [json.load(open(f)) for f in glob.glob(os.path.join(out, "papi_run_output*", "rank_*.json"))]
+    d = [x for x in d if x["signal"] is not None]
     if len(d) != 1 or d[0]["signal"] != 9 or d[0]["exit_status"] is not None:
         fail("the report does not say signal 9")
     print("signals: SIGTERM passed (42), SIGKILL reported (137)")
@@ -313,6 +318,78 @@ def case_context_switches_unprivileged(papi_run, prog, out):
     print("context_switches_unprivileged: left out with the note %r; -e refused" % want)
 
 
+RUN_KEYS = ["command", "cpu", "host", "id", "start", "version"]
+
+
+def run_files(d):
+    return sorted(glob.glob(os.path.join(d, "rank_*.json")))
+
+
+def case_runs(papi_run, prog, out):
+    """One run, one file no other run can overwrite or move. A (1.5 s) runs while C and
+    then B run to their end in the same -o: three files, three run ids, one directory (a
+    directory in use is never set aside, though it holds C's file when B starts). Then E
+    sets the three aside (papi_run_output-YYYYMMDD-HHMMSS) and is alone. Two concurrent
+    runs of one program leave two files, and papi_report reports one run of them, saying
+    so, never the two as ranks of one job."""
+    base = [papi_run, "--quiet", "-e", FAULTS, "-o", out, "--"]
+    a = subprocess.Popen(base + ["sleep", "1.5"])
+    time.sleep(0.3)
+    for _ in range(2):  # C, then B
+        rc, _, err = run(base + [prog, "1", "10", "10", "0"])
+        if rc != 0:
+            fail("exit status %d: %s" % (rc, err))
+    if a.wait(timeout=30) != 0:
+        fail("A failed")
+    d = os.path.join(out, "papi_run_output")
+    files = [json.load(open(f)) for f in run_files(d)]
+    ids = {x["run"]["id"] for x in files}
+    if len(files) != 3 or len(ids) != 3 or glob.glob(d + "-*"):
+        fail("A, B, C: %d files, %d run ids, set aside %s" % (len(files), len(ids), glob.glob(d + "-*")))
+    for f in run_files(d):
+        x = json.load(open(f))
+        if sorted(x["run"]) != RUN_KEYS or x["run"]["id"] not in os.path.basename(f):
+            fail("%s: run header %r" % (f, x["run"]))
+        if not x["run"]["start"].endswith("Z") or x["run"]["version"] != x["papi_compat_version"]:
+            fail("%s: run header %r" % (f, x["run"]))
+    rc, _, err = run(base + ["true"])
+    aside = glob.glob(d + "-*")
+    if rc != 0 or len(aside) != 1 or len(run_files(aside[0])) != 3 or len(run_files(d)) != 1:
+        fail("E: the earlier runs' directory not set aside whole: %s %s" % (aside, run_files(d)))
+    # two at once, the same program: two files
+    conc = os.path.join(out, "conc")
+    cmd = [papi_run, "--quiet", "-e", FAULTS, "-o", conc, "--", prog, "1", "300", "10", "0"]
+    ps = [subprocess.Popen(cmd) for _ in range(2)]
+    if [p.wait(timeout=60) for p in ps] != [0, 0]:
+        fail("concurrent runs failed")
+    files = run_files(os.path.join(conc, "papi_run_output"))
+    if len(files) != 2:
+        fail("two concurrent runs left %d files: %s" % (len(files), files))
+    runs = {json.load(open(f))["run"]["id"]: json.load(open(f)) for f in files}
+    print("runs: 3 concurrent in one directory, set aside by the next; 2 at once: 2 files")
+    if not REPORT:
+        return
+    newest = max(runs, key=lambda r: (runs[r]["run"]["start"], os.path.getmtime(
+        [f for f in files if r in f][0])))
+    for pick in [None, min(runs, key=lambda r: r == newest)]:  # the default, then the other
+        rep = os.path.join(out, "rep")
+        rc, so, err = run(REPORT + ["--regions", os.path.join(conc, "papi_run_output"), "-o", rep]
+                          + (["--run", pick] if pick else []))
+        want = pick or newest
+        if rc != 0:
+            fail("papi_report: exit status %d\n%s%s" % (rc, so, err))
+        if pick is None and ("hold 2 runs" not in err or "reporting the newest, " + newest not in err):
+            fail("papi_report did not say it reports the newest of 2 runs:\n%s" % err)
+        import csv
+        with open(os.path.join(rep, "region_tree.csv")) as f:
+            (row,) = list(csv.DictReader(f))
+        faults = runs[want]["process_totals"][FAULTS]
+        if int(row["region_count"]) != 1 or int(row[FAULTS]) != faults:
+            fail("papi_report --run %s: region_count %s, %s %s (the run's own: 1, %d)"
+                 % (pick, row["region_count"], FAULTS, row[FAULTS], faults))
+    print("runs: papi_report reports one run (the newest, or --run ID), never the two as ranks")
+
+
 def case_regions(papi_run, prog, out):
     """A program of its own using the region API (hl_omp_regions: 2 threads x 1000 pages)
     under papi_run --per-thread: both count, neither disturbs the other."""
@@ -324,7 +401,12 @@ def case_regions(papi_run, prog, out):
     (d,) = report(out)
     rows = sorted(t["regions"]["0"][FAULTS] for t in d["threads"].values())
     (hl,) = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
-    (mine,) = json.load(open(hl))["all_threads"].values()
+    hl = json.load(open(hl))
+    # the program's region file names papi_run's run (PAPI_RUN_ID), with its own header
+    if hl["run"]["id"] != d["run"]["id"] or sorted(hl["run"]) != RUN_KEYS or \
+            hl["run"]["command"] != " ".join([prog, "2", "1000", "1"]) or not hl["run"]["cpu"]:
+        fail("the region file's run %r, papi_run's %r" % (hl["run"], d["run"]))
+    (mine,) = hl["all_threads"].values()
     if mine["regions"]["work"][FAULTS] != 2000 or len(rows) != 2 or rows[0] < 1000:
         fail("region all-thread %s, papi_run rows %s" % (mine["regions"], rows))
     print("regions: the program's region 2000 over all threads, papi_run rows %s" % rows)
@@ -338,6 +420,9 @@ def case_mpi(papi_run, prog, out, mpirun, np):
     ranks = report(out, int(np))
     if sorted(d["rank"] for d in ranks) != list(range(int(np))):
         fail("the files' ranks are %s" % [d["rank"] for d in ranks])
+    ids = {d["run"]["id"] for d in ranks}  # one job, one run id (from the launcher)
+    if len(ids) != 1 or not all(d["run"]["command"] == prog for d in ranks):
+        fail("the ranks' run headers: %s" % [d["run"] for d in ranks])
     for d in ranks:  # rank r touches (r + 1) x 1000 pages (mpi_touch.c)
         if d["process_totals"][FAULTS] < (d["rank"] + 1) * 1000 or not d["mpi"]:
             fail("rank %d: %d page faults, mpi %r" % (d["rank"], d["process_totals"][FAULTS],
@@ -353,11 +438,33 @@ def case_mpi(papi_run, prog, out, mpirun, np):
     print("mpi: %s ranks, files and per-rank rows %s" % (np, vals))
 
 
+def case_hl_mpi(papi_run, prog, out, mpirun, np):
+    """The region API's files carry the run header too: under MPIRUN -np NP (no papi_run)
+    every rank's file names the same run, taken from the launcher (hydra's proxy, Open
+    MPI's job), and a second mpirun is another run."""
+    ids = []
+    for k in range(2):
+        d = os.path.join(out, str(k))
+        env = dict(os.environ, PAPI_EVENTS=FAULTS, PAPI_OUTPUT_DIRECTORY=d)
+        env.pop("PAPI_RUN_ID", None)
+        rc, so, err = run([mpirun, "-np", np, prog, "1", "100", "1"], env=env)
+        if rc != 0:
+            fail("%s: exit status %d\n%s%s" % (mpirun, rc, so, err))
+        files = [json.load(open(f)) for f in run_files(os.path.join(d, "papi_hl_output"))]
+        runs = {x["run"]["id"] for x in files}
+        if len(files) != int(np) or len(runs) != 1 or any(sorted(x["run"]) != RUN_KEYS for x in files):
+            fail("%d region files, runs %s" % (len(files), runs))
+        ids += runs
+    if ids[0] == ids[1] or not all(i.startswith(("hydra-", "pmix-", "ompi-")) for i in ids):
+        fail("two mpiruns: run ids %s" % ids)
+    print("hl_mpi: %s ranks share one run id per mpirun: %s" % (np, ids))
+
+
 def main():
     case, papi_run, prog = sys.argv[1:4]
     with tempfile.TemporaryDirectory(prefix="papi_run_test.") as out:
-        if case == "mpi":
-            case_mpi(papi_run, prog, out, sys.argv[4], sys.argv[5])
+        if case in ("mpi", "hl_mpi"):
+            globals()["case_" + case](papi_run, prog, out, sys.argv[4], sys.argv[5])
         else:
             globals()["case_" + case](papi_run, prog, out)
 

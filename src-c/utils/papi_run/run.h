@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "count_series.h"
+#include "run_identity.h"
 #include "papi.h"
 
 #define RUN_MAX_EVENTS  32
@@ -48,6 +49,7 @@ struct run_state {
     int dirfd;                       /* DIR/papi_run_output, opened before the program runs */
     char dir[4096];
     char threads_file[4200]; /* --per-thread: where the preloaded library writes */
+    struct run_identity run; /* the file's "run" header; the id is in its name */
 };
 
 /* run_options.c: parse and check the command line; exits 2 on bad usage. */
@@ -57,6 +59,11 @@ void run_parse_options(int argc, char **argv, struct run_options *o);
 void run_choose_events(struct run_options *o);
 /* The event set attached to the held child, inherited, started; exits 2 with why. */
 void run_add_events(struct run_state *s);
+
+/* run_output.c: opens DIR/papi_run_output for this run (an earlier run's set aside when
+ * no run is using it) and holds a shared lock on it until papi_run ends; exits 2 with
+ * why when it cannot be written. */
+void run_open_output(struct run_state *s);
 
 /* run_child.c */
 /* Forks the program stopped before exec and sets up its environment (MPI wrapper,
