@@ -210,6 +210,33 @@ def case_interval_merged(papi_run, prog, out):
           % (len(samples), step, elapsed, median))
 
 
+def case_unwritten(papi_run, prog, out):
+    """A report that cannot be written shows in the exit status: 1 when the program
+    succeeded, the program's own status when it failed, with one line saying why. Root
+    ignores permissions, so the write fails by a file-size limit (RLIMIT_FSIZE: EFBIG, and
+    papi_run is not killed by SIGXFSZ) or by the directory removed while the program ran."""
+    import resource
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256, 256))
+    cases = [("true", [], 1, small_files, "File too large"),
+             ("exit 3", ["sh", "-c", "exit 3"], 3, small_files, "File too large"),
+             ("removed", ["sh", "-c", 'rm -rf "$0"', os.path.join(out, "papi_run_output")], 1,
+              None, "No such file")]
+    for what, cmd, want, pre, why in cases:
+        p = subprocess.run([papi_run, "--quiet", "-e", FAULTS, "-o", out, "--"] + (cmd or ["true"]),
+                           capture_output=True, text=True, timeout=60, preexec_fn=pre)
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != want or len(lines) != 1 or why not in lines[0] or \
+                not lines[0].startswith("papi_run: "):
+            fail("%s: exit status %d (expected %d), stderr %r" % (what, p.returncode, want, p.stderr))
+        left = glob.glob(os.path.join(out, "papi_run_output*", "*")) + \
+            glob.glob(os.path.join(out, "papi_run_output*", ".rank_*"))
+        if left:
+            fail("%s: files left: %s" % (what, left))
+    print("unwritten: %d cases, exit status 1 or the program's, one line" % len(cases))
+
+
 def case_bad_input(papi_run, prog, out):
     cases = [([], 2), (["--"], 2), (["-e", "NO_SUCH_EVENT", "--", prog], 2),
              (["-m", "NO_SUCH_METRIC", "--", prog], 2), (["--interval", "0", "--", prog], 2),

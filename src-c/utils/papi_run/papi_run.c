@@ -5,6 +5,7 @@
  * (Its parts: run_options.c, run_output.c, run_program.c, run_child.c, run_threads.c,
  * run_banner.c, run_report.c.) */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +66,15 @@ int main(int argc, char **argv)
         s->opt.per_thread && !s->note[0] ? run_threads_read(s->threads_file, s->opt.nevents) : NULL;
     unlink(s->threads_file);
     run_banner(s);
-    run_write_file(s, t);
+    /* (after the program's exec, which kept SIGXFSZ's default: a file-size limit then
+     * fails papi_run's write, said, rather than killing papi_run) */
+    signal(SIGXFSZ, SIG_IGN);
+    int unwritten = run_write_file(s, t);
     free(t);
     cs_free(&s->series);
     close(s->dirfd);
-    return run_exit_status(s);
+    /* A report that could not be written shows in the status: the program's when it
+     * failed, else 1 (the line above said why). */
+    int status = run_exit_status(s);
+    return unwritten && status == 0 ? 1 : status;
 }

@@ -253,6 +253,7 @@ int run_write_file(const struct run_state *s, const struct run_threads *t)
         }
         return 1;
     }
+    errno = 0;
     int bad = write_json(f, s, t, rank, source);
     bad |= fclose(f) != 0;
     /* A name no other file has: one run's file is never replaced by another's (the same
