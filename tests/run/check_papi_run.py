@@ -237,6 +237,55 @@ def case_unwritten(papi_run, prog, out):
     print("unwritten: %d cases, exit status 1 or the program's, one line" % len(cases))
 
 
+def case_machine_readable(papi_run, prog, out):
+    """-x SEP and --json: perf stat's machine-readable lines on stderr in the banner's
+    place (perf stat -x: value, unit, event, running time, percentage running and two
+    empty metric fields; -j: one object per line with its keys), holding the file's
+    counts: each event's total and each -m metric."""
+    events = [FAULTS, "perf::TASK-CLOCK", CS]
+    for form in (["-x", ";"], ["--json"]):
+        d_out = os.path.join(out, form[0].strip("-"))
+        rc, _, err = run([papi_run] + form + ["-e", ",".join(events), "-m", "CPU_UTILIZATION",
+                                              "-o", d_out, "--", prog, "2", "200", "50", "0"])
+        if rc != 0:
+            fail("%s: exit status %d\n%s" % (form, rc, err))
+        (d,) = report(d_out)
+        rows = {}
+        for line in err.splitlines():
+            if form[0] == "-x":
+                f = line.split(";")
+                if len(f) != 7 or f[5:] != ["", ""]:
+                    fail("-x ';': a line of %d fields: %r\n%s" % (len(f), line, err))
+                rows[f[2]] = {"value": f[0], "unit": f[1], "runtime": int(f[3]), "pcnt": float(f[4])}
+            else:
+                o = json.loads(line)
+                if sorted(o) != ["counter-value", "event", "event-runtime", "pcnt-running", "unit"]:
+                    fail("--json: keys %s" % sorted(o))
+                rows[o["event"]] = {"value": o["counter-value"], "unit": o["unit"],
+                                    "runtime": o["event-runtime"], "pcnt": o["pcnt-running"]}
+        if sorted(rows) != sorted(events + ["CPU_UTILIZATION"]):
+            fail("%s: lines for %s\n%s" % (form, sorted(rows), err))
+        total = d["process_totals"]
+        for ev in events:
+            r = rows[ev]
+            v = float(r["value"]) * (1e6 if ev == "perf::TASK-CLOCK" else 1)
+            if abs(v - total[ev]) > (1 if ev == "perf::TASK-CLOCK" else 0) or r["pcnt"] != 100.0:
+                fail("%s %s: %r, the file %d" % (form, ev, r, total[ev]))
+            if r["unit"] != ("msec" if ev == "perf::TASK-CLOCK" else "") or \
+                    r["runtime"] != total["real_time_nsec"]:
+                fail("%s %s: unit %r, running time %d (elapsed %d)" % (
+                    form, ev, r["unit"], r["runtime"], total["real_time_nsec"]))
+        m = d["metrics"]["process"]["CPU_UTILIZATION"]
+        if abs(float(rows["CPU_UTILIZATION"]["value"]) - m) > 1e-5 * abs(m):
+            fail("%s CPU_UTILIZATION %s, the file %s" % (form, rows["CPU_UTILIZATION"], m))
+    for bad in (["-x", ""], ["-x", ",", "--json"], ["-x", "a\nb"]):
+        rc, _, err = run([papi_run] + bad + ["--", prog, "0", "0", "0", "0"])
+        if rc != 2 or not err.startswith("papi_run: "):
+            fail("%s: exit status %d, %r" % (bad, rc, err))
+    print("machine_readable: -x and --json lines hold the file's %d counts and the metric"
+          % len(events))
+
+
 def case_bad_input(papi_run, prog, out):
     cases = [([], 2), (["--"], 2), (["-e", "NO_SUCH_EVENT", "--", prog], 2),
              (["-m", "NO_SUCH_METRIC", "--", prog], 2), (["--interval", "0", "--", prog], 2),

@@ -31,7 +31,9 @@ struct run_options {
     double interval;    /* --interval seconds, 0: none */
     int per_thread;
     int quiet;
-    char **argv; /* the program and its arguments */
+    char csv_sep[16]; /* -x SEP: perf stat -x lines instead of the banner; "": none */
+    int json;         /* --json: perf stat -j lines instead of the banner */
+    char **argv;      /* the program and its arguments */
 };
 
 struct run_state {
@@ -81,6 +83,8 @@ int run_exit_status(const struct run_state *s);
 struct run_threads;
 void run_banner(const struct run_state *s);
 int run_write_file(const struct run_state *s, const struct run_threads *t);
+/* run_stat_lines.c: -x SEP or --json, perf stat's machine-readable lines on stderr. */
+void run_stat_lines(const struct run_state *s);
 /* The value of metric m over the totals (seconds: wall time); 0, or -1 with why. */
 int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
                      double *out);

@@ -23,18 +23,21 @@ static const char usage[] =
     "Count a whole program, unchanged: every thread and every child process it forks.\n"
     "  -e EVENT        an event to count (repeatable, or a comma list as PAPI_EVENTS)\n"
     "  -m METRIC       a metric or group of papi_metric_avail (repeatable or a list)\n"
-    "  -o DIR          write DIR/papi_run_output/rank_XXXXXX.json (default: .)\n"
+    "  -o DIR          write DIR/papi_run_output/rank_XXXXXX-RUNID.json (default: .)\n"
     "  --interval S    also take a sample of the counts every S seconds\n"
     "  --per-thread    split the counts per thread (a library the program loads)\n"
     "  --quiet         no banner on stderr\n"
+    "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
+    "                  event, running time (ns), percentage running, SEP between\n"
+    "  --json          perf stat -j's lines instead: one JSON object per event\n"
     "  -h, --help      this text\n"
     "  --version       the versions\n"
     "Without -e: perf::TASK-CLOCK, perf::PAGE-FAULTS, perf::CONTEXT-SWITCHES and the\n"
     "cycle and instruction presets where they count. Software events count in user and\n"
-    "kernel mode where the kernel allows it (as perf stat), hardware events in user mode. Under "
-    "mpirun it loads the wrapper\n"
-    "library of the program's MPI (papi_mpi_report(5)). Exit status: the program's, 128+N\n"
-    "when a signal N killed it, 2 for bad usage, 126/127 when it cannot be run.\n";
+    "kernel mode where the kernel allows it (as perf stat), hardware events in user mode.\n"
+    "Under mpirun it loads the wrapper library of the program's MPI (papi_mpi_report(5)).\n"
+    "Exit status: the program's, 128+N when a signal N killed it, 2 for bad usage,\n"
+    "126/127 when it cannot be run, 1 when it exited 0 but the report was not written.\n";
 
 static void add_name(struct run_options *o, const char *name)
 {
@@ -89,7 +92,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
     util_options("papi_run", usage);
     int c;
     /* '+': the options end at the program's name, so its own options stay its own */
-    while ((c = util_getopt(argc, argv, "+e:m:o:", longopts)) != -1) {
+    while ((c = util_getopt(argc, argv, "+e:m:o:x:", longopts)) != -1) {
         if (c == 'e') {
             add_list(o, optarg, 0);
             o->events_given = 1;
@@ -103,10 +106,19 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->per_thread = 1;
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
+        } else if (c == 'x') {
+            if (!*optarg || strlen(optarg) >= sizeof o->csv_sep || strpbrk(optarg, "\n\r"))
+                util_usage_error("-x '%s': a separator of 1 to %zu characters, no newline", optarg,
+                                 sizeof o->csv_sep - 1);
+            snprintf(o->csv_sep, sizeof o->csv_sep, "%s", optarg);
+        } else if (c == UTIL_OPT_JSON) {
+            o->json = 1;
         } else {
-            util_usage_error("--json is not an option of papi_run");
+            util_usage_error("unknown option");
         }
     }
+    if (o->json && o->csv_sep[0])
+        util_usage_error("-x and --json: one machine-readable form at a time");
     if (optind >= argc)
         util_usage_error("no program to run");
     if (!*o->outdir)

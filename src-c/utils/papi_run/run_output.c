@@ -112,7 +112,8 @@ void run_open_output(struct run_state *s)
         fprintf(stderr, "papi_run: -o %.40s...: name too long\n", s->opt.outdir);
         exit(2);
     }
-    s->dirfd = open_locked(s->dir, s->run.id, s->opt.quiet, why, sizeof why);
+    const int quiet = s->opt.quiet || s->opt.json || s->opt.csv_sep[0];
+    s->dirfd = open_locked(s->dir, s->run.id, quiet, why, sizeof why);
     if (s->dirfd < 0 || faccessat(s->dirfd, ".", W_OK, AT_EACCESS) != 0) {
         fprintf(stderr, "papi_run: -o %s: %s\n", s->opt.outdir,
                 s->dirfd < 0 ? why : "the directory cannot be written");

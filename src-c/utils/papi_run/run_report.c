@@ -269,7 +269,7 @@ int run_write_file(const struct run_state *s, const struct run_threads *t)
         output_file_discard(s->dirfd, tmp);
         return 1;
     }
-    if (!s->opt.quiet)
+    if (!s->opt.quiet && !s->opt.json && !s->opt.csv_sep[0])
         fprintf(stderr, " report: %s/%s\n", s->dir, name);
     return 0;
 }
