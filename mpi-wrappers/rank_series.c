@@ -33,13 +33,16 @@ static pthread_cond_t wake;
 static pthread_t sampler_thread;
 static int running, stop;
 
-static void take_sample(void)
+/* Returns the series' step after the sample (read under the lock the series is under). */
+static long long take_sample(void)
 {
     long long sum[PMPI_MAX_EVENTS] = {0};
     pthread_mutex_lock(&pmpi_run.lock);
     pmpi_counters_read_rank(sum);
     cs_add(&series, pmpi_now_ns() - pmpi_run.t_init, sum);
+    long long step = series.step_ns;
     pthread_mutex_unlock(&pmpi_run.lock);
+    return step;
 }
 
 static void *sampler(void *arg)
@@ -47,15 +50,16 @@ static void *sampler(void *arg)
     (void)arg;
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
+    long long step = series.step_ns; /* set before the thread started; then take_sample's */
     pthread_mutex_lock(&wake_lock);
     while (!stop) {
-        st_advance(&next, series.step_ns); /* the step doubles when the series merges */
+        st_advance(&next, step); /* the step doubles when the series merges */
         while (!stop && pthread_cond_timedwait(&wake, &wake_lock, &next) != ETIMEDOUT)
             ;
         if (stop)
             break;
         pthread_mutex_unlock(&wake_lock); /* a sample takes the run's lock, never both */
-        take_sample();
+        step = take_sample();
         pthread_mutex_lock(&wake_lock);
     }
     pthread_mutex_unlock(&wake_lock);

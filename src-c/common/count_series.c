@@ -1,7 +1,10 @@
 /* count_series.c: the bounded time series of counts. Samples hold counts since the
  * start, so dropping every other one merges two intervals into one: when the table is
  * full the series keeps its whole span at half the resolution, and the differences of
- * consecutive samples always sum to the last sample (the totals). */
+ * consecutive samples always sum to the last sample (the totals). The merge happens as
+ * the sample that fills the table is added, so the sampler, which sleeps step_ns after
+ * each sample, takes its next one on the doubled grid: every kept interval is one step
+ * (the last may be shorter: the final sample is taken when the program ends). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,7 @@ double cs_parse_interval(const char *text)
 int cs_init(struct count_series *s, int cap, int width, double interval_s)
 {
     memset(s, 0, sizeof *s);
+    cap &= ~1; /* even: a merge keeps the last sample (odd index) */
     if (cap < 2 || width < 1)
         return -1;
     s->t = calloc((size_t)cap, sizeof *s->t);
@@ -60,11 +64,10 @@ void cs_add(struct count_series *s, long long t_ns, const long long *since_start
 {
     if (!s->t)
         return;
-    if (s->n == s->cap)
-        halve(s);
     s->t[s->n] = t_ns;
     memcpy(s->v + (size_t)s->n * (size_t)s->width, since_start, (size_t)s->width * sizeof *s->v);
-    s->n++;
+    if (++s->n == s->cap)
+        halve(s);
 }
 
 long long cs_delta(const struct count_series *s, int j, int i)

@@ -121,6 +121,14 @@ int output_file_publish(int dirfd, const char *tmp, const char *final)
     return -1;
 }
 
+int output_file_publish_new(int dirfd, const char *tmp, const char *final)
+{
+    if (linkat(dirfd, tmp, dirfd, final, 0) != 0)
+        return -1; /* EEXIST: final is another's; tmp is kept for another name */
+    unlinkat(dirfd, tmp, 0);
+    return 0;
+}
+
 void output_file_discard(int dirfd, const char *tmp)
 {
     int err = errno;

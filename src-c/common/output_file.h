@@ -25,6 +25,11 @@ int output_file_create(int dirfd, const char *final, char *tmp, size_t tmplen);
  * errno set. Async-signal-safe. */
 int output_file_publish(int dirfd, const char *tmp, const char *final);
 
+/* Gives tmp the name final only when no file has it (link, then tmp removed): a file
+ * another writer published is never replaced. 0, or -1 with errno (EEXIST: the name is
+ * taken) and tmp left in place for another name or output_file_discard. */
+int output_file_publish_new(int dirfd, const char *tmp, const char *final);
+
 /* Removes a temporary that will not be published. Async-signal-safe. */
 void output_file_discard(int dirfd, const char *tmp);
 

@@ -2,7 +2,7 @@
 #include "region_file_head.h"
 
 void region_file_head(struct jw *w, const char *release, const struct region_file_event *ev, int n,
-                      int rank, const char *rank_source)
+                      int rank, const char *rank_source, const struct run_identity *run)
 {
     jw_str(w, "papi_version", "7.0.0.0");
     jw_str(w, "papi_compat_version", release);
@@ -20,5 +20,15 @@ void region_file_head(struct jw *w, const char *release, const struct region_fil
     } else {
         jw_null(w, "rank");
         jw_null(w, "rank_source");
+    }
+    if (run) {
+        jw_obj_begin(w, "run");
+        jw_str(w, "id", run->id);
+        jw_str(w, "command", run->command);
+        jw_str(w, "start", run->start);
+        jw_str(w, "host", run->host);
+        jw_str(w, "cpu", run->cpu ? run->cpu : "");
+        jw_str(w, "version", run->version ? run->version : "");
+        jw_obj_end(w);
     }
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "json_writer.h"
+#include "run_identity.h"
 
 /* One counted event: its name, the component that counts it and its type, "instant" or
  * "delta" (NULL: delta). */
@@ -14,10 +15,12 @@ struct region_file_event {
 };
 
 /* papi_version, papi_compat_version (release), event_definitions (each event's component,
- * type, "delta" unless said), rank and rank_source (both null when rank < 0). */
+ * type, "delta" unless said), rank and rank_source (both null when rank < 0), and run:
+ * {id, command, start, host, cpu, version} (left out when run is NULL). */
 __attribute__((visibility("hidden"))) void region_file_head(struct jw *w, const char *release,
                                                             const struct region_file_event *ev,
                                                             int n, int rank,
-                                                            const char *rank_source);
+                                                            const char *rank_source,
+                                                            const struct run_identity *run);
 
 #endif

@@ -63,6 +63,9 @@ def parse_args(argv):
     p.add_argument("--mpi", metavar="PATH", help="papi_mpi_report.json or its directory")
     p.add_argument("--regions", metavar="PATH", nargs="+",
                    help="a papi_hl_output directory (or its parent), or rank_*.json files")
+    p.add_argument("--run", metavar="ID",
+                   help="the run to report when the region files hold several (their "
+                        "\"run\" id); default: the newest, said on stderr")
     p.add_argument("-o", "--output", metavar="DIR", default="papi_report",
                    help="where report.html, report.txt, the CSV tables and regions_hatchet.json go "
                         "(default: ./papi_report)")
@@ -204,7 +207,7 @@ def main(argv=None):
                   "them with --mpi and --regions", file=sys.stderr)
             return 1
     try:
-        files = papi_report.load_regions(regions) if regions else None
+        files = papi_report.load_regions(regions, run=args.run) if regions else None
         t = papi_report.tables(mpi=mpi, regions=files,
                                peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw})
         failed = []

@@ -10,16 +10,23 @@ and "killed by signal 9"), static (a static program counted from outside, with a
 multiplexed (PAPI_MULTIPLEX=1: each event's and metric's banner line ends with perf
 stat's running fraction, "(100.00%)" for software events, which are never descheduled,
 and the file's running_fraction says 1.0 each; without it neither), interval (--interval 0.05 on a 0.5 s program: >= 5 samples summing to the totals),
-bad_input (exit 2 / 127 / 126, one line, no file), regions (a program using the region
+context_switches (a program sleeping 20 x 1 ms: >= 20 context switches, counted in user
+and kernel mode), context_switches_unprivileged (as nobody: left out with a note, never
+a 0), bad_input (exit 2 / 127 / 126, one line, no file), runs (one file per run, never
+overwritten; an earlier run's directory set aside, never one in use; papi_report keeps
+runs apart), not_a_program (a directory, FIFO,
+device, non-executable file ...: one line, 126 or 127 as a shell, no signal, no hang), regions (a program using the region
 API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
 per rank, the MPI report with per-rank counters)."""
 import glob
+import shutil
 import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 FAULTS = "perf::PAGE-FAULTS"
 # PAPI_RUN_REPORT="python3 papi_report.py" (set by ctest when Debian's python3 is there)
@@ -87,7 +94,9 @@ def case_signals(papi_run, prog, out):
     rc, _, err = run([papi_run, "-e", FAULTS, "-o", out, "--", prog, "kill"])
     if rc != 128 + 9 or "killed by signal 9" not in err:
         fail("SIGKILL in the program: exit status %d, banner:\n%s" % (rc, err))
-    d = [x for x in report(out, 2) if x["signal"] is not None]
+    # (the second run set the first run's directory aside: papi_run_output-YYYYMMDD-HHMMSS)
+    d = [json.load(open(f)) for f in glob.glob(os.path.join(out, "papi_run_output*", "rank_*.json"))]
+    d = [x for x in d if x["signal"] is not None]
     if len(d) != 1 or d[0]["signal"] != 9 or d[0]["exit_status"] is not None:
         fail("the report does not say signal 9")
     print("signals: SIGTERM passed (42), SIGKILL reported (137)")
@@ -173,6 +182,110 @@ def case_interval(papi_run, prog, out):
         print("interval: papi_report drew the series (%d rows)" % (len(rows) - 1))
 
 
+def case_interval_merged(papi_run, prog, out):
+    """--interval 0.001 on an 8 s program: past 4096 samples the series merges to 2 ms and
+    the sampler must follow (it kept sleeping 1 ms: 3948 samples "every 4 ms", 15.8 s in
+    an 8 s run). The samples are one interval_s apart and span the elapsed time."""
+    rc, _, err = run([papi_run, "--interval", "0.001", "-e", FAULTS, "-o", out, "--",
+                      "sleep", "8"])
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    step, samples = d["series"]["interval_s"], d["series"]["samples"]
+    times = [x["time_nsec"] * 1e-9 for x in samples]
+    elapsed = d["process_totals"]["real_time_nsec"] * 1e-9
+    gaps = sorted(b - a for a, b in zip([0.0] + times[:-2], times[:-1]))  # the last is partial
+    median = gaps[len(gaps) // 2]  # (a loaded machine delays some samples: the next catch up)
+    if abs(step - 0.002) > 1e-12:
+        fail("interval_s %s, expected one merge: 0.002" % step)
+    if abs(median - step) > 0.1 * step:
+        fail("sample gaps: median %.6f s, interval_s %s s" % (median, step))
+    if abs((len(samples) - 1) * step - times[-2]) > 0.05 * elapsed or times[-1] > elapsed + 1e-3:
+        fail("%d samples every %s s = %.3f s, the last grid sample at %.3f s, elapsed %.3f s"
+             % (len(samples), step, (len(samples) - 1) * step, times[-2], elapsed))
+    banner = " %d samples every %.3f s" % (len(samples), step)
+    if banner not in err:
+        fail("the banner does not say %r:\n%s" % (banner, err))
+    print("interval_merged: %d samples every %s s over %.3f s (median gap %.6f s)"
+          % (len(samples), step, elapsed, median))
+
+
+def case_unwritten(papi_run, prog, out):
+    """A report that cannot be written shows in the exit status: 1 when the program
+    succeeded, the program's own status when it failed, with one line saying why. Root
+    ignores permissions, so the write fails by a file-size limit (RLIMIT_FSIZE: EFBIG, and
+    papi_run is not killed by SIGXFSZ) or by the directory removed while the program ran."""
+    import resource
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256, 256))
+    cases = [("true", [], 1, small_files, "File too large"),
+             ("exit 3", ["sh", "-c", "exit 3"], 3, small_files, "File too large"),
+             ("removed", ["sh", "-c", 'rm -rf "$0"', os.path.join(out, "papi_run_output")], 1,
+              None, "No such file")]
+    for what, cmd, want, pre, why in cases:
+        p = subprocess.run([papi_run, "--quiet", "-e", FAULTS, "-o", out, "--"] + (cmd or ["true"]),
+                           capture_output=True, text=True, timeout=60, preexec_fn=pre)
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != want or len(lines) != 1 or why not in lines[0] or \
+                not lines[0].startswith("papi_run: "):
+            fail("%s: exit status %d (expected %d), stderr %r" % (what, p.returncode, want, p.stderr))
+        left = glob.glob(os.path.join(out, "papi_run_output*", "*")) + \
+            glob.glob(os.path.join(out, "papi_run_output*", ".rank_*"))
+        if left:
+            fail("%s: files left: %s" % (what, left))
+    print("unwritten: %d cases, exit status 1 or the program's, one line" % len(cases))
+
+
+def case_machine_readable(papi_run, prog, out):
+    """-x SEP and --json: perf stat's machine-readable lines on stderr in the banner's
+    place (perf stat -x: value, unit, event, running time, percentage running and two
+    empty metric fields; -j: one object per line with its keys), holding the file's
+    counts: each event's total and each -m metric."""
+    events = [FAULTS, "perf::TASK-CLOCK", CS]
+    for form in (["-x", ";"], ["--json"]):
+        d_out = os.path.join(out, form[0].strip("-"))
+        rc, _, err = run([papi_run] + form + ["-e", ",".join(events), "-m", "CPU_UTILIZATION",
+                                              "-o", d_out, "--", prog, "2", "200", "50", "0"])
+        if rc != 0:
+            fail("%s: exit status %d\n%s" % (form, rc, err))
+        (d,) = report(d_out)
+        rows = {}
+        for line in err.splitlines():
+            if form[0] == "-x":
+                f = line.split(";")
+                if len(f) != 7 or f[5:] != ["", ""]:
+                    fail("-x ';': a line of %d fields: %r\n%s" % (len(f), line, err))
+                rows[f[2]] = {"value": f[0], "unit": f[1], "runtime": int(f[3]), "pcnt": float(f[4])}
+            else:
+                o = json.loads(line)
+                if sorted(o) != ["counter-value", "event", "event-runtime", "pcnt-running", "unit"]:
+                    fail("--json: keys %s" % sorted(o))
+                rows[o["event"]] = {"value": o["counter-value"], "unit": o["unit"],
+                                    "runtime": o["event-runtime"], "pcnt": o["pcnt-running"]}
+        if sorted(rows) != sorted(events + ["CPU_UTILIZATION"]):
+            fail("%s: lines for %s\n%s" % (form, sorted(rows), err))
+        total = d["process_totals"]
+        for ev in events:
+            r = rows[ev]
+            v = float(r["value"]) * (1e6 if ev == "perf::TASK-CLOCK" else 1)
+            if abs(v - total[ev]) > (1 if ev == "perf::TASK-CLOCK" else 0) or r["pcnt"] != 100.0:
+                fail("%s %s: %r, the file %d" % (form, ev, r, total[ev]))
+            if r["unit"] != ("msec" if ev == "perf::TASK-CLOCK" else "") or \
+                    r["runtime"] != total["real_time_nsec"]:
+                fail("%s %s: unit %r, running time %d (elapsed %d)" % (
+                    form, ev, r["unit"], r["runtime"], total["real_time_nsec"]))
+        m = d["metrics"]["process"]["CPU_UTILIZATION"]
+        if abs(float(rows["CPU_UTILIZATION"]["value"]) - m) > 1e-5 * abs(m):
+            fail("%s CPU_UTILIZATION %s, the file %s" % (form, rows["CPU_UTILIZATION"], m))
+    for bad in (["-x", ""], ["-x", ",", "--json"], ["-x", "a\nb"]):
+        rc, _, err = run([papi_run] + bad + ["--", prog, "0", "0", "0", "0"])
+        if rc != 2 or not err.startswith("papi_run: "):
+            fail("%s: exit status %d, %r" % (bad, rc, err))
+    print("machine_readable: -x and --json lines hold the file's %d counts and the metric"
+          % len(events))
+
+
 def case_bad_input(papi_run, prog, out):
     cases = [([], 2), (["--"], 2), (["-e", "NO_SUCH_EVENT", "--", prog], 2),
              (["-m", "NO_SUCH_METRIC", "--", prog], 2), (["--interval", "0", "--", prog], 2),
@@ -190,6 +303,169 @@ def case_bad_input(papi_run, prog, out):
     print("bad_input: %d cases, no file" % len(cases))
 
 
+def case_not_a_program(papi_run, prog, out):
+    """Files a shell cannot run: one line naming the file and why, 126 (found, cannot be
+    executed) or 127 (not found), never a signal, never a hang (a FIFO is not opened)."""
+    d = os.path.join(out, "files")
+    os.mkdir(d)
+    os.mkdir(os.path.join(d, "somedir"))
+    os.mkfifo(os.path.join(d, "fifo"))
+    with open(os.path.join(d, "text"), "w") as f:  # readable, mode 0644: not executable
+        f.write("#!/bin/sh\nexit 0\n")
+    with open(os.path.join(d, "noexec.sh"), "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(os.path.join(d, "noexec.sh"), 0o600)
+    with open(os.path.join(d, "badinterp"), "w") as f:  # exec fails: ENOENT for its interpreter
+        f.write("#!/no/such/interpreter\n")
+    os.chmod(os.path.join(d, "badinterp"), 0o755)
+    cases = [("./somedir", 126, "Is a directory"), ("./fifo", 126, "a FIFO"),
+             ("/dev/null", 126, "a device"), ("./text", 126, "Permission denied"),
+             ("./noexec.sh", 126, "Permission denied"), ("./text/x", 126, "Not a directory"),
+             ("./missing", 127, "No such file"), ("no_such_program_on_path", 127, "No such file"),
+             ("./badinterp", 127, "No such file")]
+    for name, want, why in cases:
+        try:
+            p = subprocess.run([papi_run, "-o", out, "--", name], capture_output=True, text=True,
+                               timeout=20, cwd=d)
+        except subprocess.TimeoutExpired:
+            fail("%s: papi_run hung" % name)
+        lines = p.stderr.strip().splitlines()
+        if p.returncode < 0 or p.returncode != want:
+            fail("%s: exit status %d, expected %d: %r" % (name, p.returncode, want, p.stderr))
+        if len(lines) != 1 or not lines[0].startswith("papi_run: %s: " % name) or why not in lines[0]:
+            fail("%s: expected one line 'papi_run: %s: ...%s...', got %r" % (name, name, why, p.stderr))
+    if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
+        fail("a report was written for a program that did not run")
+    print("not_a_program: %d files, each one line and 126/127" % len(cases))
+
+
+CS = "perf::CONTEXT-SWITCHES"
+
+
+def case_context_switches(papi_run, prog, out):
+    """The default events on a program sleeping 20 x 1 ms: each sleep is a context switch,
+    which happens in the kernel: counted in user and kernel mode (as perf stat) it is at
+    least 20, in the banner and the file (it was 0: counted in user mode only)."""
+    rc, _, err = run([papi_run, "-o", out, "--", prog, "sleeps", "20"])
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    n = d["process_totals"].get(CS)
+    if not isinstance(n, int) or n < 20:
+        fail("%s: %r in the file, expected >= 20 (20 sleeps)\n%s" % (CS, n, err))
+    line = [l for l in err.splitlines() if l.strip().endswith(CS)]
+    if len(line) != 1 or line[0].split()[0].replace(",", "") != str(n):
+        fail("the banner's %s line %r does not show the file's %d" % (CS, line, n))
+    if d["domain"].get(CS) != "user+kernel" or d["domain"].get(FAULTS) != "user+kernel":
+        fail("domain %r" % d["domain"])
+    print("context_switches: %d for 20 sleeps, banner and file agree, domain %s" % (n, d["domain"]))
+
+
+def case_context_switches_unprivileged(papi_run, prog, out):
+    """As an unprivileged user at kernel.perf_event_paranoid >= 2 kernel mode cannot be
+    counted: the default context switches are left out and the note says why (never a 0
+    printed as a count); -e perf::CONTEXT-SWITCHES is refused (exit 2, one line)."""
+    try:
+        level = int(open("/proc/sys/kernel/perf_event_paranoid").read())
+    except (OSError, ValueError):
+        level = -1
+    if os.geteuid() != 0 or level < 2 or not shutil.which("setpriv"):
+        print("SKIPPED: needs root (to become nobody with setpriv) and perf_event_paranoid >= 2")
+        sys.exit(77)
+    os.chmod(out, 0o777)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    rc, _, err = run(nobody + [papi_run, "-o", out, "--", prog, "sleeps", "5"])
+    if rc != 0:
+        if "Permission denied" in err and "papi_run" in err.splitlines()[0]:
+            print("SKIPPED: user nobody cannot run the build tree's papi_run: " + err)
+            sys.exit(77)
+        fail("as nobody: exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    if CS in d["process_totals"] or any(l.strip().endswith(CS) for l in err.splitlines()):
+        fail("as nobody %s is counted (user mode only: always 0):\n%s" % (CS, err))
+    want = "%s not counted: kernel.perf_event_paranoid is %d" % (CS, level)
+    if want not in d["note"] or want not in err:
+        fail("the note does not say %r: %r\n%s" % (want, d["note"], err))
+    if d["domain"].get(FAULTS) != "user":
+        fail("as nobody the page faults' domain is %r" % d["domain"].get(FAULTS))
+    rc, _, err = run(nobody + [papi_run, "-e", CS, "-o", out, "--", prog, "sleeps", "5"])
+    if rc != 2 or len(err.strip().splitlines()) != 1 or "only in the kernel" not in err:
+        fail("as nobody -e %s: exit status %d, %r" % (CS, rc, err))
+    print("context_switches_unprivileged: left out with the note %r; -e refused" % want)
+
+
+RUN_KEYS = ["command", "cpu", "host", "id", "start", "version"]
+
+
+def run_files(d):
+    return sorted(glob.glob(os.path.join(d, "rank_*.json")))
+
+
+def case_runs(papi_run, prog, out):
+    """One run, one file no other run can overwrite or move. A (1.5 s) runs while C and
+    then B run to their end in the same -o: three files, three run ids, one directory (a
+    directory in use is never set aside, though it holds C's file when B starts). Then E
+    sets the three aside (papi_run_output-YYYYMMDD-HHMMSS) and is alone. Two concurrent
+    runs of one program leave two files, and papi_report reports one run of them, saying
+    so, never the two as ranks of one job."""
+    base = [papi_run, "--quiet", "-e", FAULTS, "-o", out, "--"]
+    a = subprocess.Popen(base + ["sleep", "1.5"])
+    time.sleep(0.3)
+    for _ in range(2):  # C, then B
+        rc, _, err = run(base + [prog, "1", "10", "10", "0"])
+        if rc != 0:
+            fail("exit status %d: %s" % (rc, err))
+    if a.wait(timeout=30) != 0:
+        fail("A failed")
+    d = os.path.join(out, "papi_run_output")
+    files = [json.load(open(f)) for f in run_files(d)]
+    ids = {x["run"]["id"] for x in files}
+    if len(files) != 3 or len(ids) != 3 or glob.glob(d + "-*"):
+        fail("A, B, C: %d files, %d run ids, set aside %s" % (len(files), len(ids), glob.glob(d + "-*")))
+    for f in run_files(d):
+        x = json.load(open(f))
+        if sorted(x["run"]) != RUN_KEYS or x["run"]["id"] not in os.path.basename(f):
+            fail("%s: run header %r" % (f, x["run"]))
+        if not x["run"]["start"].endswith("Z") or x["run"]["version"] != x["papi_compat_version"]:
+            fail("%s: run header %r" % (f, x["run"]))
+    rc, _, err = run(base + ["true"])
+    aside = glob.glob(d + "-*")
+    if rc != 0 or len(aside) != 1 or len(run_files(aside[0])) != 3 or len(run_files(d)) != 1:
+        fail("E: the earlier runs' directory not set aside whole: %s %s" % (aside, run_files(d)))
+    # two at once, the same program: two files
+    conc = os.path.join(out, "conc")
+    cmd = [papi_run, "--quiet", "-e", FAULTS, "-o", conc, "--", prog, "1", "300", "10", "0"]
+    ps = [subprocess.Popen(cmd) for _ in range(2)]
+    if [p.wait(timeout=60) for p in ps] != [0, 0]:
+        fail("concurrent runs failed")
+    files = run_files(os.path.join(conc, "papi_run_output"))
+    if len(files) != 2:
+        fail("two concurrent runs left %d files: %s" % (len(files), files))
+    runs = {json.load(open(f))["run"]["id"]: json.load(open(f)) for f in files}
+    print("runs: 3 concurrent in one directory, set aside by the next; 2 at once: 2 files")
+    if not REPORT:
+        return
+    newest = max(runs, key=lambda r: (runs[r]["run"]["start"], os.path.getmtime(
+        [f for f in files if r in f][0])))
+    for pick in [None, min(runs, key=lambda r: r == newest)]:  # the default, then the other
+        rep = os.path.join(out, "rep")
+        rc, so, err = run(REPORT + ["--regions", os.path.join(conc, "papi_run_output"), "-o", rep]
+                          + (["--run", pick] if pick else []))
+        want = pick or newest
+        if rc != 0:
+            fail("papi_report: exit status %d\n%s%s" % (rc, so, err))
+        if pick is None and ("hold 2 runs" not in err or "reporting the newest, " + newest not in err):
+            fail("papi_report did not say it reports the newest of 2 runs:\n%s" % err)
+        import csv
+        with open(os.path.join(rep, "region_tree.csv")) as f:
+            (row,) = list(csv.DictReader(f))
+        faults = runs[want]["process_totals"][FAULTS]
+        if int(row["region_count"]) != 1 or int(row[FAULTS]) != faults:
+            fail("papi_report --run %s: region_count %s, %s %s (the run's own: 1, %d)"
+                 % (pick, row["region_count"], FAULTS, row[FAULTS], faults))
+    print("runs: papi_report reports one run (the newest, or --run ID), never the two as ranks")
+
+
 def case_regions(papi_run, prog, out):
     """A program of its own using the region API (hl_omp_regions: 2 threads x 1000 pages)
     under papi_run --per-thread: both count, neither disturbs the other."""
@@ -201,7 +477,12 @@ def case_regions(papi_run, prog, out):
     (d,) = report(out)
     rows = sorted(t["regions"]["0"][FAULTS] for t in d["threads"].values())
     (hl,) = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
-    (mine,) = json.load(open(hl))["all_threads"].values()
+    hl = json.load(open(hl))
+    # the program's region file names papi_run's run (PAPI_RUN_ID), with its own header
+    if hl["run"]["id"] != d["run"]["id"] or sorted(hl["run"]) != RUN_KEYS or \
+            hl["run"]["command"] != " ".join([prog, "2", "1000", "1"]) or not hl["run"]["cpu"]:
+        fail("the region file's run %r, papi_run's %r" % (hl["run"], d["run"]))
+    (mine,) = hl["all_threads"].values()
     if mine["regions"]["work"][FAULTS] != 2000 or len(rows) != 2 or rows[0] < 1000:
         fail("region all-thread %s, papi_run rows %s" % (mine["regions"], rows))
     print("regions: the program's region 2000 over all threads, papi_run rows %s" % rows)
@@ -215,6 +496,9 @@ def case_mpi(papi_run, prog, out, mpirun, np):
     ranks = report(out, int(np))
     if sorted(d["rank"] for d in ranks) != list(range(int(np))):
         fail("the files' ranks are %s" % [d["rank"] for d in ranks])
+    ids = {d["run"]["id"] for d in ranks}  # one job, one run id (from the launcher)
+    if len(ids) != 1 or not all(d["run"]["command"] == prog for d in ranks):
+        fail("the ranks' run headers: %s" % [d["run"] for d in ranks])
     for d in ranks:  # rank r touches (r + 1) x 1000 pages (mpi_touch.c)
         if d["process_totals"][FAULTS] < (d["rank"] + 1) * 1000 or not d["mpi"]:
             fail("rank %d: %d page faults, mpi %r" % (d["rank"], d["process_totals"][FAULTS],
@@ -230,11 +514,33 @@ def case_mpi(papi_run, prog, out, mpirun, np):
     print("mpi: %s ranks, files and per-rank rows %s" % (np, vals))
 
 
+def case_hl_mpi(papi_run, prog, out, mpirun, np):
+    """The region API's files carry the run header too: under MPIRUN -np NP (no papi_run)
+    every rank's file names the same run, taken from the launcher (hydra's proxy, Open
+    MPI's job), and a second mpirun is another run."""
+    ids = []
+    for k in range(2):
+        d = os.path.join(out, str(k))
+        env = dict(os.environ, PAPI_EVENTS=FAULTS, PAPI_OUTPUT_DIRECTORY=d)
+        env.pop("PAPI_RUN_ID", None)
+        rc, so, err = run([mpirun, "-np", np, prog, "1", "100", "1"], env=env)
+        if rc != 0:
+            fail("%s: exit status %d\n%s%s" % (mpirun, rc, so, err))
+        files = [json.load(open(f)) for f in run_files(os.path.join(d, "papi_hl_output"))]
+        runs = {x["run"]["id"] for x in files}
+        if len(files) != int(np) or len(runs) != 1 or any(sorted(x["run"]) != RUN_KEYS for x in files):
+            fail("%d region files, runs %s" % (len(files), runs))
+        ids += runs
+    if ids[0] == ids[1] or not all(i.startswith(("hydra-", "pmix-", "ompi-")) for i in ids):
+        fail("two mpiruns: run ids %s" % ids)
+    print("hl_mpi: %s ranks share one run id per mpirun: %s" % (np, ids))
+
+
 def main():
     case, papi_run, prog = sys.argv[1:4]
     with tempfile.TemporaryDirectory(prefix="papi_run_test.") as out:
-        if case == "mpi":
-            case_mpi(papi_run, prog, out, sys.argv[4], sys.argv[5])
+        if case in ("mpi", "hl_mpi"):
+            globals()["case_" + case](papi_run, prog, out, sys.argv[4], sys.argv[5])
         else:
             globals()["case_" + case](papi_run, prog, out)
 

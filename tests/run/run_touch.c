@@ -3,7 +3,8 @@
  * THREADS threads each touch PAGES fresh pages, then a forked child touches CHILD_PAGES
  * and leaves with _exit, then the process spins on the CPU for SECONDS (the --interval
  * test) and exits with STATUS. "run_touch term" says "ready" and waits for SIGTERM,
- * which makes it exit 42 (signal passing); "run_touch kill" dies of SIGKILL. */
+ * which makes it exit 42 (signal passing); "run_touch kill" dies of SIGKILL; "run_touch
+ * sleeps N" sleeps 1 ms N times (each sleep is at least one context switch). */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +64,11 @@ int main(int argc, char **argv)
     }
     if (argc == 2 && strcmp(argv[1], "kill") == 0)
         raise(SIGKILL);
+    if (argc == 3 && strcmp(argv[1], "sleeps") == 0) {
+        for (int i = 0; i < atoi(argv[2]); i++)
+            usleep(1000);
+        return 0;
+    }
     if (argc < 5)
         return 2;
     int nthreads = atoi(argv[1]);

@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "env.h"
-#include "fsroot.h"
 #include "hl_all_threads.h"
 #include "hl_interval.h"
 #include "hl_regions.h"
@@ -281,7 +280,10 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     for (int i = 0; i < g_hlr.nevents; i++)
         ev[i] = (struct region_file_event){g_hlr.name[i], g_hlr.component[i],
                                            g_hlr.instant[i] ? "instant" : "delta"};
-    region_file_head(&w, PAPI_compat_version(), ev, g_hlr.nevents, rank, rank_source);
+    static struct run_identity run; /* (4 KB: under g_hlr_lock, one writer at a time) */
+    const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
+    run_identity_self(&run, hw ? hw->model_string : "", PAPI_compat_version());
+    region_file_head(&w, PAPI_compat_version(), ev, g_hlr.nevents, rank, rank_source, &run);
     jw_int(&w, "pid", (long long)getpid());
     jw_str(&w, "event_source", g_hlr.source ? g_hlr.source : "none");
     jw_str(&w, "note", g_hlr.note ? g_hlr.note : "");
@@ -363,35 +365,6 @@ static void write_summary(const char *path, int rank)
     fflush(stdout);
 }
 
-/* When this process started, in seconds since the epoch (/proc/self/stat's start time in
- * clock ticks after boot, plus the boot time of /proc/stat); 0 when unknown. */
-static time_t process_start_time(void)
-{
-    char buf[1024];
-    unsigned long long ticks = 0, btime = 0;
-    FILE *f = fsroot_fopen("/proc/self/stat");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-    for (int field = 2; p && field < 22; field++)
-        p = strchr(p + 1, ' ');
-    if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
-        return 0;
-    f = fsroot_fopen_in("", "/proc/stat"); /* this boot, also when replaying */
-    if (!f)
-        return 0;
-    char line[256];
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "btime %llu", &btime) == 1)
-            break;
-    fclose(f);
-    long hz = sysconf(_SC_CLK_TCK);
-    return btime && hz > 0 ? (time_t)(btime + ticks / (unsigned long long)hz) : 0;
-}
-
 /* As PAPI 7: a papi_hl_output left by an earlier run is set aside as
  * papi_hl_output-YYYYMMDD-HHMMSS (its last change), so the new run's files are not mixed
  * with old ones. "Earlier" means last changed before this process started: the ranks of
@@ -399,7 +372,7 @@ static time_t process_start_time(void)
 static void set_aside_earlier_run(const char *dir)
 {
     struct stat st;
-    time_t started = process_start_time();
+    time_t started = run_process_start();
     if (!started || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
         st.st_mtime >= started)
         return;

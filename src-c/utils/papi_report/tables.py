@@ -60,6 +60,7 @@ import json
 import math
 import os
 import shlex
+import sys
 
 try:
     import pandas as pd
@@ -589,9 +590,45 @@ def region_files(source):
     return paths
 
 
-def load_regions(source):
-    """[(rank, data)] of every region file; the rank is the file's, else its name's number."""
-    out = []
+def _run_of(data):
+    """The file's run id (its "run" header), None for a file written before headers."""
+    run = data.get("run")
+    rid = run.get("id") if isinstance(run, dict) else None
+    return rid if isinstance(rid, str) and rid else None
+
+
+def _one_run(loaded, run, say):
+    """The files of one run: runs are never mixed (two runs' rank files are not ranks of
+    one job). With --run ID that run's; else the newest (latest "start", then latest file
+    change), said in one line naming the others. [(path, data)] -> [(path, data)]."""
+    runs = {}
+    for path, data in loaded:
+        runs.setdefault(_run_of(data), []).append((path, data))
+    if run is not None:
+        if run not in runs:
+            raise ReportError("no run %s among the region files; their runs: %s" % (
+                run, ", ".join(str(r) for r in runs)))
+        return runs[run]
+    if len(runs) == 1:
+        return loaded
+
+    def newest(rid):
+        files = runs[rid]
+        start = max((d.get("run") or {}).get("start") or "" for _, d in files)
+        return (rid is not None, start, max(os.path.getmtime(p) for p, _ in files))
+    order = sorted(runs, key=newest, reverse=True)
+    say("papi_report: the region files hold %d runs (%s): reporting the newest, %s; "
+        "--run ID reports another" % (len(runs), ", ".join(
+            "%s: %d file%s" % (r if r else "no run header", len(runs[r]),
+                               "" if len(runs[r]) == 1 else "s") for r in order), order[0]))
+    return runs[order[0]]
+
+
+def load_regions(source, run=None, say=None):
+    """[(rank, data)] of every region file of one run (run: its id, else the newest; say
+    reports the choice, on stderr by default); the rank is the file's, else its name's
+    number."""
+    loaded = []
     for path in region_files(source):
         data = _load_json(path)
         if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
@@ -599,6 +636,9 @@ def load_regions(source):
                                  "'event_definitions' and 'threads')" % path)
         _check_regions(path, data)
         metric_tables.check_region_metrics(path, data)
+        loaded.append((path, data))
+    out = []
+    for path, data in _one_run(loaded, run, say or (lambda m: print(m, file=sys.stderr))):
         rank = data.get("rank")
         if rank is None:
             stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]

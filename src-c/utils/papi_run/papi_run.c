@@ -1,13 +1,15 @@
 /* papi_run: counts a whole program, unchanged. Every thread and every child process it
  * forks count into inherited counters attached to it before it starts; papi_run prints a
  * banner like perf stat's on stderr, writes the region file
- * DIR/papi_run_output/rank_XXXXXX.json and leaves with the program's exit status. (Its
- * parts: run_options.c, run_program.c, run_child.c, run_threads.c,
+ * DIR/papi_run_output/rank_XXXXXX-RUNID.json and leaves with the program's exit status.
+ * (Its parts: run_options.c, run_output.c, run_program.c, run_child.c, run_threads.c,
  * run_banner.c, run_report.c.) */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "output_file.h"
@@ -15,22 +17,25 @@
 #include "run_threads.h"
 #include "util_common.h"
 
-static void open_output(struct run_state *s)
+/* The run's id (the launcher's job, else host, pid and start), command, start and host;
+ * the program gets the id as PAPI_RUN_ID, so its own region files name this run. */
+static void identify(struct run_state *s)
 {
-    char why[512];
-    if (snprintf(s->dir, sizeof s->dir, "%s/papi_run_output", s->opt.outdir) >=
-        (int)sizeof s->dir) {
-        fprintf(stderr, "papi_run: -o %.40s...: name too long\n", s->opt.outdir);
-        exit(2);
+    struct run_identity *r = &s->run;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    run_id_make(r->id, sizeof r->id, 0, getpid(), now.tv_sec, now.tv_nsec);
+    run_time_utc(now.tv_sec, r->start, sizeof r->start);
+    if (gethostname(r->host, sizeof r->host - 1) != 0)
+        r->host[0] = 0;
+    for (char **a = s->opt.argv; *a; a++) {
+        size_t n = strlen(r->command);
+        snprintf(r->command + n, sizeof r->command - n, "%s%s", n ? " " : "", *a);
     }
-    s->dirfd = output_dir_open(s->dir, 1, why, sizeof why);
-    if (s->dirfd < 0 || faccessat(s->dirfd, ".", W_OK, AT_EACCESS) != 0) {
-        fprintf(stderr, "papi_run: -o %s: %s\n", s->opt.outdir,
-                s->dirfd < 0 ? why : "the directory cannot be written");
-        exit(2);
-    }
-    snprintf(s->threads_file, sizeof s->threads_file, "%s/.papi_run_threads.%ld", s->dir,
-             (long)getpid());
+    const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
+    r->cpu = hw ? hw->model_string : "";
+    r->version = PAPI_compat_version();
+    setenv("PAPI_RUN_ID", r->id, 1);
 }
 
 int main(int argc, char **argv)
@@ -41,7 +46,9 @@ int main(int argc, char **argv)
     if (!util_init("papi_run"))
         return 2;
     run_choose_events(&s->opt);
-    open_output(s);
+    snprintf(s->note, sizeof s->note, "%.500s", s->opt.domain_note);
+    identify(s);
+    run_open_output(s);
     if (s->opt.interval > 0 &&
         cs_init(&s->series, RUN_MAX_SAMPLES, s->opt.nevents, s->opt.interval) != 0) {
         fprintf(stderr, "papi_run: out of memory for the time series\n");
@@ -59,9 +66,15 @@ int main(int argc, char **argv)
         s->opt.per_thread && !s->note[0] ? run_threads_read(s->threads_file, s->opt.nevents) : NULL;
     unlink(s->threads_file);
     run_banner(s);
-    run_write_file(s, t);
+    /* (after the program's exec, which kept SIGXFSZ's default: a file-size limit then
+     * fails papi_run's write, said, rather than killing papi_run) */
+    signal(SIGXFSZ, SIG_IGN);
+    int unwritten = run_write_file(s, t);
     free(t);
     cs_free(&s->series);
     close(s->dirfd);
-    return run_exit_status(s);
+    /* A report that could not be written shows in the status: the program's when it
+     * failed, else 1 (the line above said why). */
+    int status = run_exit_status(s);
+    return unwritten && status == 0 ? 1 : status;
 }

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "count_series.h"
+#include "run_identity.h"
 #include "papi.h"
 
 #define RUN_MAX_EVENTS  32
@@ -18,13 +19,21 @@ struct run_options {
     char events[RUN_MAX_EVENTS][RUN_NAME_LEN];
     int nevents;
     int events_given; /* -e used: an event that cannot be counted is an error */
+    /* The name each event is added to the set under: a software event with ":u=1:k=1"
+     * (user and kernel mode, as perf stat counts it) when the kernel lets this process
+     * count kernel mode; else its own name. */
+    char counted[RUN_MAX_EVENTS][RUN_NAME_LEN];
+    int kernel[RUN_MAX_EVENTS]; /* 1: counted in user and kernel mode, 2: a clock (any) */
+    char domain_note[512];      /* software events not counted in kernel mode, and why */
     char metrics[RUN_MAX_METRICS][PAPI_MIN_STR_LEN];
     int nmetrics;
     const char *outdir; /* -o, else "." */
     double interval;    /* --interval seconds, 0: none */
     int per_thread;
     int quiet;
-    char **argv; /* the program and its arguments */
+    char csv_sep[16]; /* -x SEP: perf stat -x lines instead of the banner; "": none */
+    int json;         /* --json: perf stat -j lines instead of the banner */
+    char **argv;      /* the program and its arguments */
 };
 
 struct run_state {
@@ -42,6 +51,7 @@ struct run_state {
     int dirfd;                       /* DIR/papi_run_output, opened before the program runs */
     char dir[4096];
     char threads_file[4200]; /* --per-thread: where the preloaded library writes */
+    struct run_identity run; /* the file's "run" header; the id is in its name */
 };
 
 /* run_options.c: parse and check the command line; exits 2 on bad usage. */
@@ -51,6 +61,11 @@ void run_parse_options(int argc, char **argv, struct run_options *o);
 void run_choose_events(struct run_options *o);
 /* The event set attached to the held child, inherited, started; exits 2 with why. */
 void run_add_events(struct run_state *s);
+
+/* run_output.c: opens DIR/papi_run_output for this run (an earlier run's set aside when
+ * no run is using it) and holds a shared lock on it until papi_run ends; exits 2 with
+ * why when it cannot be written. */
+void run_open_output(struct run_state *s);
 
 /* run_child.c */
 /* Forks the program stopped before exec and sets up its environment (MPI wrapper,
@@ -68,6 +83,8 @@ int run_exit_status(const struct run_state *s);
 struct run_threads;
 void run_banner(const struct run_state *s);
 int run_write_file(const struct run_state *s, const struct run_threads *t);
+/* run_stat_lines.c: -x SEP or --json, perf stat's machine-readable lines on stderr. */
+void run_stat_lines(const struct run_state *s);
 /* The value of metric m over the totals (seconds: wall time); 0, or -1 with why. */
 int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
                      double *out);

@@ -101,6 +101,10 @@ void run_banner(const struct run_state *s)
 {
     const double seconds = (double)(s->end_ns - s->start_ns) * 1e-9;
     char num[48];
+    if (s->opt.json || s->opt.csv_sep[0]) {
+        run_stat_lines(s); /* in the banner's place, as perf stat -x / -j */
+        return;
+    }
     if (s->opt.quiet)
         return;
     print_command(s);

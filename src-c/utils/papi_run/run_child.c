@@ -102,8 +102,9 @@ int run_child_go(struct run_state *s)
     if (n != (ssize_t)sizeof e)
         return 0; /* the exec succeeded: the pipe closed with it */
     waitpid(s->child, NULL, 0);
-    fprintf(stderr, "papi_run: %s: %s\n", s->opt.argv[0], strerror(e));
-    return e == ENOENT || e == ENOTDIR ? 127 : 126;
+    fprintf(stderr, "papi_run: %s: %s (%s)\n", s->opt.argv[0], strerror(e),
+            e == ENOENT ? "not found" : "cannot be executed");
+    return e == ENOENT ? 127 : 126; /* as a shell: ENOTDIR is 126 too */
 }
 
 /* Whether the program has ended (left unreaped: its counts are final once it is a
@@ -121,13 +122,14 @@ static int ended(struct run_state *s, int block)
     }
 }
 
+/* A sample every series step (from the start): the step doubles when the series merges,
+ * so the samples stay one step apart and interval_s says what they are. */
 static void sample_loop(struct run_state *s)
 {
-    const long long step = (long long)(s->opt.interval * 1e9);
     long long next = s->start_ns;
     long long v[RUN_MAX_EVENTS];
     for (;;) {
-        next += step;
+        next += s->series.step_ns;
         struct timespec ts = {next / 1000000000LL, next % 1000000000LL};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             if (ended(s, 0))

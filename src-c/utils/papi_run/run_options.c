@@ -1,11 +1,14 @@
 /* run_options.c: papi_run's command line (-e, -m, -o, --interval, --per-thread, --quiet,
  * then the program) and the events and metrics it puts into the event set. Bad usage is
  * one line naming the problem and exit status 2, before anything runs or is written. */
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "env.h"
 #include "papi_metrics.h"
@@ -20,16 +23,21 @@ static const char usage[] =
     "Count a whole program, unchanged: every thread and every child process it forks.\n"
     "  -e EVENT        an event to count (repeatable, or a comma list as PAPI_EVENTS)\n"
     "  -m METRIC       a metric or group of papi_metric_avail (repeatable or a list)\n"
-    "  -o DIR          write DIR/papi_run_output/rank_XXXXXX.json (default: .)\n"
+    "  -o DIR          write DIR/papi_run_output/rank_XXXXXX-RUNID.json (default: .)\n"
     "  --interval S    also take a sample of the counts every S seconds\n"
     "  --per-thread    split the counts per thread (a library the program loads)\n"
     "  --quiet         no banner on stderr\n"
+    "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
+    "                  event, running time (ns), percentage running, SEP between\n"
+    "  --json          perf stat -j's lines instead: one JSON object per event\n"
     "  -h, --help      this text\n"
     "  --version       the versions\n"
     "Without -e: perf::TASK-CLOCK, perf::PAGE-FAULTS, perf::CONTEXT-SWITCHES and the\n"
-    "cycle and instruction presets where they count. Under mpirun it loads the wrapper\n"
-    "library of the program's MPI (papi_mpi_report(5)). Exit status: the program's, 128+N\n"
-    "when a signal N killed it, 2 for bad usage, 126/127 when it cannot be run.\n";
+    "cycle and instruction presets where they count. Software events count in user and\n"
+    "kernel mode where the kernel allows it (as perf stat), hardware events in user mode.\n"
+    "Under mpirun it loads the wrapper library of the program's MPI (papi_mpi_report(5)).\n"
+    "Exit status: the program's, 128+N when a signal N killed it, 2 for bad usage,\n"
+    "126/127 when it cannot be run, 1 when it exited 0 but the report was not written.\n";
 
 static void add_name(struct run_options *o, const char *name)
 {
@@ -84,7 +92,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
     util_options("papi_run", usage);
     int c;
     /* '+': the options end at the program's name, so its own options stay its own */
-    while ((c = util_getopt(argc, argv, "+e:m:o:", longopts)) != -1) {
+    while ((c = util_getopt(argc, argv, "+e:m:o:x:", longopts)) != -1) {
         if (c == 'e') {
             add_list(o, optarg, 0);
             o->events_given = 1;
@@ -98,10 +106,19 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->per_thread = 1;
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
+        } else if (c == 'x') {
+            if (!*optarg || strlen(optarg) >= sizeof o->csv_sep || strpbrk(optarg, "\n\r"))
+                util_usage_error("-x '%s': a separator of 1 to %zu characters, no newline", optarg,
+                                 sizeof o->csv_sep - 1);
+            snprintf(o->csv_sep, sizeof o->csv_sep, "%s", optarg);
+        } else if (c == UTIL_OPT_JSON) {
+            o->json = 1;
         } else {
-            util_usage_error("--json is not an option of papi_run");
+            util_usage_error("unknown option");
         }
     }
+    if (o->json && o->csv_sep[0])
+        util_usage_error("-x and --json: one machine-readable form at a time");
     if (optind >= argc)
         util_usage_error("no program to run");
     if (!*o->outdir)
@@ -171,6 +188,123 @@ static void check_events(struct run_options *o)
     }
 }
 
+/* A perf software event named without modifiers: 0 no, 1 yes, 2 one that only happens
+ * in the kernel (a context switch, a migration: user mode never sees one, so counted in
+ * user mode alone it is 0 whatever the program does), 3 a clock (time in any mode). */
+static int software_kind(const char *name)
+{
+    static const char *const sw[] = {"PAGE-FAULTS",      "FAULTS",          "MINOR-FAULTS",
+                                     "MAJOR-FAULTS",     "PAGE-FAULTS-MIN", "PAGE-FAULTS-MAJ",
+                                     "ALIGNMENT-FAULTS", "EMULATION-FAULTS"};
+    static const char *const kernel_only[] = {"CONTEXT-SWITCHES", "CS", "CPU-MIGRATIONS",
+                                              "MIGRATIONS", "CGROUP-SWITCHES"};
+    char base[RUN_NAME_LEN];
+    if (strncasecmp(name, "perf::", 6) != 0 || strchr(name + 6, ':'))
+        return 0;
+    const char *b = name + 6;
+    if (strncasecmp(b, "PERF_COUNT_SW_", 14) == 0)
+        b += 14;
+    snprintf(base, sizeof base, "%s", b);
+    for (char *c = base; *c; c++)
+        *c = *c == '_' ? '-' : (char)toupper((unsigned char)*c);
+    for (size_t i = 0; i < sizeof kernel_only / sizeof *kernel_only; i++)
+        if (strcmp(base, kernel_only[i]) == 0)
+            return 2;
+    if (strcmp(base, "TASK-CLOCK") == 0 || strcmp(base, "CPU-CLOCK") == 0)
+        return 3; /* time, whatever the mode: counted as it is */
+    for (size_t i = 0; i < sizeof sw / sizeof *sw; i++)
+        if (strcmp(base, sw[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether name counts in this process: added and started in a set of its own. PAPI_OK
+ * or the error (why in PAPI_strerror_detail). */
+static int probe(const char *name)
+{
+    int es = PAPI_NULL;
+    long long v;
+    int ret = PAPI_create_eventset(&es);
+    if (ret == PAPI_OK)
+        ret = PAPI_add_named_event(es, name);
+    if (ret == PAPI_OK && (ret = PAPI_start(es)) == PAPI_OK)
+        PAPI_stop(es, &v);
+    PAPI_cleanup_eventset(es);
+    PAPI_destroy_eventset(&es);
+    return ret;
+}
+
+/* Why kernel mode cannot be counted: the usual reason said plainly, else the library's. */
+static void kernel_refused(int ret, char *why, size_t len)
+{
+    int level = 99;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+    if (f) {
+        if (fscanf(f, "%d", &level) != 1)
+            level = 99;
+        fclose(f);
+    }
+    if (level > 1 && level != 99 && geteuid() != 0)
+        snprintf(why, len,
+                 "kernel.perf_event_paranoid is %d and this process is not root and lacks "
+                 "CAP_PERFMON (kernel mode needs one of them, or paranoid <= 1)",
+                 level);
+    else
+        util_error_detail(ret, why, len);
+}
+
+/* Software events in user and kernel mode where the kernel allows it (root, CAP_PERFMON,
+ * kernel.perf_event_paranoid <= 1), as perf stat counts them; hardware events keep the
+ * library's user domain (as the region API and the MPI wrapper count them). Where the
+ * kernel refuses: a fault-like event counts in user mode with a note, a kernel-only one
+ * (context switches, migrations) is refused when -e named it and dropped from the
+ * defaults with a note: never a 0 printed as its count. */
+static void choose_domains(struct run_options *o)
+{
+    char why[PAPI_HUGE_STR_LEN] = "";
+    int kept = 0;
+    for (int i = 0; i < o->nevents; i++) {
+        int kind = software_kind(o->events[i]), ret = PAPI_OK;
+        snprintf(o->counted[i], RUN_NAME_LEN, "%s", o->events[i]);
+        o->kernel[i] = kind == 3 ? 2 : 0;
+        if (kind == 1 || kind == 2) {
+            char q[RUN_NAME_LEN + 16];
+            snprintf(q, sizeof q, "%s:u=1:k=1", o->events[i]);
+            ret = strlen(q) < RUN_NAME_LEN ? probe(q) : PAPI_EINVAL;
+            if (ret == PAPI_OK) {
+                snprintf(o->counted[i], RUN_NAME_LEN, "%s", q);
+                o->kernel[i] = 1;
+            } else if (!why[0]) {
+                kernel_refused(ret, why, sizeof why);
+            }
+        }
+        if (kind == 2 && ret != PAPI_OK && o->events_given) {
+            fprintf(stderr,
+                    "papi_run: event %s happens only in the kernel, which this process "
+                    "may not count: %s\n",
+                    o->events[i], why);
+            exit(2);
+        }
+        size_t n = strlen(o->domain_note);
+        if (ret != PAPI_OK)
+            snprintf(o->domain_note + n, sizeof o->domain_note - n, "%s%s %s", n ? ", " : "",
+                     o->events[i], kind == 2 ? "not counted" : "in user mode only");
+        if (kind == 2 && ret != PAPI_OK)
+            continue;
+        if (kept != i) {
+            memcpy(o->events[kept], o->events[i], RUN_NAME_LEN);
+            memcpy(o->counted[kept], o->counted[i], RUN_NAME_LEN);
+            o->kernel[kept] = o->kernel[i];
+        }
+        kept++;
+    }
+    o->nevents = kept;
+    if (o->domain_note[0]) {
+        size_t n = strlen(o->domain_note);
+        snprintf(o->domain_note + n, sizeof o->domain_note - n, ": %.300s", why);
+    }
+}
+
 void run_choose_events(struct run_options *o)
 {
     if (o->nmetrics)
@@ -179,6 +313,11 @@ void run_choose_events(struct run_options *o)
         for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++)
             add_name(o, default_events[i]);
     check_events(o);
+    choose_domains(o);
+    if (o->nevents == 0) {
+        fprintf(stderr, "papi_run: no event can be counted here\n");
+        exit(2);
+    }
 }
 
 static _Noreturn void cannot_count(struct run_state *s, int ret, const char *what)
@@ -211,7 +350,7 @@ static int make_set(struct run_state *s, int mpx, const char **what)
         ret = PAPI_set_multiplex(s->eventset);
     *what = NULL;
     for (int i = 0; ret == PAPI_OK && i < s->opt.nevents; i++)
-        if ((ret = PAPI_add_named_event(s->eventset, s->opt.events[i])) != PAPI_OK)
+        if ((ret = PAPI_add_named_event(s->eventset, s->opt.counted[i])) != PAPI_OK)
             *what = s->opt.events[i];
     if (ret == PAPI_OK && (ret = PAPI_start(s->eventset)) != PAPI_OK)
         *what = "PAPI_start";

@@ -24,19 +24,40 @@
 #define PAPI_RUN_LIBDIR "lib"
 #endif
 
-/* The file execvp would run: argv[0] itself when it holds a '/', else the first
- * executable regular file of that name on PATH. 0, or errno. */
-static int resolve(const char *name, char *path, size_t len)
+/* What a file that is not a regular one is, for the message (execve refuses them all). */
+static const char *kind_of(mode_t mode)
 {
+    if (S_ISDIR(mode))
+        return "Is a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO, not a program file";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device, not a program file";
+    if (S_ISSOCK(mode))
+        return "a socket, not a program file";
+    return NULL;
+}
+
+/* The file execvp would run: argv[0] itself when it holds a '/', else the first
+ * executable regular file of that name on PATH. 0, or errno with *why set (a shell's
+ * words: ENOENT is "not found", 127; anything else "cannot be executed", 126). The file
+ * is only looked at (stat, access), never opened: a FIFO would block an open. */
+static int resolve(const char *name, char *path, size_t len, const char **why)
+{
+    struct stat st;
+    *why = NULL;
     if (strchr(name, '/')) {
         snprintf(path, len, "%s", name);
-        return access(path, F_OK) == 0 ? 0 : errno;
+        if (stat(path, &st) != 0)
+            return errno;
+        if ((*why = kind_of(st.st_mode)) != NULL)
+            return S_ISDIR(st.st_mode) ? EISDIR : EACCES;
+        return access(path, X_OK) == 0 ? 0 : errno;
     }
     const char *p = env_get("PATH");
     char *copy = strdup(p && *p ? p : "/usr/local/bin:/usr/bin:/bin"), *save = NULL;
-    int err = ENOENT;
-    for (char *d = strtok_r(copy, ":", &save); copy && d; d = strtok_r(NULL, ":", &save)) {
-        struct stat st;
+    int err = copy ? ENOENT : ENOMEM;
+    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
         snprintf(path, len, "%s/%s", *d ? d : ".", name);
         if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
             err = access(path, X_OK) == 0 ? 0 : EACCES;
@@ -137,12 +158,14 @@ static void note(struct run_state *s, const char *text)
     snprintf(s->note + n, sizeof s->note - n, "%s%s", n ? "; " : "", text);
 }
 
-static void join_events(const struct run_state *s, char *list, size_t len)
+/* The events as a list: their names, or (counted) the names they are counted under. */
+static void join_events(const struct run_state *s, int counted, char *list, size_t len)
 {
     list[0] = 0;
     for (int i = 0; i < s->opt.nevents; i++) {
         size_t n = strlen(list);
-        snprintf(list + n, len - n, "%s%s", i ? "," : "", s->opt.events[i]);
+        snprintf(list + n, len - n, "%s%s", i ? "," : "",
+                 counted ? s->opt.counted[i] : s->opt.events[i]);
     }
 }
 
@@ -155,7 +178,7 @@ static void set_mpi(struct run_state *s, const char *flavor)
         return;
     }
     snprintf(s->mpi, sizeof s->mpi, "%s", flavor);
-    join_events(s, events, sizeof events);
+    join_events(s, 0, events, sizeof events);
     setenv("PAPI_MPI_EVENTS", events, 0);
     if (s->opt.nmetrics > 0) { /* -m: the same metrics per rank in the MPI report */
         char metrics[RUN_MAX_METRICS * PAPI_MIN_STR_LEN] = "";
@@ -175,7 +198,7 @@ static void set_per_thread(struct run_state *s)
         note(s, "libpapi_run_threads.so is not installed: no per-thread split");
         return;
     }
-    join_events(s, events, sizeof events);
+    join_events(s, 1, events, sizeof events);
     setenv("PAPI_RUN_EVENTS", events, 1);
     setenv("PAPI_RUN_THREADS_FILE", s->threads_file, 1);
 }
@@ -183,22 +206,29 @@ static void set_per_thread(struct run_state *s)
 int run_program_prepare(struct run_state *s)
 {
     char path[PATH_MAX];
-    int err = resolve(s->opt.argv[0], path, sizeof path);
+    const char *why;
+    int err = resolve(s->opt.argv[0], path, sizeof path, &why);
     if (err) {
-        fprintf(stderr, "papi_run: %s: %s\n", s->opt.argv[0], strerror(err));
+        fprintf(stderr, "papi_run: %s: %s (%s)\n", s->opt.argv[0], why ? why : strerror(err),
+                err == ENOENT ? "not found" : "cannot be executed");
         return err == ENOENT ? 127 : 126;
     }
     struct stat st;
     struct image im = {0};
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
-        im.size = (size_t)st.st_size;
-        im.data = mmap(NULL, im.size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (im.data == MAP_FAILED)
-            im.data = NULL;
+    memset(&st, 0, sizeof st);
+    /* O_NONBLOCK: should the file have become a FIFO since resolve, the open still returns */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            im.data = m;
+            im.size = (size_t)st.st_size;
+        }
     }
+    if (fd < 0) /* execute-only: it runs (as from a shell), but its file is not looked into */
+        note(s, "the program's file cannot be read: not checked for static linking or MPI");
     int secure = fd >= 0 && (st.st_mode & (S_ISUID | S_ISGID));
-    int stat_prog = is_static_elf(&im) && im.data;
+    int stat_prog = im.data && is_static_elf(&im);
     if (stat_prog || secure) {
         note(s, stat_prog ? "static program: counted from outside only (no per-thread split, "
                             "no MPI wrapper, its regions not joined)"

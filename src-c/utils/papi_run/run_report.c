@@ -1,10 +1,11 @@
-/* run_report.c: papi_run's file, DIR/papi_run_output/rank_XXXXXX.json, in the region
+/* run_report.c: papi_run's file, DIR/papi_run_output/rank_XXXXXX-RUNID.json, in the region
  * API's format (PAPI 7's schema, papi_hl_report(5)) so papi_report and PAPI 7's
  * papi_hl_output_writer read it: one whole-program region "papi_run" with the totals of
  * every thread and child process. With --per-thread, "threads" holds each thread's own
  * counts (from the preloaded library) and the whole program's stay in "process_totals".
  * The --interval series is "series": per sample its time and the counts of that interval
- * (they sum to the totals). Written under a temporary name and renamed into place. */
+ * (they sum to the totals). Written under a temporary name, then linked to its own name
+ * (rank_XXXXXX-RUNID.json) only when no file has it. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -207,11 +208,18 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
         component_of(s->opt.events[i], comp[i], sizeof comp[i]);
         ev[i] = (struct region_file_event){s->opt.events[i], comp[i], "delta"};
     }
-    region_file_head(&w, PAPI_compat_version(), ev, s->opt.nevents, rank, rank_source);
+    region_file_head(&w, PAPI_compat_version(), ev, s->opt.nevents, rank, rank_source, &s->run);
     jw_str(&w, "tool", "papi_run");
     jw_int(&w, "pid", (long long)s->child);
     jw_str(&w, "event_source", s->opt.events_given ? "papi_run -e" : "papi_run default");
     jw_str(&w, "note", s->note);
+    jw_obj_begin(&w, "domain"); /* where each event counts: perf stat's and PAPI's domains */
+    for (int i = 0; i < s->opt.nevents; i++)
+        jw_str(&w, s->opt.events[i],
+               s->opt.kernel[i] == 2 ? "time"
+               : s->opt.kernel[i]    ? "user+kernel"
+                                     : "user");
+    jw_obj_end(&w);
     write_fractions(&w, s);
     jw_arr_begin(&w, "skipped_events");
     jw_arr_end(&w);
@@ -231,9 +239,10 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
 int run_write_file(const struct run_state *s, const struct run_threads *t)
 {
     const char *source;
-    char name[64], tmp[NAME_MAX + 1];
+    char name[RUN_ID_LEN + 64], tmp[NAME_MAX + 1];
     int rank = run_rank(&source);
-    snprintf(name, sizeof name, "rank_%06d.json", rank >= 0 ? rank : (int)s->child);
+    const long who = rank >= 0 ? rank : (long)s->child;
+    snprintf(name, sizeof name, "rank_%06ld-%s.json", who, s->run.id);
     int fd = output_file_create(s->dirfd, name, tmp, sizeof tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
@@ -244,16 +253,23 @@ int run_write_file(const struct run_state *s, const struct run_threads *t)
         }
         return 1;
     }
+    errno = 0;
     int bad = write_json(f, s, t, rank, source);
     bad |= fclose(f) != 0;
-    if (bad || output_file_publish(s->dirfd, tmp, name) != 0) {
+    /* A name no other file has: one run's file is never replaced by another's (the same
+     * rank of one job run twice gets the program's pid added). */
+    int published = !bad && output_file_publish_new(s->dirfd, tmp, name) == 0;
+    if (!bad && !published && errno == EEXIST) {
+        snprintf(name, sizeof name, "rank_%06ld-%s-%ld.json", who, s->run.id, (long)s->child);
+        published = output_file_publish_new(s->dirfd, tmp, name) == 0;
+    }
+    if (!published) {
         fprintf(stderr, "papi_run: writing %s/%s failed: %s; nothing was published\n", s->dir, name,
                 strerror(errno ? errno : EIO));
-        if (bad)
-            output_file_discard(s->dirfd, tmp);
+        output_file_discard(s->dirfd, tmp);
         return 1;
     }
-    if (!s->opt.quiet)
+    if (!s->opt.quiet && !s->opt.json && !s->opt.csv_sep[0])
         fprintf(stderr, " report: %s/%s\n", s->dir, name);
     return 0;
 }
