@@ -295,6 +295,12 @@ int metric_table_parse(const char *text, size_t len, const char *origin, const c
 
 void metric_table_free(struct metric_table *t)
 {
+    for (int i = 0; i < t->count; i++) {
+        for (int k = 0; k < t->v[i].nevents; k++)
+            free(t->v[i].events[k]);
+        free(t->v[i].events);
+        free(t->v[i].factor);
+    }
     free(t->v);
     free(t->g);
     memset(t, 0, sizeof *t);
@@ -387,8 +393,69 @@ static int pmu_has_event(const char *pmu, const char *event)
     return fsroot_access(path, F_OK) == 0;
 }
 
+/* Names in the order people number PMUs: amd_umc_2 before amd_umc_10 (a run of digits
+ * compares by its value, the rest byte by byte). */
+static int natural_cmp(const void *pa, const void *pb)
+{
+    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+                a++;
+            while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+                b++;
+            size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+            if (la != lb)
+                return la < lb ? -1 : 1;
+            int c = strncmp(a, b, la);
+            if (c)
+                return c;
+            a += la;
+            b += lb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* One more event of m (every PMU a pattern matches: no fixed limit); -1 when out of
+ * memory. */
+static int add_event(struct metric *m, const char *pmu, const char *rest)
+{
+    if (m->nevents == m->ecap) {
+        int ncap = m->ecap ? m->ecap * 2 : 8;
+        char **ev = realloc(m->events, (size_t)ncap * sizeof *ev);
+        if (!ev)
+            return -1;
+        m->events = ev;
+        double *fa = realloc(m->factor, (size_t)ncap * sizeof *fa);
+        if (!fa)
+            return -1;
+        m->factor = fa;
+        m->ecap = ncap;
+    }
+    size_t len = strlen(pmu) + strlen(rest) + 1;
+    char *e = malloc(len);
+    if (!e)
+        return -1;
+    snprintf(e, len, "%s%s", pmu, rest);
+    m->factor[m->nevents] = 1;
+    m->events[m->nevents++] = e;
+    return 0;
+}
+
+static void out_of_memory(struct metric *m)
+{
+    m->resolved = m->countable = 0;
+    add_reason(m, m->name, "out of memory while resolving its events");
+}
+
 /* {pmu*::event}: every PMU of the machine whose name matches and that has the event, in
- * name order. */
+ * PMU-number order (amd_umc_0, _1, ... _10); however many there are. */
 static int expand_pattern(struct metric *m, const char *term)
 {
     const char *sep = strstr(term, "::");
@@ -399,22 +466,39 @@ static int expand_pattern(struct metric *m, const char *term)
     memcpy(pmu_pat, term, plen);
     pmu_pat[plen] = '\0';
     DIR *d = fsroot_opendir("/sys/bus/event_source/devices");
-    char found[PAPIM_MAX_EVENTS][PAPI_MIN_STR_LEN];
-    int n = 0;
+    char **found = NULL;
+    int n = 0, cap = 0, oom = 0;
     struct dirent *e;
-    while (d && (e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.' && fnmatch(pmu_pat, e->d_name, 0) == 0 &&
-            strlen(e->d_name) < PAPI_MIN_STR_LEN && n < PAPIM_MAX_EVENTS &&
-            pmu_has_event(e->d_name, sep + 2))
-            papi_strcpy(found[n++], sizeof found[0], e->d_name);
+    while (d && !oom && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || fnmatch(pmu_pat, e->d_name, 0) != 0 ||
+            strlen(e->d_name) >= PAPI_MIN_STR_LEN || !pmu_has_event(e->d_name, sep + 2))
+            continue;
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 16;
+            char **nf = realloc(found, (size_t)ncap * sizeof *nf);
+            if (!nf) {
+                oom = 1;
+                break;
+            }
+            found = nf;
+            cap = ncap;
+        }
+        if (!(found[n] = strdup(e->d_name)))
+            oom = 1;
+        else
+            n++;
+    }
     if (d)
         closedir(d);
-    qsort(found, (size_t)n, sizeof found[0], (int (*)(const void *, const void *))strcmp);
-    for (int i = 0; i < n && m->nevents < PAPIM_MAX_EVENTS; i++) {
-        char *ev = m->events[m->nevents++];
-        ev[0] = '\0';
-        str_appendf(ev, sizeof m->events[0], "%s", found[i]);
-        str_appendf(ev, sizeof m->events[0], "%s", sep);
+    qsort(found, (size_t)n, sizeof *found, natural_cmp);
+    for (int i = 0; i < n && !oom; i++)
+        oom = add_event(m, found[i], sep) != 0;
+    for (int i = 0; i < n; i++)
+        free(found[i]);
+    free(found);
+    if (oom) {
+        out_of_memory(m);
+        return -1;
     }
     return n;
 }
@@ -424,21 +508,41 @@ static void resolve_formula(struct metric *m)
 {
     m->resolved = m->countable = 1;
     m->reason[0] = '\0';
+    for (int i = 0; i < m->nevents; i++)
+        free(m->events[i]);
     m->nevents = 0;
+    int oom = 0;
     for (int t = 0; t < m->f.nterms; t++) {
         const char *term = m->f.term[t];
         m->term_first[t] = m->nevents;
+        if (oom) {
+            m->term_count[t] = 0;
+            continue;
+        }
         if (strchr(term, '*')) {
-            if (expand_pattern(m, term) == 0) {
+            int n = expand_pattern(m, term);
+            oom = n < 0;
+            if (n == 0) {
                 m->resolved = m->countable = 0;
                 add_reason(m, term, "no PMU of this name pattern with this event on this machine");
             }
-        } else if (m->nevents < PAPIM_MAX_EVENTS) {
-            papi_strcpy(m->events[m->nevents++], sizeof m->events[0], term);
+        } else if (add_event(m, "", term) != 0) {
+            out_of_memory(m);
+            oom = 1;
         }
         m->term_count[t] = m->nevents - m->term_first[t];
         for (int i = m->term_first[t]; i < m->nevents; i++)
             resolve_event(m, i);
+    }
+    if (m->nevents > PAPIM_MAX_EVENTS) {
+        char why[PAPI_HUGE_STR_LEN];
+        snprintf(why, sizeof why,
+                 "its patterns match %d events on this machine, more than the %d one metric "
+                 "counts (PAPIM_MAX_EVENTS); refused rather than summed in part",
+                 m->nevents, PAPIM_MAX_EVENTS);
+        m->resolved = m->countable = 0;
+        m->reason[0] = '\0'; /* this reason first and whole: the events' can wait */
+        add_reason(m, m->name, why);
     }
 }
 

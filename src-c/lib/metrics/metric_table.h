@@ -32,11 +32,11 @@ struct metric {
     /* Resolved on first use: each term's events (a pattern gives several, summed). */
     int resolved_done, resolved, countable;
     int term_first[METRIC_MAX_TERMS], term_count[METRIC_MAX_TERMS];
-    int nevents;
-    char events[PAPIM_MAX_EVENTS][PAPI_2MAX_STR_LEN];
+    int nevents, ecap;
+    char **events; /* nevents names, as many as the machine's PMUs give */
     /* What one count of each event is worth in base units (bytes, Joules): the kernel's
      * sysfs .scale times the unit's size (MiB: 1048576), 1 for plain counts. */
-    double factor[PAPIM_MAX_EVENTS];
+    double *factor;
     char reason[PAPI_HUGE_STR_LEN];
 };
 
@@ -79,9 +79,10 @@ PAPI_INTERNAL double metric_unit_size(const char *unit);
 struct metric_plan {
     char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN];
     struct metric_formula f;
-    int nidx[METRIC_MAX_TERMS];
-    int idx[METRIC_MAX_TERMS][PAPIM_MAX_EVENTS];
-    double factor[METRIC_MAX_TERMS][PAPIM_MAX_EVENTS]; /* metric.factor of each */
+    int first[METRIC_MAX_TERMS], count[METRIC_MAX_TERMS]; /* term t: idx[first .. +count) */
+    int nidx;
+    int idx[PAPIM_MAX_EVENTS];
+    double factor[PAPIM_MAX_EVENTS]; /* metric.factor of each */
 };
 /* Plan metric name over the n events in names; PAPI_OK, PAPI_ENOEVNT (no such metric),
  * PAPI_EINVAL (an event it needs is not among names: the reason says which). */

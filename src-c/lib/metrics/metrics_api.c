@@ -78,8 +78,9 @@ static void fill_info(struct metric *m, PAPIM_metric_info_t *info)
     papi_strcpy(info->description, sizeof info->description, m->description);
     papi_strcpy(info->table, sizeof info->table, m->table);
     info->uses_time = m->f.uses_time;
-    info->num_events = m->nevents;
-    for (int i = 0; i < m->nevents; i++)
+    /* More than PAPIM_MAX_EVENTS: not resolved, and the reason says how many. */
+    info->num_events = m->nevents < PAPIM_MAX_EVENTS ? m->nevents : PAPIM_MAX_EVENTS;
+    for (int i = 0; i < info->num_events; i++)
         papi_strcpy(info->event_names[i], sizeof info->event_names[0], m->events[i]);
     info->resolved = m->resolved;
     info->countable = m->countable;
@@ -237,10 +238,13 @@ int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_L
     papi_strcpy(p->unit, sizeof p->unit, m->unit);
     p->f = m->f;
     ret = PAPI_OK;
+    if (m->nevents > PAPIM_MAX_EVENTS)
+        ret = papi_error(PAPI_EINVAL, "metric %s: %s", m->name, m->reason);
     for (int k = 0; k < m->f.nterms && ret == PAPI_OK; k++) {
         if (m->term_count[k] == 0)
             ret =
                 papi_error(PAPI_EINVAL, "metric %s: %s names no event here", m->name, m->f.term[k]);
+        p->first[k] = p->nidx;
         for (int i = 0; i < m->term_count[k] && ret == PAPI_OK; i++) {
             const char *ev = m->events[m->term_first[k] + i];
             int j = 0;
@@ -249,9 +253,10 @@ int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_L
             if (j == n)
                 ret = papi_error(PAPI_EINVAL, "metric %s needs %s, which is not counted", m->name,
                                  ev);
-            p->factor[k][p->nidx[k]] = m->factor[m->term_first[k] + i];
-            p->idx[k][p->nidx[k]++] = j;
+            p->factor[p->nidx] = m->factor[m->term_first[k] + i];
+            p->idx[p->nidx++] = j;
         }
+        p->count[k] = p->nidx - p->first[k];
     }
     metric_table_unlock();
     return ret;
@@ -263,8 +268,8 @@ int metric_plan_eval(const struct metric_plan *p, const long long *values, doubl
     double terms[METRIC_MAX_TERMS];
     for (int k = 0; k < p->f.nterms; k++) {
         terms[k] = 0;
-        for (int i = 0; i < p->nidx[k]; i++)
-            terms[k] += (double)values[p->idx[k][i]] * p->factor[k][i];
+        for (int i = p->first[k]; i < p->first[k] + p->count[k]; i++)
+            terms[k] += (double)values[p->idx[i]] * p->factor[i];
     }
     return metric_formula_eval(&p->f, terms, seconds, result, err, errlen);
 }
