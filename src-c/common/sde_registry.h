@@ -2,9 +2,10 @@
  *
  * libpapi never links libsde: its component looks up the one entry below at run time
  * (dlsym), so programs that use no SDE pay nothing, and counters registered before or
- * after PAPI_library_init are found whenever PAPI asks. Every counter has an id, given
- * once and never reused; a counter that was unregistered (or whose library was shut
- * down) keeps its id and reads SDE_ENOEVNT from then on. */
+ * after PAPI_library_init are found whenever PAPI asks. Every counter has an id: its
+ * slot and the slot's generation. A counter that was unregistered (or whose library was
+ * shut down) reads SDE_ENOEVNT from then on, also once a later counter took its slot
+ * (under another id; the generation wraps after 64 reuses of one slot). */
 #ifndef PAPI_SDE_REGISTRY_H
 #define PAPI_SDE_REGISTRY_H
 

@@ -21,7 +21,10 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define PAPIM_MAX_EVENTS 32 /* events one metric counts (a pattern's PMUs included) */
+/* Events one metric counts, a pattern's PMUs included (a two-socket Granite Rapids' MEM_BW
+ * is 96: four terms over 24 memory controllers); a metric that would need more is not
+ * resolved, and its reason says how many it needs. */
+#define PAPIM_MAX_EVENTS 128
 
 typedef struct {
     char name[PAPI_MIN_STR_LEN];     /* "IPC" */

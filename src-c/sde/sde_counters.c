@@ -1,6 +1,7 @@
 /* sde_counters.c: the calls that register, create, describe, group and unregister
  * counters, and the two hot ones, papi_sde_inc_counter and papi_sde_reset_counter
  * (one atomic operation each, no lock). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,17 +25,23 @@ static int type_ok(int type)
     return SDE_OK;
 }
 
-/* Adds proto as lib::event_name when the handle is live (under the lock). */
+/* Adds proto as lib::event_name when the handle is live (under the lock); *cntr_handle
+ * (when not NULL) is the new counter's handle, taken while its slot cannot change. */
 static int add_checked(papi_handle_t handle, const char *event_name,
-                       const struct sde_counter *proto, struct sde_counter **out)
+                       const struct sde_counter *proto, struct sde_counter **out,
+                       void **cntr_handle)
 {
-    struct sde_counter *ignored;
+    struct sde_counter *c = NULL;
     sde_lock();
     struct sde_library *lib = sde_library_checked(handle);
-    int ret = lib ? sde_add_counter(lib, event_name, proto, out ? out : &ignored)
+    int ret = lib ? sde_add_counter(lib, event_name, proto, &c)
                   : sde_fail(SDE_EINVAL, "the handle is not a library's live handle (%s)",
                              event_name ? event_name : "NULL");
+    if (ret == SDE_OK && cntr_handle)
+        *cntr_handle = sde_handle_of(c);
     sde_unlock();
+    if (out)
+        *out = c;
     return ret;
 }
 
@@ -48,7 +55,7 @@ int papi_sde_register_counter(papi_handle_t handle, const char *event_name, int 
         return sde_fail(SDE_EINVAL, "the counter of %s is NULL", event_name ? event_name : "");
     struct sde_counter proto = {
         .kind = SDE_REGISTERED, .mode = cntr_mode, .type = cntr_type, .ptr = counter};
-    return add_checked(handle, event_name, &proto, NULL);
+    return add_checked(handle, event_name, &proto, NULL, NULL);
 }
 
 int papi_sde_register_counter_cb(papi_handle_t handle, const char *event_name, int cntr_mode,
@@ -64,7 +71,7 @@ int papi_sde_register_counter_cb(papi_handle_t handle, const char *event_name, i
                                 .type = cntr_type,
                                 .ptr = param,
                                 .callback = callback};
-    return add_checked(handle, event_name, &proto, NULL);
+    return add_checked(handle, event_name, &proto, NULL, NULL);
 }
 
 int papi_sde_create_counter(papi_handle_t handle, const char *event_name, int cntr_mode,
@@ -77,9 +84,7 @@ int papi_sde_create_counter(papi_handle_t handle, const char *event_name, int cn
         return sde_fail(SDE_EINVAL, "cntr_handle of %s is NULL", event_name ? event_name : "");
     struct sde_counter proto = {.kind = SDE_CREATED, .mode = cntr_mode, .type = PAPI_SDE_long_long};
     struct sde_counter *c = NULL;
-    ret = add_checked(handle, event_name, &proto, &c);
-    if (ret == SDE_OK)
-        *cntr_handle = c;
+    ret = add_checked(handle, event_name, &proto, &c, cntr_handle);
     return ret;
 }
 
@@ -97,9 +102,17 @@ static inline void lock_counter(struct sde_counter *c)
 
 int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 {
-    struct sde_counter *c = cntr_handle;
-    if (__builtin_expect(!c || __atomic_load_n(&c->inc_key, __ATOMIC_RELAXED) != SDE_MAGIC, 0))
-        return sde_counter_handle_ok(c, SDE_CREATED);
+    /* The handle is the counter's address | its generation's low bits (sde_table.c). */
+    uintptr_t h = (uintptr_t)cntr_handle;
+    struct sde_counter *c = (struct sde_counter *)(h & ~(uintptr_t)SDE_TAG_MASK);
+    if (__builtin_expect(!c || __atomic_load_n(&c->inc_key, __ATOMIC_RELAXED) !=
+                                   sde_inc_key((uint32_t)(h & SDE_TAG_MASK)),
+                         0)) {
+        int err;
+        sde_handle_checked(cntr_handle, SDE_CREATED, &err);
+        return err == SDE_OK ? sde_fail(SDE_EINVAL, "the handle's event was just unregistered")
+                             : err;
+    }
     lock_counter(c);
     __atomic_store_n(&c->value, __atomic_load_n(&c->value, __ATOMIC_RELAXED) + increment,
                      __ATOMIC_RELAXED);
@@ -109,9 +122,9 @@ int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 
 int papi_sde_reset_counter(void *cntr_handle)
 {
-    struct sde_counter *c = cntr_handle;
-    int ret = sde_counter_handle_ok(c, SDE_CREATED);
-    if (ret == SDE_OK) {
+    int ret;
+    struct sde_counter *c = sde_handle_checked(cntr_handle, SDE_CREATED, &ret);
+    if (c) {
         lock_counter(c);
         __atomic_store_n(&c->value, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
@@ -141,8 +154,9 @@ void *papi_sde_get_counter_handle(papi_handle_t handle, const char *event_name)
     int err;
     sde_lock();
     struct sde_counter *c = find_checked(handle, event_name, &err);
+    void *h = c && c->kind == SDE_CREATED ? sde_handle_of(c) : NULL;
     sde_unlock();
-    return c && c->kind == SDE_CREATED ? c : NULL;
+    return h;
 }
 
 int papi_sde_describe_counter(papi_handle_t handle, const char *event_name,
@@ -174,11 +188,12 @@ int papi_sde_unregister_counter(void *handle, const char *event_name)
     struct sde_counter *c = find_checked(handle, event_name, &err);
     if (c) {
         int n = sde_counter_count();
-        for (int id = 0; id < n; id++) {
-            struct sde_counter *o = sde_counter_of(id);
-            if (o == c || (c->recorder && o && o->recorder == c->recorder))
+        for (int slot = 0; slot < n; slot++) {
+            struct sde_counter *o = sde_counter_at(slot);
+            if (o && o != c && c->recorder && o->recorder == c->recorder)
                 sde_mark_gone(o);
         }
+        sde_mark_gone(c);
     }
     sde_unlock();
     return c ? SDE_OK : err;

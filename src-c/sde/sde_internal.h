@@ -1,10 +1,16 @@
 /* sde_internal.h: libsde's own structures, shared by its files and by nothing else.
  *
  * Every counter a library registers or creates is a struct sde_counter in one global
- * table (sde_table.c), found by its id (libpapi's sde component, sde_registry.h) or its
- * full name "LIB::COUNTER". Nothing is freed while the process runs: unregistering a
- * counter or shutting down its library marks it gone, so an id or handle that PAPI or
- * the library still holds reads an error instead of freed memory. */
+ * table of slots (sde_table.c), found by its id (libpapi's sde component,
+ * sde_registry.h) or its full name "LIB::COUNTER". Unregistering a counter or shutting
+ * down its library marks it gone; its slot (the struct, never returned to malloc) is
+ * then reused by a later registration, so memory stays bounded by the counters alive at
+ * once. The id holds the slot and a generation, and a created counter's handle the
+ * struct's address and the generation's low bits: an id or handle that PAPI or the
+ * library still holds after the unregistration reads an error, never the slot's next
+ * counter (a handle's 6 bits wrap after 64 reuses of one slot; the free slots are taken
+ * oldest first). Recorders and counting sets keep their slots: their objects point at
+ * them. */
 #ifndef PAPI_SDE_INTERNAL_H
 #define PAPI_SDE_INTERNAL_H
 
@@ -39,13 +45,24 @@ struct sde_library {
 struct sde_recorder; /* sde_recorder.c */
 struct sde_cset;     /* sde_cset.c */
 
+/* "LIB::COUNTER" at most, so that PAPI's name sde:::LIB::COUNTER fits PAPI_MAX_STR_LEN
+ * (128, with its NUL). */
+#define SDE_PAPI_NAME_MAX (128 - 1 - 6)
+#define SDE_SLOT_BITS     20  /* slots: counters alive at once */
+#define SDE_GEN_BITS      6   /* id = generation << SDE_SLOT_BITS | slot, within 26 bits */
+#define SDE_TAG_MASK      63u /* a created counter's handle: its address | generation's low bits */
+
 struct sde_counter {
     long long value;  /* SDE_CREATED: the count, changed under inc_lock, read without it */
-    uint32_t inc_key; /* SDE_MAGIC while a live created counter, else 0: one test per inc */
+    uint32_t inc_key; /* sde_inc_key(gen) while a live created counter, else 0: one test
+                       * per inc */
     char inc_lock;    /* SDE_CREATED: a spin lock (an exchange, cheaper than a locked add) */
     uint32_t magic;
-    int alive; /* atomic: 0 once unregistered or shut down */
-    int id;
+    int alive;     /* atomic: 0 once unregistered or shut down */
+    int id;        /* atomic: changes when the slot is reused */
+    unsigned seq;  /* odd while the slot is being reused: a lock-free reader retries */
+    uint32_t gen;  /* reuses of the slot */
+    int next_free; /* the slot after this one in the free list, -1 at its end */
     enum sde_kind kind;
     int mode, type;
     char *name; /* "LIB::COUNTER" */
@@ -65,14 +82,23 @@ struct sde_counter {
 SDE_HIDDEN void sde_lock(void);
 SDE_HIDDEN void sde_unlock(void);
 SDE_HIDDEN int sde_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The counter of id while it is that id's (NULL once gone and its slot reused). */
 SDE_HIDDEN struct sde_counter *sde_counter_of(int id);
+/* Slot i of the table (0 .. sde_counter_count() - 1), whatever its id. */
+SDE_HIDDEN struct sde_counter *sde_counter_at(int slot);
+/* A created counter's handle: its address with the generation's low bits. */
+SDE_HIDDEN void *sde_handle_of(struct sde_counter *c);
+static inline uint32_t sde_inc_key(uint32_t gen)
+{
+    return (SDE_MAGIC & ~SDE_TAG_MASK) | (gen & SDE_TAG_MASK);
+}
 SDE_HIDDEN enum sde_kind sde_kind_of(const struct sde_counter *c); /* atomic load */
 /* SDE_OK when name is one PAPI can count (not empty, no white space, no ":::"). */
 SDE_HIDDEN int sde_name_ok(const char *what, const char *name);
 /* A new counter under a new id, as proto says (locked). */
 SDE_HIDDEN int sde_new_counter(const char *full, const struct sde_counter *proto,
                                struct sde_counter **out);
-SDE_HIDDEN int sde_counter_count(void);
+SDE_HIDDEN int sde_counter_count(void);                                   /* slots in use or free */
 SDE_HIDDEN struct sde_library *sde_library_checked(papi_handle_t handle); /* locked */
 /* The live counter of that name, placeholders too (their kind says so). */
 SDE_HIDDEN struct sde_counter *sde_find_locked(const char *full_name);
@@ -85,7 +111,8 @@ SDE_HIDDEN int sde_add_counter(struct sde_library *lib, const char *event_name,
                                const struct sde_counter *proto, struct sde_counter **out);
 /* Unregistered, or its library shut down: every later use is refused (locked). */
 SDE_HIDDEN void sde_mark_gone(struct sde_counter *c);
-SDE_HIDDEN int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind);
+/* The live counter of kind behind a handle, or NULL with the error in *err. */
+SDE_HIDDEN struct sde_counter *sde_handle_checked(void *handle, enum sde_kind kind, int *err);
 
 /* sde_registry.c: what libpapi's sde component reads (sde_registry.h). */
 SDE_HIDDEN extern const struct sde_registry_api sde_registry;

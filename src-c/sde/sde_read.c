@@ -71,18 +71,24 @@ static void fold(const struct sde_counter *g, long long *acc, long long v, int f
 
 /* The members' ids are copied under the lock, then read without it (a callback may
  * call libsde). Members that are gone are left out. */
-static int read_group(const struct sde_counter *g, long long *value, int depth)
+static int read_group(int id, const struct sde_counter *g, long long *value, int depth)
 {
     if (depth >= GROUP_DEPTH)
-        return sde_fail(SDE_EINVAL, "the group %s contains itself", g->name);
+        return sde_fail(SDE_EINVAL, "the group of id %d contains itself", id);
     sde_lock();
+    if (g->id != id || !g->alive) { /* its slot was reused since */
+        sde_unlock();
+        return SDE_ENOEVNT;
+    }
+    struct sde_counter head = {.type = g->type, .group_flags = g->group_flags};
     int n = g->nmembers;
     int *ids = malloc(((size_t)n + 1) * sizeof *ids);
     if (ids)
         memcpy(ids, g->members, (size_t)n * sizeof *ids);
     sde_unlock();
     if (!ids)
-        return sde_fail(SDE_ENOMEM, "no memory to read the group %s", g->name);
+        return sde_fail(SDE_ENOMEM, "no memory to read the group of id %d", id);
+    g = &head;
     int counted = 0, ret = SDE_OK;
     *value = 0;
     for (int i = 0; i < n && ret == SDE_OK; i++) {
@@ -97,39 +103,59 @@ static int read_group(const struct sde_counter *g, long long *value, int depth)
     return ret;
 }
 
+/* What a read needs of c, taken while c is id's: a slot reused meanwhile (seq moved)
+ * reads as gone. */
+static int snapshot(int id, struct sde_counter *c, struct sde_counter *s)
+{
+    unsigned seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+    if ((seq & 1) || __atomic_load_n(&c->id, __ATOMIC_ACQUIRE) != id ||
+        !__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
+        return SDE_ENOEVNT;
+    s->kind = __atomic_load_n(&c->kind, __ATOMIC_ACQUIRE); /* a placeholder filled: kind last */
+    s->type = __atomic_load_n(&c->type, __ATOMIC_RELAXED);
+    s->mode = __atomic_load_n(&c->mode, __ATOMIC_RELAXED);
+    s->ptr = __atomic_load_n(&c->ptr, __ATOMIC_RELAXED);
+    s->callback = __atomic_load_n(&c->callback, __ATOMIC_RELAXED);
+    s->recorder = __atomic_load_n(&c->recorder, __ATOMIC_RELAXED);
+    s->stat = __atomic_load_n(&c->stat, __ATOMIC_RELAXED);
+    s->cset = __atomic_load_n(&c->cset, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == seq ? SDE_OK : SDE_ENOEVNT;
+}
+
 static int read_depth(int id, struct sde_reading *out, int depth)
 {
-    struct sde_counter *c = sde_counter_of(id);
-    if (!c || !__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
+    struct sde_counter *c = sde_counter_of(id), s;
+    if (!c || snapshot(id, c, &s) != SDE_OK)
         return SDE_ENOEVNT;
-    out->type = c->type;
-    out->mode = c->mode;
-    switch (__atomic_load_n(&c->kind, __ATOMIC_ACQUIRE)) {
+    out->type = s.type;
+    out->mode = s.mode;
+    switch (s.kind) {
     case SDE_PLACEHOLDER:
         out->value = 0;
         return SDE_OK;
     case SDE_REGISTERED:
-        out->value = variable_value(c->ptr, c->type);
+        out->value = variable_value(s.ptr, s.type);
         return SDE_OK;
     case SDE_CALLBACK:
-        out->value = c->callback(c->ptr);
+        out->value = s.callback(s.ptr);
         return SDE_OK;
     case SDE_CREATED:
         out->value = __atomic_load_n(&c->value, __ATOMIC_RELAXED);
         return SDE_OK;
     case SDE_GROUP:
-        return read_group(c, &out->value, depth);
+        return read_group(id, c, &out->value, depth);
     case SDE_RECORDER_COUNT:
-        out->value = sde_recorder_count(c->recorder);
+        out->value = sde_recorder_count(s.recorder);
         return SDE_OK;
     case SDE_RECORDER_DATA:
-        out->value = sde_recorder_data(c->recorder);
+        out->value = sde_recorder_data(s.recorder);
         return SDE_OK;
     case SDE_RECORDER_STAT:
-        out->value = sde_recorder_stat(c->recorder, c->stat);
+        out->value = sde_recorder_stat(s.recorder, s.stat);
         return SDE_OK;
     case SDE_COUNTING_SET:
-        out->value = sde_cset_snapshot(c->cset);
+        out->value = sde_cset_snapshot(s.cset);
         return SDE_OK;
     }
     return SDE_ENOEVNT;

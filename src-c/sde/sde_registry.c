@@ -9,10 +9,10 @@
 static int registry_next(int id)
 {
     int n = sde_counter_count();
-    for (id = id < 0 ? 0 : id + 1; id < n; id++) {
-        struct sde_counter *c = sde_counter_of(id);
+    for (int slot = id < 0 ? 0 : (id & ((1 << SDE_SLOT_BITS) - 1)) + 1; slot < n; slot++) {
+        struct sde_counter *c = sde_counter_at(slot);
         if (c && __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) && sde_kind_of(c) != SDE_PLACEHOLDER)
-            return id;
+            return __atomic_load_n(&c->id, __ATOMIC_ACQUIRE);
     }
     return -1;
 }
@@ -21,7 +21,8 @@ static int registry_next(int id)
 static int full_sde_name_ok(const char *name)
 {
     const char *sep = strstr(name, "::");
-    return sep && sep != name && sep[2] && sde_name_ok("the event name", name) == SDE_OK;
+    return sep && sep != name && sep[2] && strlen(name) <= SDE_PAPI_NAME_MAX &&
+           sde_name_ok("the event name", name) == SDE_OK;
 }
 
 /* The counter of that name, or a placeholder that its library's registration will
@@ -35,21 +36,23 @@ static int registry_find(const char *name)
     struct sde_counter proto = {.kind = SDE_PLACEHOLDER, .type = PAPI_SDE_long_long};
     if (!c && sde_new_counter(name, &proto, &c) != SDE_OK)
         c = NULL;
+    int id = c ? c->id : -1;
     sde_unlock();
-    return c ? c->id : -1;
+    return id;
 }
 
 /* The name or description of a live counter, copied under the lock. */
 static int registry_text(int id, char *out, size_t len, int description)
 {
-    struct sde_counter *c = sde_counter_of(id);
-    if (!c || !out || !len || !__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
+    if (!out || !len)
         return SDE_ENOEVNT;
     sde_lock();
-    const char *text = description ? (c->desc ? c->desc : "") : c->name;
-    snprintf(out, len, "%s", text);
+    struct sde_counter *c = sde_counter_of(id);
+    int live = c && __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE);
+    if (live)
+        snprintf(out, len, "%s", description ? (c->desc ? c->desc : "") : c->name);
     sde_unlock();
-    return SDE_OK;
+    return live ? SDE_OK : SDE_ENOEVNT;
 }
 
 static int registry_name(int id, char *out, size_t len)

@@ -10,15 +10,17 @@
 
 #define CHUNK_BITS 10
 #define CHUNK_SIZE (1 << CHUNK_BITS)
-#define MAX_CHUNKS 1024 /* a million counters */
+#define MAX_CHUNKS (1 << (SDE_SLOT_BITS - CHUNK_BITS)) /* a million counters alive at once */
+#define SLOT_MASK  ((1 << SDE_SLOT_BITS) - 1)
 
 int _sde_be_verbose = 0;
 int _sde_debug = 0;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sde_counter **chunks[MAX_CHUNKS]; /* published with release stores */
-static int ncounters;                           /* atomic */
+static int ncounters;                           /* atomic: slots ever used */
 static struct sde_library *libraries;           /* under the lock */
+static int free_head = -1, free_tail = -1;      /* gone slots, oldest first (locked) */
 
 void sde_lock(void)
 {
@@ -44,12 +46,44 @@ int sde_fail(int code, const char *fmt, ...)
     return code;
 }
 
+struct sde_counter *sde_counter_at(int slot)
+{
+    if (slot < 0 || slot >= __atomic_load_n(&ncounters, __ATOMIC_ACQUIRE))
+        return NULL;
+    struct sde_counter **chunk = __atomic_load_n(&chunks[slot >> CHUNK_BITS], __ATOMIC_ACQUIRE);
+    return chunk ? __atomic_load_n(&chunk[slot & (CHUNK_SIZE - 1)], __ATOMIC_ACQUIRE) : NULL;
+}
+
 struct sde_counter *sde_counter_of(int id)
 {
-    if (id < 0 || id >= __atomic_load_n(&ncounters, __ATOMIC_ACQUIRE))
+    struct sde_counter *c = id < 0 ? NULL : sde_counter_at(id & SLOT_MASK);
+    return c && __atomic_load_n(&c->id, __ATOMIC_ACQUIRE) == id ? c : NULL;
+}
+
+void *sde_handle_of(struct sde_counter *c)
+{
+    return (void *)((uintptr_t)c | (c->gen & SDE_TAG_MASK));
+}
+
+struct sde_counter *sde_handle_checked(void *handle, enum sde_kind kind, int *err)
+{
+    struct sde_counter *c = (struct sde_counter *)((uintptr_t)handle & ~(uintptr_t)SDE_TAG_MASK);
+    uint32_t tag = (uint32_t)((uintptr_t)handle & SDE_TAG_MASK);
+    if (!c) {
+        *err = sde_fail(SDE_EINVAL, "the handle is NULL");
         return NULL;
-    struct sde_counter **chunk = __atomic_load_n(&chunks[id >> CHUNK_BITS], __ATOMIC_ACQUIRE);
-    return chunk ? __atomic_load_n(&chunk[id & (CHUNK_SIZE - 1)], __ATOMIC_ACQUIRE) : NULL;
+    }
+    if (c->magic != SDE_MAGIC || sde_kind_of(c) != kind) {
+        *err = sde_fail(SDE_EINVAL, "the handle is not one of the right kind");
+        return NULL;
+    }
+    if (!__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) ||
+        (__atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) & SDE_TAG_MASK) != tag) {
+        *err = sde_fail(SDE_EINVAL, "the handle's event was unregistered or its library shut down");
+        return NULL;
+    }
+    *err = SDE_OK;
+    return c;
 }
 
 int sde_counter_count(void)
@@ -80,8 +114,8 @@ struct sde_counter *sde_find_registered(const char *full_name)
 struct sde_counter *sde_find_locked(const char *full_name)
 {
     int n = sde_counter_count();
-    for (int id = 0; id < n; id++) {
-        struct sde_counter *c = sde_counter_of(id);
+    for (int slot = 0; slot < n; slot++) {
+        struct sde_counter *c = sde_counter_at(slot);
         if (c && __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) && strcmp(c->name, full_name) == 0)
             return c;
     }
@@ -111,45 +145,87 @@ int sde_full_name(const struct sde_library *lib, const char *event_name, char *o
     if (ret != SDE_OK)
         return ret;
     snprintf(out, SDE_NAME_MAX, "%s::%s", lib->name, event_name);
+    /* Refused here, not listed and then uncountable: PAPI names the event
+     * sde:::LIB::NAME, within PAPI_MAX_STR_LEN (a longer name was listed cut, and the cut
+     * name counted nothing). */
+    if (strlen(out) > SDE_PAPI_NAME_MAX)
+        return sde_fail(SDE_EINVAL,
+                        "the event sde:::%.40s... would be named with %zu characters, more "
+                        "than the %d PAPI names an event with (PAPI_MAX_STR_LEN - 1)",
+                        out, strlen(out) + 6, SDE_PAPI_NAME_MAX + 6);
+    if (strstr(out, ":::"))
+        return sde_fail(SDE_EINVAL, "the event %s contains ':::' (PAPI's component separator)",
+                        out);
     return SDE_OK;
 }
 
-/* Room for one more id (locked). */
-static int grow_table(int id)
+/* Room for one more slot (locked). */
+static int grow_table(int slot)
 {
-    if (id >= MAX_CHUNKS * CHUNK_SIZE)
-        return sde_fail(SDE_ENOMEM, "more than %d software-defined events",
+    if (slot >= MAX_CHUNKS * CHUNK_SIZE)
+        return sde_fail(SDE_ENOMEM, "more than %d software-defined events alive at once",
                         MAX_CHUNKS * CHUNK_SIZE);
-    if (chunks[id >> CHUNK_BITS])
+    if (chunks[slot >> CHUNK_BITS])
         return SDE_OK;
     struct sde_counter **chunk = calloc(CHUNK_SIZE, sizeof *chunk);
     if (!chunk)
         return sde_fail(SDE_ENOMEM, "no memory for the table of events");
-    __atomic_store_n(&chunks[id >> CHUNK_BITS], chunk, __ATOMIC_RELEASE);
+    __atomic_store_n(&chunks[slot >> CHUNK_BITS], chunk, __ATOMIC_RELEASE);
     return SDE_OK;
 }
 
-/* A new counter, published under a new id (locked). */
+/* c becomes the counter proto describes, named name, under its slot's next id; a
+ * lock-free reader that saw the slot's earlier counter sees seq change and retries. */
+static void fill_slot(struct sde_counter *c, int slot, const struct sde_counter *proto, char *name)
+{
+    unsigned seq = c->seq;
+    __atomic_store_n(&c->seq, seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    uint32_t gen = c->gen + 1;
+    free(c->name);
+    free(c->desc);
+    free(c->members);
+    *c = *proto;
+    c->seq = seq + 1;
+    c->gen = gen;
+    c->next_free = -1;
+    c->magic = SDE_MAGIC;
+    c->inc_key = proto->kind == SDE_CREATED ? sde_inc_key(gen) : 0;
+    c->name = name;
+    __atomic_store_n(&c->id, (int)((gen & ((1u << SDE_GEN_BITS) - 1)) << SDE_SLOT_BITS) | slot,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&c->alive, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* A new counter in the oldest gone slot, else a new slot (locked). */
 int sde_new_counter(const char *full, const struct sde_counter *proto, struct sde_counter **out)
 {
-    int ret, id = ncounters;
-    if ((ret = grow_table(id)) != SDE_OK)
+    int ret, slot = free_head >= 0 ? free_head : ncounters;
+    struct sde_counter *c = free_head >= 0 ? sde_counter_at(slot) : NULL;
+    if (!c && (ret = grow_table(slot)) != SDE_OK)
         return ret;
-    struct sde_counter *c = malloc(sizeof *c);
     char *name = strdup(full);
+    if (!c && name &&
+        (c = aligned_alloc(SDE_TAG_MASK + 1, (sizeof *c + SDE_TAG_MASK) & ~(size_t)SDE_TAG_MASK)) !=
+            NULL)
+        memset(c, 0, sizeof *c);
     if (!c || !name) {
-        free(c);
+        if (slot == ncounters)
+            free(c);
         free(name);
         return sde_fail(SDE_ENOMEM, "no memory for the event %s", full);
     }
-    *c = *proto;
-    c->magic = SDE_MAGIC;
-    c->alive = 1;
-    c->inc_key = proto->kind == SDE_CREATED ? SDE_MAGIC : 0;
-    c->id = id;
-    c->name = name;
-    __atomic_store_n(&chunks[id >> CHUNK_BITS][id & (CHUNK_SIZE - 1)], c, __ATOMIC_RELEASE);
-    __atomic_store_n(&ncounters, id + 1, __ATOMIC_RELEASE);
+    if (slot == free_head) {
+        free_head = c->next_free;
+        if (free_head < 0)
+            free_tail = -1;
+    }
+    fill_slot(c, slot, proto, name);
+    if (slot == ncounters) {
+        __atomic_store_n(&chunks[slot >> CHUNK_BITS][slot & (CHUNK_SIZE - 1)], c, __ATOMIC_RELEASE);
+        __atomic_store_n(&ncounters, slot + 1, __ATOMIC_RELEASE);
+    }
     *out = c;
     return SDE_OK;
 }
@@ -168,7 +244,8 @@ static void fill_placeholder(struct sde_counter *p, const struct sde_counter *pr
     p->group_flags = proto->group_flags;
     p->lib = proto->lib;
     __atomic_store_n(&p->kind, proto->kind, __ATOMIC_RELEASE);
-    __atomic_store_n(&p->inc_key, proto->kind == SDE_CREATED ? SDE_MAGIC : 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->inc_key, proto->kind == SDE_CREATED ? sde_inc_key(p->gen) : 0,
+                     __ATOMIC_RELEASE);
 }
 
 int sde_add_counter(struct sde_library *lib, const char *event_name,
@@ -189,22 +266,29 @@ int sde_add_counter(struct sde_library *lib, const char *event_name,
     return SDE_OK;
 }
 
-void sde_mark_gone(struct sde_counter *c)
+/* Counters whose slot may hold another counter once they are gone: no recorder or
+ * counting set points at them. */
+static int reusable(const struct sde_counter *c)
 {
-    __atomic_store_n(&c->inc_key, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
+    enum sde_kind k = sde_kind_of(c);
+    return k == SDE_REGISTERED || k == SDE_CALLBACK || k == SDE_CREATED || k == SDE_GROUP;
 }
 
-int sde_counter_handle_ok(const struct sde_counter *c, enum sde_kind kind)
+void sde_mark_gone(struct sde_counter *c)
 {
-    if (!c)
-        return sde_fail(SDE_EINVAL, "the handle is NULL");
-    if (c->magic != SDE_MAGIC || c->kind != kind)
-        return sde_fail(SDE_EINVAL, "the handle is not one of the right kind");
     if (!__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
-        return sde_fail(SDE_EINVAL, "the event %s was unregistered or its library shut down",
-                        c->name);
-    return SDE_OK;
+        return;
+    __atomic_store_n(&c->inc_key, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
+    if (!reusable(c))
+        return;
+    int slot = c->id & SLOT_MASK;
+    c->next_free = -1;
+    if (free_tail >= 0)
+        sde_counter_at(free_tail)->next_free = slot;
+    else
+        free_head = slot;
+    free_tail = slot;
 }
 
 papi_handle_t papi_sde_init(const char *name_of_library)
@@ -241,8 +325,8 @@ int papi_sde_shutdown(papi_handle_t handle)
     if (lib) {
         lib->alive = 0;
         int n = sde_counter_count();
-        for (int id = 0; id < n; id++) {
-            struct sde_counter *c = sde_counter_of(id);
+        for (int slot = 0; slot < n; slot++) {
+            struct sde_counter *c = sde_counter_at(slot);
             if (c && c->lib == lib)
                 sde_mark_gone(c);
         }

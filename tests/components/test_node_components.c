@@ -341,6 +341,58 @@ static void test_disable_env(const char *recorded)
     PAPI_shutdown();
 }
 
+/* ---- numbers that do not fit in 64 bits ------------------------------------------- */
+/* 2^64 - 1 is the last counter value, 2^63 - 1 the last signed one either way: one
+ * more is an error with the file and line, never a wrapped count. */
+static void test_too_big(const char *recorded)
+{
+    const char *what = "does not fit in 64 bits";
+    start_on(recorded, "net", 32);
+    const char *rx = "net:::eth0:rx:bytes";
+    int es = set_of(&rx, 1);
+    long long v = -1;
+    put_eth0(18446744073709551000ULL, 0);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    put_eth0(18446744073709551615ULL, 0);
+    CHECK_RET(PAPI_read(es, &v), PAPI_OK);
+    CHECK_EQ_LL(v, 615);
+    /* one more, 20 digits, and 21: refused while counting, and at start */
+    put("proc/net/dev", "%s  eth0: 18446744073709551616 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+        net_head);
+    CHECK_RET(PAPI_read(es, &v), PAPI_ESYS);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_ESYS);
+    CHECK(strstr(PAPI_strerror_detail(), "proc/net/dev line 4: the number at place 1 after "
+                                         "'eth0' does not fit in 64 bits"),
+          "reason: %s", PAPI_strerror_detail());
+    put_eth0(18446744073709551615ULL, 0); /* whole again: the set stops */
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    drop_set(&es);
+    start_fails(rx, "proc/net/dev",
+                "Inter-|\n face |\n  eth0: 123456789012345678901 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+                "14 15\n",
+                "proc/net/dev line 3: the number at place 1 after 'eth0' does not fit in 64 bits");
+    PAPI_shutdown();
+
+    start_on(recorded, "infiniband", 9);
+    start_fails("infiniband:::mlx5_0_1_ext:port_xmit_data", IB_PORT "counters/port_xmit_data",
+                "99999999999999999999\n", "port_xmit_data line 1: the number at place 1");
+    PAPI_shutdown();
+    start_on(recorded, "coretemp", 6);
+    start_fails("coretemp:::hwmon1:temp3_input", "sys/class/hwmon/hwmon1/temp3_input",
+                "-9223372036854775809\n", what);
+    PAPI_shutdown();
+    start_on(recorded, "stealtime", 3);
+    start_fails("stealtime:::CPU1", "proc/stat",
+                "cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 1 2 3 4 5 6 7 100000000000000000000 0 0\n",
+                "proc/stat line 2: the number at place 8 after 'cpu0' does not fit in 64 bits");
+    PAPI_shutdown();
+    use_tree(recorded);
+    init();
+    start_fails("lustre:::scratch-ffff8881e2d4a000_llread", LLITE "stats",
+                "read_bytes 5 samples [bytes] 1 4096 184467440737095516150\n", what);
+    PAPI_shutdown();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -359,6 +411,7 @@ int main(int argc, char **argv)
     test_lustre(argv[1]);
     test_missing();
     test_disable_env(argv[1]);
+    test_too_big(argv[1]);
     remove_tree(scratch);
     return test_done("test_node_components");
 }

@@ -4,6 +4,7 @@
  * refusals, each naming its line. White box (the table and the
  * formula code are internal), so it links the static library.
  * Usage: test_metric_golden <papi_metrics.csv> */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,6 +366,10 @@ static int check_formula(const char *cpu, const struct metric *m, const char *te
  * table's CPU, when this libpfm4 build has that PMU (Arm tables on x86: not checked). */
 static void check_pfm_names(const char *cpu, const struct metric *m, int *checked)
 {
+    struct metric_formula f;
+    char why[512];
+    if (metric_formula_compile(m->first_text, &f, why, sizeof why) != PAPI_OK)
+        return; /* check_formula says so */
     pfm_pmu_info_t pi;
     int known = 0;
     for (int p = 0; p < PFM_PMU_MAX && !known; p++) {
@@ -372,8 +377,8 @@ static void check_pfm_names(const char *cpu, const struct metric *m, int *checke
         pi.size = sizeof pi;
         known = pfm_get_pmu_info((pfm_pmu_t)p, &pi) == PFM_SUCCESS && strcmp(pi.name, cpu) == 0;
     }
-    for (int t = 0; known && t < m->f.nterms; t++) {
-        const char *term = m->f.term[t];
+    for (int t = 0; known && t < f.nterms; t++) {
+        const char *term = f.term[t];
         if (strstr(term, "::") || strncmp(term, "PAPI_", 5) == 0)
             continue;
         char full[512];
@@ -424,6 +429,24 @@ static void every_table(const char *text, size_t len)
            tables, metrics, pfm_names);
     CHECK(tables >= 30 && metrics >= 400 && pfm_names >= 100, "tables %d, metrics %d, names %d",
           tables, metrics, pfm_names);
+}
+
+/* What a table line costs once parsed: the heap the biggest CPU table's parse takes, per
+ * metric it keeps (the strings it holds and its share of the array; what resolution finds
+ * is allocated when a metric is first used). */
+static void line_cost(const char *text, size_t len)
+{
+    struct metric_table t;
+    char err[1024];
+    size_t before = mallinfo2().uordblks;
+    CHECK_RET(metric_table_parse(text, len, "papi_metrics.csv", "spr", &t, err, sizeof err),
+              PAPI_OK);
+    size_t after = mallinfo2().uordblks;
+    size_t per = t.count ? (after - before) / (size_t)t.count : 0;
+    printf("spr table: %d metrics, %d groups, %zu heap bytes: %zu a metric\n", t.count, t.ngroups,
+           after - before, per);
+    CHECK(t.count >= 20 && per <= 600, "a metric line costs %zu bytes (want at most 600)", per);
+    metric_table_free(&t);
 }
 
 /* Malformed lines: refused, naming file and line, and nothing is kept. */
@@ -486,6 +509,7 @@ int main(int argc, char **argv)
     setenv("LIBPFM_ENCODE_INACTIVE", "1", 1); /* encode any CPU's names, whatever runs this */
     CHECK(pfm_initialize() == PFM_SUCCESS, "libpfm4 initialises");
     every_table(text, len);
+    line_cost(text, len);
     refusals();
     return test_done("test_metric_golden");
 }

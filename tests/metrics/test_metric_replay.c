@@ -337,6 +337,68 @@ static void check_alternatives(const char *dir)
     remove(path);
 }
 
+/* A two-socket Zen 5 (24 amd_umc_N): every controller's reads and writes, 48 events in
+ * PMU-number order (amd_umc_2 before amd_umc_10), summed whole; and a formula whose
+ * patterns would need more than PAPIM_MAX_EVENTS is refused with the count, never summed
+ * in part. */
+static void check_many_controllers(const char *dir)
+{
+    use_machine(dir, "zen5_2s_node");
+    PAPIM_metric_info_t info;
+    CHECK_RET(PAPIM_query_metric("MEM_BW", &info), PAPI_OK);
+    CHECK(info.resolved && info.num_events == 48,
+          "zen5_2s_node: MEM_BW resolves to 48 events: %d (%s)", info.num_events, info.reason);
+    const char *names[48];
+    long long counts[48];
+    for (int i = 0; i < 48 && i < info.num_events; i++) {
+        char want[PAPI_2MAX_STR_LEN];
+        snprintf(want, sizeof want, "amd_umc_%d::event=0x0a,rdwrmask=0x%d", i % 24, i < 24 ? 1 : 2);
+        CHECK(strcmp(info.event_names[i], want) == 0, "zen5_2s_node: MEM_BW event %d is %s, not %s",
+              i + 1, info.event_names[i], want);
+        names[i] = info.event_names[i];
+        counts[i] = i < 24 ? 1000 : 500; /* the last controller's writes count too */
+    }
+    printf("zen5_2s_node MEM_BW -> %d events: %s ... %s\n", info.num_events, info.event_names[0],
+           info.event_names[info.num_events - 1]);
+    double v = -1;
+    if (info.num_events == 48) {
+        /* 24 x 1000 reads + 24 x 500 writes, 64 bytes each, in 2 s. */
+        CHECK_RET(PAPIM_evaluate("MEM_BW", 48, names, counts, 2, &v), PAPI_OK);
+        CHECK(fabs(v - 36000.0 * 64 / 2) < 1e-6, "zen5_2s_node: MEM_BW = %g, want %g", v,
+              36000.0 * 64 / 2);
+        /* Without the 24th controller's writes the sum is refused, not partial. */
+        CHECK_RET(PAPIM_evaluate("MEM_BW", 47, names, counts, 2, &v), PAPI_EINVAL);
+        CHECK(strstr(PAPI_strerror_detail(), "amd_umc_23::event=0x0a,rdwrmask=0x2"),
+              "zen5_2s_node: the missing count named: %s", PAPI_strerror_detail());
+    }
+    CHECK_RET(PAPIM_query_metric("MEM_WRITE_BW", &info), PAPI_OK);
+    CHECK(info.resolved && info.num_events == 24 &&
+              strcmp(info.event_names[23], "amd_umc_23::event=0x0a,rdwrmask=0x2") == 0,
+          "zen5_2s_node: MEM_WRITE_BW over 24 controllers: %d", info.num_events);
+    PAPI_shutdown();
+
+    /* Six patterns over 24 controllers: 144 events, more than PAPIM_MAX_EVENTS (128). */
+    const char *path = "/tmp/test_metric_replay_many.csv";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "write %s", path);
+    if (!f)
+        return;
+    fprintf(f, "CPU,generic\nMETRIC,WIDE,x,{amd_umc_*::event=0x01} + {amd_umc_*::event=0x02} + "
+               "{amd_umc_*::event=0x03} + {amd_umc_*::event=0x04} + {amd_umc_*::event=0x05} + "
+               "{amd_umc_*::event=0x06},six patterns\n");
+    fclose(f);
+    setenv("PAPI_METRICS_FILE", path, 1);
+    use_machine(dir, "zen5_2s_node");
+    CHECK_RET(PAPIM_query_metric("WIDE", &info), PAPI_OK);
+    CHECK(!info.resolved && !info.countable && strstr(info.reason, "match 144 events") &&
+              strstr(info.reason, "more than the 128"),
+          "zen5_2s_node: 144 events refused with the count: %s", info.reason);
+    printf("zen5_2s_node WIDE: %s\n", info.reason);
+    PAPI_shutdown();
+    unsetenv("PAPI_METRICS_FILE");
+    remove(path);
+}
+
 /* Paranoid 3, no CAP_PERFMON: the memory controllers are refused with the reason. */
 static void paranoid3(const char *dir)
 {
@@ -377,6 +439,7 @@ int main(int argc, char **argv)
     }
     PAPI_shutdown();
     check_alternatives(argv[1]);
+    check_many_controllers(argv[1]);
     for (size_t i = 0; i < sizeof evaluations / sizeof evaluations[0]; i++) {
         use_machine(argv[1], evaluations[i].machine);
         check_evaluation(&evaluations[i]);

@@ -20,9 +20,11 @@ int main(void)
     struct metric_plan p;
     memset(&p, 0, sizeof p);
     p.f.nterms = 2;
-    p.nidx[0] = p.nidx[1] = 1;
-    p.idx[0][0] = 0;
-    p.idx[1][0] = 2;
+    p.count[0] = p.count[1] = 1;
+    p.first[1] = 1;
+    p.nidx = 2;
+    p.idx[0] = 0;
+    p.idx[1] = 2;
     struct hlr_times s;
     memset(&s, 0, sizeof s);
     double f = hl_metric_running_fraction(&p, &s);

@@ -11,13 +11,14 @@ enum kr_kind { KR_KERNEL, KR_PROFILE };
 
 /* Begins the region NAME (cut to the region API's 127 characters) and returns its id
  * for kr_end, or KR_NO_ID when this thread already has KR_MAX_OPEN open (not counted,
- * said once on stderr). */
+ * said once per process on stderr; a refused profile region's pop then ends nothing). */
 #define KR_MAX_OPEN 64
 #define KR_NO_ID    UINT64_MAX
 uint64_t kr_begin(enum kr_kind kind, const char *name);
 /* Ends the region of ID (an id kr_begin did not give is ignored). */
 void kr_end(uint64_t id);
-/* Ends the innermost open profile region of this thread, if any. */
+/* Pops the innermost profile push of this thread: ends its region, or nothing when that
+ * push was refused. */
 void kr_pop_profile(void);
 /* Ends every region this thread still has open (Kokkos::finalize with a pushRegion left
  * unpopped), innermost first, so the report at exit is complete. */

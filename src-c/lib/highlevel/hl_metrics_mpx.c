@@ -127,16 +127,14 @@ void hl_metrics_accumulate_times(const struct hlr_thread *t, struct hlr_region *
 double hl_metric_running_fraction(const struct metric_plan *p, const struct hlr_times *s)
 {
     double f = 1.0;
-    for (int t = 0; t < p->f.nterms; t++)
-        for (int k = 0; k < p->nidx[t]; k++) {
-            int i = p->idx[t][k];
-            if (s->enabled[i] <= 0)
-                continue; /* not multiplexed: no times kept */
-            double fi = s->running[i] >= s->enabled[i]
-                            ? 1.0
-                            : (double)s->running[i] / (double)s->enabled[i];
-            if (fi < f)
-                f = fi;
-        }
+    for (int k = 0; k < p->nidx; k++) {
+        int i = p->idx[k];
+        if (s->enabled[i] <= 0)
+            continue; /* not multiplexed: no times kept */
+        double fi =
+            s->running[i] >= s->enabled[i] ? 1.0 : (double)s->running[i] / (double)s->enabled[i];
+        if (fi < f)
+            f = fi;
+    }
     return f;
 }

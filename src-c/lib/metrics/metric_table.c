@@ -66,6 +66,24 @@ static int cpu_line(struct parse_state *st, char **f, int nf, char *msg, size_t 
     return PAPI_OK;
 }
 
+static void metric_clear(struct metric *m)
+{
+    free(m->name);
+    free(m->unit);
+    free(m->description);
+    free(m->first_text);
+    for (int k = 0; k < m->nalts; k++)
+        free(m->alt_text[k]);
+    if (m->r) {
+        for (int i = 0; i < m->r->nevents; i++)
+            free(m->r->events[i]);
+        free(m->r->events);
+        free(m->r->factor);
+        free(m->r);
+    }
+    memset(m, 0, sizeof *m);
+}
+
 /* The slot for name: the one already there (a later definition replaces it) or a new
  * one; NULL when out of memory. */
 static struct metric *metric_slot(struct metric_table *t, const char *name)
@@ -124,17 +142,20 @@ static int metric_line(struct parse_state *st, char **f, int nf, int line, char 
         return PAPI_ENOMEM;
     }
     /* This CPU's definition wins over the generic one, whatever the order. */
-    if (m->name[0] && st->generic && !st->own && strcmp(m->table, GENERIC_TABLE) != 0)
+    if (m->name && st->generic && !st->own && strcmp(m->table, GENERIC_TABLE) != 0)
         return PAPI_OK;
-    memset(m, 0, sizeof *m);
-    papi_strcpy(m->name, sizeof m->name, f[1]);
-    papi_strcpy(m->unit, sizeof m->unit, f[2]);
-    papi_strcpy(m->formula_text, sizeof m->formula_text, f[3]);
-    papi_strcpy(m->first_text, sizeof m->first_text, f[3]);
-    papi_strcpy(m->description, sizeof m->description, f[4]);
-    papi_strcpy(m->table, sizeof m->table, st->own ? st->cpu : GENERIC_TABLE);
-    m->f = fm;
+    metric_clear(m);
+    m->table = st->own ? st->out->cpu : GENERIC_TABLE;
     m->line = line;
+    m->name = strdup(f[1]);
+    m->unit = strdup(f[2]);
+    m->first_text = strdup(f[3]);
+    m->description = strdup(f[4]);
+    m->formula_text = m->first_text;
+    if (!m->name || !m->unit || !m->first_text || !m->description) {
+        snprintf(msg, msglen, "out of memory");
+        return PAPI_ENOMEM; /* the table is freed whole */
+    }
     return PAPI_OK;
 }
 
@@ -160,7 +181,11 @@ static int or_line(struct parse_state *st, char **f, int nf, char *msg, size_t m
         snprintf(msg, msglen, "metric %.63s: more than %d OR lines", f[1], METRIC_MAX_ALTS);
         return PAPI_EINVAL;
     }
-    papi_strcpy(m->alt_text[m->nalts++], sizeof m->alt_text[0], f[2]);
+    if (!(m->alt_text[m->nalts] = strdup(f[2]))) {
+        snprintf(msg, msglen, "out of memory");
+        return PAPI_ENOMEM;
+    }
+    m->nalts++;
     return PAPI_OK;
 }
 
@@ -192,11 +217,29 @@ static int group_line(struct parse_state *st, char **f, int nf, char *msg, size_
             t->gcap = ncap;
         }
         g = &t->g[t->ngroups++];
+        memset(g, 0, sizeof *g);
     }
+    free(g->name);
     memset(g, 0, sizeof *g);
-    papi_strcpy(g->name, sizeof g->name, f[1]);
-    for (int i = 2; i < nf; i++)
-        papi_strcpy(g->members[g->n++], sizeof g->members[0], f[i]);
+    /* One block: the name, then each member, each with its NUL. */
+    size_t size = 0;
+    for (int i = 1; i < nf; i++)
+        size += strlen(f[i]) + 1;
+    char *p = malloc(size);
+    if (!p) {
+        t->ngroups--; /* the slot stays empty: nothing points into it */
+        snprintf(msg, msglen, "out of memory");
+        return PAPI_ENOMEM;
+    }
+    for (int i = 1; i < nf; i++) {
+        size_t n = strlen(f[i]) + 1;
+        memcpy(p, f[i], n);
+        if (i == 1)
+            g->name = p;
+        else
+            g->members[g->n++] = p;
+        p += n;
+    }
     return PAPI_OK;
 }
 
@@ -251,6 +294,10 @@ int metric_table_parse(const char *text, size_t len, const char *origin, const c
     size_t pos = 0, cap = 0;
     int lineno = 0, ret = PAPI_OK;
     memset(out, 0, sizeof *out);
+    if (cpu && !(out->cpu = strdup(cpu))) {
+        snprintf(err, errlen, "%s: out of memory", origin);
+        return PAPI_ENOMEM;
+    }
     while (pos < len && ret == PAPI_OK) {
         size_t n = 0;
         while (pos + n < len && text[pos + n] != '\n' && text[pos + n] != '\r')
@@ -295,7 +342,12 @@ int metric_table_parse(const char *text, size_t len, const char *origin, const c
 
 void metric_table_free(struct metric_table *t)
 {
+    for (int i = 0; i < t->count; i++)
+        metric_clear(&t->v[i]);
     free(t->v);
+    free(t->cpu);
+    for (int i = 0; i < t->ngroups; i++)
+        free(t->g[i].name);
     free(t->g);
     memset(t, 0, sizeof *t);
 }
@@ -303,7 +355,7 @@ void metric_table_free(struct metric_table *t)
 struct metric *metric_find(struct metric_table *t, const char *name)
 {
     for (int i = 0; i < t->count; i++)
-        if (strcmp(t->v[i].name, name) == 0)
+        if (t->v[i].name && strcmp(t->v[i].name, name) == 0)
             return &t->v[i];
     return NULL;
 }
@@ -319,9 +371,9 @@ const struct metric_group *metric_group_find(const struct metric_table *t, const
 /* ---- resolution ---------------------------------------------------------------- */
 
 /* A clause of m's reason ("; " between clauses); what does not fit is cut. */
-static void add_reason(struct metric *m, const char *event, const char *why)
+static void add_reason(struct metric_state *r, const char *event, const char *why)
 {
-    str_appendf(m->reason, sizeof m->reason, "%s%s: %s", m->reason[0] ? "; " : "", event, why);
+    str_appendf(r->reason, sizeof r->reason, "%s%s: %s", r->reason[0] ? "; " : "", event, why);
 }
 
 double metric_unit_size(const char *unit)
@@ -339,39 +391,39 @@ double metric_unit_size(const char *unit)
 }
 
 /* Event i of m's count in base units: the kernel's scale and unit, when it has them. */
-static void event_factor(struct metric *m, int i, int code)
+static void event_factor(struct metric_state *r, int i, int code)
 {
     double scale;
     char unit[PAPI_MIN_STR_LEN];
-    m->factor[i] = 1;
+    r->factor[i] = 1;
     if (event_native_scale(code, &scale, unit, sizeof unit) == PAPI_OK)
-        m->factor[i] = scale * metric_unit_size(unit);
+        r->factor[i] = scale * metric_unit_size(unit);
 }
 
 /* One concrete event: whether it names an event of this machine (or the recorded one)
  * and whether it opens here. */
-static void resolve_event(struct metric *m, int i)
+static void resolve_event(struct metric_state *r, int i)
 {
-    const char *name = m->events[i];
+    const char *name = r->events[i];
     int code;
-    m->factor[i] = 1;
+    r->factor[i] = 1;
     if (PAPI_event_name_to_code(name, &code) != PAPI_OK) {
-        m->resolved = m->countable = 0;
-        add_reason(m, name, PAPI_strerror_detail());
+        r->resolved = r->countable = 0;
+        add_reason(r, name, PAPI_strerror_detail());
         return;
     }
     if ((code & PAPI_PRESET_MASK) && !(code & PAPI_NATIVE_MASK) &&
         !preset_tables_defined(code & PAPI_PRESET_AND_MASK)) {
-        m->resolved = m->countable = 0;
-        add_reason(m, name, preset_tables_unavailable_reason(code & PAPI_PRESET_AND_MASK));
+        r->resolved = r->countable = 0;
+        add_reason(r, name, preset_tables_unavailable_reason(code & PAPI_PRESET_AND_MASK));
         return;
     }
-    event_factor(m, i, code);
-    if (PAPI_query_event(code) != PAPI_OK && m->countable) {
-        m->countable = 0;
+    event_factor(r, i, code);
+    if (PAPI_query_event(code) != PAPI_OK && r->countable) {
+        r->countable = 0;
         char why[PAPI_HUGE_STR_LEN];
         snprintf(why, sizeof why, "cannot be counted here: %s", PAPI_strerror_detail());
-        add_reason(m, name, why);
+        add_reason(r, name, why);
     }
 }
 
@@ -387,9 +439,70 @@ static int pmu_has_event(const char *pmu, const char *event)
     return fsroot_access(path, F_OK) == 0;
 }
 
+/* Names in the order people number PMUs: amd_umc_2 before amd_umc_10 (a run of digits
+ * compares by its value, the rest byte by byte). */
+static int natural_cmp(const void *pa, const void *pb)
+{
+    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+                a++;
+            while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+                b++;
+            size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+            if (la != lb)
+                return la < lb ? -1 : 1;
+            int c = strncmp(a, b, la);
+            if (c)
+                return c;
+            a += la;
+            b += lb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* One more event of m (every PMU a pattern matches: no fixed limit); -1 when out of
+ * memory. */
+static int add_event(struct metric_state *r, const char *pmu, const char *rest)
+{
+    if (r->nevents == r->ecap) {
+        int ncap = r->ecap ? r->ecap * 2 : 8;
+        char **ev = realloc(r->events, (size_t)ncap * sizeof *ev);
+        if (!ev)
+            return -1;
+        r->events = ev;
+        double *fa = realloc(r->factor, (size_t)ncap * sizeof *fa);
+        if (!fa)
+            return -1;
+        r->factor = fa;
+        r->ecap = ncap;
+    }
+    size_t len = strlen(pmu) + strlen(rest) + 1;
+    char *e = malloc(len);
+    if (!e)
+        return -1;
+    snprintf(e, len, "%s%s", pmu, rest);
+    r->factor[r->nevents] = 1;
+    r->events[r->nevents++] = e;
+    return 0;
+}
+
+static void out_of_memory(struct metric_state *r)
+{
+    r->resolved = r->countable = 0;
+    add_reason(r, "its events", "out of memory while resolving them");
+}
+
 /* {pmu*::event}: every PMU of the machine whose name matches and that has the event, in
- * name order. */
-static int expand_pattern(struct metric *m, const char *term)
+ * PMU-number order (amd_umc_0, _1, ... _10); however many there are. */
+static int expand_pattern(struct metric_state *r, const char *term)
 {
     const char *sep = strstr(term, "::");
     char pmu_pat[PAPI_MIN_STR_LEN];
@@ -399,80 +512,119 @@ static int expand_pattern(struct metric *m, const char *term)
     memcpy(pmu_pat, term, plen);
     pmu_pat[plen] = '\0';
     DIR *d = fsroot_opendir("/sys/bus/event_source/devices");
-    char found[PAPIM_MAX_EVENTS][PAPI_MIN_STR_LEN];
-    int n = 0;
+    char **found = NULL;
+    int n = 0, cap = 0, oom = 0;
     struct dirent *e;
-    while (d && (e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.' && fnmatch(pmu_pat, e->d_name, 0) == 0 &&
-            strlen(e->d_name) < PAPI_MIN_STR_LEN && n < PAPIM_MAX_EVENTS &&
-            pmu_has_event(e->d_name, sep + 2))
-            papi_strcpy(found[n++], sizeof found[0], e->d_name);
+    while (d && !oom && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || fnmatch(pmu_pat, e->d_name, 0) != 0 ||
+            strlen(e->d_name) >= PAPI_MIN_STR_LEN || !pmu_has_event(e->d_name, sep + 2))
+            continue;
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 16;
+            char **nf = realloc(found, (size_t)ncap * sizeof *nf);
+            if (!nf) {
+                oom = 1;
+                break;
+            }
+            found = nf;
+            cap = ncap;
+        }
+        if (!(found[n] = strdup(e->d_name)))
+            oom = 1;
+        else
+            n++;
+    }
     if (d)
         closedir(d);
-    qsort(found, (size_t)n, sizeof found[0], (int (*)(const void *, const void *))strcmp);
-    for (int i = 0; i < n && m->nevents < PAPIM_MAX_EVENTS; i++) {
-        char *ev = m->events[m->nevents++];
-        ev[0] = '\0';
-        str_appendf(ev, sizeof m->events[0], "%s", found[i]);
-        str_appendf(ev, sizeof m->events[0], "%s", sep);
+    qsort(found, (size_t)n, sizeof *found, natural_cmp);
+    for (int i = 0; i < n && !oom; i++)
+        oom = add_event(r, found[i], sep) != 0;
+    for (int i = 0; i < n; i++)
+        free(found[i]);
+    free(found);
+    if (oom) {
+        out_of_memory(r);
+        return -1;
     }
     return n;
 }
 
 /* m's events under the formula in force. */
-static void resolve_formula(struct metric *m)
+static void resolve_formula(struct metric_state *r)
 {
-    m->resolved = m->countable = 1;
-    m->reason[0] = '\0';
-    m->nevents = 0;
-    for (int t = 0; t < m->f.nterms; t++) {
-        const char *term = m->f.term[t];
-        m->term_first[t] = m->nevents;
-        if (strchr(term, '*')) {
-            if (expand_pattern(m, term) == 0) {
-                m->resolved = m->countable = 0;
-                add_reason(m, term, "no PMU of this name pattern with this event on this machine");
-            }
-        } else if (m->nevents < PAPIM_MAX_EVENTS) {
-            papi_strcpy(m->events[m->nevents++], sizeof m->events[0], term);
+    r->resolved = r->countable = 1;
+    r->reason[0] = '\0';
+    for (int i = 0; i < r->nevents; i++)
+        free(r->events[i]);
+    r->nevents = 0;
+    int oom = 0;
+    for (int t = 0; t < r->f.nterms; t++) {
+        const char *term = r->f.term[t];
+        r->term_first[t] = r->nevents;
+        if (oom) {
+            r->term_count[t] = 0;
+            continue;
         }
-        m->term_count[t] = m->nevents - m->term_first[t];
-        for (int i = m->term_first[t]; i < m->nevents; i++)
-            resolve_event(m, i);
+        if (strchr(term, '*')) {
+            int n = expand_pattern(r, term);
+            oom = n < 0;
+            if (n == 0) {
+                r->resolved = r->countable = 0;
+                add_reason(r, term, "no PMU of this name pattern with this event on this machine");
+            }
+        } else if (add_event(r, "", term) != 0) {
+            out_of_memory(r);
+            oom = 1;
+        }
+        r->term_count[t] = r->nevents - r->term_first[t];
+        for (int i = r->term_first[t]; i < r->nevents; i++)
+            resolve_event(r, i);
+    }
+    if (r->nevents > PAPIM_MAX_EVENTS) {
+        char why[PAPI_HUGE_STR_LEN];
+        snprintf(why, sizeof why,
+                 "its patterns match %d events on this machine, more than the %d one metric "
+                 "counts (PAPIM_MAX_EVENTS); refused rather than summed in part",
+                 r->nevents, PAPIM_MAX_EVENTS);
+        r->resolved = r->countable = 0;
+        r->reason[0] = '\0'; /* this reason first and whole: the events' can wait */
+        add_reason(r, "the metric", why);
     }
 }
 
 /* Formula k of m (0: the METRIC line's, then its OR lines') put in force. */
 static void use_formula(struct metric *m, int k)
 {
-    const char *text = k == 0 ? m->first_text : m->alt_text[k - 1];
     char why[PAPI_HUGE_STR_LEN];
-    papi_strcpy(m->formula_text, sizeof m->formula_text, text);
-    metric_formula_compile(text, &m->f, why, sizeof why); /* checked when parsed */
+    m->formula_text = k == 0 ? m->first_text : m->alt_text[k - 1];
+    metric_formula_compile(m->formula_text, &m->r->f, why, sizeof why); /* checked when parsed */
 }
 
 /* The first formula whose events this machine has; when none has them, the first one,
  * with the reasons of each. */
-void metric_resolve(struct metric *m)
+int metric_resolve(struct metric *m)
 {
-    if (m->resolved_done)
-        return;
+    if (m->r)
+        return PAPI_OK;
+    struct metric_state *r = calloc(1, sizeof *r);
+    if (!r)
+        return papi_error(PAPI_ENOMEM, "metric %s: no memory to resolve it", m->name);
+    m->r = r;
     char reasons[PAPI_HUGE_STR_LEN] = "";
     for (int k = 0; k <= m->nalts; k++) {
-        if (k > 0)
-            use_formula(m, k);
-        resolve_formula(m);
-        if (m->resolved || m->nalts == 0)
+        use_formula(m, k);
+        resolve_formula(r);
+        if (r->resolved || m->nalts == 0)
             break;
         str_appendf(reasons, sizeof reasons, "%sformula %d (%s): %s", k ? "; " : "", k + 1,
-                    m->formula_text, m->reason);
+                    m->formula_text, r->reason);
     }
-    if (!m->resolved && m->nalts > 0) {
+    if (!r->resolved && m->nalts > 0) {
         use_formula(m, 0);
-        resolve_formula(m);
-        papi_strcpy(m->reason, sizeof m->reason, reasons);
+        resolve_formula(r);
+        papi_strcpy(r->reason, sizeof r->reason, reasons);
     }
-    m->resolved_done = 1;
+    return PAPI_OK;
 }
 
 /* ---- the table in force -------------------------------------------------------- */

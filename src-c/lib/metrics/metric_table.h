@@ -20,34 +20,41 @@
 #define METRIC_MAX_GROUP 16
 #define METRIC_MAX_ALTS  3 /* OR lines of one metric */
 
+/* One METRIC line (and its OR lines): what the line says, in strings of their own
+ * length (a line costs what it holds, a few hundred bytes); what resolution finds on
+ * this machine is allocated when the metric is first used. */
 struct metric {
-    char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN], table[PAPI_MIN_STR_LEN];
-    char formula_text[PAPI_HUGE_STR_LEN], description[PAPI_HUGE_STR_LEN];
-    struct metric_formula f; /* the formula in force (formula_text's) */
-    int line;
-    /* The METRIC line's formula and its OR lines' (checked when parsed, compiled again
-     * when resolution tries one). */
-    int nalts;
-    char first_text[PAPI_HUGE_STR_LEN], alt_text[METRIC_MAX_ALTS][PAPI_HUGE_STR_LEN];
-    /* Resolved on first use: each term's events (a pattern gives several, summed). */
-    int resolved_done, resolved, countable;
+    char *name, *unit, *description;
+    const char *table;        /* "generic", or the table's CPU name (struct metric_table.cpu) */
+    const char *formula_text; /* the formula in force: first_text or an alt_text */
+    char *first_text, *alt_text[METRIC_MAX_ALTS]; /* the METRIC line's and OR lines' */
+    int line, nalts;
+    struct metric_state *r; /* NULL until metric_resolve */
+};
+
+/* A metric resolved on this machine. */
+struct metric_state {
+    struct metric_formula f; /* formula_text compiled */
+    int resolved, countable;
+    /* Each term's events (a pattern gives several, summed). */
     int term_first[METRIC_MAX_TERMS], term_count[METRIC_MAX_TERMS];
-    int nevents;
-    char events[PAPIM_MAX_EVENTS][PAPI_2MAX_STR_LEN];
+    int nevents, ecap;
+    char **events; /* nevents names, as many as the machine's PMUs give */
     /* What one count of each event is worth in base units (bytes, Joules): the kernel's
      * sysfs .scale times the unit's size (MiB: 1048576), 1 for plain counts. */
-    double factor[PAPIM_MAX_EVENTS];
+    double *factor;
     char reason[PAPI_HUGE_STR_LEN];
 };
 
 struct metric_group {
-    char name[PAPI_MIN_STR_LEN];
+    char *name; /* one allocation: the name, then the members' names */
     int n;
-    char members[METRIC_MAX_GROUP][PAPI_MIN_STR_LEN];
+    const char *members[METRIC_MAX_GROUP];
 };
 
 struct metric_table {
     int count, cap, ngroups, gcap;
+    char *cpu; /* the CPU table's name its metrics point at */
     struct metric *v;
     struct metric_group *g;
 };
@@ -68,7 +75,8 @@ PAPI_INTERNAL struct metric_table *metric_table_get(void);
 PAPI_INTERNAL struct metric *metric_find(struct metric_table *t, const char *name);
 PAPI_INTERNAL const struct metric_group *metric_group_find(const struct metric_table *t,
                                                            const char *name);
-PAPI_INTERNAL void metric_resolve(struct metric *m);
+/* m->r filled (once); PAPI_OK, or PAPI_ENOMEM with the reason recorded. */
+PAPI_INTERNAL int metric_resolve(struct metric *m);
 /* The size of unit in base units (MiB: 1048576 bytes, Joules: 1), the kernel's units of
  * sysfs events; 1 for a unit it does not name (the count is then taken as scaled). */
 PAPI_INTERNAL double metric_unit_size(const char *unit);
@@ -79,9 +87,10 @@ PAPI_INTERNAL double metric_unit_size(const char *unit);
 struct metric_plan {
     char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN];
     struct metric_formula f;
-    int nidx[METRIC_MAX_TERMS];
-    int idx[METRIC_MAX_TERMS][PAPIM_MAX_EVENTS];
-    double factor[METRIC_MAX_TERMS][PAPIM_MAX_EVENTS]; /* metric.factor of each */
+    int first[METRIC_MAX_TERMS], count[METRIC_MAX_TERMS]; /* term t: idx[first .. +count) */
+    int nidx;
+    int idx[PAPIM_MAX_EVENTS];
+    double factor[PAPIM_MAX_EVENTS]; /* metric.factor of each */
 };
 /* Plan metric name over the n events in names; PAPI_OK, PAPI_ENOEVNT (no such metric),
  * PAPI_EINVAL (an event it needs is not among names: the reason says which). */

@@ -64,26 +64,34 @@ static struct metric *locked_metric(const char *name, int *ret)
         *ret = unknown_metric(name);
         return NULL;
     }
-    metric_resolve(m);
+    if ((*ret = metric_resolve(m)) != PAPI_OK) {
+        metric_table_unlock();
+        return NULL;
+    }
     return m;
 }
 
-static void fill_info(struct metric *m, PAPIM_metric_info_t *info)
+static int fill_info(struct metric *m, PAPIM_metric_info_t *info)
 {
-    metric_resolve(m);
+    int ret = metric_resolve(m);
+    if (ret != PAPI_OK)
+        return ret;
+    const struct metric_state *r = m->r;
     memset(info, 0, sizeof *info);
     papi_strcpy(info->name, sizeof info->name, m->name);
     papi_strcpy(info->unit, sizeof info->unit, m->unit);
     papi_strcpy(info->formula, sizeof info->formula, m->formula_text);
     papi_strcpy(info->description, sizeof info->description, m->description);
     papi_strcpy(info->table, sizeof info->table, m->table);
-    info->uses_time = m->f.uses_time;
-    info->num_events = m->nevents;
-    for (int i = 0; i < m->nevents; i++)
-        papi_strcpy(info->event_names[i], sizeof info->event_names[0], m->events[i]);
-    info->resolved = m->resolved;
-    info->countable = m->countable;
-    papi_strcpy(info->reason, sizeof info->reason, m->reason);
+    info->uses_time = r->f.uses_time;
+    /* More than PAPIM_MAX_EVENTS: not resolved, and the reason says how many. */
+    info->num_events = r->nevents < PAPIM_MAX_EVENTS ? r->nevents : PAPIM_MAX_EVENTS;
+    for (int i = 0; i < info->num_events; i++)
+        papi_strcpy(info->event_names[i], sizeof info->event_names[0], r->events[i]);
+    info->resolved = r->resolved;
+    info->countable = r->countable;
+    papi_strcpy(info->reason, sizeof info->reason, r->reason);
+    return PAPI_OK;
 }
 
 int PAPIM_num_metrics(void)
@@ -110,9 +118,9 @@ int PAPIM_get_metric_info(int index, PAPIM_metric_info_t *info)
         metric_table_unlock();
         return papi_error(PAPI_ENOEVNT, "metric index %d: this machine's table has %d", index, n);
     }
-    fill_info(&t->v[index], info);
+    ret = fill_info(&t->v[index], info);
     metric_table_unlock();
-    return PAPI_OK;
+    return ret;
 }
 
 int PAPIM_query_metric(const char *name, PAPIM_metric_info_t *info)
@@ -123,9 +131,9 @@ int PAPIM_query_metric(const char *name, PAPIM_metric_info_t *info)
     struct metric *m = locked_metric(name, &ret);
     if (!m)
         return ret;
-    fill_info(m, info);
+    ret = fill_info(m, info);
     metric_table_unlock();
-    return PAPI_OK;
+    return ret;
 }
 
 static int add_name(char names[][PAPI_MIN_STR_LEN], int max, int *count, const char *name)
@@ -179,22 +187,22 @@ int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int 
 }
 
 /* The summed value of term t from the caller's events, or -1 (the reason recorded). */
-static int term_value(const struct metric *m, int t, int n, const char *const event_names[],
-                      const long long values[], double *out)
+static int term_value(const struct metric *m, const struct metric_state *r, int t, int n,
+                      const char *const event_names[], const long long values[], double *out)
 {
     double sum = 0;
-    for (int i = m->term_first[t]; i < m->term_first[t] + m->term_count[t]; i++) {
+    for (int i = r->term_first[t]; i < r->term_first[t] + r->term_count[t]; i++) {
         int k = 0;
-        while (k < n && (!event_names[k] || strcmp(event_names[k], m->events[i]) != 0))
+        while (k < n && (!event_names[k] || strcmp(event_names[k], r->events[i]) != 0))
             k++;
         if (k == n)
             return papi_error(PAPI_EINVAL, "metric %s needs the count of %s, which was not given",
-                              m->name, m->events[i]);
-        sum += (double)values[k] * m->factor[i];
+                              m->name, r->events[i]);
+        sum += (double)values[k] * r->factor[i];
     }
-    if (m->term_count[t] == 0)
+    if (r->term_count[t] == 0)
         return papi_error(PAPI_EINVAL, "metric %s: %s names no event here (%s)", m->name,
-                          m->f.term[t], m->reason);
+                          r->f.term[t], r->reason);
     *out = sum;
     return PAPI_OK;
 }
@@ -209,14 +217,14 @@ int PAPIM_evaluate(const char *name, int n, const char *const event_names[],
     if (!m)
         return ret;
     double terms[METRIC_MAX_TERMS];
-    for (int k = 0; k < m->f.nterms; k++)
-        if ((ret = term_value(m, k, n, event_names, values, &terms[k])) != PAPI_OK) {
+    for (int k = 0; k < m->r->f.nterms; k++)
+        if ((ret = term_value(m, m->r, k, n, event_names, values, &terms[k])) != PAPI_OK) {
             metric_table_unlock();
             return ret;
         }
     char why[PAPI_HUGE_STR_LEN], formula[PAPI_HUGE_STR_LEN];
     double v;
-    ret = metric_formula_eval(&m->f, terms, seconds, &v, why, sizeof why);
+    ret = metric_formula_eval(&m->r->f, terms, seconds, &v, why, sizeof why);
     papi_strcpy(formula, sizeof formula, m->formula_text);
     metric_table_unlock();
     if (ret != PAPI_OK)
@@ -235,23 +243,28 @@ int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_L
     memset(p, 0, sizeof *p);
     papi_strcpy(p->name, sizeof p->name, m->name);
     papi_strcpy(p->unit, sizeof p->unit, m->unit);
-    p->f = m->f;
+    const struct metric_state *r = m->r;
+    p->f = r->f;
     ret = PAPI_OK;
-    for (int k = 0; k < m->f.nterms && ret == PAPI_OK; k++) {
-        if (m->term_count[k] == 0)
+    if (r->nevents > PAPIM_MAX_EVENTS)
+        ret = papi_error(PAPI_EINVAL, "metric %s: %s", m->name, r->reason);
+    for (int k = 0; k < r->f.nterms && ret == PAPI_OK; k++) {
+        if (r->term_count[k] == 0)
             ret =
-                papi_error(PAPI_EINVAL, "metric %s: %s names no event here", m->name, m->f.term[k]);
-        for (int i = 0; i < m->term_count[k] && ret == PAPI_OK; i++) {
-            const char *ev = m->events[m->term_first[k] + i];
+                papi_error(PAPI_EINVAL, "metric %s: %s names no event here", m->name, r->f.term[k]);
+        p->first[k] = p->nidx;
+        for (int i = 0; i < r->term_count[k] && ret == PAPI_OK; i++) {
+            const char *ev = r->events[r->term_first[k] + i];
             int j = 0;
             while (j < n && strcmp(names[j], ev) != 0)
                 j++;
             if (j == n)
                 ret = papi_error(PAPI_EINVAL, "metric %s needs %s, which is not counted", m->name,
                                  ev);
-            p->factor[k][p->nidx[k]] = m->factor[m->term_first[k] + i];
-            p->idx[k][p->nidx[k]++] = j;
+            p->factor[p->nidx] = r->factor[r->term_first[k] + i];
+            p->idx[p->nidx++] = j;
         }
+        p->count[k] = p->nidx - p->first[k];
     }
     metric_table_unlock();
     return ret;
@@ -263,8 +276,8 @@ int metric_plan_eval(const struct metric_plan *p, const long long *values, doubl
     double terms[METRIC_MAX_TERMS];
     for (int k = 0; k < p->f.nterms; k++) {
         terms[k] = 0;
-        for (int i = 0; i < p->nidx[k]; i++)
-            terms[k] += (double)values[p->idx[k][i]] * p->factor[k][i];
+        for (int i = p->first[k]; i < p->first[k] + p->count[k]; i++)
+            terms[k] += (double)values[p->idx[i]] * p->factor[i];
     }
     return metric_formula_eval(&p->f, terms, seconds, result, err, errlen);
 }

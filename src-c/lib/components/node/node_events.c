@@ -33,7 +33,7 @@ struct cmp_context {
     int nslots;
     int running;
     uint64_t start_ns, ns;
-    atomic_int failed;      /* a read's errno or NODE_MALFORMED, 0: none */
+    atomic_int failed;      /* a read's errno, NODE_MALFORMED or NODE_TOO_BIG; 0: none */
     atomic_int failed_slot; /* and where */
     atomic_int failed_line;
 };
@@ -249,6 +249,14 @@ static int read_error(const struct cmp_context *ctx, const struct node_fail *f)
 {
     const struct node_event *e = event_of(ctx, f->slot);
     const char *file = ctx->slots[f->slot].path;
+    if (f->err == NODE_TOO_BIG)
+        return papi_error(PAPI_ESYS,
+                          "%s%s: %s line %d: the number at place %d%s%s%s does not fit in 64 "
+                          "bits (%s): refused rather than read wrapped",
+                          ctx->src->prefix, e->name, file, f->line, e->column + 1,
+                          e->key ? " after '" : "", e->key ? e->key : "", e->key ? "'" : "",
+                          e->instant ? "a signed value past +-9223372036854775807"
+                                     : "a counter past 18446744073709551615");
     if (f->err != NODE_MALFORMED)
         return papi_error(f->err == EACCES ? PAPI_EPERM : PAPI_ESYS, "%s%s: cannot read %s: %s",
                           ctx->src->prefix, e->name, file, strerror(f->err));

@@ -52,8 +52,10 @@ PAPI_INTERNAL void node_table_free(struct node_table *t);
 
 /* The numbers of the given events of one file now (async-signal-safe: no stdio, no
  * allocation). 0, an errno, or NODE_MALFORMED with *bad_line (0: the key's line is
- * missing) and *bad_event (the index in evs) telling which. */
+ * missing) and *bad_event (the index in evs) telling which, or NODE_TOO_BIG (a number
+ * that does not fit in 64 bits: refused, never wrapped) with the same. */
 #define NODE_MALFORMED (-1)
+#define NODE_TOO_BIG   (-2)
 PAPI_INTERNAL int node_read_file(const char *path, const struct node_event *const *evs, int n,
                                  uint64_t *out, int *bad_line, int *bad_event);
 

@@ -25,6 +25,7 @@ struct node_scan {
     uint64_t *out;
     char done[NODE_MAX_EVS];
     int bad_line, bad_event; /* the first malformed line, and its event */
+    int bad_kind;            /* NODE_MALFORMED or NODE_TOO_BIG */
 };
 
 static int is_space(char c)
@@ -50,7 +51,9 @@ static long after_key(const char *line, size_t len, const char *key, int lineno)
 }
 
 /* The column-th token from line[i..len) as a decimal number (a leading '-' for
- * instantaneous values: a temperature may be below zero): 0, or -1 when it is no number. */
+ * instantaneous values: a temperature may be below zero): 0, NODE_MALFORMED when it is
+ * no number, NODE_TOO_BIG when it does not fit (a counter past 2^64 - 1, a signed value
+ * past 2^63 - 1 either way): an error, never a wrapped value. */
 static int column_value(const char *line, size_t len, size_t i, int column, int sign, uint64_t *v)
 {
     for (int c = 0;; c++) {
@@ -63,14 +66,21 @@ static int column_value(const char *line, size_t len, size_t i, int column, int 
         while (i < len && !is_space(line[i]))
             i++;
     }
-    int neg = sign && line[i] == '-';
+    int neg = sign && line[i] == '-', big = 0;
     i += (size_t)neg;
     size_t digits = i;
-    uint64_t x = 0;
-    for (; i < len && line[i] >= '0' && line[i] <= '9'; i++)
-        x = x * 10 + (uint64_t)(line[i] - '0');
+    uint64_t x = 0, most = sign ? (uint64_t)INT64_MAX + (uint64_t)neg : UINT64_MAX;
+    for (; i < len && line[i] >= '0' && line[i] <= '9'; i++) {
+        uint64_t d = (uint64_t)(line[i] - '0');
+        if (x > (most - d) / 10)
+            big = 1;
+        else
+            x = x * 10 + d;
+    }
     if (i == digits || (i < len && !is_space(line[i])))
-        return -1;
+        return NODE_MALFORMED;
+    if (big)
+        return NODE_TOO_BIG;
     *v = neg ? (uint64_t)0 - x : x;
     return 0;
 }
@@ -85,11 +95,12 @@ static void scan_line(struct node_scan *s, const char *line, size_t len, int lin
             continue;
         s->done[e] = 1;
         s->found++;
-        if (column_value(line, len, (size_t)at, s->evs[e]->column, s->evs[e]->instant,
-                         &s->out[e]) != 0 &&
-            !s->bad_line) {
+        int bad =
+            column_value(line, len, (size_t)at, s->evs[e]->column, s->evs[e]->instant, &s->out[e]);
+        if (bad && !s->bad_line) {
             s->bad_line = lineno;
             s->bad_event = e;
+            s->bad_kind = bad;
         }
     }
 }
@@ -150,7 +161,7 @@ int node_read_file(const char *path, const struct node_event *const *evs, int n,
             out[e] = 0;
         else if (!s.done[e] && !missing++ && !s.bad_line)
             *bad_event = e;
-    return s.bad_line || missing ? NODE_MALFORMED : 0;
+    return s.bad_line ? s.bad_kind : missing ? NODE_MALFORMED : 0;
 }
 
 static int not_dot(const struct dirent *e)

@@ -66,6 +66,14 @@ int native_name_to_code(const char *name, int *code)
         return papi_error(PAPI_ENOEVNT, "native event '%s': %s (libpfm4); %s (kernel sysfs)", name,
                           pfm_strerror(pfm_ret), why);
     }
+    /* perf::PAGE-FAULT: perf:: is libpfm4's PMU, never a sysfs one; answer with its
+     * names. A sysfs PMU of the same name still takes the name (checked first). */
+    char pmu[PAPI_MIN_STR_LEN], closest[PAPI_HUGE_STR_LEN];
+    size_t pl = (size_t)(strstr(name, "::") - name);
+    snprintf(pmu, sizeof pmu, "%.*s", (int)(pl < sizeof pmu ? pl : 0), name);
+    if (pfm_ret == PFM_ERR_NOTFOUND && !sysfs_pmu_find(pmu, NULL) &&
+        native_pfm_closest(name, closest, sizeof closest))
+        return papi_error(PAPI_ENOEVNT, "native event '%s': %s", name, closest);
     return native_sysfs_name_to_code(name, pfm_strerror(pfm_ret), code);
 }
 

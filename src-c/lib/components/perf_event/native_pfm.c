@@ -371,3 +371,86 @@ const char *native_pfm_core_pmu_name(void)
     }
     return arch;
 }
+
+/* ---- the closest names, for a typo under one of libpfm4's PMUs ----------------------- */
+
+/* Case-blind edit distance of a and b (b cut to 63 characters). */
+static int distance(const char *a, const char *b)
+{
+    int row[64], lb = (int)strnlen(b, 63);
+    for (int j = 0; j <= lb; j++)
+        row[j] = j;
+    for (int i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            int same = (a[i - 1] | 0x20) == (b[j - 1] | 0x20);
+            int best = diag + !same;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+bool native_pfm_closest(const char *name, char *out, size_t len)
+{
+    const char *sep = strstr(name, "::");
+    if (!sep || native_pfm_init() != PAPI_OK)
+        return false;
+    char pmu[PAPI_MIN_STR_LEN], event[64];
+    size_t pl = (size_t)(sep - name), el = strcspn(sep + 2, ":");
+    if (pl >= sizeof pmu || el >= sizeof event)
+        return false;
+    memcpy(pmu, name, pl);
+    pmu[pl] = '\0';
+    memcpy(event, sep + 2, el);
+    event[el] = '\0';
+    pfm_pmu_info_t pi;
+    int found = 0;
+    for (int p = 0; p < PFM_PMU_MAX && !found; p++) {
+        memset(&pi, 0, sizeof pi);
+        pi.size = sizeof pi;
+        found = pfm_get_pmu_info((pfm_pmu_t)p, &pi) == PFM_SUCCESS && pi.name &&
+                strcmp(pi.name, pmu) == 0;
+    }
+    if (!found)
+        return false;
+    out[0] = '\0';
+    if (!pi.is_present) {
+        snprintf(out, len, "libpfm4's PMU '%s' is not this machine's", pmu);
+        return true;
+    }
+    enum { KEEP = 3 };
+    const char *best[KEEP] = {0};
+    int dist[KEEP], most = el < 6 ? 2 : (int)el / 3;
+    for (int ev = pi.first_event; ev >= 0; ev = pfm_get_event_next(ev)) {
+        pfm_event_info_t info;
+        memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        if (pfm_get_event_info(ev, PFM_OS_NONE, &info) != PFM_SUCCESS || !info.name)
+            continue;
+        int d = distance(event, info.name);
+        for (int k = 0; k < KEEP && d <= most; k++)
+            if (!best[k] || d < dist[k]) {
+                for (int m = KEEP - 1; m > k; m--) {
+                    best[m] = best[m - 1];
+                    dist[m] = dist[m - 1];
+                }
+                best[k] = info.name;
+                dist[k] = d;
+                break;
+            }
+    }
+    str_appendf(out, len, "libpfm4's PMU '%s' has no event '%s'", pmu, event);
+    for (int k = 0; k < KEEP && best[k]; k++)
+        str_appendf(out, len, "%s%s::%s", k ? ", " : "; the closest: ", pmu, best[k]);
+    if (!best[0])
+        str_appendf(out, len, " (papi_native_avail lists its events)");
+    return true;
+}

@@ -37,6 +37,9 @@ PAPI_INTERNAL bool native_pfm_knows_core(void);
 /* The model-specific core PMU libpfm4 detected (an architectural one, ix86arch or arm_v8,
  * only when there is no other), or NULL. */
 PAPI_INTERNAL const char *native_pfm_core_pmu_name(void);
+/* When name's PMU is one of libpfm4's (perf::, the CPU's), never a sysfs one: why it
+ * has no such event, with the closest names of that PMU, into out; false otherwise. */
+PAPI_INTERNAL bool native_pfm_closest(const char *name, char *out, size_t len);
 /* What it found of this machine forgotten (PAPI_shutdown: the next init may replay
  * another one). libpfm4 itself stays initialised. */
 PAPI_INTERNAL void native_pfm_reset(void);

@@ -1,0 +1,183 @@
+/* test_sde_reuse.c: libsde's memory stays bounded however many counters are registered
+ * and unregistered (a gone counter's slot is reused), registration works past the
+ * 1,048,576 counters the table once held, and a reused slot is never read through what
+ * PAPI or the library held for its earlier counter (the event set reads PAPI_ENOEVNT, a
+ * stale handle is refused and changes nothing). Names: a counter named "a::b" counts;
+ * one whose PAPI name sde:::LIB::NAME would pass PAPI_MAX_STR_LEN - 1 (127) characters is
+ * refused at registration and so never listed, and one of exactly 127 is listed whole
+ * and counts. */
+#include <malloc.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "papi.h"
+#include "papi_test.h"
+#include "sde_lib.h"
+
+static long long var = 5, other = 77;
+
+static size_t heap_used(void)
+{
+    return mallinfo2().uordblks;
+}
+
+/* n register/unregister pairs under distinct names, then n create/unregister pairs;
+ * the first failure's index, or -1. */
+static long pairs(papi_handle_t h, long first, long n)
+{
+    char name[32];
+    for (long i = first; i < first + n; i++) {
+        snprintf(name, sizeof name, "t%ld", i);
+        if (papi_sde_register_counter(h, name, PAPI_SDE_RO | PAPI_SDE_DELTA, PAPI_SDE_long_long,
+                                      &var) != SDE_OK ||
+            papi_sde_unregister_counter(h, name) != SDE_OK)
+            return i;
+        void *c = NULL;
+        snprintf(name, sizeof name, "c%ld", i);
+        if (papi_sde_create_counter(h, name, PAPI_SDE_DELTA, &c) != SDE_OK ||
+            papi_sde_inc_counter(c, 1) != SDE_OK || papi_sde_unregister_counter(h, name) != SDE_OK)
+            return i;
+    }
+    return -1;
+}
+
+static void bounded(papi_handle_t h)
+{
+    CHECK(pairs(h, 0, 1000) < 0, "the first 1000 pairs");
+    size_t before = heap_used();
+    long bad = pairs(h, 1000, 20000);
+    size_t after = heap_used();
+    printf("20000 register/unregister and create/unregister pairs: heap %zu -> %zu bytes\n", before,
+           after);
+    CHECK(bad < 0 && after <= before + 4096, "heap grew by %zd bytes over 20000 pairs (pair %ld)",
+          (ssize_t)(after - before), bad);
+    if (bad >= 0 || after > before + 4096)
+        return; /* the unbounded table would take hours to reach the old limit */
+    bad = pairs(h, 21000, 1100000 - 21000);
+    CHECK(bad < 0, "1,100,000 pairs: pair %ld refused", bad);
+    printf("1,100,000 pairs registered and unregistered: heap %zu bytes\n", heap_used());
+}
+
+static int count_named(const char *prefix, size_t *longest)
+{
+    int code = PAPI_NATIVE_MASK, cidx = PAPI_get_component_index("sde"), n = 0;
+    *longest = 0;
+    if (PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) != PAPI_OK)
+        return 0;
+    do {
+        char name[PAPI_HUGE_STR_LEN];
+        if (PAPI_event_code_to_name(code, name) == PAPI_OK &&
+            strncmp(name, prefix, strlen(prefix)) == 0) {
+            n++;
+            if (strlen(name) > *longest)
+                *longest = strlen(name);
+        }
+    } while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
+    return n;
+}
+
+/* The value event name counts over a start/read, or PAPI's error. */
+static long long count(const char *name, int *err)
+{
+    int es = PAPI_NULL;
+    long long v = -1;
+    *err = PAPI_create_eventset(&es);
+    if (*err == PAPI_OK && (*err = PAPI_add_named_event(es, name)) == PAPI_OK &&
+        (*err = PAPI_start(es)) == PAPI_OK) {
+        *err = PAPI_read(es, &v);
+        long long ignored;
+        PAPI_stop(es, &ignored);
+    }
+    if (es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    return v;
+}
+
+static void reused_slots(papi_handle_t h)
+{
+    /* An event set counting a counter whose slot a later registration took. */
+    CHECK_RET(papi_sde_register_counter(h, "keep", PAPI_SDE_RO | PAPI_SDE_INSTANT,
+                                        PAPI_SDE_long_long, &var),
+              SDE_OK);
+    int es = PAPI_NULL;
+    long long v = -1;
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "sde:::reuse::keep"), PAPI_OK);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_read(es, &v), PAPI_OK);
+    CHECK(v == 5, "keep reads %lld, want 5", v);
+    CHECK_RET(papi_sde_unregister_counter(h, "keep"), SDE_OK);
+    CHECK_RET(papi_sde_register_counter(h, "next", PAPI_SDE_RO | PAPI_SDE_INSTANT,
+                                        PAPI_SDE_long_long, &other),
+              SDE_OK);
+    v = -1;
+    CHECK_RET(PAPI_read(es, &v), PAPI_ENOEVNT);
+    CHECK(v == -1, "the unregistered keep read %lld (its slot's next counter holds 77)", v);
+    long long ignored;
+    PAPI_stop(es, &ignored);
+    PAPI_cleanup_eventset(es);
+    PAPI_destroy_eventset(&es);
+    int err;
+    v = count("sde:::reuse::next", &err);
+    CHECK(err == PAPI_OK && v == 77, "next counts %lld (%d), want 77", v, err);
+
+    /* A created counter's stale handle, its slot taken by another created counter. */
+    void *c1 = NULL, *c2 = NULL;
+    CHECK_RET(papi_sde_create_counter(h, "made1", PAPI_SDE_INSTANT, &c1), SDE_OK);
+    CHECK_RET(papi_sde_unregister_counter(h, "made1"), SDE_OK);
+    CHECK_RET(papi_sde_create_counter(h, "made2", PAPI_SDE_INSTANT, &c2), SDE_OK);
+    CHECK_RET(papi_sde_inc_counter(c1, 1000), SDE_EINVAL);
+    CHECK_RET(papi_sde_reset_counter(c1), SDE_EINVAL);
+    CHECK_RET(papi_sde_inc_counter(c2, 3), SDE_OK);
+    v = count("sde:::reuse::made2", &err);
+    CHECK(err == PAPI_OK && v == 3, "made2 counts %lld (%d), want 3: the stale handle changed it",
+          v, err);
+}
+
+static void names(papi_handle_t h)
+{
+    int err;
+    static long long ab = 11, edge = 13, too_long = 17;
+    CHECK_RET(papi_sde_register_counter(h, "a::b", PAPI_SDE_RO | PAPI_SDE_INSTANT,
+                                        PAPI_SDE_long_long, &ab),
+              SDE_OK);
+    long long v = count("sde:::reuse::a::b", &err);
+    CHECK(err == PAPI_OK && v == 11, "a::b counts %lld (%d), want 11", v, err);
+    /* sde:::reuse:: is 13 characters: 114 more make 127, 115 make 128. */
+    char name[200];
+    memset(name, 'n', sizeof name);
+    name[115] = '\0';
+    CHECK_RET(papi_sde_register_counter(h, name, PAPI_SDE_RO | PAPI_SDE_INSTANT, PAPI_SDE_long_long,
+                                        &too_long),
+              SDE_EINVAL);
+    name[114] = '\0';
+    CHECK_RET(papi_sde_register_counter(h, name, PAPI_SDE_RO | PAPI_SDE_INSTANT, PAPI_SDE_long_long,
+                                        &edge),
+              SDE_OK);
+    size_t longest;
+    int listed = count_named("sde:::reuse::nnn", &longest);
+    CHECK(listed == 1 && longest == 127,
+          "%d long names listed, the longest %zu characters: want 1, 127", listed, longest);
+    char full[PAPI_HUGE_STR_LEN];
+    snprintf(full, sizeof full, "sde:::reuse::%s", name);
+    v = count(full, &err);
+    CHECK(err == PAPI_OK && v == 13, "the 127-character name counts %lld (%d), want 13", v, err);
+    /* A name PAPI cannot hold is no event, not a placeholder that counts 0. */
+    name[114] = 'n';
+    snprintf(full, sizeof full, "sde:::reuse::%s", name);
+    v = count(full, &err);
+    CHECK(err == PAPI_ENOEVNT, "a 128-character name: %d, want PAPI_ENOEVNT", err);
+}
+
+int main(void)
+{
+    papi_handle_t h = papi_sde_init("reuse");
+    CHECK(h != NULL, "papi_sde_init");
+    bounded(h);
+    CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+    reused_slots(h);
+    names(h);
+    return test_done("test_sde_reuse");
+}
