@@ -11,7 +11,11 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
 b=$top/build-run
-"$top/scripts/build.sh" "$b" -DPAPI_BUILD_TESTS=OFF -DPAPI_BUILD_BENCH=OFF
+# The Python the example below runs (Debian's) is the one the build uses: a python3
+# found first on PATH may be a version manager's shim, which costs seconds a call.
+py=""
+[ -x /usr/bin/python3 ] && py=-DPython3_EXECUTABLE=/usr/bin/python3
+"$top/scripts/build.sh" "$b" -DPAPI_BUILD_TESTS=OFF -DPAPI_BUILD_BENCH=OFF ${py:+"$py"}
 bin=$top/_install/bin
 # Every report the examples write (papi_mpi_report.json, papi_mpi_ranks.csv,
 # papi_hl_output/) goes under the build tree, never into the checkout.
