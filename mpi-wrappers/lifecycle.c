@@ -7,7 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -179,20 +181,35 @@ void pmpi_before_abort(void)
     pmpi_partial_write("MPI_Abort");
 }
 
+/* MPI_Pcontrol(-1) with no name ends nothing: said once per rank. */
+static void say_unnamed_end(void)
+{
+    static _Atomic int said;
+    if (!atomic_exchange(&said, 1))
+        fprintf(stderr, "papi_mpi: rank %d: MPI_Pcontrol(-1) without a region name (IPM's "
+                        "style: MPI_Pcontrol(-1, \"name\") ends the region MPI_Pcontrol(1, "
+                        "\"name\") began): ignored\n",
+                pmpi_run.rank);
+}
+
 /* MPI_Pcontrol levels: 0 pauses recording, 1 resumes, 2 "name" opens a region,
- * -2 "name" closes it (the name is read only for +-2, so MPI_Pcontrol(1) is safe).
- * Fortran has no name argument: its regions are called "unnamed". */
+ * -2 "name" closes it. IPM's style too: 1 "name" opens the region (and resumes), -1
+ * "name" closes it; name is NULL where none was passed (ipm_name). Fortran has no name
+ * argument: its regions (+-2) are called "unnamed", and +-1 there only resume or do
+ * nothing. */
 void pmpi_pcontrol(int level, const char *name)
 {
     int st = atomic_load(&pmpi_rec.state);
     if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
         return;
-    if (level == 0 || level == 1) {
+    if (level == 0 || level == 1)
         atomic_store(&pmpi_rec.state, level ? PMPI_ACTIVE : PMPI_PAUSED);
-        return;
-    }
     if (level == 2 || level == -2)
         pmpi_region_mark(level, name);
+    else if ((level == 1 || level == -1) && name)
+        pmpi_region_mark(2 * level, name);
+    else if (level == -1)
+        say_unnamed_end();
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -234,14 +251,43 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     return PMPI_Abort(comm, errorcode);
 }
 
+/* IPM's MPI_Pcontrol(1, "name") and (-1, "name"), told apart from mpiP's
+ * MPI_Pcontrol(1), which passes no name: the second argument's register then holds
+ * whatever it held before. It is taken for a name only when the memory it points to can
+ * be read (copied with process_vm_readv, which fails instead of faulting on memory the
+ * process cannot read, device memory included) and holds a NUL-terminated string of
+ * 1 to PMPI_NAME_LEN - 1 printable characters; the copy is the name (buf). */
+static const char *ipm_name(const void *arg, char *buf, size_t size)
+{
+    if (!arg)
+        return NULL;
+    struct iovec local = {buf, size}, remote = {(void *)arg, size};
+    ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    if (n <= 0 && (uintptr_t)arg % 4096 + size > 4096) {
+        /* the string may end on its page, the page after it unreadable */
+        remote.iov_len = local.iov_len = 4096 - (uintptr_t)arg % 4096;
+        n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c == '\0')
+            return i > 0 ? buf : NULL;
+        if (c < 0x20 || c > 0x7e)
+            return NULL;
+    }
+    return NULL;
+}
+
 int MPI_Pcontrol(const int level, ...)
 {
     const char *name = NULL;
-    if (level == 2 || level == -2) {
+    char ipm[PMPI_NAME_LEN];
+    if (level == 2 || level == -2 || level == 1 || level == -1) {
         va_list ap;
         va_start(ap, level);
-        name = va_arg(ap, const char *);
+        const char *arg = va_arg(ap, const char *);
         va_end(ap);
+        name = level == 2 || level == -2 ? arg : ipm_name(arg, ipm, sizeof ipm);
     }
     pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
     pmpi_pcontrol(level, name);

@@ -26,6 +26,7 @@
 
 #include "output_file.h"
 #include "clock.h"
+#include "own_threads.h"
 #include "partial_rows.h"
 #include "row.h"
 #include "state.h"
@@ -44,8 +45,10 @@ static const struct handled handled[] = {
 static struct sigaction old_actions[NHANDLED];
 static int ours[NHANDLED]; /* our handler was installed for handled[i] */
 
-/* Checkpoint thread: woken early (and joined) by MPI_Finalize. */
+/* Checkpoint thread: woken early (and joined) by MPI_Finalize, or by the library's
+ * unload (own_threads.c). */
 static pthread_t ckpt_thread;
+static pid_t ckpt_pid; /* the process that started it (not a fork's child) */
 static int ckpt_running, ckpt_stop;
 static pthread_mutex_t ckpt_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ckpt_cond = PTHREAD_COND_INITIALIZER;
@@ -306,11 +309,29 @@ static void checkpoint_start(void)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    ckpt_pid = getpid();
     if (pthread_create(&ckpt_thread, NULL, checkpoint_loop, NULL) == 0)
         ckpt_running = 1;
     else
         fprintf(stderr, "papi_mpi: no checkpoint thread (PAPI_MPI_CHECKPOINT ignored)\n");
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The checkpoint thread woken and joined (a fork's child has none: its mutex may be
+ * the parent thread's, left locked). */
+static void checkpoint_stop(void)
+{
+    if (!ckpt_running)
+        return;
+    if (pmpi_own_thread_here(ckpt_pid)) {
+        pthread_mutex_lock(&ckpt_mutex);
+        ckpt_stop = 1;
+        pthread_cond_signal(&ckpt_cond);
+        pthread_mutex_unlock(&ckpt_mutex);
+        if (pmpi_own_thread_join(ckpt_thread, ckpt_pid, "checkpoint") != 0)
+            return; /* still running (said) */
+    }
+    ckpt_running = 0;
 }
 
 /* MPI_Finalize reached: stop the checkpoint thread, then no snapshot of this run may
@@ -319,14 +340,7 @@ static void checkpoint_start(void)
  * rows are written only when MPI_Finalize is not reached). */
 void pmpi_partial_finished(void)
 {
-    if (ckpt_running) {
-        pthread_mutex_lock(&ckpt_mutex);
-        ckpt_stop = 1;
-        pthread_cond_signal(&ckpt_cond);
-        pthread_mutex_unlock(&ckpt_mutex);
-        pthread_join(ckpt_thread, NULL);
-        ckpt_running = 0;
-    }
+    checkpoint_stop();
     int dir = atomic_load(&ckpt_written) ? outdir() : -1; /* opened: a checkpoint was written */
     if (dir >= 0) {
         unlinkat(dir, pmpi_fault.checkpoint_name, 0);
@@ -390,8 +404,11 @@ void pmpi_partial_uninstall(void)
     }
 }
 
+/* Unloaded (dlclose) or exiting without MPI_Finalize: the checkpoint thread must not
+ * outlive the library's code. */
 __attribute__((destructor)) static void partial_unload(void)
 {
+    checkpoint_stop();
     pmpi_partial_uninstall();
 }
 

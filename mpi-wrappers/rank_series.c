@@ -14,11 +14,13 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "count_series.h"
 #include "counters.h"
 #include "env.h"
+#include "own_threads.h"
 #include "rank_series.h"
 #include "sampler_thread.h"
 #include "socket_layout.h"
@@ -31,6 +33,7 @@ static struct count_series series; /* under pmpi_run.lock */
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
 static pthread_t sampler_thread;
+static pid_t sampler_pid; /* the process that started it (not a fork's child) */
 static int running, stop;
 
 /* Returns the series' step after the sample (read under the lock the series is under). */
@@ -91,22 +94,35 @@ void pmpi_series_start(void)
         return;
     }
     stop = 0;
+    sampler_pid = getpid();
     if (st_start(&sampler_thread, &wake, sampler) == 0)
         running = 1;
     else
         cs_free(&series);
 }
 
+/* MPI_Finalize, or the library's unload (below): the sampler woken and joined; a
+ * fork's child has no sampler (and wake_lock may be the parent thread's, left locked). */
 void pmpi_series_stop(void)
 {
     if (!running)
         return;
-    pthread_mutex_lock(&wake_lock);
-    stop = 1;
-    pthread_cond_signal(&wake);
-    pthread_mutex_unlock(&wake_lock);
-    pthread_join(sampler_thread, NULL);
+    if (pmpi_own_thread_here(sampler_pid)) {
+        pthread_mutex_lock(&wake_lock);
+        stop = 1;
+        pthread_cond_signal(&wake);
+        pthread_mutex_unlock(&wake_lock);
+        if (pmpi_own_thread_join(sampler_thread, sampler_pid, "PAPI_INTERVAL sampler") != 0)
+            return; /* still running (said): the series is read under the lock */
+    }
     running = 0;
+}
+
+/* Unloaded (dlclose) or exiting without MPI_Finalize: the sampler must not outlive the
+ * library's code. */
+__attribute__((destructor)) static void series_unload(void)
+{
+    pmpi_series_stop();
 }
 
 /* The sampler may be adding samples: a checkpoint or exit row takes the run's lock

@@ -115,7 +115,8 @@ void pmpi_region_summary(const struct pmpi_row *row)
     reduce(in, out, all.n, sizeof in[0], stat_op, 0);
     if (pmpi_run.rank != 0)
         return;
-    printf("papi_mpi: regions (MPI_Pcontrol 2/-2): wall time per rank that entered them\n");
+    printf("papi_mpi: regions (MPI_Pcontrol 2/-2, or 1/-1 with a name): wall time per rank "
+           "that entered them\n");
     for (int i = 0; i < all.n; i++) {
         const struct region_stat *s = &out[i];
         printf("  %-24s ranks %.0f, entries %.0f, wall min %.6f s (rank %d), mean %.6f s, "

@@ -2,12 +2,21 @@
 # The main job for a new user: install what is missing, build, install into _install/,
 # then run papi_avail, a C example, a Fortran example, the Python example and an MPI
 # example under the PMPI wrapper library.
+#
+# It builds what it installs and runs, in build-run/ (the library, the tools, the
+# Fortran module, the Python module, the MPI wrappers, the manual and the examples):
+# no tests (-DPAPI_BUILD_TESTS=OFF, about 300 programs it never runs) and no benchmarks
+# (-DPAPI_BUILD_BENCH=OFF). scripts/build-and-test.sh builds those, in build/.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
-"$top/scripts/build.sh" "$top/build"
+b=$top/build-run
+# The Python the example below runs (Debian's) is the one the build uses: a python3
+# found first on PATH may be a version manager's shim, which costs seconds a call.
+py=""
+[ -x /usr/bin/python3 ] && py=-DPython3_EXECUTABLE=/usr/bin/python3
+"$top/scripts/build.sh" "$b" -DPAPI_BUILD_TESTS=OFF -DPAPI_BUILD_BENCH=OFF ${py:+"$py"}
 bin=$top/_install/bin
-b=$top/build
 # Every report the examples write (papi_mpi_report.json, papi_mpi_ranks.csv,
 # papi_hl_output/) goes under the build tree, never into the checkout.
 run=$b/main-job

@@ -5,6 +5,8 @@
 # libpapi.a, and `pkg-config --static`. libpapi.a is a real archive (`ar t` reads it)
 # needing only libpfm4 and libc: no static hwloc, udev or libm may end up in the program
 # (hwloc is loaded at run time), and each program counts and describes the machine.
+# The installed libpfm.a also links into a shared object (pbdPAPI's R package), alone
+# and with libpapi.a, and each such object works when dlopened.
 set -eu
 build=$1 src=$2
 fail() { echo "FAIL: $*"; exit 1; }
@@ -47,4 +49,22 @@ case "$sflags" in *-lhwloc* | *-ludev* | *-lm\ * | *-lm) fail "pkg-config --stat
 cc -o "$tmp/pkgconfig_static" -I"$src/tests/common" "$prog" $(echo " $sflags " | sed 's/ -lpapi / -Wl,-Bstatic,-lpapi,-lpfm,-Bdynamic /') ||
   fail "the pkg-config --static line does not link: $sflags"
 check pkgconfig_static
+# Inside a shared object (pbdPAPI's R package, a preloaded tool): libpfm.a alone, then
+# libpapi.a with it, each linked with -shared and run through dlopen. Debian's libpfm.a
+# cannot be (non-PIC: "relocation R_X86_64_PC32 ... recompile with -fPIC"); the install's
+# is made so it can (cmake/libpfm_pic.cmake).
+so_src=$src/tests/install/pfm_shared_object.c
+load() { python3 -c 'import ctypes, sys; sys.exit(ctypes.CDLL(sys.argv[1]).run())' "$1"; }
+cc -shared -fPIC -o "$tmp/pfm_only.so" "$so_src" "$lib/libpfm.a" 2>"$tmp/err" ||
+  fail "cc -shared -fPIC x.c libpfm.a does not link: $(cat "$tmp/err")"
+load "$tmp/pfm_only.so" || fail "the shared object with libpfm.a does not initialise libpfm4"
+cc -shared -fPIC -DWITH_PAPI -I"$inc" -I"$src/tests/common" -o "$tmp/papi_pfm.so" "$so_src" \
+  "$lib/libpapi.a" "$lib/libpfm.a" 2>"$tmp/err" ||
+  fail "cc -shared -fPIC x.c libpapi.a libpfm.a does not link: $(cat "$tmp/err")"
+if readelf -d "$tmp/papi_pfm.so" | grep -q 'NEEDED.*lib\(papi\|pfm\)'; then
+  fail "the shared object needs libpapi.so or libpfm.so: the archives were not used"
+fi
+load "$tmp/papi_pfm.so" ||
+  fail "the shared object with libpapi.a and libpfm.a does not count"
+echo "shared objects: libpfm.a, and libpapi.a with libpfm.a, link with -shared and run"
 echo "test_static_line: PASSED"

@@ -171,6 +171,23 @@ def main():
                 check(got == {f"t{k}": 200 for k in range(8)},
                       f"rank {r['rank']}: 8 regions of 200 entries: {got}")
                 check(r["calls"]["MPI_Pcontrol"]["calls"] == 8 * 400, "rank: 3200 MPI_Pcontrol")
+        elif mode == "ipm":
+            rc, text = run(args, out, "ipm")
+            check(rc == 0, f"ipm: exit status {rc}")
+            rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
+            for r in rep["ranks"]:
+                regs = r["regions"]
+                got = {k: (v["entries"], v["mpi_calls"]) for k, v in regs.items()}
+                check(got == {"solve": (2, 2), "io": (1, 1)},
+                      f"rank {r['rank']}: IPM regions solve (2 entries, 2 MPI calls) and io "
+                      f"(1, 1): {got}")
+                check(r["calls"]["MPI_Barrier"]["calls"] == 5,
+                      f"rank {r['rank']}: 5 barriers recorded (one paused): "
+                      f"{r['calls']['MPI_Barrier']['calls']}")
+                check(r["calls"]["MPI_Pcontrol"]["calls"] == 11,
+                      f"rank {r['rank']}: 11 MPI_Pcontrol: {r['calls']['MPI_Pcontrol']['calls']}")
+            said = text.count("MPI_Pcontrol(-1) without a region name")
+            check(said == 2, f"ipm: -1 without a name said once per rank ({said} of 2)")
         elif mode == "fsize":
             rc, text = run(args, out, "fsize")
             check(rc not in (None, 0), f"fsize: MPI_Finalize's error ends the program non-zero ({rc})")

@@ -5,8 +5,13 @@
            MPI's own handlers off: it installs some in MPI_Init and leaves them);
   dlclose: PROG dlopens the wrapper, ends MPI through the wrapper's MPI_Finalize
            ("finalize") or the MPI's own ("unload"), dlcloses it and raises SIGTERM,
-           one process without a launcher: it must end by SIGTERM, not SIGSEGV.
+           one process without a launcher: it must end by SIGTERM, not SIGSEGV;
+  running: PROG dlopens the wrapper with PAPI_MPI_CHECKPOINT and PAPI_INTERVAL set and
+           dlcloses it once both threads ran, never finalizing MPI: 8 runs of 8 exit 0
+           (the threads stopped and joined by the library's destructor), each leaving a
+           checkpoint and an exit row with samples (the threads did run).
 Usage: check_signals.py --mpirun M --np P --program PROG --wrapper LIB"""
+import json
 import os
 import shutil
 import signal
@@ -14,6 +19,34 @@ import sys
 import tempfile
 
 from mpi_check import check, launch_args, rank_env, run_cmd, verdict
+
+
+def running(args, out):
+    """8 dlcloses while the checkpoint thread and the sampler run: 1 if skipped."""
+    ok = 0
+    for i in range(8):
+        d = os.path.join(out, f"running{i}")
+        os.mkdir(d)
+        env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=d, PAPI_MPI_CHECKPOINT="0.001",
+                   PAPI_INTERVAL="0.001")
+        ckpt = os.path.join(d, "papi_mpi_rank0.checkpoint.json")
+        p = run_cmd([args.program, "dlclose", args.wrapper, "running", ckpt], env)
+        if p.returncode == 77:
+            return 1
+        ok += p.returncode == 0
+        check(p.returncode == 0, f"dlclose running, run {i + 1}: exit status {p.returncode}, want 0")
+        check(os.path.exists(os.path.join(d, "papi_mpi_rank0.checkpoint.json")),
+              f"dlclose running, run {i + 1}: the checkpoint thread wrote a checkpoint")
+        try:
+            with open(os.path.join(d, "papi_mpi_rank0.partial.json")) as f:
+                samples = json.load(f).get("series", {}).get("samples", [])
+        except (OSError, ValueError) as e:
+            samples = []
+            check(False, f"dlclose running, run {i + 1}: exit row: {e}")
+        check(len(samples) > 1, f"dlclose running, run {i + 1}: the sampler took samples "
+              f"({len(samples)} in the exit row)")
+    print(f"dlclose running: {ok} of 8 runs exited 0")
+    return 0
 
 
 def main():
@@ -44,7 +77,8 @@ def main():
             got = -p.returncode if p.returncode < 0 else None
             check(got == signal.SIGTERM,
                   f"dlclose {how}: ended by signal {got} (status {p.returncode}), want SIGTERM")
-        if skipped == 2:
+        skipped += running(args, out)
+        if skipped == 3:
             print("SKIPPED: dlclose never unmapped the wrapper (the restore checks ran)")
             return 77 if verdict() == 0 else 1
     finally:

@@ -12,6 +12,9 @@
  *   fsize     a file size limit (RLIMIT_FSIZE) below the report's size: a full disk
  *   pcontrol  MPI_THREAD_MULTIPLE: 8 threads open and close their own MPI_Pcontrol
  *             region 200 times each, all at once, while checkpoints run
+ *   ipm       IPM's MPI_Pcontrol(1, "name") / (-1, "name") regions, nested, entered
+ *             twice, with a paused stretch and mpiP's MPI_Pcontrol(1) between; a level
+ *             +-1 whose argument is no string (unmapped, not printable) opens nothing
  *   kill9     rank 0 prints its pid, then every rank calls MPI_Barrier until the test
  *             SIGKILLs rank 0 (checkpoints on: whatever instant the kill lands, no
  *             temporary may remain)
@@ -19,6 +22,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +77,27 @@ static void pcontrol_threads(void)
         pthread_create(&t[k], NULL, pcontrol_thread, (void *)k);
     for (int k = 0; k < PC_THREADS; k++)
         pthread_join(t[k], NULL);
+}
+
+/* Regions as IPM marks them: solve (entered twice, 2 barriers inside) around io (1). */
+static void ipm_regions(void)
+{
+    static const char not_text[] = "\x01\x02";
+    const char *unmapped = (const char *)(uintptr_t)16;
+    MPI_Pcontrol(1, "solve");
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Pcontrol(1, "io");
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Pcontrol(-1, "io");
+    MPI_Pcontrol(-1, "solve");
+    MPI_Pcontrol(0);
+    MPI_Barrier(MPI_COMM_WORLD); /* paused: not recorded */
+    MPI_Pcontrol(1);             /* mpiP's resume, no name */
+    MPI_Pcontrol(1, unmapped);   /* no string there: resumes only */
+    MPI_Pcontrol(1, not_text);
+    MPI_Pcontrol(1, "solve");
+    MPI_Pcontrol(-1, "solve");
+    MPI_Pcontrol(-1, unmapped); /* no name: said once */
 }
 
 static void papi_shutdown_and_reuse(void)
@@ -155,6 +180,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "pcontrol") == 0)
         pcontrol_threads();
+    if (strcmp(mode, "ipm") == 0)
+        ipm_regions();
     if (strcmp(mode, "kill9") == 0) {
         if (rank == 0) {
             printf("mpi_faults: pid %ld\n", (long)getpid());

@@ -13,6 +13,12 @@
  *       up), dlcloses it, lets the thread end, then raises SIGTERM: the process must
  *       end by SIGTERM (a handler or thread-exit callback left in the unmapped library
  *       made it a SIGSEGV).
+ *   mpi_signals dlclose WRAPPER running CHECKPOINT
+ *       (MPI only; PAPI_MPI_CHECKPOINT and PAPI_INTERVAL set) dlopens the wrapper, enters
+ *       MPI through its MPI_Init, waits until both its threads ran (the checkpoint file
+ *       CHECKPOINT holds two samples of the series), dlcloses it without any
+ *       MPI_Finalize, waits, and returns 0: a thread of the wrapper still running after
+ *       the unload would be in unmapped code (SIGSEGV).
  * Prints "FAIL: ..." and exits 1 on a failed check; "SKIPPED: ..." (77) when dlclose
  * leaves the wrapper mapped (the check would prove nothing). */
 #define _GNU_SOURCE /* dladdr */
@@ -23,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT, SIGTERM,
                            SIGINT,  SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
@@ -158,12 +165,65 @@ static int unload(int argc, char **argv, const char *wrapper, int via_wrapper)
     return 1;
 }
 
+typedef int (*init_fn)(int *, char ***);
+
+/* Whether the checkpoint file exists and holds two samples or more: the checkpoint
+ * thread wrote it, the sampler took them. */
+static int threads_ran(const char *checkpoint)
+{
+    static char text[1 << 20];
+    FILE *f = fopen(checkpoint, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *p = strstr(text, "\"time_nsec\"");
+    return p && strstr(p + 1, "\"time_nsec\"");
+}
+
+/* The wrapper's threads run (PAPI_MPI_CHECKPOINT, PAPI_INTERVAL) when it is dlclosed;
+ * MPI is never finalized. */
+static int unload_running(int argc, char **argv, const char *wrapper, const char *checkpoint)
+{
+    void *h = dlopen(wrapper, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        printf("FAIL: dlopen %s: %s\n", wrapper, dlerror());
+        return 1;
+    }
+    init_fn init = (init_fn)dlsym(h, "MPI_Init");
+    if (!init || init(&argc, &argv) != MPI_SUCCESS) {
+        printf("FAIL: the wrapper's MPI_Init\n");
+        return 1;
+    }
+    struct timespec ms20 = {0, 20000000};
+    for (int i = 0; !threads_ran(checkpoint); i++) {
+        if (i == 1500) {
+            printf("FAIL: no checkpoint with two samples in %s after 30 s\n", checkpoint);
+            return 1;
+        }
+        nanosleep(&ms20, NULL);
+    }
+    dlclose(h);
+    if (dlopen(wrapper, RTLD_NOW | RTLD_NOLOAD)) {
+        printf("SKIPPED: dlclose left %s mapped\n", wrapper);
+        return 77;
+    }
+    nanosleep(&ms20, NULL); /* a thread left behind would wake in unmapped code now */
+    nanosleep(&ms20, NULL);
+    printf("mpi_signals dlclose running: unloaded, no thread of the wrapper left\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "restore") == 0)
         return restore(argc, argv);
+    if (argc > 4 && strcmp(argv[1], "dlclose") == 0 && strcmp(argv[3], "running") == 0)
+        return unload_running(argc, argv, argv[2], argv[4]);
     if (argc > 3 && strcmp(argv[1], "dlclose") == 0)
         return unload(argc, argv, argv[2], strcmp(argv[3], "finalize") == 0);
-    fprintf(stderr, "usage: mpi_signals restore | dlclose WRAPPER finalize|unload\n");
+    fprintf(stderr, "usage: mpi_signals restore | dlclose WRAPPER finalize|unload | dlclose "
+                    "WRAPPER running CHECKPOINT\n");
     return 2;
 }

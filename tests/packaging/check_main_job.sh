@@ -4,10 +4,11 @@
 # papi_hl_output/) go under the build tree (BUILD/main-job), none into SRC. The script's
 # run part is executed as it is, from a copy whose scripts/install-deps.sh and
 # scripts/build.sh do nothing (deps are installed and BUILD is built: ctest runs in it),
-# with build/ linked to BUILD and _install/ a fresh install of it; it is started with the
-# checkout as working directory, as the README says. `git status --porcelain` of SRC
-# before and after must be the same. Exit 0 pass, 1 fail, 77 skipped (SRC is no git
-# checkout, e.g. a release tarball, or git is missing).
+# with build-run/ linked to BUILD and _install/ a fresh install of it; it is started with
+# the checkout as working directory, as the README says. `git status --porcelain` of SRC
+# before and after must be the same. The job asks build.sh for build-run/ without tests
+# or benchmarks (it runs neither; build-and-test.sh builds them in build/). Exit 0 pass,
+# 1 fail, 77 skipped (SRC is no git checkout, e.g. a release tarball, or git is missing).
 set -eu
 src=$1 build=$2 cmake=$3
 command -v git >/dev/null && git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
@@ -22,14 +23,19 @@ trap 'rm -rf "$top"' EXIT
 mkdir -p "$top/scripts"
 cp "$src/scripts/build-and-run.sh" "$top/scripts/"
 printf '#!/bin/sh\nexit 0\n' >"$top/scripts/install-deps.sh"
-printf '#!/bin/sh\nexit 0\n' >"$top/scripts/build.sh"
+printf '#!/bin/sh\necho "$*" >"%s/build-args"\n' "$top" >"$top/scripts/build.sh"
 chmod +x "$top/scripts/"*.sh
-ln -s "$build" "$top/build"
+ln -s "$build" "$top/build-run"
 "$cmake" --install "$build" --prefix "$top/_install" >/dev/null
 rm -rf "$build/main-job"
 (cd "$src" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 sh "$top/scripts/build-and-run.sh") \
   >"$top/main-job.log" 2>&1 || { cat "$top/main-job.log"; echo "FAIL: the main job failed"; exit 1; }
 after=$(status)
+args=$(cat "$top/build-args")
+case " $args " in
+  *" $top/build-run "*-DPAPI_BUILD_TESTS=OFF*-DPAPI_BUILD_BENCH=OFF*) ;;
+  *) echo "FAIL: the main job builds with '$args', not build-run/ without tests and benchmarks"; exit 1 ;;
+esac
 if [ "$before" != "$after" ]; then
   echo "FAIL: the main job changed the checkout:"
   printf '%s\n' "$after" | grep -vxF "$before" || true
