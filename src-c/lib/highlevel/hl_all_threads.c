@@ -8,7 +8,10 @@
  * A thread created later by any of them counts into its creator's counters (the kernel
  * folds its counts in at its exit, and a read includes the live ones), so a pool that
  * existed before and threads created inside a region are both covered; an ended
- * thread's counters stay readable. Reads take all_lock (two threads ending regions at
+ * thread's counters stay readable. Those are the CPU component's (0) events; the events of
+ * every other component count the node or the process already (net, powercap, sde ...):
+ * one set each, attached to the process (procio then reads the process's I/O, its threads
+ * together), whose differences are the all-thread values. Reads take all_lock (two threads ending regions at
  * once read the same sets). By default only the main thread's regions take snapshots
  * (PAPI_HL_ALL_THREADS=1: every thread's, 0: none). */
 #include <dirent.h>
@@ -29,29 +32,32 @@
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-    unsigned generation; /* library generation the sets belong to */
-    int ready;           /* 1: set up, -1: refused (the reason was recorded) */
-    int n;
-    int set[HLA_MAX_THREADS];
+    unsigned generation;      /* library generation the sets belong to */
+    int ready;                /* 1: set up, -1: refused (the reason was recorded) */
+    int n;                    /* rows: one per thread, or one (the process) without CPU events */
+    int set[HLA_MAX_THREADS]; /* the CPU events' sets, per thread (PAPI_NULL: none) */
     long tid[HLA_MAX_THREADS];
+    int cpu;                /* index of the CPU component's set in g_hlr.set, or -1 */
+    int proc[HLR_MAX_SETS]; /* the other components' sets, as g_hlr.set (CPU: unused) */
 } hla;
 
-/* One thread's set: attached, inherited, the region events, started. */
-static int attach_thread(long tid, int *out)
+/* A set of g_hlr.set[k]'s events attached to tid (inherited: the CPU events), started. */
+static int attach_set(int k, long tid, int inherit, int *out)
 {
+    const struct hlr_set *set = &g_hlr.set[k];
     int es = PAPI_NULL;
     PAPI_option_t opt = {0};
     int ret = PAPI_create_eventset(&es);
     if (ret == PAPI_OK)
-        ret = PAPI_assign_eventset_component(es, 0);
+        ret = PAPI_assign_eventset_component(es, set->cidx);
     if (ret == PAPI_OK)
         ret = PAPI_attach(es, (unsigned long)tid);
     opt.inherit.eventset = es;
     opt.inherit.inherit = PAPI_INHERIT_ALL;
-    if (ret == PAPI_OK)
+    if (ret == PAPI_OK && inherit)
         ret = PAPI_set_opt(PAPI_INHERIT, &opt);
-    for (int i = 0; ret == PAPI_OK && i < g_hlr.nevents; i++)
-        ret = PAPI_add_event(es, g_hlr.code[i]);
+    for (int j = 0; ret == PAPI_OK && j < set->n; j++)
+        ret = PAPI_add_event(es, g_hlr.code[set->idx[j]]);
     if (ret == PAPI_OK)
         ret = PAPI_start(es);
     if (ret != PAPI_OK && es != PAPI_NULL) {
@@ -62,8 +68,25 @@ static int attach_thread(long tid, int *out)
     return ret;
 }
 
+/* The sets of the other components, attached to the process; on failure none stays. */
+static int set_up_process(void)
+{
+    int ret = PAPI_OK, k;
+    for (k = 0; ret == PAPI_OK && k < g_hlr.nsets; k++)
+        if (k != hla.cpu)
+            ret = attach_set(k, getpid(), 0, &hla.proc[k]);
+    if (ret != PAPI_OK)
+        for (int j = 0; j < k - 1; j++)
+            if (j != hla.cpu) {
+                PAPI_stop(hla.proc[j], NULL);
+                PAPI_cleanup_eventset(hla.proc[j]);
+                PAPI_destroy_eventset(&hla.proc[j]);
+            }
+    return ret;
+}
+
 /* A thread that ended between the listing and its attach is skipped (ESRCH). */
-static int set_up(void)
+static int set_up_threads(void)
 {
     DIR *d = opendir("/proc/self/task");
     if (!d)
@@ -74,7 +97,7 @@ static int set_up(void)
         long tid = strtol(e->d_name, NULL, 10);
         if (tid <= 0)
             continue;
-        int es, r = attach_thread(tid, &es);
+        int es, r = attach_set(hla.cpu, tid, 1, &es);
         if (r == PAPI_OK) {
             hla.tid[hla.n] = tid;
             hla.set[hla.n++] = es;
@@ -85,22 +108,69 @@ static int set_up(void)
     return hla.n > 0 ? PAPI_OK : ret;
 }
 
-/* Each set's counts into v[k * nevents + i] (v NULL: only sum), their sum into sum. */
+static int set_up(void)
+{
+    hla.cpu = -1;
+    for (int k = 0; k < g_hlr.nsets; k++)
+        if (g_hlr.set[k].cidx == 0)
+            hla.cpu = k;
+    int ret = hla.cpu >= 0 ? set_up_threads() : PAPI_OK;
+    if (hla.cpu < 0) { /* no CPU event: one row, the process */
+        hla.n = 1;
+        hla.set[0] = PAPI_NULL;
+        hla.tid[0] = getpid();
+    }
+    if (ret == PAPI_OK && (ret = set_up_process()) != PAPI_OK)
+        for (int k = 0; k < hla.n; k++)
+            if (hla.set[k] != PAPI_NULL) {
+                PAPI_stop(hla.set[k], NULL);
+                PAPI_cleanup_eventset(hla.set[k]);
+                PAPI_destroy_eventset(&hla.set[k]);
+            }
+    if (ret != PAPI_OK)
+        hla.n = 0;
+    return ret;
+}
+
+/* One running set of g_hlr.set[k]'s events read into one[]. */
+static int read_one(int handle, int k, long long *one)
+{
+    struct eventset *es = es_lookup(handle);
+    if (!es || !(es->state & PAPI_RUNNING) || es->nentries != g_hlr.set[k].n)
+        return papi_error(PAPI_ENOTRUN, "all-thread totals: a process counter is gone");
+    return es_read_values(es, one);
+}
+
+/* Each row's counts into v[k * nevents + i] (v NULL: only sum), their sum into sum. The
+ * CPU events per thread; the other components' (the node's or the process's) in row 0. */
 static int read_sets(long long *v, long long *sum)
 {
     long long one[HLR_MAX_EVENTS];
-    memset(sum, 0, sizeof(long long) * (size_t)g_hlr.nevents);
-    for (int k = 0; k < hla.n; k++) {
-        struct eventset *es = es_lookup(hla.set[k]);
-        if (!es || !(es->state & PAPI_RUNNING) || es->nentries != g_hlr.nevents)
-            return papi_error(PAPI_ENOTRUN, "all-thread totals: a process counter is gone");
-        int ret = es_read_values(es, one);
+    const int ne = g_hlr.nevents;
+    memset(sum, 0, sizeof(long long) * (size_t)ne);
+    if (v)
+        memset(v, 0, sizeof(long long) * (size_t)hla.n * (size_t)ne);
+    for (int k = 0; hla.cpu >= 0 && k < hla.n; k++) {
+        const struct hlr_set *set = &g_hlr.set[hla.cpu];
+        int ret = read_one(hla.set[k], hla.cpu, one);
         if (ret != PAPI_OK)
             return ret;
-        for (int i = 0; i < g_hlr.nevents; i++) {
-            sum[i] += one[i];
+        for (int j = 0; j < set->n; j++) {
+            sum[set->idx[j]] += one[j];
             if (v)
-                v[k * g_hlr.nevents + i] = one[i];
+                v[k * ne + set->idx[j]] = one[j];
+        }
+    }
+    for (int s = 0; s < g_hlr.nsets; s++) {
+        if (s == hla.cpu)
+            continue;
+        int ret = read_one(hla.proc[s], s, one);
+        if (ret != PAPI_OK)
+            return ret;
+        for (int j = 0; j < g_hlr.set[s].n; j++) {
+            sum[g_hlr.set[s].idx[j]] = one[j];
+            if (v)
+                v[g_hlr.set[s].idx[j]] = one[j];
         }
     }
     return PAPI_OK;
