@@ -2,7 +2,8 @@
  * itself over a loopback UDP socket, for PAPI_EVENTS naming events of several components
  * (perf::PAGE-FAULTS with net:::lo:rx:bytes ...): check_hl_mixed.py reads the region
  * report it writes at exit. The socket, its buffers and every call path are made ready
- * before the region, so the region faults exactly PAGES pages. Prints "BYTES n". */
+ * before the region, so the region faults exactly PAGES pages. Prints "BYTES n". With
+ * "once" it marks that region alone (one instance: a rank file of check_hl_hatchet.py). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -36,8 +37,9 @@ static long ping(int fd, const struct sockaddr_in *to)
     return got;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const int once = argc > 1 && strcmp(argv[1], "once") == 0; /* the measured region only */
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t len = sizeof a;
@@ -49,7 +51,7 @@ int main(void)
     memset(buf, 'x', sizeof buf);
     warm_up();
     ping(fd, &a);
-    for (int k = 0; k < 2; k++) { /* every path of begin and end resident */
+    for (int k = 0; !once && k < 2; k++) { /* every path of begin and end resident */
         CHECK_RET(PAPI_hl_region_begin("warm"), PAPI_OK);
         touch_pages(2);
         ping(fd, &a);

@@ -273,7 +273,7 @@ static void write_values(struct jw *w, const char *key, const long long *v)
 void hla_write_thread(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    snprintf(key, sizeof key, "%lu", t->id);
+    snprintf(key, sizeof key, "%d", t->key);
     jw_obj_begin(w, key);
     jw_obj_begin(w, "instances");
     for (int i = 0; i < t->ninst; i++) {

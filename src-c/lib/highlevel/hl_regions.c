@@ -173,6 +173,8 @@ static int thread_get(struct hlr_thread **out)
         t->id = !hl_thread_multiple() ? (unsigned long)getpid() /* PAPI 7.0's id then */
                 : (g_papi.init_state & PAPI_THREAD_LEVEL_INITED) ? PAPI_thread_id()
                                                                  : (unsigned long)papi_gettid();
+        t->tid = !hl_thread_multiple() ? (long)getpid() : (long)papi_gettid();
+        t->key = -1;
         pthread_mutex_lock(&g_hlr_lock);
         t->next = g_hlr.threads;
         g_hlr.threads = t;

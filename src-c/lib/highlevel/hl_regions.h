@@ -64,8 +64,10 @@ struct hlr_thread {
     /* Taken by the owner thread around every change and by the report: the report may
      * run (at exit) while threads still mark regions. Uncontended otherwise. */
     pthread_mutex_t lock;
-    unsigned long id;           /* PAPI_thread_id() when thread support is on, else tid */
-    int nopen;                  /* event sets open (g_hlr.nsets, or 0 while stopped) */
+    unsigned long id; /* PAPI_thread_id() when thread support is on, else tid */
+    long tid;         /* the OS thread id (the process id under PAPI_HL_THREAD_MULTIPLE=0) */
+    int key;          /* its number in the report, as PAPI 7's: -1 when it has no region */
+    int nopen;        /* event sets open (g_hlr.nsets, or 0 while stopped) */
     int eventset[HLR_MAX_SETS]; /* one per component, as g_hlr.set */
     /* One set's reading before it is spread over the sample's events: here, not on the
      * stack, where it could touch a new stack page inside a region (a page fault). */
