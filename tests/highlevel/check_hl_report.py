@@ -97,10 +97,19 @@ def value(v):
 
 
 def regions_by_thread(report):
-    """Per thread, per region name: PAPI 7's instances merged (count of instances, values
-    summed, the read series of a single instance kept); each instance's parent is an
-    instance of the same thread; the merged values equal our region_totals."""
+    """Per OS thread id, per region name: PAPI 7's instances merged (count of instances,
+    values summed, the read series of a single instance kept); each instance's parent is an
+    instance of the same thread; the merged values equal our region_totals. The threads are
+    keyed as PAPI 7 keys them, "0", "1", ... in the order of their ids, each with its OS
+    thread id in "tid"."""
     out = {}
+    keys = list(report["threads"])
+    check(sorted(keys, key=int) == [str(i) for i in range(len(keys))],
+          "thread keys %s, want 0..%d as PAPI 7 writes them" % (keys, len(keys) - 1))
+    by_key = sorted(report["threads"].items(), key=lambda kv: int(kv[0]))
+    os_ids = [t.get("tid") for _, t in by_key]
+    check(all(isinstance(x, int) for x in os_ids) and os_ids == sorted(os_ids),
+          "threads' tid fields %s are not the OS ids in the keys' order" % os_ids)
     for tid, t in report["threads"].items():
         regs = t["regions"]
         named = {}
@@ -128,7 +137,7 @@ def regions_by_thread(report):
                     if k not in ("parent", "region_count", "cycles", "real_time_nsec"):
                         check(v == value(m.get(k)), "region_totals %s %s = %s, instances sum to %s"
                               % (name, k, v, value(m.get(k))))
-        out[int(tid)] = named
+        out[t.get("tid")] = named
     return out
 
 

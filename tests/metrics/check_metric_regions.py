@@ -64,7 +64,7 @@ check(seen.get("spin (region)") and len(got) == 2 and
       "per region: from the summed task-clock over the summed time")
 spinner = [float(l.split()[-1]) for l in out.splitlines() if l.startswith("spinner cpu ")]
 wall = [float(l.split()[-1]) for l in out.splitlines() if l.startswith("team wall ")]
-main_tid = str(doc.get("pid"))
+main_tid = next((k for k, t in doc["threads"].items() if t.get("tid") == doc.get("pid")), None)
 mt = m.get("threads", {}).get(main_tid, {})
 own = mt.get("regions", {}).get("team", {}).get("CPU_UTILIZATION")
 team = mt.get("all_threads", {}).get("regions", {}).get("team", {}).get("CPU_UTILIZATION")

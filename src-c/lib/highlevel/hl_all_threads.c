@@ -8,11 +8,32 @@
  * A thread created later by any of them counts into its creator's counters (the kernel
  * folds its counts in at its exit, and a read includes the live ones), so a pool that
  * existed before and threads created inside a region are both covered; an ended
- * thread's counters stay readable. Reads take all_lock (two threads ending regions at
+ * thread's counters stay readable. Those are the CPU component's (0) events; the events of
+ * every other component count the node or the process already (net, powercap, sde ...):
+ * one set each, attached to the process (procio then reads the process's I/O, its threads
+ * together), whose differences are the all-thread values. Reads take all_lock (two threads ending regions at
  * once read the same sets). By default only the main thread's regions take snapshots
- * (PAPI_HL_ALL_THREADS=1: every thread's, 0: none). */
+ * (PAPI_HL_ALL_THREADS=1: every thread's, 0: none).
+ *
+ * A process that never created a thread (glibc's __libc_single_threaded) has one thread:
+ * its process counter moves exactly as that thread's own region set, so once one region
+ * measured both at its begin (the offset between them), a begin or end reads no process
+ * counter: the value is the own sample plus that offset (two read() system calls fewer per
+ * region, most of a region's cost without user access). Only for a region set of the CPU
+ * component alone, not multiplexed, and the same set as when the offset was taken; the
+ * first thread the process creates ends it for good (glibc never sets the flag back), and
+ * a region begun before that and ended after takes a real snapshot at its end. */
 #include <dirent.h>
 #include <stdio.h>
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define HLA_SINGLE_THREADED() (__libc_single_threaded != 0)
+#endif
+#endif
+#ifndef HLA_SINGLE_THREADED
+#define HLA_SINGLE_THREADED() 0
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,29 +50,32 @@
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-    unsigned generation; /* library generation the sets belong to */
-    int ready;           /* 1: set up, -1: refused (the reason was recorded) */
-    int n;
-    int set[HLA_MAX_THREADS];
+    unsigned generation;      /* library generation the sets belong to */
+    int ready;                /* 1: set up, -1: refused (the reason was recorded) */
+    int n;                    /* rows: one per thread, or one (the process) without CPU events */
+    int set[HLA_MAX_THREADS]; /* the CPU events' sets, per thread (PAPI_NULL: none) */
     long tid[HLA_MAX_THREADS];
+    int cpu;                /* index of the CPU component's set in g_hlr.set, or -1 */
+    int proc[HLR_MAX_SETS]; /* the other components' sets, as g_hlr.set (CPU: unused) */
 } hla;
 
-/* One thread's set: attached, inherited, the region events, started. */
-static int attach_thread(long tid, int *out)
+/* A set of g_hlr.set[k]'s events attached to tid (inherited: the CPU events), started. */
+static int attach_set(int k, long tid, int inherit, int *out)
 {
+    const struct hlr_set *set = &g_hlr.set[k];
     int es = PAPI_NULL;
     PAPI_option_t opt = {0};
     int ret = PAPI_create_eventset(&es);
     if (ret == PAPI_OK)
-        ret = PAPI_assign_eventset_component(es, 0);
+        ret = PAPI_assign_eventset_component(es, set->cidx);
     if (ret == PAPI_OK)
         ret = PAPI_attach(es, (unsigned long)tid);
     opt.inherit.eventset = es;
     opt.inherit.inherit = PAPI_INHERIT_ALL;
-    if (ret == PAPI_OK)
+    if (ret == PAPI_OK && inherit)
         ret = PAPI_set_opt(PAPI_INHERIT, &opt);
-    for (int i = 0; ret == PAPI_OK && i < g_hlr.nevents; i++)
-        ret = PAPI_add_event(es, g_hlr.code[i]);
+    for (int j = 0; ret == PAPI_OK && j < set->n; j++)
+        ret = PAPI_add_event(es, g_hlr.code[set->idx[j]]);
     if (ret == PAPI_OK)
         ret = PAPI_start(es);
     if (ret != PAPI_OK && es != PAPI_NULL) {
@@ -62,8 +86,25 @@ static int attach_thread(long tid, int *out)
     return ret;
 }
 
+/* The sets of the other components, attached to the process; on failure none stays. */
+static int set_up_process(void)
+{
+    int ret = PAPI_OK, k;
+    for (k = 0; ret == PAPI_OK && k < g_hlr.nsets; k++)
+        if (k != hla.cpu)
+            ret = attach_set(k, getpid(), 0, &hla.proc[k]);
+    if (ret != PAPI_OK)
+        for (int j = 0; j < k - 1; j++)
+            if (j != hla.cpu) {
+                PAPI_stop(hla.proc[j], NULL);
+                PAPI_cleanup_eventset(hla.proc[j]);
+                PAPI_destroy_eventset(&hla.proc[j]);
+            }
+    return ret;
+}
+
 /* A thread that ended between the listing and its attach is skipped (ESRCH). */
-static int set_up(void)
+static int set_up_threads(void)
 {
     DIR *d = opendir("/proc/self/task");
     if (!d)
@@ -74,7 +115,7 @@ static int set_up(void)
         long tid = strtol(e->d_name, NULL, 10);
         if (tid <= 0)
             continue;
-        int es, r = attach_thread(tid, &es);
+        int es, r = attach_set(hla.cpu, tid, 1, &es);
         if (r == PAPI_OK) {
             hla.tid[hla.n] = tid;
             hla.set[hla.n++] = es;
@@ -85,22 +126,69 @@ static int set_up(void)
     return hla.n > 0 ? PAPI_OK : ret;
 }
 
-/* Each set's counts into v[k * nevents + i] (v NULL: only sum), their sum into sum. */
+static int set_up(void)
+{
+    hla.cpu = -1;
+    for (int k = 0; k < g_hlr.nsets; k++)
+        if (g_hlr.set[k].cidx == 0)
+            hla.cpu = k;
+    int ret = hla.cpu >= 0 ? set_up_threads() : PAPI_OK;
+    if (hla.cpu < 0) { /* no CPU event: one row, the process */
+        hla.n = 1;
+        hla.set[0] = PAPI_NULL;
+        hla.tid[0] = getpid();
+    }
+    if (ret == PAPI_OK && (ret = set_up_process()) != PAPI_OK)
+        for (int k = 0; k < hla.n; k++)
+            if (hla.set[k] != PAPI_NULL) {
+                PAPI_stop(hla.set[k], NULL);
+                PAPI_cleanup_eventset(hla.set[k]);
+                PAPI_destroy_eventset(&hla.set[k]);
+            }
+    if (ret != PAPI_OK)
+        hla.n = 0;
+    return ret;
+}
+
+/* One running set of g_hlr.set[k]'s events read into one[]. */
+static int read_one(int handle, int k, long long *one)
+{
+    struct eventset *es = es_lookup(handle);
+    if (!es || !(es->state & PAPI_RUNNING) || es->nentries != g_hlr.set[k].n)
+        return papi_error(PAPI_ENOTRUN, "all-thread totals: a process counter is gone");
+    return es_read_values(es, one);
+}
+
+/* Each row's counts into v[k * nevents + i] (v NULL: only sum), their sum into sum. The
+ * CPU events per thread; the other components' (the node's or the process's) in row 0. */
 static int read_sets(long long *v, long long *sum)
 {
     long long one[HLR_MAX_EVENTS];
-    memset(sum, 0, sizeof(long long) * (size_t)g_hlr.nevents);
-    for (int k = 0; k < hla.n; k++) {
-        struct eventset *es = es_lookup(hla.set[k]);
-        if (!es || !(es->state & PAPI_RUNNING) || es->nentries != g_hlr.nevents)
-            return papi_error(PAPI_ENOTRUN, "all-thread totals: a process counter is gone");
-        int ret = es_read_values(es, one);
+    const int ne = g_hlr.nevents;
+    memset(sum, 0, sizeof(long long) * (size_t)ne);
+    if (v)
+        memset(v, 0, sizeof(long long) * (size_t)hla.n * (size_t)ne);
+    for (int k = 0; hla.cpu >= 0 && k < hla.n; k++) {
+        const struct hlr_set *set = &g_hlr.set[hla.cpu];
+        int ret = read_one(hla.set[k], hla.cpu, one);
         if (ret != PAPI_OK)
             return ret;
-        for (int i = 0; i < g_hlr.nevents; i++) {
-            sum[i] += one[i];
+        for (int j = 0; j < set->n; j++) {
+            sum[set->idx[j]] += one[j];
             if (v)
-                v[k * g_hlr.nevents + i] = one[i];
+                v[k * ne + set->idx[j]] = one[j];
+        }
+    }
+    for (int s = 0; s < g_hlr.nsets; s++) {
+        if (s == hla.cpu)
+            continue;
+        int ret = read_one(hla.proc[s], s, one);
+        if (ret != PAPI_OK)
+            return ret;
+        for (int j = 0; j < g_hlr.set[s].n; j++) {
+            sum[g_hlr.set[s].idx[j]] = one[j];
+            if (v)
+                v[g_hlr.set[s].idx[j]] = one[j];
         }
     }
     return PAPI_OK;
@@ -141,10 +229,24 @@ static int policy(void)
     return p - 1;
 }
 
+/* The process id, asked of the kernel once per fork (glibc's getpid is a system call:
+ * one at every region begin cost more than the rest of the test). */
+static pid_t process_id(void)
+{
+    static atomic_uint seen; /* 1 + the fork count the id belongs to, 0: none yet */
+    static atomic_int pid;
+    unsigned f = papi_fork_count() + 1;
+    if (atomic_load_explicit(&seen, memory_order_acquire) != f) {
+        atomic_store_explicit(&pid, (int)getpid(), memory_order_relaxed);
+        atomic_store_explicit(&seen, f, memory_order_release);
+    }
+    return (pid_t)atomic_load_explicit(&pid, memory_order_relaxed);
+}
+
 static int wanted(void)
 {
     int p = policy();
-    return p == 1 || (p == 2 && papi_gettid() == getpid());
+    return p == 1 || (p == 2 && papi_gettid() == process_id());
 }
 
 int hla_snapshot(long long *sum)
@@ -169,16 +271,77 @@ int hla_snapshot(long long *sum)
     return ret;
 }
 
-void hla_region_begin(struct hlr_region *g)
+/* The offset of the process counter over the calling thread's own region set, valid
+ * while the process has one thread (above). Only that thread reads or writes it. */
+static struct {
+    atomic_int valid;    /* cleared by any thread whose region sets close */
+    int set;             /* the own set it was taken against */
+    unsigned generation; /* of the library */
+    unsigned forks;      /* papi_fork_count() then: a forked child takes it again */
+    long long off[HLR_MAX_EVENTS];
+} single;
+
+/* Whether t's counts plus the offset are the process counter's now. */
+static int single_ok(const struct hlr_thread *t)
 {
-    g->all_ok = wanted() && hla_snapshot(g->all_begin) == PAPI_OK;
+    if (!HLA_SINGLE_THREADED() || g_hlr.nsets != 1 || g_hlr.set[0].cidx != 0 || t->nopen != 1)
+        return 0;
+    const struct eventset *es = es_lookup(t->eventset[0]);
+    return es && !es->multiplexed && atomic_load_explicit(&single.valid, memory_order_relaxed) &&
+           single.set == t->eventset[0] && single.generation == t->generation &&
+           single.forks == papi_fork_count() && hla.ready == 1 && hla.generation == t->generation;
+}
+
+void hla_sets_closed(void)
+{
+    /* a set made later may get the same handle, its counts from 0 */
+    atomic_store_explicit(&single.valid, 0, memory_order_relaxed);
+}
+
+void hla_region_begin(struct hlr_thread *t, struct hlr_region *g)
+{
+    if (!wanted()) {
+        g->all_ok = 0;
+        return;
+    }
+    if (single_ok(t)) {
+        g->all_ok = 2; /* all_begin from the own begin sample: hla_region_begun */
+        return;
+    }
+    g->all_ok = hla_snapshot(g->all_begin) == PAPI_OK;
+}
+
+void hla_region_begun(struct hlr_thread *t, struct hlr_region *g)
+{
+    if (g->all_ok == 2) {
+        for (int i = 0; i < g_hlr.nevents; i++)
+            g->all_begin[i] = g->begin.value[i] + single.off[i];
+        g->all_ok = 1;
+        return;
+    }
+    /* A real snapshot just before the own sample, one thread: the offset, from now on. */
+    if (g->all_ok == 1 && HLA_SINGLE_THREADED() && g_hlr.nsets == 1 && g_hlr.set[0].cidx == 0 &&
+        t->nopen == 1 && !atomic_load_explicit(&single.valid, memory_order_relaxed)) {
+        for (int i = 0; i < g_hlr.nevents; i++)
+            single.off[i] = g->all_begin[i] - g->begin.value[i];
+        single.set = t->eventset[0];
+        single.generation = t->generation;
+        single.forks = papi_fork_count();
+        atomic_store_explicit(&single.valid, 1, memory_order_relaxed);
+    }
 }
 
 void hla_region_end(struct hlr_thread *t, struct hlr_region *g)
 {
     struct hlr_instance *in = &t->inst[g->instance];
     long long now[HLR_MAX_EVENTS];
-    in->all_ok = g->all_ok && hla_snapshot(now) == PAPI_OK;
+    if (g->all_ok && single_ok(t)) { /* the own end sample (g->mark) plus the offset */
+        for (int i = 0; i < g_hlr.nevents; i++)
+            now[i] = g->mark.value[i] + single.off[i];
+        in->all_ok = 1;
+    } else {
+        in->all_ok = g->all_ok && hla_snapshot(now) == PAPI_OK;
+    }
     if (!in->all_ok)
         return;
     for (int i = 0; i < g_hlr.nevents; i++) {
@@ -203,7 +366,7 @@ static void write_values(struct jw *w, const char *key, const long long *v)
 void hla_write_thread(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    snprintf(key, sizeof key, "%lu", t->id);
+    snprintf(key, sizeof key, "%d", t->key);
     jw_obj_begin(w, key);
     jw_obj_begin(w, "instances");
     for (int i = 0; i < t->ninst; i++) {

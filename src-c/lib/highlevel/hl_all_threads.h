@@ -17,9 +17,14 @@ PAPI_INTERNAL int hla_snapshot(long long *sum);
  * once the counters of that library generation are gone. */
 PAPI_INTERNAL int hla_read_each(unsigned generation, long long *v, int *n, long *tid);
 
-/* At a region's begin (before its own counters are read) and end (after): the open
- * instance's all-thread values and the region's all-thread totals. */
-PAPI_INTERNAL void hla_region_begin(struct hlr_region *g);
+/* At a region's begin (before its own counters are read; hla_region_begun after them)
+ * and end (after): the open instance's all-thread values and the region's all-thread
+ * totals. */
+PAPI_INTERNAL void hla_region_begin(struct hlr_thread *t, struct hlr_region *g);
+PAPI_INTERNAL void hla_region_begun(struct hlr_thread *t, struct hlr_region *g);
+/* A thread's region sets were closed (PAPI_hl_stop, its exit): the offset of a process
+ * of one thread is taken again. */
+PAPI_INTERNAL void hla_sets_closed(void);
 PAPI_INTERNAL void hla_region_end(struct hlr_thread *t, struct hlr_region *g);
 /* One thread's member of "all_threads": "instances" (id -> events) and "regions"
  * (name -> events), the instances and regions that have all-thread values. */

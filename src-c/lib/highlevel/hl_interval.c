@@ -189,10 +189,11 @@ static void write_spans(struct jw *w)
     jw_obj_begin(w, "region_spans");
     for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
-        snprintf(key, sizeof key, "%lu", t->id);
-        if (t->ninst > 0)
+        snprintf(key, sizeof key, "%d", t->key); /* numbered as in "threads" */
+        const int any = t->key >= 0 && t->ninst > 0;
+        if (any)
             jw_arr_begin(w, key);
-        for (int i = 0; i < t->ninst; i++) {
+        for (int i = 0; any && i < t->ninst; i++) {
             const struct hlr_instance *in = &t->inst[i];
             if (!in->done)
                 continue;
@@ -203,7 +204,7 @@ static void write_spans(struct jw *w)
             jw_int(w, "end_nsec", in->begin_real + in->value.real - hli.start_ns);
             jw_obj_end(w);
         }
-        if (t->ninst > 0)
+        if (any)
             jw_arr_end(w);
         pthread_mutex_unlock(&t->lock);
     }

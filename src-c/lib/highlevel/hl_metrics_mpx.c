@@ -79,12 +79,14 @@ void hl_metrics_check_fit(int probe)
 }
 
 /* The kernel's times of each event of the multiplexed set es into *cur (the thread's), as
- * of the read that just filled the sample: entry i is region event i; a derived event keeps its least-running
- * term. Called only for multiplexed sets. */
-void hl_metrics_sample_times(const struct eventset *es, struct hlr_times *cur)
+ * of the read that just filled the sample: entry j is region event set->idx[j]; a derived
+ * event keeps its least-running term. Called only for multiplexed sets. */
+void hl_metrics_sample_times(const struct eventset *es, const struct hlr_set *set,
+                             struct hlr_times *cur)
 {
-    for (int i = 0; i < es->nentries && i < HLR_MAX_EVENTS; i++) {
-        const struct es_entry *e = &es->ent[i];
+    for (int j = 0; j < es->nentries && j < set->n; j++) {
+        const struct es_entry *e = &es->ent[j];
+        const int i = set->idx[j];
         uint64_t run = es->cnt[e->term[0]].time_running;
         for (int t = 1; t < e->nterms; t++)
             if (es->cnt[e->term[t]].time_running < run)

@@ -10,6 +10,7 @@
 #define HLR_NAME_LEN    128
 #define HLR_MAX_DEPTH   64
 #define HLR_MAX_METRICS 8
+#define HLR_MAX_SETS    8 /* components counted at once: one event set each (PAPI 7) */
 
 /* One sample: real time, cycles (PAPI_get_real_cyc) and the events. */
 struct hlr_sample {
@@ -63,9 +64,15 @@ struct hlr_thread {
     /* Taken by the owner thread around every change and by the report: the report may
      * run (at exit) while threads still mark regions. Uncontended otherwise. */
     pthread_mutex_t lock;
-    unsigned long id;    /* PAPI_thread_id() when thread support is on, else tid */
-    int eventset;        /* PAPI_NULL while stopped */
-    unsigned generation; /* library generation the event set belongs to */
+    unsigned long id; /* PAPI_thread_id() when thread support is on, else tid */
+    long tid;         /* the OS thread id (the process id under PAPI_HL_THREAD_MULTIPLE=0) */
+    int key;          /* its number in the report, as PAPI 7's: -1 when it has no region */
+    int nopen;        /* event sets open (g_hlr.nsets, or 0 while stopped) */
+    int eventset[HLR_MAX_SETS]; /* one per component, as g_hlr.set */
+    /* One set's reading before it is spread over the sample's events: here, not on the
+     * stack, where it could touch a new stack page inside a region (a page fault). */
+    long long one[HLR_MAX_EVENTS];
+    unsigned generation; /* library generation the event sets belong to */
     int nregions, cap;
     struct hlr_region *region;
     int ninst, instcap;
@@ -80,6 +87,13 @@ struct hlr_skipped {
     char *name, *why;
 };
 
+/* The events of one component: they count in one event set (PAPI 7 makes one per
+ * component), whose entry j is region event idx[j]. */
+struct hlr_set {
+    int cidx, n;
+    int idx[HLR_MAX_EVENTS];
+};
+
 /* Process-wide: the events every thread counts, chosen at the first region. Names are
  * kept; codes are resolved again after PAPI_shutdown + PAPI_library_init. */
 struct hlr_config {
@@ -88,6 +102,10 @@ struct hlr_config {
     unsigned generation; /* library generation the codes belong to */
     char name[HLR_MAX_EVENTS][PAPI_MAX_STR_LEN];
     char component[HLR_MAX_EVENTS][PAPI_MIN_STR_LEN];
+    int cidx[HLR_MAX_EVENTS]; /* each event's component index */
+    int nsets;                /* the events by component, in order of first appearance */
+    struct hlr_set set[HLR_MAX_SETS];
+    bool direct; /* one set holding every event in order: read straight into a sample */
     /* PAPI_EVENTS' "=instant" (PAPI 7): the value at the end (or read), not the
      * difference since the begin (hl_switches.c parses the suffix). */
     bool instant[HLR_MAX_EVENTS];
@@ -118,12 +136,20 @@ PAPI_INTERNAL const char *hl_metrics_multiplex_reason(void);
 PAPI_INTERNAL int hl_metrics_seen_multiplexed(void);
 PAPI_INTERNAL int hl_metrics_multiplex(int probe, const char *event, const char *why);
 PAPI_INTERNAL void hl_metrics_check_fit(int probe);
-PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es, struct hlr_times *cur);
+PAPI_INTERNAL void hl_metrics_sample_times(const struct eventset *es, const struct hlr_set *set,
+                                           struct hlr_times *cur);
 PAPI_INTERNAL void hl_metrics_begin_times(const struct hlr_thread *t, struct hlr_region *g);
 PAPI_INTERNAL void hl_metrics_accumulate_times(const struct hlr_thread *t, struct hlr_region *g,
                                                struct hlr_instance *in);
 PAPI_INTERNAL double hl_metric_running_fraction(const struct metric_plan *p,
                                                 const struct hlr_times *s);
+
+/* hl_regions_config.c, under g_hlr_lock: choose the events (PAPI_OK, or the error that
+ * leaves nothing chosen: chosen again at the next call); resolve their codes again after
+ * PAPI_shutdown + PAPI_library_init; g_hlr.set, nsets and direct made from g_hlr.cidx. */
+PAPI_INTERNAL int hlr_configure(void);
+PAPI_INTERNAL int hlr_resolve_again(void);
+PAPI_INTERNAL void hlr_group_sets(void);
 
 /* Write papi_hl_output/rank_XXXXXX.json (and the PAPI_REPORT=1 summary when asked). */
 PAPI_INTERNAL int hlr_write_report(int summary);

@@ -5,12 +5,14 @@
  * names the file and "rank" is null.
  *
  * The schema is PAPI 7's (read by its papi_hl_output_writer): "event_definitions"
- * (name -> component, type), then "threads" -> id -> "regions" -> instance id -> name,
+ * (name -> component, type), then "threads" -> number -> "regions" -> instance id -> name,
  * parent_region_id (the enclosing instance, -1 at top level), region_count (1),
  * cycles, real_time_nsec and one member per event: one entry per begin/end pair, as
  * PAPI 7 writes them, so its writer's min/median/max are over instances. An instance read
  * with PAPI_hl_read has {region_value, read_1, ..., read_N} for each value. Our additions
- * live beside them at the top level: rank, rank_source, pid, event_source, note (why
+ * live beside them at the top level (and "tid", the OS thread id, beside each thread's
+ * "regions"; PAPI 7 numbers the threads "0", "1", ... in the order of their thread ids, and
+ * so do we, in every member keyed by thread): rank, rank_source, pid, event_source, note (why
  * software events were chosen), skipped_events, and region_totals (thread -> region
  * name -> parent name, region_count and the inclusive totals).
  *
@@ -104,8 +106,9 @@ static void write_sample(struct jw *w, const struct hlr_sample *s)
 static void write_thread(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    snprintf(key, sizeof key, "%lu", t->id);
+    snprintf(key, sizeof key, "%d", t->key);
     jw_obj_begin(w, key);
+    jw_int(w, "tid", t->tid);
     jw_obj_begin(w, "regions");
     for (int i = 0; i < t->ninst; i++) {
         const struct hlr_instance *in = &t->inst[i];
@@ -132,7 +135,7 @@ static void write_thread(struct jw *w, struct hlr_thread *t)
 static void write_totals(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    snprintf(key, sizeof key, "%lu", t->id);
+    snprintf(key, sizeof key, "%d", t->key);
     jw_obj_begin(w, key);
     for (int r = 0; r < t->nregions; r++) {
         const struct hlr_region *g = &t->region[r];
@@ -231,7 +234,7 @@ static void write_read_metrics(struct jw *w, const struct hlr_instance *in)
 static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    snprintf(key, sizeof key, "%lu", t->id);
+    snprintf(key, sizeof key, "%d", t->key);
     jw_obj_begin(w, key);
     jw_obj_begin(w, "instances");
     for (int i = 0; i < t->ninst; i++) {
@@ -257,18 +260,54 @@ static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
     jw_obj_end(w);
 }
 
-/* Every thread that has a region (a thread whose first begin failed has none). */
+/* Every thread that has a region (a thread whose first begin failed has none), numbered
+ * by number_threads. */
 static void write_threads(struct jw *w, const char *key,
                           void (*one)(struct jw *, struct hlr_thread *))
 {
     jw_obj_begin(w, key);
     for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
-        if (t->nregions > 0)
+        if (t->key >= 0)
             one(w, t);
         pthread_mutex_unlock(&t->lock);
     }
     jw_obj_end(w);
+}
+
+static int by_id(const void *a, const void *b)
+{
+    const struct hlr_thread *x = *(struct hlr_thread *const *)a,
+                            *y = *(struct hlr_thread *const *)b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* PAPI 7's thread keys: the threads that have regions numbered 0, 1, ... in the order of
+ * their thread ids (PAPI_list_threads sorted), not the ids themselves (Hatchet's reader
+ * looks for thread "0"). The others get -1 and are not written. Under g_hlr_lock. */
+static void number_threads(void)
+{
+    int n = 0, k = 0;
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        t->key = t->nregions > 0 ? n++ : -1;
+        pthread_mutex_unlock(&t->lock);
+    }
+    struct hlr_thread **v = n > 0 ? malloc((size_t)n * sizeof *v) : NULL;
+    if (!v)
+        return; /* no memory: numbered in the list's order */
+    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next)
+        if (t->key >= 0 && k < n)
+            v[k++] = t;
+    qsort(v, (size_t)k, sizeof *v, by_id);
+    for (int i = 0; i < k; i++) {
+        pthread_mutex_lock(&v[i]->lock);
+        v[i]->key = i;
+        pthread_mutex_unlock(&v[i]->lock);
+    }
+    free(v);
 }
 
 static int write_json(FILE *f, int rank, const char *rank_source)
@@ -295,6 +334,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
         jw_obj_end(&w);
     }
     jw_arr_end(&w);
+    number_threads();
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);
@@ -348,8 +388,8 @@ static void write_summary(const char *path, int rank)
         pthread_mutex_lock(&t->lock);
         for (int r = 0; r < t->nregions; r++) {
             const struct hlr_region *g = &t->region[r];
-            printf("  thread %lu region %s: count %lld, real %.6f s", t->id, g->name, g->count,
-                   (double)g->total.real * 1e-9);
+            printf("  thread %d (tid %ld) region %s: count %lld, real %.6f s", t->key, t->tid,
+                   g->name, g->count, (double)g->total.real * 1e-9);
             for (int i = 0; i < g_hlr.nevents; i++)
                 printf(", %s %lld", g_hlr.name[i], g->total.value[i]);
             print_metrics(g->total.value, g->total.real);

@@ -88,9 +88,10 @@ PAPI_INTERNAL const char *hl_mode_name(enum hl_mode mode);
 /* Print msg once per process on stderr unless PAPI_QUIET is set in the environment. */
 PAPI_INTERNAL void hl_notice_once(const char *msg);
 /* hl_switches.c: PAPI_HL_VERBOSE is set (every notice said, not only the first); a new
- * event set of the region API, multiplexed when PAPI_MULTIPLEX is set. */
+ * event set of the region API for component cidx, multiplexed when PAPI_MULTIPLEX is set
+ * and cidx is the CPU component (0). */
 PAPI_INTERNAL int hl_verbose(void);
-PAPI_INTERNAL int hl_region_eventset(int *es);
+PAPI_INTERNAL int hl_region_eventset(int *es, int cidx);
 /* A PAPI_EVENTS entry's trailing "=instant" or "=delta" (PAPI 7) cut off in place: 1 for
  * instant, 0 for delta or none. Other '=' (raw fields "event=0x76,umask=0x1") stay. */
 PAPI_INTERNAL int hl_event_suffix(char *entry);

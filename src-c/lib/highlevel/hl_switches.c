@@ -50,11 +50,14 @@ static void say_multiplex(int ret)
 }
 
 /* A new event set for the region API in *es, multiplexed when PAPI_MULTIPLEX asks or
- * PAPI_METRICS needs more events than fit (hl_metrics_mpx.c). */
-int hl_region_eventset(int *es)
+ * PAPI_METRICS needs more events than fit (hl_metrics_mpx.c). Only the CPU component's
+ * set: the other components' counters are not scheduled on the PMU (PAPI 7 multiplexes
+ * the CPU component alone too). */
+int hl_region_eventset(int *es, int cidx)
 {
     int ret = PAPI_create_eventset(es);
-    if (ret != PAPI_OK || (env_get("PAPI_MULTIPLEX") == NULL && !hl_metrics_multiplexed()))
+    if (ret != PAPI_OK || cidx != 0 ||
+        (env_get("PAPI_MULTIPLEX") == NULL && !hl_metrics_multiplexed()))
         return ret;
     int mpx = PAPI_multiplex_init();
     if (mpx == PAPI_OK)

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Run hl_single_workload (PAPI_EVENTS=perf::PAGE-FAULTS) and check its all-thread totals:
+while the process has one thread they come from the thread's own counts (no process
+counter read) and equal them exactly ("alone": 40 pages); a region begun alone around a
+thread created inside it ("spawn") and one begun with threads created ("after") hold the
+own count plus the other thread's 30 pages (and its stack's few)."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", msg)
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="hl_single_") as out:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+        env.update(PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out)
+        p = subprocess.run([sys.argv[1]], env=env, capture_output=True, text=True, timeout=60)
+        sys.stdout.write(p.stdout)
+        sys.stderr.write(p.stderr)
+        if p.returncode == 77:
+            return 77
+        check(p.returncode == 0, "workload exited with %d" % p.returncode)
+        (f,) = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
+        d = json.load(open(f))
+    ev = "perf::PAGE-FAULTS"
+    (key, t), = d["threads"].items()
+    own = {}
+    for r in t["regions"].values():
+        own[r["name"]] = own.get(r["name"], 0) + r[ev]
+    allt = {n: v[ev] for n, v in d["all_threads"][key]["regions"].items()}
+    print("own %s, all threads %s" % (own, allt))
+    check(own.get("alone") == 40 and allt.get("alone") == 40,
+          "alone: own %s, all threads %s, want 40 and 40" % (own.get("alone"), allt.get("alone")))
+    check(allt.get("first") == own.get("first"), "first: all threads %s, own %s"
+          % (allt.get("first"), own.get("first")))
+    for name in ("spawn", "after"):
+        o, a = own.get(name, -1), allt.get(name, -1)
+        check(o + 30 <= a <= o + 30 + 64,
+              "%s: all threads %d, want the own %d + 30 (+ the thread's stack)" % (name, a, o))
+    print("check_hl_single: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

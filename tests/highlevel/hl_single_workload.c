@@ -1,0 +1,48 @@
+/* hl_single_workload: all-thread totals of a process that had one thread, then two. The
+ * main thread marks "first" (its process counter is read: the offset to its own set is
+ * taken), "alone" (one thread: no process counter read, its own count plus the offset),
+ * "spawn" (begun alone, a thread touching THREAD_PAGES pages created and joined inside:
+ * the end reads the process counter) and "after" (a second thread's pages, every read
+ * real). check_hl_single.py reads the region report. */
+#include <pthread.h>
+
+#include "papi_test.h"
+
+#define THREAD_PAGES 30
+
+static void *toucher(void *arg)
+{
+    touch_pages((long)arg);
+    return NULL;
+}
+
+static void spawn(long pages)
+{
+    pthread_t th;
+    if (pthread_create(&th, NULL, toucher, (void *)pages) != 0) {
+        printf("SKIPPED: pthread_create failed\n");
+        exit(77);
+    }
+    pthread_join(th, NULL);
+}
+
+int main(void)
+{
+    warm_up();
+    for (int k = 0; k < 2; k++) { /* the set-up and every path resident */
+        CHECK_RET(PAPI_hl_region_begin("first"), PAPI_OK);
+        touch_pages(2);
+        CHECK_RET(PAPI_hl_region_end("first"), PAPI_OK);
+    }
+    CHECK_RET(PAPI_hl_region_begin("alone"), PAPI_OK);
+    touch_pages(40);
+    CHECK_RET(PAPI_hl_region_end("alone"), PAPI_OK);
+    CHECK_RET(PAPI_hl_region_begin("spawn"), PAPI_OK);
+    spawn(THREAD_PAGES);
+    CHECK_RET(PAPI_hl_region_end("spawn"), PAPI_OK);
+    CHECK_RET(PAPI_hl_region_begin("after"), PAPI_OK);
+    spawn(THREAD_PAGES);
+    CHECK_RET(PAPI_hl_region_end("after"), PAPI_OK);
+    printf("hl_single_workload: PASSED\n");
+    return 0;
+}
