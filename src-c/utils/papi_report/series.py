@@ -22,6 +22,88 @@ COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count",
 MPI_THREAD = "all threads"  # an MPI row's series: the rank's threads summed
 
 
+def _check_samples(c, samples, where, events, instant=()):
+    """A series' samples: time_nsec a finite number >= 0 that never goes back, each
+    event's count a finite number (>= 0 unless the event is an instant reading), each
+    metric a finite number or null. The first wrong value raises MalformedInput naming
+    the file, the field and why."""
+    if not isinstance(samples, list):
+        c.bad(where, "is not a list of samples")
+    prev = None
+    for k, s in enumerate(samples):
+        w = "%s[%d]" % (where, k)
+        if not isinstance(s, dict):
+            continue  # not a sample of any producer: left out (timed_samples)
+        t = c.need(s, "time_nsec", "number >= 0", w, optional=True)
+        if t is not None:
+            if prev is not None and t < prev[1]:
+                c.bad(w + ".time_nsec", "is %.17g ns, before the previous sample's %.17g ns "
+                      "(%s[%d].time_nsec): time runs backwards" % (t, prev[1], where, prev[0]))
+            prev = (k, t)
+        for ev in events:
+            if ev in s:
+                c.need(s, ev, "number" if ev in instant else "number >= 0", "%s['%s']" % (w, ev))
+        for name, v in (c.need(s, "metrics", "object", w, optional=True) or {}).items():
+            if v is not None and not _finite(v):
+                c.bad("%s.metrics['%s']" % (w, name), "is %r, neither a finite number nor null" % (v,))
+
+
+def _finite(v):
+    import math
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def check_region_series(path, data):
+    """The series of a region file (papi_run --interval, PAPI_INTERVAL): MalformedInput
+    naming the file and the field for a negative, infinite or backwards value."""
+    from .tables import _Checker
+    c = _Checker(path)
+    series = c.need(data, "series", "object", "", optional=True)
+    if series is None:
+        return
+    defs = data.get("event_definitions") or {}
+    events = list(defs)
+    instant = {e for e, d in defs.items() if isinstance(d, dict) and d.get("type") == "instant"}
+    if series.get("interval_s") is not None and \
+            (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
+        c.bad("series.interval_s", "is %r, not a number > 0" % (series["interval_s"],))
+    if "samples" in series:
+        _check_samples(c, series["samples"], "series.samples", events, instant)
+    for tid, smp in (c.need(series, "threads", "object", "series", optional=True) or {}).items():
+        _check_samples(c, smp, "series.threads['%s']" % tid, events, instant)
+    if "process_metrics" in series:
+        _check_samples(c, series["process_metrics"], "series.process_metrics", [], instant)
+    for ev in (c.need(series, "totals", "object", "series", optional=True) or {}):
+        c.need(series["totals"], ev, "number" if ev in instant else "number >= 0", "series.totals")
+    for tid, items in (c.need(series, "region_spans", "object", "series", optional=True) or {}).items():
+        for j, x in enumerate(items if isinstance(items, list) else []):
+            w = "series.region_spans['%s'][%d]" % (tid, j)
+            if not isinstance(x, dict):
+                continue
+            b = c.need(x, "begin_nsec", "number >= 0", w, optional=True)
+            e = c.need(x, "end_nsec", "number >= 0", w, optional=True)
+            if b is not None and e is not None and e < b:
+                c.bad(w + ".end_nsec", "is %.17g ns, before its begin_nsec %.17g ns: time runs "
+                      "backwards" % (e, b))
+
+
+def check_mpi_series(path, rep):
+    """The ranks' series of the MPI report (PAPI_INTERVAL): as check_region_series."""
+    from .tables import _Checker
+    c = _Checker(path)
+    events = [e for e in rep.get("events") or [] if isinstance(e, str)]
+    for i, r in enumerate(rep["ranks"]):
+        series = c.need(r, "series", "object", "ranks[%d]" % i, optional=True)
+        if series is None:
+            continue
+        w = "ranks[%d].series" % i
+        if series.get("interval_s") is not None and \
+                (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
+            c.bad(w + ".interval_s", "is %r, not a number > 0" % (series["interval_s"],))
+        if "samples" in series:
+            _check_samples(c, series["samples"], w + ".samples", events)
+
+
 def timed_samples(samples):
     """(index, sample, end time in s, interval in s) of each sample of a series."""
     prev = 0

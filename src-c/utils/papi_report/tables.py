@@ -103,6 +103,14 @@ _KINDS = {
 }
 
 
+def _shown(v):
+    """A value as the file has it, cut short: -7, 1.9, Infinity, "3", {...}."""
+    if isinstance(v, (dict, list)):
+        return "an object" if isinstance(v, dict) else "a list"
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class _Checker:
     """Checks one file's values; the first that is wrong raises MalformedInput naming the
     file and where the value is."""
@@ -119,8 +127,8 @@ class _Checker:
                 return None
             self.bad(where, "has no '%s'" % key)
         if not _KINDS[kind](obj[key]):
-            self.bad("%s.%s" % (where, key) if where else key,
-                     "is not %s" % ("an " if kind[0] in "aeiou" else "a ") + kind)
+            self.bad("%s.%s" % (where, key) if where else key, "is %s, not %s%s"
+                     % (_shown(obj[key]), "an " if kind[0] in "aeiou" else "a ", kind))
         return obj[key]
 
     def rank(self, obj, key, where, nranks):
@@ -159,6 +167,7 @@ def _check_mpi(path, rep):
         if wall is not None and mpi is not None and mpi > wall * (1 + 1e-9) + 1e-6:
             c.bad(w + ".mpi_s", "is %g s, more than the rank's wall time (wall_s %g s)" % (mpi, wall))
         c.need(r, "mpi_thread_sum_s", "number >= 0", w, optional=True)
+        c.need(r, "partners_dropped", "integer >= 0", w, optional=True)
         for name, call in (c.need(r, "calls", "object", w, optional=True) or {}).items():
             cw = "%s.calls['%s']" % (w, name)
             if not isinstance(call, dict):
@@ -216,6 +225,8 @@ def _check_mpi(path, rep):
             c.need(site, k, "string or null", sw)
         for k in _SITE_NUMBERS:
             c.need(site, k, "number", sw)
+    from .series import check_mpi_series
+    check_mpi_series(path, rep)
 
 
 def _check_regions(path, data):
@@ -251,6 +262,8 @@ def _check_regions(path, data):
                     if k != "region_value" and not (k.startswith("read_") and k[5:].isdigit()):
                         c.bad("%s['%s']" % (w, m), "has '%s', not region_value or read_N" % k)
                     c.need(v, k, "number", "%s['%s']" % (w, m))
+    from .series import check_region_series
+    check_region_series(path, data)
 
 
 # ---------------------------------------------------------------- MPI report
