@@ -180,7 +180,7 @@ def main(argv=None):
         written.insert(1, path)
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
-            dump_deep(papi_report.region_tree_literal(files), path)  # any depth, whole or none
+            dump_deep(papi_report.region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none
             written.append(path)
     except papi_report.ReportError as e:
         print("papi_report: %s" % e, file=sys.stderr)

@@ -448,6 +448,35 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH):
     a.set_title(title, fontsize="medium")
 
 
+LABEL_CHARS = 60  # a region's label at most: a text's cost grows with its length
+
+
+def region_labels(paths, width=LABEL_CHARS):
+    """Short, distinct labels of region paths for an axis: the outermost name, the levels
+    left out, and as many of the innermost names as fit in width characters. A path of a
+    deep tree is thousands of characters: drawn whole, its tick label cost minutes and
+    overflowed the rasterizer."""
+    from .tables import path_names
+    out, seen = [], {}
+    for p in paths:
+        names = path_names(p)
+        label = "/".join(names)
+        if len(label) > width and len(names) > 2:
+            tail, used = [], 0
+            for n in reversed(names[1:]):
+                if tail and used + len(n) + 1 > width - len(names[0]) - 12:
+                    break
+                tail.insert(0, n)
+                used += len(n) + 1
+            skipped = len(names) - 1 - len(tail)
+            label = "/".join([names[0]] + (["\u2026%d\u2026" % skipped] if skipped else []) + tail)
+        if len(label) > width:
+            label = label[: width - 1] + "\u2026"
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else "%s #%d" % (label, seen[label]))
+    return out
+
+
 def _region_heat(t, by, label):
     why = _need(t, "region_totals")
     if why:
@@ -463,7 +492,7 @@ def _region_heat(t, by, label):
     a = ax[0][0]
     im = a.imshow(grid.values, aspect="auto", cmap="viridis", interpolation="nearest")
     a.set_yticks(np.arange(len(grid)))
-    a.set_yticklabels(grid.index, fontsize="small")
+    a.set_yticklabels(region_labels(grid.index), fontsize="small")
     if wide:
         _rank_ticks(a, [str(c) for c in grid.columns])
     else:

@@ -59,6 +59,7 @@ import glob
 import json
 import math
 import os
+import re
 import shlex
 
 try:
@@ -656,9 +657,27 @@ def parent_path(path):
         i = path.rfind("/", 0, i)
         if i < 0:
             return ""
-        slashes = len(path[:i]) - len(path[:i].rstrip("\\"))
-        if slashes % 2 == 0:
+        j = i  # the backslashes just before it, counted in place (no copy of the path)
+        while j > 0 and path[j - 1] == "\\":
+            j -= 1
+        if (i - j) % 2 == 0:
             return path[:i]
+
+
+def path_names(path):
+    """The region names a path joins, outermost first (escaped separators unescaped)."""
+    if not path:
+        return []
+    if "\\" not in path:
+        return path.split("/")
+    names, cur = [], []
+    for tok in re.findall(r"\\.|/|[^\\/]+|\\", path):
+        if tok == "/":
+            names.append("".join(cur))
+            cur = []
+        else:
+            cur.append(tok[1] if len(tok) == 2 and tok[0] == "\\" else tok)
+    return names + ["".join(cur)]
 
 
 def _instance_path(regs, rid, paths):
@@ -711,9 +730,10 @@ def region_reads(files):
     return pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "metric", "read", "value"])
 
 
-def region_totals(files):
-    """Per rank, thread and region path: completed instances and inclusive totals."""
-    inst = region_instances(files)
+def region_totals(files, inst=None):
+    """Per rank, thread and region path: completed instances and inclusive totals (inst:
+    region_instances(files) when already made)."""
+    inst = region_instances(files) if inst is None else inst
     metrics = [c for c in inst.columns if c not in ("rank", "thread", "id", "name", "parent_id", "path")]
     if inst.empty:
         return pd.DataFrame(columns=["rank", "thread", "name", "path", "region_count"] + metrics)
@@ -724,8 +744,8 @@ def region_totals(files):
     return df.reset_index()[["rank", "thread", "name", "path", "region_count"] + metrics]
 
 
-def region_tree(files):
-    tot = region_totals(files)
+def region_tree(files, tot=None):
+    tot = region_totals(files) if tot is None else tot
     metrics = [c for c in tot.columns if c not in ("rank", "thread", "name", "path", "region_count")]
     cols = ["path", "name", "parent_path", "depth", "region_count"] + metrics
     if tot.empty:
@@ -742,11 +762,11 @@ def region_tree(files):
     return df.sort_values("path").reset_index(drop=True)[cols]
 
 
-def region_tree_literal(files):
+def region_tree_literal(files, tree=None):
     """The region tree as Hatchet's literal format (GraphFrame.from_literal): inclusive
     measurements as "<name> (inc)", exclusive ones (inclusive minus the children's) as
-    "<name>", summed over ranks and threads."""
-    tree = region_tree(files)
+    "<name>", summed over ranks and threads (tree: region_tree(files) when already made)."""
+    tree = region_tree(files) if tree is None else tree
     metrics = [c for c in tree.columns if c not in ("path", "name", "parent_path", "depth")]
     nodes = {}
     for _, row in tree.iterrows():
@@ -836,7 +856,11 @@ def tables(mpi=None, regions=None, peaks=None):
         docs.append((mpi if isinstance(mpi, str) else "the MPI report", rep))
     if regions is not None:
         files = _regions_arg(regions)
-        out.update({k: f(files) for k, f in REGION_TABLES.items()})
+        # Each instance's path once: the totals and the tree are sums of the instances.
+        inst = region_instances(files)
+        tot = region_totals(files, inst)
+        made = {"region_instances": inst, "region_totals": tot, "region_tree": region_tree(files, tot)}
+        out.update({k: made[k] if k in made else f(files) for k, f in REGION_TABLES.items()})
         out.update({k: f(files) for k, f in metric_tables.REGION_METRIC_TABLES.items()})
         docs += [("the region file of rank %d" % r, d) for r, d in files]
     out["roofline"] = metric_tables.roofline(out)
