@@ -23,6 +23,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
+from .tables import ALL_THREADS  # noqa: E402
+
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
 MATRIX_SIDE = 512  # cells a side of the rank x rank matrix at most (ranks in blocks past it)
 MAX_ROWS = 60  # regions in a heat map, series in a plot: the largest, the count said
@@ -380,6 +382,8 @@ def region_tree(t):
     tree = t["region_tree"]
     metrics = [c for c in tree.columns if c not in ("path", "name", "parent_path", "depth", "region_count")]
     metrics = ["real_time_nsec"] + [m for m in metrics if m not in ("real_time_nsec", "cycles")]
+    # An all-thread column beside its event's own only where some region has a value.
+    metrics = [m for m in metrics if not m.endswith(ALL_THREADS) or tree[m].notna().any()]
     levels = min(int(tree["depth"].max()) + 1, MAX_DEPTH)
     fig, ax = _fig(10, 1.0 + 0.5 * levels * len(metrics), nrows=len(metrics))
     for a, m in zip(ax[:, 0], metrics):
@@ -440,7 +444,13 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH):
     a.set_ylim(-levels, 0)
     a.set_yticks([])
     a.set_xticks([])
-    title = "region tree (icicle), inclusive %s" % metric
+    if metric.endswith(ALL_THREADS):
+        title = ("region tree (icicle), inclusive %s, all threads (every thread of the process "
+                 "during each region)" % metric[: -len(ALL_THREADS)])
+    elif metric + ALL_THREADS in tree.columns and tree[metric + ALL_THREADS].notna().any():
+        title = "region tree (icicle), inclusive %s, own (the thread that ran each region)" % metric
+    else:
+        title = "region tree (icicle), inclusive %s" % metric
     if int(tree["depth"].max()) + 1 > levels:
         title += " (first %d levels)" % levels
     if scaled:

@@ -42,7 +42,11 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
 Named metrics per rank and region, the roofline: papi_report.metric_tables.
 Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
   region_instances(files)  rank, thread, id, name, parent_id, path, and one column per
-                           measurement (cycles, real_time_nsec, each event)
+                           measurement (cycles, real_time_nsec, each event); for an event
+                           with all-thread totals ("all_threads" of the file: every thread
+                           of the process during the instance), "<event> (all threads)"
+                           right after its own column (empty where the instance has none;
+                           region_totals and region_tree sum them too)
   region_reads(files)      rank, thread, id, name, metric, read (1..N), value
   region_totals(files)     rank, thread, name, path, region_count and the inclusive
                            totals per measurement
@@ -263,6 +267,17 @@ def _check_regions(path, data):
                     if k != "region_value" and not (k.startswith("read_") and k[5:].isdigit()):
                         c.bad("%s['%s']" % (w, m), "has '%s', not region_value or read_N" % k)
                     c.need(v, k, "number", "%s['%s']" % (w, m))
+    for tid, at in (c.need(data, "all_threads", "object", "", optional=True) or {}).items():
+        aw = "all_threads['%s']" % tid
+        if not isinstance(at, dict):
+            c.bad(aw, "is not an object")
+        for part in ("instances", "regions"):
+            for key, v in (c.need(at, part, "object", aw, optional=True) or {}).items():
+                vw = "%s.%s['%s']" % (aw, part, key)
+                if not isinstance(v, dict):
+                    c.bad(vw, "is not an object")
+                for ev in v:
+                    c.need(v, ev, "number", vw)
     from .series import check_region_series
     check_region_series(path, data)
 
@@ -696,14 +711,37 @@ def _instance_path(regs, rid, paths):
     return paths[rid]
 
 
+#: The column of an event's all-thread value beside its own ("<event> (all threads)"): the
+#: event counted on every thread of the process during the instance (the file's
+#: "all_threads"); the event's own column holds the thread that ran the region alone.
+ALL_THREADS = " (all threads)"
+
+
+def _all_thread_instances(data, thread):
+    """{instance id: {event: value}} of a thread's all-thread values ({} without any)."""
+    at = (data.get("all_threads") or {}).get(str(thread)) or {}
+    return at.get("instances") or {}
+
+
+def _whole(df, cols):
+    """Columns of whole numbers with gaps (no all-thread value) as integers, not floats."""
+    for c in cols:
+        v = df[c].dropna()
+        if len(v) < len(df) and all(isinstance(x, (int, float)) and float(x).is_integer() and
+                                    abs(x) < 2 ** 53 for x in v):
+            df[c] = df[c].astype("Int64")
+    return df
+
+
 def region_instances(files):
-    rows, metrics = [], []
+    rows, metrics, all_cols = [], [], []
     for rank, data in _regions_arg(files):
         for m in _metrics(data):
             if m not in metrics:
                 metrics.append(m)
         for thread, t in data["threads"].items():
             regs, paths = t.get("regions", {}), {}
+            alls = _all_thread_instances(data, thread)
             for rid, r in regs.items():
                 row = {"rank": rank, "thread": str(thread), "id": int(rid), "name": r["name"],
                        "parent_id": int(r.get("parent_region_id", -1))}
@@ -711,8 +749,18 @@ def region_instances(files):
                 for m in _metrics(data):
                     if m in r:
                         row[m] = _value(r[m])
+                for ev, v in (alls.get(rid) or {}).items():
+                    row[ev + ALL_THREADS] = _value(v)
+                    if ev + ALL_THREADS not in all_cols:
+                        all_cols.append(ev + ALL_THREADS)
                 rows.append(row)
-    return pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "parent_id", "path"] + metrics)
+    # Each event's all-thread column right after its own.
+    cols = []
+    for m in metrics:
+        cols += [m, m + ALL_THREADS] if m + ALL_THREADS in all_cols else [m]
+    cols += [c for c in all_cols if c not in cols]
+    df = pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "parent_id", "path"] + cols)
+    return _whole(df, all_cols)
 
 
 def region_reads(files):
@@ -739,9 +787,14 @@ def region_totals(files, inst=None):
         return pd.DataFrame(columns=["rank", "thread", "name", "path", "region_count"] + metrics)
     g = inst.groupby(["rank", "thread", "path"], sort=False)
     df = g[metrics].sum(min_count=1)
+    # An all-thread total only where every instance has its all-thread value.
+    alls = [m for m in metrics if m.endswith(ALL_THREADS)]
+    if alls:
+        partial = g[alls].count().lt(g.size(), axis=0)
+        df[alls] = df[alls].mask(partial)
     df.insert(0, "region_count", g.size())
     df.insert(0, "name", g["name"].first())
-    return df.reset_index()[["rank", "thread", "name", "path", "region_count"] + metrics]
+    return _whole(df.reset_index()[["rank", "thread", "name", "path", "region_count"] + metrics], alls)
 
 
 def region_tree(files, tot=None):
@@ -750,9 +803,14 @@ def region_tree(files, tot=None):
     cols = ["path", "name", "parent_path", "depth", "region_count"] + metrics
     if tot.empty:
         return pd.DataFrame(columns=cols)
-    df = tot.groupby("path", sort=False).agg(
-        **{"name": ("name", "first"), "region_count": ("region_count", "sum")},
-        **{m: (m, "sum") for m in metrics}).reset_index()
+    g = tot.groupby("path", sort=False)
+    df = g.agg(**{"name": ("name", "first"), "region_count": ("region_count", "sum")},
+               **{m: (m, "sum") for m in metrics if not m.endswith(ALL_THREADS)})
+    # All-thread totals over the threads and ranks that have them (empty: none has).
+    alls = [m for m in metrics if m.endswith(ALL_THREADS)]
+    if alls:
+        df = df.join(g[alls].sum(min_count=1))
+    df = _whole(df.reset_index(), alls)
     df["parent_path"] = df["path"].map(parent_path)
     depth = {}
     for p in sorted(df["path"], key=len):  # a parent's path is shorter than its children's
@@ -773,8 +831,8 @@ def region_tree_literal(files, tree=None):
         m = {}
         for k in metrics:
             v = row[k]
-            m[k + " (inc)"] = None if (isinstance(v, float) and math.isnan(v)) else v.item() \
-                if hasattr(v, "item") else v
+            m[k + " (inc)"] = None if v is pd.NA or (isinstance(v, float) and math.isnan(v)) \
+                else v.item() if hasattr(v, "item") else v
         nodes[row["path"]] = {"frame": {"name": row["name"], "type": "region"}, "metrics": m,
                               "children": [], "_parent": row["parent_path"]}
     roots = []

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 
 from . import metric_views
-from .tables import REGION_SUMMARY_COLUMNS
+from .tables import ALL_THREADS, REGION_SUMMARY_COLUMNS
 
 # The tables shown (every table is in its CSV file): (name, heading, rows).
 TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
@@ -17,7 +17,9 @@ TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
           ("mpi_region_call_summary", "MPI calls inside each MPI_Pcontrol region (per rank: "
            "min, mean, max over the ranks that entered it)", 80),
           ("mpi_ranks", "Ranks", 64),
-          ("region_tree", "Region tree", 40)] + metric_views.TABLES
+          ("region_tree", "Region tree (inclusive, summed over ranks and threads; an event's own "
+           "count is the thread's that ran the region, its all-thread count every thread's of "
+           "the process during it)", 40)] + metric_views.TABLES
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
                 "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
 
@@ -72,6 +74,14 @@ def _region_summary_view(df):
     return pd.DataFrame(rows)
 
 
+def own_and_all(df):
+    """An event's own and all-thread columns, labelled so: "<event> (own)" beside
+    "<event> (all threads)" (events without all-thread values keep their name)."""
+    alls = [c for c in df.columns if c.endswith(ALL_THREADS)]
+    df = df.assign(**{c: df[c].astype(object).where(df[c].notna(), "") for c in alls})
+    return df.rename(columns={c[: -len(ALL_THREADS)]: c[: -len(ALL_THREADS)] + " (own)" for c in alls})
+
+
 def table_view(name, tables):
     """What the page and the text show of a table: the call sites' useful columns, the
     message sizes as a call x size grid of "calls (seconds)", the regions' spreads."""
@@ -89,4 +99,6 @@ def table_view(name, tables):
         return grid.reset_index().rename(columns={"call": "call \\ size"})
     if name == "mpi_region_summary":
         return _region_summary_view(df)
+    if name == "region_tree":
+        return own_and_all(df)
     return metric_views.table_view(name, df, _num, _with_rank)
