@@ -6,7 +6,8 @@ column per variable ("long form"), so a user's own groupby/pivot works on them.
 
 MPI (papi_mpi_report.json of the MPI wrapper library):
   mpi_run(rep)          one row: command, start_utc, nranks, finished_ranks, hosts,
-                        host_names, wall_s (the longest rank's), papi_compat_version
+                        host_names, wall_s (the longest rank's), papi_compat_version,
+                        run_id
   mpi_ranks(rep)        rank, finished, threads, wall_s, mpi_s, compute_s (wall - MPI),
                         mpi_pct, init_s, finalize_s, partners_dropped (partner records
                         the rank's full partner table could not keep: its matrix row
@@ -41,6 +42,9 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         records, so its row of the matrix is incomplete)
 Named metrics per rank and region, the roofline: papi_report.metric_tables.
 Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
+  region_run(files)        rank, recorded (the file has the run header "run"), run_id,
+                           command, start_utc, host, cpu, papi_compat_version (empty
+                           where not recorded): the region API's and papi_run's header
   region_instances(files)  rank, thread, id, name, parent_id, path, and one column per
                            measurement (cycles, real_time_nsec, each event); for an event
                            with all-thread totals ("all_threads" of the file: every thread
@@ -267,6 +271,9 @@ def _check_regions(path, data):
                     if k != "region_value" and not (k.startswith("read_") and k[5:].isdigit()):
                         c.bad("%s['%s']" % (w, m), "has '%s', not region_value or read_N" % k)
                     c.need(v, k, "number", "%s['%s']" % (w, m))
+    run = c.need(data, "run", "object", "", optional=True)
+    for key, _col in RUN_FIELDS if run is not None else ():
+        c.need(run, key, "string", "run", optional=True)
     for tid, at in (c.need(data, "all_threads", "object", "", optional=True) or {}).items():
         aw = "all_threads['%s']" % tid
         if not isinstance(at, dict):
@@ -420,7 +427,8 @@ def mpi_run(rep):
            "finished_ranks": sum(1 for r in ranks if r.get("finished", True) is True),
            "hosts": len(hosts), "host_names": ", ".join(hosts[:16]) + (", ..." if len(hosts) > 16 else ""),
            "wall_s": max(walls) if walls else 0.0,
-           "papi_compat_version": str(rep.get("papi_compat_version") or "")}
+           "papi_compat_version": str(rep.get("papi_compat_version") or ""),
+           "run_id": str(rep.get("run_id") or "")}
     return pd.DataFrame([row], columns=list(row))
 
 
@@ -763,6 +771,27 @@ def region_instances(files):
     return _whole(df, all_cols)
 
 
+#: The members of a region or papi_run file's run header ("run": the same for every rank
+#: of one job) and their columns in region_run.
+RUN_FIELDS = (("id", "run_id"), ("command", "command"), ("start", "start_utc"), ("host", "host"),
+              ("cpu", "cpu"), ("version", "papi_compat_version"))
+
+
+def region_run(files):
+    """One row per region file: rank, recorded (whether the file has the run header
+    "run"), run_id, command, start_utc, host, cpu, papi_compat_version (empty where not
+    recorded)."""
+    rows = []
+    for rank, data in _regions_arg(files):
+        run = data.get("run")
+        row = {"rank": rank, "recorded": isinstance(run, dict)}
+        for key, col in RUN_FIELDS:
+            row[col] = str(run.get(key) or "") if isinstance(run, dict) else ""
+        rows.append(row)
+    cols = ["rank", "recorded"] + [c for _k, c in RUN_FIELDS]
+    return pd.DataFrame(rows, columns=cols).sort_values("rank", kind="stable").reset_index(drop=True)
+
+
 def region_reads(files):
     rows = []
     for rank, data in _regions_arg(files):
@@ -895,7 +924,8 @@ def _region_spans(files):
     return region_spans(files)
 
 
-REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
+REGION_TABLES = {"region_run": region_run, "region_instances": region_instances,
+                 "region_reads": region_reads,
                  "region_totals": region_totals, "region_tree": region_tree,
                  "time_series": _time_series, "region_spans": _region_spans,
                  "metric_series": _metric_series}

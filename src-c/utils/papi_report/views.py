@@ -24,21 +24,73 @@ SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", 
                 "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
 
 
-def run_header(tables):
-    """[(label, field, value)] of the run's header (command, start, ranks, hosts, wall
-    time, release), from the MPI report; [] without one. A value an older wrapper library
-    did not record reads "(not recorded)"."""
-    run = tables.get("mpi_run")
-    if run is None or run.empty:
-        return []
-    r = run.iloc[0]
-    return [("Command", "command", r["command"] or "(not recorded)"),
-            ("Started (UTC)", "started", r["start_utc"] or "(not recorded)"),
+NOT_RECORDED = "(not recorded)"
+
+
+def _mpi_header(r):
+    return [("Command", "command", r["command"] or NOT_RECORDED),
+            ("Started (UTC)", "started", r["start_utc"] or NOT_RECORDED),
             ("Ranks", "ranks", "%d (%d finished)" % (r["nranks"], r["finished_ranks"])),
             ("Hosts", "hosts", "%d: %s" % (r["hosts"], r["host_names"]) if r["hosts"]
-             else "(not recorded)"),
+             else NOT_RECORDED),
             ("Wall time", "wall", "%.6g s (the longest rank)" % r["wall_s"]),
-            ("papi-compat", "papi-compat", r["papi_compat_version"] or "(not recorded)")]
+            ("papi-compat", "papi-compat", r["papi_compat_version"] or NOT_RECORDED),
+            ("Run id", "run-id", r.get("run_id") or NOT_RECORDED)]
+
+
+def _distinct(values, most=8):
+    """The different non-empty values, in order: "a", or "2: a; b", "(not recorded)"."""
+    v = list(dict.fromkeys(x for x in values if x))
+    if not v:
+        return NOT_RECORDED
+    shown = "; ".join(v[:most]) + ("; ..." if len(v) > most else "")
+    return shown if len(v) == 1 else "%d: %s" % (len(v), shown)
+
+
+def _region_header(run, with_mpi):
+    """The region and papi_run files' header ("run" member), or the line saying it is
+    absent. With an MPI report, only what it lacks (the CPU) and the files missing it."""
+    rec = run[run["recorded"]]
+    missing = list(run.loc[~run["recorded"], "rank"])
+    if rec.empty:
+        return [("Run header", "run-absent", "absent: the region files have no \"run\" member "
+                 "(written by PAPI 7 or an older papi-compat): command, start, host and CPU "
+                 "are not known")]
+    out = []
+    if not with_mpi:
+        starts = sorted(x for x in rec["start_utc"] if x)
+        hosts = list(dict.fromkeys(x for x in rec["host"] if x))
+        out += [("Command", "command", _distinct(rec["command"])),
+                ("Started (UTC)", "started", starts[0] if starts else NOT_RECORDED),
+                ("Ranks", "ranks", "%d (region files)" % len(run)),
+                ("Hosts", "hosts", "%d: %s" % (len(hosts), ", ".join(hosts[:16]) +
+                                               (", ..." if len(hosts) > 16 else ""))
+                 if hosts else NOT_RECORDED)]
+    out.append(("CPU", "cpu", _distinct(rec["cpu"])))
+    if not with_mpi:
+        out += [("papi-compat", "papi-compat", _distinct(rec["papi_compat_version"])),
+                ("Run id", "run-id", _distinct(rec["run_id"]))]
+    if missing:
+        out.append(("Run header", "run-absent", "absent from the region files of rank%s %s"
+                    % ("" if len(missing) == 1 else "s", ", ".join(str(m) for m in missing[:16]))
+                    + (", ..." if len(missing) > 16 else "")))
+    return out
+
+
+def run_header(tables):
+    """[(label, field, value)] of the run's header: from the MPI report (command, start,
+    ranks, hosts, wall time, release, run id) and the region or papi_run files' "run"
+    member (their command, start, hosts, CPU, release, run id; with an MPI report, the
+    CPU); [] without either. A value an older library did not record reads "(not
+    recorded)"; region files without a header say it is absent."""
+    out = []
+    mpi = tables.get("mpi_run")
+    if mpi is not None and not mpi.empty:
+        out += _mpi_header(mpi.iloc[0])
+    run = tables.get("region_run")
+    if run is not None and not run.empty:
+        out += _region_header(run, bool(out))
+    return out
 
 
 def _num(v, fmt="%.6g"):
