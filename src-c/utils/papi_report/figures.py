@@ -2,8 +2,10 @@
 
 FIGURES lists them in the report's order: (id, title, section, function). A function
 takes the tables ({name: DataFrame}) and returns a matplotlib Figure, or a string saying
-why there is nothing to draw (no MPI report given, a wrapper that records no partners):
-the report then says so under the figure's title instead of drawing an empty one.
+why there is nothing to draw (a wrapper that records no partners, no metric asked for):
+the report then says so under the figure's title instead of drawing an empty one. When
+the figure's input was not given at all (no MPI report, no region files) the string is a
+NotGiven and the page leaves the figure out.
 
 Every figure has a bounded size whatever the run's size: per-rank bars become heat
 strips past HEAT_STRIP_RANKS ranks, the rank x rank matrix sums ranks into blocks past
@@ -37,10 +39,15 @@ def _fig(w=8.0, h=4.0, ncols=1, nrows=1):
     return fig, ax
 
 
+class NotGiven(str):
+    """Why a figure is not drawn when its input (the MPI report, region files) was not
+    given: the page leaves the figure out instead of saying so in its place."""
+
+
 def _need(t, *names):
     for n in names:
         if n not in t:
-            return "no %s input given" % ("MPI report" if n.startswith("mpi") else "region file")
+            return NotGiven("no %s input given" % ("MPI report" if n.startswith("mpi") else "region file"))
         if t[n].empty:
             return "the %s table is empty" % n
     return None

@@ -289,7 +289,9 @@ def series_regions(t):
     from . import figures
     s = t.get("time_series")
     spans = t.get("region_spans")
-    if s is None or s.empty or spans is None or spans.empty:
+    if s is None or spans is None:
+        return figures.NotGiven("no region file input given")
+    if s.empty or spans.empty:
         return ("no region spans in a time series (PAPI_INTERVAL with the region API: each "
                 "region's instances in the series' time)")
     events = list(dict.fromkeys(s[s["source"] == "regions"]["event"]))

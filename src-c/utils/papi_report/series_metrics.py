@@ -133,7 +133,9 @@ def series_metric_regions(t):
     from . import figures
     from .series import draw_region_lines
     s = t.get("metric_series")
-    if s is None or s.empty or t.get("region_spans") is None or t["region_spans"].empty:
+    if s is None or t.get("region_spans") is None:
+        return figures.NotGiven("no region file input given")
+    if s.empty or t["region_spans"].empty:
         return ("no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS: "
                 "each sample's metrics and each region's instances)")
     metrics = list(dict.fromkeys(s[s["source"] == "regions"]["metric"]))

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""check_report_page.py PAPI_REPORT: what papi_report's page shows of what it was given
+(issue 46).
+
+- No placeholder for an input not given: a region-only report has no MPI figure, no MPI
+  section and no "no MPI report input given" (it opened with six red boxes); an MPI-only
+  report has no region figure and no "no region file input given". A figure whose input
+  was given but has nothing to draw still says why in its place (region-reads without a
+  PAPI_hl_read; the partner matrix of a wrapper that records no partners).
+Exit 0 pass, 1 fail."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+EV = "perf::PAGE-FAULTS"
+MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
+               "comm-matrix", "counters-per-rank")
+REGION_FIGURES = ("region-tree", "region-by-rank", "region-by-thread", "region-reads",
+                  "series-regions", "series-metric-regions")
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL:", what)
+
+
+def reg(name, parent, t, faults):
+    return {"name": name, "parent_region_id": parent, "region_count": 1, "cycles": t,
+            "real_time_nsec": t, EV: faults}
+
+
+def region_doc():
+    return {"papi_version": "7.0.0.0", "rank": 0,
+            "event_definitions": {EV: {"component": "perf_event", "type": "delta"}},
+            "threads": {"7": {"regions": {"0": reg("solve", -1, 3000000000, 5000),
+                                          "1": reg("assemble", 0, 1200000000, 3000),
+                                          "2": reg("io", -1, 40000000, 20)}}}}
+
+
+def mpi_doc():
+    ranks = [{"rank": r, "wall_s": 2.0, "mpi_s": 0.5, "finished": True,
+              "counters": {EV: 100 + r},
+              "calls": {"MPI_Init": {"calls": 1, "time_s": 0.1},
+                        "MPI_Allreduce": {"calls": 4, "time_s": 0.4, "bytes_sent": 32, "bytes_recv": 32}}}
+             for r in range(2)]
+    return {"nranks": 2, "events": [EV], "ranks": ranks}
+
+
+def page_of(tool, d, name, args):
+    out = os.path.join(d, name)
+    p = subprocess.run([sys.executable, tool, "-o", out] + args, capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "%s: exit %d: %s" % (name, p.returncode, p.stderr[-1500:]))
+    try:
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        check(False, "%s: no page: %s" % (name, e))
+        return ""
+
+
+def figure_part(page, fid):
+    return page.split('<figure id="%s"' % fid, 1)[-1].split("</figure>", 1)[0] if fid in page else ""
+
+
+def placeholders(tool, d, src, mpi):
+    page = page_of(tool, d, "regions_only", ["--regions", src])
+    ids = re.findall(r'<figure id="([^"]+)"', page)
+    check(not set(ids) & set(MPI_FIGURES), "region-only page has MPI figures: %s" % ids)
+    check("input given" not in page, "region-only page says an input was not given: %s"
+          % re.findall(r'data-missing="([^"]*input given[^"]*)"', page))
+    check("<h2>MPI</h2>" not in page, "region-only page has an MPI section")
+    check("region-tree" in ids and "<img" in figure_part(page, "region-tree"), "region-only page draws the region tree")
+    check('data-missing="the region_reads table is empty"' in figure_part(page, "region-reads"),
+          "region-only page: region-reads (no PAPI_hl_read) does not say why: %s" % figure_part(page, "region-reads")[:300])
+    page = page_of(tool, d, "mpi_only", ["--mpi", mpi])
+    ids = re.findall(r'<figure id="([^"]+)"', page)
+    check(not set(ids) & set(REGION_FIGURES), "MPI-only page has region figures: %s" % ids)
+    check("input given" not in page, "MPI-only page says an input was not given")
+    check("compute-vs-mpi" in ids and "<img" in figure_part(page, "compute-vs-mpi"), "MPI-only page draws compute-vs-mpi")
+    check("data-missing=" in figure_part(page, "comm-matrix"),
+          "MPI-only page: the matrix of a report without partners does not say why")
+
+
+def main():
+    tool = sys.argv[1]
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "papi_hl_output")
+        os.makedirs(src)
+        with open(os.path.join(src, "rank_000000.json"), "w") as f:
+            json.dump(region_doc(), f)
+        mpi = os.path.join(d, "papi_mpi_report.json")
+        with open(mpi, "w") as f:
+            json.dump(mpi_doc(), f)
+        placeholders(tool, d, src, mpi)
+    print("check_report_page: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
