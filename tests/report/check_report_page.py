@@ -7,6 +7,10 @@
   report has no region figure and no "no region file input given". A figure whose input
   was given but has nothing to draw still says why in its place (region-reads without a
   PAPI_hl_read; the partner matrix of a wrapper that records no partners).
+- Readable icicle labels: every label of the region tree's icicle is at least 9 px high
+  on the page (they were ~6 px), lies inside its box (labels that do not fit are
+  dropped: the 40 ms region's box is too narrow for one), and says its value in the
+  units papi_metric_avail uses (3 s, 1.2 s; not 3000000000 or 3e+09 nanoseconds).
 Exit 0 pass, 1 fail."""
 import json
 import os
@@ -86,6 +90,35 @@ def placeholders(tool, d, src, mpi):
           "MPI-only page: the matrix of a report without partners does not say why")
 
 
+def icicle_labels(tool, src):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
+    import papi_report
+    from papi_report import figures
+    t = papi_report.tables(regions=src)
+    fig = figures.region_tree(t)
+    dpi = getattr(figures, "PAGE_DPI", 90)  # the page's pictures (html.DPI)
+    fig.set_dpi(dpi)
+    renderer = fig.canvas.get_renderer()
+    a = fig.axes[0]
+    check("real time" in a.get_title() and "nsec" not in a.get_title(),
+          "icicle title %r: not in a reader's units" % a.get_title())
+    labels = {}
+    for text in a.texts:
+        px = text.get_fontsize() * dpi / 72.0
+        check(px >= 9, "icicle label %r is %.1f px high, want at least 9" % (text.get_text(), px))
+        e = text.get_window_extent(renderer)
+        inside = [p for p in a.patches if p.get_window_extent(renderer).contains(e.x0 + 1, e.y0 + 1)
+                  and p.get_window_extent(renderer).contains(e.x1 - 1, e.y1 - 1)]
+        check(inside, "icicle label %r spills out of its box" % text.get_text())
+        labels[text.get_text().split("\n")[0]] = text.get_text()
+    check(labels.get("solve") == "solve\n3 s" and labels.get("assemble") == "assemble\n1.2 s",
+          "icicle labels in seconds: %s" % labels)
+    check("io" not in labels and not any("40 ms" in x for x in labels.values()),
+          "the 40 ms region's box (%.0f px wide) has a label: %s"
+          % (a.transData.transform((40e6 / 3.04e9, 0))[0] - a.transData.transform((0, 0))[0], labels))
+    check(not any(re.search(r"\d{5,}|e\+", x) for x in labels.values()), "raw numbers in labels: %s" % labels)
+
+
 def main():
     tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -97,6 +130,7 @@ def main():
         with open(mpi, "w") as f:
             json.dump(mpi_doc(), f)
         placeholders(tool, d, src, mpi)
+        icicle_labels(tool, src)
     print("check_report_page: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
     return 1 if FAILURES else 0
 

@@ -25,6 +25,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
+from . import units  # noqa: E402
 from .tables import ALL_THREADS  # noqa: E402
 
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
@@ -396,7 +397,34 @@ def region_tree(t):
     for a, m in zip(ax[:, 0], metrics):
         _icicle(a, tree, m, levels)
     fig.tight_layout()
+    fit_labels(fig)
     return fig
+
+
+PAGE_DPI = 90  # the page's pictures (html.py): what a label's size in pixels is taken at
+LABEL_PX = 11  # an icicle label's font: 11 px on the page (it was ~6 px)
+
+
+def fit_labels(fig, dpi=PAGE_DPI):
+    """Drop each icicle label that does not fit inside its box at the page's resolution
+    (first its name: the value alone when that fits; else the whole label): a label never
+    spills over its neighbours or shrinks below LABEL_PX."""
+    fig.set_dpi(dpi)
+    renderer = fig.canvas.get_renderer()
+    for a in fig.axes:
+        for text in list(a.texts):
+            box = getattr(text, "papi_box", None)
+            if box is None:
+                continue
+            (x0, y0), (x1, y1) = a.transData.transform([(box[0], box[1]), (box[2], box[3])])
+            room_w, room_h = abs(x1 - x0) - 4, abs(y1 - y0) - 2
+            for label in text.papi_labels:
+                text.set_text(label)
+                e = text.get_window_extent(renderer)
+                if e.width <= room_w and e.height <= room_h:
+                    break
+            else:
+                text.remove()
 
 
 def icicle_boxes(tree, metric, levels=MAX_DEPTH):
@@ -438,15 +466,24 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH):
     """An icicle: each region a box as wide as its inclusive value, children below it."""
     cmap = plt.get_cmap("tab20")
     boxes = icicle_boxes(tree, metric, levels)
+    names = dict(zip(tree["path"], tree["name"]))
     scaled = False
     for i, (p, depth, x, w, v, sc) in enumerate(boxes):
         face = cmap((depth * 7 + i) % 20)
         a.add_patch(plt.Rectangle((x, -depth - 1), w, 0.95, facecolor=face, hatch="//" if sc else None,
                                   edgecolor="0.35" if sc else face, linewidth=0.4, clip_on=True))
         scaled |= sc
-        if w > 0.04:
-            a.text(x + w / 2, -depth - 0.5, "%s\n%.4g" % (p.rsplit("/", 1)[-1], v), ha="center",
-                   va="center", fontsize="x-small", clip_on=True)
+        if w * 10 * PAGE_DPI < 3 * LABEL_PX:  # narrower than a few characters: no label
+            continue
+        value = units.measurement(v, metric)
+        name = names.get(p, p)
+        if len(name) > 40:
+            name = name[:39] + "\u2026"
+        text = a.text(x + w / 2, -depth - 0.5, "", ha="center", va="center", clip_on=True,
+                      fontsize=LABEL_PX * 72.0 / PAGE_DPI)
+        text.papi_box = (x, -depth - 1, x + w, -depth - 0.05)  # fit_labels: the room it has
+        text.papi_labels = ["%s\n%s" % (name, value), value]
+        text.set_text(text.papi_labels[0])
     a.set_xlim(0, 1)
     a.set_ylim(-levels, 0)
     a.set_yticks([])
@@ -457,7 +494,7 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH):
     elif metric + ALL_THREADS in tree.columns and tree[metric + ALL_THREADS].notna().any():
         title = "region tree (icicle), inclusive %s, own (the thread that ran each region)" % metric
     else:
-        title = "region tree (icicle), inclusive %s" % metric
+        title = "region tree (icicle), inclusive %s" % units.measurement_name(metric)
     if int(tree["depth"].max()) + 1 > levels:
         title += " (first %d levels)" % levels
     if scaled:

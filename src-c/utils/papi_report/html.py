@@ -21,7 +21,7 @@ table{border-collapse:collapse;font-size:small}td,th{border:1px solid #ccc;paddi
 .missing{color:#555;font-style:italic}.failed{color:#c00;font-weight:bold}.note{color:#a33}
 table.run th{text-align:left}table.run td{text-align:left}"""
 MAX_PIXELS = 30000  # a figure side at DPI: browsers and Agg (2^16) give up beyond
-DPI = 90
+DPI = figures.PAGE_DPI  # the labels' sizes in pixels are taken at it
 
 
 class FigureTooLarge(Exception):
