@@ -11,6 +11,10 @@
   on the page (they were ~6 px), lies inside its box (labels that do not fit are
   dropped: the 40 ms region's box is too narrow for one), and says its value in the
   units papi_metric_avail uses (3 s, 1.2 s; not 3000000000 or 3e+09 nanoseconds).
+- Per-region series drawn only where the region ran: "a" runs from 0 to 2.2 s and from 5.2
+  to 8 s, "b" between; each sample (1 s) belongs to the region its midpoint lies in. The
+  line of "a" (rate and metric) holds its samples 1, 2 then 6, 7, 8 with a NaN between
+  (it joined sample 2 to sample 6 across the 3 s "a" did not run), "b" 3, 4, 5 unbroken.
 Exit 0 pass, 1 fail."""
 import json
 import os
@@ -119,6 +123,49 @@ def icicle_labels(tool, src):
     check(not any(re.search(r"\d{5,}|e\+", x) for x in labels.values()), "raw numbers in labels: %s" % labels)
 
 
+def series_doc():
+    smp = [{"time_nsec": k * 1000000000, EV: 10 * k, "metrics": {"CPU_UTILIZATION": k / 10}}
+           for k in range(1, 9)]
+    doc = region_doc()
+    doc["series"] = {"interval_s": 1.0, "threads": {"7": smp},
+                     "process_metrics": [{"time_nsec": x["time_nsec"], "metrics": x["metrics"]} for x in smp],
+                     "region_spans": {"7": [{"id": 0, "name": "a", "begin_nsec": 0, "end_nsec": 2200000000},
+                                            {"id": 1, "name": "b", "begin_nsec": 2200000000, "end_nsec": 5200000000},
+                                            {"id": 2, "name": "a", "begin_nsec": 5200000000, "end_nsec": 8000000000}]}}
+    return doc
+
+
+def region_series(tool, d):
+    import math
+    src = os.path.join(d, "series", "papi_hl_output")
+    os.makedirs(src)
+    with open(os.path.join(src, "rank_000000.json"), "w") as f:
+        json.dump(series_doc(), f)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
+    import papi_report
+    from papi_report import series, series_metrics
+    t = papi_report.tables(regions=src)
+
+    def nan_safe(v):
+        return None if math.isnan(v) else round(float(v), 9)
+
+    # Sample k ends at k s and counts 10 k over 1 s: its rate is 10 k; its metric k / 10.
+    for what, fig, want_a, want_b in (
+            ("rate", series.series_regions(t), [(1, 10), (2, 20), None, (6, 60), (7, 70), (8, 80)],
+             [(3, 30), (4, 40), (5, 50)]),
+            ("metric", series_metrics.series_metric_regions(t),
+             [(1, .1), (2, .2), None, (6, .6), (7, .7), (8, .8)], [(3, .3), (4, .4), (5, .5)])):
+        if isinstance(fig, str):
+            check(False, "series-regions (%s) not drawn: %s" % (what, fig))
+            continue
+        lines = {ln.get_label(): [None if nan_safe(x) is None else (nan_safe(x), nan_safe(y))
+                                  for x, y in zip(ln.get_xdata(), ln.get_ydata())]
+                 for ln in fig.axes[0].get_lines()}
+        check(lines.get("a") == want_a, "per-region %s line of a: %s, want %s (a NaN between its "
+              "two stretches)" % (what, lines.get("a"), want_a))
+        check(lines.get("b") == want_b, "per-region %s line of b: %s, want %s" % (what, lines.get("b"), want_b))
+
+
 def main():
     tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -131,6 +178,7 @@ def main():
             json.dump(mpi_doc(), f)
         placeholders(tool, d, src, mpi)
         icicle_labels(tool, src)
+        region_series(tool, d)
     print("check_report_page: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
     return 1 if FAILURES else 0
 

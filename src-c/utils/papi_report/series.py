@@ -15,7 +15,8 @@ heat map of the rate per rank (rows) over time (one per event: from the MPI repo
 series when there is one, whole ranks, else the region files' summed over each rank's
 threads), lines of the rate per rank and thread, and lines per region: the rate of the
 whole process (its threads summed) at each sample whose interval's midpoint lies inside
-one of the region's instances on any thread (series_regions)."""
+one of the region's instances on any thread (series_regions), each line broken (a NaN)
+between two stretches where the region ran."""
 import pandas as pd
 
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate", "source"]
@@ -164,8 +165,8 @@ def region_spans(files):
 
 
 def region_lines(t, ev):
-    """{(rank, region): DataFrame(time_s, count, rate)}: the process's samples of ev (its
-    threads summed) whose interval's midpoint lies in an instance of the region."""
+    """{(rank, region): DataFrame(sample, time_s, count, rate)}: the process's samples of ev
+    (its threads summed) whose interval's midpoint lies in an instance of the region."""
     s, spans = t.get("time_series"), t.get("region_spans")
     if s is None or s.empty or spans is None or spans.empty:
         return {}
@@ -173,7 +174,8 @@ def region_lines(t, ev):
     proc = s.groupby(["rank", "sample"], as_index=False).agg(
         time_s=("time_s", "max"), interval_s=("interval_s", "max"), count=("count", "sum"))
     proc["rate"] = proc["count"] / proc["interval_s"]
-    return {k: proc[inside][["time_s", "count", "rate"]] for k, inside in in_regions(proc, spans).items()}
+    return {k: proc[inside][["sample", "time_s", "count", "rate"]]
+            for k, inside in in_regions(proc, spans).items()}
 
 
 def in_regions(p, spans):
@@ -307,11 +309,29 @@ def series_regions(t):
     return fig
 
 
+def with_breaks(g, column):
+    """(x, y) of g's samples (time_s, column) in sample order, with a NaN between two that
+    are not consecutive samples: a line drawn from them joins only the samples of one
+    stretch where the region ran, never across the time it did not."""
+    g = g.sort_values("sample")
+    xs, ys, prev = [], [], None
+    for k, x, y in zip(g["sample"], g["time_s"], g[column]):
+        if prev is not None and k > prev + 1:
+            xs.append(float("nan"))
+            ys.append(float("nan"))
+        xs.append(x)
+        ys.append(y)
+        prev = k
+    return xs, ys
+
+
 def draw_region_lines(a, lines, column, nranks, ylabel):
-    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s."""
+    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s,
+    broken where the region did not run."""
     from . import figures
     for (rank, name), g in lines[: figures.MAX_ROWS]:
-        a.plot(g["time_s"], g[column], marker=".", linestyle="-",
+        xs, ys = with_breaks(g, column)
+        a.plot(xs, ys, marker=".", linestyle="-",
                label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
     a.set_xlabel("time since the start (s)")
     a.set_ylabel(ylabel)

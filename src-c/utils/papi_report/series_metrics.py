@@ -118,14 +118,14 @@ def series_metric_heat(t):
 
 
 def region_metric_lines(t, metric):
-    """{(rank, region): DataFrame(time_s, value)}: the process's value of metric at the
+    """{(rank, region): DataFrame(sample, time_s, value)}: the process's value of metric at the
     samples whose interval's midpoint lies in an instance of the region."""
     s, spans = t.get("metric_series"), t.get("region_spans")
     if s is None or s.empty or spans is None or spans.empty:
         return {}
     from .series import in_regions
     p = s[(s["metric"] == metric) & (s["thread"] == PROCESS) & (s["source"] == "regions")]
-    return {k: p[inside][["time_s", "value"]] for k, inside in in_regions(p, spans).items()}
+    return {k: p[inside][["sample", "time_s", "value"]] for k, inside in in_regions(p, spans).items()}
 
 
 def series_metric_regions(t):
