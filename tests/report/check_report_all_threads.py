@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_report_all_threads.py PAPI_REPORT: all-thread totals beside own counts (issue 46:
+"""check_report_all_threads.py PAPI_REPORT [REPORT_REGIONS]: all-thread totals beside own counts (issue 46:
 `papi_report --regions` showed the master thread's own count, 2, where the file holds the
 all-thread total, 8197, and no table, CSV or figure had the latter).
 
@@ -11,7 +11,10 @@ Checked: region_instances.csv, region_totals.csv and region_tree.csv have the co
 and the text's region tree label them "(own)" and "(all threads)" with both values in one
 row; the icicle has a panel of the all-thread totals (titled so, its boxes the values) and
 says "own" on the own panel; the Hatchet literal carries both. A file whose all-thread
-value is not a number: exit 2 naming the field. Exit 0 pass, 1 fail."""
+value is not a number: exit 2 naming the field. With REPORT_REGIONS (report_regions.c), a
+file of the region API itself: region_tree.csv's all-thread column of each main-thread
+region equals the sum of its instances' values in the file's all_threads, and the
+second thread's "work" has none. Exit 0 pass, 1 fail."""
 import csv
 import json
 import os
@@ -49,6 +52,49 @@ def region_doc():
 def rows(path):
     with open(path, encoding="utf-8") as f:
         return list(csv.DictReader(f))
+
+
+def real_file(tool, d, program):
+    """The region API's own file: the tree's all-thread totals are the file's."""
+    work = os.path.join(d, "real")
+    os.makedirs(work)
+    env = dict(os.environ, PAPI_EVENTS=EV, PAPI_OUTPUT_DIRECTORY=work)
+    for k in ("PAPI_HL_ALL_THREADS", "PAPI_REPORT", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"):
+        env.pop(k, None)
+    p = subprocess.run([program, "3", "4", "5", "2", "3", "6"], env=env, capture_output=True, text=True,
+                       timeout=300)
+    check(p.returncode == 0, "report_regions: exit %d: %s" % (p.returncode, p.stderr[-500:]))
+    src = os.path.join(work, "papi_hl_output")
+    files = [os.path.join(src, f) for f in os.listdir(src)] if os.path.isdir(src) else []
+    check(len(files) == 1, "report_regions wrote %s" % files)
+    if len(files) != 1:
+        return
+    with open(files[0]) as f:
+        data = json.load(f)
+    want = {}
+    for tid, t in data["threads"].items():
+        alls = (data.get("all_threads") or {}).get(tid, {}).get("instances", {})
+        for rid, r in t["regions"].items():
+            if rid in alls:
+                path = r["name"] if r["parent_region_id"] == -1 else \
+                    "%s/%s" % (t["regions"][str(r["parent_region_id"])]["name"], r["name"])
+                want[path] = want.get(path, 0) + alls[rid][EV]
+    if not want:
+        print("SKIPPED (part): the region API wrote no all-thread totals here (%s)"
+              % data.get("note", ""))
+        return
+    out = os.path.join(work, "out")
+    p = subprocess.run([sys.executable, tool, "--regions", src, "-o", out], capture_output=True, text=True,
+                       timeout=600)
+    check(p.returncode == 0, "report of report_regions' file: exit %d: %s" % (p.returncode, p.stderr[-1000:]))
+    got = {r["path"]: r for r in rows(os.path.join(out, "region_tree.csv"))}
+    for path, v in want.items():
+        check(got.get(path, {}).get(AT) == str(v), "report_regions %s: all threads %r, the file's %d"
+              % (path, got.get(path, {}).get(AT), v))
+    check(got.get("work", {}).get(AT) == "" and got.get("work", {}).get(EV) not in ("", None),
+          "report_regions work (second thread): own %r, all threads %r, want a count and none"
+          % (got.get("work", {}).get(EV), got.get("work", {}).get(AT)))
+    print("report_regions: all-thread totals %s" % want)
 
 
 def main():
@@ -134,6 +180,8 @@ def main():
         field = "all_threads['100'].instances['1'].%s" % EV
         check(p.returncode == 2 and path in p.stderr and field in p.stderr and "Traceback" not in p.stderr,
               "an all-thread value \"many\": exit %d, want 2 naming %s: %s" % (p.returncode, field, p.stderr))
+        if len(sys.argv) > 2:
+            real_file(tool, d, sys.argv[2])
     print("check_report_all_threads: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
     return 1 if FAILURES else 0
 
