@@ -4,21 +4,26 @@ papi_mpi_report.json and the region files papi_hl_output/rank_*.json (one run, o
 ranks' files), and writes one self-contained HTML page with every figure inline
 (compute vs MPI time per rank, MPI time per rank by call, time per call and call site
 with its spread across ranks, message sizes x time, the rank x rank communication
-matrix, counters per rank, the region tree as an icicle, region x rank and region x
-thread heat maps, the PAPI_hl_read series, the time series (PAPI_INTERVAL, papi_run
---interval: rate per rank over time as a heat map, per rank and thread and per region as
-lines; with metrics (PAPI_METRICS, PAPI_MPI_METRICS, papi_run -m) each sample's metric
-per rank as a heat map, a cell per sample, and per region as lines), the roofline of the named metrics; the run's
-header and the tables of calls, call sites, calls x message size, MPI_Pcontrol regions and
-named metrics per rank and region), the same header and tables as text
-(report.txt), the tidy CSV tables the figures are drawn from, and the region tree in
-Hatchet's literal format (regions_hatchet.json).
-The same tables are available as pandas DataFrames from the Python module papi_report.
+matrix, counters per rank, the region tree as an icicle (own counts and all-thread
+totals, labelled in s, ms, k, M ...), region x rank and region x thread heat maps, the
+PAPI_hl_read series, the time series (PAPI_INTERVAL, papi_run --interval: rate per rank
+over time as a heat map, per rank and thread and per region as lines, a region's line
+only where it ran; with metrics (PAPI_METRICS, PAPI_MPI_METRICS, papi_run -m) each
+sample's metric per rank as a heat map, a cell per sample, and per region as lines), the
+roofline of the named metrics; the run's header (command, start, hosts, CPU, release:
+from the MPI report and the region or papi_run files' "run" member, or said absent) and
+the tables of calls, call sites, calls x message size, MPI_Pcontrol regions, the region
+tree (own and all threads) and named metrics per rank and region), the same header and
+tables as text (report.txt), the tidy CSV tables the figures are drawn from, and the
+region tree in Hatchet's literal format (regions_hatchet.json). A figure whose input was
+not given is left out. The same tables are available as pandas DataFrames from the
+Python module papi_report.
 
 Exit status: 0 done, 1 the inputs cannot be read, the output cannot be written or
 pandas/matplotlib are missing, 2 bad usage or an input that is not in the expected format
-(one line naming the file and what is wrong), 3 the report is written but some figures
-failed (the page and stderr say which and why)."""
+or holds an impossible value (one line naming the file, the field and why: a negative or
+fractional partners_dropped, a negative, infinite or backwards series value ...), 3 the
+report is written but some figures failed (the page and stderr say which and why)."""
 import argparse
 import json
 import os
@@ -221,7 +226,7 @@ def main(argv=None):
         written.insert(1, path)
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
-            dump_deep(papi_report.region_tree_literal(files), path)  # any depth, whole or none
+            dump_deep(papi_report.region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none
             written.append(path)
     except papi_report.ReportError as e:
         print("papi_report: %s" % e, file=sys.stderr)

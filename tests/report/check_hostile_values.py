@@ -10,7 +10,10 @@
 - Region names with "/": "a/b" at the top is a region of its own, not "b" inside "a".
 - A negative real_time_nsec in a region file: exit 2 naming it.
 - MPI_Pcontrol regions of the MPI report with values of the wrong kind (entries a string,
-  negative MPI time or calls, a region that is not an object): exit 2 naming the field."""
+  negative MPI time or calls, a region that is not an object): exit 2 naming the field.
+- partners_dropped -7 or 1.9, and negative, infinite or backwards (time decreasing) values
+  of the time series (the MPI report's, the region API's, papi_run's): exit 2 and one line
+  naming the file, the field and why (issue 46)."""
 import csv
 import json
 import os
@@ -156,6 +159,92 @@ def negative_region_time(report_tool, d):
           "a negative real_time_nsec: exit %d: %s" % (p.returncode, p.stderr))
 
 
+EV = "perf::PAGE-FAULTS"
+
+
+def samples(times=(1000, 2000, 3000), counts=(5, 6, 7)):
+    return [{"time_nsec": t, EV: c, "metrics": {"CPU_UTILIZATION": 0.5}} for t, c in zip(times, counts)]
+
+
+def impossible_values(report_tool, d):
+    """Each case: (what, kind, document, field named, why said). A value JSON cannot hold
+    (Infinity) is written as Python's json writes it: json.load reads it back."""
+    def mpi(**kw):
+        r1 = rank(1)
+        r1.update(kw)
+        doc = mpi_report([rank(0), r1])
+        doc["events"] = [EV]
+        return doc
+
+    def regions(series, events=None):
+        doc = {"papi_version": "7.0.0.0", "rank": 0,
+               "event_definitions": events or {EV: {"component": "perf_event", "type": "delta"}},
+               "threads": {"7": {"regions": {"0": region("r", -1, 5000)}}}, "series": series}
+        return doc
+
+    inf = float("inf")
+    cases = [
+        ("partners_dropped negative", "mpi", mpi(partners_dropped=-7), "ranks[1].partners_dropped",
+         "is -7, not an integer >= 0"),
+        ("partners_dropped fractional", "mpi", mpi(partners_dropped=1.9), "ranks[1].partners_dropped",
+         "is 1.9, not an integer >= 0"),
+        ("MPI series count negative", "mpi", mpi(series={"interval_s": 1e-6, "samples": samples(counts=(5, -3, 7))}),
+         "ranks[1].series.samples[1]['%s']" % EV, "is -3, not a number >= 0"),
+        ("MPI series count infinite", "mpi", mpi(series={"interval_s": 1e-6, "samples": samples(counts=(5, inf, 7))}),
+         "ranks[1].series.samples[1]['%s']" % EV, "is Infinity"),
+        ("MPI series backwards", "mpi", mpi(series={"interval_s": 1e-6, "samples": samples(times=(1000, 3000, 2000))}),
+         "ranks[1].series.samples[2].time_nsec", "time runs backwards"),
+        ("region series count negative", "regions",
+         regions({"interval_s": 1e-6, "threads": {"7": samples(counts=(5, 6, -1))}}),
+         "series.threads['7'][2]['%s']" % EV, "is -1, not a number >= 0"),
+        ("region series time infinite", "regions",
+         regions({"interval_s": 1e-6, "threads": {"7": samples(times=(1000, inf, 3000))}}),
+         "series.threads['7'][1].time_nsec", "is Infinity"),
+        ("region series backwards", "regions",
+         regions({"interval_s": 1e-6, "threads": {"7": samples(times=(1000, 900, 3000))}}),
+         "series.threads['7'][1].time_nsec", "time runs backwards"),
+        ("region series time negative", "regions",
+         regions({"interval_s": 1e-6, "threads": {"7": samples(times=(-1000, 2000, 3000))}}),
+         "series.threads['7'][0].time_nsec", "is -1000, not a number >= 0"),
+        ("process metric infinite", "regions",
+         regions({"interval_s": 1e-6, "threads": {"7": samples()},
+                  "process_metrics": [{"time_nsec": 1000, "metrics": {"CPU_UTILIZATION": -inf}}]}),
+         "series.process_metrics[0].metrics['CPU_UTILIZATION']", "neither a finite number nor null"),
+        ("region span backwards", "regions",
+         regions({"interval_s": 1e-6, "threads": {"7": samples()},
+                  "region_spans": {"7": [{"id": 0, "name": "r", "begin_nsec": 2000, "end_nsec": 1000}]}}),
+         "series.region_spans['7'][0].end_nsec", "time runs backwards"),
+        ("papi_run series negative", "regions", regions({"interval_s": 1e-6, "samples": samples(counts=(-5, 6, 7))}),
+         "series.samples[0]['%s']" % EV, "is -5, not a number >= 0"),
+        ("series totals infinite", "regions",
+         regions({"interval_s": 1e-6, "threads": {"7": samples()}, "totals": {EV: inf}}),
+         "series.totals.%s" % EV, "is Infinity"),
+        ("series interval zero", "regions", regions({"interval_s": 0, "threads": {"7": samples()}}),
+         "series.interval_s", "not a number > 0"),
+    ]
+    for i, (what, kind, doc, field, why) in enumerate(cases):
+        src = os.path.join(d, "impossible%d" % i)
+        os.makedirs(src)
+        path = os.path.join(src, "papi_mpi_report.json" if kind == "mpi" else "rank_000000.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)  # allow_nan: Infinity as Python writes it
+        p = run([report_tool, "--mpi" if kind == "mpi" else "--regions", path if kind == "mpi" else src,
+                 "-o", os.path.join(d, "impossible_out%d" % i)])
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == 2 and len(lines) == 1 and "Traceback" not in p.stderr and path in p.stderr
+              and field in p.stderr and why in p.stderr,
+              "%s: exit %d, want 2 and one line naming %s, %s and %r: %s"
+              % (what, p.returncode, path, field, why, p.stderr[-600:]))
+    # A negative count of an instant event (a reading, e.g. a temperature) is a value.
+    src = os.path.join(d, "instant")
+    os.makedirs(src)
+    with open(os.path.join(src, "rank_000000.json"), "w") as f:
+        json.dump(regions({"interval_s": 1e-6, "threads": {"7": samples(counts=(5, -3, 7))}},
+                          events={EV: {"component": "perf_event", "type": "instant"}}), f)
+    p = run([report_tool, "--regions", src, "-o", os.path.join(d, "instant_out")])
+    check(p.returncode == 0, "a negative instant reading in a series: exit %d: %s" % (p.returncode, p.stderr[-600:]))
+
+
 def main():
     report_tool, collect_tool = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as d:
@@ -164,6 +253,7 @@ def main():
         deep_tree(report_tool, d)
         slash_names(report_tool, d)
         negative_region_time(report_tool, d)
+        impossible_values(report_tool, d)
     print("check_hostile_values: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
     return 1 if failures else 0
 

@@ -16,6 +16,7 @@ sleep's. Exit 0 pass, 1 fail."""
 import argparse
 import csv
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -149,7 +150,8 @@ def expected_lines(d, ev):
             for k, (c, t, dt) in per.items():
                 if b <= t - dt / 2 <= e:
                     out.setdefault(sp["name"], {})[k] = (t, c / dt)
-    return {n: [v[k] for k in sorted(v)] for n, v in out.items()}
+    return {n: [v[k] for k in sorted(v)] for n, v in out.items()}, \
+        {n: sum(1 for k1, k2 in zip(sorted(v), sorted(v)[1:]) if k2 > k1 + 1) for n, v in out.items()}
 
 
 def check_regions(a, series):
@@ -175,9 +177,14 @@ def check_regions(a, series):
     if isinstance(fig, str):
         return
     ev = "perf::PAGE-FAULTS"
-    want = expected_lines(d, ev)
+    want, gaps = expected_lines(d, ev)
     (ax,) = [x for x in fig.axes if x.get_title().startswith(ev)]
-    got = {ln.get_label(): list(zip(ln.get_xdata(), ln.get_ydata())) for ln in ax.get_lines()}
+    got = {ln.get_label(): [(x, y) for x, y in zip(ln.get_xdata(), ln.get_ydata()) if not math.isnan(x)]
+           for ln in ax.get_lines()}
+    # A line breaks (NaN) between two stretches where its region ran, and nowhere else.
+    breaks = {ln.get_label(): sum(1 for x in ln.get_xdata() if math.isnan(x)) for ln in ax.get_lines()}
+    check(breaks == gaps and all(gaps.get(n, 0) >= 1 for n in ("touch", "sleep")),
+          "series-regions: breaks %s, want one per gap between the region's samples %s" % (breaks, gaps))
     check(sorted(got) == ["sleep", "touch"], "series-regions: a line per region (%s)" % sorted(got))
     for name in ("touch", "sleep"):
         g, w = got.get(name, []), want.get(name, [])

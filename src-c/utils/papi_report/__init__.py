@@ -12,5 +12,5 @@ from .tables import (MalformedInput, ReportError, load_mpi, load_regions, mpi_ca
                      mpi_call_summary, mpi_callsites, mpi_calls, mpi_counters, mpi_matrix,
                      mpi_ranks, mpi_region_call_summary, mpi_region_calls, mpi_region_summary,
                      mpi_regions, mpi_run, mpi_sizes,
-                     region_instances, region_reads, region_totals, region_tree,
+                     region_instances, region_reads, region_run, region_totals, region_tree,
                      region_tree_literal, tables)

@@ -2,8 +2,10 @@
 
 FIGURES lists them in the report's order: (id, title, section, function). A function
 takes the tables ({name: DataFrame}) and returns a matplotlib Figure, or a string saying
-why there is nothing to draw (no MPI report given, a wrapper that records no partners):
-the report then says so under the figure's title instead of drawing an empty one.
+why there is nothing to draw (a wrapper that records no partners, no metric asked for):
+the report then says so under the figure's title instead of drawing an empty one. When
+the figure's input was not given at all (no MPI report, no region files) the string is a
+NotGiven and the page leaves the figure out.
 
 Every figure has a bounded size whatever the run's size: per-rank bars become heat
 strips past HEAT_STRIP_RANKS ranks, the rank x rank matrix sums ranks into blocks past
@@ -23,6 +25,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
+from . import units  # noqa: E402
+from .tables import ALL_THREADS  # noqa: E402
+
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
 MATRIX_SIDE = 512  # cells a side of the rank x rank matrix at most (ranks in blocks past it)
 MAX_ROWS = 60  # regions in a heat map, series in a plot: the largest, the count said
@@ -35,10 +40,15 @@ def _fig(w=8.0, h=4.0, ncols=1, nrows=1):
     return fig, ax
 
 
+class NotGiven(str):
+    """Why a figure is not drawn when its input (the MPI report, region files) was not
+    given: the page leaves the figure out instead of saying so in its place."""
+
+
 def _need(t, *names):
     for n in names:
         if n not in t:
-            return "no %s input given" % ("MPI report" if n.startswith("mpi") else "region file")
+            return NotGiven("no %s input given" % ("MPI report" if n.startswith("mpi") else "region file"))
         if t[n].empty:
             return "the %s table is empty" % n
     return None
@@ -380,12 +390,41 @@ def region_tree(t):
     tree = t["region_tree"]
     metrics = [c for c in tree.columns if c not in ("path", "name", "parent_path", "depth", "region_count")]
     metrics = ["real_time_nsec"] + [m for m in metrics if m not in ("real_time_nsec", "cycles")]
+    # An all-thread column beside its event's own only where some region has a value.
+    metrics = [m for m in metrics if not m.endswith(ALL_THREADS) or tree[m].notna().any()]
     levels = min(int(tree["depth"].max()) + 1, MAX_DEPTH)
     fig, ax = _fig(10, 1.0 + 0.5 * levels * len(metrics), nrows=len(metrics))
     for a, m in zip(ax[:, 0], metrics):
         _icicle(a, tree, m, levels)
     fig.tight_layout()
+    fit_labels(fig)
     return fig
+
+
+PAGE_DPI = 90  # the page's pictures (html.py): what a label's size in pixels is taken at
+LABEL_PX = 11  # an icicle label's font: 11 px on the page (it was ~6 px)
+
+
+def fit_labels(fig, dpi=PAGE_DPI):
+    """Drop each icicle label that does not fit inside its box at the page's resolution
+    (first its name: the value alone when that fits; else the whole label): a label never
+    spills over its neighbours or shrinks below LABEL_PX."""
+    fig.set_dpi(dpi)
+    renderer = fig.canvas.get_renderer()
+    for a in fig.axes:
+        for text in list(a.texts):
+            box = getattr(text, "papi_box", None)
+            if box is None:
+                continue
+            (x0, y0), (x1, y1) = a.transData.transform([(box[0], box[1]), (box[2], box[3])])
+            room_w, room_h = abs(x1 - x0) - 4, abs(y1 - y0) - 2
+            for label in text.papi_labels:
+                text.set_text(label)
+                e = text.get_window_extent(renderer)
+                if e.width <= room_w and e.height <= room_h:
+                    break
+            else:
+                text.remove()
 
 
 def icicle_boxes(tree, metric, levels=MAX_DEPTH):
@@ -427,25 +466,69 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH):
     """An icicle: each region a box as wide as its inclusive value, children below it."""
     cmap = plt.get_cmap("tab20")
     boxes = icicle_boxes(tree, metric, levels)
+    names = dict(zip(tree["path"], tree["name"]))
     scaled = False
     for i, (p, depth, x, w, v, sc) in enumerate(boxes):
         face = cmap((depth * 7 + i) % 20)
         a.add_patch(plt.Rectangle((x, -depth - 1), w, 0.95, facecolor=face, hatch="//" if sc else None,
                                   edgecolor="0.35" if sc else face, linewidth=0.4, clip_on=True))
         scaled |= sc
-        if w > 0.04:
-            a.text(x + w / 2, -depth - 0.5, "%s\n%.4g" % (p.rsplit("/", 1)[-1], v), ha="center",
-                   va="center", fontsize="x-small", clip_on=True)
+        if w * 10 * PAGE_DPI < 3 * LABEL_PX:  # narrower than a few characters: no label
+            continue
+        value = units.measurement(v, metric)
+        name = names.get(p, p)
+        if len(name) > 40:
+            name = name[:39] + "\u2026"
+        text = a.text(x + w / 2, -depth - 0.5, "", ha="center", va="center", clip_on=True,
+                      fontsize=LABEL_PX * 72.0 / PAGE_DPI)
+        text.papi_box = (x, -depth - 1, x + w, -depth - 0.05)  # fit_labels: the room it has
+        text.papi_labels = ["%s\n%s" % (name, value), value]
+        text.set_text(text.papi_labels[0])
     a.set_xlim(0, 1)
     a.set_ylim(-levels, 0)
     a.set_yticks([])
     a.set_xticks([])
-    title = "region tree (icicle), inclusive %s" % metric
+    if metric.endswith(ALL_THREADS):
+        title = ("region tree (icicle), inclusive %s, all threads (every thread of the process "
+                 "during each region)" % metric[: -len(ALL_THREADS)])
+    elif metric + ALL_THREADS in tree.columns and tree[metric + ALL_THREADS].notna().any():
+        title = "region tree (icicle), inclusive %s, own (the thread that ran each region)" % metric
+    else:
+        title = "region tree (icicle), inclusive %s" % units.measurement_name(metric)
     if int(tree["depth"].max()) + 1 > levels:
         title += " (first %d levels)" % levels
     if scaled:
         title += "\nhatched: children summing to more than their parent, scaled to its width"
     a.set_title(title, fontsize="medium")
+
+
+LABEL_CHARS = 60  # a region's label at most: a text's cost grows with its length
+
+
+def region_labels(paths, width=LABEL_CHARS):
+    """Short, distinct labels of region paths for an axis: the outermost name, the levels
+    left out, and as many of the innermost names as fit in width characters. A path of a
+    deep tree is thousands of characters: drawn whole, its tick label cost minutes and
+    overflowed the rasterizer."""
+    from .tables import path_names
+    out, seen = [], {}
+    for p in paths:
+        names = path_names(p)
+        label = "/".join(names)
+        if len(label) > width and len(names) > 2:
+            tail, used = [], 0
+            for n in reversed(names[1:]):
+                if tail and used + len(n) + 1 > width - len(names[0]) - 12:
+                    break
+                tail.insert(0, n)
+                used += len(n) + 1
+            skipped = len(names) - 1 - len(tail)
+            label = "/".join([names[0]] + (["\u2026%d\u2026" % skipped] if skipped else []) + tail)
+        if len(label) > width:
+            label = label[: width - 1] + "\u2026"
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else "%s #%d" % (label, seen[label]))
+    return out
 
 
 def _region_heat(t, by, label):
@@ -463,7 +546,7 @@ def _region_heat(t, by, label):
     a = ax[0][0]
     im = a.imshow(grid.values, aspect="auto", cmap="viridis", interpolation="nearest")
     a.set_yticks(np.arange(len(grid)))
-    a.set_yticklabels(grid.index, fontsize="small")
+    a.set_yticklabels(region_labels(grid.index), fontsize="small")
     if wide:
         _rank_ticks(a, [str(c) for c in grid.columns])
     else:

@@ -18,10 +18,10 @@ STYLE = """body{font-family:sans-serif;margin:2em;max-width:1400px}
 figure{margin:1.5em 0;border-top:1px solid #ccc;padding-top:.5em}
 figcaption{font-weight:bold;margin-bottom:.5em}img{max-width:100%}
 table{border-collapse:collapse;font-size:small}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
-.missing{color:#a33;font-style:italic}.failed{color:#c00;font-weight:bold}.note{color:#a33}
+.missing{color:#555;font-style:italic}.failed{color:#c00;font-weight:bold}.note{color:#a33}
 table.run th{text-align:left}table.run td{text-align:left}"""
 MAX_PIXELS = 30000  # a figure side at DPI: browsers and Agg (2^16) give up beyond
-DPI = 90
+DPI = figures.PAGE_DPI  # the labels' sizes in pixels are taken at it
 
 
 class FigureTooLarge(Exception):
@@ -82,9 +82,6 @@ def render(tables, title="PAPI report", sources=(), failures=None):
     out += _run_header(tables)
     section = None
     for fid, ftitle, sect, draw in figures.FIGURES:
-        if sect != section:
-            out.append("<h2>%s</h2>" % html.escape(sect))
-            section = sect
         try:
             uri, why, notes = _figure(draw, tables)
             failed = None
@@ -93,6 +90,11 @@ def render(tables, title="PAPI report", sources=(), failures=None):
             plt.close("all")
             if failures is not None:
                 failures.append((fid, failed))
+        if isinstance(why, figures.NotGiven):
+            continue  # its input was not given: no place held for it
+        if sect != section:
+            out.append("<h2>%s</h2>" % html.escape(sect))
+            section = sect
         out.append('<figure id="%s" data-figure="%s">' % (fid, fid))
         out.append("<figcaption>%s</figcaption>" % html.escape(ftitle))
         if failed:

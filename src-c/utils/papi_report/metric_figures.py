@@ -55,7 +55,8 @@ def why_no_roofline(t):
         return None
     rows = _metric_rows(t)
     if not rows:
-        return "no MPI report and no region files given"
+        from .figures import NotGiven
+        return NotGiven("no MPI report and no region files given")
     for names, label, ask in ((FLOP_METRICS, "FLOP metric (DP_FLOPS or SP_FLOPS)", "DP_FLOPS"),
                               ((BYTES_METRIC,), "memory bandwidth metric (MEM_BW)", "MEM_BW")):
         present = any(df["metric"].isin(names).any() for _w, df in rows)

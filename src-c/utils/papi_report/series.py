@@ -15,11 +15,94 @@ heat map of the rate per rank (rows) over time (one per event: from the MPI repo
 series when there is one, whole ranks, else the region files' summed over each rank's
 threads), lines of the rate per rank and thread, and lines per region: the rate of the
 whole process (its threads summed) at each sample whose interval's midpoint lies inside
-one of the region's instances on any thread (series_regions)."""
+one of the region's instances on any thread (series_regions), each line broken (a NaN)
+between two stretches where the region ran."""
 import pandas as pd
 
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate", "source"]
 MPI_THREAD = "all threads"  # an MPI row's series: the rank's threads summed
+
+
+def _check_samples(c, samples, where, events, instant=()):
+    """A series' samples: time_nsec a finite number >= 0 that never goes back, each
+    event's count a finite number (>= 0 unless the event is an instant reading), each
+    metric a finite number or null. The first wrong value raises MalformedInput naming
+    the file, the field and why."""
+    if not isinstance(samples, list):
+        c.bad(where, "is not a list of samples")
+    prev = None
+    for k, s in enumerate(samples):
+        w = "%s[%d]" % (where, k)
+        if not isinstance(s, dict):
+            continue  # not a sample of any producer: left out (timed_samples)
+        t = c.need(s, "time_nsec", "number >= 0", w, optional=True)
+        if t is not None:
+            if prev is not None and t < prev[1]:
+                c.bad(w + ".time_nsec", "is %.17g ns, before the previous sample's %.17g ns "
+                      "(%s[%d].time_nsec): time runs backwards" % (t, prev[1], where, prev[0]))
+            prev = (k, t)
+        for ev in events:
+            if ev in s:
+                c.need(s, ev, "number" if ev in instant else "number >= 0", "%s['%s']" % (w, ev))
+        for name, v in (c.need(s, "metrics", "object", w, optional=True) or {}).items():
+            if v is not None and not _finite(v):
+                c.bad("%s.metrics['%s']" % (w, name), "is %r, neither a finite number nor null" % (v,))
+
+
+def _finite(v):
+    import math
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def check_region_series(path, data):
+    """The series of a region file (papi_run --interval, PAPI_INTERVAL): MalformedInput
+    naming the file and the field for a negative, infinite or backwards value."""
+    from .tables import _Checker
+    c = _Checker(path)
+    series = c.need(data, "series", "object", "", optional=True)
+    if series is None:
+        return
+    defs = data.get("event_definitions") or {}
+    events = list(defs)
+    instant = {e for e, d in defs.items() if isinstance(d, dict) and d.get("type") == "instant"}
+    if series.get("interval_s") is not None and \
+            (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
+        c.bad("series.interval_s", "is %r, not a number > 0" % (series["interval_s"],))
+    if "samples" in series:
+        _check_samples(c, series["samples"], "series.samples", events, instant)
+    for tid, smp in (c.need(series, "threads", "object", "series", optional=True) or {}).items():
+        _check_samples(c, smp, "series.threads['%s']" % tid, events, instant)
+    if "process_metrics" in series:
+        _check_samples(c, series["process_metrics"], "series.process_metrics", [], instant)
+    for ev in (c.need(series, "totals", "object", "series", optional=True) or {}):
+        c.need(series["totals"], ev, "number" if ev in instant else "number >= 0", "series.totals")
+    for tid, items in (c.need(series, "region_spans", "object", "series", optional=True) or {}).items():
+        for j, x in enumerate(items if isinstance(items, list) else []):
+            w = "series.region_spans['%s'][%d]" % (tid, j)
+            if not isinstance(x, dict):
+                continue
+            b = c.need(x, "begin_nsec", "number >= 0", w, optional=True)
+            e = c.need(x, "end_nsec", "number >= 0", w, optional=True)
+            if b is not None and e is not None and e < b:
+                c.bad(w + ".end_nsec", "is %.17g ns, before its begin_nsec %.17g ns: time runs "
+                      "backwards" % (e, b))
+
+
+def check_mpi_series(path, rep):
+    """The ranks' series of the MPI report (PAPI_INTERVAL): as check_region_series."""
+    from .tables import _Checker
+    c = _Checker(path)
+    events = [e for e in rep.get("events") or [] if isinstance(e, str)]
+    for i, r in enumerate(rep["ranks"]):
+        series = c.need(r, "series", "object", "ranks[%d]" % i, optional=True)
+        if series is None:
+            continue
+        w = "ranks[%d].series" % i
+        if series.get("interval_s") is not None and \
+                (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
+            c.bad(w + ".interval_s", "is %r, not a number > 0" % (series["interval_s"],))
+        if "samples" in series:
+            _check_samples(c, series["samples"], w + ".samples", events)
 
 
 def timed_samples(samples):
@@ -82,8 +165,8 @@ def region_spans(files):
 
 
 def region_lines(t, ev):
-    """{(rank, region): DataFrame(time_s, count, rate)}: the process's samples of ev (its
-    threads summed) whose interval's midpoint lies in an instance of the region."""
+    """{(rank, region): DataFrame(sample, time_s, count, rate)}: the process's samples of ev
+    (its threads summed) whose interval's midpoint lies in an instance of the region."""
     s, spans = t.get("time_series"), t.get("region_spans")
     if s is None or s.empty or spans is None or spans.empty:
         return {}
@@ -91,7 +174,8 @@ def region_lines(t, ev):
     proc = s.groupby(["rank", "sample"], as_index=False).agg(
         time_s=("time_s", "max"), interval_s=("interval_s", "max"), count=("count", "sum"))
     proc["rate"] = proc["count"] / proc["interval_s"]
-    return {k: proc[inside][["time_s", "count", "rate"]] for k, inside in in_regions(proc, spans).items()}
+    return {k: proc[inside][["sample", "time_s", "count", "rate"]]
+            for k, inside in in_regions(proc, spans).items()}
 
 
 def in_regions(p, spans):
@@ -207,7 +291,9 @@ def series_regions(t):
     from . import figures
     s = t.get("time_series")
     spans = t.get("region_spans")
-    if s is None or s.empty or spans is None or spans.empty:
+    if s is None or spans is None:
+        return figures.NotGiven("no region file input given")
+    if s.empty or spans.empty:
         return ("no region spans in a time series (PAPI_INTERVAL with the region API: each "
                 "region's instances in the series' time)")
     events = list(dict.fromkeys(s[s["source"] == "regions"]["event"]))
@@ -223,11 +309,29 @@ def series_regions(t):
     return fig
 
 
+def with_breaks(g, column):
+    """(x, y) of g's samples (time_s, column) in sample order, with a NaN between two that
+    are not consecutive samples: a line drawn from them joins only the samples of one
+    stretch where the region ran, never across the time it did not."""
+    g = g.sort_values("sample")
+    xs, ys, prev = [], [], None
+    for k, x, y in zip(g["sample"], g["time_s"], g[column]):
+        if prev is not None and k > prev + 1:
+            xs.append(float("nan"))
+            ys.append(float("nan"))
+        xs.append(x)
+        ys.append(y)
+        prev = k
+    return xs, ys
+
+
 def draw_region_lines(a, lines, column, nranks, ylabel):
-    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s."""
+    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s,
+    broken where the region did not run."""
     from . import figures
     for (rank, name), g in lines[: figures.MAX_ROWS]:
-        a.plot(g["time_s"], g[column], marker=".", linestyle="-",
+        xs, ys = with_breaks(g, column)
+        a.plot(xs, ys, marker=".", linestyle="-",
                label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
     a.set_xlabel("time since the start (s)")
     a.set_ylabel(ylabel)

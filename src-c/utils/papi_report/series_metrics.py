@@ -118,14 +118,14 @@ def series_metric_heat(t):
 
 
 def region_metric_lines(t, metric):
-    """{(rank, region): DataFrame(time_s, value)}: the process's value of metric at the
+    """{(rank, region): DataFrame(sample, time_s, value)}: the process's value of metric at the
     samples whose interval's midpoint lies in an instance of the region."""
     s, spans = t.get("metric_series"), t.get("region_spans")
     if s is None or s.empty or spans is None or spans.empty:
         return {}
     from .series import in_regions
     p = s[(s["metric"] == metric) & (s["thread"] == PROCESS) & (s["source"] == "regions")]
-    return {k: p[inside][["time_s", "value"]] for k, inside in in_regions(p, spans).items()}
+    return {k: p[inside][["sample", "time_s", "value"]] for k, inside in in_regions(p, spans).items()}
 
 
 def series_metric_regions(t):
@@ -133,7 +133,9 @@ def series_metric_regions(t):
     from . import figures
     from .series import draw_region_lines
     s = t.get("metric_series")
-    if s is None or s.empty or t.get("region_spans") is None or t["region_spans"].empty:
+    if s is None or t.get("region_spans") is None:
+        return figures.NotGiven("no region file input given")
+    if s.empty or t["region_spans"].empty:
         return ("no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS: "
                 "each sample's metrics and each region's instances)")
     metrics = list(dict.fromkeys(s[s["source"] == "regions"]["metric"]))

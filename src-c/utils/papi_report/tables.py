@@ -6,7 +6,8 @@ column per variable ("long form"), so a user's own groupby/pivot works on them.
 
 MPI (papi_mpi_report.json of the MPI wrapper library):
   mpi_run(rep)          one row: command, start_utc, nranks, finished_ranks, hosts,
-                        host_names, wall_s (the longest rank's), papi_compat_version
+                        host_names, wall_s (the longest rank's), papi_compat_version,
+                        run_id
   mpi_ranks(rep)        rank, finished, threads, wall_s, mpi_s, compute_s (wall - MPI),
                         mpi_pct, init_s, finalize_s, partners_dropped (partner records
                         the rank's full partner table could not keep: its matrix row
@@ -41,8 +42,15 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         records, so its row of the matrix is incomplete)
 Named metrics per rank and region, the roofline: papi_report.metric_tables.
 Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
+  region_run(files)        rank, recorded (the file has the run header "run"), run_id,
+                           command, start_utc, host, cpu, papi_compat_version (empty
+                           where not recorded): the region API's and papi_run's header
   region_instances(files)  rank, thread, id, name, parent_id, path, and one column per
-                           measurement (cycles, real_time_nsec, each event)
+                           measurement (cycles, real_time_nsec, each event); for an event
+                           with all-thread totals ("all_threads" of the file: every thread
+                           of the process during the instance), "<event> (all threads)"
+                           right after its own column (empty where the instance has none;
+                           region_totals and region_tree sum them too)
   region_reads(files)      rank, thread, id, name, metric, read (1..N), value
   region_totals(files)     rank, thread, name, path, region_count and the inclusive
                            totals per measurement
@@ -59,6 +67,7 @@ import glob
 import json
 import math
 import os
+import re
 import shlex
 import sys
 
@@ -104,6 +113,14 @@ _KINDS = {
 }
 
 
+def _shown(v):
+    """A value as the file has it, cut short: -7, 1.9, Infinity, "3", {...}."""
+    if isinstance(v, (dict, list)):
+        return "an object" if isinstance(v, dict) else "a list"
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class _Checker:
     """Checks one file's values; the first that is wrong raises MalformedInput naming the
     file and where the value is."""
@@ -120,8 +137,8 @@ class _Checker:
                 return None
             self.bad(where, "has no '%s'" % key)
         if not _KINDS[kind](obj[key]):
-            self.bad("%s.%s" % (where, key) if where else key,
-                     "is not %s" % ("an " if kind[0] in "aeiou" else "a ") + kind)
+            self.bad("%s.%s" % (where, key) if where else key, "is %s, not %s%s"
+                     % (_shown(obj[key]), "an " if kind[0] in "aeiou" else "a ", kind))
         return obj[key]
 
     def rank(self, obj, key, where, nranks):
@@ -160,6 +177,7 @@ def _check_mpi(path, rep):
         if wall is not None and mpi is not None and mpi > wall * (1 + 1e-9) + 1e-6:
             c.bad(w + ".mpi_s", "is %g s, more than the rank's wall time (wall_s %g s)" % (mpi, wall))
         c.need(r, "mpi_thread_sum_s", "number >= 0", w, optional=True)
+        c.need(r, "partners_dropped", "integer >= 0", w, optional=True)
         for name, call in (c.need(r, "calls", "object", w, optional=True) or {}).items():
             cw = "%s.calls['%s']" % (w, name)
             if not isinstance(call, dict):
@@ -217,6 +235,8 @@ def _check_mpi(path, rep):
             c.need(site, k, "string or null", sw)
         for k in _SITE_NUMBERS:
             c.need(site, k, "number", sw)
+    from .series import check_mpi_series
+    check_mpi_series(path, rep)
 
 
 def _check_regions(path, data):
@@ -252,6 +272,22 @@ def _check_regions(path, data):
                     if k != "region_value" and not (k.startswith("read_") and k[5:].isdigit()):
                         c.bad("%s['%s']" % (w, m), "has '%s', not region_value or read_N" % k)
                     c.need(v, k, "number", "%s['%s']" % (w, m))
+    run = c.need(data, "run", "object", "", optional=True)
+    for key, _col in RUN_FIELDS if run is not None else ():
+        c.need(run, key, "string", "run", optional=True)
+    for tid, at in (c.need(data, "all_threads", "object", "", optional=True) or {}).items():
+        aw = "all_threads['%s']" % tid
+        if not isinstance(at, dict):
+            c.bad(aw, "is not an object")
+        for part in ("instances", "regions"):
+            for key, v in (c.need(at, part, "object", aw, optional=True) or {}).items():
+                vw = "%s.%s['%s']" % (aw, part, key)
+                if not isinstance(v, dict):
+                    c.bad(vw, "is not an object")
+                for ev in v:
+                    c.need(v, ev, "number", vw)
+    from .series import check_region_series
+    check_region_series(path, data)
 
 
 # ---------------------------------------------------------------- MPI report
@@ -392,7 +428,8 @@ def mpi_run(rep):
            "finished_ranks": sum(1 for r in ranks if r.get("finished", True) is True),
            "hosts": len(hosts), "host_names": ", ".join(hosts[:16]) + (", ..." if len(hosts) > 16 else ""),
            "wall_s": max(walls) if walls else 0.0,
-           "papi_compat_version": str(rep.get("papi_compat_version") or "")}
+           "papi_compat_version": str(rep.get("papi_compat_version") or ""),
+           "run_id": str(rep.get("run_id") or "")}
     return pd.DataFrame([row], columns=list(row))
 
 
@@ -683,9 +720,27 @@ def parent_path(path):
         i = path.rfind("/", 0, i)
         if i < 0:
             return ""
-        slashes = len(path[:i]) - len(path[:i].rstrip("\\"))
-        if slashes % 2 == 0:
+        j = i  # the backslashes just before it, counted in place (no copy of the path)
+        while j > 0 and path[j - 1] == "\\":
+            j -= 1
+        if (i - j) % 2 == 0:
             return path[:i]
+
+
+def path_names(path):
+    """The region names a path joins, outermost first (escaped separators unescaped)."""
+    if not path:
+        return []
+    if "\\" not in path:
+        return path.split("/")
+    names, cur = [], []
+    for tok in re.findall(r"\\.|/|[^\\/]+|\\", path):
+        if tok == "/":
+            names.append("".join(cur))
+            cur = []
+        else:
+            cur.append(tok[1] if len(tok) == 2 and tok[0] == "\\" else tok)
+    return names + ["".join(cur)]
 
 
 def _instance_path(regs, rid, paths):
@@ -704,14 +759,37 @@ def _instance_path(regs, rid, paths):
     return paths[rid]
 
 
+#: The column of an event's all-thread value beside its own ("<event> (all threads)"): the
+#: event counted on every thread of the process during the instance (the file's
+#: "all_threads"); the event's own column holds the thread that ran the region alone.
+ALL_THREADS = " (all threads)"
+
+
+def _all_thread_instances(data, thread):
+    """{instance id: {event: value}} of a thread's all-thread values ({} without any)."""
+    at = (data.get("all_threads") or {}).get(str(thread)) or {}
+    return at.get("instances") or {}
+
+
+def _whole(df, cols):
+    """Columns of whole numbers with gaps (no all-thread value) as integers, not floats."""
+    for c in cols:
+        v = df[c].dropna()
+        if len(v) < len(df) and all(isinstance(x, (int, float)) and float(x).is_integer() and
+                                    abs(x) < 2 ** 53 for x in v):
+            df[c] = df[c].astype("Int64")
+    return df
+
+
 def region_instances(files):
-    rows, metrics = [], []
+    rows, metrics, all_cols = [], [], []
     for rank, data in _regions_arg(files):
         for m in _metrics(data):
             if m not in metrics:
                 metrics.append(m)
         for thread, t in data["threads"].items():
             regs, paths = t.get("regions", {}), {}
+            alls = _all_thread_instances(data, thread)
             for rid, r in regs.items():
                 row = {"rank": rank, "thread": str(thread), "id": int(rid), "name": r["name"],
                        "parent_id": int(r.get("parent_region_id", -1))}
@@ -719,8 +797,39 @@ def region_instances(files):
                 for m in _metrics(data):
                     if m in r:
                         row[m] = _value(r[m])
+                for ev, v in (alls.get(rid) or {}).items():
+                    row[ev + ALL_THREADS] = _value(v)
+                    if ev + ALL_THREADS not in all_cols:
+                        all_cols.append(ev + ALL_THREADS)
                 rows.append(row)
-    return pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "parent_id", "path"] + metrics)
+    # Each event's all-thread column right after its own.
+    cols = []
+    for m in metrics:
+        cols += [m, m + ALL_THREADS] if m + ALL_THREADS in all_cols else [m]
+    cols += [c for c in all_cols if c not in cols]
+    df = pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "parent_id", "path"] + cols)
+    return _whole(df, all_cols)
+
+
+#: The members of a region or papi_run file's run header ("run": the same for every rank
+#: of one job) and their columns in region_run.
+RUN_FIELDS = (("id", "run_id"), ("command", "command"), ("start", "start_utc"), ("host", "host"),
+              ("cpu", "cpu"), ("version", "papi_compat_version"))
+
+
+def region_run(files):
+    """One row per region file: rank, recorded (whether the file has the run header
+    "run"), run_id, command, start_utc, host, cpu, papi_compat_version (empty where not
+    recorded)."""
+    rows = []
+    for rank, data in _regions_arg(files):
+        run = data.get("run")
+        row = {"rank": rank, "recorded": isinstance(run, dict)}
+        for key, col in RUN_FIELDS:
+            row[col] = str(run.get(key) or "") if isinstance(run, dict) else ""
+        rows.append(row)
+    cols = ["rank", "recorded"] + [c for _k, c in RUN_FIELDS]
+    return pd.DataFrame(rows, columns=cols).sort_values("rank", kind="stable").reset_index(drop=True)
 
 
 def region_reads(files):
@@ -738,28 +847,39 @@ def region_reads(files):
     return pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "metric", "read", "value"])
 
 
-def region_totals(files):
-    """Per rank, thread and region path: completed instances and inclusive totals."""
-    inst = region_instances(files)
+def region_totals(files, inst=None):
+    """Per rank, thread and region path: completed instances and inclusive totals (inst:
+    region_instances(files) when already made)."""
+    inst = region_instances(files) if inst is None else inst
     metrics = [c for c in inst.columns if c not in ("rank", "thread", "id", "name", "parent_id", "path")]
     if inst.empty:
         return pd.DataFrame(columns=["rank", "thread", "name", "path", "region_count"] + metrics)
     g = inst.groupby(["rank", "thread", "path"], sort=False)
     df = g[metrics].sum(min_count=1)
+    # An all-thread total only where every instance has its all-thread value.
+    alls = [m for m in metrics if m.endswith(ALL_THREADS)]
+    if alls:
+        partial = g[alls].count().lt(g.size(), axis=0)
+        df[alls] = df[alls].mask(partial)
     df.insert(0, "region_count", g.size())
     df.insert(0, "name", g["name"].first())
-    return df.reset_index()[["rank", "thread", "name", "path", "region_count"] + metrics]
+    return _whole(df.reset_index()[["rank", "thread", "name", "path", "region_count"] + metrics], alls)
 
 
-def region_tree(files):
-    tot = region_totals(files)
+def region_tree(files, tot=None):
+    tot = region_totals(files) if tot is None else tot
     metrics = [c for c in tot.columns if c not in ("rank", "thread", "name", "path", "region_count")]
     cols = ["path", "name", "parent_path", "depth", "region_count"] + metrics
     if tot.empty:
         return pd.DataFrame(columns=cols)
-    df = tot.groupby("path", sort=False).agg(
-        **{"name": ("name", "first"), "region_count": ("region_count", "sum")},
-        **{m: (m, "sum") for m in metrics}).reset_index()
+    g = tot.groupby("path", sort=False)
+    df = g.agg(**{"name": ("name", "first"), "region_count": ("region_count", "sum")},
+               **{m: (m, "sum") for m in metrics if not m.endswith(ALL_THREADS)})
+    # All-thread totals over the threads and ranks that have them (empty: none has).
+    alls = [m for m in metrics if m.endswith(ALL_THREADS)]
+    if alls:
+        df = df.join(g[alls].sum(min_count=1))
+    df = _whole(df.reset_index(), alls)
     df["parent_path"] = df["path"].map(parent_path)
     depth = {}
     for p in sorted(df["path"], key=len):  # a parent's path is shorter than its children's
@@ -769,19 +889,19 @@ def region_tree(files):
     return df.sort_values("path").reset_index(drop=True)[cols]
 
 
-def region_tree_literal(files):
+def region_tree_literal(files, tree=None):
     """The region tree as Hatchet's literal format (GraphFrame.from_literal): inclusive
     measurements as "<name> (inc)", exclusive ones (inclusive minus the children's) as
-    "<name>", summed over ranks and threads."""
-    tree = region_tree(files)
+    "<name>", summed over ranks and threads (tree: region_tree(files) when already made)."""
+    tree = region_tree(files) if tree is None else tree
     metrics = [c for c in tree.columns if c not in ("path", "name", "parent_path", "depth")]
     nodes = {}
     for _, row in tree.iterrows():
         m = {}
         for k in metrics:
             v = row[k]
-            m[k + " (inc)"] = None if (isinstance(v, float) and math.isnan(v)) else v.item() \
-                if hasattr(v, "item") else v
+            m[k + " (inc)"] = None if v is pd.NA or (isinstance(v, float) and math.isnan(v)) \
+                else v.item() if hasattr(v, "item") else v
         nodes[row["path"]] = {"frame": {"name": row["name"], "type": "region"}, "metrics": m,
                               "children": [], "_parent": row["parent_path"]}
     roots = []
@@ -844,7 +964,8 @@ def _region_spans(files):
     return region_spans(files)
 
 
-REGION_TABLES = {"region_instances": region_instances, "region_reads": region_reads,
+REGION_TABLES = {"region_run": region_run, "region_instances": region_instances,
+                 "region_reads": region_reads,
                  "region_totals": region_totals, "region_tree": region_tree,
                  "time_series": _time_series, "region_spans": _region_spans,
                  "metric_series": _metric_series}
@@ -863,7 +984,11 @@ def tables(mpi=None, regions=None, peaks=None):
         docs.append((mpi if isinstance(mpi, str) else "the MPI report", rep))
     if regions is not None:
         files = _regions_arg(regions)
-        out.update({k: f(files) for k, f in REGION_TABLES.items()})
+        # Each instance's path once: the totals and the tree are sums of the instances.
+        inst = region_instances(files)
+        tot = region_totals(files, inst)
+        made = {"region_instances": inst, "region_totals": tot, "region_tree": region_tree(files, tot)}
+        out.update({k: made[k] if k in made else f(files) for k, f in REGION_TABLES.items()})
         out.update({k: f(files) for k, f in metric_tables.REGION_METRIC_TABLES.items()})
         docs += [("the region file of rank %d" % r, d) for r, d in files]
     out["roofline"] = metric_tables.roofline(out)

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 
 from . import metric_views
-from .tables import REGION_SUMMARY_COLUMNS
+from .tables import ALL_THREADS, REGION_SUMMARY_COLUMNS
 
 # The tables shown (every table is in its CSV file): (name, heading, rows).
 TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
@@ -17,26 +17,80 @@ TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
           ("mpi_region_call_summary", "MPI calls inside each MPI_Pcontrol region (per rank: "
            "min, mean, max over the ranks that entered it)", 80),
           ("mpi_ranks", "Ranks", 64),
-          ("region_tree", "Region tree", 40)] + metric_views.TABLES
+          ("region_tree", "Region tree (inclusive, summed over ranks and threads; an event's own "
+           "count is the thread's that ran the region, its all-thread count every thread's of "
+           "the process during it)", 40)] + metric_views.TABLES
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
                 "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
 
 
-def run_header(tables):
-    """[(label, field, value)] of the run's header (command, start, ranks, hosts, wall
-    time, release), from the MPI report; [] without one. A value an older wrapper library
-    did not record reads "(not recorded)"."""
-    run = tables.get("mpi_run")
-    if run is None or run.empty:
-        return []
-    r = run.iloc[0]
-    return [("Command", "command", r["command"] or "(not recorded)"),
-            ("Started (UTC)", "started", r["start_utc"] or "(not recorded)"),
+NOT_RECORDED = "(not recorded)"
+
+
+def _mpi_header(r):
+    return [("Command", "command", r["command"] or NOT_RECORDED),
+            ("Started (UTC)", "started", r["start_utc"] or NOT_RECORDED),
             ("Ranks", "ranks", "%d (%d finished)" % (r["nranks"], r["finished_ranks"])),
             ("Hosts", "hosts", "%d: %s" % (r["hosts"], r["host_names"]) if r["hosts"]
-             else "(not recorded)"),
+             else NOT_RECORDED),
             ("Wall time", "wall", "%.6g s (the longest rank)" % r["wall_s"]),
-            ("papi-compat", "papi-compat", r["papi_compat_version"] or "(not recorded)")]
+            ("papi-compat", "papi-compat", r["papi_compat_version"] or NOT_RECORDED),
+            ("Run id", "run-id", r.get("run_id") or NOT_RECORDED)]
+
+
+def _distinct(values, most=8):
+    """The different non-empty values, in order: "a", or "2: a; b", "(not recorded)"."""
+    v = list(dict.fromkeys(x for x in values if x))
+    if not v:
+        return NOT_RECORDED
+    shown = "; ".join(v[:most]) + ("; ..." if len(v) > most else "")
+    return shown if len(v) == 1 else "%d: %s" % (len(v), shown)
+
+
+def _region_header(run, with_mpi):
+    """The region and papi_run files' header ("run" member), or the line saying it is
+    absent. With an MPI report, only what it lacks (the CPU) and the files missing it."""
+    rec = run[run["recorded"]]
+    missing = list(run.loc[~run["recorded"], "rank"])
+    if rec.empty:
+        return [("Run header", "run-absent", "absent: the region files have no \"run\" member "
+                 "(written by PAPI 7 or an older papi-compat): command, start, host and CPU "
+                 "are not known")]
+    out = []
+    if not with_mpi:
+        starts = sorted(x for x in rec["start_utc"] if x)
+        hosts = list(dict.fromkeys(x for x in rec["host"] if x))
+        out += [("Command", "command", _distinct(rec["command"])),
+                ("Started (UTC)", "started", starts[0] if starts else NOT_RECORDED),
+                ("Ranks", "ranks", "%d (region files)" % len(run)),
+                ("Hosts", "hosts", "%d: %s" % (len(hosts), ", ".join(hosts[:16]) +
+                                               (", ..." if len(hosts) > 16 else ""))
+                 if hosts else NOT_RECORDED)]
+    out.append(("CPU", "cpu", _distinct(rec["cpu"])))
+    if not with_mpi:
+        out += [("papi-compat", "papi-compat", _distinct(rec["papi_compat_version"])),
+                ("Run id", "run-id", _distinct(rec["run_id"]))]
+    if missing:
+        out.append(("Run header", "run-absent", "absent from the region files of rank%s %s"
+                    % ("" if len(missing) == 1 else "s", ", ".join(str(m) for m in missing[:16]))
+                    + (", ..." if len(missing) > 16 else "")))
+    return out
+
+
+def run_header(tables):
+    """[(label, field, value)] of the run's header: from the MPI report (command, start,
+    ranks, hosts, wall time, release, run id) and the region or papi_run files' "run"
+    member (their command, start, hosts, CPU, release, run id; with an MPI report, the
+    CPU); [] without either. A value an older library did not record reads "(not
+    recorded)"; region files without a header say it is absent."""
+    out = []
+    mpi = tables.get("mpi_run")
+    if mpi is not None and not mpi.empty:
+        out += _mpi_header(mpi.iloc[0])
+    run = tables.get("region_run")
+    if run is not None and not run.empty:
+        out += _region_header(run, bool(out))
+    return out
 
 
 def _num(v, fmt="%.6g"):
@@ -72,6 +126,14 @@ def _region_summary_view(df):
     return pd.DataFrame(rows)
 
 
+def own_and_all(df):
+    """An event's own and all-thread columns, labelled so: "<event> (own)" beside
+    "<event> (all threads)" (events without all-thread values keep their name)."""
+    alls = [c for c in df.columns if c.endswith(ALL_THREADS)]
+    df = df.assign(**{c: df[c].astype(object).where(df[c].notna(), "") for c in alls})
+    return df.rename(columns={c[: -len(ALL_THREADS)]: c[: -len(ALL_THREADS)] + " (own)" for c in alls})
+
+
 def table_view(name, tables):
     """What the page and the text show of a table: the call sites' useful columns, the
     message sizes as a call x size grid of "calls (seconds)", the regions' spreads."""
@@ -89,4 +151,6 @@ def table_view(name, tables):
         return grid.reset_index().rename(columns={"call": "call \\ size"})
     if name == "mpi_region_summary":
         return _region_summary_view(df)
+    if name == "region_tree":
+        return own_and_all(df)
     return metric_views.table_view(name, df, _num, _with_rank)

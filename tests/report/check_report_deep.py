@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""check_report_deep.py PAPI_REPORT: a region tree 900 levels deep is reported in seconds
+(issue 46: 400 s). Each level holds more time than its parent's other children, so the
+region x rank and region x thread heat maps show the deepest regions, whose paths are
+thousands of characters: drawn whole as tick labels they cost minutes and overflowed the
+rasterizer (two figures failed). Two threads, one event. The run must end with status 0
+(every figure drawn) in under 30 s (a few seconds on an idle machine; the bound leaves
+room for a loaded 2-core one), the tree whole in region_tree.csv, and every tick label of
+the heat maps short. Exit 0 pass, 1 fail."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+DEPTH = 900
+EV = "perf::PAGE-FAULTS"
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL:", what)
+
+
+def region_file(path):
+    threads = {}
+    for tid in ("11", "12"):
+        regs = {}
+        for i in range(DEPTH):  # inclusive values grow with depth: the deepest rows first
+            v = 1000 * (i + 1)
+            regs[str(i)] = {"name": "level_%03d_of_the_recursion" % i, "parent_region_id": i - 1,
+                            "region_count": 1, "cycles": v, "real_time_nsec": v, EV: i}
+        threads[tid] = {"regions": regs}
+    doc = {"papi_version": "7.0.0.0", "event_definitions": {EV: {"component": "perf_event", "type": "delta"}},
+           "rank": 0, "threads": threads}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+def main():
+    tool = sys.argv[1]
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "papi_hl_output")
+        os.makedirs(src)
+        region_file(os.path.join(src, "rank_000000.json"))
+        out = os.path.join(d, "out")
+        t0 = time.monotonic()
+        p = subprocess.run([sys.executable, tool, "--regions", src, "-o", out, "--json"],
+                           capture_output=True, text=True, timeout=900)
+        took = time.monotonic() - t0
+        print("papi_report on a %d-level tree: %.1f s, exit %d" % (DEPTH, took, p.returncode))
+        check(p.returncode == 0, "exit %d, want 0 (every figure drawn): %s" % (p.returncode, p.stderr[-1500:]))
+        check(took < 30, "%.1f s for a %d-level tree, want under 30 s" % (took, DEPTH))
+        try:
+            with open(os.path.join(out, "region_tree.csv")) as f:
+                rows = list(csv.DictReader(f))
+        except OSError as e:
+            rows = []
+            check(False, "no region_tree.csv: %s" % e)
+        check(len(rows) == DEPTH and max((int(r["depth"]) for r in rows), default=-1) == DEPTH - 1,
+              "region_tree.csv: %d rows, deepest %s, want %d and %d"
+              % (len(rows), max((r["depth"] for r in rows), default=None), DEPTH, DEPTH - 1))
+        # The heat maps' labels, from the module as the page draws them.
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(tool))))
+        import papi_report
+        from papi_report import figures
+        t = papi_report.tables(regions=src)
+        fig = figures.region_by_rank(t)
+        labels = [x.get_text() for x in fig.axes[0].get_yticklabels()]
+        check(len(labels) == figures.MAX_ROWS and max(len(x) for x in labels) <= figures.LABEL_CHARS,
+              "region-by-rank: %d labels, the longest %d characters, want %d of at most %d"
+              % (len(labels), max(len(x) for x in labels), figures.MAX_ROWS, figures.LABEL_CHARS))
+        check(len(set(labels)) == len(labels), "region-by-rank: labels are not distinct: %s" % labels[:5])
+        check(labels[0].startswith("level_000_of_the_recursion/") and labels[0].endswith("level_899_of_the_recursion"),
+              "region-by-rank: the first row is the deepest region, outermost and innermost named: %r" % labels[0])
+    print("check_report_deep: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

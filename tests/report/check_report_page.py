@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""check_report_page.py PAPI_REPORT: what papi_report's page shows of what it was given
+(issue 46).
+
+- No placeholder for an input not given: a region-only report has no MPI figure, no MPI
+  section and no "no MPI report input given" (it opened with six red boxes); an MPI-only
+  report has no region figure and no "no region file input given". A figure whose input
+  was given but has nothing to draw still says why in its place (region-reads without a
+  PAPI_hl_read; the partner matrix of a wrapper that records no partners).
+- Readable icicle labels: every label of the region tree's icicle is at least 9 px high
+  on the page (they were ~6 px), lies inside its box (labels that do not fit are
+  dropped: the 40 ms region's box is too narrow for one), and says its value in the
+  units papi_metric_avail uses (3 s, 1.2 s; not 3000000000 or 3e+09 nanoseconds).
+- Per-region series drawn only where the region ran: "a" runs from 0 to 2.2 s and from 5.2
+  to 8 s, "b" between; each sample (1 s) belongs to the region its midpoint lies in. The
+  line of "a" (rate and metric) holds its samples 1, 2 then 6, 7, 8 with a NaN between
+  (it joined sample 2 to sample 6 across the 3 s "a" did not run), "b" 3, 4, 5 unbroken.
+Exit 0 pass, 1 fail."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+EV = "perf::PAGE-FAULTS"
+MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
+               "comm-matrix", "counters-per-rank")
+REGION_FIGURES = ("region-tree", "region-by-rank", "region-by-thread", "region-reads",
+                  "series-regions", "series-metric-regions")
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL:", what)
+
+
+def reg(name, parent, t, faults):
+    return {"name": name, "parent_region_id": parent, "region_count": 1, "cycles": t,
+            "real_time_nsec": t, EV: faults}
+
+
+def region_doc():
+    return {"papi_version": "7.0.0.0", "rank": 0,
+            "event_definitions": {EV: {"component": "perf_event", "type": "delta"}},
+            "threads": {"7": {"regions": {"0": reg("solve", -1, 3000000000, 5000),
+                                          "1": reg("assemble", 0, 1200000000, 3000),
+                                          "2": reg("io", -1, 40000000, 20)}}}}
+
+
+def mpi_doc():
+    ranks = [{"rank": r, "wall_s": 2.0, "mpi_s": 0.5, "finished": True,
+              "counters": {EV: 100 + r},
+              "calls": {"MPI_Init": {"calls": 1, "time_s": 0.1},
+                        "MPI_Allreduce": {"calls": 4, "time_s": 0.4, "bytes_sent": 32, "bytes_recv": 32}}}
+             for r in range(2)]
+    return {"nranks": 2, "events": [EV], "ranks": ranks}
+
+
+def page_of(tool, d, name, args):
+    out = os.path.join(d, name)
+    p = subprocess.run([sys.executable, tool, "-o", out] + args, capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "%s: exit %d: %s" % (name, p.returncode, p.stderr[-1500:]))
+    try:
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        check(False, "%s: no page: %s" % (name, e))
+        return ""
+
+
+def figure_part(page, fid):
+    return page.split('<figure id="%s"' % fid, 1)[-1].split("</figure>", 1)[0] if fid in page else ""
+
+
+def placeholders(tool, d, src, mpi):
+    page = page_of(tool, d, "regions_only", ["--regions", src])
+    ids = re.findall(r'<figure id="([^"]+)"', page)
+    check(not set(ids) & set(MPI_FIGURES), "region-only page has MPI figures: %s" % ids)
+    check("input given" not in page, "region-only page says an input was not given: %s"
+          % re.findall(r'data-missing="([^"]*input given[^"]*)"', page))
+    check("<h2>MPI</h2>" not in page, "region-only page has an MPI section")
+    check("region-tree" in ids and "<img" in figure_part(page, "region-tree"), "region-only page draws the region tree")
+    check('data-missing="the region_reads table is empty"' in figure_part(page, "region-reads"),
+          "region-only page: region-reads (no PAPI_hl_read) does not say why: %s" % figure_part(page, "region-reads")[:300])
+    page = page_of(tool, d, "mpi_only", ["--mpi", mpi])
+    ids = re.findall(r'<figure id="([^"]+)"', page)
+    check(not set(ids) & set(REGION_FIGURES), "MPI-only page has region figures: %s" % ids)
+    check("input given" not in page, "MPI-only page says an input was not given")
+    check("compute-vs-mpi" in ids and "<img" in figure_part(page, "compute-vs-mpi"), "MPI-only page draws compute-vs-mpi")
+    check("data-missing=" in figure_part(page, "comm-matrix"),
+          "MPI-only page: the matrix of a report without partners does not say why")
+
+
+def icicle_labels(tool, src):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
+    import papi_report
+    from papi_report import figures
+    t = papi_report.tables(regions=src)
+    fig = figures.region_tree(t)
+    dpi = getattr(figures, "PAGE_DPI", 90)  # the page's pictures (html.DPI)
+    fig.set_dpi(dpi)
+    renderer = fig.canvas.get_renderer()
+    a = fig.axes[0]
+    check("real time" in a.get_title() and "nsec" not in a.get_title(),
+          "icicle title %r: not in a reader's units" % a.get_title())
+    labels = {}
+    for text in a.texts:
+        px = text.get_fontsize() * dpi / 72.0
+        check(px >= 9, "icicle label %r is %.1f px high, want at least 9" % (text.get_text(), px))
+        e = text.get_window_extent(renderer)
+        inside = [p for p in a.patches if p.get_window_extent(renderer).contains(e.x0 + 1, e.y0 + 1)
+                  and p.get_window_extent(renderer).contains(e.x1 - 1, e.y1 - 1)]
+        check(inside, "icicle label %r spills out of its box" % text.get_text())
+        labels[text.get_text().split("\n")[0]] = text.get_text()
+    check(labels.get("solve") == "solve\n3 s" and labels.get("assemble") == "assemble\n1.2 s",
+          "icicle labels in seconds: %s" % labels)
+    check("io" not in labels and not any("40 ms" in x for x in labels.values()),
+          "the 40 ms region's box (%.0f px wide) has a label: %s"
+          % (a.transData.transform((40e6 / 3.04e9, 0))[0] - a.transData.transform((0, 0))[0], labels))
+    check(not any(re.search(r"\d{5,}|e\+", x) for x in labels.values()), "raw numbers in labels: %s" % labels)
+
+
+def series_doc():
+    smp = [{"time_nsec": k * 1000000000, EV: 10 * k, "metrics": {"CPU_UTILIZATION": k / 10}}
+           for k in range(1, 9)]
+    doc = region_doc()
+    doc["series"] = {"interval_s": 1.0, "threads": {"7": smp},
+                     "process_metrics": [{"time_nsec": x["time_nsec"], "metrics": x["metrics"]} for x in smp],
+                     "region_spans": {"7": [{"id": 0, "name": "a", "begin_nsec": 0, "end_nsec": 2200000000},
+                                            {"id": 1, "name": "b", "begin_nsec": 2200000000, "end_nsec": 5200000000},
+                                            {"id": 2, "name": "a", "begin_nsec": 5200000000, "end_nsec": 8000000000}]}}
+    return doc
+
+
+def region_series(tool, d):
+    import math
+    src = os.path.join(d, "series", "papi_hl_output")
+    os.makedirs(src)
+    with open(os.path.join(src, "rank_000000.json"), "w") as f:
+        json.dump(series_doc(), f)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
+    import papi_report
+    from papi_report import series, series_metrics
+    t = papi_report.tables(regions=src)
+
+    def nan_safe(v):
+        return None if math.isnan(v) else round(float(v), 9)
+
+    # Sample k ends at k s and counts 10 k over 1 s: its rate is 10 k; its metric k / 10.
+    for what, fig, want_a, want_b in (
+            ("rate", series.series_regions(t), [(1, 10), (2, 20), None, (6, 60), (7, 70), (8, 80)],
+             [(3, 30), (4, 40), (5, 50)]),
+            ("metric", series_metrics.series_metric_regions(t),
+             [(1, .1), (2, .2), None, (6, .6), (7, .7), (8, .8)], [(3, .3), (4, .4), (5, .5)])):
+        if isinstance(fig, str):
+            check(False, "series-regions (%s) not drawn: %s" % (what, fig))
+            continue
+        lines = {ln.get_label(): [None if nan_safe(x) is None else (nan_safe(x), nan_safe(y))
+                                  for x, y in zip(ln.get_xdata(), ln.get_ydata())]
+                 for ln in fig.axes[0].get_lines()}
+        check(lines.get("a") == want_a, "per-region %s line of a: %s, want %s (a NaN between its "
+              "two stretches)" % (what, lines.get("a"), want_a))
+        check(lines.get("b") == want_b, "per-region %s line of b: %s, want %s" % (what, lines.get("b"), want_b))
+
+
+def main():
+    tool = sys.argv[1]
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "papi_hl_output")
+        os.makedirs(src)
+        with open(os.path.join(src, "rank_000000.json"), "w") as f:
+            json.dump(region_doc(), f)
+        mpi = os.path.join(d, "papi_mpi_report.json")
+        with open(mpi, "w") as f:
+            json.dump(mpi_doc(), f)
+        placeholders(tool, d, src, mpi)
+        icicle_labels(tool, src)
+        region_series(tool, d)
+    print("check_report_page: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
