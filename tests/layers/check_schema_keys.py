@@ -25,7 +25,7 @@ WRITERS = {
                    "mpi-wrappers/rank_series.c", "mpi-wrappers/report*.c", "mpi-wrappers/socket_counters.c",
                    "mpi-wrappers/callsite*.c", "mpi-wrappers/regions.c", "mpi-wrappers/traffic*.c"],
 }
-JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w>.-]+\s*,\s*\"([^\"]+)\"")
+JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w&>.-]+\s*,\s*\"([^\"]+)\"")
 ESCAPED_KEY = re.compile(r"\\\"([A-Za-z_][A-Za-z0-9_]*)\\\"\s*:")
 
 
