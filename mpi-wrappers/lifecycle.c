@@ -5,9 +5,9 @@
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <time.h>
