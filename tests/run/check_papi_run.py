@@ -183,11 +183,12 @@ def case_interval(papi_run, prog, out):
 
 
 def case_interval_merged(papi_run, prog, out):
-    """--interval 0.001 on an 8 s program: past 4096 samples the series merges to 2 ms and
-    the sampler must follow (it kept sleeping 1 ms: 3948 samples "every 4 ms", 15.8 s in
-    an 8 s run). The samples are one interval_s apart and span the elapsed time."""
+    """--interval 0.001 on a 6 s program: past 4096 samples (4.1 s) the series merges to
+    2 ms and the sampler must follow (it kept sleeping 1 ms: 3948 samples "every 2 ms",
+    7.9 s in a 6 s run; a second merge would need 8.19 s, room for a loaded machine). The
+    samples are one interval_s apart and span the elapsed time."""
     rc, _, err = run([papi_run, "--interval", "0.001", "-e", FAULTS, "-o", out, "--",
-                      "sleep", "8"])
+                      "sleep", "6"])
     if rc != 0:
         fail("exit status %d\n%s" % (rc, err))
     (d,) = report(out)
