@@ -338,6 +338,35 @@ def case_not_a_program(papi_run, prog, out):
     if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
         fail("a report was written for a program that did not run")
     print("not_a_program: %d files, each one line and 126/127" % len(cases))
+    # Execute-only files (mode 0711), as a user who cannot read them (root reads all): as
+    # from a shell, a program runs (with a note: its file was not looked into) and a script
+    # is exec'd, whose interpreter then cannot read it and fails (its status, as a shell's).
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        print("not_a_program: execute-only files not tried (needs root and setpriv)")
+        return
+    shutil.copy(prog, os.path.join(d, "xonly"))
+    os.chmod(os.path.join(d, "xonly"), 0o711)
+    with open(os.path.join(d, "xonly.sh"), "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(os.path.join(d, "xonly.sh"), 0o711)
+    for p in (out, d):
+        os.chmod(p, 0o755)
+    w = os.path.join(out, "w")
+    os.mkdir(w)
+    os.chmod(w, 0o777)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", papi_run, "-o", w, "--"]
+    p = subprocess.run(nobody + ["./xonly", "0", "0", "0", "5"], capture_output=True, text=True,
+                       timeout=30, cwd=d)
+    if p.returncode != 5 or "cannot be read" not in p.stderr:
+        fail("execute-only program as nobody: exit status %d, %r" % (p.returncode, p.stderr))
+    p = subprocess.run(nobody + ["./xonly.sh"], capture_output=True, text=True, timeout=30, cwd=d)
+    sh = subprocess.run(nobody[:4] + ["sh", "-c", "./xonly.sh"], capture_output=True, timeout=30,
+                        cwd=d)
+    if p.returncode != sh.returncode or p.returncode in (0, 126, 127) or "Permission denied" not in p.stderr:
+        fail("execute-only script as nobody: exit status %d (a shell's %d), %r"
+             % (p.returncode, sh.returncode, p.stderr))
+    print("not_a_program: an execute-only program runs (status 5, noted), a script fails as "
+          "from a shell (%d)" % sh.returncode)
 
 
 CS = "perf::CONTEXT-SWITCHES"
