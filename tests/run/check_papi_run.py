@@ -183,11 +183,12 @@ def case_interval(papi_run, prog, out):
 
 
 def case_interval_merged(papi_run, prog, out):
-    """--interval 0.001 on an 8 s program: past 4096 samples the series merges to 2 ms and
-    the sampler must follow (it kept sleeping 1 ms: 3948 samples "every 4 ms", 15.8 s in
-    an 8 s run). The samples are one interval_s apart and span the elapsed time."""
+    """--interval 0.001 on a 6 s program: past 4096 samples (4.1 s) the series merges to
+    2 ms and the sampler must follow (it kept sleeping 1 ms: 3948 samples "every 2 ms",
+    7.9 s in a 6 s run; a second merge would need 8.19 s, room for a loaded machine). The
+    samples are one interval_s apart and span the elapsed time."""
     rc, _, err = run([papi_run, "--interval", "0.001", "-e", FAULTS, "-o", out, "--",
-                      "sleep", "8"])
+                      "sleep", "6"])
     if rc != 0:
         fail("exit status %d\n%s" % (rc, err))
     (d,) = report(out)
@@ -337,6 +338,35 @@ def case_not_a_program(papi_run, prog, out):
     if glob.glob(os.path.join(out, "papi_run_output", "*.json")):
         fail("a report was written for a program that did not run")
     print("not_a_program: %d files, each one line and 126/127" % len(cases))
+    # Execute-only files (mode 0711), as a user who cannot read them (root reads all): as
+    # from a shell, a program runs (with a note: its file was not looked into) and a script
+    # is exec'd, whose interpreter then cannot read it and fails (its status, as a shell's).
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        print("not_a_program: execute-only files not tried (needs root and setpriv)")
+        return
+    shutil.copy(prog, os.path.join(d, "xonly"))
+    os.chmod(os.path.join(d, "xonly"), 0o711)
+    with open(os.path.join(d, "xonly.sh"), "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(os.path.join(d, "xonly.sh"), 0o711)
+    for p in (out, d):
+        os.chmod(p, 0o755)
+    w = os.path.join(out, "w")
+    os.mkdir(w)
+    os.chmod(w, 0o777)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", papi_run, "-o", w, "--"]
+    p = subprocess.run(nobody + ["./xonly", "0", "0", "0", "5"], capture_output=True, text=True,
+                       timeout=30, cwd=d)
+    if p.returncode != 5 or "cannot be read" not in p.stderr:
+        fail("execute-only program as nobody: exit status %d, %r" % (p.returncode, p.stderr))
+    p = subprocess.run(nobody + ["./xonly.sh"], capture_output=True, text=True, timeout=30, cwd=d)
+    sh = subprocess.run(nobody[:4] + ["sh", "-c", "./xonly.sh"], capture_output=True, timeout=30,
+                        cwd=d)
+    if p.returncode != sh.returncode or p.returncode in (0, 126, 127) or "Permission denied" not in p.stderr:
+        fail("execute-only script as nobody: exit status %d (a shell's %d), %r"
+             % (p.returncode, sh.returncode, p.stderr))
+    print("not_a_program: an execute-only program runs (status 5, noted), a script fails as "
+          "from a shell (%d)" % sh.returncode)
 
 
 CS = "perf::CONTEXT-SWITCHES"

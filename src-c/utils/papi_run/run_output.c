@@ -53,15 +53,15 @@ static int still_there(int fd, const char *path)
 }
 
 /* path -> path-YYYYMMDD-HHMMSS (local time of its last change), -2.. -9 when taken;
- * never over an existing name. */
-static void set_aside(int fd, const char *path, int quiet)
+ * never over an existing name. 0, or -1 when it stays (this run then joins it). */
+static int set_aside(int fd, const char *path, int quiet)
 {
     struct stat st;
     struct tm tm;
     char stamp[32], old[4096 + 48]; /* s->dir and a suffix */
     if (fstat(fd, &st) != 0 || !localtime_r(&st.st_mtime, &tm) ||
         !strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm))
-        return;
+        return -1;
     for (int k = 1; k < 10; k++) {
         if (k == 1)
             snprintf(old, sizeof old, "%s-%s", path, stamp);
@@ -70,11 +70,12 @@ static void set_aside(int fd, const char *path, int quiet)
         if (renameat2(AT_FDCWD, path, AT_FDCWD, old, RENAME_NOREPLACE) == 0) {
             if (!quiet)
                 fprintf(stderr, "papi_run: the earlier run's %s was renamed %s\n", path, old);
-            return;
+            return 0;
         }
         if (errno != EEXIST)
-            return;
+            return -1;
     }
+    return -1;
 }
 
 /* The directory's fd, locked shared for the whole run; -1 with why. */
@@ -85,16 +86,14 @@ static int open_locked(const char *path, const char *id, int quiet, char *why, s
         if (fd < 0)
             return -1;
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) { /* no run is using it */
-            if (still_there(fd, path) && holds_other_runs(fd, id)) {
-                set_aside(fd, path, quiet);
+            if (still_there(fd, path) && holds_other_runs(fd, id) &&
+                set_aside(fd, path, quiet) == 0) {
                 close(fd); /* and the lock: the next attempt opens the new directory */
                 continue;
             }
             flock(fd, LOCK_SH); /* (a conversion: another starter may look in between) */
         } else if (flock(fd, LOCK_SH) != 0) {
-            snprintf(why, len, "cannot lock %.300s: %s", path, strerror(errno));
-            close(fd);
-            return -1;
+            return fd; /* no flock here (some network file systems): used, never moved */
         }
         if (still_there(fd, path))
             return fd;
