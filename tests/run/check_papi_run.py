@@ -239,20 +239,22 @@ def case_unwritten(papi_run, prog, out):
 
 
 def case_machine_readable(papi_run, prog, out):
-    """-x SEP and --json: perf stat's machine-readable lines on stderr in the banner's
-    place (perf stat -x: value, unit, event, running time, percentage running and two
+    """-x SEP and --json: perf stat's machine-readable lines on stdout in the banner's
+    place (the program's own output, here none, comes before them) (perf stat -x: value, unit, event, running time, percentage running and two
     empty metric fields; -j: one object per line with its keys), holding the file's
     counts: each event's total and each -m metric."""
     events = [FAULTS, "perf::TASK-CLOCK", CS]
     for form in (["-x", ";"], ["--json"]):
         d_out = os.path.join(out, form[0].strip("-"))
-        rc, _, err = run([papi_run] + form + ["-e", ",".join(events), "-m", "CPU_UTILIZATION",
-                                              "-o", d_out, "--", prog, "2", "200", "50", "0"])
+        rc, so, err = run([papi_run] + form + ["-e", ",".join(events), "-m", "CPU_UTILIZATION",
+                                               "-o", d_out, "--", prog, "2", "200", "50", "0"])
         if rc != 0:
             fail("%s: exit status %d\n%s" % (form, rc, err))
+        if "counter-value" in err or ";perf::" in err:
+            fail("%s: the machine-readable lines are on stderr, not stdout:\n%s" % (form, err))
         (d,) = report(d_out)
         rows = {}
-        for line in err.splitlines():
+        for line in so.splitlines():
             if form[0] == "-x":
                 f = line.split(";")
                 if len(f) != 7 or f[5:] != ["", ""]:

@@ -1,5 +1,6 @@
-/* run_stat_lines.c: papi_run's counts in perf stat's machine-readable forms, on stderr in
- * place of the banner. -x SEP: one line per event, "value SEP unit SEP event SEP run time
+/* run_stat_lines.c: papi_run's counts in perf stat's machine-readable forms, on stdout in
+ * place of the banner (after the program ended: its own output comes first; a pipe reads
+ * them without the program's stderr). -x SEP: one line per event, "value SEP unit SEP event SEP run time
  * SEP percentage running SEP SEP" (perf stat -x: the last two, a metric's value and unit,
  * empty); --json: one object per line, {"counter-value": "text", "unit", "event",
  * "event-runtime", "pcnt-running"} (perf stat -j's keys). Each -m metric is a line of
@@ -33,15 +34,15 @@ static void line(const struct run_state *s, const char *value, const char *unit,
     const double share = s->multiplexed && !isnan(fraction) ? fraction : 1.0;
     const long long run_ns = (long long)llround(elapsed_ns * share);
     if (s->opt.json) {
-        fprintf(stderr, "{\"counter-value\" : \"%s\", \"unit\" : \"", value);
-        json_text(stderr, unit);
-        fprintf(stderr, "\", \"event\" : \"");
-        json_text(stderr, name);
-        fprintf(stderr, "\", \"event-runtime\" : %lld, \"pcnt-running\" : %.2f}\n", run_ns,
+        fprintf(stdout, "{\"counter-value\" : \"%s\", \"unit\" : \"", value);
+        json_text(stdout, unit);
+        fprintf(stdout, "\", \"event\" : \"");
+        json_text(stdout, name);
+        fprintf(stdout, "\", \"event-runtime\" : %lld, \"pcnt-running\" : %.2f}\n", run_ns,
                 100.0 * share);
     } else {
         const char *x = s->opt.csv_sep;
-        fprintf(stderr, "%s%s%s%s%s%s%lld%s%.2f%s%s\n", value, x, unit, x, name, x, run_ns, x,
+        fprintf(stdout, "%s%s%s%s%s%s%lld%s%.2f%s%s\n", value, x, unit, x, name, x, run_ns, x,
                 100.0 * share, x, x);
     }
 }
@@ -68,4 +69,5 @@ void run_stat_lines(const struct run_state *s)
         line(s, value, PAPIM_query_metric(s->opt.metrics[m], &info) == PAPI_OK ? info.unit : "",
              s->opt.metrics[m], run_metric_fraction(s, m));
     }
+    fflush(stdout);
 }
