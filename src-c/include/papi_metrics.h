@@ -47,6 +47,18 @@ int PAPIM_num_metrics(void);
 /* The metric at index (0 .. PAPIM_num_metrics() - 1), or the one named name. */
 int PAPIM_get_metric_info(int index, PAPIM_metric_info_t *info);
 int PAPIM_query_metric(const char *name, PAPIM_metric_info_t *info);
+/* A group: metrics asked for together by its name (PAPIM_expand, papi_metric_avail -m). */
+#define PAPIM_MAX_GROUP 16
+typedef struct {
+    char name[PAPI_MIN_STR_LEN]; /* "FLOPS_DP" */
+    char description[PAPI_HUGE_STR_LEN];
+    int num_metrics;
+    char metrics[PAPIM_MAX_GROUP][PAPI_MIN_STR_LEN];
+} PAPIM_group_info_t;
+/* The number of groups this machine's table defines (negative: the table's error), and
+ * the group at index (0 .. PAPIM_num_groups() - 1). */
+int PAPIM_num_groups(void);
+int PAPIM_get_group_info(int index, PAPIM_group_info_t *info);
 /* Expand a list of metric and group names ("DP_FLOPS,MEM" or "FLOPS_DP") into metric
  * names, duplicates dropped: *count of them written, at most max. */
 int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int *count);

@@ -104,9 +104,9 @@ int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 {
     /* The handle is the counter's address | its generation's low bits (sde_table.c). */
     uintptr_t h = (uintptr_t)cntr_handle;
-    struct sde_counter *c = (struct sde_counter *)(h & ~(uintptr_t)SDE_TAG_MASK);
+    struct sde_counter *c = SDE_HANDLE_COUNTER(h);
     if (__builtin_expect(!c || __atomic_load_n(&c->inc_key, __ATOMIC_RELAXED) !=
-                                   sde_inc_key((uint32_t)(h & SDE_TAG_MASK)),
+                                   sde_inc_key(SDE_HANDLE_TAG(h)),
                          0)) {
         int err;
         sde_handle_checked(cntr_handle, SDE_CREATED, &err);

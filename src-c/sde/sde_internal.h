@@ -6,7 +6,7 @@
  * down its library marks it gone; its slot (the struct, never returned to malloc) is
  * then reused by a later registration, so memory stays bounded by the counters alive at
  * once. The id holds the slot and a generation, and a created counter's handle the
- * struct's address and the generation's low bits: an id or handle that PAPI or the
+ * struct's address and the generation's low bits (in its unused top bits): an id or handle that PAPI or the
  * library still holds after the unregistration reads an error, never the slot's next
  * counter (a handle's 6 bits wrap after 64 reuses of one slot; the free slots are taken
  * oldest first). Recorders and counting sets keep their slots: their objects point at
@@ -48,9 +48,22 @@ struct sde_cset;     /* sde_cset.c */
 /* "LIB::COUNTER" at most, so that PAPI's name sde:::LIB::COUNTER fits PAPI_MAX_STR_LEN
  * (128, with its NUL). */
 #define SDE_PAPI_NAME_MAX (128 - 1 - 6)
-#define SDE_SLOT_BITS     20  /* slots: counters alive at once */
-#define SDE_GEN_BITS      6   /* id = generation << SDE_SLOT_BITS | slot, within 26 bits */
-#define SDE_TAG_MASK      63u /* a created counter's handle: its address | generation's low bits */
+#define SDE_SLOT_BITS     20 /* slots: counters alive at once */
+#define SDE_GEN_BITS      6  /* id = generation << SDE_SLOT_BITS | slot, within 26 bits */
+/* A created counter's handle: its address with the generation's low 6 bits in bits 57-62,
+ * which no user-space address of x86-64 (even with 5-level paging) or arm64 uses; the
+ * handle is untagged before any read, so a foreign pointer is read where it points. A
+ * 32-bit build has no spare bits: its handles carry no generation. */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define SDE_TAG_MASK  63u
+#define SDE_TAG_SHIFT 57
+#else
+#define SDE_TAG_MASK  0u
+#define SDE_TAG_SHIFT 0
+#endif
+#define SDE_HANDLE_TAG(h) ((uint32_t)(((uintptr_t)(h) >> SDE_TAG_SHIFT) & SDE_TAG_MASK))
+#define SDE_HANDLE_COUNTER(h) \
+    ((struct sde_counter *)((uintptr_t)(h) & ~((uintptr_t)SDE_TAG_MASK << SDE_TAG_SHIFT)))
 
 struct sde_counter {
     long long value;  /* SDE_CREATED: the count, changed under inc_lock, read without it */
@@ -90,7 +103,7 @@ SDE_HIDDEN struct sde_counter *sde_counter_at(int slot);
 SDE_HIDDEN void *sde_handle_of(struct sde_counter *c);
 static inline uint32_t sde_inc_key(uint32_t gen)
 {
-    return (SDE_MAGIC & ~SDE_TAG_MASK) | (gen & SDE_TAG_MASK);
+    return (SDE_MAGIC & ~63u) | (gen & SDE_TAG_MASK);
 }
 SDE_HIDDEN enum sde_kind sde_kind_of(const struct sde_counter *c); /* atomic load */
 /* SDE_OK when name is one PAPI can count (not empty, no white space, no ":::"). */

@@ -62,13 +62,13 @@ struct sde_counter *sde_counter_of(int id)
 
 void *sde_handle_of(struct sde_counter *c)
 {
-    return (void *)((uintptr_t)c | (c->gen & SDE_TAG_MASK));
+    return (void *)((uintptr_t)c | ((uintptr_t)(c->gen & SDE_TAG_MASK) << SDE_TAG_SHIFT));
 }
 
 struct sde_counter *sde_handle_checked(void *handle, enum sde_kind kind, int *err)
 {
-    struct sde_counter *c = (struct sde_counter *)((uintptr_t)handle & ~(uintptr_t)SDE_TAG_MASK);
-    uint32_t tag = (uint32_t)((uintptr_t)handle & SDE_TAG_MASK);
+    struct sde_counter *c = SDE_HANDLE_COUNTER(handle);
+    uint32_t tag = SDE_HANDLE_TAG(handle);
     if (!c) {
         *err = sde_fail(SDE_EINVAL, "the handle is NULL");
         return NULL;
@@ -206,10 +206,8 @@ int sde_new_counter(const char *full, const struct sde_counter *proto, struct sd
     if (!c && (ret = grow_table(slot)) != SDE_OK)
         return ret;
     char *name = strdup(full);
-    if (!c && name &&
-        (c = aligned_alloc(SDE_TAG_MASK + 1, (sizeof *c + SDE_TAG_MASK) & ~(size_t)SDE_TAG_MASK)) !=
-            NULL)
-        memset(c, 0, sizeof *c);
+    if (!c && name)
+        c = calloc(1, sizeof *c);
     if (!c || !name) {
         if (slot == ncounters)
             free(c);

@@ -1,5 +1,6 @@
 /* papi_metric_avail: the metrics this machine's table defines (papi_metrics(3)): unit,
- * formula, the events each resolved to, and why one cannot be computed here. */
+ * formula, the events each resolved to, and why one cannot be computed here; and its
+ * groups (name, metrics, description). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@ static const char usage[] =
     "Usage: papi_metric_avail [options]\n"
     "List the named metrics (IPC, DP_FLOPS, MEM_BW, TOPDOWN_*, CPU_UTILIZATION, ...) of\n"
     "this machine's table: unit, whether every event resolves here and whether it can be\n"
-    "counted here, with the reason when not. Under PAPI_FSROOT the recorded machine's\n"
+    "counted here, with the reason when not; then the groups (FLOPS_DP, MEM, ...) that\n"
+    "name several metrics at once, with their metrics and description. Under PAPI_FSROOT the "
+    "recorded machine's\n"
     "events are resolved (its PMUs), while only this machine's kernel counts. An event\n"
     "whose counts the kernel scales (sysfs .scale/.unit: uncore_imc cas_count_read in\n"
     "MiB) is shown with its unit; formulas take it in base units (bytes, Joules).\n\n"
@@ -119,6 +122,49 @@ static int show(const char *name, int json)
     return 0;
 }
 
+/* The groups: name, members, description; in the text after the metrics, in JSON as
+ * "groups". How many, or minus the exit status. */
+static int list_groups(struct jw *w)
+{
+    int n = PAPIM_num_groups();
+    if (n < 0)
+        return -fail("the metric table", n);
+    if (w)
+        jw_arr_begin(w, "groups");
+    else
+        printf("%s\n%-14s %s\n", UTIL_RULE, "Group", "Metrics: description");
+    for (int i = 0; i < n; i++) {
+        PAPIM_group_info_t g;
+        int ret = PAPIM_get_group_info(i, &g);
+        if (ret != PAPI_OK)
+            return -fail("group info", ret);
+        if (w) {
+            jw_obj_begin(w, NULL);
+            jw_str(w, "name", g.name);
+            jw_arr_begin(w, "metrics");
+            for (int k = 0; k < g.num_metrics; k++)
+                jw_str(w, NULL, g.metrics[k]);
+            jw_arr_end(w);
+            jw_str(w, "description", g.description);
+            jw_obj_end(w);
+            continue;
+        }
+        char line[PAPI_HUGE_STR_LEN * 2] = "";
+        size_t used = 0;
+        for (int k = 0; k < g.num_metrics; k++)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", k ? ", " : "",
+                                     g.metrics[k]);
+        if (g.description[0] && used < sizeof line)
+            snprintf(line + used, sizeof line - used, ": %s", g.description);
+        char head[PAPI_MIN_STR_LEN + 2];
+        snprintf(head, sizeof head, "%-14s ", g.name);
+        util_print_hanging(stdout, head, "               ", line, 80);
+    }
+    if (w)
+        jw_arr_end(w);
+    return n;
+}
+
 static int list(int json)
 {
     int n = PAPIM_num_metrics();
@@ -147,13 +193,20 @@ static int list(int json)
     }
     if (json) {
         jw_arr_end(&w);
+        int ng = list_groups(&w);
+        if (ng < 0)
+            return -ng;
         jw_obj_end(&w);
         jw_finish(&w);
         return 0;
     }
-    printf("%s\nTotal metrics: %d, countable here: %d. 'papi_metric_avail -m NAME' gives a\n"
-           "metric's (or group's) formula, events and why it cannot be computed here.\n",
-           UTIL_RULE, n, countable);
+    int ng = list_groups(NULL);
+    if (ng < 0)
+        return -ng;
+    printf("%s\nTotal metrics: %d, countable here: %d; groups: %d. 'papi_metric_avail -m NAME'\n"
+           "gives a metric's (or each metric of a group's) formula, events and why it cannot be\n"
+           "computed here.\n",
+           UTIL_RULE, n, countable, ng);
     return 0;
 }
 

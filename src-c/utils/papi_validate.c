@@ -93,8 +93,9 @@ static int list_kernels(void)
     return 0;
 }
 
-/* Nothing was counted: say why, with the library's reason when it has no counters. */
-static void explain_nothing(const struct vr_run *run)
+/* Nothing was counted: say why, with the library's reason when it has no counters (once:
+ * not again when the table said it above itself). */
+static void explain_nothing(const struct vr_run *run, int machine_said)
 {
     if (run->n == 0)
         printf("No preset or metric this CPU defines is determined by a kernel of papi_validate "
@@ -102,7 +103,10 @@ static void explain_nothing(const struct vr_run *run)
                vk_isa());
     else
         printf("No hardware counter could be counted here: nothing can be validated.\n");
-    util_print_no_counters(stdout);
+    if (machine_said)
+        printf("Why: the machine-wide reason above the table.\n");
+    else
+        util_print_no_counters(stdout);
 }
 
 static void print_title(void)
@@ -158,10 +162,10 @@ static int run_and_report(const struct args *a, struct vo_file *out)
         vo_abort(out);
         return 2;
     }
-    vo_print_table(stdout, &run);
+    int machine_said = vo_print_table(stdout, &run);
     int status = vd_exit_status(run.passed, run.failed, run.not_countable);
     if (status == 2)
-        explain_nothing(&run);
+        explain_nothing(&run, machine_said);
     if (out->f && vo_commit(out, &run, status, why, sizeof why) < 0) {
         fprintf(stderr, "papi_validate: %s\n", why);
         status = 2;

@@ -118,12 +118,30 @@ int vo_commit(struct vo_file *o, const struct vr_run *run, int status, char *why
     return -1;
 }
 
-static void print_row(FILE *f, const struct vr_row *r)
+#define MACHINE_MARK "[no hardware counters: see above]"
+
+/* The machine's reason for having no hardware counters (perf_event's), when some row's
+ * reason holds it: said once above the table, each row then refers to it. */
+static const char *machine_reason(const struct vr_run *run)
+{
+    const char *m = PAPI_num_cmp_hwctrs(0) > 0 ? NULL : PAPI_get_component_reason(0);
+    if (!m || strlen(m) < 40)
+        return NULL; /* a short reason costs less said on each row */
+    for (int i = 0; i < run->n; i++)
+        if (strstr(run->rows[i].res.why, m))
+            return m;
+    return NULL;
+}
+
+static void print_row(FILE *f, const struct vr_row *r, const char *machine)
 {
     const char *v = vd_verdict_name(r->res.verdict);
     if (r->res.verdict == VD_NOT_COUNTABLE || r->res.verdict == VD_NO_KERNEL) {
-        fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s (%s)\n", r->kernel, r->event, "-", "-", "-",
-                "-", v, r->res.why);
+        const char *why = r->res.why, *at = machine ? strstr(why, machine) : NULL;
+        fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s (", r->kernel, r->event, "-", "-", "-", "-",
+                v);
+        fputs(at ? MACHINE_MARK : why, f); /* the whole reason stays in --json */
+        fputs(")\n", f);
         return;
     }
     if (r->is_metric && fabs(r->expected) < 1e4) /* IPC 0.0625, a ratio: its digits */
@@ -137,8 +155,16 @@ static void print_row(FILE *f, const struct vr_row *r)
     fputc('\n', f);
 }
 
-void vo_print_table(FILE *f, const struct vr_run *run)
+int vo_print_table(FILE *f, const struct vr_run *run)
 {
+    const char *machine = machine_reason(run);
+    if (machine) {
+        util_print_no_counters(f);
+        fprintf(f,
+                "Rows below say %s for this reason (--json FILE keeps each row's whole "
+                "reason).\n%s\n",
+                MACHINE_MARK, UTIL_RULE);
+    }
     fprintf(f,
             "Counts: %ld and %ld iterations per kernel, differenced (median of %d); "
             "exact tolerance %.0f events + %.1f%% of expected\n"
@@ -157,7 +183,8 @@ void vo_print_table(FILE *f, const struct vr_run *run)
     fprintf(f, "%-17s %-13s %14s %14s %7s %10s  %s\n", "Kernel", "Event", "Expected", "Counted",
             "Ratio", "Tolerance", "Verdict");
     for (int i = 0; i < run->n; i++)
-        print_row(f, &run->rows[i]);
+        print_row(f, &run->rows[i], machine);
     fprintf(f, "\n%d passed, %d failed, %d not countable here, %d metrics with no kernel\n",
             run->passed, run->failed, run->not_countable, run->no_kernel);
+    return machine != NULL;
 }

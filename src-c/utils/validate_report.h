@@ -20,6 +20,8 @@ int vo_open(struct vo_file *o, const char *path, char *why, size_t len);
 int vo_commit(struct vo_file *o, const struct vr_run *run, int status, char *why, size_t len);
 void vo_abort(struct vo_file *o);
 
-void vo_print_table(FILE *f, const struct vr_run *run);
+/* The table; a reason that holds for the whole machine (no hardware counters) is said
+ * once above it and each row refers to it: 1 when it was said, else 0. */
+int vo_print_table(FILE *f, const struct vr_run *run);
 
 #endif

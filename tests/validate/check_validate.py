@@ -2,7 +2,8 @@
 """check_validate.py PAPI_VALIDATE: papi_validate run as a site runs it, on this machine.
 
 Without hardware counters (this project's VM): exit 2, every row "not countable here",
-and the library's reason why nothing can be validated. With them: exit 0 or 1 and a
+and the library's reason why nothing can be validated, said once above the table (each
+row refers to it; --json keeps every row's whole reason), so the output stays small. With them: exit 0 or 1 and a
 verdict on every row. On any machine: --json FILE holds the same rows and the exit
 status; bad input (an unknown name, a preset this CPU's table lacks, a --json file that
 cannot be written) gets one clear message, exit 2, and leaves no file behind.
@@ -69,6 +70,18 @@ def check_run(exe, tmp):
               "the library's reason (%r) is not printed" % reason[:80])
         check(any(r[0] == "int_adds" and r[1] == "PAPI_TOT_INS" for r in rows),
               "PAPI_TOT_INS (defined by every table) has no row")
+        # The machine-wide reason is said once (rows refer to it), so the output stays
+        # small; --json keeps each row's whole reason.
+        flat = " ".join(p.stdout.split())
+        said = flat.count(" ".join(reason.split())) if reason else -1
+        marked = [r for r in rows if r[7] == "[no hardware counters: see above]"]
+        whole = [r for r in doc.get("rows", []) if reason and reason in r.get("reason", "")]
+        check(said == 1, "the machine-wide reason is said %d times" % said)
+        check(len(p.stdout) < 16000, "%d bytes of output" % len(p.stdout))
+        check(len(marked) == len(whole) > 0,
+              "%d rows refer to the reason above, %d JSON rows hold it" % (len(marked), len(whole)))
+        print("machine-wide reason said %d time(s), %d rows refer to it, %d bytes of output"
+              % (said, len(marked), len(p.stdout)))
     else:
         check(p.returncode in (0, 1), "counters here, exit %d" % p.returncode)
         check(all(r[6] != "fail" or r[7] for r in rows), "a failed row gives no reason")

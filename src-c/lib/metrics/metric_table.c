@@ -16,7 +16,7 @@
 #include "str_append.h"
 
 #define GENERIC_TABLE "generic"
-#define MAX_FIELDS    (METRIC_MAX_GROUP + 2)
+#define MAX_FIELDS    (METRIC_MAX_GROUP + 3)
 #define MAX_SYNONYMS  32
 
 /* ---- parsing ------------------------------------------------------------------- */
@@ -191,6 +191,12 @@ static int or_line(struct parse_state *st, char **f, int nf, char *msg, size_t m
 
 static int group_line(struct parse_state *st, char **f, int nf, char *msg, size_t msglen)
 {
+    /* A last field with a blank is the description, not a member. */
+    const char *descr = nf >= 4 && strchr(f[nf - 1], ' ') ? f[--nf] : "";
+    if (strlen(descr) >= PAPI_HUGE_STR_LEN) {
+        snprintf(msg, msglen, "group %.63s: description too long", f[1]);
+        return PAPI_EINVAL;
+    }
     if (nf < 3 || nf - 2 > METRIC_MAX_GROUP || !valid_name(f[1])) {
         snprintf(msg, msglen, "GROUP line must be 'GROUP,<name>,<metric>...' (1 to %d metrics)",
                  METRIC_MAX_GROUP);
@@ -221,8 +227,8 @@ static int group_line(struct parse_state *st, char **f, int nf, char *msg, size_
     }
     free(g->name);
     memset(g, 0, sizeof *g);
-    /* One block: the name, then each member, each with its NUL. */
-    size_t size = 0;
+    /* One block: the name, each member, the description, each with its NUL. */
+    size_t size = strlen(descr) + 1;
     for (int i = 1; i < nf; i++)
         size += strlen(f[i]) + 1;
     char *p = malloc(size);
@@ -240,6 +246,8 @@ static int group_line(struct parse_state *st, char **f, int nf, char *msg, size_
             g->members[g->n++] = p;
         p += n;
     }
+    memcpy(p, descr, strlen(descr) + 1);
+    g->description = p;
     return PAPI_OK;
 }
 

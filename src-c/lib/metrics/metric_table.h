@@ -1,7 +1,7 @@
 /* metric_table.h: the metric table in force. papi_metrics.csv's format: comment lines,
  * CPU lines (consecutive ones are synonyms, matched as the preset table's are),
  *   METRIC,<name>,<unit>,<formula>,<description>
- *   GROUP,<name>,<metric>[,<metric>...]
+ *   GROUP,<name>,<metric>[,<metric>...][,<description>]  (a last field with a blank)
  *   OR,<name>,<formula>   another formula for the metric just defined, tried in order
  *                         when the ones before it name events or PMUs this machine does
  *                         not have (one CPU table for parts whose kernel drivers name the
@@ -17,7 +17,7 @@
 #include "papi_metrics.h"
 #include "papi_sdk.h"
 
-#define METRIC_MAX_GROUP 16
+#define METRIC_MAX_GROUP PAPIM_MAX_GROUP
 #define METRIC_MAX_ALTS  3 /* OR lines of one metric */
 
 /* One METRIC line (and its OR lines): what the line says, in strings of their own
@@ -47,9 +47,10 @@ struct metric_state {
 };
 
 struct metric_group {
-    char *name; /* one allocation: the name, then the members' names */
+    char *name; /* one allocation: the name, the members' names, the description */
     int n;
     const char *members[METRIC_MAX_GROUP];
+    const char *description; /* "" when the line gives none */
 };
 
 struct metric_table {

@@ -136,6 +136,41 @@ int PAPIM_query_metric(const char *name, PAPIM_metric_info_t *info)
     return ret;
 }
 
+int PAPIM_num_groups(void)
+{
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    int n = t->ngroups;
+    metric_table_unlock();
+    return n;
+}
+
+int PAPIM_get_group_info(int index, PAPIM_group_info_t *info)
+{
+    if (!info)
+        return papi_error(PAPI_EINVAL, "PAPIM_get_group_info: info is NULL");
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    if (index < 0 || index >= t->ngroups) {
+        int n = t->ngroups;
+        metric_table_unlock();
+        return papi_error(PAPI_ENOEVNT, "group index %d: this machine's table has %d", index, n);
+    }
+    const struct metric_group *g = &t->g[index];
+    memset(info, 0, sizeof *info);
+    papi_strcpy(info->name, sizeof info->name, g->name);
+    papi_strcpy(info->description, sizeof info->description, g->description);
+    info->num_metrics = g->n;
+    for (int k = 0; k < g->n; k++)
+        papi_strcpy(info->metrics[k], sizeof info->metrics[0], g->members[k]);
+    metric_table_unlock();
+    return PAPI_OK;
+}
+
 static int add_name(char names[][PAPI_MIN_STR_LEN], int max, int *count, const char *name)
 {
     for (int i = 0; i < *count; i++)
