@@ -17,7 +17,9 @@
  * calling loop subtracted. Parts (BENCH_ONLY=part,...):
  * counting (PAPI_read of 1 and 4 events, accum, reset, stop+start), mpx (multiplexed read
  * and stop+start of 8 and 16 events), overflow (dispatch per signal, and its floors),
- * profil (PAPI_profil per sample), highlevel (region begin+end), flops (PAPI_flops,
+ * profil (PAPI_profil per sample), highlevel (region begin+end; BENCH_HL_THREADS=N: with N
+ * threads alive from before the first region, BENCH_HL_JOINED=1: ended before it,
+ * BENCH_HL_LATE=1: started inside it), flops (PAPI_flops,
  * PAPI_flops_rate and their Fortran calls), fortran (PAPIF_read), threads (PAPI_read and
  * region begin+end per thread with 1, 2, 4, 16, 64 threads, each with its own set). */
 #define _GNU_SOURCE
@@ -456,17 +458,80 @@ static __attribute__((noinline)) void op_raw_region(void)
     }
 }
 
+/* BENCH_HL_THREADS=N: N threads alive (asleep on a pipe) before the first region, so the
+ * region is the main thread's in a process with threads (an OpenMP pool's shape): its
+ * all-thread totals read the process counters, one inherited set per thread. */
+static int hl_pipe[2] = {-1, -1};
+static void *hl_sleeper(void *arg)
+{
+    char c;
+    (void)arg;
+    while (read(hl_pipe[0], &c, 1) < 0 && errno == EINTR)
+        ;
+    return NULL;
+}
+
+/* n sleepers started (fewer when pthread_create fails): the count */
+static int start_sleepers(pthread_t *t, int n)
+{
+    if (n <= 0 || pipe(hl_pipe) != 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&t[i], NULL, hl_sleeper, NULL) != 0)
+            return i;
+    return n;
+}
+
+static void end_sleepers(pthread_t *t, int n)
+{
+    if (n <= 0)
+        return;
+    close(hl_pipe[1]); /* the sleepers' read returns 0 */
+    for (int i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+    close(hl_pipe[0]);
+}
+
+static int env_is_1(const char *name)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, "1") == 0;
+}
+
 static void bench_highlevel(void)
 {
+    const char *nt = getenv("BENCH_HL_THREADS");
+    int want = nt ? atoi(nt) : 0, n = 0;
+    /* BENCH_HL_JOINED=1: the threads end before the first region (the process has had
+     * threads, its counters have one row: the main thread's); BENCH_HL_LATE=1: they start
+     * inside the first region (an OpenMP pool's first parallel loop: the main thread's
+     * inherited counter covers them, one row) */
+    int joined = env_is_1("BENCH_HL_JOINED"), late = env_is_1("BENCH_HL_LATE");
+    pthread_t t[64];
+    if (want > 64)
+        want = 64;
+    if (!late)
+        n = start_sleepers(t, want);
+    if (joined) {
+        end_sleepers(t, n);
+        n = 0;
+    }
     raw_open(2, 0);
     report("floor_region_begin_end", per_call(op_raw_region));
     raw_close();
     if (P.hl_region_begin && P.hl_region_begin("bench") == PAPI_OK) {
+        if (late)
+            n = start_sleepers(t, want);
         P.hl_region_end("bench");
-        report("region_begin_end", per_call(op_region));
+        report(want <= 0 ? "region_begin_end"
+               : joined  ? "region_begin_end_joined"
+               : late    ? "region_begin_end_late"
+                         : "region_begin_end_threads",
+               per_call(op_region));
         if (P.hl_stop)
             P.hl_stop(); /* its set stops: the parts after start their own */
     }
+    end_sleepers(t, n);
 }
 
 /* ---- overflow dispatch and profiling: instructions per signal, per sample ---------------
