@@ -37,8 +37,8 @@ static int basic_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa, const ch
     hw->ncpu = hw->cores = hw->totalcpus;
     hw->nnodes = hw->sockets = hw->threads = 1;
     const char *caches = hwinfo_sysfs_caches(&hw->mem_hierarchy);
-    snprintf(topo_source, sizeof topo_source, "sysconf and %s (%s)", caches ? caches : "sysfs",
-             why);
+    snprintf(topo_source, sizeof topo_source, "sysconf and sysfs (%s%s)",
+             caches && !strcmp(caches, "cpuid") ? "caches from cpuid; " : "", why);
     single_numa_node(numa, hw->totalcpus);
     return 1;
 }

@@ -53,12 +53,12 @@ def _region_units(run, files):
     if tot is not None and len(tot):
         fixed = {"rank", "thread", "name", "path", "region_count"}
         for col in [c for c in tot.columns if c not in fixed]:
-            unit = "s" if col == "real_time_nsec" else ""
+            unit = "s" if col.startswith("real_time_nsec") else ""
             for _, r in tot.iterrows():
                 v = r[col]
-                if v is None or (isinstance(v, float) and math.isnan(v)):
+                if pd.isna(v):
                     continue
-                v = float(v) / 1e9 if col == "real_time_nsec" else float(v)
+                v = float(v) / 1e9 if col.startswith("real_time_nsec") else float(v)
                 out.append((run, "region", r["path"], col, unit, v))
     met = t.get("region_metrics")
     if met is not None and len(met):
@@ -66,7 +66,7 @@ def _region_units(run, files):
         if tot is not None and len(tot):
             paths = {(r["rank"], r["thread"], r["name"]): r["path"] for _, r in tot.iterrows()}
         for _, r in met.iterrows():
-            if r["value"] is None or (isinstance(r["value"], float) and math.isnan(r["value"])):
+            if pd.isna(r["value"]):
                 continue
             path = paths.get((r["rank"], r["thread"], r["region"]), r["region"])
             out.append((run, "region", path, r["metric"], r["unit"] or "", float(r["value"])))

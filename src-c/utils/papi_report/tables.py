@@ -637,7 +637,8 @@ def _run_of(data):
 def _one_run(loaded, run, say):
     """The files of one run: runs are never mixed (two runs' rank files are not ranks of
     one job). With --run ID that run's; else the newest (latest "start", then latest file
-    change), said in one line naming the others. [(path, data)] -> [(path, data)]."""
+    change), said in one line naming the others. Files without a header join the one run
+    there is, when there is only one. [(path, data)] -> [(path, data)]."""
     runs = {}
     for path, data in loaded:
         runs.setdefault(_run_of(data), []).append((path, data))
@@ -646,8 +647,8 @@ def _one_run(loaded, run, say):
             raise ReportError("no run %s among the region files; their runs: %s" % (
                 run, ", ".join(str(r) for r in runs)))
         return runs[run]
-    if len(runs) == 1:
-        return loaded
+    if len([r for r in runs if r is not None]) <= 1:
+        return loaded  # one run; files without a header (older writers) cannot be told apart
 
     def newest(rid):
         files = runs[rid]
