@@ -2,7 +2,9 @@
  * Events: PAPI_MPI_EVENTS (comma-separated), else PAPI_EVENTS (the region API's list),
  * else PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS;
  * when none of those opens (no hardware PMU), perf::PAGE-FAULTS and perf::TASK-CLOCK,
- * and the report carries a note saying so.
+ * and the report carries a note saying so. Events of other components than the CPU's
+ * (net:::lo:rx:bytes ...) count in one set per component for the rank
+ * (component_counters.c), as PAPI 7 makes them, so the list may mix components.
  *
  * The program shares the PAPI library with us. When it calls PAPI_shutdown (often
  * before MPI_Finalize), our definition below runs first: it folds our sets' counts in
@@ -20,6 +22,7 @@
 
 #include "papi.h"
 #include "papi_metrics.h"
+#include "component_counters.h"
 #include "counter_mpx.h"
 #include "counter_note.h"
 #include "counters.h"
@@ -38,7 +41,8 @@ static int papi_ok;
 static int papi_gone; /* the program called PAPI_shutdown: our sets are gone */
 static int event_codes[PMPI_MAX_EVENTS];
 /* The events each thread's set counts, as indices of pmpi_run.event_names: all but the
- * socket-wide ones, which the socket's reader alone counts (socket_counters.c). */
+ * socket-wide ones, which the socket's reader alone counts (socket_counters.c), and the
+ * other components', counted for the rank (component_counters.c). */
 static int thread_ev[PMPI_MAX_EVENTS], nthread_ev;
 
 /* Values of a thread's set (v, in its order) added into out (the rank's event order). */
@@ -69,24 +73,33 @@ static void set_note(const char *fmt, ...)
     pmpi_run.counter_banner = NULL; /* the banner says the note whole */
 }
 
-/* Try each name in a fresh event set; keep those that open. Returns how many. Each
- * name that does not open goes to failed (when given) with its error and its reason
- * (PAPI_strerror_detail), whole. */
+/* Try each name in a fresh event set of its component (one per component); keep those
+ * that open. Returns how many. Each name that does not open goes to failed (when given)
+ * with its error and its reason (PAPI_strerror_detail), whole. */
 static int try_events(const char *const *names, int n, struct pmpi_failed *failed)
 {
-    int es = PAPI_NULL;
-    if (PAPI_create_eventset(&es) != PAPI_OK)
-        return 0;
+    int es[PMPI_MAX_EVENTS], cidx[PMPI_MAX_EVENTS], nsets = 0;
     pmpi_run.nevents = 0;
     for (int i = 0; i < n && pmpi_run.nevents < PMPI_MAX_EVENTS; i++) {
-        int rc = PAPI_add_named_event(es, names[i]);
+        int k = 0, c = pmpi_event_component(names[i]), rc = c < 0 ? c : PAPI_OK;
+        while (rc == PAPI_OK && k < nsets && cidx[k] != c)
+            k++;
+        if (rc == PAPI_OK && k == nsets) {
+            es[k] = PAPI_NULL;
+            if ((rc = PAPI_create_eventset(&es[k])) == PAPI_OK)
+                cidx[nsets++] = c;
+        }
+        if (rc == PAPI_OK)
+            rc = PAPI_add_named_event(es[k], names[i]);
         if (rc == PAPI_OK)
             snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", names[i]);
         else if (failed)
             pmpi_failed_add(failed, names[i], PAPI_strerror(rc), PAPI_strerror_detail());
     }
-    PAPI_cleanup_eventset(es);
-    PAPI_destroy_eventset(&es);
+    for (int k = 0; k < nsets; k++) {
+        PAPI_cleanup_eventset(es[k]);
+        PAPI_destroy_eventset(&es[k]);
+    }
     return pmpi_run.nevents;
 }
 
@@ -181,15 +194,18 @@ static void choose_events(void)
     pmpi_failed_free(&failed);
 }
 
-/* Whether a set (multiplexed when the rank's are) opens with the events and name:
- * PAPI_OK, or the error of the first that did not. */
+/* Whether a set of name's component (multiplexed when the rank's are: the CPU's) opens
+ * with the events of that component and name: PAPI_OK, or the error of the first that
+ * did not. */
 static int opens_with(const char *name)
 {
-    int es = PAPI_NULL, ret = PAPI_create_eventset(&es);
-    if (ret == PAPI_OK && pmpi_mpx_on())
+    int c = pmpi_event_component(name), es = PAPI_NULL;
+    int ret = c < 0 ? c : PAPI_create_eventset(&es);
+    if (ret == PAPI_OK && c == 0 && pmpi_mpx_on())
         ret = pmpi_mpx_make(es);
     for (int e = 0; ret == PAPI_OK && e < pmpi_run.nevents; e++)
-        ret = PAPI_add_named_event(es, pmpi_run.event_names[e]);
+        if (pmpi_event_component(pmpi_run.event_names[e]) == c)
+            ret = PAPI_add_named_event(es, pmpi_run.event_names[e]);
     if (ret == PAPI_OK)
         ret = PAPI_add_named_event(es, name);
     if (es != PAPI_NULL) {
@@ -306,10 +322,11 @@ void pmpi_counters_init(void)
     choose_metrics((ev && *ev) || (hl && *hl));
     if (pmpi_mpx_on() && pmpi_run.rank == 0)
         fprintf(stderr, "papi_mpi: %s\n", pmpi_mpx_note());
+    pmpi_component_counters_init(papi_ok);
     for (int e = 0; e < pmpi_run.nevents; e++) {
         if (PAPI_event_name_to_code(pmpi_run.event_names[e], &event_codes[e]) != PAPI_OK)
             event_codes[e] = 0;
-        if (!pmpi_socket_wide_event(pmpi_run.event_names[e]))
+        if (!pmpi_socket_wide_event(pmpi_run.event_names[e]) && !pmpi_component_event(e))
             thread_ev[nthread_ev++] = e;
     }
     pmpi_socket_counters_init(papi_ok);
@@ -348,7 +365,7 @@ void pmpi_counters_thread_start(int slot)
 {
     struct thread_counters *th = &slots[slot];
     int es = PAPI_NULL;
-    if (!papi_ok || papi_gone || pmpi_run.nevents == 0)
+    if (!papi_ok || papi_gone || nthread_ev == 0)
         return;
     PAPI_register_thread();
     if (PAPI_create_eventset(&es) != PAPI_OK)
@@ -411,10 +428,13 @@ int pmpi_counters_read_self(long long *out)
     /* the caller holds pmpi_run.lock */
     struct thread_counters *th = pmpi_tls ? own_slot() : NULL;
     long long v[PMPI_MAX_EVENTS] = {0};
-    if (!th || !set_is_ours(th->evset) || PAPI_read(th->evset, v) != PAPI_OK)
+    if (papi_gone || (nthread_ev > 0 && (!th || !set_is_ours(th->evset) ||
+                                         PAPI_read(th->evset, v) != PAPI_OK)))
         return -1;
     memset(out, 0, sizeof v);
-    scatter_add(v, out);
+    if (nthread_ev > 0)
+        scatter_add(v, out);
+    pmpi_component_counters_read(out); /* the node's or the process's, not the thread's */
     return 0;
 }
 
@@ -435,8 +455,10 @@ const char *pmpi_counters_read_rank(long long *sum)
             pmpi_mpx_fold(slots[i].evset, thread_ev, nthread_ev, 0);
         }
     }
-    if (!papi_gone)
+    if (!papi_gone) {
         pmpi_socket_counters_read(sum);
+        pmpi_component_counters_read(sum);
+    }
     return papi_gone ? "the program called PAPI_shutdown before MPI_Finalize: counts end there"
                 : NULL;
 }
@@ -460,6 +482,7 @@ void PAPI_shutdown(void)
             th->exited = 1;
         }
         pmpi_socket_counters_stop(retired);
+        pmpi_component_counters_stop(retired);
         papi_gone = 1;
     }
     pthread_mutex_unlock(&pmpi_run.lock);
@@ -470,8 +493,10 @@ void PAPI_shutdown(void)
 void pmpi_counters_shutdown(void)
 {
     pthread_mutex_lock(&pmpi_run.lock);
-    if (!papi_gone)
+    if (!papi_gone) {
         pmpi_socket_counters_stop(retired);
+        pmpi_component_counters_stop(retired);
+    }
     struct thread_counters *self = pmpi_tls ? own_slot() : NULL;
     if (self && self->evset >= 0 && !self->exited) {
         stop_set(self, self->counts);

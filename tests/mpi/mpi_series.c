@@ -1,10 +1,30 @@
 /* mpi_series: rank r touches (r + 1) x 10 x 64 fresh pages in 10 steps 0.05 s apart
  * (about 0.5 s), then MPI_Finalize: the rank's PAPI_INTERVAL series grows in steps
- * (check_mpi_series.py). */
+ * (check_mpi_series.py). "mpi_series net" also has each rank send itself 10 x 50
+ * datagrams of 1000 bytes over a loopback UDP socket, one burst per step
+ * (check_mpi_components.py: events of two components in the rows); exit 77 without one. */
+#include <arpa/inet.h>
 #include <mpi.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#define SENDS 50
+
+/* SENDS datagrams of 1000 bytes to our own socket fd, each received. */
+static void ping(int fd, const struct sockaddr_in *to)
+{
+    static char buf[1000];
+    for (int i = 0; i < SENDS; i++)
+        if (sendto(fd, buf, sizeof buf, 0, (const struct sockaddr *)to, sizeof *to) !=
+                (ssize_t)sizeof buf ||
+            recv(fd, buf, sizeof buf, 0) != (ssize_t)sizeof buf)
+            MPI_Abort(MPI_COMM_WORLD, 3);
+}
 
 #define STEPS 10
 #define PAGES 64
@@ -15,16 +35,34 @@ int main(int argc, char **argv)
     long page = sysconf(_SC_PAGESIZE);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int fd = -1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    if (argc > 1 && strcmp(argv[1], "net") == 0) {
+        socklen_t len = sizeof a;
+        fd = socket(AF_INET, SOCK_DGRAM, 0);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+            getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
+            if (rank == 0)
+                printf("SKIPPED: no loopback UDP socket here\n");
+            MPI_Finalize();
+            return 77;
+        }
+    }
     size_t n = (size_t)(rank + 1) * PAGES * (size_t)page;
     for (int s = 0; s < STEPS; s++) {
-        volatile char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        volatile char *p =
+            mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
             MPI_Abort(MPI_COMM_WORLD, 1);
         for (size_t i = 0; i < n; i += (size_t)page)
             p[i] = 1;
         munmap((void *)p, n);
+        if (fd >= 0)
+            ping(fd, &a);
         usleep(50000);
     }
+    if (fd >= 0)
+        close(fd);
     MPI_Finalize();
     return 0;
 }

@@ -16,7 +16,8 @@ a 0), bad_input (exit 2 / 127 / 126, one line, no file), runs (one file per run,
 overwritten; an earlier run's directory set aside, never one in use; papi_report keeps
 runs apart), not_a_program (a directory, FIFO,
 device, non-executable file ...: one line, 126 or 127 as a shell, no signal, no hang), regions (a program using the region
-API under --per-thread: both work), mpi (MPIRUN -np NP papi_run: one file
+API under --per-thread: both work), mixed_components (perf_event's page faults and net's
+loopback bytes in one run: one event set per component, both count), mpi (MPIRUN -np NP papi_run: one file
 per rank, the MPI report with per-rank counters)."""
 import glob
 import shutil
@@ -287,6 +288,85 @@ def case_machine_readable(papi_run, prog, out):
             fail("%s: exit status %d, %r" % (bad, rc, err))
     print("machine_readable: -x and --json lines hold the file's %d counts and the metric"
           % len(events))
+
+
+LO_RX = "net:::lo:rx:bytes"
+
+
+def case_mixed_components(papi_run, prog, out):
+    """Events of two components (perf_event's page faults, net's loopback bytes): one
+    event set each, both count. The program touches 1000 pages and receives 500 x 1000
+    bytes over loopback UDP: >= 1000 faults (the program's own pages and its loader's) and
+    lo rx >= the bytes received (the node's interface: IP and UDP headers and other
+    traffic on top), in the banner, the file, the series, --per-thread's main-thread row,
+    -x and --json lines. Before, the net event made papi_run fail (exit 2)."""
+    if not os.path.exists("/sys/class/net/lo/statistics/rx_bytes"):
+        print("SKIPPED: no loopback interface statistics here")
+        sys.exit(77)
+    events = [FAULTS, LO_RX]
+    d_out = os.path.join(out, "plain")
+    p = subprocess.run([papi_run, "--interval", "0.05", "-e", FAULTS, "-e", LO_RX, "-o", d_out,
+                        "--", prog, "net", "1000", "500", "0.3"],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode == 77 and "SKIPPED" in p.stdout:
+        print(p.stdout.strip())
+        sys.exit(77)
+    if p.returncode != 0 or "BYTES " not in p.stdout:
+        fail("exit status %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+    sent = int(p.stdout.split("BYTES ")[1].split()[0])
+    (d,) = report(d_out)
+    total = d["process_totals"]
+    if sent != 500000 or total[FAULTS] < 1000 or total[LO_RX] < sent:
+        fail("faults %d (>= 1000), lo rx %d (>= %d received)" % (total[FAULTS], total[LO_RX], sent))
+    for ev in events:
+        if "{:,}".format(total[ev]) + "       " + ev not in p.stderr:
+            fail("the banner does not show %d %s:\n%s" % (total[ev], ev, p.stderr))
+        s = sum(x[ev] for x in d["series"]["samples"])
+        if s != total[ev]:
+            fail("%s: the samples sum to %d, total %d" % (ev, s, total[ev]))
+    comps = {ev: d["event_definitions"][ev]["component"] for ev in events}
+    if comps != {FAULTS: "perf_event", LO_RX: "net"} or d["domain"][LO_RX] != "any":
+        fail("components %s, domain %s" % (comps, d["domain"]))
+    (thread,) = d["threads"].values()
+    if any(thread["regions"]["0"][ev] != total[ev] for ev in events):
+        fail("the whole-program region %s differs from the totals %s" % (thread, total))
+    print("mixed_components: %d faults, lo rx %d >= %d, %d samples summing to them"
+          % (total[FAULTS], total[LO_RX], sent, len(d["series"]["samples"])))
+
+    d_out = os.path.join(out, "per_thread")
+    rc, so, err = run([papi_run, "--per-thread", "--quiet", "-e", ",".join(events), "-o", d_out,
+                       "--", prog, "net", "1000", "500"])
+    if rc != 0:
+        fail("--per-thread: exit status %d\n%s" % (rc, err))
+    (d,) = report(d_out)
+    total = d["process_totals"]
+    rows = d["threads"]
+    main_row = rows.get(str(d["pid"]), {}).get("regions", {}).get("0", {})
+    if len(rows) != 1 or main_row.get(LO_RX) != total[LO_RX] or total[LO_RX] < 500000 or \
+            not 1000 <= main_row.get(FAULTS, 0) <= total[FAULTS]:
+        fail("--per-thread rows %s, totals %s" % (rows, total))
+    print("mixed_components: --per-thread main row %d faults, lo rx %d"
+          % (main_row[FAULTS], main_row[LO_RX]))
+
+    for form in (["-x", ";"], ["--json"]):
+        d_out = os.path.join(out, form[0].strip("-"))
+        rc, so, err = run([papi_run] + form + ["-e", ",".join(events), "-o", d_out, "--", prog,
+                                               "net", "100", "50"])
+        if rc != 0:
+            fail("%s: exit status %d\n%s" % (form, rc, err))
+        (d,) = report(d_out)
+        got = {}
+        for line in err.splitlines():
+            if form[0] == "-x":
+                f = line.split(";")
+                got[f[2]] = float(f[0])
+            else:
+                o = json.loads(line)
+                got[o["event"]] = float(o["counter-value"])
+        want = {ev: float(d["process_totals"][ev]) for ev in events}
+        if got != want or want[LO_RX] < 50000:
+            fail("%s lines %s, the file %s" % (form, got, want))
+    print("mixed_components: -x and --json lines hold both components' counts")
 
 
 def case_bad_input(papi_run, prog, out):

@@ -4,13 +4,19 @@
  * and leaves with _exit, then the process spins on the CPU for SECONDS (the --interval
  * test) and exits with STATUS. "run_touch term" says "ready" and waits for SIGTERM,
  * which makes it exit 42 (signal passing); "run_touch kill" dies of SIGKILL; "run_touch
- * sleeps N" sleeps 1 ms N times (each sleep is at least one context switch). */
+ * sleeps N" sleeps 1 ms N times (each sleep is at least one context switch); "run_touch
+ * net PAGES SENDS [SECONDS]" touches PAGES pages, sends itself SENDS datagrams of 1000
+ * bytes over a loopback UDP socket (prints "BYTES n", the bytes received; exit 77 without
+ * one), then spins SECONDS. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,8 +59,41 @@ static void spin(double seconds)
     while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9 < seconds);
 }
 
+/* SENDS datagrams of 1000 bytes to a socket of our own, each received: the bytes. */
+static long ping(long sends)
+{
+    static char buf[1000];
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
+        printf("SKIPPED: no loopback UDP socket here\n");
+        exit(77);
+    }
+    long got = 0;
+    for (long i = 0; i < sends; i++) {
+        ssize_t n = sendto(fd, buf, sizeof buf, 0, (struct sockaddr *)&a, sizeof a);
+        if (n != (ssize_t)sizeof buf || (n = recv(fd, buf, sizeof buf, 0)) != (ssize_t)sizeof buf) {
+            perror("sendto/recv");
+            exit(3);
+        }
+        got += n;
+    }
+    close(fd);
+    return got;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && strcmp(argv[1], "net") == 0) {
+        touch(atol(argv[2]));
+        long got = ping(atol(argv[3]));
+        if (argc > 4)
+            spin(atof(argv[4]));
+        printf("BYTES %ld\n", got);
+        return 0;
+    }
     if (argc == 2 && strcmp(argv[1], "term") == 0) {
         signal(SIGTERM, on_term);
         printf("ready\n");

@@ -62,8 +62,12 @@ int main(int argc, char **argv)
     if (ret != 0)
         return ret;
     run_child_wait(s);
+    int ncpu = 0; /* the per-thread rows hold the CPU component's events */
+    for (int i = 0; i < s->opt.nevents; i++)
+        ncpu += s->opt.cidx[i] == 0;
     struct run_threads *t =
-        s->opt.per_thread && !s->note[0] ? run_threads_read(s->threads_file, s->opt.nevents) : NULL;
+        s->opt.per_thread && !s->note[0] ? run_threads_read(s->threads_file, ncpu) : NULL;
+    run_spread_rows(s, t);
     unlink(s->threads_file);
     run_banner(s);
     /* (after the program's exec, which kept SIGXFSZ's default: a file-size limit then

@@ -1,6 +1,6 @@
 /* run.h: what the parts of papi_run share: the options, the counting of the program from
- * outside (one event set attached to the child with inherited counters), the time series
- * and the program's fate (exit status or signal). */
+ * outside (one event set per component attached to the child, the CPU component's with
+ * inherited counters), the time series and the program's fate (exit status or signal). */
 #ifndef PAPI_RUN_H
 #define PAPI_RUN_H
 
@@ -12,13 +12,15 @@
 
 #define RUN_MAX_EVENTS  32
 #define RUN_MAX_METRICS 16
+#define RUN_MAX_SETS    8    /* components counted at once: one event set each */
 #define RUN_MAX_SAMPLES 4096 /* the series is bounded: later samples are merged pairwise */
 #define RUN_NAME_LEN    128
 
 struct run_options {
     char events[RUN_MAX_EVENTS][RUN_NAME_LEN];
     int nevents;
-    int events_given; /* -e used: an event that cannot be counted is an error */
+    int cidx[RUN_MAX_EVENTS]; /* each event's component: 0 the CPU's (perf_event) */
+    int events_given;         /* -e used: an event that cannot be counted is an error */
     /* The name each event is added to the set under: a software event with ":u=1:k=1"
      * (user and kernel mode, as perf stat counts it) when the kernel lets this process
      * count kernel mode; else its own name. */
@@ -38,7 +40,9 @@ struct run_options {
 
 struct run_state {
     struct run_options opt;
-    int eventset;
+    int set[RUN_MAX_SETS]; /* one event set per component, attached to the program */
+    int set_cidx[RUN_MAX_SETS];
+    int nsets;
     pid_t child;
     long long start_ns, end_ns;
     long long value[RUN_MAX_EVENTS];
@@ -59,8 +63,21 @@ void run_parse_options(int argc, char **argv, struct run_options *o);
 /* The events to count: -e's, the metrics' and the defaults, each checked on this
  * process (exits 2 with why when one named cannot be counted). */
 void run_choose_events(struct run_options *o);
-/* The event set attached to the held child, inherited, started; exits 2 with why. */
+
+/* run_sets.c: the event sets attached to the held child (the CPU component's inherited),
+ * started; exits 2 with why. */
 void run_add_events(struct run_state *s);
+/* Every set read into value[] in the events' order; PAPI_OK or the first error. */
+int run_read(const struct run_state *s, long long *value);
+/* Each event's running fraction (1.0 for the events of a set not multiplexed). */
+int run_fractions(const struct run_state *s, double *fraction);
+/* Every set stopped. */
+void run_stop(const struct run_state *s);
+/* The per-thread rows (the CPU component's events, in their order) spread to every
+ * event's place: another component's count (the node's, or the process's I/O) is the
+ * program's, in its main thread's row, 0 in the others. */
+struct run_threads;
+void run_spread_rows(const struct run_state *s, struct run_threads *t);
 
 /* run_output.c: opens DIR/papi_run_output for this run (an earlier run's set aside when
  * no run is using it) and holds a shared lock on it until papi_run ends; exits 2 with
@@ -80,7 +97,6 @@ int run_exit_status(const struct run_state *s);
 
 /* run_report.c: the banner on stderr and the region file under -o. 0, or 1 on a write
  * error (said on stderr). */
-struct run_threads;
 void run_banner(const struct run_state *s);
 int run_write_file(const struct run_state *s, const struct run_threads *t);
 /* run_stat_lines.c: -x SEP or --json, perf stat's machine-readable lines on stderr. */

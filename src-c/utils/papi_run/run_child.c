@@ -1,6 +1,6 @@
 /* run_child.c: the program papi_run measures. It is forked and held before exec until
- * its counters run (an event set attached to it, inherited by every thread and process it
- * creates), then waited for: signals papi_run receives go to it, and with --interval the
+ * its counters run (event sets attached to it, the CPU events' inherited by every thread
+ * and process it creates), then waited for: signals papi_run receives go to it, and with --interval the
  * counts are read every interval by this thread (a sample costs one read, no signal). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -136,7 +136,7 @@ static void sample_loop(struct run_state *s)
                 return;
         if (ended(s, 0))
             return;
-        if (PAPI_read(s->eventset, v) == PAPI_OK)
+        if (run_read(s, v) == PAPI_OK)
             cs_add(&s->series, run_now_ns() - s->start_ns, v);
     }
 }
@@ -148,12 +148,10 @@ void run_child_wait(struct run_state *s)
     else
         ended(s, 1);
     s->end_ns = run_now_ns();
-    int ret = PAPI_read(s->eventset, s->value);
+    int ret = run_read(s, s->value);
     if (ret != PAPI_OK)
         fprintf(stderr, "papi_run: reading the counters: %s\n", PAPI_strerror(ret));
-    int n = s->opt.nevents;
-    if (s->multiplexed && (ret != PAPI_OK || PAPI_get_event_running_fraction(
-                                                 s->eventset, s->fraction, &n) != PAPI_OK))
+    if (s->multiplexed && (ret != PAPI_OK || run_fractions(s, s->fraction) != PAPI_OK))
         for (int i = 0; i < s->opt.nevents; i++)
             s->fraction[i] = NAN; /* unknown: the banner says so */
     if (s->opt.interval > 0)
@@ -162,8 +160,7 @@ void run_child_wait(struct run_state *s)
         ;
     child_pid = 0;
     s->exited = 1;
-    long long ignored[RUN_MAX_EVENTS];
-    PAPI_stop(s->eventset, ignored);
+    run_stop(s);
 }
 
 int run_exit_status(const struct run_state *s)

@@ -2,12 +2,10 @@
  * then the program) and the events and metrics it puts into the event set. Bad usage is
  * one line naming the problem and exit status 2, before anything runs or is written. */
 #include <ctype.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "env.h"
@@ -157,16 +155,33 @@ static const char *const default_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAU
                                              "perf::CONTEXT-SWITCHES", "PAPI_TOT_CYC",
                                              "PAPI_TOT_INS"};
 
-/* Keeps the events that can be added to an event set of this process: one that cannot
- * is dropped from the default list, and refused when -e named it (exit 2). One that
- * only does not fit beside the others is kept: the program's set is then multiplexed. */
+/* The component of event name (PAPI_get_event_component), or the error. */
+static int component_of(const char *name)
+{
+    int code, ret = PAPI_event_name_to_code(name, &code);
+    return ret == PAPI_OK ? PAPI_get_event_component(code) : ret;
+}
+
+/* Keeps the events that can be added to an event set of this process, one set per
+ * component (as PAPI 7 makes them, so events of several components mix): one that
+ * cannot is dropped from the default list, and refused when -e named it (exit 2). One
+ * that only does not fit beside the others is kept: the program's set is then
+ * multiplexed. */
 static void check_events(struct run_options *o)
 {
-    int es = PAPI_NULL, kept = 0;
-    if (PAPI_create_eventset(&es) != PAPI_OK)
-        util_usage_error("cannot create an event set");
+    int es[RUN_MAX_SETS], cidx[RUN_MAX_SETS], nsets = 0, kept = 0;
     for (int i = 0; i < o->nevents; i++) {
-        int ret = PAPI_add_named_event(es, o->events[i]);
+        int k = 0, c = component_of(o->events[i]), ret = c < 0 ? c : PAPI_OK;
+        while (ret == PAPI_OK && k < nsets && cidx[k] != c)
+            k++;
+        if (ret == PAPI_OK && k == nsets) {
+            if (nsets == RUN_MAX_SETS)
+                ret = PAPI_ECOUNT; /* more components than papi_run counts at once */
+            else if ((es[k] = PAPI_NULL, ret = PAPI_create_eventset(&es[k])) == PAPI_OK)
+                cidx[nsets++] = c;
+        }
+        if (ret == PAPI_OK)
+            ret = PAPI_add_named_event(es[k], o->events[i]);
         if (ret == PAPI_ECNFLCT || ret == PAPI_ECOMBO)
             ret = PAPI_OK;
         if (ret != PAPI_OK && o->events_given) {
@@ -175,12 +190,16 @@ static void check_events(struct run_options *o)
             fprintf(stderr, "papi_run: event %s: %s\n", o->events[i], why);
             exit(2);
         }
-        if (ret == PAPI_OK && kept != i)
-            memcpy(o->events[kept], o->events[i], RUN_NAME_LEN);
-        kept += ret == PAPI_OK;
+        if (ret == PAPI_OK) {
+            if (kept != i)
+                memcpy(o->events[kept], o->events[i], RUN_NAME_LEN);
+            o->cidx[kept++] = c;
+        }
     }
-    PAPI_cleanup_eventset(es);
-    PAPI_destroy_eventset(&es);
+    for (int k = 0; k < nsets; k++) {
+        PAPI_cleanup_eventset(es[k]);
+        PAPI_destroy_eventset(&es[k]);
+    }
     o->nevents = kept;
     if (kept == 0) {
         fprintf(stderr, "papi_run: no event can be counted here\n");
@@ -295,6 +314,7 @@ static void choose_domains(struct run_options *o)
             memcpy(o->events[kept], o->events[i], RUN_NAME_LEN);
             memcpy(o->counted[kept], o->counted[i], RUN_NAME_LEN);
             o->kernel[kept] = o->kernel[i];
+            o->cidx[kept] = o->cidx[i];
         }
         kept++;
     }
@@ -318,58 +338,4 @@ void run_choose_events(struct run_options *o)
         fprintf(stderr, "papi_run: no event can be counted here\n");
         exit(2);
     }
-}
-
-static _Noreturn void cannot_count(struct run_state *s, int ret, const char *what)
-{
-    char why[PAPI_HUGE_STR_LEN];
-    util_error_detail(ret, why, sizeof why);
-    fprintf(stderr, "papi_run: cannot count the program%s%s: %s\n", what ? ": " : "",
-            what ? what : "", why);
-    kill(s->child, SIGKILL);
-    waitpid(s->child, NULL, 0);
-    exit(2);
-}
-
-/* The set attached to the child, inherited, with the events; multiplexed (each event
- * scaled to the time it ran) when asked. PAPI_OK, or the error with what failed. */
-static int make_set(struct run_state *s, int mpx, const char **what)
-{
-    PAPI_option_t opt = {0};
-    s->eventset = PAPI_NULL;
-    int ret = PAPI_create_eventset(&s->eventset);
-    if (ret == PAPI_OK)
-        ret = PAPI_assign_eventset_component(s->eventset, 0);
-    if (ret == PAPI_OK)
-        ret = PAPI_attach(s->eventset, (unsigned long)s->child);
-    opt.inherit.eventset = s->eventset;
-    opt.inherit.inherit = PAPI_INHERIT_ALL;
-    if (ret == PAPI_OK)
-        ret = PAPI_set_opt(PAPI_INHERIT, &opt);
-    if (ret == PAPI_OK && mpx && (ret = PAPI_multiplex_init()) == PAPI_OK)
-        ret = PAPI_set_multiplex(s->eventset);
-    *what = NULL;
-    for (int i = 0; ret == PAPI_OK && i < s->opt.nevents; i++)
-        if ((ret = PAPI_add_named_event(s->eventset, s->opt.counted[i])) != PAPI_OK)
-            *what = s->opt.events[i];
-    if (ret == PAPI_OK && (ret = PAPI_start(s->eventset)) != PAPI_OK)
-        *what = "PAPI_start";
-    return ret;
-}
-
-/* Counted as perf stat counts: PAPI_MULTIPLEX (set at all) multiplexes the set; events
- * that do not fit the counters together are multiplexed too, said in the note. */
-void run_add_events(struct run_state *s)
-{
-    const char *what;
-    s->multiplexed = env_get("PAPI_MULTIPLEX") != NULL;
-    int ret = make_set(s, s->multiplexed, &what);
-    if ((ret == PAPI_ECNFLCT || ret == PAPI_ECOMBO) && !s->multiplexed) {
-        PAPI_cleanup_eventset(s->eventset);
-        PAPI_destroy_eventset(&s->eventset);
-        s->multiplexed = 2; /* said in the banner and the file */
-        ret = make_set(s, 1, &what);
-    }
-    if (ret != PAPI_OK)
-        cannot_count(s, ret, what);
 }

@@ -158,13 +158,17 @@ static void note(struct run_state *s, const char *text)
     snprintf(s->note + n, sizeof s->note - n, "%s%s", n ? "; " : "", text);
 }
 
-/* The events as a list: their names, or (counted) the names they are counted under. */
+/* The events as a list: their names, or (counted) the names the CPU component's events
+ * are counted under (the per-thread split: the other components' count the node or the
+ * process, not a thread). */
 static void join_events(const struct run_state *s, int counted, char *list, size_t len)
 {
     list[0] = 0;
     for (int i = 0; i < s->opt.nevents; i++) {
         size_t n = strlen(list);
-        snprintf(list + n, len - n, "%s%s", i ? "," : "",
+        if (counted && s->opt.cidx[i] != 0)
+            continue;
+        snprintf(list + n, len - n, "%s%s", n ? "," : "",
                  counted ? s->opt.counted[i] : s->opt.events[i]);
     }
 }
@@ -199,6 +203,10 @@ static void set_per_thread(struct run_state *s)
         return;
     }
     join_events(s, 1, events, sizeof events);
+    if (!events[0]) {
+        note(s, "no event of the CPU component: no per-thread split");
+        return;
+    }
     setenv("PAPI_RUN_EVENTS", events, 1);
     setenv("PAPI_RUN_THREADS_FILE", s->threads_file, 1);
 }

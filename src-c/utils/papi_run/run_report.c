@@ -216,9 +216,10 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     jw_obj_begin(&w, "domain"); /* where each event counts: perf stat's and PAPI's domains */
     for (int i = 0; i < s->opt.nevents; i++)
         jw_str(&w, s->opt.events[i],
-               s->opt.kernel[i] == 2 ? "time"
-               : s->opt.kernel[i]    ? "user+kernel"
-                                     : "user");
+               s->opt.cidx[i] != 0     ? "any" /* the node's or the process's count */
+               : s->opt.kernel[i] == 2 ? "time"
+               : s->opt.kernel[i]      ? "user+kernel"
+                                       : "user");
     jw_obj_end(&w);
     write_fractions(&w, s);
     jw_arr_begin(&w, "skipped_events");
