@@ -20,6 +20,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_env_reads import code_only  # noqa: E402 (comments blanked, strings kept)
+
 C_ROOTS = ["src-c", "mpi-wrappers", "fpapi", "src-fortran"]
 PY_ROOTS = ["python", "src-c/utils"]
 SKIP_DIRS = {"bench"}  # benchmarks are not shipped: they read their own knobs
@@ -29,32 +32,6 @@ CALL = re.compile(r"\b(env_get|env_is_set|secure_getenv|getenv)\s*\(\s*([^()]*?)
 OPEN = re.compile(r"\b(env_get|env_is_set|secure_getenv|getenv)\s*\(")
 PY_CALL = re.compile(r"os\.(?:environ\.get|getenv)\(\s*([^,)]+)|os\.environ\[\s*([^\]]+)\]")
 LIT = re.compile(r'^"([A-Za-z_][A-Za-z0-9_]*)"$')
-
-
-def code_only(text):
-    """Comments blanked (lines kept); strings kept."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("".join(c if c == "\n" else " " for c in text[i:j]))
-            i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text[i] in "\"'":
-            q, j = text[i], i + 1
-            while j < n and text[j] != q:
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
 
 
 def enclosing_function(text, pos):
