@@ -5,7 +5,8 @@
 No reason is ever cut where we write it, whatever its length. Reasons longer than 1100
 bytes are made from a path that long: a preset file (PAPI_CSV_EVENT_FILE) with a line
 the parser rejects, at the end of a 1,200-byte directory path (every preset's reason
-then names it), and a recorded machine (PAPI_FSROOT) reached through that path (the
+then names it; its native event is on a PMU sysfs lacks, cpu::, whose reason is the
+kernel's sysfs and not libpfm4's short list of names), and a recorded machine (PAPI_FSROOT) reached through that path (the
 perf_event component's reason names it). Checked:
   * PAPI_event_info_t.note (PAPI_HUGE_STR_LEN bytes) ends with the mark that says where
     the whole reason is; PAPI_query_event's and PAPI_add_event's detail
@@ -72,7 +73,7 @@ def main():
     os.makedirs(deep)
     csv = os.path.join(deep, "bad.csv")
     with open(csv, "w", encoding="utf-8") as f:
-        f.write("CPU,generic\nPRESET,PAPI_TOT_CYC,NOT_DERIVED,perf::NO_SUCH_NATIVE_X\n")
+        f.write("CPU,generic\nPRESET,PAPI_TOT_CYC,NOT_DERIVED,cpu::NO_SUCH_NATIVE_X\n")
     fsroot = os.path.join(deep, "machine")
     os.symlink(os.path.abspath(a.machine), fsroot)
     print("paths of %d and %d bytes" % (len(csv), len(fsroot)))
