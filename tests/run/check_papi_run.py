@@ -356,7 +356,7 @@ def case_mixed_components(papi_run, prog, out):
             fail("%s: exit status %d\n%s" % (form, rc, err))
         (d,) = report(d_out)
         got = {}
-        for line in err.splitlines():
+        for line in so.splitlines():
             if form[0] == "-x":
                 f = line.split(";")
                 got[f[2]] = float(f[0])
