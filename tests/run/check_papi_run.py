@@ -356,11 +356,15 @@ def case_mixed_components(papi_run, prog, out):
             fail("%s: exit status %d\n%s" % (form, rc, err))
         (d,) = report(d_out)
         got = {}
-        for line in so.splitlines():
+        for line in so.splitlines():  # after the program's own output
             if form[0] == "-x":
                 f = line.split(";")
+                if len(f) != 7:
+                    continue
                 got[f[2]] = float(f[0])
             else:
+                if not line.startswith('{"counter-value"'):
+                    continue
                 o = json.loads(line)
                 got[o["event"]] = float(o["counter-value"])
         want = {ev: float(d["process_totals"][ev]) for ev in events}
