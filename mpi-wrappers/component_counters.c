@@ -67,7 +67,7 @@ void pmpi_component_counters_init(int papi_ok)
         if (ret == PAPI_OK)
             ret = PAPI_attach(es, (unsigned long)getpid());
         for (int i = 0; ret == PAPI_OK && i < set[k].n; i++)
-            ret = PAPI_add_named_event(es, pmpi_run.event_names[set[k].idx[i]]);
+            ret = PAPI_add_named_event(es, pmpi_run.event_counted[set[k].idx[i]]);
         if (ret == PAPI_OK)
             ret = PAPI_start(es);
         if (ret != PAPI_OK) {

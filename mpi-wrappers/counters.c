@@ -26,6 +26,7 @@
 #include "counter_mpx.h"
 #include "counter_note.h"
 #include "counters.h"
+#include "software_event.h"
 #include "socket_counters.h"
 #include "state.h"
 
@@ -76,6 +77,27 @@ static void set_note(const char *fmt, ...)
 /* Try each name in a fresh event set of its component (one per component); keep those
  * that open. Returns how many. Each name that does not open goes to failed (when given)
  * with its error and its reason (PAPI_strerror_detail), whole. */
+/* Adds name to es as it counts what it says: an event that happens only in the kernel
+ * (a context switch, a migration) in user and kernel mode, never in user mode alone,
+ * where it reads 0 whatever the program does. The name added goes to counted. */
+static int add_counting(int es, const char *name, char *counted, const char **why)
+{
+    snprintf(counted, PMPI_NAME_LEN, "%s", name);
+    *why = NULL;
+    if (software_event_kind(name) != SOFTWARE_EVENT_KERNEL_ONLY)
+        return PAPI_add_named_event(es, name);
+    if (software_event_all_modes(name, counted, PMPI_NAME_LEN) != 0) {
+        *why = "happens only in the kernel, and its name is too long to add kernel mode";
+        return PAPI_EINVAL;
+    }
+    int rc = PAPI_add_named_event(es, counted);
+    if (rc != PAPI_OK)
+        *why = "happens only in the kernel, which this process may not count (root, "
+               "CAP_PERFMON or kernel.perf_event_paranoid <= 1 is needed): in user mode it "
+               "would read 0";
+    return rc;
+}
+
 static int try_events(const char *const *names, int n, struct pmpi_failed *failed)
 {
     int es[PMPI_MAX_EVENTS], cidx[PMPI_MAX_EVENTS], nsets = 0;
@@ -89,12 +111,13 @@ static int try_events(const char *const *names, int n, struct pmpi_failed *faile
             if ((rc = PAPI_create_eventset(&es[k])) == PAPI_OK)
                 cidx[nsets++] = c;
         }
+        const char *why = NULL;
         if (rc == PAPI_OK)
-            rc = PAPI_add_named_event(es[k], names[i]);
+            rc = add_counting(es[k], names[i], pmpi_run.event_counted[pmpi_run.nevents], &why);
         if (rc == PAPI_OK)
             snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", names[i]);
         else if (failed)
-            pmpi_failed_add(failed, names[i], PAPI_strerror(rc), PAPI_strerror_detail());
+            pmpi_failed_add(failed, names[i], PAPI_strerror(rc), why ? why : PAPI_strerror_detail());
     }
     for (int k = 0; k < nsets; k++) {
         PAPI_cleanup_eventset(es[k]);
@@ -205,7 +228,7 @@ static int opens_with(const char *name)
         ret = pmpi_mpx_make(es);
     for (int e = 0; ret == PAPI_OK && e < pmpi_run.nevents; e++)
         if (pmpi_event_component(pmpi_run.event_names[e]) == c)
-            ret = PAPI_add_named_event(es, pmpi_run.event_names[e]);
+            ret = PAPI_add_named_event(es, pmpi_run.event_counted[e]);
     if (ret == PAPI_OK)
         ret = PAPI_add_named_event(es, name);
     if (es != PAPI_NULL) {
@@ -231,8 +254,10 @@ static int have_event(const char *name, int may_add)
             pmpi_mpx_unforce();
     }
     int ok = ret == PAPI_OK;
-    if (ok)
+    if (ok) { /* a metric's events: counted as named (its formula chose their modes) */
+        snprintf(pmpi_run.event_counted[pmpi_run.nevents], PMPI_NAME_LEN, "%s", name);
         snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", name);
+    }
     return ok;
 }
 
@@ -324,7 +349,7 @@ void pmpi_counters_init(void)
         fprintf(stderr, "papi_mpi: %s\n", pmpi_mpx_note());
     pmpi_component_counters_init(papi_ok);
     for (int e = 0; e < pmpi_run.nevents; e++) {
-        if (PAPI_event_name_to_code(pmpi_run.event_names[e], &event_codes[e]) != PAPI_OK)
+        if (PAPI_event_name_to_code(pmpi_run.event_counted[e], &event_codes[e]) != PAPI_OK)
             event_codes[e] = 0;
         if (!pmpi_socket_wide_event(pmpi_run.event_names[e]) && !pmpi_component_event(e))
             thread_ev[nthread_ev++] = e;
@@ -378,7 +403,7 @@ void pmpi_counters_thread_start(int slot)
         fprintf(stderr, "papi_mpi: a thread's event set is not multiplexed: %s\n",
                 PAPI_strerror_detail());
     for (int i = 0; i < nthread_ev; i++)
-        if (PAPI_add_named_event(es, pmpi_run.event_names[thread_ev[i]]) != PAPI_OK)
+        if (PAPI_add_named_event(es, pmpi_run.event_counted[thread_ev[i]]) != PAPI_OK)
             goto fail;
     if (PAPI_start(es) != PAPI_OK)
         goto fail;

@@ -151,6 +151,9 @@ struct pmpi_run {
     long long tick_init, tick_final; /* pmpi_ticks() at the same moments */
     int nevents;
     char event_names[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
+    /* what is added for each (counters.c): the name, or a kernel-only software event
+     * with the modifiers that count it in kernel mode too (software_event.h) */
+    char event_counted[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
     int nmetrics; /* PAPI_MPI_METRICS computed from those events (counters.c) */
     char metric_names[PMPI_MAX_METRICS][PMPI_NAME_LEN], metric_units[PMPI_MAX_METRICS][PMPI_NAME_LEN];
     int metric_socket[PMPI_MAX_METRICS]; /* 1: counts a socket's events (socket_share.h) */

@@ -61,6 +61,31 @@ for np in (2,):
                       f"{tag}: {e} samples sum to the counter ({total} vs {c.get(e)})")
         note = rep.get("counter_note") or ""
         check(LO_RX not in note, f"-np {np}: no note about {LO_RX} ({note[:200]})")
+# A context switch happens only in the kernel: the wrapper counts it in kernel mode too
+# (as perf stat does) where the kernel allows it, else leaves it out with the reason; never
+# the 0 that user mode alone reads (each rank sleeps 10 x 50 ms: at least 10 switches).
+CS = "perf::CONTEXT-SWITCHES"
+with tempfile.TemporaryDirectory() as d:
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=d, PAPI_MPI_EVENTS=CS)
+    for k in ("PAPI_MPI_METRICS", "PAPI_EVENTS", "PAPI_MULTIPLEX", "PAPI_INTERVAL"):
+        env.pop(k, None)
+    p = subprocess.run([args.mpirun, "-np", "2", args.program], env=env,
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"{CS}: exit 0 ({p.stdout[-300:]}{p.stderr[-300:]})")
+    with open(os.path.join(d, "papi_mpi_report.json")) as f:
+        rep = json.load(f)
+    note = rep.get("counter_note") or ""
+    try:
+        paranoid = int(open("/proc/sys/kernel/perf_event_paranoid").read())
+    except (OSError, ValueError):
+        paranoid = 2
+    for r in sorted(rep["ranks"], key=lambda r: r["rank"]):
+        got = (r.get("counters") or {}).get(CS)
+        if os.geteuid() == 0 or paranoid <= 1:
+            check(got is not None and got >= 10, f"{CS}: rank {r['rank']} counts {got} >= 10")
+        else:
+            check(got is None and "only in the kernel" in note,
+                  f"{CS}: rank {r['rank']} leaves it out with the reason ({got}, {note[:200]})")
 if failures:
     print(f"{len(failures)} FAILED")
     sys.exit(1)

@@ -1,16 +1,15 @@
 /* run_options.c: papi_run's command line (-e, -m, -o, --interval, --per-thread, --quiet,
  * then the program) and the events and metrics it puts into the event set. Bad usage is
  * one line naming the problem and exit status 2, before anything runs or is written. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "env.h"
 #include "papi_metrics.h"
 #include "run.h"
+#include "software_event.h"
 #include "util_common.h"
 #include "util_options.h"
 
@@ -207,36 +206,6 @@ static void check_events(struct run_options *o)
     }
 }
 
-/* A perf software event named without modifiers: 0 no, 1 yes, 2 one that only happens
- * in the kernel (a context switch, a migration: user mode never sees one, so counted in
- * user mode alone it is 0 whatever the program does), 3 a clock (time in any mode). */
-static int software_kind(const char *name)
-{
-    static const char *const sw[] = {"PAGE-FAULTS",      "FAULTS",          "MINOR-FAULTS",
-                                     "MAJOR-FAULTS",     "PAGE-FAULTS-MIN", "PAGE-FAULTS-MAJ",
-                                     "ALIGNMENT-FAULTS", "EMULATION-FAULTS"};
-    static const char *const kernel_only[] = {"CONTEXT-SWITCHES", "CS", "CPU-MIGRATIONS",
-                                              "MIGRATIONS", "CGROUP-SWITCHES"};
-    char base[RUN_NAME_LEN];
-    if (strncasecmp(name, "perf::", 6) != 0 || strchr(name + 6, ':'))
-        return 0;
-    const char *b = name + 6;
-    if (strncasecmp(b, "PERF_COUNT_SW_", 14) == 0)
-        b += 14;
-    snprintf(base, sizeof base, "%s", b);
-    for (char *c = base; *c; c++)
-        *c = *c == '_' ? '-' : (char)toupper((unsigned char)*c);
-    for (size_t i = 0; i < sizeof kernel_only / sizeof *kernel_only; i++)
-        if (strcmp(base, kernel_only[i]) == 0)
-            return 2;
-    if (strcmp(base, "TASK-CLOCK") == 0 || strcmp(base, "CPU-CLOCK") == 0)
-        return 3; /* time, whatever the mode: counted as it is */
-    for (size_t i = 0; i < sizeof sw / sizeof *sw; i++)
-        if (strcmp(base, sw[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Whether name counts in this process: added and started in a set of its own. PAPI_OK
  * or the error (why in PAPI_strerror_detail). */
 static int probe(const char *name)
@@ -283,13 +252,12 @@ static void choose_domains(struct run_options *o)
     char why[PAPI_HUGE_STR_LEN] = "";
     int kept = 0;
     for (int i = 0; i < o->nevents; i++) {
-        int kind = software_kind(o->events[i]), ret = PAPI_OK;
+        int kind = software_event_kind(o->events[i]), ret = PAPI_OK;
         snprintf(o->counted[i], RUN_NAME_LEN, "%s", o->events[i]);
-        o->kernel[i] = kind == 3 ? 2 : 0;
-        if (kind == 1 || kind == 2) {
-            char q[RUN_NAME_LEN + 16];
-            snprintf(q, sizeof q, "%s:u=1:k=1", o->events[i]);
-            ret = strlen(q) < RUN_NAME_LEN ? probe(q) : PAPI_EINVAL;
+        o->kernel[i] = kind == SOFTWARE_EVENT_CLOCK ? 2 : 0;
+        if (kind == SOFTWARE_EVENT_FAULT || kind == SOFTWARE_EVENT_KERNEL_ONLY) {
+            char q[RUN_NAME_LEN];
+            ret = software_event_all_modes(o->events[i], q, sizeof q) == 0 ? probe(q) : PAPI_EINVAL;
             if (ret == PAPI_OK) {
                 snprintf(o->counted[i], RUN_NAME_LEN, "%s", q);
                 o->kernel[i] = 1;
@@ -297,7 +265,7 @@ static void choose_domains(struct run_options *o)
                 kernel_refused(ret, why, sizeof why);
             }
         }
-        if (kind == 2 && ret != PAPI_OK && o->events_given) {
+        if (kind == SOFTWARE_EVENT_KERNEL_ONLY && ret != PAPI_OK && o->events_given) {
             fprintf(stderr,
                     "papi_run: event %s happens only in the kernel, which this process "
                     "may not count: %s\n",
@@ -307,8 +275,9 @@ static void choose_domains(struct run_options *o)
         size_t n = strlen(o->domain_note);
         if (ret != PAPI_OK)
             snprintf(o->domain_note + n, sizeof o->domain_note - n, "%s%s %s", n ? ", " : "",
-                     o->events[i], kind == 2 ? "not counted" : "in user mode only");
-        if (kind == 2 && ret != PAPI_OK)
+                     o->events[i],
+                     kind == SOFTWARE_EVENT_KERNEL_ONLY ? "not counted" : "in user mode only");
+        if (kind == SOFTWARE_EVENT_KERNEL_ONLY && ret != PAPI_OK)
             continue;
         if (kept != i) {
             memcpy(o->events[kept], o->events[i], RUN_NAME_LEN);
