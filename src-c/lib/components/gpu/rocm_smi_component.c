@@ -9,9 +9,10 @@
  * gpu_clk_freq_System and gpu_clk_freq_Memory:device=N:current (Hz). What a device or
  * the library does not support is not listed.
  *
- * rsmi_init is called only where the kernel lists an AMD GPU (vendor 0x1002 under
- * /sys/class/drm, read through fsroot.h): elsewhere ROCm SMI would print its own
- * complaints on stderr in every program. rsmi_frequencies_t changed in ROCm 6 (a field
+ * The library is loaded, and rsmi_init called, only where the kernel lists an AMD GPU
+ * (vendor 0x1002 under /sys/class/drm, read through fsroot.h): elsewhere a C++ library
+ * would be loaded into every program for nothing, and ROCm SMI would print its own
+ * complaints on stderr. rsmi_frequencies_t changed in ROCm 6 (a field
  * in front): the clocks are listed only for a library of major version 5 or less, the
  * layout this build knows; the rest works with any version. The engine is gpu_events.c. */
 #include <dirent.h>
@@ -283,16 +284,16 @@ static int add_device(struct gpu_table *t, uint32_t dv, int clocks)
 
 static int rsmi_discover(struct gpu_source *src, char *reason, size_t len)
 {
+    if (!amd_gpu_listed()) { /* first: no C++ library loaded into every program */
+        snprintf(reason, len,
+                 "no GPU: %s/sys/class/drm lists no AMD GPU (vendor 0x1002; amdgpu driver not "
+                 "loaded): " RSMI_SONAME " not loaded, rsmi_init not called",
+                 fsroot());
+        return PAPI_ECMP;
+    }
     int ret = load(reason, len);
     if (ret != PAPI_OK)
         return ret;
-    if (!amd_gpu_listed()) {
-        snprintf(reason, len,
-                 "no GPU: %s/sys/class/drm lists no AMD GPU (vendor 0x1002; amdgpu driver not "
-                 "loaded); %s is installed, rsmi_init not called",
-                 fsroot(), loaded_path());
-        return PAPI_ECMP;
-    }
     rsmi_status_t r = rs.rsmi_init(0);
     if (r != RSMI_STATUS_SUCCESS) {
         snprintf(reason, len, "no GPU: rsmi_init of %s failed: %s (RSMI status %d)", loaded_path(),
