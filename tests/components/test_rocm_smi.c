@@ -124,8 +124,22 @@ static void check_lost(void)
     CHECK(v[0] == 123000000, "device 0 power %lld after device 1 was lost", v[0]);
 }
 
-int main(void)
+/* A region's energy and power through PAPI_EVENTS (set by check_gpu_region.py): 3000
+ * counts x 15.3 uJ. */
+static int region(void)
 {
+    rsmi_double_set(0, "energy_count", 2000000);
+    CHECK_RET(PAPI_hl_region_begin("gpu_work"), PAPI_OK);
+    rsmi_double_set(0, "energy_count", 2003000);
+    rsmi_double_set(0, "power", 250000000);
+    CHECK_RET(PAPI_hl_region_end("gpu_work"), PAPI_OK);
+    return test_done("test_rocm_smi region");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "region") == 0)
+        return region();
     init_or_die();
     int cidx = PAPI_get_component_index("rocm_smi");
     const PAPI_component_info_t *info = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
