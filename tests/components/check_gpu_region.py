@@ -11,6 +11,10 @@ import os
 import subprocess
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
+import schema_check  # noqa: E402  (the report's schema, as papi_report --check reads it)
+
 
 def main():
     prog, libdir, fsroot = sys.argv[1:4]
@@ -33,6 +37,10 @@ def main():
             print("FAIL: %d region reports in %s" % (len(files), out))
             return 1
         d = json.load(open(files[0]))
+        bad = schema_check.check_file(files[0])
+        if bad:
+            print("FAIL: the region report breaks its schema: %s" % bad)
+            return 1
     (thread,) = d["threads"].values()
     regions = [r for r in thread["regions"].values() if r["name"] == "gpu_work"]
     if len(regions) != 1:
