@@ -201,6 +201,14 @@ int main(int argc, char **argv)
     check_lost();
     PAPI_shutdown();
     CHECK(nvml_double_initialised() == 0, "nvmlShutdown not called at PAPI_shutdown");
+    /* a second PAPI_library_init finds the library and devices again */
+    init_or_die();
+    int code;
+    CHECK(nvml_double_initialised() == 1, "init calls after a second PAPI_library_init: %d",
+          nvml_double_initialised());
+    CHECK_RET(PAPI_event_name_to_code(DEV0 "power", &code), PAPI_OK);
+    PAPI_shutdown();
+    CHECK(nvml_double_initialised() == 0, "not shut down after the second PAPI_shutdown");
     return test_done("test_nvml");
 }
 #else

@@ -154,5 +154,13 @@ int main(int argc, char **argv)
     check_lost();
     PAPI_shutdown();
     CHECK(rsmi_double_initialised() == 0, "rsmi_shut_down not called at PAPI_shutdown");
+    /* a second PAPI_library_init finds the library and devices again */
+    init_or_die();
+    int code;
+    CHECK(rsmi_double_initialised() == 1, "init calls after a second PAPI_library_init: %d",
+          rsmi_double_initialised());
+    CHECK_RET(PAPI_event_name_to_code(R "busy_percent:device=0", &code), PAPI_OK);
+    PAPI_shutdown();
+    CHECK(rsmi_double_initialised() == 0, "not shut down after the second PAPI_shutdown");
     return test_done("test_rocm_smi");
 }
