@@ -44,13 +44,13 @@ static const struct {
 };
 #define NHWMON ((int)(sizeof hwmon_kinds / sizeof hwmon_kinds[0]))
 
-/* The number in path now (async-signal-safe: open, read, close): 0, an errno, or
+/* The number in path now (async-signal-safe: open, pread, close): 0, an errno, or
  * AMDGPU_MALFORMED. */
 static int read_number(const char *path, uint64_t *value)
 {
     char buf[64];
     int saved = errno, fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+    ssize_t n = fd < 0 ? -1 : pread(fd, buf, sizeof buf - 1, 0);
     if (n < 0)
         err = errno;
     if (fd >= 0)
