@@ -26,6 +26,7 @@ mpich libmpich-dev
 openmpi-bin
 libopenmpi-dev
 libdw-dev
+librocm-smi-dev
 libpapi-dev papi-tools papi-examples
 clang libclang-rt-14-dev
 binutils

@@ -15,7 +15,10 @@
     X(infiniband_component)        /* InfiniBand port counters (/sys/class/infiniband) */ \
     X(coretemp_component)          /* hwmon sensors (/sys/class/hwmon) */                 \
     X(stealtime_component)         /* a VM's steal time per CPU (/proc/stat) */           \
-    X(lustre_component)            /* Lustre client traffic (llite stats) */
+    X(lustre_component)            /* Lustre client traffic (llite stats) */              \
+    X(nvml_component)              /* NVIDIA GPUs (libnvidia-ml.so.1 at run time) */      \
+    X(rocm_smi_component)          /* AMD GPUs (librocm_smi64.so.1 at run time) */        \
+    X(amdgpu_component)            /* AMD GPUs (amdgpu's sysfs and hwmon files) */
 
 #define DECLARE(instance) extern struct papi_component instance PAPI_INTERNAL;
 PAPI_COMPONENT_LIST(DECLARE)

@@ -1,0 +1,296 @@
+/* nvml_component.c: the "nvml" component, NVIDIA GPUs through the NVIDIA Management
+ * Library. libnvidia-ml.so.1 is found with dlopen at PAPI_library_init, the way the
+ * loader finds any library (LD_LIBRARY_PATH, the cache, the default paths), and never
+ * linked: a libpapi built here runs where no NVIDIA driver is, and says so. Events are
+ * PAPI 7's, one per device, named nvml:::<device name, blanks as '_'>:device_<i>:<event>:
+ * power (mW), total_energy_consumption (mJ, counted from PAPI_start), temperature (C),
+ * gpu_utilization and memory_utilization (%), total_memory, unallocated_memory and
+ * allocated_memory (bytes), graphics_clock, sm_clock, memory_clock and their _max_
+ * forms (MHz), in NVML's own units (PAPI 7 reports them so). An event the device or
+ * the library's version does not support (NVML_ERROR_NOT_SUPPORTED, a missing symbol)
+ * is not listed. The engine is gpu_events.c. */
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_events.h"
+#include "nvml_api.h"
+
+#define NVML_SONAME      "libnvidia-ml.so.1"
+#define NVML_MAX_DEVICES 64
+
+/* The symbols: required ones disable the component when missing. */
+#define NVML_SYMBOLS(X)                       \
+    X(nvmlInit_v2, 1)                         \
+    X(nvmlShutdown, 1)                        \
+    X(nvmlErrorString, 1)                     \
+    X(nvmlDeviceGetCount_v2, 1)               \
+    X(nvmlDeviceGetHandleByIndex_v2, 1)       \
+    X(nvmlDeviceGetName, 1)                   \
+    X(nvmlDeviceGetPowerUsage, 0)             \
+    X(nvmlDeviceGetTotalEnergyConsumption, 0) \
+    X(nvmlDeviceGetTemperature, 0)            \
+    X(nvmlDeviceGetUtilizationRates, 0)       \
+    X(nvmlDeviceGetMemoryInfo, 0)             \
+    X(nvmlDeviceGetClockInfo, 0)              \
+    X(nvmlDeviceGetMaxClockInfo, 0)
+
+static struct {
+    void *handle;
+    int initialised; /* nvmlInit_v2 succeeded: nvmlShutdown owed */
+#define FIELD(sym, required) __typeof__(sym) *sym;
+    NVML_SYMBOLS(FIELD)
+#undef FIELD
+    nvmlDevice_t dev[NVML_MAX_DEVICES];
+} nv;
+
+/* The readings. */
+enum { NV_POWER, NV_ENERGY, NV_TEMP, NV_UTIL, NV_MEM, NV_CLOCK, NV_MAX_CLOCK };
+enum { MEM_TOTAL, MEM_FREE, MEM_USED };
+enum { UTIL_GPU, UTIL_MEM };
+
+static const struct nvml_kind {
+    const char *name, *units, *descr;
+    int kind, arg, instant;
+} kinds[] = {
+    {"power", "mW", "Power draw of the whole board (GPU, memory ...), in milliwatts", NV_POWER, 0,
+     1},
+    {"total_energy_consumption", "mJ",
+     "Energy the board consumed while counting, in millijoules (NVML's total since the driver "
+     "loaded, counted from PAPI_start)",
+     NV_ENERGY, 0, 0},
+    {"temperature", "C", "GPU die temperature, in degrees Celsius", NV_TEMP, NVML_TEMPERATURE_GPU,
+     1},
+    {"gpu_utilization", "%",
+     "Percent of the last sample period (1/6 s to 1 s) during which a kernel ran", NV_UTIL,
+     UTIL_GPU, 1},
+    {"memory_utilization", "%",
+     "Percent of the last sample period during which device memory was read or written", NV_UTIL,
+     UTIL_MEM, 1},
+    {"total_memory", "B", "Installed device memory, in bytes", NV_MEM, MEM_TOTAL, 1},
+    {"unallocated_memory", "B", "Unallocated device memory, in bytes", NV_MEM, MEM_FREE, 1},
+    {"allocated_memory", "B",
+     "Allocated device memory, in bytes (the driver keeps some for itself)", NV_MEM, MEM_USED, 1},
+    {"graphics_clock", "MHz", "Graphics clock now, in MHz", NV_CLOCK, NVML_CLOCK_GRAPHICS, 1},
+    {"sm_clock", "MHz", "SM clock now, in MHz", NV_CLOCK, NVML_CLOCK_SM, 1},
+    {"memory_clock", "MHz", "Memory clock now, in MHz", NV_CLOCK, NVML_CLOCK_MEM, 1},
+    {"graphics_max_clock", "MHz", "Highest graphics clock, in MHz", NV_MAX_CLOCK,
+     NVML_CLOCK_GRAPHICS, 1},
+    {"sm_max_clock", "MHz", "Highest SM clock, in MHz", NV_MAX_CLOCK, NVML_CLOCK_SM, 1},
+    {"memory_max_clock", "MHz", "Highest memory clock, in MHz", NV_MAX_CLOCK, NVML_CLOCK_MEM, 1},
+};
+#define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
+
+/* The NVML function a reading calls (for reasons) and whether this library has it. */
+static const char *function_of(int kind)
+{
+    static const char *const names[] = {
+        [NV_POWER] = "nvmlDeviceGetPowerUsage",
+        [NV_ENERGY] = "nvmlDeviceGetTotalEnergyConsumption",
+        [NV_TEMP] = "nvmlDeviceGetTemperature",
+        [NV_UTIL] = "nvmlDeviceGetUtilizationRates",
+        [NV_MEM] = "nvmlDeviceGetMemoryInfo",
+        [NV_CLOCK] = "nvmlDeviceGetClockInfo",
+        [NV_MAX_CLOCK] = "nvmlDeviceGetMaxClockInfo",
+    };
+    return names[kind];
+}
+
+static int have(int kind)
+{
+    const void *fn[] = {
+        [NV_POWER] = (void *)nv.nvmlDeviceGetPowerUsage,
+        [NV_ENERGY] = (void *)nv.nvmlDeviceGetTotalEnergyConsumption,
+        [NV_TEMP] = (void *)nv.nvmlDeviceGetTemperature,
+        [NV_UTIL] = (void *)nv.nvmlDeviceGetUtilizationRates,
+        [NV_MEM] = (void *)nv.nvmlDeviceGetMemoryInfo,
+        [NV_CLOCK] = (void *)nv.nvmlDeviceGetClockInfo,
+        [NV_MAX_CLOCK] = (void *)nv.nvmlDeviceGetMaxClockInfo,
+    };
+    return fn[kind] != NULL;
+}
+
+/* One reading now: an NVML status (0: success). */
+static int nvml_value(int device, int kind, int arg, uint64_t *value)
+{
+    nvmlDevice_t d = nv.dev[device];
+    unsigned int u = 0;
+    unsigned long long ull = 0;
+    nvmlReturn_t r;
+    switch (kind) {
+    case NV_POWER:
+        r = nv.nvmlDeviceGetPowerUsage(d, &u);
+        *value = u;
+        return r;
+    case NV_ENERGY:
+        r = nv.nvmlDeviceGetTotalEnergyConsumption(d, &ull);
+        *value = ull;
+        return r;
+    case NV_TEMP:
+        r = nv.nvmlDeviceGetTemperature(d, arg, &u);
+        *value = u;
+        return r;
+    case NV_UTIL: {
+        nvmlUtilization_t ut = {0, 0};
+        r = nv.nvmlDeviceGetUtilizationRates(d, &ut);
+        *value = arg == UTIL_GPU ? ut.gpu : ut.memory;
+        return r;
+    }
+    case NV_MEM: {
+        nvmlMemory_t m = {0, 0, 0};
+        r = nv.nvmlDeviceGetMemoryInfo(d, &m);
+        *value = arg == MEM_TOTAL ? m.total : arg == MEM_FREE ? m.free : m.used;
+        return r;
+    }
+    case NV_CLOCK:
+        r = nv.nvmlDeviceGetClockInfo(d, arg, &u);
+        *value = u;
+        return r;
+    default:
+        r = nv.nvmlDeviceGetMaxClockInfo(d, arg, &u);
+        *value = u;
+        return r;
+    }
+}
+
+static int nvml_read(const struct gpu_event *e, const char *path, uint64_t *value)
+{
+    (void)path;
+    return nvml_value(e->device, e->kind, e->arg, value);
+}
+
+static void nvml_explain(const struct gpu_event *e, int err, char *buf, size_t len)
+{
+    const char *words = nv.nvmlErrorString ? nv.nvmlErrorString(err) : NULL;
+    snprintf(buf, len, "%s on device %d failed: %s (NVML error %d)%s", function_of(e->kind),
+             e->device, words ? words : "unknown error", err,
+             err == NVML_ERROR_GPU_IS_LOST
+                 ? ": the GPU fell off the bus or was reset; the other devices still count"
+                 : "");
+}
+
+static void nvml_release(void)
+{
+    if (nv.initialised)
+        nv.nvmlShutdown();
+    if (nv.handle)
+        dlclose(nv.handle);
+    memset(&nv, 0, sizeof nv);
+}
+
+/* Where the loader found the library, for the reasons. */
+static const char *loaded_path(void)
+{
+    struct link_map *map = NULL;
+    if (dlinfo(nv.handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && map->l_name[0])
+        return map->l_name;
+    return NVML_SONAME;
+}
+
+static int load(char *reason, size_t len)
+{
+    nv.handle = dlopen(NVML_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!nv.handle) {
+        const char *why = dlerror();
+        snprintf(reason, len,
+                 NVML_SONAME " not found (%s): no NVIDIA driver is installed here, or its "
+                             "directory is not on LD_LIBRARY_PATH",
+                 why ? why : "dlopen failed");
+        return PAPI_ECMP;
+    }
+#define LOOKUP(sym, required)                                                                  \
+    *(void **)&nv.sym = dlsym(nv.handle, #sym);                                                \
+    if (!nv.sym && required) {                                                                 \
+        snprintf(reason, len,                                                                  \
+                 "%s lacks %s: an NVML of another version (the v2 interface came with driver " \
+                 "319) or not NVIDIA's library",                                               \
+                 loaded_path(), #sym);                                                         \
+        return PAPI_ECMP;                                                                      \
+    }
+    NVML_SYMBOLS(LOOKUP)
+#undef LOOKUP
+    return PAPI_OK;
+}
+
+/* The events of device i that it answers now. */
+static int add_device(struct gpu_table *t, int i)
+{
+    char dname[NVML_DEVICE_NAME_V2_BUFFER_SIZE] = "";
+    if (nv.nvmlDeviceGetName(nv.dev[i], dname, sizeof dname) != NVML_SUCCESS || !dname[0])
+        snprintf(dname, sizeof dname, "GPU");
+    dname[sizeof dname - 1] = '\0';
+    gpu_sanitize_name(dname);
+    for (int k = 0; k < NKINDS; k++) {
+        uint64_t v;
+        if (!have(kinds[k].kind) || nvml_value(i, kinds[k].kind, kinds[k].arg, &v) != NVML_SUCCESS)
+            continue; /* unsupported by this device or this library */
+        char name[256], descr[512];
+        snprintf(name, sizeof name, "%s:device_%d:%s", dname, i, kinds[k].name);
+        snprintf(descr, sizeof descr, "%s (device %d, %s)", kinds[k].descr, i, dname);
+        struct gpu_event ev = {.name = name,
+                               .descr = descr,
+                               .units = kinds[k].units,
+                               .device = i,
+                               .kind = kinds[k].kind,
+                               .arg = kinds[k].arg,
+                               .instant = kinds[k].instant};
+        int ret = gpu_table_add(t, &ev);
+        if (ret != PAPI_OK)
+            return ret;
+    }
+    return PAPI_OK;
+}
+
+static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
+{
+    int ret = load(reason, len);
+    if (ret != PAPI_OK)
+        return ret;
+    nvmlReturn_t r = nv.nvmlInit_v2();
+    if (r != NVML_SUCCESS) {
+        const char *words = nv.nvmlErrorString(r);
+        snprintf(reason, len, "no NVIDIA device: nvmlInit_v2 of %s failed: %s (NVML error %d)%s",
+                 loaded_path(), words ? words : "unknown error", r,
+                 r == NVML_ERROR_DRIVER_NOT_LOADED ? ": the NVIDIA kernel driver is not loaded"
+                                                   : "");
+        return PAPI_ECMP;
+    }
+    nv.initialised = 1;
+    unsigned int count = 0;
+    r = nv.nvmlDeviceGetCount_v2(&count);
+    if (r != NVML_SUCCESS || count == 0) {
+        snprintf(reason, len, "no NVIDIA device: nvmlDeviceGetCount_v2 of %s found %s",
+                 loaded_path(), r == NVML_SUCCESS ? "none" : nv.nvmlErrorString(r));
+        return PAPI_ECMP;
+    }
+    if (count > NVML_MAX_DEVICES)
+        count = NVML_MAX_DEVICES;
+    for (unsigned int i = 0; i < count; i++) {
+        r = nv.nvmlDeviceGetHandleByIndex_v2(i, &nv.dev[i]);
+        if (r != NVML_SUCCESS)
+            continue; /* a device NVML cannot open (no permission, lost): no events */
+        if ((ret = add_device(&src->table, (int)i)) != PAPI_OK)
+            return ret;
+    }
+    if (src->table.n == 0) {
+        snprintf(reason, len,
+                 "no readable NVIDIA device: %s lists %u device(s), none answers a reading",
+                 loaded_path(), count);
+        return PAPI_ECMP;
+    }
+    return PAPI_OK;
+}
+
+static struct gpu_source nvml_source = {
+    .prefix = "nvml:::",
+    .description = "NVIDIA GPUs through NVML (libnvidia-ml.so.1, loaded at run time): power, "
+                   "energy, temperature, utilisation, memory, clocks",
+    .discover = nvml_discover,
+    .read = nvml_read,
+    .explain = nvml_explain,
+    .release = nvml_release,
+};
+
+/* The instance the registry lists (components/registry.c). */
+struct papi_component nvml_component PAPI_INTERNAL = GPU_COMPONENT("nvml", nvml_source);

@@ -1,0 +1,212 @@
+/* nvml_double.c: a test double of libnvidia-ml.so.1, built by the tests as a shared object
+ * with that soname and NVML's symbol names and signatures (nvml_api.h, the component's
+ * own declarations: the compiler checks both against one another). It holds two devices
+ * whose readings the test sets through nvml_double_set and loses through nvml_double_lose,
+ * with NVML's documented units (mW, mJ, C, %, bytes, MHz). Variants by compile definition:
+ *   NVML_DOUBLE_NO_HANDLE_V2   lacks nvmlDeviceGetHandleByIndex_v2 (an older NVML)
+ *   NVML_DOUBLE_INIT_FAILS     nvmlInit_v2 answers NVML_ERROR_DRIVER_NOT_LOADED
+ *   NVML_DOUBLE_DEVICES=n      n devices (0: none) */
+#include <string.h>
+
+#include "nvml_api.h"
+
+#ifndef NVML_DOUBLE_DEVICES
+#define NVML_DOUBLE_DEVICES 2
+#endif
+#define MAXDEV 2
+
+struct nvmlDevice_st {
+    const char *name;
+    unsigned int power_mw, temp_c, util_gpu, util_mem, clock[3], max_clock[3];
+    unsigned long long energy_mj, mem_total, mem_free, mem_used;
+    int no_temp; /* this device does not report a temperature (NOT_SUPPORTED) */
+    int lost;
+};
+
+/* Two devices with the documented units; device 1 has no temperature sensor. */
+static struct nvmlDevice_st devs[MAXDEV] = {
+    {"Tesla V100-SXM2-16GB",
+     56000,
+     41,
+     0,
+     0,
+     {135, 135, 877},
+     {1530, 1530, 877},
+     123456789ULL,
+     17179869184ULL,
+     17179869184ULL - 314572800ULL,
+     314572800ULL,
+     0,
+     0},
+    {"NVIDIA A100-PCIE-40GB",
+     33000,
+     0,
+     0,
+     0,
+     {210, 210, 1215},
+     {1410, 1410, 1215},
+     1000ULL,
+     42949672960ULL,
+     42949672960ULL,
+     0ULL,
+     1,
+     0},
+};
+static int initialised;
+
+/* ---- the test's controls ---------------------------------------------------------- */
+int nvml_double_set(unsigned int dev, const char *what, unsigned long long v)
+{
+    struct nvmlDevice_st *d = &devs[dev];
+    if (dev >= MAXDEV)
+        return -1;
+    if (!strcmp(what, "power"))
+        d->power_mw = (unsigned int)v;
+    else if (!strcmp(what, "energy"))
+        d->energy_mj = v;
+    else if (!strcmp(what, "temp"))
+        d->temp_c = (unsigned int)v;
+    else if (!strcmp(what, "util_gpu"))
+        d->util_gpu = (unsigned int)v;
+    else if (!strcmp(what, "util_mem"))
+        d->util_mem = (unsigned int)v;
+    else if (!strcmp(what, "mem_used")) {
+        d->mem_used = v;
+        d->mem_free = d->mem_total - v;
+    } else if (!strcmp(what, "sm_clock"))
+        d->clock[NVML_CLOCK_SM] = (unsigned int)v;
+    else
+        return -1;
+    return 0;
+}
+
+void nvml_double_lose(unsigned int dev)
+{
+    devs[dev].lost = 1;
+}
+
+int nvml_double_initialised(void)
+{
+    return initialised;
+}
+
+/* ---- NVML ---------------------------------------------------------------------------- */
+nvmlReturn_t nvmlInit_v2(void)
+{
+#ifdef NVML_DOUBLE_INIT_FAILS
+    return NVML_ERROR_DRIVER_NOT_LOADED;
+#endif
+    initialised++;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlShutdown(void)
+{
+    initialised--;
+    return NVML_SUCCESS;
+}
+
+const char *nvmlErrorString(nvmlReturn_t result)
+{
+    switch (result) {
+    case NVML_SUCCESS:
+        return "Success";
+    case NVML_ERROR_NOT_SUPPORTED:
+        return "Not Supported";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+        return "Driver Not Loaded";
+    case NVML_ERROR_GPU_IS_LOST:
+        return "GPU is lost";
+    default:
+        return "Unknown Error";
+    }
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount)
+{
+    *deviceCount = NVML_DOUBLE_DEVICES;
+    return NVML_SUCCESS;
+}
+
+#ifndef NVML_DOUBLE_NO_HANDLE_V2
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device)
+{
+    if (index >= NVML_DOUBLE_DEVICES)
+        return 2; /* NVML_ERROR_INVALID_ARGUMENT */
+    *device = &devs[index];
+    return NVML_SUCCESS;
+}
+#endif
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
+{
+    strncpy(name, device->name, length - 1);
+    name[length - 1] = '\0';
+    return NVML_SUCCESS;
+}
+
+#define LOST_CHECK(d)                      \
+    do {                                   \
+        if ((d)->lost)                     \
+            return NVML_ERROR_GPU_IS_LOST; \
+    } while (0)
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power)
+{
+    LOST_CHECK(device);
+    *power = device->power_mw;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device, unsigned long long *energy)
+{
+    LOST_CHECK(device);
+    *energy = device->energy_mj;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, nvmlTemperatureSensors_t sensorType,
+                                      unsigned int *temp)
+{
+    LOST_CHECK(device);
+    if (device->no_temp || sensorType != NVML_TEMPERATURE_GPU)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *temp = device->temp_c;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization)
+{
+    LOST_CHECK(device);
+    utilization->gpu = device->util_gpu;
+    utilization->memory = device->util_mem;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
+{
+    LOST_CHECK(device);
+    memory->total = device->mem_total;
+    memory->free = device->mem_free;
+    memory->used = device->mem_used;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock)
+{
+    LOST_CHECK(device);
+    if (type < 0 || type > NVML_CLOCK_MEM)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *clock = device->clock[type];
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, nvmlClockType_t type,
+                                       unsigned int *clock)
+{
+    LOST_CHECK(device);
+    if (type < 0 || type > NVML_CLOCK_MEM)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *clock = device->max_clock[type];
+    return NVML_SUCCESS;
+}
