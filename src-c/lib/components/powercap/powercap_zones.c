@@ -320,7 +320,13 @@ static void drop_unrangeable(struct powercap_tree *t, struct discovery *ds)
             snprintf(zdir, sizeof zdir, "intel-rapl:%d", ev->zone);
         else
             snprintf(zdir, sizeof zdir, "intel-rapl:%d:%d", ev->zone, ev->subzone);
-        left_out(t, ds, zdir, ev->description, ev->kind, ev->subzone < 0,
+        char label[160]; /* the description's zone label, before " energy consumed" */
+        snprintf(label, sizeof label, "%s", ev->description);
+        label[strcspn(label, ",")] = '\0';
+        char *cut = strstr(label, " energy consumed");
+        if (cut)
+            *cut = '\0';
+        left_out(t, ds, zdir, label, ev->kind, ev->subzone < 0,
                  "no readable max_energy_range_uj, so a wrap could not be undone");
         ds->energy_ok--;
     }
@@ -349,12 +355,9 @@ static void collect(const struct powercap_tree *t, enum powercap_kind kind, int 
 static int add_sums(struct powercap_tree *t, int *cap, const struct discovery *ds)
 {
     static const char *const what[POWERCAP_NUM_KINDS] = {
-        [POWERCAP_KIND_PACKAGE] = "packages",
-        [POWERCAP_KIND_CORE] = "cores",
-        [POWERCAP_KIND_UNCORE] = "uncores",
-        [POWERCAP_KIND_DRAM] = "DRAM",
-        [POWERCAP_KIND_PSYS] = "platform (psys)",
-        [POWERCAP_KIND_TOTAL] = "top-level zones (psys alone where there is one)"};
+        [POWERCAP_KIND_PACKAGE] = "package",      [POWERCAP_KIND_CORE] = "core",
+        [POWERCAP_KIND_UNCORE] = "uncore",        [POWERCAP_KIND_DRAM] = "dram",
+        [POWERCAP_KIND_PSYS] = "psys (platform)", [POWERCAP_KIND_TOTAL] = "top-level"};
     int zones = t->nevents, has_psys = t->sum_why[POWERCAP_KIND_PSYS][0] != '\0';
     for (int i = 0; i < zones; i++)
         has_psys |=
@@ -377,7 +380,7 @@ static int add_sums(struct powercap_tree *t, int *cap, const struct discovery *d
         }
         if (sum.nmembers == 0) {
             snprintf(why, sizeof t->sum_why[k], "this machine's powercap tree has no %s zone",
-                     k == POWERCAP_KIND_TOTAL ? "top-level" : what[k]);
+                     what[k]);
             continue;
         }
         sum.attr = POWERCAP_ENERGY_UJ;
@@ -387,7 +390,8 @@ static int add_sums(struct powercap_tree *t, int *cap, const struct discovery *d
         snprintf(sum.units, sizeof sum.units, "uJ");
         snprintf(sum.path, sizeof sum.path, "%s", t->events[sum.member[0]].path);
         snprintf(sum.description, sizeof sum.description,
-                 "energy consumed by the %s, summed over %d zone%s, uJ", what[k], sum.nmembers,
+                 "energy of the %s zones%s, summed over %d zone%s, uJ", what[k],
+                 k == POWERCAP_KIND_TOTAL ? " (psys alone where there is one)" : "", sum.nmembers,
                  sum.nmembers == 1 ? "" : "s");
         if (append_event(t, cap, &sum) != 0)
             return PAPI_ENOMEM;
