@@ -5,7 +5,7 @@
  * (rapl_amd_node), an Arm node with no tree (arm64). Exact joules; the rule "top-level
  * zones only" (a package never added to its own subzones, psys alone where there is
  * one); a wrap inside a sum; malformed trees (a non-numeric, missing, unreadable
- * energy_uj, a missing range, a counter that turns to garbage while counting): the
+ * energy_uj, a counter that turns to garbage while counting, a missing range): the
  * reason, and nothing else lost. */
 #include <errno.h>
 #include <math.h>
@@ -247,9 +247,6 @@ static void broken_zone(const char *how, const char *zone, const char *want,
     else if (!strcmp(how, "missing")) {
         snprintf(p, sizeof p, "%s/%s/energy_uj", dir, zone);
         unlink(p);
-    } else if (!strcmp(how, "norange")) {
-        snprintf(p, sizeof p, "%s/%s/max_energy_range_uj", dir, zone);
-        unlink(p);
     } else if (!strcmp(how, "directory")) { /* unreadable for root too */
         snprintf(p, sizeof p, "%s/%s/energy_uj", dir, zone);
         unlink(p);
@@ -277,6 +274,32 @@ static void broken_zone(const char *how, const char *zone, const char *want,
     PAPI_shutdown();
 }
 
+/* A zone without max_energy_range_uj counts on (nothing lost), said in the note; a
+ * read that sees it go back fails with the reason, since the wrap cannot be undone. */
+static void test_no_range(void)
+{
+    use_tree("rapl_two_socket");
+    char p[1400];
+    snprintf(p, sizeof p, "%s/intel-rapl:1:0/max_energy_range_uj", dir);
+    unlink(p);
+    init();
+    const char *note = PAPI_get_component_reason(PAPI_get_component_index("powercap"));
+    CHECK(note && strstr(note, "intel-rapl:1:0/energy_uj has no readable max_energy_range_uj"),
+          "note: %s", note ? note : "");
+    const char *ev[] = {"powercap:::ENERGY_UJ:CORE"};
+    long long v[1];
+    int es = started(ev, 1);
+    add_uj("intel-rapl:1:0", 600);
+    add_uj("intel-rapl:0:0", 400);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 1000);
+    set_uj("intel-rapl:1:0", 5); /* back: a wrap of unknown range */
+    CHECK(PAPI_read(es, v) == PAPI_ESYS, "a counter gone back without a range is refused");
+    CHECK(strstr(PAPI_strerror_detail(), "no max_energy_range_uj to undo a wrap"), "reason: %s",
+          PAPI_strerror_detail());
+    PAPI_shutdown();
+}
+
 static void test_malformed(void)
 {
     broken_zone("text", "intel-rapl:1", "not a number", "powercap:::ENERGY_UJ:TOTAL",
@@ -285,8 +308,6 @@ static void test_malformed(void)
                 "powercap:::ENERGY_UJ:CORE");
     broken_zone("missing", "intel-rapl:1:1", "has no energy_uj", "powercap:::ENERGY_UJ:DRAM",
                 "powercap:::ENERGY_UJ:TOTAL");
-    broken_zone("norange", "intel-rapl:1:0", "no readable max_energy_range_uj",
-                "powercap:::ENERGY_UJ:CORE", "powercap:::ENERGY_UJ:PACKAGE");
     broken_zone("directory", "intel-rapl:1", "Is a directory", "powercap:::ENERGY_UJ:TOTAL",
                 "powercap:::ENERGY_UJ:ZONE0");
 
@@ -353,6 +374,7 @@ int main(int argc, char **argv)
     test_amd();
     test_arm_none();
     test_malformed();
+    test_no_range();
     remove_tree(scratch);
     return test_done("test_powercap_energy");
 }

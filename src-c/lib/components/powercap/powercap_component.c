@@ -74,6 +74,17 @@ static void close_slot(struct powercap_slot *s)
         close(s->fd[j]);
 }
 
+/* Why a read failed, for the reason. */
+static const char *read_why(int r)
+{
+    if (r == -EINVAL)
+        return "not a number";
+    if (r == -ERANGE)
+        return "the counter went back and the zone has no max_energy_range_uj to undo a wrap "
+               "with (or the value is too large)";
+    return strerror(-r);
+}
+
 /* The slot's value now: the energy since start_raw (each member unwrapped, summed) or
  * the setting. 0 or -errno with *failed the member's path. Async-signal-safe. */
 static int slot_now(const struct powercap_slot *s, uint64_t *raw, uint64_t *value,
@@ -86,9 +97,14 @@ static int slot_now(const struct powercap_slot *s, uint64_t *raw, uint64_t *valu
             *failed = member(s->event, j)->path;
             return r;
         }
-        if (is_energy(s->event))
-            sum +=
-                powercap_energy_delta(s->start_raw[j], raw[j], member(s->event, j)->max_energy_uj);
+        uint64_t range = member(s->event, j)->max_energy_uj;
+        if (!is_energy(s->event))
+            continue;
+        if (powercap_unwrappable(s->start_raw[j], raw[j], range)) {
+            *failed = member(s->event, j)->path;
+            return -ERANGE; /* went back, and no range to undo the wrap with */
+        }
+        sum += powercap_energy_delta(s->start_raw[j], raw[j], range);
     }
     *value = is_energy(s->event) ? sum : raw[0];
     return 0;
@@ -287,8 +303,7 @@ static uint64_t (*values_now(const struct cmp_context *ctx, uint64_t **value,
         const char *failed = "";
         int r = slot_now(&ctx->slots[i], raw[i], &(*value)[i], &failed);
         if (r < 0) {
-            *err = papi_error(PAPI_ESYS, "cannot read %s: %s", failed,
-                              r == -EINVAL ? "not a number" : strerror(-r));
+            *err = papi_error(PAPI_ESYS, "cannot read %s: %s", failed, read_why(r));
             free(raw);
             free(*value);
             return NULL;
@@ -352,8 +367,7 @@ static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
             const char *failed = "";
             int r = slot_now(s, raw, &v, &failed);
             if (r < 0)
-                return papi_error(PAPI_ESYS, "cannot read %s: %s", failed,
-                                  r == -EINVAL ? "not a number" : strerror(-r));
+                return papi_error(PAPI_ESYS, "cannot read %s: %s", failed, read_why(r));
         } else if (!is_energy(s->event)) {
             v = s->at_stop;
         }

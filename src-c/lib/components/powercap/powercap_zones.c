@@ -305,32 +305,19 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
     return PAPI_OK;
 }
 
-/* An energy counter without a range cannot be unwrapped: left out rather than guessed. */
-static void drop_unrangeable(struct powercap_tree *t, struct discovery *ds)
+/* An energy counter without a range counts on, but a wrap cannot be undone: said in
+ * the component's note (a read that sees it go back fails with the reason). */
+static void note_unranged(struct powercap_tree *t)
 {
-    int k = 0;
     for (int i = 0; i < t->nevents; i++) {
         const struct powercap_event *ev = &t->events[i];
-        if (ev->attr != POWERCAP_ENERGY_UJ || ev->max_energy_uj > 0) {
-            t->events[k++] = *ev;
+        if (ev->attr != POWERCAP_ENERGY_UJ || ev->max_energy_uj > 0)
             continue;
-        }
-        char zdir[32];
-        if (ev->subzone < 0)
-            snprintf(zdir, sizeof zdir, "intel-rapl:%d", ev->zone);
-        else
-            snprintf(zdir, sizeof zdir, "intel-rapl:%d:%d", ev->zone, ev->subzone);
-        char label[160]; /* the description's zone label, before " energy consumed" */
-        snprintf(label, sizeof label, "%s", ev->description);
-        label[strcspn(label, ",")] = '\0';
-        char *cut = strstr(label, " energy consumed");
-        if (cut)
-            *cut = '\0';
-        left_out(t, ds, zdir, label, ev->kind, ev->subzone < 0,
-                 "no readable max_energy_range_uj, so a wrap could not be undone");
-        ds->energy_ok--;
+        str_appendf(t->note, sizeof t->note,
+                    "%s%s has no readable max_energy_range_uj: it counts, but a wrap cannot be "
+                    "undone (a read that sees it go back fails)",
+                    t->note[0] ? "; " : "", ev->path);
     }
-    t->nevents = k;
 }
 
 /* The zones' energy events of kind (or, for TOTAL, the top-level ones) into sum. */
@@ -424,7 +411,7 @@ int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, si
         rc = zone_events(dir, &zones[i], tree, &cap, &ds);
     free(zones);
     if (rc == PAPI_OK) {
-        drop_unrangeable(tree, &ds);
+        note_unranged(tree);
         if (ds.energy_ok == 0) {
             why[0] = '\0';
             str_appendf(why, why_len, "no readable energy counter under %s%s%s", dir,

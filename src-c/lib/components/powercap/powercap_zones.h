@@ -103,12 +103,19 @@ int powercap_read_fd(int fd, uint64_t *value);
 int powercap_read_path(const char *path, uint64_t *value);
 
 /* Energy consumed from reading start to reading now of a counter that runs from 0 to
- * max_energy_uj inclusive and then wraps to 0 (at most one wrap in between). */
+ * max_energy_uj inclusive and then wraps to 0 (at most one wrap in between). A counter
+ * with no range (max_energy_uj 0: the zone has no readable max_energy_range_uj) that
+ * went back cannot be unwrapped: the caller checks powercap_unwrappable first. */
 static inline uint64_t powercap_energy_delta(uint64_t start, uint64_t now, uint64_t max_energy_uj)
 {
     if (now >= start)
         return now - start;
     return (max_energy_uj - start) + 1 + now;
+}
+
+static inline int powercap_unwrappable(uint64_t start, uint64_t now, uint64_t max_energy_uj)
+{
+    return now < start && max_energy_uj == 0;
 }
 
 #endif
