@@ -80,13 +80,13 @@ static void test_intel_two_socket(const char *recorded)
     memset(&info, 0, sizeof info);
     pc->fill_info(pc, &info);
     /* per socket: 9 zone events (energy, range, A and B limits, enabled), 6 per subzone;
-     * the sums PACKAGE, CORE, DRAM and TOTAL */
-    CHECK_EQ_LL(info.num_native_events, 46);
+     * the sums PACKAGE, CORE, DRAM and TOTAL, node-wide and per package (:PKG0, :PKG1) */
+    CHECK_EQ_LL(info.num_native_events, 54);
     int n = 0, local = 0;
     for (int r = pc->enumerate(pc, &local, PAPI_ENUM_FIRST); r == PAPI_OK;
          r = pc->enumerate(pc, &local, PAPI_ENUM_EVENTS))
         n++;
-    CHECK_EQ_LL(n, 46);
+    CHECK_EQ_LL(n, 54);
 
     char name[128];
     CHECK(pc->enumerate(pc, &local, PAPI_ENUM_FIRST) == PAPI_OK, "first event");
@@ -172,8 +172,9 @@ static void test_amd_node(const char *recorded)
     PAPI_component_info_t info;
     memset(&info, 0, sizeof info);
     pc->fill_info(pc, &info);
-    /* energy, range, enabled for package and core; the sums PACKAGE, CORE, TOTAL */
-    CHECK_EQ_LL(info.num_native_events, 9);
+    /* energy, range, enabled for package and core; the sums PACKAGE, CORE, TOTAL, node-wide
+     * and for package 0 */
+    CHECK_EQ_LL(info.num_native_events, 12);
     int none;
     CHECK(pc->name_to_code(pc, "POWER_LIMIT_A_UW:ZONE0", &none) == PAPI_ENOEVNT,
           "AMD zones have no power limit");
@@ -312,13 +313,13 @@ static void test_through_papi(const char *recorded)
     CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
     int cidx = powercap_cidx();
     const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
-    CHECK(ci && !ci->disabled && ci->num_native_events == 46, "powercap: disabled %d, %d events",
+    CHECK(ci && !ci->disabled && ci->num_native_events == 54, "powercap: disabled %d, %d events",
           ci ? ci->disabled : -1, ci ? ci->num_native_events : -1);
     int code = PAPI_NATIVE_MASK, n = 0;
     for (int r = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx); r == PAPI_OK;
          r = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx))
         n++;
-    CHECK_EQ_LL(n, 46);
+    CHECK_EQ_LL(n, 54);
     PAPI_event_info_t info;
     CHECK_RET(PAPI_event_name_to_code("powercap:::POWER_LIMIT_A_UW:ZONE1", &code), PAPI_OK);
     CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);

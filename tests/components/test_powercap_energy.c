@@ -141,6 +141,7 @@ static void test_psys_client(void)
     CHECK_EQ_LL(v[5], 5000000);
     done(es);
     refused("powercap:::ENERGY_UJ:DRAM", "has no dram zone");
+    refused("powercap:::ENERGY_UJ:TOTAL:PKG0", "psys zone covers the platform");
     resolves_to("CPU_ENERGY", "powercap:::ENERGY_UJ:TOTAL");
     resolves_to("PSYS_POWER", "powercap:::ENERGY_UJ:PSYS");
     resolves_to("UNCORE_ENERGY", "powercap:::ENERGY_UJ:UNCORE");
@@ -190,6 +191,22 @@ static void test_two_socket(void)
     CHECK_EQ_LL(v[0], 42);
     CHECK_EQ_LL(v[2], 0);
     done(es);
+    /* per package (a socket's reader in an MPI job): package 1's zone and its subzones */
+    const char *pk[] = {"powercap:::ENERGY_UJ:TOTAL:PKG1", "powercap:::ENERGY_UJ:DRAM:PKG1",
+                        "powercap:::ENERGY_UJ:CORE:PKG0", "powercap:::ENERGY_UJ:PACKAGE:PKG0"};
+    es = started(pk, 4);
+    add_uj("intel-rapl:0", 100);
+    add_uj("intel-rapl:1", 2000);
+    add_uj("intel-rapl:1:1", 30);
+    add_uj("intel-rapl:0:1", 5);
+    add_uj("intel-rapl:0:0", 7);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 2000); /* package 1 alone: never + its dram, never + package 0 */
+    CHECK_EQ_LL(v[1], 30);
+    CHECK_EQ_LL(v[2], 7);
+    CHECK_EQ_LL(v[3], 100);
+    done(es);
+    refused("powercap:::ENERGY_UJ:TOTAL:PKG2", "no such package");
     refused("powercap:::ENERGY_UJ:PSYS", "has no psys (platform) zone");
     refused("powercap:::ENERGY_UJ:UNCORE", "has no uncore zone");
     PAPI_event_info_t info;

@@ -163,9 +163,17 @@ static int name_to_code(const struct papi_component *self, const char *name, int
         return PAPI_ENOEVNT; /* quietly: the core asks every component */
     if (disabled_why[0])     /* one of ours, on a machine where energy cannot be read */
         return papi_error(PAPI_ENOEVNT, "powercap is disabled: %s", disabled_why);
-    for (int k = 0; k < POWERCAP_NUM_KINDS; k++)
-        if (strcmp(name + 10, powercap_kind_name((enum powercap_kind)k)) == 0)
+    for (int k = 0; k < POWERCAP_NUM_KINDS; k++) {
+        const char *kn = powercap_kind_name((enum powercap_kind)k);
+        size_t n = strlen(kn);
+        if (strncmp(name + 10, kn, n) != 0 || (name[10 + n] && strncmp(name + 10 + n, ":PKG", 4)))
+            continue;
+        if (tree.sum_why[k][0])
             return papi_error(PAPI_ENOEVNT, "not offered on this machine: %s", tree.sum_why[k]);
+        return papi_error(PAPI_ENOEVNT,
+                          "not offered on this machine: no such package, or (TOTAL, PSYS) a "
+                          "psys zone covers the platform, which is not split by package");
+    }
     return PAPI_ENOEVNT;
 }
 

@@ -247,9 +247,12 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
     char label[130], own[64], parent[64] = "", where[32], zdir[32];
     zone_label(dir, z, own, sizeof own);
     enum powercap_kind kind = kind_of(own, z->subzone);
+    int package = -1;
     if (z->subzone >= 0) /* "package-1 dram": which package's subzone */
         zone_label(dir, &(struct zone_dir){z->zone, -1}, parent, sizeof parent);
     snprintf(label, sizeof label, "%s%s%s", parent, *parent && *own ? " " : "", own);
+    if (sscanf(z->subzone < 0 ? own : parent, "package-%d", &package) != 1 || package < 0)
+        package = -1;
     if (z->subzone < 0) {
         snprintf(where, sizeof where, "ZONE%d", z->zone);
         snprintf(zdir, sizeof zdir, "intel-rapl:%d", z->zone);
@@ -288,6 +291,7 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
         ds->energy_ok += a == POWERCAP_ENERGY_UJ;
         ev.attr = (enum powercap_attr)a;
         ev.kind = kind;
+        ev.package = package;
         ev.zone = z->zone;
         ev.subzone = z->subzone;
         snprintf(ev.name, sizeof ev.name, "%s:%s", attrs[a].event, where);
@@ -321,13 +325,13 @@ static void note_unranged(struct powercap_tree *t)
 }
 
 /* The zones' energy events of kind (or, for TOTAL, the top-level ones) into sum. */
-static void collect(const struct powercap_tree *t, enum powercap_kind kind, int top,
+static void collect(const struct powercap_tree *t, enum powercap_kind kind, int top, int pkg,
                     struct powercap_event *sum, int *too_many)
 {
     for (int i = 0; i < t->nevents; i++) {
         const struct powercap_event *ev = &t->events[i];
         if (ev->attr != POWERCAP_ENERGY_UJ || ev->nmembers ||
-            (top ? ev->subzone >= 0 : ev->kind != kind))
+            (top ? ev->subzone >= 0 : ev->kind != kind) || (pkg >= 0 && ev->package != pkg))
             continue;
         if (sum->nmembers == POWERCAP_MAX_MEMBERS) {
             *too_many = 1;
@@ -335,6 +339,39 @@ static void collect(const struct powercap_tree *t, enum powercap_kind kind, int 
         }
         sum->member[sum->nmembers++] = i;
     }
+}
+
+/* Each package's sums (powercap_zones.h), for the kinds whose node-wide sum is whole. */
+static int add_package_sums(struct powercap_tree *t, int *cap, int zones, int has_psys)
+{
+    for (int z = 0; z < zones; z++) {
+        const struct powercap_event *pz = &t->events[z];
+        if (pz->attr != POWERCAP_ENERGY_UJ || pz->kind != POWERCAP_KIND_PACKAGE || pz->package < 0)
+            continue;
+        for (int k = 0; k < POWERCAP_NUM_KINDS; k++) {
+            int too_many = 0, top = k == POWERCAP_KIND_TOTAL;
+            if (k == POWERCAP_KIND_PSYS || t->sum_why[k][0] || (top && has_psys))
+                continue;
+            struct powercap_event sum;
+            memset(&sum, 0, sizeof sum);
+            collect(t, (enum powercap_kind)k, top, pz->package, &sum, &too_many);
+            if (too_many || sum.nmembers == 0)
+                continue;
+            sum.attr = POWERCAP_ENERGY_UJ;
+            sum.kind = (enum powercap_kind)k;
+            sum.package = pz->package;
+            sum.zone = sum.subzone = -1;
+            snprintf(sum.name, sizeof sum.name, "ENERGY_UJ:%s:PKG%d", kind_names[k], pz->package);
+            snprintf(sum.units, sizeof sum.units, "uJ");
+            snprintf(sum.path, sizeof sum.path, "%s", t->events[sum.member[0]].path);
+            snprintf(sum.description, sizeof sum.description,
+                     "energy of package-%d's %s zones, summed over %d zone%s, uJ", pz->package,
+                     top ? "top-level" : kind_names[k], sum.nmembers, sum.nmembers == 1 ? "" : "s");
+            if (append_event(t, cap, &sum) != 0)
+                return PAPI_ENOMEM;
+        }
+    }
+    return PAPI_OK;
 }
 
 /* One sum per kind (powercap_zones.h), after the zones' events; a sum that cannot be
@@ -360,7 +397,7 @@ static int add_sums(struct powercap_tree *t, int *cap, const struct discovery *d
             continue; /* a member left out: never a partial sum */
         struct powercap_event sum;
         memset(&sum, 0, sizeof sum);
-        collect(t, kind, top, &sum, &too_many);
+        collect(t, kind, top, -1, &sum, &too_many);
         if (too_many) {
             snprintf(why, sizeof t->sum_why[k], "more than %d zones to sum", POWERCAP_MAX_MEMBERS);
             continue;
@@ -383,7 +420,7 @@ static int add_sums(struct powercap_tree *t, int *cap, const struct discovery *d
         if (append_event(t, cap, &sum) != 0)
             return PAPI_ENOMEM;
     }
-    return PAPI_OK;
+    return add_package_sums(t, cap, zones, has_psys);
 }
 
 int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, size_t why_len)

@@ -18,7 +18,10 @@
  * subzone (core and uncore are parts of their package; Linux lists dram under its
  * package although RAPL counts it apart: DRAM is reported beside, never added); when a
  * psys zone exists it covers the packages, so TOTAL is psys alone. A sum one of whose
- * members cannot be read is not offered (never a partial sum): its reason says why. */
+ * members cannot be read is not offered (never a partial sum): its reason says why.
+ * Per package N (the zone "package-N" and its subzones), for a reader of one socket (the
+ * MPI wrapper's): ENERGY_UJ:PACKAGE:PKGN, :CORE:PKGN, :UNCORE:PKGN, :DRAM:PKGN and
+ * :TOTAL:PKGN (the package zone; not offered where psys covers the platform). */
 #ifndef POWERCAP_ZONES_H
 #define POWERCAP_ZONES_H
 
@@ -64,6 +67,7 @@ struct powercap_event {
     int zone, subzone;       /* subzone -1 for a zone's own events */
     uint64_t max_energy_uj;  /* ENERGY_UJ: the counter's range (it wraps after it) */
     enum powercap_kind kind; /* the zone's, or the sum's */
+    int package;             /* N of the zone's package-N (a subzone's parent's), else -1 */
     /* A sum (zone -1): its members, indices of zones' ENERGY_UJ events; 0 for a zone. */
     int nmembers;
     int member[POWERCAP_MAX_MEMBERS];
