@@ -109,7 +109,7 @@ TABLES = [("region_energy", "CPU energy and mean power per region and thread (J,
 
 def table_view(df):
     """What the page and the text show: the rule is in the heading, not on every row."""
-    return df.drop(columns=["rule"])
+    return df.drop(columns=["rule"]).fillna("")
 
 
 def pair_text(a, b):
