@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_energy_regions.py WORKLOAD MACHINES_DIR: energy per region in the region API.
+"""check_energy_regions.py WORKLOAD MACHINES_DIR PAPI_RUN: energy per region in the region
+API, and over a run (papi_run -m).
 
 Replayed powercap trees (PAPI_FSROOT, a scratch copy of tests/machines/NAME) whose
 energy_uj the workload rewrites inside its regions; PAPI_EVENTS of powercap sums and
@@ -12,7 +13,9 @@ PAPI_METRICS of energy metrics:
 3. Package 1's energy_uj not a number: the sums that need it are skipped with the
    reason in skipped_events, package 0 and DRAM still exact.
 4. Arm with no powercap tree: CPU_ENERGY skipped with "no powercap tree", the program
-   runs."""
+   runs.
+5. papi_run -m CPU_ENERGY,PKG_ENERGY,DRAM_ENERGY over a command that adds 2 J to package 0:
+   the run's exact joules, DRAM 0, package 1 untouched."""
 import glob
 import json
 import os
@@ -21,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-WORKLOAD, MACHINES = sys.argv[1], sys.argv[2]
+WORKLOAD, MACHINES, PAPI_RUN = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
 TMP = tempfile.TemporaryDirectory()
 RANGE = 262143328850  # rapl_two_socket's packages: max_energy_range_uj
@@ -154,6 +157,27 @@ doc = run("arm64", ["begin:r", "end:r"], None, "CPU_ENERGY")
 sk = {s["name"]: s["reason"] for s in doc.get("skipped_events", [])}
 check("no powercap tree" in sk.get("CPU_ENERGY", ""),
       f"arm64: CPU_ENERGY skipped, no powercap tree ({sk})")
+
+# 5. Over a run: papi_run -m.
+root = tempfile.mkdtemp(dir=TMP.name)
+shutil.copytree(os.path.join(MACHINES, "rapl_two_socket"), root, dirs_exist_ok=True)
+f0 = os.path.join(root, "sys/class/powercap/intel-rapl:0/energy_uj")
+with open(f0) as f:
+    v0 = int(f.read())
+env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+env["PAPI_FSROOT"] = root
+p = subprocess.run([PAPI_RUN, "-x", ",", "-o", os.path.join(TMP.name, "run"), "-m",
+                    "CPU_ENERGY,PKG_ENERGY,DRAM_ENERGY", "--", "sh", "-c",
+                    "echo %d > %s" % (v0 + 2000000, f0)], env=env, capture_output=True,
+                   text=True, timeout=60)
+lines = {l.split(",")[2] if len(l.split(",")) > 2 else "": l.split(",")
+         for l in (p.stdout + p.stderr).splitlines()}
+print("     papi_run:", {k: v[0] for k, v in lines.items() if "ENERGY" in k})
+check(p.returncode == 0, f"papi_run exits 0 ({p.stderr[-300:]})")
+val = {k: float(v[0]) for k, v in lines.items() if k in ("CPU_ENERGY", "PKG_ENERGY", "DRAM_ENERGY")
+       and v[0] not in ("", "<not counted>")}
+check(val == {"CPU_ENERGY": 2.0, "PKG_ENERGY": 2.0, "DRAM_ENERGY": 0.0},
+      f"over the run: CPU_ENERGY 2 J, PKG_ENERGY 2 J, DRAM_ENERGY 0 ({val})")
 
 if failures:
     print(f"check_energy_regions: {len(failures)} failure(s)")
