@@ -26,8 +26,13 @@ static int any_socket_metric(void)
 static void open_socket_set(void)
 {
     int es = PAPI_NULL, ok = PAPI_create_eventset(&es) == PAPI_OK;
-    for (int i = 0; ok && i < nsocket_ev; i++)
-        ok = PAPI_add_named_event(es, pmpi_run.event_names[socket_ev[i]]) == PAPI_OK;
+    const struct pmpi_socket_share *sh = pmpi_socket(); /* NULL: not laid out */
+    for (int i = 0; ok && i < nsocket_ev; i++) {
+        char name[PAPI_2MAX_STR_LEN];
+        pmpi_socket_event_name(pmpi_run.event_names[socket_ev[i]], sh ? sh->package : -1, name,
+                               sizeof name);
+        ok = PAPI_add_named_event(es, name) == PAPI_OK;
+    }
     if (ok && PAPI_start(es) == PAPI_OK) {
         socket_es = es;
         return;

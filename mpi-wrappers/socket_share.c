@@ -23,6 +23,9 @@ void pmpi_socket_share(const int *pkg, int n, int me, struct pmpi_socket_share *
 int pmpi_socket_wide_event(const char *name)
 {
     static const char *const pmus[] = {"uncore_", "amd_df", "amd_umc", "arm_cmn", "hisi_"};
+    if (strncmp(name, PMPI_ENERGY_PREFIX, strlen(PMPI_ENERGY_PREFIX)) == 0 &&
+        !strstr(name, "ZONE") && !strstr(name, ":PKG"))
+        return 1; /* a powercap energy sum: the reader counts its own package's (below) */
     const char *sep = strstr(name, "::");
     if (!sep)
         return 0; /* a preset or a core event */
@@ -44,6 +47,15 @@ static int package_of_cpu(int cpu)
         fclose(f);
     }
     return id;
+}
+
+void pmpi_socket_event_name(const char *name, int package, char *out, size_t len)
+{
+    if (package >= 0 && strncmp(name, PMPI_ENERGY_PREFIX, strlen(PMPI_ENERGY_PREFIX)) == 0 &&
+        pmpi_socket_wide_event(name))
+        snprintf(out, len, "%s:PKG%d", name, package);
+    else
+        snprintf(out, len, "%s", name);
 }
 
 int pmpi_own_package(void)

@@ -5,6 +5,8 @@
 #ifndef PMPI_SOCKET_SHARE_H
 #define PMPI_SOCKET_SHARE_H
 
+#include <stddef.h>
+
 struct pmpi_socket_share {
     int reader;    /* node-local index of the rank that reads the socket's counters */
     int shared_by; /* ranks of the node on the same package (this one included) */
@@ -17,8 +19,16 @@ struct pmpi_socket_share {
 void pmpi_socket_share(const int *pkg, int n, int me, struct pmpi_socket_share *out);
 
 /* 1 when event name (PMU::event) counts for a whole socket, not a thread: an uncore
- * memory-controller or fabric PMU. */
+ * memory-controller or fabric PMU, or a powercap energy sum (powercap:::ENERGY_UJ:TOTAL,
+ * :PACKAGE, :CORE, :UNCORE, :DRAM; a psys sum covers the platform: the reader of an
+ * unknown package reads the node's). */
 int pmpi_socket_wide_event(const char *name);
+
+#define PMPI_ENERGY_PREFIX "powercap:::ENERGY_UJ:"
+/* The name the reader of package opens for socket-wide event name: a powercap energy
+ * sum is narrowed to that package's zones (ENERGY_UJ:TOTAL:PKG1), so each socket's
+ * energy is read once, by its reader, never the whole node's by every socket's reader. */
+void pmpi_socket_event_name(const char *name, int package, char *out, size_t len);
 
 /* This process's package: the one every CPU of its affinity mask is on (sysfs
  * topology), or -1 (several, or unreadable). */

@@ -67,7 +67,7 @@ static void print_active(int n, int detail)
                c->num_preset_events, c->num_cntrs);
         if (pmus[0])
             printf("%sPMUs supported: %s\n", indent, pmus);
-        if (c->num_cntrs == 0 && c->disabled_reason[0])
+        if (c->disabled_reason[0]) /* why it has no counters, or a caveat */
             util_print_hanging(stdout, "                                Note: ",
                                "                                      ",
                                PAPI_get_component_reason(i), 80);

@@ -4,6 +4,7 @@
  * process's package, pinned to CPU 0, against CPU 0's sysfs topology. No MPI needed. */
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "socket_share.h"
 
@@ -59,6 +60,18 @@ int main(void)
     expect(!pmpi_socket_wide_event("perf::TASK-CLOCK"), "perf::TASK-CLOCK is a thread's");
     expect(!pmpi_socket_wide_event("PAPI_TOT_INS"), "a preset is a thread's");
     expect(!pmpi_socket_wide_event("uncore_imc"), "no PMU::event, no socket event");
+    /* energy: the powercap sums are a socket's, narrowed to the reader's package */
+    expect(pmpi_socket_wide_event("powercap:::ENERGY_UJ:TOTAL"), "CPU energy is a socket's");
+    expect(pmpi_socket_wide_event("powercap:::ENERGY_UJ:DRAM"), "DRAM energy is a socket's");
+    expect(!pmpi_socket_wide_event("powercap:::ENERGY_UJ:ZONE0"), "a zone is not narrowed");
+    expect(!pmpi_socket_wide_event("powercap:::POWER_LIMIT_A_UW:ZONE0"), "a limit is no count");
+    char nm[128];
+    pmpi_socket_event_name("powercap:::ENERGY_UJ:TOTAL", 1, nm, sizeof nm);
+    expect(strcmp(nm, "powercap:::ENERGY_UJ:TOTAL:PKG1") == 0, "package 1's reader: TOTAL:PKG1");
+    pmpi_socket_event_name("powercap:::ENERGY_UJ:TOTAL", -1, nm, sizeof nm);
+    expect(strcmp(nm, "powercap:::ENERGY_UJ:TOTAL") == 0, "unknown package: the node's");
+    pmpi_socket_event_name("uncore_imc_0::cas_count_read", 1, nm, sizeof nm);
+    expect(strcmp(nm, "uncore_imc_0::cas_count_read") == 0, "a memory controller as it is");
 
     cpu_set_t one;
     CPU_ZERO(&one);

@@ -22,13 +22,15 @@ import re
 
 import pandas as pd
 
+from . import energy
 from .tables import MalformedInput, load_mpi, load_regions, tables
 
 DEFAULT_TOLERANCE = 0.10
 TIME_QUANTITIES = {"real_time_nsec", "cycles", "wall_s", "mpi_s", "compute_s", "time_s",
                    "perf::TASK-CLOCK", "perf::CPU-CLOCK", "PAPI_TOT_CYC"}
 COLUMNS = ["scope", "entity", "quantity", "unit", "a", "b", "ratio", "noise_a", "noise_b",
-           "units_a", "units_b", "runs_a", "runs_b", "threshold", "verdict"]
+           "units_a", "units_b", "runs_a", "runs_b", "threshold", "verdict", "energy_a_j",
+           "energy_b_j"]  # energy_*: the entity's CPU energy on each side (energy.py), J
 
 
 def _side_units(paths, classify):
@@ -154,6 +156,7 @@ def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None):
         raise ValueError("tolerance %g: expected a fraction such as 0.1" % tolerance)
     sa = _summarise(_side_units(a_paths, classify), len(a_paths))
     sb = _summarise(_side_units(b_paths, classify), len(b_paths))
+    ea, eb = energy.entity_energy(sa), energy.entity_energy(sb)
     rows = []
     for key in sorted(set(sa) | set(sb), key=lambda k: (("job", "mpi call", "region", "rank").index(k[0]),
                                                            _natural(k[1]), k[2])):
@@ -162,7 +165,8 @@ def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None):
         ub, mb, cb, nb = sb.get(key, (unit, None, 0.0, 0))
         ratio, thr, v = verdict(key[2], ma, mb, ca, cb, tolerance)
         rows.append(dict(zip(COLUMNS, [key[0], key[1], key[2], unit, ma, mb, ratio, ca, cb, na, nb,
-                                       len(a_paths), len(b_paths), thr, v])))
+                                       len(a_paths), len(b_paths), thr, v, ea.get(key[:2]),
+                                       eb.get(key[:2])])))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -228,15 +232,17 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
         return "\n".join(lines + ["(nothing in common to compare)", ""])
     w_ent = max(6, min(48, max(len(str(e)) for e in shown["entity"])))
     w_q = max(8, min(36, max(len(str(q)) for q in shown["quantity"])))
-    head = "%-8s  %-*s  %-*s  %12s  %12s  %8s  %7s  %s" % ("scope", w_ent, "entity", w_q, "quantity",
-                                                          "A", "B", "B/A", "noise", "verdict")
+    head = "%-8s  %-*s  %-*s  %12s  %12s  %8s  %7s  %-10s  %s" % (
+        "scope", w_ent, "entity", w_q, "quantity", "A", "B", "B/A", "noise", "verdict",
+        "energy J (A / B)")
     lines += [head, "-" * len(head)]
     for _, r in shown.iterrows():
         noise = math.sqrt(r["noise_a"] ** 2 + r["noise_b"] ** 2)
         ratio = "-" if isinstance(r["ratio"], float) and math.isnan(r["ratio"]) else "%.3f" % r["ratio"]
-        lines.append("%-8s  %-*s  %-*s  %12s  %12s  %8s  %6.1f%%  %s" % (
+        lines.append("%-8s  %-*s  %-*s  %12s  %12s  %8s  %6.1f%%  %-10s  %s" % (
             r["scope"], w_ent, str(r["entity"])[:w_ent], w_q, str(r["quantity"])[:w_q],
-            _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]), ratio, 100 * noise, r["verdict"]))
+            _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]), ratio, 100 * noise, r["verdict"],
+            energy.pair_text(r.get("energy_a_j"), r.get("energy_b_j"))))
     counts = shown["verdict"].value_counts()
     lines += ["", "rows: " + ", ".join("%d %s" % (n, v) for v, n in counts.items()), ""]
     return "\n".join(lines)

@@ -992,6 +992,8 @@ def tables(mpi=None, regions=None, peaks=None):
         out.update({k: made[k] if k in made else f(files) for k, f in REGION_TABLES.items()})
         out.update({k: f(files) for k, f in metric_tables.REGION_METRIC_TABLES.items()})
         docs += [("the region file of rank %d" % r, d) for r, d in files]
+    from . import energy
+    out["region_energy"], out["rank_energy"] = energy.region_energy(out), energy.rank_energy(out)
     out["roofline"] = metric_tables.roofline(out)
     out["roofline_peaks"] = metric_tables.roofline_peaks(docs, peaks)
     return out

@@ -2,6 +2,7 @@
  * sysfs value (powercap_zones.h). */
 #include "fsroot.h"
 #include "powercap_zones.h"
+#include "str_append.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -191,19 +192,74 @@ static int append_event(struct powercap_tree *t, int *cap, const struct powercap
     return 0;
 }
 
-/* The events of one zone directory. PAPI_OK, or an error with why. */
-static int zone_events(const char *dir, const struct zone_dir *z, struct powercap_tree *t, int *cap,
-                       char *why, size_t why_len)
+/* What discovery met on the way: the zones whose energy counter was left out. */
+struct discovery {
+    int energy_ok, left_out, denied; /* counters kept; left out; of those, for permission */
+    char top_why[512];               /* a top-level zone left out (TOTAL without psys) */
+};
+
+static const char *const kind_names[POWERCAP_NUM_KINDS] = {
+    [POWERCAP_KIND_PACKAGE] = "PACKAGE", [POWERCAP_KIND_CORE] = "CORE",
+    [POWERCAP_KIND_UNCORE] = "UNCORE",   [POWERCAP_KIND_DRAM] = "DRAM",
+    [POWERCAP_KIND_PSYS] = "PSYS",       [POWERCAP_KIND_TOTAL] = "TOTAL"};
+
+const char *powercap_kind_name(enum powercap_kind kind)
 {
-    char label[130], own[64], parent[64] = "", where[32];
+    return kind >= 0 && kind < POWERCAP_NUM_KINDS ? kind_names[kind] : "OTHER";
+}
+
+/* The kind a zone's name file gives it (the kernel's names: package-N, core, uncore,
+ * dram, psys). */
+static enum powercap_kind kind_of(const char *own, int subzone)
+{
+    if (subzone < 0 && strncmp(own, "package-", 8) == 0)
+        return POWERCAP_KIND_PACKAGE;
+    if (strcmp(own, "psys") == 0)
+        return POWERCAP_KIND_PSYS;
+    if (strcmp(own, "dram") == 0)
+        return POWERCAP_KIND_DRAM;
+    if (subzone >= 0 && strcmp(own, "core") == 0)
+        return POWERCAP_KIND_CORE;
+    if (subzone >= 0 && strcmp(own, "uncore") == 0)
+        return POWERCAP_KIND_UNCORE;
+    return POWERCAP_KIND_OTHER;
+}
+
+/* A zone's energy counter left out: the caveat, and the sums it belonged to. */
+static void left_out(struct powercap_tree *t, struct discovery *ds, const char *where,
+                     const char *label, enum powercap_kind kind, int top, const char *why)
+{
+    char line[1024] = "";
+    str_appendf(line, sizeof line, "%s (%s) left out: %s", where, *label ? label : "no name", why);
+    str_appendf(t->note, sizeof t->note, "%s%s", t->note[0] ? "; " : "", line);
+    if (kind < POWERCAP_NUM_KINDS && !t->sum_why[kind][0])
+        str_appendf(t->sum_why[kind], sizeof t->sum_why[kind], "%s", line);
+    if (top && !ds->top_why[0])
+        str_appendf(ds->top_why, sizeof ds->top_why, "%s", line);
+    ds->left_out++;
+}
+
+/* The events of one zone directory (a zone whose energy_uj cannot be read keeps its
+ * settings; its counter is left out with the reason). PAPI_OK, or PAPI_ENOMEM. */
+static int zone_events(const char *dir, const struct zone_dir *z, struct powercap_tree *t, int *cap,
+                       struct discovery *ds)
+{
+    char label[130], own[64], parent[64] = "", where[32], zdir[32];
     zone_label(dir, z, own, sizeof own);
+    enum powercap_kind kind = kind_of(own, z->subzone);
+    int package = -1;
     if (z->subzone >= 0) /* "package-1 dram": which package's subzone */
         zone_label(dir, &(struct zone_dir){z->zone, -1}, parent, sizeof parent);
     snprintf(label, sizeof label, "%s%s%s", parent, *parent && *own ? " " : "", own);
-    if (z->subzone < 0)
+    if (sscanf(z->subzone < 0 ? own : parent, "package-%d", &package) != 1 || package < 0)
+        package = -1;
+    if (z->subzone < 0) {
         snprintf(where, sizeof where, "ZONE%d", z->zone);
-    else
+        snprintf(zdir, sizeof zdir, "intel-rapl:%d", z->zone);
+    } else {
         snprintf(where, sizeof where, "ZONE%d_SUBZONE%d", z->zone, z->subzone);
+        snprintf(zdir, sizeof zdir, "intel-rapl:%d:%d", z->zone, z->subzone);
+    }
     uint64_t max_energy = 0;
     for (int a = 0; a < POWERCAP_NUM_ATTRS; a++) {
         if (attrs[a].zones_only && z->subzone >= 0)
@@ -211,8 +267,11 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
         struct powercap_event ev;
         memset(&ev, 0, sizeof ev);
         zone_path(ev.path, sizeof ev.path, dir, z, attrs[a].file);
-        if (access(ev.path, F_OK) != 0)
+        if (access(ev.path, F_OK) != 0) {
+            if (a == POWERCAP_ENERGY_UJ)
+                left_out(t, ds, zdir, label, kind, z->subzone < 0, "it has no energy_uj");
             continue;
+        }
         uint64_t v;
         int r = powercap_read_path(ev.path, &v);
         if (a == POWERCAP_MAX_ENERGY_RANGE_UJ && r == 0)
@@ -220,23 +279,27 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
         if (a != POWERCAP_ENERGY_UJ && r != 0)
             continue; /* a setting we cannot read is not offered */
         if (r != 0) {
-            snprintf(why, why_len, "%s is not readable: %s%s", ev.path, strerror(-r),
-                     r == -EACCES || r == -EPERM
-                         ? " (energy_uj is readable by root only since Linux 5.10)"
-                         : "");
-            return r == -EACCES || r == -EPERM ? PAPI_EPERM : PAPI_ECMP;
+            char why[1024] = "";
+            int perm = r == -EACCES || r == -EPERM;
+            str_appendf(why, sizeof why, "%s is not readable: %s%s", ev.path,
+                        r == -EINVAL ? "not a number" : strerror(-r),
+                        perm ? " (energy_uj is readable by root only since Linux 5.10)" : "");
+            left_out(t, ds, zdir, label, kind, z->subzone < 0, why);
+            ds->denied += perm;
+            continue;
         }
+        ds->energy_ok += a == POWERCAP_ENERGY_UJ;
         ev.attr = (enum powercap_attr)a;
+        ev.kind = kind;
+        ev.package = package;
         ev.zone = z->zone;
         ev.subzone = z->subzone;
         snprintf(ev.name, sizeof ev.name, "%s:%s", attrs[a].event, where);
         snprintf(ev.units, sizeof ev.units, "%s", attrs[a].units);
         snprintf(ev.description, sizeof ev.description, "%s %s%s%s", *label ? label : where,
                  attrs[a].what, *ev.units ? ", " : "", ev.units);
-        if (append_event(t, cap, &ev) != 0) {
-            snprintf(why, why_len, "out of memory listing the powercap events");
+        if (append_event(t, cap, &ev) != 0)
             return PAPI_ENOMEM;
-        }
     }
     /* the range comes after energy_uj in the table: give it to this zone's counter */
     for (int i = t->nevents - 1;
@@ -246,20 +309,123 @@ static int zone_events(const char *dir, const struct zone_dir *z, struct powerca
     return PAPI_OK;
 }
 
-/* An energy counter without a range cannot be unwrapped: drop it rather than guess. */
-static void drop_unrangeable(struct powercap_tree *t)
+/* An energy counter without a range counts on, but a wrap cannot be undone: said in
+ * the component's note (a read that sees it go back fails with the reason). */
+static void note_unranged(struct powercap_tree *t)
 {
-    int k = 0;
-    for (int i = 0; i < t->nevents; i++)
-        if (t->events[i].attr != POWERCAP_ENERGY_UJ || t->events[i].max_energy_uj > 0)
-            t->events[k++] = t->events[i];
-    t->nevents = k;
+    for (int i = 0; i < t->nevents; i++) {
+        const struct powercap_event *ev = &t->events[i];
+        if (ev->attr != POWERCAP_ENERGY_UJ || ev->max_energy_uj > 0)
+            continue;
+        str_appendf(t->note, sizeof t->note,
+                    "%s%s has no readable max_energy_range_uj: it counts, but a wrap cannot be "
+                    "undone (a read that sees it go back fails)",
+                    t->note[0] ? "; " : "", ev->path);
+    }
+}
+
+/* The zones' energy events of kind (or, for TOTAL, the top-level ones) into sum. */
+static void collect(const struct powercap_tree *t, enum powercap_kind kind, int top, int pkg,
+                    struct powercap_event *sum, int *too_many)
+{
+    for (int i = 0; i < t->nevents; i++) {
+        const struct powercap_event *ev = &t->events[i];
+        if (ev->attr != POWERCAP_ENERGY_UJ || ev->nmembers ||
+            (top ? ev->subzone >= 0 : ev->kind != kind) || (pkg >= 0 && ev->package != pkg))
+            continue;
+        if (sum->nmembers == POWERCAP_MAX_MEMBERS) {
+            *too_many = 1;
+            return;
+        }
+        sum->member[sum->nmembers++] = i;
+    }
+}
+
+/* Each package's sums (powercap_zones.h), for the kinds whose node-wide sum is whole. */
+static int add_package_sums(struct powercap_tree *t, int *cap, int zones, int has_psys)
+{
+    for (int z = 0; z < zones; z++) {
+        const struct powercap_event *pz = &t->events[z];
+        if (pz->attr != POWERCAP_ENERGY_UJ || pz->kind != POWERCAP_KIND_PACKAGE || pz->package < 0)
+            continue;
+        for (int k = 0; k < POWERCAP_NUM_KINDS; k++) {
+            int too_many = 0, top = k == POWERCAP_KIND_TOTAL;
+            if (k == POWERCAP_KIND_PSYS || t->sum_why[k][0] || (top && has_psys))
+                continue;
+            struct powercap_event sum;
+            memset(&sum, 0, sizeof sum);
+            collect(t, (enum powercap_kind)k, top, pz->package, &sum, &too_many);
+            if (too_many || sum.nmembers == 0)
+                continue;
+            sum.attr = POWERCAP_ENERGY_UJ;
+            sum.kind = (enum powercap_kind)k;
+            sum.package = pz->package;
+            sum.zone = sum.subzone = -1;
+            snprintf(sum.name, sizeof sum.name, "ENERGY_UJ:%s:PKG%d", kind_names[k], pz->package);
+            snprintf(sum.units, sizeof sum.units, "uJ");
+            snprintf(sum.path, sizeof sum.path, "%s", t->events[sum.member[0]].path);
+            snprintf(sum.description, sizeof sum.description,
+                     "energy of package-%d's %s zones, summed over %d zone%s, uJ", pz->package,
+                     top ? "top-level" : kind_names[k], sum.nmembers, sum.nmembers == 1 ? "" : "s");
+            if (append_event(t, cap, &sum) != 0)
+                return PAPI_ENOMEM;
+        }
+    }
+    return PAPI_OK;
+}
+
+/* One sum per kind (powercap_zones.h), after the zones' events; a sum that cannot be
+ * whole is not offered and says why in t->sum_why. PAPI_OK or PAPI_ENOMEM. */
+static int add_sums(struct powercap_tree *t, int *cap, const struct discovery *ds)
+{
+    static const char *const what[POWERCAP_NUM_KINDS] = {
+        [POWERCAP_KIND_PACKAGE] = "package",      [POWERCAP_KIND_CORE] = "core",
+        [POWERCAP_KIND_UNCORE] = "uncore",        [POWERCAP_KIND_DRAM] = "dram",
+        [POWERCAP_KIND_PSYS] = "psys (platform)", [POWERCAP_KIND_TOTAL] = "top-level"};
+    int zones = t->nevents, has_psys = t->sum_why[POWERCAP_KIND_PSYS][0] != '\0';
+    for (int i = 0; i < zones; i++)
+        has_psys |=
+            t->events[i].attr == POWERCAP_ENERGY_UJ && t->events[i].kind == POWERCAP_KIND_PSYS;
+    for (int k = 0; k < POWERCAP_NUM_KINDS; k++) {
+        char *why = t->sum_why[k];
+        int top = k == POWERCAP_KIND_TOTAL && !has_psys, too_many = 0;
+        enum powercap_kind kind = k == POWERCAP_KIND_TOTAL ? POWERCAP_KIND_PSYS : k;
+        if (k == POWERCAP_KIND_TOTAL)
+            str_appendf(why, sizeof t->sum_why[k], "%s",
+                        has_psys ? t->sum_why[POWERCAP_KIND_PSYS] : ds->top_why);
+        if (why[0])
+            continue; /* a member left out: never a partial sum */
+        struct powercap_event sum;
+        memset(&sum, 0, sizeof sum);
+        collect(t, kind, top, -1, &sum, &too_many);
+        if (too_many) {
+            snprintf(why, sizeof t->sum_why[k], "more than %d zones to sum", POWERCAP_MAX_MEMBERS);
+            continue;
+        }
+        if (sum.nmembers == 0) {
+            snprintf(why, sizeof t->sum_why[k], "this machine's powercap tree has no %s zone",
+                     what[k]);
+            continue;
+        }
+        sum.attr = POWERCAP_ENERGY_UJ;
+        sum.kind = (enum powercap_kind)k;
+        sum.zone = sum.subzone = -1;
+        snprintf(sum.name, sizeof sum.name, "ENERGY_UJ:%s", kind_names[k]);
+        snprintf(sum.units, sizeof sum.units, "uJ");
+        snprintf(sum.path, sizeof sum.path, "%s", t->events[sum.member[0]].path);
+        snprintf(sum.description, sizeof sum.description,
+                 "energy of the %s zones%s, summed over %d zone%s, uJ", what[k],
+                 k == POWERCAP_KIND_TOTAL ? " (psys alone where there is one)" : "", sum.nmembers,
+                 sum.nmembers == 1 ? "" : "s");
+        if (append_event(t, cap, &sum) != 0)
+            return PAPI_ENOMEM;
+    }
+    return add_package_sums(t, cap, zones, has_psys);
 }
 
 int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, size_t why_len)
 {
-    tree->events = NULL;
-    tree->nevents = 0;
+    memset(tree, 0, sizeof *tree);
     struct zone_dir *zones = NULL;
     int nzones = 0, cap = 0;
     int r = list_zones(dir, &zones, &nzones);
@@ -275,17 +441,25 @@ int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, si
         free(zones);
         return PAPI_ECMP;
     }
+    struct discovery ds;
+    memset(&ds, 0, sizeof ds);
     int rc = PAPI_OK;
     for (int i = 0; i < nzones && rc == PAPI_OK; i++)
-        rc = zone_events(dir, &zones[i], tree, &cap, why, why_len);
+        rc = zone_events(dir, &zones[i], tree, &cap, &ds);
     free(zones);
     if (rc == PAPI_OK) {
-        drop_unrangeable(tree);
-        if (tree->nevents == 0) {
-            snprintf(why, why_len, "no readable powercap events under %s", dir);
-            rc = PAPI_ECMP;
+        note_unranged(tree);
+        if (ds.energy_ok == 0) {
+            why[0] = '\0';
+            str_appendf(why, why_len, "no readable energy counter under %s%s%s", dir,
+                        tree->note[0] ? ": " : "", tree->note);
+            rc = ds.denied == ds.left_out && ds.denied ? PAPI_EPERM : PAPI_ECMP;
+        } else {
+            rc = add_sums(tree, &cap, &ds);
         }
     }
+    if (rc == PAPI_ENOMEM)
+        snprintf(why, why_len, "out of memory listing the powercap events");
     if (rc != PAPI_OK)
         powercap_tree_free(tree);
     return rc;
@@ -294,6 +468,5 @@ int powercap_discover(const char *dir, struct powercap_tree *tree, char *why, si
 void powercap_tree_free(struct powercap_tree *tree)
 {
     free(tree->events);
-    tree->events = NULL;
-    tree->nevents = 0;
+    memset(tree, 0, sizeof *tree);
 }
