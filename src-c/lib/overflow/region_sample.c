@@ -23,6 +23,7 @@
 #define RS_PROBES 64
 #define RS_SETS   1024 /* event set handles the handler finds its table by */
 #define RS_NAME   256
+#define RS_REPORT -2 /* the thread is writing the report: its samples are not filed */
 
 struct rs_entry {
     _Atomic uintptr_t pc; /* 0: free */
@@ -91,6 +92,8 @@ static void on_sample(int EventSet, void *address, long long vector, void *conte
         return;
     uintptr_t pc = (uintptr_t)address;
     int region = atomic_load_explicit(&s->region, memory_order_relaxed);
+    if (region == RS_REPORT)
+        return;
     atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
     unsigned h = (unsigned)((pc >> 2) * 2654435761u + (unsigned)region * 40503u);
     for (int p = 0; p < RS_PROBES; p++) {
@@ -259,10 +262,16 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
 {
     if (!s)
         return;
-    rsample_thread_stop(s); /* this thread's (the report at exit): its last samples */
+    /* The report's own work (naming reads files) is not the program's: while this thread
+     * writes, its samples are not filed; it samples on after (papi_hl_write_report). */
+    int mine = s->tid == papi_gettid(), was = atomic_load(&s->region);
+    if (mine)
+        atomic_store(&s->region, RS_REPORT);
     struct named *v = NULL;
     const char *how = "none";
     int n = name_entries(s, &v, &how);
+    if (mine)
+        atomic_store(&s->region, was);
     jw_obj_begin(w, key);
     jw_int(w, "tid", s->tid);
     jw_uint(w, "samples", atomic_load(&s->samples));

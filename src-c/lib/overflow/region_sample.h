@@ -15,7 +15,7 @@ struct rsample;
 PAPI_INTERNAL struct rsample *rsample_thread_start(void);
 /* The region now innermost on the sampler's thread (-1: none); lock-free, by that thread. */
 PAPI_INTERNAL void rsample_set_region(struct rsample *s, int region);
-/* Stop the sampling (on its thread: thread exit, report); the table stays. */
+/* Stop the sampling (on its thread, at its exit); the table stays for the report. */
 PAPI_INTERNAL void rsample_thread_stop(struct rsample *s);
 /* The report: "sampling" (the event, its period or frequency); 0 (nothing written) when
  * PAPI_SAMPLE is not in force. */
