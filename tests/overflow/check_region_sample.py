@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Run region_sample_workload with PAPI_SAMPLE (perf::TASK-CLOCK every 1 ms of CPU, then at
-500 Hz) and check the region file's function x region table: rs_work_a's samples in region
-alpha, rs_work_b's in beta, rs_work_c's outside every region (null), alpha's share of the
-two 75% +- 6 points (0.45 s against 0.15 s of CPU), the sample count near the CPU time over
-the period, and the file valid against schema/region.schema.json. Without PAPI_SAMPLE the
+500 Hz) and check the region file's function x region table: in the main thread's table
+rs_work_a's samples in region alpha and rs_work_c's outside every region (null), in the
+second thread's rs_work_b's in beta, alpha's share of the two 75% +- 6 points (0.45 s
+against 0.15 s of CPU), the sample count near the CPU time over the period, names by libdw,
+and the file valid against schema/region.schema.json. Without PAPI_SAMPLE the
 file has neither member. A bad PAPI_SAMPLE is said once on stderr and nothing is sampled."""
 import glob
 import json
@@ -49,14 +50,22 @@ def check_table(d, what, expect_samples):
     check("sampling" in d and "sampled_functions" in d, "%s: sampling members missing" % what)
     if "sampled_functions" not in d:
         return
-    (t,) = d["sampled_functions"].values()
-    by = {}
-    for e in t["functions"]:
-        f = e["function"].split(".")[0]  # a compiler's clone (f.constprop.0) is f
-        by.setdefault(f, {})[e["region"]] = by.get(f, {}).get(e["region"], 0) + e["samples"]
-    print("%s: %d samples (%d dropped), names by %s: %s" % (
-        what, t["samples"], t["dropped"], t["names"],
-        {f: r for f, r in by.items() if f.startswith("rs_work")}))
+    tables = d["sampled_functions"]
+    check(sorted(tables) == ["0", "1"], "%s: tables of threads %s, want 0 and 1" % (what, sorted(tables)))
+    by, threads_of = {}, {}
+    for key, t in sorted(tables.items()):
+        check(t["names"] == "libdw", "%s: thread %s names by %s" % (what, key, t["names"]))
+        check(t["dropped"] == 0, "%s: thread %s: %d dropped" % (what, key, t["dropped"]))
+        for e in t["functions"]:
+            f = e["function"].split(".")[0]  # a compiler's clone (f.constprop.0) is f
+            by.setdefault(f, {})[e["region"]] = by.get(f, {}).get(e["region"], 0) + e["samples"]
+            threads_of.setdefault(f, set()).add(t["tid"])
+        print("%s: thread %s (tid %d): %d samples (%d dropped), names by %s" % (
+            what, key, t["tid"], t["samples"], t["dropped"], t["names"]))
+    print("%s: %s" % (what, {f: r for f, r in by.items() if f.startswith("rs_work")}))
+    check(len(threads_of.get("rs_work_b", ())) == 1 and
+          threads_of.get("rs_work_b") != threads_of.get("rs_work_a"),
+          "%s: rs_work_b not in a thread of its own: %s" % (what, threads_of))
     a = by.get("rs_work_a", {})
     b = by.get("rs_work_b", {})
     c = by.get("rs_work_c", {})
@@ -68,10 +77,10 @@ def check_table(d, what, expect_samples):
         share = 100.0 * a.get("alpha", 0) / (a.get("alpha", 0) + b.get("beta", 0))
         print("%s: alpha's share %.1f%% (want 75 +- 6)" % (what, share))
         check(abs(share - 75) <= 6, "%s: alpha's share %.1f%%" % (what, share))
-    check(t["dropped"] == 0, "%s: %d dropped" % (what, t["dropped"]))
-    # 0.7 s of CPU in the three functions: the samples of the whole thread near expect.
-    check(0.8 * expect_samples <= t["samples"] <= 1.3 * expect_samples,
-          "%s: %d samples, expected about %d" % (what, t["samples"], expect_samples))
+    # 0.7 s of CPU in the three functions: the samples of both threads near expect.
+    total = sum(t["samples"] for t in tables.values())
+    check(0.8 * expect_samples <= total <= 1.3 * expect_samples,
+          "%s: %d samples, expected about %d" % (what, total, expect_samples))
 
 
 def main():

@@ -1,7 +1,9 @@
 /* PAPI_SAMPLE's workload (check_region_sample.py runs it): region "alpha" spends 0.45 s of
- * CPU in rs_work_a, region "beta" 0.15 s in rs_work_b (3:1), and 0.1 s in rs_work_c runs
- * outside every region. The functions are static: named from the symbol table (libdw). */
+ * CPU in rs_work_a, then 0.1 s in rs_work_c runs outside every region, both in the main
+ * thread; a second thread then spends 0.15 s in rs_work_b in region "beta" (3:1 with alpha).
+ * The functions are static: named from the symbol table (libdw). */
 #include <papi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -49,15 +51,24 @@ static int check(int ret, const char *what)
     return ret != PAPI_OK;
 }
 
+static void *second_thread(void *arg)
+{
+    int *bad = arg;
+    *bad |= check(PAPI_hl_region_begin("beta"), "begin beta");
+    rs_work_b(secs_b);
+    *bad |= check(PAPI_hl_region_end("beta"), "end beta");
+    return NULL;
+}
+
 int main(void)
 {
-    int bad = 0;
+    int bad = 0, bad2 = 0;
+    pthread_t th;
     bad |= check(PAPI_hl_region_begin("alpha"), "begin alpha");
     rs_work_a(secs_a);
     bad |= check(PAPI_hl_region_end("alpha"), "end alpha");
     rs_work_c(secs_c);
-    bad |= check(PAPI_hl_region_begin("beta"), "begin beta");
-    rs_work_b(secs_b);
-    bad |= check(PAPI_hl_region_end("beta"), "end beta");
-    return bad;
+    if (pthread_create(&th, NULL, second_thread, &bad2) != 0 || pthread_join(th, NULL) != 0)
+        return 1;
+    return bad | bad2;
 }
