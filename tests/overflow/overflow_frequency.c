@@ -2,9 +2,10 @@
  * perf::TASK-CLOCK: frequency mode calls the handler hz times per second of the thread's
  * CPU time (the kernel turns the frequency of a software clock into the period 1e9/hz ns:
  * within 10%); the call chain in the handler holds the interrupted function, its caller and
- * the caller's caller (dladdr on the exported functions of this program); bad frequencies
- * and software overflow are refused with their reasons and change nothing; PAPI_overflow
- * takes the event back afterwards as before. */
+ * the caller's caller (dladdr on the exported functions of this program); bad frequencies,
+ * a derived preset (the test presets of PAPI_CSV_EVENT_FILE) and software overflow are
+ * refused with their reasons and change nothing; PAPI_overflow takes the event back
+ * afterwards as before. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -141,6 +142,16 @@ static void check_refusals(int es, int code)
     CHECK(strstr(PAPI_strerror_detail(), "PAPI_OVERFLOW_FORCE_SW") != NULL, "reason: %s",
           PAPI_strerror_detail());
     CHECK_RET(PAPI_overflow_frequency(es, code, 100, 0, NULL), PAPI_EINVAL);
+    /* A derived preset (the test presets: PAPI_TOT_CYC = PAGE-FAULTS + MINOR-FAULTS) has no
+     * single counter the kernel could sample. */
+    if (PAPI_add_event(es, PAPI_TOT_CYC) == PAPI_OK) {
+        CHECK_RET(PAPI_overflow_frequency(es, PAPI_TOT_CYC, 100, 0, handler), PAPI_ENOSUPP);
+        CHECK(strstr(PAPI_strerror_detail(), "derived from several counters") != NULL, "reason: %s",
+              PAPI_strerror_detail());
+        CHECK_RET(PAPI_remove_event(es, PAPI_TOT_CYC), PAPI_OK);
+    } else {
+        CHECK(0, "PAPI_TOT_CYC (a derived test preset) cannot be added");
+    }
     CHECK_RET(PAPI_overflow_frequency(es, PAPI_TOT_INS, 100, 0, handler), PAPI_ENOEVNT);
     CHECK_RET(PAPI_overflow_frequency(es + 1000, code, 100, 0, handler), PAPI_ENOEVST);
     /* The internal frequency flag is no public flag of PAPI_overflow. */
