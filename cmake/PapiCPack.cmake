@@ -57,6 +57,8 @@ set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/PapiDebTriggers.cmake
                              ${CMAKE_CURRENT_LIST_DIR}/PapiDebFiles.cmake)
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpapi-compat7)
+# PAPI_SAMPLE names functions with libdw, loaded at exit with dlopen (dladdr without it).
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "libdw1")
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "PAPI-compatible performance counter library (runtime)
  libpapi.so.7 with the PAPI 7.0 API (and the 3.5 calls), on Linux perf_event
  with libpfm4 and hwloc; libpapif.so.7 for the Fortran module;

@@ -36,6 +36,11 @@ void papifh_get_hardware_info(int *ncpu, int *nnodes, int *totalcpus, int *vendo
                              char *vendor_string, int *model, char *model_string, float *revision,
                              float *mhz);
 
+/* PAPI_overflow_frequency with a Fortran handler (an INTEGER function without arguments)
+ * and the call chain as 64-bit integers (papif_overflow.c; extensions of this library). */
+int papifh_overflow_frequency(int EventSet, int EventCode, int hz, int flags, int (*handler)(void));
+int papifh_get_overflow_callchain(long long *pcs, int max);
+
 /* PAPI 7's device API with a device type index instead of a handle (papif_sysdetect.c). */
 int papifh_enum_dev_type(int modifier, int *handle_index);
 int papifh_get_dev_type_attr(int handle_index, int attribute, int *value, char *string);

@@ -1,13 +1,18 @@
 /* Example: act every 10 page faults: a handler of our own, then a histogram of where in
- * the program they happened (profil, and sprofil with an overflow bucket).
- * Shows: PAPI_overflow PAPI_get_overflow_event_index PAPI_profil PAPI_sprofil */
+ * the program they happened (profil, and sprofil with an overflow bucket); last, a handler
+ * called 200 times per second of CPU time that takes the call chain of each overflow (an
+ * extension of this library).
+ * Shows: PAPI_overflow PAPI_get_overflow_event_index PAPI_profil PAPI_sprofil
+ * PAPI_overflow_frequency PAPI_get_overflow_callchain */
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 static int calls, index_ok;
+static volatile int clock_calls, chains_ok;
 
 static void handler(int EventSet, void *address, long long overflow_vector, void *context)
 {
@@ -18,6 +23,31 @@ static void handler(int EventSet, void *address, long long overflow_vector, void
     if (PAPI_get_overflow_event_index(EventSet, overflow_vector, idx, &n) == PAPI_OK && n == 1 &&
         idx[0] == 0)
         index_ok++;
+}
+
+/* Called about 200 times per second of CPU time: the call chain starts at address. */
+static void clock_handler(int EventSet, void *address, long long overflow_vector, void *context)
+{
+    void *pcs[16];
+    (void)EventSet, (void)overflow_vector, (void)context;
+    clock_calls++;
+    if (PAPI_get_overflow_callchain(pcs, 16) >= 1 && pcs[0] == address)
+        chains_ok++;
+}
+
+static void spin_cpu(double seconds)
+{
+    struct timespec ts;
+    double now = 0, end = -1;
+    volatile double x = 1.0;
+    while (now < end || end < 0) {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        now = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+        if (end < 0)
+            end = now + seconds;
+        for (int i = 0; i < 200000; i++) /* user time: samples in the kernel are dropped */
+            x = x * 1.0000001;
+    }
 }
 
 static void touch_pages(long n)
@@ -97,5 +127,21 @@ int main(void)
     check(PAPI_sprofil(regions, 2, es, code, 0, PAPI_PROFIL_POSIX), "PAPI_sprofil");
     printf("sprofil: %lu samples in the text, %u elsewhere\n", sum(buf, len / 2), outside);
     free(buf);
+
+    /* Frequency mode: the kernel picks the task clock's period for 200 calls a second. */
+    int fs = PAPI_NULL, clk;
+    long long ns;
+    check(PAPI_create_eventset(&fs), "PAPI_create_eventset");
+    check(PAPI_event_name_to_code("perf::TASK-CLOCK", &clk), "PAPI_event_name_to_code");
+    check(PAPI_add_event(fs, clk), "PAPI_add_event");
+    check(PAPI_overflow_frequency(fs, clk, 200, 0, clock_handler), "PAPI_overflow_frequency");
+    check(PAPI_start(fs), "PAPI_start");
+    spin_cpu(0.5);
+    check(PAPI_stop(fs, &ns), "PAPI_stop");
+    double expected = (double)ns * 1e-9 * 200;
+    printf("frequency: 200 calls per CPU second within 10%%: %s; call chains from the "
+           "interrupted address: %s\n",
+           clock_calls >= expected * 0.9 && clock_calls <= expected * 1.1 + 1 ? "yes" : "no",
+           chains_ok == clock_calls && clock_calls > 0 ? "yes" : "no");
     return 0;
 }

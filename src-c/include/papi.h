@@ -853,6 +853,22 @@ int PAPI_num_hwctrs(void);
  * in the set, PAPI_ECNFLCT. */
 int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
                   PAPI_overflow_handler_t handler);
+/* ---- papi-compat extension (not in PAPI): overflow in frequency mode, the call chain in
+ * the handler (man PAPI_overflow_frequency, PAPI_get_overflow_callchain) ---- */
+/** Call handler about hz times per second of the event's time: PAPI_overflow with the kernel
+ * choosing the period (perf_event's sample_freq); hz 0 refused, PAPI_overflow threshold 0
+ * turns it off. Returns PAPI_OK, PAPI_EINVAL for hz below 1 or above the kernel's
+ * perf_event_max_sample_rate, PAPI_ENOSUPP when the event cannot sample in the kernel, or
+ * PAPI_overflow's codes. An extension of this library (not in PAPI); Fortran:
+ * PAPIF_overflow_frequency. */
+int PAPI_overflow_frequency(int EventSet, int EventCode, int hz, int flags,
+                            PAPI_overflow_handler_t handler);
+/** From an overflow handler only: store the call chain of the overflow being handled in
+ * pcs[0 .. max-1], innermost first (pcs[0] is the handler's address argument, then return
+ * addresses), and return how many (at least 1); PAPI_EINVAL outside a handler or for pcs
+ * NULL or max below 1, PAPI_ENOSUPP where the walk is not implemented. Async-signal-safe. An
+ * extension of this library (not in PAPI); Fortran: PAPIF_get_overflow_callchain. */
+int PAPI_get_overflow_callchain(void **pcs, int max);
 /** Build a histogram of program counter values in buf (bufsiz bytes, covering the text from
  * offset, scaled by scale) sampled every threshold events of EventCode. Returns PAPI_OK or an
  * error code as PAPI_overflow. */

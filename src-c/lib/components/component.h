@@ -104,6 +104,8 @@ struct cmp_context; /* the component's per-event-set state, opaque to the core *
  * the previous call (its buffer was full), which the receiver must report. Called with
  * no library lock held, never twice at once for one context; it may run on a thread of
  * the component's own, and from a signal handler (read): async-signal-safe work only. */
+#define CMP_PERIOD_HZ (1ULL << 63) /* set_overflow's period is a frequency in Hz */
+
 typedef void (*cmp_sample_fn)(void *arg, int slot, const uint64_t *ips, int n, uint64_t lost);
 
 /* ---- the interface -------------------------------------------------------------------- */
@@ -187,6 +189,9 @@ struct papi_component {
      * slot to thread tid as signal signo and restart its period; *source receives the
      * number the signal carries in siginfo's si_fd, by which the core finds the slot. */
     int (*set_overflow)(struct cmp_context *ctx, int slot, uint64_t period);
+    /* A period with CMP_PERIOD_HZ set is a frequency (PAPI_overflow_frequency): the
+     * component lets the kernel adjust the period to give that many notifications per
+     * second of the event's time; PAPI_ENOSUPP when it cannot. */
     int (*arm_overflow)(struct cmp_context *ctx, int slot, int signo, pid_t tid, int *source);
 
     /* Sampling without a signal per overflow (NULL when the component has none; profiling

@@ -23,6 +23,7 @@
 #include "hl_state.h"
 #include "hl_all_threads.h"
 #include "hl_regions.h"
+#include "region_sample.h"
 
 struct hlr_config g_hlr;
 pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -64,6 +65,7 @@ static void thread_exit(void *arg)
     if (es && es->owner_tid == papi_gettid())
         close_sets(t->eventset, t->nopen);
     t->nopen = 0;
+    rsample_thread_stop(t->sampler);
     pthread_mutex_unlock(&t->lock);
 }
 
@@ -183,6 +185,7 @@ static int thread_get(struct hlr_thread **out)
         pthread_once(&exit_once, make_exit_key);
         pthread_setspecific(exit_key, t);
         me = t;
+        t->sampler = rsample_thread_start(); /* PAPI_SAMPLE */
     }
     if (!own_sets(t) && g_hlr.nsets > 0) {
         ret = start_sets(t);
@@ -345,6 +348,7 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
     g->instance = i;
     t->stack[t->sp++] = r;
     g->depth = 1;
+    rsample_set_region(t->sampler, r);
     hla_region_begin(t, g);
     ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
@@ -485,6 +489,7 @@ int PAPI_hl_region_end(const char *region)
             t->sp--;
             break;
         }
+    rsample_set_region(t->sampler, t->sp > 0 ? t->stack[t->sp - 1] : -1);
 out:
     pthread_mutex_unlock(&t->lock);
     return ret;

@@ -79,7 +79,8 @@ struct hlr_thread {
     struct hlr_instance *inst; /* every instance, in the order of their begins */
     int stack[HLR_MAX_DEPTH];  /* open regions, innermost last */
     int sp;
-    struct hlr_times t_cur; /* the last read's times (multiplexed sets only) */
+    struct hlr_times t_cur;  /* the last read's times (multiplexed sets only) */
+    struct rsample *sampler; /* PAPI_SAMPLE's (overflow/region_sample.c), or NULL */
     struct hlr_thread *next;
 };
 

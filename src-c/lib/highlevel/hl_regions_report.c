@@ -36,6 +36,7 @@
 #include "output_file.h"
 #include "region_file_head.h"
 #include "papi_hl_rank.h"
+#include "region_sample.h"
 
 static int set_rank = -1;
 
@@ -149,6 +150,19 @@ static void write_totals(struct jw *w, struct hlr_thread *t)
         jw_obj_end(w);
     }
     jw_obj_end(w);
+}
+
+static const char *region_name(void *arg, int r)
+{
+    const struct hlr_thread *t = arg;
+    return r >= 0 && r < t->nregions ? t->region[r].name : "?";
+}
+
+static void write_samples(struct jw *w, struct hlr_thread *t)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%d", t->key);
+    rsample_write_thread(w, key, t->sampler, region_name, t);
 }
 
 /* One metric value, or null with no reason kept (the file says null; the summary the why). */
@@ -338,6 +352,8 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);
+    if (rsample_write_head(&w)) /* PAPI_SAMPLE: function x region per thread */
+        write_threads(&w, "sampled_functions", write_samples);
     hli_write(&w);
     if (g_hlr.nmetrics > 0) {
         jw_obj_begin(&w, "metrics");

@@ -135,8 +135,11 @@ static int check_request(const struct eventset *es, int threshold, int flags)
                           es->handle);
     if (threshold < 0)
         return papi_error(PAPI_EINVAL, "threshold %d is negative", threshold);
-    if (flags & ~(PAPI_OVERFLOW_FORCE_SW | PAPI_OVERFLOW_HARDWARE))
+    if (flags & ~(PAPI_OVERFLOW_FORCE_SW | PAPI_OVERFLOW_HARDWARE | OVF_FLAG_HZ))
         return papi_error(PAPI_EINVAL, "unknown overflow flags 0x%x", (unsigned)flags);
+    if ((flags & OVF_FLAG_HZ) && (flags & PAPI_OVERFLOW_FORCE_SW))
+        return papi_error(PAPI_ENOSUPP, "frequency mode is the kernel's sampling: not with "
+                                        "PAPI_OVERFLOW_FORCE_SW (the software timer)");
     if ((flags & PAPI_OVERFLOW_FORCE_SW) && (flags & PAPI_OVERFLOW_HARDWARE))
         return papi_error(PAPI_EINVAL, "PAPI_OVERFLOW_FORCE_SW and PAPI_OVERFLOW_HARDWARE exclude "
                                        "each other");
@@ -151,6 +154,13 @@ static int plan_event(const struct eventset *es, int pos, int EventCode, int thr
     const struct es_entry *ent = &es->ent[pos];
     int sw = (flags & PAPI_OVERFLOW_FORCE_SW) || needs_software(ent) || ent->nterms < 1 ||
              !es->cmp || !es->cmp->set_overflow; /* the component has no hardware overflow */
+    if (sw && (flags & OVF_FLAG_HZ))
+        return papi_error(PAPI_ENOSUPP, "event 0x%x cannot sample in frequency mode: %s",
+                          (unsigned)EventCode,
+                          es->cmp && es->cmp->set_overflow
+                              ? "it is derived from several counters (only a single counter "
+                                "can sample)"
+                              : "its component has no hardware overflow");
     if (sw && (flags & PAPI_OVERFLOW_HARDWARE))
         return papi_error(PAPI_ECNFLCT,
                           "event 0x%x is derived from several counters and cannot "
@@ -170,10 +180,11 @@ static int plan_event(const struct eventset *es, int pos, int EventCode, int thr
                           "hardware and software overflow",
                           es->handle, o->mode == OVF_HW ? "hardware" : "software (timer)");
     for (int j = 0; *ni >= 0 && o && j < o->nevents; j++)
-        if (j != k && o->ev[j].native == *ni && o->ev[j].threshold != threshold)
+        if (j != k && o->ev[j].native == *ni &&
+            (o->ev[j].threshold != threshold || o->ev[j].hz != !!(flags & OVF_FLAG_HZ)))
             return papi_error(PAPI_ECNFLCT,
                               "the event at position %d counts on the same "
-                              "counter with another threshold",
+                              "counter with another threshold or frequency",
                               o->ev[j].pos);
     return PAPI_OK;
 }
@@ -181,7 +192,8 @@ static int plan_event(const struct eventset *es, int pos, int EventCode, int thr
 /* Put record k's (k < 0: a new record's) period on native ni (-1: none) at threshold; the
  * native samples into the ring only when every record on it is profiled (a user handler
  * needs its signal per overflow): *ring says whether it does. */
-static int route_native(struct eventset *es, int k, int ni, int threshold, int profiled, int *ring)
+static int route_native(struct eventset *es, int k, int ni, uint64_t period, int profiled,
+                        int *ring)
 {
     struct ovf_state *o = es->overflow;
     int old_native = k >= 0 ? o->ev[k].native : -1;
@@ -200,9 +212,9 @@ static int route_native(struct eventset *es, int k, int ni, int threshold, int p
     int want = profiled && !others_signal && ring_allowed();
     int now = k >= 0 && o->ev[k].native == ni ? o->ev[k].ring || others_ring : others_ring;
     *ring = now;
-    if (es->nat[ni].period == (uint64_t)threshold && want == now)
+    if (es->nat[ni].period == period && want == now)
         return PAPI_OK;
-    int ret = set_period(es, ni, (uint64_t)threshold, want, ring);
+    int ret = set_period(es, ni, period, want, ring);
     if (ret != PAPI_OK)
         return ret;
     for (int j = 0; j < o->nevents; j++)
@@ -241,7 +253,8 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
         return papi_error(PAPI_ENOMEM, "no memory for the overflow state");
     struct ovf_state *o = es->overflow;
     int k = ovf_find(o, pos);
-    ret = route_native(es, k, ni, threshold, profiled, &ring);
+    int hz = (flags & OVF_FLAG_HZ) != 0;
+    ret = route_native(es, k, ni, (uint64_t)threshold | (hz ? CMP_PERIOD_HZ : 0), profiled, &ring);
     if (ret != PAPI_OK) {
         if (fresh) {
             free(o);
@@ -257,6 +270,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
                                   .source = -1,
                                   .profiled = profiled,
                                   .ring = ring,
+                                  .hz = hz,
                                   .threshold = threshold,
                                   .next = threshold,
                                   .last = 0};
@@ -275,6 +289,8 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
     int ret = es_get(EventSet, &es);
     if (ret != PAPI_OK)
         return ret;
+    if (flags & OVF_FLAG_HZ)
+        return papi_error(PAPI_EINVAL, "unknown overflow flags 0x%x", (unsigned)flags);
     return ovf_configure(es, EventCode, threshold, flags, handler, 0);
 }
 

@@ -19,6 +19,9 @@
 #include "threads.h"
 
 #define OVF_MAX_EVENTS 64 /* one bit per position in a long long overflow_vector */
+/* ovf_configure's flag for PAPI_overflow_frequency: threshold is a frequency in Hz. Not a
+ * public flag: PAPI_overflow refuses it. */
+#define OVF_FLAG_HZ 0x40000000
 
 enum ovf_mode { OVF_NONE = 0, OVF_HW, OVF_SW };
 
@@ -31,6 +34,7 @@ struct ovf_event {
     int profiled;       /* 1: samples go to the profile buffers (profil.c) */
     int ring;           /* 1: its native samples into the component's ring (set_sampling):
                           * no signal, the samples come to profil_ring_samples */
+    int hz;             /* 1: threshold is a frequency (PAPI_overflow_frequency) */
     long long threshold;
     long long next; /* software: value at which the next overflow fires */
     long long last; /* software: value at the previous tick */
@@ -42,6 +46,7 @@ struct ovf_state {
     struct ovf_event ev[OVF_MAX_EVENTS];
     PAPI_overflow_handler_t handler; /* the user's handler; NULL when only profiling */
     pid_t tid;                       /* thread that receives the signals */
+    uintptr_t stack_lo, stack_hi;    /* that thread's stack (the call chain's walk) */
     timer_t timer;                   /* software mode, while running */
     int timer_armed;
     long long tick_ns; /* software timer interval */
@@ -63,6 +68,9 @@ PAPI_INTERNAL int ovf_install_handler(void);
 /* Shutdown, before the sets are freed: the handler stops reading sets; waits for those
  * inside it. */
 PAPI_INTERNAL void ovf_quiesce(int inherited);
+/* Inside the user's overflow handler (called from it on its thread): the signal's context
+ * and the thread's stack bounds (0 when unknown); 0 outside one. Async-signal-safe. */
+PAPI_INTERNAL int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi);
 /* Restore the signal actions ovf_install_handler replaced, discarding the signals still
  * queued (shutdown, unload: after every set is freed). */
 PAPI_INTERNAL void ovf_restore_handlers(void);

@@ -83,6 +83,14 @@ static const struct sigaction no_previous; /* SIG_DFL: nothing to pass a signal 
 static _Atomic uintptr_t inside[INSIDE_SLOTS];
 static atomic_int inside_unslotted;
 static atomic_int closing;
+/* What the thread in inside[i] hands its user handler (PAPI_get_overflow_callchain): the
+ * signal's context and the thread's stack, set around the call; only that thread reads or
+ * writes its slot's entry while it holds the slot. */
+struct dispatch {
+    void *ctx;
+    uintptr_t stack_lo, stack_hi;
+};
+static struct dispatch dispatching[INSIDE_SLOTS];
 
 static const struct sigaction *previous_action(int sig)
 {
@@ -158,13 +166,32 @@ static int register_source(struct eventset *es, int ni, int source)
 }
 
 static void deliver(struct eventset *es, struct ovf_state *o, long long vector, uintptr_t pc,
-                    void *ctx)
+                    void *ctx, int slot)
 {
-    if (vector && o->handler)
-        o->handler(es->handle, (void *)pc, vector, ctx);
+    if (!vector || !o->handler)
+        return;
+    struct dispatch *d = slot >= 0 ? &dispatching[slot] : NULL;
+    if (d)
+        *d = (struct dispatch){ctx, o->stack_lo, o->stack_hi};
+    o->handler(es->handle, (void *)pc, vector, ctx);
+    if (d)
+        d->ctx = NULL;
 }
 
-static int hardware_overflow(int fd, void *ctx)
+int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi)
+{
+    uintptr_t me = papi_thread_pointer();
+    for (int i = 0; i < INSIDE_SLOTS; i++)
+        if (atomic_load(&inside[i]) == me && dispatching[i].ctx) {
+            *ctx = dispatching[i].ctx;
+            *stack_lo = dispatching[i].stack_lo;
+            *stack_hi = dispatching[i].stack_hi;
+            return 1;
+        }
+    return 0;
+}
+
+static int hardware_overflow(int fd, void *ctx, int slot)
 {
     for (int i = 0; i < OVF_FD_SLOTS; i++) {
         if (atomic_load(&slots[i].fd_plus1) != fd + 1)
@@ -184,7 +211,7 @@ static int hardware_overflow(int fd, void *ctx)
             else
                 vector |= 1LL << o->ev[k].pos;
         }
-        deliver(es, o, vector, pc, ctx);
+        deliver(es, o, vector, pc, ctx, slot);
         return 1;
     }
     return 0;
@@ -201,7 +228,7 @@ static long long entry_value(const struct eventset *es, const struct ovf_state *
     return preset_compute(ent->preset, t);
 }
 
-static void software_tick(int handle, void *ctx)
+static void software_tick(int handle, void *ctx, int slot)
 {
     struct eventset *es = es_lookup(handle);
     if (!es || !(es->state & PAPI_RUNNING))
@@ -243,7 +270,7 @@ static void software_tick(int handle, void *ctx)
         for (int k = 0; k < o->nevents; k++)
             if (pending[k] > c)
                 vector |= 1LL << o->ev[k].pos;
-        deliver(es, o, vector, pc, ctx);
+        deliver(es, o, vector, pc, ctx, slot);
         if (atomic_load(&closing)) /* the user's handler shut the library down */
             return;
     }
@@ -288,10 +315,10 @@ static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
     if (atomic_load(&closing)) /* the sets are being freed: drop what is ours */
         ours = si->si_code == SI_TIMER || fd_registered(si->si_fd);
     else if (si->si_code == SI_TIMER) {
-        software_tick(si->si_value.sival_int, ctx);
+        software_tick(si->si_value.sival_int, ctx, slot);
         ours = 1;
     } else {
-        ours = hardware_overflow(si->si_fd, ctx);
+        ours = hardware_overflow(si->si_fd, ctx, slot);
     }
     leave_handler(slot);
     if (!ours) {
@@ -454,13 +481,32 @@ static int arm_timer(struct eventset *es, struct ovf_state *o)
     return PAPI_OK;
 }
 
+/* The calling thread's stack, where the call chain's walk may read (0, 0 unknown). */
+static void thread_stack(uintptr_t *lo, uintptr_t *hi)
+{
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    *lo = *hi = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+        *lo = (uintptr_t)addr;
+        *hi = (uintptr_t)addr + size;
+    }
+    pthread_attr_destroy(&attr);
+}
+
 int ovf_start(struct eventset *es)
 {
     struct ovf_state *o = es->overflow;
     int ret = ovf_install_handler();
     if (ret != PAPI_OK)
         return ret;
-    o->tid = papi_gettid();
+    if (o->tid != papi_gettid() || !o->stack_hi) { /* once per thread: may read the maps */
+        o->tid = papi_gettid();
+        thread_stack(&o->stack_lo, &o->stack_hi);
+    }
     if (o->mode == OVF_SW) {
         for (int k = 0; k < o->nevents; k++) {
             o->ev[k].next = o->ev[k].threshold;

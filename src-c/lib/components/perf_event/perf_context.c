@@ -230,8 +230,8 @@ static int open_event(struct cmp_context *ctx, int i)
     e->attr.inherit = ctx->target.inherit ? 1 : 0;
     /* Overflow: the count keeps running as a 64-bit total, the kernel only signals
      * every period events, so the group read stays exact. */
-    e->attr.freq = 0;
-    e->attr.sample_period = e->period;
+    e->attr.freq = (e->period & CMP_PERIOD_HZ) != 0; /* sample_freq shares the field */
+    e->attr.sample_period = e->period & ~CMP_PERIOD_HZ;
     if (e->sampling)
         pe_ring_attr(&e->attr);
     else
@@ -649,9 +649,11 @@ int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid, int
     struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = tid};
     uint64_t period = e->period;
     int fl;
+    /* A frequency is not restarted: the kernel turns a software clock's into a period at
+     * open and would read the ioctl's value as nanoseconds. */
     if (fcntl(e->fd, F_SETOWN_EX, &owner) != 0 || fcntl(e->fd, F_SETSIG, signo) != 0 ||
         (fl = fcntl(e->fd, F_GETFL)) < 0 || fcntl(e->fd, F_SETFL, fl | O_ASYNC) != 0 ||
-        ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &period) != 0)
+        (!(period & CMP_PERIOD_HZ) && ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &period) != 0))
         return papi_error(PAPI_ESYS,
                           "cannot route the overflow signals of the event to thread "
                           "%d: %s",

@@ -1,0 +1,295 @@
+/* region_sample.c: PAPI_SAMPLE=EVENT[@PERIOD|@FREQhz] for the region API. Every thread that
+ * marks regions samples EVENT (every PERIOD events, or FREQ times a second in frequency
+ * mode; EVENT alone: 999 Hz) through PAPI_overflow on an event set of its own, attached to
+ * the thread (so it runs beside the region's sets of the same component). Each sample is
+ * filed under its program counter and the region innermost at the time, in a fixed table
+ * per thread (no allocation in the signal handler; a full table counts drops). At report
+ * time the addresses are named (symbolize.c) and summed per function and region.
+ * The region API sets the current region (rsample_set_region): the handler reads it on the
+ * same thread, lock-free. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+#include "json_writer.h"
+#include "overflow_internal.h"
+#include "region_sample.h"
+#include "symbolize.h"
+#include "warn_once.h"
+
+#define RS_SLOTS  4096 /* distinct (address, region) pairs per thread */
+#define RS_PROBES 64
+#define RS_SETS   1024 /* event set handles the handler finds its table by */
+#define RS_NAME   256
+#define RS_REPORT -2 /* the thread is writing the report: its samples are not filed */
+
+struct rs_entry {
+    _Atomic uintptr_t pc; /* 0: free */
+    atomic_int region;
+    atomic_uint count;
+};
+
+struct rsample {
+    int es;
+    long tid;
+    int running;
+    atomic_int region;
+    atomic_ullong samples, dropped;
+    struct rs_entry tab[RS_SLOTS];
+};
+
+static struct {
+    char event[PAPI_MAX_STR_LEN];
+    long long n; /* period, or frequency when hz */
+    int hz;
+    int ok; /* PAPI_SAMPLE set and well formed */
+} cfg;
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+static atomic_int said_spec, said_start;
+static _Atomic(struct rsample *) by_set[RS_SETS];
+
+/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz. */
+static void read_config(void)
+{
+    const char *v = env_get("PAPI_SAMPLE");
+    if (!v || !*v)
+        return;
+    const char *at = strrchr(v, '@');
+    size_t len = at ? (size_t)(at - v) : strlen(v);
+    if (len == 0 || len >= sizeof cfg.event) {
+        warn_once(&said_spec,
+                  "PAPI_SAMPLE=%s: no event name (EVENT[@PERIOD|@FREQhz]): not sampling", v);
+        return;
+    }
+    memcpy(cfg.event, v, len);
+    cfg.event[len] = '\0';
+    cfg.hz = 1;
+    cfg.n = 999;
+    if (at) {
+        char *end;
+        long long n = strtoll(at + 1, &end, 10);
+        cfg.hz = strcmp(end, "hz") == 0 || strcmp(end, "Hz") == 0;
+        if (end == at + 1 || (*end && !cfg.hz) || n <= 0 || n > 0x7fffffff) {
+            warn_once(&said_spec,
+                      "PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
+                      "to 2147483647, a frequency ending in hz: not sampling",
+                      v);
+            return;
+        }
+        cfg.n = n;
+    }
+    cfg.ok = 1;
+}
+
+/* The overflow handler: the sample's address under the thread's current region. */
+static void on_sample(int EventSet, void *address, long long vector, void *context)
+{
+    (void)vector, (void)context;
+    struct rsample *s = EventSet >= 0 && EventSet < RS_SETS ? atomic_load(&by_set[EventSet]) : NULL;
+    if (!s)
+        return;
+    uintptr_t pc = (uintptr_t)address;
+    int region = atomic_load_explicit(&s->region, memory_order_relaxed);
+    if (region == RS_REPORT)
+        return;
+    atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
+    unsigned h = (unsigned)((pc >> 2) * 2654435761u + (unsigned)region * 40503u);
+    for (int p = 0; p < RS_PROBES; p++) {
+        struct rs_entry *e = &s->tab[(h + (unsigned)p) % RS_SLOTS];
+        uintptr_t cur = atomic_load_explicit(&e->pc, memory_order_relaxed);
+        if (cur == 0) { /* only this thread adds: claim it */
+            atomic_store_explicit(&e->region, region, memory_order_relaxed);
+            atomic_store_explicit(&e->count, 1, memory_order_relaxed);
+            atomic_store_explicit(&e->pc, pc ? pc : 1, memory_order_release);
+            return;
+        }
+        if (cur == (pc ? pc : 1) &&
+            atomic_load_explicit(&e->region, memory_order_relaxed) == region) {
+            atomic_fetch_add_explicit(&e->count, 1, memory_order_relaxed);
+            return;
+        }
+    }
+    atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+}
+
+/* The thread's sampling set: attached to the thread, so that it runs beside the region
+ * sets of its component (one running set per thread and component is for own sets). */
+static int open_set(struct rsample *s)
+{
+    int code, es = PAPI_NULL;
+    int ret = PAPI_event_name_to_code(cfg.event, &code);
+    if (ret == PAPI_OK)
+        ret = PAPI_create_eventset(&es);
+    if (ret == PAPI_OK)
+        ret = PAPI_assign_eventset_component(es, PAPI_get_event_component(code));
+    if (ret == PAPI_OK)
+        ret = PAPI_attach(es, (unsigned long)papi_gettid());
+    if (ret == PAPI_OK)
+        ret = PAPI_add_event(es, code);
+    if (ret == PAPI_OK && es >= RS_SETS)
+        ret = papi_error(PAPI_ENOMEM, "event set handle %d beyond the sampler's table", es);
+    if (ret == PAPI_OK)
+        ret = cfg.hz ? PAPI_overflow_frequency(es, code, (int)cfg.n, 0, on_sample)
+                     : PAPI_overflow(es, code, (int)cfg.n, 0, on_sample);
+    if (ret == PAPI_OK) {
+        atomic_store(&by_set[es], s);
+        ret = PAPI_start(es);
+        if (ret != PAPI_OK)
+            atomic_store(&by_set[es], NULL);
+    }
+    if (ret != PAPI_OK && es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    s->es = es;
+    return ret;
+}
+
+struct rsample *rsample_thread_start(void)
+{
+    pthread_once(&cfg_once, read_config);
+    if (!cfg.ok)
+        return NULL;
+    struct rsample *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    memset(s->tab, 0, sizeof s->tab); /* touched now, not inside a region */
+    atomic_store(&s->region, -1);
+    s->tid = papi_gettid();
+    int ret = open_set(s);
+    if (ret != PAPI_OK) {
+        warn_once(&said_start, "PAPI_SAMPLE=%s@%lld%s: cannot sample: %s", cfg.event, cfg.n,
+                  cfg.hz ? "hz" : "", papi_last_error_detail());
+        free(s);
+        return NULL;
+    }
+    s->running = 1;
+    return s;
+}
+
+void rsample_set_region(struct rsample *s, int region)
+{
+    if (s)
+        atomic_store_explicit(&s->region, region, memory_order_relaxed);
+}
+
+void rsample_thread_stop(struct rsample *s)
+{
+    if (!s || !s->running || s->tid != papi_gettid())
+        return;
+    s->running = 0;
+    long long v;
+    PAPI_stop(s->es, &v);
+    atomic_store(&by_set[s->es], NULL);
+    PAPI_cleanup_eventset(s->es);
+    PAPI_destroy_eventset(&s->es);
+}
+
+int rsample_write_head(struct jw *w)
+{
+    if (!cfg.ok)
+        return 0;
+    jw_obj_begin(w, "sampling");
+    jw_str(w, "event", cfg.event);
+    if (cfg.hz) {
+        jw_null(w, "period");
+        jw_int(w, "frequency_hz", cfg.n);
+    } else {
+        jw_int(w, "period", cfg.n);
+        jw_null(w, "frequency_hz");
+    }
+    jw_obj_end(w);
+    return 1;
+}
+
+struct named {
+    char name[RS_NAME];
+    int region;
+    unsigned long long count;
+};
+
+static int by_name_region(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->region > y->region) - (x->region < y->region);
+}
+
+static int by_count(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    return by_name_region(a, b);
+}
+
+/* The table's entries named and summed per (function, region), most samples first. */
+static int name_entries(struct rsample *s, struct named **out, const char **how)
+{
+    struct named *v = malloc(RS_SLOTS * sizeof *v);
+    struct symbolizer *sym = v ? sym_open() : NULL;
+    int n = 0;
+    *how = sym_how(sym);
+    for (int i = 0; v && sym && i < RS_SLOTS; i++) {
+        uintptr_t pc = atomic_load_explicit(&s->tab[i].pc, memory_order_acquire);
+        if (!pc)
+            continue;
+        sym_name(sym, pc, v[n].name, sizeof v[n].name);
+        v[n].region = atomic_load(&s->tab[i].region);
+        v[n].count = atomic_load(&s->tab[i].count);
+        n++;
+    }
+    sym_close(sym);
+    if (!v)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, by_name_region);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && by_name_region(&v[m - 1], &v[i]) == 0)
+            v[m - 1].count += v[i].count;
+        else
+            v[m++] = v[i];
+    }
+    qsort(v, (size_t)m, sizeof *v, by_count);
+    *out = v;
+    return m;
+}
+
+void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
+                          const char *(*region_name)(void *, int), void *arg)
+{
+    if (!s)
+        return;
+    /* The report's own work (naming reads files) is not the program's: while this thread
+     * writes, its samples are not filed; it samples on after (papi_hl_write_report). */
+    int mine = s->tid == papi_gettid(), was = atomic_load(&s->region);
+    if (mine)
+        atomic_store(&s->region, RS_REPORT);
+    struct named *v = NULL;
+    const char *how = "none";
+    int n = name_entries(s, &v, &how);
+    if (mine)
+        atomic_store(&s->region, was);
+    jw_obj_begin(w, key);
+    jw_int(w, "tid", s->tid);
+    jw_uint(w, "samples", atomic_load(&s->samples));
+    jw_uint(w, "dropped", atomic_load(&s->dropped));
+    jw_int(w, "table_capacity", RS_SLOTS);
+    jw_str(w, "names", how);
+    jw_arr_begin(w, "functions");
+    for (int i = 0; i < n; i++) {
+        jw_obj_begin(w, NULL);
+        jw_str(w, "function", v[i].name);
+        if (v[i].region >= 0)
+            jw_str(w, "region", region_name(arg, v[i].region));
+        else
+            jw_null(w, "region");
+        jw_uint(w, "samples", v[i].count);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+    free(v);
+}

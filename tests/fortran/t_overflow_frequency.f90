@@ -1,0 +1,82 @@
+! t_overflow_frequency: `use papi` PAPIF_overflow_frequency and PAPIF_get_overflow_callchain
+! (extensions of this library): perf::TASK-CLOCK at 250 Hz calls the Fortran handler 250
+! times per second of CPU time (within 10%); in the handler the chain starts at a nonzero
+! address; hz 0 and the chain outside a handler are refused with PAPI_EINVAL.
+module t_ovf_handler
+  use, intrinsic :: iso_c_binding, only: c_int, c_long_long
+  use papi
+  implicit none
+  integer(c_int), volatile :: calls = 0, chains_ok = 0
+
+contains
+
+  ! Called in the signal handler: integer work and the chain, no I/O.
+  integer(c_int) function on_overflow() bind(C)
+    integer(c_long_long) :: pcs(16)
+    integer(c_int) :: n
+    calls = calls + 1
+    call PAPIF_get_overflow_callchain(pcs, 16_c_int, n)
+    if (n >= 1) then
+      if (pcs(1) /= 0) chains_ok = chains_ok + 1
+    end if
+    on_overflow = 0
+  end function on_overflow
+end module t_ovf_handler
+
+program t_overflow_frequency
+  use papi
+  use test_checks
+  use t_ovf_handler
+  implicit none
+  integer(c_int), parameter :: hz = 250
+  integer(c_int) :: check, es, code, n
+  integer(c_long_long) :: values(1), pcs(4)
+  real :: t0, t1
+  real(kind=8) :: x, expected
+  integer :: i
+
+  check = PAPI_VER_CURRENT
+  call PAPIF_library_init(check)
+  call expect(check == PAPI_VER_CURRENT, 'library_init returns PAPI_VER_CURRENT')
+  es = PAPI_NULL
+  call PAPIF_create_eventset(es, check)
+  call expect(check == PAPI_OK, 'create_eventset')
+  call PAPIF_event_name_to_code('perf::TASK-CLOCK', code, check)
+  call papif_test_skip_if_refused(check)
+  call PAPIF_add_event(es, code, check)
+  call papif_test_skip_if_refused(check)
+
+  call PAPIF_get_overflow_callchain(pcs, 4_c_int, n)
+  call expect(n == PAPI_EINVAL, 'get_overflow_callchain outside a handler is PAPI_EINVAL')
+  call PAPIF_overflow_frequency(es, code, 0_c_int, 0_c_int, on_overflow, check)
+  call expect(check == PAPI_EINVAL, 'overflow_frequency with hz 0 is PAPI_EINVAL')
+
+  call PAPIF_overflow_frequency(es, code, hz, 0_c_int, on_overflow, check)
+  call expect(check == PAPI_OK, 'overflow_frequency at 250 Hz')
+  call PAPIF_start(es, check)
+  call expect(check == PAPI_OK, 'start')
+  x = 1.0d0
+  call cpu_time(t0)
+  t1 = t0
+  do while (t1 - t0 < 1.0)
+    do i = 1, 200000  ! mostly user time: a sample in the kernel is dropped
+      x = x * 1.0000001d0 + 1.0d-9
+    end do
+    call cpu_time(t1)
+  end do
+  call PAPIF_stop(es, values, check)
+  call expect(check == PAPI_OK, 'stop')
+  expected = real(values(1), 8) * 1.0d-9 * hz
+  print '(a,i0,a,i0,a,f8.1,a,f12.3)', 'frequency ', hz, ' Hz: ', calls, ' calls, expected ', &
+    expected, '; x ', x
+  call expect(calls >= 0.9d0 * expected .and. calls <= 1.1d0 * expected + 1, &
+              'calls within 10% of hz per second of task clock')
+  call expect(chains_ok == calls, 'every chain in the handler starts at an address')
+  call PAPIF_cleanup_eventset(es, check)  ! removes the overflow setting with the event
+  call expect(check == PAPI_OK, 'cleanup_eventset')
+  if (failures > 0) then
+    print '(a,i0,a)', 't_overflow_frequency: FAILED (', failures, ' checks)'
+    stop 1
+  end if
+  print '(a)', 't_overflow_frequency: PASSED'
+end program t_overflow_frequency

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Run region_sample_workload with PAPI_SAMPLE (perf::TASK-CLOCK every 1 ms of CPU, then at
+500 Hz) and check the region file's function x region table: in the main thread's table
+rs_work_a's samples in region alpha and rs_work_c's outside every region (null), in the
+second thread's rs_work_b's in beta, alpha's share of the two 75% +- 6 points (0.45 s
+against 0.15 s of CPU), the sample count near the CPU time over the period, names by libdw,
+and the file valid against schema/region.schema.json. Without PAPI_SAMPLE the
+file has neither member. A bad PAPI_SAMPLE is said once on stderr and nothing is sampled."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
+import schema_check  # noqa: E402
+
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", msg)
+
+
+def run(prog, sample):
+    with tempfile.TemporaryDirectory(prefix="region_sample_") as out:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+        env.update(PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out)
+        if sample is not None:
+            env["PAPI_SAMPLE"] = sample
+        p = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=60)
+        sys.stdout.write(p.stdout)
+        sys.stderr.write(p.stderr)
+        check(p.returncode == 0, "workload exited with %d" % p.returncode)
+        files = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
+        check(len(files) == 1, "one region file, got %s" % files)
+        if not files:
+            return None, p.stderr
+        bad = schema_check.check_file(files[0])
+        check(bad is None, "schema: %s" % bad)
+        return json.load(open(files[0])), p.stderr
+
+
+def check_table(d, what, expect_samples):
+    check("sampling" in d and "sampled_functions" in d, "%s: sampling members missing" % what)
+    if "sampled_functions" not in d:
+        return
+    tables = d["sampled_functions"]
+    check(sorted(tables) == ["0", "1"], "%s: tables of threads %s, want 0 and 1" % (what, sorted(tables)))
+    by, threads_of = {}, {}
+    for key, t in sorted(tables.items()):
+        check(t["names"] == "libdw", "%s: thread %s names by %s" % (what, key, t["names"]))
+        check(t["dropped"] == 0, "%s: thread %s: %d dropped" % (what, key, t["dropped"]))
+        for e in t["functions"]:
+            f = e["function"].split(".")[0]  # a compiler's clone (f.constprop.0) is f
+            by.setdefault(f, {})[e["region"]] = by.get(f, {}).get(e["region"], 0) + e["samples"]
+            threads_of.setdefault(f, set()).add(t["tid"])
+        print("%s: thread %s (tid %d): %d samples (%d dropped), names by %s" % (
+            what, key, t["tid"], t["samples"], t["dropped"], t["names"]))
+    print("%s: %s" % (what, {f: r for f, r in by.items() if f.startswith("rs_work")}))
+    check(len(threads_of.get("rs_work_b", ())) == 1 and
+          threads_of.get("rs_work_b") != threads_of.get("rs_work_a"),
+          "%s: rs_work_b not in a thread of its own: %s" % (what, threads_of))
+    a = by.get("rs_work_a", {})
+    b = by.get("rs_work_b", {})
+    c = by.get("rs_work_c", {})
+    na, nb, nc = sum(a.values()), sum(b.values()), sum(c.values())
+    check(na > 0 and a.get("alpha", 0) >= 0.97 * na, "%s: rs_work_a outside alpha: %s" % (what, a))
+    check(nb > 0 and b.get("beta", 0) >= 0.97 * nb, "%s: rs_work_b outside beta: %s" % (what, b))
+    check(nc > 0 and c.get(None, 0) >= 0.97 * nc, "%s: rs_work_c in a region: %s" % (what, c))
+    if na + nb:
+        share = 100.0 * a.get("alpha", 0) / (a.get("alpha", 0) + b.get("beta", 0))
+        print("%s: alpha's share %.1f%% (want 75 +- 6)" % (what, share))
+        check(abs(share - 75) <= 6, "%s: alpha's share %.1f%%" % (what, share))
+    # 0.7 s of CPU in the three functions: the samples of both threads near expect.
+    total = sum(t["samples"] for t in tables.values())
+    check(0.8 * expect_samples <= total <= 1.3 * expect_samples,
+          "%s: %d samples, expected about %d" % (what, total, expect_samples))
+
+
+def main():
+    prog = sys.argv[1]
+    d, _ = run(prog, "perf::TASK-CLOCK@1000000")
+    if d:
+        check(d["sampling"] == {"event": "perf::TASK-CLOCK", "period": 1000000,
+                                "frequency_hz": None}, "sampling: %s" % d.get("sampling"))
+        check_table(d, "period 1 ms", 700)
+    d, _ = run(prog, "perf::TASK-CLOCK@500hz")
+    if d:
+        check(d["sampling"] == {"event": "perf::TASK-CLOCK", "period": None,
+                                "frequency_hz": 500}, "sampling: %s" % d.get("sampling"))
+        check_table(d, "500 Hz", 350)
+    d, _ = run(prog, None)
+    if d:
+        check("sampling" not in d and "sampled_functions" not in d,
+              "without PAPI_SAMPLE: sampling members present")
+    d, err = run(prog, "perf::TASK-CLOCK@0")
+    check(err.count("PAPI_SAMPLE=perf::TASK-CLOCK@0") == 1,
+          "PAPI_SAMPLE=...@0 said once on stderr: %r" % err)
+    if d:
+        check("sampled_functions" not in d, "a bad PAPI_SAMPLE sampled")
+    print("check_region_sample: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
