@@ -1,0 +1,233 @@
+/* run_sample_symbols.c: addresses of this process named at exit through libdw (elfutils):
+ * the modules from /proc/self/maps (the program and its shared libraries alike), the
+ * function from the symbol table, file:line from DWARF when present. C++ names are
+ * demangled with the C++ runtime's __cxa_demangle when the program has it loaded;
+ * gfortran's module procedures, __mod_MOD_proc, read mod::proc. A module without symbols
+ * (stripped) gives module+0xOFFSET and one note. Each address is looked up once. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run_sample.h"
+
+struct entry {
+    uint64_t addr; /* 0: empty */
+    size_t index;  /* into frame[] */
+};
+
+struct rs_syms {
+    Dwfl *dwfl;
+    struct entry *e;
+    size_t n, size; /* open addressing, size a power of two */
+    struct rs_frame *frame;
+    size_t fcap;
+    char notes[1024];
+    char *(*demangle)(const char *, char *, size_t *, int *);
+};
+
+/* The C++ runtime's demangler: the program's when loaded, else libstdc++ opened for it
+ * (at exit only, once: a C++ program linked --as-needed may not have loaded it). */
+static char *(*cxa_demangle(void))(const char *, char *, size_t *, int *)
+{
+    void *f = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    if (!f) {
+        void *lib = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+        f = lib ? dlsym(lib, "__cxa_demangle") : NULL;
+    }
+    return (char *(*)(const char *, char *, size_t *, int *))f;
+}
+
+static void demangle_with(char *(*cxa)(const char *, char *, size_t *, int *), const char *sym,
+                          char *out, size_t len)
+{
+    const char *mod = strncmp(sym, "__", 2) == 0 ? strstr(sym + 2, "_MOD_") : NULL;
+    if (mod && mod > sym + 2 && mod[5]) { /* gfortran: __mod_MOD_proc */
+        snprintf(out, len, "%.*s::%s", (int)(mod - sym - 2), sym + 2, mod + 5);
+        return;
+    }
+    if (cxa && strncmp(sym, "_Z", 2) == 0) {
+        int status = -1;
+        char *d = cxa(sym, NULL, NULL, &status);
+        if (d && status == 0) {
+            snprintf(out, len, "%s", d);
+            free(d);
+            return;
+        }
+        free(d);
+    }
+    snprintf(out, len, "%s", sym);
+}
+
+void rs_demangle(const char *sym, char *out, size_t len)
+{
+    demangle_with(cxa_demangle(), sym, out, len);
+}
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+struct rs_syms *rs_syms_open(void)
+{
+    struct rs_syms *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->size = 1024;
+    s->e = calloc(s->size, sizeof *s->e);
+    s->dwfl = dwfl_begin(&callbacks);
+    if (!s->e || !s->dwfl) {
+        rs_syms_close(s);
+        return NULL;
+    }
+    dwfl_report_begin(s->dwfl);
+    if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0)
+        snprintf(s->notes, sizeof s->notes, "the process's maps could not be read: %s",
+                 dwfl_errmsg(-1));
+    dwfl_report_end(s->dwfl, NULL, NULL);
+    s->demangle = cxa_demangle();
+    return s;
+}
+
+void rs_syms_close(struct rs_syms *s)
+{
+    if (!s)
+        return;
+    if (s->dwfl)
+        dwfl_end(s->dwfl);
+    for (size_t i = 0; s->frame && i < s->n; i++) {
+        free((char *)s->frame[i].name);
+        free((char *)s->frame[i].file);
+    }
+    free(s->frame);
+    free(s->e);
+    free(s);
+}
+
+const char *rs_syms_notes(const struct rs_syms *s)
+{
+    return s ? s->notes : "";
+}
+
+static void note_once(struct rs_syms *s, const char *text)
+{
+    if (strstr(s->notes, text))
+        return;
+    size_t n = strlen(s->notes);
+    snprintf(s->notes + n, sizeof s->notes - n, "%s%s", n ? "; " : "", text);
+}
+
+static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
+{
+    char buf[1024];
+    if (addr == 0) {
+        f->name = strdup("[unknown]");
+        f->module = "[unknown]";
+        return;
+    }
+    if (addr == RS_KERNEL) {
+        f->name = strdup("[kernel]");
+        f->module = "[kernel]";
+        return;
+    }
+    Dwfl_Module *m = s->dwfl ? dwfl_addrmodule(s->dwfl, (Dwarf_Addr)addr) : NULL;
+    const char *mname = NULL, *sym = NULL;
+    Dwarf_Addr start = 0;
+    if (m) {
+        GElf_Off off;
+        GElf_Sym es;
+        mname = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+        sym = dwfl_module_addrinfo(m, (GElf_Addr)addr, &off, &es, NULL, NULL, NULL);
+        Dwfl_Line *l = dwfl_module_getsrc(m, (Dwarf_Addr)addr);
+        int line = 0;
+        const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+        if (src) {
+            f->file = strdup(src);
+            f->line = line;
+        }
+    }
+    const char *base = mname ? strrchr(mname, '/') : NULL;
+    base = base ? base + 1 : mname;
+    f->module = base ? base : "[unknown]";
+    if (sym) {
+        demangle_with(s->demangle, sym, buf, sizeof buf);
+    } else {
+        snprintf(buf, sizeof buf, "%s+0x%llx", f->module,
+                 (unsigned long long)(addr - (m ? start : 0)));
+        if (m) {
+            char text[300];
+            snprintf(text, sizeof text, "no symbol for some addresses of %.200s (stripped?)",
+                     f->module);
+            note_once(s, text);
+        }
+    }
+    for (char *c = buf; *c; c++) /* the folded format's separators stay separators */
+        if (*c == ';' || *c == '\t' || *c == '\n')
+            *c = ':';
+    f->name = strdup(buf);
+}
+
+static int grow(struct rs_syms *s)
+{
+    size_t size = s->size * 2;
+    struct entry *e = calloc(size, sizeof *e);
+    if (!e)
+        return -1;
+    for (size_t i = 0; i < s->size; i++)
+        if (s->e[i].addr) {
+            size_t b = (s->e[i].addr * 0x9E3779B97F4A7C15ULL >> 20) & (size - 1);
+            while (e[b].addr)
+                b = (b + 1) & (size - 1);
+            e[b] = s->e[i];
+        }
+    free(s->e);
+    s->e = e;
+    s->size = size;
+    return 0;
+}
+
+size_t rs_syms_count(const struct rs_syms *s)
+{
+    return s->n;
+}
+
+const struct rs_frame *rs_syms_frame(const struct rs_syms *s, size_t index)
+{
+    return &s->frame[index];
+}
+
+long rs_syms_index(struct rs_syms *s, uint64_t addr)
+{
+    if (2 * (s->n + 1) > s->size && grow(s) != 0)
+        return -1;
+    if (s->n == s->fcap) {
+        size_t cap = s->fcap ? 2 * s->fcap : 1024;
+        struct rs_frame *f = realloc(s->frame, cap * sizeof *f);
+        if (!f)
+            return -1;
+        s->frame = f;
+        s->fcap = cap;
+    }
+    size_t b = (addr * 0x9E3779B97F4A7C15ULL >> 20) & (s->size - 1);
+    while (s->e[b].addr && s->e[b].addr != addr)
+        b = (b + 1) & (s->size - 1);
+    struct entry *e = &s->e[b];
+    if (!e->addr) {
+        struct rs_frame *f = &s->frame[s->n];
+        memset(f, 0, sizeof *f);
+        resolve(s, addr, f);
+        if (!f->name) {
+            free((char *)f->file);
+            return -1;
+        }
+        e->addr = addr;
+        e->index = s->n++;
+    }
+    return (long)e->index;
+}
