@@ -21,8 +21,23 @@ struct entry {
     size_t index;  /* into frame[] */
 };
 
+/* A module's functions sorted by address: libdw's own lookup scans the whole symbol
+ * table for each address, far too slow for 100,000 stacks. */
+struct fsym {
+    GElf_Addr lo, hi;
+    const char *name; /* libdw's, alive as long as the Dwfl */
+};
+
+struct modsyms {
+    Dwfl_Module *m;
+    struct fsym *sym;
+    size_t n;
+};
+
 struct rs_syms {
     Dwfl *dwfl;
+    struct modsyms *mod;
+    size_t nmod;
     struct entry *e;
     size_t n, size; /* open addressing, size a power of two */
     struct rs_frame *frame;
@@ -107,6 +122,9 @@ void rs_syms_close(struct rs_syms *s)
     }
     free(s->frame);
     free(s->e);
+    for (size_t i = 0; i < s->nmod; i++)
+        free(s->mod[i].sym);
+    free(s->mod);
     free(s);
 }
 
@@ -121,6 +139,60 @@ static void note_once(struct rs_syms *s, const char *text)
         return;
     size_t n = strlen(s->notes);
     snprintf(s->notes + n, sizeof s->notes - n, "%s%s", n ? "; " : "", text);
+}
+
+static int by_lo(const void *a, const void *b)
+{
+    GElf_Addr x = ((const struct fsym *)a)->lo, y = ((const struct fsym *)b)->lo;
+    return x < y ? -1 : x > y;
+}
+
+/* m's functions, sorted (read on m's first address); NULL when out of memory. */
+static struct modsyms *functions_of(struct rs_syms *s, Dwfl_Module *m)
+{
+    for (size_t i = 0; i < s->nmod; i++)
+        if (s->mod[i].m == m)
+            return &s->mod[i];
+    struct modsyms *grown = realloc(s->mod, (s->nmod + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    s->mod = grown;
+    struct modsyms *ms = &s->mod[s->nmod++];
+    memset(ms, 0, sizeof *ms);
+    ms->m = m;
+    int n = dwfl_module_getsymtab(m);
+    ms->sym = n > 0 ? malloc((size_t)n * sizeof *ms->sym) : NULL;
+    for (int i = 1; ms->sym && i < n; i++) {
+        GElf_Sym es;
+        GElf_Addr a;
+        const char *name = dwfl_module_getsym_info(m, i, &es, &a, NULL, NULL, NULL);
+        int type = GELF_ST_TYPE(es.st_info);
+        if (name && *name && a && es.st_shndx != SHN_UNDEF &&
+            (type == STT_FUNC || type == STT_GNU_IFUNC))
+            ms->sym[ms->n++] = (struct fsym){a, a + (es.st_size ? es.st_size : 1), name};
+    }
+    qsort(ms->sym, ms->n, sizeof *ms->sym, by_lo);
+    return ms;
+}
+
+/* The function holding addr in m, or NULL. */
+static const char *function_at(struct rs_syms *s, Dwfl_Module *m, GElf_Addr addr)
+{
+    struct modsyms *ms = functions_of(s, m);
+    if (!ms || ms->n == 0)
+        return NULL;
+    size_t lo = 0, hi = ms->n; /* the last symbol starting at or below addr */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (ms->sym[mid].lo <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo + 1; i-- > 0 && ms->sym[i].lo <= addr && lo - i < 8;)
+        if (addr < ms->sym[i].hi) /* (aliases and nested sizes: the nearest that holds it) */
+            return ms->sym[i].name;
+    return NULL;
 }
 
 static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
@@ -140,10 +212,8 @@ static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
     const char *mname = NULL, *sym = NULL;
     Dwarf_Addr start = 0;
     if (m) {
-        GElf_Off off;
-        GElf_Sym es;
         mname = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-        sym = dwfl_module_addrinfo(m, (GElf_Addr)addr, &off, &es, NULL, NULL, NULL);
+        sym = function_at(s, m, (GElf_Addr)addr);
         Dwfl_Line *l = dwfl_module_getsrc(m, (Dwarf_Addr)addr);
         int line = 0;
         const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
