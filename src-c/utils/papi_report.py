@@ -224,6 +224,8 @@ def main(argv=None):
             f.write(report_text)
         os.replace(path + ".tmp", path)
         written.insert(1, path)
+        from papi_report import profile  # papi_run --sample's profiles, when any
+        written += profile.write(list(args.paths) + (regions or []), args.output, args.run)
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
             dump_deep(papi_report.region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none

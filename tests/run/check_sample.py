@@ -12,7 +12,7 @@ the child's own profile in child_work; -e perf::PAGE-FAULTS read per stack into
 profile.perf__PAGE-FAULTS.folded), cxx (shapes::Crunch::run(long) demangled), fortran
 (sampled::crunch for gfortran's __sampled_MOD_crunch), mpi (MPIRUN -np NP: one profile
 per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 times rank
-0's), bad_input (period 0, an event that cannot sample, --call-graph dwarf: one line,
+0's; papi_report D -o REP merges the same and names rank 1 the max), bad_input (period 0, an event that cannot sample, --call-graph dwarf: one line,
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
 profiled; a stripped program: profiled with module+offset frames and a note). Every
 profile file is checked against schema/profile.schema.json."""
@@ -162,7 +162,18 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         fail("profile.folded has %d of rank_work, the ranks' files %s" % (merged, per_rank))
     if not per_rank[1] > 2 * per_rank[0]:
         fail("rank 1's rank_work %d is not about 3 times rank 0's %d" % (per_rank[1], per_rank[0]))
-    print("mpi: rank_work per rank %s, merged %d" % (per_rank, merged))
+    report = os.environ.get("PAPI_RUN_REPORT", "").split()
+    if report:  # papi_report D -o REP: the same merge, and the functions' spread over ranks
+        rep = os.path.join(out, "rep")
+        rc, so, err = run(report + [out, "-o", rep])
+        if rc != 0:
+            fail("papi_report exit status %d\n%s%s" % (rc, so, err))
+        again = self_of(folded(rep)).get("rank_work", 0)
+        import csv
+        rows = {r["function"]: r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))}
+        if again != merged or rows["rank_work"]["max_rank"] != "1":
+            fail("papi_report: rank_work %d (papi_run's %d), row %s" % (again, merged, rows.get("rank_work")))
+    print("mpi: rank_work per rank %s, merged %d%s" % (per_rank, merged, ", papi_report agrees" if report else ""))
 
 
 def case_bad_input(papi_run, prog, out):
