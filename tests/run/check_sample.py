@@ -14,7 +14,9 @@ profile.perf__PAGE-FAULTS.folded), cxx (shapes::Crunch::run(long) demangled), fo
 per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 times rank
 0's; papi_report D -o REP merges the same and names rank 1 the max), bad_input (period 0, an event that cannot sample, --call-graph dwarf: one line,
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
-profiled; a stripped program: profiled with module+offset frames and a note). Every
+profiled; a stripped program: profiled with module+offset frames and a note),
+unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
+out with a note). Every
 profile file is checked against schema/profile.schema.json."""
 import glob
 import json
@@ -205,6 +207,33 @@ def case_bad_input(papi_run, prog, out):
         fail("stripped program: exit %d, stderr %s" % (rc, err))
     print("bad_input: period 0, unknown event, dwarf refused; %d Hz lowered; stripped named"
           % (rate + 1))
+
+
+def case_unprivileged(papi_run, prog, out):
+    """As nobody at kernel.perf_event_paranoid 2: the program's own user mode is sampled,
+    kernel mode is not: no [kernel] frame, kernel_frames false, and the banner's note
+    says why."""
+    try:
+        level = int(open("/proc/sys/kernel/perf_event_paranoid").read())
+    except (OSError, ValueError):
+        level = -1
+    if os.geteuid() != 0 or level != 2 or not shutil.which("setpriv"):
+        print("SKIPPED: needs root (to become nobody with setpriv) and perf_event_paranoid 2")
+        sys.exit(77)
+    os.chmod(out, 0o777)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    rc, _, err = run(nobody + [papi_run, "--sample", EVENT, "-o", out, "--", prog, "split", "20"])
+    if rc != 0 and "Permission denied" in err and "papi_run" in err.splitlines()[0]:
+        print("SKIPPED: user nobody cannot run the build tree's papi_run: " + err)
+        sys.exit(77)
+    if rc != 0 or "kernel frames not sampled: kernel.perf_event_paranoid" not in err:
+        fail("as nobody: exit status %d, no note on kernel frames\n%s" % (rc, err))
+    (d,) = profiles(out)
+    own = self_of(folded(out))
+    if d["kernel_frames"] or "[kernel]" in own or "work_a" not in own:
+        fail("as nobody: kernel_frames %s, functions %s" % (d["kernel_frames"], sorted(own)))
+    print("unprivileged: user mode sampled (%d functions), kernel frames left out with a note"
+          % len(own))
 
 
 def main():

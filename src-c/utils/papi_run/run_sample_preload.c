@@ -32,6 +32,7 @@ static pthread_mutex_t sample_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rs_ring *rings;
 static pthread_key_t key;
 static int ready, finished, drainer_up;
+static pid_t owner; /* the process the state is of: a vfork child shares it, never owns it */
 static int stop_drain;
 static pthread_t drainer;
 static char note[1024];
@@ -167,6 +168,7 @@ static void child_after_fork(void)
     if (rs_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
         ready = 0;
     note[0] = 0;
+    owner = getpid();
     pthread_mutex_unlock(&sample_lock);
     pthread_setspecific(key, NULL);
     if (ready) {
@@ -227,6 +229,7 @@ __attribute__((constructor)) static void sample_start(void)
         rs_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
         return;
     pthread_atfork(before_fork, parent_after_fork, child_after_fork);
+    owner = getpid();
     ready = 1;
     sample_this_thread();
     start_drainer();
@@ -236,7 +239,7 @@ __attribute__((constructor)) static void sample_start(void)
  * written. Threads still running lose their last milliseconds only. */
 __attribute__((destructor)) static void sample_end(void)
 {
-    if (!__atomic_exchange_n(&ready, 0, __ATOMIC_ACQ_REL))
+    if (getpid() != owner || !__atomic_exchange_n(&ready, 0, __ATOMIC_ACQ_REL))
         return;
     if (drainer_up) {
         __atomic_store_n(&stop_drain, 1, __ATOMIC_RELEASE);
