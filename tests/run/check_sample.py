@@ -10,7 +10,8 @@ recurse (a recursion 50 deep: a stack of exactly 50 descend frames), threads (tw
 threads and a forked child, each present: two threads of the parent in thread_work,
 the child's own profile in child_work; -e perf::PAGE-FAULTS read per stack into
 profile.perf__PAGE-FAULTS.folded), cxx (shapes::Crunch::run(long) demangled), fortran
-(sampled::crunch for gfortran's __sampled_MOD_crunch), mpi (MPIRUN -np NP: one profile
+(sampled::crunch for gfortran's __sampled_MOD_crunch), inlined (a function inlined
+into main, -O2 -g: a frame main;inlined_work from the DWARF inlined subroutine), mpi (MPIRUN -np NP: one profile
 per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 times rank
 0's; papi_report D -o REP merges the same and names rank 1 the max), bad_input (period 0, an event that cannot sample, --call-graph dwarf: one line,
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
@@ -244,6 +245,12 @@ def main():
             case_mpi(papi_run, prog, out, sys.argv[4], sys.argv[5])
         elif case == "cxx":
             case_named(papi_run, prog, out, "shapes::Crunch::run(long)", ["20"])
+        elif case == "inlined":
+            sample(papi_run, out, [prog, "300"])
+            if not any(s.endswith("main;inlined_work") for s in folded(out)):
+                fail("no main;inlined_work frames: %s" % sorted(folded(out))[:5])
+            profiles(out)
+            print("inlined: inlined_work shown under main")
         elif case == "fortran":
             case_named(papi_run, prog, out, "sampled::crunch", [])
         else:

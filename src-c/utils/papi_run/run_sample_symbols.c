@@ -8,6 +8,8 @@
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +197,41 @@ static const char *function_at(struct rs_syms *s, Dwfl_Module *m, GElf_Addr addr
     return NULL;
 }
 
+static void separators_out(char *name)
+{
+    for (char *c = name; *c; c++) /* the folded format's separators stay separators */
+        if (*c == ';' || *c == '\t' || *c == '\n')
+            *c = ':';
+}
+
+/* The functions inlined at addr, outermost first, each appended as ";name" (the folded
+ * format's frames: the function the code was inlined into stays the caller). */
+static void add_inlined(struct rs_syms *s, Dwfl_Module *m, uint64_t addr, char *buf, size_t len)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, (Dwarf_Addr)addr, &bias);
+    Dwarf_Die *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, (Dwarf_Addr)addr - bias, &scopes) : 0;
+    for (int i = n - 1; i >= 0; i--) { /* scopes[0] is the innermost */
+        Dwarf_Attribute a;
+        const char *name = NULL;
+        char one[512];
+        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+            continue;
+        if (dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &a))
+            name = dwarf_formstring(&a);
+        if (!name && dwarf_attr_integrate(&scopes[i], DW_AT_name, &a))
+            name = dwarf_formstring(&a);
+        if (!name)
+            continue;
+        demangle_with(s->demangle, name, one, sizeof one);
+        separators_out(one);
+        size_t k = strlen(buf);
+        snprintf(buf + k, len - k, ";%s", one);
+    }
+    free(scopes);
+}
+
 static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
 {
     char buf[1024];
@@ -227,19 +264,21 @@ static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
     f->module = base ? base : "[unknown]";
     if (sym) {
         demangle_with(s->demangle, sym, buf, sizeof buf);
+        separators_out(buf);
+        add_inlined(s, m, addr, buf, sizeof buf);
     } else {
         snprintf(buf, sizeof buf, "%s+0x%llx", f->module,
                  (unsigned long long)(addr - (m ? start : 0)));
-        if (m) {
+        struct modsyms *ms = m ? functions_of(s, m) : NULL;
+        if (ms && ms->n == 0) { /* (an address between functions, a PLT stub: no note) */
             char text[300];
-            snprintf(text, sizeof text, "no symbol for some addresses of %.200s (stripped?)",
+            snprintf(text, sizeof text,
+                     "no symbols in %.200s (stripped): its frames are "
+                     "module+0xOFFSET",
                      f->module);
             note_once(s, text);
         }
     }
-    for (char *c = buf; *c; c++) /* the folded format's separators stay separators */
-        if (*c == ';' || *c == '\t' || *c == '\n')
-            *c = ':';
     f->name = strdup(buf);
 }
 
