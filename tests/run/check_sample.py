@@ -174,6 +174,9 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         again = self_of(folded(rep)).get("rank_work", 0)
         import csv
         rows = {r["function"]: r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))}
+        text = open(os.path.join(rep, "report.txt")).read()
+        if "Top functions of papi_run --sample" not in text or "rank_work  (max rank 1)" not in text:
+            fail("papi_report's report.txt lacks the top functions:\n" + text[-2000:])
         if again != merged or rows["rank_work"]["max_rank"] != "1":
             fail("papi_report: rank_work %d (papi_run's %d), row %s" % (again, merged, rows.get("rank_work")))
     print("mpi: rank_work per rank %s, merged %d%s" % (per_rank, merged, ", papi_report agrees" if report else ""))

@@ -120,7 +120,7 @@ def render_text(paths, run=None, top=10):
         return ""
     rows = functions(docs)
     events = docs[0]["events"]
-    out = ["Top functions (self share; %d process%s):" % (len(docs), "" if len(docs) == 1 else "es")]
+    out = ["", "Top functions of papi_run --sample (self share; %d process%s):" % (len(docs), "" if len(docs) == 1 else "es")]
     out.append("  " + "  ".join("%12s" % e[-12:] for e in events) + "  function")
     for r in rows[:top]:
         shares = "  ".join("%11.2f%%" % r["self_pct " + e] for e in events)
