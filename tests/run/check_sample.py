@@ -9,7 +9,8 @@ in profile.folded is 75% +- 5 points, and the banner ends with the top functions
 recurse (a recursion 50 deep: a stack of exactly 50 descend frames), threads (two
 threads and a forked child, each present: two threads of the parent in thread_work,
 the child's own profile in child_work; -e perf::PAGE-FAULTS read per stack into
-profile.perf__PAGE-FAULTS.folded), cxx (shapes::Crunch::run(long) demangled), fortran
+profile.perf__PAGE-FAULTS.folded; --per-thread beside it still has 4 rows: the
+drain threads are not the program's), cxx (shapes::Crunch::run(long) demangled), fortran
 (sampled::crunch for gfortran's __sampled_MOD_crunch), inlined (a function inlined
 into main, -O2 -g: a frame main;inlined_work from the DWARF inlined subroutine), mpi (MPIRUN -np NP: one profile
 per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 times rank
@@ -116,7 +117,10 @@ def case_recurse(papi_run, prog, out):
 
 
 def case_threads(papi_run, prog, out):
-    sample(papi_run, out, [prog, "threads", "20"], ["-e", "perf::PAGE-FAULTS"])
+    sample(papi_run, out, [prog, "threads", "20"], ["-e", "perf::PAGE-FAULTS", "--per-thread"])
+    (rows,) = [json.load(open(f)) for f in glob.glob(os.path.join(out, "**", "rank_*.json"), recursive=True)]
+    if len(rows["threads"]) != 4:  # main, 2 threads, the child: the drain threads are not the program's
+        fail("--per-thread beside --sample: %d thread rows, expected 4" % len(rows["threads"]))
     docs = profiles(out)
     if len(docs) != 2:
         fail("%d profile files, expected the parent's and the child's" % len(docs))

@@ -70,7 +70,16 @@ static void *drain_loop(void *arg)
 static void start_drainer(void)
 {
     __atomic_store_n(&stop_drain, 0, __ATOMIC_RELEASE);
-    drainer_up = real_create(&drainer, NULL, drain_loop, NULL) == 0;
+    /* libc's own pthread_create: another preloaded library's (papi_run --per-thread's)
+     * would take the drain thread for one of the program's */
+    static int (*libc_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    void *libc = libc_create ? NULL : dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    if (libc) {
+        libc_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                               void *))dlsym(libc, "pthread_create");
+        dlclose(libc);
+    }
+    drainer_up = (libc_create ? libc_create : real_create)(&drainer, NULL, drain_loop, NULL) == 0;
     if (!drainer_up)
         add_note("no drain thread: samples beyond one ring per thread were lost");
 }
