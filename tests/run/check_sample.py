@@ -23,6 +23,7 @@ profile file is checked against schema/profile.schema.json."""
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -178,6 +179,10 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         again = self_of(folded(rep)).get("rank_work", 0)
         import csv
         rows = {r["function"]: r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))}
+        rc, so, err = run(report + ["--check", out])
+        counted = re.search(r"(\d+) of (\d+) files follow their schema", so)
+        if rc != 0 or not counted or counted.group(1) != counted.group(2) or int(counted.group(1)) < 4:
+            fail("papi_report --check %s: %d %s%s" % (out, rc, so, err))
         text = open(os.path.join(rep, "report.txt")).read()
         if "Top functions of papi_run --sample" not in text or "rank_work  (max rank 1)" not in text:
             fail("papi_report's report.txt lacks the top functions:\n" + text[-2000:])
