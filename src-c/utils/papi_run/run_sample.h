@@ -74,7 +74,8 @@ struct rs_ring {
 };
 /* Opens the calling thread's group and ring (enabled); 0, or -1 with why. */
 RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t len);
-RS_HIDDEN void rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t);
+/* The bytes of records taken out of the ring. */
+RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t);
 /* Drops the descriptors and the mapping (drain first for the last samples). */
 RS_HIDDEN void rs_ring_close(struct rs_ring *r);
 

@@ -22,7 +22,11 @@
 #include "env.h"
 #include "run_sample.h"
 
-#define RS_DRAIN_NS 4000000L /* the drain thread's period: a ring holds far more */
+/* The drain thread's period adapts to the fullest ring it found: halved when one was
+ * over a quarter full, doubled when all were under 1/16, between these bounds (each
+ * wake-up costs the program: a timer and a switch). */
+#define RS_DRAIN_MIN_NS 2000000L
+#define RS_DRAIN_MAX_NS 100000000L
 
 static struct rs_config cfg;
 static struct rs_table table;
@@ -34,7 +38,6 @@ static pthread_key_t key;
 static int ready, finished, drainer_up;
 static pid_t owner; /* the process the state is of: a vfork child shares it, never owns it */
 static int stop_drain;
-static pthread_t drainer;
 static char note[1024];
 static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
@@ -45,10 +48,17 @@ static void add_note(const char *text)
         snprintf(note + n, sizeof note - n, "%s%s", n ? "; " : "", text);
 }
 
-static void drain_all(void)
+/* The largest share of a ring's data area that was full, in 1/256ths. */
+static size_t drain_all(void)
 {
-    for (struct rs_ring *r = rings; r; r = r->next)
-        rs_ring_drain(r, &cfg, &table);
+    size_t fullest = 0;
+    for (struct rs_ring *r = rings; r; r = r->next) {
+        size_t n = rs_ring_drain(r, &cfg, &table),
+               share = r->data_size ? 256 * n / r->data_size : 0;
+        if (share > fullest)
+            fullest = share;
+    }
+    return fullest;
 }
 
 static void *drain_loop(void *arg)
@@ -57,12 +67,17 @@ static void *drain_loop(void *arg)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* the program's signals go to its threads */
-    const struct timespec period = {0, RS_DRAIN_NS};
+    long period = 10000000L;
     while (!__atomic_load_n(&stop_drain, __ATOMIC_ACQUIRE)) {
-        nanosleep(&period, NULL);
+        const struct timespec ts = {period / 1000000000L, period % 1000000000L};
+        nanosleep(&ts, NULL);
         pthread_mutex_lock(&sample_lock);
-        drain_all();
+        size_t fullest = drain_all();
         pthread_mutex_unlock(&sample_lock);
+        if (fullest > 64 && period > RS_DRAIN_MIN_NS)
+            period /= 2;
+        else if (fullest < 16 && period < RS_DRAIN_MAX_NS)
+            period *= 2;
     }
     return NULL;
 }
@@ -79,7 +94,12 @@ static void start_drainer(void)
                                void *))dlsym(libc, "pthread_create");
         dlclose(libc);
     }
-    drainer_up = (libc_create ? libc_create : real_create)(&drainer, NULL, drain_loop, NULL) == 0;
+    pthread_t drainer;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    drainer_up = (libc_create ? libc_create : real_create)(&drainer, &attr, drain_loop, NULL) == 0;
+    pthread_attr_destroy(&attr);
     if (!drainer_up)
         add_note("no drain thread: samples beyond one ring per thread were lost");
 }
@@ -250,11 +270,9 @@ __attribute__((destructor)) static void sample_end(void)
 {
     if (getpid() != owner || !__atomic_exchange_n(&ready, 0, __ATOMIC_ACQ_REL))
         return;
-    if (drainer_up) {
-        __atomic_store_n(&stop_drain, 1, __ATOMIC_RELEASE);
-        pthread_join(drainer, NULL);
-        drainer_up = 0;
-    }
+    /* Not joined (it may sleep 100 ms): it stops at its next wake-up, finding the rings
+     * closed under the lock. */
+    __atomic_store_n(&stop_drain, 1, __ATOMIC_RELEASE);
     pthread_mutex_lock(&sample_lock);
     finished = 1;
     for (struct rs_ring *r = rings; r; r = r->next) {

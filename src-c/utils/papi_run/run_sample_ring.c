@@ -144,14 +144,14 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_
     rs_table_add(t, tid, ip, depth, w);
 }
 
-void rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t)
+size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t)
 {
     if (!r->base)
-        return;
+        return 0;
     struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)r->base;
     const unsigned char *data = r->base + sysconf(_SC_PAGESIZE);
     uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-    uint64_t tail = meta->data_tail;
+    uint64_t tail = meta->data_tail, start = tail;
     uint64_t buf[(sizeof(struct perf_event_header) + 8 * (4 + 1 + RS_MAX_READ + 1 + 512)) / 8];
     while (tail < head) {
         struct perf_event_header h;
@@ -179,4 +179,5 @@ void rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table
         tail += h.size;
     }
     __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+    return (size_t)(tail - start);
 }
