@@ -219,11 +219,14 @@ def main(argv=None):
         sources = [s for s in [mpi] + (regions or []) if s]
         written = html.write(t, args.output, args.title, sources, failed)
         report_text = text.render(t, args.title, sources)
+        from papi_report import profile  # papi_run --sample's profiles, when any
+        report_text += profile.render_text(list(args.paths) + (regions or []), args.run)
         path = os.path.join(args.output, "report.txt")
         with open(path + ".tmp", "w", encoding="utf-8") as f:
             f.write(report_text)
         os.replace(path + ".tmp", path)
         written.insert(1, path)
+        written += profile.write(list(args.paths) + (regions or []), args.output, args.run)
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
             dump_deep(papi_report.region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none

@@ -21,6 +21,7 @@ WRITERS = {
                "src-c/lib/highlevel/hl_*report*.c", "src-c/utils/papi_run/run_report.c",
                "src-c/common/count_series.c"],
     "validate": ["src-c/utils/validate_report.c"],
+    "profile": ["src-c/utils/papi_run/run_sample_profile.c"],
     "mpi_report": ["mpi-wrappers/aggregate.c", "mpi-wrappers/row*.c", "mpi-wrappers/partial_rows.c",
                    "mpi-wrappers/rank_series.c", "mpi-wrappers/report*.c", "mpi-wrappers/socket_counters.c",
                    "mpi-wrappers/callsite*.c", "mpi-wrappers/regions.c", "mpi-wrappers/traffic*.c"],

@@ -16,6 +16,8 @@ def classify(path):
         found.append(("mpi", os.path.join(path, "papi_mpi_report.json")))
     if os.path.isdir(os.path.join(path, "papi_hl_output")):
         found.append(("regions", os.path.join(path, "papi_hl_output")))
+    elif os.path.isdir(os.path.join(path, "papi_run_output")):  # papi_run -o DIR
+        found.append(("regions", os.path.join(path, "papi_run_output")))
     elif any(n.startswith("rank_") and n.endswith(".json") for n in os.listdir(path)):
         found.append(("regions", path))
     return found or None

@@ -37,6 +37,8 @@ def kind_of(path, doc):
             return "mpi_row"
         if tool == "papi_validate":
             return "validate"
+        if doc.get("kind") == "profile":  # papi_run --sample's profile_RUNID_PID.json
+            return "profile"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
             return "region"
     return None
@@ -127,6 +129,6 @@ def report_files(path):
         dirs.sort()
         for n in sorted(names):
             if n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
-                                        or n == "papi_validate.json"):
+                                        or n.startswith("profile_") or n == "papi_validate.json"):
                 found.append(os.path.join(base, n))
     return found

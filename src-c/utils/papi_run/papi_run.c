@@ -14,6 +14,7 @@
 
 #include "output_file.h"
 #include "run.h"
+#include "run_sample_opts.h"
 #include "run_threads.h"
 #include "util_common.h"
 
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "papi_run: out of memory for the time series\n");
         s->opt.interval = 0;
     }
+    if (s->opt.sampling)
+        run_sample_setup(s);
     int ret = run_child_fork(s);
     if (ret != 0)
         return ret;
@@ -69,6 +72,7 @@ int main(int argc, char **argv)
         s->opt.per_thread && !s->note[0] ? run_threads_read(s->threads_file, ncpu) : NULL;
     run_spread_rows(s, t);
     unlink(s->threads_file);
+    int unsampled = s->opt.sampling && run_sample_merge(s) != 0;
     run_banner(s);
     /* (after the program's exec, which kept SIGXFSZ's default: a file-size limit then
      * fails papi_run's write, said, rather than killing papi_run) */
@@ -80,5 +84,5 @@ int main(int argc, char **argv)
     /* A report that could not be written shows in the status: the program's when it
      * failed, else 1 (the line above said why). */
     int status = run_exit_status(s);
-    return unwritten && status == 0 ? 1 : status;
+    return (unwritten || unsampled) && status == 0 ? 1 : status;
 }

@@ -33,10 +33,16 @@ struct run_options {
     double interval;    /* --interval seconds, 0: none */
     int per_thread;
     int quiet;
-    char csv_sep[16]; /* -x SEP: perf stat -x lines instead of the banner; "": none */
-    int json;         /* --json: perf stat -j lines instead of the banner */
-    char **argv;      /* the program and its arguments */
+    char csv_sep[16];          /* -x SEP: perf stat -x lines instead of the banner; "": none */
+    int json;                  /* --json: perf stat -j lines instead of the banner */
+    char **argv;               /* the program and its arguments */
+    char sample[RUN_NAME_LEN]; /* --sample EVENT[@PERIOD|@FREQhz] ("default": the default) */
+    int sampling;              /* --sample given */
+    int call_graph;            /* RUN_CG_FP or RUN_CG_NONE */
+    long sample_cap;           /* --sample-stacks: distinct stacks kept per process */
 };
+
+enum { RUN_CG_NONE, RUN_CG_FP };
 
 struct run_state {
     struct run_options opt;

@@ -11,6 +11,7 @@
 
 #include "papi_metrics.h"
 #include "run.h"
+#include "run_sample_opts.h"
 #include "util_common.h"
 
 int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
@@ -129,5 +130,7 @@ void run_banner(const struct run_state *s)
                     s->opt.metrics[m]);
     }
     print_end(s, seconds);
+    if (s->opt.sampling)
+        run_sample_banner(s);
     fputc('\n', stderr);
 }

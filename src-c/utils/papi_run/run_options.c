@@ -13,7 +13,14 @@
 #include "util_common.h"
 #include "util_options.h"
 
-enum { OPT_INTERVAL = UTIL_OPT_OWN, OPT_PER_THREAD, OPT_QUIET };
+enum {
+    OPT_INTERVAL = UTIL_OPT_OWN,
+    OPT_PER_THREAD,
+    OPT_QUIET,
+    OPT_SAMPLE,
+    OPT_CALL_GRAPH,
+    OPT_SAMPLE_STACKS
+};
 
 static const char usage[] =
     "Usage: papi_run [options] -- PROGRAM [ARGS...]\n"
@@ -24,6 +31,12 @@ static const char usage[] =
     "  --interval S    also take a sample of the counts every S seconds\n"
     "  --per-thread    split the counts per thread (a library the program loads)\n"
     "  --quiet         no banner on stderr\n"
+    "  --sample EVENT[@PERIOD|@FREQhz]  sample call stacks on EVENT (\"default\": cycles\n"
+    "                  where counted, else perf::TASK-CLOCK, @999hz); -e's generic events\n"
+    "                  are read at each sample; writes profile.folded and\n"
+    "                  profile.EVENT.folded; the banner ends with the top functions\n"
+    "  --call-graph fp|none  stacks by frame pointers (default) or the address only\n"
+    "  --sample-stacks N  distinct stacks kept per process (default 65536)\n"
     "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
     "                  event, running time (ns), percentage running, SEP between\n"
     "  --json          perf stat -j's lines instead: one JSON object per event\n"
@@ -69,6 +82,33 @@ static void add_list(struct run_options *o, const char *list, int metrics)
     free(copy);
 }
 
+/* --sample (which 0), --call-graph (1), --sample-stacks (2). */
+static void run_sample_option(struct run_options *o, int which, const char *arg)
+{
+    char *end;
+    if (which == 0) {
+        if (strlen(arg) >= sizeof o->sample)
+            util_usage_error("--sample %.40s...: too long", arg);
+        snprintf(o->sample, sizeof o->sample, "%s", strcmp(arg, "--") == 0 ? "default" : arg);
+        o->sampling = 1;
+    } else if (which == 1 && strcmp(arg, "fp") == 0) {
+        o->call_graph = RUN_CG_FP;
+    } else if (which == 1 && strcmp(arg, "none") == 0) {
+        o->call_graph = RUN_CG_NONE;
+    } else if (which == 1 && strcmp(arg, "dwarf") == 0) {
+        fprintf(stderr, "papi_run: --call-graph dwarf: not in this version (it needs a copy "
+                        "of the user stack with every sample, unwound with libdw at exit); use "
+                        "fp and build with -fno-omit-frame-pointer\n");
+        exit(2);
+    } else if (which == 1) {
+        util_usage_error("--call-graph '%s': fp or none", arg);
+    } else {
+        o->sample_cap = strtol(arg, &end, 10);
+        if (end == arg || *end || o->sample_cap < 1 || o->sample_cap > (1L << 24))
+            util_usage_error("--sample-stacks '%s': a number of stacks in 1..%ld", arg, 1L << 24);
+    }
+}
+
 static double parse_interval(const char *s)
 {
     double v = cs_parse_interval(s);
@@ -79,13 +119,19 @@ static double parse_interval(const char *s)
 
 void run_parse_options(int argc, char **argv, struct run_options *o)
 {
-    static const struct option longopts[] = {{"interval", required_argument, NULL, OPT_INTERVAL},
-                                             {"per-thread", no_argument, NULL, OPT_PER_THREAD},
-                                             {"quiet", no_argument, NULL, OPT_QUIET},
-                                             UTIL_COMMON_LONGOPTS,
-                                             {0}};
+    static const struct option longopts[] = {
+        {"interval", required_argument, NULL, OPT_INTERVAL},
+        {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"sample", required_argument, NULL, OPT_SAMPLE},
+        {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
+        {"sample-stacks", required_argument, NULL, OPT_SAMPLE_STACKS},
+        UTIL_COMMON_LONGOPTS,
+        {0}};
     memset(o, 0, sizeof *o);
     o->outdir = ".";
+    o->call_graph = RUN_CG_FP;
+    o->sample_cap = 65536;
     util_options("papi_run", usage);
     int c;
     /* '+': the options end at the program's name, so its own options stay its own */
@@ -103,6 +149,8 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->per_thread = 1;
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
+        } else if (c == OPT_SAMPLE || c == OPT_CALL_GRAPH || c == OPT_SAMPLE_STACKS) {
+            run_sample_option(o, c - OPT_SAMPLE, optarg);
         } else if (c == 'x') {
             if (!*optarg || strlen(optarg) >= sizeof o->csv_sep || strpbrk(optarg, "\n\r"))
                 util_usage_error("-x '%s': a separator of 1 to %zu characters, no newline", optarg,

@@ -242,12 +242,16 @@ int run_program_prepare(struct run_state *s)
                             "no MPI wrapper, its regions not joined)"
                           : "setuid/setgid program: the loader ignores LD_PRELOAD: counted "
                             "from outside only (no per-thread split, no MPI wrapper)");
+        if (s->opt.sampling)
+            note(s, "not sampled: the sampling library cannot enter it");
     } else {
         const char *flavor = mpi_flavor(&im);
         if (*flavor)
             set_mpi(s, flavor);
         if (s->opt.per_thread)
             set_per_thread(s);
+        if (s->opt.sampling && preload("libpapi_run_sample.so") != 0)
+            note(s, "libpapi_run_sample.so is not installed: not sampled");
     }
     if (im.data)
         munmap((void *)im.data, im.size);

@@ -1,0 +1,129 @@
+"""The profiles of papi_run --sample (profile_RUNID_PID.json, schema/profile.schema.json):
+every process and rank of one run merged into the flame-graph files (profile.folded,
+weighted by the sampled event; profile.EVENT.folded per event read with it; flamegraph.pl's
+"root;...;leaf count" lines) and a table of the functions by their self share, with the
+spread over ranks (min, mean, max and the rank of the max) when there are several."""
+import csv
+import glob
+import json
+import os
+import re
+
+
+def find(paths):
+    """The profile files under paths (files or directories, searched to any depth)."""
+    found = []
+    for p in paths:
+        if os.path.isdir(p):
+            found += glob.glob(os.path.join(p, "**", "profile_*.json"), recursive=True)
+        elif re.fullmatch(r"profile_.*\.json", os.path.basename(p)):
+            found.append(p)
+    return sorted({os.path.realpath(f) for f in found})
+
+
+def load(files, run=None):
+    """The documents of one run: run's, else the latest run's (by start)."""
+    docs = []
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            d = json.load(fh)
+        if isinstance(d, dict) and d.get("kind") == "profile":
+            docs.append(d)
+    if not docs:
+        return []
+    if run is None:
+        run = max(docs, key=lambda d: (d["run"]["start"], d["run"]["id"]))["run"]["id"]
+    return [d for d in docs if d["run"]["id"] == run]
+
+
+def merge(docs):
+    """(events, {stack: [weight per event]}, {function: {rank: self weight of the first
+    event}}, {function: [self weight per event]}, skipped files' notes)."""
+    events, stacks, per_rank, own, notes = None, {}, {}, {}, []
+    for d in docs:
+        if events is None:
+            events = d["events"]
+        if d["events"] != events:
+            notes.append("pid %d: events %s differ from %s: left out" % (d["pid"], d["events"], events))
+            continue
+        names = [f["name"] for f in d["frames"]]
+        rank = d["rank"] if d["rank"] is not None else 0
+        for s in d["stacks"]:
+            path = [names[i] for i in s["frames"]]
+            key = ";".join(path)
+            w = stacks.setdefault(key, [0] * len(events))
+            o = own.setdefault(path[-1], [0] * len(events))
+            for i, c in enumerate(s["counts"]):
+                w[i] += c
+                o[i] += c
+            r = per_rank.setdefault(path[-1], {})
+            r[rank] = r.get(rank, 0) + s["counts"][0]
+    return events or [], stacks, per_rank, own, notes
+
+
+def folded_name(event, first):
+    if first:
+        return "profile.folded"
+    return "profile.%s.folded" % re.sub(r"[^A-Za-z0-9._-]", "_", event)
+
+
+def functions(docs):
+    """Rows of the functions table, largest self share first."""
+    events, _, per_rank, own, _ = merge(docs)
+    ranks = sorted({d["rank"] if d["rank"] is not None else 0 for d in docs})
+    totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
+    rows = []
+    for fn, o in own.items():
+        row = {"function": fn}
+        for i, ev in enumerate(events):
+            row["self_pct " + ev] = 100.0 * o[i] / totals[i] if totals[i] else 0.0
+        if len(ranks) > 1:
+            w = [per_rank[fn].get(r, 0) for r in ranks]
+            top = max(range(len(ranks)), key=lambda k: w[k])
+            row.update({"min": min(w), "mean": sum(w) / len(w), "max": w[top], "max_rank": ranks[top]})
+        rows.append(row)
+    rows.sort(key=lambda r: (-r["self_pct " + events[0]], r["function"]))
+    return rows
+
+
+def write(paths, outdir, run=None):
+    """The merged files of paths' profiles in outdir; the paths written ([] without any)."""
+    docs = load(find(paths), run)
+    if not docs:
+        return []
+    events, stacks, _, _, _ = merge(docs)
+    os.makedirs(outdir, exist_ok=True)
+    written = []
+    for i, ev in enumerate(events):
+        path = os.path.join(outdir, folded_name(ev, i == 0))
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            for key in sorted(stacks):
+                if stacks[key][i]:
+                    f.write("%s %d\n" % (key, stacks[key][i]))
+        os.replace(path + ".tmp", path)
+        written.append(path)
+    rows = functions(docs)
+    path = os.path.join(outdir, "profile_functions.csv")
+    with open(path + ".tmp", "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["function"])
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(path + ".tmp", path)
+    written.append(path)
+    return written
+
+
+def render_text(paths, run=None, top=10):
+    """The top functions as text lines ("" without profiles)."""
+    docs = load(find(paths), run)
+    if not docs:
+        return ""
+    rows = functions(docs)
+    events = docs[0]["events"]
+    out = ["", "Top functions of papi_run --sample (self share; %d process%s):" % (len(docs), "" if len(docs) == 1 else "es")]
+    out.append("  " + "  ".join("%12s" % e[-12:] for e in events) + "  function")
+    for r in rows[:top]:
+        shares = "  ".join("%11.2f%%" % r["self_pct " + e] for e in events)
+        spread = ("  (max rank %d)" % r["max_rank"]) if "max_rank" in r else ""
+        out.append("  %s  %s%s" % (shares, r["function"], spread))
+    return "\n".join(out) + "\n"

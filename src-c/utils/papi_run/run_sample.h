@@ -1,0 +1,106 @@
+/* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
+ * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c and
+ * run_sample_profile.c). Each thread of the program samples itself with a perf event
+ * group of its own (the sampled event leads, the -e events are read at each sample) into
+ * an mmap ring; one drain thread per process empties the rings into a bounded table of
+ * distinct stacks; at exit the addresses are named with libdw and the process writes its
+ * profile (profile.schema.json) and the lines papi_run merges (.sample_ID_PID.txt:
+ * "weight v1 .. vn\tframe;frame" per stack, root first). */
+#ifndef RUN_SAMPLE_H
+#define RUN_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define RS_HIDDEN    __attribute__((visibility("hidden")))
+#define RS_MAX_READ  8   /* -e events read in the sampled event's group */
+#define RS_MAX_DEPTH 128 /* frames kept per stack (the kernel's default maximum is 127) */
+#define RS_NAME_LEN  128
+#define RS_KERNEL    1ULL /* the address standing for the kernel's frames of a stack */
+
+/* What the program samples: from PAPI_RUN_SAMPLE, PAPI_RUN_SAMPLE_READ,
+ * PAPI_RUN_SAMPLE_OPTS and PAPI_RUN_SAMPLE_DIR, which papi_run sets. */
+struct rs_config {
+    char name[1 + RS_MAX_READ][RS_NAME_LEN]; /* [0] the sampled event, then the -e ones */
+    uint32_t type[1 + RS_MAX_READ];
+    uint64_t config[1 + RS_MAX_READ];
+    int nread;      /* -e events */
+    int freq;       /* 1: value is a frequency in Hz, 0: a period in events */
+    uint64_t value; /* the period or the frequency */
+    int callchain;  /* 1: frame pointers (fp), 0: the sampled address only (none) */
+    int kernel;     /* 1: kernel mode and kernel frames sampled too */
+    size_t cap;     /* distinct stacks kept; samples of further stacks are dropped */
+    char dir[4096]; /* papi_run's output directory (DIR/papi_run_output) */
+    char id[96];    /* the run id */
+};
+
+/* One distinct stack of one thread, its frames in the table's arena (leaf first). */
+struct rs_stack {
+    uint64_t weight[1 + RS_MAX_READ]; /* sampled event (sum of periods), then -e deltas */
+    uint64_t samples;
+    size_t first; /* index of its leaf frame in ips */
+    uint32_t depth, hash;
+    pid_t tid;
+};
+
+struct rs_table {
+    struct rs_stack *stack;
+    size_t n, cap;
+    uint32_t *bucket; /* index + 1 of a stack, 0 empty; open addressing */
+    size_t nbucket;   /* a power of two, at least 2 * cap */
+    uint64_t *ips;
+    size_t nips, ipcap;
+    uint64_t samples, dropped, dropped_weight; /* dropped: samples past the cap */
+    uint64_t lost;                             /* records the kernel could not write */
+    int nw;                                    /* weights per stack: 1 + nread */
+};
+
+/* run_sample_table.c */
+RS_HIDDEN int rs_table_init(struct rs_table *t, size_t cap, int nw);
+RS_HIDDEN void rs_table_free(struct rs_table *t);
+/* Adds one sample (ip[0] the leaf); counted as dropped when the table is full. */
+RS_HIDDEN void rs_table_add(struct rs_table *t, pid_t tid, const uint64_t *ip, uint32_t depth,
+                            const uint64_t *w);
+
+/* run_sample_ring.c: one thread's event group and ring. */
+struct rs_ring {
+    int fd[1 + RS_MAX_READ];
+    unsigned char *base; /* the metadata page, then the data */
+    size_t data_size;
+    pid_t tid;
+    uint64_t last[1 + RS_MAX_READ]; /* the -e values at the previous sample */
+    struct rs_ring *next;
+};
+/* Opens the calling thread's group and ring (enabled); 0, or -1 with why. */
+RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t len);
+/* The bytes of records taken out of the ring. */
+RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t);
+/* Drops the descriptors and the mapping (drain first for the last samples). */
+RS_HIDDEN void rs_ring_close(struct rs_ring *r);
+
+/* run_sample_symbols.c: names of addresses in this process. */
+struct rs_frame {
+    const char *name;   /* function (demangled, mod::proc), or module+0xOFFSET */
+    const char *module; /* the file's base name, "[kernel]" for the kernel */
+    const char *file;   /* source file, NULL when unknown */
+    int line;           /* 0 when unknown */
+};
+struct rs_syms;
+/* The maps of this process (/proc/self/maps) through libdw; NULL on failure. */
+RS_HIDDEN struct rs_syms *rs_syms_open(void);
+/* The index of addr's frame, named on its first lookup (each address is named once);
+ * -1 when out of memory. rs_syms_frame gives the frame of an index < rs_syms_count. */
+RS_HIDDEN long rs_syms_index(struct rs_syms *s, uint64_t addr);
+RS_HIDDEN size_t rs_syms_count(const struct rs_syms *s);
+RS_HIDDEN const struct rs_frame *rs_syms_frame(const struct rs_syms *s, size_t index);
+/* Notes on what could not be named (stripped modules, kernel frames), "" when none. */
+RS_HIDDEN const char *rs_syms_notes(const struct rs_syms *s);
+RS_HIDDEN void rs_syms_close(struct rs_syms *s);
+/* A C++ or Fortran symbol as users write it into out: _ZN..., __mod_MOD_proc -> mod::proc. */
+RS_HIDDEN void rs_demangle(const char *sym, char *out, size_t len);
+
+/* run_sample_profile.c: the process's files at exit; 0 or -1. */
+RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note);
+
+#endif

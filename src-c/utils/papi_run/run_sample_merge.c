@@ -1,0 +1,275 @@
+/* run_sample_merge.c: the profiles of one run merged (run_sample_opts.h). Each process
+ * of the program (each rank under mpirun) leaves .sample_RUNID_PID.txt in the output
+ * directory; papi_run, once its program has ended, merges every one of its run under an
+ * exclusive flock on .profile.lock, so the papi_run of the last rank to end writes the
+ * whole job's profile.folded. Stacks are summed by their frames' names (threads and
+ * processes together); a function's self share is its weight as the leaf frame. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "output_file.h"
+#include "run_sample_opts.h"
+
+#define TOP_FUNCTIONS 10
+
+struct item {
+    char *key;
+    uint64_t w[1 + RS_MAX_READ];
+    struct item *next;
+};
+
+struct map {
+    struct item **b;
+    size_t nb, n;
+};
+
+static struct map stacks, funcs;
+static char events[1 + RS_MAX_READ][RS_NAME_LEN];
+static int nw, nfiles;
+static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped;
+static char notes[1024];
+
+static size_t hash_str(const char *s)
+{
+    size_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static struct item *find(struct map *m, const char *key, size_t len)
+{
+    if (!m->b) {
+        m->nb = 4096;
+        m->b = calloc(m->nb, sizeof *m->b);
+        if (!m->b)
+            return NULL;
+    }
+    char *k = strndup(key, len);
+    if (!k)
+        return NULL;
+    size_t h = hash_str(k) & (m->nb - 1);
+    for (struct item *it = m->b[h]; it; it = it->next)
+        if (strcmp(it->key, k) == 0)
+            return free(k), it;
+    struct item *it = calloc(1, sizeof *it);
+    if (!it)
+        return free(k), NULL;
+    it->key = k;
+    it->next = m->b[h];
+    m->b[h] = it;
+    m->n++;
+    return it;
+}
+
+static void add_note(const char *text)
+{
+    size_t n = strlen(notes);
+    if (!strstr(notes, text))
+        snprintf(notes + n, sizeof notes - n, "%s%s", n ? "; " : "", text);
+}
+
+/* The "# events" line: the first file's names; a file with others is skipped. */
+static int check_events(char *line)
+{
+    char names[1 + RS_MAX_READ][RS_NAME_LEN];
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line + 8, "\t\n", &save); t && n <= RS_MAX_READ;
+         t = strtok_r(NULL, "\t\n", &save))
+        snprintf(names[n++], RS_NAME_LEN, "%s", t);
+    if (n == 0)
+        return -1;
+    if (nfiles == 0) {
+        memcpy(events, names, sizeof names);
+        nw = n;
+        return 0;
+    }
+    return n == nw && memcmp(events, names, (size_t)n * RS_NAME_LEN) == 0 ? 0 : -1;
+}
+
+static void add_line(char *line)
+{
+    uint64_t w[1 + RS_MAX_READ];
+    char *p = line, *end;
+    for (int i = 0; i < nw; i++) {
+        w[i] = strtoull(p, &end, 10);
+        if (end == p)
+            return;
+        p = end;
+    }
+    if (*p != '\t')
+        return;
+    char *stack = p + 1;
+    size_t len = strcspn(stack, "\n");
+    char *leaf = memrchr(stack, ';', len);
+    leaf = leaf ? leaf + 1 : stack;
+    struct item *s = find(&stacks, stack, len),
+                *f = find(&funcs, leaf, len - (size_t)(leaf - stack));
+    for (int i = 0; i < nw && s && f; i++) {
+        s->w[i] += w[i];
+        f->w[i] += w[i];
+        total[i] += w[i];
+    }
+}
+
+static void read_file(int dirfd, const char *name)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int ok = 0;
+    while (getline(&line, &cap, f) > 0) {
+        unsigned long long sm, lo, dr;
+        if (strncmp(line, "# events\t", 9) == 0) {
+            if (check_events(line) != 0)
+                break;
+            ok = 1;
+        } else if (sscanf(line, "# pid %*d samples %llu lost %llu dropped %llu", &sm, &lo, &dr) ==
+                   3) {
+            samples += sm;
+            lost += lo;
+            dropped += dr;
+        } else if (strncmp(line, "# note ", 7) == 0) {
+            line[strcspn(line, "\n")] = 0;
+            add_note(line + 7);
+        } else if (ok && line[0] != '#') {
+            add_line(line);
+        }
+    }
+    nfiles += ok;
+    free(line);
+    fclose(f);
+}
+
+/* profile.folded (weight 0) or profile.EVENT.folded: "root;..;leaf count" per stack. */
+static int write_folded(int dirfd, int k)
+{
+    char final[RS_NAME_LEN + 32], tmp[512];
+    if (k == 0) {
+        snprintf(final, sizeof final, "profile.folded");
+    } else {
+        snprintf(final, sizeof final, "profile.%s.folded", events[k]);
+        for (char *c = final + 8; *c; c++)
+            if (!(*c == '-' || *c == '.' || *c == '_' || (*c >= '0' && *c <= '9') ||
+                  (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z')))
+                *c = '_';
+    }
+    int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd), output_file_discard(dirfd, tmp);
+        return -1;
+    }
+    for (size_t b = 0; b < stacks.nb; b++)
+        for (struct item *it = stacks.b[b]; it; it = it->next)
+            if (it->w[k])
+                fprintf(f, "%s %llu\n", it->key, (unsigned long long)it->w[k]);
+    if (fclose(f) != 0 || output_file_publish(dirfd, tmp, final) != 0) {
+        output_file_discard(dirfd, tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int run_sample_merge(struct run_state *s)
+{
+    char prefix[160];
+    snprintf(prefix, sizeof prefix, ".sample_%s_", s->run.id);
+    int lock = openat(s->dirfd, ".profile.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (lock >= 0)
+        flock(lock, LOCK_EX);
+    int fd = dup(s->dirfd), ret = 0;
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d) {
+        rewinddir(d);
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            size_t n = strlen(e->d_name);
+            if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n > 4 &&
+                strcmp(e->d_name + n - 4, ".txt") == 0)
+                read_file(s->dirfd, e->d_name);
+        }
+        closedir(d);
+    } else if (fd >= 0) {
+        close(fd);
+    }
+    if (nfiles == 0) {
+        fprintf(stderr, "papi_run: --sample: no process of the program left a profile (%s)\n",
+                s->note[0] ? s->note : "the program never ran the sampling library");
+        ret = -1;
+    }
+    for (int k = 0; k < nw && ret == 0; k++)
+        if (write_folded(s->dirfd, k) != 0) {
+            fprintf(stderr, "papi_run: --sample: the folded profile could not be written in %s\n",
+                    s->dir);
+            ret = -1;
+        }
+    if (lock >= 0)
+        close(lock);
+    return ret;
+}
+
+static int by_weight(const void *a, const void *b)
+{
+    uint64_t x = (*(struct item *const *)a)->w[0], y = (*(struct item *const *)b)->w[0];
+    return x < y   ? 1
+           : x > y ? -1
+                   : strcmp((*(struct item *const *)a)->key, (*(struct item *const *)b)->key);
+}
+
+void run_sample_banner(const struct run_state *s)
+{
+    if (nfiles == 0 || s->opt.quiet || s->opt.json || s->opt.csv_sep[0])
+        return;
+    struct item **all = malloc((funcs.n + 1) * sizeof *all);
+    size_t n = 0;
+    for (size_t b = 0; all && b < funcs.nb; b++)
+        for (struct item *it = funcs.b[b]; it; it = it->next)
+            all[n++] = it;
+    if (!all)
+        return;
+    qsort(all, n, sizeof *all, by_weight);
+    fprintf(stderr,
+            "\n top functions, self share of %s (%llu samples, %d process%s, %s/profile.folded):\n",
+            events[0], (unsigned long long)samples, nfiles, nfiles == 1 ? "" : "es", s->dir);
+    fprintf(stderr, " %9s", events[0]);
+    for (int i = 1; i < nw; i++)
+        fprintf(stderr, " %*s", (int)(strlen(events[i]) > 9 ? strlen(events[i]) : 9), events[i]);
+    fprintf(stderr, "  function\n");
+    for (size_t k = 0; k < n && k < TOP_FUNCTIONS; k++) {
+        for (int i = 0; i < nw; i++) {
+            int width = i == 0 ? 8 : (int)(strlen(events[i]) > 9 ? strlen(events[i]) : 9) - 1;
+            fprintf(stderr, " %*.2f%%", width,
+                    total[i] ? 100.0 * (double)all[k]->w[i] / (double)total[i] : 0.0);
+        }
+        fprintf(stderr, "  %s\n", all[k]->key);
+    }
+    if (dropped || lost)
+        fprintf(stderr,
+                " dropped: %llu samples past the cap of distinct stacks, %llu lost by the kernel\n",
+                (unsigned long long)dropped, (unsigned long long)lost);
+    if (notes[0])
+        fprintf(stderr, " sample notes: %s\n", notes);
+    free(all);
+}
+
+void run_sample_note(struct run_state *s, const char *text)
+{
+    size_t n = strlen(s->note);
+    snprintf(s->note + n, sizeof s->note - n, "%s%s", n ? "; " : "", text);
+}

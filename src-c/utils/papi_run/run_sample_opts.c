@@ -1,0 +1,274 @@
+/* run_sample_opts.c: papi_run --sample EVENT[@PERIOD|@FREQhz], --call-graph and
+ * --sample-stacks: the sampled event and the -e events read with it, encoded for the
+ * preloaded library (run_sample.h) and tried on papi_run itself first, so that what the
+ * kernel refuses is said in one line before the program runs: an event that cannot
+ * sample, a period of 0, a frequency above kernel.perf_event_max_sample_rate (lowered to
+ * it), kernel.perf_event_paranoid forbidding (kernel mode, or all sampling). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "run_sample_opts.h"
+#include "util_common.h"
+
+struct generic {
+    const char *name;
+    uint32_t type;
+    uint64_t config;
+};
+
+/* perf's generic events (perf list's names, perf:: or not) and the presets that are one
+ * of them: what any kernel encodes without a table of the CPU's own events. */
+static const struct generic generics[] = {
+    {"TASK-CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"CPU-CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+    {"PAGE-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"MINOR-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"MAJOR-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    {"CONTEXT-SWITCHES", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"CS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"CPU-MIGRATIONS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"ALIGNMENT-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS},
+    {"EMULATION-FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
+    {"CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"CPU-CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"CACHE-REFERENCES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"CACHE-MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"BRANCHES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"BRANCH-INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"BRANCH-MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"REF-CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+    {"PAPI_TOT_CYC", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"PAPI_TOT_INS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"PAPI_BR_INS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"PAPI_BR_MSP", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"PAPI_REF_CYC", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+};
+
+static struct rs_config cfg; /* what the program samples, as papi_run passes it on */
+
+const struct rs_config *run_sample_config(void)
+{
+    return &cfg;
+}
+
+/* The generic event name stands for, or NULL. */
+static const struct generic *find_generic(const char *name)
+{
+    char base[RUN_NAME_LEN];
+    const char *b = strncasecmp(name, "perf::", 6) == 0 ? name + 6 : name;
+    if (strncasecmp(b, "PERF_COUNT_SW_", 14) == 0 || strncasecmp(b, "PERF_COUNT_HW_", 14) == 0)
+        b += 14;
+    snprintf(base, sizeof base, "%s", b);
+    int preset = strncasecmp(base, "PAPI_", 5) == 0;
+    for (char *c = base; *c; c++)
+        *c = *c == '_' && !preset ? '-' : (char)toupper((unsigned char)*c);
+    for (size_t i = 0; i < sizeof generics / sizeof *generics; i++)
+        if (strcmp(base, generics[i].name) == 0)
+            return &generics[i];
+    return NULL;
+}
+
+/* One line and exit 2: what --sample cannot do, before anything runs. */
+__attribute__((format(printf, 1, 2))) static _Noreturn void refuse(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("papi_run: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+static long read_proc_long(const char *path, long fallback)
+{
+    long v = fallback;
+    FILE *f = fopen(path, "re");
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1)
+            v = fallback;
+        fclose(f);
+    }
+    return v;
+}
+
+/* Opens the group on papi_run itself as the program will: 0, or errno (failed names
+ * the event that was refused). */
+static int try_group(int kernel, int *failed)
+{
+    int fd[1 + RS_MAX_READ], err = 0;
+    *failed = -1;
+    for (int i = 0; i <= cfg.nread && !err; i++) {
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof a);
+        a.size = sizeof a;
+        a.type = cfg.type[i];
+        a.config = cfg.config[i];
+        a.exclude_kernel = !kernel;
+        a.exclude_hv = 1;
+        a.disabled = i == 0;
+        if (i == 0) {
+            a.freq = (unsigned)cfg.freq;
+            a.sample_period = cfg.value; /* (sample_freq shares its place) */
+            a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+                            (cfg.callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
+                            (cfg.nread ? PERF_SAMPLE_READ : 0);
+            a.read_format = cfg.nread ? PERF_FORMAT_GROUP : 0;
+            a.exclude_callchain_kernel = !kernel;
+        }
+        fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd[i] < 0) {
+            err = errno ? errno : EINVAL;
+            *failed = i;
+            for (int k = 0; k < i; k++)
+                close(fd[k]);
+            return err;
+        }
+    }
+    for (int i = 0; i <= cfg.nread; i++)
+        close(fd[i]);
+    return 0;
+}
+
+static int set_event(int i, const char *name)
+{
+    const struct generic *g = find_generic(name);
+    if (!g)
+        return -1;
+    snprintf(cfg.name[i], RS_NAME_LEN, "%s", name);
+    cfg.type[i] = g->type;
+    cfg.config[i] = g->config;
+    return 0;
+}
+
+/* "EVENT@PERIOD", "EVENT@FREQhz", "EVENT", "@FREQhz", "" or "default". */
+static void parse_spec(const struct run_options *o, char *event, long long *value, int *freq)
+{
+    char spec[RUN_NAME_LEN + 32];
+    snprintf(spec, sizeof spec, "%s", strcmp(o->sample, "default") == 0 ? "" : o->sample);
+    char *at = strrchr(spec, '@');
+    *value = 999;
+    *freq = 1;
+    if (at) {
+        char *end;
+        *at = 0;
+        errno = 0;
+        long long v = strtoll(at + 1, &end, 10);
+        *freq = strcasecmp(end, "hz") == 0;
+        if (end == at + 1 || errno || v < 0 || (*end && !*freq))
+            refuse("--sample %s: '@%s' is not a period (events) or a frequency "
+                   "(NHz)",
+                   o->sample, at + 1);
+        if (v == 0)
+            refuse("--sample %s: a %s of 0 takes no sample", o->sample,
+                   *freq ? "frequency" : "period");
+        *value = v;
+    }
+    snprintf(event, RUN_NAME_LEN, "%.*s", RUN_NAME_LEN - 1, spec);
+}
+
+/* The -e events read at each sample: those that are generic events; others are said. */
+static void choose_read(const struct run_options *o)
+{
+    char skipped[512] = "";
+    for (int i = 0; o->events_given && i < o->nevents; i++) {
+        if (strcmp(o->events[i], cfg.name[0]) == 0)
+            continue;
+        if (cfg.nread < RS_MAX_READ && set_event(1 + cfg.nread, o->events[i]) == 0) {
+            cfg.nread++;
+            continue;
+        }
+        size_t n = strlen(skipped);
+        snprintf(skipped + n, sizeof skipped - n, "%s%s", n ? ", " : "", o->events[i]);
+    }
+    if (skipped[0])
+        fprintf(stderr,
+                "papi_run: --sample: %s counted for the whole program only, not per stack "
+                "(only perf's generic events, at most %d, are read with each sample)\n",
+                skipped, RS_MAX_READ);
+}
+
+void run_sample_setup(struct run_state *s)
+{
+    const struct run_options *o = &s->opt;
+    char event[RUN_NAME_LEN];
+    long long value;
+    int failed;
+    parse_spec(o, event, &value, &cfg.freq);
+    cfg.value = (uint64_t)value;
+    cfg.callchain = o->call_graph == RUN_CG_FP;
+    cfg.cap = (size_t)o->sample_cap;
+    long max_rate = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+    if (cfg.freq && max_rate > 0 && value > max_rate) {
+        fprintf(stderr,
+                "papi_run: --sample %s: %lld Hz is above kernel.perf_event_max_sample_rate "
+                "(%ld): sampling at %ld Hz\n",
+                o->sample, value, max_rate, max_rate);
+        cfg.value = (uint64_t)max_rate;
+    }
+    if (event[0] && set_event(0, event) != 0) {
+        fprintf(stderr,
+                "papi_run: --sample %s: cannot be sampled here: papi_run samples perf's "
+                "generic events (perf::TASK-CLOCK, perf::CYCLES, perf::PAGE-FAULTS ...) "
+                "and PAPI_TOT_CYC, PAPI_TOT_INS, PAPI_BR_INS, PAPI_BR_MSP, PAPI_REF_CYC\n",
+                event);
+        exit(2);
+    }
+    choose_read(o);
+    int err = -1;
+    if (!event[0]) { /* the default: cycles where they count, else the task's clock */
+        set_event(0, "perf::CYCLES");
+        if ((err = try_group(0, &failed)) != 0 || failed >= 0)
+            set_event(0, "perf::TASK-CLOCK");
+    }
+    if (err != 0 && (err = try_group(0, &failed)) != 0 && failed > 0) {
+        fprintf(stderr, "papi_run: --sample: %s cannot be read with %s (%s): not per stack\n",
+                cfg.name[failed], cfg.name[0], strerror(err));
+        cfg.nread = 0;
+        err = try_group(0, &failed);
+    }
+    if (err != 0) {
+        long paranoid = read_proc_long("/proc/sys/kernel/perf_event_paranoid", 2);
+        if (err == EACCES || err == EPERM)
+            fprintf(stderr,
+                    "papi_run: --sample %s: sampling refused: kernel.perf_event_paranoid is "
+                    "%ld (sampling a process needs it <= 2, or CAP_PERFMON)\n",
+                    cfg.name[0], paranoid);
+        else
+            fprintf(stderr, "papi_run: --sample %s: this event cannot sample here: %s\n",
+                    cfg.name[0], strerror(err));
+        exit(2);
+    }
+    cfg.kernel = try_group(1, &failed) == 0;
+    if (!cfg.kernel)
+        run_sample_note(s, "kernel frames not sampled: kernel.perf_event_paranoid forbids "
+                           "kernel mode to this user (CAP_PERFMON or paranoid <= 1 allows it)");
+    char text[RS_NAME_LEN + 64], list[(RS_NAME_LEN + 48) * RS_MAX_READ] = "", opts[64];
+    snprintf(text, sizeof text, "%s|%u|%llu|%c|%llu", cfg.name[0], cfg.type[0],
+             (unsigned long long)cfg.config[0], cfg.freq ? 'f' : 'p',
+             (unsigned long long)cfg.value);
+    setenv("PAPI_RUN_SAMPLE", text, 1);
+    for (int i = 1; i <= cfg.nread; i++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s|%u|%llu", i > 1 ? ";" : "", cfg.name[i],
+                 cfg.type[i], (unsigned long long)cfg.config[i]);
+    }
+    setenv("PAPI_RUN_SAMPLE_READ", list, 1);
+    snprintf(opts, sizeof opts, "%s %d %zu", cfg.callchain ? "fp" : "none", cfg.kernel, cfg.cap);
+    setenv("PAPI_RUN_SAMPLE_OPTS", opts, 1);
+    setenv("PAPI_RUN_SAMPLE_DIR", s->dir, 1);
+}

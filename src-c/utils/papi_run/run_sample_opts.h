@@ -1,0 +1,26 @@
+/* run_sample_opts.h: papi_run's side of --sample (run_sample_opts.c: the event, checked
+ * and handed to the preloaded library; run_sample_merge.c: the processes' profiles
+ * merged into the folded files and the banner's top functions). */
+#ifndef RUN_SAMPLE_OPTS_H
+#define RUN_SAMPLE_OPTS_H
+
+#include "run.h"
+#include "run_sample.h"
+
+/* Before the fork: checks the sampled event and the -e events read with it on papi_run
+ * itself (exits 2 with one line when nothing could be sampled) and sets the program's
+ * PAPI_RUN_SAMPLE* variables. */
+void run_sample_setup(struct run_state *s);
+const struct rs_config *run_sample_config(void);
+/* Appends text to the run's note (said in the banner). */
+void run_sample_note(struct run_state *s, const char *text);
+
+/* After the program: every process's .sample_RUNID_PID.txt of this run (all ranks of a
+ * job share the run id) merged under a lock into profile.folded (weighted by the sampled
+ * event) and profile.EVENT.folded per -e event; the last rank to end writes the whole
+ * job's. 0, or -1 with why on stderr. */
+int run_sample_merge(struct run_state *s);
+/* The banner's last lines: the top functions by their self share. */
+void run_sample_banner(const struct run_state *s);
+
+#endif

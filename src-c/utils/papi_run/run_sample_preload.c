@@ -1,0 +1,303 @@
+/* run_sample_preload.c: libpapi_run_sample.so, which papi_run --sample preloads into the
+ * program (run_sample.h). Every thread opens its own sampling group and ring (the main
+ * thread from the constructor, the others from pthread_create, a forked child's from the
+ * fork handler, which also drops the parent's samples the child inherited); one drain
+ * thread per process, which the program never sees, empties the rings every few
+ * milliseconds; a thread's end drains and closes its ring. At exit (exit, return from
+ * main, _exit) the last samples are drained, the addresses named and the files written. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "run_sample.h"
+
+/* The drain thread's period adapts to the fullest ring it found: halved when one was
+ * over a quarter full, doubled when all were under 1/16, between these bounds (each
+ * wake-up costs the program: a timer and a switch). */
+#define RS_DRAIN_MIN_NS 2000000L
+#define RS_DRAIN_MAX_NS 100000000L
+
+static struct rs_config cfg;
+static struct rs_table table;
+/* Guards the ring list, the table and the note; taken by the drain thread, a thread
+ * that ends, fork and exit. Nothing else is taken under it. */
+static pthread_mutex_t sample_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rs_ring *rings;
+static pthread_key_t key;
+static int ready, finished, drainer_up;
+static pid_t owner; /* the process the state is of: a vfork child shares it, never owns it */
+static int stop_drain;
+static char note[1024];
+static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+static void add_note(const char *text)
+{
+    size_t n = strlen(note);
+    if (!strstr(note, text))
+        snprintf(note + n, sizeof note - n, "%s%s", n ? "; " : "", text);
+}
+
+/* The largest share of a ring's data area that was full, in 1/256ths. */
+static size_t drain_all(void)
+{
+    size_t fullest = 0;
+    for (struct rs_ring *r = rings; r; r = r->next) {
+        size_t n = rs_ring_drain(r, &cfg, &table),
+               share = r->data_size ? 256 * n / r->data_size : 0;
+        if (share > fullest)
+            fullest = share;
+    }
+    return fullest;
+}
+
+static void *drain_loop(void *arg)
+{
+    (void)arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* the program's signals go to its threads */
+    long period = 10000000L;
+    while (!__atomic_load_n(&stop_drain, __ATOMIC_ACQUIRE)) {
+        const struct timespec ts = {period / 1000000000L, period % 1000000000L};
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&sample_lock);
+        size_t fullest = drain_all();
+        pthread_mutex_unlock(&sample_lock);
+        if (fullest > 64 && period > RS_DRAIN_MIN_NS)
+            period /= 2;
+        else if (fullest < 16 && period < RS_DRAIN_MAX_NS)
+            period *= 2;
+    }
+    return NULL;
+}
+
+static void start_drainer(void)
+{
+    __atomic_store_n(&stop_drain, 0, __ATOMIC_RELEASE);
+    /* libc's own pthread_create: another preloaded library's (papi_run --per-thread's)
+     * would take the drain thread for one of the program's */
+    static int (*libc_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    void *libc = libc_create ? NULL : dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    if (libc) {
+        libc_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                               void *))dlsym(libc, "pthread_create");
+        dlclose(libc);
+    }
+    pthread_t drainer;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    drainer_up = (libc_create ? libc_create : real_create)(&drainer, &attr, drain_loop, NULL) == 0;
+    pthread_attr_destroy(&attr);
+    if (!drainer_up)
+        add_note("no drain thread: samples beyond one ring per thread were lost");
+}
+
+static void sample_this_thread(void)
+{
+    char why[300];
+    struct rs_ring *r = calloc(1, sizeof *r);
+    if (!r)
+        return;
+    if (rs_ring_open(r, &cfg, why, sizeof why) != 0) {
+        pthread_mutex_lock(&sample_lock);
+        add_note(why);
+        pthread_mutex_unlock(&sample_lock);
+        free(r);
+        return;
+    }
+    pthread_mutex_lock(&sample_lock);
+    r->next = rings;
+    rings = r;
+    pthread_mutex_unlock(&sample_lock);
+    pthread_setspecific(key, r);
+}
+
+static void thread_done(void *p)
+{
+    struct rs_ring *r = p;
+    pthread_mutex_lock(&sample_lock);
+    if (finished) { /* the process's exit already took its samples */
+        pthread_mutex_unlock(&sample_lock);
+        return;
+    }
+    for (struct rs_ring **q = &rings; *q; q = &(*q)->next)
+        if (*q == r) {
+            *q = r->next;
+            break;
+        }
+    rs_ring_drain(r, &cfg, &table);
+    rs_ring_close(r);
+    pthread_mutex_unlock(&sample_lock);
+    free(r);
+}
+
+struct start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+static void *trampoline(void *p)
+{
+    struct start st = *(struct start *)p;
+    free(p);
+    if (ready)
+        sample_this_thread();
+    return st.fn(st.arg);
+}
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    if (!real_create)
+        real_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                               void *))dlsym(RTLD_NEXT, "pthread_create");
+    struct start *st = ready ? malloc(sizeof *st) : NULL;
+    if (!st)
+        return real_create(t, attr, fn, arg);
+    st->fn = fn;
+    st->arg = arg;
+    int ret = real_create(t, attr, trampoline, st);
+    if (ret != 0)
+        free(st);
+    return ret;
+}
+
+static void before_fork(void)
+{
+    pthread_mutex_lock(&sample_lock);
+}
+
+static void parent_after_fork(void)
+{
+    pthread_mutex_unlock(&sample_lock);
+}
+
+/* In the child: the parent's rings and samples are the parent's; this process starts
+ * its own (its only thread is the one that forked). */
+static void child_after_fork(void)
+{
+    for (struct rs_ring *r = rings, *next; r; r = next) {
+        next = r->next;
+        rs_ring_close(r);
+        free(r);
+    }
+    rings = NULL;
+    rs_table_free(&table);
+    if (rs_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
+        ready = 0;
+    note[0] = 0;
+    owner = getpid();
+    pthread_mutex_unlock(&sample_lock);
+    pthread_setspecific(key, NULL);
+    if (ready) {
+        sample_this_thread();
+        start_drainer();
+    }
+}
+
+static int parse_event(const char *spec, int i, int sampled)
+{
+    char mode = 0;
+    unsigned long long config, value = 0;
+    unsigned type;
+    const char *bar = strchr(spec, '|');
+    if (!bar || bar == spec || (size_t)(bar - spec) >= RS_NAME_LEN)
+        return -1;
+    int n = sampled ? sscanf(bar + 1, "%u|%llu|%c|%llu", &type, &config, &mode, &value)
+                    : sscanf(bar + 1, "%u|%llu", &type, &config);
+    if (n != (sampled ? 4 : 2) || (sampled && ((mode != 'f' && mode != 'p') || value == 0)))
+        return -1;
+    snprintf(cfg.name[i], RS_NAME_LEN, "%.*s", (int)(bar - spec), spec);
+    cfg.type[i] = type;
+    cfg.config[i] = config;
+    if (sampled) {
+        cfg.freq = mode == 'f';
+        cfg.value = value;
+    }
+    return 0;
+}
+
+static int configure(void)
+{
+    const char *ev = env_get("PAPI_RUN_SAMPLE"), *rd = env_get("PAPI_RUN_SAMPLE_READ");
+    const char *opts = env_get("PAPI_RUN_SAMPLE_OPTS"), *dir = env_get("PAPI_RUN_SAMPLE_DIR");
+    const char *id = env_get("PAPI_RUN_ID");
+    char cg[8] = "";
+    unsigned long cap = 0;
+    if (!ev || !opts || !dir || !id || parse_event(ev, 0, 1) != 0 ||
+        sscanf(opts, "%7s %d %lu", cg, &cfg.kernel, &cap) != 3 || cap == 0 || cap > (1UL << 24))
+        return -1;
+    cfg.callchain = strcmp(cg, "fp") == 0;
+    cfg.cap = cap;
+    snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
+    snprintf(cfg.id, sizeof cfg.id, "%s", id);
+    char list[(RS_NAME_LEN + 48) * RS_MAX_READ], *save = NULL;
+    snprintf(list, sizeof list, "%s", rd ? rd : "");
+    for (char *t = strtok_r(list, ";", &save); t; t = strtok_r(NULL, ";", &save))
+        if (cfg.nread >= RS_MAX_READ || parse_event(t, 1 + cfg.nread++, 0) != 0)
+            return -1;
+    return 0;
+}
+
+__attribute__((constructor)) static void sample_start(void)
+{
+    real_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
+        RTLD_NEXT, "pthread_create");
+    if (!real_create || configure() != 0 || pthread_key_create(&key, thread_done) != 0 ||
+        rs_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
+        return;
+    pthread_atfork(before_fork, parent_after_fork, child_after_fork);
+    owner = getpid();
+    ready = 1;
+    sample_this_thread();
+    start_drainer();
+}
+
+/* At exit: the drain thread stopped, every ring drained one last time, then named and
+ * written. Threads still running lose their last milliseconds only. */
+__attribute__((destructor)) static void sample_end(void)
+{
+    if (getpid() != owner || !__atomic_exchange_n(&ready, 0, __ATOMIC_ACQ_REL))
+        return;
+    /* Not joined (it may sleep 100 ms): it stops at its next wake-up, finding the rings
+     * closed under the lock. */
+    __atomic_store_n(&stop_drain, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&sample_lock);
+    finished = 1;
+    for (struct rs_ring *r = rings; r; r = r->next) {
+        rs_ring_drain(r, &cfg, &table);
+        rs_ring_close(r);
+    }
+    if (table.dropped)
+        add_note("distinct stacks past the cap were dropped (dropped_samples)");
+    rs_profile_write(&cfg, &table, note);
+    pthread_mutex_unlock(&sample_lock);
+}
+
+/* _exit skips the destructors (a forked child's usual end): write first. */
+_Noreturn void _exit(int status)
+{
+    sample_end();
+    void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "_exit");
+    if (real)
+        real(status);
+    syscall(SYS_exit_group, status);
+    for (;;)
+        ;
+}
+
+_Noreturn void _Exit(int status)
+{
+    _exit(status);
+}

@@ -1,0 +1,207 @@
+/* run_sample_profile.c: a process's profile at its exit, in papi_run's output directory:
+ * profile_RUNID_PID.json (schema/profile.schema.json: the run header, the sampled event
+ * and its period or frequency, the call-graph mode, the frames named once, each thread's
+ * distinct stacks with their counts, the drops) and .sample_RUNID_PID.txt, the same
+ * stacks as folded lines papi_run merges ("w0 w1 .. wn<TAB>root;..;leaf"). Both are
+ * written under a temporary name and renamed whole. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "json_writer.h"
+#include "output_file.h"
+#include "run_identity.h"
+#include "run_sample.h"
+
+static int rank_of(const char **source)
+{
+    static const char *const vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = env_get(vars[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && !*end && r >= 0 && r <= INT_MAX) {
+            *source = vars[i];
+            return (int)r;
+        }
+    }
+    *source = NULL;
+    return -1;
+}
+
+static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
+{
+    int fd = output_file_create(dirfd, final, tmp, len);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f) {
+        close(fd);
+        output_file_discard(dirfd, tmp);
+    }
+    return f;
+}
+
+static void write_header(struct jw *w, const struct rs_config *c, const struct rs_table *t,
+                         const char *note)
+{
+    struct run_identity r;
+    const char *source;
+    int rank = rank_of(&source);
+    run_identity_self(&r, "", "");
+    jw_str(w, "kind", "profile");
+    jw_obj_begin(w, "run");
+    jw_str(w, "id", c->id[0] ? c->id : r.id);
+    jw_str(w, "command", r.command);
+    jw_str(w, "start", r.start);
+    jw_str(w, "host", r.host);
+    jw_obj_end(w);
+    jw_int(w, "pid", getpid());
+    if (rank >= 0) {
+        jw_int(w, "rank", rank);
+        jw_str(w, "rank_source", source);
+    } else {
+        jw_null(w, "rank");
+        jw_null(w, "rank_source");
+    }
+    jw_str(w, "sampled_event", c->name[0]);
+    if (c->freq)
+        jw_uint(w, "frequency_hz", c->value);
+    else
+        jw_uint(w, "period", c->value);
+    jw_str(w, "call_graph", c->callchain ? "fp" : "none");
+    jw_bool(w, "kernel_frames", c->kernel);
+    jw_arr_begin(w, "events");
+    for (int i = 0; i <= c->nread; i++)
+        jw_str(w, NULL, c->name[i]);
+    jw_arr_end(w);
+    jw_uint(w, "samples", t->samples);
+    jw_uint(w, "lost_records", t->lost);
+    jw_uint(w, "stack_cap", t->cap);
+    jw_uint(w, "distinct_stacks", t->n);
+    jw_uint(w, "dropped_samples", t->dropped);
+    jw_uint(w, "dropped_weight", t->dropped_weight);
+    jw_str(w, "notes", note);
+}
+
+/* The frames' indices of every stack, root first, into idx (t->nips of them); -1 when
+ * a name could not be stored. */
+static int name_all(struct rs_syms *s, const struct rs_table *t, long *idx)
+{
+    for (size_t k = 0; k < t->n; k++) {
+        const struct rs_stack *st = &t->stack[k];
+        for (uint32_t d = 0; d < st->depth; d++) {
+            long i = rs_syms_index(s, t->ips[st->first + d]);
+            if (i < 0)
+                return -1;
+            idx[st->first + st->depth - 1 - d] = i;
+        }
+    }
+    return 0;
+}
+
+static int write_json(FILE *f, const struct rs_config *c, const struct rs_table *t,
+                      struct rs_syms *s, const long *idx, const char *note)
+{
+    struct jw w;
+    jw_init(&w, f);
+    jw_obj_begin(&w, NULL);
+    write_header(&w, c, t, note);
+    jw_arr_begin(&w, "frames");
+    for (size_t i = 0; i < rs_syms_count(s); i++) {
+        const struct rs_frame *fr = rs_syms_frame(s, i);
+        jw_obj_begin(&w, NULL);
+        jw_str(&w, "name", fr->name);
+        jw_str(&w, "module", fr->module);
+        if (fr->file) {
+            jw_str(&w, "file", fr->file);
+            jw_int(&w, "line", fr->line);
+        }
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_arr_begin(&w, "stacks");
+    for (size_t k = 0; k < t->n; k++) {
+        const struct rs_stack *st = &t->stack[k];
+        jw_obj_begin(&w, NULL);
+        jw_int(&w, "tid", st->tid);
+        jw_uint(&w, "samples", st->samples);
+        jw_arr_begin(&w, "counts");
+        for (int i = 0; i <= c->nread; i++)
+            jw_uint(&w, NULL, st->weight[i]);
+        jw_arr_end(&w);
+        jw_arr_begin(&w, "frames");
+        for (uint32_t d = 0; d < st->depth; d++)
+            jw_int(&w, NULL, idx[st->first + d]);
+        jw_arr_end(&w);
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_obj_end(&w);
+    return jw_finish(&w);
+}
+
+static void write_folded(FILE *f, const struct rs_config *c, const struct rs_table *t,
+                         struct rs_syms *s, const long *idx, const char *note)
+{
+    fprintf(f, "# papi_run --sample 1\n# events");
+    for (int i = 0; i <= c->nread; i++)
+        fprintf(f, "\t%s", c->name[i]);
+    fprintf(f, "\n# pid %ld samples %llu lost %llu dropped %llu cap %zu\n", (long)getpid(),
+            (unsigned long long)t->samples, (unsigned long long)t->lost,
+            (unsigned long long)t->dropped, t->cap);
+    if (note[0])
+        fprintf(f, "# note %s\n", note);
+    for (size_t k = 0; k < t->n; k++) {
+        const struct rs_stack *st = &t->stack[k];
+        for (int i = 0; i <= c->nread; i++)
+            fprintf(f, "%s%llu", i ? " " : "", (unsigned long long)st->weight[i]);
+        for (uint32_t d = 0; d < st->depth; d++)
+            fprintf(f, "%c%s", d ? ';' : '\t', rs_syms_frame(s, (size_t)idx[st->first + d])->name);
+        fputc('\n', f);
+    }
+}
+
+int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note)
+{
+    char why[256], tmp[4096], final[256], all[2048];
+    int dirfd = output_dir_open(c->dir, 0, why, sizeof why);
+    if (dirfd < 0)
+        return -1;
+    struct rs_syms *s = rs_syms_open();
+    long *idx = malloc((t->nips + 1) * sizeof *idx);
+    int ret = -1;
+    if (s && idx && name_all(s, t, idx) == 0) {
+        snprintf(all, sizeof all, "%s%s%s", note, note[0] && rs_syms_notes(s)[0] ? "; " : "",
+                 rs_syms_notes(s));
+        ret = 0;
+        for (int k = 0; k < 2; k++) {
+            snprintf(final, sizeof final, k ? ".sample_%s_%ld.txt" : "profile_%s_%ld.json", c->id,
+                     (long)getpid());
+            FILE *f = open_new(dirfd, final, tmp, sizeof tmp);
+            if (!f) {
+                ret = -1;
+                continue;
+            }
+            int bad = 0;
+            if (k)
+                write_folded(f, c, t, s, idx, all);
+            else
+                bad = write_json(f, c, t, s, idx, all);
+            if ((fclose(f) != 0) | bad || output_file_publish(dirfd, tmp, final) != 0) {
+                output_file_discard(dirfd, tmp);
+                ret = -1;
+            }
+        }
+    }
+    free(idx);
+    rs_syms_close(s);
+    close(dirfd);
+    return ret;
+}

@@ -1,0 +1,183 @@
+/* run_sample_ring.c: one thread's sampling group and its ring. The sampled event leads
+ * the group and samples its thread's address, period and call chain; with -e events the
+ * group's values come with each sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP), and the
+ * difference to the thread's previous sample is what that stack gets. The ring is read
+ * in place by the drain thread: nothing runs per sample in the program beyond the
+ * kernel's write. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "run_sample.h"
+
+#define RS_RING_PAGES 32 /* data pages per thread (128 KiB): 1/4 s of deep stacks at 1 kHz */
+
+static int open_one(const struct rs_config *c, int i, int group)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = c->type[i];
+    a.config = c->config[i];
+    a.exclude_kernel = !c->kernel;
+    a.exclude_hv = 1;
+    if (i == 0) {
+        a.disabled = 1;
+        a.freq = (unsigned)c->freq;
+        if (c->freq)
+            a.sample_freq = c->value;
+        else
+            a.sample_period = c->value;
+        a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+        if (c->callchain)
+            a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+        if (c->nread > 0) {
+            a.sample_type |= PERF_SAMPLE_READ;
+            a.read_format = PERF_FORMAT_GROUP;
+        }
+        a.exclude_callchain_kernel = !c->kernel;
+    }
+    return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t len)
+{
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i <= RS_MAX_READ; i++)
+        r->fd[i] = -1;
+    r->tid = (pid_t)syscall(SYS_gettid);
+    for (int i = 0; i <= c->nread; i++) {
+        r->fd[i] = open_one(c, i, i == 0 ? -1 : r->fd[0]);
+        if (r->fd[i] < 0) {
+            snprintf(why, len, "perf_event_open(%s): %s", c->name[i], strerror(errno));
+            rs_ring_close(r);
+            return -1;
+        }
+    }
+    /* The locked-memory limit of an unprivileged user may refuse the full ring: halve. */
+    for (size_t pages = RS_RING_PAGES; pages >= 2 && !r->base; pages /= 2) {
+        long page = sysconf(_SC_PAGESIZE);
+        void *m =
+            mmap(NULL, (pages + 1) * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd[0], 0);
+        if (m != MAP_FAILED) {
+            r->base = m;
+            r->data_size = pages * (size_t)page;
+        }
+    }
+    if (!r->base) {
+        snprintf(why, len, "mmap of the sampling ring: %s", strerror(errno));
+        rs_ring_close(r);
+        return -1;
+    }
+    if (ioctl(r->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) {
+        snprintf(why, len, "enabling %s: %s", c->name[0], strerror(errno));
+        rs_ring_close(r);
+        return -1;
+    }
+    return 0;
+}
+
+void rs_ring_close(struct rs_ring *r)
+{
+    if (r->fd[0] >= 0)
+        ioctl(r->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    if (r->base)
+        munmap(r->base, r->data_size + (size_t)sysconf(_SC_PAGESIZE));
+    r->base = NULL;
+    for (int i = 0; i <= RS_MAX_READ; i++)
+        if (r->fd[i] >= 0) {
+            close(r->fd[i]);
+            r->fd[i] = -1;
+        }
+}
+
+/* One PERF_RECORD_SAMPLE (its body after the header, size bytes) into the table. */
+static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_table *t,
+                        const uint64_t *p, size_t n)
+{
+    uint64_t ip[RS_MAX_DEPTH], w[1 + RS_MAX_READ] = {0};
+    size_t k = 0;
+    if (n < 3)
+        return;
+    uint64_t pc = p[k++];
+    pid_t tid = (pid_t)(p[k++] >> 32);
+    w[0] = p[k++];
+    if (c->nread > 0) {
+        if (k >= n || p[k] != (uint64_t)(1 + c->nread) || k + 1 + p[k] > n)
+            return;
+        for (int i = 1; i <= c->nread; i++) {
+            uint64_t v = p[k + 1 + (size_t)i];
+            w[i] = v >= r->last[i] ? v - r->last[i] : 0;
+            r->last[i] = v;
+        }
+        k += 1 + p[k];
+    }
+    uint32_t depth = 0;
+    if (c->callchain && k < n) {
+        uint64_t nr = p[k++], user = 0, kernel = 0;
+        for (uint64_t i = 0; i < nr && k + i < n && depth < RS_MAX_DEPTH; i++) {
+            uint64_t a = p[k + i];
+            if (a >= (uint64_t)PERF_CONTEXT_MAX) { /* a context marker */
+                kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
+                user = 0;
+                continue;
+            }
+            if (kernel) {
+                if (depth == 0 || ip[depth - 1] != RS_KERNEL)
+                    ip[depth++] = RS_KERNEL; /* the kernel's frames as one */
+                continue;
+            }
+            /* a caller's frame holds its return address: the call is the byte before */
+            ip[depth++] = user++ ? a - 1 : a;
+        }
+    }
+    if (depth == 0)
+        ip[depth++] = pc;
+    rs_table_add(t, tid, ip, depth, w);
+}
+
+size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t)
+{
+    if (!r->base)
+        return 0;
+    struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)r->base;
+    const unsigned char *data = r->base + sysconf(_SC_PAGESIZE);
+    uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+    uint64_t tail = meta->data_tail, start = tail;
+    uint64_t buf[(sizeof(struct perf_event_header) + 8 * (4 + 1 + RS_MAX_READ + 1 + 512)) / 8];
+    while (tail < head) {
+        struct perf_event_header h;
+        size_t off = (size_t)(tail % r->data_size);
+        for (size_t i = 0; i < sizeof h; i++)
+            ((unsigned char *)&h)[i] = data[(off + i) % r->data_size];
+        if (h.size < sizeof h || tail + h.size > head)
+            break;
+        if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST) {
+            size_t len = h.size < sizeof buf ? h.size : sizeof buf;
+            if (off + len <= r->data_size) {
+                memcpy(buf, data + off, len);
+            } else { /* the record wraps round the end of the ring */
+                size_t first = r->data_size - off;
+                memcpy(buf, data + off, first);
+                memcpy((unsigned char *)buf + first, data, len - first);
+            }
+            const uint64_t *body = buf + 1;
+            size_t n = (len - sizeof h) / 8;
+            if (h.type == PERF_RECORD_SAMPLE)
+                take_sample(r, c, t, body, n);
+            else if (n >= 2)
+                t->lost += body[1]; /* {id, lost} */
+        }
+        tail += h.size;
+    }
+    __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+    return (size_t)(tail - start);
+}

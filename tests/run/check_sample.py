@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""check_sample.py: papi_run --sample run as users run it, on perf::TASK-CLOCK (a software
+event: it samples on any machine, a hardware PMU or not).
+
+  check_sample.py CASE PAPI_RUN PROGRAM [MPIRUN NP]
+
+CASE: split (work_a does 3 units for each of work_b's 1: work_a's self share of the two
+in profile.folded is 75% +- 5 points, and the banner ends with the top functions),
+recurse (a recursion 50 deep: a stack of exactly 50 descend frames), threads (two
+threads and a forked child, each present: two threads of the parent in thread_work,
+the child's own profile in child_work; -e perf::PAGE-FAULTS read per stack into
+profile.perf__PAGE-FAULTS.folded; --per-thread beside it still has 4 rows: the
+drain threads are not the program's), cxx (shapes::Crunch::run(long) demangled), fortran
+(sampled::crunch for gfortran's __sampled_MOD_crunch), inlined (a function inlined
+into main, -O2 -g: a frame main;inlined_work from the DWARF inlined subroutine), mpi (MPIRUN -np NP: one profile
+per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 times rank
+0's; papi_report D -o REP merges the same and names rank 1 the max), bad_input (period 0, an event that cannot sample, --call-graph dwarf: one line,
+exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
+profiled; a stripped program: profiled with module+offset frames and a note),
+unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
+out with a note). Every
+profile file is checked against schema/profile.schema.json."""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCHEMA = os.path.join(HERE, "..", "..", "schema", "profile.schema.json")
+EVENT = "perf::TASK-CLOCK@1000000"  # a sample per ms of the thread's CPU time
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def profiles(out):
+    """Every profile file under out, checked against the schema."""
+    files = sorted(glob.glob(os.path.join(out, "**", "profile_*.json"), recursive=True))
+    try:
+        import jsonschema
+        v = jsonschema.Draft202012Validator(json.load(open(SCHEMA)))
+    except ImportError:
+        v = None
+    docs = []
+    for f in files:
+        d = json.load(open(f))
+        if v:
+            errors = [e.message for e in v.iter_errors(d)]
+            if errors:
+                fail("%s breaks profile.schema.json: %s" % (f, errors[:3]))
+        docs.append(d)
+    return docs
+
+
+def folded(out, name="profile.folded"):
+    """{stack: count} of the folded file found under out."""
+    files = glob.glob(os.path.join(out, "**", name), recursive=True)
+    if len(files) != 1:
+        fail("%d files %s under %s" % (len(files), name, out))
+    stacks = {}
+    for line in open(files[0]):
+        stack, count = line.rstrip("\n").rsplit(" ", 1)
+        stacks[stack] = stacks.get(stack, 0) + int(count)
+    return stacks
+
+
+def self_of(stacks):
+    """Each function's weight as the sampled (last) frame."""
+    own = {}
+    for stack, count in stacks.items():
+        leaf = stack.split(";")[-1]
+        own[leaf] = own.get(leaf, 0) + count
+    return own
+
+
+def sample(papi_run, out, args, extra=()):
+    rc, _, err = run([papi_run, "--sample", EVENT, *extra, "-o", out, "--", *args])
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    return err
+
+
+def case_split(papi_run, prog, out):
+    err = sample(papi_run, out, [prog, "split", "60"])
+    own = self_of(folded(out))
+    a, b = own.get("work_a", 0), own.get("work_b", 0)
+    if a + b == 0:
+        fail("neither work_a nor work_b in profile.folded: %s" % own)
+    share = 100.0 * a / (a + b)
+    if abs(share - 75.0) > 5.0:
+        fail("work_a has %.1f%% of the two, expected 75 +- 5" % share)
+    tail = err[err.find("top functions"):]
+    if "top functions" not in err or "work_a" not in tail or "work_b" not in tail:
+        fail("the banner does not end with the top functions:\n" + err)
+    (d,) = profiles(out)
+    if d["period"] != 1000000 or d["sampled_event"] != "perf::TASK-CLOCK" or d["call_graph"] != "fp":
+        fail("the profile's header: %s" % {k: d.get(k) for k in ("period", "sampled_event", "call_graph")})
+    print("split: work_a %.1f%% of work_a + work_b (%d and %d ns sampled)" % (share, a, b))
+
+
+def case_recurse(papi_run, prog, out):
+    sample(papi_run, out, [prog, "recurse", "20", "50"])
+    depths = {s.split(";").count("descend") for s in folded(out) if s.split(";")[-1] in ("spin", "[kernel]")}
+    if 50 not in depths or max(depths) != 50:
+        fail("descend frames per stack %s, expected 50" % sorted(depths))
+    print("recurse: stacks of 50 descend frames")
+
+
+def case_threads(papi_run, prog, out):
+    sample(papi_run, out, [prog, "threads", "20"], ["-e", "perf::PAGE-FAULTS", "--per-thread"])
+    (rows,) = [json.load(open(f)) for f in glob.glob(os.path.join(out, "**", "rank_*.json"), recursive=True)]
+    if len(rows["threads"]) != 4:  # main, 2 threads, the child: the drain threads are not the program's
+        fail("--per-thread beside --sample: %d thread rows, expected 4" % len(rows["threads"]))
+    docs = profiles(out)
+    if len(docs) != 2:
+        fail("%d profile files, expected the parent's and the child's" % len(docs))
+    def tids_in(d, fn):
+        names = [f["name"] for f in d["frames"]]
+        return {s["tid"] for s in d["stacks"] if fn in [names[i] for i in s["frames"]]}
+    parent = [d for d in docs if tids_in(d, "thread_work")]
+    child = [d for d in docs if tids_in(d, "child_work")]
+    if len(parent) != 1 or len(tids_in(parent[0], "thread_work")) != 2:
+        fail("two threads in thread_work expected: %s" % [tids_in(d, "thread_work") for d in docs])
+    if len(child) != 1 or child[0]["pid"] == parent[0]["pid"]:
+        fail("the forked child's own profile with child_work expected")
+    if parent[0]["events"] != ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"]:
+        fail("events %s" % parent[0]["events"])
+    faults = folded(out, "profile.perf__PAGE-FAULTS.folded")
+    if sum(faults.values()) <= 0:
+        fail("no page faults per stack")
+    print("threads: 2 threads in thread_work, child %d in child_work, %d page faults per stack"
+          % (child[0]["pid"], sum(faults.values())))
+
+
+def case_named(papi_run, prog, out, name, args):
+    sample(papi_run, out, [prog, *args])
+    own = self_of(folded(out))
+    if name not in own:
+        fail("%s not among the sampled functions %s" % (name, sorted(own)))
+    profiles(out)
+    print("%s named in profile.folded (%d ns)" % (name, own[name]))
+
+
+def case_mpi(papi_run, prog, out, mpirun, np):
+    rc, _, err = run([mpirun, "-np", np, papi_run, "--quiet", "--sample", EVENT, "-o", out,
+                      "--", prog, "20"])
+    if rc != 0:
+        fail("mpirun exit status %d\n%s" % (rc, err))
+    docs = profiles(out)
+    per_rank = {}
+    for d in docs:
+        names = [f["name"] for f in d["frames"]]
+        w = sum(s["counts"][0] for s in d["stacks"] if names[s["frames"][-1]] == "rank_work")
+        per_rank[d["rank"]] = per_rank.get(d["rank"], 0) + w
+    if sorted(per_rank) != list(range(int(np))):
+        fail("profiles of ranks %s, expected 0..%d" % (sorted(per_rank), int(np) - 1))
+    merged = self_of(folded(out)).get("rank_work", 0)
+    if merged != sum(per_rank.values()):
+        fail("profile.folded has %d of rank_work, the ranks' files %s" % (merged, per_rank))
+    if not per_rank[1] > 2 * per_rank[0]:
+        fail("rank 1's rank_work %d is not about 3 times rank 0's %d" % (per_rank[1], per_rank[0]))
+    report = os.environ.get("PAPI_RUN_REPORT", "").split()
+    if report:  # papi_report D -o REP: the same merge, and the functions' spread over ranks
+        rep = os.path.join(out, "rep")
+        rc, so, err = run(report + [out, "-o", rep])
+        if rc != 0:
+            fail("papi_report exit status %d\n%s%s" % (rc, so, err))
+        again = self_of(folded(rep)).get("rank_work", 0)
+        import csv
+        rows = {r["function"]: r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))}
+        rc, so, err = run(report + ["--check", out])
+        counted = re.search(r"(\d+) of (\d+) files follow their schema", so)
+        if rc != 0 or not counted or counted.group(1) != counted.group(2) or int(counted.group(1)) < 4:
+            fail("papi_report --check %s: %d %s%s" % (out, rc, so, err))
+        text = open(os.path.join(rep, "report.txt")).read()
+        if "Top functions of papi_run --sample" not in text or "rank_work  (max rank 1)" not in text:
+            fail("papi_report's report.txt lacks the top functions:\n" + text[-2000:])
+        if again != merged or rows["rank_work"]["max_rank"] != "1":
+            fail("papi_report: rank_work %d (papi_run's %d), row %s" % (again, merged, rows.get("rank_work")))
+    print("mpi: rank_work per rank %s, merged %d%s" % (per_rank, merged, ", papi_report agrees" if report else ""))
+
+
+def case_bad_input(papi_run, prog, out):
+    for extra, what in ((["--sample", "perf::TASK-CLOCK@0"], "of 0"),
+                        (["--sample", "perf::NO-SUCH-EVENT"], "cannot be sampled"),
+                        (["--sample", "perf::TASK-CLOCK", "--call-graph", "dwarf"], "dwarf")):
+        rc, so, err = run([papi_run, *extra, "-o", out, "--", prog, "split", "1"])
+        lines = err.strip().splitlines()
+        if rc != 2 or len(lines) != 1 or what not in lines[0]:
+            fail("%s: exit %d, stderr %r (one line with %r expected)" % (extra, rc, err, what))
+    if glob.glob(os.path.join(out, "**", "profile*"), recursive=True):
+        fail("a refused run left a profile")
+    rate = int(open("/proc/sys/kernel/perf_event_max_sample_rate").read())
+    rc, _, err = run([papi_run, "--quiet", "--sample", "perf::TASK-CLOCK@%dhz" % (rate + 1), "-o",
+                      out, "--", prog, "split", "0"])
+    if rc != 0 or "perf_event_max_sample_rate" not in err or len(err.strip().splitlines()) != 1:
+        fail("frequency above the maximum: exit %d, %r" % (rc, err))
+    (d,) = profiles(out)
+    if d["frequency_hz"] != rate:
+        fail("frequency %s, expected it lowered to %d" % (d["frequency_hz"], rate))
+    stripped = os.path.join(out, "stripped")
+    shutil.copy(prog, stripped)
+    if run(["strip", stripped])[0] != 0:
+        print("SKIPPED: strip failed")
+        sys.exit(77)
+    out2 = os.path.join(out, "s")
+    rc, _, err = run([papi_run, "--sample", EVENT, "-o", out2, "--", stripped, "split", "4"])
+    if rc != 0 or "stripped" not in err or not any("stripped+0x" in s for s in folded(out2)):
+        fail("stripped program: exit %d, stderr %s" % (rc, err))
+    print("bad_input: period 0, unknown event, dwarf refused; %d Hz lowered; stripped named"
+          % (rate + 1))
+
+
+def case_unprivileged(papi_run, prog, out):
+    """As nobody at kernel.perf_event_paranoid 2: the program's own user mode is sampled,
+    kernel mode is not: no [kernel] frame, kernel_frames false, and the banner's note
+    says why."""
+    try:
+        level = int(open("/proc/sys/kernel/perf_event_paranoid").read())
+    except (OSError, ValueError):
+        level = -1
+    if os.geteuid() != 0 or level != 2 or not shutil.which("setpriv"):
+        print("SKIPPED: needs root (to become nobody with setpriv) and perf_event_paranoid 2")
+        sys.exit(77)
+    os.chmod(out, 0o777)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    rc, _, err = run(nobody + [papi_run, "--sample", EVENT, "-o", out, "--", prog, "split", "20"])
+    if rc != 0 and "Permission denied" in err and "papi_run" in err.splitlines()[0]:
+        print("SKIPPED: user nobody cannot run the build tree's papi_run: " + err)
+        sys.exit(77)
+    if rc != 0 or "kernel frames not sampled: kernel.perf_event_paranoid" not in err:
+        fail("as nobody: exit status %d, no note on kernel frames\n%s" % (rc, err))
+    (d,) = profiles(out)
+    own = self_of(folded(out))
+    if d["kernel_frames"] or "[kernel]" in own or "work_a" not in own:
+        fail("as nobody: kernel_frames %s, functions %s" % (d["kernel_frames"], sorted(own)))
+    print("unprivileged: user mode sampled (%d functions), kernel frames left out with a note"
+          % len(own))
+
+
+def main():
+    case, papi_run, prog = sys.argv[1:4]
+    out = tempfile.mkdtemp(prefix="papi_sample_")
+    try:
+        if case == "mpi":
+            case_mpi(papi_run, prog, out, sys.argv[4], sys.argv[5])
+        elif case == "cxx":
+            case_named(papi_run, prog, out, "shapes::Crunch::run(long)", ["20"])
+        elif case == "inlined":
+            sample(papi_run, out, [prog, "300"])
+            if not any(s.endswith("main;inlined_work") for s in folded(out)):
+                fail("no main;inlined_work frames: %s" % sorted(folded(out))[:5])
+            profiles(out)
+            print("inlined: inlined_work shown under main")
+        elif case == "fortran":
+            case_named(papi_run, prog, out, "sampled::crunch", [])
+        else:
+            globals()["case_" + case](papi_run, prog, out)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
