@@ -4,7 +4,7 @@
 json FILE... : each file parses and follows the schema (--schema); with --merge the
   files (one per rank) are taken together, their traceEvents concatenated. Then: B/E
   balanced on every track, and each s/f inside a slice of its track; --tracks N
-  threads with events; every flow's s has exactly one f (and none alone), the ends
+  threads with events; --same-as REF: the same events at the same times as REF; every flow's s has exactly one f (and none alone), the ends
   agreeing on ranks, tag, communicator and bytes, --messages N flows; --enter N
   B events, --region NAME=N B events of NAME; --collectives N X events; --counters N
   (or --counters-min N) C events.
@@ -87,6 +87,8 @@ def check_json(args):
         if st:
             problems.append("track %s ends with open slices %s" % (key, st))
     for fid, ends in flows.items():
+        if args.one_rank:
+            break
         if len(ends["s"]) != 1 or len(ends["f"]) != 1:
             problems.append("flow %d: %d sends, %d receives" % (fid, len(ends["s"]), len(ends["f"])))
             continue
@@ -94,6 +96,14 @@ def check_json(args):
         a, b = s["args"], f["args"]
         if (a["to"], b["from"], a["tag"], a["comm"], a["bytes"]) != (f["pid"], s["pid"], b["tag"], b["comm"], b["bytes"]):
             problems.append("flow %d: send %s does not match receive %s" % (fid, a, b))
+    if args.same_as:
+        def key(e):
+            return (e["pid"], e["tid"], e["ph"], e.get("name"), e.get("ts"), e.get("id"))
+        ref = json.load(open(args.same_as))["traceEvents"]
+        a, b = collections.Counter(map(key, events)), collections.Counter(map(key, ref))
+        if a != b:
+            problems.append("events differ from %s: %s only here, %s only there" % (
+                args.same_as, list((a - b).items())[:3], list((b - a).items())[:3]))
     found["tracks"] = len(tracks)
     found["messages"] = len(flows)
     problems += counts_ok(args, found)
@@ -150,6 +160,8 @@ def main():
     ap.add_argument("files", nargs="+")
     ap.add_argument("--schema")
     ap.add_argument("--merge", action="store_true")
+    ap.add_argument("--one-rank", action="store_true", help="a rank alone: its flows have one end")
+    ap.add_argument("--same-as", help="a JSON trace with the same events at the same times")
     ap.add_argument("--otf2-print")
     for k in ("tracks", "locations", "messages", "enter", "collectives", "counters", "counters-min"):
         ap.add_argument("--" + k, type=int)

@@ -7,6 +7,8 @@
  *   trace_ranks DIR json|otf2   the job in one file (DIR/job.json or DIR/job/) and, for
  *                               json, each rank alone (DIR/rank<r>.json)
  *   trace_ranks DIR bad         bad input: unknown format, unwritable directory
+ *   trace_ranks DIR nootf2      (built without libotf2) OTF2 refused in one line, JSON
+ *                               still written
  * check_trace.py checks the files. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +118,32 @@ static int bad_input(const char *dir)
     return fails ? 1 : 0;
 }
 
+static int without_otf2(const char *dir)
+{
+    char why[256] = "";
+    int fails = 0;
+    struct trace_writer *w = trace_open(TRACE_OTF2, 0, 1, "h", 0);
+    rank_records(w, 0);
+    struct trace_rank v;
+    trace_view(w, &v);
+    if (trace_otf2_available(why, sizeof why) || !strstr(why, "built without libotf2"))
+        fails++;
+    printf("available: %s\n", why);
+    why[0] = 0;
+    if (trace_write(dir, "job", TRACE_OTF2, NULL, &v, 1, why, sizeof why) != -1 ||
+        !strstr(why, "built without libotf2") || strchr(why, '\n'))
+        fails++;
+    printf("otf2: %s\n", why);
+    if (trace_write(dir, "job", TRACE_JSON, NULL, &v, 1, why, sizeof why) != 0) {
+        printf("json: %s\n", why);
+        fails++;
+    }
+    trace_close(w);
+    if (fails)
+        fprintf(stderr, "FAIL: %d checks\n", fails);
+    return fails ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     char why[512] = "";
@@ -126,6 +154,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[2], "bad") == 0)
         return bad_input(argv[1]);
+    if (strcmp(argv[2], "nootf2") == 0)
+        return without_otf2(argv[1]);
     if (trace_format_parse(argv[2], &f, why, sizeof why) != 0) {
         fprintf(stderr, "%s\n", why);
         return 2;
