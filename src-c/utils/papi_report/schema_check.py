@@ -37,6 +37,8 @@ def kind_of(path, doc):
             return "mpi_row"
         if tool == "papi_validate":
             return "validate"
+        if "traceEvents" in doc:
+            return "trace_json"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
             return "region"
     return None

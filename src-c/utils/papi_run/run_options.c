@@ -13,7 +13,7 @@
 #include "util_common.h"
 #include "util_options.h"
 
-enum { OPT_INTERVAL = UTIL_OPT_OWN, OPT_PER_THREAD, OPT_QUIET };
+enum { OPT_INTERVAL = UTIL_OPT_OWN, OPT_PER_THREAD, OPT_QUIET, OPT_TRACE };
 
 static const char usage[] =
     "Usage: papi_run [options] -- PROGRAM [ARGS...]\n"
@@ -24,6 +24,7 @@ static const char usage[] =
     "  --interval S    also take a sample of the counts every S seconds\n"
     "  --per-thread    split the counts per thread (a library the program loads)\n"
     "  --quiet         no banner on stderr\n"
+    "  --trace FORMAT  json or otf2: also a timeline, DIR/papi_run_output/trace_...\n"
     "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
     "                  event, running time (ns), percentage running, SEP between\n"
     "  --json          perf stat -j's lines instead: one JSON object per event\n"
@@ -82,6 +83,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
     static const struct option longopts[] = {{"interval", required_argument, NULL, OPT_INTERVAL},
                                              {"per-thread", no_argument, NULL, OPT_PER_THREAD},
                                              {"quiet", no_argument, NULL, OPT_QUIET},
+                                             {"trace", required_argument, NULL, OPT_TRACE},
                                              UTIL_COMMON_LONGOPTS,
                                              {0}};
     memset(o, 0, sizeof *o);
@@ -101,6 +103,8 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->interval = parse_interval(optarg);
         } else if (c == OPT_PER_THREAD) {
             o->per_thread = 1;
+        } else if (c == OPT_TRACE) {
+            o->trace = optarg; /* checked by run_trace_check: a bad one still counts */
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
         } else if (c == 'x') {
