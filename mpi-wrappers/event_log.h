@@ -4,7 +4,7 @@
  * region enter/exit, appended by the calling thread into one bounded buffer per rank.
  *
  * Bounded: PAPI_MPI_LOG_RECORDS records (default 65536, 56 bytes each: 3.5 MiB, allocated
- * at MPI_Init, touched as filled). When it is full later records are dropped and counted
+ * and touched at MPI_Init). When it is full later records are dropped and counted
  * (pmpi_log.dropped), not written over: matching sends to receives and collectives
  * across ranks goes by order, and the first N records of every rank stay in step,
  * while a ring that overwrote its oldest would not. PAPI_MPI_WAITS=0 turns the log off:
