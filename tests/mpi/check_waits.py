@@ -8,6 +8,7 @@ unless the program's own clock shows the machine delayed a rank past that (then 
 and the waits still have to match what happened).
 Usage: check_waits.py --mpirun M --program PROG --source SRC --part waits|pop|bad|fortran"""
 import argparse
+import csv
 import json
 import os
 import re
@@ -34,8 +35,9 @@ def marker_lines(source):
     return out
 
 
-def run(args, np, mode, env=None):
-    """Runs one stage; returns (report or None, EXPECT {(what, rank): s}, output)."""
+def run(args, np, mode, env=None, keep=None):
+    """Runs one stage; returns (report or None, EXPECT {(what, rank): s}, output); keep:
+    where to copy the report."""
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_")
     try:
         e = {"PAPI_MPI_OUTPUT_DIR": out}
@@ -49,6 +51,8 @@ def run(args, np, mode, env=None):
         path = os.path.join(out, "papi_mpi_report.json")
         if not check(os.path.exists(path), f"{mode}: report written"):
             return None, expect, p.stdout
+        if keep:
+            shutil.copy(path, keep)
         bad = schema_check.check_file(path)
         check(bad is None, f"{mode}: report follows mpi_report.schema.json: {bad}")
         with open(path, encoding="utf-8") as f:
@@ -142,10 +146,52 @@ def part_waits(args, lines, fortran=False):
                 check(not others, f"{call}: no other wait kind there: {others}")
 
 
+def papi_report_tables(path):
+    """papi_report's wait and POP tables (waits.py) of a report, through the tool."""
+    out = tempfile.mkdtemp(prefix="papi_report_waits_")
+    try:
+        p = run_cmd(["/usr/bin/python3", os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py"),
+                     "--mpi", path, "-o", out, "--text"], tail=2500)
+        check(p.returncode == 0, f"papi_report exit status {p.returncode}")
+        check("POP efficiencies" in p.stdout and "Wait states by call site" in p.stdout,
+              "papi_report's text shows the POP and wait-state tables")
+        tabs = {}
+        for name in ("mpi_pop", "mpi_wait_ranks", "mpi_wait_sites", "mpi_wait_regions"):
+            f = os.path.join(out, name + ".csv")
+            if check(os.path.exists(f), f"papi_report wrote {name}.csv"):
+                with open(f, encoding="utf-8") as fh:
+                    tabs[name] = list(csv.DictReader(fh))
+        return tabs
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def part_pop(args):
-    rep, _, out = run(args, 2, "pop")
+    kept = tempfile.mktemp(prefix="papi_mpi_pop_", suffix=".json")
+    rep, _, out = run(args, 2, "pop", keep=kept)
     if not rep:
         return
+    try:
+        tabs = papi_report_tables(kept)
+    finally:
+        os.unlink(kept)
+    if tabs:
+        pops = {r["scope"]: r for r in tabs.get("mpi_pop", [])}
+        check(set(pops) == {"run", "region work"}, f"mpi_pop scopes: {list(pops)}")
+        for scope, r in pops.items():
+            check(abs(float(r["load_balance"]) - rep["wait_states"]["pop"]["load_balance"]) < 1e-5
+                  if scope == "run" else abs(float(r["load_balance"]) - 0.75) <= 0.03,
+                  f"mpi_pop {scope}: load balance {r['load_balance']}")
+        ranks = tabs.get("mpi_wait_ranks", [])
+        check(len(ranks) == 2 and abs(float(ranks[1]["wait_barrier_s"]) -
+                                      rep["wait_states"]["ranks"][1]["wait_barrier_s"]) < 1e-6,
+              f"mpi_wait_ranks: rank 1's barrier wait as in the report: {ranks}")
+        sites = tabs.get("mpi_wait_sites", [])
+        check(sites and sites[0]["call"] == "MPI_Barrier" and float(sites[0]["wait_barrier_s"]) > 0.15,
+              f"mpi_wait_sites: the barrier first: {sites[:1]}")
+        regs = tabs.get("mpi_wait_regions", [])
+        check(len(regs) == 2 and all(r["region"] == "work" for r in regs),
+              f"mpi_wait_regions: both ranks in 'work': {regs}")
     pop = rep["wait_states"]["pop"]
     near(pop["load_balance"], 0.75, "load balance (work split 2:1)", 0.03)
     check(abs(pop["parallel_efficiency"] - pop["load_balance"] * pop["communication_efficiency"]) < 1e-5,
