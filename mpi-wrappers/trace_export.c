@@ -19,8 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "count_series.h"
 #include "env.h"
 #include "event_log.h"
+#include "rank_series.h"
 #include "state.h"
 #include "trace_export.h"
 #include "trace_writer.h"
@@ -35,7 +37,7 @@
 /* What each rank tells rank 0 before its records. */
 struct rank_head {
     int64_t nrec, dropped, pid;
-    int32_t namebytes, nnames;
+    int32_t namebytes, nnames, ncounters; /* names: the regions', then the counters' */
     char host[64];
 };
 
@@ -48,16 +50,21 @@ struct conv {
     uint32_t thread;
     int call_region[PMPI_NCALLS]; /* -1, or the region id of that call */
     const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS];
-    int nnames;
+    int nnames, ncounters; /* counter i: pmpi_run.event_names[i] */
 };
 
-/* Log tick x on rank 0's clock (ns; wait_states.c's conversion). */
-static uint64_t gtime(const struct conv *c, long long x)
+/* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
+static uint64_t gtime_ns(const struct conv *c, double local)
 {
-    double local = (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * c->npt;
     double f = c->span > 0 ? (local - (double)pmpi_run.t_init) / c->span : 0;
     double g = local - (c->off0 + (c->off1 - c->off0) * (f < 0 ? 0 : f > 1 ? 1 : f));
     return g > 0 ? (uint64_t)g : 0;
+}
+
+/* Log tick x on rank 0's clock (ns). */
+static uint64_t gtime(const struct conv *c, long long x)
+{
+    return gtime_ns(c, (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * c->npt);
 }
 
 static struct trace_record *add(struct conv *c, long long tick, int kind)
@@ -229,6 +236,22 @@ static void convert(struct conv *c)
     free(q.val);
 }
 
+/* PAPI_INTERVAL's samples: each event's count since MPI_Init, a counter record each. */
+static void add_counters(struct conv *c)
+{
+    const struct count_series *s = pmpi_series_samples();
+    for (int j = 0; s && j < s->n && !c->failed; j++)
+        for (int i = 0; i < s->width && i < pmpi_run.nevents; i++) {
+            struct trace_record *r = add(c, 0, TR_COUNTER);
+            if (!r)
+                return;
+            r->ts = gtime_ns(c, (double)(pmpi_run.t_init + s->t[j]));
+            r->id = (uint32_t)i;
+            r->value = s->v[(size_t)j * (size_t)s->width + (size_t)i];
+        }
+    c->ncounters = s ? (s->width < pmpi_run.nevents ? s->width : pmpi_run.nevents) : 0;
+}
+
 /* Time order, stable (an enter stays before the send made at the same tick): a merge
  * sort, skipped when the records are in order already (one thread: always). */
 static void sort_records(struct conv *c)
@@ -325,12 +348,13 @@ static int trace_format_env(void)
 static char *pack_names(const struct conv *c, int *len)
 {
     size_t n = 0;
-    for (int i = 0; i < c->nnames; i++)
-        n += strlen(c->names[i]) + 1;
+    for (int i = 0; i < c->nnames + c->ncounters; i++)
+        n += strlen(i < c->nnames ? c->names[i] : pmpi_run.event_names[i - c->nnames]) + 1;
     char *buf = malloc(n ? n : 1), *p = buf;
-    for (int i = 0; buf && i < c->nnames; i++) {
-        size_t l = strlen(c->names[i]) + 1;
-        memcpy(p, c->names[i], l);
+    for (int i = 0; buf && i < c->nnames + c->ncounters; i++) {
+        const char *name = i < c->nnames ? c->names[i] : pmpi_run.event_names[i - c->nnames];
+        size_t l = strlen(name) + 1;
+        memcpy(p, name, l);
         p += l;
     }
     *len = buf ? (int)n : 0;
@@ -346,7 +370,7 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
     long long nnames = 0;
     uint64_t dropped = 0;
     for (int r = 0; r < P; r++)
-        nnames += heads[r].nnames;
+        nnames += heads[r].nnames + heads[r].ncounters;
     const char **np = malloc((size_t)(nnames ? nnames : 1) * sizeof *np);
     char why[PATH_MAX + 256] = "no memory for the trace's ranks";
     int rc = -1;
@@ -363,6 +387,10 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
             for (int k = 0; k < h->nnames && s < end; k++, s += strlen(s) + 1)
                 q[t->nregions++] = s;
             q += t->nregions;
+            t->counter = q;
+            for (int k = 0; k < h->ncounters && s < end; k++, s += strlen(s) + 1)
+                q[t->ncounters++] = s;
+            q += t->ncounters;
             t->rec = all + rdis[r];
             t->nrec = (size_t)h->nrec;
             t->dropped = (uint64_t)h->dropped;
@@ -404,6 +432,7 @@ void pmpi_trace_export(double ns_per_tick)
     for (int i = 0; i < pmpi_run.nregions && i < PMPI_MAX_REGIONS; i++)
         c.names[c.nnames++] = pmpi_run.regions[i].name; /* ids as the log's */
     convert(&c);
+    add_counters(&c);
     sort_records(&c);
     long long share = TRACE_MAX_RECORDS / (P > 0 ? P : 1);
     struct rank_head h = {0};
@@ -416,6 +445,7 @@ void pmpi_trace_export(double ns_per_tick)
     }
     h.nrec = (long long)c.n;
     h.nnames = names ? c.nnames : 0;
+    h.ncounters = names ? c.ncounters : 0;
     h.pid = (long long)getpid();
     memcpy(h.host, pmpi_run.host, sizeof h.host - 1); /* a long name cut: a label only */
     struct rank_head *heads = me == 0 ? calloc((size_t)P, sizeof *heads) : NULL;

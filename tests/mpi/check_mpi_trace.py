@@ -3,7 +3,9 @@
 --part json: papi_mpi_trace.json follows schema/trace_json.schema.json, one track per
   rank, B/E balanced, every flow's send paired with its receive (tests/trace/check_trace.py),
   and its counts equal the report's: flows = MPI_Send calls, B events of each call and
-  of the region "ring", X events = Allreduce + Barrier calls;
+  of the region "ring", X events = Allreduce + Barrier calls; with a 12-record log the
+  drops are said (file and one line); with PAPI_INTERVAL each series sample but the last
+  is a counter record per event;
 --part otf2: otf2-print reads papi_mpi_trace/traces.otf2 whole: 4 locations, MPI_SEND
   (= MPI_RECV) records = MPI_Send calls, collective ends = Allreduce + Barrier calls,
   ENTER/LEAVE per region as the report counts them (skipped when libotf2 is missing);
@@ -98,6 +100,19 @@ def part_json(args, out):
     lines = [l for l in p.stdout.splitlines() if "records dropped" in l]
     check(len(lines) == 1, f"small log: one line says the drops: {lines}")
     trace_check(["json", "--schema", SCHEMA, "--one-rank", "--tracks", str(NP), path])
+    # PAPI_INTERVAL: each sample of each rank's series (all but the last, the row's own
+    # counts read at MPI_Finalize) a counter record per event, counts since MPI_Init
+    sub = os.path.join(out, "interval")
+    os.makedirs(sub)
+    rep, p = run(args, sub, {"PAPI_MPI_TRACE": "json", "PAPI_INTERVAL": "0.001"})
+    path = os.path.join(sub, "papi_mpi_trace.json")
+    if rep is None or not check(os.path.exists(path), "interval: papi_mpi_trace.json written"):
+        return
+    want = sum(max(len(r.get("series", {}).get("samples", [])) - 1, 0) * len(rep["events"])
+               for r in rep["ranks"])
+    print(f"interval: {want} counter records expected from the report's series")
+    trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP), "--counters", str(want)] +
+                expected(rep) + [path])
 
 
 def part_otf2(args, out):
