@@ -236,11 +236,13 @@ static void convert(struct conv *c)
     free(q.val);
 }
 
-/* PAPI_INTERVAL's samples: each event's count since MPI_Init, a counter record each. */
+/* PAPI_INTERVAL's samples (those the row's series has: taken before MPI_Finalize
+ * began): each event's count since MPI_Init, a counter record each. */
 static void add_counters(struct conv *c)
 {
     const struct count_series *s = pmpi_series_samples();
-    for (int j = 0; s && j < s->n && !c->failed; j++)
+    long long end = pmpi_run.t_final - pmpi_run.t_init; /* later ones: not in the row either */
+    for (int j = 0; s && j < s->n && s->t[j] < end && !c->failed; j++)
         for (int i = 0; i < s->width && i < pmpi_run.nevents; i++) {
             struct trace_record *r = add(c, 0, TR_COUNTER);
             if (!r)
