@@ -24,6 +24,7 @@
 #include "socket_layout.h"
 #include "state.h"
 #include "text_buffer.h"
+#include "wait_report.h"
 
 #define NFIXED 4 /* wall_s, mpi_s, mpi_pct, compute_s */
 #define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS + 3 * PMPI_MAX_METRICS)
@@ -212,7 +213,9 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
               "up a binomial tree, rows pulled by rank 0 through group leaders\"}, ",
            a->seconds, a->bytes);
     pmpi_callsites_json(sites, t);
-    tb_raw(t, ",\n\"metrics\": {");
+    tb_raw(t, ",\n");
+    pmpi_wait_report_json(t);
+    tb_raw(t, "\"metrics\": {");
     int first = 1;
     int nb = named_base();
     for (int i = 0; i < a->n; i++) {
@@ -354,6 +357,7 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
                    "the ranks on it\n", "");
     }
     banner_calls(a);
+    pmpi_wait_report_print();
     pmpi_callsites_print(sites, pmpi_run.top);
     fflush(stdout);
 }
@@ -404,7 +408,8 @@ static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_
 {
     int root = pmpi_run.rank == 0;
     const char *note = pmpi_run.counter_note;
-    size_t head_cap = root ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1024 +
+    size_t head_cap = root ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1200 +
+                                 pmpi_wait_report_size() +
                                  (note ? 6 * strlen(note) : 0)
                            : 1;
     size_t row_cap = 1024 * 1024, csvh_cap = root ? 4096 : 1;

@@ -20,6 +20,7 @@
 #include "site_resolve.h"
 #include "state.h"
 #include "text_buffer.h"
+#include "wait_states.h"
 
 #define OBJ_LEN 256
 
@@ -29,6 +30,7 @@ struct site_rec {
     long long offset, calls, ns, sent, recvd, min_ns, max_ns;
     long long rank_min_ns, rank_max_ns; /* their time at the site (ranks that called it) */
     long long lost_calls; /* calls made here when the thread's table had no room */
+    long long wait_ns[PMPI_WAIT_KINDS]; /* wait states at the site (wait_states.c) */
     char obj[OBJ_LEN];
 };
 
@@ -108,12 +110,16 @@ static int key_cmp_q(const void *a, const void *b)
 static void combine(struct site_rec *into, const struct site_rec *r)
 {
     into->lost_calls += r->lost_calls;
+    for (int k = 0; k < PMPI_WAIT_KINDS; k++)
+        into->wait_ns[k] += r->wait_ns[k];
     if (!r->calls) /* a site only dropped there: no statistics */
         return;
     if (!into->calls) {
-        long long lost = into->lost_calls;
+        long long lost = into->lost_calls, w[PMPI_WAIT_KINDS];
+        memcpy(w, into->wait_ns, sizeof w);
         *into = *r;
         into->lost_calls = lost;
+        memcpy(into->wait_ns, w, sizeof w); /* r's were added above */
         return;
     }
     into->calls += r->calls;
@@ -210,6 +216,7 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
             r->recvd = atomic_load(&e->recvd);
             r->min_ns = (long long)((double)atomic_load(&e->min) * ns_per_tick);
             r->max_ns = (long long)((double)atomic_load(&e->max) * ns_per_tick);
+            pmpi_waits_of_site(key, r->wait_ns);
         }
         if (sites && pmpi_site_overflow_each(t, push_lost, &l))
             drop[DROP_UNCOUNTED] = 1;
@@ -451,6 +458,15 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
         tb_kv_int(t, ", \"rank_min\": ", s->rank_lo);
         tb_kv_secs(t, ", \"rank_max_s\": ", s->rank_max_ns);
         tb_kv_int(t, ", \"rank_max\": ", s->rank_hi);
+        if (pmpi_waits.done) {
+            tb_raw(t, ", \"waits\": {");
+            for (int k = 0; k < PMPI_WAIT_KINDS; k++) {
+                tb_raw(t, k ? ", " : "");
+                tb_json(t, pmpi_wait_names[k]);
+                tb_kv_secs(t, ": ", s->wait_ns[k]);
+            }
+            tb_raw(t, "}");
+        }
         tb_raw(t, "}");
     }
     tb_raw(t, "]}");

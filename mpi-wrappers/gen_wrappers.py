@@ -150,31 +150,91 @@ def c_wrapper(c):
             f"    int rc_ = P{c['name']}({a});"]
     dest, source = partners(c)
     leave = f"pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_)"
+    before, logged = event_log(c, dest, source)
+    if before:
+        if "st_" in before:
+            a = a.replace("status", "(pmpi_log.on ? st_ : status)")
+        out[out.index(f"    int rc_ = P{c['name']}({', '.join(c['args'])});")] = \
+            before + f"    int rc_ = P{c['name']}({a});"
+    out.append(f"    long long dt_ = {leave};")
     if (dest or source) and persistent(c):
         # A persistent request: its partner and the bytes of one start are filed now and
         # recorded at each MPI_Start (traffic.c), whether or not recording is on now.
-        out += [f"    {leave};", "    if (rc_ == MPI_SUCCESS)",
+        out += ["    if (rc_ == MPI_SUCCESS)",
                 f"        pmpi_persistent_init(*request, comm, {dest or '-1'}, {source or '-1'}, "
                 f"{c['send'] or '0'}, {c['recv'] or '0'});"]
     elif dest or source:
         # Point-to-point: the partners (ranks of comm) with bytes and time (traffic.c).
-        out += [f"    long long dt_ = {leave};", "    if (dt_ && rc_ == MPI_SUCCESS)",
+        out += ["    if (dt_ && rc_ == MPI_SUCCESS)",
                 f"        pmpi_partner_add(comm, {dest or '-1'}, {source or '-1'}, sent_, recvd_, dt_);"]
     elif c["name"] in STARTS:
-        out += [f"    long long dt_ = {leave};", "    if (dt_ && rc_ == MPI_SUCCESS)",
+        out += ["    if (dt_ && rc_ == MPI_SUCCESS)",
                 f"        pmpi_persistent_start({STARTS[c['name']]}, dt_);"]
     elif persistent(c) and "request" in c["args"]:  # persistent collectives: no partner
-        out += [f"    {leave};", "    if (rc_ == MPI_SUCCESS)",
-                "        pmpi_persistent_forget(*request);"]
+        out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persistent_forget(*request);"]
     elif c["name"] == "MPI_Request_free":
         out[out.index(f"    int rc_ = P{c['name']}({a});")] = \
             "    MPI_Request req_ = request ? *request : MPI_REQUEST_NULL;\n" \
             f"    int rc_ = P{c['name']}({a});"
-        out += [f"    {leave};", "    if (rc_ == MPI_SUCCESS)", "        pmpi_persistent_forget(req_);"]
-    else:
-        out.append(f"    {leave};")
+        out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persistent_forget(req_);"]
+    out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
     out += ["    return rc_;", "}", ""]
     return out
+
+
+# The Wait/Test calls whose completed requests the event log matches to the calls that
+# made them: (requests before the call as C expressions, how many, statuses, when done).
+WAITS = {
+    "MPI_Wait": ("request", "1", "st_", "1"),
+    "MPI_Test": ("request", "1", "st_", "*flag"),
+    "MPI_Waitall": ("array_of_requests", "count",
+                    "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses", "1"),
+    "MPI_Testall": ("array_of_requests", "count",
+                    "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses", "*flag"),
+}
+
+
+def event_log(c, dest, source):
+    """The event log's record(s) of a call (event_log.h), made after it returned: lines
+    before the call (the request handles a Wait completes are gone after it) and the
+    lines recording it. Point-to-point calls name partner and tag, collectives their
+    root, I-calls the request they made, Wait/Test forms the requests they completed."""
+    cid, t = f"PMPI_ID_{c['name']}", "f_.t0, dt_, site_"
+    if c["name"] in WAITS:
+        arr, n, st, done = WAITS[c["name"]]
+        before = (f"    uint64_t rq_[PMPI_LOG_WAIT_MAX];\n"
+                  f"    int nrq_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;\n"
+                  f"    for (int i_ = 0; i_ < nrq_; i_++)\n"
+                  f"        rq_[i_] = pmpi_req_key({arr}[i_]);\n")
+        if "status" in c["args"]:
+            # An ignored status is replaced by one of ours: an MPI_ANY_SOURCE or
+            # MPI_ANY_TAG receive learns its sender there (the program sees no change).
+            before += ("    MPI_Status sst_, *st_ = status == MPI_STATUS_IGNORE ? &sst_ : status;\n")
+        return before, [f"        if ({done})",
+                        f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
+    req = "pmpi_req_key(*request)" if "request" in c["args"] and not persistent(c) else "0"
+    if (dest or source) and not persistent(c):
+        out = []
+        stag = "sendtag" if "sendtag" in c["args"] else "tag"
+        rtag = "recvtag" if "recvtag" in c["args"] else "tag"
+        if dest and stag in c["args"]:
+            sync = "PMPI_EVF_SYNC" if "Ssend" in c["name"] else "0"
+            out.append(f"        pmpi_log_call({cid}, PMPI_EV_SEND, {t}, comm, {dest}, {stag}, "
+                       f"sent_, {req}, {sync});")
+        if source and rtag in c["args"]:
+            tag = rtag
+            if "status" in c["args"]:
+                tag = f"({rtag} == MPI_ANY_TAG && status != MPI_STATUS_IGNORE ? status->MPI_TAG : {rtag})"
+            out.append(f"        pmpi_log_call({cid}, PMPI_EV_RECV, {t}, comm, {source}, {tag}, "
+                       f"recvd_, {req}, 0);")
+        if out:
+            return "", out
+    if c["kind"] == "coll" and "comm" in c["args"] and not persistent(c):
+        root = "root" if "root" in c["args"] else "-1"
+        return "", [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, comm, {root}, -1, "
+                    f"sent_ + recvd_, {req}, 0);"]
+    return "", [f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, "
+                "sent_ + recvd_, 0, 0);"]
 
 
 # The calls that start persistent requests: the requests they start (traffic.c).
@@ -394,7 +454,7 @@ def gen_table(calls):
 def gen_source(calls, legacy):
     out = ["/* Generated by gen_wrappers.py from mpi_calls.list: do not edit. */",
            "#include <mpi.h>", "", "#include \"lifecycle.h\"", "#include \"mpi_bytes.h\"",
-           "#include \"record.h\"", "#include \"traffic.h\"", ""]
+           "#include \"event_log.h\"", "#include \"record.h\"", "#include \"traffic.h\"", ""]
     for c in calls:
         if c["kind"] == "hand":
             if c["f08"]:

@@ -25,7 +25,11 @@
 #include "row.h"
 #include "socket_layout.h"
 #include "state.h"
+#include "trace_export.h"
 #include "traffic.h"
+#include "wait_report.h"
+#include "wait_states.h"
+#include "event_log.h"
 
 /* PAPI_MPI_OUTPUT_DIR: opened once (output_dir_open refuses other users' directories);
  * every file goes there by name relative to that descriptor. Rank 0 creates it (a mkdir
@@ -138,6 +142,7 @@ void pmpi_after_init(void)
     papi_hl_set_rank(pmpi_run.rank); /* names the region API's per-rank report */
     pmpi_counters_init();
     pmpi_traffic_init();
+    pmpi_waits_init(); /* the event log and the clock offsets (wait_states.c) */
     /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
      * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
      * started. */
@@ -167,7 +172,13 @@ int pmpi_before_finalize(void)
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     pmpi_socket_attribute(row.metric, row.metric_ok, pmpi_run.metric_socket, pmpi_run.nmetrics);
+    pmpi_waits_compute(row.ns_per_tick);
+    pmpi_log.on = 0;
+    pmpi_wait_report_gather(&row);
     int bad = pmpi_aggregate_and_report(&row);
+    pmpi_trace_export(row.ns_per_tick); /* PAPI_MPI_TRACE: after the report, which it never stops */
+    pmpi_waits_free();
+    pmpi_wait_report_free();
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;

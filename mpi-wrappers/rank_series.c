@@ -103,6 +103,11 @@ void pmpi_series_start(void)
 
 /* MPI_Finalize, or the library's unload (below): the sampler woken and joined; a
  * fork's child has no sampler (and wake_lock may be the parent thread's, left locked). */
+const struct count_series *pmpi_series_samples(void)
+{
+    return series.n > 0 && series.t && series.v ? &series : NULL;
+}
+
 void pmpi_series_stop(void)
 {
     if (!running)

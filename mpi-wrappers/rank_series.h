@@ -4,6 +4,7 @@
 #define PAPI_MPI_RANK_SERIES_H
 
 struct tbuf;
+struct count_series;
 
 /* After MPI_Init (counters chosen, t_init set): starts the sampling thread when
  * PAPI_INTERVAL asks for it; a bad value is said once (rank 0) and gives no series. */
@@ -16,5 +17,9 @@ void pmpi_series_stop(void);
  * named metrics of its interval. Takes the run's lock while the sampler runs (a
  * checkpoint or exit row): the caller must not hold it. */
 void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns);
+
+/* The samples taken so far (counts since MPI_Init at ns since MPI_Init), NULL without a
+ * series: read after pmpi_series_stop by the trace (trace_export.c). */
+const struct count_series *pmpi_series_samples(void);
 
 #endif

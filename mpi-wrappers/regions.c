@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "counters.h"
+#include "event_log.h"
 #include "record.h"
 #include "regions.h"
 #include "state.h"
@@ -89,6 +90,7 @@ void pmpi_region_mark(int level, const char *name)
         r->open_mpi_ticks = mpi_totals(open_calls[slot], open_ticks[slot]);
         r->open_t0 = pmpi_now_ns();
         memcpy(r->open_counts, now, sizeof now);
+        pmpi_log_region(slot, 1);
     } else if (level == -2 && r->open) {
         r->open = 0;
         r->wall_ns += pmpi_now_ns() - r->open_t0;
@@ -97,6 +99,7 @@ void pmpi_region_mark(int level, const char *name)
         long long busy = mpi_totals(now_calls, now_ticks);
         r->mpi_ticks += busy > r->open_mpi_ticks ? busy - r->open_mpi_ticks : 0;
         add_calls(r, open_calls[slot], open_ticks[slot]);
+        pmpi_log_region(slot, 0);
     }
     pthread_mutex_unlock(&pmpi_run.lock);
 }

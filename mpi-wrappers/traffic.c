@@ -35,6 +35,7 @@ static MPI_Group world_group = MPI_GROUP_NULL;
 struct xlate {
     MPI_Group group;                   /* larger groups: kept for the misses */
     int n, full;                       /* group size; world[] holds every rank */
+    int congruent;                     /* rank i is world rank i, for every i */
     _Atomic uint64_t cache[XLATE_CACHE]; /* (local + 1) << 32 | (world + 1), 0 = empty */
     int world[];                       /* full: the world rank of each rank, -1 none */
 };
@@ -99,9 +100,12 @@ static struct xlate *xlate_make(MPI_Comm comm)
         for (int i = 0; i < n; i++)
             local[i] = i;
         PMPI_Group_translate_ranks(g, n, local, world_group, x->world);
-        for (int i = 0; i < n; i++)
+        x->congruent = n == pmpi_run.nranks && !inter;
+        for (int i = 0; i < n; i++) {
             if (x->world[i] == MPI_UNDEFINED)
                 x->world[i] = -1;
+            x->congruent &= x->world[i] == i;
+        }
         free(local);
         PMPI_Group_free(&x->group);
         x->group = MPI_GROUP_NULL;
@@ -154,7 +158,7 @@ static int xlate_rank(struct xlate *x, int r)
 }
 
 /* The world rank of rank r of comm, or -1 (MPI_ANY_SOURCE, MPI_PROC_NULL, unknown). */
-static int world_rank(MPI_Comm comm, int r)
+int pmpi_world_rank(MPI_Comm comm, int r)
 {
     if (r < 0)
         return -1;
@@ -173,6 +177,16 @@ static int world_rank(MPI_Comm comm, int r)
     PMPI_Group_translate_ranks(g, 1, &r, world_group, &w);
     PMPI_Group_free(&g);
     return w == MPI_UNDEFINED ? -1 : w;
+}
+
+int pmpi_comm_congruent(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD)
+        return 1;
+    if (comm == MPI_COMM_NULL || comm == MPI_COMM_SELF)
+        return pmpi_run.nranks == 1 && comm == MPI_COMM_SELF;
+    struct xlate *x = xlate_key != MPI_KEYVAL_INVALID ? xlate_of(comm) : NULL;
+    return x && x->congruent;
 }
 
 /* The entry of key in th's table, without adding one. */
@@ -237,7 +251,7 @@ void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long 
     struct pmpi_thread *th = pmpi_tls;
     if (!th || !th->peers)
         return;
-    partner_add_world(th, world_rank(comm, dest), world_rank(comm, source), sent, recvd, dt);
+    partner_add_world(th, pmpi_world_rank(comm, dest), pmpi_world_rank(comm, source), sent, recvd, dt);
 }
 
 /* ---- persistent requests: partner and bytes filed at *_init, recorded per start ---- */
@@ -294,8 +308,8 @@ void pmpi_persistent_init(MPI_Request req, MPI_Comm comm, int dest, int source, 
         atomic_fetch_add_explicit(&persist_dropped, 1, memory_order_relaxed);
         return;
     }
-    atomic_store_explicit(&e->dest, world_rank(comm, dest), memory_order_relaxed);
-    atomic_store_explicit(&e->source, world_rank(comm, source), memory_order_relaxed);
+    atomic_store_explicit(&e->dest, pmpi_world_rank(comm, dest), memory_order_relaxed);
+    atomic_store_explicit(&e->source, pmpi_world_rank(comm, source), memory_order_relaxed);
     atomic_store_explicit(&e->sent, sent, memory_order_relaxed);
     atomic_store_explicit(&e->recvd, recvd, memory_order_relaxed);
     atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */

@@ -52,6 +52,7 @@ libtrilinos-kokkos-dev
 g++
 libcap2-bin
 python3-jsonschema
+libopen-trace-format2-dev otf2-tools
 "
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

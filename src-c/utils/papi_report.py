@@ -99,6 +99,8 @@ def parse_args(argv):
                    help="--compare: exit 4 when a row's B/A meets COND, e.g. 'real_time_nsec>1.05', "
                         "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2' "
                         "(repeatable)")
+    p.add_argument("--merge-trace", metavar="OUT",
+                   help="merge the per-rank JSON traces given as PATHs into OUT (one time axis)")
     p.add_argument("--json", action="store_true",
                    help="print what was written as one JSON document")
     p.add_argument("--text", action="store_true",
@@ -176,6 +178,9 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.check:
         return check(args.paths or ["."])
+    if args.merge_trace:
+        from papi_report import trace_merge
+        return trace_merge.main(args.merge_trace, args.paths)
     if args.compare:
         return compare_runs(args)
     try:

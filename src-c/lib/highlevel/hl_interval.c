@@ -20,6 +20,7 @@
 #include "hl_interval.h"
 #include "hl_regions.h"
 #include "hl_state.h"
+#include "hl_trace.h"
 #include "json_writer.h"
 #include "sampler_thread.h"
 
@@ -47,6 +48,7 @@ static int take_sample(void)
     if (n != hli.nsets)
         return -1;
     cs_add(&hli.series, hl_real_ns() - hli.start_ns, hli.latest);
+    hl_trace_counters(n, hli.tid, hli.latest, g_hlr.nevents);
     return 0;
 }
 

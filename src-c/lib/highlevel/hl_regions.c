@@ -21,6 +21,7 @@
 #include "env.h"
 #include "call_guard.h"
 #include "hl_state.h"
+#include "hl_trace.h"
 #include "hl_all_threads.h"
 #include "hl_regions.h"
 #include "region_sample.h"
@@ -349,9 +350,11 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
     t->stack[t->sp++] = r;
     g->depth = 1;
     rsample_set_region(t->sampler, r);
+    hl_trace_region(t->tid, region, 1, hl_real_ns()); /* before the counters' start */
     hla_region_begin(t, g);
     ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
+        hl_trace_region(t->tid, region, 0, hl_real_ns());
         g->depth = 0;
         t->sp--;
         drop_instance(t);
@@ -478,6 +481,7 @@ int PAPI_hl_region_end(const char *region)
     if (ret != PAPI_OK)
         goto out;
     accumulate(t, g, &now);
+    hl_trace_region(t->tid, g->name, 0, now.real);
     hla_region_end(t, g);
     t->inst[g->instance].done = 1;
     g->count++;

@@ -32,6 +32,7 @@
 #include "hl_all_threads.h"
 #include "hl_interval.h"
 #include "hl_regions.h"
+#include "hl_trace.h"
 #include "json_writer.h"
 #include "output_file.h"
 #include "region_file_head.h"
@@ -527,6 +528,7 @@ int hlr_write_report(int summary)
     snprintf(name, sizeof name, "rank_%06d.json", rank >= 0 ? rank : (int)getpid());
     ret = write_file(dirfd, dir, name, rank, rank_source);
     close(dirfd);
+    hl_trace_write(dir, rank); /* PAPI_TRACE: beside the report */
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (ret == PAPI_OK && summary)
         write_summary(path, rank);

@@ -940,6 +940,8 @@ def _mpi_time_series(rep):
 
 
 MPI_TABLES["mpi_time_series"] = _mpi_time_series
+from .waits import WAIT_TABLES  # noqa: E402 (wait states and POP: waits.py)
+MPI_TABLES.update(WAIT_TABLES)
 
 
 def _mpi_metric_series(rep):

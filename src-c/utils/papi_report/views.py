@@ -5,7 +5,7 @@ import math
 
 import pandas as pd
 
-from . import energy, metric_views
+from . import energy, metric_views, waits
 from .tables import ALL_THREADS, REGION_SUMMARY_COLUMNS
 
 # The tables shown (every table is in its CSV file): (name, heading, rows).
@@ -19,7 +19,7 @@ TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
           ("mpi_ranks", "Ranks", 64),
           ("region_tree", "Region tree (inclusive, summed over ranks and threads; an event's own "
            "count is the thread's that ran the region, its all-thread count every thread's of "
-           "the process during it)", 40)] + metric_views.TABLES + energy.TABLES
+           "the process during it)", 40)] + metric_views.TABLES + energy.TABLES + waits.VIEWS
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
                 "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
 

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
     snprintf(s->note, sizeof s->note, "%.500s", s->opt.domain_note);
     identify(s);
     run_open_output(s);
+    run_trace_check(s);
     if (s->opt.interval > 0 &&
         cs_init(&s->series, RUN_MAX_SAMPLES, s->opt.nevents, s->opt.interval) != 0) {
         fprintf(stderr, "papi_run: out of memory for the time series\n");
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
      * fails papi_run's write, said, rather than killing papi_run) */
     signal(SIGXFSZ, SIG_IGN);
     int unwritten = run_write_file(s, t);
+    run_trace_write(s);
     free(t);
     cs_free(&s->series);
     close(s->dirfd);

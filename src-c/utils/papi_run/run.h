@@ -32,6 +32,7 @@ struct run_options {
     const char *outdir; /* -o, else "." */
     double interval;    /* --interval seconds, 0: none */
     int per_thread;
+    const char *trace; /* --trace FORMAT, NULL: none (run_trace.c) */
     int quiet;
     char csv_sep[16];          /* -x SEP: perf stat -x lines instead of the banner; "": none */
     int json;                  /* --json: perf stat -j lines instead of the banner */
@@ -105,6 +106,12 @@ int run_exit_status(const struct run_state *s);
  * error (said on stderr). */
 void run_banner(const struct run_state *s);
 int run_write_file(const struct run_state *s, const struct run_threads *t);
+/* --trace: run_trace_check before the program runs (a bad format or no libotf2: one
+ * line, and no trace), run_trace_write after the report (run_trace.c). */
+void run_trace_check(struct run_state *s);
+void run_trace_write(const struct run_state *s);
+/* The launcher's rank, -1 without one (run_report.c). */
+int run_rank(const char **source);
 /* run_stat_lines.c: -x SEP or --json, perf stat's machine-readable lines on stderr. */
 void run_stat_lines(const struct run_state *s);
 /* The value of metric m over the totals (seconds: wall time); 0, or -1 with why. */

@@ -19,7 +19,8 @@ enum {
     OPT_QUIET,
     OPT_SAMPLE,
     OPT_CALL_GRAPH,
-    OPT_SAMPLE_STACKS
+    OPT_SAMPLE_STACKS,
+    OPT_TRACE
 };
 
 static const char usage[] =
@@ -37,6 +38,7 @@ static const char usage[] =
     "                  profile.EVENT.folded; the banner ends with the top functions\n"
     "  --call-graph fp|none  stacks by frame pointers (default) or the address only\n"
     "  --sample-stacks N  distinct stacks kept per process (default 65536)\n"
+    "  --trace FORMAT  json or otf2: also a timeline, DIR/papi_run_output/trace_...\n"
     "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
     "                  event, running time (ns), percentage running, SEP between\n"
     "  --json          perf stat -j's lines instead: one JSON object per event\n"
@@ -126,6 +128,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
         {"sample", required_argument, NULL, OPT_SAMPLE},
         {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
         {"sample-stacks", required_argument, NULL, OPT_SAMPLE_STACKS},
+        {"trace", required_argument, NULL, OPT_TRACE},
         UTIL_COMMON_LONGOPTS,
         {0}};
     memset(o, 0, sizeof *o);
@@ -147,6 +150,8 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->interval = parse_interval(optarg);
         } else if (c == OPT_PER_THREAD) {
             o->per_thread = 1;
+        } else if (c == OPT_TRACE) {
+            o->trace = optarg; /* checked by run_trace_check: a bad one still counts */
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
         } else if (c == OPT_SAMPLE || c == OPT_CALL_GRAPH || c == OPT_SAMPLE_STACKS) {

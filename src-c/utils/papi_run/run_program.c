@@ -193,6 +193,9 @@ static void set_mpi(struct run_state *s, const char *flavor)
         setenv("PAPI_MPI_METRICS", metrics, 0);
     }
     setenv("PAPI_MPI_OUTPUT_DIR", s->opt.outdir, 0);
+    const char *trace = s->opt.trace ? env_get("PAPI_TRACE") : NULL; /* --trace, accepted */
+    if (trace) /* the wrapper writes the job's trace too (trace_export.c) */
+        setenv("PAPI_MPI_TRACE", trace, 0);
 }
 
 static void set_per_thread(struct run_state *s)

@@ -1,0 +1,96 @@
+/* event_log.h: the per-rank event log behind the wait states (wait_states.c) and, later,
+ * the traces: one fixed-size record per MPI call (enter and exit times, communicator
+ * class, partner, tag, bytes, the request it made or completed, its call site) and per
+ * region enter/exit, appended by the calling thread into one bounded buffer per rank.
+ *
+ * Bounded: PAPI_MPI_LOG_RECORDS records (default 65536, 56 bytes each: 3.5 MiB, allocated
+ * and touched at MPI_Init). When it is full later records are dropped and counted
+ * (pmpi_log.dropped), not written over: matching sends to receives and collectives
+ * across ranks goes by order, and the first N records of every rank stay in step,
+ * while a ring that overwrote its oldest would not. PAPI_MPI_WAITS=0 turns the log off:
+ * then each wrapped call pays one predictable branch (pmpi_log.on).
+ *
+ * A trace writer reads pmpi_log.ev[0 .. pmpi_log_count()) after MPI_Finalize's wait
+ * computation: times are pmpi_ticks() units (pmpi_ns_per_tick converts; add
+ * pmpi_log.offset_ns to put them on rank 0's clock). */
+#ifndef PAPI_MPI_EVENT_LOG_H
+#define PAPI_MPI_EVENT_LOG_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* What a record is. A Sendrecv is two records (a send and a receive, same times). */
+enum pmpi_ev_kind {
+    PMPI_EV_CALL = 1,     /* an MPI call with no partner to match */
+    PMPI_EV_SEND,         /* a send (blocking, or the I/persistent start when req set) */
+    PMPI_EV_RECV,         /* a receive (blocking, or an Irecv when req is set) */
+    PMPI_EV_COLL,         /* a collective (blocking, or a nonblocking start when req set) */
+    PMPI_EV_WAIT,         /* Wait/Waitall/Test... that completed request req */
+    PMPI_EV_REGION_ENTER, /* call: the region's index in pmpi_run.regions */
+    PMPI_EV_REGION_EXIT,
+};
+
+#define PMPI_EVF_SYNC  1 /* a synchronous send (Ssend, Issend): waits for its receive */
+#define PMPI_EVF_WORLD 2 /* the communicator is congruent with MPI_COMM_WORLD */
+#define PMPI_EVF_ROOT  4 /* a rooted collective: this rank is its root */
+
+/* One record: 56 bytes, whatever its kind (the README's table). */
+struct pmpi_event {
+    int64_t t0, t1; /* enter and exit, pmpi_ticks() units */
+    uint64_t site;  /* caller's return address (the call-site key's address) */
+    uint64_t req;   /* request made (I-calls) or completed (Wait...), 0: none */
+    int64_t bytes;  /* bytes sent (send), posted to receive (recv) or handed over (coll) */
+    int32_t peer;   /* p2p: partner's world rank; coll: root's world rank; -1: none */
+    int32_t tag;    /* p2p: the tag (the status's for MPI_ANY_TAG); coll: sequence number
+                      * among the collectives on world-congruent communicators */
+    uint16_t call;  /* call id (PMPI_ID_...), or the region's index */
+    uint8_t kind;   /* enum pmpi_ev_kind */
+    uint8_t flags;  /* PMPI_EVF_* */
+    uint32_t pad;
+};
+
+struct pmpi_event_log {
+    int on;                 /* PAPI_MPI_WAITS: 1 (default) or 0 */
+    long long cap;          /* records */
+    struct pmpi_event *ev;  /* cap records, or NULL */
+    _Atomic long long next; /* records claimed (may exceed cap: the excess dropped) */
+    _Atomic int coll_seq;   /* collectives on world-congruent communicators so far */
+    double offset_ns;       /* this rank's clock minus rank 0's, at MPI_Init (ns) */
+    double offset_end_ns;   /* the same at MPI_Finalize */
+    double residual_ns;     /* half the shortest ping-pong round trip: the error bound */
+    const char *note;       /* why the log is off or smaller, or NULL */
+};
+extern struct pmpi_event_log pmpi_log;
+
+/* At MPI_Init (after the rank is known): PAPI_MPI_WAITS and PAPI_MPI_LOG_RECORDS read,
+ * the buffer made. A size of 0 or one past memory: said in one line, log off, the rest
+ * of the run's counters still written. */
+void pmpi_log_init(int rank);
+void pmpi_log_free(void);
+/* Records written (at most cap) and dropped. */
+long long pmpi_log_count(void);
+long long pmpi_log_dropped(void);
+
+/* The hot path: one record for a call that took [t0, t0 + dt). comm may be
+ * MPI_COMM_NULL (no communicator); peer is a rank of comm or negative. */
+void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI_Comm comm,
+                   int peer, int tag, long long bytes, uint64_t req, int flags);
+/* Wait/Test forms: one record per request completed (reqs: the handles before the call;
+ * statuses may be MPI_STATUSES_IGNORE; n requests at most PMPI_LOG_WAIT_MAX are matched,
+ * the rest counted in pmpi_log_unmatched). */
+#define PMPI_LOG_WAIT_MAX 64
+void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const uint64_t *reqs,
+                   const MPI_Status *statuses);
+/* A region opened (enter 1) or closed (enter 0) now. */
+void pmpi_log_region(int index, int enter);
+
+/* A request handle as the log keeps it. */
+static inline uint64_t pmpi_req_key(MPI_Request r)
+{
+    uint64_t k = 0;
+    __builtin_memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
+    return k;
+}
+
+#endif

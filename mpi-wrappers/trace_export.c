@@ -1,0 +1,501 @@
+/* trace_export.c: the job's timeline from the event logs (trace_export.h).
+ *
+ * Each rank turns its log into trace records on rank 0's clock (the same conversion as
+ * the wait states: ticks to CLOCK_MONOTONIC ns, minus the offset to rank 0 interpolated
+ * between MPI_Init and MPI_Finalize): every MPI call a region named after it, entered at
+ * its start and left at its end; a send's record at the send's start; a receive's at its
+ * completion (a blocking one's end, an Irecv's at the end of the Wait/Test that
+ * completed it); a collective on a world-congruent communicator a begin/end pair; the
+ * MPI_Pcontrol regions as regions. Communicator numbers: 0 for those congruent with
+ * MPI_COMM_WORLD, 1 for every other (the log keeps no more; peers are world ranks).
+ *
+ * Rank 0 gathers every rank's records (one PMPI_Gatherv; at most TRACE_MAX_RECORDS for
+ * the job, each rank an equal share: past it a rank's timeline is cut where no
+ * collective is open, its open regions closed there, and the rest counted as dropped,
+ * with the log's own drops, in the file and in one line) and writes one file. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "count_series.h"
+#include "env.h"
+#include "event_log.h"
+#include "rank_series.h"
+#include "state.h"
+#include "trace_export.h"
+#include "trace_writer.h"
+#include "wait_states.h"
+
+#define TRACE_BASE        "papi_mpi_trace"
+#define TRACE_MAX_RECORDS (4LL * 1024 * 1024) /* the job's, 48 bytes each: 192 MiB */
+#define TRACE_MIN_SHARE   4096                /* a rank's share, whatever the job's size */
+#define COMM_WORLD        0u
+#define COMM_OTHER        1u
+
+/* What each rank tells rank 0 before its records. */
+struct rank_head {
+    int64_t nrec, dropped, pid;
+    int32_t namebytes, nnames, ncounters; /* names: the regions', then the counters' */
+    char host[64];
+};
+
+/* One rank's conversion. */
+struct conv {
+    struct trace_record *rec;
+    size_t n, cap;
+    int failed;
+    double npt, off0, off1, span;
+    uint32_t thread;
+    int call_region[PMPI_NCALLS]; /* -1, or the region id of that call */
+    const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS];
+    int nnames, ncounters; /* counter i: pmpi_run.event_names[i] */
+};
+
+/* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
+static uint64_t gtime_ns(const struct conv *c, double local)
+{
+    double f = c->span > 0 ? (local - (double)pmpi_run.t_init) / c->span : 0;
+    double g = local - (c->off0 + (c->off1 - c->off0) * (f < 0 ? 0 : f > 1 ? 1 : f));
+    return g > 0 ? (uint64_t)g : 0;
+}
+
+/* Log tick x on rank 0's clock (ns). */
+static uint64_t gtime(const struct conv *c, long long x)
+{
+    return gtime_ns(c, (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * c->npt);
+}
+
+static struct trace_record *add(struct conv *c, long long tick, int kind)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 1024;
+        struct trace_record *r = realloc(c->rec, cap * sizeof *r);
+        if (!r) {
+            c->failed = 1;
+            return NULL;
+        }
+        c->rec = r;
+        c->cap = cap;
+    }
+    struct trace_record *r = &c->rec[c->n++];
+    memset(r, 0, sizeof *r);
+    r->ts = gtime(c, tick);
+    r->thread = c->thread;
+    r->kind = (uint8_t)kind;
+    r->peer = -1;
+    return r;
+}
+
+static int call_region(struct conv *c, int call)
+{
+    if (call < 0 || call >= PMPI_NCALLS)
+        return -1;
+    if (c->call_region[call] < 0) {
+        c->call_region[call] = c->nnames;
+        c->names[c->nnames++] = pmpi_calls[call].name;
+    }
+    return c->call_region[call];
+}
+
+/* The collective of a call ("MPI_Iallreduce" is MPI_Allreduce's), or -1. */
+static int collop_of(const char *name)
+{
+    const char *b = name + 4; /* after "MPI_" */
+    if (b[0] == 'I' && b[1] >= 'a' && b[1] <= 'z')
+        b++;
+    for (unsigned op = 0; op < TC_COUNT; op++)
+        if (strcasecmp(b, trace_collop_name(op) + 4) == 0)
+            return (int)op;
+    return -1;
+}
+
+static void add_p2p(struct conv *c, long long tick, int kind, const struct pmpi_event *e)
+{
+    if (e->peer < 0 || e->tag < 0)
+        return; /* MPI_PROC_NULL, or a partner the log could not learn */
+    struct trace_record *r = add(c, tick, kind);
+    if (!r)
+        return;
+    r->peer = e->peer;
+    r->tag = e->tag;
+    r->comm = (e->flags & PMPI_EVF_WORLD) ? COMM_WORLD : COMM_OTHER;
+    r->bytes = e->bytes > 0 ? (uint64_t)e->bytes : 0;
+}
+
+/* Open requests of Irecvs: request -> record, until a Wait record completes it. */
+struct reqs {
+    uint64_t *key;
+    int64_t *val;
+    size_t mask;
+};
+
+static size_t req_slot(const struct reqs *q, uint64_t k)
+{
+    size_t h = (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 20) & q->mask;
+    while (q->key[h] && q->key[h] != k)
+        h = (h + 1) & q->mask;
+    return h;
+}
+
+/* Records i .. j-1: one call (a Sendrecv is two records, a Waitall one per request). */
+static void add_call(struct conv *c, struct reqs *q, long long i, long long j)
+{
+    const struct pmpi_event *e0 = &pmpi_log.ev[i];
+    int region = call_region(c, e0->call);
+    int op = e0->kind == PMPI_EV_COLL ? collop_of(pmpi_calls[e0->call].name) : -1;
+    struct trace_record *r = add(c, e0->t0, TR_ENTER);
+    if (!r)
+        return;
+    r->id = (uint32_t)region;
+    if (op >= 0)
+        add(c, e0->t0, TR_COLL_BEGIN);
+    for (long long k = i; k < j; k++) {
+        const struct pmpi_event *e = &pmpi_log.ev[k];
+        if (e->kind == PMPI_EV_SEND)
+            add_p2p(c, e->t0, TR_SEND, e);
+        else if (e->kind == PMPI_EV_RECV && !e->req)
+            add_p2p(c, e->t1, TR_RECV, e);
+        else if (e->kind == PMPI_EV_RECV && q->key) {
+            size_t h = req_slot(q, e->req);
+            q->key[h] = e->req;
+            q->val[h] = k;
+        } else if (e->kind == PMPI_EV_WAIT && q->key) {
+            size_t h = req_slot(q, e->req);
+            if (q->key[h] && q->val[h] >= 0) {
+                struct pmpi_event m = pmpi_log.ev[q->val[h]];
+                if (m.peer < 0 && e->peer >= 0 && (m.flags & PMPI_EVF_WORLD))
+                    m.peer = e->peer; /* MPI_ANY_SOURCE: the status's */
+                if (m.tag == MPI_ANY_TAG && e->tag >= 0)
+                    m.tag = e->tag;
+                add_p2p(c, e->t1, TR_RECV, &m);
+                q->val[h] = -1;
+            }
+        }
+    }
+    if (op >= 0 && (r = add(c, e0->t1, TR_COLL_END))) {
+        r->collop = (uint8_t)op;
+        r->comm = COMM_WORLD; /* the log keeps collectives of world-congruent ones only */
+        r->peer = e0->peer;
+        r->bytes = e0->bytes > 0 ? (uint64_t)e0->bytes : 0;
+    }
+    if ((r = add(c, e0->t1, TR_LEAVE)))
+        r->id = (uint32_t)region;
+}
+
+/* Records of one call: the same call and times, of the kinds a call may log twice. */
+static int same_call(const struct pmpi_event *a, const struct pmpi_event *b)
+{
+    return a->call == b->call && a->t0 == b->t0 && a->t1 == b->t1 && a->kind != PMPI_EV_COLL &&
+           b->kind != PMPI_EV_COLL && a->kind != PMPI_EV_CALL && b->kind != PMPI_EV_CALL &&
+           b->kind != PMPI_EV_REGION_ENTER && b->kind != PMPI_EV_REGION_EXIT;
+}
+
+static void convert(struct conv *c)
+{
+    long long n = pmpi_log_count();
+    struct reqs q = {0};
+    size_t cap = 16;
+    while (cap < (size_t)n * 2)
+        cap <<= 1;
+    q.key = calloc(cap, sizeof *q.key);
+    q.val = malloc(cap * sizeof *q.val);
+    q.mask = cap - 1;
+    if (!q.key || !q.val) { /* Irecvs then have no receive records: said as failed */
+        free(q.key);
+        free(q.val);
+        q.key = NULL;
+        c->failed = 1;
+    }
+    unsigned open = 0; /* MPI_Pcontrol regions open */
+    for (long long i = 0; i < n && !c->failed;) {
+        const struct pmpi_event *e = &pmpi_log.ev[i];
+        if (e->kind == PMPI_EV_REGION_ENTER || e->kind == PMPI_EV_REGION_EXIT) {
+            int enter = e->kind == PMPI_EV_REGION_ENTER;
+            struct trace_record *r = add(c, e->t0, enter ? TR_ENTER : TR_LEAVE);
+            if (r)
+                r->id = e->call;
+            if (e->call < PMPI_MAX_REGIONS)
+                open = enter ? open | 1u << e->call : open & ~(1u << e->call);
+            i++;
+            continue;
+        }
+        long long j = i + 1;
+        while (j < n && same_call(e, &pmpi_log.ev[j]))
+            j++;
+        add_call(c, &q, i, j);
+        i = j;
+    }
+    for (int k = PMPI_MAX_REGIONS - 1; k >= 0; k--) { /* still open at MPI_Finalize */
+        struct trace_record *r = (open & 1u << k) ? add(c, pmpi_run.tick_final, TR_LEAVE) : NULL;
+        if (r)
+            r->id = (uint32_t)k;
+    }
+    free(q.key);
+    free(q.val);
+}
+
+/* PAPI_INTERVAL's samples (those the row's series has: taken before MPI_Finalize
+ * began): each event's count since MPI_Init, a counter record each. */
+static void add_counters(struct conv *c)
+{
+    const struct count_series *s = pmpi_series_samples();
+    long long end = pmpi_run.t_final - pmpi_run.t_init; /* later ones: not in the row either */
+    for (int j = 0; s && j < s->n && s->t[j] < end && !c->failed; j++)
+        for (int i = 0; i < s->width && i < pmpi_run.nevents; i++) {
+            struct trace_record *r = add(c, 0, TR_COUNTER);
+            if (!r)
+                return;
+            r->ts = gtime_ns(c, (double)(pmpi_run.t_init + s->t[j]));
+            r->id = (uint32_t)i;
+            r->value = s->v[(size_t)j * (size_t)s->width + (size_t)i];
+        }
+    c->ncounters = s ? (s->width < pmpi_run.nevents ? s->width : pmpi_run.nevents) : 0;
+}
+
+/* Time order, stable (an enter stays before the send made at the same tick): a merge
+ * sort, skipped when the records are in order already (one thread: always). */
+static void sort_records(struct conv *c)
+{
+    int sorted = 1;
+    for (size_t i = 1; i < c->n && sorted; i++)
+        sorted = c->rec[i - 1].ts <= c->rec[i].ts;
+    struct trace_record *tmp = sorted ? NULL : malloc(c->n * sizeof *tmp);
+    if (!tmp)
+        return; /* in order, or no memory: left as logged (the writer takes it) */
+    for (size_t w = 1; w < c->n; w *= 2) {
+        for (size_t lo = 0; lo < c->n; lo += 2 * w) {
+            size_t mid = lo + w < c->n ? lo + w : c->n;
+            size_t hi = lo + 2 * w < c->n ? lo + 2 * w : c->n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid || b < hi)
+                tmp[o++] = (b >= hi || (a < mid && c->rec[a].ts <= c->rec[b].ts)) ? c->rec[a++]
+                                                                                  : c->rec[b++];
+        }
+        memcpy(c->rec, tmp, c->n * sizeof *tmp);
+    }
+    free(tmp);
+}
+
+/* Cuts the records to at most share: where no collective is open, the regions then open
+ * closed at the cut. Returns the records dropped. */
+static uint64_t cut(struct conv *c, size_t share)
+{
+    if (c->n <= share)
+        return 0;
+    uint32_t stack[PMPI_MAX_REGIONS + 8], best_stack[PMPI_MAX_REGIONS + 8];
+    int depth = 0, best_depth = 0, coll = 0;
+    size_t best = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct trace_record *r = &c->rec[i];
+        if (r->kind == TR_ENTER && depth < (int)(sizeof stack / sizeof stack[0]))
+            stack[depth++] = r->id;
+        else if (r->kind == TR_LEAVE && depth > 0)
+            depth--;
+        else if (r->kind == TR_COLL_BEGIN)
+            coll = 1;
+        else if (r->kind == TR_COLL_END)
+            coll = 0;
+        if (i + 1 + (size_t)depth > share)
+            break;
+        if (!coll) {
+            best = i + 1;
+            best_depth = depth;
+            memcpy(best_stack, stack, (size_t)depth * sizeof *stack);
+        }
+    }
+    uint64_t dropped = c->n - best;
+    uint64_t ts = best ? c->rec[best - 1].ts : 0;
+    c->n = best;
+    for (int d = best_depth - 1; d >= 0; d--) {
+        struct trace_record *r = &c->rec[c->n++]; /* fits: best + depth <= share < n */
+        memset(r, 0, sizeof *r);
+        r->ts = ts;
+        r->thread = c->thread;
+        r->kind = TR_LEAVE;
+        r->id = best_stack[d];
+        r->peer = -1;
+    }
+    return dropped;
+}
+
+/* PAPI_MPI_TRACE on rank 0: the format, 0 when none is asked for (or refused: said). */
+static int trace_format_env(void)
+{
+    const char *v = env_get("PAPI_MPI_TRACE");
+    enum trace_format f;
+    char why[256];
+    if (!v || !*v)
+        return 0;
+    if (trace_format_parse(v, &f, why, sizeof why) != 0) {
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; the report is still written\n",
+                v, why);
+        return 0;
+    }
+    if (f == TRACE_OTF2 && !trace_otf2_available(why, sizeof why)) {
+        fprintf(stderr,
+                "papi_mpi: PAPI_MPI_TRACE=otf2: %s: no trace; the report is still written\n", why);
+        return 0;
+    }
+    if (!pmpi_waits.done) {
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; the report is still written\n",
+                v, pmpi_log.note ? pmpi_log.note : "no event log (no memory on some rank)");
+        return 0;
+    }
+    return (int)f;
+}
+
+/* This rank's region names, packed ("a\0b\0"): *len bytes, or NULL. */
+static char *pack_names(const struct conv *c, int *len)
+{
+    size_t n = 0;
+    for (int i = 0; i < c->nnames + c->ncounters; i++)
+        n += strlen(i < c->nnames ? c->names[i] : pmpi_run.event_names[i - c->nnames]) + 1;
+    char *buf = malloc(n ? n : 1), *p = buf;
+    for (int i = 0; buf && i < c->nnames + c->ncounters; i++) {
+        const char *name = i < c->nnames ? c->names[i] : pmpi_run.event_names[i - c->nnames];
+        size_t l = strlen(name) + 1;
+        memcpy(p, name, l);
+        p += l;
+    }
+    *len = buf ? (int)n : 0;
+    return buf;
+}
+
+/* Rank 0: the ranks' parts (gathered) into one file; one line when it fails. */
+static void write_job(const struct rank_head *heads, struct trace_record *all, char *names,
+                      const int *rdis, const int *ndis, enum trace_format f)
+{
+    int P = pmpi_run.nranks;
+    struct trace_rank *ranks = calloc((size_t)P, sizeof *ranks);
+    long long nnames = 0;
+    uint64_t dropped = 0;
+    for (int r = 0; r < P; r++)
+        nnames += heads[r].nnames + heads[r].ncounters;
+    const char **np = malloc((size_t)(nnames ? nnames : 1) * sizeof *np);
+    char why[PATH_MAX + 256] = "no memory for the trace's ranks";
+    int rc = -1;
+    if (ranks && np) {
+        const char **q = np;
+        for (int r = 0; r < P; r++) {
+            const struct rank_head *h = &heads[r];
+            struct trace_rank *t = &ranks[r];
+            const char *s = names + ndis[r], *end = s + h->namebytes;
+            t->rank = r;
+            t->pid = (long)h->pid;
+            t->host = h->host[0] ? h->host : NULL;
+            t->region = q;
+            for (int k = 0; k < h->nnames && s < end; k++, s += strlen(s) + 1)
+                q[t->nregions++] = s;
+            q += t->nregions;
+            t->counter = q;
+            for (int k = 0; k < h->ncounters && s < end; k++, s += strlen(s) + 1)
+                q[t->ncounters++] = s;
+            q += t->ncounters;
+            t->rec = all + rdis[r];
+            t->nrec = (size_t)h->nrec;
+            t->dropped = (uint64_t)h->dropped;
+            dropped += t->dropped;
+        }
+        const char *prog = pmpi_run.command_len > 0 ? pmpi_run.command : NULL;
+        struct trace_meta meta = {prog, pmpi_run.run_id, "libpapi_mpi"};
+        rc = trace_write(pmpi_run.outdir, TRACE_BASE, f, &meta, ranks, P, why, sizeof why);
+    }
+    if (rc != 0)
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; the report is still written\n",
+                trace_format_name(f), why);
+    else if (dropped)
+        fprintf(stderr,
+                "papi_mpi: trace %s/%s%s: %llu records dropped (past the event log's "
+                "PAPI_MPI_LOG_RECORDS or the trace's %lld for the job): said in the file\n",
+                pmpi_run.outdir, TRACE_BASE, f == TRACE_JSON ? ".json" : "/traces.otf2",
+                (unsigned long long)dropped, TRACE_MAX_RECORDS);
+    free(ranks);
+    free(np);
+}
+
+void pmpi_trace_export(double ns_per_tick)
+{
+    int P = pmpi_run.nranks, me = pmpi_run.rank;
+    int f = me == 0 ? trace_format_env() : 0;
+    PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!f)
+        return;
+    static struct conv c; /* static: its call table is large */
+    memset(&c, 0, sizeof c);
+    c.npt = ns_per_tick;
+    c.off0 = pmpi_log.offset_ns;
+    c.off1 = pmpi_log.offset_end_ns;
+    c.span = (double)(pmpi_run.t_final - pmpi_run.t_init);
+    c.thread = (uint32_t)getpid(); /* the log keeps no thread: the rank's one track */
+    for (int i = 0; i < PMPI_NCALLS; i++)
+        c.call_region[i] = -1;
+    for (int i = 0; i < pmpi_run.nregions && i < PMPI_MAX_REGIONS; i++)
+        c.names[c.nnames++] = pmpi_run.regions[i].name; /* ids as the log's */
+    convert(&c);
+    add_counters(&c);
+    sort_records(&c);
+    long long share = TRACE_MAX_RECORDS / (P > 0 ? P : 1);
+    struct rank_head h = {0};
+    h.dropped = pmpi_log_dropped() +
+                (long long)cut(&c, (size_t)(share > TRACE_MIN_SHARE ? share : TRACE_MIN_SHARE));
+    char *names = pack_names(&c, &h.namebytes);
+    if (c.failed || !names) { /* no memory here: this rank's part left empty, counted */
+        h.dropped += (long long)c.n;
+        c.n = 0;
+    }
+    h.nrec = (long long)c.n;
+    h.nnames = names ? c.nnames : 0;
+    h.ncounters = names ? c.ncounters : 0;
+    h.pid = (long long)getpid();
+    memcpy(h.host, pmpi_run.host, sizeof h.host - 1); /* a long name cut: a label only */
+    struct rank_head *heads = me == 0 ? calloc((size_t)P, sizeof *heads) : NULL;
+    PMPI_Gather(&h, (int)sizeof h, MPI_BYTE, heads, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD);
+    /* rank 0 makes room for all, or says why not and every rank skips the gather */
+    int *cnt = NULL;
+    struct trace_record *all = NULL;
+    char *allnames = NULL;
+    int ok = 1;
+    if (me == 0) {
+        long long nrec = 0, nbytes = 0;
+        cnt = calloc((size_t)P * 4, sizeof(int));
+        for (int r = 0; heads && r < P; r++)
+            nrec += heads[r].nrec, nbytes += heads[r].namebytes;
+        all = malloc((size_t)(nrec ? nrec : 1) * sizeof *all);
+        allnames = malloc((size_t)(nbytes ? nbytes : 1));
+        ok = heads && cnt && all && allnames && nrec <= INT_MAX && nbytes <= INT_MAX;
+        if (!ok)
+            fprintf(stderr,
+                    "papi_mpi: PAPI_MPI_TRACE=%s: no memory on rank 0 for %lld trace "
+                    "records: no trace; the report is still written\n",
+                    trace_format_name((enum trace_format)f), nrec);
+    }
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (ok) {
+        int *rcnt = cnt, *rdis = cnt ? cnt + P : NULL, *ncnt = cnt ? cnt + 2 * P : NULL,
+            *ndis = cnt ? cnt + 3 * P : NULL;
+        for (int r = 0; me == 0 && r < P; r++) {
+            rcnt[r] = (int)heads[r].nrec;
+            ncnt[r] = heads[r].namebytes;
+            rdis[r] = r ? rdis[r - 1] + rcnt[r - 1] : 0;
+            ndis[r] = r ? ndis[r - 1] + ncnt[r - 1] : 0;
+        }
+        MPI_Datatype rec_t;
+        PMPI_Type_contiguous((int)sizeof(struct trace_record), MPI_BYTE, &rec_t);
+        PMPI_Type_commit(&rec_t);
+        PMPI_Gatherv(c.rec, (int)c.n, rec_t, all, rcnt, rdis, rec_t, 0, MPI_COMM_WORLD);
+        PMPI_Gatherv(names ? names : "", h.namebytes, MPI_CHAR, allnames, ncnt, ndis, MPI_CHAR, 0,
+                     MPI_COMM_WORLD);
+        PMPI_Type_free(&rec_t);
+        if (me == 0)
+            write_job(heads, all, allnames, rdis, ndis, (enum trace_format)f);
+    }
+    free(heads);
+    free(cnt);
+    free(all);
+    free(allnames);
+    free(names);
+    free(c.rec);
+    c.rec = NULL;
+}

@@ -1,0 +1,475 @@
+/* wait_states.c: the wait states of every rank from the event logs, at MPI_Finalize.
+ *
+ * Times go on rank 0's clock: a record's ticks to this rank's CLOCK_MONOTONIC ns (the
+ * run's ratio), minus the offset to rank 0 interpolated between the ones measured at
+ * MPI_Init and MPI_Finalize (clock_sync.c).
+ *
+ * Point-to-point: every rank sends each partner the enter times of its sends to it, in
+ * log order (one Alltoallv); the receiver pairs the k-th send of (sender, tag,
+ * communicator class) with its k-th receive of the same (MPI's non-overtaking order)
+ * and finds its late-sender wait: the part of its blocking span (the Recv, or the Wait
+ * that completed the Irecv) before the send began. It answers each send with its
+ * receive's post time (a second Alltoallv), from which a synchronous or rendezvous
+ * sender finds its late-receiver wait.
+ * Collectives on world-congruent communicators carry a sequence number (event_log.c):
+ * one Allreduce (max) of the enter times per number gives the last arrival, the root's
+ * arrival and the last non-root arrival; the part of a rank's blocking span before the
+ * one that concerns it is its wait at N x N, at barrier, late root or early reduce.
+ * Waits go to the record that blocked, hence to its call site and the regions open. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock_sync.h"
+#include "event_log.h"
+#include "wait_states.h"
+
+const char *const pmpi_wait_names[PMPI_WAIT_KINDS] = {"late_sender_s", "late_receiver_s",
+                                                      "wait_nxn_s",    "wait_barrier_s",
+                                                      "late_root_s",   "early_reduce_s"};
+
+struct pmpi_wait_result pmpi_waits;
+
+/* One site's wait (sorted by key at the end, looked up by the call-site merge). */
+struct site_wait {
+    uint64_t key;
+    long long ns[PMPI_WAIT_KINDS];
+};
+static struct site_wait *site_waits;
+static size_t nsite_waits;
+
+/* A send as its receiver sees it. */
+struct send_info {
+    int32_t tag, flags;
+    int64_t idx; /* the sender's record */
+    double t0;   /* enter, rank 0's clock */
+    int64_t bytes;
+};
+/* A receive's answer to its send. */
+struct recv_answer {
+    int64_t idx; /* the sender's record */
+    double t0;   /* the receive's post time */
+};
+
+static struct {
+    double npt, off0, off1, span_ns;
+    long long n;
+    struct pmpi_event *ev;
+    int64_t *waiter; /* the Wait record that completed record i's request, or -1 */
+    double *wait;    /* ns waited in record i */
+    uint8_t *kind;
+} W;
+
+/* Record tick x on rank 0's clock (ns). */
+static double gtime(long long x)
+{
+    double local = (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * W.npt;
+    double f = W.span_ns > 0 ? (local - (double)pmpi_run.t_init) / W.span_ns : 0;
+    return local - (W.off0 + (W.off1 - W.off0) * (f < 0 ? 0 : f > 1 ? 1 : f));
+}
+
+/* The span a record blocked in: its own, or that of the Wait that completed it. */
+static int64_t blocker(int64_t i)
+{
+    return W.ev[i].req ? W.waiter[i] : i;
+}
+
+/* Wait in record b (its span) until moment t (rank 0's clock). */
+static void add_wait(int64_t b, double t, int kind)
+{
+    if (b < 0)
+        return;
+    double s = gtime(W.ev[b].t0), e = gtime(W.ev[b].t1);
+    double w = (t < e ? t : e) - s;
+    if (w > W.wait[b]) {
+        W.wait[b] = w;
+        W.kind[b] = (uint8_t)kind;
+    }
+}
+
+/* Each request's Wait: the latest I-record with that request before it. */
+static void link_requests(void)
+{
+    size_t cap = 16;
+    while (cap < (size_t)W.n * 2)
+        cap <<= 1;
+    uint64_t *keys = calloc(cap, sizeof *keys);
+    int64_t *vals = malloc(cap * sizeof *vals);
+    for (long long i = 0; i < W.n; i++)
+        W.waiter[i] = -1;
+    if (!keys || !vals)
+        goto out;
+    for (long long i = 0; i < W.n; i++) {
+        struct pmpi_event *e = &W.ev[i];
+        if (!e->req || (e->kind != PMPI_EV_WAIT && e->kind != PMPI_EV_SEND &&
+                        e->kind != PMPI_EV_RECV && e->kind != PMPI_EV_COLL))
+            continue;
+        size_t h = (size_t)((e->req * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+        while (keys[h] && keys[h] != e->req)
+            h = (h + 1) & (cap - 1);
+        if (e->kind != PMPI_EV_WAIT) {
+            keys[h] = e->req;
+            vals[h] = i;
+        } else if (keys[h] && vals[h] >= 0) {
+            struct pmpi_event *m = &W.ev[vals[h]];
+            W.waiter[vals[h]] = i;
+            if (m->kind == PMPI_EV_RECV && (m->flags & PMPI_EVF_WORLD)) {
+                if (m->peer < 0 && e->peer >= 0) /* MPI_ANY_SOURCE: the status's */
+                    m->peer = e->peer;
+                if (m->tag == MPI_ANY_TAG && e->tag >= 0)
+                    m->tag = e->tag;
+            }
+            vals[h] = -1;
+        }
+    }
+out:
+    free(keys);
+    free(vals);
+}
+
+static int by_src_tag(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b; /* {src, tag, world, order, idx} */
+    for (int k = 0; k < 4; k++)
+        if (x[k] != y[k])
+            return x[k] < y[k] ? -1 : 1;
+    return 0;
+}
+
+/* Point-to-point: sends to their receivers, matched there, answered. */
+static void p2p(MPI_Comm comm, MPI_Datatype st, MPI_Datatype at)
+{
+    int P = pmpi_run.nranks;
+    int *scnt = calloc((size_t)P * 4, sizeof(int)), *rcnt = scnt + P, *sdis = rcnt + P,
+        *rdis = sdis + P;
+    long long nsend = 0, nrecv = 0;
+    for (long long i = 0; i < W.n; i++) {
+        const struct pmpi_event *e = &W.ev[i];
+        if (e->kind == PMPI_EV_SEND && e->peer >= 0 && e->peer < P && scnt) {
+            scnt[e->peer]++;
+            nsend++;
+        }
+        if (e->kind == PMPI_EV_RECV)
+            nrecv++;
+    }
+    int ok = scnt != NULL, all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all) {
+        free(scnt);
+        return;
+    }
+    PMPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm);
+    long long ntot = 0;
+    for (int r = 0; r < P; r++) {
+        sdis[r] = r ? sdis[r - 1] + scnt[r - 1] : 0;
+        rdis[r] = r ? rdis[r - 1] + rcnt[r - 1] : 0;
+        ntot += rcnt[r];
+    }
+    struct send_info *out = malloc((size_t)(nsend ? nsend : 1) * sizeof *out);
+    struct send_info *in = malloc((size_t)(ntot ? ntot : 1) * sizeof *in);
+    int64_t *rk = malloc((size_t)(nrecv ? nrecv : 1) * 5 * sizeof *rk);
+    int64_t *sk = malloc((size_t)(ntot ? ntot : 1) * 5 * sizeof *sk);
+    struct recv_answer *ans = malloc((size_t)(ntot ? ntot : 1) * sizeof *ans);
+    struct recv_answer *back = malloc((size_t)(nsend ? nsend : 1) * sizeof *back);
+    int *fill = calloc((size_t)P, sizeof(int)), *acnt = calloc((size_t)P * 2, sizeof(int));
+    ok = out && in && rk && sk && ans && back && fill && acnt;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all)
+        goto done;
+    for (long long i = 0; i < W.n; i++) {
+        const struct pmpi_event *e = &W.ev[i];
+        if (e->kind != PMPI_EV_SEND || e->peer < 0 || e->peer >= P)
+            continue;
+        out[sdis[e->peer] + fill[e->peer]++] =
+            (struct send_info){e->tag, e->flags, i, gtime(e->t0), e->bytes};
+    }
+    PMPI_Alltoallv(out, scnt, sdis, st, in, rcnt, rdis, st, comm);
+    /* keys: sends by (src, tag, world, order); receives the same */
+    long long ns = 0, nr = 0;
+    for (int r = 0; r < P; r++)
+        for (int k = 0; k < rcnt[r]; k++, ns++) {
+            const struct send_info *s = &in[rdis[r] + k];
+            int64_t *q = &sk[5 * ns];
+            q[0] = r, q[1] = s->tag, q[2] = !!(s->flags & PMPI_EVF_WORLD), q[3] = k,
+            q[4] = rdis[r] + k;
+        }
+    for (long long i = 0; i < W.n; i++) {
+        const struct pmpi_event *e = &W.ev[i];
+        if (e->kind != PMPI_EV_RECV)
+            continue;
+        if (e->peer < 0 || e->peer >= P || e->tag < 0) {
+            pmpi_waits.p2p_unmatched++;
+            continue;
+        }
+        int64_t *q = &rk[5 * nr];
+        q[0] = e->peer, q[1] = e->tag, q[2] = !!(e->flags & PMPI_EVF_WORLD), q[3] = i, q[4] = i;
+        nr++;
+    }
+    qsort(sk, (size_t)ns, 5 * sizeof *sk, by_src_tag);
+    qsort(rk, (size_t)nr, 5 * sizeof *rk, by_src_tag);
+    long long a = 0, b = 0, na = 0;
+    memset(acnt, 0, (size_t)P * 2 * sizeof(int));
+    while (a < ns && b < nr) {
+        int c = by_src_tag(&sk[5 * a], &rk[5 * b]);
+        int same = sk[5 * a] == rk[5 * b] && sk[5 * a + 1] == rk[5 * b + 1] &&
+                   sk[5 * a + 2] == rk[5 * b + 2];
+        if (!same) {
+            if (c < 0)
+                a++;
+            else {
+                pmpi_waits.p2p_unmatched++;
+                b++;
+            }
+            continue;
+        }
+        const struct send_info *s = &in[sk[5 * a + 4]];
+        int64_t ri = rk[5 * b + 4];
+        add_wait(blocker(ri), s->t0, PMPI_WAIT_LATE_SENDER);
+        ans[na++] = (struct recv_answer){s->idx, gtime(W.ev[ri].t0)};
+        acnt[sk[5 * a]]++;
+        pmpi_waits.p2p_matched++;
+        a++, b++;
+    }
+    pmpi_waits.p2p_unmatched += nr - b;
+    /* answers back to the senders, grouped by sender: ans is in sender order already */
+    int *bcnt = acnt + P;
+    PMPI_Alltoall(acnt, 1, MPI_INT, bcnt, 1, MPI_INT, comm);
+    for (int r = 0; r < P; r++) {
+        rdis[r] = r ? rdis[r - 1] + acnt[r - 1] : 0; /* reused: answers out */
+        sdis[r] = r ? sdis[r - 1] + bcnt[r - 1] : 0; /* answers in */
+    }
+    PMPI_Alltoallv(ans, acnt, rdis, at, back, bcnt, sdis, at, comm);
+    long long nback = sdis[P - 1] + bcnt[P - 1];
+    for (long long k = 0; k < nback; k++) {
+        int64_t i = back[k].idx;
+        if (i < 0 || i >= W.n || W.ev[i].kind != PMPI_EV_SEND)
+            continue;
+        if ((W.ev[i].flags & PMPI_EVF_SYNC) || W.ev[i].bytes >= PMPI_RENDEZVOUS_BYTES)
+            add_wait(blocker(i), back[k].t0, PMPI_WAIT_LATE_RECEIVER);
+    }
+done:
+    free(scnt);
+    free(out);
+    free(in);
+    free(rk);
+    free(sk);
+    free(ans);
+    free(back);
+    free(fill);
+    free(acnt);
+}
+
+/* What a collective waits for: 0 none, else the wait kind + 1 and which arrival. */
+enum { ARR_ALL, ARR_ROOT, ARR_NONROOT };
+static int coll_class(const char *name, int *arrival)
+{
+    static const struct {
+        const char *prefix;
+        int kind, arrival;
+    } classes[] = {
+        {"barrier", PMPI_WAIT_BARRIER, ARR_ALL},
+        {"allreduce", PMPI_WAIT_NXN, ARR_ALL},
+        {"alltoall", PMPI_WAIT_NXN, ARR_ALL},
+        {"allgather", PMPI_WAIT_NXN, ARR_ALL},
+        {"reduce_scatter", PMPI_WAIT_NXN, ARR_ALL},
+        {"bcast", PMPI_WAIT_LATE_ROOT, ARR_ROOT},
+        {"scatter", PMPI_WAIT_LATE_ROOT, ARR_ROOT},
+        {"reduce", PMPI_WAIT_EARLY_REDUCE, ARR_NONROOT},
+        {"gather", PMPI_WAIT_EARLY_REDUCE, ARR_NONROOT},
+    };
+    const char *b = name + 4; /* after "MPI_" */
+    if (b[0] == 'I' && b[1] >= 'a' && b[1] <= 'z')
+        b++; /* the nonblocking form */
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (strncasecmp(b, classes[i].prefix, strlen(classes[i].prefix)) == 0) {
+            if (strcasecmp(classes[i].prefix, "reduce") == 0 && strcasecmp(b, "reduce") != 0)
+                return 0; /* Reduce_local, Reduce_scatter handled above */
+            *arrival = classes[i].arrival;
+            return classes[i].kind + 1;
+        }
+    return 0;
+}
+
+static void collectives(MPI_Comm comm)
+{
+    int nseq = 0, all = 0;
+    for (long long i = 0; i < W.n; i++)
+        if (W.ev[i].kind == PMPI_EV_COLL && W.ev[i].tag >= nseq)
+            nseq = W.ev[i].tag + 1;
+    PMPI_Allreduce(&nseq, &all, 1, MPI_INT, MPI_MAX, comm);
+    nseq = all;
+    double *in = malloc((size_t)(nseq ? nseq : 1) * 3 * sizeof *in);
+    double *out = malloc((size_t)(nseq ? nseq : 1) * 3 * sizeof *out);
+    int ok = in && out;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all || nseq == 0)
+        goto done;
+    for (int k = 0; k < 3 * nseq; k++)
+        in[k] = -INFINITY;
+    for (long long i = 0; i < W.n; i++) {
+        const struct pmpi_event *e = &W.ev[i];
+        if (e->kind != PMPI_EV_COLL)
+            continue;
+        double t = gtime(e->t0);
+        int s = e->tag;
+        in[s] = t;
+        if (e->flags & PMPI_EVF_ROOT)
+            in[nseq + s] = t;
+        else
+            in[2 * nseq + s] = t;
+    }
+    PMPI_Allreduce(in, out, 3 * nseq, MPI_DOUBLE, MPI_MAX, comm);
+    for (long long i = 0; i < W.n; i++) {
+        const struct pmpi_event *e = &W.ev[i];
+        int arrival = 0, cls;
+        if (e->kind != PMPI_EV_COLL)
+            continue;
+        pmpi_waits.coll_matched++;
+        cls = coll_class(pmpi_calls[e->call].name, &arrival);
+        if (!cls || (arrival == ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
+            (arrival == ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
+            continue;
+        double t = out[arrival * nseq + e->tag];
+        if (isfinite(t))
+            add_wait(blocker(i), t, cls - 1);
+    }
+done:
+    free(in);
+    free(out);
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+    const struct site_wait *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Waits into the rank's totals, the regions open and the sites. */
+static void attribute(void)
+{
+    unsigned open = 0;
+    site_waits = calloc(W.n > 0 ? (size_t)W.n : 1, sizeof *site_waits);
+    nsite_waits = 0;
+    for (long long i = 0; i < W.n; i++) {
+        const struct pmpi_event *e = &W.ev[i];
+        if (e->kind == PMPI_EV_REGION_ENTER || e->kind == PMPI_EV_REGION_EXIT) {
+            if (e->call < PMPI_MAX_REGIONS) {
+                if (e->kind == PMPI_EV_REGION_ENTER)
+                    open |= 1u << e->call;
+                else
+                    open &= ~(1u << e->call);
+            }
+            continue;
+        }
+        if (e->kind == PMPI_EV_COLL || e->kind == PMPI_EV_CALL)
+            pmpi_waits.coll_unmatched +=
+                e->kind == PMPI_EV_CALL && pmpi_calls[e->call].kind == PMPI_KIND_COLL;
+        if (W.wait[i] <= 0)
+            continue;
+        int k = W.kind[i];
+        pmpi_waits.rank_ns[k] += W.wait[i];
+        for (int r = 0; r < PMPI_MAX_REGIONS; r++)
+            if (open & (1u << r))
+                pmpi_waits.region_ns[r][k] += W.wait[i];
+        if (site_waits) {
+            struct site_wait *s = &site_waits[nsite_waits++];
+            s->key = (e->site & ((1ULL << 48) - 1)) | ((uint64_t)(e->call + 1) << 48);
+            s->ns[k] = (long long)W.wait[i];
+        }
+    }
+    if (!site_waits)
+        return;
+    qsort(site_waits, nsite_waits, sizeof *site_waits, site_cmp);
+    size_t m = 0; /* one entry per key */
+    for (size_t i = 0; i < nsite_waits; i++) {
+        if (m && site_waits[m - 1].key == site_waits[i].key)
+            for (int k = 0; k < PMPI_WAIT_KINDS; k++)
+                site_waits[m - 1].ns[k] += site_waits[i].ns[k];
+        else
+            site_waits[m++] = site_waits[i];
+    }
+    nsite_waits = m;
+}
+
+void pmpi_waits_init(void)
+{
+    pmpi_log_init(pmpi_run.rank);
+    int on = pmpi_log.on, all = 0;
+    PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) { /* one rank without a log: no rank keeps one (the matching needs all) */
+        if (on)
+            pmpi_log.note = "no event log: another rank has none";
+        pmpi_log_free();
+        return;
+    }
+    MPI_Comm comm;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    pmpi_clock_sync(comm, &pmpi_log.offset_ns, &pmpi_log.residual_ns);
+    PMPI_Comm_free(&comm);
+}
+
+void pmpi_waits_compute(double ns_per_tick)
+{
+    int on = pmpi_log.on, all = 0;
+    memset(&pmpi_waits, 0, sizeof pmpi_waits);
+    PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all)
+        return;
+    MPI_Comm comm;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    double res = 0;
+    pmpi_clock_sync(comm, &pmpi_log.offset_end_ns, &res);
+    if (res > pmpi_log.residual_ns)
+        pmpi_log.residual_ns = res;
+    W.npt = ns_per_tick;
+    W.off0 = pmpi_log.offset_ns;
+    W.off1 = pmpi_log.offset_end_ns;
+    W.span_ns = (double)(pmpi_run.t_final - pmpi_run.t_init);
+    W.n = pmpi_log_count();
+    W.ev = pmpi_log.ev;
+    size_t cells = W.n > 0 ? (size_t)W.n : 1;
+    W.waiter = malloc(cells * sizeof *W.waiter);
+    W.wait = calloc(cells, sizeof *W.wait);
+    W.kind = calloc(cells, 1);
+    int ok = W.waiter && W.wait && W.kind;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (all) {
+        MPI_Datatype st, at;
+        PMPI_Type_contiguous((int)sizeof(struct send_info), MPI_BYTE, &st);
+        PMPI_Type_commit(&st);
+        PMPI_Type_contiguous((int)sizeof(struct recv_answer), MPI_BYTE, &at);
+        PMPI_Type_commit(&at);
+        link_requests();
+        p2p(comm, st, at);
+        collectives(comm);
+        attribute();
+        PMPI_Type_free(&st);
+        PMPI_Type_free(&at);
+        pmpi_waits.done = 1;
+    }
+    pmpi_waits.records = W.n;
+    pmpi_waits.dropped = pmpi_log_dropped();
+    pmpi_waits.offset_ns = pmpi_log.offset_ns;
+    pmpi_waits.offset_end_ns = pmpi_log.offset_end_ns;
+    pmpi_waits.residual_ns = pmpi_log.residual_ns;
+    free(W.waiter);
+    free(W.wait);
+    free(W.kind);
+    PMPI_Comm_free(&comm);
+}
+
+void pmpi_waits_of_site(uint64_t key, long long ns[PMPI_WAIT_KINDS])
+{
+    struct site_wait k = {.key = key};
+    const struct site_wait *s =
+        site_waits ? bsearch(&k, site_waits, nsite_waits, sizeof k, site_cmp) : NULL;
+    for (int i = 0; s && i < PMPI_WAIT_KINDS; i++)
+        ns[i] += s->ns[i];
+}
+
+void pmpi_waits_free(void)
+{
+    free(site_waits);
+    site_waits = NULL;
+    nsite_waits = 0;
+}

@@ -1,0 +1,52 @@
+/* wait_states.h: why MPI time was lost, from the event log (event_log.h), computed at
+ * MPI_Finalize (wait_states.c): late sender, late receiver, wait at N x N collectives,
+ * wait at barrier, late root (1-to-N) and early reduce (N-to-1), per rank, per call site
+ * and per region, on one clock (clock offsets to rank 0 measured at MPI_Init and
+ * MPI_Finalize by ping-pong, clock_sync.c). */
+#ifndef PAPI_MPI_WAIT_STATES_H
+#define PAPI_MPI_WAIT_STATES_H
+
+#include <stdint.h>
+
+#include "state.h"
+
+enum pmpi_wait_kind {
+    PMPI_WAIT_LATE_SENDER,
+    PMPI_WAIT_LATE_RECEIVER,
+    PMPI_WAIT_NXN,
+    PMPI_WAIT_BARRIER,
+    PMPI_WAIT_LATE_ROOT,
+    PMPI_WAIT_EARLY_REDUCE,
+    PMPI_WAIT_KINDS
+};
+/* "late_sender_s" ...: the report's names. */
+extern const char *const pmpi_wait_names[PMPI_WAIT_KINDS];
+
+/* A message whose send has this many bytes or more is taken for a rendezvous send (its
+ * sender waits for the receive) as MPICH's and Open MPI's default eager limits are below
+ * it; a synchronous send (Ssend, Issend) always is. */
+#define PMPI_RENDEZVOUS_BYTES (64 * 1024)
+
+struct pmpi_wait_result {
+    int done;                                            /* computed on this rank */
+    double rank_ns[PMPI_WAIT_KINDS];                     /* this rank's waits */
+    double region_ns[PMPI_MAX_REGIONS][PMPI_WAIT_KINDS]; /* while each region was open */
+    long long p2p_matched, p2p_unmatched;                /* receives (and sends) matched or not */
+    long long coll_matched, coll_unmatched; /* collectives on world-congruent or others */
+    long long records, dropped;             /* the log's */
+    double offset_ns, offset_end_ns, residual_ns;
+};
+extern struct pmpi_wait_result pmpi_waits;
+
+/* Collective, at MPI_Init: the log made (PAPI_MPI_WAITS, PAPI_MPI_LOG_RECORDS) on every
+ * rank or none, and the clock offsets measured. */
+void pmpi_waits_init(void);
+/* Collective, at MPI_Finalize before the report: every rank calls it (the log on or off
+ * on all of them alike: the environment is the job's). */
+void pmpi_waits_compute(double ns_per_tick);
+/* The waits (ns) of one call site (the key of the call-site tables, state.h), added to
+ * ns[]. */
+void pmpi_waits_of_site(uint64_t key, long long ns[PMPI_WAIT_KINDS]);
+void pmpi_waits_free(void);
+
+#endif

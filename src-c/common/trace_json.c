@@ -1,0 +1,322 @@
+/* trace_json.c: the Chrome trace-event JSON back end (schema/trace_json.schema.json).
+ * Perfetto's UI and chrome://tracing load it: a process per rank ("pid" = rank), a track
+ * per thread ("tid" = its label), "B"/"E" slices for regions and MPI calls, an "X" slice
+ * per collective, "C" counter tracks, and a flow ("s" at the send, "f" at the receive)
+ * per message. A flow's id is a hash of (sender, receiver, tag, communicator, n): the
+ * n-th message of one sender to one receiver with one tag on one communicator is the
+ * n-th such receive (MPI's non-overtaking order), so each rank computes its ids alone and
+ * files written rank by rank pair up when their "traceEvents" are concatenated.
+ * One event a line; times in microseconds with nanosecond digits, from "base_ns". */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json_writer.h"
+#include "output_file.h"
+#include "trace_backend.h"
+
+/* ---- flow ids ---- */
+
+struct chan {
+    int32_t peer, tag;
+    uint32_t comm;
+    int used;
+    uint64_t n;
+};
+
+struct chans {
+    struct chan *c;
+    size_t cap, used;
+};
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL; /* splitmix64's finaliser */
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static uint64_t chan_hash(int32_t peer, int32_t tag, uint32_t comm)
+{
+    return mix(((uint64_t)(uint32_t)peer << 32 | (uint32_t)tag) ^ mix(comm));
+}
+
+/* The number of earlier messages on (peer, tag, comm), counting this one; -1: no memory. */
+static int64_t chan_next(struct chans *t, int32_t peer, int32_t tag, uint32_t comm)
+{
+    if (2 * (t->used + 1) > t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 64;
+        struct chan *n = calloc(nc, sizeof *n);
+        if (!n)
+            return -1;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->c[i].used) {
+                size_t h = chan_hash(t->c[i].peer, t->c[i].tag, t->c[i].comm) & (nc - 1);
+                while (n[h].used)
+                    h = (h + 1) & (nc - 1);
+                n[h] = t->c[i];
+            }
+        free(t->c);
+        t->c = n;
+        t->cap = nc;
+    }
+    size_t h = chan_hash(peer, tag, comm) & (t->cap - 1);
+    while (t->c[h].used && !(t->c[h].peer == peer && t->c[h].tag == tag && t->c[h].comm == comm))
+        h = (h + 1) & (t->cap - 1);
+    if (!t->c[h].used) {
+        t->c[h] = (struct chan){peer, tag, comm, 1, 0};
+        t->used++;
+    }
+    return (int64_t)t->c[h].n++;
+}
+
+/* 52 bits: exact as a JSON number in every reader. */
+static uint64_t flow_id(int src, int dst, int tag, uint32_t comm, uint64_t n)
+{
+    uint64_t h = mix((uint64_t)(uint32_t)src << 32 | (uint32_t)dst);
+    h = mix(h ^ ((uint64_t)(uint32_t)tag << 32 | comm));
+    return mix(h ^ n) & ((1ULL << 52) - 1);
+}
+
+/* ---- events ---- */
+
+struct out {
+    FILE *f;
+    uint64_t base;
+    int first;
+};
+
+static void ev_open(struct out *o, const char *ph, int pid, uint32_t tid)
+{
+    fputs(o->first ? "\n" : ",\n", o->f);
+    o->first = 0;
+    fprintf(o->f, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%" PRIu32, ph, pid, tid);
+}
+
+static void put_ts(struct out *o, const char *key, uint64_t ts)
+{
+    uint64_t d = ts >= o->base ? ts - o->base : 0;
+    fprintf(o->f, ",\"%s\":%" PRIu64 ".%03u", key, d / 1000, (unsigned)(d % 1000));
+}
+
+static void put_name(struct out *o, const char *name, const char *cat)
+{
+    fputs(",\"name\":", o->f);
+    json_put_string(o->f, name);
+    fprintf(o->f, ",\"cat\":\"%s\"", cat);
+}
+
+static void metadata(struct out *o, const struct trace_rank *r, const uint32_t *tid, int nt)
+{
+    char name[256];
+    snprintf(name, sizeof name, "rank %d (%s, pid %ld)", r->rank, r->host ? r->host : "?", r->pid);
+    ev_open(o, "M", r->rank, tid && nt ? tid[0] : 0);
+    fputs(",\"name\":\"process_name\",\"args\":{\"name\":", o->f);
+    json_put_string(o->f, name);
+    fputs("}}", o->f);
+    ev_open(o, "M", r->rank, tid && nt ? tid[0] : 0);
+    fprintf(o->f, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}", r->rank);
+    for (int i = 0; i < nt; i++) {
+        ev_open(o, "M", r->rank, tid[i]);
+        fprintf(o->f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"thread %" PRIu32 "\"}}",
+                tid[i]);
+    }
+}
+
+static const char *region_name(const struct trace_rank *r, uint32_t id)
+{
+    return id < (uint32_t)r->nregions && r->region[id] ? r->region[id] : "unknown region";
+}
+
+static int thread_index(const uint32_t *tid, int nt, uint32_t t)
+{
+    for (int i = 0; i < nt; i++)
+        if (tid[i] == t)
+            return i;
+    return 0;
+}
+
+/* One rank's events; -1 when out of memory. */
+static int write_rank(struct out *o, const struct trace_rank *r)
+{
+    uint32_t *tid = NULL;
+    int nt = trace_threads(r, &tid);
+    size_t *ord = trace_order(r);
+    /* Per thread: open regions (a leave without one is left out, so B/E stay
+     * balanced) and the open collective's start. */
+    long *depth = calloc((size_t)(nt > 0 ? nt : 1), sizeof *depth);
+    uint64_t *coll = calloc((size_t)(nt > 0 ? nt : 1), sizeof *coll);
+    /* Counters on several threads get a track per thread. */
+    uint32_t ctid = 0;
+    int cthreads = 0;
+    struct chans sent = {0}, recvd = {0};
+    int ret = -1;
+    if (nt < 0 || !ord || !depth || !coll)
+        goto fail;
+    for (size_t i = 0; i < r->nrec && cthreads < 2; i++)
+        if (r->rec[i].kind == TR_COUNTER && (!cthreads || r->rec[i].thread != ctid)) {
+            ctid = r->rec[i].thread;
+            cthreads++;
+        }
+    metadata(o, r, tid, nt);
+    for (size_t k = 0; k < r->nrec; k++) {
+        const struct trace_record *e = &r->rec[ord[k]];
+        int ti = thread_index(tid, nt, e->thread);
+        int64_t n;
+        switch (e->kind) {
+        case TR_ENTER:
+        case TR_LEAVE: {
+            const char *name = region_name(r, e->id);
+            if (e->kind == TR_LEAVE && depth[ti] == 0)
+                break;
+            depth[ti] += e->kind == TR_ENTER ? 1 : -1;
+            ev_open(o, e->kind == TR_ENTER ? "B" : "E", r->rank, e->thread);
+            put_name(o, name, strncmp(name, "MPI_", 4) == 0 ? "mpi" : "region");
+            put_ts(o, "ts", e->ts);
+            fputc('}', o->f);
+            break;
+        }
+        case TR_COUNTER: {
+            const char *name = e->id < (uint32_t)r->ncounters && r->counter[e->id]
+                                   ? r->counter[e->id]
+                                   : "unknown counter";
+            char track[320];
+            if (cthreads > 1)
+                snprintf(track, sizeof track, "%s [thread %" PRIu32 "]", name, e->thread);
+            else
+                snprintf(track, sizeof track, "%s", name);
+            ev_open(o, "C", r->rank, e->thread);
+            put_name(o, track, "counter");
+            put_ts(o, "ts", e->ts);
+            fprintf(o->f, ",\"args\":{\"value\":%" PRId64 "}}", e->value);
+            break;
+        }
+        case TR_SEND:
+        case TR_RECV: {
+            int send = e->kind == TR_SEND;
+            if ((n = chan_next(send ? &sent : &recvd, e->peer, e->tag, e->comm)) < 0)
+                goto fail;
+            uint64_t id = send ? flow_id(r->rank, e->peer, e->tag, e->comm, (uint64_t)n)
+                               : flow_id(e->peer, r->rank, e->tag, e->comm, (uint64_t)n);
+            ev_open(o, send ? "s" : "f", r->rank, e->thread);
+            put_name(o, "message", "mpi_message");
+            put_ts(o, "ts", e->ts);
+            fprintf(o->f,
+                    "%s,\"id\":%" PRIu64 ",\"args\":{\"%s\":%d,\"tag\":%d,\"comm\":%" PRIu32
+                    ",\"bytes\":%" PRIu64 "}}",
+                    send ? "" : ",\"bp\":\"e\"", id, send ? "to" : "from", (int)e->peer,
+                    (int)e->tag, e->comm, e->bytes);
+            break;
+        }
+        case TR_COLL_BEGIN:
+            coll[ti] = e->ts;
+            break;
+        case TR_COLL_END: {
+            uint64_t begin = coll[ti] && coll[ti] <= e->ts ? coll[ti] : e->ts;
+            coll[ti] = 0;
+            ev_open(o, "X", r->rank, e->thread);
+            put_name(o, trace_collop_name(e->collop), "mpi_collective");
+            put_ts(o, "ts", begin);
+            fprintf(o->f, ",\"dur\":%" PRIu64 ".%03u", (e->ts - begin) / 1000,
+                    (unsigned)((e->ts - begin) % 1000));
+            fprintf(o->f,
+                    ",\"args\":{\"comm\":%" PRIu32 ",\"root\":%d,\"sent\":%" PRIu64
+                    ",\"received\":%" PRId64 "}}",
+                    e->comm, (int)e->peer, e->bytes, e->value);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    ret = 0;
+fail:
+    free(sent.c);
+    free(recvd.c);
+    free(tid);
+    free(ord);
+    free(depth);
+    free(coll);
+    return ret;
+}
+
+static int write_doc(FILE *f, const struct trace_meta *meta, const struct trace_rank *ranks, int n)
+{
+    uint64_t first, last, dropped = 0;
+    trace_span(ranks, n, &first, &last);
+    struct out o = {f, first, 1};
+    fputs("{\"traceEvents\":[", f);
+    for (int k = 0; k < n; k++) {
+        if (write_rank(&o, &ranks[k]) != 0)
+            return -1;
+        dropped += ranks[k].dropped;
+    }
+    fputs("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"format\":\"papi-compat trace\","
+          "\"version\":1",
+          f);
+    fprintf(f, ",\"base_ns\":%" PRIu64 ",\"ranks\":%d,\"dropped\":%" PRIu64, first, n, dropped);
+    const char *keys[] = {"program", "run_id", "creator"};
+    const char *vals[] = {meta->program, meta->run_id, meta->creator};
+    for (int i = 0; i < 3; i++)
+        if (vals[i]) {
+            fprintf(f, ",\"%s\":", keys[i]);
+            json_put_string(f, vals[i]);
+        }
+    fputs("}}\n", f);
+    return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+int trace_json_write(const char *dir, const char *base, const struct trace_meta *meta,
+                     const struct trace_rank *ranks, int n, char *why, size_t whylen)
+{
+    char name[NAME_MAX + 1], tmp[NAME_MAX + 1], dwhy[512];
+    if ((size_t)snprintf(name, sizeof name, "%s.json", base) >= sizeof name - 16) {
+        snprintf(why, whylen, "trace name '%.40s...' is too long", base);
+        return -1;
+    }
+    int dirfd = output_dir_open(dir, 0, dwhy, sizeof dwhy);
+    if (dirfd < 0) {
+        snprintf(why, whylen, "trace not written: %s", dwhy);
+        return -1;
+    }
+    int ret = -1;
+    int fd = output_file_create(dirfd, name, tmp, sizeof tmp);
+    if (fd < 0) {
+        snprintf(why, whylen, "cannot create the trace in %.200s: %s", dir, strerror(errno));
+        goto out;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        output_file_discard(dirfd, tmp);
+        snprintf(why, whylen, "cannot write the trace in %.200s: %s", dir, strerror(errno));
+        goto out;
+    }
+    errno = 0;
+    int bad = write_doc(f, meta, ranks, n);
+    int err = bad ? (errno ? errno : ENOMEM) : 0;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        output_file_discard(dirfd, tmp);
+        snprintf(why, whylen, "writing the trace %.200s/%s failed (%s); nothing was published", dir,
+                 name, strerror(err));
+        goto out;
+    }
+    if (output_file_publish(dirfd, tmp, name) != 0) {
+        snprintf(why, whylen, "cannot rename the trace into %.200s/%s: %s", dir, name,
+                 strerror(errno));
+        goto out;
+    }
+    ret = 0;
+out:
+    close(dirfd);
+    return ret;
+}

@@ -1,0 +1,99 @@
+/* hl_trace.c: PAPI_TRACE=json|otf2 records the region API's timeline: each region's begin
+ * and end on its thread's track, and with PAPI_INTERVAL the sampler's counts as counter
+ * tracks. The records stay in memory (trace_writer.c, bounded: past it they are dropped
+ * and counted) and are written beside the region report when it is written. A bad value
+ * or an OTF2 trace without libotf2 is one line on stderr; the report is written as ever.
+ * Off (unset), each hook costs one atomic load. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "hl_regions.h"
+#include "hl_state.h"
+#include "hl_trace.h"
+#include "run_identity.h"
+#include "trace_writer.h"
+
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int state; /* 0: PAPI_TRACE not read yet, 1: tracing, -1: off */
+static struct trace_writer *tw;
+
+/* Under trace_lock: whether to record, PAPI_TRACE read at the first call. */
+static int tracing(void)
+{
+    int s = atomic_load_explicit(&state, memory_order_relaxed);
+    if (s)
+        return s > 0;
+    const char *v = env_get("PAPI_TRACE");
+    enum trace_format f;
+    char why[256], host[256] = "";
+    s = -1;
+    if (!v || !*v)
+        goto out;
+    if (trace_format_parse(v, &f, why, sizeof why) != 0 ||
+        (f == TRACE_OTF2 && !trace_otf2_available(why, sizeof why))) {
+        fprintf(stderr, "PAPI: PAPI_TRACE: %s: no trace (the region report is still written)\n",
+                why);
+        goto out;
+    }
+    gethostname(host, sizeof host - 1);
+    if ((tw = trace_open(f, 0, (long)getpid(), host, 0)))
+        s = 1;
+    else
+        fprintf(stderr, "PAPI: PAPI_TRACE: out of memory: no trace\n");
+out:
+    atomic_store_explicit(&state, s, memory_order_relaxed);
+    return s > 0;
+}
+
+void hl_trace_region(long tid, const char *name, int enter, long long ts_ns)
+{
+    if (atomic_load_explicit(&state, memory_order_relaxed) < 0)
+        return;
+    pthread_mutex_lock(&trace_lock);
+    if (tracing()) {
+        int r = trace_define_region(tw, name);
+        if (r >= 0)
+            (enter ? trace_enter : trace_leave)(tw, (uint64_t)ts_ns, (uint32_t)tid, r);
+    }
+    pthread_mutex_unlock(&trace_lock);
+}
+
+void hl_trace_counters(int nthreads, const long *tid, const long long *v, int nevents)
+{
+    if (atomic_load_explicit(&state, memory_order_relaxed) < 0)
+        return;
+    long long now = hl_real_ns();
+    pthread_mutex_lock(&trace_lock);
+    if (tracing())
+        for (int j = 0; j < nevents && j < g_hlr.nevents; j++) {
+            int c = trace_define_counter(tw, g_hlr.name[j]);
+            for (int k = 0; k < nthreads && c >= 0; k++)
+                trace_counter(tw, (uint64_t)now, (uint32_t)tid[k], c, v[k * nevents + j]);
+        }
+    pthread_mutex_unlock(&trace_lock);
+}
+
+void hl_trace_write(const char *dir, int rank)
+{
+    if (atomic_load_explicit(&state, memory_order_relaxed) <= 0)
+        return;
+    char base[64], why[512];
+    static struct run_identity run; /* (4 KB: under trace_lock) */
+    pthread_mutex_lock(&trace_lock);
+    struct trace_rank v;
+    trace_view(tw, &v);
+    v.rank = rank >= 0 ? rank : 0;
+    snprintf(base, sizeof base, "trace_rank_%06d", rank >= 0 ? rank : (int)getpid());
+    run_identity_self(&run, "", PAPI_compat_version());
+    const struct trace_meta meta = {run.command, run.id, "papi-compat region API"};
+    enum trace_format f = trace_writer_format(tw);
+    if (trace_write(dir, base, f, &meta, &v, 1, why, sizeof why) != 0)
+        fprintf(stderr, "PAPI: PAPI_TRACE: %s\n", why);
+    else if (v.dropped)
+        fprintf(stderr, "PAPI: PAPI_TRACE: %llu records dropped (memory bound) in %s/%s\n",
+                (unsigned long long)v.dropped, dir, base);
+    pthread_mutex_unlock(&trace_lock);
+}

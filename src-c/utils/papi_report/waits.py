@@ -1,0 +1,93 @@
+"""papi_report.waits: the MPI report's wait states and POP efficiencies (issue 49) as
+tables: why MPI time was lost per rank, per call site and per MPI_Pcontrol region, and
+the POP efficiencies of the run and of each region. The figures are the wrapper's
+(wait_states.c, wait_report.c), only laid out; a report without "wait_states" (an older
+wrapper, or PAPI_MPI_WAITS=0) gives empty tables. Needs pandas only."""
+import pandas as pd
+
+#: The wait kinds, in the report's order.
+KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
+         "early_reduce_s"]
+POP_COLUMNS = ["scope", "ranks", "runtime_s", "parallel_efficiency", "load_balance",
+               "communication_efficiency", "serialisation_efficiency", "transfer_efficiency",
+               "useful_mean_s", "useful_max_s", "ideal_runtime_s"]
+RANK_COLUMNS = ["rank", "wall_s", "mpi_s"] + KINDS + ["rest_s", "wait_pct_of_mpi"]
+SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s"] + KINDS + \
+    ["wait_s", "wait_pct_of_time"]
+REGION_COLUMNS = ["region", "rank", "entries", "wall_s", "mpi_s"] + KINDS + ["rest_s"]
+
+
+def _waits(rep):
+    w = rep.get("wait_states")
+    return w if isinstance(w, dict) and w.get("on") else None
+
+
+def _pct(part, whole):
+    return 100.0 * part / whole if whole > 0 else 0.0
+
+
+def mpi_wait_ranks(rep):
+    """Per rank: wall and MPI time, each wait state, the rest of MPI time and the waits'
+    share of the MPI time."""
+    w = _waits(rep)
+    rows = []
+    for r in (w or {}).get("ranks", []):
+        row = {c: r.get(c, 0.0) for c in RANK_COLUMNS if c != "wait_pct_of_mpi"}
+        row["wait_pct_of_mpi"] = _pct(sum(r.get(k, 0.0) for k in KINDS), r.get("mpi_s", 0.0))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=RANK_COLUMNS)
+
+
+def mpi_wait_sites(rep):
+    """Per call site with a wait (all ranks): each wait state, their sum and its share of
+    the site's time; most waiting first."""
+    rows = []
+    if _waits(rep):
+        for s in rep.get("callsites", {}).get("top", []):
+            ws = s.get("waits") or {}
+            total = sum(ws.get(k, 0.0) for k in KINDS)
+            if total <= 0:
+                continue
+            row = {c: s.get(c) for c in SITE_COLUMNS[:7]}
+            row.update({k: ws.get(k, 0.0) for k in KINDS})
+            row["wait_s"] = total
+            row["wait_pct_of_time"] = _pct(total, s.get("time_s", 0.0))
+            rows.append(row)
+    df = pd.DataFrame(rows, columns=SITE_COLUMNS)
+    return df.sort_values("wait_s", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def mpi_wait_regions(rep):
+    """Per MPI_Pcontrol region and rank: the waits while the region was open."""
+    rows = []
+    for g in (_waits(rep) or {}).get("regions", []):
+        for r in g.get("per_rank", []):
+            row = {"region": g["name"]}
+            row.update({c: r.get(c, 0.0) for c in REGION_COLUMNS[1:]})
+            rows.append(row)
+    df = pd.DataFrame(rows, columns=REGION_COLUMNS)
+    df["rank"] = df["rank"].astype("Int64")
+    df["entries"] = df["entries"].astype("Int64")
+    return df
+
+
+def mpi_pop(rep):
+    """The POP efficiencies: the run's, then each region's (scope "region NAME")."""
+    w = _waits(rep)
+    rows = []
+    if w and w.get("pop"):
+        rows.append(dict(w["pop"], scope="run"))
+        for g in w.get("regions", []):
+            rows.append(dict(g["pop"], scope="region " + g["name"]))
+    df = pd.DataFrame(rows, columns=POP_COLUMNS)
+    df["ranks"] = df["ranks"].astype("Int64")
+    return df
+
+
+#: The tables (tables.MPI_TABLES takes them) and what the page and text show of them.
+WAIT_TABLES = {"mpi_pop": mpi_pop, "mpi_wait_ranks": mpi_wait_ranks,
+               "mpi_wait_sites": mpi_wait_sites, "mpi_wait_regions": mpi_wait_regions}
+VIEWS = [("mpi_pop", "POP efficiencies (run, and each MPI_Pcontrol region)", 20),
+         ("mpi_wait_sites", "Wait states by call site (all ranks)", 40),
+         ("mpi_wait_ranks", "Wait states by rank (MPI time split: waits, and the rest)", 64),
+         ("mpi_wait_regions", "Wait states by MPI_Pcontrol region and rank", 80)]

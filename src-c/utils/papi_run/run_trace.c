@@ -1,0 +1,71 @@
+/* run_trace.c: papi_run --trace json|otf2: the program's timeline beside its report,
+ * DIR/papi_run_output/trace_rank_NNNNNN-RUNID.json (or the OTF2 archive of that name):
+ * the program as one region on the track of its process, and with --interval each sample
+ * of the counts (since the start) as counter tracks. The program also gets PAPI_TRACE
+ * (unless set), so its own regions (the region API) are traced beside its region report.
+ * A bad format or OTF2 without libotf2 is one line: the program still runs and its
+ * counts are written. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "trace_writer.h"
+
+static enum trace_format format;
+static int tracing;
+
+void run_trace_check(struct run_state *s)
+{
+    char why[256];
+    if (!s->opt.trace)
+        return;
+    if (trace_format_parse(s->opt.trace, &format, why, sizeof why) != 0 ||
+        (format == TRACE_OTF2 && !trace_otf2_available(why, sizeof why))) {
+        fprintf(stderr, "papi_run: --trace: %s: no trace (the counts are still written)\n", why);
+        return;
+    }
+    tracing = 1;
+    setenv("PAPI_TRACE", trace_format_name(format), 0);
+}
+
+void run_trace_write(const struct run_state *s)
+{
+    char why[512], base[RUN_ID_LEN + 64], host[256] = "";
+    if (!tracing)
+        return;
+    const char *source;
+    int rank = run_rank(&source);
+    const char *prog = strrchr(s->opt.argv[0], '/');
+    prog = prog ? prog + 1 : s->opt.argv[0];
+    gethostname(host, sizeof host - 1);
+    struct trace_writer *w = trace_open(format, rank >= 0 ? rank : 0, (long)s->child, host, 0);
+    if (!w) {
+        fprintf(stderr, "papi_run: --trace: out of memory: no trace\n");
+        return;
+    }
+    const uint32_t tid = (uint32_t)s->child;
+    const uint64_t t0 = (uint64_t)s->start_ns;
+    int region = trace_define_region(w, prog);
+    trace_enter(w, t0, tid, region);
+    for (int i = 0; i < s->opt.nevents && s->series.n > 0; i++) {
+        int c = trace_define_counter(w, s->opt.events[i]);
+        trace_counter(w, t0, tid, c, 0);
+        for (int k = 0; k < s->series.n; k++)
+            trace_counter(w, t0 + (uint64_t)s->series.t[k], tid, c,
+                          s->series.v[(size_t)k * (size_t)s->series.width + (size_t)i]);
+    }
+    trace_leave(w, (uint64_t)s->end_ns, tid, region);
+    struct trace_rank v;
+    trace_view(w, &v);
+    snprintf(base, sizeof base, "trace_rank_%06ld-%s", rank >= 0 ? (long)rank : (long)s->child,
+             s->run.id);
+    const struct trace_meta meta = {prog, s->run.id, "papi_run"};
+    if (trace_write(s->dir, base, format, &meta, &v, 1, why, sizeof why) != 0)
+        fprintf(stderr, "papi_run: --trace: %s\n", why);
+    else if (!s->opt.quiet && !s->opt.json && !s->opt.csv_sep[0])
+        fprintf(stderr, " trace: %s/%s%s\n", s->dir, base,
+                format == TRACE_JSON ? ".json" : "/traces.otf2");
+    trace_close(w);
+}

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Wait states and POP efficiencies (issue 49) on staged programs (mpi_waits.c, and the
+Fortran mpi_waits_f.f90), oversubscribed: each run's report is validated by
+schema/mpi_report.schema.json, and its waits compared with what the program measured
+(its "EXPECT mode rank seconds" lines: one clock on one node) within 30 ms, and with
+the nominal sleeps (200 ms late sender, (3 - r) x 100 ms at the barrier) within 30 ms
+unless the program's own clock shows the machine delayed a rank past that (then said,
+and the waits still have to match what happened).
+Usage: check_waits.py --mpirun M --program PROG --source SRC --part waits|pop|bad|fortran"""
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+from mpi_check import check, rank_env, run_cmd, verdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
+import schema_check  # noqa: E402
+
+TOL = 0.030
+
+
+def marker_lines(source):
+    """{"RECV_LINE": n, ...}: the lines of the staged calls."""
+    out = {}
+    with open(source, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            for m in re.findall(r"\b([A-Z]+_LINE)\b", line):
+                out[m] = n
+    return out
+
+
+def run(args, np, mode, env=None, keep=None):
+    """Runs one stage; returns (report or None, EXPECT {(what, rank): s}, output); keep:
+    where to copy the report."""
+    out = tempfile.mkdtemp(prefix="papi_mpi_waits_")
+    try:
+        e = {"PAPI_MPI_OUTPUT_DIR": out}
+        e.update(env or {})
+        p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, e) +
+                    [args.program, mode], tail=3000)
+        check(p.returncode == 0, f"{mode}: exit status {p.returncode}")
+        expect = {}
+        for m in re.finditer(r"^EXPECT (\S+) (\d+) ([0-9.]+)$", p.stdout, re.M):
+            expect[(m.group(1), int(m.group(2)))] = float(m.group(3))
+        path = os.path.join(out, "papi_mpi_report.json")
+        if not check(os.path.exists(path), f"{mode}: report written"):
+            return None, expect, p.stdout
+        if keep:
+            shutil.copy(path, keep)
+        bad = schema_check.check_file(path)
+        check(bad is None, f"{mode}: report follows mpi_report.schema.json: {bad}")
+        with open(path, encoding="utf-8") as f:
+            return json.load(f), expect, p.stdout
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def site(rep, call, line):
+    for s in rep["callsites"]["top"]:
+        if s["call"] == call and s["line"] == line:
+            return s
+    check(False, f"a {call} site at line {line}")
+    return None
+
+
+def near(got, want, what, tol=TOL):
+    ok = abs(got - want) <= tol
+    print(f"{what}: {got:.4f} s, expected {want:.4f} s +- {tol:.3f}: {'ok' if ok else 'NO'}")
+    return check(ok, f"{what}: {got:.4f} s, expected {want:.4f} +- {tol:.3f}")
+
+
+def nominal(got, measured, want, what):
+    """The nominal figure, unless the program's clock shows the machine delayed past it."""
+    if abs(measured - want) > TOL:
+        print(f"{what}: the program measured {measured:.4f} s against the nominal {want:.3f} s "
+              "(a loaded machine delayed a rank): checked against what happened only")
+        return True
+    return near(got, want, what + " (nominal)")
+
+
+def part_waits(args, lines, fortran=False):
+    # late sender at MPI_Recv and at the MPI_Wait of an MPI_ANY_SOURCE Irecv
+    for env in ({}, {"PAPI_MPI_CLOCK_PINGPONG": "1"}):
+        rep, exp, _ = run(args, 2, "late_sender", env)
+        if not rep:
+            continue
+        w = rep["wait_states"]
+        if not check(w["on"], "wait states on by default"):
+            continue
+        res = w["clock"]["residual_s"]
+        tol = TOL + res
+        print(f"clock: max offset {w['clock']['max_offset_s']} s, residual {res} s ({env or 'one boot'})")
+        if env:
+            check(res > 0, "the ping-pong measured a residual")
+        else:
+            check(res == 0 and w["clock"]["max_offset_s"] == 0, "one boot: offset 0 exactly")
+        for what, call, line in (("late_sender_recv", "MPI_Recv", "RECV_LINE"),
+                                 ("late_sender_wait", "MPI_Wait", "WAIT_LINE")):
+            s = site(rep, call, lines[line])
+            m = exp.get((what, 1))
+            if s and check(m is not None, f"EXPECT {what}"):
+                near(s["waits"]["late_sender_s"], m, f"rank 1 late sender at {call} line {lines[line]}", tol)
+                nominal(s["waits"]["late_sender_s"], m, 0.200, f"rank 1 late sender at {call}")
+                check(s["rank_max"] == 1 and s["ranks"] == 1, f"{call}: rank 1's site")
+        r1 = w["ranks"][1]
+        check(r1["late_sender_s"] >= 0.95 * (exp.get(("late_sender_recv", 1), 0) +
+                                             exp.get(("late_sender_wait", 1), 0)) - tol,
+              f"rank 1's late-sender total {r1['late_sender_s']} holds both")
+        check(w["matched"]["p2p_unmatched"] == 0, f"every receive matched: {w['matched']}")
+    if fortran:
+        return
+    rep, exp, _ = run(args, 2, "late_receiver")
+    if rep:
+        s = site(rep, "MPI_Ssend", lines["SSEND_LINE"])
+        if s and check(("late_receiver", 0) in exp, "EXPECT late_receiver"):
+            near(s["waits"]["late_receiver_s"], exp[("late_receiver", 0)], "rank 0 late receiver at MPI_Ssend")
+    rep, exp, _ = run(args, 4, "barrier")
+    if rep:
+        s = site(rep, "MPI_Barrier", lines["BARRIER_LINE"])
+        for r in range(4):
+            m = exp.get(("barrier", r))
+            got = rep["wait_states"]["ranks"][r]["wait_barrier_s"]
+            if check(m is not None, f"EXPECT barrier {r}"):
+                near(got, m, f"rank {r} wait at barrier", TOL)
+                nominal(got, m, (3 - r) * 0.100, f"rank {r} wait at barrier")
+        if s:
+            near(s["waits"]["wait_barrier_s"], sum(exp.get(("barrier", r), 0) for r in range(4)),
+                 "the barrier site, all ranks", 4 * TOL)
+    rep, exp, _ = run(args, 3, "collectives")
+    if rep:
+        for what, call, line, kind, ranks in (
+                ("nxn", "MPI_Allreduce", "ALLREDUCE_LINE", "wait_nxn_s", (0, 1, 2)),
+                ("late_root", "MPI_Bcast", "BCAST_LINE", "late_root_s", (1, 2)),
+                ("early_reduce", "MPI_Reduce", "REDUCE_LINE", "early_reduce_s", (0,))):
+            s = site(rep, call, lines[line])
+            want = sum(exp.get((what, r), 0) for r in ranks)
+            if s:
+                near(s["waits"][kind], want, f"{kind} at {call}, ranks {ranks}", TOL * len(ranks))
+                others = [k for k, v in s["waits"].items() if v > 0 and k != kind]
+                check(not others, f"{call}: no other wait kind there: {others}")
+
+
+def papi_report_tables(path):
+    """papi_report's wait and POP tables (waits.py) of a report, through the tool."""
+    out = tempfile.mkdtemp(prefix="papi_report_waits_")
+    try:
+        p = run_cmd(["/usr/bin/python3", os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py"),
+                     "--mpi", path, "-o", out, "--text"], tail=2500)
+        check(p.returncode == 0, f"papi_report exit status {p.returncode}")
+        check("POP efficiencies" in p.stdout and "Wait states by call site" in p.stdout,
+              "papi_report's text shows the POP and wait-state tables")
+        tabs = {}
+        for name in ("mpi_pop", "mpi_wait_ranks", "mpi_wait_sites", "mpi_wait_regions"):
+            f = os.path.join(out, name + ".csv")
+            if check(os.path.exists(f), f"papi_report wrote {name}.csv"):
+                with open(f, encoding="utf-8") as fh:
+                    tabs[name] = list(csv.DictReader(fh))
+        return tabs
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def part_pop(args):
+    kept = tempfile.mktemp(prefix="papi_mpi_pop_", suffix=".json")
+    rep, _, out = run(args, 2, "pop", keep=kept)
+    if not rep:
+        return
+    try:
+        tabs = papi_report_tables(kept)
+    finally:
+        os.unlink(kept)
+    if tabs:
+        pops = {r["scope"]: r for r in tabs.get("mpi_pop", [])}
+        check(set(pops) == {"run", "region work"}, f"mpi_pop scopes: {list(pops)}")
+        for scope, r in pops.items():
+            check(abs(float(r["load_balance"]) - rep["wait_states"]["pop"]["load_balance"]) < 1e-5
+                  if scope == "run" else abs(float(r["load_balance"]) - 0.75) <= 0.03,
+                  f"mpi_pop {scope}: load balance {r['load_balance']}")
+        ranks = tabs.get("mpi_wait_ranks", [])
+        check(len(ranks) == 2 and abs(float(ranks[1]["wait_barrier_s"]) -
+                                      rep["wait_states"]["ranks"][1]["wait_barrier_s"]) < 1e-6,
+              f"mpi_wait_ranks: rank 1's barrier wait as in the report: {ranks}")
+        sites = tabs.get("mpi_wait_sites", [])
+        check(sites and sites[0]["call"] == "MPI_Barrier" and float(sites[0]["wait_barrier_s"]) > 0.15,
+              f"mpi_wait_sites: the barrier first: {sites[:1]}")
+        regs = tabs.get("mpi_wait_regions", [])
+        check(len(regs) == 2 and all(r["region"] == "work" for r in regs),
+              f"mpi_wait_regions: both ranks in 'work': {regs}")
+    pop = rep["wait_states"]["pop"]
+    near(pop["load_balance"], 0.75, "load balance (work split 2:1)", 0.03)
+    check(abs(pop["parallel_efficiency"] - pop["load_balance"] * pop["communication_efficiency"]) < 1e-5,
+          f"parallel = load balance x communication efficiency: {pop}")
+    check(abs(pop["communication_efficiency"] - pop["serialisation_efficiency"] *
+              pop["transfer_efficiency"]) < 1e-5, f"communication = serialisation x transfer: {pop}")
+    regs = {g["name"]: g for g in rep["wait_states"]["regions"]}
+    if check("work" in regs, f"region 'work' in wait_states.regions: {list(regs)}"):
+        g = regs["work"]
+        near(g["pop"]["load_balance"], 0.75, "region 'work' load balance", 0.03)
+        check(len(g["per_rank"]) == 2, "both ranks in the region")
+        near(g["per_rank"][1]["wait_barrier_s"], 0.200, "rank 1's barrier wait inside 'work'", 0.05)
+    check("POP: parallel efficiency" in out, "the banner's POP line")
+
+
+def part_bad(args):
+    for value in ("0", "abc", "99999999999"):
+        rep, _, out = run(args, 2, "barrier", {"PAPI_MPI_LOG_RECORDS": value})
+        lines = [x for x in out.splitlines() if "PAPI_MPI_LOG_RECORDS" in x]
+        check(len(lines) == 1, f"PAPI_MPI_LOG_RECORDS={value}: one line ({lines})")
+        if rep:
+            w = rep["wait_states"]
+            check(not w["on"] and "PAPI_MPI_LOG_RECORDS" in w.get("note", ""),
+                  f"PAPI_MPI_LOG_RECORDS={value}: wait states off, note says why: {w}")
+            check(len(rep["ranks"]) == 2 and rep["ranks"][0]["calls"],
+                  f"PAPI_MPI_LOG_RECORDS={value}: rows and calls still written")
+    rep, _, out = run(args, 2, "barrier", {"PAPI_MPI_LOG_RECORDS": "3"})
+    if rep:
+        w = rep["wait_states"]
+        check(w["on"] and w["log"]["dropped"] > 0 and "full" in w.get("note", ""),
+              f"a log of 3 records: drops counted and said: {w.get('log')} {w.get('note')}")
+    rep, _, _ = run(args, 2, "barrier", {"PAPI_MPI_WAITS": "0"})
+    if rep:
+        check(not rep["wait_states"]["on"], "PAPI_MPI_WAITS=0: off")
+        check(all("waits" not in s for s in rep["callsites"]["top"]), "no site waits when off")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--part", required=True, choices=("waits", "pop", "bad", "fortran"))
+    args = ap.parse_args()
+    try:
+        schema_check.validators()
+    except schema_check.SchemaUnavailable as e:
+        print(f"SKIPPED: {e}")
+        return 77
+    lines = marker_lines(args.source)
+    if args.part == "waits":
+        part_waits(args, lines)
+    elif args.part == "fortran":
+        part_waits(args, lines, fortran=True)
+    elif args.part == "pop":
+        part_pop(args)
+    else:
+        part_bad(args)
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+/* mpi_waits.c: staged programs with known wait states (check_waits.py). Every rank
+ * reads CLOCK_MONOTONIC just before the staged call (one clock for the ranks of one
+ * node) and rank 0 prints "EXPECT <mode> <rank> <seconds>" lines: the wait each rank
+ * must have by those times, which the checker compares with the report (and with the
+ * nominal sleeps, which a loaded machine can only make longer).
+ *   late_sender: rank 0 sleeps 200 ms, then MPI_Send to rank 1, which is in MPI_Recv;
+ *     again with MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) + MPI_Wait(MPI_STATUS_IGNORE).
+ *   late_receiver: rank 1 sleeps 200 ms, then receives rank 0's MPI_Ssend.
+ *   barrier: rank r sleeps r x 100 ms, then MPI_Barrier: rank r waits (P-1-r) x 100 ms.
+ *   pop: rank 0 works (sleeps) 400 ms, the others 200 ms, in the region "work", then
+ *     MPI_Barrier: load balance 0.75 on 2 ranks, for the run and the region.
+ *   collectives: rank r sleeps r x 100 ms before MPI_Allreduce (wait at N x N); root 0
+ *     sleeps 200 ms before MPI_Bcast (late root); the others sleep 200 ms before
+ *     MPI_Reduce to root 0 (early reduce). */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Rank 0 prints what each rank's wait must be: until `until` (the moment the call
+ * could complete: rank 0's choice) minus the rank's own enter time t. */
+static void expect(const char *what, double t, int mine_waits, double until_mine)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double v[2] = {t, mine_waits ? until_mine : -1}, all[2 * 64];
+    MPI_Gather(v, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        for (int r = 0; r < size && r < 64; r++)
+            if (all[2 * r + 1] >= 0)
+                printf("EXPECT %s %d %.6f\n", what, r,
+                       all[2 * r + 1] > all[2 * r] ? all[2 * r + 1] - all[2 * r] : 0.0);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, v = 0, w = 0;
+    double t[2] = {0, 0}, s[2] = {0, 0}, max = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *mode = argc > 1 ? argv[1] : "late_sender";
+    /* the stages start together, whatever MPI_Init took (an Allreduce: the barrier
+     * waits are the staged barrier's alone) */
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (strcmp(mode, "late_sender") == 0 && size >= 2) {
+        if (rank == 0) {
+            sleep_ms(200);
+            s[0] = now();
+            MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
+            sleep_ms(200);
+            s[1] = now();
+            MPI_Send(s + 1, 1, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            MPI_Request rq;
+            t[0] = now();
+            MPI_Recv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* RECV_LINE */
+            MPI_Irecv(s + 1, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq);
+            t[1] = now();
+            MPI_Wait(&rq, MPI_STATUS_IGNORE); /* WAIT_LINE */
+        }
+        expect("late_sender_recv", t[0], rank == 1, s[0]);
+        expect("late_sender_wait", t[1], rank == 1, s[1]);
+    } else if (strcmp(mode, "late_receiver") == 0 && size >= 2) {
+        if (rank == 0) {
+            t[0] = now();
+            MPI_Ssend(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD); /* SSEND_LINE */
+        } else if (rank == 1) {
+            sleep_ms(200);
+            s[0] = now();
+            MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        MPI_Bcast(s, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+        expect("late_receiver", t[0], rank == 0, s[0]);
+    } else if (strcmp(mode, "barrier") == 0) {
+        sleep_ms(rank * 100);
+        t[0] = now();
+        MPI_Barrier(MPI_COMM_WORLD); /* BARRIER_LINE */
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        expect("barrier", t[0], 1, max);
+    } else if (strcmp(mode, "pop") == 0) {
+        MPI_Pcontrol(2, "work");
+        sleep_ms(rank == 0 ? 400 : 200);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Pcontrol(-2, "work");
+    } else if (strcmp(mode, "collectives") == 0) {
+        sleep_ms(rank * 100);
+        t[0] = now();
+        MPI_Allreduce(&v, &w, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* ALLREDUCE_LINE */
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        expect("nxn", t[0], 1, max);
+        sleep_ms(rank == 0 ? 200 : 0);
+        t[0] = now();
+        MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD); /* BCAST_LINE */
+        max = t[0];
+        MPI_Bcast(&max, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        expect("late_root", t[0], rank != 0, max);
+        sleep_ms(rank == 0 ? 0 : 200);
+        t[0] = now();
+        MPI_Reduce(&v, &w, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); /* REDUCE_LINE */
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        expect("early_reduce", t[0], rank == 0, max);
+    }
+    MPI_Finalize();
+    return 0;
+}
