@@ -4,8 +4,8 @@
  * exchanges at MPI_Init and again at MPI_Finalize. Ranks of rank 0's boot (the same
  * /proc/sys/kernel/random/boot_id: one kernel, one CLOCK_MONOTONIC) have offset 0
  * exactly and skip the exchange: on a shared, oversubscribed node a round trip can
- * take milliseconds, and its half would be the error. PAPI_MPI_CLOCK_PINGPONG=1 makes
- * them exchange all the same (tests of the exchange on one node). */
+ * take milliseconds, and its half would be the error. `force` (PAPI_MPI_CLOCK_PINGPONG=1)
+ * makes them exchange all the same (tests of the exchange on one node). */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ static void boot_id(char id[40])
     id[36] = '\0';
 }
 
-void pmpi_clock_sync(MPI_Comm comm, double *offset_ns, double *residual_ns)
+void pmpi_clock_sync(MPI_Comm comm, int force, double *offset_ns, double *residual_ns)
 {
     int rank = 0, size = 1;
     char mine[40], root[40];
@@ -42,9 +42,7 @@ void pmpi_clock_sync(MPI_Comm comm, double *offset_ns, double *residual_ns)
     boot_id(mine);
     memcpy(root, mine, sizeof root);
     PMPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, comm);
-    /* PAPI_MPI_CLOCK_PINGPONG=1 (tests): measure even on one boot */
-    const char *force = secure_getenv("PAPI_MPI_CLOCK_PINGPONG");
-    int same = mine[0] && strcmp(mine, root) == 0 && !(force && strcmp(force, "1") == 0);
+    int same = mine[0] && strcmp(mine, root) == 0 && !force;
     int *same_all = rank == 0 ? calloc((size_t)size, sizeof(int)) : NULL;
     int ok = rank != 0 || same_all, all = 0;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);

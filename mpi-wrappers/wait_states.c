@@ -17,6 +17,7 @@
  * one that concerns it is its wait at N x N, at barrier, late root or early reduce.
  * Waits go to the record that blocked, hence to its call site and the regions open. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -391,8 +392,24 @@ static void attribute(void)
     nsite_waits = m;
 }
 
+/* PAPI_MPI_CLOCK_PINGPONG: 1 measures offsets by ping-pong even on rank 0's boot. */
+static int force_pingpong;
+
+static int env_pingpong(void)
+{
+    const char *v = secure_getenv("PAPI_MPI_CLOCK_PINGPONG");
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return 0;
+    if (strcmp(v, "1") == 0)
+        return 1;
+    if (pmpi_run.rank == 0)
+        fprintf(stderr, "papi_mpi: PAPI_MPI_CLOCK_PINGPONG=%s: expected 0 or 1; 0 used\n", v);
+    return 0;
+}
+
 void pmpi_waits_init(void)
 {
+    force_pingpong = env_pingpong();
     pmpi_log_init(pmpi_run.rank);
     int on = pmpi_log.on, all = 0;
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -404,7 +421,7 @@ void pmpi_waits_init(void)
     }
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    pmpi_clock_sync(comm, &pmpi_log.offset_ns, &pmpi_log.residual_ns);
+    pmpi_clock_sync(comm, force_pingpong, &pmpi_log.offset_ns, &pmpi_log.residual_ns);
     PMPI_Comm_free(&comm);
 }
 
@@ -418,7 +435,7 @@ void pmpi_waits_compute(double ns_per_tick)
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     double res = 0;
-    pmpi_clock_sync(comm, &pmpi_log.offset_end_ns, &res);
+    pmpi_clock_sync(comm, force_pingpong, &pmpi_log.offset_end_ns, &res);
     if (res > pmpi_log.residual_ns)
         pmpi_log.residual_ns = res;
     W.npt = ns_per_tick;
