@@ -38,6 +38,7 @@ int trace_otf2_write(const char *dir, const char *base, const struct trace_meta 
 #include <otf2/otf2.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define OTF2_FUNCS(X)                            \
@@ -403,6 +404,29 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
     return 0;
 }
 
+/* tmp renamed to final; an archive already there (the same process's earlier trace) is
+ * replaced: renamed over an empty directory of ours, then removed. */
+static int publish(const char *tmp, const char *final, const char *dir, const char *base)
+{
+    char old[PATH_MAX];
+    if (rename(tmp, final) == 0)
+        return 0;
+    if (errno != ENOTEMPTY && errno != EEXIST)
+        return -1;
+    snprintf(old, sizeof old, "%s/.%s.old.XXXXXX", dir, base);
+    if (!mkdtemp(old))
+        return -1;
+    if (rename(final, old) != 0) {
+        int e = errno;
+        rmdir(old);
+        errno = e;
+        return -1;
+    }
+    int ret = rename(tmp, final);
+    nftw(old, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return ret;
+}
+
 static int write_archive(const char *path, const struct trace_meta *meta, struct job *j)
 {
     OTF2_Archive *a = L.OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
@@ -494,7 +518,8 @@ int trace_otf2_write(const char *dir, const char *base, const struct trace_meta 
         nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
         goto out;
     }
-    if (rename(tmp, final) != 0) {
+    chmod(tmp, 0755); /* mkdtemp's 0700 would hide it from the user's group */
+    if (publish(tmp, final, dir, base) != 0) {
         snprintf(why, whylen, "cannot rename the trace archive into %.200s: %s", final,
                  strerror(errno));
         nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);

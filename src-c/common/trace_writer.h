@@ -14,7 +14,13 @@
  * CLOCK_REALTIME across hosts); a file's times are written relative to its earliest. A
  * thread is any 32-bit label (the OS thread id): each distinct one is a track (JSON) or a
  * location (OTF2) of its rank. Peers and roots are ranks of MPI_COMM_WORLD; comm is a
- * number naming the communicator job-wide (0: MPI_COMM_WORLD). */
+ * number naming the communicator job-wide (0: MPI_COMM_WORLD).
+ *
+ * From an MPI event log: each MPI call is a region named as the call ("MPI_Send":
+ * TR_ENTER at its start, TR_LEAVE at its end), a send a TR_SEND inside it, a receive a
+ * TR_RECV at its completion (the call's or the MPI_Wait's end, with the status's source
+ * and tag), a collective TR_COLL_BEGIN and TR_COLL_END inside its call's region. Flows
+ * pair the n-th send from a to b with tag t on comm c with the n-th such receive. */
 #ifndef TRACE_WRITER_H
 #define TRACE_WRITER_H
 
