@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """check_metric_groups.py PAPI_METRIC_AVAIL MACHINES: papi_metric_avail lists the metric
 groups (name, metrics, description) in its text output and in --json, exactly as the
-table defines them: on this machine (the generic table's four groups, whatever the CPU
-the table for it adds) and on a recorded Sapphire Rapids (spr_node: eight groups, MEM
+table defines them: on this machine (the generic table's six groups, whatever the CPU
+the table for it adds) and on a recorded Sapphire Rapids (spr_node: ten groups, MEM
 and TOPDOWN_L2 among them). A group listed is one -m accepts."""
 import json
 import os
@@ -17,6 +17,10 @@ GENERIC = {
     "CACHE": (["L1D_MISS_RATIO", "L2_MISS_RATIO", "L3_MISS_RATIO"],
               "Miss ratios of the cache levels"),
     "BRANCH": (["BR_MISP_RATIO", "IPC"], "Branch misprediction ratio, with IPC"),
+    "ENERGY": (["CPU_ENERGY", "CPU_POWER", "PKG_ENERGY", "DRAM_ENERGY", "J_PER_INS", "EDP"],
+               "CPU energy and mean power, per instruction and energy-delay"),
+    "POWER": (["CPU_POWER", "PKG_POWER", "CORE_POWER", "UNCORE_POWER", "DRAM_POWER", "PSYS_POWER"],
+              "Mean power of each kind of powercap zone"),
 }
 SPR_MORE = {
     "MEM": (["MEM_READ_BW", "MEM_WRITE_BW", "MEM_BW"], "Memory bandwidth"),
