@@ -4,7 +4,8 @@
     addr2line or any other program reachable): the report lists all 200 MPI_Comm_rank
     sites, each with mpi_sites200.c and a line, rank 0 calling each once and rank 1
     twice; the banner shows PAPI_MPI_TOP=3 of them.
-  size: the README's ring example on 4 ranks: all report files together < 16 KB, and
+  size: the README's ring example on 4 ranks: all report files together < 24 KB (19.5 KB
+    with the wait states, 13.5 KB before them: mpi-wrappers/README.md), and
     no sentence of the counter note (the events that did not open and why) said twice
     in it or in the banner (the no-PMU reason once, not once per event).
   kinds: mpi_sites_kinds (-O2 -g) on 2 ranks: MPI_Barrier in a static inline function
@@ -147,7 +148,7 @@ def main():
             sizes = {f: os.path.getsize(os.path.join(out, f)) for f in os.listdir(out)}
             print("report files:", sizes, "total", sum(sizes.values()))
             check(len(sizes) == 3, f"report, ranks CSV and summary CSV: {sorted(sizes)}")
-            check(sum(sizes.values()) < 16384, f"total {sum(sizes.values())} B >= 16 KB")
+            check(sum(sizes.values()) < 24576, f"total {sum(sizes.values())} B >= 24 KB")
             with open(os.path.join(out, "papi_mpi_report.json"), encoding="utf-8") as f:
                 note = json.load(f)["counter_note"]
             banner = [l for l in p.stdout.splitlines() if l.startswith("papi_mpi: note: ")]
