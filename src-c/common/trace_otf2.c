@@ -141,16 +141,20 @@ struct gnames {
 static int merge_names(struct gnames *g, const struct trace_rank *ranks, int nr, int counters)
 {
     size_t total = 0;
-    for (int k = 0; k < nr; k++)
-        total += (size_t)(counters ? ranks[k].ncounters : ranks[k].nregions);
+    if (nr <= 0)
+        nr = 0;
+    for (int k = 0; k < nr; k++) {
+        int m = counters ? ranks[k].ncounters : ranks[k].nregions;
+        total += (size_t)(m > 0 ? m : 0);
+    }
     g->name = malloc((total ? total : 1) * sizeof *g->name);
-    g->gid = calloc((size_t)(nr ? nr : 1), sizeof *g->gid);
+    g->gid = calloc((size_t)(nr > 0 ? nr : 1), sizeof *g->gid);
     if (!g->name || !g->gid)
         return -1;
     for (int k = 0; k < nr; k++) {
         int m = counters ? ranks[k].ncounters : ranks[k].nregions;
         const char *const *src = counters ? ranks[k].counter : ranks[k].region;
-        if (!(g->gid[k] = malloc((size_t)(m ? m : 1) * sizeof **g->gid)))
+        if (!(g->gid[k] = malloc((size_t)(m > 0 ? m : 1) * sizeof **g->gid)))
             return -1;
         for (int i = 0; i < m; i++) {
             const char *s = src[i] ? src[i] : "?";
