@@ -3,6 +3,7 @@
  * and start, which no other run shares. */
 #include "run_identity.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +78,29 @@ static int hydra_id(char *id, size_t len)
     return -1;
 }
 
+static const char *const launcher_ranks[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                             "SLURM_PROCID"};
+
+int run_launcher_rank(const char **source)
+{
+    for (size_t i = 0; i < sizeof launcher_ranks / sizeof *launcher_ranks; i++) {
+        const char *v = env_get(launcher_ranks[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && !*end && r >= 0 && r <= INT_MAX) {
+            *source = launcher_ranks[i];
+            return (int)r;
+        }
+    }
+    *source = NULL;
+    return -1;
+}
+
 static int launcher_id(char *id, size_t len)
 {
-    static const char *const ranks[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                        "SLURM_PROCID"};
     int ranked = 0;
-    for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++)
-        ranked |= env_get(ranks[i]) != NULL;
+    for (size_t i = 0; i < sizeof launcher_ranks / sizeof *launcher_ranks; i++)
+        ranked |= env_get(launcher_ranks[i]) != NULL;
     if (!ranked)
         return -1;
     const char *v = env_get("PMIX_NAMESPACE");

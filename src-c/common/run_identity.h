@@ -35,6 +35,10 @@ struct run_identity {
  * - else host-pid-start (start: seconds and nanoseconds of CLOCK_REALTIME). */
 RI_HIDDEN void run_id_make(char *id, size_t len, int use_env, pid_t pid, time_t start_s,
                            long start_ns);
+/* The rank a job launcher gave this process (PMI_RANK, OMPI_COMM_WORLD_RANK, PMIX_RANK,
+ * SLURM_PROCID, the first set with a rank in it) and *source the variable; -1 and NULL
+ * outside a launched job. */
+RI_HIDDEN int run_launcher_rank(const char **source);
 /* t as "2026-11-25T01:02:03Z". */
 RI_HIDDEN void run_time_utc(time_t t, char *buf, size_t len);
 /* When this process started (seconds since the epoch), 0 when unknown. */

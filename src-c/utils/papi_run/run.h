@@ -110,8 +110,6 @@ int run_write_file(const struct run_state *s, const struct run_threads *t);
  * line, and no trace), run_trace_write after the report (run_trace.c). */
 void run_trace_check(struct run_state *s);
 void run_trace_write(const struct run_state *s);
-/* The launcher's rank, -1 without one (run_report.c). */
-int run_rank(const char **source);
 /* run_stat_lines.c: -x SEP or --json, perf stat's machine-readable lines on stderr. */
 void run_stat_lines(const struct run_state *s);
 /* The value of metric m over the totals (seconds: wall time); 0, or -1 with why. */

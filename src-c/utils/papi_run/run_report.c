@@ -24,24 +24,6 @@
 #include "run.h"
 #include "run_threads.h"
 
-/* The launcher's rank, as the region API finds it; -1 without one. */
-int run_rank(const char **source)
-{
-    static const char *const vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                       "SLURM_PROCID"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = env_get(vars[i]);
-        char *end;
-        long r = v && *v ? strtol(v, &end, 10) : -1;
-        if (v && *v && !*end && r >= 0 && r <= INT_MAX) {
-            *source = vars[i];
-            return (int)r;
-        }
-    }
-    *source = NULL;
-    return -1;
-}
-
 /* The name of the component that counts event name ("perf_event", "powercap" ...). */
 static void component_of(const char *name, char *out, size_t len)
 {
@@ -241,7 +223,7 @@ int run_write_file(const struct run_state *s, const struct run_threads *t)
 {
     const char *source;
     char name[RUN_ID_LEN + 64], tmp[NAME_MAX + 1];
-    int rank = run_rank(&source);
+    int rank = run_launcher_rank(&source);
     const long who = rank >= 0 ? rank : (long)s->child;
     snprintf(name, sizeof name, "rank_%06ld-%s.json", who, s->run.id);
     int fd = output_file_create(s->dirfd, name, tmp, sizeof tmp);

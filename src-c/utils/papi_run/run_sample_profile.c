@@ -20,23 +20,6 @@
 #include "run_identity.h"
 #include "run_sample.h"
 
-static int rank_of(const char **source)
-{
-    static const char *const vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                       "SLURM_PROCID"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = env_get(vars[i]);
-        char *end;
-        long r = v && *v ? strtol(v, &end, 10) : -1;
-        if (v && *v && !*end && r >= 0 && r <= INT_MAX) {
-            *source = vars[i];
-            return (int)r;
-        }
-    }
-    *source = NULL;
-    return -1;
-}
-
 static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
 {
     int fd = output_file_create(dirfd, final, tmp, len);
@@ -53,7 +36,7 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct r
 {
     struct run_identity r;
     const char *source;
-    int rank = rank_of(&source);
+    int rank = run_launcher_rank(&source);
     run_identity_self(&r, "", "");
     jw_str(w, "kind", "profile");
     jw_obj_begin(w, "run");

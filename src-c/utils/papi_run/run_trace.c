@@ -36,7 +36,7 @@ void run_trace_write(const struct run_state *s)
     if (!tracing)
         return;
     const char *source;
-    int rank = run_rank(&source);
+    int rank = run_launcher_rank(&source);
     const char *prog = strrchr(s->opt.argv[0], '/');
     prog = prog ? prog + 1 : s->opt.argv[0];
     gethostname(host, sizeof host - 1);
