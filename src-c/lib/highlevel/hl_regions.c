@@ -350,11 +350,11 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
     t->stack[t->sp++] = r;
     g->depth = 1;
     rsample_set_region(t->sampler, r);
-    hl_trace_region(t->tid, region, 1, hl_real_ns()); /* before the counters' start */
+    hl_trace_region(t->tid, region, 1, -1); /* now: before the counters' start */
     hla_region_begin(t, g);
     ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
-        hl_trace_region(t->tid, region, 0, hl_real_ns());
+        hl_trace_region(t->tid, region, 0, -1);
         g->depth = 0;
         t->sp--;
         drop_instance(t);

@@ -52,6 +52,8 @@ void hl_trace_region(long tid, const char *name, int enter, long long ts_ns)
 {
     if (atomic_load_explicit(&state, memory_order_relaxed) < 0)
         return;
+    if (ts_ns < 0) /* "now": the clock read only when tracing may be on */
+        ts_ns = hl_real_ns();
     pthread_mutex_lock(&trace_lock);
     if (tracing()) {
         int r = trace_define_region(tw, name);

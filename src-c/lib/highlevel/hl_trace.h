@@ -6,7 +6,8 @@
 
 #include "papi_globals.h"
 
-/* A region's begin (enter 1) or end (enter 0) on thread tid at ts_ns (hl_real_ns()). */
+/* A region's begin (enter 1) or end (enter 0) on thread tid at ts_ns (hl_real_ns()), or
+ * now when ts_ns < 0 (the clock then read only when tracing is on). */
 PAPI_INTERNAL void hl_trace_region(long tid, const char *name, int enter, long long ts_ns);
 /* The sampler's counts: nthreads threads' (tid[k]) nevents counts each, since they
  * started, in v[k * nevents + j] (g_hlr's events). */
