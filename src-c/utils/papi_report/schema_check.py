@@ -39,7 +39,26 @@ def kind_of(path, doc):
             return "validate"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
             return "region"
+        for kind, keys in TOOL_SIGNATURES:
+            if all(k in doc for k in keys):
+                return kind
     return None
+
+
+#: The utilities' --json documents carry no tool member: each is told by the members only
+#: it has (first match wins; papi_avail -e and papi_native_avail -e share "event").
+TOOL_SIGNATURES = (
+    ("papi_run_stat_line", ("counter-value",)),
+    ("papi_error_codes", ("error_codes",)), ("papi_clockres", ("timers",)),
+    ("papi_decode", ("presets", "shown")), ("papi_avail", ("presets",)),
+    ("papi_component_avail", ("active_components",)), ("papi_native_avail", ("total_events",)),
+    ("papi_native_avail", ("event", "can_add")), ("papi_avail", ("event",)),
+    ("papi_avail", ("event_name", "error")), ("papi_xml_event_info", ("components",)),
+    ("papi_multiplex_cost", ("software_events_only",)), ("papi_cost", ("measurements",)),
+    ("papi_event_chooser", ("compatible",)), ("papi_hardware_avail", ("devices",)),
+    ("papi_mem_info", ("levels",)), ("papi_metric_avail", ("groups",)),
+    ("papi_version", ("version",)), ("papi_command_line", ("events", "papi_version")),
+)
 
 
 def _validators():
@@ -94,7 +113,11 @@ def check_document(path, doc, kind=None):
     v = validators().get(kind)
     if v is None:
         raise SchemaUnavailable("no schema %s.schema.json in %s" % (kind, schema_dir()))
-    errors = sorted(v.iter_errors(doc), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
+    # unevaluatedProperties also names every member whose own subschema failed: the
+    # failure itself is what to say.
+    errors = sorted(v.iter_errors(doc), key=lambda e: (e.validator == "unevaluatedProperties",
+                                                       len(list(e.absolute_path)),
+                                                       list(map(str, e.absolute_path))))
     if not errors:
         return None
     e = errors[0]
@@ -114,8 +137,27 @@ def check_file(path):
     except OSError as e:
         return "%s: cannot read: %s" % (path, e.strerror)
     except (ValueError, UnicodeDecodeError) as e:
-        return "%s: not JSON: %s" % (path, e)
+        return _check_lines(path) or "%s: not JSON: %s" % (path, e)
     return check_document(path, doc)
+
+
+def _check_lines(path):
+    """JSON Lines (papi_run --json's stdout, one object a line): None when not such a file
+    (the caller says "not JSON"), "" when every line follows its schema, else the first
+    line's fault."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [(i, json.loads(ln, parse_constant=_reject_constant))
+                     for i, ln in enumerate(f, 1) if ln.strip()]
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if len(lines) < 2 or not all(isinstance(d, dict) for _i, d in lines):
+        return None
+    for i, d in lines:
+        why = check_document("%s line %d" % (path, i), d)
+        if why:
+            return why
+    return ""
 
 
 def report_files(path):
