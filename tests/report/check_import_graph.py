@@ -15,7 +15,7 @@ import sys
 LAYERS = ("load", "tables", "figures", "page")
 #: Modules registry.MODULES does not list (they register nothing), by layer.
 FIXED = {"registry": "load", "check": "load", "load": "load", "schema_check": "load",
-         "inputs": "load", "units": "load", "deep_json": "load", "catalog": "tables",
+         "inputs": "load", "schema_fast": "load", "units": "load", "deep_json": "load", "catalog": "tables",
          "html": "page", "text": "page", "compare": "page", "__init__": "page"}
 #: (importer, imported): function-local imports that are not about cycles.
 LOCAL_OK = {("compare", "figures"): "the ratio chart needs matplotlib; the text and CSV do not"}

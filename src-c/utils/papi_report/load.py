@@ -1,12 +1,29 @@
-"""papi_report.load: the report files read and checked (check.py, and every check a
-module registered: registry.CHECKS): the MPI report and one run's region files. The load
-layer: no pandas."""
+"""papi_report.load: the report files read and checked: first against their JSON Schema
+(schema_check.py, compiled to plain checks by schema_fast.py: the file, the JSON path
+and the rule broken, in one line), then what a schema cannot say (check.py: a rank
+beyond nranks, MPI time above the wall time, a series running backwards, a value JSON
+cannot hold such as Infinity) and every check a module registered (registry.CHECKS):
+the MPI report and one run's region files. The load layer: no pandas."""
 import glob
 import os
 import sys
 
-from . import registry
+from . import registry, schema_check
 from .check import MalformedInput, ReportError, _check_mpi, _check_regions, _load_json
+
+
+def _follows_schema(path, doc, kind):
+    """MalformedInput naming the file, the JSON path and the rule when doc breaks its
+    schema. Without the schema files, or without jsonschema to word a fault, the checks
+    of check.py still run."""
+    if kind == "mpi_report" and "tool" not in doc:
+        doc = dict(doc, tool="papi_mpi")  # named as one already: its identifying member may be left out
+    try:
+        why = schema_check.check_document(path, doc, kind)
+    except schema_check.SchemaUnavailable:
+        return
+    if why:
+        raise MalformedInput(why)
 
 
 def load_mpi(path):
@@ -16,6 +33,7 @@ def load_mpi(path):
     rep = _load_json(path)
     if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
         raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
+    _follows_schema(path, rep, "mpi_report")
     _check_mpi(path, rep)
     for extra in registry.CHECKS["mpi"]:
         extra(path, rep)
@@ -79,6 +97,7 @@ def load_regions(source, run=None, say=None):
         if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
             raise MalformedInput("%s is not a region file in PAPI 7's format (needs "
                                  "'event_definitions' and 'threads')" % path)
+        _follows_schema(path, data, "region")
         _check_regions(path, data)
         for extra in registry.CHECKS["regions"]:
             extra(path, data)

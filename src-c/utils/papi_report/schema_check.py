@@ -7,6 +7,8 @@ import json
 import os
 import re
 
+from . import schema_fast
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Source tree: src-c/utils/papi_report -> schema/; installed: share/papi/python/papi_report
 # -> share/papi/schema.
@@ -61,27 +63,44 @@ TOOL_SIGNATURES = (
 )
 
 
+def schemas():
+    """{kind: schema} of every schema file."""
+    if not _schemas:
+        d = schema_dir()
+        for n in sorted(os.listdir(d)):
+            if n.endswith(".schema.json"):
+                with open(os.path.join(d, n), encoding="utf-8") as f:
+                    _schemas[n[:-len(".schema.json")]] = json.load(f)
+    return _schemas
+
+
+_schemas = {}
+_fast = {}
+
+
+def fast_checks():
+    """{kind: check(doc) -> bool}: the schemas compiled (schema_fast.py)."""
+    if not _fast:
+        _fast.update(schema_fast.compile_all(schemas()))
+    return _fast
+
+
 def _validators():
     try:
         import jsonschema
     except ImportError:
         raise SchemaUnavailable("python3-jsonschema is not installed (Debian: apt-get install "
                                 "python3-jsonschema)")
-    d = schema_dir()
-    schemas = {}
-    for n in sorted(os.listdir(d)):
-        if n.endswith(".schema.json"):
-            with open(os.path.join(d, n), encoding="utf-8") as f:
-                schemas[n[:-len(".schema.json")]] = json.load(f)
+    schemas_ = schemas()
     cls = jsonschema.Draft202012Validator
     try:  # jsonschema >= 4.18: a registry of the schemas by $id
         from referencing import Registry, Resource
-        reg = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
-        return {k: cls(s, registry=reg) for k, s in schemas.items()}
+        reg = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas_.values())
+        return {k: cls(s, registry=reg) for k, s in schemas_.items()}
     except ImportError:  # Debian 12's 4.10: a resolver with a store
-        store = {s["$id"]: s for s in schemas.values()}
+        store = {s["$id"]: s for s in schemas_.values()}
         return {k: cls(s, resolver=jsonschema.RefResolver.from_schema(s, store=store))
-                for k, s in schemas.items()}
+                for k, s in schemas_.items()}
 
 
 _cache = {}
@@ -110,9 +129,12 @@ def check_document(path, doc, kind=None):
     kind = kind or kind_of(path, doc)
     if kind is None:
         return "%s: not a report file papi-compat writes (no tool member, not rank_*.json)" % path
-    v = validators().get(kind)
-    if v is None:
+    if kind not in schemas():
         raise SchemaUnavailable("no schema %s.schema.json in %s" % (kind, schema_dir()))
+    fast = fast_checks().get(kind)
+    if fast is not None and fast(doc):
+        return None  # valid: jsonschema would say nothing, at a fraction of the cost
+    v = validators()[kind]
     # unevaluatedProperties also names every member whose own subschema failed: the
     # failure itself is what to say.
     errors = sorted(v.iter_errors(doc), key=lambda e: (e.validator == "unevaluatedProperties",
@@ -137,7 +159,8 @@ def check_file(path):
     except OSError as e:
         return "%s: cannot read: %s" % (path, e.strerror)
     except (ValueError, UnicodeDecodeError) as e:
-        return _check_lines(path) or "%s: not JSON: %s" % (path, e)
+        lines = _check_lines(path)
+        return "%s: not JSON: %s" % (path, e) if lines is None else (lines or None)
     return check_document(path, doc)
 
 
