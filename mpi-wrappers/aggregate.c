@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "counter_mpx.h"
 #include "record.h"
+#include "region_energy.h"
 #include "region_summary.h"
 #include "report_files.h"
 #include "row.h"
@@ -257,7 +258,9 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
                       "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
         tb_raw(t, "}");
     }
-    tb_raw(t, "},\n\"ranks\": [\n");
+    tb_raw(t, "}");
+    pmpi_region_energy_head_json(t); /* after the regions' reduction (pmpi_region_summary) */
+    tb_raw(t, ",\n\"ranks\": [\n");
     return t->cut ? -1 : 0;
 }
 

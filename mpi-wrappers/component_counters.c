@@ -33,6 +33,15 @@ int pmpi_component_event(int e)
     return e >= 0 && e < PMPI_MAX_EVENTS && ours[e];
 }
 
+int pmpi_component_counting(int e)
+{
+    for (int k = 0; pmpi_component_event(e) && k < nsets; k++)
+        for (int i = 0; set[k].es >= 0 && i < set[k].n; i++)
+            if (set[k].idx[i] == e)
+                return 1;
+    return 0;
+}
+
 static void drop(int k)
 {
     PAPI_cleanup_eventset(set[k].es);

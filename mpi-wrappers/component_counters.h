@@ -10,6 +10,8 @@ int pmpi_event_component(const char *name);
 /* Whether event e of pmpi_run.event_names is counted here (not per thread). Valid after
  * pmpi_component_counters_init. */
 int pmpi_component_event(int e);
+/* 1 when event e is counted here and its component's set opened. */
+int pmpi_component_counting(int e);
 /* At MPI_Init, after the events are chosen: the sets made, attached to the process,
  * started. papi_ok: the library initialised. */
 void pmpi_component_counters_init(int papi_ok);

@@ -26,6 +26,7 @@
 #include "counter_mpx.h"
 #include "counter_note.h"
 #include "counters.h"
+#include "energy_events.h"
 #include "software_event.h"
 #include "socket_counters.h"
 #include "state.h"
@@ -355,6 +356,7 @@ void pmpi_counters_init(void)
             thread_ev[nthread_ev++] = e;
     }
     pmpi_socket_counters_init(papi_ok);
+    pmpi_energy_events_init();
 }
 
 /* Slots with a thread of their own (the shared overflow slot has no event set). */

@@ -2,7 +2,10 @@
  * the lowest rank of each package opens them in a set of its own, not attached to a
  * thread (a memory controller counts for its socket, not for a thread); the other ranks
  * of the socket count none of them, and at MPI_Finalize take the reader's metric values
- * (socket_layout.c), marked "shared by N ranks" in their rows. */
+ * (socket_layout.c), marked "shared by N ranks" in their rows. A socket's energy
+ * (powercap sums: a file read, no scarce counter) is read by every rank of the socket,
+ * so each rank has its socket's energy over its own regions; the rank totals still
+ * take the reader's alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +41,23 @@ static void open_socket_set(void)
         return;
     }
     fprintf(stderr,
-            "papi_mpi: rank %d, the reader of package %d, cannot count its socket's "
-            "events (%s): their metrics have no value on this socket\n",
-            pmpi_run.rank, pmpi_socket()->package, PAPI_strerror_detail());
+            "papi_mpi: rank %d, on package %d, cannot count its socket's events (%s): their "
+            "metrics have no value on this socket\n",
+            pmpi_run.rank, sh ? sh->package : -1, PAPI_strerror_detail());
     if (es != PAPI_NULL) {
         PAPI_cleanup_eventset(es);
         PAPI_destroy_eventset(&es);
     }
+}
+
+/* Every socket-wide event is a powercap energy sum: any rank may read them. */
+static int energy_only(void)
+{
+    for (int i = 0; i < nsocket_ev; i++)
+        if (strncmp(pmpi_run.event_names[socket_ev[i]], PMPI_ENERGY_PREFIX,
+                    strlen(PMPI_ENERGY_PREFIX)) != 0)
+            return 0;
+    return 1;
 }
 
 void pmpi_socket_counters_init(int papi_ok)
@@ -58,8 +71,16 @@ void pmpi_socket_counters_init(int papi_ok)
         if (pmpi_socket_wide_event(pmpi_run.event_names[e]))
             socket_ev[nsocket_ev++] = e;
     const struct pmpi_socket_share *s = pmpi_socket();
-    if (papi_ok && nsocket_ev && any_socket_metric() && (!s || s->is_reader))
+    if (papi_ok && nsocket_ev && any_socket_metric() && (!s || s->is_reader || energy_only()))
         open_socket_set();
+}
+
+int pmpi_socket_counters_open(int e)
+{
+    for (int i = 0; socket_es >= 0 && i < nsocket_ev; i++)
+        if (socket_ev[i] == e)
+            return 1;
+    return 0;
 }
 
 void pmpi_socket_counters_read(long long *sum)

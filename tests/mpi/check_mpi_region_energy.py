@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""check_mpi_region_energy.py --mpirun MPIRUN --program PROG --machines DIR [--np 2]:
+energy per MPI_Pcontrol region and rank, attributed by the rank totals' rule (a socket's
+figure is every rank's on it, "shared by N ranks"), and summed per region over the job
+with each socket (node device) counted once.
+
+The replayed two-socket powercap tree (PAPI_FSROOT: tests/machines/rapl_two_socket) gets
+known energy inside the regions of mpi_region_energy.c: "work" (all ranks inside)
+package 0 3.5 J, its DRAM 0.4 J, package 1 1.25 J; "solo" (rank 0 alone) package 0
+1.0 J; "idle" none. The ranks run on this machine's package 0, so each reads package 0's
+zones (ENERGY_UJ:TOTAL:PKG0, :DRAM:PKG0): every rank's "work" is 3.5 J and 0.4 J shared
+by the N ranks, the job's "work" 3.5 J and 0.4 J (once, not N times, never package 1's
+where no rank ran, never package + DRAM), "solo" 1.0 J on rank 0 and the job, "idle" 0.
+A powercap zone event (the package 0 zone, a node's device like a GPU: its scope is the
+node) reads 3.5 J in "work" on every rank, shared by the node's N ranks, 3.5 J job-wide.
+The report follows schema/mpi_report.schema.json."""
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
+import schema_check  # noqa: E402
+from mpi_check import check, launch_args, rank_env, run_cmd, verdict  # noqa: E402
+
+args = launch_args(2, ("--machines",))
+TOTAL, DRAM = "powercap:::ENERGY_UJ:TOTAL", "powercap:::ENERGY_UJ:DRAM"
+ZONE = "powercap:::ENERGY_UJ:ZONE0"
+
+
+def package_of(cpu):
+    try:
+        with open("/sys/devices/system/cpu/cpu%d/topology/physical_package_id" % cpu) as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def near(a, b):
+    return a is not None and abs(a - b) < 1e-9
+
+
+pkgs = {package_of(c) for c in os.sched_getaffinity(0)}
+if pkgs != {0}:
+    print("SKIPPED: this machine's CPUs are not all on package 0 (%s): the ranks' socket "
+          "would not be the replayed package 0" % sorted(map(str, pkgs)))
+    sys.exit(77)
+with tempfile.TemporaryDirectory() as d:
+    root = os.path.join(d, "machine")
+    shutil.copytree(os.path.join(args.machines, "rapl_two_socket"), root)
+    out = os.path.join(d, "out")
+    os.mkdir(out)
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_FSROOT": root,
+           "PAPI_MPI_METRICS": "CPU_ENERGY,DRAM_ENERGY", "PAPI_MPI_EVENTS": ZONE}
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
+                [args.program, os.path.join(root, "sys/class/powercap")])
+    check(p.returncode == 0, "-np %d: exit 0" % args.np)
+    path = os.path.join(out, "papi_mpi_report.json")
+    if not check(os.path.exists(path), "report written"):
+        sys.exit(verdict())
+    bad = schema_check.check_file(path)
+    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
+    with open(path) as f:
+        rep = json.load(f)
+
+N = args.np
+ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
+check(len(ranks) == N, "%d rows" % N)
+want = {"work": {TOTAL: 3.5, DRAM: 0.4, ZONE: 3.5}, "solo": {TOTAL: 1.0, DRAM: 0.0, ZONE: 1.0},
+        "idle": {TOTAL: 0.0, DRAM: 0.0, ZONE: 0.0}}
+scope = {TOTAL: "socket", DRAM: "socket", ZONE: "node"}
+for r in ranks:
+    for name, ev in want.items():
+        reg = r.get("regions", {}).get(name)
+        if name == "solo" and r["rank"] != 0:
+            check(reg is None, "rank %d never entered solo" % r["rank"])
+            continue
+        if not check(reg is not None, "rank %d has region %s" % (r["rank"], name)):
+            continue
+        en = reg.get("energy", {})
+        print("     rank %d %s: %s" % (r["rank"], name, en))
+        for e, j in ev.items():
+            got = en.get(e, {})
+            check(near(got.get("joules"), j), "rank %d %s %s: %g J (got %s)" %
+                  (r["rank"], name, e, j, got.get("joules")))
+            check(got.get("shared_by") == N and got.get("scope") == scope[e],
+                  "rank %d %s %s: shared by the %d ranks of its %s" % (r["rank"], name, e, N,
+                                                                         scope[e]))
+job = rep.get("region_energy", {})
+print("     job:", job)
+check("counted once" in job.get("rule", ""), "the job's rule is named")
+for name, ev in want.items():
+    reg = job.get("regions", {}).get(name, {})
+    for e, j in ev.items():
+        got = reg.get(e, {})
+        check(near(got.get("joules"), j), "job %s %s: %g J, each socket once (got %s)" %
+              (name, e, j, got.get("joules")))
+        check(got.get("ranks") == (1 if name == "solo" else N),
+              "job %s %s: the ranks that had it" % (name, e))
+check("energy per region" in p.stdout, "the banner lists the energy per region")
+sys.exit(verdict())
