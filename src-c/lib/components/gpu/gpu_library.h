@@ -23,7 +23,9 @@ struct gpu_library_words {
 
 /* dlopen(soname) into *handle, then each symbol. PAPI_OK, or PAPI_ECMP with the reason
  * in reason[len]: "<soname> not found (<dlerror>): <absent>", or "<path> lacks <name>:
- * <other_version>" (*handle then stays open: the caller's release closes it). */
+ * <other_version>" (*handle then stays open: the caller's release closes it). PAPI_OK
+ * with optional symbols missing leaves a one-line caveat in reason ("<path> lacks a, b:
+ * the events that read them are not listed"), else "". */
 PAPI_INTERNAL int gpu_library_open(const char *soname, const struct gpu_symbol *syms, int n,
                                    const struct gpu_library_words *words, void **handle,
                                    char *reason, size_t len);

@@ -308,11 +308,12 @@ static int rsmi_discover(struct gpu_source *src, char *reason, size_t len)
     for (uint32_t dv = 0; dv < count; dv++)
         if ((ret = add_device(&src->common.table, dv, clocks)) != PAPI_OK)
             return ret;
+    size_t used = strlen(reason); /* a caveat of load() is kept */
     if (!clocks)
-        snprintf(reason, len,
-                 "%s is version %u.%u.%u: its rsmi_frequencies_t is not the 5.x layout this "
+        snprintf(reason + used, len - used,
+                 "%s%s is version %u.%u.%u: its rsmi_frequencies_t is not the 5.x layout this "
                  "build knows, so gpu_clk_freq_* are not listed (the other events are)",
-                 loaded_path(), ver.major, ver.minor, ver.patch);
+                 used ? "; " : "", loaded_path(), ver.major, ver.minor, ver.patch);
     return PAPI_OK;
 }
 #endif
