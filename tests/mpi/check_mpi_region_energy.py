@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_mpi_region_energy.py --mpirun MPIRUN --program PROG --machines DIR [--np 2]:
+"""check_mpi_region_energy.py --mpirun MPIRUN --program PROG (--machines DIR | --gpu DIR) [--np 2]:
 energy per MPI_Pcontrol region and rank, attributed by the rank totals' rule (a socket's
 figure is every rank's on it, "shared by N ranks"), and summed per region over the job
 with each socket (node device) counted once.
@@ -13,7 +13,11 @@ by the N ranks, the job's "work" 3.5 J and 0.4 J (once, not N times, never packa
 where no rank ran, never package + DRAM), "solo" 1.0 J on rank 0 and the job, "idle" 0.
 A powercap zone event (the package 0 zone, a node's device like a GPU: its scope is the
 node) reads 3.5 J in "work" on every rank, shared by the node's N ranks, 3.5 J job-wide.
+With --gpu DIR (mpi_gpu_region_energy.c on the nvml test double in DIR): every rank's
+"gpu" region has device 0's 4321 mJ = 4.321 J, scope node, shared by the node's N ranks
+(the layout made at MPI_Finalize: PAPI_MPI_METRICS is unset), 4.321 J job-wide.
 The report follows schema/mpi_report.schema.json."""
+import argparse
 import json
 import os
 import shutil
@@ -23,9 +27,15 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
 import schema_check  # noqa: E402
-from mpi_check import check, launch_args, rank_env, run_cmd, verdict  # noqa: E402
+from mpi_check import check, rank_env, run_cmd, verdict  # noqa: E402
 
-args = launch_args(2, ("--machines",))
+ap = argparse.ArgumentParser()
+ap.add_argument("--mpirun", required=True)
+ap.add_argument("--program", required=True)
+ap.add_argument("--np", type=int, default=2)
+ap.add_argument("--machines")
+ap.add_argument("--gpu")
+args = ap.parse_args()
 TOTAL, DRAM = "powercap:::ENERGY_UJ:TOTAL", "powercap:::ENERGY_UJ:DRAM"
 ZONE = "powercap:::ENERGY_UJ:ZONE0"
 
@@ -43,29 +53,51 @@ def near(a, b):
 
 
 pkgs = {package_of(c) for c in os.sched_getaffinity(0)}
-if pkgs != {0}:
+if not args.gpu and pkgs != {0}:
     print("SKIPPED: this machine's CPUs are not all on package 0 (%s): the ranks' socket "
           "would not be the replayed package 0" % sorted(map(str, pkgs)))
     sys.exit(77)
+
+
+def run(env, prog_args):
+    """Runs the job with env in its ranks; returns (report, output)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out")
+        os.mkdir(out)
+        env = dict(env, PAPI_MPI_OUTPUT_DIR=out)
+        p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
+                    [args.program] + prog_args)
+        check(p.returncode == 0, "-np %d: exit 0" % args.np)
+        path = os.path.join(out, "papi_mpi_report.json")
+        if not check(os.path.exists(path), "report written"):
+            sys.exit(verdict())
+        bad = schema_check.check_file(path)
+        check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
+        with open(path) as f:
+            return json.load(f), p.stdout
+
+
+N = args.np
+if args.gpu:
+    GPU = "nvml:::Tesla_V100-SXM2-16GB:device_0:total_energy_consumption"
+    rep, _ = run({"LD_LIBRARY_PATH": args.gpu, "PAPI_MPI_EVENTS": GPU}, [])
+    for r in sorted(rep["ranks"], key=lambda r: r["rank"]):
+        got = r.get("regions", {}).get("gpu", {}).get("energy", {}).get(GPU, {})
+        print("     rank %d gpu: %s" % (r["rank"], got))
+        check(near(got.get("joules"), 4.321), "rank %d: the GPU's 4.321 J in the region (got %s)"
+              % (r["rank"], got.get("joules")))
+        check(got.get("shared_by") == N and got.get("scope") == "node",
+              "rank %d: shared by the node's %d ranks" % (r["rank"], N))
+    job = rep.get("region_energy", {}).get("regions", {}).get("gpu", {}).get(GPU, {})
+    print("     job:", job)
+    check(near(job.get("joules"), 4.321) and job.get("ranks") == N,
+          "job: the device's 4.321 J counted once over %d ranks" % N)
+    sys.exit(verdict())
 with tempfile.TemporaryDirectory() as d:
     root = os.path.join(d, "machine")
     shutil.copytree(os.path.join(args.machines, "rapl_two_socket"), root)
-    out = os.path.join(d, "out")
-    os.mkdir(out)
-    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_FSROOT": root,
-           "PAPI_MPI_METRICS": "CPU_ENERGY,DRAM_ENERGY", "PAPI_MPI_EVENTS": ZONE}
-    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
-                [args.program, os.path.join(root, "sys/class/powercap")])
-    check(p.returncode == 0, "-np %d: exit 0" % args.np)
-    path = os.path.join(out, "papi_mpi_report.json")
-    if not check(os.path.exists(path), "report written"):
-        sys.exit(verdict())
-    bad = schema_check.check_file(path)
-    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
-    with open(path) as f:
-        rep = json.load(f)
-
-N = args.np
+    rep, stdout = run({"PAPI_FSROOT": root, "PAPI_MPI_METRICS": "CPU_ENERGY,DRAM_ENERGY",
+                       "PAPI_MPI_EVENTS": ZONE}, [os.path.join(root, "sys/class/powercap")])
 ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
 check(len(ranks) == N, "%d rows" % N)
 want = {"work": {TOTAL: 3.5, DRAM: 0.4, ZONE: 3.5}, "solo": {TOTAL: 1.0, DRAM: 0.0, ZONE: 1.0},
@@ -99,5 +131,5 @@ for name, ev in want.items():
               (name, e, j, got.get("joules")))
         check(got.get("ranks") == (1 if name == "solo" else N),
               "job %s %s: the ranks that had it" % (name, e))
-check("energy per region" in p.stdout, "the banner lists the energy per region")
+check("energy per region" in stdout, "the banner lists the energy per region")
 sys.exit(verdict())
