@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "component_counters.h"
 #include "papi.h"
 #include "socket_counters.h"
 #include "socket_layout.h"
@@ -17,6 +18,8 @@
 
 static int socket_es = -1;
 static int socket_ev[PMPI_MAX_EVENTS], nsocket_ev;
+static long long last[PMPI_MAX_EVENTS]; /* the last good reading (component_counters.c) */
+static int failed;
 
 static int any_socket_metric(void)
 {
@@ -86,9 +89,15 @@ int pmpi_socket_counters_open(int e)
 void pmpi_socket_counters_read(long long *sum)
 {
     long long v[PMPI_MAX_EVENTS] = {0};
-    if (socket_es >= 0 && PAPI_read(socket_es, v) == PAPI_OK)
-        for (int i = 0; i < nsocket_ev; i++)
-            sum[socket_ev[i]] += v[i];
+    if (socket_es < 0)
+        return;
+    int ret = failed ? PAPI_OK : PAPI_read(socket_es, v);
+    if (ret != PAPI_OK)
+        failed = pmpi_read_failed(socket_es, socket_ev[0], ret);
+    else if (!failed)
+        memcpy(last, v, sizeof v);
+    for (int i = 0; i < nsocket_ev; i++)
+        sum[socket_ev[i]] += last[i];
 }
 
 void pmpi_socket_counters_stop(long long *into)
@@ -96,9 +105,12 @@ void pmpi_socket_counters_stop(long long *into)
     long long v[PMPI_MAX_EVENTS] = {0};
     if (socket_es < 0)
         return;
-    if (PAPI_stop(socket_es, v) == PAPI_OK)
-        for (int i = 0; i < nsocket_ev; i++)
-            into[socket_ev[i]] += v[i];
+    if (!failed && PAPI_stop(socket_es, v) == PAPI_OK)
+        memcpy(last, v, sizeof v);
+    else if (!failed)
+        failed = pmpi_read_failed(socket_es, socket_ev[0], PAPI_ESYS);
+    for (int i = 0; i < nsocket_ev; i++)
+        into[socket_ev[i]] += last[i];
     PAPI_cleanup_eventset(socket_es);
     PAPI_destroy_eventset(&socket_es);
     socket_es = -1;

@@ -15,7 +15,9 @@ A powercap zone event (the package 0 zone, a node's device like a GPU: its scope
 node) reads 3.5 J in "work" on every rank, shared by the node's N ranks, 3.5 J job-wide.
 With --gpu DIR (mpi_gpu_region_energy.c on the nvml test double in DIR): every rank's
 "gpu" region has device 0's 4321 mJ = 4.321 J, scope node, shared by the node's N ranks
-(the layout made at MPI_Finalize: PAPI_MPI_METRICS is unset), 4.321 J job-wide.
+(the layout made at MPI_Finalize: PAPI_MPI_METRICS is unset), 4.321 J job-wide; the
+device lost in region "lost": 0 J there, the rank's total at its last reading, one line
+per rank.
 The report follows schema/mpi_report.schema.json."""
 import argparse
 import json
@@ -80,8 +82,18 @@ def run(env, prog_args):
 N = args.np
 if args.gpu:
     GPU = "nvml:::Tesla_V100-SXM2-16GB:device_0:total_energy_consumption"
-    rep, _ = run({"LD_LIBRARY_PATH": args.gpu, "PAPI_MPI_EVENTS": GPU}, [])
+    rep, stdout = run({"LD_LIBRARY_PATH": args.gpu, "PAPI_MPI_EVENTS": GPU}, [])
+    said = [ln for ln in stdout.splitlines() if "no longer reads" in ln]
+    check(len(said) == N and all("GPU is lost (NVML error 15)" in ln for ln in said),
+          "each rank says once, in one line with NVML's reason, that the lost GPU's set no "
+          "longer reads (%d lines)" % len(said))
     for r in sorted(rep["ranks"], key=lambda r: r["rank"]):
+        lost = r.get("regions", {}).get("lost", {}).get("energy", {}).get(GPU, {})
+        check(lost.get("joules") == 0, "rank %d: 0 J in the region where the GPU was lost, "
+              "never negative (got %s)" % (r["rank"], lost.get("joules")))
+        total = r.get("counters", {}).get(GPU)
+        check(total == 200004321 - 123456789, "rank %d: the total stays at the last reading, "
+              "76547532 mJ (got %s)" % (r["rank"], total))
         got = r.get("regions", {}).get("gpu", {}).get("energy", {}).get(GPU, {})
         print("     rank %d gpu: %s" % (r["rank"], got))
         check(near(got.get("joules"), 4.321), "rank %d: the GPU's 4.321 J in the region (got %s)"
