@@ -85,7 +85,7 @@ static int shared_by(enum pmpi_energy_scope s)
     return n > 0 ? n : 1;
 }
 
-void pmpi_energy_region_json(struct tbuf *t, const long long *counts)
+void pmpi_energy_region_json(struct tbuf *t, const long long *counts, long long wall_ns)
 {
     int first = 1;
     for (int e = 0; e < pmpi_run.nevents; e++) {
@@ -94,7 +94,12 @@ void pmpi_energy_region_json(struct tbuf *t, const long long *counts)
         tb_raw(t, first ? ", \"energy\": {" : ", ");
         first = 0;
         tb_json(t, pmpi_run.event_names[e]);
-        tb_fmt(t, ": {\"joules\": %.9g", (double)counts[e] * per_count[e]);
+        double joules = (double)counts[e] * per_count[e];
+        tb_fmt(t, ": {\"joules\": %.9g", joules);
+        if (wall_ns > 0)
+            tb_fmt(t, ", \"watts\": %.9g", joules / ((double)wall_ns * 1e-9));
+        else
+            tb_raw(t, ", \"watts\": null");
         tb_kv_int(t, ", \"shared_by\": ", shared_by(scope[e]));
         tb_raw(t, scope[e] == PMPI_ENERGY_SOCKET ? ", \"scope\": \"socket\"}"
                                                  : ", \"scope\": \"node\"}");

@@ -21,8 +21,9 @@ int pmpi_energy_counted(int e);
 /* Region marks (under pmpi_run.lock): adds this rank's socket energy to the counts the
  * calling thread read (the per-thread counts leave socket-wide events out). */
 void pmpi_energy_region_read(long long *counts);
-/* A region's energy in its row: , "energy": {event: {"joules", "shared_by", "scope"}};
- * nothing when the rank counts no energy. Not in a signal handler (formats doubles). */
-void pmpi_energy_region_json(struct tbuf *t, const long long *counts);
+/* A region's energy in its row: , "energy": {event: {"joules", "watts", "shared_by",
+ * "scope"}} (watts: joules over the region's wall_ns, null when 0); nothing when the rank
+ * counts no energy. Not in a signal handler (formats doubles). */
+void pmpi_energy_region_json(struct tbuf *t, const long long *counts, long long wall_ns);
 
 #endif

@@ -222,7 +222,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         tb_raw(t, ", \"counters\": ");
         counters_json(t, r->counts, 0);
         if (row->counters_read)
-            pmpi_energy_region_json(t, r->counts);
+            pmpi_energy_region_json(t, r->counts, r->wall_ns);
         tb_raw(t, "}");
     }
     tb_raw(t, "}");

@@ -129,6 +129,10 @@ for r in ranks:
             got = en.get(e, {})
             check(near(got.get("joules"), j), "rank %d %s %s: %g J (got %s)" %
                   (r["rank"], name, e, j, got.get("joules")))
+            w = reg.get("wall_s") or 0
+            check(w > 0 and abs((got.get("watts") or 0) - j / w) <= 1e-6 * max(j / w, 1e-9),
+                  "rank %d %s %s: watts = joules over the region's wall_s %g (got %s)" %
+                  (r["rank"], name, e, w, got.get("watts")))
             check(got.get("shared_by") == N and got.get("scope") == scope[e],
                   "rank %d %s %s: shared by the %d ranks of its %s" % (r["rank"], name, e, N,
                                                                          scope[e]))
