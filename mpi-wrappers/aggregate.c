@@ -246,7 +246,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         tb_raw(t, ": {\"unit\": ");
         tb_json(t, pmpi_run.metric_units[k]);
         tb_fmt(t, ", \"ranks_with_value\": %d, \"job\": ", ranks_of(a, nb + k));
-        if (job_metric(a, k, &v))
+        if (ranks_of(a, nb + k) > 0 && job_metric(a, k, &v)) /* no rank's value: none */
             tb_fmt(t, "%.9g", v);
         else
             tb_raw(t, "null");

@@ -330,9 +330,15 @@ void pmpi_counters_metrics(const long long *counts, double wall_s, double *value
     for (int e = 0; e < pmpi_run.nevents; e++)
         names[e] = pmpi_run.event_names[e];
     for (int k = 0; k < pmpi_run.nmetrics; k++) {
-        ok[k] = !papi_gone && PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names,
-                                             counts, wall_s, &value[k]) == PAPI_OK;
-        if (!ok[k])
+        int uncounted = pmpi_run.metric_socket[k] && pmpi_socket_counters_not_counted();
+        ok[k] = !papi_gone && !uncounted &&
+                PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names, counts, wall_s,
+                               &value[k]) == PAPI_OK;
+        if (!ok[k] && uncounted)
+            snprintf(why[k], whylen,
+                     "%s: its socket's events could not be counted (why: the line on stderr)",
+                     pmpi_run.metric_names[k]);
+        else if (!ok[k])
             snprintf(why[k], whylen, "%s: %s", pmpi_run.metric_names[k],
                      papi_gone ? "the program called PAPI_shutdown" : PAPI_strerror_detail());
     }

@@ -20,6 +20,7 @@ static int socket_es = -1;
 static int socket_ev[PMPI_MAX_EVENTS], nsocket_ev;
 static long long last[PMPI_MAX_EVENTS]; /* the last good reading (component_counters.c) */
 static int failed;
+static int not_counted; /* this rank reads for its socket, and its set did not open */
 
 static int any_socket_metric(void)
 {
@@ -43,10 +44,12 @@ static void open_socket_set(void)
         socket_es = es;
         return;
     }
-    fprintf(stderr,
-            "papi_mpi: rank %d, on package %d, cannot count its socket's events (%s): their "
-            "metrics have no value on this socket\n",
-            pmpi_run.rank, sh ? sh->package : -1, PAPI_strerror_detail());
+    not_counted = !sh || sh->is_reader;
+    if (not_counted) /* once per socket: the other ranks' regions lack it alone */
+        fprintf(stderr,
+                "papi_mpi: rank %d, the reader of package %d, cannot count its socket's events "
+                "(%s): their metrics have no value on this socket\n",
+                pmpi_run.rank, sh ? sh->package : -1, PAPI_strerror_detail());
     if (es != PAPI_NULL) {
         PAPI_cleanup_eventset(es);
         PAPI_destroy_eventset(&es);
@@ -76,6 +79,11 @@ void pmpi_socket_counters_init(int papi_ok)
     const struct pmpi_socket_share *s = pmpi_socket();
     if (papi_ok && nsocket_ev && any_socket_metric() && (!s || s->is_reader || energy_only()))
         open_socket_set();
+}
+
+int pmpi_socket_counters_not_counted(void)
+{
+    return not_counted;
 }
 
 int pmpi_socket_counters_open(int e)

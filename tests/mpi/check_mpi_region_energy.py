@@ -61,15 +61,16 @@ if not args.gpu and pkgs != {0}:
     sys.exit(77)
 
 
-def run(env, prog_args):
-    """Runs the job with env in its ranks; returns (report, output)."""
+def run(env, prog_args, status=0):
+    """Runs the job with env in its ranks (its exit status: status); returns (report,
+    output)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "out")
         os.mkdir(out)
         env = dict(env, PAPI_MPI_OUTPUT_DIR=out)
         p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
                     [args.program] + prog_args)
-        check(p.returncode == 0, "-np %d: exit 0" % args.np)
+        check(p.returncode == status, "-np %d: exit %d" % (args.np, status))
         path = os.path.join(out, "papi_mpi_report.json")
         if not check(os.path.exists(path), "report written"):
             sys.exit(verdict())
@@ -148,4 +149,33 @@ for name, ev in want.items():
         check(got.get("ranks") == (1 if name == "solo" else N),
               "job %s %s: the ranks that had it" % (name, e))
 check("energy per region" in stdout, "the banner lists the energy per region")
+
+# Bad input: package 0's energy_uj is not a number. Its zones are left out, the reader of
+# package 0 says once why it cannot count the socket, DRAM_ENERGY has no value (null with
+# the reason, never 0) on every rank and job-wide, no region has energy, the job's
+# region_energy has no rank; the report is written whole and follows the schema.
+with tempfile.TemporaryDirectory() as d:
+    root = os.path.join(d, "machine")
+    shutil.copytree(os.path.join(args.machines, "rapl_two_socket"), root)
+    with open(os.path.join(root, "sys/class/powercap/intel-rapl:0/energy_uj"), "w") as f:
+        f.write("garbage\n")
+    # (the program's own add to that file fails too: it exits 1)
+    rep, stdout = run({"PAPI_FSROOT": root, "PAPI_MPI_METRICS": "CPU_ENERGY,DRAM_ENERGY"},
+                      [os.path.join(root, "sys/class/powercap")], status=1)
+said = [ln for ln in stdout.splitlines() if "cannot count its socket's events" in ln]
+check(len(said) == 1 and "rank 0, the reader of package 0" in said[0],
+      "bad tree: the reader alone says why, once (%d lines)" % len(said))
+check("energy_uj is not readable: not a number" in stdout, "bad tree: the file is named")
+for r in rep["ranks"]:
+    nm = r.get("named_metrics", {})
+    check("DRAM_ENERGY" in nm and nm["DRAM_ENERGY"] is None,
+          "bad tree: rank %d's DRAM_ENERGY is null, not 0 (got %s)" % (r["rank"], nm))
+    check(all("energy" not in reg for reg in r.get("regions", {}).values()),
+          "bad tree: rank %d's regions carry no energy" % r["rank"])
+job = rep.get("named_metrics", {}).get("DRAM_ENERGY", {})
+check(job.get("job", 0) is None and job.get("ranks_with_value") == 0,
+      "bad tree: the job's DRAM_ENERGY is null (got %s)" % job)
+work = rep.get("region_energy", {}).get("regions", {}).get("work", {})
+check(all(v.get("ranks") == 0 and v.get("joules") == 0 for v in work.values()),
+      "bad tree: no rank has the region's energy (got %s)" % work)
 sys.exit(verdict())
