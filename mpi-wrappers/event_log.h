@@ -45,7 +45,7 @@ struct pmpi_event {
     int32_t tag;    /* p2p: the tag (the status's for MPI_ANY_TAG); coll: sequence number
                       * among the collectives on world-congruent communicators */
     uint16_t call;  /* call id (PMPI_ID_...), or the region's index */
-    uint8_t kind;   /* enum pmpi_ev_kind */
+    uint8_t kind;   /* enum pmpi_ev_kind: stored last (release), 0 while being written */
     uint8_t flags;  /* PMPI_EVF_* */
     uint32_t pad;
 };

@@ -11,9 +11,14 @@
  *     MPI_Barrier: load balance 0.75 on 2 ranks, for the run and the region.
  *   collectives: rank r sleeps r x 100 ms before MPI_Allreduce (wait at N x N); root 0
  *     sleeps 200 ms before MPI_Bcast (late root); the others sleep 200 ms before
- *     MPI_Reduce to root 0 (early reduce). */
+ *     MPI_Reduce to root 0 (early reduce).
+ *   checkpoint_abort (4 ranks, PAPI_MPI_CHECKPOINT set): the late sender of rank 0 to rank
+ *     1, then a barrier and 500 ms of checkpoints, then rank 3 calls abort() while the
+ *     others wait in a barrier: the job dies with no report; the event logs keep the
+ *     late sender (check_waits_log.py). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -77,6 +82,21 @@ int main(int argc, char **argv)
         }
         expect("late_sender_recv", t[0], rank == 1, s[0]);
         expect("late_sender_wait", t[1], rank == 1, s[1]);
+    } else if (strcmp(mode, "checkpoint_abort") == 0 && size >= 4) {
+        if (rank == 0) {
+            sleep_ms(200);
+            s[0] = now();
+            MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            t[0] = now();
+            MPI_Recv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        expect("late_sender_recv", t[0], rank == 1, s[0]);
+        MPI_Barrier(MPI_COMM_WORLD);
+        sleep_ms(500); /* checkpoints every 50 ms append the log */
+        if (rank == 3)
+            abort();
+        MPI_Barrier(MPI_COMM_WORLD); /* never completes: the launcher ends the job */
     } else if (strcmp(mode, "late_receiver") == 0 && size >= 2) {
         if (rank == 0) {
             t[0] = now();
