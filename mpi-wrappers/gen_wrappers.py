@@ -176,7 +176,8 @@ def c_wrapper(c):
         out[out.index(f"    int rc_ = P{c['name']}({a});")] = \
             "    MPI_Request req_ = request ? *request : MPI_REQUEST_NULL;\n" \
             f"    int rc_ = P{c['name']}({a});"
-        out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persistent_forget(req_);"]
+        out += ["    if (rc_ == MPI_SUCCESS) {", "        pmpi_persistent_forget(req_);",
+                "        pmpi_log_persistent_forget(req_);", "    }"]
     out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
     out += ["    return rc_;", "}", ""]
     return out
@@ -194,6 +195,34 @@ WAITS = {
 }
 
 
+# The forms that complete some of their requests: (requests, how many, the completed
+# ones' count and indices, their statuses, when done).
+WAITS_SOME = {
+    "MPI_Waitany": ("array_of_requests", "count", "1", "indx", "st_", "*indx != MPI_UNDEFINED"),
+    "MPI_Testany": ("array_of_requests", "count", "1", "indx", "st_",
+                    "*flag && *indx != MPI_UNDEFINED"),
+    "MPI_Waitsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
+                     "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses",
+                     "*outcount != MPI_UNDEFINED"),
+    "MPI_Testsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
+                     "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses",
+                     "*outcount != MPI_UNDEFINED"),
+}
+
+
+def requests_before(arr, n):
+    """Lines keeping the request handles a Wait/Test form may complete (gone after it)."""
+    return (f"    uint64_t rq_[PMPI_LOG_WAIT_MAX];\n"
+            f"    int nrq_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;\n"
+            f"    for (int i_ = 0; i_ < nrq_; i_++)\n"
+            f"        rq_[i_] = pmpi_req_key({arr}[i_]);\n")
+
+
+# An ignored status is replaced by one of ours: an MPI_ANY_SOURCE or MPI_ANY_TAG receive
+# learns its sender there (the program sees no change).
+STATUS_BEFORE = "    MPI_Status sst_, *st_ = status == MPI_STATUS_IGNORE ? &sst_ : status;\n"
+
+
 def event_log(c, dest, source):
     """The event log's record(s) of a call (event_log.h), made after it returned: lines
     before the call (the request handles a Wait completes are gone after it) and the
@@ -202,16 +231,24 @@ def event_log(c, dest, source):
     cid, t = f"PMPI_ID_{c['name']}", "f_.t0, dt_, site_"
     if c["name"] in WAITS:
         arr, n, st, done = WAITS[c["name"]]
-        before = (f"    uint64_t rq_[PMPI_LOG_WAIT_MAX];\n"
-                  f"    int nrq_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;\n"
-                  f"    for (int i_ = 0; i_ < nrq_; i_++)\n"
-                  f"        rq_[i_] = pmpi_req_key({arr}[i_]);\n")
-        if "status" in c["args"]:
-            # An ignored status is replaced by one of ours: an MPI_ANY_SOURCE or
-            # MPI_ANY_TAG receive learns its sender there (the program sees no change).
-            before += ("    MPI_Status sst_, *st_ = status == MPI_STATUS_IGNORE ? &sst_ : status;\n")
+        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "")
         return before, [f"        if ({done})",
                         f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
+    if c["name"] in WAITS_SOME:
+        arr, n, ndone, idx, st, done = WAITS_SOME[c["name"]]
+        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "")
+        return before, [f"        if ({done})",
+                        f"            pmpi_log_wait_some({cid}, {t}, nrq_, rq_, {ndone}, {idx}, {st});"]
+    if c["name"] in STARTS:  # the sends and receives filed at *_init, one per request
+        n, reqs = STARTS[c["name"]].split(", ")
+        return "", [f"        if (!pmpi_log_start({cid}, {t}, {n}, {reqs}))",
+                    f"            pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
+    if (dest or source) and persistent(c) and not c["name"].startswith("MPI_P"):
+        # a persistent send or receive: filed now, logged at each start (not partitioned)
+        kind, peer, nb = ("PMPI_EV_SEND", dest, "sent_") if dest else ("PMPI_EV_RECV", source, "recvd_")
+        sync = "PMPI_EVF_SYNC" if "Ssend" in c["name"] else "0"
+        return "", [f"        pmpi_log_persistent(*request, {kind}, comm, {peer}, tag, {nb}, {sync});",
+                    f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
     req = "pmpi_req_key(*request)" if "request" in c["args"] and not persistent(c) else "0"
     if (dest or source) and not persistent(c):
         out = []

@@ -14,7 +14,7 @@ import re
 
 # Record kinds (event_log.h) and flags.
 CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT = range(1, 8)
-EVF_SYNC, EVF_WORLD, EVF_ROOT = 1, 2, 4
+EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP = 1, 2, 4, 8
 ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
 RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
 KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
@@ -167,7 +167,9 @@ def _collectives(ranks, nranks, stats):
     arr = {}
     for r in ranks.values():
         for e in r["records"]:
-            if e["kind"] == COLL:
+            if e["kind"] == COLL and e["flags"] & EVF_GROUP:
+                stats["coll_unmatched"] += 1  # another communicator: the file has no group key
+            elif e["kind"] == COLL:
                 a = arr.setdefault(e["tag"], [0, -math.inf, -math.inf, -math.inf])
                 a[0] += 1
                 a[1] = max(a[1], e["t0"])
@@ -176,7 +178,7 @@ def _collectives(ranks, nranks, stats):
     for r in ranks.values():
         recs = r["records"]
         for i, e in enumerate(recs):
-            if e["kind"] != COLL:
+            if e["kind"] != COLL or e["flags"] & EVF_GROUP:
                 continue
             a = arr[e["tag"]]
             if a[0] < nranks:
