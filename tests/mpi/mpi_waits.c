@@ -127,7 +127,8 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "split_barrier") == 0) {
         MPI_Comm half;
         MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
-        MPI_Barrier(MPI_COMM_WORLD); /* the split's own waits apart */
+        /* the split's own waits apart (an N x N wait: the barrier waits are the half's) */
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         sleep_ms(rank * 100);
         t[0] = now();
         MPI_Barrier(half); /* SPLIT_BARRIER_LINE */
