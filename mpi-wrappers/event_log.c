@@ -349,6 +349,31 @@ void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const 
     }
 }
 
+int pmpi_fortran_status_ignored(const void *st, int f08)
+{
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000 /* has MPI_F08_status */
+    if (f08)
+        return st == (const void *)MPI_F08_STATUS_IGNORE;
+#else
+    (void)f08; /* Open MPI's TYPE(MPI_Status) shares the INTEGER array's marker */
+#endif
+    return st == (const void *)MPI_F_STATUS_IGNORE;
+}
+
+int pmpi_fortran_status(const void *st, int f08, MPI_Status *c)
+{
+    if (!st || pmpi_fortran_status_ignored(st, f08) || st == (const void *)MPI_F_STATUSES_IGNORE)
+        return 0;
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000
+    if (f08) {
+        c->MPI_SOURCE = ((const MPI_F08_status *)st)->MPI_SOURCE;
+        c->MPI_TAG = ((const MPI_F08_status *)st)->MPI_TAG;
+        return 1;
+    }
+#endif
+    return PMPI_Status_f2c((const MPI_Fint *)st, c) == MPI_SUCCESS;
+}
+
 void pmpi_log_region(int index, int enter)
 {
     if (!pmpi_log.on)

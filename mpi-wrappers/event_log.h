@@ -96,6 +96,11 @@ void pmpi_log_persistent(MPI_Request req, int kind, MPI_Comm comm, int peer, int
                          long long bytes, int flags);
 int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs);
 void pmpi_log_persistent_forget(MPI_Request req);
+/* Fortran statuses (an INTEGER array, or TYPE(MPI_Status) when f08), for forwarders
+ * whose binding enters PMPI_* directly: whether st is the ignore marker, and its source
+ * and tag into *c (1), or 0 when it cannot be read. */
+int pmpi_fortran_status_ignored(const void *st, int f08);
+int pmpi_fortran_status(const void *st, int f08, MPI_Status *c);
 /* A region opened (enter 1) or closed (enter 0) now. */
 void pmpi_log_region(int index, int enter);
 
