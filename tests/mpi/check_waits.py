@@ -169,6 +169,11 @@ def part_matching(args, lines):
                   f"{mode}: rank 1's site (and rank 0's persistent send's MPI_Wait)")
         check(rep["wait_states"]["matched"]["p2p_unmatched"] == 0,
               f"{mode}: every receive matched: {rep['wait_states']['matched']}")
+    rep, _, _ = run(args, 2, "testany")
+    if rep:
+        m = rep["wait_states"]["matched"]
+        check(m["p2p"] == 3 and m["p2p_unmatched"] == 0,
+              f"testany: the 3 wildcard receives completed by MPI_Testany/Testsome matched: {m}")
     rep, exp, _ = run(args, 4, "split_barrier")
     if rep:
         for r in range(4):

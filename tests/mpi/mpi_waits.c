@@ -14,6 +14,9 @@
  *     MPI_Reduce to root 0 (early reduce).
  *   waitany: rank 1 posts two MPI_Irecv and completes them with MPI_Waitany; rank 0
  *     sends the first 200 ms late, the second at once.
+ *   testany: rank 1 completes an MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) by polling
+ *     MPI_Testany (status ignored), then two more by polling MPI_Testsome (statuses
+ *     kept): every receive's sender is learned from the completing call, all 3 matched.
  *   persistent: MPI_Recv_init on rank 1, MPI_Send_init on rank 0, two rounds of
  *     MPI_Start + MPI_Wait; rank 0 starts the first round 200 ms late.
  *   split_barrier (4 ranks): MPI_Comm_split into the even and odd ranks; rank r sleeps
@@ -104,6 +107,25 @@ int main(int argc, char **argv)
                 MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE); /* WAITANY_LINE */
         }
         expect("waitany", t[0], rank == 1, s[0]);
+    } else if (strcmp(mode, "testany") == 0 && size >= 2) {
+        if (rank == 0) {
+            sleep_ms(100);
+            for (int k = 0; k < 3; k++)
+                MPI_Send(&v, 1, MPI_INT, 1, 5 + k, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            MPI_Request rq[2];
+            MPI_Status st[2];
+            int got[3], idx = -1, flag = 0, out = 0, ix[2];
+            MPI_Irecv(got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[0]);
+            while (!flag)
+                MPI_Testany(1, rq, &idx, &flag, MPI_STATUS_IGNORE);
+            MPI_Irecv(got + 1, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[0]);
+            MPI_Irecv(got + 2, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[1]);
+            for (int done = 0; done < 2;) {
+                MPI_Testsome(2, rq, &out, ix, st);
+                done += out == MPI_UNDEFINED ? 2 : out;
+            }
+        }
     } else if (strcmp(mode, "persistent") == 0 && size >= 2) {
         MPI_Request rq = MPI_REQUEST_NULL;
         if (rank == 0)
