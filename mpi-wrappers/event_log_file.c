@@ -91,6 +91,7 @@ static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, do
     tb_kv_int(t, ",", (long long)(e->req & 0x7fffffffffffffffULL));
     tb_kv_int(t, ",", e->flags);
     tb_kv_int(t, ",", (long long)(e->site & 0x7fffffffffffffffULL));
+    tb_kv_int(t, ",", (long long)e->pad);
     tb_raw(t, "]");
 }
 

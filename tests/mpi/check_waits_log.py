@@ -6,7 +6,9 @@ written; each rank's papi_mpi_rank<N>.events.jsonl must follow
 schema/mpi_event_log.schema.json line by line, and `papi_report --merge-trace OUT DIR`
 must give a trace (trace_json.schema.json) whose wait states hold rank 1's late-sender wait
 (what the program measured +- 30 ms, and 200 ms +- 30 ms unless the machine delayed a rank
-past that) and name rank 3 as ended by its signal.
+past that), each rank's wait at a barrier on its half of an MPI_Comm_split (rank r
+entering after r x 100 ms: what the program measured +- 30 ms), and name rank 3 as ended
+by its signal.
 Usage: check_waits_log.py --mpirun M --program PROG"""
 import argparse
 import json
@@ -88,6 +90,10 @@ def main():
             else:
                 print(f"the program measured {measured:.4f} s against the nominal 0.200 s: "
                       "checked against what happened only")
+        for r in range(4):  # the barrier on the halves of an MPI_Comm_split
+            m = re.search(rf"^EXPECT split_barrier {r} ([0-9.]+)$", p.stdout, re.M)
+            if check(m and r in waits, f"rank {r}: EXPECT split_barrier and its waits"):
+                near(waits[r]["wait_barrier_s"], float(m.group(1)), f"rank {r} wait at its half's barrier")
         check(other["wait_states"]["matched"]["p2p_matched"] >= 1,
               f"the send matched its receive: {other['wait_states']['matched']}")
         recvs = [e for e in doc["traceEvents"] if e.get("pid") == 1 and e.get("name") == "MPI_Recv"

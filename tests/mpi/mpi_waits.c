@@ -22,7 +22,7 @@
  *   split_barrier (4 ranks): MPI_Comm_split into the even and odd ranks; rank r sleeps
  *     r x 100 ms, then MPI_Barrier on its half: ranks 0 and 1 wait 200 ms, 2 and 3 none.
  *   checkpoint_abort (4 ranks, PAPI_MPI_CHECKPOINT set): the late sender of rank 0 to rank
- *     1, then a barrier and 500 ms of checkpoints, then rank 3 calls abort() while the
+ *     1 and the split barrier, then 500 ms of checkpoints, then rank 3 calls abort() while the
  *     others wait in a barrier: the job dies with no report; the event logs keep the
  *     late sender (check_waits_log.py). */
 #include <mpi.h>
@@ -167,7 +167,14 @@ int main(int argc, char **argv)
             MPI_Recv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         expect("late_sender_recv", t[0], rank == 1, s[0]);
-        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Comm half; /* and the split barrier's waits, as in split_barrier */
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        sleep_ms(rank * 100);
+        t[0] = now();
+        MPI_Barrier(half);
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
+        expect("split_barrier", t[0], 1, max);
         sleep_ms(500); /* checkpoints every 50 ms append the log */
         if (rank == 3)
             abort();

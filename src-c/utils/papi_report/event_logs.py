@@ -78,11 +78,11 @@ def load(directory):
         for i, rec in idx:  # the records in order, up to the first gap
             if i != len(recs):
                 break
-            kind, name, t0, t1, peer, tag, nbytes, req, flags, site = rec
+            kind, name, t0, t1, peer, tag, nbytes, req, flags, site, group = rec
             recs.append({"kind": kind, "name": name, "t0": t0 - r["offset_ns"],
                          "t1": t1 - r["offset_ns"], "peer": peer, "tag": tag, "bytes": nbytes,
-                         "req": req, "flags": flags, "site": site, "wait": 0.0, "wkind": None,
-                         "waiter": None})
+                         "req": req, "flags": flags, "site": site, "group": group,
+                         "wait": 0.0, "wkind": None, "waiter": None})
         r["records"] = recs
     return ranks
 
@@ -160,28 +160,36 @@ def _coll_class(name):
     return None
 
 
+def _coll_key(e):
+    """A collective's identity across ranks: (0, number) on world-congruent communicators,
+    (group key, number in the group) on others."""
+    return (e["group"] if e["flags"] & EVF_GROUP else 0, e["tag"])
+
+
 def _collectives(ranks, nranks, stats):
-    """Per sequence number, the last arrival (all, root, non-root) over the ranks; only the
-    collectives every rank of the job logged (a rank's log that ends before one leaves its
-    arrival unknown)."""
-    arr = {}
+    """Per collective, the last arrival (all, root, non-root) over the ranks; only the
+    collectives every member logged (a rank's log that ends before one leaves its arrival
+    unknown): nranks of them on world-congruent communicators, as many as the most any
+    collective of that group had (its size) on others."""
+    arr, size = {}, {}
     for r in ranks.values():
         for e in r["records"]:
-            if e["kind"] == COLL and e["flags"] & EVF_GROUP:
-                stats["coll_unmatched"] += 1  # another communicator: the file has no group key
-            elif e["kind"] == COLL:
-                a = arr.setdefault(e["tag"], [0, -math.inf, -math.inf, -math.inf])
+            if e["kind"] == COLL:
+                a = arr.setdefault(_coll_key(e), [0, -math.inf, -math.inf, -math.inf])
                 a[0] += 1
                 a[1] = max(a[1], e["t0"])
-                a[2 if e["flags"] & EVF_ROOT else 3] = max(a[2 if e["flags"] & EVF_ROOT else 3],
-                                                           e["t0"])
+                w = 2 if e["flags"] & EVF_ROOT else 3
+                a[w] = max(a[w], e["t0"])
+    for (g, _), a in arr.items():
+        size[g] = max(size.get(g, 0), a[0])
     for r in ranks.values():
         recs = r["records"]
         for i, e in enumerate(recs):
-            if e["kind"] != COLL or e["flags"] & EVF_GROUP:
+            if e["kind"] != COLL:
                 continue
-            a = arr[e["tag"]]
-            if a[0] < nranks:
+            k = _coll_key(e)
+            a = arr[k]
+            if a[0] < (size[k[0]] if k[0] else nranks):
                 stats["coll_unmatched"] += 1
                 continue
             stats["coll_matched"] += 1
