@@ -14,6 +14,7 @@
 #define LOG_MAX     (16LL * 1024 * 1024) /* 896 MiB: more is refused as past reason */
 
 struct pmpi_event_log pmpi_log;
+static int group_keyval = MPI_KEYVAL_INVALID; /* caches a communicator's group entry */
 
 /* PAPI_MPI_WAITS: 1 (default) or 0. */
 static int env_on(int rank)
@@ -74,12 +75,15 @@ void pmpi_log_init(int rank)
         return;
     }
     /* touched now, at MPI_Init: a page fault per 73 records on the hot path cost about
-     * 250 ns per call in this project's VM */
-    volatile char *page = (volatile char *)pmpi_log.ev; /* not folded into a calloc */
-    for (size_t b = 0; b < (size_t)n * sizeof *pmpi_log.ev; b += 4096)
-        page[b] = 0;
+     * 250 ns per call in this project's VM (a calloc would not touch them); zeroed: a
+     * record of kind 0 is one its writer has not finished (event_log_file.c) */
+    memset(pmpi_log.ev, 0, (size_t)n * sizeof *pmpi_log.ev);
     pmpi_log.cap = n;
     pmpi_log.on = 1;
+    if (group_keyval == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &group_keyval,
+                                NULL) != MPI_SUCCESS)
+        group_keyval = MPI_KEYVAL_INVALID; /* collectives on other communicators unmatched */
 }
 
 void pmpi_log_free(void)
@@ -102,6 +106,55 @@ long long pmpi_log_dropped(void)
     return n > pmpi_log.cap ? n - pmpi_log.cap : 0;
 }
 
+/* Collectives on communicators not congruent with world: matched by (group key,
+ * sequence number) at MPI_Finalize. The key hashes the members' world ranks in
+ * communicator order (the same on every member); the sequence counts this rank's
+ * collectives on communicators of that group, so communicators of one group (duplicates)
+ * share it: their collectives match when every member makes them in the same order.
+ * Each communicator caches its entry in an attribute. */
+#define GROUPS 1024
+struct coll_group {
+    _Atomic uint32_t key; /* 0: free */
+    _Atomic int seq;
+};
+static struct coll_group groups[GROUPS];
+
+static struct coll_group *group_entry(uint32_t key)
+{
+    for (unsigned p = 0; p < GROUPS; p++) {
+        struct coll_group *g = &groups[(key * 2654435761u + p) & (GROUPS - 1)];
+        uint32_t k = atomic_load(&g->key);
+        if (k == key || (k == 0 && atomic_compare_exchange_strong(&g->key, &k, key)) || k == key)
+            return g;
+    }
+    return NULL; /* more groups than entries: those collectives are not matched */
+}
+
+static struct coll_group *group_of(MPI_Comm comm)
+{
+    void *v = NULL;
+    int flag = 0, inter = 0, n = 0;
+    if (group_keyval == MPI_KEYVAL_INVALID)
+        return NULL;
+    if (PMPI_Comm_get_attr(comm, group_keyval, &v, &flag) == MPI_SUCCESS && flag)
+        return v;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+        PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+        return NULL;
+    uint32_t h = 2166136261u; /* FNV-1a over the world ranks */
+    for (int i = 0; i < n; i++) {
+        int w = pmpi_world_rank(comm, i);
+        if (w < 0)
+            return NULL;
+        for (int b = 0; b < 4; b++)
+            h = (h ^ ((uint32_t)w >> (8 * b) & 0xff)) * 16777619u;
+    }
+    struct coll_group *g = group_entry(h ? h : 1);
+    if (g)
+        PMPI_Comm_set_attr(comm, group_keyval, g);
+    return g;
+}
+
 static struct pmpi_event *claim(void)
 {
     long long i = atomic_fetch_add_explicit(&pmpi_log.next, 1, memory_order_relaxed);
@@ -113,11 +166,18 @@ void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI
 {
     int world = comm != MPI_COMM_NULL && pmpi_comm_congruent(comm);
     int seq = -1;
+    uint32_t group = 0;
     if (kind == PMPI_EV_COLL) {
-        if (!world) {
-            kind = PMPI_EV_CALL; /* matched across ranks only on world-congruent ones */
+        struct coll_group *g = world ? NULL : group_of(comm);
+        if (!world && !g) {
+            kind = PMPI_EV_CALL; /* an intercommunicator, or no entry left: not matched */
         } else {
-            seq = atomic_fetch_add_explicit(&pmpi_log.coll_seq, 1, memory_order_relaxed);
+            seq = atomic_fetch_add_explicit(world ? &pmpi_log.coll_seq : &g->seq, 1,
+                                            memory_order_relaxed);
+            if (g) {
+                group = atomic_load_explicit(&g->key, memory_order_relaxed);
+                flags |= PMPI_EVF_GROUP;
+            }
             int me = -1;
             if (peer >= 0 && PMPI_Comm_rank(comm, &me) == MPI_SUCCESS && me == peer)
                 flags |= PMPI_EVF_ROOT;
@@ -137,8 +197,131 @@ void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI
                                    : pmpi_world_rank(comm, peer);
     e->tag = kind == PMPI_EV_COLL ? seq : tag;
     e->call = (uint16_t)id;
+    e->flags = (uint8_t)(flags | (world ? PMPI_EVF_WORLD : 0));
+    e->pad = group;
+    __atomic_store_n(&e->kind, (uint8_t)kind, __ATOMIC_RELEASE); /* last: the record is whole */
+}
+
+void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
+                        const uint64_t *reqs, int ndone, const int *indices,
+                        const MPI_Status *statuses)
+{
+    for (int k = 0; k < ndone && indices; k++) {
+        int i = indices[k];
+        if (i < 0 || i >= nrq || i >= PMPI_LOG_WAIT_MAX || !reqs[i])
+            continue;
+        struct pmpi_event *e = claim();
+        if (!e)
+            return;
+        e->t0 = t0;
+        e->t1 = t0 + dt;
+        e->site = (uint64_t)(uintptr_t)site;
+        e->req = reqs[i];
+        e->bytes = 0;
+        e->peer = statuses ? statuses[k].MPI_SOURCE : -1;
+        e->tag = statuses ? statuses[k].MPI_TAG : -1;
+        e->call = (uint16_t)id;
+        e->flags = 0;
+        e->pad = 0;
+        __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_WAIT, __ATOMIC_RELEASE);
+    }
+}
+
+/* ---- persistent requests: the send or receive filed at *_init, logged per start ---- */
+#define PERSIST_SLOTS  4096
+#define PERSIST_PROBES 32
+#define PERSIST_GONE   UINT64_MAX       /* a freed request's slot: reusable, probes go on */
+#define PERSIST_BUSY   (UINT64_MAX - 1) /* claimed, being filled */
+
+struct persist {
+    _Atomic uint64_t key; /* the request handle (pmpi_req_key); 0: never used */
+    int32_t peer, tag;    /* partner's world rank (-1: unknown), tag */
+    int64_t bytes;        /* what one start moves */
+    uint8_t kind, flags;
+};
+static struct persist persist[PERSIST_SLOTS];
+
+static unsigned persist_hash(uint64_t key)
+{
+    return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> 52);
+}
+
+static struct persist *persist_find(uint64_t key)
+{
+    for (unsigned p = 0; p < PERSIST_PROBES; p++) {
+        struct persist *e = &persist[(persist_hash(key) + p) & (PERSIST_SLOTS - 1)];
+        uint64_t k = atomic_load_explicit(&e->key, memory_order_acquire);
+        if (k == key)
+            return e;
+        if (k == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+void pmpi_log_persistent(MPI_Request req, int kind, MPI_Comm comm, int peer, int tag,
+                         long long bytes, int flags)
+{
+    uint64_t key = pmpi_req_key(req);
+    if (!pmpi_log.on || key == 0 || key >= PERSIST_BUSY || req == MPI_REQUEST_NULL)
+        return;
+    struct persist *e = persist_find(key); /* a handle filed before and never freed */
+    if (e) {
+        uint64_t k = key;
+        if (!atomic_compare_exchange_strong(&e->key, &k, PERSIST_BUSY))
+            e = NULL;
+    }
+    for (unsigned p = 0; !e && p < PERSIST_PROBES; p++) {
+        struct persist *c = &persist[(persist_hash(key) + p) & (PERSIST_SLOTS - 1)];
+        uint64_t k = atomic_load_explicit(&c->key, memory_order_acquire);
+        if ((k == 0 || k == PERSIST_GONE) &&
+            atomic_compare_exchange_strong(&c->key, &k, PERSIST_BUSY))
+            e = c;
+    }
+    if (!e)
+        return; /* table full: its starts log no send or receive */
+    int world = pmpi_comm_congruent(comm);
+    e->peer = peer < 0 ? -1 : world ? peer : pmpi_world_rank(comm, peer);
+    e->tag = tag;
+    e->bytes = bytes;
     e->kind = (uint8_t)kind;
     e->flags = (uint8_t)(flags | (world ? PMPI_EVF_WORLD : 0));
+    atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */
+}
+
+int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs)
+{
+    int logged = 0;
+    for (int i = 0; i < n && reqs; i++) {
+        uint64_t key = pmpi_req_key(reqs[i]);
+        const struct persist *p = key ? persist_find(key) : NULL;
+        if (!p)
+            continue;
+        struct pmpi_event *e = claim();
+        if (!e)
+            break;
+        e->t0 = t0;
+        e->t1 = t0 + dt;
+        e->site = (uint64_t)(uintptr_t)site;
+        e->req = key;
+        e->bytes = p->bytes;
+        e->peer = p->peer;
+        e->tag = p->tag;
+        e->call = (uint16_t)id;
+        e->flags = p->flags;
+        e->pad = 0;
+        __atomic_store_n(&e->kind, p->kind, __ATOMIC_RELEASE);
+        logged++;
+    }
+    return logged;
+}
+
+void pmpi_log_persistent_forget(MPI_Request req)
+{
+    uint64_t key = pmpi_req_key(req);
+    struct persist *e = key ? persist_find(key) : NULL;
+    if (e)
+        atomic_compare_exchange_strong(&e->key, &key, PERSIST_GONE);
 }
 
 void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const uint64_t *reqs,
@@ -160,9 +343,35 @@ void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const 
         e->peer = statuses ? statuses[i].MPI_SOURCE : -1;
         e->tag = statuses ? statuses[i].MPI_TAG : -1;
         e->call = (uint16_t)id;
-        e->kind = PMPI_EV_WAIT;
         e->flags = 0;
+        e->pad = 0;
+        __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_WAIT, __ATOMIC_RELEASE);
     }
+}
+
+int pmpi_fortran_status_ignored(const void *st, int f08)
+{
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000 /* has MPI_F08_status */
+    if (f08)
+        return st == (const void *)MPI_F08_STATUS_IGNORE;
+#else
+    (void)f08; /* Open MPI's TYPE(MPI_Status) shares the INTEGER array's marker */
+#endif
+    return st == (const void *)MPI_F_STATUS_IGNORE;
+}
+
+int pmpi_fortran_status(const void *st, int f08, MPI_Status *c)
+{
+    if (!st || pmpi_fortran_status_ignored(st, f08) || st == (const void *)MPI_F_STATUSES_IGNORE)
+        return 0;
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000
+    if (f08) {
+        c->MPI_SOURCE = ((const MPI_F08_status *)st)->MPI_SOURCE;
+        c->MPI_TAG = ((const MPI_F08_status *)st)->MPI_TAG;
+        return 1;
+    }
+#endif
+    return PMPI_Status_f2c((const MPI_Fint *)st, c) == MPI_SUCCESS;
 }
 
 void pmpi_log_region(int index, int enter)
@@ -172,9 +381,13 @@ void pmpi_log_region(int index, int enter)
     struct pmpi_event *e = claim();
     if (!e)
         return;
-    memset(e, 0, sizeof *e);
     e->t0 = e->t1 = pmpi_ticks();
+    e->site = e->req = 0;
+    e->bytes = 0;
     e->peer = e->tag = -1;
     e->call = (uint16_t)index;
-    e->kind = (uint8_t)(enter ? PMPI_EV_REGION_ENTER : PMPI_EV_REGION_EXIT);
+    e->flags = 0;
+    e->pad = 0;
+    __atomic_store_n(&e->kind, (uint8_t)(enter ? PMPI_EV_REGION_ENTER : PMPI_EV_REGION_EXIT),
+                     __ATOMIC_RELEASE);
 }

@@ -34,6 +34,7 @@ enum pmpi_ev_kind {
 #define PMPI_EVF_SYNC  1 /* a synchronous send (Ssend, Issend): waits for its receive */
 #define PMPI_EVF_WORLD 2 /* the communicator is congruent with MPI_COMM_WORLD */
 #define PMPI_EVF_ROOT  4 /* a rooted collective: this rank is its root */
+#define PMPI_EVF_GROUP 8 /* a collective on another communicator: pad is its group's key */
 
 /* One record: 56 bytes, whatever its kind (the README's table). */
 struct pmpi_event {
@@ -45,9 +46,10 @@ struct pmpi_event {
     int32_t tag;    /* p2p: the tag (the status's for MPI_ANY_TAG); coll: sequence number
                       * among the collectives on world-congruent communicators */
     uint16_t call;  /* call id (PMPI_ID_...), or the region's index */
-    uint8_t kind;   /* enum pmpi_ev_kind */
+    uint8_t kind;   /* enum pmpi_ev_kind: stored last (release), 0 while being written */
     uint8_t flags;  /* PMPI_EVF_* */
-    uint32_t pad;
+    uint32_t pad;   /* PMPI_EVF_GROUP: the key of the communicator's group (its world
+                     * ranks hashed: the same on every member) */
 };
 
 struct pmpi_event_log {
@@ -82,6 +84,23 @@ void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI
 #define PMPI_LOG_WAIT_MAX 64
 void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const uint64_t *reqs,
                    const MPI_Status *statuses);
+/* Waitany/Testany/Waitsome/Testsome: the ndone requests completed, reqs[indices[k]] with
+ * statuses[k] (statuses may be NULL). */
+void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
+                        const uint64_t *reqs, int ndone, const int *indices,
+                        const MPI_Status *statuses);
+/* Persistent point-to-point requests: a *_init files its request's send or receive (kind
+ * PMPI_EV_SEND or PMPI_EV_RECV, partner a rank of comm); each MPI_Start/MPI_Startall logs
+ * one such record per request filed (returns how many); MPI_Request_free forgets it. */
+void pmpi_log_persistent(MPI_Request req, int kind, MPI_Comm comm, int peer, int tag,
+                         long long bytes, int flags);
+int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs);
+void pmpi_log_persistent_forget(MPI_Request req);
+/* Fortran statuses (an INTEGER array, or TYPE(MPI_Status) when f08), for forwarders
+ * whose binding enters PMPI_* directly: whether st is the ignore marker, and its source
+ * and tag into *c (1), or 0 when it cannot be read. */
+int pmpi_fortran_status_ignored(const void *st, int f08);
+int pmpi_fortran_status(const void *st, int f08, MPI_Status *c);
 /* A region opened (enter 1) or closed (enter 0) now. */
 void pmpi_log_region(int index, int enter);
 

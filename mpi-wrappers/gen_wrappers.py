@@ -176,7 +176,8 @@ def c_wrapper(c):
         out[out.index(f"    int rc_ = P{c['name']}({a});")] = \
             "    MPI_Request req_ = request ? *request : MPI_REQUEST_NULL;\n" \
             f"    int rc_ = P{c['name']}({a});"
-        out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persistent_forget(req_);"]
+        out += ["    if (rc_ == MPI_SUCCESS) {", "        pmpi_persistent_forget(req_);",
+                "        pmpi_log_persistent_forget(req_);", "    }"]
     out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
     out += ["    return rc_;", "}", ""]
     return out
@@ -194,6 +195,34 @@ WAITS = {
 }
 
 
+# The forms that complete some of their requests: (requests, how many, the completed
+# ones' count and indices, their statuses, when done).
+WAITS_SOME = {
+    "MPI_Waitany": ("array_of_requests", "count", "1", "indx", "st_", "*indx != MPI_UNDEFINED"),
+    "MPI_Testany": ("array_of_requests", "count", "1", "indx", "st_",
+                    "*flag && *indx != MPI_UNDEFINED"),
+    "MPI_Waitsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
+                     "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses",
+                     "*outcount != MPI_UNDEFINED"),
+    "MPI_Testsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
+                     "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses",
+                     "*outcount != MPI_UNDEFINED"),
+}
+
+
+def requests_before(arr, n):
+    """Lines keeping the request handles a Wait/Test form may complete (gone after it)."""
+    return (f"    uint64_t rq_[PMPI_LOG_WAIT_MAX];\n"
+            f"    int nrq_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;\n"
+            f"    for (int i_ = 0; i_ < nrq_; i_++)\n"
+            f"        rq_[i_] = pmpi_req_key({arr}[i_]);\n")
+
+
+# An ignored status is replaced by one of ours: an MPI_ANY_SOURCE or MPI_ANY_TAG receive
+# learns its sender there (the program sees no change).
+STATUS_BEFORE = "    MPI_Status sst_, *st_ = status == MPI_STATUS_IGNORE ? &sst_ : status;\n"
+
+
 def event_log(c, dest, source):
     """The event log's record(s) of a call (event_log.h), made after it returned: lines
     before the call (the request handles a Wait completes are gone after it) and the
@@ -202,16 +231,24 @@ def event_log(c, dest, source):
     cid, t = f"PMPI_ID_{c['name']}", "f_.t0, dt_, site_"
     if c["name"] in WAITS:
         arr, n, st, done = WAITS[c["name"]]
-        before = (f"    uint64_t rq_[PMPI_LOG_WAIT_MAX];\n"
-                  f"    int nrq_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;\n"
-                  f"    for (int i_ = 0; i_ < nrq_; i_++)\n"
-                  f"        rq_[i_] = pmpi_req_key({arr}[i_]);\n")
-        if "status" in c["args"]:
-            # An ignored status is replaced by one of ours: an MPI_ANY_SOURCE or
-            # MPI_ANY_TAG receive learns its sender there (the program sees no change).
-            before += ("    MPI_Status sst_, *st_ = status == MPI_STATUS_IGNORE ? &sst_ : status;\n")
+        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "")
         return before, [f"        if ({done})",
                         f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
+    if c["name"] in WAITS_SOME:
+        arr, n, ndone, idx, st, done = WAITS_SOME[c["name"]]
+        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "")
+        return before, [f"        if ({done})",
+                        f"            pmpi_log_wait_some({cid}, {t}, nrq_, rq_, {ndone}, {idx}, {st});"]
+    if c["name"] in STARTS:  # the sends and receives filed at *_init, one per request
+        n, reqs = STARTS[c["name"]].split(", ")
+        return "", [f"        if (!pmpi_log_start({cid}, {t}, {n}, {reqs}))",
+                    f"            pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
+    if (dest or source) and persistent(c) and not c["name"].startswith("MPI_P"):
+        # a persistent send or receive: filed now, logged at each start (not partitioned)
+        kind, peer, nb = ("PMPI_EV_SEND", dest, "sent_") if dest else ("PMPI_EV_RECV", source, "recvd_")
+        sync = "PMPI_EVF_SYNC" if "Ssend" in c["name"] else "0"
+        return "", [f"        pmpi_log_persistent(*request, {kind}, comm, {peer}, tag, {nb}, {sync});",
+                    f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
     req = "pmpi_req_key(*request)" if "request" in c["args"] and not persistent(c) else "0"
     if (dest or source) and not persistent(c):
         out = []
@@ -369,6 +406,110 @@ def fortran_traffic(c, f08):
     return [], []
 
 
+def fortran_log(c, f08):
+    """For bindings that enter PMPI_* directly (Open MPI's, MPICH's mpi_f08 for Wait*,
+    Test*, Barrier ...), the event log's record(s) the C wrapper would write, from the
+    Fortran arguments: request handles through PMPI_Request_f2c (taken before a Wait/Test
+    form, which frees them), Fortran's 1-based indices made 0-based, statuses not read
+    (a wildcard receive completed by a Wait/Test keeps its sender unknown). Returns
+    (lines before the call, lines after it)."""
+    cid, t = f"PMPI_ID_{c['name']}", "f_.t0, dt_, fsite_"
+    args = c["args"]
+
+    def a(name):
+        return f"a{args.index(name)}"
+
+    def keys(arr, n):
+        return [f"    uint64_t rq_[PMPI_LOG_WAIT_MAX];",
+                f"    int nrq_ = !pmpi_log.on ? 0 : ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;",
+                "    for (int i_ = 0; i_ < nrq_; i_++)",
+                f"        rq_[i_] = pmpi_req_key(PMPI_Request_f2c(((const MPI_Fint *){arr})[i_]));"]
+    name, before, rec = c["name"], [], []
+    flag = f"*(const MPI_Fint *){a('flag')} != 0" if "flag" in args else "1"
+    status, st = [], "NULL"
+    if "status" in args:
+        # an ignored status is replaced by one of ours (the program sees no change): a
+        # wildcard receive learns its sender there
+        status = ["    MPI_Fint fst_[16];",
+                  f"    if (pmpi_log.on && pmpi_fortran_status_ignored({a('status')}, {int(f08)}))",
+                  f"        {a('status')} = fst_;"]
+        st = "(pmpi_fortran_status(" + a("status") + f", {int(f08)}, &cst_) ? &cst_ : NULL)"
+    if name in WAITS:
+        arr = a("request") if "request" in args else a("array_of_requests")
+        n = "1" if "request" in args else f"*(const int *){a('count')}"
+        before = keys(arr, n) + status
+        rec = ["        MPI_Status cst_;"] if status else []
+        rec += [f"        if ({flag})", f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
+    elif name in WAITS_SOME:
+        n = f"*(const int *){a('count') if 'count' in args else a('incount')}"
+        before = keys(a("array_of_requests"), n) + status
+        if "indx" in args:
+            rec = ["        MPI_Status cst_;",
+                   f"        int ix_ = *(const int *){a('indx')} - 1; /* Fortran's index: 1-based */",
+                   f"        if (({flag}) && ix_ + 1 != MPI_UNDEFINED)",
+                   f"            pmpi_log_wait_some({cid}, {t}, nrq_, rq_, 1, &ix_, {st});"]
+        else:
+            rec = [f"        int nd_ = *(const int *){a('outcount')}, ix_[PMPI_LOG_WAIT_MAX];",
+                   "        nd_ = nd_ == MPI_UNDEFINED ? 0 : nd_ < PMPI_LOG_WAIT_MAX ? nd_ : PMPI_LOG_WAIT_MAX;",
+                   "        for (int i_ = 0; i_ < nd_; i_++)",
+                   f"            ix_[i_] = ((const int *){a('array_of_indices')})[i_] - 1;",
+                   f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, ix_, NULL);"]
+    elif name in STARTS:
+        arr, n = (a("request"), "1") if name == "MPI_Start" else \
+            (a("array_of_requests"), f"*(const int *){a('count')}")
+        rec = ["        MPI_Request sr_[PMPI_LOG_WAIT_MAX];",
+               f"        int ns_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;",
+               "        for (int i_ = 0; i_ < ns_; i_++)",
+               f"            sr_[i_] = PMPI_Request_f2c(((const MPI_Fint *){arr})[i_]);",
+               f"        if (!pmpi_log_start({cid}, {t}, ns_, sr_))",
+               f"            pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
+    else:
+        dest, source = partners(c)
+        comm = fortran_arg(c, "comm", f08)
+        req = f"pmpi_req_key(PMPI_Request_f2c(*(const MPI_Fint *){a('request')}))" \
+            if "request" in args else "0"
+        sync = "PMPI_EVF_SYNC" if "Ssend" in name else "0"
+        if dest or source:
+            d = fortran_arg(c, dest, f08) if dest else None
+            src = None
+            if source:
+                src = fortran_arg(c, "source" if "source" in args else "dest", f08)
+                if "status" in args:
+                    src = f"pmpi_fortran_source({src}, {fortran_arg(c, 'status', f08)}, {int(f08)})"
+            if persistent(c) and not name.startswith("MPI_P"):
+                kind, peer, nb = ("PMPI_EV_SEND", d, "sent_") if d else ("PMPI_EV_RECV", src, "recvd_")
+                rec = [f"        pmpi_log_persistent(PMPI_Request_f2c(*(const MPI_Fint *){a('request')}), "
+                       f"{kind}, {comm}, {peer}, {fortran_arg(c, 'tag', f08)}, {nb}, {sync});"]
+            elif not persistent(c):
+                stag = "sendtag" if "sendtag" in args else "tag"
+                rtag = "recvtag" if "recvtag" in args else "tag"
+                if d and stag in args:
+                    rec.append(f"        pmpi_log_call({cid}, PMPI_EV_SEND, {t}, {comm}, {d}, "
+                               f"{fortran_arg(c, stag, f08)}, sent_, {req}, {sync});")
+                if src and rtag in args:
+                    tag = fortran_arg(c, rtag, f08)
+                    if status:  # MPI_ANY_TAG: the status's
+                        before = status
+                        rec.append("        MPI_Status cst_;")
+                        tag = (f"({tag} == MPI_ANY_TAG && pmpi_fortran_status({a('status')}, "
+                               f"{int(f08)}, &cst_) ? cst_.MPI_TAG : {tag})")
+                    rec.append(f"        pmpi_log_call({cid}, PMPI_EV_RECV, {t}, {comm}, {src}, "
+                               f"{tag}, recvd_, {req}, 0);")
+        elif c["kind"] == "coll" and "comm" in args and not persistent(c):
+            root = fortran_arg(c, "root", f08) or "-1"
+            rec = [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, {comm}, {root}, -1, "
+                   f"sent_ + recvd_, {req}, 0);"]
+        if not rec or (persistent(c) and rec):
+            rec.append(f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, "
+                       "sent_ + recvd_, 0, 0);")
+    ierr = f"a{len(args)}"
+    after = [f"    if (bypass_ && dt_ && pmpi_log.on && pmpi_fortran_ok({ierr})) {{"] + rec + ["    }"]
+    if name == "MPI_Request_free":
+        after += [f"    if (bypass_ && pmpi_fortran_ok({ierr}))",
+                  "        pmpi_log_persistent_forget(req_);"]
+    return before, after
+
+
 def fortran_forwarders(c):
     # C arguments + ierror + one hidden length per string argument (gfortran passes
     # them last; an argument too many is ignored by the callee).
@@ -379,9 +520,12 @@ def fortran_forwarders(c):
     for sym in (c["name"].lower() + "_", c["name"].lower() + "_f08_",
                 c["name"].lower() + "_f08ts_"):
         before, after = fortran_traffic(c, "_f08" in sym)
+        lbefore, lafter = fortran_log(c, "_f08" in sym)
+        before, after = before + lbefore, after + lafter
         out += [f"void {sym}({params});", f"void {sym}({params})", "{"]
         out += lookup(sym, n)
-        out += ["    struct pmpi_frame f_;",
+        out += ["    void *fsite_ = __builtin_return_address(0);",
+                "    struct pmpi_frame f_;",
                 "    pmpi_fortran_enter(&f_, __builtin_return_address(0));"] + before + \
                [f"    real_({args});"]
         if after:
@@ -401,7 +545,7 @@ def fortran_forwarders(c):
             leave = f"pmpi_fortran_leave(PMPI_ID_{c['name']}, &f_)"
             if "fsent_" in "".join(after):  # no bytes computable from these arguments
                 out.append("    const long long fsent_ = 0, frecvd_ = 0;")
-            elif "sent_" in "".join(after):
+            if re.search(r"\bsent_", "".join(after)):
                 out.append("    const long long sent_ = 0, recvd_ = 0;")
         out.append(f"    long long dt_ = {leave};" if after and "dt_" in "".join(after)
                    else f"    {leave};")

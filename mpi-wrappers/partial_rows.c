@@ -26,6 +26,7 @@
 
 #include "output_file.h"
 #include "clock.h"
+#include "event_log_file.h"
 #include "own_threads.h"
 #include "partial_rows.h"
 #include "row.h"
@@ -214,6 +215,7 @@ static void partial_write(const char *reason, int mode)
         pmpi_fault.tick_end = pmpi_ticks();
     }
     write_row(pmpi_fault.partial_name, reason, mode);
+    pmpi_log_file_append(outdir(), reason, 1); /* the event log up to now, beside it */
 }
 
 void pmpi_partial_write(const char *reason)
@@ -243,6 +245,7 @@ static void *checkpoint_loop(void *arg)
         pthread_mutex_unlock(&ckpt_mutex);
         if (write_row(pmpi_fault.checkpoint_name, NULL, PMPI_ROW_NORMAL) == 0)
             atomic_store(&ckpt_written, 1);
+        pmpi_log_file_append(outdir(), "checkpoint", 0);
         pthread_mutex_lock(&ckpt_mutex);
     }
     pthread_mutex_unlock(&ckpt_mutex);
@@ -346,6 +349,7 @@ void pmpi_partial_finished(void)
         unlinkat(dir, pmpi_fault.checkpoint_name, 0);
         unlinkat(dir, pmpi_fault.checkpoint_prev_name, 0);
     }
+    pmpi_log_file_finished(pmpi_log_file_made() ? outdir() : -1);
 }
 
 static void at_exit(void)

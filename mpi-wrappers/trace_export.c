@@ -5,7 +5,7 @@
  * between MPI_Init and MPI_Finalize): every MPI call a region named after it, entered at
  * its start and left at its end; a send's record at the send's start; a receive's at its
  * completion (a blocking one's end, an Irecv's at the end of the Wait/Test that
- * completed it); a collective on a world-congruent communicator a begin/end pair; the
+ * completed it); a collective a begin/end pair (on communicator 1 when not world-congruent); the
  * MPI_Pcontrol regions as regions. Communicator numbers: 0 for those congruent with
  * MPI_COMM_WORLD, 1 for every other (the log keeps no more; peers are world ranks).
  *
@@ -176,7 +176,7 @@ static void add_call(struct conv *c, struct reqs *q, long long i, long long j)
     }
     if (op >= 0 && (r = add(c, e0->t1, TR_COLL_END))) {
         r->collop = (uint8_t)op;
-        r->comm = COMM_WORLD; /* the log keeps collectives of world-congruent ones only */
+        r->comm = (e0->flags & PMPI_EVF_GROUP) ? COMM_OTHER : COMM_WORLD;
         r->peer = e0->peer;
         r->bytes = e0->bytes > 0 ? (uint64_t)e0->bytes : 0;
     }

@@ -15,6 +15,8 @@
  * one Allreduce (max) of the enter times per number gives the last arrival, the root's
  * arrival and the last non-root arrival; the part of a rank's blocking span before the
  * one that concerns it is its wait at N x N, at barrier, late root or early reduce.
+ * Collectives on other communicators carry their group's key and a sequence number in
+ * it: the same maxima per (key, number), taken by rank key % P (collectives_grouped).
  * Waits go to the record that blocked, hence to its call site and the regions open. */
 #include <math.h>
 #include <stdio.h>
@@ -295,7 +297,8 @@ static void collectives(MPI_Comm comm)
 {
     int nseq = 0, all = 0;
     for (long long i = 0; i < W.n; i++)
-        if (W.ev[i].kind == PMPI_EV_COLL && W.ev[i].tag >= nseq)
+        if (W.ev[i].kind == PMPI_EV_COLL && !(W.ev[i].flags & PMPI_EVF_GROUP) &&
+            W.ev[i].tag >= nseq)
             nseq = W.ev[i].tag + 1;
     PMPI_Allreduce(&nseq, &all, 1, MPI_INT, MPI_MAX, comm);
     nseq = all;
@@ -309,7 +312,7 @@ static void collectives(MPI_Comm comm)
         in[k] = -INFINITY;
     for (long long i = 0; i < W.n; i++) {
         const struct pmpi_event *e = &W.ev[i];
-        if (e->kind != PMPI_EV_COLL)
+        if (e->kind != PMPI_EV_COLL || (e->flags & PMPI_EVF_GROUP))
             continue;
         double t = gtime(e->t0);
         int s = e->tag;
@@ -323,7 +326,7 @@ static void collectives(MPI_Comm comm)
     for (long long i = 0; i < W.n; i++) {
         const struct pmpi_event *e = &W.ev[i];
         int arrival = 0, cls;
-        if (e->kind != PMPI_EV_COLL)
+        if (e->kind != PMPI_EV_COLL || (e->flags & PMPI_EVF_GROUP))
             continue;
         pmpi_waits.coll_matched++;
         cls = coll_class(pmpi_calls[e->call].name, &arrival);
@@ -337,6 +340,120 @@ static void collectives(MPI_Comm comm)
 done:
     free(in);
     free(out);
+}
+
+/* Collectives on other communicators (PMPI_EVF_GROUP): every record goes to the rank
+ * key % P, which takes the last arrivals of each (group key, sequence number) over what
+ * it received and answers each record with them (two Alltoallv). */
+struct grp_item {
+    uint32_t key;
+    int32_t seq, root, pad;
+    double t;
+    int64_t idx; /* the record on its rank */
+};
+struct grp_answer {
+    double arr[3]; /* last arrival: all, root, non-root (-inf: none) */
+    int64_t idx;
+};
+
+static int grp_cmp(const void *a, const void *b)
+{
+    const struct grp_item *x = *(const struct grp_item *const *)a,
+                          *y = *(const struct grp_item *const *)b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void collectives_grouped(MPI_Comm comm)
+{
+    int P = pmpi_run.nranks, all = 0;
+    int *cnt = calloc((size_t)P * 4, sizeof(int)), *rcnt = cnt ? cnt + P : NULL,
+        *dis = cnt ? rcnt + P : NULL, *rdis = cnt ? dis + P : NULL;
+    long long n = 0, nin = 0;
+    for (long long i = 0; i < W.n && cnt; i++)
+        if (W.ev[i].kind == PMPI_EV_COLL && (W.ev[i].flags & PMPI_EVF_GROUP)) {
+            cnt[W.ev[i].pad % (uint32_t)P]++;
+            n++;
+        }
+    int ok = cnt != NULL;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all) {
+        free(cnt);
+        return;
+    }
+    PMPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm);
+    for (int r = 0; r < P; r++) {
+        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
+        rdis[r] = r ? rdis[r - 1] + rcnt[r - 1] : 0;
+        nin += rcnt[r];
+    }
+    struct grp_item *out = malloc((size_t)(n ? n : 1) * sizeof *out);
+    struct grp_item *in = malloc((size_t)(nin ? nin : 1) * sizeof *in);
+    struct grp_item **order = malloc((size_t)(nin ? nin : 1) * sizeof *order);
+    struct grp_answer *ans = malloc((size_t)(nin ? nin : 1) * sizeof *ans);
+    struct grp_answer *back = malloc((size_t)(n ? n : 1) * sizeof *back);
+    int *fill = calloc((size_t)P, sizeof(int));
+    ok = out && in && order && ans && back && fill;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all)
+        goto done;
+    for (long long i = 0; i < W.n; i++) {
+        const struct pmpi_event *e = &W.ev[i];
+        if (e->kind != PMPI_EV_COLL || !(e->flags & PMPI_EVF_GROUP))
+            continue;
+        int d = (int)(e->pad % (uint32_t)P);
+        out[dis[d] + fill[d]++] =
+            (struct grp_item){e->pad, e->tag, !!(e->flags & PMPI_EVF_ROOT), 0, gtime(e->t0), i};
+    }
+    MPI_Datatype it, at;
+    PMPI_Type_contiguous((int)sizeof(struct grp_item), MPI_BYTE, &it);
+    PMPI_Type_commit(&it);
+    PMPI_Type_contiguous((int)sizeof(struct grp_answer), MPI_BYTE, &at);
+    PMPI_Type_commit(&at);
+    PMPI_Alltoallv(out, cnt, dis, it, in, rcnt, rdis, it, comm);
+    for (long long k = 0; k < nin; k++)
+        order[k] = &in[k];
+    qsort(order, (size_t)nin, sizeof *order, grp_cmp);
+    for (long long a = 0, b; a < nin; a = b) {
+        double arr[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (b = a; b < nin && grp_cmp(&order[a], &order[b]) == 0; b++) {
+            double t = order[b]->t;
+            arr[ARR_ALL] = t > arr[ARR_ALL] ? t : arr[ARR_ALL];
+            int w = order[b]->root ? ARR_ROOT : ARR_NONROOT;
+            arr[w] = t > arr[w] ? t : arr[w];
+        }
+        for (long long k = a; k < b; k++) {
+            struct grp_answer *g = &ans[order[k] - in];
+            memcpy(g->arr, arr, sizeof arr);
+            g->idx = order[k]->idx;
+        }
+    }
+    PMPI_Alltoallv(ans, rcnt, rdis, at, back, cnt, dis, at, comm);
+    for (long long k = 0; k < n; k++) {
+        long long i = back[k].idx;
+        int arrival = 0, cls;
+        if (i < 0 || i >= W.n || W.ev[i].kind != PMPI_EV_COLL)
+            continue;
+        const struct pmpi_event *e = &W.ev[i];
+        pmpi_waits.coll_matched++;
+        cls = coll_class(pmpi_calls[e->call].name, &arrival);
+        if (!cls || (arrival == ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
+            (arrival == ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
+            continue;
+        if (isfinite(back[k].arr[arrival]))
+            add_wait(blocker(i), back[k].arr[arrival], cls - 1);
+    }
+    PMPI_Type_free(&it);
+    PMPI_Type_free(&at);
+done:
+    free(cnt);
+    free(out);
+    free(in);
+    free(order);
+    free(ans);
+    free(back);
+    free(fill);
 }
 
 static int site_cmp(const void *a, const void *b)
@@ -459,6 +576,7 @@ void pmpi_waits_compute(double ns_per_tick)
         link_requests();
         p2p(comm, st, at);
         collectives(comm);
+        collectives_grouped(comm);
         attribute();
         PMPI_Type_free(&st);
         PMPI_Type_free(&at);

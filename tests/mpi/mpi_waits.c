@@ -11,9 +11,23 @@
  *     MPI_Barrier: load balance 0.75 on 2 ranks, for the run and the region.
  *   collectives: rank r sleeps r x 100 ms before MPI_Allreduce (wait at N x N); root 0
  *     sleeps 200 ms before MPI_Bcast (late root); the others sleep 200 ms before
- *     MPI_Reduce to root 0 (early reduce). */
+ *     MPI_Reduce to root 0 (early reduce).
+ *   waitany: rank 1 posts two MPI_Irecv and completes them with MPI_Waitany; rank 0
+ *     sends the first 200 ms late, the second at once.
+ *   testany: rank 1 completes an MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) by polling
+ *     MPI_Testany (status ignored), then two more by polling MPI_Testsome (statuses
+ *     kept): every receive's sender is learned from the completing call, all 3 matched.
+ *   persistent: MPI_Recv_init on rank 1, MPI_Send_init on rank 0, two rounds of
+ *     MPI_Start + MPI_Wait; rank 0 starts the first round 200 ms late.
+ *   split_barrier (4 ranks): MPI_Comm_split into the even and odd ranks; rank r sleeps
+ *     r x 100 ms, then MPI_Barrier on its half: ranks 0 and 1 wait 200 ms, 2 and 3 none.
+ *   checkpoint_abort (4 ranks, PAPI_MPI_CHECKPOINT set): the late sender of rank 0 to rank
+ *     1 and the split barrier, then 500 ms of checkpoints, then rank 3 calls abort() while the
+ *     others wait in a barrier: the job dies with no report; the event logs keep the
+ *     late sender (check_waits_log.py). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -77,6 +91,94 @@ int main(int argc, char **argv)
         }
         expect("late_sender_recv", t[0], rank == 1, s[0]);
         expect("late_sender_wait", t[1], rank == 1, s[1]);
+    } else if (strcmp(mode, "waitany") == 0 && size >= 2) {
+        if (rank == 0) {
+            sleep_ms(200);
+            s[0] = now();
+            MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
+            MPI_Send(s + 1, 1, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            MPI_Request rq[2];
+            int idx = -1;
+            MPI_Irecv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, &rq[0]);
+            MPI_Irecv(s + 1, 1, MPI_DOUBLE, 0, 6, MPI_COMM_WORLD, &rq[1]);
+            t[0] = now();
+            for (int k = 0; k < 2; k++)
+                MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE); /* WAITANY_LINE */
+        }
+        expect("waitany", t[0], rank == 1, s[0]);
+    } else if (strcmp(mode, "testany") == 0 && size >= 2) {
+        if (rank == 0) {
+            sleep_ms(100);
+            for (int k = 0; k < 3; k++)
+                MPI_Send(&v, 1, MPI_INT, 1, 5 + k, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            MPI_Request rq[2];
+            MPI_Status st[2];
+            int got[3], idx = -1, flag = 0, out = 0, ix[2];
+            MPI_Irecv(got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[0]);
+            while (!flag)
+                MPI_Testany(1, rq, &idx, &flag, MPI_STATUS_IGNORE);
+            MPI_Irecv(got + 1, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[0]);
+            MPI_Irecv(got + 2, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[1]);
+            for (int done = 0; done < 2;) {
+                MPI_Testsome(2, rq, &out, ix, st);
+                done += out == MPI_UNDEFINED ? 2 : out;
+            }
+        }
+    } else if (strcmp(mode, "persistent") == 0 && size >= 2) {
+        MPI_Request rq = MPI_REQUEST_NULL;
+        if (rank == 0)
+            MPI_Send_init(s, 1, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD, &rq);
+        else if (rank == 1)
+            MPI_Recv_init(s, 1, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, &rq);
+        for (int round = 0; round < 2 && rank < 2; round++) {
+            if (rank == 0 && round == 0) {
+                sleep_ms(200);
+                s[0] = now();
+            }
+            if (rank == 1 && round == 0)
+                t[0] = now();
+            MPI_Start(&rq);
+            MPI_Wait(&rq, MPI_STATUS_IGNORE); /* PERSIST_WAIT_LINE */
+        }
+        if (rank < 2)
+            MPI_Request_free(&rq);
+        MPI_Bcast(s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        expect("persistent", t[0], rank == 1, s[0]);
+    } else if (strcmp(mode, "split_barrier") == 0) {
+        MPI_Comm half;
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+        /* the split's own waits apart (an N x N wait: the barrier waits are the half's) */
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        sleep_ms(rank * 100);
+        t[0] = now();
+        MPI_Barrier(half); /* SPLIT_BARRIER_LINE */
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
+        expect("split_barrier", t[0], 1, max);
+        MPI_Comm_free(&half);
+    } else if (strcmp(mode, "checkpoint_abort") == 0 && size >= 4) {
+        if (rank == 0) {
+            sleep_ms(200);
+            s[0] = now();
+            MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            t[0] = now();
+            MPI_Recv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        expect("late_sender_recv", t[0], rank == 1, s[0]);
+        MPI_Comm half; /* and the split barrier's waits, as in split_barrier */
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        sleep_ms(rank * 100);
+        t[0] = now();
+        MPI_Barrier(half);
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
+        expect("split_barrier", t[0], 1, max);
+        sleep_ms(500); /* checkpoints every 50 ms append the log */
+        if (rank == 3)
+            abort();
+        MPI_Barrier(MPI_COMM_WORLD); /* never completes: the launcher ends the job */
     } else if (strcmp(mode, "late_receiver") == 0 && size >= 2) {
         if (rank == 0) {
             t[0] = now();

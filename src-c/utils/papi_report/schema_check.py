@@ -35,6 +35,8 @@ def kind_of(path, doc):
         tool = doc.get("tool")
         if tool == "papi_mpi" and "ranks" in doc:
             return "mpi_report"
+        if tool == "papi_mpi" and doc.get("kind") == "event_log":  # a line of *.events.jsonl
+            return "mpi_event_log"
         if re.fullmatch(r"papi_mpi_rank\d+\.(partial|checkpoint|checkpoint\.prev)\.json", name):
             return "mpi_row"
         if tool == "papi_validate":
@@ -157,6 +159,8 @@ def check_document(path, doc, kind=None):
 
 def check_file(path):
     """None when the file follows its schema, else one line saying where and why not."""
+    if path.endswith(".jsonl"):
+        return check_lines(path)
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f, parse_constant=_reject_constant)
@@ -187,6 +191,27 @@ def _check_lines(path):
     return ""
 
 
+def check_lines(path):
+    """A JSON-lines file (the event logs): each line against its schema; a torn last line
+    (its writer killed while it appended) is allowed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        return "%s: cannot read: %s" % (path, getattr(e, "strerror", None) or e)
+    for n, text in enumerate(lines, 1):
+        try:
+            doc = json.loads(text, parse_constant=_reject_constant)
+        except ValueError as e:
+            if n >= len(lines) - 1:  # the last line: torn, or the empty one after "\n"
+                continue
+            return "%s: line %d: not JSON: %s" % (path, n, e)
+        why = check_document("%s: line %d" % (path, n), doc)
+        if why:
+            return why
+    return None
+
+
 def report_files(path):
     """The report files under a path: the file itself, or a run directory's."""
     if not os.path.isdir(path):
@@ -195,7 +220,9 @@ def report_files(path):
     for base, dirs, names in os.walk(path):
         dirs.sort()
         for n in sorted(names):
-            if n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
+            if n.endswith(".events.jsonl") and n.startswith("papi_mpi_rank"):
+                found.append(os.path.join(base, n))
+            elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
                                         or n.startswith("profile_") or n == "papi_validate.json"):
                 found.append(os.path.join(base, n))
     return found

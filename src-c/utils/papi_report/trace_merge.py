@@ -2,7 +2,9 @@
 job (each rank's own trace_*.json, written with its own time base) as one file that
 Perfetto's UI and chrome://tracing open with every rank on one time axis. Each file's
 times are shifted by its base_ns minus the earliest base; flows need nothing: their ids
-are computed alike on both ends (src-c/common/trace_json.c). Plain Python, no pandas."""
+are computed alike on both ends (src-c/common/trace_json.c). A directory of a job that
+died before MPI_Finalize gives the trace of its ranks' event logs (event_logs.py). Plain
+Python, no pandas."""
 import json
 import os
 import tempfile
@@ -29,6 +31,12 @@ def load(path):
 
 def merge(paths):
     """The merged document of the traces at paths."""
+    if len(paths) == 1 and os.path.isdir(paths[0]):  # a dead job's event logs
+        from . import event_logs
+        try:
+            return event_logs.trace(paths[0])
+        except event_logs.EventLogError as e:
+            raise TraceMergeError(str(e))
     docs = [load(p) for p in paths]
     if not docs:
         raise TraceMergeError("no trace to merge")
@@ -82,4 +90,6 @@ def main(out, paths):
         return 1
     print("papi_report: wrote %s (%d ranks, %d events)" % (out, doc["otherData"]["ranks"],
                                                             len(doc["traceEvents"])))
+    for r in doc["otherData"].get("unfinished", []):
+        print("papi_report: rank %d did not finish: %s" % (r["rank"], r["exit_reason"]))
     return 0

@@ -1,19 +1,38 @@
 ! mpi_waits_f.f90: the late-sender stage of mpi_waits.c from Fortran (`use mpi`):
 ! rank 0 sleeps 200 ms, then MPI_Send to rank 1, which is in MPI_Recv; again with
 ! MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) + MPI_Wait(MPI_STATUS_IGNORE). Rank 1 prints
-! "EXPECT what 1 seconds": the wait its MPI_Wtime readings (one clock on one node) say it
-! had (check_waits.py --part fortran).
+! "EXPECT what 1 seconds": the wait its CLOCK_MONOTONIC readings (one clock on one node;
+! Open MPI's MPI_Wtime counts from each rank's own start) say it had (check_waits.py
+! --part fortran). Under MPICH and Open MPI.
+! Built twice: `use mpi`, and with -DF08 `use mpi_f08`.
 program mpi_waits_f
+#ifdef F08
+  use mpi_f08
+#else
   use mpi
-  use iso_c_binding, only: c_int
+#endif
+  use iso_c_binding, only: c_int, c_long
   implicit none
+  type, bind(C) :: timespec
+    integer(c_long) :: sec, nsec
+  end type timespec
   interface
     integer(c_int) function usleep(us) bind(C, name='usleep')
       import :: c_int
       integer(c_int), value :: us
     end function usleep
+    integer(c_int) function clock_gettime(id, ts) bind(C, name='clock_gettime')
+      import :: c_int, timespec
+      integer(c_int), value :: id
+      type(timespec) :: ts
+    end function clock_gettime
   end interface
-  integer :: rank, nranks, ierr, rq, rc
+  integer :: rank, nranks, ierr, rc
+#ifdef F08
+  type(MPI_Request) :: rq
+#else
+  integer :: rq
+#endif
   double precision :: s(2), t(2)
   character(len=64) :: line
 
@@ -27,16 +46,16 @@ program mpi_waits_f
   call MPI_Allreduce(MPI_IN_PLACE, rc, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
     rc = usleep(200000)
-    s(1) = MPI_Wtime()
+    s(1) = now()
     call MPI_Send(s(1), 1, MPI_DOUBLE_PRECISION, 1, 5, MPI_COMM_WORLD, ierr)
     rc = usleep(200000)
-    s(2) = MPI_Wtime()
+    s(2) = now()
     call MPI_Send(s(2), 1, MPI_DOUBLE_PRECISION, 1, 6, MPI_COMM_WORLD, ierr)
   else if (rank == 1) then
-    t(1) = MPI_Wtime()
+    t(1) = now()
     call MPI_Recv(s(1), 1, MPI_DOUBLE_PRECISION, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr) ! RECV_LINE
     call MPI_Irecv(s(2), 1, MPI_DOUBLE_PRECISION, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, rq, ierr)
-    t(2) = MPI_Wtime()
+    t(2) = now()
     call MPI_Wait(rq, MPI_STATUS_IGNORE, ierr) ! WAIT_LINE
     write (line, '(F12.6)') max(s(1) - t(1), 0d0)
     write (*, '(A)') 'EXPECT late_sender_recv 1 '//trim(adjustl(line))
@@ -45,4 +64,11 @@ program mpi_waits_f
     flush (6)
   end if
   call MPI_Finalize(ierr)
+contains
+  double precision function now()
+    type(timespec) :: ts
+    integer(c_int) :: r
+    r = clock_gettime(1_c_int, ts) ! CLOCK_MONOTONIC
+    now = dble(ts%sec) + 1d-9 * dble(ts%nsec)
+  end function now
 end program mpi_waits_f

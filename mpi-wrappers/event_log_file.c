@@ -1,0 +1,187 @@
+/* event_log_file.c: the event log appended to papi_mpi_rank<N>.events.jsonl at
+ * checkpoints and on the exit path of a dying rank (event_log_file.h).
+ *
+ * Each append is one or more lines, each written with one write(2) on an O_APPEND
+ * descriptor: a rank killed mid-write (SIGKILL) leaves at most one torn last line, which
+ * the reader skips. A line carries the index of its first record ("first"), so a record
+ * appended twice is read once. Only records whose writer finished them are taken (the
+ * hot path stores a record's kind last, with release): the first unfinished one and
+ * those after it go in the next append. Times are this rank's CLOCK_MONOTONIC ns (the
+ * tick ratio measured up to the append) and the line says the rank's offset to rank 0
+ * measured at MPI_Init: the reader puts every rank on rank 0's clock. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "event_log.h"
+#include "event_log_file.h"
+#include "clock.h"
+#include "papi_mpi_calls.h"
+#include "record.h"
+#include "state.h"
+#include "text_buffer.h"
+
+#define LINE_CAP    (1024 * 1024) /* one line: about 7,000 records */
+#define RECORD_ROOM 512           /* the most one record's text takes (a region's name) */
+
+static _Atomic int busy;          /* an append is under way */
+static _Atomic long long shipped; /* records in the file */
+static int fd = -1;               /* the file, opened at the first append */
+static _Atomic int made;          /* this rank created the file */
+static char lines[2][LINE_CAP];   /* [0] exit paths, [1] the checkpoint thread */
+static char file_name[64];
+
+static void say(const char *a, const char *b)
+{
+    const char *parts[4] = {"papi_mpi: ", a, b, "\n"};
+    for (int i = 0; i < 4; i++)
+        if (write(2, parts[i], strlen(parts[i])) < 0)
+            return;
+}
+
+static int write_all(const char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The file opened (created, or emptied of an earlier run's lines) at the first append. */
+static int open_file(int dir)
+{
+    if (fd >= 0)
+        return 0;
+    struct tbuf t;
+    tb_init(&t, file_name, sizeof file_name);
+    tb_raw(&t, "papi_mpi_rank");
+    tb_int(&t, pmpi_run.rank);
+    tb_raw(&t, ".events.jsonl");
+    fd = openat(dir, file_name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
+                0644);
+    if (fd < 0)
+        return -1;
+    atomic_store(&made, 1);
+    return 0;
+}
+
+static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, double npt)
+{
+    tb_raw(t, "[");
+    tb_int(t, kind);
+    tb_raw(t, ",");
+    if (kind == PMPI_EV_REGION_ENTER || kind == PMPI_EV_REGION_EXIT)
+        tb_json(t, e->call < PMPI_MAX_REGIONS ? pmpi_run.regions[e->call].name : "");
+    else
+        tb_json(t, e->call < PMPI_NCALLS ? pmpi_calls[e->call].name : "");
+    tb_kv_int(t, ",", pmpi_run.t_init + (long long)((double)(e->t0 - pmpi_run.tick_init) * npt));
+    tb_kv_int(t, ",", pmpi_run.t_init + (long long)((double)(e->t1 - pmpi_run.tick_init) * npt));
+    tb_kv_int(t, ",", e->peer);
+    tb_kv_int(t, ",", e->tag);
+    tb_kv_int(t, ",", e->bytes);
+    tb_kv_int(t, ",", (long long)(e->req & 0x7fffffffffffffffULL));
+    tb_kv_int(t, ",", e->flags);
+    tb_kv_int(t, ",", (long long)(e->site & 0x7fffffffffffffffULL));
+    tb_kv_int(t, ",", (long long)e->pad);
+    tb_raw(t, "]");
+}
+
+/* One line from record lo on (at most hi); returns the record after the last written. */
+static long long line_text(struct tbuf *t, const char *reason, long long lo, long long hi,
+                           double npt, long long claimed)
+{
+    tb_raw(t, "{\"tool\":\"papi_mpi\",\"kind\":\"event_log\",\"run_id\":");
+    tb_json(t, pmpi_run.run_id);
+    tb_kv_int(t, ",\"rank\":", pmpi_run.rank);
+    tb_kv_int(t, ",\"nranks\":", pmpi_run.nranks);
+    tb_raw(t, ",\"reason\":");
+    tb_json(t, reason);
+    tb_kv_int(t, ",\"offset_ns\":", (long long)pmpi_log.offset_ns);
+    tb_kv_int(t, ",\"residual_ns\":", (long long)pmpi_log.residual_ns);
+    tb_kv_int(t, ",\"capacity\":", pmpi_log.cap);
+    tb_kv_int(t, ",\"dropped\":", claimed > pmpi_log.cap ? claimed - pmpi_log.cap : 0);
+    tb_kv_int(t, ",\"first\":", lo);
+    tb_raw(t, ",\"records\":[");
+    long long i = lo;
+    for (; i < hi && t->len + RECORD_ROOM < t->cap; i++) {
+        const struct pmpi_event *e = &pmpi_log.ev[i];
+        int kind = __atomic_load_n(&e->kind, __ATOMIC_ACQUIRE);
+        if (kind == 0)
+            break; /* its writer has not finished it: the next append takes it */
+        if (i > lo)
+            tb_raw(t, ",");
+        record_text(t, e, kind, npt);
+    }
+    tb_raw(t, "]}\n");
+    return i;
+}
+
+int pmpi_log_file_append(int dir, const char *reason, int exit_path)
+{
+    if (!pmpi_log.ev || dir < 0)
+        return 0;
+    if (exit_path) { /* a checkpoint's append ends in microseconds: wait at most 1 s */
+        for (int n = 0; atomic_exchange(&busy, 1) && n < 1000; n++) {
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+        }
+    } else if (atomic_exchange(&busy, 1)) {
+        return 0; /* an exit path is appending: it takes these records too */
+    }
+    int rc = 0;
+    long long claimed = atomic_load_explicit(&pmpi_log.next, memory_order_relaxed);
+    long long hi = claimed < pmpi_log.cap ? claimed : pmpi_log.cap;
+    long long lo = atomic_load(&shipped);
+    /* a checkpoint with nothing new writes nothing (but the first: the file names the
+     * rank); an exit path always writes its reason */
+    if (lo >= hi && !exit_path && fd >= 0)
+        goto out;
+    if (open_file(dir) != 0) {
+        say("could not create this rank's event log file in the output directory", "");
+        rc = -1;
+        goto out;
+    }
+    double npt = pmpi_ns_per_tick(pmpi_now_ns(), pmpi_ticks());
+    char *mem = lines[exit_path ? 0 : 1];
+    do {
+        struct tbuf t;
+        tb_init(&t, mem, LINE_CAP);
+        long long next = line_text(&t, reason, lo, hi, npt, claimed);
+        if (t.cut || write_all(t.s, t.len) != 0) {
+            say("could not append to ", file_name);
+            rc = -1;
+            break;
+        }
+        atomic_store(&shipped, next);
+        if (next == lo)
+            break; /* an unfinished record, or nothing left */
+        lo = next;
+    } while (lo < hi);
+out:
+    atomic_store(&busy, 0);
+    return rc;
+}
+
+int pmpi_log_file_made(void)
+{
+    return atomic_load(&made);
+}
+
+void pmpi_log_file_finished(int dir)
+{
+    if (fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
+    if (dir >= 0 && atomic_exchange(&made, 0))
+        unlinkat(dir, file_name, 0);
+}

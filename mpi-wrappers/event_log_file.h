@@ -1,0 +1,22 @@
+/* event_log_file.h: the event log (event_log.h) appended to the rank's own file at each
+ * checkpoint and by the exit path of a rank that dies (event_log_file.c), so a job killed
+ * before MPI_Finalize still gives its wait states and a trace up to then
+ * (papi_report --merge-trace DIR). The file is papi_mpi_rank<N>.events.jsonl: one JSON
+ * object per line (schema/mpi_event_log.schema.json), each holding the records since the
+ * line before. */
+#ifndef PAPI_MPI_EVENT_LOG_FILE_H
+#define PAPI_MPI_EVENT_LOG_FILE_H
+
+/* Appends the records not yet in the file to it, in the output directory dir; reason is
+ * "checkpoint" or the exit path's reason. exit_path: 1 for an exit path (it waits up to
+ * 1 s for a checkpoint's append to end), 0 for the checkpoint thread (which skips when an
+ * exit path is appending). Async-signal-safe: no allocation, no lock, plain write(2).
+ * Returns 0, or -1 when nothing could be written (said on stderr). */
+int pmpi_log_file_append(int dir, const char *reason, int exit_path);
+/* MPI_Finalize reached (the checkpoint thread stopped): the file removed, if this rank
+ * made one. */
+void pmpi_log_file_finished(int dir);
+/* Whether this rank made the file (MPI_Finalize then opens the directory to remove it). */
+int pmpi_log_file_made(void);
+
+#endif

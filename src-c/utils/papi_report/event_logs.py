@@ -1,0 +1,277 @@
+"""papi_report --merge-trace OUT DIR: a job that died before MPI_Finalize (no
+papi_mpi_report.json) still has each rank's event log up to its last checkpoint or its
+exit path, in DIR/papi_mpi_rank<N>.events.jsonl (schema/mpi_event_log.schema.json, written
+by mpi-wrappers/event_log_file.c). This module reads them, computes the wait states the
+wrapper computes at MPI_Finalize (wait_states.c: the same rules) from what was logged, and
+makes one Chrome trace-event JSON document of them: a track per rank, the MPI calls and
+regions as slices with their waits, and in otherData the waits per rank and the ranks that
+did not finish, with why. Plain Python, no pandas."""
+import glob
+import json
+import math
+import os
+import re
+
+# Record kinds (event_log.h) and flags.
+CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT = range(1, 8)
+EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP = 1, 2, 4, 8
+ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
+RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
+KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
+         "early_reduce_s"]
+# The collectives' classes (wait_states.c): name prefix after MPI_ -> (kind, arrival).
+ALL, ROOT, NONROOT = range(3)
+CLASSES = [("barrier", 3, ALL), ("allreduce", 2, ALL), ("alltoall", 2, ALL),
+           ("allgather", 2, ALL), ("reduce_scatter", 2, ALL), ("bcast", 4, ROOT),
+           ("scatter", 4, ROOT), ("reduce", 5, NONROOT), ("gather", 5, NONROOT)]
+
+
+class EventLogError(Exception):
+    """No event log in a directory, or one that cannot be read."""
+
+
+def _run_time(run_id):
+    m = re.match(r"(\d+)\.(\d+)", run_id or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+
+
+def has_logs(path):
+    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "papi_mpi_rank*.events.jsonl")))
+
+
+def load(directory):
+    """{rank: {"records": [...], "reason", "offset_ns", "dropped", "nranks", "run_id"}} of the
+    newest run's lines (a torn last line, from a rank killed while it appended, skipped)."""
+    lines = []
+    for path in sorted(glob.glob(os.path.join(directory, "papi_mpi_rank*.events.jsonl"))):
+        if not re.search(r"papi_mpi_rank\d+\.events\.jsonl$", path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                for text in f:
+                    try:
+                        doc = json.loads(text)
+                    except ValueError:
+                        continue
+                    if isinstance(doc, dict) and doc.get("kind") == "event_log":
+                        lines.append(doc)
+        except OSError as e:
+            raise EventLogError("%s: cannot read: %s" % (path, e.strerror))
+    if not lines:
+        raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
+    newest = max((d.get("run_id") for d in lines), key=_run_time)
+    ranks = {}
+    for d in lines:
+        if d.get("run_id") != newest:
+            continue
+        r = ranks.setdefault(d["rank"], {"byindex": {}, "reason": None, "offset_ns": 0,
+                                         "dropped": 0, "nranks": d["nranks"], "run_id": newest})
+        for k, rec in enumerate(d["records"]):
+            r["byindex"][d["first"] + k] = rec
+        r["offset_ns"] = d["offset_ns"]
+        r["dropped"] = max(r["dropped"], d["dropped"])
+        if d["reason"] != "checkpoint" or r["reason"] is None:
+            r["reason"] = d["reason"]
+    for r in ranks.values():
+        idx = sorted(r.pop("byindex").items())
+        recs = []
+        for i, rec in idx:  # the records in order, up to the first gap
+            if i != len(recs):
+                break
+            kind, name, t0, t1, peer, tag, nbytes, req, flags, site, group = rec
+            recs.append({"kind": kind, "name": name, "t0": t0 - r["offset_ns"],
+                         "t1": t1 - r["offset_ns"], "peer": peer, "tag": tag, "bytes": nbytes,
+                         "req": req, "flags": flags, "site": site, "group": group,
+                         "wait": 0.0, "wkind": None, "waiter": None})
+        r["records"] = recs
+    return ranks
+
+
+def _link_requests(recs):
+    """Each nonblocking record's Wait: the latest I-record with that request before it."""
+    open_req = {}
+    for i, e in enumerate(recs):
+        if not e["req"] or e["kind"] not in (SEND, RECV, COLL, WAIT):
+            continue
+        if e["kind"] != WAIT:
+            open_req[e["req"]] = i
+        elif e["req"] in open_req:
+            m = recs[open_req.pop(e["req"])]
+            m["waiter"] = i
+            if m["kind"] == RECV and m["flags"] & EVF_WORLD:
+                if m["peer"] < 0 and e["peer"] >= 0:
+                    m["peer"] = e["peer"]
+                if m["tag"] == ANY_TAG and e["tag"] >= 0:
+                    m["tag"] = e["tag"]
+
+
+def _blocker(recs, i):
+    return recs[i]["waiter"] if recs[i]["req"] else i
+
+
+def _add_wait(recs, b, t, kind):
+    if b is None:
+        return
+    e = recs[b]
+    w = min(t, e["t1"]) - e["t0"]
+    if w > e["wait"]:
+        e["wait"], e["wkind"] = w, kind
+
+
+def _p2p(ranks, stats):
+    """The k-th send of (sender, tag, world) to a rank with its k-th receive of the same."""
+    sends = {}  # (dest, src, tag, world) -> [send records in order]
+    for src, r in ranks.items():
+        for i, e in enumerate(r["records"]):
+            if e["kind"] == SEND and e["peer"] >= 0:
+                sends.setdefault((e["peer"], src, e["tag"], bool(e["flags"] & EVF_WORLD)),
+                                 []).append((src, i))
+    taken = {}
+    for dst, r in ranks.items():
+        recs = r["records"]
+        for i, e in enumerate(recs):
+            if e["kind"] != RECV:
+                continue
+            key = (dst, e["peer"], e["tag"], bool(e["flags"] & EVF_WORLD))
+            k = taken.get(key, 0)
+            lst = sends.get(key, [])
+            if e["peer"] < 0 or e["tag"] < 0 or k >= len(lst):
+                stats["p2p_unmatched"] += 1
+                continue
+            taken[key] = k + 1
+            src, si = lst[k]
+            srecs = ranks[src]["records"]
+            s = srecs[si]
+            stats["p2p_matched"] += 1
+            _add_wait(recs, _blocker(recs, i), s["t0"], 0)
+            if (s["flags"] & EVF_SYNC) or s["bytes"] >= RENDEZVOUS_BYTES:
+                _add_wait(srecs, _blocker(srecs, si), e["t0"], 1)
+
+
+def _coll_class(name):
+    b = name[4:]
+    if len(b) > 1 and b[0] == "I" and b[1].islower():
+        b = b[1:]
+    for prefix, kind, arrival in CLASSES:
+        if b.lower().startswith(prefix):
+            if prefix == "reduce" and b.lower() != "reduce":
+                return None
+            return kind, arrival
+    return None
+
+
+def _coll_key(e):
+    """A collective's identity across ranks: (0, number) on world-congruent communicators,
+    (group key, number in the group) on others."""
+    return (e["group"] if e["flags"] & EVF_GROUP else 0, e["tag"])
+
+
+def _collectives(ranks, nranks, stats):
+    """Per collective, the last arrival (all, root, non-root) over the ranks; only the
+    collectives every member logged (a rank's log that ends before one leaves its arrival
+    unknown): nranks of them on world-congruent communicators, as many as the most any
+    collective of that group had (its size) on others."""
+    arr, size = {}, {}
+    for r in ranks.values():
+        for e in r["records"]:
+            if e["kind"] == COLL:
+                a = arr.setdefault(_coll_key(e), [0, -math.inf, -math.inf, -math.inf])
+                a[0] += 1
+                a[1] = max(a[1], e["t0"])
+                w = 2 if e["flags"] & EVF_ROOT else 3
+                a[w] = max(a[w], e["t0"])
+    for (g, _), a in arr.items():
+        size[g] = max(size.get(g, 0), a[0])
+    for r in ranks.values():
+        recs = r["records"]
+        for i, e in enumerate(recs):
+            if e["kind"] != COLL:
+                continue
+            k = _coll_key(e)
+            a = arr[k]
+            if a[0] < (size[k[0]] if k[0] else nranks):
+                stats["coll_unmatched"] += 1
+                continue
+            stats["coll_matched"] += 1
+            cls = _coll_class(e["name"])
+            if not cls:
+                continue
+            kind, arrival = cls
+            if (arrival == ROOT and e["flags"] & EVF_ROOT) or \
+                    (arrival == NONROOT and not e["flags"] & EVF_ROOT):
+                continue
+            t = a[1 + arrival]
+            if math.isfinite(t):
+                _add_wait(recs, _blocker(recs, i), t, kind)
+
+
+def wait_states(ranks):
+    """The waits per rank ({"rank", "records", "<kind>_s"...}) and the matching counts."""
+    nranks = max([r["nranks"] for r in ranks.values()] + [max(ranks) + 1])
+    stats = {"p2p_matched": 0, "p2p_unmatched": 0, "coll_matched": 0, "coll_unmatched": 0}
+    for r in ranks.values():
+        _link_requests(r["records"])
+    _p2p(ranks, stats)
+    _collectives(ranks, nranks, stats)
+    out = []
+    for rank in sorted(ranks):
+        row = {"rank": rank, "records": len(ranks[rank]["records"]),
+               "dropped": ranks[rank]["dropped"]}
+        row.update({k: 0.0 for k in KINDS})
+        for e in ranks[rank]["records"]:
+            if e["wait"] > 0:
+                row[KINDS[e["wkind"]]] += e["wait"] * 1e-9
+        out.append(row)
+    return out, stats, nranks
+
+
+def unfinished(ranks, nranks):
+    """The ranks that did not reach MPI_Finalize, with what ended their log."""
+    out = []
+    for rank in range(nranks):
+        r = ranks.get(rank)
+        why = "no event log (killed before its first checkpoint)" if r is None else \
+            "killed after its last checkpoint (no exit path ran)" if r["reason"] == "checkpoint" \
+            else r["reason"]
+        out.append({"rank": rank, "exit_reason": why})
+    return out
+
+
+def trace(directory):
+    """The Chrome trace-event document of the event logs in directory."""
+    ranks = load(directory)
+    waits, stats, nranks = wait_states(ranks)
+    times = [e["t0"] for r in ranks.values() for e in r["records"]]
+    base = max(0, int(min(times))) if times else 0
+    gone = unfinished(ranks, nranks)
+
+    def us(t):
+        return max(0.0, round((t - base) / 1000.0, 3))
+    events = []
+    for rank in sorted(ranks):
+        why = gone[rank]["exit_reason"]
+        events.append({"ph": "M", "pid": rank, "tid": 0, "name": "process_name",
+                       "args": {"name": "rank %d (did not finish: %s)" % (rank, why)}})
+        events.append({"ph": "M", "pid": rank, "tid": 0, "name": "process_sort_index",
+                       "args": {"sort_index": rank}})
+        for e in ranks[rank]["records"]:
+            if e["kind"] in (REGION_ENTER, REGION_EXIT):
+                events.append({"ph": "B" if e["kind"] == REGION_ENTER else "E", "pid": rank,
+                               "tid": 0, "name": e["name"] or "region", "cat": "region",
+                               "ts": us(e["t0"])})
+                continue
+            b = {"ph": "B", "pid": rank, "tid": 0, "name": e["name"], "cat": "mpi",
+                 "ts": us(e["t0"])}
+            if e["wait"] > 0:
+                b["args"] = {KINDS[e["wkind"]]: round(e["wait"] * 1e-9, 9)}
+            events.append(b)
+            events.append({"ph": "E", "pid": rank, "tid": 0, "name": e["name"], "cat": "mpi",
+                           "ts": us(e["t1"])})
+    other = {"format": "papi-compat trace", "version": 1, "base_ns": base, "ranks": len(ranks),
+             "dropped": sum(r["dropped"] for r in ranks.values()),
+             "run_id": next(iter(ranks.values()))["run_id"] or "",
+             "creator": "papi_report --merge-trace (event logs of a run without "
+                        "papi_mpi_report.json)",
+             "wait_states": {"ranks": waits, "matched": stats},
+             "unfinished": gone}
+    return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
