@@ -27,8 +27,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
-import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
+from papi_report import schema_check  # noqa: E402
 from mpi_check import check, rank_env, run_cmd, verdict  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -149,6 +149,17 @@ for name, ev in want.items():
         check(got.get("ranks") == (1 if name == "solo" else N),
               "job %s %s: the ranks that had it" % (name, e))
 check("energy per region" in stdout, "the banner lists the energy per region")
+# papi_report's tables of them: the job's figure per region and event, and each rank's.
+import papi_report  # noqa: E402  (pandas: only here)
+t = papi_report.tables(mpi=rep)
+jt, rt = t["mpi_region_energy"], t["mpi_region_energy_ranks"]
+for name, ev in want.items():
+    for e, j in ev.items():
+        got = jt[(jt["region"] == name) & (jt["event"] == e)]["joules"].tolist()
+        check(len(got) == 1 and near(got[0], j), "papi_report: job %s %s %g J (got %s)" % (name, e, j, got))
+        got = rt[(rt["region"] == name) & (rt["event"] == e)]["joules"].tolist()
+        check(len(got) == (1 if name == "solo" else N) and all(near(g, j) for g in got),
+              "papi_report: each rank's %s %s %g J (got %s)" % (name, e, j, got))
 
 # Bad input: package 0's energy_uj is not a number. Its zones are left out, the reader of
 # package 0 says once why it cannot count the socket, DRAM_ENERGY has no value (null with

@@ -21,8 +21,8 @@ import tempfile
 from mpi_check import check, rank_env, run_cmd, verdict, wait_ranks_gone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
-import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
+from papi_report import schema_check  # noqa: E402
 
 REPORT = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
 TOL = 0.030

@@ -108,6 +108,44 @@ def table_view(df, _tables=None):
     return df.drop(columns=["rule"]).fillna("")
 
 
+MPI_REGION_RANK_COLUMNS = ["rank", "region", "event", "joules", "watts", "shared_by", "scope"]
+MPI_REGION_COLUMNS = ["region", "event", "joules", "ranks", "scope", "rule"]
+
+
+def mpi_region_energy_ranks(rep):
+    """Energy per MPI_Pcontrol region and rank (the wrapper's regions[...].energy): the
+    socket's (node device's) joules while the rank was in the region, its mean power, and
+    the ranks sharing that figure."""
+    rows = []
+    for r in rep.get("ranks") or []:
+        for name, g in (r.get("regions") or {}).items():
+            for event, e in (g.get("energy") or {}).items():
+                rows.append({"rank": int(r["rank"]), "region": str(name), "event": str(event),
+                             "joules": _num(e.get("joules")), "watts": _num(e.get("watts")),
+                             "shared_by": int(e.get("shared_by", 1)), "scope": str(e.get("scope", ""))})
+    return pd.DataFrame(rows, columns=MPI_REGION_RANK_COLUMNS)
+
+
+def mpi_region_energy(rep):
+    """Energy per MPI_Pcontrol region over the job (the report's region_energy: every
+    socket or device counted once, the rule in its column)."""
+    re_ = rep.get("region_energy") or {}
+    rows = [{"region": str(name), "event": str(event), "joules": _num(e.get("joules")),
+             "ranks": int(e.get("ranks", 0)), "scope": str(e.get("scope", "")),
+             "rule": str(re_.get("rule", ""))}
+            for name, events in (re_.get("regions") or {}).items() for event, e in events.items()]
+    return pd.DataFrame(rows, columns=MPI_REGION_COLUMNS)
+
+
+registry.table("mpi")(mpi_region_energy)
+registry.table("mpi")(mpi_region_energy_ranks)
+registry.view("mpi_region_energy", "Energy per MPI_Pcontrol region over the job (J; each socket or "
+              "GPU counted once: a rank adds its figure over the ranks of its socket in the region)",
+              40, table_view)
+registry.view("mpi_region_energy_ranks", "Energy per MPI_Pcontrol region and rank (J, W; the "
+              "socket's or device's figure, shared_by ranks)", 80)
+
+
 registry.table("derived", "region_energy")(lambda t, _docs, _peaks: region_energy(t))
 registry.table("derived", "rank_energy")(lambda t, _docs, _peaks: rank_energy(t))
 registry.view("region_energy", "CPU energy and mean power per region and thread (J, W; " + RULE + ")",

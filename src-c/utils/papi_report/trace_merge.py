@@ -9,6 +9,8 @@ import json
 import os
 import tempfile
 
+from . import event_logs
+
 
 class TraceMergeError(Exception):
     """A file that is not a papi-compat JSON trace, or one that cannot be read."""
@@ -32,7 +34,6 @@ def load(path):
 def merge(paths):
     """The merged document of the traces at paths."""
     if len(paths) == 1 and os.path.isdir(paths[0]):  # a dead job's event logs
-        from . import event_logs
         try:
             return event_logs.trace(paths[0])
         except event_logs.EventLogError as e:
