@@ -8,7 +8,8 @@ program. Rank 1's heavy() holds 75% +- 6 points of heavy() + light() in region "
 least 250 ms of sampled MPI time in MPI_Barrier at the line marked SAMPLE_BARRIER (rank 1
 sleeps 300 ms meanwhile), and the wrapper's measured time there too; the job-wide table
 holds the same; the banner lists the top functions; the report follows its schema.
-Without PAPI_SAMPLE no "sampling" member is written.
+With PAPI_MPI_SAMPLE_TOP=1 a row lists one entry of each table and sums the rest. Without
+PAPI_SAMPLE no "sampling" member is written.
 --part bad: PAPI_SAMPLE with no event name, nothing after '@', period 0, a word, an unknown
 event: one line on stderr naming the variable, the counters still written, nothing sampled.
 """
@@ -34,7 +35,7 @@ def marker_line(source, marker):
     raise SystemExit(f"{marker} not in {source}")
 
 
-def run(args, outdir, sample, program, preload=None):
+def run(args, outdir, sample, program, preload=None, extra=None):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("PAPI_") or k == "PAPI_MPI_FLAVOR"}
     ranks = {"PAPI_MPI_OUTPUT_DIR": outdir}
@@ -42,6 +43,7 @@ def run(args, outdir, sample, program, preload=None):
         ranks["PAPI_SAMPLE"] = sample
     if preload:
         ranks["LD_PRELOAD"] = preload
+    ranks.update(extra or {})
     cmd = [args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks) + [program]
     print("+", " ".join(cmd))
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
@@ -120,6 +122,20 @@ def part_main(args):
             rep, p = run(args, d, sample, prog, pre)
             if rep:
                 check_main(rep, p, tag, line)
+    # PAPI_MPI_SAMPLE_TOP=1: each row lists one entry per table, the rest summed.
+    with tempfile.TemporaryDirectory(prefix="mpi_sample_") as d:
+        rep, p = run(args, d, "perf::TASK-CLOCK@1000000", args.program,
+                     extra={"PAPI_MPI_SAMPLE_TOP": "1"})
+        for r in (rep or {}).get("ranks", []):
+            s = r.get("sampling", {})
+            fn, mpi = s.get("functions", []), s.get("mpi_by_caller", [])
+            listed = sum(e["samples"] for e in fn) + s.get("functions_other", {}).get("samples", -1)
+            check(len(fn) == 1 and len(mpi) <= 1 and listed == s["samples"] - s["dropped"],
+                  f"PAPI_MPI_SAMPLE_TOP=1: rank {r['rank']} lists 1 function, the rest summed "
+                  f"({len(fn)} listed, {listed} of {s['samples']} samples)")
+            if len(mpi) == 1:
+                check(s["mpi_by_caller_other"]["entries"] >= 1,
+                      f"PAPI_MPI_SAMPLE_TOP=1: rank {r['rank']}: the other call sites summed")
     with tempfile.TemporaryDirectory(prefix="mpi_sample_") as d:
         rep, p = run(args, d, None, args.program)
         if rep:
