@@ -122,17 +122,18 @@ static int parse(const char *v)
     return 0;
 }
 
-/* PAPI_MPI_SAMPLE_TOP: entries per rank in the report (default 20). */
+/* PAPI_MPI_SAMPLE_TOP: entries per rank in the report (default 20; at most 200, so that a
+ * row with its partners still fits its fixed buffer, aggregate.c). */
 static int env_top(void)
 {
     const char *v = secure_getenv("PAPI_MPI_SAMPLE_TOP");
     char *end = NULL;
     long n = v && *v ? strtol(v, &end, 10) : 20;
-    if (v && *v && (*end || n < 1 || n > 100000)) {
+    if (v && *v && (*end || n < 1 || n > 200)) {
         if (pmpi_run.rank == 0)
             fprintf(stderr,
                     "papi_mpi: PAPI_MPI_SAMPLE_TOP=%s: expected a number from 1 to "
-                    "100000; 20 listed\n",
+                    "200; 20 listed\n",
                     v);
         n = 20;
     }
@@ -433,20 +434,24 @@ static int mpi_by_samples(const void *a, const void *b)
     return mpi_cmp(a, b);
 }
 
-/* The wrapper's calls and time at (call, site), summed over the rank's threads; calls -1
- * when call sites are off. */
+/* The wrapper's calls and time at (call, site), summed over the rank's threads (found as
+ * pmpi_site_add files them: its hash, its probes); calls -1 when call sites are off. */
 static void measured(uintptr_t site, int id, long long *calls, long long *ticks)
 {
     uint64_t key = (uint64_t)site | ((uint64_t)(id + 1) << 48);
+    uint64_t h = (key * 0x9E3779B97F4A7C15ULL) >> 54;
     *calls = pmpi_rec.callsites ? 0 : -1;
     *ticks = 0;
     for (int t = 0; t < pmpi_record_nslots(); t++) {
         const struct pmpi_site *tab = pmpi_slot_sites(&pmpi_rec.threads[t]);
-        for (int i = 0; tab && i < PMPI_SITE_SLOTS; i++)
-            if (atomic_load_explicit(&tab[i].key, memory_order_acquire) == key) {
-                *calls += atomic_load(&tab[i].calls);
-                *ticks += atomic_load(&tab[i].ticks);
+        for (int p = 0; tab && p < PMPI_SITE_PROBES; p++) {
+            const struct pmpi_site *e = &tab[(h + (uint64_t)p) & (PMPI_SITE_SLOTS - 1)];
+            if (atomic_load_explicit(&e->key, memory_order_acquire) == key) {
+                *calls += atomic_load(&e->calls);
+                *ticks += atomic_load(&e->ticks);
+                break;
             }
+        }
     }
 }
 

@@ -226,7 +226,7 @@ void pmpi_sample_report_reduce(void)
 
 size_t pmpi_sample_report_size(void)
 {
-    return 4096 + (size_t)JOB_SLOTS * 2 * 1200;
+    return 4096 + (size_t)JOB_SLOTS * 2 * 2500; /* names escaped at worst */
 }
 
 static void time_json(struct tbuf *t, const char *key, long long samples)
