@@ -7,7 +7,8 @@ program. Rank 1's heavy() holds 75% +- 6 points of heavy() + light() in region "
 (0.3 s against 0.1 s of CPU), both filed under that region; rank 0's waiter() has at
 least 250 ms of sampled MPI time in MPI_Barrier at the line marked SAMPLE_BARRIER (rank 1
 sleeps 300 ms meanwhile), and the wrapper's measured time there too; the job-wide table
-holds the same; the banner lists the top functions; the report follows its schema.
+holds the same; rank 1's second thread is sampled too (threadwork(), 0.2 s of CPU: 150 to
+250 samples, in "work"); the banner lists the top functions; the report follows its schema.
 With PAPI_MPI_SAMPLE_TOP=1 a row lists one entry of each table and sums the rest. Without
 PAPI_SAMPLE no "sampling" member is written.
 --part bad: PAPI_SAMPLE with no event name, nothing after '@', period 0, a word, an unknown
@@ -83,6 +84,10 @@ def check_main(rep, p, tag, barrier_line):
         print(f"{tag}: heavy's share {share:.1f}% (want 75 +- 6)")
         check(abs(share - 75) <= 6, f"{tag}: heavy's share {share:.1f}%")
     check(s1["dropped"] == 0, f"{tag}: rank 1 dropped {s1['dropped']}")
+    tw = by.get(("threadwork", "work"), 0)
+    print(f"{tag}: rank 1: {s1['threads']} threads sampled, threadwork {tw} samples in work")
+    check(s1["threads"] == 2 and 150 <= tw <= 250,
+          f"{tag}: rank 1's second thread sampled: {s1['threads']} threads, threadwork {tw} (0.2 s)")
     m0 = [e for e in rows[0]["sampling"]["mpi_by_caller"]
           if base(e["function"]) == "waiter" and e["call"] == "MPI_Barrier"]
     print(f"{tag}: rank 0 waiter's MPI_Barrier: {m0}")
