@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "counter_mpx.h"
 #include "record.h"
+#include "region_energy.h"
 #include "region_summary.h"
 #include "report_files.h"
 #include "row.h"
@@ -247,7 +248,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         tb_raw(t, ": {\"unit\": ");
         tb_json(t, pmpi_run.metric_units[k]);
         tb_fmt(t, ", \"ranks_with_value\": %d, \"job\": ", ranks_of(a, nb + k));
-        if (job_metric(a, k, &v))
+        if (ranks_of(a, nb + k) > 0 && job_metric(a, k, &v)) /* no rank's value: none */
             tb_fmt(t, "%.9g", v);
         else
             tb_raw(t, "null");
@@ -259,7 +260,9 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
                       "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
         tb_raw(t, "}");
     }
-    tb_raw(t, "},\n\"ranks\": [\n");
+    tb_raw(t, "}");
+    pmpi_region_energy_head_json(t); /* after the regions' reduction (pmpi_region_summary) */
+    tb_raw(t, ",\n\"ranks\": [\n");
     return t->cut ? -1 : 0;
 }
 

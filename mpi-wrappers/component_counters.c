@@ -21,6 +21,11 @@ static struct {
     int idx[PMPI_MAX_EVENTS]; /* its events, as indices of pmpi_run.event_names */
 } set[MAX_SETS];
 static int nsets, ours[PMPI_MAX_EVENTS];
+/* Each set's last good reading: a set whose read fails (a GPU lost, a file gone) is
+ * stopped, its reason said once, and counts that reading from then on, so no count and
+ * no region's difference goes back. Under pmpi_run.lock, as the reads. */
+static long long last[MAX_SETS][PMPI_MAX_EVENTS];
+static int failed[MAX_SETS];
 
 int pmpi_event_component(const char *name)
 {
@@ -31,6 +36,15 @@ int pmpi_event_component(const char *name)
 int pmpi_component_event(int e)
 {
     return e >= 0 && e < PMPI_MAX_EVENTS && ours[e];
+}
+
+int pmpi_component_counting(int e)
+{
+    for (int k = 0; pmpi_component_event(e) && k < nsets; k++)
+        for (int i = 0; set[k].es >= 0 && i < set[k].n; i++)
+            if (set[k].idx[i] == e)
+                return 1;
+    return 0;
 }
 
 static void drop(int k)
@@ -82,10 +96,34 @@ void pmpi_component_counters_init(int papi_ok)
 void pmpi_component_counters_read(long long *sum)
 {
     long long v[PMPI_MAX_EVENTS];
-    for (int k = 0; k < nsets; k++)
-        if (set[k].es >= 0 && PAPI_read(set[k].es, v) == PAPI_OK)
-            for (int i = 0; i < set[k].n; i++)
-                sum[set[k].idx[i]] += v[i];
+    for (int k = 0; k < nsets; k++) {
+        if (set[k].es < 0)
+            continue;
+        int ret = failed[k] ? PAPI_OK : PAPI_read(set[k].es, v);
+        if (ret != PAPI_OK)
+            failed[k] = pmpi_read_failed(set[k].es, set[k].idx[0], ret);
+        else if (!failed[k])
+            memcpy(last[k], v, sizeof v);
+        for (int i = 0; i < set[k].n; i++)
+            sum[set[k].idx[i]] += last[k][i];
+    }
+}
+
+int pmpi_read_failed(int es, int e, int ret)
+{
+    long long v[PMPI_MAX_EVENTS];
+    /* A component gives a failed read's reason at the next call outside the read path:
+     * the stop (a lost GPU's set is stopped by it; the second stop agrees). */
+    int stopped = PAPI_stop(es, v);
+    const char *why = stopped != PAPI_OK ? PAPI_strerror_detail() : NULL;
+    if (stopped != PAPI_OK)
+        PAPI_stop(es, v);
+    fprintf(stderr,
+            "papi_mpi: rank %d: the set of %s no longer reads (%s%s%s): its counts stay at "
+            "their last reading\n",
+            pmpi_run.rank, pmpi_run.event_names[e], PAPI_strerror(ret), why && *why ? ": " : "",
+            why && *why ? why : "");
+    return 1;
 }
 
 void pmpi_component_counters_stop(long long *into)
@@ -94,9 +132,12 @@ void pmpi_component_counters_stop(long long *into)
     for (int k = 0; k < nsets; k++) {
         if (set[k].es < 0)
             continue;
-        if (PAPI_stop(set[k].es, v) == PAPI_OK)
-            for (int i = 0; i < set[k].n; i++)
-                into[set[k].idx[i]] += v[i];
+        if (!failed[k] && PAPI_stop(set[k].es, v) == PAPI_OK)
+            memcpy(last[k], v, sizeof v);
+        else if (!failed[k])
+            failed[k] = pmpi_read_failed(set[k].es, set[k].idx[0], PAPI_ESYS);
+        for (int i = 0; i < set[k].n; i++)
+            into[set[k].idx[i]] += last[k][i];
         drop(k);
     }
 }

@@ -26,6 +26,7 @@
 #include "counter_mpx.h"
 #include "counter_note.h"
 #include "counters.h"
+#include "energy_events.h"
 #include "software_event.h"
 #include "socket_counters.h"
 #include "state.h"
@@ -329,9 +330,15 @@ void pmpi_counters_metrics(const long long *counts, double wall_s, double *value
     for (int e = 0; e < pmpi_run.nevents; e++)
         names[e] = pmpi_run.event_names[e];
     for (int k = 0; k < pmpi_run.nmetrics; k++) {
-        ok[k] = !papi_gone && PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names,
-                                             counts, wall_s, &value[k]) == PAPI_OK;
-        if (!ok[k])
+        int uncounted = pmpi_run.metric_socket[k] && pmpi_socket_counters_not_counted();
+        ok[k] = !papi_gone && !uncounted &&
+                PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names, counts, wall_s,
+                               &value[k]) == PAPI_OK;
+        if (!ok[k] && uncounted)
+            snprintf(why[k], whylen,
+                     "%s: its socket's events could not be counted (why: the line on stderr)",
+                     pmpi_run.metric_names[k]);
+        else if (!ok[k])
             snprintf(why[k], whylen, "%s: %s", pmpi_run.metric_names[k],
                      papi_gone ? "the program called PAPI_shutdown" : PAPI_strerror_detail());
     }
@@ -355,6 +362,7 @@ void pmpi_counters_init(void)
             thread_ev[nthread_ev++] = e;
     }
     pmpi_socket_counters_init(papi_ok);
+    pmpi_energy_events_init();
 }
 
 /* Slots with a thread of their own (the shared overflow slot has no event set). */

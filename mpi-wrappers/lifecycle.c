@@ -192,6 +192,7 @@ int pmpi_before_finalize(void)
     pmpi_log.on = 0;
     pmpi_wait_report_gather(&row);
     int bad = pmpi_aggregate_and_report(&row);
+    pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
     pmpi_trace_export(row.ns_per_tick); /* PAPI_MPI_TRACE: after the report, which it never stops */
     pmpi_waits_free();
     pmpi_wait_report_free();

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include "region_energy.h"
 #include "region_summary.h"
 #include "state.h"
 
@@ -113,6 +114,7 @@ void pmpi_region_summary(const struct pmpi_row *row)
             }
     }
     reduce(in, out, all.n, sizeof in[0], stat_op, 0);
+    pmpi_region_energy_reduce(row, (const char(*)[PMPI_NAME_LEN])all.name, all.n);
     if (pmpi_run.rank != 0)
         return;
     printf("papi_mpi: regions (MPI_Pcontrol 2/-2, or 1/-1 with a name): wall time per rank "

@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "counters.h"
+#include "energy_events.h"
 #include "event_log.h"
 #include "mpi_sample.h"
 #include "record.h"
@@ -85,6 +86,7 @@ void pmpi_region_mark(int level, const char *name)
     int slot = (int)(r - pmpi_run.regions);
     long long now[PMPI_MAX_EVENTS] = {0};
     pmpi_counters_read_self(now);
+    pmpi_energy_region_read(now); /* the socket's energy: not a thread's count */
     if (level == 2 && !r->open) {
         r->open = 1;
         r->entries++;

@@ -6,6 +6,7 @@
 
 #include "counter_mpx.h"
 #include "counters.h"
+#include "energy_events.h"
 #include "mpi_sample.h"
 #include "rank_series.h"
 #include "record.h"
@@ -221,6 +222,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         tb_kv_int(t, "}, \"calls_unlisted\": ", r->calls_unlisted);
         tb_raw(t, ", \"counters\": ");
         counters_json(t, r->counts, 0);
+        if (row->counters_read)
+            pmpi_energy_region_json(t, r->counts, r->wall_ns);
         tb_raw(t, "}");
     }
     tb_raw(t, "}");

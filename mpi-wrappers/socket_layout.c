@@ -9,8 +9,9 @@
 #include "socket_layout.h"
 
 static struct pmpi_socket_share share = {0, 1, 1, -1};
-static MPI_Comm socket_comm = MPI_COMM_NULL;
-static int laid_out;
+/* Kept until pmpi_socket_layout_free: the regions' energy is attributed over them too. */
+static MPI_Comm socket_comm = MPI_COMM_NULL, node_comm = MPI_COMM_NULL;
+static int laid_out, tried, node_ranks;
 
 const struct pmpi_socket_share *pmpi_socket(void)
 {
@@ -21,6 +22,7 @@ int pmpi_socket_layout(int world_rank)
 {
     MPI_Comm node;
     int n = 0, me = 0, own = pmpi_own_package();
+    tried = 1;
     if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL,
                              &node) != MPI_SUCCESS)
         return -1;
@@ -34,7 +36,8 @@ int pmpi_socket_layout(int world_rank)
     int color = ok ? share.package + 1 : n + 1 + me;
     ok = PMPI_Comm_split(node, color, me, &socket_comm) == MPI_SUCCESS && ok;
     free(pkg);
-    PMPI_Comm_free(&node);
+    node_comm = node;
+    node_ranks = n;
     laid_out = ok;
     return ok ? 0 : -1;
 }
@@ -51,7 +54,35 @@ void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n
         value[k] = v[0];
         ok[k] = v[1] != 0;
     }
-    PMPI_Comm_free(&socket_comm);
+}
+
+int pmpi_socket_layout_tried(void)
+{
+    return tried;
+}
+
+int pmpi_node_ranks(void)
+{
+    return laid_out ? node_ranks : 0;
+}
+
+int pmpi_layout_group_sum(int node, const int *in, int *out, int n)
+{
+    MPI_Comm c = node ? node_comm : socket_comm;
+    if (c == MPI_COMM_NULL || PMPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, c) != MPI_SUCCESS) {
+        for (int i = 0; i < n; i++)
+            out[i] = in[i];
+        return -1;
+    }
+    return 0;
+}
+
+void pmpi_socket_layout_free(void)
+{
+    if (socket_comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&socket_comm);
+    if (node_comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&node_comm);
 }
 
 int pmpi_socket_counted_here(const char *event, int rank_row)

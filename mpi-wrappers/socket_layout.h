@@ -12,6 +12,15 @@ const struct pmpi_socket_share *pmpi_socket(void);
 /* Collective over the socket's ranks: value[k] and ok[k] of each socket-wide metric k
  * (socket_wide[k] nonzero) become the socket reader's. */
 void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n);
+/* 1 once pmpi_socket_layout ran (laid out or not): it runs once per job. */
+int pmpi_socket_layout_tried(void);
+/* The ranks on this rank's node, 0 when not laid out. */
+int pmpi_node_ranks(void);
+/* Collective over the ranks of this rank's socket (node 0) or node (node 1): out[i] =
+ * the sum of their in[i]. -1 when not laid out: out = in (this rank alone). */
+int pmpi_layout_group_sum(int node, const int *in, int *out, int n);
+/* Collective, at the end of MPI_Finalize's report: the socket and node groups freed. */
+void pmpi_socket_layout_free(void);
 
 /* 0 when event is not counted in these counts: a socket's event is counted only in the
  * rank totals (rank_row) of the socket's reader, never per thread or region. Such a

@@ -5,6 +5,7 @@
  * with NVML's documented units (mW, mJ, C, %, bytes, MHz). Variants by compile definition:
  *   NVML_DOUBLE_NO_HANDLE_V2   lacks nvmlDeviceGetHandleByIndex_v2 (an older NVML)
  *   NVML_DOUBLE_INIT_FAILS     nvmlInit_v2 answers NVML_ERROR_DRIVER_NOT_LOADED
+ *   NVML_DOUBLE_NO_ENERGY      lacks nvmlDeviceGetTotalEnergyConsumption (optional)
  *   NVML_DOUBLE_DEVICES=n      n devices (0: none) */
 #include <string.h>
 
@@ -158,12 +159,14 @@ nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power)
     return NVML_SUCCESS;
 }
 
+#ifndef NVML_DOUBLE_NO_ENERGY
 nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device, unsigned long long *energy)
 {
     LOST_CHECK(device);
     *energy = device->energy_mj;
     return NVML_SUCCESS;
 }
+#endif
 
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, nvmlTemperatureSensors_t sensorType,
                                       unsigned int *temp)

@@ -5,6 +5,7 @@
  * %, bytes, Hz); the test sets readings with rsmi_double_set and loses a device with
  * rsmi_double_lose. Variants by compile definition:
  *   RSMI_DOUBLE_NO_COUNT   lacks rsmi_num_monitor_devices
+ *   RSMI_DOUBLE_NO_ENERGY  lacks rsmi_dev_energy_count_get (optional: energy not listed)
  *   RSMI_DOUBLE_MAJOR=n    rsmi_version_get reports major version n (default 5)
  *   RSMI_DOUBLE_DEVICES=n  n devices (0: none) */
 #include <string.h>
@@ -147,6 +148,7 @@ rsmi_status_t rsmi_dev_power_ave_get(uint32_t dv_ind, uint32_t sensor_ind, uint6
     return RSMI_STATUS_SUCCESS;
 }
 
+#ifndef RSMI_DOUBLE_NO_ENERGY
 rsmi_status_t rsmi_dev_energy_count_get(uint32_t dv_ind, uint64_t *power, float *counter_resolution,
                                         uint64_t *timestamp)
 {
@@ -156,6 +158,7 @@ rsmi_status_t rsmi_dev_energy_count_get(uint32_t dv_ind, uint64_t *power, float 
     *timestamp = 123456789;
     return RSMI_STATUS_SUCCESS;
 }
+#endif
 
 rsmi_status_t rsmi_dev_temp_metric_get(uint32_t dv_ind, uint32_t sensor_type,
                                        rsmi_temperature_metric_t metric, int64_t *temperature)

@@ -117,6 +117,7 @@ static void test_vanished(void)
               strstr(why, "/sys/class/drm/card1/device/hwmon/hwmon4/power1_input: No such file "
                           "or directory (the GPU was removed or amdgpu unloaded)"),
           "reason '%s'", why ? why : "");
+    CHECK(why && !strpbrk(why, "\r\n"), "the vanished card's reason spans lines");
     CHECK_RET(PAPI_stop(es1, v), PAPI_OK);
     CHECK_RET(PAPI_start(es0), PAPI_OK);
     put(HWMON0 "power1_average", "99000000\n");

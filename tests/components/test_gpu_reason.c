@@ -1,16 +1,33 @@
 /* test_gpu_reason.c: what papi_component_avail says of a GPU component where its
  * library or device is absent, of another version, or lacks a symbol (ctest sets
  * LD_LIBRARY_PATH to a test double's directory and PAPI_FSROOT to a recorded tree):
- *   test_gpu_reason COMPONENT disabled|enabled WORDS [EVENT-THAT-MUST-NOT-EXIST]
- * The component's reason (or caveat) must hold WORDS. With "skip-if-live-drm" as the
- * fifth argument it says SKIPPED where this machine has a live /sys/class/drm/card0 (a
- * real GPU would make the library's rsmi_init succeed). */
+ *   test_gpu_reason COMPONENT disabled|enabled WORDS [EVENT-THAT-MUST-NOT-EXIST] [MORE...]
+ * The component's reason (or caveat) must hold WORDS, on one line. Each MORE is
+ * "skip-if-live-drm" (SKIPPED where this machine has a live /sys/class/drm/card0: a real
+ * GPU would make the library's rsmi_init succeed) or "+EVENT": an event that must still
+ * count (added, started, read, stopped), so that nothing else was lost with it. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "papi.h"
 #include "papi_test.h"
+
+/* event is listed and counts: nothing else was lost with the component's trouble. */
+static void still_counts(const char *event)
+{
+    int es = PAPI_NULL;
+    long long v = -1;
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, event), PAPI_OK);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_read(es, &v), PAPI_OK);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    printf("%s still counts: %lld\n", event, v);
+    CHECK(v >= 0, "%s read %lld", event, v);
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+}
 
 int main(int argc, char **argv)
 {
@@ -20,9 +37,9 @@ int main(int argc, char **argv)
     }
     const char *cmp = argv[1], *words = argv[3];
     int want_disabled = strcmp(argv[2], "disabled") == 0;
-    if (argc > 5 && strcmp(argv[5], "skip-if-live-drm") == 0 &&
-        access("/sys/class/drm/card0", F_OK) == 0)
-        test_skip("this machine has a GPU (/sys/class/drm/card0): rsmi_init would succeed");
+    for (int i = 4; i < argc; i++) /* cmake drops an empty EVENT: MORE may start at 4 */
+        if (strcmp(argv[i], "skip-if-live-drm") == 0 && access("/sys/class/drm/card0", F_OK) == 0)
+            test_skip("this machine has a GPU (/sys/class/drm/card0): rsmi_init would succeed");
     init_or_die();
     int cidx = PAPI_get_component_index(cmp);
     CHECK(cidx >= 0, "no component %s", cmp);
@@ -35,10 +52,14 @@ int main(int argc, char **argv)
     CHECK(!!info->disabled == want_disabled, "%s is %s", cmp,
           info->disabled ? "disabled" : "enabled");
     CHECK(reason && strstr(reason, words), "reason '%s' lacks '%s'", reason ? reason : "", words);
-    if (argc > 4 && argv[4][0]) {
+    CHECK(reason && !strpbrk(reason, "\r\n"), "reason '%s' spans lines", reason ? reason : "");
+    if (argc > 4 && argv[4][0] && argv[4][0] != '+' && strcmp(argv[4], "skip-if-live-drm") != 0) {
         int code;
         CHECK_RET(PAPI_event_name_to_code(argv[4], &code), PAPI_ENOEVNT);
     }
+    for (int i = 4; i < argc; i++)
+        if (argv[i][0] == '+')
+            still_counts(argv[i] + 1);
     PAPI_shutdown();
     return test_done("test_gpu_reason");
 }

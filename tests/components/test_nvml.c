@@ -155,6 +155,7 @@ static void check_lost(void)
     CHECK(why && strstr(why, DEV1 "power") && strstr(why, "GPU is lost (NVML error 15)") &&
               strstr(why, "nvmlDeviceGetPowerUsage on device 1"),
           "reason '%s'", why ? why : "");
+    CHECK(why && !strpbrk(why, "\r\n"), "the lost device's reason spans lines");
     /* the component stopped it: the core's second stop agrees, with nothing counted */
     v1[0] = v1[1] = -1;
     CHECK_RET(PAPI_stop(es1, v1), PAPI_OK);

@@ -117,6 +117,7 @@ static void check_lost(void)
     CHECK(why && strstr(why, R "busy_percent:device=1: rsmi_dev_busy_percent_get on device 1 "
                                "failed: RSMI_STATUS_FILE_ERROR"),
           "reason '%s'", why ? why : "");
+    CHECK(why && !strpbrk(why, "\r\n"), "the lost device's reason spans lines");
     CHECK_RET(PAPI_stop(es1, v), PAPI_OK);
     CHECK_RET(PAPI_start(es0), PAPI_OK);
     rsmi_double_set(0, "power", 123000000);

@@ -19,8 +19,8 @@ import tempfile
 from mpi_check import check, rank_env, run_cmd, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
-import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
+from papi_report import schema_check  # noqa: E402
 
 TOL = 0.030
 

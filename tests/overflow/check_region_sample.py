@@ -14,8 +14,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report"))
-import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
+from papi_report import schema_check  # noqa: E402
 
 failures = 0
 

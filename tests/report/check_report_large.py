@@ -16,7 +16,8 @@ module (as a user's script calls it) and its command line (run in this process).
   * every figure of 100 and 5,000 ranks: legends beside the plots, rank axes on whole
     ranks (the blocked matrix at its blocks' first ranks), colour bars without offset;
   * a figure that raises: the page says which and why, the rest is written, exit 3;
-  * the module's tables equal the inputs (fractional values kept, not truncated).
+  * the module's tables equal the inputs (values kept exactly);
+    a fractional count is refused by the region schema, naming its JSON path.
 Exit 0 pass, 1 fail."""
 import base64
 import importlib.util
@@ -82,7 +83,7 @@ def region_file(rank, threads=2, fractional=False):
              "cycles": 1000 * faults, "real_time_nsec": 100000 * faults,
              "perf::PAGE-FAULTS": faults}
         if fractional:
-            v["perf::TASK-CLOCK"] = faults + 0.25
+            v["perf::TASK-CLOCK"] = 10 ** 12 + faults + (0.25 if fractional == "bad" else 0)
         if reads:
             v["perf::PAGE-FAULTS"] = {"region_value": faults, "read_1": faults // 2,
                                       "read_2": faults - 1}
@@ -194,7 +195,7 @@ def check_figure_properties(pr):
     at its blocks' first ranks), colour bars without offset, bytes in one binary unit."""
     import matplotlib.pyplot as plt
     from figure_checks import figure_problems
-    from papi_report import figures
+    from papi_report import figures, html  # noqa: F401 (html loads every module's figures)
     for n in (100, 5000):
         t = pr.tables(mpi=mpi_report(n))
         for fid, _title, _sect, draw in figures.FIGURES:
@@ -251,7 +252,16 @@ def check_regions(pr, cli, out):
           and int(tree.loc["fill", "region_count"]) == 5 * per, "region tree totals %s" % tree.to_dict())
     inst = t["region_instances"]
     frac = inst[(inst["rank"] == 0) & (inst["name"] == "outer")]["perf::TASK-CLOCK"]
-    check(len(frac) == 2 and all(v == 10.25 for v in frac), "fractional value truncated: %s" % list(frac))
+    check(len(frac) == 2 and all(int(v) == 10 ** 12 + 10 for v in frac), "value changed: %s" % list(frac))
+    bad = os.path.join(out, "bad_regions")
+    os.makedirs(bad)
+    with open(os.path.join(bad, "rank_000000.json"), "w", encoding="utf-8") as f:
+        json.dump(region_file(0, fractional="bad"), f)
+    try:
+        pr.load_regions(bad)
+        check(False, "a fractional count was accepted")
+    except pr.MalformedInput as e:
+        check("perf::TASK-CLOCK" in str(e) and "integer" in str(e), "fractional count refused: %s" % e)
     # Every box within its parent's extent; children exceeding their parent are scaled.
     for metric in ("perf::PAGE-FAULTS", "real_time_nsec"):
         boxes = figures.icicle_boxes(t["region_tree"], metric)
@@ -306,7 +316,7 @@ def check_regions(pr, cli, out):
 
 
 def check_failing_figure(pr, cli, out):
-    from papi_report import figures
+    from papi_report import figures, html  # noqa: F401 (html loads every module's figures)
     path = os.path.join(out, "small.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(mpi_report(4), f)

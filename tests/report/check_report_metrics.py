@@ -233,7 +233,7 @@ def check_hostile(a, out, rep):
     cases = []
     bad = json.loads(json.dumps(rep))
     bad["ranks"][1]["named_metrics"]["CPU_UTILIZATION"] = "fast"
-    cases.append((bad, [], "named_metrics['CPU_UTILIZATION'] is neither a number nor null"))
+    cases.append((bad, [], "$.ranks[1].named_metrics.CPU_UTILIZATION: 'fast' is not of type 'number'"))
     bad = json.loads(json.dumps(rep))
     bad["peaks"] = {"bytes_per_s": -3}
     cases.append((bad, [], "peaks.bytes_per_s is not a number > 0"))

@@ -143,7 +143,7 @@ def region_series(tool, d):
         json.dump(series_doc(), f)
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
     import papi_report
-    from papi_report import series, series_metrics
+    from papi_report import series_figures as series, series_metric_figures as series_metrics
     t = papi_report.tables(regions=src)
 
     def nan_safe(v):

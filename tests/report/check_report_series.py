@@ -222,7 +222,7 @@ def main():
         check("<img" in part, "the page draws %s" % fid)
     sys.path.insert(0, os.path.dirname(os.path.realpath(a.tool)))
     import papi_report
-    from papi_report import series
+    from papi_report import series_figures as series  # the figures, and the helpers they use
     t = papi_report.tables(mpi=run)
     check_heat(t, series, rep)
     check_lines(t, series, rep)

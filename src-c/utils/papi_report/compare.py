@@ -17,13 +17,20 @@ single unit. A row is "same" when |ratio - 1| is at most the larger of the toler
 (default 10%) and twice the combined noise, sqrt(cv_A^2 + cv_B^2); otherwise "slower" or
 "faster" for a time (more time is slower), "higher" or "lower" for a count or a metric.
 A quantity present on one side only is "only in A" or "only in B", never 0."""
+import base64
+import html
+import io
 import math
+import os
 import re
 
 import pandas as pd
 
 from . import energy
-from .tables import MalformedInput, load_mpi, load_regions, tables
+from .catalog import tables
+from .check import MalformedInput
+from .inputs import classify as classify_path
+from .load import load_mpi, load_regions
 
 DEFAULT_TOLERANCE = 0.10
 TIME_QUANTITIES = {"real_time_nsec", "cycles", "wall_s", "mpi_s", "compute_s", "time_s",
@@ -148,8 +155,7 @@ def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None):
     """A DataFrame of COLUMNS: every row either side has. a_paths, b_paths: a path or a
     list of paths of repeated runs (region or papi_run directories, MPI reports, run
     directories). classify: papi_report's path classifier (what a path holds)."""
-    if classify is None:
-        from .inputs import classify
+    classify = classify or classify_path
     a_paths = [a_paths] if isinstance(a_paths, str) else list(a_paths)
     b_paths = [b_paths] if isinstance(b_paths, str) else list(b_paths)
     if not 0 <= tolerance < 10:
@@ -250,10 +256,6 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
 
 def write_outputs(df, out_dir, a_label, b_label, tolerance):
     """compare.csv, compare.txt and compare.html (the ratio chart) in out_dir; their paths."""
-    import base64
-    import html
-    import io
-    import os
     os.makedirs(out_dir, exist_ok=True)
     written = []
     csv = os.path.join(out_dir, "compare.csv")
@@ -268,7 +270,7 @@ def write_outputs(df, out_dir, a_label, b_label, tolerance):
     shown = df[df["scope"].isin(("job", "mpi call", "region")) & df["ratio"].apply(
         lambda r: isinstance(r, float) and math.isfinite(r) and r > 0)]
     if len(shown):
-        from . import figures  # noqa: F401 (says which package installs matplotlib)
+        from . import figures  # noqa: F401 (first: says which package installs matplotlib)
         import matplotlib.pyplot as plt
         # The rows that moved most first, at most 60 (the CSV has every row).
         shown = shown.assign(_d=shown["ratio"].apply(lambda r: abs(math.log(r)))).sort_values(

@@ -12,6 +12,8 @@ import math
 
 import pandas as pd
 
+from . import registry
+
 PREFIX = "powercap:::ENERGY_UJ:"
 KINDS = [("TOTAL", "energy_j", "CPU_ENERGY"), ("PACKAGE", "package_j", "PKG_ENERGY"),
          ("CORE", "core_j", "CORE_ENERGY"), ("UNCORE", "uncore_j", "UNCORE_ENERGY"),
@@ -101,15 +103,17 @@ def entity_energy(summary):
     return out
 
 
-TABLES = [("region_energy", "CPU energy and mean power per region and thread (J, W; " + RULE + ")",
-           60),
-          ("rank_energy", "CPU energy and mean power per rank (J, W over the rank's wall time)",
-           64)]
-
-
-def table_view(df):
+def table_view(df, _tables=None):
     """What the page and the text show: the rule is in the heading, not on every row."""
     return df.drop(columns=["rule"]).fillna("")
+
+
+registry.table("derived", "region_energy")(lambda t, _docs, _peaks: region_energy(t))
+registry.table("derived", "rank_energy")(lambda t, _docs, _peaks: rank_energy(t))
+registry.view("region_energy", "CPU energy and mean power per region and thread (J, W; " + RULE + ")",
+              60, table_view)
+registry.view("rank_energy", "CPU energy and mean power per rank (J, W over the rank's wall time)",
+              64, table_view)
 
 
 def pair_text(a, b):

@@ -1,6 +1,8 @@
 """papi_report.figures: the pictures of the report, each drawn from the tables alone.
 
-FIGURES lists them in the report's order: (id, title, section, function). A function
+registry.FIGURES lists them in the report's order (this module's MPI and region figures,
+then those of the modules after it in registry.MODULES: metric_figures, series_figures,
+series_metric_figures): (id, title, section, function); FIGURES is the same list. A function
 takes the tables ({name: DataFrame}) and returns a matplotlib Figure, or a string saying
 why there is nothing to draw (a wrapper that records no partners, no metric asked for):
 the report then says so under the figure's title instead of drawing an empty one. When
@@ -25,8 +27,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
-from . import units  # noqa: E402
-from .tables import ALL_THREADS  # noqa: E402
+from . import registry, units  # noqa: E402
+from .tables import ALL_THREADS, path_names  # noqa: E402
 
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
 MATRIX_SIDE = 512  # cells a side of the rank x rank matrix at most (ranks in blocks past it)
@@ -510,7 +512,6 @@ def region_labels(paths, width=LABEL_CHARS):
     left out, and as many of the innermost names as fit in width characters. A path of a
     deep tree is thousands of characters: drawn whole, its tick label cost minutes and
     overflowed the rasterizer."""
-    from .tables import path_names
     out, seen = [], {}
     for p in paths:
         names = path_names(p)
@@ -600,7 +601,7 @@ def region_reads(t):
     return fig
 
 
-FIGURES = [
+for _fid, _title, _section, _draw in (
     ("compute-vs-mpi", "Compute vs MPI time per rank", "MPI", compute_vs_mpi),
     ("mpi-time-by-call", "MPI time per rank, stacked by call", "MPI", mpi_time_by_call),
     ("time-per-call-site", "Time per call and call site, min..max across ranks", "MPI", time_per_call_site),
@@ -611,30 +612,7 @@ FIGURES = [
     ("region-by-rank", "Region x rank", "Regions", region_by_rank),
     ("region-by-thread", "Region x thread", "Regions", region_by_thread),
     ("region-reads", "PAPI_hl_read series per region", "Regions", region_reads),
-]
-
-from .metric_figures import METRIC_FIGURES  # noqa: E402 (it draws with this module's helpers)
-
-FIGURES += METRIC_FIGURES
-
-
-def _series(name, module="series"):
-    def draw(t):
-        import importlib
-        return getattr(importlib.import_module("." + module, __package__), name)(t)
-    return draw
-
-
-FIGURES += [
-    ("series-heat", "Time series: rate per rank over time (papi_run --interval, PAPI_INTERVAL)",
-     "Time series", _series("series_heat")),
-    ("series-lines", "Time series: rate per rank and thread", "Time series", _series("series_lines")),
-    ("series-regions", "Time series: rate per region (PAPI_INTERVAL with the region API)",
-     "Time series", _series("series_regions")),
-    ("series-metric-heat", "Time series: metrics per rank over time (PAPI_INTERVAL with "
-     "PAPI_METRICS or PAPI_MPI_METRICS, papi_run -m)", "Time series",
-     _series("series_metric_heat", "series_metrics")),
-    ("series-metric-regions", "Time series: metrics per region (PAPI_INTERVAL with "
-     "PAPI_METRICS and the region API)", "Time series",
-     _series("series_metric_regions", "series_metrics")),
-]
+):
+    registry.figure(_fid, _title, _section)(_draw)
+#: Every figure of the report (all modules' once catalog.load("figures") ran): the registry's.
+FIGURES = registry.FIGURES

@@ -11,8 +11,10 @@ import io
 import os
 
 from . import figures  # first: it says which package installs matplotlib when missing
-from . import views  # noqa: I100
+from . import catalog, registry, views  # noqa: I100
 import matplotlib.pyplot as plt  # noqa: E402,I100
+
+catalog.load("figures")  # every module's figures and views registered
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1400px}
 figure{margin:1.5em 0;border-top:1px solid #ccc;padding-top:.5em}
@@ -72,7 +74,7 @@ def _figure(draw, tables):
 
 
 def render(tables, title="PAPI report", sources=(), failures=None):
-    """The HTML text: every figure of figures.FIGURES, drawn or with the reason it is not.
+    """The HTML text: every figure of registry.FIGURES, drawn or with the reason it is not.
     A figure that fails says so in its place; (id, reason) is appended to failures."""
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>%s</title><style>%s</style></head><body>" % (html.escape(title), STYLE),
@@ -81,7 +83,7 @@ def render(tables, title="PAPI report", sources=(), failures=None):
         out.append("<p>From: %s</p>" % ", ".join("<code>%s</code>" % html.escape(s) for s in sources))
     out += _run_header(tables)
     section = None
-    for fid, ftitle, sect, draw in figures.FIGURES:
+    for fid, ftitle, sect, draw in registry.FIGURES:
         try:
             uri, why, notes = _figure(draw, tables)
             failed = None
@@ -110,7 +112,7 @@ def render(tables, title="PAPI report", sources=(), failures=None):
                 out.append('<p class="note" data-note="%s">%s</p>' %
                            (html.escape(n, quote=True), html.escape(n)))
         out.append("</figure>")
-    for name, heading, rows in views.TABLES:
+    for name, heading, rows in views.shown():
         df = views.table_view(name, tables)
         if df is not None and not df.empty:
             out.append('<h2 id="table-%s">%s</h2>' % (name, html.escape(heading)))

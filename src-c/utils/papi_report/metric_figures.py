@@ -8,6 +8,8 @@ import textwrap
 
 import numpy as np
 
+from . import registry
+from .figures import NotGiven, _fig, legend_outside, note
 from .metric_tables import BYTES_METRIC, FLOP_METRICS
 
 NO_METRIC = ("no %s in the inputs: ask for it with PAPI_MPI_METRICS (MPI) or PAPI_METRICS "
@@ -55,7 +57,6 @@ def why_no_roofline(t):
         return None
     rows = _metric_rows(t)
     if not rows:
-        from .figures import NotGiven
         return NotGiven("no MPI report and no region files given")
     for names, label, ask in ((FLOP_METRICS, "FLOP metric (DP_FLOPS or SP_FLOPS)", "DP_FLOPS"),
                               ((BYTES_METRIC,), "memory bandwidth metric (MEM_BW)", "MEM_BW")):
@@ -92,7 +93,6 @@ def _roof(a, peaks, xlim):
 
 
 def roofline(t):
-    from .figures import _fig, legend_outside, note  # here: figures.py lists this figure
     why = why_no_roofline(t)
     if why:
         return why
@@ -121,5 +121,5 @@ def roofline(t):
     return fig
 
 
-METRIC_FIGURES = [("roofline", "Roofline: arithmetic intensity against FLOP/s, per rank and "
-                   "region", "Named metrics", roofline)]
+registry.figure("roofline", "Roofline: arithmetic intensity against FLOP/s, per rank and "
+                "region", "Named metrics")(roofline)

@@ -31,80 +31,8 @@ import math
 
 import pandas as pd
 
-from .tables import MalformedInput, _Checker, _KINDS
-
-FLOP_METRICS = ("DP_FLOPS", "SP_FLOPS")
-BYTES_METRIC = "MEM_BW"
-PEAK_KEYS = ("flops_per_s", "bytes_per_s")
-
-
-def _number_or_null(c, obj, key, where):
-    v = obj[key]
-    if v is not None and not _KINDS["number"](v):
-        c.bad("%s['%s']" % (where, key), "is neither a number nor null")
-    return v
-
-
-def check_mpi_metrics(path, rep):
-    """MalformedInput naming the file and the value when a metric member is not as
-    papi_mpi_report(5) says; nothing when the report has none (an older library)."""
-    c = _Checker(path)
-    for name, d in (c.need(rep, "named_metrics", "object", "", optional=True) or {}).items():
-        w = "named_metrics['%s']" % name
-        if not isinstance(d, dict):
-            c.bad(w, "is not an object")
-        c.need(d, "unit", "string", w)
-        if d.get("job") is not None:
-            c.need(d, "job", "number", w)
-    for i, r in enumerate(rep["ranks"]):
-        w = "ranks[%d].named_metrics" % i
-        for name in (c.need(r, "named_metrics", "object", "ranks[%d]" % i, optional=True) or {}):
-            _number_or_null(c, r["named_metrics"], name, w)
-        c.need(r, "named_metrics_note", "string", "ranks[%d]" % i, optional=True)
-        for name in (c.need(r, "named_metrics_shared_by", "object", "ranks[%d]" % i,
-                            optional=True) or {}):
-            c.need(r["named_metrics_shared_by"], name, "integer >= 0", w + "_shared_by")
-    check_peaks(c, rep)
-
-
-def check_peaks(c, doc):
-    peaks = c.need(doc, "peaks", "object", "", optional=True) or {}
-    for k in PEAK_KEYS:
-        if k in peaks and (not _KINDS["number"](peaks[k]) or peaks[k] <= 0):
-            c.bad("peaks.%s" % k, "is not a number > 0")
-
-
-def check_region_metrics(path, data):
-    c = _Checker(path)
-    m = c.need(data, "metrics", "object", "", optional=True)
-    if m is None:
-        return
-    for name, d in c.need(m, "definitions", "object", "metrics").items():
-        if not isinstance(d, dict):
-            c.bad("metrics.definitions['%s']" % name, "is not an object")
-        c.need(d, "unit", "string", "metrics.definitions['%s']" % name)
-    # papi_run -m writes the whole program's values ("process"), no per-thread regions
-    proc = c.need(m, "process", "object", "metrics", optional=True)
-    for metric in m["definitions"] if proc is not None else []:
-        if metric in proc:
-            _number_or_null(c, proc, metric, "metrics.process")
-    for tid, t in (c.need(m, "threads", "object", "metrics", optional=proc is not None) or {}).items():
-        tw = "metrics.threads['%s']" % tid
-        if not isinstance(t, dict):
-            c.bad(tw, "is not an object")
-        parts = [(t, tw, part) for part in ("instances", "regions")]
-        at = c.need(t, "all_threads", "object", tw, optional=True)
-        if at is not None:
-            parts += [(at, tw + ".all_threads", part) for part in ("instances", "regions")]
-        for holder, hw, part in parts:
-            for key, v in (c.need(holder, part, "object", hw, optional=True) or {}).items():
-                vw = "%s.%s['%s']" % (hw, part, key)
-                if not isinstance(v, dict):
-                    c.bad(vw, "is not an object")
-                for metric in m["definitions"]:
-                    if metric in v:
-                        _number_or_null(c, v, metric, vw)
-    check_peaks(c, data)
+from . import registry
+from .check import BYTES_METRIC, FLOP_METRICS, PEAK_KEYS, MalformedInput  # noqa: F401 (theirs)
 
 
 def _num(v):
@@ -252,9 +180,9 @@ def roofline_peaks(docs, options=None):
                         columns=["what", "value", "source"])
 
 
-MPI_METRIC_TABLES = {"mpi_rank_metrics": mpi_rank_metrics,
-                     "mpi_metric_summary": mpi_metric_summary}
-REGION_METRIC_TABLES = {"region_metrics": region_metrics,
-                        "region_instance_metrics": region_instance_metrics,
-                        "region_all_thread_metrics": region_all_thread_metrics,
-                        "region_metrics_skipped": region_metrics_skipped}
+for _f in (mpi_rank_metrics, mpi_metric_summary):
+    registry.table("mpi")(_f)
+for _f in (region_metrics, region_instance_metrics, region_all_thread_metrics, region_metrics_skipped):
+    registry.table("regions")(_f)
+registry.table("derived", "roofline")(lambda t, docs, peaks: roofline(t))
+registry.table("derived", "roofline_peaks")(lambda t, docs, peaks: roofline_peaks(docs, peaks))

@@ -4,6 +4,9 @@ rank and per region of a thread with a column per metric, the roofline's points 
 peaks. Values are the tables' (the library's, from summed counts), only laid out."""
 import pandas as pd
 
+from . import registry
+from .views import _num, _with_rank
+
 TABLES = [("mpi_metric_summary", "Named metrics over the ranks (each rank's value from its "
            "summed counts; job: all ranks' counts summed)", 40),
           ("mpi_rank_metrics", "Named metrics per rank", 64),
@@ -49,12 +52,9 @@ def _per_region(df, num):
     return pd.DataFrame([rows[k] for k in sorted(rows)])
 
 
-def table_view(name, df, num, with_rank):
-    """The view of a metric table; any other table as it is."""
-    if name == "mpi_metric_summary":
-        return _summary(df, num, with_rank)
-    if name == "mpi_rank_metrics":
-        return _per_rank(df, num)
-    if name in ("region_metrics", "region_all_thread_metrics"):
-        return _per_region(df, num)
-    return df
+_SHAPES = {"mpi_metric_summary": lambda df, t: _summary(df, _num, _with_rank),
+           "mpi_rank_metrics": lambda df, t: _per_rank(df, _num),
+           "region_metrics": lambda df, t: _per_region(df, _num),
+           "region_all_thread_metrics": lambda df, t: _per_region(df, _num)}
+for _name, _heading, _rows in TABLES:
+    registry.view(_name, _heading, _rows, _SHAPES.get(_name))

@@ -7,6 +7,8 @@ import json
 import os
 import re
 
+from . import schema_fast
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Source tree: src-c/utils/papi_report -> schema/; installed: share/papi/python/papi_report
 # -> share/papi/schema.
@@ -43,7 +45,48 @@ def kind_of(path, doc):
             return "trace_json"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
             return "region"
+        for kind, keys in TOOL_SIGNATURES:
+            if all(k in doc for k in keys):
+                return kind
     return None
+
+
+#: The utilities' --json documents carry no tool member: each is told by the members only
+#: it has (first match wins; papi_avail -e and papi_native_avail -e share "event").
+TOOL_SIGNATURES = (
+    ("papi_run_stat_line", ("counter-value",)),
+    ("papi_error_codes", ("error_codes",)), ("papi_clockres", ("timers",)),
+    ("papi_decode", ("presets", "shown")), ("papi_avail", ("presets",)),
+    ("papi_component_avail", ("active_components",)), ("papi_native_avail", ("total_events",)),
+    ("papi_native_avail", ("event", "can_add")), ("papi_avail", ("event",)),
+    ("papi_avail", ("event_name", "error")), ("papi_xml_event_info", ("components",)),
+    ("papi_multiplex_cost", ("software_events_only",)), ("papi_cost", ("measurements",)),
+    ("papi_event_chooser", ("compatible",)), ("papi_hardware_avail", ("devices",)),
+    ("papi_mem_info", ("levels",)), ("papi_metric_avail", ("groups",)),
+    ("papi_version", ("version",)), ("papi_command_line", ("events", "papi_version")),
+)
+
+
+def schemas():
+    """{kind: schema} of every schema file."""
+    if not _schemas:
+        d = schema_dir()
+        for n in sorted(os.listdir(d)):
+            if n.endswith(".schema.json"):
+                with open(os.path.join(d, n), encoding="utf-8") as f:
+                    _schemas[n[:-len(".schema.json")]] = json.load(f)
+    return _schemas
+
+
+_schemas = {}
+_fast = {}
+
+
+def fast_checks():
+    """{kind: check(doc) -> bool}: the schemas compiled (schema_fast.py)."""
+    if not _fast:
+        _fast.update(schema_fast.compile_all(schemas()))
+    return _fast
 
 
 def _validators():
@@ -52,21 +95,16 @@ def _validators():
     except ImportError:
         raise SchemaUnavailable("python3-jsonschema is not installed (Debian: apt-get install "
                                 "python3-jsonschema)")
-    d = schema_dir()
-    schemas = {}
-    for n in sorted(os.listdir(d)):
-        if n.endswith(".schema.json"):
-            with open(os.path.join(d, n), encoding="utf-8") as f:
-                schemas[n[:-len(".schema.json")]] = json.load(f)
+    schemas_ = schemas()
     cls = jsonschema.Draft202012Validator
     try:  # jsonschema >= 4.18: a registry of the schemas by $id
         from referencing import Registry, Resource
-        reg = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
-        return {k: cls(s, registry=reg) for k, s in schemas.items()}
+        reg = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas_.values())
+        return {k: cls(s, registry=reg) for k, s in schemas_.items()}
     except ImportError:  # Debian 12's 4.10: a resolver with a store
-        store = {s["$id"]: s for s in schemas.values()}
+        store = {s["$id"]: s for s in schemas_.values()}
         return {k: cls(s, resolver=jsonschema.RefResolver.from_schema(s, store=store))
-                for k, s in schemas.items()}
+                for k, s in schemas_.items()}
 
 
 _cache = {}
@@ -95,10 +133,17 @@ def check_document(path, doc, kind=None):
     kind = kind or kind_of(path, doc)
     if kind is None:
         return "%s: not a report file papi-compat writes (no tool member, not rank_*.json)" % path
-    v = validators().get(kind)
-    if v is None:
+    if kind not in schemas():
         raise SchemaUnavailable("no schema %s.schema.json in %s" % (kind, schema_dir()))
-    errors = sorted(v.iter_errors(doc), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
+    fast = fast_checks().get(kind)
+    if fast is not None and fast(doc):
+        return None  # valid: jsonschema would say nothing, at a fraction of the cost
+    v = validators()[kind]
+    # unevaluatedProperties also names every member whose own subschema failed: the
+    # failure itself is what to say.
+    errors = sorted(v.iter_errors(doc), key=lambda e: (e.validator == "unevaluatedProperties",
+                                                       len(list(e.absolute_path)),
+                                                       list(map(str, e.absolute_path))))
     if not errors:
         return None
     e = errors[0]
@@ -118,8 +163,28 @@ def check_file(path):
     except OSError as e:
         return "%s: cannot read: %s" % (path, e.strerror)
     except (ValueError, UnicodeDecodeError) as e:
-        return "%s: not JSON: %s" % (path, e)
+        lines = _check_lines(path)
+        return "%s: not JSON: %s" % (path, e) if lines is None else (lines or None)
     return check_document(path, doc)
+
+
+def _check_lines(path):
+    """JSON Lines (papi_run --json's stdout, one object a line): None when not such a file
+    (the caller says "not JSON"), "" when every line follows its schema, else the first
+    line's fault."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [(i, json.loads(ln, parse_constant=_reject_constant))
+                     for i, ln in enumerate(f, 1) if ln.strip()]
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if len(lines) < 2 or not all(isinstance(d, dict) for _i, d in lines):
+        return None
+    for i, d in lines:
+        why = check_document("%s line %d" % (path, i), d)
+        if why:
+            return why
+    return ""
 
 
 def report_files(path):

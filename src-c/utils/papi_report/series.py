@@ -19,90 +19,11 @@ one of the region's instances on any thread (series_regions), each line broken (
 between two stretches where the region ran."""
 import pandas as pd
 
+from . import registry
+from .load import _regions_arg
+
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate", "source"]
 MPI_THREAD = "all threads"  # an MPI row's series: the rank's threads summed
-
-
-def _check_samples(c, samples, where, events, instant=()):
-    """A series' samples: time_nsec a finite number >= 0 that never goes back, each
-    event's count a finite number (>= 0 unless the event is an instant reading), each
-    metric a finite number or null. The first wrong value raises MalformedInput naming
-    the file, the field and why."""
-    if not isinstance(samples, list):
-        c.bad(where, "is not a list of samples")
-    prev = None
-    for k, s in enumerate(samples):
-        w = "%s[%d]" % (where, k)
-        if not isinstance(s, dict):
-            continue  # not a sample of any producer: left out (timed_samples)
-        t = c.need(s, "time_nsec", "number >= 0", w, optional=True)
-        if t is not None:
-            if prev is not None and t < prev[1]:
-                c.bad(w + ".time_nsec", "is %.17g ns, before the previous sample's %.17g ns "
-                      "(%s[%d].time_nsec): time runs backwards" % (t, prev[1], where, prev[0]))
-            prev = (k, t)
-        for ev in events:
-            if ev in s:
-                c.need(s, ev, "number" if ev in instant else "number >= 0", "%s['%s']" % (w, ev))
-        for name, v in (c.need(s, "metrics", "object", w, optional=True) or {}).items():
-            if v is not None and not _finite(v):
-                c.bad("%s.metrics['%s']" % (w, name), "is %r, neither a finite number nor null" % (v,))
-
-
-def _finite(v):
-    import math
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def check_region_series(path, data):
-    """The series of a region file (papi_run --interval, PAPI_INTERVAL): MalformedInput
-    naming the file and the field for a negative, infinite or backwards value."""
-    from .tables import _Checker
-    c = _Checker(path)
-    series = c.need(data, "series", "object", "", optional=True)
-    if series is None:
-        return
-    defs = data.get("event_definitions") or {}
-    events = list(defs)
-    instant = {e for e, d in defs.items() if isinstance(d, dict) and d.get("type") == "instant"}
-    if series.get("interval_s") is not None and \
-            (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
-        c.bad("series.interval_s", "is %r, not a number > 0" % (series["interval_s"],))
-    if "samples" in series:
-        _check_samples(c, series["samples"], "series.samples", events, instant)
-    for tid, smp in (c.need(series, "threads", "object", "series", optional=True) or {}).items():
-        _check_samples(c, smp, "series.threads['%s']" % tid, events, instant)
-    if "process_metrics" in series:
-        _check_samples(c, series["process_metrics"], "series.process_metrics", [], instant)
-    for ev in (c.need(series, "totals", "object", "series", optional=True) or {}):
-        c.need(series["totals"], ev, "number" if ev in instant else "number >= 0", "series.totals")
-    for tid, items in (c.need(series, "region_spans", "object", "series", optional=True) or {}).items():
-        for j, x in enumerate(items if isinstance(items, list) else []):
-            w = "series.region_spans['%s'][%d]" % (tid, j)
-            if not isinstance(x, dict):
-                continue
-            b = c.need(x, "begin_nsec", "number >= 0", w, optional=True)
-            e = c.need(x, "end_nsec", "number >= 0", w, optional=True)
-            if b is not None and e is not None and e < b:
-                c.bad(w + ".end_nsec", "is %.17g ns, before its begin_nsec %.17g ns: time runs "
-                      "backwards" % (e, b))
-
-
-def check_mpi_series(path, rep):
-    """The ranks' series of the MPI report (PAPI_INTERVAL): as check_region_series."""
-    from .tables import _Checker
-    c = _Checker(path)
-    events = [e for e in rep.get("events") or [] if isinstance(e, str)]
-    for i, r in enumerate(rep["ranks"]):
-        series = c.need(r, "series", "object", "ranks[%d]" % i, optional=True)
-        if series is None:
-            continue
-        w = "ranks[%d].series" % i
-        if series.get("interval_s") is not None and \
-                (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
-            c.bad(w + ".interval_s", "is %r, not a number > 0" % (series["interval_s"],))
-        if "samples" in series:
-            _check_samples(c, series["samples"], w + ".samples", events)
 
 
 def timed_samples(samples):
@@ -126,7 +47,6 @@ def _rows(rank, thread, samples, events, source):
 
 def region_series(files):
     """(rank, file's data, its "series") of every region file that has a series."""
-    from .tables import _regions_arg
     for rank, data in _regions_arg(files):
         if isinstance(data.get("series"), dict):
             yield rank, data, data["series"]
@@ -150,7 +70,6 @@ SPAN_COLUMNS = ["rank", "thread", "id", "name", "begin_s", "end_s"]
 
 def region_spans(files):
     """One row per ended region instance of the region API's series: its span in s."""
-    from .tables import _regions_arg
     out = []
     for rank, data in _regions_arg(files):
         series = data.get("series")
@@ -228,112 +147,6 @@ def heat_grid(s, ev):
     return grid.values / width, list(grid.index), width
 
 
-def _per_event(s):
-    """A figure with one panel per event of the series: (fig, [(axes, event)])."""
-    from . import figures
-    events = list(dict.fromkeys(s["event"]))
-    fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
-    return fig, list(zip(ax[:, 0], events))
-
-
-def series_heat(t):
-    """Rate per rank over time, one heat map per event (ranks summed over threads)."""
-    from . import figures
-    s, why = _series_table(t)
-    if why:
-        return why
-    mpi = (s["source"] == "mpi").any()
-    fig, panels = _per_event(s[s["source"] == "mpi"] if mpi else s)
-    for a, ev in panels:
-        rates, all_ranks, width = heat_grid(s, ev)
-        ranks = all_ranks[: figures.MAX_ROWS]
-        im = a.imshow(rates[: len(ranks)], aspect="auto", interpolation="nearest",
-                      extent=(0, width * rates.shape[1], len(ranks) - 0.5, -0.5))
-        a.set_xlabel("time since %s (s)" % ("MPI_Init" if mpi else "the start"))
-        a.set_ylabel("rank")
-        a.set_title("%s per second, per rank%s%s" % (
-            ev, " (MPI report)" if mpi else "", "" if len(all_ranks) <= figures.MAX_ROWS
-            else " (the first %d of %d ranks)" % (figures.MAX_ROWS, len(all_ranks))))
-        step = max(1, len(ranks) // 16)  # whole ranks, at most ~16 labels
-        a.set_yticks(range(0, len(ranks), step))
-        a.set_yticklabels([str(r) for r in ranks[::step]])
-        figures.colorbar(fig, im, a, label="%s / s" % ev)
-    fig.tight_layout()
-    return fig
-
-
-def series_lines(t):
-    """Rate over time, one line per rank and thread (the MAX_ROWS largest)."""
-    from . import figures
-    s, why = _series_table(t)
-    if why:
-        return why
-    fig, panels = _per_event(s)
-    for a, ev in panels:
-        groups = sorted(s[s["event"] == ev].groupby(["rank", "thread"]),
-                        key=lambda kv: -float(kv[1]["count"].sum()))
-        for (rank, thread), g in groups[: figures.MAX_ROWS]:
-            a.plot(g["time_s"], g["rate"], marker=".", label="rank %s" % rank if
-                   thread == MPI_THREAD else "rank %s, thread %s" % (rank, thread))
-        a.set_xlabel("time since the start (s)")
-        a.set_ylabel("%s / s" % ev)
-        a.set_title("%s per second%s" % (ev, "" if len(groups) <= figures.MAX_ROWS else
-                                         " (the %d of %d largest)" % (figures.MAX_ROWS, len(groups))))
-        if len(groups) <= 12:
-            figures.legend_outside(a, fontsize="x-small")
-    fig.tight_layout()
-    return fig
-
-
-def series_regions(t):
-    """Rate over time per region (the process's threads summed), one line per region and
-    rank (the MAX_ROWS with the most counts)."""
-    from . import figures
-    s = t.get("time_series")
-    spans = t.get("region_spans")
-    if s is None or spans is None:
-        return figures.NotGiven("no region file input given")
-    if s.empty or spans.empty:
-        return ("no region spans in a time series (PAPI_INTERVAL with the region API: each "
-                "region's instances in the series' time)")
-    events = list(dict.fromkeys(s[s["source"] == "regions"]["event"]))
-    fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
-    nranks = spans["rank"].nunique()
-    for a, ev in zip(ax[:, 0], events):
-        lines = sorted(region_lines(t, ev).items(), key=lambda kv: -float(kv[1]["count"].sum()))
-        draw_region_lines(a, lines, "rate", nranks, "%s / s" % ev)
-        a.set_title("%s per second, per region (all threads)%s" % (
-            ev, "" if len(lines) <= figures.MAX_ROWS else " (the %d of %d largest)"
-            % (figures.MAX_ROWS, len(lines))))
-    fig.tight_layout()
-    return fig
-
-
-def with_breaks(g, column):
-    """(x, y) of g's samples (time_s, column) in sample order, with a NaN between two that
-    are not consecutive samples: a line drawn from them joins only the samples of one
-    stretch where the region ran, never across the time it did not."""
-    g = g.sort_values("sample")
-    xs, ys, prev = [], [], None
-    for k, x, y in zip(g["sample"], g["time_s"], g[column]):
-        if prev is not None and k > prev + 1:
-            xs.append(float("nan"))
-            ys.append(float("nan"))
-        xs.append(x)
-        ys.append(y)
-        prev = k
-    return xs, ys
-
-
-def draw_region_lines(a, lines, column, nranks, ylabel):
-    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s,
-    broken where the region did not run."""
-    from . import figures
-    for (rank, name), g in lines[: figures.MAX_ROWS]:
-        xs, ys = with_breaks(g, column)
-        a.plot(xs, ys, marker=".", linestyle="-",
-               label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
-    a.set_xlabel("time since the start (s)")
-    a.set_ylabel(ylabel)
-    if len(lines) <= 12:
-        figures.legend_outside(a, fontsize="x-small")
+registry.table("mpi")(mpi_time_series)
+registry.table("regions")(time_series)
+registry.table("regions")(region_spans)

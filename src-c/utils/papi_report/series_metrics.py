@@ -1,4 +1,5 @@
-"""papi_report.series_metrics: the metrics of the time series, as tables and two figures.
+"""papi_report.series_metrics: the metrics of the time series, as tables (figures:
+series_metric_figures.py).
 
 Every producer of a series writes, when metrics were asked for (PAPI_METRICS for the
 region API, PAPI_MPI_METRICS for the MPI wrapper, papi_run -m), each sample's metrics:
@@ -12,12 +13,15 @@ its threads' counts summed); papi_run's samples are the whole process already.
 Tables: metric_series (region files; thread "process" for a whole process's values) and
 mpi_metric_series (the MPI report, a rank's threads summed), one row per rank, thread,
 sample and metric: time_s (the interval's end), interval_s, value (NaN: no value), source.
-Figures: a heat map per metric, one row per rank, each cell one sample's value over its
+Figures (series_metric_figures.py): a heat map per metric, one row per rank, each cell one sample's value over its
 interval (series_metric_heat), and per region lines of the process's value at the samples
 whose interval's midpoint lies in one of the region's instances (series_metric_regions)."""
 import math
 
 import pandas as pd
+
+from . import registry
+from .series import MPI_THREAD, in_regions, region_series, timed_samples
 
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "metric", "value", "source"]
 PROCESS = "process"  # a whole process's value (papi_run, the region API's process_metrics)
@@ -28,7 +32,6 @@ def _value(v):
 
 
 def _rows(rank, thread, samples, source):
-    from .series import timed_samples
     for k, s, t, dt in timed_samples(samples):
         m = s.get("metrics")
         for name, v in (m.items() if isinstance(m, dict) else []):
@@ -37,7 +40,6 @@ def _rows(rank, thread, samples, source):
 
 def metric_series(files):
     """One row per rank, thread, sample and metric of the region files' series."""
-    from .series import region_series
     out = []
     for rank, _data, series in region_series(files):
         if isinstance(series.get("samples"), list):  # papi_run: the whole process
@@ -52,7 +54,6 @@ def metric_series(files):
 
 def mpi_metric_series(rep):
     """One row per rank, sample and metric of the MPI report's series."""
-    from .series import MPI_THREAD
     out = []
     for r in rep.get("ranks") or []:
         series = r.get("series") if isinstance(r, dict) else None
@@ -83,71 +84,15 @@ def heat_rows(s, metric):
     return out
 
 
-def series_metric_heat(t):
-    """Each metric per rank over time: a row per rank, a cell per sample."""
-    from matplotlib.colors import Normalize
-    from . import figures
-    s, mpi = whole_ranks(t)
-    if s is None or s.empty:
-        return ("no metric in a time series (PAPI_INTERVAL with PAPI_METRICS or "
-                "PAPI_MPI_METRICS, papi_run --interval with -m)")
-    metrics = list(dict.fromkeys(s["metric"]))
-    fig, ax = figures._fig(9, 2.6 * len(metrics), nrows=len(metrics))
-    for a, name in zip(ax[:, 0], metrics):
-        rows = heat_rows(s, name)
-        ranks = sorted(rows, key=str)[: figures.MAX_ROWS]
-        vals = [v for r in ranks for v in rows[r][1] if math.isfinite(v)]
-        norm = Normalize(min(vals, default=0), max(vals, default=1))
-        mesh = None
-        for i, r in enumerate(ranks):
-            edges, values = rows[r]
-            mesh = a.pcolormesh(edges, [i - 0.5, i + 0.5], [values], norm=norm, shading="flat")
-        a.set_ylim(len(ranks) - 0.5, -0.5)
-        a.set_xlabel("time since %s (s)" % ("MPI_Init" if mpi else "the start"))
-        a.set_ylabel("rank")
-        a.set_title("%s per interval, per rank%s%s" % (
-            name, " (MPI report)" if mpi else "", "" if len(rows) <= figures.MAX_ROWS
-            else " (the first %d of %d ranks)" % (figures.MAX_ROWS, len(rows))))
-        step = max(1, len(ranks) // 16)
-        a.set_yticks(range(0, len(ranks), step))
-        a.set_yticklabels([str(r) for r in ranks[::step]])
-        if mesh is not None:
-            figures.colorbar(fig, mesh, a, label=name)
-    fig.tight_layout()
-    return fig
-
-
 def region_metric_lines(t, metric):
     """{(rank, region): DataFrame(sample, time_s, value)}: the process's value of metric at the
     samples whose interval's midpoint lies in an instance of the region."""
     s, spans = t.get("metric_series"), t.get("region_spans")
     if s is None or s.empty or spans is None or spans.empty:
         return {}
-    from .series import in_regions
     p = s[(s["metric"] == metric) & (s["thread"] == PROCESS) & (s["source"] == "regions")]
     return {k: p[inside][["sample", "time_s", "value"]] for k, inside in in_regions(p, spans).items()}
 
 
-def series_metric_regions(t):
-    """Each metric over time per region (the process's value), a line per region and rank."""
-    from . import figures
-    from .series import draw_region_lines
-    s = t.get("metric_series")
-    if s is None or t.get("region_spans") is None:
-        return figures.NotGiven("no region file input given")
-    if s.empty or t["region_spans"].empty:
-        return ("no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS: "
-                "each sample's metrics and each region's instances)")
-    metrics = list(dict.fromkeys(s[s["source"] == "regions"]["metric"]))
-    if not metrics:
-        return "no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS)"
-    fig, ax = figures._fig(9, 2.6 * len(metrics), nrows=len(metrics))
-    nranks = t["region_spans"]["rank"].nunique()
-    for a, name in zip(ax[:, 0], metrics):
-        lines = sorted(region_metric_lines(t, name).items(), key=lambda kv: (str(kv[0][0]), kv[0][1]))
-        draw_region_lines(a, lines, "value", nranks, name)
-        a.set_title("%s per interval, per region (the process)%s" % (
-            name, "" if len(lines) <= figures.MAX_ROWS else " (the first %d of %d)"
-            % (figures.MAX_ROWS, len(lines))))
-    fig.tight_layout()
-    return fig
+registry.table("mpi")(mpi_metric_series)
+registry.table("regions")(metric_series)

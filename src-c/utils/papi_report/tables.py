@@ -63,245 +63,22 @@ Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
                            children's, negative where the children's counts exceed the
                            parent's); region_count as it is (instances, not additive)
 """
-import glob
-import json
 import math
-import os
 import re
 import shlex
-import sys
 
 try:
     import pandas as pd
 except ImportError as e:  # the CLI says which package installs it
     raise ImportError("papi_report needs pandas (Debian: apt-get install python3-pandas): %s" % e)
 
+from . import registry  # noqa: E402
+from .check import BUILTIN, RUN_FIELDS  # noqa: E402
+from .load import _regions_arg  # noqa: E402
+
 #: Calls reported apart from "time in MPI" (they are setup and teardown, not communication).
 APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
-#: Measurements every region entry has besides its events.
-BUILTIN = ("cycles", "real_time_nsec")
 
-
-class ReportError(Exception):
-    """A file that is missing or not in the expected format (the message says which)."""
-
-
-class MalformedInput(ReportError):
-    """A file that parses but is not in the expected format (papi_report exits with 2)."""
-
-
-def _load_json(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as e:
-        raise ReportError("cannot read %s: %s" % (path, e.strerror))
-    except (ValueError, RecursionError) as e:
-        raise MalformedInput("%s is not JSON: %s" % (path, e))
-
-
-# What each value must be for the tables (and the figures drawn from them) to hold it.
-_KINDS = {
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
-    "number >= 0": lambda v: _KINDS["number"](v) and v >= 0,
-    "true or false": lambda v: isinstance(v, bool),
-    "integer >= 0": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-    "string": lambda v: isinstance(v, str),
-    "string or null": lambda v: v is None or isinstance(v, str),
-    "object": lambda v: isinstance(v, dict),
-    "list": lambda v: isinstance(v, list),
-}
-
-
-def _shown(v):
-    """A value as the file has it, cut short: -7, 1.9, Infinity, "3", {...}."""
-    if isinstance(v, (dict, list)):
-        return "an object" if isinstance(v, dict) else "a list"
-    text = json.dumps(v)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-class _Checker:
-    """Checks one file's values; the first that is wrong raises MalformedInput naming the
-    file and where the value is."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def bad(self, where, what):
-        raise MalformedInput("%s: %s %s" % (self.path, where, what))
-
-    def need(self, obj, key, kind, where, optional=False):
-        if key not in obj:
-            if optional:
-                return None
-            self.bad(where, "has no '%s'" % key)
-        if not _KINDS[kind](obj[key]):
-            self.bad("%s.%s" % (where, key) if where else key, "is %s, not %s%s"
-                     % (_shown(obj[key]), "an " if kind[0] in "aeiou" else "a ", kind))
-        return obj[key]
-
-    def rank(self, obj, key, where, nranks):
-        r = self.need(obj, key, "integer >= 0", where)
-        if r >= nranks:
-            self.bad("%s.%s" % (where, key), "is %d, not a rank of the %d" % (r, nranks))
-        return r
-
-
-_SITE_NUMBERS = ("line", "ranks", "calls", "time_s", "bytes_sent", "bytes_recv", "min_call_s",
-                 "max_call_s", "max_call_rank", "rank_min_s", "rank_min", "rank_max_s", "rank_max")
-
-
-def _check_mpi(path, rep):
-    c = _Checker(path)
-    ranks = rep["ranks"]
-    nranks = c.need(rep, "nranks", "integer >= 0", "", optional=True)
-    nranks = len(ranks) if nranks is None else nranks
-    if not len(ranks) <= nranks <= 1 << 20:  # a rank x rank matrix is drawn
-        c.bad("nranks", "is %d for %d ranks listed" % (nranks, len(ranks)))
-    seen = set()
-    for i, r in enumerate(ranks):
-        w = "ranks[%d]" % i
-        if not isinstance(r, dict):
-            c.bad(w, "is not an object")
-        n = c.rank(r, "rank", w, nranks)
-        if n in seen:
-            c.bad(w + ".rank", "%d is listed twice" % n)
-        seen.add(n)
-        c.need(r, "threads", "integer >= 0", w, optional=True)
-        c.need(r, "finished", "true or false", w, optional=True)  # not "false", a string
-        wall = c.need(r, "wall_s", "number >= 0", w, optional=True)
-        mpi = c.need(r, "mpi_s", "number >= 0", w, optional=True)
-        # Time in MPI is the wall-clock time any thread spent in it: never above the wall
-        # time (the per-thread sum, mpi_thread_sum_s, may be: several threads at once).
-        if wall is not None and mpi is not None and mpi > wall * (1 + 1e-9) + 1e-6:
-            c.bad(w + ".mpi_s", "is %g s, more than the rank's wall time (wall_s %g s)" % (mpi, wall))
-        c.need(r, "mpi_thread_sum_s", "number >= 0", w, optional=True)
-        c.need(r, "partners_dropped", "integer >= 0", w, optional=True)
-        for name, call in (c.need(r, "calls", "object", w, optional=True) or {}).items():
-            cw = "%s.calls['%s']" % (w, name)
-            if not isinstance(call, dict):
-                c.bad(cw, "is not an object")
-            c.need(call, "calls", "integer >= 0", cw)
-            c.need(call, "time_s", "number >= 0", cw, optional=True)
-            for k in ("bytes_sent", "bytes_recv"):
-                c.need(call, k, "integer >= 0", cw, optional=True)
-        for name in (c.need(r, "counters", "object", w, optional=True) or {}):
-            c.need(r["counters"], name, "number", w + ".counters")
-        for name, buckets in (c.need(r, "sizes", "object", w, optional=True) or {}).items():
-            c.need(r["sizes"], name, "list", w + ".sizes")
-            for j, b in enumerate(buckets):
-                bw = "%s.sizes['%s'][%d]" % (w, name, j)
-                if not isinstance(b, dict):
-                    c.bad(bw, "is not an object")
-                if not 0 <= c.need(b, "bucket", "integer >= 0", bw) <= 64:
-                    c.bad(bw + ".bucket", "is not a power-of-two bucket (0..64)")
-                c.need(b, "calls", "integer >= 0", bw)
-                c.need(b, "time_s", "number >= 0", bw)
-        for name, g in (c.need(r, "regions", "object", w, optional=True) or {}).items():
-            gw = "%s.regions['%s']" % (w, name)
-            if not isinstance(g, dict):
-                c.bad(gw, "is not an object")
-            for k in ("entries", "mpi_calls", "calls_unlisted"):
-                c.need(g, k, "integer >= 0", gw, optional=True)
-            for k in ("wall_s", "mpi_s"):
-                c.need(g, k, "number >= 0", gw, optional=True)
-            for k in (c.need(g, "counters", "object", gw, optional=True) or {}):
-                c.need(g["counters"], k, "number", gw + ".counters")
-            for call, v in (c.need(g, "calls", "object", gw, optional=True) or {}).items():
-                vw = "%s.calls['%s']" % (gw, call)
-                if not isinstance(v, dict):
-                    c.bad(vw, "is not an object")
-                c.need(v, "calls", "integer >= 0", vw)
-                c.need(v, "time_s", "number >= 0", vw, optional=True)
-        for j, p in enumerate(c.need(r, "partners", "list", w, optional=True) or []):
-            pw = "%s.partners[%d]" % (w, j)
-            if not isinstance(p, dict):
-                c.bad(pw, "is not an object")
-            c.rank(p, "rank", pw, nranks)
-            for k in ("sends", "bytes_sent"):
-                c.need(p, k, "integer >= 0", pw, optional=True)
-            c.need(p, "time_s", "number >= 0", pw, optional=True)
-    sites = rep.get("callsites", [])
-    top = sites.get("top", []) if isinstance(sites, dict) else sites
-    if not isinstance(top, list):
-        c.bad("callsites", "is neither a list nor an object with a 'top' list")
-    for j, site in enumerate(top):
-        sw = "callsites.top[%d]" % j
-        if not isinstance(site, dict):
-            c.bad(sw, "is not an object")
-        c.need(site, "call", "string", sw)
-        for k in ("function", "file", "object", "offset"):
-            c.need(site, k, "string or null", sw)
-        for k in _SITE_NUMBERS:
-            c.need(site, k, "number", sw)
-    from .series import check_mpi_series
-    check_mpi_series(path, rep)
-
-
-def _check_regions(path, data):
-    c = _Checker(path)
-    c.need(data, "event_definitions", "object", "")
-    if "rank" in data and data["rank"] is not None:
-        c.need(data, "rank", "integer >= 0", "")
-    for thread, t in c.need(data, "threads", "object", "").items():
-        tw = "threads['%s']" % thread
-        if not isinstance(t, dict):
-            c.bad(tw, "is not an object")
-        for rid, r in (c.need(t, "regions", "object", tw, optional=True) or {}).items():
-            w = "%s.regions['%s']" % (tw, rid)
-            if not rid.isdigit():
-                c.bad(w, "has an id that is not a number")
-            if not isinstance(r, dict):
-                c.bad(w, "is not an object")
-            c.need(r, "name", "string", w)
-            parent = r.get("parent_region_id", -1)
-            if not (isinstance(parent, int) and not isinstance(parent, bool) or
-                    isinstance(parent, str) and parent.lstrip("-").isdigit()):
-                c.bad(w + ".parent_region_id", "is not a region id")
-            for m in BUILTIN + ("region_count",):  # times and counts of instances
-                if not isinstance(r.get(m), dict):  # (else its reads, checked below)
-                    c.need(r, m, "number >= 0", w, optional=True)
-            for m, v in r.items():
-                if m in ("name", "parent_region_id") or _KINDS["number"](v):
-                    continue
-                if not isinstance(v, dict):
-                    c.bad("%s['%s']" % (w, m), "is neither a number nor an object of reads")
-                c.need(v, "region_value", "number", "%s['%s']" % (w, m))
-                for k, x in v.items():
-                    if k != "region_value" and not (k.startswith("read_") and k[5:].isdigit()):
-                        c.bad("%s['%s']" % (w, m), "has '%s', not region_value or read_N" % k)
-                    c.need(v, k, "number", "%s['%s']" % (w, m))
-    run = c.need(data, "run", "object", "", optional=True)
-    for key, _col in RUN_FIELDS if run is not None else ():
-        c.need(run, key, "string", "run", optional=True)
-    for tid, at in (c.need(data, "all_threads", "object", "", optional=True) or {}).items():
-        aw = "all_threads['%s']" % tid
-        if not isinstance(at, dict):
-            c.bad(aw, "is not an object")
-        for part in ("instances", "regions"):
-            for key, v in (c.need(at, part, "object", aw, optional=True) or {}).items():
-                vw = "%s.%s['%s']" % (aw, part, key)
-                if not isinstance(v, dict):
-                    c.bad(vw, "is not an object")
-                for ev in v:
-                    c.need(v, ev, "number", vw)
-    from .series import check_region_series
-    check_region_series(path, data)
-
-
-# ---------------------------------------------------------------- MPI report
-
-def load_mpi(path):
-    """The MPI report: a papi_mpi_report.json file, or the directory that holds it."""
-    if os.path.isdir(path):
-        path = os.path.join(path, "papi_mpi_report.json")
-    rep = _load_json(path)
-    if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
-        raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
-    _check_mpi(path, rep)
-    metric_tables.check_mpi_metrics(path, rep)
-    return rep
 
 
 def _call_time(row, names):
@@ -613,84 +390,6 @@ def mpi_recorded(rep):
     return any("sizes" in r or "partners" in r for r in rep["ranks"])
 
 
-# ---------------------------------------------------------------- region files
-
-def region_files(source):
-    """The region files: a papi_hl_output directory, its parent, or rank_*.json paths."""
-    paths = []
-    for s in ([source] if isinstance(source, str) else list(source)):
-        if os.path.isdir(os.path.join(s, "papi_hl_output")):
-            s = os.path.join(s, "papi_hl_output")
-        paths += sorted(glob.glob(os.path.join(s, "rank_*.json"))) if os.path.isdir(s) else [s]
-    if not paths:
-        raise ReportError("no region files (rank_*.json) in %s" % source)
-    return paths
-
-
-def _run_of(data):
-    """The file's run id (its "run" header), None for a file written before headers."""
-    run = data.get("run")
-    rid = run.get("id") if isinstance(run, dict) else None
-    return rid if isinstance(rid, str) and rid else None
-
-
-def _one_run(loaded, run, say):
-    """The files of one run: runs are never mixed (two runs' rank files are not ranks of
-    one job). With --run ID that run's; else the newest (latest "start", then latest file
-    change), said in one line naming the others. Files without a header join the one run
-    there is, when there is only one. [(path, data)] -> [(path, data)]."""
-    runs = {}
-    for path, data in loaded:
-        runs.setdefault(_run_of(data), []).append((path, data))
-    if run is not None:
-        if run not in runs:
-            raise ReportError("no run %s among the region files; their runs: %s" % (
-                run, ", ".join(str(r) for r in runs)))
-        return runs[run]
-    if len([r for r in runs if r is not None]) <= 1:
-        return loaded  # one run; files without a header (older writers) cannot be told apart
-
-    def newest(rid):
-        files = runs[rid]
-        start = max((d.get("run") or {}).get("start") or "" for _, d in files)
-        return (rid is not None, start, max(os.path.getmtime(p) for p, _ in files))
-    order = sorted(runs, key=newest, reverse=True)
-    say("papi_report: the region files hold %d runs (%s): reporting the newest, %s; "
-        "--run ID reports another" % (len(runs), ", ".join(
-            "%s: %d file%s" % (r if r else "no run header", len(runs[r]),
-                               "" if len(runs[r]) == 1 else "s") for r in order), order[0]))
-    return runs[order[0]]
-
-
-def load_regions(source, run=None, say=None):
-    """[(rank, data)] of every region file of one run (run: its id, else the newest; say
-    reports the choice, on stderr by default); the rank is the file's, else its name's
-    number."""
-    loaded = []
-    for path in region_files(source):
-        data = _load_json(path)
-        if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
-            raise MalformedInput("%s is not a region file in PAPI 7's format (needs "
-                                 "'event_definitions' and 'threads')" % path)
-        _check_regions(path, data)
-        metric_tables.check_region_metrics(path, data)
-        loaded.append((path, data))
-    out = []
-    for path, data in _one_run(loaded, run, say or (lambda m: print(m, file=sys.stderr))):
-        rank = data.get("rank")
-        if rank is None:
-            stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]
-            rank = int(stem) if stem.isdigit() else len(out)
-        out.append((int(rank), data))
-    return out
-
-
-def _regions_arg(files):
-    """load_regions' result as it is; a directory or paths loaded."""
-    if isinstance(files, list) and files and isinstance(files[0], tuple):
-        return files
-    return load_regions(files)
-
 
 def _metrics(data):
     return list(BUILTIN) + list(data["event_definitions"])
@@ -812,10 +511,6 @@ def region_instances(files):
     return _whole(df, all_cols)
 
 
-#: The members of a region or papi_run file's run header ("run": the same for every rank
-#: of one job) and their columns in region_run.
-RUN_FIELDS = (("id", "run_id"), ("command", "command"), ("start", "start_utc"), ("host", "host"),
-              ("cpu", "cpu"), ("version", "papi_compat_version"))
 
 
 def region_run(files):
@@ -925,80 +620,10 @@ def region_tree_literal(files, tree=None):
 
 # ---------------------------------------------------------------- all of them
 
-MPI_TABLES = {"mpi_run": mpi_run, "mpi_ranks": mpi_ranks, "mpi_calls": mpi_calls,
-              "mpi_call_summary": mpi_call_summary, "mpi_counters": mpi_counters,
-              "mpi_callsites": mpi_callsites, "mpi_sizes": mpi_sizes,
-              "mpi_call_sizes": mpi_call_sizes, "mpi_matrix": mpi_matrix,
-              "mpi_regions": mpi_regions, "mpi_region_summary": mpi_region_summary,
-              "mpi_region_calls": mpi_region_calls,
-              "mpi_region_call_summary": mpi_region_call_summary}
 
-
-def _mpi_time_series(rep):
-    from .series import mpi_time_series
-    return mpi_time_series(rep)
-
-
-MPI_TABLES["mpi_time_series"] = _mpi_time_series
-from .waits import WAIT_TABLES  # noqa: E402 (wait states and POP: waits.py)
-MPI_TABLES.update(WAIT_TABLES)
-
-
-def _mpi_metric_series(rep):
-    from .series_metrics import mpi_metric_series
-    return mpi_metric_series(rep)
-
-
-MPI_TABLES["mpi_metric_series"] = _mpi_metric_series
-
-
-def _time_series(files):
-    from .series import time_series
-    return time_series(files)
-
-
-def _metric_series(files):
-    from .series_metrics import metric_series
-    return metric_series(files)
-
-
-def _region_spans(files):
-    from .series import region_spans
-    return region_spans(files)
-
-
-REGION_TABLES = {"region_run": region_run, "region_instances": region_instances,
-                 "region_reads": region_reads,
-                 "region_totals": region_totals, "region_tree": region_tree,
-                 "time_series": _time_series, "region_spans": _region_spans,
-                 "metric_series": _metric_series}
-
-
-def tables(mpi=None, regions=None, peaks=None):
-    """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
-    mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
-    directory or rank files (or load_regions' result); peaks: the machine's peaks for the
-    roofline ({"flops_per_s": x, "bytes_per_s": y}, before any a report gives)."""
-    out, docs = {}, []
-    if mpi is not None:
-        rep = load_mpi(mpi) if isinstance(mpi, str) else mpi
-        out.update({k: f(rep) for k, f in MPI_TABLES.items()})
-        out.update({k: f(rep) for k, f in metric_tables.MPI_METRIC_TABLES.items()})
-        docs.append((mpi if isinstance(mpi, str) else "the MPI report", rep))
-    if regions is not None:
-        files = _regions_arg(regions)
-        # Each instance's path once: the totals and the tree are sums of the instances.
-        inst = region_instances(files)
-        tot = region_totals(files, inst)
-        made = {"region_instances": inst, "region_totals": tot, "region_tree": region_tree(files, tot)}
-        out.update({k: made[k] if k in made else f(files) for k, f in REGION_TABLES.items()})
-        out.update({k: f(files) for k, f in metric_tables.REGION_METRIC_TABLES.items()})
-        docs += [("the region file of rank %d" % r, d) for r, d in files]
-    from . import energy
-    out["region_energy"], out["rank_energy"] = energy.region_energy(out), energy.rank_energy(out)
-    out["roofline"] = metric_tables.roofline(out)
-    out["roofline_peaks"] = metric_tables.roofline_peaks(docs, peaks)
-    return out
-
-
-from . import metric_tables  # noqa: E402 (it uses this module's checker)
+for _f in (mpi_run, mpi_ranks, mpi_calls, mpi_call_summary, mpi_counters, mpi_callsites, mpi_sizes,
+           mpi_call_sizes, mpi_matrix, mpi_regions, mpi_region_summary, mpi_region_calls,
+           mpi_region_call_summary):
+    registry.table("mpi")(_f)
+for _f in (region_run, region_instances, region_reads, region_totals, region_tree):
+    registry.table("regions")(_f)

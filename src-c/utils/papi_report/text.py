@@ -1,7 +1,9 @@
 """papi_report.text: the report as plain text (report.txt, `papi_report --text`): the run's
 header and the tables the page shows, in the same order and with the same rows, for a
 terminal or a mail. Needs pandas only."""
-from . import views
+from . import catalog, views
+
+catalog.load("tables")  # every module's views registered
 
 
 def _table_text(df, rows):
@@ -9,7 +11,7 @@ def _table_text(df, rows):
 
 
 def render(tables, title="PAPI report", sources=()):
-    """The text report: the run's header, then each table of views.TABLES that has rows."""
+    """The text report: the run's header, then each table shown (views.shown()) that has rows."""
     out = [title, "=" * len(title)]
     if sources:
         out.append("From: %s" % ", ".join(sources))
@@ -17,7 +19,7 @@ def render(tables, title="PAPI report", sources=()):
     if header:
         width = max(len(label) for label, _f, _v in header)
         out += ["", "Run"] + ["  %-*s  %s" % (width, label, v) for label, _f, v in header]
-    for name, heading, rows in views.TABLES:
+    for name, heading, rows in views.shown():
         df = views.table_view(name, tables)
         if df is None or df.empty:
             continue

@@ -5,11 +5,12 @@ import math
 
 import pandas as pd
 
-from . import energy, metric_views, waits
+from . import registry
 from .tables import ALL_THREADS, REGION_SUMMARY_COLUMNS
 
-# The tables shown (every table is in its CSV file): (name, heading, rows).
-TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
+# The tables shown (every table is in its CSV file): (name, heading, rows), registered
+# below with their shapes; metric_views and later modules add theirs.
+_TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
           ("mpi_callsites", "Call sites (all ranks; min..max over the ranks calling from each)", 50),
           ("mpi_call_sizes", "Calls x message size (calls, and seconds over all ranks)", 40),
           ("mpi_region_summary", "MPI_Pcontrol regions (per rank: min (rank), mean, max (rank) "
@@ -19,7 +20,7 @@ TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
           ("mpi_ranks", "Ranks", 64),
           ("region_tree", "Region tree (inclusive, summed over ranks and threads; an event's own "
            "count is the thread's that ran the region, its all-thread count every thread's of "
-           "the process during it)", 40)] + metric_views.TABLES + energy.TABLES + waits.VIEWS
+           "the process during it)", 40)]
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
                 "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
 
@@ -134,25 +135,37 @@ def own_and_all(df):
     return df.rename(columns={c[: -len(ALL_THREADS)]: c[: -len(ALL_THREADS)] + " (own)" for c in alls})
 
 
+def _sites(df, tables):
+    return df[[c for c in SITE_COLUMNS if c in df.columns]]
+
+
+def _sizes_grid(df, tables):
+    cell = df.assign(cell=["%d (%.3g s)" % (c, t) for c, t in zip(df["calls"], df["time_s"])])
+    sizes = list(dict.fromkeys(cell.sort_values("bucket")["size"]))
+    grid = cell.pivot_table(index="call", columns="size", values="cell", aggfunc="first")
+    grid = grid.reindex(index=list(dict.fromkeys(df["call"])), columns=sizes).fillna("")
+    grid.columns.name = None
+    return grid.reset_index().rename(columns={"call": "call \\ size"})
+
+
+_SHAPES = {"mpi_callsites": _sites, "mpi_call_sizes": _sizes_grid,
+           "mpi_region_summary": lambda df, tables: _region_summary_view(df),
+           "region_tree": lambda df, tables: own_and_all(df)}
+for _name, _heading, _rows in _TABLES:
+    registry.view(_name, _heading, _rows, _SHAPES.get(_name))
+
+
+def shown():
+    """(name, heading, rows) of every table shown, in order (registry.VIEWS)."""
+    return [(name, heading, rows) for name, heading, rows, _shape in registry.VIEWS]
+
+
 def table_view(name, tables):
-    """What the page and the text show of a table: the call sites' useful columns, the
-    message sizes as a call x size grid of "calls (seconds)", the regions' spreads."""
+    """What the page and the text show of a table: its registered shape (the call sites'
+    useful columns, the message sizes as a call x size grid of "calls (seconds)", the
+    regions' spreads ...), or the table as it is."""
     df = tables.get(name)
     if df is None or df.empty:
         return df
-    if name == "mpi_callsites":
-        return df[[c for c in SITE_COLUMNS if c in df.columns]]
-    if name == "mpi_call_sizes":
-        cell = df.assign(cell=["%d (%.3g s)" % (c, t) for c, t in zip(df["calls"], df["time_s"])])
-        sizes = list(dict.fromkeys(cell.sort_values("bucket")["size"]))
-        grid = cell.pivot_table(index="call", columns="size", values="cell", aggfunc="first")
-        grid = grid.reindex(index=list(dict.fromkeys(df["call"])), columns=sizes).fillna("")
-        grid.columns.name = None
-        return grid.reset_index().rename(columns={"call": "call \\ size"})
-    if name == "mpi_region_summary":
-        return _region_summary_view(df)
-    if name == "region_tree":
-        return own_and_all(df)
-    if name in ("region_energy", "rank_energy"):
-        return energy.table_view(df)
-    return metric_views.table_view(name, df, _num, _with_rank)
+    shape = next((s for n, _h, _r, s in registry.VIEWS if n == name), None)
+    return shape(df, tables) if shape else df

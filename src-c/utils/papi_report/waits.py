@@ -5,6 +5,8 @@ the POP efficiencies of the run and of each region. The figures are the wrapper'
 wrapper, or PAPI_MPI_WAITS=0) gives empty tables. Needs pandas only."""
 import pandas as pd
 
+from . import registry
+
 #: The wait kinds, in the report's order.
 KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
          "early_reduce_s"]
@@ -84,10 +86,9 @@ def mpi_pop(rep):
     return df
 
 
-#: The tables (tables.MPI_TABLES takes them) and what the page and text show of them.
-WAIT_TABLES = {"mpi_pop": mpi_pop, "mpi_wait_ranks": mpi_wait_ranks,
-               "mpi_wait_sites": mpi_wait_sites, "mpi_wait_regions": mpi_wait_regions}
-VIEWS = [("mpi_pop", "POP efficiencies (run, and each MPI_Pcontrol region)", 20),
-         ("mpi_wait_sites", "Wait states by call site (all ranks)", 40),
-         ("mpi_wait_ranks", "Wait states by rank (MPI time split: waits, and the rest)", 64),
-         ("mpi_wait_regions", "Wait states by MPI_Pcontrol region and rank", 80)]
+for _f in (mpi_pop, mpi_wait_ranks, mpi_wait_sites, mpi_wait_regions):
+    registry.table("mpi")(_f)
+registry.view("mpi_pop", "POP efficiencies (run, and each MPI_Pcontrol region)", 20)
+registry.view("mpi_wait_sites", "Wait states by call site (all ranks)", 40)
+registry.view("mpi_wait_ranks", "Wait states by rank (MPI time split: waits, and the rest)", 64)
+registry.view("mpi_wait_regions", "Wait states by MPI_Pcontrol region and rank", 80)

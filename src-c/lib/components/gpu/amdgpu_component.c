@@ -84,7 +84,7 @@ static void amdgpu_explain(const struct gpu_event *e, int err, char *buf, size_t
 }
 
 /* Add the event of file abs when it reads a number now. */
-static int add_file(struct gpu_table *t, const char *card, const char *abs, const char *file,
+static int add_file(struct event_table *t, const char *card, const char *abs, const char *file,
                     const char *units, const char *descr)
 {
     char path[4096], name[512];
@@ -131,7 +131,7 @@ static void free_list(struct dirent **list, int n)
     free(list);
 }
 
-static int add_hwmon(struct gpu_table *t, const char *card, const char *dir)
+static int add_hwmon(struct event_table *t, const char *card, const char *dir)
 {
     struct dirent **list;
     int n = list_dir(dir, &list), ret = PAPI_OK;
@@ -154,7 +154,7 @@ static int add_hwmon(struct gpu_table *t, const char *card, const char *dir)
     return ret;
 }
 
-static int add_card(struct gpu_table *t, const char *card)
+static int add_card(struct event_table *t, const char *card)
 {
     char abs[1024], descr[512];
     if (strlen(card) > 255)
@@ -198,13 +198,13 @@ static int amdgpu_discover(struct gpu_source *src, char *reason, size_t len)
         if (fsroot_read_line(abs, vendor, sizeof vendor) != 0 || strcmp(vendor, "0x1002") != 0)
             continue;
         cards++;
-        ret = add_card(&src->table, card);
+        ret = add_card(&src->common.table, card);
     }
     free_list(list, n);
     if (ret == PAPI_OK && cards == 0) {
         snprintf(reason, len, "no GPU: %s" DRM_DIR " lists no AMD GPU (vendor 0x1002)", fsroot());
         ret = PAPI_ECMP;
-    } else if (ret == PAPI_OK && src->table.n == 0) {
+    } else if (ret == PAPI_OK && src->common.table.n == 0) {
         snprintf(reason, len,
                  "%s" DRM_DIR " lists %d AMD GPU(s) without amdgpu's files (gpu_busy_percent, "
                  "hwmon): another driver?",
@@ -215,9 +215,9 @@ static int amdgpu_discover(struct gpu_source *src, char *reason, size_t len)
 }
 
 static struct gpu_source amdgpu_source = {
-    .prefix = "amdgpu:::",
-    .description = "AMD GPUs through the amdgpu driver's sysfs and hwmon files: power, "
-                   "temperature, busy percent, VRAM, clocks",
+    .common = {.prefix = "amdgpu:::",
+               .description = "AMD GPUs through the amdgpu driver's sysfs and hwmon files: power, "
+                              "temperature, busy percent, VRAM, clocks"},
     .discover = amdgpu_discover,
     .read = amdgpu_read,
     .explain = amdgpu_explain,

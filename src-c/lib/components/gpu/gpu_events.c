@@ -1,5 +1,6 @@
-/* gpu_events.c: the component callbacks of the GPU components (gpu_events.h): the table
- * each one found at probe, named "prefix:::name", and event-set contexts that read it.
+/* gpu_events.c: the component callbacks of the GPU components (gpu_events.h): their
+ * probe and event-set contexts that read their devices (the table and the naming
+ * callbacks: ../event_table.c).
  * Values are the device's (a GPU's power is the board's, whoever asks): any target sees
  * the same. A counter's slot counts what grew while its set ran; an instantaneous slot
  * counts (its value frozen at the last stop) + (the value now), as the node components
@@ -17,8 +18,7 @@
 #include "fsroot.h"
 #include "gpu_events.h"
 
-#define GPU_MAX_SLOTS   64
-#define GPU_MAX_SOURCES 4
+#define GPU_MAX_SLOTS TABLE_MAX_SLOTS
 
 struct gpu_slot {
     int event;
@@ -38,8 +38,6 @@ struct cmp_context {
     atomic_int failed_slot; /* and which slot */
 };
 
-static struct gpu_source *sources[GPU_MAX_SOURCES];
-
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -54,39 +52,14 @@ static struct gpu_source *source_of(const struct papi_component *self)
 
 static const struct gpu_event *event_of(const struct cmp_context *ctx, int slot)
 {
-    return &ctx->src->table.ev[ctx->slots[slot].event];
+    return (const struct gpu_event *)(void *)event_table_at(&ctx->src->common.table,
+                                                            ctx->slots[slot].event);
 }
 
-/* ---- the tables ------------------------------------------------------------------ */
-int gpu_table_add(struct gpu_table *t, const struct gpu_event *ev)
+/* ---- the table ------------------------------------------------------------------ */
+int gpu_table_add(struct event_table *t, const struct gpu_event *ev)
 {
-    if (t->n == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 32;
-        struct gpu_event *grown = realloc(t->ev, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return papi_error(PAPI_ENOMEM, "no memory for the GPU events");
-        t->ev = grown;
-        t->cap = cap;
-    }
-    struct gpu_event *e = &t->ev[t->n];
-    *e = *ev;
-    e->name = strdup(ev->name);
-    e->descr = strdup(ev->descr);
-    e->path = ev->path ? strdup(ev->path) : NULL;
-    if (!e->name || !e->descr || (ev->path && !e->path)) {
-        free(e->name), free(e->descr), free(e->path);
-        return papi_error(PAPI_ENOMEM, "no memory for the GPU events");
-    }
-    t->n++;
-    return PAPI_OK;
-}
-
-void gpu_table_free(struct gpu_table *t)
-{
-    for (int i = 0; i < t->n; i++)
-        free(t->ev[i].name), free(t->ev[i].descr), free(t->ev[i].path);
-    free(t->ev);
-    *t = (struct gpu_table){0};
+    return event_table_add(t, &ev->common, sizeof *ev);
 }
 
 void gpu_sanitize_name(char *name)
@@ -96,126 +69,20 @@ void gpu_sanitize_name(char *name)
             *p = '_';
 }
 
-/* Tables and libraries are found again at the next probe. */
-static void gpu_lifecycle(const struct papi_life *ev)
-{
-    if (ev->event != PAPI_LIFE_SHUTDOWN)
-        return;
-    for (int i = 0; i < GPU_MAX_SOURCES && sources[i]; i++) {
-        gpu_table_free(&sources[i]->table);
-        if (sources[i]->release && !ev->keep_machine)
-            sources[i]->release();
-    }
-}
-
-static void remember(struct gpu_source *src)
-{
-    for (int i = 0; i < GPU_MAX_SOURCES; i++)
-        if (!sources[i] || sources[i] == src) {
-            sources[i] = src;
-            return;
-        }
-}
-
 int gpu_probe(struct papi_component *self, struct cmp_status *out)
 {
-    int ret = papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, gpu_lifecycle);
+    int ret = table_probe_begin(self);
     if (ret != PAPI_OK)
         return ret;
     struct gpu_source *src = source_of(self);
-    remember(src);
-    gpu_table_free(&src->table);
-    if (src->release)
-        src->release();
     out->disabled = src->discover(src, out->reason, sizeof out->reason);
-    if (!out->disabled && src->table.n == 0) {
+    if (!out->disabled && src->common.table.n == 0) {
         out->disabled = PAPI_ECMP;
         snprintf(out->reason, sizeof out->reason, "%s found no readable event on any device",
                  self->name);
     }
-    if (out->disabled) {
-        gpu_table_free(&src->table);
-        if (src->release)
-            src->release();
-    }
-    out->num_counters = src->table.n < GPU_MAX_SLOTS ? src->table.n : GPU_MAX_SLOTS;
+    table_probe_end(self, out);
     return PAPI_OK;
-}
-
-void gpu_fill_info(const struct papi_component *self, PAPI_component_info_t *info)
-{
-    const struct gpu_source *src = source_of(self);
-    snprintf(info->name, sizeof info->name, "%s", self->name);
-    snprintf(info->short_name, sizeof info->short_name, "%s", self->name);
-    snprintf(info->description, sizeof info->description, "%s", src->description);
-    info->num_native_events = info->disabled ? 0 : src->table.n;
-    info->num_cntrs = info->num_mpx_cntrs =
-        src->table.n < GPU_MAX_SLOTS ? src->table.n : GPU_MAX_SLOTS;
-    info->default_domain = info->available_domains = PAPI_DOM_ALL;
-    info->default_granularity = PAPI_GRN_THR;
-    info->available_granularities = PAPI_GRN_THR | PAPI_GRN_PROC | PAPI_GRN_SYS;
-}
-
-/* ---- names ------------------------------------------------------------------------ */
-static int valid(const struct gpu_source *src, int local)
-{
-    return local >= 0 && local < src->table.n;
-}
-
-int gpu_name_to_code(const struct papi_component *self, const char *name, int *local)
-{
-    const struct gpu_source *src = source_of(self);
-    size_t plen = strlen(src->prefix);
-    if (strncmp(name, src->prefix, plen) != 0)
-        return PAPI_ENOEVNT; /* quietly: the core asks every component */
-    for (int e = 0; e < src->table.n; e++)
-        if (strcmp(name + plen, src->table.ev[e].name) == 0) {
-            *local = e;
-            return PAPI_OK;
-        }
-    return PAPI_ENOEVNT;
-}
-
-int gpu_code_to_name(const struct papi_component *self, int local, char *out, size_t len)
-{
-    const struct gpu_source *src = source_of(self);
-    if (!valid(src, local))
-        return papi_error(PAPI_ENOEVNT, "%s has no event %d", self->name, local);
-    if ((size_t)snprintf(out, len, "%s%s", src->prefix, src->table.ev[local].name) >= len)
-        return papi_error(PAPI_EBUF, "%s event name longer than %zu bytes", self->name, len - 1);
-    return PAPI_OK;
-}
-
-int gpu_enumerate(const struct papi_component *self, int *local, int modifier)
-{
-    int next = modifier == PAPI_ENUM_FIRST ? 0 : modifier == PAPI_ENUM_EVENTS ? *local + 1 : -1;
-    if (!valid(source_of(self), next))
-        return PAPI_ENOEVNT; /* the end, or qualifiers: GPU events have none */
-    *local = next;
-    return PAPI_OK;
-}
-
-int gpu_event_info(const struct papi_component *self, int local, PAPI_event_info_t *info)
-{
-    const struct gpu_source *src = source_of(self);
-    if (!valid(src, local))
-        return papi_error(PAPI_ENOEVNT, "%s has no event %d", self->name, local);
-    const struct gpu_event *e = &src->table.ev[local];
-    snprintf(info->symbol, sizeof info->symbol, "%s%s", src->prefix, e->name);
-    snprintf(info->short_descr, sizeof info->short_descr, "%.63s", e->descr);
-    snprintf(info->long_descr, sizeof info->long_descr, "%s", e->descr);
-    snprintf(info->units, sizeof info->units, "%s", e->units);
-    info->component_index = self->cidx;
-    info->data_type = e->instant ? PAPI_DATATYPE_INT64 : PAPI_DATATYPE_UINT64;
-    info->value_type = e->instant ? PAPI_VALUETYPE_ABSOLUTE : PAPI_VALUETYPE_RUNNING_SUM;
-    info->timescope = e->instant ? PAPI_TIMESCOPE_POINT : PAPI_TIMESCOPE_SINCE_START;
-    return PAPI_OK;
-}
-
-int gpu_query(const struct papi_component *self, int local, int domain)
-{
-    (void)domain; /* the device's numbers, whatever the privilege level */
-    return valid(source_of(self), local) ? PAPI_OK : PAPI_ENOEVNT;
 }
 
 /* ---- reading ---------------------------------------------------------------------- */
@@ -238,7 +105,7 @@ static int read_error(const struct cmp_context *ctx, int slot, int err)
     const struct gpu_event *e = event_of(ctx, slot);
     char why[512];
     ctx->src->explain(e, err, why, sizeof why);
-    return papi_error(PAPI_ESYS, "%s%s: %s", ctx->src->prefix, e->name, why);
+    return papi_error(PAPI_ESYS, "%s%s: %s", ctx->src->common.prefix, e->name, why);
 }
 
 static void report_failed_read(struct cmp_context *ctx)
@@ -280,21 +147,22 @@ void gpu_ctx_destroy(struct cmp_context *ctx)
 int gpu_add(struct cmp_context *ctx, int local, int *slot)
 {
     report_failed_read(ctx);
-    if (!valid(ctx->src, local))
-        return papi_error(PAPI_ENOEVNT, "%s has no event %d", ctx->src->prefix, local);
+    if (!table_valid(&ctx->src->common, local))
+        return papi_error(PAPI_ENOEVNT, "%s has no event %d", ctx->src->common.prefix, local);
     if (ctx->nslots == GPU_MAX_SLOTS)
-        return papi_error(PAPI_ECOUNT, "%s counts at most %d events per set", ctx->src->prefix,
-                          GPU_MAX_SLOTS);
-    const struct gpu_event *e = &ctx->src->table.ev[local];
+        return papi_error(PAPI_ECOUNT, "%s counts at most %d events per set",
+                          ctx->src->common.prefix, GPU_MAX_SLOTS);
+    const struct gpu_event *e =
+        (const struct gpu_event *)(void *)event_table_at(&ctx->src->common.table, local);
     struct gpu_slot *s = &ctx->slots[ctx->nslots];
     *s = (struct gpu_slot){.event = local};
     if (e->path) {
         char path[4096];
         if (fsroot_path(e->path, path, sizeof path) != 0)
-            return papi_error(PAPI_EINVAL, "%s%s: its file's path is too long", ctx->src->prefix,
-                              e->name);
+            return papi_error(PAPI_EINVAL, "%s%s: its file's path is too long",
+                              ctx->src->common.prefix, e->name);
         if (!(s->path = strdup(path)))
-            return papi_error(PAPI_ENOMEM, "no memory for a %s slot", ctx->src->prefix);
+            return papi_error(PAPI_ENOMEM, "no memory for a %s slot", ctx->src->common.prefix);
     }
     uint64_t raw[GPU_MAX_SLOTS];
     ctx->nslots++;
@@ -312,7 +180,7 @@ int gpu_remove(struct cmp_context *ctx, int slot)
 {
     report_failed_read(ctx);
     if (slot < 0 || slot >= ctx->nslots)
-        return papi_error(PAPI_EINVAL, "%s context has no slot %d", ctx->src->prefix, slot);
+        return papi_error(PAPI_EINVAL, "%s context has no slot %d", ctx->src->common.prefix, slot);
     free(ctx->slots[slot].path);
     memmove(&ctx->slots[slot], &ctx->slots[slot + 1],
             (size_t)(ctx->nslots - slot - 1) * sizeof ctx->slots[0]);

@@ -10,11 +10,11 @@
  * the library's version does not support (NVML_ERROR_NOT_SUPPORTED, a missing symbol)
  * is not listed. The engine is gpu_events.c. */
 #include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gpu_events.h"
+#include "gpu_library.h"
 #include "nvml_api.h"
 
 #define NVML_SONAME      "libnvidia-ml.so.1"
@@ -182,39 +182,24 @@ static void nvml_release(void)
 /* Where the loader found the library, for the reasons. */
 static const char *loaded_path(void)
 {
-    struct link_map *map = NULL;
-    if (dlinfo(nv.handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && map->l_name[0])
-        return map->l_name;
-    return NVML_SONAME;
+    return gpu_library_path(nv.handle, NVML_SONAME);
 }
 
 static int load(char *reason, size_t len)
 {
-    nv.handle = dlopen(NVML_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!nv.handle) {
-        const char *why = dlerror();
-        snprintf(reason, len,
-                 NVML_SONAME " not found (%s): no NVIDIA driver is installed here, or its "
-                             "directory is not on LD_LIBRARY_PATH",
-                 why ? why : "dlopen failed");
-        return PAPI_ECMP;
-    }
-#define LOOKUP(sym, required)                                                                  \
-    *(void **)&nv.sym = dlsym(nv.handle, #sym);                                                \
-    if (!nv.sym && required) {                                                                 \
-        snprintf(reason, len,                                                                  \
-                 "%s lacks %s: an NVML of another version (the v2 interface came with driver " \
-                 "319) or not NVIDIA's library",                                               \
-                 loaded_path(), #sym);                                                         \
-        return PAPI_ECMP;                                                                      \
-    }
-    NVML_SYMBOLS(LOOKUP)
-#undef LOOKUP
-    return PAPI_OK;
+    static const struct gpu_library_words words = {
+        "no NVIDIA driver is installed here, or its directory is not on LD_LIBRARY_PATH",
+        "an NVML of another version (the v2 interface came with driver 319) or not NVIDIA's "
+        "library"};
+#define SYMBOL(sym, required) {#sym, (void **)&nv.sym, required},
+    const struct gpu_symbol syms[] = {NVML_SYMBOLS(SYMBOL)};
+#undef SYMBOL
+    return gpu_library_open(NVML_SONAME, syms, (int)(sizeof syms / sizeof syms[0]), &words,
+                            &nv.handle, reason, len);
 }
 
 /* The events of device i that it answers now. */
-static int add_device(struct gpu_table *t, int i)
+static int add_device(struct event_table *t, int i)
 {
     char dname[NVML_DEVICE_NAME_V2_BUFFER_SIZE] = "";
     if (nv.nvmlDeviceGetName(nv.dev[i], dname, sizeof dname) != NVML_SUCCESS || !dname[0])
@@ -270,10 +255,10 @@ static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
         r = nv.nvmlDeviceGetHandleByIndex_v2(i, &nv.dev[i]);
         if (r != NVML_SUCCESS)
             continue; /* a device NVML cannot open (no permission, lost): no events */
-        if ((ret = add_device(&src->table, (int)i)) != PAPI_OK)
+        if ((ret = add_device(&src->common.table, (int)i)) != PAPI_OK)
             return ret;
     }
-    if (src->table.n == 0) {
+    if (src->common.table.n == 0) {
         snprintf(reason, len,
                  "no readable NVIDIA device: %s lists %u device(s), none answers a reading",
                  loaded_path(), count);
@@ -283,13 +268,14 @@ static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
 }
 
 static struct gpu_source nvml_source = {
-    .prefix = "nvml:::",
-    .description = "NVIDIA GPUs through NVML (libnvidia-ml.so.1, loaded at run time): power, "
+    .common = {.prefix = "nvml:::",
+               .description =
+                   "NVIDIA GPUs through NVML (libnvidia-ml.so.1, loaded at run time): power, "
                    "energy, temperature, utilisation, memory, clocks",
+               .release = nvml_release},
     .discover = nvml_discover,
     .read = nvml_read,
     .explain = nvml_explain,
-    .release = nvml_release,
 };
 
 /* The instance the registry lists (components/registry.c). */

@@ -17,12 +17,12 @@
  * layout this build knows; the rest works with any version. The engine is gpu_events.c. */
 #include <dirent.h>
 #include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fsroot.h"
 #include "gpu_events.h"
+#include "gpu_library.h"
 
 #define RSMI_SONAME "librocm_smi64.so.1"
 
@@ -102,7 +102,7 @@ static const struct rsmi_kind {
     {"gpu_clk_freq_Memory", ":current", "Hz", "Memory clock now, in Hz", RS_CLOCK,
      RSMI_CLK_TYPE_MEM, 1},
 };
-#define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
+#define NKINDS                ((int)(sizeof kinds / sizeof kinds[0]))
 
 static const char *function_of(int kind)
 {
@@ -209,33 +209,19 @@ static void rsmi_release(void)
 
 static const char *loaded_path(void)
 {
-    struct link_map *map = NULL;
-    if (dlinfo(rs.handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && map->l_name[0])
-        return map->l_name;
-    return RSMI_SONAME;
+    return gpu_library_path(rs.handle, RSMI_SONAME);
 }
 
 static int load(char *reason, size_t len)
 {
-    rs.handle = dlopen(RSMI_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!rs.handle) {
-        const char *why = dlerror();
-        snprintf(reason, len,
-                 RSMI_SONAME " not found (%s): ROCm SMI is not installed here, or its directory "
-                             "is not on LD_LIBRARY_PATH",
-                 why ? why : "dlopen failed");
-        return PAPI_ECMP;
-    }
-#define LOOKUP(sym, required)                                                                \
-    *(void **)&rs.sym = dlsym(rs.handle, #sym);                                              \
-    if (!rs.sym && required) {                                                               \
-        snprintf(reason, len, "%s lacks %s: a ROCm SMI of another version, or not ROCm SMI", \
-                 loaded_path(), #sym);                                                       \
-        return PAPI_ECMP;                                                                    \
-    }
-    RSMI_SYMBOLS(LOOKUP)
-#undef LOOKUP
-    return PAPI_OK;
+    static const struct gpu_library_words words = {
+        "ROCm SMI is not installed here, or its directory is not on LD_LIBRARY_PATH",
+        "a ROCm SMI of another version, or not ROCm SMI"};
+#define SYMBOL(sym, required) {#sym, (void **)&rs.sym, required},
+    const struct gpu_symbol syms[] = {RSMI_SYMBOLS(SYMBOL)};
+#undef SYMBOL
+    return gpu_library_open(RSMI_SONAME, syms, (int)(sizeof syms / sizeof syms[0]), &words,
+                            &rs.handle, reason, len);
 }
 
 /* Whether the kernel lists an AMD GPU: a /sys/class/drm/cardN whose device/vendor is
@@ -258,7 +244,7 @@ static int amd_gpu_listed(void)
     return found;
 }
 
-static int add_device(struct gpu_table *t, uint32_t dv, int clocks)
+static int add_device(struct event_table *t, uint32_t dv, int clocks)
 {
     for (int k = 0; k < NKINDS; k++) {
         uint64_t v;
@@ -320,25 +306,27 @@ static int rsmi_discover(struct gpu_source *src, char *reason, size_t len)
         count = RSMI_MAX_DEVICES;
     int clocks = ver.major <= RSMI_CLOCK_MAX_MAJOR;
     for (uint32_t dv = 0; dv < count; dv++)
-        if ((ret = add_device(&src->table, dv, clocks)) != PAPI_OK)
+        if ((ret = add_device(&src->common.table, dv, clocks)) != PAPI_OK)
             return ret;
+    size_t used = strlen(reason); /* a caveat of load() is kept */
     if (!clocks)
-        snprintf(reason, len,
-                 "%s is version %u.%u.%u: its rsmi_frequencies_t is not the 5.x layout this "
+        snprintf(reason + used, len - used,
+                 "%s%s is version %u.%u.%u: its rsmi_frequencies_t is not the 5.x layout this "
                  "build knows, so gpu_clk_freq_* are not listed (the other events are)",
-                 loaded_path(), ver.major, ver.minor, ver.patch);
+                 used ? "; " : "", loaded_path(), ver.major, ver.minor, ver.patch);
     return PAPI_OK;
 }
 #endif
 
 static struct gpu_source rocm_smi_source = {
-    .prefix = "rocm_smi:::",
-    .description = "AMD GPUs through ROCm SMI (librocm_smi64.so.1, loaded at run time): power, "
+    .common = {.prefix = "rocm_smi:::",
+               .description =
+                   "AMD GPUs through ROCm SMI (librocm_smi64.so.1, loaded at run time): power, "
                    "energy, temperature, busy percent, memory, clocks",
+               .release = rsmi_release},
     .discover = rsmi_discover,
     .read = rsmi_read,
     .explain = rsmi_explain,
-    .release = rsmi_release,
 };
 
 /* The instance the registry lists (components/registry.c). */

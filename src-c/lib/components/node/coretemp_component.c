@@ -40,7 +40,7 @@ static int kind_of(const char *file)
     return -1;
 }
 
-static int add_sensor(struct node_table *t, const char *hwmon, const char *dir, const char *file,
+static int add_sensor(struct event_table *t, const char *hwmon, const char *dir, const char *file,
                       int k)
 {
     char path[1024], label[256] = "", chip[128] = "?", name[512], descr[1024];
@@ -67,7 +67,7 @@ static int add_sensor(struct node_table *t, const char *hwmon, const char *dir, 
 }
 
 /* The sensors of dir (hwmonN or hwmonN/device). */
-static int add_dir(struct node_table *t, const char *hwmon, const char *dir)
+static int add_dir(struct event_table *t, const char *hwmon, const char *dir)
 {
     struct dirent **list;
     int n = node_list_dir(dir, &list), ret = PAPI_OK;
@@ -81,7 +81,7 @@ static int add_dir(struct node_table *t, const char *hwmon, const char *dir)
     return ret;
 }
 
-static int coretemp_discover(struct node_table *t, char *reason, size_t len)
+static int coretemp_discover(struct event_table *t, char *reason, size_t len)
 {
     struct dirent **list;
     int n = node_list_dir(HWMON_DIR, &list), ret = PAPI_OK;
@@ -108,8 +108,9 @@ static int coretemp_discover(struct node_table *t, char *reason, size_t len)
 }
 
 static struct node_source coretemp_source = {
-    .prefix = "coretemp:::",
-    .description = "Linux hwmon sensors (/sys/class/hwmon): temperatures, fans, voltages, power",
+    .common = {.prefix = "coretemp:::",
+               .description =
+                   "Linux hwmon sensors (/sys/class/hwmon): temperatures, fans, voltages, power"},
     .discover = coretemp_discover,
 };
 

@@ -31,7 +31,7 @@ static const char *units_of(const char *counter)
     return strstr(counter, "packets") ? "packets" : "events";
 }
 
-static int add_counter(struct node_table *t, const char *hca, int port, const char *dir,
+static int add_counter(struct event_table *t, const char *hca, int port, const char *dir,
                        const char *counter, int ext)
 {
     char path[1024], name[512], descr[1024];
@@ -54,7 +54,7 @@ static int add_counter(struct node_table *t, const char *hca, int port, const ch
     return node_table_add(t, &ev);
 }
 
-static int add_port_dir(struct node_table *t, const char *hca, int port, const char *dir, int ext)
+static int add_port_dir(struct event_table *t, const char *hca, int port, const char *dir, int ext)
 {
     char abs[1024];
     struct dirent **list;
@@ -68,7 +68,7 @@ static int add_port_dir(struct node_table *t, const char *hca, int port, const c
 }
 
 /* The ports of hca whose state is "4: ACTIVE" (PAPI counts active ports only). */
-static int add_hca(struct node_table *t, const char *hca, int *active)
+static int add_hca(struct event_table *t, const char *hca, int *active)
 {
     char abs[512], state[64];
     struct dirent **list;
@@ -89,7 +89,7 @@ static int add_hca(struct node_table *t, const char *hca, int *active)
     return ret;
 }
 
-static int ib_discover(struct node_table *t, char *reason, size_t len)
+static int ib_discover(struct event_table *t, char *reason, size_t len)
 {
     struct dirent **list;
     int n = node_list_dir(IB_DIR, &list), active = 0, ret = PAPI_OK;
@@ -109,8 +109,8 @@ static int ib_discover(struct node_table *t, char *reason, size_t len)
 }
 
 static struct node_source ib_source = {
-    .prefix = "infiniband:::",
-    .description = "Linux InfiniBand port counters (/sys/class/infiniband)",
+    .common = {.prefix = "infiniband:::",
+               .description = "Linux InfiniBand port counters (/sys/class/infiniband)"},
     .discover = ib_discover,
 };
 

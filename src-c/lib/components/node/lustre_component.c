@@ -35,7 +35,7 @@ static const struct lustre_stat stats[] = {
 };
 
 /* One event of file system fs, when its file is there. */
-static int add_stat(struct node_table *t, const char *dir, const char *fs,
+static int add_stat(struct event_table *t, const char *dir, const char *fs,
                     const struct lustre_stat *st)
 {
     char path[1024], name[512], descr[1280];
@@ -56,7 +56,7 @@ static int add_stat(struct node_table *t, const char *dir, const char *fs,
     return node_table_add(t, &ev);
 }
 
-static int add_fs(struct node_table *t, const char *dir, const char *fs)
+static int add_fs(struct event_table *t, const char *dir, const char *fs)
 {
     int ret = PAPI_OK;
     for (size_t i = 0; i < sizeof stats / sizeof stats[0] && ret == PAPI_OK; i++)
@@ -64,7 +64,7 @@ static int add_fs(struct node_table *t, const char *dir, const char *fs)
     return ret;
 }
 
-static int lustre_discover(struct node_table *t, char *reason, size_t len)
+static int lustre_discover(struct event_table *t, char *reason, size_t len)
 {
     int ret = PAPI_OK;
     for (size_t d = 0; d < sizeof llite_dirs / sizeof llite_dirs[0] && !t->n; d++) {
@@ -84,8 +84,8 @@ static int lustre_discover(struct node_table *t, char *reason, size_t len)
 }
 
 static struct node_source lustre_source = {
-    .prefix = "lustre:::",
-    .description = "Lustre client file system traffic (llite stats)",
+    .common = {.prefix = "lustre:::",
+               .description = "Lustre client file system traffic (llite stats)"},
     .discover = lustre_discover,
 };
 

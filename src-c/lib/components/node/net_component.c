@@ -48,7 +48,7 @@ static int interface_of(const char *line, char *name, size_t len)
     return strpbrk(name, " \t") ? -1 : 0;
 }
 
-static int add_interface(struct node_table *t, const char *ifname)
+static int add_interface(struct event_table *t, const char *ifname)
 {
     for (int c = 0; c < 16; c++) {
         char name[128], descr[192];
@@ -87,7 +87,7 @@ static int check_line(const char *line, int lineno, char *reason, size_t len)
     return PAPI_ECMP;
 }
 
-static int net_discover(struct node_table *t, char *reason, size_t len)
+static int net_discover(struct event_table *t, char *reason, size_t len)
 {
     FILE *f = fsroot_fopen(NET_FILE);
     if (!f) {
@@ -114,8 +114,8 @@ static int net_discover(struct node_table *t, char *reason, size_t len)
 }
 
 static struct node_source net_source = {
-    .prefix = "net:::",
-    .description = "Linux network interface statistics (/proc/net/dev)",
+    .common = {.prefix = "net:::",
+               .description = "Linux network interface statistics (/proc/net/dev)"},
     .discover = net_discover,
 };
 

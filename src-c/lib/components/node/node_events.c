@@ -1,7 +1,7 @@
 /* node_events.c: the component callbacks of the node components (node_events.h): the
  * table each one found at probe, named "prefix:::name", and event-set contexts that read
- * their files. Values are system-wide (a network interface, a sensor): any target sees
- * the same. A counter's slot counts what grew while its set ran, unwrapped at the
+ * their files (the table and the naming callbacks: ../event_table.c). Values are
+ * system-wide (a network interface, a sensor): any target sees the same. A counter's slot counts what grew while its set ran, unwrapped at the
  * counter's width; an instantaneous slot counts (its value frozen at the last stop) +
  * (the value now), as powercap's limits do, so that the core's count since PAPI_start
  * is the value now. read() may run in a signal handler: a failed read is recorded (atomic
@@ -16,8 +16,7 @@
 #include "fsroot.h"
 #include "node_events.h"
 
-#define NODE_MAX_SLOTS   64
-#define NODE_MAX_SOURCES 8
+#define NODE_MAX_SLOTS TABLE_MAX_SLOTS
 
 struct node_slot {
     int event;
@@ -43,8 +42,6 @@ struct node_fail {
     int err, slot, line;
 };
 
-static struct node_source *sources[NODE_MAX_SOURCES];
-
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -59,153 +56,42 @@ static struct node_source *source_of(const struct papi_component *self)
 
 static const struct node_event *event_of(const struct cmp_context *ctx, int slot)
 {
-    return &ctx->src->table.ev[ctx->slots[slot].event];
+    return (const struct node_event *)(void *)event_table_at(&ctx->src->common.table,
+                                                             ctx->slots[slot].event);
 }
 
-/* ---- the tables ------------------------------------------------------------------ */
-int node_table_add(struct node_table *t, const struct node_event *ev)
+/* ---- the table ------------------------------------------------------------------ */
+int node_table_add(struct event_table *t, const struct node_event *ev)
 {
-    if (t->n == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 32;
-        struct node_event *grown = realloc(t->ev, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return papi_error(PAPI_ENOMEM, "no memory for the node events");
-        t->ev = grown;
-        t->cap = cap;
-    }
-    struct node_event *e = &t->ev[t->n];
-    *e = *ev;
-    e->name = strdup(ev->name);
-    e->descr = strdup(ev->descr);
-    e->path = strdup(ev->path);
-    e->key = ev->key ? strdup(ev->key) : NULL;
-    if (!e->name || !e->descr || !e->path || (ev->key && !e->key)) {
-        free(e->name), free(e->descr), free(e->path), free(e->key);
+    struct node_event copy = *ev;
+    copy.key = ev->key ? strdup(ev->key) : NULL;
+    if (ev->key && !copy.key)
         return papi_error(PAPI_ENOMEM, "no memory for the node events");
-    }
-    t->n++;
-    return PAPI_OK;
+    int ret = event_table_add(t, &copy.common, sizeof copy);
+    if (ret != PAPI_OK)
+        free(copy.key);
+    return ret;
 }
 
-void node_table_free(struct node_table *t)
+static void free_key(struct table_event *e)
 {
-    for (int i = 0; i < t->n; i++)
-        free(t->ev[i].name), free(t->ev[i].descr), free(t->ev[i].path), free(t->ev[i].key);
-    free(t->ev);
-    *t = (struct node_table){0};
-}
-
-/* Tables are found again at the next probe (a forked child's too: they are small). */
-static void node_lifecycle(const struct papi_life *ev)
-{
-    if (ev->event != PAPI_LIFE_SHUTDOWN)
-        return;
-    for (int i = 0; i < NODE_MAX_SOURCES && sources[i]; i++)
-        node_table_free(&sources[i]->table);
-}
-
-static void remember(struct node_source *src)
-{
-    for (int i = 0; i < NODE_MAX_SOURCES; i++)
-        if (!sources[i] || sources[i] == src) {
-            sources[i] = src;
-            return;
-        }
+    free(((struct node_event *)(void *)e)->key);
 }
 
 int node_probe(struct papi_component *self, struct cmp_status *out)
 {
-    int ret = papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, node_lifecycle);
+    struct node_source *src = source_of(self);
+    src->common.free_entry = free_key;
+    int ret = table_probe_begin(self);
     if (ret != PAPI_OK)
         return ret;
-    struct node_source *src = source_of(self);
-    remember(src);
-    node_table_free(&src->table);
-    out->disabled = src->discover(&src->table, out->reason, sizeof out->reason);
-    if (!out->disabled && src->table.n == 0) {
+    out->disabled = src->discover(&src->common.table, out->reason, sizeof out->reason);
+    if (!out->disabled && src->common.table.n == 0) {
         out->disabled = PAPI_ECMP;
         snprintf(out->reason, sizeof out->reason, "%s found no events", self->name);
     }
-    if (out->disabled)
-        node_table_free(&src->table);
-    out->num_counters = src->table.n < NODE_MAX_SLOTS ? src->table.n : NODE_MAX_SLOTS;
+    table_probe_end(self, out);
     return PAPI_OK;
-}
-
-void node_fill_info(const struct papi_component *self, PAPI_component_info_t *info)
-{
-    const struct node_source *src = source_of(self);
-    snprintf(info->name, sizeof info->name, "%s", self->name);
-    snprintf(info->short_name, sizeof info->short_name, "%s", self->name);
-    snprintf(info->description, sizeof info->description, "%s", src->description);
-    info->num_native_events = info->disabled ? 0 : src->table.n;
-    info->num_cntrs = info->num_mpx_cntrs =
-        src->table.n < NODE_MAX_SLOTS ? src->table.n : NODE_MAX_SLOTS;
-    info->default_domain = info->available_domains = PAPI_DOM_ALL;
-    info->default_granularity = PAPI_GRN_THR;
-    info->available_granularities = PAPI_GRN_THR | PAPI_GRN_PROC | PAPI_GRN_SYS;
-}
-
-/* ---- names ------------------------------------------------------------------------ */
-static int valid(const struct node_source *src, int local)
-{
-    return local >= 0 && local < src->table.n;
-}
-
-int node_name_to_code(const struct papi_component *self, const char *name, int *local)
-{
-    const struct node_source *src = source_of(self);
-    size_t plen = strlen(src->prefix);
-    if (strncmp(name, src->prefix, plen) != 0)
-        return PAPI_ENOEVNT; /* quietly: the core asks every component */
-    for (int e = 0; e < src->table.n; e++)
-        if (strcmp(name + plen, src->table.ev[e].name) == 0) {
-            *local = e;
-            return PAPI_OK;
-        }
-    return PAPI_ENOEVNT;
-}
-
-int node_code_to_name(const struct papi_component *self, int local, char *out, size_t len)
-{
-    const struct node_source *src = source_of(self);
-    if (!valid(src, local))
-        return papi_error(PAPI_ENOEVNT, "%s has no event %d", self->name, local);
-    if ((size_t)snprintf(out, len, "%s%s", src->prefix, src->table.ev[local].name) >= len)
-        return papi_error(PAPI_EBUF, "%s event name longer than %zu bytes", self->name, len - 1);
-    return PAPI_OK;
-}
-
-int node_enumerate(const struct papi_component *self, int *local, int modifier)
-{
-    int next = modifier == PAPI_ENUM_FIRST ? 0 : modifier == PAPI_ENUM_EVENTS ? *local + 1 : -1;
-    if (!valid(source_of(self), next))
-        return PAPI_ENOEVNT; /* the end, or qualifiers: node events have none */
-    *local = next;
-    return PAPI_OK;
-}
-
-int node_event_info(const struct papi_component *self, int local, PAPI_event_info_t *info)
-{
-    const struct node_source *src = source_of(self);
-    if (!valid(src, local))
-        return papi_error(PAPI_ENOEVNT, "%s has no event %d", self->name, local);
-    const struct node_event *e = &src->table.ev[local];
-    snprintf(info->symbol, sizeof info->symbol, "%s%s", src->prefix, e->name);
-    snprintf(info->short_descr, sizeof info->short_descr, "%.63s", e->descr);
-    snprintf(info->long_descr, sizeof info->long_descr, "%s", e->descr);
-    snprintf(info->units, sizeof info->units, "%s", e->units);
-    info->component_index = self->cidx;
-    info->data_type = e->instant ? PAPI_DATATYPE_INT64 : PAPI_DATATYPE_UINT64;
-    info->value_type = e->instant ? PAPI_VALUETYPE_ABSOLUTE : PAPI_VALUETYPE_RUNNING_SUM;
-    info->timescope = e->instant ? PAPI_TIMESCOPE_POINT : PAPI_TIMESCOPE_SINCE_START;
-    return PAPI_OK;
-}
-
-int node_query(const struct papi_component *self, int local, int domain)
-{
-    (void)domain; /* the kernel's numbers, whatever the privilege level */
-    return valid(source_of(self), local) ? PAPI_OK : PAPI_ENOEVNT;
 }
 
 /* ---- reading ---------------------------------------------------------------------- */
@@ -253,19 +139,19 @@ static int read_error(const struct cmp_context *ctx, const struct node_fail *f)
         return papi_error(PAPI_ESYS,
                           "%s%s: %s line %d: the number at place %d%s%s%s does not fit in 64 "
                           "bits (%s): refused rather than read wrapped",
-                          ctx->src->prefix, e->name, file, f->line, e->column + 1,
+                          ctx->src->common.prefix, e->name, file, f->line, e->column + 1,
                           e->key ? " after '" : "", e->key ? e->key : "", e->key ? "'" : "",
                           e->instant ? "a signed value past +-9223372036854775807"
                                      : "a counter past 18446744073709551615");
     if (f->err != NODE_MALFORMED)
         return papi_error(f->err == EACCES ? PAPI_EPERM : PAPI_ESYS, "%s%s: cannot read %s: %s",
-                          ctx->src->prefix, e->name, file, strerror(f->err));
+                          ctx->src->common.prefix, e->name, file, strerror(f->err));
     if (!f->line)
-        return papi_error(PAPI_ESYS, "%s%s: %s is malformed: it has no %s%s%s", ctx->src->prefix,
-                          e->name, file, e->key ? "line '" : "first line", e->key ? e->key : "",
-                          e->key ? "'" : "");
+        return papi_error(PAPI_ESYS, "%s%s: %s is malformed: it has no %s%s%s",
+                          ctx->src->common.prefix, e->name, file, e->key ? "line '" : "first line",
+                          e->key ? e->key : "", e->key ? "'" : "");
     return papi_error(PAPI_ESYS, "%s%s: %s line %d is malformed: no number at place %d%s%s%s",
-                      ctx->src->prefix, e->name, file, f->line, e->column + 1,
+                      ctx->src->common.prefix, e->name, file, f->line, e->column + 1,
                       e->key ? " after '" : "", e->key ? e->key : "", e->key ? "'" : "");
 }
 
@@ -310,19 +196,20 @@ void node_ctx_destroy(struct cmp_context *ctx)
 int node_add(struct cmp_context *ctx, int local, int *slot)
 {
     report_failed_read(ctx);
-    if (!valid(ctx->src, local))
-        return papi_error(PAPI_ENOEVNT, "%s has no event %d", ctx->src->prefix, local);
+    if (!table_valid(&ctx->src->common, local))
+        return papi_error(PAPI_ENOEVNT, "%s has no event %d", ctx->src->common.prefix, local);
     if (ctx->nslots == NODE_MAX_SLOTS)
-        return papi_error(PAPI_ECOUNT, "%s counts at most %d events per set", ctx->src->prefix,
-                          NODE_MAX_SLOTS);
+        return papi_error(PAPI_ECOUNT, "%s counts at most %d events per set",
+                          ctx->src->common.prefix, NODE_MAX_SLOTS);
     char path[4096];
-    if (fsroot_path(ctx->src->table.ev[local].path, path, sizeof path) != 0)
-        return papi_error(PAPI_EINVAL, "%s%s: its file's path is too long", ctx->src->prefix,
-                          ctx->src->table.ev[local].name);
+    const struct table_event *e = event_table_at(&ctx->src->common.table, local);
+    if (fsroot_path(e->path, path, sizeof path) != 0)
+        return papi_error(PAPI_EINVAL, "%s%s: its file's path is too long", ctx->src->common.prefix,
+                          e->name);
     struct node_slot *s = &ctx->slots[ctx->nslots];
     *s = (struct node_slot){.event = local, .path = strdup(path)};
     if (!s->path)
-        return papi_error(PAPI_ENOMEM, "no memory for a %s slot", ctx->src->prefix);
+        return papi_error(PAPI_ENOMEM, "no memory for a %s slot", ctx->src->common.prefix);
     uint64_t raw[NODE_MAX_SLOTS];
     ctx->nslots++;
     int ret = read_now(ctx, raw); /* a missing or malformed file is said now */
@@ -339,7 +226,7 @@ int node_remove(struct cmp_context *ctx, int slot)
 {
     report_failed_read(ctx);
     if (slot < 0 || slot >= ctx->nslots)
-        return papi_error(PAPI_EINVAL, "%s context has no slot %d", ctx->src->prefix, slot);
+        return papi_error(PAPI_EINVAL, "%s context has no slot %d", ctx->src->common.prefix, slot);
     free(ctx->slots[slot].path);
     memmove(&ctx->slots[slot], &ctx->slots[slot + 1],
             (size_t)(ctx->nslots - slot - 1) * sizeof ctx->slots[0]);

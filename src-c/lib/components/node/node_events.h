@@ -1,8 +1,9 @@
 /* node_events.h: the engine the node components share (net, infiniband, coretemp,
  * stealtime, lustre). Each of them counts numbers the kernel prints in files of /proc
  * and /sys; a component only finds its events (a table: name, file, line key, column,
- * width, unit) and this engine does the rest: names, contexts, the start..read
- * arithmetic, the reading of the files (async-signal-safe) and the errors.
+ * width, unit) and this engine does the rest: contexts, the start..read arithmetic, the
+ * reading of the files (async-signal-safe) and the errors; the names and the table are
+ * the table components' (../event_table.h), shared with the GPU components.
  *
  * Counting is PAPI's: a counter counts what grew since PAPI_start (unwrapped at its
  * width, so a 32-bit counter that wrapped once between start and read still counts
@@ -14,41 +15,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "component.h"
+#include "event_table.h"
 
-/* One event: where its number is and how it counts. */
+/* One event: where its number is and how it counts (path: its file, read under the
+ * root). */
 struct node_event {
-    char *name;        /* after the component's "prefix:::" */
-    char *descr;       /* long description */
-    const char *units; /* PAPI's unit string (static) */
-    char *path;        /* the live absolute path of its file (read under the root) */
-    char *key;         /* the line that starts with it ("eth0", "cpu3"); NULL: the first line */
-    int column;        /* which whitespace-separated number after the key (0 = first) */
-    int width;         /* 32: a counter that wraps at 2^32; 64 otherwise */
-    int instant;       /* an instantaneous value, not a counter */
-    uint64_t scale;    /* the value is the file's number times this (1: as is) */
-    int absent_zero;   /* a missing key line reads 0 (lustre prints only lines with samples) */
+    union {
+        struct table_event common;
+        struct {
+            TABLE_EVENT_FIELDS
+        };
+    };
+    char *key;       /* the line that starts with it ("eth0", "cpu3"); NULL: the first line */
+    int column;      /* which whitespace-separated number after the key (0 = first) */
+    int width;       /* 32: a counter that wraps at 2^32; 64 otherwise */
+    uint64_t scale;  /* the value is the file's number times this (1: as is) */
+    int absent_zero; /* a missing key line reads 0 (lustre prints only lines with samples) */
 };
 
-struct node_table {
-    struct node_event *ev;
-    int n, cap;
-};
-
-/* A node component: its prefix, description and how it finds its events. */
+/* A node component: its prefix, description (common) and how it finds its events. */
 struct node_source {
-    const char *prefix;      /* "net:::" */
-    const char *description; /* for PAPI_get_component_info */
+    struct table_source common;
     /* Fill t from the tree under the root in force; PAPI_OK, or the code that disables
      * the component with the reason in reason[len]. */
-    int (*discover)(struct node_table *t, char *reason, size_t len);
-    struct node_table table;
+    int (*discover)(struct event_table *t, char *reason, size_t len);
 };
 
 /* Append an event (the strings are copied; name and descr are formatted by the caller):
  * PAPI_OK or PAPI_ENOMEM. */
-PAPI_INTERNAL int node_table_add(struct node_table *t, const struct node_event *ev);
-PAPI_INTERNAL void node_table_free(struct node_table *t);
+PAPI_INTERNAL int node_table_add(struct event_table *t, const struct node_event *ev);
 
 /* The numbers of the given events of one file now (async-signal-safe: no stdio, no
  * allocation). 0, an errno, or NODE_MALFORMED with *bad_line (0: the key's line is
@@ -66,25 +61,16 @@ PAPI_INTERNAL int node_list_dir(const char *abs, struct dirent ***list);
 PAPI_INTERNAL void node_free_list(struct dirent **list, int n);
 
 /* The callbacks of every node component; the instance is its struct node_source. */
-#define NODE_COMPONENT(cname, source)                                                         \
-    {                                                                                         \
-        .name = cname, .instance = &source, .probe = node_probe, .fill_info = node_fill_info, \
-        .name_to_code = node_name_to_code, .code_to_name = node_code_to_name,                 \
-        .enumerate = node_enumerate, .event_info = node_event_info, .query = node_query,      \
-        .ctx_create = node_ctx_create, .ctx_destroy = node_ctx_destroy, .add = node_add,      \
-        .remove = node_remove, .start = node_start, .stop = node_stop, .read = node_read,     \
+#define NODE_COMPONENT(cname, source)                                                          \
+    {                                                                                          \
+        .name = cname, .instance = &source, .probe = node_probe, .fill_info = table_fill_info, \
+        .name_to_code = table_name_to_code, .code_to_name = table_code_to_name,                \
+        .enumerate = table_enumerate, .event_info = table_event_info, .query = table_query,    \
+        .ctx_create = node_ctx_create, .ctx_destroy = node_ctx_destroy, .add = node_add,       \
+        .remove = node_remove, .start = node_start, .stop = node_stop, .read = node_read,      \
     }
 
 PAPI_INTERNAL int node_probe(struct papi_component *self, struct cmp_status *out);
-PAPI_INTERNAL void node_fill_info(const struct papi_component *self, PAPI_component_info_t *info);
-PAPI_INTERNAL int node_name_to_code(const struct papi_component *self, const char *name,
-                                    int *local);
-PAPI_INTERNAL int node_code_to_name(const struct papi_component *self, int local, char *out,
-                                    size_t len);
-PAPI_INTERNAL int node_enumerate(const struct papi_component *self, int *local, int modifier);
-PAPI_INTERNAL int node_event_info(const struct papi_component *self, int local,
-                                  PAPI_event_info_t *info);
-PAPI_INTERNAL int node_query(const struct papi_component *self, int local, int domain);
 PAPI_INTERNAL int node_ctx_create(const struct papi_component *self,
                                   const struct cmp_target *target, struct cmp_context **ctx);
 PAPI_INTERNAL void node_ctx_destroy(struct cmp_context *ctx);

@@ -14,7 +14,7 @@
 #define STAT_FILE    "/proc/stat"
 #define STEAL_COLUMN 7 /* user nice system idle iowait irq softirq steal */
 
-static int add_cpu(struct node_table *t, const char *key, uint64_t scale)
+static int add_cpu(struct event_table *t, const char *key, uint64_t scale)
 {
     char name[64], descr[128];
     if (strcmp(key, "cpu") == 0) {
@@ -50,7 +50,7 @@ static int check_line(const char *line, int lineno, char *reason, size_t len)
     return PAPI_ECMP;
 }
 
-static int stealtime_discover(struct node_table *t, char *reason, size_t len)
+static int stealtime_discover(struct event_table *t, char *reason, size_t len)
 {
     FILE *f = fsroot_fopen(STAT_FILE);
     if (!f) {
@@ -81,8 +81,9 @@ static int stealtime_discover(struct node_table *t, char *reason, size_t len)
 }
 
 static struct node_source stealtime_source = {
-    .prefix = "stealtime:::",
-    .description = "Steal time of a virtual machine's CPUs (/proc/stat), in microseconds",
+    .common = {.prefix = "stealtime:::",
+               .description =
+                   "Steal time of a virtual machine's CPUs (/proc/stat), in microseconds"},
     .discover = stealtime_discover,
 };
 

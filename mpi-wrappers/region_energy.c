@@ -1,0 +1,123 @@
+/* region_energy.c: each region's energy over the job. A rank's energy in a region is its
+ * socket's (node device's) while it was inside: every rank of the socket sees the same
+ * socket, so adding the ranks' values would count it once per rank. Each rank adds its
+ * value divided by k, the ranks of its socket (node) that have the region and the event:
+ * the socket is counted once (exactly when they were inside at the same time, their mean
+ * otherwise). Three fixed-size reductions: the k's over the socket and node groups, then
+ * the sums to rank 0. */
+#include <stdio.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "energy_events.h"
+#include "region_energy.h"
+#include "socket_layout.h"
+#include "text_buffer.h"
+
+#define CELLS (PMPI_MAX_REGIONS * PMPI_MAX_EVENTS)
+
+/* Rank 0's result: per region (names' order) and event, joules and the ranks that had it. */
+static struct {
+    int n;
+    char name[PMPI_MAX_REGIONS][PMPI_NAME_LEN];
+    double joules[CELLS], ranks[CELLS];
+} job;
+
+static int any_energy(void)
+{
+    for (int e = 0; e < pmpi_run.nevents; e++)
+        if (pmpi_energy_scope(e) != PMPI_ENERGY_NONE)
+            return 1;
+    return 0;
+}
+
+/* This rank's region called name in row, or NULL. */
+static const struct pmpi_region *region_of(const struct pmpi_row *row, const char *name)
+{
+    for (int j = 0; j < row->nregions; j++)
+        if (strcmp(row->regions[j].name, name) == 0)
+            return &row->regions[j];
+    return NULL;
+}
+
+void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[PMPI_NAME_LEN],
+                               int n)
+{
+    static int have[CELLS], k_socket[CELLS], k_node[CELLS];
+    static double in[2 * CELLS], out[2 * CELLS];
+    int ne = pmpi_run.nevents;
+    job.n = 0;
+    if (!any_energy() || n <= 0) /* the same on every rank: the events are the job's */
+        return;
+    if (n > PMPI_MAX_REGIONS)
+        n = PMPI_MAX_REGIONS;
+    if (!pmpi_socket_layout_tried()) /* a GPU's energy without PAPI_MPI_METRICS */
+        pmpi_socket_layout(pmpi_run.rank);
+    for (int i = 0; i < n; i++) {
+        const struct pmpi_region *r = row->counters_read ? region_of(row, names[i]) : NULL;
+        for (int e = 0; e < ne; e++)
+            have[i * ne + e] = r && r->entries > 0 && pmpi_energy_counted(e);
+    }
+    pmpi_layout_group_sum(0, have, k_socket, n * ne);
+    pmpi_layout_group_sum(1, have, k_node, n * ne);
+    for (int i = 0; i < n; i++) {
+        const struct pmpi_region *r = region_of(row, names[i]);
+        for (int e = 0; e < ne; e++) {
+            int c = i * ne + e;
+            int k = pmpi_energy_scope(e) == PMPI_ENERGY_SOCKET ? k_socket[c] : k_node[c];
+            in[c] =
+                have[c] && k > 0 ? (double)r->counts[e] * pmpi_energy_joules_per_count(e) / k : 0.0;
+            in[CELLS + c] = have[c];
+        }
+    }
+    PMPI_Reduce(in, out, 2 * CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (pmpi_run.rank != 0)
+        return;
+    job.n = n;
+    for (int i = 0; i < n; i++) {
+        snprintf(job.name[i], PMPI_NAME_LEN, "%s", names[i]);
+        for (int e = 0; e < ne; e++) {
+            job.joules[i * ne + e] = out[i * ne + e];
+            job.ranks[i * ne + e] = out[CELLS + i * ne + e];
+        }
+    }
+    printf("papi_mpi: energy per region (each socket, GPU or node device counted once):\n");
+    for (int i = 0; i < n; i++) {
+        printf("  %-24s", names[i]);
+        for (int e = 0, first = 1; e < ne; e++) {
+            if (pmpi_energy_scope(e) == PMPI_ENERGY_NONE)
+                continue;
+            printf("%s%s %.6g J", first ? " " : ", ", pmpi_run.event_names[e], out[i * ne + e]);
+            first = 0;
+        }
+        printf("\n");
+    }
+}
+
+void pmpi_region_energy_head_json(struct tbuf *t)
+{
+    int ne = pmpi_run.nevents;
+    if (job.n == 0)
+        return;
+    tb_raw(t, ",\n\"region_energy\": {\"rule\": ");
+    tb_json(t, PMPI_REGION_ENERGY_RULE);
+    tb_raw(t, ", \"regions\": {");
+    for (int i = 0; i < job.n; i++) {
+        tb_raw(t, i ? ",\n  " : "\n  ");
+        tb_json(t, job.name[i]);
+        tb_raw(t, ": {");
+        for (int e = 0, first = 1; e < ne; e++) {
+            if (pmpi_energy_scope(e) == PMPI_ENERGY_NONE)
+                continue;
+            tb_raw(t, first ? "" : ", ");
+            first = 0;
+            tb_json(t, pmpi_run.event_names[e]);
+            tb_fmt(t, ": {\"joules\": %.9g", job.joules[i * ne + e]);
+            tb_fmt(t, ", \"ranks\": %.0f, \"scope\": \"%s\"}", job.ranks[i * ne + e],
+                   pmpi_energy_scope(e) == PMPI_ENERGY_SOCKET ? "socket" : "node");
+        }
+        tb_raw(t, "}");
+    }
+    tb_raw(t, "}}");
+}

@@ -1,0 +1,43 @@
+"""papi_report.catalog: the registered modules loaded (registry.MODULES) and every table
+the inputs give. The top of the tables layer: it imports the modules a layer lists by
+name, so no module that registers imports another to be listed, and none imports this."""
+import importlib
+
+from . import registry
+from .load import load_mpi, _regions_arg
+from .tables import region_instances, region_totals, region_tree
+
+
+def load(layer="tables"):
+    """Import every module of registry.MODULES up to layer ("tables" needs pandas,
+    "figures" matplotlib); each registers what it defines. Idempotent."""
+    upto = registry.LAYERS[: registry.LAYERS.index(layer) + 1]
+    for name, lay in registry.MODULES:
+        if lay in upto:
+            importlib.import_module("." + name, __package__)
+
+
+def tables(mpi=None, regions=None, peaks=None):
+    """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
+    mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
+    directory or rank files (or load_regions' result); peaks: the machine's peaks for the
+    roofline ({"flops_per_s": x, "bytes_per_s": y}, before any a report gives)."""
+    load("tables")
+    out, docs = {}, []
+    if mpi is not None:
+        rep = load_mpi(mpi) if isinstance(mpi, str) else mpi
+        out.update({k: f(rep) for k, (src, f) in registry.TABLES.items() if src == "mpi"})
+        docs.append((mpi if isinstance(mpi, str) else "the MPI report", rep))
+    if regions is not None:
+        files = _regions_arg(regions)
+        # Each instance's path once: the totals and the tree are sums of the instances.
+        inst = region_instances(files)
+        tot = region_totals(files, inst)
+        made = {"region_instances": inst, "region_totals": tot, "region_tree": region_tree(files, tot)}
+        out.update({k: made[k] if k in made else f(files)
+                    for k, (src, f) in registry.TABLES.items() if src == "regions"})
+        docs += [("the region file of rank %d" % r, d) for r, d in files]
+    for k, (src, f) in registry.TABLES.items():
+        if src == "derived":
+            out[k] = f(out, docs, peaks)
+    return out

@@ -1,0 +1,119 @@
+"""papi_report.load: the report files read and checked: first against their JSON Schema
+(schema_check.py, compiled to plain checks by schema_fast.py: the file, the JSON path
+and the rule broken, in one line), then what a schema cannot say (check.py: a rank
+beyond nranks, MPI time above the wall time, a series running backwards, a value JSON
+cannot hold such as Infinity) and every check a module registered (registry.CHECKS):
+the MPI report and one run's region files. The load layer: no pandas."""
+import glob
+import os
+import sys
+
+from . import registry, schema_check
+from .check import MalformedInput, ReportError, _check_mpi, _check_regions, _load_json
+
+
+def _follows_schema(path, doc, kind):
+    """MalformedInput naming the file, the JSON path and the rule when doc breaks its
+    schema. Without the schema files, or without jsonschema to word a fault, the checks
+    of check.py still run."""
+    if kind == "mpi_report" and "tool" not in doc:
+        doc = dict(doc, tool="papi_mpi")  # named as one already: its identifying member may be left out
+    try:
+        why = schema_check.check_document(path, doc, kind)
+    except schema_check.SchemaUnavailable:
+        return
+    if why:
+        raise MalformedInput(why)
+
+
+def load_mpi(path):
+    """The MPI report: a papi_mpi_report.json file, or the directory that holds it."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "papi_mpi_report.json")
+    rep = _load_json(path)
+    if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
+        raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
+    _follows_schema(path, rep, "mpi_report")
+    _check_mpi(path, rep)
+    for extra in registry.CHECKS["mpi"]:
+        extra(path, rep)
+    return rep
+
+
+def region_files(source):
+    """The region files: a papi_hl_output directory, its parent, or rank_*.json paths."""
+    paths = []
+    for s in ([source] if isinstance(source, str) else list(source)):
+        if os.path.isdir(os.path.join(s, "papi_hl_output")):
+            s = os.path.join(s, "papi_hl_output")
+        paths += sorted(glob.glob(os.path.join(s, "rank_*.json"))) if os.path.isdir(s) else [s]
+    if not paths:
+        raise ReportError("no region files (rank_*.json) in %s" % source)
+    return paths
+
+
+def _run_of(data):
+    """The file's run id (its "run" header), None for a file written before headers."""
+    run = data.get("run")
+    rid = run.get("id") if isinstance(run, dict) else None
+    return rid if isinstance(rid, str) and rid else None
+
+
+def _one_run(loaded, run, say):
+    """The files of one run: runs are never mixed (two runs' rank files are not ranks of
+    one job). With --run ID that run's; else the newest (latest "start", then latest file
+    change), said in one line naming the others. Files without a header join the one run
+    there is, when there is only one. [(path, data)] -> [(path, data)]."""
+    runs = {}
+    for path, data in loaded:
+        runs.setdefault(_run_of(data), []).append((path, data))
+    if run is not None:
+        if run not in runs:
+            raise ReportError("no run %s among the region files; their runs: %s" % (
+                run, ", ".join(str(r) for r in runs)))
+        return runs[run]
+    if len([r for r in runs if r is not None]) <= 1:
+        return loaded  # one run; files without a header (older writers) cannot be told apart
+
+    def newest(rid):
+        files = runs[rid]
+        start = max((d.get("run") or {}).get("start") or "" for _, d in files)
+        return (rid is not None, start, max(os.path.getmtime(p) for p, _ in files))
+    order = sorted(runs, key=newest, reverse=True)
+    say("papi_report: the region files hold %d runs (%s): reporting the newest, %s; "
+        "--run ID reports another" % (len(runs), ", ".join(
+            "%s: %d file%s" % (r if r else "no run header", len(runs[r]),
+                               "" if len(runs[r]) == 1 else "s") for r in order), order[0]))
+    return runs[order[0]]
+
+
+def load_regions(source, run=None, say=None):
+    """[(rank, data)] of every region file of one run (run: its id, else the newest; say
+    reports the choice, on stderr by default); the rank is the file's, else its name's
+    number."""
+    loaded = []
+    for path in region_files(source):
+        data = _load_json(path)
+        if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
+            raise MalformedInput("%s is not a region file in PAPI 7's format (needs "
+                                 "'event_definitions' and 'threads')" % path)
+        _follows_schema(path, data, "region")
+        _check_regions(path, data)
+        for extra in registry.CHECKS["regions"]:
+            extra(path, data)
+        loaded.append((path, data))
+    out = []
+    for path, data in _one_run(loaded, run, say or (lambda m: print(m, file=sys.stderr))):
+        rank = data.get("rank")
+        if rank is None:
+            stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]
+            rank = int(stem) if stem.isdigit() else len(out)
+        out.append((int(rank), data))
+    return out
+
+
+def _regions_arg(files):
+    """load_regions' result as it is; a directory or paths loaded."""
+    if isinstance(files, list) and files and isinstance(files[0], tuple):
+        return files
+    return load_regions(files)

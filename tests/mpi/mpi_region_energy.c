@@ -1,0 +1,52 @@
+/* mpi_region_energy: known energy added to a replayed powercap tree (PAPI_FSROOT) inside
+ * MPI_Pcontrol regions (check_mpi_region_energy.py). Usage: mpi_region_energy POWERCAP_DIR
+ *   "work": every rank inside while rank 0 adds package 0 3.5 J, its DRAM 0.4 J and
+ *           package 1 1.25 J (between two barriers, so every rank's region spans it);
+ *   "solo": rank 0 alone inside while it adds package 0 1.0 J (the others wait outside);
+ *   "idle": every rank inside, no energy added. */
+#include <mpi.h>
+#include <stdio.h>
+
+static int add_uj(const char *dir, const char *zone, unsigned long long delta)
+{
+    char p[1024];
+    unsigned long long v = 0;
+    snprintf(p, sizeof p, "%s/%s/energy_uj", dir, zone);
+    FILE *f = fopen(p, "r");
+    int ok = f && fscanf(f, "%llu", &v) == 1;
+    if (f)
+        fclose(f);
+    f = ok ? fopen(p, "w") : NULL; /* in place: the readers' open descriptors see it */
+    if (!f)
+        return 1;
+    fprintf(f, "%llu\n", v + delta);
+    fclose(f);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, bad = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc < 2)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Pcontrol(2, "work");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        bad |= add_uj(argv[1], "intel-rapl:0", 3500000) |
+               add_uj(argv[1], "intel-rapl:0:1", 400000) | add_uj(argv[1], "intel-rapl:1", 1250000);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Pcontrol(-2, "work");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Pcontrol(2, "solo");
+        bad |= add_uj(argv[1], "intel-rapl:0", 1000000);
+        MPI_Pcontrol(-2, "solo");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Pcontrol(2, "idle");
+    MPI_Pcontrol(-2, "idle");
+    MPI_Finalize();
+    return bad;
+}
