@@ -22,6 +22,7 @@
 #include "region_summary.h"
 #include "report_files.h"
 #include "row.h"
+#include "sample_report.h"
 #include "socket_layout.h"
 #include "state.h"
 #include "text_buffer.h"
@@ -216,6 +217,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n");
     pmpi_wait_report_json(t);
+    pmpi_sample_report_json(t);
     tb_raw(t, "\"metrics\": {");
     int first = 1;
     int nb = named_base();
@@ -362,6 +364,7 @@ static void banner(const struct agg *a, const struct pmpi_site_report *sites)
     banner_calls(a);
     pmpi_wait_report_print();
     pmpi_callsites_print(sites, pmpi_run.top);
+    pmpi_sample_report_print();
     fflush(stdout);
 }
 
@@ -412,7 +415,7 @@ static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_
     int root = pmpi_run.rank == 0;
     const char *note = pmpi_run.counter_note;
     size_t head_cap = root ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1200 +
-                                 pmpi_wait_report_size() +
+                                 pmpi_wait_report_size() + pmpi_sample_report_size() +
                                  (note ? 6 * strlen(note) : 0)
                            : 1;
     size_t row_cap = 1024 * 1024, csvh_cap = root ? 4096 : 1;
@@ -490,6 +493,7 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
     memset(&agg, 0, sizeof agg);
     long long t0 = pmpi_now_ns();
     reduce_metrics(row, &agg);
+    pmpi_sample_report_reduce(); /* PAPI_SAMPLE: the sampled functions, job-wide */
     double ns_per_tick = pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final);
     struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
     agg.seconds = (double)(pmpi_now_ns() - t0) * 1e-9;

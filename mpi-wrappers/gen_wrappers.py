@@ -147,7 +147,8 @@ def c_wrapper(c):
     else:
         out.append("    const long long sent_ = 0, recvd_ = 0;")
     out += ["    struct pmpi_frame f_;", "    pmpi_enter(&f_);",
-            f"    int rc_ = P{c['name']}({a});"]
+            f"    pmpi_sample_enter(PMPI_ID_{c['name']}, site_);",
+            f"    int rc_ = P{c['name']}({a});", "    pmpi_sample_leave();"]
     dest, source = partners(c)
     leave = f"pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_)"
     before, logged = event_log(c, dest, source)
@@ -526,8 +527,9 @@ def fortran_forwarders(c):
         out += lookup(sym, n)
         out += ["    void *fsite_ = __builtin_return_address(0);",
                 "    struct pmpi_frame f_;",
-                "    pmpi_fortran_enter(&f_, __builtin_return_address(0));"] + before + \
-               [f"    real_({args});"]
+                "    pmpi_fortran_enter(&f_, __builtin_return_address(0));",
+                f"    pmpi_sample_enter(PMPI_ID_{c['name']}, __builtin_return_address(0));"] + \
+            before + [f"    real_({args});", "    pmpi_sample_leave();"]
         if after:
             out.append("    int bypass_ = !pmpi_fcall.counted; /* no C wrapper reached */")
         if fb:  # bindings that bypass the C wrapper: bytes from the Fortran arguments

@@ -16,6 +16,7 @@
 #include "aggregate.h"
 #include "counters.h"
 #include "lifecycle.h"
+#include "mpi_sample.h"
 #include "output_file.h"
 #include "papi_hl_rank.h"
 #include "partial_rows.h"
@@ -23,6 +24,7 @@
 #include "record.h"
 #include "regions.h"
 #include "row.h"
+#include "sample_report.h"
 #include "socket_layout.h"
 #include "state.h"
 #include "trace_export.h"
@@ -128,6 +130,19 @@ static void start_run(void)
     }
 }
 
+/* A thread's slot: its counters and (PAPI_SAMPLE) its sampling start and end. */
+static void thread_start(int slot)
+{
+    pmpi_counters_thread_start(slot);
+    pmpi_sample_thread_start(slot);
+}
+
+static void thread_exit(int slot)
+{
+    pmpi_sample_thread_exit(slot);
+    pmpi_counters_thread_exit(slot);
+}
+
 void pmpi_after_init(void)
 {
     int expected = PMPI_OFF;
@@ -141,6 +156,7 @@ void pmpi_after_init(void)
     start_run();
     papi_hl_set_rank(pmpi_run.rank); /* names the region API's per-rank report */
     pmpi_counters_init();
+    pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
     pmpi_traffic_init();
     pmpi_waits_init(); /* the event log and the clock offsets (wait_states.c) */
     /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
@@ -148,8 +164,7 @@ void pmpi_after_init(void)
      * started. */
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
-    pmpi_record_start(callsites, level == MPI_THREAD_MULTIPLE, pmpi_counters_thread_start,
-                      pmpi_counters_thread_exit);
+    pmpi_record_start(callsites, level == MPI_THREAD_MULTIPLE, thread_start, thread_exit);
     pmpi_run.t_init = pmpi_now_ns();
     pmpi_run.tick_init = pmpi_ticks();
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
@@ -165,6 +180,7 @@ int pmpi_before_finalize(void)
     pmpi_run.t_final = pmpi_now_ns();
     pmpi_run.tick_final = pmpi_ticks();
     atomic_store(&pmpi_rec.state, PMPI_DONE);
+    pmpi_sample_finish(); /* PAPI_SAMPLE: this thread stops, the tables are named */
     papi_hl_write_report(); /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */

@@ -169,6 +169,23 @@ static inline long long pmpi_leave(const struct pmpi_frame *f, int id, long long
     return dt ? dt : 1;
 }
 
+/* PAPI_SAMPLE: the thread enters and leaves an MPI call (the outermost one is kept for
+ * its sampling handler, mpi_sample.c); a load and a branch when nothing samples. */
+static inline void pmpi_sample_enter(int id, void *site)
+{
+    if (pmpi_sampling && pmpi_scall.depth++ == 0) {
+        pmpi_scall.site = site;
+        atomic_signal_fence(memory_order_seq_cst); /* the site before the id, for the handler */
+        pmpi_scall.id = id + 1;
+    }
+}
+
+static inline void pmpi_sample_leave(void)
+{
+    if (pmpi_sampling && pmpi_scall.depth > 0 && --pmpi_scall.depth == 0)
+        pmpi_scall.id = 0;
+}
+
 /* Calls counted outside the generated wrappers (Init, Finalize, Abort, Pcontrol). */
 void pmpi_count_call(int id, long long t0);
 

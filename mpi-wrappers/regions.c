@@ -8,6 +8,7 @@
 #include "counters.h"
 #include "energy_events.h"
 #include "event_log.h"
+#include "mpi_sample.h"
 #include "record.h"
 #include "regions.h"
 #include "state.h"
@@ -93,6 +94,7 @@ void pmpi_region_mark(int level, const char *name)
         r->open_t0 = pmpi_now_ns();
         memcpy(r->open_counts, now, sizeof now);
         pmpi_log_region(slot, 1);
+        pmpi_sample_region(slot, 1);
     } else if (level == -2 && r->open) {
         r->open = 0;
         r->wall_ns += pmpi_now_ns() - r->open_t0;
@@ -102,6 +104,7 @@ void pmpi_region_mark(int level, const char *name)
         r->mpi_ticks += busy > r->open_mpi_ticks ? busy - r->open_mpi_ticks : 0;
         add_calls(r, open_calls[slot], open_ticks[slot]);
         pmpi_log_region(slot, 0);
+        pmpi_sample_region(slot, 0);
     }
     pthread_mutex_unlock(&pmpi_run.lock);
 }

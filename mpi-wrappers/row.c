@@ -7,6 +7,7 @@
 #include "counter_mpx.h"
 #include "counters.h"
 #include "energy_events.h"
+#include "mpi_sample.h"
 #include "rank_series.h"
 #include "record.h"
 #include "row.h"
@@ -228,6 +229,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     tb_raw(t, "}");
     if (row->traffic)
         pmpi_traffic_json(t, row->ns_per_tick);
+    if (row->finished)
+        pmpi_sample_row_json(t); /* PAPI_SAMPLE: the rank's sampled functions */
     tb_raw(t, "}");
 }
 

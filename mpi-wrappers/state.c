@@ -8,3 +8,5 @@ __thread struct pmpi_thread *pmpi_tls __attribute__((tls_model("initial-exec")))
 __thread struct pmpi_fortran_call pmpi_fcall __attribute__((tls_model("initial-exec")));
 struct pmpi_run pmpi_run = {.outdir_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
 struct pmpi_fault_state pmpi_fault;
+__thread struct pmpi_sample_call pmpi_scall __attribute__((tls_model("initial-exec")));
+int pmpi_sampling;

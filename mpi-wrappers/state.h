@@ -122,6 +122,16 @@ struct pmpi_fortran_call {
 };
 extern __thread struct pmpi_fortran_call pmpi_fcall __attribute__((tls_model("initial-exec")));
 
+/* PAPI_SAMPLE (mpi_sample.c): the outermost MPI call this thread is in (id + 1, 0: none)
+ * and its site, read by the thread's own sampling handler; the wrappers write it only
+ * while pmpi_sampling is set (MPI_Init, never cleared). */
+struct pmpi_sample_call {
+    void *site;
+    volatile int id, depth;
+};
+extern __thread struct pmpi_sample_call pmpi_scall __attribute__((tls_model("initial-exec")));
+extern int pmpi_sampling;
+
 /* ---- the run: what MPI_Finalize aggregates ---- */
 #define PMPI_REGION_CALLS 16 /* distinct MPI calls listed per region; the rest summed */
 

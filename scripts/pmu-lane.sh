@@ -117,6 +117,10 @@ fi
 # papi_run too (tests/run/arm64/pmu_run_multiplexed.c runs it).
 if cmake --build "$BUILD" -j"$(nproc)" --target papi_run >>"$CLOG" 2>&1; then
     cp "$BUILD/src-c/utils/papi_run/papi_run" "$STAGE/bin/"
+    # and --sample's library beside it (tests/run/arm64/pmu_run_sample.c), built where the
+    # sysroot has an arm64 libdw; without it that test says SKIPPED, naming the library.
+    cp "$BUILD/src-c/utils/papi_run/libpapi_run_sample.so" "$STAGE/bin/" 2>/dev/null ||
+        say "papi_run --sample: no arm64 libdw in $PAPI_ARM64_SYSROOT, no libpapi_run_sample.so"
 else
     say "FAILED: papi_run does not build (see $CLOG)"
 fi

@@ -39,7 +39,8 @@ WRITERS = {
     "util_header": ["src-c/utils/util_header.c"],
     "mpi_report": ["mpi-wrappers/aggregate.c", "mpi-wrappers/row*.c", "mpi-wrappers/partial_rows.c",
                    "mpi-wrappers/rank_series.c", "mpi-wrappers/report*.c", "mpi-wrappers/socket_counters.c",
-                   "mpi-wrappers/callsite*.c", "mpi-wrappers/regions.c", "mpi-wrappers/traffic*.c"],
+                   "mpi-wrappers/callsite*.c", "mpi-wrappers/regions.c", "mpi-wrappers/traffic*.c",
+                   "mpi-wrappers/mpi_sample.c", "mpi-wrappers/sample_report.c"],
 }
 JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w&>.-]+\s*,\s*\"([^\"]+)\"")
 ESCAPED_KEY = re.compile(r"\\\"([A-Za-z_][A-Za-z0-9_]*)\\\"\s*:")

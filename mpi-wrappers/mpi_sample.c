@@ -1,0 +1,686 @@
+/* mpi_sample.c: PAPI_SAMPLE under the MPI wrapper (mpi_sample.h). Each thread that claims
+ * a recording slot samples EVENT through PAPI_overflow (PAPI_overflow_frequency for
+ * @FREQhz) on an event set attached to itself (so it runs beside the thread's counters).
+ * The handler files a sample in the thread's fixed table (no allocation, no lock; a full
+ * table counts drops) under (program counter, region) or, while the thread is inside an
+ * MPI call (pmpi_scall, set by the wrappers), under (call site, call, region): the site is
+ * the wrapper's, the caller's return address, so the MPI's own frames never need
+ * unwinding. At MPI_Finalize the addresses are named with libdw (site_resolve.c) and
+ * summed per function and region, and per call site, joined with the wrapper's own
+ * calls and time at that site. When PAPI_SAMPLE is unset nothing here runs: the wrappers
+ * test one flag (record.h). */
+#include <link.h>
+#include <papi.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpi_sample.h"
+#include "record.h"
+#include "site_resolve.h"
+#include "text_buffer.h"
+
+#define TAB_SLOTS  4096 /* distinct (address, region, call) per thread */
+#define TAB_PROBES 64
+#define MAX_SETS   1024 /* event set handles the handler finds its table by */
+#define OBJ_LEN    256
+
+struct entry {
+    _Atomic uintptr_t pc; /* the sampled address, or the call site inside MPI; 0: free */
+    int region;           /* region slot, -1: none */
+    int call;             /* MPI call id + 1, 0: outside MPI */
+    atomic_uint count;
+    _Atomic long long wall_ns; /* wall time since the thread's previous sample, summed */
+};
+
+struct table {
+    int es;
+    long tid;
+    int running;
+    long long last_ns;                 /* the previous sample (or the start), CLOCK_MONOTONIC */
+    _Atomic long long unattributed_ns; /* the part of long gaps no sample stands for */
+    atomic_ullong samples, dropped;
+    struct entry tab[TAB_SLOTS];
+};
+
+static struct {
+    int state; /* 0 unset, -1 not in force, 1 sampling */
+    char why[256];
+    char event[PMPI_NAME_LEN];
+    long long n;
+    int hz, top, code;
+    double seconds;   /* per sample, for a time event */
+    long long cap_ns; /* the most wall time one sample stands for */
+} cfg;
+
+static struct table *tables[PMPI_MAX_THREADS];
+static _Atomic(struct table *) by_set[MAX_SETS];
+static atomic_int cur_region = -1;
+static int region_stack[PMPI_MAX_REGIONS], region_depth; /* under pmpi_run.lock */
+static struct pmpi_sample_rank rank_tables;
+static int finished;
+
+/* task-clock and cpu-clock count nanoseconds of the thread's CPU time. */
+static int is_time_event(const char *name)
+{
+    static const char *const time_events[] = {"task-clock", "cpu-clock", "perf_count_sw_task_clock",
+                                              "perf_count_sw_cpu_clock"};
+    const char *p = strncmp(name, "perf::", 6) == 0 ? name + 6 : name;
+    size_t len = strcspn(p, ":");
+    for (size_t i = 0; i < sizeof time_events / sizeof time_events[0]; i++)
+        if (len == strlen(time_events[i]) && strncasecmp(p, time_events[i], len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Not sampling: why, kept for the report and said once (rank 0: every rank reads the
+ * same PAPI_SAMPLE). */
+static void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void refuse(const char *fmt, ...)
+{
+    va_list ap;
+    cfg.state = -1;
+    va_start(ap, fmt);
+    vsnprintf(cfg.why, sizeof cfg.why, fmt, ap);
+    va_end(ap);
+    if (pmpi_run.rank == 0)
+        fprintf(stderr, "papi_mpi: %s\n", cfg.why);
+}
+
+/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (EVENT alone: 999 Hz). */
+static int parse(const char *v)
+{
+    const char *at = strrchr(v, '@');
+    size_t len = at ? (size_t)(at - v) : strlen(v);
+    if (len == 0 || len >= sizeof cfg.event) {
+        refuse("PAPI_SAMPLE=%s: %s (EVENT[@PERIOD|@FREQhz]): not sampling", v,
+               len ? "the event name is too long" : "no event name");
+        return -1;
+    }
+    memcpy(cfg.event, v, len);
+    cfg.event[len] = '\0';
+    cfg.hz = 1;
+    cfg.n = 999;
+    if (at) {
+        char *end;
+        long long n = strtoll(at + 1, &end, 10);
+        cfg.hz = strcmp(end, "hz") == 0 || strcmp(end, "Hz") == 0;
+        if (end == at + 1 || (*end && !cfg.hz) || n <= 0 || n > 0x7fffffff) {
+            refuse("PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
+                   "to 2147483647 (a frequency ends in hz): not sampling",
+                   v);
+            return -1;
+        }
+        cfg.n = n;
+    }
+    return 0;
+}
+
+/* PAPI_MPI_SAMPLE_TOP: entries per rank in the report (default 20; at most 200, so that a
+ * row with its partners still fits its fixed buffer, aggregate.c). */
+static int env_top(void)
+{
+    const char *v = secure_getenv("PAPI_MPI_SAMPLE_TOP");
+    char *end = NULL;
+    long n = v && *v ? strtol(v, &end, 10) : 20;
+    if (v && *v && (*end || n < 1 || n > 200)) {
+        if (pmpi_run.rank == 0)
+            fprintf(stderr,
+                    "papi_mpi: PAPI_MPI_SAMPLE_TOP=%s: expected a number from 1 to "
+                    "200; 20 listed\n",
+                    v);
+        n = 20;
+    }
+    return (int)n;
+}
+
+void pmpi_sample_init(void)
+{
+    const char *v = secure_getenv("PAPI_SAMPLE");
+    cfg.top = env_top();
+    if (!v || !*v)
+        return;
+    if (parse(v) != 0)
+        return;
+    if (PAPI_is_initialized() == PAPI_NOT_INITED) {
+        refuse("PAPI_SAMPLE=%s: libpapi is not initialised (see the counter note): not "
+               "sampling",
+               v);
+        return;
+    }
+    if (PAPI_event_name_to_code(cfg.event, &cfg.code) != PAPI_OK) {
+        refuse("PAPI_SAMPLE=%s: no such event here (%s): not sampling", v, PAPI_strerror_detail());
+        return;
+    }
+    cfg.cap_ns = 0x7fffffffffffffffLL;
+    if (is_time_event(cfg.event)) {
+        cfg.seconds = cfg.hz ? 1.0 / (double)cfg.n : (double)cfg.n * 1e-9;
+        cfg.cap_ns = 10 * (long long)(cfg.seconds * 1e9);
+        if (cfg.cap_ns < 50000000)
+            cfg.cap_ns = 50000000;
+    }
+    cfg.state = 1;
+    pmpi_sampling = 1;
+}
+
+/* The overflow handler, on the sampled thread: file the sample in its table. */
+static void on_sample(int es, void *address, long long vector, void *context)
+{
+    (void)vector, (void)context;
+    struct table *s = es >= 0 && es < MAX_SETS ? atomic_load(&by_set[es]) : NULL;
+    if (!s)
+        return;
+    int call = pmpi_scall.id;
+    atomic_signal_fence(memory_order_seq_cst);
+    uintptr_t pc = call ? (uintptr_t)pmpi_scall.site : (uintptr_t)address;
+    int region = atomic_load_explicit(&cur_region, memory_order_relaxed);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+    long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, wall = now - s->last_ns;
+    s->last_ns = now;
+    if (wall > cfg.cap_ns) { /* the thread slept or waited for a CPU: not all of it here */
+        atomic_fetch_add_explicit(&s->unattributed_ns, wall - cfg.cap_ns, memory_order_relaxed);
+        wall = cfg.cap_ns;
+    }
+    pc = pc ? pc : 1;
+    atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
+    unsigned h =
+        (unsigned)((pc >> 2) * 2654435761u + (unsigned)region * 40503u + (unsigned)call * 97u);
+    for (int p = 0; p < TAB_PROBES; p++) {
+        struct entry *e = &s->tab[(h + (unsigned)p) % TAB_SLOTS];
+        uintptr_t cur = atomic_load_explicit(&e->pc, memory_order_relaxed);
+        if (cur == 0) { /* only this thread adds: claim it */
+            e->region = region;
+            e->call = call;
+            atomic_store_explicit(&e->count, 1, memory_order_relaxed);
+            atomic_store_explicit(&e->wall_ns, wall, memory_order_relaxed);
+            atomic_store_explicit(&e->pc, pc, memory_order_release);
+            return;
+        }
+        if (cur == pc && e->region == region && e->call == call) {
+            atomic_fetch_add_explicit(&e->count, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&e->wall_ns, wall, memory_order_relaxed);
+            return;
+        }
+    }
+    atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+}
+
+static int open_set(struct table *s)
+{
+    int es = PAPI_NULL;
+    int ret = PAPI_create_eventset(&es);
+    if (ret == PAPI_OK)
+        ret = PAPI_assign_eventset_component(es, PAPI_get_event_component(cfg.code));
+    if (ret == PAPI_OK)
+        ret = PAPI_attach(es, (unsigned long)s->tid);
+    if (ret == PAPI_OK)
+        ret = PAPI_add_event(es, cfg.code);
+    if (ret == PAPI_OK && es >= MAX_SETS)
+        ret = PAPI_ENOMEM;
+    if (ret == PAPI_OK)
+        ret = cfg.hz ? PAPI_overflow_frequency(es, cfg.code, (int)cfg.n, 0, on_sample)
+                     : PAPI_overflow(es, cfg.code, (int)cfg.n, 0, on_sample);
+    if (ret == PAPI_OK) {
+        atomic_store(&by_set[es], s);
+        ret = PAPI_start(es);
+        if (ret != PAPI_OK)
+            atomic_store(&by_set[es], NULL);
+    }
+    if (ret != PAPI_OK && es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    s->es = es;
+    return ret;
+}
+
+void pmpi_sample_thread_start(int slot)
+{
+    static atomic_int said;
+    if (cfg.state != 1 || slot < 0 || slot >= PMPI_MAX_THREADS || tables[slot])
+        return;
+    struct table *s = calloc(1, sizeof *s);
+    if (!s)
+        return;
+    memset(s->tab, 0, sizeof s->tab); /* its pages touched now, not in the handler */
+    s->tid = syscall(SYS_gettid);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    s->last_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    PAPI_register_thread();
+    int ret = open_set(s);
+    if (ret != PAPI_OK) {
+        if (pmpi_run.rank == 0 && !atomic_exchange(&said, 1))
+            fprintf(stderr,
+                    "papi_mpi: PAPI_SAMPLE=%s: cannot sample (%s%s%s): a thread is "
+                    "not sampled\n",
+                    cfg.event, PAPI_strerror(ret), *PAPI_strerror_detail() ? ": " : "",
+                    PAPI_strerror_detail());
+        free(s);
+        return;
+    }
+    s->running = 1;
+    __atomic_store_n(&tables[slot], s, __ATOMIC_RELEASE);
+}
+
+static void stop(struct table *s)
+{
+    long long v;
+    if (!s || !s->running || s->tid != syscall(SYS_gettid))
+        return;
+    s->running = 0;
+    PAPI_stop(s->es, &v);
+    atomic_store(&by_set[s->es], NULL);
+    PAPI_cleanup_eventset(s->es);
+    PAPI_destroy_eventset(&s->es);
+}
+
+void pmpi_sample_thread_exit(int slot)
+{
+    if (slot >= 0 && slot < PMPI_MAX_THREADS)
+        stop(__atomic_load_n(&tables[slot], __ATOMIC_ACQUIRE));
+}
+
+void pmpi_sample_region(int slot, int open)
+{
+    if (cfg.state != 1)
+        return;
+    if (open && region_depth < PMPI_MAX_REGIONS) {
+        region_stack[region_depth++] = slot;
+    } else if (!open) {
+        int i = region_depth - 1;
+        while (i >= 0 && region_stack[i] != slot)
+            i--;
+        if (i < 0)
+            return;
+        memmove(&region_stack[i], &region_stack[i + 1],
+                (size_t)(region_depth - i - 1) * sizeof region_stack[0]);
+        region_depth--;
+    }
+    atomic_store(&cur_region, region_depth ? region_stack[region_depth - 1] : -1);
+}
+
+/* ---- naming and summing, at MPI_Finalize ---- */
+
+/* One table entry on its way to a name. */
+struct raw {
+    uintptr_t pc;
+    int region, call;
+    long long count, wall_ns;
+    char obj[OBJ_LEN];
+    long long offset;
+    struct pmpi_where where;
+};
+
+struct find_obj {
+    uintptr_t addr, bias;
+    const char *name;
+    int found;
+};
+
+static int find_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct find_obj *f = arg;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz) {
+            f->bias = info->dlpi_addr;
+            f->name = info->dlpi_name;
+            f->found = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Object file and offset of an address (a call site: the call instruction, ret - 1). */
+static void locate(struct raw *r)
+{
+    uintptr_t a = r->call ? r->pc - 1 : r->pc;
+    struct find_obj f = {a, 0, NULL, 0};
+    dl_iterate_phdr(find_cb, &f);
+    r->offset = (long long)(a - f.bias);
+    if (!f.found)
+        snprintf(r->obj, sizeof r->obj, "?");
+    else if (f.name && f.name[0])
+        snprintf(r->obj, sizeof r->obj, "%s", f.name);
+    else { /* the main program */
+        ssize_t n = readlink("/proc/self/exe", r->obj, sizeof r->obj - 1);
+        r->obj[n > 0 ? n : 0] = '\0';
+    }
+}
+
+static int by_obj(const void *a, const void *b)
+{
+    return strcmp(((const struct raw *)a)->obj, ((const struct raw *)b)->obj);
+}
+
+/* Every entry's function (and file, line), one libdw session per object file. */
+static void resolve_all(struct raw *r, int n)
+{
+    qsort(r, (size_t)n, sizeof *r, by_obj);
+    long long *offs = malloc((size_t)(n ? n : 1) * sizeof *offs);
+    struct pmpi_where *w = malloc((size_t)(n ? n : 1) * sizeof *w);
+    for (int i = 0, j; i < n; i = j) {
+        for (j = i; j < n && strcmp(r[j].obj, r[i].obj) == 0; j++)
+            if (offs)
+                offs[j - i] = r[j].offset;
+        if (offs && w && strcmp(r[i].obj, "?") != 0)
+            pmpi_resolve_object(r[i].obj, offs, w, (size_t)(j - i));
+        for (int k = i; k < j; k++) {
+            if (offs && w && strcmp(r[i].obj, "?") != 0)
+                r[k].where = w[k - i];
+            else
+                snprintf(r[k].where.function, sizeof r[k].where.function, "??");
+            if (strcmp(r[k].where.function, "??") == 0) { /* no symbol: the object's name */
+                const char *base = strrchr(r[k].obj, '/');
+                snprintf(r[k].where.function, sizeof r[k].where.function, "[%s]",
+                         base ? base + 1 : r[k].obj);
+            }
+        }
+    }
+    free(offs);
+    free(w);
+}
+
+static int fn_cmp(const void *a, const void *b)
+{
+    const struct pmpi_sample_fn *x = a, *y = b;
+    int c = strcmp(x->function, y->function);
+    return c ? c : strcmp(x->region, y->region);
+}
+
+static int fn_by_samples(const void *a, const void *b)
+{
+    const struct pmpi_sample_fn *x = a, *y = b;
+    if (x->samples != y->samples)
+        return x->samples < y->samples ? 1 : -1;
+    return fn_cmp(a, b);
+}
+
+static int mpi_cmp(const void *a, const void *b)
+{
+    const struct pmpi_sample_mpi *x = a, *y = b;
+    int c = strcmp(x->function, y->function);
+    if (!c)
+        c = strcmp(x->file, y->file);
+    if (!c)
+        c = (x->line > y->line) - (x->line < y->line);
+    return c ? c : (x->call > y->call) - (x->call < y->call);
+}
+
+/* The same, then by call site: a site's entries (one per region) end up together. */
+static int mpi_site_cmp(const void *a, const void *b)
+{
+    const struct pmpi_sample_mpi *x = a, *y = b;
+    int c = mpi_cmp(a, b);
+    return c ? c : (x->site > y->site) - (x->site < y->site);
+}
+
+static int mpi_by_samples(const void *a, const void *b)
+{
+    const struct pmpi_sample_mpi *x = a, *y = b;
+    if (x->samples != y->samples)
+        return x->samples < y->samples ? 1 : -1;
+    return mpi_cmp(a, b);
+}
+
+/* The wrapper's calls and time at (call, site), summed over the rank's threads (found as
+ * pmpi_site_add files them: its hash, its probes); calls -1 when call sites are off. */
+static void measured(uintptr_t site, int id, long long *calls, long long *ticks)
+{
+    uint64_t key = (uint64_t)site | ((uint64_t)(id + 1) << 48);
+    uint64_t h = (key * 0x9E3779B97F4A7C15ULL) >> 54;
+    *calls = pmpi_rec.callsites ? 0 : -1;
+    *ticks = 0;
+    for (int t = 0; t < pmpi_record_nslots(); t++) {
+        const struct pmpi_site *tab = pmpi_slot_sites(&pmpi_rec.threads[t]);
+        for (int p = 0; tab && p < PMPI_SITE_PROBES; p++) {
+            const struct pmpi_site *e = &tab[(h + (uint64_t)p) & (PMPI_SITE_SLOTS - 1)];
+            if (atomic_load_explicit(&e->key, memory_order_acquire) == key) {
+                *calls += atomic_load(&e->calls);
+                *ticks += atomic_load(&e->ticks);
+                break;
+            }
+        }
+    }
+}
+
+/* A sample's function: the one it is in after inlining (the symbol's), not an inlined
+ * helper; an MPI call's caller stays the innermost (the call site's function). */
+static const char *outermost(const struct pmpi_where *w)
+{
+    const char *last = strrchr(w->inlined_into, ',');
+    if (!w->inlined_into[0])
+        return w->function;
+    return last ? last + 2 : w->inlined_into;
+}
+
+static const char *region_of(int r)
+{
+    return r >= 0 && r < pmpi_run.nregions ? pmpi_run.regions[r].name : "";
+}
+
+/* Entries with the same key summed (sorted by key first), then by samples. */
+static int sum_fn(struct pmpi_sample_fn *v, int n)
+{
+    int m = 0;
+    qsort(v, (size_t)n, sizeof *v, fn_cmp);
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && fn_cmp(&v[m - 1], &v[i]) == 0) {
+            v[m - 1].samples += v[i].samples;
+            v[m - 1].wall_ns += v[i].wall_ns;
+        } else
+            v[m++] = v[i];
+    }
+    qsort(v, (size_t)m, sizeof *v, fn_by_samples);
+    return m;
+}
+
+static int sum_mpi(struct pmpi_sample_mpi *v, int n)
+{
+    int m = 0;
+    uintptr_t last = 0;
+    qsort(v, (size_t)n, sizeof *v, mpi_site_cmp);
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && mpi_cmp(&v[m - 1], &v[i]) == 0) {
+            v[m - 1].samples += v[i].samples;
+            v[m - 1].wall_ns += v[i].wall_ns;
+            /* another site on the same line adds its measure; the same site sampled in
+             * another region was measured once */
+            if (v[i].calls >= 0 && v[i].site != last) {
+                v[m - 1].calls += v[i].calls;
+                v[m - 1].measured_ns += v[i].measured_ns;
+            }
+        } else {
+            v[m++] = v[i];
+        }
+        last = v[i].site;
+    }
+    qsort(v, (size_t)m, sizeof *v, mpi_by_samples);
+    return m;
+}
+
+void pmpi_sample_finish(void)
+{
+    if (cfg.state != 1 || finished)
+        return;
+    for (int t = 0; t < PMPI_MAX_THREADS; t++) /* this thread's sampling ends */
+        if (tables[t] && tables[t]->tid == syscall(SYS_gettid))
+            stop(tables[t]);
+    struct pmpi_sample_rank *R = &rank_tables;
+    int n = 0;
+    for (int t = 0; t < PMPI_MAX_THREADS; t++) {
+        const struct table *s = __atomic_load_n(&tables[t], __ATOMIC_ACQUIRE);
+        if (!s)
+            continue;
+        R->threads++;
+        R->samples += (long long)atomic_load(&s->samples);
+        R->dropped += (long long)atomic_load(&s->dropped);
+        R->unattributed_ns += atomic_load(&s->unattributed_ns);
+        for (int i = 0; i < TAB_SLOTS; i++)
+            n += atomic_load_explicit(&s->tab[i].pc, memory_order_acquire) != 0;
+    }
+    struct raw *r = calloc((size_t)(n ? n : 1), sizeof *r);
+    R->fn = calloc((size_t)(n ? n : 1), sizeof *R->fn);
+    R->mpi = calloc((size_t)(n ? n : 1), sizeof *R->mpi);
+    finished = 1;
+    if (!r || !R->fn || !R->mpi)
+        goto out;
+    int k = 0;
+    for (int t = 0; t < PMPI_MAX_THREADS && k < n; t++) {
+        const struct table *s = __atomic_load_n(&tables[t], __ATOMIC_ACQUIRE);
+        for (int i = 0; s && i < TAB_SLOTS && k < n; i++) {
+            uintptr_t pc = atomic_load_explicit(&s->tab[i].pc, memory_order_acquire);
+            if (!pc)
+                continue;
+            r[k] = (struct raw){.pc = pc,
+                                .region = s->tab[i].region,
+                                .call = s->tab[i].call,
+                                .count = atomic_load(&s->tab[i].count),
+                                .wall_ns = atomic_load(&s->tab[i].wall_ns)};
+            locate(&r[k++]);
+        }
+    }
+    resolve_all(r, k);
+    for (int i = 0; i < k; i++) {
+        struct pmpi_sample_fn *f = &R->fn[R->nfn++];
+        int id = r[i].call - 1;
+        snprintf(f->function, sizeof f->function, "%s",
+                 r[i].call ? pmpi_calls[id].name : outermost(&r[i].where));
+        snprintf(f->region, sizeof f->region, "%s", region_of(r[i].region));
+        f->samples = r[i].count;
+        f->wall_ns = r[i].wall_ns;
+        if (!r[i].call)
+            continue;
+        struct pmpi_sample_mpi *m = &R->mpi[R->nmpi++];
+        long long ticks;
+        snprintf(m->function, sizeof m->function, "%s", r[i].where.function);
+        snprintf(m->file, sizeof m->file, "%s", r[i].where.file[0] ? r[i].where.file : "??");
+        m->line = r[i].where.line;
+        m->call = id;
+        m->samples = r[i].count;
+        m->wall_ns = r[i].wall_ns;
+        m->site = r[i].pc;
+        measured(r[i].pc, id, &m->calls, &ticks);
+        m->measured_ns =
+            (long long)((double)ticks * pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final));
+    }
+    R->nfn = sum_fn(R->fn, R->nfn);
+    R->nmpi = sum_mpi(R->mpi, R->nmpi);
+out:
+    free(r);
+}
+
+int pmpi_sample_state(const char **why)
+{
+    if (why)
+        *why = cfg.why;
+    return cfg.state;
+}
+
+const char *pmpi_sample_event(void)
+{
+    return cfg.event;
+}
+
+long long pmpi_sample_period(int *hz)
+{
+    *hz = cfg.hz;
+    return cfg.n;
+}
+
+double pmpi_sample_seconds(void)
+{
+    return cfg.seconds;
+}
+
+int pmpi_sample_top(void)
+{
+    return cfg.top;
+}
+
+const struct pmpi_sample_rank *pmpi_sample_rank(void)
+{
+    return cfg.state == 1 && finished ? &rank_tables : NULL;
+}
+
+static void time_json(struct tbuf *t, const char *key, long long samples)
+{
+    if (cfg.seconds > 0)
+        tb_fmt(t, ", \"%s\": %.9f", key, (double)samples * cfg.seconds);
+    else
+        tb_fmt(t, ", \"%s\": null", key);
+}
+
+void pmpi_sample_row_json(struct tbuf *t)
+{
+    const struct pmpi_sample_rank *R = pmpi_sample_rank();
+    if (!R)
+        return;
+    int top = cfg.top;
+    long long rest = 0;
+    tb_kv_int(t, ", \"sampling\": {\"threads\": ", R->threads);
+    tb_kv_int(t, ", \"samples\": ", R->samples);
+    tb_kv_int(t, ", \"dropped\": ", R->dropped);
+    tb_kv_int(t, ", \"table_capacity\": ", TAB_SLOTS);
+    tb_kv_secs(t, ", \"unattributed_wall_s\": ", R->unattributed_ns);
+    tb_raw(t, ", \"functions\": [");
+    for (int i = 0; i < R->nfn; i++) {
+        if (i >= top) {
+            rest += R->fn[i].samples;
+            continue;
+        }
+        tb_raw(t, i ? ", {\"function\": " : "{\"function\": ");
+        tb_json(t, R->fn[i].function);
+        tb_raw(t, ", \"region\": ");
+        if (R->fn[i].region[0])
+            tb_json(t, R->fn[i].region);
+        else
+            tb_raw(t, "null");
+        tb_kv_int(t, ", \"samples\": ", R->fn[i].samples);
+        time_json(t, "time_s", R->fn[i].samples);
+        tb_kv_secs(t, ", \"wall_s\": ", R->fn[i].wall_ns);
+        tb_raw(t, "}");
+    }
+    tb_kv_int(t, "], \"functions_other\": {\"entries\": ", R->nfn > top ? R->nfn - top : 0);
+    tb_kv_int(t, ", \"samples\": ", rest);
+    tb_raw(t, "}, \"mpi_by_caller\": [");
+    rest = 0;
+    for (int i = 0; i < R->nmpi; i++) {
+        const struct pmpi_sample_mpi *m = &R->mpi[i];
+        if (i >= top) {
+            rest += m->samples;
+            continue;
+        }
+        tb_raw(t, i ? ", {\"function\": " : "{\"function\": ");
+        tb_json(t, m->function);
+        tb_raw(t, ", \"file\": ");
+        tb_json(t, m->file);
+        tb_kv_int(t, ", \"line\": ", m->line);
+        tb_raw(t, ", \"call\": ");
+        tb_json(t, pmpi_calls[m->call].name);
+        tb_kv_int(t, ", \"samples\": ", m->samples);
+        tb_kv_secs(t, ", \"mpi_time_s\": ", m->wall_ns);
+        time_json(t, "event_s", m->samples);
+        if (m->calls >= 0) {
+            tb_kv_int(t, ", \"calls\": ", m->calls);
+            tb_kv_secs(t, ", \"measured_s\": ", m->measured_ns);
+        } else {
+            tb_raw(t, ", \"calls\": null, \"measured_s\": null");
+        }
+        tb_raw(t, "}");
+    }
+    tb_kv_int(t, "], \"mpi_by_caller_other\": {\"entries\": ", R->nmpi > top ? R->nmpi - top : 0);
+    tb_kv_int(t, ", \"samples\": ", rest);
+    tb_raw(t, "}}");
+}

@@ -1,0 +1,76 @@
+/* mpi_sample.h: PAPI_SAMPLE=EVENT[@PERIOD|@FREQhz] under the MPI wrapper (mpi_sample.c):
+ * every thread with a recording slot samples EVENT; each sample is filed under the
+ * function it hit and the rank's innermost open MPI_Pcontrol region, or, while the thread
+ * is inside an MPI call, under that call and its call site (the first frame outside MPI
+ * and the wrapper). Each sample also stands for the wall time since its thread's previous
+ * one (up to 10 periods of a time event, at least 50 ms; the rest of a longer gap, a sleep
+ * or a wait for a CPU, is counted apart): the sampled MPI time per calling function. At
+ * MPI_Finalize the tables are named (libdw) and summed per rank. */
+#ifndef PAPI_MPI_SAMPLE_H
+#define PAPI_MPI_SAMPLE_H
+
+#include "state.h"
+
+struct tbuf;
+
+#define PMPI_SAMPLE_FN_LEN   128
+#define PMPI_SAMPLE_FILE_LEN 192
+
+/* One (function, region) of the rank: samples outside MPI in the function, or inside an
+ * MPI call (the function is then the call's name, MPI_Barrier ...). */
+struct pmpi_sample_fn {
+    char function[PMPI_SAMPLE_FN_LEN];
+    char region[PMPI_NAME_LEN]; /* "" outside every region */
+    long long samples, wall_ns; /* wall_ns: the wall time since each one's previous sample */
+};
+
+/* One MPI call site of the rank: the calling function, its file and line, the call, the
+ * samples taken inside it and what the wrapper measured there (calls < 0: no site table). */
+struct pmpi_sample_mpi {
+    char function[PMPI_SAMPLE_FN_LEN];
+    char file[PMPI_SAMPLE_FILE_LEN];
+    int line, call;
+    long long samples, wall_ns, calls, measured_ns;
+    uintptr_t site; /* the return address (this rank's) */
+};
+
+/* The rank's tables after pmpi_sample_finish, most samples first. */
+struct pmpi_sample_rank {
+    int threads;
+    long long samples, dropped, unattributed_ns;
+    int nfn, nmpi;
+    struct pmpi_sample_fn *fn;
+    struct pmpi_sample_mpi *mpi;
+};
+
+/* At MPI_Init, after the counters (libpapi initialised), before the slots: reads
+ * PAPI_SAMPLE and PAPI_MPI_SAMPLE_TOP. A bad value, or an event that cannot sample, is
+ * said once (rank 0, one line naming the variable) and nothing is sampled. */
+void pmpi_sample_init(void);
+/* A thread's slot starts / ends (on that thread): its sampling starts / stops. */
+void pmpi_sample_thread_start(int slot);
+void pmpi_sample_thread_exit(int slot);
+/* Region slot opened (open 1) or closed (0) on the rank: the innermost open one is what
+ * samples are filed under. Under pmpi_run.lock. */
+void pmpi_sample_region(int slot, int open);
+/* At MPI_Finalize (t_final set): the calling thread stops sampling; every table is named
+ * and summed. */
+void pmpi_sample_finish(void);
+
+/* The configuration: 0 when PAPI_SAMPLE is unset; -1 when set but not in force (why:
+ * the reason); 1 when sampling. */
+int pmpi_sample_state(const char **why);
+const char *pmpi_sample_event(void);
+/* The period, or the frequency when *hz is set. */
+long long pmpi_sample_period(int *hz);
+/* Seconds of the event per sample (a time event: task-clock, cpu-clock), else 0. */
+double pmpi_sample_seconds(void);
+/* Entries each rank lists (PAPI_MPI_SAMPLE_TOP); the rest are summed. */
+int pmpi_sample_top(void);
+/* The rank's tables (NULL before pmpi_sample_finish or when not sampling). */
+const struct pmpi_sample_rank *pmpi_sample_rank(void);
+/* The row's member ", \"sampling\": {...}": the rank's top entries; nothing before
+ * pmpi_sample_finish (checkpoint and exit rows) or when not sampling. */
+void pmpi_sample_row_json(struct tbuf *t);
+
+#endif

@@ -1,0 +1,20 @@
+/* sample_report.h: PAPI_SAMPLE's job-wide tables in the report (sample_report.c): the
+ * ranks' sampled functions and MPI time per calling function, summed by name across
+ * ranks in one reduction of a fixed-size table. */
+#ifndef PAPI_MPI_SAMPLE_REPORT_H
+#define PAPI_MPI_SAMPLE_REPORT_H
+
+#include <stddef.h>
+
+struct tbuf;
+
+/* Collective, after pmpi_sample_finish: every rank's tables summed on rank 0. */
+void pmpi_sample_report_reduce(void);
+/* Rank 0: the report's "sampling" member with its trailing ",\n" (nothing when
+ * PAPI_SAMPLE is unset), and a bound of its size. */
+void pmpi_sample_report_json(struct tbuf *t);
+size_t pmpi_sample_report_size(void);
+/* Rank 0: the banner's lines (top functions, MPI time by calling function). */
+void pmpi_sample_report_print(void);
+
+#endif

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""check_mpi_sample.py: PAPI_SAMPLE under the MPI wrapper (mpi_sample.c, 2 ranks).
+
+--part main: PAPI_SAMPLE=perf::TASK-CLOCK@1000000 (a sample per ms of CPU time) with the
+linked wrapper, and @1000hz (frequency mode) with the wrapper preloaded into the plain
+program. Rank 1's heavy() holds 75% +- 6 points of heavy() + light() in region "work"
+(0.3 s against 0.1 s of CPU), both filed under that region; rank 0's waiter() has at
+least 250 ms of sampled MPI time in MPI_Barrier at the line marked SAMPLE_BARRIER (rank 1
+sleeps 300 ms meanwhile), and the wrapper's measured time there too; the job-wide table
+holds the same; rank 1's second thread is sampled too (threadwork(), 0.2 s of CPU: 150 to
+250 samples, in "work"); the banner lists the top functions; the report follows its schema.
+With PAPI_MPI_SAMPLE_TOP=1 a row lists one entry of each table and sums the rest. Without
+PAPI_SAMPLE no "sampling" member is written.
+--part bad: PAPI_SAMPLE with no event name, nothing after '@', period 0, a word, an unknown
+event: one line on stderr naming the variable, the counters still written, nothing sampled.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from mpi_check import check, rank_env, verdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
+from papi_report import schema_check  # noqa: E402
+
+
+def marker_line(source, marker):
+    with open(source) as f:
+        for n, line in enumerate(f, 1):
+            if marker in line:
+                return n
+    raise SystemExit(f"{marker} not in {source}")
+
+
+def run(args, outdir, sample, program, preload=None, extra=None):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("PAPI_") or k == "PAPI_MPI_FLAVOR"}
+    ranks = {"PAPI_MPI_OUTPUT_DIR": outdir}
+    if sample is not None:
+        ranks["PAPI_SAMPLE"] = sample
+    if preload:
+        ranks["LD_PRELOAD"] = preload
+    ranks.update(extra or {})
+    cmd = [args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks) + [program]
+    print("+", " ".join(cmd))
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    sys.stdout.write(p.stdout[-4000:])
+    sys.stdout.write(p.stderr[-2000:])
+    check(p.returncode == 0, f"PAPI_SAMPLE={sample}: exit status {p.returncode}")
+    path = os.path.join(outdir, "papi_mpi_report.json")
+    if not check(os.path.exists(path), f"PAPI_SAMPLE={sample}: the report is written"):
+        return None, p
+    bad = schema_check.check_file(path)
+    check(bad is None, f"PAPI_SAMPLE={sample}: report follows mpi_report.schema.json: {bad}")
+    with open(path) as f:
+        return json.load(f), p
+
+
+def base(name):
+    return name.split(".")[0]  # a compiler's clone (heavy.constprop.0) is heavy
+
+
+def check_main(rep, p, tag, barrier_line):
+    rows = {r["rank"]: r for r in rep["ranks"]}
+    if not check(sorted(rows) == [0, 1] and all("sampling" in r for r in rows.values()),
+                 f"{tag}: both rows have sampling"):
+        return
+    s1 = rows[1]["sampling"]
+    by = {}
+    for e in s1["functions"]:
+        by[(base(e["function"]), e["region"])] = by.get((base(e["function"]), e["region"]), 0) + e["samples"]
+    heavy, light = by.get(("heavy", "work"), 0), by.get(("light", "work"), 0)
+    outside = sum(n for (f, r), n in by.items() if f in ("heavy", "light") and r != "work")
+    print(f"{tag}: rank 1: {s1['samples']} samples, heavy {heavy}, light {light} in work, "
+          f"{outside} outside; top {s1['functions'][:4]}")
+    check(heavy + light >= 200, f"{tag}: rank 1 has heavy and light samples ({heavy} + {light})")
+    check(outside <= 0.03 * (heavy + light + 1), f"{tag}: heavy and light filed under work ({outside} outside)")
+    if heavy + light:
+        share = 100.0 * heavy / (heavy + light)
+        print(f"{tag}: heavy's share {share:.1f}% (want 75 +- 6)")
+        check(abs(share - 75) <= 6, f"{tag}: heavy's share {share:.1f}%")
+    check(s1["dropped"] == 0, f"{tag}: rank 1 dropped {s1['dropped']}")
+    tw = by.get(("threadwork", "work"), 0)
+    print(f"{tag}: rank 1: {s1['threads']} threads sampled, threadwork {tw} samples in work")
+    check(s1["threads"] == 2 and 150 <= tw <= 250,
+          f"{tag}: rank 1's second thread sampled: {s1['threads']} threads, threadwork {tw} (0.2 s)")
+    m0 = [e for e in rows[0]["sampling"]["mpi_by_caller"]
+          if base(e["function"]) == "waiter" and e["call"] == "MPI_Barrier"]
+    print(f"{tag}: rank 0 waiter's MPI_Barrier: {m0}")
+    if check(len(m0) == 1, f"{tag}: rank 0 has waiter's MPI_Barrier once ({len(m0)})"):
+        e = m0[0]
+        check(e["line"] == barrier_line and e["file"].endswith("mpi_sample.c"),
+              f"{tag}: at mpi_sample.c:{barrier_line} ({e['file']}:{e['line']})")
+        check(e["mpi_time_s"] >= 0.25, f"{tag}: sampled MPI time {e['mpi_time_s']} >= 0.25 s")
+        check(e["event_s"] is not None and 0 < e["event_s"] <= e["mpi_time_s"] + 0.01,
+              f"{tag}: the task clock's share of it, {e['event_s']} s, at most the wall time")
+        check(e["calls"] == 1 and e["measured_s"] >= 0.28,
+              f"{tag}: measured by the wrapper: 1 call, {e['measured_s']} >= 0.28 s")
+    fn0 = {base(e["function"]) for e in rows[0]["sampling"]["functions"]}
+    check("MPI_Barrier" in fn0, f"{tag}: rank 0's time in MPI_Barrier is filed under the call ({fn0})")
+    job = rep.get("sampling", {})
+    if not check(job.get("on") is True and job.get("ranks_sampled") == 2,
+                 f"{tag}: the job-wide sampling member ({ {k: job.get(k) for k in ('on', 'ranks_sampled')} })"):
+        return
+    check(job["samples"] == sum(r["sampling"]["samples"] for r in rows.values()),
+          f"{tag}: job samples are the ranks' sum")
+    jh = [e for e in job["functions"] if base(e["function"]) == "heavy" and e["region"] == "work"]
+    check(len(jh) == 1 and jh[0]["samples"] == heavy and jh[0]["max_rank"] == 1 and jh[0]["ranks"] == 1,
+          f"{tag}: job-wide heavy is rank 1's ({jh})")
+    jw = [e for e in job["mpi_by_caller"] if base(e["function"]) == "waiter"]
+    check(len(jw) == 1 and jw[0]["line"] == barrier_line and jw[0]["mpi_time_s"] >= 0.25,
+          f"{tag}: job-wide waiter's MPI time ({jw})")
+    check("papi_mpi: sampled perf::TASK-CLOCK" in p.stdout and "heavy" in p.stdout,
+          f"{tag}: the banner lists the sampled functions")
+
+
+def part_main(args):
+    line = marker_line(args.source, "/* SAMPLE_BARRIER */")
+    for sample, prog, pre in (("perf::TASK-CLOCK@1000000", args.program, None),
+                              ("perf::TASK-CLOCK@1000hz", args.plain, args.preload)):
+        tag = f"{sample} {'preloaded' if pre else 'linked'}"
+        with tempfile.TemporaryDirectory(prefix="mpi_sample_") as d:
+            rep, p = run(args, d, sample, prog, pre)
+            if rep:
+                check_main(rep, p, tag, line)
+    # PAPI_MPI_SAMPLE_TOP=1: each row lists one entry per table, the rest summed.
+    with tempfile.TemporaryDirectory(prefix="mpi_sample_") as d:
+        rep, p = run(args, d, "perf::TASK-CLOCK@1000000", args.program,
+                     extra={"PAPI_MPI_SAMPLE_TOP": "1"})
+        for r in (rep or {}).get("ranks", []):
+            s = r.get("sampling", {})
+            fn, mpi = s.get("functions", []), s.get("mpi_by_caller", [])
+            listed = sum(e["samples"] for e in fn) + s.get("functions_other", {}).get("samples", -1)
+            check(len(fn) == 1 and len(mpi) <= 1 and listed == s["samples"] - s["dropped"],
+                  f"PAPI_MPI_SAMPLE_TOP=1: rank {r['rank']} lists 1 function, the rest summed "
+                  f"({len(fn)} listed, {listed} of {s['samples']} samples)")
+            if r["rank"] == 0:  # main's barrier and waiter's: two sites sampled
+                check(len(mpi) == 1 and s["mpi_by_caller_other"]["entries"] >= 1,
+                      f"PAPI_MPI_SAMPLE_TOP=1: rank 0: one call site listed, the others summed")
+    with tempfile.TemporaryDirectory(prefix="mpi_sample_") as d:
+        rep, p = run(args, d, None, args.program)
+        if rep:
+            check("sampling" not in rep and not any("sampling" in r for r in rep["ranks"]),
+                  "without PAPI_SAMPLE: no sampling member")
+
+
+def part_bad(args):
+    for bad in ("@1000000", "perf::TASK-CLOCK@", "perf::TASK-CLOCK@0", "perf::TASK-CLOCK@soon",
+                "NO_SUCH_EVENT@1000000"):
+        with tempfile.TemporaryDirectory(prefix="mpi_sample_") as d:
+            rep, p = run(args, d, bad, args.program)
+            said = [ln for ln in p.stderr.splitlines() if "PAPI_SAMPLE" in ln]
+            check(len(said) == 1 and f"PAPI_SAMPLE={bad}" in said[0],
+                  f"PAPI_SAMPLE={bad}: one line naming the variable ({said})")
+            if not rep:
+                continue
+            rows = rep["ranks"]
+            check(len(rows) == 2 and all(r.get("counters") for r in rows),
+                  f"PAPI_SAMPLE={bad}: both rows with their counters")
+            check(not any("sampling" in r for r in rows), f"PAPI_SAMPLE={bad}: no rank sampled")
+            s = rep.get("sampling", {})
+            check(s.get("on") is False and "PAPI_SAMPLE" in s.get("note", ""),
+                  f"PAPI_SAMPLE={bad}: the report says why ({s})")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--plain", required=True)
+    ap.add_argument("--preload", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--part", required=True, choices=("main", "bad"))
+    args = ap.parse_args()
+    try:
+        schema_check.validators()
+    except schema_check.SchemaUnavailable as e:
+        print(f"SKIPPED: {e}")
+        return 77
+    if args.part == "main":
+        part_main(args)
+    else:
+        part_bad(args)
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

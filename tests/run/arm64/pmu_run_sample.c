@@ -1,0 +1,148 @@
+/* pmu_run_sample (arm64 PMU lane; also built on the host, where it skips without a PMU):
+ * papi_run --sample PAPI_TOT_INS@1000003 (INST_RETIRED on arm64, the hardware's instructions) of
+ * this program again ("loop": a kernel of exactly 2 x LOOP user instructions in
+ * hot_loop(), after a short cold_loop() of 3 x LOOP / 20). In profile.folded, weighted by
+ * the sampled event (each sample stands for its period), the stacks ending in hot_loop
+ * hold 2 x LOOP instructions within 5%, those ending in cold_loop 3 x LOOP / 20 within
+ * 20%, and the heaviest stack ends in hot_loop; the banner's sample count x N equals the
+ * file's total weight (every sample one period). papi_run and its sampling library
+ * (libpapi_run_sample.so, which needs libdw) are staged beside the test programs by
+ * scripts/pmu-lane.sh; PMU_PAPI_RUN names papi_run elsewhere (the host's ctest). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "papi_test.h"
+
+#define LOOP 50000000L
+/* A sample per million instructions: at 100003 the guest kept 448 samples of 1160 (QEMU
+ * raises the overflow interrupt late, one sample per interrupt), at 1000003 109 of 116. */
+#define PERIOD 1000003
+#define OUTDIR "/tmp/pmu_run_sample"
+
+/* Exactly 2 x n user instructions inside the asm (a subtract and a branch). */
+static __attribute__((noinline)) void hot_loop(long n)
+{
+#if defined(__aarch64__)
+    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#elif defined(__x86_64__)
+    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#else
+    for (volatile long i = 0; i < n; i++)
+        ;
+#endif
+}
+
+/* Exactly 3 x n (a nop more: the compiler cannot fold it into hot_loop). */
+static __attribute__((noinline)) void cold_loop(long n)
+{
+#if defined(__aarch64__)
+    __asm__ volatile("1: nop\n\tsubs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#elif defined(__x86_64__)
+    __asm__ volatile("1: nop\n\tdec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#else
+    for (volatile long i = 0; i < n; i++)
+        ;
+#endif
+}
+
+/* A function's name without a compiler clone's suffix (hot_loop.constprop.0 is hot_loop). */
+static int is_function(const char *name, const char *f)
+{
+    size_t n = strlen(f);
+    return strncmp(name, f, n) == 0 && (name[n] == 0 || name[n] == '.');
+}
+
+/* The leaf of a folded line "root;..;leaf weight" and its weight. */
+static int folded_line(char *line, const char **leaf, unsigned long long *w)
+{
+    char *sp = strrchr(line, ' ');
+    if (!sp || sscanf(sp + 1, "%llu", w) != 1)
+        return 0;
+    *sp = 0;
+    char *semi = strrchr(line, ';');
+    *leaf = semi ? semi + 1 : line;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "loop") == 0) {
+        cold_loop(LOOP / 20);
+        hot_loop(LOOP);
+        return 0;
+    }
+    int ret = PAPI_library_init(PAPI_VER_CURRENT);
+    if (ret != PAPI_VER_CURRENT)
+        test_skip("PAPI_library_init failed");
+    if (PAPI_num_hwctrs() <= 0 || PAPI_query_event(PAPI_TOT_INS) != PAPI_OK) {
+        const PAPI_component_info_t *ci = PAPI_get_component_info(0);
+        char why[PAPI_HUGE_STR_LEN + 64];
+        snprintf(why, sizeof why, "no hardware PMU to sample instructions on: %s",
+                 ci && ci->disabled_reason[0] ? ci->disabled_reason : "PAPI_TOT_INS unavailable");
+        test_skip(why);
+    }
+    const char *run = getenv("PMU_PAPI_RUN");
+    char cmd[4096], line[8192];
+    snprintf(cmd, sizeof cmd,
+             "rm -rf " OUTDIR " && %s --sample PAPI_TOT_INS@%d --call-graph fp -o " OUTDIR
+             " -- %s loop 2>&1",
+             run && *run ? run : "./bin/papi_run", PERIOD, argv[0]);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL, "cannot run %s", cmd);
+    if (!p)
+        return test_done("pmu_run_sample");
+    unsigned long long samples = 0;
+    int no_lib = 0;
+    while (fgets(line, sizeof line, p)) {
+        fputs(line, stdout);
+        const char *s = strstr(line, "samples, ");
+        if (strstr(line, "top functions, self share of") && s) {
+            const char *open = strrchr(line, '(');
+            if (open)
+                sscanf(open, "(%llu samples", &samples);
+        }
+        no_lib |= strstr(line, "libpapi_run_sample.so is not installed") != NULL;
+    }
+    int st = pclose(p);
+    if (no_lib)
+        test_skip("papi_run --sample's library, libpapi_run_sample.so, is not beside papi_run "
+                  "(it is built only where libdw is found: the lane's arm64 sysroot needs "
+                  "libdw-dev)");
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "papi_run exit status %d", st);
+    FILE *f = fopen(OUTDIR "/papi_run_output/profile.folded", "r");
+    CHECK(f != NULL, "no %s/papi_run_output/profile.folded", OUTDIR);
+    if (!f)
+        return test_done("pmu_run_sample");
+    unsigned long long hot = 0, cold = 0, total = 0, top = 0;
+    char top_leaf[256] = "";
+    while (fgets(line, sizeof line, f)) {
+        const char *leaf;
+        unsigned long long w;
+        line[strcspn(line, "\n")] = 0;
+        if (!folded_line(line, &leaf, &w))
+            continue;
+        total += w;
+        hot += is_function(leaf, "hot_loop") ? w : 0;
+        cold += is_function(leaf, "cold_loop") ? w : 0;
+        if (w > top) {
+            top = w;
+            snprintf(top_leaf, sizeof top_leaf, "%.255s", leaf);
+        }
+    }
+    fclose(f);
+    double want = 2.0 * LOOP, cwant = 3.0 * (LOOP / 20);
+    printf("pmu_run_sample: %llu samples x %d = %llu; profile.folded: total %llu, hot_loop %llu "
+           "(%.2f%% of %.0f), cold_loop %llu (%.2f%% of %.0f); heaviest stack ends in %s\n",
+           samples, PERIOD, samples * PERIOD, total, hot, 100.0 * (double)hot / want, want, cold,
+           100.0 * (double)cold / cwant, cwant, top_leaf);
+    CHECK(samples > 0 && samples * PERIOD == total,
+          "samples x period %llu != the folded total %llu", samples * PERIOD, total);
+    CHECK(hot >= want * 0.95 && hot <= want * 1.05, "hot_loop %llu, want %.0f +- 5%%", hot, want);
+    CHECK(cold >= cwant * 0.8 && cold <= cwant * 1.2, "cold_loop %llu, want %.0f +- 20%%", cold,
+          cwant);
+    CHECK(is_function(top_leaf, "hot_loop"), "the heaviest stack ends in %s, not hot_loop",
+          top_leaf);
+    return test_done("pmu_run_sample");
+}
