@@ -217,14 +217,15 @@ def main(argv=None):
                   "them with --mpi and --regions", file=sys.stderr)
             return 1
     try:
+        from papi_report import profile  # papi_run --sample's profiles, when any
         files = papi_report.load_regions(regions, run=args.run) if regions else None
-        t = papi_report.tables(mpi=mpi, regions=files,
+        profiles = profile.load(profile.find(list(args.paths) + (regions or [])), args.run)
+        t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles,
                                peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw})
         failed = []
         sources = [s for s in [mpi] + (regions or []) if s]
         written = html.write(t, args.output, args.title, sources, failed)
         report_text = text.render(t, args.title, sources)
-        from papi_report import profile  # papi_run --sample's profiles, when any
         report_text += profile.render_text(list(args.paths) + (regions or []), args.run)
         path = os.path.join(args.output, "report.txt")
         with open(path + ".tmp", "w", encoding="utf-8") as f:

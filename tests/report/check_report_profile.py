@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""check_report_profile.py: papi_report with papi_run --sample's profiles (issue 48, the
+job-wide view), on perf::TASK-CLOCK (a software event: it samples on any machine).
+
+  check_report_profile.py CASE PAPI_REPORT PAPI_RUN PROFILE_WORK
+
+CASE:
+  page     profile_work 300 150 60 (heavy() in one thread; light() then extra() in the
+           other) sampled with -e perf::PAGE-FAULTS: report.html has a flame graph per
+           event (inline SVG), heavy's box width within 5 points of its share of
+           profile.folded, hover titles with file:line and the share; the function x thread
+           heat map is drawn and its table gives heavy ~100% of its thread and light
+           150/210 of the other; report.txt lists the top functions.
+  large    a profile of 10,000 distinct stacks (half the weight in one stack, the rest spread
+           thinly): the flame graph keeps the hot box at exactly 50% and merges the thin
+           callees into one [other] box of the other 50%, at most 1,001 boxes a level.
+  compare  A = profile_work 300 150 60, B = profile_work 600 150 0: --compare A B gives heavy
+           "slower" with B/A 2 +- 0.3, light "same", extra "only in A" (absent in B, never
+           0); --fail-if 'function:heavy>1.1' exits 4, 'function:light>1.5' 0, a malformed
+           one 2."""
+import csv
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVENT = "perf::TASK-CLOCK@1000000"  # a sample per ms of a thread's CPU time
+PY = sys.executable
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=280)
+    return p.returncode, p.stdout, p.stderr
+
+
+def sample(papi_run, out, args, extra=()):
+    rc, _, err = run([papi_run, "--quiet", "--sample", EVENT, *extra, "-o", out, "--", *args])
+    if rc != 0:
+        if "perf_event" in err and ("paranoid" in err or "not permitted" in err):
+            print("SKIPPED: cannot sample here: " + err.strip())
+            sys.exit(77)
+        fail("papi_run exit status %d\n%s" % (rc, err))
+
+
+def folded(out, name="profile.folded"):
+    files = glob.glob(os.path.join(out, "**", name), recursive=True)
+    if len(files) != 1:
+        fail("%d files %s under %s" % (len(files), name, out))
+    stacks = {}
+    for line in open(files[0]):
+        stack, count = line.rstrip("\n").rsplit(" ", 1)
+        stacks[stack] = stacks.get(stack, 0) + int(count)
+    return stacks
+
+
+def flames(page):
+    """{event: [(function, share %, depth, title)]} of the page's flame graphs."""
+    out = {}
+    for m in re.finditer(r'<svg [^>]*class="flame" data-event="([^"]*)".*?</svg>', page, re.S):
+        boxes = re.findall(r'<title>([^<]*)</title><rect [^>]*data-function="([^"]*)" '
+                           r'data-share="([0-9.]+)" data-depth="(\d+)"', m.group(0))
+        out[m.group(1)] = [(f, float(s), int(d), t) for t, f, s, d in boxes]
+    return out
+
+
+def case_page(tool, papi_run, prog, out):
+    d = os.path.join(out, "run")
+    sample(papi_run, d, [prog, "300", "150", "60"], ["-e", "perf::PAGE-FAULTS"])
+    rep = os.path.join(out, "rep")
+    rc, so, err = run([PY, tool, d, "-o", rep])
+    if rc != 0:
+        fail("papi_report exit status %d\n%s%s" % (rc, so, err))
+    page = open(os.path.join(rep, "report.html"), encoding="utf-8").read()
+    graphs = flames(page)
+    if sorted(graphs) != ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]:
+        fail("flame graphs of %s, expected perf::TASK-CLOCK and perf::PAGE-FAULTS" % sorted(graphs))
+    stacks = folded(d)
+    total = sum(stacks.values())
+    own = {}
+    for s, c in stacks.items():
+        own[s.split(";")[-1]] = own.get(s.split(";")[-1], 0) + c
+    hottest = max(own, key=own.get)
+    if hottest != "heavy":
+        fail("the hottest function is %s (%s), expected heavy" % (hottest, own))
+    share = 100.0 * sum(c for s, c in stacks.items() if hottest in s.split(";")) / total
+    boxes = [b for b in graphs["perf::TASK-CLOCK"] if b[0] == hottest]
+    width = sum(b[1] for b in boxes)
+    if not boxes or abs(width - share) > 5:
+        fail("heavy's box is %.2f%% wide, its share of profile.folded %.2f%%" % (width, share))
+    if not re.search(r"profile_work\.c:\d+", boxes[0][3]) or "% of perf::TASK-CLOCK" not in boxes[0][3]:
+        fail("heavy's hover title lacks file:line or the share: %r" % boxes[0][3])
+    root = [b for b in graphs["perf::TASK-CLOCK"] if b[2] == 0]
+    if len(root) != 1 or abs(root[0][1] - 100) > 1e-6:
+        fail("the root box: %s" % root)
+    fig = re.search(r'<figure id="profile_function_ranks".*?</figure>', page, re.S)
+    if not fig or "<img" not in fig.group(0):
+        fail("no function x rank heat map drawn: %s" % (fig.group(0)[:300] if fig else None))
+    rows = list(csv.DictReader(open(os.path.join(rep, "profile_function_ranks.csv"))))
+    share_in = {}
+    for r in rows:
+        share_in.setdefault(r["tid"], {})[r["function"]] = float(r["share_pct"])
+    hthreads = [t for t, f in share_in.items() if f.get("heavy", 0) > 0]
+    lthreads = [t for t, f in share_in.items() if f.get("light", 0) > 0]
+    if len(hthreads) != 1 or len(lthreads) != 1 or hthreads == lthreads:
+        fail("heavy in threads %s, light in %s: one each, apart" % (hthreads, lthreads))
+    h, lt = share_in[hthreads[0]]["heavy"], share_in[lthreads[0]]["light"]
+    if h < 90 or abs(lt - 100.0 * 150 / 210) > 10:
+        fail("heavy %.1f%% of its thread (want >= 90), light %.1f%% of its (want 71 +- 10)" % (h, lt))
+    text = open(os.path.join(rep, "report.txt"), encoding="utf-8").read()
+    if "Top functions of the sampled profile" not in text or "heavy" not in text:
+        fail("report.txt lacks the top functions table")
+    print("page: heavy's box %.2f%% wide, %.2f%% of profile.folded; heavy %.1f%% of its thread, "
+          "light %.1f%% of its; flame graphs of %s" % (width, share, h, lt, ", ".join(sorted(graphs))))
+
+
+def case_large(tool, _papi_run, _prog, out):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(tool))))
+    try:
+        from papi_report import html, profile, schema_check, tables
+    except ImportError as e:
+        print("SKIPPED: %s" % e)
+        sys.exit(77)
+    frames = [{"name": "main", "module": "prog", "file": "prog.c", "line": 5},
+              {"name": "hot", "module": "prog", "file": "prog.c", "line": 9}]
+    frames += [{"name": "mid_%d" % i, "module": "prog"} for i in range(1000)]
+    frames += [{"name": "leaf_%d" % i, "module": "prog"} for i in range(10)]
+    stacks = [{"tid": 7, "samples": 9999, "counts": [9999 * 1000000], "frames": [0, 1]}]
+    for k in range(9999):  # 9,999 distinct thin stacks: main;mid_i;leaf_j, each mid 0.05%
+        stacks.append({"tid": 7, "samples": 1, "counts": [1000000],
+                       "frames": [0, 2 + k // 10, 1002 + k % 10]})
+    doc = {"kind": "profile", "run": {"id": "r1", "command": "prog", "start": "2026-01-01T00:00:00Z",
+                                      "host": "h"}, "pid": 7, "rank": None,
+           "sampled_event": "perf::TASK-CLOCK", "period": 1000000, "call_graph": "fp",
+           "kernel_frames": False, "events": ["perf::TASK-CLOCK"], "samples": 19998,
+           "lost_records": 0, "stack_cap": 65536, "distinct_stacks": 10000, "dropped_samples": 0,
+           "dropped_weight": 0, "notes": "", "frames": frames, "stacks": stacks}
+    path = os.path.join(out, "profile_r1_7.json")
+    json.dump(doc, open(path, "w"))
+    bad = schema_check.check_file(path)
+    if bad:
+        fail("the synthetic profile breaks its schema: %s" % bad)
+    t = tables(profiles=profile.load(profile.find([out])))
+    if len(t["profile_stacks"]) != 10000:
+        fail("%d stacks in profile_stacks, expected 10000" % len(t["profile_stacks"]))
+    graphs = flames(html.render(t))
+    boxes = graphs.get("perf::TASK-CLOCK", [])
+    hot = [b for b in boxes if b[0] == "hot"]
+    other = [b for b in boxes if b[0] == "[other]"]
+    per_level = {}
+    for b in boxes:
+        per_level[b[2]] = per_level.get(b[2], 0) + 1
+    if len(hot) != 1 or abs(hot[0][1] - 50.0) > 0.001:
+        fail("hot's box: %s, expected one of 50%%" % hot)
+    if len(other) != 1 or abs(other[0][1] - 49.995) > 0.01 or other[0][2] != 2:
+        fail("[other] boxes %s: expected one under main of 49.995%%" % other)
+    if max(per_level.values()) > 1001 or len(boxes) > 10:
+        fail("%d boxes (%s a level) for 10,000 stacks" % (len(boxes), per_level))
+    print("large: 10,000 stacks drawn as %d boxes: hot %.3f%%, [other] %.3f%% (%s)" % (
+        len(boxes), hot[0][1], other[0][1], other[0][3].splitlines()[0]))
+
+
+def case_compare(tool, papi_run, prog, out):
+    a, b, c = (os.path.join(out, x) for x in ("A", "B", "C"))
+    sample(papi_run, a, [prog, "300", "150", "60"])
+    sample(papi_run, b, [prog, "600", "150", "0"])
+    rc, so, err = run([PY, tool, "--compare", a, b, "-o", c])
+    if rc != 0:
+        fail("--compare exit status %d\n%s%s" % (rc, so, err))
+    rows = {(r["function"], r["event"]): r for r in
+            csv.DictReader(open(os.path.join(c, "compare_functions.csv")))}
+    ev = "perf::TASK-CLOCK"
+    for fn in ("heavy", "light", "extra"):
+        if (fn, ev) not in rows:
+            fail("no row of %s in compare_functions.csv: %s" % (fn, sorted(rows)))
+    heavy, light, extra = rows[("heavy", ev)], rows[("light", ev)], rows[("extra", ev)]
+    if heavy["verdict"] != "slower" or abs(float(heavy["ratio"]) - 2) > 0.3:
+        fail("heavy: %s, B/A %s (want slower, 2 +- 0.3)" % (heavy["verdict"], heavy["ratio"]))
+    if light["verdict"] != "same":
+        fail("light: %s, B/A %s (want same)" % (light["verdict"], light["ratio"]))
+    if extra["verdict"] != "only in A" or extra["b"] != "" or extra["share_b_pct"] != "" or not extra["a"]:
+        fail("extra: %s (want only in A, B empty)" % extra)
+    full = [r for r in csv.DictReader(open(os.path.join(c, "compare.csv")))
+            if r["scope"] == "function" and r["entity"] == "extra"]
+    if not full or full[0]["b"] != "" or full[0]["verdict"] != "only in A":
+        fail("compare.csv's extra row: %s" % full)
+    text = open(os.path.join(c, "compare.txt")).read()
+    line = [ln for ln in text.splitlines() if ln.startswith("extra ")]
+    if not line or "absent" not in line[0] or "only in A" not in line[0]:
+        fail("compare.txt does not show extra absent in B: %s" % line)
+    for cond, want in (("function:heavy>1.1", 4), ("function:light>1.5", 0),
+                       ("function:heavy@%s>=1.5" % ev, 4), ("function:heavy>x", 2)):
+        rc, so, err = run([PY, tool, "--compare", a, b, "-o", c, "--fail-if", cond])
+        if rc != want:
+            fail("--fail-if %r: exit %d, expected %d\n%s" % (cond, rc, want, err))
+    print("compare: heavy %s x%.3f (noise %.3f / %.3f), light %s x%.3f, extra %s; --fail-if "
+          "4, 0, 4, 2" % (heavy["verdict"], float(heavy["ratio"]), float(heavy["noise_a"]),
+                          float(heavy["noise_b"]), light["verdict"], float(light["ratio"]),
+                          extra["verdict"]))
+
+
+def main():
+    case, tool, papi_run, prog = sys.argv[1:5]
+    out = tempfile.mkdtemp(prefix="papi_report_profile_")
+    try:
+        globals()["case_" + case](tool, papi_run, prog, out)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
