@@ -97,8 +97,9 @@ def parse_args(argv):
                         "same (default 0.10)")
     p.add_argument("--fail-if", action="append", default=[], metavar="COND",
                    help="--compare: exit 4 when a row's B/A meets COND, e.g. 'real_time_nsec>1.05', "
-                        "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2' "
-                        "(repeatable)")
+                        "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2', "
+                        "'function:solve>1.1' (a profiled function's sampled weight; "
+                        "repeatable)")
     p.add_argument("--merge-trace", metavar="OUT",
                    help="merge the per-rank JSON traces given as PATHs into OUT (one time axis)")
     p.add_argument("--json", action="store_true",
@@ -232,7 +233,8 @@ def main(argv=None):
             f.write(report_text)
         os.replace(path + ".tmp", path)
         written.insert(1, path)
-        written += profile.write(list(args.paths) + (regions or []), args.output, args.run)
+        written += [w for w in profile.write(list(args.paths) + (regions or []), args.output, args.run)
+                    if w not in written]  # profile_functions.csv: html.write's table too
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
             dump_deep(papi_report.region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none

@@ -17,7 +17,10 @@ CASE:
   compare  A = profile_work 300 150 60, B = profile_work 600 150 0: --compare A B gives heavy
            "slower" with B/A 2 +- 0.3, light "same", extra "only in A" (absent in B, never
            0); --fail-if 'function:heavy>1.1' exits 4, 'function:light>1.5' 0, a malformed
-           one 2."""
+           one 2.
+  regions  region_sample_workload (tests/overflow) under PAPI_SAMPLE: the page's and the
+           text's function x region table has rs_work_a in alpha, rs_work_b in beta,
+           rs_work_c outside every region (PROFILE_WORK is that program here)."""
 import csv
 import glob
 import json
@@ -206,6 +209,33 @@ def case_compare(tool, papi_run, prog, out):
           "4, 0, 4, 2" % (heavy["verdict"], float(heavy["ratio"]), float(heavy["noise_a"]),
                           float(heavy["noise_b"]), light["verdict"], float(light["ratio"]),
                           extra["verdict"]))
+
+
+def case_regions(tool, _papi_run, prog, out):
+    """region_sample_workload under PAPI_SAMPLE: the function x region table."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+    env.update(PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out,
+               PAPI_SAMPLE="perf::TASK-CLOCK@1000000")
+    p = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        fail("region_sample_workload exit status %d\n%s" % (p.returncode, p.stderr))
+    rep = os.path.join(out, "rep")
+    rc, so, err = run([PY, tool, out, "-o", rep])
+    if rc != 0:
+        fail("papi_report exit status %d\n%s%s" % (rc, so, err))
+    by = {}
+    for r in csv.DictReader(open(os.path.join(rep, "profile_function_regions.csv"))):
+        f = r["function"].split(".")[0]  # a compiler's clone (f.constprop.0) is f
+        by.setdefault(f, {})[r["region"]] = by.get(f, {}).get(r["region"], 0) + int(r["samples"])
+    for fn, region in (("rs_work_a", "alpha"), ("rs_work_b", "beta"), ("rs_work_c", "")):
+        got = by.get(fn, {})
+        if not got or got.get(region, 0) < 0.97 * sum(got.values()):
+            fail("%s's samples by region %s, expected in %r" % (fn, got, region))
+    text = open(os.path.join(rep, "report.txt"), encoding="utf-8").read()
+    page = open(os.path.join(rep, "report.html"), encoding="utf-8").read()
+    if "Sampled functions x region" not in text or 'id="table-profile_function_regions"' not in page:
+        fail("the function x region table is not in report.txt and report.html")
+    print("regions: %s" % {f: r for f, r in by.items() if f.startswith("rs_work")})
 
 
 def main():

@@ -6,8 +6,8 @@ function x rank heat map (matplotlib: each rank's, or thread's without ranks, se
 of the sampled event in each of the top functions).
 
 A flame graph stays readable at any number of distinct stacks: the callees of a frame
-that each hold less than OTHER_PCT of the total are one "[other]" box, so a graph has at
-most 100 / OTHER_PCT boxes a level."""
+that each hold less than OTHER_PCT of the total are one "[other]" box with nothing drawn
+under it, so a graph has at most 2 x 100 / OTHER_PCT boxes a level."""
 import html
 import math
 import zlib
@@ -22,6 +22,7 @@ WIDTH = 1200  # the graph's width in pixels (the shares are exact in the SVG's u
 ROW = 17  # a frame's height in pixels
 MAX_EVENTS = 9  # the schema's bound on a profile's events: one figure each
 TOP_FUNCTIONS = 30  # rows of the heat map
+MAX_DEPTH = 64  # levels drawn (frames deeper are in the folded files and profile_stacks)
 CHAR_PX = 6.6  # a label character's width at the font below
 
 
@@ -66,10 +67,11 @@ def boxes(root, min_pct=OTHER_PCT):
         out.append((depth, x / total, node["w"] / total, node))
         kids = sorted(node["kids"].values(), key=lambda k: (-k["w"], k["name"]))
         small = [k for k in kids if k["w"] < cut]
-        if len(small) > 1:
+        if small:  # one box, and nothing drawn under it: thin chains end here too
             kids = [k for k in kids if k["w"] >= cut]
             kids.append({"name": "[other]", "w": sum(k["w"] for k in small), "kids": {},
-                         "loc": {}, "merged": len(small)})
+                         "loc": {}, "merged": [k["name"] for k in small[:3]] + (
+                             ["..."] if len(small) > 3 else []), "count": len(small)})
         for k in kids:
             todo.append((depth + 1, x, k))
             x += k["w"]
@@ -86,13 +88,19 @@ def _colour(name):
 
 
 def svg(stacks_df, event):
-    """The flame graph of one event as SVG text (None without weight)."""
+    """(The flame graph of one event as SVG text, a note when stacks were cut); (None,
+    None) without weight."""
     if event not in stacks_df:
-        return None
+        return None, None
     root = tree(stacks_df["stack"], stacks_df["where"], stacks_df[event])
     bx = boxes(root)
     if not bx:
-        return None
+        return None, None
+    deepest = max(b[0] for b in bx)
+    bx = [b for b in bx if b[0] <= MAX_DEPTH]
+    cut = ("Stacks deeper than %d frames are cut at %d (the deepest drawn would be %d): "
+           "profile.folded and profile_stacks.csv have them whole." % (MAX_DEPTH, MAX_DEPTH, deepest)
+           if deepest > MAX_DEPTH else None)
     depth = max(b[0] for b in bx) + 1
     height = depth * ROW + 4
     out = ['<svg xmlns="http://www.w3.org/2000/svg" class="flame" data-event="%s" '
@@ -107,7 +115,9 @@ def svg(stacks_df, event):
             more = len(node["loc"]) - 1
             loc = "\n%s%s" % (top, " (and %d more lines)" % more if more else "")
         what = node["name"] if node["name"] != "[other]" else \
-            "[other]: %d callees each under %g%%" % (node.get("merged", 0), OTHER_PCT)
+            "[other]: %d callee%s each under %g%% (%s)" % (
+                node["count"], "" if node["count"] == 1 else "s", OTHER_PCT,
+                ", ".join(node["merged"]))
         title = "%s%s\n%.2f%% of %s (%d)" % (what, loc, pct, event, node["w"])
         px, pw = x * WIDTH, w * WIDTH
         out.append('<g><title>%s</title><rect x="%.3f" y="%d" width="%.3f" height="%d" '
@@ -121,7 +131,7 @@ def svg(stacks_df, event):
             out.append('<text x="%.3f" y="%d">%s</text>' % (px + 2, d * ROW + 12, html.escape(label)))
         out.append("</g>")
     out.append("</svg>")
-    return "\n".join(out)
+    return "\n".join(out), cut
 
 
 def _flame(index):
@@ -132,11 +142,11 @@ def _flame(index):
         events = st.attrs.get("events") or [c for c in st.columns if c not in ("stack", "where")]
         if index >= len(events):
             return NotGiven("the profile has %d events" % len(events))
-        text = svg(st, events[index])
+        text, cut = svg(st, events[index])
         if text is None:
             return "no weight of %s in the profile" % events[index]
         what = "the sampled event" if index == 0 else "an event read at each sample (-e)"
-        return Svg(text, ["Weighted by %s (%s); width = share of its total, hover a box for the "
+        return Svg(text, ([cut] if cut else []) + ["Weighted by %s (%s); width = share of its total, hover a box for the "
                           "function, its file:line and share; callees under %g%% of the total "
                           "are one [other] box." % (events[index], what, OTHER_PCT)])
     return draw
@@ -187,7 +197,7 @@ def function_ranks(t):
         for (i, j), v in np.ndenumerate(grid.values):
             a.text(j, i, "%.1f" % v, ha="center", va="center", fontsize="x-small",
                    color="white" if v < 0.6 * grid.values.max() else "black")
-    colorbar(fig, im, a, label="%% of the %s's sampled weight (self)" % label.split(" ")[0])
+    colorbar(fig, im, a, label="% of its sampled weight (self)")
     a.set_title("function x %s: self share of the sampled event" % label.split(" ")[0])
     fig.tight_layout()
     fig.papi_grid = grid  # the figure's cells, for tests and notebooks
