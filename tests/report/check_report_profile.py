@@ -18,6 +18,9 @@ CASE:
            "slower" with B/A 2 +- 0.3, light "same", extra "only in A" (absent in B, never
            0); --fail-if 'function:heavy>1.1' exits 4, 'function:light>1.5' 0, a malformed
            one 2.
+  noise    synthetic profiles of known sample counts, A two runs, B one: each side's noise
+           (the binomial spread sqrt((1-p)/n), with repeated runs the larger of that and
+           their spread), B/A and the verdicts exact; a function of B only shown absent in A.
   regions  region_sample_workload (tests/overflow) under PAPI_SAMPLE: the page's and the
            text's function x region table has rs_work_a in alpha, rs_work_b in beta,
            rs_work_c outside every region (PROFILE_WORK is that program here)."""
@@ -209,6 +212,53 @@ def case_compare(tool, papi_run, prog, out):
           "4, 0, 4, 2" % (heavy["verdict"], float(heavy["ratio"]), float(heavy["noise_a"]),
                           float(heavy["noise_b"]), light["verdict"], float(light["ratio"]),
                           extra["verdict"]))
+
+
+def _profile(path, functions):
+    """A profile file of one run: functions {name: samples}, a sample = 1 ms of TASK-CLOCK."""
+    names = ["main"] + sorted(functions)
+    doc = {"kind": "profile", "run": {"id": os.path.basename(path), "command": "prog",
+                                      "start": "2026-01-01T00:00:00Z", "host": "h"},
+           "pid": 9, "rank": None, "sampled_event": "perf::TASK-CLOCK", "period": 1000000,
+           "call_graph": "fp", "kernel_frames": False, "events": ["perf::TASK-CLOCK"],
+           "samples": sum(functions.values()), "lost_records": 0, "stack_cap": 65536,
+           "distinct_stacks": len(functions), "dropped_samples": 0, "dropped_weight": 0,
+           "notes": "", "frames": [{"name": n, "module": "prog"} for n in names],
+           "stacks": [{"tid": 9, "samples": n, "counts": [n * 1000000],
+                       "frames": [0, names.index(f)]} for f, n in sorted(functions.items())]}
+    os.makedirs(path)
+    with open(os.path.join(path, "profile_%s_9.json" % os.path.basename(path)), "w") as f:
+        json.dump(doc, f)
+
+
+def case_noise(tool, _papi_run, _prog, out):
+    """Synthetic profiles of known counts: A = two runs (heavy 100 and 120 samples, light
+    300 each), B = one (heavy 220, light 290, only_b 5): the binomial spread, the spread
+    over repeated runs, the verdicts, the ratio, exact."""
+    a1, a2, b, c = (os.path.join(out, x) for x in ("a1", "a2", "b", "c"))
+    _profile(a1, {"heavy": 100, "light": 300})
+    _profile(a2, {"heavy": 120, "light": 300})
+    _profile(b, {"heavy": 220, "light": 290, "only_b": 5})
+    rc, so, err = run([PY, tool, "--compare", a1 + "," + a2, b, "-o", c])
+    if rc != 0:
+        fail("--compare exit status %d\n%s%s" % (rc, so, err))
+    rows = {r["function"]: r for r in csv.DictReader(open(os.path.join(c, "compare_functions.csv")))}
+    binom = lambda n, total: ((1 - n / total) / n) ** 0.5  # noqa: E731
+    runs_cv = (((100 - 110) ** 2 + (120 - 110) ** 2) / 1) ** 0.5 / 110
+    want = {"heavy": (2.0, max(binom(220, 820), runs_cv), binom(220, 515), "slower"),
+            "light": (290 / 300, binom(600, 820), binom(290, 515), "same")}
+    for fn, (ratio, na, nb, verdict) in want.items():
+        r = rows[fn]
+        got = (float(r["ratio"]), float(r["noise_a"]), float(r["noise_b"]), r["verdict"])
+        if any(abs(g - w) > 1e-9 for g, w in zip(got[:3], (ratio, na, nb))) or got[3] != verdict:
+            fail("%s: ratio, noise A, noise B, verdict %s; expected %s" % (fn, got, (ratio, na, nb, verdict)))
+    ob = rows["only_b"]
+    if ob["verdict"] != "only in B" or ob["a"] != "" or float(ob["b"]) != 0.005:
+        fail("only_b: %s" % ob)
+    if abs(float(rows["heavy"]["share_a_pct"]) - 100 * (100 / 400 + 120 / 420) / 2) > 1e-9:
+        fail("heavy's share in A %s" % rows["heavy"]["share_a_pct"])
+    print("noise: heavy x2 noise %.4f (runs) / %.4f (binomial) slower; light same; only_b only in B"
+          % (want["heavy"][1], want["heavy"][2]))
 
 
 def case_regions(tool, _papi_run, prog, out):

@@ -45,6 +45,8 @@ def _side_units(paths, classify):
     out = []
     for run, path in enumerate(paths):
         kinds = classify(path)
+        if not kinds and profile_compare.has_profiles(path):
+            continue  # papi_run --sample's profiles alone: compared by function only
         if not kinds:
             raise MalformedInput("%s is neither an MPI report nor region files" % path)
         for kind, p in kinds:

@@ -26,6 +26,11 @@ COLUMNS = ["function", "event", "unit", "share_a_pct", "share_b_pct", "a", "b", 
 CONDITION = re.compile(r"^\s*function:(.+?)(?:@([^@<>=]+?))?\s*(<=|>=|<|>)\s*([0-9.eE+-]+)\s*$")
 
 
+def has_profiles(path):
+    """Does path hold papi_run --sample profiles (a directory of them counts as a run)?"""
+    return bool(profile.find([path]))
+
+
 def _run(path):
     """(events, {function: [self weight per event]}, {function: samples}, samples, [total
     per event]) of the newest profiled run under path; None without profiles."""
