@@ -5,9 +5,10 @@ job-wide view), on perf::TASK-CLOCK (a software event: it samples on any machine
   check_report_profile.py CASE PAPI_REPORT PAPI_RUN PROFILE_WORK
 
 CASE:
-  page     profile_work 300 150 60 (heavy() in one thread; light() then extra() in the
-           other) sampled with -e perf::PAGE-FAULTS: report.html has a flame graph per
-           event (inline SVG), heavy's box width within 5 points of its share of
+  page     profile_work 300 150 60 (heavy() in one thread, touching 4.8 MB of fresh pages;
+           light() then extra() in the other) sampled with -e perf::PAGE-FAULTS:
+           report.html has a flame graph per event (inline SVG; heavy has most of the
+           page faults), heavy's box width within 5 points of its share of
            profile.folded, hover titles with file:line and the share; the function x thread
            heat map is drawn and its table gives heavy ~100% of its thread and light
            150/210 of the other; report.txt lists the top functions.
@@ -90,6 +91,9 @@ def case_page(tool, papi_run, prog, out):
     graphs = flames(page)
     if sorted(graphs) != ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]:
         fail("flame graphs of %s, expected perf::TASK-CLOCK and perf::PAGE-FAULTS" % sorted(graphs))
+    faults = [b for b in graphs["perf::PAGE-FAULTS"] if b[0] == "heavy"]
+    if not faults or faults[0][1] < 50:
+        fail("heavy (4.8 MB of fresh pages) has %s of the page faults, expected most" % faults)
     stacks = folded(d)
     total = sum(stacks.values())
     own = {}
@@ -120,13 +124,14 @@ def case_page(tool, papi_run, prog, out):
     if len(hthreads) != 1 or len(lthreads) != 1 or hthreads == lthreads:
         fail("heavy in threads %s, light in %s: one each, apart" % (hthreads, lthreads))
     h, lt = share_in[hthreads[0]]["heavy"], share_in[lthreads[0]]["light"]
-    if h < 90 or abs(lt - 100.0 * 150 / 210) > 10:
-        fail("heavy %.1f%% of its thread (want >= 90), light %.1f%% of its (want 71 +- 10)" % (h, lt))
+    if h < 85 or abs(lt - 100.0 * 150 / 210) > 10:  # heavy's page faults: [kernel] under it
+        fail("heavy %.1f%% of its thread (want >= 85), light %.1f%% of its (want 71 +- 10)" % (h, lt))
     text = open(os.path.join(rep, "report.txt"), encoding="utf-8").read()
     if "Top functions of the sampled profile" not in text or "heavy" not in text:
         fail("report.txt lacks the top functions table")
     print("page: heavy's box %.2f%% wide, %.2f%% of profile.folded; heavy %.1f%% of its thread, "
-          "light %.1f%% of its; flame graphs of %s" % (width, share, h, lt, ", ".join(sorted(graphs))))
+          "light %.1f%% of its; heavy %.1f%% of the page faults; flame graphs of %s" % (
+              width, share, h, lt, faults[0][1], ", ".join(sorted(graphs))))
 
 
 def case_large(tool, _papi_run, _prog, out):

@@ -1,9 +1,10 @@
 /* profile_work.c: known work per function for papi_report's profile page and --compare
  * (check_report_profile.py), sampled by papi_run --sample.
  *   profile_work HEAVY LIGHT EXTRA
- * Two threads: one runs heavy(HEAVY units), the other light(LIGHT units) then, when
- * EXTRA > 0, extra(EXTRA units) (a unit is 1e6 steps of the same loop in each). Built
- * with frame pointers and no inlining, so every function keeps its frame. */
+ * Two threads: one runs heavy(HEAVY units, and 16 KiB a unit of fresh pages), the
+ * other light(LIGHT units) then, when EXTRA > 0, extra(EXTRA units) (a unit is 1e6
+ * steps of the same loop in each). Built with frame pointers and no inlining, so every
+ * function keeps its frame. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,17 @@ static volatile unsigned long sink;
 
 static long n_heavy, n_light, n_extra;
 
+/* heavy also touches 16 KiB a unit of fresh memory: page faults to weigh by (-e). */
 __attribute__((noinline)) void heavy(long units)
 {
+    size_t bytes = (size_t)units << 14;
+    volatile char *p = malloc(bytes);
+    if (p) { /* a store a page in this frame (memset's own frame would hide heavy's) */
+        for (size_t i = 0; i < bytes; i += 4096)
+            p[i] = 1;
+        sink += (unsigned long)p[bytes / 2];
+        free((void *)p);
+    }
     STEPS(units);
 }
 
