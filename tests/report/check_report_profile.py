@@ -14,7 +14,8 @@ CASE:
            150/210 of the other; report.txt lists the top functions.
   large    a profile of 10,000 distinct stacks (half the weight in one stack, the rest spread
            thinly): the flame graph keeps the hot box at exactly 50% and merges the thin
-           callees into one [other] box of the other 50%, at most 1,001 boxes a level.
+           callees into one [other] box of the other 50%; and two synthetic ranks: the
+           function x rank heat map's cells exact, rank 1 named the max.
   compare  A = profile_work 300 150 60, B = profile_work 600 150 0: --compare A B gives heavy
            "slower" with B/A 2 +- 0.3, light "same", extra "only in A" (absent in B, never
            0); --fail-if 'function:heavy>1.1' exits 4, 'function:light>1.5' 0, a malformed
@@ -176,6 +177,26 @@ def case_large(tool, _papi_run, _prog, out):
         fail("[other] boxes %s: expected one under main of 49.995%%" % other)
     if max(per_level.values()) > 1001 or len(boxes) > 10:
         fail("%d boxes (%s a level) for 10,000 stacks" % (len(boxes), per_level))
+    # Two ranks (synthetic): rank_work 100 and 300 samples, other 100 each: the heat map's
+    # cells are each rank's shares (50/50 and 75/25) and the functions table names rank 1.
+    from papi_report import profile_figures
+    two = os.path.join(out, "ranks")
+    for rank, n in ((0, 100), (1, 300)):
+        _profile(os.path.join(two, "r%d" % rank), {"rank_work": n, "other": 100})
+        f = glob.glob(os.path.join(two, "r%d" % rank, "*.json"))[0]
+        d = json.load(open(f))
+        d.update(rank=rank, pid=100 + rank)
+        d["run"]["id"] = "two"
+        json.dump(d, open(f, "w"))
+    t = tables(profiles=profile.load(profile.find([two])))
+    grid = profile_figures.function_ranks(t).papi_grid
+    cells = {(fn, c): round(float(grid.loc[fn, c]), 6) for fn in grid.index for c in grid.columns}
+    if cells != {("rank_work", "0"): 50.0, ("rank_work", "1"): 75.0, ("other", "0"): 50.0,
+                 ("other", "1"): 25.0}:
+        fail("function x rank cells %s" % cells)
+    top = t["profile_functions"].set_index("function")
+    if int(top.loc["rank_work", "max_rank"]) != 1 or int(top.loc["rank_work", "max"]) != 300000000:
+        fail("profile_functions: %s" % top.loc["rank_work"].to_dict())
     print("large: 10,000 stacks drawn as %d boxes: hot %.3f%%, [other] %.3f%% (%s)" % (
         len(boxes), hot[0][1], other[0][1], other[0][3].splitlines()[0]))
 
