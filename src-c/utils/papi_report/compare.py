@@ -16,7 +16,9 @@ side has several runs, else of the units of its one run (thread and rank spread)
 single unit. A row is "same" when |ratio - 1| is at most the larger of the tolerance
 (default 10%) and twice the combined noise, sqrt(cv_A^2 + cv_B^2); otherwise "slower" or
 "faster" for a time (more time is slower), "higher" or "lower" for a count or a metric.
-A quantity present on one side only is "only in A" or "only in B", never 0."""
+A quantity present on one side only is "only in A" or "only in B", never 0.
+Profiled runs (papi_run --sample) add a row per function and event (scope "function"):
+profile_compare.py says how, with its sampling noise."""
 import base64
 import html
 import io
