@@ -186,7 +186,7 @@ def main(argv=None):
         return compare_runs(args)
     try:
         import papi_report
-        from papi_report import html, text
+        from papi_report import html, profile, text
         from papi_report.deep_json import dump_deep
         from papi_report.inputs import classify
     except ImportError as e:
@@ -196,6 +196,8 @@ def main(argv=None):
     mpi, regions = args.mpi, args.regions
     for path in args.paths:  # what each path is, by what it holds
         kind = classify(path)
+        if kind is None and os.path.exists(path) and profile.find([path]):
+            continue  # papi_run --sample's profiles alone: the page's profile section
         if kind is None:
             print("papi_report: %s is neither an MPI report (papi_mpi_report.json or a "
                   "directory holding one) nor region files (papi_hl_output/, rank_*.json)"
@@ -210,7 +212,7 @@ def main(argv=None):
                 mpi = v
             else:
                 regions = (regions or []) + [v]
-    if mpi is None and regions is None:
+    if mpi is None and regions is None and not profile.find(args.paths):
         mpi = "papi_mpi_report.json" if os.path.exists("papi_mpi_report.json") else None
         regions = ["papi_hl_output"] if os.path.isdir("papi_hl_output") else None
         if mpi is None and regions is None:
@@ -218,7 +220,6 @@ def main(argv=None):
                   "them with --mpi and --regions", file=sys.stderr)
             return 1
     try:
-        from papi_report import profile  # papi_run --sample's profiles, when any
         files = papi_report.load_regions(regions, run=args.run) if regions else None
         profiles = profile.load(profile.find(list(args.paths) + (regions or [])), args.run)
         t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles,

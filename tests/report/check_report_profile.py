@@ -22,7 +22,8 @@ CASE:
            one 2.
   noise    synthetic profiles of known sample counts, A two runs, B one: each side's noise
            (the binomial spread sqrt((1-p)/n), with repeated runs the larger of that and
-           their spread), B/A and the verdicts exact; a function of B only shown absent in A.
+           their spread), B/A and the verdicts exact; a function of B only shown absent in A;
+           papi_report on a directory holding only profiles draws the flame graph.
   regions  region_sample_workload (tests/overflow) under PAPI_SAMPLE: the page's and the
            text's function x region table has rs_work_a in alpha, rs_work_b in beta,
            rs_work_c outside every region (PROFILE_WORK is that program here)."""
@@ -283,6 +284,12 @@ def case_noise(tool, _papi_run, _prog, out):
         fail("only_b: %s" % ob)
     if abs(float(rows["heavy"]["share_a_pct"]) - 100 * (100 / 400 + 120 / 420) / 2) > 1e-9:
         fail("heavy's share in A %s" % rows["heavy"]["share_a_pct"])
+    rep = os.path.join(out, "rep")  # a directory of profiles alone: the page's profile section
+    rc, so, err = run([PY, tool, b, "-o", rep])
+    page = open(os.path.join(rep, "report.html"), encoding="utf-8").read() if rc == 0 else ""
+    if rc != 0 or 'data-event="perf::TASK-CLOCK"' not in page:
+        fail("papi_report on a directory of profiles: exit %d, flame graph %s\n%s" % (
+            rc, 'data-event="perf::TASK-CLOCK"' in page, err))
     print("noise: heavy x2 noise %.4f (runs) / %.4f (binomial) slower; light same; only_b only in B"
           % (want["heavy"][1], want["heavy"][2]))
 
