@@ -97,8 +97,9 @@ def parse_args(argv):
                         "same (default 0.10)")
     p.add_argument("--fail-if", action="append", default=[], metavar="COND",
                    help="--compare: exit 4 when a row's B/A meets COND, e.g. 'real_time_nsec>1.05', "
-                        "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2' "
-                        "(repeatable)")
+                        "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2', "
+                        "'function:solve>1.1' (a profiled function's sampled weight; "
+                        "repeatable)")
     p.add_argument("--merge-trace", metavar="OUT",
                    help="merge the per-rank JSON traces given as PATHs into OUT (one time axis)")
     p.add_argument("--json", action="store_true",
@@ -185,7 +186,7 @@ def main(argv=None):
         return compare_runs(args)
     try:
         import papi_report
-        from papi_report import html, text
+        from papi_report import html, profile, text
         from papi_report.deep_json import dump_deep
         from papi_report.inputs import classify
     except ImportError as e:
@@ -195,6 +196,8 @@ def main(argv=None):
     mpi, regions = args.mpi, args.regions
     for path in args.paths:  # what each path is, by what it holds
         kind = classify(path)
+        if kind is None and os.path.exists(path) and profile.find([path]):
+            continue  # papi_run --sample's profiles alone: the page's profile section
         if kind is None:
             print("papi_report: %s is neither an MPI report (papi_mpi_report.json or a "
                   "directory holding one) nor region files (papi_hl_output/, rank_*.json)"
@@ -209,7 +212,7 @@ def main(argv=None):
                 mpi = v
             else:
                 regions = (regions or []) + [v]
-    if mpi is None and regions is None:
+    if mpi is None and regions is None and not profile.find(args.paths):
         mpi = "papi_mpi_report.json" if os.path.exists("papi_mpi_report.json") else None
         regions = ["papi_hl_output"] if os.path.isdir("papi_hl_output") else None
         if mpi is None and regions is None:
@@ -218,20 +221,21 @@ def main(argv=None):
             return 1
     try:
         files = papi_report.load_regions(regions, run=args.run) if regions else None
-        t = papi_report.tables(mpi=mpi, regions=files,
+        profiles = profile.load(profile.find(list(args.paths) + (regions or [])), args.run)
+        t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles,
                                peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw})
         failed = []
         sources = [s for s in [mpi] + (regions or []) if s]
         written = html.write(t, args.output, args.title, sources, failed)
         report_text = text.render(t, args.title, sources)
-        from papi_report import profile  # papi_run --sample's profiles, when any
         report_text += profile.render_text(list(args.paths) + (regions or []), args.run)
         path = os.path.join(args.output, "report.txt")
         with open(path + ".tmp", "w", encoding="utf-8") as f:
             f.write(report_text)
         os.replace(path + ".tmp", path)
         written.insert(1, path)
-        written += profile.write(list(args.paths) + (regions or []), args.output, args.run)
+        written += [w for w in profile.write(list(args.paths) + (regions or []), args.output, args.run)
+                    if w not in written]  # profile_functions.csv: html.write's table too
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
             dump_deep(papi_report.region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none

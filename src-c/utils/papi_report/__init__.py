@@ -12,13 +12,16 @@ is the command line. Installed under <prefix>/share/papi/python (add it to PYTHO
 Layers, bottom up; a module imports only its own layer and those below, never inside a
 function to dodge a cycle (tests/report/check_import_graph.py checks the import graph):
   load     registry (the one list of tables, views, figures and checks: a leaf),
-           check (the values a schema cannot refuse), schema_check, load, inputs, units
+           check (the values a schema cannot refuse), schema_check, load, inputs, units,
+           profile (papi_run --sample's files: found, merged, folded)
   tables   tables, series, series_metrics, metric_tables (pandas DataFrames), views,
-           metric_views (what the page and text show of them), catalog (loads the
+           metric_views (what the page and text show of them), profile_tables (the
+           sampled profiles), catalog (loads the
            registered modules; tables(): every table of the inputs)
   figures  figures (its helpers and the MPI and region figures), metric_figures,
-           series_figures, series_metric_figures (matplotlib)
-  page     html, text, compare
+           series_figures, series_metric_figures (matplotlib), profile_figures (the
+           flame graphs as inline SVG, the function x rank heat map)
+  page     html, text, compare, profile_compare (--compare by function)
 
 Adding tables or figures: write a module (say waits.py) that registers each where it is
 defined (@registry.table("regions"), @registry.figure(id, title, section),

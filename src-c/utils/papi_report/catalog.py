@@ -17,11 +17,12 @@ def load(layer="tables"):
             importlib.import_module("." + name, __package__)
 
 
-def tables(mpi=None, regions=None, peaks=None):
+def tables(mpi=None, regions=None, peaks=None, profiles=None):
     """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
     mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
     directory or rank files (or load_regions' result); peaks: the machine's peaks for the
-    roofline ({"flops_per_s": x, "bytes_per_s": y}, before any a report gives)."""
+    roofline ({"flops_per_s": x, "bytes_per_s": y}, before any a report gives); profiles:
+    one run's papi_run --sample documents (profile.load)."""
     load("tables")
     out, docs = {}, []
     if mpi is not None:
@@ -37,6 +38,8 @@ def tables(mpi=None, regions=None, peaks=None):
         out.update({k: made[k] if k in made else f(files)
                     for k, (src, f) in registry.TABLES.items() if src == "regions"})
         docs += [("the region file of rank %d" % r, d) for r, d in files]
+    if profiles:
+        out.update({k: f(profiles) for k, (src, f) in registry.TABLES.items() if src == "profiles"})
     for k, (src, f) in registry.TABLES.items():
         if src == "derived":
             out[k] = f(out, docs, peaks)

@@ -16,7 +16,9 @@ side has several runs, else of the units of its one run (thread and rank spread)
 single unit. A row is "same" when |ratio - 1| is at most the larger of the tolerance
 (default 10%) and twice the combined noise, sqrt(cv_A^2 + cv_B^2); otherwise "slower" or
 "faster" for a time (more time is slower), "higher" or "lower" for a count or a metric.
-A quantity present on one side only is "only in A" or "only in B", never 0."""
+A quantity present on one side only is "only in A" or "only in B", never 0.
+Profiled runs (papi_run --sample) add a row per function and event (scope "function"):
+profile_compare.py says how, with its sampling noise."""
 import base64
 import html
 import io
@@ -26,7 +28,7 @@ import re
 
 import pandas as pd
 
-from . import energy
+from . import energy, profile_compare
 from .catalog import tables
 from .check import MalformedInput
 from .inputs import classify as classify_path
@@ -45,6 +47,8 @@ def _side_units(paths, classify):
     out = []
     for run, path in enumerate(paths):
         kinds = classify(path)
+        if not kinds and profile_compare.has_profiles(path):
+            continue  # papi_run --sample's profiles alone: compared by function only
         if not kinds:
             raise MalformedInput("%s is neither an MPI report nor region files" % path)
         for kind, p in kinds:
@@ -173,7 +177,11 @@ def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None):
         rows.append(dict(zip(COLUMNS, [key[0], key[1], key[2], unit, ma, mb, ratio, ca, cb, na, nb,
                                        len(a_paths), len(b_paths), thr, v, ea.get(key[:2]),
                                        eb.get(key[:2])])))
-    return pd.DataFrame(rows, columns=COLUMNS)
+    functions = profile_compare.table(a_paths, b_paths, tolerance, verdict)  # profiled runs
+    rows += profile_compare.rows(functions, len(a_paths), len(b_paths))
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    df.attrs["functions"] = functions
+    return df
 
 
 def _natural(s):
@@ -186,7 +194,10 @@ FAIL_IF = re.compile(r"^\s*(?:(region|job|rank|mpi call):([^:]*):)?([^<>=]+?)\s*
 
 def parse_fail_if(text):
     """(scope or None, entity or None, quantity, op, number) of 'QUANTITY>1.05' or
-    'SCOPE:ENTITY:QUANTITY>1.05'; ValueError when it is not one."""
+    'SCOPE:ENTITY:QUANTITY>1.05' ('function:NAME>1.1': profile_compare's); ValueError when
+    it is not one."""
+    if profile_compare.is_condition(text):
+        return ("function",) + profile_compare.parse_condition(text)
     m = FAIL_IF.match(text)
     if not m:
         raise ValueError("--fail-if %r: expected QUANTITY>NUMBER (or <, >=, <=; QUANTITY a "
@@ -207,7 +218,10 @@ def failed_conditions(df, conditions):
     hits = []
     for text in conditions:
         scope, entity, q, op, x = parse_fail_if(text)
-        for _, r in df.iterrows():
+        if scope == "function":
+            hits += profile_compare.failed(df, text, df.attrs["functions"].attrs.get("sampled"))
+            continue
+        for _, r in df[df["scope"] != "function"].iterrows():
             if scope and (r["scope"] != scope or r["entity"] != entity):
                 continue
             if not (r["quantity"] == q or (q == "time" and r["quantity"] in TIME_QUANTITIES)):
@@ -235,7 +249,8 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
              "spread (cv) of repeated runs, else of threads and ranks" % (100 * tolerance), ""]
     shown = df[df["scope"].isin(scopes)]
     if not len(shown):
-        return "\n".join(lines + ["(nothing in common to compare)", ""])
+        return "\n".join(lines + ["(nothing in common to compare)", ""]) + \
+            profile_compare.render_text(df.attrs.get("functions"))
     w_ent = max(6, min(48, max(len(str(e)) for e in shown["entity"])))
     w_q = max(8, min(36, max(len(str(q)) for q in shown["quantity"])))
     head = "%-8s  %-*s  %-*s  %12s  %12s  %8s  %7s  %-10s  %s" % (
@@ -251,7 +266,7 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
             energy.pair_text(r.get("energy_a_j"), r.get("energy_b_j"))))
     counts = shown["verdict"].value_counts()
     lines += ["", "rows: " + ", ".join("%d %s" % (n, v) for v, n in counts.items()), ""]
-    return "\n".join(lines)
+    return "\n".join(lines) + profile_compare.render_text(df.attrs.get("functions"))
 
 
 def write_outputs(df, out_dir, a_label, b_label, tolerance):
@@ -318,4 +333,4 @@ def write_outputs(df, out_dir, a_label, b_label, tolerance):
     with open(page_path + ".tmp", "w", encoding="utf-8") as f:
         f.write(page)
     os.replace(page_path + ".tmp", page_path)
-    return [page_path, txt, csv]
+    return [page_path, txt, csv] + profile_compare.write_csv(df.attrs.get("functions"), out_dir)

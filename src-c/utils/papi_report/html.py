@@ -1,5 +1,5 @@
-"""papi_report.html: one self-contained HTML file (figures inline as PNG data URIs, no
-script, no external file) and the tidy CSV tables beside it.
+"""papi_report.html: one self-contained HTML file (figures inline as PNG data URIs or SVG,
+no script, no external file) and the tidy CSV tables beside it.
 
 A figure that cannot be drawn (an error while drawing or saving it, or a picture larger
 than MAX_PIXELS a side) does not lose the report: the page says under the figure's
@@ -69,6 +69,8 @@ def _figure(draw, tables):
     got = draw(tables)
     if isinstance(got, str):
         return None, got, []
+    if hasattr(got, "papi_svg"):  # inline SVG (the flame graphs: hover titles, no script)
+        return got.papi_svg, None, list(getattr(got, "papi_notes", []))
     notes = list(getattr(got, "papi_notes", []))
     return png_data_uri(got), None, notes
 
@@ -107,7 +109,8 @@ def render(tables, title="PAPI report", sources=(), failures=None):
             out.append('<p class="missing" data-missing="%s">Not drawn: %s.</p>' %
                        (html.escape(why, quote=True), html.escape(why)))
         else:
-            out.append('<img alt="%s" src="%s">' % (html.escape(ftitle, quote=True), uri))
+            out.append(uri if uri.startswith("<svg") else '<img alt="%s" src="%s">' %
+                       (html.escape(ftitle, quote=True), uri))
             for n in notes:
                 out.append('<p class="note" data-note="%s">%s</p>' %
                            (html.escape(n, quote=True), html.escape(n)))

@@ -19,7 +19,8 @@ is defined:
     def check_waits(path, data): ...
 
 Tables come from "mpi" (fn(rep): the loaded MPI report), "regions" (fn(files): one run's
-region files, [(rank, data)]) or "derived" (fn(tables, docs, peaks): computed from the
+region files, [(rank, data)]), "profiles" (fn(docs): one run's papi_run --sample
+profiles, profile.load's documents) or "derived" (fn(tables, docs, peaks): computed from the
 other tables). catalog.load(layer) imports the modules of a layer and those below it."""
 
 #: (module, layer) in the report's order. Layers, bottom up: "tables" (pandas: tables and
@@ -34,13 +35,15 @@ MODULES = [
     ("metric_views", "tables"),
     ("energy", "tables"),
     ("waits", "tables"),
+    ("profile_tables", "tables"),
     ("figures", "figures"),
     ("metric_figures", "figures"),
     ("series_figures", "figures"),
     ("series_metric_figures", "figures"),
+    ("profile_figures", "figures"),
 ]
 LAYERS = ("tables", "figures")
-SOURCES = ("mpi", "regions", "derived")
+SOURCES = ("mpi", "regions", "profiles", "derived")
 
 #: name -> (source, fn), in registration order.
 TABLES = {}

@@ -1,0 +1,112 @@
+"""papi_report.profile_tables: the sampled profiles as tidy tables (issue 48, the job-wide
+view). Two inputs give them:
+  papi_run --sample's profile_RUNID_PID.json files (source "profiles", one run's
+  documents as profile.load gives them):
+    profile_functions         function, self share of each event, and over ranks min,
+                              mean, max and max_rank (profile.functions: the text's top
+                              functions, profile_functions.csv)
+    profile_stacks            stack (root;...;leaf, the folded format's names), where
+                              (each frame's file:line, ';' between frames, "" unknown),
+                              one weight column per event (the folded files' counts)
+    profile_function_ranks    rank, pid, tid, function, weight, share_pct: each
+                              thread's self weight of the sampled event per function and
+                              its share of that thread's weight (the heat map's cells)
+  region files with PAPI_SAMPLE (source "regions", their "sampled_functions"):
+    profile_function_regions  rank, thread, tid, function, region ("" outside every
+                              region), samples, share_pct (of the thread's samples)
+Needs pandas only."""
+import pandas as pd
+
+from . import profile, registry
+
+RANK_COLUMNS = ["rank", "pid", "tid", "function", "weight", "share_pct"]
+REGION_COLUMNS = ["rank", "thread", "tid", "function", "region", "samples", "share_pct"]
+
+
+def _split(frame):
+    """[(name, where)] of one frame: an inlined chain (a;b) is several names, the file and
+    line belong to the innermost."""
+    parts = frame["name"].split(";")
+    where = ""
+    if frame.get("file"):
+        where = "%s:%d" % (frame["file"], frame.get("line", 0))
+    return [(p, "") for p in parts[:-1]] + [(parts[-1], where)]
+
+
+def _frames(doc):
+    """Per frame index: [(name, where)]."""
+    return [_split(f) for f in doc["frames"]]
+
+
+def profile_functions(docs):
+    return pd.DataFrame(profile.functions(docs))
+
+
+def profile_stacks(docs):
+    """One row per distinct (names, places) stack of the run, weights summed."""
+    events = docs[0]["events"] if docs else []
+    merged = {}
+    for d in docs:
+        if d["events"] != events:
+            continue  # profile.merge leaves it out with a note too
+        frames = _frames(d)
+        for s in d["stacks"]:
+            path = [p for i in s["frames"] for p in frames[i]]
+            key = (";".join(n for n, _ in path), ";".join(w for _, w in path))
+            w = merged.setdefault(key, [0] * len(events))
+            for i, c in enumerate(s["counts"][: len(events)]):
+                w[i] += c
+    rows = [[k[0], k[1]] + w for k, w in merged.items()]
+    df = pd.DataFrame(rows, columns=["stack", "where"] + list(events))
+    if len(df):
+        df = df.sort_values(events[0], ascending=False, kind="stable").reset_index(drop=True)
+    df.attrs["events"] = list(events)
+    return df
+
+
+def profile_function_ranks(docs):
+    """Each thread's self weight of the sampled event per function."""
+    own, totals = {}, {}
+    for d in docs:
+        frames = _frames(d)
+        rank = d["rank"] if d["rank"] is not None else 0
+        for s in d["stacks"]:
+            leaf = frames[s["frames"][-1]][-1][0]
+            key = (rank, d["pid"], s["tid"])
+            own[key + (leaf,)] = own.get(key + (leaf,), 0) + s["counts"][0]
+            totals[key] = totals.get(key, 0) + s["counts"][0]
+    rows = [list(k) + [w, 100.0 * w / totals[k[:3]] if totals[k[:3]] else 0.0]
+            for k, w in sorted(own.items())]
+    return pd.DataFrame(rows, columns=RANK_COLUMNS)
+
+
+def profile_function_regions(files):
+    """The region files' function x region tables (PAPI_SAMPLE), one row per thread."""
+    rows = []
+    for rank, data in files:
+        for thread, t in sorted((data.get("sampled_functions") or {}).items()):
+            n = t.get("samples", 0)
+            for e in t.get("functions", []):
+                rows.append([rank, int(thread), t.get("tid"), e["function"], e["region"] or "",
+                             e["samples"], 100.0 * e["samples"] / n if n else 0.0])
+    return pd.DataFrame(rows, columns=REGION_COLUMNS)
+
+
+def function_region_view(df, _tables=None):
+    """Summed over ranks and threads: function, region, samples, the share of all samples."""
+    if df is None or df.empty:
+        return df
+    g = df.groupby(["function", "region"], as_index=False)["samples"].sum()
+    g["share_pct"] = 100.0 * g["samples"] / g["samples"].sum()
+    return g.sort_values(["samples", "function"], ascending=[False, True]).reset_index(drop=True)
+
+
+registry.table("profiles")(profile_functions)
+registry.table("profiles")(profile_stacks)
+registry.table("profiles")(profile_function_ranks)
+registry.table("regions")(profile_function_regions)
+registry.view("profile_functions", "Top functions of the sampled profile (self share of each "
+              "event; over ranks: min, mean, max of the sampled event and the rank of the max)", 30)
+registry.view("profile_function_regions", "Sampled functions x region (PAPI_SAMPLE: samples of "
+              "each function in the region innermost at the time, all ranks and threads)", 40,
+              function_region_view)
