@@ -34,10 +34,12 @@ MODULES = [
     ("metric_views", "tables"),
     ("energy", "tables"),
     ("waits", "tables"),
+    ("timeline_data", "tables"),
     ("figures", "figures"),
     ("metric_figures", "figures"),
     ("series_figures", "figures"),
     ("series_metric_figures", "figures"),
+    ("timeline", "figures"),
 ]
 LAYERS = ("tables", "figures")
 SOURCES = ("mpi", "regions", "derived")
