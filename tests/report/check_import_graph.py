@@ -17,7 +17,7 @@ LAYERS = ("load", "tables", "figures", "page")
 FIXED = {"registry": "load", "check": "load", "load": "load", "schema_check": "load",
          "inputs": "load", "schema_fast": "load", "units": "load", "deep_json": "load", "catalog": "tables",
          "html": "page", "text": "page", "compare": "page", "__init__": "page",
-         "profile": "page", "trace_merge": "page"}
+         "profile": "page", "trace_merge": "page", "pop_compare": "page"}
 #: (importer, imported): function-local imports that are not about cycles.
 LOCAL_OK = {("compare", "figures"): "the ratio chart needs matplotlib; the text and CSV do not"}
 REGISTERS = ("table", "view", "figure", "check")
