@@ -104,18 +104,19 @@ def scalability(a_reports, b_reports):
             ("useful computation time, s (summed over ranks)", ua, ub, "computation scalability",
              comp, "the wait states' useful time" if pop else "wall minus MPI time (no wait states "
              "in %s)" % ("A" if a["useful_pop_s"] is None else "B"))]
-    absent = "; ".join("%s: %s" % (s, v[k + "_why"]) for k in ("ins", "cyc")
-                       for s, v in (("A", a), ("B", b)) if v[k] is None)
+    def absent(*counts):
+        return "; ".join("%s: %s" % (s, v[k + "_why"]) for k in counts
+                         for s, v in (("A", a), ("B", b)) if v[k] is None)
     ipc_a, ipc_b = _ratio(a["ins"], a["cyc"]), _ratio(b["ins"], b["cyc"])
     fa, fb = _ratio(a["cyc"], ua), _ratio(b["cyc"], ub)
     rows += [("instructions (%s)" % (a["ins_name"] or b["ins_name"] or "PAPI_TOT_INS"), a["ins"], b["ins"],
               "instruction scalability", _ratio(a["ins"], b["ins"]),
-              "" if a["ins"] is not None and b["ins"] is not None else absent),
+              absent("ins")),
              ("IPC (instructions / cycles)", ipc_a, ipc_b, "IPC scalability", _ratio(ipc_b, ipc_a),
-              "" if ipc_a is not None and ipc_b is not None else absent),
+              absent("ins", "cyc")),
              ("frequency, GHz (cycles per useful second)", fa / 1e9 if fa else None,
               fb / 1e9 if fb else None, "frequency scalability", _ratio(fb, fa),
-              "counted over the whole rank, MPI too" if fa and fb else absent),
+              "counted over the whole rank, MPI too" if fa and fb else absent("cyc")),
              ("parallel efficiency", a["parallel_efficiency"], b["parallel_efficiency"], None, None,
               "" if a["parallel_efficiency"] is not None and b["parallel_efficiency"] is not None
               else "no wait states in a run (PAPI_MPI_WAITS=0 or an older wrapper)")]
