@@ -87,8 +87,11 @@ def raster(spans, t_start, t_end, width=WIDTH):
 
 
 def _counter_track(a, counters, t_start):
-    """The first counter's rate per rank (or summed over ranks past MAX_COUNTER_LINES)."""
-    name = sorted(counters["counter"].unique())[0]
+    """One counter's rate per rank (summed over ranks past MAX_COUNTER_LINES): the one that
+    grows most (a flat page-fault count says nothing; the others are in the CSV)."""
+    growth = counters.dropna(subset=["value"]).groupby("counter")["value"].agg(lambda v: v.max() - v.min())
+    name = growth.sort_values(ascending=False, kind="stable").index[0] if len(growth) else \
+        sorted(counters["counter"].unique())[0]
     c = counters[counters["counter"] == name].dropna(subset=["value"]).sort_values("t_s")
     ranks = sorted(c["rank"].unique())
     series = []
