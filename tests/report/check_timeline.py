@@ -7,7 +7,7 @@ answers, validated by schema/trace_json.schema.json first:
   MPI_Ssend 30 ms before its receive; computation the gaps; a region band; a counter
   track. Checked on timeline_spans, the table the figure draws.
 - per-rank region traces (trace_rank_*.json in papi_hl_output/) with different base_ns:
-  put on one axis.
+  put on one axis; a second thread of a rank gets a lane of its own ("rank.thread").
 - 256 ranks x 200 calls: the title says it merges and that the lanes are thin; drawing
   (the figure from its tables) within 30 s on a loaded 2-core machine.
 - no trace: the figure says why and names PAPI_MPI_TRACE; a broken trace: its reason.
@@ -163,15 +163,23 @@ def main():
         os.makedirs(os.path.join(d2, "papi_hl_output"))
         rep2 = report(d2)
         for r in range(2):
-            doc = trace(call(r, "solve", 0, 100 + 100 * r, tid=40 + r, cat="region"),
-                        base_ns=5_000_000_000 + r * 50_000_000, ranks=1)
+            ev = call(r, "solve", 0, 100 + 100 * r, tid=40 + r, cat="region")
+            if r == 0:  # a second thread of rank 0: a lane of its own
+                ev += call(r, "worker", 10, 50, tid=99, cat="region")
+            doc = trace(sorted(ev, key=lambda e: e["ts"]), base_ns=5_000_000_000 + r * 50_000_000, ranks=1)
             doc["traceEvents"] = [e for e in doc["traceEvents"] if e["ph"] != "M"]
             for e in doc["traceEvents"]:
                 e["pid"] = r
             write(os.path.join(d2, "papi_hl_output", "trace_rank_%06d.json" % r), doc, validate)
         s2 = papi_report.tables(mpi=rep2)["timeline_spans"]
         got = sorted((int(r.rank), round(r.t0_s, 6), round(r.t1_s, 6)) for r in s2[s2["kind"] == "region"].itertuples())
-        check(got == [(0, 0.0, 0.1), (1, 0.05, 0.25)], "region traces on one axis: %s" % got)
+        check(got == [(0, 0.0, 0.1), (0, 0.01, 0.05), (1, 0.05, 0.25)], "region traces on one axis: %s" % got)
+        lanes = sorted(set((int(r.rank), int(r.thread), int(r.lane)) for r in s2.itertuples()))
+        check(lanes == [(0, 40, 0), (0, 99, 1), (1, 41, 2)], "a lane per rank and thread: %s" % lanes)
+        fig = timeline.timeline(papi_report.tables(mpi=rep2))
+        labels = [x.get_text() for x in fig.axes[0].get_yticklabels()] if not isinstance(fig, str) else fig
+        check(labels == ["0.40", "0.99", "1.41"] and fig.axes[0].get_ylabel() == "rank.thread",
+              "lanes labelled rank.thread: %s" % labels)
 
         # 3. 256 ranks x 200 calls: bounded
         d3 = os.path.join(tmp, "large")
