@@ -211,6 +211,12 @@ def main():
             f.write("{not json")
         why = timeline.timeline(papi_report.tables(mpi=os.path.join(d4, "papi_mpi_report.json")))
         check(isinstance(why, str) and "not JSON" in why, "a broken trace: says why: %r" % why)
+        doc = staged()
+        doc["traceEvents"].append({"ph": "B", "pid": "rank one", "tid": 7, "name": "x", "cat": "mpi", "ts": 1.0})
+        with open(os.path.join(d4, "papi_mpi_trace.json"), "w") as f:
+            json.dump(doc, f)
+        why = timeline.timeline(papi_report.tables(mpi=os.path.join(d4, "papi_mpi_report.json")))
+        check(isinstance(why, str) and "unexpected content" in why, "a pid that is no number: says why: %r" % why)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("FAILED: %d" % len(FAILED) if FAILED else "PASSED")

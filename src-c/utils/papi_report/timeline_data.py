@@ -274,6 +274,10 @@ def _timeline(docs):
             got = spans, counters
         except TraceUnreadable as e:
             got = _empty(str(e)), pd.DataFrame(columns=COUNTER_COLUMNS)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            # A trace edited or cut by hand: the figure says so, the rest of the report stands.
+            got = _empty("%s: unexpected content (%s: %s)" % (traces[0], type(e).__name__, e)), \
+                pd.DataFrame(columns=COUNTER_COLUMNS)
     _CACHE.clear()
     _CACHE[key] = got
     return got
