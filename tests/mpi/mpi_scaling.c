@@ -1,6 +1,6 @@
 /* mpi_scaling.c: known work per rank for POP's computation scalability between two runs
  * (check_timeline_mpi.py --part scaling): each rank works K times (K the argument, 1 by
- * default), each time 250 ms asleep (most of the work: a loaded machine cannot stretch
+ * default), each time 600 ms asleep (most of the work: a loaded machine cannot stretch
  * it) and a fixed loop of arithmetic (instructions that grow with K), then MPI_Barrier
  * and MPI_Allreduce. Useful time and instructions of a
  * run with K = 2 are twice those of K = 1: computation scalability 0.5. */
@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     int k = argc > 1 ? atoi(argv[1]) : 1;
     volatile double x = 1.0;
     for (int i = 0; i < k; i++) {
-        sleep_ms(250);
+        sleep_ms(600);
         for (long j = 0; j < 5000000L; j++)
             x = x * 1.0000001 + 1e-9;
     }
