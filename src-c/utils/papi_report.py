@@ -10,7 +10,8 @@ PAPI_hl_read series, the time series (PAPI_INTERVAL, papi_run --interval: rate p
 over time as a heat map, per rank and thread and per region as lines, a region's line
 only where it ran; with metrics (PAPI_METRICS, PAPI_MPI_METRICS, papi_run -m) each
 sample's metric per rank as a heat map, a cell per sample, and per region as lines), the
-roofline of the named metrics; the run's header (command, start, hosts, CPU, release:
+roofline of the named metrics, the timeline per rank from the run's JSON trace (MPI
+time by wait state, regions, a counter track); the run's header (command, start, hosts, CPU, release:
 from the MPI report and the region or papi_run files' "run" member, or said absent) and
 the tables of calls, call sites, calls x message size, MPI_Pcontrol regions, the region
 tree (own and all threads) and named metrics per rank and region), the same header and
@@ -91,7 +92,8 @@ def parse_args(argv):
                         "or a run's directory, or several repeated runs separated by commas "
                         "(A1,A2,A3); prints B/A per region, call, rank, event and metric with a "
                         "verdict (same, slower, faster, higher, lower, only in A/B) against the "
-                        "noise, and writes compare.html, compare.txt and compare.csv to -o")
+                        "noise, and POP's computation scalability of MPI reports; writes "
+                        "compare.html, compare.txt, compare.csv and compare_pop_scalability.csv to -o")
     p.add_argument("--tolerance", type=float, default=0.10, metavar="FRACTION",
                    help="--compare: a ratio within 1 +- FRACTION (and twice the noise) is the "
                         "same (default 0.10)")

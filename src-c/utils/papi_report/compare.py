@@ -28,7 +28,7 @@ import re
 
 import pandas as pd
 
-from . import energy, profile_compare
+from . import energy, pop_compare, profile_compare
 from .catalog import tables
 from .check import MalformedInput
 from .inputs import classify as classify_path
@@ -181,6 +181,9 @@ def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None):
     rows += profile_compare.rows(functions, len(a_paths), len(b_paths))
     df = pd.DataFrame(rows, columns=COLUMNS)
     df.attrs["functions"] = functions
+    # POP's computation scalability of the sides' MPI reports (pop_compare.py), for the outputs.
+    df.attrs["pop_scalability"] = pop_compare.scalability(pop_compare.reports_of(a_paths, classify),
+                                                          pop_compare.reports_of(b_paths, classify))
     return df
 
 
@@ -266,7 +269,8 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
             energy.pair_text(r.get("energy_a_j"), r.get("energy_b_j"))))
     counts = shown["verdict"].value_counts()
     lines += ["", "rows: " + ", ".join("%d %s" % (n, v) for v, n in counts.items()), ""]
-    return "\n".join(lines) + profile_compare.render_text(df.attrs.get("functions"))
+    return ("\n".join(lines) + "\n" + pop_compare.render_text(df.attrs.get("pop_scalability"))
+            + profile_compare.render_text(df.attrs.get("functions")))
 
 
 def write_outputs(df, out_dir, a_label, b_label, tolerance):
@@ -276,6 +280,10 @@ def write_outputs(df, out_dir, a_label, b_label, tolerance):
     csv = os.path.join(out_dir, "compare.csv")
     df.to_csv(csv + ".tmp", index=False)
     os.replace(csv + ".tmp", csv)
+    pop = df.attrs.get("pop_scalability")
+    if pop is not None and len(pop):
+        written.append(os.path.join(out_dir, "compare_pop_scalability.csv"))
+        pop.to_csv(written[-1], index=False)
     text = render_text(df, a_label, b_label, tolerance)
     txt = os.path.join(out_dir, "compare.txt")
     with open(txt + ".tmp", "w", encoding="utf-8") as f:
@@ -325,12 +333,13 @@ def write_outputs(df, out_dir, a_label, b_label, tolerance):
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>papi_report --compare</title>"
             "<style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:"
             "collapse;font-size:small}td,th{border:1px solid #ccc;padding:2px 6px}</style></head><body>"
-            "<h1>A = %s<br>B = %s</h1><p>%s</p>%s<table><tr><th>scope</th><th>entity</th><th>quantity"
+            "<h1>A = %s<br>B = %s</h1><p>%s</p>%s%s<table><tr><th>scope</th><th>entity</th><th>quantity"
             "</th><th>A</th><th>B</th><th>B/A</th><th>verdict</th></tr>%s</table></body></html>" % (
                 html.escape(a_label), html.escape(b_label), html.escape(text.splitlines()[1]),
-                figure, rows))
+                figure, "" if pop is None or not len(pop) else "<h2>POP computation scalability "
+                "(A the reference)</h2>" + pop.to_html(index=False, na_rep="-", border=0), rows))
     page_path = os.path.join(out_dir, "compare.html")
     with open(page_path + ".tmp", "w", encoding="utf-8") as f:
         f.write(page)
     os.replace(page_path + ".tmp", page_path)
-    return [page_path, txt, csv] + profile_compare.write_csv(df.attrs.get("functions"), out_dir)
+    return [page_path, txt, csv] + written + profile_compare.write_csv(df.attrs.get("functions"), out_dir)

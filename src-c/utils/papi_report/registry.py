@@ -36,11 +36,13 @@ MODULES = [
     ("energy", "tables"),
     ("waits", "tables"),
     ("profile_tables", "tables"),
+    ("timeline_data", "tables"),
     ("figures", "figures"),
     ("metric_figures", "figures"),
     ("series_figures", "figures"),
     ("series_metric_figures", "figures"),
     ("profile_figures", "figures"),
+    ("timeline", "figures"),
 ]
 LAYERS = ("tables", "figures")
 SOURCES = ("mpi", "regions", "profiles", "derived")

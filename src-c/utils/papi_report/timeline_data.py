@@ -1,0 +1,296 @@
+"""papi_report.timeline_data: the spans the timeline figure draws (timeline.py), from the
+run's Chrome trace-event JSON traces (issue 49 item 5): every MPI call of every rank and
+thread split into its wait state and the rest, the regions, and the counter samples.
+
+Where the traces are: beside the MPI report, papi_mpi_trace.json (PAPI_MPI_TRACE=json:
+the whole job on rank 0's clock), else the per-rank trace_rank_*.json of papi_hl_output/
+or papi_run_output/ there (PAPI_TRACE=json, papi_run --trace json), put on one time axis
+by their base_ns. OTF2 archives are not read (otf2-print and Vampir read them).
+
+The wait states are computed from the trace alone, as wait_states.c does from the event
+log: the n-th collective of every rank is one collective (the trace has those of world-
+congruent communicators only); a barrier or N x N collective waits from its start until
+the last rank's start, a 1-to-N one (Bcast, Scatter) on a non-root rank until the root's
+start (late root), an N-to-1 one (Gather, Reduce) on the root until the last other rank's
+start (early reduce); a receive whose call started before its message's send waits
+until the send (late sender, the flow pairs them), an MPI_Ssend until its receive's call
+started (late receiver). The wait is the first part of the call; the rest is "other MPI".
+Needs pandas only."""
+import bisect
+import glob
+import json
+import os
+
+import pandas as pd
+
+from . import registry
+
+#: The states, in the figure's order (waits.KINDS without "_s", other MPI, computation).
+KINDS = ["late_sender", "late_receiver", "wait_nxn", "wait_barrier", "late_root",
+         "early_reduce", "other_mpi", "computation"]
+SPAN_COLUMNS = ["rank", "thread", "lane", "kind", "name", "t0_s", "t1_s"]
+COUNTER_COLUMNS = ["rank", "thread", "counter", "t_s", "value"]
+NXN = {"MPI_Allreduce", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Allgather",
+       "MPI_Allgatherv", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan",
+       "MPI_Exscan"}
+ONE_TO_N = {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}
+N_TO_ONE = {"MPI_Gather", "MPI_Gatherv", "MPI_Reduce"}
+SYNC_SENDS = {"MPI_Ssend"}
+#: What the figure says when there is no trace: the variables that write one.
+HOW = ("set PAPI_MPI_TRACE=json for an MPI run (papi_mpi_trace.json beside the report), or "
+       "PAPI_TRACE=json / papi_run --trace json for the region API and papi_run")
+
+
+class TraceUnreadable(Exception):
+    """A trace file that cannot be read or is not a papi-compat JSON trace."""
+
+
+def find_traces(report_path):
+    """The JSON traces of the run whose MPI report (or directory) is report_path: [paths]."""
+    d = report_path if os.path.isdir(report_path) else os.path.dirname(os.path.abspath(report_path))
+    job = os.path.join(d, "papi_mpi_trace.json")
+    if os.path.isfile(job):
+        return [job]
+    for sub in ("papi_hl_output", "papi_run_output"):
+        found = sorted(glob.glob(os.path.join(d, sub, "trace_rank_*.json")))
+        if found:
+            return found
+    return []
+
+
+def _load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise TraceUnreadable("%s: cannot read: %s" % (path, e.strerror))
+    except ValueError as e:
+        raise TraceUnreadable("%s: not JSON: %s" % (path, e))
+    other = doc.get("otherData") if isinstance(doc, dict) else None
+    if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
+            not isinstance(doc.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
+        raise TraceUnreadable("%s: not a papi-compat JSON trace (otherData.format)" % path)
+    return doc
+
+
+def read_events(paths):
+    """(events with "ts" in seconds on one axis, dropped records): the traces' events."""
+    docs = [_load(p) for p in paths]
+    if not docs:
+        return [], 0
+    base = min(d["otherData"]["base_ns"] for d in docs)
+    out, dropped = [], 0
+    for d in docs:
+        shift = (d["otherData"]["base_ns"] - base) / 1e9
+        dropped += int(d["otherData"].get("dropped", 0) or 0)
+        for e in d["traceEvents"]:
+            if isinstance(e, dict) and isinstance(e.get("ts"), (int, float)):
+                e["ts"] = e["ts"] / 1e6 + shift  # seconds (the document is ours to change)
+                out.append(e)
+    return out, dropped
+
+
+def _slices(events):
+    """{(rank, thread): [[name, cat, t0, t1, depth]]} from the B/E pairs (an unmatched B
+    closed at its thread's last event)."""
+    open_, out, last = {}, {}, {}
+    for e in events:
+        key = (int(e.get("pid", 0)), int(e.get("tid", 0)))
+        last[key] = max(last.get(key, e["ts"]), e["ts"])
+        ph = e.get("ph")
+        if ph == "B":
+            stack = open_.setdefault(key, [])
+            s = [e.get("name", "?"), e.get("cat", ""), e["ts"], None, len(stack)]
+            stack.append(s)
+            out.setdefault(key, []).append(s)
+        elif ph == "E" and open_.get(key):
+            open_[key].pop()[3] = e["ts"]
+    for key, stack in open_.items():
+        for s in stack:
+            s[3] = last[key]
+    return out
+
+
+def _enclosing(slices, ts):
+    """The MPI slice of a thread holding ts, or None: the latest MPI slice started at or
+    before ts (a thread's MPI calls do not nest). slices: _slices' list, sorted by start,
+    with its starts in slices.starts."""
+    i = bisect.bisect_right(slices.starts, ts) - 1
+    while i >= 0 and slices[i][1] != "mpi":
+        i -= 1
+    return slices[i] if i >= 0 and slices[i][3] >= ts else None
+
+
+class _Thread(list):
+    """A thread's slices sorted by start, with the starts for bisect."""
+
+    def __init__(self, items):
+        super().__init__(sorted(items, key=lambda s: (s[2], s[4])))
+        self.starts = [s[2] for s in self]
+
+
+def _collective_waits(colls, mpi_slices):
+    """{id(slice): (kind, seconds)} of the collectives matched by their order on each rank."""
+    out = {}
+    by_rank = {}
+    for e in colls:
+        by_rank.setdefault(int(e.get("pid", 0)), []).append(e)
+    if not by_rank:
+        return out
+    for evs in by_rank.values():
+        evs.sort(key=lambda e: e["ts"])
+    n = min(len(v) for v in by_rank.values())
+    for k in range(n):
+        group = {r: v[k] for r, v in by_rank.items()}
+        names = {e.get("name") for e in group.values()}
+        if len(names) != 1:
+            continue  # out of step (a rank's trace cut): no wait said rather than a wrong one
+        name = names.pop()
+        starts = {r: e["ts"] for r, e in group.items()}
+        root = (group[min(group)].get("args") or {}).get("root", -1)
+        for r, e in group.items():
+            if name == "MPI_Barrier":
+                kind, wait = "wait_barrier", max(starts.values()) - e["ts"]
+            elif name in NXN:
+                kind, wait = "wait_nxn", max(starts.values()) - e["ts"]
+            elif name in ONE_TO_N and root in starts and r != root:
+                kind, wait = "late_root", starts[root] - e["ts"]
+            elif name in N_TO_ONE and r == root and len(starts) > 1:
+                kind, wait = "early_reduce", max(t for q, t in starts.items() if q != root) - e["ts"]
+            else:
+                continue
+            s = mpi_slices.get((r, int(e.get("tid", 0))))
+            s = _enclosing(s, e["ts"]) if s else None
+            if s is not None and wait > 0:
+                out[id(s)] = (kind, min(wait, s[3] - s[2]))
+    return out
+
+
+def _p2p_waits(flows, slices):
+    """{id(slice): (kind, seconds)}: late senders at receives, late receivers at Ssends."""
+    sends, recvs, out = {}, {}, {}
+    for e in flows:
+        (sends if e.get("ph") == "s" else recvs)[e.get("id")] = e
+    for fid, f in recvs.items():
+        s = sends.get(fid)
+        if s is None:
+            continue
+        rs = slices.get((int(f.get("pid", 0)), int(f.get("tid", 0))))
+        ss = slices.get((int(s.get("pid", 0)), int(s.get("tid", 0))))
+        rslice = _enclosing(rs, f["ts"]) if rs else None
+        sslice = _enclosing(ss, s["ts"]) if ss else None
+        if rslice is not None and s["ts"] > rslice[2]:
+            w = min(s["ts"], rslice[3]) - rslice[2]
+            prev = out.get(id(rslice), ("late_sender", 0.0))[1]
+            out[id(rslice)] = ("late_sender", max(prev, w))
+        if sslice is not None and rslice is not None and sslice[0] in SYNC_SENDS and \
+                rslice[2] > sslice[2]:
+            out[id(sslice)] = ("late_receiver", min(rslice[2], sslice[3]) - sslice[2])
+    return out
+
+
+def spans_from_events(events):
+    """(spans DataFrame of SPAN_COLUMNS, counters DataFrame of COUNTER_COLUMNS) of the
+    trace's events: an MPI call's wait span, then its "other_mpi" rest; regions as kind
+    "region"; computation as the gaps between a thread's MPI calls."""
+    events = sorted(events, key=lambda e: e["ts"])
+    slices = {k: _Thread(v) for k, v in _slices(events).items()}
+    waits = _collective_waits([e for e in events if e.get("ph") == "X" and
+                               e.get("cat") == "mpi_collective"], slices)
+    waits.update(_p2p_waits([e for e in events if e.get("ph") in ("s", "f")], slices))
+    keys = sorted(slices)
+    lanes = {k: i for i, k in enumerate(keys)}
+    rows = []
+    for key in keys:
+        rank, thread = key
+        lane = lanes[key]
+        t_first, t_last = None, None
+        mpi_top = []
+        for s in slices[key]:
+            name, cat, t0, t1, depth = s
+            t_first = t0 if t_first is None else min(t_first, t0)
+            t_last = t1 if t_last is None else max(t_last, t1)
+            if cat != "mpi":
+                rows.append((rank, thread, lane, "region", name, t0, t1))
+                continue
+            if mpi_top and t0 < mpi_top[-1][1]:
+                continue  # an MPI call inside another (the outer one's state holds it)
+            mpi_top.append((t0, t1))
+            kind, w = waits.get(id(s), (None, 0.0))
+            if kind and w > 0:
+                rows.append((rank, thread, lane, kind, name, t0, t0 + w))
+                t0 += w
+            if t1 > t0:
+                rows.append((rank, thread, lane, "other_mpi", name, t0, t1))
+        cursor = t_first
+        for t0, t1 in mpi_top:
+            if t0 > cursor:
+                rows.append((rank, thread, lane, "computation", "", cursor, t0))
+            cursor = max(cursor, t1)
+        if t_last is not None and t_last > cursor:
+            rows.append((rank, thread, lane, "computation", "", cursor, t_last))
+    spans = pd.DataFrame(rows, columns=SPAN_COLUMNS)
+    counters = pd.DataFrame([(int(e.get("pid", 0)), int(e.get("tid", 0)), e.get("name", "?"),
+                              e["ts"], (e.get("args") or {}).get("value"))
+                             for e in events if e.get("ph") == "C"], columns=COUNTER_COLUMNS)
+    return spans, counters
+
+
+def _report_path(docs):
+    for label, doc in docs:
+        if isinstance(doc, dict) and isinstance(doc.get("ranks"), list) and os.path.exists(label):
+            return label
+    return None
+
+
+def _empty(why):
+    df = pd.DataFrame(columns=SPAN_COLUMNS)
+    df.attrs["why"] = why
+    return df
+
+
+_CACHE = {}
+
+
+def _timeline(docs):
+    """(spans, counters) of the run's traces, read once per report path."""
+    path = _report_path(docs)
+    if path is None:
+        return _empty("no trace: the timeline is drawn from an MPI run's trace beside its "
+                      "report (%s)" % HOW), pd.DataFrame(columns=COUNTER_COLUMNS)
+    traces = find_traces(path)
+    key = tuple((p, os.path.getmtime(p)) for p in traces)
+    if key in _CACHE:
+        return _CACHE[key]
+    if not traces:
+        got = _empty("no JSON trace beside %s: %s" % (path, HOW)), pd.DataFrame(columns=COUNTER_COLUMNS)
+    else:
+        try:
+            events, dropped = read_events(traces)
+            spans, counters = spans_from_events(events)
+            spans.attrs.update(source=", ".join(os.path.basename(p) for p in traces), dropped=dropped)
+            if spans.empty:
+                spans.attrs["why"] = "the trace %s holds no MPI call or region" % traces[0]
+            got = spans, counters
+        except TraceUnreadable as e:
+            got = _empty(str(e)), pd.DataFrame(columns=COUNTER_COLUMNS)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            # A trace edited or cut by hand: the figure says so, the rest of the report stands.
+            got = _empty("%s: unexpected content (%s: %s)" % (traces[0], type(e).__name__, e)), \
+                pd.DataFrame(columns=COUNTER_COLUMNS)
+    _CACHE.clear()
+    _CACHE[key] = got
+    return got
+
+
+@registry.table("derived")
+def timeline_spans(tables, docs, peaks):
+    """Each rank's and thread's MPI states, regions and computation over time (seconds
+    from the trace's start); attrs["why"] when there is no trace."""
+    return _timeline(docs)[0]
+
+
+@registry.table("derived")
+def timeline_counters(tables, docs, peaks):
+    """The trace's counter samples (a count since the counters started, per rank)."""
+    return _timeline(docs)[1]
