@@ -20,14 +20,19 @@
 
 #include "env.h"
 #include "call_guard.h"
-#include "hl_state.h"
-#include "hl_trace.h"
+#include "eventset.h"
 #include "hl_all_threads.h"
-#include "hl_regions.h"
+#include "hl_clock.h"
+#include "hl_init.h"
+#include "hl_interval.h"
+#include "hl_metrics_mpx.h"
+#include "hl_regions_config.h"
+#include "hl_regions_report.h"
+#include "hl_state.h"
+#include "hl_switches.h"
+#include "hl_trace.h"
 #include "region_sample.h"
-
-struct hlr_config g_hlr;
-pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
+#include "threads.h"
 
 static atomic_int configured; /* 0, or 1 + the library generation g_hlr.code belongs to */
 static _Thread_local struct hlr_thread *my_record;
@@ -86,6 +91,24 @@ static void at_exit_report(void)
     }
 }
 
+/* The events chosen (hl_regions_config.c) and stored in g_hlr, the only place that
+ * writes it; on failure nothing is stored: chosen again at the next call. Under
+ * g_hlr_lock. */
+static int configure(void)
+{
+    struct hlr_config *c = malloc(sizeof *c); /* tens of KB: not on a thread's stack */
+    if (!c)
+        return papi_error(PAPI_ENOMEM, "no memory to choose the region events");
+    int ret = hlr_configure(c);
+    if (ret == PAPI_OK) {
+        g_hlr = *c;              /* g_hlr held nothing: configured once per process */
+        hla_on_ready(hli_start); /* the PAPI_INTERVAL series, once the counters are up */
+        atexit(at_exit_report);
+    }
+    free(c);
+    return ret;
+}
+
 static int process_init(void)
 {
     int ret = hl_self_init();
@@ -98,11 +121,9 @@ static int process_init(void)
     pthread_mutex_lock(&g_hlr_lock);
     int state = atomic_load_explicit(&configured, memory_order_relaxed);
     if (state == 0) {
-        ret = hlr_configure(); /* on failure, chosen again at the next call */
-        if (ret == PAPI_OK)
-            atexit(at_exit_report);
+        ret = configure();
     } else if (state != (int)gen + 1) {
-        ret = hlr_resolve_again();
+        ret = hlr_resolve_again(&g_hlr);
     }
     if (ret == PAPI_OK)
         atomic_store_explicit(&configured, (int)gen + 1, memory_order_release);
@@ -180,8 +201,8 @@ static int thread_get(struct hlr_thread **out)
         t->tid = !hl_thread_multiple() ? (long)getpid() : (long)papi_gettid();
         t->key = -1;
         pthread_mutex_lock(&g_hlr_lock);
-        t->next = g_hlr.threads;
-        g_hlr.threads = t;
+        t->next = g_hlr_threads;
+        g_hlr_threads = t;
         pthread_mutex_unlock(&g_hlr_lock);
         pthread_once(&exit_once, make_exit_key);
         pthread_setspecific(exit_key, t);
