@@ -14,15 +14,26 @@ int hl_verbose(void)
     return env_get("PAPI_HL_VERBOSE") != NULL;
 }
 
+static int quiet(void)
+{
+    const char *q = env_get("PAPI_QUIET");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
 void hl_notice_once(const char *msg)
 {
     static atomic_int printed;
-    const char *q = env_get("PAPI_QUIET");
-    if (q && *q && strcmp(q, "0") != 0)
+    if (quiet())
         return;
     if (atomic_exchange(&printed, 1) && !hl_verbose())
         return;
     fprintf(stderr, "PAPI: %s\n", msg);
+}
+
+void hl_notice(const char *msg)
+{
+    if (!quiet())
+        fprintf(stderr, "PAPI: %s\n", msg);
 }
 
 /* Why event code does not count here, whole whatever its length (heap; the caller frees

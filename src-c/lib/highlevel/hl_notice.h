@@ -11,6 +11,8 @@ PAPI_INTERNAL int hl_verbose(void);
 
 /* Print msg once per process on stderr unless PAPI_QUIET is set in the environment. */
 PAPI_INTERNAL void hl_notice_once(const char *msg);
+/* Print msg on stderr unless PAPI_QUIET is set: for what happens once by itself. */
+PAPI_INTERNAL void hl_notice(const char *msg);
 
 /* Why the event cannot be used, whole: the preset's reason or the last error's detail,
  * and the component's disabled reason. Heap (the caller frees it); NULL out of memory. */

@@ -26,6 +26,7 @@
 #include "hl_init.h"
 #include "hl_interval.h"
 #include "hl_metrics_mpx.h"
+#include "hl_notice.h"
 #include "hl_regions_config.h"
 #include "hl_regions_report.h"
 #include "hl_state.h"
@@ -49,13 +50,16 @@ static int own_sets(struct hlr_thread *t)
     return t->nopen;
 }
 
-/* Stop and free the first n sets of es[]; the last stop's status. */
-static int close_sets(int *es, int n)
+/* Stop and free the first n sets of es[]; the last stop's status, but for the lost sets
+ * (bit k of lost: their failure was said when it happened). */
+static int close_sets(int *es, int n, unsigned lost)
 {
     int ret = PAPI_OK;
     hla_sets_closed();
     for (int k = 0; k < n; k++) {
-        ret = PAPI_stop(es[k], NULL);
+        int r = PAPI_stop(es[k], NULL);
+        if (!(lost >> k & 1))
+            ret = r;
         PAPI_cleanup_eventset(es[k]);
         PAPI_destroy_eventset(&es[k]);
     }
@@ -69,7 +73,7 @@ static void thread_exit(void *arg)
     pthread_mutex_lock(&t->lock);
     const struct eventset *es = own_sets(t) ? es_lookup(t->eventset[0]) : NULL;
     if (es && es->owner_tid == papi_gettid())
-        close_sets(t->eventset, t->nopen);
+        close_sets(t->eventset, t->nopen, t->lost);
     t->nopen = 0;
     rsample_thread_stop(t->sampler);
     pthread_mutex_unlock(&t->lock);
@@ -157,7 +161,7 @@ static int start_sets(struct hlr_thread *t)
     for (k = 0; ret == PAPI_OK && k < g_hlr.nsets; k++)
         ret = start_one(k, &es[k]);
     if (ret != PAPI_OK) {
-        close_sets(es, k - 1);
+        close_sets(es, k - 1, 0);
         if (ret == PAPI_EISRUN)
             return papi_error(PAPI_EINVAL,
                               "PAPI_hl_region_begin: another event set is already "
@@ -168,6 +172,7 @@ static int start_sets(struct hlr_thread *t)
     }
     memcpy(t->eventset, es, sizeof(int) * (size_t)g_hlr.nsets);
     t->nopen = g_hlr.nsets;
+    t->lost = 0; /* new sets: a component lost before is read again */
     t->generation = gen;
     return PAPI_OK;
 }
@@ -218,6 +223,50 @@ static int thread_get(struct hlr_thread **out)
     return PAPI_OK;
 }
 
+/* Set k of t failed to read (ret): lost, said once (stderr and the report's lost_events),
+ * its events held at their last values (the set's last good counts) in s and from now
+ * on. The other sets and later regions go on. Cold: once per set and thread at most. */
+static __attribute__((noinline, cold)) void lose_set(struct hlr_thread *t, int k,
+                                                     struct eventset *es, int ret,
+                                                     struct hlr_sample *s)
+{
+    const struct hlr_set *set = &g_hlr.set[k];
+    long long last[HLR_MAX_EVENTS];
+    const char *detail = papi_last_error_detail();
+    char *why = strdup(detail && *detail ? detail : PAPI_strerror(ret) ? PAPI_strerror(ret) : "?");
+    es_compute_values(es, last); /* the counts of the last read that worked */
+    for (int j = 0; j < set->n; j++)
+        t->held[set->idx[j]] = s->value[set->idx[j]] = last[j];
+    t->lost |= 1u << k;
+    const char *region = t->sp > 0 ? t->region[t->stack[t->sp - 1]].name : NULL;
+    struct hlr_lost *n = realloc(t->lost_sets, (size_t)(t->nlost + 1) * sizeof *n);
+    if (n) {
+        t->lost_sets = n;
+        n[t->nlost++] = (struct hlr_lost){k, region ? strdup(region) : NULL, why};
+    }
+    char *msg = NULL;
+    if (asprintf(&msg,
+                 "the region events of component %s (%s%s) could not be read in thread %ld%s%s%s: "
+                 "%s; they count no more in this thread, the other events go on",
+                 g_hlr.component[set->idx[0]], g_hlr.name[set->idx[0]], set->n > 1 ? ", ..." : "",
+                 t->tid, region ? " (region '" : "", region ? region : "", region ? "')" : "",
+                 why ? why : "no memory to say why") < 0)
+        msg = NULL;
+    hl_notice(msg ? msg : "region events could not be read; they count no more in this thread");
+    free(msg);
+    if (!n)
+        free(why);
+}
+
+/* The events of the lost set k: their held values. */
+static __attribute__((noinline)) void held_values(const struct hlr_thread *t, int k,
+                                                  struct hlr_sample *s)
+{
+    const struct hlr_set *set = &g_hlr.set[k];
+    for (int j = 0; j < set->n; j++)
+        s->value[set->idx[j]] = t->held[set->idx[j]];
+}
+
 static int sample(struct hlr_thread *t, struct hlr_sample *s)
 {
     PAPI_CALL_GUARD(); /* a PAPI_shutdown in another thread waits, or this call fails */
@@ -234,12 +283,18 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
      * sample holds). */
     for (int k = 0; k < t->nopen; k++) {
         const struct hlr_set *set = &g_hlr.set[k];
+        if (__builtin_expect(t->lost >> k & 1, 0)) {
+            held_values(t, k, s);
+            continue;
+        }
         struct eventset *es = es_lookup(t->eventset[k]);
         if (__builtin_expect(!es || !(es->state & PAPI_RUNNING) || es->nentries != set->n, 0))
             return papi_error(PAPI_ENOTRUN, "the region counters of this thread are not running");
         int ret = es_read_values(es, g_hlr.direct ? s->value : t->one);
-        if (__builtin_expect(ret != PAPI_OK, 0))
-            return ret;
+        if (__builtin_expect(ret != PAPI_OK, 0)) {
+            lose_set(t, k, es, ret, s);
+            continue;
+        }
         if (!g_hlr.direct)
             for (int j = 0; j < set->n; j++)
                 s->value[set->idx[j]] = t->one[j];
@@ -533,7 +588,7 @@ int PAPI_hl_stop(void)
         ret = papi_error(PAPI_EINVAL, "PAPI_hl_stop: region '%s' is still open",
                          t->region[t->stack[t->sp - 1]].name);
     } else {
-        ret = close_sets(t->eventset, t->nopen);
+        ret = close_sets(t->eventset, t->nopen, t->lost);
         t->nopen = 0;
     }
     pthread_mutex_unlock(&t->lock);

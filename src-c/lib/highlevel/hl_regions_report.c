@@ -316,6 +316,37 @@ static void number_threads(void)
     free(v);
 }
 
+/* "lost_events": each set of a thread whose component could not be read any more (a GPU
+ * gone), once: its events, the thread, the region open then and the component's reason.
+ * Its events count 0 in that thread from then on (their last values are kept). */
+static void write_lost(struct jw *w)
+{
+    jw_arr_begin(w, "lost_events");
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        for (int i = 0; t->key >= 0 && i < t->nlost; i++) {
+            const struct hlr_lost *l = &t->lost_sets[i];
+            const struct hlr_set *set = &g_hlr.set[l->set];
+            jw_obj_begin(w, NULL);
+            jw_str(w, "component", g_hlr.component[set->idx[0]]);
+            jw_arr_begin(w, "events");
+            for (int j = 0; j < set->n; j++)
+                jw_str(w, NULL, g_hlr.name[set->idx[j]]);
+            jw_arr_end(w);
+            jw_int(w, "thread", t->key);
+            jw_int(w, "tid", t->tid);
+            if (l->region)
+                jw_str(w, "region", l->region);
+            else
+                jw_null(w, "region");
+            jw_str(w, "reason", l->why ? l->why : "");
+            jw_obj_end(w);
+        }
+        pthread_mutex_unlock(&t->lock);
+    }
+    jw_arr_end(w);
+}
+
 static int write_json(FILE *f, int rank, const char *rank_source)
 {
     struct jw w;
@@ -341,6 +372,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     }
     jw_arr_end(&w);
     number_threads();
+    write_lost(&w);
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);

@@ -85,7 +85,21 @@ struct hlr_thread {
     int sp;
     struct hlr_times t_cur;  /* the last read's times (multiplexed sets only) */
     struct rsample *sampler; /* PAPI_SAMPLE's (overflow/region_sample.c), or NULL */
+    /* Sets whose read failed (a GPU that fell off the bus, a node file gone): bit k is
+     * eventset[k], read no more; its events keep their last values (held), so they count
+     * 0 from then on while the other sets and every later region go on counting. */
+    unsigned lost;
+    long long held[HLR_MAX_EVENTS];
+    int nlost;
+    struct hlr_lost *lost_sets; /* each loss, for the report's lost_events */
     struct hlr_thread *next;
+};
+
+/* A set of a thread lost: the report says which events, where and why. */
+struct hlr_lost {
+    int set;      /* index in g_hlr.set */
+    char *region; /* the innermost region open when it was lost (heap), or NULL */
+    char *why;    /* the component's reason (heap) */
 };
 
 struct hlr_skipped {
