@@ -124,12 +124,15 @@ static void test_net(const char *recorded)
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 1500);
 
-    /* a read that fails while counting: PAPI_ESYS (the read path may be a signal
-     * handler: the reason comes with the next call), the stop that fails with the file
-     * and line, and the set that stops once the file is whole again */
+    /* a read that fails while counting: PAPI_ESYS with the file and line at once (the
+     * core asks the component's read_reason), the stop that fails with them too, and the
+     * set that stops once the file is whole again */
     CHECK_RET(PAPI_start(es), PAPI_OK);
     put("proc/net/dev", "%s  eth0: 1 2\n", net_head);
+    CHECK_RET(PAPI_read(es, NULL), PAPI_EINVAL); /* another reason in the detail first */
     CHECK_RET(PAPI_read(es, v), PAPI_ESYS);
+    CHECK(strstr(PAPI_strerror_detail(), "proc/net/dev line 4 is malformed"),
+          "PAPI_read's reason: %s", PAPI_strerror_detail());
     CHECK_RET(PAPI_stop(es, v), PAPI_ESYS);
     CHECK(strstr(PAPI_strerror_detail(), "proc/net/dev line 4 is malformed"), "reason: %s",
           PAPI_strerror_detail());

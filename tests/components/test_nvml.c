@@ -148,9 +148,15 @@ static void check_lost(void)
     CHECK_RET(PAPI_add_named_event(es1, DEV1 "total_energy_consumption"), PAPI_OK);
     CHECK_RET(PAPI_start(es1), PAPI_OK);
     nvml_double_lose(1);
+    CHECK_RET(PAPI_read(es1, NULL), PAPI_EINVAL); /* another reason in the detail first */
     CHECK_RET(PAPI_read(es1, v1), PAPI_ESYS);
-    CHECK_RET(PAPI_stop(es1, v1), PAPI_ESYS);
+    /* The component's reason at once, not at its next call. */
     const char *why = PAPI_strerror_detail();
+    printf("read: %s\n", why ? why : "(none)");
+    CHECK(why && strstr(why, DEV1 "power") && strstr(why, "GPU is lost (NVML error 15)"),
+          "PAPI_read's reason '%s'", why ? why : "");
+    CHECK_RET(PAPI_stop(es1, v1), PAPI_ESYS);
+    why = PAPI_strerror_detail();
     printf("lost: %s\n", why ? why : "(none)");
     CHECK(why && strstr(why, DEV1 "power") && strstr(why, "GPU is lost (NVML error 15)") &&
               strstr(why, "nvmlDeviceGetPowerUsage on device 1"),

@@ -6,7 +6,7 @@
  * arithmetic on fractions below 1 is checked here; check_metric_mpx.py runs it end to end. */
 #include <string.h>
 
-#include "hl_regions.h"
+#include "hl_metrics_mpx.h"
 #include "papi_test.h"
 
 static int near(double a, double b)

@@ -166,6 +166,11 @@ struct papi_component {
     /* Read every slot into out[0 .. nslots-1] (the hot path of PAPI_read: keep it
      * lean). Async-signal-safe, no change to ctx (see Threads above). */
     int (*read)(struct cmp_context *ctx, struct cmp_count *out);
+    /* After read() failed, outside the read path (PAPI_read, PAPI_accum, PAPI_stop and the
+     * high level's reads; never the overflow signal handler): give the reason read()
+     * recorded through papi_error, so PAPI_strerror_detail() says it at once. NULL when
+     * read() gives its reason itself or has none. */
+    void (*read_reason)(struct cmp_context *ctx);
     /* The fast path of PAPI_read and PAPI_accum (NULL when the component has none), for a
      * running context whose values are the plain counts of its slots: read every slot's
      * count into out[], then per slot i, with d = out[i].value - baseline[i]:

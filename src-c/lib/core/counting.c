@@ -17,6 +17,16 @@
 
 const struct es_overflow_hooks *_Atomic es_overflow_hooks;
 
+/* read() is async-signal-safe and only records why it failed: the component says it
+ * now (the code stays read()'s), not at its next call, so PAPI_strerror_detail() after a
+ * failed PAPI_read holds the component's reason. */
+__attribute__((noinline, cold)) int es_read_failed(struct eventset *es, int ret)
+{
+    if (es->cmp->read_reason)
+        es->cmp->read_reason(es->ctx);
+    return ret;
+}
+
 static long long native_value(const struct eventset *es, int ni)
 {
     if (__builtin_expect(es->multiplexed, 0))

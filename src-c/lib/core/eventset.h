@@ -146,9 +146,12 @@ PAPI_INTERNAL void es_compute_values(struct eventset *es, long long *values);
  * fill values; PAPI_read, PAPI_accum, the high-level calls, rates and regions use it. */
 PAPI_INTERNAL int es_read_values(struct eventset *es, long long *values);
 /* Read the counters of a running set into es->cnt. */
+/* A failed read's reason asked of the component (read_reason): counting.c. */
+PAPI_INTERNAL int es_read_failed(struct eventset *es, int ret);
 static inline int es_read_counts(struct eventset *es)
 {
-    return es->cmp->read(es->ctx, es->cnt);
+    int ret = es->cmp->read(es->ctx, es->cnt);
+    return __builtin_expect(ret != PAPI_OK, 0) ? es_read_failed(es, ret) : ret;
 }
 
 /* ---- overflow hooks ----------------------------------------------------------------- */

@@ -44,7 +44,6 @@
 #include "env.h"
 #include "eventset.h"
 #include "hl_all_threads.h"
-#include "hl_interval.h"
 #include "json_writer.h"
 #include "threads.h"
 
@@ -249,6 +248,13 @@ static int wanted(void)
     return p == 1 || (p == 2 && papi_gettid() == process_id());
 }
 
+static void (*_Atomic ready_hook)(unsigned generation, int nrows);
+
+void hla_on_ready(void (*hook)(unsigned generation, int nrows))
+{
+    atomic_store(&ready_hook, hook);
+}
+
 int hla_snapshot(long long *sum)
 {
     PAPI_CALL_GUARD();
@@ -258,16 +264,20 @@ int hla_snapshot(long long *sum)
     unsigned gen = atomic_load(&g_papi_generation);
     if (hla.ready != 0 && hla.generation != gen) /* PAPI_shutdown freed the sets */
         hla.ready = hla.n = 0;
-    int ret = PAPI_ENOSUPP;
+    int ret = PAPI_ENOSUPP, ready_now = 0, rows = 0;
     if (hla.ready == 0) {
         hla.generation = gen;
         hla.ready = set_up() == PAPI_OK ? 1 : -1;
-        if (hla.ready == 1)
-            hli_start(gen, hla.n);
+        ready_now = hla.ready == 1;
+        rows = hla.n;
     }
     if (hla.ready == 1)
         ret = sum_sets(sum);
     pthread_mutex_unlock(&all_lock);
+    /* After all_lock: the PAPI_INTERVAL sampler takes its lock, then all_lock. */
+    void (*hook)(unsigned, int) = atomic_load(&ready_hook);
+    if (ready_now && hook)
+        hook(gen, rows);
     return ret;
 }
 

@@ -4,7 +4,7 @@
 #ifndef HL_ALL_THREADS_H
 #define HL_ALL_THREADS_H
 
-#include "hl_regions.h"
+#include "hl_state.h"
 
 /* The counts of the region events summed over every thread of the process (live or
  * ended) since the process counters were set up, into sum[g_hlr.nevents]. Sets the
@@ -16,6 +16,10 @@ PAPI_INTERNAL int hla_snapshot(long long *sum);
  * v[k * g_hlr.nevents + i], their number into *n and their threads into tid[k]; an error
  * once the counters of that library generation are gone. */
 PAPI_INTERNAL int hla_read_each(unsigned generation, long long *v, int *n, long *tid);
+/* Called once the process counters of a library generation are set up (nrows rows: the
+ * PAPI_INTERVAL sampler starts then). Installed by hl_regions.c, the layer above, before
+ * the first region; called with no lock of this file held. */
+PAPI_INTERNAL void hla_on_ready(void (*hook)(unsigned generation, int nrows));
 
 /* At a region's begin (before its own counters are read; hla_region_begun after them)
  * and end (after): the open instance's all-thread values and the region's all-thread

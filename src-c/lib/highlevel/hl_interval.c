@@ -17,8 +17,9 @@
 #include "count_series.h"
 #include "env.h"
 #include "hl_all_threads.h"
+#include "hl_clock.h"
 #include "hl_interval.h"
-#include "hl_regions.h"
+#include "hl_metric_value.h"
 #include "hl_state.h"
 #include "hl_trace.h"
 #include "json_writer.h"
@@ -189,7 +190,7 @@ static void write_spans(struct jw *w)
 {
     char key[32];
     jw_obj_begin(w, "region_spans");
-    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
         snprintf(key, sizeof key, "%d", t->key); /* numbered as in "threads" */
         const int any = t->key >= 0 && t->ninst > 0;

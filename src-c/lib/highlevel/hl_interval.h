@@ -3,7 +3,7 @@
 #ifndef HL_INTERVAL_H
 #define HL_INTERVAL_H
 
-#include "hl_regions.h"
+#include "hl_state.h"
 
 /* Starts the sampling thread when PAPI_INTERVAL asks for it (once the nsets process
  * counters of library generation generation are set up). */

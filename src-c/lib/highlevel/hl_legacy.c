@@ -1,7 +1,7 @@
 /* hl_legacy.c: the PAPI 3.5 high-level calls: PAPI_num_counters,
  * PAPI_start/read/accum/stop_counters, PAPI_flops, PAPI_flips and PAPI_ipc.
  *
- * State is per thread (hl_state.c). PAPI_flops and PAPI_flips count only their
+ * State is per thread (hl_session.c). PAPI_flops and PAPI_flips count only their
  * floating-point event: process time comes from the thread's CPU time, which the kernel
  * reports with every read of a per-thread counter, so no cycle counter is needed.
  *
@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "env.h"
-#include "hl_state.h"
+#include "hl_init.h"
+#include "hl_session.h"
 
 int PAPI_num_counters(void)
 {

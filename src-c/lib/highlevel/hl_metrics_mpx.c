@@ -15,8 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hl_regions.h"
-#include "hl_state.h"
+#include "eventset.h"
+#include "hl_metrics_mpx.h"
+#include "hl_notice.h"
 
 static atomic_int metrics_multiplexed; /* the region sets are multiplexed for PAPI_METRICS */
 static char mpx_reason[PAPI_HUGE_STR_LEN];

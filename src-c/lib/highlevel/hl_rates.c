@@ -1,10 +1,10 @@
 /* hl_rates.c: the PAPI 6/7 rate calls PAPI_flops_rate, PAPI_flips_rate, PAPI_epc
  * and PAPI_rate_stop. Every value they return is "since the previous call" (the 7.x
- * meaning). They share the per-thread session of the 3.5 calls (hl_state.c):
+ * meaning). They share the per-thread session of the 3.5 calls (hl_session.c):
  * while one rate call counts, a call of another kind or with another event returns
  * PAPI_EINVAL until PAPI_rate_stop (or PAPI_stop_counters) ends it. PAPI_ipc, the one
  * name both generations share, is in hl_legacy.c. */
-#include "hl_state.h"
+#include "hl_session.h"
 
 static int since_last(enum hl_mode mode, int event, const int *events, const int *required, int n,
                       const char *caller, float *rtime, float *ptime, struct hl_sample *x)

@@ -20,14 +20,20 @@
 
 #include "env.h"
 #include "call_guard.h"
-#include "hl_state.h"
-#include "hl_trace.h"
+#include "eventset.h"
 #include "hl_all_threads.h"
-#include "hl_regions.h"
+#include "hl_clock.h"
+#include "hl_init.h"
+#include "hl_interval.h"
+#include "hl_metrics_mpx.h"
+#include "hl_notice.h"
+#include "hl_regions_config.h"
+#include "hl_regions_report.h"
+#include "hl_state.h"
+#include "hl_switches.h"
+#include "hl_trace.h"
 #include "region_sample.h"
-
-struct hlr_config g_hlr;
-pthread_mutex_t g_hlr_lock = PTHREAD_MUTEX_INITIALIZER;
+#include "threads.h"
 
 static atomic_int configured; /* 0, or 1 + the library generation g_hlr.code belongs to */
 static _Thread_local struct hlr_thread *my_record;
@@ -44,13 +50,16 @@ static int own_sets(struct hlr_thread *t)
     return t->nopen;
 }
 
-/* Stop and free the first n sets of es[]; the last stop's status. */
-static int close_sets(int *es, int n)
+/* Stop and free the first n sets of es[]; the last stop's status, but for the lost sets
+ * (bit k of lost: their failure was said when it happened). */
+static int close_sets(int *es, int n, unsigned lost)
 {
     int ret = PAPI_OK;
     hla_sets_closed();
     for (int k = 0; k < n; k++) {
-        ret = PAPI_stop(es[k], NULL);
+        int r = PAPI_stop(es[k], NULL);
+        if (!(lost >> k & 1))
+            ret = r;
         PAPI_cleanup_eventset(es[k]);
         PAPI_destroy_eventset(&es[k]);
     }
@@ -64,7 +73,7 @@ static void thread_exit(void *arg)
     pthread_mutex_lock(&t->lock);
     const struct eventset *es = own_sets(t) ? es_lookup(t->eventset[0]) : NULL;
     if (es && es->owner_tid == papi_gettid())
-        close_sets(t->eventset, t->nopen);
+        close_sets(t->eventset, t->nopen, t->lost);
     t->nopen = 0;
     rsample_thread_stop(t->sampler);
     pthread_mutex_unlock(&t->lock);
@@ -86,6 +95,24 @@ static void at_exit_report(void)
     }
 }
 
+/* The events chosen (hl_regions_config.c) and stored in g_hlr, the only place that
+ * writes it; on failure nothing is stored: chosen again at the next call. Under
+ * g_hlr_lock. */
+static int configure(void)
+{
+    struct hlr_config *c = malloc(sizeof *c); /* tens of KB: not on a thread's stack */
+    if (!c)
+        return papi_error(PAPI_ENOMEM, "no memory to choose the region events");
+    int ret = hlr_configure(c);
+    if (ret == PAPI_OK) {
+        g_hlr = *c;              /* g_hlr held nothing: configured once per process */
+        hla_on_ready(hli_start); /* the PAPI_INTERVAL series, once the counters are up */
+        atexit(at_exit_report);
+    }
+    free(c);
+    return ret;
+}
+
 static int process_init(void)
 {
     int ret = hl_self_init();
@@ -98,11 +125,9 @@ static int process_init(void)
     pthread_mutex_lock(&g_hlr_lock);
     int state = atomic_load_explicit(&configured, memory_order_relaxed);
     if (state == 0) {
-        ret = hlr_configure(); /* on failure, chosen again at the next call */
-        if (ret == PAPI_OK)
-            atexit(at_exit_report);
+        ret = configure();
     } else if (state != (int)gen + 1) {
-        ret = hlr_resolve_again();
+        ret = hlr_resolve_again(&g_hlr);
     }
     if (ret == PAPI_OK)
         atomic_store_explicit(&configured, (int)gen + 1, memory_order_release);
@@ -136,7 +161,7 @@ static int start_sets(struct hlr_thread *t)
     for (k = 0; ret == PAPI_OK && k < g_hlr.nsets; k++)
         ret = start_one(k, &es[k]);
     if (ret != PAPI_OK) {
-        close_sets(es, k - 1);
+        close_sets(es, k - 1, 0);
         if (ret == PAPI_EISRUN)
             return papi_error(PAPI_EINVAL,
                               "PAPI_hl_region_begin: another event set is already "
@@ -147,6 +172,7 @@ static int start_sets(struct hlr_thread *t)
     }
     memcpy(t->eventset, es, sizeof(int) * (size_t)g_hlr.nsets);
     t->nopen = g_hlr.nsets;
+    t->lost = 0; /* new sets: a component lost before is read again */
     t->generation = gen;
     return PAPI_OK;
 }
@@ -180,8 +206,8 @@ static int thread_get(struct hlr_thread **out)
         t->tid = !hl_thread_multiple() ? (long)getpid() : (long)papi_gettid();
         t->key = -1;
         pthread_mutex_lock(&g_hlr_lock);
-        t->next = g_hlr.threads;
-        g_hlr.threads = t;
+        t->next = g_hlr_threads;
+        g_hlr_threads = t;
         pthread_mutex_unlock(&g_hlr_lock);
         pthread_once(&exit_once, make_exit_key);
         pthread_setspecific(exit_key, t);
@@ -195,6 +221,50 @@ static int thread_get(struct hlr_thread **out)
     }
     *out = t;
     return PAPI_OK;
+}
+
+/* Set k of t failed to read (ret): lost, said once (stderr and the report's lost_events),
+ * its events held at their last values (the set's last good counts) in s and from now
+ * on. The other sets and later regions go on. Cold: once per set and thread at most. */
+static __attribute__((noinline, cold)) void lose_set(struct hlr_thread *t, int k,
+                                                     struct eventset *es, int ret,
+                                                     struct hlr_sample *s)
+{
+    const struct hlr_set *set = &g_hlr.set[k];
+    long long last[HLR_MAX_EVENTS];
+    const char *detail = papi_last_error_detail();
+    char *why = strdup(detail && *detail ? detail : PAPI_strerror(ret) ? PAPI_strerror(ret) : "?");
+    es_compute_values(es, last); /* the counts of the last read that worked */
+    for (int j = 0; j < set->n; j++)
+        t->held[set->idx[j]] = s->value[set->idx[j]] = last[j];
+    t->lost |= 1u << k;
+    const char *region = t->sp > 0 ? t->region[t->stack[t->sp - 1]].name : NULL;
+    struct hlr_lost *n = realloc(t->lost_sets, (size_t)(t->nlost + 1) * sizeof *n);
+    if (n) {
+        t->lost_sets = n;
+        n[t->nlost++] = (struct hlr_lost){k, region ? strdup(region) : NULL, why};
+    }
+    char *msg = NULL;
+    if (asprintf(&msg,
+                 "the region events of component %s (%s%s) could not be read in thread %ld%s%s%s: "
+                 "%s; they count no more in this thread, the other events go on",
+                 g_hlr.component[set->idx[0]], g_hlr.name[set->idx[0]], set->n > 1 ? ", ..." : "",
+                 t->tid, region ? " (region '" : "", region ? region : "", region ? "')" : "",
+                 why ? why : "no memory to say why") < 0)
+        msg = NULL;
+    hl_notice(msg ? msg : "region events could not be read; they count no more in this thread");
+    free(msg);
+    if (!n)
+        free(why);
+}
+
+/* The events of the lost set k: their held values. */
+static __attribute__((noinline)) void held_values(const struct hlr_thread *t, int k,
+                                                  struct hlr_sample *s)
+{
+    const struct hlr_set *set = &g_hlr.set[k];
+    for (int j = 0; j < set->n; j++)
+        s->value[set->idx[j]] = t->held[set->idx[j]];
 }
 
 static int sample(struct hlr_thread *t, struct hlr_sample *s)
@@ -213,12 +283,18 @@ static int sample(struct hlr_thread *t, struct hlr_sample *s)
      * sample holds). */
     for (int k = 0; k < t->nopen; k++) {
         const struct hlr_set *set = &g_hlr.set[k];
+        if (__builtin_expect(t->lost >> k & 1, 0)) {
+            held_values(t, k, s);
+            continue;
+        }
         struct eventset *es = es_lookup(t->eventset[k]);
         if (__builtin_expect(!es || !(es->state & PAPI_RUNNING) || es->nentries != set->n, 0))
             return papi_error(PAPI_ENOTRUN, "the region counters of this thread are not running");
         int ret = es_read_values(es, g_hlr.direct ? s->value : t->one);
-        if (__builtin_expect(ret != PAPI_OK, 0))
-            return ret;
+        if (__builtin_expect(ret != PAPI_OK, 0)) {
+            lose_set(t, k, es, ret, s);
+            continue;
+        }
         if (!g_hlr.direct)
             for (int j = 0; j < set->n; j++)
                 s->value[set->idx[j]] = t->one[j];
@@ -512,7 +588,7 @@ int PAPI_hl_stop(void)
         ret = papi_error(PAPI_EINVAL, "PAPI_hl_stop: region '%s' is still open",
                          t->region[t->stack[t->sp - 1]].name);
     } else {
-        ret = close_sets(t->eventset, t->nopen);
+        ret = close_sets(t->eventset, t->nopen, t->lost);
         t->nopen = 0;
     }
     pthread_mutex_unlock(&t->lock);

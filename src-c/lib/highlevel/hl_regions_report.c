@@ -31,7 +31,10 @@
 #include "env.h"
 #include "hl_all_threads.h"
 #include "hl_interval.h"
-#include "hl_regions.h"
+#include "hl_metric_value.h"
+#include "hl_metrics_mpx.h"
+#include "hl_regions_report.h"
+#include "hl_state.h"
 #include "hl_trace.h"
 #include "json_writer.h"
 #include "output_file.h"
@@ -166,18 +169,6 @@ static void write_samples(struct jw *w, struct hlr_thread *t)
     rsample_write_thread(w, key, t->sampler, region_name, t);
 }
 
-/* One metric value, or null with no reason kept (the file says null; the summary the why). */
-void hl_write_metric_value(struct jw *w, const struct metric_plan *p, const long long *v,
-                           long long real_nsec)
-{
-    double x;
-    char why[256];
-    if (metric_plan_eval(p, v, (double)real_nsec * 1e-9, &x, why, sizeof why) == PAPI_OK)
-        jw_double(w, p->name, x);
-    else
-        jw_null(w, p->name);
-}
-
 /* PAPI_METRICS on one sample's counts and real time: the value, or null when it has none
  * (a denominator counted 0, or no time passed). */
 static void write_metrics_of(struct jw *w, const struct hlr_sample *s,
@@ -281,7 +272,7 @@ static void write_threads(struct jw *w, const char *key,
                           void (*one)(struct jw *, struct hlr_thread *))
 {
     jw_obj_begin(w, key);
-    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
         if (t->key >= 0)
             one(w, t);
@@ -305,7 +296,7 @@ static int by_id(const void *a, const void *b)
 static void number_threads(void)
 {
     int n = 0, k = 0;
-    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
         t->key = t->nregions > 0 ? n++ : -1;
         pthread_mutex_unlock(&t->lock);
@@ -313,7 +304,7 @@ static void number_threads(void)
     struct hlr_thread **v = n > 0 ? malloc((size_t)n * sizeof *v) : NULL;
     if (!v)
         return; /* no memory: numbered in the list's order */
-    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next)
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next)
         if (t->key >= 0 && k < n)
             v[k++] = t;
     qsort(v, (size_t)k, sizeof *v, by_id);
@@ -323,6 +314,37 @@ static void number_threads(void)
         pthread_mutex_unlock(&v[i]->lock);
     }
     free(v);
+}
+
+/* "lost_events": each set of a thread whose component could not be read any more (a GPU
+ * gone), once: its events, the thread, the region open then and the component's reason.
+ * Its events count 0 in that thread from then on (their last values are kept). */
+static void write_lost(struct jw *w)
+{
+    jw_arr_begin(w, "lost_events");
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
+        pthread_mutex_lock(&t->lock);
+        for (int i = 0; t->key >= 0 && i < t->nlost; i++) {
+            const struct hlr_lost *l = &t->lost_sets[i];
+            const struct hlr_set *set = &g_hlr.set[l->set];
+            jw_obj_begin(w, NULL);
+            jw_str(w, "component", g_hlr.component[set->idx[0]]);
+            jw_arr_begin(w, "events");
+            for (int j = 0; j < set->n; j++)
+                jw_str(w, NULL, g_hlr.name[set->idx[j]]);
+            jw_arr_end(w);
+            jw_int(w, "thread", t->key);
+            jw_int(w, "tid", t->tid);
+            if (l->region)
+                jw_str(w, "region", l->region);
+            else
+                jw_null(w, "region");
+            jw_str(w, "reason", l->why ? l->why : "");
+            jw_obj_end(w);
+        }
+        pthread_mutex_unlock(&t->lock);
+    }
+    jw_arr_end(w);
 }
 
 static int write_json(FILE *f, int rank, const char *rank_source)
@@ -350,6 +372,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     }
     jw_arr_end(&w);
     number_threads();
+    write_lost(&w);
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);
@@ -401,7 +424,7 @@ static void write_summary(const char *path, int rank)
         printf(" (rank %d)\n", rank);
     if (g_hlr.note && g_hlr.note[0])
         printf("  note: %s\n", g_hlr.note);
-    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
         for (int r = 0; r < t->nregions; r++) {
             const struct hlr_region *g = &t->region[r];
@@ -511,7 +534,7 @@ int hlr_write_report(int summary)
     int ret = PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
     int any = 0;
-    for (struct hlr_thread *t = g_hlr.threads; t; t = t->next) {
+    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
         pthread_mutex_lock(&t->lock);
         any |= t->nregions > 0;
         pthread_mutex_unlock(&t->lock);

@@ -1,108 +1,148 @@
-/* hl_state.h: what the 3.5 high-level calls (hl_legacy.c) and the 7.x rate
- * calls (hl_rates.c) share: one per-thread "session" (which call started the
- * counters, its event set, the totals at the previous call), self-initialisation of the
- * library and the one-line notice for a missing event. Not installed. */
-#ifndef HIGHLEVEL_STATE_H
-#define HIGHLEVEL_STATE_H
+/* hl_state.h: the region API's state, data only: the per-thread records (regions,
+ * instances, samples) and the process's configuration g_hlr (the events every thread
+ * counts), with the list of thread records. Every file of highlevel/ that works on them
+ * includes this leaf; it includes nothing of highlevel/ (hl_state.c defines the
+ * globals). g_hlr is written by hl_regions.c alone, from what hl_regions_config.c
+ * returns. Not installed. */
+#ifndef HL_STATE_H
+#define HL_STATE_H
 
-#include <time.h>
+#include "metric_table.h"
+#include "papi_globals.h"
 
-#include "eventset.h"
-#include "threads.h"
+#define HLR_MAX_EVENTS  16
+#define HLR_NAME_LEN    128
+#define HLR_MAX_DEPTH   64
+#define HLR_MAX_METRICS 8
+#define HLR_MAX_SETS    8 /* components counted at once: one event set each (PAPI 7) */
 
-static inline long long hl_real_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Who started this thread's high-level counters. A session of one kind refuses calls
- * of another kind (PAPI_EINVAL) until PAPI_stop_counters or PAPI_rate_stop. */
-enum hl_mode {
-    HL_IDLE = 0,
-    HL_COUNTERS,   /* PAPI_start_counters */
-    HL_FLOPS,      /* PAPI_flops (3.5) */
-    HL_FLIPS,      /* PAPI_flips (3.5) */
-    HL_IPC,        /* PAPI_ipc (both generations) */
-    HL_FLOPS_RATE, /* PAPI_flops_rate (7.x) */
-    HL_FLIPS_RATE, /* PAPI_flips_rate (7.x) */
-    HL_EPC         /* PAPI_epc (7.x) */
+/* One sample: real time, cycles (PAPI_get_real_cyc) and the events. */
+struct hlr_sample {
+    long long real, cyc;
+    long long value[HLR_MAX_EVENTS];
 };
 
-#define HL_MAX_EVENTS 16
+/* A multiplexed set's enabled and running ns per event (hl_metrics_mpx.c), kept apart
+ * from the samples: those live on the stack inside regions, where a bigger one could
+ * touch a new stack page (a page fault counted in the region). All 0: not multiplexed. */
+struct hlr_times {
+    long long enabled[HLR_MAX_EVENTS], running[HLR_MAX_EVENTS];
+};
 
-struct hlr_thread;
+/* One region name of a thread: its per-name totals (kept in the report beside PAPI 7's
+ * per-instance entries, which PAPI 7's writer reads) and the state of its open instance. */
+struct hlr_region {
+    char name[HLR_NAME_LEN];
+    int parent;              /* enclosing region at the first begin, -1 at top level */
+    long long count;         /* completed begin/end pairs */
+    struct hlr_sample total; /* inclusive totals */
+    struct hlr_sample begin; /* at the open instance's begin */
+    struct hlr_sample mark;  /* at the begin or the last PAPI_hl_read (for the totals) */
+    int depth;               /* > 0 while open; a recursive begin only counts depth */
+    int instance;            /* the open instance (index in hlr_thread.inst) */
+    struct hlr_times t_total, t_begin, t_mark; /* as total, begin and mark */
+    /* All-thread totals (hl_all_threads.c): every thread of the process during it. */
+    int all_ok;                          /* the open instance has all_begin */
+    long long all_begin[HLR_MAX_EVENTS]; /* process counters at its begin */
+    long long all_count;                 /* instances with all-thread values */
+    long long all_total[HLR_MAX_EVENTS];
+};
 
-struct hl_session {
-    enum hl_mode mode;
-    int event;    /* the event argument of a 7.x rate call, else 0 */
-    int eventset; /* PAPI_NULL when idle */
+/* One begin/end pair, as PAPI 7 writes it: its id is its index in the thread, its
+ * parent the instance open around it at its begin. */
+struct hlr_instance {
+    int region;              /* index in hlr_thread.region */
+    int parent;              /* enclosing instance, -1 at top level */
+    int done;                /* ended */
+    struct hlr_sample value; /* since the begin: at the end, or at the last read */
+    int nreads, readcap;     /* values at each PAPI_hl_read (PAPI 7's read_1 ... read_N) */
+    struct hlr_sample *reads;
+    struct hlr_times t_value;     /* as value */
+    struct hlr_times *read_times; /* t_value at each read (its metrics' running fraction) */
+    int all_ok;                   /* all_value holds every thread's counts during it */
+    long long all_value[HLR_MAX_EVENTS];
+    long long begin_real; /* hl_real_ns() at its begin: its span in the time series */
+};
+
+struct hlr_thread {
+    /* Taken by the owner thread around every change and by the report: the report may
+     * run (at exit) while threads still mark regions. Uncontended otherwise. */
+    pthread_mutex_t lock;
+    unsigned long id; /* PAPI_thread_id() when thread support is on, else tid */
+    long tid;         /* the OS thread id (the process id under PAPI_HL_THREAD_MULTIPLE=0) */
+    int key;          /* its number in the report, as PAPI 7's: -1 when it has no region */
+    int nopen;        /* event sets open (g_hlr.nsets, or 0 while stopped) */
+    int eventset[HLR_MAX_SETS]; /* one per component, as g_hlr.set */
+    /* One set's reading before it is spread over the sample's events: here, not on the
+     * stack, where it could touch a new stack page inside a region (a page fault). */
+    long long one[HLR_MAX_EVENTS];
+    unsigned generation; /* library generation the event sets belong to */
+    int nregions, cap;
+    struct hlr_region *region;
+    int ninst, instcap;
+    struct hlr_instance *inst; /* every instance, in the order of their begins */
+    int stack[HLR_MAX_DEPTH];  /* open regions, innermost last */
+    int sp;
+    struct hlr_times t_cur;  /* the last read's times (multiplexed sets only) */
+    struct rsample *sampler; /* PAPI_SAMPLE's (overflow/region_sample.c), or NULL */
+    /* Sets whose read failed (a GPU that fell off the bus, a node file gone): bit k is
+     * eventset[k], read no more; its events keep their last values (held), so they count
+     * 0 from then on while the other sets and every later region go on counting. */
+    unsigned lost;
+    long long held[HLR_MAX_EVENTS];
+    int nlost;
+    struct hlr_lost *lost_sets; /* each loss, for the report's lost_events */
+    struct hlr_thread *next;
+};
+
+/* A set of a thread lost: the report says which events, where and why. */
+struct hlr_lost {
+    int set;      /* index in g_hlr.set */
+    char *region; /* the innermost region open when it was lost (heap), or NULL */
+    char *why;    /* the component's reason (heap) */
+};
+
+struct hlr_skipped {
+    char *name, *why;
+};
+
+/* The events of one component: they count in one event set (PAPI 7 makes one per
+ * component), whose entry j is region event idx[j]. */
+struct hlr_set {
+    int cidx, n;
+    int idx[HLR_MAX_EVENTS];
+};
+
+/* Process-wide: the events every thread counts, chosen at the first region. Names are
+ * kept; codes are resolved again after PAPI_shutdown + PAPI_library_init. */
+struct hlr_config {
     int nevents;
-    long long start_real_ns;       /* CLOCK_MONOTONIC at the first call */
-    long long last_real_ns;        /* ... at the previous call */
-    long long last_proc_ns;        /* thread CPU time at the previous call */
-    long long last[HL_MAX_EVENTS]; /* counts at the previous call */
+    int code[HLR_MAX_EVENTS];
+    unsigned generation; /* library generation the codes belong to */
+    char name[HLR_MAX_EVENTS][PAPI_MAX_STR_LEN];
+    char component[HLR_MAX_EVENTS][PAPI_MIN_STR_LEN];
+    int cidx[HLR_MAX_EVENTS]; /* each event's component index */
+    int nsets;                /* the events by component, in order of first appearance */
+    struct hlr_set set[HLR_MAX_SETS];
+    bool direct; /* one set holding every event in order: read straight into a sample */
+    /* PAPI_EVENTS' "=instant" (PAPI 7): the value at the end (or read), not the
+     * difference since the begin (hl_switches.c parses the suffix). */
+    bool instant[HLR_MAX_EVENTS];
+    const char *source; /* "PAPI_EVENTS", "default" or "fallback" */
+    char *note;         /* why software events were chosen (heap, whole), or NULL */
+    int nskipped;
+    struct hlr_skipped *skipped; /* every entry not counted, with why */
+    /* PAPI_METRICS: each metric's formula over the events above, evaluated by the report
+     * on each instance's and each region's summed counts and time. */
+    int nmetrics;
+    struct metric_plan metric[HLR_MAX_METRICS];
 };
 
-/* This thread's session; reset to idle when the library was shut down since. */
-PAPI_INTERNAL struct hl_session *hl_session_get(void);
-
-/* Initialise the library if needed and mark it PAPI_HIGH_LEVEL_INITED. */
-PAPI_INTERNAL int hl_self_init(void);
-
-/* Create, fill and start the session's event set. required[i] == 0 marks an optional
- * event (left out if it does not count here). On failure nothing stays open, the
- * session is idle and the first failure of the process prints one line (unless the
- * environment sets PAPI_QUIET) naming the missing event and why. */
-PAPI_INTERNAL int hl_session_start(struct hl_session *s, enum hl_mode mode, int event,
-                                   const int *events, const int *required, int n,
-                                   const char *caller);
-
-/* Stop and destroy the session's event set; values (may be NULL) receive the counts. */
-PAPI_INTERNAL int hl_session_stop(struct hl_session *s, long long *values);
-
-/* Read the counts since the session started and the thread's CPU time in ns (taken
- * from the same read: the kernel's enabled time of a per-thread event is the thread's
- * CPU time, so no second system call is needed). */
-PAPI_INTERNAL int hl_session_read(struct hl_session *s, long long *counts, long long *proc_ns);
-
-/* One sample of a rate call: totals since the session started and deltas since the
- * previous call of the session. */
-struct hl_sample {
-    int first; /* this call started the session: all zero */
-    long long real_total_ns, real_delta_ns;
-    long long proc_total_ns, proc_delta_ns;
-    long long total[HL_MAX_EVENTS], delta[HL_MAX_EVENTS];
-};
-
-/* The body of every rate call: with no session, start one (mode, event, events) and
- * return a zero sample; with a session of this mode and event, read it; with any other
- * session, PAPI_EINVAL naming the call that started it. */
-PAPI_INTERNAL int hl_rate_sample(enum hl_mode mode, int event, const int *events,
-                                 const int *required, int n, const char *caller,
-                                 struct hl_sample *out);
-
-PAPI_INTERNAL const char *hl_mode_name(enum hl_mode mode);
-
-/* Print msg once per process on stderr unless PAPI_QUIET is set in the environment. */
-PAPI_INTERNAL void hl_notice_once(const char *msg);
-/* hl_switches.c: PAPI_HL_VERBOSE is set (every notice said, not only the first); a new
- * event set of the region API for component cidx, multiplexed when PAPI_MULTIPLEX is set
- * and cidx is the CPU component (0). */
-PAPI_INTERNAL int hl_verbose(void);
-PAPI_INTERNAL int hl_region_eventset(int *es, int cidx);
-/* A PAPI_EVENTS entry's trailing "=instant" or "=delta" (PAPI 7) cut off in place: 1 for
- * instant, 0 for delta or none. Other '=' (raw fields "event=0x76,umask=0x1") stay. */
-PAPI_INTERNAL int hl_event_suffix(char *entry);
-/* PAPI_HL_THREAD_MULTIPLE=0 (PAPI 7.0): the region API keeps one record for the whole
- * process, not one per thread. slot is the calling thread's own; the process-wide one
- * is returned instead under that switch. */
-PAPI_INTERNAL struct hlr_thread **hl_record_slot(struct hlr_thread **slot);
-PAPI_INTERNAL int hl_thread_multiple(void);
-
-/* Why the event cannot be used, whole: the preset's reason or the last error's detail,
- * and the component's disabled reason. Heap (the caller frees it); NULL out of memory. */
-PAPI_INTERNAL char *hl_missing_reason(int code);
+/* The configuration every thread counts with (hl_regions.c stores it under g_hlr_lock,
+ * once chosen; a thread reads it after process_init). */
+extern struct hlr_config g_hlr PAPI_INTERNAL;
+/* Every thread's record (newest first); appended under g_hlr_lock, never removed. */
+extern struct hlr_thread *g_hlr_threads PAPI_INTERNAL;
+extern pthread_mutex_t g_hlr_lock PAPI_INTERNAL;
 
 #endif

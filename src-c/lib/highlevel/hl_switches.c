@@ -6,7 +6,7 @@
  *                    When multiplexing cannot be had, the sets count without it and the
  *                    region API says why (once).
  *   PAPI_HL_VERBOSE  every notice of the region API is said, not only the first, and
- *                    what the switches turned on.
+ *                    what the switches turned on (read in hl_notice.c).
  *   PAPI_HL_THREAD_MULTIPLE  unset or 1 (the default): one record per thread. Any other
  *                    value (0): PAPI 7.0 then names every thread by the process id, so
  *                    the process keeps one record, one event set (opened by the thread
@@ -21,13 +21,9 @@
 #include <string.h>
 
 #include "env.h"
-#include "hl_regions.h"
-#include "hl_state.h"
-
-int hl_verbose(void)
-{
-    return env_get("PAPI_HL_VERBOSE") != NULL;
-}
+#include "hl_metrics_mpx.h"
+#include "hl_notice.h"
+#include "hl_switches.h"
 
 /* Said once (a failure at each set under PAPI_HL_VERBOSE): on, or why not. */
 static void say_multiplex(int ret)

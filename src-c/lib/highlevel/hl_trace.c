@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "env.h"
-#include "hl_regions.h"
+#include "hl_clock.h"
 #include "hl_state.h"
 #include "hl_trace.h"
 #include "run_identity.h"

@@ -115,6 +115,12 @@ static void report_failed_read(struct cmp_context *ctx)
         read_error(ctx, atomic_load(&ctx->failed_slot), err);
 }
 
+/* The core asks right after a failed read (component.h's read_reason). */
+void gpu_read_reason(struct cmp_context *ctx)
+{
+    report_failed_read(ctx);
+}
+
 static int read_now(struct cmp_context *ctx, uint64_t *raw)
 {
     report_failed_read(ctx);

@@ -56,6 +56,7 @@ PAPI_INTERNAL void gpu_sanitize_name(char *name);
         .enumerate = table_enumerate, .event_info = table_event_info, .query = table_query,   \
         .ctx_create = gpu_ctx_create, .ctx_destroy = gpu_ctx_destroy, .add = gpu_add,         \
         .remove = gpu_remove, .start = gpu_start, .stop = gpu_stop, .read = gpu_read,         \
+        .read_reason = gpu_read_reason,                                                       \
     }
 
 PAPI_INTERNAL int gpu_probe(struct papi_component *self, struct cmp_status *out);
@@ -67,5 +68,6 @@ PAPI_INTERNAL int gpu_remove(struct cmp_context *ctx, int slot);
 PAPI_INTERNAL int gpu_start(struct cmp_context *ctx);
 PAPI_INTERNAL int gpu_stop(struct cmp_context *ctx);
 PAPI_INTERNAL int gpu_read(struct cmp_context *ctx, struct cmp_count *out);
+PAPI_INTERNAL void gpu_read_reason(struct cmp_context *ctx);
 
 #endif

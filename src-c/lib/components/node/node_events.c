@@ -164,6 +164,12 @@ static void report_failed_read(struct cmp_context *ctx)
     }
 }
 
+/* The core asks right after a failed read (component.h's read_reason). */
+void node_read_reason(struct cmp_context *ctx)
+{
+    report_failed_read(ctx);
+}
+
 static int read_now(struct cmp_context *ctx, uint64_t *raw)
 {
     report_failed_read(ctx);

@@ -68,6 +68,7 @@ PAPI_INTERNAL void node_free_list(struct dirent **list, int n);
         .enumerate = table_enumerate, .event_info = table_event_info, .query = table_query,    \
         .ctx_create = node_ctx_create, .ctx_destroy = node_ctx_destroy, .add = node_add,       \
         .remove = node_remove, .start = node_start, .stop = node_stop, .read = node_read,      \
+        .read_reason = node_read_reason,                                                       \
     }
 
 PAPI_INTERNAL int node_probe(struct papi_component *self, struct cmp_status *out);
@@ -79,5 +80,6 @@ PAPI_INTERNAL int node_remove(struct cmp_context *ctx, int slot);
 PAPI_INTERNAL int node_start(struct cmp_context *ctx);
 PAPI_INTERNAL int node_stop(struct cmp_context *ctx);
 PAPI_INTERNAL int node_read(struct cmp_context *ctx, struct cmp_count *out);
+PAPI_INTERNAL void node_read_reason(struct cmp_context *ctx);
 
 #endif

@@ -390,4 +390,5 @@ struct papi_component procio_component PAPI_INTERNAL = {
     .start = start,
     .stop = stop,
     .read = read_slots,
+    .read_reason = report_failed_read,
 };
