@@ -8,7 +8,7 @@ one, a skipped program and a failing program's own status through.
   a file older than the program's start (an earlier run's): not checked.
 - guard(): a script whose temporary directory holds the bad file exits 1 when it removes
   the directory (shutil.rmtree, TemporaryDirectory) or leaves it (mkdtemp); files named
-  with a skipped prefix are not checked.
+  with a skipped prefix, or named by report_check.broken(), are not checked.
 - by hand: report_check.py DIR prints the one line and exits 1."""
 import json
 import os
@@ -82,6 +82,9 @@ def main():
                    "json.dump(json.loads(%r), open(os.path.join(t, 'rank_000000.json'), 'w'))\n"
                    "shutil.rmtree(t)" % bad_json)
         check(p.returncode == 0, "guard(skip=...) checked a skipped file: exit %d: %s" % (p.returncode, p.stderr))
+        p = script(d, "report_check.guard()\nt = tempfile.mkdtemp()\nf = os.path.join(t, 'rank_000000.json')\n"
+                   "json.dump(json.loads(%r), open(f, 'w'))\nreport_check.broken(f)\nshutil.rmtree(t)" % bad_json)
+        check(p.returncode == 0, "guard() checked a file named broken(): exit %d: %s" % (p.returncode, p.stderr))
     print("check_report_check: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
     return 1 if failures else 0
 
