@@ -211,7 +211,7 @@ def impossible_values(report_tool, d):
         ("process metric infinite", "regions",
          regions({"interval_s": 1e-6, "threads": {"7": samples()},
                   "process_metrics": [{"time_nsec": 1000, "metrics": {"CPU_UTILIZATION": -inf}}]}),
-         "series.process_metrics[0].metrics['CPU_UTILIZATION']", "neither a finite number nor null"),
+         "$.series.process_metrics[0].metrics.CPU_UTILIZATION", "rule minimum of region.schema.json"),
         ("region span backwards", "regions",
          regions({"interval_s": 1e-6, "threads": {"7": samples()},
                   "region_spans": {"7": [{"id": 0, "name": "r", "begin_nsec": 2000, "end_nsec": 1000}]}}),

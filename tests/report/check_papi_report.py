@@ -29,6 +29,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figure_checks import bytes_colorbar_problem, figure_problems  # noqa: E402
 from report_html import read_page  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILURES = []
 FIGURES = ["compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
            "comm-matrix", "counters-per-rank", "region-tree", "region-by-rank",

@@ -23,6 +23,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 EV = "perf::PAGE-FAULTS"
 AT = EV + " (all threads)"
 FAILURES = []
@@ -175,9 +180,10 @@ def main():
         path = os.path.join(bsrc, "rank_000000.json")
         with open(path, "w") as f:
             json.dump(bad, f)
+        report_check.broken(path)
         p = subprocess.run([sys.executable, tool, "--regions", bsrc, "-o", os.path.join(d, "bad_out")],
                            capture_output=True, text=True, timeout=600)
-        field = "all_threads['100'].instances['1'].%s" % EV
+        field = '$.all_threads["100"].instances["1"]["%s"]: \'many\' is not of type \'integer\'' % EV
         check(p.returncode == 2 and path in p.stderr and field in p.stderr and "Traceback" not in p.stderr,
               "an all-thread value \"many\": exit %d, want 2 naming %s: %s" % (p.returncode, field, p.stderr))
         if len(sys.argv) > 2:

@@ -18,6 +18,11 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_html import read_page  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILURES = []
 RUN = {"id": "20261125T010203Z-4242-ab12", "command": "./solver --size 10 input.dat",
        "start": "2026-11-25T01:02:03Z", "cpu": "Intel(R) Xeon(R) Platinum 8480+", "version": "9.8.7"}

@@ -27,6 +27,11 @@ sys.path.insert(0, HERE)
 from figure_checks import figure_problems  # noqa: E402
 from report_html import read_page  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILURES = []
 
 
@@ -236,7 +241,7 @@ def check_hostile(a, out, rep):
     cases.append((bad, [], "$.ranks[1].named_metrics.CPU_UTILIZATION: 'fast' is not of type 'number'"))
     bad = json.loads(json.dumps(rep))
     bad["peaks"] = {"bytes_per_s": -3}
-    cases.append((bad, [], "peaks.bytes_per_s is not a number > 0"))
+    cases.append((bad, [], "$.peaks.bytes_per_s: -3 is less than or equal to the minimum of 0 (rule exclusiveMinimum"))
     cases.append((rep, ["--peak-flops", "inf"], "it must be a finite number > 0"))
     for i, (doc, extra, want) in enumerate(cases):
         path = os.path.join(d, "r%d.json" % i)

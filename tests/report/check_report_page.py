@@ -23,6 +23,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILURES = []
 EV = "perf::PAGE-FAULTS"
 MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",

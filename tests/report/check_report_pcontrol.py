@@ -27,6 +27,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_html import read_page  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILURES = []
 NP = 4
 LISTED = 16  # calls a region lists (PMPI_REGION_CALLS)

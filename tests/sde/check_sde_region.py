@@ -9,6 +9,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 out = tempfile.mkdtemp(prefix="sde_region_")
 env = dict(os.environ, PAPI_OUTPUT_DIRECTORY=out,
            PAPI_EVENTS="sde:::sdetest::REG_LL,sde:::sdetest::CREATED,sde:::sdetest::TOTAL")

@@ -11,6 +11,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILURES = []
 PAPI_WRITER = "/usr/bin/papi_hl_output_writer"
 OUT_FILE = {"summary": "papi_sum.json", "accumulate": "papi_sum.json", "detail": "papi.json"}

@@ -1,7 +1,9 @@
 """papi_report.check: what papi_report needs of a report file beyond its JSON Schema
-(schema_check.py): the values that cannot be, found in one pass, the first raising
-MalformedInput that names the file, the field and why. The load layer: the standard
-library only (no pandas), so papi_report --check and the loaders need nothing else."""
+(schema_check.py): only the rules a schema cannot say (one value against another, a
+number JSON cannot hold), the first broken raising MalformedInput that names the file,
+the field and why. Every type and bound is the schema's (schema/*.schema.json). The load
+layer: the standard library only (no pandas), so papi_report --check and the loaders need
+nothing else."""
 import json
 import math
 
@@ -13,6 +15,12 @@ RUN_FIELDS = (("id", "run_id"), ("command", "command"), ("start", "start_utc"), 
               ("cpu", "cpu"), ("version", "papi_compat_version"))
 
 
+#: The metrics the roofline draws (metric_tables.py) and the peaks it takes from a report.
+FLOP_METRICS = ("DP_FLOPS", "SP_FLOPS")
+BYTES_METRIC = "MEM_BW"
+PEAK_KEYS = ("flops_per_s", "bytes_per_s")
+
+
 class ReportError(Exception):
     """A file that is missing or not in the expected format (the message says which)."""
 
@@ -21,27 +29,27 @@ class MalformedInput(ReportError):
     """A file that parses but is not in the expected format (papi_report exits with 2)."""
 
 
+#: Documents _load_json read without a NaN or Infinity, by id (held, so no id is reused):
+#: finite() skips them (walking 100k ranks for a value that cannot be there costs seconds).
+_clean = {}
+
+
 def _load_json(path):
+    seen = []
+
+    def constant(name):  # NaN, Infinity, -Infinity: not JSON, but Python's json reads them
+        seen.append(name)
+        return float(name)
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
+            doc = json.load(f, parse_constant=constant)
+        if not seen and isinstance(doc, (dict, list)):
+            _clean[id(doc)] = doc
+        return doc
     except OSError as e:
         raise ReportError("cannot read %s: %s" % (path, e.strerror))
     except (ValueError, RecursionError) as e:
         raise MalformedInput("%s is not JSON: %s" % (path, e))
-
-
-# What each value must be for the tables (and the figures drawn from them) to hold it.
-_KINDS = {
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
-    "number >= 0": lambda v: _KINDS["number"](v) and v >= 0,
-    "true or false": lambda v: isinstance(v, bool),
-    "integer >= 0": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-    "string": lambda v: isinstance(v, str),
-    "string or null": lambda v: v is None or isinstance(v, str),
-    "object": lambda v: isinstance(v, dict),
-    "list": lambda v: isinstance(v, list),
-}
 
 
 def _shown(v):
@@ -62,133 +70,91 @@ class _Checker:
     def bad(self, where, what):
         raise MalformedInput("%s: %s %s" % (self.path, where, what))
 
-    def need(self, obj, key, kind, where, optional=False):
-        if key not in obj:
-            if optional:
-                return None
-            self.bad(where, "has no '%s'" % key)
-        if not _KINDS[kind](obj[key]):
-            self.bad("%s.%s" % (where, key) if where else key, "is %s, not %s%s"
-                     % (_shown(obj[key]), "an " if kind[0] in "aeiou" else "a ", kind))
-        return obj[key]
 
-    def rank(self, obj, key, where, nranks):
-        r = self.need(obj, key, "integer >= 0", where)
-        if r >= nranks:
-            self.bad("%s.%s" % (where, key), "is %d, not a rank of the %d" % (r, nranks))
-        return r
+def _ranks_of(c, rep):
+    """nranks (the ranks listed when absent), at least the ranks listed: a count set
+    against the length of a list, which a schema cannot compare."""
+    ranks = rep["ranks"]
+    nranks = rep.get("nranks")
+    nranks = len(ranks) if not isinstance(nranks, int) or isinstance(nranks, bool) else nranks
+    if nranks < len(ranks):
+        c.bad("nranks", "is %d for %d ranks listed" % (nranks, len(ranks)))
+    return nranks
 
 
 def _check_mpi(path, rep):
-    """What mpi_report.schema.json cannot say (load.py checked the file against it
-    first: every type and bound, in one line naming the JSON path and the rule): each
-    rank within nranks and listed once, a partner a rank of the run, MPI time within the
-    wall time, every number finite (JSON has no Infinity, Python's json writes it)."""
+    """What mpi_report.schema.json cannot say (load.py checked the file against it first:
+    every type and bound, in one line naming the JSON path and the rule). Each rule here
+    relates two values, which a JSON Schema cannot: a rank below nranks and listed once
+    (a schema's bounds are constants, its uniqueItems compares whole rows), a partner a
+    rank of the run, MPI time within the same rank's wall time, a series' time never
+    going back; and a number JSON cannot hold (Infinity, NaN: Python's json reads them,
+    a schema speaks only of JSON values). Values of another type than the schema's are
+    skipped here (the schema said so, or the schema files are not installed)."""
     c = _Checker(path)
-    ranks = rep["ranks"]
-    nranks = c.need(rep, "nranks", "integer >= 0", "", optional=True)
-    nranks = len(ranks) if nranks is None else nranks
-    if not len(ranks) <= nranks <= 1 << 20:  # a rank x rank matrix is drawn
-        c.bad("nranks", "is %d for %d ranks listed" % (nranks, len(ranks)))
+    nranks = _ranks_of(c, rep)
     seen = set()
-    for i, r in enumerate(ranks):
-        w = "ranks[%d]" % i
+    for i, r in enumerate(rep["ranks"]):
         if not isinstance(r, dict):
-            c.bad(w, "is not an object")
-        n = c.rank(r, "rank", w, nranks)
-        if n in seen:
-            c.bad(w + ".rank", "%d is listed twice" % n)
-        seen.add(n)
-        wall = c.need(r, "wall_s", "number >= 0", w, optional=True)
-        mpi = c.need(r, "mpi_s", "number >= 0", w, optional=True)
+            continue
+        w = "ranks[%d]" % i
+        n = r.get("rank")
+        if _is_int(n):
+            if n >= nranks:
+                c.bad(w + ".rank", "is %d, not a rank of the %d" % (n, nranks))
+            if n in seen:
+                c.bad(w + ".rank", "%d is listed twice" % n)
+            seen.add(n)
+        wall, mpi = r.get("wall_s"), r.get("mpi_s")
         # Time in MPI is the wall-clock time any thread spent in it: never above the wall
         # time (the per-thread sum, mpi_thread_sum_s, may be: several threads at once).
-        if wall is not None and mpi is not None and mpi > wall * (1 + 1e-9) + 1e-6:
+        if _finite(wall) and _finite(mpi) and mpi > wall * (1 + 1e-9) + 1e-6:
             c.bad(w + ".mpi_s", "is %g s, more than the rank's wall time (wall_s %g s)" % (mpi, wall))
-        for j, p in enumerate(r.get("partners") or []):
-            if isinstance(p, dict):
-                c.rank(p, "rank", "%s.partners[%d]" % (w, j), nranks)
+        partners = r.get("partners")
+        for j, p in enumerate(partners if isinstance(partners, list) else []):
+            if isinstance(p, dict) and _is_int(p.get("rank")) and p["rank"] >= nranks:
+                c.bad("%s.partners[%d].rank" % (w, j), "is %d, not a rank of the %d" % (p["rank"], nranks))
     check_mpi_series(path, rep)
-    check_mpi_metrics(path, rep)
     finite(c, rep)
 
 
 def _check_regions(path, data):
+    """What region.schema.json cannot say (load.py checked the file against it first):
+    series running backwards and counts of the events the file defines as deltas, metric
+    values of the metrics it defines (both: a member's rule set by another member's
+    value), and a number JSON cannot hold (Infinity, NaN)."""
     c = _Checker(path)
-    c.need(data, "event_definitions", "object", "")
-    if "rank" in data and data["rank"] is not None:
-        c.need(data, "rank", "integer >= 0", "")
-    for thread, t in c.need(data, "threads", "object", "").items():
-        tw = "threads['%s']" % thread
-        if not isinstance(t, dict):
-            c.bad(tw, "is not an object")
-        for rid, r in (c.need(t, "regions", "object", tw, optional=True) or {}).items():
-            w = "%s.regions['%s']" % (tw, rid)
-            if not rid.isdigit():
-                c.bad(w, "has an id that is not a number")
-            if not isinstance(r, dict):
-                c.bad(w, "is not an object")
-            c.need(r, "name", "string", w)
-            parent = r.get("parent_region_id", -1)
-            if not (isinstance(parent, int) and not isinstance(parent, bool) or
-                    isinstance(parent, str) and parent.lstrip("-").isdigit()):
-                c.bad(w + ".parent_region_id", "is not a region id")
-            for m in BUILTIN + ("region_count",):  # times and counts of instances
-                if not isinstance(r.get(m), dict):  # (else its reads, checked below)
-                    c.need(r, m, "number >= 0", w, optional=True)
-            for m, v in r.items():
-                if m in ("name", "parent_region_id") or _KINDS["number"](v):
-                    continue
-                if not isinstance(v, dict):
-                    c.bad("%s['%s']" % (w, m), "is neither a number nor an object of reads")
-                c.need(v, "region_value", "number", "%s['%s']" % (w, m))
-                for k, x in v.items():
-                    if k != "region_value" and not (k.startswith("read_") and k[5:].isdigit()):
-                        c.bad("%s['%s']" % (w, m), "has '%s', not region_value or read_N" % k)
-                    c.need(v, k, "number", "%s['%s']" % (w, m))
-    run = c.need(data, "run", "object", "", optional=True)
-    for key, _col in RUN_FIELDS if run is not None else ():
-        c.need(run, key, "string", "run", optional=True)
-    for tid, at in (c.need(data, "all_threads", "object", "", optional=True) or {}).items():
-        aw = "all_threads['%s']" % tid
-        if not isinstance(at, dict):
-            c.bad(aw, "is not an object")
-        for part in ("instances", "regions"):
-            for key, v in (c.need(at, part, "object", aw, optional=True) or {}).items():
-                vw = "%s.%s['%s']" % (aw, part, key)
-                if not isinstance(v, dict):
-                    c.bad(vw, "is not an object")
-                for ev in v:
-                    c.need(v, ev, "number", vw)
     check_region_series(path, data)
     check_region_metrics(path, data)
     finite(c, data)
 
 
-def _check_samples(c, samples, where, events, instant=()):
-    """A series' samples: time_nsec a finite number >= 0 that never goes back, each
-    event's count a finite number (>= 0 unless the event is an instant reading), each
-    metric a finite number or null. The first wrong value raises MalformedInput naming
-    the file, the field and why."""
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_samples(c, samples, where, deltas):
+    """A series' samples: time_nsec never going back (a value against the one before it)
+    and the counts of delta events >= 0 (event_definitions says which events are deltas:
+    an instant reading, a temperature, may be negative). The schema said the rest (types,
+    time_nsec >= 0, metrics finite or null); values of another type are left to it."""
     if not isinstance(samples, list):
-        c.bad(where, "is not a list of samples")
+        return
     prev = None
     for k, s in enumerate(samples):
-        w = "%s[%d]" % (where, k)
         if not isinstance(s, dict):
-            continue  # not a sample of any producer: left out (timed_samples)
-        t = c.need(s, "time_nsec", "number >= 0", w, optional=True)
-        if t is not None:
+            continue
+        w = "%s[%d]" % (where, k)
+        t = s.get("time_nsec")
+        if _finite(t):
             if prev is not None and t < prev[1]:
                 c.bad(w + ".time_nsec", "is %.17g ns, before the previous sample's %.17g ns "
                       "(%s[%d].time_nsec): time runs backwards" % (t, prev[1], where, prev[0]))
             prev = (k, t)
-        for ev in events:
-            if ev in s:
-                c.need(s, ev, "number" if ev in instant else "number >= 0", "%s['%s']" % (w, ev))
-        for name, v in (c.need(s, "metrics", "object", w, optional=True) or {}).items():
-            if v is not None and not _finite(v):
-                c.bad("%s.metrics['%s']" % (w, name), "is %r, neither a finite number nor null" % (v,))
+        for ev in deltas:
+            v = s.get(ev)
+            if _finite(v) and v < 0:
+                c.bad("%s['%s']" % (w, ev), "is %s, not a number >= 0" % _shown(v))
 
 
 def _finite(v):
@@ -197,130 +163,80 @@ def _finite(v):
 
 def check_region_series(path, data):
     """The series of a region file (papi_run --interval, PAPI_INTERVAL): MalformedInput
-    naming the file and the field for a negative, infinite or backwards value."""
+    naming the file and the field for a negative count of a delta event or a time running
+    backwards (the rules that compare values; region.schema.json has the rest)."""
     c = _Checker(path)
-    series = c.need(data, "series", "object", "", optional=True)
-    if series is None:
+    series = data.get("series")
+    if not isinstance(series, dict):
         return
-    defs = data.get("event_definitions") or {}
-    events = list(defs)
-    instant = {e for e, d in defs.items() if isinstance(d, dict) and d.get("type") == "instant"}
-    if series.get("interval_s") is not None and \
-            (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
-        c.bad("series.interval_s", "is %r, not a number > 0" % (series["interval_s"],))
-    if "samples" in series:
-        _check_samples(c, series["samples"], "series.samples", events, instant)
-    for tid, smp in (c.need(series, "threads", "object", "series", optional=True) or {}).items():
-        _check_samples(c, smp, "series.threads['%s']" % tid, events, instant)
-    if "process_metrics" in series:
-        _check_samples(c, series["process_metrics"], "series.process_metrics", [], instant)
-    for ev in (c.need(series, "totals", "object", "series", optional=True) or {}):
-        c.need(series["totals"], ev, "number" if ev in instant else "number >= 0", "series.totals")
-    for tid, items in (c.need(series, "region_spans", "object", "series", optional=True) or {}).items():
+    defs = data.get("event_definitions")
+    defs = defs if isinstance(defs, dict) else {}
+    deltas = [e for e, d in defs.items() if not (isinstance(d, dict) and d.get("type") == "instant")]
+    _check_samples(c, series.get("samples"), "series.samples", deltas)
+    threads = series.get("threads")
+    for tid, smp in (threads.items() if isinstance(threads, dict) else ()):
+        _check_samples(c, smp, "series.threads['%s']" % tid, deltas)
+    _check_samples(c, series.get("process_metrics"), "series.process_metrics", [])
+    totals = series.get("totals")
+    for ev in (deltas if isinstance(totals, dict) else ()):
+        if _finite(totals.get(ev)) and totals[ev] < 0:
+            c.bad("series.totals['%s']" % ev, "is %s, not a number >= 0" % _shown(totals[ev]))
+    spans = series.get("region_spans")
+    for tid, items in (spans.items() if isinstance(spans, dict) else ()):
         for j, x in enumerate(items if isinstance(items, list) else []):
-            w = "series.region_spans['%s'][%d]" % (tid, j)
             if not isinstance(x, dict):
                 continue
-            b = c.need(x, "begin_nsec", "number >= 0", w, optional=True)
-            e = c.need(x, "end_nsec", "number >= 0", w, optional=True)
-            if b is not None and e is not None and e < b:
-                c.bad(w + ".end_nsec", "is %.17g ns, before its begin_nsec %.17g ns: time runs "
-                      "backwards" % (e, b))
+            b, e = x.get("begin_nsec"), x.get("end_nsec")
+            if _finite(b) and _finite(e) and e < b:
+                c.bad("series.region_spans['%s'][%d].end_nsec" % (tid, j), "is %.17g ns, before "
+                      "its begin_nsec %.17g ns: time runs backwards" % (e, b))
 
 
 def check_mpi_series(path, rep):
-    """The ranks' series of the MPI report (PAPI_INTERVAL): as check_region_series."""
+    """The ranks' series of the MPI report (PAPI_INTERVAL): time never going back (the
+    schema refuses negative counts: the MPI wrapper's events are all deltas)."""
     c = _Checker(path)
-    events = [e for e in rep.get("events") or [] if isinstance(e, str)]
     for i, r in enumerate(rep["ranks"]):
-        series = c.need(r, "series", "object", "ranks[%d]" % i, optional=True)
-        if series is None:
-            continue
-        w = "ranks[%d].series" % i
-        if series.get("interval_s") is not None and \
-                (not _finite(series["interval_s"]) or series["interval_s"] <= 0):
-            c.bad(w + ".interval_s", "is %r, not a number > 0" % (series["interval_s"],))
-        if "samples" in series:
-            _check_samples(c, series["samples"], w + ".samples", events)
-
-
-FLOP_METRICS = ("DP_FLOPS", "SP_FLOPS")
-BYTES_METRIC = "MEM_BW"
-PEAK_KEYS = ("flops_per_s", "bytes_per_s")
-
-
-def _number_or_null(c, obj, key, where):
-    v = obj[key]
-    if v is not None and not _KINDS["number"](v):
-        c.bad("%s['%s']" % (where, key), "is neither a number nor null")
-    return v
-
-
-def check_mpi_metrics(path, rep):
-    """MalformedInput naming the file and the value when a metric member is not as
-    papi_mpi_report(5) says; nothing when the report has none (an older library)."""
-    c = _Checker(path)
-    for name, d in (c.need(rep, "named_metrics", "object", "", optional=True) or {}).items():
-        w = "named_metrics['%s']" % name
-        if not isinstance(d, dict):
-            c.bad(w, "is not an object")
-        c.need(d, "unit", "string", w)
-        if d.get("job") is not None:
-            c.need(d, "job", "number", w)
-    for i, r in enumerate(rep["ranks"]):
-        w = "ranks[%d].named_metrics" % i
-        for name in (c.need(r, "named_metrics", "object", "ranks[%d]" % i, optional=True) or {}):
-            _number_or_null(c, r["named_metrics"], name, w)
-        c.need(r, "named_metrics_note", "string", "ranks[%d]" % i, optional=True)
-        for name in (c.need(r, "named_metrics_shared_by", "object", "ranks[%d]" % i,
-                            optional=True) or {}):
-            c.need(r["named_metrics_shared_by"], name, "integer >= 0", w + "_shared_by")
-    check_peaks(c, rep)
-
-
-def check_peaks(c, doc):
-    peaks = c.need(doc, "peaks", "object", "", optional=True) or {}
-    for k in PEAK_KEYS:
-        if k in peaks and (not _KINDS["number"](peaks[k]) or peaks[k] <= 0):
-            c.bad("peaks.%s" % k, "is not a number > 0")
+        series = r.get("series") if isinstance(r, dict) else None
+        if isinstance(series, dict):
+            _check_samples(c, series.get("samples"), "ranks[%d].series.samples" % i, [])
 
 
 def check_region_metrics(path, data):
+    """A metric the file defines (metrics.definitions) is a number or null wherever it is
+    given: the schema cannot tie a member's name to another member's keys."""
     c = _Checker(path)
-    m = c.need(data, "metrics", "object", "", optional=True)
-    if m is None:
+    m = data.get("metrics")
+    if not isinstance(m, dict) or not isinstance(m.get("definitions"), dict):
         return
-    for name, d in c.need(m, "definitions", "object", "metrics").items():
-        if not isinstance(d, dict):
-            c.bad("metrics.definitions['%s']" % name, "is not an object")
-        c.need(d, "unit", "string", "metrics.definitions['%s']" % name)
-    # papi_run -m writes the whole program's values ("process"), no per-thread regions
-    proc = c.need(m, "process", "object", "metrics", optional=True)
-    for metric in m["definitions"] if proc is not None else []:
-        if metric in proc:
-            _number_or_null(c, proc, metric, "metrics.process")
-    for tid, t in (c.need(m, "threads", "object", "metrics", optional=proc is not None) or {}).items():
+    names = list(m["definitions"])
+    holders = []
+    if isinstance(m.get("process"), dict):
+        holders.append((m["process"], "metrics.process"))
+    threads = m.get("threads")
+    for tid, t in (threads.items() if isinstance(threads, dict) else ()):
         tw = "metrics.threads['%s']" % tid
-        if not isinstance(t, dict):
-            c.bad(tw, "is not an object")
-        parts = [(t, tw, part) for part in ("instances", "regions")]
-        at = c.need(t, "all_threads", "object", tw, optional=True)
-        if at is not None:
-            parts += [(at, tw + ".all_threads", part) for part in ("instances", "regions")]
-        for holder, hw, part in parts:
-            for key, v in (c.need(holder, part, "object", hw, optional=True) or {}).items():
-                vw = "%s.%s['%s']" % (hw, part, key)
-                if not isinstance(v, dict):
-                    c.bad(vw, "is not an object")
-                for metric in m["definitions"]:
-                    if metric in v:
-                        _number_or_null(c, v, metric, vw)
-    check_peaks(c, data)
+        for part_of, hw in ((t, tw), ((t or {}).get("all_threads"), tw + ".all_threads")):
+            for part in ("instances", "regions"):
+                got = part_of.get(part) if isinstance(part_of, dict) else None
+                for key, v in (got.items() if isinstance(got, dict) else ()):
+                    holders.append((v, "%s.%s['%s']" % (hw, part, key)))
+    for v, where in holders:
+        for metric in names:
+            if isinstance(v, dict) and metric in v and v[metric] is not None and not _finite(v[metric]):
+                c.bad("%s['%s']" % (where, metric), "is neither a number nor null")
+
+
+def forget(doc):
+    """doc is no longer to be checked (refused, or checked): _load_json's note of it goes."""
+    _clean.pop(id(doc), None)
 
 
 def finite(c, doc):
     """The first number that is not finite (Infinity, NaN: no JSON value, but Python's json
     writes and reads them), named by its JSON path; iterative, any depth."""
+    if _clean.pop(id(doc), None) is doc:
+        return  # read without NaN or Infinity
     try:
         json.dumps(doc, allow_nan=False)  # C speed; the walk below only finds where
         return

@@ -9,7 +9,7 @@ import os
 import sys
 
 from . import registry, schema_check
-from .check import MalformedInput, ReportError, _check_mpi, _check_regions, _load_json
+from .check import MalformedInput, ReportError, _check_mpi, _check_regions, _load_json, forget
 
 
 def _follows_schema(path, doc, kind):
@@ -33,8 +33,11 @@ def load_mpi(path):
     rep = _load_json(path)
     if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
         raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
-    _follows_schema(path, rep, "mpi_report")
-    _check_mpi(path, rep)
+    try:
+        _follows_schema(path, rep, "mpi_report")
+        _check_mpi(path, rep)
+    finally:
+        forget(rep)  # refused before check.finite() took it off: not held any longer
     for extra in registry.CHECKS["mpi"]:
         extra(path, rep)
     return rep
@@ -97,8 +100,11 @@ def load_regions(source, run=None, say=None):
         if not isinstance(data, dict) or "threads" not in data or "event_definitions" not in data:
             raise MalformedInput("%s is not a region file in PAPI 7's format (needs "
                                  "'event_definitions' and 'threads')" % path)
-        _follows_schema(path, data, "region")
-        _check_regions(path, data)
+        try:
+            _follows_schema(path, data, "region")
+            _check_regions(path, data)
+        finally:
+            forget(data)
         for extra in registry.CHECKS["regions"]:
             extra(path, data)
         loaded.append((path, data))

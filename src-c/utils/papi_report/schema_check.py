@@ -140,7 +140,11 @@ def check_document(path, doc, kind=None):
     fast = fast_checks().get(kind)
     if fast is not None and fast(doc):
         return None  # valid: jsonschema would say nothing, at a fraction of the cost
-    v = validators()[kind]
+    try:
+        v = validators()[kind]
+    except SchemaUnavailable as e:  # refused all the same; only the words need jsonschema
+        return "%s: breaks %s.schema.json (%s: it would name the JSON path and the rule)" % (
+            path, kind, e)
     # unevaluatedProperties also names every member whose own subschema failed: the
     # failure itself is what to say.
     errors = sorted(v.iter_errors(doc), key=lambda e: (e.validator == "unevaluatedProperties",

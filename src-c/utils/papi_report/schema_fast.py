@@ -18,6 +18,11 @@ ANNOTATIONS = {"description", "title", "$schema", "$id", "$comment", "$defs", "d
                "examples", "deprecated", "readOnly", "writeOnly"}
 
 
+def _ALWAYS(v):
+    """The check of a schema that allows anything (left out of the object and array loops)."""
+    return True
+
+
 class Unsupported(Exception):
     """A keyword this compiler does not implement."""
 
@@ -63,7 +68,7 @@ class _Compiler:
 
     def _compile(self, base, s):
         if s is True:
-            return lambda v: True
+            return _ALWAYS
         if s is False:
             return lambda v: False
         unknown = set(s) - ANNOTATIONS - {
@@ -80,7 +85,13 @@ class _Compiler:
         if "$ref" in s:
             doc, target = self.ref(base, s["$ref"])
             checks.append(self.compile(doc, target))
-        if "type" in s:
+        objectish = any(k in s for k in ("required", "properties", "additionalProperties",
+                                         "patternProperties", "propertyNames"))
+        arrayish = any(k in s for k in ("items", "minItems", "maxItems"))
+        # "type": "object" (or "array") with its keywords: one closure that also says the
+        # type (one call a value instead of two).
+        strict = s.get("type") == "object" and objectish or s.get("type") == "array" and arrayish
+        if "type" in s and not strict:
             types = [s["type"]] if isinstance(s["type"], str) else s["type"]
             fs = [_TYPES[t] for t in types]
             checks.append(fs[0] if len(fs) == 1 else (lambda v, fs=fs: any(f(v) for f in fs)))
@@ -104,11 +115,10 @@ class _Compiler:
         if "pattern" in s:
             rx = re.compile(s["pattern"])
             checks.append(lambda v: not isinstance(v, str) or rx.search(v) is not None)
-        if any(k in s for k in ("required", "properties", "additionalProperties",
-                                "patternProperties", "propertyNames")):
-            checks.append(self._object(base, s))
-        if any(k in s for k in ("items", "minItems", "maxItems")):
-            checks.append(self._array(base, s))
+        if objectish:
+            checks.append(self._object(base, s, strict))
+        if arrayish:
+            checks.append(self._array(base, s, strict))
         for k in ("oneOf", "anyOf", "allOf"):
             if k in s:
                 subs = [self.compile(base, x) for x in s[k]]
@@ -119,7 +129,7 @@ class _Compiler:
                 else:
                     checks.append(lambda v, subs=subs: sum(1 for f in subs if f(v)) == 1)
         if not checks:
-            return lambda v: True
+            return _ALWAYS
         if len(checks) == 1:
             return checks[0]
         if len(checks) == 2:
@@ -149,64 +159,65 @@ class _Compiler:
             return lambda v: type(v) is cls
         return None
 
-    def _object(self, base, s):
+    def _object(self, base, s, strict):
+        """The object keywords, for a dict; anything else passes unless strict (the schema's
+        type is object). Rows of a report share their keys: the check of each key (its
+        property's, pattern's or additionalProperties', and propertyNames) is found once per
+        key tuple and kept, so a row costs one call per value and no lookups."""
         required = tuple(s.get("required", ()))
         props = {k: self.compile(base, x) for k, x in (s.get("properties") or {}).items()}
         pats = [(re.compile(p), self.compile(base, x)) for p, x in (s.get("patternProperties") or {}).items()]
         extra = s.get("additionalProperties", True)
         extra = None if extra is True else self.compile(base, extra)
         names = self.compile(base, s["propertyNames"]) if "propertyNames" in s else None
+        shapes = {}  # key tuple -> [(index, check)], or None when the keys break a rule
 
-        if not pats and names is None:  # the common case, in one loop
-            def plain(v):
-                if type(v) is not dict:
-                    return True
-                for k in required:
-                    if k not in v:
-                        return False
-                for k, x in v.items():
-                    f = props.get(k)
-                    if f is not None:
-                        if not f(x):
-                            return False
-                    elif extra is not None and not extra(x):
-                        return False
-                return True
-            return plain
+        def plan(keys):
+            if any(k not in keys for k in required) or \
+                    (names is not None and not all(names(k) for k in keys)):
+                return None
+            steps = []
+            for i, k in enumerate(keys):
+                fs = [props[k]] if k in props else []
+                fs += [g for rx, g in pats if rx.search(k)]
+                if not fs and extra is not None:
+                    fs = [extra]
+                steps += [(i, f) for f in fs if f is not _ALWAYS]
+            return steps
 
         def check(v):
-            if not isinstance(v, dict):
-                return True
-            for k in required:
-                if k not in v:
-                    return False
-            for k, x in v.items():
-                f = props.get(k)
-                matched = f is not None
-                if matched and not f(x):
-                    return False
-                for rx, g in pats:
-                    if rx.search(k):
-                        matched = True
-                        if not g(x):
-                            return False
-                if not matched and extra is not None and not extra(x):
-                    return False
-                if names is not None and not names(k):
-                    return False
+            if type(v) is dict:
+                keys = tuple(v)
+                steps = shapes.get(keys, False)
+                if steps is False:
+                    steps = plan(keys)
+                    if len(shapes) < 1024:  # keys that vary from object to object: not kept
+                        shapes[keys] = steps
+            elif isinstance(v, dict):
+                steps = plan(tuple(v))
+            else:
+                return not strict
+            if steps is None:
+                return False
+            if steps:
+                vals = list(v.values())
+                for i, f in steps:
+                    if not f(vals[i]):
+                        return False
             return True
         return check
 
-    def _array(self, base, s):
+    def _array(self, base, s, strict):
         item = self.compile(base, s["items"]) if "items" in s else None
+        item = None if item is _ALWAYS else item
         lo, hi = s.get("minItems", 0), s.get("maxItems")
 
         def check(v):
-            if not isinstance(v, list):
-                return True
+            if type(v) is not list:
+                return not strict and not isinstance(v, list)
             if len(v) < lo or (hi is not None and len(v) > hi):
                 return False
-            return item is None or all(item(x) for x in v)
+            return item is None or all(map(item, v))
         return check
 
 
