@@ -7,7 +7,6 @@
  * every site to function, file and line in-process (site_resolve.c, libdw) on the
  * object and the call instruction's offset (return address - 1). The report lists every
  * site; the banner the top ones. */
-#include <link.h>
 #include <stdint.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -49,47 +48,10 @@ struct pmpi_site_report {
     long long uncounted;     /* ranks where a dropped site could not be remembered */
 };
 
-struct find_obj {
-    uintptr_t addr;
-    uintptr_t bias;
-    const char *name;
-    int found;
-};
-
-static int find_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    struct find_obj *f = arg;
-    (void)size;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz) {
-            f->bias = info->dlpi_addr;
-            f->name = info->dlpi_name;
-            f->found = 1;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Object file and offset of the call instruction before a return address. */
 static void locate(uintptr_t ret, struct site_rec *r)
 {
-    struct find_obj f = {ret - 1, 0, NULL, 0};
-    dl_iterate_phdr(find_cb, &f);
-    if (!f.found) {
-        snprintf(r->obj, sizeof r->obj, "?");
-        r->offset = (long long)(ret - 1);
-        return;
-    }
-    r->offset = (long long)(ret - 1 - f.bias);
-    if (f.name && f.name[0]) {
-        snprintf(r->obj, sizeof r->obj, "%s", f.name);
-    } else { /* the main program */
-        ssize_t n = readlink("/proc/self/exe", r->obj, sizeof r->obj - 1);
-        r->obj[n > 0 ? n : 0] = '\0';
-    }
+    r->offset = pmpi_locate(ret - 1, r->obj, sizeof r->obj);
 }
 
 static int key_cmp(const struct site_rec *a, const struct site_rec *b)

@@ -9,7 +9,6 @@
  * summed per function and region, and per call site, joined with the wrapper's own
  * calls and time at that site. When PAPI_SAMPLE is unset nothing here runs: the wrappers
  * test one flag (record.h). */
-#include <link.h>
 #include <papi.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -319,44 +318,11 @@ struct raw {
     struct pmpi_where where;
 };
 
-struct find_obj {
-    uintptr_t addr, bias;
-    const char *name;
-    int found;
-};
-
-static int find_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    struct find_obj *f = arg;
-    (void)size;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz) {
-            f->bias = info->dlpi_addr;
-            f->name = info->dlpi_name;
-            f->found = 1;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Object file and offset of an address (a call site: the call instruction, ret - 1). */
 static void locate(struct raw *r)
 {
     uintptr_t a = r->call ? r->pc - 1 : r->pc;
-    struct find_obj f = {a, 0, NULL, 0};
-    dl_iterate_phdr(find_cb, &f);
-    r->offset = (long long)(a - f.bias);
-    if (!f.found)
-        snprintf(r->obj, sizeof r->obj, "?");
-    else if (f.name && f.name[0])
-        snprintf(r->obj, sizeof r->obj, "%s", f.name);
-    else { /* the main program */
-        ssize_t n = readlink("/proc/self/exe", r->obj, sizeof r->obj - 1);
-        r->obj[n > 0 ? n : 0] = '\0';
-    }
+    r->offset = pmpi_locate(a, r->obj, sizeof r->obj);
 }
 
 static int by_obj(const void *a, const void *b)

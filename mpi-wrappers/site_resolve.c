@@ -5,10 +5,50 @@
  * address name the inlined function and the functions it is inlined into. Where no
  * debug information exists, the ELF symbol table still names the function and the
  * note says why there is no file and line; the report keeps object + offset. */
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "site_resolve.h"
+
+struct find_obj {
+    uintptr_t addr, bias;
+    const char *name;
+    int found;
+};
+
+static int find_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct find_obj *f = arg;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz) {
+            f->bias = info->dlpi_addr;
+            f->name = info->dlpi_name;
+            f->found = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+long long pmpi_locate(uintptr_t addr, char *obj, size_t objsz)
+{
+    struct find_obj f = {addr, 0, NULL, 0};
+    dl_iterate_phdr(find_cb, &f);
+    if (!f.found)
+        snprintf(obj, objsz, "?");
+    else if (f.name && f.name[0])
+        snprintf(obj, objsz, "%s", f.name);
+    else { /* the main program */
+        ssize_t n = readlink("/proc/self/exe", obj, objsz - 1);
+        obj[n > 0 ? n : 0] = '\0';
+    }
+    return (long long)(addr - f.bias);
+}
 
 #ifdef PAPI_MPI_HAVE_LIBDW
 #include <dwarf.h>

@@ -4,6 +4,7 @@
 #define PAPI_MPI_SITE_RESOLVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct pmpi_where {
     char function[128];     /* innermost function (an inlined one included), or "??" */
@@ -16,5 +17,9 @@ struct pmpi_where {
 /* Resolves n offsets (file addresses of call instructions) in one object file. */
 void pmpi_resolve_object(const char *obj, const long long *offsets, struct pmpi_where *out,
                          size_t n);
+
+/* The loaded object holding addr: its path in obj (the main program's through
+ * /proc/self/exe, "?" when no object holds it); returns addr's offset in it. */
+long long pmpi_locate(uintptr_t addr, char *obj, size_t objsz);
 
 #endif

@@ -69,7 +69,8 @@ def run(cmd, env=None, cwd=None):
 
 
 def mpi_part(a, work):
-    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=work, PAPI_MPI_EVENTS="perf::PAGE-FAULTS,perf::TASK-CLOCK")
+    env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=work, PAPI_MPI_EVENTS="perf::PAGE-FAULTS,perf::TASK-CLOCK",
+               PAPI_MPI_TRACE="json")  # every figure drawn: the timeline's too
     p = run([a.mpirun, "-np", str(NP), a.program, "80"], env=env)
     with open(os.path.join(work, "papi_mpi_report.json"), encoding="utf-8") as f:
         rep = json.load(f)

@@ -9,7 +9,7 @@ Bounded whatever the run's size: the lanes are an image WIDTH pixel columns wide
 column shows the state that covers most of its time (spans shorter than a column are
 merged into it, the title says how long a column is), so drawing costs the same for 4
 ranks as for 256, and the lanes get thinner (the title says how many) past THIN_LANES."""
-from .figures import _fig, legend_outside, note  # first: says which package installs matplotlib
+from .figures import NotGiven, _fig, legend_outside, note  # first: says which package installs matplotlib
 import matplotlib  # noqa: I100
 import numpy as np
 from matplotlib.patches import Patch
@@ -125,7 +125,8 @@ def timeline(t):
     if spans is None:
         return "no timeline table"
     if spans.empty:
-        return spans.attrs.get("why", "the trace holds no MPI call or region")
+        why = spans.attrs.get("why", "the trace holds no MPI call or region")
+        return NotGiven(why) if spans.attrs.get("not_given") else why
     t_start, t_end = float(spans["t0_s"].min()), float(spans["t1_s"].max())
     if not t_end > t_start:
         return "the trace spans no time"
@@ -148,9 +149,10 @@ def timeline(t):
         img[lane * 4] = rcol[region[lane]]  # -1: the white last entry
         img[lane * 4 + 1: lane * 4 + 4] = colours[state[lane]]
     span = t_end - t_start
-    a.imshow(img, aspect="auto", interpolation="nearest", extent=(0, span, lanes, 0))
+    # Lane i centred on i: whole-number ticks, as every rank axis of the report has.
+    a.imshow(img, aspect="auto", interpolation="nearest", extent=(0, span, lanes - 0.5, -0.5))
     step = max(1, lanes // 16) if lanes > THIN_LANES else 1
-    a.set_yticks([i + 0.5 for i in range(0, lanes, step)])
+    a.set_yticks(list(range(0, lanes, step)))
     a.set_yticklabels(["%d.%d" % (k[0], k[1]) if threads else "%d" % k[0] for k in keys[::step]],
                       fontsize="small" if lanes <= THIN_LANES else "x-small")
     a.set_ylabel("rank.thread" if threads else "rank")

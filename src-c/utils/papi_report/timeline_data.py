@@ -243,9 +243,10 @@ def _report_path(docs):
     return None
 
 
-def _empty(why):
+def _empty(why, not_given=False):
     df = pd.DataFrame(columns=SPAN_COLUMNS)
     df.attrs["why"] = why
+    df.attrs["not_given"] = not_given  # no MPI report given: the page leaves the figure out
     return df
 
 
@@ -257,7 +258,7 @@ def _timeline(docs):
     path = _report_path(docs)
     if path is None:
         return _empty("no trace: the timeline is drawn from an MPI run's trace beside its "
-                      "report (%s)" % HOW), pd.DataFrame(columns=COUNTER_COLUMNS)
+                      "report (%s)" % HOW, not_given=True), pd.DataFrame(columns=COUNTER_COLUMNS)
     traces = find_traces(path)
     key = tuple((p, os.path.getmtime(p)) for p in traces)
     if key in _CACHE:
