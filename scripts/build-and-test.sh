@@ -45,10 +45,11 @@ lane_log=$(mktemp) lane_rc=$(mktemp) lane_skips=$(mktemp)
 trap 'rm -f "$lane_log" "$lane_rc" "$lane_skips"' EXIT
 # Each ctest lane writes its per-test results (with their output) into its build
 # directory (--output-junit is relative to it), where the skip check below reads them.
-junit=ctest-results.xml junits=""
+junit=ctest-results.xml junits="" junit_files=""
 for d in build build-asan build-tsan build-fuzz build-flang; do
   rm -f "$top/$d/$junit"
   junits="$junits --junit $top/$d/$junit"
+  junit_files="$junit_files $top/$d/$junit"
 done
 # lane NAME COMMAND...: run one step, remember it when it fails or skips, go on.
 # Returns 0 passed, 1 failed, 2 skipped (a lane that needs this one then does not run).
@@ -79,9 +80,11 @@ lane deps "$top/scripts/install-deps.sh"
 if lane build "$top/scripts/build.sh" "$top/build" -DPAPI_WERROR=ON; then
   lane ctest in_dir "$top/build" ctest --output-on-failure -j2 --output-junit $junit
 fi
+# ASan builds only what its labelled tests run (build-for-label.py): gcc builds the rest
+# in the main build. TSan builds everything: it is clang's -Werror build of tests/ too.
 # shellcheck disable=SC2086
 if lane asan-build sh -c "cmake -S '$top' -B '$top/build-asan' -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON $lean &&
-    cmake --build '$top/build-asan' -j$(nproc)"; then
+    python3 '$top/scripts/build-for-label.py' '$top/build-asan' asan $(nproc)"; then
   lane asan in_dir "$top/build-asan" env ASAN_OPTIONS=detect_leaks=1 \
     ctest --output-on-failure -j2 -L asan --output-junit $junit
 fi
@@ -135,6 +138,8 @@ fi
 # shellcheck disable=SC2086
 lane skips python3 "$top/scripts/check-skips.py" "$top/tests/ci/skip-facts.txt" $junits --lanes "$lane_skips"
 if [ -n "$failed" ]; then
+  # shellcheck disable=SC2086
+  python3 "$top/scripts/list-failed-tests.py" $junit_files
   echo "build-and-test: FAILED lanes:$failed"
   exit 1
 fi

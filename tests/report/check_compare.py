@@ -9,8 +9,9 @@
    the noise is the spread of the runs' means.
 2. Synthetic MPI reports: the job's wall time 2 x: slower; a counter the same.
 3. A real pair: report_regions with the work region's pages doubled (2000 -> 4000), three
-   runs a side: that region's page faults exactly 2 x ("higher") and its time slower, every
-   other region's page faults "same" (exact).
+   runs a side: that region's page faults exactly 2 x ("higher"), every other region's
+   page faults "same" (exact). Its time is printed, not judged: on a loaded 2-core CI
+   machine three runs' times say nothing certain (the synthetic runs test time verdicts).
 4. --fail-if: exit 4 when a ratio meets the condition, 0 when none does, 2 for a malformed
    one; the pandas API (papi_report.compare.compare) gives the same rows."""
 import argparse
@@ -162,19 +163,19 @@ def main():
             check(p.returncode == 0, "report_regions %s %d ran" % (side, i))
             real[side].append(d)
     rc, out, err = run(a.tool, "--compare", ",".join(real["RA"]), ",".join(real["RB"]),
-                       "-o", os.path.join(tmp, "out7"), "--fail-if", "region:work:real_time_nsec>1.2")
+                       "-o", os.path.join(tmp, "out7"), "--fail-if", "region:work:perf::PAGE-FAULTS>1.5")
     print(out, err)
     r = rows(os.path.join(tmp, "out7"))
     work_pf = r.get(("region", "work", "perf::PAGE-FAULTS"))
     check(work_pf is not None and float(work_pf["ratio"]) == 2.0 and work_pf["verdict"] == "higher",
           "real pair: the work region's page faults exactly 2 x, higher (%s)" % (work_pf and dict(work_pf)))
     work_t = r.get(("region", "work", "real_time_nsec"))
-    check(work_t is not None and work_t["verdict"] == "slower" and float(work_t["ratio"]) > 1.2,
-          "real pair: the work region is slower (B/A %s)" % (work_t and work_t["ratio"]))
+    check(work_t is not None, "real pair: the work region's time is compared")
+    print("real pair: the work region's time B/A %s (%s), not judged" % (work_t and work_t["ratio"], work_t and work_t["verdict"]))
     others = [k for k in r if k[0] == "region" and k[2] == "perf::PAGE-FAULTS" and k[1] != "work"]
     check(len(others) >= 3 and all(r[k]["verdict"] == "same" and float(r[k]["ratio"]) == 1.0 for k in others),
           "real pair: every other region's page faults are the same, exactly (%s)" % others)
-    check(rc == 4, "real pair: --fail-if region:work:real_time_nsec>1.2 held: exit 4 (%d)" % rc)
+    check(rc == 4, "real pair: --fail-if region:work:perf::PAGE-FAULTS>1.5 held: exit 4 (%d)" % rc)
 
     # 4. The pandas API gives the same rows.
     sys.path.insert(0, os.path.dirname(os.path.abspath(a.tool)))

@@ -16,7 +16,8 @@ CASE:
            thinly): the flame graph keeps the hot box at exactly 50% and merges the thin
            callees into one [other] box of the other 50%; and two synthetic ranks: the
            function x rank heat map's cells exact, rank 1 named the max.
-  compare  A = profile_work 300 150 60, B = profile_work 600 150 0: --compare A B gives heavy
+  compare  A = profile_work 300 150 60, B = profile_work 600 150 0, two runs each taken in
+           turn: --compare A1,A2 B1,B2 gives heavy
            "slower" with B/A 2 +- 0.3, light "same", extra "only in A" (absent in B, never
            0); --fail-if 'function:heavy>1.1' exits 4, 'function:light>1.5' 0, a malformed
            one 2.
@@ -203,9 +204,13 @@ def case_large(tool, _papi_run, _prog, out):
 
 
 def case_compare(tool, papi_run, prog, out):
-    a, b, c = (os.path.join(out, x) for x in ("A", "B", "C"))
-    sample(papi_run, a, [prog, "300", "150", "60"])
-    sample(papi_run, b, [prog, "600", "150", "0"])
+    # Two runs a side, taken in turn (A1 B1 A2 B2): a change of the machine's load between
+    # runs then shows in each side's spread of run means (the noise), not as a difference.
+    a1, b1, a2, b2, c = (os.path.join(out, x) for x in ("A1", "B1", "A2", "B2", "C"))
+    for ra, rb in ((a1, b1), (a2, b2)):
+        sample(papi_run, ra, [prog, "300", "150", "60"])
+        sample(papi_run, rb, [prog, "600", "150", "0"])
+    a, b = a1 + "," + a2, b1 + "," + b2
     rc, so, err = run([PY, tool, "--compare", a, b, "-o", c])
     if rc != 0:
         fail("--compare exit status %d\n%s%s" % (rc, so, err))
