@@ -3,8 +3,9 @@
 
 The sanitizer lanes configure the whole project but run a few dozen tests; building every
 target under ASan or TSan costs minutes of CI. This reads the configured tests
-(ctest --show-only=json-v1), keeps those with LABEL and the fixtures they require, finds
-every path under BUILD_DIR in their commands and environments (a program, a preloaded
+(ctest --show-only=json-v1, and the add_test lines of CTestTestfile.cmake), keeps those
+with LABEL and the fixtures they require, finds every path under BUILD_DIR in their
+commands and environments (a program, a preloaded
 wrapper library), and builds the targets of those names (their link dependencies come
 with them). Exits with cmake's status; 2 when no target matches (the lane would test
 nothing)."""
@@ -30,13 +31,21 @@ def main(argv):
     chosen = [t for t in tests if label in props(t).get("LABELS", [])]
     needed = {f for t in chosen for f in props(t).get("FIXTURES_REQUIRED", [])}
     chosen += [t for t in tests if t not in chosen and needed & set(props(t).get("FIXTURES_SETUP", []))]
+    # Before a build ctest leaves out a command whose program does not exist yet: the
+    # commands come from the add_test lines of the generated CTestTestfile.cmake files.
+    lines = {}
+    for root, _, files in os.walk(build):
+        if "CTestTestfile.cmake" in files:
+            with open(os.path.join(root, "CTestTestfile.cmake"), encoding="utf-8") as f:
+                for m in re.finditer(r"^add_test\(\[=\[(.*?)\]=\] (.*)$", f.read(), re.M):
+                    lines[m.group(1)] = m.group(2)
     help_out = subprocess.run(["cmake", "--build", build, "--target", "help"], check=True,
                               capture_output=True, text=True).stdout
     targets = {m.group(1) for m in re.finditer(r"^\.\.\. (\S+)", help_out, re.M)}
     paths = re.compile(re.escape(build) + r"/[^\s\"':;]+")
     wanted = set()
     for t in chosen:
-        for p in paths.findall(json.dumps(t)):
+        for p in paths.findall(json.dumps(t) + lines.get(t["name"], "")):
             base = os.path.basename(p)
             for name in (base, re.sub(r"^lib(.*?)\.so(\.\d+)*$", r"\1", base), re.sub(r"\.a$", "", base)):
                 if name in targets:
