@@ -8,7 +8,9 @@
  *   late_receiver: rank 1 sleeps 200 ms, then receives rank 0's MPI_Ssend.
  *   barrier: rank r sleeps r x 100 ms, then MPI_Barrier: rank r waits (P-1-r) x 100 ms.
  *   pop: rank 0 works (sleeps) 400 ms, the others 200 ms, in the region "work", then
- *     MPI_Barrier: load balance 0.75 on 2 ranks, for the run and the region.
+ *     MPI_Barrier: load balance 0.75 on 2 ranks, for the run and the region (the work
+ *     each rank measured, "pop_useful", and its barrier wait, "pop_barrier", printed:
+ *     a loaded machine stretches them).
  *   collectives: rank r sleeps r x 100 ms before MPI_Allreduce (wait at N x N); root 0
  *     sleeps 200 ms before MPI_Bcast (late root); the others sleep 200 ms before
  *     MPI_Reduce to root 0 (early reduce).
@@ -198,9 +200,14 @@ int main(int argc, char **argv)
         expect("barrier", t[0], 1, max);
     } else if (strcmp(mode, "pop") == 0) {
         MPI_Pcontrol(2, "work");
+        s[0] = now();
         sleep_ms(rank == 0 ? 400 : 200);
+        t[0] = now();
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Pcontrol(-2, "work");
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        expect("pop_useful", s[0], 1, t[0]);
+        expect("pop_barrier", t[0], 1, max);
     } else if (strcmp(mode, "collectives") == 0) {
         sleep_ms(rank * 100);
         t[0] = now();
