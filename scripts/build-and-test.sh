@@ -101,16 +101,20 @@ if lane fuzz-build sh -c "CC=clang cmake -S '$top' -B '$top/build-fuzz' -DPAPI_W
 fi
 # Release (-O3), gcc and clang, -Werror: all a distribution builds (the MPI wrapper for
 # both MPIs, the Fortran module with gfortran, the tools, the manual); no tests or bench.
+# gcc's is configured for /usr: the packaging lane makes its Debian packages from it.
 for cc in gcc clang; do
   rel=$top/build-release-$cc
+  prefix=/usr/local
+  [ $cc = gcc ] && prefix=/usr
   lane release-$cc sh -c "CC=$cc cmake -S '$top' -B '$rel' -DCMAKE_BUILD_TYPE=Release -DPAPI_WERROR=ON \
+      -DCMAKE_INSTALL_PREFIX=$prefix \
       -DPAPI_BUILD_TESTS=OFF -DPAPI_BUILD_BENCH=OFF -DPAPI_WITH_MPI=ON '-DPAPI_MPI_FLAVORS=mpich;openmpi' \
       -DPAPI_WITH_FORTRAN=ON -DCMAKE_Fortran_COMPILER=gfortran && cmake --build '$rel' -j$(nproc) &&
       ls '$rel/mpi-wrappers/libpapi_mpi_mpich.so' '$rel/mpi-wrappers/libpapi_mpi_openmpi.so' '$rel/src-fortran/libpapif.so' &&
       { test ! -e '$rel/tests' || { echo 'PAPI_BUILD_TESTS=OFF built tests/'; exit 1; }; }"
 done
-# Debian packages and modulefiles, from the main build.
-lane packaging "$top/scripts/packaging-lane.sh" "$top/build"
+# Debian packages from the gcc release build, modulefiles from the main build's install.
+lane packaging "$top/scripts/packaging-lane.sh" "$top/build" "$top/build-release-gcc"
 # LLVM flang: Debian's flang-new-16 does not pass -L of its own runtime libraries.
 flang_ld=-L/usr/lib/llvm-16/lib
 if lane flang-build sh -c "cmake -S '$top' -B '$top/build-flang' -DPAPI_WERROR=ON -DCMAKE_Fortran_COMPILER=flang-new-16 \

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The packaging lane: Debian packages and environment modules, as a site installs them.
-#   scripts/packaging-lane.sh BUILD_DIR
-# 1. cpack -G DEB of a build configured with -DCMAKE_INSTALL_PREFIX=/usr (BUILD_DIR when
-#    it is one, else BUILD_DIR/packaging-build);
+#   scripts/packaging-lane.sh BUILD_DIR [PACKAGE_BUILD_DIR]
+# 1. cpack -G DEB of a build configured with -DCMAKE_INSTALL_PREFIX=/usr (PACKAGE_BUILD_DIR
+#    or BUILD_DIR when it is one, else BUILD_DIR/packaging-build);
 #    lintian on them: no error, no warning (overrides for what is deliberate);
 # 2. in a throw-away overlay of this machine (tests/packaging/sandbox.sh, nothing is
 #    changed outside it): apt-get install ./*.deb, then the tools, man pages, pkg-config,
@@ -22,10 +22,11 @@ work=$build/packaging-lane
 rm -rf "$work"
 mkdir -p "$work/debs"
 # The packages install under /usr: they are made from a build configured so (its
-# libraries then go to the multiarch directory, papi.pc names /usr): BUILD_DIR when it
-# is one, else a build of the same sources beside it (kept, so the next run is quick).
-pkgbuild=$build
-if ! grep -qx 'CMAKE_INSTALL_PREFIX:PATH=/usr' "$build/CMakeCache.txt"; then
+# libraries then go to the multiarch directory, papi.pc names /usr): PACKAGE_BUILD_DIR
+# or BUILD_DIR when it is one, else a build of the same sources beside it (kept, so the
+# next run is quick). The modulefiles are checked on BUILD_DIR's install.
+pkgbuild=${2:-$build}
+if ! grep -qx 'CMAKE_INSTALL_PREFIX:PATH=/usr' "$pkgbuild/CMakeCache.txt"; then
   pkgbuild=$build/packaging-build
   { cmake -S "$top" -B "$pkgbuild" -DCMAKE_INSTALL_PREFIX=/usr -DPAPI_BUILD_TESTS=OFF \
       -DPAPI_BUILD_BENCH=OFF && cmake --build "$pkgbuild" -j2; } >"$work/build-usr.log" 2>&1 ||
