@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""check_sample_dwarf.py: papi_run --call-graph dwarf on a program without frame pointers.
+
+  check_sample_dwarf.py PAPI_RUN PROGRAM
+
+PROGRAM is sample_dwarf.c built -O2 -g -fomit-frame-pointer: main -> outer -> middle ->
+inner, inner doing the work. Sampled on perf::TASK-CLOCK (a software event: any machine):
+- --call-graph dwarf: at least 90% of inner's samples have the stack ...;main;outer;
+  middle;inner (a [kernel] frame below inner allowed), the profile says call_graph dwarf
+  with its unwind_failures (checked against profile.schema.json), the banner says it;
+- --call-graph fp: the stacks are printed, not judged (the compiler may keep frames);
+- --call-graph bogus: one usage line, exit 2, nothing run;
+- the cost: the CPU time of the whole run (program and papi_run, all threads) with dwarf,
+  fp and none, and dwarf's CPU per sample beyond none's, printed (no bound: load moves it).
+"""
+import glob
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCHEMA = os.path.join(HERE, "..", "..", "schema", "profile.schema.json")
+EVENT = "perf::TASK-CLOCK@1000000"  # a sample per ms of the thread's CPU time
+UNITS = "800"  # about a second of inner's work
+CHAIN = ["main", "outer", "middle", "inner"]
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def sample(papi_run, prog, out, mode):
+    """(stderr, {stack: weight}, profile, CPU seconds of the run)."""
+    before = children_cpu()
+    p = subprocess.run([papi_run, "--sample", EVENT, "--call-graph", mode, "-o", out, "--",
+                        prog, UNITS], capture_output=True, text=True, timeout=300)
+    cpu = children_cpu() - before
+    if p.returncode != 0:
+        fail("--call-graph %s: exit status %d\n%s" % (mode, p.returncode, p.stderr))
+    files = glob.glob(os.path.join(out, "**", "profile.folded"), recursive=True)
+    docs = glob.glob(os.path.join(out, "**", "profile_*.json"), recursive=True)
+    if len(files) != 1 or len(docs) != 1:
+        fail("--call-graph %s: %d folded files, %d profiles" % (mode, len(files), len(docs)))
+    stacks = {}
+    for line in open(files[0]):
+        stack, count = line.rstrip("\n").rsplit(" ", 1)
+        stacks[stack] = stacks.get(stack, 0) + int(count)
+    doc = json.load(open(docs[0]))
+    try:
+        import jsonschema
+        errors = [e.message for e in
+                  jsonschema.Draft202012Validator(json.load(open(SCHEMA))).iter_errors(doc)]
+        if errors:
+            fail("%s breaks profile.schema.json: %s" % (docs[0], errors[:3]))
+    except ImportError:
+        pass
+    return p.stderr, stacks, doc, cpu
+
+
+def inner_frames(stack):
+    """The frames down to inner (a [kernel] leaf below it dropped), or None."""
+    frames = stack.split(";")
+    if frames and frames[-1] == "[kernel]":
+        frames = frames[:-1]
+    return frames if frames and frames[-1] == "inner" else None
+
+
+def main():
+    papi_run, prog = sys.argv[1:3]
+    out = tempfile.mkdtemp(prefix="papi_dwarf_")
+    try:
+        p = subprocess.run([papi_run, "--sample", EVENT, "--call-graph", "bogus", "-o", out,
+                            "--", prog, "1"], capture_output=True, text=True, timeout=60)
+        if p.returncode != 2 or "--call-graph 'bogus'" not in p.stderr.splitlines()[0]:
+            fail("--call-graph bogus: exit %d, stderr %r" % (p.returncode, p.stderr[:300]))
+        if glob.glob(os.path.join(out, "**", "profile*"), recursive=True):
+            fail("--call-graph bogus left a profile")
+        runs = {}
+        for mode in ("dwarf", "fp", "none"):
+            runs[mode] = sample(papi_run, prog, os.path.join(out, mode), mode)
+        err, stacks, doc, _ = runs["dwarf"]
+        if doc["call_graph"] != "dwarf" or "unwind_failures" not in doc:
+            fail("the profile says call_graph %r, unwind_failures %r"
+                 % (doc["call_graph"], doc.get("unwind_failures")))
+        if "--call-graph dwarf" not in err:
+            fail("the banner does not say dwarf:\n" + err)
+        inner = {s: w for s, w in stacks.items() if inner_frames(s)}
+        full = sum(w for s, w in inner.items() if inner_frames(s)[-4:] == CHAIN)
+        total = sum(inner.values())
+        print("dwarf: %d samples, %d unwind failures; inner's stacks:" %
+              (doc["samples"], doc["unwind_failures"]))
+        for s, w in sorted(inner.items(), key=lambda x: -x[1]):
+            print("  %6.2f%%  %s" % (100.0 * w / total, s))
+        if total == 0 or full < 0.9 * total:
+            fail("%.1f%% of inner's weight has ...;main;outer;middle;inner (90%% wanted)"
+                 % (100.0 * full / total if total else 0))
+        print("dwarf: %.2f%% of inner's weight under main;outer;middle;inner"
+              % (100.0 * full / total))
+        _, fp_stacks, _, _ = runs["fp"]
+        print("fp (not judged: the compiler may keep frames), the heaviest stacks:")
+        for s, w in sorted(fp_stacks.items(), key=lambda x: -x[1])[:4]:
+            print("  %12d  %s" % (w, s))
+        for mode in ("none", "fp", "dwarf"):
+            print("cost: --call-graph %-5s %6.3f s CPU (program and papi_run), %d samples"
+                  % (mode, runs[mode][3], runs[mode][2]["samples"]))
+        extra = runs["dwarf"][3] - runs["none"][3]
+        print("cost: dwarf's CPU per sample beyond none's: %.1f us (%d samples)"
+              % (1e6 * extra / max(1, doc["samples"]), doc["samples"]))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
