@@ -8,6 +8,9 @@ inner, inner doing the work. Sampled on perf::TASK-CLOCK (a software event: any 
 - --call-graph dwarf: at least 90% of inner's samples have the stack ...;main;outer;
   middle;inner (a [kernel] frame below inner allowed), the profile says call_graph dwarf
   with its unwind_failures (checked against profile.schema.json), the banner says it;
+- (x86_64) "nocfi": inner called through an assembly function without CFI and with a
+  frame pointer of 0: 90% of inner's weight has the stack nocfi_call;inner (it ends where
+  the unwinding broke), 90% of the samples are counted in unwind_failures, the banner says so;
 - --call-graph fp: the stacks are printed, not judged (the compiler may keep frames);
 - --call-graph bogus: one usage line, exit 2, nothing run;
 - the cost, printed (no bound: load moves it): the CPU time of the whole run (program and
@@ -19,6 +22,7 @@ inner, inner doing the work. Sampled on perf::TASK-CLOCK (a software event: any 
 import glob
 import json
 import os
+import platform
 import resource
 import shutil
 import subprocess
@@ -47,11 +51,11 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def sample(papi_run, prog, out, mode, event=EVENT):
+def sample(papi_run, prog, out, mode, event=EVENT, extra=()):
     """(stderr, {stack: weight}, profile, CPU seconds of the run)."""
     before = children_cpu()
     p = subprocess.run([papi_run, "--sample", event, "--call-graph", mode, "-o", out, "--",
-                        prog, UNITS], capture_output=True, text=True, timeout=300)
+                        prog, UNITS, *extra], capture_output=True, text=True, timeout=300)
     cpu = children_cpu() - before
     if p.returncode != 0:
         fail("--call-graph %s: exit status %d\n%s" % (mode, p.returncode, p.stderr))
@@ -81,6 +85,23 @@ def inner_frames(stack):
     if frames and frames[-1] == "[kernel]":
         frames = frames[:-1]
     return frames if frames and frames[-1] == "inner" else None
+
+
+def nocfi(papi_run, prog, out):
+    """inner called through nocfi_call (no CFI, frame pointer 0): the stacks end at
+    nocfi_call, and nearly every sample is counted in unwind_failures and said."""
+    err, stacks, doc, _ = sample(papi_run, prog, os.path.join(out, "nocfi"), "dwarf",
+                                 extra=("nocfi",))
+    inner = {s: w for s, w in stacks.items() if inner_frames(s)}
+    cut = sum(w for s, w in inner.items() if inner_frames(s) == ["nocfi_call", "inner"])
+    total = sum(inner.values())
+    if total == 0 or cut < 0.9 * total:
+        fail("nocfi: inner's stacks %s (90%% nocfi_call;inner wanted)" % inner)
+    if doc["unwind_failures"] < 0.9 * doc["samples"] or "DWARF unwinding stopped early" not in err:
+        fail("nocfi: %d unwind failures of %d samples, banner:\n%s"
+             % (doc["unwind_failures"], doc["samples"], err))
+    print("nocfi: %.2f%% of inner's weight ends at nocfi_call;inner, %d of %d samples counted "
+          "as unwind failures" % (100.0 * cut / total, doc["unwind_failures"], doc["samples"]))
 
 
 def main():
@@ -119,6 +140,8 @@ def main():
                  % (100.0 * full / total if total else 0))
         print("dwarf: %.2f%% of inner's weight under main;outer;middle;inner"
               % (100.0 * full / total))
+        if platform.machine() == "x86_64":
+            nocfi(papi_run, prog, out)
         _, fp_stacks, _, _ = runs["fp"]
         print("fp (not judged: the compiler may keep frames), the heaviest stacks:")
         for s, w in sorted(fp_stacks.items(), key=lambda x: -x[1])[:4]:

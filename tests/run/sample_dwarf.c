@@ -3,6 +3,7 @@
  * (papi_run --call-graph dwarf) finds inner's callers. Each caller does a little work
  * after its call, so that none is a tail call the compiler could turn into a jump. */
 #include <stdlib.h>
+#include <string.h>
 
 static volatile unsigned long sink;
 
@@ -28,8 +29,29 @@ __attribute__((noinline)) static unsigned long outer(long units)
     return x ^ 2;
 }
 
+#if defined(__x86_64__)
+/* "nocfi": outer -> nocfi_call -> inner, nocfi_call without CFI and with a frame pointer
+ * of 0, so that no unwinder passes it: the stack must end at nocfi_call, counted. */
+#define HAVE_NOCFI 1
+unsigned long nocfi_call(long units);
+__asm__(".text\n.globl nocfi_call\n.type nocfi_call,@function\nnocfi_call:\n"
+        "push %rbp\nxor %ebp,%ebp\ncall inner_work\npop %rbp\nret\n"
+        ".size nocfi_call,.-nocfi_call\n");
+__attribute__((noinline, used)) unsigned long inner_work(long units)
+{
+    return inner(units);
+}
+#endif
+
 int main(int argc, char **argv)
 {
-    sink = outer(argc > 1 ? atol(argv[1]) : 300);
+    long units = argc > 1 ? atol(argv[1]) : 300;
+#ifdef HAVE_NOCFI
+    if (argc > 2 && strcmp(argv[2], "nocfi") == 0) {
+        sink = nocfi_call(units);
+        return 0;
+    }
+#endif
+    sink = outer(units);
     return 0;
 }
