@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """check_sample_dwarf.py: papi_run --call-graph dwarf on a program without frame pointers.
 
-  check_sample_dwarf.py PAPI_RUN PROGRAM
+  check_sample_dwarf.py PAPI_RUN PROGRAM [LIB]
 
 PROGRAM is sample_dwarf.c built -O2 -g -fomit-frame-pointer: main -> outer -> middle ->
 inner, inner doing the work. Sampled on perf::TASK-CLOCK (a software event: any machine):
 - --call-graph dwarf: at least 90% of inner's samples have the stack ...;main;outer;
   middle;inner (a [kernel] frame below inner allowed), the profile says call_graph dwarf
   with its unwind_failures (checked against profile.schema.json), the banner says it;
+- "dlopen LIB": after outer's work, dl_work -> dl_spin of LIB (sample_dwarf_lib.c, -O2
+  -fomit-frame-pointer) dlopen'ed since: 90% of dl_spin's weight under main;dl_work (the
+  unwinder reads the maps again when a frame falls outside its modules);
 - (x86_64) "nocfi": inner called through an assembly function without CFI and with a
   frame pointer of 0: 90% of inner's weight has the stack nocfi_call;inner (it ends where
   the unwinding broke), 90% of the samples are counted in unwind_failures, the banner says so;
@@ -87,6 +90,21 @@ def inner_frames(stack):
     return frames if frames and frames[-1] == "inner" else None
 
 
+def dlopened(papi_run, prog, out, lib):
+    """outer's work, then dl_work -> dl_spin of a library dlopen'ed since the unwinder read
+    the maps: 90% of dl_spin's weight has ...;main;dl_work;dl_spin."""
+    _, stacks, _, _ = sample(papi_run, prog, os.path.join(out, "dl"), "dwarf",
+                             extra=("dlopen", lib))
+    spin = {s: w for s, w in stacks.items() if s.split(";")[-1] == "dl_spin"
+            or s.endswith(";dl_spin;[kernel]")}
+    full = sum(w for s, w in spin.items() if ";main;dl_work;dl_spin" in s)
+    total = sum(spin.values())
+    if total == 0 or full < 0.9 * total:
+        fail("dlopen: dl_spin's stacks %s (90%% ...;main;dl_work;dl_spin wanted)" % spin)
+    print("dlopen: %.2f%% of dl_spin's weight under main;dl_work (a library loaded since)"
+          % (100.0 * full / total))
+
+
 def nocfi(papi_run, prog, out):
     """inner called through nocfi_call (no CFI, frame pointer 0): the stacks end at
     nocfi_call, and nearly every sample is counted in unwind_failures and said."""
@@ -140,6 +158,8 @@ def main():
                  % (100.0 * full / total if total else 0))
         print("dwarf: %.2f%% of inner's weight under main;outer;middle;inner"
               % (100.0 * full / total))
+        if len(sys.argv) > 3:
+            dlopened(papi_run, prog, out, sys.argv[3])
         if platform.machine() == "x86_64":
             nocfi(papi_run, prog, out)
         _, fp_stacks, _, _ = runs["fp"]

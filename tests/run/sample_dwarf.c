@@ -1,7 +1,9 @@
 /* sample_dwarf.c: main -> outer -> middle -> inner, built -O2 -fomit-frame-pointer
  * (check_sample_dwarf.py): no function keeps a frame pointer, so only DWARF unwinding
  * (papi_run --call-graph dwarf) finds inner's callers. Each caller does a little work
- * after its call, so that none is a tail call the compiler could turn into a jump. */
+ * after its call, so that none is a tail call the compiler could turn into a jump.
+ * "dlopen LIB": then dl_work of a library loaded since (sample_dwarf_lib.c). */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,5 +55,14 @@ int main(int argc, char **argv)
     }
 #endif
     sink = outer(units);
+    if (argc > 3 && strcmp(argv[2], "dlopen") == 0) { /* then a library loaded since */
+        void *lib = dlopen(argv[3], RTLD_NOW);
+        void *sym = lib ? dlsym(lib, "dl_work") : NULL;
+        if (!sym)
+            return 1;
+        unsigned long (*work)(long);
+        memcpy(&work, &sym, sizeof work);
+        sink = work(units);
+    }
     return 0;
 }

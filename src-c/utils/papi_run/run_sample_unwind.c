@@ -143,35 +143,39 @@ static const Dwfl_Callbacks callbacks = {
     .find_debuginfo = no_debuginfo,
 };
 
-/* The maps of this process (again: a library dlopen'ed since). */
-static void report(struct rs_unwind *u)
+/* A Dwfl of this process's maps with the sample's thread attached; made again when a
+ * frame falls outside its modules (a library dlopen'ed since): reporting again into an
+ * attached Dwfl left libdw's address lookup stale. */
+static int ready(struct rs_unwind *u, int again)
 {
-    dwfl_report_begin(u->dwfl);
-    dwfl_linux_proc_report(u->dwfl, u->pid);
-    dwfl_report_end(u->dwfl, NULL, NULL);
-    u->refreshed = now_ns();
-    u->missed = 0;
-}
-
-static int ready(struct rs_unwind *u)
-{
-    if (u->dwfl && u->pid != getpid()) { /* a forked child: the parent's copy goes */
+    if (u->dwfl && (again || u->pid != getpid())) { /* a forked child: the parent's goes */
         dwfl_end(u->dwfl);
-        memset(u, 0, sizeof *u);
+        u->dwfl = NULL;
     }
     if (u->dwfl || u->broken || RS_REGS_N == 0)
         return u->dwfl != NULL;
     u->pid = getpid();
+    u->refreshed = now_ns();
+    u->missed = 0;
     u->dwfl = dwfl_begin(&callbacks);
-    if (u->dwfl)
-        report(u);
-    if (!u->dwfl || !dwfl_attach_state(u->dwfl, NULL, u->pid, &thread_callbacks, u)) {
+    if (!u->dwfl || dwfl_linux_proc_report(u->dwfl, u->pid) != 0 ||
+        dwfl_report_end(u->dwfl, NULL, NULL) != 0 ||
+        !dwfl_attach_state(u->dwfl, NULL, u->pid, &thread_callbacks, u)) {
         if (u->dwfl)
             dwfl_end(u->dwfl);
         u->dwfl = NULL;
         u->broken = 1;
     }
     return u->dwfl != NULL;
+}
+
+/* Whether pc lies in a module of d: libdw's lookup also gives the module below an address
+ * past the last one's end, so the range is checked too. */
+static int known(Dwfl *d, Dwarf_Addr pc)
+{
+    Dwfl_Module *m = dwfl_addrmodule(d, pc);
+    Dwarf_Addr lo = 0, hi = 0;
+    return m && dwfl_module_info(m, NULL, &lo, &hi, NULL, NULL, NULL, NULL) && pc >= lo && pc < hi;
 }
 
 static int frame(Dwfl_Frame *f, void *arg)
@@ -183,7 +187,7 @@ static int frame(Dwfl_Frame *f, void *arg)
         return DWARF_CB_ABORT;
     /* a caller's frame holds its return address: the call is the byte before */
     u->ip[u->n++] = activation ? pc : pc - 1;
-    if (!dwfl_addrmodule(u->dwfl, pc)) {
+    if (!known(u->dwfl, pc)) {
         u->missed = 1;
         dwfl_errno(); /* not the unwinder's error: cleared so its end reads as one */
     }
@@ -196,7 +200,7 @@ uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
 {
     struct rs_unwind *u = &uw;
     *failed = 0;
-    if (max == 0 || nregs < RS_REGS_N || !ready(u))
+    if (max == 0 || nregs < RS_REGS_N || !ready(u, 0))
         return 0;
 #if defined(__x86_64__)
     uint64_t pc = regs[8], sp = regs[7];
@@ -205,8 +209,9 @@ uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
 #else
     uint64_t pc = 0, sp = 0;
 #endif
-    if ((u->missed || !dwfl_addrmodule(u->dwfl, pc)) && now_ns() - u->refreshed > RS_REFRESH_NS)
-        report(u);
+    if ((u->missed || !known(u->dwfl, pc)) && now_ns() - u->refreshed > RS_REFRESH_NS &&
+        !ready(u, 1))
+        return 0;
     u->tid = tid;
     u->regs = regs;
     u->stack = stack;
