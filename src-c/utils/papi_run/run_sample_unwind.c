@@ -4,8 +4,9 @@
  * that frames built without frame pointers still have their callers. The stack copy
  * serves the reads inside it; other addresses are read from the process's own memory
  * with process_vm_readv (a bad address fails the read, never faults). Called only under
- * the sampling lock (run_sample_preload.c): one unwinder per process, made on first use
- * and made again in a forked child. */
+ * the sampling lock (run_sample_preload.c): one unwinder per process, made on first use,
+ * made again in a forked child and when a frame falls outside the modules it knows (a
+ * library dlopen'ed since; at most once per RS_REFRESH_NS). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
