@@ -36,7 +36,9 @@ static const char usage[] =
     "                  where counted, else perf::TASK-CLOCK, @999hz); -e's generic events\n"
     "                  are read at each sample; writes profile.folded and\n"
     "                  profile.EVENT.folded; the banner ends with the top functions\n"
-    "  --call-graph fp|none  stacks by frame pointers (default) or the address only\n"
+    "  --call-graph fp|dwarf|none  stacks by frame pointers (default), by DWARF unwinding\n"
+    "                  of a copy of the user stack (8 KiB a sample, for code built\n"
+    "                  without frame pointers) or the sampled address only\n"
     "  --sample-stacks N  distinct stacks kept per process (default 65536)\n"
     "  --trace FORMAT  json or otf2: also a timeline, DIR/papi_run_output/trace_...\n"
     "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
@@ -98,17 +100,19 @@ static void run_sample_option(struct run_options *o, int which, const char *arg)
     } else if (which == 1 && strcmp(arg, "none") == 0) {
         o->call_graph = RUN_CG_NONE;
     } else if (which == 1 && strcmp(arg, "dwarf") == 0) {
-        fprintf(stderr, "papi_run: --call-graph dwarf: not in this version (it needs a copy "
-                        "of the user stack with every sample, unwound with libdw at exit); use "
-                        "fp and build with -fno-omit-frame-pointer\n");
-        exit(2);
+        o->call_graph = RUN_CG_DWARF;
     } else if (which == 1) {
-        util_usage_error("--call-graph '%s': fp or none", arg);
+        util_usage_error("--call-graph '%s': fp, dwarf or none", arg);
     } else {
         o->sample_cap = strtol(arg, &end, 10);
         if (end == arg || *end || o->sample_cap < 1 || o->sample_cap > (1L << 24))
             util_usage_error("--sample-stacks '%s': a number of stacks in 1..%ld", arg, 1L << 24);
     }
+}
+
+const char *run_call_graph_name(int call_graph)
+{
+    return call_graph == RUN_CG_DWARF ? "dwarf" : call_graph == RUN_CG_FP ? "fp" : "none";
 }
 
 static double parse_interval(const char *s)

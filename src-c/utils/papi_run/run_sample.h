@@ -1,7 +1,7 @@
 /* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
- * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c and
- * run_sample_profile.c). Each thread of the program samples itself with a perf event
- * group of its own (the sampled event leads, the -e events are read at each sample) into
+ * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c,
+ * run_sample_unwind.c and run_sample_profile.c). Each thread of the program samples
+ * itself with a perf event group of its own (the sampled event leads, the -e events are read at each sample) into
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its
  * profile (profile.schema.json) and the lines papi_run merges (.sample_ID_PID.txt:
@@ -18,6 +18,15 @@
 #define RS_MAX_DEPTH 128 /* frames kept per stack (the kernel's default maximum is 127) */
 #define RS_NAME_LEN  128
 #define RS_KERNEL    1ULL /* the address standing for the kernel's frames of a stack */
+/* --call-graph: none (the sampled address), fp (the kernel's frame-pointer walk), dwarf
+ * (the user stack copied with each sample and unwound by libdw, run_sample_unwind.c) */
+#define RS_CG_NONE  0
+#define RS_CG_FP    1
+#define RS_CG_DWARF 2
+/* dwarf: bytes of user stack copied with each sample (PERF_SAMPLE_STACK_USER; a multiple
+ * of 8 and far below the 64 KiB a record can hold). Frames whose caller lies further up
+ * are read from the live stack, which may have changed since the sample. */
+#define RS_STACK_USER 8192
 
 /* What the program samples: from PAPI_RUN_SAMPLE, PAPI_RUN_SAMPLE_READ,
  * PAPI_RUN_SAMPLE_OPTS and PAPI_RUN_SAMPLE_DIR, which papi_run sets. */
@@ -28,7 +37,7 @@ struct rs_config {
     int nread;      /* -e events */
     int freq;       /* 1: value is a frequency in Hz, 0: a period in events */
     uint64_t value; /* the period or the frequency */
-    int callchain;  /* 1: frame pointers (fp), 0: the sampled address only (none) */
+    int callchain;  /* RS_CG_FP frame pointers, RS_CG_DWARF unwound, RS_CG_NONE address only */
     int kernel;     /* 1: kernel mode and kernel frames sampled too */
     size_t cap;     /* distinct stacks kept; samples of further stacks are dropped */
     char dir[4096]; /* papi_run's output directory (DIR/papi_run_output) */
@@ -53,7 +62,8 @@ struct rs_table {
     size_t nips, ipcap;
     uint64_t samples, dropped, dropped_weight; /* dropped: samples past the cap */
     uint64_t lost;                             /* records the kernel could not write */
-    int nw;                                    /* weights per stack: 1 + nread */
+    uint64_t unwind_failed; /* dwarf: stacks whose unwinding broke before the outermost frame */
+    int nw;                 /* weights per stack: 1 + nread */
 };
 
 /* run_sample_table.c */
@@ -70,6 +80,8 @@ struct rs_ring {
     size_t data_size;
     pid_t tid;
     uint64_t last[1 + RS_MAX_READ]; /* the -e values at the previous sample */
+    int callchain;                  /* what this ring samples: c->callchain, or fp when the
+                                       kernel refused dwarf's registers and stack */
     struct rs_ring *next;
 };
 /* Opens the calling thread's group and ring (enabled); 0, or -1 with why. */
@@ -78,6 +90,19 @@ RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *w
 RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t);
 /* Drops the descriptors and the mapping (drain first for the last samples). */
 RS_HIDDEN void rs_ring_close(struct rs_ring *r);
+
+/* run_sample_unwind.c (dwarf): the user registers each sample copies (sample_regs_user;
+ * 0 where no mapping to DWARF's numbers is built in). */
+RS_HIDDEN uint64_t rs_unwind_regs_mask(void);
+/* One sample's frames, leaf first (callers' return addresses less 1), into ip: regs as
+ * perf copied them (nregs), the stack copy from the sampled SP (size bytes). The count;
+ * *failed = 1 when the unwinding broke before the outermost frame. Under the sampling
+ * lock only. */
+RS_HIDDEN uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
+                                   const unsigned char *stack, uint64_t size, uint64_t *ip,
+                                   uint32_t max, int *failed);
+/* Frees the unwinder (at exit). */
+RS_HIDDEN void rs_unwind_end(void);
 
 /* run_sample_symbols.c: names of addresses in this process. */
 struct rs_frame {

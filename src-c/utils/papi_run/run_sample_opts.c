@@ -210,7 +210,7 @@ void run_sample_setup(struct run_state *s)
     int failed;
     parse_spec(o, event, &value, &cfg.freq);
     cfg.value = (uint64_t)value;
-    cfg.callchain = o->call_graph == RUN_CG_FP;
+    cfg.callchain = o->call_graph == RUN_CG_DWARF ? RS_CG_DWARF : o->call_graph == RUN_CG_FP;
     cfg.cap = (size_t)o->sample_cap;
     long max_rate = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
     if (cfg.freq && max_rate > 0 && value > max_rate) {
@@ -268,7 +268,8 @@ void run_sample_setup(struct run_state *s)
                  cfg.type[i], (unsigned long long)cfg.config[i]);
     }
     setenv("PAPI_RUN_SAMPLE_READ", list, 1);
-    snprintf(opts, sizeof opts, "%s %d %zu", cfg.callchain ? "fp" : "none", cfg.kernel, cfg.cap);
+    snprintf(opts, sizeof opts, "%s %d %zu", run_call_graph_name(o->call_graph), cfg.kernel,
+             cfg.cap);
     setenv("PAPI_RUN_SAMPLE_OPTS", opts, 1);
     setenv("PAPI_RUN_SAMPLE_DIR", s->dir, 1);
 }

@@ -118,6 +118,9 @@ static void sample_this_thread(void)
         return;
     }
     pthread_mutex_lock(&sample_lock);
+    if (r->callchain != cfg.callchain)
+        add_note("--call-graph dwarf: not here (the kernel refused the user registers and "
+                 "stack with each sample, or no register mapping for this CPU): frame pointers");
     r->next = rings;
     rings = r;
     pthread_mutex_unlock(&sample_lock);
@@ -238,7 +241,9 @@ static int configure(void)
     if (!ev || !opts || !dir || !id || parse_event(ev, 0, 1) != 0 ||
         sscanf(opts, "%7s %d %lu", cg, &cfg.kernel, &cap) != 3 || cap == 0 || cap > (1UL << 24))
         return -1;
-    cfg.callchain = strcmp(cg, "fp") == 0;
+    cfg.callchain = strcmp(cg, "fp") == 0      ? RS_CG_FP
+                    : strcmp(cg, "dwarf") == 0 ? RS_CG_DWARF
+                                               : RS_CG_NONE;
     cfg.cap = cap;
     snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
     snprintf(cfg.id, sizeof cfg.id, "%s", id);
@@ -281,6 +286,15 @@ __attribute__((destructor)) static void sample_end(void)
     }
     if (table.dropped)
         add_note("distinct stacks past the cap were dropped (dropped_samples)");
+    rs_unwind_end();
+    if (table.unwind_failed) {
+        char text[160];
+        snprintf(text, sizeof text,
+                 "DWARF unwinding stopped early in %llu of %llu samples (a frame without CFI "
+                 "or an unreadable stack): those stacks end there",
+                 (unsigned long long)table.unwind_failed, (unsigned long long)table.samples);
+        add_note(text);
+    }
     rs_profile_write(&cfg, &table, note);
     pthread_mutex_unlock(&sample_lock);
 }

@@ -58,7 +58,9 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct r
         jw_uint(w, "frequency_hz", c->value);
     else
         jw_uint(w, "period", c->value);
-    jw_str(w, "call_graph", c->callchain ? "fp" : "none");
+    jw_str(w, "call_graph", c->callchain == RS_CG_DWARF ? "dwarf" : c->callchain ? "fp" : "none");
+    if (c->callchain == RS_CG_DWARF)
+        jw_uint(w, "unwind_failures", t->unwind_failed);
     jw_bool(w, "kernel_frames", c->kernel);
     jw_arr_begin(w, "events");
     for (int i = 0; i <= c->nread; i++)

@@ -1,9 +1,11 @@
 /* run_sample_ring.c: one thread's sampling group and its ring. The sampled event leads
  * the group and samples its thread's address, period and call chain; with -e events the
  * group's values come with each sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP), and the
- * difference to the thread's previous sample is what that stack gets. The ring is read
- * in place by the drain thread: nothing runs per sample in the program beyond the
- * kernel's write. */
+ * difference to the thread's previous sample is what that stack gets. With --call-graph
+ * dwarf the sample also copies the user registers and the top of the user stack, which
+ * the drain thread unwinds (run_sample_unwind.c); the kernel's chain then gives only its
+ * own frames. The ring is read in place by the drain thread: nothing runs per sample in
+ * the program beyond the kernel's write. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -19,8 +21,14 @@
 #include "run_sample.h"
 
 #define RS_RING_PAGES 32 /* data pages per thread (128 KiB): 1/4 s of deep stacks at 1 kHz */
+/* dwarf's records carry RS_STACK_USER bytes of stack: 256 KiB hold 1/40 s at 1 kHz, the
+ * drain thread's period then shrinks to 2 ms */
+#define RS_RING_PAGES_DWARF 64
+/* one record, copied out of the ring (a record's size is 16 bits); only the drain, under
+ * the sampling lock, uses it */
+static uint64_t record[65536 / 8];
 
-static int open_one(const struct rs_config *c, int i, int group)
+static int open_one(const struct rs_config *c, int i, int group, int callchain)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
@@ -37,8 +45,14 @@ static int open_one(const struct rs_config *c, int i, int group)
         else
             a.sample_period = c->value;
         a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
-        if (c->callchain)
+        if (callchain == RS_CG_FP || (callchain == RS_CG_DWARF && c->kernel))
             a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+        if (callchain == RS_CG_DWARF) { /* the kernel's chain gives its frames only */
+            a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+            a.sample_regs_user = rs_unwind_regs_mask();
+            a.sample_stack_user = RS_STACK_USER;
+            a.exclude_callchain_user = 1;
+        }
         if (c->nread > 0) {
             a.sample_type |= PERF_SAMPLE_READ;
             a.read_format = PERF_FORMAT_GROUP;
@@ -54,8 +68,15 @@ int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t
     for (int i = 0; i <= RS_MAX_READ; i++)
         r->fd[i] = -1;
     r->tid = (pid_t)syscall(SYS_gettid);
+    r->callchain = c->callchain;
+    if (r->callchain == RS_CG_DWARF && rs_unwind_regs_mask() == 0)
+        r->callchain = RS_CG_FP;
     for (int i = 0; i <= c->nread; i++) {
-        r->fd[i] = open_one(c, i, i == 0 ? -1 : r->fd[0]);
+        r->fd[i] = open_one(c, i, i == 0 ? -1 : r->fd[0], r->callchain);
+        if (i == 0 && r->fd[0] < 0 && r->callchain == RS_CG_DWARF) { /* say it, take fp */
+            r->callchain = RS_CG_FP;
+            r->fd[0] = open_one(c, 0, -1, r->callchain);
+        }
         if (r->fd[i] < 0) {
             snprintf(why, len, "perf_event_open(%s): %s", c->name[i], strerror(errno));
             rs_ring_close(r);
@@ -63,7 +84,8 @@ int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t
         }
     }
     /* The locked-memory limit of an unprivileged user may refuse the full ring: halve. */
-    for (size_t pages = RS_RING_PAGES; pages >= 2 && !r->base; pages /= 2) {
+    size_t first = r->callchain == RS_CG_DWARF ? RS_RING_PAGES_DWARF : RS_RING_PAGES;
+    for (size_t pages = first; pages >= 2 && !r->base; pages /= 2) {
         long page = sysconf(_SC_PAGESIZE);
         void *m =
             mmap(NULL, (pages + 1) * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd[0], 0);
@@ -99,6 +121,28 @@ void rs_ring_close(struct rs_ring *r)
         }
 }
 
+/* dwarf: the user frames of a sample whose registers and stack copy start at p[k], after
+ * the kernel's frames (ip[0..depth)); the new depth, or 0 when the sample has none. */
+static uint32_t unwind_user(const struct rs_ring *r, struct rs_table *t, const uint64_t *p,
+                            size_t k, size_t n, uint64_t *ip, uint32_t depth)
+{
+    uint64_t nregs = (uint64_t)__builtin_popcountll(rs_unwind_regs_mask());
+    if (k >= n || p[k] != PERF_SAMPLE_REGS_ABI_64 || n - k - 1 < nregs + 1)
+        return 0; /* no user registers (a 32-bit task, a sample in a kernel thread) */
+    const uint64_t *regs = p + k + 1;
+    k += 1 + nregs;
+    uint64_t size = p[k++]; /* then the bytes, then the bytes actually copied */
+    if (size > 8 * (n - k) || (size && n - k - size / 8 < 1))
+        return 0;
+    uint64_t dyn = size ? p[k + size / 8] : 0;
+    int failed;
+    uint32_t got =
+        rs_unwind_stack(r->tid, regs, nregs, (const unsigned char *)(p + k),
+                        dyn < size ? dyn : size, ip + depth, RS_MAX_DEPTH - depth, &failed);
+    t->unwind_failed += (uint64_t)(failed || got == 0);
+    return got ? depth + got : 0;
+}
+
 /* One PERF_RECORD_SAMPLE (its body after the header, size bytes) into the table. */
 static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_table *t,
                         const uint64_t *p, size_t n)
@@ -121,7 +165,8 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_
         k += 1 + p[k];
     }
     uint32_t depth = 0;
-    if (c->callchain && k < n) {
+    int chain = r->callchain == RS_CG_FP || (r->callchain == RS_CG_DWARF && c->kernel);
+    if (chain && k < n) {
         uint64_t nr = p[k++], user = 0, kernel = 0;
         for (uint64_t i = 0; i < nr && k + i < n && depth < RS_MAX_DEPTH; i++) {
             uint64_t a = p[k + i];
@@ -138,6 +183,11 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_
             /* a caller's frame holds its return address: the call is the byte before */
             ip[depth++] = user++ ? a - 1 : a;
         }
+        k += nr < n - k ? nr : n - k;
+    }
+    if (r->callchain == RS_CG_DWARF) { /* not unwound: the kernel's frames, or the address */
+        uint32_t all = unwind_user(r, t, p, k, n, ip, depth);
+        depth = all ? all : depth;
     }
     if (depth == 0)
         ip[depth++] = pc;
@@ -152,7 +202,7 @@ size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_tab
     const unsigned char *data = r->base + sysconf(_SC_PAGESIZE);
     uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = meta->data_tail, start = tail;
-    uint64_t buf[(sizeof(struct perf_event_header) + 8 * (4 + 1 + RS_MAX_READ + 1 + 512)) / 8];
+    uint64_t *buf = record;
     while (tail < head) {
         struct perf_event_header h;
         size_t off = (size_t)(tail % r->data_size);
@@ -161,7 +211,7 @@ size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_tab
         if (h.size < sizeof h || tail + h.size > head)
             break;
         if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST) {
-            size_t len = h.size < sizeof buf ? h.size : sizeof buf;
+            size_t len = h.size; /* a record holds at most 64 KiB: record fits it */
             if (off + len <= r->data_size) {
                 memcpy(buf, data + off, len);
             } else { /* the record wraps round the end of the ring */
