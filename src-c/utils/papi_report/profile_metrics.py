@@ -86,9 +86,13 @@ def places(metric):
 
 def evaluate(metric, counts):
     """The metric of counts (one sum per event of the profile's events); None when a
-    denominator is 0, the result is not finite or an event's count is missing."""
-    prog, _ = compile_formula(metric["formula"])
-    where = places(metric)
+    denominator is 0, the result is not finite, an event's count is missing or the
+    formula cannot be read."""
+    try:
+        prog, _ = compile_formula(metric["formula"])
+        where = places(metric)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # a formula this reader cannot read: no value, as for 0 / 0
     stack = []
     for op in prog:
         if op[0] == "num":
