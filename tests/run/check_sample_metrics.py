@@ -14,6 +14,8 @@ Sampled on perf::TASK-CLOCK with -m FAULTS_PER_MS, CPU_UTILIZATION, WRITE_PER_FA
 - CPU_UTILIZATION (uses the elapsed time) and WRITE_PER_FAULT (procio:::wchar, not read
   with samples) are refused per function in one line each, the profile is still taken and
   both are still computed for the whole program;
+- with -e PAGE-FAULTS,FAULTS beside it, the page faults are read once (one kernel event
+  under three names) and the metric points at them;
 - an unknown -m name: exit 2, the first line names it, nothing run.
 Every profile file is checked against schema/profile.schema.json."""
 import csv
@@ -175,6 +177,19 @@ def main():
     top = text[text.find("Top functions of the sampled profile"):]
     if "FAULTS_PER_MS" not in top.split("\n\n")[0]:
         fail("report.txt's top functions table has no FAULTS_PER_MS column")
+
+    # The metric's events given by -e under other names are read once (by their kernel
+    # event), and the metric points at them.
+    once = os.path.join(tmp, "once")
+    rc, _, err3 = run([papi_run, "--quiet", "--sample", "perf::TASK-CLOCK@1000000", "-e",
+                       "PAGE-FAULTS,FAULTS,perf::TASK-CLOCK", "-m", "FAULTS_PER_MS", "-o", once, "--",
+                       prog, "1"], env)
+    if rc != 0:
+        fail("-e PAGE-FAULTS,FAULTS -m FAULTS_PER_MS: exit status %d\n%s" % (rc, err3))
+    (d,) = profiles(once)
+    if d["events"] != ["perf::TASK-CLOCK", "PAGE-FAULTS"] or \
+            d["metrics"][0]["terms"] != {"perf::PAGE-FAULTS": 1, "perf::TASK-CLOCK": 0}:
+        fail("events read twice: %s, metrics %s" % (d["events"], d["metrics"]))
 
     rc, _, err2 = run([papi_run, "--sample", "perf::TASK-CLOCK", "-m", "NO_SUCH_METRIC", "-o",
                        os.path.join(tmp, "bad"), "--", prog, "1"], env)

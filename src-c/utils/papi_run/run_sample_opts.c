@@ -190,13 +190,24 @@ static void parse_spec(const struct run_options *o, char *event, long long *valu
     snprintf(event, RUN_NAME_LEN, "%.*s", RUN_NAME_LEN - 1, spec);
 }
 
+/* The place of event name among the sampled and read events (the same kernel event under
+ * another name counts: perf::CYCLES is PAPI_TOT_CYC), or -1. */
+static int slot_of(const char *name, int upto)
+{
+    const struct generic *g = find_generic(name);
+    for (int i = cfg.name[0][0] ? 0 : 1; g && i <= upto; i++) /* (default: not chosen yet) */
+        if (cfg.type[i] == g->type && cfg.config[i] == g->config)
+            return i;
+    return -1;
+}
+
 /* The -e events read at each sample: those that are generic events; others are said. */
 static void choose_read(const struct run_options *o)
 {
     char skipped[512] = "";
     for (int i = 0; o->events_given && i < o->nevents; i++) {
-        if (strcmp(o->events[i], cfg.name[0]) == 0)
-            continue;
+        if (strcmp(o->events[i], cfg.name[0]) == 0 || slot_of(o->events[i], cfg.nread) >= 0)
+            continue; /* (read once: -e perf::PAGE-FAULTS and a metric's PAGE-FAULTS) */
         if (cfg.nread < RS_MAX_READ && set_event(1 + cfg.nread, o->events[i]) == 0) {
             cfg.nread++;
             continue;
@@ -209,17 +220,6 @@ static void choose_read(const struct run_options *o)
                 "papi_run: --sample: %s counted for the whole program only, not per stack "
                 "(only perf's generic events, at most %d, are read with each sample)\n",
                 skipped, RS_MAX_READ);
-}
-
-/* The place of event name among the sampled and read events (the same kernel event under
- * another name counts: perf::CYCLES is PAPI_TOT_CYC), or -1. */
-static int slot_of(const char *name, int upto)
-{
-    const struct generic *g = find_generic(name);
-    for (int i = cfg.name[0][0] ? 0 : 1; g && i <= upto; i++) /* (default: not chosen yet) */
-        if (cfg.type[i] == g->type && cfg.config[i] == g->config)
-            return i;
-    return -1;
 }
 
 static void metric_refused(const char *name, const char *why)
