@@ -19,6 +19,9 @@
 #define RS_NAME_LEN  128
 #define RS_KERNEL    1ULL /* the address standing for the kernel's frames of a stack */
 
+/* PAPI_RUN_SAMPLE_METRICS (the -m metrics per function, run_sample_profile.c) at most */
+#define RS_METRICS_TEXT 16384
+
 /* What the program samples: from PAPI_RUN_SAMPLE, PAPI_RUN_SAMPLE_READ,
  * PAPI_RUN_SAMPLE_OPTS and PAPI_RUN_SAMPLE_DIR, which papi_run sets. */
 struct rs_config {

@@ -308,7 +308,7 @@ static void keep_metrics(void)
  * FORMULA" then "\tEVENT\tPLACE" per event. */
 static void export_metrics(void)
 {
-    char text[RUN_MAX_METRICS * 1024] = "";
+    char text[RS_METRICS_TEXT] = "";
     for (int m = 0; m < nmetrics; m++) {
         PAPIM_metric_info_t info;
         if (PAPIM_query_metric(metrics[m].name, &info) != PAPI_OK)

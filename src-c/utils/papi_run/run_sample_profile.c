@@ -38,7 +38,7 @@ static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
 static void write_metrics(struct jw *w, int nw)
 {
     const char *env = env_get("PAPI_RUN_SAMPLE_METRICS");
-    char text[8192];
+    char text[RS_METRICS_TEXT];
     snprintf(text, sizeof text, "%s", env ? env : "");
     jw_arr_begin(w, "metrics");
     char *save = NULL;
