@@ -2,12 +2,15 @@
 every process and rank of one run merged into the flame-graph files (profile.folded,
 weighted by the sampled event; profile.EVENT.folded per event read with it; flamegraph.pl's
 "root;...;leaf count" lines) and a table of the functions by their self share, with the
-spread over ranks (min, mean, max and the rank of the max) when there are several."""
+spread over ranks (min, mean, max and the rank of the max) when there are several, and
+each -m metric of the function's own summed counts (profile_metrics: a ratio of sums)."""
 import csv
 import glob
 import json
 import os
 import re
+
+from . import profile_metrics
 
 
 def find(paths):
@@ -72,11 +75,14 @@ def functions(docs):
     events, _, per_rank, own, _ = merge(docs)
     ranks = sorted({d["rank"] if d["rank"] is not None else 0 for d in docs})
     totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
+    metrics = profile_metrics.metrics_of(docs)
     rows = []
     for fn, o in own.items():
         row = {"function": fn}
         for i, ev in enumerate(events):
             row["self_pct " + ev] = 100.0 * o[i] / totals[i] if totals[i] else 0.0
+        for m in metrics:
+            row[m["name"]] = profile_metrics.evaluate(m, o)
         if len(ranks) > 1:
             w = [per_rank[fn].get(r, 0) for r in ranks]
             top = max(range(len(ranks)), key=lambda k: w[k])
@@ -120,10 +126,12 @@ def render_text(paths, run=None, top=10):
         return ""
     rows = functions(docs)
     events = docs[0]["events"]
+    names = [m["name"] for m in profile_metrics.metrics_of(docs)]
     out = ["", "Top functions of papi_run --sample (self share; %d process%s):" % (len(docs), "" if len(docs) == 1 else "es")]
-    out.append("  " + "  ".join("%12s" % e[-12:] for e in events) + "  function")
+    out.append("  " + "  ".join("%12s" % e[-12:] for e in events + names) + "  function")
     for r in rows[:top]:
-        shares = "  ".join("%11.2f%%" % r["self_pct " + e] for e in events)
+        shares = "  ".join(["%11.2f%%" % r["self_pct " + e] for e in events] +
+                           ["%12s" % ("-" if r[n] is None else "%.6g" % r[n]) for n in names])
         spread = ("  (max rank %d)" % r["max_rank"]) if "max_rank" in r else ""
         out.append("  %s  %s%s" % (shares, r["function"], spread))
     return "\n".join(out) + "\n"

@@ -2,12 +2,14 @@
 view). Two inputs give them:
   papi_run --sample's profile_RUNID_PID.json files (source "profiles", one run's
   documents as profile.load gives them):
-    profile_functions         function, self share of each event, and over ranks min,
-                              mean, max and max_rank (profile.functions: the text's top
-                              functions, profile_functions.csv)
+    profile_functions         function, self share of each event, each -m metric of the
+                              function's own counts, and over ranks min, mean, max and
+                              max_rank (profile.functions: the text's top functions,
+                              profile_functions.csv)
     profile_stacks            stack (root;...;leaf, the folded format's names), where
                               (each frame's file:line, ';' between frames, "" unknown),
-                              one weight column per event (the folded files' counts)
+                              one weight column per event (the folded files' counts),
+                              then one column per -m metric of the stack's counts
     profile_function_ranks    rank, pid, tid, function, weight, share_pct: each
                               thread's self weight of the sampled event per function and
                               its share of that thread's weight (the heat map's cells)
@@ -17,7 +19,7 @@ view). Two inputs give them:
 Needs pandas only."""
 import pandas as pd
 
-from . import profile, registry
+from . import profile, profile_metrics, registry
 
 RANK_COLUMNS = ["rank", "pid", "tid", "function", "weight", "share_pct"]
 REGION_COLUMNS = ["rank", "thread", "tid", "function", "region", "samples", "share_pct"]
@@ -56,8 +58,10 @@ def profile_stacks(docs):
             w = merged.setdefault(key, [0] * len(events))
             for i, c in enumerate(s["counts"][: len(events)]):
                 w[i] += c
-    rows = [[k[0], k[1]] + w for k, w in merged.items()]
-    df = pd.DataFrame(rows, columns=["stack", "where"] + list(events))
+    metrics = profile_metrics.metrics_of(docs)
+    rows = [[k[0], k[1]] + w + [profile_metrics.evaluate(m, w) for m in metrics]
+            for k, w in merged.items()]
+    df = pd.DataFrame(rows, columns=["stack", "where"] + list(events) + [m["name"] for m in metrics])
     if len(df):
         df = df.sort_values(events[0], ascending=False, kind="stable").reset_index(drop=True)
     df.attrs["events"] = list(events)
@@ -106,7 +110,7 @@ registry.table("profiles")(profile_stacks)
 registry.table("profiles")(profile_function_ranks)
 registry.table("regions")(profile_function_regions)
 registry.view("profile_functions", "Top functions of the sampled profile (self share of each "
-              "event; over ranks: min, mean, max of the sampled event and the rank of the max)", 30)
+              "event, each -m metric of the function's own counts; over ranks: min, mean, max of the sampled event and the rank of the max)", 30)
 registry.view("profile_function_regions", "Sampled functions x region (PAPI_SAMPLE: samples of "
               "each function in the region innermost at the time, all ranks and threads)", 40,
               function_region_view)

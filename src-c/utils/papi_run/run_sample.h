@@ -28,6 +28,9 @@
  * are read from the live stack, which may have changed since the sample. */
 #define RS_STACK_USER 8192
 
+/* PAPI_RUN_SAMPLE_METRICS (the -m metrics per function, run_sample_profile.c) at most */
+#define RS_METRICS_TEXT 16384
+
 /* What the program samples: from PAPI_RUN_SAMPLE, PAPI_RUN_SAMPLE_READ,
  * PAPI_RUN_SAMPLE_OPTS and PAPI_RUN_SAMPLE_DIR, which papi_run sets. */
 struct rs_config {

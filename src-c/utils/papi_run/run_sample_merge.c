@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "output_file.h"
+#include "papi_metrics.h"
 #include "run_sample_opts.h"
 
 #define TOP_FUNCTIONS 10
@@ -224,6 +225,21 @@ int run_sample_merge(struct run_state *s)
     return ret;
 }
 
+/* Metric m of one function from its summed self counts (a ratio of sums); 0, or -1 when
+ * it cannot be formed there (a denominator of 0). */
+static int function_metric(const struct run_sample_metric *m, const struct item *f, double *v)
+{
+    const char *names[1 + RS_MAX_READ];
+    long long values[1 + RS_MAX_READ];
+    for (int k = 0; k < m->nev; k++) {
+        if (m->slot[k] >= nw)
+            return -1;
+        names[k] = m->ev[k];
+        values[k] = (long long)f->w[m->slot[k]];
+    }
+    return PAPIM_evaluate(m->name, m->nev, names, values, 0.0, v) == PAPI_OK ? 0 : -1;
+}
+
 static int by_weight(const void *a, const void *b)
 {
     uint64_t x = (*(struct item *const *)a)->w[0], y = (*(struct item *const *)b)->w[0];
@@ -250,6 +266,10 @@ void run_sample_banner(const struct run_state *s)
     fprintf(stderr, " %9s", events[0]);
     for (int i = 1; i < nw; i++)
         fprintf(stderr, " %*s", (int)(strlen(events[i]) > 9 ? strlen(events[i]) : 9), events[i]);
+    int nm;
+    const struct run_sample_metric *m = run_sample_metrics(&nm);
+    for (int j = 0; j < nm; j++)
+        fprintf(stderr, " %*s", (int)(strlen(m[j].name) > 12 ? strlen(m[j].name) : 12), m[j].name);
     fprintf(stderr, "  function\n");
     for (size_t k = 0; k < n && k < TOP_FUNCTIONS; k++) {
         for (int i = 0; i < nw; i++) {
@@ -257,12 +277,25 @@ void run_sample_banner(const struct run_state *s)
             fprintf(stderr, " %*.2f%%", width,
                     total[i] ? 100.0 * (double)all[k]->w[i] / (double)total[i] : 0.0);
         }
+        for (int j = 0; j < nm; j++) {
+            int width = (int)(strlen(m[j].name) > 12 ? strlen(m[j].name) : 12);
+            double v;
+            if (function_metric(&m[j], all[k], &v) == 0)
+                fprintf(stderr, " %*.6g", width, v);
+            else
+                fprintf(stderr, " %*s", width, "-");
+        }
         fprintf(stderr, "  %s\n", all[k]->key);
     }
     if (dropped || lost)
         fprintf(stderr,
                 " dropped: %llu samples past the cap of distinct stacks, %llu lost by the kernel\n",
                 (unsigned long long)dropped, (unsigned long long)lost);
+    for (int j = 0; j < nm; j++)
+        fprintf(stderr,
+                " %s per function (%s): of the function's own counts summed; - where "
+                "it cannot be formed\n",
+                m[j].name, m[j].unit);
     if (notes[0])
         fprintf(stderr, " sample notes: %s\n", notes);
     free(all);

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "papi_metrics.h"
 #include "run.h"
 #include "run_sample_opts.h"
 #include "util_common.h"
@@ -59,6 +60,14 @@ static const struct generic generics[] = {
 };
 
 static struct rs_config cfg; /* what the program samples, as papi_run passes it on */
+static struct run_sample_metric metrics[RUN_MAX_METRICS];
+static int nmetrics;
+
+const struct run_sample_metric *run_sample_metrics(int *n)
+{
+    *n = nmetrics;
+    return metrics;
+}
 
 const struct rs_config *run_sample_config(void)
 {
@@ -181,13 +190,24 @@ static void parse_spec(const struct run_options *o, char *event, long long *valu
     snprintf(event, RUN_NAME_LEN, "%.*s", RUN_NAME_LEN - 1, spec);
 }
 
+/* The place of event name among the sampled and read events (the same kernel event under
+ * another name counts: perf::CYCLES is PAPI_TOT_CYC), or -1. */
+static int slot_of(const char *name, int upto)
+{
+    const struct generic *g = find_generic(name);
+    for (int i = cfg.name[0][0] ? 0 : 1; g && i <= upto; i++) /* (default: not chosen yet) */
+        if (cfg.type[i] == g->type && cfg.config[i] == g->config)
+            return i;
+    return -1;
+}
+
 /* The -e events read at each sample: those that are generic events; others are said. */
 static void choose_read(const struct run_options *o)
 {
     char skipped[512] = "";
     for (int i = 0; o->events_given && i < o->nevents; i++) {
-        if (strcmp(o->events[i], cfg.name[0]) == 0)
-            continue;
+        if (strcmp(o->events[i], cfg.name[0]) == 0 || slot_of(o->events[i], cfg.nread) >= 0)
+            continue; /* (read once: -e perf::PAGE-FAULTS and a metric's PAGE-FAULTS) */
         if (cfg.nread < RS_MAX_READ && set_event(1 + cfg.nread, o->events[i]) == 0) {
             cfg.nread++;
             continue;
@@ -200,6 +220,108 @@ static void choose_read(const struct run_options *o)
                 "papi_run: --sample: %s counted for the whole program only, not per stack "
                 "(only perf's generic events, at most %d, are read with each sample)\n",
                 skipped, RS_MAX_READ);
+}
+
+static void metric_refused(const char *name, const char *why)
+{
+    fprintf(stderr,
+            "papi_run: --sample: metric %s not per function: %s (computed for the "
+            "whole program only)\n",
+            name, why);
+}
+
+/* Each -m metric's events join those read with each sample (once, whoever asked first);
+ * a metric whose events are not all perf's generic events, that do not fit in
+ * RS_MAX_READ, or that uses the elapsed time (a function has none) is said and left out
+ * whole: it adds no event. */
+static void choose_metrics(const struct run_options *o)
+{
+    for (int m = 0; m < o->nmetrics; m++) {
+        PAPIM_metric_info_t info;
+        char why[RS_NAME_LEN + 128] = "";
+        if (PAPIM_query_metric(o->metrics[m], &info) != PAPI_OK) {
+            metric_refused(o->metrics[m], "not in the metric table");
+            continue;
+        }
+        struct run_sample_metric *r = &metrics[nmetrics];
+        memset(r, 0, sizeof *r);
+        snprintf(r->name, sizeof r->name, "%s", info.name);
+        snprintf(r->unit, sizeof r->unit, "%s", info.unit);
+        int added = 0;
+        if (info.uses_time)
+            snprintf(why, sizeof why,
+                     "its formula uses the elapsed time, which a function "
+                     "does not have");
+        else if (info.num_events > 1 + RS_MAX_READ)
+            snprintf(why, sizeof why,
+                     "it needs %d events, more than the %d read with each "
+                     "sample",
+                     info.num_events, 1 + RS_MAX_READ);
+        for (int k = 0; !why[0] && k < info.num_events; k++) {
+            const char *ev = info.event_names[k];
+            int at = slot_of(ev, cfg.nread + added);
+            if (at < 0 && !find_generic(ev)) {
+                snprintf(why, sizeof why,
+                         "its event %.*s is not one of perf's generic events, "
+                         "the only ones read with each sample",
+                         RS_NAME_LEN, ev);
+            } else if (at < 0 && cfg.nread + added >= RS_MAX_READ) {
+                snprintf(why, sizeof why,
+                         "its event %.*s does not fit: at most %d events are "
+                         "read with each sample",
+                         RS_NAME_LEN, ev, RS_MAX_READ);
+            } else if (at < 0) {
+                at = 1 + cfg.nread + added++;
+                set_event(at, ev);
+            }
+            snprintf(r->ev[k], RS_NAME_LEN, "%.*s", RS_NAME_LEN - 1, ev);
+            r->slot[k] = at;
+        }
+        if (why[0]) {
+            metric_refused(info.name, why);
+            continue;
+        }
+        r->nev = info.num_events;
+        cfg.nread += added;
+        nmetrics++;
+    }
+}
+
+/* After the group was tried: a metric whose events are no longer all read is left out. */
+static void keep_metrics(void)
+{
+    int kept = 0;
+    for (int m = 0; m < nmetrics; m++) {
+        int ok = 1;
+        for (int k = 0; k < metrics[m].nev; k++)
+            ok &= metrics[m].slot[k] <= cfg.nread;
+        if (ok)
+            metrics[kept++] = metrics[m];
+        else
+            metric_refused(metrics[m].name, "its events cannot be read in the sampled "
+                                            "event's group (said above)");
+    }
+    nmetrics = kept;
+}
+
+/* PAPI_RUN_SAMPLE_METRICS for the program's profile: a line per metric, "NAME\tUNIT\t
+ * FORMULA" then "\tEVENT\tPLACE" per event. */
+static void export_metrics(void)
+{
+    char text[RS_METRICS_TEXT] = "";
+    for (int m = 0; m < nmetrics; m++) {
+        PAPIM_metric_info_t info;
+        if (PAPIM_query_metric(metrics[m].name, &info) != PAPI_OK)
+            continue;
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, "%s%s\t%s\t%s", n ? "\n" : "", info.name, info.unit,
+                 info.formula);
+        for (int k = 0; k < metrics[m].nev; k++) {
+            n = strlen(text);
+            snprintf(text + n, sizeof text - n, "\t%s\t%d", metrics[m].ev[k], metrics[m].slot[k]);
+        }
+    }
+    setenv("PAPI_RUN_SAMPLE_METRICS", text, 1);
 }
 
 void run_sample_setup(struct run_state *s)
@@ -229,6 +351,7 @@ void run_sample_setup(struct run_state *s)
         exit(2);
     }
     choose_read(o);
+    choose_metrics(o);
     int err = -1;
     if (!event[0]) { /* the default: cycles where they count, else the task's clock */
         set_event(0, "perf::CYCLES");
@@ -253,6 +376,7 @@ void run_sample_setup(struct run_state *s)
                     cfg.name[0], strerror(err));
         exit(2);
     }
+    keep_metrics();
     cfg.kernel = try_group(1, &failed) == 0;
     if (!cfg.kernel)
         run_sample_note(s, "kernel frames not sampled: kernel.perf_event_paranoid forbids "
@@ -272,4 +396,5 @@ void run_sample_setup(struct run_state *s)
              cfg.cap);
     setenv("PAPI_RUN_SAMPLE_OPTS", opts, 1);
     setenv("PAPI_RUN_SAMPLE_DIR", s->dir, 1);
+    export_metrics();
 }

@@ -12,6 +12,18 @@
  * PAPI_RUN_SAMPLE* variables. */
 void run_sample_setup(struct run_state *s);
 const struct rs_config *run_sample_config(void);
+
+/* A -m metric evaluated per function: its events' places among the sampled event and
+ * the events read with it (rs_config.name), in the order of PAPIM_metric_info_t's
+ * event_names. */
+struct run_sample_metric {
+    char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN];
+    int nev;
+    char ev[1 + RS_MAX_READ][RS_NAME_LEN];
+    int slot[1 + RS_MAX_READ];
+};
+/* The metrics computed per function (those of -m that fit), n of them. */
+const struct run_sample_metric *run_sample_metrics(int *n);
 /* Appends text to the run's note (said in the banner). */
 void run_sample_note(struct run_state *s, const char *text);
 

@@ -31,6 +31,49 @@ static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
     return f;
 }
 
+/* "metrics": the -m metrics papi_run asked for per function (PAPI_RUN_SAMPLE_METRICS, a
+ * line per metric: NAME, UNIT, FORMULA, then EVENT, PLACE pairs, tab separated): each
+ * with its formula and the place of each of its events among "events", so that a reader
+ * evaluates it from any sum of the stacks' counts (a function's, a rank's). */
+static void write_metrics(struct jw *w, int nw)
+{
+    const char *env = env_get("PAPI_RUN_SAMPLE_METRICS");
+    char text[RS_METRICS_TEXT];
+    snprintf(text, sizeof text, "%s", env ? env : "");
+    jw_arr_begin(w, "metrics");
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *f[3 + 2 * (1 + RS_MAX_READ)];
+        int n = 0;
+        for (char *p = line; n < (int)(sizeof f / sizeof *f); n++) {
+            f[n] = p;
+            p = strchr(p, '\t');
+            if (!p) {
+                n++;
+                break;
+            }
+            *p++ = 0;
+        }
+        if (n < 5 || (n - 3) % 2)
+            continue; /* (not papi_run's) */
+        int ok = 1;
+        for (int k = 3; k < n; k += 2)
+            ok &= atoi(f[k + 1]) >= 0 && atoi(f[k + 1]) < nw;
+        if (!ok)
+            continue;
+        jw_obj_begin(w, NULL);
+        jw_str(w, "name", f[0]);
+        jw_str(w, "unit", f[1]);
+        jw_str(w, "formula", f[2]);
+        jw_obj_begin(w, "terms");
+        for (int k = 3; k < n; k += 2)
+            jw_int(w, f[k], atoi(f[k + 1]));
+        jw_obj_end(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
 static void write_header(struct jw *w, const struct rs_config *c, const struct rs_table *t,
                          const char *note)
 {
@@ -73,6 +116,7 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct r
     jw_uint(w, "dropped_samples", t->dropped);
     jw_uint(w, "dropped_weight", t->dropped_weight);
     jw_str(w, "notes", note);
+    write_metrics(w, 1 + c->nread);
 }
 
 /* The frames' indices of every stack, root first, into idx (t->nips of them); -1 when
