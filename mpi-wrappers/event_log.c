@@ -374,8 +374,7 @@ int pmpi_fortran_status(const void *st, int f08, MPI_Status *c)
     return PMPI_Status_f2c((const MPI_Fint *)st, c) == MPI_SUCCESS;
 }
 
-MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack,
-                              void **heap)
+MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack, void **heap)
 {
     *heap = NULL;
     if (!pmpi_log.on || arr != MPI_STATUSES_IGNORE || n < 0)

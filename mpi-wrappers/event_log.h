@@ -115,8 +115,7 @@ int pmpi_fortran_status(const void *st, int f08, MPI_Status *c);
  * the caller's own pointer when not recording, not ignored, or out of memory (the old
  * behaviour: statuses unread). C statuses, and the Fortran forms (an INTEGER array of
  * MPI_STATUS_SIZE each, or TYPE(MPI_Status) when f08). */
-MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack,
-                              void **heap);
+MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack, void **heap);
 void *pmpi_fortran_statuses_mine(void *arr, const void *count, int f08, void *stack,
                                  size_t stack_bytes, void **heap);
 /* The first n of a Fortran array of statuses as C ones (source and tag): 1, or 0 when
