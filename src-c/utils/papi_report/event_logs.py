@@ -275,3 +275,28 @@ def trace(directory):
              "wait_states": {"ranks": waits, "matched": stats},
              "unfinished": gone}
     return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
+
+
+def summary(directory):
+    """The text `papi_report DIR` prints for a job that left event logs but no
+    papi_mpi_report.json: the wait states per rank the logs give, how the requests
+    matched, and the ranks that did not finish (the same figures --merge-trace puts in its
+    trace's otherData)."""
+    ranks = load(directory)
+    waits, stats, nranks = wait_states(ranks)
+    run_id = next(iter(ranks.values()))["run_id"] or "?"
+    out = ["papi_report: %s holds no papi_mpi_report.json (the job did not reach MPI_Finalize):"
+           " what its event logs hold (run %s, %d of %d ranks logged)"
+           % (directory, run_id, len(ranks), nranks),
+           "%5s %8s %8s" % ("rank", "records", "dropped") + "".join(" %15s" % k for k in KINDS)]
+    for w in waits:
+        out.append("%5d %8d %8d" % (w["rank"], w["records"], w["dropped"]) +
+                   "".join(" %15.6f" % w[k] for k in KINDS))
+    out.append("matched: point-to-point %d (unmatched %d), collectives %d (unmatched %d)"
+               % (stats["p2p_matched"], stats["p2p_unmatched"], stats["coll_matched"],
+                  stats["coll_unmatched"]))
+    for g in unfinished(ranks, nranks):
+        out.append("papi_report: rank %d did not finish: %s" % (g["rank"], g["exit_reason"]))
+    out.append("papi_report: the timeline of these logs: papi_report --merge-trace OUT.json %s"
+               % directory)
+    return "\n".join(out) + "\n"
