@@ -202,7 +202,7 @@ def main(argv=None):
             continue  # papi_run --sample's profiles alone: the page's profile section
         if kind is None and os.path.isdir(path):  # a job that died: what its event logs hold
             from papi_report import event_logs
-            if event_logs.has_logs(path):
+            if event_logs.has_logs(path) or event_logs.has_rows(path):
                 try:
                     sys.stdout.write(event_logs.summary(path))
                 except event_logs.EventLogError as e:

@@ -76,6 +76,19 @@ def main():
         row = re.search(r"^\s+1\s+\d+\s+\d+\s+([0-9.]+)\s", q.stdout, re.M)
         if check(row is not None, "papi_report DIR: rank 1's row"):
             near(float(row.group(1)), measured, "papi_report DIR: rank 1 late sender")
+        check(re.search(r"^\s+3\s+[0-9.]+\s+[0-9.]+\s+signal 6$", q.stdout, re.M),
+              "papi_report DIR: rank 3's own row says its signal")
+        rows_only = tempfile.mkdtemp(prefix="papi_mpi_rows_only_")
+        try:  # the rows alone (no event logs): their table, no refusal
+            for n in names:
+                if re.fullmatch(r"papi_mpi_rank\d\.(partial|checkpoint)\.json", n):
+                    shutil.copy(os.path.join(out, n), rows_only)
+            q = run_cmd(["/usr/bin/python3", REPORT, rows_only], tail=2000)
+            check(q.returncode == 0 and "no event log" in q.stdout and
+                  re.search(r"^\s+3\s+[0-9.]+\s+[0-9.]+\s+signal 6$", q.stdout, re.M),
+                  f"papi_report DIR with rows only: status {q.returncode}, rank 3's row")
+        finally:
+            shutil.rmtree(rows_only, ignore_errors=True)
         trace = os.path.join(out, "dead_job_trace.json")
         q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
         check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")
