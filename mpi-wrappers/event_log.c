@@ -374,6 +374,67 @@ int pmpi_fortran_status(const void *st, int f08, MPI_Status *c)
     return PMPI_Status_f2c((const MPI_Fint *)st, c) == MPI_SUCCESS;
 }
 
+MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack, void **heap)
+{
+    *heap = NULL;
+    if (!pmpi_log.on || arr != MPI_STATUSES_IGNORE || n < 0)
+        return arr;
+    if (n <= nstack)
+        return stack;
+    *heap = malloc((size_t)n * sizeof *arr);
+    return *heap ? (MPI_Status *)*heap : arr; /* no memory: unread, as before */
+}
+
+/* The bytes of one Fortran status: MPICH's TYPE(MPI_Status) from mpi_f08, else
+ * INTEGER(MPI_STATUS_SIZE) (Open MPI's f08 type has that layout too). */
+static size_t fortran_status_bytes(int f08)
+{
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000
+    if (f08)
+        return sizeof(MPI_F08_status);
+#endif
+    (void)f08;
+#ifdef MPI_F_STATUS_SIZE
+    return MPI_F_STATUS_SIZE * sizeof(MPI_Fint);
+#else /* Open MPI: the C status in MPI_Fint words */
+    return (sizeof(MPI_Status) + sizeof(MPI_Fint) - 1) / sizeof(MPI_Fint) * sizeof(MPI_Fint);
+#endif
+}
+
+static int fortran_statuses_ignored(const void *arr, int f08)
+{
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000
+    if (f08)
+        return arr == (const void *)MPI_F08_STATUSES_IGNORE;
+#endif
+    (void)f08;
+    return arr == (const void *)MPI_F_STATUSES_IGNORE;
+}
+
+void *pmpi_fortran_statuses_mine(void *arr, const void *count, int f08, void *stack,
+                                 size_t stack_bytes, void **heap)
+{
+    *heap = NULL;
+    if (!pmpi_log.on || !count || !fortran_statuses_ignored(arr, f08) || *(const int *)count < 0)
+        return arr;
+    size_t need = (size_t) * (const int *)count * fortran_status_bytes(f08);
+    if (need <= stack_bytes)
+        return stack;
+    *heap = malloc(need);
+    return *heap ? *heap : arr; /* no memory: unread, as before */
+}
+
+int pmpi_fortran_statuses(const void *arr, int f08, int n, MPI_Status *c)
+{
+    if (!arr || fortran_statuses_ignored(arr, f08) || arr == (const void *)MPI_F_STATUS_IGNORE)
+        return 0;
+    size_t sz = fortran_status_bytes(f08);
+    for (int i = 0; i < n; i++)
+        if (!pmpi_fortran_status((const char *)arr + (size_t)i * sz, f08, &c[i]))
+            return 0;
+    return 1;
+}
+
 void pmpi_log_region(int index, int enter)
 {
     if (!pmpi_log.on)

@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* What a record is. A Sendrecv is two records (a send and a receive, same times). */
@@ -100,7 +101,26 @@ void pmpi_log_persistent_forget(MPI_Request req);
  * whose binding enters PMPI_* directly: whether st is the ignore marker, and its source
  * and tag into *c (1), or 0 when it cannot be read. */
 int pmpi_fortran_status_ignored(const void *st, int f08);
+/* Where a forwarder sees a Waitany/Waitsome index: 1-based from Fortran bindings, but
+ * MPICH's mpi_f08 C bindings return C's (its module adds 1 after them). */
+#if defined(MPICH_NUMVERSION)
+#define PMPI_FORTRAN_INDEX_BASE(f08) ((f08) ? 0 : 1)
+#else
+#define PMPI_FORTRAN_INDEX_BASE(f08) 1
+#endif
 int pmpi_fortran_status(const void *st, int f08, MPI_Status *c);
+/* Arrays of statuses the caller ignores (MPI_STATUSES_IGNORE) are replaced by one of
+ * ours while recording, so a wildcard receive completed by Waitall/Waitsome ... learns its
+ * sender: stack (n statuses fit in its bytes) or a heap one (*heap, freed by the caller);
+ * the caller's own pointer when not recording, not ignored, or out of memory (the old
+ * behaviour: statuses unread). C statuses, and the Fortran forms (an INTEGER array of
+ * MPI_STATUS_SIZE each, or TYPE(MPI_Status) when f08). */
+MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack, void **heap);
+void *pmpi_fortran_statuses_mine(void *arr, const void *count, int f08, void *stack,
+                                 size_t stack_bytes, void **heap);
+/* The first n of a Fortran array of statuses as C ones (source and tag): 1, or 0 when
+ * they cannot be read (ignored). */
+int pmpi_fortran_statuses(const void *arr, int f08, int n, MPI_Status *c);
 /* A region opened (enter 1) or closed (enter 0) now. */
 void pmpi_log_region(int index, int enter);
 

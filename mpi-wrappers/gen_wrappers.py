@@ -153,8 +153,10 @@ def c_wrapper(c):
     leave = f"pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_)"
     before, logged = event_log(c, dest, source)
     if before:
-        if "st_" in before:
+        if "*st_" in before:
             a = a.replace("status", "(pmpi_log.on ? st_ : status)")
+        if "ast_" in before:
+            a = ", ".join("ast_" if x == "array_of_statuses" else x for x in c["args"])
         out[out.index(f"    int rc_ = P{c['name']}({', '.join(c['args'])});")] = \
             before + f"    int rc_ = P{c['name']}({a});"
     out.append(f"    long long dt_ = {leave};")
@@ -180,6 +182,8 @@ def c_wrapper(c):
         out += ["    if (rc_ == MPI_SUCCESS) {", "        pmpi_persistent_forget(req_);",
                 "        pmpi_log_persistent_forget(req_);", "    }"]
     out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
+    if "hsts_" in before:
+        out.append("    free(hsts_);")
     out += ["    return rc_;", "}", ""]
     return out
 
@@ -190,9 +194,9 @@ WAITS = {
     "MPI_Wait": ("request", "1", "st_", "1"),
     "MPI_Test": ("request", "1", "st_", "*flag"),
     "MPI_Waitall": ("array_of_requests", "count",
-                    "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses", "1"),
+                    "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_", "1"),
     "MPI_Testall": ("array_of_requests", "count",
-                    "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses", "*flag"),
+                    "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_", "*flag"),
 }
 
 
@@ -203,10 +207,10 @@ WAITS_SOME = {
     "MPI_Testany": ("array_of_requests", "count", "1", "indx", "st_",
                     "*flag && *indx != MPI_UNDEFINED"),
     "MPI_Waitsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
-                     "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses",
+                     "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_",
                      "*outcount != MPI_UNDEFINED"),
     "MPI_Testsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
-                     "array_of_statuses == MPI_STATUSES_IGNORE ? NULL : array_of_statuses",
+                     "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_",
                      "*outcount != MPI_UNDEFINED"),
 }
 
@@ -224,6 +228,16 @@ def requests_before(arr, n):
 STATUS_BEFORE = "    MPI_Status sst_, *st_ = status == MPI_STATUS_IGNORE ? &sst_ : status;\n"
 
 
+def statuses_before(c, n):
+    """The same for an array of statuses (MPI_STATUSES_IGNORE): ours while recording, on
+    the stack up to PMPI_LOG_WAIT_MAX, else on the heap (hsts_, freed after the call)."""
+    if "array_of_statuses" not in c["args"]:
+        return ""
+    return ("    MPI_Status ssts_[PMPI_LOG_WAIT_MAX];\n    void *hsts_;\n"
+            f"    MPI_Status *ast_ = pmpi_log_statuses(array_of_statuses, {n}, ssts_, "
+            "PMPI_LOG_WAIT_MAX, &hsts_);\n")
+
+
 def event_log(c, dest, source):
     """The event log's record(s) of a call (event_log.h), made after it returned: lines
     before the call (the request handles a Wait completes are gone after it) and the
@@ -232,12 +246,14 @@ def event_log(c, dest, source):
     cid, t = f"PMPI_ID_{c['name']}", "f_.t0, dt_, site_"
     if c["name"] in WAITS:
         arr, n, st, done = WAITS[c["name"]]
-        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "")
+        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "") + \
+            statuses_before(c, n)
         return before, [f"        if ({done})",
                         f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
     if c["name"] in WAITS_SOME:
         arr, n, ndone, idx, st, done = WAITS_SOME[c["name"]]
-        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "")
+        before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "") + \
+            statuses_before(c, n)
         return before, [f"        if ({done})",
                         f"            pmpi_log_wait_some({cid}, {t}, nrq_, rq_, {ndone}, {idx}, {st});"]
     if c["name"] in STARTS:  # the sends and receives filed at *_init, one per request
@@ -411,8 +427,8 @@ def fortran_log(c, f08):
     """For bindings that enter PMPI_* directly (Open MPI's, MPICH's mpi_f08 for Wait*,
     Test*, Barrier ...), the event log's record(s) the C wrapper would write, from the
     Fortran arguments: request handles through PMPI_Request_f2c (taken before a Wait/Test
-    form, which frees them), Fortran's 1-based indices made 0-based, statuses not read
-    (a wildcard receive completed by a Wait/Test keeps its sender unknown). Returns
+    form, which frees them), Fortran's indices made C's (PMPI_FORTRAN_INDEX_BASE), the statuses read
+    (an ignored one, or array, replaced by the forwarder's own). Returns
     (lines before the call, lines after it)."""
     cid, t = f"PMPI_ID_{c['name']}", "f_.t0, dt_, fsite_"
     args = c["args"]
@@ -435,26 +451,43 @@ def fortran_log(c, f08):
                   f"    if (pmpi_log.on && pmpi_fortran_status_ignored({a('status')}, {int(f08)}))",
                   f"        {a('status')} = fst_;"]
         st = "(pmpi_fortran_status(" + a("status") + f", {int(f08)}, &cst_) ? &cst_ : NULL)"
+    statuses = []
+    if "array_of_statuses" in args:
+        # an ignored array of statuses is replaced by one of ours (stack up to
+        # PMPI_LOG_WAIT_MAX statuses, else the heap, freed after): a wildcard receive
+        # completed there learns its sender
+        sts, cnt = a("array_of_statuses"), a("count") if "count" in args else a("incount")
+        statuses = ["    MPI_Fint fsts_[PMPI_LOG_WAIT_MAX * 8]; /* 8 >= MPI_STATUS_SIZE */",
+                    "    void *hfsts_;",
+                    f"    {sts} = pmpi_fortran_statuses_mine({sts}, {cnt}, {int(f08)}, fsts_, "
+                    "sizeof fsts_, &hfsts_);"]
     if name in WAITS:
         arr = a("request") if "request" in args else a("array_of_requests")
         n = "1" if "request" in args else f"*(const int *){a('count')}"
-        before = keys(arr, n) + status
+        before = keys(arr, n) + status + statuses
         rec = ["        MPI_Status cst_;"] if status else []
+        if statuses:
+            rec = ["        MPI_Status cst_[PMPI_LOG_WAIT_MAX];",
+                   f"        int ncs_ = pmpi_fortran_statuses({sts}, {int(f08)}, nrq_, cst_);"]
+            st = "ncs_ ? cst_ : NULL"
         rec += [f"        if ({flag})", f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
     elif name in WAITS_SOME:
         n = f"*(const int *){a('count') if 'count' in args else a('incount')}"
-        before = keys(a("array_of_requests"), n) + status
+        before = keys(a("array_of_requests"), n) + status + statuses
         if "indx" in args:
             rec = ["        MPI_Status cst_;",
-                   f"        int ix_ = *(const int *){a('indx')} - 1; /* Fortran's index: 1-based */",
-                   f"        if (({flag}) && ix_ + 1 != MPI_UNDEFINED)",
+                   f"        int ix_ = *(const int *){a('indx')} - PMPI_FORTRAN_INDEX_BASE({int(f08)});",
+                   f"        if (({flag}) && *(const int *){a('indx')} != MPI_UNDEFINED)",
                    f"            pmpi_log_wait_some({cid}, {t}, nrq_, rq_, 1, &ix_, {st});"]
         else:
             rec = [f"        int nd_ = *(const int *){a('outcount')}, ix_[PMPI_LOG_WAIT_MAX];",
                    "        nd_ = nd_ == MPI_UNDEFINED ? 0 : nd_ < PMPI_LOG_WAIT_MAX ? nd_ : PMPI_LOG_WAIT_MAX;",
                    "        for (int i_ = 0; i_ < nd_; i_++)",
-                   f"            ix_[i_] = ((const int *){a('array_of_indices')})[i_] - 1;",
-                   f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, ix_, NULL);"]
+                   f"            ix_[i_] = ((const int *){a('array_of_indices')})[i_] - "
+                   f"PMPI_FORTRAN_INDEX_BASE({int(f08)});",
+                   "        MPI_Status cst_[PMPI_LOG_WAIT_MAX];",
+                   f"        int ncs_ = pmpi_fortran_statuses({sts}, {int(f08)}, nd_, cst_);",
+                   f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, ix_, ncs_ ? cst_ : NULL);"]
     elif name in STARTS:
         arr, n = (a("request"), "1") if name == "MPI_Start" else \
             (a("array_of_requests"), f"*(const int *){a('count')}")
@@ -505,6 +538,8 @@ def fortran_log(c, f08):
                        "sent_ + recvd_, 0, 0);")
     ierr = f"a{len(args)}"
     after = [f"    if (bypass_ && dt_ && pmpi_log.on && pmpi_fortran_ok({ierr})) {{"] + rec + ["    }"]
+    if statuses:
+        after.append("    free(hfsts_);")
     if name == "MPI_Request_free":
         after += [f"    if (bypass_ && pmpi_fortran_ok({ierr}))",
                   "        pmpi_log_persistent_forget(req_);"]
@@ -599,7 +634,7 @@ def gen_table(calls):
 
 def gen_source(calls, legacy):
     out = ["/* Generated by gen_wrappers.py from mpi_calls.list: do not edit. */",
-           "#include <mpi.h>", "", "#include \"lifecycle.h\"", "#include \"mpi_bytes.h\"",
+           "#include <mpi.h>", "#include <stdlib.h>", "", "#include \"lifecycle.h\"", "#include \"mpi_bytes.h\"",
            "#include \"event_log.h\"", "#include \"record.h\"", "#include \"traffic.h\"", ""]
     for c in calls:
         if c["kind"] == "hand":

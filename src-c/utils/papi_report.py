@@ -200,6 +200,15 @@ def main(argv=None):
         kind = classify(path)
         if kind is None and os.path.exists(path) and profile.find([path]):
             continue  # papi_run --sample's profiles alone: the page's profile section
+        if kind is None and os.path.isdir(path):  # a job that died: what its event logs hold
+            from papi_report import event_logs
+            if event_logs.has_logs(path) or event_logs.has_rows(path):
+                try:
+                    sys.stdout.write(event_logs.summary(path))
+                except event_logs.EventLogError as e:
+                    print("papi_report: %s" % e, file=sys.stderr)
+                    return 2
+                return 0
         if kind is None:
             print("papi_report: %s is neither an MPI report (papi_mpi_report.json or a "
                   "directory holding one) nor region files (papi_hl_output/, rank_*.json)"

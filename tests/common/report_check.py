@@ -11,7 +11,8 @@ Three ways in, one rule kind each (schema/README.md, "Tests"):
   --dir DIR adds a directory (a sh -c test: report_check.py --dir D -- sh -c '...').
 - a Python test script: `import report_check; report_check.guard()` near its top: every
   directory the script removes (shutil.rmtree, tempfile.TemporaryDirectory) and every
-  mkdtemp directory it leaves is checked first; a violation ends the script with exit 1.
+  mkdtemp directory it leaves is checked first, and a fixed directory it leaves when named
+  with report_check.keep(dir); a violation ends the script with exit 1.
 - by hand: `report_check.py PATH...` (files or directories), or check_paths(paths).
 A report written on purpose to break a rule (the hostile-input tests) is kept out of it
 by not calling guard(), with guard(skip=("bad_",)) (names starting so are not checked),
@@ -101,6 +102,12 @@ _guarded = {"skip": (), "dirs": set(), "broken": set()}
 def broken(path):
     """A report this script wrote broken on purpose (a hostile input): guard() leaves it."""
     _guarded["broken"].add(os.path.abspath(path))
+
+
+def keep(path):
+    """A directory this script writes and leaves (a fixed output directory): guard() checks
+    its reports at exit, as it checks the mkdtemp directories left."""
+    _guarded["dirs"].add(os.fspath(path))
 
 
 def guard(skip=()):

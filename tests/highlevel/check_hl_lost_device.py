@@ -18,6 +18,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
 from papi_report import schema_check  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 DEV0 = "nvml:::Tesla_V100-SXM2-16GB:device_0:"
 ENERGY, POWER = DEV0 + "total_energy_consumption", DEV0 + "power"
 failures = 0

@@ -54,6 +54,10 @@ if [ $# -ge 3 ] && command -v mpirun.mpich >/dev/null; then
     mpirun.mpich -np 2 -genv LD_PRELOAD "$wrap" "$3" >"$tmp/mpi/out" 2>&1) ||
     { cat "$tmp/mpi/out"; echo "FAIL: the installed wrapper does not run under mpirun"; exit 1; }
   test -s "$tmp/mpi/papi_mpi_report.json" || { cat "$tmp/mpi/out"; echo "FAIL: no MPI report"; exit 1; }
+  # the report follows its schema (tests/common/report_check.py)
+  if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 "$src_dir/tests/common/report_check.py" "$tmp/mpi"; then
+    echo "FAIL: the MPI report breaks its schema"; exit 1
+  fi
   echo "installed libpapi_mpi.so under mpirun.mpich -np 2: report written"
 fi
 echo "test_install_consumer: PASSED"

@@ -39,6 +39,10 @@ run() {
      ! grep -q "papi_mpi: 2 ranks finished" "$dir/out"; then
     cat "$dir/out"; fail "$prog under mpirun.$flavor: no report of 2 ranks"; return
   fi
+  # the reports follow their schemas (tests/common/report_check.py)
+  if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 "$src_dir/tests/common/report_check.py" "$dir"; then
+    fail "$prog under mpirun.$flavor: a report breaks its schema"; return
+  fi
   echo "ok: $(basename "$prog") under mpirun.$flavor -np 2 (env -i): report written"
 }
 

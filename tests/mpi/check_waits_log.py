@@ -3,7 +3,8 @@
 ranks with PAPI_MPI_CHECKPOINT=0.05: rank 0 sends 200 ms late to rank 1, then after half a
 second of checkpoints rank 3 calls abort() and the launcher ends the job. No report is
 written; each rank's papi_mpi_rank<N>.events.jsonl must follow
-schema/mpi_event_log.schema.json line by line, and `papi_report --merge-trace OUT DIR`
+schema/mpi_event_log.schema.json line by line, `papi_report DIR` prints the waits they give
+(rank 1's late sender, rank 3 unfinished), and `papi_report --merge-trace OUT DIR`
 must give a trace (trace_json.schema.json) whose wait states hold rank 1's late-sender wait
 (what the program measured +- 30 ms, and 200 ms +- 30 ms unless the machine delayed a rank
 past that), each rank's wait at a barrier on its half of an MPI_Comm_split (rank r
@@ -67,6 +68,27 @@ def main():
         with open(os.path.join(out, "papi_mpi_rank3.events.jsonl"), encoding="utf-8") as f:
             last = [json.loads(x) for x in f if x.strip()][-1]
         check(last["reason"] == "signal 6", f"rank 3's last line says its signal: {last['reason']}")
+        # papi_report DIR: the waits the logs give, in text, instead of a refusal
+        q = run_cmd(["/usr/bin/python3", REPORT, out], tail=3000)
+        check(q.returncode == 0, f"papi_report DIR (no final report): status {q.returncode}")
+        check(re.search(r"^papi_report: rank 3 did not finish: signal 6$", q.stdout, re.M),
+              "papi_report DIR names rank 3 and its signal")
+        row = re.search(r"^\s+1\s+\d+\s+\d+\s+([0-9.]+)\s", q.stdout, re.M)
+        if check(row is not None, "papi_report DIR: rank 1's row"):
+            near(float(row.group(1)), measured, "papi_report DIR: rank 1 late sender")
+        check(re.search(r"^\s+3\s+[0-9.]+\s+[0-9.]+\s+signal 6$", q.stdout, re.M),
+              "papi_report DIR: rank 3's own row says its signal")
+        rows_only = tempfile.mkdtemp(prefix="papi_mpi_rows_only_")
+        try:  # the rows alone (no event logs): their table, no refusal
+            for n in names:
+                if re.fullmatch(r"papi_mpi_rank\d\.(partial|checkpoint)\.json", n):
+                    shutil.copy(os.path.join(out, n), rows_only)
+            q = run_cmd(["/usr/bin/python3", REPORT, rows_only], tail=2000)
+            check(q.returncode == 0 and "no event log" in q.stdout and
+                  re.search(r"^\s+3\s+[0-9.]+\s+[0-9.]+\s+signal 6$", q.stdout, re.M),
+                  f"papi_report DIR with rows only: status {q.returncode}, rank 3's row")
+        finally:
+            shutil.rmtree(rows_only, ignore_errors=True)
         trace = os.path.join(out, "dead_job_trace.json")
         q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
         check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")

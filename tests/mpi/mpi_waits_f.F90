@@ -1,6 +1,7 @@
 ! mpi_waits_f.f90: the late-sender stage of mpi_waits.c from Fortran (`use mpi`):
 ! rank 0 sleeps 200 ms, then MPI_Send to rank 1, which is in MPI_Recv; again with
-! MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) + MPI_Wait(MPI_STATUS_IGNORE). Rank 1 prints
+! MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) + MPI_Wait(MPI_STATUS_IGNORE), + MPI_Waitall and
+! + MPI_Waitsome (MPI_STATUSES_IGNORE: the forwarder reads its own statuses). Rank 1 prints
 ! "EXPECT what 1 seconds": the wait its CLOCK_MONOTONIC readings (one clock on one node;
 ! Open MPI's MPI_Wtime counts from each rank's own start) say it had (check_waits.py
 ! --part fortran). Under MPICH and Open MPI.
@@ -29,11 +30,12 @@ program mpi_waits_f
   end interface
   integer :: rank, nranks, ierr, rc
 #ifdef F08
-  type(MPI_Request) :: rq
+  type(MPI_Request) :: rq, rqs(1)
 #else
-  integer :: rq
+  integer :: rq, rqs(1)
 #endif
-  double precision :: s(2), t(2)
+  integer :: nout, idx(1)
+  double precision :: s(4), t(4)
   character(len=64) :: line
 
   call MPI_Init(ierr)
@@ -51,16 +53,32 @@ program mpi_waits_f
     rc = usleep(200000)
     s(2) = now()
     call MPI_Send(s(2), 1, MPI_DOUBLE_PRECISION, 1, 6, MPI_COMM_WORLD, ierr)
+    rc = usleep(200000)
+    s(3) = now()
+    call MPI_Send(s(3), 1, MPI_DOUBLE_PRECISION, 1, 7, MPI_COMM_WORLD, ierr)
+    rc = usleep(200000)
+    s(4) = now()
+    call MPI_Send(s(4), 1, MPI_DOUBLE_PRECISION, 1, 8, MPI_COMM_WORLD, ierr)
   else if (rank == 1) then
     t(1) = now()
     call MPI_Recv(s(1), 1, MPI_DOUBLE_PRECISION, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr) ! RECV_LINE
     call MPI_Irecv(s(2), 1, MPI_DOUBLE_PRECISION, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, rq, ierr)
     t(2) = now()
     call MPI_Wait(rq, MPI_STATUS_IGNORE, ierr) ! WAIT_LINE
+    call MPI_Irecv(s(3), 1, MPI_DOUBLE_PRECISION, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, rqs(1), ierr)
+    t(3) = now()
+    call MPI_Waitall(1, rqs, MPI_STATUSES_IGNORE, ierr) ! WAITALL_LINE
+    call MPI_Irecv(s(4), 1, MPI_DOUBLE_PRECISION, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, rqs(1), ierr)
+    t(4) = now()
+    call MPI_Waitsome(1, rqs, nout, idx, MPI_STATUSES_IGNORE, ierr) ! WAITSOME_LINE
     write (line, '(F12.6)') max(s(1) - t(1), 0d0)
     write (*, '(A)') 'EXPECT late_sender_recv 1 '//trim(adjustl(line))
     write (line, '(F12.6)') max(s(2) - t(2), 0d0)
     write (*, '(A)') 'EXPECT late_sender_wait 1 '//trim(adjustl(line))
+    write (line, '(F12.6)') max(s(3) - t(3), 0d0)
+    write (*, '(A)') 'EXPECT late_sender_waitall 1 '//trim(adjustl(line))
+    write (line, '(F12.6)') max(s(4) - t(4), 0d0)
+    write (*, '(A)') 'EXPECT late_sender_waitsome 1 '//trim(adjustl(line))
     flush (6)
   end if
   call MPI_Finalize(ierr)

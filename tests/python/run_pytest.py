@@ -2,12 +2,18 @@
 """ctest's runner of one pytest file of tests/python: PASSED, FAILED, or SKIPPED with the
 reason and exit 77 (pytest missing, or every test of the file skipped for a fact of the
 machine, such as an mpi4py built against the other MPI). A test skipped among others
-that ran prints its SKIPPED line too, so a missing numpy is never a silent pass.
+that ran prints its SKIPPED line too, so a missing numpy is never a silent pass. The
+reports the tests leave under pytest's basetemp are checked against their schemas
+(tests/common/report_check.py): a violation fails the file.
 
   run_pytest.py TEST_FILE [pytest arguments...]"""
 
 import os
 import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report the tests write is checked: schema/README.md)
 
 try:
     import pytest
@@ -38,8 +44,15 @@ def main():
     name = os.path.splitext(os.path.basename(sys.argv[1]))[0]
     flavor = os.environ.get("PAPI_TEST_MPI", "")
     basetemp = os.path.join(os.getcwd(), "pytest-%s-%s" % (name, flavor))
+    start = time.time() - 1  # coarse file times: a file written at once counts
     code = pytest.main(["-q", "-p", "no:cacheprovider", "-o", "console_output_style=classic",
                         "--basetemp", basetemp] + sys.argv[1:], plugins=[outcomes])
+    if code == 0:  # the reports its tests wrote under basetemp follow their schemas
+        bad = report_check.check_paths([basetemp], since=start)
+        for line in bad:
+            print("FAILED: a report breaks its schema: %s" % line)
+        if bad:
+            return 1
     reasons = [r.replace("Skipped: ", "") for r in outcomes.skipped]
     if code == 0 and reasons and not outcomes.passed and not outcomes.failed:
         print("SKIPPED: " + reasons[0])

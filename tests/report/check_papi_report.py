@@ -470,6 +470,7 @@ def main():
         print("SKIPPED: %s (Debian: apt-get install python3-pandas python3-matplotlib)" % e)
         return 77
     shutil.rmtree(a.out, ignore_errors=True)
+    report_check.keep(a.out)  # left for the page tests: checked at exit
     work = os.path.join(a.out, "run")
     os.makedirs(work)
     rep, ranks, banner = mpi_part(a, work)

@@ -14,6 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILED = []
 
 

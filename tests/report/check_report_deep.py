@@ -15,6 +15,11 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 DEPTH = 900
 EV = "perf::PAGE-FAULTS"
 FAILURES = []

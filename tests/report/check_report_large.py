@@ -30,6 +30,11 @@ import tempfile
 import time
 import tracemalloc
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILURES = []
 
 
@@ -255,6 +260,7 @@ def check_regions(pr, cli, out):
     check(len(frac) == 2 and all(int(v) == 10 ** 12 + 10 for v in frac), "value changed: %s" % list(frac))
     bad = os.path.join(out, "bad_regions")
     os.makedirs(bad)
+    report_check.broken(os.path.join(bad, "rank_000000.json"))  # a fractional count on purpose
     with open(os.path.join(bad, "rank_000000.json"), "w", encoding="utf-8") as f:
         json.dump(region_file(0, fractional="bad"), f)
     try:

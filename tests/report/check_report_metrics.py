@@ -262,6 +262,7 @@ def main():
     ap.add_argument("out")
     a = ap.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
+    report_check.keep(a.out)  # left for the page tests: checked at exit
     os.makedirs(a.out)
     mdir, rep = mpi_run(a, a.out)
     rdir, rfile, doc = regions_run(a, a.out)

@@ -310,6 +310,7 @@ def main():
         print("SKIPPED: %s (Debian: apt-get install python3-pandas python3-matplotlib)" % e)
         return 77
     shutil.rmtree(a.out, ignore_errors=True)
+    report_check.keep(a.out)  # left for the page tests: checked at exit
     work = os.path.join(a.out, "run")
     os.makedirs(work)
     env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=work, PAPI_MPI_EVENTS="perf::PAGE-FAULTS")

@@ -38,6 +38,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 EVENT = "perf::TASK-CLOCK@1000000"  # a sample per ms of a thread's CPU time
 PY = sys.executable

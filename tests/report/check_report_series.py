@@ -211,6 +211,7 @@ def main():
     p.add_argument("out")
     a = p.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
+    report_check.keep(a.out)  # left for the page tests: checked at exit
     run, report = os.path.join(a.out, "run"), os.path.join(a.out, "report")
     os.makedirs(run)
     rep = run_job(a, run)

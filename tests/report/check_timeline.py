@@ -19,6 +19,11 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
 FAILED = []
 
 
@@ -207,6 +212,7 @@ def main():
         os.makedirs(d4)
         why = timeline.timeline(papi_report.tables(mpi=report(d4)))
         check(isinstance(why, str) and "PAPI_MPI_TRACE=json" in why, "no trace: says why: %r" % why)
+        report_check.broken(os.path.join(d4, "papi_mpi_trace.json"))  # broken on purpose
         with open(os.path.join(d4, "papi_mpi_trace.json"), "w") as f:
             f.write("{not json")
         why = timeline.timeline(papi_report.tables(mpi=os.path.join(d4, "papi_mpi_report.json")))

@@ -275,3 +275,78 @@ def trace(directory):
              "wait_states": {"ranks": waits, "matched": stats},
              "unfinished": gone}
     return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
+
+
+def has_rows(path):
+    """Per-rank rows of a job that did not finish (papi_mpi_rank<N>.partial/checkpoint.json)."""
+    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "papi_mpi_rank*.json")))
+
+
+def rows(directory):
+    """{rank: row} of the newest run's rows (an exit row before its checkpoint, as
+    papi_mpi_collect takes them); rows that cannot be read are left out."""
+    found = {}
+    for path in glob.glob(os.path.join(directory, "papi_mpi_rank*.json")):
+        m = re.search(r"papi_mpi_rank(\d+)\.(partial|checkpoint|checkpoint\.prev)\.json$", path)
+        if not m:
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                row = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(row, dict):
+            order = ("partial", "checkpoint", "checkpoint.prev").index(m.group(2))
+            found.setdefault(int(m.group(1)), []).append((order, row))
+    if not found:
+        return {}
+    newest = max((r.get("run_id") for rs in found.values() for _o, r in rs), key=_run_time)
+    out = {}
+    for rank, rs in found.items():
+        rs = sorted([(o, r) for o, r in rs if r.get("run_id") == newest], key=lambda x: x[0])
+        if rs:
+            out[rank] = rs[0][1]
+    return out
+
+
+def _rows_text(directory):
+    out = []
+    got = rows(directory)
+    if got:
+        out.append("rows (the ranks' own, papi_mpi_rank<N>.*.json):")
+        out.append("%5s %10s %10s  %s" % ("rank", "wall_s", "mpi_s", "exit_reason"))
+        for rank in sorted(got):
+            r = got[rank]
+            out.append("%5d %10.6f %10.6f  %s" % (rank, float(r.get("wall_s") or 0),
+                                                  float(r.get("mpi_s") or 0), r.get("exit_reason")))
+    return out
+
+
+def summary(directory):
+    """The text `papi_report DIR` prints for a job that left event logs but no
+    papi_mpi_report.json: the wait states per rank the logs give, how the requests
+    matched, and the ranks that did not finish (the same figures --merge-trace puts in its
+    trace's otherData)."""
+    if not has_logs(directory):  # rows only: no wait states without the event logs
+        return "\n".join(["papi_report: %s holds no papi_mpi_report.json (the job did not "
+                          "reach MPI_Finalize) and no event log (no wait states): what its "
+                          "rows hold" % directory] + _rows_text(directory)) + "\n"
+    ranks = load(directory)
+    waits, stats, nranks = wait_states(ranks)
+    run_id = next(iter(ranks.values()))["run_id"] or "?"
+    out = ["papi_report: %s holds no papi_mpi_report.json (the job did not reach MPI_Finalize):"
+           " what its event logs hold (run %s, %d of %d ranks logged)"
+           % (directory, run_id, len(ranks), nranks),
+           "%5s %8s %8s" % ("rank", "records", "dropped") + "".join(" %15s" % k for k in KINDS)]
+    for w in waits:
+        out.append("%5d %8d %8d" % (w["rank"], w["records"], w["dropped"]) +
+                   "".join(" %15.6f" % w[k] for k in KINDS))
+    out.append("matched: point-to-point %d (unmatched %d), collectives %d (unmatched %d)"
+               % (stats["p2p_matched"], stats["p2p_unmatched"], stats["coll_matched"],
+                  stats["coll_unmatched"]))
+    out += _rows_text(directory)
+    for g in unfinished(ranks, nranks):
+        out.append("papi_report: rank %d did not finish: %s" % (g["rank"], g["exit_reason"]))
+    out.append("papi_report: the timeline of these logs: papi_report --merge-trace OUT.json %s"
+               % directory)
+    return "\n".join(out) + "\n"
