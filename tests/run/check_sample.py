@@ -18,7 +18,9 @@ per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 time
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
 profiled; a stripped program: profiled with module+offset frames and a note),
 unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
-out with a note). Every
+out with a note), faults (leader sampling on perf::PAGE-FAULTS@1, every fault a sample:
+sample_pages' touch_fresh_pages faults in exactly N fresh pages, its self weight in
+profile.folded is exactly N, for N = 1000 and 20000, nothing lost or dropped). Every
 profile file is checked against schema/profile.schema.json."""
 import glob
 import json
@@ -146,6 +148,25 @@ def case_threads(papi_run, prog, out):
         fail("no page faults per stack")
     print("threads: 2 threads in thread_work, child %d in child_work, %d page faults per stack"
           % (child[0]["pid"], sum(faults.values())))
+
+
+def case_faults(papi_run, prog, out):
+    for n in (1000, 20000):
+        d = os.path.join(out, str(n))
+        rc, _, err = run([papi_run, "--sample", "perf::PAGE-FAULTS@1", "-o", d, "--", prog, str(n)])
+        if rc != 0:
+            fail("exit status %d\n%s" % (rc, err))
+        own = self_of(folded(d))
+        (doc,) = profiles(d)
+        if doc["lost_records"] or doc.get("dropped_samples", 0):
+            fail("%d lost, %d dropped samples at period 1" % (doc["lost_records"], doc["dropped_samples"]))
+        # Exact: the kernel counts one fault per page touched; ld.so's and libc's own
+        # faults land in their own functions, never in touch_fresh_pages.
+        if own.get("touch_fresh_pages") != n:
+            fail("touch_fresh_pages: %s page faults sampled, expected exactly %d (%s)"
+                 % (own.get("touch_fresh_pages"), n, sorted(own.items(), key=lambda kv: -kv[1])[:5]))
+        print("faults: touch_fresh_pages %d of %d page faults sampled, %d samples in all"
+              % (own["touch_fresh_pages"], n, doc["samples"]))
 
 
 def case_named(papi_run, prog, out, name, args):
