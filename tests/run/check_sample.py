@@ -20,7 +20,11 @@ profiled; a stripped program: profiled with module+offset frames and a note),
 unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
 out with a note), faults (leader sampling on perf::PAGE-FAULTS@1, every fault a sample:
 sample_pages' touch_fresh_pages faults in exactly N fresh pages, its self weight in
-profile.folded is exactly N, for N = 1000 and 20000, nothing lost or dropped). Every
+profile.folded is exactly N, for N = 1000 and 20000, nothing lost or dropped),
+dwarf_refused (--call-graph dwarf with refuse_dwarf.so, argv[4], preloaded into papi_run:
+a kernel refusing the user registers and stack: one line saying so on stderr before the
+program runs (ahead of the banner), exit 0, the banner and the profile say frame
+pointers, which took the stacks). Every
 profile file is checked against schema/profile.schema.json."""
 import glob
 import json
@@ -169,6 +173,27 @@ def case_faults(papi_run, prog, out):
               % (own["touch_fresh_pages"], n, doc["samples"]))
 
 
+def case_dwarf_refused(papi_run, prog, out, shim):
+    env = dict(os.environ, LD_PRELOAD=shim)
+    rc, so, err = run([papi_run, "--sample", EVENT, "--call-graph", "dwarf", "-o", out, "--",
+                       prog, "split", "10"], env=env)
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    said = [line for line in err.splitlines() if line.startswith("papi_run: --call-graph dwarf")]
+    first = err.find("papi_run: --call-graph dwarf: the kernel refused")
+    if len(said) != 1 or first < 0 or first > err.find("Performance counter stats") or not re.search(r"\(Invalid argument\): frame pointers", said[0]):
+        fail("expected one line saying dwarf was refused (EINVAL), fp taken:\n" + err)
+    if "call stacks: --call-graph fp" not in err:
+        fail("the banner does not say frame pointers were taken:\n" + err)
+    (d,) = profiles(out)
+    own = self_of(folded(out))
+    if d["call_graph"] != "fp" or not own.get("work_a") or not any(
+            s.endswith("main;work_a") for s in folded(out)):
+        fail("profile call_graph %s, functions %s: frame-pointer stacks expected"
+             % (d["call_graph"], sorted(own)))
+    print("dwarf_refused: %r; profile taken with fp, work_a %d ns" % (said[0], own["work_a"]))
+
+
 def case_named(papi_run, prog, out, name, args):
     sample(papi_run, out, [prog, *args])
     own = self_of(folded(out))
@@ -293,6 +318,8 @@ def main():
                 fail("no main;inlined_work frames: %s" % sorted(folded(out))[:5])
             profiles(out)
             print("inlined: inlined_work shown under main")
+        elif case == "dwarf_refused":
+            case_dwarf_refused(papi_run, prog, out, sys.argv[4])
         elif case == "fortran":
             case_named(papi_run, prog, out, "sampled::crunch", [])
         else:

@@ -4,6 +4,9 @@
  * touch_fresh_pages stores one byte into each page of a fresh anonymous mapping (not
  * populated, huge pages refused so that each 4 KiB page is one fault), so it takes exactly
  * PAGES page faults; nothing else in main touches the mapping. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* MAP_ANONYMOUS, madvise's MADV_NOHUGEPAGE under -std=c11 */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
