@@ -1,6 +1,7 @@
 /* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
  * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c,
- * run_sample_unwind.c and run_sample_profile.c). Each thread of the program samples
+ * run_sample_unwind.c, run_sample_profile.c and run_sample_attr.c, which papi_run also
+ * builds in for its pre-flight open). Each thread of the program samples
  * itself with a perf event group of its own (the sampled event leads, the -e events are read at each sample) into
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its

@@ -318,16 +318,17 @@ static void export_metrics(void)
 static void check_dwarf(struct run_state *s)
 {
     int failed, err = RS_REGS_MASK ? try_group(cfg.kernel, RS_CG_DWARF, &failed) : 0;
-    const char *why = !RS_REGS_MASK ? "no register mapping for this CPU"
-                      : err         ? strerror(err)
-                                    : NULL;
-    if (!why)
+    if (RS_REGS_MASK && !err)
         return;
-    fprintf(stderr,
-            "papi_run: --call-graph dwarf: the kernel refused the user registers and stack "
-            "with each sample (%s): frame pointers instead\n",
-            why);
-    run_sample_note(s, "--call-graph dwarf refused by the kernel: frame pointers");
+    if (!RS_REGS_MASK)
+        fprintf(stderr, "papi_run: --call-graph dwarf: no register mapping for this CPU: "
+                        "frame pointers instead\n");
+    else
+        fprintf(stderr,
+                "papi_run: --call-graph dwarf: the kernel refused the user registers and stack "
+                "with each sample (%s): frame pointers instead\n",
+                strerror(err));
+    run_sample_note(s, "--call-graph dwarf not available here: frame pointers");
     cfg.callchain = RS_CG_FP;
     s->opt.call_graph = RUN_CG_FP; /* the banner's and the program's word for it */
 }
