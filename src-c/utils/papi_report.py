@@ -238,8 +238,7 @@ def main(argv=None):
         failed = []
         sources = [s for s in [mpi] + (regions or []) if s]
         written = html.write(t, args.output, args.title, sources, failed)
-        report_text = text.render(t, args.title, sources)
-        report_text += profile.render_text(list(args.paths) + (regions or []), args.run)
+        report_text = text.render(t, args.title, sources)  # its profile_functions view: the top functions, once
         path = os.path.join(args.output, "report.txt")
         with open(path + ".tmp", "w", encoding="utf-8") as f:
             f.write(report_text)

@@ -18,7 +18,13 @@ per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 time
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
 profiled; a stripped program: profiled with module+offset frames and a note),
 unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
-out with a note). Every
+out with a note), faults (leader sampling on perf::PAGE-FAULTS@1, every fault a sample:
+sample_pages' touch_fresh_pages faults in exactly N fresh pages, its self weight in
+profile.folded is exactly N, for N = 1000 and 20000, nothing lost or dropped),
+dwarf_refused (--call-graph dwarf with refuse_dwarf.so, argv[4], preloaded into papi_run:
+a kernel refusing the user registers and stack: one line saying so on stderr before the
+program runs (ahead of the banner), exit 0, the banner and the profile say frame
+pointers, which took the stacks). Every
 profile file is checked against schema/profile.schema.json."""
 import glob
 import json
@@ -148,6 +154,46 @@ def case_threads(papi_run, prog, out):
           % (child[0]["pid"], sum(faults.values())))
 
 
+def case_faults(papi_run, prog, out):
+    for n in (1000, 20000):
+        d = os.path.join(out, str(n))
+        rc, _, err = run([papi_run, "--sample", "perf::PAGE-FAULTS@1", "-o", d, "--", prog, str(n)])
+        if rc != 0:
+            fail("exit status %d\n%s" % (rc, err))
+        own = self_of(folded(d))
+        (doc,) = profiles(d)
+        if doc["lost_records"] or doc.get("dropped_samples", 0):
+            fail("%d lost, %d dropped samples at period 1" % (doc["lost_records"], doc["dropped_samples"]))
+        # Exact: the kernel counts one fault per page touched; ld.so's and libc's own
+        # faults land in their own functions, never in touch_fresh_pages.
+        if own.get("touch_fresh_pages") != n:
+            fail("touch_fresh_pages: %s page faults sampled, expected exactly %d (%s)"
+                 % (own.get("touch_fresh_pages"), n, sorted(own.items(), key=lambda kv: -kv[1])[:5]))
+        print("faults: touch_fresh_pages %d of %d page faults sampled, %d samples in all"
+              % (own["touch_fresh_pages"], n, doc["samples"]))
+
+
+def case_dwarf_refused(papi_run, prog, out, shim):
+    env = dict(os.environ, LD_PRELOAD=shim)
+    rc, so, err = run([papi_run, "--sample", EVENT, "--call-graph", "dwarf", "-o", out, "--",
+                       prog, "split", "10"], env=env)
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    said = [line for line in err.splitlines() if line.startswith("papi_run: --call-graph dwarf")]
+    first = err.find("papi_run: --call-graph dwarf: the kernel refused")
+    if len(said) != 1 or first < 0 or first > err.find("Performance counter stats") or not re.search(r"\(Invalid argument\): frame pointers", said[0]):
+        fail("expected one line saying dwarf was refused (EINVAL), fp taken:\n" + err)
+    if "call stacks: --call-graph fp" not in err:
+        fail("the banner does not say frame pointers were taken:\n" + err)
+    (d,) = profiles(out)
+    own = self_of(folded(out))
+    if d["call_graph"] != "fp" or not own.get("work_a") or not any(
+            s.endswith("main;work_a") for s in folded(out)):
+        fail("profile call_graph %s, functions %s: frame-pointer stacks expected"
+             % (d["call_graph"], sorted(own)))
+    print("dwarf_refused: %r; profile taken with fp, work_a %d ns" % (said[0], own["work_a"]))
+
+
 def case_named(papi_run, prog, out, name, args):
     sample(papi_run, out, [prog, *args])
     own = self_of(folded(out))
@@ -189,8 +235,11 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         if rc != 0 or not counted or counted.group(1) != counted.group(2) or int(counted.group(1)) < 4:
             fail("papi_report --check %s: %d %s%s" % (out, rc, so, err))
         text = open(os.path.join(rep, "report.txt")).read()
-        if "Top functions of papi_run --sample" not in text or "rank_work  (max rank 1)" not in text:
-            fail("papi_report's report.txt lacks the top functions:\n" + text[-2000:])
+        heads = [line for line in text.splitlines() if line.startswith("Top functions")]
+        top = text[text.find("Top functions of the sampled profile"):].split("\n\n")[0]
+        row = [line.split() for line in top.splitlines() if line.split()[:1] == ["rank_work"]]
+        if len(heads) != 1 or len(row) != 1 or row[0][-1] != "1":  # max_rank, the last column
+            fail("papi_report's report.txt: the top functions once, rank_work's max rank 1:\n" + text[-2000:])
         if again != merged or rows["rank_work"]["max_rank"] != "1":
             fail("papi_report: rank_work %d (papi_run's %d), row %s" % (again, merged, rows.get("rank_work")))
     print("mpi: rank_work per rank %s, merged %d%s" % (per_rank, merged, ", papi_report agrees" if report else ""))
@@ -269,6 +318,8 @@ def main():
                 fail("no main;inlined_work frames: %s" % sorted(folded(out))[:5])
             profiles(out)
             print("inlined: inlined_work shown under main")
+        elif case == "dwarf_refused":
+            case_dwarf_refused(papi_run, prog, out, sys.argv[4])
         elif case == "fortran":
             case_named(papi_run, prog, out, "sampled::crunch", [])
         else:

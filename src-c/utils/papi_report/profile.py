@@ -118,20 +118,3 @@ def write(paths, outdir, run=None):
     written.append(path)
     return written
 
-
-def render_text(paths, run=None, top=10):
-    """The top functions as text lines ("" without profiles)."""
-    docs = load(find(paths), run)
-    if not docs:
-        return ""
-    rows = functions(docs)
-    events = docs[0]["events"]
-    names = [m["name"] for m in profile_metrics.metrics_of(docs)]
-    out = ["", "Top functions of papi_run --sample (self share; %d process%s):" % (len(docs), "" if len(docs) == 1 else "es")]
-    out.append("  " + "  ".join("%12s" % e[-12:] for e in events + names) + "  function")
-    for r in rows[:top]:
-        shares = "  ".join(["%11.2f%%" % r["self_pct " + e] for e in events] +
-                           ["%12s" % ("-" if r[n] is None else "%.6g" % r[n]) for n in names])
-        spread = ("  (max rank %d)" % r["max_rank"]) if "max_rank" in r else ""
-        out.append("  %s  %s%s" % (shares, r["function"], spread))
-    return "\n".join(out) + "\n"

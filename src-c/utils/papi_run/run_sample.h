@@ -1,6 +1,7 @@
 /* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
  * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c,
- * run_sample_unwind.c and run_sample_profile.c). Each thread of the program samples
+ * run_sample_unwind.c, run_sample_profile.c and run_sample_attr.c, which papi_run also
+ * builds in for its pre-flight open). Each thread of the program samples
  * itself with a perf event group of its own (the sampled event leads, the -e events are read at each sample) into
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its
@@ -27,6 +28,19 @@
  * of 8 and far below the 64 KiB a record can hold). Frames whose caller lies further up
  * are read from the live stack, which may have changed since the sample. */
 #define RS_STACK_USER 8192
+/* dwarf: the registers perf copies (sample_regs_user, bit i: perf's register i) and how
+ * many DWARF registers libdw gets from them (run_sample_unwind.c). */
+#if defined(__x86_64__)
+/* perf's x86 order: AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15 */
+#define RS_REGS_MASK (((1ULL << 9) - 1) | (0xffULL << 16)) /* AX..IP and R8..R15: 17 values */
+#define RS_REGS_N    17
+#elif defined(__aarch64__)
+#define RS_REGS_MASK ((1ULL << 33) - 1) /* x0..x30, sp, pc: 33 values */
+#define RS_REGS_N    33
+#else
+#define RS_REGS_MASK 0ULL /* no mapping: dwarf falls back to the sampled address */
+#define RS_REGS_N    0
+#endif
 
 /* PAPI_RUN_SAMPLE_METRICS (the -m metrics per function, run_sample_profile.c) at most */
 #define RS_METRICS_TEXT 16384
@@ -87,6 +101,11 @@ struct rs_ring {
                                        kernel refused dwarf's registers and stack */
     struct rs_ring *next;
 };
+/* run_sample_attr.c (also in papi_run, for its pre-flight open): the attr of event i of
+ * c's group sampled with callchain (RS_CG_), as each thread opens it. */
+struct perf_event_attr;
+RS_HIDDEN void rs_sample_attr(const struct rs_config *c, int i, int callchain,
+                              struct perf_event_attr *a);
 /* Opens the calling thread's group and ring (enabled); 0, or -1 with why. */
 RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t len);
 /* The bytes of records taken out of the ring. */

@@ -115,30 +115,18 @@ static long read_proc_long(const char *path, long fallback)
     return v;
 }
 
-/* Opens the group on papi_run itself as the program will: 0, or errno (failed names
- * the event that was refused). */
-static int try_group(int kernel, int *failed)
+/* Opens the group on papi_run itself as the program's threads will (rs_sample_attr), in
+ * kernel mode too or not, stacks taken as callchain says: 0, or errno (failed names the
+ * event that was refused). */
+static int try_group(int kernel, int callchain, int *failed)
 {
     int fd[1 + RS_MAX_READ], err = 0;
+    struct rs_config c = cfg;
+    c.kernel = kernel;
     *failed = -1;
-    for (int i = 0; i <= cfg.nread && !err; i++) {
+    for (int i = 0; i <= c.nread && !err; i++) {
         struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = cfg.type[i];
-        a.config = cfg.config[i];
-        a.exclude_kernel = !kernel;
-        a.exclude_hv = 1;
-        a.disabled = i == 0;
-        if (i == 0) {
-            a.freq = (unsigned)cfg.freq;
-            a.sample_period = cfg.value; /* (sample_freq shares its place) */
-            a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
-                            (cfg.callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
-                            (cfg.nread ? PERF_SAMPLE_READ : 0);
-            a.read_format = cfg.nread ? PERF_FORMAT_GROUP : 0;
-            a.exclude_callchain_kernel = !kernel;
-        }
+        rs_sample_attr(&c, i, callchain, &a);
         fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
         if (fd[i] < 0) {
             err = errno ? errno : EINVAL;
@@ -324,6 +312,27 @@ static void export_metrics(void)
     setenv("PAPI_RUN_SAMPLE_METRICS", text, 1);
 }
 
+/* --call-graph dwarf: the attr its threads open (user registers and stack with each
+ * sample) tried here, so that a refusal is one line before the program runs, not a note
+ * after it; the program then takes frame pointers, as its threads would. */
+static void check_dwarf(struct run_state *s)
+{
+    int failed, err = RS_REGS_MASK ? try_group(cfg.kernel, RS_CG_DWARF, &failed) : 0;
+    if (RS_REGS_MASK && !err)
+        return;
+    if (!RS_REGS_MASK)
+        fprintf(stderr, "papi_run: --call-graph dwarf: no register mapping for this CPU: "
+                        "frame pointers instead\n");
+    else
+        fprintf(stderr,
+                "papi_run: --call-graph dwarf: the kernel refused the user registers and stack "
+                "with each sample (%s): frame pointers instead\n",
+                strerror(err));
+    run_sample_note(s, "--call-graph dwarf not available here: frame pointers");
+    cfg.callchain = RS_CG_FP;
+    s->opt.call_graph = RUN_CG_FP; /* the banner's and the program's word for it */
+}
+
 void run_sample_setup(struct run_state *s)
 {
     const struct run_options *o = &s->opt;
@@ -352,17 +361,17 @@ void run_sample_setup(struct run_state *s)
     }
     choose_read(o);
     choose_metrics(o);
-    int err = -1;
+    int err = -1, fallback = cfg.callchain == RS_CG_DWARF ? RS_CG_FP : cfg.callchain;
     if (!event[0]) { /* the default: cycles where they count, else the task's clock */
         set_event(0, "perf::CYCLES");
-        if ((err = try_group(0, &failed)) != 0 || failed >= 0)
+        if ((err = try_group(0, fallback, &failed)) != 0 || failed >= 0)
             set_event(0, "perf::TASK-CLOCK");
     }
-    if (err != 0 && (err = try_group(0, &failed)) != 0 && failed > 0) {
+    if (err != 0 && (err = try_group(0, fallback, &failed)) != 0 && failed > 0) {
         fprintf(stderr, "papi_run: --sample: %s cannot be read with %s (%s): not per stack\n",
                 cfg.name[failed], cfg.name[0], strerror(err));
         cfg.nread = 0;
-        err = try_group(0, &failed);
+        err = try_group(0, fallback, &failed);
     }
     if (err != 0) {
         long paranoid = read_proc_long("/proc/sys/kernel/perf_event_paranoid", 2);
@@ -377,10 +386,12 @@ void run_sample_setup(struct run_state *s)
         exit(2);
     }
     keep_metrics();
-    cfg.kernel = try_group(1, &failed) == 0;
+    cfg.kernel = try_group(1, fallback, &failed) == 0;
     if (!cfg.kernel)
         run_sample_note(s, "kernel frames not sampled: kernel.perf_event_paranoid forbids "
                            "kernel mode to this user (CAP_PERFMON or paranoid <= 1 allows it)");
+    if (cfg.callchain == RS_CG_DWARF)
+        check_dwarf(s);
     char text[RS_NAME_LEN + 64], list[(RS_NAME_LEN + 48) * RS_MAX_READ] = "", opts[64];
     snprintf(text, sizeof text, "%s|%u|%llu|%c|%llu", cfg.name[0], cfg.type[0],
              (unsigned long long)cfg.config[0], cfg.freq ? 'f' : 'p',

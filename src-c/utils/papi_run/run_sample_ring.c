@@ -31,34 +31,7 @@ static uint64_t record[65536 / 8];
 static int open_one(const struct rs_config *c, int i, int group, int callchain)
 {
     struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = c->type[i];
-    a.config = c->config[i];
-    a.exclude_kernel = !c->kernel;
-    a.exclude_hv = 1;
-    if (i == 0) {
-        a.disabled = 1;
-        a.freq = (unsigned)c->freq;
-        if (c->freq)
-            a.sample_freq = c->value;
-        else
-            a.sample_period = c->value;
-        a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
-        if (callchain == RS_CG_FP || (callchain == RS_CG_DWARF && c->kernel))
-            a.sample_type |= PERF_SAMPLE_CALLCHAIN;
-        if (callchain == RS_CG_DWARF) { /* the kernel's chain gives its frames only */
-            a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-            a.sample_regs_user = rs_unwind_regs_mask();
-            a.sample_stack_user = RS_STACK_USER;
-            a.exclude_callchain_user = 1;
-        }
-        if (c->nread > 0) {
-            a.sample_type |= PERF_SAMPLE_READ;
-            a.read_format = PERF_FORMAT_GROUP;
-        }
-        a.exclude_callchain_kernel = !c->kernel;
-    }
+    rs_sample_attr(c, i, callchain, &a);
     return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
 

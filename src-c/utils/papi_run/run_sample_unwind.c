@@ -23,20 +23,6 @@
 
 #define RS_REFRESH_NS 100000000LL /* at most one re-read of the maps per 100 ms */
 
-/* The registers perf copies (bit i: perf's register i) and how many DWARF registers
- * libdw gets from them. */
-#if defined(__x86_64__)
-/* perf's x86 order: AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15 */
-#define RS_REGS_MASK (((1ULL << 9) - 1) | (0xffULL << 16)) /* AX..IP and R8..R15: 17 values */
-#define RS_REGS_N    17
-#elif defined(__aarch64__)
-#define RS_REGS_MASK ((1ULL << 33) - 1) /* x0..x30, sp, pc: 33 values */
-#define RS_REGS_N    33
-#else
-#define RS_REGS_MASK 0ULL /* no mapping: dwarf falls back to the sampled address */
-#define RS_REGS_N    0
-#endif
-
 struct rs_unwind {
     Dwfl *dwfl;
     pid_t pid;           /* the process the Dwfl describes */
