@@ -20,7 +20,7 @@ import shutil
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict
+from mpi_check import check, expect_values, marker_lines, rank_env, run_cmd, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UTILS = os.path.join(HERE, "..", "..", "src-c", "utils")
@@ -42,8 +42,7 @@ def part_timeline(args, tmp):
     out = os.path.join(tmp, "barrier")
     os.makedirs(out)
     p = run(args, args.waits, 4, ["barrier"], out, {"PAPI_MPI_TRACE": "json"})
-    expect = {int(m.group(1)): float(m.group(2))
-              for m in re.finditer(r"^EXPECT barrier (\d+) ([0-9.]+)$", p.stdout, re.M)}
+    expect = {r: v for (what, r), v in expect_values(p.stdout).items() if what == "barrier"}
     if not check(os.path.exists(os.path.join(out, "papi_mpi_trace.json")), "papi_mpi_trace.json written"):
         return
     rep = papi_report.load_mpi(os.path.join(out, "papi_mpi_report.json"))
@@ -86,7 +85,7 @@ def part_scaling(args, tmp):
         os.makedirs(out)
         p = run(args, args.scaling, 2, [str(k)], out)
         sides.append(out)
-        work.append(sum(float(m.group(1)) for m in re.finditer(r"^WORK \d+ ([0-9.]+)$", p.stdout, re.M)))
+        work.append(sum(float(f[1]) for f in marker_lines(p.stdout, "WORK") if len(f) == 2))
     # What the ranks' clocks measured (0.5 when nothing stretched the work of either run):
     want = work[0] / work[1] if work[1] > 0 else float("nan")
     print(f"work measured by the ranks: A {work[0]:.4f} s, B {work[1]:.4f} s: scalability {want:.4f}")

@@ -17,7 +17,7 @@ import shutil
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict
+from mpi_check import check, expect_values, rank_env, run_cmd, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
@@ -46,9 +46,7 @@ def run(args, np, mode, env=None, keep=None):
         p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, e) +
                     [args.program, mode], tail=3000)
         check(p.returncode == 0, f"{mode}: exit status {p.returncode}")
-        expect = {}
-        for m in re.finditer(r"^EXPECT (\S+) (\d+) ([0-9.]+)$", p.stdout, re.M):
-            expect[(m.group(1), int(m.group(2)))] = float(m.group(3))
+        expect = expect_values(p.stdout)
         path = os.path.join(out, "papi_mpi_report.json")
         if not check(os.path.exists(path), f"{mode}: report written"):
             return None, expect, p.stdout

@@ -19,7 +19,7 @@ import shutil
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict, wait_ranks_gone
+from mpi_check import check, expect_values, rank_env, run_cmd, verdict, wait_ranks_gone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
@@ -52,10 +52,9 @@ def main():
                     [args.program, "checkpoint_abort"], tail=3000)
         wait_ranks_gone(out)
         check(p.returncode != 0, f"the job failed (rank 3 aborted): status {p.returncode}")
-        m = re.search(r"^EXPECT late_sender_recv 1 ([0-9.]+)$", p.stdout, re.M)
-        if not check(m is not None, "the program's EXPECT line for rank 1"):
+        measured = expect_values(p.stdout).get(("late_sender_recv", 1))
+        if not check(measured is not None, "the program's EXPECT line for rank 1"):
             return verdict()
-        measured = float(m.group(1))
         names = sorted(os.listdir(out))
         print("left:", names)
         check("papi_mpi_report.json" not in names, "no final report")
@@ -113,9 +112,9 @@ def main():
                 print(f"the program measured {measured:.4f} s against the nominal 0.200 s: "
                       "checked against what happened only")
         for r in range(4):  # the barrier on the halves of an MPI_Comm_split
-            m = re.search(rf"^EXPECT split_barrier {r} ([0-9.]+)$", p.stdout, re.M)
-            if check(m and r in waits, f"rank {r}: EXPECT split_barrier and its waits"):
-                near(waits[r]["wait_barrier_s"], float(m.group(1)), f"rank {r} wait at its half's barrier")
+            m = expect_values(p.stdout).get(("split_barrier", r))
+            if check(m is not None and r in waits, f"rank {r}: EXPECT split_barrier and its waits"):
+                near(waits[r]["wait_barrier_s"], m, f"rank {r} wait at its half's barrier")
         check(other["wait_states"]["matched"]["p2p_matched"] >= 1,
               f"the send matched its receive: {other['wait_states']['matched']}")
         recvs = [e for e in doc["traceEvents"] if e.get("pid") == 1 and e.get("name") == "MPI_Recv"

@@ -1,6 +1,7 @@
 """Shared by the MPI test checkers: record failed checks, print the verdict."""
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -75,6 +76,24 @@ def launch_args(np=2, more=()):
     for name in more:
         ap.add_argument(name, required=True)
     return ap.parse_args()
+
+
+def marker_lines(text, word):
+    """The fields after `word` on each line of a program's output that carries the marker
+    word (EXPECT, WORK). mpirun forwards each rank's output in the chunks the rank wrote: a
+    rank whose block-buffered stdout flushed mid-line (the report's tables, 4 KiB at a
+    time) leaves the next rank's marker line behind a line fragment, so a marker is looked
+    for anywhere in a line, up to its end."""
+    return [m.group(1).split() for m in re.finditer(r"%s ([^\n]*)$" % re.escape(word), text, re.M)]
+
+
+def expect_values(text):
+    """{(what, rank): seconds} of the program's "EXPECT what rank seconds" lines."""
+    out = {}
+    for f in marker_lines(text, "EXPECT"):
+        if len(f) == 3 and f[1].isdigit() and re.fullmatch(r"[0-9.]+", f[2]):
+            out[(f[0], int(f[1]))] = float(f[2])
+    return out
 
 
 def run_cmd(cmd, env=None, cwd=None, tail=6000):
