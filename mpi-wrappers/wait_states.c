@@ -5,11 +5,11 @@
  * MPI_Init and MPI_Finalize (clock_sync.c).
  *
  * Point-to-point: every rank sends each partner the enter times of its sends to it, in
- * log order (one Alltoallv); the receiver pairs the k-th send of (sender, tag,
+ * log order (one message per partner: sparse_exchange.c); the receiver pairs the k-th send of (sender, tag,
  * communicator class) with its k-th receive of the same (MPI's non-overtaking order)
  * and finds its late-sender wait: the part of its blocking span (the Recv, or the Wait
  * that completed the Irecv) before the send began. It answers each send with its
- * receive's post time (a second Alltoallv), from which a synchronous or rendezvous
+ * receive's post time (one message back to each), from which a synchronous or rendezvous
  * sender finds its late-receiver wait.
  * Collectives on world-congruent communicators carry a sequence number (event_log.c):
  * one Allreduce (max) of the enter times per number gives the last arrival, the root's
@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "clock_sync.h"
+#include "sparse_exchange.h"
 #include "event_log.h"
 #include "wait_states.h"
 
@@ -53,6 +54,9 @@ struct recv_answer {
     int64_t idx; /* the sender's record */
     double t0;   /* the receive's post time */
 };
+
+/* the exchanges' tags on the analysis's own communicator */
+enum { TAG_SENDS = 1, TAG_ANSWERS, TAG_GROUPS, TAG_GROUP_ANSWERS };
 
 static struct {
     double npt, off0, off1, span_ns;
@@ -140,45 +144,31 @@ static int by_src_tag(const void *a, const void *b)
 }
 
 /* Point-to-point: sends to their receivers, matched there, answered. */
-static void p2p(MPI_Comm comm, MPI_Datatype st, MPI_Datatype at)
+static void p2p(MPI_Comm comm)
 {
-    int P = pmpi_run.nranks;
-    int *scnt = calloc((size_t)P * 4, sizeof(int)), *rcnt = scnt + P, *sdis = rcnt + P,
-        *rdis = sdis + P;
+    int P = pmpi_run.nranks, all = 0;
+    int *scnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = scnt + P, *sdis = rcnt + P,
+        *rdis = sdis + P, *fill = rdis + P;
+    char *sent = malloc((size_t)P * 2), *got = sent + P;
     long long nsend = 0, nrecv = 0;
-    for (long long i = 0; i < W.n; i++) {
+    for (long long i = 0; i < W.n && scnt; i++) {
         const struct pmpi_event *e = &W.ev[i];
-        if (e->kind == PMPI_EV_SEND && e->peer >= 0 && e->peer < P && scnt) {
+        if (e->kind == PMPI_EV_SEND && e->peer >= 0 && e->peer < P) {
             scnt[e->peer]++;
             nsend++;
         }
         if (e->kind == PMPI_EV_RECV)
             nrecv++;
     }
-    int ok = scnt != NULL, all = 0;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all) {
-        free(scnt);
-        return;
-    }
-    PMPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm);
-    long long ntot = 0;
-    for (int r = 0; r < P; r++) {
-        sdis[r] = r ? sdis[r - 1] + scnt[r - 1] : 0;
-        rdis[r] = r ? rdis[r - 1] + rcnt[r - 1] : 0;
-        ntot += rcnt[r];
-    }
-    struct send_info *out = malloc((size_t)(nsend ? nsend : 1) * sizeof *out);
-    struct send_info *in = malloc((size_t)(ntot ? ntot : 1) * sizeof *in);
-    int64_t *rk = malloc((size_t)(nrecv ? nrecv : 1) * 5 * sizeof *rk);
-    int64_t *sk = malloc((size_t)(ntot ? ntot : 1) * 5 * sizeof *sk);
-    struct recv_answer *ans = malloc((size_t)(ntot ? ntot : 1) * sizeof *ans);
-    struct recv_answer *back = malloc((size_t)(nsend ? nsend : 1) * sizeof *back);
-    int *fill = calloc((size_t)P, sizeof(int)), *acnt = calloc((size_t)P * 2, sizeof(int));
-    ok = out && in && rk && sk && ans && back && fill && acnt;
+    struct send_info *out = malloc((size_t)(nsend ? nsend : 1) * sizeof *out), *in = NULL;
+    int64_t *rk = malloc((size_t)(nrecv ? nrecv : 1) * 5 * sizeof *rk), *sk = NULL;
+    struct recv_answer *ans = NULL, *back = NULL;
+    int ok = scnt && sent && out && rk;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
     if (!all)
         goto done;
+    for (int r = 0; r < P; r++)
+        sdis[r] = r ? sdis[r - 1] + scnt[r - 1] : 0;
     for (long long i = 0; i < W.n; i++) {
         const struct pmpi_event *e = &W.ev[i];
         if (e->kind != PMPI_EV_SEND || e->peer < 0 || e->peer >= P)
@@ -186,7 +176,22 @@ static void p2p(MPI_Comm comm, MPI_Datatype st, MPI_Datatype at)
         out[sdis[e->peer] + fill[e->peer]++] =
             (struct send_info){e->tag, e->flags, i, gtime(e->t0), e->bytes};
     }
-    PMPI_Alltoallv(out, scnt, sdis, st, in, rcnt, rdis, st, comm);
+    void *rb = NULL;
+    ok = pmpi_sparse_exchange(comm, TAG_SENDS, sizeof *out, scnt, sdis, out, NULL, NULL, rcnt,
+                              rdis, &rb);
+    in = rb;
+    long long ntot = 0;
+    for (int r = 0; r < P; r++) {
+        ntot += rcnt[r];
+        sent[r] = scnt[r] > 0; /* who answers here */
+        got[r] = rcnt[r] > 0;  /* whom this rank answers */
+    }
+    sk = malloc((size_t)(ntot ? ntot : 1) * 5 * sizeof *sk);
+    ans = malloc((size_t)(ntot ? ntot : 1) * sizeof *ans);
+    ok = ok && sk && ans;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm); /* every rank answers, or none */
+    if (!all)
+        goto done;
     /* keys: sends by (src, tag, world, order); receives the same */
     long long ns = 0, nr = 0;
     for (int r = 0; r < P; r++)
@@ -211,7 +216,8 @@ static void p2p(MPI_Comm comm, MPI_Datatype st, MPI_Datatype at)
     qsort(sk, (size_t)ns, 5 * sizeof *sk, by_src_tag);
     qsort(rk, (size_t)nr, 5 * sizeof *rk, by_src_tag);
     long long a = 0, b = 0, na = 0;
-    memset(acnt, 0, (size_t)P * 2 * sizeof(int));
+    int *acnt = scnt; /* reused: answers out per sender */
+    memset(acnt, 0, (size_t)P * sizeof *acnt);
     while (a < ns && b < nr) {
         int c = by_src_tag(&sk[5 * a], &rk[5 * b]);
         int same = sk[5 * a] == rk[5 * b] && sk[5 * a + 1] == rk[5 * b + 1] &&
@@ -234,15 +240,16 @@ static void p2p(MPI_Comm comm, MPI_Datatype st, MPI_Datatype at)
         a++, b++;
     }
     pmpi_waits.p2p_unmatched += nr - b;
-    /* answers back to the senders, grouped by sender: ans is in sender order already */
-    int *bcnt = acnt + P;
-    PMPI_Alltoall(acnt, 1, MPI_INT, bcnt, 1, MPI_INT, comm);
-    for (int r = 0; r < P; r++) {
-        rdis[r] = r ? rdis[r - 1] + acnt[r - 1] : 0; /* reused: answers out */
-        sdis[r] = r ? sdis[r - 1] + bcnt[r - 1] : 0; /* answers in */
-    }
-    PMPI_Alltoallv(ans, acnt, rdis, at, back, bcnt, sdis, at, comm);
-    long long nback = sdis[P - 1] + bcnt[P - 1];
+    /* answers back to the senders (ans is in sender order already): every rank that sent
+     * here gets one message, perhaps empty, so no count has to travel first */
+    for (int r = 0; r < P; r++)
+        sdis[r] = r ? sdis[r - 1] + acnt[r - 1] : 0;
+    ok = pmpi_sparse_exchange(comm, TAG_ANSWERS, sizeof *ans, acnt, sdis, ans, got, sent, rcnt,
+                              rdis, &rb);
+    back = rb;
+    long long nback = 0;
+    for (int r = 0; ok && r < P; r++)
+        nback += rcnt[r];
     for (long long k = 0; k < nback; k++) {
         int64_t i = back[k].idx;
         if (i < 0 || i >= W.n || W.ev[i].kind != PMPI_EV_SEND)
@@ -252,14 +259,13 @@ static void p2p(MPI_Comm comm, MPI_Datatype st, MPI_Datatype at)
     }
 done:
     free(scnt);
+    free(sent);
     free(out);
     free(in);
     free(rk);
     free(sk);
     free(ans);
     free(back);
-    free(fill);
-    free(acnt);
 }
 
 /* What a collective waits for: 0 none, else the wait kind + 1 and which arrival. */
@@ -344,7 +350,7 @@ done:
 
 /* Collectives on other communicators (PMPI_EVF_GROUP): every record goes to the rank
  * key % P, which takes the last arrivals of each (group key, sequence number) over what
- * it received and answers each record with them (two Alltoallv). */
+ * it received and answers each record with them (two sparse exchanges). */
 struct grp_item {
     uint32_t key;
     int32_t seq, root, pad;
@@ -368,36 +374,24 @@ static int grp_cmp(const void *a, const void *b)
 static void collectives_grouped(MPI_Comm comm)
 {
     int P = pmpi_run.nranks, all = 0;
-    int *cnt = calloc((size_t)P * 4, sizeof(int)), *rcnt = cnt ? cnt + P : NULL,
-        *dis = cnt ? rcnt + P : NULL, *rdis = cnt ? dis + P : NULL;
+    int *cnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = cnt ? cnt + P : NULL,
+        *dis = cnt ? rcnt + P : NULL, *rdis = cnt ? dis + P : NULL, *fill = cnt ? rdis + P : NULL;
+    char *sent = malloc((size_t)P * 2), *got = sent ? sent + P : NULL;
     long long n = 0, nin = 0;
     for (long long i = 0; i < W.n && cnt; i++)
         if (W.ev[i].kind == PMPI_EV_COLL && (W.ev[i].flags & PMPI_EVF_GROUP)) {
             cnt[W.ev[i].pad % (uint32_t)P]++;
             n++;
         }
-    int ok = cnt != NULL;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all) {
-        free(cnt);
-        return;
-    }
-    PMPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm);
-    for (int r = 0; r < P; r++) {
-        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
-        rdis[r] = r ? rdis[r - 1] + rcnt[r - 1] : 0;
-        nin += rcnt[r];
-    }
-    struct grp_item *out = malloc((size_t)(n ? n : 1) * sizeof *out);
-    struct grp_item *in = malloc((size_t)(nin ? nin : 1) * sizeof *in);
-    struct grp_item **order = malloc((size_t)(nin ? nin : 1) * sizeof *order);
-    struct grp_answer *ans = malloc((size_t)(nin ? nin : 1) * sizeof *ans);
-    struct grp_answer *back = malloc((size_t)(n ? n : 1) * sizeof *back);
-    int *fill = calloc((size_t)P, sizeof(int));
-    ok = out && in && order && ans && back && fill;
+    struct grp_item *out = malloc((size_t)(n ? n : 1) * sizeof *out), *in = NULL;
+    struct grp_item **order = NULL;
+    struct grp_answer *ans = NULL, *back = NULL;
+    int ok = cnt && sent && out;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
     if (!all)
         goto done;
+    for (int r = 0; r < P; r++)
+        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
     for (long long i = 0; i < W.n; i++) {
         const struct pmpi_event *e = &W.ev[i];
         if (e->kind != PMPI_EV_COLL || !(e->flags & PMPI_EVF_GROUP))
@@ -406,12 +400,21 @@ static void collectives_grouped(MPI_Comm comm)
         out[dis[d] + fill[d]++] =
             (struct grp_item){e->pad, e->tag, !!(e->flags & PMPI_EVF_ROOT), 0, gtime(e->t0), i};
     }
-    MPI_Datatype it, at;
-    PMPI_Type_contiguous((int)sizeof(struct grp_item), MPI_BYTE, &it);
-    PMPI_Type_commit(&it);
-    PMPI_Type_contiguous((int)sizeof(struct grp_answer), MPI_BYTE, &at);
-    PMPI_Type_commit(&at);
-    PMPI_Alltoallv(out, cnt, dis, it, in, rcnt, rdis, it, comm);
+    void *rb = NULL;
+    ok = pmpi_sparse_exchange(comm, TAG_GROUPS, sizeof *out, cnt, dis, out, NULL, NULL, rcnt,
+                              rdis, &rb);
+    in = rb;
+    for (int r = 0; r < P; r++) {
+        nin += rcnt[r];
+        sent[r] = cnt[r] > 0; /* who answers here */
+        got[r] = rcnt[r] > 0; /* whom this rank answers */
+    }
+    order = malloc((size_t)(nin ? nin : 1) * sizeof *order);
+    ans = malloc((size_t)(nin ? nin : 1) * sizeof *ans);
+    ok = ok && order && ans;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm); /* every rank answers, or none */
+    if (!all)
+        goto done;
     for (long long k = 0; k < nin; k++)
         order[k] = &in[k];
     qsort(order, (size_t)nin, sizeof *order, grp_cmp);
@@ -429,8 +432,11 @@ static void collectives_grouped(MPI_Comm comm)
             g->idx = order[k]->idx;
         }
     }
-    PMPI_Alltoallv(ans, rcnt, rdis, at, back, cnt, dis, at, comm);
-    for (long long k = 0; k < n; k++) {
+    /* each item's answer goes back where it came from, in the order it came */
+    ok = pmpi_sparse_exchange(comm, TAG_GROUP_ANSWERS, sizeof *ans, rcnt, rdis, ans, got, sent,
+                              cnt, dis, &rb);
+    back = rb;
+    for (long long k = 0; ok && k < n; k++) {
         long long i = back[k].idx;
         int arrival = 0, cls;
         if (i < 0 || i >= W.n || W.ev[i].kind != PMPI_EV_COLL)
@@ -444,16 +450,14 @@ static void collectives_grouped(MPI_Comm comm)
         if (isfinite(back[k].arr[arrival]))
             add_wait(blocker(i), back[k].arr[arrival], cls - 1);
     }
-    PMPI_Type_free(&it);
-    PMPI_Type_free(&at);
 done:
     free(cnt);
+    free(sent);
     free(out);
     free(in);
     free(order);
     free(ans);
     free(back);
-    free(fill);
 }
 
 static int site_cmp(const void *a, const void *b)
@@ -551,6 +555,8 @@ void pmpi_waits_compute(double ns_per_tick)
         return;
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    /* a rank out of memory drops its part of an exchange and says so; it never aborts */
+    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     double res = 0;
     pmpi_clock_sync(comm, force_pingpong, &pmpi_log.offset_end_ns, &res);
     if (res > pmpi_log.residual_ns)
@@ -568,18 +574,11 @@ void pmpi_waits_compute(double ns_per_tick)
     int ok = W.waiter && W.wait && W.kind;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
     if (all) {
-        MPI_Datatype st, at;
-        PMPI_Type_contiguous((int)sizeof(struct send_info), MPI_BYTE, &st);
-        PMPI_Type_commit(&st);
-        PMPI_Type_contiguous((int)sizeof(struct recv_answer), MPI_BYTE, &at);
-        PMPI_Type_commit(&at);
         link_requests();
-        p2p(comm, st, at);
+        p2p(comm);
         collectives(comm);
         collectives_grouped(comm);
         attribute();
-        PMPI_Type_free(&st);
-        PMPI_Type_free(&at);
         pmpi_waits.done = 1;
     }
     pmpi_waits.records = W.n;
