@@ -11,7 +11,7 @@
  * One unit without frame pointers makes the program's choice dwarf (its callers are lost
  * otherwise). A program without DWARF (stripped, a system tool) gets the architecture's
  * default, said as an assumption. Only the main executable is read: shared libraries are
- * not judged. The cost: one open and a walk of the unit headers, before main. */
+ * not judged. The cost, before main: about 0.2 ms for one unit, 3 ms for 119 (warm). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -25,8 +25,8 @@
 
 #include "run_sample.h"
 
-#define MAX_UNITS     100000 /* compile units read at most (headers: cheap) */
-#define MAX_FUNCTIONS 64     /* functions' frame bases read per unit without switches */
+#define MAX_UNITS     256 /* compile units read at most: about 25 us each (their DIE) */
+#define MAX_FUNCTIONS 64  /* functions' frame bases read per unit without switches */
 
 enum { FP_UNKNOWN, FP_KEPT, FP_OMITTED };
 
@@ -128,13 +128,17 @@ static int decide(const char *path, char *reason, size_t len)
     }
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     Dwarf *dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
-    int units = 0, kept = 0, omitted = 0;
+    int units = 0, kept = 0, omitted = 0, more = 0;
     Dwarf_CU *cu = NULL;
     Dwarf_Die die;
     uint8_t type;
-    while (dw && units < MAX_UNITS && dwarf_get_units(dw, cu, &cu, NULL, &type, &die, NULL) == 0) {
+    while (dw && dwarf_get_units(dw, cu, &cu, NULL, &type, &die, NULL) == 0) {
         if (type != DW_UT_compile)
             continue;
+        if (units == MAX_UNITS) {
+            more = 1;
+            break;
+        }
         Dwarf_Attribute attr;
         const char *producer = dwarf_formstring(dwarf_attr(&die, DW_AT_producer, &attr));
         Dwarf_Word lang;
@@ -161,16 +165,16 @@ static int decide(const char *path, char *reason, size_t len)
         close(fd);
     if (omitted) {
         snprintf(reason, len,
-                 "auto: %s built without frame pointers (%d of %d compile units; %s; "
+                 "auto: %s built without frame pointers (%d of %s%d compile units; %s; "
                  "DW_AT_producer %s)",
-                 base, omitted, units, why, first);
+                 base, omitted, more ? "the first " : "", units, why, first);
         return RS_CG_DWARF;
     }
     if (kept) {
         snprintf(reason, len,
-                 "auto: %s built with frame pointers (%d of %d compile units; %s; "
+                 "auto: %s built with frame pointers (%d of %s%d compile units; %s; "
                  "DW_AT_producer %s)",
-                 base, kept, units, why, first);
+                 base, kept, more ? "the first " : "", units, why, first);
         return RS_CG_FP;
     }
     snprintf(reason, len,
