@@ -7,11 +7,14 @@ NOFP and FP are sample_auto.c (main -> a -> b -> c, the work in c) built -O2 -g,
 -g -fno-omit-frame-pointer. Sampled on perf::TASK-CLOCK (a software event: any machine);
 every profile is checked against schema/profile.schema.json. Cases:
 - default on NOFP: call_graph dwarf, call_graph_reason "auto: sample_auto_nofp built
-  without frame pointers (...)" naming -O2 (x86_64; on aarch64, where compilers keep frame
-  records, fp and "built with frame pointers"); 90% of c's weight under main;a;b;c; the
-  banner's line says dwarf, why, and its cost (8 KiB of user stack copied per sample);
-- default on FP: call_graph fp, the reason names -fno-omit-frame-pointer, 90% of c's
-  weight under main;a;b;c;
+  without frame pointers (...)" naming -O2; 90% of c's weight under main;a;b;c; the
+  banner's line says dwarf, why, and its cost (8 KiB of user stack copied per sample).
+  On aarch64, where compilers keep frame records, fp and "built with frame pointers",
+  the stacks printed only: gcc leaves the leaf c without a frame record there, so the
+  kernel's walk misses b (as it does on x86_64 for a leaf that needs no stack frame: c
+  keeps its accumulator in memory for that reason);
+- default on FP: call_graph fp, the reason names -fno-omit-frame-pointer and warns of
+  frameless leaves; (x86_64) 90% of c's weight under main;a;b;c;
 - --call-graph fp on NOFP: fp all the same (given wins), "--call-graph fp given"; the share
   of c's weight the frame-pointer walk gets right is printed (x86_64: asserted under 50%:
   why auto takes dwarf there);
@@ -127,7 +130,7 @@ def case_default_nofp(papi_run, nofp, out):
     else:
         expect(doc, "fp", r"^auto: sample_auto_nofp built with frame pointers", "default, -O2")
     share = chain_share(folded(out))
-    if share < 90:
+    if share < 90 and doc["call_graph"] == "dwarf":
         fail("default, -O2: %.1f%% of c's weight under main;a;b;c (90%% wanted)" % share)
     print("default on -O2: %s, %.2f%% of c's weight under main;a;b;c; banner: %s"
           % (doc["call_graph"], share, banner_graphs(err)))
@@ -137,12 +140,13 @@ def case_default_fp(papi_run, fp, out):
     err = run(papi_run, out, [fp, UNITS])
     (doc,) = profiles(out)
     expect(doc, "fp", r"^auto: sample_auto_fp built with frame pointers \(1 of 1 compile units; "
-           r"-fno-omit-frame-pointer;", "default, -fno-omit-frame-pointer")
+           r"-fno-omit-frame-pointer \(a leaf function without a frame loses its caller\);",
+           "default, -fno-omit-frame-pointer")
     if not any(g.startswith("call stacks: --call-graph fp: auto: sample_auto_fp built with")
                for g in banner_graphs(err)):
         fail("the banner does not say fp and why:\n" + err)
     share = chain_share(folded(out))
-    if share < 90:
+    if share < 90 and X86:  # (aarch64's gcc leaves the leaf c without a frame record)
         fail("default, -fno-omit-frame-pointer: %.1f%% of c's weight under main;a;b;c" % share)
     print("default on -fno-omit-frame-pointer: fp, %.2f%% of c's weight under main;a;b;c"
           % share)

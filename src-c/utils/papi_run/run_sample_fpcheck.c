@@ -35,22 +35,26 @@ enum { FP_UNKNOWN, FP_KEPT, FP_OMITTED };
 #define ARCH_OMITS 1 /* gcc and clang omit frame pointers at -O1 and above */
 #define FP_REG     6 /* DWARF's rbp */
 #define SP_REG     7 /* DWARF's rsp */
+/* gcc 12: a leaf needing no stack frame stays frameless even with that flag */
+#define LEAF_FLAG 0
 #elif defined(__aarch64__)
 #define ARCH       "aarch64"
 #define ARCH_OMITS 0 /* AAPCS64: frame records kept in non-leaf functions */
 #define FP_REG     29
 #define SP_REG     31
+#define LEAF_FLAG  1 /* -mno-omit-leaf-frame-pointer frames the leaves too */
 #else
 #define ARCH       "this CPU"
 #define ARCH_OMITS 0 /* (dwarf has no register mapping here: fp either way) */
 #define FP_REG     -1
 #define SP_REG     -1
+#define LEAF_FLAG  1
 #endif
 
 /* The unit's verdict from the switches its producer recorded; why gets the switch. */
 static int from_switches(const char *producer, char *why, size_t len)
 {
-    int flag = FP_UNKNOWN, level = -1, recorded = 0;
+    int flag = FP_UNKNOWN, level = -1, recorded = 0, leaves = 0;
     char olevel[16] = "";
     const char *p = producer;
     while (*p) {
@@ -62,15 +66,24 @@ static int from_switches(const char *producer, char *why, size_t len)
             flag = FP_KEPT;
         else if (n == 20 && strncmp(p, "-fomit-frame-pointer", n) == 0)
             flag = FP_OMITTED;
+        else if (n == 28 && strncmp(p, "-mno-omit-leaf-frame-pointer", n) == 0)
+            leaves = 1;
         else if (n >= 2 && strncmp(p, "-O", 2) == 0) {
             level = !(n == 3 && p[2] == '0');
             snprintf(olevel, sizeof olevel, "%.*s", (int)(n < 15 ? n : 15), p);
         }
         p += n;
     }
+    /* optimised, gcc leaves a leaf function without a frame unless told (and on x86_64
+     * one that needs no stack frame even then): the kernel's walk misses its caller */
+    const char *leaf = level > 0 && !(leaves && LEAF_FLAG)
+                           ? " (a leaf function without a frame loses its "
+                             "caller)"
+                           : "";
     if (flag != FP_UNKNOWN) {
-        snprintf(why, len, "%s",
-                 flag == FP_KEPT ? "-fno-omit-frame-pointer" : "-fomit-frame-pointer");
+        snprintf(why, len, "%s%s",
+                 flag == FP_KEPT ? "-fno-omit-frame-pointer" : "-fomit-frame-pointer",
+                 flag == FP_KEPT ? leaf : "");
         return flag;
     }
     if (!recorded)
@@ -79,7 +92,8 @@ static int from_switches(const char *producer, char *why, size_t len)
         snprintf(why, len, "%s, which keeps them", level < 0 ? "no -O" : "-O0");
         return FP_KEPT;
     }
-    snprintf(why, len, "%s, which %s them on %s", olevel, ARCH_OMITS ? "omits" : "keeps", ARCH);
+    snprintf(why, len, "%s, which %s them on %s%s", olevel, ARCH_OMITS ? "omits" : "keeps", ARCH,
+             ARCH_OMITS ? "" : leaf);
     return ARCH_OMITS ? FP_OMITTED : FP_KEPT;
 }
 
@@ -120,7 +134,7 @@ static const char *unit_name(Dwarf_Die *cu)
 static int decide(const char *path, char *reason, size_t len)
 {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    char exe[4096], first[512] = "", why[160] = "";
+    char exe[4096], first[512] = "", why[200] = "";
     ssize_t n = readlink(path, exe, sizeof exe - 1);
     if (n > 0) { /* /proc/self/exe: the program's own name */
         exe[n] = 0;
@@ -147,7 +161,7 @@ static int decide(const char *path, char *reason, size_t len)
              lang == DW_LANG_Mips_Assembler))
             continue; /* assembly says nothing of the compiler's frames */
         units++;
-        char w[160] = "";
+        char w[200] = "";
         int v = from_switches(producer, w, sizeof w);
         if (v == FP_UNKNOWN)
             v = from_frame_base(&die, w, sizeof w);
