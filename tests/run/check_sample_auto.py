@@ -20,6 +20,9 @@ every profile is checked against schema/profile.schema.json. Cases:
   why auto takes dwarf there);
 - NOFP with its DWARF stripped (strip -g: symbols and .eh_frame kept): the architecture's
   assumption said ("has no DWARF compile units: assumed ..."); x86_64: dwarf, full stacks;
+- clang (where installed) -O2 -g and -O2 -g -fno-omit-frame-pointer: no switches in its
+  producer, DW_AT_frame_base decides (x86_64: the stack pointer, dwarf; the frame pointer,
+  fp), c's stacks full;
 - sh -c 'FP; NOFP': each exec'd program decides for itself: one profile per process,
   FP's fp and NOFP's dwarf (x86_64), and the banner has a line for each choice;
 - (x86_64, REFUSE_DWARF preloaded into papi_run: a kernel refusing dwarf's registers and
@@ -210,6 +213,34 @@ def case_per_process(papi_run, nofp, fp, out):
                                          d["call_graph"]) for d in docs)))
 
 
+def case_clang(papi_run, out):
+    """clang records no switches: its functions' DW_AT_frame_base decides (the stack
+    pointer at -O2, the frame pointer with -fno-omit-frame-pointer)."""
+    cc = shutil.which("clang")
+    if not cc:
+        print("clang: not judged (no clang here)")
+        return
+    os.makedirs(out)
+    for flags, graph, base in ((["-O2"], "dwarf" if X86 else "fp", "stack" if X86 else "frame"),
+                               (["-O2", "-fno-omit-frame-pointer"], "fp", "frame")):
+        prog = os.path.join(out, "sample_auto_clang")
+        if subprocess.run([cc, "-g", *flags, os.path.join(HERE, "sample_auto.c"), "-o",
+                           prog]).returncode != 0:
+            fail("clang %s failed" % " ".join(flags))
+        o = os.path.join(out, "o" + str(len(flags)))
+        run(papi_run, o, [prog, "50"])
+        (doc,) = profiles(o)
+        expect(doc, graph, r"^auto: sample_auto_clang built with%s frame pointers \(1 of 1 "
+               r"compile units; DW_AT_frame_base is the %s pointer in \d+ of \d+ functions; "
+               r"DW_AT_producer sample_auto.c: .*clang" % ("out" if base == "stack" else "", base),
+               "clang " + " ".join(flags))
+        share = chain_share(folded(o))
+        if share < 90 and (graph == "dwarf" or X86):
+            fail("clang %s: %.1f%% of c's weight under main;a;b;c" % (" ".join(flags), share))
+        print("clang %s: %s, %.2f%% of c's weight under main;a;b;c"
+              % (" ".join(flags), graph, share))
+
+
 def case_refused(papi_run, nofp, out, shim):
     env = dict(os.environ, LD_PRELOAD=shim)
     err = run(papi_run, out, [nofp, UNITS], env=env)
@@ -234,6 +265,7 @@ def main():
         case_given_fp(papi_run, nofp, os.path.join(out, "given"))
         case_nodebug(papi_run, nofp, os.path.join(out, "bare"))
         case_per_process(papi_run, nofp, fp, os.path.join(out, "sh"))
+        case_clang(papi_run, os.path.join(out, "clang"))
         if len(sys.argv) > 4 and X86:
             case_refused(papi_run, nofp, os.path.join(out, "refused"), sys.argv[4])
     finally:
