@@ -3,26 +3,27 @@
 
   check_sample_auto.py PAPI_RUN NOFP FP [REFUSE_DWARF]
 
-NOFP and FP are sample_auto.c (main -> a -> b -> c, the work in c) built -O2 -g, and -O2
--g -fno-omit-frame-pointer. Sampled on perf::TASK-CLOCK (a software event: any machine);
-every profile is checked against schema/profile.schema.json. Cases:
+NOFP and FP are sample_dwarf.c (main -> outer -> middle -> inner, the work in inner)
+built -O2 -g, and -O2 -g -fno-omit-frame-pointer. Sampled on perf::TASK-CLOCK (a software
+event: any machine); every profile is checked against schema/profile.schema.json. Cases:
 - default on NOFP: call_graph dwarf, call_graph_reason "auto: sample_auto_nofp built
-  without frame pointers (...)" naming -O2; 90% of c's weight under main;a;b;c; the
-  banner's line says dwarf, why, and its cost (8 KiB of user stack copied per sample).
+  without frame pointers (...)" naming -O2; 90% of inner's weight under
+  main;outer;middle;inner; the banner's line says dwarf, why, and its cost (8 KiB of user
+  stack copied per sample).
   On aarch64, where compilers keep frame records, fp and "built with frame pointers",
-  the stacks printed only: gcc leaves the leaf c without a frame record there, so the
-  kernel's walk misses b (as it does on x86_64 for a leaf that needs no stack frame: c
-  keeps its accumulator in memory for that reason);
+  the stacks printed only: gcc leaves the leaf inner without a frame record there, so the
+  kernel's walk misses middle (as it does on x86_64 for a leaf that needs no stack
+  frame: inner keeps its accumulator in memory for that reason);
 - default on FP: call_graph fp, the reason names -fno-omit-frame-pointer and warns of
-  frameless leaves; (x86_64) 90% of c's weight under main;a;b;c;
-- --call-graph fp on NOFP: fp all the same (given wins), "--call-graph fp given"; the share
-  of c's weight the frame-pointer walk gets right is printed (x86_64: asserted under 50%:
-  why auto takes dwarf there);
+  frameless leaves; (x86_64) 90% of inner's weight under main;outer;middle;inner;
+- --call-graph fp on NOFP: fp all the same (given wins), "--call-graph fp given"; the
+  share of inner's weight the frame-pointer walk gets right is printed (x86_64: asserted
+  under 50%: why auto takes dwarf there);
 - NOFP with its DWARF stripped (strip -g: symbols and .eh_frame kept): the architecture's
   assumption said ("has no DWARF compile units: assumed ..."); x86_64: dwarf, full stacks;
 - clang (where installed) -O2 -g and -O2 -g -fno-omit-frame-pointer: no switches in its
   producer, DW_AT_frame_base decides (x86_64: the stack pointer, dwarf; the frame pointer,
-  fp), c's stacks full;
+  fp), inner's stacks full;
 - sh -c 'FP; NOFP': each exec'd program decides for itself: one profile per process,
   FP's fp and NOFP's dwarf (x86_64), and the banner has a line for each choice;
 - (x86_64, REFUSE_DWARF preloaded into papi_run: a kernel refusing dwarf's registers and
@@ -48,7 +49,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, "..", "..", "schema", "profile.schema.json")
 EVENT = "perf::TASK-CLOCK@1000000"  # a sample per ms of the thread's CPU time
 UNITS = "300"
-CHAIN = ["main", "a", "b", "c"]
+CHAIN = ["main", "outer", "middle", "inner"]
+UNDER = "of inner's weight under main;outer;middle;inner"
 X86 = platform.machine() == "x86_64"
 COST = "8 KiB of user stack copied with each sample"
 
@@ -96,17 +98,18 @@ def run(papi_run, out, args, mode=None, env=None):
 
 
 def chain_share(stacks):
-    """The share of c's weight whose stack ends main;a;b;c (a [kernel] leaf below c allowed)."""
+    """The share of inner's weight whose stack ends main;outer;middle;inner (a [kernel]
+    leaf below inner allowed)."""
     full = total = 0
     for s, w in stacks.items():
         frames = s.split(";")
         if frames[-1] == "[kernel]":
             frames = frames[:-1]
-        if frames and frames[-1] == "c":
+        if frames and frames[-1] == "inner":
             total += w
             full += w if frames[-4:] == CHAIN else 0
     if total == 0:
-        fail("no sample in c: %s" % sorted(stacks.items(), key=lambda x: -x[1])[:5])
+        fail("no sample in inner: %s" % sorted(stacks.items(), key=lambda x: -x[1])[:5])
     return 100.0 * full / total
 
 
@@ -125,7 +128,7 @@ def case_default_nofp(papi_run, nofp, out):
     (doc,) = profiles(out)
     if X86:
         expect(doc, "dwarf", r"^auto: sample_auto_nofp built without frame pointers \(1 of 1 "
-               r"compile units; -O2, which omits them on x86_64; DW_AT_producer sample_auto.c: "
+               r"compile units; -O2, which omits them on x86_64; DW_AT_producer sample_dwarf.c: "
                r"GNU C", "default, -O2")
         said = [g for g in banner_graphs(err) if g.startswith("call stacks: --call-graph dwarf")]
         if len(said) != 1 or COST not in said[0] or doc["call_graph_reason"] not in said[0]:
@@ -134,9 +137,9 @@ def case_default_nofp(papi_run, nofp, out):
         expect(doc, "fp", r"^auto: sample_auto_nofp built with frame pointers", "default, -O2")
     share = chain_share(folded(out))
     if share < 90 and doc["call_graph"] == "dwarf":
-        fail("default, -O2: %.1f%% of c's weight under main;a;b;c (90%% wanted)" % share)
-    print("default on -O2: %s, %.2f%% of c's weight under main;a;b;c; banner: %s"
-          % (doc["call_graph"], share, banner_graphs(err)))
+        fail("default, -O2: %.1f%% %s (90%% wanted)" % (share, UNDER))
+    print("default on -O2: %s, %.2f%% %s; banner: %s"
+          % (doc["call_graph"], share, UNDER, banner_graphs(err)))
 
 
 def case_default_fp(papi_run, fp, out):
@@ -149,10 +152,9 @@ def case_default_fp(papi_run, fp, out):
                for g in banner_graphs(err)):
         fail("the banner does not say fp and why:\n" + err)
     share = chain_share(folded(out))
-    if share < 90 and X86:  # (aarch64's gcc leaves the leaf c without a frame record)
-        fail("default, -fno-omit-frame-pointer: %.1f%% of c's weight under main;a;b;c" % share)
-    print("default on -fno-omit-frame-pointer: fp, %.2f%% of c's weight under main;a;b;c"
-          % share)
+    if share < 90 and X86:  # (aarch64's gcc leaves the leaf inner without a frame record)
+        fail("default, -fno-omit-frame-pointer: %.1f%% %s" % (share, UNDER))
+    print("default on -fno-omit-frame-pointer: fp, %.2f%% %s" % (share, UNDER))
 
 
 def case_given_fp(papi_run, nofp, out):
@@ -162,9 +164,9 @@ def case_given_fp(papi_run, nofp, out):
     if "call stacks: --call-graph fp" not in err:
         fail("the banner does not say fp:\n" + err)
     share = chain_share(folded(out))
-    print("--call-graph fp on -O2: fp (given), %.2f%% of c's weight under main;a;b;c" % share)
+    print("--call-graph fp on -O2: fp (given), %.2f%% %s" % (share, UNDER))
     if X86 and share >= 50:
-        fail("the -O2 build's frame-pointer stacks are right for %.1f%% of c's weight: the "
+        fail("the -O2 build's frame-pointer stacks are right for %.1f%% of inner's weight: the "
              "program keeps frame pointers, the test proves nothing" % share)
 
 
@@ -182,9 +184,8 @@ def case_nodebug(papi_run, nofp, out):
            r"frame pointers \(%s compilers" % (how, platform.machine()), "no DWARF")
     share = chain_share(folded(os.path.join(out, "o")))
     if X86 and share < 90:
-        fail("no DWARF: %.1f%% of c's weight under main;a;b;c (90%% wanted)" % share)
-    print("no DWARF: %s (assumed), %.2f%% of c's weight under main;a;b;c"
-          % (doc["call_graph"], share))
+        fail("no DWARF: %.1f%% %s (90%% wanted)" % (share, UNDER))
+    print("no DWARF: %s (assumed), %.2f%% %s" % (doc["call_graph"], share, UNDER))
 
 
 def case_per_process(papi_run, nofp, fp, out):
@@ -224,21 +225,21 @@ def case_clang(papi_run, out):
     for flags, graph, base in ((["-O2"], "dwarf" if X86 else "fp", "stack" if X86 else "frame"),
                                (["-O2", "-fno-omit-frame-pointer"], "fp", "frame")):
         prog = os.path.join(out, "sample_auto_clang")
-        if subprocess.run([cc, "-g", *flags, os.path.join(HERE, "sample_auto.c"), "-o",
-                           prog]).returncode != 0:
+        if subprocess.run([cc, "-g", *flags, os.path.join(HERE, "sample_dwarf.c"), "-o",
+                           prog, "-ldl"]).returncode != 0:
             fail("clang %s failed" % " ".join(flags))
         o = os.path.join(out, "o" + str(len(flags)))
         run(papi_run, o, [prog, "50"])
         (doc,) = profiles(o)
         expect(doc, graph, r"^auto: sample_auto_clang built with%s frame pointers \(1 of 1 "
                r"compile units; DW_AT_frame_base is the %s pointer in \d+ of \d+ functions; "
-               r"DW_AT_producer sample_auto.c: .*clang" % ("out" if base == "stack" else "", base),
+               r"DW_AT_producer sample_dwarf.c: .*clang"
+               % ("out" if base == "stack" else "", base),
                "clang " + " ".join(flags))
         share = chain_share(folded(o))
         if share < 90 and (graph == "dwarf" or X86):
-            fail("clang %s: %.1f%% of c's weight under main;a;b;c" % (" ".join(flags), share))
-        print("clang %s: %s, %.2f%% of c's weight under main;a;b;c"
-              % (" ".join(flags), graph, share))
+            fail("clang %s: %.1f%% %s" % (" ".join(flags), share, UNDER))
+        print("clang %s: %s, %.2f%% %s" % (" ".join(flags), graph, share, UNDER))
 
 
 def case_refused(papi_run, nofp, out, shim):

@@ -177,19 +177,13 @@ static int decide(const char *path, char *reason, size_t len)
         dwarf_end(dw);
     if (fd >= 0)
         close(fd);
-    if (omitted) {
+    if (omitted || kept) {
         snprintf(reason, len,
-                 "auto: %s built without frame pointers (%d of %s%d compile units; %s; "
+                 "auto: %s built %s frame pointers (%d of %s%d compile units; %s; "
                  "DW_AT_producer %s)",
-                 base, omitted, more ? "the first " : "", units, why, first);
-        return RS_CG_DWARF;
-    }
-    if (kept) {
-        snprintf(reason, len,
-                 "auto: %s built with frame pointers (%d of %s%d compile units; %s; "
-                 "DW_AT_producer %s)",
-                 base, kept, more ? "the first " : "", units, why, first);
-        return RS_CG_FP;
+                 base, omitted ? "without" : "with", omitted ? omitted : kept,
+                 more ? "the first " : "", units, why, first);
+        return omitted ? RS_CG_DWARF : RS_CG_FP;
     }
     snprintf(reason, len,
              "auto: %s has %s: assumed built %s frame pointers (%s compilers %s them at -O1 "
