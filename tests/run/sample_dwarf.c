@@ -2,7 +2,11 @@
  * (check_sample_dwarf.py): no function keeps a frame pointer, so only DWARF unwinding
  * (papi_run --call-graph dwarf) finds inner's callers. Each caller does a little work
  * after its call, so that none is a tail call the compiler could turn into a jump.
- * "dlopen LIB": then dl_work of a library loaded since (sample_dwarf_lib.c). */
+ * "dlopen LIB": then dl_work of a library loaded since (sample_dwarf_lib.c).
+ * check_sample_auto.py builds it -O2 -g and -O2 -g -fno-omit-frame-pointer too (the
+ * default --call-graph auto takes dwarf, then fp): inner keeps its accumulator in memory
+ * so that it has a stack frame, as gcc gives a leaf function without one no frame
+ * pointer even with -fno-omit-frame-pointer, and the kernel's walk would miss middle. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +15,10 @@ static volatile unsigned long sink;
 
 __attribute__((noinline)) static unsigned long inner(long units)
 {
-    unsigned long x = sink;
+    volatile unsigned long x[2] = {sink, 0};
     for (long i = 0; i < units * 1000000L; i++)
-        x = x * 6364136223846793005UL + 1442695040888963407UL;
-    return x;
+        x[0] = x[0] * 6364136223846793005UL + 1442695040888963407UL;
+    return x[0];
 }
 
 __attribute__((noinline)) static unsigned long middle(long units)

@@ -39,11 +39,12 @@ struct run_options {
     char **argv;               /* the program and its arguments */
     char sample[RUN_NAME_LEN]; /* --sample EVENT[@PERIOD|@FREQhz] ("default": the default) */
     int sampling;              /* --sample given */
-    int call_graph;            /* RUN_CG_FP, RUN_CG_DWARF or RUN_CG_NONE */
+    int call_graph;            /* RUN_CG_AUTO (default), RUN_CG_FP, RUN_CG_DWARF, RUN_CG_NONE */
     long sample_cap;           /* --sample-stacks: distinct stacks kept per process */
 };
 
-enum { RUN_CG_NONE, RUN_CG_FP, RUN_CG_DWARF };
+/* auto: each process of the program decides fp or dwarf from its executable's DWARF */
+enum { RUN_CG_NONE, RUN_CG_FP, RUN_CG_DWARF, RUN_CG_AUTO };
 
 struct run_state {
     struct run_options opt;
@@ -67,7 +68,7 @@ struct run_state {
 
 /* run_options.c: parse and check the command line; exits 2 on bad usage. */
 void run_parse_options(int argc, char **argv, struct run_options *o);
-/* --call-graph's word for a RUN_CG_ value: "fp", "dwarf" or "none". */
+/* --call-graph's word for a RUN_CG_ value: "fp", "dwarf", "none" or "auto". */
 const char *run_call_graph_name(int call_graph);
 /* The events to count: -e's, the metrics' and the defaults, each checked on this
  * process (exits 2 with why when one named cannot be counted). */

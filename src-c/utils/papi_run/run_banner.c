@@ -131,10 +131,7 @@ void run_banner(const struct run_state *s)
     }
     print_end(s, seconds);
     if (s->opt.sampling) {
-        fprintf(stderr, " call stacks: --call-graph %s%s\n", run_call_graph_name(s->opt.call_graph),
-                s->opt.call_graph == RUN_CG_DWARF ? " (libdw's unwinding of each sample's copy of "
-                                                    "the user stack)"
-                                                  : "");
+        run_sample_call_graph(s);
         run_sample_banner(s);
     }
     fputc('\n', stderr);

@@ -37,9 +37,11 @@ static const char usage[] =
     "                  are read at each sample, -m's metrics computed per function;\n"
     "                  writes profile.folded and\n"
     "                  profile.EVENT.folded; the banner ends with the top functions\n"
-    "  --call-graph fp|dwarf|none  stacks by frame pointers (default), by DWARF unwinding\n"
+    "  --call-graph auto|fp|dwarf|none  stacks by frame pointers, by DWARF unwinding\n"
     "                  of a copy of the user stack (8 KiB a sample, for code built\n"
-    "                  without frame pointers) or the sampled address only\n"
+    "                  without frame pointers) or the sampled address only; auto (the\n"
+    "                  default): dwarf where the program's DWARF says it has no frame\n"
+    "                  pointers, else fp, said in the banner and the profile\n"
     "  --sample-stacks N  distinct stacks kept per process (default 65536)\n"
     "  --trace FORMAT  json or otf2: also a timeline, DIR/papi_run_output/trace_...\n"
     "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
@@ -102,8 +104,10 @@ static void run_sample_option(struct run_options *o, int which, const char *arg)
         o->call_graph = RUN_CG_NONE;
     } else if (which == 1 && strcmp(arg, "dwarf") == 0) {
         o->call_graph = RUN_CG_DWARF;
+    } else if (which == 1 && strcmp(arg, "auto") == 0) {
+        o->call_graph = RUN_CG_AUTO;
     } else if (which == 1) {
-        util_usage_error("--call-graph '%s': fp, dwarf or none", arg);
+        util_usage_error("--call-graph '%s': auto, fp, dwarf or none", arg);
     } else {
         o->sample_cap = strtol(arg, &end, 10);
         if (end == arg || *end || o->sample_cap < 1 || o->sample_cap > (1L << 24))
@@ -113,7 +117,10 @@ static void run_sample_option(struct run_options *o, int which, const char *arg)
 
 const char *run_call_graph_name(int call_graph)
 {
-    return call_graph == RUN_CG_DWARF ? "dwarf" : call_graph == RUN_CG_FP ? "fp" : "none";
+    return call_graph == RUN_CG_DWARF  ? "dwarf"
+           : call_graph == RUN_CG_FP   ? "fp"
+           : call_graph == RUN_CG_AUTO ? "auto"
+                                       : "none";
 }
 
 static double parse_interval(const char *s)
@@ -138,7 +145,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
         {0}};
     memset(o, 0, sizeof *o);
     o->outdir = ".";
-    o->call_graph = RUN_CG_FP;
+    o->call_graph = RUN_CG_AUTO;
     o->sample_cap = 65536;
     util_options("papi_run", usage);
     int c;

@@ -1,7 +1,7 @@
 /* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
  * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c,
- * run_sample_unwind.c, run_sample_profile.c and run_sample_attr.c, which papi_run also
- * builds in for its pre-flight open). Each thread of the program samples
+ * run_sample_unwind.c, run_sample_fpcheck.c, run_sample_profile.c and run_sample_attr.c,
+ * which papi_run also builds in for its pre-flight open). Each thread of the program samples
  * itself with a perf event group of its own (the sampled event leads, the -e events are read at each sample) into
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its
@@ -51,14 +51,15 @@ struct rs_config {
     char name[1 + RS_MAX_READ][RS_NAME_LEN]; /* [0] the sampled event, then the -e ones */
     uint32_t type[1 + RS_MAX_READ];
     uint64_t config[1 + RS_MAX_READ];
-    int nread;      /* -e events */
-    int freq;       /* 1: value is a frequency in Hz, 0: a period in events */
-    uint64_t value; /* the period or the frequency */
-    int callchain;  /* RS_CG_FP frame pointers, RS_CG_DWARF unwound, RS_CG_NONE address only */
-    int kernel;     /* 1: kernel mode and kernel frames sampled too */
-    size_t cap;     /* distinct stacks kept; samples of further stacks are dropped */
-    char dir[4096]; /* papi_run's output directory (DIR/papi_run_output) */
-    char id[96];    /* the run id */
+    int nread;           /* -e events */
+    int freq;            /* 1: value is a frequency in Hz, 0: a period in events */
+    uint64_t value;      /* the period or the frequency */
+    int callchain;       /* RS_CG_FP frame pointers, RS_CG_DWARF unwound, RS_CG_NONE address only */
+    char cg_reason[768]; /* why callchain: given, or --call-graph auto's facts */
+    int kernel;          /* 1: kernel mode and kernel frames sampled too */
+    size_t cap;          /* distinct stacks kept; samples of further stacks are dropped */
+    char dir[4096];      /* papi_run's output directory (DIR/papi_run_output) */
+    char id[96];         /* the run id */
 };
 
 /* One distinct stack of one thread, its frames in the table's arena (leaf first). */
@@ -125,6 +126,11 @@ RS_HIDDEN uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nre
                                    uint32_t max, int *failed);
 /* Frees the unwinder (at exit). */
 RS_HIDDEN void rs_unwind_end(void);
+
+/* run_sample_fpcheck.c (--call-graph auto): RS_CG_DWARF when the executable at path
+ * (/proc/self/exe) was built without frame pointers, else RS_CG_FP; reason says which
+ * facts decided ("auto: PROG built without frame pointers (...)"). */
+RS_HIDDEN int rs_fp_decide(const char *path, char *reason, size_t len);
 
 /* run_sample_symbols.c: names of addresses in this process. */
 struct rs_frame {

@@ -37,6 +37,7 @@ static char events[1 + RS_MAX_READ][RS_NAME_LEN];
 static int nw, nfiles;
 static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped;
 static char notes[1024];
+static char graphs[2048]; /* the processes' distinct "MODE\tREASON" lines (call_graph) */
 
 static size_t hash_str(const char *s)
 {
@@ -76,6 +77,16 @@ static void add_note(const char *text)
     size_t n = strlen(notes);
     if (!strstr(notes, text))
         snprintf(notes + n, sizeof notes - n, "%s%s", n ? "; " : "", text);
+}
+
+static void add_graph(const char *text)
+{
+    size_t n = strlen(graphs), len = strlen(text);
+    for (const char *g = graphs; *g; g += strcspn(g, "\n") + (g[strcspn(g, "\n")] != 0))
+        if (strncmp(g, text, len) == 0 && (g[len] == '\n' || !g[len]))
+            return;
+    if (n + len + 2 < sizeof graphs)
+        snprintf(graphs + n, sizeof graphs - n, "%s%s", n ? "\n" : "", text);
 }
 
 /* The "# events" line: the first file's names; a file with others is skipped. */
@@ -145,6 +156,9 @@ static void read_file(int dirfd, const char *name)
             samples += sm;
             lost += lo;
             dropped += dr;
+        } else if (strncmp(line, "# call_graph ", 13) == 0) {
+            line[strcspn(line, "\n")] = 0;
+            add_graph(line + 13);
         } else if (strncmp(line, "# note ", 7) == 0) {
             line[strcspn(line, "\n")] = 0;
             add_note(line + 7);
@@ -246,6 +260,23 @@ static int by_weight(const void *a, const void *b)
     return x < y   ? 1
            : x > y ? -1
                    : strcmp((*(struct item *const *)a)->key, (*(struct item *const *)b)->key);
+}
+
+void run_sample_call_graph(const struct run_state *s)
+{
+    static const char cost[] = " (libdw unwinds the 8 KiB of user stack copied with each sample)";
+    if (s->opt.call_graph != RUN_CG_AUTO || !graphs[0]) {
+        fprintf(stderr, " call stacks: --call-graph %s%s\n", run_call_graph_name(s->opt.call_graph),
+                s->opt.call_graph == RUN_CG_DWARF ? cost : "");
+        return;
+    }
+    for (const char *g = graphs; *g;) { /* auto: what each kind of process took, and why */
+        size_t len = strcspn(g, "\n"), mode = strcspn(g, "\t\n");
+        fprintf(stderr, " call stacks: --call-graph %.*s%s: %.*s\n", (int)mode, g,
+                strncmp(g, "dwarf\t", 6) == 0 ? cost : "", (int)(len - mode - (mode < len)),
+                g + mode + (mode < len));
+        g += len + (g[len] != 0);
+    }
 }
 
 void run_sample_banner(const struct run_state *s)

@@ -312,25 +312,31 @@ static void export_metrics(void)
     setenv("PAPI_RUN_SAMPLE_METRICS", text, 1);
 }
 
-/* --call-graph dwarf: the attr its threads open (user registers and stack with each
- * sample) tried here, so that a refusal is one line before the program runs, not a note
- * after it; the program then takes frame pointers, as its threads would. */
-static void check_dwarf(struct run_state *s)
+/* --call-graph dwarf or auto: the attr its threads open (user registers and stack with
+ * each sample) tried here, so that a refusal is one line before the program runs, not a
+ * note after it; the program then takes frame pointers, as its threads would (auto: its
+ * processes still say whether their code lacks them). 1 when refused. */
+static int check_dwarf(struct run_state *s)
 {
+    const char *mode = run_call_graph_name(s->opt.call_graph);
     int failed, err = RS_REGS_MASK ? try_group(cfg.kernel, RS_CG_DWARF, &failed) : 0;
     if (RS_REGS_MASK && !err)
-        return;
+        return 0;
     if (!RS_REGS_MASK)
-        fprintf(stderr, "papi_run: --call-graph dwarf: no register mapping for this CPU: "
-                        "frame pointers instead\n");
+        fprintf(stderr,
+                "papi_run: --call-graph %s: no register mapping for this CPU: "
+                "frame pointers instead\n",
+                mode);
     else
         fprintf(stderr,
-                "papi_run: --call-graph dwarf: the kernel refused the user registers and stack "
+                "papi_run: --call-graph %s: the kernel refused the user registers and stack "
                 "with each sample (%s): frame pointers instead\n",
-                strerror(err));
-    run_sample_note(s, "--call-graph dwarf not available here: frame pointers");
+                mode, strerror(err));
+    run_sample_note(s, "DWARF unwinding not available here: frame pointers");
     cfg.callchain = RS_CG_FP;
-    s->opt.call_graph = RUN_CG_FP; /* the banner's and the program's word for it */
+    if (s->opt.call_graph == RUN_CG_DWARF)
+        s->opt.call_graph = RUN_CG_FP; /* the banner's word for it */
+    return 1;
 }
 
 void run_sample_setup(struct run_state *s)
@@ -341,7 +347,8 @@ void run_sample_setup(struct run_state *s)
     int failed;
     parse_spec(o, event, &value, &cfg.freq);
     cfg.value = (uint64_t)value;
-    cfg.callchain = o->call_graph == RUN_CG_DWARF ? RS_CG_DWARF : o->call_graph == RUN_CG_FP;
+    int cg = o->call_graph; /* what was asked: check_dwarf may make dwarf fp */
+    cfg.callchain = cg == RUN_CG_DWARF || cg == RUN_CG_AUTO ? RS_CG_DWARF : cg == RUN_CG_FP;
     cfg.cap = (size_t)o->sample_cap;
     long max_rate = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
     if (cfg.freq && max_rate > 0 && value > max_rate) {
@@ -390,8 +397,7 @@ void run_sample_setup(struct run_state *s)
     if (!cfg.kernel)
         run_sample_note(s, "kernel frames not sampled: kernel.perf_event_paranoid forbids "
                            "kernel mode to this user (CAP_PERFMON or paranoid <= 1 allows it)");
-    if (cfg.callchain == RS_CG_DWARF)
-        check_dwarf(s);
+    int refused = cfg.callchain == RS_CG_DWARF && check_dwarf(s);
     char text[RS_NAME_LEN + 64], list[(RS_NAME_LEN + 48) * RS_MAX_READ] = "", opts[64];
     snprintf(text, sizeof text, "%s|%u|%llu|%c|%llu", cfg.name[0], cfg.type[0],
              (unsigned long long)cfg.config[0], cfg.freq ? 'f' : 'p',
@@ -403,8 +409,8 @@ void run_sample_setup(struct run_state *s)
                  cfg.type[i], (unsigned long long)cfg.config[i]);
     }
     setenv("PAPI_RUN_SAMPLE_READ", list, 1);
-    snprintf(opts, sizeof opts, "%s %d %zu", run_call_graph_name(o->call_graph), cfg.kernel,
-             cfg.cap);
+    snprintf(opts, sizeof opts, "%s%s %d %zu", run_call_graph_name(cg), refused ? "-fp" : "",
+             cfg.kernel, cfg.cap);
     setenv("PAPI_RUN_SAMPLE_OPTS", opts, 1);
     setenv("PAPI_RUN_SAMPLE_DIR", s->dir, 1);
     export_metrics();

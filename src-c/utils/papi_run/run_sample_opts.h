@@ -32,6 +32,8 @@ void run_sample_note(struct run_state *s, const char *text);
  * event) and profile.EVENT.folded per -e event; the last rank to end writes the whole
  * job's. 0, or -1 with why on stderr. */
 int run_sample_merge(struct run_state *s);
+/* The banner's call-graph line(s): the mode, and with auto what each process took and why. */
+void run_sample_call_graph(const struct run_state *s);
 /* The banner's last lines: the top functions by their self share. */
 void run_sample_banner(const struct run_state *s);
 

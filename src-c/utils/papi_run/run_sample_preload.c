@@ -231,19 +231,44 @@ static int parse_event(const char *spec, int i, int sampled)
     return 0;
 }
 
+/* PAPI_RUN_SAMPLE_OPTS's word: fp, dwarf, none as given; dwarf-fp: dwarf given but refused
+ * by papi_run's pre-flight; auto: this process's executable decides (run_sample_fpcheck.c);
+ * auto-fp: the same, dwarf refused by the pre-flight. */
+static void choose_call_graph(const char *cg)
+{
+    int refused = strcmp(cg, "auto-fp") == 0;
+    if (refused || strcmp(cg, "auto") == 0) {
+        cfg.callchain = rs_fp_decide("/proc/self/exe", cfg.cg_reason, sizeof cfg.cg_reason);
+        if (refused && cfg.callchain == RS_CG_DWARF) {
+            size_t n = strlen(cfg.cg_reason);
+            snprintf(cfg.cg_reason + n, sizeof cfg.cg_reason - n,
+                     ", but DWARF unwinding is refused here: frame pointers (callers may be "
+                     "missing)");
+            cfg.callchain = RS_CG_FP;
+        }
+        return;
+    }
+    cfg.callchain = strcmp(cg, "fp") == 0 || strcmp(cg, "dwarf-fp") == 0 ? RS_CG_FP
+                    : strcmp(cg, "dwarf") == 0                           ? RS_CG_DWARF
+                                                                         : RS_CG_NONE;
+    snprintf(cfg.cg_reason, sizeof cfg.cg_reason, "%s",
+             strcmp(cg, "dwarf-fp") == 0 ? "--call-graph dwarf given, refused here: frame pointers"
+             : cfg.callchain == RS_CG_FP ? "--call-graph fp given"
+             : cfg.callchain == RS_CG_DWARF ? "--call-graph dwarf given"
+                                            : "--call-graph none given");
+}
+
 static int configure(void)
 {
     const char *ev = env_get("PAPI_RUN_SAMPLE"), *rd = env_get("PAPI_RUN_SAMPLE_READ");
     const char *opts = env_get("PAPI_RUN_SAMPLE_OPTS"), *dir = env_get("PAPI_RUN_SAMPLE_DIR");
     const char *id = env_get("PAPI_RUN_ID");
-    char cg[8] = "";
+    char cg[16] = "";
     unsigned long cap = 0;
     if (!ev || !opts || !dir || !id || parse_event(ev, 0, 1) != 0 ||
-        sscanf(opts, "%7s %d %lu", cg, &cfg.kernel, &cap) != 3 || cap == 0 || cap > (1UL << 24))
+        sscanf(opts, "%15s %d %lu", cg, &cfg.kernel, &cap) != 3 || cap == 0 || cap > (1UL << 24))
         return -1;
-    cfg.callchain = strcmp(cg, "fp") == 0      ? RS_CG_FP
-                    : strcmp(cg, "dwarf") == 0 ? RS_CG_DWARF
-                                               : RS_CG_NONE;
+    choose_call_graph(cg);
     cfg.cap = cap;
     snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
     snprintf(cfg.id, sizeof cfg.id, "%s", id);

@@ -102,6 +102,7 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct r
     else
         jw_uint(w, "period", c->value);
     jw_str(w, "call_graph", c->callchain == RS_CG_DWARF ? "dwarf" : c->callchain ? "fp" : "none");
+    jw_str(w, "call_graph_reason", c->cg_reason);
     if (c->callchain == RS_CG_DWARF)
         jw_uint(w, "unwind_failures", t->unwind_failed);
     jw_bool(w, "kernel_frames", c->kernel);
@@ -185,6 +186,11 @@ static void write_folded(FILE *f, const struct rs_config *c, const struct rs_tab
     fprintf(f, "\n# pid %ld samples %llu lost %llu dropped %llu cap %zu\n", (long)getpid(),
             (unsigned long long)t->samples, (unsigned long long)t->lost,
             (unsigned long long)t->dropped, t->cap);
+    fprintf(f, "# call_graph %s\t%s\n",
+            c->callchain == RS_CG_DWARF ? "dwarf"
+            : c->callchain              ? "fp"
+                                        : "none",
+            c->cg_reason);
     if (note[0])
         fprintf(f, "# note %s\n", note);
     for (size_t k = 0; k < t->n; k++) {
