@@ -130,25 +130,56 @@ static struct coll_group *group_entry(uint32_t key)
     return NULL; /* more groups than entries: those collectives are not matched */
 }
 
+/* FNV-1a over the world ranks of group g (MPI_GROUP_NULL: comm's), in its order. */
+static int hash_group(MPI_Comm comm, MPI_Group g, uint32_t *h)
+{
+    int n = 0;
+    int own = g == MPI_GROUP_NULL;
+    if (own ? PMPI_Comm_size(comm, &n) != MPI_SUCCESS : PMPI_Group_size(g, &n) != MPI_SUCCESS)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        int w = own ? pmpi_world_rank(comm, i) : pmpi_group_world_rank(g, i);
+        if (w < 0)
+            return 0;
+        for (int b = 0; b < 4; b++)
+            *h = (*h ^ ((uint32_t)w >> (8 * b) & 0xff)) * 16777619u;
+    }
+    return 1;
+}
+
+/* An intercommunicator's key covers both groups, the one holding the lower world rank
+ * first (the same on both sides), behind a marker no intracommunicator's hash takes:
+ * the collectives on it are matched over all its members, whose last arrival (or its
+ * root's) is what a member waits for in both MPIs' implementations. */
+static int hash_inter(MPI_Comm comm, uint32_t *h)
+{
+    MPI_Group local, remote;
+    int ok = 0;
+    if (PMPI_Comm_group(comm, &local) != MPI_SUCCESS)
+        return 0;
+    if (PMPI_Comm_remote_group(comm, &remote) == MPI_SUCCESS) {
+        int l = pmpi_group_world_rank(local, 0), r = pmpi_group_world_rank(remote, 0);
+        *h = (*h ^ 0xffu) * 16777619u;
+        ok = l >= 0 && r >= 0 && hash_group(comm, l < r ? local : remote, h) &&
+             hash_group(comm, l < r ? remote : local, h);
+        PMPI_Group_free(&remote);
+    }
+    PMPI_Group_free(&local);
+    return ok;
+}
+
 static struct coll_group *group_of(MPI_Comm comm)
 {
     void *v = NULL;
-    int flag = 0, inter = 0, n = 0;
+    int flag = 0, inter = 0;
     if (group_keyval == MPI_KEYVAL_INVALID)
         return NULL;
     if (PMPI_Comm_get_attr(comm, group_keyval, &v, &flag) == MPI_SUCCESS && flag)
         return v;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
-        PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+    uint32_t h = 2166136261u;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        !(inter ? hash_inter(comm, &h) : hash_group(comm, MPI_GROUP_NULL, &h)))
         return NULL;
-    uint32_t h = 2166136261u; /* FNV-1a over the world ranks */
-    for (int i = 0; i < n; i++) {
-        int w = pmpi_world_rank(comm, i);
-        if (w < 0)
-            return NULL;
-        for (int b = 0; b < 4; b++)
-            h = (h ^ ((uint32_t)w >> (8 * b) & 0xff)) * 16777619u;
-    }
     struct coll_group *g = group_entry(h ? h : 1);
     if (g)
         PMPI_Comm_set_attr(comm, group_keyval, g);
@@ -170,7 +201,7 @@ void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI
     if (kind == PMPI_EV_COLL) {
         struct coll_group *g = world ? NULL : group_of(comm);
         if (!world && !g) {
-            kind = PMPI_EV_CALL; /* an intercommunicator, or no entry left: not matched */
+            kind = PMPI_EV_CALL; /* no entry left, or a member outside world: not matched */
         } else {
             seq = atomic_fetch_add_explicit(world ? &pmpi_log.coll_seq : &g->seq, 1,
                                             memory_order_relaxed);
@@ -178,9 +209,19 @@ void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI
                 group = atomic_load_explicit(&g->key, memory_order_relaxed);
                 flags |= PMPI_EVF_GROUP;
             }
-            int me = -1;
-            if (peer >= 0 && PMPI_Comm_rank(comm, &me) == MPI_SUCCESS && me == peer)
+            int me = -1, inter = 0;
+            if (!world)
+                PMPI_Comm_test_inter(comm, &inter);
+            if (inter) { /* the root passes MPI_ROOT, its group's others MPI_PROC_NULL */
+                if (peer == MPI_ROOT)
+                    flags |= PMPI_EVF_ROOT;
+                else if (peer == MPI_PROC_NULL)
+                    flags |= PMPI_EVF_IDLE;
+                if (peer < 0)
+                    peer = -1;
+            } else if (peer >= 0 && PMPI_Comm_rank(comm, &me) == MPI_SUCCESS && me == peer) {
                 flags |= PMPI_EVF_ROOT;
+            }
         }
     }
     struct pmpi_event *e = claim();

@@ -36,6 +36,11 @@ enum pmpi_ev_kind {
 #define PMPI_EVF_WORLD 2 /* the communicator is congruent with MPI_COMM_WORLD */
 #define PMPI_EVF_ROOT  4 /* a rooted collective: this rank is its root */
 #define PMPI_EVF_GROUP 8 /* a collective on another communicator: pad is its group's key */
+/* A rooted collective on an intercommunicator, in the root's group but not the root
+ * (MPI_PROC_NULL): it moves nothing, waits for nothing; counted as a member. */
+#define PMPI_EVF_IDLE 16
+/* pmpi_log_call's peer for a collective without a root (MPICH's MPI_PROC_NULL is -1) */
+#define PMPI_LOG_NO_ROOT (-0x7fffffff)
 
 /* One record: 56 bytes, whatever its kind (the README's table). */
 struct pmpi_event {

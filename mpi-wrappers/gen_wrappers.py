@@ -284,7 +284,7 @@ def event_log(c, dest, source):
         if out:
             return "", out
     if c["kind"] == "coll" and "comm" in c["args"] and not persistent(c):
-        root = "root" if "root" in c["args"] else "-1"
+        root = "root" if "root" in c["args"] else "PMPI_LOG_NO_ROOT"
         return "", [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, comm, {root}, -1, "
                     f"sent_ + recvd_, {req}, 0);"]
     return "", [f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, "
@@ -530,7 +530,7 @@ def fortran_log(c, f08):
                     rec.append(f"        pmpi_log_call({cid}, PMPI_EV_RECV, {t}, {comm}, {src}, "
                                f"{tag}, recvd_, {req}, 0);")
         elif c["kind"] == "coll" and "comm" in args and not persistent(c):
-            root = fortran_arg(c, "root", f08) or "-1"
+            root = fortran_arg(c, "root", f08) or "PMPI_LOG_NO_ROOT"
             rec = [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, {comm}, {root}, -1, "
                    f"sent_ + recvd_, {req}, 0);"]
         if not rec or (persistent(c) and rec):

@@ -29,15 +29,15 @@ static MPI_Group world_group = MPI_GROUP_NULL;
 
 /* ---- communicator ranks to world ranks ---- */
 
-#define XLATE_FULL 4096 /* groups up to this size: every rank translated at once */
-#define XLATE_CACHE 256 /* larger groups: a direct-mapped cache of translations */
+#define XLATE_FULL  4096 /* groups up to this size: every rank translated at once */
+#define XLATE_CACHE 256  /* larger groups: a direct-mapped cache of translations */
 
 struct xlate {
-    MPI_Group group;                   /* larger groups: kept for the misses */
-    int n, full;                       /* group size; world[] holds every rank */
-    int congruent;                     /* rank i is world rank i, for every i */
+    MPI_Group group;                     /* larger groups: kept for the misses */
+    int n, full;                         /* group size; world[] holds every rank */
+    int congruent;                       /* rank i is world rank i, for every i */
     _Atomic uint64_t cache[XLATE_CACHE]; /* (local + 1) << 32 | (world + 1), 0 = empty */
-    int world[];                       /* full: the world rank of each rank, -1 none */
+    int world[];                         /* full: the world rank of each rank, -1 none */
 };
 
 static int xlate_key = MPI_KEYVAL_INVALID;
@@ -71,7 +71,8 @@ void pmpi_traffic_init(void)
     if (world_group == MPI_GROUP_NULL)
         PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
     if (xlate_key == MPI_KEYVAL_INVALID &&
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, xlate_delete, &xlate_key, NULL) != MPI_SUCCESS)
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, xlate_delete, &xlate_key, NULL) !=
+            MPI_SUCCESS)
         xlate_key = MPI_KEYVAL_INVALID; /* no cache: every call translates through the group */
 }
 
@@ -179,6 +180,15 @@ int pmpi_world_rank(MPI_Comm comm, int r)
     return w == MPI_UNDEFINED ? -1 : w;
 }
 
+int pmpi_group_world_rank(MPI_Group g, int r)
+{
+    int w = MPI_UNDEFINED;
+    if (r < 0 || world_group == MPI_GROUP_NULL ||
+        PMPI_Group_translate_ranks(g, 1, &r, world_group, &w) != MPI_SUCCESS)
+        return -1;
+    return w == MPI_UNDEFINED ? -1 : w;
+}
+
 int pmpi_comm_congruent(MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD)
@@ -251,16 +261,17 @@ void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long 
     struct pmpi_thread *th = pmpi_tls;
     if (!th || !th->peers)
         return;
-    partner_add_world(th, pmpi_world_rank(comm, dest), pmpi_world_rank(comm, source), sent, recvd, dt);
+    partner_add_world(th, pmpi_world_rank(comm, dest), pmpi_world_rank(comm, source), sent, recvd,
+                      dt);
 }
 
 /* ---- persistent requests: partner and bytes filed at *_init, recorded per start ---- */
 
-#define PERSIST_BITS 12
-#define PERSIST_SLOTS (1 << PERSIST_BITS)
+#define PERSIST_BITS   12
+#define PERSIST_SLOTS  (1 << PERSIST_BITS)
 #define PERSIST_PROBES 32
-#define PERSIST_GONE UINT64_MAX       /* a freed request's slot: reusable, probes go on */
-#define PERSIST_BUSY (UINT64_MAX - 1) /* claimed, being filled */
+#define PERSIST_GONE   UINT64_MAX       /* a freed request's slot: reusable, probes go on */
+#define PERSIST_BUSY   (UINT64_MAX - 1) /* claimed, being filled */
 
 struct persist {
     _Atomic uint64_t key; /* the request handle; 0 = never used */

@@ -28,6 +28,8 @@ int pmpi_fortran_source(const int source, const void *status, int f08);
 void pmpi_persistent_forget(MPI_Request req);
 /* The world rank of rank r of comm, or -1 (negative r, MPI_PROC_NULL, unknown). */
 int pmpi_world_rank(MPI_Comm comm, int r);
+/* The world rank of rank r of group g, or -1. */
+int pmpi_group_world_rank(MPI_Group g, int r);
 /* Whether comm's rank i is world rank i for every i (MPI_COMM_WORLD, its duplicates):
  * collectives on those are matched across ranks by order (wait_states.c). */
 int pmpi_comm_congruent(MPI_Comm comm);

@@ -16,7 +16,8 @@
  * arrival and the last non-root arrival; the part of a rank's blocking span before the
  * one that concerns it is its wait at N x N, at barrier, late root or early reduce.
  * Collectives on other communicators carry their group's key and a sequence number in
- * it: the same maxima per (key, number), taken by rank key % P (collectives_grouped).
+ * it: the same maxima per (key, number), taken by rank key % P (collectives_grouped);
+ * an intercommunicator's group is both of its groups (event_log.c).
  * Waits go to the record that blocked, hence to its call site and the regions open. */
 #include <math.h>
 #include <stdio.h>
@@ -177,8 +178,8 @@ static void p2p(MPI_Comm comm)
             (struct send_info){e->tag, e->flags, i, gtime(e->t0), e->bytes};
     }
     void *rb = NULL;
-    ok = pmpi_sparse_exchange(comm, TAG_SENDS, sizeof *out, scnt, sdis, out, NULL, NULL, rcnt,
-                              rdis, &rb);
+    ok = pmpi_sparse_exchange(comm, TAG_SENDS, sizeof *out, scnt, sdis, out, NULL, NULL, rcnt, rdis,
+                              &rb);
     in = rb;
     long long ntot = 0;
     for (int r = 0; r < P; r++) {
@@ -377,9 +378,13 @@ static void collectives_grouped(MPI_Comm comm)
     int *cnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = cnt ? cnt + P : NULL,
         *dis = cnt ? rcnt + P : NULL, *rdis = cnt ? dis + P : NULL, *fill = cnt ? rdis + P : NULL;
     char *sent = malloc((size_t)P * 2), *got = sent ? sent + P : NULL;
-    long long n = 0, nin = 0;
+    long long n = 0, nin = 0, idle = 0;
     for (long long i = 0; i < W.n && cnt; i++)
         if (W.ev[i].kind == PMPI_EV_COLL && (W.ev[i].flags & PMPI_EVF_GROUP)) {
+            if (W.ev[i].flags & PMPI_EVF_IDLE) {
+                idle++; /* a member with nothing to wait for: matched as it is */
+                continue;
+            }
             cnt[W.ev[i].pad % (uint32_t)P]++;
             n++;
         }
@@ -394,15 +399,15 @@ static void collectives_grouped(MPI_Comm comm)
         dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
     for (long long i = 0; i < W.n; i++) {
         const struct pmpi_event *e = &W.ev[i];
-        if (e->kind != PMPI_EV_COLL || !(e->flags & PMPI_EVF_GROUP))
+        if (e->kind != PMPI_EV_COLL || !(e->flags & PMPI_EVF_GROUP) || (e->flags & PMPI_EVF_IDLE))
             continue;
         int d = (int)(e->pad % (uint32_t)P);
         out[dis[d] + fill[d]++] =
             (struct grp_item){e->pad, e->tag, !!(e->flags & PMPI_EVF_ROOT), 0, gtime(e->t0), i};
     }
     void *rb = NULL;
-    ok = pmpi_sparse_exchange(comm, TAG_GROUPS, sizeof *out, cnt, dis, out, NULL, NULL, rcnt,
-                              rdis, &rb);
+    ok = pmpi_sparse_exchange(comm, TAG_GROUPS, sizeof *out, cnt, dis, out, NULL, NULL, rcnt, rdis,
+                              &rb);
     in = rb;
     for (int r = 0; r < P; r++) {
         nin += rcnt[r];
@@ -433,9 +438,10 @@ static void collectives_grouped(MPI_Comm comm)
         }
     }
     /* each item's answer goes back where it came from, in the order it came */
-    ok = pmpi_sparse_exchange(comm, TAG_GROUP_ANSWERS, sizeof *ans, rcnt, rdis, ans, got, sent,
-                              cnt, dis, &rb);
+    ok = pmpi_sparse_exchange(comm, TAG_GROUP_ANSWERS, sizeof *ans, rcnt, rdis, ans, got, sent, cnt,
+                              dis, &rb);
     back = rb;
+    pmpi_waits.coll_matched += ok ? idle : 0;
     for (long long k = 0; ok && k < n; k++) {
         long long i = back[k].idx;
         int arrival = 0, cls;

@@ -189,6 +189,28 @@ def part_matching(args, lines):
                  "the split barrier's site, all ranks", 4 * TOL)
         check(rep["wait_states"]["matched"]["collectives_unmatched"] == 0,
               f"split_barrier: every collective matched: {rep['wait_states']['matched']}")
+    # an intercommunicator between the even and the odd ranks: its barrier and a Bcast
+    # whose root is in one group and whose receivers are the other
+    rep, exp, _ = run(args, 4, "intercomm")
+    if rep:
+        for r in range(4):
+            w = rep["wait_states"]["ranks"][r]
+            m = exp.get(("inter_barrier", r))
+            if check(m is not None, f"EXPECT inter_barrier {r}"):
+                near(w["wait_barrier_s"], m, f"rank {r} wait at the intercommunicator's barrier")
+                nominal(w["wait_barrier_s"], m, 0.1 * (3 - r), f"rank {r} wait at the intercommunicator's barrier")
+            m = exp.get(("inter_bcast", r), 0.0 if r % 2 == 0 else None)
+            if check(m is not None, f"EXPECT inter_bcast {r}"):
+                near(w["late_root_s"], m, f"rank {r} late root at the intercommunicator's Bcast")
+        s = site(rep, "MPI_Barrier", lines["INTER_BARRIER_LINE"])
+        if s:
+            check(s["ranks"] == 4, f"the intercommunicator's barrier site has the 4 ranks: {s['ranks']}")
+        s = site(rep, "MPI_Bcast", lines["INTER_BCAST_LINE"])
+        if s:
+            near(s["waits"]["late_root_s"], exp.get(("inter_bcast", 1), 0) + exp.get(("inter_bcast", 3), 0),
+                 "the intercommunicator's Bcast site, all ranks", 2 * TOL)
+        check(rep["wait_states"]["matched"]["collectives_unmatched"] == 0,
+              f"intercomm: every collective matched: {rep['wait_states']['matched']}")
 
 
 def papi_report_tables(path):

@@ -23,6 +23,10 @@
  *     MPI_Start + MPI_Wait; rank 0 starts the first round 200 ms late.
  *   split_barrier (4 ranks): MPI_Comm_split into the even and odd ranks; rank r sleeps
  *     r x 100 ms, then MPI_Barrier on its half: ranks 0 and 1 wait 200 ms, 2 and 3 none.
+ *   intercomm (4 ranks): an intercommunicator between the even and the odd ranks; rank r
+ *     sleeps r x 100 ms, then MPI_Barrier on it (every member waits for the last, rank
+ *     3: 300, 200, 100, 0 ms); then root 0 sleeps 200 ms before MPI_Bcast on it: the
+ *     odd ranks wait 200 ms for their root, rank 2 (MPI_PROC_NULL) for nothing.
  *   checkpoint_abort (4 ranks, PAPI_MPI_CHECKPOINT set): the late sender of rank 0 to rank
  *     1 and the split barrier, then 500 ms of checkpoints, then rank 3 calls abort() while the
  *     others wait in a barrier: the job dies with no report; the event logs keep the
@@ -158,6 +162,31 @@ int main(int argc, char **argv)
         MPI_Barrier(half); /* SPLIT_BARRIER_LINE */
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
         expect("split_barrier", t[0], 1, max);
+        MPI_Comm_free(&half);
+    } else if (strcmp(mode, "intercomm") == 0 && size >= 4) {
+        MPI_Comm half, inter;
+        int even = rank % 2 == 0;
+        MPI_Comm_split(MPI_COMM_WORLD, !even, rank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, even ? 1 : 0, 7, &inter);
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        sleep_ms(rank * 100);
+        t[0] = now();
+        MPI_Barrier(inter); /* INTER_BARRIER_LINE */
+        MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        expect("inter_barrier", t[0], 1, max);
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (rank == 0)
+            sleep_ms(200);
+        t[1] = now();
+        /* the root passes MPI_ROOT, its group's other member MPI_PROC_NULL, the other
+         * group the root's rank in the root's group */
+        int root = even ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        MPI_Bcast(&w, 1, MPI_INT, root, inter); /* INTER_BCAST_LINE */
+        /* the root's enter time, by an N x N call: rank 2, back at once, waits there */
+        s[0] = rank == 0 ? t[1] : 0;
+        MPI_Allreduce(MPI_IN_PLACE, s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        expect("inter_bcast", t[1], !even, s[0]);
+        MPI_Comm_free(&inter);
         MPI_Comm_free(&half);
     } else if (strcmp(mode, "checkpoint_abort") == 0 && size >= 4) {
         if (rank == 0) {

@@ -14,7 +14,7 @@ import re
 
 # Record kinds (event_log.h) and flags.
 CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT = range(1, 8)
-EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP = 1, 2, 4, 8
+EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE = 1, 2, 4, 8, 16
 ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
 RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
 KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
@@ -177,6 +177,8 @@ def _collectives(ranks, nranks, stats):
             if e["kind"] == COLL:
                 a = arr.setdefault(_coll_key(e), [0, -math.inf, -math.inf, -math.inf])
                 a[0] += 1
+                if e["flags"] & EVF_IDLE:  # a member that moves nothing: no arrival
+                    continue
                 a[1] = max(a[1], e["t0"])
                 w = 2 if e["flags"] & EVF_ROOT else 3
                 a[w] = max(a[w], e["t0"])
@@ -194,7 +196,7 @@ def _collectives(ranks, nranks, stats):
                 continue
             stats["coll_matched"] += 1
             cls = _coll_class(e["name"])
-            if not cls:
+            if not cls or e["flags"] & EVF_IDLE:
                 continue
             kind, arrival = cls
             if (arrival == ROOT and e["flags"] & EVF_ROOT) or \
