@@ -14,7 +14,9 @@ Then the same files made hostile by hand (issue 47): a row whose wall_s is a str
 with a negative time, one that is not JSON, one of an earlier run: `papi_report DIR` names
 each in one exact line on stderr and leaves it out (exit 2), the good ranks' rows still
 shown; papi_mpi_collect refuses with the same lines; an event log line of the wrong shape
-is named in one line (the rows still shown).
+is named in one line (the rows still shown). And a rank that left only
+papi_mpi_rank<N>.checkpoint.prev.json (killed while replacing its snapshot, issue 49):
+papi_report DIR and papi_mpi_collect take it as a partial rank.
 Usage: check_waits_log.py --mpirun M --program PROG"""
 import argparse
 import json
@@ -170,6 +172,51 @@ def hostile_log(out):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def prev_only(out):
+    """Rank 2 killed while replacing its snapshot (SIGKILL between moving its checkpoint
+    to .prev and linking the new one: no exit path, no exit row): only
+    papi_mpi_rank2.checkpoint.prev.json left, its event log up to its last checkpoint."""
+    d = copy_run(out, "papi_mpi_prev_only_")
+    try:
+        ck = os.path.join(d, "papi_mpi_rank2.checkpoint.json")
+        if not check(os.path.exists(ck), "rank 2 left a checkpoint"):
+            return
+        if os.path.exists(os.path.join(d, "papi_mpi_rank2.partial.json")):
+            os.remove(os.path.join(d, "papi_mpi_rank2.partial.json"))
+        os.replace(ck, os.path.join(d, "papi_mpi_rank2.checkpoint.prev.json"))
+        log = os.path.join(d, "papi_mpi_rank2.events.jsonl")
+        with open(log, encoding="utf-8") as f:
+            kept = [ln for ln in f if json.loads(ln).get("reason") == "checkpoint"]
+        with open(log, "w", encoding="utf-8") as f:
+            f.writelines(kept)
+        prev = "checkpoint (from papi_mpi_rank2.checkpoint.prev.json)"
+        rc, stdout, err = tool([REPORT, d])
+        table = rows_table(stdout)
+        check(rc == 0 and not err, f"papi_report DIR with rank 2's .prev only: exit {rc}, {err}")
+        check(table.get(2) == prev, f"papi_report DIR: rank 2's row from its .prev: {table}")
+        check(sorted(table) == [0, 1, 2, 3], f"papi_report DIR: every rank's row: {table}")
+        check("papi_report: rank 2 did not finish: killed after its last checkpoint (no exit "
+              "path ran)" in stdout.splitlines(), "papi_report DIR: rank 2 killed after its last checkpoint")
+        os.remove(log)  # its event log lost too: the row says what ended it
+        rc, stdout, err = tool([REPORT, d])
+        check(rc == 0 and "papi_report: rank 2 did not finish: no event log; its row "
+              "papi_mpi_rank2.checkpoint.prev.json says checkpoint" in stdout.splitlines(),
+              f"papi_report DIR without rank 2's log: its .prev row named: exit {rc}")
+        for n in os.listdir(d):
+            if n.endswith(".events.jsonl"):
+                os.remove(os.path.join(d, n))
+        rc, stdout, err = tool([REPORT, d])
+        table = rows_table(stdout)
+        check(rc == 0 and "no event log" in stdout and table.get(2) == prev,
+              f"papi_report DIR, rows only, rank 2's .prev: exit {rc}, {table}")
+        rc, stdout, err = tool([COLLECT, d, "--np", "4"])
+        got = json.loads(stdout) if rc == 0 else {}
+        check(rc == 0 and {"rank": 2, "exit_reason": "checkpoint"} in got.get("partial", []) and
+              got.get("missing") == [], f"papi_mpi_collect: rank 2 partial from its .prev: {got}")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def near(got, want, what, tol=TOL):
     ok = abs(got - want) <= tol
     print(f"{what}: {got:.4f} s, expected {want:.4f} s +- {tol:.3f}: {'ok' if ok else 'NO'}")
@@ -231,6 +278,7 @@ def main():
             shutil.rmtree(rows_only, ignore_errors=True)
         hostile_rows(out)
         hostile_log(out)
+        prev_only(out)
         trace = os.path.join(out, "dead_job_trace.json")
         q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
         check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")

@@ -243,14 +243,20 @@ def wait_states(ranks):
     return out, stats, nranks
 
 
-def unfinished(ranks, nranks):
-    """The ranks that did not reach MPI_Finalize, with what ended their log."""
+def unfinished(ranks, nranks, rows=None):
+    """The ranks that did not reach MPI_Finalize, with what ended their log; a rank without
+    a log that left a row (rows: mpi_rows.Found.rows) is said by its row."""
+    rows = rows or {}
     out = []
-    for rank in range(nranks):
+    for rank in range(max([nranks] + [k + 1 for k in rows])):
         r = ranks.get(rank)
-        why = "no event log (killed before its first checkpoint)" if r is None else \
-            "killed after its last checkpoint (no exit path ran)" if r["reason"] == "checkpoint" \
-            else r["reason"]
+        if r is None and rank in rows:
+            _kind, name, row = rows[rank]
+            why = "no event log; its row %s says %s" % (name, row.get("exit_reason") or "nothing")
+        else:
+            why = "no event log (killed before its first checkpoint)" if r is None else \
+                "killed after its last checkpoint (no exit path ran)" if r["reason"] == "checkpoint" \
+                else r["reason"]
         out.append({"rank": rank, "exit_reason": why})
     return out
 
@@ -352,7 +358,7 @@ def summary(directory):
                % (stats["p2p_matched"], stats["p2p_unmatched"], stats["coll_matched"],
                   stats["coll_unmatched"]))
     out += _rows_text(found)
-    for g in unfinished(ranks, nranks):
+    for g in unfinished(ranks, nranks, found.rows):
         out.append("papi_report: rank %d did not finish: %s" % (g["rank"], g["exit_reason"]))
     out.append("papi_report: the timeline of these logs: papi_report --merge-trace OUT.json %s"
                % directory)

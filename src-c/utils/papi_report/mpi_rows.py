@@ -5,8 +5,8 @@ path), .checkpoint.json (its last snapshot) or .checkpoint.prev.json (the snapsh
 before: the only one a rank killed while it replaced its snapshot leaves). Each file is
 checked before use as papi_report checks its other inputs (load.py: its schema,
 mpi_report or mpi_row, then what a schema cannot say: MPI time above the wall time, a
-series running backwards, NaN); a file that fails is named in one line and its rank left
-out. Only the newest run's files count (a run id starts with its start time), so what an
+series running backwards, NaN); a file that fails is named in one line and left out
+(the rank's next row, if it has one, stands for it). Only the newest run's files count (a run id starts with its start time), so what an
 earlier run left in the same directory is never taken for this run's. The load layer:
 the standard library only, so papi_mpi_collect uses it without pandas."""
 import os
