@@ -204,11 +204,14 @@ def main(argv=None):
             from papi_report import event_logs
             if event_logs.has_logs(path) or event_logs.has_rows(path):
                 try:
-                    sys.stdout.write(event_logs.summary(path))
+                    text, malformed = event_logs.summary(path)
                 except event_logs.EventLogError as e:
                     print("papi_report: %s" % e, file=sys.stderr)
                     return 2
-                return 0
+                sys.stdout.write(text)
+                for why in malformed:  # those rows left out, the others shown
+                    print("papi_report: %s: left out" % why, file=sys.stderr)
+                return 2 if malformed else 0
         if kind is None:
             print("papi_report: %s is neither an MPI report (papi_mpi_report.json or a "
                   "directory holding one) nor region files (papi_hl_output/, rank_*.json)"

@@ -6,7 +6,7 @@
 # that links --as-needed (Ubuntu's default: the wrapper and the MPI's Fortran libraries
 # must stay needed), each run under mpirun.<flavor> -np 2 from a clean environment
 # (env -i, no LD_LIBRARY_PATH): the program finds the wrapper and libpapi through its
-# RUNPATH and writes its report.
+# RUNPATH and writes its report, which the installed papi_mpi_collect reads (finished: 0, 1).
 # Usage: test_install_mpi.sh BUILD_DIR SOURCE_DIR FLAVOR...
 set -eu
 build_dir=$1
@@ -42,6 +42,11 @@ run() {
   # the reports follow their schemas (tests/common/report_check.py)
   if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 "$src_dir/tests/common/report_check.py" "$dir"; then
     fail "$prog under mpirun.$flavor: a report breaks its schema"; return
+  fi
+  # the installed papi_mpi_collect reads it through papi_report's reader (share/papi/python)
+  if [ -x /usr/bin/python3 ] && ! env -i PATH=/usr/bin:/bin "$tmp/prefix/bin/papi_mpi_collect" "$dir" \
+      >"$dir/collect" 2>&1 || ! grep -q '"finished": \[0, 1\], "partial": \[\]' "$dir/collect"; then
+    cat "$dir/collect"; fail "$prog under mpirun.$flavor: the installed papi_mpi_collect"; return
   fi
   echo "ok: $(basename "$prog") under mpirun.$flavor -np 2 (env -i): report written"
 }

@@ -10,12 +10,20 @@ must give a trace (trace_json.schema.json) whose wait states hold rank 1's late-
 past that), each rank's wait at a barrier on its half of an MPI_Comm_split (rank r
 entering after r x 100 ms: what the program measured +- 30 ms), and name rank 3 as ended
 by its signal.
+Then the same files made hostile by hand (issue 47): a row whose wall_s is a string, one
+with a negative time, one that is not JSON, one of an earlier run: `papi_report DIR` names
+each in one exact line on stderr and leaves it out (exit 2), the good ranks' rows still
+shown; papi_mpi_collect refuses with the same lines; an event log line of the wrong shape
+is named in one line (the rows still shown). And a rank that left only
+papi_mpi_rank<N>.checkpoint.prev.json (killed while replacing its snapshot, issue 49):
+papi_report DIR and papi_mpi_collect take it as a partial rank.
 Usage: check_waits_log.py --mpirun M --program PROG"""
 import argparse
 import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -26,7 +34,187 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
 from papi_report import schema_check  # noqa: E402
 
 REPORT = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
+COLLECT = os.path.join(HERE, "..", "..", "mpi-wrappers", "papi_mpi_collect.py")
 TOL = 0.030
+
+
+def tool(cmd):
+    """(exit status, stdout, stderr lines) of one of the Python tools."""
+    p = subprocess.run(["/usr/bin/python3"] + cmd, capture_output=True, text=True, timeout=120)
+    print("+", " ".join(cmd), "-> exit", p.returncode)
+    print(p.stdout[-3000:] + p.stderr[-3000:])
+    return p.returncode, p.stdout, [ln for ln in p.stderr.splitlines() if ln.strip()]
+
+
+def rows_table(text):
+    """{rank: exit_reason} of papi_report DIR's table of the ranks' own rows."""
+    out, inside = {}, False
+    for ln in text.splitlines():
+        if ln.startswith("rows (the ranks' own"):
+            inside = True
+            continue
+        m = re.fullmatch(r"\s*(\d+)\s+[0-9.]+\s+[0-9.]+\s+(.*)", ln) if inside else None
+        if inside and ln.lstrip().startswith("rank"):
+            continue
+        if not m:
+            inside = False
+            continue
+        out[int(m.group(1))] = m.group(2)
+    return out
+
+
+def copy_run(out, prefix):
+    d = tempfile.mkdtemp(prefix=prefix)
+    for n in os.listdir(out):
+        if n.startswith("papi_mpi_rank"):
+            shutil.copy(os.path.join(out, n), d)
+    return d
+
+
+def write_json(path, doc):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+
+
+def hostile_rows(out):
+    """Each rank's rows of the real run (its exit row, if any, removed for ranks 0 to 2)
+    made hostile: rank 0's checkpoint with wall_s a string (its .prev then stands for it),
+    rank 1's checkpoint with a negative mpi_s and its .prev not JSON (rank 1 left out),
+    rank 2's two snapshots of an earlier run (left out, not malformed), rank 3 untouched."""
+    d = copy_run(out, "papi_mpi_hostile_rows_")
+    try:
+        def path(r, kind):
+            return os.path.join(d, f"papi_mpi_rank{r}.{kind}.json")
+
+        def row(r, kind):
+            with open(path(r, kind), encoding="utf-8") as f:
+                return json.load(f)
+        for r in range(3):
+            if os.path.exists(path(r, "partial")):
+                os.remove(path(r, "partial"))
+        if not check(all(os.path.exists(path(r, k)) for r in range(3)
+                         for k in ("checkpoint", "checkpoint.prev")),
+                     f"ranks 0-2 left a checkpoint and the one before it: {os.listdir(d)}"):
+            return
+        run_id = row(0, "checkpoint")["run_id"]
+        write_json(path(0, "checkpoint"), dict(row(0, "checkpoint"), wall_s="1.5"))
+        write_json(path(1, "checkpoint"), dict(row(1, "checkpoint"), mpi_s=-0.25))
+        torn = '{"rank": 1, "wall_s": '
+        with open(path(1, "checkpoint.prev"), "w", encoding="utf-8") as f:
+            f.write(torn)
+        try:
+            json.loads(torn)
+        except ValueError as e:
+            torn_why = str(e)
+        for k in ("checkpoint", "checkpoint.prev"):
+            write_json(path(2, k), dict(row(2, k), run_id="1000000000.000000001-1"))
+        want = [f"{path(0, 'checkpoint')}: $.wall_s: '1.5' is not of type 'number' "
+                "(rule type of mpi_row.schema.json)",
+                f"{path(1, 'checkpoint')}: $.mpi_s: -0.25 is less than the minimum of 0 "
+                "(rule minimum of mpi_row.schema.json)",
+                f"{path(1, 'checkpoint.prev')} is not JSON: {torn_why}"]
+        rc, stdout, err = tool([REPORT, d])
+        check(rc == 2, f"papi_report DIR with malformed rows: exit {rc}, want 2")
+        check(sorted(err) == sorted(f"papi_report: {w}: left out" for w in want),
+              f"papi_report DIR: one exact line per malformed row: {err}")
+        for k in ("checkpoint", "checkpoint.prev"):
+            check(f"papi_report: {path(2, k)}: an earlier run's row (this run is {run_id}): "
+                  "left out" in stdout.splitlines(), f"papi_report DIR names rank 2's earlier {k}")
+        table = rows_table(stdout)
+        check(table == {0: "checkpoint (from papi_mpi_rank0.checkpoint.prev.json)", 3: "signal 6"},
+              f"papi_report DIR: rank 0 from its .prev, rank 3's own row, 1 and 2 left out: {table}")
+        check(re.search(r"^\s+1\s+\d+\s+\d+\s+[0-9.]+\s", stdout, re.M),
+              "papi_report DIR: rank 1's waits from its event log still shown")
+        check("Traceback" not in stdout + "".join(err), "no traceback")
+        rc, stdout, err = tool([COLLECT, d, "--np", "4"])
+        check(rc == 2 and stdout == "" and sorted(err) == sorted("papi_mpi_collect: " + w for w in want),
+              f"papi_mpi_collect refuses the malformed rows, one exact line each: exit {rc}, {err}")
+        for f in (path(0, "checkpoint"), path(1, "checkpoint"), path(1, "checkpoint.prev")):
+            os.remove(f)  # the earlier run's rows alone: ignored, not refused
+        rc, stdout, err = tool([COLLECT, d, "--np", "4"])
+        got = json.loads(stdout) if rc == 0 else {}
+        check(rc == 0 and got.get("ignored") == ["papi_mpi_rank2.checkpoint.json",
+                                                 "papi_mpi_rank2.checkpoint.prev.json"] and
+              got.get("partial") == [{"rank": 0, "exit_reason": "checkpoint"},
+                                     {"rank": 3, "exit_reason": "signal 6"}] and
+              got.get("missing") == [1, 2], f"papi_mpi_collect: the earlier run's rows ignored: "
+              f"exit {rc}, {got}")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def hostile_log(out):
+    """Rank 1's event log with a record of 3 items (the schema says 11): papi_report DIR
+    names the line in one line and shows the rows alone (exit 2); --merge-trace refuses
+    it in one line (exit 2); never a traceback."""
+    d = copy_run(out, "papi_mpi_hostile_log_")
+    try:
+        log = os.path.join(d, "papi_mpi_rank1.events.jsonl")
+        with open(log, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        first = json.loads(lines[0])
+        first["records"][0] = [1, 2, 3]
+        lines[0] = json.dumps(first)
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        why = (f"papi_report: {log}: line 1: $.records[0]: [1, 2, 3] is too short "
+               "(rule minItems of mpi_event_log.schema.json)")
+        rc, stdout, err = tool([REPORT, d])
+        check(rc == 2 and len(err) == 1 and err[0].startswith(why) and err[0].endswith(": left out"),
+              f"papi_report DIR with a malformed event log line: exit {rc}, {err}")
+        check(sorted(rows_table(stdout)) == [0, 1, 2, 3] and "event logs that cannot be used" in stdout,
+              "papi_report DIR: the rows shown without the event logs")
+        rc, stdout, err = tool([REPORT, "--merge-trace", os.path.join(d, "t.json"), d])
+        check(rc == 2 and len(err) == 1 and err[0].startswith(why) and
+              not os.path.exists(os.path.join(d, "t.json")),
+              f"papi_report --merge-trace with a malformed event log line: exit {rc}, {err}")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def prev_only(out):
+    """Rank 2 killed while replacing its snapshot (SIGKILL between moving its checkpoint
+    to .prev and linking the new one: no exit path, no exit row): only
+    papi_mpi_rank2.checkpoint.prev.json left, its event log up to its last checkpoint."""
+    d = copy_run(out, "papi_mpi_prev_only_")
+    try:
+        ck = os.path.join(d, "papi_mpi_rank2.checkpoint.json")
+        if not check(os.path.exists(ck), "rank 2 left a checkpoint"):
+            return
+        if os.path.exists(os.path.join(d, "papi_mpi_rank2.partial.json")):
+            os.remove(os.path.join(d, "papi_mpi_rank2.partial.json"))
+        os.replace(ck, os.path.join(d, "papi_mpi_rank2.checkpoint.prev.json"))
+        log = os.path.join(d, "papi_mpi_rank2.events.jsonl")
+        with open(log, encoding="utf-8") as f:
+            kept = [ln for ln in f if json.loads(ln).get("reason") == "checkpoint"]
+        with open(log, "w", encoding="utf-8") as f:
+            f.writelines(kept)
+        prev = "checkpoint (from papi_mpi_rank2.checkpoint.prev.json)"
+        rc, stdout, err = tool([REPORT, d])
+        table = rows_table(stdout)
+        check(rc == 0 and not err, f"papi_report DIR with rank 2's .prev only: exit {rc}, {err}")
+        check(table.get(2) == prev, f"papi_report DIR: rank 2's row from its .prev: {table}")
+        check(sorted(table) == [0, 1, 2, 3], f"papi_report DIR: every rank's row: {table}")
+        check("papi_report: rank 2 did not finish: killed after its last checkpoint (no exit "
+              "path ran)" in stdout.splitlines(), "papi_report DIR: rank 2 killed after its last checkpoint")
+        os.remove(log)  # its event log lost too: the row says what ended it
+        rc, stdout, err = tool([REPORT, d])
+        check(rc == 0 and "papi_report: rank 2 did not finish: no event log; its row "
+              "papi_mpi_rank2.checkpoint.prev.json says checkpoint" in stdout.splitlines(),
+              f"papi_report DIR without rank 2's log: its .prev row named: exit {rc}")
+        for n in os.listdir(d):
+            if n.endswith(".events.jsonl"):
+                os.remove(os.path.join(d, n))
+        rc, stdout, err = tool([REPORT, d])
+        table = rows_table(stdout)
+        check(rc == 0 and "no event log" in stdout and table.get(2) == prev,
+              f"papi_report DIR, rows only, rank 2's .prev: exit {rc}, {table}")
+        rc, stdout, err = tool([COLLECT, d, "--np", "4"])
+        got = json.loads(stdout) if rc == 0 else {}
+        check(rc == 0 and {"rank": 2, "exit_reason": "checkpoint"} in got.get("partial", []) and
+              got.get("missing") == [], f"papi_mpi_collect: rank 2 partial from its .prev: {got}")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def near(got, want, what, tol=TOL):
@@ -88,6 +276,9 @@ def main():
                   f"papi_report DIR with rows only: status {q.returncode}, rank 3's row")
         finally:
             shutil.rmtree(rows_only, ignore_errors=True)
+        hostile_rows(out)
+        hostile_log(out)
+        prev_only(out)
         trace = os.path.join(out, "dead_job_trace.json")
         q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
         check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")

@@ -13,7 +13,8 @@ Layers, bottom up; a module imports only its own layer and those below, never in
 function to dodge a cycle (tests/report/check_import_graph.py checks the import graph):
   load     registry (the one list of tables, views, figures and checks: a leaf),
            check (the values a schema cannot refuse), schema_check, load, inputs, units,
-           profile (papi_run --sample's files: found, merged, folded)
+           profile (papi_run --sample's files: found, merged, folded), mpi_rows (a
+           dead MPI job's rows, checked: papi_mpi_collect's reader too)
   tables   tables, series, series_metrics, metric_tables (pandas DataFrames), views,
            metric_views (what the page and text show of them), profile_tables (the
            sampled profiles), catalog (loads the

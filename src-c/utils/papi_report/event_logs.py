@@ -12,6 +12,8 @@ import math
 import os
 import re
 
+from . import mpi_rows, schema_check
+
 # Record kinds (event_log.h) and flags.
 CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT = range(1, 8)
 EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE = 1, 2, 4, 8, 16
@@ -30,13 +32,27 @@ class EventLogError(Exception):
     """No event log in a directory, or one that cannot be read."""
 
 
-def _run_time(run_id):
-    m = re.match(r"(\d+)\.(\d+)", run_id or "")
-    return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
-
-
 def has_logs(path):
     return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "papi_mpi_rank*.events.jsonl")))
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def _line_fault(where, doc):
+    """None when a line of an event log follows mpi_event_log.schema.json, else one line
+    naming the file, the line, the JSON path and the rule. Without the schema files, the
+    shape this module needs is checked here."""
+    try:
+        return schema_check.check_document(where, doc, "mpi_event_log")
+    except schema_check.SchemaUnavailable:
+        pass
+    if not isinstance(doc, dict) or doc.get("kind") != "event_log" or \
+            not isinstance(doc.get("rank"), int) or not isinstance(doc.get("records"), list) or \
+            any(not isinstance(r, list) or len(r) != 11 for r in doc["records"]):
+        return "%s: not a line of an event log (mpi_event_log.schema.json)" % where
+    return None
 
 
 def load(directory):
@@ -48,18 +64,20 @@ def load(directory):
             continue
         try:
             with open(path, encoding="utf-8") as f:
-                for text in f:
+                for n, text in enumerate(f, 1):
                     try:
-                        doc = json.loads(text)
+                        doc = json.loads(text, parse_constant=_no_constant)
                     except ValueError:
                         continue
-                    if isinstance(doc, dict) and doc.get("kind") == "event_log":
-                        lines.append(doc)
-        except OSError as e:
-            raise EventLogError("%s: cannot read: %s" % (path, e.strerror))
+                    why = _line_fault("%s: line %d" % (path, n), doc)
+                    if why:
+                        raise EventLogError(why)
+                    lines.append(doc)
+        except (OSError, UnicodeDecodeError) as e:
+            raise EventLogError("%s: cannot read: %s" % (path, getattr(e, "strerror", None) or e))
     if not lines:
         raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
-    newest = max((d.get("run_id") for d in lines), key=_run_time)
+    newest = max((d.get("run_id") for d in lines), key=mpi_rows.run_time)
     ranks = {}
     for d in lines:
         if d.get("run_id") != newest:
@@ -227,14 +245,20 @@ def wait_states(ranks):
     return out, stats, nranks
 
 
-def unfinished(ranks, nranks):
-    """The ranks that did not reach MPI_Finalize, with what ended their log."""
+def unfinished(ranks, nranks, rows=None):
+    """The ranks that did not reach MPI_Finalize, with what ended their log; a rank without
+    a log that left a row (rows: mpi_rows.Found.rows) is said by its row."""
+    rows = rows or {}
     out = []
-    for rank in range(nranks):
+    for rank in range(max([nranks] + [k + 1 for k in rows])):
         r = ranks.get(rank)
-        why = "no event log (killed before its first checkpoint)" if r is None else \
-            "killed after its last checkpoint (no exit path ran)" if r["reason"] == "checkpoint" \
-            else r["reason"]
+        if r is None and rank in rows:
+            _kind, name, row = rows[rank]
+            why = "no event log; its row %s says %s" % (name, row.get("exit_reason") or "nothing")
+        else:
+            why = "no event log (killed before its first checkpoint)" if r is None else \
+                "killed after its last checkpoint (no exit path ran)" if r["reason"] == "checkpoint" \
+                else r["reason"]
         out.append({"rank": rank, "exit_reason": why})
     return out
 
@@ -281,59 +305,48 @@ def trace(directory):
 
 def has_rows(path):
     """Per-rank rows of a job that did not finish (papi_mpi_rank<N>.partial/checkpoint.json)."""
-    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "papi_mpi_rank*.json")))
+    return mpi_rows.has_rows(path)
 
 
-def rows(directory):
-    """{rank: row} of the newest run's rows (an exit row before its checkpoint, as
-    papi_mpi_collect takes them); rows that cannot be read are left out."""
-    found = {}
-    for path in glob.glob(os.path.join(directory, "papi_mpi_rank*.json")):
-        m = re.search(r"papi_mpi_rank(\d+)\.(partial|checkpoint|checkpoint\.prev)\.json$", path)
-        if not m:
-            continue
-        try:
-            with open(path, encoding="utf-8") as f:
-                row = json.load(f)
-        except (OSError, ValueError):
-            continue
-        if isinstance(row, dict):
-            order = ("partial", "checkpoint", "checkpoint.prev").index(m.group(2))
-            found.setdefault(int(m.group(1)), []).append((order, row))
-    if not found:
-        return {}
-    newest = max((r.get("run_id") for rs in found.values() for _o, r in rs), key=_run_time)
-    out = {}
-    for rank, rs in found.items():
-        rs = sorted([(o, r) for o, r in rs if r.get("run_id") == newest], key=lambda x: x[0])
-        if rs:
-            out[rank] = rs[0][1]
-    return out
-
-
-def _rows_text(directory):
+def _rows_text(found):
+    """The table of the rows (mpi_rows.read: the newest run's, each rank's that wins) and a
+    line per row of an earlier run left out."""
     out = []
-    got = rows(directory)
-    if got:
-        out.append("rows (the ranks' own, papi_mpi_rank<N>.*.json):")
+    if found.rows:
+        out.append("rows (the ranks' own, papi_mpi_rank<N>.*.json, run %s):" % found.run_id)
         out.append("%5s %10s %10s  %s" % ("rank", "wall_s", "mpi_s", "exit_reason"))
-        for rank in sorted(got):
-            r = got[rank]
+        for rank in sorted(found.rows):
+            kind, name, r = found.rows[rank]
+            why = r.get("exit_reason") or "-"
+            if kind == "checkpoint.prev":
+                why += " (from %s)" % name
             out.append("%5d %10.6f %10.6f  %s" % (rank, float(r.get("wall_s") or 0),
-                                                  float(r.get("mpi_s") or 0), r.get("exit_reason")))
+                                                  float(r.get("mpi_s") or 0), why))
+    for name in found.ignored:
+        out.append("papi_report: %s: an earlier run's row (this run is %s): left out"
+                   % (os.path.join(found.directory, name), found.run_id))
     return out
 
 
 def summary(directory):
-    """The text `papi_report DIR` prints for a job that left event logs but no
-    papi_mpi_report.json: the wait states per rank the logs give, how the requests
-    matched, and the ranks that did not finish (the same figures --merge-trace puts in its
-    trace's otherData)."""
-    if not has_logs(directory):  # rows only: no wait states without the event logs
+    """(text, malformed): the text `papi_report DIR` prints for a job that left event logs
+    or rows but no papi_mpi_report.json (the wait states per rank the logs give, how the
+    requests matched, and the ranks that did not finish: the same figures --merge-trace
+    puts in its trace's otherData; each rank's own row), and one line per row left out
+    because it is not JSON or breaks its schema ("FILE: what is wrong")."""
+    found = mpi_rows.read(directory, report=False)
+    why = "no event log"
+    try:
+        ranks = load(directory) if has_logs(directory) else None
+    except EventLogError as e:
+        if not found.rows:
+            raise
+        ranks, why = None, "event logs that cannot be used"
+        found.malformed.append(str(e))  # said on stderr; the rows shown
+    if ranks is None:  # rows only: no wait states without the event logs
         return "\n".join(["papi_report: %s holds no papi_mpi_report.json (the job did not "
-                          "reach MPI_Finalize) and no event log (no wait states): what its "
-                          "rows hold" % directory] + _rows_text(directory)) + "\n"
-    ranks = load(directory)
+                          "reach MPI_Finalize) and %s (no wait states): what its rows hold"
+                          % (directory, why)] + _rows_text(found)) + "\n", found.malformed
     waits, stats, nranks = wait_states(ranks)
     run_id = next(iter(ranks.values()))["run_id"] or "?"
     out = ["papi_report: %s holds no papi_mpi_report.json (the job did not reach MPI_Finalize):"
@@ -346,9 +359,9 @@ def summary(directory):
     out.append("matched: point-to-point %d (unmatched %d), collectives %d (unmatched %d)"
                % (stats["p2p_matched"], stats["p2p_unmatched"], stats["coll_matched"],
                   stats["coll_unmatched"]))
-    out += _rows_text(directory)
-    for g in unfinished(ranks, nranks):
+    out += _rows_text(found)
+    for g in unfinished(ranks, nranks, found.rows):
         out.append("papi_report: rank %d did not finish: %s" % (g["rank"], g["exit_reason"]))
     out.append("papi_report: the timeline of these logs: papi_report --merge-trace OUT.json %s"
                % directory)
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", found.malformed
