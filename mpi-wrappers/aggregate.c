@@ -25,6 +25,7 @@
 #include "sample_report.h"
 #include "socket_layout.h"
 #include "state.h"
+#include "stdout_lines.h"
 #include "text_buffer.h"
 #include "wait_report.h"
 
@@ -274,7 +275,7 @@ static int is_apart(int c)
 /* Per call over all ranks, sorted by time (mpiP's table): calls, time, mean per call,
  * share of the time in MPI and of the wall time, COV of the per-rank times. MPI_Init,
  * MPI_Init_thread and MPI_Finalize are not part of "time in MPI": listed apart. */
-static void banner_calls(const struct agg *a)
+static void banner_calls(FILE *out, const struct agg *a)
 {
     int order[PMPI_NCALLS], n = 0, base = NFIXED + pmpi_run.nevents;
     double mpi = a->sum[1], wall = a->sum[0];
@@ -287,21 +288,21 @@ static void banner_calls(const struct agg *a)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    printf("  %-24s %10s %12s %12s %6s %6s %6s %14s\n", "call (all ranks)", "calls", "time s",
+    fprintf(out, "  %-24s %10s %12s %12s %6s %6s %6s %14s\n", "call (all ranks)", "calls", "time s",
            "mean/call s", "%MPI", "%wall", "COV", "max s (rank)");
     for (int k = 0; k < n && k < pmpi_run.top; k++) {
         int c = order[k], i = base + 4 * c;
         double t = a->sum[i + 1];
-        printf("  %-24s %10.0f %12.6f %12.3g %6.1f %6.1f %6.2f %9.6f (%d)\n", pmpi_calls[c].name,
+        fprintf(out, "  %-24s %10.0f %12.6f %12.3g %6.1f %6.1f %6.2f %9.6f (%d)\n", pmpi_calls[c].name,
                a->sum[i], t, a->sum[i] > 0 ? t / a->sum[i] : 0.0, mpi > 0 ? 100 * t / mpi : 0.0,
                wall > 0 ? 100 * t / wall : 0.0, cov(a, i + 1), a->mx[i + 1].v, a->mx[i + 1].rank);
     }
     if (n > pmpi_run.top)
-        printf("  ... %d more calls in papi_mpi_report.json\n", n - pmpi_run.top);
+        fprintf(out, "  ... %d more calls in papi_mpi_report.json\n", n - pmpi_run.top);
     for (int c = 0; c < PMPI_NCALLS; c++)
         if (is_apart(c) && a->sum[base + 4 * c] > 0) {
             int i = base + 4 * c + 1;
-            printf("  %-24s (apart from time in MPI) min %.6f s (rank %d), mean %.6f s, max %.6f s "
+            fprintf(out, "  %-24s (apart from time in MPI) min %.6f s (rank %d), mean %.6f s, max %.6f s "
                    "(rank %d)\n", pmpi_calls[c].name, a->mn[i].v, a->mn[i].rank,
                    a->sum[i] / pmpi_run.nranks, a->mx[i].v, a->mx[i].rank);
         }
@@ -320,52 +321,51 @@ static const char *fraction_text(const struct agg *a, int k)
     return buf;
 }
 
-static void banner(const struct agg *a, const struct pmpi_site_report *sites)
+static void banner(FILE *out, const struct agg *a, const struct pmpi_site_report *sites)
 {
     int P = pmpi_run.nranks;
-    printf("papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
+    fprintf(out, "papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
            "max %.1f%% on rank %d\n",
            P, a->mx[0].v, a->sum[2] / P, a->mx[2].v, a->mx[2].rank);
-    printf("papi_mpi: compute time (wall - MPI) per rank: min %.6f s (rank %d), mean %.6f s, "
+    fprintf(out, "papi_mpi: compute time (wall - MPI) per rank: min %.6f s (rank %d), mean %.6f s, "
            "max %.6f s (rank %d), max/mean %.3f, COV %.3f\n", a->mn[3].v, a->mn[3].rank,
            a->sum[3] / P, a->mx[3].v, a->mx[3].rank,
            a->sum[3] > 0 ? a->mx[3].v / (a->sum[3] / P) : 0.0, cov(a, 3));
     if (pmpi_run.counter_banner && pmpi_run.counter_banner[0])
-        printf("papi_mpi: note: %s\n", pmpi_run.counter_banner);
+        fprintf(out, "papi_mpi: note: %s\n", pmpi_run.counter_banner);
     else if (pmpi_run.counter_note && pmpi_run.counter_note[0])
-        printf("papi_mpi: note: %s\n", pmpi_run.counter_note);
-    printf("  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
+        fprintf(out, "papi_mpi: note: %s\n", pmpi_run.counter_note);
+    fprintf(out, "  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
            "rank", "max/mean");
     for (int i = 0; i < NFIXED + pmpi_run.nevents; i++) {
         char name[PMPI_NAME_LEN + 16];
         double mean = a->sum[i] / P;
         metric_name(i, name, sizeof name);
-        printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v, a->mn[i].rank,
+        fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v, a->mn[i].rank,
                mean, a->mx[i].v, a->mx[i].rank, mean > 0 ? a->mx[i].v / mean : 0.0);
     }
     for (int k = 0, i = named_base(); k < pmpi_run.nmetrics; k++, i++) {
         int ranks = ranks_of(a, i);
         double mean = ranks > 0 ? a->sum[i] / ranks : 0, job;
         if (ranks < 1) {
-            printf("  %-28s no rank has a value (papi_mpi_report.json says why)\n",
+            fprintf(out, "  %-28s no rank has a value (papi_mpi_report.json says why)\n",
                    pmpi_run.metric_names[k]);
             continue;
         }
-        printf("  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f%s\n", pmpi_run.metric_names[k],
+        fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f%s\n", pmpi_run.metric_names[k],
                a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
                mean > 0 ? a->mx[i].v / mean : 0.0, fraction_text(a, k));
         if (job_metric(a, k, &job))
-            printf("  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
+            fprintf(out, "  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
                    job, pmpi_run.metric_units[k]);
         if (pmpi_run.metric_socket[k])
-            printf("  %-28s read once per socket: each rank's value is its socket's, shared by "
+            fprintf(out, "  %-28s read once per socket: each rank's value is its socket's, shared by "
                    "the ranks on it\n", "");
     }
-    banner_calls(a);
-    pmpi_wait_report_print();
-    pmpi_callsites_print(sites, pmpi_run.top);
-    pmpi_sample_report_print();
-    fflush(stdout);
+    banner_calls(out, a);
+    pmpi_wait_report_print(out);
+    pmpi_callsites_print(out, sites, pmpi_run.top);
+    pmpi_sample_report_print(out);
 }
 
 /* Every metric of this rank's row reduced across ranks to rank 0 in ONE PMPI_Reduce
@@ -473,17 +473,16 @@ static int write_files(const struct parts *p)
 }
 
 /* Rank 0: where the files went (or that they were not published), after the banner. */
-static void say_result(const struct agg *a, int bad, double total)
+static void say_result(FILE *out, const struct agg *a, int bad, double total)
 {
     if (bad)
-        printf("papi_mpi: FAILED to write the report in %s (see the error above): no "
+        fprintf(out, "papi_mpi: FAILED to write the report in %s (see the error above): no "
                "report published\n", pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
     else
-        printf("papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
+        fprintf(out, "papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
                "papi_mpi_summary.csv; "
                "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
                pmpi_run.outdir, a->seconds * 1e3, a->bytes, total * 1e3);
-    fflush(stdout);
 }
 
 int pmpi_aggregate_and_report(const struct pmpi_row *row)
@@ -497,15 +496,22 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row)
     double ns_per_tick = pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final);
     struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
     agg.seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
-    /* Rank 0 prints the regions before the banner's tail. */
+    /* Rank 0 prints the regions before the banner's tail; the banner goes out in whole
+     * lines (stdout_lines.h), before the files are written (their errors follow it). */
+    struct pmpi_lines lines;
+    FILE *out = pmpi_run.rank == 0 ? pmpi_lines_open(&lines) : stdout;
     if (pmpi_run.rank == 0)
-        banner(&agg, sites);
-    pmpi_region_summary(row);
+        banner(out, &agg, sites);
+    pmpi_region_summary(row, out);
+    if (pmpi_run.rank == 0)
+        pmpi_lines_write(&lines);
     parts_alloc(&parts, &agg, sites);
     parts_format(&parts, &agg, sites, row);
     int bad = write_files(&parts);
-    if (pmpi_run.rank == 0)
-        say_result(&agg, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
+    if (pmpi_run.rank == 0) {
+        say_result(pmpi_lines_open(&lines), &agg, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
+        pmpi_lines_write(&lines);
+    }
     pmpi_callsites_free(sites);
     parts_free(&parts);
     return bad;

@@ -434,10 +434,10 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
     tb_raw(t, "]}");
 }
 
-void pmpi_callsites_print(const struct pmpi_site_report *r, int top)
+void pmpi_callsites_print(FILE *out, const struct pmpi_site_report *r, int top)
 {
     if (r && r->dropped)
-        printf("  call sites dropped: %lld calls found no entry in their thread's table of %d: "
+        fprintf(out, "  call sites dropped: %lld calls found no entry in their thread's table of %d: "
                "%lld sites (%lld calls) not in the report, %lld calls at sites in it "
                "(calls_without_entry)\n",
                r->dropped, PMPI_SITE_SLOTS, r->sites_dropped, r->sites_dropped_calls,
@@ -445,16 +445,16 @@ void pmpi_callsites_print(const struct pmpi_site_report *r, int top)
     if (r && (r->nomem_records || r->uncounted)) {
         char note[256];
         drop_note(r, note, sizeof note);
-        printf("  call sites: %s\n", note);
+        fprintf(out, "  call sites: %s\n", note);
     }
     if (!r || r->n == 0)
         return;
-    printf("  top %zu of %zu call sites by time (all ranks; the report lists every one):\n",
+    fprintf(out, "  top %zu of %zu call sites by time (all ranks; the report lists every one):\n",
            r->n < (size_t)top ? r->n : (size_t)top, r->n);
     for (size_t i = 0; i < r->n && i < (size_t)top; i++) {
         const struct site_rec *s = &r->recs[i];
         const char *file = strrchr(r->where[i].file, '/');
-        printf("  %-22s %s:%d (%s) ranks %d, calls %lld, time %.6f s, sent %lld B\n",
+        fprintf(out, "  %-22s %s:%d (%s) ranks %d, calls %lld, time %.6f s, sent %lld B\n",
                pmpi_calls[s->id].name, file ? file + 1 : r->where[i].file, r->where[i].line,
                r->where[i].function, s->ranks, s->calls, (double)s->ns * 1e-9, s->sent);
     }

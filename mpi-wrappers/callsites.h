@@ -4,6 +4,7 @@
 #define PAPI_MPI_CALLSITES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct tbuf;
 struct pmpi_site_report;
@@ -12,7 +13,7 @@ struct pmpi_site_report;
 struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick);
 size_t pmpi_callsites_count(const struct pmpi_site_report *r);
 void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t);
-void pmpi_callsites_print(const struct pmpi_site_report *r, int top);
+void pmpi_callsites_print(FILE *out, const struct pmpi_site_report *r, int top);
 void pmpi_callsites_free(struct pmpi_site_report *r);
 
 #endif

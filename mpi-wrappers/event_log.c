@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "event_log.h"
 #include "clock.h"
@@ -74,10 +75,15 @@ void pmpi_log_init(int rank)
         pmpi_log.note = "no event log: no memory for PAPI_MPI_LOG_RECORDS records";
         return;
     }
-    /* touched now, at MPI_Init: a page fault per 73 records on the hot path cost about
-     * 250 ns per call in this project's VM (a calloc would not touch them); zeroed: a
-     * record of kind 0 is one its writer has not finished (event_log_file.c) */
+    /* zeroed: a record of kind 0 is one its writer has not finished (event_log_file.c);
+     * and touched now, at MPI_Init: a page fault per 73 records on the hot path cost 250
+     * to 900 ns per call in this project's VM. gcc turns malloc + memset into calloc,
+     * whose fresh pages stay untouched, so a volatile store writes each page. */
     memset(pmpi_log.ev, 0, (size_t)n * sizeof *pmpi_log.ev);
+    long page = sysconf(_SC_PAGESIZE);
+    for (size_t off = 0, len = (size_t)n * sizeof *pmpi_log.ev;
+         off<len; off += page> 0 ? (size_t)page : 4096)
+        ((volatile char *)pmpi_log.ev)[off] = 0;
     pmpi_log.cap = n;
     pmpi_log.on = 1;
     if (group_keyval == MPI_KEYVAL_INVALID &&
@@ -415,13 +421,9 @@ int pmpi_fortran_status(const void *st, int f08, MPI_Status *c)
     return PMPI_Status_f2c((const MPI_Fint *)st, c) == MPI_SUCCESS;
 }
 
-MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack, void **heap)
+/* pmpi_log_statuses (event_log.h) past its stack array */
+MPI_Status *pmpi_log_statuses_heap(MPI_Status *arr, int n, void **heap)
 {
-    *heap = NULL;
-    if (!pmpi_log.on || arr != MPI_STATUSES_IGNORE || n < 0)
-        return arr;
-    if (n <= nstack)
-        return stack;
     *heap = malloc((size_t)n * sizeof *arr);
     return *heap ? (MPI_Status *)*heap : arr; /* no memory: unread, as before */
 }
@@ -435,11 +437,7 @@ static size_t fortran_status_bytes(int f08)
         return sizeof(MPI_F08_status);
 #endif
     (void)f08;
-#ifdef MPI_F_STATUS_SIZE
-    return MPI_F_STATUS_SIZE * sizeof(MPI_Fint);
-#else /* Open MPI: the C status in MPI_Fint words */
-    return (sizeof(MPI_Status) + sizeof(MPI_Fint) - 1) / sizeof(MPI_Fint) * sizeof(MPI_Fint);
-#endif
+    return PMPI_F_STATUS_BYTES;
 }
 
 static int fortran_statuses_ignored(const void *arr, int f08)
@@ -452,11 +450,12 @@ static int fortran_statuses_ignored(const void *arr, int f08)
     return arr == (const void *)MPI_F_STATUSES_IGNORE;
 }
 
-void *pmpi_fortran_statuses_mine(void *arr, const void *count, int f08, void *stack,
-                                 size_t stack_bytes, void **heap)
+/* pmpi_fortran_statuses_mine (event_log.h) while recording */
+void *pmpi_fortran_statuses_sub(void *arr, const void *count, int f08, void *stack,
+                                size_t stack_bytes, void **heap)
 {
     *heap = NULL;
-    if (!pmpi_log.on || !count || !fortran_statuses_ignored(arr, f08) || *(const int *)count < 0)
+    if (!count || !fortran_statuses_ignored(arr, f08) || *(const int *)count < 0)
         return arr;
     size_t need = (size_t) * (const int *)count * fortran_status_bytes(f08);
     if (need <= stack_bytes)

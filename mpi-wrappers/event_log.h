@@ -114,24 +114,64 @@ int pmpi_fortran_status_ignored(const void *st, int f08);
 #define PMPI_FORTRAN_INDEX_BASE(f08) 1
 #endif
 int pmpi_fortran_status(const void *st, int f08, MPI_Status *c);
+/* One Fortran status in MPI_Fint words, as this MPI's Fortran bindings have it:
+ * MPI_F_STATUS_SIZE from mpi.h (MPI 3+: MPICH, Open MPI 5). Open MPI 4.1's mpi.h lacks
+ * it; its configure makes the Fortran MPI_STATUS_SIZE the C status in Fortran INTEGERs
+ * (mpif-config.h: 6), which a whole number of words must hold. PMPI_F_STATUS_BYTES also
+ * holds a TYPE(MPI_Status) of mpi_f08 (MPICH's MPI_F08_status). */
+#ifdef MPI_F_STATUS_SIZE
+#define PMPI_F_STATUS_WORDS MPI_F_STATUS_SIZE
+#else
+#define PMPI_F_STATUS_WORDS (sizeof(MPI_Status) / sizeof(MPI_Fint))
+_Static_assert(sizeof(MPI_Status) % sizeof(MPI_Fint) == 0 &&
+                   sizeof(MPI_Status) >= 3 * sizeof(MPI_Fint),
+               "no MPI_F_STATUS_SIZE in mpi.h and the C status is not a whole number of "
+               "MPI_Fint: say this MPI's Fortran MPI_STATUS_SIZE here");
+#endif
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000 /* has MPI_F08_status */
+_Static_assert(sizeof(MPI_F08_status) <= PMPI_F_STATUS_WORDS * sizeof(MPI_Fint),
+               "TYPE(MPI_Status) larger than INTEGER(MPI_STATUS_SIZE)");
+#endif
+#define PMPI_F_STATUS_BYTES (PMPI_F_STATUS_WORDS * sizeof(MPI_Fint))
 /* Arrays of statuses the caller ignores (MPI_STATUSES_IGNORE) are replaced by one of
  * ours while recording, so a wildcard receive completed by Waitall/Waitsome ... learns its
- * sender: stack (n statuses fit in its bytes) or a heap one (*heap, freed by the caller);
- * the caller's own pointer when not recording, not ignored, or out of memory (the old
- * behaviour: statuses unread). C statuses, and the Fortran forms (an INTEGER array of
- * MPI_STATUS_SIZE each, or TYPE(MPI_Status) when f08). */
-MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack, void **heap);
-void *pmpi_fortran_statuses_mine(void *arr, const void *count, int f08, void *stack,
-                                 size_t stack_bytes, void **heap);
+ * sender: stack (n statuses fit in its bytes) or a heap one (*heap, freed by the caller
+ * when not NULL); the caller's own pointer when not recording, not ignored, or out of
+ * memory (the old behaviour: statuses unread). C statuses, and the Fortran forms (an
+ * INTEGER array of MPI_STATUS_SIZE each, or TYPE(MPI_Status) when f08).
+ * Inline: the wrappers' common case (log off, or the caller's array) makes no call; only
+ * a heap array (C) or an ignored Fortran array while recording goes out of line. */
+MPI_Status *pmpi_log_statuses_heap(MPI_Status *arr, int n, void **heap);
+void *pmpi_fortran_statuses_sub(void *arr, const void *count, int f08, void *stack,
+                                size_t stack_bytes, void **heap);
+static inline MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack,
+                                            void **heap)
+{
+    *heap = NULL;
+    if (!pmpi_log.on || arr != MPI_STATUSES_IGNORE || n < 0)
+        return arr;
+    return n <= nstack ? stack : pmpi_log_statuses_heap(arr, n, heap);
+}
+static inline void *pmpi_fortran_statuses_mine(void *arr, const void *count, int f08, void *stack,
+                                               size_t stack_bytes, void **heap)
+{
+    *heap = NULL;
+    if (!pmpi_log.on)
+        return arr;
+    return pmpi_fortran_statuses_sub(arr, count, f08, stack, stack_bytes, heap);
+}
 /* The first n of a Fortran array of statuses as C ones (source and tag): 1, or 0 when
  * they cannot be read (ignored). */
 int pmpi_fortran_statuses(const void *arr, int f08, int n, MPI_Status *c);
 /* A region opened (enter 1) or closed (enter 0) now. */
 void pmpi_log_region(int index, int enter);
 
-/* A request handle as the log keeps it. */
+/* A request handle as the log keeps it; MPI_REQUEST_NULL (not 0 in MPICH or Open MPI)
+ * is 0, none: a Wait/Test on it completes nothing, so it writes no record. */
 static inline uint64_t pmpi_req_key(MPI_Request r)
 {
+    if (r == MPI_REQUEST_NULL)
+        return 0;
     uint64_t k = 0;
     __builtin_memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
     return k;

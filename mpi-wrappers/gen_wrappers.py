@@ -182,8 +182,8 @@ def c_wrapper(c):
         out += ["    if (rc_ == MPI_SUCCESS) {", "        pmpi_persistent_forget(req_);",
                 "        pmpi_log_persistent_forget(req_);", "    }"]
     out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
-    if "hsts_" in before:
-        out.append("    free(hsts_);")
+    if "hsts_" in before:  # only a heap array (event_log.h): no call on the common path
+        out += ["    if (hsts_)", "        free(hsts_);"]
     out += ["    return rc_;", "}", ""]
     return out
 
@@ -216,9 +216,10 @@ WAITS_SOME = {
 
 
 def requests_before(arr, n):
-    """Lines keeping the request handles a Wait/Test form may complete (gone after it)."""
+    """Lines keeping the request handles a Wait/Test form may complete (gone after it),
+    while the log records (none read otherwise)."""
     return (f"    uint64_t rq_[PMPI_LOG_WAIT_MAX];\n"
-            f"    int nrq_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;\n"
+            f"    int nrq_ = !pmpi_log.on ? 0 : ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;\n"
             f"    for (int i_ = 0; i_ < nrq_; i_++)\n"
             f"        rq_[i_] = pmpi_req_key({arr}[i_]);\n")
 
@@ -447,7 +448,7 @@ def fortran_log(c, f08):
     if "status" in args:
         # an ignored status is replaced by one of ours (the program sees no change): a
         # wildcard receive learns its sender there
-        status = ["    MPI_Fint fst_[16];",
+        status = ["    _Alignas(MPI_Status) MPI_Fint fst_[PMPI_F_STATUS_WORDS];",
                   f"    if (pmpi_log.on && pmpi_fortran_status_ignored({a('status')}, {int(f08)}))",
                   f"        {a('status')} = fst_;"]
         st = "(pmpi_fortran_status(" + a("status") + f", {int(f08)}, &cst_) ? &cst_ : NULL)"
@@ -457,7 +458,7 @@ def fortran_log(c, f08):
         # PMPI_LOG_WAIT_MAX statuses, else the heap, freed after): a wildcard receive
         # completed there learns its sender
         sts, cnt = a("array_of_statuses"), a("count") if "count" in args else a("incount")
-        statuses = ["    MPI_Fint fsts_[PMPI_LOG_WAIT_MAX * 8]; /* 8 >= MPI_STATUS_SIZE */",
+        statuses = ["    _Alignas(MPI_Status) MPI_Fint fsts_[PMPI_LOG_WAIT_MAX * PMPI_F_STATUS_WORDS]; /* event_log.h */",
                     "    void *hfsts_;",
                     f"    {sts} = pmpi_fortran_statuses_mine({sts}, {cnt}, {int(f08)}, fsts_, "
                     "sizeof fsts_, &hfsts_);"]
@@ -539,7 +540,7 @@ def fortran_log(c, f08):
     ierr = f"a{len(args)}"
     after = [f"    if (bypass_ && dt_ && pmpi_log.on && pmpi_fortran_ok({ierr})) {{"] + rec + ["    }"]
     if statuses:
-        after.append("    free(hfsts_);")
+        after += ["    if (hfsts_)", "        free(hfsts_);"]
     if name == "MPI_Request_free":
         after += [f"    if (bypass_ && pmpi_fortran_ok({ierr}))",
                   "        pmpi_log_persistent_forget(req_);"]

@@ -42,7 +42,7 @@ static const struct pmpi_region *region_of(const struct pmpi_row *row, const cha
 }
 
 void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[PMPI_NAME_LEN],
-                               int n)
+                               int n, FILE *fp)
 {
     static int have[CELLS], k_socket[CELLS], k_node[CELLS];
     static double in[2 * CELLS], out[2 * CELLS];
@@ -82,16 +82,17 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
             job.ranks[i * ne + e] = out[CELLS + i * ne + e];
         }
     }
-    printf("papi_mpi: energy per region (each socket, GPU or node device counted once):\n");
+    fprintf(fp, "papi_mpi: energy per region (each socket, GPU or node device counted once):\n");
     for (int i = 0; i < n; i++) {
-        printf("  %-24s", names[i]);
+        fprintf(fp, "  %-24s", names[i]);
         for (int e = 0, first = 1; e < ne; e++) {
             if (pmpi_energy_scope(e) == PMPI_ENERGY_NONE)
                 continue;
-            printf("%s%s %.6g J", first ? " " : ", ", pmpi_run.event_names[e], out[i * ne + e]);
+            fprintf(fp, "%s%s %.6g J", first ? " " : ", ", pmpi_run.event_names[e],
+                    out[i * ne + e]);
             first = 0;
         }
-        printf("\n");
+        fputc('\n', fp);
     }
 }
 

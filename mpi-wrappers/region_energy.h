@@ -3,6 +3,8 @@
 #ifndef PMPI_REGION_ENERGY_H
 #define PMPI_REGION_ENERGY_H
 
+#include <stdio.h>
+
 #include "row.h"
 
 struct tbuf;
@@ -16,10 +18,10 @@ struct tbuf;
 
 /* Collective (every rank, at MPI_Finalize): per region of names (the union of the ranks'
  * region names, n of them), each energy event's joules summed over the job by the rule
- * above. Rank 0 keeps the result for pmpi_region_energy_head_json and prints it. Nothing
+ * above. Rank 0 keeps the result for pmpi_region_energy_head_json and prints it to fp. Nothing
  * (and no communication) when no event counts energy. */
 void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[PMPI_NAME_LEN],
-                               int n);
+                               int n, FILE *fp);
 /* Rank 0: the report's "region_energy" member (",\n\"region_energy\": {...}"), or
  * nothing. */
 void pmpi_region_energy_head_json(struct tbuf *t);

@@ -94,7 +94,7 @@ static void reduce(void *in, void *out, int n, size_t size, MPI_User_function *f
     PMPI_Type_free(&type);
 }
 
-void pmpi_region_summary(const struct pmpi_row *row)
+void pmpi_region_summary(const struct pmpi_row *row, FILE *fp)
 {
     static struct name_set mine, all; /* static: no allocation can fail */
     static struct region_stat in[PMPI_MAX_REGIONS], out[PMPI_MAX_REGIONS];
@@ -114,18 +114,18 @@ void pmpi_region_summary(const struct pmpi_row *row)
             }
     }
     reduce(in, out, all.n, sizeof in[0], stat_op, 0);
-    pmpi_region_energy_reduce(row, (const char(*)[PMPI_NAME_LEN])all.name, all.n);
+    pmpi_region_energy_reduce(row, (const char(*)[PMPI_NAME_LEN])all.name, all.n, fp);
     if (pmpi_run.rank != 0)
         return;
-    printf("papi_mpi: regions (MPI_Pcontrol 2/-2, or 1/-1 with a name): wall time per rank "
+    fprintf(fp, "papi_mpi: regions (MPI_Pcontrol 2/-2, or 1/-1 with a name): wall time per rank "
            "that entered them\n");
     for (int i = 0; i < all.n; i++) {
         const struct region_stat *s = &out[i];
-        printf("  %-24s ranks %.0f, entries %.0f, wall min %.6f s (rank %d), mean %.6f s, "
+        fprintf(fp, "  %-24s ranks %.0f, entries %.0f, wall min %.6f s (rank %d), mean %.6f s, "
                "max %.6f s (rank %d)\n",
                all.name[i], s->ranks, s->entries, s->wall_min, s->min_rank,
                s->ranks > 0 ? s->wall_sum / s->ranks : 0.0, s->wall_max, s->max_rank);
     }
     if (all.more)
-        printf("  ... more regions in papi_mpi_report.json\n");
+        fprintf(fp, "  ... more regions in papi_mpi_report.json\n");
 }

@@ -323,29 +323,32 @@ void pmpi_sample_report_json(struct tbuf *t)
     tb_raw(t, "}},\n");
 }
 
-void pmpi_sample_report_print(void)
+void pmpi_sample_report_print(FILE *out)
 {
     if (!reduced)
         return;
     int hz, top = pmpi_run.top < 5 ? pmpi_run.top : 5;
     long long n = pmpi_sample_period(&hz);
-    printf("papi_mpi: sampled %s@%lld%s on %d ranks: %lld samples (%lld dropped); top "
-           "functions (share of samples, region):\n",
-           pmpi_sample_event(), n, hz ? "hz" : "", job.ranks, job.samples, job.dropped);
+    fprintf(out,
+            "papi_mpi: sampled %s@%lld%s on %d ranks: %lld samples (%lld dropped); top "
+            "functions (share of samples, region):\n",
+            pmpi_sample_event(), n, hz ? "hz" : "", job.ranks, job.samples, job.dropped);
     for (int i = 0; i < job.nfn && i < top; i++)
-        printf("  %-40s %6.1f%%  %s\n", job.fn[i].function,
-               job.samples > 0 ? 100.0 * (double)job.fn[i].samples / (double)job.samples : 0.0,
-               job.fn[i].region[0] ? job.fn[i].region : "-");
+        fprintf(out, "  %-40s %6.1f%%  %s\n", job.fn[i].function,
+                job.samples > 0 ? 100.0 * (double)job.fn[i].samples / (double)job.samples : 0.0,
+                job.fn[i].region[0] ? job.fn[i].region : "-");
     if (job.nmpi > 0)
-        printf("papi_mpi: MPI time by calling function (sampled wall time; measured by the "
-               "wrapper):\n");
+        fprintf(out, "papi_mpi: MPI time by calling function (sampled wall time; measured by the "
+                     "wrapper):\n");
     for (int i = 0; i < job.nmpi && i < top; i++) {
         const struct jmpi *m = &job.mpi[i];
         const char *base = strrchr(m->file, '/');
-        printf("  %-28s %s:%d %-16s %.3f s (%lld samples)", m->function, base ? base + 1 : m->file,
-               m->line, pmpi_calls[m->call].name, (double)m->wall_ns * 1e-9, m->samples);
+        fprintf(out, "  %-28s %s:%d %-16s %.3f s (%lld samples)", m->function,
+                base ? base + 1 : m->file, m->line, pmpi_calls[m->call].name,
+                (double)m->wall_ns * 1e-9, m->samples);
         if (m->measured)
-            printf(", measured %.3f s in %lld calls", (double)m->measured_ns * 1e-9, m->calls);
-        printf("\n");
+            fprintf(out, ", measured %.3f s in %lld calls", (double)m->measured_ns * 1e-9,
+                    m->calls);
+        fputc('\n', out);
     }
 }

@@ -5,6 +5,7 @@
 #define PAPI_MPI_SAMPLE_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct tbuf;
 
@@ -15,6 +16,6 @@ void pmpi_sample_report_reduce(void);
 void pmpi_sample_report_json(struct tbuf *t);
 size_t pmpi_sample_report_size(void);
 /* Rank 0: the banner's lines (top functions, MPI time by calling function). */
-void pmpi_sample_report_print(void);
+void pmpi_sample_report_print(FILE *out);
 
 #endif

@@ -252,7 +252,7 @@ void pmpi_wait_report_json(struct tbuf *t)
     tb_raw(t, "},\n");
 }
 
-void pmpi_wait_report_print(void)
+void pmpi_wait_report_print(FILE *out)
 {
     if (!parts)
         return;
@@ -264,13 +264,15 @@ void pmpi_wait_report_print(void)
             sum[k] += parts[r].waits[k];
     }
     double mean = p.n ? p.sum_useful / p.n : 0;
-    printf("papi_mpi: wait states (all ranks, s): late sender %.6f, late receiver %.6f, N x N "
-           "%.6f, barrier %.6f, late root %.6f, early reduce %.6f\n",
-           sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]);
-    printf("papi_mpi: POP: parallel efficiency %.3f = load balance %.3f x communication "
-           "efficiency %.3f (serialisation %.3f, transfer %.3f)\n",
-           p.max_wall > 0 ? mean / p.max_wall : 1, p.max_useful > 0 ? mean / p.max_useful : 1,
-           p.max_wall > 0 ? p.max_useful / p.max_wall : 1,
-           p.max_ideal > 0 ? p.max_useful / p.max_ideal : 1,
-           p.max_wall > 0 ? p.max_ideal / p.max_wall : 1);
+    fprintf(out,
+            "papi_mpi: wait states (all ranks, s): late sender %.6f, late receiver %.6f, N x N "
+            "%.6f, barrier %.6f, late root %.6f, early reduce %.6f\n",
+            sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]);
+    fprintf(out,
+            "papi_mpi: POP: parallel efficiency %.3f = load balance %.3f x communication "
+            "efficiency %.3f (serialisation %.3f, transfer %.3f)\n",
+            p.max_wall > 0 ? mean / p.max_wall : 1, p.max_useful > 0 ? mean / p.max_useful : 1,
+            p.max_wall > 0 ? p.max_useful / p.max_wall : 1,
+            p.max_ideal > 0 ? p.max_useful / p.max_ideal : 1,
+            p.max_wall > 0 ? p.max_ideal / p.max_wall : 1);
 }

@@ -3,6 +3,7 @@
 #define PAPI_MPI_WAIT_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "row.h"
 
@@ -14,7 +15,7 @@ void pmpi_wait_report_gather(const struct pmpi_row *row);
 void pmpi_wait_report_json(struct tbuf *t);
 size_t pmpi_wait_report_size(void);
 /* Rank 0: two banner lines (the waits summed, the run's POP efficiencies). */
-void pmpi_wait_report_print(void);
+void pmpi_wait_report_print(FILE *out);
 void pmpi_wait_report_free(void);
 
 #endif
