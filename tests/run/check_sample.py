@@ -2,7 +2,7 @@
 """check_sample.py: papi_run --sample run as users run it, on perf::TASK-CLOCK (a software
 event: it samples on any machine, a hardware PMU or not).
 
-  check_sample.py CASE PAPI_RUN PROGRAM [MPIRUN NP]
+  check_sample.py CASE PAPI_RUN PROGRAM [MPIRUN NP [SLOW FACTOR]]
 
 CASE: split (work_a does 3 units for each of work_b's 1: work_a's self share of the two
 in profile.folded is 75% +- 5 points, and the banner ends with the top functions),
@@ -13,8 +13,11 @@ profile.perf__PAGE-FAULTS.folded; --per-thread beside it still has 4 rows: the
 drain threads are not the program's), cxx (shapes::Crunch::run(long) demangled), fortran
 (sampled::crunch for gfortran's __sampled_MOD_crunch), inlined (a function inlined
 into main, -O2 -g: a frame main;inlined_work from the DWARF inlined subroutine), mpi (MPIRUN -np NP: one profile
-per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 times rank
-0's; papi_report D -o REP merges the same and names rank 1 the max), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
+per rank, the merged profile.folded holds every rank's rank_work, rank SLOW's (default 1)
+FACTOR (default 3) times the others'; each rank's sampled rank_work matches its own CPU
+clock, rank_work's max/mean over ranks the clocks' (near FACTOR*NP/(NP-1+FACTOR)), the
+max rank SLOW; papi_report D -o REP merges the same, names SLOW the max and writes the
+heat map's table with NP rank columns: case_mpi), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
 profiled; a stripped program: profiled with module+offset frames and a note),
 unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
@@ -203,9 +206,44 @@ def case_named(papi_run, prog, out, name, args):
     print("%s named in profile.folded (%d ns)" % (name, own[name]))
 
 
-def case_mpi(papi_run, prog, out, mpirun, np):
-    rc, _, err = run([mpirun, "-np", np, papi_run, "--quiet", "--sample", EVENT, "-o", out,
-                      "--", prog, "20"])
+def mpi_expect(text):
+    """{rank: seconds} of the ranks' "EXPECT rank_work RANK SECONDS" lines (sample_mpi.c:
+    each rank's own thread CPU clock around rank_work), found anywhere in a line."""
+    out = {}
+    for m in re.finditer(r"EXPECT rank_work (\d+) ([0-9.]+)", text):
+        out[int(m.group(1))] = float(m.group(2))
+    return out
+
+
+def ratio_tolerance(clocks, slow, period_s):
+    """(max/mean of clocks, {rank: bound}, the ratio's bound). A rank's sampled task clock
+    in rank_work is its own clock within 3 periods (a sample's period straddles the
+    function's entry and exit) + 5%: with 4 ranks switching on 2 cores the timer loses
+    part of a period at some switches (the sampled figure ran 1% to 3% under the clock
+    here, never over). The ratio's relative bound: the periods of the slow rank's figure
+    and of the sum, plus 5% for ranks losing unequal shares."""
+    tol = {r: 3 * period_s + 0.05 * c for r, c in clocks.items()}
+    total = sum(clocks.values())
+    ratio = clocks[slow] * len(clocks) / total
+    periods = 3 * period_s / clocks[slow] + 3 * period_s * len(clocks) / total
+    return ratio, tol, ratio * (periods + 0.05)
+
+
+def case_mpi(papi_run, prog, out, mpirun, np, slow=1, factor=3):
+    """NP ranks, rank SLOW doing FACTOR times the others' work in rank_work: per rank
+    profiles, the merged profile.folded holds all ranks' rank_work; each rank's sampled
+    weight in rank_work matches its own CPU clock (the ranks share the 2 cores: wall time
+    would not), so rank_work's max/mean over ranks is the clocks' within the sampling
+    bound, near the nominal FACTOR*NP/(NP-1+FACTOR) (1.5 for 2 ranks 3:1, 1.6 for 4 ranks
+    with one doing twice the work) unless the clocks show the machine changed the split;
+    the max is the slow rank's. With PAPI_RUN_REPORT: papi_report D -o REP gives the same
+    (profile_functions.csv's min, mean, max, max_rank; report.txt's top functions) and the
+    heat map's table profile_function_rank_grid.csv has NP rank columns, the slow rank's
+    share of rank_work the largest."""
+    np, slow, factor = int(np), int(slow), int(factor)
+    units = "120" if np > 2 else "20"  # 4 ranks: ~0.2 s of CPU each, the slow one twice
+    rc, so, err = run([mpirun, "-np", str(np), papi_run, "--quiet", "--sample", EVENT, "-o", out,
+                       "--", prog, units, str(slow), str(factor)])
     if rc != 0:
         fail("mpirun exit status %d\n%s" % (rc, err))
     docs = profiles(out)
@@ -214,13 +252,34 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         names = [f["name"] for f in d["frames"]]
         w = sum(s["counts"][0] for s in d["stacks"] if names[s["frames"][-1]] == "rank_work")
         per_rank[d["rank"]] = per_rank.get(d["rank"], 0) + w
-    if sorted(per_rank) != list(range(int(np))):
-        fail("profiles of ranks %s, expected 0..%d" % (sorted(per_rank), int(np) - 1))
+    if sorted(per_rank) != list(range(np)):
+        fail("profiles of ranks %s, expected 0..%d" % (sorted(per_rank), np - 1))
     merged = self_of(folded(out)).get("rank_work", 0)
     if merged != sum(per_rank.values()):
         fail("profile.folded has %d of rank_work, the ranks' files %s" % (merged, per_rank))
-    if not per_rank[1] > 2 * per_rank[0]:
-        fail("rank 1's rank_work %d is not about 3 times rank 0's %d" % (per_rank[1], per_rank[0]))
+    clocks = mpi_expect(so)
+    if sorted(clocks) != list(range(np)):
+        fail("EXPECT lines of ranks %s, expected 0..%d:\n%s" % (sorted(clocks), np - 1, so))
+    period_s = int(EVENT.split("@")[1]) * 1e-9
+    want, tol, bound = ratio_tolerance(clocks, slow, period_s)
+    for r in range(np):
+        print("mpi: rank %d: rank_work sampled %.4f s, its clock %.4f s (+- %.4f)"
+              % (r, per_rank[r] * 1e-9, clocks[r], tol[r]))
+        if abs(per_rank[r] * 1e-9 - clocks[r]) > tol[r]:
+            fail("rank %d's sampled rank_work %.4f s is not its own clock's %.4f s +- %.4f"
+                 % (r, per_rank[r] * 1e-9, clocks[r], tol[r]))
+    top = max(per_rank, key=per_rank.get)
+    mean = sum(per_rank.values()) / np
+    got = per_rank[top] / mean
+    nominal = factor * np / (np - 1 + factor)
+    print("mpi: rank_work max/mean %.3f (rank %d), the clocks' %.3f +- %.3f, nominal %.3f"
+          % (got, top, want, bound, nominal))
+    if top != slow or abs(got - want) > bound:
+        fail("rank_work's max is rank %d's at %.3f x the mean: expected rank %d's at %.3f +- %.3f"
+             % (top, got, slow, want, bound))
+    if abs(want - nominal) > 0.1 * nominal:
+        print("mpi: the ranks' clocks give %.3f, not the nominal %.3f: the machine changed the "
+              "split (the sampled figure still matches the clocks)" % (want, nominal))
     report = os.environ.get("PAPI_RUN_REPORT", "").split()
     if report:  # papi_report D -o REP: the same merge, and the functions' spread over ranks
         rep = os.path.join(out, "rep")
@@ -232,16 +291,30 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         rows = {r["function"]: r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))}
         rc, so, err = run(report + ["--check", out])
         counted = re.search(r"(\d+) of (\d+) files follow their schema", so)
-        if rc != 0 or not counted or counted.group(1) != counted.group(2) or int(counted.group(1)) < 4:
+        if rc != 0 or not counted or counted.group(1) != counted.group(2) or int(counted.group(1)) < 2 * np:
             fail("papi_report --check %s: %d %s%s" % (out, rc, so, err))
         text = open(os.path.join(rep, "report.txt")).read()
         heads = [line for line in text.splitlines() if line.startswith("Top functions")]
-        top = text[text.find("Top functions of the sampled profile"):].split("\n\n")[0]
-        row = [line.split() for line in top.splitlines() if line.split()[:1] == ["rank_work"]]
-        if len(heads) != 1 or len(row) != 1 or row[0][-1] != "1":  # max_rank, the last column
-            fail("papi_report's report.txt: the top functions once, rank_work's max rank 1:\n" + text[-2000:])
-        if again != merged or rows["rank_work"]["max_rank"] != "1":
-            fail("papi_report: rank_work %d (papi_run's %d), row %s" % (again, merged, rows.get("rank_work")))
+        table = text[text.find("Top functions of the sampled profile"):].split("\n\n")[0]
+        row = [line.split() for line in table.splitlines() if line.split()[:1] == ["rank_work"]]
+        if len(heads) != 1 or len(row) != 1 or row[0][-1] != str(slow):  # max_rank, the last column
+            fail("papi_report's report.txt: the top functions once, rank_work's max rank %d:\n%s"
+                 % (slow, text[-2000:]))
+        r = rows.get("rank_work", {})
+        spread = [float(r.get(k) or "nan") for k in ("min", "mean", "max")]
+        if again != merged or r.get("max_rank") != str(slow) or spread != [
+                min(per_rank.values()), mean, per_rank[slow]]:
+            fail("papi_report: rank_work %d (papi_run's %d), row %s, per rank %s" % (again, merged, r, per_rank))
+        grid = {g["function"]: g for g in csv.DictReader(open(os.path.join(rep, "profile_function_rank_grid.csv")))}
+        cols = ["rank %d" % k for k in range(np)]
+        cells = [float(grid.get("rank_work", {}).get(c) or "nan") for c in cols]
+        if list(next(iter(grid.values())).keys()) != ["function"] + cols or \
+                max(range(np), key=lambda k: cells[k]) != slow:
+            fail("profile_function_rank_grid.csv: columns %s, rank_work's cells %s: rank %d's the "
+                 "largest expected" % (list(next(iter(grid.values())).keys()), cells, slow))
+        print("mpi: papi_report: rank_work min %.0f mean %.0f max %.0f (rank %s), max/mean %.3f; "
+              "heat map cells %s" % (spread[0], spread[1], spread[2], r["max_rank"],
+                                     spread[2] / spread[1], ["%.1f%%" % c for c in cells]))
     print("mpi: rank_work per rank %s, merged %d%s" % (per_rank, merged, ", papi_report agrees" if report else ""))
 
 
@@ -309,7 +382,7 @@ def main():
     out = tempfile.mkdtemp(prefix="papi_sample_")
     try:
         if case == "mpi":
-            case_mpi(papi_run, prog, out, sys.argv[4], sys.argv[5])
+            case_mpi(papi_run, prog, out, *sys.argv[4:8])
         elif case == "cxx":
             case_named(papi_run, prog, out, "shapes::Crunch::run(long)", ["20"])
         elif case == "inlined":

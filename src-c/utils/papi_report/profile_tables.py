@@ -12,7 +12,11 @@ view). Two inputs give them:
                               then one column per -m metric of the stack's counts
     profile_function_ranks    rank, pid, tid, function, weight, share_pct: each
                               thread's self weight of the sampled event per function and
-                              its share of that thread's weight (the heat map's cells)
+                              its share of that thread's weight
+    profile_function_rank_grid  function, then one column per rank ("rank N"; per
+                              process and thread "pid/tid" without ranks): the heat
+                              map's cells, each rank's self weight of the function as a
+                              share of that rank's weight, largest mean share first
   region files with PAPI_SAMPLE (source "regions", their "sampled_functions"):
     profile_function_regions  rank, thread, tid, function, region ("" outside every
                               region), samples, share_pct (of the thread's samples)
@@ -84,6 +88,37 @@ def profile_function_ranks(docs):
     return pd.DataFrame(rows, columns=RANK_COLUMNS)
 
 
+def rank_grid(ranks):
+    """(function x unit DataFrame of self shares %, unit label): profile_function_ranks
+    summed per rank (or per pid/tid without ranks), each column a share of its unit's
+    weight; the rows by mean share, largest first, the rank columns in rank order."""
+    by_rank = ranks["rank"].nunique() > 1
+    if by_rank:
+        unit, label = ranks["rank"].astype(str), "rank"
+    else:
+        unit = ranks["pid"].astype(str) + "/" + ranks["tid"].astype(str)
+        label = "process/thread (pid/tid; no ranks)"
+    grid = ranks.assign(unit=unit).pivot_table(index="function", columns="unit", values="weight",
+                                               aggfunc="sum", fill_value=0)
+    grid = grid.div(grid.sum(axis=0).replace(0, 1), axis=1) * 100.0
+    grid = grid.loc[grid.mean(axis=1).sort_values(ascending=False, kind="stable").index]
+    if by_rank:
+        grid = grid[sorted(grid.columns, key=int)]
+    grid.columns.name = None
+    return grid, label
+
+
+def profile_function_rank_grid(docs):
+    """The heat map's cells as a table: function, then "rank N" per rank."""
+    ranks = profile_function_ranks(docs)
+    if ranks.empty:
+        return pd.DataFrame(columns=["function"])
+    grid, label = rank_grid(ranks)
+    if label == "rank":
+        grid = grid.rename(columns=lambda c: "rank " + c)
+    return grid.reset_index()
+
+
 def profile_function_regions(files):
     """The region files' function x region tables (PAPI_SAMPLE), one row per thread."""
     rows = []
@@ -108,6 +143,7 @@ def function_region_view(df, _tables=None):
 registry.table("profiles")(profile_functions)
 registry.table("profiles")(profile_stacks)
 registry.table("profiles")(profile_function_ranks)
+registry.table("profiles")(profile_function_rank_grid)
 registry.table("regions")(profile_function_regions)
 registry.view("profile_functions", "Top functions of the sampled profile (self share of each "
               "event, each -m metric of the function's own counts; over ranks: min, mean, max of the sampled event and the rank of the max)", 30)
