@@ -2,7 +2,7 @@
 """check_sample.py: papi_run --sample run as users run it, on perf::TASK-CLOCK (a software
 event: it samples on any machine, a hardware PMU or not).
 
-  check_sample.py CASE PAPI_RUN PROGRAM [MPIRUN NP [SLOW FACTOR]]
+  check_sample.py CASE PAPI_RUN PROGRAM [MPIRUN [NP [SLOW FACTOR]]]
 
 CASE: split (work_a does 3 units for each of work_b's 1: work_a's self share of the two
 in profile.folded is 75% +- 5 points, and the banner ends with the top functions),
@@ -17,7 +17,8 @@ per rank, the merged profile.folded holds every rank's rank_work, rank SLOW's (d
 FACTOR (default 3) times the others'; each rank's sampled rank_work matches its own CPU
 clock, rank_work's max/mean over ranks the clocks' (near FACTOR*NP/(NP-1+FACTOR)), the
 max rank SLOW; papi_report D -o REP merges the same, names SLOW the max and writes the
-heat map's table with NP rank columns: case_mpi), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
+heat map's table with NP rank columns: case_mpi), mpi_fortran (MPIRUN: a Fortran MPI
+program under mpirun -np 2, ranked::crunch in both ranks' profiles and the merged file), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
 profiled; a stripped program: profiled with module+offset frames and a note),
 unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
@@ -318,6 +319,43 @@ def case_mpi(papi_run, prog, out, mpirun, np, slow=1, factor=3):
     print("mpi: rank_work per rank %s, merged %d%s" % (per_rank, merged, ", papi_report agrees" if report else ""))
 
 
+def case_mpi_fortran(papi_run, prog, out, mpirun):
+    """mpi_sample_f.f90 (`use mpi`) under mpirun -np 2 papi_run --sample: the module
+    procedure's frames read ranked::crunch (never gfortran's __ranked_MOD_crunch), the one
+    merged profile.folded holds both ranks' samples of it (the sum of the ranks' files),
+    each rank's as long as its own CPU clock in crunch (3 periods + 5%: case_mpi's bound),
+    rank 1's about 3 times rank 0's."""
+    rc, so, err = run([mpirun, "-np", "2", papi_run, "--quiet", "--sample", EVENT, "-o", out,
+                       "--", prog])
+    if rc != 0:
+        fail("mpirun exit status %d\n%s" % (rc, err))
+    clocks = {}
+    for m in re.finditer(r"EXPECT crunch (\d+) ([0-9.]+)", so):
+        clocks[int(m.group(1))] = float(m.group(2))
+    per_rank = {}
+    for d in profiles(out):
+        names = [f["name"] for f in d["frames"]]
+        if any("_MOD_" in n for n in names):
+            fail("rank %s: gfortran's names left: %s" % (d["rank"], [n for n in names if "_MOD_" in n]))
+        w = sum(s["counts"][0] for s in d["stacks"] if names[s["frames"][-1]] == "ranked::crunch")
+        per_rank[d["rank"]] = per_rank.get(d["rank"], 0) + w
+    if sorted(per_rank) != [0, 1] or sorted(clocks) != [0, 1]:
+        fail("profiles of ranks %s, EXPECT lines of ranks %s: 0 and 1 expected" % (sorted(per_rank), sorted(clocks)))
+    stacks = folded(out)
+    merged = self_of(stacks).get("ranked::crunch", 0)
+    if merged != sum(per_rank.values()) or not any(s.endswith(";ranked::crunch") for s in stacks):
+        fail("profile.folded has %d of ranked::crunch, the ranks' files %s" % (merged, per_rank))
+    _, tol, _ = ratio_tolerance(clocks, 1, int(EVENT.split("@")[1]) * 1e-9)
+    for r in (0, 1):
+        print("mpi_fortran: rank %d: ranked::crunch sampled %.4f s, its clock %.4f s (+- %.4f)"
+              % (r, per_rank[r] * 1e-9, clocks[r], tol[r]))
+        if abs(per_rank[r] * 1e-9 - clocks[r]) > tol[r]:
+            fail("rank %d's sampled ranked::crunch is not its own clock" % r)
+    if not per_rank[1] > 2 * per_rank[0]:
+        fail("rank 1's ranked::crunch %d is not about 3 times rank 0's %d" % (per_rank[1], per_rank[0]))
+    print("mpi_fortran: ranked::crunch per rank %s, merged %d in profile.folded" % (per_rank, merged))
+
+
 def case_bad_input(papi_run, prog, out):
     for extra, what in ((["--sample", "perf::TASK-CLOCK@0"], "of 0"),
                         (["--sample", "perf::NO-SUCH-EVENT"], "cannot be sampled"),
@@ -383,6 +421,8 @@ def main():
     try:
         if case == "mpi":
             case_mpi(papi_run, prog, out, *sys.argv[4:8])
+        elif case == "mpi_fortran":
+            case_mpi_fortran(papi_run, prog, out, sys.argv[4])
         elif case == "cxx":
             case_named(papi_run, prog, out, "shapes::Crunch::run(long)", ["20"])
         elif case == "inlined":
