@@ -18,7 +18,9 @@ FACTOR (default 3) times the others'; each rank's sampled rank_work matches its 
 clock, rank_work's max/mean over ranks the clocks' (near FACTOR*NP/(NP-1+FACTOR)), the
 max rank SLOW; papi_report D -o REP merges the same, names SLOW the max and writes the
 heat map's table with NP rank columns: case_mpi), mpi_fortran (MPIRUN: a Fortran MPI
-program under mpirun -np 2, ranked::crunch in both ranks' profiles and the merged file), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
+program under mpirun -np 2, ranked::crunch in both ranks' profiles and the merged file),
+mpi_metrics (MPIRUN: -m FAULTS_PER_MS per function over 2 ranks and --compare of two
+runs by the metric: case_mpi_metrics), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
 profiled; a stripped program: profiled with module+offset frames and a note),
 unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
@@ -356,6 +358,111 @@ def case_mpi_fortran(papi_run, prog, out, mpirun):
     print("mpi_fortran: ranked::crunch per rank %s, merged %d in profile.folded" % (per_rank, merged))
 
 
+METRICS_TABLE = """CPU,generic
+METRIC,FAULTS_PER_MS,faults/ms,{perf::PAGE-FAULTS} / {perf::TASK-CLOCK} * 1e6,Page faults per ms of CPU time
+"""
+
+
+def faults_per_ms(counts):
+    """FAULTS_PER_MS of [TASK-CLOCK, PAGE-FAULTS] sums, as its formula computes it."""
+    return float(counts[1]) / float(counts[0]) * 1e6 if counts[0] else None
+
+
+def own_by_rank(docs, fn):
+    """{rank: [TASK-CLOCK, PAGE-FAULTS] summed over fn's self stacks}."""
+    out = {}
+    for d in docs:
+        if d["events"] != ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"]:
+            fail("events read with the samples: %s" % d["events"])
+        names = [f["name"] for f in d["frames"]]
+        w = out.setdefault(d["rank"], [0, 0])
+        for st in d["stacks"]:
+            if names[st["frames"][-1]] == fn:
+                w[0] += st["counts"][0]
+                w[1] += st["counts"][1]
+    return out
+
+
+def case_mpi_metrics(papi_run, prog, out, mpirun):
+    """-m per function over ranks, and --compare of the metric (sample_mpi_faults.c): run
+    A, 2 ranks: rank 0's touch_pages only faults 6 x 1024 pages in, rank 1's computes 30000 steps
+    after each page, so rank 1 has more of the sampled task clock there (its max rank)
+    and rank 0 more page faults per ms (FAULTS_PER_MS's max rank); papi_report's
+    profile_functions.csv has FAULTS_PER_MS min, mean, max and max_rank over the ranks
+    exactly as each rank's own counts of touch_pages give them. Run B: rank 1 computes
+    60000 steps a page: papi_report --compare A B has a FAULTS_PER_MS row for touch_pages
+    whose A and B are the metric of each run's summed own counts (all ranks), B/A their
+    ratio, "lower"; --fail-if 'function:touch_pages@FAULTS_PER_MS<0.9' exits 4."""
+    report = os.environ.get("PAPI_RUN_REPORT", "").split()
+    if not report:
+        print("SKIPPED: PAPI_RUN_REPORT (papi_report with pandas) not given")
+        sys.exit(77)
+    table = os.path.join(out, "metrics.csv")
+    with open(table, "w") as f:
+        f.write(METRICS_TABLE)
+    env = dict(os.environ, PAPI_METRICS_FILE=table)
+    runs = {}
+    for side, spin1 in (("A", "30000"), ("B", "60000")):
+        d = os.path.join(out, side)
+        rc, _, err = run([mpirun, "-np", "2", papi_run, "--quiet", "--sample", EVENT, "-m",
+                          "FAULTS_PER_MS", "-o", d, "--", prog, "6", "0", spin1], env=env)
+        if rc != 0:
+            fail("run %s: mpirun exit status %d\n%s" % (side, rc, err))
+        runs[side] = own_by_rank(profiles(d), "touch_pages")
+    a = runs["A"]
+    if sorted(a) != [0, 1] or not all(c[0] for c in a.values()):
+        fail("touch_pages sampled on ranks %s, expected 0 and 1" % a)
+    values = {r: faults_per_ms(c) for r, c in a.items()}
+    if not values[0] > 1.5 * values[1] or not a[1][0] > a[0][0]:
+        fail("touch_pages: FAULTS_PER_MS per rank %s (rank 0's above 1.5 x rank 1's expected), "
+             "task clock %s (rank 1's the larger expected)" % (values, {r: c[0] for r, c in a.items()}))
+    rep = os.path.join(out, "rep")
+    rc, so, err = run(report + [os.path.join(out, "A"), "-o", rep], env=env)
+    if rc != 0:
+        fail("papi_report exit status %d\n%s%s" % (rc, so, err))
+    import csv
+    row = [r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))
+           if r["function"] == "touch_pages"]
+    want = {"FAULTS_PER_MS min": min(values.values()), "FAULTS_PER_MS mean": sum(values.values()) / 2,
+            "FAULTS_PER_MS max": values[0], "FAULTS_PER_MS max_rank": 0, "max_rank": 1,
+            "FAULTS_PER_MS": faults_per_ms([a[0][0] + a[1][0], a[0][1] + a[1][1]])}
+    got = {k: float(row[0][k]) if row and row[0].get(k) else None for k in want}
+    if any(got[k] is None or abs(got[k] - w) > 1e-9 * abs(w) for k, w in want.items()):
+        fail("profile_functions.csv's touch_pages: %s, its own counts per rank give %s" % (got, want))
+    text = open(os.path.join(rep, "report.txt")).read()
+    top = text[text.find("Top functions of the sampled profile"):].split("\n\n")[0]
+    if "FAULTS_PER_MS max_rank" not in top and "FAULTS_PER_MS" not in top:
+        fail("report.txt's top functions have no FAULTS_PER_MS columns")
+    b = runs["B"]
+    sums = {s: faults_per_ms([sum(c[0] for c in runs[s].values()), sum(c[1] for c in runs[s].values())])
+            for s in runs}
+    cmp_dir = os.path.join(out, "cmp")
+    rc, so, err = run(report + ["--compare", os.path.join(out, "A"), os.path.join(out, "B"), "-o", cmp_dir],
+                      env=env)
+    if rc != 0:
+        fail("papi_report --compare exit status %d\n%s%s" % (rc, so, err))
+    rows = [r for r in csv.DictReader(open(os.path.join(cmp_dir, "compare_functions.csv")))
+            if r["function"] == "touch_pages" and r["event"] == "FAULTS_PER_MS"]
+    if len(rows) != 1:
+        fail("compare_functions.csv: %d FAULTS_PER_MS rows of touch_pages" % len(rows))
+    r = rows[0]
+    ra, rb, ratio = float(r["a"]), float(r["b"]), float(r["ratio"])
+    if r["kind"] != "metric" or r["unit"] != "faults/ms" or abs(ra - sums["A"]) > 1e-9 * sums["A"] \
+            or abs(rb - sums["B"]) > 1e-9 * sums["B"] or abs(ratio - rb / ra) > 1e-12 or r["verdict"] != "lower":
+        fail("compare_functions.csv's touch_pages FAULTS_PER_MS row %s; the runs' own counts give A %s, "
+             "B %s (lower expected)" % (r, sums["A"], sums["B"]))
+    cmp_text = open(os.path.join(cmp_dir, "compare.txt")).read()
+    if not any(ln.startswith("touch_pages") and "FAULTS_PER_MS" in ln for ln in cmp_text.splitlines()):
+        fail("compare.txt has no touch_pages FAULTS_PER_MS line")
+    rc, _, err = run(report + ["--compare", os.path.join(out, "A"), os.path.join(out, "B"), "-o", cmp_dir,
+                               "--fail-if", "function:touch_pages@FAULTS_PER_MS<0.9"], env=env)
+    if rc != 4:
+        fail("--fail-if function:touch_pages@FAULTS_PER_MS<0.9: exit %d, expected 4\n%s" % (rc, err))
+    print("mpi_metrics: touch_pages FAULTS_PER_MS rank 0 %.4g, rank 1 %.4g (max rank 0; task clock's "
+          "max rank 1); compare A %.4g B %.4g faults/ms, B/A %.3f %s, --fail-if exit 4"
+          % (values[0], values[1], ra, rb, ratio, r["verdict"]))
+
+
 def case_bad_input(papi_run, prog, out):
     for extra, what in ((["--sample", "perf::TASK-CLOCK@0"], "of 0"),
                         (["--sample", "perf::NO-SUCH-EVENT"], "cannot be sampled"),
@@ -421,6 +528,8 @@ def main():
     try:
         if case == "mpi":
             case_mpi(papi_run, prog, out, *sys.argv[4:8])
+        elif case == "mpi_metrics":
+            case_mpi_metrics(papi_run, prog, out, sys.argv[4])
         elif case == "mpi_fortran":
             case_mpi_fortran(papi_run, prog, out, sys.argv[4])
         elif case == "cxx":

@@ -4,8 +4,10 @@ view). Two inputs give them:
   documents as profile.load gives them):
     profile_functions         function, self share of each event, each -m metric of the
                               function's own counts, and over ranks min, mean, max and
-                              max_rank (profile.functions: the text's top functions,
-                              profile_functions.csv)
+                              max_rank of the sampled event, then "M min", "M mean",
+                              "M max", "M max_rank" per -m metric M (over the ranks that
+                              sampled the function; profile.functions: the text's top
+                              functions, profile_functions.csv)
     profile_stacks            stack (root;...;leaf, the folded format's names), where
                               (each frame's file:line, ';' between frames, "" unknown),
                               one weight column per event (the folded files' counts),
@@ -45,7 +47,11 @@ def _frames(doc):
 
 
 def profile_functions(docs):
-    return pd.DataFrame(profile.functions(docs))
+    df = pd.DataFrame(profile.functions(docs))
+    for c in df.columns:
+        if c == "max_rank" or c.endswith(" max_rank"):
+            df[c] = df[c].astype("Int64")  # a rank, also where a metric has none
+    return df
 
 
 def profile_stacks(docs):
@@ -146,7 +152,8 @@ registry.table("profiles")(profile_function_ranks)
 registry.table("profiles")(profile_function_rank_grid)
 registry.table("regions")(profile_function_regions)
 registry.view("profile_functions", "Top functions of the sampled profile (self share of each "
-              "event, each -m metric of the function's own counts; over ranks: min, mean, max of the sampled event and the rank of the max)", 30)
+              "event, each -m metric of the function's own counts; over ranks: min, mean, max of the sampled event and the rank of the max, "
+              "then each metric's min, mean, max over the ranks that sampled the function and the rank of its max)", 30)
 registry.view("profile_function_regions", "Sampled functions x region (PAPI_SAMPLE: samples of "
               "each function in the region innermost at the time, all ranks and threads)", 40,
               function_region_view)
