@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_mpi_sample.py: PAPI_SAMPLE under the MPI wrapper (mpi_sample.c, mpi_sample_f.f90; 2 ranks).
+"""check_mpi_sample.py: PAPI_SAMPLE under the MPI wrapper (mpi_sample.c, mpi_sample_f.f90,
+mpi_sample_pcontrol.c; 2 ranks).
 
 --part main: PAPI_SAMPLE=perf::TASK-CLOCK@1000000 (a sample per ms of CPU time) with the
 linked wrapper, and @1000hz (frequency mode) with the wrapper preloaded into the plain
@@ -21,6 +22,13 @@ wrapper's measured time there is the barrier's wall time the program measured (+
 1%), the sampled wall time within 20 ms + 10% (a sample carries the wall time since the
 thread's previous one: the waits between samples of a rank kept off the CPU on a loaded
 machine fall on either side of the call's edges).
+--part pcontrol: mpi_sample_pcontrol.c (2 ranks, the wrapper preloaded) opens and closes a
+region 50,000 times: each rank's samples outside MPI calls are at most 10% of those filed
+under MPI_Pcontrol (at least 100), which are at the two marked lines of marks() in
+mpi_by_caller (95% at least: the rest hit the wrapper's own MPI_Pcontrol before or after
+it marks the call); none are under the wrapper's own functions
+(pmpi_*, mpi_totals) or libpapi's counter read (read_values_group), where they went before
+the hand-written entry points marked their calls.
 --part bad: PAPI_SAMPLE with no event name, nothing after '@', period 0, a word, an unknown
 event: one line on stderr naming the variable, the counters still written, nothing sampled.
 """
@@ -173,6 +181,37 @@ def part_fortran(args):
           f"job-wide crunch: both ranks, the most on rank 1 ({job})")
 
 
+def part_pcontrol(args):
+    lines = {marker_line(args.source, "/* PCONTROL_OPEN */"), marker_line(args.source, "/* PCONTROL_CLOSE */")}
+    with tempfile.TemporaryDirectory(prefix="mpi_sample_pc_") as d:
+        rep, p = run(args, d, "perf::TASK-CLOCK@1000000", args.program, args.preload)
+    if not rep:
+        return
+    for r in rep["ranks"]:
+        s = r.get("sampling", {})
+        n = s.get("samples", 0)
+        fns = {}
+        for e in s.get("functions", []):
+            fns[base(e["function"])] = fns.get(base(e["function"]), 0) + e["samples"]
+        inside = fns.get("MPI_Pcontrol", 0)
+        outside = sum(k for f, k in fns.items() if not f.startswith("MPI_"))
+        internal = {f: k for f, k in fns.items() if f.startswith("pmpi_") or f in ("mpi_totals", "read_values_group")}
+        sites = {}
+        for e in s.get("mpi_by_caller", []):
+            if e["call"] == "MPI_Pcontrol":  # one entry per site and region: summed per site
+                key = (base(e["function"]), e["line"])
+                sites[key] = sites.get(key, 0) + e["samples"]
+        print(f"pcontrol: rank {r['rank']}: {n} samples, {inside} in MPI_Pcontrol, {outside} outside MPI "
+              f"calls; MPI_Pcontrol by caller {sites}; wrapper internals {internal}")
+        check(inside >= 100 and outside <= 0.1 * inside,
+              f"rank {r['rank']}: {inside} samples in MPI_Pcontrol, {outside} outside MPI calls")
+        # A few samples hit the wrapper's MPI_Pcontrol outside the marked span (its entry
+        # and return): outside the call for the handler, named by the symbol all the same.
+        check(set(sites) == {("marks", ln) for ln in lines} and inside >= sum(sites.values()) >= 0.95 * inside,
+              f"rank {r['rank']}: MPI_Pcontrol's samples at marks' lines {sorted(lines)}: {sites}")
+        check(not internal, f"rank {r['rank']}: samples filed under the wrapper's internals {internal}")
+
+
 def part_main(args):
     line = marker_line(args.source, "/* SAMPLE_BARRIER */")
     for sample, prog, pre in (("perf::TASK-CLOCK@1000000", args.program, None),
@@ -229,7 +268,7 @@ def main():
     ap.add_argument("--plain")
     ap.add_argument("--preload", required=True)
     ap.add_argument("--source", required=True)
-    ap.add_argument("--part", required=True, choices=("main", "bad", "fortran"))
+    ap.add_argument("--part", required=True, choices=("main", "bad", "fortran", "pcontrol"))
     args = ap.parse_args()
     try:
         schema_check.validators()
@@ -240,6 +279,8 @@ def main():
         part_main(args)
     elif args.part == "fortran":
         part_fortran(args)
+    elif args.part == "pcontrol":
+        part_pcontrol(args)
     else:
         part_bad(args)
     return verdict()
