@@ -218,26 +218,35 @@ def mpi_expect(text):
     return out
 
 
+LOSS = 0.2  # timer samples lost at context switches: seen up to 17% of a rank, never over
+
+
+def within(sampled, clock, period_s):
+    """A rank's sampled task clock in a function against its own CPU clock there: at most 3
+    periods over (a sample's period straddles the function's entry and exit), at most 3
+    periods + LOSS under: with ranks switching on the 2 shared cores the kernel's task-clock
+    timer loses part of a period at some switches (1% to 3% in 4-rank runs, up to 17% for
+    the one rank working beside a busy-polling one on a loaded machine)."""
+    return clock * (1 - LOSS) - 3 * period_s <= sampled <= clock + 3 * period_s
+
+
 def ratio_tolerance(clocks, slow, period_s):
-    """(max/mean of clocks, {rank: bound}, the ratio's bound). A rank's sampled task clock
-    in rank_work is its own clock within 3 periods (a sample's period straddles the
-    function's entry and exit) + 5%: with 4 ranks switching on 2 cores the timer loses
-    part of a period at some switches (the sampled figure ran 1% to 3% under the clock
-    here, never over). The ratio's relative bound: the periods of the slow rank's figure
-    and of the sum, plus 5% for ranks losing unequal shares."""
-    tol = {r: 3 * period_s + 0.05 * c for r, c in clocks.items()}
+    """(max/mean of clocks, the bound of the sampled max/mean): to first order, the relative
+    error of the slow rank's figure and of the sum (3 periods each way) plus 10% for ranks
+    losing unequal shares of samples (within() says why; 3% at most between the ranks of a
+    4-rank run here)."""
     total = sum(clocks.values())
     ratio = clocks[slow] * len(clocks) / total
     periods = 3 * period_s / clocks[slow] + 3 * period_s * len(clocks) / total
-    return ratio, tol, ratio * (periods + 0.05)
+    return ratio, ratio * (periods + 0.1)
 
 
 def case_mpi(papi_run, prog, out, mpirun, np, slow=1, factor=3):
     """NP ranks, rank SLOW doing FACTOR times the others' work in rank_work: per rank
     profiles, the merged profile.folded holds all ranks' rank_work; each rank's sampled
     weight in rank_work matches its own CPU clock (the ranks share the 2 cores: wall time
-    would not), so rank_work's max/mean over ranks is the clocks' within the sampling
-    bound, near the nominal FACTOR*NP/(NP-1+FACTOR) (1.5 for 2 ranks 3:1, 1.6 for 4 ranks
+    would not; within()), so rank_work's max/mean over ranks is the clocks' within the
+    sampling bound (ratio_tolerance()), near the nominal FACTOR*NP/(NP-1+FACTOR) (1.5 for 2 ranks 3:1, 1.6 for 4 ranks
     with one doing twice the work) unless the clocks show the machine changed the split;
     the max is the slow rank's. With PAPI_RUN_REPORT: papi_report D -o REP gives the same
     (profile_functions.csv's min, mean, max, max_rank; report.txt's top functions) and the
@@ -264,13 +273,12 @@ def case_mpi(papi_run, prog, out, mpirun, np, slow=1, factor=3):
     if sorted(clocks) != list(range(np)):
         fail("EXPECT lines of ranks %s, expected 0..%d:\n%s" % (sorted(clocks), np - 1, so))
     period_s = int(EVENT.split("@")[1]) * 1e-9
-    want, tol, bound = ratio_tolerance(clocks, slow, period_s)
+    want, bound = ratio_tolerance(clocks, slow, period_s)
     for r in range(np):
-        print("mpi: rank %d: rank_work sampled %.4f s, its clock %.4f s (+- %.4f)"
-              % (r, per_rank[r] * 1e-9, clocks[r], tol[r]))
-        if abs(per_rank[r] * 1e-9 - clocks[r]) > tol[r]:
-            fail("rank %d's sampled rank_work %.4f s is not its own clock's %.4f s +- %.4f"
-                 % (r, per_rank[r] * 1e-9, clocks[r], tol[r]))
+        print("mpi: rank %d: rank_work sampled %.4f s, its clock %.4f s" % (r, per_rank[r] * 1e-9, clocks[r]))
+        if not within(per_rank[r] * 1e-9, clocks[r], period_s):
+            fail("rank %d's sampled rank_work %.4f s is not its own clock's %.4f s (-%d%%, +3 periods)"
+                 % (r, per_rank[r] * 1e-9, clocks[r], 100 * LOSS))
     top = max(per_rank, key=per_rank.get)
     mean = sum(per_rank.values()) / np
     got = per_rank[top] / mean
@@ -325,7 +333,7 @@ def case_mpi_fortran(papi_run, prog, out, mpirun):
     """mpi_sample_f.f90 (`use mpi`) under mpirun -np 2 papi_run --sample: the module
     procedure's frames read ranked::crunch (never gfortran's __ranked_MOD_crunch), the one
     merged profile.folded holds both ranks' samples of it (the sum of the ranks' files),
-    each rank's as long as its own CPU clock in crunch (3 periods + 5%: case_mpi's bound),
+    each rank's as long as its own CPU clock in crunch (within(): case_mpi's bound),
     rank 1's about 3 times rank 0's."""
     rc, so, err = run([mpirun, "-np", "2", papi_run, "--quiet", "--sample", EVENT, "-o", out,
                        "--", prog])
@@ -347,12 +355,11 @@ def case_mpi_fortran(papi_run, prog, out, mpirun):
     merged = self_of(stacks).get("ranked::crunch", 0)
     if merged != sum(per_rank.values()) or not any(s.endswith(";ranked::crunch") for s in stacks):
         fail("profile.folded has %d of ranked::crunch, the ranks' files %s" % (merged, per_rank))
-    _, tol, _ = ratio_tolerance(clocks, 1, int(EVENT.split("@")[1]) * 1e-9)
     for r in (0, 1):
-        print("mpi_fortran: rank %d: ranked::crunch sampled %.4f s, its clock %.4f s (+- %.4f)"
-              % (r, per_rank[r] * 1e-9, clocks[r], tol[r]))
-        if abs(per_rank[r] * 1e-9 - clocks[r]) > tol[r]:
-            fail("rank %d's sampled ranked::crunch is not its own clock" % r)
+        print("mpi_fortran: rank %d: ranked::crunch sampled %.4f s, its clock %.4f s"
+              % (r, per_rank[r] * 1e-9, clocks[r]))
+        if not within(per_rank[r] * 1e-9, clocks[r], int(EVENT.split("@")[1]) * 1e-9):
+            fail("rank %d's sampled ranked::crunch is not its own clock (-%d%%, +3 periods)" % (r, 100 * LOSS))
     if not per_rank[1] > 2 * per_rank[0]:
         fail("rank 1's ranked::crunch %d is not about 3 times rank 0's %d" % (per_rank[1], per_rank[0]))
     print("mpi_fortran: ranked::crunch per rank %s, merged %d in profile.folded" % (per_rank, merged))
