@@ -285,6 +285,11 @@ def case_mpi(papi_run, prog, out, mpirun, np, slow=1, factor=3):
     nominal = factor * np / (np - 1 + factor)
     print("mpi: rank_work max/mean %.3f (rank %d), the clocks' %.3f +- %.3f, nominal %.3f"
           % (got, top, want, bound, nominal))
+    half = (factor + 1) / 2.0  # midway between equal work and the slow rank's factor
+    low = [r for r in per_rank if r != slow and not per_rank[slow] > half * per_rank[r]]
+    if low:
+        fail("rank %d's rank_work %d is not above %.1f times ranks %s's %s"
+             % (slow, per_rank[slow], half, low, [per_rank[r] for r in low]))
     if top != slow or abs(got - want) > bound:
         fail("rank_work's max is rank %d's at %.3f x the mean: expected rank %d's at %.3f +- %.3f"
              % (top, got, slow, want, bound))
