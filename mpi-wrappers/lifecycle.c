@@ -245,8 +245,10 @@ int MPI_Init(int *argc, char ***argv)
     long long t0 = pmpi_ticks();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) {
-        pmpi_after_init();
+        pmpi_sample_hand_enter(PMPI_ID_MPI_Init, __builtin_return_address(0));
+        pmpi_after_init(); /* the sampler starts inside: its samples count as the call */
         pmpi_count_call(PMPI_ID_MPI_Init, t0);
+        pmpi_sample_hand_leave();
     }
     return rc;
 }
@@ -256,8 +258,10 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     long long t0 = pmpi_ticks();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
-        pmpi_after_init();
+        pmpi_sample_hand_enter(PMPI_ID_MPI_Init_thread, __builtin_return_address(0));
+        pmpi_after_init(); /* the sampler starts inside: its samples count as the call */
         pmpi_count_call(PMPI_ID_MPI_Init_thread, t0);
+        pmpi_sample_hand_leave();
     }
     return rc;
 }
@@ -266,8 +270,10 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
  * MPI_ERR_IO after finalizing, so a program that checks it can fail. */
 int MPI_Finalize(void)
 {
+    pmpi_sample_enter(PMPI_ID_MPI_Finalize, __builtin_return_address(0)); /* until it stops */
     pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
     int report_failed = pmpi_before_finalize();
+    pmpi_sample_leave();
     int rc = PMPI_Finalize();
     return rc == MPI_SUCCESS && report_failed ? MPI_ERR_IO : rc;
 }
@@ -310,6 +316,7 @@ int MPI_Pcontrol(const int level, ...)
 {
     const char *name = NULL;
     char ipm[PMPI_NAME_LEN];
+    pmpi_sample_enter(PMPI_ID_MPI_Pcontrol, __builtin_return_address(0)); /* marks read counters */
     if (level == 2 || level == -2 || level == 1 || level == -1) {
         va_list ap;
         va_start(ap, level);
@@ -319,18 +326,22 @@ int MPI_Pcontrol(const int level, ...)
     }
     pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
     pmpi_pcontrol(level, name);
-    return PMPI_Pcontrol(level);
+    int rc = PMPI_Pcontrol(level);
+    pmpi_sample_leave();
+    return rc;
 }
 
 /* mpif.h and `use mpi`: libmpichfort's mpi_pcontrol_ calls the variadic MPI_Pcontrol
  * with the level only, so MPI_Pcontrol(2) from Fortran would make the C wrapper read a
  * name that is not there. These definitions come first and never read one. */
-static void fortran_pcontrol(const int *level)
+static void fortran_pcontrol(const int *level, void *site)
 {
     int l = level ? *level : 0;
+    pmpi_sample_enter(PMPI_ID_MPI_Pcontrol, site);
     pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
     pmpi_pcontrol(l, NULL);
     PMPI_Pcontrol(l);
+    pmpi_sample_leave();
 }
 
 void mpi_pcontrol_(const int *level);
@@ -339,17 +350,17 @@ void mpi_pcontrol(const int *level);
 void MPI_PCONTROL(const int *level);
 void mpi_pcontrol_(const int *level)
 {
-    fortran_pcontrol(level);
+    fortran_pcontrol(level, __builtin_return_address(0));
 }
 void mpi_pcontrol__(const int *level)
 {
-    fortran_pcontrol(level);
+    fortran_pcontrol(level, __builtin_return_address(0));
 }
 void mpi_pcontrol(const int *level)
 {
-    fortran_pcontrol(level);
+    fortran_pcontrol(level, __builtin_return_address(0));
 }
 void MPI_PCONTROL(const int *level)
 {
-    fortran_pcontrol(level);
+    fortran_pcontrol(level, __builtin_return_address(0));
 }

@@ -8,7 +8,16 @@
  * unwinding. At MPI_Finalize the addresses are named with libdw (site_resolve.c) and
  * summed per function and region, and per call site, joined with the wrapper's own
  * calls and time at that site. When PAPI_SAMPLE is unset nothing here runs: the wrappers
- * test one flag (record.h). */
+ * test one flag (record.h).
+ * The hand-written entry points (lifecycle.c) mark their calls too, since samples do land
+ * in them: MPI_Pcontrol's region marks read the counters (a loop of 100,000 region
+ * pairs at 1 ms of task clock had every sample in read_values_group, mpi_totals and
+ * pmpi_log_region, none under the call); MPI_Init's tail after the thread's sampler starts
+ * (pmpi_after_init) and MPI_Finalize's head before it stops (pmpi_sample_finish) are a
+ * few microseconds, sampled only at periods that short. MPI_Init marks itself with
+ * pmpi_sample_hand_enter, unconditionally: PAPI_SAMPLE is read inside it. The Fortran
+ * forwarders gen_wrappers.py writes for these calls (mpi_f08's; Open MPI's mpif.h Init and
+ * Finalize) do not mark theirs yet. */
 #include <papi.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -166,6 +175,21 @@ void pmpi_sample_init(void)
     }
     cfg.state = 1;
     pmpi_sampling = 1;
+}
+
+void pmpi_sample_hand_enter(int id, void *site)
+{
+    if (pmpi_scall.depth++ == 0) {
+        pmpi_scall.site = site;
+        atomic_signal_fence(memory_order_seq_cst); /* the site before the id, for the handler */
+        pmpi_scall.id = id + 1;
+    }
+}
+
+void pmpi_sample_hand_leave(void)
+{
+    if (pmpi_scall.depth > 0 && --pmpi_scall.depth == 0)
+        pmpi_scall.id = 0;
 }
 
 /* The overflow handler, on the sampled thread: file the sample in its table. */

@@ -47,6 +47,11 @@ struct pmpi_sample_rank {
  * PAPI_SAMPLE and PAPI_MPI_SAMPLE_TOP. A bad value, or an event that cannot sample, is
  * said once (rank 0, one line naming the variable) and nothing is sampled. */
 void pmpi_sample_init(void);
+/* MPI_Init's wrapper around pmpi_after_init (which reads PAPI_SAMPLE and starts the
+ * thread's sampler): the thread is inside MPI call id, called from site, whether or not
+ * it samples (the wrappers' pmpi_sample_enter, record.h, tests pmpi_sampling first). */
+void pmpi_sample_hand_enter(int id, void *site);
+void pmpi_sample_hand_leave(void);
 /* A thread's slot starts / ends (on that thread): its sampling starts / stops. */
 void pmpi_sample_thread_start(int slot);
 void pmpi_sample_thread_exit(int slot);

@@ -2,7 +2,7 @@
 """check_sample.py: papi_run --sample run as users run it, on perf::TASK-CLOCK (a software
 event: it samples on any machine, a hardware PMU or not).
 
-  check_sample.py CASE PAPI_RUN PROGRAM [MPIRUN NP]
+  check_sample.py CASE PAPI_RUN PROGRAM [MPIRUN [NP [SLOW FACTOR]]]
 
 CASE: split (work_a does 3 units for each of work_b's 1: work_a's self share of the two
 in profile.folded is 75% +- 5 points, and the banner ends with the top functions),
@@ -13,8 +13,14 @@ profile.perf__PAGE-FAULTS.folded; --per-thread beside it still has 4 rows: the
 drain threads are not the program's), cxx (shapes::Crunch::run(long) demangled), fortran
 (sampled::crunch for gfortran's __sampled_MOD_crunch), inlined (a function inlined
 into main, -O2 -g: a frame main;inlined_work from the DWARF inlined subroutine), mpi (MPIRUN -np NP: one profile
-per rank, the merged profile.folded holds both ranks' rank_work, rank 1's 3 times rank
-0's; papi_report D -o REP merges the same and names rank 1 the max), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
+per rank, the merged profile.folded holds every rank's rank_work, rank SLOW's (default 1)
+FACTOR (default 3) times the others'; each rank's sampled rank_work matches its own CPU
+clock, rank_work's max/mean over ranks the clocks' (near FACTOR*NP/(NP-1+FACTOR)), the
+max rank SLOW; papi_report D -o REP merges the same, names SLOW the max and writes the
+heat map's table with NP rank columns: case_mpi), mpi_fortran (MPIRUN: a Fortran MPI
+program under mpirun -np 2, ranked::crunch in both ranks' profiles and the merged file),
+mpi_metrics (MPIRUN: -m FAULTS_PER_MS per function over 2 ranks and --compare of two
+runs by the metric: case_mpi_metrics), bad_input (period 0, an event that cannot sample, --call-graph bogus: one line,
 exit 2, nothing run; a frequency above perf_event_max_sample_rate: one line, lowered,
 profiled; a stripped program: profiled with module+offset frames and a note),
 unprivileged (as nobody at perf_event_paranoid 2: user mode sampled, kernel frames left
@@ -203,9 +209,53 @@ def case_named(papi_run, prog, out, name, args):
     print("%s named in profile.folded (%d ns)" % (name, own[name]))
 
 
-def case_mpi(papi_run, prog, out, mpirun, np):
-    rc, _, err = run([mpirun, "-np", np, papi_run, "--quiet", "--sample", EVENT, "-o", out,
-                      "--", prog, "20"])
+def mpi_expect(text):
+    """{rank: seconds} of the ranks' "EXPECT rank_work RANK SECONDS" lines (sample_mpi.c:
+    each rank's own thread CPU clock around rank_work), found anywhere in a line."""
+    out = {}
+    for m in re.finditer(r"EXPECT rank_work (\d+) ([0-9.]+)", text):
+        out[int(m.group(1))] = float(m.group(2))
+    return out
+
+
+LOSS = 0.2  # timer samples lost at context switches: seen up to 17% of a rank, never over
+
+
+def within(sampled, clock, period_s):
+    """A rank's sampled task clock in a function against its own CPU clock there: at most 3
+    periods over (a sample's period straddles the function's entry and exit), at most 3
+    periods + LOSS under: with ranks switching on the 2 shared cores the kernel's task-clock
+    timer loses part of a period at some switches (1% to 3% in 4-rank runs, up to 17% for
+    the one rank working beside a busy-polling one on a loaded machine)."""
+    return clock * (1 - LOSS) - 3 * period_s <= sampled <= clock + 3 * period_s
+
+
+def ratio_tolerance(clocks, slow, period_s):
+    """(max/mean of clocks, the bound of the sampled max/mean): to first order, the relative
+    error of the slow rank's figure and of the sum (3 periods each way) plus 10% for ranks
+    losing unequal shares of samples (within() says why; 3% at most between the ranks of a
+    4-rank run here)."""
+    total = sum(clocks.values())
+    ratio = clocks[slow] * len(clocks) / total
+    periods = 3 * period_s / clocks[slow] + 3 * period_s * len(clocks) / total
+    return ratio, ratio * (periods + 0.1)
+
+
+def case_mpi(papi_run, prog, out, mpirun, np, slow=1, factor=3):
+    """NP ranks, rank SLOW doing FACTOR times the others' work in rank_work: per rank
+    profiles, the merged profile.folded holds all ranks' rank_work; each rank's sampled
+    weight in rank_work matches its own CPU clock (the ranks share the 2 cores: wall time
+    would not; within()), so rank_work's max/mean over ranks is the clocks' within the
+    sampling bound (ratio_tolerance()), near the nominal FACTOR*NP/(NP-1+FACTOR) (1.5 for 2 ranks 3:1, 1.6 for 4 ranks
+    with one doing twice the work) unless the clocks show the machine changed the split;
+    the max is the slow rank's. With PAPI_RUN_REPORT: papi_report D -o REP gives the same
+    (profile_functions.csv's min, mean, max, max_rank; report.txt's top functions) and the
+    heat map's table profile_function_rank_grid.csv has NP rank columns, the slow rank's
+    share of rank_work the largest."""
+    np, slow, factor = int(np), int(slow), int(factor)
+    units = "120" if np > 2 else "20"  # 4 ranks: ~0.2 s of CPU each, the slow one twice
+    rc, so, err = run([mpirun, "-np", str(np), papi_run, "--quiet", "--sample", EVENT, "-o", out,
+                       "--", prog, units, str(slow), str(factor)])
     if rc != 0:
         fail("mpirun exit status %d\n%s" % (rc, err))
     docs = profiles(out)
@@ -214,13 +264,38 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         names = [f["name"] for f in d["frames"]]
         w = sum(s["counts"][0] for s in d["stacks"] if names[s["frames"][-1]] == "rank_work")
         per_rank[d["rank"]] = per_rank.get(d["rank"], 0) + w
-    if sorted(per_rank) != list(range(int(np))):
-        fail("profiles of ranks %s, expected 0..%d" % (sorted(per_rank), int(np) - 1))
+    if sorted(per_rank) != list(range(np)):
+        fail("profiles of ranks %s, expected 0..%d" % (sorted(per_rank), np - 1))
     merged = self_of(folded(out)).get("rank_work", 0)
     if merged != sum(per_rank.values()):
         fail("profile.folded has %d of rank_work, the ranks' files %s" % (merged, per_rank))
-    if not per_rank[1] > 2 * per_rank[0]:
-        fail("rank 1's rank_work %d is not about 3 times rank 0's %d" % (per_rank[1], per_rank[0]))
+    clocks = mpi_expect(so)
+    if sorted(clocks) != list(range(np)):
+        fail("EXPECT lines of ranks %s, expected 0..%d:\n%s" % (sorted(clocks), np - 1, so))
+    period_s = int(EVENT.split("@")[1]) * 1e-9
+    want, bound = ratio_tolerance(clocks, slow, period_s)
+    for r in range(np):
+        print("mpi: rank %d: rank_work sampled %.4f s, its clock %.4f s" % (r, per_rank[r] * 1e-9, clocks[r]))
+        if not within(per_rank[r] * 1e-9, clocks[r], period_s):
+            fail("rank %d's sampled rank_work %.4f s is not its own clock's %.4f s (-%d%%, +3 periods)"
+                 % (r, per_rank[r] * 1e-9, clocks[r], 100 * LOSS))
+    top = max(per_rank, key=per_rank.get)
+    mean = sum(per_rank.values()) / np
+    got = per_rank[top] / mean
+    nominal = factor * np / (np - 1 + factor)
+    print("mpi: rank_work max/mean %.3f (rank %d), the clocks' %.3f +- %.3f, nominal %.3f"
+          % (got, top, want, bound, nominal))
+    half = (factor + 1) / 2.0  # midway between equal work and the slow rank's factor
+    low = [r for r in per_rank if r != slow and not per_rank[slow] > half * per_rank[r]]
+    if low:
+        fail("rank %d's rank_work %d is not above %.1f times ranks %s's %s"
+             % (slow, per_rank[slow], half, low, [per_rank[r] for r in low]))
+    if top != slow or abs(got - want) > bound:
+        fail("rank_work's max is rank %d's at %.3f x the mean: expected rank %d's at %.3f +- %.3f"
+             % (top, got, slow, want, bound))
+    if abs(want - nominal) > 0.1 * nominal:
+        print("mpi: the ranks' clocks give %.3f, not the nominal %.3f: the machine changed the "
+              "split (the sampled figure still matches the clocks)" % (want, nominal))
     report = os.environ.get("PAPI_RUN_REPORT", "").split()
     if report:  # papi_report D -o REP: the same merge, and the functions' spread over ranks
         rep = os.path.join(out, "rep")
@@ -232,17 +307,173 @@ def case_mpi(papi_run, prog, out, mpirun, np):
         rows = {r["function"]: r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))}
         rc, so, err = run(report + ["--check", out])
         counted = re.search(r"(\d+) of (\d+) files follow their schema", so)
-        if rc != 0 or not counted or counted.group(1) != counted.group(2) or int(counted.group(1)) < 4:
+        if rc != 0 or not counted or counted.group(1) != counted.group(2) or int(counted.group(1)) < 2 * np:
             fail("papi_report --check %s: %d %s%s" % (out, rc, so, err))
         text = open(os.path.join(rep, "report.txt")).read()
         heads = [line for line in text.splitlines() if line.startswith("Top functions")]
-        top = text[text.find("Top functions of the sampled profile"):].split("\n\n")[0]
-        row = [line.split() for line in top.splitlines() if line.split()[:1] == ["rank_work"]]
-        if len(heads) != 1 or len(row) != 1 or row[0][-1] != "1":  # max_rank, the last column
-            fail("papi_report's report.txt: the top functions once, rank_work's max rank 1:\n" + text[-2000:])
-        if again != merged or rows["rank_work"]["max_rank"] != "1":
-            fail("papi_report: rank_work %d (papi_run's %d), row %s" % (again, merged, rows.get("rank_work")))
+        table = text[text.find("Top functions of the sampled profile"):].split("\n\n")[0]
+        row = [line.split() for line in table.splitlines() if line.split()[:1] == ["rank_work"]]
+        if len(heads) != 1 or len(row) != 1 or row[0][-1] != str(slow):  # max_rank, the last column
+            fail("papi_report's report.txt: the top functions once, rank_work's max rank %d:\n%s"
+                 % (slow, text[-2000:]))
+        r = rows.get("rank_work", {})
+        spread = [float(r.get(k) or "nan") for k in ("min", "mean", "max")]
+        if again != merged or r.get("max_rank") != str(slow) or spread != [
+                min(per_rank.values()), mean, per_rank[slow]]:
+            fail("papi_report: rank_work %d (papi_run's %d), row %s, per rank %s" % (again, merged, r, per_rank))
+        grid = {g["function"]: g for g in csv.DictReader(open(os.path.join(rep, "profile_function_rank_grid.csv")))}
+        cols = ["rank %d" % k for k in range(np)]
+        cells = [float(grid.get("rank_work", {}).get(c) or "nan") for c in cols]
+        if list(next(iter(grid.values())).keys()) != ["function"] + cols or \
+                max(range(np), key=lambda k: cells[k]) != slow:
+            fail("profile_function_rank_grid.csv: columns %s, rank_work's cells %s: rank %d's the "
+                 "largest expected" % (list(next(iter(grid.values())).keys()), cells, slow))
+        print("mpi: papi_report: rank_work min %.0f mean %.0f max %.0f (rank %s), max/mean %.3f; "
+              "heat map cells %s" % (spread[0], spread[1], spread[2], r["max_rank"],
+                                     spread[2] / spread[1], ["%.1f%%" % c for c in cells]))
     print("mpi: rank_work per rank %s, merged %d%s" % (per_rank, merged, ", papi_report agrees" if report else ""))
+
+
+def case_mpi_fortran(papi_run, prog, out, mpirun):
+    """mpi_sample_f.f90 (`use mpi`) under mpirun -np 2 papi_run --sample: the module
+    procedure's frames read ranked::crunch (never gfortran's __ranked_MOD_crunch), the one
+    merged profile.folded holds both ranks' samples of it (the sum of the ranks' files),
+    each rank's as long as its own CPU clock in crunch (within(): case_mpi's bound),
+    rank 1's about 3 times rank 0's."""
+    rc, so, err = run([mpirun, "-np", "2", papi_run, "--quiet", "--sample", EVENT, "-o", out,
+                       "--", prog])
+    if rc != 0:
+        fail("mpirun exit status %d\n%s" % (rc, err))
+    clocks = {}
+    for m in re.finditer(r"EXPECT crunch (\d+) ([0-9.]+)", so):
+        clocks[int(m.group(1))] = float(m.group(2))
+    per_rank = {}
+    for d in profiles(out):
+        names = [f["name"] for f in d["frames"]]
+        if any("_MOD_" in n for n in names):
+            fail("rank %s: gfortran's names left: %s" % (d["rank"], [n for n in names if "_MOD_" in n]))
+        w = sum(s["counts"][0] for s in d["stacks"] if names[s["frames"][-1]] == "ranked::crunch")
+        per_rank[d["rank"]] = per_rank.get(d["rank"], 0) + w
+    if sorted(per_rank) != [0, 1] or sorted(clocks) != [0, 1]:
+        fail("profiles of ranks %s, EXPECT lines of ranks %s: 0 and 1 expected" % (sorted(per_rank), sorted(clocks)))
+    stacks = folded(out)
+    merged = self_of(stacks).get("ranked::crunch", 0)
+    if merged != sum(per_rank.values()) or not any(s.endswith(";ranked::crunch") for s in stacks):
+        fail("profile.folded has %d of ranked::crunch, the ranks' files %s" % (merged, per_rank))
+    for r in (0, 1):
+        print("mpi_fortran: rank %d: ranked::crunch sampled %.4f s, its clock %.4f s"
+              % (r, per_rank[r] * 1e-9, clocks[r]))
+        if not within(per_rank[r] * 1e-9, clocks[r], int(EVENT.split("@")[1]) * 1e-9):
+            fail("rank %d's sampled ranked::crunch is not its own clock (-%d%%, +3 periods)" % (r, 100 * LOSS))
+    if not per_rank[1] > 2 * per_rank[0]:
+        fail("rank 1's ranked::crunch %d is not about 3 times rank 0's %d" % (per_rank[1], per_rank[0]))
+    print("mpi_fortran: ranked::crunch per rank %s, merged %d in profile.folded" % (per_rank, merged))
+
+
+METRICS_TABLE = """CPU,generic
+METRIC,FAULTS_PER_MS,faults/ms,{perf::PAGE-FAULTS} / {perf::TASK-CLOCK} * 1e6,Page faults per ms of CPU time
+"""
+
+
+def faults_per_ms(counts):
+    """FAULTS_PER_MS of [TASK-CLOCK, PAGE-FAULTS] sums, as its formula computes it."""
+    return float(counts[1]) / float(counts[0]) * 1e6 if counts[0] else None
+
+
+def own_by_rank(docs, fn):
+    """{rank: [TASK-CLOCK, PAGE-FAULTS] summed over fn's self stacks}."""
+    out = {}
+    for d in docs:
+        if d["events"] != ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"]:
+            fail("events read with the samples: %s" % d["events"])
+        names = [f["name"] for f in d["frames"]]
+        w = out.setdefault(d["rank"], [0, 0])
+        for st in d["stacks"]:
+            if names[st["frames"][-1]] == fn:
+                w[0] += st["counts"][0]
+                w[1] += st["counts"][1]
+    return out
+
+
+def case_mpi_metrics(papi_run, prog, out, mpirun):
+    """-m per function over ranks, and --compare of the metric (sample_mpi_faults.c): run
+    A, 2 ranks: rank 0's touch_pages only faults 6 x 1024 pages in, rank 1's computes 30000 steps
+    after each page, so rank 1 has more of the sampled task clock there (its max rank)
+    and rank 0 more page faults per ms (FAULTS_PER_MS's max rank); papi_report's
+    profile_functions.csv has FAULTS_PER_MS min, mean, max and max_rank over the ranks
+    exactly as each rank's own counts of touch_pages give them. Run B: rank 1 computes
+    60000 steps a page: papi_report --compare A B has a FAULTS_PER_MS row for touch_pages
+    whose A and B are the metric of each run's summed own counts (all ranks), B/A their
+    ratio, "lower"; --fail-if 'function:touch_pages@FAULTS_PER_MS<0.9' exits 4."""
+    report = os.environ.get("PAPI_RUN_REPORT", "").split()
+    if not report:
+        print("SKIPPED: PAPI_RUN_REPORT (papi_report with pandas) not given")
+        sys.exit(77)
+    table = os.path.join(out, "metrics.csv")
+    with open(table, "w") as f:
+        f.write(METRICS_TABLE)
+    env = dict(os.environ, PAPI_METRICS_FILE=table)
+    runs = {}
+    for side, spin1 in (("A", "30000"), ("B", "60000")):
+        d = os.path.join(out, side)
+        rc, _, err = run([mpirun, "-np", "2", papi_run, "--quiet", "--sample", EVENT, "-m",
+                          "FAULTS_PER_MS", "-o", d, "--", prog, "6", "0", spin1], env=env)
+        if rc != 0:
+            fail("run %s: mpirun exit status %d\n%s" % (side, rc, err))
+        runs[side] = own_by_rank(profiles(d), "touch_pages")
+    a = runs["A"]
+    if sorted(a) != [0, 1] or not all(c[0] for c in a.values()):
+        fail("touch_pages sampled on ranks %s, expected 0 and 1" % a)
+    values = {r: faults_per_ms(c) for r, c in a.items()}
+    if not values[0] > 1.5 * values[1] or not a[1][0] > a[0][0]:
+        fail("touch_pages: FAULTS_PER_MS per rank %s (rank 0's above 1.5 x rank 1's expected), "
+             "task clock %s (rank 1's the larger expected)" % (values, {r: c[0] for r, c in a.items()}))
+    rep = os.path.join(out, "rep")
+    rc, so, err = run(report + [os.path.join(out, "A"), "-o", rep], env=env)
+    if rc != 0:
+        fail("papi_report exit status %d\n%s%s" % (rc, so, err))
+    import csv
+    row = [r for r in csv.DictReader(open(os.path.join(rep, "profile_functions.csv")))
+           if r["function"] == "touch_pages"]
+    want = {"FAULTS_PER_MS min": min(values.values()), "FAULTS_PER_MS mean": sum(values.values()) / 2,
+            "FAULTS_PER_MS max": values[0], "FAULTS_PER_MS max_rank": 0, "max_rank": 1,
+            "FAULTS_PER_MS": faults_per_ms([a[0][0] + a[1][0], a[0][1] + a[1][1]])}
+    got = {k: float(row[0][k]) if row and row[0].get(k) else None for k in want}
+    if any(got[k] is None or abs(got[k] - w) > 1e-9 * abs(w) for k, w in want.items()):
+        fail("profile_functions.csv's touch_pages: %s, its own counts per rank give %s" % (got, want))
+    text = open(os.path.join(rep, "report.txt")).read()
+    top = text[text.find("Top functions of the sampled profile"):].split("\n\n")[0]
+    head = [ln for ln in top.splitlines() if ln.split()[:1] == ["function"]]
+    line = [ln.split() for ln in top.splitlines() if ln.split()[:1] == ["touch_pages"]]
+    if not head or not head[0].rstrip().endswith("FAULTS_PER_MS max_rank") or not line or line[0][-1] != "0":
+        fail("report.txt's top functions: FAULTS_PER_MS max_rank the last column, 0 for touch_pages:\n" + top)
+    sums = {s: faults_per_ms([sum(c[0] for c in runs[s].values()), sum(c[1] for c in runs[s].values())])
+            for s in runs}
+    cmp_dir = os.path.join(out, "cmp")
+    rc, so, err = run(report + ["--compare", os.path.join(out, "A"), os.path.join(out, "B"), "-o", cmp_dir],
+                      env=env)
+    if rc != 0:
+        fail("papi_report --compare exit status %d\n%s%s" % (rc, so, err))
+    rows = [r for r in csv.DictReader(open(os.path.join(cmp_dir, "compare_functions.csv")))
+            if r["function"] == "touch_pages" and r["event"] == "FAULTS_PER_MS"]
+    if len(rows) != 1:
+        fail("compare_functions.csv: %d FAULTS_PER_MS rows of touch_pages" % len(rows))
+    r = rows[0]
+    ra, rb, ratio = float(r["a"]), float(r["b"]), float(r["ratio"])
+    if r["kind"] != "metric" or r["unit"] != "faults/ms" or abs(ra - sums["A"]) > 1e-9 * sums["A"] \
+            or abs(rb - sums["B"]) > 1e-9 * sums["B"] or abs(ratio - rb / ra) > 1e-12 or r["verdict"] != "lower":
+        fail("compare_functions.csv's touch_pages FAULTS_PER_MS row %s; the runs' own counts give A %s, "
+             "B %s (lower expected)" % (r, sums["A"], sums["B"]))
+    cmp_text = open(os.path.join(cmp_dir, "compare.txt")).read()
+    if not any(ln.startswith("touch_pages") and "FAULTS_PER_MS" in ln for ln in cmp_text.splitlines()):
+        fail("compare.txt has no touch_pages FAULTS_PER_MS line")
+    rc, _, err = run(report + ["--compare", os.path.join(out, "A"), os.path.join(out, "B"), "-o", cmp_dir,
+                               "--fail-if", "function:touch_pages@FAULTS_PER_MS<0.9"], env=env)
+    if rc != 4:
+        fail("--fail-if function:touch_pages@FAULTS_PER_MS<0.9: exit %d, expected 4\n%s" % (rc, err))
+    print("mpi_metrics: touch_pages FAULTS_PER_MS rank 0 %.4g, rank 1 %.4g (max rank 0; task clock's "
+          "max rank 1); compare A %.4g B %.4g faults/ms, B/A %.3f %s, --fail-if exit 4"
+          % (values[0], values[1], ra, rb, ratio, r["verdict"]))
 
 
 def case_bad_input(papi_run, prog, out):
@@ -309,7 +540,11 @@ def main():
     out = tempfile.mkdtemp(prefix="papi_sample_")
     try:
         if case == "mpi":
-            case_mpi(papi_run, prog, out, sys.argv[4], sys.argv[5])
+            case_mpi(papi_run, prog, out, *sys.argv[4:8])
+        elif case == "mpi_metrics":
+            case_mpi_metrics(papi_run, prog, out, sys.argv[4])
+        elif case == "mpi_fortran":
+            case_mpi_fortran(papi_run, prog, out, sys.argv[4])
         elif case == "cxx":
             case_named(papi_run, prog, out, "shapes::Crunch::run(long)", ["20"])
         elif case == "inlined":

@@ -3,7 +3,9 @@ every process and rank of one run merged into the flame-graph files (profile.fol
 weighted by the sampled event; profile.EVENT.folded per event read with it; flamegraph.pl's
 "root;...;leaf count" lines) and a table of the functions by their self share, with the
 spread over ranks (min, mean, max and the rank of the max) when there are several, and
-each -m metric of the function's own summed counts (profile_metrics: a ratio of sums)."""
+each -m metric of the function's own summed counts (profile_metrics: a ratio of sums),
+with ranks also its spread over the ranks that sampled the function (each rank's metric of
+its own counts of the function)."""
 import csv
 import glob
 import json
@@ -40,8 +42,8 @@ def load(files, run=None):
 
 
 def merge(docs):
-    """(events, {stack: [weight per event]}, {function: {rank: self weight of the first
-    event}}, {function: [self weight per event]}, skipped files' notes)."""
+    """(events, {stack: [weight per event]}, {function: {rank: [self weight per event]}},
+    {function: [self weight per event]}, skipped files' notes)."""
     events, stacks, per_rank, own, notes = None, {}, {}, {}, []
     for d in docs:
         if events is None:
@@ -59,8 +61,9 @@ def merge(docs):
             for i, c in enumerate(s["counts"]):
                 w[i] += c
                 o[i] += c
-            r = per_rank.setdefault(path[-1], {})
-            r[rank] = r.get(rank, 0) + s["counts"][0]
+            r = per_rank.setdefault(path[-1], {}).setdefault(rank, [0] * len(events))
+            for i, c in enumerate(s["counts"][: len(events)]):
+                r[i] += c
     return events or [], stacks, per_rank, own, notes
 
 
@@ -71,7 +74,11 @@ def folded_name(event, first):
 
 
 def functions(docs):
-    """Rows of the functions table, largest self share first."""
+    """Rows of the functions table, largest self share first. With several ranks: min,
+    mean, max and max_rank of the sampled event's self weight over all ranks (a rank
+    without the function counts 0), then per -m metric M "M min", "M mean", "M max" and
+    "M max_rank" over the ranks whose own counts of the function give a value (a rank
+    that never sampled it has none: no 0 stands in for a ratio)."""
     events, _, per_rank, own, _ = merge(docs)
     ranks = sorted({d["rank"] if d["rank"] is not None else 0 for d in docs})
     totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
@@ -84,12 +91,27 @@ def functions(docs):
         for m in metrics:
             row[m["name"]] = profile_metrics.evaluate(m, o)
         if len(ranks) > 1:
-            w = [per_rank[fn].get(r, 0) for r in ranks]
+            w = [per_rank[fn].get(r, [0])[0] for r in ranks]
             top = max(range(len(ranks)), key=lambda k: w[k])
             row.update({"min": min(w), "mean": sum(w) / len(w), "max": w[top], "max_rank": ranks[top]})
+            for m in metrics:
+                row.update(spread(m, per_rank[fn]))
         rows.append(row)
     rows.sort(key=lambda r: (-r["self_pct " + events[0]], r["function"]))
     return rows
+
+
+def spread(metric, by_rank):
+    """{"M min", "M mean", "M max", "M max_rank"} of metric M over by_rank ({rank: own
+    counts}), the ranks without a value left out; None each where no rank has one."""
+    name = metric["name"]
+    values = {r: profile_metrics.evaluate(metric, c) for r, c in sorted(by_rank.items())}
+    values = {r: v for r, v in values.items() if v is not None}
+    if not values:
+        return {name + " min": None, name + " mean": None, name + " max": None, name + " max_rank": None}
+    top = max(values, key=lambda r: (values[r], -r))
+    return {name + " min": min(values.values()), name + " mean": sum(values.values()) / len(values),
+            name + " max": values[top], name + " max_rank": top}
 
 
 def write(paths, outdir, run=None):

@@ -14,7 +14,7 @@ import zlib
 
 import numpy as np
 
-from . import registry
+from . import profile_tables, registry
 from .figures import NotGiven, _fig, colorbar, note
 
 OTHER_PCT = 0.1  # callees under this share of the total become one [other] box
@@ -165,21 +165,9 @@ def function_ranks(t):
         return NotGiven("no profile (papi_run --sample) given")
     if df.empty:
         return "the profile has no samples"
-    by_rank = df["rank"].nunique() > 1
-    if by_rank:
-        unit = df["rank"].astype(str)
-        label = "rank"
-    else:
-        unit = df["pid"].astype(str) + "/" + df["tid"].astype(str)
-        label = "process/thread (pid/tid; no ranks)"
-    df = df.assign(unit=unit)
-    grid = df.pivot_table(index="function", columns="unit", values="weight", aggfunc="sum",
-                          fill_value=0)
-    grid = grid.div(grid.sum(axis=0).replace(0, 1), axis=1) * 100.0
+    grid, label = profile_tables.rank_grid(df)
     nfun = len(grid)
-    grid = grid.loc[grid.mean(axis=1).sort_values(ascending=False).index[:TOP_FUNCTIONS]]
-    if by_rank:
-        grid = grid[sorted(grid.columns, key=int)]
+    grid = grid.iloc[:TOP_FUNCTIONS]
     ncols = len(grid.columns)
     fig, ax = _fig(max(6.0, min(16.0, 0.6 * ncols + 5)), 0.4 * len(grid) + 2)
     a = ax[0][0]

@@ -4,15 +4,21 @@ view). Two inputs give them:
   documents as profile.load gives them):
     profile_functions         function, self share of each event, each -m metric of the
                               function's own counts, and over ranks min, mean, max and
-                              max_rank (profile.functions: the text's top functions,
-                              profile_functions.csv)
+                              max_rank of the sampled event, then "M min", "M mean",
+                              "M max", "M max_rank" per -m metric M (over the ranks that
+                              sampled the function; profile.functions: the text's top
+                              functions, profile_functions.csv)
     profile_stacks            stack (root;...;leaf, the folded format's names), where
                               (each frame's file:line, ';' between frames, "" unknown),
                               one weight column per event (the folded files' counts),
                               then one column per -m metric of the stack's counts
     profile_function_ranks    rank, pid, tid, function, weight, share_pct: each
                               thread's self weight of the sampled event per function and
-                              its share of that thread's weight (the heat map's cells)
+                              its share of that thread's weight
+    profile_function_rank_grid  function, then one column per rank ("rank N"; per
+                              process and thread "pid/tid" without ranks): the heat
+                              map's cells, each rank's self weight of the function as a
+                              share of that rank's weight, largest mean share first
   region files with PAPI_SAMPLE (source "regions", their "sampled_functions"):
     profile_function_regions  rank, thread, tid, function, region ("" outside every
                               region), samples, share_pct (of the thread's samples)
@@ -41,7 +47,11 @@ def _frames(doc):
 
 
 def profile_functions(docs):
-    return pd.DataFrame(profile.functions(docs))
+    df = pd.DataFrame(profile.functions(docs))
+    for c in df.columns:
+        if c == "max_rank" or c.endswith(" max_rank"):
+            df[c] = df[c].astype("Int64")  # a rank, also where a metric has none
+    return df
 
 
 def profile_stacks(docs):
@@ -84,6 +94,37 @@ def profile_function_ranks(docs):
     return pd.DataFrame(rows, columns=RANK_COLUMNS)
 
 
+def rank_grid(ranks):
+    """(function x unit DataFrame of self shares %, unit label): profile_function_ranks
+    summed per rank (or per pid/tid without ranks), each column a share of its unit's
+    weight; the rows by mean share, largest first, the rank columns in rank order."""
+    by_rank = ranks["rank"].nunique() > 1
+    if by_rank:
+        unit, label = ranks["rank"].astype(str), "rank"
+    else:
+        unit = ranks["pid"].astype(str) + "/" + ranks["tid"].astype(str)
+        label = "process/thread (pid/tid; no ranks)"
+    grid = ranks.assign(unit=unit).pivot_table(index="function", columns="unit", values="weight",
+                                               aggfunc="sum", fill_value=0)
+    grid = grid.div(grid.sum(axis=0).replace(0, 1), axis=1) * 100.0
+    grid = grid.loc[grid.mean(axis=1).sort_values(ascending=False, kind="stable").index]
+    if by_rank:
+        grid = grid[sorted(grid.columns, key=int)]
+    grid.columns.name = None
+    return grid, label
+
+
+def profile_function_rank_grid(docs):
+    """The heat map's cells as a table: function, then "rank N" per rank."""
+    ranks = profile_function_ranks(docs)
+    if ranks.empty:
+        return pd.DataFrame(columns=["function"])
+    grid, label = rank_grid(ranks)
+    if label == "rank":
+        grid = grid.rename(columns=lambda c: "rank " + c)
+    return grid.reset_index()
+
+
 def profile_function_regions(files):
     """The region files' function x region tables (PAPI_SAMPLE), one row per thread."""
     rows = []
@@ -108,9 +149,11 @@ def function_region_view(df, _tables=None):
 registry.table("profiles")(profile_functions)
 registry.table("profiles")(profile_stacks)
 registry.table("profiles")(profile_function_ranks)
+registry.table("profiles")(profile_function_rank_grid)
 registry.table("regions")(profile_function_regions)
 registry.view("profile_functions", "Top functions of the sampled profile (self share of each "
-              "event, each -m metric of the function's own counts; over ranks: min, mean, max of the sampled event and the rank of the max)", 30)
+              "event, each -m metric of the function's own counts; over ranks: min, mean, max of the sampled event and the rank of the max, "
+              "then each metric's min, mean, max over the ranks that sampled the function and the rank of its max)", 30)
 registry.view("profile_function_regions", "Sampled functions x region (PAPI_SAMPLE: samples of "
               "each function in the region innermost at the time, all ranks and threads)", 40,
               function_region_view)
