@@ -1,6 +1,6 @@
 /* bench_sample_cost: what papi_run --sample costs a CPU-bound program (issue 48: sampling
  * at 1 kHz adds at most 2% to a 10 s program's wall time), beside the kernel's floor.
- *   bench_sample_cost [--seconds S] [--rounds N]      (defaults 10 s, 3 rounds)
+ *   bench_sample_cost [--seconds S] [--rounds N] [--base PAPI_RUN]   (10 s, 3 rounds)
  * The work: a fixed number of xorshift steps in a call chain four frames deep (this file is
  * built -O2 -g, frame pointers omitted, as users build), calibrated once to about S seconds
  * of CPU. Each round runs, in turn (reversed in odd rounds: ABBA), the work alone, under
@@ -14,7 +14,9 @@
  * (user + system, wait4) per sample in us and as % of one core over the work's length,
  * papi_run's modes also per sample over papi_run alone, and the samples taken. The
  * work's thread CPU ratio is the wall-time cost on a machine with a spare core for the
- * drain thread; on a loaded machine the wall ratio is mostly the load. Child modes: work ITERS OUT [FLOOR_CG]. */
+ * drain thread; on a loaded machine the wall ratio is mostly the load. --base names
+ * another build's papi_run (its libpapi_run_sample.so beside it): its --call-graph dwarf
+ * runs in the same rounds, to compare a change of the unwinder. Child modes: work ITERS OUT [FLOOR_CG]. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -210,7 +212,9 @@ static void count_samples(const char *dir, struct result *r)
         closedir(d);
 }
 
-#define NMODES 9
+#define NMODES 10
+static int nmodes = NMODES - 1; /* the last only with --base */
+static const char *base_run;    /* --base: another build's papi_run */
 static const char *mode_name[NMODES] = {"plain",
                                         "papi_run (no --sample)",
                                         "--sample, --call-graph none",
@@ -219,9 +223,10 @@ static const char *mode_name[NMODES] = {"plain",
                                         "--sample, --call-graph auto",
                                         "floor: raw ring, none",
                                         "floor: raw ring, fp",
-                                        "floor: raw ring, dwarf"};
-static const char *mode_cg[NMODES] = {NULL,   NULL,   "none", "fp",   "dwarf",
-                                      "auto", "none", "fp",   "dwarf"};
+                                        "floor: raw ring, dwarf",
+                                        "--base's papi_run, --call-graph dwarf"};
+static const char *mode_cg[NMODES] = {NULL,   NULL,   "none", "fp",    "dwarf",
+                                      "auto", "none", "fp",   "dwarf", "dwarf"};
 
 static void run_mode(int m, const char *self, const char *iters, struct result *r)
 {
@@ -231,8 +236,9 @@ static void run_mode(int m, const char *self, const char *iters, struct result *
     snprintf(out, sizeof out, "%s/work.txt", dir);
     char *argv[16];
     int n = 0;
-    if (m >= 1 && m <= 5) {
-        argv[n++] = PAPI_RUN_PATH;
+    int papi_run = (m >= 1 && m <= 5) || m == 9;
+    if (papi_run) {
+        argv[n++] = m == 9 ? (char *)base_run : PAPI_RUN_PATH;
         argv[n++] = "--quiet";
         argv[n++] = "-o";
         argv[n++] = dir;
@@ -248,7 +254,7 @@ static void run_mode(int m, const char *self, const char *iters, struct result *
     argv[n++] = "work";
     argv[n++] = (char *)iters;
     argv[n++] = out;
-    if (m >= 6)
+    if (m >= 6 && m <= 8)
         argv[n++] = (char *)mode_cg[m];
     argv[n] = NULL;
     double t0 = now(CLOCK_MONOTONIC);
@@ -271,7 +277,7 @@ static void run_mode(int m, const char *self, const char *iters, struct result *
         exit(1);
     }
     fclose(f);
-    if (m >= 2 && m <= 5)
+    if (papi_run)
         count_samples(dir, r);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -313,9 +319,15 @@ int main(int argc, char **argv)
             secs = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--rounds") == 0)
             rounds = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--base") == 0)
+            base_run = argv[i + 1];
     }
-    if (secs <= 0 || rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "usage: bench_sample_cost [--seconds S] [--rounds 1..%d]\n", MAX_ROUNDS);
+    if (base_run)
+        nmodes = NMODES;
+    if (secs <= 0 || rounds < 1 || rounds > MAX_ROUNDS || (base_run && access(base_run, X_OK))) {
+        fprintf(stderr,
+                "usage: bench_sample_cost [--seconds S] [--rounds 1..%d] [--base PAPI_RUN]\n",
+                MAX_ROUNDS);
         return 2;
     }
     char self[4096], iters[32];
@@ -339,12 +351,12 @@ int main(int argc, char **argv)
     print_load("before");
     static struct result res[MAX_ROUNDS][NMODES];
     for (int r = 0; r < rounds; r++) {
-        for (int k = 0; k < NMODES; k++) {
-            int m = r % 2 ? NMODES - 1 - k : k;
+        for (int k = 0; k < nmodes; k++) {
+            int m = r % 2 ? nmodes - 1 - k : k;
             run_mode(m, self, iters, &res[r][m]);
         }
         printf("round %d:", r + 1);
-        for (int m = 0; m < NMODES; m++)
+        for (int m = 0; m < nmodes; m++)
             printf(" %.2f/%.2f", res[r][m].work_wall, res[r][m].cpu);
         printf("  (work wall / tree CPU s per mode)\n");
         fflush(stdout);
@@ -353,7 +365,7 @@ int main(int argc, char **argv)
     printf("\n| mode | work wall ratio | work thread CPU ratio | extra CPU per sample | "
            "over papi_run alone | extra CPU, %% of one core | samples (lost) |\n"
            "| --- | --- | --- | --- | --- | --- | --- |\n");
-    for (int m = 0; m < NMODES; m++) {
+    for (int m = 0; m < nmodes; m++) {
         double ww[MAX_ROUNDS], wc[MAX_ROUNDS], per_s[MAX_ROUNDS], core[MAX_ROUNDS], smp[MAX_ROUNDS],
             lost[MAX_ROUNDS], over[MAX_ROUNDS];
         for (int r = 0; r < rounds; r++) {
@@ -372,7 +384,7 @@ int main(int argc, char **argv)
             printf("%.1f us | ", median(per_s, rounds));
         else
             printf("- | ");
-        if (m >= 2 && m <= 5)
+        if ((m >= 2 && m <= 5) || m == 9)
             printf("%.1f us | ", median(over, rounds));
         else
             printf("- | ");

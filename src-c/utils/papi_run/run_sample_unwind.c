@@ -3,7 +3,9 @@
  * the drain thread unwinds it with libdw's CFI unwinder on the process's own modules, so
  * that frames built without frame pointers still have their callers. The stack copy
  * serves the reads inside it; other addresses are read from the process's own memory
- * with process_vm_readv (a bad address fails the read, never faults). Called only under
+ * with process_vm_readv (a bad address fails the read, never faults), a block at a time:
+ * the callers above the copy (main's, libc's start) have most registers saved there, and
+ * each system call costs microseconds on a VM. Called only under
  * the sampling lock (run_sample_preload.c): one unwinder per process, made on first use,
  * made again in a forked child and when a frame falls outside the modules it knows (a
  * library dlopen'ed since; at most once per RS_REFRESH_NS). */
@@ -12,6 +14,7 @@
 #endif
 #include <elfutils/libdwfl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,9 @@
 #include "run_sample.h"
 
 #define RS_REFRESH_NS 100000000LL /* at most one re-read of the maps per 100 ms */
+/* reads outside the stack copy: one aligned block of this size at a time (a page at least:
+ * one that is mapped is read whole), kept for the rest of the sample's reads */
+#define RS_BLOCK 4096
 
 struct rs_unwind {
     Dwfl *dwfl;
@@ -36,9 +42,28 @@ struct rs_unwind {
     uint64_t sp, size;
     uint64_t *ip;
     uint32_t n, max;
+    uint64_t block_at; /* the live stack block read for this sample; 1: none */
+    unsigned char block[RS_BLOCK];
 };
 
 static struct rs_unwind uw;
+/* getpid() is a system call: known once per process (0 again in a forked child) */
+static pid_t self;
+
+static void forget_pid(void)
+{
+    self = 0;
+}
+
+static pid_t self_pid(void)
+{
+    static int registered;
+    if (!registered)
+        registered = pthread_atfork(NULL, NULL, forget_pid) == 0;
+    if (!self || !registered)
+        self = getpid();
+    return self;
+}
 
 uint64_t rs_unwind_regs_mask(void)
 {
@@ -75,9 +100,21 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
         memcpy(result, u->stack + (addr - u->sp), sizeof *result);
         return true;
     }
+    uint64_t at = addr & ~(uint64_t)(RS_BLOCK - 1);
+    if (addr - at <= RS_BLOCK - sizeof *result) { /* within one block: read it once */
+        if (u->block_at != at) {
+            struct iovec local = {u->block, RS_BLOCK}, remote = {(void *)(uintptr_t)at, RS_BLOCK};
+            u->block_at = 1;
+            if (process_vm_readv(u->pid, &local, 1, &remote, 1, 0) != RS_BLOCK)
+                return false;
+            u->block_at = at;
+        }
+        memcpy(result, u->block + (addr - at), sizeof *result);
+        return true;
+    }
     struct iovec local = {result, sizeof *result},
                  remote = {(void *)(uintptr_t)addr, sizeof *result};
-    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof *result;
+    return process_vm_readv(u->pid, &local, 1, &remote, 1, 0) == (ssize_t)sizeof *result;
 }
 
 /* perf's registers (in mask order) as DWARF numbers them. */
@@ -135,13 +172,13 @@ static const Dwfl_Callbacks callbacks = {
  * attached Dwfl left libdw's address lookup stale. */
 static int ready(struct rs_unwind *u, int again)
 {
-    if (u->dwfl && (again || u->pid != getpid())) { /* a forked child: the parent's goes */
+    if (u->dwfl && (again || u->pid != self_pid())) { /* a forked child: the parent's goes */
         dwfl_end(u->dwfl);
         u->dwfl = NULL;
     }
     if (u->dwfl || u->broken || RS_REGS_N == 0)
         return u->dwfl != NULL;
-    u->pid = getpid();
+    u->pid = self_pid();
     u->refreshed = now_ns();
     u->missed = 0;
     u->dwfl = dwfl_begin(&callbacks);
@@ -207,6 +244,7 @@ uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
     u->ip = ip;
     u->n = 0;
     u->max = max;
+    u->block_at = 1;
     int rc = dwfl_getthread_frames(u->dwfl, tid, frame, u);
     /* -1: a frame libdw could not unwind (no CFI, an unreadable stack slot) before the
      * outermost one; its stack ends there */
