@@ -1,6 +1,6 @@
 /* bench_sample_cost: what papi_run --sample costs a CPU-bound program (issue 48: sampling
  * at 1 kHz adds at most 2% to a 10 s program's wall time), beside the kernel's floor.
- *   bench_sample_cost [--seconds S] [--rounds N] [--base PAPI_RUN]   (10 s, 3 rounds)
+ *   bench_sample_cost [--seconds S] [--rounds N] [--base PAPI_RUN] [--papi-run PAPI_RUN]
  * The work: a fixed number of xorshift steps in a call chain four frames deep (this file is
  * built -O2 -g, frame pointers omitted, as users build), calibrated once to about S seconds
  * of CPU. Each round runs, in turn (reversed in odd rounds: ABBA), the work alone, under
@@ -16,7 +16,8 @@
  * work's thread CPU ratio is the wall-time cost on a machine with a spare core for the
  * drain thread; on a loaded machine the wall ratio is mostly the load. --base names
  * another build's papi_run (its libpapi_run_sample.so beside it): its --call-graph dwarf
- * runs in the same rounds, to compare a change of the unwinder. Child modes: work ITERS OUT [FLOOR_CG]. */
+ * runs in the same rounds, to compare a change of the unwinder; --papi-run replaces this
+ * build's (a copy, so that the build may change while the bench runs). Child modes: work ITERS OUT [FLOOR_CG]. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -213,8 +214,9 @@ static void count_samples(const char *dir, struct result *r)
 }
 
 #define NMODES 10
-static int nmodes = NMODES - 1; /* the last only with --base */
-static const char *base_run;    /* --base: another build's papi_run */
+static int nmodes = NMODES - 1;             /* the last only with --base */
+static const char *base_run;                /* --base: another build's papi_run */
+static const char *our_run = PAPI_RUN_PATH; /* --papi-run: this build's, or a copy */
 static const char *mode_name[NMODES] = {"plain",
                                         "papi_run (no --sample)",
                                         "--sample, --call-graph none",
@@ -238,7 +240,7 @@ static void run_mode(int m, const char *self, const char *iters, struct result *
     int n = 0;
     int papi_run = (m >= 1 && m <= 5) || m == 9;
     if (papi_run) {
-        argv[n++] = m == 9 ? (char *)base_run : PAPI_RUN_PATH;
+        argv[n++] = m == 9 ? (char *)base_run : (char *)our_run;
         argv[n++] = "--quiet";
         argv[n++] = "-o";
         argv[n++] = dir;
@@ -321,12 +323,15 @@ int main(int argc, char **argv)
             rounds = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--base") == 0)
             base_run = argv[i + 1];
+        else if (strcmp(argv[i], "--papi-run") == 0)
+            our_run = argv[i + 1];
     }
     if (base_run)
         nmodes = NMODES;
     if (secs <= 0 || rounds < 1 || rounds > MAX_ROUNDS || (base_run && access(base_run, X_OK))) {
         fprintf(stderr,
-                "usage: bench_sample_cost [--seconds S] [--rounds 1..%d] [--base PAPI_RUN]\n",
+                "usage: bench_sample_cost [--seconds S] [--rounds 1..%d] [--base PAPI_RUN] "
+                "[--papi-run PAPI_RUN]\n",
                 MAX_ROUNDS);
         return 2;
     }
