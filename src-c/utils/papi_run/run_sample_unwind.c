@@ -3,10 +3,10 @@
  * the drain thread unwinds it with libdw's CFI unwinder on the process's own modules, so
  * that frames built without frame pointers still have their callers. The stack copy
  * serves the reads inside it; other addresses are read from the process's own memory
- * with process_vm_readv (a bad address fails the read, never faults), a block at a time:
- * the callers above the copy (main's, libc's start) have most registers saved there, and
- * each system call costs microseconds on a VM. Called only under
- * the sampling lock (run_sample_preload.c): one unwinder per process, made on first use,
+ * with process_vm_readv (a bad address fails the read, never faults), two pages at a
+ * time: the callers above the copy (main's, libc's start) have most registers saved
+ * there, and each system call costs microseconds on a VM. Called only under the sampling
+ * lock (run_sample_preload.c): one unwinder per process, made on first use,
  * made again in a forked child and when a frame falls outside the modules it knows (a
  * library dlopen'ed since; at most once per RS_REFRESH_NS). */
 #ifndef _GNU_SOURCE
@@ -25,9 +25,11 @@
 #include "run_sample.h"
 
 #define RS_REFRESH_NS 100000000LL /* at most one re-read of the maps per 100 ms */
-/* reads outside the stack copy: one aligned block of this size at a time (a page at least:
- * one that is mapped is read whole), kept for the rest of the sample's reads */
-#define RS_BLOCK 4096
+/* reads outside the stack copy: RS_BLOCKS aligned blocks of RS_BLOCK bytes (a page at
+ * most, so each is mapped whole or not at all) in one system call, kept for the rest of
+ * the sample's reads; the read stops at the first unmapped block */
+#define RS_BLOCK  4096
+#define RS_BLOCKS 2
 
 struct rs_unwind {
     Dwfl *dwfl;
@@ -42,8 +44,8 @@ struct rs_unwind {
     uint64_t sp, size;
     uint64_t *ip;
     uint32_t n, max;
-    uint64_t block_at; /* the live stack block read for this sample; 1: none */
-    unsigned char block[RS_BLOCK];
+    uint64_t block_at, block_len; /* the live stack read for this sample (len 0: none) */
+    unsigned char block[RS_BLOCK * RS_BLOCKS];
 };
 
 static struct rs_unwind uw;
@@ -100,16 +102,17 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
         memcpy(result, u->stack + (addr - u->sp), sizeof *result);
         return true;
     }
-    uint64_t at = addr & ~(uint64_t)(RS_BLOCK - 1);
-    if (addr - at <= RS_BLOCK - sizeof *result) { /* within one block: read it once */
-        if (u->block_at != at) {
-            struct iovec local = {u->block, RS_BLOCK}, remote = {(void *)(uintptr_t)at, RS_BLOCK};
-            u->block_at = 1;
-            if (process_vm_readv(u->pid, &local, 1, &remote, 1, 0) != RS_BLOCK)
-                return false;
-            u->block_at = at;
-        }
-        memcpy(result, u->block + (addr - at), sizeof *result);
+    if (addr < u->block_at || addr - u->block_at + sizeof *result > u->block_len) {
+        uint64_t at = addr & ~(uint64_t)(RS_BLOCK - 1);
+        struct iovec local = {u->block, sizeof u->block}, remote[RS_BLOCKS];
+        for (int i = 0; i < RS_BLOCKS; i++)
+            remote[i] = (struct iovec){(void *)(uintptr_t)(at + (uint64_t)i * RS_BLOCK), RS_BLOCK};
+        ssize_t got = process_vm_readv(u->pid, &local, 1, remote, RS_BLOCKS, 0);
+        u->block_at = at;
+        u->block_len = got > 0 ? (uint64_t)got : 0;
+    }
+    if (addr >= u->block_at && addr - u->block_at + sizeof *result <= u->block_len) {
+        memcpy(result, u->block + (addr - u->block_at), sizeof *result);
         return true;
     }
     struct iovec local = {result, sizeof *result},
@@ -244,7 +247,7 @@ uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
     u->ip = ip;
     u->n = 0;
     u->max = max;
-    u->block_at = 1;
+    u->block_len = 0;
     int rc = dwfl_getthread_frames(u->dwfl, tid, frame, u);
     /* -1: a frame libdw could not unwind (no CFI, an unreadable stack slot) before the
      * outermost one; its stack ends there */
