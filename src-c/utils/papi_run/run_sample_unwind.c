@@ -3,8 +3,10 @@
  * the drain thread unwinds it with libdw's CFI unwinder on the process's own modules, so
  * that frames built without frame pointers still have their callers. The stack copy
  * serves the reads inside it; other addresses are read from the process's own memory
- * with process_vm_readv (a bad address fails the read, never faults). Called only under
- * the sampling lock (run_sample_preload.c): one unwinder per process, made on first use,
+ * with process_vm_readv (a bad address fails the read, never faults), two pages at a
+ * time: the callers above the copy (main's, libc's start) have most registers saved
+ * there, and each system call costs microseconds on a VM. Called only under the sampling
+ * lock (run_sample_preload.c): one unwinder per process, made on first use,
  * made again in a forked child and when a frame falls outside the modules it knows (a
  * library dlopen'ed since; at most once per RS_REFRESH_NS). */
 #ifndef _GNU_SOURCE
@@ -12,6 +14,7 @@
 #endif
 #include <elfutils/libdwfl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,11 @@
 #include "run_sample.h"
 
 #define RS_REFRESH_NS 100000000LL /* at most one re-read of the maps per 100 ms */
+/* reads outside the stack copy: RS_BLOCKS aligned blocks of RS_BLOCK bytes (a page at
+ * most, so each is mapped whole or not at all) in one system call, kept for the rest of
+ * the sample's reads; the read stops at the first unmapped block */
+#define RS_BLOCK  4096
+#define RS_BLOCKS 2
 
 struct rs_unwind {
     Dwfl *dwfl;
@@ -36,9 +44,28 @@ struct rs_unwind {
     uint64_t sp, size;
     uint64_t *ip;
     uint32_t n, max;
+    uint64_t block_at, block_len; /* the live stack read for this sample (len 0: none) */
+    unsigned char block[RS_BLOCK * RS_BLOCKS];
 };
 
 static struct rs_unwind uw;
+/* getpid() is a system call: known once per process (0 again in a forked child) */
+static pid_t self;
+
+static void forget_pid(void)
+{
+    self = 0;
+}
+
+static pid_t self_pid(void)
+{
+    static int registered;
+    if (!registered)
+        registered = pthread_atfork(NULL, NULL, forget_pid) == 0;
+    if (!self || !registered)
+        self = getpid();
+    return self;
+}
 
 uint64_t rs_unwind_regs_mask(void)
 {
@@ -75,9 +102,22 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
         memcpy(result, u->stack + (addr - u->sp), sizeof *result);
         return true;
     }
+    if (addr < u->block_at || addr - u->block_at + sizeof *result > u->block_len) {
+        uint64_t at = addr & ~(uint64_t)(RS_BLOCK - 1);
+        struct iovec local = {u->block, sizeof u->block}, remote[RS_BLOCKS];
+        for (int i = 0; i < RS_BLOCKS; i++)
+            remote[i] = (struct iovec){(void *)(uintptr_t)(at + (uint64_t)i * RS_BLOCK), RS_BLOCK};
+        ssize_t got = process_vm_readv(u->pid, &local, 1, remote, RS_BLOCKS, 0);
+        u->block_at = at;
+        u->block_len = got > 0 ? (uint64_t)got : 0;
+    }
+    if (addr >= u->block_at && addr - u->block_at + sizeof *result <= u->block_len) {
+        memcpy(result, u->block + (addr - u->block_at), sizeof *result);
+        return true;
+    }
     struct iovec local = {result, sizeof *result},
                  remote = {(void *)(uintptr_t)addr, sizeof *result};
-    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof *result;
+    return process_vm_readv(u->pid, &local, 1, &remote, 1, 0) == (ssize_t)sizeof *result;
 }
 
 /* perf's registers (in mask order) as DWARF numbers them. */
@@ -135,13 +175,13 @@ static const Dwfl_Callbacks callbacks = {
  * attached Dwfl left libdw's address lookup stale. */
 static int ready(struct rs_unwind *u, int again)
 {
-    if (u->dwfl && (again || u->pid != getpid())) { /* a forked child: the parent's goes */
+    if (u->dwfl && (again || u->pid != self_pid())) { /* a forked child: the parent's goes */
         dwfl_end(u->dwfl);
         u->dwfl = NULL;
     }
     if (u->dwfl || u->broken || RS_REGS_N == 0)
         return u->dwfl != NULL;
-    u->pid = getpid();
+    u->pid = self_pid();
     u->refreshed = now_ns();
     u->missed = 0;
     u->dwfl = dwfl_begin(&callbacks);
@@ -207,6 +247,7 @@ uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
     u->ip = ip;
     u->n = 0;
     u->max = max;
+    u->block_len = 0;
     int rc = dwfl_getthread_frames(u->dwfl, tid, frame, u);
     /* -1: a frame libdw could not unwind (no CFI, an unreadable stack slot) before the
      * outermost one; its stack ends there */
