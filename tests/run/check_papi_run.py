@@ -555,7 +555,15 @@ def case_runs(papi_run, prog, out):
         fail("E: the earlier runs' directory not set aside whole: %s %s" % (aside, run_files(d)))
     # two at once, the same program: two files
     conc = os.path.join(out, "conc")
-    cmd = [papi_run, "--quiet", "-e", FAULTS, "-o", conc, "--", prog, "1", "300", "10", "0"]
+    # Each program starts its work only once both have started, so the two runs overlap
+    # however late a loaded machine starts the second (a run that starts after the other
+    # ended rightly sets its directory aside).
+    gate = os.path.join(out, "gate")
+    os.makedirs(gate)
+    script = ('touch "$1/$$"; n=0; while [ "$(ls "$1" | wc -l)" -lt 2 ] && [ $n -lt 600 ]; '
+              'do sleep 0.05; n=$((n+1)); done; shift; exec "$@"')
+    cmd = [papi_run, "--quiet", "-e", FAULTS, "-o", conc, "--", "sh", "-c", script, "sh", gate,
+           prog, "1", "300", "10", "0"]
     ps = [subprocess.Popen(cmd) for _ in range(2)]
     if [p.wait(timeout=60) for p in ps] != [0, 0]:
         fail("concurrent runs failed")
