@@ -36,17 +36,28 @@ def marker_lines(source):
     return out
 
 
-def run(args, np, mode, env=None, keep=None):
+def run(args, np, mode, env=None, keep=None, expect_file=False):
     """Runs one stage; returns (report or None, EXPECT {(what, rank): s}, output); keep:
-    where to copy the report."""
+    where to copy the report; expect_file: the program writes its EXPECT lines into the
+    file named by its second argument (a rank other than the report's own, whose lines
+    the launcher could cut in the merged output)."""
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_")
+    side = tempfile.mkdtemp(prefix="papi_mpi_waits_expect_") if expect_file else None
     try:
         e = {"PAPI_MPI_OUTPUT_DIR": out}
         e.update(env or {})
+        extra = [os.path.join(side, "expect.txt")] if side else []
         p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, e) +
-                    [args.program, mode], tail=3000)
+                    [args.program, mode] + extra, tail=3000)
         check(p.returncode == 0, f"{mode}: exit status {p.returncode}")
         expect = expect_values(p.stdout)
+        if side:
+            check(os.path.exists(extra[0]), f"{mode}: the program wrote {extra[0]}")
+            if os.path.exists(extra[0]):
+                with open(extra[0], encoding="utf-8") as f:
+                    text = f.read()
+                print(text, end="")
+                expect.update(expect_values(text))
         path = os.path.join(out, "papi_mpi_report.json")
         if not check(os.path.exists(path), f"{mode}: report written"):
             return None, expect, p.stdout
@@ -58,6 +69,8 @@ def run(args, np, mode, env=None, keep=None):
             return json.load(f), expect, p.stdout
     finally:
         shutil.rmtree(out, ignore_errors=True)
+        if side:
+            shutil.rmtree(side, ignore_errors=True)
 
 
 def site(rep, call, line):
@@ -86,7 +99,7 @@ def nominal(got, measured, want, what):
 def part_waits(args, lines, fortran=False):
     # late sender at MPI_Recv and at the MPI_Wait of an MPI_ANY_SOURCE Irecv
     for env in ({}, {"PAPI_MPI_CLOCK_PINGPONG": "1"}):
-        rep, exp, _ = run(args, 2, "late_sender", env)
+        rep, exp, _ = run(args, 2, "late_sender", env, expect_file=fortran)
         if not rep:
             continue
         w = rep["wait_states"]

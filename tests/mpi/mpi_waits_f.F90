@@ -1,10 +1,12 @@
 ! mpi_waits_f.f90: the late-sender stage of mpi_waits.c from Fortran (`use mpi`):
 ! rank 0 sleeps 200 ms, then MPI_Send to rank 1, which is in MPI_Recv; again with
 ! MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) + MPI_Wait(MPI_STATUS_IGNORE), + MPI_Waitall and
-! + MPI_Waitsome (MPI_STATUSES_IGNORE: the forwarder reads its own statuses). Rank 1 prints
+! + MPI_Waitsome (MPI_STATUSES_IGNORE: the forwarder reads its own statuses). Rank 1 writes
 ! "EXPECT what 1 seconds": the wait its CLOCK_MONOTONIC readings (one clock on one node;
 ! Open MPI's MPI_Wtime counts from each rank's own start) say it had (check_waits.py
-! --part fortran). Under MPICH and Open MPI.
+! --part fortran), into the file named by the second argument when one is given (the
+! launcher merges rank 1's stdout with rank 0's report in chunks, which can cut a line),
+! else on stdout. Under MPICH and Open MPI.
 ! Built twice: `use mpi`, and with -DF08 `use mpi_f08`.
 program mpi_waits_f
 #ifdef F08
@@ -37,6 +39,8 @@ program mpi_waits_f
   integer :: nout, idx(1)
   double precision :: s(4), t(4)
   character(len=64) :: line
+  character(len=4096) :: path
+  integer :: out, plen
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -71,15 +75,22 @@ program mpi_waits_f
     call MPI_Irecv(s(4), 1, MPI_DOUBLE_PRECISION, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, rqs(1), ierr)
     t(4) = now()
     call MPI_Waitsome(1, rqs, nout, idx, MPI_STATUSES_IGNORE, ierr) ! WAITSOME_LINE
+    out = 6
+    call get_command_argument(2, path, plen)
+    if (plen > 0) open (newunit=out, file=path(1:plen), status='replace', action='write')
     write (line, '(F12.6)') max(s(1) - t(1), 0d0)
-    write (*, '(A)') 'EXPECT late_sender_recv 1 '//trim(adjustl(line))
+    write (out, '(A)') 'EXPECT late_sender_recv 1 '//trim(adjustl(line))
     write (line, '(F12.6)') max(s(2) - t(2), 0d0)
-    write (*, '(A)') 'EXPECT late_sender_wait 1 '//trim(adjustl(line))
+    write (out, '(A)') 'EXPECT late_sender_wait 1 '//trim(adjustl(line))
     write (line, '(F12.6)') max(s(3) - t(3), 0d0)
-    write (*, '(A)') 'EXPECT late_sender_waitall 1 '//trim(adjustl(line))
+    write (out, '(A)') 'EXPECT late_sender_waitall 1 '//trim(adjustl(line))
     write (line, '(F12.6)') max(s(4) - t(4), 0d0)
-    write (*, '(A)') 'EXPECT late_sender_waitsome 1 '//trim(adjustl(line))
-    flush (6)
+    write (out, '(A)') 'EXPECT late_sender_waitsome 1 '//trim(adjustl(line))
+    if (out /= 6) then
+      close (out)
+    else
+      flush (6)
+    end if
   end if
   call MPI_Finalize(ierr)
 contains
