@@ -23,10 +23,11 @@ extern char **environ;
 
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The variables hidden for the current window (under env_lock), as "NAME=value" copies. */
-#define HIDDEN_MAX 64
-static char *hidden[HIDDEN_MAX];
-static int n_hidden;
+/* The variables hidden for the current window (under env_lock), as "NAME=value" copies:
+ * as many as the environment holds (a cap would leave the ones past it visible). */
+static char **hidden;
+static size_t n_hidden, cap_hidden;
+static size_t n_dropped; /* hidden for good: no memory to keep a copy */
 static atomic_int said;
 
 static bool foreign(const char *entry)
@@ -34,39 +35,72 @@ static bool foreign(const char *entry)
     return !strncmp(entry, "HWLOC_", 6) || !strncmp(entry, "LIBPFM_", 7);
 }
 
+/* Keeps a copy of entry to put back after the window; false when there is no memory. */
+static bool keep_copy(const char *entry)
+{
+    if (n_hidden == cap_hidden) {
+        size_t cap = cap_hidden ? 2 * cap_hidden : 16;
+        char **grown = realloc(hidden, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        hidden = grown;
+        cap_hidden = cap;
+    }
+    char *copy = strdup(entry);
+    if (!copy)
+        return false;
+    hidden[n_hidden++] = copy;
+    return true;
+}
+
 static void hide_foreign_variables(void)
 {
     char name[256];
-    for (int again = 1; again && n_hidden < HIDDEN_MAX;) {
+    const char *first = NULL;
+    size_t first_len = 0;
+    n_dropped = 0;
+    for (int again = 1; again;) {
         again = 0;
         for (char **e = environ; e && *e; e++) {
             const char *eq = strchr(*e, '=');
             size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+            /* A name this long is none that hwloc or libpfm4 reads. */
             if (!foreign(*e) || len >= sizeof name)
                 continue;
-            char *copy = strdup(*e);
-            if (!copy)
-                return;
             memcpy(name, *e, len);
             name[len] = '\0';
-            hidden[n_hidden++] = copy;
+            /* Without memory for a copy the variable is still removed (fail closed): it
+             * stays out of the environment for the rest of the process. */
+            if (!keep_copy(*e))
+                n_dropped++;
+            else if (!first) {
+                first = hidden[0];
+                first_len = len;
+            }
             unsetenv(name); /* environ changed: scan it again from the start */
             again = 1;
             break;
         }
     }
-    if (n_hidden)
+    if (!first) { /* every copy failed: name the kinds */
+        first = "HWLOC_*/LIBPFM_* variables";
+        first_len = strlen(first);
+    }
+    if (n_hidden || n_dropped)
         warn_once(&said,
-                  "%.*s%s are ignored: this process runs with privileges (setuid, setgid or "
+                  "%.*s%s ignored: this process runs with privileges (setuid, setgid or "
                   "file capabilities), and hwloc's and libpfm4's variables, which load plugins "
-                  "and read files, are not taken from its caller's environment",
-                  (int)strcspn(hidden[0], "="), hidden[0],
-                  n_hidden > 1 ? " and the other HWLOC_*/LIBPFM_* variables" : "");
+                  "and read files, are not taken from its caller's environment%s",
+                  (int)first_len, first,
+                  !n_hidden                  ? " are"
+                  : n_hidden + n_dropped > 1 ? " and the other HWLOC_*/LIBPFM_* variables are"
+                                             : " is",
+                  n_dropped ? " (some removed for good: no memory to keep them)" : "");
 }
 
 static void restore_foreign_variables(void)
 {
-    for (int i = 0; i < n_hidden; i++) {
+    for (size_t i = 0; i < n_hidden; i++) {
         char *eq = strchr(hidden[i], '=');
         if (eq) {
             *eq = '\0';
