@@ -162,14 +162,23 @@ def case_threads(papi_run, prog, out):
 
 def case_faults(papi_run, prog, out):
     for n in (1000, 20000):
-        d = os.path.join(out, str(n))
-        rc, _, err = run([papi_run, "--sample", "perf::PAGE-FAULTS@1", "-o", d, "--", prog, str(n)])
-        if rc != 0:
-            fail("exit status %d\n%s" % (rc, err))
+        # A sample per fault comes faster than the drain thread empties the ring when the
+        # machine is loaded (the kernel then counts what it lost, and the profile says
+        # so): exactness is judged on a run that lost nothing, the third loss fails.
+        for attempt in range(3):
+            d = os.path.join(out, "%d.%d" % (n, attempt))
+            rc, _, err = run([papi_run, "--sample", "perf::PAGE-FAULTS@1", "-o", d, "--", prog, str(n)])
+            if rc != 0:
+                fail("exit status %d\n%s" % (rc, err))
+            (doc,) = profiles(d)
+            if not doc["lost_records"] and not doc.get("dropped_samples", 0):
+                break
+            print("faults: %d pages, run %d: %d lost, %d dropped samples at period 1 (said in the "
+                  "profile): run again" % (n, attempt + 1, doc["lost_records"], doc["dropped_samples"]))
+        else:
+            fail("%d lost, %d dropped samples at period 1 in each of 3 runs"
+                 % (doc["lost_records"], doc["dropped_samples"]))
         own = self_of(folded(d))
-        (doc,) = profiles(d)
-        if doc["lost_records"] or doc.get("dropped_samples", 0):
-            fail("%d lost, %d dropped samples at period 1" % (doc["lost_records"], doc["dropped_samples"]))
         # Exact: the kernel counts one fault per page touched; ld.so's and libc's own
         # faults land in their own functions, never in touch_fresh_pages.
         if own.get("touch_fresh_pages") != n:
@@ -397,8 +406,10 @@ def own_by_rank(docs, fn):
 
 def case_mpi_metrics(papi_run, prog, out, mpirun):
     """-m per function over ranks, and --compare of the metric (sample_mpi_faults.c): run
-    A, 2 ranks: rank 0's touch_pages only faults 6 x 1024 pages in, rank 1's computes 30000 steps
-    after each page, so rank 1 has more of the sampled task clock there (its max rank)
+    A, 2 ranks: rank 0's touch_pages faults 6 x 1024 pages in computing 5000 steps after
+    each (with none its time was nearly all in the kernel's fault handler, where a task
+    clock that leaves the kernel out takes no sample: 0 samples in a loaded run), rank 1's
+    computes 30000 steps after each page, so rank 1 has more of the sampled task clock there (its max rank)
     and rank 0 more page faults per ms (FAULTS_PER_MS's max rank); papi_report's
     profile_functions.csv has FAULTS_PER_MS min, mean, max and max_rank over the ranks
     exactly as each rank's own counts of touch_pages give them. Run B: rank 1 computes
@@ -417,7 +428,7 @@ def case_mpi_metrics(papi_run, prog, out, mpirun):
     for side, spin1 in (("A", "30000"), ("B", "60000")):
         d = os.path.join(out, side)
         rc, _, err = run([mpirun, "-np", "2", papi_run, "--quiet", "--sample", EVENT, "-m",
-                          "FAULTS_PER_MS", "-o", d, "--", prog, "6", "0", spin1], env=env)
+                          "FAULTS_PER_MS", "-o", d, "--", prog, "6", "5000", spin1], env=env)
         if rc != 0:
             fail("run %s: mpirun exit status %d\n%s" % (side, rc, err))
         runs[side] = own_by_rank(profiles(d), "touch_pages")

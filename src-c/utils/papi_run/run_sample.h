@@ -18,7 +18,10 @@
 #define RS_MAX_READ  8   /* -e events read in the sampled event's group */
 #define RS_MAX_DEPTH 128 /* frames kept per stack (the kernel's default maximum is 127) */
 #define RS_NAME_LEN  128
-#define RS_KERNEL    1ULL /* the address standing for the kernel's frames of a stack */
+/* Bytes waiting in a ring that wake the drain thread: a quarter of the 128 KiB ring
+ * (twice that for dwarf's 256 KiB rings) */
+#define RS_WAKEUP_BYTES 32768
+#define RS_KERNEL       1ULL /* the address standing for the kernel's frames of a stack */
 /* --call-graph: none (the sampled address), fp (the kernel's frame-pointer walk), dwarf
  * (the user stack copied with each sample and unwound by libdw, run_sample_unwind.c) */
 #define RS_CG_NONE  0

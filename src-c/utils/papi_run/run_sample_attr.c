@@ -23,6 +23,11 @@ void rs_sample_attr(const struct rs_config *c, int i, int callchain, struct perf
         a->sample_freq = c->value;
     else
         a->sample_period = c->value;
+    /* The kernel wakes the drain thread's poll once this much is waiting in the ring, so
+     * a burst (a sample per page fault) is emptied as it comes, not at the next timer
+     * (the kernel takes at most the ring's size). */
+    a->watermark = 1;
+    a->wakeup_watermark = callchain == RS_CG_DWARF ? 2 * RS_WAKEUP_BYTES : RS_WAKEUP_BYTES;
     a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
     if (callchain == RS_CG_FP || (callchain == RS_CG_DWARF && c->kernel))
         a->sample_type |= PERF_SAMPLE_CALLCHAIN;

@@ -3,13 +3,15 @@
  * thread from the constructor, the others from pthread_create, a forked child's from the
  * fork handler, which also drops the parent's samples the child inherited); one drain
  * thread per process, which the program never sees, empties the rings every few
- * milliseconds; a thread's end drains and closes its ring. At exit (exit, return from
+ * milliseconds and whenever the kernel says a ring is a quarter full (poll on the rings'
+ * watermark); a thread's end drains and closes its ring. At exit (exit, return from
  * main, _exit) the last samples are drained, the addresses named and the files written. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +29,8 @@
  * wake-up costs the program: a timer and a switch). */
 #define RS_DRAIN_MIN_NS 2000000L
 #define RS_DRAIN_MAX_NS 100000000L
+/* Rings the drain thread polls at once; the others are emptied on its timer only. */
+#define RS_POLL_MAX 256
 
 static struct rs_config cfg;
 static struct rs_table table;
@@ -68,9 +72,23 @@ static void *drain_loop(void *arg)
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* the program's signals go to its threads */
     long period = 10000000L;
+    static struct pollfd pfd[RS_POLL_MAX];
     while (!__atomic_load_n(&stop_drain, __ATOMIC_ACQUIRE)) {
-        const struct timespec ts = {period / 1000000000L, period % 1000000000L};
-        nanosleep(&ts, NULL);
+        nfds_t n = 0;
+        pthread_mutex_lock(&sample_lock);
+        for (struct rs_ring *r = rings; r && n < RS_POLL_MAX; r = r->next)
+            pfd[n++] = (struct pollfd){.fd = r->fd[0], .events = POLLIN};
+        pthread_mutex_unlock(&sample_lock);
+        /* A ring closed meanwhile, or a descriptor the program closed under us, answers
+         * at once (POLLNVAL, POLLHUP): the timer alone then, or this would spin. */
+        int woke = poll(pfd, n, (int)(period / 1000000L));
+        int stale = 0;
+        for (nfds_t i = 0; woke > 0 && i < n; i++)
+            stale |= pfd[i].revents & (POLLNVAL | POLLHUP | POLLERR);
+        if (woke < 0 || stale) {
+            const struct timespec ts = {period / 1000000000L, period % 1000000000L};
+            nanosleep(&ts, NULL);
+        }
         pthread_mutex_lock(&sample_lock);
         size_t fullest = drain_all();
         pthread_mutex_unlock(&sample_lock);
