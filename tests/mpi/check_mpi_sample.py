@@ -24,7 +24,7 @@ wrapper's measured time there is the barrier's wall time the program measured (+
 thread's previous one: the waits between samples of a rank kept off the CPU on a loaded
 machine fall on either side of the call's edges).
 --part pcontrol: mpi_sample_pcontrol.c (2 ranks, the wrapper preloaded) opens and closes a
-region 50,000 times: each rank's samples outside MPI calls are at most 10% of those filed
+region until each rank spent 0.3 s of CPU time doing it: each rank's samples outside MPI calls are at most 10% of those filed
 under MPI_Pcontrol (at least 100), which are at the two marked lines of marks() in
 mpi_by_caller (95% at least: the rest hit the wrapper's own MPI_Pcontrol before or after
 it marks the call); none are under the wrapper's own functions
@@ -175,8 +175,22 @@ def part_fortran(args):
         check(e["calls"] == 1 and abs(e["measured_s"] - waited) <= 0.01 + 0.01 * waited,
               f"the wrapper's measured time there {e['measured_s']} s in {e['calls']} calls, "
               f"the program's clock {waited:.3f} s")
-        check(abs(e["mpi_time_s"] - waited) <= 0.02 + 0.1 * waited,
-              f"the sampled MPI time there {e['mpi_time_s']:.3f} s, the program's clock {waited:.3f} s")
+        # A sample carries the wall time since the thread's previous one: the wall time after
+        # the last sample inside the barrier is in no sample. While the ranks had the cores
+        # (the wait about rank 1's extra CPU time in crunch) that is under a ms; a rank kept
+        # off the CPU by a loaded machine can sit out most of its wait unsampled, so there
+        # only the upper bound holds.
+        alone = waited <= 1.5 * (clocks[("crunch", 1)] - clocks[("crunch", 0)]) + 0.05
+        if alone:
+            check(abs(e["mpi_time_s"] - waited) <= 0.02 + 0.1 * waited,
+                  f"the sampled MPI time there {e['mpi_time_s']:.3f} s, the program's clock {waited:.3f} s")
+        else:
+            print(f"fortran: rank 0 waited {waited:.3f} s for rank 1's "
+                  f"{clocks[('crunch', 1)] - clocks[('crunch', 0)]:.3f} s of extra CPU time: a "
+                  "loaded machine delayed the ranks, the sampled time checked as a bound only")
+            check(0 < e["mpi_time_s"] <= waited + 0.02 + 0.1 * waited,
+                  f"the sampled MPI time there {e['mpi_time_s']:.3f} s, at most the program's "
+                  f"clock {waited:.3f} s")
     job = [e for e in rep.get("sampling", {}).get("functions", [])
            if named(e["function"], "ranked", "crunch")]
     check(len(job) >= 1 and job[0]["max_rank"] == 1 and job[0]["ranks"] == 2,
