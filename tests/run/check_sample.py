@@ -30,7 +30,14 @@ profile.folded is exactly N, for N = 1000 and 20000, nothing lost or dropped),
 dwarf_refused (--call-graph dwarf with refuse_dwarf.so, argv[4], preloaded into papi_run:
 a kernel refusing the user registers and stack: one line saying so on stderr before the
 program runs (ahead of the banner), exit 0, the banner and the profile say frame
-pointers, which took the stacks). Every
+pointers, which took the stacks), omp (sample_omp: two OpenMP threads, the master and
+libgomp's, each in omp_work with its own tid, each with 30% to 70% of omp_work's
+samples), exec (sample_work exec: pre_exec_work, then an exec of itself by execv, execvp,
+execl and execve, post_exec_work in the new image: the image before the exec wrote
+profile_RUNID_PID_exec1.json with pre_exec_work, the new one profile_RUNID_PID.json with
+post_exec_work, the same pid, and profile.folded holds both functions, each with 40% to
+60% of the two; a failed execv: sampling goes on in the same image, post_exec_work in its
+second profile with a note). Every
 profile file is checked against schema/profile.schema.json."""
 import glob
 import json
@@ -142,9 +149,6 @@ def case_threads(papi_run, prog, out):
     docs = profiles(out)
     if len(docs) != 2:
         fail("%d profile files, expected the parent's and the child's" % len(docs))
-    def tids_in(d, fn):
-        names = [f["name"] for f in d["frames"]]
-        return {s["tid"] for s in d["stacks"] if fn in [names[i] for i in s["frames"]]}
     parent = [d for d in docs if tids_in(d, "thread_work")]
     child = [d for d in docs if tids_in(d, "child_work")]
     if len(parent) != 1 or len(tids_in(parent[0], "thread_work")) != 2:
@@ -158,6 +162,65 @@ def case_threads(papi_run, prog, out):
         fail("no page faults per stack")
     print("threads: 2 threads in thread_work, child %d in child_work, %d page faults per stack"
           % (child[0]["pid"], sum(faults.values())))
+
+
+def tids_in(d, fn):
+    """The threads of profile d with fn among their frames."""
+    names = [f["name"] for f in d["frames"]]
+    return {s["tid"] for s in d["stacks"] if fn in [names[i] for i in s["frames"]]}
+
+
+def case_omp(papi_run, prog, out):
+    sample(papi_run, out, [prog, "200"])
+    (d,) = profiles(out)
+    names = [f["name"] for f in d["frames"]]
+    per_tid = {}
+    for s in d["stacks"]:
+        if "omp_work" in [names[i] for i in s["frames"]]:
+            per_tid[s["tid"]] = per_tid.get(s["tid"], 0) + s["counts"][0]
+    if len(per_tid) != 2:
+        fail("omp_work sampled in threads %s: the master and libgomp's thread expected" % per_tid)
+    both = sum(per_tid.values())
+    shares = sorted(100.0 * w / both for w in per_tid.values())
+    if shares[0] < 30.0:
+        fail("omp_work per thread %s: each thread spins the same units, 30%% to 70%% each expected"
+             % per_tid)
+    if d["pid"] not in per_tid:
+        fail("omp_work threads %s: the master thread (tid = pid %d) is not among them" % (per_tid, d["pid"]))
+    print("omp: omp_work in 2 threads %s, %.1f%% and %.1f%% of its samples"
+          % (sorted(per_tid), shares[0], shares[1]))
+
+
+def case_exec(papi_run, prog, out):
+    for how in ("execv", "execvp", "execl", "execve", "fail"):
+        d = os.path.join(out, how)
+        sample(papi_run, d, [prog, "exec", "40", how])
+        files = {os.path.basename(f): json.load(open(f))
+                 for f in glob.glob(os.path.join(d, "**", "profile_*.json"), recursive=True)}
+        docs = profiles(d)
+        before = [n for n in files if n.endswith("_exec1.json")]
+        after = [n for n in files if not n.endswith("_exec1.json")]
+        if len(files) != 2 or len(before) != 1 or len(after) != 1:
+            fail("%s: profiles %s: one written before the exec (_exec1) and one after expected"
+                 % (how, sorted(files)))
+        fb, fa = files[before[0]], files[after[0]]
+        if fb["pid"] != fa["pid"] or after[0] != before[0].replace("_exec1", "") or len(docs) != 2:
+            fail("%s: %s (pid %d) and %s (pid %d): one process, two images" % (how, before[0], fb["pid"], after[0], fa["pid"]))
+        if not tids_in(fb, "pre_exec_work") or tids_in(fb, "post_exec_work") or \
+                not tids_in(fa, "post_exec_work") or tids_in(fa, "pre_exec_work"):
+            fail("%s: pre_exec_work in the image before the exec, post_exec_work after: %s, %s"
+                 % (how, sorted({f["name"] for f in fb["frames"]}), sorted({f["name"] for f in fa["frames"]})))
+        noted = "an exec failed" in fa["notes"]
+        if noted != (how == "fail"):
+            fail("%s: notes %r" % (how, fa["notes"]))
+        stacks = folded(d)  # (the work is in spin, called by each)
+        pre = sum(c for st, c in stacks.items() if "pre_exec_work" in st.split(";"))
+        post = sum(c for st, c in stacks.items() if "post_exec_work" in st.split(";"))
+        if not pre or not 40.0 <= 100.0 * pre / (pre + post) <= 60.0:
+            fail("%s: profile.folded has pre_exec_work %d, post_exec_work %d: the same work each"
+                 % (how, pre, post))
+        print("exec: %s: pre_exec_work %d ns (%s), post_exec_work %d ns (%s)"
+              % (how, pre, before[0], post, after[0]))
 
 
 def case_faults(papi_run, prog, out):

@@ -1,6 +1,7 @@
 /* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
  * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c,
- * run_sample_unwind.c, run_sample_fpcheck.c, run_sample_profile.c and run_sample_attr.c,
+ * run_sample_unwind.c, run_sample_fpcheck.c, run_sample_profile.c, run_sample_exec.c and
+ * run_sample_attr.c,
  * which papi_run also builds in for its pre-flight open). Each thread of the program samples
  * itself with a perf event group of its own (the sampled event leads, the -e events are read at each sample) into
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
@@ -156,7 +157,15 @@ RS_HIDDEN void rs_syms_close(struct rs_syms *s);
 /* A C++ or Fortran symbol as users write it into out: _ZN..., __mod_MOD_proc -> mod::proc. */
 RS_HIDDEN void rs_demangle(const char *sym, char *out, size_t len);
 
-/* run_sample_profile.c: the process's files at exit; 0 or -1. */
-RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note);
+/* run_sample_profile.c: the process's files at exit (profile_RUNID_PID.json), or before
+ * an exec replaces its image (before_exec: profile_RUNID_PID_execN.json, the first N free);
+ * 0 or -1. */
+RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note,
+                               int before_exec);
+
+/* run_sample_preload.c, for run_sample_exec.c: before an exec, the image's samples drained
+ * and written; 1 when this process was sampled (then rs_exec_failed when the exec returns). */
+RS_HIDDEN int rs_before_exec(void);
+RS_HIDDEN void rs_exec_failed(void);
 
 #endif

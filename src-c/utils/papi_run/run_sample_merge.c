@@ -35,7 +35,8 @@ struct map {
 static struct map stacks, funcs;
 static char events[1 + RS_MAX_READ][RS_NAME_LEN];
 static int nw, nfiles;
-static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped;
+static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped, dropped_weight;
+static size_t stack_cap; /* the processes' cap of distinct stacks */
 static char notes[1024];
 static char graphs[2048]; /* the processes' distinct "MODE\tREASON" lines (call_graph) */
 
@@ -146,16 +147,21 @@ static void read_file(int dirfd, const char *name)
     size_t cap = 0;
     int ok = 0;
     while (getline(&line, &cap, f) > 0) {
-        unsigned long long sm, lo, dr;
+        unsigned long long sm, lo, dr, dw = 0;
+        size_t cp = 0;
         if (strncmp(line, "# events\t", 9) == 0) {
             if (check_events(line) != 0)
                 break;
             ok = 1;
-        } else if (sscanf(line, "# pid %*d samples %llu lost %llu dropped %llu", &sm, &lo, &dr) ==
-                   3) {
+        } else if (sscanf(
+                       line,
+                       "# pid %*d samples %llu lost %llu dropped %llu cap %zu dropped_weight %llu",
+                       &sm, &lo, &dr, &cp, &dw) >= 3) {
             samples += sm;
             lost += lo;
             dropped += dr;
+            dropped_weight += dw;
+            stack_cap = cp;
         } else if (strncmp(line, "# call_graph ", 13) == 0) {
             line[strcspn(line, "\n")] = 0;
             add_graph(line + 13);
@@ -318,10 +324,15 @@ void run_sample_banner(const struct run_state *s)
         }
         fprintf(stderr, "  %s\n", all[k]->key);
     }
-    if (dropped || lost)
+    if (dropped || lost) /* the shares above are of what was kept: say what was not */
         fprintf(stderr,
-                " dropped: %llu samples past the cap of distinct stacks, %llu lost by the kernel\n",
-                (unsigned long long)dropped, (unsigned long long)lost);
+                " dropped: %llu samples (%llu %s, %.2f%% of all sampled) past the cap of %zu "
+                "distinct stacks per process (--sample-stacks), %llu records lost by the kernel\n",
+                (unsigned long long)dropped, (unsigned long long)dropped_weight, events[0],
+                total[0] + dropped_weight
+                    ? 100.0 * (double)dropped_weight / (double)(total[0] + dropped_weight)
+                    : 0.0,
+                stack_cap, (unsigned long long)lost);
     for (int j = 0; j < nm; j++)
         fprintf(stderr,
                 " %s per function (%s): of the function's own counts summed; - where "

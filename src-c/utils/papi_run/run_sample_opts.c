@@ -3,7 +3,8 @@
  * preloaded library (run_sample.h) and tried on papi_run itself first, so that what the
  * kernel refuses is said in one line before the program runs: an event that cannot
  * sample, a period of 0, a frequency above kernel.perf_event_max_sample_rate (lowered to
- * it), kernel.perf_event_paranoid forbidding (kernel mode, or all sampling). */
+ * it), kernel.perf_event_paranoid forbidding (kernel mode, or all sampling: the program
+ * then runs counted, not sampled). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -339,6 +340,27 @@ static int check_dwarf(struct run_state *s)
     return 1;
 }
 
+/* The kernel refused to sample the event on papi_run itself, so it would in the program
+ * too: one line saying why, and the program runs counted as without --sample (its
+ * counts are what can be taken; its exit status is papi_run's). */
+static void refused_by_kernel(struct run_state *s, int err)
+{
+    char why[256];
+    if (err == EACCES || err == EPERM)
+        snprintf(why, sizeof why,
+                 "sampling refused (%s): kernel.perf_event_paranoid is %ld (sampling a process "
+                 "needs it <= 2, or CAP_PERFMON)",
+                 strerror(err), read_proc_long("/proc/sys/kernel/perf_event_paranoid", 2));
+    else
+        snprintf(why, sizeof why, "this event cannot sample here (%s)", strerror(err));
+    fprintf(stderr, "papi_run: --sample %s: %s: the program runs counted, not sampled\n",
+            cfg.name[0], why);
+    char text[RS_NAME_LEN + 300];
+    snprintf(text, sizeof text, "not sampled: %s %s", cfg.name[0], why);
+    run_sample_note(s, text);
+    s->opt.sampling = 0;
+}
+
 void run_sample_setup(struct run_state *s)
 {
     const struct run_options *o = &s->opt;
@@ -381,16 +403,8 @@ void run_sample_setup(struct run_state *s)
         err = try_group(0, fallback, &failed);
     }
     if (err != 0) {
-        long paranoid = read_proc_long("/proc/sys/kernel/perf_event_paranoid", 2);
-        if (err == EACCES || err == EPERM)
-            fprintf(stderr,
-                    "papi_run: --sample %s: sampling refused: kernel.perf_event_paranoid is "
-                    "%ld (sampling a process needs it <= 2, or CAP_PERFMON)\n",
-                    cfg.name[0], paranoid);
-        else
-            fprintf(stderr, "papi_run: --sample %s: this event cannot sample here: %s\n",
-                    cfg.name[0], strerror(err));
-        exit(2);
+        refused_by_kernel(s, err);
+        return;
     }
     keep_metrics();
     cfg.kernel = try_group(1, fallback, &failed) == 0;

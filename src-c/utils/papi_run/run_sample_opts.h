@@ -8,8 +8,9 @@
 #include "run_sample.h"
 
 /* Before the fork: checks the sampled event and the -e events read with it on papi_run
- * itself (exits 2 with one line when nothing could be sampled) and sets the program's
- * PAPI_RUN_SAMPLE* variables. */
+ * itself and sets the program's PAPI_RUN_SAMPLE* variables. An event papi_run cannot
+ * encode, a period of 0: one line, exit 2. One the kernel refuses to sample: one line,
+ * s->opt.sampling cleared (the program runs counted only) and said in s->note. */
 void run_sample_setup(struct run_state *s);
 const struct rs_config *run_sample_config(void);
 

@@ -5,7 +5,8 @@
  * thread per process, which the program never sees, empties the rings every few
  * milliseconds and whenever the kernel says a ring is a quarter full (poll on the rings'
  * watermark); a thread's end drains and closes its ring. At exit (exit, return from
- * main, _exit) the last samples are drained, the addresses named and the files written. */
+ * main, _exit) and before an exec replaces the image (run_sample_exec.c) the last samples
+ * are drained, the addresses named and the files written. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -14,6 +15,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +43,9 @@ static struct rs_ring *rings;
 static pthread_key_t key;
 static int ready, finished, drainer_up;
 static pid_t owner; /* the process the state is of: a vfork child shares it, never owns it */
-static int stop_drain;
+/* The drain thread runs while drain_gen is the generation it was started with: exit and
+ * exec end it, a failed exec starts the next. */
+static unsigned drain_gen;
 static char note[1024];
 static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
@@ -67,13 +71,13 @@ static size_t drain_all(void)
 
 static void *drain_loop(void *arg)
 {
-    (void)arg;
+    unsigned gen = (unsigned)(uintptr_t)arg;
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* the program's signals go to its threads */
     long period = 10000000L;
     static struct pollfd pfd[RS_POLL_MAX];
-    while (!__atomic_load_n(&stop_drain, __ATOMIC_ACQUIRE)) {
+    while (__atomic_load_n(&drain_gen, __ATOMIC_ACQUIRE) == gen) {
         nfds_t n = 0;
         pthread_mutex_lock(&sample_lock);
         for (struct rs_ring *r = rings; r && n < RS_POLL_MAX; r = r->next)
@@ -102,7 +106,7 @@ static void *drain_loop(void *arg)
 
 static void start_drainer(void)
 {
-    __atomic_store_n(&stop_drain, 0, __ATOMIC_RELEASE);
+    unsigned gen = __atomic_add_fetch(&drain_gen, 1, __ATOMIC_ACQ_REL);
     /* libc's own pthread_create: another preloaded library's (papi_run --per-thread's)
      * would take the drain thread for one of the program's */
     static int (*libc_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -116,7 +120,8 @@ static void start_drainer(void)
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    drainer_up = (libc_create ? libc_create : real_create)(&drainer, &attr, drain_loop, NULL) == 0;
+    drainer_up = (libc_create ? libc_create : real_create)(&drainer, &attr, drain_loop,
+                                                           (void *)(uintptr_t)gen) == 0;
     pthread_attr_destroy(&attr);
     if (!drainer_up)
         add_note("no drain thread: samples beyond one ring per thread were lost");
@@ -312,15 +317,17 @@ __attribute__((constructor)) static void sample_start(void)
     start_drainer();
 }
 
-/* At exit: the drain thread stopped, every ring drained one last time, then named and
- * written. Threads still running lose their last milliseconds only. */
-__attribute__((destructor)) static void sample_end(void)
+/* At exit or exec: the drain thread stopped, every ring drained one last time, then named
+ * and written (before an exec only when something was sampled: a forked child that execs
+ * at once has nothing). Threads still running lose their last milliseconds only. 1 when
+ * this process was sampled until now. */
+static int finish(int before_exec)
 {
     if (getpid() != owner || !__atomic_exchange_n(&ready, 0, __ATOMIC_ACQ_REL))
-        return;
+        return 0;
     /* Not joined (it may sleep 100 ms): it stops at its next wake-up, finding the rings
      * closed under the lock. */
-    __atomic_store_n(&stop_drain, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&drain_gen, 1, __ATOMIC_ACQ_REL);
     pthread_mutex_lock(&sample_lock);
     finished = 1;
     for (struct rs_ring *r = rings; r; r = r->next) {
@@ -338,8 +345,42 @@ __attribute__((destructor)) static void sample_end(void)
                  (unsigned long long)table.unwind_failed, (unsigned long long)table.samples);
         add_note(text);
     }
-    rs_profile_write(&cfg, &table, note);
+    if (!before_exec || table.samples || table.lost)
+        rs_profile_write(&cfg, &table, note, before_exec);
     pthread_mutex_unlock(&sample_lock);
+    return 1;
+}
+
+__attribute__((destructor)) static void sample_end(void)
+{
+    finish(0);
+}
+
+int rs_before_exec(void)
+{
+    return finish(1);
+}
+
+/* The image stays: sampling starts again in the calling thread with an empty table (what
+ * came before is in the profile written for the exec). The other threads' rings stay
+ * closed; each thread frees its own at its end. */
+void rs_exec_failed(void)
+{
+    pthread_mutex_lock(&sample_lock);
+    free(pthread_getspecific(key));
+    pthread_setspecific(key, NULL);
+    rings = NULL;
+    rs_table_free(&table);
+    int ok = rs_table_init(&table, cfg.cap, 1 + cfg.nread) == 0;
+    note[0] = 0;
+    add_note("an exec failed: sampled since in the thread that called it only");
+    finished = 0;
+    pthread_mutex_unlock(&sample_lock);
+    if (ok) {
+        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+        sample_this_thread();
+        start_drainer();
+    }
 }
 
 /* _exit skips the destructors (a forked child's usual end): write first. */

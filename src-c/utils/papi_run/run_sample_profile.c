@@ -1,5 +1,6 @@
 /* run_sample_profile.c: a process's profile at its exit, in papi_run's output directory:
- * profile_RUNID_PID.json (schema/profile.schema.json: the run header, the sampled event
+ * profile_RUNID_PID.json (profile_RUNID_PID_execN.json for the images it exec'd from;
+ * schema/profile.schema.json: the run header, the sampled event
  * and its period or frequency, the call-graph mode, the frames named once, each thread's
  * distinct stacks with their counts, the drops) and .sample_RUNID_PID.txt, the same
  * stacks as folded lines papi_run merges ("w0 w1 .. wn<TAB>root;..;leaf"). Both are
@@ -183,9 +184,9 @@ static void write_folded(FILE *f, const struct rs_config *c, const struct rs_tab
     fprintf(f, "# papi_run --sample 1\n# events");
     for (int i = 0; i <= c->nread; i++)
         fprintf(f, "\t%s", c->name[i]);
-    fprintf(f, "\n# pid %ld samples %llu lost %llu dropped %llu cap %zu\n", (long)getpid(),
-            (unsigned long long)t->samples, (unsigned long long)t->lost,
-            (unsigned long long)t->dropped, t->cap);
+    fprintf(f, "\n# pid %ld samples %llu lost %llu dropped %llu cap %zu dropped_weight %llu\n",
+            (long)getpid(), (unsigned long long)t->samples, (unsigned long long)t->lost,
+            (unsigned long long)t->dropped, t->cap, (unsigned long long)t->dropped_weight);
     fprintf(f, "# call_graph %s\t%s\n",
             c->callchain == RS_CG_DWARF ? "dwarf"
             : c->callchain              ? "fp"
@@ -203,9 +204,24 @@ static void write_folded(FILE *f, const struct rs_config *c, const struct rs_tab
     }
 }
 
-int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note)
+/* The files' names' end: "PID", or before an exec "PID_execN", the first N no earlier image
+ * of this process took (its images run one after the other: no race). */
+static void image_name(int dirfd, const struct rs_config *c, int before_exec, char *out, size_t len)
 {
-    char why[256], tmp[4096], final[256], all[2048];
+    snprintf(out, len, "%ld", (long)getpid());
+    for (int n = 1; before_exec && n < 100000; n++) {
+        char name[256];
+        snprintf(out, len, "%ld_exec%d", (long)getpid(), n);
+        snprintf(name, sizeof name, "profile_%s_%s.json", c->id, out);
+        if (faccessat(dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) != 0)
+            break;
+    }
+}
+
+int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note,
+                     int before_exec)
+{
+    char why[256], tmp[4096], final[256], all[2048], image[48];
     int dirfd = output_dir_open(c->dir, 0, why, sizeof why);
     if (dirfd < 0)
         return -1;
@@ -216,9 +232,10 @@ int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *
         snprintf(all, sizeof all, "%s%s%s", note, note[0] && rs_syms_notes(s)[0] ? "; " : "",
                  rs_syms_notes(s));
         ret = 0;
+        image_name(dirfd, c, before_exec, image, sizeof image);
         for (int k = 0; k < 2; k++) {
-            snprintf(final, sizeof final, k ? ".sample_%s_%ld.txt" : "profile_%s_%ld.json", c->id,
-                     (long)getpid());
+            snprintf(final, sizeof final, k ? ".sample_%s_%s.txt" : "profile_%s_%s.json", c->id,
+                     image);
             FILE *f = open_new(dirfd, final, tmp, sizeof tmp);
             if (!f) {
                 ret = -1;
