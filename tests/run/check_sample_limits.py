@@ -15,7 +15,8 @@ the cap dropped stacks), refused (SHIM...: refuse_sampling.so making perf_event_
 for every sampling attr with EACCES, then with EOPNOTSUPP, preloaded into papi_run: one
 line on stderr naming the reason before the banner, the program runs counted, not
 sampled: its exit status (3) is papi_run's, its counts are in the banner and the rank
-file, whose note says not sampled, and no profile is left)."""
+file, whose note says not sampled, and no profile is left; --per-thread beside it keeps its
+4 thread rows)."""
 import glob
 import json
 import os
@@ -111,6 +112,15 @@ def case_refused(papi_run, prog, out, *shims):
                 not all(isinstance(v, int) and v > 0 for v in counts.values()):
             fail("%s: the rank file: note %r, exit_status %s, counts %s" % (reason, rank["note"], rank["exit_status"], counts))
         print("refused: %s: %r; counted %s, exit 3" % (reason, said[0], counts))
+    # The note saying why is no reason to drop --per-thread's rows: main, 2 threads, the child.
+    d = os.path.join(out, "per_thread")
+    rc, _, err = run([papi_run, "--per-thread", "--sample", EVENT, "-o", d, "--", prog, "threads", "4"],
+                     env=dict(os.environ, LD_PRELOAD=shims[0]))
+    rows = [json.load(open(f)) for f in glob.glob(os.path.join(d, "**", "rank_*.json"), recursive=True)]
+    if rc != 0 or len(rows) != 1 or len(rows[0]["threads"]) != 4:
+        fail("--per-thread beside a refused --sample: exit %d, %s thread rows (4 expected)\n%s"
+             % (rc, [len(r["threads"]) for r in rows], err))
+    print("refused: --per-thread still has its 4 thread rows")
 
 
 def main():

@@ -69,8 +69,8 @@ int main(int argc, char **argv)
     int ncpu = 0; /* the per-thread rows hold the CPU component's events */
     for (int i = 0; i < s->opt.nevents; i++)
         ncpu += s->opt.cidx[i] == 0;
-    struct run_threads *t =
-        s->opt.per_thread && !s->note[0] ? run_threads_read(s->threads_file, ncpu) : NULL;
+    /* (no file where the per-thread library was not preloaded: a note says why) */
+    struct run_threads *t = s->opt.per_thread ? run_threads_read(s->threads_file, ncpu) : NULL;
     run_spread_rows(s, t);
     unlink(s->threads_file);
     int unsampled = s->opt.sampling && run_sample_merge(s) != 0;
