@@ -5,13 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static volatile unsigned long sink;
+static unsigned long sink;
 
 __attribute__((noinline)) void omp_work(long units)
 {
-    unsigned long x = sink;
+    unsigned long x = (unsigned long)units; /* (not sink: the other thread adds to it) */
     for (long i = 0; i < units * 1000000L; i++)
         x = x * 6364136223846793005UL + 1442695040888963407UL;
+#pragma omp atomic /* (both threads add: no race) */
     sink += x;
 }
 
@@ -25,6 +26,6 @@ int main(int argc, char **argv)
 #pragma omp atomic
         threads++;
     }
-    printf("omp threads %d\n", threads);
+    printf("omp threads %d (%lx)\n", threads, sink);
     return threads == 2 ? 0 : 1;
 }
