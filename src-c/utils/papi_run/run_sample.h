@@ -158,10 +158,11 @@ RS_HIDDEN void rs_syms_close(struct rs_syms *s);
 RS_HIDDEN void rs_demangle(const char *sym, char *out, size_t len);
 
 /* run_sample_profile.c: the process's files at exit (profile_RUNID_PID.json), or before
- * an exec replaces its image (before_exec: profile_RUNID_PID_execN.json, the first N free);
+ * an exec replaces its image (_exec: profile_RUNID_PID_execN.json, the first N free);
  * 0 or -1. */
-RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note,
-                               int before_exec);
+RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note);
+RS_HIDDEN int rs_profile_write_exec(const struct rs_config *c, struct rs_table *t,
+                                    const char *note);
 
 /* run_sample_preload.c, for run_sample_exec.c: before an exec, the image's samples drained
  * and written; 1 when this process was sampled (then rs_exec_failed when the exec returns). */

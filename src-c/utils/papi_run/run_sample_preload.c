@@ -346,7 +346,7 @@ static int finish(int before_exec)
         add_note(text);
     }
     if (!before_exec || table.samples || table.lost)
-        rs_profile_write(&cfg, &table, note, before_exec);
+        (before_exec ? rs_profile_write_exec : rs_profile_write)(&cfg, &table, note);
     pthread_mutex_unlock(&sample_lock);
     return 1;
 }

@@ -218,8 +218,8 @@ static void image_name(int dirfd, const struct rs_config *c, int before_exec, ch
     }
 }
 
-int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note,
-                     int before_exec)
+static int write_profile(const struct rs_config *c, struct rs_table *t, const char *note,
+                         int before_exec)
 {
     char why[256], tmp[4096], final[256], all[2048], image[48];
     int dirfd = output_dir_open(c->dir, 0, why, sizeof why);
@@ -256,4 +256,14 @@ int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *
     rs_syms_close(s);
     close(dirfd);
     return ret;
+}
+
+int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note)
+{
+    return write_profile(c, t, note, 0);
+}
+
+int rs_profile_write_exec(const struct rs_config *c, struct rs_table *t, const char *note)
+{
+    return write_profile(c, t, note, 1);
 }
