@@ -361,9 +361,9 @@ int rs_before_exec(void)
     return finish(1);
 }
 
-/* The image stays: sampling starts again in the calling thread with an empty table (what
- * came before is in the profile written for the exec). The other threads' rings stay
- * closed; each thread frees its own at its end. */
+/* The image stays: sampling starts again in the calling thread (and the threads it starts
+ * from now on) with an empty table (what came before is in the profile written for the
+ * exec). The other threads' rings stay closed; each thread frees its own at its end. */
 void rs_exec_failed(void)
 {
     pthread_mutex_lock(&sample_lock);
@@ -373,7 +373,8 @@ void rs_exec_failed(void)
     rs_table_free(&table);
     int ok = rs_table_init(&table, cfg.cap, 1 + cfg.nread) == 0;
     note[0] = 0;
-    add_note("an exec failed: sampled since in the thread that called it only");
+    add_note("an exec failed: since then the threads that ran beside its caller are not "
+             "sampled");
     finished = 0;
     pthread_mutex_unlock(&sample_lock);
     if (ok) {
