@@ -102,12 +102,14 @@ def parse_args(argv):
     p.add_argument("--time-tolerance", type=float, default=0.25, metavar="FRACTION",
                    help="--compare with one run on a side: the tolerance of times (default 0.25), "
                         "whose run-to-run noise is not measured; counts keep --tolerance. A "
-                        "region's wall time there is judged over its range once the time its "
-                        "threads spent off a CPU (1 - perf::TASK-CLOCK / real time, where counted) "
-                        "is taken as the machine's load; a region's verdict is its time's. Give "
-                        "repeated runs (A1,A2,A3) to judge time spent waiting")
+                        "region's wall time there is judged on its load-free B/A, each side's wall "
+                        "time less the time its threads spent off a CPU (where perf::TASK-CLOCK "
+                        "was counted), which one run cannot tell from the machine's load; a time "
+                        "that moved by under 1 ms is the same; a region's verdict is its time's. "
+                        "Give repeated runs (A1,A2,A3) to judge time spent waiting")
     p.add_argument("--fail-if", action="append", default=[], metavar="COND",
-                   help="--compare: exit 4 when a row's B/A meets COND, e.g. 'real_time_nsec>1.05', "
+                   help="--compare: exit 4 when a row's B/A (a region's load-free B/A where its "
+                        "verdict used one) meets COND, e.g. 'real_time_nsec>1.05', "
                         "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2', "
                         "'function:solve>1.1' (a profiled function's sampled weight; "
                         "repeatable)")
@@ -182,8 +184,10 @@ def compare_runs(args):
     print("papi_report: wrote %s" % ", ".join(written))
     hits = compare.failed_conditions(df, args.fail_if)
     for cond, r in hits:
-        print("papi_report: --fail-if '%s': %s %s %s: B/A %.3f" % (
-            cond, r["scope"], r["entity"], r["quantity"], r["ratio"]), file=sys.stderr)
+        lf = r.get("load_free_ratio")
+        print("papi_report: --fail-if '%s': %s %s %s: B/A %.3f%s" % (
+            cond, r["scope"], r["entity"], r["quantity"], r["ratio"],
+            "" if lf is None or lf != lf else " (load-free %.3f)" % lf), file=sys.stderr)
     return 4 if hits else 0
 
 

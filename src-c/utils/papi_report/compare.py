@@ -23,14 +23,17 @@ the machine's load moves. So:
   work such as page faults is exact, whatever the load;
 - times are judged against the wider time tolerance (default 25%, --time-tolerance):
   the CPU clock (perf::TASK-CLOCK ...) moves with caches and frequency shared with
-  other programs, not with waiting;
+  other programs, not with waiting; and an entity whose time moved by less than 1 ms
+  (TIME_FLOOR_S: the most of its wall and CPU clocks' differences) is "same" in every
+  time row: an interrupt, a cold cache or a migration costs a short region that much;
 - a region's wall-clock time (real_time_nsec, cycles) where its CPU clock was counted
-  (perf::TASK-CLOCK, perf::CPU-CLOCK: each thread's own) is also given its time off the
-  CPU, off = 1 - CPU time / wall time on each side, as possibly the load's: its load-free ratio lies between ratio x (1 - off_B) and
-  ratio / (1 - off_A), and the row is "slower" only when the low end is past the band,
-  "faster" only when the high end is below it. Time a region spends waiting (sleep,
-  I/O) cannot be told from load in one run: give repeated runs to judge it. (A rank's
-  wall time is not: its MPI waits may be spent off the CPU and are the program's.)
+  (perf::TASK-CLOCK, perf::CPU-CLOCK: each thread's own) is judged on its load-free
+  ratio: each side's wall time less the time its threads were off a CPU, off = 1 - CPU
+  time / wall time, which one run cannot tell from the machine's load. That ratio,
+  B/A x (1 - off_B) / (1 - off_A), is the CPU time's; the columns offcpu_a, offcpu_b and
+  load_free_ratio show it. Time a region spends waiting (sleep, I/O) is taken as load
+  by this: give repeated runs to judge it. (A rank's wall time is not: its MPI waits
+  may be spent off the CPU and are the program's.)
 With repeated runs on both sides the spread of the runs is the noise and the tolerance
 is the same for every row.
 
@@ -50,19 +53,24 @@ from . import compare_page, energy, pop_compare, profile_compare
 from .compare_page import fmt as _fmt
 from .compare_units import CPU_QUANTITIES, TIME_QUANTITIES, WALL_QUANTITIES, side_units, summarise
 from .inputs import classify as classify_path
+from .tables import ALL_THREADS
 
 DEFAULT_TOLERANCE = 0.10
 DEFAULT_TIME_TOLERANCE = 0.25
+#: One run a side: a time that moved by less than this is the same (an interrupt, a cold
+#: cache or a migration inside a region costs tens to hundreds of microseconds).
+TIME_FLOOR_S = 1e-3
 COLUMNS = ["scope", "entity", "quantity", "unit", "a", "b", "ratio", "noise_a", "noise_b",
            "units_a", "units_b", "runs_a", "runs_b", "threshold", "verdict", "energy_a_j",
-           "energy_b_j", "offcpu_a", "offcpu_b"]  # energy_*: the entity's CPU energy on each
-# side (energy.py), J; offcpu_*: the share of its wall time off a CPU (one run a side)
+           "energy_b_j", "offcpu_a", "offcpu_b", "load_free_ratio"]  # energy_*: the entity's CPU
+# energy on each side (energy.py), J; offcpu_*: the share of its wall time off a CPU and
+# load_free_ratio: B/A of the wall times less that (one run a side, regions)
 SCOPES = ("job", "mpi call", "region", "rank")
 
 
-def verdict(quantity, a, b, noise_a, noise_b, tolerance, off_a=0.0, off_b=0.0):
-    """(ratio, threshold, verdict) of one row (a, b: the sides' means; None if absent;
-    off_a, off_b: the share of a wall-clock time that may be load, 0 unless one run)."""
+def verdict(quantity, a, b, noise_a, noise_b, tolerance):
+    """(ratio, threshold, verdict) of one row (a, b: the sides' means; None if absent):
+    profile_compare's rows (_verdicts judges compare's own, all at once)."""
     if a is None:
         return math.nan, math.nan, "only in B"
     if b is None:
@@ -72,20 +80,17 @@ def verdict(quantity, a, b, noise_a, noise_b, tolerance, off_a=0.0, off_b=0.0):
     if a == 0:
         return (math.nan if b == 0 else math.inf), threshold, "same" if b == 0 else up
     ratio = b / a
-    low = ratio * (1 - off_b)
-    high = ratio / (1 - off_a) if off_a < 1 else math.inf
-    if low - 1 > threshold:
-        return ratio, threshold, up
-    if 1 - high > threshold:
-        return ratio, threshold, down
-    return ratio, threshold, "same"
+    if abs(ratio - 1) <= threshold:
+        return ratio, threshold, "same"
+    return ratio, threshold, up if ratio > 1 else down
 
 
 def _verdicts(df, tolerance, time_tolerance, single):
-    """verdict() of every row at once (vectorised: 10,000 ranks give a million rows)."""
+    """The verdict of every row at once (vectorised: 10,000 ranks give a million rows),
+    by the module's rule."""
     a, b = df["a"].to_numpy(float), df["b"].to_numpy(float)
     q = df["quantity"]
-    is_time = q.isin(TIME_QUANTITIES).to_numpy()
+    is_time = base_quantity(q).isin(TIME_QUANTITIES).to_numpy()
     tol = np.where(is_time & single, time_tolerance, tolerance)
     thr = np.maximum(tol, 2 * np.sqrt(df["noise_a"].to_numpy(float) ** 2 + df["noise_b"].to_numpy(float) ** 2))
     wall = q.isin(WALL_QUANTITIES).to_numpy() & single
@@ -93,11 +98,16 @@ def _verdicts(df, tolerance, time_tolerance, single):
     off_b = np.where(wall, np.nan_to_num(df["offcpu_b"].to_numpy(float)), 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(a == 0, np.where(b == 0, np.nan, np.inf), b / a)
-        low = ratio * (1 - off_b)
-        high = np.where(off_a < 1, ratio / (1 - off_a), np.inf)
+        # The load-free ratio: each side's wall time less its time off a CPU (the module's
+        # text); where A was never on a CPU, only the range it allows.
+        load_free = np.where(off_a < 1, ratio * (1 - off_b) / (1 - off_a), np.nan)
+        low = np.where(np.isnan(load_free), ratio * (1 - off_b), load_free)
+        high = np.where(np.isnan(load_free), np.inf, load_free)
     up = np.where(is_time, "slower", "higher")
     down = np.where(is_time, "faster", "lower")
     v = np.where(low - 1 > thr, up, np.where(1 - high > thr, down, "same"))
+    if single:  # a time that moved by less than the floor is the same, whatever its ratio
+        v = np.where(is_time & (_seconds_moved(df) < TIME_FLOOR_S), "same", v)
     v = np.where((a == 0) & (b == 0), "same", v)
     v = np.where(np.isnan(a), "only in B", np.where(np.isnan(b), "only in A", v))
     absent = np.isnan(a) | np.isnan(b)
@@ -105,9 +115,28 @@ def _verdicts(df, tolerance, time_tolerance, single):
     df["threshold"] = np.where(absent, np.nan, thr)
     df["verdict"] = v
     # A side's CPU share is shown only where it entered the verdict.
-    df["offcpu_a"] = np.where(wall, df["offcpu_a"], np.nan)
-    df["offcpu_b"] = np.where(wall, df["offcpu_b"], np.nan)
+    used = wall & (np.isfinite(df["offcpu_a"].to_numpy(float)) | np.isfinite(df["offcpu_b"].to_numpy(float)))
+    df["offcpu_a"] = np.where(used, df["offcpu_a"], np.nan)
+    df["offcpu_b"] = np.where(used, df["offcpu_b"], np.nan)
+    df["load_free_ratio"] = np.where(used & ~absent, load_free, np.nan)
     return df
+
+
+def _seconds_moved(df):
+    """Per row: how many seconds its entity's time moved between the sides, the most of
+    its rows in seconds (wall and CPU clocks); NaN for an entity with none."""
+    q = base_quantity(df["quantity"])
+    scale = np.where(q.isin(("perf::TASK-CLOCK", "perf::CPU-CLOCK")), 1e-9,
+                     np.where(df["unit"] == "s", 1.0, np.nan))
+    moved = pd.Series((df["b"] - df["a"]).abs().to_numpy(float) * scale, index=df.index)
+    per_entity = moved.groupby([df["scope"], df["entity"]]).transform("max")
+    return per_entity.to_numpy(float)
+
+
+def base_quantity(q):
+    """A quantity's name without the all-thread suffix ("perf::TASK-CLOCK (all threads)"
+    is a CPU time as perf::TASK-CLOCK is)."""
+    return q.str.replace(ALL_THREADS, "", regex=False)
 
 
 def _order(df):
@@ -220,7 +249,8 @@ def parse_fail_if(text):
 
 
 def failed_conditions(df, conditions):
-    """[(condition text, row)] of every row whose ratio meets a --fail-if condition."""
+    """[(condition text, row)] of every row whose ratio (its load_free_ratio where it has
+    one: the ratio its verdict judged) meets a --fail-if condition."""
     ops = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
     hits = []
     rows = df[df["scope"] != "function"]
@@ -232,7 +262,8 @@ def failed_conditions(df, conditions):
         sel = rows["quantity"].isin(TIME_QUANTITIES) if q == "time" else rows["quantity"] == q
         if scope:
             sel &= (rows["scope"] == scope) & (rows["entity"] == entity)
-        ratio = rows["ratio"].astype(float)
+        # The ratio the verdict judged: a region's load-free one where it had one.
+        ratio = rows["load_free_ratio"].astype(float).fillna(rows["ratio"].astype(float))
         sel &= ratio.notna() & ops[op](ratio, x)
         hits += [(text, r) for _, r in rows[sel].iterrows()]
     return hits
@@ -247,8 +278,8 @@ def rule_text(df, tolerance):
     if df.attrs.get("single", True):
         return ("verdict: same when B/A is within 1 +- max(tolerance, 2 x the noise): tolerance "
                 "%g%% for counts, %g%% for times (one run a side: the load's noise is not "
-                "measured); a wall time is judged over its range once the time its threads were "
-                "off a CPU (off A/B) is taken as load; noise = the thread and rank spread (cv)" % (
+                "measured); a region's wall time on its load-free B/A, less the time its threads "
+                "were off a CPU (off A/B); noise = the thread and rank spread (cv)" % (
                     100 * tolerance, 100 * df.attrs.get("time_tolerance", DEFAULT_TIME_TOLERANCE)))
     return ("verdict: same when |B/A - 1| <= max(tolerance %g%%, 2 x the noise); noise = the "
             "spread (cv) of the repeated runs' means" % (100 * tolerance))
@@ -262,16 +293,16 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
             profile_compare.render_text(df.attrs.get("functions"))
     w_ent = max(6, min(48, max(len(str(e)) for e in shown["entity"])))
     w_q = max(8, min(36, max(len(str(q)) for q in shown["quantity"])))
-    head = "%-8s  %-*s  %-*s  %12s  %12s  %8s  %7s  %-9s  %-10s  %s" % (
-        "scope", w_ent, "entity", w_q, "quantity", "A", "B", "B/A", "noise", "off A/B", "verdict",
+    head = "%-8s  %-*s  %-*s  %12s  %12s  %8s  %7s  %-18s  %-10s  %s" % (
+        "scope", w_ent, "entity", w_q, "quantity", "A", "B", "B/A", "noise", "off A/B, load-free", "verdict",
         "energy J (A / B)")
     lines += [head, "-" * len(head)]
     for r in shown.to_dict("records"):
         noise = math.sqrt(r["noise_a"] ** 2 + r["noise_b"] ** 2)
         ratio = "-" if isinstance(r["ratio"], float) and math.isnan(r["ratio"]) else "%.3f" % r["ratio"]
-        off = "-" if math.isnan(r["offcpu_a"]) and math.isnan(r["offcpu_b"]) else \
-            "%s/%s" % (_pct(r["offcpu_a"]), _pct(r["offcpu_b"]))
-        lines.append("%-8s  %-*s  %-*s  %12s  %12s  %8s  %6.1f%%  %-9s  %-10s  %s" % (
+        off = "-" if math.isnan(r["load_free_ratio"]) else "%s/%s %.3f" % (
+            _pct(r["offcpu_a"]), _pct(r["offcpu_b"]), r["load_free_ratio"])
+        lines.append("%-8s  %-*s  %-*s  %12s  %12s  %8s  %6.1f%%  %-18s  %-10s  %s" % (
             r["scope"], w_ent, str(r["entity"])[:w_ent], w_q, str(r["quantity"])[:w_q],
             _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]), ratio, 100 * noise, off, r["verdict"],
             energy.pair_text(r.get("energy_a_j"), r.get("energy_b_j"))))

@@ -7,6 +7,8 @@ cycles, each event and named metric per rank and thread (scope "region", by the
 region's path); the job's and each rank's wall, MPI and compute time, counters and
 metrics; each MPI call's time per rank (scope "mpi call"). summarise() gives a side's
 mean, spread and CPU share per (scope, entity, quantity)."""
+import os
+
 import numpy as np
 import pandas as pd
 
@@ -100,6 +102,12 @@ def side_units(paths, classify):
             continue  # papi_run --sample's profiles alone: compared by function only
         if not kinds:
             raise MalformedInput("%s is neither an MPI report nor region files" % path)
+        kinds = list(kinds)
+        both = os.path.join(path, "papi_run_output") if os.path.isdir(path) else ""
+        if both and os.path.isdir(both) and ("regions", os.path.join(path, "papi_hl_output")) in kinds:
+            # papi_run -o D of a program with regions (PAPI_OUTPUT_DIRECTORY=D): the whole
+            # program (region "papi_run") beside the program's own regions.
+            kinds.append(("regions", both))
         for kind, p in kinds:
             if kind == "mpi":
                 reports.append(load_mpi(p))
