@@ -59,9 +59,11 @@ def region_units(run, files):
         met = met[met["value"].notna()]
         path = met["region"]
         if tot is not None and len(tot):
-            paths = tot[["rank", "thread", "name", "path"]].drop_duplicates(["rank", "thread", "name"])
-            joined = met.merge(paths, how="left", left_on=["rank", "thread", "region"],
-                               right_on=["rank", "thread", "name"])
+            # Keys as text on both sides: one table may hold a thread as a number, one as text.
+            paths = tot[["rank", "thread", "name", "path"]].astype({"rank": str, "thread": str, "name": str})
+            paths = paths.drop_duplicates(["rank", "thread", "name"])
+            joined = met.astype({"rank": str, "thread": str, "region": str}).merge(
+                paths, how="left", left_on=["rank", "thread", "region"], right_on=["rank", "thread", "name"])
             path = joined["path"].fillna(joined["region"])
             met = joined
         parts.append(_frame(run, "region", path.astype(str).values, met["metric"].values,
