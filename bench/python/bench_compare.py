@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""bench_compare.py [NRANKS] [REPEATS]: the time of `papi_report --compare A B` of two
+"""bench_compare.py [NRANKS] [REPEATS] [PAPI_REPORT]: the time of `papi_report --compare A B` of two
 NRANKS-rank MPI reports (default 10000: issue 47's goal is under 60 s). A is
 bench_report_check.py's synthetic report (calls, counters, sizes, two partners per
 rank, as the wrapper writes them); B is the same with every rank's wall time 1.5 x.
 Runs the command REPEATS times (default 1) and prints each wall time and the rows
-written. Run from the source tree: python3 bench/python/bench_compare.py"""
+written. PAPI_REPORT: another papi_report.py to time (an older tree's), default this
+tree's. Run from the source tree: python3 bench/python/bench_compare.py"""
 import json
 import os
 import subprocess
@@ -22,6 +23,7 @@ TOOL = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    tool = sys.argv[3] if len(sys.argv) > 3 else TOOL
     d = tempfile.mkdtemp(prefix="bench_compare_")
     for side, scale in (("A", 1.0), ("B", 1.5)):
         doc = report(n)
@@ -33,7 +35,7 @@ def main():
     print("bench_compare: %d ranks a side, %s" % (n, d))
     for i in range(repeats):
         t0 = time.perf_counter()
-        p = subprocess.run([sys.executable, TOOL, "--compare", os.path.join(d, "A"),
+        p = subprocess.run([sys.executable, tool, "--compare", os.path.join(d, "A"),
                             os.path.join(d, "B"), "-o", os.path.join(d, "out")],
                            capture_output=True, text=True)
         took = time.perf_counter() - t0
