@@ -1,8 +1,9 @@
 """papi_report.compare_page: --compare's files: compare.csv (every row), compare.txt,
 compare_regions.csv (a verdict per region) and compare.html, whose ratio charts are
 small multiples: one chart per region (a bar per quantity) and one per quantity (a bar
-per region), then the job's quantities and the MPI calls. A bar is log2(B/A) in the
-colour of its verdict over the grey band of "same" its row was given; a quantity on one
+per region), then the job's quantities and the MPI calls. A bar is log2 of the B/A its
+verdict judged (a region's load-free one, compare.py) in the colour of its verdict over
+the grey band of "same" its row was given; a quantity on one
 side only is written "only in A/B" where its bar would be, never drawn as 0. Ranks are
 in the CSV only (10,000 ranks make no readable chart)."""
 import base64
@@ -22,7 +23,9 @@ LABEL = 30  # characters of a bar's label
 
 def _moved(r):
     """How far a row moved, for choosing what a chart shows: |log B/A|, absent first."""
-    ratio = r["ratio"]
+    ratio = r.get("load_free_ratio")
+    if not isinstance(ratio, float) or math.isnan(ratio):
+        ratio = r["ratio"]
     if not isinstance(ratio, float) or math.isnan(ratio):
         return 1e9 if r["verdict"].startswith("only") else 0.0
     return 1e6 if math.isinf(ratio) or ratio <= 0 else abs(math.log(ratio))
@@ -46,13 +49,16 @@ def _chart(rows, label_of, title, title_colour):
         if isinstance(thr, float) and math.isfinite(thr):  # the band of "same" this row had
             lo = math.log2(1 - thr) if thr < 1 else -10
             ax.barh(i, math.log2(1 + thr) - lo, left=lo, height=0.9, color="#eeeeee", zorder=0)
-        ratio = r["ratio"]
+        ratio, judged = r["ratio"], r.get("load_free_ratio")
+        label = " x%.3g " % ratio if isinstance(ratio, float) and math.isfinite(ratio) else ""
+        if isinstance(judged, float) and math.isfinite(judged) and judged > 0:
+            # A wall time judged on its load-free ratio: that is the bar, the wall's is said.
+            ratio, label = judged, " x%.3g (wall x%.3g) " % (judged, ratio)
         if isinstance(ratio, float) and math.isfinite(ratio) and ratio > 0:
             x = max(-10.0, min(10.0, math.log2(ratio)))
             lim = max(lim, abs(x))
             ax.barh(i, x, height=0.6, color=COLOURS.get(r["verdict"], "#555555"), zorder=2)
-            ax.text(x, i, " x%.3g " % ratio, va="center", ha="left" if x >= 0 else "right",
-                    fontsize=7, zorder=3)
+            ax.text(x, i, label, va="center", ha="left" if x >= 0 else "right", fontsize=7, zorder=3)
         else:  # absent on a side, or from 0: said, not drawn
             ax.text(0, i, " %s " % (r["verdict"] if r["verdict"].startswith("only") else
                                    "from 0" if ratio == math.inf else "0 and 0"),
@@ -130,7 +136,9 @@ def charts(df, regions):
         else:
             calls.append(r)
     parts = ["<p>Bars: log2(B/A) coloured by verdict (%s) over the grey band of \"same\" each "
-             "row was given.</p>" % ", ".join('<span style="color:%s">%s</span>' % (c, v)
+             "row was given; a region's wall time with one run a side is drawn at its load-free "
+             "B/A (its wall B/A in brackets), and a grey bar past the band is a time that moved "
+             "by under 1 ms.</p>" % ", ".join('<span style="color:%s">%s</span>' % (c, v)
                                               for v, c in COLOURS.items() if not v.startswith("only"))]
     grid = '<div class="grid">%s</div>'
     if by_region:
