@@ -18,6 +18,7 @@ import csv
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -106,6 +107,15 @@ def main():
     row = r.get(("region", "solve", "perf::MINOR-FAULTS"))
     check(row is not None and row["verdict"] == "only in A" and row["b"] == "" and row["ratio"] in ("", "nan"),
           "an event only in A is 'only in A' with no B value and no ratio (%s)" % (row and dict(row)))
+    # compare.html: a ratio chart per region and per quantity, titled by its verdict.
+    with open(os.path.join(tmp, "out1", "compare.html")) as f:
+        charts = dict(((k, n), v) for k, n, v in re.findall(
+            r'<figure class="ratio" data-kind="(\w+)" data-name="([^"]*)" data-verdict="([^"]*)"><img ', f.read()))
+    want_charts = {("region", "solve"): "slower", ("region", "io"): "same", ("region", "noisy"): "same",
+                   ("quantity", "real_time_nsec"): "slower", ("quantity", "perf::PAGE-FAULTS"): "higher",
+                   ("quantity", "perf::MINOR-FAULTS"): "only in A"}
+    check(all(charts.get(k) == v for k, v in want_charts.items()),
+          "compare.html: a chart per region and quantity with its verdict (%s)" % sorted(charts.items()))
     noise = float(r[("region", "solve", "real_time_nsec")]["noise_a"])
     check(abs(noise - 0.0816) < 0.001, "solve's noise in A is the threads' cv 0.0816 (%g)" % noise)
 
