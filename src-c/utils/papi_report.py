@@ -92,13 +92,24 @@ def parse_args(argv):
                         "or a run's directory, or several repeated runs separated by commas "
                         "(A1,A2,A3); prints B/A per region, call, rank, event and metric with a "
                         "verdict (same, slower, faster, higher, lower, only in A/B) against the "
-                        "noise, and POP's computation scalability of MPI reports; writes "
-                        "compare.html, compare.txt, compare.csv and compare_pop_scalability.csv to -o")
+                        "noise, a verdict per region, and POP's computation scalability of MPI "
+                        "reports; writes compare.html (ratio charts per region and per quantity), "
+                        "compare.txt, compare.csv, compare_regions.csv and "
+                        "compare_pop_scalability.csv to -o")
     p.add_argument("--tolerance", type=float, default=0.10, metavar="FRACTION",
-                   help="--compare: a ratio within 1 +- FRACTION (and twice the noise) is the "
-                        "same (default 0.10)")
+                   help="--compare: a ratio within 1 +- FRACTION (and twice the noise: the spread "
+                        "of repeated runs, else of threads and ranks) is the same (default 0.10)")
+    p.add_argument("--time-tolerance", type=float, default=0.25, metavar="FRACTION",
+                   help="--compare with one run on a side: the tolerance of times (default 0.25), "
+                        "whose run-to-run noise is not measured; counts keep --tolerance. A "
+                        "region's wall time there is judged on its load-free B/A, each side's wall "
+                        "time less the time its threads spent off a CPU (where perf::TASK-CLOCK "
+                        "was counted), which one run cannot tell from the machine's load; a time "
+                        "that moved by under 1 ms is the same; a region's verdict is its time's. "
+                        "Give repeated runs (A1,A2,A3) to judge time spent waiting")
     p.add_argument("--fail-if", action="append", default=[], metavar="COND",
-                   help="--compare: exit 4 when a row's B/A meets COND, e.g. 'real_time_nsec>1.05', "
+                   help="--compare: exit 4 when a row's B/A (a region's load-free B/A where its "
+                        "verdict used one) meets COND, e.g. 'real_time_nsec>1.05', "
                         "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2', "
                         "'function:solve>1.1' (a profiled function's sampled weight; "
                         "repeatable)")
@@ -151,7 +162,8 @@ def compare_runs(args):
         for cond in args.fail_if:
             compare.parse_fail_if(cond)
         sides = [[p for p in side.split(",") if p] for side in args.compare]
-        df = compare.compare(sides[0], sides[1], tolerance=args.tolerance, classify=classify)
+        df = compare.compare(sides[0], sides[1], tolerance=args.tolerance, classify=classify,
+                             time_tolerance=args.time_tolerance)
         labels = ["%s (%d run%s)" % (", ".join(s), len(s), "s" if len(s) > 1 else "") for s in sides]
         written = compare.write_outputs(df, args.output, labels[0], labels[1], args.tolerance)
     except papi_report.ReportError as e:
@@ -172,8 +184,10 @@ def compare_runs(args):
     print("papi_report: wrote %s" % ", ".join(written))
     hits = compare.failed_conditions(df, args.fail_if)
     for cond, r in hits:
-        print("papi_report: --fail-if '%s': %s %s %s: B/A %.3f" % (
-            cond, r["scope"], r["entity"], r["quantity"], r["ratio"]), file=sys.stderr)
+        lf = r.get("load_free_ratio")
+        print("papi_report: --fail-if '%s': %s %s %s: B/A %.3f%s" % (
+            cond, r["scope"], r["entity"], r["quantity"], r["ratio"],
+            "" if lf is None or lf != lf else " (load-free %.3f)" % lf), file=sys.stderr)
     return 4 if hits else 0
 
 

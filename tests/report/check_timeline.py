@@ -222,7 +222,9 @@ def main():
         with open(os.path.join(d4, "papi_mpi_trace.json"), "w") as f:
             json.dump(doc, f)
         why = timeline.timeline(papi_report.tables(mpi=os.path.join(d4, "papi_mpi_report.json")))
-        check(isinstance(why, str) and "unexpected content" in why, "a pid that is no number: says why: %r" % why)
+        # Refused on load by trace_json.schema.json: the file, the JSON path and the rule.
+        check(isinstance(why, str) and "papi_mpi_trace.json" in why and ".pid" in why and "trace_json.schema.json" in why,
+              "a pid that is no number: the file, JSON path and rule: %r" % why)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("FAILED: %d" % len(FAILED) if FAILED else "PASSED")

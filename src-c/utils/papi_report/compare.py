@@ -6,185 +6,219 @@ A side is one run or several repeated runs of the same program: region directori
 Each row is one quantity of one thing: a region's real time, cycles, each event and each
 named metric (scope "region", by the region's path); the job's wall, MPI and compute time,
 counters and metrics and each MPI call's time (scope "job" and "mpi call", from the MPI
-report); and each rank's values (scope "rank").
+report); and each rank's values (scope "rank"). compare_units.py gathers them.
 
 The numbers of a row on one side are its units: per run, per rank and per thread (a
 region on 4 threads of 2 ranks has 8 units a run). A side's value is the mean over its
 units. The ratio is B/A of those means. The noise of a side is the spread of its values
 as a coefficient of variation (standard deviation over mean): of the per-run means when a
 side has several runs, else of the units of its one run (thread and rank spread), 0 for a
-single unit. A row is "same" when |ratio - 1| is at most the larger of the tolerance
-(default 10%) and twice the combined noise, sqrt(cv_A^2 + cv_B^2); otherwise "slower" or
+single unit. A row is "same" when |ratio - 1| is at most its band, the larger of its
+tolerance and twice the combined noise, sqrt(cv_A^2 + cv_B^2); otherwise "slower" or
 "faster" for a time (more time is slower), "higher" or "lower" for a count or a metric.
+
+One run a side (either side): the run-to-run noise is not measured, and time is what
+the machine's load moves. So:
+- counts (events, metrics) are judged against the tolerance (default 10%): a count of
+  work such as page faults is exact, whatever the load;
+- times are judged against the wider time tolerance (default 25%, --time-tolerance):
+  the CPU clock (perf::TASK-CLOCK ...) moves with caches and frequency shared with
+  other programs, not with waiting; and an entity whose time moved by less than 1 ms
+  (TIME_FLOOR_S: the most of its wall and CPU clocks' differences) is "same" in every
+  time row: an interrupt, a cold cache or a migration costs a short region that much;
+- a region's wall-clock time (real_time_nsec, cycles) where its CPU clock was counted
+  (perf::TASK-CLOCK, perf::CPU-CLOCK: each thread's own) is judged on its load-free
+  ratio: each side's wall time less the time its threads were off a CPU, off = 1 - CPU
+  time / wall time, which one run cannot tell from the machine's load. That ratio,
+  B/A x (1 - off_B) / (1 - off_A), is the CPU time's; the columns offcpu_a, offcpu_b and
+  load_free_ratio show it. Time a region spends waiting (sleep, I/O) is taken as load
+  by this: give repeated runs to judge it. (A rank's wall time is not: its MPI waits
+  may be spent off the CPU and are the program's.)
+With repeated runs on both sides the spread of the runs is the noise and the tolerance
+is the same for every row.
+
+A region's verdict (region_verdicts) is its time's: "slower" when its CPU-clock or its
+wall-time row is slower (and none faster), "faster" likewise, else "same"; the rows
+of counts that moved are named beside it.
 A quantity present on one side only is "only in A" or "only in B", never 0.
 Profiled runs (papi_run --sample) add a row per function and event (scope "function"):
 profile_compare.py says how, with its sampling noise."""
-import base64
-import html
-import io
 import math
-import os
 import re
 
+import numpy as np
 import pandas as pd
 
-from . import energy, pop_compare, profile_compare
-from .catalog import tables
-from .check import MalformedInput
+from . import compare_page, energy, pop_compare, profile_compare
+from .compare_page import fmt as _fmt
+from .compare_units import CPU_QUANTITIES, TIME_QUANTITIES, WALL_QUANTITIES, side_units, summarise
 from .inputs import classify as classify_path
-from .load import load_mpi, load_regions
+from .tables import ALL_THREADS
 
 DEFAULT_TOLERANCE = 0.10
-TIME_QUANTITIES = {"real_time_nsec", "cycles", "wall_s", "mpi_s", "compute_s", "time_s",
-                   "perf::TASK-CLOCK", "perf::CPU-CLOCK", "PAPI_TOT_CYC"}
+DEFAULT_TIME_TOLERANCE = 0.25
+#: One run a side: a time that moved by less than this is the same (an interrupt, a cold
+#: cache or a migration inside a region costs tens to hundreds of microseconds).
+TIME_FLOOR_S = 1e-3
 COLUMNS = ["scope", "entity", "quantity", "unit", "a", "b", "ratio", "noise_a", "noise_b",
            "units_a", "units_b", "runs_a", "runs_b", "threshold", "verdict", "energy_a_j",
-           "energy_b_j"]  # energy_*: the entity's CPU energy on each side (energy.py), J
-
-
-def _side_units(paths, classify):
-    """[(run index, scope, entity, quantity, unit, value)] of every unit of every run."""
-    out = []
-    for run, path in enumerate(paths):
-        kinds = classify(path)
-        if not kinds and profile_compare.has_profiles(path):
-            continue  # papi_run --sample's profiles alone: compared by function only
-        if not kinds:
-            raise MalformedInput("%s is neither an MPI report nor region files" % path)
-        for kind, p in kinds:
-            if kind == "mpi":
-                out += _mpi_units(run, load_mpi(p))
-            else:
-                out += _region_units(run, load_regions([p]))
-    return out
-
-
-def _region_units(run, files):
-    t = tables(regions=files)
-    out = []
-    tot = t.get("region_totals")
-    if tot is not None and len(tot):
-        fixed = {"rank", "thread", "name", "path", "region_count"}
-        for col in [c for c in tot.columns if c not in fixed]:
-            unit = "s" if col.startswith("real_time_nsec") else ""
-            for _, r in tot.iterrows():
-                v = r[col]
-                if pd.isna(v):
-                    continue
-                v = float(v) / 1e9 if col.startswith("real_time_nsec") else float(v)
-                out.append((run, "region", r["path"], col, unit, v))
-    met = t.get("region_metrics")
-    if met is not None and len(met):
-        paths = {}
-        if tot is not None and len(tot):
-            paths = {(r["rank"], r["thread"], r["name"]): r["path"] for _, r in tot.iterrows()}
-        for _, r in met.iterrows():
-            if pd.isna(r["value"]):
-                continue
-            path = paths.get((r["rank"], r["thread"], r["region"]), r["region"])
-            out.append((run, "region", path, r["metric"], r["unit"] or "", float(r["value"])))
-    return out
-
-
-def _mpi_units(run, rep):
-    t = tables(mpi=rep)
-    out = []
-    ranks = t["mpi_ranks"]
-    for col, unit in (("wall_s", "s"), ("mpi_s", "s"), ("compute_s", "s")):
-        for _, r in ranks.iterrows():
-            if pd.notna(r[col]):
-                out.append((run, "job", "", col, unit, float(r[col])))
-                out.append((run, "rank", str(int(r["rank"])), col, unit, float(r[col])))
-    for _, r in t["mpi_counters"].iterrows():
-        if pd.notna(r["value"]):
-            out.append((run, "job", "", r["counter"], "", float(r["value"])))
-            out.append((run, "rank", str(int(r["rank"])), r["counter"], "", float(r["value"])))
-    for _, r in t["mpi_rank_metrics"].iterrows():
-        if pd.notna(r["value"]):
-            out.append((run, "job", "", r["metric"], r["unit"] or "", float(r["value"])))
-            out.append((run, "rank", str(int(r["rank"])), r["metric"], r["unit"] or "", float(r["value"])))
-    for _, r in t["mpi_calls"].iterrows():
-        if pd.notna(r["time_s"]):
-            out.append((run, "mpi call", r["call"], "time_s", "s", float(r["time_s"])))
-    return out
-
-
-def _cv(values):
-    n = len(values)
-    if n < 2:
-        return 0.0
-    m = sum(values) / n
-    if m == 0:
-        return 0.0
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
-    return math.sqrt(var) / abs(m)
-
-
-def _summarise(units, runs):
-    """{(scope, entity, quantity): (unit, mean, cv, number of units)}."""
-    groups = {}
-    for run, scope, entity, q, unit, v in units:
-        groups.setdefault((scope, entity, q), (unit, {}))[1].setdefault(run, []).append(v)
-    out = {}
-    for key, (unit, per_run) in groups.items():
-        values = [v for vs in per_run.values() for v in vs]
-        mean = sum(values) / len(values)
-        if runs > 1:  # the spread of repeated runs
-            cv = _cv([sum(vs) / len(vs) for vs in per_run.values()])
-        else:  # thread and rank spread
-            cv = _cv(values)
-        out[key] = (unit, mean, cv, len(values))
-    return out
+           "energy_b_j", "offcpu_a", "offcpu_b", "load_free_ratio"]  # energy_*: the entity's CPU
+# energy on each side (energy.py), J; offcpu_*: the share of its wall time off a CPU and
+# load_free_ratio: B/A of the wall times less that (one run a side, regions)
+SCOPES = ("job", "mpi call", "region", "rank")
 
 
 def verdict(quantity, a, b, noise_a, noise_b, tolerance):
-    """(ratio, threshold, verdict) of one row (a, b: the sides' means; None if absent)."""
+    """(ratio, threshold, verdict) of one row (a, b: the sides' means; None if absent):
+    profile_compare's rows (_verdicts judges compare's own, all at once)."""
     if a is None:
         return math.nan, math.nan, "only in B"
     if b is None:
         return math.nan, math.nan, "only in A"
     threshold = max(tolerance, 2 * math.sqrt(noise_a ** 2 + noise_b ** 2))
+    up, down = ("slower", "faster") if quantity in TIME_QUANTITIES else ("higher", "lower")
     if a == 0:
-        return (math.nan if b == 0 else math.inf), threshold, "same" if b == 0 else (
-            "slower" if quantity in TIME_QUANTITIES else "higher")
+        return (math.nan if b == 0 else math.inf), threshold, "same" if b == 0 else up
     ratio = b / a
     if abs(ratio - 1) <= threshold:
         return ratio, threshold, "same"
-    if quantity in TIME_QUANTITIES:
-        return ratio, threshold, "slower" if ratio > 1 else "faster"
-    return ratio, threshold, "higher" if ratio > 1 else "lower"
+    return ratio, threshold, up if ratio > 1 else down
 
 
-def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None):
+def _verdicts(df, tolerance, time_tolerance, single):
+    """The verdict of every row at once (vectorised: 10,000 ranks give a million rows),
+    by the module's rule."""
+    a, b = df["a"].to_numpy(float), df["b"].to_numpy(float)
+    q = df["quantity"]
+    is_time = base_quantity(q).isin(TIME_QUANTITIES).to_numpy()
+    tol = np.where(is_time & single, time_tolerance, tolerance)
+    thr = np.maximum(tol, 2 * np.sqrt(df["noise_a"].to_numpy(float) ** 2 + df["noise_b"].to_numpy(float) ** 2))
+    wall = q.isin(WALL_QUANTITIES).to_numpy() & single
+    off_a = np.where(wall, np.nan_to_num(df["offcpu_a"].to_numpy(float)), 0.0)
+    off_b = np.where(wall, np.nan_to_num(df["offcpu_b"].to_numpy(float)), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(a == 0, np.where(b == 0, np.nan, np.inf), b / a)
+        # The load-free ratio: each side's wall time less its time off a CPU (the module's
+        # text); where A was never on a CPU, only the range it allows.
+        load_free = np.where(off_a < 1, ratio * (1 - off_b) / (1 - off_a), np.nan)
+        low = np.where(np.isnan(load_free), ratio * (1 - off_b), load_free)
+        high = np.where(np.isnan(load_free), np.inf, load_free)
+    up = np.where(is_time, "slower", "higher")
+    down = np.where(is_time, "faster", "lower")
+    v = np.where(low - 1 > thr, up, np.where(1 - high > thr, down, "same"))
+    if single:  # a time that moved by less than the floor is the same, whatever its ratio
+        v = np.where(is_time & (_seconds_moved(df) < TIME_FLOOR_S), "same", v)
+    v = np.where((a == 0) & (b == 0), "same", v)
+    v = np.where(np.isnan(a), "only in B", np.where(np.isnan(b), "only in A", v))
+    absent = np.isnan(a) | np.isnan(b)
+    df["ratio"] = np.where(absent, np.nan, ratio)
+    df["threshold"] = np.where(absent, np.nan, thr)
+    df["verdict"] = v
+    # A side's CPU share is shown only where it entered the verdict.
+    used = wall & (np.isfinite(df["offcpu_a"].to_numpy(float)) | np.isfinite(df["offcpu_b"].to_numpy(float)))
+    df["offcpu_a"] = np.where(used, df["offcpu_a"], np.nan)
+    df["offcpu_b"] = np.where(used, df["offcpu_b"], np.nan)
+    df["load_free_ratio"] = np.where(used & ~absent, load_free, np.nan)
+    return df
+
+
+def _seconds_moved(df):
+    """Per row: how many seconds its entity's time moved between the sides, the most of
+    its rows in seconds (wall and CPU clocks); NaN for an entity with none."""
+    q = base_quantity(df["quantity"])
+    scale = np.where(q.isin(("perf::TASK-CLOCK", "perf::CPU-CLOCK")), 1e-9,
+                     np.where(df["unit"] == "s", 1.0, np.nan))
+    moved = pd.Series((df["b"] - df["a"]).abs().to_numpy(float) * scale, index=df.index)
+    per_entity = moved.groupby([df["scope"], df["entity"]]).transform("max")
+    return per_entity.to_numpy(float)
+
+
+def base_quantity(q):
+    """A quantity's name without the all-thread suffix ("perf::TASK-CLOCK (all threads)"
+    is a CPU time as perf::TASK-CLOCK is)."""
+    return q.str.replace(ALL_THREADS, "", regex=False)
+
+
+def _order(df):
+    """Rows by scope (job, mpi call, region, rank), entity in natural order, quantity."""
+    ents = {e: _natural(e) for e in df["entity"].unique()}
+    rank = {e: i for i, e in enumerate(sorted(ents, key=ents.get))}
+    key = pd.DataFrame({"s": df["scope"].map(SCOPES.index), "e": df["entity"].map(rank),
+                        "q": df["quantity"]})
+    return df.loc[key.sort_values(["s", "e", "q"], kind="stable").index].reset_index(drop=True)
+
+
+def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None,
+            time_tolerance=DEFAULT_TIME_TOLERANCE):
     """A DataFrame of COLUMNS: every row either side has. a_paths, b_paths: a path or a
     list of paths of repeated runs (region or papi_run directories, MPI reports, run
-    directories). classify: papi_report's path classifier (what a path holds)."""
+    directories). classify: papi_report's path classifier (what a path holds).
+    time_tolerance: the tolerance of times when a side has one run (see above)."""
     classify = classify or classify_path
     a_paths = [a_paths] if isinstance(a_paths, str) else list(a_paths)
     b_paths = [b_paths] if isinstance(b_paths, str) else list(b_paths)
-    if not 0 <= tolerance < 10:
-        raise ValueError("tolerance %g: expected a fraction such as 0.1" % tolerance)
-    sa = _summarise(_side_units(a_paths, classify), len(a_paths))
-    sb = _summarise(_side_units(b_paths, classify), len(b_paths))
-    ea, eb = energy.entity_energy(sa), energy.entity_energy(sb)
-    rows = []
-    for key in sorted(set(sa) | set(sb), key=lambda k: (("job", "mpi call", "region", "rank").index(k[0]),
-                                                           _natural(k[1]), k[2])):
-        unit = (sa.get(key) or sb.get(key))[0]
-        ua, ma, ca, na = sa.get(key, (unit, None, 0.0, 0))
-        ub, mb, cb, nb = sb.get(key, (unit, None, 0.0, 0))
-        ratio, thr, v = verdict(key[2], ma, mb, ca, cb, tolerance)
-        rows.append(dict(zip(COLUMNS, [key[0], key[1], key[2], unit, ma, mb, ratio, ca, cb, na, nb,
-                                       len(a_paths), len(b_paths), thr, v, ea.get(key[:2]),
-                                       eb.get(key[:2])])))
+    for name, t in (("tolerance", tolerance), ("time tolerance", time_tolerance)):
+        if not 0 <= t < 10:
+            raise ValueError("%s %g: expected a fraction such as 0.1" % (name, t))
+    ua, reports_a = side_units(a_paths, classify)
+    ub, reports_b = side_units(b_paths, classify)
+    sa, sb = summarise(ua, len(a_paths)), summarise(ub, len(b_paths))
+    ea, eb = energy.entity_energy(_as_dict(sa)), energy.entity_energy(_as_dict(sb))
+    j = sa.join(sb, how="outer", lsuffix="_a", rsuffix="_b")
+    df = pd.DataFrame({"unit": j["unit_a"].fillna(j["unit_b"]), "a": j["mean_a"].astype(float),
+                       "b": j["mean_b"].astype(float), "noise_a": j["cv_a"].astype(float).fillna(0.0),
+                       "noise_b": j["cv_b"].astype(float).fillna(0.0),
+                       "units_a": j["n_a"].fillna(0).astype(int), "units_b": j["n_b"].fillna(0).astype(int),
+                       "offcpu_a": j["offcpu_a"].astype(float), "offcpu_b": j["offcpu_b"].astype(float)},
+                      index=j.index).reset_index()
+    df["runs_a"], df["runs_b"] = len(a_paths), len(b_paths)
+    single = len(a_paths) == 1 or len(b_paths) == 1
+    df = _verdicts(df, tolerance, time_tolerance, single)
+    ent = list(zip(df["scope"], df["entity"]))
+    df["energy_a_j"] = [ea.get(k) for k in ent] if ea else None
+    df["energy_b_j"] = [eb.get(k) for k in ent] if eb else None
+    df = _order(df)[COLUMNS]
     functions = profile_compare.table(a_paths, b_paths, tolerance, verdict)  # profiled runs
-    rows += profile_compare.rows(functions, len(a_paths), len(b_paths))
-    df = pd.DataFrame(rows, columns=COLUMNS)
+    extra = profile_compare.rows(functions, len(a_paths), len(b_paths))
+    if extra:
+        df = pd.concat([df, pd.DataFrame(extra, columns=COLUMNS)], ignore_index=True)
     df.attrs["functions"] = functions
+    df.attrs["tolerance"], df.attrs["time_tolerance"] = tolerance, time_tolerance
+    df.attrs["single"] = single
     # POP's computation scalability of the sides' MPI reports (pop_compare.py), for the outputs.
-    df.attrs["pop_scalability"] = pop_compare.scalability(pop_compare.reports_of(a_paths, classify),
-                                                          pop_compare.reports_of(b_paths, classify))
+    df.attrs["pop_scalability"] = pop_compare.scalability(reports_a, reports_b)
     return df
+
+
+def _as_dict(summary):
+    """A side's summary as energy.entity_energy reads it: {key: (unit, mean, cv, n)}."""
+    keep = summary[summary.index.get_level_values("quantity").isin([energy.PREFIX + "TOTAL", "CPU_ENERGY"])]
+    return {k: (r["unit"], r["mean"], r["cv"], r["n"]) for k, r in zip(keep.index, keep.to_dict("records"))}
+
+
+def region_verdicts(df):
+    """One row per region: its verdict (its time's), the time row that decided it with
+    its ratio, and the counts that moved (see the module's text)."""
+    cols = ["region", "verdict", "by", "ratio", "counts_moved"]
+    reg = df[df["scope"] == "region"]
+    out = []
+    for name, rows in reg.groupby("entity", sort=False):
+        times = pd.concat([rows[rows["quantity"].isin(CPU_QUANTITIES)],  # the CPU clock first
+                           rows[rows["quantity"] == "real_time_nsec"]])
+        moved = rows[rows["verdict"].isin(("higher", "lower"))]
+        v, by = "same", times
+        for want in ("slower", "faster"):
+            hit = times[times["verdict"] == want]
+            if len(hit) and not ((times["verdict"] == ("faster" if want == "slower" else "slower")).any()):
+                v, by = want, hit
+                break
+        if not len(times):
+            v = "no time"
+        first = by.iloc[0] if len(by) else None
+        out.append([name, v, "" if first is None else first["quantity"],
+                    math.nan if first is None else first["ratio"],
+                    ", ".join("%s x%.3g" % (r["quantity"], r["ratio"]) for _, r in moved.iterrows())])
+    return pd.DataFrame(out, columns=cols)
 
 
 def _natural(s):
@@ -215,131 +249,81 @@ def parse_fail_if(text):
 
 
 def failed_conditions(df, conditions):
-    """[(condition text, row)] of every row whose ratio meets a --fail-if condition."""
-    ops = {">": lambda r, x: r > x, ">=": lambda r, x: r >= x, "<": lambda r, x: r < x,
-           "<=": lambda r, x: r <= x}
+    """[(condition text, row)] of every row whose ratio (its load_free_ratio where it has
+    one: the ratio its verdict judged) meets a --fail-if condition."""
+    ops = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
     hits = []
+    rows = df[df["scope"] != "function"]
     for text in conditions:
         scope, entity, q, op, x = parse_fail_if(text)
         if scope == "function":
             hits += profile_compare.failed(df, text, df.attrs["functions"].attrs.get("sampled"))
             continue
-        for _, r in df[df["scope"] != "function"].iterrows():
-            if scope and (r["scope"] != scope or r["entity"] != entity):
-                continue
-            if not (r["quantity"] == q or (q == "time" and r["quantity"] in TIME_QUANTITIES)):
-                continue
-            if isinstance(r["ratio"], float) and math.isnan(r["ratio"]):
-                continue
-            if ops[op](r["ratio"], x):
-                hits.append((text, r))
+        sel = rows["quantity"].isin(TIME_QUANTITIES) if q == "time" else rows["quantity"] == q
+        if scope:
+            sel &= (rows["scope"] == scope) & (rows["entity"] == entity)
+        # The ratio the verdict judged: a region's load-free one where it had one.
+        ratio = rows["load_free_ratio"].astype(float).fillna(rows["ratio"].astype(float))
+        sel &= ratio.notna() & ops[op](ratio, x)
+        hits += [(text, r) for _, r in rows[sel].iterrows()]
     return hits
 
 
-def _fmt(v, unit):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    if unit == "s":
-        for scale, u in ((1, "s"), (1e-3, "ms"), (1e-6, "us")):
-            if abs(v) >= scale or scale == 1e-6:
-                return "%.4g %s" % (v / scale, u)
-    return "%.6g%s" % (v, (" " + unit) if unit else "")
+def _pct(v):
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else "%.0f%%" % (100 * v)
+
+
+def rule_text(df, tolerance):
+    """The verdict's rule in one line, as it applied to these runs."""
+    if df.attrs.get("single", True):
+        return ("verdict: same when B/A is within 1 +- max(tolerance, 2 x the noise): tolerance "
+                "%g%% for counts, %g%% for times (one run a side: the load's noise is not "
+                "measured); a region's wall time on its load-free B/A, less the time its threads "
+                "were off a CPU (off A/B); noise = the thread and rank spread (cv)" % (
+                    100 * tolerance, 100 * df.attrs.get("time_tolerance", DEFAULT_TIME_TOLERANCE)))
+    return ("verdict: same when |B/A - 1| <= max(tolerance %g%%, 2 x the noise); noise = the "
+            "spread (cv) of the repeated runs' means" % (100 * tolerance))
 
 
 def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "region")):
-    lines = ["papi_report --compare: A = %s, B = %s" % (a_label, b_label),
-             "verdict: same when |B/A - 1| <= max(tolerance %g%%, 2 x the noise); noise = the "
-             "spread (cv) of repeated runs, else of threads and ranks" % (100 * tolerance), ""]
+    lines = ["papi_report --compare: A = %s, B = %s" % (a_label, b_label), rule_text(df, tolerance), ""]
     shown = df[df["scope"].isin(scopes)]
     if not len(shown):
         return "\n".join(lines + ["(nothing in common to compare)", ""]) + \
             profile_compare.render_text(df.attrs.get("functions"))
     w_ent = max(6, min(48, max(len(str(e)) for e in shown["entity"])))
     w_q = max(8, min(36, max(len(str(q)) for q in shown["quantity"])))
-    head = "%-8s  %-*s  %-*s  %12s  %12s  %8s  %7s  %-10s  %s" % (
-        "scope", w_ent, "entity", w_q, "quantity", "A", "B", "B/A", "noise", "verdict",
+    head = "%-8s  %-*s  %-*s  %12s  %12s  %8s  %7s  %-18s  %-10s  %s" % (
+        "scope", w_ent, "entity", w_q, "quantity", "A", "B", "B/A", "noise", "off A/B, load-free", "verdict",
         "energy J (A / B)")
     lines += [head, "-" * len(head)]
-    for _, r in shown.iterrows():
+    for r in shown.to_dict("records"):
         noise = math.sqrt(r["noise_a"] ** 2 + r["noise_b"] ** 2)
         ratio = "-" if isinstance(r["ratio"], float) and math.isnan(r["ratio"]) else "%.3f" % r["ratio"]
-        lines.append("%-8s  %-*s  %-*s  %12s  %12s  %8s  %6.1f%%  %-10s  %s" % (
+        off = "-" if math.isnan(r["load_free_ratio"]) else "%s/%s %.3f" % (
+            _pct(r["offcpu_a"]), _pct(r["offcpu_b"]), r["load_free_ratio"])
+        lines.append("%-8s  %-*s  %-*s  %12s  %12s  %8s  %6.1f%%  %-18s  %-10s  %s" % (
             r["scope"], w_ent, str(r["entity"])[:w_ent], w_q, str(r["quantity"])[:w_q],
-            _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]), ratio, 100 * noise, r["verdict"],
+            _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]), ratio, 100 * noise, off, r["verdict"],
             energy.pair_text(r.get("energy_a_j"), r.get("energy_b_j"))))
     counts = shown["verdict"].value_counts()
     lines += ["", "rows: " + ", ".join("%d %s" % (n, v) for v, n in counts.items()), ""]
+    regions = region_verdicts(df)
+    if len(regions):
+        lines.append("regions (a region's verdict is its time's: CPU clock, else wall time):")
+        w = max(6, min(48, max(len(str(n)) for n in regions["region"])))
+        for r in regions.to_dict("records"):
+            lines.append("  %-*s  %-8s  %s%s" % (
+                w, r["region"], r["verdict"], "" if not r["by"] else "%s B/A %.3f" % (r["by"], r["ratio"]),
+                "; counts moved: " + r["counts_moved"] if r["counts_moved"] else ""))
+        lines.append("")
     return ("\n".join(lines) + "\n" + pop_compare.render_text(df.attrs.get("pop_scalability"))
             + profile_compare.render_text(df.attrs.get("functions")))
 
 
 def write_outputs(df, out_dir, a_label, b_label, tolerance):
-    """compare.csv, compare.txt and compare.html (the ratio chart) in out_dir; their paths."""
-    os.makedirs(out_dir, exist_ok=True)
-    written = []
-    csv = os.path.join(out_dir, "compare.csv")
-    df.to_csv(csv + ".tmp", index=False)
-    os.replace(csv + ".tmp", csv)
-    pop = df.attrs.get("pop_scalability")
-    if pop is not None and len(pop):
-        written.append(os.path.join(out_dir, "compare_pop_scalability.csv"))
-        pop.to_csv(written[-1], index=False)
-    text = render_text(df, a_label, b_label, tolerance)
-    txt = os.path.join(out_dir, "compare.txt")
-    with open(txt + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(txt + ".tmp", txt)
-    figure = ""
-    shown = df[df["scope"].isin(("job", "mpi call", "region")) & df["ratio"].apply(
-        lambda r: isinstance(r, float) and math.isfinite(r) and r > 0)]
-    if len(shown):
-        from . import figures  # noqa: F401 (first: says which package installs matplotlib)
-        import matplotlib.pyplot as plt
-        # The rows that moved most first, at most 60 (the CSV has every row).
-        shown = shown.assign(_d=shown["ratio"].apply(lambda r: abs(math.log(r)))).sort_values(
-            "_d", ascending=False).head(60).iloc[::-1]
-        colours = {"same": "#999999", "slower": "#c0392b", "higher": "#d35400",
-                   "faster": "#27ae60", "lower": "#2980b9"}
-        fig, ax = plt.subplots(figsize=(10, 1.2 + 0.28 * len(shown)))
-        labels = ["%s %s: %s" % (r["scope"], r["entity"], r["quantity"]) if r["entity"] else
-                  "%s: %s" % (r["scope"], r["quantity"]) for _, r in shown.iterrows()]
-        ax.barh(range(len(shown)), [max(-10, min(10, math.log2(r))) for r in shown["ratio"]],
-                color=[colours.get(v, "#555555") for v in shown["verdict"]])
-        thr = math.log2(1 + tolerance)
-        ax.axvspan(-thr, thr, color="#eeeeee", zorder=0, label="tolerance %g%%" % (100 * tolerance))
-        ax.set_yticks(range(len(shown)))
-        ax.set_yticklabels([lab if len(lab) <= 70 else lab[:33] + "..." + lab[-34:] for lab in labels],
-                           fontsize=9)
-        lim = min(10.0, max(1.2, max(abs(math.log2(r)) for r in shown["ratio"]) * 1.1))
-        step = max(1, int(math.ceil(lim / 4)))  # at most 9 ticks: powers of two
-        ticks = [k for k in range(-int(lim), int(lim) + 1) if k % step == 0]
-        ax.set_xticks(ticks)
-        ax.set_xticklabels(["%dx" % 2 ** k if k >= 0 else "1/%dx" % 2 ** -k for k in ticks])
-        ax.set_xlim(-lim, lim)  # a ratio past 1024x is drawn to the edge (the table has it)
-        ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_xlabel("B / A (log scale; colour: verdict)")
-        handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
-        ax.legend(handles, list(colours), loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-        plt.close(fig)
-        figure = '<figure><figcaption>B / A per region, call and job quantity</figcaption>' \
-                 '<img alt="ratio chart" src="data:image/png;base64,%s"></figure>' % \
-                 base64.b64encode(buf.getvalue()).decode()
-    rows = "".join("<tr>%s</tr>" % "".join("<td>%s</td>" % html.escape(str(c)) for c in (
-        r["scope"], r["entity"], r["quantity"], _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]),
-        "-" if isinstance(r["ratio"], float) and math.isnan(r["ratio"]) else "%.3f" % r["ratio"],
-        r["verdict"])) for _, r in df.iterrows())
-    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>papi_report --compare</title>"
-            "<style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:"
-            "collapse;font-size:small}td,th{border:1px solid #ccc;padding:2px 6px}</style></head><body>"
-            "<h1>A = %s<br>B = %s</h1><p>%s</p>%s%s<table><tr><th>scope</th><th>entity</th><th>quantity"
-            "</th><th>A</th><th>B</th><th>B/A</th><th>verdict</th></tr>%s</table></body></html>" % (
-                html.escape(a_label), html.escape(b_label), html.escape(text.splitlines()[1]),
-                figure, "" if pop is None or not len(pop) else "<h2>POP computation scalability "
-                "(A the reference)</h2>" + pop.to_html(index=False, na_rep="-", border=0), rows))
-    page_path = os.path.join(out_dir, "compare.html")
-    with open(page_path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(page)
-    os.replace(page_path + ".tmp", page_path)
-    return [page_path, txt, csv] + written + profile_compare.write_csv(df.attrs.get("functions"), out_dir)
+    """compare.csv, compare.txt, compare_regions.csv and compare.html (the ratio charts) in
+    out_dir; their paths."""
+    return compare_page.write_outputs(df, out_dir, a_label, b_label,
+                                      render_text(df, a_label, b_label, tolerance),
+                                      region_verdicts(df), tolerance)

@@ -64,17 +64,22 @@ def load(directory):
             continue
         try:
             with open(path, encoding="utf-8") as f:
-                for n, text in enumerate(f, 1):
-                    try:
-                        doc = json.loads(text, parse_constant=_no_constant)
-                    except ValueError:
-                        continue
-                    why = _line_fault("%s: line %d" % (path, n), doc)
-                    if why:
-                        raise EventLogError(why)
-                    lines.append(doc)
+                texts = f.read().split("\n")
         except (OSError, UnicodeDecodeError) as e:
             raise EventLogError("%s: cannot read: %s" % (path, getattr(e, "strerror", None) or e))
+        for n, text in enumerate(texts, 1):
+            try:
+                doc = json.loads(text, parse_constant=_no_constant)
+            except ValueError as e:
+                # Only the last line may be torn (the writer truncates the file when it
+                # opens it and appends whole lines): one before it is a broken file.
+                if n >= len(texts) - 1:
+                    continue
+                raise EventLogError("%s: line %d: not JSON: %s" % (path, n, e))
+            why = _line_fault("%s: line %d" % (path, n), doc)
+            if why:
+                raise EventLogError(why)
+            lines.append(doc)
     if not lines:
         raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
     newest = max((d.get("run_id") for d in lines), key=mpi_rows.run_time)

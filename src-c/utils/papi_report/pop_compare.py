@@ -20,7 +20,6 @@ import math
 
 import pandas as pd
 
-from .load import load_mpi
 
 INSTRUCTIONS = ("PAPI_TOT_INS", "perf::INSTRUCTIONS", "perf::instructions", "INSTRUCTIONS",
                 "instructions", "INST_RETIRED:ANY_P", "INST_RETIRED.ANY_P", "INST_RETIRED")
@@ -128,11 +127,6 @@ def scalability(a_reports, b_reports):
     for c in ("a", "b", "value"):
         df[c] = pd.to_numeric(df[c])
     return df
-
-
-def reports_of(paths, classify):
-    """The MPI reports among a side's paths (a path may hold none: region files only)."""
-    return [load_mpi(p) for path in paths for kind, p in (classify(path) or []) if kind == "mpi"]
 
 
 def _num(v):

@@ -18,12 +18,11 @@ started (late receiver). The wait is the first part of the call; the rest is "ot
 Needs pandas only."""
 import bisect
 import glob
-import json
 import os
 
 import pandas as pd
 
-from . import registry
+from . import registry, trace_file
 
 #: The states, in the figure's order (waits.KINDS without "_s", other MPI, computation).
 KINDS = ["late_sender", "late_receiver", "wait_nxn", "wait_barrier", "late_root",
@@ -41,8 +40,8 @@ HOW = ("set PAPI_MPI_TRACE=json for an MPI run (papi_mpi_trace.json beside the r
        "PAPI_TRACE=json / papi_run --trace json for the region API and papi_run")
 
 
-class TraceUnreadable(Exception):
-    """A trace file that cannot be read or is not a papi-compat JSON trace."""
+#: A trace that cannot be read, is not JSON or breaks trace_json.schema.json (one line).
+TraceUnreadable = trace_file.TraceError
 
 
 def find_traces(report_path):
@@ -58,24 +57,9 @@ def find_traces(report_path):
     return []
 
 
-def _load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as e:
-        raise TraceUnreadable("%s: cannot read: %s" % (path, e.strerror))
-    except ValueError as e:
-        raise TraceUnreadable("%s: not JSON: %s" % (path, e))
-    other = doc.get("otherData") if isinstance(doc, dict) else None
-    if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
-            not isinstance(doc.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
-        raise TraceUnreadable("%s: not a papi-compat JSON trace (otherData.format)" % path)
-    return doc
-
-
 def read_events(paths):
     """(events with "ts" in seconds on one axis, dropped records): the traces' events."""
-    docs = [_load(p) for p in paths]
+    docs = [trace_file.load(p) for p in paths]
     if not docs:
         return [], 0
     base = min(d["otherData"]["base_ns"] for d in docs)

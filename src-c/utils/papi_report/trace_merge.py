@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 
-from . import event_logs
+from . import event_logs, trace_file
 
 
 class TraceMergeError(Exception):
@@ -17,18 +17,11 @@ class TraceMergeError(Exception):
 
 
 def load(path):
+    """The trace at path, checked against trace_json.schema.json (trace_file.py)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as e:
-        raise TraceMergeError("%s: cannot read: %s" % (path, e.strerror))
-    except ValueError as e:
-        raise TraceMergeError("%s: not JSON: %s" % (path, e))
-    other = doc.get("otherData") if isinstance(doc, dict) else None
-    if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
-            not isinstance(doc.get("traceEvents"), list):
-        raise TraceMergeError("%s: not a papi-compat JSON trace (otherData.format)" % path)
-    return doc
+        return trace_file.load(path)
+    except trace_file.TraceError as e:
+        raise TraceMergeError(str(e))
 
 
 def merge(paths):

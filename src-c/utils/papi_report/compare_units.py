@@ -1,0 +1,162 @@
+"""papi_report.compare_units: the numbers --compare judges (compare.py), one tidy
+DataFrame per side, built column-wise (two 10,000-rank MPI reports in seconds, not
+minutes: bench/README.md).
+
+A unit is one value of one quantity of one thing in one run: a region's real time,
+cycles, each event and named metric per rank and thread (scope "region", by the
+region's path); the job's and each rank's wall, MPI and compute time, counters and
+metrics; each MPI call's time per rank (scope "mpi call"). summarise() gives a side's
+mean, spread and CPU share per (scope, entity, quantity)."""
+import os
+
+import numpy as np
+import pandas as pd
+
+from . import catalog, profile_compare, registry
+from .check import MalformedInput
+from .load import load_mpi, load_regions
+
+UNIT_COLUMNS = ["run", "scope", "entity", "quantity", "unit", "value"]
+KEY = ["scope", "entity", "quantity"]
+#: Quantities of the wall clock: they take the machine's load (time the thread waited
+#: for a core), which one run cannot tell from the program's own time.
+WALL_QUANTITIES = {"real_time_nsec", "cycles", "wall_s", "mpi_s", "compute_s", "time_s"}
+#: Quantities of the thread's own CPU time (counted only while it runs on a core).
+CPU_QUANTITIES = {"perf::TASK-CLOCK", "perf::CPU-CLOCK", "PAPI_TOT_CYC"}
+TIME_QUANTITIES = WALL_QUANTITIES | CPU_QUANTITIES
+#: The CPU clocks in nanoseconds, and the wall time (seconds) of each scope they divide:
+#: regions only, whose clocks are each thread's over the region. A rank's wall time holds
+#: its MPI waits, which an MPI may spend off the CPU: the program's time, not load.
+CPU_CLOCKS = ("perf::TASK-CLOCK", "perf::CPU-CLOCK")
+WALL_OF = {"region": "real_time_nsec"}
+
+
+def _frame(run, scope, entity, quantity, unit, value):
+    """A units DataFrame from columns (scalars broadcast), NaN values dropped."""
+    df = pd.DataFrame({"run": run, "scope": scope, "entity": entity, "quantity": quantity,
+                       "unit": unit, "value": pd.to_numeric(value, errors="coerce")})
+    return df[df["value"].notna()][UNIT_COLUMNS]
+
+
+def _empty():
+    return pd.DataFrame({c: pd.Series(dtype="float64" if c == "value" else "object")
+                         for c in UNIT_COLUMNS})
+
+
+def region_units(run, files):
+    t = catalog.tables(regions=files)
+    parts = []
+    tot = t.get("region_totals")
+    if tot is not None and len(tot):
+        fixed = {"rank", "thread", "name", "path", "region_count"}
+        for col in [c for c in tot.columns if c not in fixed]:
+            v = pd.to_numeric(tot[col], errors="coerce").astype("float64")
+            wall = col.startswith("real_time_nsec")
+            parts.append(_frame(run, "region", tot["path"].astype(str), col, "s" if wall else "",
+                                v / 1e9 if wall else v))
+    met = t.get("region_metrics")
+    if met is not None and len(met):
+        met = met[met["value"].notna()]
+        path = met["region"]
+        if tot is not None and len(tot):
+            # Keys as text on both sides: one table may hold a thread as a number, one as text.
+            paths = tot[["rank", "thread", "name", "path"]].astype({"rank": str, "thread": str, "name": str})
+            paths = paths.drop_duplicates(["rank", "thread", "name"])
+            joined = met.astype({"rank": str, "thread": str, "region": str}).merge(
+                paths, how="left", left_on=["rank", "thread", "region"], right_on=["rank", "thread", "name"])
+            path = joined["path"].fillna(joined["region"])
+            met = joined
+        parts.append(_frame(run, "region", path.astype(str).values, met["metric"].values,
+                            met["unit"].fillna("").values, met["value"].values))
+    return pd.concat(parts, ignore_index=True) if parts else _empty()
+
+
+def mpi_units(run, rep):
+    catalog.load("tables")
+    # Only the four tables compared: the whole catalogue of a 10,000-rank report costs minutes.
+    ranks, counters, metrics, calls = (registry.TABLES[n][1](rep) for n in (
+        "mpi_ranks", "mpi_counters", "mpi_rank_metrics", "mpi_calls"))
+    parts = []
+    rank_names = ranks["rank"].astype(int).astype(str)
+    for col in ("wall_s", "mpi_s", "compute_s"):
+        parts.append(_frame(run, "job", "", col, "s", ranks[col].values))
+        parts.append(_frame(run, "rank", rank_names.values, col, "s", ranks[col].values))
+    if len(counters):
+        parts.append(_frame(run, "job", "", counters["counter"].values, "", counters["value"].values))
+        parts.append(_frame(run, "rank", counters["rank"].astype(int).astype(str).values,
+                            counters["counter"].values, "", counters["value"].values))
+    if len(metrics):
+        unit = metrics["unit"].fillna("").values
+        parts.append(_frame(run, "job", "", metrics["metric"].values, unit, metrics["value"].values))
+        parts.append(_frame(run, "rank", metrics["rank"].astype(int).astype(str).values,
+                            metrics["metric"].values, unit, metrics["value"].values))
+    if len(calls):
+        parts.append(_frame(run, "mpi call", calls["call"].values, "time_s", "s", calls["time_s"].values))
+    return pd.concat(parts, ignore_index=True)
+
+
+def side_units(paths, classify):
+    """(units DataFrame of every run of a side, [the side's loaded MPI reports])."""
+    parts, reports = [], []
+    for run, path in enumerate(paths):
+        kinds = classify(path)
+        if not kinds and profile_compare.has_profiles(path):
+            continue  # papi_run --sample's profiles alone: compared by function only
+        if not kinds:
+            raise MalformedInput("%s is neither an MPI report nor region files" % path)
+        kinds = list(kinds)
+        both = os.path.join(path, "papi_run_output") if os.path.isdir(path) else ""
+        if both and os.path.isdir(both) and ("regions", os.path.join(path, "papi_hl_output")) in kinds:
+            # papi_run -o D of a program with regions (PAPI_OUTPUT_DIRECTORY=D): the whole
+            # program (region "papi_run") beside the program's own regions.
+            kinds.append(("regions", both))
+        for kind, p in kinds:
+            if kind == "mpi":
+                reports.append(load_mpi(p))
+                parts.append(mpi_units(run, reports[-1]))
+            else:
+                parts.append(region_units(run, load_regions([p])))
+    return (pd.concat(parts, ignore_index=True) if parts else _empty()), reports
+
+
+def summarise(units, runs):
+    """A DataFrame indexed by (scope, entity, quantity): unit, mean (over every unit), cv
+    (the spread as a coefficient of variation: of the per-run means when the side has
+    several runs, else of its units, i.e. threads and ranks; 0 for one value or a mean
+    of 0), n (units) and offcpu (the share of the entity's wall time its threads were
+    off a CPU: 1 - CPU clock / wall time, where both were measured; NaN elsewhere)."""
+    if not len(units):
+        return pd.DataFrame(columns=["unit", "mean", "cv", "n", "offcpu"],
+                            index=pd.MultiIndex.from_tuples([], names=KEY))
+    g = units.groupby(KEY, sort=False)["value"]
+    out = pd.DataFrame({"unit": units.groupby(KEY, sort=False)["unit"].first(),
+                        "mean": g.mean(), "n": g.size()})
+    if runs > 1:  # the spread of repeated runs
+        per_run = units.groupby(KEY + ["run"], sort=False)["value"].mean().groupby(level=KEY, sort=False)
+        sd, m = per_run.std(ddof=1), per_run.mean()
+    else:  # thread and rank spread
+        sd, m = g.std(ddof=1), out["mean"]
+    cv = (sd / m.abs()).reindex(out.index)
+    out["cv"] = cv.where(np.isfinite(cv), 0.0).fillna(0.0)
+    out["offcpu"] = _offcpu(out)
+    return out
+
+
+def _offcpu(summary):
+    """Per row: its entity's off-CPU share, for the rows of wall-clock quantities."""
+    mean = summary["mean"]
+    q = summary.index.get_level_values("quantity")
+    scope = summary.index.get_level_values("scope")
+    share = pd.Series(np.nan, index=summary.index)
+    ent = summary.index.droplevel("quantity")
+    for clock in CPU_CLOCKS:
+        cpu = mean[q == clock].droplevel("quantity")
+        for sc, wall_q in WALL_OF.items():
+            wall = mean[(q == wall_q) & (scope == sc)].droplevel("quantity")
+            both = wall.index.intersection(cpu.index)
+            if not len(both):
+                continue
+            got = (1 - (cpu[both] / 1e9) / wall[both]).clip(0, 1)  # CPU clocks count ns
+            fill = ent.isin(both) & np.isin(q, list(WALL_QUANTITIES)) & share.isna().values
+            share[fill] = got.reindex(ent[fill]).values
+    return share
