@@ -271,6 +271,9 @@ def part_kill(args):
         check(q.returncode == 0, f"papi_report DIR: status {q.returncode}")
         check(f"papi_report: rank 3 did not finish: {KILLED}" in q.stdout.splitlines(),
               "papi_report DIR: rank 3 killed after its last checkpoint")
+        table = rows_table(q.stdout)  # its last snapshot (or the one before, if the kill
+        # came while the checkpoint thread replaced it)
+        check(table.get(3, "").startswith("checkpoint"), f"papi_report DIR: rank 3's row is its checkpoint: {table}")
         measured = exp.get(("late_sender_recv", 1))
         row = re.search(r"^\s+1\s+\d+\s+\d+\s+([0-9.]+)\s", q.stdout, re.M)
         if check(row is not None and measured is not None, "papi_report DIR: rank 1's row, EXPECT"):
