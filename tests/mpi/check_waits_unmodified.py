@@ -105,13 +105,15 @@ def barrier(args, lines, trace=False):
         if s:
             check(s["ranks"] == 4, f"the barrier site has the 4 ranks: {s['ranks']}")
         if trace:
-            trace_json(os.path.join(out, "papi_mpi_trace.json"))
+            trace_json(os.path.join(out, "papi_mpi_trace.json"), got)
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def trace_json(path):
-    """papi_run --trace json under mpirun: the wrapper's job trace, a track per rank."""
+def trace_json(path, waits):
+    """papi_run --trace json under mpirun: the wrapper's job trace, a track per rank; each
+    rank's MPI_Barrier begins where the report's wait says (on rank 0's clock: the last
+    entry minus the rank's own is its wait)."""
     if not check(os.path.exists(path), "papi_run --trace json: papi_mpi_trace.json written"):
         return
     p = subprocess.run([sys.executable, TRACE_CHECK, "json", "--schema", TRACE_SCHEMA, "--tracks", "4",
@@ -127,6 +129,22 @@ def trace_json(path):
     check(pids == set(range(4)), f"one track per rank: {sorted(pids)}")
     named = {e["pid"] for e in doc["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"}
     check(named == set(range(4)), f"each rank's track named: {sorted(named)}")
+    enter = {e["pid"]: e["ts"] * 1e-6 for e in doc["traceEvents"]
+             if e["ph"] == "B" and e["name"] == "MPI_Barrier"}
+    if check(sorted(enter) == [0, 1, 2, 3], f"each rank's MPI_Barrier begins: {enter}"):
+        for r in range(4):
+            near(max(enter.values()) - enter[r], waits[r], f"trace: rank {r}'s barrier entry before the last")
+
+
+def plain(program):
+    """The program names no PAPI library (readelf -d): it is the unmodified build."""
+    try:
+        p = subprocess.run(["readelf", "-d", program], capture_output=True, text=True)
+    except OSError as e:
+        print(f"readelf: {e}: the program's libraries not checked")
+        return
+    needed = [ln for ln in p.stdout.splitlines() if "NEEDED" in ln]
+    check(needed and not any("papi" in ln for ln in needed), f"{program} links no PAPI library: {needed}")
 
 
 def main():
@@ -145,6 +163,7 @@ def main():
         print(f"SKIPPED: {e}")
         return 77
     lines = marker_lines(args.source)
+    plain(args.program)
     late_sender(args, lines)
     barrier(args, lines, trace=args.launch == "papi_run")
     return verdict()
