@@ -7,7 +7,14 @@ the nominal sleeps (200 ms late sender, (3 - r) x 100 ms at the barrier) within 
 unless the program's own clock shows the machine delayed a rank past that (then said,
 and the waits still have to match what happened).
 Part matching: MPI_Waitany, persistent requests, a barrier on MPI_Comm_split halves.
-Usage: check_waits.py --mpirun M --program PROG --source SRC --part waits|pop|bad|fortran|matching"""
+Part nxn: one late rank at Alltoall, Allgather and Iallreduce + Wait: each other rank's
+N x N wait in the call's region is what it measured.
+Part transfer: serialisation and transfer efficiency of a staged exchange, computed from
+what the ranks measured (and serialisation 0.5 nominal).
+Part nomem: a log size in range whose allocation fails (ulimit -v): one line, wait states
+off with the reason, rows and counters written.
+Usage: check_waits.py --mpirun M --program PROG --source SRC
+  --part waits|pop|bad|fortran|matching|nxn|transfer|nomem"""
 import argparse
 import csv
 import json
@@ -36,18 +43,19 @@ def marker_lines(source):
     return out
 
 
-def run(args, np, mode, env=None, keep=None, expect_file=False):
+def run(args, np, mode, env=None, keep=None, expect_file=False, wrap=()):
     """Runs one stage; returns (report or None, EXPECT {(what, rank): s}, output); keep:
     where to copy the report; expect_file: the program writes its EXPECT lines into the
     file named by its second argument (a rank other than the report's own, whose lines
-    the launcher could cut in the merged output)."""
+    the launcher could cut in the merged output); wrap: a command each rank runs the
+    program under."""
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_")
     side = tempfile.mkdtemp(prefix="papi_mpi_waits_expect_") if expect_file else None
     try:
         e = {"PAPI_MPI_OUTPUT_DIR": out}
         e.update(env or {})
         extra = [os.path.join(side, "expect.txt")] if side else []
-        p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, e) +
+        p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, e) + list(wrap) +
                     [args.program, mode] + extra, tail=3000)
         check(p.returncode == 0, f"{mode}: exit status {p.returncode}")
         expect = expect_values(p.stdout)
@@ -318,12 +326,115 @@ def part_bad(args):
         check(all("waits" not in s for s in rep["callsites"]["top"]), "no site waits when off")
 
 
+def part_nxn(args, lines):
+    """Rank 1 enters each call 200 ms after the others (3 ranks): ranks 0 and 2 wait at
+    N x N for it, each call in its own region (the region's per-rank waits are the
+    call's); the site holds the sum."""
+    rep, exp, _ = run(args, 3, "nxn_more")
+    if not rep:
+        return
+    regs = {g["name"]: g for g in rep["wait_states"]["regions"]}
+    for name, calls in (("alltoall", (("MPI_Alltoall", "ALLTOALL_LINE"),)),
+                        ("allgather", (("MPI_Allgather", "ALLGATHER_LINE"),)),
+                        ("iallreduce", (("MPI_Wait", "IALL_WAIT_LINE"),))):
+        if not check(name in regs, f"region {name} in wait_states.regions: {list(regs)}"):
+            continue
+        per = {x["rank"]: x for x in regs[name]["per_rank"]}
+        if not check(sorted(per) == [0, 1, 2], f"{name}: the 3 ranks in its region: {sorted(per)}"):
+            continue
+        for r in range(3):
+            m = exp.get((name, r))
+            if not check(m is not None, f"EXPECT {name} {r}"):
+                continue
+            near(per[r]["wait_nxn_s"], m, f"{name}: rank {r} wait at N x N")
+            nominal(per[r]["wait_nxn_s"], m, 0.0 if r == 1 else 0.200, f"{name}: rank {r} wait at N x N")
+            others = {k: v for k, v in per[r].items() if k.endswith("_s") and k not in
+                      ("wait_nxn_s", "wall_s", "mpi_s", "rest_s") and v > 0.005}
+            check(not others, f"{name}: rank {r} has no other wait there: {others}")
+        got = 0.0
+        for call, line in calls:
+            for x in rep["callsites"]["top"]:
+                if x["call"] == call and x["line"] == lines[line]:
+                    got += x.get("waits", {}).get("wait_nxn_s", 0.0)
+                    print(f"{name}: {call} line {x['line']}: {x.get('waits')}")
+        near(got, sum(exp.get((name, r), 0) for r in range(3)), f"{name}: its sites, all ranks", 3 * TOL)
+    s = site(rep, "MPI_Iallreduce", lines["IALLREDUCE_LINE"])  # it returns at once: the
+    if s:  # Wait that blocked holds the wait
+        check(s.get("waits", {}).get("wait_nxn_s", 0) < 0.005, f"MPI_Iallreduce's own site waits none: {s}")
+    check(rep["wait_states"]["matched"]["collectives_unmatched"] == 0,
+          f"nxn_more: every collective matched: {rep['wait_states']['matched']}")
+
+
+def part_transfer(args):
+    """Region xfer (2 ranks): rank 0 works 300 ms and sends 256 MiB to rank 1 waiting in
+    MPI_Recv (late sender, then the copy); rank 1 works 300 ms and sends 8 bytes to rank 0
+    waiting in MPI_Recv. Per the model (wait_report.c): transfer_r = MPI time - waits,
+    T_ideal = max(span_r - transfer_r), serialisation = max(useful) / T_ideal, transfer
+    efficiency = T_ideal / max(span). The ranks measured span, work and copy: from those
+    the expected values (+- 0.03), and serialisation 0.5 +- 0.05 when each worked 300 ms."""
+    rep, exp, _ = run(args, 2, "pop_transfer", expect_file=True)
+    if not rep:
+        return
+    regs = {g["name"]: g for g in rep["wait_states"]["regions"]}
+    got = [[exp.get((k, r)) for r in (0, 1)] for k in ("xfer_span", "xfer_work", "xfer_copy")]
+    if not check("xfer" in regs and None not in sum(got, []), f"region xfer and EXPECT xfer_*: {got}"):
+        return
+    span, work, copy = got
+    ideal = max(span[r] - copy[r] for r in (0, 1))
+    want_ser, want_te = max(work) / ideal, ideal / max(span)
+    print(f"measured: span {span}, work {work}, copy {copy}: T_ideal {ideal:.4f} s, serialisation "
+          f"{want_ser:.4f}, transfer efficiency {want_te:.4f}")
+    pop = regs["xfer"]["pop"]
+    print("region xfer:", pop)
+    near(pop["serialisation_efficiency"], want_ser, "region xfer: serialisation efficiency", 0.03)
+    near(pop["transfer_efficiency"], want_te, "region xfer: transfer efficiency", 0.03)
+    near(pop["ideal_runtime_s"], ideal, "region xfer: T_ideal", TOL)
+    if all(abs(w - 0.300) <= TOL for w in work):
+        near(pop["serialisation_efficiency"], 0.5, "region xfer: serialisation (nominal)", 0.05)
+    check(pop["transfer_efficiency"] < 1 - 0.5 * max(copy) / max(span),
+          f"the copy lowers the transfer efficiency: {pop['transfer_efficiency']}")
+    check(abs(pop["communication_efficiency"] - pop["serialisation_efficiency"] *
+              pop["transfer_efficiency"]) < 1e-5, f"communication = serialisation x transfer: {pop}")
+    per = {x["rank"]: x for x in regs["xfer"]["per_rank"]}
+    for r in (0, 1):
+        if check(r in per, f"rank {r} in region xfer"):
+            near(per[r]["rest_s"], copy[r], f"rank {r}: transfer (MPI time - waits) in xfer", TOL)
+            near(per[r]["late_sender_s"], span[r] - work[r] - copy[r], f"rank {r}: late sender in xfer", TOL)
+
+
+def part_nomem(args):
+    """PAPI_MPI_LOG_RECORDS=16777216 (in range: 16M x 56 B = 940 MB) under a ulimit -v of
+    the rank's own peak plus 512 MiB: the log's malloc fails, nothing else does."""
+    _, exp, _ = run(args, 2, "vm")
+    peak = exp.get(("vm_peak_kb", 0))
+    if not check(peak is not None and peak > 0, f"the rank's peak virtual memory: {peak}"):
+        return
+    limit = int(peak) + 512 * 1024
+    print(f"rank 0 peaked at {int(peak)} kB: ulimit -v {limit}")
+    wrap = ["/bin/sh", "-c", f'ulimit -v {limit} && exec "$0" "$@"']
+    env = {"PAPI_MPI_LOG_RECORDS": "16777216", "PAPI_MPI_EVENTS": "perf::PAGE-FAULTS"}
+    rep, _, out = run(args, 2, "barrier", env, wrap=wrap)
+    lines = [x for x in out.splitlines() if "event log" in x]
+    check(len(lines) == 1 and "no memory for an event log of 16777216 records" in lines[0],
+          f"one line saying the log had no memory: {lines}")
+    if not rep:
+        return
+    w = rep["wait_states"]
+    check(not w["on"] and "no memory" in w.get("note", "") and "PAPI_MPI_LOG_RECORDS" in w.get("note", ""),
+          f"wait states off, the note says why: {w.get('on')} {w.get('note')}")
+    check(len(rep["ranks"]) == 2 and all(r["calls"].get("MPI_Barrier", {}).get("calls") == 1
+                                         for r in rep["ranks"]),
+          f"each rank's row and its MPI_Barrier call written: {[r['calls'] for r in rep['ranks']]}")
+    faults = [r["counters"].get("perf::PAGE-FAULTS") for r in rep["ranks"]]
+    check(all(isinstance(x, int) and x > 0 for x in faults), f"each rank's counters written: {faults}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--source", required=True)
-    ap.add_argument("--part", required=True, choices=("waits", "pop", "bad", "fortran", "matching"))
+    ap.add_argument("--part", required=True, choices=("waits", "pop", "bad", "fortran", "matching", "nxn", "transfer", "nomem"))
     args = ap.parse_args()
     try:
         schema_check.validators()
@@ -339,6 +450,12 @@ def main():
         part_matching(args, lines)
     elif args.part == "pop":
         part_pop(args)
+    elif args.part == "nxn":
+        part_nxn(args, lines)
+    elif args.part == "transfer":
+        part_transfer(args)
+    elif args.part == "nomem":
+        part_nomem(args)
     else:
         part_bad(args)
     return verdict()

@@ -17,7 +17,11 @@ shown; papi_mpi_collect refuses with the same lines; an event log line of the wr
 is named in one line (the rows still shown). And a rank that left only
 papi_mpi_rank<N>.checkpoint.prev.json (killed while replacing its snapshot, issue 49):
 papi_report DIR and papi_mpi_collect take it as a partial rank.
-Usage: check_waits_log.py --mpirun M --program PROG"""
+--part kill: mpi_waits.c checkpoint_kill, the same job but rank 3 ends by a real SIGKILL
+after its last checkpoint (no exit path runs): its event log up to that checkpoint is all
+it leaves; `papi_report DIR` and `--merge-trace` read it: rank 3 named as killed after
+its last checkpoint, its barrier wait and rank 1's late sender as measured.
+Usage: check_waits_log.py --mpirun M --program PROG [--part abort|kill]"""
 import argparse
 import json
 import os
@@ -235,16 +239,85 @@ def near(got, want, what, tol=TOL):
     return check(ok, f"{what}: {got:.4f} s, expected {want:.4f} +- {tol:.3f}")
 
 
+KILLED = "killed after its last checkpoint (no exit path ran)"
+
+
+def part_kill(args):
+    """Rank 3 SIGKILLed after 500 ms of checkpoints every 50 ms (nothing simulated)."""
+    out = tempfile.mkdtemp(prefix="papi_mpi_waits_kill_")
+    try:
+        env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.05"}
+        p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) +
+                    [args.program, "checkpoint_kill"], tail=3000)
+        wait_ranks_gone(out)
+        check(p.returncode != 0, f"the job failed (rank 3 killed): status {p.returncode}")
+        exp = expect_values(p.stdout)
+        names = sorted(os.listdir(out))
+        print("left:", names)
+        check("papi_mpi_report.json" not in names, "no final report")
+        check("papi_mpi_rank3.partial.json" not in names, "rank 3 ran no exit path (no partial row)")
+        check("papi_mpi_rank3.checkpoint.json" in names or "papi_mpi_rank3.checkpoint.prev.json" in names,
+              "rank 3 left its last checkpoint")
+        log3 = os.path.join(out, "papi_mpi_rank3.events.jsonl")
+        if not check(os.path.exists(log3), "rank 3's event log"):
+            return
+        bad = schema_check.check_file(log3)
+        check(bad is None, f"rank 3's log follows mpi_event_log.schema.json: {bad}")
+        with open(log3, encoding="utf-8") as f:
+            lines = [json.loads(x) for x in f if x.strip()]
+        check(lines and all(x["reason"] == "checkpoint" for x in lines),
+              f"rank 3's log: checkpoint appends only: {[x['reason'] for x in lines]}")
+        q = run_cmd(["/usr/bin/python3", REPORT, out], tail=3000)
+        check(q.returncode == 0, f"papi_report DIR: status {q.returncode}")
+        check(f"papi_report: rank 3 did not finish: {KILLED}" in q.stdout.splitlines(),
+              "papi_report DIR: rank 3 killed after its last checkpoint")
+        table = rows_table(q.stdout)  # its last snapshot (or the one before, if the kill
+        # came while the checkpoint thread replaced it)
+        check(table.get(3, "").startswith("checkpoint"), f"papi_report DIR: rank 3's row is its checkpoint: {table}")
+        measured = exp.get(("late_sender_recv", 1))
+        row = re.search(r"^\s+1\s+\d+\s+\d+\s+([0-9.]+)\s", q.stdout, re.M)
+        if check(row is not None and measured is not None, "papi_report DIR: rank 1's row, EXPECT"):
+            near(float(row.group(1)), measured, "papi_report DIR: rank 1 late sender")
+        trace = os.path.join(out, "killed_job_trace.json")
+        q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
+        check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")
+        if not check(os.path.exists(trace), "the trace written"):
+            return
+        bad = schema_check.check_file(trace)
+        check(bad is None, f"the trace follows trace_json.schema.json: {bad}")
+        with open(trace, encoding="utf-8") as f:
+            doc = json.load(f)
+        other = doc["otherData"]
+        gone = {r["rank"]: r["exit_reason"] for r in other["unfinished"]}
+        check(gone.get(3) == KILLED, f"unfinished: rank 3 {KILLED}: {gone}")
+        waits = {r["rank"]: r for r in other["wait_states"]["ranks"]}
+        if measured is not None and check(1 in waits, "rank 1's waits"):
+            near(waits[1]["late_sender_s"], measured, "trace: rank 1 late sender")
+        for r in range(4):  # rank 3's from its log up to its last checkpoint
+            m = exp.get(("split_barrier", r))
+            if check(m is not None and r in waits, f"rank {r}: EXPECT split_barrier and its waits"):
+                near(waits[r]["wait_barrier_s"], m, f"trace: rank {r} wait at its half's barrier")
+        bars = [e for e in doc["traceEvents"] if e.get("pid") == 3 and e.get("name") == "MPI_Barrier"
+                and e.get("ph") == "B"]
+        check(bars, "rank 3's track holds its MPI_Barrier from the log")
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
+    ap.add_argument("--part", default="abort", choices=("abort", "kill"))
     args = ap.parse_args()
     try:
         schema_check.validators()
     except schema_check.SchemaUnavailable as e:
         print(f"SKIPPED: {e}")
         return 77
+    if args.part == "kill":
+        part_kill(args)
+        return verdict()
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_log_")
     try:
         env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.05"}

@@ -30,8 +30,22 @@
  *   checkpoint_abort (4 ranks, PAPI_MPI_CHECKPOINT set): the late sender of rank 0 to rank
  *     1 and the split barrier, then 500 ms of checkpoints, then rank 3 calls abort() while the
  *     others wait in a barrier: the job dies with no report; the event logs keep the
- *     late sender (check_waits_log.py). */
+ *     late sender (check_waits_log.py).
+ *   checkpoint_kill (4 ranks, PAPI_MPI_CHECKPOINT set): the same, but rank 3 ends by SIGKILL
+ *     (no exit path runs): its log is what its last checkpoint appended.
+ *   nxn_more (3 ranks): rank 1 sleeps 200 ms before each of MPI_Alltoall, MPI_Allgather and
+ *     MPI_Iallreduce + MPI_Wait, each in its own MPI_Pcontrol region (the region's per-rank
+ *     waits are that call's): ranks 0 and 2 wait at N x N for rank 1.
+ *   pop_transfer (2 ranks, region "xfer"): rank 0 works 300 ms, then sends 256 MiB to rank
+ *     1, waiting in MPI_Recv (late sender 300 ms, then the copy: transfer); rank 1 works
+ *     300 ms, then sends 8 bytes to rank 0, waiting in MPI_Recv (late sender 300 ms).
+ *     Serialisation 0.5, transfer efficiency 0.6 / (0.6 + copy): each rank writes what its
+ *     clock measured (region span, work, transfer) into the file named by argument 2.
+ *   vm (any ranks): rank 0 prints its peak virtual memory (kB) after MPI_Init, for a limit
+ *     (ulimit -v) under which the event log's allocation fails and nothing else does.
+ * A mode may end in ":MS": the late sender's sleep, or the barrier's step, in ms. */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +82,74 @@ static void expect(const char *what, double t, int mine_waits, double until_mine
     fflush(stdout);
 }
 
+/* nxn_more: one late rank (1) at Alltoall, Allgather and Iallreduce + Wait, each call in
+ * its own region; the others' waits are what each measured until rank 1 arrived. */
+static void nxn_more(int rank, int size)
+{
+    int in[64], out[64], v = rank, w = 0;
+    double t = 0, max = 0;
+    const char *names[3] = {"alltoall", "allgather", "iallreduce"};
+    for (int i = 0; i < 64; i++)
+        in[i] = rank;
+    for (int k = 0; k < 3; k++) {
+        MPI_Pcontrol(1, names[k]);
+        sleep_ms(rank == 1 ? 200 : 0);
+        t = now();
+        if (k == 0) {
+            MPI_Alltoall(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD); /* ALLTOALL_LINE */
+        } else if (k == 1) {
+            MPI_Allgather(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD); /* ALLGATHER_LINE */
+        } else {
+            MPI_Request rq;
+            MPI_Iallreduce(&v, &w, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq); /* IALLREDUCE_LINE */
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);                                 /* IALL_WAIT_LINE */
+        }
+        MPI_Pcontrol(-1, names[k]);
+        /* rank 1's enter time (the latest), outside the regions */
+        MPI_Allreduce(&t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        expect(names[k], t, 1, max);
+    }
+    (void)size;
+}
+
+/* pop_transfer: serialisation and transfer with known parts (see the top comment). */
+static void pop_transfer(int rank, const char *file)
+{
+    enum { BIG = 32 * 1024 * 1024 }; /* doubles: 256 MiB */
+    double *buf = malloc(BIG * sizeof *buf), s = 0, t0, t1, work = 0, xfer = 0;
+    if (!buf)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    memset(buf, 0, BIG * sizeof *buf); /* pages touched before the region: no fault in it */
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Pcontrol(1, "xfer");
+    t0 = now();
+    if (rank == 0) {
+        sleep_ms(300);
+        buf[0] = now(); /* the send's start, which ends rank 1's late-sender wait */
+        work = buf[0] - t0;
+        MPI_Send(buf, BIG, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD); /* XFER_SEND_LINE */
+        xfer = now() - buf[0]; /* posted by rank 1 long before: all of it transfer */
+        MPI_Recv(&s, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(buf, BIG, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        xfer = now() - buf[0]; /* the part after rank 0 began its send */
+        s = now();
+        sleep_ms(300);
+        work = now() - s;
+        s = now();
+        MPI_Send(&s, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
+    }
+    t1 = now();
+    MPI_Pcontrol(-1, "xfer");
+    FILE *f = fopen(file, "a"); /* one line per rank, one write each */
+    if (f) {
+        fprintf(f, "EXPECT xfer_span %d %.6f\nEXPECT xfer_work %d %.6f\nEXPECT xfer_copy %d %.6f\n",
+                rank, t1 - t0, rank, work, rank, xfer);
+        fclose(f);
+    }
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, v = 0, w = 0;
@@ -75,16 +157,22 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const char *mode = argc > 1 ? argv[1] : "late_sender";
+    char mode[64];
+    snprintf(mode, sizeof mode, "%s", argc > 1 ? argv[1] : "late_sender");
+    char *colon = strchr(mode, ':');
+    int ms = colon ? atoi(colon + 1) : 0; /* "late_sender:300": the sleep chosen */
+    if (colon)
+        *colon = 0;
+    const int late_ms = ms > 0 ? ms : 200, step_ms = ms > 0 ? ms : 100;
     /* the stages start together, whatever MPI_Init took (an Allreduce: the barrier
      * waits are the staged barrier's alone) */
     MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (strcmp(mode, "late_sender") == 0 && size >= 2) {
         if (rank == 0) {
-            sleep_ms(200);
+            sleep_ms(late_ms);
             s[0] = now();
             MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
-            sleep_ms(200);
+            sleep_ms(late_ms);
             s[1] = now();
             MPI_Send(s + 1, 1, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD);
         } else if (rank == 1) {
@@ -188,7 +276,8 @@ int main(int argc, char **argv)
         expect("inter_bcast", t[1], !even, s[0]);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&half);
-    } else if (strcmp(mode, "checkpoint_abort") == 0 && size >= 4) {
+    } else if ((strcmp(mode, "checkpoint_abort") == 0 || strcmp(mode, "checkpoint_kill") == 0) &&
+               size >= 4) {
         if (rank == 0) {
             sleep_ms(200);
             s[0] = now();
@@ -207,9 +296,23 @@ int main(int argc, char **argv)
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
         expect("split_barrier", t[0], 1, max);
         sleep_ms(500); /* checkpoints every 50 ms append the log */
+        if (rank == 3 && strcmp(mode, "checkpoint_kill") == 0)
+            raise(SIGKILL); /* no exit path: the last checkpoint is all that is left */
         if (rank == 3)
             abort();
         MPI_Barrier(MPI_COMM_WORLD); /* never completes: the launcher ends the job */
+    } else if (strcmp(mode, "nxn_more") == 0 && size >= 3) {
+        nxn_more(rank, size);
+    } else if (strcmp(mode, "pop_transfer") == 0 && size == 2 && argc > 2) {
+        pop_transfer(rank, argv[2]);
+    } else if (strcmp(mode, "vm") == 0 && rank == 0) {
+        char line[256];
+        FILE *f = fopen("/proc/self/status", "r");
+        while (f && fgets(line, sizeof line, f))
+            if (strncmp(line, "VmPeak:", 7) == 0)
+                printf("EXPECT vm_peak_kb 0 %ld\n", atol(line + 7));
+        if (f)
+            fclose(f);
     } else if (strcmp(mode, "late_receiver") == 0 && size >= 2) {
         if (rank == 0) {
             t[0] = now();
@@ -222,7 +325,7 @@ int main(int argc, char **argv)
         MPI_Bcast(s, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
         expect("late_receiver", t[0], rank == 0, s[0]);
     } else if (strcmp(mode, "barrier") == 0) {
-        sleep_ms(rank * 100);
+        sleep_ms(rank * step_ms);
         t[0] = now();
         MPI_Barrier(MPI_COMM_WORLD); /* BARRIER_LINE */
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
