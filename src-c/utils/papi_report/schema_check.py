@@ -7,7 +7,7 @@ import json
 import os
 import re
 
-from . import schema_fast
+from . import csv_check, schema_fast
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Source tree: src-c/utils/papi_report -> schema/; installed: share/papi/python/papi_report
@@ -31,6 +31,8 @@ def schema_dir():
 def kind_of(path, doc):
     """The schema a document follows: by its own tool member, else by its file name."""
     name = os.path.basename(path)
+    if isinstance(doc, list) and name.startswith("regions_hatchet"):
+        return "regions_hatchet"  # papi_report's region tree for Hatchet: a list of nodes
     if isinstance(doc, dict):
         tool = doc.get("tool")
         if tool == "papi_mpi" and "ranks" in doc:
@@ -66,6 +68,7 @@ TOOL_SIGNATURES = (
     ("papi_event_chooser", ("compatible",)), ("papi_hardware_avail", ("devices",)),
     ("papi_mem_info", ("levels",)), ("papi_metric_avail", ("groups",)),
     ("papi_version", ("version",)), ("papi_command_line", ("events", "papi_version")),
+    ("papi_report", ("written", "failed")), ("papi_mpi_collect", ("finished", "partial", "missing")),
 )
 
 
@@ -163,6 +166,8 @@ def check_document(path, doc, kind=None):
 
 def check_file(path):
     """None when the file follows its schema, else one line saying where and why not."""
+    if path.endswith(".csv"):
+        return csv_check.check_csv(path, schemas())
     if path.endswith(".jsonl"):
         return check_lines(path)
     try:
@@ -227,6 +232,9 @@ def report_files(path):
             if n.endswith(".events.jsonl") and n.startswith("papi_mpi_rank"):
                 found.append(os.path.join(base, n))
             elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
-                                        or n.startswith("profile_") or n == "papi_validate.json"):
+                                        or n.startswith("profile_") or n == "papi_validate.json"
+                                        or n == "regions_hatchet.json"):
+                found.append(os.path.join(base, n))
+            elif csv_check.table_of(n, schemas()):  # the MPI wrapper's and papi_report's CSVs
                 found.append(os.path.join(base, n))
     return found
