@@ -15,7 +15,8 @@ Three ways in, one rule kind each (schema/README.md, "Tests"):
   directory the script removes (shutil.rmtree, tempfile.TemporaryDirectory) and every
   mkdtemp directory it leaves is checked first, and a fixed directory it leaves when named
   with report_check.keep(dir); a violation ends the script with exit 1.
-- by hand: `report_check.py PATH...` (files or directories), or check_paths(paths).
+- by hand: `report_check.py PATH...` (files or directories), or check_paths(paths);
+  violation(kind, doc) for a document a tool printed (papi_report --json, papi_mpi_collect).
 A report written on purpose to break a rule (the hostile-input tests) is kept out of it
 by not calling guard(), with guard(skip=("bad_",)) (names starting so are not checked),
 or named with report_check.broken(path)."""
@@ -101,6 +102,20 @@ def check_paths(paths, since=None, skip=()):
             if why:
                 bad.append(why)
     return bad
+
+
+def violation(kind, doc, name="the document"):
+    """None when doc (a parsed JSON document a tool printed: papi_report --json,
+    papi_mpi_collect) follows schema/KIND.schema.json, else the line saying where and why
+    not; None as well, said on stderr, when the schemas cannot be read here."""
+    sc = _schema_check()
+    if sc is None:
+        return None
+    try:
+        return sc.check_document(name, doc, kind)
+    except sc.SchemaUnavailable as e:
+        print("report_check: SKIPPED the schema check: %s" % e, file=sys.stderr)
+        return None
 
 
 def _fail(bad):
