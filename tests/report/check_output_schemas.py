@@ -9,7 +9,8 @@ ways a user or a test checks them:
   refused by `papi_report --check FILE.csv` and by tests/common/report_check.py with the
   line and the column named; the valid copies pass both.
 - papi_report --json's document, papi_mpi_collect's and regions_hatchet.json (their own
-  schemas): a valid copy passes, a broken one is refused with its JSON path.
+  schemas): a valid copy passes, a broken one is refused with its JSON path; a tree 900
+  levels deep is checked whole (node by node, no recursion limit).
 Exit 0 pass, 1 fail, 77 skipped (no jsonschema)."""
 import json
 import os
@@ -121,6 +122,29 @@ def check_json_outputs(tool, d):
               "%s broken: exit %d, want 2 naming %s: %s" % (name, p.returncode, where, p.stderr.strip()))
 
 
+def check_deep_tree(tool, d):
+    """A region tree 900 levels deep (a recursive validator stops near 300) is checked node by
+    node: valid passes, a fault at the deepest node is refused with its path, no traceback."""
+    root = node = {"frame": {"name": "l0", "type": "region"}, "metrics": {"region_count": 1}, "children": []}
+    for i in range(1, 900):
+        kid = {"frame": {"name": "l%d" % i, "type": "region"}, "metrics": {"region_count": 1}, "children": []}
+        node["children"].append(kid)
+        node = kid
+    path = os.path.join(d, "deep", "regions_hatchet.json")
+    os.makedirs(os.path.dirname(path))
+    sys.setrecursionlimit(20000)  # json.dump recurses per level
+    for bad in (False, True):
+        node["metrics"]["region_count"] = -1 if bad else 1
+        with open(path, "w") as f:
+            json.dump([root], f)
+        p = run([sys.executable, tool, "--check", path])
+        want = "$" + "[0]" + ".children[0]" * 899 + ".metrics.region_count"
+        check((p.returncode, "Traceback" in p.stderr) == ((2, False) if bad else (0, False)) and
+              (not bad or (want + ":") in p.stderr and "minimum" in p.stderr),
+              "a 900-level regions_hatchet.json %s: exit %d: %s" % (
+                  "broken at its deepest node" if bad else "valid", p.returncode, p.stderr[-300:]))
+
+
 def main():
     tool = sys.argv[1]
     try:
@@ -131,6 +155,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="output_schemas_") as d:
         check_csvs(tool, d)
         check_json_outputs(tool, d)
+        check_deep_tree(tool, d)
     print("check_output_schemas: %s" % ("FAILED (%d)" % len(failures) if failures else "PASSED"))
     return 1 if failures else 0
 
