@@ -18,7 +18,8 @@ FIXED = {"registry": "load", "check": "load", "load": "load", "schema_check": "l
          "inputs": "load", "schema_fast": "load", "units": "load", "deep_json": "load", "catalog": "tables",
          "html": "page", "text": "page", "compare": "page", "__init__": "page",
          "profile": "load", "trace_merge": "page", "event_logs": "load", "mpi_rows": "load",
-         "profile_compare": "page", "pop_compare": "page", "profile_metrics": "load"}
+         "profile_compare": "page", "pop_compare": "page", "profile_metrics": "load",
+         "csv_check": "load"}
 #: (importer, imported): function-local imports that are not about cycles.
 LOCAL_OK = {("compare", "figures"): "the ratio chart needs matplotlib; the text and CSV do not"}
 REGISTERS = ("table", "view", "figure", "check")
