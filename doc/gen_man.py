@@ -239,45 +239,81 @@ def fortran_pages(outdir, routines, funcs, ctx):
 SCHEMA_DIR = os.path.join(DOC_DIR, "..", "schema")
 
 
+def load_schema(schema_file):
+    with open(os.path.join(SCHEMA_DIR, schema_file), encoding="utf-8") as f:
+        return json.load(f)
+
+
 def schema_fields(schema_file):
     """"path\n    description" items of every field a report schema describes (the file's
-    own words): the FIELDS section of a format's page is generated from its schema."""
-    root = json.load(open(os.path.join(SCHEMA_DIR, schema_file), encoding="utf-8"))
+    own words): the FIELDS section of a format's page is generated from its schema. A $ref
+    to another schema file (mpi_row -> mpi_report's row) is followed; csv_tables.schema.json
+    gives each CSV file's columns in order, with their units."""
+    root = load_schema(schema_file)
+    ident = [root]  # the schema node a resolved node stands for (its $ref's target)
+    if "properties" not in root and any("x-columns" in d for d in root.get("$defs", {}).values()):
+        return csv_columns(root)
     items = []
 
-    def resolve(node):
-        while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/$defs/"):
+    def resolve(node, doc):
+        """(node, the document its local $refs point into) with every $ref followed."""
+        ident[0] = node
+        while isinstance(node, dict) and "$ref" in node:
+            name, _, frag = node["$ref"].partition("#")
+            target = load_schema(name) if name else doc
             desc = node.get("description")
-            node = root["$defs"][node["$ref"][len("#/$defs/"):]]
+            sub = target
+            for part in [x for x in frag.split("/") if x]:
+                sub = sub[part]
+            ident[0] = sub  # what a recursion comes back to
+            # what the referring node adds besides the $ref (required, a description)
+            node = dict(sub, **{k: v for k, v in node.items() if k not in ("$ref", "$schema", "$id", "title")})
             if desc:
-                node = dict(node, description=desc)
-        return node
+                node["description"] = desc
+            doc = target
+        return node, doc
 
-    def walk(node, path, depth, seen):
-        node = resolve(node)
+    def walk(node, doc, path, depth, seen):
+        node, doc = resolve(node, doc)
         if not isinstance(node, dict) or depth > 8:
             return
-        key = id(node)
+        key = id(ident[0])
         if key in seen:
             return
         seen = seen | {key}
         for name, sub in (node.get("properties") or {}).items():
-            sub_r = resolve(sub)
+            sub_r = resolve(sub, doc)[0]
             desc = (sub.get("description") if isinstance(sub, dict) else None) or \
                 (sub_r.get("description") if isinstance(sub_r, dict) else "")
             p = "%s.%s" % (path, name) if path else name
             items.append("%s\n    %s" % (p, desc or ""))
-            walk(sub_r, p, depth + 1, seen)
+            walk(sub, doc, p, depth + 1, seen)  # resolved again there: its $ref's target is seen
         extra = node.get("additionalProperties")
         if isinstance(extra, dict):
-            walk(extra, "%s.<name>" % path if path else "<name>", depth + 1, seen)
+            walk(extra, doc, "%s.<name>" % path if path else "<name>", depth + 1, seen)
         if isinstance(node.get("items"), dict):
-            walk(node["items"], path + "[]", depth + 1, seen)
-        for alt in node.get("oneOf") or []:
-            if isinstance(alt, dict) and "properties" in resolve(alt):
-                walk(alt, path, depth + 1, seen)
+            walk(node["items"], doc, path + "[]", depth + 1, seen)
+        for alt in (node.get("oneOf") or []) + (node.get("allOf") or []):
+            if isinstance(alt, dict) and "properties" in resolve(alt, doc)[0]:
+                walk(alt, doc, path, depth + 1, seen)
 
-    walk(root, "", 0, frozenset())
+    walk(root, root, "", 0, frozenset())
+    return "\n".join(dict.fromkeys(items))
+
+
+def csv_columns(root):
+    """"FILE.csv: column\n    description (unit)" items, each file's columns in order."""
+    items = []
+    for name, d in root["$defs"].items():
+        items.append("%s.csv\n    %s" % (name, d.get("description", "")))
+        for col in d.get("x-columns", []):
+            prop = d["properties"][col]
+            unit = prop.get("x-unit")
+            items.append("%s.csv: %s\n    %s%s" % (name, col, prop.get("description", ""),
+                                                   " Unit: %s." % unit if unit else ""))
+        more = d.get("additionalProperties")
+        if isinstance(more, dict):
+            items.append("%s.csv: <event>\n    %s" % (name, more.get("description", "")))
     return "\n".join(items)
 
 
@@ -406,6 +442,7 @@ def utility_page(outdir, name, source, exe, extra=None):
         for head, body, _ in mc.read_page_source(extra)[3]:
             verbatim = body.startswith("    ") or "\n    " in body
             heads = [h for h, _, _ in sections]
+            (head, body, verbatim), = expand_schema_sections([(head, body, verbatim)])
             if head in heads:
                 sections[heads.index(head)] = (head, body, verbatim)
             else:

@@ -6,14 +6,17 @@ Three ways in, one rule kind each (schema/README.md, "Tests"):
 - a C program run by ctest: papi_add_c_test runs it as
     report_check.py --cwd -- PROGRAM ARGS...
   which keeps the program's exit status, then checks the report files it left in its
-  working directory (papi_hl_output/, papi_run_output/, papi_mpi_*.json, trace_*.json,
-  profile_*.json) and under $PAPI_OUTPUT_DIRECTORY, written since it started;
+  working directory (papi_hl_output/, papi_run_output/, papi_mpi_*.json, papi_mpi_*.csv,
+  trace_*.json, profile_*.json) and under $PAPI_OUTPUT_DIRECTORY, written since it started;
+  a CSV file is checked when schema/csv_tables.schema.json describes its name (the file,
+  the line, the column and the rule named);
   --dir DIR adds a directory (a sh -c test: report_check.py --dir D -- sh -c '...').
 - a Python test script: `import report_check; report_check.guard()` near its top: every
   directory the script removes (shutil.rmtree, tempfile.TemporaryDirectory) and every
   mkdtemp directory it leaves is checked first, and a fixed directory it leaves when named
   with report_check.keep(dir); a violation ends the script with exit 1.
-- by hand: `report_check.py PATH...` (files or directories), or check_paths(paths).
+- by hand: `report_check.py PATH...` (files or directories), or check_paths(paths);
+  violation(kind, doc) for a document a tool printed (papi_report --json, papi_mpi_collect).
 A report written on purpose to break a rule (the hostile-input tests) is kept out of it
 by not calling guard(), with guard(skip=("bad_",)) (names starting so are not checked),
 or named with report_check.broken(path)."""
@@ -50,7 +53,15 @@ def _schema_check():
         return None
 
 
-def _report_files(path, since, skip):
+def _is_report(name, sc):
+    """A JSON report by its writers' prefixes, or a CSV file a row schema describes (the MPI
+    wrapper's papi_mpi_*.csv, papi_report's tables and compare.csv)."""
+    if name.endswith(".json"):
+        return name.startswith(PREFIXES)
+    return name.endswith(".csv") and sc.csv_check.table_of(name, sc.schemas()) is not None
+
+
+def _report_files(path, since, skip, sc):
     if os.path.isfile(path):
         return [path]
     found = []
@@ -58,8 +69,7 @@ def _report_files(path, since, skip):
         dirs.sort()
         for n in sorted(names):
             p = os.path.join(base, n)
-            if not n.endswith(".json") or not n.startswith(PREFIXES) or n.startswith(skip) \
-                    or os.path.abspath(p) in _guarded["broken"]:
+            if not _is_report(n, sc) or n.startswith(skip) or os.path.abspath(p) in _guarded["broken"]:
                 continue
             try:
                 if since is not None and os.path.getmtime(p) < since:
@@ -78,7 +88,12 @@ def check_paths(paths, since=None, skip=()):
         return []
     bad = []
     for path in paths:
-        for f in _report_files(path, since, tuple(skip)):
+        try:
+            files = _report_files(path, since, tuple(skip), sc)
+        except sc.SchemaUnavailable as e:
+            print("report_check: SKIPPED the schema check: %s" % e, file=sys.stderr)
+            return []
+        for f in files:
             try:
                 why = sc.check_file(f)
             except sc.SchemaUnavailable as e:
@@ -87,6 +102,20 @@ def check_paths(paths, since=None, skip=()):
             if why:
                 bad.append(why)
     return bad
+
+
+def violation(kind, doc, name="the document"):
+    """None when doc (a parsed JSON document a tool printed: papi_report --json,
+    papi_mpi_collect) follows schema/KIND.schema.json, else the line saying where and why
+    not; None as well, said on stderr, when the schemas cannot be read here."""
+    sc = _schema_check()
+    if sc is None:
+        return None
+    try:
+        return sc.check_document(name, doc, kind)
+    except sc.SchemaUnavailable as e:
+        print("report_check: SKIPPED the schema check: %s" % e, file=sys.stderr)
+        return None
 
 
 def _fail(bad):
@@ -161,7 +190,7 @@ def _run(argv):
         return rc  # failed or skipped (77): its own words stand
     if cwd_too:
         dirs += [d for d in OUTPUT_DIRS if os.path.isdir(d)]
-        dirs += [n for n in sorted(os.listdir(".")) if n.endswith(".json") and n.startswith(PREFIXES)]
+        dirs += [n for n in sorted(os.listdir(".")) if n.startswith(PREFIXES) and n.endswith((".json", ".csv"))]
     out = os.environ.get("PAPI_OUTPUT_DIRECTORY")
     if out and os.path.isdir(out):
         dirs.append(out)

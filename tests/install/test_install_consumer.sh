@@ -58,6 +58,53 @@ if [ $# -ge 3 ] && command -v mpirun.mpich >/dev/null; then
   if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 "$src_dir/tests/common/report_check.py" "$tmp/mpi"; then
     echo "FAIL: the MPI report breaks its schema"; exit 1
   fi
+  # ... and the installed schemas validate it with plain python3-jsonschema, its $ref to
+  # region.schema.json resolved from a store of the installed files (schema/README.md)
+  if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+    /usr/bin/python3 - "$tmp/prefix/share/papi/schema" "$tmp/mpi/papi_mpi_report.json" <<'EOF_PY' ||
+import glob, json, os, sys
+import jsonschema
+store = {}
+for f in glob.glob(os.path.join(sys.argv[1], "*.schema.json")):
+    with open(f) as fh:
+        s = json.load(fh)
+    store[s["$id"]] = s
+schema = store["https://papi-compat.invalid/schema/mpi_report.schema.json"]
+resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+with open(sys.argv[2]) as fh:
+    jsonschema.Draft202012Validator(schema, resolver=resolver).validate(json.load(fh))
+EOF_PY
+      { echo "FAIL: plain jsonschema with the installed schemas refuses the MPI report"; exit 1; }
+  fi
   echo "installed libpapi_mpi.so under mpirun.mpich -np 2: report written"
+fi
+# The installed papi_report --check reads the installed schemas (share/papi/schema): a real
+# report (the installed papi_run's file) passes, a copy broken on purpose is refused with
+# its JSON path, and with the installed schemas moved away it has none to check with.
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+  schemas="$tmp/prefix/share/papi/schema"
+  test -f "$schemas/region.schema.json" || { echo "FAIL: no schemas installed in $schemas"; exit 1; }
+  env -i PATH=/usr/bin:/bin "$tmp/prefix/bin/papi_run" -e perf::TASK-CLOCK,perf::PAGE-FAULTS \
+    -o "$tmp/run" -- true >"$tmp/run.out" 2>&1 || { cat "$tmp/run.out"; echo "FAIL: installed papi_run"; exit 1; }
+  check="env -i PATH=/usr/bin:/bin $tmp/prefix/bin/papi_report --check"
+  out=$($check "$tmp/run" 2>&1) || { echo "FAIL: installed papi_report --check: $out"; exit 1; }
+  case "$out" in *"1 of 1 files follow their schema"*) ;;
+    *) echo "FAIL: installed papi_report --check on papi_run's file: $out"; exit 1 ;; esac
+  real=$(find "$tmp/run" -name 'rank_*.json' | head -n 1)
+  /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["rank"] = -3
+json.dump(d, open(sys.argv[2], "w"))' "$real" "$tmp/rank_000000.json"
+  if out=$($check "$tmp/rank_000000.json" 2>&1); then
+    echo "FAIL: installed papi_report --check passed a broken file: $out"; exit 1
+  fi
+  case "$out" in *"$tmp/rank_000000.json: \$.rank:"*) ;;
+    *) echo "FAIL: the broken file's path is not named: $out"; exit 1 ;; esac
+  mv "$schemas" "$schemas.away"
+  if out=$($check "$tmp/run" 2>&1); then
+    echo "FAIL: papi_report --check passed with the installed schemas moved away: $out"; exit 1
+  fi
+  case "$out" in *"no schema directory"*) ;;
+    *) echo "FAIL: without its installed schemas: $out"; exit 1 ;; esac
+  mv "$schemas.away" "$schemas"
+  echo "installed papi_report --check with the installed schemas: real file passed, broken refused"
 fi
 echo "test_install_consumer: PASSED"

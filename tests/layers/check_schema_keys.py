@@ -5,8 +5,9 @@ schema does not document: the schema is written first (DESIGN.md, "Every new fil
 gets its schema first").
 
 Writers and their schemas are listed in WRITERS. Member names are the string literals
-given as the key of the JSON writer's calls (jw_int(w, "name", ...)) and, in the MPI
-wrapper, which prints its JSON with format strings, every \\"name\\": in a literal.
+given as the key of the JSON writer's calls (jw_int(w, "name", ...)) or of papi_decode's
+json_member("name", ...) and, in the writers that print their JSON with format strings
+(the MPI wrapper, the trace writer, papi_run's stat lines), every \\"name\\": in a literal.
 Names made at run time (event and metric names, ids) are not literals and are what the
 schemas' additionalProperties describe."""
 import glob
@@ -19,7 +20,7 @@ WRITERS = {
     "region": ["src-c/common/region_file_head.c", "src-c/lib/highlevel/hl_regions_report.c",
                "src-c/lib/highlevel/hl_interval.c", "src-c/lib/highlevel/hl_all_threads.c",
                "src-c/lib/highlevel/hl_*report*.c", "src-c/utils/papi_run/run_report.c",
-               "src-c/common/count_series.c"],
+               "src-c/common/count_series.c", "src-c/lib/overflow/region_sample.c"],
     "validate": ["src-c/utils/validate_report.c"],
     "profile": ["src-c/utils/papi_run/run_sample_profile.c"],
     "papi_avail": ["src-c/utils/papi_avail.c", "src-c/utils/util_events.c"],
@@ -40,10 +41,19 @@ WRITERS = {
     "mpi_report": ["mpi-wrappers/aggregate.c", "mpi-wrappers/row*.c", "mpi-wrappers/partial_rows.c",
                    "mpi-wrappers/rank_series.c", "mpi-wrappers/report*.c", "mpi-wrappers/socket_counters.c",
                    "mpi-wrappers/callsite*.c", "mpi-wrappers/regions.c", "mpi-wrappers/traffic*.c",
-                   "mpi-wrappers/mpi_sample.c", "mpi-wrappers/sample_report.c"],
+                   "mpi-wrappers/mpi_sample.c", "mpi-wrappers/sample_report.c",
+                   "mpi-wrappers/wait_report.c", "mpi-wrappers/energy_events.c",
+                   "mpi-wrappers/region_energy.c"],
+    "mpi_event_log": ["mpi-wrappers/event_log_file.c"],
+    "trace_json": ["src-c/common/trace_json.c"],
+    "papi_decode": ["src-c/utils/papi_decode.c"],
+    "papi_run_stat_line": ["src-c/utils/papi_run/run_stat_lines.c"],
 }
 JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w&>.-]+\s*,\s*\"([^\"]+)\"")
-ESCAPED_KEY = re.compile(r"\\\"([A-Za-z_][A-Za-z0-9_]*)\\\"\s*:")
+# papi_decode's helper takes the key first: json_member("name", value, last).
+MEMBER_KEY = re.compile(r"\bjson_member\(\s*\"([^\"]+)\"")
+# perf stat -j's keys have hyphens (counter-value, pcnt-running).
+ESCAPED_KEY = re.compile(r"\\\"([A-Za-z_][A-Za-z0-9_-]*)\\\"\s*:")
 
 
 def strip_comments(text):
@@ -74,7 +84,7 @@ def main():
             fails.append("%s: none of its writers found (%s)" % (kind, ", ".join(patterns)))
         for f in files:
             text = strip_comments(open(f, errors="replace").read())
-            keys = JW_KEY.findall(text) + ESCAPED_KEY.findall(text)
+            keys = JW_KEY.findall(text) + MEMBER_KEY.findall(text) + ESCAPED_KEY.findall(text)
             for key in sorted(set(keys)):
                 if key.isdigit():  # a thread or instance number: additionalProperties
                     continue

@@ -19,6 +19,7 @@ import sys
 import tempfile
 
 from mpi_check import check, verdict, wait_ranks_gone
+import report_check  # noqa: E402 (on the path mpi_check set: tests/common)
 
 SIZES = [0, 8, 1000, 65536]
 
@@ -119,6 +120,8 @@ def main():
                            stdout=subprocess.PIPE, text=True, check=False)
         print("collector:", c.stdout.strip())
         summary = json.loads(c.stdout)
+        why = report_check.violation("papi_mpi_collect", summary, "papi_mpi_collect's output")
+        check(why is None, "collector: its output breaks papi_mpi_collect.schema.json: %s" % why)
         check(summary["finished"] == [], "collector: no rank finished")
         check([r["rank"] for r in summary["partial"]] == sorted(rows), "collector: partial ranks")
         check(sorted(summary["missing"] + list(rows)) == list(range(args.np)),

@@ -32,6 +32,7 @@ import sys
 import tempfile
 
 from mpi_check import check, expect_values, rank_env, run_cmd, verdict, wait_ranks_gone
+import report_check  # noqa: E402 (on the path mpi_check set: tests/common)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
@@ -145,6 +146,8 @@ def hostile_rows(out):
             os.remove(f)  # the earlier run's rows alone: ignored, not refused
         rc, stdout, err = tool([COLLECT, d, "--np", "4"])
         got = json.loads(stdout) if rc == 0 else {}
+        why = report_check.violation("papi_mpi_collect", got, "papi_mpi_collect's output")
+        check(why is None, f"papi_mpi_collect's output breaks its schema: {why}")
         check(rc == 0 and got.get("ignored") == ["papi_mpi_rank2.checkpoint.json",
                                                  "papi_mpi_rank2.checkpoint.prev.json"] and
               got.get("partial") == [{"rank": 0, "exit_reason": "checkpoint"},

@@ -297,6 +297,8 @@ def check_region_tables(out, data):
     from check_report_large import literal_errors  # Hatchet's literal reader's schema
     errs = literal_errors(lit)
     check(not errs, "regions_hatchet.json: %s" % errs[:5])
+    why = report_check.violation("regions_hatchet", lit, "regions_hatchet.json")
+    check(why is None, "regions_hatchet.json breaks regions_hatchet.schema.json: %s" % why)
     roots = {n["frame"]["name"]: n for n in lit}
     outer = roots.get("outer", {})
     check(any(c["frame"]["name"] == "inner" for c in outer.get("children", [])),
@@ -504,7 +506,17 @@ def main():
     check_figures(out, a.tool)
     # `papi_report DIR`: the run's directory alone, as a user types it.
     out2 = os.path.join(a.out, "report_dir")
-    run([a.tool, work, "-o", out2])
+    p = run([a.tool, work, "-o", out2, "--json"])
+    try:
+        said = json.loads(p.stdout)
+    except ValueError:
+        said = None
+    why = report_check.violation("papi_report", said, "papi_report --json")
+    check(said is not None and why is None, "papi_report --json breaks papi_report.schema.json: %s" % why)
+    check(said is not None and said.get("failed") == {} and
+          all(os.path.isfile(w) for w in said.get("written", [])) and
+          os.path.join(out2, "regions_hatchet.json") in said.get("written", []),
+          "papi_report --json does not list the files it wrote: %s" % p.stdout[-500:])
     check(os.path.isfile(os.path.join(out2, "report.html")) and
           os.path.isfile(os.path.join(out2, "mpi_ranks.csv")) and
           os.path.isfile(os.path.join(out2, "region_tree.csv")),

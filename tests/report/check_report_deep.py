@@ -61,6 +61,11 @@ def main():
         check(p.returncode == 0, "exit %d, want 0 (every figure drawn): %s" % (p.returncode, p.stderr[-1500:]))
         check(took < 90, "%.1f s for a %d-level tree, want under 90 s" % (took, DEPTH))
         try:
+            why = report_check.violation("papi_report", json.loads(p.stdout), "papi_report --json")
+        except ValueError as e:
+            why = "not JSON: %s" % e
+        check(why is None, "papi_report --json: %s" % why)
+        try:
             with open(os.path.join(out, "region_tree.csv")) as f:
                 rows = list(csv.DictReader(f))
         except OSError as e:

@@ -6,14 +6,20 @@ so `papi_report --check` works without pandas."""
 import json
 import os
 import re
+import sys
 
-from . import schema_fast
+from . import csv_check, schema_fast
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Source tree: src-c/utils/papi_report -> schema/; installed: share/papi/python/papi_report
 # -> share/papi/schema.
 SCHEMA_DIRS = [os.path.join(HERE, "..", "..", "..", "schema"), os.path.join(HERE, "..", "..", "schema")]
 
+
+
+#: The recursion limit while a file is read: two levels of Python's json reader per level
+#: of a region tree (a list and an object), well within the C stack.
+DEEPEST = 20000
 
 
 class SchemaUnavailable(Exception):
@@ -31,6 +37,8 @@ def schema_dir():
 def kind_of(path, doc):
     """The schema a document follows: by its own tool member, else by its file name."""
     name = os.path.basename(path)
+    if isinstance(doc, list) and name.startswith("regions_hatchet"):
+        return "regions_hatchet"  # papi_report's region tree for Hatchet: a list of nodes
     if isinstance(doc, dict):
         tool = doc.get("tool")
         if tool == "papi_mpi" and "ranks" in doc:
@@ -66,6 +74,7 @@ TOOL_SIGNATURES = (
     ("papi_event_chooser", ("compatible",)), ("papi_hardware_avail", ("devices",)),
     ("papi_mem_info", ("levels",)), ("papi_metric_avail", ("groups",)),
     ("papi_version", ("version",)), ("papi_command_line", ("events", "papi_version")),
+    ("papi_report", ("written", "failed")), ("papi_mpi_collect", ("finished", "partial", "missing")),
 )
 
 
@@ -137,6 +146,8 @@ def check_document(path, doc, kind=None):
         return "%s: not a report file papi-compat writes (no tool member, not rank_*.json)" % path
     if kind not in schemas():
         raise SchemaUnavailable("no schema %s.schema.json in %s" % (kind, schema_dir()))
+    if kind == "regions_hatchet" and isinstance(doc, list):
+        return _check_tree(path, doc, kind)
     fast = fast_checks().get(kind)
     if fast is not None and fast(doc):
         return None  # valid: jsonschema would say nothing, at a fraction of the cost
@@ -161,18 +172,54 @@ def check_document(path, doc, kind=None):
         path, json_path(e), e.message[:300], e.validator, kind, more)
 
 
+def _check_tree(path, doc, kind):
+    """regions_hatchet.json node by node, without recursion: a region tree may be thousands
+    of levels deep (any depth is written whole), deeper than a recursive validator goes.
+    Each node is checked against $defs/node with its children's list taken as a list only;
+    the children are then checked in turn. None, or one line as check_document's."""
+    node = dict(schemas()[kind]["$defs"]["node"])
+    node["properties"] = dict(node["properties"], children={"type": "array"})
+    fast = schema_fast.compile_schema(node)
+    stack = [(n, "$[%d]" % i) for i, n in reversed(list(enumerate(doc)))]
+    while stack:
+        n, where = stack.pop()
+        if not fast(n):
+            try:
+                import jsonschema
+            except ImportError:
+                return "%s: %s: breaks %s.schema.json (python3-jsonschema would name the rule)" % (
+                    path, where, kind)
+            e = sorted(jsonschema.Draft202012Validator(node).iter_errors(n),
+                       key=lambda x: list(map(str, x.absolute_path)))[0]
+            return "%s: %s%s: %s (rule %s of %s.schema.json)" % (
+                path, where, json_path(e)[1:], e.message[:300], e.validator, kind)
+        kids = n["children"]
+        stack.extend((c, "%s.children[%d]" % (where, i)) for i, c in reversed(list(enumerate(kids))))
+    return None
+
+
 def check_file(path):
     """None when the file follows its schema, else one line saying where and why not."""
+    if path.endswith(".csv"):
+        return csv_check.check_csv(path, schemas())
     if path.endswith(".jsonl"):
         return check_lines(path)
+    limit = sys.getrecursionlimit()
     try:
+        # json's reader recurses per level: a region tree papi_report wrote thousands of
+        # levels deep (regions_hatchet.json) is still read
+        sys.setrecursionlimit(max(limit, DEEPEST))
         with open(path, encoding="utf-8") as f:
             doc = json.load(f, parse_constant=_reject_constant)
     except OSError as e:
         return "%s: cannot read: %s" % (path, e.strerror)
+    except RecursionError:
+        return "%s: nested deeper than this checker reads (%d levels)" % (path, DEEPEST // 2)
     except (ValueError, UnicodeDecodeError) as e:
         lines = _check_lines(path)
         return "%s: not JSON: %s" % (path, e) if lines is None else (lines or None)
+    finally:
+        sys.setrecursionlimit(limit)
     return check_document(path, doc)
 
 
@@ -228,6 +275,8 @@ def report_files(path):
                 found.append(os.path.join(base, n))
             elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
                                         or n.startswith("profile_") or n.startswith("trace_rank_")
-                                        or n == "papi_validate.json"):
+                                        or n == "papi_validate.json" or n == "regions_hatchet.json"):
+                found.append(os.path.join(base, n))
+            elif csv_check.table_of(n, schemas()):  # the MPI wrapper's and papi_report's CSVs
                 found.append(os.path.join(base, n))
     return found
