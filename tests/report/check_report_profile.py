@@ -26,6 +26,9 @@ CASE:
            (the binomial spread sqrt((1-p)/n), with repeated runs the larger of that and
            their spread), B/A and the verdicts exact; a function of B only shown absent in A;
            papi_report on a directory holding only profiles draws the flame graph.
+  schema   hand-made broken profiles (a count that is text, a required member missing, a
+           negative frame index, a truncated file): papi_report exits 2 with one line naming
+           the file, the JSON path and the rule; never a traceback.
   regions  region_sample_workload (tests/overflow) under PAPI_SAMPLE: the page's and the
            text's function x region table has rs_work_a in alpha, rs_work_b in beta,
            rs_work_c outside every region (PROFILE_WORK is that program here)."""
@@ -304,6 +307,43 @@ def case_noise(tool, _papi_run, _prog, out):
             rc, 'data-event="perf::TASK-CLOCK"' in page, err))
     print("noise: heavy x2 noise %.4f (runs) / %.4f (binomial) slower; light same; only_b only in B"
           % (want["heavy"][1], want["heavy"][2]))
+
+
+def case_schema(tool, _papi_run, _prog, out):
+    """Hand-made broken profiles refused on load: exit 2, one stderr line naming the file,
+    the JSON path and the rule (schema/profile.schema.json), never a traceback; the same
+    profile unbroken is read."""
+    good = os.path.join(out, "good")
+    _profile(good, {"heavy": 100, "light": 300})
+    path = glob.glob(os.path.join(good, "profile_*.json"))[0]
+    rc, so, err = run([PY, tool, good, "-o", os.path.join(out, "rep_good")])
+    if rc != 0:
+        fail("the valid profile refused: exit %d\n%s" % (rc, err))
+    doc = json.load(open(path))
+
+    def broken(name, change, want):
+        d = os.path.join(out, name)
+        os.makedirs(d)
+        bad = os.path.join(d, os.path.basename(path))
+        b = json.loads(json.dumps(doc))
+        text = change(b)
+        with open(bad, "w") as f:
+            f.write(text if isinstance(text, str) else json.dumps(b))
+        report_check.broken(bad)  # broken on purpose: the guard leaves it
+        rc, so, err = run([PY, tool, d, "-o", os.path.join(out, "rep_" + name)])
+        lines = err.strip().splitlines()
+        print("schema: %s: exit %d: %s" % (name, rc, err.strip()))
+        if rc != 2 or len(lines) != 1 or "Traceback" in err or bad not in lines[0] or any(
+                w not in lines[0] for w in want):
+            fail("%s: exit %d (want 2), stderr %r: want one line naming %s and %s" % (
+                name, rc, err, bad, want))
+
+    broken("count_text", lambda b: b["stacks"][0]["counts"].__setitem__(0, "many"),
+           ["$.stacks[0].counts[0]", "rule type", "profile.schema.json"])
+    broken("no_samples", lambda b: b.pop("samples"), ["'samples' is a required property", "rule required"])
+    broken("frame_out", lambda b: b["stacks"][1]["frames"].__setitem__(0, -1),
+           ["$.stacks[1].frames[0]", "rule minimum"])
+    broken("truncated", lambda b: json.dumps(b)[:200], ["is not JSON"])
 
 
 def case_regions(tool, _papi_run, prog, out):

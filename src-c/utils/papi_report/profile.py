@@ -5,14 +5,14 @@ weighted by the sampled event; profile.EVENT.folded per event read with it; flam
 spread over ranks (min, mean, max and the rank of the max) when there are several, and
 each -m metric of the function's own summed counts (profile_metrics: a ratio of sums),
 with ranks also its spread over the ranks that sampled the function (each rank's metric of
-its own counts of the function)."""
+its own counts of the function). Each file is checked against its schema on load."""
 import csv
 import glob
-import json
 import os
 import re
 
-from . import profile_metrics
+from . import profile_metrics, schema_check
+from .check import MalformedInput, _load_json, forget
 
 
 def find(paths):
@@ -26,14 +26,26 @@ def find(paths):
     return sorted({os.path.realpath(f) for f in found})
 
 
+def _checked(path):
+    """The profile in path, refused (MalformedInput: the file, the JSON path and the rule
+    broken, in one line) when it is not JSON or breaks schema/profile.schema.json, as
+    load.py refuses MPI reports and region files; None for a JSON file of another kind."""
+    d = _load_json(path)
+    forget(d)  # the schema is the check here; check.finite()'s note is not wanted
+    if not isinstance(d, dict) or d.get("kind") != "profile":
+        return None
+    try:
+        why = schema_check.check_document(path, d, "profile")
+    except schema_check.SchemaUnavailable:
+        why = None  # no schema files installed: read as before
+    if why:
+        raise MalformedInput(why)
+    return d
+
+
 def load(files, run=None):
     """The documents of one run: run's, else the latest run's (by start)."""
-    docs = []
-    for f in files:
-        with open(f, encoding="utf-8") as fh:
-            d = json.load(fh)
-        if isinstance(d, dict) and d.get("kind") == "profile":
-            docs.append(d)
+    docs = [d for d in map(_checked, files) if d is not None]
     if not docs:
         return []
     if run is None:
