@@ -90,11 +90,14 @@ def functions(docs):
     mean, max and max_rank of the sampled event's self weight over all ranks (a rank
     without the function counts 0), then per -m metric M "M min", "M mean", "M max" and
     "M max_rank" over the ranks whose own counts of the function give a value (a rank
-    that never sampled it has none: no 0 stands in for a ratio)."""
+    that never sampled it has none: no 0 stands in for a ratio). With several threads:
+    "thread min", "thread mean", "thread max" of the sampled event's self weight over all
+    threads and max_thread ("rank/tid", "pid/tid" without ranks)."""
     events, _, per_rank, own, _ = merge(docs)
     ranks = sorted({d["rank"] if d["rank"] is not None else 0 for d in docs})
     totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
     metrics = profile_metrics.metrics_of(docs)
+    by_thread, threads = thread_weights(docs)
     rows = []
     for fn, o in own.items():
         row = {"function": fn}
@@ -108,9 +111,36 @@ def functions(docs):
             row.update({"min": min(w), "mean": sum(w) / len(w), "max": w[top], "max_rank": ranks[top]})
             for m in metrics:
                 row.update(spread(m, per_rank[fn]))
+        if len(threads) > 1:
+            row.update(thread_spread(by_thread.get(fn, {}), threads))
         rows.append(row)
     rows.sort(key=lambda r: (-r["self_pct " + events[0]], r["function"]))
     return rows
+
+
+def thread_weights(docs):
+    """({function: {thread: self weight of the sampled event}}, [threads]): a thread named
+    "rank/tid" in an MPI run, else "pid/tid" (tids are per host, ranks may share one)."""
+    by, threads = {}, set()
+    for d in docs:
+        names = [f["name"] for f in d["frames"]]
+        who = d["rank"] if d["rank"] is not None else d["pid"]
+        for s in d["stacks"]:
+            t = "%s/%s" % (who, s["tid"])
+            threads.add(t)
+            leaf = by.setdefault(names[s["frames"][-1]], {})
+            leaf[t] = leaf.get(t, 0) + s["counts"][0]
+    return by, sorted(threads)
+
+
+def thread_spread(weights, threads):
+    """{"thread min", "thread mean", "thread max", "max_thread"} of one function's self
+    weight over every sampled thread of the run (a thread without it counts 0, as a rank
+    does), the max thread named as thread_weights names it."""
+    w = [weights.get(t, 0) for t in threads]
+    top = max(range(len(threads)), key=lambda k: w[k])
+    return {"thread min": min(w), "thread mean": sum(w) / len(w), "thread max": w[top],
+            "max_thread": threads[top]}
 
 
 def spread(metric, by_rank):
