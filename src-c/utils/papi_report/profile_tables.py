@@ -77,6 +77,7 @@ def profile_stacks(docs):
     if len(df):
         df = df.sort_values(events[0], ascending=False, kind="stable").reset_index(drop=True)
     df.attrs["events"] = list(events)
+    df.attrs["metrics"] = list(metrics)  # the flame graphs weighted by a metric read them
     return df
 
 
