@@ -25,7 +25,9 @@ thread's previous one: the waits between samples of a rank kept off the CPU on a
 machine fall on either side of the call's edges).
 --part cxx: mpi_sample_cxx.cpp (2 ranks, the wrapper preloaded): rank 1's 0.3 s of CPU in
 ranks::Work::spin(double) (240 to 390 samples) and rank 0's MPI_Barrier by
-ranks::wait_here(int), demangled in the rows, the job-wide tables and the banner.
+ranks::wait_here(int), demangled in the rows, the job-wide tables and the banner; papi_report
+reads the sampling section into mpi_sampled_functions.csv and mpi_sampled_by_caller.csv
+(every row's entries, exact) and shows both on the page and in the text.
 --part pcontrol: mpi_sample_pcontrol.c (2 ranks, the wrapper preloaded) opens and closes a
 region until each rank spent 0.3 s of CPU time doing it: each rank's samples outside MPI calls are at most 10% of those filed
 under MPI_Pcontrol (at least 100), which are at the two marked lines of marks() in
@@ -37,6 +39,7 @@ the hand-written entry points marked their calls.
 event: one line on stderr naming the variable, the counters still written, nothing sampled.
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -146,10 +149,44 @@ def named(function, module, proc):
     return function == "%s::%s" % (module, proc)
 
 
+def report_tables(d, rep):
+    """papi_report on the run's directory: its CSVs of the sampling section hold every
+    entry of every rank's row, exactly; the page and the text show both tables."""
+    tool = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
+    out = os.path.join(d, "rep")
+    p = subprocess.run(["/usr/bin/python3", tool, d, "-o", out], capture_output=True, text=True,
+                       timeout=120)
+    if "pandas" in p.stderr and p.returncode != 0:
+        print(f"cxx: papi_report not checked: {p.stderr.strip()}")
+        return
+    if not check(p.returncode == 0, f"papi_report exit {p.returncode}: {p.stderr[-2000:]}"):
+        return
+    with open(os.path.join(out, "mpi_sampled_functions.csv")) as f:
+        got = sorted((int(r["rank"]), r["function"], r["region"], int(r["samples"])) for r in csv.DictReader(f))
+    want = sorted((r["rank"], e["function"], e["region"] or "", e["samples"])
+                  for r in rep["ranks"] for e in r.get("sampling", {}).get("functions", []))
+    check(got == want and got, f"mpi_sampled_functions.csv {got} is the rows' lists {want}")
+    with open(os.path.join(out, "mpi_sampled_by_caller.csv")) as f:
+        got = sorted((int(r["rank"]), r["function"], r["call"], int(r["line"]), int(r["samples"]),
+                      round(float(r["mpi_time_s"]), 6), int(r["calls"])) for r in csv.DictReader(f))
+    want = sorted((r["rank"], e["function"], e["call"], e["line"], e["samples"], round(e["mpi_time_s"], 6),
+                   e["calls"]) for r in rep["ranks"] for e in r.get("sampling", {}).get("mpi_by_caller", []))
+    check(got == want and got, f"mpi_sampled_by_caller.csv {got} is the rows' lists {want}")
+    page = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    text = open(os.path.join(out, "report.txt"), encoding="utf-8").read()
+    for t in ("mpi_sampled_functions", "mpi_sampled_by_caller"):
+        check(f'id="table-{t}"' in page, f"the page shows {t}")
+    check("Sampled functions by region per rank" in text and "MPI time by calling function per rank" in text,
+          "report.txt shows both tables")
+    print(f"cxx: papi_report's CSVs hold the {len(want)} call-site entries and the functions of both rows")
+
+
 def part_cxx(args):
     line = marker_line(args.source, "// SAMPLE_BARRIER")
     with tempfile.TemporaryDirectory(prefix="mpi_sample_cxx_") as d:
         rep, p = run(args, d, "perf::TASK-CLOCK@1000000", args.program, args.preload)
+        if rep:
+            report_tables(d, rep)
     if not rep:
         return
     rows = {r["rank"]: r.get("sampling", {}) for r in rep["ranks"]}
