@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "mpi_sample.h"
 #include "record.h"
 #include "site_resolve.h"
@@ -455,6 +456,26 @@ static const char *outermost(const struct pmpi_where *w)
     return last ? last + 2 : w->inlined_into;
 }
 
+/* Names as the source reads them (demangle.c): a sample's function is the symbol holding
+ * it when that is a C++ or Fortran module name (DWARF's name lacks the namespace or
+ * module), else as outermost() says; an MPI call's caller is the innermost function by its
+ * linkage name, or the symbol when nothing is inlined there. C names stay DWARF's (a
+ * clone's symbol, heavy.constprop.0, would not). */
+static void sample_name(const struct pmpi_where *w, char *out, size_t len)
+{
+    if (!w->symbol[0] || !papi_demangle(w->symbol, out, len))
+        snprintf(out, len, "%s", outermost(w));
+}
+
+static void caller_name(const struct pmpi_where *w, char *out, size_t len)
+{
+    if (w->linkage[0] && papi_demangle(w->linkage, out, len))
+        return;
+    if (!w->inlined_into[0] && w->symbol[0] && papi_demangle(w->symbol, out, len))
+        return;
+    snprintf(out, len, "%s", w->function);
+}
+
 static const char *region_of(int r)
 {
     return r >= 0 && r < pmpi_run.nregions ? pmpi_run.regions[r].name : "";
@@ -545,8 +566,10 @@ void pmpi_sample_finish(void)
     for (int i = 0; i < k; i++) {
         struct pmpi_sample_fn *f = &R->fn[R->nfn++];
         int id = r[i].call - 1;
-        snprintf(f->function, sizeof f->function, "%s",
-                 r[i].call ? pmpi_calls[id].name : outermost(&r[i].where));
+        if (r[i].call)
+            snprintf(f->function, sizeof f->function, "%s", pmpi_calls[id].name);
+        else
+            sample_name(&r[i].where, f->function, sizeof f->function);
         snprintf(f->region, sizeof f->region, "%s", region_of(r[i].region));
         f->samples = r[i].count;
         f->wall_ns = r[i].wall_ns;
@@ -554,7 +577,7 @@ void pmpi_sample_finish(void)
             continue;
         struct pmpi_sample_mpi *m = &R->mpi[R->nmpi++];
         long long ticks;
-        snprintf(m->function, sizeof m->function, "%s", r[i].where.function);
+        caller_name(&r[i].where, m->function, sizeof m->function);
         snprintf(m->file, sizeof m->file, "%s", r[i].where.file[0] ? r[i].where.file : "??");
         m->line = r[i].where.line;
         m->call = id;

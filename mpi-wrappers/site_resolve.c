@@ -99,6 +99,10 @@ static void scopes(Dwfl_Module *mod, Dwarf_Addr addr, struct pmpi_where *w)
     const char *name = die_name(&die);
     if (name)
         snprintf(w->function, sizeof w->function, "%s", name);
+    Dwarf_Attribute a;
+    const char *link = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_linkage_name, &a));
+    if (link)
+        snprintf(w->linkage, sizeof w->linkage, "%s", link);
     size_t used = 0;
     while (dwarf_tag(&die) == DW_TAG_inlined_subroutine && used < sizeof w->inlined_into) {
         Dwarf_Die *outer = NULL;
@@ -121,8 +125,10 @@ static void scopes(Dwfl_Module *mod, Dwarf_Addr addr, struct pmpi_where *w)
 static void resolve_one(Dwfl_Module *mod, Dwarf_Addr addr, struct pmpi_where *w)
 {
     const char *sym = dwfl_module_addrname(mod, addr);
-    if (sym)
+    if (sym) {
         snprintf(w->function, sizeof w->function, "%s", sym);
+        snprintf(w->symbol, sizeof w->symbol, "%s", sym);
+    }
     Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
     int lineno = 0;
     const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;

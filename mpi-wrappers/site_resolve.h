@@ -12,6 +12,11 @@ struct pmpi_where {
     char file[256];         /* source file, or "??" */
     int line;               /* 0 when unknown */
     const char *note;       /* why file and line are missing, or NULL */
+    /* The names as the object writes them, for demangling (C++, Fortran modules): the
+     * ELF symbol holding the address (the concrete function) and the innermost
+     * function's DWARF linkage name; "" when there is none. */
+    char symbol[128];
+    char linkage[128];
 };
 
 /* Resolves n offsets (file addresses of call instructions) in one object file. */

@@ -13,8 +13,8 @@ holds the same; rank 1's second thread is sampled too (threadwork(), 0.2 s of CP
 With PAPI_MPI_SAMPLE_TOP=1 a row lists one entry of each table and sums the rest. Without
 PAPI_SAMPLE no "sampling" member is written.
 --part fortran: mpi_sample_f.f90 (`use mpi`, 2 ranks) with the wrapper preloaded and
-PAPI_SAMPLE=perf::TASK-CLOCK@1000000: the module procedure crunch is named (gfortran's
-__ranked_MOD_crunch, or ranked::crunch: a name holding module and procedure), each rank's
+PAPI_SAMPLE=perf::TASK-CLOCK@1000000: the module procedure crunch is named ranked::crunch
+(gfortran's __ranked_MOD_crunch demangled), and the barrier's caller ranked::waiter; each rank's
 samples in it are its own CPU clock in crunch (the program's EXPECT lines) in ms, 3 samples
 over at most and 3 + 20% under (timer samples lost at context switches), rank 1's about
 3 times rank 0's; rank 0's MPI time is joined to the call
@@ -23,6 +23,11 @@ wrapper's measured time there is the barrier's wall time the program measured (+
 1%), the sampled wall time within 20 ms + 10% (a sample carries the wall time since the
 thread's previous one: the waits between samples of a rank kept off the CPU on a loaded
 machine fall on either side of the call's edges).
+--part cxx: mpi_sample_cxx.cpp (2 ranks, the wrapper preloaded): rank 1's 0.3 s of CPU in
+ranks::Work::spin(double) (240 to 390 samples) and rank 0's MPI_Barrier by
+ranks::wait_here(int), demangled in the rows, the job-wide tables and the banner; papi_report
+reads the sampling section into mpi_sampled_functions.csv and mpi_sampled_by_caller.csv
+(every row's entries, exact) and shows both on the page and in the text.
 --part pcontrol: mpi_sample_pcontrol.c (2 ranks, the wrapper preloaded) opens and closes a
 region until each rank spent 0.3 s of CPU time doing it: each rank's samples outside MPI calls are at most 10% of those filed
 under MPI_Pcontrol (at least 100), which are at the two marked lines of marks() in
@@ -34,6 +39,7 @@ the hand-written entry points marked their calls.
 event: one line on stderr naming the variable, the counters still written, nothing sampled.
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -138,8 +144,73 @@ def check_main(rep, p, tag, barrier_line):
 
 
 def named(function, module, proc):
-    """gfortran's __module_MOD_proc, or module::proc demangled."""
-    return function in ("__%s_MOD_%s" % (module, proc), "%s::%s" % (module, proc))
+    """module::proc: gfortran's __module_MOD_proc demangled (DWARF's bare proc lacks the
+    module, the raw symbol is not what the source reads)."""
+    return function == "%s::%s" % (module, proc)
+
+
+def report_tables(d, rep):
+    """papi_report on the run's directory: its CSVs of the sampling section hold every
+    entry of every rank's row, exactly; the page and the text show both tables."""
+    tool = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
+    out = os.path.join(d, "rep")
+    p = subprocess.run(["/usr/bin/python3", tool, d, "-o", out], capture_output=True, text=True,
+                       timeout=120)
+    if "pandas" in p.stderr and p.returncode != 0:
+        print(f"cxx: papi_report not checked: {p.stderr.strip()}")
+        return
+    if not check(p.returncode == 0, f"papi_report exit {p.returncode}: {p.stderr[-2000:]}"):
+        return
+    with open(os.path.join(out, "mpi_sampled_functions.csv")) as f:
+        got = sorted((int(r["rank"]), r["function"], r["region"], int(r["samples"])) for r in csv.DictReader(f))
+    want = sorted((r["rank"], e["function"], e["region"] or "", e["samples"])
+                  for r in rep["ranks"] for e in r.get("sampling", {}).get("functions", []))
+    check(got == want and got, f"mpi_sampled_functions.csv {got} is the rows' lists {want}")
+    with open(os.path.join(out, "mpi_sampled_by_caller.csv")) as f:
+        got = sorted((int(r["rank"]), r["function"], r["call"], int(r["line"]), int(r["samples"]),
+                      round(float(r["mpi_time_s"]), 6), int(r["calls"])) for r in csv.DictReader(f))
+    want = sorted((r["rank"], e["function"], e["call"], e["line"], e["samples"], round(e["mpi_time_s"], 6),
+                   e["calls"]) for r in rep["ranks"] for e in r.get("sampling", {}).get("mpi_by_caller", []))
+    check(got == want and got, f"mpi_sampled_by_caller.csv {got} is the rows' lists {want}")
+    page = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    text = open(os.path.join(out, "report.txt"), encoding="utf-8").read()
+    for t in ("mpi_sampled_functions", "mpi_sampled_by_caller"):
+        check(f'id="table-{t}"' in page, f"the page shows {t}")
+    check("Sampled functions by region per rank" in text and "MPI time by calling function per rank" in text,
+          "report.txt shows both tables")
+    print(f"cxx: papi_report's CSVs hold the {len(want)} call-site entries and the functions of both rows")
+
+
+def part_cxx(args):
+    line = marker_line(args.source, "// SAMPLE_BARRIER")
+    with tempfile.TemporaryDirectory(prefix="mpi_sample_cxx_") as d:
+        rep, p = run(args, d, "perf::TASK-CLOCK@1000000", args.program, args.preload)
+        if rep:
+            report_tables(d, rep)
+    if not rep:
+        return
+    rows = {r["rank"]: r.get("sampling", {}) for r in rep["ranks"]}
+    if not check(sorted(rows) == [0, 1], f"cxx: both ranks sampled ({sorted(rows)})"):
+        return
+    spin = "ranks::Work::spin(double)"
+    n = sum(e["samples"] for e in rows[1].get("functions", []) if e["function"] == spin)
+    print(f"cxx: rank 1: {spin} {n} samples; top {rows[1].get('functions', [])[:3]}")
+    check(240 <= n <= 390, f"cxx: rank 1's {spin}: {n} samples for 0.3 s at 1 ms (240 to 390)")
+    sites = [e for e in rows[0].get("mpi_by_caller", []) if e["call"] == "MPI_Barrier"
+             and e["line"] == line]
+    print(f"cxx: rank 0's MPI_Barrier at line {line}: {sites}")
+    check(len(sites) == 1 and sites[0]["function"] == "ranks::wait_here(int)",
+          f"cxx: rank 0's barrier by ranks::wait_here(int) ({sites})")
+    job = rep.get("sampling", {})
+    jf = [e for e in job.get("functions", []) if e["function"] == spin]
+    check(len(jf) == 1 and jf[0]["max_rank"] == 1 and jf[0]["samples"] == n,
+          f"cxx: job-wide {spin} is rank 1's ({jf})")
+    jm = [e for e in job.get("mpi_by_caller", []) if e["function"] == "ranks::wait_here(int)"]
+    check(len(jm) >= 1, f"cxx: job-wide MPI time by ranks::wait_here(int) ({jm})")
+    names = [e["function"] for r in rows.values() for e in r.get("functions", []) + r.get("mpi_by_caller", [])]
+    mangled = [f for f in names if f.startswith("_Z")]
+    check(not mangled, f"cxx: mangled names left: {mangled}")
+    check(spin in p.stdout, "cxx: the banner names the demangled function")
 
 
 def part_fortran(args):
@@ -284,7 +355,7 @@ def main():
     ap.add_argument("--plain")
     ap.add_argument("--preload", required=True)
     ap.add_argument("--source", required=True)
-    ap.add_argument("--part", required=True, choices=("main", "bad", "fortran", "pcontrol"))
+    ap.add_argument("--part", required=True, choices=("main", "bad", "fortran", "pcontrol", "cxx"))
     args = ap.parse_args()
     try:
         schema_check.validators()
@@ -297,6 +368,8 @@ def main():
         part_fortran(args)
     elif args.part == "pcontrol":
         part_pcontrol(args)
+    elif args.part == "cxx":
+        part_cxx(args)
     else:
         part_bad(args)
     return verdict()

@@ -4,7 +4,7 @@
 brackets, unary minus, bare and braced names, numbers as 1e6 and .5), names found by the
 profile's "terms", a denominator of 0, a missing count and an unreadable formula giving
 no value, and a function's value the ratio of its summed counts, not the mean of its
-stacks' ratios. Exit 0 pass, 1 fail."""
+stacks' ratios; a function's min/mean/max over threads and its max thread. Exit 0 pass, 1 fail."""
 import os
 import sys
 
@@ -55,6 +55,22 @@ rows = {r["function"]: r for r in profile.functions([doc])}
 if rows["f"]["FAULTS_PER_MS"] != 1 / 1000 * 1e6 or rows["g"]["FAULTS_PER_MS"] != 0.0:
     FAILURES.append("functions: f %r (expected 1000), g %r (expected 0)"
                     % (rows["f"]["FAULTS_PER_MS"], rows["g"]["FAULTS_PER_MS"]))
+
+# Over threads: f's self weight is 100 + 900 in thread 1 and 1500 in thread 2 of pid 1, 0
+# in thread 3 (it sampled g only): min 0, mean 2500/3, max 1500 in "1/2"; g's max is
+# thread 1's 500.
+doc2 = dict(doc, stacks=doc["stacks"] + [
+    {"tid": 2, "samples": 15, "counts": [1500, 0], "frames": [0, 1]},
+    {"tid": 3, "samples": 2, "counts": [200, 0], "frames": [0, 2]}])
+rows = {r["function"]: r for r in profile.functions([doc2])}
+got = {k: rows["f"].get(k) for k in ("thread min", "thread mean", "thread max", "max_thread")}
+want = {"thread min": 0, "thread mean": 2500 / 3, "thread max": 1500, "max_thread": "1/2"}
+if got != want:
+    FAILURES.append("f over threads: %s, expected %s" % (got, want))
+if (rows["g"]["max_thread"], rows["g"]["thread max"], rows["g"]["thread min"]) != ("1/1", 500, 0):
+    FAILURES.append("g over threads: %s" % rows["g"])
+if "thread max" in profile.functions([doc])[0]:
+    FAILURES.append("one thread: no thread spread expected")
 
 for f in FAILURES:
     print("FAIL:", f)

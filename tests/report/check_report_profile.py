@@ -26,6 +26,11 @@ CASE:
            (the binomial spread sqrt((1-p)/n), with repeated runs the larger of that and
            their spread), B/A and the verdicts exact; a function of B only shown absent in A;
            papi_report on a directory holding only profiles draws the flame graph.
+  metric   a synthetic profile with an -m metric: the flame graph weighted by it has exact
+           widths (a 25%, where time gives it 75%) and each box's own value on hover.
+  schema   hand-made broken profiles (a count that is text, a required member missing, a
+           negative frame index, a truncated file): papi_report exits 2 with one line naming
+           the file, the JSON path and the rule; never a traceback.
   regions  region_sample_workload (tests/overflow) under PAPI_SAMPLE: the page's and the
            text's function x region table has rs_work_a in alpha, rs_work_b in beta,
            rs_work_c outside every region (PROFILE_WORK is that program here)."""
@@ -304,6 +309,88 @@ def case_noise(tool, _papi_run, _prog, out):
             rc, 'data-event="perf::TASK-CLOCK"' in page, err))
     print("noise: heavy x2 noise %.4f (runs) / %.4f (binomial) slower; light same; only_b only in B"
           % (want["heavy"][1], want["heavy"][2]))
+
+
+def case_metric(tool, _papi_run, _prog, out):
+    """The flame graph weighted by an -m metric, on a synthetic profile of known counts:
+    FAULTS_PER_MS = faults / task clock * 1e6; main;a has 3 ms and 30 faults (10/ms),
+    main;b 1 ms and 90 faults (90/ms): by time a is 75% wide, weighted by the metric (the
+    faults here: the clock is its denominator) 25%; each box's hover says its own value."""
+    frames = [{"name": "main", "module": "prog"}, {"name": "a", "module": "prog"},
+              {"name": "b", "module": "prog"}]
+    doc = {"kind": "profile", "run": {"id": "m1", "command": "prog", "start": "2026-01-01T00:00:00Z",
+                                      "host": "h"}, "pid": 5, "rank": None,
+           "sampled_event": "perf::TASK-CLOCK", "period": 1000000, "call_graph": "fp",
+           "kernel_frames": False, "events": ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"], "samples": 4,
+           "lost_records": 0, "stack_cap": 65536, "distinct_stacks": 2, "dropped_samples": 0,
+           "dropped_weight": 0, "notes": "", "frames": frames,
+           "metrics": [{"name": "FAULTS_PER_MS", "unit": "faults/ms",
+                        "formula": "{perf::PAGE-FAULTS} / {perf::TASK-CLOCK} * 1e6",
+                        "terms": {"perf::PAGE-FAULTS": 1, "perf::TASK-CLOCK": 0}}],
+           "stacks": [{"tid": 5, "samples": 3, "counts": [3000000, 30], "frames": [0, 1]},
+                      {"tid": 5, "samples": 1, "counts": [1000000, 90], "frames": [0, 2]}]}
+    src = os.path.join(out, "m1")
+    os.makedirs(src)
+    json.dump(doc, open(os.path.join(src, "profile_m1_5.json"), "w"))
+    rep = os.path.join(out, "rep")
+    rc, so, err = run([PY, tool, src, "-o", rep])
+    if rc != 0:
+        fail("papi_report exit status %d\n%s%s" % (rc, so, err))
+    page = open(os.path.join(rep, "report.html"), encoding="utf-8").read()
+    m = re.search(r'<svg[^>]*data-metric="FAULTS_PER_MS".*?</svg>', page, re.S)
+    if not m:
+        fail("no flame graph weighted by FAULTS_PER_MS on the page")
+    shares = {f: float(x) for f, x in re.findall(r'data-function="([^"]+)" data-share="([^"]+)"', m.group(0))}
+    titles = re.findall(r"<title>([^<]*)</title>", m.group(0))
+    print("metric: shares %s" % shares)
+    if abs(shares.get("a", 0) - 25) > 1e-3 or abs(shares.get("b", 0) - 75) > 1e-3 or shares.get("main") != 100:
+        fail("FAULTS_PER_MS-weighted widths %s, expected a 25%%, b 75%%, main 100%%" % shares)
+    want = {"a": "FAULTS_PER_MS = 10 faults/ms", "b": "FAULTS_PER_MS = 90 faults/ms",
+            "main": "FAULTS_PER_MS = 30 faults/ms"}
+    for f, w in want.items():
+        if not any(t.startswith(f + "\n") and w in t for t in titles):
+            fail("%s's hover lacks %r: %s" % (f, w, titles))
+    ev = re.search(r'<svg[^>]*data-event="perf::TASK-CLOCK".*?</svg>', page, re.S)
+    tshares = dict(re.findall(r'data-function="([^"]+)" data-share="([^"]+)"', ev.group(0))) if ev else {}
+    if float(tshares.get("a", 0)) != 75:
+        fail("the task clock's graph gives a %s%%, expected 75%%" % tshares.get("a"))
+
+
+def case_schema(tool, _papi_run, _prog, out):
+    """Hand-made broken profiles refused on load: exit 2, one stderr line naming the file,
+    the JSON path and the rule (schema/profile.schema.json), never a traceback; the same
+    profile unbroken is read."""
+    good = os.path.join(out, "good")
+    _profile(good, {"heavy": 100, "light": 300})
+    path = glob.glob(os.path.join(good, "profile_*.json"))[0]
+    rc, so, err = run([PY, tool, good, "-o", os.path.join(out, "rep_good")])
+    if rc != 0:
+        fail("the valid profile refused: exit %d\n%s" % (rc, err))
+    doc = json.load(open(path))
+
+    def broken(name, change, want):
+        d = os.path.join(out, name)
+        os.makedirs(d)
+        bad = os.path.join(d, os.path.basename(path))
+        b = json.loads(json.dumps(doc))
+        text = change(b)
+        with open(bad, "w") as f:
+            f.write(text if isinstance(text, str) else json.dumps(b))
+        report_check.broken(bad)  # broken on purpose: the guard leaves it
+        rc, so, err = run([PY, tool, d, "-o", os.path.join(out, "rep_" + name)])
+        lines = err.strip().splitlines()
+        print("schema: %s: exit %d: %s" % (name, rc, err.strip()))
+        if rc != 2 or len(lines) != 1 or "Traceback" in err or bad not in lines[0] or any(
+                w not in lines[0] for w in want):
+            fail("%s: exit %d (want 2), stderr %r: want one line naming %s and %s" % (
+                name, rc, err, bad, want))
+
+    broken("count_text", lambda b: b["stacks"][0]["counts"].__setitem__(0, "many"),
+           ["$.stacks[0].counts[0]", "rule type", "profile.schema.json"])
+    broken("no_samples", lambda b: b.pop("samples"), ["'samples' is a required property", "rule required"])
+    broken("frame_out", lambda b: b["stacks"][1]["frames"].__setitem__(0, -1),
+           ["$.stacks[1].frames[0]", "rule minimum"])
+    broken("truncated", lambda b: json.dumps(b)[:200], ["is not JSON"])
 
 
 def case_regions(tool, _papi_run, prog, out):

@@ -2,7 +2,8 @@
  * function x region table). libdw's dwfl reads every module's symbol table (static
  * functions and programs built without -rdynamic included); libdw is loaded with dlopen,
  * so libpapi (and libpapi.a, which needs only libpfm4 and the C library) does not link it.
- * Without libdw, dladdr names the dynamic symbols only. */
+ * Without libdw, dladdr names the dynamic symbols only. C++ and gfortran module
+ * procedures' names are demangled (demangle.c, shared with the MPI wrapper). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "symbolize.h"
 
 #if defined(__has_include)
@@ -105,7 +107,7 @@ void sym_name(struct symbolizer *s, uintptr_t pc, char *out, size_t len)
     if (!name && dladdr((void *)pc, &info) && info.dli_sname)
         name = info.dli_sname;
     if (name)
-        snprintf(out, len, "%s", name);
+        papi_demangle(name, out, len);
     else
         snprintf(out, len, "0x%llx", (unsigned long long)pc); /* unnamed: the address */
 }

@@ -5,14 +5,14 @@ weighted by the sampled event; profile.EVENT.folded per event read with it; flam
 spread over ranks (min, mean, max and the rank of the max) when there are several, and
 each -m metric of the function's own summed counts (profile_metrics: a ratio of sums),
 with ranks also its spread over the ranks that sampled the function (each rank's metric of
-its own counts of the function)."""
+its own counts of the function). Each file is checked against its schema on load."""
 import csv
 import glob
-import json
 import os
 import re
 
-from . import profile_metrics
+from . import profile_metrics, schema_check
+from .check import MalformedInput, _load_json, forget
 
 
 def find(paths):
@@ -26,14 +26,26 @@ def find(paths):
     return sorted({os.path.realpath(f) for f in found})
 
 
+def _checked(path):
+    """The profile in path, refused (MalformedInput: the file, the JSON path and the rule
+    broken, in one line) when it is not JSON or breaks schema/profile.schema.json, as
+    load.py refuses MPI reports and region files; None for a JSON file of another kind."""
+    d = _load_json(path)
+    forget(d)  # the schema is the check here; check.finite()'s note is not wanted
+    if not isinstance(d, dict) or d.get("kind") != "profile":
+        return None
+    try:
+        why = schema_check.check_document(path, d, "profile")
+    except schema_check.SchemaUnavailable:
+        why = None  # no schema files installed: read as before
+    if why:
+        raise MalformedInput(why)
+    return d
+
+
 def load(files, run=None):
     """The documents of one run: run's, else the latest run's (by start)."""
-    docs = []
-    for f in files:
-        with open(f, encoding="utf-8") as fh:
-            d = json.load(fh)
-        if isinstance(d, dict) and d.get("kind") == "profile":
-            docs.append(d)
+    docs = [d for d in map(_checked, files) if d is not None]
     if not docs:
         return []
     if run is None:
@@ -78,11 +90,14 @@ def functions(docs):
     mean, max and max_rank of the sampled event's self weight over all ranks (a rank
     without the function counts 0), then per -m metric M "M min", "M mean", "M max" and
     "M max_rank" over the ranks whose own counts of the function give a value (a rank
-    that never sampled it has none: no 0 stands in for a ratio)."""
+    that never sampled it has none: no 0 stands in for a ratio). With several threads:
+    "thread min", "thread mean", "thread max" of the sampled event's self weight over all
+    threads and max_thread ("rank/tid", "pid/tid" without ranks)."""
     events, _, per_rank, own, _ = merge(docs)
     ranks = sorted({d["rank"] if d["rank"] is not None else 0 for d in docs})
     totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
     metrics = profile_metrics.metrics_of(docs)
+    by_thread, threads = thread_weights(docs)
     rows = []
     for fn, o in own.items():
         row = {"function": fn}
@@ -96,9 +111,36 @@ def functions(docs):
             row.update({"min": min(w), "mean": sum(w) / len(w), "max": w[top], "max_rank": ranks[top]})
             for m in metrics:
                 row.update(spread(m, per_rank[fn]))
+        if len(threads) > 1:
+            row.update(thread_spread(by_thread.get(fn, {}), threads))
         rows.append(row)
     rows.sort(key=lambda r: (-r["self_pct " + events[0]], r["function"]))
     return rows
+
+
+def thread_weights(docs):
+    """({function: {thread: self weight of the sampled event}}, [threads]): a thread named
+    "rank/tid" in an MPI run, else "pid/tid" (tids are per host, ranks may share one)."""
+    by, threads = {}, set()
+    for d in docs:
+        names = [f["name"] for f in d["frames"]]
+        who = d["rank"] if d["rank"] is not None else d["pid"]
+        for s in d["stacks"]:
+            t = "%s/%s" % (who, s["tid"])
+            threads.add(t)
+            leaf = by.setdefault(names[s["frames"][-1]], {})
+            leaf[t] = leaf.get(t, 0) + s["counts"][0]
+    return by, sorted(threads)
+
+
+def thread_spread(weights, threads):
+    """{"thread min", "thread mean", "thread max", "max_thread"} of one function's self
+    weight over every sampled thread of the run (a thread without it counts 0, as a rank
+    does), the max thread named as thread_weights names it."""
+    w = [weights.get(t, 0) for t in threads]
+    top = max(range(len(threads)), key=lambda k: w[k])
+    return {"thread min": min(w), "thread mean": sum(w) / len(w), "thread max": w[top],
+            "max_thread": threads[top]}
 
 
 def spread(metric, by_rank):

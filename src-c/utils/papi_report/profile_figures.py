@@ -2,6 +2,8 @@
 view): a flame graph (an icicle: the root on top, callees below) per event of the
 profile, written as inline SVG (frames as boxes, width = the frame's share of the event's
 weight, a hover title with the function, file:line and the share; no script), and the
+same weighted by each -m metric (the metric of each stack's counts times its weight of the
+sampled event; each box says the metric of its own summed counts), and the
 function x rank heat map (matplotlib: each rank's, or thread's without ranks, self share
 of the sampled event in each of the top functions).
 
@@ -14,7 +16,7 @@ import zlib
 
 import numpy as np
 
-from . import profile_tables, registry
+from . import profile_metrics, profile_tables, registry
 from .figures import NotGiven, _fig, colorbar, note
 
 OTHER_PCT = 0.1  # callees under this share of the total become one [other] box
@@ -34,23 +36,33 @@ class Svg:
         self.papi_notes = list(notes)
 
 
-def tree(stacks, where, col):
-    """The call tree of one event: a node is {"name", "w", "loc": {file:line: w},
-    "kids": {name: node}}; stacks and where: the profile_stacks table's columns."""
-    root = {"name": "all", "w": 0, "loc": {}, "kids": {}}
-    for stack, places, w in zip(stacks, where, col):
+def tree(stacks, where, col, counts=None):
+    """The call tree of one weight: a node is {"name", "w", "loc": {file:line: w},
+    "kids": {name: node}}; stacks and where: the profile_stacks table's columns. With
+    counts (a list per stack), each node also sums them in "c" (a metric's value per box)."""
+    counts = counts if counts is not None else [None] * len(col)
+    root = {"name": "all", "w": 0, "loc": {}, "kids": {}, "c": None}
+    for stack, places, w, c in zip(stacks, where, col, counts):
         if not w:
             continue
         root["w"] += w
         node = root
+        _add(root, c)
         names, locs = stack.split(";"), places.split(";")
         for i, name in enumerate(names):
-            node = node["kids"].setdefault(name, {"name": name, "w": 0, "loc": {}, "kids": {}})
+            node = node["kids"].setdefault(name, {"name": name, "w": 0, "loc": {}, "kids": {},
+                                                  "c": None})
             node["w"] += w
+            _add(node, c)
             loc = locs[i] if i < len(locs) else ""
             if loc:
                 node["loc"][loc] = node["loc"].get(loc, 0) + w
     return root
+
+
+def _add(node, c):
+    if c is not None:
+        node["c"] = list(c) if node["c"] is None else [a + b for a, b in zip(node["c"], c)]
 
 
 def boxes(root, min_pct=OTHER_PCT):
@@ -69,7 +81,9 @@ def boxes(root, min_pct=OTHER_PCT):
         small = [k for k in kids if k["w"] < cut]
         if small:  # one box, and nothing drawn under it: thin chains end here too
             kids = [k for k in kids if k["w"] >= cut]
+            cs = [k["c"] for k in small if k.get("c") is not None]
             kids.append({"name": "[other]", "w": sum(k["w"] for k in small), "kids": {},
+                         "c": [sum(v) for v in zip(*cs)] if cs else None,
                          "loc": {}, "merged": [k["name"] for k in small[:3]] + (
                              ["..."] if len(small) > 3 else []), "count": len(small)})
         for k in kids:
@@ -87,12 +101,17 @@ def _colour(name):
     return "rgb(%d,%d,%d)" % (205 + h % 50, 80 + (h >> 8) % 130, 40 + (h >> 16) % 40)
 
 
-def svg(stacks_df, event):
+def svg(stacks_df, event, metric=None):
     """(The flame graph of one event as SVG text, a note when stacks were cut); (None,
-    None) without weight."""
+    None) without weight. With metric (a profile's -m metric), weighted by it instead
+    (metric_weights) and each box says the metric of its summed counts."""
     if event not in stacks_df:
         return None, None
-    root = tree(stacks_df["stack"], stacks_df["where"], stacks_df[event])
+    if metric is None:
+        root = tree(stacks_df["stack"], stacks_df["where"], stacks_df[event])
+    else:
+        col, counts = metric_weights(stacks_df, metric)
+        root = tree(stacks_df["stack"], stacks_df["where"], col, counts)
     bx = boxes(root)
     if not bx:
         return None, None
@@ -103,10 +122,11 @@ def svg(stacks_df, event):
            if deepest > MAX_DEPTH else None)
     depth = max(b[0] for b in bx) + 1
     height = depth * ROW + 4
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" class="flame" data-event="%s" '
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" class="flame" data-%s="%s" '
            'data-total="%d" width="%d" height="%d" viewBox="0 0 %d %d" '
            'font-family="monospace" font-size="11">' % (
-               html.escape(event, quote=True), root["w"], WIDTH, height, WIDTH, height)]
+               "metric" if metric else "event", html.escape(metric["name"] if metric else event, quote=True),
+               root["w"], WIDTH, height, WIDTH, height)]
     for d, x, w, node in sorted(bx, key=lambda b: (b[0], b[1])):
         pct = 100.0 * w
         loc = ""
@@ -118,7 +138,13 @@ def svg(stacks_df, event):
             "[other]: %d callee%s each under %g%% (%s)" % (
                 node["count"], "" if node["count"] == 1 else "s", OTHER_PCT,
                 ", ".join(node["merged"]))
-        title = "%s%s\n%.2f%% of %s (%d)" % (what, loc, pct, event, node["w"])
+        if metric is None:
+            title = "%s%s\n%.2f%% of %s (%d)" % (what, loc, pct, event, node["w"])
+        else:
+            v = profile_metrics.evaluate(metric, node["c"]) if node["c"] else None
+            title = "%s%s\n%s = %s %s (of its summed counts)\n%.2f%% of %s x %s" % (
+                what, loc, metric["name"], "-" if v is None else "%.4g" % v, metric.get("unit", ""),
+                pct, metric["name"], event)
         px, pw = x * WIDTH, w * WIDTH
         out.append('<g><title>%s</title><rect x="%.3f" y="%d" width="%.3f" height="%d" '
                    'fill="%s" stroke="white" stroke-width="0.3" data-function="%s" '
@@ -152,9 +178,47 @@ def _flame(index):
     return draw
 
 
+def metric_weights(stacks_df, metric):
+    """(Each stack's weight for metric M: M of the stack's counts times its weight of the
+    sampled event, M integrated over the sampled event, so boxes add up; a stack without a
+    value weighs 0. When the sampled event is M's denominator, M x weight is M's numerator.
+    Each stack's counts, for the box's own value of M.)"""
+    events = stacks_df.attrs.get("events") or []
+    counts = [list(r) for r in stacks_df[events].itertuples(index=False, name=None)]
+    col = []
+    for c in counts:
+        v = profile_metrics.evaluate(metric, c)
+        col.append(v * c[0] if v is not None and v > 0 else 0)
+    return col, counts
+
+
+def _metric_flame(index):
+    def draw(t):
+        st = t.get("profile_stacks")
+        if st is None:
+            return NotGiven("no profile (papi_run --sample) given")
+        metrics = st.attrs.get("metrics") or []
+        if index >= len(metrics):
+            return NotGiven("the profile has %d -m metrics" % len(metrics))
+        m, events = metrics[index], st.attrs.get("events") or []
+        text, cut = svg(st, events[0], m)
+        if text is None:
+            return "no stack has a value of %s" % m["name"]
+        return Svg(text, ([cut] if cut else []) + [
+            "Weighted by the -m metric %s (%s) times each stack's %s: the metric summed over "
+            "the sampled event, so where %s is high and time is spent is wide (when %s is its "
+            "denominator, this is its numerator's share); hover a box for %s of its own summed "
+            "counts (a ratio of sums). Stacks without a value (a zero denominator) weigh 0."
+            % (m["name"], m.get("formula", ""), events[0], m["name"], events[0], m["name"])])
+    return draw
+
+
 for _i in range(MAX_EVENTS):
     registry.figure("profile_flame_%d" % _i, "Flame graph (icicle) of the sampled profile" +
                     ("" if _i == 0 else ", event %d" % (_i + 1)), "Profile")(_flame(_i))
+for _i in range(MAX_EVENTS):
+    registry.figure("profile_flame_metric_%d" % _i, "Flame graph (icicle) weighted by -m metric %d"
+                    % (_i + 1), "Profile")(_metric_flame(_i))
 
 
 @registry.figure("profile_function_ranks", "Function x rank: each rank's share of its sampled "

@@ -6,8 +6,10 @@ view). Two inputs give them:
                               function's own counts, and over ranks min, mean, max and
                               max_rank of the sampled event, then "M min", "M mean",
                               "M max", "M max_rank" per -m metric M (over the ranks that
-                              sampled the function; profile.functions: the text's top
-                              functions, profile_functions.csv)
+                              sampled the function), and with several threads "thread
+                              min", "thread mean", "thread max" and max_thread ("rank/tid",
+                              else "pid/tid") of the sampled event (profile.functions: the
+                              text's top functions, profile_functions.csv)
     profile_stacks            stack (root;...;leaf, the folded format's names), where
                               (each frame's file:line, ';' between frames, "" unknown),
                               one weight column per event (the folded files' counts),
@@ -75,6 +77,7 @@ def profile_stacks(docs):
     if len(df):
         df = df.sort_values(events[0], ascending=False, kind="stable").reset_index(drop=True)
     df.attrs["events"] = list(events)
+    df.attrs["metrics"] = list(metrics)  # the flame graphs weighted by a metric read them
     return df
 
 
@@ -153,7 +156,8 @@ registry.table("profiles")(profile_function_rank_grid)
 registry.table("regions")(profile_function_regions)
 registry.view("profile_functions", "Top functions of the sampled profile (self share of each "
               "event, each -m metric of the function's own counts; over ranks: min, mean, max of the sampled event and the rank of the max, "
-              "then each metric's min, mean, max over the ranks that sampled the function and the rank of its max)", 30)
+              "then each metric's min, mean, max over the ranks that sampled the function and the rank of its max; "
+              "over threads: min, mean, max of the sampled event and the thread of the max, rank/tid or pid/tid)", 30)
 registry.view("profile_function_regions", "Sampled functions x region (PAPI_SAMPLE: samples of "
               "each function in the region innermost at the time, all ranks and threads)", 40,
               function_region_view)

@@ -36,6 +36,7 @@ MODULES = [
     ("energy", "tables"),
     ("waits", "tables"),
     ("profile_tables", "tables"),
+    ("profile_mpi_tables", "tables"),
     ("timeline_data", "tables"),
     ("figures", "figures"),
     ("metric_figures", "figures"),
