@@ -5,7 +5,7 @@ doing twice the work in B (compare_pair.c: page faults, exact without a hardware
 
 MODE regions: the region API's directories (PAPI_OUTPUT_DIRECTORY=D);
 MODE papi_run: `papi_run -o D` directories (the program's regions beside papi_run's
-whole-program file, PAPI_OUTPUT_DIRECTORY=D).
+whole-program file; papi_run sets PAPI_OUTPUT_DIRECTORY=D for the program).
 
 B runs beside busy loops (3 on this machine's cores), so its wall times take load that
 A's did not: "steady" (the same work) must come out "same" however far its wall time
@@ -40,7 +40,8 @@ def run_side(mode, prog, papi_run, d, work, hogs):
     os.makedirs(d)
     env = dict(os.environ, PAPI_OUTPUT_DIRECTORY=d, PAPI_EVENTS="perf::TASK-CLOCK,perf::PAGE-FAULTS")
     cmd = [prog, str(STEADY), str(work)]
-    if mode == "papi_run":
+    if mode == "papi_run":  # papi_run -o D sends the program's region files to D itself
+        del env["PAPI_OUTPUT_DIRECTORY"]
         cmd = [papi_run, "--quiet", "-o", d, "--"] + cmd
     busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(hogs)]
     try:

@@ -248,6 +248,9 @@ int run_program_prepare(struct run_state *s)
         if (s->opt.sampling)
             note(s, "not sampled: the sampling library cannot enter it");
     } else {
+        /* The program's own region files (papi_hl_output) go to -o's directory too, beside
+         * papi_run_output, unless the user chose a place: one run, one directory. */
+        setenv("PAPI_OUTPUT_DIRECTORY", s->opt.outdir, 0);
         const char *flavor = mpi_flavor(&im);
         if (*flavor)
             set_mpi(s, flavor);
