@@ -190,7 +190,7 @@ int papi_sde_unregister_counter(void *handle, const char *event_name)
         int n = sde_counter_count();
         for (int slot = 0; slot < n; slot++) {
             struct sde_counter *o = sde_counter_at(slot);
-            if (o && o != c && c->recorder && o->recorder == c->recorder)
+            if (o && o != c && c->obj && o->obj == c->obj && o->obj_gen == c->obj_gen)
                 sde_mark_gone(o);
         }
         sde_mark_gone(c);

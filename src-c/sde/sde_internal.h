@@ -9,8 +9,9 @@
  * struct's address and the generation's low bits (in its unused top bits): an id or handle that PAPI or the
  * library still holds after the unregistration reads an error, never the slot's next
  * counter (a handle's 6 bits wrap after 64 reuses of one slot; the free slots are taken
- * oldest first). Recorders and counting sets keep their slots: their objects point at
- * them. */
+ * oldest first). Recorders and counting sets are objects in pools of their own
+ * (sde_pool.c), reused the same way; their handles carry a 41-bit generation, and the
+ * counters that read them the generation they were made for. */
 #ifndef PAPI_SDE_INTERNAL_H
 #define PAPI_SDE_INTERNAL_H
 
@@ -42,9 +43,6 @@ struct sde_library {
     struct sde_library *next;
 };
 
-struct sde_recorder; /* sde_recorder.c */
-struct sde_cset;     /* sde_cset.c */
-
 /* "LIB::COUNTER" at most, so that PAPI's name sde:::LIB::COUNTER fits PAPI_MAX_STR_LEN
  * (128, with its NUL). */
 #define SDE_PAPI_NAME_MAX (128 - 1 - 6)
@@ -65,6 +63,26 @@ struct sde_cset;     /* sde_cset.c */
 #define SDE_HANDLE_COUNTER(h) \
     ((struct sde_counter *)((uintptr_t)(h) & ~((uintptr_t)SDE_TAG_MASK << SDE_TAG_SHIFT)))
 
+/* The head of a recorder or counting set (sde_pool.c): a pooled object, never freed. */
+struct sde_pool;
+struct sde_object {
+    pthread_mutex_t lock; /* over the object: taken after libsde's lock, never before */
+    uint64_t gen;         /* incarnations of the slot: the handle names one */
+    int live;             /* 0 once gone (its buffers freed) */
+    int slot, next_free;  /* its slot; the next free one while free (under libsde's lock) */
+    struct sde_pool *pool;
+};
+
+#define SDE_POOL_CHUNK_BITS 10
+struct sde_pool {
+    size_t size;                         /* of the whole object, sde_object first */
+    unsigned tag;                        /* 0..3, in its handles: one per pool */
+    void (*clear)(struct sde_object *o); /* frees what the object holds (o locked) */
+    struct sde_object **chunks[(1 << SDE_SLOT_BITS) >> SDE_POOL_CHUNK_BITS];
+    int n;                    /* atomic: slots ever used */
+    int free_head, free_tail; /* gone slots, oldest first (libsde's lock) */
+};
+
 struct sde_counter {
     long long value;  /* SDE_CREATED: the count, changed under inc_lock, read without it */
     uint32_t inc_key; /* sde_inc_key(gen) while a live created counter, else 0: one test
@@ -83,11 +101,11 @@ struct sde_counter {
     struct sde_library *lib;
     void *ptr; /* registered: the variable; callback: its parameter */
     papi_sde_fptr_t callback;
-    struct sde_recorder *recorder;
-    int stat; /* SDE_RECORDER_STAT: 0 min, 1 q1, 2 median, 3 q3, 4 max */
-    struct sde_cset *cset;
-    uint32_t group_flags; /* SDE_GROUP: PAPI_SDE_SUM, _MAX, _MIN */
-    int *members;         /* SDE_GROUP: ids, under the lock */
+    struct sde_object *obj; /* SDE_RECORDER_*: its recorder; SDE_COUNTING_SET: its set */
+    uint64_t obj_gen;       /* the generation of obj this counter was made for */
+    int stat;               /* SDE_RECORDER_STAT: 0 min, 1 q1, 2 median, 3 q3, 4 max */
+    uint32_t group_flags;   /* SDE_GROUP: PAPI_SDE_SUM, _MAX, _MIN */
+    int *members;           /* SDE_GROUP: ids, under the lock */
     int nmembers, capmembers;
 };
 
@@ -133,10 +151,22 @@ SDE_HIDDEN extern const struct sde_registry_api sde_registry;
 /* sde_read.c: a counter's value now. */
 SDE_HIDDEN int sde_read_counter(int id, struct sde_reading *out);
 
-/* sde_recorder.c and sde_cset.c: the values of their events. */
-SDE_HIDDEN long long sde_recorder_count(struct sde_recorder *r);
-SDE_HIDDEN long long sde_recorder_data(struct sde_recorder *r);
-SDE_HIDDEN long long sde_recorder_stat(struct sde_recorder *r, int stat);
-SDE_HIDDEN long long sde_cset_snapshot(struct sde_cset *s);
+/* sde_pool.c (the pool's calls under libsde's lock). A live object in the oldest free
+ * slot or a new one, its generation advanced, returned locked; NULL without memory. */
+SDE_HIDDEN struct sde_object *sde_pool_take(struct sde_pool *p);
+/* o gone (its clear called) and its slot free, if o is still generation gen. */
+SDE_HIDDEN void sde_object_release(struct sde_object *o, uint64_t gen);
+/* The handle of o for the library: slot and generation, never an address. */
+SDE_HIDDEN void *sde_object_handle(const struct sde_object *o);
+/* The live object of a handle of p, or of o at generation gen, locked; else NULL. */
+SDE_HIDDEN struct sde_object *sde_pool_lock(struct sde_pool *p, void *handle);
+SDE_HIDDEN struct sde_object *sde_object_lock(struct sde_object *o, uint64_t gen);
+
+/* sde_recorder.c and sde_cset.c: the values of their events; SDE_ENOEVNT when the object
+ * is no longer generation gen. */
+SDE_HIDDEN int sde_recorder_count(struct sde_object *o, uint64_t gen, long long *out);
+SDE_HIDDEN int sde_recorder_data(struct sde_object *o, uint64_t gen, long long *out);
+SDE_HIDDEN int sde_recorder_stat(struct sde_object *o, uint64_t gen, int stat, long long *out);
+SDE_HIDDEN int sde_cset_snapshot(struct sde_object *o, uint64_t gen, long long *out);
 
 #endif

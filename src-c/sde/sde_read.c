@@ -116,9 +116,9 @@ static int snapshot(int id, struct sde_counter *c, struct sde_counter *s)
     s->mode = __atomic_load_n(&c->mode, __ATOMIC_RELAXED);
     s->ptr = __atomic_load_n(&c->ptr, __ATOMIC_RELAXED);
     s->callback = __atomic_load_n(&c->callback, __ATOMIC_RELAXED);
-    s->recorder = __atomic_load_n(&c->recorder, __ATOMIC_RELAXED);
+    s->obj = __atomic_load_n(&c->obj, __ATOMIC_RELAXED);
+    s->obj_gen = __atomic_load_n(&c->obj_gen, __ATOMIC_RELAXED);
     s->stat = __atomic_load_n(&c->stat, __ATOMIC_RELAXED);
-    s->cset = __atomic_load_n(&c->cset, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == seq ? SDE_OK : SDE_ENOEVNT;
 }
@@ -145,18 +145,15 @@ static int read_depth(int id, struct sde_reading *out, int depth)
         return SDE_OK;
     case SDE_GROUP:
         return read_group(id, c, &out->value, depth);
+    /* The object may have gone since the snapshot: its generation then says so. */
     case SDE_RECORDER_COUNT:
-        out->value = sde_recorder_count(s.recorder);
-        return SDE_OK;
+        return sde_recorder_count(s.obj, s.obj_gen, &out->value);
     case SDE_RECORDER_DATA:
-        out->value = sde_recorder_data(s.recorder);
-        return SDE_OK;
+        return sde_recorder_data(s.obj, s.obj_gen, &out->value);
     case SDE_RECORDER_STAT:
-        out->value = sde_recorder_stat(s.recorder, s.stat);
-        return SDE_OK;
+        return sde_recorder_stat(s.obj, s.obj_gen, s.stat, &out->value);
     case SDE_COUNTING_SET:
-        out->value = sde_cset_snapshot(s.cset);
-        return SDE_OK;
+        return sde_cset_snapshot(s.obj, s.obj_gen, &out->value);
     }
     return SDE_ENOEVNT;
 }

@@ -236,9 +236,9 @@ static void fill_placeholder(struct sde_counter *p, const struct sde_counter *pr
     p->type = proto->type;
     p->ptr = proto->ptr;
     p->callback = proto->callback;
-    p->recorder = proto->recorder;
+    p->obj = proto->obj;
+    p->obj_gen = proto->obj_gen;
     p->stat = proto->stat;
-    p->cset = proto->cset;
     p->group_flags = proto->group_flags;
     p->lib = proto->lib;
     __atomic_store_n(&p->kind, proto->kind, __ATOMIC_RELEASE);
@@ -264,21 +264,19 @@ int sde_add_counter(struct sde_library *lib, const char *event_name,
     return SDE_OK;
 }
 
-/* Counters whose slot may hold another counter once they are gone: no recorder or
- * counting set points at them. */
-static int reusable(const struct sde_counter *c)
-{
-    enum sde_kind k = sde_kind_of(c);
-    return k == SDE_REGISTERED || k == SDE_CALLBACK || k == SDE_CREATED || k == SDE_GROUP;
-}
-
+/* A gone counter's slot is reused: nothing points at it (groups, PAPI and the library
+ * hold ids or handles that carry its generation), and a recorder's or counting set's
+ * object goes with its NAME counter (the others read it through their generation). */
 void sde_mark_gone(struct sde_counter *c)
 {
     if (!__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
         return;
     __atomic_store_n(&c->inc_key, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
-    if (!reusable(c))
+    enum sde_kind k = sde_kind_of(c);
+    if (k == SDE_RECORDER_DATA || k == SDE_COUNTING_SET)
+        sde_object_release(c->obj, c->obj_gen);
+    if (k == SDE_PLACEHOLDER)
         return;
     int slot = c->id & SLOT_MASK;
     c->next_free = -1;

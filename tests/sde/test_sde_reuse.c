@@ -1,5 +1,8 @@
-/* test_sde_reuse.c: libsde's memory stays bounded however many counters are registered
- * and unregistered (a gone counter's slot is reused), registration works past the
+/* test_sde_reuse.c: libsde's memory stays bounded however many counters, recorders and
+ * counting sets are registered and unregistered (a gone one's slot is reused), a stale
+ * recorder or counting set handle is refused however often its slot was reused since
+ * (more than a 6-bit generation's 64 times), an event set reading a gone recorder gets
+ * PAPI_ENOEVNT (not the recorder now in its slot), registration works past the
  * 1,048,576 counters the table once held, and a reused slot is never read through what
  * PAPI or the library held for its earlier counter (the event set reads PAPI_ENOEVNT, a
  * stale handle is refused and changes nothing). Names: a counter named "a::b" counts;
@@ -40,6 +43,42 @@ static long pairs(papi_handle_t h, long first, long n)
             return i;
     }
     return -1;
+}
+
+/* n create/record/unregister cycles of a recorder (with its statistics) and of a
+ * counting set, under distinct names; the first failure's index, or -1. */
+static long object_pairs(papi_handle_t h, long first, long n)
+{
+    char name[32];
+    for (long i = first; i < first + n; i++) {
+        void *r = NULL, *s = NULL;
+        long long v = i;
+        snprintf(name, sizeof name, "r%ld", i);
+        if (papi_sde_create_recorder(h, name, sizeof v, papi_sde_compare_long_long, &r) != SDE_OK ||
+            papi_sde_record(r, sizeof v, &v) != SDE_OK ||
+            papi_sde_unregister_counter(h, name) != SDE_OK)
+            return i;
+        snprintf(name, sizeof name, "s%ld", i);
+        if (papi_sde_create_counting_set(h, name, &s) != SDE_OK ||
+            papi_sde_counting_set_insert(s, sizeof v, sizeof v, &v, 1) != SDE_OK ||
+            papi_sde_unregister_counter(h, name) != SDE_OK)
+            return i;
+    }
+    return -1;
+}
+
+/* Each cycle was about 2 KB for good (7 events and the recorder's values kept). */
+static void objects_bounded(papi_handle_t h)
+{
+    CHECK(object_pairs(h, 0, 100) < 0, "the first 100 recorder and counting set cycles");
+    size_t before = heap_used();
+    long bad = object_pairs(h, 100, 3000);
+    size_t after = heap_used();
+    printf("3000 recorder and counting set cycles: heap %zu -> %zu bytes\n", before, after);
+    CHECK(bad < 0, "recorder/counting set cycle %ld refused", bad);
+    if (heap_visible("the heap over 3000 recorder and counting set cycles"))
+        CHECK(after <= before + 4096, "heap grew by %zd bytes over 3000 cycles",
+              (ssize_t)(after - before));
 }
 
 static void bounded(papi_handle_t h)
@@ -139,6 +178,72 @@ static void reused_slots(papi_handle_t h)
           v, err);
 }
 
+/* Stale recorder and counting set handles, their slots reused 100 times since (past
+ * what a 6-bit generation tells apart), and an event set reading the gone recorder. */
+static void stale_objects(papi_handle_t h)
+{
+    long long v = 7, ignored;
+    void *r1 = NULL, *s1 = NULL, *r = NULL, *s = NULL;
+    CHECK_RET(papi_sde_create_recorder(h, "rec", sizeof v, papi_sde_compare_long_long, &r1),
+              SDE_OK);
+    CHECK_RET(papi_sde_create_counting_set(h, "set", &s1), SDE_OK);
+    int es = PAPI_NULL;
+    long long cnt = -1;
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "sde:::reuse::rec:CNT"), PAPI_OK);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(papi_sde_record(r1, sizeof v, &v), SDE_OK);
+    CHECK_RET(PAPI_read(es, &cnt), PAPI_OK);
+    CHECK(cnt == 1, "rec:CNT reads %lld, want 1", cnt);
+    CHECK_RET(papi_sde_unregister_counter(h, "rec"), SDE_OK);
+    CHECK_RET(papi_sde_unregister_counter(h, "set"), SDE_OK);
+    CHECK_RET(papi_sde_create_recorder(h, "rec1", sizeof v, papi_sde_compare_long_long, &r),
+              SDE_OK);
+    CHECK_RET(papi_sde_record(r, sizeof v, &v), SDE_OK);
+    cnt = -1;
+    CHECK_RET(PAPI_read(es, &cnt), PAPI_ENOEVNT);
+    CHECK(cnt == -1, "the gone rec:CNT read %lld (rec1 in its slot holds 1)", cnt);
+    PAPI_stop(es, &ignored);
+    PAPI_cleanup_eventset(es);
+    PAPI_destroy_eventset(&es);
+    CHECK_RET(papi_sde_unregister_counter(h, "rec1"), SDE_OK);
+    for (int i = 0; i < 100; i++) {
+        CHECK_RET(papi_sde_create_recorder(h, "rec2", sizeof v, papi_sde_compare_long_long, &r),
+                  SDE_OK);
+        CHECK_RET(papi_sde_create_counting_set(h, "set2", &s), SDE_OK);
+        CHECK(r != r1 && s != s1, "reuse %d gave the stale handle %p/%p again", i, r, s);
+        if (i == 99)
+            break;
+        CHECK_RET(papi_sde_unregister_counter(h, "rec2"), SDE_OK);
+        CHECK_RET(papi_sde_unregister_counter(h, "set2"), SDE_OK);
+    }
+    CHECK_RET(papi_sde_record(r, sizeof v, &v), SDE_OK);
+    CHECK_RET(papi_sde_counting_set_insert(s, sizeof v, sizeof v, &v, 1), SDE_OK);
+    /* The stale handles change nothing of the live ones in their slots. */
+    CHECK_RET(papi_sde_record(r1, sizeof v, &v), SDE_EINVAL);
+    CHECK_RET(papi_sde_reset_recorder(r1), SDE_EINVAL);
+    CHECK_RET(papi_sde_counting_set_insert(s1, sizeof v, sizeof v, &v, 1), SDE_EINVAL);
+    CHECK_RET(papi_sde_counting_set_remove(s1, sizeof v, &v, 1), SDE_EINVAL);
+    int err;
+    cnt = count("sde:::reuse::rec2:CNT", &err);
+    CHECK(err == PAPI_OK && cnt == 1, "rec2:CNT counts %lld (%d), want 1", cnt, err);
+    /* The set's list, read while its set runs (a later read frees it). */
+    long long addr = 0;
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es, "sde:::reuse::set2"), PAPI_OK);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_read(es, &addr), PAPI_OK);
+    const cset_list_object_t *l = (const cset_list_object_t *)(intptr_t)addr;
+    CHECK(l && l->count == 1 && !l->next && *(long long *)l->ptr == 7,
+          "set2 holds one 7 once: the stale handle changed it");
+    PAPI_stop(es, &ignored);
+    PAPI_cleanup_eventset(es);
+    PAPI_destroy_eventset(&es);
+    /* Not a recorder's handle: refused without being read. */
+    CHECK_RET(papi_sde_record(s, sizeof v, &v), SDE_EINVAL);
+    CHECK_RET(papi_sde_counting_set_insert(r, sizeof v, sizeof v, &v, 1), SDE_EINVAL);
+}
+
 static void names(papi_handle_t h)
 {
     int err;
@@ -179,8 +284,10 @@ int main(void)
     papi_handle_t h = papi_sde_init("reuse");
     CHECK(h != NULL, "papi_sde_init");
     bounded(h);
+    objects_bounded(h);
     CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
     reused_slots(h);
+    stale_objects(h);
     names(h);
     return test_done("test_sde_reuse");
 }
