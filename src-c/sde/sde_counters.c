@@ -102,11 +102,11 @@ static inline void lock_counter(struct sde_counter *c)
 
 int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 {
-    /* The handle is the counter's address | its generation's low bits (sde_table.c). */
+    /* The handle is the counter's slot and generation (sde_internal.h): a lookup in the
+     * table, one test. */
     uintptr_t h = (uintptr_t)cntr_handle;
-    struct sde_counter *c = SDE_HANDLE_COUNTER(h);
-    if (__builtin_expect(!c || __atomic_load_n(&c->inc_key, __ATOMIC_RELAXED) !=
-                                   sde_inc_key(SDE_HANDLE_TAG(h)),
+    struct sde_counter *c = sde_handle_counter(h);
+    if (__builtin_expect(!c || __atomic_load_n(&c->inc_gen, __ATOMIC_RELAXED) != sde_handle_gen(h),
                          0)) {
         int err;
         sde_handle_checked(cntr_handle, SDE_CREATED, &err);

@@ -1,11 +1,9 @@
 /* sde_pool.c: the slots that recorders and counting sets live in. An object is never
  * freed: once gone, its buffers are (by its pool's clear) and its slot is reused, oldest
  * first, so memory stays bounded by the objects alive at once. The handle a library holds
- * is not the object's address but its slot, its pool's tag (a recorder's handle is no
- * counting set's) and the slot's generation, with bit 0 set (no object's address is odd,
- * so a foreign pointer is refused without being read): a handle kept after its object
- * was unregistered names an older generation and is refused however often the slot was
- * reused since (41 bits of generation on a 64-bit machine). */
+ * is its slot, its pool's kind (a recorder's handle is no counting set's) and the slot's
+ * generation (sde_handle_make, sde_internal.h): one kept after its object was
+ * unregistered is refused however often the slot was reused since. */
 #include <stdlib.h>
 
 #include "sde_internal.h"
@@ -14,9 +12,6 @@
 #define POOL_CHUNK      (1 << POOL_CHUNK_BITS)
 #define POOL_SLOT_BITS  SDE_SLOT_BITS
 #define POOL_SLOTS      (1 << POOL_SLOT_BITS)
-#define POOL_LOW_BITS   (POOL_SLOT_BITS + 3) /* bit 0 set, 2 bits of tag, the slot */
-#define POOL_GEN_BITS   ((int)sizeof(uintptr_t) * 8 - POOL_LOW_BITS)
-#define POOL_GEN_MASK   ((((uintptr_t)1 << (POOL_GEN_BITS - 1)) << 1) - 1)
 
 static struct sde_object *object_at(struct sde_pool *p, int slot)
 {
@@ -82,8 +77,7 @@ void sde_object_release(struct sde_object *o, uint64_t gen)
 
 void *sde_object_handle(const struct sde_object *o)
 {
-    return (void *)((((uintptr_t)o->gen & POOL_GEN_MASK) << POOL_LOW_BITS) |
-                    ((uintptr_t)o->slot << 3) | ((uintptr_t)o->pool->tag << 1) | 1u);
+    return sde_handle_make(o->pool->tag, o->slot, o->gen);
 }
 
 struct sde_object *sde_object_lock(struct sde_object *o, uint64_t gen)
@@ -98,13 +92,11 @@ struct sde_object *sde_object_lock(struct sde_object *o, uint64_t gen)
 struct sde_object *sde_pool_lock(struct sde_pool *p, void *handle)
 {
     uintptr_t h = (uintptr_t)handle;
-    if ((h & 7u) != ((uintptr_t)p->tag << 1 | 1u))
-        return NULL;
-    struct sde_object *o = object_at(p, (int)((h >> 3) & (POOL_SLOTS - 1)));
+    struct sde_object *o = object_at(p, sde_handle_slot(h, p->tag));
     if (!o)
         return NULL;
     pthread_mutex_lock(&o->lock);
-    if (o->live && (o->gen & POOL_GEN_MASK) == h >> POOL_LOW_BITS)
+    if (o->live && (o->gen & SDE_HANDLE_GEN_MASK) == sde_handle_gen(h))
         return o;
     pthread_mutex_unlock(&o->lock);
     return NULL;

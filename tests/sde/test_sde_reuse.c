@@ -1,7 +1,7 @@
 /* test_sde_reuse.c: libsde's memory stays bounded however many counters, recorders and
  * counting sets are registered and unregistered (a gone one's slot is reused), a stale
- * recorder or counting set handle is refused however often its slot was reused since
- * (more than a 6-bit generation's 64 times), an event set reading a gone recorder gets
+ * created counter's, recorder's or counting set's handle is refused however often its
+ * slot was reused since (more than a 6-bit generation's 64 times), an event set reading a gone recorder gets
  * PAPI_ENOEVNT (not the recorder now in its slot), registration works past the
  * 1,048,576 counters the table once held, and a reused slot is never read through what
  * PAPI or the library held for its earlier counter (the event set reads PAPI_ENOEVNT, a
@@ -176,6 +176,27 @@ static void reused_slots(papi_handle_t h)
     v = count("sde:::reuse::made2", &err);
     CHECK(err == PAPI_OK && v == 3, "made2 counts %lld (%d), want 3: the stale handle changed it",
           v, err);
+
+    /* 1000 more counters through the few free slots, each slot reused far more than 64
+     * times (what a 6-bit generation tells apart): no handle given out is a stale one,
+     * and the stale ones still change nothing. */
+    CHECK_RET(papi_sde_unregister_counter(h, "made2"), SDE_OK);
+    void *c3 = NULL;
+    int again = -1;
+    for (int i = 0; i < 1000; i++) {
+        CHECK_RET(papi_sde_create_counter(h, "made3", PAPI_SDE_INSTANT, &c3), SDE_OK);
+        if ((c3 == c1 || c3 == c2) && again < 0)
+            again = i;
+        if (i < 999)
+            CHECK_RET(papi_sde_unregister_counter(h, "made3"), SDE_OK);
+    }
+    CHECK(again < 0, "counter %d of 1000 was given a stale handle again", again);
+    CHECK_RET(papi_sde_inc_counter(c1, 1000), SDE_EINVAL);
+    CHECK_RET(papi_sde_inc_counter(c2, 1000), SDE_EINVAL);
+    CHECK_RET(papi_sde_inc_counter(c3, 4), SDE_OK);
+    v = count("sde:::reuse::made3", &err);
+    CHECK(err == PAPI_OK && v == 4, "made3 counts %lld (%d), want 4: a stale handle changed it", v,
+          err);
 }
 
 /* Stale recorder and counting set handles, their slots reused 100 times since (past
