@@ -88,18 +88,6 @@ int papi_sde_create_counter(papi_handle_t handle, const char *event_name, int cn
     return ret;
 }
 
-/* A created counter's spin lock: held for one add, so spinning is short. */
-static inline void lock_counter(struct sde_counter *c)
-{
-    while (__atomic_exchange_n(&c->inc_lock, 1, __ATOMIC_ACQUIRE)) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
-    }
-}
-
 int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 {
     /* The handle is the counter's slot and generation (sde_internal.h): a lookup in the
@@ -113,11 +101,15 @@ int papi_sde_inc_counter(void *cntr_handle, long long int increment)
         return err == SDE_OK ? sde_fail(SDE_EINVAL, "the handle's event was just unregistered")
                              : err;
     }
-    lock_counter(c);
-    __atomic_store_n(&c->value, __atomic_load_n(&c->value, __ATOMIC_RELAXED) + increment,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
-    return SDE_OK;
+    sde_counter_lock(c);
+    /* Tested again under the lock, which the unregistration takes once the counter is
+     * gone: an add that raced with it never lands in the slot's next counter. */
+    int live = __atomic_load_n(&c->inc_gen, __ATOMIC_RELAXED) == sde_handle_gen(h);
+    if (live)
+        __atomic_store_n(&c->value, __atomic_load_n(&c->value, __ATOMIC_RELAXED) + increment,
+                         __ATOMIC_RELAXED);
+    sde_counter_unlock(c);
+    return live ? SDE_OK : sde_fail(SDE_EINVAL, "the handle's event was just unregistered");
 }
 
 int papi_sde_reset_counter(void *cntr_handle)
@@ -125,9 +117,13 @@ int papi_sde_reset_counter(void *cntr_handle)
     int ret;
     struct sde_counter *c = sde_handle_checked(cntr_handle, SDE_CREATED, &ret);
     if (c) {
-        lock_counter(c);
-        __atomic_store_n(&c->value, 0, __ATOMIC_RELAXED);
-        __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
+        sde_counter_lock(c);
+        if (__atomic_load_n(&c->inc_gen, __ATOMIC_RELAXED) ==
+            sde_handle_gen((uintptr_t)cntr_handle))
+            __atomic_store_n(&c->value, 0, __ATOMIC_RELAXED);
+        else
+            ret = sde_fail(SDE_EINVAL, "the handle's event was just unregistered");
+        sde_counter_unlock(c);
     }
     return ret;
 }

@@ -119,6 +119,22 @@ struct sde_counter {
     int nmembers, capmembers;
 };
 
+/* A created counter's spin lock (inc_lock): held for one add, so spinning is short. */
+static inline void sde_counter_lock(struct sde_counter *c)
+{
+    while (__atomic_exchange_n(&c->inc_lock, 1, __ATOMIC_ACQUIRE)) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+    }
+}
+static inline void sde_counter_unlock(struct sde_counter *c)
+{
+    __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
+}
+
 /* sde_table.c: the lock over every structure change, the table and the libraries. */
 SDE_HIDDEN void sde_lock(void);
 SDE_HIDDEN void sde_unlock(void);

@@ -271,6 +271,10 @@ void sde_mark_gone(struct sde_counter *c)
     __atomic_store_n(&c->inc_gen, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
     enum sde_kind k = sde_kind_of(c);
+    if (k == SDE_CREATED) { /* an add under way ends; later ones see it gone */
+        sde_counter_lock(c);
+        sde_counter_unlock(c);
+    }
     if (k == SDE_RECORDER_DATA || k == SDE_COUNTING_SET)
         sde_object_release(c->obj, c->obj_gen);
     if (k == SDE_PLACEHOLDER)
