@@ -182,6 +182,7 @@ SDE_HIDDEN struct sde_counter *sde_handle_checked(void *handle, enum sde_kind ki
 
 /* sde_registry.c: what libpapi's sde component reads (sde_registry.h). */
 SDE_HIDDEN extern const struct sde_registry_api sde_registry;
+SDE_HIDDEN extern const struct sde_registry_keys sde_registry_keys;
 
 /* sde_read.c: a counter's value now. */
 SDE_HIDDEN int sde_read_counter(int id, struct sde_reading *out);

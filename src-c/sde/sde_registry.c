@@ -65,6 +65,33 @@ static int registry_describe(int id, char *out, size_t len)
     return registry_text(id, out, len, 1);
 }
 
+/* A key: the slot in the low SDE_SLOT_BITS, the slot's generation above (43 bits). */
+static long long registry_key(int id)
+{
+    struct sde_counter *c = sde_counter_of(id);
+    uint64_t gen = c ? __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) : 0;
+    if (!c || __atomic_load_n(&c->id, __ATOMIC_ACQUIRE) != id)
+        return -1;
+    return (long long)((gen & ((1ull << (63 - SDE_SLOT_BITS)) - 1)) << SDE_SLOT_BITS) |
+           (id & ((1 << SDE_SLOT_BITS) - 1));
+}
+
+/* The id the key's counter has while its slot holds it; a reuse since changed the id,
+ * so the read refuses it (sde_read.c checks the id it was given). */
+static int registry_read_key(long long key, struct sde_reading *out)
+{
+    struct sde_counter *c =
+        key < 0 ? NULL : sde_counter_at((int)(key & ((1 << SDE_SLOT_BITS) - 1)));
+    if (!c)
+        return SDE_ENOEVNT;
+    int id = __atomic_load_n(&c->id, __ATOMIC_ACQUIRE);
+    uint64_t gen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
+    if ((long long)((gen & ((1ull << (63 - SDE_SLOT_BITS)) - 1)) << SDE_SLOT_BITS) !=
+        (key & ~(long long)((1 << SDE_SLOT_BITS) - 1)))
+        return SDE_ENOEVNT;
+    return sde_read_counter(id, out);
+}
+
 const struct sde_registry_api sde_registry = {
     .version = SDE_REGISTRY_VERSION,
     .next = registry_next,
@@ -72,4 +99,9 @@ const struct sde_registry_api sde_registry = {
     .name = registry_name,
     .describe = registry_describe,
     .read = sde_read_counter,
+};
+
+const struct sde_registry_keys sde_registry_keys = {
+    .key = registry_key,
+    .read_key = registry_read_key,
 };

@@ -338,3 +338,9 @@ __attribute__((visibility("default"))) const struct sde_registry_api *papi_compa
 {
     return &sde_registry;
 }
+
+__attribute__((visibility("default"))) const struct sde_registry_keys *
+papi_compat_sde_registry_keys(void)
+{
+    return &sde_registry_keys;
+}

@@ -1,10 +1,11 @@
 /* test_sde_reuse.c: libsde's memory stays bounded however many counters, recorders and
  * counting sets are registered and unregistered (a gone one's slot is reused), a stale
  * created counter's, recorder's or counting set's handle is refused however often its
- * slot was reused since (more than a 6-bit generation's 64 times), an event set reading a gone recorder gets
- * PAPI_ENOEVNT (not the recorder now in its slot), registration works past the
- * 1,048,576 counters the table once held, and a reused slot is never read through what
- * PAPI or the library held for its earlier counter (the event set reads PAPI_ENOEVNT, a
+ * slot was reused since (more than a 6-bit generation's 64 times), so is an event set's
+ * counter (PAPI_ENOEVNT, never the counter that took its slot), an event set reading a
+ * gone recorder gets PAPI_ENOEVNT (not the recorder now in its slot), registration works
+ * past the 1,048,576 counters the table once held, and a reused slot is never read
+ * through what PAPI or the library held for its earlier counter (the event set reads PAPI_ENOEVNT, a
  * stale handle is refused and changes nothing). Names: a counter named "a::b" counts;
  * one whose PAPI name sde:::LIB::NAME would pass PAPI_MAX_STR_LEN - 1 (127) characters is
  * refused at registration and so never listed, and one of exactly 127 is listed whole
@@ -157,6 +158,23 @@ static void reused_slots(papi_handle_t h)
     v = -1;
     CHECK_RET(PAPI_read(es, &v), PAPI_ENOEVNT);
     CHECK(v == -1, "the unregistered keep read %lld (its slot's next counter holds 77)", v);
+    /* Its slot reused far more than 64 times (what the id's 6 bits of generation tell
+     * apart): the set still reads the gone counter, never one that took its place. */
+    CHECK_RET(papi_sde_unregister_counter(h, "next"), SDE_OK);
+    int read_other = -1;
+    long long read_value = -1;
+    for (int i = 0; i < 1000; i++) {
+        CHECK_RET(papi_sde_register_counter(h, "next", PAPI_SDE_RO | PAPI_SDE_INSTANT,
+                                            PAPI_SDE_long_long, &other),
+                  SDE_OK);
+        v = -1;
+        if (PAPI_read(es, &v) != PAPI_ENOEVNT && read_other < 0)
+            read_other = i, read_value = v;
+        if (i < 999)
+            CHECK_RET(papi_sde_unregister_counter(h, "next"), SDE_OK);
+    }
+    CHECK(read_other < 0, "the set holding the gone keep read a later counter (%lld) at reuse %d",
+          read_value, read_other);
     long long ignored;
     PAPI_stop(es, &ignored);
     PAPI_cleanup_eventset(es);
