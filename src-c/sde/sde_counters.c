@@ -195,21 +195,23 @@ int papi_sde_unregister_counter(void *handle, const char *event_name)
     return c ? SDE_OK : err;
 }
 
-/* Appends member id to group g (locked). */
-static int add_member(struct sde_counter *g, int id)
+/* Appends member c to group g by its key (locked): a member gone is left out for good,
+ * whatever takes its slot. */
+static int add_member(struct sde_counter *g, const struct sde_counter *c)
 {
+    long long key = sde_key_of_id(c->id);
     for (int i = 0; i < g->nmembers; i++)
-        if (g->members[i] == id)
+        if (g->members[i] == key)
             return sde_fail(SDE_EINVAL, "the event is in the group %s already", g->name);
     if (g->nmembers == g->capmembers) {
         int cap = g->capmembers ? 2 * g->capmembers : 4;
-        int *m = realloc(g->members, (size_t)cap * sizeof *m);
+        long long *m = realloc(g->members, (size_t)cap * sizeof *m);
         if (!m)
             return sde_fail(SDE_ENOMEM, "no memory for the group %s", g->name);
         g->members = m;
         g->capmembers = cap;
     }
-    g->members[g->nmembers++] = id;
+    g->members[g->nmembers++] = key;
     return SDE_OK;
 }
 
@@ -246,7 +248,7 @@ int papi_sde_add_counter_to_group(papi_handle_t handle, const char *event_name,
     if (g && g == c)
         err = sde_fail(SDE_EINVAL, "the group %s cannot contain itself", g->name);
     else if (g)
-        err = add_member(g, c->id);
+        err = add_member(g, c);
     sde_unlock();
     return err;
 }

@@ -115,7 +115,7 @@ struct sde_counter {
     uint64_t obj_gen;       /* the generation of obj this counter was made for */
     int stat;               /* SDE_RECORDER_STAT: 0 min, 1 q1, 2 median, 3 q3, 4 max */
     uint32_t group_flags;   /* SDE_GROUP: PAPI_SDE_SUM, _MAX, _MIN */
-    int *members;           /* SDE_GROUP: ids, under the lock */
+    long long *members;     /* SDE_GROUP: keys (sde_key_of_id), under the lock */
     int nmembers, capmembers;
 };
 
@@ -141,6 +141,11 @@ SDE_HIDDEN void sde_unlock(void);
 SDE_HIDDEN int sde_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The counter of id while it is that id's (NULL once gone and its slot reused). */
 SDE_HIDDEN struct sde_counter *sde_counter_of(int id);
+/* A key names one counter for good: its slot and a 43-bit generation (an id's 6 bits
+ * wrap after 64 reuses of the slot). -1 for a gone id; -1 for a key whose counter is
+ * gone (its id, while its slot holds it, otherwise). */
+SDE_HIDDEN long long sde_key_of_id(int id);
+SDE_HIDDEN int sde_id_of_key(long long key);
 /* Slot i of the table (0 .. sde_counter_count() - 1), whatever its id. */
 SDE_HIDDEN struct sde_counter *sde_counter_at(int slot);
 /* A created counter's handle: its slot and generation. */

@@ -69,8 +69,8 @@ static void fold(const struct sde_counter *g, long long *acc, long long v, int f
     }
 }
 
-/* The members' ids are copied under the lock, then read without it (a callback may
- * call libsde). Members that are gone are left out. */
+/* The members' ids now are taken from their keys under the lock, then read without it
+ * (a callback may call libsde). Members that are gone are left out (-1). */
 static int read_group(int id, const struct sde_counter *g, long long *value, int depth)
 {
     if (depth >= GROUP_DEPTH)
@@ -83,8 +83,8 @@ static int read_group(int id, const struct sde_counter *g, long long *value, int
     struct sde_counter head = {.type = g->type, .group_flags = g->group_flags};
     int n = g->nmembers;
     int *ids = malloc(((size_t)n + 1) * sizeof *ids);
-    if (ids)
-        memcpy(ids, g->members, (size_t)n * sizeof *ids);
+    for (int i = 0; ids && i < n; i++)
+        ids[i] = sde_id_of_key(g->members[i]);
     sde_unlock();
     if (!ids)
         return sde_fail(SDE_ENOMEM, "no memory to read the group of id %d", id);
@@ -93,7 +93,7 @@ static int read_group(int id, const struct sde_counter *g, long long *value, int
     *value = 0;
     for (int i = 0; i < n && ret == SDE_OK; i++) {
         struct sde_reading r;
-        int rr = read_depth(ids[i], &r, depth + 1);
+        int rr = ids[i] < 0 ? SDE_ENOEVNT : read_depth(ids[i], &r, depth + 1);
         if (rr == SDE_OK)
             fold(g, value, r.value, counted++ == 0);
         else if (rr != SDE_ENOEVNT)

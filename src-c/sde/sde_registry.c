@@ -65,31 +65,15 @@ static int registry_describe(int id, char *out, size_t len)
     return registry_text(id, out, len, 1);
 }
 
-/* A key: the slot in the low SDE_SLOT_BITS, the slot's generation above (43 bits). */
 static long long registry_key(int id)
 {
-    struct sde_counter *c = sde_counter_of(id);
-    uint64_t gen = c ? __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) : 0;
-    if (!c || __atomic_load_n(&c->id, __ATOMIC_ACQUIRE) != id)
-        return -1;
-    return (long long)((gen & ((1ull << (63 - SDE_SLOT_BITS)) - 1)) << SDE_SLOT_BITS) |
-           (id & ((1 << SDE_SLOT_BITS) - 1));
+    return sde_key_of_id(id);
 }
 
-/* The id the key's counter has while its slot holds it; a reuse since changed the id,
- * so the read refuses it (sde_read.c checks the id it was given). */
 static int registry_read_key(long long key, struct sde_reading *out)
 {
-    struct sde_counter *c =
-        key < 0 ? NULL : sde_counter_at((int)(key & ((1 << SDE_SLOT_BITS) - 1)));
-    if (!c)
-        return SDE_ENOEVNT;
-    int id = __atomic_load_n(&c->id, __ATOMIC_ACQUIRE);
-    uint64_t gen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
-    if ((long long)((gen & ((1ull << (63 - SDE_SLOT_BITS)) - 1)) << SDE_SLOT_BITS) !=
-        (key & ~(long long)((1 << SDE_SLOT_BITS) - 1)))
-        return SDE_ENOEVNT;
-    return sde_read_counter(id, out);
+    int id = sde_id_of_key(key);
+    return id < 0 ? SDE_ENOEVNT : sde_read_counter(id, out);
 }
 
 const struct sde_registry_api sde_registry = {

@@ -82,6 +82,29 @@ struct sde_counter *sde_handle_checked(void *handle, enum sde_kind kind, int *er
     return c;
 }
 
+/* A key: the slot in the low SDE_SLOT_BITS, the slot's generation above (43 bits). */
+#define KEY_GEN_MASK ((1ull << (63 - SDE_SLOT_BITS)) - 1)
+
+long long sde_key_of_id(int id)
+{
+    struct sde_counter *c = sde_counter_of(id);
+    uint64_t gen = c ? __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) : 0;
+    if (!c || __atomic_load_n(&c->id, __ATOMIC_ACQUIRE) != id)
+        return -1;
+    return (long long)((gen & KEY_GEN_MASK) << SDE_SLOT_BITS) | (id & SLOT_MASK);
+}
+
+int sde_id_of_key(long long key)
+{
+    struct sde_counter *c = key < 0 ? NULL : sde_counter_at((int)(key & SLOT_MASK));
+    if (!c)
+        return -1;
+    int id = __atomic_load_n(&c->id, __ATOMIC_ACQUIRE);
+    uint64_t gen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
+    return (long long)((gen & KEY_GEN_MASK) << SDE_SLOT_BITS) == (key & ~(long long)SLOT_MASK) ? id
+                                                                                               : -1;
+}
+
 int sde_counter_count(void)
 {
     return __atomic_load_n(&ncounters, __ATOMIC_ACQUIRE);

@@ -1,15 +1,13 @@
 /* test_sde_reuse.c: libsde's memory stays bounded however many counters, recorders and
- * counting sets are registered and unregistered (a gone one's slot is reused), a stale
- * created counter's, recorder's or counting set's handle is refused however often its
- * slot was reused since (more than a 6-bit generation's 64 times), so is an event set's
- * counter (PAPI_ENOEVNT, never the counter that took its slot), an event set reading a
- * gone recorder gets PAPI_ENOEVNT (not the recorder now in its slot), registration works
- * past the 1,048,576 counters the table once held, and a reused slot is never read
- * through what PAPI or the library held for its earlier counter (the event set reads PAPI_ENOEVNT, a
- * stale handle is refused and changes nothing). Names: a counter named "a::b" counts;
- * one whose PAPI name sde:::LIB::NAME would pass PAPI_MAX_STR_LEN - 1 (127) characters is
- * refused at registration and so never listed, and one of exactly 127 is listed whole
- * and counts. */
+ * counting sets are registered and unregistered (a gone one's slot is reused), and
+ * registration works past the 1,048,576 counters the table once held. A reused slot is
+ * never read or changed through what PAPI or the library held for its earlier occupant,
+ * however often it was reused since (more than a 6-bit generation's 64 times): a stale
+ * created counter's, recorder's or counting set's handle is refused and changes nothing,
+ * an event set counting a gone counter or recorder reads PAPI_ENOEVNT, a group leaves a
+ * gone member out. Names: a counter named "a::b" counts; one whose PAPI name
+ * sde:::LIB::NAME would pass PAPI_MAX_STR_LEN - 1 (127) characters is refused at
+ * registration and so never listed, and one of exactly 127 is listed whole and counts. */
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -283,6 +281,33 @@ static void stale_objects(papi_handle_t h)
     CHECK_RET(papi_sde_counting_set_insert(r, sizeof v, sizeof v, &v, 1), SDE_EINVAL);
 }
 
+/* A group whose member is gone, the member's slot reused far more than 64 times: the
+ * group never sums the counters that took its place. */
+static void stale_members(papi_handle_t h)
+{
+    static long long m1 = 3, m2 = 5;
+    int err, summed = -1;
+    long long got = 0;
+    CHECK_RET(
+        papi_sde_register_counter(h, "m1", PAPI_SDE_RO | PAPI_SDE_INSTANT, PAPI_SDE_long_long, &m1),
+        SDE_OK);
+    CHECK_RET(papi_sde_add_counter_to_group(h, "m1", "grp", PAPI_SDE_SUM), SDE_OK);
+    long long v = count("sde:::reuse::grp", &err);
+    CHECK(err == PAPI_OK && v == 3, "grp counts %lld (%d), want m1's 3", v, err);
+    CHECK_RET(papi_sde_unregister_counter(h, "m1"), SDE_OK);
+    for (int i = 0; i < 1000; i++) {
+        CHECK_RET(papi_sde_register_counter(h, "m2", PAPI_SDE_RO | PAPI_SDE_INSTANT,
+                                            PAPI_SDE_long_long, &m2),
+                  SDE_OK);
+        v = count("sde:::reuse::grp", &err);
+        if ((err != PAPI_OK || v != 0) && summed < 0)
+            summed = i, got = v;
+        CHECK_RET(papi_sde_unregister_counter(h, "m2"), SDE_OK);
+    }
+    CHECK(summed < 0, "the group counted %lld at reuse %d: want 0, its only member gone", got,
+          summed);
+}
+
 static void names(papi_handle_t h)
 {
     int err;
@@ -327,6 +352,7 @@ int main(void)
     CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
     reused_slots(h);
     stale_objects(h);
+    stale_members(h);
     names(h);
     return test_done("test_sde_reuse");
 }
