@@ -5,14 +5,16 @@
  * after PAPI_library_init are found whenever PAPI asks. Every counter has an id: its
  * slot and the slot's generation. A counter that was unregistered (or whose library was
  * shut down) reads SDE_ENOEVNT from then on, also once a later counter took its slot
- * (under another id; the generation wraps after 64 reuses of one slot). */
+ * (under another id; the id's generation wraps after 64 reuses of one slot, so an event
+ * set holds the counter's key instead where libsde has the second entry below: its slot
+ * and a 43-bit generation). */
 #ifndef PAPI_SDE_REGISTRY_H
 #define PAPI_SDE_REGISTRY_H
 
 #include <stddef.h>
 
 #define SDE_REGISTRY_ENTRY   "papi_compat_sde_registry"
-#define SDE_REGISTRY_VERSION 1
+#define SDE_REGISTRY_VERSION 2    /* 1: without key and read_key */
 #define SDE_NAME_MAX         1024 /* "LIB::COUNTER" and its NUL, at most */
 
 /* What a read gives: the value's bits and how PAPI reports them. */
@@ -38,7 +40,18 @@ struct sde_registry_api {
 
 typedef const struct sde_registry_api *(*sde_registry_fn)(void);
 
+/* A second entry, so that either side may be older than the other: the key of the live
+ * counter id (-1 when gone), and its value now as read gives it, SDE_ENOEVNT once that
+ * counter is gone however often its slot was reused since. */
+#define SDE_REGISTRY_KEYS_ENTRY "papi_compat_sde_registry_keys"
+struct sde_registry_keys {
+    long long (*key)(int id);
+    int (*read_key)(long long key, struct sde_reading *out);
+};
+typedef const struct sde_registry_keys *(*sde_registry_keys_fn)(void);
+
 /* libsde's entry (exported); libpapi finds it with dlsym, never by linking. */
 const struct sde_registry_api *papi_compat_sde_registry(void);
+const struct sde_registry_keys *papi_compat_sde_registry_keys(void);
 
 #endif

@@ -88,36 +88,28 @@ int papi_sde_create_counter(papi_handle_t handle, const char *event_name, int cn
     return ret;
 }
 
-/* A created counter's spin lock: held for one add, so spinning is short. */
-static inline void lock_counter(struct sde_counter *c)
-{
-    while (__atomic_exchange_n(&c->inc_lock, 1, __ATOMIC_ACQUIRE)) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
-    }
-}
-
 int papi_sde_inc_counter(void *cntr_handle, long long int increment)
 {
-    /* The handle is the counter's address | its generation's low bits (sde_table.c). */
+    /* The handle is the counter's slot and generation (sde_internal.h): a lookup in the
+     * table, one test. */
     uintptr_t h = (uintptr_t)cntr_handle;
-    struct sde_counter *c = SDE_HANDLE_COUNTER(h);
-    if (__builtin_expect(!c || __atomic_load_n(&c->inc_key, __ATOMIC_RELAXED) !=
-                                   sde_inc_key(SDE_HANDLE_TAG(h)),
+    struct sde_counter *c = sde_handle_counter(h);
+    if (__builtin_expect(!c || __atomic_load_n(&c->inc_gen, __ATOMIC_RELAXED) != sde_handle_gen(h),
                          0)) {
         int err;
         sde_handle_checked(cntr_handle, SDE_CREATED, &err);
         return err == SDE_OK ? sde_fail(SDE_EINVAL, "the handle's event was just unregistered")
                              : err;
     }
-    lock_counter(c);
-    __atomic_store_n(&c->value, __atomic_load_n(&c->value, __ATOMIC_RELAXED) + increment,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
-    return SDE_OK;
+    sde_counter_lock(c);
+    /* Tested again under the lock, which the unregistration takes once the counter is
+     * gone: an add that raced with it never lands in the slot's next counter. */
+    int live = __atomic_load_n(&c->inc_gen, __ATOMIC_RELAXED) == sde_handle_gen(h);
+    if (live)
+        __atomic_store_n(&c->value, __atomic_load_n(&c->value, __ATOMIC_RELAXED) + increment,
+                         __ATOMIC_RELAXED);
+    sde_counter_unlock(c);
+    return live ? SDE_OK : sde_fail(SDE_EINVAL, "the handle's event was just unregistered");
 }
 
 int papi_sde_reset_counter(void *cntr_handle)
@@ -125,9 +117,13 @@ int papi_sde_reset_counter(void *cntr_handle)
     int ret;
     struct sde_counter *c = sde_handle_checked(cntr_handle, SDE_CREATED, &ret);
     if (c) {
-        lock_counter(c);
-        __atomic_store_n(&c->value, 0, __ATOMIC_RELAXED);
-        __atomic_store_n(&c->inc_lock, 0, __ATOMIC_RELEASE);
+        sde_counter_lock(c);
+        if (__atomic_load_n(&c->inc_gen, __ATOMIC_RELAXED) ==
+            sde_handle_gen((uintptr_t)cntr_handle))
+            __atomic_store_n(&c->value, 0, __ATOMIC_RELAXED);
+        else
+            ret = sde_fail(SDE_EINVAL, "the handle's event was just unregistered");
+        sde_counter_unlock(c);
     }
     return ret;
 }
@@ -190,7 +186,7 @@ int papi_sde_unregister_counter(void *handle, const char *event_name)
         int n = sde_counter_count();
         for (int slot = 0; slot < n; slot++) {
             struct sde_counter *o = sde_counter_at(slot);
-            if (o && o != c && c->recorder && o->recorder == c->recorder)
+            if (o && o != c && c->obj && o->obj == c->obj && o->obj_gen == c->obj_gen)
                 sde_mark_gone(o);
         }
         sde_mark_gone(c);
@@ -199,21 +195,23 @@ int papi_sde_unregister_counter(void *handle, const char *event_name)
     return c ? SDE_OK : err;
 }
 
-/* Appends member id to group g (locked). */
-static int add_member(struct sde_counter *g, int id)
+/* Appends member c to group g by its key (locked): a member gone is left out for good,
+ * whatever takes its slot. */
+static int add_member(struct sde_counter *g, const struct sde_counter *c)
 {
+    long long key = sde_key_of_id(c->id);
     for (int i = 0; i < g->nmembers; i++)
-        if (g->members[i] == id)
+        if (g->members[i] == key)
             return sde_fail(SDE_EINVAL, "the event is in the group %s already", g->name);
     if (g->nmembers == g->capmembers) {
         int cap = g->capmembers ? 2 * g->capmembers : 4;
-        int *m = realloc(g->members, (size_t)cap * sizeof *m);
+        long long *m = realloc(g->members, (size_t)cap * sizeof *m);
         if (!m)
             return sde_fail(SDE_ENOMEM, "no memory for the group %s", g->name);
         g->members = m;
         g->capmembers = cap;
     }
-    g->members[g->nmembers++] = id;
+    g->members[g->nmembers++] = key;
     return SDE_OK;
 }
 
@@ -250,7 +248,7 @@ int papi_sde_add_counter_to_group(papi_handle_t handle, const char *event_name,
     if (g && g == c)
         err = sde_fail(SDE_EINVAL, "the group %s cannot contain itself", g->name);
     else if (g)
-        err = add_member(g, c->id);
+        err = add_member(g, c);
     sde_unlock();
     return err;
 }

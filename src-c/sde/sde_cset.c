@@ -18,33 +18,62 @@ struct cset_entry {
 };
 
 struct sde_cset {
-    uint32_t magic;
-    pthread_mutex_t lock;
-    struct sde_counter *counter;
+    struct sde_object obj;       /* first: pooled (sde_pool.c); its lock is over the rest */
+    struct sde_counter *counter; /* its event, alive while the set is */
     struct cset_entry *bucket[BUCKETS];
     cset_list_object_t *snapshot; /* the last read's list */
 };
+
+static void free_list(cset_list_object_t *l);
+
+/* A gone set's entries and list (o locked). */
+static void clear_cset(struct sde_object *o)
+{
+    struct sde_cset *s = (struct sde_cset *)o;
+    for (int b = 0; b < BUCKETS; b++)
+        for (struct cset_entry *e = s->bucket[b], *next; e; e = next) {
+            next = e->next;
+            free(e);
+        }
+    memset(s->bucket, 0, sizeof s->bucket);
+    free_list(s->snapshot);
+    s->snapshot = NULL;
+    s->counter = NULL;
+}
+
+static struct sde_pool csets = {.size = sizeof(struct sde_cset),
+                                .tag = 1,
+                                .clear = clear_cset,
+                                .free_head = -1,
+                                .free_tail = -1};
 
 int papi_sde_create_counting_set(papi_handle_t handle, const char *cset_name, void **cset_handle)
 {
     if (!cset_handle)
         return sde_fail(SDE_EINVAL, "cset_handle is NULL (%s)", cset_name ? cset_name : "NULL");
-    struct sde_cset *s = calloc(1, sizeof *s);
-    if (!s)
-        return sde_fail(SDE_ENOMEM, "no memory for a counting set");
-    s->magic = SDE_MAGIC;
-    pthread_mutex_init(&s->lock, NULL);
-    struct sde_counter proto = {
-        .kind = SDE_COUNTING_SET, .mode = PAPI_SDE_INSTANT, .type = PAPI_SDE_long_long, .cset = s};
+    int ret;
     sde_lock();
     struct sde_library *lib = sde_library_checked(handle);
-    int ret = lib ? sde_add_counter(lib, cset_name, &proto, &s->counter)
-                  : sde_fail(SDE_EINVAL, "the handle is not a library's live handle");
+    struct sde_object *o = lib ? sde_pool_take(&csets) : NULL;
+    if (!lib) {
+        ret = sde_fail(SDE_EINVAL, "the handle is not a library's live handle");
+    } else if (!o) {
+        ret = sde_fail(SDE_ENOMEM, "no memory for a counting set");
+    } else {
+        struct sde_cset *s = (struct sde_cset *)o;
+        pthread_mutex_unlock(&o->lock);
+        struct sde_counter proto = {.kind = SDE_COUNTING_SET,
+                                    .mode = PAPI_SDE_INSTANT,
+                                    .type = PAPI_SDE_long_long,
+                                    .obj = o,
+                                    .obj_gen = o->gen};
+        ret = sde_add_counter(lib, cset_name, &proto, &s->counter);
+        if (ret == SDE_OK)
+            *cset_handle = sde_object_handle(o);
+        else
+            sde_object_release(o, o->gen);
+    }
     sde_unlock();
-    if (ret == SDE_OK)
-        *cset_handle = s;
-    else
-        free(s);
     return ret;
 }
 
@@ -56,18 +85,23 @@ static unsigned hash_of(const void *element, size_t n, uint32_t type_id)
     return (unsigned)(h % BUCKETS);
 }
 
-static int cset_ok(const struct sde_cset *s, const void *element)
+/* The live set of a handle, locked, when element is not NULL; else NULL with *err. */
+static struct sde_cset *cset_locked(void *cset_handle, const void *element, int *err)
 {
-    if (!s || s->magic != SDE_MAGIC)
-        return sde_fail(SDE_EINVAL, "the counting set handle is NULL or not a counting set");
-    if (!element)
-        return sde_fail(SDE_EINVAL, "the element is NULL (%s)", s->counter->name);
-    if (!__atomic_load_n(&s->counter->alive, __ATOMIC_ACQUIRE))
-        return sde_fail(SDE_EINVAL,
-                        "the counting set %s was unregistered or its library shut "
-                        "down",
-                        s->counter->name);
-    return SDE_OK;
+    struct sde_object *o = cset_handle ? sde_pool_lock(&csets, cset_handle) : NULL;
+    if (!o) {
+        *err = sde_fail(SDE_EINVAL, "the counting set handle is NULL, not a counting set, or "
+                                    "its set was unregistered or its library shut down");
+        return NULL;
+    }
+    struct sde_cset *s = (struct sde_cset *)o;
+    if (!element) {
+        *err = sde_fail(SDE_EINVAL, "the element is NULL (%s)", s->counter->name);
+        pthread_mutex_unlock(&o->lock);
+        return NULL;
+    }
+    *err = SDE_OK;
+    return s;
 }
 
 /* Where the entry equal to element is linked (locked); *link is NULL when none is. */
@@ -85,14 +119,16 @@ static struct cset_entry **find(struct sde_cset *s, size_t hashable, const void 
 int papi_sde_counting_set_insert(void *cset_handle, size_t element_size, size_t hashable_size,
                                  const void *element, uint32_t type_id)
 {
-    struct sde_cset *s = cset_handle;
-    int ret = cset_ok(s, element);
-    if (ret != SDE_OK)
+    int ret;
+    struct sde_cset *s = cset_locked(cset_handle, element, &ret);
+    if (!s)
         return ret;
-    if (hashable_size > element_size || element_size == 0)
-        return sde_fail(SDE_EINVAL, "hashable_size %zu > element_size %zu, or 0 (%s)",
-                        hashable_size, element_size, s->counter->name);
-    pthread_mutex_lock(&s->lock);
+    if (hashable_size > element_size || element_size == 0) {
+        ret = sde_fail(SDE_EINVAL, "hashable_size %zu > element_size %zu, or 0 (%s)", hashable_size,
+                       element_size, s->counter->name);
+        pthread_mutex_unlock(&s->obj.lock);
+        return ret;
+    }
     struct cset_entry **link = find(s, hashable_size, element, type_id);
     if (*link) {
         (*link)->count++;
@@ -103,18 +139,17 @@ int papi_sde_counting_set_insert(void *cset_handle, size_t element_size, size_t 
     } else {
         ret = sde_fail(SDE_ENOMEM, "no memory to insert into %s", s->counter->name);
     }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->obj.lock);
     return ret;
 }
 
 int papi_sde_counting_set_remove(void *cset_handle, size_t hashable_size, const void *element,
                                  uint32_t type_id)
 {
-    struct sde_cset *s = cset_handle;
-    int ret = cset_ok(s, element);
-    if (ret != SDE_OK)
+    int ret;
+    struct sde_cset *s = cset_locked(cset_handle, element, &ret);
+    if (!s)
         return ret;
-    pthread_mutex_lock(&s->lock);
     struct cset_entry **link = find(s, hashable_size, element, type_id);
     struct cset_entry *e = *link;
     if (!e) {
@@ -123,7 +158,7 @@ int papi_sde_counting_set_remove(void *cset_handle, size_t hashable_size, const 
         *link = e->next;
         free(e);
     }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->obj.lock);
     return ret;
 }
 
@@ -158,12 +193,14 @@ static cset_list_object_t *list_of(const struct sde_cset *s)
     return head;
 }
 
-long long sde_cset_snapshot(struct sde_cset *s)
+int sde_cset_snapshot(struct sde_object *o, uint64_t gen, long long *out)
 {
-    pthread_mutex_lock(&s->lock);
+    struct sde_cset *s = (struct sde_cset *)sde_object_lock(o, gen);
+    if (!s)
+        return SDE_ENOEVNT;
     free_list(s->snapshot);
     s->snapshot = list_of(s);
-    long long p = (long long)(intptr_t)s->snapshot;
-    pthread_mutex_unlock(&s->lock);
-    return p;
+    *out = (long long)(intptr_t)s->snapshot;
+    pthread_mutex_unlock(&o->lock);
+    return SDE_OK;
 }

@@ -69,8 +69,8 @@ static void fold(const struct sde_counter *g, long long *acc, long long v, int f
     }
 }
 
-/* The members' ids are copied under the lock, then read without it (a callback may
- * call libsde). Members that are gone are left out. */
+/* The members' ids now are taken from their keys under the lock, then read without it
+ * (a callback may call libsde). Members that are gone are left out (-1). */
 static int read_group(int id, const struct sde_counter *g, long long *value, int depth)
 {
     if (depth >= GROUP_DEPTH)
@@ -83,8 +83,8 @@ static int read_group(int id, const struct sde_counter *g, long long *value, int
     struct sde_counter head = {.type = g->type, .group_flags = g->group_flags};
     int n = g->nmembers;
     int *ids = malloc(((size_t)n + 1) * sizeof *ids);
-    if (ids)
-        memcpy(ids, g->members, (size_t)n * sizeof *ids);
+    for (int i = 0; ids && i < n; i++)
+        ids[i] = sde_id_of_key(g->members[i]);
     sde_unlock();
     if (!ids)
         return sde_fail(SDE_ENOMEM, "no memory to read the group of id %d", id);
@@ -93,7 +93,7 @@ static int read_group(int id, const struct sde_counter *g, long long *value, int
     *value = 0;
     for (int i = 0; i < n && ret == SDE_OK; i++) {
         struct sde_reading r;
-        int rr = read_depth(ids[i], &r, depth + 1);
+        int rr = ids[i] < 0 ? SDE_ENOEVNT : read_depth(ids[i], &r, depth + 1);
         if (rr == SDE_OK)
             fold(g, value, r.value, counted++ == 0);
         else if (rr != SDE_ENOEVNT)
@@ -116,9 +116,9 @@ static int snapshot(int id, struct sde_counter *c, struct sde_counter *s)
     s->mode = __atomic_load_n(&c->mode, __ATOMIC_RELAXED);
     s->ptr = __atomic_load_n(&c->ptr, __ATOMIC_RELAXED);
     s->callback = __atomic_load_n(&c->callback, __ATOMIC_RELAXED);
-    s->recorder = __atomic_load_n(&c->recorder, __ATOMIC_RELAXED);
+    s->obj = __atomic_load_n(&c->obj, __ATOMIC_RELAXED);
+    s->obj_gen = __atomic_load_n(&c->obj_gen, __ATOMIC_RELAXED);
     s->stat = __atomic_load_n(&c->stat, __ATOMIC_RELAXED);
-    s->cset = __atomic_load_n(&c->cset, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == seq ? SDE_OK : SDE_ENOEVNT;
 }
@@ -145,18 +145,15 @@ static int read_depth(int id, struct sde_reading *out, int depth)
         return SDE_OK;
     case SDE_GROUP:
         return read_group(id, c, &out->value, depth);
+    /* The object may have gone since the snapshot: its generation then says so. */
     case SDE_RECORDER_COUNT:
-        out->value = sde_recorder_count(s.recorder);
-        return SDE_OK;
+        return sde_recorder_count(s.obj, s.obj_gen, &out->value);
     case SDE_RECORDER_DATA:
-        out->value = sde_recorder_data(s.recorder);
-        return SDE_OK;
+        return sde_recorder_data(s.obj, s.obj_gen, &out->value);
     case SDE_RECORDER_STAT:
-        out->value = sde_recorder_stat(s.recorder, s.stat);
-        return SDE_OK;
+        return sde_recorder_stat(s.obj, s.obj_gen, s.stat, &out->value);
     case SDE_COUNTING_SET:
-        out->value = sde_cset_snapshot(s.cset);
-        return SDE_OK;
+        return sde_cset_snapshot(s.obj, s.obj_gen, &out->value);
     }
     return SDE_ENOEVNT;
 }

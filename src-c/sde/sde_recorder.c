@@ -3,44 +3,71 @@
  * NAME:CNT (how many), and with a comparator NAME:MIN, :Q1, :MED, :Q3 and :MAX (the
  * address of the value at that rank of the sorted values, as PAPI 7 gives them: a copy
  * valid until the statistic is read again). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sde_internal.h"
 
 struct sde_recorder {
-    uint32_t magic;
-    pthread_mutex_t lock;
+    struct sde_object obj; /* first: pooled (sde_pool.c); its lock is over the rest */
     size_t typesize;
     int (*cmp)(const void *, const void *);
     char *data; /* count values of typesize bytes */
     size_t count, cap;
-    struct sde_counter *data_counter;
-    char *stats; /* 5 values of typesize bytes: the last statistics read */
+    struct sde_counter *data_counter; /* its NAME event, alive while the recorder is */
+    char *stats;                      /* 5 values of typesize bytes: the last statistics read */
 };
+
+/* A gone recorder's values (o locked). */
+static void clear_recorder(struct sde_object *o)
+{
+    struct sde_recorder *r = (struct sde_recorder *)o;
+    free(r->data);
+    free(r->stats);
+    r->data = r->stats = NULL;
+    r->count = r->cap = 0;
+    r->data_counter = NULL;
+}
+
+static struct sde_pool recorders = {.size = sizeof(struct sde_recorder),
+                                    .tag = 0,
+                                    .clear = clear_recorder,
+                                    .free_head = -1,
+                                    .free_tail = -1};
 
 static const char *const stat_suffix[] = {":MIN", ":Q1", ":MED", ":Q3", ":MAX"};
 
-/* The events of r (locked): NAME, NAME:CNT and the statistics. */
+/* The events of r (locked): NAME, NAME:CNT and the statistics; on an error, those added
+ * are gone again and so is r. */
 static int add_events(struct sde_library *lib, const char *name, struct sde_recorder *r)
 {
     char sub[SDE_NAME_MAX];
     struct sde_counter proto = {.kind = SDE_RECORDER_DATA,
                                 .mode = PAPI_SDE_INSTANT,
                                 .type = PAPI_SDE_long_long,
-                                .recorder = r};
-    int ret = sde_add_counter(lib, name, &proto, &r->data_counter);
-    struct sde_counter *c;
+                                .obj = &r->obj,
+                                .obj_gen = r->obj.gen};
+    struct sde_counter *added[7];
+    int n = 0;
+    int ret = sde_add_counter(lib, name, &proto, &added[n]);
+    if (ret == SDE_OK)
+        r->data_counter = added[n++];
     proto.kind = SDE_RECORDER_COUNT;
     snprintf(sub, sizeof sub, "%s:CNT", name);
-    if (ret == SDE_OK)
-        ret = sde_add_counter(lib, sub, &proto, &c);
+    if (ret == SDE_OK && (ret = sde_add_counter(lib, sub, &proto, &added[n])) == SDE_OK)
+        n++;
     proto.kind = SDE_RECORDER_STAT;
     for (int s = 0; r->cmp && s < 5 && ret == SDE_OK; s++) {
         proto.stat = s;
         snprintf(sub, sizeof sub, "%s%s", name, stat_suffix[s]);
-        ret = sde_add_counter(lib, sub, &proto, &c);
+        if ((ret = sde_add_counter(lib, sub, &proto, &added[n])) == SDE_OK)
+            n++;
     }
+    while (ret != SDE_OK && n > 0)
+        sde_mark_gone(added[--n]); /* the NAME event last: it releases r */
+    if (ret != SDE_OK && !r->data_counter)
+        sde_object_release(&r->obj, r->obj.gen);
     return ret;
 }
 
@@ -51,54 +78,51 @@ int papi_sde_create_recorder(papi_handle_t handle, const char *event_name, size_
     if (!record_handle || typesize == 0)
         return sde_fail(SDE_EINVAL, "record_handle is NULL or typesize 0 (%s)",
                         event_name ? event_name : "NULL");
-    struct sde_recorder *r = calloc(1, sizeof *r);
-    if (!r)
-        return sde_fail(SDE_ENOMEM, "no memory for a recorder");
-    r->magic = SDE_MAGIC;
-    r->typesize = typesize;
-    r->cmp = cmpr_func_ptr;
-    r->stats = calloc(5, typesize);
-    if (!r->stats) {
-        free(r);
-        return sde_fail(SDE_ENOMEM, "no memory for a recorder");
-    }
-    pthread_mutex_init(&r->lock, NULL);
+    int ret;
     sde_lock();
     struct sde_library *lib = sde_library_checked(handle);
-    int ret = lib ? add_events(lib, event_name, r)
-                  : sde_fail(SDE_EINVAL, "the handle is not a library's live handle");
-    sde_unlock();
-    if (ret == SDE_OK)
-        *record_handle = r;
-    /* On an error, events already added stay as gone ids: r is never freed then. */
-    else if (!r->data_counter) {
-        free(r->stats);
-        free(r);
+    struct sde_object *o = lib ? sde_pool_take(&recorders) : NULL;
+    struct sde_recorder *r = (struct sde_recorder *)o;
+    if (!lib) {
+        ret = sde_fail(SDE_EINVAL, "the handle is not a library's live handle");
+    } else if (!r || !(r->stats = calloc(5, typesize))) {
+        if (r) {
+            pthread_mutex_unlock(&o->lock);
+            sde_object_release(o, o->gen);
+        }
+        ret = sde_fail(SDE_ENOMEM, "no memory for a recorder");
+    } else {
+        r->typesize = typesize;
+        r->cmp = cmpr_func_ptr;
+        pthread_mutex_unlock(&o->lock);
+        ret = add_events(lib, event_name, r);
+        if (ret == SDE_OK)
+            *record_handle = sde_object_handle(o);
     }
+    sde_unlock();
     return ret;
 }
 
-static int recorder_ok(const struct sde_recorder *r)
+/* The live recorder of a handle, locked; NULL with the error in *err. */
+static struct sde_recorder *recorder_locked(void *record_handle, int *err)
 {
-    if (!r || r->magic != SDE_MAGIC)
-        return sde_fail(SDE_EINVAL, "the recorder handle is NULL or not a recorder");
-    if (!__atomic_load_n(&r->data_counter->alive, __ATOMIC_ACQUIRE))
-        return sde_fail(SDE_EINVAL, "the recorder %s was unregistered or its library shut down",
-                        r->data_counter->name);
-    return SDE_OK;
+    struct sde_object *o = record_handle ? sde_pool_lock(&recorders, record_handle) : NULL;
+    *err = o ? SDE_OK
+             : sde_fail(SDE_EINVAL, "the recorder handle is NULL, not a recorder, or its "
+                                    "recorder was unregistered or its library shut down");
+    return (struct sde_recorder *)o;
 }
 
 int papi_sde_record(void *record_handle, size_t typesize, const void *value)
 {
-    struct sde_recorder *r = record_handle;
-    int ret = recorder_ok(r);
-    if (ret != SDE_OK)
+    int ret;
+    struct sde_recorder *r = recorder_locked(record_handle, &ret);
+    if (!r)
         return ret;
-    if (!value || typesize != r->typesize)
-        return sde_fail(SDE_EINVAL, "value is NULL or of %zu bytes, not %zu (%s)", typesize,
-                        r->typesize, r->data_counter->name);
-    pthread_mutex_lock(&r->lock);
-    if (r->count == r->cap) {
+    if (!value || typesize != r->typesize) {
+        ret = sde_fail(SDE_EINVAL, "value is NULL or of %zu bytes, not %zu (%s)", typesize,
+                       r->typesize, r->data_counter->name);
+    } else if (r->count == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 64;
         char *d = realloc(r->data, cap * r->typesize);
         if (!d)
@@ -108,44 +132,49 @@ int papi_sde_record(void *record_handle, size_t typesize, const void *value)
     }
     if (ret == SDE_OK)
         memcpy(r->data + r->count++ * r->typesize, value, r->typesize);
-    pthread_mutex_unlock(&r->lock);
+    pthread_mutex_unlock(&r->obj.lock);
     return ret;
 }
 
 int papi_sde_reset_recorder(void *record_handle)
 {
-    struct sde_recorder *r = record_handle;
-    int ret = recorder_ok(r);
-    if (ret == SDE_OK) {
-        pthread_mutex_lock(&r->lock);
+    int ret;
+    struct sde_recorder *r = recorder_locked(record_handle, &ret);
+    if (r) {
         r->count = 0;
-        pthread_mutex_unlock(&r->lock);
+        pthread_mutex_unlock(&r->obj.lock);
     }
     return ret;
 }
 
-long long sde_recorder_count(struct sde_recorder *r)
+int sde_recorder_count(struct sde_object *o, uint64_t gen, long long *out)
 {
-    pthread_mutex_lock(&r->lock);
-    long long n = (long long)r->count;
-    pthread_mutex_unlock(&r->lock);
-    return n;
+    struct sde_recorder *r = (struct sde_recorder *)sde_object_lock(o, gen);
+    if (!r)
+        return SDE_ENOEVNT;
+    *out = (long long)r->count;
+    pthread_mutex_unlock(&o->lock);
+    return SDE_OK;
 }
 
-long long sde_recorder_data(struct sde_recorder *r)
+int sde_recorder_data(struct sde_object *o, uint64_t gen, long long *out)
 {
-    pthread_mutex_lock(&r->lock);
-    long long p = (long long)(intptr_t)r->data;
-    pthread_mutex_unlock(&r->lock);
-    return p;
+    struct sde_recorder *r = (struct sde_recorder *)sde_object_lock(o, gen);
+    if (!r)
+        return SDE_ENOEVNT;
+    *out = (long long)(intptr_t)r->data;
+    pthread_mutex_unlock(&o->lock);
+    return SDE_OK;
 }
 
 /* The address of the value at rank stat of the sorted values (a copy); with no values,
  * the address of zeros. */
-long long sde_recorder_stat(struct sde_recorder *r, int stat)
+int sde_recorder_stat(struct sde_object *o, uint64_t gen, int stat, long long *out)
 {
+    struct sde_recorder *r = (struct sde_recorder *)sde_object_lock(o, gen);
+    if (!r)
+        return SDE_ENOEVNT;
     char *slot = r->stats + (size_t)stat * r->typesize;
-    pthread_mutex_lock(&r->lock);
     size_t n = r->count;
     char *sorted = n ? malloc(n * r->typesize) : NULL;
     if (sorted) {
@@ -157,8 +186,9 @@ long long sde_recorder_stat(struct sde_recorder *r, int stat)
     } else {
         memset(slot, 0, r->typesize);
     }
-    pthread_mutex_unlock(&r->lock);
-    return (long long)(intptr_t)slot;
+    pthread_mutex_unlock(&o->lock);
+    *out = (long long)(intptr_t)slot;
+    return SDE_OK;
 }
 
 int papi_sde_compare_long_long(const void *p1, const void *p2)

@@ -65,6 +65,17 @@ static int registry_describe(int id, char *out, size_t len)
     return registry_text(id, out, len, 1);
 }
 
+static long long registry_key(int id)
+{
+    return sde_key_of_id(id);
+}
+
+static int registry_read_key(long long key, struct sde_reading *out)
+{
+    int id = sde_id_of_key(key);
+    return id < 0 ? SDE_ENOEVNT : sde_read_counter(id, out);
+}
+
 const struct sde_registry_api sde_registry = {
     .version = SDE_REGISTRY_VERSION,
     .next = registry_next,
@@ -72,4 +83,9 @@ const struct sde_registry_api sde_registry = {
     .name = registry_name,
     .describe = registry_describe,
     .read = sde_read_counter,
+};
+
+const struct sde_registry_keys sde_registry_keys = {
+    .key = registry_key,
+    .read_key = registry_read_key,
 };

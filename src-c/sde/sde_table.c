@@ -8,7 +8,7 @@
 
 #include "sde_internal.h"
 
-#define CHUNK_BITS 10
+#define CHUNK_BITS SDE_CHUNK_BITS
 #define CHUNK_SIZE (1 << CHUNK_BITS)
 #define MAX_CHUNKS (1 << (SDE_SLOT_BITS - CHUNK_BITS)) /* a million counters alive at once */
 #define SLOT_MASK  ((1 << SDE_SLOT_BITS) - 1)
@@ -17,10 +17,10 @@ int _sde_be_verbose = 0;
 int _sde_debug = 0;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sde_counter **chunks[MAX_CHUNKS]; /* published with release stores */
-static int ncounters;                           /* atomic: slots ever used */
-static struct sde_library *libraries;           /* under the lock */
-static int free_head = -1, free_tail = -1;      /* gone slots, oldest first (locked) */
+struct sde_counter **sde_chunks[MAX_CHUNKS]; /* published with release stores */
+static int ncounters;                        /* atomic: slots ever used */
+static struct sde_library *libraries;        /* under the lock */
+static int free_head = -1, free_tail = -1;   /* gone slots, oldest first (locked) */
 
 void sde_lock(void)
 {
@@ -50,7 +50,7 @@ struct sde_counter *sde_counter_at(int slot)
 {
     if (slot < 0 || slot >= __atomic_load_n(&ncounters, __ATOMIC_ACQUIRE))
         return NULL;
-    struct sde_counter **chunk = __atomic_load_n(&chunks[slot >> CHUNK_BITS], __ATOMIC_ACQUIRE);
+    struct sde_counter **chunk = __atomic_load_n(&sde_chunks[slot >> CHUNK_BITS], __ATOMIC_ACQUIRE);
     return chunk ? __atomic_load_n(&chunk[slot & (CHUNK_SIZE - 1)], __ATOMIC_ACQUIRE) : NULL;
 }
 
@@ -62,28 +62,47 @@ struct sde_counter *sde_counter_of(int id)
 
 void *sde_handle_of(struct sde_counter *c)
 {
-    return (void *)((uintptr_t)c | ((uintptr_t)(c->gen & SDE_TAG_MASK) << SDE_TAG_SHIFT));
+    return sde_handle_make(SDE_HANDLE_COUNTER, c->id & SLOT_MASK, c->gen);
 }
 
 struct sde_counter *sde_handle_checked(void *handle, enum sde_kind kind, int *err)
 {
-    struct sde_counter *c = SDE_HANDLE_COUNTER(handle);
-    uint32_t tag = SDE_HANDLE_TAG(handle);
+    uintptr_t h = (uintptr_t)handle;
+    struct sde_counter *c = sde_handle_counter(h);
     if (!c) {
-        *err = sde_fail(SDE_EINVAL, "the handle is NULL");
+        *err = sde_fail(SDE_EINVAL, "the handle is NULL or not one libsde gave out");
         return NULL;
     }
-    if (c->magic != SDE_MAGIC || sde_kind_of(c) != kind) {
-        *err = sde_fail(SDE_EINVAL, "the handle is not one of the right kind");
-        return NULL;
-    }
-    if (!__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) ||
-        (__atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) & SDE_TAG_MASK) != tag) {
+    if (sde_kind_of(c) != kind || !__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE) ||
+        (__atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) & SDE_HANDLE_GEN_MASK) != sde_handle_gen(h)) {
         *err = sde_fail(SDE_EINVAL, "the handle's event was unregistered or its library shut down");
         return NULL;
     }
     *err = SDE_OK;
     return c;
+}
+
+/* A key: the slot in the low SDE_SLOT_BITS, the slot's generation above (43 bits). */
+#define KEY_GEN_MASK ((1ull << (63 - SDE_SLOT_BITS)) - 1)
+
+long long sde_key_of_id(int id)
+{
+    struct sde_counter *c = sde_counter_of(id);
+    uint64_t gen = c ? __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) : 0;
+    if (!c || __atomic_load_n(&c->id, __ATOMIC_ACQUIRE) != id)
+        return -1;
+    return (long long)((gen & KEY_GEN_MASK) << SDE_SLOT_BITS) | (id & SLOT_MASK);
+}
+
+int sde_id_of_key(long long key)
+{
+    struct sde_counter *c = key < 0 ? NULL : sde_counter_at((int)(key & SLOT_MASK));
+    if (!c)
+        return -1;
+    int id = __atomic_load_n(&c->id, __ATOMIC_ACQUIRE);
+    uint64_t gen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
+    return (long long)((gen & KEY_GEN_MASK) << SDE_SLOT_BITS) == (key & ~(long long)SLOT_MASK) ? id
+                                                                                               : -1;
 }
 
 int sde_counter_count(void)
@@ -165,12 +184,12 @@ static int grow_table(int slot)
     if (slot >= MAX_CHUNKS * CHUNK_SIZE)
         return sde_fail(SDE_ENOMEM, "more than %d software-defined events alive at once",
                         MAX_CHUNKS * CHUNK_SIZE);
-    if (chunks[slot >> CHUNK_BITS])
+    if (sde_chunks[slot >> CHUNK_BITS])
         return SDE_OK;
     struct sde_counter **chunk = calloc(CHUNK_SIZE, sizeof *chunk);
     if (!chunk)
         return sde_fail(SDE_ENOMEM, "no memory for the table of events");
-    __atomic_store_n(&chunks[slot >> CHUNK_BITS], chunk, __ATOMIC_RELEASE);
+    __atomic_store_n(&sde_chunks[slot >> CHUNK_BITS], chunk, __ATOMIC_RELEASE);
     return SDE_OK;
 }
 
@@ -181,7 +200,7 @@ static void fill_slot(struct sde_counter *c, int slot, const struct sde_counter 
     unsigned seq = c->seq;
     __atomic_store_n(&c->seq, seq + 1, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    uint32_t gen = c->gen + 1;
+    uint64_t gen = c->gen + 1;
     free(c->name);
     free(c->desc);
     free(c->members);
@@ -190,7 +209,7 @@ static void fill_slot(struct sde_counter *c, int slot, const struct sde_counter 
     c->gen = gen;
     c->next_free = -1;
     c->magic = SDE_MAGIC;
-    c->inc_key = proto->kind == SDE_CREATED ? sde_inc_key(gen) : 0;
+    c->inc_gen = proto->kind == SDE_CREATED ? gen & SDE_HANDLE_GEN_MASK : 0;
     c->name = name;
     __atomic_store_n(&c->id, (int)((gen & ((1u << SDE_GEN_BITS) - 1)) << SDE_SLOT_BITS) | slot,
                      __ATOMIC_RELEASE);
@@ -221,7 +240,8 @@ int sde_new_counter(const char *full, const struct sde_counter *proto, struct sd
     }
     fill_slot(c, slot, proto, name);
     if (slot == ncounters) {
-        __atomic_store_n(&chunks[slot >> CHUNK_BITS][slot & (CHUNK_SIZE - 1)], c, __ATOMIC_RELEASE);
+        __atomic_store_n(&sde_chunks[slot >> CHUNK_BITS][slot & (CHUNK_SIZE - 1)], c,
+                         __ATOMIC_RELEASE);
         __atomic_store_n(&ncounters, slot + 1, __ATOMIC_RELEASE);
     }
     *out = c;
@@ -236,13 +256,13 @@ static void fill_placeholder(struct sde_counter *p, const struct sde_counter *pr
     p->type = proto->type;
     p->ptr = proto->ptr;
     p->callback = proto->callback;
-    p->recorder = proto->recorder;
+    p->obj = proto->obj;
+    p->obj_gen = proto->obj_gen;
     p->stat = proto->stat;
-    p->cset = proto->cset;
     p->group_flags = proto->group_flags;
     p->lib = proto->lib;
     __atomic_store_n(&p->kind, proto->kind, __ATOMIC_RELEASE);
-    __atomic_store_n(&p->inc_key, proto->kind == SDE_CREATED ? sde_inc_key(p->gen) : 0,
+    __atomic_store_n(&p->inc_gen, proto->kind == SDE_CREATED ? p->gen & SDE_HANDLE_GEN_MASK : 0,
                      __ATOMIC_RELEASE);
 }
 
@@ -264,21 +284,23 @@ int sde_add_counter(struct sde_library *lib, const char *event_name,
     return SDE_OK;
 }
 
-/* Counters whose slot may hold another counter once they are gone: no recorder or
- * counting set points at them. */
-static int reusable(const struct sde_counter *c)
-{
-    enum sde_kind k = sde_kind_of(c);
-    return k == SDE_REGISTERED || k == SDE_CALLBACK || k == SDE_CREATED || k == SDE_GROUP;
-}
-
+/* A gone counter's slot is reused: nothing points at it (groups, PAPI and the library
+ * hold ids or handles that carry its generation), and a recorder's or counting set's
+ * object goes with its NAME counter (the others read it through their generation). */
 void sde_mark_gone(struct sde_counter *c)
 {
     if (!__atomic_load_n(&c->alive, __ATOMIC_ACQUIRE))
         return;
-    __atomic_store_n(&c->inc_key, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->inc_gen, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&c->alive, 0, __ATOMIC_RELEASE);
-    if (!reusable(c))
+    enum sde_kind k = sde_kind_of(c);
+    if (k == SDE_CREATED) { /* an add under way ends; later ones see it gone */
+        sde_counter_lock(c);
+        sde_counter_unlock(c);
+    }
+    if (k == SDE_RECORDER_DATA || k == SDE_COUNTING_SET)
+        sde_object_release(c->obj, c->obj_gen);
+    if (k == SDE_PLACEHOLDER)
         return;
     int slot = c->id & SLOT_MASK;
     c->next_free = -1;
@@ -338,4 +360,10 @@ int papi_sde_shutdown(papi_handle_t handle)
 __attribute__((visibility("default"))) const struct sde_registry_api *papi_compat_sde_registry(void)
 {
     return &sde_registry;
+}
+
+__attribute__((visibility("default"))) const struct sde_registry_keys *
+papi_compat_sde_registry_keys(void)
+{
+    return &sde_registry_keys;
 }

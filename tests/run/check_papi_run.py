@@ -23,6 +23,7 @@ import glob
 import shutil
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -522,13 +523,56 @@ def run_files(d):
     return sorted(glob.glob(os.path.join(d, "rank_*.json")))
 
 
+def findable_runs(d, why):
+    """The run ids of every file under d: in papi_run_output or in a directory an earlier
+    run's was set aside as (papi_run_output-YYYYMMDD-HHMMSS, then -2 ... -9); nothing else
+    there."""
+    ids = []
+    for name in sorted(os.listdir(d)):
+        if not re.fullmatch(r"papi_run_output(-\d{8}-\d{6}(-[2-9])?)?", name):
+            fail("%s: %s/%s is not a papi_run_output directory" % (why, d, name))
+        for f in run_files(os.path.join(d, name)):
+            ids.append(json.load(open(f))["run"]["id"])
+    return ids
+
+
+def case_runs_in_turn(papi_run, out):
+    """Runs into one -o one after the other, and pairs started together that end 0.1 s and
+    1 s later (the short one gone before the long one writes its file): every run leaves
+    its file under -o, in papi_run_output or where an earlier run's was set aside."""
+    d = os.path.join(out, "turns")
+    base = [papi_run, "--quiet", "-e", FAULTS, "-o", d, "--"]
+    runs = 0
+    for _ in range(3):  # back to back, as a script runs them
+        for prog in (["sleep", "0.1"], ["true"]):
+            rc, _, err = run(base + prog)
+            runs += 1
+            if rc != 0:
+                fail("back-to-back run %d: exit status %d: %s" % (runs, rc, err))
+    ids = findable_runs(d, "back to back")
+    if len(ids) != runs or len(set(ids)) != runs:
+        fail("%d back-to-back runs: %d files, %d run ids under %s" % (runs, len(ids),
+                                                                      len(set(ids)), d))
+    for _ in range(3):  # together, of different lengths
+        ps = [subprocess.Popen(base + ["sleep", t]) for t in ("0.1", "1")]
+        runs += 2
+        if [p.wait(timeout=60) for p in ps] != [0, 0]:
+            fail("runs started together failed")
+    ids = findable_runs(d, "started together")
+    if len(ids) != runs or len(set(ids)) != runs:
+        fail("%d runs (6 in turn, 3 pairs together): %d files, %d run ids under %s: %s"
+             % (runs, len(ids), len(set(ids)), d, sorted(os.listdir(d))))
+    print("runs: %d back to back or started together (0.1 s and 1 s): %d files under -o, "
+          "in %d directories" % (runs, len(ids), len(os.listdir(d))))
+
+
 def case_runs(papi_run, prog, out):
     """One run, one file no other run can overwrite or move. A (1.5 s) runs while C and
     then B run to their end in the same -o: three files, three run ids, one directory (a
     directory in use is never set aside, though it holds C's file when B starts). Then E
     sets the three aside (papi_run_output-YYYYMMDD-HHMMSS) and is alone. Two concurrent
     runs of one program leave two files, and papi_report reports one run of them, saying
-    so, never the two as ranks of one job."""
+    so, never the two as ranks of one job. Runs in turn: case_runs_in_turn."""
     base = [papi_run, "--quiet", "-e", FAULTS, "-o", out, "--"]
     a = subprocess.Popen(base + ["sleep", "1.5"])
     time.sleep(0.3)
@@ -572,6 +616,7 @@ def case_runs(papi_run, prog, out):
         fail("two concurrent runs left %d files: %s" % (len(files), files))
     runs = {json.load(open(f))["run"]["id"]: json.load(open(f)) for f in files}
     print("runs: 3 concurrent in one directory, set aside by the next; 2 at once: 2 files")
+    case_runs_in_turn(papi_run, out)
     if not REPORT:
         return
     newest = max(runs, key=lambda r: (runs[r]["run"]["start"], os.path.getmtime(

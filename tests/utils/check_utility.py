@@ -4,6 +4,8 @@ and check its exit status, the fields it prints and that --json parses. Exit 0 p
 1 fail, 77 skipped."""
 import json
 import os
+import platform
+import re
 import subprocess
 import sys
 
@@ -134,6 +136,63 @@ def t_papi_native_avail(b, _):
     run([exe, "-e", "NO_SUCH_EVENT_XYZ"], expect=1)
 
 
+def hwloc_caches():
+    """The caches above PU 0 as hwloc-info sees this machine (its Linux backend's sysfs,
+    else its x86 backend's cpuid), as papi_mem_info's JSON names them; None without
+    hwloc-info."""
+    try:
+        p = subprocess.run(["hwloc-info", "--ancestors", "pu:0"], capture_output=True,
+                           text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if p.returncode != 0:
+        return None
+    caches, cur = [], None
+    for line in p.stdout.splitlines():
+        if " = parent #" in line:
+            cur = {} if "Cache" in line.split()[0] else None
+            if cur is not None:
+                caches.append(cur)
+        elif cur is not None and line.strip().startswith("attr cache "):
+            key, _, val = line.strip()[len("attr cache "):].partition(" = ")
+            cur[key] = val
+    out = []
+    for c in caches:
+        size, line = int(c.get("size", 0)), int(c.get("line size", 0))
+        if size > 0 and line > 0:
+            ways = int(c.get("ways", 0))
+            out.append((int(c["depth"]), c["type"], size, line, size // line,
+                        ways if ways > 0 else 0))
+    return sorted(out)
+
+
+def mem_info_caches(data):
+    return sorted((c["level"], c["type"], c["size_bytes"], c["line_size"], c["num_lines"],
+                   c["associativity"]) for c in data.get("caches", []))
+
+
+def sysfs_hidden_json(exe):
+    """papi_mem_info --json with cpu0/cache hidden (an empty directory mounted over it in a
+    user and mount namespace): the fallback this machine's sysfs would not exercise.
+    None where such a namespace cannot be made."""
+    script = ('d=$(mktemp -d) && mount --bind "$d" /sys/devices/system/cpu/cpu0/cache && '
+              '[ -z "$(ls /sys/devices/system/cpu/cpu0/cache)" ] && exec "$0" --json')
+    try:
+        p = subprocess.run(["unshare", "-rm", "sh", "-c", script, exe], capture_output=True,
+                           text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if p.returncode != 0:
+        print("note: no namespace to hide cpu0/cache in (%s): the fallback is checked only "
+              "where sysfs lacks it" % p.stderr.strip()[-200:])
+        return None
+    try:
+        return json.loads(p.stdout)
+    except ValueError as e:
+        check(False, "papi_mem_info --json with cpu0/cache hidden: not JSON: %s" % e)
+        return {}
+
+
 def t_papi_mem_info(b, xmldir):
     exe = os.path.join(b, "papi_mem_info")
     common(exe)
@@ -141,6 +200,29 @@ def t_papi_mem_info(b, xmldir):
     check("Cache Information." in text and "L1 Data Cache:" in text, "no cache table")
     data = run_json([exe, "--json"])
     check(len(data.get("caches", [])) >= 1, "JSON has no caches")
+    # Every cache as hwloc sees this machine: from sysfs where it lists cpu0/cache, else
+    # (a VM's kernel may list none) from cpuid, as hwloc's x86 backend reads it.
+    want = hwloc_caches()
+    if want is None:
+        print("note: no hwloc-info: the caches are not compared with hwloc's")
+    else:
+        sysfs = os.path.isdir("/sys/devices/system/cpu/cpu0/cache") and \
+            bool(os.listdir("/sys/devices/system/cpu/cpu0/cache"))
+        print("hwloc-info's caches of PU 0 (%s): %r" % ("sysfs" if sysfs else "cpuid", want))
+        check(mem_info_caches(data) == want, "papi_mem_info's caches %r, hwloc-info's %r"
+              % (mem_info_caches(data), want))
+        l1d = [c for c in want if c[:2] == (1, "Data")]
+        if l1d:
+            kb = l1d[0][2] // 1024
+            check(re.search(r"L1 Data Cache:\n  Total size: +%d KB\n" % kb, text),
+                  "text L1 data entry: want %d KB" % kb)
+        if sysfs and platform.machine() in ("x86_64", "i686", "i386"):
+            hidden = sysfs_hidden_json(exe)
+            if hidden is not None:
+                print("with cpu0/cache hidden: %r" % mem_info_caches(hidden))
+                check(mem_info_caches(hidden) == want,
+                      "with cpu0/cache hidden (the cpuid fallback): %r, hwloc-info's %r"
+                      % (mem_info_caches(hidden), want))
     if xmldir:
         env = {"HWLOC_XMLFILE": os.path.join(xmldir, "two_socket_smt2.xml")}
         data = run_json([exe, "--json"], env)

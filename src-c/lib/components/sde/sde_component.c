@@ -35,14 +35,21 @@
 #define SDE_MAX_SLOTS 256
 
 static const struct sde_registry_api *found; /* atomic; NULL until libsde is loaded */
+/* atomic; NULL with ids only (a PAPI 7 libsde, or one of ours older than keys) */
+static const struct sde_registry_keys *found_keys;
 
 /* The registry of a libsde in handle: ours, else a PAPI 7 libsde's tools interface. */
 static const struct sde_registry_api *registry_in(void *handle)
 {
     sde_registry_fn entry = (sde_registry_fn)(uintptr_t)dlsym(handle, SDE_REGISTRY_ENTRY);
     const struct sde_registry_api *api = entry ? entry() : NULL;
-    if (api && api->version == SDE_REGISTRY_VERSION)
+    if (api && api->version == SDE_REGISTRY_VERSION) {
+        sde_registry_keys_fn keys =
+            (sde_registry_keys_fn)(uintptr_t)dlsym(handle, SDE_REGISTRY_KEYS_ENTRY);
+        if (keys) /* before found is published: whoever sees found sees these */
+            __atomic_store_n(&found_keys, keys(), __ATOMIC_RELEASE);
         return api;
+    }
     return sde_papi7_registry(handle);
 }
 
@@ -65,6 +72,7 @@ static const struct sde_registry_api *registry(void)
 
 struct sde_slot {
     int id;
+    long long key; /* with keys: the counter whatever its slot holds later */
     int mode, type;
     long long at_start; /* the value at the last start */
     uint64_t shown;     /* the count shown while stopped */
@@ -73,6 +81,7 @@ struct sde_slot {
 
 struct cmp_context {
     const struct sde_registry_api *api;
+    const struct sde_registry_keys *keys; /* NULL: read by id */
     struct sde_slot *slots;
     int nslots;
     int running;
@@ -236,7 +245,9 @@ static int add(struct cmp_context *ctx, int local, int *slot)
     if (!api || api->name(local, s->name, sizeof s->name) != SDE_OK || api->read(local, &r))
         return gone(local);
     ctx->api = api;
+    ctx->keys = __atomic_load_n(&found_keys, __ATOMIC_ACQUIRE);
     s->id = local;
+    s->key = ctx->keys ? ctx->keys->key(local) : local;
     s->mode = r.mode;
     s->type = r.type;
     s->at_start = r.value;
@@ -297,6 +308,13 @@ static int read_gone(const struct sde_slot *s)
                       s->name);
 }
 
+/* A slot's counter now: by its key where the registry has keys (an id's generation
+ * wraps after 64 reuses of its slot; the key's does not). */
+static int read_slot(const struct cmp_context *ctx, const struct sde_slot *s, struct sde_reading *r)
+{
+    return ctx->keys ? ctx->keys->read_key(s->key, r) : ctx->api->read(s->id, r);
+}
+
 /* start, stop and reset read every slot then change the context. A counter gone since
  * start is refused by start and reset, and frozen at its last shown count by stop (a
  * set can always be stopped; its reads said the counter is gone). */
@@ -306,7 +324,7 @@ static int read_all(struct cmp_context *ctx, long long *now, char *ok, enum tran
 {
     struct sde_reading r;
     for (int i = 0; i < ctx->nslots; i++) {
-        ok[i] = ctx->api->read(ctx->slots[i].id, &r) == SDE_OK;
+        ok[i] = read_slot(ctx, &ctx->slots[i], &r) == SDE_OK;
         if (!ok[i] && t != STOP)
             return read_gone(&ctx->slots[i]);
         now[i] = ok[i] ? r.value : 0;
@@ -370,7 +388,7 @@ static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
         const struct sde_slot *s = &ctx->slots[i];
         out[i].value = s->shown;
         if (ctx->running) {
-            if (ctx->api->read(s->id, &r) != SDE_OK)
+            if (read_slot(ctx, s, &r) != SDE_OK)
                 return read_gone(s);
             out[i].value += reported(s, r.value);
         }
@@ -390,7 +408,7 @@ static int read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t 
     struct sde_reading r;
     for (int i = 0; i < ctx->nslots; i++) {
         const struct sde_slot *s = &ctx->slots[i];
-        if (ctx->running && ctx->api->read(s->id, &r) != SDE_OK)
+        if (ctx->running && read_slot(ctx, s, &r) != SDE_OK)
             return read_gone(s);
         out[i].value = s->shown + (ctx->running ? reported(s, r.value) : 0);
         if (mode & CMP_READ_TIMES)
