@@ -81,6 +81,8 @@ static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, do
     tb_raw(t, ",");
     if (kind == PMPI_EV_REGION_ENTER || kind == PMPI_EV_REGION_EXIT)
         tb_json(t, e->call < PMPI_MAX_REGIONS ? pmpi_run.regions[e->call].name : "");
+    else if (kind == PMPI_EV_COUNTER) /* a PAPI_INTERVAL sample: the event's name */
+        tb_json(t, e->call < pmpi_run.nevents ? pmpi_run.event_names[e->call] : "");
     else
         tb_json(t, e->call < PMPI_NCALLS ? pmpi_calls[e->call].name : "");
     tb_kv_int(t, ",", pmpi_run.t_init + (long long)((double)(e->t0 - pmpi_run.tick_init) * npt));
@@ -92,6 +94,7 @@ static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, do
     tb_kv_int(t, ",", e->flags);
     tb_kv_int(t, ",", (long long)(e->site & 0x7fffffffffffffffULL));
     tb_kv_int(t, ",", (long long)e->pad);
+    tb_kv_int(t, ",", (long long)e->thread);
     tb_raw(t, "]");
 }
 
