@@ -243,6 +243,11 @@ def papi_report_tables(path):
         tabs = {}
         check("Clock offsets between ranks: waits are +- residual_s" in p.stdout,
               "papi_report's text states the clocks' residual error")
+        page = os.path.join(out, "report.html")
+        if check(os.path.exists(page), "papi_report wrote report.html"):
+            with open(page, encoding="utf-8") as fh:
+                check("Clock offsets between ranks: waits are +- residual_s" in fh.read(),
+                      "papi_report's page states the clocks' residual error")
         for name in ("mpi_pop", "mpi_wait_ranks", "mpi_wait_sites", "mpi_wait_regions",
                      "mpi_wait_clock"):
             f = os.path.join(out, name + ".csv")
