@@ -1,6 +1,7 @@
 /* event_log.c: the per-rank event log (event_log.h): its size from the environment, the
  * buffer, and the appends of the hot path (one atomic claim of a slot, plain stores). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +514,28 @@ void pmpi_log_counters(long long tick, const long long *counts, int n)
         e->flags = 0;
         e->pad = 0;
         e->thread = 0; /* the rank's counts, not the sampler thread's */
+        __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_COUNTER, __ATOMIC_RELEASE);
+    }
+}
+
+void pmpi_log_region_metrics(int region, const double *value, const int *ok, int n)
+{
+    long long t = pmpi_ticks();
+    for (int k = 0; k < n && pmpi_log.on; k++) {
+        if (!ok[k] || !isfinite(value[k]))
+            continue; /* no value: no point on the track */
+        struct pmpi_event *e = claim();
+        if (!e)
+            return;
+        int64_t bits;
+        memcpy(&bits, &value[k], sizeof bits);
+        e->t0 = e->t1 = t;
+        e->site = e->req = 0;
+        e->bytes = bits;
+        e->peer = e->tag = -1;
+        e->call = (uint16_t)k;
+        e->flags = PMPI_EVF_METRIC;
+        e->pad = (uint32_t)region;
         __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_COUNTER, __ATOMIC_RELEASE);
     }
 }

@@ -40,6 +40,10 @@ enum pmpi_ev_kind {
 #define PMPI_EVF_WORLD 2 /* the communicator is congruent with MPI_COMM_WORLD */
 #define PMPI_EVF_ROOT  4 /* a rooted collective: this rank is its root */
 #define PMPI_EVF_GROUP 8 /* a collective on another communicator: pad is its group's key */
+/* PMPI_EV_COUNTER: a named metric (PAPI_MPI_METRICS) of one MPI_Pcontrol region entry,
+ * logged as the region closes: call is the metric's index, pad the region's, bytes the
+ * value's bits as a double. */
+#define PMPI_EVF_METRIC 32
 /* A rooted collective on an intercommunicator, in the root's group but not the root
  * (MPI_PROC_NULL): it moves nothing, waits for nothing; counted as a member. */
 #define PMPI_EVF_IDLE 16
@@ -177,6 +181,9 @@ void pmpi_log_region(int index, int enter);
 /* PAPI_INTERVAL's sampler: each of the n events' count since MPI_Init at tick, one
  * PMPI_EV_COUNTER record each (off the MPI call path). */
 void pmpi_log_counters(long long tick, const long long *counts, int n);
+/* A region entry closes (region: its index): each of the n named metrics of its counts
+ * over its wall time that has a value, a PMPI_EVF_METRIC record each. */
+void pmpi_log_region_metrics(int region, const double *value, const int *ok, int n);
 
 /* A request handle as the log keeps it; MPI_REQUEST_NULL (not 0 in MPICH or Open MPI)
  * is 0, none: a Wait/Test on it completes nothing, so it writes no record. */

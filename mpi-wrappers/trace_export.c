@@ -57,7 +57,8 @@ struct conv {
     int call_region[PMPI_NCALLS]; /* -1, or the region id of that call */
     const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS];
     int nnames, ncounters; /* counter i: pmpi_run.event_names[i], then the metrics' */
-    int nevents;           /* counters that are events; the metrics follow them */
+    int nevents;           /* counters that are events; the interval metrics follow them */
+    int nim, nrm;          /* interval metrics; region metrics (region x metric) after them */
     uint32_t label[PMPI_MAX_THREADS + 1]; /* a thread slot's track */
 };
 
@@ -238,7 +239,16 @@ static void convert(struct conv *c)
     uint32_t open_thread[PMPI_MAX_REGIONS] = {0}; /* and the thread that opened each */
     for (long long i = 0; i < n && !c->failed;) {
         const struct pmpi_event *e = &pmpi_log.ev[i];
-        if (e->kind == PMPI_EV_COUNTER) { /* taken from the series (add_counters) */
+        if (e->kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC) &&
+            e->pad < (uint32_t)pmpi_run.nregions && e->call < pmpi_run.nmetrics && c->nrm) {
+            struct trace_record *r = add_on(c, e->t0, TR_COUNTER, e); /* a region entry's */
+            if (r) {
+                r->id = (uint32_t)(c->nevents + c->nim + (int)e->pad * pmpi_run.nmetrics + e->call);
+                r->vtype = TR_VALUE_DOUBLE;
+                r->value = e->bytes; /* the double's bits */
+            }
+        }
+        if (e->kind == PMPI_EV_COUNTER) { /* samples: taken from the series (add_counters) */
             i++;
             continue;
         }
@@ -279,8 +289,7 @@ static void add_counters(struct conv *c)
 {
     const struct count_series *s = pmpi_series_samples();
     long long end = pmpi_run.t_final - pmpi_run.t_init; /* later ones: not in the row either */
-    int w = s ? (s->width < pmpi_run.nevents ? s->width : pmpi_run.nevents) : 0;
-    int nm = w == pmpi_run.nevents ? pmpi_run.nmetrics : 0; /* metrics need every event */
+    int w = c->nevents, nm = c->nim;
     for (int j = 0; s && j < s->n && s->t[j] < end && !c->failed; j++) {
         const long long *now = s->v + (size_t)j * (size_t)s->width;
         uint64_t ts = gtime_ns(c, (double)(pmpi_run.t_init + s->t[j]));
@@ -314,8 +323,24 @@ static void add_counters(struct conv *c)
             r->value = trace_value_of_double(v[k]);
         }
     }
+}
+
+/* The counters' ids: the events the series has, its metrics (every event needed), then
+ * each region's metrics (region r, metric k: r x nmetrics + k). */
+static char region_metric[PMPI_MAX_REGIONS * PMPI_MAX_METRICS][2 * PMPI_NAME_LEN + 16];
+
+static void counter_layout(struct conv *c)
+{
+    const struct count_series *s = pmpi_series_samples();
+    int w = s ? (s->width < pmpi_run.nevents ? s->width : pmpi_run.nevents) : 0;
     c->nevents = w;
-    c->ncounters = w + nm;
+    c->nim = w == pmpi_run.nevents ? pmpi_run.nmetrics : 0;
+    c->nrm = pmpi_log.ev ? pmpi_run.nregions * pmpi_run.nmetrics : 0; /* on is 0 by now */
+    for (int i = 0; i < c->nrm; i++)
+        snprintf(region_metric[i], sizeof region_metric[i], "%s [region %s]",
+                 pmpi_run.metric_names[i % pmpi_run.nmetrics],
+                 pmpi_run.regions[i / pmpi_run.nmetrics].name);
+    c->ncounters = w + c->nim + c->nrm;
 }
 
 /* Time order, stable (an enter stays before the send made at the same tick): a merge
@@ -418,7 +443,10 @@ static const char *name_of(const struct conv *c, int i)
     if (i < c->nnames)
         return c->names[i];
     i -= c->nnames;
-    return i < c->nevents ? pmpi_run.event_names[i] : pmpi_run.metric_names[i - c->nevents];
+    if (i < c->nevents)
+        return pmpi_run.event_names[i];
+    i -= c->nevents;
+    return i < c->nim ? pmpi_run.metric_names[i] : region_metric[i - c->nim];
 }
 
 /* This rank's region names, packed ("a\0b\0"): *len bytes, or NULL. */
@@ -513,6 +541,7 @@ void pmpi_trace_export(double ns_per_tick)
         c.call_region[i] = -1;
     for (int i = 0; i < pmpi_run.nregions && i < PMPI_MAX_REGIONS; i++)
         c.names[c.nnames++] = pmpi_run.regions[i].name; /* ids as the log's */
+    counter_layout(&c);
     convert(&c);
     add_counters(&c);
     sort_records(&c);

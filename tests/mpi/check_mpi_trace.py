@@ -13,7 +13,8 @@
   (a preloaded shim): one line from rank 0 each, no trace, the report still written;
 --part metrics: with PAPI_INTERVAL and PAPI_MPI_METRICS=CPU_UTILIZATION each rank's
   metric track (JSON counter track, OTF2 metric records of a double member) holds the
-  row's series' metric of every interval, value for value;
+  row's series' metric of every interval, value for value, and the track of the region
+  "ring" one point, the region's own task clock over its wall time;
 --part threads: mpi_threads.c (MPI_THREAD_MULTIPLE: 3 threads besides the main one make
   50 MPI_Comm_rank and one MPI_Sendrecv to their own rank with tag 10 + t): a track per
   rank and thread (JSON tid = the thread's OS id), each worker's 50 + 1 calls and its own
@@ -68,6 +69,13 @@ def expected(rep):
     return want
 
 
+def region_metric_points(rep):
+    """Counter records of the regions' named metrics: one per metric with a value (the
+    default CPU_UTILIZATION ...) per region entry."""
+    return sum(sum(1 for v in r.get("named_metrics", {}).values() if v is not None) *
+               sum(g["entries"] for g in r["regions"].values()) for r in rep["ranks"])
+
+
 def trace_check(argv):
     p = subprocess.run([sys.executable, TRACE_CHECK] + argv, capture_output=True, text=True)
     print(p.stdout.strip())
@@ -82,7 +90,8 @@ def part_json(args, out):
     path = os.path.join(out, "papi_mpi_trace.json")
     if rep is None or not check(os.path.exists(path), "papi_mpi_trace.json written"):
         return
-    trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP)] + expected(rep) + [path])
+    trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP), "--counters",
+                 str(region_metric_points(rep))] + expected(rep) + [path])
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     pids = {e["pid"] for e in doc["traceEvents"] if e["ph"] != "M"}
@@ -104,6 +113,7 @@ def part_json(args, out):
     logged = sum(r["calls"][c]["calls"] for r in rep["ranks"]
                  for c in ("MPI_Comm_rank", "MPI_Comm_size", "MPI_Send", "MPI_Irecv", "MPI_Wait",
                            "MPI_Allreduce", "MPI_Barrier")) + 2 * NP  # + region enter/exit
+    logged += region_metric_points(rep)  # the named metrics of each region entry
     print(f"small log: file says {other.get('dropped')} dropped, {logged} records were made")
     check(other.get("dropped") == logged - 12 * NP, f"small log: dropped {other.get('dropped')}, "
           f"expected {logged - 12 * NP}")
@@ -123,6 +133,7 @@ def part_json(args, out):
     # and each named metric (CPU_UTILIZATION by default) of each of those intervals
     want += sum(1 for r in rep["ranks"] for s in r.get("series", {}).get("samples", [])[:-1]
                 for v in s.get("metrics", {}).values() if v is not None)
+    want += region_metric_points(rep)
     print(f"interval: {want} counter records expected from the report's series")
     trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP), "--counters", str(want)] +
                 expected(rep) + [path])
@@ -180,6 +191,26 @@ def same_values(got, want, what, tol=1e-6):
                  f"{len(want)} {want[:4]}...")
 
 
+def region_metric(rep, rank, name, got, tol):
+    """The region "ring" (entered once per rank) has one point of the metric, at its
+    exit: the metric of the region's counts over its wall time. Where the metric is the
+    task clock over the wall time (no PMU: the default events), it is checked against the
+    region's own counters, scaled as the row's metric is (row metric / row's ratio)."""
+    if not check(len(got) == 1, f"rank {rank}: one {name} point for region ring: {got}"):
+        return
+    row = rep["ranks"][rank]
+    reg = row["regions"]["ring"]
+    task, metric = "perf::TASK-CLOCK", row.get("named_metrics", {}).get(name)
+    if task not in row["counters"] or not metric or task not in reg.get("counters", {}):
+        print(f"rank {rank}: region ring's {name} {got[0]} (no task clock to check it by)")
+        return
+    scale = metric / (row["counters"][task] / row["wall_s"])
+    want = scale * reg["counters"][task] / reg["wall_s"]
+    print(f"rank {rank}: region ring's {name} {got[0]:.6f}, from its counters {want:.6f}")
+    check(abs(got[0] - want) <= tol + 1e-6 * abs(want) + 1e-6,
+          f"rank {rank}: region ring's {name} {got[0]} = its task clock over its wall {want}")
+
+
 def otf2_lines(args, anchor):
     p = subprocess.run([args.otf2_print, anchor], capture_output=True, text=True)
     check(p.returncode == 0, f"otf2-print exit status {p.returncode}: {p.stderr[-300:]}")
@@ -204,6 +235,9 @@ def part_metrics(args, out):
              e["name"] == name + " (millionths)"), key=lambda e: e["ts"])]
         print(f"rank {r}: {name} track {len(got)} points, series {len(want)}")
         same_values(got, want, f"rank {r}'s {name} track in the JSON", 2e-6)
+        region_metric(rep, r, name, [e["args"]["value"] * 1e-6 for e in events
+                                     if e["ph"] == "C" and e["pid"] == r and
+                                     e["name"] == name + " [region ring] (millionths)"], 2e-6)
         events_tracks = {e["name"] for e in events if e["ph"] == "C" and e["pid"] == r}
         check(set(rep["events"]) <= events_tracks, f"rank {r}: the raw counters' tracks beside "
               f"the metric's: {sorted(events_tracks)}")
@@ -226,7 +260,14 @@ def part_metrics(args, out):
         if m:
             check(m.group(3) == "DOUBLE", f"the metric is a double member: {line}")
             got[int(m.group(1)) >> 16].append(float(m.group(4)))
+    reg = collections.defaultdict(list)
+    for line in otf2_lines(args, anchor):
+        m = re.match(r'^METRIC\s+(\d+)\s+(\d+)\s.*\("%s \[region ring\]" <\d+>; DOUBLE; ([^)]+)\)' % name,
+                     line)
+        if m:
+            reg[int(m.group(1)) >> 16].append(float(m.group(3)))
     for r in range(NP):
+        region_metric(rep, r, name, reg.get(r, []), 5e-6)
         # otf2-print writes 6 significant digits
         same_values(got.get(r, []), series_metric(rep, r, name), f"rank {r}'s {name} in OTF2", 5e-6)
 
