@@ -244,6 +244,10 @@ def log_samples(out, rank):
                 continue  # a torn last line
             for k, r in enumerate(d["records"]):
                 recs[d["first"] + k] = r
+    # every record names its thread (12th item): this program's one thread, slot 0
+    check(recs and all(len(r) == 12 and r[11] == 0 for r in recs.values()),
+          f"rank {rank}: every record has its thread, 0: "
+          f"{sorted({(len(r), r[11] if len(r) > 11 else None) for r in recs.values()})}")
     got = {}
     for i in sorted(recs):
         if recs[i][0] == 8:
