@@ -1,6 +1,7 @@
 /* event_log.c: the per-rank event log (event_log.h): its size from the environment, the
  * buffer, and the appends of the hot path (one atomic claim of a slot, plain stores). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,10 +193,16 @@ static struct coll_group *group_of(MPI_Comm comm)
     return g;
 }
 
+/* A record for the calling thread: its slot (0 before its first call) kept in it, so a
+ * trace has a track per thread (MPI_THREAD_MULTIPLE). */
 static struct pmpi_event *claim(void)
 {
     long long i = atomic_fetch_add_explicit(&pmpi_log.next, 1, memory_order_relaxed);
-    return i < pmpi_log.cap ? &pmpi_log.ev[i] : NULL;
+    if (i >= pmpi_log.cap)
+        return NULL;
+    struct pmpi_event *e = &pmpi_log.ev[i];
+    e->thread = pmpi_tls ? (uint32_t)(pmpi_tls - pmpi_rec.threads) : 0;
+    return e;
 }
 
 void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI_Comm comm,
@@ -491,4 +498,44 @@ void pmpi_log_region(int index, int enter)
     e->pad = 0;
     __atomic_store_n(&e->kind, (uint8_t)(enter ? PMPI_EV_REGION_ENTER : PMPI_EV_REGION_EXIT),
                      __ATOMIC_RELEASE);
+}
+
+void pmpi_log_counters(long long tick, const long long *counts, int n)
+{
+    for (int i = 0; i < n && pmpi_log.on; i++) {
+        struct pmpi_event *e = claim();
+        if (!e)
+            return;
+        e->t0 = e->t1 = tick;
+        e->site = e->req = 0;
+        e->bytes = counts[i];
+        e->peer = e->tag = -1;
+        e->call = (uint16_t)i;
+        e->flags = 0;
+        e->pad = 0;
+        e->thread = 0; /* the rank's counts, not the sampler thread's */
+        __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_COUNTER, __ATOMIC_RELEASE);
+    }
+}
+
+void pmpi_log_region_metrics(int region, const double *value, const int *ok, int n)
+{
+    long long t = pmpi_ticks();
+    for (int k = 0; k < n && pmpi_log.on; k++) {
+        if (!ok[k] || !isfinite(value[k]))
+            continue; /* no value: no point on the track */
+        struct pmpi_event *e = claim();
+        if (!e)
+            return;
+        int64_t bits;
+        memcpy(&bits, &value[k], sizeof bits);
+        e->t0 = e->t1 = t;
+        e->site = e->req = 0;
+        e->bytes = bits;
+        e->peer = e->tag = -1;
+        e->call = (uint16_t)k;
+        e->flags = PMPI_EVF_METRIC;
+        e->pad = (uint32_t)region;
+        __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_COUNTER, __ATOMIC_RELEASE);
+    }
 }

@@ -1,9 +1,11 @@
-/* event_log.h: the per-rank event log behind the wait states (wait_states.c) and, later,
- * the traces: one fixed-size record per MPI call (enter and exit times, communicator
- * class, partner, tag, bytes, the request it made or completed, its call site) and per
- * region enter/exit, appended by the calling thread into one bounded buffer per rank.
+/* event_log.h: the per-rank event log behind the wait states (wait_states.c) and the
+ * traces: one fixed-size record per MPI call (enter and exit times, communicator class,
+ * partner, tag, bytes, the request it made or completed, its call site, the thread that
+ * made it) and per region enter/exit, appended by the calling thread into one bounded
+ * buffer per rank; and with PAPI_INTERVAL one record per event per sample (the
+ * sampler's), so a dead job's log still has its counters.
  *
- * Bounded: PAPI_MPI_LOG_RECORDS records (default 65536, 56 bytes each: 3.5 MiB, allocated
+ * Bounded: PAPI_MPI_LOG_RECORDS records (default 65536, 64 bytes each: 4 MiB, allocated
  * and touched at MPI_Init). When it is full later records are dropped and counted
  * (pmpi_log.dropped), not written over: matching sends to receives and collectives
  * across ranks goes by order, and the first N records of every rank stay in step,
@@ -30,33 +32,44 @@ enum pmpi_ev_kind {
     PMPI_EV_WAIT,         /* Wait/Waitall/Test... that completed request req */
     PMPI_EV_REGION_ENTER, /* call: the region's index in pmpi_run.regions */
     PMPI_EV_REGION_EXIT,
+    PMPI_EV_COUNTER, /* a PAPI_INTERVAL sample of one event: call is the event's index,
+                      * bytes its count since MPI_Init, t0 = t1 the sample's time */
 };
 
 #define PMPI_EVF_SYNC  1 /* a synchronous send (Ssend, Issend): waits for its receive */
 #define PMPI_EVF_WORLD 2 /* the communicator is congruent with MPI_COMM_WORLD */
 #define PMPI_EVF_ROOT  4 /* a rooted collective: this rank is its root */
 #define PMPI_EVF_GROUP 8 /* a collective on another communicator: pad is its group's key */
+/* PMPI_EV_COUNTER: a named metric (PAPI_MPI_METRICS) of one MPI_Pcontrol region entry,
+ * logged as the region closes: call is the metric's index, pad the region's, bytes the
+ * value's bits as a double. */
+#define PMPI_EVF_METRIC 32
 /* A rooted collective on an intercommunicator, in the root's group but not the root
  * (MPI_PROC_NULL): it moves nothing, waits for nothing; counted as a member. */
 #define PMPI_EVF_IDLE 16
 /* pmpi_log_call's peer for a collective without a root (MPICH's MPI_PROC_NULL is -1) */
 #define PMPI_LOG_NO_ROOT (-0x7fffffff)
 
-/* One record: 56 bytes, whatever its kind (the README's table). */
+/* One record: 64 bytes, whatever its kind (the README's table): a cache line each. */
 struct pmpi_event {
-    int64_t t0, t1; /* enter and exit, pmpi_ticks() units */
-    uint64_t site;  /* caller's return address (the call-site key's address) */
-    uint64_t req;   /* request made (I-calls) or completed (Wait...), 0: none */
-    int64_t bytes;  /* bytes sent (send), posted to receive (recv) or handed over (coll) */
-    int32_t peer;   /* p2p: partner's world rank; coll: root's world rank; -1: none */
-    int32_t tag;    /* p2p: the tag (the status's for MPI_ANY_TAG); coll: sequence number
+    int64_t t0, t1;  /* enter and exit, pmpi_ticks() units */
+    uint64_t site;   /* caller's return address (the call-site key's address) */
+    uint64_t req;    /* request made (I-calls) or completed (Wait...), 0: none */
+    int64_t bytes;   /* bytes sent (send), posted to receive (recv) or handed over (coll) */
+    int32_t peer;    /* p2p: partner's world rank; coll: root's world rank; -1: none */
+    int32_t tag;     /* p2p: the tag (the status's for MPI_ANY_TAG); coll: sequence number
                       * among the collectives on world-congruent communicators */
-    uint16_t call;  /* call id (PMPI_ID_...), or the region's index */
-    uint8_t kind;   /* enum pmpi_ev_kind: stored last (release), 0 while being written */
-    uint8_t flags;  /* PMPI_EVF_* */
-    uint32_t pad;   /* PMPI_EVF_GROUP: the key of the communicator's group (its world
+    uint16_t call;   /* call id (PMPI_ID_...), or the region's index */
+    uint8_t kind;    /* enum pmpi_ev_kind: stored last (release), 0 while being written */
+    uint8_t flags;   /* PMPI_EVF_* */
+    uint32_t pad;    /* PMPI_EVF_GROUP: the key of the communicator's group (its world
                      * ranks hashed: the same on every member) */
+    uint32_t thread; /* the recording slot of the thread that made the call (0: the
+                      * thread of MPI_Init; PMPI_MAX_THREADS: the shared slot); the
+                      * sampler's counter records are the rank's, 0 */
+    uint32_t spare;  /* 0: the record fills a cache line */
 };
+_Static_assert(sizeof(struct pmpi_event) == 64, "the README states 64 bytes per record");
 
 struct pmpi_event_log {
     int on;                 /* PAPI_MPI_WAITS: 1 (default) or 0 */
@@ -165,6 +178,12 @@ static inline void *pmpi_fortran_statuses_mine(void *arr, const void *count, int
 int pmpi_fortran_statuses(const void *arr, int f08, int n, MPI_Status *c);
 /* A region opened (enter 1) or closed (enter 0) now. */
 void pmpi_log_region(int index, int enter);
+/* PAPI_INTERVAL's sampler: each of the n events' count since MPI_Init at tick, one
+ * PMPI_EV_COUNTER record each (off the MPI call path). */
+void pmpi_log_counters(long long tick, const long long *counts, int n);
+/* A region entry closes (region: its index): each of the n named metrics of its counts
+ * over its wall time that has a value, a PMPI_EVF_METRIC record each. */
+void pmpi_log_region_metrics(int region, const double *value, const int *ok, int n);
 
 /* A request handle as the log keeps it; MPI_REQUEST_NULL (not 0 in MPICH or Open MPI)
  * is 0, none: a Wait/Test on it completes nothing, so it writes no record. */

@@ -74,6 +74,39 @@ static int open_file(int dir)
     return 0;
 }
 
+/* Appends s to name[*len], cut where it would leave less than keep bytes. */
+static void put_cut(char *name, size_t *len, size_t cap, size_t keep, const char *s)
+{
+    while (*s && *len + keep + 1 < cap)
+        name[(*len)++] = *s++;
+    name[*len] = 0;
+}
+
+/* A region entry's metric: "METRIC [region NAME] (millionths)", the trace's track; the
+ * region's name cut so the whole stays within the schema's 130 bytes. */
+static void region_metric_name(struct tbuf *t, const struct pmpi_event *e)
+{
+    char name[131];
+    size_t len = 0;
+    static const char tail[] = "] (millionths)";
+    put_cut(name, &len, sizeof name, 0,
+            e->call < pmpi_run.nmetrics ? pmpi_run.metric_names[e->call] : "");
+    put_cut(name, &len, sizeof name, 0, " [region ");
+    put_cut(name, &len, sizeof name, sizeof tail - 1,
+            e->pad < PMPI_MAX_REGIONS ? pmpi_run.regions[e->pad].name : "");
+    put_cut(name, &len, sizeof name, 0, tail);
+    tb_json(t, name);
+}
+
+/* Its value x 10^6, as the schema's integer bytes (a negative one: 0). */
+static long long millionths(const struct pmpi_event *e)
+{
+    double d;
+    memcpy(&d, &e->bytes, sizeof d);
+    d *= 1e6;
+    return d > 0 && d < 9e18 ? (long long)(d + 0.5) : 0;
+}
+
 static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, double npt)
 {
     tb_raw(t, "[");
@@ -81,17 +114,23 @@ static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, do
     tb_raw(t, ",");
     if (kind == PMPI_EV_REGION_ENTER || kind == PMPI_EV_REGION_EXIT)
         tb_json(t, e->call < PMPI_MAX_REGIONS ? pmpi_run.regions[e->call].name : "");
+    else if (kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC))
+        region_metric_name(t, e);
+    else if (kind == PMPI_EV_COUNTER) /* a PAPI_INTERVAL sample: the event's name */
+        tb_json(t, e->call < pmpi_run.nevents ? pmpi_run.event_names[e->call] : "");
     else
         tb_json(t, e->call < PMPI_NCALLS ? pmpi_calls[e->call].name : "");
     tb_kv_int(t, ",", pmpi_run.t_init + (long long)((double)(e->t0 - pmpi_run.tick_init) * npt));
     tb_kv_int(t, ",", pmpi_run.t_init + (long long)((double)(e->t1 - pmpi_run.tick_init) * npt));
     tb_kv_int(t, ",", e->peer);
     tb_kv_int(t, ",", e->tag);
-    tb_kv_int(t, ",", e->bytes);
+    tb_kv_int(t, ",",
+              kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC) ? millionths(e) : e->bytes);
     tb_kv_int(t, ",", (long long)(e->req & 0x7fffffffffffffffULL));
     tb_kv_int(t, ",", e->flags);
     tb_kv_int(t, ",", (long long)(e->site & 0x7fffffffffffffffULL));
     tb_kv_int(t, ",", (long long)e->pad);
+    tb_kv_int(t, ",", (long long)e->thread);
     tb_raw(t, "]");
 }
 

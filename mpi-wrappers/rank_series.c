@@ -20,6 +20,7 @@
 #include "count_series.h"
 #include "counters.h"
 #include "env.h"
+#include "event_log.h"
 #include "own_threads.h"
 #include "rank_series.h"
 #include "sampler_thread.h"
@@ -43,6 +44,9 @@ static long long take_sample(void)
     pthread_mutex_lock(&pmpi_run.lock);
     pmpi_counters_read_rank(sum);
     cs_add(&series, pmpi_now_ns() - pmpi_run.t_init, sum);
+    /* into the event log too: a rank that dies leaves its samples in its log file, and
+     * the log keeps every sample where the series merges them when full */
+    pmpi_log_counters(pmpi_ticks(), sum, pmpi_run.nevents);
     long long step = series.step_ns;
     pthread_mutex_unlock(&pmpi_run.lock);
     return step;

@@ -97,9 +97,20 @@ void pmpi_region_mark(int level, const char *name)
         pmpi_sample_region(slot, 1);
     } else if (level == -2 && r->open) {
         r->open = 0;
-        r->wall_ns += pmpi_now_ns() - r->open_t0;
-        for (int e = 0; e < pmpi_run.nevents; e++)
-            r->counts[e] += now[e] - r->open_counts[e];
+        long long wall = pmpi_now_ns() - r->open_t0;
+        long long delta[PMPI_MAX_EVENTS] = {0};
+        r->wall_ns += wall;
+        for (int e = 0; e < pmpi_run.nevents; e++) {
+            delta[e] = now[e] - r->open_counts[e];
+            r->counts[e] += delta[e];
+        }
+        if (pmpi_log.on && pmpi_run.nmetrics > 0) { /* this entry's metrics, for a trace */
+            double v[PMPI_MAX_METRICS];
+            int ok[PMPI_MAX_METRICS];
+            char why[PMPI_MAX_METRICS][160];
+            pmpi_counters_metrics(delta, (double)wall * 1e-9, v, ok, why, sizeof why[0]);
+            pmpi_log_region_metrics(slot, v, ok, pmpi_run.nmetrics);
+        }
         long long busy = mpi_totals(now_calls, now_ticks);
         r->mpi_ticks += busy > r->open_mpi_ticks ? busy - r->open_mpi_ticks : 0;
         add_calls(r, open_calls[slot], open_ticks[slot]);

@@ -71,6 +71,8 @@ struct pmpi_thread {
     _Atomic long long peers_dropped;  /* partner records that found no free entry */
     _Atomic long long mpi_ticks;      /* time in MPI, pmpi_ticks() units */
     int shared;                       /* overflow slot: several writers, atomic adds */
+    int tid;                          /* the OS thread id of a private slot's thread: a
+                                       * trace labels the thread's track with it; 0 unknown */
 };
 
 /* Under MPI_THREAD_MULTIPLE, threads of a rank are in MPI at once: the rank's time in

@@ -3,6 +3,8 @@
  * comes in as callbacks (pmpi_record_start). Reaches only the state below it. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "thread_slots.h"
 
@@ -57,6 +59,7 @@ struct pmpi_thread *pmpi_thread_slot_slow(void)
     struct pmpi_thread *th;
     if (i < PMPI_MAX_THREADS) {
         th = &pmpi_rec.threads[i];
+        th->tid = (int)syscall(SYS_gettid); /* once per thread, off the hot path */
         slot_tables(th);
         if (on_thread_start)
             on_thread_start(i);

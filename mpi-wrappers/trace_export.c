@@ -8,18 +8,24 @@
  * completed it); a collective a begin/end pair (on communicator 1 when not world-congruent); the
  * MPI_Pcontrol regions as regions. Communicator numbers: 0 for those congruent with
  * MPI_COMM_WORLD, 1 for every other (the log keeps no more; peers are world ranks).
+ * Each record is on the track of the thread that made it (the log keeps its slot; the
+ * track is labelled with the thread's OS id): MPI_THREAD_MULTIPLE programs get a track
+ * per rank and thread. PAPI_INTERVAL's samples add each event's count since MPI_Init and
+ * each named metric (PAPI_MPI_METRICS) of the interval's counts as counter records.
  *
  * Rank 0 gathers every rank's records (one PMPI_Gatherv; at most TRACE_MAX_RECORDS for
  * the job, each rank an equal share: past it a rank's timeline is cut where no
  * collective is open, its open regions closed there, and the rest counted as dropped,
  * with the log's own drops, in the file and in one line) and writes one file. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "count_series.h"
+#include "counters.h"
 #include "env.h"
 #include "event_log.h"
 #include "rank_series.h"
@@ -50,7 +56,10 @@ struct conv {
     uint32_t thread;
     int call_region[PMPI_NCALLS]; /* -1, or the region id of that call */
     const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS];
-    int nnames, ncounters; /* counter i: pmpi_run.event_names[i] */
+    int nnames, ncounters; /* counter i: pmpi_run.event_names[i], then the metrics' */
+    int nevents;           /* counters that are events; the interval metrics follow them */
+    int nim, nrm;          /* interval metrics; region metrics (region x metric) after them */
+    uint32_t label[PMPI_MAX_THREADS + 1]; /* a thread slot's track */
 };
 
 /* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
@@ -65,6 +74,12 @@ static uint64_t gtime_ns(const struct conv *c, double local)
 static uint64_t gtime(const struct conv *c, long long x)
 {
     return gtime_ns(c, (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * c->npt);
+}
+
+/* The track of a log record's thread slot. */
+static uint32_t track(const struct conv *c, uint32_t slot)
+{
+    return c->label[slot <= PMPI_MAX_THREADS ? slot : 0];
 }
 
 static struct trace_record *add(struct conv *c, long long tick, int kind)
@@ -82,9 +97,19 @@ static struct trace_record *add(struct conv *c, long long tick, int kind)
     struct trace_record *r = &c->rec[c->n++];
     memset(r, 0, sizeof *r);
     r->ts = gtime(c, tick);
-    r->thread = c->thread;
+    r->thread = c->thread; /* the rank's first thread; a call's record sets its own */
     r->kind = (uint8_t)kind;
     r->peer = -1;
+    return r;
+}
+
+/* add() on the track of log record e's thread. */
+static struct trace_record *add_on(struct conv *c, long long tick, int kind,
+                                   const struct pmpi_event *e)
+{
+    struct trace_record *r = add(c, tick, kind);
+    if (r)
+        r->thread = track(c, e->thread);
     return r;
 }
 
@@ -115,7 +140,7 @@ static void add_p2p(struct conv *c, long long tick, int kind, const struct pmpi_
 {
     if (e->peer < 0 || e->tag < 0)
         return; /* MPI_PROC_NULL, or a partner the log could not learn */
-    struct trace_record *r = add(c, tick, kind);
+    struct trace_record *r = add_on(c, tick, kind, e);
     if (!r)
         return;
     r->peer = e->peer;
@@ -145,12 +170,12 @@ static void add_call(struct conv *c, struct reqs *q, long long i, long long j)
     const struct pmpi_event *e0 = &pmpi_log.ev[i];
     int region = call_region(c, e0->call);
     int op = e0->kind == PMPI_EV_COLL ? collop_of(pmpi_calls[e0->call].name) : -1;
-    struct trace_record *r = add(c, e0->t0, TR_ENTER);
+    struct trace_record *r = add_on(c, e0->t0, TR_ENTER, e0);
     if (!r)
         return;
     r->id = (uint32_t)region;
     if (op >= 0)
-        add(c, e0->t0, TR_COLL_BEGIN);
+        add_on(c, e0->t0, TR_COLL_BEGIN, e0);
     for (long long k = i; k < j; k++) {
         const struct pmpi_event *e = &pmpi_log.ev[k];
         if (e->kind == PMPI_EV_SEND)
@@ -169,27 +194,29 @@ static void add_call(struct conv *c, struct reqs *q, long long i, long long j)
                     m.peer = e->peer; /* MPI_ANY_SOURCE: the status's */
                 if (m.tag == MPI_ANY_TAG && e->tag >= 0)
                     m.tag = e->tag;
+                m.thread = e->thread; /* completed on the Wait's thread */
                 add_p2p(c, e->t1, TR_RECV, &m);
                 q->val[h] = -1;
             }
         }
     }
-    if (op >= 0 && (r = add(c, e0->t1, TR_COLL_END))) {
+    if (op >= 0 && (r = add_on(c, e0->t1, TR_COLL_END, e0))) {
         r->collop = (uint8_t)op;
         r->comm = (e0->flags & PMPI_EVF_GROUP) ? COMM_OTHER : COMM_WORLD;
         r->peer = e0->peer;
         r->bytes = e0->bytes > 0 ? (uint64_t)e0->bytes : 0;
     }
-    if ((r = add(c, e0->t1, TR_LEAVE)))
+    if ((r = add_on(c, e0->t1, TR_LEAVE, e0)))
         r->id = (uint32_t)region;
 }
 
 /* Records of one call: the same call and times, of the kinds a call may log twice. */
 static int same_call(const struct pmpi_event *a, const struct pmpi_event *b)
 {
-    return a->call == b->call && a->t0 == b->t0 && a->t1 == b->t1 && a->kind != PMPI_EV_COLL &&
-           b->kind != PMPI_EV_COLL && a->kind != PMPI_EV_CALL && b->kind != PMPI_EV_CALL &&
-           b->kind != PMPI_EV_REGION_ENTER && b->kind != PMPI_EV_REGION_EXIT;
+    return a->call == b->call && a->t0 == b->t0 && a->t1 == b->t1 && a->thread == b->thread &&
+           a->kind != PMPI_EV_COLL && b->kind != PMPI_EV_COUNTER && b->kind != PMPI_EV_COLL &&
+           a->kind != PMPI_EV_CALL && b->kind != PMPI_EV_CALL && b->kind != PMPI_EV_REGION_ENTER &&
+           b->kind != PMPI_EV_REGION_EXIT;
 }
 
 static void convert(struct conv *c)
@@ -208,12 +235,28 @@ static void convert(struct conv *c)
         q.key = NULL;
         c->failed = 1;
     }
-    unsigned open = 0; /* MPI_Pcontrol regions open */
+    unsigned open = 0;                            /* MPI_Pcontrol regions open */
+    uint32_t open_thread[PMPI_MAX_REGIONS] = {0}; /* and the thread that opened each */
     for (long long i = 0; i < n && !c->failed;) {
         const struct pmpi_event *e = &pmpi_log.ev[i];
+        if (e->kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC) &&
+            e->pad < (uint32_t)pmpi_run.nregions && e->call < pmpi_run.nmetrics && c->nrm) {
+            struct trace_record *r = add_on(c, e->t0, TR_COUNTER, e); /* a region entry's */
+            if (r) {
+                r->id = (uint32_t)(c->nevents + c->nim + (int)e->pad * pmpi_run.nmetrics + e->call);
+                r->vtype = TR_VALUE_DOUBLE;
+                r->value = e->bytes; /* the double's bits */
+            }
+        }
+        if (e->kind == PMPI_EV_COUNTER) { /* samples: taken from the series (add_counters) */
+            i++;
+            continue;
+        }
         if (e->kind == PMPI_EV_REGION_ENTER || e->kind == PMPI_EV_REGION_EXIT) {
             int enter = e->kind == PMPI_EV_REGION_ENTER;
-            struct trace_record *r = add(c, e->t0, enter ? TR_ENTER : TR_LEAVE);
+            struct trace_record *r = add_on(c, e->t0, enter ? TR_ENTER : TR_LEAVE, e);
+            if (e->call < PMPI_MAX_REGIONS && enter)
+                open_thread[e->call] = e->thread;
             if (r)
                 r->id = e->call;
             if (e->call < PMPI_MAX_REGIONS)
@@ -229,29 +272,75 @@ static void convert(struct conv *c)
     }
     for (int k = PMPI_MAX_REGIONS - 1; k >= 0; k--) { /* still open at MPI_Finalize */
         struct trace_record *r = (open & 1u << k) ? add(c, pmpi_run.tick_final, TR_LEAVE) : NULL;
-        if (r)
+        if (r) {
             r->id = (uint32_t)k;
+            r->thread = track(c, open_thread[k]);
+        }
     }
     free(q.key);
     free(q.val);
 }
 
 /* PAPI_INTERVAL's samples (those the row's series has: taken before MPI_Finalize
- * began): each event's count since MPI_Init, a counter record each. */
+ * began): each event's count since MPI_Init, a counter record each, and each named
+ * metric (PAPI_MPI_METRICS) of the interval's counts over its time (as the row's series
+ * has it: never a ratio of averages), a double-valued counter at the interval's end. */
 static void add_counters(struct conv *c)
 {
     const struct count_series *s = pmpi_series_samples();
     long long end = pmpi_run.t_final - pmpi_run.t_init; /* later ones: not in the row either */
-    for (int j = 0; s && j < s->n && s->t[j] < end && !c->failed; j++)
-        for (int i = 0; i < s->width && i < pmpi_run.nevents; i++) {
+    int w = c->nevents, nm = c->nim;
+    for (int j = 0; s && j < s->n && s->t[j] < end && !c->failed; j++) {
+        const long long *now = s->v + (size_t)j * (size_t)s->width;
+        uint64_t ts = gtime_ns(c, (double)(pmpi_run.t_init + s->t[j]));
+        for (int i = 0; i < w; i++) {
             struct trace_record *r = add(c, 0, TR_COUNTER);
             if (!r)
                 return;
-            r->ts = gtime_ns(c, (double)(pmpi_run.t_init + s->t[j]));
+            r->ts = ts;
             r->id = (uint32_t)i;
-            r->value = s->v[(size_t)j * (size_t)s->width + (size_t)i];
+            r->value = now[i];
         }
-    c->ncounters = s ? (s->width < pmpi_run.nevents ? s->width : pmpi_run.nevents) : 0;
+        if (nm < 1)
+            continue;
+        long long delta[PMPI_MAX_EVENTS];
+        long long dt = s->t[j] - (j ? s->t[j - 1] : 0);
+        for (int i = 0; i < w; i++)
+            delta[i] = now[i] - (j ? s->v[(size_t)(j - 1) * (size_t)s->width + (size_t)i] : 0);
+        double v[PMPI_MAX_METRICS];
+        int ok[PMPI_MAX_METRICS];
+        char why[PMPI_MAX_METRICS][160];
+        pmpi_counters_metrics(delta, (double)dt * 1e-9, v, ok, why, sizeof why[0]);
+        for (int k = 0; k < nm; k++) {
+            if (!ok[k] || !isfinite(v[k]))
+                continue; /* no value for that interval: no point on the track */
+            struct trace_record *r = add(c, 0, TR_COUNTER);
+            if (!r)
+                return;
+            r->ts = ts;
+            r->id = (uint32_t)(w + k);
+            r->vtype = TR_VALUE_DOUBLE;
+            r->value = trace_value_of_double(v[k]);
+        }
+    }
+}
+
+/* The counters' ids: the events the series has, its metrics (every event needed), then
+ * each region's metrics (region r, metric k: r x nmetrics + k). */
+static char region_metric[PMPI_MAX_REGIONS * PMPI_MAX_METRICS][2 * PMPI_NAME_LEN + 16];
+
+static void counter_layout(struct conv *c)
+{
+    const struct count_series *s = pmpi_series_samples();
+    int w = s ? (s->width < pmpi_run.nevents ? s->width : pmpi_run.nevents) : 0;
+    c->nevents = w;
+    c->nim = w == pmpi_run.nevents ? pmpi_run.nmetrics : 0;
+    c->nrm = pmpi_log.ev ? pmpi_run.nregions * pmpi_run.nmetrics : 0; /* on is 0 by now */
+    for (int i = 0; i < c->nrm; i++)
+        snprintf(region_metric[i], sizeof region_metric[i], "%s [region %s]",
+                 pmpi_run.metric_names[i % pmpi_run.nmetrics],
+                 pmpi_run.regions[i / pmpi_run.nmetrics].name);
+    c->ncounters = w + c->nim + c->nrm;
 }
 
 /* Time order, stable (an enter stays before the send made at the same tick): a merge
@@ -285,12 +374,13 @@ static uint64_t cut(struct conv *c, size_t share)
     if (c->n <= share)
         return 0;
     uint32_t stack[PMPI_MAX_REGIONS + 8], best_stack[PMPI_MAX_REGIONS + 8];
+    uint32_t th[PMPI_MAX_REGIONS + 8], best_th[PMPI_MAX_REGIONS + 8]; /* their threads */
     int depth = 0, best_depth = 0, coll = 0;
     size_t best = 0;
     for (size_t i = 0; i < c->n; i++) {
         const struct trace_record *r = &c->rec[i];
         if (r->kind == TR_ENTER && depth < (int)(sizeof stack / sizeof stack[0]))
-            stack[depth++] = r->id;
+            th[depth] = r->thread, stack[depth++] = r->id;
         else if (r->kind == TR_LEAVE && depth > 0)
             depth--;
         else if (r->kind == TR_COLL_BEGIN)
@@ -303,6 +393,7 @@ static uint64_t cut(struct conv *c, size_t share)
             best = i + 1;
             best_depth = depth;
             memcpy(best_stack, stack, (size_t)depth * sizeof *stack);
+            memcpy(best_th, th, (size_t)depth * sizeof *th);
         }
     }
     uint64_t dropped = c->n - best;
@@ -312,7 +403,7 @@ static uint64_t cut(struct conv *c, size_t share)
         struct trace_record *r = &c->rec[c->n++]; /* fits: best + depth <= share < n */
         memset(r, 0, sizeof *r);
         r->ts = ts;
-        r->thread = c->thread;
+        r->thread = best_th[d];
         r->kind = TR_LEAVE;
         r->id = best_stack[d];
         r->peer = -1;
@@ -346,15 +437,27 @@ static int trace_format_env(void)
     return (int)f;
 }
 
+/* Name i of this rank: its regions', then its events', then its metrics'. */
+static const char *name_of(const struct conv *c, int i)
+{
+    if (i < c->nnames)
+        return c->names[i];
+    i -= c->nnames;
+    if (i < c->nevents)
+        return pmpi_run.event_names[i];
+    i -= c->nevents;
+    return i < c->nim ? pmpi_run.metric_names[i] : region_metric[i - c->nim];
+}
+
 /* This rank's region names, packed ("a\0b\0"): *len bytes, or NULL. */
 static char *pack_names(const struct conv *c, int *len)
 {
     size_t n = 0;
     for (int i = 0; i < c->nnames + c->ncounters; i++)
-        n += strlen(i < c->nnames ? c->names[i] : pmpi_run.event_names[i - c->nnames]) + 1;
+        n += strlen(name_of(c, i)) + 1;
     char *buf = malloc(n ? n : 1), *p = buf;
     for (int i = 0; buf && i < c->nnames + c->ncounters; i++) {
-        const char *name = i < c->nnames ? c->names[i] : pmpi_run.event_names[i - c->nnames];
+        const char *name = name_of(c, i);
         size_t l = strlen(name) + 1;
         memcpy(p, name, l);
         p += l;
@@ -428,11 +531,17 @@ void pmpi_trace_export(double ns_per_tick)
     c.off0 = pmpi_log.offset_ns;
     c.off1 = pmpi_log.offset_end_ns;
     c.span = (double)(pmpi_run.t_final - pmpi_run.t_init);
-    c.thread = (uint32_t)getpid(); /* the log keeps no thread: the rank's one track */
+    c.thread = (uint32_t)getpid();              /* the thread of MPI_Init, unless its slot says */
+    for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
+        c.label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
+                     : i == 0                    ? c.thread
+                                                 : 0x80000000u | (uint32_t)i;
+    c.thread = c.label[0];
     for (int i = 0; i < PMPI_NCALLS; i++)
         c.call_region[i] = -1;
     for (int i = 0; i < pmpi_run.nregions && i < PMPI_MAX_REGIONS; i++)
         c.names[c.nnames++] = pmpi_run.regions[i].name; /* ids as the log's */
+    counter_layout(&c);
     convert(&c);
     add_counters(&c);
     sort_records(&c);

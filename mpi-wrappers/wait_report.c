@@ -264,10 +264,13 @@ void pmpi_wait_report_print(FILE *out)
             sum[k] += parts[r].waits[k];
     }
     double mean = p.n ? p.sum_useful / p.n : 0;
+    double res = 0; /* the clocks' error bound: a wait is known to +- this (issue 49) */
+    for (int r = 0; r < pmpi_run.nranks; r++)
+        res = parts[r].residual_s > res ? parts[r].residual_s : res;
     fprintf(out,
             "papi_mpi: wait states (all ranks, s): late sender %.6f, late receiver %.6f, N x N "
-            "%.6f, barrier %.6f, late root %.6f, early reduce %.6f\n",
-            sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]);
+            "%.6f, barrier %.6f, late root %.6f, early reduce %.6f; clock residual %.9f\n",
+            sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], res);
     fprintf(out,
             "papi_mpi: POP: parallel efficiency %.3f = load balance %.3f x communication "
             "efficiency %.3f (serialisation %.3f, transfer %.3f)\n",

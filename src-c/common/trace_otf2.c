@@ -136,6 +136,7 @@ struct gnames {
     const char **name;
     int n;
     uint32_t **gid;
+    unsigned char *dbl; /* counters: 1 where the name's values are doubles (metrics) */
 };
 
 static int merge_names(struct gnames *g, const struct trace_rank *ranks, int nr, int counters)
@@ -166,6 +167,18 @@ static int merge_names(struct gnames *g, const struct trace_rank *ranks, int nr,
             g->gid[k][i] = (uint32_t)j;
         }
     }
+    if (!counters)
+        return 0;
+    /* A metric member has one type: a name any rank gives a double value is a double. */
+    if (!(g->dbl = calloc((size_t)(g->n ? g->n : 1), 1)))
+        return -1;
+    for (int k = 0; k < nr; k++)
+        for (size_t i = 0; i < ranks[k].nrec; i++) {
+            const struct trace_record *e = &ranks[k].rec[i];
+            if (e->kind == TR_COUNTER && e->vtype == TR_VALUE_DOUBLE &&
+                e->id < (uint32_t)ranks[k].ncounters)
+                g->dbl[g->gid[k][e->id]] = 1;
+        }
     return 0;
 }
 
@@ -176,6 +189,7 @@ static void gnames_free(struct gnames *g, int nr)
             free(g->gid[k]);
     free(g->gid);
     free(g->name);
+    free(g->dbl);
 }
 
 /* Distinct communicator numbers used (comm refs are their index). */
@@ -228,7 +242,7 @@ static int thread_of(const struct job *j, int k, uint32_t label)
 
 static int write_events(OTF2_Archive *a, struct job *j)
 {
-    static const OTF2_Type int64_type = OTF2_TYPE_INT64;
+    static const OTF2_Type int64_type = OTF2_TYPE_INT64, double_type = OTF2_TYPE_DOUBLE;
     for (int k = 0; k < j->nr; k++) {
         const struct trace_rank *r = &j->ranks[k];
         size_t *ord = trace_order(r);
@@ -263,9 +277,13 @@ static int write_events(OTF2_Archive *a, struct job *j)
             case TR_COUNTER: {
                 if (e->id >= (uint32_t)r->ncounters)
                     continue;
+                uint32_t gid = j->ctr.gid[k][e->id];
                 OTF2_MetricValue v = {.signed_int = e->value};
-                rc =
-                    L.OTF2_EvtWriter_Metric(ew, NULL, ts, j->ctr.gid[k][e->id], 1, &int64_type, &v);
+                if (j->ctr.dbl[gid])
+                    v.floating_point =
+                        e->vtype == TR_VALUE_DOUBLE ? trace_value_double(e) : (double)e->value;
+                rc = L.OTF2_EvtWriter_Metric(ew, NULL, ts, gid, 1,
+                                             j->ctr.dbl[gid] ? &double_type : &int64_type, &v);
                 break;
             }
             case TR_SEND:
@@ -392,9 +410,10 @@ static int write_defs(OTF2_Archive *a, struct job *j)
     }
     for (int i = 0; i < j->ctr.n; i++) {
         OTF2_MetricMemberRef mm = (OTF2_MetricMemberRef)i;
-        L.OTF2_GlobalDefWriter_WriteMetricMember(
-            g, mm, str(&s, j->ctr.name[i]), empty, OTF2_METRIC_TYPE_PAPI,
-            OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_INT64, OTF2_BASE_DECIMAL, 0, str(&s, "#"));
+        L.OTF2_GlobalDefWriter_WriteMetricMember(g, mm, str(&s, j->ctr.name[i]), empty,
+                                                 OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ABSOLUTE_POINT,
+                                                 j->ctr.dbl[i] ? OTF2_TYPE_DOUBLE : OTF2_TYPE_INT64,
+                                                 OTF2_BASE_DECIMAL, 0, str(&s, "#"));
         L.OTF2_GlobalDefWriter_WriteMetricClass(
             g, (OTF2_MetricRef)i, 1, &mm, OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
     }

@@ -63,13 +63,18 @@ enum trace_collop {
     TC_COUNT
 };
 
+/* A counter's value: an int64 count, or a double's bits (trace_value_double) for a
+ * named metric (IPC, a rate): one counter name keeps one type in a file. OTF2 writes a
+ * double member; JSON a track "NAME (millionths)" of integers (its schema's type). */
+enum trace_value_type { TR_VALUE_INT = 0, TR_VALUE_DOUBLE = 1 };
+
 /* One record (48 bytes). Records of one rank are given in time order per thread. */
 struct trace_record {
     uint64_t ts;     /* ns */
     uint32_t thread; /* the thread's label (its OS id) */
     uint8_t kind;    /* enum trace_kind */
     uint8_t collop;  /* TR_COLL_END: enum trace_collop */
-    uint16_t unused;
+    uint16_t vtype;  /* TR_COUNTER: TR_VALUE_INT (0) or TR_VALUE_DOUBLE (a named metric) */
     uint32_t id;  /* TR_ENTER/TR_LEAVE: region, TR_COUNTER: counter (indices of the rank's names) */
     int32_t peer; /* TR_SEND: destination, TR_RECV: source, TR_COLL_END: root or -1 */
     int32_t tag;
@@ -77,6 +82,20 @@ struct trace_record {
     uint64_t bytes; /* TR_SEND/TR_RECV: the message, TR_COLL_END: sent */
     int64_t value;  /* TR_COUNTER: the value, TR_COLL_END: bytes received */
 };
+
+/* A double kept in a record's value (vtype TR_VALUE_DOUBLE), and read back. */
+static inline int64_t trace_value_of_double(double d)
+{
+    int64_t v;
+    __builtin_memcpy(&v, &d, sizeof v);
+    return v;
+}
+static inline double trace_value_double(const struct trace_record *r)
+{
+    double d;
+    __builtin_memcpy(&d, &r->value, sizeof d);
+    return d;
+}
 
 /* One rank's part of a file: its names (a record's id indexes them) and its records. */
 struct trace_rank {

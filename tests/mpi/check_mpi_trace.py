@@ -10,12 +10,22 @@
   (= MPI_RECV) records = MPI_Send calls, collective ends = Allreduce + Barrier calls,
   ENTER/LEAVE per region as the report counts them (skipped when libotf2 is missing);
 --part bad: an unknown format, a trace file that cannot be published, libotf2 missing
-  (a preloaded shim): one line from rank 0 each, no trace, the report still written.
-Usage: check_mpi_trace.py --mpirun M --program PROG --part json|otf2|bad
-  [--otf2-print P] [--no-otf2-shim LIB]"""
+  (a preloaded shim): one line from rank 0 each, no trace, the report still written;
+--part metrics: with PAPI_INTERVAL and PAPI_MPI_METRICS=CPU_UTILIZATION each rank's
+  metric track (JSON counter track, OTF2 metric records of a double member) holds the
+  row's series' metric of every interval, value for value, and the track of the region
+  "ring" one point, the region's own task clock over its wall time;
+--part threads: mpi_threads.c (MPI_THREAD_MULTIPLE: 3 threads besides the main one make
+  50 MPI_Comm_rank and one MPI_Sendrecv to their own rank with tag 10 + t): a track per
+  rank and thread (JSON tid = the thread's OS id), each worker's 50 + 1 calls and its own
+  message on its own track; OTF2 a location per rank and thread with the same counts.
+Usage: check_mpi_trace.py --mpirun M --program PROG --part json|otf2|bad|metrics|threads
+  [--otf2-print P] [--no-otf2-shim LIB] [--threads-program PROG]"""
 import argparse
+import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,10 +39,11 @@ SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")
 NP = 4
 
 
-def run(args, out, env):
+def run(args, out, env, extra=()):
     e = {"PAPI_MPI_OUTPUT_DIR": out}
     e.update(env)
-    p = run_cmd([args.mpirun, "-np", str(NP)] + rank_env(args.mpirun, e) + [args.program], tail=3000)
+    p = run_cmd([args.mpirun, "-np", str(NP)] + rank_env(args.mpirun, e) + [args.program] + list(extra),
+                tail=3000)
     check(p.returncode == 0, f"exit status {p.returncode}")
     path = os.path.join(out, "papi_mpi_report.json")
     if not check(os.path.exists(path), "report written"):
@@ -58,6 +69,13 @@ def expected(rep):
     return want
 
 
+def region_metric_points(rep):
+    """Counter records of the regions' named metrics: one per metric with a value (the
+    default CPU_UTILIZATION ...) per region entry."""
+    return sum(sum(1 for v in r.get("named_metrics", {}).values() if v is not None) *
+               sum(g["entries"] for g in r["regions"].values()) for r in rep["ranks"])
+
+
 def trace_check(argv):
     p = subprocess.run([sys.executable, TRACE_CHECK] + argv, capture_output=True, text=True)
     print(p.stdout.strip())
@@ -72,7 +90,8 @@ def part_json(args, out):
     path = os.path.join(out, "papi_mpi_trace.json")
     if rep is None or not check(os.path.exists(path), "papi_mpi_trace.json written"):
         return
-    trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP)] + expected(rep) + [path])
+    trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP), "--counters",
+                 str(region_metric_points(rep))] + expected(rep) + [path])
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     pids = {e["pid"] for e in doc["traceEvents"] if e["ph"] != "M"}
@@ -94,6 +113,7 @@ def part_json(args, out):
     logged = sum(r["calls"][c]["calls"] for r in rep["ranks"]
                  for c in ("MPI_Comm_rank", "MPI_Comm_size", "MPI_Send", "MPI_Irecv", "MPI_Wait",
                            "MPI_Allreduce", "MPI_Barrier")) + 2 * NP  # + region enter/exit
+    logged += region_metric_points(rep)  # the named metrics of each region entry
     print(f"small log: file says {other.get('dropped')} dropped, {logged} records were made")
     check(other.get("dropped") == logged - 12 * NP, f"small log: dropped {other.get('dropped')}, "
           f"expected {logged - 12 * NP}")
@@ -110,6 +130,10 @@ def part_json(args, out):
         return
     want = sum(max(len(r.get("series", {}).get("samples", [])) - 1, 0) * len(rep["events"])
                for r in rep["ranks"])
+    # and each named metric (CPU_UTILIZATION by default) of each of those intervals
+    want += sum(1 for r in rep["ranks"] for s in r.get("series", {}).get("samples", [])[:-1]
+                for v in s.get("metrics", {}).values() if v is not None)
+    want += region_metric_points(rep)
     print(f"interval: {want} counter records expected from the report's series")
     trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP), "--counters", str(want)] +
                 expected(rep) + [path])
@@ -152,17 +176,190 @@ def part_bad(args, out):
             check(not os.path.exists(os.path.join(sub, "papi_mpi_trace.json")), f"{what}: no JSON")
 
 
+def series_metric(rep, rank, name):
+    """The row's series' values of a named metric, one per interval but the last (the
+    row's own counts at MPI_Finalize, not in the trace); null ones left out as the trace
+    leaves them out."""
+    row = rep["ranks"][rank]
+    return [s["metrics"][name] for s in row.get("series", {}).get("samples", [])[:-1]
+            if s.get("metrics", {}).get(name) is not None]
+
+
+def same_values(got, want, what, tol=1e-6):
+    ok = len(got) == len(want) and all(abs(a - b) <= tol * max(1.0, abs(b)) for a, b in zip(got, want))
+    return check(ok and len(want) > 0, f"{what}: {len(got)} values {got[:4]}..., the series' "
+                 f"{len(want)} {want[:4]}...")
+
+
+def region_metric(rep, rank, name, got, tol):
+    """The region "ring" (entered once per rank) has one point of the metric, at its
+    exit: the metric of the region's counts over its wall time. Where the metric is the
+    task clock over the wall time (no PMU: the default events), it is checked against the
+    region's own counters, scaled as the row's metric is (row metric / row's ratio)."""
+    if not check(len(got) == 1, f"rank {rank}: one {name} point for region ring: {got}"):
+        return
+    row = rep["ranks"][rank]
+    reg = row["regions"]["ring"]
+    task, metric = "perf::TASK-CLOCK", row.get("named_metrics", {}).get(name)
+    if task not in row["counters"] or not metric or task not in reg.get("counters", {}):
+        print(f"rank {rank}: region ring's {name} {got[0]} (no task clock to check it by)")
+        return
+    scale = metric / (row["counters"][task] / row["wall_s"])
+    want = scale * reg["counters"][task] / reg["wall_s"]
+    print(f"rank {rank}: region ring's {name} {got[0]:.6f}, from its counters {want:.6f}")
+    check(abs(got[0] - want) <= tol + 1e-6 * abs(want) + 1e-6,
+          f"rank {rank}: region ring's {name} {got[0]} = its task clock over its wall {want}")
+
+
+def otf2_lines(args, anchor):
+    p = subprocess.run([args.otf2_print, anchor], capture_output=True, text=True)
+    check(p.returncode == 0, f"otf2-print exit status {p.returncode}: {p.stderr[-300:]}")
+    return p.stdout.splitlines()
+
+
+def part_metrics(args, out):
+    name = "CPU_UTILIZATION"
+    env = {"PAPI_INTERVAL": "0.005", "PAPI_MPI_METRICS": name}
+    rep, _ = run(args, out, dict(env, PAPI_MPI_TRACE="json"), ["100"])  # 100 ms of work
+    path = os.path.join(out, "papi_mpi_trace.json")
+    if rep is None or not check(os.path.exists(path), "papi_mpi_trace.json written"):
+        return
+    trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP)] + expected(rep) + [path])
+    with open(path, encoding="utf-8") as f:
+        events = json.load(f)["traceEvents"]
+    for r in range(NP):
+        want = series_metric(rep, r, name)
+        # in millionths: the JSON schema's counter values are integers
+        got = [e["args"]["value"] * 1e-6 for e in sorted(
+            (e for e in events if e["ph"] == "C" and e["pid"] == r and
+             e["name"] == name + " (millionths)"), key=lambda e: e["ts"])]
+        print(f"rank {r}: {name} track {len(got)} points, series {len(want)}")
+        same_values(got, want, f"rank {r}'s {name} track in the JSON", 2e-6)
+        region_metric(rep, r, name, [e["args"]["value"] * 1e-6 for e in events
+                                     if e["ph"] == "C" and e["pid"] == r and
+                                     e["name"] == name + " [region ring] (millionths)"], 2e-6)
+        events_tracks = {e["name"] for e in events if e["ph"] == "C" and e["pid"] == r}
+        check(set(rep["events"]) <= events_tracks, f"rank {r}: the raw counters' tracks beside "
+              f"the metric's: {sorted(events_tracks)}")
+    if not args.otf2_print or args.otf2_print == "none":
+        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+        return
+    sub = os.path.join(out, "otf2")
+    os.makedirs(sub)
+    rep, p = run(args, sub, dict(env, PAPI_MPI_TRACE="otf2"), ["100"])
+    anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
+    if rep is not None and "libotf2" in p.stdout and not os.path.exists(anchor):
+        print("otf2: this build or machine has no libotf2: the JSON only")
+        return
+    if rep is None or not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+        return
+    # METRIC <location> <time> Metric: <ref>, <n> Value(s): ("NAME" <m>; DOUBLE; v)
+    got = collections.defaultdict(list)
+    for line in otf2_lines(args, anchor):
+        m = re.match(r'^METRIC\s+(\d+)\s+(\d+)\s.*\("%s" <\d+>; (\w+); ([^)]+)\)' % name, line)
+        if m:
+            check(m.group(3) == "DOUBLE", f"the metric is a double member: {line}")
+            got[int(m.group(1)) >> 16].append(float(m.group(4)))
+    reg = collections.defaultdict(list)
+    for line in otf2_lines(args, anchor):
+        m = re.match(r'^METRIC\s+(\d+)\s+(\d+)\s.*\("%s \[region ring\]" <\d+>; DOUBLE; ([^)]+)\)' % name,
+                     line)
+        if m:
+            reg[int(m.group(1)) >> 16].append(float(m.group(3)))
+    for r in range(NP):
+        region_metric(rep, r, name, reg.get(r, []), 5e-6)
+        # otf2-print writes 6 significant digits
+        same_values(got.get(r, []), series_metric(rep, r, name), f"rank {r}'s {name} in OTF2", 5e-6)
+
+
+def part_threads(args, out):
+    if not args.threads_program:
+        check(False, "--threads-program is needed")
+        return
+    np_, workers = 2, 3
+    args.program = args.threads_program
+    e = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_TRACE": "json"}
+    p = run_cmd([args.mpirun, "-np", str(np_)] + rank_env(args.mpirun, e) + [args.program, "0"],
+                tail=3000)
+    if "SKIPPED" in p.stdout:
+        print("SKIPPED: MPI_THREAD_MULTIPLE not provided")
+        sys.exit(77)
+    check(p.returncode == 0, f"exit status {p.returncode}")
+    path = os.path.join(out, "papi_mpi_trace.json")
+    if not check(os.path.exists(path), "papi_mpi_trace.json written"):
+        return
+    with open(os.path.join(out, "papi_mpi_report.json"), encoding="utf-8") as f:
+        rep = json.load(f)
+    trace_check(["json", "--schema", SCHEMA, "--tracks", str(np_ * (workers + 1)),
+                 "--messages", str(np_ * workers), path])
+    with open(path, encoding="utf-8") as f:
+        events = json.load(f)["traceEvents"]
+    for r in range(np_):
+        check(rep["ranks"][r]["threads"] == workers + 1, f"rank {r}: the row's threads "
+              f"{rep['ranks'][r]['threads']}")
+        by_tid = collections.defaultdict(collections.Counter)
+        for ev in events:
+            if ev["pid"] == r and ev["ph"] == "B":
+                by_tid[ev["tid"]][ev["name"]] += 1
+        flows = collections.defaultdict(list)
+        for ev in events:
+            if ev["pid"] == r and ev["ph"] in ("s", "f"):
+                flows[ev["tid"]].append((ev["ph"], ev["args"]["tag"]))
+        print(f"rank {r}: tracks {dict((t, dict(c)) for t, c in by_tid.items())}, flows {dict(flows)}")
+        check(len(by_tid) == workers + 1, f"rank {r}: a track per thread: {sorted(by_tid)}")
+        work = [t for t, c in by_tid.items() if c["MPI_Sendrecv"] == 1]
+        check(len(work) == workers and all(by_tid[t]["MPI_Comm_rank"] == 50 for t in work),
+              f"rank {r}: each worker's 50 MPI_Comm_rank and 1 MPI_Sendrecv on its own track")
+        tags = sorted(tag for t in work for ph, tag in flows[t] if ph == "s")
+        check(tags == [10, 11, 12] and all(sorted(flows[t]) == [("f", flows[t][0][1]), ("s", flows[t][0][1])]
+                                           for t in work),
+              f"rank {r}: each worker's send and receive (its own tag) on its track: {dict(flows)}")
+        total = collections.Counter()
+        for c in by_tid.values():
+            total.update(c)
+        for call in ("MPI_Comm_rank", "MPI_Sendrecv"):
+            check(total[call] == rep["ranks"][r]["calls"][call]["calls"],
+                  f"rank {r}: {call} slices {total[call]} = the report's calls")
+    if not args.otf2_print or args.otf2_print == "none":
+        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+        return
+    sub = os.path.join(out, "otf2")
+    os.makedirs(sub)
+    e = {"PAPI_MPI_OUTPUT_DIR": sub, "PAPI_MPI_TRACE": "otf2"}
+    p = run_cmd([args.mpirun, "-np", str(np_)] + rank_env(args.mpirun, e) + [args.program, "0"],
+                tail=3000)
+    anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
+    if "libotf2" in p.stdout and not os.path.exists(anchor):
+        print("otf2: this build or machine has no libotf2: the JSON only")
+        return
+    if not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+        return
+    enters = collections.defaultdict(collections.Counter)
+    for line in otf2_lines(args, anchor):
+        m = re.match(r'^ENTER\s+(\d+)\s+\d+\s+Region: "([^"]*)"', line)
+        if m:
+            enters[int(m.group(1))][m.group(2)] += 1
+    for r in range(np_):
+        locs = {loc: c for loc, c in enters.items() if loc >> 16 == r}
+        work = [loc for loc, c in locs.items() if c["MPI_Sendrecv"] == 1 and c["MPI_Comm_rank"] == 50]
+        print(f"otf2 rank {r}: locations {dict((l, dict(c)) for l, c in locs.items())}")
+        check(len(locs) == workers + 1 and len(work) == workers,
+              f"otf2 rank {r}: a location per thread, each worker's calls on its own: {sorted(locs)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
-    ap.add_argument("--part", choices=["json", "otf2", "bad"], required=True)
+    ap.add_argument("--part", choices=["json", "otf2", "bad", "metrics", "threads"], required=True)
     ap.add_argument("--otf2-print")
     ap.add_argument("--no-otf2-shim")
+    ap.add_argument("--threads-program")
     args = ap.parse_args()
     out = tempfile.mkdtemp(prefix="papi_mpi_trace_")
     try:
-        {"json": part_json, "otf2": part_otf2, "bad": part_bad}[args.part](args, out)
+        {"json": part_json, "otf2": part_otf2, "bad": part_bad, "metrics": part_metrics,
+         "threads": part_threads}[args.part](args, out)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     return verdict()

@@ -107,7 +107,7 @@ def nominal(got, measured, want, what):
 def part_waits(args, lines, fortran=False):
     # late sender at MPI_Recv and at the MPI_Wait of an MPI_ANY_SOURCE Irecv
     for env in ({}, {"PAPI_MPI_CLOCK_PINGPONG": "1"}):
-        rep, exp, _ = run(args, 2, "late_sender", env, expect_file=fortran)
+        rep, exp, banner = run(args, 2, "late_sender", env, expect_file=fortran)
         if not rep:
             continue
         w = rep["wait_states"]
@@ -116,6 +116,11 @@ def part_waits(args, lines, fortran=False):
         res = w["clock"]["residual_s"]
         tol = TOL + res
         print(f"clock: max offset {w['clock']['max_offset_s']} s, residual {res} s ({env or 'one boot'})")
+        # the residual is stated in the banner's wait-state line too, the JSON's figure
+        m = re.search(r"papi_mpi: wait states \(all ranks, s\):.*; clock residual ([0-9.]+)", banner)
+        if check(m is not None, "the banner's wait-state line states the clock residual"):
+            check(abs(float(m.group(1)) - res) < 1e-9,
+                  f"banner's clock residual {m.group(1)} = the report's {res}")
         if env:
             check(res > 0, "the ping-pong measured a residual")
         else:
@@ -244,7 +249,15 @@ def papi_report_tables(path):
         check("POP efficiencies" in p.stdout and "Wait states by call site" in p.stdout,
               "papi_report's text shows the POP and wait-state tables")
         tabs = {}
-        for name in ("mpi_pop", "mpi_wait_ranks", "mpi_wait_sites", "mpi_wait_regions"):
+        check("Clock offsets between ranks: waits are +- residual_s" in p.stdout,
+              "papi_report's text states the clocks' residual error")
+        page = os.path.join(out, "report.html")
+        if check(os.path.exists(page), "papi_report wrote report.html"):
+            with open(page, encoding="utf-8") as fh:
+                check("Clock offsets between ranks: waits are +- residual_s" in fh.read(),
+                      "papi_report's page states the clocks' residual error")
+        for name in ("mpi_pop", "mpi_wait_ranks", "mpi_wait_sites", "mpi_wait_regions",
+                     "mpi_wait_clock"):
             f = os.path.join(out, name + ".csv")
             if check(os.path.exists(f), f"papi_report wrote {name}.csv"):
                 with open(f, encoding="utf-8") as fh:
@@ -256,7 +269,8 @@ def papi_report_tables(path):
 
 def part_pop(args):
     kept = tempfile.mktemp(prefix="papi_mpi_pop_", suffix=".json")
-    rep, exp, out = run(args, 2, "pop", keep=kept)
+    # ping-pong even on one boot: a residual above 0 for papi_report to state
+    rep, exp, out = run(args, 2, "pop", {"PAPI_MPI_CLOCK_PINGPONG": "1"}, keep=kept)
     if not rep:
         return
     # The load balance the ranks' own clocks give (0.75 when nothing stretched a sleep):
@@ -288,6 +302,10 @@ def part_pop(args):
         regs = tabs.get("mpi_wait_regions", [])
         check(len(regs) == 2 and all(r["region"] == "work" for r in regs),
               f"mpi_wait_regions: both ranks in 'work': {regs}")
+        clk = tabs.get("mpi_wait_clock", [])
+        res = rep["wait_states"]["clock"]["residual_s"]
+        check(res > 0 and len(clk) == 1 and abs(float(clk[0]["residual_s"]) - res) < 1e-12 and
+              clk[0]["ranks"] == "2", f"mpi_wait_clock: the report's residual {res} s: {clk}")
     pop = rep["wait_states"]["pop"]
     near(pop["load_balance"], want_lb, "load balance (work split 2:1)", 0.03)
     check(abs(pop["parallel_efficiency"] - pop["load_balance"] * pop["communication_efficiency"]) < 1e-5,

@@ -14,7 +14,10 @@ Then the same files made hostile by hand (issue 47): a row whose wall_s is a str
 with a negative time, one that is not JSON, one of an earlier run: `papi_report DIR` names
 each in one exact line on stderr and leaves it out (exit 2), the good ranks' rows still
 shown; papi_mpi_collect refuses with the same lines; an event log line of the wrong shape
-is named in one line (the rows still shown). And a rank that left only
+is named in one line (the rows still shown). With PAPI_INTERVAL=0.02 each log holds the
+rank's counter samples (kind 8): the k-th sample of each event is the k-th cumulative
+count of the rank's row's series, and the merged trace has a counter track per rank and
+event with those values. And a rank that left only
 papi_mpi_rank<N>.checkpoint.prev.json (killed while replacing its snapshot, issue 49):
 papi_report DIR and papi_mpi_collect take it as a partial rank.
 --part kill: mpi_waits.c checkpoint_kill, the same job but rank 3 ends by a real SIGKILL
@@ -236,6 +239,72 @@ def prev_only(out):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def log_samples(out, rank):
+    """{event: [count since MPI_Init, ...]} of a rank's event log's counter records (kind
+    8), in log order, each record index once."""
+    recs = {}
+    with open(os.path.join(out, f"papi_mpi_rank{rank}.events.jsonl"), encoding="utf-8") as f:
+        for ln in f:
+            try:
+                d = json.loads(ln)
+            except ValueError:
+                continue  # a torn last line
+            for k, r in enumerate(d["records"]):
+                recs[d["first"] + k] = r
+    # every record names its thread (12th item): this program's one thread, slot 0
+    check(recs and all(len(r) == 12 and r[11] == 0 for r in recs.values()),
+          f"rank {rank}: every record has its thread, 0: "
+          f"{sorted({(len(r), r[11] if len(r) > 11 else None) for r in recs.values()})}")
+    got = {}
+    for i in sorted(recs):
+        if recs[i][0] == 8:
+            got.setdefault(recs[i][1], []).append(recs[i][6])
+    return got
+
+
+def row_cumulative(out, rank):
+    """{event: [cumulative counts]} of the rank's row's series (its exit row, else its
+    checkpoint), without the last sample (the row's own counts, not a sampler's), and
+    the events the row has."""
+    for kind in ("partial", "checkpoint", "checkpoint.prev"):
+        path = os.path.join(out, f"papi_mpi_rank{rank}.{kind}.json")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                row = json.load(f)
+            samples = row.get("series", {}).get("samples", [])[:-1]
+            if not samples or not row.get("counters"):
+                continue  # a row written in a signal handler has no counters
+            cum = {}
+            for ev in row["counters"]:
+                total, cum[ev] = 0, []
+                for s in samples:
+                    total += s[ev]
+                    cum[ev].append(total)
+            return cum, kind
+    return {}, None
+
+
+def counter_samples(out, doc):
+    """PAPI_INTERVAL's samples in the logs (item 3): the row's series, value for value,
+    and counter tracks in the merged trace."""
+    for rank in range(4):
+        logged = log_samples(out, rank)
+        cum, kind = row_cumulative(out, rank)
+        if not check(kind is not None and cum, f"rank {rank}: a row with a series"):
+            continue
+        for ev, want in cum.items():
+            got = logged.get(ev, [])
+            n = min(len(got), len(want))  # the row and the log line are not written at once
+            print(f"rank {rank} {ev}: {len(got)} logged samples, {len(want)} in its {kind} row; "
+                  f"first {got[:3]} / {want[:3]}")
+            check(n >= 3 and got[:n] == want[:n],
+                  f"rank {rank} {ev}: the log's samples are the row's series' counts")
+            track = [e["args"]["value"] for e in doc["traceEvents"]
+                     if e.get("ph") == "C" and e.get("pid") == rank and e.get("name") == ev]
+            check(track == got, f"rank {rank} {ev}: the merged trace's counter track holds the "
+                  f"log's {len(got)} samples: {len(track)}")
+
+
 def near(got, want, what, tol=TOL):
     ok = abs(got - want) <= tol
     print(f"{what}: {got:.4f} s, expected {want:.4f} s +- {tol:.3f}: {'ok' if ok else 'NO'}")
@@ -323,7 +392,7 @@ def main():
         return verdict()
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_log_")
     try:
-        env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.05"}
+        env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.05", "PAPI_INTERVAL": "0.02"}
         p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) +
                     [args.program, "checkpoint_abort"], tail=3000)
         wait_ranks_gone(out)
@@ -403,6 +472,7 @@ def main():
         named = [e["args"]["name"] for e in doc["traceEvents"]
                  if e.get("ph") == "M" and e.get("pid") == 3 and e.get("name") == "process_name"]
         check(named and "signal 6" in named[0], f"rank 3's track says why it ended: {named}")
+        counter_samples(out, doc)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     return verdict()

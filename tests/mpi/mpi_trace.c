@@ -1,8 +1,11 @@
 /* mpi_trace.c: a ring for PAPI_MPI_TRACE (check_mpi_trace.py): ROUNDS rounds of a
  * blocking send to the right and an Irecv from the left completed by MPI_Wait, one
- * Allreduce and one Barrier, all inside the MPI_Pcontrol region "ring". */
+ * Allreduce and one Barrier, all inside the MPI_Pcontrol region "ring". argv[1] = MS:
+ * then each rank computes MS ms of wall time, so PAPI_INTERVAL takes samples on every
+ * rank whatever the MPI's speed (the metric tracks' test). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define ROUNDS 5
 
@@ -23,6 +26,11 @@ int main(int argc, char **argv)
     MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Pcontrol(-2, "ring");
+    double until = MPI_Wtime() + (argc > 1 ? atof(argv[1]) : 0) * 1e-3;
+    volatile double x = 0;
+    while (MPI_Wtime() < until)
+        for (int i = 0; i < 10000; i++)
+            x += i * 0.5;
     if (rank == 0)
         printf("sum %d\n", sum);
     MPI_Finalize();

@@ -3,9 +3,11 @@ papi_mpi_report.json) still has each rank's event log up to its last checkpoint 
 exit path, in DIR/papi_mpi_rank<N>.events.jsonl (schema/mpi_event_log.schema.json, written
 by mpi-wrappers/event_log_file.c). This module reads them, computes the wait states the
 wrapper computes at MPI_Finalize (wait_states.c: the same rules) from what was logged, and
-makes one Chrome trace-event JSON document of them: a track per rank, the MPI calls and
-regions as slices with their waits, and in otherData the waits per rank and the ranks that
-did not finish, with why. Plain Python, no pandas."""
+makes one Chrome trace-event JSON document of them: a track per rank and thread (the
+record's thread slot: MPI_THREAD_MULTIPLE programs), the MPI calls and regions as slices
+with their waits, PAPI_INTERVAL's samples as counter tracks (each event's count since
+MPI_Init), and in otherData the waits per rank and the ranks that did not finish, with
+why. Plain Python, no pandas."""
 import glob
 import json
 import math
@@ -15,7 +17,7 @@ import re
 from . import mpi_rows, schema_check
 
 # Record kinds (event_log.h) and flags.
-CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT = range(1, 8)
+CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT, COUNTER = range(1, 9)
 EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE = 1, 2, 4, 8, 16
 ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
 RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
@@ -50,7 +52,7 @@ def _line_fault(where, doc):
         pass
     if not isinstance(doc, dict) or doc.get("kind") != "event_log" or \
             not isinstance(doc.get("rank"), int) or not isinstance(doc.get("records"), list) or \
-            any(not isinstance(r, list) or len(r) != 11 for r in doc["records"]):
+            any(not isinstance(r, list) or len(r) not in (11, 12) for r in doc["records"]):
         return "%s: not a line of an event log (mpi_event_log.schema.json)" % where
     return None
 
@@ -101,10 +103,12 @@ def load(directory):
         for i, rec in idx:  # the records in order, up to the first gap
             if i != len(recs):
                 break
-            kind, name, t0, t1, peer, tag, nbytes, req, flags, site, group = rec
+            kind, name, t0, t1, peer, tag, nbytes, req, flags, site, group = rec[:11]
             recs.append({"kind": kind, "name": name, "t0": t0 - r["offset_ns"],
                          "t1": t1 - r["offset_ns"], "peer": peer, "tag": tag, "bytes": nbytes,
                          "req": req, "flags": flags, "site": site, "group": group,
+                         # the thread's slot (an older log has none: one thread)
+                         "thread": rec[11] if len(rec) > 11 else 0,
                          "wait": 0.0, "wkind": None, "waiter": None})
         r["records"] = recs
     return ranks
@@ -285,18 +289,28 @@ def trace(directory):
                        "args": {"name": "rank %d (did not finish: %s)" % (rank, why)}})
         events.append({"ph": "M", "pid": rank, "tid": 0, "name": "process_sort_index",
                        "args": {"sort_index": rank}})
+        # a track per thread slot: 0 the thread of MPI_Init, the others by first MPI call
+        for th in sorted({e["thread"] for e in ranks[rank]["records"]}):
+            events.append({"ph": "M", "pid": rank, "tid": th, "name": "thread_name",
+                           "args": {"name": "thread %d" % th if th else "main thread"}})
         for e in ranks[rank]["records"]:
+            tid = e["thread"]
+            if e["kind"] == COUNTER:  # a PAPI_INTERVAL sample: the count since MPI_Init
+                events.append({"ph": "C", "pid": rank, "tid": 0, "name": e["name"],
+                               "cat": "counter", "ts": us(e["t0"]),
+                               "args": {"value": e["bytes"]}})
+                continue
             if e["kind"] in (REGION_ENTER, REGION_EXIT):
                 events.append({"ph": "B" if e["kind"] == REGION_ENTER else "E", "pid": rank,
-                               "tid": 0, "name": e["name"] or "region", "cat": "region",
+                               "tid": tid, "name": e["name"] or "region", "cat": "region",
                                "ts": us(e["t0"])})
                 continue
-            b = {"ph": "B", "pid": rank, "tid": 0, "name": e["name"], "cat": "mpi",
+            b = {"ph": "B", "pid": rank, "tid": tid, "name": e["name"], "cat": "mpi",
                  "ts": us(e["t0"])}
             if e["wait"] > 0:
                 b["args"] = {KINDS[e["wkind"]]: round(e["wait"] * 1e-9, 9)}
             events.append(b)
-            events.append({"ph": "E", "pid": rank, "tid": 0, "name": e["name"], "cat": "mpi",
+            events.append({"ph": "E", "pid": rank, "tid": tid, "name": e["name"], "cat": "mpi",
                            "ts": us(e["t1"])})
     other = {"format": "papi-compat trace", "version": 1, "base_ns": base, "ranks": len(ranks),
              "dropped": sum(r["dropped"] for r in ranks.values()),

@@ -17,6 +17,7 @@ RANK_COLUMNS = ["rank", "wall_s", "mpi_s"] + KINDS + ["rest_s", "wait_pct_of_mpi
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s"] + KINDS + \
     ["wait_s", "wait_pct_of_time"]
 REGION_COLUMNS = ["region", "rank", "entries", "wall_s", "mpi_s"] + KINDS + ["rest_s"]
+CLOCK_COLUMNS = ["ranks", "max_offset_s", "residual_s", "method"]
 
 
 def _waits(rep):
@@ -73,6 +74,22 @@ def mpi_wait_regions(rep):
     return df
 
 
+def mpi_wait_clock(rep):
+    """The clocks behind the waits: the largest offset between a rank's clock and rank
+    0's, and the residual error left after applying the offsets (half the shortest
+    ping-pong round trip; 0 for ranks sharing rank 0's boot): every wait and the
+    timeline are known to +- residual_s."""
+    w = _waits(rep)
+    rows = []
+    if w and isinstance(w.get("clock"), dict):
+        c = w["clock"]
+        rows.append({"ranks": len(w.get("ranks", [])), "max_offset_s": c.get("max_offset_s", 0.0),
+                     "residual_s": c.get("residual_s", 0.0), "method": c.get("method", "")})
+    df = pd.DataFrame(rows, columns=CLOCK_COLUMNS)
+    df["ranks"] = df["ranks"].astype("Int64")
+    return df
+
+
 def mpi_pop(rep):
     """The POP efficiencies: the run's, then each region's (scope "region NAME")."""
     w = _waits(rep)
@@ -86,9 +103,10 @@ def mpi_pop(rep):
     return df
 
 
-for _f in (mpi_pop, mpi_wait_ranks, mpi_wait_sites, mpi_wait_regions):
+for _f in (mpi_pop, mpi_wait_ranks, mpi_wait_sites, mpi_wait_regions, mpi_wait_clock):
     registry.table("mpi")(_f)
 registry.view("mpi_pop", "POP efficiencies (run, and each MPI_Pcontrol region)", 20)
 registry.view("mpi_wait_sites", "Wait states by call site (all ranks)", 40)
 registry.view("mpi_wait_ranks", "Wait states by rank (MPI time split: waits, and the rest)", 64)
 registry.view("mpi_wait_regions", "Wait states by MPI_Pcontrol region and rank", 80)
+registry.view("mpi_wait_clock", "Clock offsets between ranks: waits are +- residual_s", 1)
