@@ -28,8 +28,8 @@ SUMMARY = ("rank,finished,threads,wall_s,mpi_s,mpi_thread_sum_s,perf::PAGE-FAULT
 MPI_RANKS = ("rank,finished,threads,wall_s,mpi_s,compute_s,mpi_pct,init_s,finalize_s,partners_dropped\n"
              "0,True,1,2.0,1.0,1.0,50.0,0.3,0.01,0\n")
 COMPARE = ("scope,entity,quantity,unit,a,b,ratio,noise_a,noise_b,units_a,units_b,runs_a,runs_b,"
-           "threshold,verdict,energy_a_j,energy_b_j\n"
-           "region,main/solve,real_time_nsec,ns,100.0,210.0,2.1,0.01,0.02,2,2,1,1,0.1,slower,,\n")
+           "threshold,verdict,energy_a_j,energy_b_j,offcpu_a,offcpu_b,load_free_ratio\n"
+           "region,main/solve,real_time_nsec,ns,100.0,210.0,2.1,0.01,0.02,2,2,1,1,0.1,slower,,,0.0,0.5,1.05\n")
 # (file, text, what the line names: (line, column, column name, rule)).
 BROKEN = [
     ("papi_mpi_ranks.csv", RANKS.replace("MPI_Send,4", "MPI_Send,-4"), (3, 3, "calls", "minimum")),
