@@ -175,7 +175,10 @@ def write_outputs(df, out_dir, a_label, b_label, text, regions, tolerance):
     """The files (see above) in out_dir; their paths."""
     os.makedirs(out_dir, exist_ok=True)
     csv = os.path.join(out_dir, "compare.csv")
-    _replace(csv, lambda f: df.to_csv(f, index=False))
+    # a ratio over an A of 0 is infinite: empty in the CSV, as its schema says (the verdict
+    # column keeps higher/slower)
+    finite = df.replace([float("inf"), float("-inf")], float("nan"))
+    _replace(csv, lambda f: finite.to_csv(f, index=False))
     written = []
     if len(regions):
         written.append(os.path.join(out_dir, "compare_regions.csv"))

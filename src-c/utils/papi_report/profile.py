@@ -90,8 +90,8 @@ def functions(docs):
     mean, max and max_rank of the sampled event's self weight over all ranks (a rank
     without the function counts 0), then per -m metric M "M min", "M mean", "M max" and
     "M max_rank" over the ranks whose own counts of the function give a value (a rank
-    that never sampled it has none: no 0 stands in for a ratio). With several threads:
-    "thread min", "thread mean", "thread max" of the sampled event's self weight over all
+    that never sampled it has none: no 0 stands in for a ratio). Where a process (a rank)
+    had several threads (one thread a rank would repeat the ranks' columns): "thread min", "thread mean", "thread max" of the sampled event's self weight over all
     threads and max_thread ("rank/tid", "pid/tid" without ranks)."""
     events, _, per_rank, own, _ = merge(docs)
     ranks = sorted({d["rank"] if d["rank"] is not None else 0 for d in docs})
@@ -111,7 +111,7 @@ def functions(docs):
             row.update({"min": min(w), "mean": sum(w) / len(w), "max": w[top], "max_rank": ranks[top]})
             for m in metrics:
                 row.update(spread(m, per_rank[fn]))
-        if len(threads) > 1:
+        if len(threads) > len({t.split("/")[0] for t in threads}):  # a process had several
             row.update(thread_spread(by_thread.get(fn, {}), threads))
         rows.append(row)
     rows.sort(key=lambda r: (-r["self_pct " + events[0]], r["function"]))
