@@ -48,7 +48,7 @@ KINDS = [
     ("apart", r"  MPI_\w+ +\(apart from time in MPI\) min \S+ s \(rank [01]\), mean \S+ s, "
               r"max \S+ s \(rank [01]\)"),
     ("waits", r"papi_mpi: wait states \(all ranks, s\): late sender \S+, late receiver \S+, "
-              r"N x N \S+, barrier \S+, late root \S+, early reduce \S+"),
+              r"N x N \S+, barrier \S+, late root \S+, early reduce \S+; clock residual \S+"),
     ("pop", r"papi_mpi: POP: parallel efficiency \S+ = load balance \S+ x communication "
             r"efficiency \S+ \(serialisation \S+, transfer \S+\)"),
     ("top", r"  top 200 of \d+ call sites by time \(all ranks; the report lists every one\):"),
