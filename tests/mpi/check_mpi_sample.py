@@ -20,9 +20,9 @@ over at most and 3 + 20% under (timer samples lost at context switches), rank 1'
 3 times rank 0's; rank 0's MPI time is joined to the call
 site in waiter (mpi_sample_f.f90's line marked SAMPLE_BARRIER, MPI_Barrier, 1 call): the
 wrapper's measured time there is the barrier's wall time the program measured (+- 10 ms +
-1%), the sampled wall time within 20 ms + 10% (a sample carries the wall time since the
-thread's previous one: the waits between samples of a rank kept off the CPU on a loaded
-machine fall on either side of the call's edges).
+1%), the sampled wall time there positive and at most that (a sample carries the wall
+time since the thread's previous one: a rank kept off the CPU sits out part of its wait
+unsampled).
 --part cxx: mpi_sample_cxx.cpp (2 ranks, the wrapper preloaded): rank 1's 0.3 s of CPU in
 ranks::Work::spin(double) (240 to 390 samples) and rank 0's MPI_Barrier by
 ranks::wait_here(int), demangled in the rows, the job-wide tables and the banner; papi_report
@@ -247,21 +247,16 @@ def part_fortran(args):
               f"the wrapper's measured time there {e['measured_s']} s in {e['calls']} calls, "
               f"the program's clock {waited:.3f} s")
         # A sample carries the wall time since the thread's previous one: the wall time after
-        # the last sample inside the barrier is in no sample. While the ranks had the cores
-        # (the wait about rank 1's extra CPU time in crunch) that is under a ms; a rank kept
-        # off the CPU by a loaded machine can sit out most of its wait unsampled, so there
-        # only the upper bound holds.
-        alone = waited <= 1.5 * (clocks[("crunch", 1)] - clocks[("crunch", 0)]) + 0.05
-        if alone:
-            check(abs(e["mpi_time_s"] - waited) <= 0.02 + 0.1 * waited,
-                  f"the sampled MPI time there {e['mpi_time_s']:.3f} s, the program's clock {waited:.3f} s")
-        else:
-            print(f"fortran: rank 0 waited {waited:.3f} s for rank 1's "
-                  f"{clocks[('crunch', 1)] - clocks[('crunch', 0)]:.3f} s of extra CPU time: a "
-                  "loaded machine delayed the ranks, the sampled time checked as a bound only")
-            check(0 < e["mpi_time_s"] <= waited + 0.02 + 0.1 * waited,
-                  f"the sampled MPI time there {e['mpi_time_s']:.3f} s, at most the program's "
-                  f"clock {waited:.3f} s")
+        # the last sample inside the barrier is in no sample, and a rank kept off the CPU by
+        # the other rank or another test (2 cores) sits out part of its wait unsampled
+        # (0.104 s of 0.261 s seen beside one other test, 0.259 of 0.899 s under load). So
+        # the sampled time is checked as what it can be: some, never more than the wait
+        # (the wrapper's measured time above is the exact figure).
+        print(f"fortran: sampled MPI time at the barrier {e['mpi_time_s']:.3f} s of the "
+              f"program's {waited:.3f} s")
+        check(0 < e["mpi_time_s"] <= waited + 0.02 + 0.1 * waited and e["samples"] > 0,
+              f"the sampled MPI time there {e['mpi_time_s']:.3f} s in {e['samples']} samples, "
+              f"at most the program's clock {waited:.3f} s")
     job = [e for e in rep.get("sampling", {}).get("functions", [])
            if named(e["function"], "ranked", "crunch")]
     check(len(job) >= 1 and job[0]["max_rank"] == 1 and job[0]["ranks"] == 2,
