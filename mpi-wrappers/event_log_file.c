@@ -82,7 +82,8 @@ static void put_cut(char *name, size_t *len, size_t cap, size_t keep, const char
     name[*len] = 0;
 }
 
-/* A region entry's metric: "METRIC [region NAME] (millionths)", the trace's track; the
+/* A region entry's metric: "METRIC [region NAME] (millionths)" (its value is logged x 10^6
+ * as the log's integer: papi_report --merge-trace takes the suffix off and divides); the
  * region's name cut so the whole stays within the schema's 130 bytes. */
 static void region_metric_name(struct tbuf *t, const struct pmpi_event *e)
 {

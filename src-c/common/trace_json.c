@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,15 +186,13 @@ static int write_rank(struct out *o, const struct trace_rank *r)
             const char *name = e->id < (uint32_t)r->ncounters && r->counter[e->id]
                                    ? r->counter[e->id]
                                    : "unknown counter";
-            /* A named metric (a double) in millionths: trace_json.schema.json takes an
-             * integer value, and the track's name says the unit. */
+            /* A named metric is a double, written as one (a count is an integer) */
             int dbl = e->vtype == TR_VALUE_DOUBLE;
-            double d = dbl ? trace_value_double(e) * 1e6 : 0;
-            if (dbl && !(d > -9e18 && d < 9e18))
-                break; /* NaN, inf or past int64: no point rather than a wrong one */
-            int64_t value = dbl ? (int64_t)(d + (d < 0 ? -0.5 : 0.5)) : e->value;
+            double d = dbl ? trace_value_double(e) : 0;
+            if (dbl && !isfinite(d))
+                break; /* NaN or inf: no point rather than a wrong one (JSON has neither) */
             char track[320];
-            snprintf(track, sizeof track, "%s%s", name, dbl ? " (millionths)" : "");
+            snprintf(track, sizeof track, "%s", name);
             if (cthreads > 1) {
                 size_t l = strlen(track);
                 snprintf(track + l, sizeof track - l, " [thread %" PRIu32 "]", e->thread);
@@ -201,7 +200,10 @@ static int write_rank(struct out *o, const struct trace_rank *r)
             ev_open(o, "C", r->rank, e->thread);
             put_name(o, track, "counter");
             put_ts(o, "ts", e->ts);
-            fprintf(o->f, ",\"args\":{\"value\":%" PRId64 "}}", value);
+            if (dbl)
+                fprintf(o->f, ",\"args\":{\"value\":%.17g}}", d);
+            else
+                fprintf(o->f, ",\"args\":{\"value\":%" PRId64 "}}", e->value);
             break;
         }
         case TR_SEND:

@@ -65,7 +65,7 @@ enum trace_collop {
 
 /* A counter's value: an int64 count, or a double's bits (trace_value_double) for a
  * named metric (IPC, a rate): one counter name keeps one type in a file. OTF2 writes a
- * double member; JSON a track "NAME (millionths)" of integers (its schema's type). */
+ * double member, JSON a number with a fraction. */
 enum trace_value_type { TR_VALUE_INT = 0, TR_VALUE_DOUBLE = 1 };
 
 /* One record (48 bytes). Records of one rank are given in time order per thread. */

@@ -229,15 +229,14 @@ def part_metrics(args, out):
         events = json.load(f)["traceEvents"]
     for r in range(NP):
         want = series_metric(rep, r, name)
-        # in millionths: the JSON schema's counter values are integers
-        got = [e["args"]["value"] * 1e-6 for e in sorted(
+        got = [e["args"]["value"] for e in sorted(
             (e for e in events if e["ph"] == "C" and e["pid"] == r and
-             e["name"] == name + " (millionths)"), key=lambda e: e["ts"])]
+             e["name"] == name), key=lambda e: e["ts"])]
         print(f"rank {r}: {name} track {len(got)} points, series {len(want)}")
         same_values(got, want, f"rank {r}'s {name} track in the JSON", 2e-6)
-        region_metric(rep, r, name, [e["args"]["value"] * 1e-6 for e in events
+        region_metric(rep, r, name, [e["args"]["value"] for e in events
                                      if e["ph"] == "C" and e["pid"] == r and
-                                     e["name"] == name + " [region ring] (millionths)"], 2e-6)
+                                     e["name"] == name + " [region ring]"], 2e-6)
         events_tracks = {e["name"] for e in events if e["ph"] == "C" and e["pid"] == r}
         check(set(rep["events"]) <= events_tracks, f"rank {r}: the raw counters' tracks beside "
               f"the metric's: {sorted(events_tracks)}")

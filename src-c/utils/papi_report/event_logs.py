@@ -18,6 +18,9 @@ from . import mpi_rows, schema_check
 
 # Record kinds (event_log.h) and flags.
 CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT, COUNTER = range(1, 9)
+#: The log keeps a named metric (a double) as an integer in millionths, its name saying so;
+#: the trace takes the number itself.
+METRIC_SUFFIX = " (millionths)"
 EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE = 1, 2, 4, 8, 16
 ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
 RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
@@ -296,9 +299,12 @@ def trace(directory):
         for e in ranks[rank]["records"]:
             tid = e["thread"]
             if e["kind"] == COUNTER:  # a PAPI_INTERVAL sample: the count since MPI_Init
-                events.append({"ph": "C", "pid": rank, "tid": 0, "name": e["name"],
+                name, value = e["name"], e["bytes"]
+                if name.endswith(METRIC_SUFFIX):  # a region's metric, logged in millionths
+                    name, value = name[:-len(METRIC_SUFFIX)], value * 1e-6
+                events.append({"ph": "C", "pid": rank, "tid": 0, "name": name,
                                "cat": "counter", "ts": us(e["t0"]),
-                               "args": {"value": e["bytes"]}})
+                               "args": {"value": value}})
                 continue
             if e["kind"] in (REGION_ENTER, REGION_EXIT):
                 events.append({"ph": "B" if e["kind"] == REGION_ENTER else "E", "pid": rank,
