@@ -302,11 +302,13 @@ def schema_fields(schema_file):
 
 
 def csv_columns(root):
-    """"FILE.csv: column\n    description (unit)" items, each file's columns in order."""
+    """"FILE.csv: column\n    description (unit)" items, each file's columns in order, then
+    those only some of its files have."""
     items = []
     for name, d in root["$defs"].items():
         items.append("%s.csv\n    %s" % (name, d.get("description", "")))
-        for col in d.get("x-columns", []):
+        order = d.get("x-columns", [])  # then the columns only some files have
+        for col in order + [c for c in d.get("properties", {}) if c not in order]:
             prop = d["properties"][col]
             unit = prop.get("x-unit")
             items.append("%s.csv: %s\n    %s%s" % (name, col, prop.get("description", ""),

@@ -202,6 +202,7 @@ def write_csv(df, out_dir):
     if df is None or df.empty:
         return []
     path = os.path.join(out_dir, "compare_functions.csv")
-    df.to_csv(path + ".tmp", index=False)
+    # a ratio over an A of 0 is infinite: empty, as compare.csv writes it
+    df.replace([float("inf"), float("-inf")], float("nan")).to_csv(path + ".tmp", index=False)
     os.replace(path + ".tmp", path)
     return [path]
