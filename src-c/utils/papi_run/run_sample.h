@@ -154,8 +154,6 @@ RS_HIDDEN const struct rs_frame *rs_syms_frame(const struct rs_syms *s, size_t i
 /* Notes on what could not be named (stripped modules, kernel frames), "" when none. */
 RS_HIDDEN const char *rs_syms_notes(const struct rs_syms *s);
 RS_HIDDEN void rs_syms_close(struct rs_syms *s);
-/* A C++ or Fortran symbol as users write it into out: _ZN..., __mod_MOD_proc -> mod::proc. */
-RS_HIDDEN void rs_demangle(const char *sym, char *out, size_t len);
 
 /* run_sample_profile.c: the process's files at exit (profile_RUNID_PID.json), or before
  * an exec replaces its image (_exec: profile_RUNID_PID_execN.json, the first N free);

@@ -1,13 +1,12 @@
 /* run_sample_symbols.c: addresses of this process named at exit through libdw (elfutils):
  * the modules from /proc/self/maps (the program and its shared libraries alike), the
- * function from the symbol table, file:line from DWARF when present. C++ names are
- * demangled with the C++ runtime's __cxa_demangle when the program has it loaded;
- * gfortran's module procedures, __mod_MOD_proc, read mod::proc. A module without symbols
+ * function from the symbol table, file:line from DWARF when present. Names are demangled
+ * by the shared demangler (src-c/common/demangle.c: C++ through the C++ runtime,
+ * gfortran's __mod_MOD_proc as mod::proc). A module without symbols
  * (stripped) gives module+0xOFFSET and one note. Each address is looked up once. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -16,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "run_sample.h"
 
 struct entry {
@@ -45,46 +45,7 @@ struct rs_syms {
     struct rs_frame *frame;
     size_t fcap;
     char notes[1024];
-    char *(*demangle)(const char *, char *, size_t *, int *);
 };
-
-/* The C++ runtime's demangler: the program's when loaded, else libstdc++ opened for it
- * (at exit only, once: a C++ program linked --as-needed may not have loaded it). */
-static char *(*cxa_demangle(void))(const char *, char *, size_t *, int *)
-{
-    void *f = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    if (!f) {
-        void *lib = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
-        f = lib ? dlsym(lib, "__cxa_demangle") : NULL;
-    }
-    return (char *(*)(const char *, char *, size_t *, int *))f;
-}
-
-static void demangle_with(char *(*cxa)(const char *, char *, size_t *, int *), const char *sym,
-                          char *out, size_t len)
-{
-    const char *mod = strncmp(sym, "__", 2) == 0 ? strstr(sym + 2, "_MOD_") : NULL;
-    if (mod && mod > sym + 2 && mod[5]) { /* gfortran: __mod_MOD_proc */
-        snprintf(out, len, "%.*s::%s", (int)(mod - sym - 2), sym + 2, mod + 5);
-        return;
-    }
-    if (cxa && strncmp(sym, "_Z", 2) == 0) {
-        int status = -1;
-        char *d = cxa(sym, NULL, NULL, &status);
-        if (d && status == 0) {
-            snprintf(out, len, "%s", d);
-            free(d);
-            return;
-        }
-        free(d);
-    }
-    snprintf(out, len, "%s", sym);
-}
-
-void rs_demangle(const char *sym, char *out, size_t len)
-{
-    demangle_with(cxa_demangle(), sym, out, len);
-}
 
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
@@ -108,7 +69,6 @@ struct rs_syms *rs_syms_open(void)
         snprintf(s->notes, sizeof s->notes, "the process's maps could not be read: %s",
                  dwfl_errmsg(-1));
     dwfl_report_end(s->dwfl, NULL, NULL);
-    s->demangle = cxa_demangle();
     return s;
 }
 
@@ -206,7 +166,7 @@ static void separators_out(char *name)
 
 /* The functions inlined at addr, outermost first, each appended as ";name" (the folded
  * format's frames: the function the code was inlined into stays the caller). */
-static void add_inlined(struct rs_syms *s, Dwfl_Module *m, uint64_t addr, char *buf, size_t len)
+static void add_inlined(Dwfl_Module *m, uint64_t addr, char *buf, size_t len)
 {
     Dwarf_Addr bias;
     Dwarf_Die *cu = dwfl_module_addrdie(m, (Dwarf_Addr)addr, &bias);
@@ -224,7 +184,7 @@ static void add_inlined(struct rs_syms *s, Dwfl_Module *m, uint64_t addr, char *
             name = dwarf_formstring(&a);
         if (!name)
             continue;
-        demangle_with(s->demangle, name, one, sizeof one);
+        papi_demangle(name, one, sizeof one);
         separators_out(one);
         size_t k = strlen(buf);
         snprintf(buf + k, len - k, ";%s", one);
@@ -263,9 +223,9 @@ static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
     base = base ? base + 1 : mname;
     f->module = base ? base : "[unknown]";
     if (sym) {
-        demangle_with(s->demangle, sym, buf, sizeof buf);
+        papi_demangle(sym, buf, sizeof buf);
         separators_out(buf);
-        add_inlined(s, m, addr, buf, sizeof buf);
+        add_inlined(m, addr, buf, sizeof buf);
     } else {
         snprintf(buf, sizeof buf, "%s+0x%llx", f->module,
                  (unsigned long long)(addr - (m ? start : 0)));
