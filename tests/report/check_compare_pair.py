@@ -7,9 +7,10 @@ MODE regions: the region API's directories (PAPI_OUTPUT_DIRECTORY=D);
 MODE papi_run: `papi_run -o D` directories (the program's regions beside papi_run's
 whole-program file; papi_run sets PAPI_OUTPUT_DIRECTORY=D for the program).
 
-B runs beside busy loops (3 on this machine's cores), so its wall times take load that
-A's did not: "steady" (the same work) must come out "same" however far its wall time
-moved, "work" "slower" (its page faults exactly 2 x: "higher"), --fail-if on the work
+B runs beside a busy loop, so its wall times take load that A's did not: "steady" (the
+same work) must come out "same" however far its wall time moved (beside 3 busy loops on
+this 2-core VM its 23 ms of CPU time itself grew by up to 33%, past any tolerance that
+would still call a doubling slower: 1 loop keeps the test about the verdicts), "work" "slower" (its page faults exactly 2 x: "higher"), --fail-if on the work
 region's time returns 4 and on steady's 0; compare.html holds a ratio chart per region
 and per quantity, coloured by verdict (the PNG's pixels are read)."""
 import base64
@@ -81,7 +82,7 @@ def main():
     try:
         a, b = os.path.join(tmp, "A"), os.path.join(tmp, "B")
         run_side(mode, prog, papi_run, a, WORK, 0)
-        run_side(mode, prog, papi_run, b, 2 * WORK, 3)  # B beside 3 busy loops: loaded
+        run_side(mode, prog, papi_run, b, 2 * WORK, 1)  # B beside a busy loop: loaded
         out = os.path.join(tmp, "out")
         p, r = compare(tool, a, b, out, "--fail-if", "region:work:real_time_nsec>1.5")
         print(p.stdout[-6000:], p.stderr[-2000:])
