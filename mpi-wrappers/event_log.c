@@ -193,16 +193,50 @@ static struct coll_group *group_of(MPI_Comm comm)
     return g;
 }
 
-/* A record for the calling thread: its slot (0 before its first call) kept in it, so a
- * trace has a track per thread (MPI_THREAD_MULTIPLE). */
+/* Records for the calling thread: its slot (0 before its first call) kept in each, so a
+ * trace has a track per thread (MPI_THREAD_MULTIPLE). A call's n records are claimed
+ * together: the trace (trace_export.c) finds one call's records next to each other, even
+ * while other threads log. Returns the first and sets *got to how many fit (0 .. n;
+ * those past the buffer counted as dropped). */
+static struct pmpi_event *claim_n(int n, int *got)
+{
+    long long i = atomic_fetch_add_explicit(&pmpi_log.next, n, memory_order_relaxed);
+    *got = 0;
+    if (n < 1 || i >= pmpi_log.cap)
+        return NULL;
+    *got = pmpi_log.cap - i < n ? (int)(pmpi_log.cap - i) : n;
+    uint32_t t = pmpi_tls ? (uint32_t)(pmpi_tls - pmpi_rec.threads) : 0;
+    for (int k = 0; k < *got; k++)
+        pmpi_log.ev[i + k].thread = t;
+    return &pmpi_log.ev[i];
+}
+
 static struct pmpi_event *claim(void)
 {
-    long long i = atomic_fetch_add_explicit(&pmpi_log.next, 1, memory_order_relaxed);
-    if (i >= pmpi_log.cap)
-        return NULL;
-    struct pmpi_event *e = &pmpi_log.ev[i];
-    e->thread = pmpi_tls ? (uint32_t)(pmpi_tls - pmpi_rec.threads) : 0;
-    return e;
+    int got;
+    return claim_n(1, &got);
+}
+
+/* A point-to-point, collective or plain call's record, its kind stored last (release):
+ * a reader that sees the kind sees the whole record. */
+static void put_call(struct pmpi_event *e, int id, int kind, long long t0, long long dt,
+                     void *site, MPI_Comm comm, int world, int peer, int tag, long long bytes,
+                     uint64_t req, int flags, uint32_t group)
+{
+    e->t0 = t0;
+    e->t1 = t0 + dt;
+    e->site = (uint64_t)(uintptr_t)site;
+    e->req = req;
+    e->bytes = bytes;
+    e->peer = kind == PMPI_EV_CALL ? -1
+              : peer < 0           ? -1
+              : world              ? peer
+                                   : pmpi_world_rank(comm, peer);
+    e->tag = tag;
+    e->call = (uint16_t)id;
+    e->flags = (uint8_t)(flags | (world ? PMPI_EVF_WORLD : 0));
+    e->pad = group;
+    __atomic_store_n(&e->kind, (uint8_t)kind, __ATOMIC_RELEASE);
 }
 
 void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI_Comm comm,
@@ -238,47 +272,58 @@ void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI
         }
     }
     struct pmpi_event *e = claim();
-    if (!e)
-        return;
+    if (e)
+        put_call(e, id, kind, t0, dt, site, comm, world, peer,
+                 kind == PMPI_EV_COLL ? seq : tag, bytes, req, flags, group);
+}
+
+void pmpi_log_sendrecv(int id, long long t0, long long dt, void *site, MPI_Comm comm, int dest,
+                       int sendtag, long long sent, int source, int recvtag, long long recvd,
+                       uint64_t req)
+{
+    int world = comm != MPI_COMM_NULL && pmpi_comm_congruent(comm), got;
+    struct pmpi_event *e = claim_n(2, &got);
+    if (got > 0)
+        put_call(&e[0], id, PMPI_EV_SEND, t0, dt, site, comm, world, dest, sendtag, sent, req,
+                 0, 0);
+    if (got > 1)
+        put_call(&e[1], id, PMPI_EV_RECV, t0, dt, site, comm, world, source, recvtag, recvd,
+                 req, 0, 0);
+}
+
+/* A Wait/Test form's record of one request it completed (source and tag: the status's). */
+static void put_wait(struct pmpi_event *e, int id, long long t0, long long dt, void *site,
+                     uint64_t req, const MPI_Status *st)
+{
     e->t0 = t0;
     e->t1 = t0 + dt;
     e->site = (uint64_t)(uintptr_t)site;
     e->req = req;
-    e->bytes = bytes;
-    e->peer = kind == PMPI_EV_CALL ? -1
-              : peer < 0           ? -1
-              : world              ? peer
-                                   : pmpi_world_rank(comm, peer);
-    e->tag = kind == PMPI_EV_COLL ? seq : tag;
+    e->bytes = 0;
+    e->peer = st ? st->MPI_SOURCE : -1;
+    e->tag = st ? st->MPI_TAG : -1;
     e->call = (uint16_t)id;
-    e->flags = (uint8_t)(flags | (world ? PMPI_EVF_WORLD : 0));
-    e->pad = group;
-    __atomic_store_n(&e->kind, (uint8_t)kind, __ATOMIC_RELEASE); /* last: the record is whole */
+    e->flags = 0;
+    e->pad = 0;
+    __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_WAIT, __ATOMIC_RELEASE);
+}
+
+static int some_logged(int nrq, const uint64_t *reqs, int i)
+{
+    return i >= 0 && i < nrq && i < PMPI_LOG_WAIT_MAX && reqs[i];
 }
 
 void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
                         const uint64_t *reqs, int ndone, const int *indices,
                         const MPI_Status *statuses)
 {
-    for (int k = 0; k < ndone && indices; k++) {
-        int i = indices[k];
-        if (i < 0 || i >= nrq || i >= PMPI_LOG_WAIT_MAX || !reqs[i])
-            continue;
-        struct pmpi_event *e = claim();
-        if (!e)
-            return;
-        e->t0 = t0;
-        e->t1 = t0 + dt;
-        e->site = (uint64_t)(uintptr_t)site;
-        e->req = reqs[i];
-        e->bytes = 0;
-        e->peer = statuses ? statuses[k].MPI_SOURCE : -1;
-        e->tag = statuses ? statuses[k].MPI_TAG : -1;
-        e->call = (uint16_t)id;
-        e->flags = 0;
-        e->pad = 0;
-        __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_WAIT, __ATOMIC_RELEASE);
-    }
+    int n = 0, got;
+    for (int k = 0; k < ndone && indices; k++)
+        n += some_logged(nrq, reqs, indices[k]);
+    struct pmpi_event *e = n ? claim_n(n, &got) : NULL;
+    for (int k = 0, w = 0; e && k < ndone && w < got; k++)
+        if (some_logged(nrq, reqs, indices[k]))
+            put_wait(&e[w++], id, t0, dt, site, reqs[indices[k]], statuses ? &statuses[k] : NULL);
 }
 
 /* ---- persistent requests: the send or receive filed at *_init, logged per start ---- */
@@ -345,29 +390,35 @@ void pmpi_log_persistent(MPI_Request req, int kind, MPI_Comm comm, int peer, int
 
 int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs)
 {
-    int logged = 0;
+    int m = 0, got, w = 0;
     for (int i = 0; i < n && reqs; i++) {
+        uint64_t key = pmpi_req_key(reqs[i]);
+        m += key && persist_find(key);
+    }
+    struct pmpi_event *e = m ? claim_n(m, &got) : NULL;
+    for (int i = 0; e && i < n && w < got; i++) {
         uint64_t key = pmpi_req_key(reqs[i]);
         const struct persist *p = key ? persist_find(key) : NULL;
         if (!p)
             continue;
-        struct pmpi_event *e = claim();
-        if (!e)
-            break;
-        e->t0 = t0;
-        e->t1 = t0 + dt;
-        e->site = (uint64_t)(uintptr_t)site;
-        e->req = key;
-        e->bytes = p->bytes;
-        e->peer = p->peer;
-        e->tag = p->tag;
-        e->call = (uint16_t)id;
-        e->flags = p->flags;
-        e->pad = 0;
-        __atomic_store_n(&e->kind, p->kind, __ATOMIC_RELEASE);
-        logged++;
+        struct pmpi_event *r = &e[w++];
+        r->t0 = t0;
+        r->t1 = t0 + dt;
+        r->site = (uint64_t)(uintptr_t)site;
+        r->req = key;
+        r->bytes = p->bytes;
+        r->peer = p->peer;
+        r->tag = p->tag;
+        r->call = (uint16_t)id;
+        r->flags = p->flags;
+        r->pad = 0;
+        __atomic_store_n(&r->kind, p->kind, __ATOMIC_RELEASE);
     }
-    return logged;
+    /* a request freed by another thread between the two looks (an erroneous program):
+     * its claimed slot says only that the call was made */
+    for (; e && w < got; w++)
+        put_call(&e[w], id, PMPI_EV_CALL, t0, dt, site, MPI_COMM_NULL, 0, -1, -1, 0, 0, 0, 0);
+    return m;
 }
 
 void pmpi_log_persistent_forget(MPI_Request req)
@@ -381,26 +432,15 @@ void pmpi_log_persistent_forget(MPI_Request req)
 void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const uint64_t *reqs,
                    const MPI_Status *statuses)
 {
-    for (int i = 0; i < n && i < PMPI_LOG_WAIT_MAX; i++) {
-        if (!reqs[i])
-            continue;
-        struct pmpi_event *e = claim();
-        if (!e)
-            return;
-        e->t0 = t0;
-        e->t1 = t0 + dt;
-        e->site = (uint64_t)(uintptr_t)site;
-        e->req = reqs[i];
-        e->bytes = 0;
-        /* the status's source and tag (a rank of the request's communicator): an
-         * MPI_ANY_SOURCE or MPI_ANY_TAG receive takes them (world-congruent ones only) */
-        e->peer = statuses ? statuses[i].MPI_SOURCE : -1;
-        e->tag = statuses ? statuses[i].MPI_TAG : -1;
-        e->call = (uint16_t)id;
-        e->flags = 0;
-        e->pad = 0;
-        __atomic_store_n(&e->kind, (uint8_t)PMPI_EV_WAIT, __ATOMIC_RELEASE);
-    }
+    int m = 0, got;
+    for (int i = 0; i < n && i < PMPI_LOG_WAIT_MAX; i++)
+        m += reqs[i] != 0;
+    struct pmpi_event *e = m ? claim_n(m, &got) : NULL;
+    /* the status's source and tag (a rank of the request's communicator): an
+     * MPI_ANY_SOURCE or MPI_ANY_TAG receive takes them (world-congruent ones only) */
+    for (int i = 0, w = 0; e && i < n && i < PMPI_LOG_WAIT_MAX && w < got; i++)
+        if (reqs[i])
+            put_wait(&e[w++], id, t0, dt, site, reqs[i], statuses ? &statuses[i] : NULL);
 }
 
 int pmpi_fortran_status_ignored(const void *st, int f08)

@@ -97,6 +97,11 @@ long long pmpi_log_dropped(void);
  * MPI_COMM_NULL (no communicator); peer is a rank of comm or negative. */
 void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI_Comm comm,
                    int peer, int tag, long long bytes, uint64_t req, int flags);
+/* A Sendrecv (and its _replace and I forms): its send and receive records, claimed
+ * together so they stay adjacent (the trace reads one call from them). */
+void pmpi_log_sendrecv(int id, long long t0, long long dt, void *site, MPI_Comm comm, int dest,
+                       int sendtag, long long sent, int source, int recvtag, long long recvd,
+                       uint64_t req);
 /* Wait/Test forms: one record per request completed (reqs: the handles before the call;
  * statuses may be MPI_STATUSES_IGNORE; n requests at most PMPI_LOG_WAIT_MAX are matched,
  * the rest counted in pmpi_log_unmatched). */

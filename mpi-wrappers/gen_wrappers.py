@@ -282,6 +282,9 @@ def event_log(c, dest, source):
                 tag = f"({rtag} == MPI_ANY_TAG && status != MPI_STATUS_IGNORE ? status->MPI_TAG : {rtag})"
             out.append(f"        pmpi_log_call({cid}, PMPI_EV_RECV, {t}, comm, {source}, {tag}, "
                        f"recvd_, {req}, 0);")
+            if len(out) == 2:  # a Sendrecv: both records in one claim
+                out = [f"        pmpi_log_sendrecv({cid}, {t}, comm, {dest}, {stag}, sent_, "
+                       f"{source}, {tag}, recvd_, {req});"]
         if out:
             return "", out
     if c["kind"] == "coll" and "comm" in c["args"] and not persistent(c):
@@ -530,6 +533,10 @@ def fortran_log(c, f08):
                                f"{int(f08)}, &cst_) ? cst_.MPI_TAG : {tag})")
                     rec.append(f"        pmpi_log_call({cid}, PMPI_EV_RECV, {t}, {comm}, {src}, "
                                f"{tag}, recvd_, {req}, 0);")
+                    if d and stag in args:  # a Sendrecv: both records in one claim
+                        rec = [x for x in rec if "pmpi_log_call(" not in x] + [
+                            f"        pmpi_log_sendrecv({cid}, {t}, {comm}, {d}, "
+                            f"{fortran_arg(c, stag, f08)}, sent_, {src}, {tag}, recvd_, {req});"]
         elif c["kind"] == "coll" and "comm" in args and not persistent(c):
             root = fortran_arg(c, "root", f08) or "PMPI_LOG_NO_ROOT"
             rec = [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, {comm}, {root}, -1, "

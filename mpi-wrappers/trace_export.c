@@ -29,6 +29,7 @@
 #include "env.h"
 #include "event_log.h"
 #include "rank_series.h"
+#include "request_link.h"
 #include "state.h"
 #include "trace_export.h"
 #include "trace_writer.h"
@@ -149,23 +150,8 @@ static void add_p2p(struct conv *c, long long tick, int kind, const struct pmpi_
     r->bytes = e->bytes > 0 ? (uint64_t)e->bytes : 0;
 }
 
-/* Open requests of Irecvs: request -> record, until a Wait record completes it. */
-struct reqs {
-    uint64_t *key;
-    int64_t *val;
-    size_t mask;
-};
-
-static size_t req_slot(const struct reqs *q, uint64_t k)
-{
-    size_t h = (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 20) & q->mask;
-    while (q->key[h] && q->key[h] != k)
-        h = (h + 1) & q->mask;
-    return h;
-}
-
 /* Records i .. j-1: one call (a Sendrecv is two records, a Waitall one per request). */
-static void add_call(struct conv *c, struct reqs *q, long long i, long long j)
+static void add_call(struct conv *c, const int64_t *link, long long i, long long j)
 {
     const struct pmpi_event *e0 = &pmpi_log.ev[i];
     int region = call_region(c, e0->call);
@@ -182,22 +168,15 @@ static void add_call(struct conv *c, struct reqs *q, long long i, long long j)
             add_p2p(c, e->t0, TR_SEND, e);
         else if (e->kind == PMPI_EV_RECV && !e->req)
             add_p2p(c, e->t1, TR_RECV, e);
-        else if (e->kind == PMPI_EV_RECV && q->key) {
-            size_t h = req_slot(q, e->req);
-            q->key[h] = e->req;
-            q->val[h] = k;
-        } else if (e->kind == PMPI_EV_WAIT && q->key) {
-            size_t h = req_slot(q, e->req);
-            if (q->key[h] && q->val[h] >= 0) {
-                struct pmpi_event m = pmpi_log.ev[q->val[h]];
-                if (m.peer < 0 && e->peer >= 0 && (m.flags & PMPI_EVF_WORLD))
-                    m.peer = e->peer; /* MPI_ANY_SOURCE: the status's */
-                if (m.tag == MPI_ANY_TAG && e->tag >= 0)
-                    m.tag = e->tag;
-                m.thread = e->thread; /* completed on the Wait's thread */
-                add_p2p(c, e->t1, TR_RECV, &m);
-                q->val[h] = -1;
-            }
+        else if (e->kind == PMPI_EV_WAIT && link && link[k] >= 0 &&
+                 pmpi_log.ev[link[k]].kind == PMPI_EV_RECV) { /* an Irecv it completed */
+            struct pmpi_event m = pmpi_log.ev[link[k]];
+            if (m.peer < 0 && e->peer >= 0 && (m.flags & PMPI_EVF_WORLD))
+                m.peer = e->peer; /* MPI_ANY_SOURCE: the status's */
+            if (m.tag == MPI_ANY_TAG && e->tag >= 0)
+                m.tag = e->tag;
+            m.thread = e->thread; /* completed on the Wait's thread */
+            add_p2p(c, e->t1, TR_RECV, &m);
         }
     }
     if (op >= 0 && (r = add_on(c, e0->t1, TR_COLL_END, e0))) {
@@ -222,17 +201,12 @@ static int same_call(const struct pmpi_event *a, const struct pmpi_event *b)
 static void convert(struct conv *c)
 {
     long long n = pmpi_log_count();
-    struct reqs q = {0};
-    size_t cap = 16;
-    while (cap < (size_t)n * 2)
-        cap <<= 1;
-    q.key = calloc(cap, sizeof *q.key);
-    q.val = malloc(cap * sizeof *q.val);
-    q.mask = cap - 1;
-    if (!q.key || !q.val) { /* Irecvs then have no receive records: said as failed */
-        free(q.key);
-        free(q.val);
-        q.key = NULL;
+    /* each Irecv's Wait (request_link.c); without memory Irecvs have no receive
+     * records: said as failed */
+    int64_t *link = malloc((n > 0 ? (size_t)n : 1) * sizeof *link);
+    if (!link || pmpi_link_requests(pmpi_log.ev, n, link) != 0) {
+        free(link);
+        link = NULL;
         c->failed = 1;
     }
     unsigned open = 0;                            /* MPI_Pcontrol regions open */
@@ -267,7 +241,7 @@ static void convert(struct conv *c)
         long long j = i + 1;
         while (j < n && same_call(e, &pmpi_log.ev[j]))
             j++;
-        add_call(c, &q, i, j);
+        add_call(c, link, i, j);
         i = j;
     }
     for (int k = PMPI_MAX_REGIONS - 1; k >= 0; k--) { /* still open at MPI_Finalize */
@@ -277,8 +251,7 @@ static void convert(struct conv *c)
             r->thread = track(c, open_thread[k]);
         }
     }
-    free(q.key);
-    free(q.val);
+    free(link);
 }
 
 /* PAPI_INTERVAL's samples (those the row's series has: taken before MPI_Finalize

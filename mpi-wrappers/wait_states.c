@@ -27,6 +27,7 @@
 #include "clock_sync.h"
 #include "sparse_exchange.h"
 #include "event_log.h"
+#include "request_link.h"
 #include "wait_states.h"
 
 const char *const pmpi_wait_names[PMPI_WAIT_KINDS] = {"late_sender_s", "late_receiver_s",
@@ -95,44 +96,31 @@ static void add_wait(int64_t b, double t, int kind)
     }
 }
 
-/* Each request's Wait: the latest I-record with that request before it. */
+/* Each request's Wait (request_link.c); a receive's MPI_ANY_SOURCE / MPI_ANY_TAG from
+ * the status of the Wait that completed it. */
 static void link_requests(void)
 {
-    size_t cap = 16;
-    while (cap < (size_t)W.n * 2)
-        cap <<= 1;
-    uint64_t *keys = calloc(cap, sizeof *keys);
-    int64_t *vals = malloc(cap * sizeof *vals);
+    int64_t *link = malloc((W.n > 0 ? (size_t)W.n : 1) * sizeof *link);
     for (long long i = 0; i < W.n; i++)
         W.waiter[i] = -1;
-    if (!keys || !vals)
-        goto out;
+    if (!link || pmpi_link_requests(W.ev, W.n, link) != 0) {
+        free(link);
+        return;
+    }
     for (long long i = 0; i < W.n; i++) {
-        struct pmpi_event *e = &W.ev[i];
-        if (!e->req || (e->kind != PMPI_EV_WAIT && e->kind != PMPI_EV_SEND &&
-                        e->kind != PMPI_EV_RECV && e->kind != PMPI_EV_COLL))
+        const struct pmpi_event *e = &W.ev[i];
+        if (e->kind != PMPI_EV_WAIT || link[i] < 0)
             continue;
-        size_t h = (size_t)((e->req * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
-        while (keys[h] && keys[h] != e->req)
-            h = (h + 1) & (cap - 1);
-        if (e->kind != PMPI_EV_WAIT) {
-            keys[h] = e->req;
-            vals[h] = i;
-        } else if (keys[h] && vals[h] >= 0) {
-            struct pmpi_event *m = &W.ev[vals[h]];
-            W.waiter[vals[h]] = i;
-            if (m->kind == PMPI_EV_RECV && (m->flags & PMPI_EVF_WORLD)) {
-                if (m->peer < 0 && e->peer >= 0) /* MPI_ANY_SOURCE: the status's */
-                    m->peer = e->peer;
-                if (m->tag == MPI_ANY_TAG && e->tag >= 0)
-                    m->tag = e->tag;
-            }
-            vals[h] = -1;
+        struct pmpi_event *m = &W.ev[link[i]];
+        W.waiter[link[i]] = i;
+        if (m->kind == PMPI_EV_RECV && (m->flags & PMPI_EVF_WORLD)) {
+            if (m->peer < 0 && e->peer >= 0)
+                m->peer = e->peer;
+            if (m->tag == MPI_ANY_TAG && e->tag >= 0)
+                m->tag = e->tag;
         }
     }
-out:
-    free(keys);
-    free(vals);
+    free(link);
 }
 
 static int by_src_tag(const void *a, const void *b)

@@ -18,8 +18,14 @@
 --part threads: mpi_threads.c (MPI_THREAD_MULTIPLE: 3 threads besides the main one make
   50 MPI_Comm_rank and one MPI_Sendrecv to their own rank with tag 10 + t): a track per
   rank and thread (JSON tid = the thread's OS id), each worker's 50 + 1 calls and its own
-  message on its own track; OTF2 a location per rank and thread with the same counts.
-Usage: check_mpi_trace.py --mpirun M --program PROG --part json|otf2|bad|metrics|threads
+  message on its own track; OTF2 a location per rank and thread with the same counts;
+--part threads_many: mpi_threads.c "many" (the workers also make 2000 rounds of an
+  MPI_Sendrecv and an Isend + Irecv + Waitall(2), all at once): calls that log two
+  records each stay one slice each, on their own thread's track, however the threads'
+  records interleave: per worker 2001 Sendrecv and 2000 Waitall slices (JSON and OTF2),
+  2 x 2000 + 1 messages sent and received on its track, totals the report's calls.
+Usage: check_mpi_trace.py --mpirun M --program PROG
+  --part json|otf2|bad|metrics|threads|threads_many
   [--otf2-print P] [--no-otf2-shim LIB] [--threads-program PROG]"""
 import argparse
 import collections
@@ -346,11 +352,79 @@ def part_threads(args, out):
               f"otf2 rank {r}: a location per thread, each worker's calls on its own: {sorted(locs)}")
 
 
+MANY = 2000
+
+
+def part_threads_many(args, out):
+    if not args.threads_program:
+        check(False, "--threads-program is needed")
+        return
+    np_, workers = 2, 3
+    want = {"MPI_Sendrecv": MANY + 1, "MPI_Waitall": MANY, "MPI_Isend": MANY,
+            "MPI_Irecv": MANY, "MPI_Comm_rank": 50}
+    fmts = ["json"] + ([] if not args.otf2_print or args.otf2_print == "none" else ["otf2"])
+    for fmt in fmts:
+        sub = os.path.join(out, fmt)
+        os.makedirs(sub)
+        e = {"PAPI_MPI_OUTPUT_DIR": sub, "PAPI_MPI_TRACE": fmt}
+        p = run_cmd([args.mpirun, "-np", str(np_)] + rank_env(args.mpirun, e) +
+                    [args.threads_program, "0", "many"], tail=3000)
+        if "SKIPPED" in p.stdout:
+            print("SKIPPED: MPI_THREAD_MULTIPLE not provided")
+            sys.exit(77)
+        check(p.returncode == 0, f"{fmt}: exit status {p.returncode}")
+        with open(os.path.join(sub, "papi_mpi_report.json"), encoding="utf-8") as f:
+            rep = json.load(f)
+        slices = collections.defaultdict(collections.Counter)  # (rank, track) -> call -> n
+        msgs = collections.defaultdict(collections.Counter)    # (rank, track) -> s/f -> n
+        if fmt == "json":
+            with open(os.path.join(sub, "papi_mpi_trace.json"), encoding="utf-8") as f:
+                for ev in json.load(f)["traceEvents"]:
+                    if ev["ph"] == "B":
+                        slices[(ev["pid"], ev["tid"])][ev["name"]] += 1
+                    elif ev["ph"] in ("s", "f"):
+                        msgs[(ev["pid"], ev["tid"])][ev["ph"]] += 1
+        else:
+            anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
+            if "libotf2" in p.stdout and not os.path.exists(anchor):
+                print("otf2: this build or machine has no libotf2: the JSON only")
+                continue
+            for line in otf2_lines(args, anchor):
+                m = re.match(r'^(ENTER|MPI_SEND|MPI_RECV)\s+(\d+)\s+\d+\s+(?:Region: "([^"]*)")?', line)
+                if not m:
+                    continue
+                loc = int(m.group(2))
+                key = (loc >> 16, loc & 0xffff)
+                if m.group(1) == "ENTER":
+                    slices[key][m.group(3)] += 1
+                else:
+                    msgs[key]["s" if m.group(1) == "MPI_SEND" else "f"] += 1
+        for r in range(np_):
+            tracks = {t: c for (rr, t), c in slices.items() if rr == r}
+            work = [t for t, c in tracks.items() if c["MPI_Sendrecv"] > 0]
+            print(f"{fmt} rank {r}: " + "; ".join(
+                f"{t}: {dict(c)} msgs {dict(msgs[(r, t)])}" for t, c in sorted(tracks.items())))
+            check(len(tracks) == workers + 1 and len(work) == workers,
+                  f"{fmt} rank {r}: a track per thread, {workers} with the workers' calls")
+            for t in work:
+                got = {k: tracks[t][k] for k in want}
+                check(got == want, f"{fmt} rank {r} track {t}: one slice per call: {got}, "
+                      f"expected {want}")
+                m = msgs[(r, t)]
+                check(m["s"] == 2 * MANY + 1 and m["f"] == 2 * MANY + 1,
+                      f"{fmt} rank {r} track {t}: messages sent and received {dict(m)}, "
+                      f"expected {2 * MANY + 1} each")
+            for call in want:
+                total = sum(c[call] for c in tracks.values())
+                check(total == rep["ranks"][r]["calls"][call]["calls"],
+                      f"{fmt} rank {r}: {call} slices {total} = the report's calls")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
-    ap.add_argument("--part", choices=["json", "otf2", "bad", "metrics", "threads"], required=True)
+    ap.add_argument("--part", choices=["json", "otf2", "bad", "metrics", "threads", "threads_many"], required=True)
     ap.add_argument("--otf2-print")
     ap.add_argument("--no-otf2-shim")
     ap.add_argument("--threads-program")
@@ -358,7 +432,7 @@ def main():
     out = tempfile.mkdtemp(prefix="papi_mpi_trace_")
     try:
         {"json": part_json, "otf2": part_otf2, "bad": part_bad, "metrics": part_metrics,
-         "threads": part_threads}[args.part](args, out)
+         "threads": part_threads, "threads_many": part_threads_many}[args.part](args, out)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     return verdict()

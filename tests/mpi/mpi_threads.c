@@ -7,7 +7,11 @@
  * argv[2] = "time": instead, 4 threads that spend nearly the whole run in MPI at the
  * same time (check_thread_time.py): each receives TIME_ROUNDS messages from its own
  * rank (tag = its number), blocked in MPI_Recv, and the main thread sends each round's
- * messages after a pause of TIME_PAUSE_MS. */
+ * messages after a pause of TIME_PAUSE_MS.
+ * argv[2] = "many": besides their calls above, the workers each make MANY_ROUNDS of an
+ * MPI_Sendrecv and an Isend + Irecv + Waitall(2) to their own rank at the same time:
+ * calls that log two records each, which the trace must keep as one call per slice
+ * however the threads' records interleave (check_mpi_trace.py --part threads_many). */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,8 +25,9 @@
 
 enum { NTHREADS = 3, CALLS = 50, MSG = 100 };
 enum { TIME_THREADS = 4, TIME_ROUNDS = 10, TIME_PAUSE_MS = 30 };
+enum { MANY_ROUNDS = 2000 };
 static long pages;
-static int alive;
+static int alive, many;
 static pthread_barrier_t done_mpi, after_finalize;
 
 static void *worker(void *arg)
@@ -35,6 +40,16 @@ static void *worker(void *arg)
         MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Sendrecv(out, MSG, MPI_CHAR, rank, 10 + t, in, MSG, MPI_CHAR, rank, 10 + t,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; many && i < MANY_ROUNDS; i++) {
+        MPI_Request rq[2];
+        MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: gcc 12 takes MPICH's (MPI_Status *)1
+                           * for an array of size 0 */
+        MPI_Sendrecv(out, MSG, MPI_CHAR, rank, 20 + t, in, MSG, MPI_CHAR, rank, 20 + t,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Irecv(in, MSG, MPI_CHAR, rank, 30 + t, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, MSG, MPI_CHAR, rank, 30 + t, MPI_COMM_WORLD, &rq[1]);
+        MPI_Waitall(2, rq, st);
+    }
     if (alive) {
         pthread_barrier_wait(&done_mpi);       /* MPI work done... */
         pthread_barrier_wait(&after_finalize); /* ...stay alive until after Finalize */
@@ -74,6 +89,7 @@ int main(int argc, char **argv)
     pages = argc > 1 ? atol(argv[1]) : 0;
     alive = argc > 2 && strcmp(argv[2], "alive") == 0;
     int timed = argc > 2 && strcmp(argv[2], "time") == 0;
+    many = argc > 2 && strcmp(argv[2], "many") == 0;
     pthread_barrier_init(&done_mpi, NULL, NTHREADS + 1);
     pthread_barrier_init(&after_finalize, NULL, NTHREADS + 1);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);

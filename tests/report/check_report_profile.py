@@ -105,9 +105,12 @@ def case_page(tool, papi_run, prog, out):
     graphs = flames(page)
     if sorted(graphs) != ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]:
         fail("flame graphs of %s, expected perf::TASK-CLOCK and perf::PAGE-FAULTS" % sorted(graphs))
+    # heavy is not recursive: its boxes' widths add up (a frame-pointer chain may end
+    # differently above start_thread in some samples: heavy then has a box per root)
     faults = [b for b in graphs["perf::PAGE-FAULTS"] if b[0] == "heavy"]
-    if not faults or faults[0][1] < 50:
-        fail("heavy (4.8 MB of fresh pages) has %s of the page faults, expected most" % faults)
+    if not faults or sum(b[1] for b in faults) < 50:
+        fail("heavy (4.8 MB of fresh pages) has %s of the page faults, expected most; "
+             "every box: %s" % (faults, [b[:3] for b in graphs["perf::PAGE-FAULTS"]]))
     stacks = folded(d)
     total = sum(stacks.values())
     own = {}
@@ -146,7 +149,9 @@ def case_page(tool, papi_run, prog, out):
         fail("report.txt has %d top functions headers, expected 1: %s" % (len(heads), heads))
     print("page: heavy's box %.2f%% wide, %.2f%% of profile.folded; heavy %.1f%% of its thread, "
           "light %.1f%% of its; heavy %.1f%% of the page faults; flame graphs of %s" % (
-              width, share, h, lt, faults[0][1], ", ".join(sorted(graphs))))
+              width, share, h, lt, sum(b[1] for b in faults), ", ".join(sorted(graphs))))
+    if len(faults) > 1:
+        print("page: heavy's page-fault boxes: %s" % [b[:3] for b in faults])
 
 
 def case_large(tool, _papi_run, _prog, out):

@@ -21,7 +21,10 @@ static volatile unsigned long sink;
 
 static long n_heavy, n_light, n_extra;
 
-/* heavy also touches 16 KiB a unit of fresh memory: page faults to weigh by (-e). */
+/* heavy also touches 16 KiB a unit of fresh memory: page faults to weigh by (-e). A
+ * sample charges its stack with the faults since the thread's previous sample, so the
+ * memory is freed only after the loop: a sample landing in free's munmap (whose frame
+ * hides heavy's) would otherwise take the faults of the last millisecond. */
 __attribute__((noinline)) void heavy(long units)
 {
     size_t bytes = (size_t)units << 14;
@@ -30,9 +33,9 @@ __attribute__((noinline)) void heavy(long units)
         for (size_t i = 0; i < bytes; i += 4096)
             ((volatile char *)p)[i] = 1; /* kept at -O2 too */
         sink += (unsigned long)((volatile char *)p)[bytes / 2];
-        free(p);
     }
     STEPS(units);
+    free(p);
 }
 
 __attribute__((noinline)) void light(long units)
