@@ -450,10 +450,7 @@ static void measured(uintptr_t site, int id, long long *calls, long long *ticks)
  * helper; an MPI call's caller stays the innermost (the call site's function). */
 static const char *outermost(const struct pmpi_where *w)
 {
-    const char *last = strrchr(w->inlined_into, ',');
-    if (!w->inlined_into[0])
-        return w->function;
-    return last ? last + 2 : w->inlined_into;
+    return w->outermost[0] ? w->outermost : w->function;
 }
 
 /* Names as the source reads them (demangle.c): a sample's function is the symbol holding

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "site_resolve.h"
 
 struct find_obj {
@@ -78,6 +79,19 @@ static const char *die_name(Dwarf_Die *d)
     return name ? name : dwarf_diename(d);
 }
 
+/* The name as the source reads it: DWARF's DW_AT_name lacks a C++ namespace and class or
+ * a Fortran module (wait_here for ranks::wait_here(int)), so a linkage name the shared
+ * demangler rewrites (demangle.c) wins, as in the sampling tables; C keeps DW_AT_name. */
+static void display_name(Dwarf_Die *d, char *out, size_t len)
+{
+    Dwarf_Attribute a;
+    const char *link = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_linkage_name, &a));
+    if (link && papi_demangle(link, out, len))
+        return;
+    const char *name = die_name(d);
+    snprintf(out, len, "%s", name ? name : "??");
+}
+
 /* Inlined frames: the innermost function is the site's function, the functions it is
  * inlined into (innermost first, up to the real one) its callers. dwarf_getscopes
  * continues an inlined instance with the scopes of its abstract definition, so each
@@ -96,9 +110,8 @@ static void scopes(Dwfl_Module *mod, Dwarf_Addr addr, struct pmpi_where *w)
     free(sc);
     if (!found)
         return;
-    const char *name = die_name(&die);
-    if (name)
-        snprintf(w->function, sizeof w->function, "%s", name);
+    if (die_name(&die))
+        display_name(&die, w->function, sizeof w->function);
     Dwarf_Attribute a;
     const char *link = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_linkage_name, &a));
     if (link)
@@ -116,9 +129,11 @@ static void scopes(Dwfl_Module *mod, Dwarf_Addr addr, struct pmpi_where *w)
         free(outer);
         if (!found)
             break;
-        name = die_name(&die);
+        char name[sizeof w->outermost];
+        display_name(&die, name, sizeof name);
+        snprintf(w->outermost, sizeof w->outermost, "%s", name);
         used += (size_t)snprintf(w->inlined_into + used, sizeof w->inlined_into - used, "%s%s",
-                                 used ? ", " : "", name ? name : "??");
+                                 used ? ", " : "", name);
     }
 }
 

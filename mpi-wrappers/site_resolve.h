@@ -9,6 +9,7 @@
 struct pmpi_where {
     char function[128];     /* innermost function (an inlined one included), or "??" */
     char inlined_into[256]; /* the functions it is inlined into, innermost first, or "" */
+    char outermost[128];    /* the last of them (the concrete function), or "" */
     char file[256];         /* source file, or "??" */
     int line;               /* 0 when unknown */
     const char *note;       /* why file and line are missing, or NULL */

@@ -25,7 +25,8 @@ time since the thread's previous one: a rank kept off the CPU sits out part of i
 unsampled).
 --part cxx: mpi_sample_cxx.cpp (2 ranks, the wrapper preloaded): rank 1's 0.3 s of CPU in
 ranks::Work::spin(double) (240 to 390 samples) and rank 0's MPI_Barrier by
-ranks::wait_here(int), demangled in the rows, the job-wide tables and the banner; papi_report
+ranks::wait_here(int), demangled in the rows, the job-wide tables, the banner and the
+wrapper's own call-site table (JSON and banner: DWARF's plain name is wait_here); papi_report
 reads the sampling section into mpi_sampled_functions.csv and mpi_sampled_by_caller.csv
 (every row's entries, exact) and shows both on the page and in the text.
 --part pcontrol: mpi_sample_pcontrol.c (2 ranks, the wrapper preloaded) opens and closes a
@@ -42,6 +43,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -207,6 +209,13 @@ def part_cxx(args):
           f"cxx: job-wide {spin} is rank 1's ({jf})")
     jm = [e for e in job.get("mpi_by_caller", []) if e["function"] == "ranks::wait_here(int)"]
     check(len(jm) >= 1, f"cxx: job-wide MPI time by ranks::wait_here(int) ({jm})")
+    # the wrapper's own call-site table (not the sampling's) names it the same way
+    cs = [e for e in rep.get("callsites", {}).get("top", []) if e["call"] == "MPI_Barrier"
+          and e["line"] == line]
+    check(len(cs) == 1 and cs[0]["function"] == "ranks::wait_here(int)",
+          f"cxx: the call-site table's barrier by ranks::wait_here(int) ({cs})")
+    check(re.search(r"MPI_Barrier +mpi_sample_cxx\.cpp:%d \(ranks::wait_here\(int\)\)" % line,
+                    p.stdout) is not None, "cxx: the banner's call site names ranks::wait_here(int)")
     names = [e["function"] for r in rows.values() for e in r.get("functions", []) + r.get("mpi_by_caller", [])]
     mangled = [f for f in names if f.startswith("_Z")]
     check(not mangled, f"cxx: mangled names left: {mangled}")
