@@ -219,9 +219,9 @@ static struct pmpi_event *claim(void)
 
 /* A point-to-point, collective or plain call's record, its kind stored last (release):
  * a reader that sees the kind sees the whole record. */
-static void put_call(struct pmpi_event *e, int id, int kind, long long t0, long long dt,
-                     void *site, MPI_Comm comm, int world, int peer, int tag, long long bytes,
-                     uint64_t req, int flags, uint32_t group)
+static void put_call(struct pmpi_event *e, int id, int kind, long long t0, long long dt, void *site,
+                     MPI_Comm comm, int world, int peer, int tag, long long bytes, uint64_t req,
+                     int flags, uint32_t group)
 {
     e->t0 = t0;
     e->t1 = t0 + dt;
@@ -273,8 +273,8 @@ void pmpi_log_call(int id, int kind, long long t0, long long dt, void *site, MPI
     }
     struct pmpi_event *e = claim();
     if (e)
-        put_call(e, id, kind, t0, dt, site, comm, world, peer,
-                 kind == PMPI_EV_COLL ? seq : tag, bytes, req, flags, group);
+        put_call(e, id, kind, t0, dt, site, comm, world, peer, kind == PMPI_EV_COLL ? seq : tag,
+                 bytes, req, flags, group);
 }
 
 void pmpi_log_sendrecv(int id, long long t0, long long dt, void *site, MPI_Comm comm, int dest,
@@ -284,11 +284,11 @@ void pmpi_log_sendrecv(int id, long long t0, long long dt, void *site, MPI_Comm 
     int world = comm != MPI_COMM_NULL && pmpi_comm_congruent(comm), got;
     struct pmpi_event *e = claim_n(2, &got);
     if (got > 0)
-        put_call(&e[0], id, PMPI_EV_SEND, t0, dt, site, comm, world, dest, sendtag, sent, req,
-                 0, 0);
+        put_call(&e[0], id, PMPI_EV_SEND, t0, dt, site, comm, world, dest, sendtag, sent, req, 0,
+                 0);
     if (got > 1)
-        put_call(&e[1], id, PMPI_EV_RECV, t0, dt, site, comm, world, source, recvtag, recvd,
-                 req, 0, 0);
+        put_call(&e[1], id, PMPI_EV_RECV, t0, dt, site, comm, world, source, recvtag, recvd, req, 0,
+                 0);
 }
 
 /* A Wait/Test form's record of one request it completed (source and tag: the status's). */

@@ -31,8 +31,8 @@ static struct slot *find(const struct table *t, uint64_t req, uint32_t thread)
 
 static int makes_request(const struct pmpi_event *e)
 {
-    return e->req && (e->kind == PMPI_EV_SEND || e->kind == PMPI_EV_RECV ||
-                      e->kind == PMPI_EV_COLL);
+    return e->req &&
+           (e->kind == PMPI_EV_SEND || e->kind == PMPI_EV_RECV || e->kind == PMPI_EV_COLL);
 }
 
 int pmpi_link_requests(const struct pmpi_event *ev, long long n, int64_t *link)

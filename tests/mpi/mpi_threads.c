@@ -38,8 +38,8 @@ static void *worker(void *arg)
     touch_pages((t + 1) * pages);
     for (int i = 1; i < CALLS; i++)
         MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Sendrecv(out, MSG, MPI_CHAR, rank, 10 + t, in, MSG, MPI_CHAR, rank, 10 + t,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(out, MSG, MPI_CHAR, rank, 10 + t, in, MSG, MPI_CHAR, rank, 10 + t, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
     for (int i = 0; many && i < MANY_ROUNDS; i++) {
         MPI_Request rq[2];
         MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: gcc 12 takes MPICH's (MPI_Status *)1
