@@ -251,6 +251,34 @@ def case_faults(papi_run, prog, out):
               % (own["touch_fresh_pages"], n, doc["samples"]))
 
 
+def case_user_only(papi_run, prog, out):
+    """EVENT:u (perf's modifier): user mode only. 20000 fresh pages spend their faults'
+    time in the kernel: without :u (where the kernel may be sampled) [kernel] frames
+    take part of the samples; with :u none, and the banner says so."""
+    runs = {}
+    for mod in ("", ":u"):
+        d = os.path.join(out, "u" if mod else "all")
+        rc, _, err = run([papi_run, "--sample", "perf::TASK-CLOCK%s@100000" % mod, "-o", d,
+                          "--", prog, "20000"])
+        if rc != 0:
+            fail("--sample perf::TASK-CLOCK%s: exit status %d\n%s" % (mod, rc, err))
+        stacks = folded(d)
+        runs[mod] = (sum(c for s, c in stacks.items() if "[kernel]" in s.split(";")),
+                     sum(stacks.values()), err)
+    k_all, all_all, err_all = runs[""]
+    k_u, all_u, err_u = runs[":u"]
+    if "user mode only (:u)" not in err_u:
+        fail("the banner does not say user mode only:\n" + err_u)
+    if k_u != 0:
+        fail("--sample perf::TASK-CLOCK:u: %d of %d ns sampled in [kernel] frames" % (k_u, all_u))
+    if "kernel frames not sampled" in err_all:
+        print("user_only: this user may not sample the kernel: no comparison with the default")
+    elif k_all == 0:
+        fail("without :u no [kernel] frame in 20000 page faults (%d ns sampled)" % all_all)
+    print("user_only: [kernel] frames %d of %d ns without :u, %d of %d with :u"
+          % (k_all, all_all, k_u, all_u))
+
+
 def case_dwarf_refused(papi_run, prog, out, shim):
     env = dict(os.environ, LD_PRELOAD=shim)
     rc, so, err = run([papi_run, "--sample", EVENT, "--call-graph", "dwarf", "-o", out, "--",

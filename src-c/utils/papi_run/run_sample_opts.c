@@ -153,8 +153,10 @@ static int set_event(int i, const char *name)
     return 0;
 }
 
-/* "EVENT@PERIOD", "EVENT@FREQhz", "EVENT", "@FREQhz", "" or "default". */
-static void parse_spec(const struct run_options *o, char *event, long long *value, int *freq)
+/* "EVENT@PERIOD", "EVENT@FREQhz", "EVENT", "@FREQhz", "" or "default"; EVENT may end in
+ * ":u" (perf's modifier: user mode only, *user set), as in instructions:u. */
+static void parse_spec(const struct run_options *o, char *event, long long *value, int *freq,
+                       int *user)
 {
     char spec[RUN_NAME_LEN + 32];
     snprintf(spec, sizeof spec, "%s", strcmp(o->sample, "default") == 0 ? "" : o->sample);
@@ -176,6 +178,10 @@ static void parse_spec(const struct run_options *o, char *event, long long *valu
                    *freq ? "frequency" : "period");
         *value = v;
     }
+    size_t len = strlen(spec);
+    *user = len >= 2 && strcasecmp(spec + len - 2, ":u") == 0;
+    if (*user)
+        spec[len - 2] = 0;
     snprintf(event, RUN_NAME_LEN, "%.*s", RUN_NAME_LEN - 1, spec);
 }
 
@@ -366,8 +372,8 @@ void run_sample_setup(struct run_state *s)
     const struct run_options *o = &s->opt;
     char event[RUN_NAME_LEN];
     long long value;
-    int failed;
-    parse_spec(o, event, &value, &cfg.freq);
+    int failed, user;
+    parse_spec(o, event, &value, &cfg.freq, &user);
     cfg.value = (uint64_t)value;
     int cg = o->call_graph; /* what was asked: check_dwarf may make dwarf fp */
     cfg.callchain = cg == RUN_CG_DWARF || cg == RUN_CG_AUTO ? RS_CG_DWARF : cg == RUN_CG_FP;
@@ -407,8 +413,11 @@ void run_sample_setup(struct run_state *s)
         return;
     }
     keep_metrics();
-    cfg.kernel = try_group(1, fallback, &failed) == 0;
-    if (!cfg.kernel)
+    cfg.kernel = !user && try_group(1, fallback, &failed) == 0;
+    if (user)
+        run_sample_note(s, "user mode only (:u): the kernel's work is neither counted nor "
+                           "sampled");
+    else if (!cfg.kernel)
         run_sample_note(s, "kernel frames not sampled: kernel.perf_event_paranoid forbids "
                            "kernel mode to this user (CAP_PERFMON or paranoid <= 1 allows it)");
     int refused = cfg.callchain == RS_CG_DWARF && check_dwarf(s);

@@ -116,9 +116,10 @@ static uint32_t unwind_user(const struct rs_ring *r, struct rs_table *t, const u
     return got ? depth + got : 0;
 }
 
-/* One PERF_RECORD_SAMPLE (its body after the header, size bytes) into the table. */
+/* One PERF_RECORD_SAMPLE (its body after the header, n words; misc: the header's) into
+ * the table. */
 static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_table *t,
-                        const uint64_t *p, size_t n)
+                        const uint64_t *p, size_t n, uint16_t misc)
 {
     uint64_t ip[RS_MAX_DEPTH], w[1 + RS_MAX_READ] = {0};
     size_t k = 0;
@@ -162,8 +163,12 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_
         uint32_t all = unwind_user(r, t, p, k, n, ip, depth);
         depth = all ? all : depth;
     }
+    /* No chain: the address alone. A sample the kernel took while in kernel mode is
+     * [kernel], even for an event of user mode only (its overflow interrupt came late,
+     * in a system call or another interrupt): its address is no user module's. */
     if (depth == 0)
-        ip[depth++] = pc;
+        ip[depth++] =
+            (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ? RS_KERNEL : pc;
     rs_table_add(t, tid, ip, depth, w);
 }
 
@@ -195,7 +200,7 @@ size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_tab
             const uint64_t *body = buf + 1;
             size_t n = (len - sizeof h) / 8;
             if (h.type == PERF_RECORD_SAMPLE)
-                take_sample(r, c, t, body, n);
+                take_sample(r, c, t, body, n, h.misc);
             else if (n >= 2)
                 t->lost += body[1]; /* {id, lost} */
         }
