@@ -388,31 +388,51 @@ void pmpi_log_persistent(MPI_Request req, int kind, MPI_Comm comm, int peer, int
     atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */
 }
 
+/* A start's record of one persistent request (what its *_init filed). */
+static void put_start(struct pmpi_event *r, int id, long long t0, long long dt, void *site,
+                      uint64_t key, const struct persist *p)
+{
+    r->t0 = t0;
+    r->t1 = t0 + dt;
+    r->site = (uint64_t)(uintptr_t)site;
+    r->req = key;
+    r->bytes = p->bytes;
+    r->peer = p->peer;
+    r->tag = p->tag;
+    r->call = (uint16_t)id;
+    r->flags = p->flags;
+    r->pad = 0;
+    __atomic_store_n(&r->kind, p->kind, __ATOMIC_RELEASE);
+}
+
 int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs)
 {
-    int m = 0, got, w = 0;
+    /* The filed requests are counted (the records are claimed together) and the first
+     * PMPI_LOG_WAIT_MAX kept, so that a start looks each up once; a Startall of more
+     * looks the rest up again after the claim. */
+    const struct persist *kept[PMPI_LOG_WAIT_MAX];
+    uint64_t keys[PMPI_LOG_WAIT_MAX];
+    int m = 0, got, w = 0, rest = n;
     for (int i = 0; i < n && reqs; i++) {
-        uint64_t key = pmpi_req_key(reqs[i]);
-        m += key && persist_find(key);
-    }
-    struct pmpi_event *e = m ? claim_n(m, &got) : NULL;
-    for (int i = 0; e && i < n && w < got; i++) {
         uint64_t key = pmpi_req_key(reqs[i]);
         const struct persist *p = key ? persist_find(key) : NULL;
         if (!p)
             continue;
-        struct pmpi_event *r = &e[w++];
-        r->t0 = t0;
-        r->t1 = t0 + dt;
-        r->site = (uint64_t)(uintptr_t)site;
-        r->req = key;
-        r->bytes = p->bytes;
-        r->peer = p->peer;
-        r->tag = p->tag;
-        r->call = (uint16_t)id;
-        r->flags = p->flags;
-        r->pad = 0;
-        __atomic_store_n(&r->kind, p->kind, __ATOMIC_RELEASE);
+        if (m < PMPI_LOG_WAIT_MAX) {
+            kept[m] = p;
+            keys[m] = key;
+            rest = i + 1;
+        }
+        m++;
+    }
+    struct pmpi_event *e = m ? claim_n(m, &got) : NULL;
+    for (; e && w < got && w < PMPI_LOG_WAIT_MAX && w < m; w++)
+        put_start(&e[w], id, t0, dt, site, keys[w], kept[w]);
+    for (int i = rest; e && i < n && w < got; i++) {
+        uint64_t key = pmpi_req_key(reqs[i]);
+        const struct persist *p = key ? persist_find(key) : NULL;
+        if (p)
+            put_start(&e[w++], id, t0, dt, site, key, p);
     }
     /* a request freed by another thread between the two looks (an erroneous program):
      * its claimed slot says only that the call was made */
