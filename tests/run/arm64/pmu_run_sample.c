@@ -9,11 +9,9 @@
  * (libpapi_run_sample.so, which needs libdw) are staged beside the test programs by
  * scripts/pmu-lane.sh; PMU_PAPI_RUN names papi_run elsewhere (the host's ctest). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-#include "papi_test.h"
+#include "lane_sample.h"
 
 #define LOOP 50000000L
 /* A sample per million instructions: at 100003 the guest kept 448 samples of 1160 (QEMU
@@ -47,23 +45,12 @@ static __attribute__((noinline)) void cold_loop(long n)
 #endif
 }
 
-/* A function's name without a compiler clone's suffix (hot_loop.constprop.0 is hot_loop). */
-static int is_function(const char *name, const char *f)
+/* The banner's sample count: "top functions, self share of ... (N samples, ...)". */
+static void banner_samples(const char *line, void *ctx)
 {
-    size_t n = strlen(f);
-    return strncmp(name, f, n) == 0 && (name[n] == 0 || name[n] == '.');
-}
-
-/* The leaf of a folded line "root;..;leaf weight" and its weight. */
-static int folded_line(char *line, const char **leaf, unsigned long long *w)
-{
-    char *sp = strrchr(line, ' ');
-    if (!sp || sscanf(sp + 1, "%llu", w) != 1)
-        return 0;
-    *sp = 0;
-    char *semi = strrchr(line, ';');
-    *leaf = semi ? semi + 1 : line;
-    return 1;
+    const char *open = strrchr(line, '(');
+    if (strstr(line, "top functions, self share of") && strstr(line, "samples, ") && open)
+        sscanf(open, "(%llu samples", (unsigned long long *)ctx);
 }
 
 int main(int argc, char **argv)
@@ -73,44 +60,12 @@ int main(int argc, char **argv)
         hot_loop(LOOP);
         return 0;
     }
-    int ret = PAPI_library_init(PAPI_VER_CURRENT);
-    if (ret != PAPI_VER_CURRENT)
-        test_skip("PAPI_library_init failed");
-    if (PAPI_num_hwctrs() <= 0 || PAPI_query_event(PAPI_TOT_INS) != PAPI_OK) {
-        const PAPI_component_info_t *ci = PAPI_get_component_info(0);
-        char why[PAPI_HUGE_STR_LEN + 64];
-        snprintf(why, sizeof why, "no hardware PMU to sample instructions on: %s",
-                 ci && ci->disabled_reason[0] ? ci->disabled_reason : "PAPI_TOT_INS unavailable");
-        test_skip(why);
-    }
-    const char *run = getenv("PMU_PAPI_RUN");
-    char cmd[4096], line[8192];
-    snprintf(cmd, sizeof cmd,
-             "rm -rf " OUTDIR " && %s --sample PAPI_TOT_INS@%d --call-graph fp -o " OUTDIR
-             " -- %s loop 2>&1",
-             run && *run ? run : "./bin/papi_run", PERIOD, argv[0]);
-    FILE *p = popen(cmd, "r");
-    CHECK(p != NULL, "cannot run %s", cmd);
-    if (!p)
-        return test_done("pmu_run_sample");
+    lane_need_instructions();
+    char options[64], line[8192];
+    snprintf(options, sizeof options, "--sample PAPI_TOT_INS@%d --call-graph fp", PERIOD);
     unsigned long long samples = 0;
-    int no_lib = 0;
-    while (fgets(line, sizeof line, p)) {
-        fputs(line, stdout);
-        const char *s = strstr(line, "samples, ");
-        if (strstr(line, "top functions, self share of") && s) {
-            const char *open = strrchr(line, '(');
-            if (open)
-                sscanf(open, "(%llu samples", &samples);
-        }
-        no_lib |= strstr(line, "libpapi_run_sample.so is not installed") != NULL;
-    }
-    int st = pclose(p);
-    if (no_lib)
-        test_skip("papi_run --sample's library, libpapi_run_sample.so, is not beside papi_run "
-                  "(it is built only where libdw is found: the lane's arm64 sysroot needs "
-                  "libdw-dev)");
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "papi_run exit status %d", st);
+    if (lane_sample(options, OUTDIR, argv[0], "loop", banner_samples, &samples) < 0)
+        return test_done("pmu_run_sample");
     FILE *f = fopen(OUTDIR "/papi_run_output/profile.folded", "r");
     CHECK(f != NULL, "no %s/papi_run_output/profile.folded", OUTDIR);
     if (!f)
@@ -120,12 +75,11 @@ int main(int argc, char **argv)
     while (fgets(line, sizeof line, f)) {
         const char *leaf;
         unsigned long long w;
-        line[strcspn(line, "\n")] = 0;
-        if (!folded_line(line, &leaf, &w))
+        if (!lane_folded_line(line, &leaf, &w))
             continue;
         total += w;
-        hot += is_function(leaf, "hot_loop") ? w : 0;
-        cold += is_function(leaf, "cold_loop") ? w : 0;
+        hot += lane_is_function(leaf, "hot_loop") ? w : 0;
+        cold += lane_is_function(leaf, "cold_loop") ? w : 0;
         if (w > top) {
             top = w;
             snprintf(top_leaf, sizeof top_leaf, "%.255s", leaf);
@@ -142,7 +96,7 @@ int main(int argc, char **argv)
     CHECK(hot >= want * 0.95 && hot <= want * 1.05, "hot_loop %llu, want %.0f +- 5%%", hot, want);
     CHECK(cold >= cwant * 0.8 && cold <= cwant * 1.2, "cold_loop %llu, want %.0f +- 20%%", cold,
           cwant);
-    CHECK(is_function(top_leaf, "hot_loop"), "the heaviest stack ends in %s, not hot_loop",
+    CHECK(lane_is_function(top_leaf, "hot_loop"), "the heaviest stack ends in %s, not hot_loop",
           top_leaf);
     return test_done("pmu_run_sample");
 }

@@ -14,11 +14,9 @@
  * kernel carries each overshoot into the next period and loses no sample; the delay
  * moves at most one sample across each kernel's boundary. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-#include "papi_test.h"
+#include "lane_sample.h"
 #include "validate_kernels.h"
 
 #define PERIOD  2000003
@@ -49,11 +47,9 @@ static long iterations(int i, double *known)
     return n;
 }
 
-/* A function's name without a compiler clone's suffix. */
-static int is_function(const char *name, const char *f)
+static void user_note(const char *line, void *ctx)
 {
-    size_t n = strlen(f);
-    return strncmp(name, f, n) == 0 && (name[n] == 0 || name[n] == '.');
+    *(int *)ctx |= strstr(line, "user mode only (:u)") != NULL;
 }
 
 int main(int argc, char **argv)
@@ -71,56 +67,26 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < NKERNEL; i++)
         CHECK(iters[i] > 0, "papi_validate has no kernel %s with a known PAPI_TOT_INS", names[i]);
-    int ret = PAPI_library_init(PAPI_VER_CURRENT);
-    if (ret != PAPI_VER_CURRENT)
-        test_skip("PAPI_library_init failed");
-    if (PAPI_num_hwctrs() <= 0 || PAPI_query_event(PAPI_TOT_INS) != PAPI_OK) {
-        const PAPI_component_info_t *ci = PAPI_get_component_info(0);
-        char why[PAPI_HUGE_STR_LEN + 64];
-        snprintf(why, sizeof why, "no hardware PMU to sample instructions on: %s",
-                 ci && ci->disabled_reason[0] ? ci->disabled_reason : "PAPI_TOT_INS unavailable");
-        test_skip(why);
-    }
-    const char *run = getenv("PMU_PAPI_RUN");
-    char cmd[4096], line[8192];
-    snprintf(cmd, sizeof cmd,
-             "rm -rf " OUTDIR " && %s --sample PAPI_TOT_INS:u@%d --call-graph fp -o " OUTDIR
-             " -- %s kernels 2>&1",
-             run && *run ? run : "./bin/papi_run", PERIOD, argv[0]);
-    FILE *p = popen(cmd, "r");
-    CHECK(p != NULL, "cannot run %s", cmd);
-    if (!p)
+    lane_need_instructions();
+    char options[64], line[8192];
+    snprintf(options, sizeof options, "--sample PAPI_TOT_INS:u@%d --call-graph fp", PERIOD);
+    int said = 0;
+    if (lane_sample(options, OUTDIR, argv[0], "kernels", user_note, &said) < 0)
         return test_done("pmu_sample_kernels");
-    int no_lib = 0, user_note = 0;
-    while (fgets(line, sizeof line, p)) {
-        fputs(line, stdout);
-        no_lib |= strstr(line, "libpapi_run_sample.so is not installed") != NULL;
-        user_note |= strstr(line, "user mode only (:u)") != NULL;
-    }
-    int st = pclose(p);
-    if (no_lib)
-        test_skip("papi_run --sample's library, libpapi_run_sample.so, is not beside papi_run "
-                  "(it is built only where libdw is found: the lane's arm64 sysroot needs "
-                  "libdw-dev)");
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "papi_run exit status %d", st);
-    CHECK(user_note, "the banner does not say user mode only");
+    CHECK(said, "the banner does not say user mode only");
     FILE *f = fopen(OUTDIR "/papi_run_output/profile.folded", "r");
     CHECK(f != NULL, "no %s/papi_run_output/profile.folded", OUTDIR);
     if (!f)
         return test_done("pmu_sample_kernels");
     unsigned long long got[NKERNEL] = {0}, in = 0, all = 0;
     while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        char *sp = strrchr(line, ' ');
+        const char *leaf;
         unsigned long long w;
-        if (!sp || sscanf(sp + 1, "%llu", &w) != 1)
+        if (!lane_folded_line(line, &leaf, &w))
             continue;
-        *sp = 0;
-        char *semi = strrchr(line, ';');
-        const char *leaf = semi ? semi + 1 : line;
         all += w / PERIOD;
         for (int i = 0; i < NKERNEL; i++)
-            if (is_function(leaf, names[i])) {
+            if (lane_is_function(leaf, names[i])) {
                 got[i] += w / PERIOD; /* the weight: PERIOD a sample */
                 in += w / PERIOD;
             }
