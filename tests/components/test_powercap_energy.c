@@ -5,8 +5,8 @@
  * (rapl_amd_node), an Arm node with no tree (arm64). Exact joules; the rule "top-level
  * zones only" (a package never added to its own subzones, psys alone where there is
  * one); a wrap inside a sum; malformed trees (a non-numeric, missing, unreadable
- * energy_uj, a counter that turns to garbage while counting, a missing range): the
- * reason, and nothing else lost. */
+ * energy_uj, a counter that turns to garbage while counting, a missing range, a
+ * reading above the range): the reason, and nothing else lost. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -374,6 +374,44 @@ static void test_malformed(void)
     PAPI_shutdown();
 }
 
+/* An energy_uj above its zone's max_energy_range_uj, which the counter never passes, is
+ * refused (PAPI_ESYS, the file and both values in the reason), never read as a wrap: at
+ * a read (it was counted as a plain difference) and at the start (a later reading below
+ * it was unwrapped through the smaller range: 2^64 - ...). Back in range, it counts. */
+static void test_above_range(void)
+{
+    use_tree("rapl_two_socket");
+    init();
+    const char *ev[] = {"powercap:::ENERGY_UJ:ZONE1", "powercap:::ENERGY_UJ:TOTAL"};
+    const char *want = "intel-rapl:1/energy_uj: 262143333850 uJ is above its "
+                       "max_energy_range_uj 262143328850 uJ";
+    long long v[2];
+    int es = started(ev, 2);
+    add_uj("intel-rapl:1", 1000);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 1000);
+    set_uj("intel-rapl:1", 262143328850ull + 5000);
+    v[0] = v[1] = -1;
+    CHECK_RET(PAPI_read(es, v), PAPI_ESYS);
+    CHECK(strstr(PAPI_strerror_detail(), want), "read's reason: %s", PAPI_strerror_detail());
+    CHECK(v[0] == -1 && v[1] == -1, "values %lld %lld written by a refused read", v[0], v[1]);
+    CHECK_RET(PAPI_stop(es, v), PAPI_ESYS);
+    set_uj("intel-rapl:1", 105002000); /* back in range: 2000 uJ since the start */
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 2000);
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+    /* above the range at the start: refused there, before any reading depends on it */
+    CHECK_RET(PAPI_add_named_event(es, ev[1]), PAPI_OK);
+    set_uj("intel-rapl:1", 262143328850ull + 5000);
+    CHECK_RET(PAPI_start(es), PAPI_ESYS);
+    CHECK(strstr(PAPI_strerror_detail(), want), "start's reason: %s", PAPI_strerror_detail());
+    set_uj("intel-rapl:1", 100);
+    if (PAPI_read(es, v) == PAPI_OK) /* (started before the fix) */
+        CHECK(v[0] >= 0 && v[0] < 1000000000, "read as a wrap: %lld uJ", v[0]);
+    done(es);
+    PAPI_shutdown();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -392,6 +430,7 @@ int main(int argc, char **argv)
     test_arm_none();
     test_malformed();
     test_no_range();
+    test_above_range();
     remove_tree(scratch);
     return test_done("test_powercap_energy");
 }

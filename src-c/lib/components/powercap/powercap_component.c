@@ -74,36 +74,54 @@ static void close_slot(struct powercap_slot *s)
         close(s->fd[j]);
 }
 
-/* Why a read failed, for the reason. */
-static const char *read_why(int r)
+/* A failed reading of a slot: the member's file and, for a reading above its range,
+ * the value and the range (the reason names all three). */
+struct slot_fail {
+    const char *path;
+    uint64_t value, range;
+};
+
+/* Why a read failed: PAPI_ESYS, with the reason naming the file (and the values). */
+static int read_error(int r, const struct slot_fail *f)
 {
     if (r == -EINVAL)
-        return "not a number";
+        return papi_error(PAPI_ESYS, "cannot read %s: not a number", f->path);
+    if (r == -EOVERFLOW)
+        return papi_error(PAPI_ESYS,
+                          "cannot read %s: %llu uJ is above its max_energy_range_uj %llu uJ, "
+                          "which the counter never passes (a driver or firmware fault): no "
+                          "energy can be counted from it",
+                          f->path, (unsigned long long)f->value, (unsigned long long)f->range);
     if (r == -ERANGE)
-        return "the counter went back and the zone has no max_energy_range_uj to undo a wrap "
-               "with (or the value is too large)";
-    return strerror(-r);
+        return papi_error(PAPI_ESYS,
+                          "cannot read %s: the counter went back and the zone has no "
+                          "max_energy_range_uj to undo a wrap with (or the value is too large)",
+                          f->path);
+    return papi_error(PAPI_ESYS, "cannot read %s: %s", f->path, strerror(-r));
 }
 
 /* The slot's value now: the energy since start_raw (each member unwrapped, summed) or
- * the setting. 0 or -errno with *failed the member's path. Async-signal-safe. */
+ * the setting. 0 or -errno with *f the member that failed (-EOVERFLOW: a reading above
+ * the counter's range, which no wrap explains). Async-signal-safe. */
 static int slot_now(const struct powercap_slot *s, uint64_t *raw, uint64_t *value,
-                    const char **failed)
+                    struct slot_fail *f)
 {
     uint64_t sum = 0;
     for (int j = 0; j < s->nfd; j++) {
+        f->path = member(s->event, j)->path;
         int r = powercap_read_fd(s->fd[j], &raw[j]);
-        if (r < 0) {
-            *failed = member(s->event, j)->path;
+        if (r < 0)
             return r;
-        }
         uint64_t range = member(s->event, j)->max_energy_uj;
         if (!is_energy(s->event))
             continue;
-        if (powercap_unwrappable(s->start_raw[j], raw[j], range)) {
-            *failed = member(s->event, j)->path;
-            return -ERANGE; /* went back, and no range to undo the wrap with */
+        if (range && raw[j] > range) { /* start_raw passed this test at start */
+            f->value = raw[j];
+            f->range = range;
+            return -EOVERFLOW;
         }
+        if (powercap_unwrappable(s->start_raw[j], raw[j], range))
+            return -ERANGE; /* went back, and no range to undo the wrap with */
         sum += powercap_energy_delta(s->start_raw[j], raw[j], range);
     }
     *value = is_energy(s->event) ? sum : raw[0];
@@ -308,10 +326,10 @@ static uint64_t (*values_now(const struct cmp_context *ctx, uint64_t **value,
         return NULL;
     }
     for (int i = 0; i < ctx->nslots; i++) {
-        const char *failed = "";
-        int r = slot_now(&ctx->slots[i], raw[i], &(*value)[i], &failed);
+        struct slot_fail f = {"", 0, 0};
+        int r = slot_now(&ctx->slots[i], raw[i], &(*value)[i], &f);
         if (r < 0) {
-            *err = papi_error(PAPI_ESYS, "cannot read %s: %s", failed, read_why(r));
+            *err = read_error(r, &f);
             free(raw);
             free(*value);
             return NULL;
@@ -372,10 +390,10 @@ static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
         const struct powercap_slot *s = &ctx->slots[i];
         uint64_t v = 0, raw[POWERCAP_MAX_MEMBERS];
         if (ctx->running) {
-            const char *failed = "";
-            int r = slot_now(s, raw, &v, &failed);
+            struct slot_fail f = {"", 0, 0};
+            int r = slot_now(s, raw, &v, &f);
             if (r < 0)
-                return papi_error(PAPI_ESYS, "cannot read %s: %s", failed, read_why(r));
+                return read_error(r, &f);
         } else if (!is_energy(s->event)) {
             v = s->at_stop;
         }
