@@ -6,7 +6,10 @@
  *   NVML_DOUBLE_NO_HANDLE_V2   lacks nvmlDeviceGetHandleByIndex_v2 (an older NVML)
  *   NVML_DOUBLE_INIT_FAILS     nvmlInit_v2 answers NVML_ERROR_DRIVER_NOT_LOADED
  *   NVML_DOUBLE_NO_ENERGY      lacks nvmlDeviceGetTotalEnergyConsumption (optional)
- *   NVML_DOUBLE_DEVICES=n      n devices (0: none) */
+ *   NVML_DOUBLE_NO_MEMORY_V2   lacks nvmlDeviceGetMemoryInfo_v2 (an NVML before it)
+ *   NVML_DOUBLE_DEVICES=n      n devices (0: none)
+ * Memory as NVML keeps it: total = reserved (the driver's and firmware's) + used (what
+ * allocations hold) + free; _v2 answers all four, v1 answers used + reserved as "used". */
 #include <string.h>
 
 #include "nvml_api.h"
@@ -19,7 +22,7 @@
 struct nvmlDevice_st {
     const char *name;
     unsigned int power_mw, temp_c, util_gpu, util_mem, clock[3], max_clock[3];
-    unsigned long long energy_mj, mem_total, mem_free, mem_used;
+    unsigned long long energy_mj, mem_total, mem_reserved, mem_used;
     int no_temp; /* this device does not report a temperature (NOT_SUPPORTED) */
     int lost;
 };
@@ -34,8 +37,8 @@ static struct nvmlDevice_st devs[MAXDEV] = {
      {135, 135, 877},
      {1530, 1530, 877},
      123456789ULL,
-     17179869184ULL,
-     17179869184ULL - 314572800ULL,
+     17179869184ULL, /* 16 GiB: 384 MiB reserved, 300 MiB used */
+     402653184ULL,
      314572800ULL,
      0,
      0},
@@ -47,8 +50,8 @@ static struct nvmlDevice_st devs[MAXDEV] = {
      {210, 210, 1215},
      {1410, 1410, 1215},
      1000ULL,
-     42949672960ULL,
-     42949672960ULL,
+     42949672960ULL, /* 40 GiB: 512 MiB reserved, none used */
+     536870912ULL,
      0ULL,
      1,
      0},
@@ -71,10 +74,11 @@ int nvml_double_set(unsigned int dev, const char *what, unsigned long long v)
         d->util_gpu = (unsigned int)v;
     else if (!strcmp(what, "util_mem"))
         d->util_mem = (unsigned int)v;
-    else if (!strcmp(what, "mem_used")) {
+    else if (!strcmp(what, "mem_used")) /* as _v2 answers it: the reserve apart */
         d->mem_used = v;
-        d->mem_free = d->mem_total - v;
-    } else if (!strcmp(what, "sm_clock"))
+    else if (!strcmp(what, "mem_reserved"))
+        d->mem_reserved = v;
+    else if (!strcmp(what, "sm_clock"))
         d->clock[NVML_CLOCK_SM] = (unsigned int)v;
     else
         return -1;
@@ -118,6 +122,8 @@ const char *nvmlErrorString(nvmlReturn_t result)
         return "Driver Not Loaded";
     case NVML_ERROR_GPU_IS_LOST:
         return "GPU is lost";
+    case NVML_ERROR_ARGUMENT_VERSION_MISMATCH:
+        return "Argument version mismatch";
     default:
         return "Unknown Error";
     }
@@ -190,10 +196,24 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
 {
     LOST_CHECK(device);
     memory->total = device->mem_total;
-    memory->free = device->mem_free;
+    memory->free = device->mem_total - device->mem_reserved - device->mem_used;
+    memory->used = device->mem_reserved + device->mem_used; /* v1: the reserve included */
+    return NVML_SUCCESS;
+}
+
+#ifndef NVML_DOUBLE_NO_MEMORY_V2
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory)
+{
+    LOST_CHECK(device);
+    if (memory->version != nvmlMemory_v2)
+        return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    memory->total = device->mem_total;
+    memory->reserved = device->mem_reserved;
+    memory->free = device->mem_total - device->mem_reserved - device->mem_used;
     memory->used = device->mem_used;
     return NVML_SUCCESS;
 }
+#endif
 
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock)
 {

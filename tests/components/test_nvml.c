@@ -4,7 +4,10 @@
  * it would find NVIDIA's. Modes:
  *   test_nvml                 the event table (PAPI 7's names, one per device, the
  *                             unsupported left out), units, exact readings in NVML's
- *                             units, energy counted from PAPI_start, a GPU lost
+ *                             units, memory as nvidia-smi shows it, energy counted
+ *                             from PAPI_start, a GPU lost (built as test_nvml_v1
+ *                             with NVML_TEST_V1: the double lacks
+ *                             nvmlDeviceGetMemoryInfo_v2, memory read with v1)
  *   test_nvml region          energy and power of a region through PAPI_EVENTS (the
  *                             report is checked by check_nvml_region.py)
  *   test_nvml disabled WORDS  (not linked to a double: built as test_nvml_disabled) the
@@ -19,6 +22,16 @@
 
 #define DEV0 "nvml:::Tesla_V100-SXM2-16GB:device_0:"
 #define DEV1 "nvml:::NVIDIA_A100-PCIE-40GB:device_1:"
+
+/* Whether the double has nvmlDeviceGetMemoryInfo_v2 (reserved_memory is then listed). */
+#ifdef NVML_TEST_V1
+#define MEM_V2 0
+#else
+#define MEM_V2 1
+#endif
+#define NKINDS (14 + MEM_V2)
+#define GiB    1073741824LL
+#define MiB    1048576LL
 
 #ifndef NVML_TEST_DISABLED
 int nvml_double_set(unsigned int dev, const char *what, unsigned long long v);
@@ -61,6 +74,7 @@ static void check_table(int cidx)
                                         "total_memory",
                                         "unallocated_memory",
                                         "allocated_memory",
+                                        "reserved_memory",
                                         "graphics_clock",
                                         "sm_clock",
                                         "memory_clock",
@@ -69,11 +83,11 @@ static void check_table(int cidx)
                                         "memory_max_clock"};
     char names[64][PAPI_MAX_STR_LEN];
     int n = list_events(cidx, names, 64), k = 0;
-    CHECK_EQ_LL(n, 14 + 13); /* device 1 reports no temperature: not listed */
+    CHECK_EQ_LL(n, 2 * NKINDS - 1); /* device 1 reports no temperature: not listed */
     for (int dev = 0; dev < 2; dev++)
-        for (int i = 0; i < 14; i++) {
+        for (int i = 0; i < 15; i++) {
             char want[PAPI_MAX_STR_LEN];
-            if (dev == 1 && i == 2)
+            if ((dev == 1 && i == 2) || (!MEM_V2 && strcmp(kinds[i], "reserved_memory") == 0))
                 continue;
             snprintf(want, sizeof want, "%s%s", dev ? DEV1 : DEV0, kinds[i]);
             CHECK(k < n && strcmp(names[k], want) == 0, "event %d is '%s', want '%s'", k,
@@ -81,12 +95,13 @@ static void check_table(int cidx)
             k++;
         }
     const PAPI_component_info_t *info = PAPI_get_component_info(cidx);
-    CHECK_EQ_LL(info->num_native_events, 27);
+    CHECK_EQ_LL(info->num_native_events, 2 * NKINDS - 1);
     static const struct {
         const char *event, *units;
     } units[] = {{DEV0 "power", "mW"},           {DEV0 "total_energy_consumption", "mJ"},
                  {DEV0 "temperature", "C"},      {DEV0 "gpu_utilization", "%"},
-                 {DEV0 "allocated_memory", "B"}, {DEV1 "sm_clock", "MHz"}};
+                 {DEV0 "allocated_memory", "B"}, {DEV1 "sm_clock", "MHz"},
+                 {DEV1 "total_memory", "B"},     {DEV0 "unallocated_memory", "B"}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         PAPI_event_info_t ev;
         int code;
@@ -119,7 +134,9 @@ static void check_readings(void)
     nvml_double_set(0, "mem_used", 8589934592ULL); /* 8 GiB of 16 */
     nvml_double_set(0, "sm_clock", 1380);
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
-    const long long want[8] = {287654, 12345, 67, 93, 8589934592LL, 8589934592LL, 1380, 1215};
+    /* 16 GiB: 384 MiB the driver's, 8 GiB allocated (v1 counts the reserve as used) */
+    const long long want[8] = {
+        287654, 12345, 67, 93, 8 * GiB + (MEM_V2 ? 0 : 384 * MiB), 8 * GiB - 384 * MiB, 1380, 1215};
     for (int i = 0; i < 8; i++)
         CHECK(v[i] == want[i], "%s read %lld, want %lld", evs[i], v[i], want[i]);
     nvml_double_set(0, "energy", 5020000);
@@ -133,6 +150,55 @@ static void check_readings(void)
     CHECK(v[1] == 500, "energy of the second run %lld, want 500 mJ", v[1]);
     CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
     CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+}
+
+/* Memory as nvidia-smi shows it: with _v2, allocated_memory is v2's used (the driver's
+ * reserve left out) and reserved_memory that reserve; without, v1's used (the reserve
+ * included) and no reserved_memory. Which one, in the caveat and the descriptions. */
+static void check_memory(int cidx)
+{
+    const char *const evs[] = {DEV0 "total_memory", DEV0 "allocated_memory",
+                               DEV0 "unallocated_memory", DEV0 "reserved_memory"};
+    int es = PAPI_NULL, n = 3 + MEM_V2, code;
+    long long v[4];
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    for (int i = 0; i < n; i++)
+        CHECK_RET(PAPI_add_named_event(es, evs[i]), PAPI_OK);
+    if (!MEM_V2)
+        CHECK_RET(PAPI_event_name_to_code(evs[3], &code), PAPI_ENOEVNT);
+    nvml_double_set(0, "mem_reserved", 616 * MiB); /* an idle H200's, as nvidia-smi shows */
+    nvml_double_set(0, "mem_used", 0);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 16 * GiB);
+    CHECK_EQ_LL(v[1], MEM_V2 ? 0 : 616 * MiB);
+    CHECK_EQ_LL(v[2], 16 * GiB - 616 * MiB);
+    if (MEM_V2)
+        CHECK_EQ_LL(v[3], 616 * MiB);
+    nvml_double_set(0, "mem_used", GiB + 4096); /* a process allocates */
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[1], GiB + 4096 + (MEM_V2 ? 0 : 616 * MiB));
+    CHECK_EQ_LL(v[2], 15 * GiB - 616 * MiB - 4096);
+    if (MEM_V2)
+        CHECK_EQ_LL(v[3], 616 * MiB);
+    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    nvml_double_set(0, "mem_reserved", 384 * MiB);
+    nvml_double_set(0, "mem_used", 300 * MiB);
+    const char *note = PAPI_get_component_reason(cidx);
+    const char *want = MEM_V2 ? "memory from nvmlDeviceGetMemoryInfo_v2: allocated_memory is "
+                                "nvidia-smi's memory.used"
+                              : "lacks nvmlDeviceGetMemoryInfo_v2: memory from "
+                                "nvmlDeviceGetMemoryInfo, whose allocated_memory includes";
+    printf("caveat: %s\n", note ? note : "(none)");
+    CHECK(note && strstr(note, want) && !strpbrk(note, "\r\n"), "caveat '%s' lacks '%s'",
+          note ? note : "", want);
+    PAPI_event_info_t ev;
+    CHECK_RET(PAPI_event_name_to_code(evs[1], &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, &ev), PAPI_OK);
+    want = MEM_V2 ? "nvidia-smi's memory.used: the driver's reserve left out"
+                  : "the driver's reserve included (nvmlDeviceGetMemoryInfo: this NVML has no _v2";
+    CHECK(strstr(ev.long_descr, want), "allocated_memory: '%s' lacks '%s'", ev.long_descr, want);
 }
 
 /* Device 1 falls off the bus: its set's read fails with the reason; device 0's set and
@@ -204,6 +270,7 @@ int main(int argc, char **argv)
     CHECK(nvml_double_initialised() == 1, "nvmlInit_v2 calls not balanced: %d",
           nvml_double_initialised());
     check_table(cidx);
+    check_memory(cidx);
     check_readings();
     check_lost();
     PAPI_shutdown();

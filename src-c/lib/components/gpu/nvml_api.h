@@ -8,12 +8,13 @@
 #define PAPI_NVML_API_H
 
 typedef int nvmlReturn_t; /* an enum in NVML: int-sized */
-#define NVML_SUCCESS                  0
-#define NVML_ERROR_NOT_SUPPORTED      3
-#define NVML_ERROR_NO_PERMISSION      4
-#define NVML_ERROR_DRIVER_NOT_LOADED  9
-#define NVML_ERROR_FUNCTION_NOT_FOUND 13
-#define NVML_ERROR_GPU_IS_LOST        15
+#define NVML_SUCCESS                         0
+#define NVML_ERROR_NOT_SUPPORTED             3
+#define NVML_ERROR_NO_PERMISSION             4
+#define NVML_ERROR_DRIVER_NOT_LOADED         9
+#define NVML_ERROR_FUNCTION_NOT_FOUND        13
+#define NVML_ERROR_GPU_IS_LOST               15
+#define NVML_ERROR_ARGUMENT_VERSION_MISMATCH 25
 
 typedef struct nvmlDevice_st *nvmlDevice_t;
 
@@ -27,6 +28,18 @@ typedef struct {
     unsigned long long free;
     unsigned long long used;
 } nvmlMemory_t;
+
+/* nvmlDeviceGetMemoryInfo_v2's: the caller sets version to nvmlMemory_v2 (the size with
+ * the structure's version, 2, in the top byte). used leaves out what the driver and its
+ * firmware reserve (reserved), as nvidia-smi's memory.used does; v1's used includes it. */
+typedef struct {
+    unsigned int version;
+    unsigned long long total; /* bytes */
+    unsigned long long reserved;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_v2_t;
+#define nvmlMemory_v2 ((unsigned int)(sizeof(nvmlMemory_v2_t) | 2u << 24))
 
 typedef int nvmlTemperatureSensors_t;
 #define NVML_TEMPERATURE_GPU 0
@@ -51,6 +64,7 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, nvmlTemperatureSensor
                                       unsigned int *temp); /* degrees C */
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization);
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory);
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory);
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, nvmlClockType_t type,
                                     unsigned int *clock); /* MHz */
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, nvmlClockType_t type,

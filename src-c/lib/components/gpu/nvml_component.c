@@ -4,11 +4,14 @@
  * linked: a libpapi built here runs where no NVIDIA driver is, and says so. Events are
  * PAPI 7's, one per device, named nvml:::<device name, blanks as '_'>:device_<i>:<event>:
  * power (mW), total_energy_consumption (mJ, counted from PAPI_start), temperature (C),
- * gpu_utilization and memory_utilization (%), total_memory, unallocated_memory and
- * allocated_memory (bytes), graphics_clock, sm_clock, memory_clock and their _max_
- * forms (MHz), in NVML's own units (PAPI 7 reports them so). An event the device or
- * the library's version does not support (NVML_ERROR_NOT_SUPPORTED, a missing symbol)
- * is not listed. The engine is gpu_events.c. */
+ * gpu_utilization and memory_utilization (%), total_memory, unallocated_memory,
+ * allocated_memory and reserved_memory (bytes), graphics_clock, sm_clock, memory_clock
+ * and their _max_ forms (MHz), in NVML's own units (PAPI 7 reports them so). Memory is
+ * nvmlDeviceGetMemoryInfo_v2's where the library has it: allocated_memory is then
+ * nvidia-smi's memory.used, the driver's reserve apart (reserved_memory); v1's used,
+ * which includes that reserve, otherwise, said in the caveat. An event the device or the
+ * library's version does not support (NVML_ERROR_NOT_SUPPORTED, a missing symbol) is not
+ * listed. The engine is gpu_events.c. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +35,6 @@
     X(nvmlDeviceGetTotalEnergyConsumption, 0) \
     X(nvmlDeviceGetTemperature, 0)            \
     X(nvmlDeviceGetUtilizationRates, 0)       \
-    X(nvmlDeviceGetMemoryInfo, 0)             \
     X(nvmlDeviceGetClockInfo, 0)              \
     X(nvmlDeviceGetMaxClockInfo, 0)
 
@@ -42,12 +44,16 @@ static struct {
 #define FIELD(sym, required) __typeof__(sym) *sym;
     NVML_SYMBOLS(FIELD)
 #undef FIELD
+    /* Memory's readers, looked up apart (memory_symbols): either serves the events. */
+    __typeof__(nvmlDeviceGetMemoryInfo) *nvmlDeviceGetMemoryInfo;
+    __typeof__(nvmlDeviceGetMemoryInfo_v2) *nvmlDeviceGetMemoryInfo_v2;
+    int mem_v2; /* memory is read with _v2 (choose_memory) */
     nvmlDevice_t dev[NVML_MAX_DEVICES];
 } nv;
 
 /* The readings. */
 enum { NV_POWER, NV_ENERGY, NV_TEMP, NV_UTIL, NV_MEM, NV_CLOCK, NV_MAX_CLOCK };
-enum { MEM_TOTAL, MEM_FREE, MEM_USED };
+enum { MEM_TOTAL, MEM_FREE, MEM_USED, MEM_RESERVED };
 enum { UTIL_GPU, UTIL_MEM };
 
 static const struct nvml_kind {
@@ -71,7 +77,13 @@ static const struct nvml_kind {
     {"total_memory", "B", "Installed device memory, in bytes", NV_MEM, MEM_TOTAL, 1},
     {"unallocated_memory", "B", "Unallocated device memory, in bytes", NV_MEM, MEM_FREE, 1},
     {"allocated_memory", "B",
-     "Allocated device memory, in bytes (the driver keeps some for itself)", NV_MEM, MEM_USED, 1},
+     "Device memory allocated, in bytes, as nvidia-smi's memory.used: the driver's reserve "
+     "left out (reserved_memory; nvmlDeviceGetMemoryInfo_v2)",
+     NV_MEM, MEM_USED, 1},
+    {"reserved_memory", "B",
+     "Device memory the driver and its firmware reserve, in bytes, as nvidia-smi's "
+     "memory.reserved (nvmlDeviceGetMemoryInfo_v2)",
+     NV_MEM, MEM_RESERVED, 1},
     {"graphics_clock", "MHz", "Graphics clock now, in MHz", NV_CLOCK, NVML_CLOCK_GRAPHICS, 1},
     {"sm_clock", "MHz", "SM clock now, in MHz", NV_CLOCK, NVML_CLOCK_SM, 1},
     {"memory_clock", "MHz", "Memory clock now, in MHz", NV_CLOCK, NVML_CLOCK_MEM, 1},
@@ -81,16 +93,20 @@ static const struct nvml_kind {
     {"memory_max_clock", "MHz", "Highest memory clock, in MHz", NV_MAX_CLOCK, NVML_CLOCK_MEM, 1},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
+/* allocated_memory's description where memory is read with v1. */
+static const char used_v1_descr[] =
+    "Device memory in use, in bytes, the driver's reserve included (nvmlDeviceGetMemoryInfo: "
+    "this NVML has no _v2; a newer driver's nvidia-smi memory.used leaves the reserve out)";
 
 /* The NVML function a reading calls (for reasons) and whether this library has it. */
 static const char *function_of(int kind)
 {
-    static const char *const names[] = {
+    const char *const names[] = {
         [NV_POWER] = "nvmlDeviceGetPowerUsage",
         [NV_ENERGY] = "nvmlDeviceGetTotalEnergyConsumption",
         [NV_TEMP] = "nvmlDeviceGetTemperature",
         [NV_UTIL] = "nvmlDeviceGetUtilizationRates",
-        [NV_MEM] = "nvmlDeviceGetMemoryInfo",
+        [NV_MEM] = nv.mem_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo",
         [NV_CLOCK] = "nvmlDeviceGetClockInfo",
         [NV_MAX_CLOCK] = "nvmlDeviceGetMaxClockInfo",
     };
@@ -104,11 +120,33 @@ static int have(int kind)
         [NV_ENERGY] = (void *)nv.nvmlDeviceGetTotalEnergyConsumption,
         [NV_TEMP] = (void *)nv.nvmlDeviceGetTemperature,
         [NV_UTIL] = (void *)nv.nvmlDeviceGetUtilizationRates,
-        [NV_MEM] = (void *)nv.nvmlDeviceGetMemoryInfo,
+        [NV_MEM] =
+            nv.mem_v2 ? (void *)nv.nvmlDeviceGetMemoryInfo_v2 : (void *)nv.nvmlDeviceGetMemoryInfo,
         [NV_CLOCK] = (void *)nv.nvmlDeviceGetClockInfo,
         [NV_MAX_CLOCK] = (void *)nv.nvmlDeviceGetMaxClockInfo,
     };
     return fn[kind] != NULL;
+}
+
+/* One of device d's memory readings: v2's where chosen (used without the reserve), else
+ * v1's (used with it; no reserve of its own: NOT_SUPPORTED, so the event is not listed). */
+static nvmlReturn_t memory_value(nvmlDevice_t d, int arg, uint64_t *value)
+{
+    if (nv.mem_v2) {
+        nvmlMemory_v2_t m = {.version = nvmlMemory_v2};
+        nvmlReturn_t r = nv.nvmlDeviceGetMemoryInfo_v2(d, &m);
+        *value = arg == MEM_TOTAL  ? m.total
+                 : arg == MEM_FREE ? m.free
+                 : arg == MEM_USED ? m.used
+                                   : m.reserved;
+        return r;
+    }
+    if (arg == MEM_RESERVED)
+        return NVML_ERROR_NOT_SUPPORTED;
+    nvmlMemory_t m = {0, 0, 0};
+    nvmlReturn_t r = nv.nvmlDeviceGetMemoryInfo(d, &m);
+    *value = arg == MEM_TOTAL ? m.total : arg == MEM_FREE ? m.free : m.used;
+    return r;
 }
 
 /* One reading now: an NVML status (0: success). */
@@ -137,12 +175,8 @@ static int nvml_value(int device, int kind, int arg, uint64_t *value)
         *value = arg == UTIL_GPU ? ut.gpu : ut.memory;
         return r;
     }
-    case NV_MEM: {
-        nvmlMemory_t m = {0, 0, 0};
-        r = nv.nvmlDeviceGetMemoryInfo(d, &m);
-        *value = arg == MEM_TOTAL ? m.total : arg == MEM_FREE ? m.free : m.used;
-        return r;
-    }
+    case NV_MEM:
+        return memory_value(d, arg, value);
     case NV_CLOCK:
         r = nv.nvmlDeviceGetClockInfo(d, arg, &u);
         *value = u;
@@ -198,6 +232,48 @@ static int load(char *reason, size_t len)
                             &nv.handle, reason, len);
 }
 
+/* Memory's readers: _v2 (used as nvidia-smi shows it) where the library has it and its
+ * devices accept it, v1 otherwise; a library with _v2 whose devices refuse it (another
+ * structure version) while v1 answers is read with v1. */
+static void choose_memory(unsigned int count)
+{
+    *(void **)&nv.nvmlDeviceGetMemoryInfo = dlsym(nv.handle, "nvmlDeviceGetMemoryInfo");
+    *(void **)&nv.nvmlDeviceGetMemoryInfo_v2 = dlsym(nv.handle, "nvmlDeviceGetMemoryInfo_v2");
+    nv.mem_v2 = nv.nvmlDeviceGetMemoryInfo_v2 != NULL;
+    for (unsigned int i = 0; nv.mem_v2 && nv.nvmlDeviceGetMemoryInfo && i < count; i++) {
+        nvmlMemory_v2_t m2 = {.version = nvmlMemory_v2};
+        nvmlMemory_t m1;
+        if (!nv.dev[i] || nv.nvmlDeviceGetMemoryInfo_v2(nv.dev[i], &m2) == NVML_SUCCESS)
+            continue;
+        if (nv.nvmlDeviceGetMemoryInfo(nv.dev[i], &m1) == NVML_SUCCESS)
+            nv.mem_v2 = 0;
+    }
+}
+
+/* Which memory reader counts, appended to the caveat in reason (after load()'s). */
+static void note_memory(char *reason, size_t len)
+{
+    size_t used = strlen(reason);
+    const char *sep = used ? "; " : "";
+    if (nv.mem_v2)
+        snprintf(reason + used, len - used,
+                 "%smemory from nvmlDeviceGetMemoryInfo_v2: allocated_memory is nvidia-smi's "
+                 "memory.used, the driver's reserve apart in reserved_memory",
+                 sep);
+    else if (nv.nvmlDeviceGetMemoryInfo)
+        snprintf(reason + used, len - used,
+                 "%s%s %s nvmlDeviceGetMemoryInfo_v2: memory from nvmlDeviceGetMemoryInfo, "
+                 "whose allocated_memory includes the driver's reserve (a newer driver's "
+                 "nvidia-smi memory.used does not); reserved_memory is not listed",
+                 sep, loaded_path(),
+                 nv.nvmlDeviceGetMemoryInfo_v2 ? "has a device that refuses" : "lacks");
+    else
+        snprintf(reason + used, len - used,
+                 "%s%s lacks nvmlDeviceGetMemoryInfo and nvmlDeviceGetMemoryInfo_v2: the memory "
+                 "events are not listed",
+                 sep, loaded_path());
+}
+
 /* The events of device i that it answers now. */
 static int add_device(struct event_table *t, int i)
 {
@@ -212,7 +288,9 @@ static int add_device(struct event_table *t, int i)
             continue; /* unsupported by this device or this library */
         char name[256], descr[512];
         snprintf(name, sizeof name, "%s:device_%d:%s", dname, i, kinds[k].name);
-        snprintf(descr, sizeof descr, "%s (device %d, %s)", kinds[k].descr, i, dname);
+        int v1_used = !nv.mem_v2 && kinds[k].kind == NV_MEM && kinds[k].arg == MEM_USED;
+        snprintf(descr, sizeof descr, "%s (device %d, %s)",
+                 v1_used ? used_v1_descr : kinds[k].descr, i, dname);
         struct gpu_event ev = {.name = name,
                                .descr = descr,
                                .units = kinds[k].units,
@@ -251,19 +329,20 @@ static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
     }
     if (count > NVML_MAX_DEVICES)
         count = NVML_MAX_DEVICES;
-    for (unsigned int i = 0; i < count; i++) {
-        r = nv.nvmlDeviceGetHandleByIndex_v2(i, &nv.dev[i]);
-        if (r != NVML_SUCCESS)
-            continue; /* a device NVML cannot open (no permission, lost): no events */
-        if ((ret = add_device(&src->common.table, (int)i)) != PAPI_OK)
+    for (unsigned int i = 0; i < count; i++)
+        if (nv.nvmlDeviceGetHandleByIndex_v2(i, &nv.dev[i]) != NVML_SUCCESS)
+            nv.dev[i] = NULL; /* a device NVML cannot open (no permission, lost): no events */
+    choose_memory(count);
+    for (unsigned int i = 0; i < count; i++)
+        if (nv.dev[i] && (ret = add_device(&src->common.table, (int)i)) != PAPI_OK)
             return ret;
-    }
     if (src->common.table.n == 0) {
         snprintf(reason, len,
                  "no readable NVIDIA device: %s lists %u device(s), none answers a reading",
                  loaded_path(), count);
         return PAPI_ECMP;
     }
+    note_memory(reason, len);
     return PAPI_OK;
 }
 
