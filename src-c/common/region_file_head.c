@@ -11,6 +11,10 @@ void region_file_head(struct jw *w, const char *release, const struct region_fil
         jw_obj_begin(w, ev[i].name);
         jw_str(w, "component", ev[i].component);
         jw_str(w, "type", ev[i].type ? ev[i].type : "delta");
+        if (ev[i].units)
+            jw_str(w, "units", ev[i].units);
+        if (ev[i].scope)
+            jw_str(w, "scope", ev[i].scope);
         jw_obj_end(w);
     }
     jw_obj_end(w);

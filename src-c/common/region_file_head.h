@@ -8,14 +8,15 @@
 #include "json_writer.h"
 #include "run_identity.h"
 
-/* One counted event: its name, the component that counts it and its type, "instant" or
- * "delta" (NULL: delta). */
+/* One counted event: its name, the component that counts it, its type, "instant" or
+ * "delta" (NULL: delta), its unit ("" none; NULL: not written) and scope, "thread" or
+ * "device" (NULL: not written; see region.schema.json). */
 struct region_file_event {
-    const char *name, *component, *type;
+    const char *name, *component, *type, *units, *scope;
 };
 
 /* papi_version, papi_compat_version (release), event_definitions (each event's component,
- * type, "delta" unless said), rank and rank_source (both null when rank < 0), and run:
+ * type, "delta" unless said, units and scope where given), rank and rank_source (both null when rank < 0), and run:
  * {id, command, start, host, cpu, version} (left out when run is NULL). */
 __attribute__((visibility("hidden"))) void region_file_head(struct jw *w, const char *release,
                                                             const struct region_file_event *ev,

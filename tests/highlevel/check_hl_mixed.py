@@ -73,6 +73,12 @@ def main():
     check({n: d["component"] for n, d in rep["event_definitions"].items()} ==
           {"perf::PAGE-FAULTS": "perf_event", "net:::lo:rx:bytes": "net",
            "stealtime:::TOTAL": "stealtime"}, "event_definitions %s" % rep["event_definitions"])
+    # the node's values are the same for every thread ("device": shown once), the faults
+    # the thread's own; each with the unit papi_native_avail gives it
+    check({n: (d.get("units"), d.get("scope")) for n, d in rep["event_definitions"].items()} ==
+          {"perf::PAGE-FAULTS": ("", "thread"), "net:::lo:rx:bytes": ("bytes", "device"),
+           "stealtime:::TOTAL": ("us", "device")},
+          "units and scope %s" % rep["event_definitions"])
     check(len(rep["threads"]) == 1, "threads %s" % list(rep["threads"]))
     key, thread = next(iter(rep["threads"].items()))
     check_values("region mixed", mixed_instance(thread), sent)

@@ -216,7 +216,8 @@ def main():
     check(rep["event_source"] == "PAPI_EVENTS", "event_source %s" % rep["event_source"])
     check(list(rep["event_definitions"]) == ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"],
           "events %s" % rep["event_definitions"])
-    check(rep["event_definitions"]["perf::PAGE-FAULTS"] == {"component": "perf_event", "type": "delta"},
+    check(rep["event_definitions"]["perf::PAGE-FAULTS"] == {"component": "perf_event", "type": "delta",
+                                                            "units": "", "scope": "thread"},
           "event definition %s" % rep["event_definitions"]["perf::PAGE-FAULTS"])
     check([s["name"] for s in rep["skipped_events"]] == ["NO_SUCH_EVENT"], "skipped %s" % rep["skipped_events"])
     check("PAPI high-level report" in out and "region outer" in out, "no PAPI_REPORT summary")

@@ -333,6 +333,10 @@ def case_mixed_components(papi_run, prog, out):
     comps = {ev: d["event_definitions"][ev]["component"] for ev in events}
     if comps != {FAULTS: "perf_event", LO_RX: "net"} or d["domain"][LO_RX] != "any":
         fail("components %s, domain %s" % (comps, d["domain"]))
+    meta = {ev: (d["event_definitions"][ev].get("units"), d["event_definitions"][ev].get("scope"))
+            for ev in events}
+    if meta != {FAULTS: ("", "thread"), LO_RX: ("bytes", "device")}:
+        fail("units and scope %s: the node's bytes are a device's (one figure for all)" % meta)
     (thread,) = d["threads"].values()
     if any(thread["regions"]["0"][ev] != total[ev] for ev in events):
         fail("the whole-program region %s differs from the totals %s" % (thread, total))

@@ -108,8 +108,10 @@ void table_fill_info(const struct papi_component *self, PAPI_component_info_t *i
     info->num_cntrs = info->num_mpx_cntrs =
         src->table.n < TABLE_MAX_SLOTS ? src->table.n : TABLE_MAX_SLOTS;
     info->default_domain = info->available_domains = PAPI_DOM_ALL;
-    info->default_granularity = PAPI_GRN_THR;
-    info->available_granularities = PAPI_GRN_THR | PAPI_GRN_PROC | PAPI_GRN_SYS;
+    /* A device's or the node's value, whoever asks (a GPU, an interface, a sensor): the
+     * set counts system-wide only, as powercap's and the uncore's, which is how a reader
+     * (a region file's "scope": "device") learns it is the same for every thread. */
+    info->default_granularity = info->available_granularities = PAPI_GRN_SYS;
 }
 
 int table_valid(const struct table_source *src, int local)

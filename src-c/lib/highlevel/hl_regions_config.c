@@ -40,6 +40,21 @@ static void component_name(int code, char *out, size_t len)
     papi_strcpy(out, len, c ? c->name : "perf_event");
 }
 
+/* Event code's unit into units[len] (PAPI_get_event_info's, as papi_native_avail lists
+ * it; "" for a plain count) and its scope in the file (region.schema.json): "device"
+ * when its component counts system-wide only (PAPI_GRN_SYS: a GPU, the node's counters,
+ * a socket's energy, the uncore: the same value whichever thread reads it), else
+ * "thread". (papi_run's run_report.c says the same of its events.) */
+static const char *event_meta(int code, char *units, size_t len)
+{
+    PAPI_event_info_t info;
+    units[0] = '\0';
+    if (PAPI_get_event_info(code, &info) == PAPI_OK)
+        papi_strcpy(units, len, info.units);
+    const PAPI_component_info_t *c = PAPI_get_component_info(PAPI_get_event_component(code));
+    return c && c->available_granularities == PAPI_GRN_SYS ? "device" : "thread";
+}
+
 /* One choice of the events: the configuration it fills, the probe sets that choose the
  * events (one per component, as the threads' sets) and the notice it says once the
  * choice stands. */
@@ -124,6 +139,7 @@ static void try_event(struct probes *pr, const char *name, int quiet, int may_mu
         c->cidx[c->nevents] = cidx;
         papi_strcpy(c->name[c->nevents], sizeof c->name[0], name);
         component_name(code, c->component[c->nevents], sizeof c->component[0]);
+        c->scope[c->nevents] = event_meta(code, c->units[c->nevents], sizeof c->units[0]);
         c->nevents++;
         return;
     }

@@ -355,7 +355,8 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     struct region_file_event ev[HLR_MAX_EVENTS];
     for (int i = 0; i < g_hlr.nevents; i++)
         ev[i] = (struct region_file_event){g_hlr.name[i], g_hlr.component[i],
-                                           g_hlr.instant[i] ? "instant" : "delta"};
+                                           g_hlr.instant[i] ? "instant" : "delta", g_hlr.units[i],
+                                           g_hlr.scope[i]};
     static struct run_identity run; /* (4 KB: under g_hlr_lock, one writer at a time) */
     const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
     run_identity_self(&run, hw ? hw->model_string : "", PAPI_compat_version());

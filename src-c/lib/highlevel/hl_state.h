@@ -121,8 +121,10 @@ struct hlr_config {
     unsigned generation; /* library generation the codes belong to */
     char name[HLR_MAX_EVENTS][PAPI_MAX_STR_LEN];
     char component[HLR_MAX_EVENTS][PAPI_MIN_STR_LEN];
-    int cidx[HLR_MAX_EVENTS]; /* each event's component index */
-    int nsets;                /* the events by component, in order of first appearance */
+    char units[HLR_MAX_EVENTS][PAPI_MIN_STR_LEN]; /* each event's, for the file */
+    const char *scope[HLR_MAX_EVENTS];            /* "thread" or "device" (static) */
+    int cidx[HLR_MAX_EVENTS];                     /* each event's component index */
+    int nsets; /* the events by component, in order of first appearance */
     struct hlr_set set[HLR_MAX_SETS];
     bool direct; /* one set holding every event in order: read straight into a sample */
     /* PAPI_EVENTS' "=instant" (PAPI 7): the value at the end (or read), not the

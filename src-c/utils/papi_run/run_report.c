@@ -34,6 +34,24 @@ static void component_of(const char *name, char *out, size_t len)
     snprintf(out, len, "%s", c ? c->name : "perf_event");
 }
 
+/* Event name's unit into units[len] (as papi_native_avail lists it; "" for a plain
+ * count) and its scope in the file (region.schema.json): "device" when its component
+ * counts system-wide only (PAPI_GRN_SYS: a GPU, the node's counters, a socket's energy:
+ * the same value whichever thread reads it), else "thread"; NULL (neither written) for
+ * a name that does not resolve here. As the region API's hl_regions_config.c. */
+static const char *event_meta(const char *name, char *units, size_t len)
+{
+    int code;
+    PAPI_event_info_t info;
+    units[0] = '\0';
+    if (PAPI_event_name_to_code(name, &code) != PAPI_OK)
+        return NULL;
+    if (PAPI_get_event_info(code, &info) == PAPI_OK)
+        snprintf(units, len, "%s", info.units);
+    const PAPI_component_info_t *c = PAPI_get_component_info(PAPI_get_event_component(code));
+    return c && c->available_granularities == PAPI_GRN_SYS ? "device" : "thread";
+}
+
 static void write_events(struct jw *w, const struct run_state *s, const long long *v)
 {
     long long cycles = 0;
@@ -185,10 +203,12 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     jw_init(&w, f);
     jw_obj_begin(&w, NULL);
     struct region_file_event ev[RUN_MAX_EVENTS];
-    char comp[RUN_MAX_EVENTS][PAPI_MAX_STR_LEN];
+    char comp[RUN_MAX_EVENTS][PAPI_MAX_STR_LEN], units[RUN_MAX_EVENTS][PAPI_MIN_STR_LEN];
     for (int i = 0; i < s->opt.nevents; i++) {
         component_of(s->opt.events[i], comp[i], sizeof comp[i]);
-        ev[i] = (struct region_file_event){s->opt.events[i], comp[i], "delta"};
+        const char *scope = event_meta(s->opt.events[i], units[i], sizeof units[i]);
+        ev[i] = (struct region_file_event){s->opt.events[i], comp[i], "delta",
+                                           scope ? units[i] : NULL, scope};
     }
     region_file_head(&w, PAPI_compat_version(), ev, s->opt.nevents, rank, rank_source, &s->run);
     jw_str(&w, "tool", "papi_run");
