@@ -47,8 +47,9 @@ def _chart(rows, label_of, title, title_colour):
     for i, r in enumerate(rows):
         thr = r["threshold"]
         if isinstance(thr, float) and math.isfinite(thr):  # the band of "same" this row had
-            lo = math.log2(1 - thr) if thr < 1 else -10
-            ax.barh(i, math.log2(1 + thr) - lo, left=lo, height=0.9, color="#eeeeee", zorder=0)
+            # symmetric in log ratio: 1/(1+thr) .. 1+thr (compare.in_band)
+            ax.barh(i, 2 * math.log2(1 + thr), left=-math.log2(1 + thr), height=0.9,
+                    color="#eeeeee", zorder=0)
         ratio, judged = r["ratio"], r.get("load_free_ratio")
         label = " x%.3g " % ratio if isinstance(ratio, float) and math.isfinite(ratio) else ""
         if isinstance(judged, float) and math.isfinite(judged) and judged > 0:
