@@ -45,3 +45,15 @@ def measurement(v, name):
 def measurement_name(name):
     """A measurement's name for a title: "real time" for real_time_nsec."""
     return "real time" if name.split(" (", 1)[0] in NANOSECONDS else name
+
+
+#: A native unit (papi_native_avail's) -> (the unit a reader reads, its factor): energy in
+#: J, power in W, memory in GB.
+READABLE = {"J": ("J", 1.0), "mJ": ("J", 1e-3), "uJ": ("J", 1e-6), "nJ": ("J", 1e-9),
+            "W": ("W", 1.0), "mW": ("W", 1e-3), "uW": ("W", 1e-6), "B": ("GB", 1e-9)}
+
+
+def readable(unit):
+    """(unit shown, factor) of a native unit: ("J", 1e-3) of "mJ"; (unit, 1.0) when none
+    applies."""
+    return READABLE.get(unit, (unit, 1.0))
