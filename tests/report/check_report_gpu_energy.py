@@ -112,7 +112,7 @@ def main():
           "no CPU energy counted: its columns are empty, not 0")
     with open(os.path.join(out, "report.txt")) as f:
         txt = f.read()
-    check("CPU and GPU energy and mean power per region" in txt and "gpu_j" in txt and " 2700 " in txt,
+    check("GPU energy and power beside" in txt and "gpu_j" in txt and " 2700 " in txt,
           "report.txt shows the energy table with the GPU's joules")
     # 2. The region tree: once, in J, W and GB.
     t = tree(out)

@@ -224,9 +224,10 @@ registry.view("mpi_region_energy_ranks", "Energy per MPI_Pcontrol region and ran
 
 registry.table("derived", "region_energy")(lambda t, docs, _peaks: region_energy(t, docs))
 registry.table("derived", "rank_energy")(lambda t, _docs, _peaks: rank_energy(t))
-registry.view("region_energy", "CPU and GPU energy and mean power per region and thread (J, W; " +
+registry.view("region_energy", "CPU energy and mean power per region and thread, GPU energy and power "
+              "beside (J, W; " +
               RULE + "; " + GPU_RULE + ")", 60, table_view)
-registry.view("rank_energy", "CPU and GPU energy and mean power per rank (J, W over the rank's "
+registry.view("rank_energy", "CPU energy and mean power per rank, GPU energy and power beside (J, W over the rank's "
               "wall time; " + GPU_RULE + ")", 64, table_view)
 
 
