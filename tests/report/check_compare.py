@@ -119,6 +119,27 @@ def main():
     noise = float(r[("region", "solve", "real_time_nsec")]["noise_a"])
     check(abs(noise - 0.0816) < 0.001, "solve's noise in A is the threads' cv 0.0816 (%g)" % noise)
 
+    # The band is symmetric in ratio (1/(1+x) .. 1+x): a 29x drop against a noise of 147%
+    # (band x = 2.93) is faster, as a 29x rise is slower; before, 1 - 2.54 < 0 made every
+    # drop "same" once the noise passed 50%.
+    spread = [100, 100, 100, 1200]  # mean 375 ms, cv 1.47 (the sample's)
+    region_file(os.path.join(tmp, "DA"), {"send": [(t * ms, {}) for t in spread]})
+    region_file(os.path.join(tmp, "DB"), {"send": [(12800000, {})] * 4})
+    for name, sides, want in (("drop", ("DA", "DB"), "faster"), ("rise", ("DB", "DA"), "slower")):
+        rc, out, err = run(a.tool, "--compare", os.path.join(tmp, sides[0]), os.path.join(tmp, sides[1]),
+                           "-o", os.path.join(tmp, "out_" + name))
+        row = rows(os.path.join(tmp, "out_" + name)).get(("region", "send", "real_time_nsec"), {})
+        check(rc == 0 and row.get("verdict") == want and float(row.get("threshold", 0)) > 2.5,
+              "a 29x %s with noise 147%%: %s (%s, band %s)" % (name, want, row.get("verdict"),
+                                                                row.get("threshold")))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(a.tool)))
+    from papi_report.compare import verdict as one_verdict
+    check(one_verdict("real_time_nsec", 441.0, 12.8, 0.87, 0.0, 0.1)[2] == "faster" and
+          one_verdict("real_time_nsec", 12.8, 441.0, 0.87, 0.0, 0.1)[2] == "slower" and
+          one_verdict("x", 100.0, 1 / 1.3 * 100, 0.1, 0.0, 0.1)[2] == "lower" and
+          one_verdict("x", 100.0, 1 / 1.2 * 100 + 1e-9, 0.1, 0.0, 0.1)[2] == "same",
+          "verdict(): MPI_Send 441 ms -> 12.8 ms at noise 87% is faster; the band ends at 1/1.2")
+
     # Repeated runs: per-run means 100, 101, 99 (cv 0.01) vs 112, 111, 113: 1.12 x, past 10%.
     for side, means in (("A", (100, 101, 99)), ("B", (112, 111, 113))):
         for i, m in enumerate(means):

@@ -15,7 +15,7 @@ import sys
 LAYERS = ("load", "tables", "figures", "page")
 #: Modules registry.MODULES does not list (they register nothing), by layer.
 FIXED = {"registry": "load", "check": "load", "load": "load", "schema_check": "load",
-         "inputs": "load", "schema_fast": "load", "units": "load", "deep_json": "load", "catalog": "tables",
+         "inputs": "load", "schema_fast": "load", "units": "load", "device_events": "load", "deep_json": "load", "catalog": "tables",
          "html": "page", "text": "page", "compare": "page", "__init__": "page",
          "profile": "load", "trace_merge": "page", "event_logs": "load", "mpi_rows": "load",
          "profile_compare": "page", "pop_compare": "page", "compare_page": "page",

@@ -9,6 +9,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -120,7 +121,14 @@ def main():
                 rows = {r["factor"]: r for r in csv.DictReader(f)}
             exact(float(rows["computation scalability"]["value"]), 0.8, "the CSV's computation scalability")
         with open(os.path.join(out, "compare.html"), encoding="utf-8") as f:
-            check("POP computation scalability" in f.read(), "compare.html holds the table")
+            page = f.read()
+        check("POP computation scalability" in page, "compare.html holds the table")
+        pop_html = page[page.find("POP computation scalability"):]
+        pop_html = pop_html[:pop_html.find("</table>")]
+        cells = re.findall(r"<td>([^<]*)</td>", pop_html)
+        check(cells[:3] == ["ranks", "2", "4"] and "None" not in cells and
+              not any(re.fullmatch(r"-?\d+\.\d{6}", c) for c in cells),
+              "compare.html's POP table: ranks whole (2, 4), no None, no 6-decimal floats (%s)" % cells[:12])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("FAILED: %d" % len(FAILED) if FAILED else "PASSED")

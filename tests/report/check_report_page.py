@@ -171,6 +171,73 @@ def region_series(tool, d):
         check(lines.get("b") == want_b, "per-region %s line of b: %s, want %s" % (what, lines.get("b"), want_b))
 
 
+def call_shares(tool, mpi):
+    """MPI_Init lies outside the wall interval (MPI_Init's end to MPI_Finalize): no share of
+    wall time (it read 798%); MPI_Allreduce's 0.8 s of the ranks' 4 s is 20%."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
+    import papi_report
+    s = papi_report.tables(mpi=mpi)["mpi_call_summary"].set_index("call")
+    init, allred = s.loc["MPI_Init", "pct_wall"], s.loc["MPI_Allreduce", "pct_wall"]
+    check(init != init, "MPI_Init's pct_wall is %r, want empty (outside the wall interval)" % init)
+    check(abs(allred - 20.0) < 1e-9, "MPI_Allreduce's pct_wall %r, want 20" % allred)
+
+
+def time_units(tool, d):
+    """perf::TASK-CLOCK (ns on a CPU) in s in the icicle, in CPUs in the series (0.6 CPU,
+    not 6e8 per second), never a bare count such as "150 M"."""
+    doc = series_doc()
+    doc["event_definitions"]["perf::TASK-CLOCK"] = {"component": "perf_event", "type": "delta"}
+    for r in doc["threads"]["7"]["regions"].values():
+        r["perf::TASK-CLOCK"] = r["real_time_nsec"] * 6 // 10
+    for smp in doc["series"]["threads"]["7"]:
+        smp["perf::TASK-CLOCK"] = 600000000  # 0.6 s a 1 s interval: 0.6 CPU
+    src = os.path.join(d, "clock", "papi_hl_output")
+    os.makedirs(src)
+    with open(os.path.join(src, "rank_000000.json"), "w") as f:
+        json.dump(doc, f)
+    import papi_report
+    from papi_report import figures, series_figures
+    t = papi_report.tables(regions=src)
+    fig = figures.region_tree(t)
+    fig.canvas.draw()
+    panel = [a for a in fig.axes if "TASK-CLOCK" in a.get_title()]
+    labels = [x.get_text() for a in panel for x in a.texts]
+    check(panel and labels and all(re.search(r"\n[\d.]+ (s|ms)$", x) for x in labels) and
+          "(s)" in panel[0].get_title(),
+          "TASK-CLOCK's icicle in seconds: %s %s" % (labels, panel and panel[0].get_title()))
+    for fid, draw in (("series-lines", series_figures.series_lines),
+                      ("series-regions", series_figures.series_regions)):
+        f = draw(t)
+        a = [x for x in f.axes if "TASK-CLOCK" in x.get_title()]
+        ys = [y for ln in (a[0].get_lines() if a else []) for y in ln.get_ydata() if y == y]
+        check(a and "CPUs" in a[0].get_ylabel() and ys and all(abs(y - 0.6) < 1e-9 for y in ys),
+              "%s: TASK-CLOCK per second in CPUs, 0.6 (%s, %s)" % (fid, a and a[0].get_ylabel(), ys[:4]))
+    return t
+
+
+def region_colours(t):
+    """One colour per region in every chart: the icicle's panels and the per-region lines."""
+    from papi_report import figures, series_figures
+    want = figures.region_colours(t)
+    fig = figures.region_tree(t)
+    fig.canvas.draw()
+    seen = {}
+    for a in fig.axes:
+        for x in a.texts:
+            name = x.get_text().split("\n")[0]
+            box = [p for p in a.patches if p.get_x() <= x.get_position()[0] <= p.get_x() + p.get_width()
+                   and p.get_y() <= x.get_position()[1] <= p.get_y() + p.get_height()]
+            if box:
+                seen.setdefault(name, set()).add(tuple(round(c, 6) for c in box[0].get_facecolor()))
+    check(seen and all(len(v) == 1 for v in seen.values()) and
+          all(list(v)[0] == tuple(round(c, 6) for c in want[n]) for n, v in seen.items()),
+          "icicle: each region one colour across panels, its own (%s)" % seen)
+    f = series_figures.series_regions(t)
+    lines = {ln.get_label(): ln.get_color() for a in f.axes for ln in a.get_lines()}
+    check(lines and all(tuple(c) == tuple(want[n]) for n, c in lines.items()),
+          "series-regions: each region's line in its colour (%s)" % lines)
+
+
 def main():
     tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -184,6 +251,8 @@ def main():
         placeholders(tool, d, src, mpi)
         icicle_labels(tool, src)
         region_series(tool, d)
+        call_shares(tool, mpi)
+        region_colours(time_units(tool, d))
     print("check_report_page: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
     return 1 if FAILURES else 0
 

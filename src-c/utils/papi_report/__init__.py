@@ -13,6 +13,7 @@ Layers, bottom up; a module imports only its own layer and those below, never in
 function to dodge a cycle (tests/report/check_import_graph.py checks the import graph):
   load     registry (the one list of tables, views, figures and checks: a leaf),
            check (the values a schema cannot refuse), schema_check, load, inputs, units,
+           device_events (a device's, a package's or a thread's event, its unit),
            profile (papi_run --sample's files: found, merged, folded), mpi_rows (a
            dead MPI job's rows, checked: papi_mpi_collect's reader too)
   tables   tables, series, series_metrics, metric_tables (pandas DataFrames), views,

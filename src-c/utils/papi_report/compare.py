@@ -13,9 +13,11 @@ region on 4 threads of 2 ranks has 8 units a run). A side's value is the mean ov
 units. The ratio is B/A of those means. The noise of a side is the spread of its values
 as a coefficient of variation (standard deviation over mean): of the per-run means when a
 side has several runs, else of the units of its one run (thread and rank spread), 0 for a
-single unit. A row is "same" when |ratio - 1| is at most its band, the larger of its
-tolerance and twice the combined noise, sqrt(cv_A^2 + cv_B^2); otherwise "slower" or
-"faster" for a time (more time is slower), "higher" or "lower" for a count or a metric.
+single unit. A row's band x is the larger of its tolerance and twice the combined noise,
+sqrt(cv_A^2 + cv_B^2); the row is "same" when 1/(1+x) <= ratio <= 1+x (symmetric in
+ratio: a 34x drop is outside the band whatever the noise, as a 34x rise is), otherwise
+"slower" or "faster" for a time (more time is slower), "higher" or "lower" for a count
+or a metric.
 
 One run a side (either side): the run-to-run noise is not measured, and time is what
 the machine's load moves. So:
@@ -80,9 +82,15 @@ def verdict(quantity, a, b, noise_a, noise_b, tolerance):
     if a == 0:
         return (math.nan if b == 0 else math.inf), threshold, "same" if b == 0 else up
     ratio = b / a
-    if abs(ratio - 1) <= threshold:
+    if in_band(ratio, threshold):
         return ratio, threshold, "same"
     return ratio, threshold, up if ratio > 1 else down
+
+
+def in_band(ratio, threshold):
+    """Is ratio inside the band of "same", 1/(1+threshold) .. 1+threshold? (symmetric in
+    ratio: 1 - threshold would reach 0 and below once the noise passes 50%)"""
+    return 1 / (1 + threshold) <= ratio <= 1 + threshold
 
 
 def _verdicts(df, tolerance, time_tolerance, single):
@@ -105,7 +113,7 @@ def _verdicts(df, tolerance, time_tolerance, single):
         high = np.where(np.isnan(load_free), np.inf, load_free)
     up = np.where(is_time, "slower", "higher")
     down = np.where(is_time, "faster", "lower")
-    v = np.where(low - 1 > thr, up, np.where(1 - high > thr, down, "same"))
+    v = np.where(low > 1 + thr, up, np.where(high < 1 / (1 + thr), down, "same"))  # in_band
     if single:  # a time that moved by less than the floor is the same, whatever its ratio
         v = np.where(is_time & (_seconds_moved(df) < TIME_FLOOR_S), "same", v)
     v = np.where((a == 0) & (b == 0), "same", v)
@@ -276,12 +284,12 @@ def _pct(v):
 def rule_text(df, tolerance):
     """The verdict's rule in one line, as it applied to these runs."""
     if df.attrs.get("single", True):
-        return ("verdict: same when B/A is within 1 +- max(tolerance, 2 x the noise): tolerance "
+        return ("verdict: same when 1/(1+x) <= B/A <= 1+x, x = max(tolerance, 2 x the noise): tolerance "
                 "%g%% for counts, %g%% for times (one run a side: the load's noise is not "
                 "measured); a region's wall time on its load-free B/A, less the time its threads "
                 "were off a CPU (off A/B); noise = the thread and rank spread (cv)" % (
                     100 * tolerance, 100 * df.attrs.get("time_tolerance", DEFAULT_TIME_TOLERANCE)))
-    return ("verdict: same when |B/A - 1| <= max(tolerance %g%%, 2 x the noise); noise = the "
+    return ("verdict: same when 1/(1+x) <= B/A <= 1+x, x = max(tolerance %g%%, 2 x the noise); noise = the "
             "spread (cv) of the repeated runs' means" % (100 * tolerance))
 
 

@@ -12,7 +12,7 @@ import io
 import math
 import os
 
-from . import profile_compare
+from . import pop_compare, profile_compare
 
 COLOURS = {"same": "#999999", "slower": "#c0392b", "higher": "#d35400", "faster": "#27ae60",
            "lower": "#2980b9", "only in A": "#555555", "only in B": "#555555"}
@@ -47,8 +47,9 @@ def _chart(rows, label_of, title, title_colour):
     for i, r in enumerate(rows):
         thr = r["threshold"]
         if isinstance(thr, float) and math.isfinite(thr):  # the band of "same" this row had
-            lo = math.log2(1 - thr) if thr < 1 else -10
-            ax.barh(i, math.log2(1 + thr) - lo, left=lo, height=0.9, color="#eeeeee", zorder=0)
+            # symmetric in log ratio: 1/(1+thr) .. 1+thr (compare.in_band)
+            ax.barh(i, 2 * math.log2(1 + thr), left=-math.log2(1 + thr), height=0.9,
+                    color="#eeeeee", zorder=0)
         ratio, judged = r["ratio"], r.get("load_free_ratio")
         label = " x%.3g " % ratio if isinstance(ratio, float) and math.isfinite(ratio) else ""
         if isinstance(judged, float) and math.isfinite(judged) and judged > 0:
@@ -205,7 +206,7 @@ def write_outputs(df, out_dir, a_label, b_label, text, regions, tolerance):
                 html.escape(a_label), html.escape(b_label), html.escape(text.splitlines()[1]),
                 reg, charts(df, regions), "" if pop is None or not len(pop) else
                 "<h2>POP computation scalability (A the reference)</h2>" +
-                pop.to_html(index=False, na_rep="-", border=0), rows))
+                pop_compare.shown(pop).to_html(index=False, na_rep="-", border=0), rows))
     page_path = os.path.join(out_dir, "compare.html")
     _replace(page_path, lambda f: f.write(page))
     return [page_path, txt, csv] + written + profile_compare.write_csv(df.attrs.get("functions"), out_dir)

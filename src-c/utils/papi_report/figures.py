@@ -74,6 +74,19 @@ def _rank_ticks(a, ranks):
     a.set_xticklabels([str(ranks[i]) for i in pos])
 
 
+def region_colours(t):
+    """{region name: colour}, the same in every chart of the report: every region the
+    tables name (the tree's, the series' spans, the trace's), sorted, takes tab20's
+    colours in turn."""
+    names = set()
+    for table, col in (("region_tree", "name"), ("region_spans", "name"), ("timeline_spans", "name")):
+        df = t.get(table)
+        if df is not None and col in df and len(df):
+            names |= set(df[col][df["kind"] == "region"] if "kind" in df else df[col])
+    cmap = plt.get_cmap("tab20")
+    return {n: cmap(i % 20) for i, n in enumerate(sorted(names, key=str))}
+
+
 def legend_outside(a, **kw):
     """The legend right of the axes (inside, it covered bars)."""
     kw.setdefault("fontsize", "small")
@@ -396,8 +409,9 @@ def region_tree(t):
     metrics = [m for m in metrics if not m.endswith(ALL_THREADS) or tree[m].notna().any()]
     levels = min(int(tree["depth"].max()) + 1, MAX_DEPTH)
     fig, ax = _fig(10, 1.0 + 0.5 * levels * len(metrics), nrows=len(metrics))
+    colours = region_colours(t)
     for a, m in zip(ax[:, 0], metrics):
-        _icicle(a, tree, m, levels)
+        _icicle(a, tree, m, levels, colours)
     fig.tight_layout()
     fit_labels(fig)
     return fig
@@ -464,14 +478,15 @@ def icicle_boxes(tree, metric, levels=MAX_DEPTH):
     return boxes
 
 
-def _icicle(a, tree, metric, levels=MAX_DEPTH):
-    """An icicle: each region a box as wide as its inclusive value, children below it."""
-    cmap = plt.get_cmap("tab20")
+def _icicle(a, tree, metric, levels=MAX_DEPTH, colours=None):
+    """An icicle: each region a box as wide as its inclusive value, children below it,
+    in its colour (colours: region_colours, the same in every chart)."""
+    colours = colours or region_colours({"region_tree": tree})
     boxes = icicle_boxes(tree, metric, levels)
     names = dict(zip(tree["path"], tree["name"]))
     scaled = False
-    for i, (p, depth, x, w, v, sc) in enumerate(boxes):
-        face = cmap((depth * 7 + i) % 20)
+    for p, depth, x, w, v, sc in boxes:
+        face = colours[names.get(p, p)] if names.get(p, p) in colours else "0.7"
         a.add_patch(plt.Rectangle((x, -depth - 1), w, 0.95, facecolor=face, hatch="//" if sc else None,
                                   edgecolor="0.35" if sc else face, linewidth=0.4, clip_on=True))
         scaled |= sc
@@ -492,9 +507,10 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH):
     a.set_xticks([])
     if metric.endswith(ALL_THREADS):
         title = ("region tree (icicle), inclusive %s, all threads (every thread of the process "
-                 "during each region)" % metric[: -len(ALL_THREADS)])
+                 "during each region)" % units.measurement_name(metric[: -len(ALL_THREADS)]))
     elif metric + ALL_THREADS in tree.columns and tree[metric + ALL_THREADS].notna().any():
-        title = "region tree (icicle), inclusive %s, own (the thread that ran each region)" % metric
+        title = ("region tree (icicle), inclusive %s, own (the thread that ran each region)"
+                 % units.measurement_name(metric))
     else:
         title = "region tree (icicle), inclusive %s" % units.measurement_name(metric)
     if int(tree["depth"].max()) + 1 > levels:

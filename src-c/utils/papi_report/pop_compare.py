@@ -133,6 +133,14 @@ def _num(v):
     return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else "%.4g" % v
 
 
+def shown(df):
+    """The table as the page shows it: numbers as the text prints them (ranks whole, "-"
+    where absent), no factor written "None"."""
+    return pd.DataFrame({"quantity": df["quantity"], "A": [_num(v) for v in df["a"]],
+                         "B": [_num(v) for v in df["b"]], "factor": [f or "" for f in df["factor"]],
+                         "value": [_num(v) for v in df["value"]], "note": df["note"]})
+
+
 def render_text(df):
     """The scalability table and a sentence, or "" when there is none."""
     if df is None or df.empty:

@@ -1,6 +1,6 @@
 """papi_report.series_figures: the time series drawn (series.py's tables): a heat map of
 the rate per rank over time, lines per rank and thread, lines per region."""
-from . import figures, registry
+from . import figures, registry, units
 from .series import MPI_THREAD, _series_table, heat_grid, region_lines
 
 
@@ -20,18 +20,20 @@ def series_heat(t):
     fig, panels = _per_event(s[s["source"] == "mpi"] if mpi else s)
     for a, ev in panels:
         rates, all_ranks, width = heat_grid(s, ev)
+        factor, unit = units.rate(ev)  # a CPU clock's ns per second in CPUs
+        rates = rates * factor
         ranks = all_ranks[: figures.MAX_ROWS]
         im = a.imshow(rates[: len(ranks)], aspect="auto", interpolation="nearest",
                       extent=(0, width * rates.shape[1], len(ranks) - 0.5, -0.5))
         a.set_xlabel("time since %s (s)" % ("MPI_Init" if mpi else "the start"))
         a.set_ylabel("rank")
         a.set_title("%s per second, per rank%s%s" % (
-            ev, " (MPI report)" if mpi else "", "" if len(all_ranks) <= figures.MAX_ROWS
+            _per_s(ev), " (MPI report)" if mpi else "", "" if len(all_ranks) <= figures.MAX_ROWS
             else " (the first %d of %d ranks)" % (figures.MAX_ROWS, len(all_ranks))))
         step = max(1, len(ranks) // 16)  # whole ranks, at most ~16 labels
         a.set_yticks(range(0, len(ranks), step))
         a.set_yticklabels([str(r) for r in ranks[::step]])
-        figures.colorbar(fig, im, a, label="%s / s" % ev)
+        figures.colorbar(fig, im, a, label=unit)
     fig.tight_layout()
     return fig
 
@@ -45,12 +47,13 @@ def series_lines(t):
     for a, ev in panels:
         groups = sorted(s[s["event"] == ev].groupby(["rank", "thread"]),
                         key=lambda kv: -float(kv[1]["count"].sum()))
+        factor, unit = units.rate(ev)
         for (rank, thread), g in groups[: figures.MAX_ROWS]:
-            a.plot(g["time_s"], g["rate"], marker=".", label="rank %s" % rank if
+            a.plot(g["time_s"], g["rate"] * factor, marker=".", label="rank %s" % rank if
                    thread == MPI_THREAD else "rank %s, thread %s" % (rank, thread))
         a.set_xlabel("time since the start (s)")
-        a.set_ylabel("%s / s" % ev)
-        a.set_title("%s per second%s" % (ev, "" if len(groups) <= figures.MAX_ROWS else
+        a.set_ylabel(unit)
+        a.set_title("%s per second%s" % (_per_s(ev), "" if len(groups) <= figures.MAX_ROWS else
                                          " (the %d of %d largest)" % (figures.MAX_ROWS, len(groups))))
         if len(groups) <= 12:
             figures.legend_outside(a, fontsize="x-small")
@@ -73,9 +76,11 @@ def series_regions(t):
     nranks = spans["rank"].nunique()
     for a, ev in zip(ax[:, 0], events):
         lines = sorted(region_lines(t, ev).items(), key=lambda kv: -float(kv[1]["count"].sum()))
-        draw_region_lines(a, lines, "rate", nranks, "%s / s" % ev)
+        factor, unit = units.rate(ev)
+        draw_region_lines(a, lines, "rate", nranks, unit, factor,
+                          figures.region_colours(t))
         a.set_title("%s per second, per region (all threads)%s" % (
-            ev, "" if len(lines) <= figures.MAX_ROWS else " (the %d of %d largest)"
+            _per_s(ev), "" if len(lines) <= figures.MAX_ROWS else " (the %d of %d largest)"
             % (figures.MAX_ROWS, len(lines))))
     fig.tight_layout()
     return fig
@@ -97,12 +102,18 @@ def with_breaks(g, column):
     return xs, ys
 
 
-def draw_region_lines(a, lines, column, nranks, ylabel):
-    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column over time_s,
-    broken where the region did not run."""
+def _per_s(ev):
+    """An event's name in a rate's title: a CPU clock's says it is read in CPUs."""
+    return "%s (CPUs: its seconds per second)" % ev if units.is_time(ev) else ev
+
+
+def draw_region_lines(a, lines, column, nranks, ylabel, factor=1.0, colours=None):
+    """[((rank, region), DataFrame)]: the first MAX_ROWS as lines of column (times factor)
+    over time_s, broken where the region did not run; each region in its colour
+    (colours: figures.region_colours)."""
     for (rank, name), g in lines[: figures.MAX_ROWS]:
         xs, ys = with_breaks(g, column)
-        a.plot(xs, ys, marker=".", linestyle="-",
+        a.plot(xs, [y * factor for y in ys], marker=".", linestyle="-", color=(colours or {}).get(name),
                label=name if nranks == 1 else "%s (rank %s)" % (name, rank))
     a.set_xlabel("time since the start (s)")
     a.set_ylabel(ylabel)

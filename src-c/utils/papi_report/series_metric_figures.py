@@ -57,7 +57,8 @@ def series_metric_regions(t):
     nranks = t["region_spans"]["rank"].nunique()
     for a, name in zip(ax[:, 0], metrics):
         lines = sorted(region_metric_lines(t, name).items(), key=lambda kv: (str(kv[0][0]), kv[0][1]))
-        draw_region_lines(a, lines, "value", nranks, name)
+        draw_region_lines(a, lines, "value", nranks, name, 1.0,
+                          figures.region_colours(t))
         a.set_title("%s per interval, per region (the process)%s" % (
             name, "" if len(lines) <= figures.MAX_ROWS else " (the first %d of %d)"
             % (figures.MAX_ROWS, len(lines))))

@@ -14,7 +14,8 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         is then incomplete)
   mpi_calls(rep)        rank, call, calls, time_s, bytes_sent, bytes_recv (every call of
                         every rank with at least one call)
-  mpi_call_summary(rep) call, calls, time_s, mean_call_s, pct_mpi, pct_wall, cov (of the
+  mpi_call_summary(rep) call, calls, time_s, mean_call_s, pct_mpi, pct_wall (both empty
+                        for the calls apart, outside the wall interval), cov (of the
                         per-rank times), min_s, min_rank, max_s, max_rank; sorted by time,
                         MPI_Init/MPI_Finalize apart (column "apart")
   mpi_counters(rep)     rank, counter, value
@@ -55,7 +56,11 @@ Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
   region_totals(files)     rank, thread, name, path, region_count and the inclusive
                            totals per measurement
   region_tree(files)       path, name, parent_path, depth, region_count and the
-                           inclusive totals summed over ranks and threads
+                           inclusive totals summed over ranks and threads; a device-level
+                           event (a GPU's: device_events.py) once, with no all-thread
+                           column: the most of a rank's threads and of a host's ranks
+                           (they read the same device over the same time), summed over
+                           the hosts
   region_tree_literal(files)  the tree in Hatchet's literal format (a list of
                            {"frame": {"name", "type"}, "metrics": {...}, "children": [...]})
                            for hatchet.GraphFrame.from_literal: each measurement inclusive
@@ -72,7 +77,7 @@ try:
 except ImportError as e:  # the CLI says which package installs it
     raise ImportError("papi_report needs pandas (Debian: apt-get install python3-pandas): %s" % e)
 
-from . import registry  # noqa: E402
+from . import device_events, registry  # noqa: E402
 from .check import BUILTIN, RUN_FIELDS  # noqa: E402
 from .load import _regions_arg  # noqa: E402
 
@@ -133,7 +138,10 @@ def mpi_call_summary(rep):
                     "mean_call_s": row.time_s / row.calls if row.calls else 0.0,
                     "pct_mpi": (float("nan") if apart or total_mpi <= 0
                                 else 100.0 * row.time_s / total_mpi),
-                    "pct_wall": 100.0 * row.time_s / total_wall if total_wall > 0 else 0.0,
+                    # wall_s runs from MPI_Init's end to MPI_Finalize: the calls apart
+                    # lie outside it, so no share of it (MPI_Init read 798% of wall)
+                    "pct_wall": (float("nan") if apart or total_wall <= 0
+                                 else 100.0 * row.time_s / total_wall),
                     "cov": float(per_rank.std(ddof=0) / mean) if mean > 0 else 0.0,
                     "min_s": float(per_rank.min()), "min_rank": int(per_rank.idxmin()),
                     "max_s": float(per_rank.max()), "max_rank": int(per_rank.idxmax()),
@@ -562,9 +570,35 @@ def region_totals(files, inst=None):
     return _whole(df.reset_index()[["rank", "thread", "name", "path", "region_count"] + metrics], alls)
 
 
+def _definitions(files):
+    """Every file's event_definitions in one dict (a device event's marker and units)."""
+    out = {}
+    for _rank, data in files:
+        for k, v in (data.get("event_definitions") or {}).items():
+            out.setdefault(k, v)
+    return out
+
+
+def _device_once(tot, files, devices):
+    """{device event: {path: value}}: the device's count once per host (the most of the
+    threads' own and all-thread values, then of the host's ranks), summed over hosts."""
+    host = {rank: ((data.get("run") or {}).get("host") or "rank %s" % rank) for rank, data in files}
+    t = pd.DataFrame({"path": tot["path"], "host": tot["rank"].map(host)})
+    for m in devices:
+        both = [c for c in (m, m + ALL_THREADS) if c in tot.columns]
+        t[m] = tot[both].astype(float).max(axis=1)
+    per_host = t.groupby(["path", "host"], sort=False)[devices].max()
+    return per_host.groupby(level=0, sort=False).sum(min_count=1).to_dict()
+
+
 def region_tree(files, tot=None):
+    files = _regions_arg(files)
     tot = region_totals(files) if tot is None else tot
-    metrics = [c for c in tot.columns if c not in ("rank", "thread", "name", "path", "region_count")]
+    defs = _definitions(files)
+    devices = [c for c in tot.columns if c not in ("rank", "thread", "name", "path", "region_count")
+               and not c.endswith(ALL_THREADS) and device_events.is_device(c, defs)]
+    metrics = [c for c in tot.columns if c not in ("rank", "thread", "name", "path", "region_count")
+               and not (c.endswith(ALL_THREADS) and c[: -len(ALL_THREADS)] in devices)]
     cols = ["path", "name", "parent_path", "depth", "region_count"] + metrics
     if tot.empty:
         return pd.DataFrame(columns=cols)
@@ -582,7 +616,14 @@ def region_tree(files, tot=None):
         q = parent_path(p)
         depth[p] = depth.get(q, -1) + 1 if q else 0
     df["depth"] = df["path"].map(depth)
-    return df.sort_values("path").reset_index(drop=True)[cols]
+    once = _device_once(tot, files, devices) if devices else {}
+    for m in devices:
+        df[m] = df["path"].map(once[m])
+        if df[m].dropna().map(float.is_integer).all():
+            df[m] = df[m].astype("Int64")  # counts stay whole numbers
+    df = df.sort_values("path").reset_index(drop=True)[cols]
+    df.attrs["event_definitions"] = {k: v for k, v in defs.items() if k in devices}
+    return df
 
 
 def region_tree_literal(files, tree=None):

@@ -9,8 +9,7 @@ Bounded whatever the run's size: the lanes are an image WIDTH pixel columns wide
 column shows the state that covers most of its time (spans shorter than a column are
 merged into it, the title says how long a column is), so drawing costs the same for 4
 ranks as for 256, and the lanes get thinner (the title says how many) past THIN_LANES."""
-from .figures import NotGiven, _fig, legend_outside, note  # first: says which package installs matplotlib
-import matplotlib  # noqa: I100
+from .figures import NotGiven, _fig, legend_outside, note, region_colours  # first: says which package installs matplotlib
 import numpy as np
 from matplotlib.patches import Patch
 
@@ -143,8 +142,8 @@ def timeline(t):
     colours = np.array([_rgb(COLOURS[k]) for k in timeline_data.KINDS] + [[1.0, 1.0, 1.0]])
     # Each lane 4 rows: the region band on top, 3 rows of state.
     img = np.ones((lanes * 4, state.shape[1], 3))
-    cmap = matplotlib.colormaps["Dark2"]
-    rcol = np.array([cmap(i % 8)[:3] for i in range(len(names))] + [[1.0, 1.0, 1.0]])
+    by_name = region_colours(t)  # each region its colour in every chart
+    rcol = np.array([by_name.get(n, (0.7, 0.7, 0.7))[:3] for n in names] + [[1.0, 1.0, 1.0]])
     for lane in range(lanes):
         img[lane * 4] = rcol[region[lane]]  # -1: the white last entry
         img[lane * 4 + 1: lane * 4 + 4] = colours[state[lane]]

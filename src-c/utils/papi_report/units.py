@@ -6,8 +6,9 @@ import math
 
 PREFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 TIME_UNITS = ((1.0, "s"), (1e-3, "ms"), (1e-6, "\u00b5s"), (1e-9, "ns"))
-#: Measurements of a region file that are times in nanoseconds.
-NANOSECONDS = ("real_time_nsec",)
+#: Measurements of a region file that are times in nanoseconds: the wall clock and the
+#: kernel's CPU clocks (perf's TASK-CLOCK and CPU-CLOCK count nanoseconds on a CPU).
+NANOSECONDS = ("real_time_nsec", "perf::TASK-CLOCK", "perf::CPU-CLOCK")
 
 
 def _g(v):
@@ -39,9 +40,34 @@ def measurement(v, name):
     """A region measurement (region_tree's columns): nanoseconds as a time, the rest as
     counts."""
     base = name.split(" (", 1)[0]
-    return seconds(v * 1e-9) if base in NANOSECONDS else count(v)
+    return seconds(v * 1e-9) if is_time(base) else count(v)
+
+
+def is_time(name):
+    """Is the measurement (an event's name, "(all threads)" or not) nanoseconds?"""
+    return name.split(" (", 1)[0] in NANOSECONDS
+
+
+def rate(name):
+    """(factor, unit) of an event's rate per second as a reader reads it: a CPU clock's
+    nanoseconds per second are CPUs busy (6e8 ns/s is 0.6 CPU), the wall clock's too;
+    any other count stays "<event> / s"."""
+    return (1e-9, "CPUs") if is_time(name) else (1.0, "%s / s" % name)
 
 
 def measurement_name(name):
     """A measurement's name for a title: "real time" for real_time_nsec."""
-    return "real time" if name.split(" (", 1)[0] in NANOSECONDS else name
+    base = name.split(" (", 1)[0]
+    return "real time" if base == "real_time_nsec" else "%s (s)" % name if is_time(base) else name
+
+
+#: A native unit (papi_native_avail's) -> (the unit a reader reads, its factor): energy in
+#: J, power in W, memory in GB.
+READABLE = {"J": ("J", 1.0), "mJ": ("J", 1e-3), "uJ": ("J", 1e-6), "nJ": ("J", 1e-9),
+            "W": ("W", 1.0), "mW": ("W", 1e-3), "uW": ("W", 1e-6), "B": ("GB", 1e-9)}
+
+
+def readable(unit):
+    """(unit shown, factor) of a native unit: ("J", 1e-3) of "mJ"; (unit, 1.0) when none
+    applies."""
+    return READABLE.get(unit, (unit, 1.0))

@@ -5,8 +5,9 @@ import math
 
 import pandas as pd
 
-from . import registry
+from . import device_events, registry
 from .tables import ALL_THREADS, REGION_SUMMARY_COLUMNS
+from .units import readable
 
 # The tables shown (every table is in its CSV file): (name, heading, rows), registered
 # below with their shapes; metric_views and later modules add theirs.
@@ -20,7 +21,7 @@ _TABLES = [("mpi_call_summary", "MPI calls (all ranks)", 40),
           ("mpi_ranks", "Ranks", 64),
           ("region_tree", "Region tree (inclusive, summed over ranks and threads; an event's own "
            "count is the thread's that ran the region, its all-thread count every thread's of "
-           "the process during it)", 40)]
+           "the process during it; a GPU's event once, in J, W or GB: the same for every thread)", 40)]
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s", "rank_min_s",
                 "rank_min", "rank_max_s", "rank_max", "bytes_sent", "bytes_recv"]
 
@@ -135,6 +136,24 @@ def own_and_all(df):
     return df.rename(columns={c[: -len(ALL_THREADS)]: c[: -len(ALL_THREADS)] + " (own)" for c in alls})
 
 
+def device_units(df):
+    """Device-level events (shown once: region_tree has no all-thread column for them) in
+    the units a reader reads, their name saying it: "<event> (J)" of nvml's mJ, W of its
+    mW, GB of its bytes."""
+    defs = df.attrs.get("event_definitions") or {}
+    out = {}
+    for c in df.columns:
+        if not device_events.is_device(c, defs):
+            continue
+        unit, factor = readable(device_events.native_unit(c, defs))
+        if unit:
+            out[c] = ("%s (%s)" % (c, unit), factor)
+    if not out:
+        return df
+    df = df.assign(**{c: df[c].astype(float) * f for c, (_n, f) in out.items()})
+    return df.rename(columns={c: n for c, (n, _f) in out.items()})
+
+
 def _sites(df, tables):
     return df[[c for c in SITE_COLUMNS if c in df.columns]]
 
@@ -150,7 +169,7 @@ def _sizes_grid(df, tables):
 
 _SHAPES = {"mpi_callsites": _sites, "mpi_call_sizes": _sizes_grid,
            "mpi_region_summary": lambda df, tables: _region_summary_view(df),
-           "region_tree": lambda df, tables: own_and_all(df)}
+           "region_tree": lambda df, tables: device_units(own_and_all(df))}
 for _name, _heading, _rows in _TABLES:
     registry.view(_name, _heading, _rows, _SHAPES.get(_name))
 
