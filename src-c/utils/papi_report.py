@@ -114,7 +114,13 @@ def parse_args(argv):
                         "'function:solve>1.1' (a profiled function's sampled weight; "
                         "repeatable)")
     p.add_argument("--merge-trace", metavar="OUT",
-                   help="merge the per-rank JSON traces given as PATHs into OUT (one time axis)")
+                   help="merge the per-rank JSON traces given as PATHs into OUT (one time axis), "
+                        "a new file: an OUT that exists or is one of the PATHs is refused (exit 2, "
+                        "nothing written)")
+    p.add_argument("--max-input", metavar="SIZE", default="4G",
+                   help="the largest input file read, e.g. 512M, 8G (default 4G); every input "
+                        "must be a regular file (symbolic links followed): a larger file, a "
+                        "device, a FIFO or a socket is refused in one line (exit 2)")
     p.add_argument("--json", action="store_true",
                    help="print what was written as one JSON document")
     p.add_argument("--text", action="store_true",
@@ -193,6 +199,12 @@ def compare_runs(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    from papi_report import input_file
+    try:
+        input_file.MAX_BYTES = input_file.parse_size(args.max_input)
+    except ValueError as e:
+        print("papi_report: %s" % e, file=sys.stderr)
+        return 2
     if args.check:
         return check(args.paths or ["."])
     if args.merge_trace:

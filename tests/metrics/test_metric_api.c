@@ -106,10 +106,44 @@ static int bad_file(void)
     return test_done("test_metric_api badfile");
 }
 
+/* A table saved with a UTF-8 byte order mark (bom_metrics.csv) is read as without it. */
+static int bom_file(void)
+{
+    CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+    PAPIM_metric_info_t m;
+    int r = PAPIM_query_metric("BOM_TABLE_METRIC", &m);
+    CHECK(r == PAPI_OK, "the table after its byte order mark is read: %d: %s", r,
+          PAPI_strerror_detail());
+    CHECK(r != PAPI_OK || !strcmp(m.unit, "CPUs"), "its metric's unit: %s", m.unit);
+    return test_done("test_metric_api bomfile");
+}
+
+/* A line starting with an invisible character (invisible_metrics.csv: U+200B) is refused
+ * with the character escaped: every byte of the message printable ASCII. */
+static int invisible_file(void)
+{
+    CHECK_RET(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
+    int r = PAPIM_num_metrics();
+    const char *why = PAPI_strerror_detail();
+    printf("PAPI_METRICS_FILE with an invisible character: %d: %s\n", r, why);
+    CHECK(r == PAPI_EINVAL, "refused: %d", r);
+    CHECK(strstr(why, "invisible_metrics.csv:2: \\xE2\\x80\\x8BCPU line before any CPU line") !=
+              NULL,
+          "file, line and the character escaped: %s", why);
+    for (const char *p = why; *p; p++)
+        CHECK(*p >= 0x20 && *p < 0x7f, "byte 0x%02x of the message is not printable ASCII",
+              (unsigned char)*p);
+    return test_done("test_metric_api invisiblefile");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "badfile"))
         return bad_file();
+    if (argc > 1 && !strcmp(argv[1], "bomfile"))
+        return bom_file();
+    if (argc > 1 && !strcmp(argv[1], "invisiblefile"))
+        return invisible_file();
     CHECK_RET(PAPIM_num_metrics(), PAPI_ENOINIT);
     init_or_die();
     int n = PAPIM_num_metrics();

@@ -7,7 +7,7 @@ A valid trace and a valid event log are accepted first (--merge-trace writes the
 then hand-made broken copies, one rule kind each, are refused: by --merge-trace (exit 2),
 by the timeline figure of the report (its reason is that line), and by --check; an event
 log with a line broken before its last is refused (only the last line may be torn), a
-torn last line is not."""
+torn last line is named and left out (exit 2, the trace written from the rest)."""
 import copy
 import json
 import os
@@ -117,7 +117,12 @@ def main():
             write(os.path.join(logs, "papi_mpi_rank1.events.jsonl"), line1_text + "\n" + torn)
         logs_of(json.dumps(log_line(1, 0, rec1)), torn='{"tool": "papi_m')  # a torn last line
         rc, out, err = run(tool, "--merge-trace", os.path.join(tmp, "dead.json"), logs)
-        check(rc == 0, "valid event logs with a torn last line merge: exit 0 (%d: %s)" % (rc, err.strip()))
+        check(rc == 2 and one_line(err, "papi_mpi_rank1.events.jsonl", "line 2", "torn", "left out") and
+              os.path.isfile(os.path.join(tmp, "dead.json")),
+              "valid event logs with a torn last line merge, the torn line named: exit 2 (%d: %s)"
+              % (rc, err.strip()))
+        if os.path.exists(os.path.join(tmp, "dead.json")):  # never written over: a new OUT each time
+            os.remove(os.path.join(tmp, "dead.json"))
         log1 = os.path.join(logs, "papi_mpi_rank1.events.jsonl")
         bad_logs = [
             ("a record of 3 fields", dict(log_line(1, 0, [[3, "MPI_Recv", 50]])),

@@ -46,6 +46,38 @@ const char *preset_derive_name(enum derive_op op)
     }
 }
 
+void preset_csv_skip_bom(const char **text, size_t *len)
+{
+    if (*len >= 3 && memcmp(*text, "\xEF\xBB\xBF", 3) == 0) {
+        *text += 3;
+        *len -= 3;
+    }
+}
+
+const char *preset_csv_shown(char *dst, size_t cap, const char *s, size_t max)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    if (!cap)
+        return dst;
+    for (size_t i = 0; s[i] && i < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        int plain = c >= 0x20 && c < 0x7f && c != '\\';
+        if (o + (plain ? 1 : 4) >= cap)
+            break;
+        if (plain) {
+            dst[o++] = (char)c;
+        } else {
+            dst[o++] = '\\';
+            dst[o++] = 'x';
+            dst[o++] = hex[c >> 4];
+            dst[o++] = hex[c & 15];
+        }
+    }
+    dst[o] = '\0';
+    return dst;
+}
+
 static char *trim(char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -343,7 +375,9 @@ static int parse_line(struct csv_parse *st, char *line, int lineno, char *msg, s
         return cpu_line(st, f, nf, msg, msglen);
     st->last_was_cpu = 0;
     if (strcmp(f[0], "PRESET") != 0) {
-        snprintf(msg, msglen, "unknown line type '%.32s' (expected CPU, PRESET or #)", f[0]);
+        char shown[4 * 32 + 1];
+        snprintf(msg, msglen, "unknown line type '%s' (expected CPU, PRESET or #)",
+                 preset_csv_shown(shown, sizeof shown, f[0], 32));
         return PAPI_EINVAL;
     }
     return preset_line(st, f, nf, lineno, msg, msglen);
@@ -359,6 +393,7 @@ static int parse(const char *text, size_t len, const char *origin, const char *c
     size_t pos = 0, linecap = 0;
 
     memset(out, 0, sizeof *out);
+    preset_csv_skip_bom(&text, &len);
     st.src = calloc(1, sizeof *st.src);
     if (!st.src) {
         snprintf(err, errlen, "%s: out of memory", origin);

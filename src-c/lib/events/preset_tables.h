@@ -76,6 +76,13 @@ PAPI_INTERNAL int preset_csv_parse_builtin(const char *text, size_t len, const c
  * quote). Returns the number of fields, or -1 when there are more than maxf or a quote
  * is not closed. Leading and trailing blanks of unquoted fields are trimmed. */
 PAPI_INTERNAL int preset_csv_split(char *line, char **fields, int maxf);
+/* A table's text past a UTF-8 byte order mark at its start (editors on Windows write one):
+ * *text and *len moved over it. */
+PAPI_INTERNAL void preset_csv_skip_bom(const char **text, size_t *len);
+/* s as a message shows it, into dst (cap bytes, always terminated, cut at at most max
+ * bytes of s): printable ASCII as it is, every other byte as \xNN, so no invisible or
+ * control character reaches a message. Returns dst. */
+PAPI_INTERNAL const char *preset_csv_shown(char *dst, size_t cap, const char *s, size_t max);
 /* "NOT_DERIVED" ... "DERIVED_POSTFIX" (also the 3.5 spelling "DERIVED POSTFIX"). */
 PAPI_INTERNAL int preset_derive_from_name(const char *name, enum derive_op *op);
 PAPI_INTERNAL const char *preset_derive_name(enum derive_op op);

@@ -122,8 +122,9 @@ static int metric_line(struct parse_state *st, char **f, int nf, int line, char 
         return PAPI_EINVAL;
     }
     if (!valid_name(f[1])) {
-        snprintf(msg, msglen, "bad metric name '%.64s' (capitals, digits and _, under %d)", f[1],
-                 PAPI_MIN_STR_LEN);
+        char shown[4 * 64 + 1];
+        snprintf(msg, msglen, "bad metric name '%s' (capitals, digits and _, under %d)",
+                 preset_csv_shown(shown, sizeof shown, f[1], 64), PAPI_MIN_STR_LEN);
         return PAPI_EINVAL;
     }
     if (!f[2][0] || strlen(f[2]) >= PAPI_MIN_STR_LEN || strlen(f[3]) >= PAPI_HUGE_STR_LEN ||
@@ -204,7 +205,9 @@ static int group_line(struct parse_state *st, char **f, int nf, char *msg, size_
     }
     for (int i = 2; i < nf; i++)
         if (!valid_name(f[i])) {
-            snprintf(msg, msglen, "group %s: bad metric name '%.64s'", f[1], f[i]);
+            char shown[4 * 64 + 1];
+            snprintf(msg, msglen, "group %s: bad metric name '%s'", f[1],
+                     preset_csv_shown(shown, sizeof shown, f[i], 64));
             return PAPI_EINVAL;
         }
     if (!st->generic && !st->own)
@@ -268,7 +271,9 @@ static int parse_line(struct parse_state *st, char *line, int lineno, char *msg,
         return cpu_line(st, f, nf, msg, msglen);
     st->last_was_cpu = 0;
     if (!st->in_table) {
-        snprintf(msg, msglen, "%s line before any CPU line", f[0]);
+        char shown[4 * 32 + 1];
+        snprintf(msg, msglen, "%s line before any CPU line",
+                 preset_csv_shown(shown, sizeof shown, f[0], 32));
         return PAPI_EINVAL;
     }
     if (strcmp(f[0], "METRIC") == 0)
@@ -277,7 +282,9 @@ static int parse_line(struct parse_state *st, char *line, int lineno, char *msg,
         return group_line(st, f, nf, msg, msglen);
     if (strcmp(f[0], "OR") == 0)
         return or_line(st, f, nf, msg, msglen);
-    snprintf(msg, msglen, "unknown line type '%.32s' (expected CPU, METRIC, GROUP, OR or #)", f[0]);
+    char shown[4 * 32 + 1];
+    snprintf(msg, msglen, "unknown line type '%s' (expected CPU, METRIC, GROUP, OR or #)",
+             preset_csv_shown(shown, sizeof shown, f[0], 32));
     return PAPI_EINVAL;
 }
 
@@ -302,6 +309,7 @@ int metric_table_parse(const char *text, size_t len, const char *origin, const c
     size_t pos = 0, cap = 0;
     int lineno = 0, ret = PAPI_OK;
     memset(out, 0, sizeof *out);
+    preset_csv_skip_bom(&text, &len);
     if (cpu && !(out->cpu = strdup(cpu))) {
         snprintf(err, errlen, "%s: out of memory", origin);
         return PAPI_ENOMEM;

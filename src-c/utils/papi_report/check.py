@@ -7,6 +7,8 @@ nothing else."""
 import json
 import math
 
+from .input_file import InputRefused, read_text
+
 #: Measurements every region entry has besides its events.
 BUILTIN = ("cycles", "real_time_nsec")
 #: The members of a region or papi_run file's run header ("run": the same for every rank
@@ -41,13 +43,14 @@ def _load_json(path):
         seen.append(name)
         return float(name)
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f, parse_constant=constant)
+        doc = json.loads(read_text(path), parse_constant=constant)
         if not seen and isinstance(doc, (dict, list)):
             _clean[id(doc)] = doc
         return doc
     except OSError as e:
         raise ReportError("cannot read %s: %s" % (path, e.strerror))
+    except InputRefused as e:
+        raise MalformedInput(str(e))
     except (ValueError, RecursionError) as e:
         raise MalformedInput("%s is not JSON: %s" % (path, e))
 

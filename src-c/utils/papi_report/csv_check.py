@@ -5,9 +5,11 @@ validated as a JSON object. One line per broken file: the file, the line, the co
 the rule. Needs only the standard library for valid files (schema_fast); the words of a
 fault come from jsonschema, as for the JSON reports."""
 import csv
+import io
 import os
 
 from . import schema_fast
+from .input_file import InputRefused, read_text
 
 SCHEMA = "csv_tables"
 #: Non-finite numbers Python's float() reads but no writer of ours means.
@@ -80,9 +82,15 @@ class _Table:
         return col, e.message[:300], e.validator
 
 
+def shown(text):
+    """A name from the file as a message shows it: as it is when printable ASCII, else
+    quoted with every other character escaped ('\\u200bwall_s'), so none is invisible."""
+    return text if text.isascii() and text.isprintable() else ascii(text)
+
+
 def _where(path, line, header, column):
     if column in header:
-        return "%s: line %d, column %d (%s)" % (path, line, header.index(column) + 1, column)
+        return "%s: line %d, column %d (%s)" % (path, line, header.index(column) + 1, shown(column))
     return "%s: line %d" % (path, line)
 
 
@@ -95,7 +103,8 @@ def check_csv(path, schemas):
     t = _Table(name, schemas[SCHEMA]["$defs"][name])
     rule = "of %s.schema.json#/$defs/%s" % (SCHEMA, name)
     try:
-        with open(path, encoding="utf-8", newline="") as f:
+        # read_text drops a UTF-8 byte order mark (a table saved by a spreadsheet)
+        with io.StringIO(read_text(path), newline="") as f:
             reader = csv.reader(f)
             header = next(reader, None)
             if header is None:
@@ -123,6 +132,8 @@ def check_csv(path, schemas):
                     return "%s: %s (rule %s %s)" % (_where(path, line, header, col), msg, kw, rule)
     except OSError as e:
         return "%s: cannot read: %s" % (path, e.strerror)
+    except InputRefused as e:
+        return str(e)
     except (UnicodeDecodeError, csv.Error) as e:
         return "%s: not CSV: %s" % (path, e)
     return None
@@ -132,13 +143,13 @@ def _check_header(path, t, header, rule):
     if len(set(header)) != len(header):
         dup = next(c for c in header if header.count(c) > 1)
         return "%s: line 1, column %d (%s): named twice (rule x-columns %s)" % (
-            path, header.index(dup, header.index(dup) + 1) + 1, dup, rule)
+            path, header.index(dup, header.index(dup) + 1) + 1, shown(dup), rule)
     for i, want in enumerate(t.columns):
         got = header[i] if i < len(header) else None
         if got != want:
             return "%s: line 1, column %d: %s, want %s (rule x-columns %s)" % (
-                path, i + 1, "missing" if got is None else repr(got), repr(want), rule)
+                path, i + 1, "missing" if got is None else ascii(got), ascii(want), rule)
     if t.more is False and len(header) > len(t.columns):
         return "%s: line 1, column %d (%s): not a column of this file (rule additionalProperties %s)" % (
-            path, len(t.columns) + 1, header[len(t.columns)], rule)
+            path, len(t.columns) + 1, shown(header[len(t.columns)]), rule)
     return None

@@ -15,6 +15,7 @@ import os
 import re
 
 from . import mpi_rows, schema_check
+from .input_file import BrokenLine, InputRefused, json_lines
 
 # Record kinds (event_log.h) and flags.
 CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT, COUNTER = range(1, 9)
@@ -60,38 +61,67 @@ def _line_fault(where, doc):
     return None
 
 
-def load(directory):
+def _lines_of(path, notes):
+    """[(line number, document)] of one rank's log, each line checked; its torn last line
+    (the writer appends whole lines: only a rank killed while it appended leaves one) said
+    in notes and left out."""
+    try:
+        lines, torn = json_lines(path, _no_constant)
+    except OSError as e:
+        raise EventLogError("%s: cannot read: %s" % (path, e.strerror))
+    except InputRefused as e:
+        raise EventLogError(str(e))
+    except BrokenLine as e:
+        raise EventLogError("%s: %s" % (path, e))
+    except UnicodeDecodeError as e:
+        raise EventLogError("%s: not UTF-8: %s" % (path, e))
+    if torn:
+        notes.append("%s: line %d: %s" % (path, torn[0], torn[1]))
+    for n, doc in lines:
+        why = _line_fault("%s: line %d" % (path, n), doc)
+        if why:
+            raise EventLogError(why)
+    return lines
+
+
+def _check_line(where, doc, rank, nranks):
+    """What the schema cannot say of a line: its rank is its file's (papi_mpi_rank<N>),
+    below its nranks, which every line of the run gives alike; each record ends at or
+    after its start."""
+    if doc["rank"] != rank:
+        return "%s: $.rank: %d, but the file is rank %d's log" % (where, doc["rank"], rank)
+    if doc["rank"] >= doc["nranks"]:
+        return "%s: $.rank: %d, not a rank of the %d ($.nranks)" % (where, doc["rank"], doc["nranks"])
+    if nranks is not None and doc["nranks"] != nranks[0]:
+        return "%s: $.nranks: %d, but %s says %d" % (where, doc["nranks"], nranks[1], nranks[0])
+    for k, rec in enumerate(doc["records"]):
+        if isinstance(rec[2], int) and isinstance(rec[3], int) and rec[3] < rec[2]:
+            return ("%s: $.records[%d][3]: t1 %d ns, before the record's t0 %d ns "
+                    "($.records[%d][2]): a call that ends before it starts" % (where, k, rec[3], rec[2], k))
+    return None
+
+
+def load(directory, notes=None):
     """{rank: {"records": [...], "reason", "offset_ns", "dropped", "nranks", "run_id"}} of the
-    newest run's lines (a torn last line, from a rank killed while it appended, skipped)."""
+    newest run's lines; a torn last line, from a rank killed while it appended, left out
+    and said in notes (a list, one line each)."""
+    notes = [] if notes is None else notes
     lines = []
     for path in sorted(glob.glob(os.path.join(directory, "papi_mpi_rank*.events.jsonl"))):
-        if not re.search(r"papi_mpi_rank\d+\.events\.jsonl$", path):
-            continue
-        try:
-            with open(path, encoding="utf-8") as f:
-                texts = f.read().split("\n")
-        except (OSError, UnicodeDecodeError) as e:
-            raise EventLogError("%s: cannot read: %s" % (path, getattr(e, "strerror", None) or e))
-        for n, text in enumerate(texts, 1):
-            try:
-                doc = json.loads(text, parse_constant=_no_constant)
-            except ValueError as e:
-                # Only the last line may be torn (the writer truncates the file when it
-                # opens it and appends whole lines): one before it is a broken file.
-                if n >= len(texts) - 1:
-                    continue
-                raise EventLogError("%s: line %d: not JSON: %s" % (path, n, e))
-            why = _line_fault("%s: line %d" % (path, n), doc)
-            if why:
-                raise EventLogError(why)
-            lines.append(doc)
+        m = re.search(r"papi_mpi_rank(\d+)\.events\.jsonl$", path)
+        if m:
+            lines += [(path, n, int(m.group(1)), doc) for n, doc in _lines_of(path, notes)]
     if not lines:
         raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
-    newest = max((d.get("run_id") for d in lines), key=mpi_rows.run_time)
-    ranks = {}
-    for d in lines:
+    newest = max((d.get("run_id") for _p, _n, _r, d in lines), key=mpi_rows.run_time)
+    ranks, nranks = {}, None
+    for path, n, rank, d in lines:
         if d.get("run_id") != newest:
             continue
+        why = _check_line("%s: line %d" % (path, n), d, rank, nranks)
+        if why:
+            raise EventLogError(why)
+        nranks = nranks or (d["nranks"], "%s: line %d" % (path, n))
         r = ranks.setdefault(d["rank"], {"byindex": {}, "reason": None, "offset_ns": 0,
                                          "dropped": 0, "nranks": d["nranks"], "run_id": newest})
         for k, rec in enumerate(d["records"]):
@@ -257,37 +287,57 @@ def wait_states(ranks):
     return out, stats, nranks
 
 
+NO_LOG = "no event log (killed before its first checkpoint)"
+
+
 def unfinished(ranks, nranks, rows=None):
     """The ranks that did not reach MPI_Finalize, with what ended their log; a rank without
-    a log that left a row (rows: mpi_rows.Found.rows) is said by its row."""
+    a log that left a row (rows: mpi_rows.Found.rows) is said by its row. Ranks that left
+    neither are one entry per run of them ("rank" to "last_rank"): the work is the files',
+    whatever nranks the logs claim."""
     rows = rows or {}
-    out = []
-    for rank in range(max([nranks] + [k + 1 for k in rows])):
+    out, prev = [], -1
+    end = max([nranks] + [k + 1 for k in rows])
+    for rank in sorted(set(ranks) | set(rows)) + [end]:
+        if rank > prev + 1:  # prev+1 .. rank-1 left nothing
+            out.append({"rank": prev + 1, "exit_reason": NO_LOG})
+            if rank - 1 > prev + 1:
+                out[-1]["last_rank"] = rank - 1
+        prev = rank
+        if rank == end:
+            break
         r = ranks.get(rank)
-        if r is None and rank in rows:
+        if r is None:
             _kind, name, row = rows[rank]
             why = "no event log; its row %s says %s" % (name, row.get("exit_reason") or "nothing")
         else:
-            why = "no event log (killed before its first checkpoint)" if r is None else \
-                "killed after its last checkpoint (no exit path ran)" if r["reason"] == "checkpoint" \
+            why = "killed after its last checkpoint (no exit path ran)" if r["reason"] == "checkpoint" \
                 else r["reason"]
         out.append({"rank": rank, "exit_reason": why})
     return out
 
 
-def trace(directory):
-    """The Chrome trace-event document of the event logs in directory."""
-    ranks = load(directory)
+def unfinished_line(g):
+    """papi_report's line for an entry of unfinished()."""
+    if "last_rank" in g:
+        return "papi_report: ranks %d-%d did not finish: %s" % (g["rank"], g["last_rank"], g["exit_reason"])
+    return "papi_report: rank %d did not finish: %s" % (g["rank"], g["exit_reason"])
+
+
+def trace(directory, notes=None):
+    """The Chrome trace-event document of the event logs in directory (notes: load's)."""
+    ranks = load(directory, notes)
     waits, stats, nranks = wait_states(ranks)
     times = [e["t0"] for r in ranks.values() for e in r["records"]]
     base = max(0, int(min(times))) if times else 0
     gone = unfinished(ranks, nranks)
+    why_of = {g["rank"]: g["exit_reason"] for g in gone}
 
     def us(t):
         return max(0.0, round((t - base) / 1000.0, 3))
     events = []
     for rank in sorted(ranks):
-        why = gone[rank]["exit_reason"]
+        why = why_of[rank]
         events.append({"ph": "M", "pid": rank, "tid": 0, "name": "process_name",
                        "args": {"name": "rank %d (did not finish: %s)" % (rank, why)}})
         events.append({"ph": "M", "pid": rank, "tid": 0, "name": "process_sort_index",
@@ -362,7 +412,7 @@ def summary(directory):
     found = mpi_rows.read(directory, report=False)
     why = "no event log"
     try:
-        ranks = load(directory) if has_logs(directory) else None
+        ranks = load(directory, found.malformed) if has_logs(directory) else None
     except EventLogError as e:
         if not found.rows:
             raise
@@ -385,8 +435,7 @@ def summary(directory):
                % (stats["p2p_matched"], stats["p2p_unmatched"], stats["coll_matched"],
                   stats["coll_unmatched"]))
     out += _rows_text(found)
-    for g in unfinished(ranks, nranks, found.rows):
-        out.append("papi_report: rank %d did not finish: %s" % (g["rank"], g["exit_reason"]))
+    out += [unfinished_line(g) for g in unfinished(ranks, nranks, found.rows)]
     out.append("papi_report: the timeline of these logs: papi_report --merge-trace OUT.json %s"
                % directory)
     return "\n".join(out) + "\n", found.malformed

@@ -40,7 +40,28 @@ def _checked(path):
         why = None  # no schema files installed: read as before
     if why:
         raise MalformedInput(why)
+    why = _cross_fault(d)
+    if why:
+        raise MalformedInput("%s: %s" % (path, why))
     return d
+
+
+def _cross_fault(d):
+    """What the schema cannot say of a profile: a stack's counts, one per event of events;
+    its frames, indices into frames. None, or the JSON path and why."""
+    events, frames = d.get("events"), d.get("frames")
+    for i, s in enumerate(d.get("stacks") if isinstance(d.get("stacks"), list) else []):
+        if not isinstance(s, dict):
+            continue
+        counts = s.get("counts")
+        if isinstance(events, list) and isinstance(counts, list) and len(counts) != len(events):
+            return ("$.stacks[%d].counts: %d counts for the %d events of $.events"
+                    % (i, len(counts), len(events)))
+        for k, f in enumerate(s.get("frames") if isinstance(s.get("frames"), list) else []):
+            if isinstance(frames, list) and isinstance(f, int) and f >= len(frames):
+                return ("$.stacks[%d].frames[%d]: %d, not an index of the %d $.frames"
+                        % (i, k, f, len(frames)))
+    return None
 
 
 def load(files, run=None):

@@ -9,6 +9,7 @@ import re
 import sys
 
 from . import csv_check, schema_fast
+from .input_file import BrokenLine, InputRefused, json_lines, read_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Source tree: src-c/utils/papi_report -> schema/; installed: share/papi/python/papi_report
@@ -209,10 +210,11 @@ def check_file(path):
         # json's reader recurses per level: a region tree papi_report wrote thousands of
         # levels deep (regions_hatchet.json) is still read
         sys.setrecursionlimit(max(limit, DEEPEST))
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f, parse_constant=_reject_constant)
+        doc = json.loads(read_text(path), parse_constant=_reject_constant)
     except OSError as e:
         return "%s: cannot read: %s" % (path, e.strerror)
+    except InputRefused as e:
+        return str(e)
     except RecursionError:
         return "%s: nested deeper than this checker reads (%d levels)" % (path, DEEPEST // 2)
     except (ValueError, UnicodeDecodeError) as e:
@@ -228,10 +230,9 @@ def _check_lines(path):
     (the caller says "not JSON"), "" when every line follows its schema, else the first
     line's fault."""
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = [(i, json.loads(ln, parse_constant=_reject_constant))
-                     for i, ln in enumerate(f, 1) if ln.strip()]
-    except (OSError, ValueError, UnicodeDecodeError):
+        lines = [(i, json.loads(ln, parse_constant=_reject_constant))
+                 for i, ln in enumerate(read_text(path).split("\n"), 1) if ln.strip()]
+    except (OSError, ValueError, InputRefused):
         return None
     if len(lines) < 2 or not all(isinstance(d, dict) for _i, d in lines):
         return None
@@ -244,23 +245,22 @@ def _check_lines(path):
 
 def check_lines(path):
     """A JSON-lines file (the event logs): each line against its schema; a torn last line
-    (its writer killed while it appended) is allowed."""
+    (its writer killed while it appended) is named too: the file is not whole."""
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        return "%s: cannot read: %s" % (path, getattr(e, "strerror", None) or e)
-    for n, text in enumerate(lines, 1):
-        try:
-            doc = json.loads(text, parse_constant=_reject_constant)
-        except ValueError as e:
-            if n >= len(lines) - 1:  # the last line: torn, or the empty one after "\n"
-                continue
-            return "%s: line %d: not JSON: %s" % (path, n, e)
+        lines, torn = json_lines(path, _reject_constant)
+    except OSError as e:
+        return "%s: cannot read: %s" % (path, e.strerror)
+    except InputRefused as e:
+        return str(e)
+    except BrokenLine as e:
+        return "%s: %s" % (path, e)
+    except UnicodeDecodeError as e:
+        return "%s: not UTF-8: %s" % (path, e)
+    for n, doc in lines:
         why = check_document("%s: line %d" % (path, n), doc)
         if why:
             return why
-    return None
+    return "%s: line %d: %s" % (path, torn[0], torn[1]) if torn else None
 
 
 def report_files(path):

@@ -6,6 +6,7 @@ schema files the shape the readers need is checked here. The load layer: no pand
 import json
 
 from . import schema_check
+from .input_file import InputRefused, read_text
 
 
 class TraceError(Exception):
@@ -20,10 +21,11 @@ def _no_constant(name):
 def load(path):
     """The trace document at path, checked; TraceError when it cannot be used."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f, parse_constant=_no_constant)
+        doc = json.loads(read_text(path), parse_constant=_no_constant)
     except OSError as e:
         raise TraceError("%s: cannot read: %s" % (path, e.strerror))
+    except InputRefused as e:
+        raise TraceError(str(e))
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise TraceError("%s: not JSON: %s" % (path, e))
     try:
