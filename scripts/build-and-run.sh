@@ -9,7 +9,7 @@
 # (-DPAPI_BUILD_BENCH=OFF). scripts/build-and-test.sh builds those, in build/.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/scripts/install-deps.sh"
+"$top/scripts/install-deps.sh" --main
 b=$top/build-run
 # The Python the example below runs (Debian's) is the one the build uses: a python3
 # found first on PATH may be a version manager's shim, which costs seconds a call.

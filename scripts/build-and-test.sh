@@ -76,7 +76,7 @@ lane() {
 }
 in_dir() { (cd "$1" && shift && "$@"); }
 
-lane deps "$top/scripts/install-deps.sh"
+lane deps "$top/scripts/install-deps.sh" --all
 if lane build "$top/scripts/build.sh" "$top/build" -DPAPI_WERROR=ON; then
   lane ctest in_dir "$top/build" ctest --output-on-failure -j2 --output-junit $junit
 fi

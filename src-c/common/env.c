@@ -12,7 +12,7 @@ const char *env_get(const char *name)
 {
     const char *v = secure_getenv(name);
     /* The second look only in a privileged process: fsroot() asks at every file read. */
-    if (!v && getauxval(AT_SECURE) && getenv(name))
+    if (!v && env_privileged() && getenv(name))
         warn_once(&said,
                   "%s is ignored: this process runs with privileges (setuid, setgid or "
                   "file capabilities), and variables that name files or change the "
@@ -25,5 +25,10 @@ bool env_is_set(const char *name)
 {
     /* In a privileged process hwloc and libpfm4 never see their variables (scoped_env.c
      * hides them around every call), so none of them is set as far as we are concerned. */
-    return !getauxval(AT_SECURE) && getenv(name) != NULL;
+    return !env_privileged() && getenv(name) != NULL;
+}
+
+bool env_privileged(void)
+{
+    return getauxval(AT_SECURE) != 0;
 }

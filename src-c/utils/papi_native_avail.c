@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "user_dlopen.h"
 #include "util_events.h"
 #include "util_options.h"
 
@@ -28,6 +29,7 @@ static const char usage[] =
     "  -sde FILE, --sde FILE\n"
     "                 list the software-defined events of the library FILE: it is loaded\n"
     "                 and its papi_sde_hook_list_events registers them, as PAPI 7 does\n"
+    "                 (never by a copy with privileges: setuid, setgid or setcap)\n"
     "  --json         print the same information as one JSON document\n"
     "  -h, --help     print this help\n"
     "  --version      print the papi-compat release and the PAPI API level\n\n"
@@ -290,12 +292,14 @@ static int describe_one(const struct opts *o)
 
 /* -sde FILE: load the library (RTLD_GLOBAL: the libsde it links serves us too) and let
  * its hook register every event it can count, through libsde's own calls, then list the
- * sde component. */
+ * sde component. Never in a privileged copy (user_dlopen.h): FILE's constructors would
+ * run with its privileges. */
 static int list_sde_file(const struct opts *o)
 {
-    void *lib = dlopen(o->sde, RTLD_NOW | RTLD_GLOBAL);
+    char why[512];
+    void *lib = user_dlopen(o->sde, RTLD_NOW | RTLD_GLOBAL, why, sizeof why);
     if (!lib) {
-        fprintf(stderr, "papi_native_avail: -sde %s: %s\n", o->sde, dlerror());
+        fprintf(stderr, "papi_native_avail: -sde %s: %s\n", o->sde, why);
         return 1;
     }
     papi_handle_t (*hook)(papi_sde_fptr_struct_t *);

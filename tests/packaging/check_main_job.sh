@@ -3,7 +3,9 @@
 # the checkout as it was: its reports (papi_mpi_report.json, papi_mpi_ranks.csv, any
 # papi_hl_output/) go under the build tree (BUILD/main-job), none into SRC. The script's
 # run part is executed as it is, from a copy whose scripts/install-deps.sh and
-# scripts/build.sh do nothing (deps are installed and BUILD is built: ctest runs in it),
+# scripts/build.sh do nothing (deps are installed and BUILD is built: ctest runs in it;
+# install-deps.sh is asked for --main, and its main list holds none of the test lanes'
+# packages),
 # with build-run/ linked to BUILD and _install/ a fresh install of it; it is started with
 # the checkout as working directory, as the README says. `git status --porcelain` of SRC
 # before and after must be the same. The job asks build.sh for build-run/ without tests
@@ -22,7 +24,7 @@ top=$(mktemp -d)
 trap 'rm -rf "$top"' EXIT
 mkdir -p "$top/scripts"
 cp "$src/scripts/build-and-run.sh" "$top/scripts/"
-printf '#!/bin/sh\nexit 0\n' >"$top/scripts/install-deps.sh"
+printf '#!/bin/sh\necho "$*" >"%s/deps-args"\n' "$top" >"$top/scripts/install-deps.sh"
 printf '#!/bin/sh\necho "$*" >"%s/build-args"\n' "$top" >"$top/scripts/build.sh"
 chmod +x "$top/scripts/"*.sh
 ln -s "$build" "$top/build-run"
@@ -36,6 +38,18 @@ case " $args " in
   *" $top/build-run "*-DPAPI_BUILD_TESTS=OFF*-DPAPI_BUILD_BENCH=OFF*) ;;
   *) echo "FAIL: the main job builds with '$args', not build-run/ without tests and benchmarks"; exit 1 ;;
 esac
+# It installs the main job's packages only: the test lanes' come with build-and-test.sh.
+deps=$(cat "$top/deps-args")
+[ "$deps" = "--main" ] ||
+  { echo "FAIL: the main job runs install-deps.sh '$deps', not --main (every test lane's packages)"; exit 1; }
+main=$(sed -n '/^main_pkgs="/,/^"/p' "$src/scripts/install-deps.sh" | grep -v '"')
+[ -n "$main" ] || { echo "FAIL: install-deps.sh has no main_pkgs list"; exit 1; }
+for p in chromium qemu-system-arm qemu-user gcc-aarch64-linux-gnu flang-16 lintian \
+         libtrilinos-kokkos-dev otf2-tools papi-examples clang; do
+  case " $(echo $main) " in
+    *" $p "*) echo "FAIL: install-deps.sh --main installs $p, which only the test lanes use"; exit 1 ;;
+  esac
+done
 if [ "$before" != "$after" ]; then
   echo "FAIL: the main job changed the checkout:"
   printf '%s\n' "$after" | grep -vxF "$before" || true

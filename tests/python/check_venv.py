@@ -11,11 +11,16 @@ dist-packages (any prefix but /usr for Debian's python3; any venv; another inter
      as pyenv's): `-m venv --without-pip`, no system site-packages, nothing downloaded:
      fails without the .pth, counts exactly with it copied into the venv's site-packages;
   4. pip's route into a venv, offline (--no-index --no-build-isolation --no-deps, with
-     PAPI_ROOT naming the install): the venv is made with --system-site-packages because
-     offline it has no pip, setuptools or wheel of its own (python3-venv's ensurepip would
-     bring pip only, and pip would download the build backend): Debian's python3-pip,
-     python3-setuptools and python3-wheel build and install it into the venv's own
-     site-packages, and the venv imports it from there and counts exactly.
+     PAPI_ROOT naming the install; the backend is the checkout's python/build_backend.py,
+     which needs neither setuptools nor wheel): into a plain venv made by ensurepip
+     (python3-venv: pip and setuptools, and no wheel: setuptools' own backend failed there
+     with "invalid command 'bdist_wheel'"), and into a --system-site-packages venv
+     without pip of its own (Debian's python3-pip runs); each imports it from its own
+     site-packages and counts exactly. Skipped only without venv/ensurepip or pip.
+  5. the install moved (a copy left at the old prefix: another papi-compat there), with
+     the moved .pth as site.addsitedir's directory, linked into a bare venv, and copied
+     into one after relocate-modulefiles.sh: each imports the moved install's papi and
+     loads its libpapi (the .pth named the old prefix: the other copy was imported);
 Nothing is installed outside the temporary directory; the checkout is left unchanged.
 
   check_venv.py BUILD_DIR SOURCE_DIR"""
@@ -36,7 +41,7 @@ with papi.EventSet(["perf::PAGE-FAULTS"]) as es:
     touch(100)
 if "--report" in sys.argv:
     import papi_report
-print(papi.__file__, papi.lib._name, es.values[0])"""
+print(papi.__file__, papi.lib._name, es.values[0], sep="\\n")"""
 fails = []
 
 
@@ -57,11 +62,12 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, cwd="/", **kw)
 
 
-def probe(python, env, prefix, site, what, report=False):
-    """import papi from site (a directory under prefix or a venv), 100 faults exactly."""
-    r = run([python, "-c", PROBE] + (["--report"] if report else []), env=env)
-    print("%s: %s%s" % (what, r.stdout.strip(), r.stderr.strip()[-600:]))
-    parts = r.stdout.split()
+def probe(python, env, prefix, site, what, report=False, pre=""):
+    """import papi from site (a directory under prefix or a venv), 100 faults exactly;
+    pre: code run first."""
+    r = run([python, "-c", pre + PROBE] + (["--report"] if report else []), env=env)
+    parts = r.stdout.strip().split("\n")  # one a line: a path may hold spaces
+    print("%s: %s%s" % (what, " ".join(parts), r.stderr.strip()[-600:]))
     check(r.returncode == 0 and len(parts) == 3, "%s: import papi failed" % what)
     if len(parts) == 3:
         check(os.path.realpath(parts[0]).startswith(os.path.realpath(site) + "/"),
@@ -99,6 +105,63 @@ def status(src):
     return run(["git", "-C", src, "status", "--porcelain", "--ignored"]).stdout
 
 
+def moved_install(python, prefix, work):
+    """The .pth of a moved install imports the moved papi: as a site directory, through a
+    link into a venv, and as a copy once the install's relocation script ran."""
+    moved = os.path.join(work, "moved prefix")
+    os.rename(prefix, moved)
+    shutil.copytree(moved, prefix, symlinks=True)  # another papi-compat at the old place
+    share = os.path.join(moved, "share", "papi", "python")
+    site = os.path.join(moved, "lib", "python3", "dist-packages")
+    probe(python, clean_env(), moved, site, "moved install, its share/papi/python as a site "
+          "directory", pre="import site; site.addsitedir(%r)\n" % share)
+    venv = os.path.join(work, "venv-moved")
+    run([python, "-m", "venv", "--without-pip", venv], env=clean_env())
+    vpy = os.path.join(venv, "bin", "python")
+    link = os.path.join(site_of(vpy, clean_env()), "papi-compat.pth")
+    os.symlink(os.path.join(share, "papi-compat.pth"), link)
+    probe(vpy, clean_env(), moved, site, "moved install, its .pth linked into a venv")
+    os.unlink(link)
+    r = run(["sh", os.path.join(moved, "share", "papi-compat", "relocate-modulefiles.sh")])
+    check(r.returncode == 0, "relocate-modulefiles.sh: " + r.stderr[-600:])
+    shutil.copy(os.path.join(share, "papi-compat.pth"), link)
+    probe(vpy, clean_env(), moved, site, "moved install, relocated, its .pth copied into a venv")
+
+
+def pip_into_venv(report_python, src, prefix, work, skipped):
+    """pip install of the checkout, offline, into a plain venv without wheel and into a
+    --system-site-packages one; each counts exactly from its own site-packages."""
+    plain = os.path.join(work, "venv-pip-plain")
+    r = run([report_python, "-m", "venv", plain], env=clean_env())
+    if r.returncode != 0:
+        skipped.append("pip into a plain venv: %s -m venv (ensurepip) failed: %s (Debian: "
+                       "python3-venv)" % (report_python, r.stderr.strip()[-300:]))
+        routes = []
+    else:
+        routes = [(plain, "pip install into a plain venv (no wheel)")]
+        has = run([os.path.join(plain, "bin", "python"), "-c", "import importlib.util as u; "
+                   "print(bool(u.find_spec('wheel')))"], env=clean_env()).stdout.strip()
+        check(has == "False", "the plain venv has wheel (%s): the test proves nothing" % has)
+    system_pip = run([report_python, "-c", "import pip"], env=clean_env()).returncode == 0
+    if system_pip:
+        venv = os.path.join(work, "venv-pip-system")
+        run([report_python, "-m", "venv", "--system-site-packages", "--without-pip", venv],
+            env=clean_env())
+        routes.append((venv, "pip install into a --system-site-packages venv"))
+    else:
+        skipped.append("pip into a --system-site-packages venv: %s has no pip (Debian: "
+                       "python3-pip)" % report_python)
+    for venv, what in routes:
+        vpy = os.path.join(venv, "bin", "python")
+        before = status(src)
+        env = clean_env(PAPI_ROOT=prefix, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+        r = run([vpy, "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation",
+                 "--no-deps", src], env=env)
+        check(r.returncode == 0, "%s: %s%s" % (what, r.stdout[-800:], r.stderr[-1500:]))
+        probe(vpy, clean_env(), prefix, site_of(vpy, clean_env()), what)
+        check(status(src) == before, "%s changed the checkout: %s" % (what, status(src)))
+
+
 def main(build, src):
     work = tempfile.mkdtemp(prefix="papi-venv-")
     skipped = []
@@ -112,9 +175,10 @@ def main(build, src):
         pth = os.path.join(prefix, "share", "papi", "python", "papi-compat.pth")
         site = os.path.join(prefix, "lib", "python3", "dist-packages")
         with open(pth) as f:
-            lines = f.read().split()
-        check(lines == [site, os.path.join(prefix, "share", "papi", "python")],
-              "papi-compat.pth holds %r" % lines)
+            text = f.read()
+        share = os.path.join(prefix, "share", "papi", "python")
+        check('fromhex("%s")' % os.fsencode(share).hex() in text,
+              "papi-compat.pth does not name %s for its copies: %r" % (share, text))
         with open(os.path.join(prefix, "bin", "papi_report")) as f:
             report_python = f.readline()[2:].strip()
         print("papi_report runs on", report_python)
@@ -140,29 +204,12 @@ def main(build, src):
             shutil.copy(pth, site_of(vpy, clean_env()))
             probe(vpy, clean_env(), prefix, site, what)
 
-        # 4. pip into a venv, offline.
-        need = run([report_python, "-c", "import importlib.util as u; print(' '.join(m for m "
-                    "in ('pip', 'setuptools', 'wheel') if not u.find_spec(m)))"],
-                   env=clean_env()).stdout.split()
-        if need:
-            skipped.append("pip's route into a venv: %s has no %s (scripts/install-deps.sh "
-                           "installs python3-pip, python3-setuptools and python3-wheel)"
-                           % (report_python, ", ".join(need)))
-        else:
-            venv = os.path.join(work, "venv-pip")
-            run([report_python, "-m", "venv", "--system-site-packages", "--without-pip",
-                 venv], env=clean_env())
-            vpy = os.path.join(venv, "bin", "python")
-            before = status(src)
-            env = clean_env(PAPI_ROOT=prefix, PIP_NO_INDEX="1",
-                            PIP_DISABLE_PIP_VERSION_CHECK="1")
-            r = run([vpy, "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation",
-                     "--no-deps", src], env=env)
-            check(r.returncode == 0,
-                  "pip install into the venv: " + r.stdout[-800:] + r.stderr[-1500:])
-            probe(vpy, clean_env(), prefix, site_of(vpy, clean_env()),
-                  "pip install into a venv")
-            check(status(src) == before, "pip install changed the checkout: " + status(src))
+        # 4. pip into a venv, offline: a plain venv (ensurepip's pip and setuptools, no
+        # wheel), then one with the system's site-packages.
+        pip_into_venv(report_python, src, prefix, work, skipped)
+
+        # 5. The install moved, a copy of it left at the old prefix (another papi-compat).
+        moved_install(report_python, prefix, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if fails:

@@ -2,7 +2,7 @@
  * named like an hwloc plugin (hwloc_planted.so) whose constructor runs as soon as hwloc
  * dlopens it, and leaves a mark (the file PLANTED_MARKER names) saying it ran.
  * check_secure_hwloc.sh expects the mark from an ordinary process and none from a
- * setcap'd one. */
+ * setcap'd one; check_secure_sde.sh plants it for papi_native_avail -sde the same way. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
