@@ -43,14 +43,37 @@ def _fig(w=8.0, h=4.0, ncols=1, nrows=1):
 
 
 class NotGiven(str):
-    """Why a figure is not drawn when its input (the MPI report, region files) was not
-    given: the page leaves the figure out instead of saying so in its place."""
+    """Why a figure is not drawn when its input (the MPI report, region files, a time
+    series, a metric) was not given: the page leaves the figure out instead of saying so
+    in its place. more: what the figure would show and the input it needs, listed in the
+    page's one closing line of what more input would show (None: not listed)."""
+
+    def __new__(cls, why, more=None):
+        s = str.__new__(cls, why)
+        s.more = more
+        return s
+
+
+MORE_MPI = "MPI figures (an MPI report)"
+MORE_REGIONS = "region figures (region files)"
+MORE_SERIES = "time series (papi_run --interval, PAPI_INTERVAL)"
+MORE_REGION_SERIES = "series per region (PAPI_INTERVAL with regions)"
+MORE_METRIC_SERIES = "metrics over time (-m or PAPI_METRICS with an interval)"
+
+
+def papi_run_only(t):
+    """Whether the region files given are papi_run's whole-program records only (no
+    region API: no region spans or PAPI_hl_read to expect)."""
+    r = t.get("region_reads")
+    return r is not None and bool(r.attrs.get("papi_run_only"))
 
 
 def _need(t, *names):
     for n in names:
         if n not in t:
-            return NotGiven("no %s input given" % ("MPI report" if n.startswith("mpi") else "region file"))
+            mpi = n.startswith("mpi")
+            return NotGiven("no %s input given" % ("MPI report" if mpi else "region file"),
+                            MORE_MPI if mpi else MORE_REGIONS)
         if t[n].empty:
             return "the %s table is empty" % n
     return None
@@ -593,6 +616,11 @@ def region_by_thread(t):
 
 
 def region_reads(t):
+    r = t.get("region_reads")
+    if r is not None and r.empty and r.attrs.get("papi_run_only"):
+        # papi_run's whole-program record: no region API, so no PAPI_hl_read to draw
+        return NotGiven("the region files are papi_run's (no region API)",
+                        "PAPI_hl_read series (the region API)")
     why = _need(t, "region_reads")
     if why:
         return why
