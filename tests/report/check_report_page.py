@@ -14,6 +14,9 @@
 - A profile-only page (papi_run --sample's directory: its whole-program record and the
   profile) opens with the flame graph, says "Not drawn" for no input it was not given, and
   ends with one line of what more input would show (issue 56).
+- No clipped bar: with one rank's MPI time 70x the others', every bar chart (the MPI ones,
+  --compare's ratio chart) keeps its bars and their labels inside the axes; the stacked
+  MPI chart labels each rank's total (issue 56).
 - Per-region series drawn only where the region ran: "a" runs from 0 to 2.2 s and from 5.2
   to 8 s, "b" between; each sample (1 s) belongs to the region its midpoint lies in. The
   line of "a" (rate and metric) holds its samples 1, 2 then 6, 7, 8 with a NaN between
@@ -290,6 +293,50 @@ def region_colours(t):
           "series-regions: each region's line in its colour (%s)" % lines)
 
 
+def tall_bar(tool, d):
+    """No clipped bar: rank 2 spends 40 s in MPI_Allreduce and 13.3 s in MPI_Send, the others
+    0.5 s and 0.17 s. Every bar chart keeps every bar and label inside its axes, the
+    stacked chart labels each rank's total (rank 2: 53.3 s) above its stack; the compare
+    chart of a 3000x rise (drawn at its 1024x end) keeps the bar's end and its label in."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
+    import papi_report
+    from figure_checks import bar_problems
+    from papi_report import compare_page, figures
+    ranks = [{"rank": r, "wall_s": 60.0, "mpi_s": (53.4 if r == 2 else 0.77), "finished": True,
+              "counters": {EV: 1000 if r == 2 else 10},
+              "calls": {"MPI_Init": {"calls": 1, "time_s": 0.1},
+                        "MPI_Allreduce": {"calls": 4, "time_s": 40.0 if r == 2 else 0.5,
+                                          "bytes_sent": 32, "bytes_recv": 32},
+                        "MPI_Send": {"calls": 4, "time_s": 40.0 / 3 if r == 2 else 0.5 / 3,
+                                     "bytes_sent": 32}}} for r in range(4)]
+    path = os.path.join(d, "tall.json")
+    with open(path, "w") as f:
+        json.dump({"nranks": 4, "events": [EV], "ranks": ranks}, f)
+    t = papi_report.tables(mpi=path)
+    for fid, draw, axis in (("compute-vs-mpi", figures.compute_vs_mpi, "y"),
+                            ("mpi-time-by-call", figures.mpi_time_by_call, "y"),
+                            ("time-per-call-site", figures.time_per_call_site, "x"),
+                            ("counters-per-rank", figures.counters_per_rank, "y")):
+        fig = draw(t)
+        check(not isinstance(fig, str), "%s not drawn: %s" % (fid, fig))
+        if not isinstance(fig, str):
+            problems = bar_problems(fid, fig, axis)
+            check(not problems, "; ".join(problems))
+            if fid == "mpi-time-by-call":
+                a = fig.axes[0]
+                top = max(p.get_y() + p.get_height() for p in a.patches)
+                labels = [x.get_text() for x in a.texts if abs(x.get_position()[1] - top) < 1e-9]
+                check(abs(top - 160.0 / 3) < 1e-9 and labels == ["53.3 s"],
+                      "the tallest stack (%g s) labelled with its total: %s" % (top, labels))
+    rows = [{"ratio": r, "load_free_ratio": float("nan"), "threshold": 0.1, "verdict": v, "q": q}
+            for r, v, q in ((3000.0, "slower", "MPI_Send"), (1.05, "same", "MPI_Recv"),
+                            (1 / 34.4, "faster", "MPI_Wait"))]
+    fig = compare_page.chart_figure(rows, lambda r: r["q"], "MPI calls", "k")
+    problems = bar_problems("compare chart", fig, "x")
+    check(not problems, "; ".join(problems))
+
+
 def main():
     tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -302,6 +349,7 @@ def main():
             json.dump(mpi_doc(), f)
         placeholders(tool, d, src, mpi)
         profile_only(tool, d)
+        tall_bar(tool, d)
         icicle_labels(tool, src)
         region_series(tool, d)
         call_shares(tool, mpi)
