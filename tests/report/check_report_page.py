@@ -11,6 +11,12 @@
   on the page (they were ~6 px), lies inside its box (labels that do not fit are
   dropped: the 40 ms region's box is too narrow for one), and says its value in the
   units papi_metric_avail uses (3 s, 1.2 s; not 3000000000 or 3e+09 nanoseconds).
+- A profile-only page (papi_run --sample's directory: its whole-program record and the
+  profile) opens with the flame graph, says "Not drawn" for no input it was not given, and
+  ends with one line of what more input would show (issue 56).
+- No clipped bar: with one rank's MPI time 70x the others', every bar chart (the MPI ones,
+  --compare's ratio chart) keeps its bars and their labels inside the axes; the stacked
+  MPI chart labels each rank's total (issue 56).
 - Per-region series drawn only where the region ran: "a" runs from 0 to 2.2 s and from 5.2
   to 8 s, "b" between; each sample (1 s) belongs to the region its midpoint lies in. The
   line of "a" (rate and metric) holds its samples 1, 2 then 6, 7, 8 with a NaN between
@@ -97,6 +103,55 @@ def placeholders(tool, d, src, mpi):
     check("compute-vs-mpi" in ids and "<img" in figure_part(page, "compute-vs-mpi"), "MPI-only page draws compute-vs-mpi")
     check("data-missing=" in figure_part(page, "comm-matrix"),
           "MPI-only page: the matrix of a report without partners does not say why")
+
+
+def papi_run_dir(d):
+    """What papi_run --sample -o DIR writes: its whole-program record (tool papi_run, one
+    region) and the sampled profile of the same run."""
+    src = os.path.join(d, "sampled", "papi_run_output")
+    os.makedirs(src)
+    run = {"id": "h-1-20260101T000000Z", "command": "prog", "start": "2026-01-01T00:00:00Z",
+           "host": "h", "cpu": "c", "version": "1.0.0"}
+    rank = {"papi_version": "7.0.0.0", "rank": None, "run": run, "tool": "papi_run", "pid": 5,
+            "event_definitions": {"perf::TASK-CLOCK": {"component": "perf_event", "type": "delta"}},
+            "threads": {"5": {"regions": {"0": {"name": "papi_run", "parent_region_id": -1,
+                                                "region_count": 1, "real_time_nsec": 4000000,
+                                                "cycles": 0, "perf::TASK-CLOCK": 4000000}}}}}
+    with open(os.path.join(src, "rank_000005-%s.json" % run["id"]), "w") as f:
+        json.dump(rank, f)
+    prof = {"kind": "profile", "run": {k: run[k] for k in ("id", "command", "start", "host")},
+            "pid": 5, "rank": None, "sampled_event": "perf::TASK-CLOCK", "period": 1000000,
+            "call_graph": "fp", "kernel_frames": False, "events": ["perf::TASK-CLOCK"],
+            "samples": 4, "lost_records": 0, "stack_cap": 65536, "distinct_stacks": 2,
+            "dropped_samples": 0, "dropped_weight": 0, "notes": "",
+            "frames": [{"name": "main", "module": "prog"}, {"name": "a", "module": "prog"},
+                       {"name": "b", "module": "prog"}],
+            "stacks": [{"tid": 5, "samples": 3, "counts": [3000000], "frames": [0, 1]},
+                       {"tid": 5, "samples": 1, "counts": [1000000], "frames": [0, 2]}]}
+    with open(os.path.join(src, "profile_%s_5.json" % run["id"]), "w") as f:
+        json.dump(prof, f)
+    return os.path.dirname(src)
+
+
+def profile_only(tool, d):
+    """papi_run --sample's directory alone: the page opens with the profile (the flame
+    graph), no "Not drawn" for an input not given (it opened with seven: PAPI_hl_read,
+    roofline, five time series), and one closing line lists what more input would show."""
+    page = page_of(tool, d, "profile_only", [papi_run_dir(d)])
+    sections = re.findall(r"<h2>([^<]*)</h2>", page)
+    ids = re.findall(r'<figure id="([^"]+)"', page)
+    check(sections[:1] == ["Profile"] and ids[:1] == ["profile_flame_0"] and
+          "<svg" in figure_part(page, "profile_flame_0"),
+          "profile-only page opens with %s, figures %s; want the Profile section and its flame "
+          "graph first" % (sections[:3], ids[:3]))
+    missing = re.findall(r'data-missing="([^"]*)"', page)
+    check(not missing, "profile-only page says Not drawn %d times: %s" % (len(missing), missing))
+    more = re.findall(r'<p class="more-input"[^>]*>([^<]*)</p>', page)
+    body = page.split("</body>")[0]
+    check(len(more) == 1 and body.rstrip().endswith(more[0] + "</p>") and
+          all(w in more[0] for w in ("MPI report", "PAPI_INTERVAL", "trace", "PAPI_hl_read",
+                                     "FLOPS_DP")),
+          "profile-only page: one closing line of what more input would show: %s" % more)
 
 
 def icicle_labels(tool, src):
@@ -238,6 +293,50 @@ def region_colours(t):
           "series-regions: each region's line in its colour (%s)" % lines)
 
 
+def tall_bar(tool, d):
+    """No clipped bar: rank 2 spends 40 s in MPI_Allreduce and 13.3 s in MPI_Send, the others
+    0.5 s and 0.17 s. Every bar chart keeps every bar and label inside its axes, the
+    stacked chart labels each rank's total (rank 2: 53.3 s) above its stack; the compare
+    chart of a 3000x rise (drawn at its 1024x end) keeps the bar's end and its label in."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
+    import papi_report
+    from figure_checks import bar_problems
+    from papi_report import compare_page, figures
+    ranks = [{"rank": r, "wall_s": 60.0, "mpi_s": (53.4 if r == 2 else 0.77), "finished": True,
+              "counters": {EV: 1000 if r == 2 else 10},
+              "calls": {"MPI_Init": {"calls": 1, "time_s": 0.1},
+                        "MPI_Allreduce": {"calls": 4, "time_s": 40.0 if r == 2 else 0.5,
+                                          "bytes_sent": 32, "bytes_recv": 32},
+                        "MPI_Send": {"calls": 4, "time_s": 40.0 / 3 if r == 2 else 0.5 / 3,
+                                     "bytes_sent": 32}}} for r in range(4)]
+    path = os.path.join(d, "tall.json")
+    with open(path, "w") as f:
+        json.dump({"nranks": 4, "events": [EV], "ranks": ranks}, f)
+    t = papi_report.tables(mpi=path)
+    for fid, draw, axis in (("compute-vs-mpi", figures.compute_vs_mpi, "y"),
+                            ("mpi-time-by-call", figures.mpi_time_by_call, "y"),
+                            ("time-per-call-site", figures.time_per_call_site, "x"),
+                            ("counters-per-rank", figures.counters_per_rank, "y")):
+        fig = draw(t)
+        check(not isinstance(fig, str), "%s not drawn: %s" % (fid, fig))
+        if not isinstance(fig, str):
+            problems = bar_problems(fid, fig, axis)
+            check(not problems, "; ".join(problems))
+            if fid == "mpi-time-by-call":
+                a = fig.axes[0]
+                top = max(p.get_y() + p.get_height() for p in a.patches)
+                labels = [x.get_text() for x in a.texts if abs(x.get_position()[1] - top) < 1e-9]
+                check(abs(top - 160.0 / 3) < 1e-9 and labels == ["53.3 s"],
+                      "the tallest stack (%g s) labelled with its total: %s" % (top, labels))
+    rows = [{"ratio": r, "load_free_ratio": float("nan"), "threshold": 0.1, "verdict": v, "q": q}
+            for r, v, q in ((3000.0, "slower", "MPI_Send"), (1.05, "same", "MPI_Recv"),
+                            (1 / 34.4, "faster", "MPI_Wait"))]
+    fig = compare_page.chart_figure(rows, lambda r: r["q"], "MPI calls", "k")
+    problems = bar_problems("compare chart", fig, "x")
+    check(not problems, "; ".join(problems))
+
+
 def main():
     tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -249,6 +348,8 @@ def main():
         with open(mpi, "w") as f:
             json.dump(mpi_doc(), f)
         placeholders(tool, d, src, mpi)
+        profile_only(tool, d)
+        tall_bar(tool, d)
         icicle_labels(tool, src)
         region_series(tool, d)
         call_shares(tool, mpi)

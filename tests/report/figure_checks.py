@@ -1,7 +1,8 @@
 """figure_checks.py: what a reader would find wrong in one of papi_report's figures,
 inspected on the matplotlib Figure object figures.py returns: a legend over the plot, a
 rank axis ticked between ranks or counting blocks of ranks instead of ranks, a colour bar
-with an offset or a shared multiplier, a bytes colour bar not in one binary unit."""
+with an offset or a shared multiplier, a bytes colour bar not in one binary unit, a bar or
+a bar's label cut at the frame."""
 import re
 
 UNIT = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
@@ -86,4 +87,34 @@ def figure_problems(fid, fig, round_bytes=True):
             if m and not all(n is not None and n % int(m.group(1)) == 0 for n in nums):
                 out.append("%s: rank axis %r labels %s are not the blocks' first ranks"
                            % (fid, label, [t for _, t in shown]))
+    return out
+
+
+def bar_problems(fid, fig, axis="y", pad=0.01):
+    """[what is wrong] with the bars of figure fid: along the value axis (axis "y" for
+    bars, "x" for barh) every bar within the limits with pad of the axis' length to spare
+    at an end that is not a baseline (a bar touching the frame reads as cut), and every
+    text (a bar's label) inside the axes."""
+    out = []
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for a in fig.axes:
+        if a.get_label() == "<colorbar>" or not a.patches:
+            continue
+        lo, hi = sorted(a.get_ylim() if axis == "y" else a.get_xlim())
+        room = pad * (hi - lo)
+        for p in a.patches:
+            v0, v1 = sorted((p.get_y(), p.get_y() + p.get_height()) if axis == "y"
+                            else (p.get_x(), p.get_x() + p.get_width()))
+            if v0 < lo - 1e-9 or v1 > hi + 1e-9 or (v1 > 0 and v1 > hi - room) or \
+                    (v0 < 0 and v0 < lo + room):
+                out.append("%s: a bar %g..%g is cut or touches the frame (limits %g..%g)"
+                           % (fid, v0, v1, lo, hi))
+        ab = a.get_window_extent(renderer)
+        for t in a.texts:
+            if not t.get_text().strip():
+                continue
+            e = t.get_window_extent(renderer)
+            if e.x0 < ab.x0 - 0.5 or e.x1 > ab.x1 + 0.5 or e.y0 < ab.y0 - 0.5 or e.y1 > ab.y1 + 0.5:
+                out.append("%s: the label %r lies outside the axes (%s in %s)" % (fid, t.get_text(), e, ab))
     return out

@@ -39,6 +39,17 @@ def _short(text, n=LABEL):
 def _chart(rows, label_of, title, title_colour):
     """One small chart (a PNG's bytes) of rows (dicts of compare's columns)."""
     import matplotlib.pyplot as plt
+    fig = chart_figure(rows, label_of, title, title_colour)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def chart_figure(rows, label_of, title, title_colour):
+    """_chart's matplotlib Figure (the tests inspect it)."""
+    import matplotlib.pyplot as plt
+    from .figures import fit_bars  # matplotlib: the ratio charts only
     rows = sorted(rows, key=_moved, reverse=True)
     more = len(rows) - MAX_BARS
     rows = rows[:MAX_BARS][::-1]
@@ -79,10 +90,9 @@ def _chart(rows, label_of, title, title_colour):
         ax.set_xlabel("B / A; %d more rows in compare.csv" % more, fontsize=7)
     else:
         ax.set_xlabel("B / A (log scale)", fontsize=7)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
+    fig.set_dpi(80)  # the labels measured at the picture's resolution
+    fit_bars(ax, "x", keep=True)  # a bar past 1024x (drawn at 10) and its label inside
+    return fig
 
 
 def _figure(kind, name, verdict, png, caption):

@@ -43,14 +43,37 @@ def _fig(w=8.0, h=4.0, ncols=1, nrows=1):
 
 
 class NotGiven(str):
-    """Why a figure is not drawn when its input (the MPI report, region files) was not
-    given: the page leaves the figure out instead of saying so in its place."""
+    """Why a figure is not drawn when its input (the MPI report, region files, a time
+    series, a metric) was not given: the page leaves the figure out instead of saying so
+    in its place. more: what the figure would show and the input it needs, listed in the
+    page's one closing line of what more input would show (None: not listed)."""
+
+    def __new__(cls, why, more=None):
+        s = str.__new__(cls, why)
+        s.more = more
+        return s
+
+
+MORE_MPI = "MPI figures (an MPI report)"
+MORE_REGIONS = "region figures (region files)"
+MORE_SERIES = "time series (papi_run --interval, PAPI_INTERVAL)"
+MORE_REGION_SERIES = "series per region (PAPI_INTERVAL with regions)"
+MORE_METRIC_SERIES = "metrics over time (-m or PAPI_METRICS with an interval)"
+
+
+def papi_run_only(t):
+    """Whether the region files given are papi_run's whole-program records only (no
+    region API: no region spans or PAPI_hl_read to expect)."""
+    r = t.get("region_reads")
+    return r is not None and bool(r.attrs.get("papi_run_only"))
 
 
 def _need(t, *names):
     for n in names:
         if n not in t:
-            return NotGiven("no %s input given" % ("MPI report" if n.startswith("mpi") else "region file"))
+            mpi = n.startswith("mpi")
+            return NotGiven("no %s input given" % ("MPI report" if mpi else "region file"),
+                            MORE_MPI if mpi else MORE_REGIONS)
         if t[n].empty:
             return "the %s table is empty" % n
     return None
@@ -135,6 +158,48 @@ def binary_units(v):
     return "%.4g %s" % (v / f, name)
 
 
+def fit_bars(a, axis="y", pad=0.03, keep=False):
+    """Set a's value axis (axis: "y" for bars, "x" for barh) so that every bar and every
+    text of a (a bar's label) lies inside it with pad of the axis' length to spare: the
+    tallest bar and its label are never cut at the frame. Texts are measured where they
+    are drawn, so it runs after everything is placed (and again if the figure is resized).
+    keep: the limits set before are kept as the least extent (a symmetric ratio axis)."""
+    fig = a.figure
+    get, put = (a.get_ylim, a.set_ylim) if axis == "y" else (a.get_xlim, a.set_xlim)
+    ends = [v for p in a.patches for v in ((p.get_y(), p.get_y() + p.get_height()) if axis == "y"
+                                           else (p.get_x(), p.get_x() + p.get_width()))]
+    base = (min(ends), max(ends)) if ends else get()
+    if keep:
+        base = (min(base[0], min(get())), max(base[1], max(get())))
+    lim = None
+    for _ in range(3):  # a text's extent in data units changes with the limits
+        room = list(base)
+        if lim is not None:
+            renderer = fig.canvas.get_renderer()
+            inv = a.transData.inverted()
+            for t in a.texts:
+                if not t.get_visible() or not t.get_text().strip():
+                    continue
+                e = t.get_window_extent(renderer)
+                (x0, y0), (x1, y1) = inv.transform([(e.x0, e.y0), (e.x1, e.y1)])
+                v0, v1 = sorted((y0, y1) if axis == "y" else (x0, x1))
+                room = [min(room[0], v0), max(room[1], v1)]
+        span = (room[1] - room[0]) or 1.0
+        # a bar's baseline at 0 stays on the frame; a bar end or a label gets pad to spare
+        new = (room[0] - pad * span if room[0] < 0 else room[0],
+               room[1] + pad * span if room[1] > 0 else room[1])
+        if lim is not None and max(abs(new[0] - lim[0]), abs(new[1] - lim[1])) <= 1e-6 * span:
+            break
+        lim = new
+        put(*lim)
+
+
+def bar_totals(a, x, tops, fmt="%.3g s"):
+    """Each stack's total above it (the rank's whole MPI time), for fit_bars to keep inside."""
+    for xi, v in zip(x, tops):
+        a.text(xi, v, fmt % v, ha="center", va="bottom", fontsize="x-small")
+
+
 def note(fig, text):
     """Say text under the figure on the page too (the title says it in the picture)."""
     fig.papi_notes = getattr(fig, "papi_notes", []) + [text]
@@ -180,6 +245,7 @@ def compute_vs_mpi(t):
     legend_outside(a)
     a.set_title("compute vs MPI time per rank")
     fig.tight_layout()
+    fit_bars(a)
     return fig
 
 
@@ -214,13 +280,15 @@ def mpi_time_by_call(t):
     for col in top:
         a.bar(np.arange(len(wide)), wide[col].values, bottom=bottom, label=col)
         bottom += wide[col].values
+    bar_totals(a, np.arange(len(wide)), bottom)
     a.set_xticks(np.arange(len(wide)))
     a.set_xticklabels([str(v) for v in wide.index])
     a.set_xlabel("rank")
     a.set_ylabel("seconds in MPI")
     legend_outside(a)
-    fig.tight_layout()
     a.set_title("MPI time per rank, stacked by call (without Init/Finalize)")
+    fig.tight_layout()
+    fit_bars(a)
     return fig
 
 
@@ -395,6 +463,9 @@ def counters_per_rank(t):
         a.ticklabel_format(axis="y", style="plain", useOffset=False)
         legend_outside(a)
     fig.tight_layout()
+    for a in ax[:, 0]:
+        if not many:
+            fit_bars(a)
     return fig
 
 
@@ -593,6 +664,11 @@ def region_by_thread(t):
 
 
 def region_reads(t):
+    r = t.get("region_reads")
+    if r is not None and r.empty and r.attrs.get("papi_run_only"):
+        # papi_run's whole-program record: no region API, so no PAPI_hl_read to draw
+        return NotGiven("the region files are papi_run's (no region API)",
+                        "PAPI_hl_read series (the region API)")
     why = _need(t, "region_reads")
     if why:
         return why

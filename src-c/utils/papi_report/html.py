@@ -75,17 +75,37 @@ def _figure(draw, tables):
     return png_data_uri(got), None, notes
 
 
+def _order(tables):
+    """registry.FIGURES in the page's order: the Profile section first when the profile is
+    what was asked for (its region files are papi_run's whole-program record, no MPI
+    report), else the registry's order."""
+    lead = ("profile_stacks" in tables and "mpi_ranks" not in tables and
+            ("region_reads" not in tables or figures.papi_run_only(tables)))
+    return sorted(registry.FIGURES, key=lambda f: 0 if lead and f[2] == "Profile" else 1)
+
+
+def _more_input(more):
+    """The page's closing line: what it could show with more input (NotGiven.more of the
+    figures left out), or []."""
+    if not more:
+        return []
+    return ['<p class="more-input" id="more-input">With more input this page could also '
+            'show: %s.</p>' % html.escape("; ".join(more))]
+
+
 def render(tables, title="PAPI report", sources=(), failures=None):
     """The HTML text: every figure of registry.FIGURES, drawn or with the reason it is not.
-    A figure that fails says so in its place; (id, reason) is appended to failures."""
+    A figure whose input was not given is left out, and listed in one closing line of what
+    more input would show. A figure that fails says so in its place; (id, reason) is
+    appended to failures."""
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>%s</title><style>%s</style></head><body>" % (html.escape(title), STYLE),
            "<h1>%s</h1>" % html.escape(title)]
     if sources:
         out.append("<p>From: %s</p>" % ", ".join("<code>%s</code>" % html.escape(s) for s in sources))
     out += _run_header(tables)
-    section = None
-    for fid, ftitle, sect, draw in registry.FIGURES:
+    section, more = None, []
+    for fid, ftitle, sect, draw in _order(tables):
         try:
             uri, why, notes = _figure(draw, tables)
             failed = None
@@ -94,8 +114,10 @@ def render(tables, title="PAPI report", sources=(), failures=None):
             plt.close("all")
             if failures is not None:
                 failures.append((fid, failed))
-        if isinstance(why, figures.NotGiven):
-            continue  # its input was not given: no place held for it
+        if isinstance(why, figures.NotGiven):  # its input was not given: no place held for it
+            if why.more and why.more not in more:
+                more.append(why.more)
+            continue
         if sect != section:
             out.append("<h2>%s</h2>" % html.escape(sect))
             section = sect
@@ -123,6 +145,7 @@ def render(tables, title="PAPI report", sources=(), failures=None):
                 out.append("<p>The first %d of %d rows (all of them in %s.csv).</p>"
                            % (rows, len(df), name))
             out.append(_table_html(df, rows))
+    out += _more_input(more)
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 

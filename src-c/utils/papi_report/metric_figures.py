@@ -15,6 +15,7 @@ from .metric_tables import BYTES_METRIC, FLOP_METRICS
 NO_METRIC = ("no %s in the inputs: ask for it with PAPI_MPI_METRICS (MPI) or PAPI_METRICS "
              "(regions), e.g. FLOPS_DP,MEM; `papi_metric_avail -m %s` says whether this "
              "machine can count it")
+MORE_ROOFLINE = "a roofline (the FLOPS_DP and MEM metrics)"
 
 
 def _metric_rows(t):
@@ -57,14 +58,15 @@ def why_no_roofline(t):
         return None
     rows = _metric_rows(t)
     if not rows:
-        return NotGiven("no MPI report and no region files given")
+        return NotGiven("no MPI report and no region files given", MORE_ROOFLINE)
     for names, label, ask in ((FLOP_METRICS, "FLOP metric (DP_FLOPS or SP_FLOPS)", "DP_FLOPS"),
                               ((BYTES_METRIC,), "memory bandwidth metric (MEM_BW)", "MEM_BW")):
         present = any(df["metric"].isin(names).any() for _w, df in rows)
         if not present:
             skipped = _skipped(t, names)
-            return (NO_METRIC % (label, ask) + ("; the region files say %s" % skipped
-                                                if skipped else ""))
+            if not skipped:  # not asked for: more input, not a failure
+                return NotGiven(NO_METRIC % (label, ask), MORE_ROOFLINE)
+            return NO_METRIC % (label, ask) + "; the region files say %s" % skipped
         if not any(df[df["metric"].isin(names)]["value"].notna().any() for _w, df in rows):
             return _why_no_value(rows, names)
     return ("no rank or region has every FLOP metric it lists with a value, their sum above 0 "

@@ -14,8 +14,8 @@ def _per_event(s):
 def series_heat(t):
     """Rate per rank over time, one heat map per event (ranks summed over threads)."""
     s, why = _series_table(t)
-    if why:
-        return why
+    if why:  # no series at all: one was not asked for
+        return figures.NotGiven(why, figures.MORE_SERIES)
     mpi = (s["source"] == "mpi").any()
     fig, panels = _per_event(s[s["source"] == "mpi"] if mpi else s)
     for a, ev in panels:
@@ -41,8 +41,8 @@ def series_heat(t):
 def series_lines(t):
     """Rate over time, one line per rank and thread (the MAX_ROWS largest)."""
     s, why = _series_table(t)
-    if why:
-        return why
+    if why:  # no series at all: one was not asked for
+        return figures.NotGiven(why, figures.MORE_SERIES)
     fig, panels = _per_event(s)
     for a, ev in panels:
         groups = sorted(s[s["event"] == ev].groupby(["rank", "thread"]),
@@ -67,10 +67,13 @@ def series_regions(t):
     s = t.get("time_series")
     spans = t.get("region_spans")
     if s is None or spans is None:
-        return figures.NotGiven("no region file input given")
+        return figures.NotGiven("no region file input given", figures.MORE_REGIONS)
     if s.empty or spans.empty:
-        return ("no region spans in a time series (PAPI_INTERVAL with the region API: each "
-                "region's instances in the series' time)")
+        why = ("no region spans in a time series (PAPI_INTERVAL with the region API: each "
+               "region's instances in the series' time)")
+        if s.empty or figures.papi_run_only(t):  # no series, or no region API: not asked for
+            return figures.NotGiven(why, figures.MORE_REGION_SERIES)
+        return why
     events = list(dict.fromkeys(s[s["source"] == "regions"]["event"]))
     fig, ax = figures._fig(9, 2.6 * len(events), nrows=len(events))
     nranks = spans["rank"].nunique()

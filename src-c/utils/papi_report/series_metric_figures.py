@@ -13,9 +13,10 @@ from .series_metrics import heat_rows, region_metric_lines, whole_ranks
 def series_metric_heat(t):
     """Each metric per rank over time: a row per rank, a cell per sample."""
     s, mpi = whole_ranks(t)
-    if s is None or s.empty:
-        return ("no metric in a time series (PAPI_INTERVAL with PAPI_METRICS or "
-                "PAPI_MPI_METRICS, papi_run --interval with -m)")
+    if s is None or s.empty:  # no metric asked for in a series
+        return figures.NotGiven("no metric in a time series (PAPI_INTERVAL with PAPI_METRICS or "
+                                "PAPI_MPI_METRICS, papi_run --interval with -m)",
+                                figures.MORE_METRIC_SERIES)
     metrics = list(dict.fromkeys(s["metric"]))
     fig, ax = figures._fig(9, 2.6 * len(metrics), nrows=len(metrics))
     for a, name in zip(ax[:, 0], metrics):
@@ -46,10 +47,13 @@ def series_metric_regions(t):
     """Each metric over time per region (the process's value), a line per region and rank."""
     s = t.get("metric_series")
     if s is None or t.get("region_spans") is None:
-        return figures.NotGiven("no region file input given")
+        return figures.NotGiven("no region file input given", figures.MORE_REGIONS)
     if s.empty or t["region_spans"].empty:
-        return ("no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS: "
-                "each sample's metrics and each region's instances)")
+        why = ("no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS: "
+               "each sample's metrics and each region's instances)")
+        if s.empty or figures.papi_run_only(t):  # no metric series, or no region API
+            return figures.NotGiven(why, figures.MORE_METRIC_SERIES)
+        return why
     metrics = list(dict.fromkeys(s[s["source"] == "regions"]["metric"]))
     if not metrics:
         return "no metric in a region API time series (PAPI_INTERVAL with PAPI_METRICS)"

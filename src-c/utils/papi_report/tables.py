@@ -537,8 +537,8 @@ def region_run(files):
 
 
 def region_reads(files):
-    rows = []
-    for rank, data in _regions_arg(files):
+    rows, files = [], _regions_arg(files)
+    for rank, data in files:
         for thread, t in data["threads"].items():
             for rid, r in t.get("regions", {}).items():
                 for m in _metrics(data):
@@ -548,7 +548,11 @@ def region_reads(files):
                         rows += [{"rank": rank, "thread": str(thread), "id": int(rid),
                                   "name": r["name"], "metric": m, "read": k, "value": int(x)}
                                  for k, x in reads]
-    return pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "metric", "read", "value"])
+    df = pd.DataFrame(rows, columns=["rank", "thread", "id", "name", "metric", "read", "value"])
+    # papi_run's files only: a whole-program record, no region API (the page lists the
+    # reads as more input, not as a figure that could not be drawn)
+    df.attrs["papi_run_only"] = bool(files) and all(d.get("tool") == "papi_run" for _r, d in files)
+    return df
 
 
 def region_totals(files, inst=None):

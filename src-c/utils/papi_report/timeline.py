@@ -117,6 +117,9 @@ def _counter_track(a, counters, t_start):
     return name, True
 
 
+MORE_TIMELINE = "a timeline (a trace: PAPI_MPI_TRACE, PAPI_TRACE)"
+
+
 @registry.figure("timeline", "Timeline per rank: MPI states by kind, regions, a counter track",
                  "MPI wait states")
 def timeline(t):
@@ -125,7 +128,7 @@ def timeline(t):
         return "no timeline table"
     if spans.empty:
         why = spans.attrs.get("why", "the trace holds no MPI call or region")
-        return NotGiven(why) if spans.attrs.get("not_given") else why
+        return NotGiven(why, MORE_TIMELINE) if spans.attrs.get("not_given") else why
     t_start, t_end = float(spans["t0_s"].min()), float(spans["t1_s"].max())
     if not t_end > t_start:
         return "the trace spans no time"
