@@ -15,7 +15,8 @@
  *   - system calls: the component's read (software tick; async-signal-safe by the
  *     contract of component.h) only; errno is saved/restored.
  *   - no malloc/free, no stdio, no locks, no pthread calls, no TLS (a _Thread_local in
- *     a shared library may allocate on first touch: not used here).
+ *     a shared library may allocate on first touch: only ovf_start, ordinary code, keeps
+ *     one, the thread's stack bounds).
  *   - fd -> event set lookup: a fixed array of atomics written under a mutex by
  *     ordinary code and read lock-free by the handler; the handler then revalidates
  *     through es_lookup (an atomic load of the set table) and checks the set's overflow
@@ -481,20 +482,35 @@ static int arm_timer(struct eventset *es, struct ovf_state *o)
     return PAPI_OK;
 }
 
-/* The calling thread's stack, where the call chain's walk may read (0, 0 unknown). */
+/* The calling thread's stack, where the call chain's walk may read (0, 0 unknown): read
+ * once per thread and kept here (pthread_getattr_np reads /proc/self/maps for the main
+ * thread, about 230,000 instructions, which every profiling start paid). Ordinary code
+ * only (PAPI_start): the handler reads the copy in the set's ovf_state. A forked child's
+ * thread has another id: it reads its own. */
+static _Thread_local struct {
+    pid_t tid;
+    uintptr_t lo, hi;
+} stack_seen;
+
 static void thread_stack(uintptr_t *lo, uintptr_t *hi)
 {
-    pthread_attr_t attr;
-    void *addr;
-    size_t size;
-    *lo = *hi = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0)
-        return;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-        *lo = (uintptr_t)addr;
-        *hi = (uintptr_t)addr + size;
+    pid_t me = papi_gettid();
+    if (stack_seen.tid != me) {
+        pthread_attr_t attr;
+        void *addr;
+        size_t size;
+        stack_seen.lo = stack_seen.hi = 0;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+                stack_seen.lo = (uintptr_t)addr;
+                stack_seen.hi = (uintptr_t)addr + size;
+            }
+            pthread_attr_destroy(&attr);
+        }
+        stack_seen.tid = me;
     }
-    pthread_attr_destroy(&attr);
+    *lo = stack_seen.lo;
+    *hi = stack_seen.hi;
 }
 
 int ovf_start(struct eventset *es)
@@ -503,10 +519,10 @@ int ovf_start(struct eventset *es)
     int ret = ovf_install_handler();
     if (ret != PAPI_OK)
         return ret;
-    if (o->tid != papi_gettid() || !o->stack_hi) { /* once per thread: may read the maps */
-        o->tid = papi_gettid();
+    o->tid = papi_gettid();
+    o->stack_lo = o->stack_hi = 0;
+    if (o->handler) /* only a handler may ask for the call chain (PAPI_profil has none) */
         thread_stack(&o->stack_lo, &o->stack_hi);
-    }
     if (o->mode == OVF_SW) {
         for (int k = 0; k < o->nevents; k++) {
             o->ev[k].next = o->ev[k].threshold;
