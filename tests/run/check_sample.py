@@ -134,6 +134,25 @@ def case_split(papi_run, prog, out):
     print("split: work_a %.1f%% of work_a + work_b (%d and %d ns sampled)" % (share, a, b))
 
 
+def case_crash(papi_run, prog, out):
+    """A program that dies of a fault keeps its profile: the sampling library writes what it
+    took before the default action ends the program (exit 128+11 kept), the profile's note
+    and papi_run name the signal, and nothing blames the sampling library."""
+    rc, _, err = run([papi_run, "--sample", EVENT, "-o", out, "--", prog, "crash", "200"])
+    if rc != 128 + 11:
+        fail("exit status %d, expected 139 (SIGSEGV)\n%s" % (rc, err))
+    if "never ran the sampling library" in err or "no process of the program left" in err:
+        fail("the profile was lost:\n%s" % err)
+    own = self_of(folded(out))
+    if own.get("work_a", 0) < 100 * 1000000:
+        fail("work_a %d ns sampled in 0.2 s of it: %s" % (own.get("work_a", 0), own))
+    (d,) = profiles(out)
+    if "signal 11" not in d.get("notes", ""):
+        fail("the profile's note does not name signal 11: %r" % d.get("notes"))
+    print("crash: exit %d, work_a %d ms sampled, note %r" % (rc, own.get("work_a", 0) // 1000000,
+                                                            d.get("notes")))
+
+
 def case_recurse(papi_run, prog, out):
     sample(papi_run, out, [prog, "recurse", "20", "50"])
     depths = {s.split(";").count("descend") for s in folded(out) if s.split(";")[-1] in ("spin", "[kernel]")}
