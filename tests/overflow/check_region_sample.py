@@ -5,10 +5,17 @@ rs_work_a's samples in region alpha and rs_work_c's outside every region (null),
 second thread's rs_work_b's in beta, alpha's share of the two 75% +- 6 points (0.45 s
 against 0.15 s of CPU), the sample count near the CPU time over the period, names by libdw,
 and the file valid against schema/region.schema.json. Without PAPI_SAMPLE the
-file has neither member. A bad PAPI_SAMPLE is said once on stderr and nothing is sampled."""
+file has neither member. A bad PAPI_SAMPLE is said once on stderr and nothing is sampled.
+Sampling can never kill the program (issue 56): at the kernel's maximum, 100000hz (and
+@10000, a period of 10 us), which used to livelock it until the queued signals overflowed
+and a plain SIGIO ended it, the workload exits 0 with its region file, sampled at 10000 Hz
+(every 100000 ns) as its threads' rates and one line on stderr say, within 3x the CPU time
+of 1 ms sampling; with RLIMIT_SIGPENDING 0 (every signal's queueing fails, the kernel sends
+SIGIO instead) it exits 0 with its file and counts the lost signals."""
 import glob
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -32,16 +39,25 @@ def check(cond, msg):
         print("FAIL:", msg)
 
 
-def run(prog, sample):
+def no_signal_queue():
+    resource.setrlimit(resource.RLIMIT_SIGPENDING, (0, 0))
+
+
+def run(prog, sample, preexec=None, usage=None):
     with tempfile.TemporaryDirectory(prefix="region_sample_") as out:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
         env.update(PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out)
         if sample is not None:
             env["PAPI_SAMPLE"] = sample
-        p = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=60)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        p = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=100,
+                           preexec_fn=preexec)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if usage is not None:
+            usage.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         sys.stdout.write(p.stdout)
         sys.stderr.write(p.stderr)
-        check(p.returncode == 0, "workload exited with %d" % p.returncode)
+        check(p.returncode == 0, "workload (PAPI_SAMPLE=%s) exited with %d" % (sample, p.returncode))
         files = glob.glob(os.path.join(out, "papi_hl_output", "rank_*.json"))
         check(len(files) == 1, "one region file, got %s" % files)
         if not files:
@@ -88,6 +104,43 @@ def check_table(d, what, expect_samples):
           "%s: %d samples, expected about %d" % (what, total, expect_samples))
 
 
+def check_rates(d, key, want, slowed):
+    """Every thread sampled at want (period_used or frequency_hz_used), slowed that often."""
+    for tkey, t in sorted(d.get("sampled_functions", {}).items()):
+        check(t.get(key) == want and t.get("slowed") == slowed,
+              "thread %s: %s %s, slowed %s; want %d, %d" % (tkey, key, t.get(key), t.get("slowed"),
+                                                           want, slowed))
+
+
+def check_fastest(prog, base_cpu):
+    """The kernel's maximum rate: exit 0, a region file, 10 kHz used and said, the CPU time
+    bounded; then no room at all in the signal queue: exit 0, a file, the losses counted."""
+    for sample, key, want, said in (
+            ("perf::TASK-CLOCK@100000hz", "frequency_hz_used", 10000, "at 10000 Hz instead"),
+            ("perf::TASK-CLOCK@10000", "period_used", 100000, "every 100000 ns instead")):
+        cpu = []
+        d, err = run(prog, sample, usage=cpu)
+        check(err.count(said) == 1, "%s: the line saying %r: %r" % (sample, said, err))
+        if not d:
+            continue
+        check(d["sampling"]["signal_queue_overflows"] == 0, "%s: %s" % (sample, d["sampling"]))
+        check_rates(d, key, want, 0)
+        # 0.7 s of CPU at 10 kHz: about 7000 samples (the workload's loop runs on CPU time)
+        total = sum(t["samples"] for t in d.get("sampled_functions", {}).values())
+        print("%s: %d samples, %s %d, %.2f s of CPU (%.2f s at 1 ms)" % (
+            sample, total, key, want, cpu[0], base_cpu or 0))
+        check(2000 <= total <= 9100, "%s: %d samples, want about 7000" % (sample, total))
+        if base_cpu:
+            check(cpu[0] <= 3 * base_cpu, "%s: %.2f s of CPU, 1 ms sampling %.2f s" % (
+                sample, cpu[0], base_cpu))
+    d, err = run(prog, "perf::TASK-CLOCK@1000000", preexec=no_signal_queue)
+    if d:
+        lost = d["sampling"]["signal_queue_overflows"]
+        print("no signal queue: %d signals lost, stderr %r" % (lost, err.strip()))
+        check(lost > 0, "RLIMIT_SIGPENDING 0: no lost signal counted: %s" % d["sampling"])
+        check(err.count("queue of signals was full") == 1, "the lost signals not said: %r" % err)
+
+
 def check_names(prog, function, region):
     """--names PROG FUNCTION REGION: PROG spends 0.3 s of CPU in FUNCTION (C++ or a Fortran
     module procedure) inside REGION; sampled every ms, the table names it FUNCTION exactly
@@ -114,16 +167,23 @@ def main():
         print("check_region_sample: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
         return 1 if failures else 0
     prog = sys.argv[1]
-    d, _ = run(prog, "perf::TASK-CLOCK@1000000")
+    base = []
+    d, err = run(prog, "perf::TASK-CLOCK@1000000", usage=base)
     if d:
         check(d["sampling"] == {"event": "perf::TASK-CLOCK", "period": 1000000,
-                                "frequency_hz": None}, "sampling: %s" % d.get("sampling"))
+                                "frequency_hz": None, "signal_queue_overflows": 0},
+              "sampling: %s" % d.get("sampling"))
         check_table(d, "period 1 ms", 700)
+        check_rates(d, "period_used", 1000000, 0)
+        check("PAPI Warning" not in err, "period 1 ms: a warning: %r" % err)
     d, _ = run(prog, "perf::TASK-CLOCK@500hz")
     if d:
         check(d["sampling"] == {"event": "perf::TASK-CLOCK", "period": None,
-                                "frequency_hz": 500}, "sampling: %s" % d.get("sampling"))
+                                "frequency_hz": 500, "signal_queue_overflows": 0},
+              "sampling: %s" % d.get("sampling"))
         check_table(d, "500 Hz", 350)
+        check_rates(d, "frequency_hz_used", 500, 0)
+    check_fastest(prog, base[0] if base else None)
     d, _ = run(prog, None)
     if d:
         check("sampling" not in d and "sampled_functions" not in d,

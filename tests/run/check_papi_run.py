@@ -208,14 +208,42 @@ def case_interval_merged(papi_run, prog, out):
         fail("interval_s %s, expected one merge: 0.002" % step)
     if abs(median - step) > 0.1 * step:
         fail("sample gaps: median %.6f s, interval_s %s s" % (median, step))
-    if abs((len(samples) - 1) * step - times[-2]) > 0.05 * elapsed or times[-1] > elapsed + 1e-3:
-        fail("%d samples every %s s = %.3f s, the last grid sample at %.3f s, elapsed %.3f s"
-             % (len(samples), step, (len(samples) - 1) * step, times[-2], elapsed))
+    # Ticks papi_run was too late for are skipped (a loaded machine), counted at the step of
+    # their time (half of the last before the merge).
+    ticks = len(samples) - 1 + d["series"]["skipped"]
+    if abs(ticks * step - times[-2]) > 0.05 * elapsed or times[-1] > elapsed + 1e-3:
+        fail("%d samples and %d skipped every %s s = %.3f s, the last grid sample at %.3f s, "
+             "elapsed %.3f s" % (len(samples), d["series"]["skipped"], step, ticks * step,
+                                 times[-2], elapsed))
     banner = " %d samples every %.3f s" % (len(samples), step)
     if banner not in err:
         fail("the banner does not say %r:\n%s" % (banner, err))
     print("interval_merged: %d samples every %s s over %.3f s (median gap %.6f s)"
           % (len(samples), step, elapsed, median))
+
+
+def case_interval_stalled(papi_run, prog, out):
+    """papi_run stopped for 0.5 s (the program sends it SIGSTOP, then SIGCONT) at --interval
+    0.01: the ticks it missed are skipped and counted (series.skipped, the banner), never
+    taken back to back after it (the samples were 50 at an instant apart)."""
+    script = 'kill -STOP $PPID; sleep 0.5; kill -CONT $PPID; sleep 0.3'
+    rc, _, err = run([papi_run, "--interval", "0.01", "-e", FAULTS, "-o", out, "--",
+                      "sh", "-c", script])
+    if rc != 0:
+        fail("exit status %d\n%s" % (rc, err))
+    (d,) = report(out)
+    step, samples = d["series"]["interval_s"], d["series"]["samples"]
+    times = [x["time_nsec"] * 1e-9 for x in samples]
+    close = sum(1 for a, b in zip(times[:-2], times[1:-1]) if b - a < step / 2)
+    skipped = d["series"].get("skipped")
+    print("interval_stalled: %d samples every %s s, %d under half an interval apart, %s skipped"
+          % (len(samples), step, close, skipped))
+    if close > 3:
+        fail("%d samples under %.3f s apart: the missed ticks were taken back to back" % (close, step / 2))
+    if not isinstance(skipped, int) or not 30 <= skipped <= 80:
+        fail("series.skipped %r, expected about 50 (0.5 s at 0.01 s)" % skipped)
+    if "%d skipped" % (skipped or 0) not in err:
+        fail("the banner does not say %d skipped:\n%s" % (skipped or 0, err))
 
 
 def case_unwritten(papi_run, prog, out):

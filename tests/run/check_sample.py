@@ -46,6 +46,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
@@ -131,6 +132,25 @@ def case_split(papi_run, prog, out):
     if d["period"] != 1000000 or d["sampled_event"] != "perf::TASK-CLOCK" or d["call_graph"] != "fp":
         fail("the profile's header: %s" % {k: d.get(k) for k in ("period", "sampled_event", "call_graph")})
     print("split: work_a %.1f%% of work_a + work_b (%d and %d ns sampled)" % (share, a, b))
+
+
+def case_crash(papi_run, prog, out):
+    """A program that dies of a fault keeps its profile: the sampling library writes what it
+    took before the default action ends the program (exit 128+11 kept), the profile's note
+    and papi_run name the signal, and nothing blames the sampling library."""
+    rc, _, err = run([papi_run, "--sample", EVENT, "-o", out, "--", prog, "crash", "200"])
+    if rc != 128 + 11:
+        fail("exit status %d, expected 139 (SIGSEGV)\n%s" % (rc, err))
+    if "never ran the sampling library" in err or "no process of the program left" in err:
+        fail("the profile was lost:\n%s" % err)
+    own = self_of(folded(out))
+    if own.get("work_a", 0) < 100 * 1000000:
+        fail("work_a %d ns sampled in 0.2 s of it: %s" % (own.get("work_a", 0), own))
+    (d,) = profiles(out)
+    if "signal 11" not in d.get("notes", ""):
+        fail("the profile's note does not name signal 11: %r" % d.get("notes"))
+    print("crash: exit %d, work_a %d ms sampled, note %r" % (rc, own.get("work_a", 0) // 1000000,
+                                                            d.get("notes")))
 
 
 def case_recurse(papi_run, prog, out):
@@ -606,8 +626,23 @@ def case_bad_input(papi_run, prog, out):
     if rc != 0 or "perf_event_max_sample_rate" not in err or len(err.strip().splitlines()) != 1:
         fail("frequency above the maximum: exit %d, %r" % (rc, err))
     (d,) = profiles(out)
-    if d["frequency_hz"] != rate:
-        fail("frequency %s, expected it lowered to %d" % (d["frequency_hz"], rate))
+    if d["frequency_hz"] != min(rate, 50000):  # a clock: at most every 20 us
+        fail("frequency %s, expected it lowered to %d" % (d["frequency_hz"], min(rate, 50000)))
+    # A clock's period under the kernel's 10 us minimum (which it raised without a word, and
+    # where its timer took a program 4 to 60 times as long): one line with the period used,
+    # the profile sampled at it, no stall.
+    out3 = os.path.join(out, "short")
+    t0 = time.monotonic()
+    rc, _, err = run([papi_run, "--quiet", "--sample", "perf::TASK-CLOCK@5000", "-o", out3, "--",
+                      prog, "split", "0"])
+    took = time.monotonic() - t0
+    if rc != 0 or len(err.strip().splitlines()) != 1 or "every 20000 ns" not in err:
+        fail("period 5000 ns: exit %d, stderr %r (one line saying every 20000 ns)" % (rc, err))
+    short = profiles(out3)
+    if len(short) != 1 or short[0].get("period") != 20000:
+        fail("period 5000 ns: profile period %s, expected 20000" % [p.get("period") for p in short])
+    if took > 60:
+        fail("period 5000 ns: the run took %.0f s" % took)
     stripped = os.path.join(out, "stripped")
     shutil.copy(prog, stripped)
     if run(["strip", stripped])[0] != 0:
@@ -617,8 +652,8 @@ def case_bad_input(papi_run, prog, out):
     rc, _, err = run([papi_run, "--sample", EVENT, "-o", out2, "--", stripped, "split", "4"])
     if rc != 0 or "stripped" not in err or not any("stripped+0x" in s for s in folded(out2)):
         fail("stripped program: exit %d, stderr %s" % (rc, err))
-    print("bad_input: period 0, unknown event, bogus call graph refused; %d Hz lowered; stripped named"
-          % (rate + 1))
+    print("bad_input: period 0, unknown event, bogus call graph refused; %d Hz lowered; 5000 ns "
+          "raised to 20000 (%.1f s); stripped named" % (rate + 1, took))
 
 
 def case_unprivileged(papi_run, prog, out):

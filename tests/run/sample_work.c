@@ -127,11 +127,14 @@ static int exec_self(char **argv)
     return 1;
 }
 
+static int *volatile nowhere; /* crash: a fault the compiler cannot see coming */
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
-        return fprintf(stderr, "usage: sample_work "
-                               "split|recurse|ladder|threads|syscalls|exec|after N [D|S|HOW]\n"),
+        return fprintf(stderr,
+                       "usage: sample_work "
+                       "split|recurse|ladder|threads|syscalls|exec|after|crash N [D|S|HOW]\n"),
                2;
     long n = atol(argv[2]);
     if (strcmp(argv[1], "split") == 0) {
@@ -164,6 +167,9 @@ int main(int argc, char **argv)
         return exec_self(argv);
     } else if (strcmp(argv[1], "after") == 0) {
         post_exec_work(n);
+    } else if (strcmp(argv[1], "crash") == 0) { /* work_a, then a segmentation fault */
+        work_a(n);
+        *nowhere = 1;
     } else {
         return 2;
     }

@@ -198,6 +198,15 @@ struct papi_component {
      * component lets the kernel adjust the period to give that many notifications per
      * second of the event's time; PAPI_ENOSUPP when it cannot. */
     int (*arm_overflow)(struct cmp_context *ctx, int slot, int signo, pid_t tid, int *source);
+    /* Slow the notifications of a running, armed slot down at once (NULL when the component
+     * cannot): period is set_overflow's, CMP_PERIOD_HZ for a frequency, longer (or lower)
+     * than the one armed; the context is not changed (the next arm_overflow restarts the
+     * slot at its own period). Called from the overflow signal handler when it cannot keep
+     * up: async-signal-safe, no papi_error (a failure is only returned). */
+    int (*retune_overflow)(const struct cmp_context *ctx, int slot, uint64_t period);
+    /* 1 when slot counts nanoseconds of the counted thread's time (a clock: a period is then
+     * known in notifications per second before any is taken), else 0. May be NULL. */
+    int (*counts_ns)(const struct cmp_context *ctx, int slot);
 
     /* Sampling without a signal per overflow (NULL when the component has none; profiling
      * then takes set_overflow's signals). set_sampling is set_overflow for a slot whose

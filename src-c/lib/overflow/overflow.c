@@ -14,6 +14,9 @@
 #include "env.h"
 #include "overflow_internal.h"
 #include "call_guard.h"
+#include "warn_once.h"
+
+static atomic_int said_limit;
 
 /* How PAPI_start and PAPI_stop reach overflow without calling up into it. */
 static const struct es_overflow_hooks hooks = {
@@ -223,6 +226,27 @@ static int route_native(struct eventset *es, int k, int ni, uint64_t period, int
     return PAPI_OK;
 }
 
+/* The threshold (frequency) to give the component for native ni: threshold, or the
+ * slowest that stays within OVF_MAX_SIGNAL_HZ where the rate is known before (one line
+ * says so, the first time). */
+static long long signal_limit(const struct eventset *es, int EventCode, int ni, long long threshold,
+                              int hz)
+{
+    long long limit = threshold;
+    if (hz && threshold > OVF_MAX_SIGNAL_HZ)
+        limit = OVF_MAX_SIGNAL_HZ;
+    else if (!hz && ni >= 0 && es->cmp->counts_ns && es->cmp->counts_ns(es->ctx, ni) &&
+             threshold < 1000000000LL / OVF_MAX_SIGNAL_HZ)
+        limit = 1000000000LL / OVF_MAX_SIGNAL_HZ;
+    if (limit != threshold)
+        warn_once(&said_limit,
+                  "overflow of event 0x%x %s %lld%s asks for more than the %d signals a second "
+                  "a thread is sent: %s %lld%s instead",
+                  (unsigned)EventCode, hz ? "at" : "every", threshold, hz ? " Hz" : " ns",
+                  OVF_MAX_SIGNAL_HZ, hz ? "at" : "every", limit, hz ? " Hz" : " ns");
+    return limit;
+}
+
 int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
                   PAPI_overflow_handler_t handler, int profiled)
 {
@@ -254,7 +278,8 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     struct ovf_state *o = es->overflow;
     int k = ovf_find(o, pos);
     int hz = (flags & OVF_FLAG_HZ) != 0;
-    ret = route_native(es, k, ni, (uint64_t)threshold | (hz ? CMP_PERIOD_HZ : 0), profiled, &ring);
+    long long limit = signal_limit(es, EventCode, ni, threshold, hz);
+    ret = route_native(es, k, ni, (uint64_t)limit | (hz ? CMP_PERIOD_HZ : 0), profiled, &ring);
     if (ret != PAPI_OK) {
         if (fresh) {
             free(o);
@@ -272,6 +297,7 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
                                   .ring = ring,
                                   .hz = hz,
                                   .threshold = threshold,
+                                  .limit = limit,
                                   .next = threshold,
                                   .last = 0};
     o->mode = mode;

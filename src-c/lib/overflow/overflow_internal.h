@@ -22,6 +22,11 @@
 /* ovf_configure's flag for PAPI_overflow_frequency: threshold is a frequency in Hz. Not a
  * public flag: PAPI_overflow refuses it. */
 #define OVF_FLAG_HZ 0x40000000
+/* Signals a second of the thread's time one event may send where the rate is known before
+ * the first (a frequency, a clock's period in ns): past it the kernel's own work for each
+ * signal (the interrupt, queueing, delivery: 10 us and more in a virtual machine) leaves
+ * the program little, and at one every 10 us of task clock nothing at all. */
+#define OVF_MAX_SIGNAL_HZ 10000
 
 enum ovf_mode { OVF_NONE = 0, OVF_HW, OVF_SW };
 
@@ -36,8 +41,17 @@ struct ovf_event {
                           * no signal, the samples come to profil_ring_samples */
     int hz;             /* 1: threshold is a frequency (PAPI_overflow_frequency) */
     long long threshold;
-    long long next; /* software: value at which the next overflow fires */
-    long long last; /* software: value at the previous tick */
+    long long limit; /* the threshold (frequency) the component was given: threshold, or
+                      * slower where its signals would pass OVF_MAX_SIGNAL_HZ */
+    long long next;  /* software: value at which the next overflow fires */
+    long long last;  /* software: value at the previous tick */
+    /* Hardware signals, paced (overflow_signal.c): the threshold (or frequency) in force, the
+     * signals of the current window and how many of them found the next one already
+     * queued, and the times it was slowed since PAPI_start. Written by the receiving
+     * thread's handler while the set runs, read by other threads: atomics. */
+    _Atomic long long now;
+    int window, backlog, draining;
+    atomic_int slowed;
 };
 
 struct ovf_state {
@@ -74,6 +88,14 @@ PAPI_INTERNAL int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_
 /* Restore the signal actions ovf_install_handler replaced, discarding the signals still
  * queued (shutdown, unload: after every set is freed). */
 PAPI_INTERNAL void ovf_restore_handlers(void);
+/* The threshold (or frequency, *hz) the event at pos of es overflows at now, and the
+ * times the handler slowed it since PAPI_start because it could not keep up (0: as
+ * configured); PAPI_ENOEVNT when it does not overflow. */
+PAPI_INTERNAL int ovf_rate_now(const struct eventset *es, int pos, long long *now, int *hz,
+                               int *slowed);
+/* Times since the library began that the kernel's queue of signals was full and a plain
+ * SIGIO came instead of an overflow's signal (its notification lost). */
+PAPI_INTERNAL unsigned long long ovf_queue_overflows(void);
 /* Called by PAPI_start before enabling and by PAPI_stop after disabling. */
 PAPI_INTERNAL int ovf_start(struct eventset *es);
 PAPI_INTERNAL void ovf_stop(struct eventset *es);

@@ -15,7 +15,8 @@
  *   - system calls: the component's read (software tick; async-signal-safe by the
  *     contract of component.h) only; errno is saved/restored.
  *   - no malloc/free, no stdio, no locks, no pthread calls, no TLS (a _Thread_local in
- *     a shared library may allocate on first touch: not used here).
+ *     a shared library may allocate on first touch: only ovf_start, ordinary code, keeps
+ *     one, the thread's stack bounds).
  *   - fd -> event set lookup: a fixed array of atomics written under a mutex by
  *     ordinary code and read lock-free by the handler; the handler then revalidates
  *     through es_lookup (an atomic load of the set table) and checks the set's overflow
@@ -52,6 +53,7 @@
 
 #include "overflow_internal.h"
 #include "thread_pointer.h"
+#include "warn_once.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
@@ -59,6 +61,9 @@
 
 #define OVF_FD_SLOTS          1024
 #define SW_MAX_CALLS_PER_TICK 64
+#define PACE_WINDOW           16 /* hardware signals per look at the handler's backlog */
+#define PACE_SLOWER           4  /* how much slower an event goes when it cannot be kept up with */
+#define PACE_MAX_PERIOD       (1LL << 40)
 
 struct fd_slot {
     atomic_int fd_plus1; /* 0 = free */
@@ -91,6 +96,10 @@ struct dispatch {
     uintptr_t stack_lo, stack_hi;
 };
 static struct dispatch dispatching[INSIDE_SLOTS];
+/* Plain SIGIOs the kernel sent while overflow sources were live: each stands for a
+ * notification it could not queue (RLIMIT_SIGPENDING), and the last count said. */
+static atomic_ullong queue_full, queue_full_said;
+static atomic_int said_slowed, said_queue_full;
 
 static const struct sigaction *previous_action(int sig)
 {
@@ -191,7 +200,47 @@ int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi)
     return 0;
 }
 
-static int hardware_overflow(int fd, void *ctx, int slot)
+/* Signals faster than the thread takes them pile up in the kernel's queue (real-time
+ * signals queue) until the per-user limit (RLIMIT_SIGPENDING) is reached, and the program
+ * makes hardly any progress meanwhile: a signal every 10 us of task clock made a region
+ * program 50-200x slower, then the kernel's plain SIGIO ended it. After the handler, the
+ * thread looks whether its next signal (or that SIGIO) is queued already; when half the
+ * signals of a window found one, the event goes PACE_SLOWER times slower at once (a longer
+ * period, a lower frequency) through its component, and the signals already queued are
+ * taken before the next window is judged. PAPI_stop says so. */
+static void pace(struct eventset *es, struct ovf_event *ev, int sig)
+{
+    sigset_t p;
+    int queued = sigpending(&p) == 0 && (sigismember(&p, sig) == 1 || sigismember(&p, SIGIO) == 1);
+    if (ev->draining) { /* the signals sent before it was slowed are not judged */
+        ev->draining = queued;
+        return;
+    }
+    ev->backlog += queued;
+    if (++ev->window < PACE_WINDOW)
+        return;
+    int behind = ev->backlog * 2 >= PACE_WINDOW;
+    ev->window = ev->backlog = 0;
+    long long now = atomic_load_explicit(&ev->now, memory_order_relaxed);
+    long long next = ev->hz ? now / PACE_SLOWER : now * PACE_SLOWER;
+    if (!behind || !es->cmp->retune_overflow || next < 1 || next > PACE_MAX_PERIOD)
+        return;
+    if (es->cmp->retune_overflow(es->ctx, ev->native,
+                                 (uint64_t)next | (ev->hz ? CMP_PERIOD_HZ : 0)) == PAPI_OK) {
+        atomic_store_explicit(&ev->now, next, memory_order_relaxed);
+        atomic_fetch_add_explicit(&ev->slowed, 1, memory_order_relaxed);
+        ev->draining = 1;
+    }
+}
+
+/* What one overflow of a paced event stands for, in overflows at the threshold asked. */
+static long long weight_of(const struct ovf_event *ev)
+{
+    long long now = atomic_load_explicit(&ev->now, memory_order_relaxed);
+    return ev->hz || now <= ev->threshold ? 1 : now / ev->threshold;
+}
+
+static int hardware_overflow(int fd, int sig, void *ctx, int slot)
 {
     for (int i = 0; i < OVF_FD_SLOTS; i++) {
         if (atomic_load(&slots[i].fd_plus1) != fd + 1)
@@ -203,15 +252,25 @@ static int hardware_overflow(int fd, void *ctx, int slot)
         struct ovf_state *o = es->overflow;
         uintptr_t pc = pc_of(ctx);
         long long vector = 0;
+        struct ovf_event *first = NULL;
         for (int k = 0; k < o->nevents; k++) {
             if (o->ev[k].native != ni)
                 continue;
+            first = first ? first : &o->ev[k];
             if (o->ev[k].profiled)
-                profil_sample(es, o->ev[k].pos, pc, 1);
+                profil_sample(es, o->ev[k].pos, pc, weight_of(&o->ev[k]));
             else
                 vector |= 1LL << o->ev[k].pos;
         }
         deliver(es, o, vector, pc, ctx, slot);
+        if (first && !atomic_load(&closing)) {
+            pace(es, first, sig);
+            for (int k = 0; k < o->nevents; k++) /* the others on the counter go with it */
+                if (o->ev[k].native == ni && &o->ev[k] != first) {
+                    atomic_store(&o->ev[k].now, atomic_load(&first->now));
+                    atomic_store(&o->ev[k].slowed, atomic_load(&first->slowed));
+                }
+        }
         return 1;
     }
     return 0;
@@ -276,13 +335,38 @@ static void software_tick(int handle, void *ctx, int slot)
     }
 }
 
-/* Does a signal of fd belong to an overflow source? (Shutdown: the set is not looked at.) */
+/* Does a signal of fd belong to an overflow source (fd -1: any)? (Shutdown: the set is
+ * not looked at.) */
 static int fd_registered(int fd)
 {
-    for (int i = 0; i < OVF_FD_SLOTS; i++)
-        if (atomic_load(&slots[i].fd_plus1) == fd + 1)
+    for (int i = 0; i < OVF_FD_SLOTS; i++) {
+        int f = atomic_load(&slots[i].fd_plus1);
+        if (f == fd + 1 || (fd < 0 && f != 0))
             return 1;
+    }
     return 0;
+}
+
+/* SIGIO, installed with the overflow sources: the kernel sends it (SI_KERNEL) when it
+ * cannot queue an overflow's signal, and its default action would end the process. It is
+ * counted (PAPI_stop says so; the notification itself is gone) and handed to a handler
+ * the program installed (its own descriptors may send SIGIO too); one not ours whose
+ * action was the default gets it. */
+static void on_sigio(int sig, siginfo_t *si, void *ctx)
+{
+    int ours = si->si_code == SI_KERNEL && fd_registered(-1);
+    if (ours)
+        atomic_fetch_add(&queue_full, 1);
+    const struct sigaction *prev = previous_action(sig);
+    if (prev->sa_flags & SA_SIGINFO) {
+        if (prev->sa_sigaction)
+            prev->sa_sigaction(sig, si, ctx);
+    } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+        prev->sa_handler(sig);
+    } else if (!ours && prev->sa_handler == SIG_DFL) {
+        signal(sig, SIG_DFL); /* delivered when the handler returns: the default action */
+        raise(sig);
+    }
 }
 
 /* This thread into `inside` (the slot it took, or -1: counted apart). */
@@ -310,6 +394,11 @@ static void leave_handler(int slot)
 static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
 {
     int saved = errno;
+    if (sig == SIGIO) {
+        on_sigio(sig, si, ctx);
+        errno = saved;
+        return;
+    }
     int slot = enter_handler(papi_thread_pointer());
     int ours;
     if (atomic_load(&closing)) /* the sets are being freed: drop what is ours */
@@ -318,7 +407,7 @@ static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
         software_tick(si->si_value.sival_int, ctx, slot);
         ours = 1;
     } else {
-        ours = hardware_overflow(si->si_fd, ctx, slot);
+        ours = hardware_overflow(si->si_fd, sig, ctx, slot);
     }
     leave_handler(slot);
     if (!ours) {
@@ -365,6 +454,10 @@ static int install_handler_for(int sig)
 
 int ovf_install_handler(void)
 {
+    /* The handler's calls into the C library bound now: a lazy binding's lookup inside the
+     * handler took seconds at a signal every 10 us (the timer's interrupts left it little). */
+    sigset_t bind_now;
+    sigpending(&bind_now);
     return install_handler_for(ovf_signal_number());
 }
 
@@ -481,20 +574,35 @@ static int arm_timer(struct eventset *es, struct ovf_state *o)
     return PAPI_OK;
 }
 
-/* The calling thread's stack, where the call chain's walk may read (0, 0 unknown). */
+/* The calling thread's stack, where the call chain's walk may read (0, 0 unknown): read
+ * once per thread and kept here (pthread_getattr_np reads /proc/self/maps for the main
+ * thread, about 230,000 instructions, which every profiling start paid). Ordinary code
+ * only (PAPI_start): the handler reads the copy in the set's ovf_state. A forked child's
+ * thread has another id: it reads its own. */
+static _Thread_local struct {
+    pid_t tid;
+    uintptr_t lo, hi;
+} stack_seen;
+
 static void thread_stack(uintptr_t *lo, uintptr_t *hi)
 {
-    pthread_attr_t attr;
-    void *addr;
-    size_t size;
-    *lo = *hi = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0)
-        return;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-        *lo = (uintptr_t)addr;
-        *hi = (uintptr_t)addr + size;
+    pid_t me = papi_gettid();
+    if (stack_seen.tid != me) {
+        pthread_attr_t attr;
+        void *addr;
+        size_t size;
+        stack_seen.lo = stack_seen.hi = 0;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+                stack_seen.lo = (uintptr_t)addr;
+                stack_seen.hi = (uintptr_t)addr + size;
+            }
+            pthread_attr_destroy(&attr);
+        }
+        stack_seen.tid = me;
     }
-    pthread_attr_destroy(&attr);
+    *lo = stack_seen.lo;
+    *hi = stack_seen.hi;
 }
 
 int ovf_start(struct eventset *es)
@@ -503,10 +611,10 @@ int ovf_start(struct eventset *es)
     int ret = ovf_install_handler();
     if (ret != PAPI_OK)
         return ret;
-    if (o->tid != papi_gettid() || !o->stack_hi) { /* once per thread: may read the maps */
-        o->tid = papi_gettid();
+    o->tid = papi_gettid();
+    o->stack_lo = o->stack_hi = 0;
+    if (o->handler) /* only a handler may ask for the call chain (PAPI_profil has none) */
         thread_stack(&o->stack_lo, &o->stack_hi);
-    }
     if (o->mode == OVF_SW) {
         for (int k = 0; k < o->nevents; k++) {
             o->ev[k].next = o->ev[k].threshold;
@@ -520,13 +628,18 @@ int ovf_start(struct eventset *es)
         struct ovf_event *ev = &o->ev[k];
         int src;
         ev->source = -1;
+        atomic_store(&ev->now, ev->limit ? ev->limit : ev->threshold);
+        atomic_store(&ev->slowed, 0);
+        ev->window = ev->backlog = ev->draining = 0;
         if (ev->ring) {
             ret = es->cmp->arm_sampling(es->ctx, ev->native, profil_ring_samples, es);
             if (ret != PAPI_OK)
                 return ret;
             continue;
         }
-        ret = es->cmp->arm_overflow(es->ctx, ev->native, ovf_signal_number(), o->tid, &src);
+        ret = install_handler_for(SIGIO); /* a full signal queue must not end the process */
+        if (ret == PAPI_OK)
+            ret = es->cmp->arm_overflow(es->ctx, ev->native, ovf_signal_number(), o->tid, &src);
         if (ret == PAPI_OK)
             ret = register_source(es, ev->native, src);
         if (ret != PAPI_OK)
@@ -549,12 +662,55 @@ static void release_sources(struct ovf_state *o)
     pthread_mutex_unlock(&slot_lock);
 }
 
+/* PAPI_stop: one line when an event was slowed or notifications were lost to a full
+ * signal queue (the first time in the process; the region report has the figures). */
+static void say_pacing(const struct eventset *es, const struct ovf_state *o)
+{
+    for (int k = 0; k < o->nevents; k++) {
+        const struct ovf_event *ev = &o->ev[k];
+        int n = atomic_load(&ev->slowed);
+        if (n > 0)
+            warn_once(&said_slowed,
+                      "overflow of event 0x%x in EventSet %d: thread %d could not take its "
+                      "signals as fast as they came; slowed %d times, to %s %lld%s (asked %lld)",
+                      (unsigned)ev->code, es->handle, (int)o->tid, n,
+                      ev->hz ? "a frequency of" : "a threshold of", atomic_load(&ev->now),
+                      ev->hz ? " Hz" : "", ev->threshold);
+    }
+    unsigned long long full = atomic_load(&queue_full);
+    if (full > atomic_exchange(&queue_full_said, full))
+        warn_once(&said_queue_full,
+                  "the kernel's queue of signals was full (RLIMIT_SIGPENDING) %llu times: as "
+                  "many overflow notifications were lost",
+                  full);
+}
+
+unsigned long long ovf_queue_overflows(void)
+{
+    return atomic_load(&queue_full);
+}
+
+int ovf_rate_now(const struct eventset *es, int pos, long long *now, int *hz, int *slowed)
+{
+    const struct ovf_state *o = es->overflow;
+    int k = ovf_find(o, pos);
+    if (k < 0)
+        return PAPI_ENOEVNT;
+    const struct ovf_event *ev = &o->ev[k];
+    *now = atomic_load(&ev->now);
+    *now = *now ? *now : ev->threshold; /* not started yet */
+    *hz = ev->hz;
+    *slowed = atomic_load(&ev->slowed);
+    return PAPI_OK;
+}
+
 void ovf_stop(struct eventset *es)
 {
     struct ovf_state *o = es->overflow;
     if (o && o->mode == OVF_HW) {
         release_sources(o);
         profil_report_lost(es); /* the component's stop() delivered the rings' last samples */
+        say_pacing(es, o);
     }
     if (o && o->timer_armed) {
         timer_delete(o->timer);

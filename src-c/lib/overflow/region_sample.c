@@ -35,6 +35,8 @@ struct rsample {
     int es;
     long tid;
     int running;
+    long long used; /* the period (frequency) sampled at, kept at stop */
+    int slowed;
     atomic_int region;
     atomic_ullong samples, dropped;
     struct rs_entry tab[RS_SLOTS];
@@ -175,10 +177,24 @@ void rsample_set_region(struct rsample *s, int region)
         atomic_store_explicit(&s->region, region, memory_order_relaxed);
 }
 
+/* The period (frequency) the thread samples at now, slower than asked where its signals
+ * would pass what the overflow layer sends a thread (OVF_MAX_SIGNAL_HZ, said when it
+ * configured the set) or came faster than the handler took them (*slowed times). */
+static void rate_of(const struct rsample *s, long long *used, int *slowed)
+{
+    struct eventset *es = s->running ? es_lookup(s->es) : NULL;
+    int hz;
+    if (!es || ovf_rate_now(es, 0, used, &hz, slowed) != PAPI_OK) {
+        *used = s->used ? s->used : cfg.n;
+        *slowed = s->slowed;
+    }
+}
+
 void rsample_thread_stop(struct rsample *s)
 {
     if (!s || !s->running || s->tid != papi_gettid())
         return;
+    rate_of(s, &s->used, &s->slowed); /* the set is gone after */
     s->running = 0;
     long long v;
     PAPI_stop(s->es, &v);
@@ -200,6 +216,7 @@ int rsample_write_head(struct jw *w)
         jw_int(w, "period", cfg.n);
         jw_null(w, "frequency_hz");
     }
+    jw_uint(w, "signal_queue_overflows", ovf_queue_overflows());
     jw_obj_end(w);
     return 1;
 }
@@ -277,6 +294,11 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
     jw_uint(w, "samples", atomic_load(&s->samples));
     jw_uint(w, "dropped", atomic_load(&s->dropped));
     jw_int(w, "table_capacity", RS_SLOTS);
+    long long used;
+    int slowed;
+    rate_of(s, &used, &slowed);
+    jw_int(w, cfg.hz ? "frequency_hz_used" : "period_used", used);
+    jw_int(w, "slowed", slowed);
     jw_str(w, "names", how);
     jw_arr_begin(w, "functions");
     for (int i = 0; i < n; i++) {

@@ -57,6 +57,7 @@ struct run_state {
     int multiplexed;                 /* 1: PAPI_MULTIPLEX, 2: the events did not fit */
     double fraction[RUN_MAX_EVENTS]; /* each event's running fraction when multiplexed */
     struct count_series series;      /* --interval: counts since the start, bounded */
+    long long skipped;               /* --interval: ticks passed while papi_run could not run */
     int exited, status;              /* waitpid's status once the program ended */
     char mpi[16];                    /* "mpich", "openmpi" or "" */
     char note[512];                  /* what could not be measured, and why */

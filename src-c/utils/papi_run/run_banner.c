@@ -93,7 +93,12 @@ static void print_end(const struct run_state *s, double seconds)
                 s->multiplexed == 1 ? "PAPI_MULTIPLEX"
                                     : "the events do not fit "
                                       "the counters together");
-    if (s->series.n > 0)
+    if (s->series.n > 0 && s->skipped > 0)
+        fprintf(stderr,
+                " %d samples every %.3f s in the report; %lld skipped (papi_run could not run "
+                "at their time: the next was taken at the next interval)\n",
+                s->series.n, (double)s->series.step_ns * 1e-9, s->skipped);
+    else if (s->series.n > 0)
         fprintf(stderr, " %d samples every %.3f s in the report\n", s->series.n,
                 (double)s->series.step_ns * 1e-9);
 }

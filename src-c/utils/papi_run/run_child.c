@@ -123,7 +123,9 @@ static int ended(struct run_state *s, int block)
 }
 
 /* A sample every series step (from the start): the step doubles when the series merges,
- * so the samples stay one step apart and interval_s says what they are. */
+ * so the samples stay one step apart and interval_s says what they are. The ticks that
+ * passed while papi_run could not run (stopped, not scheduled) are skipped, counted, not
+ * taken back to back after it (samples an instant apart say nothing of the time). */
 static void sample_loop(struct run_state *s)
 {
     long long next = s->start_ns;
@@ -138,6 +140,11 @@ static void sample_loop(struct run_state *s)
             return;
         if (run_read(s, v) == PAPI_OK)
             cs_add(&s->series, run_now_ns() - s->start_ns, v);
+        long long late = run_now_ns() - next;
+        if (late >= s->series.step_ns) {
+            s->skipped += late / s->series.step_ns;
+            next += late / s->series.step_ns * s->series.step_ns;
+        }
     }
 }
 

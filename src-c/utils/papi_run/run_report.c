@@ -120,6 +120,7 @@ static void write_series(struct jw *w, const struct run_state *s)
         return;
     jw_obj_begin(w, "series");
     jw_double(w, "interval_s", (double)s->series.step_ns * 1e-9);
+    jw_int(w, "skipped", s->skipped);
     jw_str(w, "counts", "of each interval (the samples sum to the totals)");
     jw_arr_begin(w, "samples");
     for (int k = 0; k < s->series.n; k++) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -229,7 +230,13 @@ int run_sample_merge(struct run_state *s)
     } else if (fd >= 0) {
         close(fd);
     }
-    if (nfiles == 0) {
+    if (nfiles == 0 && s->exited && WIFSIGNALED(s->status)) {
+        fprintf(stderr,
+                "papi_run: --sample: no process of the program left a profile: it was killed by "
+                "signal %d (%s) before one was written\n",
+                WTERMSIG(s->status), strsignal(WTERMSIG(s->status)));
+        ret = -1;
+    } else if (nfiles == 0) {
         fprintf(stderr, "papi_run: --sample: no process of the program left a profile (%s)\n",
                 s->note[0] ? s->note : "the program never ran the sampling library");
         ret = -1;

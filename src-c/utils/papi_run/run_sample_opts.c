@@ -3,7 +3,7 @@
  * preloaded library (run_sample.h) and tried on papi_run itself first, so that what the
  * kernel refuses is said in one line before the program runs: an event that cannot
  * sample, a period of 0, a frequency above kernel.perf_event_max_sample_rate (lowered to
- * it), kernel.perf_event_paranoid forbidding (kernel mode, or all sampling: the program
+ * it), a clock sampled more often than RS_CLOCK_MIN_NS (made slower), kernel.perf_event_paranoid forbidding (kernel mode, or all sampling: the program
  * then runs counted, not sampled). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -140,6 +140,54 @@ static int try_group(int kernel, int callchain, int *failed)
     for (int i = 0; i <= cfg.nread; i++)
         close(fd[i]);
     return 0;
+}
+
+/* The shortest period a clock (task-clock, cpu-clock: nanoseconds) is sampled at. The
+ * kernel's own minimum is 10 us (it raises a shorter one without a word), and there its
+ * timer's work for each sample can take the whole period: in a virtual machine a program
+ * of 0.3 s of CPU took 4 to 60 s at 10 us and 1.5 s at 20 us. */
+#define RS_CLOCK_MIN_NS 20000LL
+
+static int is_clock(int i)
+{
+    return cfg.type[i] == PERF_TYPE_SOFTWARE &&
+           (cfg.config[i] == PERF_COUNT_SW_CPU_CLOCK || cfg.config[i] == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* The rate asked lowered to what can be taken (event 0 named): above
+ * kernel.perf_event_max_sample_rate (the kernel refuses it), or a clock faster than
+ * RS_CLOCK_MIN_NS. One line says the rate used, and the profile's notes. */
+static void limit_rate(struct run_state *s)
+{
+    long max_rate = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+    long long v = (long long)cfg.value, used = v;
+    char why[160] = "";
+    if (cfg.freq && max_rate > 0 && v > max_rate) {
+        used = max_rate;
+        snprintf(why, sizeof why, "%lld Hz is above kernel.perf_event_max_sample_rate (%ld)", v,
+                 max_rate);
+    }
+    if (is_clock(0) && cfg.freq && used > 1000000000LL / RS_CLOCK_MIN_NS) {
+        used = 1000000000LL / RS_CLOCK_MIN_NS;
+        if (!why[0])
+            snprintf(why, sizeof why,
+                     "%lld Hz of a clock is a sample more often than every %lld ns", v,
+                     RS_CLOCK_MIN_NS);
+    } else if (is_clock(0) && !cfg.freq && v < RS_CLOCK_MIN_NS) {
+        used = RS_CLOCK_MIN_NS;
+        snprintf(why, sizeof why,
+                 "a period of %lld ns is under %lld ns (the kernel's minimum is 10000 ns, where "
+                 "its timer can take all of the program's time)",
+                 v, RS_CLOCK_MIN_NS);
+    }
+    if (used == v)
+        return;
+    char text[300];
+    snprintf(text, sizeof text, "%s: sampling %s %lld%s", why, cfg.freq ? "at" : "every", used,
+             cfg.freq ? " Hz" : " ns");
+    fprintf(stderr, "papi_run: --sample %s: %s\n", s->opt.sample, text);
+    run_sample_note(s, text);
+    cfg.value = (uint64_t)used;
 }
 
 static int set_event(int i, const char *name)
@@ -378,14 +426,6 @@ void run_sample_setup(struct run_state *s)
     int cg = o->call_graph; /* what was asked: check_dwarf may make dwarf fp */
     cfg.callchain = cg == RUN_CG_DWARF || cg == RUN_CG_AUTO ? RS_CG_DWARF : cg == RUN_CG_FP;
     cfg.cap = (size_t)o->sample_cap;
-    long max_rate = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
-    if (cfg.freq && max_rate > 0 && value > max_rate) {
-        fprintf(stderr,
-                "papi_run: --sample %s: %lld Hz is above kernel.perf_event_max_sample_rate "
-                "(%ld): sampling at %ld Hz\n",
-                o->sample, value, max_rate, max_rate);
-        cfg.value = (uint64_t)max_rate;
-    }
     if (event[0] && set_event(0, event) != 0) {
         fprintf(stderr,
                 "papi_run: --sample %s: cannot be sampled here: papi_run samples perf's "
@@ -394,6 +434,7 @@ void run_sample_setup(struct run_state *s)
                 event);
         exit(2);
     }
+    limit_rate(s); /* the default event is sampled at a rate both can take */
     choose_read(o);
     choose_metrics(o);
     int err = -1, fallback = cfg.callchain == RS_CG_DWARF ? RS_CG_FP : cfg.callchain;

@@ -47,6 +47,11 @@ static pid_t owner; /* the process the state is of: a vfork child shares it, nev
  * exec end it, a failed exec starts the next. */
 static unsigned drain_gen;
 static char note[1024];
+/* The signal the program is dying of (on_fatal), said in the profile's note. */
+static int fatal_sig;
+static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+#define RS_FATAL_N       (int)(sizeof fatal_sigs / sizeof fatal_sigs[0])
+#define RS_FATAL_WRITE_S 10 /* the most a dying program may take to write its profile */
 static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 static void add_note(const char *text)
@@ -303,6 +308,8 @@ static int configure(void)
     return 0;
 }
 
+static void catch_fatal(void);
+
 __attribute__((constructor)) static void sample_start(void)
 {
     real_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
@@ -313,6 +320,7 @@ __attribute__((constructor)) static void sample_start(void)
     pthread_atfork(before_fork, parent_after_fork, child_after_fork);
     owner = getpid();
     ready = 1;
+    catch_fatal();
     sample_this_thread();
     start_drainer();
 }
@@ -345,6 +353,13 @@ static int finish(int before_exec)
                  (unsigned long long)table.unwind_failed, (unsigned long long)table.samples);
         add_note(text);
     }
+    if (fatal_sig) {
+        char text[96];
+        snprintf(text, sizeof text,
+                 "the program was killed by signal %d (%s): its profile ends there", fatal_sig,
+                 strsignal(fatal_sig));
+        add_note(text);
+    }
     if (!before_exec || table.samples || table.lost)
         (before_exec ? rs_profile_write_exec : rs_profile_write)(&cfg, &table, note);
     pthread_mutex_unlock(&sample_lock);
@@ -354,6 +369,43 @@ static int finish(int before_exec)
 __attribute__((destructor)) static void sample_end(void)
 {
     finish(0);
+}
+
+/* The program dies of sig (a fault, abort): what was sampled until now is written first,
+ * then the default action ends it as it would have. Not async-signal-safe (naming and
+ * writing allocate), so bounded: skipped when the dying thread holds the sampling lock,
+ * and SIGALRM's default action ends the process if writing hangs (a fault inside the
+ * allocator). */
+static void on_fatal(int sig)
+{
+    static int once;
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL) &&
+        pthread_mutex_trylock(&sample_lock) == 0) {
+        pthread_mutex_unlock(&sample_lock);
+        signal(SIGALRM, SIG_DFL);
+        alarm(RS_FATAL_WRITE_S);
+        fatal_sig = sig;
+        finish(0);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered on return (sig is blocked in here); a fault also repeats */
+}
+
+/* on_fatal for the fatal signals the program has left at their default action (one it
+ * handles itself is its own). */
+static void catch_fatal(void)
+{
+    for (int i = 0; i < RS_FATAL_N; i++) {
+        struct sigaction old, sa;
+        if (sigaction(fatal_sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
+            (old.sa_flags & SA_SIGINFO))
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(fatal_sigs[i], &sa, NULL);
+    }
 }
 
 int rs_before_exec(void)

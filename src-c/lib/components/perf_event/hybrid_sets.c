@@ -193,6 +193,21 @@ static int hy_set_overflow(struct cmp_context *c, int slot, uint64_t period)
     return pe_set_overflow(h->inner, h->slot[slot].first, period);
 }
 
+static int hy_retune_overflow(const struct cmp_context *c, int slot, uint64_t period)
+{
+    const struct hy_ctx *h = (const struct hy_ctx *)(const void *)c;
+    if (slot < 0 || slot >= h->n || h->slot[slot].count != 1)
+        return PAPI_EINVAL;
+    return pe_retune_overflow(h->inner, h->slot[slot].first, period);
+}
+
+static int hy_counts_ns(const struct cmp_context *c, int slot)
+{
+    const struct hy_ctx *h = (const struct hy_ctx *)(const void *)c;
+    return slot >= 0 && slot < h->n && h->slot[slot].count == 1 &&
+           pe_counts_ns(h->inner, h->slot[slot].first);
+}
+
 static int hy_arm_overflow(struct cmp_context *c, int slot, int signo, pid_t tid, int *source)
 {
     struct hy_ctx *h = hy(c);
@@ -237,6 +252,8 @@ const struct papi_component pe_hybrid_sets = {
     .reset = hy_reset,
     .set_overflow = hy_set_overflow,
     .arm_overflow = hy_arm_overflow,
+    .retune_overflow = hy_retune_overflow,
+    .counts_ns = hy_counts_ns,
     .set_sampling = hy_set_sampling,
     .arm_sampling = hy_arm_sampling,
 };

@@ -253,6 +253,14 @@ static int set_arm_overflow(struct cmp_context *c, int slot, int signo, pid_t ti
 {
     SET_CALL(arm_overflow, pe_arm_overflow, slot, signo, tid, source);
 }
+static int set_retune_overflow(const struct cmp_context *c, int slot, uint64_t period)
+{
+    SET_CALL(retune_overflow, pe_retune_overflow, slot, period);
+}
+static int set_counts_ns(const struct cmp_context *c, int slot)
+{
+    SET_CALL(counts_ns, pe_counts_ns, slot);
+}
 static int set_sampling(struct cmp_context *c, int slot, uint64_t period)
 {
     SET_CALL(set_sampling, pe_set_sampling, slot, period);
@@ -271,6 +279,7 @@ static int set_arm_sampling(struct cmp_context *c, int slot, cmp_sample_fn fn, v
     .ctx_create = set_create, .ctx_destroy = set_destroy, .add = set_add, .remove = set_remove,  \
     .start = set_start, .stop = set_stop, .read = set_read, .read_values = pe_read_values,       \
     .reset = set_reset, .set_overflow = set_overflow, .arm_overflow = set_arm_overflow,          \
+    .retune_overflow = set_retune_overflow, .counts_ns = set_counts_ns,                          \
     .set_sampling = set_sampling, .arm_sampling = set_arm_sampling
 
 struct papi_component perf_event_component PAPI_INTERNAL = {

@@ -661,3 +661,32 @@ int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid, int
     *source = e->fd;
     return PAPI_OK;
 }
+
+static int is_clock(const struct perf_event_attr *a)
+{
+    return a->type == PERF_TYPE_SOFTWARE &&
+           (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+int pe_counts_ns(const struct cmp_context *ctx, int slot)
+{
+    return slot >= 0 && slot < ctx->n && is_clock(&ctx->ev[slot].attr);
+}
+
+/* PERF_EVENT_IOC_PERIOD on the running descriptor: the kernel restarts the slot's period.
+ * A software clock's frequency became a period in nanoseconds at open (the kernel reads
+ * the ioctl's value so); any other frequency stays a frequency. */
+int pe_retune_overflow(const struct cmp_context *ctx, int slot, uint64_t period)
+{
+    if (slot < 0 || slot >= ctx->n || ctx->ev[slot].fd < 0 || ctx->ev[slot].sampling)
+        return PAPI_EINVAL;
+    const struct perf_event_attr *a = &ctx->ev[slot].attr;
+    uint64_t v = period & ~CMP_PERIOD_HZ;
+    if ((period & CMP_PERIOD_HZ) && is_clock(a))
+        v = v ? 1000000000ULL / v : 0;
+    if (!v)
+        return PAPI_EINVAL;
+    return pe_sys_ioctl(ctx->ev[slot].fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&v) == 0
+               ? PAPI_OK
+               : PAPI_ESYS;
+}

@@ -19,6 +19,8 @@ PAPI_INTERNAL int pe_stop(struct cmp_context *ctx);
 PAPI_INTERNAL int pe_set_overflow(struct cmp_context *ctx, int slot, uint64_t period);
 PAPI_INTERNAL int pe_arm_overflow(struct cmp_context *ctx, int slot, int signo, pid_t tid,
                                   int *source);
+PAPI_INTERNAL int pe_retune_overflow(const struct cmp_context *ctx, int slot, uint64_t period);
+PAPI_INTERNAL int pe_counts_ns(const struct cmp_context *ctx, int slot);
 /* PAPI_start's check: whether group g, read as now after its enable and as before at it,
  * could not be scheduled (enabled time grew, running time did not), cpu being the counted
  * thread's CPU (native_target_cpu) for hybrid core PMUs. */
