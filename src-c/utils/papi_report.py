@@ -199,7 +199,12 @@ def compare_runs(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from papi_report import input_file
+    try:
+        from papi_report import input_file
+    except ImportError as e:  # the package needs pandas for every command
+        print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
+              file=sys.stderr)
+        return 1
     try:
         input_file.MAX_BYTES = input_file.parse_size(args.max_input)
     except ValueError as e:

@@ -69,6 +69,7 @@ def check_csv(rep, report):
 
 
 def check_heat(t, series, rep):
+    from papi_report import units  # the figures' units (a CPU clock is drawn in CPUs)
     counters = {r["rank"]: r["counters"] for r in rep["ranks"]}
     fig = series.series_heat(t)
     check(not isinstance(fig, str), "series-heat is drawn (%s)" % (fig if isinstance(fig, str) else ""))
@@ -85,7 +86,8 @@ def check_heat(t, series, rep):
         img = a.images[0].get_array()
         _, ranks, width = series.heat_grid(series._series_table(t)[0], ev)
         sums = [float(img[i].sum()) * width for i in range(img.shape[0])]
-        want = [float(counters[r][ev]) for r in range(NP)]
+        scale = units.rate(ev)[0]  # the map's unit: CPUs for a CPU clock, counts otherwise
+        want = [float(counters[r][ev]) * scale for r in range(NP)]
         check(ranks == list(range(NP)) and img.shape[0] == NP,
               "series-heat %s: rows are ranks 0..%d (%s)" % (ev, NP - 1, ranks))
         check(len(sums) == NP and all(close(s, w, 1e-6) for s, w in zip(sums, want)),
@@ -98,6 +100,7 @@ def check_heat(t, series, rep):
 
 
 def check_lines(t, series, rep):
+    from papi_report import units
     counters = {r["rank"]: r["counters"] for r in rep["ranks"]}
     fig = series.series_lines(t)
     check(not isinstance(fig, str), "series-lines is drawn")
@@ -117,7 +120,7 @@ def check_lines(t, series, rep):
             x, y = list(ln.get_xdata()), list(ln.get_ydata())
             dt = [x[0]] + [b - a2 for a2, b in zip(x, x[1:])]
             total = sum(v * d for v, d in zip(y, dt))
-            check(close(total, counters[r][ev], 1e-6),
+            check(close(total, counters[r][ev] * units.rate(ev)[0], 1e-6),
                   "series-lines %s rank %d: rate x interval adds up to %d (%g)" % (ev, r, counters[r][ev], total))
     for why in figure_problems("series-lines", fig):
         check(False, why)
