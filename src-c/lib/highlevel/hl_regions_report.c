@@ -2,7 +2,7 @@
  * <PAPI_OUTPUT_DIRECTORY or .>/papi_hl_output/rank_XXXXXX.json (as PAPI 7 names it), and
  * the PAPI_REPORT=1 summary on stdout. The rank comes from papi_hl_set_rank (the MPI
  * wrapper library calls it), else from the launcher's environment, else the process id
- * names the file and "rank" is null.
+ * ("pid") names the file and there is no "rank".
  *
  * The schema is PAPI 7's (read by its papi_hl_output_writer): "event_definitions"
  * (name -> component, type), then "threads" -> number -> "regions" -> instance id -> name,
