@@ -217,7 +217,8 @@ struct papi_component {
      * without a system call (NULL when the component cannot tell): *word receives a word
      * that the kernel changes in every clone(2) the thread makes, before the new task
      * runs. Kept for the process (the first thread that asks; another gets
-     * PAPI_ECNFLCT); a forked child gets its own. PAPI_OK or why not (PAPI_ESYS). */
+     * PAPI_ECNFLCT) until PAPI_shutdown, after which the word must not be read; a forked
+     * child gets its own. PAPI_OK or why not (PAPI_ESYS). */
     int (*clone_watch)(const struct papi_component *self, const volatile uint64_t **word);
 };
 

@@ -73,6 +73,7 @@ static struct {
     uint64_t start;                 /* its value before the threads were listed */
     atomic_int ok;                  /* 1: the caller was alone in the listing */
     unsigned forks;                 /* papi_fork_count() then: a forked child is not watched */
+    unsigned generation;            /* of the library: PAPI_shutdown closes the watch */
 } lone;
 
 /* Whether the process has one thread: it never created another, or it is alone (above). */
@@ -80,8 +81,9 @@ static int alone(void)
 {
     if (HLA_SINGLE_THREADED())
         return 1;
-    return atomic_load_explicit(&lone.ok, memory_order_relaxed) && *lone.watch == lone.start &&
-           lone.forks == papi_fork_count();
+    return atomic_load_explicit(&lone.ok, memory_order_relaxed) &&
+           lone.generation == atomic_load_explicit(&g_papi_generation, memory_order_relaxed) &&
+           lone.forks == papi_fork_count() && *lone.watch == lone.start;
 }
 
 /* Before the threads are listed, so that a thread created during the listing is seen. */
@@ -93,6 +95,7 @@ static void watch_clones(void)
     if (c && c->clone_watch && c->clone_watch(c, &lone.watch) == PAPI_OK) {
         lone.start = *lone.watch;
         lone.forks = papi_fork_count();
+        lone.generation = hla.generation;
     } else {
         lone.watch = NULL;
     }

@@ -4,7 +4,8 @@
  * mapped read-only, so the kernel writes over old records and never stops (overwrite
  * mode): its data_head moves at every clone the thread makes, and one load of it tells
  * whether the thread created any since. One per process, of the first thread that asks,
- * kept open; a forked child opens its own (the copy it inherits watches the parent). */
+ * kept open until PAPI_shutdown; a forked child opens its own (the copy it inherits
+ * watches the parent). */
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <string.h>
@@ -22,6 +23,27 @@ static struct {
     void *map;
     size_t len;
 } watch = {0, 0, -1, NULL, 0};
+
+static void close_watch(void)
+{
+    if (watch.fd < 0)
+        return;
+    munmap(watch.map, watch.len);
+    close(watch.fd);
+    watch.fd = -1;
+    watch.map = NULL;
+}
+
+/* PAPI_shutdown (or a forked child dropping its parent's state): closed; its next caller
+ * (the region API's next set-up, in the next library generation) opens it again. */
+static void watch_lifecycle(const struct papi_life *ev)
+{
+    if (ev->event != PAPI_LIFE_SHUTDOWN)
+        return;
+    pthread_mutex_lock(&watch_lock);
+    close_watch();
+    pthread_mutex_unlock(&watch_lock);
+}
 
 static int open_watch(void)
 {
@@ -42,10 +64,8 @@ static int open_watch(void)
         close(fd);
         return papi_error(PAPI_ESYS, "clone watch: mmap: %s", strerror(err));
     }
-    if (watch.fd >= 0) { /* the parent's, inherited by this forked child */
-        munmap(watch.map, watch.len);
-        close(watch.fd);
-    }
+    close_watch(); /* the parent's, inherited by this forked child */
+    papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, watch_lifecycle);
     watch.fd = fd;
     watch.map = map;
     watch.len = len;

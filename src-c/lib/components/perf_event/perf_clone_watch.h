@@ -6,6 +6,8 @@
 
 #include "component.h"
 
+/* Kept until PAPI_shutdown, which closes it (the word is then gone: callers ask again in
+ * the next library generation). */
 PAPI_INTERNAL int pe_clone_watch(const struct papi_component *self, const volatile uint64_t **word);
 
 #endif
