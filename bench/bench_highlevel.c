@@ -2,11 +2,21 @@
  * PAPI_read of the same events (the goal: a rate call costs at most 1.2x the read).
  * Short rounds alternate the two so that machine drift hits both; the figure is the
  * median of the per-round ratios (robust to other processes sharing the cores).
- * Without hardware FP events it uses the test preset CSV (presets on page faults). */
+ * Without hardware FP events it uses the test preset CSV (presets on page faults).
+ *
+ * bench_highlevel threads N|joined: the region cost with threads, for callgrind's
+ * instruction counts (bench/README.md): PAPI_EVENTS' regions (perf::PAGE-FAULTS unless
+ * set) begun and ended PAIRS times in region_pairs() on the main thread, with N threads
+ * asleep from before the first region (0: none ever), or with one created and joined
+ * before it ("joined"); prints the read() system calls per pair (syscr). Run as
+ *   valgrind --tool=callgrind --toggle-collect=region_pairs bench_highlevel threads 1
+ * and divide the collected Ir by PAIRS. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench_timing.h"
 #include "papi.h"
@@ -44,7 +54,7 @@ static double time_rate(enum which w)
     /* The first call starts the counters: not timed. */
     for (int i = 0; i < 2; i++)
         ret |= w == FLOPS ? PAPI_flops(&rt, &pt, &c, &r)
-             : w == IPC   ? PAPI_ipc(&rt, &pt, &c, &r)
+               : w == IPC ? PAPI_ipc(&rt, &pt, &c, &r)
                           : PAPI_flops_rate(PAPI_FP_OPS, &rt, &pt, &c, &r);
     if (ret != PAPI_OK) {
         fprintf(stderr, "the rate call failed: %s\n", PAPI_strerror(ret));
@@ -100,16 +110,83 @@ static void time_regions(const int *events, int n)
            median(ratio, ROUNDS));
 }
 
-int main(void)
+#define PAIRS 1000
+
+static __attribute__((noinline)) void region_pairs(void)
 {
+    for (int k = 0; k < PAIRS; k++) {
+        PAPI_hl_region_begin("bench");
+        PAPI_hl_region_end("bench");
+    }
+}
+
+static int sleepers[2] = {-1, -1};
+
+static void *sleeper(void *arg)
+{
+    char c;
+    (void)arg;
+    if (read(sleepers[0], &c, 1) < 0) /* returns when the pipe is closed */
+        perror("bench_highlevel: sleeper");
+    return NULL;
+}
+
+/* This thread's read system calls so far. */
+static long syscr(void)
+{
+    char buf[256];
+    long n = -1;
+    FILE *f = fopen("/proc/thread-self/io", "r");
+    while (f && fgets(buf, sizeof buf, f))
+        if (strncmp(buf, "syscr:", 6) == 0)
+            n = atol(buf + 6);
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static int threads_bench(const char *what)
+{
+    int joined = strcmp(what, "joined") == 0, n = joined ? 1 : atoi(what);
+    pthread_t t[64];
+    if (n < 0 || n > 64 || pipe(sleepers) != 0)
+        return 2;
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&t[i], NULL, sleeper, NULL) != 0)
+            return 1;
+    if (joined) {
+        close(sleepers[1]);
+        pthread_join(t[0], NULL);
+    }
+    setenv("PAPI_EVENTS", "perf::PAGE-FAULTS", 0);
+    setenv("PAPI_OUTPUT_DIRECTORY", "/tmp", 0);
+    PAPI_hl_region_begin("bench"); /* the set-up, not measured */
+    PAPI_hl_region_end("bench");
+    long a = syscr();
+    region_pairs();
+    long b = syscr();
+    printf("threads %s: %d pairs, %.2f read() calls per pair\n", what, PAIRS,
+           (double)(b - a) / PAIRS);
+    if (!joined) {
+        close(sleepers[1]);
+        for (int i = 0; i < n; i++)
+            pthread_join(t[i], NULL);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "threads") == 0)
+        return threads_bench(argv[2]);
 #ifdef HL_TEST_CSV
     if (!getenv("PAPI_CSV_EVENT_FILE"))
         setenv("PAPI_CSV_EVENT_FILE", HL_TEST_CSV, 0);
 #endif
     if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
         return 1;
-    printf("presets from %s\n", getenv("PAPI_CSV_EVENT_FILE") ? getenv("PAPI_CSV_EVENT_FILE")
-                                                              : "the built-in table");
+    printf("presets from %s\n",
+           getenv("PAPI_CSV_EVENT_FILE") ? getenv("PAPI_CSV_EVENT_FILE") : "the built-in table");
     const int fp[1] = {PAPI_FP_OPS}, ipc[2] = {PAPI_TOT_INS, PAPI_TOT_CYC};
     compare("PAPI_flops", FLOPS, fp, 1);
     compare("PAPI_flops_rate", FLOPS_RATE, fp, 1);

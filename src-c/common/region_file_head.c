@@ -18,12 +18,9 @@ void region_file_head(struct jw *w, const char *release, const struct region_fil
         jw_obj_end(w);
     }
     jw_obj_end(w);
-    if (rank >= 0) {
+    if (rank >= 0) { /* none without MPI: the pid in the file's name is "pid", not a rank */
         jw_int(w, "rank", rank);
         jw_str(w, "rank_source", rank_source);
-    } else {
-        jw_null(w, "rank");
-        jw_null(w, "rank_source");
     }
     if (run) {
         jw_obj_begin(w, "run");

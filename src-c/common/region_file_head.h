@@ -16,7 +16,8 @@ struct region_file_event {
 };
 
 /* papi_version, papi_compat_version (release), event_definitions (each event's component,
- * type, "delta" unless said, units and scope where given), rank and rank_source (both null when rank < 0), and run:
+ * type, "delta" unless said, units and scope where given), rank and rank_source (both left
+ * out when rank < 0: the writer names the file by its "pid" then), and run:
  * {id, command, start, host, cpu, version} (left out when run is NULL). */
 __attribute__((visibility("hidden"))) void region_file_head(struct jw *w, const char *release,
                                                             const struct region_file_event *ev,

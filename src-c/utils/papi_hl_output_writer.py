@@ -120,6 +120,24 @@ def rank_of(file_name, position):
         return position
 
 
+def unranked(data):
+    """A file of a process without MPI: a "pid" and no "rank" (null in older files); its
+    name's number is that process id, not a rank."""
+    return "pid" in data and data.get("rank") is None
+
+
+def rank_keys(files):
+    """Each file's rank, [(name, data)] -> [int]: its "rank", else (PAPI 7's files) its
+    name's number; files of processes without MPI numbered after the ranks, 0 for one."""
+    keys = [None if unranked(d) else int(d["rank"]) if is_number(d.get("rank")) else rank_of(n, i)
+            for i, (n, d) in enumerate(files)]
+    nxt = max([k for k in keys if k is not None], default=-1) + 1
+    for i, k in enumerate(keys):
+        if k is None:
+            keys[i], nxt = nxt, nxt + 1
+    return keys
+
+
 def load(source):
     """All rank files of the directory: (event definitions, {rank: {"threads": ...}})."""
     try:
@@ -129,8 +147,8 @@ def load(source):
     if not names:
         raise InputError("'%s' holds no rank files" % source)
     definitions = None
-    ranks = OrderedDict()
-    for position, name in enumerate(names):
+    files = []
+    for name in names:
         path = os.path.join(source, name)
         try:
             with open(path, encoding="utf-8") as f:
@@ -142,7 +160,9 @@ def load(source):
         check_rank_file(path, data)
         if definitions is None:
             definitions = data["event_definitions"]
-        ranks[str(rank_of(name, position))] = OrderedDict([("threads", data["threads"])])
+        files.append((name, data))
+    ranks = OrderedDict((str(k), OrderedDict([("threads", d["threads"])]))
+                        for k, (_, d) in zip(rank_keys(files), files))
     return definitions, OrderedDict([("ranks", ranks)])
 
 

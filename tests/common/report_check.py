@@ -6,8 +6,9 @@ Three ways in, one rule kind each (schema/README.md, "Tests"):
 - a C program run by ctest: papi_add_c_test runs it as
     report_check.py --cwd -- PROGRAM ARGS...
   which keeps the program's exit status, then checks the report files it left in its
-  working directory (papi_hl_output/, papi_run_output/, papi_mpi_*.json, papi_mpi_*.csv,
-  trace_*.json, profile_*.json) and under $PAPI_OUTPUT_DIRECTORY, written since it started;
+  working directory (papi_hl_output/, papi_run_output/, their traces' papi_hl_trace/ and
+  papi_run_trace/, papi_mpi_*.json, papi_mpi_*.csv, trace_*.json, profile_*.json) and
+  under $PAPI_OUTPUT_DIRECTORY, written since it started;
   a CSV file is checked when schema/csv_tables.schema.json describes its name (the file,
   the line, the column and the rule named);
   --dir DIR adds a directory (a sh -c test: report_check.py --dir D -- sh -c '...').
@@ -36,7 +37,7 @@ UTILS = os.path.normpath(os.path.join(HERE, "..", "..", "src-c", "utils"))
 #: The names our writers give report files (a test's own input files are left alone).
 PREFIXES = ("rank_", "papi_mpi_", "profile_", "trace_rank_", "papi_validate")
 #: The directories a writer makes in its working directory.
-OUTPUT_DIRS = ("papi_hl_output", "papi_run_output")
+OUTPUT_DIRS = ("papi_hl_output", "papi_run_output", "papi_hl_trace", "papi_run_trace")
 
 
 def _schema_check():

@@ -8,7 +8,11 @@ the most region instances (rank 0, thread "0" when none has more than one) and t
 up ranks[str(rank)]["threads"][str(thread)]["regions"]: with threads keyed by OS thread id
 (not PAPI 7's "0", "1", ...) that lookup raised KeyError. Each instance's metrics are read
 as int(value) or int(value["region_value"]), its id and parent as int. Run once with one
-instance per rank (the KeyError case) and once with three."""
+instance per rank (the KeyError case) and once with three; then once more with
+PAPI_TRACE=json (issue 56): the traces go to papi_hl_trace/, so papi_hl_output holds the
+rank files alone, Hatchet's logic reads it, and so does papi_hl_output_writer (argv[2]:
+both --type summary and detail, exit 0). Before, trace_rank_*.json in papi_hl_output made
+the writer exit 2 and Hatchet's reader raise KeyError."""
 import json
 import os
 import shutil
@@ -32,12 +36,14 @@ def check(cond, msg):
         print("FAIL:", msg)
 
 
-def make_dir(exe, args):
+def make_dir(exe, args, trace):
     out = tempfile.mkdtemp(prefix="hl_hatchet_")
     for rank in range(RANKS):
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
         env.update(PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out,
                    PMI_RANK=str(rank))
+        if trace:
+            env["PAPI_TRACE"] = "json"
         p = subprocess.run([exe] + args, env=env, capture_output=True, text=True, timeout=60)
         if p.returncode == 77:
             print(p.stdout.strip())
@@ -95,13 +101,33 @@ def read(ranks, metrics):
     return rows
 
 
+def run_writer(writer, source):
+    """papi_hl_output_writer on the directory: both views, exit 0 and the regions."""
+    for kind in ("summary", "detail"):
+        with tempfile.TemporaryDirectory(prefix="hl_hatchet_writer_") as cwd:
+            p = subprocess.run([sys.executable, writer, "--source", source, "--type", kind],
+                               cwd=cwd, capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0, "papi_hl_output_writer --type %s exited %d: %s"
+                  % (kind, p.returncode, (p.stderr or p.stdout).strip()[-300:]))
+            check("mixed" in p.stdout + "".join(
+                open(os.path.join(cwd, n)).read() for n in os.listdir(cwd)),
+                "papi_hl_output_writer --type %s: no region 'mixed' in its output" % kind)
+
+
 def main():
-    exe = sys.argv[1]
-    for args, names in ((["once"], ["mixed"]), ([], ["warm", "warm", "mixed"])):
-        directory = make_dir(exe, args)
+    exe, writer = sys.argv[1], sys.argv[2]
+    for args, names, trace in ((["once"], ["mixed"], False), ([], ["warm", "warm", "mixed"], False),
+                               ([], ["warm", "warm", "mixed"], True)):
+        directory = make_dir(exe, args, trace)
         source = os.path.join(directory, "papi_hl_output")
         files = sorted(os.listdir(source))
         check(files == ["rank_%06d.json" % r for r in range(RANKS)], "files %s" % files)
+        if trace:
+            tdir = os.path.join(directory, "papi_hl_trace")
+            traces = sorted(os.listdir(tdir)) if os.path.isdir(tdir) else []
+            check(traces == ["trace_rank_%06d.json" % r for r in range(RANKS)],
+                  "PAPI_TRACE=json: papi_hl_trace/ holds %s, want each rank's trace" % traces)
+            run_writer(writer, source)
         ranks, metrics = load(source)
         try:
             rows = read(ranks, metrics)
@@ -121,7 +147,9 @@ def main():
             check([t.get("tid") for t in threads.values()] == [pid],
                   "rank %s: thread tid fields %s, want the process id %s (its main thread)"
                   % (rank, [t.get("tid") for t in threads.values()], pid))
-        print("%s: %d rows from %d ranks, threads %s" % (args or "three instances", len(rows), RANKS,
+        print("%s%s: %d rows from %d ranks, threads %s" % (args or "three instances",
+                                                          ", PAPI_TRACE=json" if trace else "",
+                                                          len(rows), RANKS,
                                                         sorted({t for r in ranks.values() for t in r})))
         shutil.rmtree(directory)
     print("check_hl_hatchet: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))

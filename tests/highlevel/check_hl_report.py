@@ -237,7 +237,7 @@ def main():
         check(rep["event_source"] == "default" and rep["event_definitions"], "event_source %s" % rep["event_source"])
     # 3. Neither: the process id names the file.
     rep, name, tids, out = run(exe, [], {"PAPI_EVENTS": "perf::PAGE-FAULTS"})
-    check(rep["rank"] is None and name == "rank_%06d.json" % rep["pid"], "file %s for pid %s" % (name, rep["pid"]))
+    check("rank" not in rep and name == "rank_%06d.json" % rep["pid"], "file %s for pid %s" % (name, rep["pid"]))
     check_counts(rep, tids, "perf::PAGE-FAULTS")
     # 4. A papi_hl_output left by an earlier run is set aside as papi_hl_output-<its time>,
     #    as PAPI 7 does, so the new directory holds only this run's file.

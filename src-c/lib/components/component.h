@@ -221,6 +221,14 @@ struct papi_component {
      * counters stopped); none after stop() returns. */
     int (*set_sampling)(struct cmp_context *ctx, int slot, uint64_t period);
     int (*arm_sampling)(struct cmp_context *ctx, int slot, cmp_sample_fn fn, void *arg);
+
+    /* Whether the calling thread created a thread (or a process) since it last looked,
+     * without a system call (NULL when the component cannot tell): *word receives a word
+     * that the kernel changes in every clone(2) the thread makes, before the new task
+     * runs. Kept for the process (the first thread that asks; another gets
+     * PAPI_ECNFLCT) until PAPI_shutdown, after which the word must not be read; a forked
+     * child gets its own. PAPI_OK or why not (PAPI_ESYS). */
+    int (*clone_watch)(const struct papi_component *self, const volatile uint64_t **word);
 };
 
 #endif

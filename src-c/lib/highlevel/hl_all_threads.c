@@ -22,7 +22,14 @@
  * region, most of a region's cost without user access). Only for a region set of the CPU
  * component alone, not multiplexed, and the same set as when the offset was taken; the
  * first thread the process creates ends it for good (glibc never sets the flag back), and
- * a region begun before that and ended after takes a real snapshot at its end. */
+ * a region begun before that and ended after takes a real snapshot at its end.
+ *
+ * A process whose threads all ended before its process counters were set up has one
+ * thread as well (one row, the caller's; the ended threads' counts are not in the process
+ * counters, which count from their set-up): the same holds as long as that thread creates
+ * none, which the CPU component's clone watch tells with one load (component.h; the
+ * perf_event component's fork records). So a thread created and joined before the first
+ * region costs nothing after it; the first thread created after ends it for good. */
 #include <dirent.h>
 #include <stdio.h>
 #if defined(__has_include)
@@ -41,6 +48,7 @@
 #include <unistd.h>
 
 #include "call_guard.h"
+#include "component_registry.h"
 #include "env.h"
 #include "eventset.h"
 #include "hl_all_threads.h"
@@ -57,6 +65,41 @@ static struct {
     int cpu;                /* index of the CPU component's set in g_hlr.set, or -1 */
     int proc[HLR_MAX_SETS]; /* the other components' sets, as g_hlr.set (CPU: unused) */
 } hla;
+
+/* One thread alive at the set-up (the caller) in a process that had others: that stays
+ * so while the clone watch's word keeps its value (only that thread can create one). */
+static struct {
+    const volatile uint64_t *watch; /* the clone watch's word, NULL: none */
+    uint64_t start;                 /* its value before the threads were listed */
+    atomic_int ok;                  /* 1: the caller was alone in the listing */
+    unsigned forks;                 /* papi_fork_count() then: a forked child is not watched */
+    unsigned generation;            /* of the library: PAPI_shutdown closes the watch */
+} lone;
+
+/* Whether the process has one thread: it never created another, or it is alone (above). */
+static int alone(void)
+{
+    if (HLA_SINGLE_THREADED())
+        return 1;
+    return atomic_load_explicit(&lone.ok, memory_order_relaxed) &&
+           lone.generation == atomic_load_explicit(&g_papi_generation, memory_order_relaxed) &&
+           lone.forks == papi_fork_count() && *lone.watch == lone.start;
+}
+
+/* Before the threads are listed, so that a thread created during the listing is seen. */
+static void watch_clones(void)
+{
+    atomic_store_explicit(&lone.ok, 0, memory_order_relaxed);
+    lone.watch = NULL;
+    const struct papi_component *c = HLA_SINGLE_THREADED() ? NULL : component_get(0);
+    if (c && c->clone_watch && c->clone_watch(c, &lone.watch) == PAPI_OK) {
+        lone.start = *lone.watch;
+        lone.forks = papi_fork_count();
+        lone.generation = hla.generation;
+    } else {
+        lone.watch = NULL;
+    }
+}
 
 /* A set of g_hlr.set[k]'s events attached to tid (inherited: the CPU events), started. */
 static int attach_set(int k, long tid, int inherit, int *out)
@@ -105,6 +148,7 @@ static int set_up_process(void)
 /* A thread that ended between the listing and its attach is skipped (ESRCH). */
 static int set_up_threads(void)
 {
+    watch_clones();
     DIR *d = opendir("/proc/self/task");
     if (!d)
         return papi_error(PAPI_ESYS, "all-thread totals: cannot list /proc/self/task");
@@ -122,6 +166,8 @@ static int set_up_threads(void)
             ret = r;
     }
     closedir(d);
+    if (lone.watch && hla.n == 1 && hla.tid[0] == papi_gettid() && ret == PAPI_OK)
+        atomic_store_explicit(&lone.ok, 1, memory_order_relaxed);
     return hla.n > 0 ? PAPI_OK : ret;
 }
 
@@ -294,7 +340,7 @@ static struct {
 /* Whether t's counts plus the offset are the process counter's now. */
 static int single_ok(const struct hlr_thread *t)
 {
-    if (!HLA_SINGLE_THREADED() || g_hlr.nsets != 1 || g_hlr.set[0].cidx != 0 || t->nopen != 1)
+    if (!alone() || g_hlr.nsets != 1 || g_hlr.set[0].cidx != 0 || t->nopen != 1)
         return 0;
     const struct eventset *es = es_lookup(t->eventset[0]);
     return es && !es->multiplexed && atomic_load_explicit(&single.valid, memory_order_relaxed) &&
@@ -330,8 +376,8 @@ void hla_region_begun(struct hlr_thread *t, struct hlr_region *g)
         return;
     }
     /* A real snapshot just before the own sample, one thread: the offset, from now on. */
-    if (g->all_ok == 1 && HLA_SINGLE_THREADED() && g_hlr.nsets == 1 && g_hlr.set[0].cidx == 0 &&
-        t->nopen == 1 && !atomic_load_explicit(&single.valid, memory_order_relaxed)) {
+    if (g->all_ok == 1 && alone() && g_hlr.nsets == 1 && g_hlr.set[0].cidx == 0 && t->nopen == 1 &&
+        !atomic_load_explicit(&single.valid, memory_order_relaxed)) {
         for (int i = 0; i < g_hlr.nevents; i++)
             single.off[i] = g->all_begin[i] - g->begin.value[i];
         single.set = t->eventset[0];

@@ -2,7 +2,7 @@
  * <PAPI_OUTPUT_DIRECTORY or .>/papi_hl_output/rank_XXXXXX.json (as PAPI 7 names it), and
  * the PAPI_REPORT=1 summary on stdout. The rank comes from papi_hl_set_rank (the MPI
  * wrapper library calls it), else from the launcher's environment, else the process id
- * names the file and "rank" is null.
+ * ("pid") names the file and there is no "rank".
  *
  * The schema is PAPI 7's (read by its papi_hl_output_writer): "event_definitions"
  * (name -> component, type), then "threads" -> number -> "regions" -> instance id -> name,
@@ -418,7 +418,7 @@ static void print_metrics(const long long *v, long long real_nsec)
     }
 }
 
-static void write_summary(const char *path, int rank)
+static void write_summary(const char *path, const char *trace, int rank)
 {
     printf("PAPI high-level report%s", rank >= 0 ? "" : "\n");
     if (rank >= 0)
@@ -443,6 +443,8 @@ static void write_summary(const char *path, int rank)
         pthread_mutex_unlock(&t->lock);
     }
     printf("  written to %s\n", path);
+    if (trace[0])
+        printf("  trace written to %s\n", trace);
     fflush(stdout);
 }
 
@@ -468,25 +470,43 @@ static void set_aside_earlier_run(const char *dir)
         printf("PAPI: the earlier run's %s was renamed %s\n", dir, old);
 }
 
-/* <PAPI_OUTPUT_DIRECTORY or .>/papi_hl_output, created when missing, refused when it
- * belongs to another user. Returns its fd or a PAPI error. */
-static int open_output_dir(char *dir, size_t dirlen)
+/* <PAPI_OUTPUT_DIRECTORY or .>/<sub> (papi_hl_output, papi_hl_trace), an earlier run's
+ * set aside, created when missing, refused when it belongs to another user. Returns its
+ * fd or a PAPI error; what names the files (report, trace) for the message. */
+static int open_output_dir(const char *sub, const char *what, char *dir, size_t dirlen)
 {
     const char *base = env_get("PAPI_OUTPUT_DIRECTORY");
     char why[PAPI_HUGE_STR_LEN + 64];
     if (!base || !*base)
         base = ".";
-    if (strlen(base) + sizeof "/papi_hl_output" > dirlen)
+    if (snprintf(dir, dirlen, "%s/%s", base, sub) >= (int)dirlen)
         return papi_error(PAPI_EINVAL,
                           "PAPI_OUTPUT_DIRECTORY is longer than %zu bytes; the "
-                          "region report is not written",
-                          dirlen - sizeof "/papi_hl_output");
-    snprintf(dir, dirlen, "%s/papi_hl_output", base);
+                          "region %s is not written",
+                          dirlen - strlen(sub) - 2, what);
     set_aside_earlier_run(dir);
     int fd = output_dir_open(dir, 1, why, sizeof why);
     if (fd < 0)
-        return papi_error(PAPI_ESYS, "region report (PAPI_OUTPUT_DIRECTORY): %s", why);
+        return papi_error(PAPI_ESYS, "region %s (PAPI_OUTPUT_DIRECTORY): %s", what, why);
     return fd;
+}
+
+/* PAPI_TRACE's timeline, in papi_hl_trace/ beside papi_hl_output/: region readers (PAPI 7's
+ * papi_hl_output_writer, Hatchet) take every file of papi_hl_output for a rank file. Its
+ * path into path (empty when none was written). */
+static void write_trace(int rank, char *path, size_t pathlen)
+{
+    char dir[PATH_MAX];
+    path[0] = '\0';
+    if (!hl_trace_on())
+        return;
+    int fd = open_output_dir("papi_hl_trace", "trace", dir, sizeof dir);
+    if (fd < 0) {
+        fprintf(stderr, "PAPI: PAPI_TRACE: %s\n", papi_last_error_detail());
+        return;
+    }
+    close(fd);
+    hl_trace_write(dir, rank, path, pathlen);
 }
 
 static int write_file(int dirfd, const char *dir, const char *name, int rank,
@@ -530,7 +550,7 @@ static int write_file(int dirfd, const char *dir, const char *name, int rank,
 
 int hlr_write_report(int summary)
 {
-    char dir[PATH_MAX], name[64], path[PATH_MAX + 64];
+    char dir[PATH_MAX], name[64], path[PATH_MAX + 64], trace[PATH_MAX + 64];
     const char *rank_source;
     int ret = PAPI_OK;
     pthread_mutex_lock(&g_hlr_lock);
@@ -544,7 +564,7 @@ int hlr_write_report(int summary)
         goto out;
     hli_stop(); /* the series' last sample */
     int rank = find_rank(&rank_source);
-    int dirfd = open_output_dir(dir, sizeof dir);
+    int dirfd = open_output_dir("papi_hl_output", "report", dir, sizeof dir);
     if (dirfd < 0) {
         ret = dirfd;
         goto out;
@@ -552,10 +572,10 @@ int hlr_write_report(int summary)
     snprintf(name, sizeof name, "rank_%06d.json", rank >= 0 ? rank : (int)getpid());
     ret = write_file(dirfd, dir, name, rank, rank_source);
     close(dirfd);
-    hl_trace_write(dir, rank); /* PAPI_TRACE: beside the report */
+    write_trace(rank, trace, sizeof trace);
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (ret == PAPI_OK && summary)
-        write_summary(path, rank);
+        write_summary(path, trace, rank);
 out:
     if (ret != PAPI_OK)
         fprintf(stderr, "PAPI: %s\n", papi_last_error_detail());

@@ -1,7 +1,8 @@
 /* hl_trace.c: PAPI_TRACE=json|otf2 records the region API's timeline: each region's begin
  * and end on its thread's track, and with PAPI_INTERVAL the sampler's counts as counter
  * tracks. The records stay in memory (trace_writer.c, bounded: past it they are dropped
- * and counted) and are written beside the region report when it is written. A bad value
+ * and counted) and are written when the region report is, into papi_hl_trace/ beside
+ * papi_hl_output/ (hl_regions_report.c). A bad value
  * or an OTF2 trace without libotf2 is one line on stderr; the report is written as ever.
  * Off (unset), each hook costs one atomic load. */
 #include <stdatomic.h>
@@ -78,9 +79,15 @@ void hl_trace_counters(int nthreads, const long *tid, const long long *v, int ne
     pthread_mutex_unlock(&trace_lock);
 }
 
-void hl_trace_write(const char *dir, int rank)
+int hl_trace_on(void)
 {
-    if (atomic_load_explicit(&state, memory_order_relaxed) <= 0)
+    return atomic_load_explicit(&state, memory_order_relaxed) > 0;
+}
+
+void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
+{
+    path[0] = '\0';
+    if (!hl_trace_on())
         return;
     char base[64], why[512];
     static struct run_identity run; /* (4 KB: under trace_lock) */
@@ -92,9 +99,13 @@ void hl_trace_write(const char *dir, int rank)
     run_identity_self(&run, "", PAPI_compat_version());
     const struct trace_meta meta = {run.command, run.id, "papi-compat region API"};
     enum trace_format f = trace_writer_format(tw);
-    if (trace_write(dir, base, f, &meta, &v, 1, why, sizeof why) != 0)
+    if (trace_write(dir, base, f, &meta, &v, 1, why, sizeof why) != 0) {
         fprintf(stderr, "PAPI: PAPI_TRACE: %s\n", why);
-    else if (v.dropped)
+        pthread_mutex_unlock(&trace_lock);
+        return;
+    }
+    snprintf(path, pathlen, "%s/%s%s", dir, base, f == TRACE_JSON ? ".json" : "/traces.otf2");
+    if (v.dropped)
         fprintf(stderr, "PAPI: PAPI_TRACE: %llu records dropped (memory bound) in %s/%s\n",
                 (unsigned long long)v.dropped, dir, base);
     pthread_mutex_unlock(&trace_lock);

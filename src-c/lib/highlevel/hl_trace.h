@@ -4,6 +4,8 @@
 #ifndef HL_TRACE_H
 #define HL_TRACE_H
 
+#include <stddef.h>
+
 #include "papi_globals.h"
 
 /* A region's begin (enter 1) or end (enter 0) on thread tid at ts_ns (hl_real_ns()), or
@@ -13,8 +15,11 @@ PAPI_INTERNAL void hl_trace_region(long tid, const char *name, int enter, long l
  * started, in v[k * nevents + j] (g_hlr's events). */
 PAPI_INTERNAL void hl_trace_counters(int nthreads, const long *tid, const long long *v,
                                      int nevents);
+/* Whether PAPI_TRACE asked for a trace (and it is being recorded). */
+PAPI_INTERNAL int hl_trace_on(void);
 /* Writes <dir>/trace_rank_NNNNNN.json or the archive .../trace_rank_NNNNNN (rank, or the
- * pid when it is < 0) when tracing; a failure is one line on stderr. */
-PAPI_INTERNAL void hl_trace_write(const char *dir, int rank);
+ * pid when it is < 0) when tracing, its path (the archive's traces.otf2) into path; a
+ * failure is one line on stderr and path "". */
+PAPI_INTERNAL void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen);
 
 #endif

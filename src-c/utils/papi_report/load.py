@@ -93,7 +93,8 @@ def _one_run(loaded, run, say):
 def load_regions(source, run=None, say=None):
     """[(rank, data)] of every region file of one run (run: its id, else the newest; say
     reports the choice, on stderr by default); the rank is the file's, else its name's
-    number."""
+    number; a file of a process without MPI ("pid" and no "rank": its name holds the
+    process id, no rank) is numbered after the ranks, 0 when it is alone."""
     loaded = []
     for path in region_files(source):
         data = _load_json(path)
@@ -111,10 +112,14 @@ def load_regions(source, run=None, say=None):
     out = []
     for path, data in _one_run(loaded, run, say or (lambda m: print(m, file=sys.stderr))):
         rank = data.get("rank")
-        if rank is None:
+        if rank is None and "pid" not in data:
             stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]
             rank = int(stem) if stem.isdigit() else len(out)
-        out.append((int(rank), data))
+        out.append((None if rank is None else int(rank), data))
+    nxt = max([r for r, _ in out if r is not None], default=-1) + 1
+    for i, (rank, data) in enumerate(out):
+        if rank is None:
+            out[i], nxt = (nxt, data), nxt + 1
     return out
 
 

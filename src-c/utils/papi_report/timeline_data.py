@@ -3,9 +3,10 @@ run's Chrome trace-event JSON traces (issue 49 item 5): every MPI call of every 
 thread split into its wait state and the rest, the regions, and the counter samples.
 
 Where the traces are: beside the MPI report, papi_mpi_trace.json (PAPI_MPI_TRACE=json:
-the whole job on rank 0's clock), else the per-rank trace_rank_*.json of papi_hl_output/
-or papi_run_output/ there (PAPI_TRACE=json, papi_run --trace json), put on one time axis
-by their base_ns. OTF2 archives are not read (otf2-print and Vampir read them).
+the whole job on rank 0's clock), else the per-rank trace_rank_*.json of papi_hl_trace/
+or papi_run_trace/ there (PAPI_TRACE=json, papi_run --trace json; papi_hl_output/ and
+papi_run_output/ in runs written before issue 56), put on one time axis by their
+base_ns. OTF2 archives are not read (otf2-print and Vampir read them).
 
 The wait states are computed from the trace alone, as wait_states.c does from the event
 log: the n-th collective of every rank is one collective (the trace has those of world-
@@ -50,7 +51,7 @@ def find_traces(report_path):
     job = os.path.join(d, "papi_mpi_trace.json")
     if os.path.isfile(job):
         return [job]
-    for sub in ("papi_hl_output", "papi_run_output"):
+    for sub in ("papi_hl_trace", "papi_run_trace", "papi_hl_output", "papi_run_output"):
         found = sorted(glob.glob(os.path.join(d, sub, "trace_rank_*.json")))
         if found:
             return found

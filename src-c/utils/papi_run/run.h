@@ -91,9 +91,12 @@ struct run_threads;
 void run_spread_rows(const struct run_state *s, struct run_threads *t);
 
 /* run_output.c: opens DIR/papi_run_output for this run (an earlier run's set aside when
- * no run is using it) and holds a shared lock on it until papi_run ends; exits 2 with
- * why when it cannot be written. */
+ * no run is using it, with its traces' DIR/papi_run_trace) and holds a shared lock on it
+ * until papi_run ends; exits 2 with why when it cannot be written. */
 void run_open_output(struct run_state *s);
+/* --trace's directory beside papi_run_output: region readers take every file of
+ * papi_run_output for a rank file. */
+#define RUN_TRACE_DIR "papi_run_trace"
 
 /* run_child.c */
 /* Forks the program stopped before exec and sets up its environment (MPI wrapper,

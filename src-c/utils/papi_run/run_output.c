@@ -6,7 +6,8 @@
  * the directory from start to end, and moves it only under an exclusive one it got
  * without waiting. So a run never moves a running run's directory (concurrent runs share
  * it: their files differ by run id), the ranks of one job (one run id) share it, and a
- * run that opened a directory another moved meanwhile opens the new one. */
+ * run that opened a directory another moved meanwhile opens the new one. The runs' traces
+ * (--trace, DIR/papi_run_trace) are set aside with it, under the same suffix. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -52,6 +53,19 @@ static int still_there(int fd, const char *path)
            a.st_ino == b.st_ino;
 }
 
+/* The traces of the runs whose directory path was just renamed old: DIR/papi_run_trace
+ * gets old's suffix (nothing when there is none, or the name is taken). */
+static void set_aside_traces(const char *path, const char *old, int quiet)
+{
+    char from[4096 + 32], to[4096 + 80];
+    size_t n = strlen(path) - strlen("papi_run_output");
+    if (snprintf(from, sizeof from, "%.*s%s", (int)n, path, RUN_TRACE_DIR) >= (int)sizeof from ||
+        snprintf(to, sizeof to, "%s%s", from, old + strlen(path)) >= (int)sizeof to)
+        return;
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0 && !quiet)
+        fprintf(stderr, "papi_run: the earlier runs' %s was renamed %s\n", from, to);
+}
+
 /* path -> path-YYYYMMDD-HHMMSS (local time of its last change), -2.. -9 when taken;
  * never over an existing name. 0, or -1 when it stays (this run then joins it). */
 static int set_aside(int fd, const char *path, int quiet)
@@ -70,6 +84,7 @@ static int set_aside(int fd, const char *path, int quiet)
         if (renameat2(AT_FDCWD, path, AT_FDCWD, old, RENAME_NOREPLACE) == 0) {
             if (!quiet)
                 fprintf(stderr, "papi_run: the earlier run's %s was renamed %s\n", path, old);
+            set_aside_traces(path, old, quiet);
             return 0;
         }
         if (errno != EEXIST)

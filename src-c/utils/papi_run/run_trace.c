@@ -1,8 +1,9 @@
-/* run_trace.c: papi_run --trace json|otf2: the program's timeline beside its report,
- * DIR/papi_run_output/trace_rank_NNNNNN-RUNID.json (or the OTF2 archive of that name):
+/* run_trace.c: papi_run --trace json|otf2: the program's timeline in a directory of its
+ * own beside the report's (region readers take every file of papi_run_output for a rank
+ * file), DIR/papi_run_trace/trace_rank_NNNNNN-RUNID.json (or the OTF2 archive of that name):
  * the program as one region on the track of its process, and with --interval each sample
  * of the counts (since the start) as counter tracks. The program also gets PAPI_TRACE
- * (unless set), so its own regions (the region API) are traced beside its region report.
+ * (unless set), so its own regions (the region API) are traced into papi_hl_trace/.
  * A bad format or OTF2 without libotf2 is one line: the program still runs and its
  * counts are written. */
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output_file.h"
 #include "run.h"
 #include "trace_writer.h"
 
@@ -32,9 +34,19 @@ void run_trace_check(struct run_state *s)
 
 void run_trace_write(const struct run_state *s)
 {
-    char why[512], base[RUN_ID_LEN + 64], host[256] = "";
+    char why[512], base[RUN_ID_LEN + 64], host[256] = "", dir[4096 + 32];
     if (!tracing)
         return;
+    if (snprintf(dir, sizeof dir, "%s/%s", s->opt.outdir, RUN_TRACE_DIR) >= (int)sizeof dir) {
+        fprintf(stderr, "papi_run: --trace: -o %.40s...: name too long: no trace\n", s->opt.outdir);
+        return;
+    }
+    int fd = output_dir_open(dir, 1, why, sizeof why);
+    if (fd < 0) {
+        fprintf(stderr, "papi_run: --trace: %s: no trace\n", why);
+        return;
+    }
+    close(fd);
     const char *source;
     int rank = run_launcher_rank(&source);
     const char *prog = strrchr(s->opt.argv[0], '/');
@@ -62,10 +74,10 @@ void run_trace_write(const struct run_state *s)
     snprintf(base, sizeof base, "trace_rank_%06ld-%s", rank >= 0 ? (long)rank : (long)s->child,
              s->run.id);
     const struct trace_meta meta = {prog, s->run.id, "papi_run"};
-    if (trace_write(s->dir, base, format, &meta, &v, 1, why, sizeof why) != 0)
+    if (trace_write(dir, base, format, &meta, &v, 1, why, sizeof why) != 0)
         fprintf(stderr, "papi_run: --trace: %s\n", why);
     else if (!s->opt.quiet && !s->opt.json && !s->opt.csv_sep[0])
-        fprintf(stderr, " trace: %s/%s%s\n", s->dir, base,
+        fprintf(stderr, " trace: %s/%s%s\n", dir, base,
                 format == TRACE_JSON ? ".json" : "/traces.otf2");
     trace_close(w);
 }

@@ -14,6 +14,7 @@
 #include "pmu_access.h"
 #include "perf_user_read.h"
 #include "perf_mhz.h"
+#include "perf_clone_watch.h"
 #include "hwinfo.h"
 #include "sysfs_pmus.h"
 
@@ -280,7 +281,7 @@ static int set_arm_sampling(struct cmp_context *c, int slot, cmp_sample_fn fn, v
     .start = set_start, .stop = set_stop, .read = set_read, .read_values = pe_read_values,       \
     .reset = set_reset, .set_overflow = set_overflow, .arm_overflow = set_arm_overflow,          \
     .retune_overflow = set_retune_overflow, .counts_ns = set_counts_ns,                          \
-    .set_sampling = set_sampling, .arm_sampling = set_arm_sampling
+    .set_sampling = set_sampling, .arm_sampling = set_arm_sampling, .clone_watch = pe_clone_watch
 
 struct papi_component perf_event_component PAPI_INTERNAL = {
     .name = "perf_event", .instance = (void *)(intptr_t)PE_CORE, PE_CALLBACKS};
