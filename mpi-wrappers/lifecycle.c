@@ -177,14 +177,13 @@ int pmpi_before_finalize(void)
     int st = atomic_load(&pmpi_rec.state);
     if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
         return 0;
-    pmpi_run.t_final = pmpi_now_ns();
-    pmpi_run.tick_final = pmpi_ticks();
     atomic_store(&pmpi_rec.state, PMPI_DONE);
+    pmpi_row_read_final(); /* t_final: the row's counts, the series' last sample */
+    pmpi_series_stop();    /* its samples after t_final are left out (rank_series.c) */
     pmpi_sample_finish(); /* PAPI_SAMPLE: this thread stops, the tables are named */
     papi_hl_write_report(); /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
-    pmpi_series_stop();      /* and the sampler: the row's counts are the last sample */
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     pmpi_socket_attribute(row.metric, row.metric_ok, pmpi_run.metric_socket, pmpi_run.nmetrics);
