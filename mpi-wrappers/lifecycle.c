@@ -2,6 +2,7 @@
  * wrappers (Init, Init_thread, Finalize, Abort, Pcontrol). The top of the library: it
  * starts and ends each part below it (recording, counters, the fault path, the report)
  * and nothing below calls it. */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdarg.h>
@@ -172,6 +173,33 @@ void pmpi_after_init(void)
     atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
 }
 
+/* The exit status of a process whose report was not published: sysexits.h's EX_IOERR. */
+#define PMPI_EXIT_REPORT_FAILED 74
+
+/* At exit: a status of 0 becomes PMPI_EXIT_REPORT_FAILED, so that mpirun fails too. exit
+ * called again from a handler runs the handlers left (the program's, the libraries'
+ * destructors, stdio's flush) and ends with its status (glibc). */
+static void exit_report_failed(int status, void *arg)
+{
+    (void)arg;
+    if (status == 0)
+        exit(PMPI_EXIT_REPORT_FAILED);
+}
+
+/* The report was not published (full disk...): MPI_Finalize still returns the MPI's
+ * own code (the program's MPI is not changed), the process's exit status tells. */
+static void fail_exit_status(void)
+{
+    static int armed;
+    Dl_info self;
+    if (armed++)
+        return;
+    /* the handler's code must stay mapped, even if the program dlcloses this library */
+    if (dladdr((void *)exit_report_failed, &self) && self.dli_fname)
+        dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    on_exit(exit_report_failed, NULL);
+}
+
 int pmpi_before_finalize(void)
 {
     int st = atomic_load(&pmpi_rec.state);
@@ -192,7 +220,9 @@ int pmpi_before_finalize(void)
     pmpi_wait_report_gather(&row);
     int bad = pmpi_aggregate_and_report(&row);
     pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
-    pmpi_trace_export(row.ns_per_tick); /* PAPI_MPI_TRACE: after the report, which it never stops */
+    pmpi_trace_export(row.ns_per_tick, bad); /* PAPI_MPI_TRACE: after the report */
+    if (bad)
+        fail_exit_status();
     pmpi_waits_free();
     pmpi_wait_report_free();
     pmpi_counters_shutdown();
@@ -265,16 +295,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-/* When the report could not be published (full disk...), MPI_Finalize returns
- * MPI_ERR_IO after finalizing, so a program that checks it can fail. */
+/* When the report could not be published (full disk...), MPI_Finalize returns what the
+ * MPI returned and the process exits with status 74 instead of 0 (fail_exit_status). */
 int MPI_Finalize(void)
 {
     pmpi_sample_enter(PMPI_ID_MPI_Finalize, __builtin_return_address(0)); /* until it stops */
     pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
-    int report_failed = pmpi_before_finalize();
+    pmpi_before_finalize();
     pmpi_sample_leave();
-    int rc = PMPI_Finalize();
-    return rc == MPI_SUCCESS && report_failed ? MPI_ERR_IO : rc;
+    return PMPI_Finalize();
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
