@@ -4,7 +4,8 @@
  * datagrams of 1000 bytes over a loopback UDP socket, one burst per step
  * (check_mpi_components.py: events of two components in the rows); exit 77 without one.
  * "mpi_series spin" has each rank's one thread compute 0.3 s of CPU time and call
- * MPI_Finalize at once (the last sample's interval, check_mpi_series.py). */
+ * MPI_Finalize at once (the last sample's interval, check_mpi_series.py); rank r then
+ * ends 0.5 r s later. */
 #include <arpa/inet.h>
 #include <mpi.h>
 #include <netinet/in.h>
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "spin") == 0) {
         spin(0.3);
         MPI_Finalize();
+        usleep((useconds_t)rank * 500000); /* the ranks end in turn (check_run_sample_ranks.py) */
         return 0;
     }
     int fd = -1;
