@@ -477,7 +477,8 @@ static void say_result(FILE *out, const struct agg *a, int bad, double total)
 {
     if (bad)
         fprintf(out, "papi_mpi: FAILED to write the report in %s (see the error above): no "
-               "report published\n", pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
+               "report published; every rank's exit status 0 becomes 74 (EX_IOERR)\n",
+               pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
     else
         fprintf(out, "papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
                "papi_mpi_summary.csv; "

@@ -22,6 +22,7 @@
 
 #include "papi.h"
 #include "papi_metrics.h"
+#include "clock.h"
 #include "component_counters.h"
 #include "counter_mpx.h"
 #include "counter_note.h"
@@ -494,6 +495,25 @@ const char *pmpi_counters_read_rank(long long *sum)
     }
     return papi_gone ? "the program called PAPI_shutdown before MPI_Finalize: counts end there"
                 : NULL;
+}
+
+/* A read longer than this was interrupted (the reading thread preempted): its time is
+ * not the counts' time, so the read is taken again (at most READ_TRIES times). */
+#define READ_SKEW_NS 100000
+#define READ_TRIES   4
+
+const char *pmpi_counters_read_rank_at(long long *sum, long long *t_ns)
+{
+    const char *note = NULL;
+    for (int k = 0; k < READ_TRIES; k++) {
+        long long t0 = pmpi_now_ns();
+        note = pmpi_counters_read_rank(sum);
+        long long t1 = pmpi_now_ns();
+        *t_ns = t0 + (t1 - t0) / 2;
+        if (t1 - t0 <= READ_SKEW_NS)
+            break;
+    }
+    return note;
 }
 
 /* The program's PAPI_shutdown: fold our counts in and forget our sets first. */

@@ -12,6 +12,10 @@ void pmpi_counters_thread_exit(int slot);
 /* Sums all threads of this rank (the caller holds pmpi_run.lock); returns a note when
  * the counts are incomplete. */
 const char *pmpi_counters_read_rank(long long *sum);
+/* The same with the time the counts stand for (*t_ns, CLOCK_MONOTONIC: the middle of a
+ * read that no preemption stretched, retried when one did), so that an interval's counts
+ * and its time agree (the time series, the row's counts at MPI_Finalize). */
+const char *pmpi_counters_read_rank_at(long long *sum, long long *t_ns);
 /* The calling thread's own counts (the caller holds pmpi_run.lock); 0 or -1. */
 int pmpi_counters_read_self(long long *out);
 /* The rank's named metrics (PAPI_MPI_METRICS) from its summed counts over wall seconds:

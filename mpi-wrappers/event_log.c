@@ -318,9 +318,15 @@ void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
                         const MPI_Status *statuses)
 {
     int n = 0, got;
+    if (ndone < 0)
+        return; /* a poll that completed nothing yet: not logged (event_log.h) */
     for (int k = 0; k < ndone && indices; k++)
         n += some_logged(nrq, reqs, indices[k]);
-    struct pmpi_event *e = n ? claim_n(n, &got) : NULL;
+    if (n == 0) { /* every handle MPI_REQUEST_NULL: still the call's slice */
+        pmpi_log_call(id, PMPI_EV_CALL, t0, dt, site, MPI_COMM_NULL, -1, -1, 0, 0, 0);
+        return;
+    }
+    struct pmpi_event *e = claim_n(n, &got);
     for (int k = 0, w = 0; e && k < ndone && w < got; k++)
         if (some_logged(nrq, reqs, indices[k]))
             put_wait(&e[w++], id, t0, dt, site, reqs[indices[k]], statuses ? &statuses[k] : NULL);
@@ -453,9 +459,15 @@ void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const 
                    const MPI_Status *statuses)
 {
     int m = 0, got;
+    if (n < 0)
+        return; /* a poll that completed nothing yet: not logged (event_log.h) */
     for (int i = 0; i < n && i < PMPI_LOG_WAIT_MAX; i++)
         m += reqs[i] != 0;
-    struct pmpi_event *e = m ? claim_n(m, &got) : NULL;
+    if (m == 0) { /* every handle MPI_REQUEST_NULL: still the call's slice */
+        pmpi_log_call(id, PMPI_EV_CALL, t0, dt, site, MPI_COMM_NULL, -1, -1, 0, 0, 0);
+        return;
+    }
+    struct pmpi_event *e = claim_n(m, &got);
     /* the status's source and tag (a rank of the request's communicator): an
      * MPI_ANY_SOURCE or MPI_ANY_TAG receive takes them (world-congruent ones only) */
     for (int i = 0, w = 0; e && i < n && i < PMPI_LOG_WAIT_MAX && w < got; i++)

@@ -104,12 +104,16 @@ void pmpi_log_sendrecv(int id, long long t0, long long dt, void *site, MPI_Comm 
                        uint64_t req);
 /* Wait/Test forms: one record per request completed (reqs: the handles before the call;
  * statuses may be MPI_STATUSES_IGNORE; n requests at most PMPI_LOG_WAIT_MAX are matched,
- * the rest counted in pmpi_log_unmatched). */
+ * the rest counted in pmpi_log_unmatched); a call that completed none because every
+ * handle was MPI_REQUEST_NULL one PMPI_EV_CALL record, so the trace has it as the report
+ * does. n -1: a Test not done yet, a poll: no record (a polling loop would fill the log
+ * and its later records, the matching ones, would be dropped). */
 #define PMPI_LOG_WAIT_MAX 64
 void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const uint64_t *reqs,
                    const MPI_Status *statuses);
 /* Waitany/Testany/Waitsome/Testsome: the ndone requests completed, reqs[indices[k]] with
- * statuses[k] (statuses may be NULL). */
+ * statuses[k] (statuses may be NULL); none (ndone 0: every handle MPI_REQUEST_NULL) one
+ * PMPI_EV_CALL record; ndone -1 (a Test form not done yet, a poll): no record. */
 void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
                         const uint64_t *reqs, int ndone, const int *indices,
                         const MPI_Status *statuses);
@@ -191,7 +195,7 @@ void pmpi_log_counters(long long tick, const long long *counts, int n);
 void pmpi_log_region_metrics(int region, const double *value, const int *ok, int n);
 
 /* A request handle as the log keeps it; MPI_REQUEST_NULL (not 0 in MPICH or Open MPI)
- * is 0, none: a Wait/Test on it completes nothing, so it writes no record. */
+ * is 0, none: a Wait/Test on it completes nothing (its call is a PMPI_EV_CALL record). */
 static inline uint64_t pmpi_req_key(MPI_Request r)
 {
     if (r == MPI_REQUEST_NULL)

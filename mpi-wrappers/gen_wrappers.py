@@ -189,29 +189,32 @@ def c_wrapper(c):
 
 
 # The Wait/Test calls whose completed requests the event log matches to the calls that
-# made them: (requests before the call as C expressions, how many, statuses, when done).
+# made them: (requests before the call as C expressions, how many, statuses, how many to
+# log: the requests, or -1 for a Test not done yet, a poll: polls are not logged, a
+# polling loop would fill the log; a call on MPI_REQUEST_NULL handles is, as a CALL).
 WAITS = {
-    "MPI_Wait": ("request", "1", "st_", "1"),
-    "MPI_Test": ("request", "1", "st_", "*flag"),
+    "MPI_Wait": ("request", "1", "st_", "nrq_"),
+    "MPI_Test": ("request", "1", "st_", "*flag ? nrq_ : -1"),
     "MPI_Waitall": ("array_of_requests", "count",
-                    "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_", "1"),
+                    "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_", "nrq_"),
     "MPI_Testall": ("array_of_requests", "count",
-                    "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_", "*flag"),
+                    "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_", "*flag ? nrq_ : -1"),
 }
 
 
 # The forms that complete some of their requests: (requests, how many, the completed
-# ones' count and indices, their statuses, when done).
+# ones' count: 0 when every handle was MPI_REQUEST_NULL, -1 for a poll not done; their
+# indices, their statuses).
 WAITS_SOME = {
-    "MPI_Waitany": ("array_of_requests", "count", "1", "indx", "st_", "*indx != MPI_UNDEFINED"),
-    "MPI_Testany": ("array_of_requests", "count", "1", "indx", "st_",
-                    "*flag && *indx != MPI_UNDEFINED"),
-    "MPI_Waitsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
-                     "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_",
-                     "*outcount != MPI_UNDEFINED"),
-    "MPI_Testsome": ("array_of_requests", "incount", "*outcount", "array_of_indices",
-                     "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_",
-                     "*outcount != MPI_UNDEFINED"),
+    "MPI_Waitany": ("array_of_requests", "count", "*indx == MPI_UNDEFINED ? 0 : 1", "indx", "st_"),
+    "MPI_Testany": ("array_of_requests", "count",
+                    "!*flag ? -1 : *indx == MPI_UNDEFINED ? 0 : 1", "indx", "st_"),
+    "MPI_Waitsome": ("array_of_requests", "incount",
+                     "*outcount == MPI_UNDEFINED ? 0 : *outcount", "array_of_indices",
+                     "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_"),
+    "MPI_Testsome": ("array_of_requests", "incount",
+                     "*outcount == MPI_UNDEFINED ? 0 : *outcount == 0 ? -1 : *outcount",
+                     "array_of_indices", "ast_ == MPI_STATUSES_IGNORE ? NULL : ast_"),
 }
 
 
@@ -246,17 +249,15 @@ def event_log(c, dest, source):
     root, I-calls the request they made, Wait/Test forms the requests they completed."""
     cid, t = f"PMPI_ID_{c['name']}", "f_.t0, dt_, site_"
     if c["name"] in WAITS:
-        arr, n, st, done = WAITS[c["name"]]
+        arr, n, st, logged = WAITS[c["name"]]
         before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "") + \
             statuses_before(c, n)
-        return before, [f"        if ({done})",
-                        f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
+        return before, [f"        pmpi_log_wait({cid}, {t}, {logged}, rq_, {st});"]
     if c["name"] in WAITS_SOME:
-        arr, n, ndone, idx, st, done = WAITS_SOME[c["name"]]
+        arr, n, ndone, idx, st = WAITS_SOME[c["name"]]
         before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "") + \
             statuses_before(c, n)
-        return before, [f"        if ({done})",
-                        f"            pmpi_log_wait_some({cid}, {t}, nrq_, rq_, {ndone}, {idx}, {st});"]
+        return before, [f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, {ndone}, {idx}, {st});"]
     if c["name"] in STARTS:  # the sends and receives filed at *_init, one per request
         n, reqs = STARTS[c["name"]].split(", ")
         return "", [f"        if (!pmpi_log_start({cid}, {t}, {n}, {reqs}))",
@@ -474,18 +475,19 @@ def fortran_log(c, f08):
             rec = ["        MPI_Status cst_[PMPI_LOG_WAIT_MAX];",
                    f"        int ncs_ = pmpi_fortran_statuses({sts}, {int(f08)}, nrq_, cst_);"]
             st = "ncs_ ? cst_ : NULL"
-        rec += [f"        if ({flag})", f"            pmpi_log_wait({cid}, {t}, nrq_, rq_, {st});"]
+        n = "nrq_" if flag == "1" else f"{flag} ? nrq_ : -1"  # a poll not done: no record
+        rec += [f"        pmpi_log_wait({cid}, {t}, {n}, rq_, {st});"]
     elif name in WAITS_SOME:
         n = f"*(const int *){a('count') if 'count' in args else a('incount')}"
         before = keys(a("array_of_requests"), n) + status + statuses
         if "indx" in args:
             rec = ["        MPI_Status cst_;",
                    f"        int ix_ = *(const int *){a('indx')} - PMPI_FORTRAN_INDEX_BASE({int(f08)});",
-                   f"        if (({flag}) && *(const int *){a('indx')} != MPI_UNDEFINED)",
-                   f"            pmpi_log_wait_some({cid}, {t}, nrq_, rq_, 1, &ix_, {st});"]
+                   f"        int nd_ = !({flag}) ? -1 : *(const int *){a('indx')} != MPI_UNDEFINED;",
+                   f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, &ix_, {st});"]
         else:
             rec = [f"        int nd_ = *(const int *){a('outcount')}, ix_[PMPI_LOG_WAIT_MAX];",
-                   "        nd_ = nd_ == MPI_UNDEFINED ? 0 : nd_ < PMPI_LOG_WAIT_MAX ? nd_ : PMPI_LOG_WAIT_MAX;",
+                   "        nd_ = nd_ == MPI_UNDEFINED ? 0 : nd_ == 0 ? -1 /* a poll */ : nd_ < PMPI_LOG_WAIT_MAX ? nd_ : PMPI_LOG_WAIT_MAX;",
                    "        for (int i_ = 0; i_ < nd_; i_++)",
                    f"            ix_[i_] = ((const int *){a('array_of_indices')})[i_] - "
                    f"PMPI_FORTRAN_INDEX_BASE({int(f08)});",

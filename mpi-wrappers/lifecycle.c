@@ -2,6 +2,7 @@
  * wrappers (Init, Init_thread, Finalize, Abort, Pcontrol). The top of the library: it
  * starts and ends each part below it (recording, counters, the fault path, the report)
  * and nothing below calls it. */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdarg.h>
@@ -172,19 +173,45 @@ void pmpi_after_init(void)
     atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
 }
 
+/* The exit status of a process whose report was not published: sysexits.h's EX_IOERR. */
+#define PMPI_EXIT_REPORT_FAILED 74
+
+/* At exit: a status of 0 becomes PMPI_EXIT_REPORT_FAILED, so that mpirun fails too. exit
+ * called again from a handler runs the handlers left (the program's, the libraries'
+ * destructors, stdio's flush) and ends with its status (glibc). */
+static void exit_report_failed(int status, void *arg)
+{
+    (void)arg;
+    if (status == 0)
+        exit(PMPI_EXIT_REPORT_FAILED);
+}
+
+/* The report was not published (full disk...): MPI_Finalize still returns the MPI's
+ * own code (the program's MPI is not changed), the process's exit status tells. */
+static void fail_exit_status(void)
+{
+    static int armed;
+    Dl_info self;
+    if (armed++)
+        return;
+    /* the handler's code must stay mapped, even if the program dlcloses this library */
+    if (dladdr((void *)exit_report_failed, &self) && self.dli_fname)
+        dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    on_exit(exit_report_failed, NULL);
+}
+
 int pmpi_before_finalize(void)
 {
     int st = atomic_load(&pmpi_rec.state);
     if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
         return 0;
-    pmpi_run.t_final = pmpi_now_ns();
-    pmpi_run.tick_final = pmpi_ticks();
     atomic_store(&pmpi_rec.state, PMPI_DONE);
+    pmpi_row_read_final(); /* t_final: the row's counts, the series' last sample */
+    pmpi_series_stop();    /* its samples after t_final are left out (rank_series.c) */
     pmpi_sample_finish(); /* PAPI_SAMPLE: this thread stops, the tables are named */
     papi_hl_write_report(); /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
-    pmpi_series_stop();      /* and the sampler: the row's counts are the last sample */
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     pmpi_socket_attribute(row.metric, row.metric_ok, pmpi_run.metric_socket, pmpi_run.nmetrics);
@@ -193,7 +220,9 @@ int pmpi_before_finalize(void)
     pmpi_wait_report_gather(&row);
     int bad = pmpi_aggregate_and_report(&row);
     pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
-    pmpi_trace_export(row.ns_per_tick); /* PAPI_MPI_TRACE: after the report, which it never stops */
+    pmpi_trace_export(row.ns_per_tick, bad); /* PAPI_MPI_TRACE: after the report */
+    if (bad)
+        fail_exit_status();
     pmpi_waits_free();
     pmpi_wait_report_free();
     pmpi_counters_shutdown();
@@ -266,16 +295,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-/* When the report could not be published (full disk...), MPI_Finalize returns
- * MPI_ERR_IO after finalizing, so a program that checks it can fail. */
+/* When the report could not be published (full disk...), MPI_Finalize returns what the
+ * MPI returned and the process exits with status 74 instead of 0 (fail_exit_status). */
 int MPI_Finalize(void)
 {
     pmpi_sample_enter(PMPI_ID_MPI_Finalize, __builtin_return_address(0)); /* until it stops */
     pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
-    int report_failed = pmpi_before_finalize();
+    pmpi_before_finalize();
     pmpi_sample_leave();
-    int rc = PMPI_Finalize();
-    return rc == MPI_SUCCESS && report_failed ? MPI_ERR_IO : rc;
+    return PMPI_Finalize();
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)

@@ -4,7 +4,8 @@
 #define PAPI_MPI_LIFECYCLE_H
 
 void pmpi_after_init(void);
-int pmpi_before_finalize(void); /* nonzero: the report could not be written */
+int pmpi_before_finalize(void); /* nonzero: the report could not be written (the process
+                                 * then exits 74 where it would exit 0) */
 void pmpi_before_abort(void);
 void pmpi_pcontrol(int level, const char *name);
 

@@ -3,7 +3,10 @@
  * SECONDS and keeps the counts since MPI_Init. No signal reaches the program: the thread
  * sleeps on a condition variable with every signal blocked. The series is bounded
  * (count_series.c: a full table is merged pairwise); the last sample is the row's own
- * counts at MPI_Finalize, so the intervals sum to the row's counters. The row writes it
+ * counts, read as MPI_Finalize begins (row.c: a sample the sampler takes later is left
+ * out), so the intervals sum to the row's counters and the last covers only the time
+ * since the sample before it (never the wrapper's own work in MPI_Finalize). Each sample's time
+ * is its read's (pmpi_counters_read_rank_at). The row writes it
  * as papi_run writes its series: interval_s and per sample time_nsec and each event's
  * count over that interval, and each named metric (PAPI_MPI_METRICS) of that interval's
  * counts over its time, evaluated as the row's metrics are (never a ratio of averages).
@@ -40,10 +43,10 @@ static int running, stop;
 /* Returns the series' step after the sample (read under the lock the series is under). */
 static long long take_sample(void)
 {
-    long long sum[PMPI_MAX_EVENTS] = {0};
+    long long sum[PMPI_MAX_EVENTS] = {0}, t;
     pthread_mutex_lock(&pmpi_run.lock);
-    pmpi_counters_read_rank(sum);
-    cs_add(&series, pmpi_now_ns() - pmpi_run.t_init, sum);
+    pmpi_counters_read_rank_at(sum, &t); /* the counts' own time, not a later one */
+    cs_add(&series, t - pmpi_run.t_init, sum);
     /* into the event log too: a rank that dies leaves its samples in its log file, and
      * the log keeps every sample where the series merges them when full */
     pmpi_log_counters(pmpi_ticks(), sum, pmpi_run.nevents);

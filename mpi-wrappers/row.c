@@ -4,6 +4,7 @@
  * without allocation or lock in PMPI_ROW_SIGNAL mode. */
 #include <string.h>
 
+#include "clock.h"
 #include "counter_mpx.h"
 #include "counters.h"
 #include "energy_events.h"
@@ -25,6 +26,22 @@ static int lock_for(int mode)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1;
     return pthread_mutex_timedlock(&pmpi_run.lock, &until) == 0;
+}
+
+/* The finished row's counts, read as MPI_Finalize begins (pmpi_row_read_final). */
+static struct {
+    int taken;
+    long long counts[PMPI_MAX_EVENTS];
+    const char *note;
+} final;
+
+void pmpi_row_read_final(void)
+{
+    pthread_mutex_lock(&pmpi_run.lock);
+    final.note = pmpi_counters_read_rank_at(final.counts, &pmpi_run.t_final);
+    pmpi_run.tick_final = pmpi_ticks();
+    final.taken = 1;
+    pthread_mutex_unlock(&pmpi_run.lock);
 }
 
 void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode,
@@ -71,12 +88,17 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
         return;
     }
     row->counters_read = 1;
-    row->counter_note = pmpi_counters_read_rank(row->counts);
+    long long read_ns = end;
+    if (finished && final.taken) { /* read at end: the series' last sample ends there */
+        memcpy(row->counts, final.counts, sizeof row->counts);
+        row->counter_note = final.note;
+    } else { /* an exit or checkpoint row: the counts of now (its end came earlier) */
+        row->counter_note = pmpi_counters_read_rank_at(row->counts, &read_ns);
+    }
     pmpi_counters_metrics(row->counts, row->wall_s, row->metric, row->metric_ok, row->metric_why,
                           sizeof row->metric_why[0]);
     pmpi_mpx_metric_fractions(row->metric_fraction);
-    /* the series' last sample: these counts, read now (an exit row's end came earlier) */
-    row->series_end_ns = (finished ? end : pmpi_now_ns()) - pmpi_run.t_init;
+    row->series_end_ns = read_ns - pmpi_run.t_init; /* the series' last sample: these counts */
     row->nregions = pmpi_run.nregions;
     memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
     pthread_mutex_unlock(&pmpi_run.lock);

@@ -384,6 +384,15 @@ static uint64_t cut(struct conv *c, size_t share)
     return dropped;
 }
 
+/* What the lines say of the report, written before the trace (or not: a full disk). */
+static int report_failed;
+
+static const char *report_said(void)
+{
+    return report_failed ? "the report was not written either (FAILED above)"
+                         : "the report is still written";
+}
+
 /* PAPI_MPI_TRACE on rank 0: the format, 0 when none is asked for (or refused: said). */
 static int trace_format_env(void)
 {
@@ -393,18 +402,17 @@ static int trace_format_env(void)
     if (!v || !*v)
         return 0;
     if (trace_format_parse(v, &f, why, sizeof why) != 0) {
-        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; the report is still written\n",
-                v, why);
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", v, why, report_said());
         return 0;
     }
     if (f == TRACE_OTF2 && !trace_otf2_available(why, sizeof why)) {
-        fprintf(stderr,
-                "papi_mpi: PAPI_MPI_TRACE=otf2: %s: no trace; the report is still written\n", why);
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=otf2: %s: no trace; %s\n", why, report_said());
         return 0;
     }
     if (!pmpi_waits.done) {
-        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; the report is still written\n",
-                v, pmpi_log.note ? pmpi_log.note : "no event log (no memory on some rank)");
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", v,
+                pmpi_log.note ? pmpi_log.note : "no event log (no memory on some rank)",
+                report_said());
         return 0;
     }
     return (int)f;
@@ -479,20 +487,26 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
         rc = trace_write(pmpi_run.outdir, TRACE_BASE, f, &meta, ranks, P, why, sizeof why);
     }
     if (rc != 0)
-        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; the report is still written\n",
-                trace_format_name(f), why);
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", trace_format_name(f),
+                why, report_said());
     else if (dropped)
         fprintf(stderr,
                 "papi_mpi: trace %s/%s%s: %llu records dropped (past the event log's "
                 "PAPI_MPI_LOG_RECORDS or the trace's %lld for the job): said in the file\n",
                 pmpi_run.outdir, TRACE_BASE, f == TRACE_JSON ? ".json" : "/traces.otf2",
                 (unsigned long long)dropped, TRACE_MAX_RECORDS);
+    if (rc == 0 && report_failed) /* the report's FAILED line said no file was written */
+        fprintf(stderr,
+                "papi_mpi: wrote the trace %s/%s; the report was not written (FAILED "
+                "above)\n",
+                pmpi_run.outdir, f == TRACE_JSON ? TRACE_BASE ".json" : TRACE_BASE "/traces.otf2");
     free(ranks);
     free(np);
 }
 
-void pmpi_trace_export(double ns_per_tick)
+void pmpi_trace_export(double ns_per_tick, int report_not_written)
 {
+    report_failed = report_not_written;
     int P = pmpi_run.nranks, me = pmpi_run.rank;
     int f = me == 0 ? trace_format_env() : 0;
     PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -550,8 +564,8 @@ void pmpi_trace_export(double ns_per_tick)
         if (!ok)
             fprintf(stderr,
                     "papi_mpi: PAPI_MPI_TRACE=%s: no memory on rank 0 for %lld trace "
-                    "records: no trace; the report is still written\n",
-                    trace_format_name((enum trace_format)f), nrec);
+                    "records: no trace; %s\n",
+                    trace_format_name((enum trace_format)f), nrec, report_said());
     }
     PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (ok) {

@@ -96,6 +96,19 @@ int run_launcher_rank(const char **source)
     return -1;
 }
 
+int run_launcher_size(void)
+{
+    static const char *const sizes[] = {"PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const char *v = env_get(sizes[i]);
+        char *end;
+        long n = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && !*end && n >= 1 && n <= INT_MAX)
+            return (int)n;
+    }
+    return -1;
+}
+
 static int launcher_id(char *id, size_t len)
 {
     int ranked = 0;

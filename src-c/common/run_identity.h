@@ -39,6 +39,9 @@ RI_HIDDEN void run_id_make(char *id, size_t len, int use_env, pid_t pid, time_t 
  * SLURM_PROCID, the first set with a rank in it) and *source the variable; -1 and NULL
  * outside a launched job. */
 RI_HIDDEN int run_launcher_rank(const char **source);
+/* The number of ranks of that job (PMI_SIZE, OMPI_COMM_WORLD_SIZE, SLURM_NTASKS, the
+ * first set with a count in it); -1 when none says. */
+RI_HIDDEN int run_launcher_size(void);
 /* t as "2026-11-25T01:02:03Z". */
 RI_HIDDEN void run_time_utc(time_t t, char *buf, size_t len);
 /* When this process started (seconds since the epoch), 0 when unknown. */

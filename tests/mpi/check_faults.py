@@ -2,7 +2,8 @@
 """Run mpi_faults.c in one mode under the wrapper library (a timeout: a hang fails) and
 check what the wrapper left: a row for a rank that died (no hang inside malloc, chained
 signal handlers), counts that survive the program's PAPI_shutdown, strict UTF-8 JSON,
-no truncated report on a full disk, no report of an earlier run taken for this one, no
+no truncated report on a full disk (RLIMIT_FSIZE, or a full tmpfs: the job's exit
+status 74, the lines saying what was not written), no report of an earlier run taken for this one, no
 symlink followed, long directory names whole, PAPI_MPI_EVENTS whole or rejected, no
 temporary left by a SIGKILL that lands while a checkpoint is being replaced.
 Usage: check_faults.py --mpirun M --collect C --program P MODE"""
@@ -123,6 +124,53 @@ def kill9_round(args, out, rng):
     return rows
 
 
+def report_not_written(rc, text, what):
+    """The report failed (a full disk): MPI_Finalize returned MPI_SUCCESS (the program,
+    which checks it, returned 0), yet the job fails with the wrapper's status 74; the
+    lines say what was not written, none that the report was."""
+    check(rc == 74, f"{what}: the job's exit status 74 (EX_IOERR), not 0 ({rc})")
+    check("MPI_Finalize reported an error" not in text, f"{what}: MPI_Finalize returned MPI_SUCCESS")
+    check("FAILED to write the report" in text and "exit status 0 becomes 74" in text,
+          f"{what}: the FAILED line says the report is not published and the exit status")
+    lines = [l for l in text.splitlines() if "PAPI_MPI_TRACE" in l or "wrote the trace" in l]
+    check(len(lines) == 1 and ("no trace; the report was not written either" in lines[0] or
+                               "the report was not written (FAILED" in lines[0]),
+          f"{what}: one trace line saying the report was not written either: {lines}")
+    check("report is still written" not in text, f"{what}: no line says the report is written")
+
+
+def full_disk(args):
+    """A tmpfs of 256 KiB filled to its last block (root, which may mount): the report
+    and the trace fail to be written under both MPIs, as on a real full disk."""
+    if os.geteuid() != 0:
+        print("SKIPPED: mounting a small tmpfs needs root")
+        sys.exit(77)
+    mnt = tempfile.mkdtemp(prefix="papi_mpi_full_")
+    m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
+                       capture_output=True, text=True)
+    if m.returncode != 0:
+        os.rmdir(mnt)
+        print(f"SKIPPED: cannot mount a tmpfs here: {m.stderr.strip()}")
+        sys.exit(77)
+    try:
+        out = os.path.join(mnt, "out")
+        os.mkdir(out)
+        try:
+            with open(os.path.join(mnt, "filler"), "wb") as f:
+                while True:
+                    f.write(b"\0" * 4096)
+                    f.flush()
+        except OSError:
+            pass
+        rc, text = run(args, out, "utf8", env_extra={"PAPI_MPI_TRACE": "json"})
+        report_not_written(rc, text, "fulldisk")
+        check(not os.path.exists(os.path.join(out, "papi_mpi_report.json")),
+              "fulldisk: no report published")
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
@@ -192,10 +240,11 @@ def main():
             said = text.count("MPI_Pcontrol(-1) without a region name")
             check(said == 2, f"ipm: -1 without a name said once per rank ({said} of 2)")
         elif mode == "fsize":
-            rc, text = run(args, out, "fsize")
-            check(rc not in (None, 0), f"fsize: MPI_Finalize's error ends the program non-zero ({rc})")
-            check("could not write" in text and "FAILED to write" in text, "fsize: said so")
+            rc, text = run(args, out, "fsize", env_extra={"PAPI_MPI_TRACE": "json"})
+            report_not_written(rc, text, "fsize")
             check(sorted(os.listdir(out)) == [], f"fsize: nothing published {os.listdir(out)}")
+        elif mode == "fulldisk":
+            full_disk(args)
         elif mode == "stale":
             rc, _ = run(args, out, "utf8")
             check(rc == 0 and os.path.exists(os.path.join(out, "papi_mpi_report.json")),

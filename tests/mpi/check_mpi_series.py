@@ -5,7 +5,10 @@ PAPI_INTERVAL=0.05, every rank's row carries "series": interval_s, and samples w
 increasing time_nsec whose counts of each event sum exactly to the row's counters, at
 least 5 of them, the page faults at least the pages touched. PAPI_INTERVAL of 0, -1, nan,
 text or 1e9 is said once on stderr and no row has a series; the report is still
-written."""
+written. "mpi_series spin" (each rank's one thread computing up to MPI_Finalize, 2 and 4
+ranks, PAPI_INTERVAL=0.05, PAPI_SAMPLE on): every sample's CPU_UTILIZATION above 0 and at most the one
+CPU the thread can use, the last sample at the row's wall time (MPI_Finalize), its task
+clock within its own interval (issue 56 item 5)."""
 import argparse
 import json
 import os
@@ -30,6 +33,7 @@ def check(cond, what):
     print(("ok   " if cond else "FAIL ") + what)
     if not cond:
         failures.append(what)
+    return cond
 
 
 def run(np, interval, d):
@@ -68,6 +72,45 @@ for np in (2, 4):
             check(pf >= (r["rank"] + 1) * 640, f"{tag}: page faults {pf} >= {(r['rank'] + 1) * 640}")
             busy = sum(1 for x in smp if x["perf::PAGE-FAULTS"] >= (r["rank"] + 1) * 64)
             check(busy >= 3, f"{tag}: the faults are spread over the series ({busy} busy samples)")
+
+# One thread computing up to MPI_Finalize (mpi_series spin): every interval's
+# CPU_UTILIZATION at most the CPUs its one thread can use (1, 5 % for the clocks) and
+# above 0; the last sample is the row's counts read as MPI_Finalize began (its time the
+# row's wall time), never with the wrapper's own work in MPI_Finalize after it (with
+# PAPI_SAMPLE on, naming the sampled functions: 30-140 ms of CPU time here).
+cpus = len(os.sched_getaffinity(0))
+for np in (2, 4):
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=d, PAPI_MPI_EVENTS="perf::TASK-CLOCK",
+                   PAPI_MPI_METRICS="CPU_UTILIZATION", PAPI_INTERVAL="0.05",
+                   PAPI_SAMPLE="perf::TASK-CLOCK")  # its tables are named in MPI_Finalize
+        env.pop("PAPI_MULTIPLEX", None)
+        p = subprocess.run([args.mpirun, "-np", str(np), args.program, "spin"], env=env,
+                           capture_output=True, text=True, timeout=120)
+        check(p.returncode == 0, f"spin -np {np}: exit 0 ({p.stderr[-300:]})")
+        with open(os.path.join(d, "papi_mpi_report.json")) as f:
+            rep = json.load(f)
+        for r in sorted(rep["ranks"], key=lambda r: r["rank"]):
+            tag = f"spin -np {np} rank {r['rank']}"
+            smp = r.get("series", {}).get("samples", [])
+            if not check(len(smp) >= 5, f"{tag}: at least 5 samples ({len(smp)})"):
+                continue
+            most = min(r["threads"], cpus)
+            util = [x["metrics"]["CPU_UTILIZATION"] for x in smp]
+            high = [(i, u) for i, u in enumerate(util) if u is not None and u > most * 1.05]
+            check(not high, f"{tag}: every interval's CPU_UTILIZATION <= {most} CPU(s) "
+                  f"(over: {high[:5]}, the last {util[-1]})")
+            check(all(u is not None and u > 0 for u in util),
+                  f"{tag}: every interval's CPU_UTILIZATION > 0 ({[u for u in util if not u][:5]})")
+            wall_ns = round(r["wall_s"] * 1e9)
+            last, prev = smp[-1]["time_nsec"], smp[-2]["time_nsec"]
+            check(abs(last - wall_ns) <= 1000,
+                  f"{tag}: the last sample at MPI_Finalize ({last} ns, wall {wall_ns} ns), its "
+                  f"interval {(last - prev) / 1e6:.3f} ms since the sample before")
+            tc = smp[-1]["perf::TASK-CLOCK"]
+            check(tc <= (last - prev) * most * 1.05 + 20000,
+                  f"{tag}: the last interval's task clock {tc} ns within its "
+                  f"{last - prev} ns")
 
 for bad in ("0", "-1", "nan", "soon", "1e9"):
     with tempfile.TemporaryDirectory() as d:

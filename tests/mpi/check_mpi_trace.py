@@ -23,10 +23,13 @@
   MPI_Sendrecv and an Isend + Irecv + Waitall(2), all at once): calls that log two
   records each stay one slice each, on their own thread's track, however the threads'
   records interleave: per worker 2001 Sendrecv and 2000 Waitall slices (JSON and OTF2),
-  2 x 2000 + 1 messages sent and received on its track, totals the report's calls.
+  2 x 2000 + 1 messages sent and received on its track, totals the report's calls;
+--part waits_null: mpi_waits_null.c (Wait, Waitall, Waitany, Waitsome and the four Test
+  forms on MPI_REQUEST_NULL handles): every call a slice in the JSON and the OTF2 trace,
+  each call's count the report's.
 Usage: check_mpi_trace.py --mpirun M --program PROG
-  --part json|otf2|bad|metrics|threads|threads_many
-  [--otf2-print P] [--no-otf2-shim LIB] [--threads-program PROG]"""
+  --part json|otf2|bad|metrics|threads|threads_many|waits_null
+  [--otf2-print P] [--no-otf2-shim LIB] [--threads-program PROG] [--waits-program PROG]"""
 import argparse
 import collections
 import json
@@ -45,10 +48,11 @@ SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")
 NP = 4
 
 
-def run(args, out, env, extra=()):
+def run(args, out, env, extra=(), program=None):
     e = {"PAPI_MPI_OUTPUT_DIR": out}
     e.update(env)
-    p = run_cmd([args.mpirun, "-np", str(NP)] + rank_env(args.mpirun, e) + [args.program] + list(extra),
+    p = run_cmd([args.mpirun, "-np", str(NP)] + rank_env(args.mpirun, e) +
+                [program or args.program] + list(extra),
                 tail=3000)
     check(p.returncode == 0, f"exit status {p.returncode}")
     path = os.path.join(out, "papi_mpi_report.json")
@@ -420,19 +424,55 @@ def part_threads_many(args, out):
                       f"{fmt} rank {r}: {call} slices {total} = the report's calls")
 
 
+WAIT_TEST = ("MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test",
+             "MPI_Testall", "MPI_Testany", "MPI_Testsome")
+
+
+def part_waits_null(args, out):
+    """Every Wait and Test call a slice, as the report counts it, those on nothing but
+    MPI_REQUEST_NULL handles included (mpi_waits_null.c: 7 rounds of the 8 forms)."""
+    rounds = 7
+    for fmt in ("json", "otf2"):
+        if fmt == "otf2" and (not args.otf2_print or args.otf2_print == "none"):
+            print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+            continue
+        sub = os.path.join(out, fmt)
+        os.makedirs(sub)
+        rep, p = run(args, sub, {"PAPI_MPI_TRACE": fmt}, program=args.waits_program)
+        if rep is None:
+            continue
+        want = {c: calls(rep, c) for c in WAIT_TEST}
+        expect = {c: NP * rounds for c in WAIT_TEST}
+        check(want == expect, f"{fmt}: the report counts every call: {want}, expected {expect}")
+        regions = [a for c in WAIT_TEST for a in ("--region", f"{c}={want[c]}")]
+        if fmt == "json":
+            trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP), "--messages", "0"] +
+                        regions + [os.path.join(sub, "papi_mpi_trace.json")])
+            continue
+        anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
+        if "libotf2" in p.stdout and not os.path.exists(anchor):
+            print("otf2: this build or machine has no libotf2: the JSON only")
+            continue
+        trace_check(["otf2", "--otf2-print", args.otf2_print, "--locations", str(NP),
+                     "--messages", "0"] + regions + [anchor])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
-    ap.add_argument("--part", choices=["json", "otf2", "bad", "metrics", "threads", "threads_many"], required=True)
+    ap.add_argument("--part", choices=["json", "otf2", "bad", "metrics", "threads", "threads_many",
+                                           "waits_null"], required=True)
     ap.add_argument("--otf2-print")
     ap.add_argument("--no-otf2-shim")
     ap.add_argument("--threads-program")
+    ap.add_argument("--waits-program")
     args = ap.parse_args()
     out = tempfile.mkdtemp(prefix="papi_mpi_trace_")
     try:
         {"json": part_json, "otf2": part_otf2, "bad": part_bad, "metrics": part_metrics,
-         "threads": part_threads, "threads_many": part_threads_many}[args.part](args, out)
+         "threads": part_threads, "threads_many": part_threads_many,
+         "waits_null": part_waits_null}[args.part](args, out)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     return verdict()

@@ -10,6 +10,7 @@
  *             as many events as open created (the old handles reused)
  *   utf8      MPI_Pcontrol regions named with invalid UTF-8, quotes and controls
  *   fsize     a file size limit (RLIMIT_FSIZE) below the report's size: a full disk
+ *             (MPI_Finalize must still return MPI_SUCCESS: else exit status 1)
  *   pcontrol  MPI_THREAD_MULTIPLE: 8 threads open and close their own MPI_Pcontrol
  *             region 200 times each, all at once, while checkpoints run
  *   ipm       IPM's MPI_Pcontrol(1, "name") / (-1, "name") regions, nested, entered

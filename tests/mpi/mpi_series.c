@@ -2,7 +2,10 @@
  * (about 0.5 s), then MPI_Finalize: the rank's PAPI_INTERVAL series grows in steps
  * (check_mpi_series.py). "mpi_series net" also has each rank send itself 10 x 50
  * datagrams of 1000 bytes over a loopback UDP socket, one burst per step
- * (check_mpi_components.py: events of two components in the rows); exit 77 without one. */
+ * (check_mpi_components.py: events of two components in the rows); exit 77 without one.
+ * "mpi_series spin" has each rank's one thread compute 0.3 s of CPU time and call
+ * MPI_Finalize at once (the last sample's interval, check_mpi_series.py); rank r then
+ * ends 0.5 r s later. */
 #include <arpa/inet.h>
 #include <mpi.h>
 #include <netinet/in.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SENDS 50
@@ -29,12 +33,33 @@ static void ping(int fd, const struct sockaddr_in *to)
 #define STEPS 10
 #define PAGES 64
 
+/* the busy work's result: kept, so that no compiler drops the loop */
+static volatile unsigned long spin_sink;
+
+/* This thread computes for cpu_s of its CPU time. */
+static void spin(double cpu_s)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    do {
+        for (int i = 0; i < 10000; i++)
+            spin_sink += (unsigned long)i;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    } while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < cpu_s);
+}
+
 int main(int argc, char **argv)
 {
     int rank;
     long page = sysconf(_SC_PAGESIZE);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc > 1 && strcmp(argv[1], "spin") == 0) {
+        spin(0.3);
+        MPI_Finalize();
+        usleep((useconds_t)rank * 500000); /* the ranks end in turn (check_run_sample_ranks.py) */
+        return 0;
+    }
     int fd = -1;
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     if (argc > 1 && strcmp(argv[1], "net") == 0) {

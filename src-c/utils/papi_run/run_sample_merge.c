@@ -18,6 +18,7 @@
 
 #include "output_file.h"
 #include "papi_metrics.h"
+#include "run_identity.h"
 #include "run_sample_opts.h"
 
 #define TOP_FUNCTIONS 10
@@ -292,6 +293,37 @@ void run_sample_call_graph(const struct run_state *s)
     }
 }
 
+/* Under a job launcher each rank's papi_run merges the profiles of the processes that
+ * had ended when it did: 1 when fewer than the job's ranks were there (its banner is
+ * not the job's), 0 otherwise or outside a launched job. */
+static int job_partial(void)
+{
+    const char *src;
+    int size = run_launcher_size();
+    return run_launcher_rank(&src) >= 0 && (size < 0 || nfiles < size);
+}
+
+/* What the banner's profile covers, under a launcher: the job's, or part of it. */
+static const char *job_scope(void)
+{
+    static char text[160];
+    const char *src;
+    int size = run_launcher_size(), rank = run_launcher_rank(&src);
+    if (rank < 0)
+        return "";
+    if (!job_partial())
+        snprintf(text, sizeof text, ": the job's %d ranks", size);
+    else if (size > 0)
+        snprintf(text, sizeof text,
+                 ": PARTIAL, rank %d's papi_run merged those of the job's %d "
+                 "ranks that had ended",
+                 rank, size);
+    else
+        snprintf(text, sizeof text, ": PARTIAL, rank %d's papi_run merged the ranks that had ended",
+                 rank);
+    return text;
+}
+
 void run_sample_banner(const struct run_state *s)
 {
     if (nfiles == 0 || s->opt.quiet || s->opt.json || s->opt.csv_sep[0])
@@ -304,9 +336,11 @@ void run_sample_banner(const struct run_state *s)
     if (!all)
         return;
     qsort(all, n, sizeof *all, by_weight);
-    fprintf(stderr,
-            "\n top functions, self share of %s (%llu samples, %d process%s, %s/profile.folded):\n",
-            events[0], (unsigned long long)samples, nfiles, nfiles == 1 ? "" : "es", s->dir);
+    fprintf(
+        stderr,
+        "\n top functions, self share of %s (%llu samples, %d process%s%s, %s/profile.folded%s):\n",
+        events[0], (unsigned long long)samples, nfiles, nfiles == 1 ? "" : "es", job_scope(),
+        s->dir, job_partial() ? " has the whole job once every rank ends" : "");
     fprintf(stderr, " %9s", events[0]);
     for (int i = 1; i < nw; i++)
         fprintf(stderr, " %*s", (int)(strlen(events[i]) > 9 ? strlen(events[i]) : 9), events[i]);
