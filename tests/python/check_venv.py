@@ -129,7 +129,7 @@ def moved_install(python, prefix, work):
 
 
 def pip_into_venv(report_python, src, prefix, work, skipped):
-    """pip install of the checkout, offline, into a plain venv without wheel and into a
+    """The checkout installed by pip, offline, into a plain venv without wheel and into a
     --system-site-packages one; each counts exactly from its own site-packages."""
     plain = os.path.join(work, "venv-pip-plain")
     r = run([report_python, "-m", "venv", plain], env=clean_env())

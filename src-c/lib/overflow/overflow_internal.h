@@ -45,12 +45,14 @@ struct ovf_event {
                       * slower where its signals would pass OVF_MAX_SIGNAL_HZ */
     long long next;  /* software: value at which the next overflow fires */
     long long last;  /* software: value at the previous tick */
-    /* Hardware signals, paced (overflow_signal.c): the threshold (or frequency) in force, the
-     * signals of the current window and how many of them found the next one already
-     * queued, and the times it was slowed since PAPI_start. Written by the receiving
-     * thread's handler while the set runs, read by other threads: atomics. */
+    /* Hardware signals, paced (overflow_signal.c): the threshold (or frequency) in force,
+     * the count of signals lost to a full queue when the handler last looked, whether the
+     * signals queued before a slow-down are still being taken, and the times it was slowed
+     * since PAPI_start. Written by the receiving thread's handler while the set runs, read
+     * by other threads: atomics. */
     _Atomic long long now;
-    int window, backlog, draining;
+    unsigned long long lost_seen;
+    int draining;
     atomic_int slowed;
 };
 

@@ -61,8 +61,7 @@
 
 #define OVF_FD_SLOTS          1024
 #define SW_MAX_CALLS_PER_TICK 64
-#define PACE_WINDOW           16 /* hardware signals per look at the handler's backlog */
-#define PACE_SLOWER           4  /* how much slower an event goes when it cannot be kept up with */
+#define PACE_SLOWER           4 /* how much slower an event goes when it cannot be kept up with */
 #define PACE_MAX_PERIOD       (1LL << 40)
 
 struct fd_slot {
@@ -92,10 +91,34 @@ static atomic_int closing;
  * signal's context and the thread's stack, set around the call; only that thread reads or
  * writes its slot's entry while it holds the slot. */
 struct dispatch {
-    void *ctx;
+    _Atomic(void *) ctx; /* atomic so that ovf_start may write its page in (below) */
     uintptr_t stack_lo, stack_hi;
 };
 static struct dispatch dispatching[INSIDE_SLOTS];
+
+/* A forked child's first write to a page of these arrays is a copy-on-write page fault,
+ * and one a handler takes is counted as the program's (a child's PAGE-FAULTS set counted
+ * 201 for 200 pages, in some runs: which page a thread's slot is on follows its thread
+ * pointer). The starting thread writes each of their pages in first, outside the count,
+ * by exchanging a word with itself, which leaves what a running handler wrote as it is. */
+static void write_in(_Atomic uintptr_t *word, uintptr_t *last_page)
+{
+    uintptr_t page = (uintptr_t)word & ~(uintptr_t)4095, v = atomic_load(word);
+    if (page != *last_page && atomic_compare_exchange_strong(word, &v, v))
+        *last_page = page;
+}
+
+static void write_in_handler_pages(void)
+{
+    uintptr_t last = 0, last_d = 0;
+    for (int i = 0; i < INSIDE_SLOTS; i++) {
+        write_in(&inside[i], &last);
+        uintptr_t page = (uintptr_t)&dispatching[i].ctx & ~(uintptr_t)4095;
+        void *v = atomic_load(&dispatching[i].ctx);
+        if (page != last_d && atomic_compare_exchange_strong(&dispatching[i].ctx, &v, v))
+            last_d = page;
+    }
+}
 /* Plain SIGIOs the kernel sent while overflow sources were live: each stands for a
  * notification it could not queue (RLIMIT_SIGPENDING), and the last count said. */
 static atomic_ullong queue_full, queue_full_said;
@@ -180,19 +203,22 @@ static void deliver(struct eventset *es, struct ovf_state *o, long long vector, 
     if (!vector || !o->handler)
         return;
     struct dispatch *d = slot >= 0 ? &dispatching[slot] : NULL;
-    if (d)
-        *d = (struct dispatch){ctx, o->stack_lo, o->stack_hi};
+    if (d) {
+        d->stack_lo = o->stack_lo;
+        d->stack_hi = o->stack_hi;
+        atomic_store(&d->ctx, ctx);
+    }
     o->handler(es->handle, (void *)pc, vector, ctx);
     if (d)
-        d->ctx = NULL;
+        atomic_store(&d->ctx, NULL);
 }
 
 int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi)
 {
     uintptr_t me = papi_thread_pointer();
     for (int i = 0; i < INSIDE_SLOTS; i++)
-        if (atomic_load(&inside[i]) == me && dispatching[i].ctx) {
-            *ctx = dispatching[i].ctx;
+        if (atomic_load(&inside[i]) == me && atomic_load(&dispatching[i].ctx)) {
+            *ctx = atomic_load(&dispatching[i].ctx);
             *stack_lo = dispatching[i].stack_lo;
             *stack_hi = dispatching[i].stack_hi;
             return 1;
@@ -203,24 +229,24 @@ int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi)
 /* Signals faster than the thread takes them pile up in the kernel's queue (real-time
  * signals queue) until the per-user limit (RLIMIT_SIGPENDING) is reached, and the program
  * makes hardly any progress meanwhile: a signal every 10 us of task clock made a region
- * program 50-200x slower, then the kernel's plain SIGIO ended it. After the handler, the
- * thread looks whether its next signal (or that SIGIO) is queued already; when half the
- * signals of a window found one, the event goes PACE_SLOWER times slower at once (a longer
- * period, a lower frequency) through its component, and the signals already queued are
- * taken before the next window is judged. PAPI_stop says so. */
+ * program 50-200x slower, then the kernel's plain SIGIO ended it. Only a queue that
+ * overflowed (that SIGIO pending, or one counted since the event's last look: overflows
+ * are being lost already) slows an event, PACE_SLOWER times at once (a longer period, a
+ * lower frequency) through its component; signals that merely bunch (an overflow
+ * interrupt taken late, as QEMU raises it at the next timer tick) keep every overflow the
+ * program asked for. The signals queued before are taken before it is judged again.
+ * PAPI_stop says so. */
 static void pace(struct eventset *es, struct ovf_event *ev, int sig)
 {
     sigset_t p;
-    int queued = sigpending(&p) == 0 && (sigismember(&p, sig) == 1 || sigismember(&p, SIGIO) == 1);
+    int pending = sigpending(&p) == 0;
+    unsigned long long lost = atomic_load(&queue_full);
+    int behind = (pending && sigismember(&p, SIGIO) == 1) || lost != ev->lost_seen;
+    ev->lost_seen = lost;
     if (ev->draining) { /* the signals sent before it was slowed are not judged */
-        ev->draining = queued;
+        ev->draining = pending && sigismember(&p, sig) == 1;
         return;
     }
-    ev->backlog += queued;
-    if (++ev->window < PACE_WINDOW)
-        return;
-    int behind = ev->backlog * 2 >= PACE_WINDOW;
-    ev->window = ev->backlog = 0;
     long long now = atomic_load_explicit(&ev->now, memory_order_relaxed);
     long long next = ev->hz ? now / PACE_SLOWER : now * PACE_SLOWER;
     if (!behind || !es->cmp->retune_overflow || next < 1 || next > PACE_MAX_PERIOD)
@@ -612,6 +638,7 @@ int ovf_start(struct eventset *es)
     if (ret != PAPI_OK)
         return ret;
     o->tid = papi_gettid();
+    write_in_handler_pages();
     o->stack_lo = o->stack_hi = 0;
     if (o->handler) /* only a handler may ask for the call chain (PAPI_profil has none) */
         thread_stack(&o->stack_lo, &o->stack_hi);
@@ -630,7 +657,8 @@ int ovf_start(struct eventset *es)
         ev->source = -1;
         atomic_store(&ev->now, ev->limit ? ev->limit : ev->threshold);
         atomic_store(&ev->slowed, 0);
-        ev->window = ev->backlog = ev->draining = 0;
+        ev->draining = 0;
+        ev->lost_seen = atomic_load(&queue_full);
         if (ev->ring) {
             ret = es->cmp->arm_sampling(es->ctx, ev->native, profil_ring_samples, es);
             if (ret != PAPI_OK)
