@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "event_log.h"
+#include "event_log_file.h"
 #include "clock.h"
 #include "state.h"
 #include "traffic.h"
@@ -198,8 +199,13 @@ static struct coll_group *group_of(MPI_Comm comm)
  * together: the trace (trace_export.c) finds one call's records next to each other, even
  * while other threads log. Returns the first and sets *got to how many fit (0 .. n;
  * those past the buffer counted as dropped). */
+/* The index of this thread's last record when it is a fold of polls (PMPI_EVF_POLL), or
+ * -1: any other record of the thread ends the run of polls. */
+static __thread long long poll_at __attribute__((tls_model("initial-exec"))) = -1;
+
 static struct pmpi_event *claim_n(int n, int *got)
 {
+    poll_at = -1;
     long long i = atomic_fetch_add_explicit(&pmpi_log.next, n, memory_order_relaxed);
     *got = 0;
     if (n < 1 || i >= pmpi_log.cap)
@@ -313,13 +319,37 @@ static int some_logged(int nrq, const uint64_t *reqs, int i)
     return i >= 0 && i < nrq && i < PMPI_LOG_WAIT_MAX && reqs[i];
 }
 
+/* A poll (event_log.h, PMPI_EVF_POLL): the thread's fold of the same call and site
+ * extended, or a new one. Only the thread that made a fold changes it; one that the
+ * event log file already has is left as written. */
+static void log_poll(int id, long long t0, long long dt, void *site)
+{
+    long long i = poll_at;
+    struct pmpi_event *e = i >= 0 && i < pmpi_log_count() ? &pmpi_log.ev[i] : NULL;
+    if (e && e->call == id && e->site == (uint64_t)(uintptr_t)site && e->calls < UINT32_MAX &&
+        i >= pmpi_log_file_shipped()) {
+        e->t1 = t0 + dt;
+        e->calls++;
+        return;
+    }
+    int got;
+    e = claim_n(1, &got);
+    if (!e)
+        return;
+    e->calls = 1;
+    put_call(e, id, PMPI_EV_CALL, t0, dt, site, MPI_COMM_NULL, 0, -1, -1, 0, 0, PMPI_EVF_POLL, 0);
+    poll_at = e - pmpi_log.ev;
+}
+
 void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
                         const uint64_t *reqs, int ndone, const int *indices,
                         const MPI_Status *statuses)
 {
     int n = 0, got;
-    if (ndone < 0)
-        return; /* a poll that completed nothing yet: not logged (event_log.h) */
+    if (ndone < 0) { /* a poll that completed nothing yet: folded (event_log.h) */
+        log_poll(id, t0, dt, site);
+        return;
+    }
     for (int k = 0; k < ndone && indices; k++)
         n += some_logged(nrq, reqs, indices[k]);
     if (n == 0) { /* every handle MPI_REQUEST_NULL: still the call's slice */
@@ -459,8 +489,10 @@ void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const 
                    const MPI_Status *statuses)
 {
     int m = 0, got;
-    if (n < 0)
-        return; /* a poll that completed nothing yet: not logged (event_log.h) */
+    if (n < 0) { /* a poll that completed nothing yet: folded (event_log.h) */
+        log_poll(id, t0, dt, site);
+        return;
+    }
     for (int i = 0; i < n && i < PMPI_LOG_WAIT_MAX; i++)
         m += reqs[i] != 0;
     if (m == 0) { /* every handle MPI_REQUEST_NULL: still the call's slice */

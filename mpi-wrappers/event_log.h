@@ -47,6 +47,11 @@ enum pmpi_ev_kind {
 /* A rooted collective on an intercommunicator, in the root's group but not the root
  * (MPI_PROC_NULL): it moves nothing, waits for nothing; counted as a member. */
 #define PMPI_EVF_IDLE 16
+/* A Test form's polls (it returned not done): consecutive ones of one call and call site
+ * on one thread folded into this CALL record, t0 the first's start, t1 the last's end,
+ * calls how many; a record the event log file has is not changed (the next poll starts
+ * another). The trace has every call, a polling loop one record. */
+#define PMPI_EVF_POLL 64
 /* pmpi_log_call's peer for a collective without a root (MPICH's MPI_PROC_NULL is -1) */
 #define PMPI_LOG_NO_ROOT (-0x7fffffff)
 
@@ -67,7 +72,7 @@ struct pmpi_event {
     uint32_t thread; /* the recording slot of the thread that made the call (0: the
                       * thread of MPI_Init; PMPI_MAX_THREADS: the shared slot); the
                       * sampler's counter records are the rank's, 0 */
-    uint32_t spare;  /* 0: the record fills a cache line */
+    uint32_t calls;  /* PMPI_EVF_POLL: the polls it folds (1 ..); 0 otherwise: one call */
 };
 _Static_assert(sizeof(struct pmpi_event) == 64, "the README states 64 bytes per record");
 
@@ -106,14 +111,14 @@ void pmpi_log_sendrecv(int id, long long t0, long long dt, void *site, MPI_Comm 
  * statuses may be MPI_STATUSES_IGNORE; n requests at most PMPI_LOG_WAIT_MAX are matched,
  * the rest counted in pmpi_log_unmatched); a call that completed none because every
  * handle was MPI_REQUEST_NULL one PMPI_EV_CALL record, so the trace has it as the report
- * does. n -1: a Test not done yet, a poll: no record (a polling loop would fill the log
- * and its later records, the matching ones, would be dropped). */
+ * does. n -1: a Test not done yet, a poll: folded with this thread's polls just before
+ * it (PMPI_EVF_POLL), so a polling loop does not fill the log. */
 #define PMPI_LOG_WAIT_MAX 64
 void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const uint64_t *reqs,
                    const MPI_Status *statuses);
 /* Waitany/Testany/Waitsome/Testsome: the ndone requests completed, reqs[indices[k]] with
  * statuses[k] (statuses may be NULL); none (ndone 0: every handle MPI_REQUEST_NULL) one
- * PMPI_EV_CALL record; ndone -1 (a Test form not done yet, a poll): no record. */
+ * PMPI_EV_CALL record; ndone -1 (a Test form not done yet, a poll): folded (PMPI_EVF_POLL). */
 void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
                         const uint64_t *reqs, int ndone, const int *indices,
                         const MPI_Status *statuses);

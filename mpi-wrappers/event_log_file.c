@@ -211,6 +211,11 @@ out:
     return rc;
 }
 
+long long pmpi_log_file_shipped(void)
+{
+    return atomic_load_explicit(&shipped, memory_order_acquire);
+}
+
 int pmpi_log_file_made(void)
 {
     return atomic_load(&made);

@@ -190,8 +190,8 @@ def c_wrapper(c):
 
 # The Wait/Test calls whose completed requests the event log matches to the calls that
 # made them: (requests before the call as C expressions, how many, statuses, how many to
-# log: the requests, or -1 for a Test not done yet, a poll: polls are not logged, a
-# polling loop would fill the log; a call on MPI_REQUEST_NULL handles is, as a CALL).
+# log: the requests, or -1 for a Test not done yet, a poll: a thread's consecutive polls
+# are folded into one record (event_log.h); a call on MPI_REQUEST_NULL handles is a CALL).
 WAITS = {
     "MPI_Wait": ("request", "1", "st_", "nrq_"),
     "MPI_Test": ("request", "1", "st_", "*flag ? nrq_ : -1"),
@@ -475,7 +475,7 @@ def fortran_log(c, f08):
             rec = ["        MPI_Status cst_[PMPI_LOG_WAIT_MAX];",
                    f"        int ncs_ = pmpi_fortran_statuses({sts}, {int(f08)}, nrq_, cst_);"]
             st = "ncs_ ? cst_ : NULL"
-        n = "nrq_" if flag == "1" else f"{flag} ? nrq_ : -1"  # a poll not done: no record
+        n = "nrq_" if flag == "1" else f"{flag} ? nrq_ : -1"  # a poll not done: folded
         rec += [f"        pmpi_log_wait({cid}, {t}, {n}, rq_, {st});"]
     elif name in WAITS_SOME:
         n = f"*(const int *){a('count') if 'count' in args else a('incount')}"

@@ -3,7 +3,8 @@
  * Each rank turns its log into trace records on rank 0's clock (the same conversion as
  * the wait states: ticks to CLOCK_MONOTONIC ns, minus the offset to rank 0 interpolated
  * between MPI_Init and MPI_Finalize): every MPI call a region named after it, entered at
- * its start and left at its end; a send's record at the send's start; a receive's at its
+ * its start and left at its end (a Test form's consecutive polls, folded in the log, one
+ * region with their number of calls); a send's record at the send's start; a receive's at its
  * completion (a blocking one's end, an Irecv's at the end of the Wait/Test that
  * completed it); a collective a begin/end pair (on communicator 1 when not world-congruent); the
  * MPI_Pcontrol regions as regions. Communicator numbers: 0 for those congruent with
@@ -160,6 +161,8 @@ static void add_call(struct conv *c, const int64_t *link, long long i, long long
     if (!r)
         return;
     r->id = (uint32_t)region;
+    if (e0->flags & PMPI_EVF_POLL)
+        r->value = e0->calls; /* polls folded into one slice (event_log.h) */
     if (op >= 0)
         add_on(c, e0->t0, TR_COLL_BEGIN, e0);
     for (long long k = i; k < j; k++) {

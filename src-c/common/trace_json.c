@@ -179,6 +179,8 @@ static int write_rank(struct out *o, const struct trace_rank *r)
             ev_open(o, e->kind == TR_ENTER ? "B" : "E", r->rank, e->thread);
             put_name(o, name, strncmp(name, "MPI_", 4) == 0 ? "mpi" : "region");
             put_ts(o, "ts", e->ts);
+            if (e->kind == TR_ENTER && e->value > 0) /* a slice of folded polls */
+                fprintf(o->f, ",\"args\":{\"calls\":%" PRId64 "}", e->value);
             fputc('}', o->f);
             break;
         }

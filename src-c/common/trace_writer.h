@@ -80,7 +80,8 @@ struct trace_record {
     int32_t tag;
     uint32_t comm;
     uint64_t bytes; /* TR_SEND/TR_RECV: the message, TR_COLL_END: sent */
-    int64_t value;  /* TR_COUNTER: the value, TR_COLL_END: bytes received */
+    int64_t value;  /* TR_COUNTER: the value, TR_COLL_END: bytes received, TR_ENTER: the
+                     * calls a slice of folded polls stands for (JSON args.calls), 0: one */
 };
 
 /* A double kept in a record's value (vtype TR_VALUE_DOUBLE), and read back. */

@@ -6,7 +6,8 @@ json FILE... : each file parses and follows the schema (--schema); with --merge 
   balanced on every track, and each s/f inside a slice of its track; --tracks N
   threads with events; --same-as REF: the same events at the same times as REF; every flow's s has exactly one f (and none alone), the ends
   agreeing on ranks, tag, communicator and bytes, --messages N flows; --enter N
-  B events, --region NAME=N B events of NAME; --collectives N X events; --counters N
+  B events, --region NAME=N calls of NAME (its B events, a B with args.calls counting
+  that many); --collectives N X events; --counters N
   (or --counters-min N) C events.
 otf2 ANCHOR : otf2-print (--otf2-print) reads every record; the same counts from its
   lines (ENTER/LEAVE, MPI_SEND/MPI_RECV, MPI_COLLECTIVE_END, METRIC), --locations N.
@@ -69,7 +70,8 @@ def check_json(args):
         if ph == "B":
             stacks[key].append(e["name"])
             found["enter"] += 1
-            found["by_region"][e["name"]] += 1
+            # a slice of folded polls stands for args.calls calls (the MPI wrapper's)
+            found["by_region"][e["name"]] += e.get("args", {}).get("calls", 1)
         elif ph == "E":
             if not stacks[key] or stacks[key][-1] != e["name"]:
                 problems.append("E %s on %s closes %s" % (e["name"], key, stacks[key][-1:] or "nothing"))
