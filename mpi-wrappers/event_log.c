@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "event_log.h"
-#include "event_log_file.h"
 #include "clock.h"
 #include "state.h"
 #include "traffic.h"
@@ -327,7 +326,7 @@ static void log_poll(int id, long long t0, long long dt, void *site)
     long long i = poll_at;
     struct pmpi_event *e = i >= 0 && i < pmpi_log_count() ? &pmpi_log.ev[i] : NULL;
     if (e && e->call == id && e->site == (uint64_t)(uintptr_t)site && e->calls < UINT32_MAX &&
-        i >= pmpi_log_file_shipped()) {
+        i >= atomic_load_explicit(&pmpi_log.shipped, memory_order_acquire)) {
         e->t1 = t0 + dt;
         e->calls++;
         return;

@@ -77,15 +77,17 @@ struct pmpi_event {
 _Static_assert(sizeof(struct pmpi_event) == 64, "the README states 64 bytes per record");
 
 struct pmpi_event_log {
-    int on;                 /* PAPI_MPI_WAITS: 1 (default) or 0 */
-    long long cap;          /* records */
-    struct pmpi_event *ev;  /* cap records, or NULL */
-    _Atomic long long next; /* records claimed (may exceed cap: the excess dropped) */
-    _Atomic int coll_seq;   /* collectives on world-congruent communicators so far */
-    double offset_ns;       /* this rank's clock minus rank 0's, at MPI_Init (ns) */
-    double offset_end_ns;   /* the same at MPI_Finalize */
-    double residual_ns;     /* half the shortest ping-pong round trip: the error bound */
-    const char *note;       /* why the log is off or smaller, or NULL */
+    int on;                    /* PAPI_MPI_WAITS: 1 (default) or 0 */
+    long long cap;             /* records */
+    struct pmpi_event *ev;     /* cap records, or NULL */
+    _Atomic long long next;    /* records claimed (may exceed cap: the excess dropped) */
+    _Atomic long long shipped; /* records the event log file has (event_log_file.c): a
+                                * poll's fold among them is not extended */
+    _Atomic int coll_seq;      /* collectives on world-congruent communicators so far */
+    double offset_ns;          /* this rank's clock minus rank 0's, at MPI_Init (ns) */
+    double offset_end_ns;      /* the same at MPI_Finalize */
+    double residual_ns;        /* half the shortest ping-pong round trip: the error bound */
+    const char *note;          /* why the log is off or smaller, or NULL */
 };
 extern struct pmpi_event_log pmpi_log;
 

@@ -27,11 +27,10 @@
 #define LINE_CAP    (1024 * 1024) /* one line: about 7,000 records */
 #define RECORD_ROOM 512           /* the most one record's text takes (a region's name) */
 
-static _Atomic int busy;          /* an append is under way */
-static _Atomic long long shipped; /* records in the file */
-static int fd = -1;               /* the file, opened at the first append */
-static _Atomic int made;          /* this rank created the file */
-static char lines[2][LINE_CAP];   /* [0] exit paths, [1] the checkpoint thread */
+static _Atomic int busy;        /* an append is under way */
+static int fd = -1;             /* the file, opened at the first append */
+static _Atomic int made;        /* this rank created the file */
+static char lines[2][LINE_CAP]; /* [0] exit paths, [1] the checkpoint thread */
 static char file_name[64];
 
 static void say(const char *a, const char *b)
@@ -180,7 +179,7 @@ int pmpi_log_file_append(int dir, const char *reason, int exit_path)
     int rc = 0;
     long long claimed = atomic_load_explicit(&pmpi_log.next, memory_order_relaxed);
     long long hi = claimed < pmpi_log.cap ? claimed : pmpi_log.cap;
-    long long lo = atomic_load(&shipped);
+    long long lo = atomic_load(&pmpi_log.shipped);
     /* a checkpoint with nothing new writes nothing (but the first: the file names the
      * rank); an exit path always writes its reason */
     if (lo >= hi && !exit_path && fd >= 0)
@@ -201,7 +200,7 @@ int pmpi_log_file_append(int dir, const char *reason, int exit_path)
             rc = -1;
             break;
         }
-        atomic_store(&shipped, next);
+        atomic_store(&pmpi_log.shipped, next);
         if (next == lo)
             break; /* an unfinished record, or nothing left */
         lo = next;
@@ -209,11 +208,6 @@ int pmpi_log_file_append(int dir, const char *reason, int exit_path)
 out:
     atomic_store(&busy, 0);
     return rc;
-}
-
-long long pmpi_log_file_shipped(void)
-{
-    return atomic_load_explicit(&shipped, memory_order_acquire);
 }
 
 int pmpi_log_file_made(void)

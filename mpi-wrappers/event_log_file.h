@@ -16,8 +16,6 @@ int pmpi_log_file_append(int dir, const char *reason, int exit_path);
 /* MPI_Finalize reached (the checkpoint thread stopped): the file removed, if this rank
  * made one. */
 void pmpi_log_file_finished(int dir);
-/* Records the file has (from index 0): a fold of polls past them may still grow. */
-long long pmpi_log_file_shipped(void);
 /* Whether this rank made the file (MPI_Finalize then opens the directory to remove it). */
 int pmpi_log_file_made(void);
 
