@@ -84,9 +84,13 @@ def main():
         run_side(mode, prog, papi_run, a, WORK, 0)
         run_side(mode, prog, papi_run, b, 2 * WORK, 1)  # B beside a busy loop: loaded
         out = os.path.join(tmp, "out")
-        p, r = compare(tool, a, b, out, "--fail-if", "region:work:real_time_nsec>1.5")
+        # One run a side cannot measure the load's noise: a steady loop's CPU time moved
+        # 0.71-1.32x between the sides on this VM beside a CI run, past the default 25%
+        # band (0.8-1.25); 35% still tells work's doubling (1.5-1.6x) from it.
+        p, r = compare(tool, a, b, out, "--time-tolerance", "0.35",
+                       "--fail-if", "region:work:real_time_nsec>1.4")
         print(p.stdout[-6000:], p.stderr[-2000:])
-        check(p.returncode == 4, "--fail-if region:work:real_time_nsec>1.5 held: exit 4 (%d)" % p.returncode)
+        check(p.returncode == 4, "--fail-if region:work:real_time_nsec>1.4 held: exit 4 (%d)" % p.returncode)
         pf = r.get(("region", "work", "perf::PAGE-FAULTS"))
         check(pf is not None and float(pf["ratio"]) == 2.0 and pf["verdict"] == "higher",
               "work's page faults exactly 2 x: higher (%s)" % str(pf and (pf["ratio"], pf["verdict"])))
