@@ -101,21 +101,16 @@ static struct dispatch dispatching[INSIDE_SLOTS];
  * 201 for 200 pages, in some runs: which page a thread's slot is on follows its thread
  * pointer). The starting thread writes each of their pages in first, outside the count,
  * by exchanging a word with itself, which leaves what a running handler wrote as it is. */
-static void write_in(_Atomic uintptr_t *word, uintptr_t *last_page)
-{
-    uintptr_t page = (uintptr_t)word & ~(uintptr_t)4095, v = atomic_load(word);
-    if (page != *last_page && atomic_compare_exchange_strong(word, &v, v))
-        *last_page = page;
-}
-
 static void write_in_handler_pages(void)
 {
     uintptr_t last = 0, last_d = 0;
     for (int i = 0; i < INSIDE_SLOTS; i++) {
-        write_in(&inside[i], &last);
-        uintptr_t page = (uintptr_t)&dispatching[i].ctx & ~(uintptr_t)4095;
-        void *v = atomic_load(&dispatching[i].ctx);
-        if (page != last_d && atomic_compare_exchange_strong(&dispatching[i].ctx, &v, v))
+        uintptr_t v = atomic_load(&inside[i]), page = (uintptr_t)&inside[i] >> 12;
+        if (page != last && atomic_compare_exchange_strong(&inside[i], &v, v))
+            last = page;
+        void *c = atomic_load(&dispatching[i].ctx);
+        page = (uintptr_t)&dispatching[i] >> 12;
+        if (page != last_d && atomic_compare_exchange_strong(&dispatching[i].ctx, &c, c))
             last_d = page;
     }
 }
@@ -230,26 +225,27 @@ int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi)
  * signals queue) until the per-user limit (RLIMIT_SIGPENDING) is reached, and the program
  * makes hardly any progress meanwhile: a signal every 10 us of task clock made a region
  * program 50-200x slower, then the kernel's plain SIGIO ended it. Only a queue that
- * overflowed (that SIGIO pending, or one counted since the event's last look: overflows
- * are being lost already) slows an event, PACE_SLOWER times at once (a longer period, a
+ * overflowed (a SIGIO counted by on_sigio since the event's last look: overflows are
+ * being lost already; a pending one is taken when this handler returns) slows an event, PACE_SLOWER times at once (a longer period, a
  * lower frequency) through its component; signals that merely bunch (an overflow
  * interrupt taken late, as QEMU raises it at the next timer tick) keep every overflow the
  * program asked for. The signals queued before are taken before it is judged again.
  * PAPI_stop says so. */
 static void pace(struct eventset *es, struct ovf_event *ev, int sig)
 {
-    sigset_t p;
-    int pending = sigpending(&p) == 0;
-    unsigned long long lost = atomic_load(&queue_full);
-    int behind = (pending && sigismember(&p, SIGIO) == 1) || lost != ev->lost_seen;
-    ev->lost_seen = lost;
-    if (ev->draining) { /* the signals sent before it was slowed are not judged */
-        ev->draining = pending && sigismember(&p, sig) == 1;
+    unsigned long long lost = atomic_load_explicit(&queue_full, memory_order_relaxed);
+    if (ev->draining) { /* after a slow-down only: the signals queued before are not judged */
+        sigset_t p;
+        ev->draining = sigpending(&p) == 0 && sigismember(&p, sig) == 1;
+        ev->lost_seen = lost;
         return;
     }
+    if (lost == ev->lost_seen) /* the common case: one load, no system call */
+        return;
+    ev->lost_seen = lost;
     long long now = atomic_load_explicit(&ev->now, memory_order_relaxed);
     long long next = ev->hz ? now / PACE_SLOWER : now * PACE_SLOWER;
-    if (!behind || !es->cmp->retune_overflow || next < 1 || next > PACE_MAX_PERIOD)
+    if (!es->cmp->retune_overflow || next < 1 || next > PACE_MAX_PERIOD)
         return;
     if (es->cmp->retune_overflow(es->ctx, ev->native,
                                  (uint64_t)next | (ev->hz ? CMP_PERIOD_HZ : 0)) == PAPI_OK) {
