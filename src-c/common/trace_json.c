@@ -18,7 +18,7 @@
 
 #include "json_writer.h"
 #include "output_file.h"
-#include "trace_backend.h"
+#include "trace_json.h"
 
 /* ---- flow ids ---- */
 

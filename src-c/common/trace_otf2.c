@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace_backend.h"
+#include "trace_otf2.h"
 
 #ifndef PAPI_HAVE_OTF2
 
