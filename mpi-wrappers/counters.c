@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "env.h"
 #include "papi.h"
 #include "papi_metrics.h"
 #include "clock.h"
@@ -196,10 +197,10 @@ static void choose_events(void)
     PAPI_thread_init(thread_id);
     papi_ok = 1;
     const char *var = "PAPI_MPI_EVENTS";
-    const char *env = secure_getenv(var);
+    const char *env = env_get(var);
     if (!env || !*env) { /* the program's region API list counts the ranks too */
         var = "PAPI_EVENTS";
-        env = secure_getenv(var);
+        env = env_get(var);
     }
     if (env && *env) {
         user_events(env, var);
@@ -294,7 +295,7 @@ static void expand_metrics(const char *list, char (*names)[PAPI_MIN_STR_LEN], in
  * list the user chose with PAPI_MPI_EVENTS or PAPI_EVENTS is kept as it is). */
 static void choose_metrics(int user_events)
 {
-    const char *env = secure_getenv("PAPI_MPI_METRICS");
+    const char *env = env_get("PAPI_MPI_METRICS");
     int asked = env && *env;
     char names[PMPI_MAX_METRICS * 4][PAPI_MIN_STR_LEN];
     int n = 0;
@@ -349,7 +350,7 @@ void pmpi_counters_init(void)
 {
     for (int i = 0; i < PMPI_MAX_THREADS; i++)
         slots[i].evset = -1;
-    const char *ev = secure_getenv("PAPI_MPI_EVENTS"), *hl = secure_getenv("PAPI_EVENTS");
+    const char *ev = env_get("PAPI_MPI_EVENTS"), *hl = env_get("PAPI_EVENTS");
     pmpi_mpx_init();
     choose_events();
     choose_metrics((ev && *ev) || (hl && *hl));
