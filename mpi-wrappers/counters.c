@@ -28,6 +28,7 @@
 #include "counter_mpx.h"
 #include "counter_note.h"
 #include "counters.h"
+#include "default_events.h"
 #include "energy_events.h"
 #include "software_event.h"
 #include "socket_counters.h"
@@ -206,14 +207,12 @@ static void choose_events(void)
         user_events(env, var);
         return;
     }
-    static const char *const hw[] = {"PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_FP_OPS"};
-    static const char *const sw[] = {"perf::PAGE-FAULTS", "perf::TASK-CLOCK"};
     struct pmpi_failed failed = {0};
-    int got = try_events(hw, 3, &failed);
-    if (got > 0 && got < 3) {
+    int got = try_events(default_hardware_events, DEFAULT_HARDWARE_N, &failed);
+    if (got > 0 && got < DEFAULT_HARDWARE_N) {
         failed_note(&failed, "not available: ", "", WHOLE_REASONS);
     } else if (got == 0) {
-        try_events(sw, 2, NULL);
+        try_events(default_mpi_software_events, DEFAULT_SOFTWARE_N, NULL);
         failed_note(&failed, "no hardware counters (", "): software events instead",
                     "; counting perf::PAGE-FAULTS and perf::TASK-CLOCK instead" WHOLE_REASONS);
     }
