@@ -240,90 +240,92 @@ static int thread_of(const struct job *j, int k, uint32_t label)
     return 0;
 }
 
+static const OTF2_Type int64_type = OTF2_TYPE_INT64, double_type = OTF2_TYPE_DOUBLE;
+
+static OTF2_ErrorCode write_counter(OTF2_EvtWriter *ew, const struct job *j, int k,
+                                    const struct trace_record *e)
+{
+    uint32_t gid = j->ctr.gid[k][e->id];
+    OTF2_MetricValue v = {.signed_int = e->value};
+    if (j->ctr.dbl[gid])
+        v.floating_point = e->vtype == TR_VALUE_DOUBLE ? trace_value_double(e) : (double)e->value;
+    return L.OTF2_EvtWriter_Metric(ew, NULL, e->ts, gid, 1,
+                                   j->ctr.dbl[gid] ? &double_type : &int64_type, &v);
+}
+
+/* One record of rank k as an event of ew: 1 written, 0 left out (a name or a peer it
+ * does not have), -1 failed. */
+static int write_record(OTF2_EvtWriter *ew, struct job *j, int k, const struct trace_record *e)
+{
+    const struct trace_rank *r = &j->ranks[k];
+    OTF2_TimeStamp ts = e->ts;
+    OTF2_ErrorCode rc;
+    int cr;
+    switch (e->kind) {
+    case TR_ENTER:
+    case TR_LEAVE:
+        if (e->id >= (uint32_t)r->nregions)
+            return 0;
+        rc = (e->kind == TR_ENTER ? L.OTF2_EvtWriter_Enter
+                                  : L.OTF2_EvtWriter_Leave)(ew, NULL, ts, j->reg.gid[k][e->id]);
+        break;
+    case TR_COUNTER:
+        if (e->id >= (uint32_t)r->ncounters)
+            return 0;
+        rc = write_counter(ew, j, k, e);
+        break;
+    case TR_SEND:
+    case TR_RECV:
+        if ((cr = comm_ref(&j->comms, e->comm)) < 0 || e->peer < 0)
+            return cr < 0 ? -1 : 0;
+        rc = (e->kind == TR_SEND ? L.OTF2_EvtWriter_MpiSend : L.OTF2_EvtWriter_MpiRecv)(
+            ew, NULL, ts, (uint32_t)e->peer, (OTF2_CommRef)cr, (uint32_t)e->tag, e->bytes);
+        break;
+    case TR_COLL_BEGIN:
+        rc = L.OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ts);
+        break;
+    case TR_COLL_END:
+        if ((cr = comm_ref(&j->comms, e->comm)) < 0)
+            return -1;
+        rc = L.OTF2_EvtWriter_MpiCollectiveEnd(
+            ew, NULL, ts, (OTF2_CollectiveOp)e->collop, (OTF2_CommRef)cr,
+            e->peer < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)e->peer, e->bytes, (uint64_t)e->value);
+        break;
+    default:
+        return 0;
+    }
+    return rc == OTF2_SUCCESS ? 1 : -1;
+}
+
+/* Rank k's records through a writer per thread: 0, or -1. */
+static int write_rank_events(OTF2_Archive *a, struct job *j, int k)
+{
+    const struct trace_rank *r = &j->ranks[k];
+    size_t *ord = trace_order(r);
+    OTF2_EvtWriter **w = calloc((size_t)(j->nt[k] ? j->nt[k] : 1), sizeof *w);
+    int bad = !ord || !w;
+    for (int t = 0; !bad && t < j->nt[k]; t++)
+        w[t] = L.OTF2_Archive_GetEvtWriter(a, loc_of(r->rank, t));
+    for (size_t i = 0; !bad && i < r->nrec; i++) {
+        const struct trace_record *e = &r->rec[ord[i]];
+        int t = thread_of(j, k, e->thread);
+        int got = w[t] ? write_record(w[t], j, k, e) : -1;
+        bad = got < 0;
+        j->nevents[k][t] += got > 0;
+    }
+    for (int t = 0; w && t < j->nt[k]; t++)
+        if (w[t])
+            L.OTF2_Archive_CloseEvtWriter(a, w[t]);
+    free(ord);
+    free(w);
+    return bad ? -1 : 0;
+}
+
 static int write_events(OTF2_Archive *a, struct job *j)
 {
-    static const OTF2_Type int64_type = OTF2_TYPE_INT64, double_type = OTF2_TYPE_DOUBLE;
-    for (int k = 0; k < j->nr; k++) {
-        const struct trace_rank *r = &j->ranks[k];
-        size_t *ord = trace_order(r);
-        OTF2_EvtWriter **w = calloc((size_t)(j->nt[k] ? j->nt[k] : 1), sizeof *w);
-        if (!ord || !w) {
-            free(ord);
-            free(w);
+    for (int k = 0; k < j->nr; k++)
+        if (write_rank_events(a, j, k) < 0)
             return -1;
-        }
-        for (int t = 0; t < j->nt[k]; t++)
-            w[t] = L.OTF2_Archive_GetEvtWriter(a, loc_of(r->rank, t));
-        int bad = 0;
-        for (size_t i = 0; i < r->nrec && !bad; i++) {
-            const struct trace_record *e = &r->rec[ord[i]];
-            int t = thread_of(j, k, e->thread);
-            OTF2_EvtWriter *ew = w[t];
-            OTF2_TimeStamp ts = e->ts;
-            OTF2_ErrorCode rc = OTF2_SUCCESS;
-            int cr;
-            if (!ew) {
-                bad = 1;
-                break;
-            }
-            switch (e->kind) {
-            case TR_ENTER:
-            case TR_LEAVE:
-                if (e->id >= (uint32_t)r->nregions)
-                    continue;
-                rc = (e->kind == TR_ENTER ? L.OTF2_EvtWriter_Enter : L.OTF2_EvtWriter_Leave)(
-                    ew, NULL, ts, j->reg.gid[k][e->id]);
-                break;
-            case TR_COUNTER: {
-                if (e->id >= (uint32_t)r->ncounters)
-                    continue;
-                uint32_t gid = j->ctr.gid[k][e->id];
-                OTF2_MetricValue v = {.signed_int = e->value};
-                if (j->ctr.dbl[gid])
-                    v.floating_point =
-                        e->vtype == TR_VALUE_DOUBLE ? trace_value_double(e) : (double)e->value;
-                rc = L.OTF2_EvtWriter_Metric(ew, NULL, ts, gid, 1,
-                                             j->ctr.dbl[gid] ? &double_type : &int64_type, &v);
-                break;
-            }
-            case TR_SEND:
-            case TR_RECV:
-                if ((cr = comm_ref(&j->comms, e->comm)) < 0 || e->peer < 0) {
-                    bad = cr < 0;
-                    continue;
-                }
-                rc = (e->kind == TR_SEND ? L.OTF2_EvtWriter_MpiSend : L.OTF2_EvtWriter_MpiRecv)(
-                    ew, NULL, ts, (uint32_t)e->peer, (OTF2_CommRef)cr, (uint32_t)e->tag, e->bytes);
-                break;
-            case TR_COLL_BEGIN:
-                rc = L.OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ts);
-                break;
-            case TR_COLL_END:
-                if ((cr = comm_ref(&j->comms, e->comm)) < 0) {
-                    bad = 1;
-                    continue;
-                }
-                rc = L.OTF2_EvtWriter_MpiCollectiveEnd(
-                    ew, NULL, ts, (OTF2_CollectiveOp)e->collop, (OTF2_CommRef)cr,
-                    e->peer < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)e->peer, e->bytes,
-                    (uint64_t)e->value);
-                break;
-            default:
-                continue;
-            }
-            if (rc != OTF2_SUCCESS)
-                bad = 1;
-            else
-                j->nevents[k][t]++;
-        }
-        for (int t = 0; t < j->nt[k]; t++)
-            if (w[t])
-                L.OTF2_Archive_CloseEvtWriter(a, w[t]);
-        free(ord);
-        free(w);
-        if (bad)
-            return -1;
-    }
     return 0;
 }
 
