@@ -341,40 +341,90 @@ static OTF2_StringRef str(struct strings *s, const char *text)
     return r;
 }
 
+/* The system tree (the job, a node per host), a location group per rank and a location
+ * per thread of it. */
+static void def_locations(OTF2_GlobalDefWriter *g, struct strings *s, const struct job *j)
+{
+    char buf[256];
+    L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str(s, "job"), str(s, "job"),
+                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_StringRef node = str(s, "node");
+    for (int k = 0; k < j->nr; k++) {
+        const struct trace_rank *r = &j->ranks[k];
+        const char *host = r->host ? r->host : "?";
+        int h = 0; /* the first rank on this host names its node (one each: simple, exact) */
+        while (strcmp(j->ranks[h].host ? j->ranks[h].host : "?", host) != 0)
+            h++;
+        if (h == k)
+            L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)k + 1,
+                                                       str(s, host), node, 0);
+        snprintf(buf, sizeof buf, "rank %d (pid %ld)", r->rank, r->pid);
+        L.OTF2_GlobalDefWriter_WriteLocationGroup(
+            g, (OTF2_LocationGroupRef)r->rank, str(s, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+            (OTF2_SystemTreeNodeRef)h + 1, OTF2_UNDEFINED_LOCATION_GROUP);
+        for (int t = 0; t < j->nt[k]; t++) {
+            snprintf(buf, sizeof buf, "rank %d thread %u", r->rank, (unsigned)j->tid[k][t]);
+            L.OTF2_GlobalDefWriter_WriteLocation(g, loc_of(r->rank, t), str(s, buf),
+                                                 OTF2_LOCATION_TYPE_CPU_THREAD, j->nevents[k][t],
+                                                 (OTF2_LocationGroupRef)r->rank);
+        }
+    }
+}
+
+/* MPI's locations (rank r: its first thread's location) and, for every communicator
+ * used, a group of all ranks: peers are ranks of MPI_COMM_WORLD. 0, or -1. */
+static int def_comms(OTF2_GlobalDefWriter *g, struct strings *s, const struct job *j)
+{
+    char buf[64];
+    int nm = j->maxrank + 1;
+    uint64_t *m = malloc((size_t)nm * sizeof *m);
+    if (!m)
+        return -1;
+    for (int r = 0; r < nm; r++)
+        m[r] = loc_of(r, 0);
+    L.OTF2_GlobalDefWriter_WriteGroup(g, 0, str(s, "MPI locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
+    for (int r = 0; r < nm; r++)
+        m[r] = (uint64_t)r;
+    L.OTF2_GlobalDefWriter_WriteGroup(g, 1, str(s, "MPI_COMM_WORLD's ranks"),
+                                      OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                      OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
+    free(m);
+    for (int c = 0; c < j->comms.n; c++) {
+        if (j->comms.c[c] == 0)
+            snprintf(buf, sizeof buf, "MPI_COMM_WORLD");
+        else
+            snprintf(buf, sizeof buf, "communicator %u", (unsigned)j->comms.c[c]);
+        L.OTF2_GlobalDefWriter_WriteComm(g, (OTF2_CommRef)c, str(s, buf), 1, OTF2_UNDEFINED_COMM,
+                                         OTF2_COMM_FLAG_NONE);
+    }
+    return 0;
+}
+
+/* Each counter: a metric member of one value and its asynchronous metric class. */
+static void def_metrics(OTF2_GlobalDefWriter *g, struct strings *s, const struct job *j,
+                        OTF2_StringRef empty)
+{
+    for (int i = 0; i < j->ctr.n; i++) {
+        OTF2_MetricMemberRef mm = (OTF2_MetricMemberRef)i;
+        L.OTF2_GlobalDefWriter_WriteMetricMember(
+            g, mm, str(s, j->ctr.name[i]), empty, OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ABSOLUTE_POINT,
+            j->ctr.dbl[i] ? OTF2_TYPE_DOUBLE : OTF2_TYPE_INT64, OTF2_BASE_DECIMAL, 0, str(s, "#"));
+        L.OTF2_GlobalDefWriter_WriteMetricClass(
+            g, (OTF2_MetricRef)i, 1, &mm, OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
+    }
+}
+
 static int write_defs(OTF2_Archive *a, struct job *j)
 {
     OTF2_GlobalDefWriter *g = L.OTF2_Archive_GetGlobalDefWriter(a);
     if (!g)
         return -1;
     struct strings s = {g, 0};
-    char buf[256];
     L.OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000ULL, j->first, j->last - j->first + 1,
                                                 OTF2_UNDEFINED_TIMESTAMP);
     OTF2_StringRef empty = str(&s, "");
-    /* System tree: the job, then a node per rank's host (one each: simple and exact). */
-    L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str(&s, "job"), str(&s, "job"),
-                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    OTF2_StringRef node = str(&s, "node");
-    for (int k = 0; k < j->nr; k++) {
-        const struct trace_rank *r = &j->ranks[k];
-        const char *host = r->host ? r->host : "?";
-        int h = 0; /* the first rank on this host names its node */
-        while (strcmp(j->ranks[h].host ? j->ranks[h].host : "?", host) != 0)
-            h++;
-        if (h == k)
-            L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)k + 1,
-                                                       str(&s, host), node, 0);
-        snprintf(buf, sizeof buf, "rank %d (pid %ld)", r->rank, r->pid);
-        L.OTF2_GlobalDefWriter_WriteLocationGroup(
-            g, (OTF2_LocationGroupRef)r->rank, str(&s, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
-            (OTF2_SystemTreeNodeRef)h + 1, OTF2_UNDEFINED_LOCATION_GROUP);
-        for (int t = 0; t < j->nt[k]; t++) {
-            snprintf(buf, sizeof buf, "rank %d thread %u", r->rank, (unsigned)j->tid[k][t]);
-            L.OTF2_GlobalDefWriter_WriteLocation(g, loc_of(r->rank, t), str(&s, buf),
-                                                 OTF2_LOCATION_TYPE_CPU_THREAD, j->nevents[k][t],
-                                                 (OTF2_LocationGroupRef)r->rank);
-        }
-    }
+    def_locations(g, &s, j);
     for (int i = 0; i < j->reg.n; i++) {
         int mpi = strncmp(j->reg.name[i], "MPI_", 4) == 0;
         OTF2_StringRef nm = str(&s, j->reg.name[i]);
@@ -383,42 +433,9 @@ static int write_defs(OTF2_Archive *a, struct job *j)
                                            mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
                                            OTF2_REGION_FLAG_NONE, empty, 0, 0);
     }
-    /* MPI's locations (rank r: its first thread's location) and, for every communicator
-     * used, a group of all ranks: peers are ranks of MPI_COMM_WORLD. */
-    if (j->comms.n > 0) {
-        int nm = j->maxrank + 1;
-        uint64_t *m = malloc((size_t)nm * sizeof *m);
-        if (!m)
-            return -1;
-        for (int r = 0; r < nm; r++)
-            m[r] = loc_of(r, 0);
-        L.OTF2_GlobalDefWriter_WriteGroup(g, 0, str(&s, "MPI locations"),
-                                          OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                          OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
-        for (int r = 0; r < nm; r++)
-            m[r] = (uint64_t)r;
-        L.OTF2_GlobalDefWriter_WriteGroup(g, 1, str(&s, "MPI_COMM_WORLD's ranks"),
-                                          OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                          OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
-        free(m);
-        for (int c = 0; c < j->comms.n; c++) {
-            if (j->comms.c[c] == 0)
-                snprintf(buf, sizeof buf, "MPI_COMM_WORLD");
-            else
-                snprintf(buf, sizeof buf, "communicator %u", (unsigned)j->comms.c[c]);
-            L.OTF2_GlobalDefWriter_WriteComm(g, (OTF2_CommRef)c, str(&s, buf), 1,
-                                             OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-        }
-    }
-    for (int i = 0; i < j->ctr.n; i++) {
-        OTF2_MetricMemberRef mm = (OTF2_MetricMemberRef)i;
-        L.OTF2_GlobalDefWriter_WriteMetricMember(g, mm, str(&s, j->ctr.name[i]), empty,
-                                                 OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ABSOLUTE_POINT,
-                                                 j->ctr.dbl[i] ? OTF2_TYPE_DOUBLE : OTF2_TYPE_INT64,
-                                                 OTF2_BASE_DECIMAL, 0, str(&s, "#"));
-        L.OTF2_GlobalDefWriter_WriteMetricClass(
-            g, (OTF2_MetricRef)i, 1, &mm, OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
-    }
+    if (j->comms.n > 0 && def_comms(g, &s, j) < 0)
+        return -1;
+    def_metrics(g, &s, j, empty);
     return 0;
 }
 
