@@ -110,7 +110,7 @@ for t in $(cat "$LIST"); do
 done
 # papi_validate runs in the guest too (tests/validate/arm64/pmu_validate.c runs it).
 if cmake --build "$BUILD" -j"$(nproc)" --target papi_validate >>"$CLOG" 2>&1; then
-    cp "$BUILD/src-c/utils/papi_validate/papi_validate" "$STAGE/bin/"
+    cp "$BUILD/src-c/utils/papi_validate" "$STAGE/bin/"
 else
     say "FAILED: papi_validate does not build (see $CLOG)"
 fi
