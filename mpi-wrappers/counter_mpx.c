@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "papi.h"
 #include "papi_metrics.h"
 #include "counter_mpx.h"
@@ -24,7 +25,7 @@ void pmpi_mpx_init(void)
 {
     for (int e = 0; e < PMPI_MAX_EVENTS; e++)
         retired_frac[e] = row_frac[e] = 1.0;
-    const char *env = secure_getenv("PAPI_MULTIPLEX");
+    const char *env = env_get("PAPI_MULTIPLEX");
     if (env) {
         on = 1;
         snprintf(note, sizeof note, "PAPI_MULTIPLEX: the rank's event sets are multiplexed");

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "env.h"
 #include "papi.h"
 #include "papi_metrics.h"
 #include "clock.h"
@@ -27,6 +28,7 @@
 #include "counter_mpx.h"
 #include "counter_note.h"
 #include "counters.h"
+#include "default_events.h"
 #include "energy_events.h"
 #include "software_event.h"
 #include "socket_counters.h"
@@ -196,23 +198,21 @@ static void choose_events(void)
     PAPI_thread_init(thread_id);
     papi_ok = 1;
     const char *var = "PAPI_MPI_EVENTS";
-    const char *env = secure_getenv(var);
+    const char *env = env_get(var);
     if (!env || !*env) { /* the program's region API list counts the ranks too */
         var = "PAPI_EVENTS";
-        env = secure_getenv(var);
+        env = env_get(var);
     }
     if (env && *env) {
         user_events(env, var);
         return;
     }
-    static const char *const hw[] = {"PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_FP_OPS"};
-    static const char *const sw[] = {"perf::PAGE-FAULTS", "perf::TASK-CLOCK"};
     struct pmpi_failed failed = {0};
-    int got = try_events(hw, 3, &failed);
-    if (got > 0 && got < 3) {
+    int got = try_events(default_hardware_events, DEFAULT_HARDWARE_N, &failed);
+    if (got > 0 && got < DEFAULT_HARDWARE_N) {
         failed_note(&failed, "not available: ", "", WHOLE_REASONS);
     } else if (got == 0) {
-        try_events(sw, 2, NULL);
+        try_events(default_mpi_software_events, DEFAULT_SOFTWARE_N, NULL);
         failed_note(&failed, "no hardware counters (", "): software events instead",
                     "; counting perf::PAGE-FAULTS and perf::TASK-CLOCK instead" WHOLE_REASONS);
     }
@@ -294,7 +294,7 @@ static void expand_metrics(const char *list, char (*names)[PAPI_MIN_STR_LEN], in
  * list the user chose with PAPI_MPI_EVENTS or PAPI_EVENTS is kept as it is). */
 static void choose_metrics(int user_events)
 {
-    const char *env = secure_getenv("PAPI_MPI_METRICS");
+    const char *env = env_get("PAPI_MPI_METRICS");
     int asked = env && *env;
     char names[PMPI_MAX_METRICS * 4][PAPI_MIN_STR_LEN];
     int n = 0;
@@ -349,7 +349,7 @@ void pmpi_counters_init(void)
 {
     for (int i = 0; i < PMPI_MAX_THREADS; i++)
         slots[i].evset = -1;
-    const char *ev = secure_getenv("PAPI_MPI_EVENTS"), *hl = secure_getenv("PAPI_EVENTS");
+    const char *ev = env_get("PAPI_MPI_EVENTS"), *hl = env_get("PAPI_EVENTS");
     pmpi_mpx_init();
     choose_events();
     choose_metrics((ev && *ev) || (hl && *hl));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "event_log.h"
 #include "clock.h"
 #include "state.h"
@@ -21,7 +22,7 @@ static int group_keyval = MPI_KEYVAL_INVALID; /* caches a communicator's group e
 /* PAPI_MPI_WAITS: 1 (default) or 0. */
 static int env_on(int rank)
 {
-    const char *v = secure_getenv("PAPI_MPI_WAITS");
+    const char *v = env_get("PAPI_MPI_WAITS");
     if (!v || !*v || strcmp(v, "1") == 0)
         return 1;
     if (strcmp(v, "0") == 0)
@@ -34,7 +35,7 @@ static int env_on(int rank)
 /* PAPI_MPI_LOG_RECORDS: records per rank, 1 .. LOG_MAX; 0 when refused (said once). */
 static long long env_records(int rank)
 {
-    const char *v = secure_getenv("PAPI_MPI_LOG_RECORDS");
+    const char *v = env_get("PAPI_MPI_LOG_RECORDS");
     if (!v || !*v)
         return LOG_DEFAULT;
     char *end = NULL;

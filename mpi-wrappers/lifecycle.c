@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "aggregate.h"
 #include "counters.h"
 #include "lifecycle.h"
@@ -40,7 +41,7 @@
  * when it writes a row of its own (partial_rows.c): no metadata operation per rank. */
 static void env_outdir(void)
 {
-    const char *d = secure_getenv("PAPI_MPI_OUTPUT_DIR");
+    const char *d = env_get("PAPI_MPI_OUTPUT_DIR");
     char why[PATH_MAX + 128];
     if (!d || !*d)
         d = ".";
@@ -63,7 +64,7 @@ static void env_outdir(void)
 /* PAPI_MPI_CALLSITES: 1 (the default) or 0. */
 static int env_callsites(void)
 {
-    const char *v = secure_getenv("PAPI_MPI_CALLSITES");
+    const char *v = env_get("PAPI_MPI_CALLSITES");
     if (!v || !*v)
         return 1;
     if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
@@ -77,7 +78,7 @@ static int env_callsites(void)
  * report lists them all). */
 static int env_top(void)
 {
-    const char *v = secure_getenv("PAPI_MPI_TOP");
+    const char *v = env_get("PAPI_MPI_TOP");
     char *end = NULL;
     long n = v && *v ? strtol(v, &end, 10) : 10;
     if (v && *v && (*end || n < 0 || n > 1000000)) {

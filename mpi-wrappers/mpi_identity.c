@@ -25,6 +25,8 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "env.h"
+
 #if defined(OMPI_MAJOR_VERSION)
 #define BUILT_FOR    "Open MPI"
 #define OTHER_FLAVOR "mpich"
@@ -162,7 +164,7 @@ static int first_rank(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = secure_getenv(vars[i]);
+        const char *v = env_get(vars[i]);
         if (v)
             return atoi(v) == 0;
     }
@@ -205,7 +207,7 @@ static void run_again(version_fn get, const char *name, const char *self_path, c
      * reads no marker: it would run itself again without end. */
     if (getauxval(AT_SECURE))
         give_up(name, "a privileged program (AT_SECURE) is not run again");
-    const char *pre = secure_getenv("LD_PRELOAD");
+    const char *pre = env_get("LD_PRELOAD");
     struct mpi_objects m = {get, self_path, preload, sizeof preload, 1};
     dl_iterate_phdr(mpi_object_cb, &m);
     if (!m.ok || !preload[0])
@@ -247,7 +249,7 @@ __attribute__((constructor)) static void check_mpi_identity(int argc, char **arg
     snprintf(path, sizeof path, "%s", self.dli_fname);
     char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
-    const char *marker = secure_getenv(RERUN_VAR);
+    const char *marker = env_get(RERUN_VAR);
     if (marker) {
         rerun_check(marker, name, self.dli_fbase);
         return;

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "demangle.h"
 #include "mpi_sample.h"
 #include "record.h"
@@ -135,7 +136,7 @@ static int parse(const char *v)
  * row with its partners still fits its fixed buffer, aggregate.c). */
 static int env_top(void)
 {
-    const char *v = secure_getenv("PAPI_MPI_SAMPLE_TOP");
+    const char *v = env_get("PAPI_MPI_SAMPLE_TOP");
     char *end = NULL;
     long n = v && *v ? strtol(v, &end, 10) : 20;
     if (v && *v && (*end || n < 1 || n > 200)) {
@@ -151,7 +152,7 @@ static int env_top(void)
 
 void pmpi_sample_init(void)
 {
-    const char *v = secure_getenv("PAPI_SAMPLE");
+    const char *v = env_get("PAPI_SAMPLE");
     cfg.top = env_top();
     if (!v || !*v)
         return;

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "output_file.h"
 #include "clock.h"
 #include "event_log_file.h"
@@ -306,7 +307,7 @@ static void remove_stale_temporaries(int dirfd)
  * program's threads). */
 static void checkpoint_start(void)
 {
-    ckpt_period_ns = checkpoint_period_ns(secure_getenv("PAPI_MPI_CHECKPOINT"));
+    ckpt_period_ns = checkpoint_period_ns(env_get("PAPI_MPI_CHECKPOINT"));
     if (ckpt_period_ns <= 0)
         return;
     sigset_t all, old;
@@ -452,7 +453,7 @@ void pmpi_partial_install(void)
     /* Only a rank whose user asked for checkpoints (PAPI_MPI_CHECKPOINT set, even to a
      * refused value) looks for the temporaries a SIGKILL left of its own rows: a default
      * run does no metadata operation here. */
-    const char *ckpt = secure_getenv("PAPI_MPI_CHECKPOINT");
+    const char *ckpt = env_get("PAPI_MPI_CHECKPOINT");
     int dir = ckpt && *ckpt ? outdir() : -1;
     if (dir >= 0)
         remove_stale_temporaries(dir);

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "output_file.h"
 #include <mpi.h>
 
@@ -60,7 +61,7 @@ static int pull[3];
 
 static int env_int(const char *name, int lo, int hi, int dflt)
 {
-    const char *v = secure_getenv(name);
+    const char *v = env_get(name);
     char *end = NULL;
     long x = v && *v ? strtol(v, &end, 10) : dflt;
     if (v && *v && (*end || x < lo || x > hi)) {

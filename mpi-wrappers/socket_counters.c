@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "component_counters.h"
 #include "papi.h"
 #include "socket_counters.h"
@@ -68,7 +69,7 @@ static int energy_only(void)
 
 void pmpi_socket_counters_init(int papi_ok)
 {
-    const char *env = secure_getenv("PAPI_MPI_METRICS");
+    const char *env = env_get("PAPI_MPI_METRICS");
     /* Collective on every rank or none: decided by the environment, the same on all. */
     if (!env || !*env)
         return;

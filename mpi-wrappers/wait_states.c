@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "clock_sync.h"
 #include "sparse_exchange.h"
 #include "event_log.h"
@@ -512,7 +513,7 @@ static int force_pingpong;
 
 static int env_pingpong(void)
 {
-    const char *v = secure_getenv("PAPI_MPI_CLOCK_PINGPONG");
+    const char *v = env_get("PAPI_MPI_CLOCK_PINGPONG");
     if (!v || !*v || strcmp(v, "0") == 0)
         return 0;
     if (strcmp(v, "1") == 0)

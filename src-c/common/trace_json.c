@@ -18,7 +18,7 @@
 
 #include "json_writer.h"
 #include "output_file.h"
-#include "trace_backend.h"
+#include "trace_json.h"
 
 /* ---- flow ids ---- */
 
@@ -142,118 +142,154 @@ static int thread_index(const uint32_t *tid, int nt, uint32_t t)
     return 0;
 }
 
-/* One rank's events; -1 when out of memory. */
-static int write_rank(struct out *o, const struct trace_rank *r)
+/* What write_rank keeps while it walks one rank's records. Per thread: open regions (a
+ * leave without one is left out, so B/E stay balanced) and the open collective's start;
+ * counters on several threads get a track per thread. */
+struct rank_walk {
+    const struct trace_rank *r;
+    uint32_t *tid;
+    int nt, cthreads;
+    long *depth;
+    uint64_t *coll;
+    struct chans sent, recvd;
+};
+
+static void write_region(struct out *o, struct rank_walk *w, const struct trace_record *e, int ti)
 {
-    uint32_t *tid = NULL;
-    int nt = trace_threads(r, &tid);
-    size_t *ord = trace_order(r);
-    /* Per thread: open regions (a leave without one is left out, so B/E stay
-     * balanced) and the open collective's start. */
-    long *depth = calloc((size_t)(nt > 0 ? nt : 1), sizeof *depth);
-    uint64_t *coll = calloc((size_t)(nt > 0 ? nt : 1), sizeof *coll);
-    /* Counters on several threads get a track per thread. */
+    const char *name = region_name(w->r, e->id);
+    if (e->kind == TR_LEAVE && w->depth[ti] == 0)
+        return;
+    w->depth[ti] += e->kind == TR_ENTER ? 1 : -1;
+    ev_open(o, e->kind == TR_ENTER ? "B" : "E", w->r->rank, e->thread);
+    put_name(o, name, strncmp(name, "MPI_", 4) == 0 ? "mpi" : "region");
+    put_ts(o, "ts", e->ts);
+    if (e->kind == TR_ENTER && e->value > 0) /* a slice of folded polls */
+        fprintf(o->f, ",\"args\":{\"calls\":%" PRId64 "}", e->value);
+    fputc('}', o->f);
+}
+
+static void write_counter(struct out *o, const struct rank_walk *w, const struct trace_record *e)
+{
+    const struct trace_rank *r = w->r;
+    const char *name =
+        e->id < (uint32_t)r->ncounters && r->counter[e->id] ? r->counter[e->id] : "unknown counter";
+    /* A named metric is a double, written as one (a count is an integer) */
+    int dbl = e->vtype == TR_VALUE_DOUBLE;
+    double d = dbl ? trace_value_double(e) : 0;
+    if (dbl && !isfinite(d))
+        return; /* NaN or inf: no point rather than a wrong one (JSON has neither) */
+    char track[320];
+    snprintf(track, sizeof track, "%s", name);
+    if (w->cthreads > 1) {
+        size_t l = strlen(track);
+        snprintf(track + l, sizeof track - l, " [thread %" PRIu32 "]", e->thread);
+    }
+    ev_open(o, "C", r->rank, e->thread);
+    put_name(o, track, "counter");
+    put_ts(o, "ts", e->ts);
+    if (dbl)
+        fprintf(o->f, ",\"args\":{\"value\":%.17g}}", d);
+    else
+        fprintf(o->f, ",\"args\":{\"value\":%" PRId64 "}}", e->value);
+}
+
+/* A send's or a receive's flow end; -1 when out of memory. */
+static int write_message(struct out *o, struct rank_walk *w, const struct trace_record *e)
+{
+    int send = e->kind == TR_SEND, rank = w->r->rank;
+    int64_t n = chan_next(send ? &w->sent : &w->recvd, e->peer, e->tag, e->comm);
+    if (n < 0)
+        return -1;
+    uint64_t id = send ? flow_id(rank, e->peer, e->tag, e->comm, (uint64_t)n)
+                       : flow_id(e->peer, rank, e->tag, e->comm, (uint64_t)n);
+    ev_open(o, send ? "s" : "f", rank, e->thread);
+    put_name(o, "message", "mpi_message");
+    put_ts(o, "ts", e->ts);
+    fprintf(o->f,
+            "%s,\"id\":%" PRIu64 ",\"args\":{\"%s\":%d,\"tag\":%d,\"comm\":%" PRIu32
+            ",\"bytes\":%" PRIu64 "}}",
+            send ? "" : ",\"bp\":\"e\"", id, send ? "to" : "from", (int)e->peer, (int)e->tag,
+            e->comm, e->bytes);
+    return 0;
+}
+
+static void write_collective(struct out *o, struct rank_walk *w, const struct trace_record *e,
+                             int ti)
+{
+    uint64_t begin = w->coll[ti] && w->coll[ti] <= e->ts ? w->coll[ti] : e->ts;
+    w->coll[ti] = 0;
+    ev_open(o, "X", w->r->rank, e->thread);
+    put_name(o, trace_collop_name(e->collop), "mpi_collective");
+    put_ts(o, "ts", begin);
+    fprintf(o->f, ",\"dur\":%" PRIu64 ".%03u", (e->ts - begin) / 1000,
+            (unsigned)((e->ts - begin) % 1000));
+    fprintf(o->f,
+            ",\"args\":{\"comm\":%" PRIu32 ",\"root\":%d,\"sent\":%" PRIu64 ",\"received\":%" PRId64
+            "}}",
+            e->comm, (int)e->peer, e->bytes, e->value);
+}
+
+/* One record's event (none for some); -1 when out of memory. */
+static int write_record(struct out *o, struct rank_walk *w, const struct trace_record *e)
+{
+    int ti = thread_index(w->tid, w->nt, e->thread);
+    switch (e->kind) {
+    case TR_ENTER:
+    case TR_LEAVE:
+        write_region(o, w, e, ti);
+        return 0;
+    case TR_COUNTER:
+        write_counter(o, w, e);
+        return 0;
+    case TR_SEND:
+    case TR_RECV:
+        return write_message(o, w, e);
+    case TR_COLL_BEGIN:
+        w->coll[ti] = e->ts;
+        return 0;
+    case TR_COLL_END:
+        write_collective(o, w, e, ti);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* How many threads (0, 1 or 2: more is 2) have counter records. */
+static int counter_threads(const struct trace_rank *r)
+{
     uint32_t ctid = 0;
     int cthreads = 0;
-    struct chans sent = {0}, recvd = {0};
-    int ret = -1;
-    if (nt < 0 || !ord || !depth || !coll)
-        goto fail;
     for (size_t i = 0; i < r->nrec && cthreads < 2; i++)
         if (r->rec[i].kind == TR_COUNTER && (!cthreads || r->rec[i].thread != ctid)) {
             ctid = r->rec[i].thread;
             cthreads++;
         }
-    metadata(o, r, tid, nt);
-    for (size_t k = 0; k < r->nrec; k++) {
-        const struct trace_record *e = &r->rec[ord[k]];
-        int ti = thread_index(tid, nt, e->thread);
-        int64_t n;
-        switch (e->kind) {
-        case TR_ENTER:
-        case TR_LEAVE: {
-            const char *name = region_name(r, e->id);
-            if (e->kind == TR_LEAVE && depth[ti] == 0)
-                break;
-            depth[ti] += e->kind == TR_ENTER ? 1 : -1;
-            ev_open(o, e->kind == TR_ENTER ? "B" : "E", r->rank, e->thread);
-            put_name(o, name, strncmp(name, "MPI_", 4) == 0 ? "mpi" : "region");
-            put_ts(o, "ts", e->ts);
-            if (e->kind == TR_ENTER && e->value > 0) /* a slice of folded polls */
-                fprintf(o->f, ",\"args\":{\"calls\":%" PRId64 "}", e->value);
-            fputc('}', o->f);
-            break;
-        }
-        case TR_COUNTER: {
-            const char *name = e->id < (uint32_t)r->ncounters && r->counter[e->id]
-                                   ? r->counter[e->id]
-                                   : "unknown counter";
-            /* A named metric is a double, written as one (a count is an integer) */
-            int dbl = e->vtype == TR_VALUE_DOUBLE;
-            double d = dbl ? trace_value_double(e) : 0;
-            if (dbl && !isfinite(d))
-                break; /* NaN or inf: no point rather than a wrong one (JSON has neither) */
-            char track[320];
-            snprintf(track, sizeof track, "%s", name);
-            if (cthreads > 1) {
-                size_t l = strlen(track);
-                snprintf(track + l, sizeof track - l, " [thread %" PRIu32 "]", e->thread);
-            }
-            ev_open(o, "C", r->rank, e->thread);
-            put_name(o, track, "counter");
-            put_ts(o, "ts", e->ts);
-            if (dbl)
-                fprintf(o->f, ",\"args\":{\"value\":%.17g}}", d);
-            else
-                fprintf(o->f, ",\"args\":{\"value\":%" PRId64 "}}", e->value);
-            break;
-        }
-        case TR_SEND:
-        case TR_RECV: {
-            int send = e->kind == TR_SEND;
-            if ((n = chan_next(send ? &sent : &recvd, e->peer, e->tag, e->comm)) < 0)
-                goto fail;
-            uint64_t id = send ? flow_id(r->rank, e->peer, e->tag, e->comm, (uint64_t)n)
-                               : flow_id(e->peer, r->rank, e->tag, e->comm, (uint64_t)n);
-            ev_open(o, send ? "s" : "f", r->rank, e->thread);
-            put_name(o, "message", "mpi_message");
-            put_ts(o, "ts", e->ts);
-            fprintf(o->f,
-                    "%s,\"id\":%" PRIu64 ",\"args\":{\"%s\":%d,\"tag\":%d,\"comm\":%" PRIu32
-                    ",\"bytes\":%" PRIu64 "}}",
-                    send ? "" : ",\"bp\":\"e\"", id, send ? "to" : "from", (int)e->peer,
-                    (int)e->tag, e->comm, e->bytes);
-            break;
-        }
-        case TR_COLL_BEGIN:
-            coll[ti] = e->ts;
-            break;
-        case TR_COLL_END: {
-            uint64_t begin = coll[ti] && coll[ti] <= e->ts ? coll[ti] : e->ts;
-            coll[ti] = 0;
-            ev_open(o, "X", r->rank, e->thread);
-            put_name(o, trace_collop_name(e->collop), "mpi_collective");
-            put_ts(o, "ts", begin);
-            fprintf(o->f, ",\"dur\":%" PRIu64 ".%03u", (e->ts - begin) / 1000,
-                    (unsigned)((e->ts - begin) % 1000));
-            fprintf(o->f,
-                    ",\"args\":{\"comm\":%" PRIu32 ",\"root\":%d,\"sent\":%" PRIu64
-                    ",\"received\":%" PRId64 "}}",
-                    e->comm, (int)e->peer, e->bytes, e->value);
-            break;
-        }
-        default:
-            break;
-        }
+    return cthreads;
+}
+
+/* One rank's events; -1 when out of memory. */
+static int write_rank(struct out *o, const struct trace_rank *r)
+{
+    struct rank_walk w = {.r = r};
+    w.nt = trace_threads(r, &w.tid);
+    size_t *ord = trace_order(r);
+    w.depth = calloc((size_t)(w.nt > 0 ? w.nt : 1), sizeof *w.depth);
+    w.coll = calloc((size_t)(w.nt > 0 ? w.nt : 1), sizeof *w.coll);
+    int ret = -1;
+    if (w.nt >= 0 && ord && w.depth && w.coll) {
+        w.cthreads = counter_threads(r);
+        metadata(o, r, w.tid, w.nt);
+        ret = 0;
+        for (size_t k = 0; k < r->nrec && ret == 0; k++)
+            ret = write_record(o, &w, &r->rec[ord[k]]);
     }
-    ret = 0;
-fail:
-    free(sent.c);
-    free(recvd.c);
-    free(tid);
+    free(w.sent.c);
+    free(w.recvd.c);
+    free(w.tid);
     free(ord);
-    free(depth);
-    free(coll);
+    free(w.depth);
+    free(w.coll);
     return ret;
 }
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace_backend.h"
+#include "trace_otf2.h"
 
 #ifndef PAPI_HAVE_OTF2
 
@@ -240,90 +240,92 @@ static int thread_of(const struct job *j, int k, uint32_t label)
     return 0;
 }
 
+static const OTF2_Type int64_type = OTF2_TYPE_INT64, double_type = OTF2_TYPE_DOUBLE;
+
+static OTF2_ErrorCode write_counter(OTF2_EvtWriter *ew, const struct job *j, int k,
+                                    const struct trace_record *e)
+{
+    uint32_t gid = j->ctr.gid[k][e->id];
+    OTF2_MetricValue v = {.signed_int = e->value};
+    if (j->ctr.dbl[gid])
+        v.floating_point = e->vtype == TR_VALUE_DOUBLE ? trace_value_double(e) : (double)e->value;
+    return L.OTF2_EvtWriter_Metric(ew, NULL, e->ts, gid, 1,
+                                   j->ctr.dbl[gid] ? &double_type : &int64_type, &v);
+}
+
+/* One record of rank k as an event of ew: 1 written, 0 left out (a name or a peer it
+ * does not have), -1 failed. */
+static int write_record(OTF2_EvtWriter *ew, struct job *j, int k, const struct trace_record *e)
+{
+    const struct trace_rank *r = &j->ranks[k];
+    OTF2_TimeStamp ts = e->ts;
+    OTF2_ErrorCode rc;
+    int cr;
+    switch (e->kind) {
+    case TR_ENTER:
+    case TR_LEAVE:
+        if (e->id >= (uint32_t)r->nregions)
+            return 0;
+        rc = (e->kind == TR_ENTER ? L.OTF2_EvtWriter_Enter
+                                  : L.OTF2_EvtWriter_Leave)(ew, NULL, ts, j->reg.gid[k][e->id]);
+        break;
+    case TR_COUNTER:
+        if (e->id >= (uint32_t)r->ncounters)
+            return 0;
+        rc = write_counter(ew, j, k, e);
+        break;
+    case TR_SEND:
+    case TR_RECV:
+        if ((cr = comm_ref(&j->comms, e->comm)) < 0 || e->peer < 0)
+            return cr < 0 ? -1 : 0;
+        rc = (e->kind == TR_SEND ? L.OTF2_EvtWriter_MpiSend : L.OTF2_EvtWriter_MpiRecv)(
+            ew, NULL, ts, (uint32_t)e->peer, (OTF2_CommRef)cr, (uint32_t)e->tag, e->bytes);
+        break;
+    case TR_COLL_BEGIN:
+        rc = L.OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ts);
+        break;
+    case TR_COLL_END:
+        if ((cr = comm_ref(&j->comms, e->comm)) < 0)
+            return -1;
+        rc = L.OTF2_EvtWriter_MpiCollectiveEnd(
+            ew, NULL, ts, (OTF2_CollectiveOp)e->collop, (OTF2_CommRef)cr,
+            e->peer < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)e->peer, e->bytes, (uint64_t)e->value);
+        break;
+    default:
+        return 0;
+    }
+    return rc == OTF2_SUCCESS ? 1 : -1;
+}
+
+/* Rank k's records through a writer per thread: 0, or -1. */
+static int write_rank_events(OTF2_Archive *a, struct job *j, int k)
+{
+    const struct trace_rank *r = &j->ranks[k];
+    size_t *ord = trace_order(r);
+    OTF2_EvtWriter **w = calloc((size_t)(j->nt[k] ? j->nt[k] : 1), sizeof *w);
+    int bad = !ord || !w;
+    for (int t = 0; !bad && t < j->nt[k]; t++)
+        w[t] = L.OTF2_Archive_GetEvtWriter(a, loc_of(r->rank, t));
+    for (size_t i = 0; !bad && i < r->nrec; i++) {
+        const struct trace_record *e = &r->rec[ord[i]];
+        int t = thread_of(j, k, e->thread);
+        int got = w[t] ? write_record(w[t], j, k, e) : -1;
+        bad = got < 0;
+        j->nevents[k][t] += got > 0;
+    }
+    for (int t = 0; w && t < j->nt[k]; t++)
+        if (w[t])
+            L.OTF2_Archive_CloseEvtWriter(a, w[t]);
+    free(ord);
+    free(w);
+    return bad ? -1 : 0;
+}
+
 static int write_events(OTF2_Archive *a, struct job *j)
 {
-    static const OTF2_Type int64_type = OTF2_TYPE_INT64, double_type = OTF2_TYPE_DOUBLE;
-    for (int k = 0; k < j->nr; k++) {
-        const struct trace_rank *r = &j->ranks[k];
-        size_t *ord = trace_order(r);
-        OTF2_EvtWriter **w = calloc((size_t)(j->nt[k] ? j->nt[k] : 1), sizeof *w);
-        if (!ord || !w) {
-            free(ord);
-            free(w);
+    for (int k = 0; k < j->nr; k++)
+        if (write_rank_events(a, j, k) < 0)
             return -1;
-        }
-        for (int t = 0; t < j->nt[k]; t++)
-            w[t] = L.OTF2_Archive_GetEvtWriter(a, loc_of(r->rank, t));
-        int bad = 0;
-        for (size_t i = 0; i < r->nrec && !bad; i++) {
-            const struct trace_record *e = &r->rec[ord[i]];
-            int t = thread_of(j, k, e->thread);
-            OTF2_EvtWriter *ew = w[t];
-            OTF2_TimeStamp ts = e->ts;
-            OTF2_ErrorCode rc = OTF2_SUCCESS;
-            int cr;
-            if (!ew) {
-                bad = 1;
-                break;
-            }
-            switch (e->kind) {
-            case TR_ENTER:
-            case TR_LEAVE:
-                if (e->id >= (uint32_t)r->nregions)
-                    continue;
-                rc = (e->kind == TR_ENTER ? L.OTF2_EvtWriter_Enter : L.OTF2_EvtWriter_Leave)(
-                    ew, NULL, ts, j->reg.gid[k][e->id]);
-                break;
-            case TR_COUNTER: {
-                if (e->id >= (uint32_t)r->ncounters)
-                    continue;
-                uint32_t gid = j->ctr.gid[k][e->id];
-                OTF2_MetricValue v = {.signed_int = e->value};
-                if (j->ctr.dbl[gid])
-                    v.floating_point =
-                        e->vtype == TR_VALUE_DOUBLE ? trace_value_double(e) : (double)e->value;
-                rc = L.OTF2_EvtWriter_Metric(ew, NULL, ts, gid, 1,
-                                             j->ctr.dbl[gid] ? &double_type : &int64_type, &v);
-                break;
-            }
-            case TR_SEND:
-            case TR_RECV:
-                if ((cr = comm_ref(&j->comms, e->comm)) < 0 || e->peer < 0) {
-                    bad = cr < 0;
-                    continue;
-                }
-                rc = (e->kind == TR_SEND ? L.OTF2_EvtWriter_MpiSend : L.OTF2_EvtWriter_MpiRecv)(
-                    ew, NULL, ts, (uint32_t)e->peer, (OTF2_CommRef)cr, (uint32_t)e->tag, e->bytes);
-                break;
-            case TR_COLL_BEGIN:
-                rc = L.OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ts);
-                break;
-            case TR_COLL_END:
-                if ((cr = comm_ref(&j->comms, e->comm)) < 0) {
-                    bad = 1;
-                    continue;
-                }
-                rc = L.OTF2_EvtWriter_MpiCollectiveEnd(
-                    ew, NULL, ts, (OTF2_CollectiveOp)e->collop, (OTF2_CommRef)cr,
-                    e->peer < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)e->peer, e->bytes,
-                    (uint64_t)e->value);
-                break;
-            default:
-                continue;
-            }
-            if (rc != OTF2_SUCCESS)
-                bad = 1;
-            else
-                j->nevents[k][t]++;
-        }
-        for (int t = 0; t < j->nt[k]; t++)
-            if (w[t])
-                L.OTF2_Archive_CloseEvtWriter(a, w[t]);
-        free(ord);
-        free(w);
-        if (bad)
-            return -1;
-    }
     return 0;
 }
 
@@ -339,40 +341,90 @@ static OTF2_StringRef str(struct strings *s, const char *text)
     return r;
 }
 
+/* The system tree (the job, a node per host), a location group per rank and a location
+ * per thread of it. */
+static void def_locations(OTF2_GlobalDefWriter *g, struct strings *s, const struct job *j)
+{
+    char buf[256];
+    L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str(s, "job"), str(s, "job"),
+                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_StringRef node = str(s, "node");
+    for (int k = 0; k < j->nr; k++) {
+        const struct trace_rank *r = &j->ranks[k];
+        const char *host = r->host ? r->host : "?";
+        int h = 0; /* the first rank on this host names its node (one each: simple, exact) */
+        while (strcmp(j->ranks[h].host ? j->ranks[h].host : "?", host) != 0)
+            h++;
+        if (h == k)
+            L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)k + 1,
+                                                       str(s, host), node, 0);
+        snprintf(buf, sizeof buf, "rank %d (pid %ld)", r->rank, r->pid);
+        L.OTF2_GlobalDefWriter_WriteLocationGroup(
+            g, (OTF2_LocationGroupRef)r->rank, str(s, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+            (OTF2_SystemTreeNodeRef)h + 1, OTF2_UNDEFINED_LOCATION_GROUP);
+        for (int t = 0; t < j->nt[k]; t++) {
+            snprintf(buf, sizeof buf, "rank %d thread %u", r->rank, (unsigned)j->tid[k][t]);
+            L.OTF2_GlobalDefWriter_WriteLocation(g, loc_of(r->rank, t), str(s, buf),
+                                                 OTF2_LOCATION_TYPE_CPU_THREAD, j->nevents[k][t],
+                                                 (OTF2_LocationGroupRef)r->rank);
+        }
+    }
+}
+
+/* MPI's locations (rank r: its first thread's location) and, for every communicator
+ * used, a group of all ranks: peers are ranks of MPI_COMM_WORLD. 0, or -1. */
+static int def_comms(OTF2_GlobalDefWriter *g, struct strings *s, const struct job *j)
+{
+    char buf[64];
+    int nm = j->maxrank + 1;
+    uint64_t *m = malloc((size_t)nm * sizeof *m);
+    if (!m)
+        return -1;
+    for (int r = 0; r < nm; r++)
+        m[r] = loc_of(r, 0);
+    L.OTF2_GlobalDefWriter_WriteGroup(g, 0, str(s, "MPI locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
+    for (int r = 0; r < nm; r++)
+        m[r] = (uint64_t)r;
+    L.OTF2_GlobalDefWriter_WriteGroup(g, 1, str(s, "MPI_COMM_WORLD's ranks"),
+                                      OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                      OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
+    free(m);
+    for (int c = 0; c < j->comms.n; c++) {
+        if (j->comms.c[c] == 0)
+            snprintf(buf, sizeof buf, "MPI_COMM_WORLD");
+        else
+            snprintf(buf, sizeof buf, "communicator %u", (unsigned)j->comms.c[c]);
+        L.OTF2_GlobalDefWriter_WriteComm(g, (OTF2_CommRef)c, str(s, buf), 1, OTF2_UNDEFINED_COMM,
+                                         OTF2_COMM_FLAG_NONE);
+    }
+    return 0;
+}
+
+/* Each counter: a metric member of one value and its asynchronous metric class. */
+static void def_metrics(OTF2_GlobalDefWriter *g, struct strings *s, const struct job *j,
+                        OTF2_StringRef empty)
+{
+    for (int i = 0; i < j->ctr.n; i++) {
+        OTF2_MetricMemberRef mm = (OTF2_MetricMemberRef)i;
+        L.OTF2_GlobalDefWriter_WriteMetricMember(
+            g, mm, str(s, j->ctr.name[i]), empty, OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ABSOLUTE_POINT,
+            j->ctr.dbl[i] ? OTF2_TYPE_DOUBLE : OTF2_TYPE_INT64, OTF2_BASE_DECIMAL, 0, str(s, "#"));
+        L.OTF2_GlobalDefWriter_WriteMetricClass(
+            g, (OTF2_MetricRef)i, 1, &mm, OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
+    }
+}
+
 static int write_defs(OTF2_Archive *a, struct job *j)
 {
     OTF2_GlobalDefWriter *g = L.OTF2_Archive_GetGlobalDefWriter(a);
     if (!g)
         return -1;
     struct strings s = {g, 0};
-    char buf[256];
     L.OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000ULL, j->first, j->last - j->first + 1,
                                                 OTF2_UNDEFINED_TIMESTAMP);
     OTF2_StringRef empty = str(&s, "");
-    /* System tree: the job, then a node per rank's host (one each: simple and exact). */
-    L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str(&s, "job"), str(&s, "job"),
-                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    OTF2_StringRef node = str(&s, "node");
-    for (int k = 0; k < j->nr; k++) {
-        const struct trace_rank *r = &j->ranks[k];
-        const char *host = r->host ? r->host : "?";
-        int h = 0; /* the first rank on this host names its node */
-        while (strcmp(j->ranks[h].host ? j->ranks[h].host : "?", host) != 0)
-            h++;
-        if (h == k)
-            L.OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)k + 1,
-                                                       str(&s, host), node, 0);
-        snprintf(buf, sizeof buf, "rank %d (pid %ld)", r->rank, r->pid);
-        L.OTF2_GlobalDefWriter_WriteLocationGroup(
-            g, (OTF2_LocationGroupRef)r->rank, str(&s, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
-            (OTF2_SystemTreeNodeRef)h + 1, OTF2_UNDEFINED_LOCATION_GROUP);
-        for (int t = 0; t < j->nt[k]; t++) {
-            snprintf(buf, sizeof buf, "rank %d thread %u", r->rank, (unsigned)j->tid[k][t]);
-            L.OTF2_GlobalDefWriter_WriteLocation(g, loc_of(r->rank, t), str(&s, buf),
-                                                 OTF2_LOCATION_TYPE_CPU_THREAD, j->nevents[k][t],
-                                                 (OTF2_LocationGroupRef)r->rank);
-        }
-    }
+    def_locations(g, &s, j);
     for (int i = 0; i < j->reg.n; i++) {
         int mpi = strncmp(j->reg.name[i], "MPI_", 4) == 0;
         OTF2_StringRef nm = str(&s, j->reg.name[i]);
@@ -381,42 +433,9 @@ static int write_defs(OTF2_Archive *a, struct job *j)
                                            mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
                                            OTF2_REGION_FLAG_NONE, empty, 0, 0);
     }
-    /* MPI's locations (rank r: its first thread's location) and, for every communicator
-     * used, a group of all ranks: peers are ranks of MPI_COMM_WORLD. */
-    if (j->comms.n > 0) {
-        int nm = j->maxrank + 1;
-        uint64_t *m = malloc((size_t)nm * sizeof *m);
-        if (!m)
-            return -1;
-        for (int r = 0; r < nm; r++)
-            m[r] = loc_of(r, 0);
-        L.OTF2_GlobalDefWriter_WriteGroup(g, 0, str(&s, "MPI locations"),
-                                          OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                          OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
-        for (int r = 0; r < nm; r++)
-            m[r] = (uint64_t)r;
-        L.OTF2_GlobalDefWriter_WriteGroup(g, 1, str(&s, "MPI_COMM_WORLD's ranks"),
-                                          OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                          OTF2_GROUP_FLAG_NONE, (uint32_t)nm, m);
-        free(m);
-        for (int c = 0; c < j->comms.n; c++) {
-            if (j->comms.c[c] == 0)
-                snprintf(buf, sizeof buf, "MPI_COMM_WORLD");
-            else
-                snprintf(buf, sizeof buf, "communicator %u", (unsigned)j->comms.c[c]);
-            L.OTF2_GlobalDefWriter_WriteComm(g, (OTF2_CommRef)c, str(&s, buf), 1,
-                                             OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-        }
-    }
-    for (int i = 0; i < j->ctr.n; i++) {
-        OTF2_MetricMemberRef mm = (OTF2_MetricMemberRef)i;
-        L.OTF2_GlobalDefWriter_WriteMetricMember(g, mm, str(&s, j->ctr.name[i]), empty,
-                                                 OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ABSOLUTE_POINT,
-                                                 j->ctr.dbl[i] ? OTF2_TYPE_DOUBLE : OTF2_TYPE_INT64,
-                                                 OTF2_BASE_DECIMAL, 0, str(&s, "#"));
-        L.OTF2_GlobalDefWriter_WriteMetricClass(
-            g, (OTF2_MetricRef)i, 1, &mm, OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
-    }
+    if (j->comms.n > 0 && def_comms(g, &s, j) < 0)
+        return -1;
+    def_metrics(g, &s, j, empty);
     return 0;
 }
 

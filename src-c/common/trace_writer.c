@@ -5,33 +5,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "trace_backend.h"
+#include "trace_json.h"
+#include "trace_otf2.h"
 #include "trace_writer.h"
 
 #define TW_DEFAULT_MAX ((size_t)4 << 20)
-
-static const char *const collop_names[TC_COUNT] = {"MPI_Barrier",
-                                                   "MPI_Bcast",
-                                                   "MPI_Gather",
-                                                   "MPI_Gatherv",
-                                                   "MPI_Scatter",
-                                                   "MPI_Scatterv",
-                                                   "MPI_Allgather",
-                                                   "MPI_Allgatherv",
-                                                   "MPI_Alltoall",
-                                                   "MPI_Alltoallv",
-                                                   "MPI_Alltoallw",
-                                                   "MPI_Allreduce",
-                                                   "MPI_Reduce",
-                                                   "MPI_Reduce_scatter",
-                                                   "MPI_Scan",
-                                                   "MPI_Exscan",
-                                                   "MPI_Reduce_scatter_block"};
-
-const char *trace_collop_name(unsigned op)
-{
-    return op < TC_COUNT ? collop_names[op] : "collective";
-}
 
 int trace_format_parse(const char *s, enum trace_format *out, char *why, size_t whylen)
 {
@@ -69,85 +47,6 @@ int trace_write(const char *dir, const char *base, enum trace_format f,
         return trace_otf2_write(dir, base, meta, ranks, nranks, why, whylen);
     snprintf(why, whylen, "trace_write: unknown format %d", (int)f);
     return -1;
-}
-
-/* ---- order and threads, for the back ends ---- */
-
-struct tkey {
-    uint64_t ts;
-    size_t i;
-};
-
-static int by_time(const void *a, const void *b)
-{
-    const struct tkey *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-size_t *trace_order(const struct trace_rank *r)
-{
-    size_t n = r->nrec;
-    struct tkey *k = malloc((n ? n : 1) * sizeof *k);
-    size_t *out = malloc((n ? n : 1) * sizeof *out);
-    if (!k || !out) {
-        free(k);
-        free(out);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++)
-        k[i] = (struct tkey){r->rec[i].ts, i};
-    qsort(k, n, sizeof *k, by_time);
-    for (size_t i = 0; i < n; i++)
-        out[i] = k[i].i;
-    free(k);
-    return out;
-}
-
-int trace_threads(const struct trace_rank *r, uint32_t **labels)
-{
-    int n = 0, cap = 0;
-    uint32_t *l = NULL;
-    for (size_t i = 0; i < r->nrec; i++) {
-        uint32_t t = r->rec[i].thread;
-        int k = n - 1;
-        while (k >= 0 && l[k] != t) /* few threads: a linear search, from the newest */
-            k--;
-        if (k >= 0)
-            continue;
-        if (n == cap) {
-            int nc = cap ? 2 * cap : 8;
-            uint32_t *nl = realloc(l, (size_t)nc * sizeof *nl);
-            if (!nl) {
-                free(l);
-                return -1;
-            }
-            l = nl;
-            cap = nc;
-        }
-        l[n++] = t;
-    }
-    if (labels)
-        *labels = l;
-    else
-        free(l);
-    return n;
-}
-
-void trace_span(const struct trace_rank *ranks, int n, uint64_t *first, uint64_t *last)
-{
-    int any = 0;
-    *first = *last = 0;
-    for (int k = 0; k < n; k++)
-        for (size_t i = 0; i < ranks[k].nrec; i++) {
-            uint64_t t = ranks[k].rec[i].ts;
-            if (!any || t < *first)
-                *first = t;
-            if (!any || t > *last)
-                *last = t;
-            any = 1;
-        }
 }
 
 /* ---- the builder ---- */

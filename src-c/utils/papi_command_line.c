@@ -73,28 +73,126 @@ static char *with_preset_note(const char *name, char *why)
     return out;
 }
 
-int main(int argc, char **argv)
+/* What was asked and what came of it. */
+struct cl {
+    struct ev ev[MAX_EVENTS];
+    int nev, json, hex, unsig;
+    int failed, counted;
+    long long values[MAX_EVENTS];
+    char count_why[PAPI_HUGE_STR_LEN];
+};
+
+static void parse(int argc, char **argv, struct cl *cl)
 {
-    int json = 0, hex = 0, unsig = 0, nev = 0;
-    static struct ev ev[MAX_EVENTS];
     static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     int c;
     util_options("papi_command_line", usage);
     while ((c = util_getopt(argc, argv, "ux", longopts)) != -1) {
         if (c == UTIL_OPT_JSON)
-            json = 1;
+            cl->json = 1;
         else if (c == 'x')
-            hex = 1;
+            cl->hex = 1;
         else if (c == 'u')
-            unsig = 1;
+            cl->unsig = 1;
     }
     for (int i = optind; i < argc; i++) {
-        if (nev == MAX_EVENTS)
+        if (cl->nev == MAX_EVENTS)
             util_usage_error("at most %d events", MAX_EVENTS);
-        ev[nev++].name = argv[i];
+        cl->ev[cl->nev++].name = argv[i];
     }
-    if (nev == 0)
+    if (cl->nev == 0)
         util_usage_error("name at least one event");
+}
+
+/* Adds each event to es (saying so in text mode): how many were added. */
+static int add_events(struct cl *cl, int es)
+{
+    int nadded = 0;
+    for (int i = 0; i < cl->nev; i++) {
+        struct ev *e = &cl->ev[i];
+        int r = PAPI_add_named_event(es, e->name);
+        if (r == PAPI_OK) {
+            e->added = 1;
+            nadded++;
+            if (!cl->json)
+                printf("Successfully added: %s\n", e->name);
+            continue;
+        }
+        cl->failed = 1;
+        e->why = with_preset_note(e->name, util_error_detail_dup(r));
+        if (!cl->json) { /* the whole reason, wrapped for a terminal */
+            printf("Failed adding: %s\n", e->name);
+            util_print_hanging(stdout, "because: ", "         ",
+                               e->why ? e->why : "(no memory to say why)", 80);
+        }
+    }
+    return nadded;
+}
+
+/* Counts the workload with es: cl->counted and values, or count_why. */
+static void count(struct cl *cl, int es)
+{
+    int r = PAPI_start(es);
+    if (r == PAPI_OK) {
+        workload();
+        r = PAPI_stop(es, cl->values);
+    }
+    if (r == PAPI_OK)
+        cl->counted = 1;
+    else
+        util_error_detail(r, cl->count_why, sizeof cl->count_why);
+}
+
+static void print_json(const struct cl *cl)
+{
+    struct jw w;
+    util_json_begin(&w);
+    jw_arr_begin(&w, "events");
+    for (int i = 0, k = 0; i < cl->nev; i++) {
+        const struct ev *e = &cl->ev[i];
+        jw_obj_begin(&w, NULL);
+        jw_str(&w, "name", e->name);
+        jw_bool(&w, "added", e->added);
+        if (e->added && cl->counted)
+            jw_int(&w, "count", cl->values[k]);
+        if (!e->added)
+            jw_str(&w, "reason", e->why ? e->why : "(no memory to say why)");
+        k += e->added;
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    if (cl->count_why[0])
+        jw_str(&w, "counting_error", cl->count_why);
+    jw_obj_end(&w);
+    jw_finish(&w);
+}
+
+static void print_text(const struct cl *cl)
+{
+    printf("\n");
+    if (cl->count_why[0])
+        printf("Counting failed: %s\n", cl->count_why);
+    for (int i = 0, k = 0; cl->counted && i < cl->nev; i++) {
+        const struct ev *e = &cl->ev[i];
+        if (!e->added)
+            continue;
+        if (cl->hex)
+            printf("%s : \t%llx\n", e->name, (unsigned long long)cl->values[k]);
+        else if (cl->unsig)
+            printf("%s : \t%llu\n", e->name, (unsigned long long)cl->values[k]);
+        else
+            printf("%s : \t%lld\n", e->name, cl->values[k]);
+        k++;
+    }
+    printf("\n----------------------------------\n");
+    if (cl->failed || !cl->counted)
+        printf("Not every event could be counted here (see above).\n");
+}
+
+int main(int argc, char **argv)
+{
+    static struct cl cl;
+    parse(argc, argv, &cl);
     if (!util_init("papi_command_line"))
         return 1;
     int es = PAPI_NULL, r = PAPI_create_eventset(&es);
@@ -104,80 +202,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "papi_command_line: PAPI_create_eventset: %s\n", why);
         return 1;
     }
-    int nadded = 0, failed = 0;
-    if (!json)
+    if (!cl.json)
         printf("This utility lets you add events from the command line interface to see if they work.\n\n");
-    for (int i = 0; i < nev; i++) {
-        r = PAPI_add_named_event(es, ev[i].name);
-        if (r == PAPI_OK) {
-            ev[i].added = 1;
-            nadded++;
-            if (!json)
-                printf("Successfully added: %s\n", ev[i].name);
-        } else {
-            failed = 1;
-            ev[i].why = with_preset_note(ev[i].name, util_error_detail_dup(r));
-            if (!json) { /* the whole reason, wrapped for a terminal */
-                printf("Failed adding: %s\n", ev[i].name);
-                util_print_hanging(stdout, "because: ", "         ",
-                                   ev[i].why ? ev[i].why : "(no memory to say why)", 80);
-            }
-        }
-    }
-    long long values[MAX_EVENTS] = {0};
-    int counted = 0;
-    char count_why[PAPI_HUGE_STR_LEN] = "";
-    if (nadded > 0) {
-        r = PAPI_start(es);
-        if (r == PAPI_OK) {
-            workload();
-            r = PAPI_stop(es, values);
-        }
-        if (r == PAPI_OK)
-            counted = 1;
-        else
-            util_error_detail(r, count_why, sizeof count_why);
-    }
-    if (json) {
-        struct jw w;
-        util_json_begin(&w);
-        jw_arr_begin(&w, "events");
-        for (int i = 0, k = 0; i < nev; i++) {
-            jw_obj_begin(&w, NULL);
-            jw_str(&w, "name", ev[i].name);
-            jw_bool(&w, "added", ev[i].added);
-            if (ev[i].added && counted)
-                jw_int(&w, "count", values[k]);
-            if (!ev[i].added)
-                jw_str(&w, "reason", ev[i].why ? ev[i].why : "(no memory to say why)");
-            k += ev[i].added;
-            jw_obj_end(&w);
-        }
-        jw_arr_end(&w);
-        if (count_why[0])
-            jw_str(&w, "counting_error", count_why);
-        jw_obj_end(&w);
-        jw_finish(&w);
-    } else {
-        printf("\n");
-        if (count_why[0])
-            printf("Counting failed: %s\n", count_why);
-        for (int i = 0, k = 0; counted && i < nev; i++) {
-            if (!ev[i].added)
-                continue;
-            if (hex)
-                printf("%s : \t%llx\n", ev[i].name, (unsigned long long)values[k]);
-            else if (unsig)
-                printf("%s : \t%llu\n", ev[i].name, (unsigned long long)values[k]);
-            else
-                printf("%s : \t%lld\n", ev[i].name, values[k]);
-            k++;
-        }
-        printf("\n----------------------------------\n");
-        if (failed || !counted)
-            printf("Not every event could be counted here (see above).\n");
-    }
+    if (add_events(&cl, es) > 0)
+        count(&cl, es);
+    if (cl.json)
+        print_json(&cl);
+    else
+        print_text(&cl);
     PAPI_cleanup_eventset(es);
     PAPI_destroy_eventset(&es);
-    return failed || !counted ? 1 : 0;
+    return cl.failed || !cl.counted ? 1 : 0;
 }

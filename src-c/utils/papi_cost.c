@@ -101,8 +101,10 @@ static int make_eventset(struct opts *o, int *es, char *note, size_t notelen)
         }
         util_error_detail(r, why, sizeof why);
         if (p == 0)
-            snprintf(note, notelen, "%s and %s cannot be counted here (%.600s); measuring with "
-                     "software events instead.", pairs[0][0], pairs[0][1], why);
+            snprintf(note, notelen,
+                     "%s and %s cannot be counted here (%.600s); measuring with "
+                     "software events instead.",
+                     pairs[0][0], pairs[0][1], why);
         PAPI_cleanup_eventset(*es);
     }
     fprintf(stderr, "papi_cost: no default event can be counted: %s\n", why);
@@ -139,13 +141,73 @@ static void histogram(const long long *d, long n, const struct util_stats *s, in
     }
     for (int b = 0; b < bins; b++)
         if (h[b])
-            printf("  %8.0f%s: %ld\n", (double)s->min + b * width, b == bins - 1 ? "+" : " ",
-                   h[b]);
+            printf("  %8.0f%s: %ld\n", (double)s->min + b * width, b == bins - 1 ? "+" : " ", h[b]);
     free(h);
 }
 
 static const char *test_names[UTIL_CALL_COUNT] = {"loop latency", "PAPI_start/stop", "PAPI_read",
-                                          "PAPI_read_ts", "PAPI_accum", "PAPI_reset"};
+                                                  "PAPI_read_ts", "PAPI_accum",      "PAPI_reset"};
+
+/* The header: the events and the note, as JSON (opening the measurements) or text. */
+static void print_head(const struct opts *o, const char *note, struct jw *w)
+{
+    if (o->json) {
+        util_json_begin(w);
+        jw_arr_begin(w, "events");
+        for (int i = 0; i < o->nev; i++)
+            jw_str(w, NULL, o->ev[i]);
+        jw_arr_end(w);
+        if (note[0])
+            jw_str(w, "note", note);
+        jw_int(w, "iterations", o->iters);
+        jw_arr_begin(w, "measurements");
+        return;
+    }
+    printf("Cost of execution for PAPI start/stop, read and accum.\n");
+    if (note[0])
+        util_print_wrapped(stdout, "", note, 80);
+    printf("Events:");
+    for (int i = 0; i < o->nev; i++)
+        printf(" %s", o->ev[i]);
+    printf("\n");
+}
+
+/* One call's figures from its d[] samples, as a JSON object or text. */
+static void print_test(const struct opts *o, int t, long long *d, struct jw *w)
+{
+    struct util_stats s;
+    long long pc[3];
+    util_stats_compute(d, o->iters, &s);
+    if (o->percentiles)
+        percentiles(d, o->iters, pc);
+    if (o->json) {
+        jw_obj_begin(w, NULL);
+        jw_str(w, "test", test_names[t]);
+        jw_int(w, "min_cycles", s.min);
+        jw_int(w, "max_cycles", s.max);
+        jw_double(w, "mean_cycles", s.mean);
+        jw_double(w, "std_cycles", s.std);
+        if (o->percentiles) {
+            jw_int(w, "p25_cycles", pc[0]);
+            jw_int(w, "p50_cycles", pc[1]);
+            jw_int(w, "p75_cycles", pc[2]);
+        }
+        jw_obj_end(w);
+        return;
+    }
+    printf("\nTotal cost for %s (%d counters) over %ld iterations\n", test_names[t], o->nev,
+           o->iters);
+    printf("min cycles   : %lld\nmax cycles   : %lld\nmean cycles  : %f\n", s.min, s.max, s.mean);
+    if (o->stddev)
+        printf("std deviation: %f\n", s.std);
+    if (o->dist) {
+        printf("distribution (cycles: calls):\n");
+        histogram(d, o->iters, &s, o->bins);
+    }
+    if (o->percentiles)
+        printf("25%% cycles   : %lld\n50%% cycles   : %lld\n75%% cycles   : %lld\n", pc[0], pc[1],
+               pc[2]);
+}
 
 int main(int argc, char **argv)
 {
@@ -164,25 +226,7 @@ int main(int argc, char **argv)
         return 1;
     }
     struct jw w;
-    if (o.json) {
-        util_json_begin(&w);
-        jw_arr_begin(&w, "events");
-        for (int i = 0; i < o.nev; i++)
-            jw_str(&w, NULL, o.ev[i]);
-        jw_arr_end(&w);
-        if (note[0])
-            jw_str(&w, "note", note);
-        jw_int(&w, "iterations", o.iters);
-        jw_arr_begin(&w, "measurements");
-    } else {
-        printf("Cost of execution for PAPI start/stop, read and accum.\n");
-        if (note[0])
-            util_print_wrapped(stdout, "", note, 80);
-        printf("Events:");
-        for (int i = 0; i < o.nev; i++)
-            printf(" %s", o.ev[i]);
-        printf("\n");
-    }
+    print_head(&o, note, &w);
     int rc = 0;
     for (int t = 0; t < UTIL_CALL_COUNT; t++) {
         if (!util_time_calls((enum util_call)t, es, o.iters, d, values)) {
@@ -190,41 +234,7 @@ int main(int argc, char **argv)
             rc = 1;
             break;
         }
-        struct util_stats s;
-        util_stats_compute(d, o.iters, &s);
-        if (o.json) {
-            jw_obj_begin(&w, NULL);
-            jw_str(&w, "test", test_names[t]);
-            jw_int(&w, "min_cycles", s.min);
-            jw_int(&w, "max_cycles", s.max);
-            jw_double(&w, "mean_cycles", s.mean);
-            jw_double(&w, "std_cycles", s.std);
-            if (o.percentiles) {
-                long long pc[3];
-                percentiles(d, o.iters, pc);
-                jw_int(&w, "p25_cycles", pc[0]);
-                jw_int(&w, "p50_cycles", pc[1]);
-                jw_int(&w, "p75_cycles", pc[2]);
-            }
-            jw_obj_end(&w);
-            continue;
-        }
-        printf("\nTotal cost for %s (%d counters) over %ld iterations\n", test_names[t], o.nev,
-               o.iters);
-        printf("min cycles   : %lld\nmax cycles   : %lld\nmean cycles  : %f\n", s.min, s.max,
-               s.mean);
-        if (o.stddev)
-            printf("std deviation: %f\n", s.std);
-        if (o.dist) {
-            printf("distribution (cycles: calls):\n");
-            histogram(d, o.iters, &s, o.bins);
-        }
-        if (o.percentiles) {
-            long long pc[3];
-            percentiles(d, o.iters, pc);
-            printf("25%% cycles   : %lld\n50%% cycles   : %lld\n75%% cycles   : %lld\n", pc[0],
-                   pc[1], pc[2]);
-        }
+        print_test(&o, t, d, &w);
     }
     free(d);
     if (o.json) {

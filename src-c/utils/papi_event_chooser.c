@@ -19,87 +19,122 @@ static const char usage[] =
 
 #define MAX_EVENTS 64
 
-int main(int argc, char **argv)
-{
-    int json = 0, preset = -1, nev = 0;
+/* What was asked: the kind to list and the given events. */
+struct chooser {
+    int json, preset, nev;
     const char *names[MAX_EVENTS];
+    int codes[MAX_EVENTS];
+};
+
+static void parse(int argc, char **argv, struct chooser *ch)
+{
     static const struct option longopts[] = {UTIL_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     int c;
+    ch->preset = -1;
     util_options("papi_event_chooser", usage);
     while ((c = util_getopt(argc, argv, "", longopts)) != -1)
-        json |= c == UTIL_OPT_JSON;
+        ch->json |= c == UTIL_OPT_JSON;
     if (optind < argc && (!strcmp(argv[optind], "PRESET") || !strcmp(argv[optind], "NATIVE")))
-        preset = !strcmp(argv[optind++], "PRESET");
-    if (preset < 0)
+        ch->preset = !strcmp(argv[optind++], "PRESET");
+    if (ch->preset < 0)
         util_usage_error("the first argument is NATIVE or PRESET");
     for (int i = optind; i < argc; i++) {
-        if (nev == MAX_EVENTS)
+        if (ch->nev == MAX_EVENTS)
             util_usage_error("at most %d events", MAX_EVENTS);
-        names[nev++] = argv[i];
+        ch->names[ch->nev++] = argv[i];
     }
-    if (nev == 0)
-        util_usage_error("name at least one event after %s", preset ? "PRESET" : "NATIVE");
-    if (!util_init("papi_event_chooser"))
-        return 1;
-    int codes[MAX_EVENTS];
-    for (int i = 0; i < nev; i++) {
+    if (ch->nev == 0)
+        util_usage_error("name at least one event after %s", ch->preset ? "PRESET" : "NATIVE");
+}
+
+/* The given events' codes, each checked to add to the ones before it: 0, or -1 said. */
+static int given_codes(struct chooser *ch)
+{
+    for (int i = 0; i < ch->nev; i++) {
         char why[PAPI_HUGE_STR_LEN];
-        int r = PAPI_event_name_to_code(names[i], &codes[i]);
+        int r = PAPI_event_name_to_code(ch->names[i], &ch->codes[i]);
         if (r == PAPI_OK)
-            r = util_event_try_add(codes[i], codes, i, why, sizeof why);
+            r = util_event_try_add(ch->codes[i], ch->codes, i, why, sizeof why);
         else
             util_error_detail(r, why, sizeof why);
         if (r != PAPI_OK) {
-            fprintf(stderr, "papi_event_chooser: event %s cannot be added:\n", names[i]);
+            fprintf(stderr, "papi_event_chooser: event %s cannot be added:\n", ch->names[i]);
             util_print_wrapped(stderr, "  ", why, 80);
-            return 1;
+            return -1;
         }
     }
-    struct jw w;
-    if (json) {
-        util_json_begin(&w);
-        jw_arr_begin(&w, "given");
-        for (int i = 0; i < nev; i++)
-            jw_str(&w, NULL, names[i]);
-        jw_arr_end(&w);
-        jw_str(&w, "kind", preset ? "PRESET" : "NATIVE");
-        jw_arr_begin(&w, "compatible");
-    } else {
-        util_print_header(stdout, "Event Chooser: Available events which can be added with given events.");
-        if (preset)
-            printf("    Name        Code    Deriv Description (Note)\n");
+    return 0;
+}
+
+static void print_head(const struct chooser *ch, struct jw *w)
+{
+    if (ch->json) {
+        util_json_begin(w);
+        jw_arr_begin(w, "given");
+        for (int i = 0; i < ch->nev; i++)
+            jw_str(w, NULL, ch->names[i]);
+        jw_arr_end(w);
+        jw_str(w, "kind", ch->preset ? "PRESET" : "NATIVE");
+        jw_arr_begin(w, "compatible");
+        return;
     }
-    int found = 0;
-    int cidx = PAPI_get_event_component(codes[0]);
+    util_print_header(stdout, "Event Chooser: Available events which can be added with given events.");
+    if (ch->preset)
+        printf("    Name        Code    Deriv Description (Note)\n");
+}
+
+/* Whether code, not a given event, is one to list (and info filled). */
+static int compatible(const struct chooser *ch, int code, PAPI_event_info_t *info)
+{
+    for (int i = 0; i < ch->nev; i++)
+        if (ch->codes[i] == code)
+            return 0;
+    return PAPI_get_event_info(code, info) == PAPI_OK &&
+           (!ch->preset || util_preset_available(info)) &&
+           util_event_try_add(code, ch->codes, ch->nev, NULL, 0) == PAPI_OK;
+}
+
+static void print_event(const struct chooser *ch, const PAPI_event_info_t *info, struct jw *w)
+{
+    if (ch->json) {
+        jw_obj_begin(w, NULL);
+        jw_str(w, "name", info->symbol);
+        jw_hex(w, "code", info->event_code);
+        jw_str(w, "description", info->long_descr);
+        jw_obj_end(w);
+    } else if (ch->preset) {
+        printf("%-13s0x%-10x%-5s%s\n", info->symbol, info->event_code,
+               util_preset_derived(info) ? "Yes" : "No", info->long_descr);
+    } else {
+        printf("%-40s %s\n", info->symbol, info->long_descr);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static struct chooser ch;
+    parse(argc, argv, &ch);
+    if (!util_init("papi_event_chooser"))
+        return 1;
+    if (given_codes(&ch) < 0)
+        return 1;
+    struct jw w;
+    print_head(&ch, &w);
+    int found = 0, preset = ch.preset;
+    int cidx = PAPI_get_event_component(ch.codes[0]);
     int code = preset ? PAPI_PRESET_MASK : PAPI_NATIVE_MASK;
     int r = preset ? PAPI_enum_event(&code, PAPI_ENUM_FIRST)
                    : PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx < 0 ? 0 : cidx);
     while (r == PAPI_OK) {
         PAPI_event_info_t info;
-        int given = 0;
-        for (int i = 0; i < nev; i++)
-            given |= codes[i] == code;
-        if (!given && PAPI_get_event_info(code, &info) == PAPI_OK &&
-            (!preset || util_preset_available(&info)) &&
-            util_event_try_add(code, codes, nev, NULL, 0) == PAPI_OK) {
+        if (compatible(&ch, code, &info)) {
             found++;
-            if (json) {
-                jw_obj_begin(&w, NULL);
-                jw_str(&w, "name", info.symbol);
-                jw_hex(&w, "code", info.event_code);
-                jw_str(&w, "description", info.long_descr);
-                jw_obj_end(&w);
-            } else if (preset) {
-                printf("%-13s0x%-10x%-5s%s\n", info.symbol, info.event_code,
-                       util_preset_derived(&info) ? "Yes" : "No", info.long_descr);
-            } else {
-                printf("%-40s %s\n", info.symbol, info.long_descr);
-            }
+            print_event(&ch, &info, &w);
         }
         r = preset ? PAPI_enum_event(&code, PAPI_ENUM_EVENTS)
                    : PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx < 0 ? 0 : cidx);
     }
-    if (json) {
+    if (ch.json) {
         jw_arr_end(&w);
         jw_int(&w, "total", found);
         jw_obj_end(&w);

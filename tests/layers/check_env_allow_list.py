@@ -5,8 +5,7 @@ the list is still read.
 
 Why: a variable is input from whoever starts the program. In a process with privileges
 (AT_SECURE: setuid, setgid, setcap cap_perfmon) that is not the user the program acts for,
-so each name must be one we decided to read: through env_get or secure_getenv (ignored
-there), or a third-party library's own (HWLOC_*, LIBPFM_*), hidden from that library
+so each name must be one we decided to read: through env_get (ignored there), or a third-party library's own (HWLOC_*, LIBPFM_*), hidden from that library
 there (src-c/lib/sdk/scoped_env.c). A new getenv of a new name fails this test until the
 list says what the variable does and why reading it is safe.
 
@@ -24,7 +23,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_env_reads import code_only  # noqa: E402 (comments blanked, strings kept)
 
 C_ROOTS = ["src-c", "mpi-wrappers", "fpapi", "src-fortran"]
-PY_ROOTS = ["python", "src-c/utils"]
+# Every shipped folder with Python (the module, the tools, the MPI collector, the
+# generators the build runs).
+PY_ROOTS = ["python", "src-c/utils", "mpi-wrappers", "src-fortran"]
 SKIP_DIRS = {"bench"}  # benchmarks are not shipped: they read their own knobs
 MECHANISM = {os.path.join("src-c", "common", "env.c")}  # env_get itself
 
@@ -76,7 +77,7 @@ def scan(top):
         for base, dirs, names in os.walk(os.path.join(top, root)):
             dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
             for n in names:
-                if n.endswith((".c", ".h")):
+                if n.endswith((".c", ".h", ".cc", ".cpp")):
                     p = os.path.join(base, n)
                     files[os.path.relpath(p, top)] = code_only(open(p, errors="replace").read())
     reads, unresolved = {}, []

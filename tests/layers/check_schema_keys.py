@@ -21,7 +21,7 @@ WRITERS = {
                "src-c/lib/highlevel/hl_interval.c", "src-c/lib/highlevel/hl_all_threads.c",
                "src-c/lib/highlevel/hl_*report*.c", "src-c/utils/papi_run/run_report.c",
                "src-c/common/count_series.c", "src-c/lib/overflow/region_sample.c"],
-    "validate": ["src-c/utils/validate_report.c"],
+    "validate": ["src-c/utils/papi_validate/validate_report.c"],
     "profile": ["src-c/utils/papi_run/run_sample_profile.c"],
     "papi_avail": ["src-c/utils/papi_avail.c", "src-c/utils/util_events.c"],
     "papi_clockres": ["src-c/utils/papi_clockres.c"],

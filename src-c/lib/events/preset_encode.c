@@ -153,71 +153,85 @@ out:
     return ret;
 }
 
-int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
+/* The native terms of info into s: by name, else by code (as PAPI_get_event_info fills
+ * both). PAPI_OK or the error with its reason. */
+static int src_terms(const PAPI_event_info_t *info, const char *symbol, struct preset_src *s)
 {
-    PAPI_CHECK_INIT();
-    if (!info || !EventCode)
-        return papi_error(PAPI_EINVAL, "NULL info or EventCode pointer");
-    if (!IS_PRESET((int)info->event_code))
-        return papi_error(PAPI_ENOEVNT,
-                          "info->event_code 0x%x lacks PAPI_PRESET_MASK: only presets "
-                          "can be defined",
-                          info->event_code);
-    char symbol[PAPI_HUGE_STR_LEN];
-    if (strnlen(info->symbol, sizeof info->symbol) == sizeof info->symbol ||
-        strnlen(info->postfix, sizeof info->postfix) == sizeof info->postfix ||
-        strnlen(info->derived, sizeof info->derived) == sizeof info->derived ||
-        strnlen(info->note, sizeof info->note) == sizeof info->note)
-        return papi_error(PAPI_EINVAL, "a string field of info is not NUL-terminated");
-    papi_strcpy(symbol, sizeof symbol, info->symbol);
-    int idx = catalog_index(symbol);
-    if (idx < 0)
-        return papi_error(PAPI_ENOTPRESET,
-                          "'%.64s' is not a PAPI preset name (new preset names "
-                          "cannot be added)",
-                          symbol);
-    struct preset_src *s = calloc(1, sizeof *s);
-    struct preset_def *defs[PAPI_END_idx] = {0};
-    char msg[PAPI_HUGE_STR_LEN];
-    int ret;
-    if (!s)
-        return papi_error(PAPI_ENOMEM, "no memory");
+    for (int t = 0; t < s->nterms; t++) {
+        if (strnlen(info->name[t], sizeof info->name[t]) == sizeof info->name[t])
+            return papi_error(PAPI_EINVAL, "%s: native name %d is not terminated", symbol, t);
+        if (!papi_strcpy(s->native[t], sizeof s->native[t], info->name[t]) && s->native[t][0])
+            continue;
+        if (event_native_code_to_name((int)info->code[t], s->native[t], sizeof s->native[t]) !=
+            PAPI_OK)
+            return papi_error(PAPI_EINVAL, "%s: native term %d has neither a name nor a valid code",
+                              symbol, t);
+    }
+    return PAPI_OK;
+}
+
+/* info's definition of the preset idx as a source entry s (what a CSV line gives):
+ * PAPI_OK or the error with its reason. */
+static int src_from_info(const PAPI_event_info_t *info, const char *symbol, int idx,
+                         struct preset_src *s)
+{
     s->idx = idx;
     char derived[PAPI_MIN_STR_LEN];
     papi_strcpy(derived, sizeof derived, info->derived);
     if (!derived[0])
         s->op = DERIVE_NONE;
-    else if (preset_derive_from_name(derived, &s->op) != PAPI_OK) {
-        ret = papi_error(PAPI_EINVAL, "%s: unknown derivation type '%.64s'", symbol, derived);
-        goto out;
-    }
-    if (info->count < 1 || info->count > PRESET_MAX_TERMS) {
-        ret = papi_error(PAPI_EINVAL, "%s: count %u must be 1 to %d", symbol, info->count,
-                         PRESET_MAX_TERMS);
-        goto out;
-    }
+    else if (preset_derive_from_name(derived, &s->op) != PAPI_OK)
+        return papi_error(PAPI_EINVAL, "%s: unknown derivation type '%.64s'", symbol, derived);
+    if (info->count < 1 || info->count > PRESET_MAX_TERMS)
+        return papi_error(PAPI_EINVAL, "%s: count %u must be 1 to %d", symbol, info->count,
+                          PRESET_MAX_TERMS);
     s->nterms = (int)info->count;
-    if (s->op == DERIVE_POSTFIX && papi_strcpy(s->postfix, sizeof s->postfix, info->postfix)) {
-        ret = papi_error(PAPI_EINVAL, "%s: postfix is not terminated", symbol);
-        goto out;
-    }
+    if (s->op == DERIVE_POSTFIX && papi_strcpy(s->postfix, sizeof s->postfix, info->postfix))
+        return papi_error(PAPI_EINVAL, "%s: postfix is not terminated", symbol);
     papi_strcpy(s->note, sizeof s->note, info->note);
-    for (int t = 0; t < s->nterms; t++) {
-        if (strnlen(info->name[t], sizeof info->name[t]) == sizeof info->name[t]) {
-            ret = papi_error(PAPI_EINVAL, "%s: native name %d is not terminated", symbol, t);
-            goto out;
-        }
-        if (papi_strcpy(s->native[t], sizeof s->native[t], info->name[t]) || !s->native[t][0]) {
-            /* No name: take the code, as PAPI_get_event_info filled both. */
-            if (event_native_code_to_name((int)info->code[t], s->native[t], sizeof s->native[t]) !=
-                PAPI_OK) {
-                ret =
-                    papi_error(PAPI_EINVAL,
-                               "%s: native term %d has neither a name nor a valid code", symbol, t);
-                goto out;
-            }
-        }
-    }
+    return src_terms(info, symbol, s);
+}
+
+/* The preset's index for info's symbol: PAPI_OK and *idx, or the error with its reason. */
+static int info_preset_index(const PAPI_event_info_t *info, char *symbol, size_t len, int *idx)
+{
+    if (!IS_PRESET((int)info->event_code))
+        return papi_error(PAPI_ENOEVNT,
+                          "info->event_code 0x%x lacks PAPI_PRESET_MASK: only presets "
+                          "can be defined",
+                          info->event_code);
+    if (strnlen(info->symbol, sizeof info->symbol) == sizeof info->symbol ||
+        strnlen(info->postfix, sizeof info->postfix) == sizeof info->postfix ||
+        strnlen(info->derived, sizeof info->derived) == sizeof info->derived ||
+        strnlen(info->note, sizeof info->note) == sizeof info->note)
+        return papi_error(PAPI_EINVAL, "a string field of info is not NUL-terminated");
+    papi_strcpy(symbol, len, info->symbol);
+    *idx = catalog_index(symbol);
+    if (*idx < 0)
+        return papi_error(PAPI_ENOTPRESET,
+                          "'%.64s' is not a PAPI preset name (new preset names "
+                          "cannot be added)",
+                          symbol);
+    return PAPI_OK;
+}
+
+int PAPI_set_event_info(PAPI_event_info_t *info, int *EventCode, int replace)
+{
+    PAPI_CHECK_INIT();
+    if (!info || !EventCode)
+        return papi_error(PAPI_EINVAL, "NULL info or EventCode pointer");
+    char symbol[PAPI_HUGE_STR_LEN];
+    int idx;
+    int ret = info_preset_index(info, symbol, sizeof symbol, &idx);
+    if (ret != PAPI_OK)
+        return ret;
+    struct preset_src *s = calloc(1, sizeof *s);
+    struct preset_def *defs[PAPI_END_idx] = {0};
+    char msg[PAPI_HUGE_STR_LEN];
+    if (!s)
+        return papi_error(PAPI_ENOMEM, "no memory");
+    if ((ret = src_from_info(info, symbol, idx, s)) != PAPI_OK)
+        goto out;
     defs[idx] = calloc(1, sizeof *defs[idx]);
     if (!defs[idx]) {
         ret = papi_error(PAPI_ENOMEM, "no memory");

@@ -11,15 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "default_events.h"
 #include "env.h"
 #include "hl_metrics_mpx.h"
 #include "hl_notice.h"
 #include "hl_regions_config.h"
 #include "hl_switches.h"
-
-static const char *const default_events[] = {"perf::TASK-CLOCK", "PAPI_TOT_INS", "PAPI_TOT_CYC",
-                                             "PAPI_FP_OPS"};
-static const char *const fallback_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS"};
 
 /* Every entry not counted is kept whole with its reason (no fixed-size list to cut). */
 static void add_skipped(struct hlr_config *c, const char *name, const char *why)
@@ -324,8 +321,8 @@ static void configure_fallback(struct probes *probe)
     char *why = hl_missing_reason(PAPI_TOT_CYC);
     probes_empty(probe);
     c->nevents = 0;
-    for (size_t i = 0; i < sizeof fallback_events / sizeof *fallback_events; i++)
-        try_event(probe, fallback_events[i], 0, 0);
+    for (int i = 0; i < DEFAULT_SOFTWARE_N; i++)
+        try_event(probe, default_software_events[i], 0, 0);
     c->source = "fallback";
     if (c->nevents > 0) {
         set_note(c,
@@ -352,10 +349,11 @@ static void configure_default(struct probes *probe)
 {
     struct hlr_config *c = probe->c;
     int hardware = 0;
-    for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++) {
+    try_event(probe, DEFAULT_CPU_TIME_EVENT, 1, 0);
+    for (int i = 0; i < DEFAULT_HARDWARE_N; i++) {
         int before = c->nevents;
-        try_event(probe, default_events[i], 1, 0);
-        hardware += i > 0 && c->nevents > before;
+        try_event(probe, default_hardware_events[i], 1, 0);
+        hardware += c->nevents > before;
     }
     c->source = "default";
     if (!hardware)

@@ -104,7 +104,6 @@ PAPI_INTERNAL void ovf_stop(struct eventset *es);
 
 /* profil.c: account one overflow of position pos at pc (signal context). */
 PAPI_INTERNAL void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight);
-PAPI_INTERNAL int profil_active(const struct eventset *es);
 /* The receiver of a ring's samples (cmp_sample_fn; arg is the event set): each address
  * goes to profil_sample as a signal's would, the lost ones are counted per event. */
 PAPI_INTERNAL void profil_ring_samples(void *arg, int native, const uint64_t *ips, int n,

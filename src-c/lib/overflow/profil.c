@@ -45,12 +45,6 @@ struct prof_state {
     struct prof_event ev[OVF_MAX_EVENTS];
 };
 
-int profil_active(const struct eventset *es)
-{
-    const struct prof_state *p = es->profile;
-    return p && p->n > 0;
-}
-
 static uint64_t next_random(struct prof_state *p)
 {
     uint64_t x = p->rng;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "default_events.h"
 #include "env.h"
 #include "papi_metrics.h"
 #include "run.h"
@@ -216,10 +217,6 @@ static void add_metric_events(struct run_options *o)
     }
 }
 
-static const char *const default_events[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-                                             "perf::CONTEXT-SWITCHES", "PAPI_TOT_CYC",
-                                             "PAPI_TOT_INS"};
-
 /* The component of event name (PAPI_get_event_component), or the error. */
 static int component_of(const char *name)
 {
@@ -365,8 +362,8 @@ void run_choose_events(struct run_options *o)
     if (o->nmetrics)
         add_metric_events(o);
     if (!o->events_given && !o->nmetrics)
-        for (size_t i = 0; i < sizeof default_events / sizeof *default_events; i++)
-            add_name(o, default_events[i]);
+        for (int i = 0; i < DEFAULT_RUN_N; i++)
+            add_name(o, default_run_events[i]);
     check_events(o);
     choose_domains(o);
     if (o->nevents == 0) {

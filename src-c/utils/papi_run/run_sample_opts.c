@@ -70,11 +70,6 @@ const struct run_sample_metric *run_sample_metrics(int *n)
     return metrics;
 }
 
-const struct rs_config *run_sample_config(void)
-{
-    return &cfg;
-}
-
 /* The generic event name stands for, or NULL. */
 static const struct generic *find_generic(const char *name)
 {

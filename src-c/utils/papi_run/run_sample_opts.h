@@ -12,7 +12,6 @@
  * encode, a period of 0: one line, exit 2. One the kernel refuses to sample: one line,
  * s->opt.sampling cleared (the program runs counted only) and said in s->note. */
 void run_sample_setup(struct run_state *s);
-const struct rs_config *run_sample_config(void);
 
 /* A -m metric evaluated per function: its events' places among the sampled event and
  * the events read with it (rs_config.name), in the order of PAPIM_metric_info_t's

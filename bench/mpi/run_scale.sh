@@ -11,13 +11,13 @@ shift 2 2>/dev/null || shift $#
 nps=${*:-2 4 8 16 32 64}
 # Each MPI's own benchmark binary (papi_mpi_bench_<flavor>); Open MPI oversubscribes
 # only when told.
-bench=$build/mpi-wrappers/bench/papi_mpi_bench_mpich
+bench=$build/bench/mpi/papi_mpi_bench_mpich
 extra=""
 case $mpirun in
-  *openmpi*|*orterun*) bench=$build/mpi-wrappers/bench/papi_mpi_bench_openmpi
+  *openmpi*|*orterun*) bench=$build/bench/mpi/papi_mpi_bench_openmpi
                        extra="--oversubscribe --allow-run-as-root" ;;
 esac
-[ -x "$bench" ] || bench=$build/mpi-wrappers/bench/papi_mpi_bench
+[ -x "$bench" ] || bench=$build/bench/mpi/papi_mpi_bench
 out=$(mktemp -d)
 printf '%5s %14s %14s %14s %16s %16s %16s\n' ranks aggregation_ms with_files_ms finalize_ms \
   rank0_rss_kb max_rss_kb report_b_per_rank

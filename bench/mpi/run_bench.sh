@@ -27,7 +27,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 status=0
 found=0
 for flavor in mpich openmpi; do
-  prog=$build/mpi-wrappers/bench/papi_mpi_bench_$flavor
+  prog=$build/bench/mpi/papi_mpi_bench_$flavor
   [ -x "$prog" ] || continue
   command -v "mpirun.$flavor" >/dev/null || { echo "== $flavor: no mpirun.$flavor"; continue; }
   found=1
@@ -94,6 +94,6 @@ PY
     done
   fi
 done
-[ "$found" = 1 ] || { echo "no papi_mpi_bench_<mpi> under $build/mpi-wrappers/bench"; exit 1; }
+[ "$found" = 1 ] || { echo "no papi_mpi_bench_<mpi> under $build/bench/mpi"; exit 1; }
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

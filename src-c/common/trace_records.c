@@ -1,0 +1,105 @@
+/* trace_records.c: what the trace writer's parts share (trace_records.h): the collectives'
+ * names, a rank's records in time order, its threads, the span of a job. */
+#include <stdlib.h>
+
+#include "trace_records.h"
+
+static const char *const collop_names[TC_COUNT] = {"MPI_Barrier",
+                                                   "MPI_Bcast",
+                                                   "MPI_Gather",
+                                                   "MPI_Gatherv",
+                                                   "MPI_Scatter",
+                                                   "MPI_Scatterv",
+                                                   "MPI_Allgather",
+                                                   "MPI_Allgatherv",
+                                                   "MPI_Alltoall",
+                                                   "MPI_Alltoallv",
+                                                   "MPI_Alltoallw",
+                                                   "MPI_Allreduce",
+                                                   "MPI_Reduce",
+                                                   "MPI_Reduce_scatter",
+                                                   "MPI_Scan",
+                                                   "MPI_Exscan",
+                                                   "MPI_Reduce_scatter_block"};
+
+const char *trace_collop_name(unsigned op)
+{
+    return op < TC_COUNT ? collop_names[op] : "collective";
+}
+
+struct tkey {
+    uint64_t ts;
+    size_t i;
+};
+
+static int by_time(const void *a, const void *b)
+{
+    const struct tkey *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+size_t *trace_order(const struct trace_rank *r)
+{
+    size_t n = r->nrec;
+    struct tkey *k = malloc((n ? n : 1) * sizeof *k);
+    size_t *out = malloc((n ? n : 1) * sizeof *out);
+    if (!k || !out) {
+        free(k);
+        free(out);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        k[i] = (struct tkey){r->rec[i].ts, i};
+    qsort(k, n, sizeof *k, by_time);
+    for (size_t i = 0; i < n; i++)
+        out[i] = k[i].i;
+    free(k);
+    return out;
+}
+
+int trace_threads(const struct trace_rank *r, uint32_t **labels)
+{
+    int n = 0, cap = 0;
+    uint32_t *l = NULL;
+    for (size_t i = 0; i < r->nrec; i++) {
+        uint32_t t = r->rec[i].thread;
+        int k = n - 1;
+        while (k >= 0 && l[k] != t) /* few threads: a linear search, from the newest */
+            k--;
+        if (k >= 0)
+            continue;
+        if (n == cap) {
+            int nc = cap ? 2 * cap : 8;
+            uint32_t *nl = realloc(l, (size_t)nc * sizeof *nl);
+            if (!nl) {
+                free(l);
+                return -1;
+            }
+            l = nl;
+            cap = nc;
+        }
+        l[n++] = t;
+    }
+    if (labels)
+        *labels = l;
+    else
+        free(l);
+    return n;
+}
+
+void trace_span(const struct trace_rank *ranks, int n, uint64_t *first, uint64_t *last)
+{
+    int any = 0;
+    *first = *last = 0;
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < ranks[k].nrec; i++) {
+            uint64_t t = ranks[k].rec[i].ts;
+            if (!any || t < *first)
+                *first = t;
+            if (!any || t > *last)
+                *last = t;
+            any = 1;
+        }
+}
