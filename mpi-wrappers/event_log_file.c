@@ -131,6 +131,7 @@ static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, do
     tb_kv_int(t, ",", (long long)(e->site & 0x7fffffffffffffffULL));
     tb_kv_int(t, ",", (long long)e->pad);
     tb_kv_int(t, ",", (long long)e->thread);
+    tb_kv_int(t, ",", e->calls ? (long long)e->calls : 1); /* a fold's polls (PMPI_EVF_POLL) */
     tb_raw(t, "]");
 }
 

@@ -56,6 +56,11 @@ struct table {
     long long last_ns;                 /* the previous sample (or the start), CLOCK_MONOTONIC */
     _Atomic long long unattributed_ns; /* the part of long gaps no sample stands for */
     atomic_ullong samples, dropped;
+    /* The rate in force (PAPI_get_overflow_rate) at the start, then at the end; reading:
+     * pmpi_sample_finish reads a running set's, which stop() waits out. */
+    long long rate, queue_overflows;
+    int slowed;
+    atomic_int reading;
     struct entry tab[TAB_SLOTS];
 };
 
@@ -65,8 +70,10 @@ static struct {
     char event[PMPI_NAME_LEN];
     long long n;
     int hz, top, code;
-    double seconds;   /* per sample, for a time event */
-    long long cap_ns; /* the most wall time one sample stands for */
+    int time_event;
+    _Atomic long long used; /* the rate the first thread started at; 0 before */
+    double seconds;         /* per sample as asked, for a time event */
+    long long cap_ns;       /* the most wall time one sample stands for */
 } cfg;
 
 static struct table *tables[PMPI_MAX_THREADS];
@@ -170,6 +177,7 @@ void pmpi_sample_init(void)
     }
     cfg.cap_ns = 0x7fffffffffffffffLL;
     if (is_time_event(cfg.event)) {
+        cfg.time_event = 1;
         cfg.seconds = cfg.hz ? 1.0 / (double)cfg.n : (double)cfg.n * 1e-9;
         cfg.cap_ns = 10 * (long long)(cfg.seconds * 1e9);
         if (cfg.cap_ns < 50000000)
@@ -237,6 +245,19 @@ static void on_sample(int es, void *address, long long vector, void *context)
     atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
 }
 
+/* s's rate in force: the library lowers one that would pass 10,000 signals a second, and
+ * slows one whose handler could not keep up; a report says the one used. */
+static void read_rate(struct table *s)
+{
+    long long rate, full;
+    int hz, slowed;
+    if (PAPI_get_overflow_rate(s->es, cfg.code, &rate, &hz, &slowed, &full) != PAPI_OK)
+        return;
+    s->rate = rate;
+    s->slowed = slowed;
+    s->queue_overflows = full;
+}
+
 static int open_set(struct table *s)
 {
     int es = PAPI_NULL;
@@ -253,6 +274,11 @@ static int open_set(struct table *s)
         ret = cfg.hz ? PAPI_overflow_frequency(es, cfg.code, (int)cfg.n, 0, on_sample)
                      : PAPI_overflow(es, cfg.code, (int)cfg.n, 0, on_sample);
     if (ret == PAPI_OK) {
+        long long none = 0;
+        s->es = es;
+        read_rate(s);
+        if (s->rate > 0)
+            atomic_compare_exchange_strong(&cfg.used, &none, s->rate);
         atomic_store(&by_set[es], s);
         ret = PAPI_start(es);
         if (ret != PAPI_OK)
@@ -300,8 +326,11 @@ static void stop(struct table *s)
     long long v;
     if (!s || !s->running || s->tid != syscall(SYS_gettid))
         return;
-    s->running = 0;
+    __atomic_store_n(&s->running, 0, __ATOMIC_SEQ_CST);
     PAPI_stop(s->es, &v);
+    while (atomic_load(&s->reading)) /* pmpi_sample_finish reading the set: microseconds */
+        ;
+    read_rate(s);
     atomic_store(&by_set[s->es], NULL);
     PAPI_cleanup_eventset(s->es);
     PAPI_destroy_eventset(&s->es);
@@ -529,9 +558,16 @@ void pmpi_sample_finish(void)
     struct pmpi_sample_rank *R = &rank_tables;
     int n = 0;
     for (int t = 0; t < PMPI_MAX_THREADS; t++) {
-        const struct table *s = __atomic_load_n(&tables[t], __ATOMIC_ACQUIRE);
+        struct table *s = __atomic_load_n(&tables[t], __ATOMIC_ACQUIRE);
         if (!s)
             continue;
+        atomic_store(&s->reading, 1); /* a thread still sampling: its rate now */
+        if (__atomic_load_n(&s->running, __ATOMIC_SEQ_CST))
+            read_rate(s);
+        atomic_store(&s->reading, 0);
+        R->slowed += s->slowed;
+        if (s->queue_overflows > R->queue_overflows) /* one count per process */
+            R->queue_overflows = s->queue_overflows;
         R->threads++;
         R->samples += (long long)atomic_load(&s->samples);
         R->dropped += (long long)atomic_load(&s->dropped);
@@ -610,9 +646,18 @@ long long pmpi_sample_period(int *hz)
     return cfg.n;
 }
 
+long long pmpi_sample_used(void)
+{
+    long long used = atomic_load(&cfg.used);
+    return used > 0 ? used : cfg.n;
+}
+
 double pmpi_sample_seconds(void)
 {
-    return cfg.seconds;
+    if (!cfg.time_event)
+        return 0;
+    long long used = pmpi_sample_used();
+    return cfg.hz ? 1.0 / (double)used : (double)used * 1e-9;
 }
 
 int pmpi_sample_top(void)
@@ -627,8 +672,9 @@ const struct pmpi_sample_rank *pmpi_sample_rank(void)
 
 static void time_json(struct tbuf *t, const char *key, long long samples)
 {
-    if (cfg.seconds > 0)
-        tb_fmt(t, ", \"%s\": %.9f", key, (double)samples * cfg.seconds);
+    double seconds = pmpi_sample_seconds();
+    if (seconds > 0)
+        tb_fmt(t, ", \"%s\": %.9f", key, (double)samples * seconds);
     else
         tb_fmt(t, ", \"%s\": null", key);
 }
@@ -644,6 +690,9 @@ void pmpi_sample_row_json(struct tbuf *t)
     tb_kv_int(t, ", \"samples\": ", R->samples);
     tb_kv_int(t, ", \"dropped\": ", R->dropped);
     tb_kv_int(t, ", \"table_capacity\": ", TAB_SLOTS);
+    tb_kv_int(t, cfg.hz ? ", \"frequency_hz_used\": " : ", \"period_used\": ", pmpi_sample_used());
+    tb_kv_int(t, ", \"slowed\": ", R->slowed);
+    tb_kv_int(t, ", \"signal_queue_overflows\": ", R->queue_overflows);
     tb_kv_secs(t, ", \"unattributed_wall_s\": ", R->unattributed_ns);
     tb_raw(t, ", \"functions\": [");
     for (int i = 0; i < R->nfn; i++) {

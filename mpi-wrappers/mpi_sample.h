@@ -38,6 +38,8 @@ struct pmpi_sample_mpi {
 struct pmpi_sample_rank {
     int threads;
     long long samples, dropped, unattributed_ns;
+    long long slowed;          /* times a thread's sampling was made 4x slower */
+    long long queue_overflows; /* the process's signal queue full (notifications lost) */
     int nfn, nmpi;
     struct pmpi_sample_fn *fn;
     struct pmpi_sample_mpi *mpi;
@@ -66,9 +68,13 @@ void pmpi_sample_finish(void);
  * the reason); 1 when sampling. */
 int pmpi_sample_state(const char **why);
 const char *pmpi_sample_event(void);
-/* The period, or the frequency when *hz is set. */
+/* The period, or the frequency when *hz is set, as PAPI_SAMPLE asked. */
 long long pmpi_sample_period(int *hz);
-/* Seconds of the event per sample (a time event: task-clock, cpu-clock), else 0. */
+/* The one the threads started sampling at (PAPI_get_overflow_rate: slower than asked
+ * where a thread would take over 10,000 signals a second); the asked one before. */
+long long pmpi_sample_used(void);
+/* Seconds of the event per sample at the rate used (a time event: task-clock,
+ * cpu-clock), else 0. */
 double pmpi_sample_seconds(void);
 /* Entries each rank lists (PAPI_MPI_SAMPLE_TOP); the rest are summed. */
 int pmpi_sample_top(void);

@@ -32,7 +32,7 @@ struct jmpi {
 };
 
 struct jtab {
-    long long samples, dropped, unattributed_ns;
+    long long samples, dropped, unattributed_ns, slowed, queue_overflows;
     long long fn_other_entries, fn_other_samples, mpi_other_entries, mpi_other_samples;
     int ranks, nfn, nmpi, pad;
     struct jfn fn[JOB_SLOTS];
@@ -150,6 +150,8 @@ static void jtab_op(void *in, void *inout, int *len, MPI_Datatype *type)
         b->samples += a->samples;
         b->dropped += a->dropped;
         b->unattributed_ns += a->unattributed_ns;
+        b->slowed += a->slowed;
+        b->queue_overflows += a->queue_overflows;
         b->ranks += a->ranks;
         b->fn_other_entries += a->fn_other_entries;
         b->fn_other_samples += a->fn_other_samples;
@@ -170,6 +172,8 @@ static void fill(struct jtab *t)
     t->samples = R->samples;
     t->dropped = R->dropped;
     t->unattributed_ns = R->unattributed_ns;
+    t->slowed = R->slowed;
+    t->queue_overflows = R->queue_overflows;
     t->ranks = 1;
     for (int i = 0; i < R->nfn; i++) {
         if (i >= JOB_SLOTS) {
@@ -249,6 +253,9 @@ static void head_json(struct tbuf *t)
         tb_kv_int(t, ", \"period\": null, \"frequency_hz\": ", n);
     else
         tb_kv_int(t, ", \"frequency_hz\": null, \"period\": ", n);
+    tb_kv_int(t, hz ? ", \"frequency_hz_used\": " : ", \"period_used\": ", pmpi_sample_used());
+    tb_kv_int(t, ", \"slowed\": ", job.slowed);
+    tb_kv_int(t, ", \"signal_queue_overflows\": ", job.queue_overflows);
     if (s > 0)
         tb_fmt(t, ", \"seconds_per_sample\": %.9g", s);
     else
@@ -323,16 +330,38 @@ void pmpi_sample_report_json(struct tbuf *t)
     tb_raw(t, "}},\n");
 }
 
+/* The banner's rate: the one used, and the one asked where the library lowered it. */
+static void print_rate(FILE *out)
+{
+    int hz;
+    long long n = pmpi_sample_period(&hz), used = pmpi_sample_used();
+    fprintf(out, "%s@%lld%s", pmpi_sample_event(), used, hz ? "hz" : "");
+    if (used != n)
+        fprintf(out, " (asked @%lld%s: at most 10,000 signals a second per thread)", n,
+                hz ? "hz" : "");
+}
+
 void pmpi_sample_report_print(FILE *out)
 {
     if (!reduced)
         return;
-    int hz, top = pmpi_run.top < 5 ? pmpi_run.top : 5;
-    long long n = pmpi_sample_period(&hz);
+    int top = pmpi_run.top < 5 ? pmpi_run.top : 5;
+    fputs("papi_mpi: sampled ", out);
+    print_rate(out);
     fprintf(out,
-            "papi_mpi: sampled %s@%lld%s on %d ranks: %lld samples (%lld dropped); top "
-            "functions (share of samples, region):\n",
-            pmpi_sample_event(), n, hz ? "hz" : "", job.ranks, job.samples, job.dropped);
+            " on %d ranks: %lld samples (%lld dropped); top functions (share of samples, "
+            "region):\n",
+            job.ranks, job.samples, job.dropped);
+    if (job.slowed > 0)
+        fprintf(out,
+                "papi_mpi: sampling was made 4x slower %lld times where a thread took its "
+                "signals slower than they came (its later samples stand for more)\n",
+                job.slowed);
+    if (job.queue_overflows > 0)
+        fprintf(out,
+                "papi_mpi: the kernel's queue of signals was full %lld times: as many "
+                "samples were lost\n",
+                job.queue_overflows);
     for (int i = 0; i < job.nfn && i < top; i++)
         fprintf(out, "  %-40s %6.1f%%  %s\n", job.fn[i].function,
                 job.samples > 0 ? 100.0 * (double)job.fn[i].samples / (double)job.samples : 0.0,

@@ -1,11 +1,13 @@
 ! Example: Fortran: a handler called 100 times per second of CPU time (the task clock in
-! frequency mode) that takes the call chain of each overflow (extensions of this library).
-! Shows: PAPIF_overflow_frequency PAPIF_get_overflow_callchain
+! frequency mode) that takes the call chain of each overflow, and the rate it ran at
+! (extensions of this library).
+! Shows: PAPIF_overflow_frequency PAPIF_get_overflow_callchain PAPIF_get_overflow_rate
 program f_overflow
   implicit none
 #include "fpapi.h"
   integer :: check, es, code
-  integer(kind=8) :: values(1)
+  integer(kind=8) :: values(1), rate, queue_full
+  integer :: hz, slowed
   real :: t0, t1
   real(kind=8) :: x
   integer :: i
@@ -40,6 +42,10 @@ program f_overflow
   print '(a,l1,a,l1)', 'within 10% of 100 calls per CPU second: ', &
     abs(calls - values(1) * 1.0d-7) <= 0.1d0 * values(1) * 1.0d-7 + 1, &
     '; every chain starts at an address: ', chains == calls .and. calls > 0
+  ! The rate used: what the samples stand for (slower than asked past 10,000 a second).
+  call PAPIF_get_overflow_rate(es, code, rate, hz, slowed, queue_full, check)
+  if (check /= PAPI_OK) stop 1
+  print '(a,i0,a,i0,a,i0,a)', 'rate used: ', rate, ' (hz ', hz, '), slowed ', slowed, ' times'
 end program f_overflow
 
 ! Called at each overflow: the chain, innermost first (pcs(1) is the interrupted address).

@@ -1,9 +1,9 @@
 /* Example: act every 10 page faults: a handler of our own, then a histogram of where in
  * the program they happened (profil, and sprofil with an overflow bucket); last, a handler
- * called 200 times per second of CPU time that takes the call chain of each overflow (an
- * extension of this library).
+ * called 200 times per second of CPU time that takes the call chain of each overflow, and
+ * the rate it ran at (extensions of this library).
  * Shows: PAPI_overflow PAPI_get_overflow_event_index PAPI_profil PAPI_sprofil
- * PAPI_overflow_frequency PAPI_get_overflow_callchain */
+ * PAPI_overflow_frequency PAPI_get_overflow_callchain PAPI_get_overflow_rate */
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,5 +143,11 @@ int main(void)
            "interrupted address: %s\n",
            clock_calls >= expected * 0.9 && clock_calls <= expected * 1.1 + 1 ? "yes" : "no",
            chains_ok == clock_calls && clock_calls > 0 ? "yes" : "no");
+    /* The rate used: what the samples stand for (slower than asked past 10,000 a second). */
+    long long rate, queue_full;
+    int hz, slowed;
+    check(PAPI_get_overflow_rate(fs, clk, &rate, &hz, &slowed, &queue_full),
+          "PAPI_get_overflow_rate");
+    printf("rate used: %lld%s, slowed %d times\n", rate, hz ? " Hz" : "", slowed);
     return 0;
 }

@@ -854,7 +854,8 @@ int PAPI_num_hwctrs(void);
 int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
                   PAPI_overflow_handler_t handler);
 /* ---- papi-compat extension (not in PAPI): overflow in frequency mode, the call chain in
- * the handler (man PAPI_overflow_frequency, PAPI_get_overflow_callchain) ---- */
+ * the handler, the rate in force (man PAPI_overflow_frequency, PAPI_get_overflow_callchain,
+ * PAPI_get_overflow_rate) ---- */
 /** Call handler about hz times per second of the event's time: PAPI_overflow with the kernel
  * choosing the period (perf_event's sample_freq); hz 0 refused, PAPI_overflow threshold 0
  * turns it off. Returns PAPI_OK, PAPI_EINVAL for hz below 1 or above the kernel's
@@ -869,6 +870,16 @@ int PAPI_overflow_frequency(int EventSet, int EventCode, int hz, int flags,
  * NULL or max below 1, PAPI_ENOSUPP where the walk is not implemented. Async-signal-safe. An
  * extension of this library (not in PAPI); Fortran: PAPIF_get_overflow_callchain. */
 int PAPI_get_overflow_callchain(void **pcs, int max);
+/** The rate the overflow of EventCode in EventSet runs at, which may be slower than asked.
+ * *rate: the threshold (events per overflow) or, with *hz 1, the frequency in Hz in force
+ * now (before the first PAPI_start: the one it will start at), slower than asked where the
+ * signals would pass 10,000 a second or came faster than the handler took them; *slowed: the
+ * times that happened since PAPI_start; *queue_overflows: the times the process's signal
+ * queue was full (notifications lost). Returns PAPI_OK, PAPI_ENOEVST, PAPI_ENOEVNT when the event is not in the set, PAPI_EINVAL
+ * for a NULL pointer or an event without overflow. An extension of this library (not in
+ * PAPI); Fortran: PAPIF_get_overflow_rate. */
+int PAPI_get_overflow_rate(int EventSet, int EventCode, long long *rate, int *hz, int *slowed,
+                           long long *queue_overflows);
 /** Build a histogram of program counter values in buf (bufsiz bytes, covering the text from
  * offset, scaled by scale) sampled every threshold events of EventCode. Returns PAPI_OK or an
  * error code as PAPI_overflow. */

@@ -36,6 +36,12 @@ mpi_by_caller (95% at least: the rest hit the wrapper's own MPI_Pcontrol before 
 it marks the call); none are under the wrapper's own functions
 (pmpi_*, mpi_totals) or libpapi's counter read (read_values_group), where they went before
 the hand-written entry points marked their calls.
+--part rate: PAPI_SAMPLE=perf::TASK-CLOCK@100000hz (the wrapper preloaded into the plain
+program) samples at 10000 Hz, the library's cap of 10,000 signals a second per thread: the
+report says frequency_hz 100000 asked, frequency_hz_used 10000 (the job's and each row's),
+seconds_per_sample 0.0001, nothing slowed or lost; rank 1's heavy() (0.3 s of CPU) counts
+0.2 to 0.36 s of time_s (at the asked rate it would read a tenth); the banner says
+@10000hz and the rate asked.
 --part bad: PAPI_SAMPLE with no event name, nothing after '@', period 0, a word, an unknown
 event: one line on stderr naming the variable, the counters still written, nothing sampled.
 """
@@ -303,6 +309,32 @@ def part_pcontrol(args):
         check(not internal, f"rank {r['rank']}: samples filed under the wrapper's internals {internal}")
 
 
+def part_rate(args):
+    sample = "perf::TASK-CLOCK@100000hz"
+    with tempfile.TemporaryDirectory(prefix="mpi_sample_rate_") as d:
+        rep, p = run(args, d, sample, args.plain, args.preload)
+    if not rep:
+        return
+    job = rep.get("sampling", {})
+    head = {k: job.get(k) for k in ("frequency_hz", "period", "frequency_hz_used", "seconds_per_sample",
+                                    "slowed", "signal_queue_overflows")}
+    print(f"rate: the job's sampling head {head}")
+    check(head == {"frequency_hz": 100000, "period": None, "frequency_hz_used": 10000,
+                   "seconds_per_sample": 0.0001, "slowed": 0, "signal_queue_overflows": 0},
+          f"rate: the job's head says 10000 Hz used of 100000 asked, nothing slowed or lost ({head})")
+    for r in rep["ranks"]:
+        s = r.get("sampling", {})
+        got = {k: s.get(k) for k in ("frequency_hz_used", "slowed", "signal_queue_overflows")}
+        check(got == {"frequency_hz_used": 10000, "slowed": 0, "signal_queue_overflows": 0},
+              f"rate: rank {r['rank']}'s row says 10000 Hz used ({got})")
+        if r["rank"] == 1:
+            t = sum(e["time_s"] for e in s.get("functions", []) if base(e["function"]) == "heavy")
+            print(f"rate: rank 1's heavy(): {t:.3f} s of task clock sampled (0.3 s spent)")
+            check(0.2 <= t <= 0.36, f"rate: rank 1's heavy() {t:.3f} s at 10000 Hz (0.3 s spent)")
+    want = "papi_mpi: sampled perf::TASK-CLOCK@10000hz (asked @100000hz"
+    check(want in p.stdout, f"rate: the banner says {want!r}")
+
+
 def part_main(args):
     line = marker_line(args.source, "/* SAMPLE_BARRIER */")
     for sample, prog, pre in (("perf::TASK-CLOCK@1000000", args.program, None),
@@ -359,7 +391,7 @@ def main():
     ap.add_argument("--plain")
     ap.add_argument("--preload", required=True)
     ap.add_argument("--source", required=True)
-    ap.add_argument("--part", required=True, choices=("main", "bad", "fortran", "pcontrol", "cxx"))
+    ap.add_argument("--part", required=True, choices=("main", "bad", "fortran", "pcontrol", "cxx", "rate"))
     args = ap.parse_args()
     try:
         schema_check.validators()
@@ -374,6 +406,8 @@ def main():
         part_pcontrol(args)
     elif args.part == "cxx":
         part_cxx(args)
+    elif args.part == "rate":
+        part_rate(args)
     else:
         part_bad(args)
     return verdict()

@@ -24,7 +24,13 @@ papi_report DIR and papi_mpi_collect take it as a partial rank.
 after its last checkpoint (no exit path runs): its event log up to that checkpoint is all
 it leaves; `papi_report DIR` and `--merge-trace` read it: rank 3 named as killed after
 its last checkpoint, its barrier wait and rank 1's late sender as measured.
-Usage: check_waits_log.py --mpirun M --program PROG [--part abort|kill]"""
+--part polls: mpi_waits.c polls (2 ranks): rank 0's 500 MPI_Test calls that complete
+nothing, folded into one record of its event log (or a few, where a checkpoint shipped the
+fold): run to the end with PAPI_MPI_TRACE=json, then as polls_kill (rank 1 SIGKILLed after
+its checkpoints): the killed job's `--merge-trace OUT DIR` has the same calls of MPI_Test on
+rank 0 as the finished job's trace (slices plus each fold's args.calls - 1) and its report,
+all 500 (before the fold's count was logged the merged trace counted a fold as one call).
+Usage: check_waits_log.py --mpirun M --program PROG [--part abort|kill|polls]"""
 import argparse
 import json
 import os
@@ -251,8 +257,9 @@ def log_samples(out, rank):
                 continue  # a torn last line
             for k, r in enumerate(d["records"]):
                 recs[d["first"] + k] = r
-    # every record names its thread (12th item): this program's one thread, slot 0
-    check(recs and all(len(r) == 12 and r[11] == 0 for r in recs.values()),
+    # every record names its thread (12th item): this program's one thread, slot 0; and the
+    # calls it stands for (13th): no polls here, one each
+    check(recs and all(len(r) == 13 and r[11] == 0 and r[12] == 1 for r in recs.values()),
           f"rank {rank}: every record has its thread, 0: "
           f"{sorted({(len(r), r[11] if len(r) > 11 else None) for r in recs.values()})}")
     got = {}
@@ -376,11 +383,63 @@ def part_kill(args):
         shutil.rmtree(out, ignore_errors=True)
 
 
+def trace_calls(doc, rank, name):
+    """A trace's calls of name on rank: its slices, a fold of polls as its args.calls."""
+    return sum(e.get("args", {}).get("calls", 1) for e in doc["traceEvents"]
+               if e.get("ph") == "B" and e.get("pid") == rank and e.get("name") == name)
+
+
+def part_polls(args):
+    """Folded polls counted alike in a finished job's trace and a killed job's merge."""
+    env = {"PAPI_MPI_CHECKPOINT": "0.05"}
+    got = {}
+    for mode in ("polls", "polls_kill"):
+        out = tempfile.mkdtemp(prefix="papi_mpi_%s_" % mode)
+        try:
+            e = dict(env, PAPI_MPI_OUTPUT_DIR=out)
+            if mode == "polls":
+                e["PAPI_MPI_TRACE"] = "json"
+            p = run_cmd([args.mpirun, "-np", "2"] + rank_env(args.mpirun, e) + [args.program, mode],
+                        tail=3000)
+            wait_ranks_gone(out)
+            pending = expect_values(p.stdout).get(("polls_pending", 0))
+            check(pending == 500, f"{mode}: rank 0's 500 polls completed nothing ({pending})")
+            if mode == "polls":
+                check(p.returncode == 0, f"polls: the job finished: status {p.returncode}")
+                trace = os.path.join(out, "papi_mpi_trace.json")
+                with open(os.path.join(out, "papi_mpi_report.json"), encoding="utf-8") as f:
+                    rep = json.load(f)
+                row = [r for r in rep["ranks"] if r["rank"] == 0][0]
+                got["report"] = row.get("calls", {}).get("MPI_Test", {}).get("calls")
+            else:
+                check(p.returncode != 0, f"polls_kill: the job failed (rank 1 killed): status {p.returncode}")
+                log0 = os.path.join(out, "papi_mpi_rank0.events.jsonl")
+                if not check(os.path.exists(log0), "polls_kill: rank 0's event log"):
+                    continue
+                bad = schema_check.check_file(log0)
+                check(bad is None, f"polls_kill: rank 0's log follows mpi_event_log.schema.json: {bad}")
+                trace = os.path.join(out, "killed_job_trace.json")
+                q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
+                check(q.returncode == 0, f"polls_kill: papi_report --merge-trace DIR: status {q.returncode}")
+            if not check(os.path.exists(trace), f"{mode}: the trace written"):
+                continue
+            bad = schema_check.check_file(trace)
+            check(bad is None, f"{mode}: the trace follows trace_json.schema.json: {bad}")
+            with open(trace, encoding="utf-8") as f:
+                got[mode] = trace_calls(json.load(f), 0, "MPI_Test")
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+    print(f"MPI_Test calls on rank 0: {got}")
+    check(got.get("polls") == got.get("polls_kill") == got.get("report") == 500,
+          f"the killed job's merged trace counts rank 0's MPI_Test calls as the finished job's "
+          f"trace and report, 500: {got}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
-    ap.add_argument("--part", default="abort", choices=("abort", "kill"))
+    ap.add_argument("--part", default="abort", choices=("abort", "kill", "polls"))
     args = ap.parse_args()
     try:
         schema_check.validators()
@@ -389,6 +448,9 @@ def main():
         return 77
     if args.part == "kill":
         part_kill(args)
+        return verdict()
+    if args.part == "polls":
+        part_polls(args)
         return verdict()
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_log_")
     try:

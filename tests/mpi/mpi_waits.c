@@ -33,6 +33,10 @@
  *     late sender (check_waits_log.py).
  *   checkpoint_kill (4 ranks, PAPI_MPI_CHECKPOINT set): the same, but rank 3 ends by SIGKILL
  *     (no exit path runs): its log is what its last checkpoint appended.
+ *   polls, polls_kill (2 ranks, PAPI_MPI_CHECKPOINT set): rank 0 polls an MPI_Irecv with
+ *     POLLS MPI_Test calls before rank 1 sends (after the barrier that follows), so none
+ *     completes: the log folds them; then 300 ms of checkpoints; polls_kill: rank 1 ends
+ *     by SIGKILL (the job dies with no report), polls: the job finishes.
  *   nxn_more (3 ranks): rank 1 sleeps 200 ms before each of MPI_Alltoall, MPI_Allgather and
  *     MPI_Iallreduce + MPI_Wait, each in its own MPI_Pcontrol region (the region's per-rank
  *     waits are that call's): ranks 0 and 2 wait at N x N for rank 1.
@@ -148,6 +152,34 @@ static void pop_transfer(int rank, const char *file)
         fclose(f);
     }
     free(buf);
+}
+
+#define POLLS 500
+
+static void polls(int rank, int kill_rank1)
+{
+    double v = 0;
+    if (rank == 0) {
+        MPI_Request rq;
+        int done = 0, pending = 0;
+        MPI_Irecv(&v, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD, &rq);
+        for (int i = 0; i < POLLS; i++) {
+            MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+            pending += !done;
+        }
+        printf("EXPECT polls_pending 0 %d\n", pending);
+        fflush(stdout);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 1)
+            MPI_Send(&v, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
+    }
+    sleep_ms(300); /* checkpoints every 50 ms append the log */
+    if (rank == 1 && kill_rank1)
+        raise(SIGKILL);          /* no exit path: the last checkpoint is all that is left */
+    MPI_Barrier(MPI_COMM_WORLD); /* polls_kill: never completes, the launcher ends the job */
 }
 
 int main(int argc, char **argv)
@@ -301,6 +333,8 @@ int main(int argc, char **argv)
         if (rank == 3)
             abort();
         MPI_Barrier(MPI_COMM_WORLD); /* never completes: the launcher ends the job */
+    } else if ((strcmp(mode, "polls") == 0 || strcmp(mode, "polls_kill") == 0) && size >= 2) {
+        polls(rank, strcmp(mode, "polls_kill") == 0);
     } else if (strcmp(mode, "nxn_more") == 0 && size >= 3) {
         nxn_more(rank, size);
     } else if (strcmp(mode, "pop_transfer") == 0 && size == 2 && argc > 2) {

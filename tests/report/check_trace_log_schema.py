@@ -7,7 +7,9 @@ A valid trace and a valid event log are accepted first (--merge-trace writes the
 then hand-made broken copies, one rule kind each, are refused: by --merge-trace (exit 2),
 by the timeline figure of the report (its reason is that line), and by --check; an event
 log with a line broken before its last is refused (only the last line may be torn), a
-torn last line is named and left out (exit 2, the trace written from the rest)."""
+torn last line is named and left out (exit 2, the trace written from the rest). Folded
+polls (flag 64) give their slice args.calls: the record's 13th item, 1 for an older
+12-item record; other records no calls."""
 import copy
 import json
 import os
@@ -123,6 +125,21 @@ def main():
               % (rc, err.strip()))
         if os.path.exists(os.path.join(tmp, "dead.json")):  # never written over: a new OUT each time
             os.remove(os.path.join(tmp, "dead.json"))
+        polls = os.path.join(tmp, "polls")  # a fold of 7 polls, an older fold, a send
+        os.makedirs(polls)
+        p0 = [[1, "MPI_Test", 100, 150, -1, -1, 0, 0, 64, 0, 0, 0, 7],
+              [1, "MPI_Test", 160, 170, -1, -1, 0, 0, 64, 0, 0, 0],
+              [2, "MPI_Send", 200, 210, 1, 5, 8, 0, 0, 0, 0, 0, 1]]
+        write(os.path.join(polls, "papi_mpi_rank0.events.jsonl"), json.dumps(log_line(0, 0, p0)) + "\n")
+        write(os.path.join(polls, "papi_mpi_rank1.events.jsonl"), json.dumps(log_line(1, 0, rec1)) + "\n")
+        rc, out, err = run(tool, "--merge-trace", os.path.join(tmp, "polls.json"), polls)
+        got = []
+        if rc == 0:
+            with open(os.path.join(tmp, "polls.json"), encoding="utf-8") as f:
+                got = [(e["name"], e.get("args", {}).get("calls")) for e in json.load(f)["traceEvents"]
+                       if e.get("ph") == "B" and e.get("pid") == 0]
+        check(rc == 0 and got == [("MPI_Test", 7), ("MPI_Test", 1), ("MPI_Send", None)],
+              "folded polls merge with their count, an older record as 1 (%d: %s %s)" % (rc, got, err.strip()))
         log1 = os.path.join(logs, "papi_mpi_rank1.events.jsonl")
         bad_logs = [
             ("a record of 3 fields", dict(log_line(1, 0, [[3, "MPI_Recv", 50]])),

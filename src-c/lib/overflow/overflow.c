@@ -1,4 +1,4 @@
-/* overflow.c: PAPI_overflow and PAPI_get_overflow_event_index.
+/* overflow.c: PAPI_overflow, PAPI_get_overflow_event_index and PAPI_get_overflow_rate.
  *
  * Hardware overflow: the component counts the native under the event with a period of
  * threshold (perf_event: sample_period, reopened); the kernel sends one signal per overflow to the counting thread and the
@@ -347,5 +347,32 @@ int PAPI_get_overflow_event_index(int EventSet, long long overflow_vector, int *
         if (v & (1ULL << bit))
             array[n++] = bit;
     *number = n;
+    return PAPI_OK;
+}
+
+/* The rate in force is the handler's to change (overflow_signal.c, pacing); this call only
+ * reads it, so a report can say what was used rather than what was asked. */
+int PAPI_get_overflow_rate(int EventSet, int EventCode, long long *rate, int *hz, int *slowed,
+                           long long *queue_overflows)
+{
+    PAPI_CALL_GUARD();
+    struct eventset *es;
+    int ret = es_get(EventSet, &es);
+    if (ret != PAPI_OK)
+        return ret;
+    if (!rate || !hz || !slowed || !queue_overflows)
+        return papi_error(PAPI_EINVAL, "rate, hz, slowed or queue_overflows is NULL");
+    int pos = es_entry_index(es, EventCode);
+    if (pos < 0)
+        return papi_error(PAPI_ENOEVNT, "event 0x%x is not in EventSet %d", (unsigned)EventCode,
+                          EventSet);
+    long long now;
+    if (ovf_rate_now(es, pos, &now, hz, slowed) != PAPI_OK)
+        return papi_error(PAPI_EINVAL,
+                          "event 0x%x of EventSet %d does not overflow (no PAPI_overflow, "
+                          "PAPI_overflow_frequency or PAPI_profil set on it)",
+                          (unsigned)EventCode, EventSet);
+    *rate = now;
+    *queue_overflows = (long long)ovf_queue_overflows();
     return PAPI_OK;
 }

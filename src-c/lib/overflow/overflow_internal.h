@@ -90,9 +90,10 @@ PAPI_INTERNAL int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_
 /* Restore the signal actions ovf_install_handler replaced, discarding the signals still
  * queued (shutdown, unload: after every set is freed). */
 PAPI_INTERNAL void ovf_restore_handlers(void);
-/* The threshold (or frequency, *hz) the event at pos of es overflows at now, and the
- * times the handler slowed it since PAPI_start because it could not keep up (0: as
- * configured); PAPI_ENOEVNT when it does not overflow. */
+/* The threshold (or frequency, *hz) the event at pos of es overflows at now (before its
+ * first PAPI_start: the one it will start at, the signal cap applied), and the times the
+ * handler slowed it since PAPI_start because it could not keep up (0: as configured);
+ * PAPI_ENOEVNT when it does not overflow. */
 PAPI_INTERNAL int ovf_rate_now(const struct eventset *es, int pos, long long *now, int *hz,
                                int *slowed);
 /* Times since the library began that the kernel's queue of signals was full and a plain

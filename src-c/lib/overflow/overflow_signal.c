@@ -722,7 +722,7 @@ int ovf_rate_now(const struct eventset *es, int pos, long long *now, int *hz, in
         return PAPI_ENOEVNT;
     const struct ovf_event *ev = &o->ev[k];
     *now = atomic_load(&ev->now);
-    *now = *now ? *now : ev->threshold; /* not started yet */
+    *now = *now ? *now : ev->limit ? ev->limit : ev->threshold; /* not started yet */
     *hz = ev->hz;
     *slowed = atomic_load(&ev->slowed);
     return PAPI_OK;

@@ -22,7 +22,7 @@ CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT, COUNTER = range(1, 9)
 #: The log keeps a named metric (a double) as an integer in millionths, its name saying so;
 #: the trace takes the number itself.
 METRIC_SUFFIX = " (millionths)"
-EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE = 1, 2, 4, 8, 16
+EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE, EVF_POLL = 1, 2, 4, 8, 16, 64
 ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
 RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
 KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
@@ -56,7 +56,7 @@ def _line_fault(where, doc):
         pass
     if not isinstance(doc, dict) or doc.get("kind") != "event_log" or \
             not isinstance(doc.get("rank"), int) or not isinstance(doc.get("records"), list) or \
-            any(not isinstance(r, list) or len(r) not in (11, 12) for r in doc["records"]):
+            any(not isinstance(r, list) or len(r) not in (11, 12, 13) for r in doc["records"]):
         return "%s: not a line of an event log (mpi_event_log.schema.json)" % where
     return None
 
@@ -142,6 +142,8 @@ def load(directory, notes=None):
                          "req": req, "flags": flags, "site": site, "group": group,
                          # the thread's slot (an older log has none: one thread)
                          "thread": rec[11] if len(rec) > 11 else 0,
+                         # the calls it stands for: a fold's polls (an older log: one)
+                         "calls": rec[12] if len(rec) > 12 else 1,
                          "wait": 0.0, "wkind": None, "waiter": None})
         r["records"] = recs
     return ranks
@@ -365,6 +367,8 @@ def trace(directory, notes=None):
                  "ts": us(e["t0"])}
             if e["wait"] > 0:
                 b["args"] = {KINDS[e["wkind"]]: round(e["wait"] * 1e-9, 9)}
+            if e["flags"] & EVF_POLL:  # folded polls: the count the in-process trace gives
+                b.setdefault("args", {})["calls"] = e["calls"]
             events.append(b)
             events.append({"ph": "E", "pid": rank, "tid": tid, "name": e["name"], "cat": "mpi",
                            "ts": us(e["t1"])})
