@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_mpi_rules.py BUILT_RULES UTILS_DIR WRAPPERS_DIR: one source for the rules the MPI
+"""check_mpi_rules.py BUILT_RULES UTILS_DIR WRAPPERS_DIR SCHEMA_DIR: one source for the rules the MPI
 wrapper and papi_report both apply (issue 57 item 3).
 
 1. The build's papi_report/_mpi_rules.py is what papi_report makes from the lists when run
@@ -10,8 +10,14 @@ wrapper and papi_report both apply (issue 57 item 3).
 3. A new wait kind is one line of wait_kinds.list plus its wait= column: on a copy of
    the lists, the generator puts it in the C enum, the report's names and papi_report's
    table; a wait= naming no kind is refused in one line naming the file and line.
+4. The schemas (the files' fields come first there): every object or CSV row that has
+   one wait kind's key has all of wait_kinds.list's, none other, in its required list
+   too where it has one (a new kind's key and description go there).
 Exit 0 pass, 1 fail."""
+import glob
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -56,9 +62,9 @@ def rules_in(utils, pkg_extra=None):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: check_mpi_rules.py BUILT_RULES UTILS_DIR WRAPPERS_DIR")
-    built, utils, wrappers = sys.argv[1:]
+    if len(sys.argv) != 5:
+        sys.exit("usage: check_mpi_rules.py BUILT_RULES UTILS_DIR WRAPPERS_DIR SCHEMA_DIR")
+    built, utils, wrappers, schemas = sys.argv[1:]
     lists = os.path.join(wrappers, "mpi_calls.list")
     sys.path.insert(0, wrappers)
     import gen_wrappers
@@ -92,8 +98,39 @@ def main():
                                                                if got[c] != expect[c]})
         check(labels["wait_nxn"] == "wait at N x N", "the timeline's words: %s" % labels)
     new_kind(wrappers)
+    schema_keys(schemas, [k["name"] + "_s" for k in gen_wrappers.wait_list(lists)[0]])
     print("PASS" if not FAILURES else "FAIL: %d checks" % len(FAILURES))
     return 1 if FAILURES else 0
+
+
+def schema_keys(schemas, keys):
+    """Every schema object naming one wait kind ("late_sender_s", or one like it: late_*_s,
+    wait_*_s, early_*_s) names them all, in order (properties, required)."""
+    found = [0]
+
+    def like(name):
+        return name in keys or re.fullmatch(r"(late|wait|early)_\w+_s", name) is not None
+
+    def walk(node, where):
+        if isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, "%s/%d" % (where, i))
+        if not isinstance(node, dict):
+            return
+        for field in ("properties", "required"):
+            names = node.get(field)
+            got = [n for n in names if isinstance(n, str) and like(n)] \
+                if isinstance(names, (dict, list)) else []
+            if got:
+                found[0] += 1
+                check(got == keys, "%s %s: wait kinds %s, want %s" % (where, field, got, keys))
+        for k, v in node.items():
+            walk(v, where + "/" + k)
+    for path in sorted(glob.glob(os.path.join(schemas, "*.schema.json"))):
+        with open(path, encoding="utf-8") as f:
+            walk(json.load(f), os.path.basename(path))
+    check(found[0] >= 10, "the schemas' objects with the wait kinds: %d" % found[0])
+    return found[0]
 
 
 def new_kind(wrappers):
