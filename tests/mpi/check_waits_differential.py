@@ -3,13 +3,15 @@
 wrapper's (wait_states.c, at MPI_Finalize) and papi_report's recomputation from the event
 logs (papi_report/event_logs.py, for a job that died). Every staged mode of mpi_waits.c
 (late sender and receiver, Waitany, Testany, persistent requests, barriers on split
-halves and an intercommunicator, N x N, late root, early reduce, POP) runs to its end
+halves and an intercommunicator, N x N, late root, early reduce, POP), and each --also
+program (mpi_pattern.c: every call family, nonblocking collectives among them), runs to its end
 with checkpoints every 10 ms and keep_event_log.so preloaded (the logs kept, complete):
 papi_report's waits of each rank and kind must be the report's within TOL (the two put
 times on rank 0's clock alike but for the drift interpolated at MPI_Finalize), its
 matched collectives the same count, and every wait kind must be met by some mode (the
 comparison is not of zeros).
-Usage: check_waits_differential.py --mpirun M --program PROG --keep-log SO"""
+Usage: check_waits_differential.py --mpirun M --program PROG --keep-log SO
+  [--also "PROG NP [ARG...]"]..."""
 import argparse
 import json
 import os
@@ -66,15 +68,19 @@ def main():
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--keep-log", required=True)
+    ap.add_argument("--also", action="append", default=[], help='"PROG NP [ARG...]"')
     args = ap.parse_args()
     seen = {}
-    for mode, np in MODES:
+    runs = [(mode, np, [args.program, mode]) for mode, np in MODES]
+    for also in args.also:
+        prog, np, *rest = also.split()
+        runs.append((f"{os.path.basename(prog)} np{np}", int(np), [prog] + rest))
+    for mode, np, cmd in runs:
         out = tempfile.mkdtemp(prefix="papi_mpi_waits_diff_")
         try:
             env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.01",
                    "LD_PRELOAD": os.path.abspath(args.keep_log)}
-            p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, env) +
-                        [args.program, mode], tail=2000)
+            p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, env) + cmd, tail=2000)
             if check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
                 compare(mode, out, seen)
         finally:
