@@ -68,6 +68,9 @@ def main():
     lists = os.path.join(wrappers, "mpi_calls.list")
     sys.path.insert(0, wrappers)
     import gen_wrappers
+    if not os.path.isfile(built):
+        check(False, "%s: not built (cmake --build build --target papi_report_rules)" % built)
+        return 1
     with open(built, encoding="utf-8") as f:
         check(f.read() == gen_wrappers.gen_python(gen_wrappers.parse(lists),
                                                   gen_wrappers.wait_list(lists)[0]),
