@@ -306,7 +306,8 @@ static void put_wait(struct pmpi_event *e, int id, long long t0, long long dt, v
     e->site = (uint64_t)(uintptr_t)site;
     e->req = req;
     e->bytes = 0;
-    e->peer = st ? st->MPI_SOURCE : -1;
+    /* a completed send's status leaves its source undefined (MPICH: INT_MIN): no rank */
+    e->peer = st && st->MPI_SOURCE >= 0 ? st->MPI_SOURCE : -1;
     e->tag = st ? st->MPI_TAG : -1;
     e->call = (uint16_t)id;
     e->flags = 0;

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Generate the PMPI wrappers from mpi_calls.list (the single source).
 
-Writes <out>/papi_mpi_calls.h (call ids, kinds), <out>/papi_mpi_calls.c (the call
-table: name, kind; a leaf the report code reads) and <out>/papi_mpi_wrappers.c:
+Writes <out>/papi_mpi_calls.h (call ids, kinds, the wait kinds of wait_kinds.list),
+<out>/papi_mpi_calls.c (the call table: name, kind, a collective's wait kind; the wait
+kinds' names; a leaf the report code reads) and <out>/papi_mpi_wrappers.c:
   * one C wrapper MPI_<X> per non-"hand" call: bytes from the list's expressions, the
     caller's return address as the call site;
   * Fortran forwarders mpi_<x>_ (mpif.h, `use mpi`), mpi_<x>_f08_ and mpi_<x>_f08ts_
@@ -20,8 +21,13 @@ time) compiles one file that takes the address of every listed PMPI_* function w
 MPI's mpi.h and writes OUTDIR/undeclared.txt: the calls that MPI does not declare (Open
 MPI 4.1 is MPI 3.1: no sessions, partitioned or persistent collectives, no
 MPI_Isendrecv). `gen_wrappers.py LIST OUTDIR [UNDECLARED]` then emits only the others.
-The probe prints one line per call family saying what this MPI lacks."""
+The probe prints one line per call family saying what this MPI lacks.
+
+`gen_wrappers.py python LIST OUT.py` writes papi_report's copy of the rules both sides
+apply (the wait kinds, each collective's wait kind: papi_report/mpi_rules.py), for every
+listed call, with or without an MPI."""
 import os
+import pprint
 import re
 import subprocess
 import sys
@@ -36,15 +42,18 @@ F08_HOOKS = {"MPI_Init": "after_init", "MPI_Init_thread": "after_init",
 
 def parse(path):
     calls = []
+    kinds, waits_path = wait_list(path)
+    wait_names = [k["name"] for k in kinds]
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
             fields = [x.strip() for x in line.split(" | ")]
-            if len(fields) != 6 or fields[0] not in KINDS:
-                sys.exit(f"{path}:{lineno}: expected 6 fields 'kind | send | recv | peer | f08 | proto'")
-            kind, send, recv, peer, f08, proto = fields
+            if len(fields) != 7 or fields[0] not in KINDS:
+                sys.exit(f"{path}:{lineno}: expected 7 fields "
+                         "'kind | send | recv | peer | wait | f08 | proto'")
+            kind, send, recv, peer, wait, f08, proto = fields
             m = re.match(r"int (MPI_\w+)\((.*)\)$", proto)
             if not m:
                 sys.exit(f"{path}:{lineno}: cannot parse prototype: {proto}")
@@ -66,10 +75,45 @@ def parse(path):
                 return field[len(key) + 1:]
             if any(c["name"] == name for c in calls):
                 sys.exit(f"{path}:{lineno}: {name} listed twice")
+            wait = val(wait, "wait")
+            if wait and (kind != "coll" or wait not in wait_names):
+                sys.exit(f"{path}:{lineno}: wait={wait}: only a collective has one, a kind of "
+                         f"{os.path.basename(waits_path)} ({', '.join(wait_names)})")
             calls.append(dict(kind=kind, name=name, params=params, args=args,
                               send=val(send, "send"), recv=val(recv, "recv"),
-                              peer=val(peer, "peer"), f08=val(f08, "f08")))
+                              peer=val(peer, "peer"), wait=wait, f08=val(f08, "f08")))
     return calls
+
+
+WAITS_FOR = {"all": "PMPI_ARR_ALL", "root": "PMPI_ARR_ROOT", "nonroot": "PMPI_ARR_NONROOT",
+             "p2p": "PMPI_ARR_P2P"}
+
+
+def wait_list(list_path):
+    """The wait kinds of wait_kinds.list (beside mpi_calls.list), in the report's order:
+    [{name, waits_for, banner, label, colour}]."""
+    path = os.path.join(os.path.dirname(os.path.abspath(list_path)), "wait_kinds.list")
+    kinds = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = [x.strip() for x in line.split(" | ")]
+            if len(fields) != 5 or fields[1] not in WAITS_FOR or \
+                    not re.fullmatch(r"[a-z][a-z_]*", fields[0]) or \
+                    not re.fullmatch(r"#[0-9a-f]{6}", fields[4]):
+                sys.exit(f"{path}:{lineno}: expected 'name | {'/'.join(WAITS_FOR)} | banner | "
+                         "label | #rrggbb'")
+            if any(k["name"] == fields[0] for k in kinds):
+                sys.exit(f"{path}:{lineno}: {fields[0]} listed twice")
+            kinds.append(dict(zip(("name", "waits_for", "banner", "label", "colour"), fields)))
+    return kinds, path
+
+
+def wait_enum(k):
+    """The C enumerator of a wait kind: PMPI_WAIT_LATE_SENDER, PMPI_WAIT_NXN."""
+    return "PMPI_WAIT_" + re.sub(r"^WAIT_", "", k["name"].upper())
 
 
 FAMILIES = [  # (family, test on the call's name and parameters), first match wins
@@ -122,15 +166,28 @@ def probe(calls, outdir, cc, cflags):
         print(f"  {fam}: {state}")
 
 
-def gen_header(calls):
-    out = ["/* Generated by gen_wrappers.py from mpi_calls.list: do not edit. */",
-           "#ifndef PAPI_MPI_CALLS_H", "#define PAPI_MPI_CALLS_H", "", "enum pmpi_call_id {"]
+def gen_header(calls, kinds):
+    out = ["/* Generated by gen_wrappers.py from mpi_calls.list and wait_kinds.list: do not "
+           "edit. */", "#ifndef PAPI_MPI_CALLS_H", "#define PAPI_MPI_CALLS_H", "",
+           "enum pmpi_call_id {"]
     for c in calls:
         out.append(f"    PMPI_ID_{c['name']},")
     out += ["    PMPI_NCALLS", "};", "", "enum pmpi_kind {",
             "    " + ", ".join(KINDS.values()), "};", "",
-            "struct pmpi_call_info {", "    const char *name;", "    int kind;", "};",
-            "extern const struct pmpi_call_info pmpi_calls[PMPI_NCALLS];", "", "#endif", ""]
+            "/* Why MPI time was lost (wait_kinds.list), in the report's order. */",
+            "enum pmpi_wait_kind {"] + [f"    {wait_enum(k)}," for k in kinds] + \
+        ["    PMPI_WAIT_KINDS", "};",
+         "/* What a wait kind waits for: the last arrival of all ranks, the root's, the last "
+         "non-root's (wait_states.c's indices), a message's partner. */",
+         "enum pmpi_wait_arrival { " + ", ".join(WAITS_FOR.values()) + " };",
+         "/* The report's keys (\"late_sender_s\" ...), the stdout line's words, what each "
+         "waits for. */",
+         "extern const char *const pmpi_wait_names[PMPI_WAIT_KINDS];",
+         "extern const char *const pmpi_wait_banner[PMPI_WAIT_KINDS];",
+         "extern const int pmpi_wait_arrival[PMPI_WAIT_KINDS];", "",
+         "/* A call: its name, kind and, for a collective, its wait kind (-1: none). */",
+         "struct pmpi_call_info {", "    const char *name;", "    int kind;", "    int wait;",
+         "};", "extern const struct pmpi_call_info pmpi_calls[PMPI_NCALLS];", "", "#endif", ""]
     return "\n".join(out)
 
 
@@ -632,13 +689,38 @@ def hand_forwarder(c, sym, hook):
     return out
 
 
-def gen_table(calls):
-    out = ["/* Generated by gen_wrappers.py from mpi_calls.list: do not edit. */",
-           "#include \"papi_mpi_calls.h\"", "",
-           "const struct pmpi_call_info pmpi_calls[PMPI_NCALLS] = {"]
+def gen_table(calls, kinds):
+    enums = {k["name"]: wait_enum(k) for k in kinds}
+    out = ["/* Generated by gen_wrappers.py from mpi_calls.list and wait_kinds.list: do not "
+           "edit. */", "#include \"papi_mpi_calls.h\"", "",
+           "const char *const pmpi_wait_names[PMPI_WAIT_KINDS] = {"]
+    out += [f"    \"{k['name']}_s\"," for k in kinds] + ["};", "",
+            "const char *const pmpi_wait_banner[PMPI_WAIT_KINDS] = {"]
+    out += [f"    \"{k['banner']}\"," for k in kinds] + ["};", "",
+            "const int pmpi_wait_arrival[PMPI_WAIT_KINDS] = {"]
+    out += [f"    {WAITS_FOR[k['waits_for']]}," for k in kinds] + ["};", "",
+            "const struct pmpi_call_info pmpi_calls[PMPI_NCALLS] = {"]
     for c in calls:
-        out.append(f"    {{\"{c['name']}\", {KINDS[c['kind']]}}},")
+        wait = enums[c["wait"]] if c["wait"] else "-1"
+        out.append(f"    {{\"{c['name']}\", {KINDS[c['kind']]}, {wait}}},")
     out += ["};", ""]
+    return "\n".join(out)
+
+
+def gen_python(calls, kinds):
+    """papi_report's table of the same rules (papi_report/mpi_rules.py reads it)."""
+    fields = ("name", "waits_for", "banner", "label", "colour")
+    waits = [tuple(k[f] for f in fields) for k in kinds]
+    colls = {c["name"]: c["wait"] for c in calls if c["wait"]}
+    blocking = sorted(c["name"] for c in calls if c["kind"] == "coll" and "request" not in c["args"])
+    out = ['"""Generated by gen_wrappers.py from mpi-wrappers/mpi_calls.list and wait_kinds.list:',
+           'do not edit. The rules papi_report applies as the MPI wrapper does (mpi_rules.py)."""',
+           f"#: The wait kinds in the report's order: {fields}.",
+           "WAIT_KINDS = " + pprint.pformat(waits, width=96),
+           "#: Each collective's wait kind (mpi_calls.list's wait= column).",
+           "COLL_WAITS = " + pprint.pformat(colls, width=96),
+           "#: The collectives that make no request (not the nonblocking nor the persistent forms).",
+           "BLOCKING_COLLS = " + pprint.pformat(blocking, width=96, compact=True), ""]
     return "\n".join(out)
 
 
@@ -660,21 +742,27 @@ def main():
     if len(sys.argv) >= 5 and sys.argv[1] == "probe":
         probe(parse(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:])
         return
+    if len(sys.argv) == 4 and sys.argv[1] == "python":  # every call: no MPI needed
+        with open(sys.argv[3], "w", encoding="utf-8") as f:
+            f.write(gen_python(parse(sys.argv[2]), wait_list(sys.argv[2])[0]))
+        return
     argv = [a for a in sys.argv if a != "--fortran-enters-pmpi"]
     legacy = len(argv) != len(sys.argv)
     if len(argv) not in (3, 4):
         sys.exit("usage: gen_wrappers.py mpi_calls.list OUTDIR [UNDECLARED] "
-                 "[--fortran-enters-pmpi] | probe mpi_calls.list OUTDIR CC CFLAGS...")
+                 "[--fortran-enters-pmpi] | probe mpi_calls.list OUTDIR CC CFLAGS... | "
+                 "python mpi_calls.list OUT.py")
     sys.argv = argv
     calls = parse(sys.argv[1])
     if len(sys.argv) == 4:  # calls this MPI does not declare are left out
         with open(sys.argv[3], encoding="utf-8") as f:
             missing = {line.strip() for line in f if line.strip()}
         calls = [c for c in calls if c["name"] not in missing or c["kind"] == "hand"]
+    kinds = wait_list(sys.argv[1])[0]
     with open(sys.argv[2] + "/papi_mpi_calls.h", "w", encoding="utf-8") as f:
-        f.write(gen_header(calls))
+        f.write(gen_header(calls, kinds))
     with open(sys.argv[2] + "/papi_mpi_calls.c", "w", encoding="utf-8") as f:
-        f.write(gen_table(calls))
+        f.write(gen_table(calls, kinds))
     with open(sys.argv[2] + "/papi_mpi_wrappers.c", "w", encoding="utf-8") as f:
         f.write(gen_source(calls, legacy))
 

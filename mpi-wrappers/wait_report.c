@@ -267,10 +267,12 @@ void pmpi_wait_report_print(FILE *out)
     double res = 0; /* the clocks' error bound: a wait is known to +- this (issue 49) */
     for (int r = 0; r < pmpi_run.nranks; r++)
         res = parts[r].residual_s > res ? parts[r].residual_s : res;
-    fprintf(out,
-            "papi_mpi: wait states (all ranks, s): late sender %.6f, late receiver %.6f, N x N "
-            "%.6f, barrier %.6f, late root %.6f, early reduce %.6f; clock residual %.9f\n",
-            sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], res);
+    char line[1024] = ""; /* one write: the line is never split by another's output */
+    size_t n = 0;
+    for (int k = 0; k < PMPI_WAIT_KINDS && n < sizeof line; k++) /* words: wait_kinds.list */
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%s %.6f", k ? ", " : "",
+                              pmpi_wait_banner[k], sum[k]);
+    fprintf(out, "papi_mpi: wait states (all ranks, s): %s; clock residual %.9f\n", line, res);
     fprintf(out,
             "papi_mpi: POP: parallel efficiency %.3f = load balance %.3f x communication "
             "efficiency %.3f (serialisation %.3f, transfer %.3f)\n",

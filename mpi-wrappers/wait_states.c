@@ -31,10 +31,6 @@
 #include "request_link.h"
 #include "wait_states.h"
 
-const char *const pmpi_wait_names[PMPI_WAIT_KINDS] = {"late_sender_s", "late_receiver_s",
-                                                      "wait_nxn_s",    "wait_barrier_s",
-                                                      "late_root_s",   "early_reduce_s"};
-
 struct pmpi_wait_result pmpi_waits;
 
 /* One site's wait (sorted by key at the end, looked up by the call-site merge). */
@@ -258,35 +254,15 @@ done:
     free(back);
 }
 
-/* What a collective waits for: 0 none, else the wait kind + 1 and which arrival. */
-enum { ARR_ALL, ARR_ROOT, ARR_NONROOT };
-static int coll_class(const char *name, int *arrival)
+/* What a collective waits for (its wait= column in mpi_calls.list, wait_kinds.list): 0
+ * none, else the wait kind + 1 and which arrival (PMPI_ARR_ALL, _ROOT, _NONROOT). */
+static int coll_class(int call, int *arrival)
 {
-    static const struct {
-        const char *prefix;
-        int kind, arrival;
-    } classes[] = {
-        {"barrier", PMPI_WAIT_BARRIER, ARR_ALL},
-        {"allreduce", PMPI_WAIT_NXN, ARR_ALL},
-        {"alltoall", PMPI_WAIT_NXN, ARR_ALL},
-        {"allgather", PMPI_WAIT_NXN, ARR_ALL},
-        {"reduce_scatter", PMPI_WAIT_NXN, ARR_ALL},
-        {"bcast", PMPI_WAIT_LATE_ROOT, ARR_ROOT},
-        {"scatter", PMPI_WAIT_LATE_ROOT, ARR_ROOT},
-        {"reduce", PMPI_WAIT_EARLY_REDUCE, ARR_NONROOT},
-        {"gather", PMPI_WAIT_EARLY_REDUCE, ARR_NONROOT},
-    };
-    const char *b = name + 4; /* after "MPI_" */
-    if (b[0] == 'I' && b[1] >= 'a' && b[1] <= 'z')
-        b++; /* the nonblocking form */
-    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-        if (strncasecmp(b, classes[i].prefix, strlen(classes[i].prefix)) == 0) {
-            if (strcasecmp(classes[i].prefix, "reduce") == 0 && strcasecmp(b, "reduce") != 0)
-                return 0; /* Reduce_local, Reduce_scatter handled above */
-            *arrival = classes[i].arrival;
-            return classes[i].kind + 1;
-        }
-    return 0;
+    int k = call >= 0 && call < PMPI_NCALLS ? pmpi_calls[call].wait : -1;
+    if (k < 0)
+        return 0;
+    *arrival = pmpi_wait_arrival[k];
+    return k + 1;
 }
 
 static void collectives(MPI_Comm comm)
@@ -325,9 +301,9 @@ static void collectives(MPI_Comm comm)
         if (e->kind != PMPI_EV_COLL || (e->flags & PMPI_EVF_GROUP))
             continue;
         pmpi_waits.coll_matched++;
-        cls = coll_class(pmpi_calls[e->call].name, &arrival);
-        if (!cls || (arrival == ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
-            (arrival == ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
+        cls = coll_class(e->call, &arrival);
+        if (!cls || (arrival == PMPI_ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
+            (arrival == PMPI_ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
             continue;
         double t = out[arrival * nseq + e->tag];
         if (isfinite(t))
@@ -416,8 +392,8 @@ static void collectives_grouped(MPI_Comm comm)
         double arr[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (b = a; b < nin && grp_cmp(&order[a], &order[b]) == 0; b++) {
             double t = order[b]->t;
-            arr[ARR_ALL] = t > arr[ARR_ALL] ? t : arr[ARR_ALL];
-            int w = order[b]->root ? ARR_ROOT : ARR_NONROOT;
+            arr[PMPI_ARR_ALL] = t > arr[PMPI_ARR_ALL] ? t : arr[PMPI_ARR_ALL];
+            int w = order[b]->root ? PMPI_ARR_ROOT : PMPI_ARR_NONROOT;
             arr[w] = t > arr[w] ? t : arr[w];
         }
         for (long long k = a; k < b; k++) {
@@ -438,9 +414,9 @@ static void collectives_grouped(MPI_Comm comm)
             continue;
         const struct pmpi_event *e = &W.ev[i];
         pmpi_waits.coll_matched++;
-        cls = coll_class(pmpi_calls[e->call].name, &arrival);
-        if (!cls || (arrival == ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
-            (arrival == ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
+        cls = coll_class(e->call, &arrival);
+        if (!cls || (arrival == PMPI_ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
+            (arrival == PMPI_ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
             continue;
         if (isfinite(back[k].arr[arrival]))
             add_wait(blocker(i), back[k].arr[arrival], cls - 1);

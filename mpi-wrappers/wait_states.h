@@ -10,17 +10,9 @@
 
 #include "state.h"
 
-enum pmpi_wait_kind {
-    PMPI_WAIT_LATE_SENDER,
-    PMPI_WAIT_LATE_RECEIVER,
-    PMPI_WAIT_NXN,
-    PMPI_WAIT_BARRIER,
-    PMPI_WAIT_LATE_ROOT,
-    PMPI_WAIT_EARLY_REDUCE,
-    PMPI_WAIT_KINDS
-};
-/* "late_sender_s" ...: the report's names. */
-extern const char *const pmpi_wait_names[PMPI_WAIT_KINDS];
+/* The wait kinds (enum pmpi_wait_kind, PMPI_WAIT_KINDS) and their report names
+ * (pmpi_wait_names: "late_sender_s" ...) are generated from wait_kinds.list into
+ * papi_mpi_calls.h (state.h includes it). */
 
 /* A message whose send has this many bytes or more is taken for a rendezvous send (its
  * sender waits for the receive) as MPICH's and Open MPI's default eager limits are below

@@ -20,7 +20,7 @@ FIXED = {"registry": "load", "check": "load", "load": "load", "schema_check": "l
          "profile": "load", "trace_merge": "page", "event_logs": "load", "mpi_rows": "load",
          "profile_compare": "page", "pop_compare": "page", "compare_page": "page",
          "compare_units": "page", "trace_file": "load", "profile_metrics": "load",
-         "csv_check": "load", "input_file": "load"}
+         "csv_check": "load", "input_file": "load", "mpi_rules": "load"}
 #: (importer, imported): function-local imports that are not about cycles.
 LOCAL_OK = {("compare_page", "figures"): "the ratio charts need matplotlib; the text and CSV do not"}
 REGISTERS = ("table", "view", "figure", "check")

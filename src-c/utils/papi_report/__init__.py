@@ -15,7 +15,8 @@ function to dodge a cycle (tests/report/check_import_graph.py checks the import 
            check (the values a schema cannot refuse), schema_check, load, inputs, units,
            device_events (a device's, a package's or a thread's event, its unit),
            profile (papi_run --sample's files: found, merged, folded), mpi_rows (a
-           dead MPI job's rows, checked: papi_mpi_collect's reader too)
+           dead MPI job's rows, checked: papi_mpi_collect's reader too), mpi_rules
+           (the wait kinds and collectives' wait kinds, from the MPI wrapper's lists)
   tables   tables, series, series_metrics, metric_tables (pandas DataFrames), views,
            metric_views (what the page and text show of them), profile_tables (the
            sampled profiles), catalog (loads the

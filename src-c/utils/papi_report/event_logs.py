@@ -14,7 +14,7 @@ import math
 import os
 import re
 
-from . import mpi_rows, schema_check
+from . import mpi_rows, mpi_rules, schema_check
 from .input_file import BrokenLine, InputRefused, json_lines
 
 # Record kinds (event_log.h) and flags.
@@ -25,13 +25,10 @@ METRIC_SUFFIX = " (millionths)"
 EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE, EVF_POLL = 1, 2, 4, 8, 16, 64
 ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
 RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
-KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
-         "early_reduce_s"]
-# The collectives' classes (wait_states.c): name prefix after MPI_ -> (kind, arrival).
+KINDS = mpi_rules.REPORT_KEYS  # mpi-wrappers/wait_kinds.list, the report's order
+# What a collective's wait kind waits for, as wait_states.c indexes it.
 ALL, ROOT, NONROOT = range(3)
-CLASSES = [("barrier", 3, ALL), ("allreduce", 2, ALL), ("alltoall", 2, ALL),
-           ("allgather", 2, ALL), ("reduce_scatter", 2, ALL), ("bcast", 4, ROOT),
-           ("scatter", 4, ROOT), ("reduce", 5, NONROOT), ("gather", 5, NONROOT)]
+ARRIVALS = {"all": ALL, "root": ROOT, "nonroot": NONROOT}
 
 
 class EventLogError(Exception):
@@ -211,15 +208,11 @@ def _p2p(ranks, stats):
 
 
 def _coll_class(name):
-    b = name[4:]
-    if len(b) > 1 and b[0] == "I" and b[1].islower():
-        b = b[1:]
-    for prefix, kind, arrival in CLASSES:
-        if b.lower().startswith(prefix):
-            if prefix == "reduce" and b.lower() != "reduce":
-                return None
-            return kind, arrival
-    return None
+    """(wait kind's index, arrival) of a collective (mpi_calls.list's wait= column), or None."""
+    kind = mpi_rules.COLL_WAITS.get(name)
+    if kind is None:
+        return None
+    return mpi_rules.WAIT_KINDS.index(kind), ARRIVALS[mpi_rules.WAITS_FOR[kind]]
 
 
 def _coll_key(e):

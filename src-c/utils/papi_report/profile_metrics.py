@@ -2,12 +2,24 @@
 a profile's counts (a function's self counts, a stack's): the profile's "metrics" give each
 metric's formula (papi_metrics(3): numbers, + - * / and brackets over event names, bare or
 in braces) and the place of each event among "events". The grammar is the library's
-(metric_formula.c); a denominator of 0 gives None, as papi_run's banner prints "-"."""
+(metric_formula.c: tests/metrics/metric_formula_cases.txt holds the cases both pass); a
+denominator of 0 gives None, as papi_run's banner prints "-"."""
 import math
 import re
 
-_TOKEN = re.compile(r"\s*(?:(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|\{([^{}]*)\}"
+# Numbers as the library's strtod reads them: decimal, or hexadecimal (0x10, 0x1p4).
+_TOKEN = re.compile(r"\s*(?:(0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][-+]?\d+)?"
+                    r"|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|\{([^{}]*)\}"
                     r"|([A-Za-z_][A-Za-z0-9_]*)|(.))")
+#: The library's bounds (metric_formula.h): event names, their length, operations.
+MAX_TERMS, NAME_LEN, MAX_OPS = 16, 256, 128
+
+
+def _number(text, num):
+    v = float.fromhex(num) if num[:2] in ("0x", "0X") else float(num)
+    if not math.isfinite(v):
+        raise ValueError("bad number %s in %r" % (num, text))
+    return v
 
 
 def _tokens(text):
@@ -15,7 +27,7 @@ def _tokens(text):
     for m in _TOKEN.finditer(text):
         num, braced, bare, op = m.groups()
         if num is not None:
-            out.append(("num", float(num)))
+            out.append(("num", _number(text, num)))
         elif braced is not None:
             out.append(("name", braced))
         elif bare is not None:
@@ -49,6 +61,8 @@ def compile_formula(text):
         elif kind == "num":
             prog.append(("num", v))
         elif kind == "name":
+            if not v or len(v) >= NAME_LEN:
+                raise ValueError("%s event name in %r" % ("an empty" if not v else "a too long", text))
             if v not in names:
                 names.append(v)
             prog.append(("term", names.index(v)))
@@ -73,6 +87,10 @@ def compile_formula(text):
     expr()
     if pos[0] != len(toks):
         raise ValueError("operator expected in %r" % text)
+    if not names and ("time",) not in prog:
+        raise ValueError("no event and no time in %r" % text)
+    if len(names) > MAX_TERMS or len(prog) > MAX_OPS:
+        raise ValueError("more than %d event names or %d operations in %r" % (MAX_TERMS, MAX_OPS, text))
     return prog, names
 
 

@@ -13,17 +13,14 @@ from .figures import NotGiven, _fig, legend_outside, note, region_colours  # fir
 import numpy as np
 from matplotlib.patches import Patch
 
-from . import registry, timeline_data
+from . import mpi_rules, registry, timeline_data
 
 WIDTH = 1200  # pixel columns of the lanes
 THIN_LANES = 32  # past this many lanes: no lane labels but a few, and no gap between lanes
 MAX_COUNTER_LINES = 8  # past this many ranks the counter track is the sum over ranks
-COLOURS = {"late_sender": "#d62728", "late_receiver": "#ff7f0e", "wait_nxn": "#9467bd",
-           "wait_barrier": "#e377c2", "late_root": "#8c564b", "early_reduce": "#bcbd22",
-           "other_mpi": "#f5c342", "computation": "#4c8bd6"}
-LABELS = {"late_sender": "late sender", "late_receiver": "late receiver",
-          "wait_nxn": "wait at N x N", "wait_barrier": "wait at barrier", "late_root": "late root",
-          "early_reduce": "early reduce", "other_mpi": "other MPI", "computation": "computation"}
+# The wait kinds' colours and words: mpi-wrappers/wait_kinds.list.
+COLOURS = dict(mpi_rules.COLOURS, other_mpi="#f5c342", computation="#4c8bd6")
+LABELS = dict(mpi_rules.LABELS, other_mpi="other MPI", computation="computation")
 
 
 def _rgb(hexcolour):

@@ -23,18 +23,19 @@ import os
 
 import pandas as pd
 
-from . import registry, trace_file
+from . import mpi_rules, registry, trace_file
 
-#: The states, in the figure's order (waits.KINDS without "_s", other MPI, computation).
-KINDS = ["late_sender", "late_receiver", "wait_nxn", "wait_barrier", "late_root",
-         "early_reduce", "other_mpi", "computation"]
+#: The states, in the figure's order (the wait kinds of mpi-wrappers/wait_kinds.list, other
+#: MPI, computation).
+KINDS = mpi_rules.WAIT_KINDS + ["other_mpi", "computation"]
 SPAN_COLUMNS = ["rank", "thread", "lane", "kind", "name", "t0_s", "t1_s"]
 COUNTER_COLUMNS = ["rank", "thread", "counter", "t_s", "value"]
-NXN = {"MPI_Allreduce", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Allgather",
-       "MPI_Allgatherv", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan",
-       "MPI_Exscan"}
-ONE_TO_N = {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}
-N_TO_ONE = {"MPI_Gather", "MPI_Gatherv", "MPI_Reduce"}
+#: A blocking collective's wait kind in the trace (mpi_calls.list's wait= column; the
+#: nonblocking forms' waits are in the MPI_Wait that completes them, which the trace does
+#: not link). MPI_Scan and MPI_Exscan are taken for N x N here, where the wrapper
+#: (wait_states.c, mpi_calls.list) computes no wait for them.
+TRACE_COLL_WAITS = dict({c: k for c, k in mpi_rules.COLL_WAITS.items()
+                         if c in mpi_rules.BLOCKING_COLLS}, MPI_Scan="wait_nxn", MPI_Exscan="wait_nxn")
 SYNC_SENDS = {"MPI_Ssend"}
 #: What the figure says when there is no trace: the variables that write one.
 HOW = ("set PAPI_MPI_TRACE=json for an MPI run (papi_mpi_trace.json beside the report), or "
@@ -133,15 +134,15 @@ def _collective_waits(colls, mpi_slices):
         name = names.pop()
         starts = {r: e["ts"] for r, e in group.items()}
         root = (group[min(group)].get("args") or {}).get("root", -1)
+        kind = TRACE_COLL_WAITS.get(name)
+        arrival = mpi_rules.WAITS_FOR.get(kind)
         for r, e in group.items():
-            if name == "MPI_Barrier":
-                kind, wait = "wait_barrier", max(starts.values()) - e["ts"]
-            elif name in NXN:
-                kind, wait = "wait_nxn", max(starts.values()) - e["ts"]
-            elif name in ONE_TO_N and root in starts and r != root:
-                kind, wait = "late_root", starts[root] - e["ts"]
-            elif name in N_TO_ONE and r == root and len(starts) > 1:
-                kind, wait = "early_reduce", max(t for q, t in starts.items() if q != root) - e["ts"]
+            if arrival == "all":
+                wait = max(starts.values()) - e["ts"]
+            elif arrival == "root" and root in starts and r != root:
+                wait = starts[root] - e["ts"]
+            elif arrival == "nonroot" and r == root and len(starts) > 1:
+                wait = max(t for q, t in starts.items() if q != root) - e["ts"]
             else:
                 continue
             s = mpi_slices.get((r, int(e.get("tid", 0))))

@@ -5,11 +5,10 @@ the POP efficiencies of the run and of each region. The figures are the wrapper'
 wrapper, or PAPI_MPI_WAITS=0) gives empty tables. Needs pandas only."""
 import pandas as pd
 
-from . import registry
+from . import mpi_rules, registry
 
-#: The wait kinds, in the report's order.
-KINDS = ["late_sender_s", "late_receiver_s", "wait_nxn_s", "wait_barrier_s", "late_root_s",
-         "early_reduce_s"]
+#: The wait kinds, in the report's order (mpi-wrappers/wait_kinds.list).
+KINDS = mpi_rules.REPORT_KEYS
 POP_COLUMNS = ["scope", "ranks", "runtime_s", "parallel_efficiency", "load_balance",
                "communication_efficiency", "serialisation_efficiency", "transfer_efficiency",
                "useful_mean_s", "useful_max_s", "ideal_runtime_s"]

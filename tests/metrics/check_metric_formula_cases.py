@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""check_metric_formula_cases.py CASES PROFILE_METRICS_PY: the metric grammar's golden
+cases (metric_formula_cases.txt, which test_metric_formula_cases.c runs against the
+library) against papi_report's profile_metrics.py: the names each formula reads in
+first-use order, its value, no value for a zero denominator, an infinite value or a
+formula that reads `time` (a function has no elapsed time), and a refused formula
+refused (ValueError at compile, no value). Plain Python (the module alone, no pandas).
+Exit 0 pass, 1 fail."""
+import importlib.util
+import math
+import sys
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL", what)
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("profile_metrics", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run_case(pm, lineno, formula, names, values, expect):
+    where = "line %d: %r" % (lineno, formula)
+    if expect == "refused":
+        try:
+            pm.compile_formula(formula)
+            check(False, where + " read, expected refused")
+        except ValueError:
+            pass
+        check(pm.evaluate({"formula": formula, "terms": {}}, []) is None, where + " gives no value")
+        return
+    try:
+        prog, got = pm.compile_formula(formula)
+    except ValueError as e:
+        check(False, "%s refused: %s" % (where, e))
+        return
+    want = [] if names == "-" else names.split()
+    check(got == want, "%s names %s, want %s" % (where, got, want))
+    counts = [] if values == "-" else [float(v) for v in values.split()]
+    v = pm.evaluate({"formula": formula, "terms": {n: i for i, n in enumerate(want)}}, counts)
+    if expect in ("zero", "infinite") or any(op[0] == "time" for op in prog):
+        check(v is None, "%s = %r, want no value" % (where, v))
+    else:
+        w = float(expect)
+        check(v is not None and (v == w or abs(v - w) <= 1e-12 * max(abs(w), 1e-300)),
+              "%s = %r, want %r" % (where, v, w))
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: check_metric_formula_cases.py CASES PROFILE_METRICS_PY")
+    pm = load(sys.argv[2])
+    cases = 0
+    with open(sys.argv[1], encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split(" | ")
+            if len(fields) != 5:
+                check(False, "line %d: 5 fields expected" % lineno)
+                continue
+            formula, rest = fields[0], [x.strip() for x in fields[1:]]
+            run_case(pm, lineno, formula, *rest[:2], rest[3])
+            cases += 1
+    check(cases >= 40, "%d cases read" % cases)
+    print("%d cases: %s" % (cases, "PASSED" if not FAILURES else "FAILED (%d)" % len(FAILURES)))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
