@@ -1,4 +1,5 @@
-"""Shared by the MPI test checkers: record failed checks, print the verdict."""
+"""Shared by the MPI test checkers: the tally of failed checks and the verdict (from
+tests/common/checks.py), the launcher's options and the ranks' output markers."""
 import argparse
 import os
 import re
@@ -8,25 +9,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402,F401 (the MPI checkers' tally)
 
 report_check.guard()
-
-fails = []
-
-
-def check(cond, msg):
-    """Record msg as a failure unless cond holds."""
-    if not cond:
-        fails.append(msg)
-        print("FAIL:", msg)
-    return cond
-
-
-def verdict():
-    """PASSED or FAILED (n checks); the exit status for sys.exit."""
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    sys.stdout.flush()
-    return 1 if fails else 0
 
 
 def is_openmpi(mpirun):
