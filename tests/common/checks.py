@@ -1,6 +1,7 @@
 """A test script's tally of failed checks, shared by the Python checkers:
     from checks import check, verdict
     check(value == 40, "40 pages, got %d" % value)   # prints FAIL: ... and counts it
+    (check_said: prints "ok   ..." for a passing check as well)
     return verdict("check_name")                      # prints the verdict, the exit status
 """
 import sys
@@ -15,6 +16,13 @@ def check(cond, msg):
         fails.append(msg)
         print("FAIL:", msg)
     return cond
+
+
+def check_said(cond, msg):
+    """check(), saying a passing check too ("ok   msg"): for checkers whose log lists them."""
+    if cond:
+        print("ok   " + msg)
+    return check(cond, msg)
 
 
 def verdict(name=None):

@@ -24,13 +24,8 @@ FIXED = {"registry": "load", "check": "load", "load": "load", "schema_check": "l
 #: (importer, imported): function-local imports that are not about cycles.
 LOCAL_OK = {("compare_page", "figures"): "the ratio charts need matplotlib; the text and CSV do not"}
 REGISTERS = ("table", "view", "figure", "check")
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def imports(tree, name):

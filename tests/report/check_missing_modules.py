@@ -9,14 +9,9 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 PACKAGES = {"pandas": "python3-pandas", "matplotlib": "python3-matplotlib"}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def hide(root, module):

@@ -34,7 +34,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 FIGURES = ["compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
            "comm-matrix", "counters-per-rank", "region-tree", "region-by-rank",
            "region-by-thread", "region-reads"]
@@ -43,12 +43,6 @@ REPS = 3  # report_traffic.c: starts of its persistent requests
 # report_regions A B C D N E: outer A pages, inner B, read, C more; fill N x D; work E.
 PAGES = {"A": 12, "B": 21, "C": 30, "D": 17, "N": 5, "E": 40}
 APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def rows(path):

@@ -30,13 +30,7 @@ report_check.guard()
 
 EV = "perf::PAGE-FAULTS"
 AT = EV + " (all threads)"
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def reg(name, parent, own, t):

@@ -22,13 +22,7 @@ report_check.guard()
 
 DEPTH = 900
 EV = "perf::PAGE-FAULTS"
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def region_file(path):

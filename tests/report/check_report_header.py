@@ -23,15 +23,9 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 RUN = {"id": "20261125T010203Z-4242-ab12", "command": "./solver --size 10 input.dat",
        "start": "2026-11-25T01:02:03Z", "cpu": "Intel(R) Xeon(R) Platinum 8480+", "version": "9.8.7"}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def region_doc(rank, run):

@@ -32,13 +32,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILURES.append(what)
+from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def close(a, b, rel=1e-5):

@@ -32,7 +32,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 NP = 4
 LISTED = 16  # calls a region lists (PMPI_REGION_CALLS)
 MANY = {"MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Comm_group": 1, "MPI_Group_size": 1,
@@ -40,12 +40,6 @@ MANY = {"MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Comm_group": 1, "MPI_Group_
         "MPI_Group_intersection": 1, "MPI_Group_difference": 1, "MPI_Group_translate_ranks": 1,
         "MPI_Group_free": 5, "MPI_Comm_compare": 1, "MPI_Comm_test_inter": 1,
         "MPI_Error_class": 1, "MPI_Dims_create": 1, "MPI_Topo_test": 1, "MPI_Comm_get_attr": 1}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def close(a, b, rel=1e-5, absolute=2e-9):

@@ -31,15 +31,9 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 EVENTS = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]
 NP = 4
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILURES.append(what)
 
 
 def close(a, b, rel=1e-9):

@@ -16,15 +16,9 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 PAPI_WRITER = "/usr/bin/papi_hl_output_writer"
 OUT_FILE = {"summary": "papi_sum.json", "accumulate": "papi_sum.json", "detail": "papi.json"}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def run(cmd, args, expect=0):
