@@ -25,7 +25,6 @@ after its last checkpoint (no exit path runs): its event log up to that checkpoi
 it leaves; `papi_report DIR` and `--merge-trace` read it: rank 3 named as killed after
 its last checkpoint, its barrier wait and rank 1's late sender as measured.
 Usage: check_waits_log.py --mpirun M --program PROG [--part abort|kill]"""
-import argparse
 import json
 import os
 import re
@@ -34,7 +33,8 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, expect_values, rank_env, run_cmd, verdict, wait_ranks_gone
+from mpi_check import (check, expect_values, launch_args, rank_env, run_cmd, schemas_unavailable, verdict,
+                       wait_ranks_gone)
 import report_check  # noqa: E402 (on the path mpi_check set: tests/common)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -377,15 +377,8 @@ def part_kill(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--part", default="abort", choices=("abort", "kill"))
-    args = ap.parse_args()
-    try:
-        schema_check.validators()
-    except schema_check.SchemaUnavailable as e:
-        print(f"SKIPPED: {e}")
+    args = launch_args(options={"--part": dict(default="abort", choices=("abort", "kill"))})
+    if schemas_unavailable():
         return 77
     if args.part == "kill":
         part_kill(args)

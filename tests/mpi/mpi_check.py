@@ -51,16 +51,32 @@ def wait_ranks_gone(outdir, timeout=30):
         time.sleep(0.01)
 
 
-def launch_args(np=2, more=()):
+def launch_args(np=2, more=(), options=None):
     """The options of a checker that runs one program under one MPI's launcher:
-    --mpirun, --program, --np (default np) and each name of more (required)."""
+    --mpirun, --program, --np (default np), each name of more (required) and each of
+    options ({name: add_argument's keywords})."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--np", type=int, default=np)
     for name in more:
         ap.add_argument(name, required=True)
+    for name, kw in (options or {}).items():
+        ap.add_argument(name, **kw)
     return ap.parse_args()
+
+
+def schemas_unavailable():
+    """True, the SKIPPED line printed, where the report schemas cannot be loaded here
+    (papi_report's schema_check: no jsonschema) for a checker that validates reports."""
+    sys.path.insert(0, report_check.UTILS)
+    from papi_report import schema_check
+    try:
+        schema_check.validators()
+    except schema_check.SchemaUnavailable as e:
+        print(f"SKIPPED: {e}")
+        return True
+    return False
 
 
 def marker_lines(text, word):
