@@ -8,11 +8,6 @@
 
 #include "test_energy_uj.h"
 
-static int add_uj(const char *dir, const char *zone, unsigned long long delta)
-{
-    return test_energy_uj_rewrite(dir, zone, delta, 1);
-}
-
 int main(int argc, char **argv)
 {
     int rank, bad = 0;
@@ -26,7 +21,7 @@ int main(int argc, char **argv)
         if (!colon)
             return 2;
         *colon = '\0';
-        bad |= add_uj(argv[1], zone, strtoull(colon + 1, NULL, 10));
+        bad |= test_energy_uj_rewrite(argv[1], zone, strtoull(colon + 1, NULL, 10), 1);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

@@ -9,11 +9,6 @@
 
 #include "test_energy_uj.h"
 
-static int add_uj(const char *dir, const char *zone, unsigned long long delta)
-{
-    return test_energy_uj_rewrite(dir, zone, delta, 1);
-}
-
 int main(int argc, char **argv)
 {
     int rank, bad = 0;
@@ -24,14 +19,15 @@ int main(int argc, char **argv)
     MPI_Pcontrol(2, "work");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
-        bad |= add_uj(argv[1], "intel-rapl:0", 3500000) |
-               add_uj(argv[1], "intel-rapl:0:1", 400000) | add_uj(argv[1], "intel-rapl:1", 1250000);
+        bad |= test_energy_uj_rewrite(argv[1], "intel-rapl:0", 3500000, 1) |
+               test_energy_uj_rewrite(argv[1], "intel-rapl:0:1", 400000, 1) |
+               test_energy_uj_rewrite(argv[1], "intel-rapl:1", 1250000, 1);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Pcontrol(-2, "work");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         MPI_Pcontrol(2, "solo");
-        bad |= add_uj(argv[1], "intel-rapl:0", 1000000);
+        bad |= test_energy_uj_rewrite(argv[1], "intel-rapl:0", 1000000, 1);
         MPI_Pcontrol(-2, "solo");
     }
     MPI_Barrier(MPI_COMM_WORLD);
