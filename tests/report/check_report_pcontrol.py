@@ -16,11 +16,9 @@ regions with known MPI calls per rank (report_pcontrol.c says which). Checks
     its regions): papi_report still writes it, the header says "(not recorded)", the
     region table keeps its entries and wall time with the MPI columns empty.
 Exit 0 pass, 1 fail, 77 skipped."""
-import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -29,6 +27,7 @@ from report_html import read_page  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from report_job_args import job_args, plotting_missing  # noqa: E402
 
 report_check.guard()
 
@@ -292,19 +291,9 @@ def section(fn, *args):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    for opt in ("--mpirun", "--program", "--tool"):
-        p.add_argument(opt, required=True)
-    p.add_argument("out")
-    a = p.parse_args()
-    try:
-        import matplotlib  # noqa: F401
-        import pandas  # noqa: F401
-    except ImportError as e:
-        print("SKIPPED: %s (Debian: apt-get install python3-pandas python3-matplotlib)" % e)
+    if plotting_missing():
         return 77
-    shutil.rmtree(a.out, ignore_errors=True)
-    report_check.keep(a.out)  # left for the page tests: checked at exit
+    a = job_args()
     work = os.path.join(a.out, "run")
     os.makedirs(work)
     env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=work, PAPI_MPI_EVENTS="perf::PAGE-FAULTS")
