@@ -24,13 +24,7 @@ ap.add_argument("--mpirun", required=True)
 ap.add_argument("--program", required=True)
 args = ap.parse_args()
 FAULTS, LO_RX = "perf::PAGE-FAULTS", "net:::lo:rx:bytes"
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 if not os.path.exists("/sys/class/net/lo/statistics/rx_bytes"):

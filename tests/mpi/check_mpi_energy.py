@@ -30,13 +30,7 @@ ap.add_argument("--program", required=True)
 ap.add_argument("--machines", required=True)
 ap.add_argument("--np", type=int, default=2)
 args = ap.parse_args()
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 def package_of(cpu):

@@ -29,13 +29,7 @@ ap.add_argument("--program", required=True)
 ap.add_argument("--np", type=int, default=4)
 ap.add_argument("--metric-avail", required=True, help="papi_metric_avail (says whether MEM_BW exists here)")
 args = ap.parse_args()
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 def run(metrics, d, **extra):

@@ -25,15 +25,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--mpirun", required=True)
 ap.add_argument("--program", required=True)
 args = ap.parse_args()
-failures = []
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 EVENTS = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-    return cond
 
 
 def run(np, interval, d):

@@ -27,14 +27,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 
 report_check.guard()
-FAILED = []
+from checks import check_said as check, fails as FAILED  # noqa: E402 (tests/common/checks.py)
 STEADY, WORK = 20000, 20000  # pages
-
-
-def check(cond, what):
-    print("%s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        FAILED.append(what)
 
 
 def run_side(mode, prog, papi_run, d, work, hogs):

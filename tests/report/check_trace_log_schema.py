@@ -16,13 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-FAILED = []
-
-
-def check(cond, what):
-    print("%s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        FAILED.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check_said as check, fails as FAILED  # noqa: E402 (tests/common/checks.py)
 
 
 def trace():
