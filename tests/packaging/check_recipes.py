@@ -35,7 +35,7 @@ import sys
 import types
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def cmake_options(src):
@@ -346,11 +346,7 @@ def main():
     if tree and tree[0]:
         import shutil
         shutil.rmtree(tree[0], ignore_errors=True)
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        return 1
-    print("recipes: PASSED")
-    return 0
+    return verdict("recipes")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 PACKAGES = {"pandas": "python3-pandas", "matplotlib": "python3-matplotlib"}
 
 
@@ -46,8 +46,7 @@ def main():
             print("papi_hl_output_writer without %s: exit %d: %s" % (module, rc, out.strip()))
             check(rc == 1 and package in out and "Traceback" not in out,
                   "papi_hl_output_writer without %s: exit %d, %r" % (module, rc, out))
-    print("check_missing_modules: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_missing_modules")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from report_job_args import job_args, plotting_missing  # noqa: E402
 
 report_check.guard()
 
-from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 FIGURES = ["compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
            "comm-matrix", "counters-per-rank", "region-tree", "region-by-rank",
            "region-by-thread", "region-reads"]
@@ -500,8 +500,7 @@ def main():
           os.path.isfile(os.path.join(out2, "mpi_ranks.csv")) and
           os.path.isfile(os.path.join(out2, "region_tree.csv")),
           "papi_report DIR did not read the directory's MPI report and region files")
-    print("check_papi_report: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_papi_report")
 
 
 if __name__ == "__main__":

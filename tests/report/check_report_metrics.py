@@ -32,7 +32,7 @@ from report_job_args import job_args  # noqa: E402
 
 report_check.guard()
 
-from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def close(a, b, rel=1e-5):
@@ -261,11 +261,7 @@ def main():
     srep, sdoc = synthetic(rep, doc)
     check_roofline(a, a.out, srep, sdoc, rank)
     check_hostile(a, a.out, rep)
-    if FAILURES:
-        print("check_report_metrics: %d failure(s)" % len(FAILURES))
-        return 1
-    print("check_report_metrics: passed")
-    return 0
+    return verdict("check_report_metrics")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 EV = "perf::PAGE-FAULTS"
 MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
                "comm-matrix", "counters-per-rank")
@@ -348,8 +348,7 @@ def main():
         region_series(tool, d)
         call_shares(tool, mpi)
         region_colours(time_units(tool, d))
-    print("check_report_page: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_report_page")
 
 
 if __name__ == "__main__":

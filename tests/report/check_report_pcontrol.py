@@ -31,7 +31,7 @@ from report_job_args import job_args, plotting_missing  # noqa: E402
 
 report_check.guard()
 
-from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 NP = 4
 LISTED = 16  # calls a region lists (PMPI_REGION_CALLS)
 MANY = {"MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Comm_group": 1, "MPI_Group_size": 1,
@@ -311,8 +311,7 @@ def main():
     section(check_pandas, a.tool, work, ranks)
     section(check_page_and_text, page, p.stdout, ranks)
     section(check_older, a.tool, a.out, rep)
-    print("check_report_pcontrol: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_report_pcontrol")
 
 
 if __name__ == "__main__":

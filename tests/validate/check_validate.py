@@ -21,7 +21,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def run(exe, args, env=None):
@@ -126,11 +126,7 @@ def main():
               "determines: PAPI_TOT_INS" in p.stdout, "--list: exit %d" % p.returncode)
         check(os.listdir(tmp) == ["v.json", "one.csv"] or sorted(os.listdir(tmp)) ==
               ["one.csv", "v.json"], "files left in the directory: %r" % os.listdir(tmp))
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        return 1
-    print("papi_validate: PASSED")
-    return 0
+    return verdict("papi_validate")
 
 
 if __name__ == "__main__":
