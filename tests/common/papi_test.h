@@ -75,4 +75,18 @@ static inline void page_fault_set(int *es)
         test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
 }
 
+/* Adds the named event a test needs to es, skipping the test when it does not open here;
+ * returns the event's code. */
+static inline int add_or_skip(int es, const char *name)
+{
+    char why[256];
+    int code = 0;
+    if (PAPI_add_named_event(es, name) != PAPI_OK) {
+        snprintf(why, sizeof why, "%s does not open here", name);
+        test_skip(why);
+    }
+    CHECK_RET(PAPI_event_name_to_code(name, &code), PAPI_OK);
+    return code;
+}
+
 #endif
