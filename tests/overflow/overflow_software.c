@@ -3,19 +3,8 @@
  * threshold H the handler runs T/H times, within 20%. Also the timer interval option. */
 #include <time.h>
 
+#include "overflow_count.h"
 #include "papi_test.h"
-
-static volatile int calls;
-static volatile long long vectors;
-
-static void handler(int EventSet, void *address, long long overflow_vector, void *context)
-{
-    (void)EventSet;
-    (void)address;
-    (void)context;
-    calls++;
-    vectors |= overflow_vector;
-}
 
 static double thread_cpu_seconds(void)
 {
