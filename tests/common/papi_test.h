@@ -67,12 +67,29 @@ static inline void init_or_die(void)
 }
 
 /* A new event set holding perf::PAGE-FAULTS, the event the exact-count tests use; skips
- * the test when even that software event does not open. */
-static inline void page_fault_set(int *es)
+ * the test when even that software event does not open. Returns the event's code. */
+static inline int page_fault_set(int *es)
 {
+    int code = 0;
     CHECK_RET(PAPI_create_eventset(es), PAPI_OK);
     if (PAPI_add_named_event(*es, "perf::PAGE-FAULTS") != PAPI_OK)
         test_skip("perf::PAGE-FAULTS does not open here (no perf_event access)");
+    CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &code), PAPI_OK);
+    return code;
+}
+
+/* Adds the named event a test needs to es, skipping the test when it does not open here;
+ * returns the event's code. */
+static inline int add_or_skip(int es, const char *name)
+{
+    char why[256];
+    int code = 0;
+    if (PAPI_add_named_event(es, name) != PAPI_OK) {
+        snprintf(why, sizeof why, "%s does not open here", name);
+        test_skip(why);
+    }
+    CHECK_RET(PAPI_event_name_to_code(name, &code), PAPI_OK);
+    return code;
 }
 
 #endif

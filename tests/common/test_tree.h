@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -82,6 +83,31 @@ static inline void tree_vput(const char *root, const char *rel, const char *fmt,
         return;
     vfprintf(f, fmt, ap);
     fclose(f);
+}
+
+/* The copy in force: tree_use() makes it, tree_put() rewrites its files. */
+static char tree_root[1024] __attribute__((unused));
+
+/* A fresh copy of the recorded tree from at dir/name, made the root in force
+ * (PAPI_FSROOT); returns its path. */
+static inline const char *tree_use(const char *from, const char *dir, const char *name)
+{
+    snprintf(tree_root, sizeof tree_root, "%s/%s", dir, name);
+    remove_tree(tree_root);
+    copy_tree(from, tree_root);
+    setenv("PAPI_FSROOT", tree_root, 1);
+    return tree_root;
+}
+
+/* Write text to the file rel under the root in force, in place. */
+static inline void tree_put(const char *rel, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline void tree_put(const char *rel, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tree_vput(tree_root, rel, fmt, ap);
+    va_end(ap);
 }
 
 #endif

@@ -1,4 +1,4 @@
-/* test_workload.h: the exact-count workload and the fd count every test shares, with no
+/* test_workload.h: the exact-count workload, busy time and the fd count tests share, with no
  * PAPI in them, so MPI test programs built without the library use the same ones. */
 #ifndef TEST_WORKLOAD_H
 #define TEST_WORKLOAD_H
@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ThreadSanitizer does not see the kernel order a munmap in one thread and an mmap of the
@@ -41,6 +42,25 @@ static inline void touch_pages(long n)
 #ifndef TEST_WORKLOAD_KEEP_MAPPINGS
     munmap((void *)p, (size_t)(n * page));
 #endif
+}
+
+/* The monotonic clock in seconds. */
+static inline double test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Busy work for the given wall time (a loop the compiler cannot drop). */
+static inline double test_spin(double seconds)
+{
+    volatile double x = 1.0;
+    double end = test_now() + seconds;
+    while (test_now() < end)
+        for (int i = 0; i < 1000; i++)
+            x = x * 1.0000001 + 1e-9;
+    return x;
 }
 
 /* Run the workload once so its code and stack pages are resident before counting:

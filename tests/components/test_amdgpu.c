@@ -14,24 +14,7 @@
 
 #define A "amdgpu:::"
 
-static char scratch[512], root[1024];
-
-static void use_tree(const char *recorded)
-{
-    snprintf(root, sizeof root, "%s/root", scratch);
-    remove_tree(root);
-    copy_tree(recorded, root);
-    setenv("PAPI_FSROOT", root, 1);
-}
-
-static void put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(const char *rel, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tree_vput(root, rel, fmt, ap);
-    va_end(ap);
-}
+static char scratch[512];
 
 #define CARD0  "sys/class/drm/card0/device/"
 #define HWMON0 CARD0 "hwmon/hwmon3/"
@@ -82,11 +65,11 @@ static void test_values(void)
     for (int i = 0; i < 5; i++)
         CHECK_RET(PAPI_add_named_event(es, evs[i]), PAPI_OK);
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    put(HWMON0 "power1_average", "212000000\n");
-    put(CARD0 "gpu_busy_percent", "100\n");
-    put(HWMON0 "temp1_input", "-2000\n");
-    put(CARD0 "mem_info_vram_used", "34359738368\n");
-    put(HWMON0 "freq1_input", "800000000\n");
+    tree_put(HWMON0 "power1_average", "212000000\n");
+    tree_put(CARD0 "gpu_busy_percent", "100\n");
+    tree_put(HWMON0 "temp1_input", "-2000\n");
+    tree_put(CARD0 "mem_info_vram_used", "34359738368\n");
+    tree_put(HWMON0 "freq1_input", "800000000\n");
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     const long long want[5] = {212000000, 100, -2000, 34359738368LL, 800000000};
     for (int i = 0; i < 5; i++)
@@ -107,7 +90,7 @@ static void test_vanished(void)
     CHECK_RET(PAPI_add_named_event(es0, A "card0:power1_average"), PAPI_OK);
     CHECK_RET(PAPI_add_named_event(es1, A "card1:power1_input"), PAPI_OK);
     CHECK_RET(PAPI_start(es1), PAPI_OK);
-    snprintf(path, sizeof path, "%s/sys/class/drm/card1", root);
+    snprintf(path, sizeof path, "%s/sys/class/drm/card1", tree_root);
     remove_tree(path);
     CHECK_RET(PAPI_read(es1, v), PAPI_ESYS);
     CHECK_RET(PAPI_stop(es1, v), PAPI_ESYS);
@@ -120,7 +103,7 @@ static void test_vanished(void)
     CHECK(why && !strpbrk(why, "\r\n"), "the vanished card's reason spans lines");
     CHECK_RET(PAPI_stop(es1, v), PAPI_OK);
     CHECK_RET(PAPI_start(es0), PAPI_OK);
-    put(HWMON0 "power1_average", "99000000\n");
+    tree_put(HWMON0 "power1_average", "99000000\n");
     CHECK_RET(PAPI_stop(es0, v), PAPI_OK);
     CHECK(v[0] == 99000000, "card0 power %lld after card1 vanished", v[0]);
 }
@@ -129,7 +112,7 @@ static void test_no_amd_card(void)
 {
     char path[2048];
     for (int c = 0; c < 2; c++) {
-        snprintf(path, sizeof path, "%s/sys/class/drm/card%d", root, c);
+        snprintf(path, sizeof path, "%s/sys/class/drm/card%d", tree_root, c);
         remove_tree(path);
     }
     init_or_die();
@@ -152,7 +135,7 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
-    use_tree(argv[1]);
+    tree_use(argv[1], scratch, "root");
     init_or_die();
     int cidx = PAPI_get_component_index("amdgpu");
     CHECK(cidx >= 0 && !PAPI_get_component_info(cidx)->disabled, "amdgpu disabled: %s",

@@ -13,26 +13,7 @@
 #include "papi_test.h"
 #include "test_tree.h"
 
-static char scratch[512], root[1024];
-
-/* A fresh copy of the recorded tree, made the root in force. */
-static void use_tree(const char *recorded)
-{
-    snprintf(root, sizeof root, "%s/root", scratch);
-    remove_tree(root);
-    copy_tree(recorded, root);
-    setenv("PAPI_FSROOT", root, 1);
-}
-
-/* Write text to the file rel (under the root) in place. */
-static void put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(const char *rel, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tree_vput(root, rel, fmt, ap);
-    va_end(ap);
-}
+static char scratch[512];
 
 static int cidx_of(const char *name)
 {
@@ -67,7 +48,7 @@ static void init(void)
 /* A fresh tree, the library started on it, and component comp active with n events. */
 static void start_on(const char *recorded, const char *comp, int n)
 {
-    use_tree(recorded);
+    tree_use(recorded, scratch, "root");
     init();
     const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of(comp));
     CHECK(ci && !ci->disabled && ci->num_native_events == n, "%s: %d events, want %d (%s)", comp,
@@ -93,10 +74,10 @@ static const char net_head[] =
 
 static void put_eth0(unsigned long long rx_bytes, unsigned long long tx_compressed)
 {
-    put("proc/net/dev",
-        "%s  eth0: %llu  712345    1    2    3     4          5        66 "
-        "123456789  654321    7    8    9    10      11         %llu\n",
-        net_head, rx_bytes, tx_compressed);
+    tree_put("proc/net/dev",
+             "%s  eth0: %llu  712345    1    2    3     4          5        66 "
+             "123456789  654321    7    8    9    10      11         %llu\n",
+             net_head, rx_bytes, tx_compressed);
 }
 
 static void test_net(const char *recorded)
@@ -128,7 +109,7 @@ static void test_net(const char *recorded)
      * core asks the component's read_reason), the stop that fails with them too, and the
      * set that stops once the file is whole again */
     CHECK_RET(PAPI_start(es), PAPI_OK);
-    put("proc/net/dev", "%s  eth0: 1 2\n", net_head);
+    tree_put("proc/net/dev", "%s  eth0: 1 2\n", net_head);
     CHECK_RET(PAPI_read(es, NULL), PAPI_EINVAL); /* another reason in the detail first */
     CHECK_RET(PAPI_read(es, v), PAPI_ESYS);
     CHECK(strstr(PAPI_strerror_detail(), "proc/net/dev line 4 is malformed"),
@@ -143,19 +124,19 @@ static void test_net(const char *recorded)
     CHECK_EQ_LL(v[0], 200);
 
     /* a malformed line: a clear error naming file and line, at start */
-    put("proc/net/dev", "%s  eth0: 1 2 3\n", net_head);
+    tree_put("proc/net/dev", "%s  eth0: 1 2 3\n", net_head);
     CHECK_RET(PAPI_start(es), PAPI_ESYS);
     CHECK(strstr(PAPI_strerror_detail(), "proc/net/dev line 4 is malformed"), "reason: %s",
           PAPI_strerror_detail());
     /* the interface gone */
-    put("proc/net/dev", "%s", net_head);
+    tree_put("proc/net/dev", "%s", net_head);
     CHECK_RET(PAPI_start(es), PAPI_ESYS);
     CHECK(strstr(PAPI_strerror_detail(), "no line 'eth0'"), "reason: %s", PAPI_strerror_detail());
     drop_set(&es);
     PAPI_shutdown();
 
     /* a malformed file at init disables net with the file and line */
-    put("proc/net/dev", "%s  eth0: 1 2 x\n", net_head);
+    tree_put("proc/net/dev", "%s  eth0: 1 2 x\n", net_head);
     init();
     disabled_with("net", "proc/net/dev line 4 is malformed");
     PAPI_shutdown();
@@ -182,7 +163,7 @@ static void count(const char *const *names, int n, void (*change)(void), const l
 static void start_fails(const char *event, const char *rel, const char *text, const char *what)
 {
     int es = set_of(&event, 1);
-    put(rel, "%s", text);
+    tree_put(rel, "%s", text);
     CHECK_RET(PAPI_start(es), PAPI_ESYS);
     CHECK(strstr(PAPI_strerror_detail(), what), "%s: reason %s", event, PAPI_strerror_detail());
     /* and adding it again fails at once, with the same reason */
@@ -206,9 +187,9 @@ static void units_are(const char *event, const char *units)
 
 static void ib_traffic(void)
 {
-    put(IB_PORT "counters/port_xmit_packets", "%llu\n", 4294967000ULL + 500 - 4294967296ULL);
-    put(IB_PORT "counters/port_xmit_data", "%llu\n", 123456789012ULL + 1000);
-    put(IB_PORT "hw_counters/out_of_buffer", "22\n");
+    tree_put(IB_PORT "counters/port_xmit_packets", "%llu\n", 4294967000ULL + 500 - 4294967296ULL);
+    tree_put(IB_PORT "counters/port_xmit_data", "%llu\n", 123456789012ULL + 1000);
+    tree_put(IB_PORT "hw_counters/out_of_buffer", "22\n");
 }
 
 static void test_infiniband(const char *recorded)
@@ -232,8 +213,8 @@ static void test_infiniband(const char *recorded)
 /* ---- coretemp -------------------------------------------------------------------- */
 static void sensors_change(void)
 {
-    put("sys/class/hwmon/hwmon0/temp1_input", "47000\n");
-    put("sys/class/hwmon/hwmon1/fan1_input", "1800\n");
+    tree_put("sys/class/hwmon/hwmon0/temp1_input", "47000\n");
+    tree_put("sys/class/hwmon/hwmon1/fan1_input", "1800\n");
 }
 
 static void test_coretemp(const char *recorded)
@@ -259,10 +240,10 @@ static void test_coretemp(const char *recorded)
 /* ---- stealtime ------------------------------------------------------------------- */
 static void steal(void)
 {
-    put("proc/stat", "cpu  10132153 290696 3084719 46828483 16683 0 25195 1207 0 0\n"
-                     "cpu0 1393280 32966 572056 13343292 6130 0 17875 707 0 0\n"
-                     "cpu1 1335186 37032 455580 13488493 3519 0 5426 500 0 0\n"
-                     "intr 199292 0 9 0\nctxt 11960913\n");
+    tree_put("proc/stat", "cpu  10132153 290696 3084719 46828483 16683 0 25195 1207 0 0\n"
+                          "cpu0 1393280 32966 572056 13343292 6130 0 17875 707 0 0\n"
+                          "cpu1 1335186 37032 455580 13488493 3519 0 5426 500 0 0\n"
+                          "intr 199292 0 9 0\nctxt 11960913\n");
 }
 
 static void test_stealtime(const char *recorded)
@@ -285,18 +266,18 @@ static void test_stealtime(const char *recorded)
 
 static void lustre_io(void)
 {
-    put(LLITE "stats", "snapshot_time 1732000001.5 secs.usecs\n"
-                       "read_bytes 5 samples [bytes] 1 4096 12288\n"
-                       "write_bytes 1 samples [bytes] 1536 1536 1536\n");
-    put(LLITE "read_ahead_stats", "hits 120 samples [pages]\nread but discarded 20 samples "
-                                  "[pages]\n");
+    tree_put(LLITE "stats", "snapshot_time 1732000001.5 secs.usecs\n"
+                            "read_bytes 5 samples [bytes] 1 4096 12288\n"
+                            "write_bytes 1 samples [bytes] 1536 1536 1536\n");
+    tree_put(LLITE "read_ahead_stats", "hits 120 samples [pages]\nread but discarded 20 samples "
+                                       "[pages]\n");
 }
 
 static void test_lustre(const char *recorded)
 {
-    use_tree(recorded);
-    put(LLITE "stats", "snapshot_time 1732000000.1 secs.usecs\n"
-                       "read_bytes 4 samples [bytes] 1 4096 8192\n"); /* nothing written yet */
+    tree_use(recorded, scratch, "root");
+    tree_put(LLITE "stats", "snapshot_time 1732000000.1 secs.usecs\n"
+                            "read_bytes 4 samples [bytes] 1 4096 8192\n"); /* nothing written yet */
     init();
     const PAPI_component_info_t *ci = PAPI_get_component_info(cidx_of("lustre"));
     CHECK(ci && !ci->disabled && ci->num_native_events == 3, "lustre: 3 events: %d %s",
@@ -329,7 +310,7 @@ static void test_missing(void)
  * unset, they count again. */
 static void test_disable_env(const char *recorded)
 {
-    use_tree(recorded);
+    tree_use(recorded, scratch, "root");
     setenv("PAPI_DISABLE_COMPONENTS", "net:no_such_component,stealtime", 1);
     init();
     disabled_with("net", "disabled by PAPI_DISABLE_COMPONENTS");
@@ -360,8 +341,8 @@ static void test_too_big(const char *recorded)
     CHECK_RET(PAPI_read(es, &v), PAPI_OK);
     CHECK_EQ_LL(v, 615);
     /* one more, 20 digits, and 21: refused while counting, and at start */
-    put("proc/net/dev", "%s  eth0: 18446744073709551616 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
-        net_head);
+    tree_put("proc/net/dev", "%s  eth0: 18446744073709551616 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+             net_head);
     CHECK_RET(PAPI_read(es, &v), PAPI_ESYS);
     CHECK_RET(PAPI_stop(es, &v), PAPI_ESYS);
     CHECK(strstr(PAPI_strerror_detail(), "proc/net/dev line 4: the number at place 1 after "
@@ -389,7 +370,7 @@ static void test_too_big(const char *recorded)
                 "cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 1 2 3 4 5 6 7 100000000000000000000 0 0\n",
                 "proc/stat line 2: the number at place 8 after 'cpu0' does not fit in 64 bits");
     PAPI_shutdown();
-    use_tree(recorded);
+    tree_use(recorded, scratch, "root");
     init();
     start_fails("lustre:::scratch-ffff8881e2d4a000_llread", LLITE "stats",
                 "read_bytes 5 samples [bytes] 1 4096 184467440737095516150\n", what);

@@ -12,6 +12,7 @@
 
 #include "papi_test.h"
 #include "perf_user_read.h"
+#include "test_perf_open.h"
 
 static struct perf_event_mmap_page page;
 static uint64_t raw_values[2]; /* what the fake counter returns on call 1, 2, ... */
@@ -192,13 +193,7 @@ static void test_with_real_clock(void)
 /* A real software event: never on a hardware counter, so its page says index 0. */
 static void test_live_software_event(void)
 {
-    struct perf_event_attr attr;
-    memset(&attr, 0, sizeof attr);
-    attr.size = sizeof attr;
-    attr.type = PERF_TYPE_SOFTWARE;
-    attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-    attr.exclude_kernel = 1;
-    int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+    int fd = test_perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0);
     if (fd < 0) {
         printf("note: perf_event_open refused (live check not run)\n");
         return;

@@ -28,13 +28,9 @@ static char scratch[512];
 static const char *use_tree(const char *recorded, const char *name)
 {
     static char dir[1100];
-    char root[1024], src[1024];
-    snprintf(root, sizeof root, "%s/%s", scratch, name);
+    char src[1024];
     snprintf(src, sizeof src, "%s/%s", recorded, name);
-    remove_tree(root);
-    copy_tree(src, root);
-    setenv("PAPI_FSROOT", root, 1);
-    snprintf(dir, sizeof dir, "%s%s", root, POWERCAP_DEFAULT_DIR);
+    snprintf(dir, sizeof dir, "%s%s", tree_use(src, scratch, name), POWERCAP_DEFAULT_DIR);
     return dir;
 }
 

@@ -23,13 +23,9 @@ static char scratch[512], recorded[512], dir[1100];
 /* A fresh copy of recorded machine name made the machine in force (PAPI_FSROOT). */
 static void use_tree(const char *name)
 {
-    char root[1024], src[1024];
-    snprintf(root, sizeof root, "%s/%s", scratch, name);
+    char src[1024];
     snprintf(src, sizeof src, "%s/%s", recorded, name);
-    remove_tree(root);
-    copy_tree(src, root);
-    setenv("PAPI_FSROOT", root, 1);
-    snprintf(dir, sizeof dir, "%s/sys/class/powercap", root);
+    snprintf(dir, sizeof dir, "%s/sys/class/powercap", tree_use(src, scratch, name));
 }
 
 static void write_file(const char *zone, const char *file, const char *text)

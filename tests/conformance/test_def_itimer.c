@@ -56,8 +56,7 @@ int main(void)
     CHECK(opt.itimer.itimer_sig == SIGALRM, "itimer_sig %d", opt.itimer.itimer_sig);
 
     int es = PAPI_NULL, code = 0;
-    page_fault_set(&es);
-    CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &code), PAPI_OK);
+    code = page_fault_set(&es);
     CHECK_RET(PAPI_overflow(es, code, 100, PAPI_OVERFLOW_FORCE_SW, handler), PAPI_OK);
     warm_up();
     long long v = 0;

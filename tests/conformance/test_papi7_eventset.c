@@ -30,8 +30,7 @@ static void cleanup_armed(int profile)
     int es = PAPI_NULL, code = 0, st = 0;
     unsigned short buckets[64];
     long long v = 0;
-    page_fault_set(&es);
-    CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &code), PAPI_OK);
+    code = page_fault_set(&es);
     if (profile)
         CHECK_RET(PAPI_profil(buckets, sizeof buckets, (vptr_t)0, 0x10000, es, code, 50,
                               PAPI_PROFIL_POSIX), PAPI_OK);

@@ -63,11 +63,7 @@ program t_error_detail
 
   call PAPIF_cleanup_eventset(es, check)
   call PAPIF_destroy_eventset(es, check)
-  if (failures > 0) then
-    print '(a,i0,a)', 't_error_detail: FAILED (', failures, ' checks)'
-    stop 1
-  end if
-  print '(a)', 't_error_detail: PASSED'
+  call verdict('t_error_detail')
 
 contains
 

@@ -64,11 +64,7 @@ program t_metric_evaluate
     call PAPIMF_evaluate('CPU_UTILIZATION', bad, values, 2.0_c_double, r, check)
     call expect(check == PAPI_ENOEVST, 'an invalid event set: PAPI_ENOEVST')
   end if
-  if (failures > 0) then
-    print '(a,i0,a)', 't_metric_evaluate: ', failures, ' failure(s)'
-    stop 1
-  end if
-  print '(a)', 't_metric_evaluate: PASSED'
+  call verdict('t_metric_evaluate')
 
 contains
 

@@ -87,11 +87,7 @@ program t_module_counts
   call expect(es == PAPI_NULL, 'destroy_eventset sets PAPI_NULL')
   call PAPIF_shutdown()
 
-  if (failures > 0) then
-    print '(a,i0,a)', 't_module_counts: FAILED (', failures, ' checks)'
-    stop 1
-  end if
-  print '(a)', 't_module_counts: PASSED'
+  call verdict('t_module_counts')
 
 contains
 

@@ -89,9 +89,5 @@ program t_module_highlevel
   call PAPIF_hl_stop(check)
   call expect(check == PAPI_OK, 'hl_stop')
 
-  if (failures > 0) then
-    print '(a,i0,a)', 't_module_highlevel: FAILED (', failures, ' checks)'
-    stop 1
-  end if
-  print '(a)', 't_module_highlevel: PASSED'
+  call verdict('t_module_highlevel')
 end program t_module_highlevel

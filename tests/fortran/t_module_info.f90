@@ -119,11 +119,7 @@ program t_module_info
   call PAPIF_cleanup_eventset(es, check)
   call PAPIF_destroy_eventset(es, check)
   call PAPIF_unregister_thread(check)
-  if (failures > 0) then
-    print '(a,i0,a)', 't_module_info: FAILED (', failures, ' checks)'
-    stop 1
-  end if
-  print '(a)', 't_module_info: PASSED'
+  call verdict('t_module_info')
 
 contains
 

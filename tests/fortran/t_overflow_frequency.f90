@@ -97,9 +97,5 @@ program t_overflow_frequency
   end if
   call PAPIF_cleanup_eventset(es, check)  ! removes the overflow setting with the event
   call expect(check == PAPI_OK, 'cleanup_eventset')
-  if (failures > 0) then
-    print '(a,i0,a)', 't_overflow_frequency: FAILED (', failures, ' checks)'
-    stop 1
-  end if
-  print '(a)', 't_overflow_frequency: PASSED'
+  call verdict('t_overflow_frequency')
 end program t_overflow_frequency

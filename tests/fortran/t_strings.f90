@@ -66,9 +66,5 @@ program t_strings
   ! The 7.x form through the same generic name: prints to stderr.
   call PAPIF_perror('t_strings: the 7.x PAPIF_perror(message) form   ')
 
-  if (failures > 0) then
-    print '(a,i0,a)', 't_strings: FAILED (', failures, ' checks)'
-    stop 1
-  end if
-  print '(a)', 't_strings: PASSED'
+  call verdict('t_strings')
 end program t_strings

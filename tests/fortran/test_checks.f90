@@ -3,7 +3,7 @@ module test_checks
   use, intrinsic :: iso_c_binding, only: c_long_long
   implicit none
   private
-  public :: failures, expect, expect_count
+  public :: failures, expect, expect_count, verdict
 
   integer :: failures = 0
 
@@ -24,4 +24,14 @@ contains
     call expect(got == want, what)
     if (got /= want) print '(a,i0,a,i0)', '    got ', got, ', want ', want
   end subroutine expect_count
+
+  ! The program's last line: "name: PASSED", or "name: FAILED (n checks)" and exit status 1.
+  subroutine verdict(name)
+    character(len=*), intent(in) :: name
+    if (failures > 0) then
+      print '(2a,i0,a)', name, ': FAILED (', failures, ' checks)'
+      stop 1
+    end if
+    print '(2a)', name, ': PASSED'
+  end subroutine verdict
 end module test_checks

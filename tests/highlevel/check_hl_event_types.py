@@ -19,17 +19,10 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def run(exe, tree, mode, env_extra):
@@ -141,8 +134,7 @@ def main():
     check_threads(exe, tree, None)
     check_threads(exe, tree, "1")
     check_threads(exe, tree, "0")
-    print("check_hl_event_types:", "FAILED" if failures else "PASSED")
-    return 1 if failures else 0
+    return verdict("check_hl_event_types")
 
 
 if __name__ == "__main__":

@@ -22,18 +22,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
-failures = 0
 RANKS = 4
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def make_dir(exe, args, trace):
@@ -152,8 +145,7 @@ def main():
                                                           len(rows), RANKS,
                                                         sorted({t for r in ranks.values() for t in r})))
         shutil.rmtree(directory)
-    print("check_hl_hatchet: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_hl_hatchet")
 
 
 if __name__ == "__main__":

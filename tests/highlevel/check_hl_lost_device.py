@@ -20,18 +20,12 @@ from papi_report import schema_check  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check_said as check, verdict  # noqa: E402
 
 report_check.guard()
 
 DEV0 = "nvml:::Tesla_V100-SXM2-16GB:device_0:"
 ENERGY, POWER = DEV0 + "total_energy_consumption", DEV0 + "power"
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    print(("ok: " if cond else "FAIL: ") + msg)
-    failures += not cond
 
 
 def main():
@@ -90,8 +84,7 @@ def main():
               "lost_events: region %s, thread %s" % (l.get("region"), l.get("thread")))
         check("GPU is lost" in l.get("reason", "") and "device 0" in l.get("reason", ""),
               "lost_events: reason '%s'" % l.get("reason"))
-    print("check_hl_lost_device: %s" % ("PASSED" if not failures else "FAILED (%d)" % failures))
-    return 1 if failures else 0
+    return verdict("check_hl_lost_device")
 
 
 if __name__ == "__main__":

@@ -14,18 +14,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
-failures = 0
 PAGES = 40
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def run(exe, env_extra):
@@ -113,8 +106,7 @@ def main():
         check_values("node alone: all-thread mixed", allt, sent, faults=False)
     tot = rep.get("series", {}).get("totals", {})
     check(tot.get("net:::lo:rx:bytes", 0) >= 3 * sent, "node alone: series totals %s" % tot)
-    print("check_hl_mixed: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_hl_mixed")
 
 
 if __name__ == "__main__":

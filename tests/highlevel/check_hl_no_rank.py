@@ -20,17 +20,10 @@ WRITER = os.path.join(UTILS, "papi_hl_output_writer.py")
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
 sys.path.insert(0, UTILS)
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 import papi_report  # noqa: E402
 
 report_check.guard()
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def env_for(out, extra):
@@ -127,8 +120,7 @@ def main():
           "papi_run without MPI: file %s, rank %r, pid %r" % (name, doc.get("rank", "absent"), doc.get("pid")))
     check_dir(source, "papi_run without MPI", ["0"], set())  # one instance: no min/max
     shutil.rmtree(out)
-    print("check_hl_no_rank: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_hl_no_rank")
 
 
 if __name__ == "__main__":

@@ -17,17 +17,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def run(exe, args, env_extra):
@@ -257,8 +250,7 @@ def main():
           "the earlier run's directory was not renamed %s: %s" % (set_aside, sorted(os.listdir(out))))
     check(sorted(os.listdir(old)) == ["rank_000003.json"], "new papi_hl_output holds %s" % sorted(os.listdir(old)))
     shutil.rmtree(out)
-    print("check_hl_report: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_hl_report")
 
 
 if __name__ == "__main__":

@@ -16,17 +16,10 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def run(exe, mode):
@@ -75,8 +68,7 @@ def main():
     check(reads["joined"] == reads[""],
           "a thread joined before the first region: alone's begin + end makes %s read() calls, "
           "a process that never had one %s" % (reads["joined"], reads[""]))
-    print("check_hl_single: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_hl_single")
 
 
 if __name__ == "__main__":

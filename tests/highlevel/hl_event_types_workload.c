@@ -16,18 +16,6 @@
 #include "test_tree.h"
 #include "test_workload.h"
 
-static char root[1024];
-
-/* Write text to the file rel (under the root) in place. */
-static void put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(const char *rel, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tree_vput(root, rel, fmt, ap);
-    va_end(ap);
-}
-
 static const char net_head[] =
     "Inter-|   Receive                                                |  Transmit\n"
     " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets "
@@ -35,10 +23,10 @@ static const char net_head[] =
 
 static void put_eth0_rx_bytes(unsigned long long bytes)
 {
-    put("proc/net/dev",
-        "%s  eth0: %llu  712345    1    2    3     4          5        66 "
-        "123456789  654321    7    8    9    10      11         12\n",
-        net_head, bytes);
+    tree_put("proc/net/dev",
+             "%s  eth0: %llu  712345    1    2    3     4          5        66 "
+             "123456789  654321    7    8    9    10      11         12\n",
+             net_head, bytes);
 }
 
 /* temp1 (=instant) 45000 -> 46000 at the read -> 47000 at the end; temp2 (=delta)
@@ -47,12 +35,12 @@ static void put_eth0_rx_bytes(unsigned long long bytes)
 static void types(void)
 {
     CHECK_RET(PAPI_hl_region_begin("r"), PAPI_OK);
-    put("sys/class/hwmon/hwmon0/temp1_input", "46000\n");
-    put("sys/class/hwmon/hwmon0/temp2_input", "44500\n");
+    tree_put("sys/class/hwmon/hwmon0/temp1_input", "46000\n");
+    tree_put("sys/class/hwmon/hwmon0/temp2_input", "44500\n");
     put_eth0_rx_bytes(918273645ULL + 1000);
     CHECK_RET(PAPI_hl_read("r"), PAPI_OK);
-    put("sys/class/hwmon/hwmon0/temp1_input", "47000\n");
-    put("sys/class/hwmon/hwmon0/temp2_input", "45500\n");
+    tree_put("sys/class/hwmon/hwmon0/temp1_input", "47000\n");
+    tree_put("sys/class/hwmon/hwmon0/temp2_input", "45500\n");
     put_eth0_rx_bytes(918273645ULL + 4000);
     touch_pages(300);
     CHECK_RET(PAPI_hl_region_end("r"), PAPI_OK);
@@ -82,10 +70,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s types|threads TREE SCRATCH\n", argv[0]);
         return 2;
     }
-    snprintf(root, sizeof root, "%s/root", argv[3]);
-    remove_tree(root);
-    copy_tree(argv[2], root);
-    setenv("PAPI_FSROOT", root, 1);
+    tree_use(argv[2], argv[3], "root");
     warm_up();
     if (strcmp(argv[1], "types") == 0)
         types();

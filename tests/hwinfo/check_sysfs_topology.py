@@ -17,7 +17,8 @@ import sys
 import tempfile
 
 DUMP, HAVE_HWLOC = sys.argv[1], sys.argv[2] in ("1", "ON", "TRUE", "true")
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 def run(env_extra):
@@ -31,12 +32,6 @@ def run(env_extra):
         return None, []
     lines = p.stdout.splitlines()
     return lines[0].split("=", 1)[1], lines[1:]
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def compare(label, a, b):

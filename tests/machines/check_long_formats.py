@@ -15,14 +15,10 @@ import os
 import subprocess
 import sys
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, verdict  # noqa: E402
+
 LONG = "hostile_recording_format_field_with_a_long_name_number_"
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
 
 
 def run(*args):
@@ -57,11 +53,7 @@ def main():
         check("...) (kernel sysfs)" in err, f"-e {name}: the list is not cut with a marker: {err!r}")
         check(err.count(LONG) >= 5, f"-e {name}: the list names {err.count(LONG)} long fields")
 
-    if failures:
-        print(f"check_long_formats: FAILED ({len(failures)} checks)")
-        return 1
-    print("check_long_formats: PASSED")
-    return 0
+    return verdict("check_long_formats")
 
 
 if __name__ == "__main__":

@@ -17,13 +17,8 @@ import os
 import subprocess
 import sys
 
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, verdict  # noqa: E402
 
 
 def run(tool, *args):
@@ -99,8 +94,7 @@ def main():
     check(c0["native_events"] == len(perf["events"]),
           f"papi_component_avail counts {c0['native_events']}, {len(perf['events'])} listed")
     check("cpu_core" in c0["pmus"] and "cpu_atom" in c0["pmus"], f"pmus: {c0['pmus']}")
-    print("check_native_avail:", "FAILED" if failures else "PASSED")
-    return 1 if failures else 0
+    return verdict("check_native_avail")
 
 
 if __name__ == "__main__":

@@ -16,18 +16,12 @@
 
 #include "papi_test.h"
 #include "test_caps.h"
+#include "test_perf_open.h"
 
 /* Does this machine's kernel open a user-only cycles counter for this process? */
 static int live_hardware_counts(void)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_HARDWARE;
-    a.config = PERF_COUNT_HW_CPU_CYCLES;
-    a.disabled = 1;
-    a.exclude_kernel = a.exclude_hv = 1;
-    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    int fd = test_perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1);
     if (fd >= 0)
         close(fd);
     return fd >= 0;

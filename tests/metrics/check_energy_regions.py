@@ -30,15 +30,9 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 report_check.guard()
 
 WORKLOAD, MACHINES, PAPI_RUN = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = []
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 TMP = tempfile.TemporaryDirectory()
 RANGE = 262143328850  # rapl_two_socket's packages: max_energy_range_uj
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def run(machine, ops, events, metrics, prepare=None):

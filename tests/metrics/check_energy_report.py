@@ -24,15 +24,9 @@ report_check.guard()
 
 TOOL, WORKLOAD, MACHINES = sys.argv[1], sys.argv[2], sys.argv[3]
 PY = "/usr/bin/python3"
-failures = []
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 TMP = tempfile.TemporaryDirectory()
 P = "powercap:::ENERGY_UJ:"
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def run(scale):

@@ -17,19 +17,14 @@ import sys
 
 TOOL, MACHINES = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 def run(args, **env):
     e = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
     e.update(env)
     return subprocess.run([TOOL] + args, env=e, capture_output=True, text=True, timeout=60)
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def blocks(text):

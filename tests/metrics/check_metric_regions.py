@@ -21,13 +21,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 report_check.guard()
 
 WORKLOAD = sys.argv[1]
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 TMP = tempfile.TemporaryDirectory()

@@ -8,27 +8,7 @@
 #include <string.h>
 
 #include "papi.h"
-
-static int rewrite(const char *dir, const char *zone, unsigned long long delta, int add)
-{
-    char p[1024];
-    unsigned long long v = 0;
-    snprintf(p, sizeof p, "%s/%s/energy_uj", dir, zone);
-    FILE *f = fopen(p, "r");
-    if (!f || fscanf(f, "%llu", &v) != 1) {
-        fprintf(stderr, "cannot read %s\n", p);
-        if (f)
-            fclose(f);
-        return 1;
-    }
-    fclose(f);
-    f = fopen(p, "w"); /* the same file: the library's open descriptor sees the value */
-    if (!f)
-        return 1;
-    fprintf(f, "%llu\n", add ? v + delta : delta);
-    fclose(f);
-    return 0;
-}
+#include "test_energy_uj.h"
 
 int main(int argc, char **argv)
 {
@@ -55,7 +35,7 @@ int main(int argc, char **argv)
         if (!val || (strcmp(op, "add") && strcmp(op, "set")))
             return 2;
         *val++ = '\0';
-        if (rewrite(argv[1], arg, strtoull(val, NULL, 10), op[0] == 'a'))
+        if (test_energy_uj_rewrite(argv[1], arg, strtoull(val, NULL, 10), op[0] == 'a'))
             return 1;
     }
     return 0;

@@ -11,12 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "test_workload.h"
 
 static double thread_cpu(void)
 {
@@ -33,10 +28,10 @@ static void *spin(void *arg)
     for (int k = 0; k < 2; k++) {
         PAPI_hl_region_begin("spin");
         volatile unsigned long x = 0;
-        double t0 = now(), c0 = thread_cpu();
-        while (now() - t0 < 0.3)
+        double t0 = test_now(), c0 = thread_cpu();
+        while (test_now() - t0 < 0.3)
             x++;
-        double c1 = thread_cpu(), t1 = now();
+        double c1 = thread_cpu(), t1 = test_now();
         PAPI_hl_region_end("spin");
         printf("spin %d cpu_over_wall %.4f\n", k, (c1 - c0) / (t1 - t0));
     }
@@ -63,14 +58,14 @@ int main(int argc, char **argv)
     pthread_t a, b;
     void *read = argc > 1 && strcmp(argv[1], "read") == 0 ? argv[1] : NULL;
     PAPI_hl_region_begin("team");
-    double t0 = now();
+    double t0 = test_now();
     if (pthread_create(&a, NULL, spin, NULL) || pthread_create(&b, NULL, rest, read)) {
         fprintf(stderr, "metric_regions_workload: pthread_create failed\n");
         return 1;
     }
     pthread_join(a, NULL);
     pthread_join(b, NULL);
-    double wall = now() - t0;
+    double wall = test_now() - t0;
     PAPI_hl_region_end("team");
     printf("team wall %.6f\n", wall);
     return 0;

@@ -9,13 +9,7 @@
 #include <unistd.h>
 
 #include "papi_test.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "test_workload.h"
 
 static double abs_diff(double x)
 {
@@ -42,17 +36,17 @@ static double utilization(const PAPIM_metric_info_t *m, int busy, double *expect
         names[i] = m->event_names[i];
         CHECK_RET(PAPI_add_named_event(es, names[i]), PAPI_OK);
     }
-    double t0 = now(), c0 = thread_cpu();
+    double t0 = test_now(), c0 = thread_cpu();
     CHECK_RET(PAPI_start(es), PAPI_OK);
     if (busy) {
         volatile unsigned long x = 0;
-        while (now() - t0 < 0.3)
+        while (test_now() - t0 < 0.3)
             x++;
     } else {
         usleep(300000);
     }
     CHECK_RET(PAPI_stop(es, values), PAPI_OK);
-    double c1 = thread_cpu(), seconds = now() - t0, v = -1;
+    double c1 = thread_cpu(), seconds = test_now() - t0, v = -1;
     *expected = (c1 - c0) / seconds;
     CHECK_RET(PAPIM_evaluate(m->name, m->num_events, names, values, seconds, &v), PAPI_OK);
     printf("%s: %s = %.3f over %.3f s (%s = %lld; thread CPU time / wall %.3f)\n",

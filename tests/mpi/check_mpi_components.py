@@ -7,7 +7,6 @@ Each row: faults >= its pages, lo rx >= its 500,000 bytes (the node's interface:
 rank's traffic and the headers on top), the samples of each event summing to the row's
 counters. Before, the net event was "not available" (it did not open beside the CPU
 event in one set) and no row counted it."""
-import argparse
 import json
 import os
 import subprocess
@@ -19,18 +18,10 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpirun", required=True)
-ap.add_argument("--program", required=True)
-args = ap.parse_args()
+from mpi_check import launch_args  # noqa: E402
+args = launch_args()
 FAULTS, LO_RX = "perf::PAGE-FAULTS", "net:::lo:rx:bytes"
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 if not os.path.exists("/sys/class/net/lo/statistics/rx_bytes"):

@@ -11,7 +11,6 @@ topology, live): the reader (the lowest rank) reads package 0's zones only
 ranks" (named_metrics_shared_by), its DRAM_ENERGY 0.4 J, the job's CPU_ENERGY 3.5 J (the
 socket counted once, never N times, never with package 1 where no rank ran, never
 package + DRAM), and the summary says per socket."""
-import argparse
 import json
 import os
 import shutil
@@ -24,19 +23,9 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpirun", required=True)
-ap.add_argument("--program", required=True)
-ap.add_argument("--machines", required=True)
-ap.add_argument("--np", type=int, default=2)
-args = ap.parse_args()
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from mpi_check import launch_args  # noqa: E402
+args = launch_args(more=("--machines",))
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 def package_of(cpu):

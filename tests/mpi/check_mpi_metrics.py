@@ -11,7 +11,6 @@ row says "multiplexed", rank 0 says it once on stderr, and every rank has its va
 summary's named_metrics carry min (with its rank), mean and max of the rows' running
 fractions, and the banner's metric line prints the least as perf stat does, "(xx.xx%
 running, min on rank r)", only when multiplexed."""
-import argparse
 import json
 import os
 import subprocess
@@ -23,19 +22,10 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpirun", required=True)
-ap.add_argument("--program", required=True)
-ap.add_argument("--np", type=int, default=4)
-ap.add_argument("--metric-avail", required=True, help="papi_metric_avail (says whether MEM_BW exists here)")
-args = ap.parse_args()
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from mpi_check import launch_args  # noqa: E402
+args = launch_args(np=4, options={"--metric-avail": dict(
+    required=True, help="papi_metric_avail (says whether MEM_BW exists here)")})
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
 def run(metrics, d, **extra):

@@ -19,7 +19,6 @@ With --gpu DIR (mpi_gpu_region_energy.c on the nvml test double in DIR): every r
 device lost in region "lost": 0 J there, the rank's total at its last reading, one line
 per rank.
 The report follows schema/mpi_report.schema.json."""
-import argparse
 import json
 import os
 import shutil
@@ -29,15 +28,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
 from papi_report import schema_check  # noqa: E402
-from mpi_check import check, rank_env, run_cmd, verdict  # noqa: E402
+from mpi_check import check, launch_args, rank_env, run_cmd, verdict  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpirun", required=True)
-ap.add_argument("--program", required=True)
-ap.add_argument("--np", type=int, default=2)
-ap.add_argument("--machines")
-ap.add_argument("--gpu")
-args = ap.parse_args()
+args = launch_args(options={"--machines": {}, "--gpu": {}})
 TOTAL, DRAM = "powercap:::ENERGY_UJ:TOTAL", "powercap:::ENERGY_UJ:DRAM"
 ZONE = "powercap:::ENERGY_UJ:ZONE0"
 

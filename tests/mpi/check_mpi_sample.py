@@ -45,7 +45,6 @@ seconds_per_sample 0.0001, nothing slowed or lost; rank 1's heavy() (0.3 s of CP
 --part bad: PAPI_SAMPLE with no event name, nothing after '@', period 0, a word, an unknown
 event: one line on stderr naming the variable, the counters still written, nothing sampled.
 """
-import argparse
 import csv
 import json
 import os
@@ -54,7 +53,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, expect_values, rank_env, verdict
+from mpi_check import check, expect_values, rank_env, launch_args, schemas_unavailable, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
@@ -385,31 +384,13 @@ def part_bad(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--plain")
-    ap.add_argument("--preload", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--part", required=True, choices=("main", "bad", "fortran", "pcontrol", "cxx", "rate"))
-    args = ap.parse_args()
-    try:
-        schema_check.validators()
-    except schema_check.SchemaUnavailable as e:
-        print(f"SKIPPED: {e}")
+    parts = {"main": part_main, "bad": part_bad, "fortran": part_fortran, "pcontrol": part_pcontrol,
+             "cxx": part_cxx, "rate": part_rate}
+    args = launch_args(more=("--preload", "--source"),
+                       options={"--plain": {}, "--part": dict(required=True, choices=tuple(parts))})
+    if schemas_unavailable():
         return 77
-    if args.part == "main":
-        part_main(args)
-    elif args.part == "fortran":
-        part_fortran(args)
-    elif args.part == "pcontrol":
-        part_pcontrol(args)
-    elif args.part == "cxx":
-        part_cxx(args)
-    elif args.part == "rate":
-        part_rate(args)
-    else:
-        part_bad(args)
+    parts[args.part](args)
     return verdict()
 
 

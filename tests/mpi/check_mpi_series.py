@@ -9,7 +9,6 @@ written. "mpi_series spin" (each rank's one thread computing up to MPI_Finalize,
 ranks, PAPI_INTERVAL=0.05, PAPI_SAMPLE on): every sample's CPU_UTILIZATION above 0 and at most the one
 CPU the thread can use, the last sample at the row's wall time (MPI_Finalize), its task
 clock within its own interval (issue 56 item 5)."""
-import argparse
 import json
 import os
 import subprocess
@@ -21,19 +20,10 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpirun", required=True)
-ap.add_argument("--program", required=True)
-args = ap.parse_args()
-failures = []
+from mpi_check import launch_args  # noqa: E402
+args = launch_args()
+from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 EVENTS = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-    return cond
 
 
 def run(np, interval, d):

@@ -15,7 +15,6 @@ Part nomem: a log size in range whose allocation fails (ulimit -v): one line, wa
 off with the reason, rows and counters written.
 Usage: check_waits.py --mpirun M --program PROG --source SRC
   --part waits|pop|bad|fortran|matching|nxn|transfer|nomem"""
-import argparse
 import csv
 import json
 import os
@@ -24,7 +23,7 @@ import shutil
 import sys
 import tempfile
 
-from mpi_check import check, expect_values, rank_env, run_cmd, verdict
+from mpi_check import check, expect_values, rank_env, run_cmd, launch_args, schemas_unavailable, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
@@ -448,34 +447,15 @@ def part_nomem(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--part", required=True, choices=("waits", "pop", "bad", "fortran", "matching", "nxn", "transfer", "nomem"))
-    args = ap.parse_args()
-    try:
-        schema_check.validators()
-    except schema_check.SchemaUnavailable as e:
-        print(f"SKIPPED: {e}")
+    parts = {"waits": lambda a, lines: part_waits(a, lines),
+             "fortran": lambda a, lines: part_waits(a, lines, fortran=True),
+             "matching": part_matching, "nxn": part_nxn,
+             "pop": lambda a, lines: part_pop(a), "transfer": lambda a, lines: part_transfer(a),
+             "nomem": lambda a, lines: part_nomem(a), "bad": lambda a, lines: part_bad(a)}
+    args = launch_args(more=("--source",), options={"--part": dict(required=True, choices=tuple(parts))})
+    if schemas_unavailable():
         return 77
-    lines = marker_lines(args.source)
-    if args.part == "waits":
-        part_waits(args, lines)
-    elif args.part == "fortran":
-        part_waits(args, lines, fortran=True)
-    elif args.part == "matching":
-        part_matching(args, lines)
-    elif args.part == "pop":
-        part_pop(args)
-    elif args.part == "nxn":
-        part_nxn(args, lines)
-    elif args.part == "transfer":
-        part_transfer(args)
-    elif args.part == "nomem":
-        part_nomem(args)
-    else:
-        part_bad(args)
+    parts[args.part](args, marker_lines(args.source))
     return verdict()
 
 

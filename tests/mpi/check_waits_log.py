@@ -31,7 +31,6 @@ its checkpoints): the killed job's `--merge-trace OUT DIR` has the same calls of
 rank 0 as the finished job's trace (slices plus each fold's args.calls - 1) and its report,
 all 500 (before the fold's count was logged the merged trace counted a fold as one call).
 Usage: check_waits_log.py --mpirun M --program PROG [--part abort|kill|polls]"""
-import argparse
 import json
 import os
 import re
@@ -40,7 +39,8 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, expect_values, rank_env, run_cmd, verdict, wait_ranks_gone
+from mpi_check import (check, expect_values, launch_args, rank_env, run_cmd, schemas_unavailable, verdict,
+                       wait_ranks_gone)
 import report_check  # noqa: E402 (on the path mpi_check set: tests/common)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -436,15 +436,8 @@ def part_polls(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--part", default="abort", choices=("abort", "kill", "polls"))
-    args = ap.parse_args()
-    try:
-        schema_check.validators()
-    except schema_check.SchemaUnavailable as e:
-        print(f"SKIPPED: {e}")
+    args = launch_args(options={"--part": dict(default="abort", choices=("abort", "kill", "polls"))})
+    if schemas_unavailable():
         return 77
     if args.part == "kill":
         part_kill(args)

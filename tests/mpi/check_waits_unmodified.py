@@ -13,7 +13,6 @@ papi_run, which preloads the program's MPI's wrapper itself):
     (schema/trace_json.schema.json) with one track per rank, each with its MPI_Barrier.
 Usage: check_waits_unmodified.py --mpirun M --program PLAIN --source SRC --launch preload|papi_run
   [--wrapper LIB] [--papi-run PAPI_RUN --libdir DIR]"""
-import argparse
 import json
 import os
 import shutil
@@ -21,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, expect_values, rank_env, run_cmd, verdict
+from mpi_check import check, expect_values, rank_env, run_cmd, launch_args, schemas_unavailable, verdict
 from check_waits import marker_lines, near, site, TOL
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -148,19 +147,11 @@ def plain(program):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--launch", required=True, choices=("preload", "papi_run"))
-    ap.add_argument("--wrapper", default="")
-    ap.add_argument("--papi-run", default="")
-    ap.add_argument("--libdir", default="", help="where papi_run finds the wrapper (a build tree)")
-    args = ap.parse_args()
-    try:
-        schema_check.validators()
-    except schema_check.SchemaUnavailable as e:
-        print(f"SKIPPED: {e}")
+    args = launch_args(more=("--source",), options={
+        "--launch": dict(required=True, choices=("preload", "papi_run")), "--wrapper": dict(default=""),
+        "--papi-run": dict(default=""),
+        "--libdir": dict(default="", help="where papi_run finds the wrapper (a build tree)")})
+    if schemas_unavailable():
         return 77
     lines = marker_lines(args.source)
     plain(args.program)

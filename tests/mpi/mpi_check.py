@@ -1,4 +1,5 @@
-"""Shared by the MPI test checkers: record failed checks, print the verdict."""
+"""Shared by the MPI test checkers: the tally of failed checks and the verdict (from
+tests/common/checks.py), the launcher's options and the ranks' output markers."""
 import argparse
 import os
 import re
@@ -8,25 +9,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402,F401 (the MPI checkers' tally)
 
 report_check.guard()
-
-fails = []
-
-
-def check(cond, msg):
-    """Record msg as a failure unless cond holds."""
-    if not cond:
-        fails.append(msg)
-        print("FAIL:", msg)
-    return cond
-
-
-def verdict():
-    """PASSED or FAILED (n checks); the exit status for sys.exit."""
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    sys.stdout.flush()
-    return 1 if fails else 0
 
 
 def is_openmpi(mpirun):
@@ -66,16 +51,32 @@ def wait_ranks_gone(outdir, timeout=30):
         time.sleep(0.01)
 
 
-def launch_args(np=2, more=()):
+def launch_args(np=2, more=(), options=None):
     """The options of a checker that runs one program under one MPI's launcher:
-    --mpirun, --program, --np (default np) and each name of more (required)."""
+    --mpirun, --program, --np (default np), each name of more (required) and each of
+    options ({name: add_argument's keywords})."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--np", type=int, default=np)
     for name in more:
         ap.add_argument(name, required=True)
+    for name, kw in (options or {}).items():
+        ap.add_argument(name, **kw)
     return ap.parse_args()
+
+
+def schemas_unavailable():
+    """True, the SKIPPED line printed, where the report schemas cannot be loaded here
+    (papi_report's schema_check: no jsonschema) for a checker that validates reports."""
+    sys.path.insert(0, report_check.UTILS)
+    from papi_report import schema_check
+    try:
+        schema_check.validators()
+    except schema_check.SchemaUnavailable as e:
+        print(f"SKIPPED: {e}")
+        return True
+    return False
 
 
 def marker_lines(text, word):

@@ -6,22 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_uj(const char *dir, const char *zone, unsigned long long delta)
-{
-    char p[1024];
-    unsigned long long v = 0;
-    snprintf(p, sizeof p, "%s/%s/energy_uj", dir, zone);
-    FILE *f = fopen(p, "r");
-    int ok = f && fscanf(f, "%llu", &v) == 1;
-    if (f)
-        fclose(f);
-    f = ok ? fopen(p, "w") : NULL; /* in place: the readers' open descriptors see it */
-    if (!f)
-        return 1;
-    fprintf(f, "%llu\n", v + delta);
-    fclose(f);
-    return 0;
-}
+#include "test_energy_uj.h"
 
 int main(int argc, char **argv)
 {
@@ -36,7 +21,7 @@ int main(int argc, char **argv)
         if (!colon)
             return 2;
         *colon = '\0';
-        bad |= add_uj(argv[1], zone, strtoull(colon + 1, NULL, 10));
+        bad |= test_energy_uj_rewrite(argv[1], zone, strtoull(colon + 1, NULL, 10), 1);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

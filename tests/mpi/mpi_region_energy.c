@@ -7,22 +7,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static int add_uj(const char *dir, const char *zone, unsigned long long delta)
-{
-    char p[1024];
-    unsigned long long v = 0;
-    snprintf(p, sizeof p, "%s/%s/energy_uj", dir, zone);
-    FILE *f = fopen(p, "r");
-    int ok = f && fscanf(f, "%llu", &v) == 1;
-    if (f)
-        fclose(f);
-    f = ok ? fopen(p, "w") : NULL; /* in place: the readers' open descriptors see it */
-    if (!f)
-        return 1;
-    fprintf(f, "%llu\n", v + delta);
-    fclose(f);
-    return 0;
-}
+#include "test_energy_uj.h"
 
 int main(int argc, char **argv)
 {
@@ -34,14 +19,15 @@ int main(int argc, char **argv)
     MPI_Pcontrol(2, "work");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
-        bad |= add_uj(argv[1], "intel-rapl:0", 3500000) |
-               add_uj(argv[1], "intel-rapl:0:1", 400000) | add_uj(argv[1], "intel-rapl:1", 1250000);
+        bad |= test_energy_uj_rewrite(argv[1], "intel-rapl:0", 3500000, 1) |
+               test_energy_uj_rewrite(argv[1], "intel-rapl:0:1", 400000, 1) |
+               test_energy_uj_rewrite(argv[1], "intel-rapl:1", 1250000, 1);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Pcontrol(-2, "work");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         MPI_Pcontrol(2, "solo");
-        bad |= add_uj(argv[1], "intel-rapl:0", 1000000);
+        bad |= test_energy_uj_rewrite(argv[1], "intel-rapl:0", 1000000, 1);
         MPI_Pcontrol(-2, "solo");
     }
     MPI_Barrier(MPI_COMM_WORLD);

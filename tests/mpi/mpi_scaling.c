@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "test_workload.h"
+
 static void sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -17,19 +19,12 @@ static void sleep_ms(int ms)
         ;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int k = argc > 1 ? atoi(argv[1]) : 1, rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    double t0 = now();
+    double t0 = test_now();
     volatile double x = 1.0;
     for (int i = 0; i < k; i++) {
         sleep_ms(600);
@@ -37,7 +32,7 @@ int main(int argc, char **argv)
             x = x * 1.0000001 + 1e-9;
     }
     /* the work as this rank's clock saw it: a loaded machine stretches it */
-    printf("WORK %d %.6f\n", rank, now() - t0);
+    printf("WORK %d %.6f\n", rank, test_now() - t0);
     fflush(stdout);
     double v = x, sum = 0;
     MPI_Barrier(MPI_COMM_WORLD);

@@ -55,18 +55,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "test_workload.h"
+
 static void sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0)
         ;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Rank 0 prints what each rank's wait must be: until `until` (the moment the call
@@ -98,7 +93,7 @@ static void nxn_more(int rank, int size)
     for (int k = 0; k < 3; k++) {
         MPI_Pcontrol(1, names[k]);
         sleep_ms(rank == 1 ? 200 : 0);
-        t = now();
+        t = test_now();
         if (k == 0) {
             MPI_Alltoall(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD); /* ALLTOALL_LINE */
         } else if (k == 1) {
@@ -126,24 +121,24 @@ static void pop_transfer(int rank, const char *file)
     memset(buf, 0, BIG * sizeof *buf); /* pages touched before the region: no fault in it */
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Pcontrol(1, "xfer");
-    t0 = now();
+    t0 = test_now();
     if (rank == 0) {
         sleep_ms(300);
-        buf[0] = now(); /* the send's start, which ends rank 1's late-sender wait */
+        buf[0] = test_now(); /* the send's start, which ends rank 1's late-sender wait */
         work = buf[0] - t0;
         MPI_Send(buf, BIG, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD); /* XFER_SEND_LINE */
-        xfer = now() - buf[0]; /* posted by rank 1 long before: all of it transfer */
+        xfer = test_now() - buf[0]; /* posted by rank 1 long before: all of it transfer */
         MPI_Recv(&s, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
         MPI_Recv(buf, BIG, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        xfer = now() - buf[0]; /* the part after rank 0 began its send */
-        s = now();
+        xfer = test_now() - buf[0]; /* the part after rank 0 began its send */
+        s = test_now();
         sleep_ms(300);
-        work = now() - s;
-        s = now();
+        work = test_now() - s;
+        s = test_now();
         MPI_Send(&s, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
     }
-    t1 = now();
+    t1 = test_now();
     MPI_Pcontrol(-1, "xfer");
     FILE *f = fopen(file, "a"); /* one line per rank, one write each */
     if (f) {
@@ -202,17 +197,17 @@ int main(int argc, char **argv)
     if (strcmp(mode, "late_sender") == 0 && size >= 2) {
         if (rank == 0) {
             sleep_ms(late_ms);
-            s[0] = now();
+            s[0] = test_now();
             MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
             sleep_ms(late_ms);
-            s[1] = now();
+            s[1] = test_now();
             MPI_Send(s + 1, 1, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD);
         } else if (rank == 1) {
             MPI_Request rq;
-            t[0] = now();
+            t[0] = test_now();
             MPI_Recv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* RECV_LINE */
             MPI_Irecv(s + 1, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq);
-            t[1] = now();
+            t[1] = test_now();
             MPI_Wait(&rq, MPI_STATUS_IGNORE); /* WAIT_LINE */
         }
         expect("late_sender_recv", t[0], rank == 1, s[0]);
@@ -220,7 +215,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "waitany") == 0 && size >= 2) {
         if (rank == 0) {
             sleep_ms(200);
-            s[0] = now();
+            s[0] = test_now();
             MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
             MPI_Send(s + 1, 1, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD);
         } else if (rank == 1) {
@@ -228,7 +223,7 @@ int main(int argc, char **argv)
             int idx = -1;
             MPI_Irecv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, &rq[0]);
             MPI_Irecv(s + 1, 1, MPI_DOUBLE, 0, 6, MPI_COMM_WORLD, &rq[1]);
-            t[0] = now();
+            t[0] = test_now();
             for (int k = 0; k < 2; k++)
                 MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE); /* WAITANY_LINE */
         }
@@ -261,10 +256,10 @@ int main(int argc, char **argv)
         for (int round = 0; round < 2 && rank < 2; round++) {
             if (rank == 0 && round == 0) {
                 sleep_ms(200);
-                s[0] = now();
+                s[0] = test_now();
             }
             if (rank == 1 && round == 0)
-                t[0] = now();
+                t[0] = test_now();
             MPI_Start(&rq);
             MPI_Wait(&rq, MPI_STATUS_IGNORE); /* PERSIST_WAIT_LINE */
         }
@@ -278,7 +273,7 @@ int main(int argc, char **argv)
         /* the split's own waits apart (an N x N wait: the barrier waits are the half's) */
         MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         sleep_ms(rank * 100);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Barrier(half); /* SPLIT_BARRIER_LINE */
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
         expect("split_barrier", t[0], 1, max);
@@ -290,14 +285,14 @@ int main(int argc, char **argv)
         MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, even ? 1 : 0, 7, &inter);
         MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         sleep_ms(rank * 100);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Barrier(inter); /* INTER_BARRIER_LINE */
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         expect("inter_barrier", t[0], 1, max);
         MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         if (rank == 0)
             sleep_ms(200);
-        t[1] = now();
+        t[1] = test_now();
         /* the root passes MPI_ROOT, its group's other member MPI_PROC_NULL, the other
          * group the root's rank in the root's group */
         int root = even ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
@@ -312,10 +307,10 @@ int main(int argc, char **argv)
                size >= 4) {
         if (rank == 0) {
             sleep_ms(200);
-            s[0] = now();
+            s[0] = test_now();
             MPI_Send(s, 1, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
         } else if (rank == 1) {
-            t[0] = now();
+            t[0] = test_now();
             MPI_Recv(s, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         expect("late_sender_recv", t[0], rank == 1, s[0]);
@@ -323,7 +318,7 @@ int main(int argc, char **argv)
         MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
         MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         sleep_ms(rank * 100);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Barrier(half);
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
         expect("split_barrier", t[0], 1, max);
@@ -349,26 +344,26 @@ int main(int argc, char **argv)
             fclose(f);
     } else if (strcmp(mode, "late_receiver") == 0 && size >= 2) {
         if (rank == 0) {
-            t[0] = now();
+            t[0] = test_now();
             MPI_Ssend(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD); /* SSEND_LINE */
         } else if (rank == 1) {
             sleep_ms(200);
-            s[0] = now();
+            s[0] = test_now();
             MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         MPI_Bcast(s, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
         expect("late_receiver", t[0], rank == 0, s[0]);
     } else if (strcmp(mode, "barrier") == 0) {
         sleep_ms(rank * step_ms);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Barrier(MPI_COMM_WORLD); /* BARRIER_LINE */
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         expect("barrier", t[0], 1, max);
     } else if (strcmp(mode, "pop") == 0) {
         MPI_Pcontrol(2, "work");
-        s[0] = now();
+        s[0] = test_now();
         sleep_ms(rank == 0 ? 400 : 200);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Pcontrol(-2, "work");
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -376,18 +371,18 @@ int main(int argc, char **argv)
         expect("pop_barrier", t[0], 1, max);
     } else if (strcmp(mode, "collectives") == 0) {
         sleep_ms(rank * 100);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Allreduce(&v, &w, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* ALLREDUCE_LINE */
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         expect("nxn", t[0], 1, max);
         sleep_ms(rank == 0 ? 200 : 0);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD); /* BCAST_LINE */
         max = t[0];
         MPI_Bcast(&max, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         expect("late_root", t[0], rank != 0, max);
         sleep_ms(rank == 0 ? 0 : 200);
-        t[0] = now();
+        t[0] = test_now();
         MPI_Reduce(&v, &w, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); /* REDUCE_LINE */
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         expect("early_reduce", t[0], rank == 0, max);

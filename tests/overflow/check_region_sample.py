@@ -26,17 +26,10 @@ from papi_report import schema_check  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def no_signal_queue():
@@ -164,8 +157,7 @@ def check_names(prog, function, region):
 def main():
     if sys.argv[1] == "--names":
         check_names(*sys.argv[2:5])
-        print("check_region_sample: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-        return 1 if failures else 0
+        return verdict("check_region_sample")
     prog = sys.argv[1]
     base = []
     d, err = run(prog, "perf::TASK-CLOCK@1000000", usage=base)
@@ -193,8 +185,7 @@ def main():
           "PAPI_SAMPLE=...@0 said once on stderr: %r" % err)
     if d:
         check("sampled_functions" not in d, "a bad PAPI_SAMPLE sampled")
-    print("check_region_sample: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_region_sample")
 
 
 if __name__ == "__main__":

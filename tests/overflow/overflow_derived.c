@@ -2,22 +2,11 @@
  * software timer for it. Test presets (tests/highlevel/test_events.csv): PAPI_TOT_CYC =
  * PAGE-FAULTS + MINOR-FAULTS, i.e. 2 per fresh page. Also: asking for hardware overflow
  * on it, or mixing it with a hardware-overflowing event, is PAPI_ECNFLCT. */
+#include "overflow_count.h"
 #include "papi_test.h"
 #include "touch_sections.h"
 
 TOUCH_FN(touch_fresh, "ovf_touch_f")
-
-static volatile int calls;
-static volatile long long vectors;
-
-static void handler(int EventSet, void *address, long long overflow_vector, void *context)
-{
-    (void)EventSet;
-    (void)address;
-    (void)context;
-    calls++;
-    vectors |= overflow_vector;
-}
 
 int main(void)
 {

@@ -166,9 +166,7 @@ int main(void)
     init_or_die();
     int es = PAPI_NULL, code;
     page_fault_set(&es);
-    if (PAPI_add_named_event(es, "perf::TASK-CLOCK") != PAPI_OK)
-        test_skip("perf::TASK-CLOCK does not open here");
-    CHECK_RET(PAPI_event_name_to_code("perf::TASK-CLOCK", &code), PAPI_OK);
+    code = add_or_skip(es, "perf::TASK-CLOCK");
 
     void *pcs[4];
     CHECK_RET(PAPI_get_overflow_callchain(pcs, 4), PAPI_EINVAL); /* not in a handler */

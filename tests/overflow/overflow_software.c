@@ -3,19 +3,8 @@
  * threshold H the handler runs T/H times, within 20%. Also the timer interval option. */
 #include <time.h>
 
+#include "overflow_count.h"
 #include "papi_test.h"
-
-static volatile int calls;
-static volatile long long vectors;
-
-static void handler(int EventSet, void *address, long long overflow_vector, void *context)
-{
-    (void)EventSet;
-    (void)address;
-    (void)context;
-    calls++;
-    vectors |= overflow_vector;
-}
 
 static double thread_cpu_seconds(void)
 {
@@ -60,9 +49,7 @@ int main(void)
     init_or_die();
     int es = PAPI_NULL, code;
     page_fault_set(&es);
-    if (PAPI_add_named_event(es, "perf::TASK-CLOCK") != PAPI_OK)
-        test_skip("perf::TASK-CLOCK does not open here");
-    CHECK_RET(PAPI_event_name_to_code("perf::TASK-CLOCK", &code), PAPI_OK);
+    code = add_or_skip(es, "perf::TASK-CLOCK");
 
     /* Default 10 ms timer: threshold 20 ms of CPU over 0.6 s -> about 30 calls. */
     check_rate(es, code, 20000000, 0.6, "10 ms timer");

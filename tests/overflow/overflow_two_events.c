@@ -57,10 +57,8 @@ int main(void)
     init_or_die();
     int es = PAPI_NULL, pf, minor;
     page_fault_set(&es);
-    if (PAPI_add_named_event(es, "perf::MINOR-FAULTS") != PAPI_OK)
-        test_skip("perf::MINOR-FAULTS does not open here");
+    minor = add_or_skip(es, "perf::MINOR-FAULTS");
     CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &pf), PAPI_OK);
-    CHECK_RET(PAPI_event_name_to_code("perf::MINOR-FAULTS", &minor), PAPI_OK);
     CHECK_RET(PAPI_overflow(es, pf, 100, 0, handler), PAPI_OK);
     CHECK_RET(PAPI_overflow(es, minor, 250, 0, handler), PAPI_OK);
     warm_up();

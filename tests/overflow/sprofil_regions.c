@@ -24,8 +24,7 @@ int main(void)
 {
     init_or_die();
     int es = PAPI_NULL, pf;
-    page_fault_set(&es);
-    CHECK_RET(PAPI_event_name_to_code("perf::PAGE-FAULTS", &pf), PAPI_OK);
+    pf = page_fault_set(&es);
     warm_up();
     touch_a(2);
     touch_b(2);

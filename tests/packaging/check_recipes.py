@@ -34,13 +34,8 @@ import re
 import sys
 import types
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def cmake_options(src):
@@ -351,11 +346,7 @@ def main():
     if tree and tree[0]:
         import shutil
         shutil.rmtree(tree[0], ignore_errors=True)
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        return 1
-    print("recipes: PASSED")
-    return 0
+    return verdict("recipes")
 
 
 if __name__ == "__main__":

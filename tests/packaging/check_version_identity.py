@@ -19,14 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def run(cmd, **kw):

@@ -3,6 +3,7 @@
 ! instructions, and cycles are exactly 2**shift x instructions (QEMU icount).
 program pmu_fortran_counts
   use papi
+  use test_checks
   implicit none
   interface
     subroutine pmu_loop_c(n) bind(C, name='pmu_loop_c')
@@ -14,7 +15,7 @@ program pmu_fortran_counts
   integer(c_int) :: check, es, code, shift, round
   integer(c_long_long) :: v1(2), v2(2), c1, c2
   character(len=16) :: env
-  integer :: failures = 0, envlen, envstat
+  integer :: envlen, envstat
 
   shift = 4
   call get_environment_variable('PMU_ICOUNT_SHIFT', env, envlen, envstat)
@@ -53,11 +54,7 @@ program pmu_fortran_counts
     ' (loop + ', c2, ') cyc=', v2(2), ' shift=', shift
   call PAPIF_cleanup_eventset(es, check)
   call PAPIF_destroy_eventset(es, check)
-  if (failures > 0) then
-    print '(a,i0,a)', 'pmu_fortran_counts: FAILED (', failures, ' checks)'
-    stop 1
-  end if
-  print '(a)', 'pmu_fortran_counts: PASSED'
+  call verdict('pmu_fortran_counts')
 
 contains
 
@@ -79,15 +76,6 @@ contains
     character(len=*), intent(in) :: what
     if (ret /= PAPI_OK) then
       print '(a,a,a,i0)', 'FAIL ', what, ': ', ret
-      failures = failures + 1
-    end if
-  end subroutine
-
-  subroutine expect(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      print '(a,a)', 'FAIL ', what
       failures = failures + 1
     end if
   end subroutine

@@ -24,13 +24,8 @@ with papi.EventSet(["perf::PAGE-FAULTS"]) as es:
     m = mmap.mmap(-1, 100 * mmap.PAGESIZE)
     for i in range(100): m[i * mmap.PAGESIZE] = 1
 print(papi.__file__, papi.lib._name, es.values[0])"""
-fails = []
-
-
-def check(cond, msg):
-    if not cond:
-        fails.append(msg)
-        print("FAIL:", msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails  # noqa: E402 (tests/common/checks.py)
 
 
 def probe(site, prefix, what):

@@ -42,13 +42,8 @@ with papi.EventSet(["perf::PAGE-FAULTS"]) as es:
 if "--report" in sys.argv:
     import papi_report
 print(papi.__file__, papi.lib._name, es.values[0], sep="\\n")"""
-fails = []
-
-
-def check(cond, msg):
-    if not cond:
-        fails.append(msg)
-        print("FAIL:", msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails  # noqa: E402 (tests/common/checks.py)
 
 
 def clean_env(**extra):

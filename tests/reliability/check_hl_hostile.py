@@ -15,18 +15,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
-failures = 0
 EXE = sys.argv[1]
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
 
 
 def run(args, out, extra=None, preexec=None):
@@ -168,8 +161,7 @@ def main():
             case(top)
     finally:
         shutil.rmtree(top, ignore_errors=True)
-    print("check_hl_hostile: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_hl_hostile")
 
 
 if __name__ == "__main__":

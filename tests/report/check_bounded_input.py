@@ -23,14 +23,8 @@ import sys
 import tempfile
 import time
 
-FAILED = []
-
-
-def check(cond, what):
-    print("%s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        FAILED.append(what)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def run(tool, *args, timeout=60):
@@ -259,8 +253,7 @@ def main():
         csv_bom(tool, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("check_bounded_input: %s" % ("FAILED (%d)" % len(FAILED) if FAILED else "PASSED"))
-    return 1 if FAILED else 0
+    return verdict("check_bounded_input")
 
 
 if __name__ == "__main__":

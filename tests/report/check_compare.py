@@ -28,13 +28,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-fails = []
-
-
-def check(cond, what):
-    print("%s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        fails.append(what)
+from checks import check_said as check, fails  # noqa: E402 (tests/common/checks.py)
 
 
 def region_file(path, regions, events=("perf::PAGE-FAULTS",)):

@@ -27,16 +27,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 
 report_check.guard()
-FAILED = []
+from checks import check_said as check, fails as FAILED  # noqa: E402 (tests/common/checks.py)
 # 40,000 pages (160 MiB, about 50 ms of page zeroing): a burst of the host's steal time
 # moved 20,000 pages' 23 ms by up to 1.36x between the sides in a CI run.
 STEADY, WORK = 40000, 40000  # pages
-
-
-def check(cond, what):
-    print("%s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        FAILED.append(what)
 
 
 def run_side(mode, prog, papi_run, d, work, hogs):

@@ -21,14 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, verdict  # noqa: E402
 
 
 def run(args):
@@ -256,8 +250,7 @@ def main():
         slash_names(report_tool, d)
         negative_region_time(report_tool, d)
         impossible_values(report_tool, d)
-    print("check_hostile_values: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_hostile_values")
 
 
 if __name__ == "__main__":

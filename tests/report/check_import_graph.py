@@ -24,13 +24,8 @@ FIXED = {"registry": "load", "check": "load", "load": "load", "schema_check": "l
 #: (importer, imported): function-local imports that are not about cycles.
 LOCAL_OK = {("compare_page", "figures"): "the ratio charts need matplotlib; the text and CSV do not"}
 REGISTERS = ("table", "view", "figure", "check")
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def imports(tree, name):
@@ -159,8 +154,7 @@ def main():
     check(all(v in registry.TABLES for v in views), "a view of no table: %s" % (
         [v for v in views if v not in registry.TABLES]))
     print("registry: %d tables, %d views, %d figures" % (len(registry.TABLES), len(views), len(ids)))
-    print("check_import_graph: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_import_graph")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,9 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 PACKAGES = {"pandas": "python3-pandas", "matplotlib": "python3-matplotlib"}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def hide(root, module):
@@ -51,8 +46,7 @@ def main():
             print("papi_hl_output_writer without %s: exit %d: %s" % (module, rc, out.strip()))
             check(rc == 1 and package in out and "Traceback" not in out,
                   "papi_hl_output_writer without %s: exit %d, %r" % (module, rc, out))
-    print("check_missing_modules: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_missing_modules")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT_CHECK = os.path.join(HERE, "..", "common", "report_check.py")
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 RANKS = "rank,call,calls,time_s,bytes_sent,bytes_recv\n0,MPI_Init,1,0.25,0,0\n1,MPI_Send,4,0.5,32,0\n"
 SUMMARY = ("rank,finished,threads,wall_s,mpi_s,mpi_thread_sum_s,perf::PAGE-FAULTS\n"
@@ -44,12 +45,6 @@ BROKEN = [
     ("mpi_ranks.csv", MPI_RANKS.replace("True", "maybe"), (2, 2, "finished", "type")),
     ("compare.csv", COMPARE.replace("slower", ""), (2, 15, "verdict", "type")),
 ]
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def run(cmd, cwd=None):
@@ -156,8 +151,7 @@ def main():
         check_csvs(tool, d)
         check_json_outputs(tool, d)
         check_deep_tree(tool, d)
-    print("check_output_schemas: %s" % ("FAILED (%d)" % len(failures) if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_output_schemas")
 
 
 if __name__ == "__main__":

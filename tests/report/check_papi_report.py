@@ -14,14 +14,12 @@ call the mean, %MPI, %wall and COV, Init/Finalize apart); the region tree's incl
 totals, the PAPI_hl_read series and the instances against the program's page counts;
 the Hatchet literal export; the HTML names every figure.
 The output directory OUT is kept for the browser check. Exit 0 pass, 1 fail, 77 skipped."""
-import argparse
 import csv
 import json
 import math
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 
@@ -31,10 +29,11 @@ from report_html import read_page  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from report_job_args import job_args, plotting_missing  # noqa: E402
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 FIGURES = ["compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
            "comm-matrix", "counters-per-rank", "region-tree", "region-by-rank",
            "region-by-thread", "region-reads"]
@@ -43,12 +42,6 @@ REPS = 3  # report_traffic.c: starts of its persistent requests
 # report_regions A B C D N E: outer A pages, inner B, read, C more; fill N x D; work E.
 PAGES = {"A": 12, "B": 21, "C": 30, "D": 17, "N": 5, "E": 40}
 APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def rows(path):
@@ -460,19 +453,9 @@ def check_figures(out, tool):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    for opt in ("--mpirun", "--program", "--regions-program", "--tool"):
-        p.add_argument(opt, required=True)
-    p.add_argument("out")
-    a = p.parse_args()
-    try:
-        import matplotlib  # noqa: F401
-        import pandas  # noqa: F401
-    except ImportError as e:
-        print("SKIPPED: %s (Debian: apt-get install python3-pandas python3-matplotlib)" % e)
+    if plotting_missing():
         return 77
-    shutil.rmtree(a.out, ignore_errors=True)
-    report_check.keep(a.out)  # left for the page tests: checked at exit
+    a = job_args("--regions-program")
     work = os.path.join(a.out, "run")
     os.makedirs(work)
     rep, ranks, banner = mpi_part(a, work)
@@ -517,8 +500,7 @@ def main():
           os.path.isfile(os.path.join(out2, "mpi_ranks.csv")) and
           os.path.isfile(os.path.join(out2, "region_tree.csv")),
           "papi_report DIR did not read the directory's MPI report and region files")
-    print("check_papi_report: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_papi_report")
 
 
 if __name__ == "__main__":

@@ -20,14 +20,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILED = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        FAILED.append(what)
-    return cond
+from checks import check_said as check, fails as FAILED  # noqa: E402 (tests/common/checks.py)
 
 
 def report(path, ranks, useful, mpi, ins, cyc, pe, names=("PAPI_TOT_INS", "PAPI_TOT_CYC")):

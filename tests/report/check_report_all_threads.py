@@ -30,13 +30,7 @@ report_check.guard()
 
 EV = "perf::PAGE-FAULTS"
 AT = EV + " (all threads)"
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def reg(name, parent, own, t):
@@ -188,8 +182,7 @@ def main():
               "an all-thread value \"many\": exit %d, want 2 naming %s: %s" % (p.returncode, field, p.stderr))
         if len(sys.argv) > 2:
             real_file(tool, d, sys.argv[2])
-    print("check_report_all_threads: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_report_all_threads")
 
 
 if __name__ == "__main__":

@@ -18,14 +18,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "common", "report_check.py")
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
+sys.path.insert(0, os.path.join(HERE, "..", "common"))
+from checks import check, verdict  # noqa: E402
 
 
 def region_doc(real_time):
@@ -85,8 +79,7 @@ def main():
         p = script(d, "report_check.guard()\nt = tempfile.mkdtemp()\nf = os.path.join(t, 'rank_000000.json')\n"
                    "json.dump(json.loads(%r), open(f, 'w'))\nreport_check.broken(f)\nshutil.rmtree(t)" % bad_json)
         check(p.returncode == 0, "guard() checked a file named broken(): exit %d: %s" % (p.returncode, p.stderr))
-    print("check_report_check: %s" % ("FAILED (%d)" % failures if failures else "PASSED"))
-    return 1 if failures else 0
+    return verdict("check_report_check")
 
 
 if __name__ == "__main__":

@@ -22,13 +22,7 @@ report_check.guard()
 
 DEPTH = 900
 EV = "perf::PAGE-FAULTS"
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def region_file(path):
@@ -87,8 +81,7 @@ def main():
         check(len(set(labels)) == len(labels), "region-by-rank: labels are not distinct: %s" % labels[:5])
         check(labels[0].startswith("level_000_of_the_recursion/") and labels[0].endswith("level_899_of_the_recursion"),
               "region-by-rank: the first row is the deepest region, outermost and innermost named: %r" % labels[0])
-    print("check_report_deep: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_report_deep")
 
 
 if __name__ == "__main__":

@@ -38,13 +38,7 @@ TOOL = sys.argv[1]
 PY = "/usr/bin/python3"
 D = "nvml:::NVIDIA_H200:device_0:"
 E, P, M = D + "total_energy_consumption", D + "power", D + "allocated_memory"
-FAILURES = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILURES.append(what)
+from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def fixture():

@@ -23,15 +23,9 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 RUN = {"id": "20261125T010203Z-4242-ab12", "command": "./solver --size 10 input.dat",
        "start": "2026-11-25T01:02:03Z", "cpu": "Intel(R) Xeon(R) Platinum 8480+", "version": "9.8.7"}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def region_doc(rank, run):
@@ -114,8 +108,7 @@ def main():
         p, _h, src = report(tool, d, "bad", [(0, region_doc(0, dict(RUN, host=5)))], want_rc=2)
         check("run.host" in p.stderr and os.path.join(src, "rank_000000.json") in p.stderr
               and "Traceback" not in p.stderr, "run.host 5: %s" % p.stderr)
-    print("check_report_header: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_report_header")
 
 
 if __name__ == "__main__":

@@ -35,13 +35,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def png_size(uri):

@@ -13,7 +13,6 @@ metrics added, known values) draws the roofline: each point at FLOPs / bytes and
 the roof from the report's peaks or the options, the sources said on the chart; a rank
 whose FLOP rate is null gives the row's reason. A metric that is not a number and a peak
 that is not a finite number > 0 are refused with one line (exit 2). Exit 0 pass, 1 fail."""
-import argparse
 import csv
 import glob
 import json
@@ -29,16 +28,11 @@ from report_html import read_page  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from report_job_args import job_args  # noqa: E402
 
 report_check.guard()
 
-FAILURES = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILURES.append(what)
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def close(a, b, rel=1e-5):
@@ -254,15 +248,7 @@ def check_hostile(a, out, rep):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tool", required=True)
-    ap.add_argument("--regions-program", required=True)
-    ap.add_argument("--mpirun")
-    ap.add_argument("--program")
-    ap.add_argument("out")
-    a = ap.parse_args()
-    shutil.rmtree(a.out, ignore_errors=True)
-    report_check.keep(a.out)  # left for the page tests: checked at exit
+    a = job_args("--regions-program")
     os.makedirs(a.out)
     mdir, rep = mpi_run(a, a.out)
     rdir, _rfile, doc = regions_run(a, a.out)
@@ -275,11 +261,7 @@ def main():
     srep, sdoc = synthetic(rep, doc)
     check_roofline(a, a.out, srep, sdoc, rank)
     check_hostile(a, a.out, rep)
-    if FAILURES:
-        print("check_report_metrics: %d failure(s)" % len(FAILURES))
-        return 1
-    print("check_report_metrics: passed")
-    return 0
+    return verdict("check_report_metrics")
 
 
 if __name__ == "__main__":

@@ -34,18 +34,12 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 EV = "perf::PAGE-FAULTS"
 MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
                "comm-matrix", "counters-per-rank")
 REGION_FIGURES = ("region-tree", "region-by-rank", "region-by-thread", "region-reads",
                   "series-regions", "series-metric-regions")
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def reg(name, parent, t, faults):
@@ -354,8 +348,7 @@ def main():
         region_series(tool, d)
         call_shares(tool, mpi)
         region_colours(time_units(tool, d))
-    print("check_report_page: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_report_page")
 
 
 if __name__ == "__main__":

@@ -16,11 +16,9 @@ regions with known MPI calls per rank (report_pcontrol.c says which). Checks
     its regions): papi_report still writes it, the header says "(not recorded)", the
     region table keeps its entries and wall time with the MPI columns empty.
 Exit 0 pass, 1 fail, 77 skipped."""
-import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -29,10 +27,11 @@ from report_html import read_page  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from report_job_args import job_args, plotting_missing  # noqa: E402
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 NP = 4
 LISTED = 16  # calls a region lists (PMPI_REGION_CALLS)
 MANY = {"MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Comm_group": 1, "MPI_Group_size": 1,
@@ -40,12 +39,6 @@ MANY = {"MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Comm_group": 1, "MPI_Group_
         "MPI_Group_intersection": 1, "MPI_Group_difference": 1, "MPI_Group_translate_ranks": 1,
         "MPI_Group_free": 5, "MPI_Comm_compare": 1, "MPI_Comm_test_inter": 1,
         "MPI_Error_class": 1, "MPI_Dims_create": 1, "MPI_Topo_test": 1, "MPI_Comm_get_attr": 1}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def close(a, b, rel=1e-5, absolute=2e-9):
@@ -298,19 +291,9 @@ def section(fn, *args):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    for opt in ("--mpirun", "--program", "--tool"):
-        p.add_argument(opt, required=True)
-    p.add_argument("out")
-    a = p.parse_args()
-    try:
-        import matplotlib  # noqa: F401
-        import pandas  # noqa: F401
-    except ImportError as e:
-        print("SKIPPED: %s (Debian: apt-get install python3-pandas python3-matplotlib)" % e)
+    if plotting_missing():
         return 77
-    shutil.rmtree(a.out, ignore_errors=True)
-    report_check.keep(a.out)  # left for the page tests: checked at exit
+    a = job_args()
     work = os.path.join(a.out, "run")
     os.makedirs(work)
     env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=work, PAPI_MPI_EVENTS="perf::PAGE-FAULTS")
@@ -328,8 +311,7 @@ def main():
     section(check_pandas, a.tool, work, ranks)
     section(check_page_and_text, page, p.stdout, ranks)
     section(check_older, a.tool, a.out, rep)
-    print("check_report_pcontrol: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_report_pcontrol")
 
 
 if __name__ == "__main__":

@@ -13,12 +13,10 @@ region_spans.csv holds each instance's span, in order; the per-region lines
 (series-regions) are "touch" and "sleep", each exactly the samples (threads summed) whose
 interval's midpoint lies in one of the region's instances, and touch's rate is far above
 sleep's. Exit 0 pass, 1 fail."""
-import argparse
 import csv
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 
@@ -28,18 +26,13 @@ from figure_checks import figure_problems  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from report_job_args import job_args  # noqa: E402
 
 report_check.guard()
 
-FAILURES = []
+from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 EVENTS = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]
 NP = 4
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILURES.append(what)
 
 
 def close(a, b, rel=1e-9):
@@ -208,13 +201,7 @@ def check_regions(a, series):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    for opt in ("--mpirun", "--program", "--tool", "--regions-program"):
-        p.add_argument(opt, required=True)
-    p.add_argument("out")
-    a = p.parse_args()
-    shutil.rmtree(a.out, ignore_errors=True)
-    report_check.keep(a.out)  # left for the page tests: checked at exit
+    a = job_args("--regions-program")
     run, report = os.path.join(a.out, "run"), os.path.join(a.out, "report")
     os.makedirs(run)
     rep = run_job(a, run)

@@ -16,12 +16,10 @@ PAPI_EVENTS=perf::TASK-CLOCK, PAPI_METRICS=CPU_UTILIZATION, PAPI_INTERVAL=0.02):
 thread's sample and process_metrics (the threads summed) equal task-clock over the
 interval; series-metric-regions draws "touch" and "sleep", each exactly the process's
 values at the samples whose midpoint lies in the region's instances. Exit 0 pass, 1 fail."""
-import argparse
 import glob
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 
@@ -31,17 +29,12 @@ from figure_checks import figure_problems  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from report_job_args import job_args  # noqa: E402
 
 report_check.guard()
 
-FAILURES = []
+from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 TC, CU = "perf::TASK-CLOCK", "CPU_UTILIZATION"
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILURES.append(what)
 
 
 def close(a, b, rel=1e-6):
@@ -189,13 +182,7 @@ def check_regions(a):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    for opt in ("--mpirun", "--program", "--tool", "--regions-program"):
-        p.add_argument(opt, required=True)
-    p.add_argument("out")
-    a = p.parse_args()
-    shutil.rmtree(a.out, ignore_errors=True)
-    report_check.keep(a.out)  # left for the page tests: checked at exit
+    a = job_args("--regions-program")
     os.makedirs(a.out)
     check_mpi(a)
     check_regions(a)

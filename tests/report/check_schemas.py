@@ -20,13 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-fails = []
-
-
-def check(cond, what):
-    print("%s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        fails.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def run_check(tool, *paths):
@@ -190,8 +185,7 @@ def main():
             ok = (rc == 2 and len(lines) == 1 and f in lines[0] and "Traceback" not in err and
                   (path is None or (path + ".") in lines[0] or (path + ":") in lines[0] or (path + "[") in lines[0]))
             check(ok, "%s: exit %d, %s" % (rule, rc, lines[0] if lines else "(nothing said)"))
-    print("check_schemas: %s" % ("FAILED (%d)" % len(fails) if fails else "PASSED"))
-    return 1 if fails else 0
+    return verdict("check_schemas")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ import os
 import subprocess
 import sys
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 # tool -> its arguments besides --json (events that exist on any Linux: the kernel's
 # software events), chosen so each finishes in about a second.
 RUNS = {
@@ -29,12 +30,6 @@ EXTRA = {  # (tool, name, arguments): the other shapes of a tool's document
     ("papi_avail", "papi_avail_e_unknown", ("-e", "PAPI_NO_SUCH")),
     ("papi_native_avail", "papi_native_avail_e", ("-e", "perf::TASK-CLOCK", "--check")),
 }
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def run(cmd, cwd):

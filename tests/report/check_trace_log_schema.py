@@ -18,13 +18,8 @@ import subprocess
 import sys
 import tempfile
 
-FAILED = []
-
-
-def check(cond, what):
-    print("%s %s" % ("ok  " if cond else "FAIL", what))
-    if not cond:
-        FAILED.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def trace():
@@ -164,8 +159,7 @@ def main():
               "a broken line before the last is refused in one line (%d: %s)" % (rc, err.strip()))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("check_trace_log_schema: %s" % ("FAILED (%d)" % len(FAILED) if FAILED else "PASSED"))
-    return 1 if FAILED else 0
+    return verdict("check_trace_log_schema")
 
 
 if __name__ == "__main__":

@@ -34,17 +34,11 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 CSV_MARK = "[cut: PAPI_query_event() fails with it whole in PAPI_strerror_detail()]"
 CMP_MARK = "[cut: PAPI_get_component_reason() has it whole]"
 CSV_TAIL = "(kernel sysfs)"  # the parser's last words about the unknown native event
 FSROOT_TAIL = "but only this machine's kernel counts.)"
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def run(cmd, env, timeout=120, cwd=None):

@@ -16,22 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double spin(double seconds)
-{
-    volatile double x = 1.0;
-    double end = now() + seconds;
-    while (now() < end)
-        for (int i = 0; i < 1000; i++)
-            x = x * 1.0000001 + 1e-9;
-    return x;
-}
+#include "test_workload.h"
 
 /* 18 distinct calls that stay local, 22 calls (5 MPI_Group_free). */
 static void many(void)
@@ -74,7 +59,7 @@ int main(int argc, char **argv)
     MPI_Pcontrol(2, "all");
     for (int pass = 0; pass < 2; pass++) {
         MPI_Pcontrol(2, "phase1");
-        spin(unit * (rank + 1));
+        test_spin(unit * (rank + 1));
         char a[8] = {0}, b[8];
         for (int i = 0; i <= rank; i++)
             MPI_Sendrecv(a, 8, MPI_BYTE, 0, 3, b, 8, MPI_BYTE, 0, 3, MPI_COMM_SELF,

@@ -22,25 +22,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "test_workload.h"
+
 #define REPS 3
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Busy work of the given length (a loop the compiler cannot drop). */
-static double spin(double seconds)
-{
-    volatile double x = 1.0;
-    double end = now() + seconds;
-    while (now() < end)
-        for (int i = 0; i < 1000; i++)
-            x = x * 1.0000001 + 1e-9;
-    return x;
-}
 
 int main(int argc, char **argv)
 {
@@ -49,7 +33,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double unit = (argc > 1 ? atof(argv[1]) : 20.0) * 1e-3;
-    spin(unit * (rank + 1));
+    test_spin(unit * (rank + 1));
     int max = size * size * 100 + 2000 + 100 * size;
     char *out = calloc((size_t)max, 1), *in = calloc((size_t)max, 1);
     MPI_Request req[64];

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test_loopback.h"
+
 static long pages_per_thread;
 
 static void touch(long pages)
@@ -62,24 +64,9 @@ static void spin(double seconds)
 /* SENDS datagrams of 1000 bytes to a socket of our own, each received: the bytes. */
 static long ping(long sends)
 {
-    static char buf[1000];
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
-        printf("SKIPPED: no loopback UDP socket here\n");
-        exit(77);
-    }
-    long got = 0;
-    for (long i = 0; i < sends; i++) {
-        ssize_t n = sendto(fd, buf, sizeof buf, 0, (struct sockaddr *)&a, sizeof a);
-        if (n != (ssize_t)sizeof buf || (n = recv(fd, buf, sizeof buf, 0)) != (ssize_t)sizeof buf) {
-            perror("sendto/recv");
-            exit(3);
-        }
-        got += n;
-    }
+    struct sockaddr_in a;
+    int fd = test_loopback_socket(&a);
+    long got = test_loopback_ping(fd, &a, sends);
     close(fd);
     return got;
 }

@@ -42,9 +42,5 @@ program t_sde_counts
   do e = 1, size(names)
     call expect_count(v(e), want(e), trim(names(e)))
   end do
-  if (failures > 0) then
-    print '(a)', 't_sde_counts: FAILED'
-    stop 1
-  end if
-  print '(a)', 't_sde_counts: PASSED'
+  call verdict('t_sde_counts')
 end program t_sde_counts

@@ -19,13 +19,8 @@ import re
 import sys
 sys.dont_write_bytecode = True  # imports below live in the checkout: no __pycache__ there
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 
 
 def main():

@@ -16,15 +16,9 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 PAPI_WRITER = "/usr/bin/papi_hl_output_writer"
 OUT_FILE = {"summary": "papi_sum.json", "accumulate": "papi_sum.json", "detail": "papi.json"}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def run(cmd, args, expect=0):
@@ -159,8 +153,7 @@ def main():
     hand_computed(writer, fixtures)
     errors(writer, fixtures)
     same_as_papi(writer, fixtures)
-    print("papi_hl_output_writer: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("papi_hl_output_writer")
 
 
 if __name__ == "__main__":

@@ -12,13 +12,8 @@ import os
 import re
 import sys
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def schema_sections(path):
@@ -123,8 +118,7 @@ def main():
                 what, sorted(listed - want)[:10], sorted(want - listed)[:10]))
             print("%s: %d fields listed, %d names, as in the schema" % (what, len(terms), len(want)))
     check(found >= 10, "only %d sections generated from a schema (the page sources moved?)" % found)
-    print("check_man_fields: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    return 1 if FAILURES else 0
+    return verdict("check_man_fields")
 
 
 if __name__ == "__main__":

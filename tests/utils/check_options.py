@@ -10,7 +10,8 @@ import re
 import subprocess
 import sys
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 UTILITIES = ["papi_avail", "papi_native_avail", "papi_component_avail", "papi_clockres",
              "papi_command_line", "papi_cost", "papi_decode", "papi_error_codes",
              "papi_event_chooser", "papi_hardware_avail", "papi_mem_info",
@@ -31,12 +32,6 @@ PAPI7_FLAGS = {
     "papi_xml_event_info": [["-p"], ["-n"], ["-c", "0"]],
     "papi_command_line": [["-u", "perf::PAGE-FAULTS"], ["-x", "perf::PAGE-FAULTS"]],
 }
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def run(bindir, args):

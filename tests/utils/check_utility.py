@@ -9,7 +9,8 @@ import re
 import subprocess
 import sys
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
 LABELS = ["PAPI version", "Operating system", "Vendor string and code", "Model string and code",
           "CPU revision", "CPU Max MHz", "CPU Min MHz", "Total cores", "SMT threads per core",
           "Cores per socket", "Sockets", "Cores per NUMA region", "NUMA regions",
@@ -18,12 +19,6 @@ LABELS = ["PAPI version", "Operating system", "Vendor string and code", "Model s
 # The core PMU: "cpu" (x86, POWER), "cpu_core"/"cpu_atom" (hybrid), Arm's names, s390's
 # cpum_cf. Not "power": on x86 that is the RAPL energy PMU, which a VM may list.
 CORE_PMU_PREFIXES = ("cpu", "armv8", "armv7", "arm_", "cpum_cf")
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def run(args, env=None, expect=0):

@@ -21,13 +21,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def run(exe, args, env=None):
@@ -132,11 +126,7 @@ def main():
               "determines: PAPI_TOT_INS" in p.stdout, "--list: exit %d" % p.returncode)
         check(os.listdir(tmp) == ["v.json", "one.csv"] or sorted(os.listdir(tmp)) ==
               ["one.csv", "v.json"], "files left in the directory: %r" % os.listdir(tmp))
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        return 1
-    print("papi_validate: PASSED")
-    return 0
+    return verdict("papi_validate")
 
 
 if __name__ == "__main__":

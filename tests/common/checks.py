@@ -1,0 +1,33 @@
+"""A test script's tally of failed checks, shared by the Python checkers:
+    from checks import check, verdict
+    check(value == 40, "40 pages, got %d" % value)   # prints FAIL: ... and counts it
+    (check_said: prints "ok   ..." for a passing check as well)
+    return verdict("check_name")                      # prints the verdict, the exit status
+"""
+import sys
+
+#: The messages of the checks that failed, in order.
+fails = []
+
+
+def check(cond, msg):
+    """Record msg as a failure unless cond holds; returns cond."""
+    if not cond:
+        fails.append(msg)
+        print("FAIL:", msg)
+    return cond
+
+
+def check_said(cond, msg):
+    """check(), saying a passing check too ("ok   msg"): for checkers whose log lists them."""
+    if cond:
+        print("ok   " + msg)
+    return check(cond, msg)
+
+
+def verdict(name=None):
+    """Prints "[name: ]PASSED" or "[name: ]FAILED (n checks)"; the exit status for sys.exit."""
+    said = "PASSED" if not fails else "FAILED (%d checks)" % len(fails)
+    print("%s: %s" % (name, said) if name else said)
+    sys.stdout.flush()
+    return 1 if fails else 0
