@@ -188,16 +188,6 @@ int table_ctx_create(const struct papi_component *self, const struct slot_ops *o
     return ret;
 }
 
-struct table_source *table_source_of(const struct cmp_context *c)
-{
-    return *(struct table_source **)slot_own(c);
-}
-
-const char *table_slot_path(const struct cmp_context *c, int slot)
-{
-    return *(char **)slot_data(c, slot);
-}
-
 int table_open_slot(struct cmp_context *c, int local, void *data)
 {
     const struct table_source *src = table_source_of(c);

@@ -92,8 +92,16 @@ PAPI_INTERNAL int table_valid(const struct table_source *src, int local);
  * add (NULL for a library's value; slot_size sizeof(char *)). */
 PAPI_INTERNAL int table_ctx_create(const struct papi_component *self, const struct slot_ops *ops,
                                    struct cmp_context **ctx);
-PAPI_INTERNAL struct table_source *table_source_of(const struct cmp_context *c);
-PAPI_INTERNAL const char *table_slot_path(const struct cmp_context *c, int slot);
+static inline struct table_source *table_source_of(const struct cmp_context *c)
+{
+    return *(struct table_source **)slot_own(c);
+}
+
+static inline const char *table_slot_path(const struct cmp_context *c, int slot)
+{
+    return *(char **)slot_data(c, slot);
+}
+
 /* Open a slot of event local (checked): its path into data. */
 PAPI_INTERNAL int table_open_slot(struct cmp_context *c, int local, void *data);
 PAPI_INTERNAL void table_close_slot(struct cmp_context *c, void *data);

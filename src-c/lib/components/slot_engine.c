@@ -3,36 +3,11 @@
  * (component.h): it only calls the read function and does arithmetic; a failure is
  * recorded (atomic stores) and its reason given by read_reason, which the core calls
  * right after, or at the next call on the context outside the read path. */
-#include <stdatomic.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mono_clock.h"
 #include "slot_engine.h"
-
-struct slot {
-    int event;
-    struct slot_kind kind;
-    uint64_t start;   /* counters: the raw number at the last start */
-    uint64_t counted; /* counters: earlier start..stop periods; instants: earlier stops */
-    uint64_t at_stop; /* instants: the value at the last stop */
-    uint64_t now;     /* the raw number read by the last add, start, stop or reset */
-    int lost;         /* that read failed (a stop that stops all the same) */
-};
-
-struct cmp_context {
-    const struct slot_ops *ops;
-    const char *name;
-    struct slot *slots;
-    char *data; /* ops->slot_size bytes per slot */
-    int nslots, cap, running;
-    uint64_t start_ns, ns;
-    atomic_int failed; /* the component's code of a failed read on the read path; 0: none */
-    atomic_int failed_slot, failed_where;
-    _Atomic uint64_t failed_value;
-    max_align_t own[]; /* ops->own_size bytes */
-};
 
 /* ---- the context and its parts ------------------------------------------------------- */
 int slot_ctx_create(const struct papi_component *self, const struct slot_ops *ops, const char *name,
@@ -44,26 +19,6 @@ int slot_ctx_create(const struct papi_component *self, const struct slot_ops *op
     (*ctx)->ops = ops;
     (*ctx)->name = name;
     return PAPI_OK;
-}
-
-void *slot_own(const struct cmp_context *c)
-{
-    return (void *)c->own;
-}
-
-void *slot_data(const struct cmp_context *c, int slot)
-{
-    return c->data + (size_t)slot * c->ops->slot_size;
-}
-
-int slot_event(const struct cmp_context *c, int slot)
-{
-    return c->slots[slot].event;
-}
-
-int slot_count(const struct cmp_context *c)
-{
-    return c->nslots;
 }
 
 void slot_set_kind(struct cmp_context *c, int slot, const struct slot_kind *kind)
@@ -152,18 +107,25 @@ void slot_read_reason(struct cmp_context *c)
  * function's code with *f. The read path: nothing of c is written. */
 static int counts(struct cmp_context *c, struct cmp_count *out, int times, struct slot_fail *f)
 {
+    const struct slot_ops *ops = c->ops;
     uint64_t raw[SLOT_GROUP_MAX], ns = 0;
-    int ret = PAPI_OK;
-    if (c->running && c->ops->read_all && (ret = c->ops->read_all(c, raw, f)) != PAPI_OK)
+    int ret = PAPI_OK, running = c->running;
+    if (running && ops->read_all && (ret = ops->read_all(c, raw, f)) != PAPI_OK)
         return ret;
     if (times)
-        ns = c->ns + (c->running ? mono_clock_ns() - c->start_ns : 0);
+        ns = c->ns + (running ? mono_clock_ns() - c->start_ns : 0);
     for (int i = 0; i < c->nslots; i++) {
-        uint64_t r = c->ops->read_all ? raw[i] : 0;
-        if (c->running && !c->ops->read_all &&
-            (ret = c->ops->read_slot(c, i, SLOT_READ, &r, f)) != PAPI_OK)
-            return ret;
-        out[i].value = c->running ? running_value(&c->slots[i], r) : stopped_value(&c->slots[i]);
+        const struct slot *s = &c->slots[i];
+        if (!running) {
+            out[i].value = stopped_value(s);
+        } else if (ops->read_all) {
+            out[i].value = running_value(s, raw[i]);
+        } else {
+            uint64_t r;
+            if ((ret = ops->read_slot(c, i, SLOT_READ, &r, f)) != PAPI_OK)
+                return ret;
+            out[i].value = running_value(s, r);
+        }
         if (times)
             out[i].time_enabled = out[i].time_running = ns;
     }
@@ -177,22 +139,39 @@ int slot_read(struct cmp_context *c, struct cmp_count *out)
     return ret == PAPI_OK ? PAPI_OK : record(c, &f, ret);
 }
 
-/* Never called from a signal handler: a failure is said at once. */
+/* One slot's value into values[] against its baseline (component.h's read_values). */
+static inline void take(uint64_t v, uint64_t *baseline, long long *values, int mode)
+{
+    uint64_t d = v - *baseline;
+    if (mode & CMP_READ_ACCUM) {
+        *values += (long long)d;
+        *baseline = v;
+    } else {
+        *values = (long long)d;
+    }
+}
+
+/* Never called from a signal handler: a failure is said at once. A running set read one
+ * slot at a time without times (sde's PAPI_read) takes one pass. */
 int slot_read_values(struct cmp_context *c, struct cmp_count *out, uint64_t *baseline,
                      long long *values, int mode)
 {
     struct slot_fail f = {0};
-    if (counts(c, out, mode & CMP_READ_TIMES, &f) != PAPI_OK)
-        return c->ops->explain(c, &f);
-    for (int i = 0; i < c->nslots; i++) {
-        uint64_t d = out[i].value - baseline[i];
-        if (mode & CMP_READ_ACCUM) {
-            values[i] += (long long)d;
-            baseline[i] = out[i].value;
-        } else {
-            values[i] = (long long)d;
+    const struct slot_ops *ops = c->ops;
+    if (c->running && !ops->read_all && !(mode & CMP_READ_TIMES)) {
+        for (int i = 0; i < c->nslots; i++) {
+            uint64_t r;
+            if (ops->read_slot(c, i, SLOT_READ, &r, &f) != PAPI_OK)
+                return ops->explain(c, &f);
+            out[i].value = running_value(&c->slots[i], r);
+            take(out[i].value, &baseline[i], &values[i], mode);
         }
+        return PAPI_OK;
     }
+    if (counts(c, out, mode & CMP_READ_TIMES, &f) != PAPI_OK)
+        return ops->explain(c, &f);
+    for (int i = 0; i < c->nslots; i++)
+        take(out[i].value, &baseline[i], &values[i], mode);
     return PAPI_OK;
 }
 

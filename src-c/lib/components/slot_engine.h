@@ -18,6 +18,7 @@
 #ifndef PAPI_SLOT_ENGINE_H
 #define PAPI_SLOT_ENGINE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -86,11 +87,54 @@ struct slot_ops {
  * messages ("procio", "net:::"). The component's own data (slot_own) is zeroed. */
 PAPI_INTERNAL int slot_ctx_create(const struct papi_component *self, const struct slot_ops *ops,
                                   const char *name, struct cmp_context **ctx);
-PAPI_INTERNAL void *slot_own(const struct cmp_context *c);
-PAPI_INTERNAL void *slot_data(const struct cmp_context *c, int slot);
-PAPI_INTERNAL int slot_event(const struct cmp_context *c, int slot);
-PAPI_INTERNAL int slot_count(const struct cmp_context *c);
 PAPI_INTERNAL void slot_set_kind(struct cmp_context *c, int slot, const struct slot_kind *kind);
+
+/* A slot's state (the engine's). */
+struct slot {
+    int event;
+    struct slot_kind kind;
+    uint64_t start;   /* counters: the raw number at the last start */
+    uint64_t counted; /* counters: earlier start..stop periods; instants: earlier stops */
+    uint64_t at_stop; /* instants: the value at the last stop */
+    uint64_t now;     /* the raw number read by the last add, start, stop or reset */
+    int lost;         /* that read failed (a stop that stops all the same) */
+};
+
+/* A context. Its fields are the engine's (slot_engine.c); they are here so that the
+ * accessors below, on every read path, are inline. */
+struct cmp_context {
+    const struct slot_ops *ops;
+    const char *name;
+    struct slot *slots;
+    char *data; /* ops->slot_size bytes per slot */
+    int nslots, cap, running;
+    uint64_t start_ns, ns;
+    atomic_int failed; /* the component's code of a failed read on the read path; 0: none */
+    atomic_int failed_slot, failed_where;
+    _Atomic uint64_t failed_value;
+    max_align_t own[]; /* ops->own_size bytes */
+};
+
+/* The component's data of a context, of a slot; a slot's event; the slots. */
+static inline void *slot_own(const struct cmp_context *c)
+{
+    return (void *)c->own;
+}
+
+static inline void *slot_data(const struct cmp_context *c, int slot)
+{
+    return c->data + (size_t)slot * c->ops->slot_size;
+}
+
+static inline int slot_event(const struct cmp_context *c, int slot)
+{
+    return c->slots[slot].event;
+}
+
+static inline int slot_count(const struct cmp_context *c)
+{
+    return c->nslots;
+}
 
 /* component.h's context callbacks. */
 PAPI_INTERNAL void slot_ctx_destroy(struct cmp_context *ctx);
