@@ -69,9 +69,11 @@ static uint64_t scaled(const struct slot_kind *k, uint64_t v)
 }
 
 /* A running slot whose raw number is raw now; a stopped one. */
-static uint64_t running_value(const struct slot *s, uint64_t raw)
+static inline uint64_t running_value(const struct slot *s, uint64_t raw)
 {
     const struct slot_kind *k = &s->kind;
+    if (__builtin_expect(!k->instant && k->growth == SLOT_U64 && k->scale <= 1, 1))
+        return s->counted + (raw - s->start); /* the common counter, kept out of the switch */
     return s->counted + scaled(k, k->instant ? raw : growth(k, s->start, raw));
 }
 
@@ -107,27 +109,20 @@ void slot_read_reason(struct cmp_context *c)
  * function's code with *f. The read path: nothing of c is written. */
 static int counts(struct cmp_context *c, struct cmp_count *out, int times, struct slot_fail *f)
 {
-    const struct slot_ops *ops = c->ops;
-    uint64_t raw[SLOT_GROUP_MAX], ns = 0;
-    int ret = PAPI_OK, running = c->running;
-    if (running && ops->read_all && (ret = ops->read_all(c, raw, f)) != PAPI_OK)
-        return ret;
+    uint64_t raw[SLOT_READ_MAX], ns = 0;
+    const int n = c->nslots;
     if (times)
-        ns = c->ns + (running ? mono_clock_ns() - c->start_ns : 0);
-    for (int i = 0; i < c->nslots; i++) {
-        const struct slot *s = &c->slots[i];
-        if (!running) {
-            out[i].value = stopped_value(s);
-        } else if (ops->read_all) {
-            out[i].value = running_value(s, raw[i]);
-        } else {
-            uint64_t r;
-            if ((ret = ops->read_slot(c, i, SLOT_READ, &r, f)) != PAPI_OK)
-                return ret;
-            out[i].value = running_value(s, r);
+        ns = c->ns + (c->running ? mono_clock_ns() - c->start_ns : 0);
+    for (int from = 0; from < n; from += SLOT_READ_MAX) {
+        int k = n - from < SLOT_READ_MAX ? n - from : SLOT_READ_MAX, ret;
+        if (c->running && (ret = c->ops->read(c, SLOT_READ, from, k, raw, f)) != PAPI_OK)
+            return ret;
+        for (int j = 0; j < k; j++) {
+            const struct slot *s = &c->slots[from + j];
+            out[from + j].value = c->running ? running_value(s, raw[j]) : stopped_value(s);
+            if (times)
+                out[from + j].time_enabled = out[from + j].time_running = ns;
         }
-        if (times)
-            out[i].time_enabled = out[i].time_running = ns;
     }
     return PAPI_OK;
 }
@@ -151,27 +146,30 @@ static inline void take(uint64_t v, uint64_t *baseline, long long *values, int m
     }
 }
 
-/* Never called from a signal handler: a failure is said at once. A running set read one
- * slot at a time without times (sde's PAPI_read) takes one pass. */
+/* Never called from a signal handler: a failure is said at once. A running set read
+ * without times (sde's PAPI_read) takes one pass per chunk of slots. */
 int slot_read_values(struct cmp_context *c, struct cmp_count *out, uint64_t *baseline,
                      long long *values, int mode)
 {
     struct slot_fail f = {0};
-    const struct slot_ops *ops = c->ops;
-    if (c->running && !ops->read_all && !(mode & CMP_READ_TIMES)) {
-        for (int i = 0; i < c->nslots; i++) {
-            uint64_t r;
-            if (ops->read_slot(c, i, SLOT_READ, &r, &f) != PAPI_OK)
-                return ops->explain(c, &f);
-            out[i].value = running_value(&c->slots[i], r);
+    const int n = c->nslots;
+    if (!c->running || (mode & CMP_READ_TIMES)) {
+        if (counts(c, out, mode & CMP_READ_TIMES, &f) != PAPI_OK)
+            return c->ops->explain(c, &f);
+        for (int i = 0; i < n; i++)
             take(out[i].value, &baseline[i], &values[i], mode);
-        }
         return PAPI_OK;
     }
-    if (counts(c, out, mode & CMP_READ_TIMES, &f) != PAPI_OK)
-        return ops->explain(c, &f);
-    for (int i = 0; i < c->nslots; i++)
-        take(out[i].value, &baseline[i], &values[i], mode);
+    uint64_t raw[SLOT_READ_MAX];
+    for (int from = 0; from < n; from += SLOT_READ_MAX) {
+        int k = n - from < SLOT_READ_MAX ? n - from : SLOT_READ_MAX;
+        if (c->ops->read(c, SLOT_READ, from, k, raw, &f) != PAPI_OK)
+            return c->ops->explain(c, &f);
+        for (int j = 0, i = from; j < k; j++, i++) {
+            out[i].value = running_value(&c->slots[i], raw[j]);
+            take(out[i].value, &baseline[i], &values[i], mode);
+        }
+    }
     return PAPI_OK;
 }
 
@@ -181,23 +179,21 @@ static int read_now(struct cmp_context *c, enum slot_phase phase)
 {
     slot_read_reason(c);
     struct slot_fail f = {0};
+    uint64_t raw[SLOT_READ_MAX];
     int ret = PAPI_OK;
-    if (c->ops->read_all) {
-        uint64_t raw[SLOT_GROUP_MAX];
-        ret = c->ops->read_all(c, raw, &f);
-        for (int i = 0; ret == PAPI_OK && i < c->nslots; i++)
-            c->slots[i].now = raw[i];
-    } else {
-        for (int i = 0; ret == PAPI_OK && i < c->nslots; i++)
-            ret = c->ops->read_slot(c, i, phase, &c->slots[i].now, &f);
+    for (int from = 0; ret == PAPI_OK && from < c->nslots; from += SLOT_READ_MAX) {
+        int k = c->nslots - from < SLOT_READ_MAX ? c->nslots - from : SLOT_READ_MAX;
+        ret = c->ops->read(c, phase, from, k, raw, &f);
+        for (int j = 0; ret == PAPI_OK && j < k; j++)
+            c->slots[from + j].now = raw[j];
     }
     for (int i = 0; i < c->nslots; i++)
         c->slots[i].lost = 0;
     return ret == PAPI_OK ? PAPI_OK : c->ops->explain(c, &f);
 }
 
-/* A stop that stops all the same (read_slot only): each slot read on its own, a lost
- * one marked; the first failure's reason, unless the component freezes them quietly. */
+/* A stop that stops all the same: each slot read on its own, a lost one marked; the
+ * first failure's reason, unless the component freezes them quietly. */
 static int read_lenient(struct cmp_context *c)
 {
     slot_read_reason(c);
@@ -206,7 +202,7 @@ static int read_lenient(struct cmp_context *c)
     for (int i = 0; i < c->nslots; i++) {
         struct slot_fail f = {0};
         struct slot *s = &c->slots[i];
-        s->lost = c->ops->read_slot(c, i, SLOT_STOP, &s->now, &f) != PAPI_OK;
+        s->lost = c->ops->read(c, SLOT_STOP, i, 1, &s->now, &f) != PAPI_OK;
         if (s->lost && !bad++)
             first = f;
     }

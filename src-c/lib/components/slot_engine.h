@@ -24,7 +24,7 @@
 
 #include "component.h"
 
-#define SLOT_GROUP_MAX 64 /* slots of a component that reads them all at once */
+#define SLOT_READ_MAX 64 /* slots one call of the read function reads at the most */
 
 /* How a counter's growth from its raw number at start to the raw number now is taken. */
 enum slot_growth {
@@ -64,7 +64,7 @@ enum slot_lost {
 struct slot_ops {
     size_t own_size;  /* the component's data per context (slot_own) */
     size_t slot_size; /* and per slot (slot_data), zeroed before open */
-    int max_slots;    /* per set; 0: no limit (read_slot only) */
+    int max_slots;    /* per set; 0: no limit */
     enum slot_lost lost;
     int read_at_add; /* add reads every slot, so that an event that cannot be read is
                         refused at once */
@@ -73,12 +73,14 @@ struct slot_ops {
     int (*open)(struct cmp_context *c, int local, void *data, struct slot_kind *kind);
     void (*close)(struct cmp_context *c, void *data);  /* may be NULL */
     void (*release)(struct cmp_context *c, void *own); /* at destroy; may be NULL */
-    /* The read function, one of the two: every slot's raw number now into raw[] (at
-     * most SLOT_GROUP_MAX slots), or one slot's. PAPI_OK, or the PAPI error code that
-     * read() returns, quietly, with *f filled. At SLOT_READ only reads. */
-    int (*read_all)(const struct cmp_context *c, uint64_t *raw, struct slot_fail *f);
-    int (*read_slot)(struct cmp_context *c, int slot, enum slot_phase phase, uint64_t *raw,
-                     struct slot_fail *f);
+    /* The read function: the raw numbers of slots from .. from + n - 1 now into raw[0 ..
+     * n - 1] (n at most SLOT_READ_MAX; every slot in one call when max_slots is at most
+     * that, but a stop that stops all the same reads one at a time). PAPI_OK, or the
+     * PAPI error code that read() returns, quietly, with *f filled (f->slot the slot
+     * that failed). At SLOT_READ it only reads; at the other phases it may record what
+     * it needs in the slots' data. */
+    int (*read)(struct cmp_context *c, enum slot_phase phase, int from, int n, uint64_t *raw,
+                struct slot_fail *f);
     /* The reason of f, through papi_error; returns its PAPI error code. */
     int (*explain)(const struct cmp_context *c, const struct slot_fail *f);
 };

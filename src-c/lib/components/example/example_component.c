@@ -60,18 +60,19 @@ static int example_probe(struct papi_component *self, struct cmp_status *out)
 }
 
 /* ---- the read function and what the engine needs besides ------------------------------ */
-/* A slot's register now. Async-signal-safe, nothing written (slot_engine.h): on failure
- * only f is filled, and explain gives the reason later. */
-static int read_register(struct cmp_context *c, int slot, enum slot_phase phase, uint64_t *raw,
-                         struct slot_fail *f)
+/* The registers of slots from .. from + n - 1 now. Async-signal-safe, nothing written
+ * (slot_engine.h): on failure only f is filled, and explain gives the reason later. */
+static int read_registers(struct cmp_context *c, enum slot_phase phase, int from, int n,
+                          uint64_t *raw, struct slot_fail *f)
 {
     (void)phase;
-    uint64_t v = __atomic_load_n(&example_registers[slot_event(c, slot)], __ATOMIC_RELAXED);
-    if (v == EXAMPLE_NO_ANSWER) {
-        *f = (struct slot_fail){.err = 1, .slot = slot};
-        return PAPI_ESYS;
+    for (int i = 0; i < n; i++) {
+        raw[i] = __atomic_load_n(&example_registers[slot_event(c, from + i)], __ATOMIC_RELAXED);
+        if (raw[i] == EXAMPLE_NO_ANSWER) {
+            *f = (struct slot_fail){.err = 1, .slot = from + i};
+            return PAPI_ESYS;
+        }
     }
-    *raw = v;
     return PAPI_OK;
 }
 
@@ -100,7 +101,7 @@ static const struct slot_ops example_ops = {
     .read_at_add = 1, /* a register that does not answer is refused at PAPI_add_event */
     .open = open_slot,
     .close = table_close_slot,
-    .read_slot = read_register,
+    .read = read_registers,
     .explain = explain,
 };
 

@@ -60,16 +60,21 @@ int gpu_probe(struct papi_component *self, struct cmp_status *out)
 }
 
 /* ---- reading ---------------------------------------------------------------------- */
-/* One slot's value now (the read function): the source's error code in f. */
-static int value_now(struct cmp_context *c, int slot, enum slot_phase phase, uint64_t *raw,
-                     struct slot_fail *f)
+/* The values of slots from .. from + n - 1 now (the read function): the source's error
+ * code in f. */
+static int values_now(struct cmp_context *c, enum slot_phase phase, int from, int n, uint64_t *raw,
+                      struct slot_fail *f)
 {
     (void)phase;
-    int err = src_of(c)->read(event_of(c, slot), table_slot_path(c, slot), raw);
-    if (!err)
-        return PAPI_OK;
-    *f = (struct slot_fail){.err = err, .slot = slot};
-    return PAPI_ESYS;
+    const struct gpu_source *src = src_of(c);
+    for (int i = 0; i < n; i++) {
+        int err = src->read(event_of(c, from + i), table_slot_path(c, from + i), &raw[i]);
+        if (err) {
+            *f = (struct slot_fail){.err = err, .slot = from + i};
+            return PAPI_ESYS;
+        }
+    }
+    return PAPI_OK;
 }
 
 /* The reason of a failed read, given through papi_error (never on the read path). */
@@ -100,7 +105,7 @@ static const struct slot_ops gpu_ops = {
     .read_at_add = 1, /* a device that is gone is said at once */
     .open = open_slot,
     .close = table_close_slot,
-    .read_slot = value_now,
+    .read = values_now,
     .explain = read_error,
 };
 

@@ -63,27 +63,29 @@ int node_probe(struct papi_component *self, struct cmp_status *out)
 }
 
 /* ---- reading ---------------------------------------------------------------------- */
-/* Every slot's number now (unscaled) into raw[], one read per file (the read function:
- * async-signal-safe); f says what failed. */
-static int numbers_now(const struct cmp_context *c, uint64_t *raw, struct slot_fail *f)
+/* The numbers of slots from .. from + n - 1 now (unscaled) into raw[], one read per file
+ * (the read function: async-signal-safe); f says what failed. */
+static int numbers_now(struct cmp_context *c, enum slot_phase phase, int from, int n, uint64_t *raw,
+                       struct slot_fail *f)
 {
-    int n = slot_count(c);
-    char done[SLOT_GROUP_MAX] = {0};
+    (void)phase;
+    char done[SLOT_READ_MAX] = {0};
     for (int i = 0; i < n; i++) {
         if (done[i])
             continue;
-        int idx[SLOT_GROUP_MAX], k = 0, line = 0, bad = 0;
-        const struct node_event *evs[SLOT_GROUP_MAX];
-        uint64_t vals[SLOT_GROUP_MAX];
+        int idx[SLOT_READ_MAX], k = 0, line = 0, bad = 0;
+        const struct node_event *evs[SLOT_READ_MAX];
+        uint64_t vals[SLOT_READ_MAX];
+        const char *path = table_slot_path(c, from + i);
         for (int j = i; j < n; j++)
-            if (!done[j] && strcmp(table_slot_path(c, j), table_slot_path(c, i)) == 0) {
+            if (!done[j] && strcmp(table_slot_path(c, from + j), path) == 0) {
                 done[j] = 1;
                 idx[k] = j;
-                evs[k++] = event_of(c, j);
+                evs[k++] = event_of(c, from + j);
             }
-        int err = node_read_file(table_slot_path(c, i), evs, k, vals, &line, &bad);
+        int err = node_read_file(path, evs, k, vals, &line, &bad);
         if (err) {
-            *f = (struct slot_fail){.err = err, .slot = idx[bad], .where = line};
+            *f = (struct slot_fail){.err = err, .slot = from + idx[bad], .where = line};
             return err == EACCES ? PAPI_EPERM : PAPI_ESYS;
         }
         for (int m = 0; m < k; m++)
@@ -137,7 +139,7 @@ static const struct slot_ops node_ops = {
     .read_at_add = 1, /* a missing or malformed file is said at once */
     .open = open_slot,
     .close = table_close_slot,
-    .read_all = numbers_now,
+    .read = numbers_now,
     .explain = read_error,
 };
 

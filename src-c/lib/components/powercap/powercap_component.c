@@ -112,19 +112,22 @@ static int slot_now(const struct powercap_slot *s, uint64_t *raw, uint64_t *valu
 }
 
 /* The read function: an energy slot's energy since start (0 at start, which takes the
- * members' readings), an absolute slot's setting. One pread per zone counter. */
-static int read_slot(struct cmp_context *c, int slot, enum slot_phase phase, uint64_t *value,
-                     struct slot_fail *f)
+ * members' readings), an absolute slot's setting, for slots from .. from + n - 1. One
+ * pread per zone counter. */
+static int read_slots(struct cmp_context *c, enum slot_phase phase, int from, int n,
+                      uint64_t *value, struct slot_fail *f)
 {
-    struct powercap_slot *s = slot_data(c, slot);
-    uint64_t raw[POWERCAP_MAX_MEMBERS];
-    f->slot = slot;
-    if ((f->err = slot_now(s, raw, value, f)) < 0)
-        return PAPI_ESYS;
-    if (phase == SLOT_START) {
-        memcpy(s->start_raw, raw, sizeof s->start_raw);
-        if (is_energy(s->event))
-            *value = 0;
+    for (int i = 0; i < n; i++) {
+        struct powercap_slot *s = slot_data(c, from + i);
+        uint64_t raw[POWERCAP_MAX_MEMBERS];
+        f->slot = from + i;
+        if ((f->err = slot_now(s, raw, &value[i], f)) < 0)
+            return PAPI_ESYS;
+        if (phase == SLOT_START) {
+            memcpy(s->start_raw, raw, sizeof s->start_raw);
+            if (is_energy(s->event))
+                value[i] = 0;
+        }
     }
     return PAPI_OK;
 }
@@ -290,7 +293,7 @@ static const struct slot_ops powercap_ops = {
     .lost = SLOT_LOST_FAILS,
     .open = open_slot,
     .close = close_slot,
-    .read_slot = read_slot,
+    .read = read_slots,
     .explain = read_error,
 };
 

@@ -117,11 +117,13 @@ static int inherited(const struct procio_own *own)
     return own->self && papi_fork_count() != own->forks;
 }
 
-/* Every slot's field now (the read function): a task ended or a forked child's copy is
+/* The fields of slots from .. from + n - 1 now (the read function): a task ended or a forked child's copy is
  * PAPI_ECLOST, else PAPI_ESYS, with read_fields's result or PROCIO_FORKED in f.
  * Async-signal-safe. */
-static int fields_now(const struct cmp_context *c, uint64_t *raw, struct slot_fail *f)
+static int fields_now(struct cmp_context *c, enum slot_phase phase, int from, int n, uint64_t *raw,
+                      struct slot_fail *f)
 {
+    (void)phase;
     uint64_t fields[NEVENTS];
     const struct procio_own *own = own_of(c);
     int err = inherited(own) ? PROCIO_FORKED : read_fields(own->fd, fields);
@@ -129,8 +131,8 @@ static int fields_now(const struct cmp_context *c, uint64_t *raw, struct slot_fa
         f->err = err;
         return err == PROCIO_FORKED || err == ESRCH ? PAPI_ECLOST : PAPI_ESYS;
     }
-    for (int i = 0; i < slot_count(c); i++)
-        raw[i] = fields[slot_event(c, i)];
+    for (int i = 0; i < n; i++)
+        raw[i] = fields[slot_event(c, from + i)];
     return PAPI_OK;
 }
 
@@ -277,7 +279,7 @@ static const struct slot_ops procio_ops = {
     .lost = SLOT_LOST_FAILS,
     .open = open_slot,
     .release = release,
-    .read_all = fields_now,
+    .read = fields_now,
     .explain = read_error,
 };
 

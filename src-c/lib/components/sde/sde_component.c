@@ -223,25 +223,29 @@ static int open_slot(struct cmp_context *c, int local, void *data, struct slot_k
     return PAPI_OK;
 }
 
-/* A slot's counter now (the read function): by its key where the registry has keys (an
- * id's generation wraps after 64 reuses of its slot; the key's does not). At start, a
- * placeholder may have been registered since add: its mode and type are taken again. */
-static int read_counter(struct cmp_context *c, int slot, enum slot_phase phase, uint64_t *raw,
-                        struct slot_fail *f)
+/* The counters of slots from .. from + n - 1 now (the read function): by key where the
+ * registry has keys (an id's generation wraps after 64 reuses of its slot; the key's
+ * does not). At start, a placeholder may have been registered since add: its mode and
+ * type are taken again. */
+static int read_counters(struct cmp_context *c, enum slot_phase phase, int from, int n,
+                         uint64_t *raw, struct slot_fail *f)
 {
     const struct sde_own *own = slot_own(c);
-    const struct sde_slot *s = slot_data(c, slot);
-    struct sde_reading r;
-    int ret = own->keys ? own->keys->read_key(s->key, &r) : own->api->read(s->id, &r);
-    if (ret != SDE_OK) {
-        *f = (struct slot_fail){.err = 1, .slot = slot};
-        return PAPI_ENOEVNT;
+    const struct sde_registry_keys *keys = own->keys;
+    const char *data = slot_data(c, from);
+    for (int i = 0; i < n; i++, data += sizeof(struct sde_slot)) {
+        const struct sde_slot *s = (const struct sde_slot *)(const void *)data;
+        struct sde_reading r;
+        if ((keys ? keys->read_key(s->key, &r) : own->api->read(s->id, &r)) != SDE_OK) {
+            *f = (struct slot_fail){.err = 1, .slot = from + i};
+            return PAPI_ENOEVNT;
+        }
+        if (phase == SLOT_START) {
+            struct slot_kind kind = kind_of(r.mode, r.type);
+            slot_set_kind(c, from + i, &kind);
+        }
+        raw[i] = (uint64_t)r.value;
     }
-    if (phase == SLOT_START) {
-        struct slot_kind kind = kind_of(r.mode, r.type);
-        slot_set_kind(c, slot, &kind);
-    }
-    *raw = (uint64_t)r.value;
     return PAPI_OK;
 }
 
@@ -262,7 +266,7 @@ static const struct slot_ops sde_ops = {
     .max_slots = SDE_MAX_SLOTS,
     .lost = SLOT_LOST_FREEZES,
     .open = open_slot,
-    .read_slot = read_counter,
+    .read = read_counters,
     .explain = read_gone,
 };
 
