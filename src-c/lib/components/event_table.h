@@ -97,10 +97,22 @@ static inline struct table_source *table_source_of(const struct cmp_context *c)
     return *(struct table_source **)slot_own(c);
 }
 
+/* The table event a slot counts (the engine's event type begins with it). */
+static inline const struct table_event *table_slot_event(const struct cmp_context *c, int slot)
+{
+    return event_table_at(&table_source_of(c)->table, slot_event(c, slot));
+}
+
 static inline const char *table_slot_path(const struct cmp_context *c, int slot)
 {
     return *(char **)slot_data(c, slot);
 }
+
+/* The table's part of a table component's struct slot_ops: its context and slot data
+ * (above), 64 slots per set, and an event that cannot be read refused at add. */
+#define TABLE_SLOT_OPS                                                      \
+    .own_size = sizeof(struct table_source *), .slot_size = sizeof(char *), \
+    .max_slots = TABLE_MAX_SLOTS, .read_at_add = 1, .close = table_close_slot
 
 /* Open a slot of event local (checked): its path into data. */
 PAPI_INTERNAL int table_open_slot(struct cmp_context *c, int local, void *data);

@@ -94,15 +94,8 @@ static int open_slot(struct cmp_context *c, int local, void *data, struct slot_k
 }
 
 static const struct slot_ops example_ops = {
-    .own_size = sizeof(struct table_source *), /* table_ctx_create's */
-    .slot_size = sizeof(char *),               /* table_open_slot's */
-    .max_slots = TABLE_MAX_SLOTS,
-    .lost = SLOT_LOST_FAILS,
-    .read_at_add = 1, /* a register that does not answer is refused at PAPI_add_event */
-    .open = open_slot,
-    .close = table_close_slot,
-    .read = read_registers,
-    .explain = explain,
+    TABLE_SLOT_OPS, /* a register that does not answer is refused at PAPI_add_event */
+    .lost = SLOT_LOST_FAILS, .open = open_slot, .read = read_registers, .explain = explain,
 };
 
 /* The targets it counts: the device's numbers, the same for every thread and CPU. */

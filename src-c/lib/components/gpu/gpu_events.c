@@ -14,11 +14,6 @@
 #include "gpu_events.h"
 #include "slot_engine.h"
 
-static struct gpu_source *source_of(const struct papi_component *self)
-{
-    return self->instance;
-}
-
 static const struct gpu_source *src_of(const struct cmp_context *c)
 {
     return (const struct gpu_source *)table_source_of(c);
@@ -26,8 +21,7 @@ static const struct gpu_source *src_of(const struct cmp_context *c)
 
 static const struct gpu_event *event_of(const struct cmp_context *c, int slot)
 {
-    return (const struct gpu_event *)(void *)event_table_at(&src_of(c)->common.table,
-                                                            slot_event(c, slot));
+    return (const struct gpu_event *)(const void *)table_slot_event(c, slot);
 }
 
 /* ---- the table ------------------------------------------------------------------ */
@@ -48,7 +42,7 @@ int gpu_probe(struct papi_component *self, struct cmp_status *out)
     int ret = table_probe_begin(self);
     if (ret != PAPI_OK)
         return ret;
-    struct gpu_source *src = source_of(self);
+    struct gpu_source *src = self->instance;
     out->disabled = src->discover(src, out->reason, sizeof out->reason);
     if (!out->disabled && src->common.table.n == 0) {
         out->disabled = PAPI_ECMP;
@@ -98,13 +92,9 @@ static int open_slot(struct cmp_context *c, int local, void *data, struct slot_k
 }
 
 static const struct slot_ops gpu_ops = {
-    .own_size = sizeof(struct table_source *),
-    .slot_size = sizeof(char *),
-    .max_slots = TABLE_MAX_SLOTS,
+    TABLE_SLOT_OPS, /* a device that is gone is said at once */
     .lost = SLOT_LOST_REPORTS,
-    .read_at_add = 1, /* a device that is gone is said at once */
     .open = open_slot,
-    .close = table_close_slot,
     .read = values_now,
     .explain = read_error,
 };

@@ -12,11 +12,6 @@
 #include "node_events.h"
 #include "slot_engine.h"
 
-static struct node_source *source_of(const struct papi_component *self)
-{
-    return self->instance;
-}
-
 static const struct node_source *src_of(const struct cmp_context *c)
 {
     return (const struct node_source *)table_source_of(c);
@@ -24,8 +19,7 @@ static const struct node_source *src_of(const struct cmp_context *c)
 
 static const struct node_event *event_of(const struct cmp_context *c, int slot)
 {
-    return (const struct node_event *)(void *)event_table_at(&src_of(c)->common.table,
-                                                             slot_event(c, slot));
+    return (const struct node_event *)(const void *)table_slot_event(c, slot);
 }
 
 /* ---- the table ------------------------------------------------------------------ */
@@ -48,7 +42,7 @@ static void free_key(struct table_event *e)
 
 int node_probe(struct papi_component *self, struct cmp_status *out)
 {
-    struct node_source *src = source_of(self);
+    struct node_source *src = self->instance;
     src->common.free_entry = free_key;
     int ret = table_probe_begin(self);
     if (ret != PAPI_OK)
@@ -132,15 +126,8 @@ static int open_slot(struct cmp_context *c, int local, void *data, struct slot_k
 }
 
 static const struct slot_ops node_ops = {
-    .own_size = sizeof(struct table_source *),
-    .slot_size = sizeof(char *),
-    .max_slots = TABLE_MAX_SLOTS,
-    .lost = SLOT_LOST_FAILS,
-    .read_at_add = 1, /* a missing or malformed file is said at once */
-    .open = open_slot,
-    .close = table_close_slot,
-    .read = numbers_now,
-    .explain = read_error,
+    TABLE_SLOT_OPS, /* a missing or malformed file is said at once */
+    .lost = SLOT_LOST_FAILS, .open = open_slot, .read = numbers_now, .explain = read_error,
 };
 
 int node_ctx_create(const struct papi_component *self, const struct cmp_target *target,
