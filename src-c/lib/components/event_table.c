@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "event_table.h"
+#include "fsroot.h"
 
 #define TABLE_MAX_SOURCES 16
 
@@ -174,4 +175,37 @@ int table_query(const struct papi_component *self, int local, int domain)
 {
     (void)domain; /* the node's or the device's numbers, whatever the privilege level */
     return table_valid(source_of(self), local) ? PAPI_OK : PAPI_ENOEVNT;
+}
+
+/* ---- the slots of a table component ---------------------------------------------- */
+int table_ctx_create(const struct papi_component *self, const struct slot_ops *ops,
+                     struct cmp_context **ctx)
+{
+    struct table_source *src = source_of(self);
+    int ret = slot_ctx_create(self, ops, src->prefix, ctx);
+    if (ret == PAPI_OK)
+        *(struct table_source **)slot_own(*ctx) = src;
+    return ret;
+}
+
+int table_open_slot(struct cmp_context *c, int local, void *data)
+{
+    const struct table_source *src = table_source_of(c);
+    if (!table_valid(src, local))
+        return papi_error(PAPI_ENOEVNT, "%s has no event %d", src->prefix, local);
+    const struct table_event *e = event_table_at(&src->table, local);
+    char path[4096];
+    if (!e->path)
+        return PAPI_OK;
+    if (fsroot_path(e->path, path, sizeof path) != 0)
+        return papi_error(PAPI_EINVAL, "%s%s: its file's path is too long", src->prefix, e->name);
+    if (!(*(char **)data = strdup(path)))
+        return papi_error(PAPI_ENOMEM, "no memory for a %s slot", src->prefix);
+    return PAPI_OK;
+}
+
+void table_close_slot(struct cmp_context *c, void *data)
+{
+    (void)c;
+    free(*(char **)data);
 }

@@ -1,8 +1,9 @@
 /* event_table.h: what the table components share (the node components of node/, the GPU
  * components of gpu/): the events a component finds at probe, kept in a table, and the
  * component callbacks that only name and describe them (probe's bookkeeping, info, names,
- * enumeration, event info, query). Each engine (node/node_events.c, gpu/gpu_events.c)
- * keeps its own contexts and counting; its component files only find their events.
+ * enumeration, event info, query). Their contexts and counting are the slot engine's
+ * (slot_engine.h), over the read function of node/node_events.c or gpu/gpu_events.c;
+ * their component files only find their events.
  *
  * An engine's event type begins with TABLE_EVENT_FIELDS in an anonymous union with
  * struct table_event (event_table_at below sees that part), and its source type begins
@@ -13,6 +14,7 @@
 #include <stddef.h>
 
 #include "component.h"
+#include "slot_engine.h"
 
 #define TABLE_MAX_SLOTS 64 /* events per event set, as counters */
 
@@ -67,6 +69,12 @@ PAPI_INTERNAL int table_probe_begin(struct papi_component *self);
  * out->num_counters. */
 PAPI_INTERNAL void table_probe_end(struct papi_component *self, struct cmp_status *out);
 
+/* The naming callbacks of a table component (its struct papi_component lists them). */
+#define TABLE_NAMING_CALLBACKS                                        \
+    .fill_info = table_fill_info, .name_to_code = table_name_to_code, \
+    .code_to_name = table_code_to_name, .enumerate = table_enumerate, \
+    .event_info = table_event_info, .query = table_query
+
 PAPI_INTERNAL void table_fill_info(const struct papi_component *self, PAPI_component_info_t *info);
 PAPI_INTERNAL int table_name_to_code(const struct papi_component *self, const char *name,
                                      int *local);
@@ -78,5 +86,36 @@ PAPI_INTERNAL int table_event_info(const struct papi_component *self, int local,
 PAPI_INTERNAL int table_query(const struct papi_component *self, int local, int domain);
 /* 1 when local is an event of src's table. */
 PAPI_INTERNAL int table_valid(const struct table_source *src, int local);
+
+/* The slots of a table component (slot_engine.h): a context whose own data is the
+ * component's table_source, and per slot the event's file under the root in force at
+ * add (NULL for a library's value; slot_size sizeof(char *)). */
+PAPI_INTERNAL int table_ctx_create(const struct papi_component *self, const struct slot_ops *ops,
+                                   struct cmp_context **ctx);
+static inline struct table_source *table_source_of(const struct cmp_context *c)
+{
+    return *(struct table_source **)slot_own(c);
+}
+
+/* The table event a slot counts (the engine's event type begins with it). */
+static inline const struct table_event *table_slot_event(const struct cmp_context *c, int slot)
+{
+    return event_table_at(&table_source_of(c)->table, slot_event(c, slot));
+}
+
+static inline const char *table_slot_path(const struct cmp_context *c, int slot)
+{
+    return *(char **)slot_data(c, slot);
+}
+
+/* The table's part of a table component's struct slot_ops: its context and slot data
+ * (above), 64 slots per set, and an event that cannot be read refused at add. */
+#define TABLE_SLOT_OPS                                                      \
+    .own_size = sizeof(struct table_source *), .slot_size = sizeof(char *), \
+    .max_slots = TABLE_MAX_SLOTS, .read_at_add = 1, .close = table_close_slot
+
+/* Open a slot of event local (checked): its path into data. */
+PAPI_INTERNAL int table_open_slot(struct cmp_context *c, int local, void *data);
+PAPI_INTERNAL void table_close_slot(struct cmp_context *c, void *data);
 
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "mono_clock.h"
 #include "papi.h"
 
 #define MAX_EVENTS 32
@@ -39,9 +40,7 @@ static struct counted *live[MAX_LIVE];
 
 static long long now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return (long long)mono_clock_ns();
 }
 
 static void remember(struct counted *c, int add)

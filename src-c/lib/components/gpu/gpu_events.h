@@ -1,8 +1,7 @@
-/* gpu_events.h: the engine the GPU components share (nvml, rocm_smi, amdgpu). A component
+/* gpu_events.h: what the GPU components share (nvml, rocm_smi, amdgpu). A component
  * finds its events at probe (a table: name, device, what to read, unit) and reads one
- * event's value now; this engine does the rest: contexts, the start..read arithmetic and
- * the errors, as node_events.c does for the kernel's files; the names and the table are
- * the table components' (../event_table.h).
+ * event's value now; the contexts, the counting and the errors are the slot engine's
+ * (../slot_engine.h), the names and the table the table components' (../event_table.h).
  *
  * A counter (energy) counts what grew since PAPI_start; an instantaneous value (power,
  * temperature, utilisation, memory, clocks) reads as it is now. A read that fails (a GPU
@@ -15,6 +14,7 @@
 #include <stdint.h>
 
 #include "event_table.h"
+#include "slot_engine.h"
 
 /* One event of one device (path: amdgpu's file; NULL for a vendor library's value). */
 struct gpu_event {
@@ -49,25 +49,14 @@ PAPI_INTERNAL int gpu_table_add(struct event_table *t, const struct gpu_event *e
 PAPI_INTERNAL void gpu_sanitize_name(char *name);
 
 /* The callbacks of every GPU component; the instance is its struct gpu_source. */
-#define GPU_COMPONENT(cname, source)                                                          \
-    {                                                                                         \
-        .name = cname, .instance = &source, .probe = gpu_probe, .fill_info = table_fill_info, \
-        .name_to_code = table_name_to_code, .code_to_name = table_code_to_name,               \
-        .enumerate = table_enumerate, .event_info = table_event_info, .query = table_query,   \
-        .ctx_create = gpu_ctx_create, .ctx_destroy = gpu_ctx_destroy, .add = gpu_add,         \
-        .remove = gpu_remove, .start = gpu_start, .stop = gpu_stop, .read = gpu_read,         \
-        .read_reason = gpu_read_reason,                                                       \
+#define GPU_COMPONENT(cname, source)                                                    \
+    {                                                                                   \
+        .name = cname, .instance = &source, .probe = gpu_probe, TABLE_NAMING_CALLBACKS, \
+        .ctx_create = gpu_ctx_create, SLOT_ENGINE_CALLBACKS,                            \
     }
 
 PAPI_INTERNAL int gpu_probe(struct papi_component *self, struct cmp_status *out);
 PAPI_INTERNAL int gpu_ctx_create(const struct papi_component *self, const struct cmp_target *target,
                                  struct cmp_context **ctx);
-PAPI_INTERNAL void gpu_ctx_destroy(struct cmp_context *ctx);
-PAPI_INTERNAL int gpu_add(struct cmp_context *ctx, int local, int *slot);
-PAPI_INTERNAL int gpu_remove(struct cmp_context *ctx, int slot);
-PAPI_INTERNAL int gpu_start(struct cmp_context *ctx);
-PAPI_INTERNAL int gpu_stop(struct cmp_context *ctx);
-PAPI_INTERNAL int gpu_read(struct cmp_context *ctx, struct cmp_count *out);
-PAPI_INTERNAL void gpu_read_reason(struct cmp_context *ctx);
 
 #endif

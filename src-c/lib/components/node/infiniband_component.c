@@ -6,7 +6,7 @@
  * and port_rcv_packets of counters/ are 64-bit in today's kernels (PortCountersExtended)
  * and are named _ext as PAPI does. The data counters count 4-byte words, as the kernel
  * gives them (multiply by 4 for bytes). A 32-bit counter that wraps once between start
- * and read still counts right (node_events.c). The engine is node_events.c. */
+ * and read still counts right (../slot_engine.c). The engine is node_events.c. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

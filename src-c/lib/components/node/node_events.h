@@ -1,9 +1,9 @@
-/* node_events.h: the engine the node components share (net, infiniband, coretemp,
- * stealtime, lustre). Each of them counts numbers the kernel prints in files of /proc
- * and /sys; a component only finds its events (a table: name, file, line key, column,
- * width, unit) and this engine does the rest: contexts, the start..read arithmetic, the
- * reading of the files (async-signal-safe) and the errors; the names and the table are
- * the table components' (../event_table.h), shared with the GPU components.
+/* node_events.h: what the node components share (net, infiniband, coretemp, stealtime,
+ * lustre). Each of them counts numbers the kernel prints in files of /proc and /sys; a
+ * component only finds its events (a table: name, file, line key, column, width, unit);
+ * node_events.c reads the files (async-signal-safe) and explains a failure; the
+ * contexts and the counting are the slot engine's (../slot_engine.h), the names and the
+ * table the table components' (../event_table.h), shared with the GPU components.
  *
  * Counting is PAPI's: a counter counts what grew since PAPI_start (unwrapped at its
  * width, so a 32-bit counter that wrapped once between start and read still counts
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "event_table.h"
+#include "slot_engine.h"
 
 /* One event: where its number is and how it counts (path: its file, read under the
  * root). */
@@ -61,25 +62,14 @@ PAPI_INTERNAL int node_list_dir(const char *abs, struct dirent ***list);
 PAPI_INTERNAL void node_free_list(struct dirent **list, int n);
 
 /* The callbacks of every node component; the instance is its struct node_source. */
-#define NODE_COMPONENT(cname, source)                                                          \
-    {                                                                                          \
-        .name = cname, .instance = &source, .probe = node_probe, .fill_info = table_fill_info, \
-        .name_to_code = table_name_to_code, .code_to_name = table_code_to_name,                \
-        .enumerate = table_enumerate, .event_info = table_event_info, .query = table_query,    \
-        .ctx_create = node_ctx_create, .ctx_destroy = node_ctx_destroy, .add = node_add,       \
-        .remove = node_remove, .start = node_start, .stop = node_stop, .read = node_read,      \
-        .read_reason = node_read_reason,                                                       \
+#define NODE_COMPONENT(cname, source)                                                    \
+    {                                                                                    \
+        .name = cname, .instance = &source, .probe = node_probe, TABLE_NAMING_CALLBACKS, \
+        .ctx_create = node_ctx_create, SLOT_ENGINE_CALLBACKS,                            \
     }
 
 PAPI_INTERNAL int node_probe(struct papi_component *self, struct cmp_status *out);
 PAPI_INTERNAL int node_ctx_create(const struct papi_component *self,
                                   const struct cmp_target *target, struct cmp_context **ctx);
-PAPI_INTERNAL void node_ctx_destroy(struct cmp_context *ctx);
-PAPI_INTERNAL int node_add(struct cmp_context *ctx, int local, int *slot);
-PAPI_INTERNAL int node_remove(struct cmp_context *ctx, int slot);
-PAPI_INTERNAL int node_start(struct cmp_context *ctx);
-PAPI_INTERNAL int node_stop(struct cmp_context *ctx);
-PAPI_INTERNAL int node_read(struct cmp_context *ctx, struct cmp_count *out);
-PAPI_INTERNAL void node_read_reason(struct cmp_context *ctx);
 
 #endif

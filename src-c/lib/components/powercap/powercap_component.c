@@ -5,8 +5,9 @@
  * Limits, ranges and windows are instantaneous values (PAPI_VALUETYPE_ABSOLUTE). The core
  * reports a slot's count minus its count at PAPI_start, so an absolute slot counts as
  * (its count frozen at the last stop) + (the value now): PAPI_read then gives the value
- * now. One descriptor per zone counter of a slot (a sum has one per member zone, each
- * unwrapped on its own), kept open, re-read with pread. Zones whose energy cannot be
+ * now (the slot engine's counting, slot_engine.h; this file is the table and the read
+ * function). One descriptor per zone counter of a slot (a sum has one per member zone,
+ * each unwrapped on its own), kept open, re-read with pread. Zones whose energy cannot be
  * read are left out with the reason (the component's caveat); a sum asked for that is
  * not offered, or any event of a disabled component, is refused with its reason. */
 #include <errno.h>
@@ -14,42 +15,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "component.h"
 #include "fsroot.h"
 #include "powercap_zones.h"
+#include "slot_engine.h"
 
 #define POWERCAP_PREFIX "powercap:::"
 
 static struct powercap_tree tree; /* filled by probe, emptied by shutdown */
 static char disabled_why[1024];   /* the probe's reason when disabled, else "" */
 
+/* A slot's data (the engine counts it: slot_engine.h): one descriptor per zone counter,
+ * and the energy counters' readings at the last start, from which the read function
+ * gives the energy since then. */
 struct powercap_slot {
     int event; /* index in tree.events */
     int nfd;   /* 1, or a sum's members */
     int fd[POWERCAP_MAX_MEMBERS];
-    uint64_t start_raw[POWERCAP_MAX_MEMBERS]; /* energy_uj at start (running energy slots) */
-    uint64_t counted; /* energy: uJ of earlier start..stop periods; absolute: the
-                           count frozen at the stop before the last start */
-    uint64_t at_stop; /* absolute: the value read at the last stop */
-    uint64_t ns;      /* ns of earlier start..stop periods */
+    uint64_t start_raw[POWERCAP_MAX_MEMBERS]; /* energy_uj at start (energy slots) */
 };
-
-struct cmp_context {
-    struct powercap_slot *slots;
-    int nslots;
-    int running;
-    uint64_t start_ns;
-};
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int is_energy(int event)
 {
@@ -68,47 +54,45 @@ static const struct powercap_event *member(int event, int j)
     return ev->nmembers ? &tree.events[ev->member[j]] : ev;
 }
 
-static void close_slot(struct powercap_slot *s)
+static void close_fds(struct powercap_slot *s)
 {
     for (int j = 0; j < s->nfd; j++)
         close(s->fd[j]);
 }
 
-/* A failed reading of a slot: the member's file and, for a reading above its range,
- * the value and the range (the reason names all three). */
-struct slot_fail {
-    const char *path;
-    uint64_t value, range;
-};
-
-/* Why a read failed: PAPI_ESYS, with the reason naming the file (and the values). */
-static int read_error(int r, const struct slot_fail *f)
+/* Why a read failed: PAPI_ESYS, with the reason naming the member's file (f->where) and,
+ * for a reading above its range, the value and the range. */
+static int read_error(const struct cmp_context *c, const struct slot_fail *f)
 {
-    if (r == -EINVAL)
-        return papi_error(PAPI_ESYS, "cannot read %s: not a number", f->path);
-    if (r == -EOVERFLOW)
+    const struct powercap_slot *s = slot_data(c, f->slot);
+    const struct powercap_event *m = member(s->event, f->where);
+    if (f->err == -EINVAL)
+        return papi_error(PAPI_ESYS, "cannot read %s: not a number", m->path);
+    if (f->err == -EOVERFLOW)
         return papi_error(PAPI_ESYS,
                           "cannot read %s: %llu uJ is above its max_energy_range_uj %llu uJ, "
                           "which the counter never passes (a driver or firmware fault): no "
                           "energy can be counted from it",
-                          f->path, (unsigned long long)f->value, (unsigned long long)f->range);
-    if (r == -ERANGE)
+                          m->path, (unsigned long long)f->value,
+                          (unsigned long long)m->max_energy_uj);
+    if (f->err == -ERANGE)
         return papi_error(PAPI_ESYS,
                           "cannot read %s: the counter went back and the zone has no "
                           "max_energy_range_uj to undo a wrap with (or the value is too large)",
-                          f->path);
-    return papi_error(PAPI_ESYS, "cannot read %s: %s", f->path, strerror(-r));
+                          m->path);
+    return papi_error(PAPI_ESYS, "cannot read %s: %s", m->path, strerror(-f->err));
 }
 
 /* The slot's value now: the energy since start_raw (each member unwrapped, summed) or
- * the setting. 0 or -errno with *f the member that failed (-EOVERFLOW: a reading above
- * the counter's range, which no wrap explains). Async-signal-safe. */
+ * the setting; the members' readings in raw. 0 or -errno with f->where the member that
+ * failed (-EOVERFLOW: a reading above the counter's range, which no wrap explains).
+ * Async-signal-safe. */
 static int slot_now(const struct powercap_slot *s, uint64_t *raw, uint64_t *value,
                     struct slot_fail *f)
 {
     uint64_t sum = 0;
     for (int j = 0; j < s->nfd; j++) {
-        f->path = member(s->event, j)->path;
+        f->where = j;
         int r = powercap_read_fd(s->fd[j], &raw[j]);
         if (r < 0)
             return r;
@@ -117,7 +101,6 @@ static int slot_now(const struct powercap_slot *s, uint64_t *raw, uint64_t *valu
             continue;
         if (range && raw[j] > range) { /* start_raw passed this test at start */
             f->value = raw[j];
-            f->range = range;
             return -EOVERFLOW;
         }
         if (powercap_unwrappable(s->start_raw[j], raw[j], range))
@@ -126,6 +109,27 @@ static int slot_now(const struct powercap_slot *s, uint64_t *raw, uint64_t *valu
     }
     *value = is_energy(s->event) ? sum : raw[0];
     return 0;
+}
+
+/* The read function: an energy slot's energy since start (0 at start, which takes the
+ * members' readings), an absolute slot's setting, for slots from .. from + n - 1. One
+ * pread per zone counter. */
+static int read_slots(struct cmp_context *c, enum slot_phase phase, int from, int n,
+                      uint64_t *value, struct slot_fail *f)
+{
+    for (int i = 0; i < n; i++) {
+        struct powercap_slot *s = slot_data(c, from + i);
+        uint64_t raw[POWERCAP_MAX_MEMBERS];
+        f->slot = from + i;
+        if ((f->err = slot_now(s, raw, &value[i], f)) < 0)
+            return PAPI_ESYS;
+        if (phase == SLOT_START) {
+            memcpy(s->start_raw, raw, sizeof s->start_raw);
+            if (is_energy(s->event))
+                value[i] = 0;
+        }
+    }
+    return PAPI_OK;
 }
 
 /* The library's lifecycle (papi_sdk.h): the zones are found again at the next probe, in
@@ -256,169 +260,53 @@ static int query(const struct papi_component *self, int local, int domain)
     return valid_local(local) ? PAPI_OK : PAPI_ENOEVNT;
 }
 
-static int ctx_create(const struct papi_component *self, const struct cmp_target *target,
-                      struct cmp_context **ctx)
+static void close_slot(struct cmp_context *c, void *data)
 {
-    (void)self, (void)target; /* energy is system-wide: any target sees the same zones */
-    *ctx = calloc(1, sizeof **ctx);
-    return *ctx ? PAPI_OK : papi_error(PAPI_ENOMEM, "no memory for a powercap context");
+    (void)c;
+    close_fds(data);
 }
 
-static void ctx_destroy(struct cmp_context *ctx)
+static int open_slot(struct cmp_context *c, int local, void *data, struct slot_kind *kind)
 {
-    if (!ctx)
-        return;
-    for (int i = 0; i < ctx->nslots; i++)
-        close_slot(&ctx->slots[i]);
-    free(ctx->slots);
-    free(ctx);
-}
-
-static int add(struct cmp_context *ctx, int local, int *slot)
-{
+    (void)c;
     if (!valid_local(local))
         return papi_error(PAPI_ENOEVNT, "powercap has no event %d", local);
-    struct powercap_slot s = {.event = local};
+    struct powercap_slot *s = data;
+    s->event = local;
     int n = tree.events[local].nmembers ? tree.events[local].nmembers : 1;
-    for (; s.nfd < n; s.nfd++) {
-        const char *path = member(local, s.nfd)->path;
-        s.fd[s.nfd] = fsroot_open_file(path, O_RDONLY);
-        if (s.fd[s.nfd] < 0) {
+    for (; s->nfd < n; s->nfd++) {
+        const char *path = member(local, s->nfd)->path;
+        s->fd[s->nfd] = fsroot_open_file(path, O_RDONLY);
+        if (s->fd[s->nfd] < 0) {
             int e = errno;
-            close_slot(&s);
+            close_fds(s);
             return papi_error(e == EACCES ? PAPI_EPERM : PAPI_ESYS, "cannot open %s: %s", path,
                               strerror(e));
         }
     }
-    struct powercap_slot *grown = realloc(ctx->slots, (size_t)(ctx->nslots + 1) * sizeof *grown);
-    if (!grown) {
-        close_slot(&s);
-        return papi_error(PAPI_ENOMEM, "no memory for a powercap slot");
-    }
-    ctx->slots = grown;
-    ctx->slots[ctx->nslots] = s;
-    *slot = ctx->nslots++;
+    kind->instant = !is_energy(local); /* energy: the read function unwraps it */
     return PAPI_OK;
 }
 
-static int remove_slot(struct cmp_context *ctx, int slot)
-{
-    if (slot < 0 || slot >= ctx->nslots)
-        return papi_error(PAPI_EINVAL, "powercap context has no slot %d", slot);
-    close_slot(&ctx->slots[slot]);
-    memmove(&ctx->slots[slot], &ctx->slots[slot + 1],
-            (size_t)(ctx->nslots - slot - 1) * sizeof *ctx->slots);
-    ctx->nslots--;
-    return PAPI_OK;
-}
+static const struct slot_ops powercap_ops = {
+    .slot_size = sizeof(struct powercap_slot),
+    .lost = SLOT_LOST_FAILS,
+    .open = open_slot,
+    .close = close_slot,
+    .read = read_slots,
+    .explain = read_error,
+};
 
-/* Every slot's raw member readings and value now, in new arrays (the caller frees
- * raw), or NULL with *err; nothing in ctx changes. */
-static uint64_t (*values_now(const struct cmp_context *ctx, uint64_t **value,
-                             int *err))[POWERCAP_MAX_MEMBERS]
+static int ctx_create(const struct papi_component *self, const struct cmp_target *target,
+                      struct cmp_context **ctx)
 {
-    uint64_t(*raw)[POWERCAP_MAX_MEMBERS] = calloc((size_t)ctx->nslots + 1, sizeof *raw);
-    *value = calloc((size_t)ctx->nslots + 1, sizeof **value);
-    if (!raw || !*value) {
-        free(raw);
-        free(*value);
-        *err = papi_error(PAPI_ENOMEM, "no memory to read powercap counters");
-        return NULL;
-    }
-    for (int i = 0; i < ctx->nslots; i++) {
-        struct slot_fail f = {"", 0, 0};
-        int r = slot_now(&ctx->slots[i], raw[i], &(*value)[i], &f);
-        if (r < 0) {
-            *err = read_error(r, &f);
-            free(raw);
-            free(*value);
-            return NULL;
-        }
-    }
-    return raw;
-}
-
-static int start(struct cmp_context *ctx)
-{
-    int err;
-    uint64_t *value;
-    uint64_t(*raw)[POWERCAP_MAX_MEMBERS] = values_now(ctx, &value, &err);
-    if (!raw)
-        return err;
-    for (int i = 0; i < ctx->nslots; i++) {
-        struct powercap_slot *s = &ctx->slots[i];
-        memcpy(s->start_raw, raw[i], sizeof s->start_raw);
-        if (!is_energy(s->event)) {
-            s->counted += s->at_stop;
-            s->at_stop = 0;
-        }
-    }
-    ctx->start_ns = now_ns();
-    ctx->running = 1;
-    free(raw);
-    free(value);
-    return PAPI_OK;
-}
-
-static int stop(struct cmp_context *ctx)
-{
-    int err;
-    uint64_t *value;
-    uint64_t(*raw)[POWERCAP_MAX_MEMBERS] = values_now(ctx, &value, &err);
-    if (!raw)
-        return err;
-    uint64_t ns = now_ns() - ctx->start_ns;
-    for (int i = 0; i < ctx->nslots; i++) {
-        struct powercap_slot *s = &ctx->slots[i];
-        if (is_energy(s->event))
-            s->counted += value[i];
-        else
-            s->at_stop = value[i];
-        s->ns += ns;
-    }
-    ctx->running = 0;
-    free(raw);
-    free(value);
-    return PAPI_OK;
-}
-
-/* The hot path: one pread per zone counter of a running set, nothing written to ctx. */
-static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
-{
-    uint64_t ns = ctx->running ? now_ns() - ctx->start_ns : 0;
-    for (int i = 0; i < ctx->nslots; i++) {
-        const struct powercap_slot *s = &ctx->slots[i];
-        uint64_t v = 0, raw[POWERCAP_MAX_MEMBERS];
-        if (ctx->running) {
-            struct slot_fail f = {"", 0, 0};
-            int r = slot_now(s, raw, &v, &f);
-            if (r < 0)
-                return read_error(r, &f);
-        } else if (!is_energy(s->event)) {
-            v = s->at_stop;
-        }
-        out[i].value = s->counted + v;
-        out[i].time_enabled = out[i].time_running = s->ns + ns;
-    }
-    return PAPI_OK;
+    (void)target; /* energy is system-wide: any target sees the same zones */
+    return slot_ctx_create(self, &powercap_ops, "powercap", ctx);
 }
 
 /* The instance the registry lists (components/registry.c). */
 struct papi_component powercap_component PAPI_INTERNAL = {
     .name = "powercap",
-    .probe = probe,
-    .fill_info = fill_info,
-    .name_to_code = name_to_code,
-    .code_to_name = code_to_name,
-    .enumerate = enumerate,
-    .event_info = event_info,
-    .query = query,
+    SLOT_COMPONENT_CALLBACKS,
     .event_scale = event_scale,
-    .ctx_create = ctx_create,
-    .ctx_destroy = ctx_destroy,
-    .add = add,
-    .remove = remove_slot,
-    .start = start,
-    .stop = stop,
-    .read = read_slots,
 };

@@ -10,10 +10,10 @@
  * to this thread's rchar and syscr (by the file's length and one call), never to the
  * write counters, so wchar and syscw count exactly what the program wrote.
  *
- * read() may run in a signal handler (component.h): it only preads and parses. When it
- * fails it records the errno in the context (an atomic store) and returns the code; the
- * reason is reported through papi_error, which formats and may allocate, at the next
- * call on the context outside the read path (start, stop, add, remove, destroy).
+ * The contexts and the counting are the slot engine's (slot_engine.h); this file is the
+ * event table and the read function. read() may run in a signal handler (component.h):
+ * the read function only preads and parses; a failure is recorded by the engine and its
+ * reason given outside the read path.
  *
  * Fork: the calling task's file (thread-self, self) names the task that opened it, so
  * in a forked child a context inherited from the parent would read the parent's counts.
@@ -22,16 +22,15 @@
  * the count it was opened under. An attached task's file (/proc/<tid>/io) names that task wherever it
  * is read from, so it keeps counting it. */
 #include <errno.h>
-#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "component.h"
 #include "fsroot.h"
+#include "slot_engine.h"
 
 #define PROCIO_PREFIX    "procio:::"
 #define PROCIO_MAX_SLOTS 64
@@ -54,26 +53,17 @@ static const struct procio_event {
 #define PROCIO_NO_FIELD (-1) /* the file lacks a field */
 #define PROCIO_FORKED   (-2) /* a forked child's copy of its parent's context */
 
-struct cmp_context {
-    int fd;                 /* the task's io file, kept open, re-read with pread */
-    int self;               /* the calling task's file (thread-self, self): bound to its process */
-    unsigned forks;         /* the fork count it was opened under */
-    atomic_int read_failed; /* errno, PROCIO_NO_FIELD or PROCIO_FORKED, or 0 */
+/* A context's own data (the engine's slots count the fields: local code = field). */
+struct procio_own {
+    int fd;         /* the task's io file, kept open, re-read with pread */
+    int self;       /* the calling task's file (thread-self, self): bound to its process */
+    unsigned forks; /* the fork count it was opened under */
     char path[40];
-    int nslots;
-    int slot_event[PROCIO_MAX_SLOTS];
-    uint64_t start_raw[NEVENTS];        /* every field at the last start */
-    uint64_t counted[PROCIO_MAX_SLOTS]; /* what earlier start..stop periods counted */
-    uint64_t ns;                        /* ns of earlier start..stop periods */
-    uint64_t start_ns;
-    int running;
 };
 
-static uint64_t now_ns(void)
+static const struct procio_own *own_of(const struct cmp_context *c)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return slot_own(c);
 }
 
 /* Parse "name: value" lines into raw[] by field name (the order is the kernel's, but
@@ -122,46 +112,48 @@ static int read_fields(int fd, uint64_t *raw)
     return n > 0 && parse(buf, (size_t)n, raw) == NEVENTS ? 0 : PROCIO_NO_FIELD;
 }
 
-static int inherited(const struct cmp_context *ctx)
+static int inherited(const struct procio_own *own)
 {
-    return ctx->self && papi_fork_count() != ctx->forks;
+    return own->self && papi_fork_count() != own->forks;
 }
 
-/* Why reading ctx failed (err: read_fields's result, or PROCIO_FORKED), as papi_error
- * records it. Never on the read path. */
-static int read_error(const struct cmp_context *ctx, int err)
+/* The fields of slots from .. from + n - 1 now (the read function): a task ended or a forked child's copy is
+ * PAPI_ECLOST, else PAPI_ESYS, with read_fields's result or PROCIO_FORKED in f.
+ * Async-signal-safe. */
+static int fields_now(struct cmp_context *c, enum slot_phase phase, int from, int n, uint64_t *raw,
+                      struct slot_fail *f)
 {
-    if (err == PROCIO_FORKED)
+    (void)phase;
+    uint64_t fields[NEVENTS];
+    const struct procio_own *own = own_of(c);
+    int err = inherited(own) ? PROCIO_FORKED : read_fields(own->fd, fields);
+    if (err) {
+        f->err = err;
+        return err == PROCIO_FORKED || err == ESRCH ? PAPI_ECLOST : PAPI_ESYS;
+    }
+    for (int i = 0; i < n; i++)
+        raw[i] = fields[slot_event(c, from + i)];
+    return PAPI_OK;
+}
+
+/* Why reading c failed, as papi_error records it. Never on the read path. */
+static int read_error(const struct cmp_context *c, const struct slot_fail *f)
+{
+    const char *path = own_of(c)->path;
+    if (f->err == PROCIO_FORKED)
         return papi_error(PAPI_ECLOST,
                           "procio: this event set's %s was opened by the parent process "
                           "before a fork; a forked child does not count its parent's task "
                           "(create the event set in the child)",
-                          ctx->path);
-    if (err == PROCIO_NO_FIELD)
+                          path);
+    if (f->err == PROCIO_NO_FIELD)
         return papi_error(PAPI_ESYS,
                           "cannot read the task's io counters in %s: a field is "
                           "missing",
-                          ctx->path);
-    return papi_error(err == ESRCH ? PAPI_ECLOST : PAPI_ESYS,
-                      "cannot read the task's io counters in %s: %s%s", ctx->path, strerror(err),
-                      err == ESRCH ? " (the task has ended)" : "");
-}
-
-/* A read that failed since the last call is reported now (its reason, and the debug
- * handler or verbose level as the read itself would have). */
-static void report_failed_read(struct cmp_context *ctx)
-{
-    int err = atomic_exchange_explicit(&ctx->read_failed, 0, memory_order_relaxed);
-    if (err)
-        read_error(ctx, err);
-}
-
-/* Fields now for start and stop (outside the read path: the reason is given at once). */
-static int read_now(struct cmp_context *ctx, uint64_t *raw)
-{
-    report_failed_read(ctx);
-    int err = inherited(ctx) ? PROCIO_FORKED : read_fields(ctx->fd, raw);
-    return err ? read_error(ctx, err) : PAPI_OK;
+                          path);
+    return papi_error(f->err == ESRCH ? PAPI_ECLOST : PAPI_ESYS,
+                      "cannot read the task's io counters in %s: %s%s", path, strerror(f->err),
+                      f->err == ESRCH ? " (the task has ended)" : "");
 }
 
 static int open_io(pid_t tid, int granularity, char *path, size_t len)
@@ -269,10 +261,31 @@ static int query(const struct papi_component *self, int local, int domain)
     return valid(local) ? PAPI_OK : PAPI_ENOEVNT;
 }
 
+static int open_slot(struct cmp_context *c, int local, void *data, struct slot_kind *kind)
+{
+    (void)c, (void)data, (void)kind; /* a counter of 64 bits: the engine's default */
+    return valid(local) ? PAPI_OK : papi_error(PAPI_ENOEVNT, "procio has no event %d", local);
+}
+
+static void release(struct cmp_context *c, void *own)
+{
+    (void)c;
+    close(((struct procio_own *)own)->fd);
+}
+
+static const struct slot_ops procio_ops = {
+    .own_size = sizeof(struct procio_own),
+    .max_slots = PROCIO_MAX_SLOTS,
+    .lost = SLOT_LOST_FAILS,
+    .open = open_slot,
+    .release = release,
+    .read = fields_now,
+    .explain = read_error,
+};
+
 static int ctx_create(const struct papi_component *self, const struct cmp_target *target,
                       struct cmp_context **ctx)
 {
-    (void)self;
     if (target->cpu >= 0 || !(target->granularity & (PAPI_GRN_THR | PAPI_GRN_PROC)))
         return papi_error(PAPI_EINVAL, "procio counts a thread or a process, not a CPU or "
                                        "the whole system");
@@ -281,114 +294,21 @@ static int ctx_create(const struct papi_component *self, const struct cmp_target
     if (fd < 0)
         return papi_error(errno == EACCES || errno == EPERM ? PAPI_EPERM : PAPI_ESYS,
                           "cannot open %s: %s", path, strerror(errno));
-    *ctx = calloc(1, sizeof **ctx);
-    if (!*ctx) {
+    int ret = slot_ctx_create(self, &procio_ops, "procio", ctx);
+    if (ret != PAPI_OK) {
         close(fd);
-        return papi_error(PAPI_ENOMEM, "no memory for a procio context");
-    }
-    (*ctx)->fd = fd;
-    (*ctx)->self = target->tid <= 0;
-    (*ctx)->forks = papi_fork_count();
-    papi_strcpy((*ctx)->path, sizeof(*ctx)->path, path);
-    return PAPI_OK;
-}
-
-static void ctx_destroy(struct cmp_context *ctx)
-{
-    if (!ctx)
-        return;
-    report_failed_read(ctx);
-    close(ctx->fd);
-    free(ctx);
-}
-
-static int add(struct cmp_context *ctx, int local, int *slot)
-{
-    report_failed_read(ctx);
-    if (!valid(local))
-        return papi_error(PAPI_ENOEVNT, "procio has no event %d", local);
-    if (ctx->nslots == PROCIO_MAX_SLOTS)
-        return papi_error(PAPI_ECOUNT, "procio counts at most %d events per set", PROCIO_MAX_SLOTS);
-    ctx->slot_event[ctx->nslots] = local;
-    ctx->counted[ctx->nslots] = 0;
-    *slot = ctx->nslots++;
-    return PAPI_OK;
-}
-
-static int remove_slot(struct cmp_context *ctx, int slot)
-{
-    report_failed_read(ctx);
-    if (slot < 0 || slot >= ctx->nslots)
-        return papi_error(PAPI_EINVAL, "procio context has no slot %d", slot);
-    int later = ctx->nslots - slot - 1;
-    memmove(&ctx->slot_event[slot], &ctx->slot_event[slot + 1],
-            (size_t)later * sizeof ctx->slot_event[0]);
-    memmove(&ctx->counted[slot], &ctx->counted[slot + 1], (size_t)later * sizeof ctx->counted[0]);
-    ctx->nslots--;
-    return PAPI_OK;
-}
-
-static int start(struct cmp_context *ctx)
-{
-    int ret = read_now(ctx, ctx->start_raw);
-    if (ret != PAPI_OK)
         return ret;
-    ctx->start_ns = now_ns();
-    ctx->running = 1;
-    return PAPI_OK;
-}
-
-static int stop(struct cmp_context *ctx)
-{
-    uint64_t raw[NEVENTS];
-    int ret = read_now(ctx, raw);
-    if (ret != PAPI_OK)
-        return ret;
-    for (int i = 0; i < ctx->nslots; i++)
-        ctx->counted[i] += raw[ctx->slot_event[i]] - ctx->start_raw[ctx->slot_event[i]];
-    ctx->ns += now_ns() - ctx->start_ns;
-    ctx->running = 0;
-    return PAPI_OK;
-}
-
-/* The hot path: one pread of the task's file; nothing of the counts written to ctx.
- * Async-signal-safe: a failure is only recorded (an atomic store) for the next call. */
-static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
-{
-    uint64_t raw[NEVENTS];
-    uint64_t ns = 0;
-    if (ctx->running) {
-        int err = inherited(ctx) ? PROCIO_FORKED : read_fields(ctx->fd, raw);
-        if (err) {
-            atomic_store_explicit(&ctx->read_failed, err, memory_order_relaxed);
-            return err == PROCIO_FORKED || err == ESRCH ? PAPI_ECLOST : PAPI_ESYS;
-        }
-        ns = now_ns() - ctx->start_ns;
     }
-    for (int i = 0; i < ctx->nslots; i++) {
-        int e = ctx->slot_event[i];
-        out[i].value = ctx->counted[i] + (ctx->running ? raw[e] - ctx->start_raw[e] : 0);
-        out[i].time_enabled = out[i].time_running = ctx->ns + ns;
-    }
+    struct procio_own *own = slot_own(*ctx);
+    own->fd = fd;
+    own->self = target->tid <= 0;
+    own->forks = papi_fork_count();
+    papi_strcpy(own->path, sizeof own->path, path);
     return PAPI_OK;
 }
 
 /* The instance the registry lists (components/registry.c). */
 struct papi_component procio_component PAPI_INTERNAL = {
     .name = "procio",
-    .probe = probe,
-    .fill_info = fill_info,
-    .name_to_code = name_to_code,
-    .code_to_name = code_to_name,
-    .enumerate = enumerate,
-    .event_info = event_info,
-    .query = query,
-    .ctx_create = ctx_create,
-    .ctx_destroy = ctx_destroy,
-    .add = add,
-    .remove = remove_slot,
-    .start = start,
-    .stop = stop,
-    .read = read_slots,
-    .read_reason = report_failed_read,
+    SLOT_COMPONENT_CALLBACKS,
 };

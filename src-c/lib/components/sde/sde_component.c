@@ -11,25 +11,26 @@
  * PAPI 7, a well-formed name that no library registered yet is a placeholder that reads
  * 0 until its library registers it (then counts from the next PAPI_start).
  *
- * Values. A slot shows the core a count that only moves while its set runs: while
- * stopped, `shown`; while running, shown + the value PAPI reports, which for a
- * PAPI_SDE_DELTA counter is its change since PAPI_start (in its type: a double's or
- * float's difference, as bits) and for PAPI_SDE_INSTANT its value now. The core reports
- * count - count at start, that is exactly that value; stop adds it to `shown`. A counter
- * whose library unregistered it or shut down reads PAPI_ENOEVNT with its name.
+ * Values (the slot engine's, slot_engine.h). A slot shows the core a count that only
+ * moves while its set runs: while stopped, what it counted; while running, that + the
+ * value PAPI reports, which for a PAPI_SDE_DELTA counter is its change since PAPI_start
+ * (in its type: a double's or float's difference, as bits) and for PAPI_SDE_INSTANT its
+ * value now. The core reports count - count at start, that is exactly that value; stop
+ * adds it. A counter whose library unregistered it or shut down reads PAPI_ENOEVNT with
+ * its name.
  *
  * read() calls the library's callbacks (callback counters, groups of them), so it is
  * only as async-signal-safe as they are: PAPI's is the same. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "component.h"
 #include "sde_lib.h"
 #include "sde_papi7.h"
 #include "sde_registry.h"
+#include "slot_engine.h"
 
 #define SDE_PREFIX    "sde:::"
 #define SDE_MAX_SLOTS 256
@@ -70,30 +71,18 @@ static const struct sde_registry_api *registry(void)
     return api;
 }
 
+/* A slot's data (the engine counts it: slot_engine.h). */
 struct sde_slot {
     int id;
     long long key; /* with keys: the counter whatever its slot holds later */
-    int mode, type;
-    long long at_start; /* the value at the last start */
-    uint64_t shown;     /* the count shown while stopped */
     char name[SDE_NAME_MAX];
 };
 
-struct cmp_context {
+/* A context's own data: the registry its slots were found in. */
+struct sde_own {
     const struct sde_registry_api *api;
     const struct sde_registry_keys *keys; /* NULL: read by id */
-    struct sde_slot *slots;
-    int nslots;
-    int running;
-    uint64_t ns, start_ns;
 };
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int probe(struct papi_component *self, struct cmp_status *out)
 {
@@ -207,240 +196,95 @@ static int query(const struct papi_component *self, int local, int domain)
     return api && api->name(local, name, sizeof name) == SDE_OK ? PAPI_OK : PAPI_ENOEVNT;
 }
 
-static int ctx_create(const struct papi_component *self, const struct cmp_target *target,
-                      struct cmp_context **ctx)
+/* What a counter of this mode and type counts (see Values above). */
+static struct slot_kind kind_of(int mode, int type)
 {
-    (void)self;
-    if ((target->tid > 0 && target->tid != getpid() && target->tid != gettid()) || target->cpu >= 0)
-        return papi_error(PAPI_EINVAL, "software-defined events count in this process: they "
-                                       "cannot be attached to another task or a CPU");
-    *ctx = calloc(1, sizeof **ctx);
-    if (!*ctx)
-        return papi_error(PAPI_ENOMEM, "no memory for an sde context");
-    return PAPI_OK;
+    return (struct slot_kind){
+        .instant = (mode & PAPI_SDE_INSTANT) != 0,
+        .growth = type == PAPI_SDE_double  ? SLOT_F64
+                  : type == PAPI_SDE_float ? SLOT_F32
+                                           : SLOT_U64,
+    };
 }
 
-static void ctx_destroy(struct cmp_context *ctx)
-{
-    if (!ctx)
-        return;
-    free(ctx->slots);
-    free(ctx);
-}
-
-static int add(struct cmp_context *ctx, int local, int *slot)
+static int open_slot(struct cmp_context *c, int local, void *data, struct slot_kind *kind)
 {
     const struct sde_registry_api *api = registry();
+    struct sde_own *own = slot_own(c);
+    struct sde_slot *s = data;
     struct sde_reading r;
-    if (ctx->nslots == SDE_MAX_SLOTS)
-        return papi_error(PAPI_ECOUNT, "sde counts at most %d events per set", SDE_MAX_SLOTS);
-    if (!(ctx->nslots & (ctx->nslots - 1))) { /* 0, 1, 2, 4 ...: room doubles */
-        int cap = ctx->nslots ? 2 * ctx->nslots : 1;
-        struct sde_slot *s = realloc(ctx->slots, (size_t)cap * sizeof *s);
-        if (!s)
-            return papi_error(PAPI_ENOMEM, "no memory for an sde slot");
-        ctx->slots = s;
-    }
-    struct sde_slot *s = &ctx->slots[ctx->nslots];
     if (!api || api->name(local, s->name, sizeof s->name) != SDE_OK || api->read(local, &r))
         return gone(local);
-    ctx->api = api;
-    ctx->keys = __atomic_load_n(&found_keys, __ATOMIC_ACQUIRE);
+    own->api = api;
+    own->keys = __atomic_load_n(&found_keys, __ATOMIC_ACQUIRE);
     s->id = local;
-    s->key = ctx->keys ? ctx->keys->key(local) : local;
-    s->mode = r.mode;
-    s->type = r.type;
-    s->at_start = r.value;
-    s->shown = 0;
-    *slot = ctx->nslots++;
+    s->key = own->keys ? own->keys->key(local) : local;
+    *kind = kind_of(r.mode, r.type);
     return PAPI_OK;
 }
 
-static int remove_slot(struct cmp_context *ctx, int slot)
+/* The counters of slots from .. from + n - 1 now (the read function): by key where the
+ * registry has keys (an id's generation wraps after 64 reuses of its slot; the key's
+ * does not). At start, a placeholder may have been registered since add: its mode and
+ * type are taken again. */
+static int read_counters(struct cmp_context *c, enum slot_phase phase, int from, int n,
+                         uint64_t *raw, struct slot_fail *f)
 {
-    if (slot < 0 || slot >= ctx->nslots)
-        return papi_error(PAPI_EINVAL, "sde context has no slot %d", slot);
-    memmove(&ctx->slots[slot], &ctx->slots[slot + 1],
-            (size_t)(ctx->nslots - slot - 1) * sizeof *ctx->slots);
-    ctx->nslots--;
+    const struct sde_own *own = slot_own(c);
+    const struct sde_registry_keys *keys = own->keys;
+    const char *data = slot_data(c, from);
+    for (int i = 0; i < n; i++, data += sizeof(struct sde_slot)) {
+        const struct sde_slot *s = (const struct sde_slot *)(const void *)data;
+        struct sde_reading r;
+        if ((keys ? keys->read_key(s->key, &r) : own->api->read(s->id, &r)) != SDE_OK) {
+            *f = (struct slot_fail){.err = 1, .slot = from + i};
+            return PAPI_ENOEVNT;
+        }
+        if (phase == SLOT_START) {
+            struct slot_kind kind = kind_of(r.mode, r.type);
+            slot_set_kind(c, from + i, &kind);
+        }
+        raw[i] = (uint64_t)r.value;
+    }
     return PAPI_OK;
 }
 
-static uint64_t bits_of_double(double d)
+static int read_gone(const struct cmp_context *c, const struct slot_fail *f)
 {
-    uint64_t v;
-    memcpy(&v, &d, sizeof v);
-    return v;
-}
-
-static uint64_t bits_of_float(float f)
-{
-    uint64_t v = 0;
-    memcpy(&v, &f, sizeof f);
-    return v;
-}
-
-/* What PAPI reports for slot s whose counter reads now (see Values above). */
-static uint64_t reported(const struct sde_slot *s, long long now)
-{
-    if (s->mode & PAPI_SDE_INSTANT)
-        return (uint64_t)now;
-    if (s->type == PAPI_SDE_double) {
-        double a, b;
-        memcpy(&a, &s->at_start, sizeof a);
-        memcpy(&b, &now, sizeof b);
-        return bits_of_double(b - a);
-    }
-    if (s->type == PAPI_SDE_float) {
-        float a, b;
-        memcpy(&a, &s->at_start, sizeof a);
-        memcpy(&b, &now, sizeof b);
-        return bits_of_float(b - a);
-    }
-    return (uint64_t)now - (uint64_t)s->at_start;
-}
-
-static int read_gone(const struct sde_slot *s)
-{
+    const struct sde_slot *s = slot_data(c, f->slot);
     return papi_error(PAPI_ENOEVNT,
                       "cannot read sde:::%s: the library unregistered it or shut down while "
                       "it was counted",
                       s->name);
 }
 
-/* A slot's counter now: by its key where the registry has keys (an id's generation
- * wraps after 64 reuses of its slot; the key's does not). */
-static int read_slot(const struct cmp_context *ctx, const struct sde_slot *s, struct sde_reading *r)
+/* A counter gone since start is refused by start and reset, and frozen at its last
+ * count by stop (a set can always be stopped; its reads said the counter is gone). */
+static const struct slot_ops sde_ops = {
+    .own_size = sizeof(struct sde_own),
+    .slot_size = sizeof(struct sde_slot),
+    .max_slots = SDE_MAX_SLOTS,
+    .lost = SLOT_LOST_FREEZES,
+    .open = open_slot,
+    .read = read_counters,
+    .explain = read_gone,
+};
+
+static int ctx_create(const struct papi_component *self, const struct cmp_target *target,
+                      struct cmp_context **ctx)
 {
-    return ctx->keys ? ctx->keys->read_key(s->key, r) : ctx->api->read(s->id, r);
+    if ((target->tid > 0 && target->tid != getpid() && target->tid != gettid()) || target->cpu >= 0)
+        return papi_error(PAPI_EINVAL, "software-defined events count in this process: they "
+                                       "cannot be attached to another task or a CPU");
+    return slot_ctx_create(self, &sde_ops, "sde", ctx);
 }
 
-/* start, stop and reset read every slot then change the context. A counter gone since
- * start is refused by start and reset, and frozen at its last shown count by stop (a
- * set can always be stopped; its reads said the counter is gone). */
-enum transition { START, STOP, RESET };
-
-static int read_all(struct cmp_context *ctx, long long *now, char *ok, enum transition t)
-{
-    struct sde_reading r;
-    for (int i = 0; i < ctx->nslots; i++) {
-        ok[i] = read_slot(ctx, &ctx->slots[i], &r) == SDE_OK;
-        if (!ok[i] && t != STOP)
-            return read_gone(&ctx->slots[i]);
-        now[i] = ok[i] ? r.value : 0;
-        if (ok[i] && t == START) { /* a placeholder may have been registered since add */
-            ctx->slots[i].mode = r.mode;
-            ctx->slots[i].type = r.type;
-        }
-    }
-    return PAPI_OK;
-}
-
-static int transition(struct cmp_context *ctx, enum transition t)
-{
-    long long *now = malloc((size_t)ctx->nslots * (sizeof *now + 1) + 1);
-    if (!now)
-        return papi_error(PAPI_ENOMEM, "no memory to read sde events");
-    char *ok = (char *)(now + ctx->nslots);
-    int ret = read_all(ctx, now, ok, t);
-    for (int i = 0; i < ctx->nslots && ret == PAPI_OK; i++) {
-        struct sde_slot *s = &ctx->slots[i];
-        if (t == STOP)
-            s->shown += ok[i] ? reported(s, now[i]) : 0;
-        else
-            s->at_start = now[i];
-        if (t == RESET)
-            s->shown = 0;
-    }
-    free(now);
-    if (ret == PAPI_OK && t != RESET) {
-        uint64_t ns = now_ns();
-        if (t == STOP)
-            ctx->ns += ns - ctx->start_ns;
-        ctx->start_ns = ns;
-        ctx->running = t == START;
-    }
-    return ret;
-}
-
-static int start(struct cmp_context *ctx)
-{
-    return transition(ctx, START);
-}
-
-static int stop(struct cmp_context *ctx)
-{
-    return transition(ctx, STOP);
-}
-
-/* A running set's counts start again from 0 (component.h): DELTA counters from their
- * value now, INSTANT ones still show their value. */
-static int reset(struct cmp_context *ctx)
-{
-    return transition(ctx, RESET);
-}
-
-static int read_slots(struct cmp_context *ctx, struct cmp_count *out)
-{
-    uint64_t ns = ctx->ns + (ctx->running ? now_ns() - ctx->start_ns : 0);
-    struct sde_reading r;
-    for (int i = 0; i < ctx->nslots; i++) {
-        const struct sde_slot *s = &ctx->slots[i];
-        out[i].value = s->shown;
-        if (ctx->running) {
-            if (read_slot(ctx, s, &r) != SDE_OK)
-                return read_gone(s);
-            out[i].value += reported(s, r.value);
-        }
-        out[i].time_enabled = out[i].time_running = ns;
-    }
-    return PAPI_OK;
-}
-
-/* The fast path of PAPI_read and PAPI_accum (component.h): the counts without the
- * clock, which only a multiplexed set needs (CMP_READ_TIMES). */
-static int read_values(struct cmp_context *ctx, struct cmp_count *out, uint64_t *baseline,
-                       long long *values, int mode)
-{
-    uint64_t ns = 0;
-    if (mode & CMP_READ_TIMES)
-        ns = ctx->ns + (ctx->running ? now_ns() - ctx->start_ns : 0);
-    struct sde_reading r;
-    for (int i = 0; i < ctx->nslots; i++) {
-        const struct sde_slot *s = &ctx->slots[i];
-        if (ctx->running && read_slot(ctx, s, &r) != SDE_OK)
-            return read_gone(s);
-        out[i].value = s->shown + (ctx->running ? reported(s, r.value) : 0);
-        if (mode & CMP_READ_TIMES)
-            out[i].time_enabled = out[i].time_running = ns;
-        uint64_t d = out[i].value - baseline[i];
-        if (mode & CMP_READ_ACCUM) {
-            values[i] += (long long)d;
-            baseline[i] = out[i].value;
-        } else {
-            values[i] = (long long)d;
-        }
-    }
-    return PAPI_OK;
-}
-
-/* The instance the registry lists (components/registry.c). */
+/* The instance the registry lists (components/registry.c). The engine's fast path and
+ * reset: a running set's counts start again from 0 (component.h), DELTA counters from
+ * their value now, INSTANT ones still show their value. */
 struct papi_component sde_component PAPI_INTERNAL = {
     .name = "sde",
-    .probe = probe,
-    .fill_info = fill_info,
-    .name_to_code = name_to_code,
-    .code_to_name = code_to_name,
-    .enumerate = enumerate,
-    .event_info = event_info,
-    .query = query,
-    .ctx_create = ctx_create,
-    .ctx_destroy = ctx_destroy,
-    .add = add,
-    .remove = remove_slot,
-    .start = start,
-    .stop = stop,
-    .read = read_slots,
-    .read_values = read_values,
-    .reset = reset,
+    SLOT_COMPONENT_CALLBACKS,
+    .read_values = slot_read_values,
+    .reset = slot_reset,
 };
