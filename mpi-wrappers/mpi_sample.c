@@ -32,6 +32,7 @@
 #include "demangle.h"
 #include "mpi_sample.h"
 #include "record.h"
+#include "sample_spec.h"
 #include "site_resolve.h"
 #include "text_buffer.h"
 
@@ -102,32 +103,26 @@ static void refuse(const char *fmt, ...)
         fprintf(stderr, "papi_mpi: %s\n", cfg.why);
 }
 
-/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (EVENT alone: 999 Hz). */
+/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (EVENT alone: 999 Hz; sample_spec.c). */
 static int parse(const char *v)
 {
-    const char *at = strrchr(v, '@');
-    size_t len = at ? (size_t)(at - v) : strlen(v);
-    if (len == 0 || len >= sizeof cfg.event) {
+    struct sample_spec sp;
+    int bad = sample_spec_parse(v, &sp);
+    if (sp.event_len == 0 || sp.event_len >= sizeof cfg.event) {
         refuse("PAPI_SAMPLE=%s: %s (EVENT[@PERIOD|@FREQhz]): not sampling", v,
-               len ? "the event name is too long" : "no event name");
+               sp.event_len ? "the event name is too long" : "no event name");
         return -1;
     }
-    memcpy(cfg.event, v, len);
-    cfg.event[len] = '\0';
-    cfg.hz = 1;
-    cfg.n = 999;
-    if (at) {
-        char *end;
-        long long n = strtoll(at + 1, &end, 10);
-        cfg.hz = strcmp(end, "hz") == 0 || strcmp(end, "Hz") == 0;
-        if (end == at + 1 || (*end && !cfg.hz) || n <= 0 || n > 0x7fffffff) {
-            refuse("PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
-                   "to 2147483647 (a frequency ends in hz): not sampling",
-                   v);
-            return -1;
-        }
-        cfg.n = n;
+    if (bad || sp.n <= 0 || sp.n > 0x7fffffff) {
+        refuse("PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
+               "to 2147483647 (a frequency ends in hz): not sampling",
+               v);
+        return -1;
     }
+    memcpy(cfg.event, sp.event, sp.event_len);
+    cfg.event[sp.event_len] = '\0';
+    cfg.hz = sp.hz;
+    cfg.n = sp.n;
     return 0;
 }
 

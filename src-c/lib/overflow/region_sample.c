@@ -16,6 +16,7 @@
 #include "json_writer.h"
 #include "overflow_internal.h"
 #include "region_sample.h"
+#include "sample_spec.h"
 #include "symbolize.h"
 #include "warn_once.h"
 
@@ -52,36 +53,30 @@ static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static atomic_int said_spec, said_start;
 static _Atomic(struct rsample *) by_set[RS_SETS];
 
-/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz. */
+/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (sample_spec.c). */
 static void read_config(void)
 {
     const char *v = env_get("PAPI_SAMPLE");
     if (!v || !*v)
         return;
-    const char *at = strrchr(v, '@');
-    size_t len = at ? (size_t)(at - v) : strlen(v);
-    if (len == 0 || len >= sizeof cfg.event) {
+    struct sample_spec sp;
+    int bad = sample_spec_parse(v, &sp);
+    if (sp.event_len == 0 || sp.event_len >= sizeof cfg.event) {
         warn_once(&said_spec,
                   "PAPI_SAMPLE=%s: no event name (EVENT[@PERIOD|@FREQhz]): not sampling", v);
         return;
     }
-    memcpy(cfg.event, v, len);
-    cfg.event[len] = '\0';
-    cfg.hz = 1;
-    cfg.n = 999;
-    if (at) {
-        char *end;
-        long long n = strtoll(at + 1, &end, 10);
-        cfg.hz = strcmp(end, "hz") == 0 || strcmp(end, "Hz") == 0;
-        if (end == at + 1 || (*end && !cfg.hz) || n <= 0 || n > 0x7fffffff) {
-            warn_once(&said_spec,
-                      "PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
-                      "to 2147483647, a frequency ending in hz: not sampling",
-                      v);
-            return;
-        }
-        cfg.n = n;
+    if (bad || sp.n <= 0 || sp.n > 0x7fffffff) {
+        warn_once(&said_spec,
+                  "PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
+                  "to 2147483647, a frequency ending in hz: not sampling",
+                  v);
+        return;
     }
+    memcpy(cfg.event, sp.event, sp.event_len);
+    cfg.event[sp.event_len] = '\0';
+    cfg.hz = sp.hz;
+    cfg.n = sp.n;
     cfg.ok = 1;
 }
 
