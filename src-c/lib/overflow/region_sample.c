@@ -4,20 +4,22 @@
  * the thread (so it runs beside the region's sets of the same component). Each sample is
  * filed under its program counter and the region innermost at the time, in a fixed table
  * per thread (no allocation in the signal handler; a full table counts drops). At report
- * time the addresses are named (symbolize.c) and summed per function and region.
+ * time the addresses are named (src-c/sampling/symbolizer.c) and summed per function and region.
  * The region API sets the current region (rsample_set_region): the handler reads it on the
  * same thread, lock-free. */
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
 #include "overflow_internal.h"
 #include "region_sample.h"
 #include "sample_spec.h"
-#include "symbolize.h"
+#include "symbolizer.h"
 #include "warn_once.h"
 
 #define RS_SLOTS  4096 /* distinct (address, region) pairs per thread */
@@ -237,18 +239,47 @@ static int by_count(const void *a, const void *b)
     return by_name_region(a, b);
 }
 
+/* How the addresses are named: libdw, or dladdr (exported symbols only) and why. */
+static void naming(const struct symbolizer *sym, char *buf, size_t len)
+{
+    const char *how = sym_how(sym);
+    if (!sym)
+        snprintf(buf, len, "none");
+    else if (strcmp(how, "libdw") == 0)
+        snprintf(buf, len, "%s", how);
+    else
+        snprintf(buf, len, "dladdr (dynamic symbols only: %s)", how);
+}
+
+/* The function holding pc (symbolizer.c), else the exported symbol dladdr finds, else pc
+ * in hex. */
+static void name_of(struct symbolizer *sym, uintptr_t pc, char *out, size_t len)
+{
+    struct sym_where w;
+    Dl_info info;
+    const char *name = NULL;
+    if (sym_lookup(sym, pc, &w) == 0 && w.symbol[0])
+        name = w.symbol;
+    else if (dladdr((void *)pc, &info) && info.dli_sname)
+        name = info.dli_sname;
+    if (name)
+        papi_demangle(name, out, len);
+    else
+        snprintf(out, len, "0x%llx", (unsigned long long)pc);
+}
+
 /* The table's entries named and summed per (function, region), most samples first. */
-static int name_entries(struct rsample *s, struct named **out, const char **how)
+static int name_entries(struct rsample *s, struct named **out, char *how, size_t howlen)
 {
     struct named *v = malloc(RS_SLOTS * sizeof *v);
-    struct symbolizer *sym = v ? sym_open() : NULL;
+    struct symbolizer *sym = v ? sym_open_process() : NULL;
     int n = 0;
-    *how = sym_how(sym);
+    naming(sym, how, howlen);
     for (int i = 0; v && sym && i < RS_SLOTS; i++) {
         uintptr_t pc = atomic_load_explicit(&s->tab[i].pc, memory_order_acquire);
         if (!pc)
             continue;
-        sym_name(sym, pc, v[n].name, sizeof v[n].name);
+        name_of(sym, pc, v[n].name, sizeof v[n].name);
         v[n].region = atomic_load(&s->tab[i].region);
         v[n].count = atomic_load(&s->tab[i].count);
         n++;
@@ -280,8 +311,8 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
     if (mine)
         atomic_store(&s->region, RS_REPORT);
     struct named *v = NULL;
-    const char *how = "none";
-    int n = name_entries(s, &v, &how);
+    char how[200];
+    int n = name_entries(s, &v, how, sizeof how);
     if (mine)
         atomic_store(&s->region, was);
     jw_obj_begin(w, key);
