@@ -19,20 +19,13 @@
 #include "overflow_internal.h"
 #include "region_sample.h"
 #include "sample_spec.h"
+#include "sample_table.h"
 #include "symbolizer.h"
 #include "warn_once.h"
 
-#define RS_SLOTS  4096 /* distinct (address, region) pairs per thread */
-#define RS_PROBES 64
 #define RS_SETS   1024 /* event set handles the handler finds its table by */
 #define RS_NAME   256
 #define RS_REPORT -2 /* the thread is writing the report: its samples are not filed */
-
-struct rs_entry {
-    _Atomic uintptr_t pc; /* 0: free */
-    atomic_int region;
-    atomic_uint count;
-};
 
 struct rsample {
     int es;
@@ -41,8 +34,7 @@ struct rsample {
     long long used; /* the period (frequency) sampled at, kept at stop */
     int slowed;
     atomic_int region;
-    atomic_ullong samples, dropped;
-    struct rs_entry tab[RS_SLOTS];
+    struct sample_table tab; /* sample_table.c: filed in the handler */
 };
 
 static struct {
@@ -93,24 +85,7 @@ static void on_sample(int EventSet, void *address, long long vector, void *conte
     int region = atomic_load_explicit(&s->region, memory_order_relaxed);
     if (region == RS_REPORT)
         return;
-    atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
-    unsigned h = (unsigned)((pc >> 2) * 2654435761u + (unsigned)region * 40503u);
-    for (int p = 0; p < RS_PROBES; p++) {
-        struct rs_entry *e = &s->tab[(h + (unsigned)p) % RS_SLOTS];
-        uintptr_t cur = atomic_load_explicit(&e->pc, memory_order_relaxed);
-        if (cur == 0) { /* only this thread adds: claim it */
-            atomic_store_explicit(&e->region, region, memory_order_relaxed);
-            atomic_store_explicit(&e->count, 1, memory_order_relaxed);
-            atomic_store_explicit(&e->pc, pc ? pc : 1, memory_order_release);
-            return;
-        }
-        if (cur == (pc ? pc : 1) &&
-            atomic_load_explicit(&e->region, memory_order_relaxed) == region) {
-            atomic_fetch_add_explicit(&e->count, 1, memory_order_relaxed);
-            return;
-        }
-    }
-    atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+    sample_table_add(&s->tab, pc, region, 0, 0);
 }
 
 /* The thread's sampling set: attached to the thread, so that it runs beside the region
@@ -154,7 +129,7 @@ struct rsample *rsample_thread_start(void)
     struct rsample *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    memset(s->tab, 0, sizeof s->tab); /* touched now, not inside a region */
+    memset(&s->tab, 0, sizeof s->tab); /* touched now, not inside a region */
     atomic_store(&s->region, -1);
     s->tid = papi_gettid();
     int ret = open_set(s);
@@ -271,17 +246,17 @@ static void name_of(struct symbolizer *sym, uintptr_t pc, char *out, size_t len)
 /* The table's entries named and summed per (function, region), most samples first. */
 static int name_entries(struct rsample *s, struct named **out, char *how, size_t howlen)
 {
-    struct named *v = malloc(RS_SLOTS * sizeof *v);
+    struct named *v = malloc(SAMPLE_TABLE_SLOTS * sizeof *v);
     struct symbolizer *sym = v ? sym_open_process() : NULL;
     int n = 0;
     naming(sym, how, howlen);
-    for (int i = 0; v && sym && i < RS_SLOTS; i++) {
-        uintptr_t pc = atomic_load_explicit(&s->tab[i].pc, memory_order_acquire);
+    for (int i = 0; v && sym && i < SAMPLE_TABLE_SLOTS; i++) {
+        uintptr_t pc = atomic_load_explicit(&s->tab.slot[i].pc, memory_order_acquire);
         if (!pc)
             continue;
         name_of(sym, pc, v[n].name, sizeof v[n].name);
-        v[n].region = atomic_load(&s->tab[i].region);
-        v[n].count = atomic_load(&s->tab[i].count);
+        v[n].region = atomic_load(&s->tab.slot[i].region);
+        v[n].count = atomic_load(&s->tab.slot[i].count);
         n++;
     }
     sym_close(sym);
@@ -317,9 +292,9 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
         atomic_store(&s->region, was);
     jw_obj_begin(w, key);
     jw_int(w, "tid", s->tid);
-    jw_uint(w, "samples", atomic_load(&s->samples));
-    jw_uint(w, "dropped", atomic_load(&s->dropped));
-    jw_int(w, "table_capacity", RS_SLOTS);
+    jw_uint(w, "samples", atomic_load(&s->tab.samples));
+    jw_uint(w, "dropped", atomic_load(&s->tab.dropped));
+    jw_int(w, "table_capacity", SAMPLE_TABLE_SLOTS);
     long long used;
     int slowed;
     rate_of(s, &used, &slowed);
