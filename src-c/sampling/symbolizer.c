@@ -29,13 +29,13 @@
 #define LIBDW_FUNCTIONS(X)                                                                        \
     X(dwfl_begin)                                                                                 \
     X(dwfl_end)                                                                                   \
-    X(dwfl_report_begin) X(dwfl_report_end) X(dwfl_report_elf) X(dwfl_linux_proc_report)          \
-        X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo)     \
-            X(dwfl_offline_section_address) X(dwfl_errmsg) X(dwfl_addrmodule) X(dwfl_module_info) \
-                X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwfl_module_getsrc)         \
-                    X(dwfl_lineinfo) X(dwfl_module_addrdie) X(dwarf_getscopes)                    \
-                        X(dwarf_getscopes_die) X(dwarf_tag) X(dwarf_attr_integrate)               \
-                            X(dwarf_formstring) X(dwarf_diename)
+    X(dwfl_report_begin)                                                                          \
+    X(dwfl_report_end) X(dwfl_report_elf) X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)   \
+        X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address) \
+            X(dwfl_errmsg) X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)        \
+                X(dwfl_module_getsym_info) X(dwfl_module_getsrc) X(dwfl_lineinfo)                 \
+                    X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) \
+                        X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)
 
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
@@ -291,13 +291,14 @@ static void scopes(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr, 
 }
 #endif
 
-int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
+#ifdef HAVE_DWFL
+/* The module holding addr and its ELF function into w; the module, or NULL. */
+static Dwfl_Module *function_of(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
 {
     memset(w, 0, sizeof *w);
-#ifdef HAVE_DWFL
     Dwfl_Module *m = s && s->dwfl ? s->f.dwfl_addrmodule(s->dwfl, (Dwarf_Addr)addr) : NULL;
     if (!m)
-        return -1;
+        return NULL;
     Dwarf_Addr start = 0;
     w->module = s->f.dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
     w->module_start = (uintptr_t)start;
@@ -305,6 +306,27 @@ int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
     w->module_functions = ms ? ms->n : 0;
     const char *sym = function_at(ms, (GElf_Addr)addr);
     snprintf(w->symbol, sizeof w->symbol, "%s", sym ? sym : "");
+    return m;
+}
+#endif
+
+int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
+{
+#ifdef HAVE_DWFL
+    return function_of(s, addr, w) ? 0 : -1;
+#else
+    (void)s, (void)addr;
+    memset(w, 0, sizeof *w);
+    return -1;
+#endif
+}
+
+int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
+{
+#ifdef HAVE_DWFL
+    Dwfl_Module *m = function_of(s, addr, w);
+    if (!m)
+        return -1;
     Dwfl_Line *l = s->f.dwfl_module_getsrc(m, (Dwarf_Addr)addr);
     const char *src = l ? s->f.dwfl_lineinfo(l, NULL, &w->line, NULL, NULL, NULL) : NULL;
     if (!src)
@@ -313,7 +335,6 @@ int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
     scopes(s, m, (Dwarf_Addr)addr, w);
     return 0;
 #else
-    (void)s, (void)addr;
-    return -1;
+    return sym_function(s, addr, w);
 #endif
 }

@@ -43,6 +43,9 @@ SYM_HIDDEN struct symbolizer *sym_open_object(const char *path);
 SYM_HIDDEN const char *sym_how(const struct symbolizer *s);
 /* Fills w for addr: 0, or -1 when no module holds it (w then empty). */
 SYM_HIDDEN int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w);
+/* The same without DWARF (file, line, scopes stay empty): the module and its ELF function
+ * only, far cheaper where the function's name is all that is wanted. */
+SYM_HIDDEN int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w);
 SYM_HIDDEN void sym_close(struct symbolizer *s);
 
 #endif

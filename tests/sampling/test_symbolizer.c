@@ -2,7 +2,7 @@
  * the address of a call inside an always-inlined function is named by its ELF function,
  * its file and line, and its DWARF functions innermost first (the inlined one, then the
  * concrete one); the same offset in the program file opened alone (the MPI wrapper's way)
- * gives the same answer. Without libdw.so.1 on the machine: SKIPPED. */
+ * gives the same answer; sym_function names the function alone. Without libdw.so.1 on the machine: SKIPPED. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -67,7 +67,10 @@ int main(void)
     }
     CHECK(strcmp(sym_how(s), "libdw") == 0, "the process: %s", sym_how(s));
     expect_site("process", s, site, "test_symbolizer");
-    struct sym_where w;
+    struct sym_where w; /* the ELF function alone: no DWARF read */
+    CHECK(sym_function(s, site, &w) == 0 && strcmp(w.symbol, "sym_test_outer") == 0 &&
+              w.file[0] == 0 && w.depth == 0,
+          "sym_function: '%s', '%s', depth %d", w.symbol, w.file, w.depth);
     CHECK(sym_lookup(s, 0, &w) == -1 && w.symbol[0] == 0, "address 0 named '%s'", w.symbol);
     sym_close(s);
 

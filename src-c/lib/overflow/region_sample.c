@@ -233,7 +233,7 @@ static void name_of(struct symbolizer *sym, uintptr_t pc, char *out, size_t len)
     struct sym_where w;
     Dl_info info;
     const char *name = NULL;
-    if (sym_lookup(sym, pc, &w) == 0 && w.symbol[0])
+    if (sym_function(sym, pc, &w) == 0 && w.symbol[0]) /* (no DWARF: the name only) */
         name = w.symbol;
     else if (dladdr((void *)pc, &info) && info.dli_sname)
         name = info.dli_sname;
