@@ -33,21 +33,13 @@
 #include "demangle.h"
 #include "mpi_sample.h"
 #include "record.h"
+#include "sample_spec.h"
+#include "sample_table.h"
 #include "site_resolve.h"
 #include "text_buffer.h"
 
-#define TAB_SLOTS  4096 /* distinct (address, region, call) per thread */
-#define TAB_PROBES 64
-#define MAX_SETS   1024 /* event set handles the handler finds its table by */
-#define OBJ_LEN    256
-
-struct entry {
-    _Atomic uintptr_t pc; /* the sampled address, or the call site inside MPI; 0: free */
-    int region;           /* region slot, -1: none */
-    int call;             /* MPI call id + 1, 0: outside MPI */
-    atomic_uint count;
-    _Atomic long long wall_ns; /* wall time since the thread's previous sample, summed */
-};
+#define MAX_SETS 1024 /* event set handles the handler finds its table by */
+#define OBJ_LEN  256
 
 struct table {
     int es;
@@ -55,13 +47,12 @@ struct table {
     int running;
     long long last_ns;                 /* the previous sample (or the start), CLOCK_MONOTONIC */
     _Atomic long long unattributed_ns; /* the part of long gaps no sample stands for */
-    atomic_ullong samples, dropped;
     /* The rate in force (PAPI_get_overflow_rate) at the start, then at the end; reading:
      * pmpi_sample_finish reads a running set's, which stop() waits out. */
     long long rate, queue_overflows;
     int slowed;
     atomic_int reading;
-    struct entry tab[TAB_SLOTS];
+    struct sample_table tab;           /* sample_table.c: filed in the handler */
 };
 
 static struct {
@@ -110,32 +101,26 @@ static void refuse(const char *fmt, ...)
         fprintf(stderr, "papi_mpi: %s\n", cfg.why);
 }
 
-/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (EVENT alone: 999 Hz). */
+/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (EVENT alone: 999 Hz; sample_spec.c). */
 static int parse(const char *v)
 {
-    const char *at = strrchr(v, '@');
-    size_t len = at ? (size_t)(at - v) : strlen(v);
-    if (len == 0 || len >= sizeof cfg.event) {
+    struct sample_spec sp;
+    int bad = sample_spec_parse(v, &sp);
+    if (sp.event_len == 0 || sp.event_len >= sizeof cfg.event) {
         refuse("PAPI_SAMPLE=%s: %s (EVENT[@PERIOD|@FREQhz]): not sampling", v,
-               len ? "the event name is too long" : "no event name");
+               sp.event_len ? "the event name is too long" : "no event name");
         return -1;
     }
-    memcpy(cfg.event, v, len);
-    cfg.event[len] = '\0';
-    cfg.hz = 1;
-    cfg.n = 999;
-    if (at) {
-        char *end;
-        long long n = strtoll(at + 1, &end, 10);
-        cfg.hz = strcmp(end, "hz") == 0 || strcmp(end, "Hz") == 0;
-        if (end == at + 1 || (*end && !cfg.hz) || n <= 0 || n > 0x7fffffff) {
-            refuse("PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
-                   "to 2147483647 (a frequency ends in hz): not sampling",
-                   v);
-            return -1;
-        }
-        cfg.n = n;
+    if (bad || sp.n <= 0 || sp.n > 0x7fffffff) {
+        refuse("PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
+               "to 2147483647 (a frequency ends in hz): not sampling",
+               v);
+        return -1;
     }
+    memcpy(cfg.event, sp.event, sp.event_len);
+    cfg.event[sp.event_len] = '\0';
+    cfg.hz = sp.hz;
+    cfg.n = sp.n;
     return 0;
 }
 
@@ -221,28 +206,7 @@ static void on_sample(int es, void *address, long long vector, void *context)
         atomic_fetch_add_explicit(&s->unattributed_ns, wall - cfg.cap_ns, memory_order_relaxed);
         wall = cfg.cap_ns;
     }
-    pc = pc ? pc : 1;
-    atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
-    unsigned h =
-        (unsigned)((pc >> 2) * 2654435761u + (unsigned)region * 40503u + (unsigned)call * 97u);
-    for (int p = 0; p < TAB_PROBES; p++) {
-        struct entry *e = &s->tab[(h + (unsigned)p) % TAB_SLOTS];
-        uintptr_t cur = atomic_load_explicit(&e->pc, memory_order_relaxed);
-        if (cur == 0) { /* only this thread adds: claim it */
-            e->region = region;
-            e->call = call;
-            atomic_store_explicit(&e->count, 1, memory_order_relaxed);
-            atomic_store_explicit(&e->wall_ns, wall, memory_order_relaxed);
-            atomic_store_explicit(&e->pc, pc, memory_order_release);
-            return;
-        }
-        if (cur == pc && e->region == region && e->call == call) {
-            atomic_fetch_add_explicit(&e->count, 1, memory_order_relaxed);
-            atomic_fetch_add_explicit(&e->wall_ns, wall, memory_order_relaxed);
-            return;
-        }
-    }
-    atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+    sample_table_add(&s->tab, pc, region, call, wall);
 }
 
 /* s's rate in force: the library lowers one that would pass 10,000 signals a second, and
@@ -300,7 +264,7 @@ void pmpi_sample_thread_start(int slot)
     struct table *s = calloc(1, sizeof *s);
     if (!s)
         return;
-    memset(s->tab, 0, sizeof s->tab); /* its pages touched now, not in the handler */
+    memset(&s->tab, 0, sizeof s->tab); /* its pages touched now, not in the handler */
     s->tid = syscall(SYS_gettid);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -569,11 +533,11 @@ void pmpi_sample_finish(void)
         if (s->queue_overflows > R->queue_overflows) /* one count per process */
             R->queue_overflows = s->queue_overflows;
         R->threads++;
-        R->samples += (long long)atomic_load(&s->samples);
-        R->dropped += (long long)atomic_load(&s->dropped);
+        R->samples += (long long)atomic_load(&s->tab.samples);
+        R->dropped += (long long)atomic_load(&s->tab.dropped);
         R->unattributed_ns += atomic_load(&s->unattributed_ns);
-        for (int i = 0; i < TAB_SLOTS; i++)
-            n += atomic_load_explicit(&s->tab[i].pc, memory_order_acquire) != 0;
+        for (int i = 0; i < SAMPLE_TABLE_SLOTS; i++)
+            n += atomic_load_explicit(&s->tab.slot[i].pc, memory_order_acquire) != 0;
     }
     struct raw *r = calloc((size_t)(n ? n : 1), sizeof *r);
     R->fn = calloc((size_t)(n ? n : 1), sizeof *R->fn);
@@ -584,15 +548,16 @@ void pmpi_sample_finish(void)
     int k = 0;
     for (int t = 0; t < PMPI_MAX_THREADS && k < n; t++) {
         const struct table *s = __atomic_load_n(&tables[t], __ATOMIC_ACQUIRE);
-        for (int i = 0; s && i < TAB_SLOTS && k < n; i++) {
-            uintptr_t pc = atomic_load_explicit(&s->tab[i].pc, memory_order_acquire);
+        for (int i = 0; s && i < SAMPLE_TABLE_SLOTS && k < n; i++) {
+            const struct sample_entry *e = &s->tab.slot[i];
+            uintptr_t pc = atomic_load_explicit(&e->pc, memory_order_acquire);
             if (!pc)
                 continue;
             r[k] = (struct raw){.pc = pc,
-                                .region = s->tab[i].region,
-                                .call = s->tab[i].call,
-                                .count = atomic_load(&s->tab[i].count),
-                                .wall_ns = atomic_load(&s->tab[i].wall_ns)};
+                                .region = atomic_load(&e->region),
+                                .call = atomic_load(&e->call),
+                                .count = atomic_load(&e->count),
+                                .wall_ns = atomic_load(&e->wall_ns)};
             locate(&r[k++]);
         }
     }
@@ -689,7 +654,7 @@ void pmpi_sample_row_json(struct tbuf *t)
     tb_kv_int(t, ", \"sampling\": {\"threads\": ", R->threads);
     tb_kv_int(t, ", \"samples\": ", R->samples);
     tb_kv_int(t, ", \"dropped\": ", R->dropped);
-    tb_kv_int(t, ", \"table_capacity\": ", TAB_SLOTS);
+    tb_kv_int(t, ", \"table_capacity\": ", SAMPLE_TABLE_SLOTS);
     tb_kv_int(t, cfg.hz ? ", \"frequency_hz_used\": " : ", \"period_used\": ", pmpi_sample_used());
     tb_kv_int(t, ", \"slowed\": ", R->slowed);
     tb_kv_int(t, ", \"signal_queue_overflows\": ", R->queue_overflows);

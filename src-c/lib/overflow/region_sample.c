@@ -4,32 +4,28 @@
  * the thread (so it runs beside the region's sets of the same component). Each sample is
  * filed under its program counter and the region innermost at the time, in a fixed table
  * per thread (no allocation in the signal handler; a full table counts drops). At report
- * time the addresses are named (symbolize.c) and summed per function and region.
+ * time the addresses are named (src-c/sampling/symbolizer.c) and summed per function and region.
  * The region API sets the current region (rsample_set_region): the handler reads it on the
  * same thread, lock-free. */
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
 #include "overflow_internal.h"
 #include "region_sample.h"
-#include "symbolize.h"
+#include "sample_spec.h"
+#include "sample_table.h"
+#include "symbolizer.h"
 #include "warn_once.h"
 
-#define RS_SLOTS  4096 /* distinct (address, region) pairs per thread */
-#define RS_PROBES 64
 #define RS_SETS   1024 /* event set handles the handler finds its table by */
 #define RS_NAME   256
 #define RS_REPORT -2 /* the thread is writing the report: its samples are not filed */
-
-struct rs_entry {
-    _Atomic uintptr_t pc; /* 0: free */
-    atomic_int region;
-    atomic_uint count;
-};
 
 struct rsample {
     int es;
@@ -38,8 +34,7 @@ struct rsample {
     long long used; /* the period (frequency) sampled at, kept at stop */
     int slowed;
     atomic_int region;
-    atomic_ullong samples, dropped;
-    struct rs_entry tab[RS_SLOTS];
+    struct sample_table tab; /* sample_table.c: filed in the handler */
 };
 
 static struct {
@@ -52,36 +47,30 @@ static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static atomic_int said_spec, said_start;
 static _Atomic(struct rsample *) by_set[RS_SETS];
 
-/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz. */
+/* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (sample_spec.c). */
 static void read_config(void)
 {
     const char *v = env_get("PAPI_SAMPLE");
     if (!v || !*v)
         return;
-    const char *at = strrchr(v, '@');
-    size_t len = at ? (size_t)(at - v) : strlen(v);
-    if (len == 0 || len >= sizeof cfg.event) {
+    struct sample_spec sp;
+    int bad = sample_spec_parse(v, &sp);
+    if (sp.event_len == 0 || sp.event_len >= sizeof cfg.event) {
         warn_once(&said_spec,
                   "PAPI_SAMPLE=%s: no event name (EVENT[@PERIOD|@FREQhz]): not sampling", v);
         return;
     }
-    memcpy(cfg.event, v, len);
-    cfg.event[len] = '\0';
-    cfg.hz = 1;
-    cfg.n = 999;
-    if (at) {
-        char *end;
-        long long n = strtoll(at + 1, &end, 10);
-        cfg.hz = strcmp(end, "hz") == 0 || strcmp(end, "Hz") == 0;
-        if (end == at + 1 || (*end && !cfg.hz) || n <= 0 || n > 0x7fffffff) {
-            warn_once(&said_spec,
-                      "PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
-                      "to 2147483647, a frequency ending in hz: not sampling",
-                      v);
-            return;
-        }
-        cfg.n = n;
+    if (bad || sp.n <= 0 || sp.n > 0x7fffffff) {
+        warn_once(&said_spec,
+                  "PAPI_SAMPLE=%s: the period or frequency after '@' must be a number from 1 "
+                  "to 2147483647, a frequency ending in hz: not sampling",
+                  v);
+        return;
     }
+    memcpy(cfg.event, sp.event, sp.event_len);
+    cfg.event[sp.event_len] = '\0';
+    cfg.hz = sp.hz;
+    cfg.n = sp.n;
     cfg.ok = 1;
 }
 
@@ -96,24 +85,7 @@ static void on_sample(int EventSet, void *address, long long vector, void *conte
     int region = atomic_load_explicit(&s->region, memory_order_relaxed);
     if (region == RS_REPORT)
         return;
-    atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
-    unsigned h = (unsigned)((pc >> 2) * 2654435761u + (unsigned)region * 40503u);
-    for (int p = 0; p < RS_PROBES; p++) {
-        struct rs_entry *e = &s->tab[(h + (unsigned)p) % RS_SLOTS];
-        uintptr_t cur = atomic_load_explicit(&e->pc, memory_order_relaxed);
-        if (cur == 0) { /* only this thread adds: claim it */
-            atomic_store_explicit(&e->region, region, memory_order_relaxed);
-            atomic_store_explicit(&e->count, 1, memory_order_relaxed);
-            atomic_store_explicit(&e->pc, pc ? pc : 1, memory_order_release);
-            return;
-        }
-        if (cur == (pc ? pc : 1) &&
-            atomic_load_explicit(&e->region, memory_order_relaxed) == region) {
-            atomic_fetch_add_explicit(&e->count, 1, memory_order_relaxed);
-            return;
-        }
-    }
-    atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+    sample_table_add(&s->tab, pc, region, 0, 0);
 }
 
 /* The thread's sampling set: attached to the thread, so that it runs beside the region
@@ -157,7 +129,7 @@ struct rsample *rsample_thread_start(void)
     struct rsample *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    memset(s->tab, 0, sizeof s->tab); /* touched now, not inside a region */
+    memset(&s->tab, 0, sizeof s->tab); /* touched now, not inside a region */
     atomic_store(&s->region, -1);
     s->tid = papi_gettid();
     int ret = open_set(s);
@@ -242,20 +214,49 @@ static int by_count(const void *a, const void *b)
     return by_name_region(a, b);
 }
 
-/* The table's entries named and summed per (function, region), most samples first. */
-static int name_entries(struct rsample *s, struct named **out, const char **how)
+/* How the addresses are named: libdw, or dladdr (exported symbols only) and why. */
+static void naming(const struct symbolizer *sym, char *buf, size_t len)
 {
-    struct named *v = malloc(RS_SLOTS * sizeof *v);
-    struct symbolizer *sym = v ? sym_open() : NULL;
+    const char *how = sym_how(sym);
+    if (!sym)
+        snprintf(buf, len, "none");
+    else if (strcmp(how, "libdw") == 0)
+        snprintf(buf, len, "%s", how);
+    else
+        snprintf(buf, len, "dladdr (dynamic symbols only: %s)", how);
+}
+
+/* The function holding pc (symbolizer.c), else the exported symbol dladdr finds, else pc
+ * in hex. */
+static void name_of(struct symbolizer *sym, uintptr_t pc, char *out, size_t len)
+{
+    struct sym_where w;
+    Dl_info info;
+    const char *name = NULL;
+    if (sym_function(sym, pc, &w) == 0 && w.symbol[0]) /* (no DWARF: the name only) */
+        name = w.symbol;
+    else if (dladdr((void *)pc, &info) && info.dli_sname)
+        name = info.dli_sname;
+    if (name)
+        papi_demangle(name, out, len);
+    else
+        snprintf(out, len, "0x%llx", (unsigned long long)pc);
+}
+
+/* The table's entries named and summed per (function, region), most samples first. */
+static int name_entries(struct rsample *s, struct named **out, char *how, size_t howlen)
+{
+    struct named *v = malloc(SAMPLE_TABLE_SLOTS * sizeof *v);
+    struct symbolizer *sym = v ? sym_open_process() : NULL;
     int n = 0;
-    *how = sym_how(sym);
-    for (int i = 0; v && sym && i < RS_SLOTS; i++) {
-        uintptr_t pc = atomic_load_explicit(&s->tab[i].pc, memory_order_acquire);
+    naming(sym, how, howlen);
+    for (int i = 0; v && sym && i < SAMPLE_TABLE_SLOTS; i++) {
+        uintptr_t pc = atomic_load_explicit(&s->tab.slot[i].pc, memory_order_acquire);
         if (!pc)
             continue;
-        sym_name(sym, pc, v[n].name, sizeof v[n].name);
-        v[n].region = atomic_load(&s->tab[i].region);
-        v[n].count = atomic_load(&s->tab[i].count);
+        name_of(sym, pc, v[n].name, sizeof v[n].name);
+        v[n].region = atomic_load(&s->tab.slot[i].region);
+        v[n].count = atomic_load(&s->tab.slot[i].count);
         n++;
     }
     sym_close(sym);
@@ -285,15 +286,15 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
     if (mine)
         atomic_store(&s->region, RS_REPORT);
     struct named *v = NULL;
-    const char *how = "none";
-    int n = name_entries(s, &v, &how);
+    char how[200];
+    int n = name_entries(s, &v, how, sizeof how);
     if (mine)
         atomic_store(&s->region, was);
     jw_obj_begin(w, key);
     jw_int(w, "tid", s->tid);
-    jw_uint(w, "samples", atomic_load(&s->samples));
-    jw_uint(w, "dropped", atomic_load(&s->dropped));
-    jw_int(w, "table_capacity", RS_SLOTS);
+    jw_uint(w, "samples", atomic_load(&s->tab.samples));
+    jw_uint(w, "dropped", atomic_load(&s->tab.dropped));
+    jw_int(w, "table_capacity", SAMPLE_TABLE_SLOTS);
     long long used;
     int slowed;
     rate_of(s, &used, &slowed);

@@ -22,6 +22,7 @@
 #include "papi_metrics.h"
 #include "run.h"
 #include "run_sample_opts.h"
+#include "sample_spec.h"
 #include "util_common.h"
 
 struct generic {
@@ -203,24 +204,18 @@ static void parse_spec(const struct run_options *o, char *event, long long *valu
 {
     char spec[RUN_NAME_LEN + 32];
     snprintf(spec, sizeof spec, "%s", strcmp(o->sample, "default") == 0 ? "" : o->sample);
-    char *at = strrchr(spec, '@');
-    *value = 999;
-    *freq = 1;
-    if (at) {
-        char *end;
-        *at = 0;
-        errno = 0;
-        long long v = strtoll(at + 1, &end, 10);
-        *freq = strcasecmp(end, "hz") == 0;
-        if (end == at + 1 || errno || v < 0 || (*end && !*freq))
-            refuse("--sample %s: '@%s' is not a period (events) or a frequency "
-                   "(NHz)",
-                   o->sample, at + 1);
-        if (v == 0)
-            refuse("--sample %s: a %s of 0 takes no sample", o->sample,
-                   *freq ? "frequency" : "period");
-        *value = v;
-    }
+    struct sample_spec sp;
+    int bad = sample_spec_parse(spec, &sp);
+    const char *at = sp.event + sp.event_len;
+    if (bad || sp.n < 0)
+        refuse("--sample %s: '@%s' is not a period (events) or a frequency "
+               "(NHz)",
+               o->sample, at + 1);
+    if (*at && sp.n == 0)
+        refuse("--sample %s: a %s of 0 takes no sample", o->sample, sp.hz ? "frequency" : "period");
+    *value = sp.n;
+    *freq = sp.hz;
+    spec[sp.event_len] = 0;
     size_t len = strlen(spec);
     *user = len >= 2 && strcasecmp(spec + len - 2, ":u") == 0;
     if (*user)

@@ -5,7 +5,8 @@
  * dwarf the sample also copies the user registers and the top of the user stack, which
  * the drain thread unwinds (run_sample_unwind.c); the kernel's chain then gives only its
  * own frames. The ring is read in place by the drain thread: nothing runs per sample in
- * the program beyond the kernel's write. */
+ * the program beyond the kernel's write; its records are walked by the one ring reader
+ * (src-c/sampling/ring_walk.c, the perf_event component's too). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -18,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ring_walk.h"
 #include "run_sample.h"
 
 #define RS_RING_PAGES 32 /* data pages per thread (128 KiB): 1/4 s of deep stacks at 1 kHz */
@@ -172,40 +174,38 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_
     rs_table_add(t, tid, ip, depth, w);
 }
 
+/* What one drain walks with (ring_walk.c's callback). */
+struct drain {
+    struct rs_ring *r;
+    const struct rs_config *c;
+    struct rs_table *t;
+    const unsigned char *data;
+};
+
+/* One record of the walk: a sample into the table, a loss counted; others skipped. */
+static void take_record(void *arg, const struct perf_event_header *h, uint64_t body)
+{
+    struct drain *d = arg;
+    size_t n = (h->size - sizeof *h) / 8;
+    if (h->type == PERF_RECORD_SAMPLE) {
+        /* a record holds at most 64 KiB: record fits it */
+        ring_copy(d->data, d->r->data_size, body, record, n * 8);
+        take_sample(d->r, d->c, d->t, record, n, h->misc);
+    } else if (h->type == PERF_RECORD_LOST && n >= 2) {
+        ring_copy(d->data, d->r->data_size, body, record, 16);
+        d->t->lost += record[1]; /* {id, lost} */
+    }
+}
+
 size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t)
 {
     if (!r->base)
         return 0;
     struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)r->base;
-    const unsigned char *data = r->base + sysconf(_SC_PAGESIZE);
+    struct drain d = {r, c, t, r->base + sysconf(_SC_PAGESIZE)};
     uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-    uint64_t tail = meta->data_tail, start = tail;
-    uint64_t *buf = record;
-    while (tail < head) {
-        struct perf_event_header h;
-        size_t off = (size_t)(tail % r->data_size);
-        for (size_t i = 0; i < sizeof h; i++)
-            ((unsigned char *)&h)[i] = data[(off + i) % r->data_size];
-        if (h.size < sizeof h || tail + h.size > head)
-            break;
-        if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST) {
-            size_t len = h.size; /* a record holds at most 64 KiB: record fits it */
-            if (off + len <= r->data_size) {
-                memcpy(buf, data + off, len);
-            } else { /* the record wraps round the end of the ring */
-                size_t first = r->data_size - off;
-                memcpy(buf, data + off, first);
-                memcpy((unsigned char *)buf + first, data, len - first);
-            }
-            const uint64_t *body = buf + 1;
-            size_t n = (len - sizeof h) / 8;
-            if (h.type == PERF_RECORD_SAMPLE)
-                take_sample(r, c, t, body, n, h.misc);
-            else if (n >= 2)
-                t->lost += body[1]; /* {id, lost} */
-        }
-        tail += h.size;
-    }
+    uint64_t start = meta->data_tail;
+    uint64_t tail = ring_walk(d.data, r->data_size, start, head, take_record, &d);
     __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
     return (size_t)(tail - start);
 }

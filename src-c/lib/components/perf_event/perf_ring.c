@@ -4,12 +4,14 @@
  * takes data_tail as the end of what we have read (stored with release: our reads of the
  * records come before the kernel may write over them). Mapped writable, so the kernel
  * never overwrites unread records: when the ring is full it drops samples and tells how
- * many in a PERF_RECORD_LOST record. */
+ * many in a PERF_RECORD_LOST record. The records are walked by the one ring reader,
+ * src-c/sampling/ring_walk.c (papi_run's rings too). */
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "perf_ring.h"
+#include "ring_walk.h"
 
 void pe_ring_attr(struct perf_event_attr *attr)
 {
@@ -52,16 +54,6 @@ void pe_ring_unmap(struct pe_ring *r)
     r->data = NULL;
 }
 
-/* len bytes at ring position pos into out, across the end of the ring if need be. */
-static void copy_out(const unsigned char *data, uint64_t size, uint64_t pos, void *out, size_t len)
-{
-    uint64_t off = pos & (size - 1);
-    size_t first = off + len <= size ? len : (size_t)(size - off);
-    memcpy(out, data + off, first);
-    if (first < len)
-        memcpy((unsigned char *)out + first, data, len - first);
-}
-
 void pe_ring_flush(struct pe_ring_sink *s)
 {
     if (s->n > 0 || s->lost > 0)
@@ -71,28 +63,28 @@ void pe_ring_flush(struct pe_ring_sink *s)
     s->lost = 0;
 }
 
+/* One record of the walk (ring_walk.c): a sample's address, or a loss's count. */
+static void take_record(void *arg, const struct perf_event_header *h, uint64_t body)
+{
+    struct pe_ring_sink *s = arg;
+    const unsigned char *data = s->data;
+    if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof *h + sizeof(uint64_t)) {
+        ring_copy(data, s->size, body, &s->ips[s->n], sizeof(uint64_t));
+        if (++s->n == PE_RING_BATCH)
+            pe_ring_flush(s);
+    } else if (h->type == PERF_RECORD_LOST && h->size >= sizeof *h + 2 * sizeof(uint64_t)) {
+        uint64_t id_lost[2]; /* the event's id, the samples lost */
+        ring_copy(data, s->size, body, id_lost, sizeof id_lost);
+        s->lost += id_lost[1];
+    }
+}
+
 uint64_t pe_ring_parse(const unsigned char *data, uint64_t size, uint64_t tail, uint64_t head,
                        struct pe_ring_sink *s)
 {
-    while (head - tail >= sizeof(struct perf_event_header)) {
-        struct perf_event_header h;
-        copy_out(data, size, tail, &h, sizeof h);
-        if (h.size < sizeof h || h.size > size)
-            return head; /* not a record: nothing after it can be found */
-        if (h.size > head - tail)
-            break; /* not whole yet */
-        if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof h + sizeof(uint64_t)) {
-            copy_out(data, size, tail + sizeof h, &s->ips[s->n], sizeof(uint64_t));
-            if (++s->n == PE_RING_BATCH)
-                pe_ring_flush(s);
-        } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 2 * sizeof(uint64_t)) {
-            uint64_t id_lost[2]; /* the event's id, the samples lost */
-            copy_out(data, size, tail + sizeof h, id_lost, sizeof id_lost);
-            s->lost += id_lost[1];
-        }
-        tail += h.size;
-    }
-    return tail;
+    s->data = data;
+    s->size = size;
+    return ring_walk(data, size, tail, head, take_record, s);
 }
 
 uint64_t pe_ring_drain(struct pe_ring *r, cmp_sample_fn fn, void *arg, int slot)

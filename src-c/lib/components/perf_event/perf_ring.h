@@ -40,6 +40,8 @@ struct pe_ring_sink {
     uint64_t lost;
     uint64_t told; /* lost samples handed on so far */
     uint64_t ips[PE_RING_BATCH];
+    const unsigned char *data; /* the ring being walked (pe_ring_parse sets them) */
+    uint64_t size;
 };
 
 /* The attribute bits of an event that samples into a ring: its address per sample, the

@@ -1,0 +1,340 @@
+/* symbolizer.c: code addresses named with elfutils' libdw (symbolizer.h). libdw is loaded
+ * with dlopen, once per symbolizer (its functions by name: libdw_fn), so that nothing that
+ * links these objects links libdw: libpapi.a keeps to libpfm4 and libc, and a machine
+ * without libdw still runs, its names said to be missing (sym_how). A process's modules
+ * come from /proc/self/maps; an object opened alone is reported at base 0 (an MPI call
+ * site's offset is its file address there). Separate debug files are found by build id.
+ * libdw's own address-to-symbol lookup scans the whole symbol table for each address, far
+ * too slow for 100,000 stacks: each module's functions are sorted once and searched. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "demangle.h"
+#include "symbolizer.h"
+
+#if defined(__has_include)
+#if __has_include(<elfutils/libdwfl.h>)
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#define HAVE_DWFL 1
+#endif
+#endif
+
+#ifdef HAVE_DWFL
+/* Every libdw function used, looked up by name (the types from libdw's headers). */
+#define LIBDW_FUNCTIONS(X)                                                                        \
+    X(dwfl_begin)                                                                                 \
+    X(dwfl_end)                                                                                   \
+    X(dwfl_report_begin)                                                                          \
+    X(dwfl_report_end) X(dwfl_report_elf) X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)   \
+        X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address) \
+            X(dwfl_errmsg) X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)        \
+                X(dwfl_module_getsym_info) X(dwfl_module_getsrc) X(dwfl_lineinfo)                 \
+                    X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) \
+                        X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)
+
+struct libdw_fn {
+#define FIELD(name) __typeof__(name) *name;
+    LIBDW_FUNCTIONS(FIELD)
+#undef FIELD
+};
+
+/* A module's functions sorted by address. */
+struct fsym {
+    GElf_Addr lo, hi;
+    const char *name; /* libdw's, alive as long as the Dwfl */
+};
+
+struct modsyms {
+    Dwfl_Module *m;
+    struct fsym *sym;
+    size_t n;
+};
+#endif
+
+struct symbolizer {
+    const char *how;
+    char how_buf[160];
+#ifdef HAVE_DWFL
+    void *lib;
+    struct libdw_fn f;
+    Dwfl *dwfl;
+    Dwfl_Callbacks cb;
+    char *debuginfo_path;
+    struct modsyms *mod;
+    size_t nmod;
+#endif
+};
+
+#ifdef HAVE_DWFL
+static int load_libdw(struct symbolizer *s)
+{
+    s->lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!s->lib) {
+        s->how = "libdw.so.1 could not be loaded";
+        return -1;
+    }
+#define LOOKUP(name)                                                           \
+    if (!(s->f.name = (__typeof__(s->f.name))dlsym(s->lib, #name))) {          \
+        snprintf(s->how_buf, sizeof s->how_buf, "libdw.so.1 lacks %s", #name); \
+        s->how = s->how_buf;                                                   \
+        return -1;                                                             \
+    }
+    LIBDW_FUNCTIONS(LOOKUP)
+#undef LOOKUP
+    s->cb.find_debuginfo = s->f.dwfl_standard_find_debuginfo;
+    s->cb.debuginfo_path = &s->debuginfo_path;
+    return 0;
+}
+
+/* libdw loaded and a session begun with the callbacks fin_elf (and section for objects). */
+static struct symbolizer *begin(int process)
+{
+    struct symbolizer *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (load_libdw(s) != 0)
+        return s;
+    s->cb.find_elf = process ? s->f.dwfl_linux_proc_find_elf : s->f.dwfl_build_id_find_elf;
+    if (!process)
+        s->cb.section_address = s->f.dwfl_offline_section_address;
+    s->dwfl = s->f.dwfl_begin(&s->cb);
+    s->how = s->dwfl ? "libdw" : "libdw could not begin a session";
+    if (s->dwfl)
+        s->f.dwfl_report_begin(s->dwfl);
+    return s;
+}
+
+struct symbolizer *sym_open_process(void)
+{
+    struct symbolizer *s = begin(1);
+    if (s && s->dwfl) {
+        if (s->f.dwfl_linux_proc_report(s->dwfl, getpid()) != 0) {
+            snprintf(s->how_buf, sizeof s->how_buf, "the process's maps could not be read: %s",
+                     s->f.dwfl_errmsg(-1));
+            s->how = s->how_buf;
+        }
+        s->f.dwfl_report_end(s->dwfl, NULL, NULL);
+    }
+    return s;
+}
+
+struct symbolizer *sym_open_object(const char *path)
+{
+    struct symbolizer *s = begin(0);
+    if (s && s->dwfl) {
+        if (!s->f.dwfl_report_elf(s->dwfl, path, path, -1, 0, false))
+            s->how = "object file not readable";
+        s->f.dwfl_report_end(s->dwfl, NULL, NULL);
+    }
+    return s;
+}
+#else
+struct symbolizer *sym_open_process(void)
+{
+    struct symbolizer *s = calloc(1, sizeof *s);
+    if (s)
+        s->how = "built without libdw's headers";
+    return s;
+}
+
+struct symbolizer *sym_open_object(const char *path)
+{
+    (void)path;
+    return sym_open_process();
+}
+#endif
+
+const char *sym_how(const struct symbolizer *s)
+{
+    return s ? s->how : "out of memory";
+}
+
+void sym_close(struct symbolizer *s)
+{
+    if (!s)
+        return;
+#ifdef HAVE_DWFL
+    if (s->dwfl)
+        s->f.dwfl_end(s->dwfl);
+    for (size_t i = 0; i < s->nmod; i++)
+        free(s->mod[i].sym);
+    free(s->mod);
+    if (s->lib)
+        dlclose(s->lib);
+#endif
+    free(s);
+}
+
+#ifdef HAVE_DWFL
+static int by_lo(const void *a, const void *b)
+{
+    GElf_Addr x = ((const struct fsym *)a)->lo, y = ((const struct fsym *)b)->lo;
+    return x < y ? -1 : x > y;
+}
+
+/* m's functions, sorted (read on m's first address); NULL when out of memory. */
+static struct modsyms *functions_of(struct symbolizer *s, Dwfl_Module *m)
+{
+    for (size_t i = 0; i < s->nmod; i++)
+        if (s->mod[i].m == m)
+            return &s->mod[i];
+    struct modsyms *grown = realloc(s->mod, (s->nmod + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    s->mod = grown;
+    struct modsyms *ms = &s->mod[s->nmod++];
+    memset(ms, 0, sizeof *ms);
+    ms->m = m;
+    int n = s->f.dwfl_module_getsymtab(m);
+    ms->sym = n > 0 ? malloc((size_t)n * sizeof *ms->sym) : NULL;
+    for (int i = 1; ms->sym && i < n; i++) {
+        GElf_Sym es;
+        GElf_Addr a;
+        const char *name = s->f.dwfl_module_getsym_info(m, i, &es, &a, NULL, NULL, NULL);
+        int type = GELF_ST_TYPE(es.st_info);
+        if (name && *name && a && es.st_shndx != SHN_UNDEF &&
+            (type == STT_FUNC || type == STT_GNU_IFUNC))
+            ms->sym[ms->n++] = (struct fsym){a, a + (es.st_size ? es.st_size : 1), name};
+    }
+    qsort(ms->sym, ms->n, sizeof *ms->sym, by_lo);
+    return ms;
+}
+
+/* The function holding addr in ms, or NULL. */
+static const char *function_at(const struct modsyms *ms, GElf_Addr addr)
+{
+    if (!ms || ms->n == 0)
+        return NULL;
+    size_t lo = 0, hi = ms->n; /* the last symbol starting at or below addr */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (ms->sym[mid].lo <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo + 1; i-- > 0 && ms->sym[i].lo <= addr && lo - i < 8;)
+        if (addr < ms->sym[i].hi) /* (aliases and nested sizes: the nearest that holds it) */
+            return ms->sym[i].name;
+    return NULL;
+}
+
+static int is_function(const struct symbolizer *s, Dwarf_Die *d)
+{
+    int tag = s->f.dwarf_tag(d);
+    return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram;
+}
+
+/* A function's name as the source reads it: DWARF's DW_AT_name lacks a C++ namespace and
+ * class or a Fortran module, so a linkage name the demangler rewrites wins; an inlined
+ * instance has its names through its abstract origin. */
+static void display_name(const struct symbolizer *s, Dwarf_Die *d, char *out, size_t len)
+{
+    Dwarf_Attribute a;
+    const char *link = s->f.dwarf_formstring(s->f.dwarf_attr_integrate(d, DW_AT_linkage_name, &a));
+    if (link && papi_demangle(link, out, len))
+        return;
+    const char *name = s->f.dwarf_formstring(s->f.dwarf_attr_integrate(d, DW_AT_name, &a));
+    name = name ? name : s->f.dwarf_diename(d);
+    snprintf(out, len, "%s", name ? name : "??");
+}
+
+/* The first function among scopes[0..n), or 0. */
+static int first_function(const struct symbolizer *s, Dwarf_Die *sc, int from, int n,
+                          Dwarf_Die *out)
+{
+    for (int i = from; i < n; i++)
+        if (is_function(s, &sc[i])) {
+            *out = sc[i];
+            return 1;
+        }
+    return 0;
+}
+
+static void add_scope(const struct symbolizer *s, Dwarf_Die *d, struct sym_where *w)
+{
+    display_name(s, d, w->scope[w->depth], sizeof w->scope[0]);
+    w->inlined[w->depth++] = s->f.dwarf_tag(d) == DW_TAG_inlined_subroutine;
+}
+
+/* The DWARF functions at addr, innermost first. dwarf_getscopes continues an inlined
+ * instance with the scopes of its abstract definition, so each caller is found in the
+ * concrete tree, from the instance (dwarf_getscopes_die). */
+static void scopes(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr, struct sym_where *w)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = s->f.dwfl_module_addrdie(m, addr, &bias), *sc = NULL, die;
+    int n = cu ? s->f.dwarf_getscopes(cu, addr - bias, &sc) : 0;
+    int found = n > 0 && first_function(s, sc, 0, n, &die);
+    free(sc);
+    if (!found)
+        return;
+    Dwarf_Attribute a;
+    const char *link =
+        s->f.dwarf_formstring(s->f.dwarf_attr_integrate(&die, DW_AT_linkage_name, &a));
+    snprintf(w->linkage, sizeof w->linkage, "%s", link ? link : "");
+    add_scope(s, &die, w);
+    while (w->inlined[w->depth - 1] && w->depth < SYM_MAX_DEPTH) {
+        Dwarf_Die *outer = NULL; /* outer[0] is the instance itself */
+        int k = s->f.dwarf_getscopes_die(&die, &outer);
+        found = k > 1 && first_function(s, outer, 1, k, &die);
+        free(outer);
+        if (!found)
+            break;
+        add_scope(s, &die, w);
+    }
+}
+#endif
+
+#ifdef HAVE_DWFL
+/* The module holding addr and its ELF function into w; the module, or NULL. */
+static Dwfl_Module *function_of(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
+{
+    memset(w, 0, sizeof *w);
+    Dwfl_Module *m = s && s->dwfl ? s->f.dwfl_addrmodule(s->dwfl, (Dwarf_Addr)addr) : NULL;
+    if (!m)
+        return NULL;
+    Dwarf_Addr start = 0;
+    w->module = s->f.dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+    w->module_start = (uintptr_t)start;
+    struct modsyms *ms = functions_of(s, m);
+    w->module_functions = ms ? ms->n : 0;
+    const char *sym = function_at(ms, (GElf_Addr)addr);
+    snprintf(w->symbol, sizeof w->symbol, "%s", sym ? sym : "");
+    return m;
+}
+#endif
+
+int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
+{
+#ifdef HAVE_DWFL
+    return function_of(s, addr, w) ? 0 : -1;
+#else
+    (void)s, (void)addr;
+    memset(w, 0, sizeof *w);
+    return -1;
+#endif
+}
+
+int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
+{
+#ifdef HAVE_DWFL
+    Dwfl_Module *m = function_of(s, addr, w);
+    if (!m)
+        return -1;
+    Dwfl_Line *l = s->f.dwfl_module_getsrc(m, (Dwarf_Addr)addr);
+    const char *src = l ? s->f.dwfl_lineinfo(l, NULL, &w->line, NULL, NULL, NULL) : NULL;
+    if (!src)
+        return 0;
+    snprintf(w->file, sizeof w->file, "%s", src);
+    scopes(s, m, (Dwarf_Addr)addr, w);
+    return 0;
+#else
+    return sym_function(s, addr, w);
+#endif
+}

@@ -1,0 +1,51 @@
+/* symbolizer.h: the one symbolizer of code addresses (symbolizer.c), for the region API's
+ * sampling, the MPI wrapper's call sites and samples, and papi_run's stacks. elfutils'
+ * libdw, loaded with dlopen (libpapi.a needs only libpfm4 and libc): the ELF function
+ * holding an address (each module's functions sorted once), its source file and line, and
+ * the DWARF functions at it, inlined ones first, named as the source reads them (C++ and
+ * gfortran's module::procedure demangled, demangle.c). Not signal-safe: at exit or report
+ * time only. */
+#ifndef PAPI_SYMBOLIZER_H
+#define PAPI_SYMBOLIZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYM_HIDDEN    __attribute__((visibility("hidden")))
+#define SYM_NAME_LEN  256
+#define SYM_MAX_DEPTH 8 /* DWARF functions kept at one address (inlined levels + 1) */
+
+struct symbolizer;
+
+/* One address named. Strings are "" and numbers 0 where unknown. */
+struct sym_where {
+    const char *module;        /* the module's path (alive until sym_close), or NULL */
+    uintptr_t module_start;    /* its lowest address (0 for an object opened alone) */
+    size_t module_functions;   /* its ELF functions: 0 for a stripped module */
+    char symbol[SYM_NAME_LEN]; /* the ELF function holding the address, as written */
+    char file[SYM_NAME_LEN];
+    int line;
+    /* The DWARF functions at the address (line table present), innermost first: the
+     * inlined instances, then the concrete function; display names, and whether each is
+     * an inlined instance. linkage: the innermost one's linkage name as written. */
+    int depth;
+    char scope[SYM_MAX_DEPTH][SYM_NAME_LEN];
+    int inlined[SYM_MAX_DEPTH];
+    char linkage[SYM_NAME_LEN];
+};
+
+/* This process's modules as mapped now; NULL only when out of memory. */
+SYM_HIDDEN struct symbolizer *sym_open_process(void);
+/* One object file at base 0: addresses are its file addresses; NULL when out of memory. */
+SYM_HIDDEN struct symbolizer *sym_open_object(const char *path);
+/* "libdw", or why not: libdw not loaded (every lookup then returns -1), the process's
+ * maps or the object not read whole (lookups find what was read). */
+SYM_HIDDEN const char *sym_how(const struct symbolizer *s);
+/* Fills w for addr: 0, or -1 when no module holds it (w then empty). */
+SYM_HIDDEN int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w);
+/* The same without DWARF (file, line, scopes stay empty): the module and its ELF function
+ * only, far cheaper where the function's name is all that is wanted. */
+SYM_HIDDEN int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w);
+SYM_HIDDEN void sym_close(struct symbolizer *s);
+
+#endif
