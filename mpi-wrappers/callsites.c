@@ -16,6 +16,7 @@
 
 #include "callsites.h"
 #include "record.h"
+#include "run_identity.h"
 #include "site_resolve.h"
 #include "state.h"
 #include "text_buffer.h"
@@ -141,7 +142,7 @@ static struct site_rec *push(struct local *l, uint64_t key)
     struct site_rec *r = &l->v[l->n++];
     memset(r, 0, sizeof *r);
     r->id = (int)(key >> 48) - 1;
-    r->max_rank = pmpi_run.rank;
+    r->max_rank = pmpi_id()->rank;
     locate((uintptr_t)(key & ((1ULL << 48) - 1)), r);
     return r;
 }
@@ -189,7 +190,7 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
     *count = squeeze(l.v, l.n);
     for (size_t i = 0; i < *count; i++) { /* this rank's whole time at each site */
         l.v[i].rank_min_ns = l.v[i].rank_max_ns = l.v[i].ns;
-        l.v[i].rank_lo = l.v[i].rank_hi = pmpi_run.rank;
+        l.v[i].rank_lo = l.v[i].rank_hi = pmpi_id()->rank;
     }
     return l.v;
 }
@@ -287,7 +288,7 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
     struct site_rec *v = local_records(ns_per_tick, &n, drop);
     MPI_Comm comm;
     MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
-    int rank = pmpi_run.rank, size = pmpi_run.nranks;
+    int rank = pmpi_id()->rank, size = pmpi_id()->nranks;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     PMPI_Type_contiguous((int)sizeof *v, MPI_BYTE, &rec_type);
     PMPI_Type_commit(&rec_type);

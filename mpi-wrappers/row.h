@@ -3,6 +3,7 @@
 #ifndef PAPI_MPI_ROW_H
 #define PAPI_MPI_ROW_H
 
+#include "region_state.h"
 #include "state.h"
 
 struct tbuf;
@@ -35,7 +36,7 @@ struct pmpi_row {
  * lock, no counters). */
 enum pmpi_row_mode { PMPI_ROW_NORMAL, PMPI_ROW_EXIT, PMPI_ROW_SIGNAL };
 /* MPI_Finalize, first: the rank's counts read, and the time they
- * stand for set as pmpi_run.t_final (tick_final): the finished row's counts and wall
+ * stand for set as pmpi_end()->t_final (tick_final): the finished row's counts and wall
  * time, and its series' last sample, end there, before the wrapper's own work. */
 void pmpi_row_read_final(void);
 /* end_ns/end_tick: the end of the row's time (0: now). */

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "record.h"
+#include "run_identity.h"
 #include "text_buffer.h"
 #include "traffic.h"
 
@@ -101,7 +102,7 @@ static struct xlate *xlate_make(MPI_Comm comm)
         for (int i = 0; i < n; i++)
             local[i] = i;
         PMPI_Group_translate_ranks(g, n, local, world_group, x->world);
-        x->congruent = n == pmpi_run.nranks && !inter;
+        x->congruent = n == pmpi_id()->nranks && !inter;
         for (int i = 0; i < n; i++) {
             if (x->world[i] == MPI_UNDEFINED)
                 x->world[i] = -1;
@@ -166,7 +167,7 @@ int pmpi_world_rank(MPI_Comm comm, int r)
     if (comm == MPI_COMM_WORLD)
         return r;
     if (comm == MPI_COMM_SELF)
-        return pmpi_run.rank;
+        return pmpi_id()->rank;
     struct xlate *x = xlate_key != MPI_KEYVAL_INVALID ? xlate_of(comm) : NULL;
     if (x)
         return xlate_rank(x, r);
@@ -194,7 +195,7 @@ int pmpi_comm_congruent(MPI_Comm comm)
     if (comm == MPI_COMM_WORLD)
         return 1;
     if (comm == MPI_COMM_NULL || comm == MPI_COMM_SELF)
-        return pmpi_run.nranks == 1 && comm == MPI_COMM_SELF;
+        return pmpi_id()->nranks == 1 && comm == MPI_COMM_SELF;
     struct xlate *x = xlate_key != MPI_KEYVAL_INVALID ? xlate_of(comm) : NULL;
     return x && x->congruent;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "run_identity.h"
 #include "text_buffer.h"
 #include "wait_report.h"
 #include "wait_states.h"
@@ -71,9 +72,9 @@ void pmpi_wait_report_gather(const struct pmpi_row *row)
     MPI_Datatype t;
     PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
     PMPI_Type_commit(&t);
-    if (pmpi_run.rank == 0)
-        parts = malloc((size_t)pmpi_run.nranks * sizeof *parts);
-    int ok = pmpi_run.rank != 0 || parts;
+    if (pmpi_id()->rank == 0)
+        parts = malloc((size_t)pmpi_id()->nranks * sizeof *parts);
+    int ok = pmpi_id()->rank != 0 || parts;
     PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (ok)
         PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
@@ -88,7 +89,7 @@ void pmpi_wait_report_free(void)
 
 size_t pmpi_wait_report_size(void)
 {
-    return parts ? 4096 + (size_t)pmpi_run.nranks * (700 + PMPI_MAX_REGIONS * 600) : 1024;
+    return parts ? 4096 + (size_t)pmpi_id()->nranks * (700 + PMPI_MAX_REGIONS * 600) : 1024;
 }
 
 /* One set of times: each rank's wall, MPI time and waits. */
@@ -143,7 +144,7 @@ static int region_names(const char (**names)[PMPI_NAME_LEN])
 {
     static char list[PMPI_MAX_REGIONS][PMPI_NAME_LEN];
     int n = 0;
-    for (int r = 0; r < pmpi_run.nranks; r++)
+    for (int r = 0; r < pmpi_id()->nranks; r++)
         for (int g = 0; g < parts[r].nregions; g++) {
             int seen = 0;
             for (int i = 0; i < n && !seen; i++)
@@ -167,7 +168,7 @@ static void regions_json(struct tbuf *t)
         tb_json(t, names[i]);
         tb_raw(t, ", \"per_rank\": [");
         int first = 1;
-        for (int r = 0; r < pmpi_run.nranks; r++)
+        for (int r = 0; r < pmpi_id()->nranks; r++)
             for (int g = 0; g < parts[r].nregions; g++) {
                 const struct region_part *q = &parts[r].reg[g];
                 if (strcmp(q->name, names[i]) != 0)
@@ -205,7 +206,7 @@ void pmpi_wait_report_json(struct tbuf *t)
     double res = 0, off = 0, sum[PMPI_WAIT_KINDS] = {0};
     long long rec = 0, drop = 0, pm = 0, pu = 0, cm = 0, cu = 0;
     struct pop_in p = {0};
-    for (int r = 0; r < pmpi_run.nranks; r++) {
+    for (int r = 0; r < pmpi_id()->nranks; r++) {
         const struct rank_part *q = &parts[r];
         if (q->residual_s > res)
             res = q->residual_s;
@@ -237,7 +238,7 @@ void pmpi_wait_report_json(struct tbuf *t)
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
         tb_fmt(t, "%s\"%s\": %.9f", k ? ", " : "", pmpi_wait_names[k], sum[k]);
     tb_raw(t, "}, \"ranks\": [");
-    for (int r = 0; r < pmpi_run.nranks; r++) {
+    for (int r = 0; r < pmpi_id()->nranks; r++) {
         const struct rank_part *q = &parts[r];
         tb_fmt(t, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f", r ? ",\n  " : "\n  ", r,
                q->wall_s, q->mpi_s);
@@ -258,14 +259,14 @@ void pmpi_wait_report_print(FILE *out)
         return;
     struct pop_in p = {0};
     double sum[PMPI_WAIT_KINDS] = {0};
-    for (int r = 0; r < pmpi_run.nranks; r++) {
+    for (int r = 0; r < pmpi_id()->nranks; r++) {
         pop_add(&p, parts[r].wall_s, parts[r].mpi_s, parts[r].waits);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             sum[k] += parts[r].waits[k];
     }
     double mean = p.n ? p.sum_useful / p.n : 0;
     double res = 0; /* the clocks' error bound: a wait is known to +- this (issue 49) */
-    for (int r = 0; r < pmpi_run.nranks; r++)
+    for (int r = 0; r < pmpi_id()->nranks; r++)
         res = parts[r].residual_s > res ? parts[r].residual_s : res;
     fprintf(out,
             "papi_mpi: wait states (all ranks, s): late sender %.6f, late receiver %.6f, N x N "

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "clock_sync.h"
+#include "run_identity.h"
 #include "sparse_exchange.h"
 #include "event_log.h"
 #include "request_link.h"
@@ -72,8 +73,8 @@ static struct {
 /* Record tick x on rank 0's clock (ns). */
 static double gtime(long long x)
 {
-    double local = (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * W.npt;
-    double f = W.span_ns > 0 ? (local - (double)pmpi_run.t_init) / W.span_ns : 0;
+    double local = (double)pmpi_id()->t_init + (double)(x - pmpi_id()->tick_init) * W.npt;
+    double f = W.span_ns > 0 ? (local - (double)pmpi_id()->t_init) / W.span_ns : 0;
     return local - (W.off0 + (W.off1 - W.off0) * (f < 0 ? 0 : f > 1 ? 1 : f));
 }
 
@@ -135,7 +136,7 @@ static int by_src_tag(const void *a, const void *b)
 /* Point-to-point: sends to their receivers, matched there, answered. */
 static void p2p(MPI_Comm comm)
 {
-    int P = pmpi_run.nranks, all = 0;
+    int P = pmpi_id()->nranks, all = 0;
     int *scnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = scnt + P, *sdis = rcnt + P,
         *rdis = sdis + P, *fill = rdis + P;
     char *sent = malloc((size_t)P * 2), *got = sent + P;
@@ -362,7 +363,7 @@ static int grp_cmp(const void *a, const void *b)
 
 static void collectives_grouped(MPI_Comm comm)
 {
-    int P = pmpi_run.nranks, all = 0;
+    int P = pmpi_id()->nranks, all = 0;
     int *cnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = cnt ? cnt + P : NULL,
         *dis = cnt ? rcnt + P : NULL, *rdis = cnt ? dis + P : NULL, *fill = cnt ? rdis + P : NULL;
     char *sent = malloc((size_t)P * 2), *got = sent ? sent + P : NULL;
@@ -517,7 +518,7 @@ static int env_pingpong(void)
         return 0;
     if (strcmp(v, "1") == 0)
         return 1;
-    if (pmpi_run.rank == 0)
+    if (pmpi_id()->rank == 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_CLOCK_PINGPONG=%s: expected 0 or 1; 0 used\n", v);
     return 0;
 }
@@ -525,7 +526,7 @@ static int env_pingpong(void)
 void pmpi_waits_init(void)
 {
     force_pingpong = env_pingpong();
-    pmpi_log_init(pmpi_run.rank);
+    pmpi_log_init(pmpi_id()->rank);
     int on = pmpi_log.on, all = 0;
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all) { /* one rank without a log: no rank keeps one (the matching needs all) */
@@ -558,7 +559,7 @@ void pmpi_waits_compute(double ns_per_tick)
     W.npt = ns_per_tick;
     W.off0 = pmpi_log.offset_ns;
     W.off1 = pmpi_log.offset_end_ns;
-    W.span_ns = (double)(pmpi_run.t_final - pmpi_run.t_init);
+    W.span_ns = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
     W.n = pmpi_log_count();
     W.ev = pmpi_log.ev;
     size_t cells = W.n > 0 ? (size_t)W.n : 1;
