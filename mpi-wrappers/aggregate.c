@@ -133,6 +133,7 @@ struct agg {
     int n;
     long long bytes; /* what this rank handed to MPI for the aggregation and files */
     double seconds;
+    const struct pmpi_wait_parts *waits; /* rank 0: every rank's waits, or NULL */
 };
 
 /* The ranks that have metric i: every rank, but for a named metric (and its running
@@ -219,7 +220,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
            a->seconds, a->bytes);
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n");
-    pmpi_wait_report_json(t);
+    pmpi_wait_report_json(t, a->waits);
     pmpi_sample_report_json(t);
     tb_raw(t, "\"metrics\": {");
     int first = 1;
@@ -365,7 +366,7 @@ static void banner(FILE *out, const struct agg *a, const struct pmpi_site_report
                    "the ranks on it\n", "");
     }
     banner_calls(out, a);
-    pmpi_wait_report_print(out);
+    pmpi_wait_report_print(out, a->waits);
     pmpi_callsites_print(out, sites, pmpi_id()->top);
     pmpi_sample_report_print(out);
 }
@@ -417,7 +418,7 @@ static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_
     int root = pmpi_id()->rank == 0;
     const char *note = pmpi_ev()->counter_note;
     size_t head_cap = root ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1200 +
-                                 pmpi_wait_report_size() + pmpi_sample_report_size() +
+                                 pmpi_wait_report_size(a->waits) + pmpi_sample_report_size() +
                                  (note ? 6 * strlen(note) : 0)
                            : 1;
     size_t row_cap = 1024 * 1024, csvh_cap = root ? 4096 : 1;
@@ -488,16 +489,19 @@ static void say_result(FILE *out, const struct agg *a, int bad, double total)
                pmpi_id()->outdir, a->seconds * 1e3, a->bytes, total * 1e3);
 }
 
-int pmpi_aggregate_and_report(const struct pmpi_row *row)
+int pmpi_aggregate_and_report(const struct pmpi_row *row, const struct pmpi_wait_result *waits,
+                              const struct pmpi_wait_parts *wparts)
 {
     static struct agg agg; /* static: no allocation can keep a rank from the reduction */
     struct parts parts;
     memset(&agg, 0, sizeof agg);
+    agg.waits = wparts;
     long long t0 = pmpi_now_ns();
     reduce_metrics(row, &agg);
     pmpi_sample_report_reduce(); /* PAPI_SAMPLE: the sampled functions, job-wide */
     double ns_per_tick = pmpi_ns_per_tick(pmpi_end()->t_final, pmpi_end()->tick_final);
-    struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
+    struct pmpi_site_report *sites =
+        pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick, waits) : NULL;
     agg.seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
     /* Rank 0 prints the regions before the banner's tail; the banner goes out in whole
      * lines (stdout_lines.h), before the files are written (their errors follow it). */

@@ -47,6 +47,7 @@ struct pmpi_site_report {
     long long sites_dropped_calls; /* their calls */
     long long nomem_records; /* site records lost for lack of memory in the merge */
     long long uncounted;     /* ranks where a dropped site could not be remembered */
+    int waits;               /* the sites' waits were computed: listed */
 };
 
 /* Object file and offset of the call instruction before a return address. */
@@ -155,7 +156,8 @@ static void push_lost(void *arg, uint64_t key, long long calls)
         r->lost_calls = calls;
 }
 
-static struct site_rec *local_records(double ns_per_tick, size_t *count, long long drop[NDROP])
+static struct site_rec *local_records(double ns_per_tick, const struct pmpi_wait_result *w,
+                                      size_t *count, long long drop[NDROP])
 {
     int nt = pmpi_record_nslots();
     struct local l = {NULL, 0, 0, 0};
@@ -179,7 +181,7 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
             r->recvd = atomic_load(&e->recvd);
             r->min_ns = (long long)((double)atomic_load(&e->min) * ns_per_tick);
             r->max_ns = (long long)((double)atomic_load(&e->max) * ns_per_tick);
-            pmpi_waits_of_site(key, r->wait_ns);
+            pmpi_waits_of_site(w, key, r->wait_ns);
         }
         if (sites && pmpi_site_overflow_each(t, push_lost, &l))
             drop[DROP_UNCOUNTED] = 1;
@@ -281,11 +283,12 @@ static void resolve_object(struct pmpi_site_report *r, const char *obj)
     free(w);
 }
 
-struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
+struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
+                                              const struct pmpi_wait_result *w)
 {
     size_t n = 0;
     long long drop[NDROP] = {0}, all[NDROP] = {0};
-    struct site_rec *v = local_records(ns_per_tick, &n, drop);
+    struct site_rec *v = local_records(ns_per_tick, w, &n, drop);
     MPI_Comm comm;
     MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
     int rank = pmpi_id()->rank, size = pmpi_id()->nranks;
@@ -337,6 +340,7 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
     r->dropped = all[DROP_CALLS];
     r->nomem_records = all[DROP_NOMEM_RECORDS];
     r->uncounted = all[DROP_UNCOUNTED];
+    r->waits = w->done;
     r->where = calloc(n ? n : 1, sizeof *r->where);
     if (!r->where) {
         r->nomem_records += (long long)n; /* said in the report */
@@ -421,7 +425,7 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
         tb_kv_int(t, ", \"rank_min\": ", s->rank_lo);
         tb_kv_secs(t, ", \"rank_max_s\": ", s->rank_max_ns);
         tb_kv_int(t, ", \"rank_max\": ", s->rank_hi);
-        if (pmpi_waits.done) {
+        if (r->waits) {
             tb_raw(t, ", \"waits\": {");
             for (int k = 0; k < PMPI_WAIT_KINDS; k++) {
                 tb_raw(t, k ? ", " : "");

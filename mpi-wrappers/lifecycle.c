@@ -211,25 +211,27 @@ int pmpi_before_finalize(void)
     if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
         return 0;
     atomic_store(&pmpi_rec.state, PMPI_DONE);
-    pmpi_row_read_final(); /* t_final: the row's counts, the series' last sample */
+    /* t_final: the row's counts, the series' last sample */
+    struct pmpi_run_end end = pmpi_row_read_final();
     pmpi_series_stop();    /* its samples after t_final are left out (rank_series.c) */
     pmpi_sample_finish(); /* PAPI_SAMPLE: this thread stops, the tables are named */
     papi_hl_write_report(); /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
-    pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_end()->t_final, pmpi_end()->tick_final);
+    pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, end.t_final, end.tick_final);
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
-    pmpi_socket_attribute(row.metric, row.metric_ok, pmpi_ev()->metric_socket, pmpi_ev()->nmetrics);
-    pmpi_waits_compute(row.ns_per_tick);
+    const struct pmpi_events *ev = pmpi_ev();
+    pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
+    struct pmpi_wait_result waits = pmpi_waits_compute(row.ns_per_tick);
     pmpi_log.on = 0;
-    pmpi_wait_report_gather(&row);
-    int bad = pmpi_aggregate_and_report(&row);
+    struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
+    int bad = pmpi_aggregate_and_report(&row, &waits, wparts);
     pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
-    pmpi_trace_export(row.ns_per_tick, bad); /* PAPI_MPI_TRACE: after the report */
+    pmpi_trace_export(row.ns_per_tick, bad, &waits); /* PAPI_MPI_TRACE: after the report */
     if (bad)
         fail_exit_status();
-    pmpi_waits_free();
-    pmpi_wait_report_free();
+    pmpi_waits_free(&waits);
+    pmpi_wait_report_free(wparts);
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;

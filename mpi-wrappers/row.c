@@ -38,7 +38,7 @@ static struct {
     const char *note;
 } final;
 
-void pmpi_row_read_final(void)
+struct pmpi_run_end pmpi_row_read_final(void)
 {
     pthread_mutex_lock(&pmpi_state_lock);
     long long t_final;
@@ -46,6 +46,7 @@ void pmpi_row_read_final(void)
     pmpi_end_set(t_final, pmpi_ticks());
     final.taken = 1;
     pthread_mutex_unlock(&pmpi_state_lock);
+    return *pmpi_end();
 }
 
 void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode,

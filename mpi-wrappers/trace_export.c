@@ -401,8 +401,9 @@ static const char *report_said(void)
                          : "the report is still written";
 }
 
-/* PAPI_MPI_TRACE on rank 0: the format, 0 when none is asked for (or refused: said). */
-static int trace_format_env(void)
+/* PAPI_MPI_TRACE on rank 0: the format, 0 when none is asked for (or refused: said;
+ * waits_done: the waits, and so the log they came from, were computed). */
+static int trace_format_env(int waits_done)
 {
     const char *v = env_get("PAPI_MPI_TRACE");
     enum trace_format f;
@@ -417,7 +418,7 @@ static int trace_format_env(void)
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=otf2: %s: no trace; %s\n", why, report_said());
         return 0;
     }
-    if (!pmpi_waits.done) {
+    if (!waits_done) {
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", v,
                 pmpi_log.note ? pmpi_log.note : "no event log (no memory on some rank)",
                 report_said());
@@ -513,11 +514,12 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
     free(np);
 }
 
-void pmpi_trace_export(double ns_per_tick, int report_not_written)
+void pmpi_trace_export(double ns_per_tick, int report_not_written,
+                       const struct pmpi_wait_result *waits)
 {
     report_failed = report_not_written;
     int P = pmpi_id()->nranks, me = pmpi_id()->rank;
-    int f = me == 0 ? trace_format_env() : 0;
+    int f = me == 0 ? trace_format_env(waits->done) : 0;
     PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!f)
         return;

@@ -35,15 +35,13 @@ const char *const pmpi_wait_names[PMPI_WAIT_KINDS] = {"late_sender_s", "late_rec
                                                       "wait_nxn_s",    "wait_barrier_s",
                                                       "late_root_s",   "early_reduce_s"};
 
-struct pmpi_wait_result pmpi_waits;
+static struct pmpi_wait_result result; /* being computed (pmpi_waits_compute) */
 
 /* One site's wait (sorted by key at the end, looked up by the call-site merge). */
-struct site_wait {
+struct pmpi_site_wait {
     uint64_t key;
     long long ns[PMPI_WAIT_KINDS];
 };
-static struct site_wait *site_waits;
-static size_t nsite_waits;
 
 /* A send as its receiver sees it. */
 struct send_info {
@@ -196,7 +194,7 @@ static void p2p(MPI_Comm comm)
         if (e->kind != PMPI_EV_RECV)
             continue;
         if (e->peer < 0 || e->peer >= P || e->tag < 0) {
-            pmpi_waits.p2p_unmatched++;
+            result.p2p_unmatched++;
             continue;
         }
         int64_t *q = &rk[5 * nr];
@@ -216,7 +214,7 @@ static void p2p(MPI_Comm comm)
             if (c < 0)
                 a++;
             else {
-                pmpi_waits.p2p_unmatched++;
+                result.p2p_unmatched++;
                 b++;
             }
             continue;
@@ -226,10 +224,10 @@ static void p2p(MPI_Comm comm)
         add_wait(blocker(ri), s->t0, PMPI_WAIT_LATE_SENDER);
         ans[na++] = (struct recv_answer){s->idx, gtime(W.ev[ri].t0)};
         acnt[sk[5 * a]]++;
-        pmpi_waits.p2p_matched++;
+        result.p2p_matched++;
         a++, b++;
     }
-    pmpi_waits.p2p_unmatched += nr - b;
+    result.p2p_unmatched += nr - b;
     /* answers back to the senders (ans is in sender order already): every rank that sent
      * here gets one message, perhaps empty, so no count has to travel first */
     for (int r = 0; r < P; r++)
@@ -324,7 +322,7 @@ static void collectives(MPI_Comm comm)
         int arrival = 0, cls;
         if (e->kind != PMPI_EV_COLL || (e->flags & PMPI_EVF_GROUP))
             continue;
-        pmpi_waits.coll_matched++;
+        result.coll_matched++;
         cls = coll_class(pmpi_calls[e->call].name, &arrival);
         if (!cls || (arrival == ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
             (arrival == ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
@@ -430,14 +428,14 @@ static void collectives_grouped(MPI_Comm comm)
     ok = pmpi_sparse_exchange(comm, TAG_GROUP_ANSWERS, sizeof *ans, rcnt, rdis, ans, got, sent, cnt,
                               dis, &rb);
     back = rb;
-    pmpi_waits.coll_matched += ok ? idle : 0;
+    result.coll_matched += ok ? idle : 0;
     for (long long k = 0; ok && k < n; k++) {
         long long i = back[k].idx;
         int arrival = 0, cls;
         if (i < 0 || i >= W.n || W.ev[i].kind != PMPI_EV_COLL)
             continue;
         const struct pmpi_event *e = &W.ev[i];
-        pmpi_waits.coll_matched++;
+        result.coll_matched++;
         cls = coll_class(pmpi_calls[e->call].name, &arrival);
         if (!cls || (arrival == ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
             (arrival == ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
@@ -457,7 +455,7 @@ done:
 
 static int site_cmp(const void *a, const void *b)
 {
-    const struct site_wait *x = a, *y = b;
+    const struct pmpi_site_wait *x = a, *y = b;
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
@@ -465,8 +463,8 @@ static int site_cmp(const void *a, const void *b)
 static void attribute(void)
 {
     unsigned open = 0;
-    site_waits = calloc(W.n > 0 ? (size_t)W.n : 1, sizeof *site_waits);
-    nsite_waits = 0;
+    result.sites = calloc(W.n > 0 ? (size_t)W.n : 1, sizeof *result.sites);
+    result.nsites = 0;
     for (long long i = 0; i < W.n; i++) {
         const struct pmpi_event *e = &W.ev[i];
         if (e->kind == PMPI_EV_REGION_ENTER || e->kind == PMPI_EV_REGION_EXIT) {
@@ -479,33 +477,33 @@ static void attribute(void)
             continue;
         }
         if (e->kind == PMPI_EV_COLL || e->kind == PMPI_EV_CALL)
-            pmpi_waits.coll_unmatched +=
+            result.coll_unmatched +=
                 e->kind == PMPI_EV_CALL && pmpi_calls[e->call].kind == PMPI_KIND_COLL;
         if (W.wait[i] <= 0)
             continue;
         int k = W.kind[i];
-        pmpi_waits.rank_ns[k] += W.wait[i];
+        result.rank_ns[k] += W.wait[i];
         for (int r = 0; r < PMPI_MAX_REGIONS; r++)
             if (open & (1u << r))
-                pmpi_waits.region_ns[r][k] += W.wait[i];
-        if (site_waits) {
-            struct site_wait *s = &site_waits[nsite_waits++];
+                result.region_ns[r][k] += W.wait[i];
+        if (result.sites) {
+            struct pmpi_site_wait *s = &result.sites[result.nsites++];
             s->key = (e->site & ((1ULL << 48) - 1)) | ((uint64_t)(e->call + 1) << 48);
             s->ns[k] = (long long)W.wait[i];
         }
     }
-    if (!site_waits)
+    if (!result.sites)
         return;
-    qsort(site_waits, nsite_waits, sizeof *site_waits, site_cmp);
+    qsort(result.sites, result.nsites, sizeof *result.sites, site_cmp);
     size_t m = 0; /* one entry per key */
-    for (size_t i = 0; i < nsite_waits; i++) {
-        if (m && site_waits[m - 1].key == site_waits[i].key)
+    for (size_t i = 0; i < result.nsites; i++) {
+        if (m && result.sites[m - 1].key == result.sites[i].key)
             for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-                site_waits[m - 1].ns[k] += site_waits[i].ns[k];
+                result.sites[m - 1].ns[k] += result.sites[i].ns[k];
         else
-            site_waits[m++] = site_waits[i];
+            result.sites[m++] = result.sites[i];
     }
-    nsite_waits = m;
+    result.nsites = m;
 }
 
 /* PAPI_MPI_CLOCK_PINGPONG: 1 measures offsets by ping-pong even on rank 0's boot. */
@@ -541,13 +539,13 @@ void pmpi_waits_init(void)
     PMPI_Comm_free(&comm);
 }
 
-void pmpi_waits_compute(double ns_per_tick)
+struct pmpi_wait_result pmpi_waits_compute(double ns_per_tick)
 {
     int on = pmpi_log.on, all = 0;
-    memset(&pmpi_waits, 0, sizeof pmpi_waits);
+    memset(&result, 0, sizeof result);
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all)
-        return;
+        return result;
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     /* a rank out of memory drops its part of an exchange and says so; it never aborts */
@@ -574,31 +572,33 @@ void pmpi_waits_compute(double ns_per_tick)
         collectives(comm);
         collectives_grouped(comm);
         attribute();
-        pmpi_waits.done = 1;
+        result.done = 1;
     }
-    pmpi_waits.records = W.n;
-    pmpi_waits.dropped = pmpi_log_dropped();
-    pmpi_waits.offset_ns = pmpi_log.offset_ns;
-    pmpi_waits.offset_end_ns = pmpi_log.offset_end_ns;
-    pmpi_waits.residual_ns = pmpi_log.residual_ns;
+    result.records = W.n;
+    result.dropped = pmpi_log_dropped();
+    result.offset_ns = pmpi_log.offset_ns;
+    result.offset_end_ns = pmpi_log.offset_end_ns;
+    result.residual_ns = pmpi_log.residual_ns;
     free(W.waiter);
     free(W.wait);
     free(W.kind);
     PMPI_Comm_free(&comm);
+    return result;
 }
 
-void pmpi_waits_of_site(uint64_t key, long long ns[PMPI_WAIT_KINDS])
+void pmpi_waits_of_site(const struct pmpi_wait_result *w, uint64_t key,
+                        long long ns[PMPI_WAIT_KINDS])
 {
-    struct site_wait k = {.key = key};
-    const struct site_wait *s =
-        site_waits ? bsearch(&k, site_waits, nsite_waits, sizeof k, site_cmp) : NULL;
+    struct pmpi_site_wait k = {.key = key};
+    const struct pmpi_site_wait *s =
+        w->sites ? bsearch(&k, w->sites, w->nsites, sizeof k, site_cmp) : NULL;
     for (int i = 0; s && i < PMPI_WAIT_KINDS; i++)
         ns[i] += s->ns[i];
 }
 
-void pmpi_waits_free(void)
+void pmpi_waits_free(struct pmpi_wait_result *w)
 {
-    free(site_waits);
-    site_waits = NULL;
-    nsite_waits = 0;
+    free(w->sites);
+    w->sites = NULL;
+    w->nsites = 0;
 }
