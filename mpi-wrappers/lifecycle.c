@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "aggregate.h"
+#include "comm_translate.h"
 #include "counters.h"
 #include "lifecycle.h"
 #include "mpi_sample.h"
@@ -31,7 +32,6 @@
 #include "socket_layout.h"
 #include "state.h"
 #include "trace_export.h"
-#include "traffic.h"
 #include "wait_report.h"
 #include "wait_states.h"
 #include "event_log.h"
@@ -163,7 +163,7 @@ void pmpi_after_init(void)
     papi_hl_set_rank(id->rank); /* names the region API's per-rank report */
     pmpi_counters_init();
     pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
-    pmpi_traffic_init();
+    pmpi_comm_translate_init();
     pmpi_waits_init(); /* the event log and the clock offsets (wait_states.c) */
     /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
      * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
