@@ -22,6 +22,8 @@
 #include "region_summary.h"
 #include "report_files.h"
 #include "row.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "sample_report.h"
 #include "socket_layout.h"
 #include "state.h"
@@ -71,7 +73,7 @@ static const char *call_field[4] = {"calls", "time_s", "bytes_sent", "bytes_recv
  * and of its fraction's, never counted as 0. */
 static int named_base(void)
 {
-    return NFIXED + pmpi_run.nevents + 4 * PMPI_NCALLS;
+    return NFIXED + pmpi_ev()->nevents + 4 * PMPI_NCALLS;
 }
 
 /* Metric i of a row: wall, MPI time, MPI share, counters, 4 per call, named metrics,
@@ -83,19 +85,19 @@ static int metrics_of(const struct pmpi_row *row, double *m)
     m[n++] = row->mpi_s;
     m[n++] = row->wall_s > 0 ? 100.0 * row->mpi_s / row->wall_s : 0;
     m[n++] = row->wall_s - row->mpi_s; /* compute time */
-    for (int e = 0; e < pmpi_run.nevents; e++) /* NaN: another rank counts it (a socket's) */
-        m[n++] = pmpi_socket_counted_here(pmpi_run.event_names[e], 1) ? (double)row->counts[e] : NAN;
+    for (int e = 0; e < pmpi_ev()->nevents; e++) /* NaN: another rank counts it (a socket's) */
+        m[n++] = pmpi_socket_counted_here(pmpi_ev()->event_names[e], 1) ? (double)row->counts[e] : NAN;
     for (int c = 0; c < PMPI_NCALLS; c++) {
         m[n++] = (double)row->calls[c];
         m[n++] = (double)row->ns[c] * 1e-9;
         m[n++] = (double)row->sent[c];
         m[n++] = (double)row->recvd[c];
     }
-    for (int k = 0; k < pmpi_run.nmetrics; k++)
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++)
         m[n++] = row->counters_read && row->metric_ok[k] ? row->metric[k] : NAN;
-    for (int k = 0; k < pmpi_run.nmetrics; k++)
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++)
         m[n++] = row->counters_read && row->metric_ok[k] ? 1 : 0;
-    for (int k = 0; k < pmpi_run.nmetrics; k++)
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++)
         m[n++] = row->counters_read && row->metric_ok[k] ? row->metric_fraction[k] : NAN;
     return n;
 }
@@ -108,20 +110,20 @@ static void metric_name(int i, char *buf, size_t len)
         return;
     }
     i -= NFIXED;
-    if (i < pmpi_run.nevents) {
-        snprintf(buf, len, "%s", pmpi_run.event_names[i]);
+    if (i < pmpi_ev()->nevents) {
+        snprintf(buf, len, "%s", pmpi_ev()->event_names[i]);
         return;
     }
-    i -= pmpi_run.nevents;
+    i -= pmpi_ev()->nevents;
     if (i < 4 * PMPI_NCALLS) {
         snprintf(buf, len, "%s.%s", pmpi_calls[i / 4].name, call_field[i % 4]);
         return;
     }
     i -= 4 * PMPI_NCALLS;
-    if (i < pmpi_run.nmetrics)
-        snprintf(buf, len, "%s", pmpi_run.metric_names[i]);
+    if (i < pmpi_ev()->nmetrics)
+        snprintf(buf, len, "%s", pmpi_ev()->metric_names[i]);
     else
-        snprintf(buf, len, "%s.ranks", pmpi_run.metric_names[i - pmpi_run.nmetrics]);
+        snprintf(buf, len, "%s.ranks", pmpi_ev()->metric_names[i - pmpi_ev()->nmetrics]);
 }
 
 struct agg {
@@ -131,22 +133,23 @@ struct agg {
     int n;
     long long bytes; /* what this rank handed to MPI for the aggregation and files */
     double seconds;
+    const struct pmpi_wait_parts *waits; /* rank 0: every rank's waits, or NULL */
 };
 
 /* The ranks that have metric i: every rank, but for a named metric (and its running
  * fraction) those with a value. */
 static int ranks_of(const struct agg *a, int i)
 {
-    int nb = named_base(), nm = pmpi_run.nmetrics;
+    int nb = named_base(), nm = pmpi_ev()->nmetrics;
     if (i >= nb + 2 * nm && i < nb + 3 * nm)
         i -= 2 * nm;
-    return i >= nb && i < nb + nm ? (int)a->sum[i + nm] : pmpi_run.nranks;
+    return i >= nb && i < nb + nm ? (int)a->sum[i + nm] : pmpi_id()->nranks;
 }
 
 /* Where named metric k's running fraction is in the reduced vector. */
 static int fraction_index(int k)
 {
-    return named_base() + 2 * pmpi_run.nmetrics + k;
+    return named_base() + 2 * pmpi_ev()->nmetrics + k;
 }
 
 /* Named metric k's running fraction over the ranks that have it: min (its rank), mean,
@@ -177,12 +180,12 @@ static int job_metric(const struct agg *a, int k, double *v)
 {
     long long sums[PMPI_MAX_EVENTS];
     const char *names[PMPI_MAX_EVENTS];
-    for (int e = 0; e < pmpi_run.nevents; e++) {
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
         sums[e] = (long long)a->sum[NFIXED + e];
-        names[e] = pmpi_run.event_names[e];
+        names[e] = pmpi_ev()->event_names[e];
     }
-    return PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names, sums, a->mx[0].v, v) ==
-           PAPI_OK;
+    const struct pmpi_events *ev = pmpi_ev();
+    return PAPIM_evaluate(ev->metric_names[k], ev->nevents, names, sums, a->mx[0].v, v) == PAPI_OK;
 }
 
 /* The report up to the ranks' rows (rank 0). Returns 0, or -1 when it did not fit. */
@@ -191,42 +194,42 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     tb_raw(t, "{\"tool\": \"papi_mpi\", \"papi_compat_version\": ");
     tb_json(t, PAPI_compat_version());
     tb_raw(t, ", \"run_id\": ");
-    tb_json(t, pmpi_run.run_id);
+    tb_json(t, pmpi_id()->run_id);
     tb_raw(t, ", \"start_utc\": ");
-    tb_json(t, pmpi_run.start_utc);
+    tb_json(t, pmpi_id()->start_utc);
     tb_raw(t, ", \"command\": [");
-    for (int i = 0, first = 1; i < pmpi_run.command_len; first = 0) {
+    for (int i = 0, first = 1; i < pmpi_id()->command_len; first = 0) {
         tb_raw(t, first ? "" : ", ");
-        tb_json(t, pmpi_run.command + i);
-        i += (int)strlen(pmpi_run.command + i) + 1;
+        tb_json(t, pmpi_id()->command + i);
+        i += (int)strlen(pmpi_id()->command + i) + 1;
     }
     tb_raw(t, "], \"nranks\": ");
-    tb_int(t, pmpi_run.nranks);
+    tb_int(t, pmpi_id()->nranks);
     tb_raw(t, ", \"finished_ranks\": ");
-    tb_int(t, pmpi_run.nranks);
+    tb_int(t, pmpi_id()->nranks);
     tb_raw(t, ", \"events\": [");
-    for (int e = 0; e < pmpi_run.nevents; e++) {
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
         tb_raw(t, e ? ", " : "");
-        tb_json(t, pmpi_run.event_names[e]);
+        tb_json(t, pmpi_ev()->event_names[e]);
     }
     tb_raw(t, "], \"counter_note\": ");
-    tb_json(t, pmpi_run.counter_note ? pmpi_run.counter_note : "");
+    tb_json(t, pmpi_ev()->counter_note ? pmpi_ev()->counter_note : "");
     tb_fmt(t, ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
               "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
               "up a binomial tree, rows pulled by rank 0 through group leaders\"}, ",
            a->seconds, a->bytes);
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n");
-    pmpi_wait_report_json(t);
+    pmpi_wait_report_json(t, a->waits);
     pmpi_sample_report_json(t);
     tb_raw(t, "\"metrics\": {");
     int first = 1;
     int nb = named_base();
     for (int i = 0; i < a->n; i++) {
         char name[PMPI_NAME_LEN + 16];
-        if (i >= nb + pmpi_run.nmetrics)
+        if (i >= nb + pmpi_ev()->nmetrics)
             break; /* the ranks having each named metric: in named_metrics */
-        if (i >= NFIXED + pmpi_run.nevents && i < nb && a->mx[i].v == 0 && a->mn[i].v == 0)
+        if (i >= NFIXED + pmpi_ev()->nevents && i < nb && a->mx[i].v == 0 && a->mn[i].v == 0)
             continue; /* a call no rank made */
         metric_name(i, name, sizeof name);
         int ranks = ranks_of(a, i);
@@ -242,12 +245,12 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         first = 0;
     }
     tb_raw(t, "},\n\"named_metrics\": {");
-    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
         double v;
         tb_raw(t, k ? ",\n  " : "\n  ");
-        tb_json(t, pmpi_run.metric_names[k]);
+        tb_json(t, pmpi_ev()->metric_names[k]);
         tb_raw(t, ": {\"unit\": ");
-        tb_json(t, pmpi_run.metric_units[k]);
+        tb_json(t, pmpi_ev()->metric_units[k]);
         tb_fmt(t, ", \"ranks_with_value\": %d, \"job\": ", ranks_of(a, nb + k));
         if (ranks_of(a, nb + k) > 0 && job_metric(a, k, &v)) /* no rank's value: none */
             tb_fmt(t, "%.9g", v);
@@ -256,7 +259,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         tb_raw(t, ", \"job_from\": \"the counts of all ranks summed, over the longest rank's "
                   "wall time; per rank: metrics\"");
         fraction_json(t, a, k);
-        if (pmpi_run.metric_socket[k])
+        if (pmpi_ev()->metric_socket[k])
             tb_raw(t, ", \"per_socket\": \"read by one rank per socket; each rank's value is its "
                       "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
         tb_raw(t, "}");
@@ -277,7 +280,7 @@ static int is_apart(int c)
  * MPI_Init_thread and MPI_Finalize are not part of "time in MPI": listed apart. */
 static void banner_calls(FILE *out, const struct agg *a)
 {
-    int order[PMPI_NCALLS], n = 0, base = NFIXED + pmpi_run.nevents;
+    int order[PMPI_NCALLS], n = 0, base = NFIXED + pmpi_ev()->nevents;
     double mpi = a->sum[1], wall = a->sum[0];
     for (int c = 0; c < PMPI_NCALLS; c++)
         if (a->sum[base + 4 * c] > 0 && !is_apart(c))
@@ -290,21 +293,21 @@ static void banner_calls(FILE *out, const struct agg *a)
         }
     fprintf(out, "  %-24s %10s %12s %12s %6s %6s %6s %14s\n", "call (all ranks)", "calls", "time s",
            "mean/call s", "%MPI", "%wall", "COV", "max s (rank)");
-    for (int k = 0; k < n && k < pmpi_run.top; k++) {
+    for (int k = 0; k < n && k < pmpi_id()->top; k++) {
         int c = order[k], i = base + 4 * c;
         double t = a->sum[i + 1];
         fprintf(out, "  %-24s %10.0f %12.6f %12.3g %6.1f %6.1f %6.2f %9.6f (%d)\n", pmpi_calls[c].name,
                a->sum[i], t, a->sum[i] > 0 ? t / a->sum[i] : 0.0, mpi > 0 ? 100 * t / mpi : 0.0,
                wall > 0 ? 100 * t / wall : 0.0, cov(a, i + 1), a->mx[i + 1].v, a->mx[i + 1].rank);
     }
-    if (n > pmpi_run.top)
-        fprintf(out, "  ... %d more calls in papi_mpi_report.json\n", n - pmpi_run.top);
+    if (n > pmpi_id()->top)
+        fprintf(out, "  ... %d more calls in papi_mpi_report.json\n", n - pmpi_id()->top);
     for (int c = 0; c < PMPI_NCALLS; c++)
         if (is_apart(c) && a->sum[base + 4 * c] > 0) {
             int i = base + 4 * c + 1;
             fprintf(out, "  %-24s (apart from time in MPI) min %.6f s (rank %d), mean %.6f s, max %.6f s "
                    "(rank %d)\n", pmpi_calls[c].name, a->mn[i].v, a->mn[i].rank,
-                   a->sum[i] / pmpi_run.nranks, a->mx[i].v, a->mx[i].rank);
+                   a->sum[i] / pmpi_id()->nranks, a->mx[i].v, a->mx[i].rank);
         }
 }
 
@@ -323,7 +326,7 @@ static const char *fraction_text(const struct agg *a, int k)
 
 static void banner(FILE *out, const struct agg *a, const struct pmpi_site_report *sites)
 {
-    int P = pmpi_run.nranks;
+    int P = pmpi_id()->nranks;
     fprintf(out, "papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
            "max %.1f%% on rank %d\n",
            P, a->mx[0].v, a->sum[2] / P, a->mx[2].v, a->mx[2].rank);
@@ -331,40 +334,40 @@ static void banner(FILE *out, const struct agg *a, const struct pmpi_site_report
            "max %.6f s (rank %d), max/mean %.3f, COV %.3f\n", a->mn[3].v, a->mn[3].rank,
            a->sum[3] / P, a->mx[3].v, a->mx[3].rank,
            a->sum[3] > 0 ? a->mx[3].v / (a->sum[3] / P) : 0.0, cov(a, 3));
-    if (pmpi_run.counter_banner && pmpi_run.counter_banner[0])
-        fprintf(out, "papi_mpi: note: %s\n", pmpi_run.counter_banner);
-    else if (pmpi_run.counter_note && pmpi_run.counter_note[0])
-        fprintf(out, "papi_mpi: note: %s\n", pmpi_run.counter_note);
+    if (pmpi_ev()->counter_banner && pmpi_ev()->counter_banner[0])
+        fprintf(out, "papi_mpi: note: %s\n", pmpi_ev()->counter_banner);
+    else if (pmpi_ev()->counter_note && pmpi_ev()->counter_note[0])
+        fprintf(out, "papi_mpi: note: %s\n", pmpi_ev()->counter_note);
     fprintf(out, "  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
            "rank", "max/mean");
-    for (int i = 0; i < NFIXED + pmpi_run.nevents; i++) {
+    for (int i = 0; i < NFIXED + pmpi_ev()->nevents; i++) {
         char name[PMPI_NAME_LEN + 16];
         double mean = a->sum[i] / P;
         metric_name(i, name, sizeof name);
         fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v, a->mn[i].rank,
                mean, a->mx[i].v, a->mx[i].rank, mean > 0 ? a->mx[i].v / mean : 0.0);
     }
-    for (int k = 0, i = named_base(); k < pmpi_run.nmetrics; k++, i++) {
+    for (int k = 0, i = named_base(); k < pmpi_ev()->nmetrics; k++, i++) {
         int ranks = ranks_of(a, i);
         double mean = ranks > 0 ? a->sum[i] / ranks : 0, job;
         if (ranks < 1) {
             fprintf(out, "  %-28s no rank has a value (papi_mpi_report.json says why)\n",
-                   pmpi_run.metric_names[k]);
+                   pmpi_ev()->metric_names[k]);
             continue;
         }
-        fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f%s\n", pmpi_run.metric_names[k],
+        fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f%s\n", pmpi_ev()->metric_names[k],
                a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
                mean > 0 ? a->mx[i].v / mean : 0.0, fraction_text(a, k));
         if (job_metric(a, k, &job))
             fprintf(out, "  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
-                   job, pmpi_run.metric_units[k]);
-        if (pmpi_run.metric_socket[k])
+                   job, pmpi_ev()->metric_units[k]);
+        if (pmpi_ev()->metric_socket[k])
             fprintf(out, "  %-28s read once per socket: each rank's value is its socket's, shared by "
                    "the ranks on it\n", "");
     }
     banner_calls(out, a);
-    pmpi_wait_report_print(out);
-    pmpi_callsites_print(out, sites, pmpi_run.top);
+    pmpi_wait_report_print(out, a->waits);
+    pmpi_callsites_print(out, sites, pmpi_id()->top);
     pmpi_sample_report_print(out);
 }
 
@@ -377,7 +380,7 @@ static void reduce_metrics(const struct pmpi_row *row, struct agg *a)
     for (int i = 0; i < a->n; i++) {
         in[i].mn = in[i].mx = in[i].sum = a->m[i];
         in[i].sq = a->m[i] * a->m[i];
-        in[i].mn_rank = in[i].mx_rank = pmpi_run.rank;
+        in[i].mn_rank = in[i].mx_rank = pmpi_id()->rank;
         if (isnan(a->m[i])) { /* no value here: out of min, max and sums */
             in[i].mn = INFINITY;
             in[i].mx = -INFINITY;
@@ -412,10 +415,10 @@ struct parts {
  * row its partners (up to 1024 per thread, traffic.c). */
 static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_site_report *sites)
 {
-    int root = pmpi_run.rank == 0;
-    const char *note = pmpi_run.counter_note;
+    int root = pmpi_id()->rank == 0;
+    const char *note = pmpi_ev()->counter_note;
     size_t head_cap = root ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1200 +
-                                 pmpi_wait_report_size() + pmpi_sample_report_size() +
+                                 pmpi_wait_report_size(a->waits) + pmpi_sample_report_size() +
                                  (note ? 6 * strlen(note) : 0)
                            : 1;
     size_t row_cap = 1024 * 1024, csvh_cap = root ? 4096 : 1;
@@ -430,7 +433,7 @@ static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_
 static void parts_format(struct parts *p, const struct agg *a,
                          const struct pmpi_site_report *sites, const struct pmpi_row *row)
 {
-    if (pmpi_run.rank == 0) {
+    if (pmpi_id()->rank == 0) {
         json_head(a, sites, &p->head);
         pmpi_calls_csv_header(&p->csvh);
         pmpi_summary_csv_header(&p->sumh);
@@ -478,38 +481,41 @@ static void say_result(FILE *out, const struct agg *a, int bad, double total)
     if (bad)
         fprintf(out, "papi_mpi: FAILED to write the report in %s (see the error above): no "
                "report published; every rank's exit status 0 becomes 74 (EX_IOERR)\n",
-               pmpi_run.outdir_fd >= 0 ? pmpi_run.outdir : "(no directory)");
+               pmpi_outdir_fd() >= 0 ? pmpi_id()->outdir : "(no directory)");
     else
         fprintf(out, "papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
                "papi_mpi_summary.csv; "
                "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
-               pmpi_run.outdir, a->seconds * 1e3, a->bytes, total * 1e3);
+               pmpi_id()->outdir, a->seconds * 1e3, a->bytes, total * 1e3);
 }
 
-int pmpi_aggregate_and_report(const struct pmpi_row *row)
+int pmpi_aggregate_and_report(const struct pmpi_row *row, const struct pmpi_wait_result *waits,
+                              const struct pmpi_wait_parts *wparts)
 {
     static struct agg agg; /* static: no allocation can keep a rank from the reduction */
     struct parts parts;
     memset(&agg, 0, sizeof agg);
+    agg.waits = wparts;
     long long t0 = pmpi_now_ns();
     reduce_metrics(row, &agg);
     pmpi_sample_report_reduce(); /* PAPI_SAMPLE: the sampled functions, job-wide */
-    double ns_per_tick = pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final);
-    struct pmpi_site_report *sites = pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick) : NULL;
+    double ns_per_tick = pmpi_ns_per_tick(pmpi_end()->t_final, pmpi_end()->tick_final);
+    struct pmpi_site_report *sites =
+        pmpi_rec.callsites ? pmpi_callsites_merge(ns_per_tick, waits) : NULL;
     agg.seconds = (double)(pmpi_now_ns() - t0) * 1e-9;
     /* Rank 0 prints the regions before the banner's tail; the banner goes out in whole
      * lines (stdout_lines.h), before the files are written (their errors follow it). */
     struct pmpi_lines lines;
-    FILE *out = pmpi_run.rank == 0 ? pmpi_lines_open(&lines) : stdout;
-    if (pmpi_run.rank == 0)
+    FILE *out = pmpi_id()->rank == 0 ? pmpi_lines_open(&lines) : stdout;
+    if (pmpi_id()->rank == 0)
         banner(out, &agg, sites);
     pmpi_region_summary(row, out);
-    if (pmpi_run.rank == 0)
+    if (pmpi_id()->rank == 0)
         pmpi_lines_write(&lines);
     parts_alloc(&parts, &agg, sites);
     parts_format(&parts, &agg, sites, row);
     int bad = write_files(&parts);
-    if (pmpi_run.rank == 0) {
+    if (pmpi_id()->rank == 0) {
         say_result(pmpi_lines_open(&lines), &agg, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
         pmpi_lines_write(&lines);
     }

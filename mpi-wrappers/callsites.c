@@ -16,6 +16,7 @@
 
 #include "callsites.h"
 #include "record.h"
+#include "run_identity.h"
 #include "site_resolve.h"
 #include "state.h"
 #include "text_buffer.h"
@@ -46,6 +47,7 @@ struct pmpi_site_report {
     long long sites_dropped_calls; /* their calls */
     long long nomem_records; /* site records lost for lack of memory in the merge */
     long long uncounted;     /* ranks where a dropped site could not be remembered */
+    int waits;               /* the sites' waits were computed: listed */
 };
 
 /* Object file and offset of the call instruction before a return address. */
@@ -141,7 +143,7 @@ static struct site_rec *push(struct local *l, uint64_t key)
     struct site_rec *r = &l->v[l->n++];
     memset(r, 0, sizeof *r);
     r->id = (int)(key >> 48) - 1;
-    r->max_rank = pmpi_run.rank;
+    r->max_rank = pmpi_id()->rank;
     locate((uintptr_t)(key & ((1ULL << 48) - 1)), r);
     return r;
 }
@@ -154,7 +156,8 @@ static void push_lost(void *arg, uint64_t key, long long calls)
         r->lost_calls = calls;
 }
 
-static struct site_rec *local_records(double ns_per_tick, size_t *count, long long drop[NDROP])
+static struct site_rec *local_records(double ns_per_tick, const struct pmpi_wait_result *w,
+                                      size_t *count, long long drop[NDROP])
 {
     int nt = pmpi_record_nslots();
     struct local l = {NULL, 0, 0, 0};
@@ -178,7 +181,7 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
             r->recvd = atomic_load(&e->recvd);
             r->min_ns = (long long)((double)atomic_load(&e->min) * ns_per_tick);
             r->max_ns = (long long)((double)atomic_load(&e->max) * ns_per_tick);
-            pmpi_waits_of_site(key, r->wait_ns);
+            pmpi_waits_of_site(w, key, r->wait_ns);
         }
         if (sites && pmpi_site_overflow_each(t, push_lost, &l))
             drop[DROP_UNCOUNTED] = 1;
@@ -189,7 +192,7 @@ static struct site_rec *local_records(double ns_per_tick, size_t *count, long lo
     *count = squeeze(l.v, l.n);
     for (size_t i = 0; i < *count; i++) { /* this rank's whole time at each site */
         l.v[i].rank_min_ns = l.v[i].rank_max_ns = l.v[i].ns;
-        l.v[i].rank_lo = l.v[i].rank_hi = pmpi_run.rank;
+        l.v[i].rank_lo = l.v[i].rank_hi = pmpi_id()->rank;
     }
     return l.v;
 }
@@ -280,14 +283,15 @@ static void resolve_object(struct pmpi_site_report *r, const char *obj)
     free(w);
 }
 
-struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
+struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
+                                              const struct pmpi_wait_result *w)
 {
     size_t n = 0;
     long long drop[NDROP] = {0}, all[NDROP] = {0};
-    struct site_rec *v = local_records(ns_per_tick, &n, drop);
+    struct site_rec *v = local_records(ns_per_tick, w, &n, drop);
     MPI_Comm comm;
     MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
-    int rank = pmpi_run.rank, size = pmpi_run.nranks;
+    int rank = pmpi_id()->rank, size = pmpi_id()->nranks;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     PMPI_Type_contiguous((int)sizeof *v, MPI_BYTE, &rec_type);
     PMPI_Type_commit(&rec_type);
@@ -336,6 +340,7 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick)
     r->dropped = all[DROP_CALLS];
     r->nomem_records = all[DROP_NOMEM_RECORDS];
     r->uncounted = all[DROP_UNCOUNTED];
+    r->waits = w->done;
     r->where = calloc(n ? n : 1, sizeof *r->where);
     if (!r->where) {
         r->nomem_records += (long long)n; /* said in the report */
@@ -420,7 +425,7 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
         tb_kv_int(t, ", \"rank_min\": ", s->rank_lo);
         tb_kv_secs(t, ", \"rank_max_s\": ", s->rank_max_ns);
         tb_kv_int(t, ", \"rank_max\": ", s->rank_hi);
-        if (pmpi_waits.done) {
+        if (r->waits) {
             tb_raw(t, ", \"waits\": {");
             for (int k = 0; k < PMPI_WAIT_KINDS; k++) {
                 tb_raw(t, k ? ", " : "");

@@ -11,6 +11,8 @@
 
 #include "component_counters.h"
 #include "papi.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "socket_share.h"
 #include "state.h"
 
@@ -18,12 +20,12 @@
 
 static struct {
     int es, cidx, n;
-    int idx[PMPI_MAX_EVENTS]; /* its events, as indices of pmpi_run.event_names */
+    int idx[PMPI_MAX_EVENTS]; /* its events, as indices of pmpi_ev()->event_names */
 } set[MAX_SETS];
 static int nsets, ours[PMPI_MAX_EVENTS];
 /* Each set's last good reading: a set whose read fails (a GPU lost, a file gone) is
  * stopped, its reason said once, and counts that reading from then on, so no count and
- * no region's difference goes back. Under pmpi_run.lock, as the reads. */
+ * no region's difference goes back. Under pmpi_state_lock, as the reads. */
 static long long last[MAX_SETS][PMPI_MAX_EVENTS];
 static int failed[MAX_SETS];
 
@@ -56,8 +58,8 @@ static void drop(int k)
 
 void pmpi_component_counters_init(int papi_ok)
 {
-    for (int e = 0; e < pmpi_run.nevents; e++) {
-        const char *name = pmpi_run.event_names[e];
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
+        const char *name = pmpi_ev()->event_names[e];
         int c = pmpi_socket_wide_event(name) ? 0 : pmpi_event_component(name), k = 0;
         if (c <= 0)
             continue; /* the CPU component's: per thread (or the socket's reader) */
@@ -81,11 +83,11 @@ void pmpi_component_counters_init(int papi_ok)
         if (ret == PAPI_OK)
             ret = PAPI_attach(es, (unsigned long)getpid());
         for (int i = 0; ret == PAPI_OK && i < set[k].n; i++)
-            ret = PAPI_add_named_event(es, pmpi_run.event_counted[set[k].idx[i]]);
+            ret = PAPI_add_named_event(es, pmpi_ev()->event_counted[set[k].idx[i]]);
         if (ret == PAPI_OK)
             ret = PAPI_start(es);
         if (ret != PAPI_OK) {
-            if (pmpi_run.rank == 0)
+            if (pmpi_id()->rank == 0)
                 fprintf(stderr, "papi_mpi: the events of component %d are not counted: %s\n",
                         set[k].cidx, PAPI_strerror_detail());
             drop(k);
@@ -121,7 +123,7 @@ int pmpi_read_failed(int es, int e, int ret)
     fprintf(stderr,
             "papi_mpi: rank %d: the set of %s no longer reads (%s%s%s): its counts stay at "
             "their last reading\n",
-            pmpi_run.rank, pmpi_run.event_names[e], PAPI_strerror(ret), why && *why ? ": " : "",
+            pmpi_id()->rank, pmpi_ev()->event_names[e], PAPI_strerror(ret), why && *why ? ": " : "",
             why && *why ? why : "");
     return 1;
 }

@@ -7,7 +7,7 @@
 
 /* The component of event name, or a negative PAPI error. */
 int pmpi_event_component(const char *name);
-/* Whether event e of pmpi_run.event_names is counted here (not per thread). Valid after
+/* Whether event e of pmpi_ev()->event_names is counted here (not per thread). Valid after
  * pmpi_component_counters_init. */
 int pmpi_component_event(int e);
 /* 1 when event e is counted here and its component's set opened. */
@@ -15,7 +15,7 @@ int pmpi_component_counting(int e);
 /* At MPI_Init, after the events are chosen: the sets made, attached to the process,
  * started. papi_ok: the library initialised. */
 void pmpi_component_counters_init(int papi_ok);
-/* Adds the sets' counts into sum, in pmpi_run.event_names' order (a set that no longer
+/* Adds the sets' counts into sum, in pmpi_ev()->event_names' order (a set that no longer
  * reads: its last reading, said once). */
 void pmpi_component_counters_read(long long *sum);
 /* Set es (holding event e first) failed a read with PAPI error ret: stopped, and one

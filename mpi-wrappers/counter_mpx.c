@@ -14,6 +14,7 @@
 #include "papi.h"
 #include "papi_metrics.h"
 #include "counter_mpx.h"
+#include "run_events.h"
 #include "state.h"
 
 static int on;
@@ -89,14 +90,15 @@ void pmpi_mpx_fold(int es, const int *idx, int n, int retire)
 
 void pmpi_mpx_metric_fractions(double *out)
 {
-    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
         PAPIM_metric_info_t m;
         out[k] = 1.0;
-        if (!on || PAPIM_query_metric(pmpi_run.metric_names[k], &m) != PAPI_OK)
+        if (!on || PAPIM_query_metric(pmpi_ev()->metric_names[k], &m) != PAPI_OK)
             continue;
         for (int i = 0; i < m.num_events; i++)
-            for (int e = 0; e < pmpi_run.nevents; e++)
-                if (strcmp(m.event_names[i], pmpi_run.event_names[e]) == 0 && row_frac[e] < out[k])
+            for (int e = 0; e < pmpi_ev()->nevents; e++)
+                if (strcmp(m.event_names[i], pmpi_ev()->event_names[e]) == 0 &&
+                    row_frac[e] < out[k])
                     out[k] = row_frac[e];
     }
 }

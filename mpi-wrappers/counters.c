@@ -30,11 +30,13 @@
 #include "counters.h"
 #include "default_events.h"
 #include "energy_events.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "software_event.h"
 #include "socket_counters.h"
 #include "state.h"
 
-/* Per thread slot (the same index as pmpi_rec.threads), guarded by pmpi_run.lock. */
+/* Per thread slot (the same index as pmpi_rec.threads), guarded by pmpi_state_lock. */
 struct thread_counters {
     int evset;                         /* PAPI event set of this thread, or -1 */
     int exited;                        /* thread ended: final counts are in 'counts' */
@@ -45,7 +47,7 @@ static long long retired[PMPI_MAX_EVENTS]; /* counts of threads that already end
 static int papi_ok;
 static int papi_gone; /* the program called PAPI_shutdown: our sets are gone */
 static int event_codes[PMPI_MAX_EVENTS];
-/* The events each thread's set counts, as indices of pmpi_run.event_names: all but the
+/* The events each thread's set counts, as indices of pmpi_ev()->event_names: all but the
  * socket-wide ones, which the socket's reader alone counts (socket_counters.c), and the
  * other components', counted for the rank (component_counters.c). */
 static int thread_ev[PMPI_MAX_EVENTS], nthread_ev;
@@ -66,16 +68,17 @@ static unsigned long thread_id(void)
 static void set_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void set_note(const char *fmt, ...)
 {
+    struct pmpi_events *ev = pmpi_events_edit();
     va_list ap;
     char *s = NULL;
     va_start(ap, fmt);
     if (vasprintf(&s, fmt, ap) < 0)
         s = NULL;
     va_end(ap);
-    free(pmpi_run.counter_note);
-    free(pmpi_run.counter_banner);
-    pmpi_run.counter_note = s ? s : strdup("counters limited (no memory to say why)");
-    pmpi_run.counter_banner = NULL; /* the banner says the note whole */
+    free(ev->counter_note);
+    free(ev->counter_banner);
+    ev->counter_note = s ? s : strdup("counters limited (no memory to say why)");
+    ev->counter_banner = NULL; /* the banner says the note whole */
 }
 
 /* Try each name in a fresh event set of its component (one per component); keep those
@@ -104,9 +107,10 @@ static int add_counting(int es, const char *name, char *counted, const char **wh
 
 static int try_events(const char *const *names, int n, struct pmpi_failed *failed)
 {
+    struct pmpi_events *ev = pmpi_events_edit();
     int es[PMPI_MAX_EVENTS], cidx[PMPI_MAX_EVENTS], nsets = 0;
-    pmpi_run.nevents = 0;
-    for (int i = 0; i < n && pmpi_run.nevents < PMPI_MAX_EVENTS; i++) {
+    ev->nevents = 0;
+    for (int i = 0; i < n && ev->nevents < PMPI_MAX_EVENTS; i++) {
         int k = 0, c = pmpi_event_component(names[i]), rc = c < 0 ? c : PAPI_OK;
         while (rc == PAPI_OK && k < nsets && cidx[k] != c)
             k++;
@@ -117,9 +121,9 @@ static int try_events(const char *const *names, int n, struct pmpi_failed *faile
         }
         const char *why = NULL;
         if (rc == PAPI_OK)
-            rc = add_counting(es[k], names[i], pmpi_run.event_counted[pmpi_run.nevents], &why);
+            rc = add_counting(es[k], names[i], ev->event_counted[ev->nevents], &why);
         if (rc == PAPI_OK)
-            snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", names[i]);
+            snprintf(ev->event_names[ev->nevents++], PMPI_NAME_LEN, "%s", names[i]);
         else if (failed)
             pmpi_failed_add(failed, names[i], PAPI_strerror(rc), why ? why : PAPI_strerror_detail());
     }
@@ -127,7 +131,7 @@ static int try_events(const char *const *names, int n, struct pmpi_failed *faile
         PAPI_cleanup_eventset(es[k]);
         PAPI_destroy_eventset(&es[k]);
     }
-    return pmpi_run.nevents;
+    return ev->nevents;
 }
 
 /* The note from the events that did not open: "<before><each (why)><after>", a reason
@@ -135,10 +139,11 @@ static int try_events(const char *const *names, int n, struct pmpi_failed *faile
 static void failed_note(const struct pmpi_failed *failed, const char *before, const char *after,
                         const char *banner_after)
 {
+    struct pmpi_events *ev = pmpi_events_edit();
     char *text = pmpi_failed_note(failed, before, after);
     set_note("%s", text ? text : "counters limited (no memory to say why)");
     free(text);
-    pmpi_run.counter_banner = pmpi_failed_banner(failed, banner_after);
+    ev->counter_banner = pmpi_failed_banner(failed, banner_after);
 }
 
 #define WHOLE_REASONS "; the whole reasons: counter_note in papi_mpi_report.json"
@@ -147,6 +152,7 @@ static void failed_note(const struct pmpi_failed *failed, const char *before, co
  * the whole list or nothing: an entry that does not fit is named, whole. */
 static void user_events(const char *env, const char *var)
 {
+    struct pmpi_events *ev = pmpi_events_edit();
     struct pmpi_failed failed = {0};
     char *buf = strdup(env);
     const char *names[PMPI_MAX_EVENTS];
@@ -165,14 +171,14 @@ static void user_events(const char *env, const char *var)
         set_note("%s rejected at entry \"%s\" (%s): no counters", var, bad ? bad : "",
                  why ? why : "out of memory");
         size_t blen = bad ? strlen(bad) : 0;
-        if (blen > 40 && asprintf(&pmpi_run.counter_banner,
+        if (blen > 40 && asprintf(&ev->counter_banner,
                                "%s rejected at entry \"%.32s[...]\" (%zu bytes, %s): no "
                                "counters; the whole entry: counter_note in papi_mpi_report.json",
                                var, bad, blen, why ? why : "out of memory") < 0)
-            pmpi_run.counter_banner = NULL;
-        fprintf(stderr, "papi_mpi: %s\n", pmpi_run.counter_banner ? pmpi_run.counter_banner
-                                                                 : pmpi_run.counter_note);
-        pmpi_run.nevents = 0;
+            ev->counter_banner = NULL;
+        fprintf(stderr, "papi_mpi: %s\n", ev->counter_banner ? ev->counter_banner
+                                                                 : ev->counter_note);
+        ev->nevents = 0;
     } else {
         try_events(names, n, &failed);
         if (failed.n) {
@@ -228,9 +234,9 @@ static int opens_with(const char *name)
     int ret = c < 0 ? c : PAPI_create_eventset(&es);
     if (ret == PAPI_OK && c == 0 && pmpi_mpx_on())
         ret = pmpi_mpx_make(es);
-    for (int e = 0; ret == PAPI_OK && e < pmpi_run.nevents; e++)
-        if (pmpi_event_component(pmpi_run.event_names[e]) == c)
-            ret = PAPI_add_named_event(es, pmpi_run.event_counted[e]);
+    for (int e = 0; ret == PAPI_OK && e < pmpi_ev()->nevents; e++)
+        if (pmpi_event_component(pmpi_ev()->event_names[e]) == c)
+            ret = PAPI_add_named_event(es, pmpi_ev()->event_counted[e]);
     if (ret == PAPI_OK)
         ret = PAPI_add_named_event(es, name);
     if (es != PAPI_NULL) {
@@ -244,10 +250,11 @@ static int opens_with(const char *name)
  * with it. */
 static int have_event(const char *name, int may_add)
 {
-    for (int e = 0; e < pmpi_run.nevents; e++)
-        if (strcmp(pmpi_run.event_names[e], name) == 0)
+    struct pmpi_events *ev = pmpi_events_edit();
+    for (int e = 0; e < ev->nevents; e++)
+        if (strcmp(ev->event_names[e], name) == 0)
             return 1;
-    if (!may_add || pmpi_run.nevents == PMPI_MAX_EVENTS || strlen(name) >= PMPI_NAME_LEN)
+    if (!may_add || ev->nevents == PMPI_MAX_EVENTS || strlen(name) >= PMPI_NAME_LEN)
         return 0;
     int ret = opens_with(name);
     if (ret == PAPI_ECNFLCT && !pmpi_mpx_on()) { /* does not fit: multiplexed, not dropped */
@@ -257,8 +264,8 @@ static int have_event(const char *name, int may_add)
     }
     int ok = ret == PAPI_OK;
     if (ok) { /* a metric's events: counted as named (its formula chose their modes) */
-        snprintf(pmpi_run.event_counted[pmpi_run.nevents], PMPI_NAME_LEN, "%s", name);
-        snprintf(pmpi_run.event_names[pmpi_run.nevents++], PMPI_NAME_LEN, "%s", name);
+        snprintf(ev->event_counted[ev->nevents], PMPI_NAME_LEN, "%s", name);
+        snprintf(ev->event_names[ev->nevents++], PMPI_NAME_LEN, "%s", name);
     }
     return ok;
 }
@@ -283,7 +290,7 @@ static void expand_metrics(const char *list, char (*names)[PAPI_MIN_STR_LEN], in
                 if (k == *n && *n < max) /* not twice */
                     memcpy(names[(*n)++], got[i], PAPI_MIN_STR_LEN);
             }
-        else if (pmpi_run.rank == 0 && strspn(entry, " \t") < strlen(entry))
+        else if (pmpi_id()->rank == 0 && strspn(entry, " \t") < strlen(entry))
             fprintf(stderr, "papi_mpi: PAPI_MPI_METRICS not used: %s\n", PAPI_strerror_detail());
     }
 }
@@ -294,6 +301,7 @@ static void expand_metrics(const char *list, char (*names)[PAPI_MIN_STR_LEN], in
  * list the user chose with PAPI_MPI_EVENTS or PAPI_EVENTS is kept as it is). */
 static void choose_metrics(int user_events)
 {
+    struct pmpi_events *ev = pmpi_events_edit();
     const char *env = env_get("PAPI_MPI_METRICS");
     int asked = env && *env;
     char names[PMPI_MAX_METRICS * 4][PAPI_MIN_STR_LEN];
@@ -304,20 +312,20 @@ static void choose_metrics(int user_events)
     for (int i = 0; i < n; i++) {
         PAPIM_metric_info_t m;
         memset(&m, 0, sizeof m);
-        int ok = pmpi_run.nmetrics < PMPI_MAX_METRICS && PAPIM_query_metric(names[i], &m) == PAPI_OK &&
+        int ok = ev->nmetrics < PMPI_MAX_METRICS && PAPIM_query_metric(names[i], &m) == PAPI_OK &&
                  m.countable;
         for (int e = 0; ok && e < m.num_events; e++)
             ok = have_event(m.event_names[e], asked || !user_events);
         if (ok) {
-            int k = pmpi_run.nmetrics++;
-            pmpi_run.metric_socket[k] = 0;
+            int k = ev->nmetrics++;
+            ev->metric_socket[k] = 0;
             for (int e = 0; e < m.num_events; e++)
-                pmpi_run.metric_socket[k] |= pmpi_socket_wide_event(m.event_names[e]);
-            snprintf(pmpi_run.metric_names[k], PMPI_NAME_LEN, "%.63s", names[i]);
-            snprintf(pmpi_run.metric_units[k], PMPI_NAME_LEN, "%.63s", m.unit);
-        } else if (asked && pmpi_run.rank == 0) {
+                ev->metric_socket[k] |= pmpi_socket_wide_event(m.event_names[e]);
+            snprintf(ev->metric_names[k], PMPI_NAME_LEN, "%.63s", names[i]);
+            snprintf(ev->metric_units[k], PMPI_NAME_LEN, "%.63s", m.unit);
+        } else if (asked && pmpi_id()->rank == 0) {
             fprintf(stderr, "papi_mpi: PAPI_MPI_METRICS: %s not computed: %s\n", names[i],
-                    pmpi_run.nmetrics == PMPI_MAX_METRICS ? "more than 4 metrics"
+                    ev->nmetrics == PMPI_MAX_METRICS ? "more than 4 metrics"
                     : m.reason[0]                         ? m.reason
                                                           : "its events do not open together, multiplexed neither");
         }
@@ -328,19 +336,19 @@ void pmpi_counters_metrics(const long long *counts, double wall_s, double *value
                            char (*why)[160], size_t whylen)
 {
     const char *names[PMPI_MAX_EVENTS];
-    for (int e = 0; e < pmpi_run.nevents; e++)
-        names[e] = pmpi_run.event_names[e];
-    for (int k = 0; k < pmpi_run.nmetrics; k++) {
-        int uncounted = pmpi_run.metric_socket[k] && pmpi_socket_counters_not_counted();
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        names[e] = pmpi_ev()->event_names[e];
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
+        int uncounted = pmpi_ev()->metric_socket[k] && pmpi_socket_counters_not_counted();
         ok[k] = !papi_gone && !uncounted &&
-                PAPIM_evaluate(pmpi_run.metric_names[k], pmpi_run.nevents, names, counts, wall_s,
-                               &value[k]) == PAPI_OK;
+                PAPIM_evaluate(pmpi_ev()->metric_names[k], pmpi_ev()->nevents, names, counts,
+                               wall_s, &value[k]) == PAPI_OK;
         if (!ok[k] && uncounted)
             snprintf(why[k], whylen,
                      "%s: its socket's events could not be counted (why: the line on stderr)",
-                     pmpi_run.metric_names[k]);
+                     pmpi_ev()->metric_names[k]);
         else if (!ok[k])
-            snprintf(why[k], whylen, "%s: %s", pmpi_run.metric_names[k],
+            snprintf(why[k], whylen, "%s: %s", pmpi_ev()->metric_names[k],
                      papi_gone ? "the program called PAPI_shutdown" : PAPI_strerror_detail());
     }
 }
@@ -353,13 +361,13 @@ void pmpi_counters_init(void)
     pmpi_mpx_init();
     choose_events();
     choose_metrics((ev && *ev) || (hl && *hl));
-    if (pmpi_mpx_on() && pmpi_run.rank == 0)
+    if (pmpi_mpx_on() && pmpi_id()->rank == 0)
         fprintf(stderr, "papi_mpi: %s\n", pmpi_mpx_note());
     pmpi_component_counters_init(papi_ok);
-    for (int e = 0; e < pmpi_run.nevents; e++) {
-        if (PAPI_event_name_to_code(pmpi_run.event_counted[e], &event_codes[e]) != PAPI_OK)
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
+        if (PAPI_event_name_to_code(pmpi_ev()->event_counted[e], &event_codes[e]) != PAPI_OK)
             event_codes[e] = 0;
-        if (!pmpi_socket_wide_event(pmpi_run.event_names[e]) && !pmpi_component_event(e))
+        if (!pmpi_socket_wide_event(pmpi_ev()->event_names[e]) && !pmpi_component_event(e))
             thread_ev[nthread_ev++] = e;
     }
     pmpi_socket_counters_init(papi_ok);
@@ -408,17 +416,17 @@ void pmpi_counters_thread_start(int slot)
      * one running event set, so the program's own PAPI_start still works. */
     if (PAPI_attach(es, thread_id()) != PAPI_OK)
         goto fail;
-    if (pmpi_mpx_make(es) != PAPI_OK && pmpi_run.rank == 0)
+    if (pmpi_mpx_make(es) != PAPI_OK && pmpi_id()->rank == 0)
         fprintf(stderr, "papi_mpi: a thread's event set is not multiplexed: %s\n",
                 PAPI_strerror_detail());
     for (int i = 0; i < nthread_ev; i++)
-        if (PAPI_add_named_event(es, pmpi_run.event_counted[thread_ev[i]]) != PAPI_OK)
+        if (PAPI_add_named_event(es, pmpi_ev()->event_counted[thread_ev[i]]) != PAPI_OK)
             goto fail;
     if (PAPI_start(es) != PAPI_OK)
         goto fail;
-    pthread_mutex_lock(&pmpi_run.lock);
+    pthread_mutex_lock(&pmpi_state_lock);
     th->evset = es;
-    pthread_mutex_unlock(&pmpi_run.lock);
+    pthread_mutex_unlock(&pmpi_state_lock);
     return;
 fail:
     PAPI_cleanup_eventset(es);
@@ -444,22 +452,22 @@ static void stop_set(struct thread_counters *th, long long *out)
 void pmpi_counters_thread_exit(int slot)
 {
     struct thread_counters *th = &slots[slot];
-    pthread_mutex_lock(&pmpi_run.lock);
+    pthread_mutex_lock(&pmpi_state_lock);
     if (th->evset >= 0 && !th->exited) {
         stop_set(th, th->counts);
-        for (int e = 0; e < pmpi_run.nevents; e++)
+        for (int e = 0; e < pmpi_ev()->nevents; e++)
             retired[e] += th->counts[e];
     }
     th->exited = 1;
     int gone = papi_gone;
-    pthread_mutex_unlock(&pmpi_run.lock);
+    pthread_mutex_unlock(&pmpi_state_lock);
     if (!gone)
         PAPI_unregister_thread();
 }
 
 int pmpi_counters_read_self(long long *out)
 {
-    /* the caller holds pmpi_run.lock */
+    /* the caller holds pmpi_state_lock */
     struct thread_counters *th = pmpi_tls ? own_slot() : NULL;
     long long v[PMPI_MAX_EVENTS] = {0};
     if (papi_gone || (nthread_ev > 0 && (!th || !set_is_ours(th->evset) ||
@@ -474,7 +482,7 @@ int pmpi_counters_read_self(long long *out)
 
 /* The rank's total: ended threads plus a read of every live thread's set (the perf
  * descriptors are the process's, so the finalising thread can read them). The caller
- * holds pmpi_run.lock. */
+ * holds pmpi_state_lock. */
 const char *pmpi_counters_read_rank(long long *sum)
 {
     memcpy(sum, retired, sizeof retired);
@@ -522,7 +530,7 @@ void PAPI_shutdown(void)
     static void (*real)(void);
     if (!real)
         real = (void (*)(void))dlsym(RTLD_NEXT, "PAPI_shutdown");
-    pthread_mutex_lock(&pmpi_run.lock);
+    pthread_mutex_lock(&pmpi_state_lock);
     if (papi_ok && !papi_gone) {
         int n = private_slots();
         for (int i = 0; i < n; i++) {
@@ -530,7 +538,7 @@ void PAPI_shutdown(void)
             if (th->exited || th->evset < 0)
                 continue;
             stop_set(th, th->counts);
-            for (int e = 0; e < pmpi_run.nevents; e++)
+            for (int e = 0; e < pmpi_ev()->nevents; e++)
                 retired[e] += th->counts[e];
             th->exited = 1;
         }
@@ -538,14 +546,14 @@ void PAPI_shutdown(void)
         pmpi_component_counters_stop(retired);
         papi_gone = 1;
     }
-    pthread_mutex_unlock(&pmpi_run.lock);
+    pthread_mutex_unlock(&pmpi_state_lock);
     if (real)
         real();
 }
 
 void pmpi_counters_shutdown(void)
 {
-    pthread_mutex_lock(&pmpi_run.lock);
+    pthread_mutex_lock(&pmpi_state_lock);
     if (!papi_gone) {
         pmpi_socket_counters_stop(retired);
         pmpi_component_counters_stop(retired);
@@ -555,5 +563,5 @@ void pmpi_counters_shutdown(void)
         stop_set(self, self->counts);
         self->exited = 1;
     }
-    pthread_mutex_unlock(&pmpi_run.lock);
+    pthread_mutex_unlock(&pmpi_state_lock);
 }

@@ -7,6 +7,7 @@
 #include "component_counters.h"
 #include "energy_events.h"
 #include "papi.h"
+#include "run_events.h"
 #include "socket_counters.h"
 #include "socket_layout.h"
 #include "state.h"
@@ -29,25 +30,25 @@ double pmpi_energy_unit_joules(const char *unit)
 
 void pmpi_energy_events_init(void)
 {
-    for (int e = 0; e < pmpi_run.nevents; e++) {
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
         PAPI_event_info_t info;
         int code = 0;
         scope[e] = PMPI_ENERGY_NONE;
         per_count[e] = 0.0;
-        if (PAPI_event_name_to_code(pmpi_run.event_counted[e], &code) != PAPI_OK ||
+        if (PAPI_event_name_to_code(pmpi_ev()->event_counted[e], &code) != PAPI_OK ||
             PAPI_get_event_info(code, &info) != PAPI_OK)
             continue;
         per_count[e] = pmpi_energy_unit_joules(info.units);
         if (per_count[e] > 0)
-            scope[e] = pmpi_socket_wide_event(pmpi_run.event_names[e]) ? PMPI_ENERGY_SOCKET
-                       : pmpi_component_event(e)                       ? PMPI_ENERGY_NODE
-                                                                       : PMPI_ENERGY_NONE;
+            scope[e] = pmpi_socket_wide_event(pmpi_ev()->event_names[e]) ? PMPI_ENERGY_SOCKET
+                       : pmpi_component_event(e)                         ? PMPI_ENERGY_NODE
+                                                                         : PMPI_ENERGY_NONE;
     }
 }
 
 enum pmpi_energy_scope pmpi_energy_scope(int e)
 {
-    return e >= 0 && e < pmpi_run.nevents ? scope[e] : PMPI_ENERGY_NONE;
+    return e >= 0 && e < pmpi_ev()->nevents ? scope[e] : PMPI_ENERGY_NONE;
 }
 
 double pmpi_energy_joules_per_count(int e)
@@ -69,7 +70,7 @@ int pmpi_energy_counted(int e)
 
 void pmpi_energy_region_read(long long *counts)
 {
-    for (int e = 0; e < pmpi_run.nevents; e++)
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
         if (scope[e] == PMPI_ENERGY_SOCKET) {
             pmpi_socket_counters_read(counts); /* adds the socket set's events, once */
             return;
@@ -88,12 +89,12 @@ static int shared_by(enum pmpi_energy_scope s)
 void pmpi_energy_region_json(struct tbuf *t, const long long *counts, long long wall_ns)
 {
     int first = 1;
-    for (int e = 0; e < pmpi_run.nevents; e++) {
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
         if (!pmpi_energy_counted(e))
             continue;
         tb_raw(t, first ? ", \"energy\": {" : ", ");
         first = 0;
-        tb_json(t, pmpi_run.event_names[e]);
+        tb_json(t, pmpi_ev()->event_names[e]);
         double joules = (double)counts[e] * per_count[e];
         tb_fmt(t, ": {\"joules\": %.9g", joules);
         if (wall_ns > 0)

@@ -18,7 +18,7 @@ enum pmpi_energy_scope pmpi_energy_scope(int e);
 double pmpi_energy_joules_per_count(int e);
 /* 1 when this rank has event e's energy over its regions (its set is open here). */
 int pmpi_energy_counted(int e);
-/* Region marks (under pmpi_run.lock): adds this rank's socket energy to the counts the
+/* Region marks (under pmpi_state_lock): adds this rank's socket energy to the counts the
  * calling thread read (the per-thread counts leave socket-wide events out). */
 void pmpi_energy_region_read(long long *counts);
 /* A region's energy in its row: , "energy": {event: {"joules", "watts", "shared_by",

@@ -10,8 +10,8 @@
 #include "env.h"
 #include "event_log.h"
 #include "clock.h"
+#include "comm_translate.h"
 #include "state.h"
-#include "traffic.h"
 
 #define LOG_DEFAULT (64LL * 1024)
 #define LOG_MAX     (16LL * 1024 * 1024) /* 896 MiB: more is refused as past reason */

@@ -30,7 +30,7 @@ enum pmpi_ev_kind {
     PMPI_EV_RECV,         /* a receive (blocking, or an Irecv when req is set) */
     PMPI_EV_COLL,         /* a collective (blocking, or a nonblocking start when req set) */
     PMPI_EV_WAIT,         /* Wait/Waitall/Test... that completed request req */
-    PMPI_EV_REGION_ENTER, /* call: the region's index in pmpi_run.regions */
+    PMPI_EV_REGION_ENTER, /* call: the region's index in pmpi_regions()->regions */
     PMPI_EV_REGION_EXIT,
     PMPI_EV_COUNTER, /* a PAPI_INTERVAL sample of one event: call is the event's index,
                       * bytes its count since MPI_Init, t0 = t1 the sample's time */

@@ -21,6 +21,9 @@
 #include "clock.h"
 #include "papi_mpi_calls.h"
 #include "record.h"
+#include "region_state.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "state.h"
 #include "text_buffer.h"
 
@@ -63,7 +66,7 @@ static int open_file(int dir)
     struct tbuf t;
     tb_init(&t, file_name, sizeof file_name);
     tb_raw(&t, "papi_mpi_rank");
-    tb_int(&t, pmpi_run.rank);
+    tb_int(&t, pmpi_id()->rank);
     tb_raw(&t, ".events.jsonl");
     fd = openat(dir, file_name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
                 0644);
@@ -90,10 +93,10 @@ static void region_metric_name(struct tbuf *t, const struct pmpi_event *e)
     size_t len = 0;
     static const char tail[] = "] (millionths)";
     put_cut(name, &len, sizeof name, 0,
-            e->call < pmpi_run.nmetrics ? pmpi_run.metric_names[e->call] : "");
+            e->call < pmpi_ev()->nmetrics ? pmpi_ev()->metric_names[e->call] : "");
     put_cut(name, &len, sizeof name, 0, " [region ");
     put_cut(name, &len, sizeof name, sizeof tail - 1,
-            e->pad < PMPI_MAX_REGIONS ? pmpi_run.regions[e->pad].name : "");
+            e->pad < PMPI_MAX_REGIONS ? pmpi_regions()->regions[e->pad].name : "");
     put_cut(name, &len, sizeof name, 0, tail);
     tb_json(t, name);
 }
@@ -113,15 +116,17 @@ static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, do
     tb_int(t, kind);
     tb_raw(t, ",");
     if (kind == PMPI_EV_REGION_ENTER || kind == PMPI_EV_REGION_EXIT)
-        tb_json(t, e->call < PMPI_MAX_REGIONS ? pmpi_run.regions[e->call].name : "");
+        tb_json(t, e->call < PMPI_MAX_REGIONS ? pmpi_regions()->regions[e->call].name : "");
     else if (kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC))
         region_metric_name(t, e);
     else if (kind == PMPI_EV_COUNTER) /* a PAPI_INTERVAL sample: the event's name */
-        tb_json(t, e->call < pmpi_run.nevents ? pmpi_run.event_names[e->call] : "");
+        tb_json(t, e->call < pmpi_ev()->nevents ? pmpi_ev()->event_names[e->call] : "");
     else
         tb_json(t, e->call < PMPI_NCALLS ? pmpi_calls[e->call].name : "");
-    tb_kv_int(t, ",", pmpi_run.t_init + (long long)((double)(e->t0 - pmpi_run.tick_init) * npt));
-    tb_kv_int(t, ",", pmpi_run.t_init + (long long)((double)(e->t1 - pmpi_run.tick_init) * npt));
+    tb_kv_int(t, ",",
+              pmpi_id()->t_init + (long long)((double)(e->t0 - pmpi_id()->tick_init) * npt));
+    tb_kv_int(t, ",",
+              pmpi_id()->t_init + (long long)((double)(e->t1 - pmpi_id()->tick_init) * npt));
     tb_kv_int(t, ",", e->peer);
     tb_kv_int(t, ",", e->tag);
     tb_kv_int(t, ",",
@@ -140,9 +145,9 @@ static long long line_text(struct tbuf *t, const char *reason, long long lo, lon
                            double npt, long long claimed)
 {
     tb_raw(t, "{\"tool\":\"papi_mpi\",\"kind\":\"event_log\",\"run_id\":");
-    tb_json(t, pmpi_run.run_id);
-    tb_kv_int(t, ",\"rank\":", pmpi_run.rank);
-    tb_kv_int(t, ",\"nranks\":", pmpi_run.nranks);
+    tb_json(t, pmpi_id()->run_id);
+    tb_kv_int(t, ",\"rank\":", pmpi_id()->rank);
+    tb_kv_int(t, ",\"nranks\":", pmpi_id()->nranks);
     tb_raw(t, ",\"reason\":");
     tb_json(t, reason);
     tb_kv_int(t, ",\"offset_ns\":", (long long)pmpi_log.offset_ns);

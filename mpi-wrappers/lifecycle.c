@@ -16,6 +16,7 @@
 
 #include "env.h"
 #include "aggregate.h"
+#include "comm_translate.h"
 #include "counters.h"
 #include "lifecycle.h"
 #include "mpi_sample.h"
@@ -26,11 +27,12 @@
 #include "record.h"
 #include "regions.h"
 #include "row.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "sample_report.h"
 #include "socket_layout.h"
 #include "state.h"
 #include "trace_export.h"
-#include "traffic.h"
 #include "wait_report.h"
 #include "wait_states.h"
 #include "event_log.h"
@@ -41,24 +43,24 @@
  * when it writes a row of its own (partial_rows.c): no metadata operation per rank. */
 static void env_outdir(void)
 {
+    struct pmpi_identity *id = pmpi_identity_init();
     const char *d = env_get("PAPI_MPI_OUTPUT_DIR");
     char why[PATH_MAX + 128];
     if (!d || !*d)
         d = ".";
-    if (strlen(d) >= sizeof pmpi_run.outdir) {
-        if (pmpi_run.rank == 0)
+    if (strlen(d) >= sizeof id->outdir) {
+        if (id->rank == 0)
             fprintf(stderr, "papi_mpi: PAPI_MPI_OUTPUT_DIR is %zu bytes, longer than the %zu "
                             "a path may have: no report or rows will be written\n",
-                    strlen(d), sizeof pmpi_run.outdir - 1);
+                    strlen(d), sizeof id->outdir - 1);
         return;
     }
-    snprintf(pmpi_run.outdir, sizeof pmpi_run.outdir, "%s", d);
-    if (pmpi_run.rank != 0)
+    snprintf(id->outdir, sizeof id->outdir, "%s", d);
+    if (id->rank != 0)
         return; /* opened when this rank writes a row (partial_rows.c) */
-    pmpi_run.outdir_fd = output_dir_open(pmpi_run.outdir, 1, why, sizeof why);
-    if (pmpi_run.outdir_fd < 0)
+    if (pmpi_outdir_fd_publish(output_dir_open(id->outdir, 1, why, sizeof why)) < 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_OUTPUT_DIR %s: %s: no report or rows will be "
-                        "written\n", pmpi_run.outdir, why);
+                        "written\n", id->outdir, why);
 }
 
 /* PAPI_MPI_CALLSITES: 1 (the default) or 0. */
@@ -69,7 +71,7 @@ static int env_callsites(void)
         return 1;
     if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
         return v[0] == '1';
-    if (pmpi_run.rank == 0)
+    if (pmpi_id()->rank == 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_CALLSITES=%s: expected 0 or 1; call sites on\n", v);
     return 1;
 }
@@ -82,7 +84,7 @@ static int env_top(void)
     char *end = NULL;
     long n = v && *v ? strtol(v, &end, 10) : 10;
     if (v && *v && (*end || n < 0 || n > 1000000)) {
-        if (pmpi_run.rank == 0)
+        if (pmpi_id()->rank == 0)
             fprintf(stderr, "papi_mpi: PAPI_MPI_TOP=%s: expected a number from 0; 10 shown\n", v);
         n = 10;
     }
@@ -94,41 +96,43 @@ static int env_top(void)
  * arguments only). */
 static void run_identity(void)
 {
-    time_t t0 = (time_t)strtoll(pmpi_run.run_id, NULL, 10);
+    struct pmpi_identity *id = pmpi_identity_init();
+    time_t t0 = (time_t)strtoll(id->run_id, NULL, 10);
     struct tm tm;
     if (gmtime_r(&t0, &tm))
-        strftime(pmpi_run.start_utc, sizeof pmpi_run.start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    if (gethostname(pmpi_run.host, sizeof pmpi_run.host) != 0)
-        pmpi_run.host[0] = '\0';
-    pmpi_run.host[sizeof pmpi_run.host - 1] = '\0';
-    pmpi_run.command_len = 0;
+        strftime(id->start_utc, sizeof id->start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (gethostname(id->host, sizeof id->host) != 0)
+        id->host[0] = '\0';
+    id->host[sizeof id->host - 1] = '\0';
+    id->command_len = 0;
     int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
-    ssize_t n = read(fd, pmpi_run.command, sizeof pmpi_run.command);
+    ssize_t n = read(fd, id->command, sizeof id->command);
     close(fd);
     if (n <= 0)
         return;
-    while (n > 0 && pmpi_run.command[n - 1] != '\0') /* a cut argument is left out */
+    while (n > 0 && id->command[n - 1] != '\0') /* a cut argument is left out */
         n--;
-    pmpi_run.command_len = (int)n;
+    id->command_len = (int)n;
 }
 
 /* One id for the run, from rank 0 to all: every file of this run carries it, and rank 0
  * removes an earlier run's report so it cannot be taken for this one. */
 static void start_run(void)
 {
+    struct pmpi_identity *id = pmpi_identity_init();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(pmpi_run.run_id, sizeof pmpi_run.run_id, "%lld.%09ld-%ld", (long long)ts.tv_sec,
+    snprintf(id->run_id, sizeof id->run_id, "%lld.%09ld-%ld", (long long)ts.tv_sec,
              ts.tv_nsec, (long)getpid());
-    PMPI_Bcast(pmpi_run.run_id, (int)sizeof pmpi_run.run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
-    pmpi_run.run_id[sizeof pmpi_run.run_id - 1] = '\0';
+    PMPI_Bcast(id->run_id, (int)sizeof id->run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
+    id->run_id[sizeof id->run_id - 1] = '\0';
     run_identity();
-    if (pmpi_run.rank == 0 && pmpi_run.outdir_fd >= 0) {
-        unlinkat(pmpi_run.outdir_fd, "papi_mpi_report.json", 0);
-        unlinkat(pmpi_run.outdir_fd, "papi_mpi_ranks.csv", 0);
-        unlinkat(pmpi_run.outdir_fd, "papi_mpi_summary.csv", 0);
+    if (id->rank == 0 && pmpi_outdir_fd() >= 0) {
+        unlinkat(pmpi_outdir_fd(), "papi_mpi_report.json", 0);
+        unlinkat(pmpi_outdir_fd(), "papi_mpi_ranks.csv", 0);
+        unlinkat(pmpi_outdir_fd(), "papi_mpi_summary.csv", 0);
     }
 }
 
@@ -147,19 +151,20 @@ static void thread_exit(int slot)
 
 void pmpi_after_init(void)
 {
+    struct pmpi_identity *id = pmpi_identity_init();
     int expected = PMPI_OFF;
     if (atomic_load(&pmpi_rec.state) != PMPI_OFF)
         return;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &pmpi_run.rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &pmpi_run.nranks);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &id->rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &id->nranks);
     env_outdir();
     int callsites = env_callsites();
-    pmpi_run.top = env_top();
+    id->top = env_top();
     start_run();
-    papi_hl_set_rank(pmpi_run.rank); /* names the region API's per-rank report */
+    papi_hl_set_rank(id->rank); /* names the region API's per-rank report */
     pmpi_counters_init();
     pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
-    pmpi_traffic_init();
+    pmpi_comm_translate_init();
     pmpi_waits_init(); /* the event log and the clock offsets (wait_states.c) */
     /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
      * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
@@ -167,8 +172,8 @@ void pmpi_after_init(void)
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
     pmpi_record_start(callsites, level == MPI_THREAD_MULTIPLE, thread_start, thread_exit);
-    pmpi_run.t_init = pmpi_now_ns();
-    pmpi_run.tick_init = pmpi_ticks();
+    id->t_init = pmpi_now_ns();
+    id->tick_init = pmpi_ticks();
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
     pmpi_series_start();    /* PAPI_INTERVAL: the rank's time series */
     atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
@@ -207,25 +212,27 @@ int pmpi_before_finalize(void)
     if (st != PMPI_ACTIVE && st != PMPI_PAUSED)
         return 0;
     atomic_store(&pmpi_rec.state, PMPI_DONE);
-    pmpi_row_read_final(); /* t_final: the row's counts, the series' last sample */
+    /* t_final: the row's counts, the series' last sample */
+    struct pmpi_run_end end = pmpi_row_read_final();
     pmpi_series_stop();    /* its samples after t_final are left out (rank_series.c) */
     pmpi_sample_finish(); /* PAPI_SAMPLE: this thread stops, the tables are named */
     papi_hl_write_report(); /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
     pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
-    pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, pmpi_run.t_final, pmpi_run.tick_final);
+    pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, end.t_final, end.tick_final);
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
-    pmpi_socket_attribute(row.metric, row.metric_ok, pmpi_run.metric_socket, pmpi_run.nmetrics);
-    pmpi_waits_compute(row.ns_per_tick);
+    const struct pmpi_events *ev = pmpi_ev();
+    pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
+    struct pmpi_wait_result waits = pmpi_waits_compute(row.ns_per_tick);
     pmpi_log.on = 0;
-    pmpi_wait_report_gather(&row);
-    int bad = pmpi_aggregate_and_report(&row);
+    struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
+    int bad = pmpi_aggregate_and_report(&row, &waits, wparts);
     pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
-    pmpi_trace_export(row.ns_per_tick, bad); /* PAPI_MPI_TRACE: after the report */
+    pmpi_trace_export(row.ns_per_tick, bad, &waits); /* PAPI_MPI_TRACE: after the report */
     if (bad)
         fail_exit_status();
-    pmpi_waits_free();
-    pmpi_wait_report_free();
+    pmpi_waits_free(&waits);
+    pmpi_wait_report_free(wparts);
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;
@@ -247,7 +254,7 @@ static void say_unnamed_end(void)
         fprintf(stderr, "papi_mpi: rank %d: MPI_Pcontrol(-1) without a region name (IPM's "
                         "style: MPI_Pcontrol(-1, \"name\") ends the region MPI_Pcontrol(1, "
                         "\"name\") began): ignored\n",
-                pmpi_run.rank);
+                pmpi_id()->rank);
 }
 
 /* MPI_Pcontrol levels: 0 pauses recording, 1 resumes, 2 "name" opens a region,

@@ -35,6 +35,8 @@
 #include "record.h"
 #include "sample_spec.h"
 #include "sample_table.h"
+#include "region_state.h"
+#include "run_identity.h"
 #include "site_resolve.h"
 #include "text_buffer.h"
 
@@ -70,7 +72,7 @@ static struct {
 static struct table *tables[PMPI_MAX_THREADS];
 static _Atomic(struct table *) by_set[MAX_SETS];
 static atomic_int cur_region = -1;
-static int region_stack[PMPI_MAX_REGIONS], region_depth; /* under pmpi_run.lock */
+static int region_stack[PMPI_MAX_REGIONS], region_depth; /* under pmpi_state_lock */
 static struct pmpi_sample_rank rank_tables;
 static int finished;
 
@@ -97,7 +99,7 @@ static void refuse(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(cfg.why, sizeof cfg.why, fmt, ap);
     va_end(ap);
-    if (pmpi_run.rank == 0)
+    if (pmpi_id()->rank == 0)
         fprintf(stderr, "papi_mpi: %s\n", cfg.why);
 }
 
@@ -132,7 +134,7 @@ static int env_top(void)
     char *end = NULL;
     long n = v && *v ? strtol(v, &end, 10) : 20;
     if (v && *v && (*end || n < 1 || n > 200)) {
-        if (pmpi_run.rank == 0)
+        if (pmpi_id()->rank == 0)
             fprintf(stderr,
                     "papi_mpi: PAPI_MPI_SAMPLE_TOP=%s: expected a number from 1 to "
                     "200; 20 listed\n",
@@ -272,7 +274,7 @@ void pmpi_sample_thread_start(int slot)
     PAPI_register_thread();
     int ret = open_set(s);
     if (ret != PAPI_OK) {
-        if (pmpi_run.rank == 0 && !atomic_exchange(&said, 1))
+        if (pmpi_id()->rank == 0 && !atomic_exchange(&said, 1))
             fprintf(stderr,
                     "papi_mpi: PAPI_SAMPLE=%s: cannot sample (%s%s%s): a thread is "
                     "not sampled\n",
@@ -469,7 +471,7 @@ static void caller_name(const struct pmpi_where *w, char *out, size_t len)
 
 static const char *region_of(int r)
 {
-    return r >= 0 && r < pmpi_run.nregions ? pmpi_run.regions[r].name : "";
+    return r >= 0 && r < pmpi_regions()->nregions ? pmpi_regions()->regions[r].name : "";
 }
 
 /* Entries with the same key summed (sorted by key first), then by samples. */
@@ -584,8 +586,8 @@ void pmpi_sample_finish(void)
         m->wall_ns = r[i].wall_ns;
         m->site = r[i].pc;
         measured(r[i].pc, id, &m->calls, &ticks);
-        m->measured_ns =
-            (long long)((double)ticks * pmpi_ns_per_tick(pmpi_run.t_final, pmpi_run.tick_final));
+        m->measured_ns = (long long)((double)ticks *
+                                     pmpi_ns_per_tick(pmpi_end()->t_final, pmpi_end()->tick_final));
     }
     R->nfn = sum_fn(R->fn, R->nfn);
     R->nmpi = sum_mpi(R->mpi, R->nmpi);

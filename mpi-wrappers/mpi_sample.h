@@ -58,7 +58,7 @@ void pmpi_sample_hand_leave(void);
 void pmpi_sample_thread_start(int slot);
 void pmpi_sample_thread_exit(int slot);
 /* Region slot opened (open 1) or closed (0) on the rank: the innermost open one is what
- * samples are filed under. Under pmpi_run.lock. */
+ * samples are filed under. Under pmpi_state_lock. */
 void pmpi_sample_region(int slot, int open);
 /* At MPI_Finalize (t_final set): the calling thread stops sampling; every table is named
  * and summed. */

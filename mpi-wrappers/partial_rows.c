@@ -31,6 +31,7 @@
 #include "own_threads.h"
 #include "partial_rows.h"
 #include "row.h"
+#include "run_identity.h"
 #include "state.h"
 #include "text_buffer.h"
 
@@ -121,7 +122,7 @@ static char outdir_abs[PATH_MAX];
  * Async-signal-safe (open, fstat); two threads racing keep one descriptor. */
 static int outdir(void)
 {
-    int fd = __atomic_load_n(&pmpi_run.outdir_fd, __ATOMIC_ACQUIRE), expected = -1;
+    int fd = pmpi_outdir_fd();
     if (fd >= 0 || !outdir_abs[0])
         return fd;
     struct stat st;
@@ -132,12 +133,10 @@ static int outdir(void)
     }
     if (fd < 0)
         return -1;
-    if (!__atomic_compare_exchange_n(&pmpi_run.outdir_fd, &expected, fd, 0, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_ACQUIRE)) {
+    int kept = pmpi_outdir_fd_publish(fd);
+    if (kept != fd)
         close(fd);
-        fd = expected;
-    }
-    return fd;
+    return kept;
 }
 
 /* Gives the unnamed file fd the name `name` in dir (linkat never replaces: EEXIST). */
@@ -423,26 +422,26 @@ void pmpi_partial_install(void)
     if (installed++)
         return;
     snprintf(pmpi_fault.partial_name, sizeof pmpi_fault.partial_name,
-             "papi_mpi_rank%d.partial.json", pmpi_run.rank);
+             "papi_mpi_rank%d.partial.json", pmpi_id()->rank);
     snprintf(pmpi_fault.checkpoint_name, sizeof pmpi_fault.checkpoint_name,
-             "papi_mpi_rank%d.checkpoint.json", pmpi_run.rank);
+             "papi_mpi_rank%d.checkpoint.json", pmpi_id()->rank);
     snprintf(pmpi_fault.checkpoint_prev_name, sizeof pmpi_fault.checkpoint_prev_name,
-             "papi_mpi_rank%d.checkpoint.prev.json", pmpi_run.rank);
-    if (pmpi_run.rank != 0 && pmpi_run.outdir[0]) {
+             "papi_mpi_rank%d.checkpoint.prev.json", pmpi_id()->rank);
+    if (pmpi_id()->rank != 0 && pmpi_id()->outdir[0]) {
         char cwd[PATH_MAX];
-        size_t c = 0, d = strlen(pmpi_run.outdir);
-        if (pmpi_run.outdir[0] == '/') {
-            memcpy(outdir_abs, pmpi_run.outdir, d + 1);
+        size_t c = 0, d = strlen(pmpi_id()->outdir);
+        if (pmpi_id()->outdir[0] == '/') {
+            memcpy(outdir_abs, pmpi_id()->outdir, d + 1);
         } else if (getcwd(cwd, sizeof cwd) && (c = strlen(cwd)) + 1 + d < sizeof outdir_abs) {
             memcpy(outdir_abs, cwd, c);
             outdir_abs[c] = '/';
-            memcpy(outdir_abs + c + 1, pmpi_run.outdir, d + 1);
+            memcpy(outdir_abs + c + 1, pmpi_id()->outdir, d + 1);
         } else { /* no absolute name: the directory opened now, as before */
-            snprintf(outdir_abs, sizeof outdir_abs, "%s", pmpi_run.outdir);
+            snprintf(outdir_abs, sizeof outdir_abs, "%s", pmpi_id()->outdir);
             outdir();
         }
     }
-    if (pmpi_run.outdir_fd < 0 && !outdir_abs[0])
+    if (pmpi_outdir_fd() < 0 && !outdir_abs[0])
         return; /* nowhere to write: said at MPI_Init */
     /* Rows an earlier run left in this directory are not removed here (that would be
      * one metadata operation per rank on the shared file system): every row carries

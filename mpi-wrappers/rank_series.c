@@ -26,6 +26,8 @@
 #include "event_log.h"
 #include "own_threads.h"
 #include "rank_series.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "sampler_thread.h"
 #include "socket_layout.h"
 #include "state.h"
@@ -33,7 +35,7 @@
 
 #define SERIES_MAX_SAMPLES 512 /* per rank: a row stays well inside its buffer */
 
-static struct count_series series; /* under pmpi_run.lock */
+static struct count_series series; /* under pmpi_state_lock */
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
 static pthread_t sampler_thread;
@@ -44,14 +46,14 @@ static int running, stop;
 static long long take_sample(void)
 {
     long long sum[PMPI_MAX_EVENTS] = {0}, t;
-    pthread_mutex_lock(&pmpi_run.lock);
+    pthread_mutex_lock(&pmpi_state_lock);
     pmpi_counters_read_rank_at(sum, &t); /* the counts' own time, not a later one */
-    cs_add(&series, t - pmpi_run.t_init, sum);
+    cs_add(&series, t - pmpi_id()->t_init, sum);
     /* into the event log too: a rank that dies leaves its samples in its log file, and
      * the log keeps every sample where the series merges them when full */
-    pmpi_log_counters(pmpi_ticks(), sum, pmpi_run.nevents);
+    pmpi_log_counters(pmpi_ticks(), sum, pmpi_ev()->nevents);
     long long step = series.step_ns;
-    pthread_mutex_unlock(&pmpi_run.lock);
+    pthread_mutex_unlock(&pmpi_state_lock);
     return step;
 }
 
@@ -83,7 +85,7 @@ static double interval(void)
     if (!s || !*s) /* empty: unset, as the region API reads it */
         return 0;
     double v = cs_parse_interval(s);
-    if (v < 0 && pmpi_run.rank == 0)
+    if (v < 0 && pmpi_id()->rank == 0)
         fprintf(stderr,
                 "papi_mpi: PAPI_INTERVAL=%.40s is not a number of seconds in 0.001..86400: "
                 "no time series\n",
@@ -94,9 +96,9 @@ static double interval(void)
 void pmpi_series_start(void)
 {
     double s = interval();
-    if (s <= 0 || running || pmpi_run.nevents < 1)
+    if (s <= 0 || running || pmpi_ev()->nevents < 1)
         return;
-    if (cs_init(&series, SERIES_MAX_SAMPLES, pmpi_run.nevents, s) != 0) {
+    if (cs_init(&series, SERIES_MAX_SAMPLES, pmpi_ev()->nevents, s) != 0) {
         fprintf(stderr, "papi_mpi: PAPI_INTERVAL: out of memory, no time series\n");
         return;
     }
@@ -144,7 +146,7 @@ static int lock_series(void)
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1;
-    return pthread_mutex_timedlock(&pmpi_run.lock, &until) == 0;
+    return pthread_mutex_timedlock(&pmpi_state_lock, &until) == 0;
 }
 
 /* ", \"metrics\": {name: value or null}" of one interval's counts over dt_ns. */
@@ -153,13 +155,13 @@ static void sample_metrics(struct tbuf *t, const long long *delta, long long dt_
     double v[PMPI_MAX_METRICS];
     int ok[PMPI_MAX_METRICS];
     char why[PMPI_MAX_METRICS][160];
-    if (pmpi_run.nmetrics < 1)
+    if (pmpi_ev()->nmetrics < 1)
         return;
     pmpi_counters_metrics(delta, (double)dt_ns * 1e-9, v, ok, why, sizeof why[0]);
     tb_raw(t, ", \"metrics\": {");
-    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
         tb_raw(t, k ? ", " : "");
-        tb_json(t, pmpi_run.metric_names[k]);
+        tb_json(t, pmpi_ev()->metric_names[k]);
         if (ok[k] && isfinite(v[k]))
             tb_fmt(t, ": %.9g", v[k]);
         else
@@ -174,12 +176,12 @@ static void sample_json(struct tbuf *t, int first, long long t_ns, long long dt_
 {
     long long delta[PMPI_MAX_EVENTS];
     tb_kv_int(t, first ? "{\"time_nsec\": " : ", {\"time_nsec\": ", t_ns);
-    for (int e = 0; e < pmpi_run.nevents; e++) {
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
         delta[e] = now[e] - (prev ? prev[e] : 0);
-        if (!pmpi_socket_counted_here(pmpi_run.event_names[e], 1))
+        if (!pmpi_socket_counted_here(pmpi_ev()->event_names[e], 1))
             continue;
         tb_raw(t, ", ");
-        tb_json(t, pmpi_run.event_names[e]);
+        tb_json(t, pmpi_ev()->event_names[e]);
         tb_kv_int(t, ": ", delta[e]);
     }
     sample_metrics(t, delta, dt_ns);
@@ -212,5 +214,5 @@ void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns)
         tb_raw(t, "]}");
     }
     if (locked)
-        pthread_mutex_unlock(&pmpi_run.lock);
+        pthread_mutex_unlock(&pmpi_state_lock);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "record.h"
+#include "run_identity.h"
 
 void pmpi_count_call(int id, long long t0)
 {
@@ -57,14 +58,14 @@ long long pmpi_busy_ticks(long long sum, long long end_tick)
         return sum;
     long long inside = atomic_load(&pmpi_rec.busy.inside);
     long long t = atomic_load(&pmpi_rec.busy.ticks) + (inside > 0 ? end_tick : 0);
-    long long wall = end_tick - pmpi_run.tick_init;
+    long long wall = end_tick - pmpi_id()->tick_init;
     return t < 0 ? 0 : t > wall ? wall : t;
 }
 
 double pmpi_ns_per_tick(long long end_ns, long long end_tick)
 {
-    return end_tick > pmpi_run.tick_init
-               ? (double)(end_ns - pmpi_run.t_init) / (double)(end_tick - pmpi_run.tick_init)
+    return end_tick > pmpi_id()->tick_init
+               ? (double)(end_ns - pmpi_id()->t_init) / (double)(end_tick - pmpi_id()->tick_init)
                : 1.0;
 }
 

@@ -12,6 +12,8 @@
 
 #include "energy_events.h"
 #include "region_energy.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "socket_layout.h"
 #include "text_buffer.h"
 
@@ -26,7 +28,7 @@ static struct {
 
 static int any_energy(void)
 {
-    for (int e = 0; e < pmpi_run.nevents; e++)
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
         if (pmpi_energy_scope(e) != PMPI_ENERGY_NONE)
             return 1;
     return 0;
@@ -46,14 +48,14 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
 {
     static int have[CELLS], k_socket[CELLS], k_node[CELLS];
     static double in[2 * CELLS], out[2 * CELLS];
-    int ne = pmpi_run.nevents;
+    int ne = pmpi_ev()->nevents;
     job.n = 0;
     if (!any_energy() || n <= 0) /* the same on every rank: the events are the job's */
         return;
     if (n > PMPI_MAX_REGIONS)
         n = PMPI_MAX_REGIONS;
     if (!pmpi_socket_layout_tried()) /* a GPU's energy without PAPI_MPI_METRICS */
-        pmpi_socket_layout(pmpi_run.rank);
+        pmpi_socket_layout(pmpi_id()->rank);
     for (int i = 0; i < n; i++) {
         const struct pmpi_region *r = row->counters_read ? region_of(row, names[i]) : NULL;
         for (int e = 0; e < ne; e++)
@@ -72,7 +74,7 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
         }
     }
     PMPI_Reduce(in, out, 2 * CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (pmpi_run.rank != 0)
+    if (pmpi_id()->rank != 0)
         return;
     job.n = n;
     for (int i = 0; i < n; i++) {
@@ -88,7 +90,7 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
         for (int e = 0, first = 1; e < ne; e++) {
             if (pmpi_energy_scope(e) == PMPI_ENERGY_NONE)
                 continue;
-            fprintf(fp, "%s%s %.6g J", first ? " " : ", ", pmpi_run.event_names[e],
+            fprintf(fp, "%s%s %.6g J", first ? " " : ", ", pmpi_ev()->event_names[e],
                     out[i * ne + e]);
             first = 0;
         }
@@ -98,7 +100,7 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
 
 void pmpi_region_energy_head_json(struct tbuf *t)
 {
-    int ne = pmpi_run.nevents;
+    int ne = pmpi_ev()->nevents;
     if (job.n == 0)
         return;
     tb_raw(t, ",\n\"region_energy\": {\"rule\": ");
@@ -113,7 +115,7 @@ void pmpi_region_energy_head_json(struct tbuf *t)
                 continue;
             tb_raw(t, first ? "" : ", ");
             first = 0;
-            tb_json(t, pmpi_run.event_names[e]);
+            tb_json(t, pmpi_ev()->event_names[e]);
             tb_fmt(t, ": {\"joules\": %.9g", job.joules[i * ne + e]);
             tb_fmt(t, ", \"ranks\": %.0f, \"scope\": \"%s\"}", job.ranks[i * ne + e],
                    pmpi_energy_scope(e) == PMPI_ENERGY_SOCKET ? "socket" : "node");

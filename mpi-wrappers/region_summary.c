@@ -10,6 +10,7 @@
 
 #include "region_energy.h"
 #include "region_summary.h"
+#include "run_identity.h"
 #include "state.h"
 
 struct name_set {
@@ -104,18 +105,19 @@ void pmpi_region_summary(const struct pmpi_row *row, FILE *fp)
     reduce(&mine, &all, 1, sizeof mine, union_op, 1);
     if (all.n == 0)
         return;
+    int me = pmpi_id()->rank;
     for (int i = 0; i < all.n; i++) {
-        in[i] = (struct region_stat){0, 0, 0, HUGE_VAL, -HUGE_VAL, pmpi_run.rank, pmpi_run.rank};
+        in[i] = (struct region_stat){0, 0, 0, HUGE_VAL, -HUGE_VAL, me, me};
         for (int j = 0; j < row->nregions; j++)
             if (strcmp(row->regions[j].name, all.name[i]) == 0) {
                 double w = (double)row->regions[j].wall_ns * 1e-9;
                 in[i] = (struct region_stat){1, (double)row->regions[j].entries, w, w, w,
-                                             pmpi_run.rank, pmpi_run.rank};
+                                             pmpi_id()->rank, pmpi_id()->rank};
             }
     }
     reduce(in, out, all.n, sizeof in[0], stat_op, 0);
     pmpi_region_energy_reduce(row, (const char(*)[PMPI_NAME_LEN])all.name, all.n, fp);
-    if (pmpi_run.rank != 0)
+    if (pmpi_id()->rank != 0)
         return;
     fprintf(fp, "papi_mpi: regions (MPI_Pcontrol 2/-2, or 1/-1 with a name): wall time per rank "
            "that entered them\n");

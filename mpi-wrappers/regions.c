@@ -1,6 +1,6 @@
 /* regions.c: named regions of MPI_Pcontrol (+-2): entries, wall time, the calling
  * thread's counters and the rank's MPI calls and time in MPI per region, in
- * pmpi_run.regions under pmpi_run.lock. */
+ * pmpi_regions()->regions under pmpi_state_lock. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +10,9 @@
 #include "event_log.h"
 #include "mpi_sample.h"
 #include "record.h"
+#include "region_state.h"
 #include "regions.h"
+#include "run_events.h"
 #include "state.h"
 #include "thread_slots.h"
 
@@ -70,20 +72,20 @@ void pmpi_region_mark(int level, const char *name)
     if (!name)
         name = "unnamed"; /* Fortran: MPI_Pcontrol has only the level there */
     struct pmpi_region *r = NULL;
-    pthread_mutex_lock(&pmpi_run.lock);
-    for (int i = 0; i < pmpi_run.nregions; i++)
-        if (strcmp(pmpi_run.regions[i].name, name) == 0)
-            r = &pmpi_run.regions[i];
-    if (!r && level == 2 && pmpi_run.nregions < PMPI_MAX_REGIONS) {
-        r = &pmpi_run.regions[pmpi_run.nregions];
+    pthread_mutex_lock(&pmpi_state_lock);
+    for (int i = 0; i < pmpi_regions()->nregions; i++)
+        if (strcmp(pmpi_regions()->regions[i].name, name) == 0)
+            r = &pmpi_regions()->regions[i];
+    if (!r && level == 2 && pmpi_regions()->nregions < PMPI_MAX_REGIONS) {
+        r = &pmpi_regions()->regions[pmpi_regions()->nregions];
         snprintf(r->name, sizeof r->name, "%s", name);
-        pmpi_run.nregions++;
+        pmpi_regions()->nregions++;
     }
     if (!r) {
-        pthread_mutex_unlock(&pmpi_run.lock);
+        pthread_mutex_unlock(&pmpi_state_lock);
         return;
     }
-    int slot = (int)(r - pmpi_run.regions);
+    int slot = (int)(r - pmpi_regions()->regions);
     long long now[PMPI_MAX_EVENTS] = {0};
     pmpi_counters_read_self(now);
     pmpi_energy_region_read(now); /* the socket's energy: not a thread's count */
@@ -100,16 +102,16 @@ void pmpi_region_mark(int level, const char *name)
         long long wall = pmpi_now_ns() - r->open_t0;
         long long delta[PMPI_MAX_EVENTS] = {0};
         r->wall_ns += wall;
-        for (int e = 0; e < pmpi_run.nevents; e++) {
+        for (int e = 0; e < pmpi_ev()->nevents; e++) {
             delta[e] = now[e] - r->open_counts[e];
             r->counts[e] += delta[e];
         }
-        if (pmpi_log.on && pmpi_run.nmetrics > 0) { /* this entry's metrics, for a trace */
+        if (pmpi_log.on && pmpi_ev()->nmetrics > 0) { /* this entry's metrics, for a trace */
             double v[PMPI_MAX_METRICS];
             int ok[PMPI_MAX_METRICS];
             char why[PMPI_MAX_METRICS][160];
             pmpi_counters_metrics(delta, (double)wall * 1e-9, v, ok, why, sizeof why[0]);
-            pmpi_log_region_metrics(slot, v, ok, pmpi_run.nmetrics);
+            pmpi_log_region_metrics(slot, v, ok, pmpi_ev()->nmetrics);
         }
         long long busy = mpi_totals(now_calls, now_ticks);
         r->mpi_ticks += busy > r->open_mpi_ticks ? busy - r->open_mpi_ticks : 0;
@@ -117,5 +119,5 @@ void pmpi_region_mark(int level, const char *name)
         pmpi_log_region(slot, 0);
         pmpi_sample_region(slot, 0);
     }
-    pthread_mutex_unlock(&pmpi_run.lock);
+    pthread_mutex_unlock(&pmpi_state_lock);
 }

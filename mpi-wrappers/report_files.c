@@ -34,6 +34,7 @@
 
 #include "env.h"
 #include "output_file.h"
+#include "run_identity.h"
 #include <mpi.h>
 
 #include "report_files.h"
@@ -156,7 +157,7 @@ static int move(struct reader *rd, unsigned long long len, char *copy, struct ou
                 fprintf(stderr,
                         "papi_mpi: rank %d received an empty piece of the report from "
                         "rank %d\n",
-                        pmpi_run.rank, rd->from);
+                        pmpi_id()->rank, rd->from);
                 return -1;
             }
             rd->got = (size_t)count;
@@ -214,7 +215,7 @@ static int group_size(int P)
  * members. */
 static int source(int self, int j, int *count)
 {
-    int P = pmpi_run.nranks, G = group_size(P), members0 = (G < P ? G : P) - 1;
+    int P = pmpi_id()->nranks, G = group_size(P), members0 = (G < P ? G : P) - 1;
     *count = 1;
     if (self != 0 || j < members0)
         return self + 1 + j;
@@ -235,11 +236,11 @@ static int pull_sources(struct reader *rd, int nsrc, int n, const struct pmpi_sh
             MPI_Request *slot = &tokens[granted % PULL_WINDOW];
             if (granted >= PULL_WINDOW) /* the slot's previous token, long matched */
                 PMPI_Wait(slot, MPI_STATUS_IGNORE);
-            PMPI_Isend(NULL, 0, MPI_BYTE, source(pmpi_run.rank, granted, &count), TAG_TOKEN,
+            PMPI_Isend(NULL, 0, MPI_BYTE, source(pmpi_id()->rank, granted, &count), TAG_TOKEN,
                        rd->comm, slot);
             granted++;
         }
-        rd->from = source(pmpi_run.rank, j, &count);
+        rd->from = source(pmpi_id()->rank, j, &count);
         rd->got = rd->at = 0;
         for (int c = 0; c < count; c++)
             bad |= relay_rank(rd, n, f, o, s);
@@ -253,7 +254,7 @@ static int pull_sources(struct reader *rd, int nsrc, int n, const struct pmpi_sh
 static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f, struct out *o,
                            char *piece)
 {
-    int P = pmpi_run.nranks, G = group_size(P), bad = 0;
+    int P = pmpi_id()->nranks, G = group_size(P), bad = 0;
     for (int i = 0; i < n; i++) {
         if (!f[i].head || !f[i].body) {
             bad = 1;
@@ -279,7 +280,7 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
     /* static: no allocation can break the stream */
     static char piece[PMPI_PULL_PIECE], relay[PMPI_PULL_PIECE];
     long long lens[PMPI_MAX_SHARED];
-    int rank = pmpi_run.rank, P = pmpi_run.nranks, G = group_size(P), missing = 0;
+    int rank = pmpi_id()->rank, P = pmpi_id()->nranks, G = group_size(P), missing = 0;
     int leader = rank / G * G, is_leader = leader == rank;
     for (int i = 0; i < n; i++) {
         lens[i] = f[i].body ? (long long)f[i].body_len : -1;
@@ -288,7 +289,7 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
             fprintf(stderr,
                     "papi_mpi: rank %d could not write its part of %s/%s (a row too "
                     "long for its buffer, or no memory)\n",
-                    rank, pmpi_run.outdir, names[i]);
+                    rank, pmpi_id()->outdir, names[i]);
         }
     }
     struct stream s = {.comm = comm, .to = is_leader ? 0 : leader, .piece = piece};
@@ -313,7 +314,7 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
 int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
                       long long *bytes, char (*tmps)[PMPI_TMP_NAME])
 {
-    int rank = pmpi_run.rank, bad = 0;
+    int rank = pmpi_id()->rank, bad = 0;
     struct out o[PMPI_MAX_SHARED];
     char *piece = NULL;
     for (int i = 0; i < n; i++) {
@@ -325,7 +326,7 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
     if (rank == 0) {
         PULL_WINDOW = env_int("PAPI_MPI_REPORT_WINDOW", 1, PMPI_PULL_WINDOW, PMPI_PULL_WINDOW);
         PULL_PIECE = env_int("PAPI_MPI_REPORT_PIECE", 32, PMPI_PULL_PIECE, PMPI_PULL_PIECE);
-        ok = pmpi_run.outdir_fd >= 0;
+        ok = pmpi_outdir_fd() >= 0;
         piece = ok ? malloc((size_t)PULL_PIECE) : NULL;
         if (ok && !piece) {
             fprintf(stderr, "papi_mpi: no memory to write the report\n");
@@ -334,10 +335,10 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
         for (int i = 0; i < n && ok; i++) {
             o[i].b = malloc(PMPI_OUT_BUF);
             o[i].fd = o[i].b
-                          ? output_file_create(pmpi_run.outdir_fd, names[i], tmps[i], PMPI_TMP_NAME)
+                          ? output_file_create(pmpi_outdir_fd(), names[i], tmps[i], PMPI_TMP_NAME)
                           : -1;
             if (o[i].fd < 0) {
-                fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_run.outdir,
+                fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_id()->outdir,
                         o[i].b ? strerror(errno) : "no memory");
                 tmps[i][0] = '\0';
                 ok = 0;
@@ -363,7 +364,7 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
                 fprintf(stderr,
                         "papi_mpi: rank 0 could not write %s/%s: %s (full disk or a "
                         "file size limit)\n",
-                        pmpi_run.outdir, names[i], strerror(o[i].err));
+                        pmpi_id()->outdir, names[i], strerror(o[i].err));
                 bad = 1;
             }
         }
@@ -384,13 +385,13 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
  * removes them all: the report and its CSVs are published together or not at all. */
 int pmpi_publish_shared(const char *const *names, char (*tmps)[PMPI_TMP_NAME], int n, int bad)
 {
-    if (pmpi_run.rank == 0) {
+    if (pmpi_id()->rank == 0) {
         for (int i = 0; i < n; i++) {
             if (!tmps[i][0])
                 continue; /* never created */
             if (bad)
-                output_file_discard(pmpi_run.outdir_fd, tmps[i]);
-            else if (output_file_publish(pmpi_run.outdir_fd, tmps[i], names[i]) != 0)
+                output_file_discard(pmpi_outdir_fd(), tmps[i]);
+            else if (output_file_publish(pmpi_outdir_fd(), tmps[i], names[i]) != 0)
                 bad = 1;
         }
     }

@@ -11,7 +11,10 @@
 #include "mpi_sample.h"
 #include "rank_series.h"
 #include "record.h"
+#include "region_state.h"
 #include "row.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "socket_layout.h"
 #include "text_buffer.h"
 #include "traffic.h"
@@ -21,11 +24,11 @@ static int lock_for(int mode)
     if (mode == PMPI_ROW_SIGNAL)
         return 0;
     if (mode == PMPI_ROW_NORMAL)
-        return pthread_mutex_lock(&pmpi_run.lock) == 0;
+        return pthread_mutex_lock(&pmpi_state_lock) == 0;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1;
-    return pthread_mutex_timedlock(&pmpi_run.lock, &until) == 0;
+    return pthread_mutex_timedlock(&pmpi_state_lock, &until) == 0;
 }
 
 /* The finished row's counts, read as MPI_Finalize begins (pmpi_row_read_final). */
@@ -35,13 +38,15 @@ static struct {
     const char *note;
 } final;
 
-void pmpi_row_read_final(void)
+struct pmpi_run_end pmpi_row_read_final(void)
 {
-    pthread_mutex_lock(&pmpi_run.lock);
-    final.note = pmpi_counters_read_rank_at(final.counts, &pmpi_run.t_final);
-    pmpi_run.tick_final = pmpi_ticks();
+    pthread_mutex_lock(&pmpi_state_lock);
+    long long t_final;
+    final.note = pmpi_counters_read_rank_at(final.counts, &t_final);
+    pmpi_end_set(t_final, pmpi_ticks());
     final.taken = 1;
-    pthread_mutex_unlock(&pmpi_run.lock);
+    pthread_mutex_unlock(&pmpi_state_lock);
+    return *pmpi_end();
 }
 
 void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode,
@@ -54,8 +59,8 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     double ns_per_tick = pmpi_ns_per_tick(end, end_tick);
     int n = atomic_load(&pmpi_rec.nthreads);
     memset(row, 0, sizeof *row);
-    row->rank = pmpi_run.rank;
-    row->nranks = pmpi_run.nranks;
+    row->rank = pmpi_id()->rank;
+    row->nranks = pmpi_id()->nranks;
     row->finished = finished;
     row->exit_reason = reason;
     row->nthreads = n;
@@ -74,7 +79,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     }
     for (int c = 0; c < PMPI_NCALLS; c++)
         row->ns[c] = (long long)((double)row->ns[c] * ns_per_tick);
-    row->wall_s = (double)(end - pmpi_run.t_init) * 1e-9;
+    row->wall_s = (double)(end - pmpi_id()->t_init) * 1e-9;
     row->mpi_thread_sum_s = (double)mpi_ticks * ns_per_tick * 1e-9;
     row->mpi_s = (double)pmpi_busy_ticks(mpi_ticks, end_tick) * ns_per_tick * 1e-9;
     if (!lock_for(mode)) {
@@ -83,8 +88,8 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
         row->counter_note = mode == PMPI_ROW_SIGNAL
                                 ? "counters not read: the row was written in a signal handler"
                                 : "counters not read: the wrapper's lock was held at exit";
-        row->nregions = pmpi_run.nregions;
-        memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
+        row->nregions = pmpi_regions()->nregions;
+        memcpy(row->regions, pmpi_regions()->regions, sizeof row->regions);
         return;
     }
     row->counters_read = 1;
@@ -98,10 +103,10 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     pmpi_counters_metrics(row->counts, row->wall_s, row->metric, row->metric_ok, row->metric_why,
                           sizeof row->metric_why[0]);
     pmpi_mpx_metric_fractions(row->metric_fraction);
-    row->series_end_ns = read_ns - pmpi_run.t_init; /* the series' last sample: these counts */
-    row->nregions = pmpi_run.nregions;
-    memcpy(row->regions, pmpi_run.regions, sizeof row->regions);
-    pthread_mutex_unlock(&pmpi_run.lock);
+    row->series_end_ns = read_ns - pmpi_id()->t_init; /* the series' last sample: these counts */
+    row->nregions = pmpi_regions()->nregions;
+    memcpy(row->regions, pmpi_regions()->regions, sizeof row->regions);
+    pthread_mutex_unlock(&pmpi_state_lock);
 }
 
 /* {event: count} of the events counted here: a socket's event another rank counts is
@@ -109,11 +114,11 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
 static void counters_json(struct tbuf *t, const long long *counts, int rank_row)
 {
     tb_raw(t, "{");
-    for (int e = 0, first = 1; e < pmpi_run.nevents; e++) {
-        if (!pmpi_socket_counted_here(pmpi_run.event_names[e], rank_row))
+    for (int e = 0, first = 1; e < pmpi_ev()->nevents; e++) {
+        if (!pmpi_socket_counted_here(pmpi_ev()->event_names[e], rank_row))
             continue;
         tb_raw(t, first ? "" : ", ");
-        tb_json(t, pmpi_run.event_names[e]);
+        tb_json(t, pmpi_ev()->event_names[e]);
         tb_kv_int(t, ": ", counts[e]);
         first = 0;
     }
@@ -125,11 +130,11 @@ static void shared_by_json(struct tbuf *t)
 {
     const struct pmpi_socket_share *s = pmpi_socket();
     int first = 1;
-    for (int k = 0; s && k < pmpi_run.nmetrics; k++) {
-        if (!pmpi_run.metric_socket[k])
+    for (int k = 0; s && k < pmpi_ev()->nmetrics; k++) {
+        if (!pmpi_ev()->metric_socket[k])
             continue;
         tb_raw(t, first ? ", \"named_metrics_shared_by\": {" : ", ");
-        tb_json(t, pmpi_run.metric_names[k]);
+        tb_json(t, pmpi_ev()->metric_names[k]);
         tb_kv_int(t, ": ", s->shared_by);
         first = 0;
     }
@@ -142,9 +147,9 @@ static void shared_by_json(struct tbuf *t)
 static void running_fraction_json(struct tbuf *t, const struct pmpi_row *row)
 {
     tb_raw(t, ", \"named_metrics_running_fraction\": {");
-    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
         tb_raw(t, k ? ", " : "");
-        tb_json(t, pmpi_run.metric_names[k]);
+        tb_json(t, pmpi_ev()->metric_names[k]);
         tb_fmt(t, ": %.6g", row->metric_fraction[k]);
     }
     tb_raw(t, "}");
@@ -158,9 +163,9 @@ static void running_fraction_json(struct tbuf *t, const struct pmpi_row *row)
 static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
 {
     tb_raw(t, ", \"named_metrics\": {");
-    for (int k = 0; k < pmpi_run.nmetrics; k++) {
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
         tb_raw(t, k ? ", " : "");
-        tb_json(t, pmpi_run.metric_names[k]);
+        tb_json(t, pmpi_ev()->metric_names[k]);
         if (row->metric_ok[k]) {
             tb_fmt(t, ": %.9g", row->metric[k]);
         } else {
@@ -170,7 +175,7 @@ static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
     tb_raw(t, "}");
     running_fraction_json(t, row);
     shared_by_json(t);
-    for (int k = 0; k < pmpi_run.nmetrics; k++)
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++)
         if (!row->metric_ok[k]) {
             tb_raw(t, ", \"named_metrics_note\": ");
             tb_json(t, row->metric_why[k]);
@@ -182,9 +187,9 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
 {
     tb_kv_int(t, "{\"rank\": ", row->rank);
     tb_raw(t, ", \"run_id\": ");
-    tb_json(t, pmpi_run.run_id);
+    tb_json(t, pmpi_id()->run_id);
     tb_raw(t, ", \"host\": ");
-    tb_json(t, pmpi_run.host);
+    tb_json(t, pmpi_id()->host);
     tb_raw(t, row->finished ? ", \"finished\": true" : ", \"finished\": false");
     if (row->exit_reason) {
         tb_raw(t, ", \"exit_reason\": ");
@@ -201,7 +206,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     if (row->counters_read) {
         tb_raw(t, ", \"counters\": ");
         counters_json(t, row->counts, 1);
-        if (pmpi_run.nmetrics > 0)
+        if (pmpi_ev()->nmetrics > 0)
             named_metrics_json(t, row);
         pmpi_series_json(t, row->counts, row->series_end_ns);
     }
@@ -260,9 +265,9 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
 void pmpi_summary_csv_header(struct tbuf *t)
 {
     tb_raw(t, "rank,finished,threads,wall_s,mpi_s,mpi_thread_sum_s");
-    for (int e = 0; e < pmpi_run.nevents; e++) {
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
         tb_raw(t, ",");
-        tb_csv(t, pmpi_run.event_names[e]);
+        tb_csv(t, pmpi_ev()->event_names[e]);
     }
     tb_raw(t, "\n");
 }
@@ -275,10 +280,10 @@ void pmpi_row_summary_csv(const struct pmpi_row *row, struct tbuf *t)
     tb_kv_secs(t, ",", (long long)(row->wall_s * 1e9));
     tb_kv_secs(t, ",", (long long)(row->mpi_s * 1e9));
     tb_kv_secs(t, ",", (long long)(row->mpi_thread_sum_s * 1e9));
-    for (int e = 0; e < pmpi_run.nevents; e++) {
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
         tb_raw(t, ",");
         /* empty field: not read (signal handler), or the socket's reader counts it */
-        if (row->counters_read && pmpi_socket_counted_here(pmpi_run.event_names[e], 1))
+        if (row->counters_read && pmpi_socket_counted_here(pmpi_ev()->event_names[e], 1))
             tb_int(t, row->counts[e]);
     }
     tb_raw(t, "\n");

@@ -3,6 +3,8 @@
 #ifndef PAPI_MPI_ROW_H
 #define PAPI_MPI_ROW_H
 
+#include "region_state.h"
+#include "run_identity.h"
 #include "state.h"
 
 struct tbuf;
@@ -34,10 +36,10 @@ struct pmpi_row {
  * in a program's signal handler that interrupted its holder), in a signal handler (no
  * lock, no counters). */
 enum pmpi_row_mode { PMPI_ROW_NORMAL, PMPI_ROW_EXIT, PMPI_ROW_SIGNAL };
-/* MPI_Finalize, first: the rank's counts read, and the time they
- * stand for set as pmpi_run.t_final (tick_final): the finished row's counts and wall
- * time, and its series' last sample, end there, before the wrapper's own work. */
-void pmpi_row_read_final(void);
+/* MPI_Finalize, first: the rank's counts read, and the time they stand for set as the
+ * run's end (pmpi_end_set) and returned: the finished row's counts and wall time, and
+ * its series' last sample, end there, before the wrapper's own work. */
+struct pmpi_run_end pmpi_row_read_final(void);
 /* end_ns/end_tick: the end of the row's time (0: now). */
 void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, int mode,
                       long long end_ns, long long end_tick);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mpi_sample.h"
+#include "run_identity.h"
 #include "sample_report.h"
 #include "state.h"
 #include "text_buffer.h"
@@ -187,7 +188,7 @@ static void fill(struct jtab *t)
         f->samples = f->max_samples = R->fn[i].samples;
         f->wall_ns = R->fn[i].wall_ns;
         f->ranks = 1;
-        f->max_rank = pmpi_run.rank;
+        f->max_rank = pmpi_id()->rank;
     }
     for (int i = 0; i < R->nmpi; i++) {
         const struct pmpi_sample_mpi *s = &R->mpi[i];
@@ -225,7 +226,7 @@ void pmpi_sample_report_reduce(void)
     PMPI_Reduce(&mine, &job, 1, type, op, 0, MPI_COMM_WORLD);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
-    reduced = pmpi_run.rank == 0 && pmpi_sample_state(NULL) == 1;
+    reduced = pmpi_id()->rank == 0 && pmpi_sample_state(NULL) == 1;
 }
 
 size_t pmpi_sample_report_size(void)
@@ -345,7 +346,7 @@ void pmpi_sample_report_print(FILE *out)
 {
     if (!reduced)
         return;
-    int top = pmpi_run.top < 5 ? pmpi_run.top : 5;
+    int top = pmpi_id()->top < 5 ? pmpi_id()->top : 5;
     fputs("papi_mpi: sampled ", out);
     print_rate(out);
     fprintf(out,

@@ -13,6 +13,8 @@
 #include "env.h"
 #include "component_counters.h"
 #include "papi.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "socket_counters.h"
 #include "socket_layout.h"
 #include "state.h"
@@ -25,8 +27,8 @@ static int not_counted; /* this rank reads for its socket, and its set did not o
 
 static int any_socket_metric(void)
 {
-    for (int k = 0; k < pmpi_run.nmetrics; k++)
-        if (pmpi_run.metric_socket[k])
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++)
+        if (pmpi_ev()->metric_socket[k])
             return 1;
     return 0;
 }
@@ -37,7 +39,7 @@ static void open_socket_set(void)
     const struct pmpi_socket_share *sh = pmpi_socket(); /* NULL: not laid out */
     for (int i = 0; ok && i < nsocket_ev; i++) {
         char name[PAPI_2MAX_STR_LEN];
-        pmpi_socket_event_name(pmpi_run.event_names[socket_ev[i]], sh ? sh->package : -1, name,
+        pmpi_socket_event_name(pmpi_ev()->event_names[socket_ev[i]], sh ? sh->package : -1, name,
                                sizeof name);
         ok = PAPI_add_named_event(es, name) == PAPI_OK;
     }
@@ -50,7 +52,7 @@ static void open_socket_set(void)
         fprintf(stderr,
                 "papi_mpi: rank %d, the reader of package %d, cannot count its socket's events "
                 "(%s): their metrics have no value on this socket\n",
-                pmpi_run.rank, sh ? sh->package : -1, PAPI_strerror_detail());
+                pmpi_id()->rank, sh ? sh->package : -1, PAPI_strerror_detail());
     if (es != PAPI_NULL) {
         PAPI_cleanup_eventset(es);
         PAPI_destroy_eventset(&es);
@@ -61,7 +63,7 @@ static void open_socket_set(void)
 static int energy_only(void)
 {
     for (int i = 0; i < nsocket_ev; i++)
-        if (strncmp(pmpi_run.event_names[socket_ev[i]], PMPI_ENERGY_PREFIX,
+        if (strncmp(pmpi_ev()->event_names[socket_ev[i]], PMPI_ENERGY_PREFIX,
                     strlen(PMPI_ENERGY_PREFIX)) != 0)
             return 0;
     return 1;
@@ -73,9 +75,9 @@ void pmpi_socket_counters_init(int papi_ok)
     /* Collective on every rank or none: decided by the environment, the same on all. */
     if (!env || !*env)
         return;
-    pmpi_socket_layout(pmpi_run.rank);
-    for (int e = 0; e < pmpi_run.nevents; e++)
-        if (pmpi_socket_wide_event(pmpi_run.event_names[e]))
+    pmpi_socket_layout(pmpi_id()->rank);
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        if (pmpi_socket_wide_event(pmpi_ev()->event_names[e]))
             socket_ev[nsocket_ev++] = e;
     const struct pmpi_socket_share *s = pmpi_socket();
     if (papi_ok && nsocket_ev && any_socket_metric() && (!s || s->is_reader || energy_only()))

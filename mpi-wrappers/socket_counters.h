@@ -12,10 +12,10 @@ void pmpi_socket_counters_init(int papi_ok);
 /* 1 when this rank reads for its socket (its reader, or not laid out) and the socket's
  * set did not open: the socket's metrics have no value (never 0). */
 int pmpi_socket_counters_not_counted(void);
-/* 1 when this rank counts socket-wide event e (an index of pmpi_run.event_names): the
+/* 1 when this rank counts socket-wide event e (an index of pmpi_ev()->event_names): the
  * socket's reader, or any rank of it for a powercap energy sum. */
 int pmpi_socket_counters_open(int e);
-/* Adds the socket set's counts (reader) into sum, in pmpi_run.event_names' order. */
+/* Adds the socket set's counts (reader) into sum, in pmpi_ev()->event_names' order. */
 void pmpi_socket_counters_read(long long *sum);
 /* Stops the socket set, its final counts added into into (once). */
 void pmpi_socket_counters_stop(long long *into);

@@ -6,7 +6,7 @@
 struct pmpi_record_state pmpi_rec;
 __thread struct pmpi_thread *pmpi_tls __attribute__((tls_model("initial-exec")));
 __thread struct pmpi_fortran_call pmpi_fcall __attribute__((tls_model("initial-exec")));
-struct pmpi_run pmpi_run = {.outdir_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+pthread_mutex_t pmpi_state_lock = PTHREAD_MUTEX_INITIALIZER;
 struct pmpi_fault_state pmpi_fault;
 __thread struct pmpi_sample_call pmpi_scall __attribute__((tls_model("initial-exec")));
 int pmpi_sampling;

@@ -4,14 +4,14 @@
  *  - pmpi_rec: what every intercepted call records (hot path): the run's recording
  *    state and one slot per thread, written by that thread (or with atomic adds in
  *    the shared overflow slot). Read at MPI_Finalize and by the exit paths.
- *  - pmpi_run: what MPI_Finalize aggregates and the files carry: the run's identity,
- *    clocks, events, regions and output directory. Written at MPI_Init, by
- *    MPI_Pcontrol (regions, under the lock) and at MPI_Finalize.
+ *  - the run, in three parts each with its own file: who the rank is and where it
+ *    writes, fixed at MPI_Init (run_identity.h); its events and metrics (run_events.h,
+ *    the counters'); its MPI_Pcontrol regions (region_state.h, under the lock).
  *  - pmpi_fault: what the fault path (exit rows, checkpoints, signal handlers) writes:
  *    its file names, its own end time and whether the exit row was written. The fault
  *    path never writes the other two.
  *
- * Lock: pmpi_run.lock guards the regions, the counters' event sets and retired counts
+ * Lock: pmpi_state_lock guards the regions, the counters' event sets and retired counts
  * (counters.c). Pcontrol, the checkpoint thread, thread exit, MPI_Finalize and the exit
  * paths that run in normal context (MPI_Abort, atexit) take it; signal handlers never
  * take a lock nor allocate. */
@@ -134,57 +134,6 @@ struct pmpi_sample_call {
 extern __thread struct pmpi_sample_call pmpi_scall __attribute__((tls_model("initial-exec")));
 extern int pmpi_sampling;
 
-/* ---- the run: what MPI_Finalize aggregates ---- */
-#define PMPI_REGION_CALLS 16 /* distinct MPI calls listed per region; the rest summed */
-
-/* One MPI call made inside a region: its id, calls and time (pmpi_ticks() units). */
-struct pmpi_region_call {
-    int id;
-    long long calls, ticks;
-};
-
-/* A MPI_Pcontrol region: wall time and the opening thread's counters while open, and
- * the MPI calls of every thread of the rank while open (MPI_Pcontrol not counted). */
-struct pmpi_region {
-    char name[PMPI_NAME_LEN];
-    long long entries, wall_ns, open_t0;
-    long long counts[PMPI_MAX_EVENTS], open_counts[PMPI_MAX_EVENTS];
-    long long mpi_ticks, open_mpi_ticks; /* the rank's time in MPI (pmpi_busy_ticks) */
-    long long mpi_calls;                 /* MPI calls, all of them */
-    long long calls_unlisted;            /* of those, the calls past the listed ones */
-    int ncalls;
-    struct pmpi_region_call calls[PMPI_REGION_CALLS];
-    int open;
-};
-
-struct pmpi_run {
-    int rank, nranks;
-    long long t_init, t_final;       /* CLOCK_MONOTONIC ns */
-    long long tick_init, tick_final; /* pmpi_ticks() at the same moments */
-    int nevents;
-    char event_names[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
-    /* what is added for each (counters.c): the name, or a kernel-only software event
-     * with the modifiers that count it in kernel mode too (software_event.h) */
-    char event_counted[PMPI_MAX_EVENTS][PMPI_NAME_LEN];
-    int nmetrics; /* PAPI_MPI_METRICS computed from those events (counters.c) */
-    char metric_names[PMPI_MAX_METRICS][PMPI_NAME_LEN], metric_units[PMPI_MAX_METRICS][PMPI_NAME_LEN];
-    int metric_socket[PMPI_MAX_METRICS]; /* 1: counts a socket's events (socket_share.h) */
-    char *counter_note;    /* why events were left out, whole (heap), or NULL */
-    char *counter_banner;  /* the same in one short line for the banner (heap), or NULL */
-    struct pmpi_region regions[PMPI_MAX_REGIONS];
-    int nregions;
-    int outdir_fd;         /* the output directory (rank 0: opened at MPI_Init; others: at their first row), or -1 */
-    char outdir[PATH_MAX]; /* its name as given (PAPI_MPI_OUTPUT_DIR) */
-    char run_id[48];       /* the same on every rank of a run: names it in every file */
-    char start_utc[32];    /* rank 0's MPI_Init, ISO 8601 UTC (from run_id: the same on all) */
-    char host[256];        /* this rank's host name */
-    char command[4096];    /* the program's arguments, each ending in '\0' (at most this much) */
-    int command_len;       /* bytes of command used; 0: /proc/self/cmdline unreadable */
-    int top;               /* PAPI_MPI_TOP: calls and call sites the banner shows */
-    pthread_mutex_t lock;  /* see the lock discipline above */
-};
-extern struct pmpi_run pmpi_run;
-
 /* ---- the fault path: exit rows and checkpoints ---- */
 struct pmpi_fault_state {
     _Atomic int written;        /* the exit row: once, by the first exit path */
@@ -192,5 +141,8 @@ struct pmpi_fault_state {
     char partial_name[64], checkpoint_name[64], checkpoint_prev_name[64];
 };
 extern struct pmpi_fault_state pmpi_fault;
+
+/* See the lock discipline above. */
+extern pthread_mutex_t pmpi_state_lock;
 
 #endif

@@ -30,7 +30,10 @@
 #include "env.h"
 #include "event_log.h"
 #include "rank_series.h"
+#include "region_state.h"
 #include "request_link.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "state.h"
 #include "trace_export.h"
 #include "trace_writer.h"
@@ -58,7 +61,7 @@ struct conv {
     uint32_t thread;
     int call_region[PMPI_NCALLS]; /* -1, or the region id of that call */
     const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS];
-    int nnames, ncounters; /* counter i: pmpi_run.event_names[i], then the metrics' */
+    int nnames, ncounters; /* counter i: pmpi_ev()->event_names[i], then the metrics' */
     int nevents;           /* counters that are events; the interval metrics follow them */
     int nim, nrm;          /* interval metrics; region metrics (region x metric) after them */
     uint32_t label[PMPI_MAX_THREADS + 1]; /* a thread slot's track */
@@ -67,7 +70,7 @@ struct conv {
 /* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
 static uint64_t gtime_ns(const struct conv *c, double local)
 {
-    double f = c->span > 0 ? (local - (double)pmpi_run.t_init) / c->span : 0;
+    double f = c->span > 0 ? (local - (double)pmpi_id()->t_init) / c->span : 0;
     double g = local - (c->off0 + (c->off1 - c->off0) * (f < 0 ? 0 : f > 1 ? 1 : f));
     return g > 0 ? (uint64_t)g : 0;
 }
@@ -75,7 +78,7 @@ static uint64_t gtime_ns(const struct conv *c, double local)
 /* Log tick x on rank 0's clock (ns). */
 static uint64_t gtime(const struct conv *c, long long x)
 {
-    return gtime_ns(c, (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * c->npt);
+    return gtime_ns(c, (double)pmpi_id()->t_init + (double)(x - pmpi_id()->tick_init) * c->npt);
 }
 
 /* The track of a log record's thread slot. */
@@ -217,10 +220,12 @@ static void convert(struct conv *c)
     for (long long i = 0; i < n && !c->failed;) {
         const struct pmpi_event *e = &pmpi_log.ev[i];
         if (e->kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC) &&
-            e->pad < (uint32_t)pmpi_run.nregions && e->call < pmpi_run.nmetrics && c->nrm) {
+            e->pad < (uint32_t)pmpi_regions()->nregions && e->call < pmpi_ev()->nmetrics &&
+            c->nrm) {
             struct trace_record *r = add_on(c, e->t0, TR_COUNTER, e); /* a region entry's */
             if (r) {
-                r->id = (uint32_t)(c->nevents + c->nim + (int)e->pad * pmpi_run.nmetrics + e->call);
+                r->id =
+                    (uint32_t)(c->nevents + c->nim + (int)e->pad * pmpi_ev()->nmetrics + e->call);
                 r->vtype = TR_VALUE_DOUBLE;
                 r->value = e->bytes; /* the double's bits */
             }
@@ -248,7 +253,7 @@ static void convert(struct conv *c)
         i = j;
     }
     for (int k = PMPI_MAX_REGIONS - 1; k >= 0; k--) { /* still open at MPI_Finalize */
-        struct trace_record *r = (open & 1u << k) ? add(c, pmpi_run.tick_final, TR_LEAVE) : NULL;
+        struct trace_record *r = (open & 1u << k) ? add(c, pmpi_end()->tick_final, TR_LEAVE) : NULL;
         if (r) {
             r->id = (uint32_t)k;
             r->thread = track(c, open_thread[k]);
@@ -264,11 +269,11 @@ static void convert(struct conv *c)
 static void add_counters(struct conv *c)
 {
     const struct count_series *s = pmpi_series_samples();
-    long long end = pmpi_run.t_final - pmpi_run.t_init; /* later ones: not in the row either */
+    long long end = pmpi_end()->t_final - pmpi_id()->t_init; /* later ones: not in the row either */
     int w = c->nevents, nm = c->nim;
     for (int j = 0; s && j < s->n && s->t[j] < end && !c->failed; j++) {
         const long long *now = s->v + (size_t)j * (size_t)s->width;
-        uint64_t ts = gtime_ns(c, (double)(pmpi_run.t_init + s->t[j]));
+        uint64_t ts = gtime_ns(c, (double)(pmpi_id()->t_init + s->t[j]));
         for (int i = 0; i < w; i++) {
             struct trace_record *r = add(c, 0, TR_COUNTER);
             if (!r)
@@ -308,14 +313,14 @@ static char region_metric[PMPI_MAX_REGIONS * PMPI_MAX_METRICS][2 * PMPI_NAME_LEN
 static void counter_layout(struct conv *c)
 {
     const struct count_series *s = pmpi_series_samples();
-    int w = s ? (s->width < pmpi_run.nevents ? s->width : pmpi_run.nevents) : 0;
+    int w = s ? (s->width < pmpi_ev()->nevents ? s->width : pmpi_ev()->nevents) : 0;
     c->nevents = w;
-    c->nim = w == pmpi_run.nevents ? pmpi_run.nmetrics : 0;
-    c->nrm = pmpi_log.ev ? pmpi_run.nregions * pmpi_run.nmetrics : 0; /* on is 0 by now */
+    c->nim = w == pmpi_ev()->nevents ? pmpi_ev()->nmetrics : 0;
+    c->nrm = pmpi_log.ev ? pmpi_regions()->nregions * pmpi_ev()->nmetrics : 0; /* on is 0 by now */
     for (int i = 0; i < c->nrm; i++)
         snprintf(region_metric[i], sizeof region_metric[i], "%s [region %s]",
-                 pmpi_run.metric_names[i % pmpi_run.nmetrics],
-                 pmpi_run.regions[i / pmpi_run.nmetrics].name);
+                 pmpi_ev()->metric_names[i % pmpi_ev()->nmetrics],
+                 pmpi_regions()->regions[i / pmpi_ev()->nmetrics].name);
     c->ncounters = w + c->nim + c->nrm;
 }
 
@@ -396,8 +401,9 @@ static const char *report_said(void)
                          : "the report is still written";
 }
 
-/* PAPI_MPI_TRACE on rank 0: the format, 0 when none is asked for (or refused: said). */
-static int trace_format_env(void)
+/* PAPI_MPI_TRACE on rank 0: the format, 0 when none is asked for (or refused: said;
+ * waits_done: the waits, and so the log they came from, were computed). */
+static int trace_format_env(int waits_done)
 {
     const char *v = env_get("PAPI_MPI_TRACE");
     enum trace_format f;
@@ -412,7 +418,7 @@ static int trace_format_env(void)
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=otf2: %s: no trace; %s\n", why, report_said());
         return 0;
     }
-    if (!pmpi_waits.done) {
+    if (!waits_done) {
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", v,
                 pmpi_log.note ? pmpi_log.note : "no event log (no memory on some rank)",
                 report_said());
@@ -428,9 +434,9 @@ static const char *name_of(const struct conv *c, int i)
         return c->names[i];
     i -= c->nnames;
     if (i < c->nevents)
-        return pmpi_run.event_names[i];
+        return pmpi_ev()->event_names[i];
     i -= c->nevents;
-    return i < c->nim ? pmpi_run.metric_names[i] : region_metric[i - c->nim];
+    return i < c->nim ? pmpi_ev()->metric_names[i] : region_metric[i - c->nim];
 }
 
 /* This rank's region names, packed ("a\0b\0"): *len bytes, or NULL. */
@@ -454,7 +460,7 @@ static char *pack_names(const struct conv *c, int *len)
 static void write_job(const struct rank_head *heads, struct trace_record *all, char *names,
                       const int *rdis, const int *ndis, enum trace_format f)
 {
-    int P = pmpi_run.nranks;
+    int P = pmpi_id()->nranks;
     struct trace_rank *ranks = calloc((size_t)P, sizeof *ranks);
     long long nnames = 0;
     uint64_t dropped = 0;
@@ -485,9 +491,9 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
             t->dropped = (uint64_t)h->dropped;
             dropped += t->dropped;
         }
-        const char *prog = pmpi_run.command_len > 0 ? pmpi_run.command : NULL;
-        struct trace_meta meta = {prog, pmpi_run.run_id, "libpapi_mpi"};
-        rc = trace_write(pmpi_run.outdir, TRACE_BASE, f, &meta, ranks, P, why, sizeof why);
+        const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
+        struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi"};
+        rc = trace_write(pmpi_id()->outdir, TRACE_BASE, f, &meta, ranks, P, why, sizeof why);
     }
     if (rc != 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", trace_format_name(f),
@@ -496,22 +502,24 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
         fprintf(stderr,
                 "papi_mpi: trace %s/%s%s: %llu records dropped (past the event log's "
                 "PAPI_MPI_LOG_RECORDS or the trace's %lld for the job): said in the file\n",
-                pmpi_run.outdir, TRACE_BASE, f == TRACE_JSON ? ".json" : "/traces.otf2",
+                pmpi_id()->outdir, TRACE_BASE, f == TRACE_JSON ? ".json" : "/traces.otf2",
                 (unsigned long long)dropped, TRACE_MAX_RECORDS);
     if (rc == 0 && report_failed) /* the report's FAILED line said no file was written */
         fprintf(stderr,
                 "papi_mpi: wrote the trace %s/%s; the report was not written (FAILED "
                 "above)\n",
-                pmpi_run.outdir, f == TRACE_JSON ? TRACE_BASE ".json" : TRACE_BASE "/traces.otf2");
+                pmpi_id()->outdir,
+                f == TRACE_JSON ? TRACE_BASE ".json" : TRACE_BASE "/traces.otf2");
     free(ranks);
     free(np);
 }
 
-void pmpi_trace_export(double ns_per_tick, int report_not_written)
+void pmpi_trace_export(double ns_per_tick, int report_not_written,
+                       const struct pmpi_wait_result *waits)
 {
     report_failed = report_not_written;
-    int P = pmpi_run.nranks, me = pmpi_run.rank;
-    int f = me == 0 ? trace_format_env() : 0;
+    int P = pmpi_id()->nranks, me = pmpi_id()->rank;
+    int f = me == 0 ? trace_format_env(waits->done) : 0;
     PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!f)
         return;
@@ -520,7 +528,7 @@ void pmpi_trace_export(double ns_per_tick, int report_not_written)
     c.npt = ns_per_tick;
     c.off0 = pmpi_log.offset_ns;
     c.off1 = pmpi_log.offset_end_ns;
-    c.span = (double)(pmpi_run.t_final - pmpi_run.t_init);
+    c.span = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
     c.thread = (uint32_t)getpid();              /* the thread of MPI_Init, unless its slot says */
     for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
         c.label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
@@ -529,8 +537,8 @@ void pmpi_trace_export(double ns_per_tick, int report_not_written)
     c.thread = c.label[0];
     for (int i = 0; i < PMPI_NCALLS; i++)
         c.call_region[i] = -1;
-    for (int i = 0; i < pmpi_run.nregions && i < PMPI_MAX_REGIONS; i++)
-        c.names[c.nnames++] = pmpi_run.regions[i].name; /* ids as the log's */
+    for (int i = 0; i < pmpi_regions()->nregions && i < PMPI_MAX_REGIONS; i++)
+        c.names[c.nnames++] = pmpi_regions()->regions[i].name; /* ids as the log's */
     counter_layout(&c);
     convert(&c);
     add_counters(&c);
@@ -548,7 +556,7 @@ void pmpi_trace_export(double ns_per_tick, int report_not_written)
     h.nnames = names ? c.nnames : 0;
     h.ncounters = names ? c.ncounters : 0;
     h.pid = (long long)getpid();
-    memcpy(h.host, pmpi_run.host, sizeof h.host - 1); /* a long name cut: a label only */
+    memcpy(h.host, pmpi_id()->host, sizeof h.host - 1); /* a long name cut: a label only */
     struct rank_head *heads = me == 0 ? calloc((size_t)P, sizeof *heads) : NULL;
     PMPI_Gather(&h, (int)sizeof h, MPI_BYTE, heads, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD);
     /* rank 0 makes room for all, or says why not and every rank skips the gather */

@@ -12,7 +12,9 @@
  * rank 0 can write it. A bad value, a log that is off, a missing libotf2 or a failed
  * write: one line from rank 0, and the report is written all the same. ns_per_tick:
  * the run's pmpi_ticks() ratio; report_failed: the report was not published (the lines
- * then say so, and a trace written says that it alone was). */
-void pmpi_trace_export(double ns_per_tick, int report_failed);
+ * then say so, and a trace written says that it alone was); waits: pmpi_waits_compute's
+ * result (not done: no trace, said). */
+struct pmpi_wait_result;
+void pmpi_trace_export(double ns_per_tick, int report_failed, const struct pmpi_wait_result *waits);
 
 #endif

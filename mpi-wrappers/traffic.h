@@ -6,9 +6,6 @@
 
 struct tbuf;
 
-/* At MPI_Init: the world group partners' ranks are translated into, and the attribute
- * key that caches each communicator's translation. */
-void pmpi_traffic_init(void);
 /* A point-to-point call to dest and/or from source (ranks of comm; negative: none),
  * with its bytes and time (ticks). */
 void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long long recvd,
@@ -26,13 +23,6 @@ void pmpi_persistent_start_f(int n, const MPI_Fint *reqs, long long dt);
  * (an INTEGER array, or TYPE(MPI_Status) when f08), -1 when the status is ignored. */
 int pmpi_fortran_source(const int source, const void *status, int f08);
 void pmpi_persistent_forget(MPI_Request req);
-/* The world rank of rank r of comm, or -1 (negative r, MPI_PROC_NULL, unknown). */
-int pmpi_world_rank(MPI_Comm comm, int r);
-/* The world rank of rank r of group g, or -1. */
-int pmpi_group_world_rank(MPI_Group g, int r);
-/* Whether comm's rank i is world rank i for every i (MPI_COMM_WORLD, its duplicates):
- * collectives on those are matched across ranks by order (wait_states.c). */
-int pmpi_comm_congruent(MPI_Comm comm);
 /* The row's "sizes", "partners" and "partners_dropped" members, summed over threads. */
 void pmpi_traffic_json(struct tbuf *t, double ns_per_tick);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "run_identity.h"
 #include "text_buffer.h"
 #include "wait_report.h"
 #include "wait_states.h"
@@ -25,7 +26,7 @@ struct region_part {
     double wall_s, mpi_s, waits[PMPI_WAIT_KINDS];
 };
 
-struct rank_part {
+struct pmpi_wait_parts {
     double wall_s, mpi_s, waits[PMPI_WAIT_KINDS];
     double offset_s, offset_end_s, residual_s;
     long long records, dropped, p2p_matched, p2p_unmatched, coll_matched, coll_unmatched;
@@ -33,26 +34,26 @@ struct rank_part {
     struct region_part reg[PMPI_MAX_REGIONS];
 };
 
-static struct rank_part *parts; /* rank 0: one per rank */
-
-void pmpi_wait_report_gather(const struct pmpi_row *row)
+struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
+                                                const struct pmpi_wait_result *w)
 {
-    static struct rank_part mine;
+    struct pmpi_wait_parts *parts = NULL;
+    static struct pmpi_wait_parts mine;
     memset(&mine, 0, sizeof mine);
     mine.wall_s = row->wall_s;
     mine.mpi_s = row->mpi_s;
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-        mine.waits[k] = pmpi_waits.rank_ns[k] * 1e-9;
-    mine.offset_s = pmpi_waits.offset_ns * 1e-9;
-    mine.offset_end_s = pmpi_waits.offset_end_ns * 1e-9;
-    mine.residual_s = pmpi_waits.residual_ns * 1e-9;
-    mine.records = pmpi_waits.records;
-    mine.dropped = pmpi_waits.dropped;
-    mine.p2p_matched = pmpi_waits.p2p_matched;
-    mine.p2p_unmatched = pmpi_waits.p2p_unmatched;
-    mine.coll_matched = pmpi_waits.coll_matched;
-    mine.coll_unmatched = pmpi_waits.coll_unmatched;
-    mine.done = pmpi_waits.done;
+        mine.waits[k] = w->rank_ns[k] * 1e-9;
+    mine.offset_s = w->offset_ns * 1e-9;
+    mine.offset_end_s = w->offset_end_ns * 1e-9;
+    mine.residual_s = w->residual_ns * 1e-9;
+    mine.records = w->records;
+    mine.dropped = w->dropped;
+    mine.p2p_matched = w->p2p_matched;
+    mine.p2p_unmatched = w->p2p_unmatched;
+    mine.coll_matched = w->coll_matched;
+    mine.coll_unmatched = w->coll_unmatched;
+    mine.done = w->done;
     mine.nregions = row->nregions;
     for (int r = 0; r < row->nregions; r++) {
         const struct pmpi_region *g = &row->regions[r];
@@ -62,33 +63,33 @@ void pmpi_wait_report_gather(const struct pmpi_row *row)
         p->wall_s = (double)g->wall_ns * 1e-9;
         p->mpi_s = (double)g->mpi_ticks * row->ns_per_tick * 1e-9;
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-            p->waits[k] = pmpi_waits.region_ns[r][k] * 1e-9;
+            p->waits[k] = w->region_ns[r][k] * 1e-9;
     }
-    int on = pmpi_waits.done, all = 0;
+    int on = w->done, all = 0;
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all)
-        return; /* said in the report's note */
+        return NULL; /* said in the report's note */
     MPI_Datatype t;
     PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
     PMPI_Type_commit(&t);
-    if (pmpi_run.rank == 0)
-        parts = malloc((size_t)pmpi_run.nranks * sizeof *parts);
-    int ok = pmpi_run.rank != 0 || parts;
+    if (pmpi_id()->rank == 0)
+        parts = malloc((size_t)pmpi_id()->nranks * sizeof *parts);
+    int ok = pmpi_id()->rank != 0 || parts;
     PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (ok)
         PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
     PMPI_Type_free(&t);
+    return parts;
 }
 
-void pmpi_wait_report_free(void)
+void pmpi_wait_report_free(struct pmpi_wait_parts *parts)
 {
     free(parts);
-    parts = NULL;
 }
 
-size_t pmpi_wait_report_size(void)
+size_t pmpi_wait_report_size(const struct pmpi_wait_parts *parts)
 {
-    return parts ? 4096 + (size_t)pmpi_run.nranks * (700 + PMPI_MAX_REGIONS * 600) : 1024;
+    return parts ? 4096 + (size_t)pmpi_id()->nranks * (700 + PMPI_MAX_REGIONS * 600) : 1024;
 }
 
 /* One set of times: each rank's wall, MPI time and waits. */
@@ -139,11 +140,11 @@ static void waits_json(struct tbuf *t, const double *w, double mpi)
 }
 
 /* The distinct region names over all ranks (first seen first), at most PMPI_MAX_REGIONS. */
-static int region_names(const char (**names)[PMPI_NAME_LEN])
+static int region_names(const struct pmpi_wait_parts *parts, const char (**names)[PMPI_NAME_LEN])
 {
     static char list[PMPI_MAX_REGIONS][PMPI_NAME_LEN];
     int n = 0;
-    for (int r = 0; r < pmpi_run.nranks; r++)
+    for (int r = 0; r < pmpi_id()->nranks; r++)
         for (int g = 0; g < parts[r].nregions; g++) {
             int seen = 0;
             for (int i = 0; i < n && !seen; i++)
@@ -155,10 +156,10 @@ static int region_names(const char (**names)[PMPI_NAME_LEN])
     return n;
 }
 
-static void regions_json(struct tbuf *t)
+static void regions_json(struct tbuf *t, const struct pmpi_wait_parts *parts)
 {
     const char(*names)[PMPI_NAME_LEN];
-    int n = region_names(&names);
+    int n = region_names(parts, &names);
     tb_raw(t, ", \"regions\": [");
     for (int i = 0; i < n; i++) {
         struct pop_in p = {0};
@@ -167,7 +168,7 @@ static void regions_json(struct tbuf *t)
         tb_json(t, names[i]);
         tb_raw(t, ", \"per_rank\": [");
         int first = 1;
-        for (int r = 0; r < pmpi_run.nranks; r++)
+        for (int r = 0; r < pmpi_id()->nranks; r++)
             for (int g = 0; g < parts[r].nregions; g++) {
                 const struct region_part *q = &parts[r].reg[g];
                 if (strcmp(q->name, names[i]) != 0)
@@ -192,7 +193,7 @@ static void regions_json(struct tbuf *t)
     tb_raw(t, "]");
 }
 
-void pmpi_wait_report_json(struct tbuf *t)
+void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts)
 {
     tb_raw(t, "\"wait_states\": {\"on\": ");
     tb_raw(t, parts ? "true" : "false");
@@ -205,8 +206,8 @@ void pmpi_wait_report_json(struct tbuf *t)
     double res = 0, off = 0, sum[PMPI_WAIT_KINDS] = {0};
     long long rec = 0, drop = 0, pm = 0, pu = 0, cm = 0, cu = 0;
     struct pop_in p = {0};
-    for (int r = 0; r < pmpi_run.nranks; r++) {
-        const struct rank_part *q = &parts[r];
+    for (int r = 0; r < pmpi_id()->nranks; r++) {
+        const struct pmpi_wait_parts *q = &parts[r];
         if (q->residual_s > res)
             res = q->residual_s;
         double o = q->offset_s > q->offset_end_s ? q->offset_s : q->offset_end_s;
@@ -237,8 +238,8 @@ void pmpi_wait_report_json(struct tbuf *t)
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
         tb_fmt(t, "%s\"%s\": %.9f", k ? ", " : "", pmpi_wait_names[k], sum[k]);
     tb_raw(t, "}, \"ranks\": [");
-    for (int r = 0; r < pmpi_run.nranks; r++) {
-        const struct rank_part *q = &parts[r];
+    for (int r = 0; r < pmpi_id()->nranks; r++) {
+        const struct pmpi_wait_parts *q = &parts[r];
         tb_fmt(t, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f", r ? ",\n  " : "\n  ", r,
                q->wall_s, q->mpi_s);
         waits_json(t, q->waits, q->mpi_s);
@@ -246,26 +247,26 @@ void pmpi_wait_report_json(struct tbuf *t)
                q->records, q->dropped);
     }
     tb_raw(t, "]");
-    regions_json(t);
+    regions_json(t, parts);
     tb_raw(t, ", \"pop\": ");
     pop_json(t, &p);
     tb_raw(t, "},\n");
 }
 
-void pmpi_wait_report_print(FILE *out)
+void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts)
 {
     if (!parts)
         return;
     struct pop_in p = {0};
     double sum[PMPI_WAIT_KINDS] = {0};
-    for (int r = 0; r < pmpi_run.nranks; r++) {
+    for (int r = 0; r < pmpi_id()->nranks; r++) {
         pop_add(&p, parts[r].wall_s, parts[r].mpi_s, parts[r].waits);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             sum[k] += parts[r].waits[k];
     }
     double mean = p.n ? p.sum_useful / p.n : 0;
     double res = 0; /* the clocks' error bound: a wait is known to +- this (issue 49) */
-    for (int r = 0; r < pmpi_run.nranks; r++)
+    for (int r = 0; r < pmpi_id()->nranks; r++)
         res = parts[r].residual_s > res ? parts[r].residual_s : res;
     char line[1024] = ""; /* one write: the line is never split by another's output */
     size_t n = 0;

@@ -8,14 +8,19 @@
 #include "row.h"
 
 struct tbuf;
+struct pmpi_wait_result;
+struct pmpi_wait_parts; /* every rank's waits, on rank 0 */
 
-/* Collective, after pmpi_waits_compute: every rank's part to rank 0. */
-void pmpi_wait_report_gather(const struct pmpi_row *row);
+/* Collective, after pmpi_waits_compute: every rank's part of w to rank 0, which gets
+ * them back (heap: pmpi_wait_report_free); NULL on the other ranks, and on all when a
+ * rank has no waits. */
+struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
+                                                const struct pmpi_wait_result *w);
 /* Rank 0: the "wait_states" member (with its trailing ",\n") and its size bound. */
-void pmpi_wait_report_json(struct tbuf *t);
-size_t pmpi_wait_report_size(void);
+void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts);
+size_t pmpi_wait_report_size(const struct pmpi_wait_parts *parts);
 /* Rank 0: two banner lines (the waits summed, the run's POP efficiencies). */
-void pmpi_wait_report_print(FILE *out);
-void pmpi_wait_report_free(void);
+void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts);
+void pmpi_wait_report_free(struct pmpi_wait_parts *parts);
 
 #endif

@@ -26,20 +26,19 @@
 
 #include "env.h"
 #include "clock_sync.h"
+#include "run_identity.h"
 #include "sparse_exchange.h"
 #include "event_log.h"
 #include "request_link.h"
 #include "wait_states.h"
 
-struct pmpi_wait_result pmpi_waits;
+static struct pmpi_wait_result result; /* being computed (pmpi_waits_compute) */
 
 /* One site's wait (sorted by key at the end, looked up by the call-site merge). */
-struct site_wait {
+struct pmpi_site_wait {
     uint64_t key;
     long long ns[PMPI_WAIT_KINDS];
 };
-static struct site_wait *site_waits;
-static size_t nsite_waits;
 
 /* A send as its receiver sees it. */
 struct send_info {
@@ -69,8 +68,8 @@ static struct {
 /* Record tick x on rank 0's clock (ns). */
 static double gtime(long long x)
 {
-    double local = (double)pmpi_run.t_init + (double)(x - pmpi_run.tick_init) * W.npt;
-    double f = W.span_ns > 0 ? (local - (double)pmpi_run.t_init) / W.span_ns : 0;
+    double local = (double)pmpi_id()->t_init + (double)(x - pmpi_id()->tick_init) * W.npt;
+    double f = W.span_ns > 0 ? (local - (double)pmpi_id()->t_init) / W.span_ns : 0;
     return local - (W.off0 + (W.off1 - W.off0) * (f < 0 ? 0 : f > 1 ? 1 : f));
 }
 
@@ -132,7 +131,7 @@ static int by_src_tag(const void *a, const void *b)
 /* Point-to-point: sends to their receivers, matched there, answered. */
 static void p2p(MPI_Comm comm)
 {
-    int P = pmpi_run.nranks, all = 0;
+    int P = pmpi_id()->nranks, all = 0;
     int *scnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = scnt + P, *sdis = rcnt + P,
         *rdis = sdis + P, *fill = rdis + P;
     char *sent = malloc((size_t)P * 2), *got = sent + P;
@@ -192,7 +191,7 @@ static void p2p(MPI_Comm comm)
         if (e->kind != PMPI_EV_RECV)
             continue;
         if (e->peer < 0 || e->peer >= P || e->tag < 0) {
-            pmpi_waits.p2p_unmatched++;
+            result.p2p_unmatched++;
             continue;
         }
         int64_t *q = &rk[5 * nr];
@@ -212,7 +211,7 @@ static void p2p(MPI_Comm comm)
             if (c < 0)
                 a++;
             else {
-                pmpi_waits.p2p_unmatched++;
+                result.p2p_unmatched++;
                 b++;
             }
             continue;
@@ -222,10 +221,10 @@ static void p2p(MPI_Comm comm)
         add_wait(blocker(ri), s->t0, PMPI_WAIT_LATE_SENDER);
         ans[na++] = (struct recv_answer){s->idx, gtime(W.ev[ri].t0)};
         acnt[sk[5 * a]]++;
-        pmpi_waits.p2p_matched++;
+        result.p2p_matched++;
         a++, b++;
     }
-    pmpi_waits.p2p_unmatched += nr - b;
+    result.p2p_unmatched += nr - b;
     /* answers back to the senders (ans is in sender order already): every rank that sent
      * here gets one message, perhaps empty, so no count has to travel first */
     for (int r = 0; r < P; r++)
@@ -300,7 +299,7 @@ static void collectives(MPI_Comm comm)
         int arrival = 0, cls;
         if (e->kind != PMPI_EV_COLL || (e->flags & PMPI_EVF_GROUP))
             continue;
-        pmpi_waits.coll_matched++;
+        result.coll_matched++;
         cls = coll_class(e->call, &arrival);
         if (!cls || (arrival == PMPI_ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
             (arrival == PMPI_ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
@@ -339,7 +338,7 @@ static int grp_cmp(const void *a, const void *b)
 
 static void collectives_grouped(MPI_Comm comm)
 {
-    int P = pmpi_run.nranks, all = 0;
+    int P = pmpi_id()->nranks, all = 0;
     int *cnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = cnt ? cnt + P : NULL,
         *dis = cnt ? rcnt + P : NULL, *rdis = cnt ? dis + P : NULL, *fill = cnt ? rdis + P : NULL;
     char *sent = malloc((size_t)P * 2), *got = sent ? sent + P : NULL;
@@ -406,14 +405,14 @@ static void collectives_grouped(MPI_Comm comm)
     ok = pmpi_sparse_exchange(comm, TAG_GROUP_ANSWERS, sizeof *ans, rcnt, rdis, ans, got, sent, cnt,
                               dis, &rb);
     back = rb;
-    pmpi_waits.coll_matched += ok ? idle : 0;
+    result.coll_matched += ok ? idle : 0;
     for (long long k = 0; ok && k < n; k++) {
         long long i = back[k].idx;
         int arrival = 0, cls;
         if (i < 0 || i >= W.n || W.ev[i].kind != PMPI_EV_COLL)
             continue;
         const struct pmpi_event *e = &W.ev[i];
-        pmpi_waits.coll_matched++;
+        result.coll_matched++;
         cls = coll_class(e->call, &arrival);
         if (!cls || (arrival == PMPI_ARR_ROOT && (e->flags & PMPI_EVF_ROOT)) ||
             (arrival == PMPI_ARR_NONROOT && !(e->flags & PMPI_EVF_ROOT)))
@@ -433,7 +432,7 @@ done:
 
 static int site_cmp(const void *a, const void *b)
 {
-    const struct site_wait *x = a, *y = b;
+    const struct pmpi_site_wait *x = a, *y = b;
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
@@ -441,8 +440,8 @@ static int site_cmp(const void *a, const void *b)
 static void attribute(void)
 {
     unsigned open = 0;
-    site_waits = calloc(W.n > 0 ? (size_t)W.n : 1, sizeof *site_waits);
-    nsite_waits = 0;
+    result.sites = calloc(W.n > 0 ? (size_t)W.n : 1, sizeof *result.sites);
+    result.nsites = 0;
     for (long long i = 0; i < W.n; i++) {
         const struct pmpi_event *e = &W.ev[i];
         if (e->kind == PMPI_EV_REGION_ENTER || e->kind == PMPI_EV_REGION_EXIT) {
@@ -455,33 +454,33 @@ static void attribute(void)
             continue;
         }
         if (e->kind == PMPI_EV_COLL || e->kind == PMPI_EV_CALL)
-            pmpi_waits.coll_unmatched +=
+            result.coll_unmatched +=
                 e->kind == PMPI_EV_CALL && pmpi_calls[e->call].kind == PMPI_KIND_COLL;
         if (W.wait[i] <= 0)
             continue;
         int k = W.kind[i];
-        pmpi_waits.rank_ns[k] += W.wait[i];
+        result.rank_ns[k] += W.wait[i];
         for (int r = 0; r < PMPI_MAX_REGIONS; r++)
             if (open & (1u << r))
-                pmpi_waits.region_ns[r][k] += W.wait[i];
-        if (site_waits) {
-            struct site_wait *s = &site_waits[nsite_waits++];
+                result.region_ns[r][k] += W.wait[i];
+        if (result.sites) {
+            struct pmpi_site_wait *s = &result.sites[result.nsites++];
             s->key = (e->site & ((1ULL << 48) - 1)) | ((uint64_t)(e->call + 1) << 48);
             s->ns[k] = (long long)W.wait[i];
         }
     }
-    if (!site_waits)
+    if (!result.sites)
         return;
-    qsort(site_waits, nsite_waits, sizeof *site_waits, site_cmp);
+    qsort(result.sites, result.nsites, sizeof *result.sites, site_cmp);
     size_t m = 0; /* one entry per key */
-    for (size_t i = 0; i < nsite_waits; i++) {
-        if (m && site_waits[m - 1].key == site_waits[i].key)
+    for (size_t i = 0; i < result.nsites; i++) {
+        if (m && result.sites[m - 1].key == result.sites[i].key)
             for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-                site_waits[m - 1].ns[k] += site_waits[i].ns[k];
+                result.sites[m - 1].ns[k] += result.sites[i].ns[k];
         else
-            site_waits[m++] = site_waits[i];
+            result.sites[m++] = result.sites[i];
     }
-    nsite_waits = m;
+    result.nsites = m;
 }
 
 /* PAPI_MPI_CLOCK_PINGPONG: 1 measures offsets by ping-pong even on rank 0's boot. */
@@ -494,7 +493,7 @@ static int env_pingpong(void)
         return 0;
     if (strcmp(v, "1") == 0)
         return 1;
-    if (pmpi_run.rank == 0)
+    if (pmpi_id()->rank == 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_CLOCK_PINGPONG=%s: expected 0 or 1; 0 used\n", v);
     return 0;
 }
@@ -502,7 +501,7 @@ static int env_pingpong(void)
 void pmpi_waits_init(void)
 {
     force_pingpong = env_pingpong();
-    pmpi_log_init(pmpi_run.rank);
+    pmpi_log_init(pmpi_id()->rank);
     int on = pmpi_log.on, all = 0;
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all) { /* one rank without a log: no rank keeps one (the matching needs all) */
@@ -517,13 +516,13 @@ void pmpi_waits_init(void)
     PMPI_Comm_free(&comm);
 }
 
-void pmpi_waits_compute(double ns_per_tick)
+struct pmpi_wait_result pmpi_waits_compute(double ns_per_tick)
 {
     int on = pmpi_log.on, all = 0;
-    memset(&pmpi_waits, 0, sizeof pmpi_waits);
+    memset(&result, 0, sizeof result);
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all)
-        return;
+        return result;
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     /* a rank out of memory drops its part of an exchange and says so; it never aborts */
@@ -535,7 +534,7 @@ void pmpi_waits_compute(double ns_per_tick)
     W.npt = ns_per_tick;
     W.off0 = pmpi_log.offset_ns;
     W.off1 = pmpi_log.offset_end_ns;
-    W.span_ns = (double)(pmpi_run.t_final - pmpi_run.t_init);
+    W.span_ns = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
     W.n = pmpi_log_count();
     W.ev = pmpi_log.ev;
     size_t cells = W.n > 0 ? (size_t)W.n : 1;
@@ -550,31 +549,33 @@ void pmpi_waits_compute(double ns_per_tick)
         collectives(comm);
         collectives_grouped(comm);
         attribute();
-        pmpi_waits.done = 1;
+        result.done = 1;
     }
-    pmpi_waits.records = W.n;
-    pmpi_waits.dropped = pmpi_log_dropped();
-    pmpi_waits.offset_ns = pmpi_log.offset_ns;
-    pmpi_waits.offset_end_ns = pmpi_log.offset_end_ns;
-    pmpi_waits.residual_ns = pmpi_log.residual_ns;
+    result.records = W.n;
+    result.dropped = pmpi_log_dropped();
+    result.offset_ns = pmpi_log.offset_ns;
+    result.offset_end_ns = pmpi_log.offset_end_ns;
+    result.residual_ns = pmpi_log.residual_ns;
     free(W.waiter);
     free(W.wait);
     free(W.kind);
     PMPI_Comm_free(&comm);
+    return result;
 }
 
-void pmpi_waits_of_site(uint64_t key, long long ns[PMPI_WAIT_KINDS])
+void pmpi_waits_of_site(const struct pmpi_wait_result *w, uint64_t key,
+                        long long ns[PMPI_WAIT_KINDS])
 {
-    struct site_wait k = {.key = key};
-    const struct site_wait *s =
-        site_waits ? bsearch(&k, site_waits, nsite_waits, sizeof k, site_cmp) : NULL;
+    struct pmpi_site_wait k = {.key = key};
+    const struct pmpi_site_wait *s =
+        w->sites ? bsearch(&k, w->sites, w->nsites, sizeof k, site_cmp) : NULL;
     for (int i = 0; s && i < PMPI_WAIT_KINDS; i++)
         ns[i] += s->ns[i];
 }
 
-void pmpi_waits_free(void)
+void pmpi_waits_free(struct pmpi_wait_result *w)
 {
-    free(site_waits);
-    site_waits = NULL;
-    nsite_waits = 0;
+    free(w->sites);
+    w->sites = NULL;
+    w->nsites = 0;
 }

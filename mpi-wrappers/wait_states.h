@@ -6,6 +6,7 @@
 #ifndef PAPI_MPI_WAIT_STATES_H
 #define PAPI_MPI_WAIT_STATES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "state.h"
@@ -19,6 +20,10 @@
  * it; a synchronous send (Ssend, Issend) always is. */
 #define PMPI_RENDEZVOUS_BYTES (64 * 1024)
 
+/* The waits per call site, sorted by key (wait_states.c). */
+struct pmpi_site_wait;
+
+/* What pmpi_waits_compute returns: the report, the call sites and the trace read it. */
 struct pmpi_wait_result {
     int done;                                            /* computed on this rank */
     double rank_ns[PMPI_WAIT_KINDS];                     /* this rank's waits */
@@ -27,18 +32,20 @@ struct pmpi_wait_result {
     long long coll_matched, coll_unmatched; /* collectives on world-congruent or others */
     long long records, dropped;             /* the log's */
     double offset_ns, offset_end_ns, residual_ns;
+    struct pmpi_site_wait *sites; /* heap, or NULL: pmpi_waits_free */
+    size_t nsites;
 };
-extern struct pmpi_wait_result pmpi_waits;
 
 /* Collective, at MPI_Init: the log made (PAPI_MPI_WAITS, PAPI_MPI_LOG_RECORDS) on every
  * rank or none, and the clock offsets measured. */
 void pmpi_waits_init(void);
 /* Collective, at MPI_Finalize before the report: every rank calls it (the log on or off
  * on all of them alike: the environment is the job's). */
-void pmpi_waits_compute(double ns_per_tick);
+struct pmpi_wait_result pmpi_waits_compute(double ns_per_tick);
 /* The waits (ns) of one call site (the key of the call-site tables, state.h), added to
  * ns[]. */
-void pmpi_waits_of_site(uint64_t key, long long ns[PMPI_WAIT_KINDS]);
-void pmpi_waits_free(void);
+void pmpi_waits_of_site(const struct pmpi_wait_result *w, uint64_t key,
+                        long long ns[PMPI_WAIT_KINDS]);
+void pmpi_waits_free(struct pmpi_wait_result *w);
 
 #endif
