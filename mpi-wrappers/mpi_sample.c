@@ -54,7 +54,7 @@ struct table {
     long long rate, queue_overflows;
     int slowed;
     atomic_int reading;
-    struct sample_table tab;           /* sample_table.c: filed in the handler */
+    struct sample_table tab; /* sample_table.c: filed in the handler */
 };
 
 static struct {
