@@ -176,7 +176,7 @@ static void print_head(const struct opts *o, const char *note, struct jw *w)
 static void print_test(const struct opts *o, int t, long long *d, struct jw *w)
 {
     struct util_stats s;
-    long long pc[3];
+    long long pc[3] = {0, 0, 0}; /* read only where o->percentiles filled it */
     util_stats_compute(d, o->iters, &s);
     if (o->percentiles)
         percentiles(d, o->iters, pc);
