@@ -40,48 +40,53 @@ F08_HOOKS = {"MPI_Init": "after_init", "MPI_Init_thread": "after_init",
              "MPI_Pcontrol": "pcontrol"}
 
 
+def list_rows(path):
+    """(line number, fields) of each row of a ' | '-separated list file (mpi_calls.list,
+    wait_kinds.list), blank lines and # comments skipped."""
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                yield lineno, [x.strip() for x in line.split(" | ")]
+
+
 def parse(path):
     calls = []
     kinds, waits_path = wait_list(path)
     wait_names = [k["name"] for k in kinds]
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            fields = [x.strip() for x in line.split(" | ")]
-            if len(fields) != 7 or fields[0] not in KINDS:
-                sys.exit(f"{path}:{lineno}: expected 7 fields "
-                         "'kind | send | recv | peer | wait | f08 | proto'")
-            kind, send, recv, peer, wait, f08, proto = fields
-            m = re.match(r"int (MPI_\w+)\((.*)\)$", proto)
-            if not m:
-                sys.exit(f"{path}:{lineno}: cannot parse prototype: {proto}")
-            name, params = m.group(1), m.group(2)
-            args = []
-            if params not in ("void",):
-                for p in params.split(","):
-                    p = p.strip()
-                    if p == "...":
-                        continue
-                    a = re.search(r"(\w+)\s*(\[\d*\])*$", p)
-                    args.append(a.group(1))
+    for lineno, fields in list_rows(path):
+        if len(fields) != 7 or fields[0] not in KINDS:
+            sys.exit(f"{path}:{lineno}: expected 7 fields "
+                     "'kind | send | recv | peer | wait | f08 | proto'")
+        kind, send, recv, peer, wait, f08, proto = fields
+        m = re.match(r"int (MPI_\w+)\((.*)\)$", proto)
+        if not m:
+            sys.exit(f"{path}:{lineno}: cannot parse prototype: {proto}")
+        name, params = m.group(1), m.group(2)
+        args = []
+        if params not in ("void",):
+            for p in params.split(","):
+                p = p.strip()
+                if p == "...":
+                    continue
+                a = re.search(r"(\w+)\s*(\[\d*\])*$", p)
+                args.append(a.group(1))
 
-            def val(field, key):
-                if field == "-":
-                    return None
-                if not field.startswith(key + "="):
-                    sys.exit(f"{path}:{lineno}: field '{field}' should start with {key}=")
-                return field[len(key) + 1:]
-            if any(c["name"] == name for c in calls):
-                sys.exit(f"{path}:{lineno}: {name} listed twice")
-            wait = val(wait, "wait")
-            if wait and (kind != "coll" or wait not in wait_names):
-                sys.exit(f"{path}:{lineno}: wait={wait}: only a collective has one, a kind of "
-                         f"{os.path.basename(waits_path)} ({', '.join(wait_names)})")
-            calls.append(dict(kind=kind, name=name, params=params, args=args,
-                              send=val(send, "send"), recv=val(recv, "recv"),
-                              peer=val(peer, "peer"), wait=wait, f08=val(f08, "f08")))
+        def val(field, key):
+            if field == "-":
+                return None
+            if not field.startswith(key + "="):
+                sys.exit(f"{path}:{lineno}: field '{field}' should start with {key}=")
+            return field[len(key) + 1:]
+        if any(c["name"] == name for c in calls):
+            sys.exit(f"{path}:{lineno}: {name} listed twice")
+        wait = val(wait, "wait")
+        if wait and (kind != "coll" or wait not in wait_names):
+            sys.exit(f"{path}:{lineno}: wait={wait}: only a collective has one, a kind of "
+                     f"{os.path.basename(waits_path)} ({', '.join(wait_names)})")
+        calls.append(dict(kind=kind, name=name, params=params, args=args,
+                          send=val(send, "send"), recv=val(recv, "recv"),
+                          peer=val(peer, "peer"), wait=wait, f08=val(f08, "f08")))
     return calls
 
 
@@ -94,20 +99,15 @@ def wait_list(list_path):
     [{name, waits_for, banner, label, colour}]."""
     path = os.path.join(os.path.dirname(os.path.abspath(list_path)), "wait_kinds.list")
     kinds = []
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            fields = [x.strip() for x in line.split(" | ")]
-            if len(fields) != 5 or fields[1] not in WAITS_FOR or \
-                    not re.fullmatch(r"[a-z][a-z_]*", fields[0]) or \
-                    not re.fullmatch(r"#[0-9a-f]{6}", fields[4]):
-                sys.exit(f"{path}:{lineno}: expected 'name | {'/'.join(WAITS_FOR)} | banner | "
-                         "label | #rrggbb'")
-            if any(k["name"] == fields[0] for k in kinds):
-                sys.exit(f"{path}:{lineno}: {fields[0]} listed twice")
-            kinds.append(dict(zip(("name", "waits_for", "banner", "label", "colour"), fields)))
+    for lineno, fields in list_rows(path):
+        if len(fields) != 5 or fields[1] not in WAITS_FOR or \
+                not re.fullmatch(r"[a-z][a-z_]*", fields[0]) or \
+                not re.fullmatch(r"#[0-9a-f]{6}", fields[4]):
+            sys.exit(f"{path}:{lineno}: expected 'name | {'/'.join(WAITS_FOR)} | banner | "
+                     "label | #rrggbb'")
+        if any(k["name"] == fields[0] for k in kinds):
+            sys.exit(f"{path}:{lineno}: {fields[0]} listed twice")
+        kinds.append(dict(zip(("name", "waits_for", "banner", "label", "colour"), fields)))
     return kinds, path
 
 
