@@ -24,7 +24,7 @@ MPI_Isendrecv). `gen_wrappers.py LIST OUTDIR [UNDECLARED]` then emits only the o
 The probe prints one line per call family saying what this MPI lacks.
 
 `gen_wrappers.py python LIST OUT.py` writes papi_report's copy of the rules both sides
-apply (the wait kinds, each collective's wait kind: papi_report/mpi_rules.py), for every
+apply (the wait kinds, each collective's wait kind: papi_report/load/mpi_rules.py), for every
 listed call, with or without an MPI."""
 import os
 import pprint
@@ -708,7 +708,7 @@ def gen_table(calls, kinds):
 
 
 def gen_python(calls, kinds):
-    """papi_report's table of the same rules (papi_report/mpi_rules.py reads it)."""
+    """papi_report's table of the same rules (papi_report/load/mpi_rules.py reads it)."""
     fields = ("name", "waits_for", "banner", "label", "colour")
     waits = [tuple(k[f] for f in fields) for k in kinds]
     colls = {c["name"]: c["wait"] for c in calls if c["wait"]}

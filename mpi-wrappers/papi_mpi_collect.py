@@ -11,7 +11,7 @@ before their first snapshot leave nothing.
 Every file carries the run's "run_id": only the newest run's files count, so a report or
 rows left by an earlier run in the same directory are never taken for this one (they
 are listed under "ignored"). The files are read and checked as papi_report reads them
-(its module papi_report.mpi_rows: each against its JSON Schema, then the values a schema
+(its module papi_report.load.mpi_rows: each against its JSON Schema, then the values a schema
 cannot relate). Prints one JSON object:
   {"nranks": P, "run_id": ..., "finished": [...], "partial": [{"rank", "exit_reason"}...],
    "missing": [...], "ignored": [...]}
@@ -31,24 +31,24 @@ import sys
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 #: Where papi_report's package is: installed, <prefix>/share/papi/python (this script is
-#: <prefix>/bin/papi_mpi_collect); in the source tree, src-c/utils beside mpi-wrappers.
+#: <prefix>/bin/papi_mpi_collect); in the source tree, python/ beside mpi-wrappers.
 PACKAGE_DIRS = [os.path.join(HERE, "..", "share", "papi", "python"),
-                os.path.join(HERE, "..", "src-c", "utils")]
+                os.path.join(HERE, "..", "python")]
 
 
 def rows_module():
-    """papi_report.mpi_rows, the one reader of the rows, with papi_report's load layer
+    """papi_report.load.mpi_rows, the one reader of the rows, with papi_report's load layer
     only: the package's __init__ (its tables, which need pandas) is not run, so this
     script needs nothing beyond the standard library."""
     if "papi_report" in sys.modules:  # imported whole by a caller
-        return importlib.import_module("papi_report.mpi_rows")
+        return importlib.import_module("papi_report.load.mpi_rows")
     for d in PACKAGE_DIRS:
         pkg = os.path.abspath(os.path.join(d, "papi_report"))
-        if os.path.isfile(os.path.join(pkg, "mpi_rows.py")):
+        if os.path.isfile(os.path.join(pkg, "load", "mpi_rows.py")):
             spec = importlib.machinery.ModuleSpec("papi_report", None, is_package=True)
             spec.submodule_search_locations = [pkg]
             sys.modules["papi_report"] = importlib.util.module_from_spec(spec)
-            return importlib.import_module("papi_report.mpi_rows")
+            return importlib.import_module("papi_report.load.mpi_rows")
     raise ImportError("papi_report's module is not installed beside %s (looked in %s)" % (
         HERE, ", ".join(os.path.abspath(d) for d in PACKAGE_DIRS)))
 

@@ -132,7 +132,7 @@ def parse_args(argv):
 def check(paths):
     """papi_report --check: each report file against its schema, one line per broken one."""
     try:
-        from papi_report import schema_check
+        from papi_report.load import schema_check
     except ImportError as e:
         print("papi_report: %s" % e, file=sys.stderr)
         return 1
@@ -158,8 +158,8 @@ def compare_runs(args):
     """papi_report --compare A B: 0 done, 4 a --fail-if condition held."""
     try:
         import papi_report
-        from papi_report import compare
-        from papi_report.inputs import classify
+        from papi_report.page import compare
+        from papi_report.load.inputs import classify
     except ImportError as e:
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)
@@ -200,7 +200,7 @@ def compare_runs(args):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        from papi_report import input_file
+        from papi_report.load import input_file
     except ImportError as e:  # the package needs pandas for every command
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)
@@ -213,15 +213,16 @@ def main(argv=None):
     if args.check:
         return check(args.paths or ["."])
     if args.merge_trace:
-        from papi_report import trace_merge
+        from papi_report.page import trace_merge
         return trace_merge.main(args.merge_trace, args.paths)
     if args.compare:
         return compare_runs(args)
     try:
         import papi_report
-        from papi_report import html, profile, text
-        from papi_report.deep_json import dump_deep
-        from papi_report.inputs import classify
+        from papi_report.page import html, text
+        from papi_report.load import profile
+        from papi_report.load.deep_json import dump_deep
+        from papi_report.load.inputs import classify
     except ImportError as e:
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)
@@ -232,7 +233,7 @@ def main(argv=None):
         if kind is None and os.path.exists(path) and profile.find([path]):
             continue  # papi_run --sample's profiles alone: the page's profile section
         if kind is None and os.path.isdir(path):  # a job that died: what its event logs hold
-            from papi_report import event_logs
+            from papi_report.load import event_logs
             if event_logs.has_logs(path) or event_logs.has_rows(path):
                 try:
                     text, malformed = event_logs.summary(path)

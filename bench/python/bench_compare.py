@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from bench_report_check import report  # noqa: E402 (the same synthetic report)
 
-TOOL = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
+TOOL = os.path.join(HERE, "..", "..", "python", "papi_report.py")
 
 
 def main():

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 
 def report(n):
@@ -37,10 +37,10 @@ def report(n):
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    import papi_report.load as load
-    from papi_report import schema_check
+    from papi_report.load import load
+    from papi_report.load import schema_check
     import papi_report as pr
-    from papi_report import html, text  # noqa: F401 (loaded before the clock runs)
+    from papi_report.page import html, text  # noqa: F401 (loaded before the clock runs)
     d = tempfile.mkdtemp(prefix="bench_report_check_")
     path = os.path.join(d, "papi_mpi_report.json")
     with open(path, "w", encoding="utf-8") as f:

@@ -32,7 +32,8 @@ import time
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-UTILS = os.path.normpath(os.path.join(HERE, "..", "..", "src-c", "utils"))
+#: papi_report's load layer (schema_check and the modules it imports).
+LOAD_LAYER = os.path.normpath(os.path.join(HERE, "..", "..", "python", "papi_report", "load"))
 
 #: The names our writers give report files (a test's own input files are left alone).
 PREFIXES = ("rank_", "papi_mpi_", "profile_", "trace_rank_", "papi_validate")
@@ -42,10 +43,10 @@ OUTPUT_DIRS = ("papi_hl_output", "papi_run_output", "papi_hl_trace", "papi_run_t
 
 def _schema_check():
     """papi_report's schema_check, without the package's pandas (a C test's wrapper starts
-    in a fraction of a second): its two modules loaded as a package of their own."""
+    in a fraction of a second): its layer's modules loaded as a package of their own."""
     if "_papi_schemas" not in sys.modules:
         pkg = types.ModuleType("_papi_schemas")
-        pkg.__path__ = [os.path.join(UTILS, "papi_report")]
+        pkg.__path__ = [LOAD_LAYER]
         sys.modules["_papi_schemas"] = pkg
     try:
         return importlib.import_module("_papi_schemas.schema_check")

@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 UTILS = os.path.normpath(os.path.join(HERE, "..", "..", "src-c", "utils"))
 WRITER = os.path.join(UTILS, "papi_hl_output_writer.py")
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
-sys.path.insert(0, UTILS)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))  # papi_report
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 from checks import check, verdict  # noqa: E402
 import papi_report  # noqa: E402

@@ -2,7 +2,8 @@
 """check_layers.py ROOT MAP: the sources under ROOT only reach down the layers MAP names.
 
 Reads every .c and .h file under ROOT (and under the folders outside ROOT that MAP names,
-such as ../common) and finds, per file:
+such as ../common), and every .py file when ROOT is a Python package (an __init__.py at
+its top: papi_report), and finds, per file:
   - its includes: #include "x.h" or <x.h> naming a header of the tree (by path relative
     to the including file, else by path suffix anywhere in the tree: the library builds
     with every folder on the include path, so <x.h> finds a project header too); headers
@@ -11,7 +12,10 @@ such as ../common) and finds, per file:
     a variable that another file of the tree defines with external linkage. The body of
     a #define counts as code of the file that defines the macro (its parameters aside):
     that file is the one that reaches the name, and every user of the macro includes it,
-    so the edge user -> definer -> name is in the graph without expanding each use.
+    so the edge user -> definer -> name is in the graph without expanding each use;
+  - a Python file's imports of the tree's modules (relative ones, and absolute ones
+    through the package ROOT is), at the top or inside a function alike:
+    `from ..load import registry` reaches load/registry.py.
 
 MAP lists the layers top down, one per line, each with the folders (relative to ROOT,
 shell patterns allowed; a pattern with a dot names files instead) whose files belong to
@@ -43,6 +47,7 @@ The parse is a C tokeniser, not a compiler: it needs definitions at file scope, 
 sources have. A file-scope call of a function-like macro of the tree without a ';'
 (an X-macro list) is a statement of its own.
 """
+import ast
 import fnmatch
 import os
 import re
@@ -254,6 +259,46 @@ def macro_uses(macros):
     return names
 
 
+def py_module_file(parts, files):
+    """The file of module parts (["load", "registry"]): a module, else a package's
+    __init__.py; None when the tree has neither."""
+    for cand in ("/".join(parts) + ".py", "/".join(parts + ["__init__.py"])):
+        if cand in files:
+            return cand
+    return None
+
+
+def py_imports(text, rel, root, files):
+    """The files of the tree a Python file imports: relative imports from its package,
+    absolute ones through the package name of ROOT (its folder's name), wherever the
+    import statement is."""
+    pkg = os.path.basename(os.path.abspath(root))
+    here = [p for p in folder_of(rel).split("/") if p != "."]
+    out = set()
+    for node in ast.walk(ast.parse(text, rel)):
+        if isinstance(node, ast.ImportFrom):
+            mod = (node.module or "").split(".") if node.module else []
+            if node.level:
+                base = here[:len(here) - (node.level - 1)] if node.level - 1 <= len(here) else None
+            elif mod and mod[0] == pkg:
+                base, mod = [], mod[1:]
+            else:
+                continue
+            if base is None:
+                continue
+            for a in node.names:  # a submodule of that name, else a name in the module
+                t = py_module_file(base + mod + [a.name], files) or py_module_file(base + mod, files)
+                if t:
+                    out.add(t)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                parts = a.name.split(".")
+                t = py_module_file(parts[1:], files) if parts[0] == pkg and len(parts) > 1 else None
+                if t:
+                    out.add(t)
+    return out
+
+
 def read_map(path):
     rules = {"layers": [], "deny": [], "private": [], "acyclic": []}
     with open(path) as f:
@@ -361,14 +406,16 @@ def sccs(nodes, edges):
 
 
 def tree_files(root, layers):
-    """Every .c and .h under ROOT and under the folders outside it that layers name."""
+    """Every .c and .h under ROOT and under the folders outside it that layers name; .py
+    too when ROOT is a Python package (a C tree's scripts are no part of its layers)."""
     tops = [root] + sorted({os.path.normpath(os.path.join(root, p))
                             for _, patterns in layers for p in patterns
                             if p.startswith("../") and not any(ch in p for ch in "*?[")})
+    exts = (".c", ".h", ".py") if os.path.isfile(os.path.join(root, "__init__.py")) else (".c", ".h")
     files = set()
     for top in tops:
         for d, _, fs in os.walk(top):
-            files |= {os.path.relpath(os.path.join(d, f), root) for f in fs if f.endswith((".c", ".h"))}
+            files |= {os.path.relpath(os.path.join(d, f), root) for f in fs if f.endswith(exts)}
     return sorted(files)
 
 
@@ -381,10 +428,14 @@ def main(argv):
     files = tree_files(root, layers)
     if len(files) < 2:
         sys.exit(f"FAILED: only {len(files)} source files under {root}")
-    code, incs, macros, defined, fmacros = {}, {}, {}, {}, set()
+    code, incs, macros, defined, fmacros, pyimports = {}, {}, {}, {}, set(), {}
     for rel in files:
         with open(os.path.join(root, rel), errors="replace") as f:
-            code[rel], incs[rel], macros[rel] = strip_source(f.read())
+            text = f.read()
+        if rel.endswith(".py"):  # imports only: no C to read
+            pyimports[rel] = py_imports(text, rel, root, files)
+            text = ""
+        code[rel], incs[rel], macros[rel] = strip_source(text)
         fmacros |= {name for name, params, _ in macros[rel] if params is not None}
     for rel in files:
         if rel.endswith(".c"):
@@ -419,6 +470,8 @@ def main(argv):
             for folders, headers in rules["deny"]:
                 if matches(folder, folders) and os.path.basename(inc) in headers:
                     problems.append(f"{rel} includes {inc}, which {folder}/ may not (deny in {map_path})")
+        for t in sorted(pyimports.get(rel, ())):
+            edge(rel, t, "imports")
         for name in sorted(used_names(code[rel]) | macro_uses(macros[rel])):
             for t in sorted(defined.get(name, ())):
                 if t != rel:

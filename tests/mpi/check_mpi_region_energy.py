@@ -26,8 +26,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
-from papi_report import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import schema_check  # noqa: E402
 from mpi_check import check, launch_args, rank_env, run_cmd, verdict  # noqa: E402
 
 args = launch_args(options={"--machines": {}, "--gpu": {}})

@@ -56,8 +56,8 @@ import tempfile
 from mpi_check import check, expect_values, rank_env, launch_args, schemas_unavailable, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
-from papi_report import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import schema_check  # noqa: E402
 
 
 def marker_line(source, marker):
@@ -159,7 +159,7 @@ def named(function, module, proc):
 def report_tables(d, rep):
     """papi_report on the run's directory: its CSVs of the sampling section hold every
     entry of every rank's row, exactly; the page and the text show both tables."""
-    tool = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
+    tool = os.path.join(HERE, "..", "..", "python", "papi_report.py")
     out = os.path.join(d, "rep")
     p = subprocess.run(["/usr/bin/python3", tool, d, "-o", out], capture_output=True, text=True,
                        timeout=120)

@@ -23,8 +23,8 @@ import tempfile
 from mpi_check import check, expect_values, marker_lines, rank_env, run_cmd, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-UTILS = os.path.join(HERE, "..", "..", "src-c", "utils")
-sys.path.insert(0, UTILS)
+PYDIR = os.path.join(HERE, "..", "..", "python")
+sys.path.insert(0, PYDIR)
 TOL = 0.030
 
 
@@ -64,7 +64,7 @@ def part_timeline(args, tmp):
         check(abs(got - wrapper) <= 0.005, f"rank {r}: the timeline's barrier wait {got:.4f} s is the "
               f"report's {wrapper:.4f} s within 5 ms")
     page = os.path.join(tmp, "page")
-    q = run_cmd([sys.executable, os.path.join(UTILS, "papi_report.py"), out, "-o", page], tail=2000)
+    q = run_cmd([sys.executable, os.path.join(PYDIR, "papi_report.py"), out, "-o", page], tail=2000)
     check(q.returncode == 0, f"papi_report exit status {q.returncode}")
     with open(os.path.join(page, "report.html"), encoding="utf-8") as f:
         html = f.read()
@@ -72,7 +72,7 @@ def part_timeline(args, tmp):
     check(fig is not None and "<img" in fig.group(0), "the page draws the timeline")
     # the same run without a trace: the page says which variable to set
     os.unlink(os.path.join(out, "papi_mpi_trace.json"))
-    q = run_cmd([sys.executable, os.path.join(UTILS, "papi_report.py"), out, "-o", page], tail=2000)
+    q = run_cmd([sys.executable, os.path.join(PYDIR, "papi_report.py"), out, "-o", page], tail=2000)
     with open(os.path.join(page, "report.html"), encoding="utf-8") as f:
         fig = re.search(r'<figure id="timeline".*?</figure>', f.read(), re.S)
     check(fig is not None and "PAPI_MPI_TRACE=json" in fig.group(0), "no trace: the page names PAPI_MPI_TRACE")
@@ -91,7 +91,7 @@ def part_scaling(args, tmp):
     print(f"work measured by the ranks: A {work[0]:.4f} s, B {work[1]:.4f} s: scalability {want:.4f}")
     check(work[0] >= 2 * 0.6 and work[1] >= 2 * 1.2, f"each run's work at least its sleeps: {work}")
     res = os.path.join(tmp, "cmp")
-    q = run_cmd([sys.executable, os.path.join(UTILS, "papi_report.py"), "--compare", sides[0], sides[1],
+    q = run_cmd([sys.executable, os.path.join(PYDIR, "papi_report.py"), "--compare", sides[0], sides[1],
                  "-o", res], tail=4000)
     check(q.returncode == 0, f"papi_report --compare exit status {q.returncode}")
     path = os.path.join(res, "compare_pop_scalability.csv")

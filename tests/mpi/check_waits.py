@@ -26,8 +26,8 @@ import tempfile
 from mpi_check import check, expect_values, rank_env, run_cmd, launch_args, schemas_unavailable, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
-from papi_report import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import schema_check  # noqa: E402
 
 TOL = 0.030
 
@@ -242,7 +242,7 @@ def papi_report_tables(path):
     """papi_report's wait and POP tables (waits.py) of a report, through the tool."""
     out = tempfile.mkdtemp(prefix="papi_report_waits_")
     try:
-        p = run_cmd(["/usr/bin/python3", os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py"),
+        p = run_cmd(["/usr/bin/python3", os.path.join(HERE, "..", "..", "python", "papi_report.py"),
                      "--mpi", path, "-o", out, "--text"], tail=2500)
         check(p.returncode == 0, f"papi_report exit status {p.returncode}")
         check("POP efficiencies" in p.stdout and "Wait states by call site" in p.stdout,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The wait rules' two implementations against each other (issue 57 item 3): the
 wrapper's (wait_states.c, at MPI_Finalize) and papi_report's recomputation from the event
-logs (papi_report/event_logs.py, for a job that died). Every staged mode of mpi_waits.c
+logs (papi_report/load/event_logs.py, for a job that died). Every staged mode of mpi_waits.c
 (late sender and receiver, Waitany, Testany, persistent requests, barriers on split
 halves and an intercommunicator, N x N, late root, early reduce, POP), and each --also
 program (mpi_pattern.c: every call family, nonblocking collectives among them), runs to its end
@@ -22,8 +22,8 @@ import tempfile
 from mpi_check import check, rank_env, run_cmd, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
-from papi_report import event_logs, mpi_rules  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import event_logs, mpi_rules  # noqa: E402
 
 TOL = 0.002  # s
 MODES = [("late_sender", 2), ("late_receiver", 2), ("waitany", 2), ("testany", 2),

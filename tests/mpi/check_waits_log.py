@@ -44,10 +44,10 @@ from mpi_check import (check, expect_values, launch_args, rank_env, run_cmd, sch
 import report_check  # noqa: E402 (on the path mpi_check set: tests/common)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
-from papi_report import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import schema_check  # noqa: E402
 
-REPORT = os.path.join(HERE, "..", "..", "src-c", "utils", "papi_report.py")
+REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
 COLLECT = os.path.join(HERE, "..", "..", "mpi-wrappers", "papi_mpi_collect.py")
 TOL = 0.030
 

@@ -24,8 +24,8 @@ from mpi_check import check, expect_values, rank_env, run_cmd, launch_args, sche
 from check_waits import marker_lines, near, site, TOL
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src-c", "utils"))
-from papi_report import schema_check  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import schema_check  # noqa: E402
 
 TRACE_CHECK = os.path.join(HERE, "..", "trace", "check_trace.py")
 TRACE_SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")

@@ -70,7 +70,7 @@ def schemas_unavailable():
     """True, the SKIPPED line printed, where the report schemas cannot be loaded here
     (papi_report's schema_check: no jsonschema) for a checker that validates reports."""
     sys.path.insert(0, report_check.UTILS)
-    from papi_report import schema_check
+    from papi_report.load import schema_check
     try:
         schema_check.validators()
     except schema_check.SchemaUnavailable as e:

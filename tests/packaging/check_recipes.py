@@ -267,7 +267,8 @@ def check_sanity_paths(base, paths, tree, flavours_built):
 
 def check_easyconfigs(src, version, options, flavours, tree=None):
     utils = {os.path.basename(p)[:-2] for p in glob.glob(os.path.join(src, "src-c", "utils", "papi_*.c"))}
-    utils |= {os.path.basename(p)[:-3] for p in glob.glob(os.path.join(src, "src-c", "utils", "papi_*.py"))}
+    utils |= {os.path.basename(p)[:-3] for d in (("src-c", "utils"), ("python",))
+              for p in glob.glob(os.path.join(src, *d, "papi_*.py"))}
     ecs = sorted(glob.glob(os.path.join(src, "packaging", "easybuild", "*.eb")))
     check(len(ecs) >= 1, "no easyconfig under packaging/easybuild")
     seen = set()

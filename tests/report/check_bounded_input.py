@@ -226,7 +226,7 @@ def csv_bom(tool, tmp):
     mark first. --check reads it as without one; an invisible character inside a header
     name is shown escaped."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
-    from papi_report import schema_check
+    from papi_report.load import schema_check
     table = "region_tree"
     cols = schema_check.schemas()["csv_tables"]["$defs"][table]["x-columns"]
     good = os.path.join(tmp, "bom", table + ".csv")

@@ -127,7 +127,7 @@ def main():
               "a 29x %s with noise 147%%: %s (%s, band %s)" % (name, want, row.get("verdict"),
                                                                 row.get("threshold")))
     sys.path.insert(0, os.path.dirname(os.path.abspath(a.tool)))
-    from papi_report.compare import verdict as one_verdict
+    from papi_report.page.compare import verdict as one_verdict
     check(one_verdict("real_time_nsec", 441.0, 12.8, 0.87, 0.0, 0.1)[2] == "faster" and
           one_verdict("real_time_nsec", 12.8, 441.0, 0.87, 0.0, 0.1)[2] == "slower" and
           one_verdict("x", 100.0, 1 / 1.3 * 100, 0.1, 0.0, 0.1)[2] == "lower" and
@@ -208,10 +208,10 @@ def main():
           "real pair: every other region's page faults are the same, exactly (%s)" % others)
     check(rc == 4, "real pair: --fail-if region:work:perf::PAGE-FAULTS>1.5 held: exit 4 (%d)" % rc)
 
-    # 4. The pandas API gives the same rows.
+    # 4. The pandas API gives the same rows, by the name papi_report(1) gives it.
     sys.path.insert(0, os.path.dirname(os.path.abspath(a.tool)))
-    from papi_report.compare import compare
-    df = compare(os.path.join(tmp, "A"), os.path.join(tmp, "B"))
+    import papi_report
+    df = papi_report.compare.compare(os.path.join(tmp, "A"), os.path.join(tmp, "B"))
     got = df[(df.entity == "solve") & (df.quantity == "real_time_nsec")].iloc[0]
     check(got["verdict"] == "slower" and abs(got["ratio"] - 1.5) < 1e-9, "pandas API: solve slower, 1.5")
     print("check_compare: %s" % ("FAILED (%d)" % len(fails) if fails else "PASSED"))

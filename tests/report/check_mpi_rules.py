@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""check_mpi_rules.py BUILT_RULES UTILS_DIR WRAPPERS_DIR SCHEMA_DIR: one source for the rules the MPI
-wrapper and papi_report both apply (issue 57 item 3).
+"""check_mpi_rules.py BUILT_RULES PYTHON_DIR WRAPPERS_DIR SCHEMA_DIR: one source for the rules the
+MPI wrapper and papi_report both apply (issue 57 item 3).
 
-1. The build's papi_report/_mpi_rules.py is what papi_report makes from the lists when run
+1. The build's papi_report/load/_mpi_rules.py is what papi_report makes from the lists when run
    from the source tree, and papi_report installed with it (a copy of the package) reads it
    rather than the lists.
 2. The rules are the ones the wrapper applied before they had one source (the expected
@@ -32,26 +32,28 @@ def check(cond, what):
         FAILURES.append(what)
 
 
-def rules_in(utils, pkg_extra=None):
-    """papi_report.mpi_rules imported from a copy of the package (plus pkg_extra files),
-    in a fresh interpreter: (SOURCE, WAIT_KINDS, COLL_WAITS, LABELS)."""
+def rules_in(pydir, pkg_extra=None):
+    """papi_report.load.mpi_rules imported from a copy of the package (plus pkg_extra files
+    in its load/), in a fresh interpreter: (SOURCE, WAIT_KINDS, COLL_WAITS, LABELS)."""
     tmp = tempfile.mkdtemp(prefix="papi_rules_")
     try:
-        pkg = os.path.join(utils, "papi_report")  # the source tree as it is
+        pkg = os.path.join(pydir, "papi_report")  # the source tree as it is
         if pkg_extra:  # an install: a copy with the build's files, no lists beside it
             pkg = os.path.join(tmp, "papi_report")
-            shutil.copytree(os.path.join(utils, "papi_report"), pkg,
+            shutil.copytree(os.path.join(pydir, "papi_report"), pkg,
                             ignore=shutil.ignore_patterns("__pycache__"))
             for f in pkg_extra:
-                shutil.copy(f, pkg)
-        code = ("import importlib.util, sys; sys.path.insert(0, %r)\n"
-                "spec = importlib.util.spec_from_file_location('papi_report.mpi_rules', %r, "
+                shutil.copy(f, os.path.join(pkg, "load"))
+        load = os.path.join(pkg, "load")
+        # the two packages as bare modules: the package's __init__ would import pandas
+        code = ("import importlib.util, sys, types; sys.path.insert(0, %r)\n"
+                "spec = importlib.util.spec_from_file_location('papi_report.load.mpi_rules', %r, "
                 "submodule_search_locations=None)\n"
-                "import types; p = types.ModuleType('papi_report'); p.__path__ = [%r]; "
-                "sys.modules['papi_report'] = p\n"
+                "for name, path in (('papi_report', %r), ('papi_report.load', %r)):\n"
+                "    p = types.ModuleType(name); p.__path__ = [path]; sys.modules[name] = p\n"
                 "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
                 "print(repr((m.SOURCE, m.WAIT_KINDS, m.COLL_WAITS, m.LABELS)))"
-                % (os.path.dirname(pkg), os.path.join(pkg, "mpi_rules.py"), pkg))
+                % (os.path.dirname(pkg), os.path.join(load, "mpi_rules.py"), pkg, load))
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), check=False)
         if r.returncode != 0:
@@ -63,8 +65,8 @@ def rules_in(utils, pkg_extra=None):
 
 def main():
     if len(sys.argv) != 5:
-        sys.exit("usage: check_mpi_rules.py BUILT_RULES UTILS_DIR WRAPPERS_DIR SCHEMA_DIR")
-    built, utils, wrappers, schemas = sys.argv[1:]
+        sys.exit("usage: check_mpi_rules.py BUILT_RULES PYTHON_DIR WRAPPERS_DIR SCHEMA_DIR")
+    built, pydir, wrappers, schemas = sys.argv[1:]
     lists = os.path.join(wrappers, "mpi_calls.list")
     sys.path.insert(0, wrappers)
     import gen_wrappers
@@ -76,12 +78,12 @@ def main():
                                                   gen_wrappers.wait_list(lists)[0]),
               "the build's _mpi_rules.py is the generator's output from the lists")
     # the source tree's package has no _mpi_rules.py: it reads the lists
-    check(not os.path.exists(os.path.join(utils, "papi_report", "_mpi_rules.py")),
+    check(not os.path.exists(os.path.join(pydir, "papi_report", "load", "_mpi_rules.py")),
           "no generated _mpi_rules.py in the source tree")
-    from_lists, err = rules_in(utils)
+    from_lists, err = rules_in(pydir)
     check(from_lists is not None and from_lists[0] == "lists", "source tree: rules from the lists " + err)
     # an install: the package copied with the build's file, no lists beside it
-    from_built, err = rules_in(utils, [built])
+    from_built, err = rules_in(pydir, [built])
     check(from_built is not None and from_built[0] == "built", "installed: rules from _mpi_rules.py " + err)
     if from_lists and from_built:
         check(from_lists[1:] == from_built[1:], "the same rules either way")

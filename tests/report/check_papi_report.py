@@ -412,7 +412,7 @@ def check_colorbar_cases():
     a negative number of bytes), a wide range (bytes to GiB), a small one (bytes)."""
     import matplotlib.pyplot as plt
     import pandas as pd
-    from papi_report import figures
+    from papi_report.figures import figures
     cases = {"close": lambda i: 23300000 + 997 * i, "wide": lambda i: 1000 * 7 ** i,
              "small": lambda i: 10 + 70 * i}
     for name, value in cases.items():
@@ -439,7 +439,8 @@ def check_figures(out, tool):
         if os.path.isdir(cand):
             sys.path.insert(0, cand)
     import papi_report
-    from papi_report import figures, html  # noqa: F401 (html loads every module's figures)
+    from papi_report.figures import figures
+    from papi_report.page import html  # noqa: F401 (html loads every module's figures)
     t = papi_report.tables(mpi=os.path.join(out, "..", "run"))
     for fid, _title, _sect, draw in figures.FIGURES:
         fig = draw(t)

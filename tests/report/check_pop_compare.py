@@ -49,7 +49,7 @@ def exact(got, want, what):
 
 def main():
     sys.path.insert(0, sys.argv[1])
-    from papi_report import compare
+    from papi_report.page import compare
     tmp = tempfile.mkdtemp(prefix="papi_pop_compare_")
     try:
         # A: 2 ranks x 1 s useful, 1e9 instructions and 2e9 cycles each, parallel efficiency 0.8.

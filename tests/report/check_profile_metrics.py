@@ -8,9 +8,9 @@ stacks' ratios; a function's min/mean/max over threads and its max thread. Exit 
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src-c", "utils"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 try:
-    from papi_report import profile, profile_metrics  # noqa: E402
+    from papi_report.load import profile, profile_metrics  # noqa: E402
 except ImportError as e:  # (the package needs pandas)
     print("SKIPPED: %s" % e)
     sys.exit(77)

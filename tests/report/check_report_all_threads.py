@@ -152,7 +152,7 @@ def main():
         # The icicle, from the module as the page draws it.
         sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
         import papi_report
-        from papi_report import figures
+        from papi_report.figures import figures
         t = papi_report.tables(regions=src)
         fig = figures.region_tree(t)
         titles = [a.get_title() for a in fig.axes]

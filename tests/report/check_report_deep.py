@@ -71,7 +71,7 @@ def main():
         # The heat maps' labels, from the module as the page draws them.
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(tool))))
         import papi_report
-        from papi_report import figures
+        from papi_report.figures import figures
         t = papi_report.tables(regions=src)
         fig = figures.region_by_rank(t)
         labels = [x.get_text() for x in fig.axes[0].get_yticklabels()]

@@ -144,7 +144,8 @@ def literal_errors(nodes, where="root"):
 
 def check_large_mpi(pr, cli, out):
     import pandas as pd
-    from papi_report import figures, html
+    from papi_report.figures import figures
+    from papi_report.page import html
     n = 5000
     rep = mpi_report(n)
     path = os.path.join(out, "papi_mpi_report.json")
@@ -194,7 +195,8 @@ def check_figure_properties(pr):
     at its blocks' first ranks), colour bars without offset, bytes in one binary unit."""
     import matplotlib.pyplot as plt
     from figure_checks import figure_problems
-    from papi_report import figures, html  # noqa: F401 (html loads every module's figures)
+    from papi_report.figures import figures
+    from papi_report.page import html  # noqa: F401 (html loads every module's figures)
     for n in (100, 5000):
         t = pr.tables(mpi=mpi_report(n))
         for fid, _title, _sect, draw in figures.FIGURES:
@@ -209,7 +211,8 @@ def check_figure_properties(pr):
 def check_matrix_100k():
     import numpy as np
     import pandas as pd
-    from papi_report import figures, html
+    from papi_report.figures import figures
+    from papi_report.page import html
     n = 100000
     src = np.repeat(np.arange(n), 2)
     dst = np.where(np.arange(2 * n) % 2 == 0, (src + 1) % n, (src - 1) % n)
@@ -235,7 +238,7 @@ def check_matrix_100k():
 
 
 def check_regions(pr, cli, out):
-    from papi_report import figures
+    from papi_report.figures import figures
     rdir = os.path.join(out, "regions", "papi_hl_output")
     os.makedirs(rdir)
     nranks = 200
@@ -274,7 +277,7 @@ def check_regions(pr, cli, out):
                       "%s: %s (%g..%g) outside its parent (%g..%g)" % (metric, p, x, x + w, px, px + pw))
                 check(s, "%s: %s not marked scaled" % (metric, p))
     fig = figures.region_tree(t)
-    from papi_report import html
+    from papi_report.page import html
     w, h = png_size(html.png_data_uri(fig))
     check(w < 2000 and h < 2000, "region tree picture %d x %d px" % (w, h))
     # The Hatchet literal: the reader's schema, region_count as it is.
@@ -316,7 +319,8 @@ def check_regions(pr, cli, out):
 
 
 def check_failing_figure(pr, cli, out):
-    from papi_report import figures, html  # noqa: F401 (html loads every module's figures)
+    from papi_report.figures import figures
+    from papi_report.page import html  # noqa: F401 (html loads every module's figures)
     path = os.path.join(out, "small.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(mpi_report(4), f)

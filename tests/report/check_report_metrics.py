@@ -197,7 +197,7 @@ def check_roofline(a, out, rep, doc, rank):
           and "papi_mpi_report.json (peaks.flops_per_s)" in page, "the page draws it and says where the peaks come from")
     sys.path.insert(0, os.path.join(os.path.dirname(a.tool)))
     import papi_report
-    from papi_report import metric_figures
+    from papi_report.figures import metric_figures
     t = papi_report.tables(mpi=os.path.join(d, "papi_mpi_report.json"),
                            regions=os.path.join(d, "papi_hl_output"))
     fig = metric_figures.roofline(t)

@@ -151,7 +151,7 @@ def profile_only(tool, d):
 def icicle_labels(tool, src):
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
     import papi_report
-    from papi_report import figures
+    from papi_report.figures import figures
     t = papi_report.tables(regions=src)
     fig = figures.region_tree(t)
     dpi = getattr(figures, "PAGE_DPI", 90)  # the page's pictures (html.DPI)
@@ -197,7 +197,7 @@ def region_series(tool, d):
         json.dump(series_doc(), f)
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
     import papi_report
-    from papi_report import series_figures as series, series_metric_figures as series_metrics
+    from papi_report.figures import series_figures as series, series_metric_figures as series_metrics
     t = papi_report.tables(regions=src)
 
     def nan_safe(v):
@@ -245,7 +245,7 @@ def time_units(tool, d):
     with open(os.path.join(src, "rank_000000.json"), "w") as f:
         json.dump(doc, f)
     import papi_report
-    from papi_report import figures, series_figures
+    from papi_report.figures import figures, series_figures
     t = papi_report.tables(regions=src)
     fig = figures.region_tree(t)
     fig.canvas.draw()
@@ -266,7 +266,7 @@ def time_units(tool, d):
 
 def region_colours(t):
     """One colour per region in every chart: the icicle's panels and the per-region lines."""
-    from papi_report import figures, series_figures
+    from papi_report.figures import figures, series_figures
     want = figures.region_colours(t)
     fig = figures.region_tree(t)
     fig.canvas.draw()
@@ -296,7 +296,8 @@ def tall_bar(tool, d):
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
     import papi_report
     from figure_checks import bar_problems
-    from papi_report import compare_page, figures
+    from papi_report.page import compare_page
+    from papi_report.figures import figures
     ranks = [{"rank": r, "wall_s": 60.0, "mpi_s": (53.4 if r == 2 else 0.77), "finished": True,
               "counters": {EV: 1000 if r == 2 else 10},
               "calls": {"MPI_Init": {"calls": 1, "time_s": 0.1},

@@ -133,7 +133,7 @@ def region_facts(ranks):
 def check_pandas(tool, work, ranks):
     sys.path.insert(0, os.path.dirname(os.path.realpath(tool)))
     import papi_report
-    from papi_report.tables import UNLISTED
+    from papi_report.tables.tables import UNLISTED
     t = papi_report.tables(mpi=work)
     facts = region_facts(ranks)
     # A row per rank and region, equal to the JSON.

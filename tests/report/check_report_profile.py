@@ -157,7 +157,9 @@ def case_page(tool, papi_run, prog, out):
 def case_large(tool, _papi_run, _prog, out):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(tool))))
     try:
-        from papi_report import html, profile, schema_check, tables
+        from papi_report.page import html
+        from papi_report.load import profile, schema_check
+        from papi_report import tables  # the function: every table
     except ImportError as e:
         print("SKIPPED: %s" % e)
         sys.exit(77)
@@ -198,7 +200,7 @@ def case_large(tool, _papi_run, _prog, out):
         fail("%d boxes (%s a level) for 10,000 stacks" % (len(boxes), per_level))
     # Two ranks (synthetic): rank_work 100 and 300 samples, other 100 each: the heat map's
     # cells are each rank's shares (50/50 and 75/25) and the functions table names rank 1.
-    from papi_report import profile_figures
+    from papi_report.figures import profile_figures
     two = os.path.join(out, "ranks")
     for rank, n in ((0, 100), (1, 300)):
         _profile(os.path.join(two, "r%d" % rank), {"rank_work": n, "other": 100})

@@ -62,7 +62,7 @@ def check_csv(rep, report):
 
 
 def check_heat(t, series, rep):
-    from papi_report import units  # the figures' units (a CPU clock is drawn in CPUs)
+    from papi_report.load import units  # the figures' units (a CPU clock is drawn in CPUs)
     counters = {r["rank"]: r["counters"] for r in rep["ranks"]}
     fig = series.series_heat(t)
     check(not isinstance(fig, str), "series-heat is drawn (%s)" % (fig if isinstance(fig, str) else ""))
@@ -93,7 +93,7 @@ def check_heat(t, series, rep):
 
 
 def check_lines(t, series, rep):
-    from papi_report import units
+    from papi_report.load import units
     counters = {r["rank"]: r["counters"] for r in rep["ranks"]}
     fig = series.series_lines(t)
     check(not isinstance(fig, str), "series-lines is drawn")
@@ -218,7 +218,7 @@ def main():
         check("<img" in part, "the page draws %s" % fid)
     sys.path.insert(0, os.path.dirname(os.path.realpath(a.tool)))
     import papi_report
-    from papi_report import series_figures as series  # the figures, and the helpers they use
+    from papi_report.figures import series_figures as series  # the figures, and the helpers they use
     t = papi_report.tables(mpi=run)
     check_heat(t, series, rep)
     check_lines(t, series, rep)

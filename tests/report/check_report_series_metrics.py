@@ -81,7 +81,7 @@ def run_mpi(a, np, mode, out, checkpoint=""):
 def check_heat(a, run, rep):
     sys.path.insert(0, os.path.dirname(os.path.realpath(a.tool)))
     import papi_report
-    from papi_report import series_metric_figures as series_metrics
+    from papi_report.figures import series_metric_figures as series_metrics
     t = papi_report.tables(mpi=run)
     fig = series_metrics.series_metric_heat(t)
     check(not isinstance(fig, str), "series-metric-heat is drawn (%s)" % (fig if isinstance(fig, str) else ""))
@@ -151,7 +151,7 @@ def check_regions(a):
     check(len(got) == len(proc) and all(close(g, w) for g, w in zip(got, proc)),
           "regions process_metrics: the threads' task-clock summed over the interval (%d)" % len(got))
     import papi_report
-    from papi_report import series_metric_figures as series_metrics
+    from papi_report.figures import series_metric_figures as series_metrics
     fig = series_metrics.series_metric_regions(papi_report.tables(regions=hl))
     check(not isinstance(fig, str), "series-metric-regions is drawn (%s)" % (fig if isinstance(fig, str) else ""))
     if isinstance(fig, str):

@@ -105,7 +105,9 @@ def report(mpi_dir):
 def main():
     sys.path.insert(0, sys.argv[1])
     import papi_report
-    from papi_report import schema_check, timeline, timeline_data
+    from papi_report.load import schema_check
+    from papi_report.figures import timeline
+    from papi_report.tables import timeline_data
     try:
         schema_check.validators()
     except schema_check.SchemaUnavailable as e:

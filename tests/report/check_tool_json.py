@@ -48,7 +48,7 @@ def main():
     a.tool = os.path.abspath(a.tool)
     sys.path.insert(0, os.path.dirname(os.path.abspath(a.tool)))
     try:
-        from papi_report import schema_check as sc
+        from papi_report.load import schema_check as sc
         sc.validators()
     except (ImportError, sc.SchemaUnavailable) as e:
         print("SKIPPED: %s" % e)

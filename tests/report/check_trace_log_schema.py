@@ -75,7 +75,7 @@ def main():
             ("a member not in the schema", lambda d: d.update(extra=1), ["$", "additionalProperties"]),
         ]
         sys.path.insert(0, os.path.dirname(os.path.abspath(tool)))
-        from papi_report import trace_file
+        from papi_report.load import trace_file
         for what, change, words in cases:
             doc = copy.deepcopy(trace())
             change(doc)

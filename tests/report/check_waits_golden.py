@@ -10,9 +10,9 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src-c", "utils"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 try:
-    from papi_report import event_logs, mpi_rules  # noqa: E402
+    from papi_report.load import event_logs, mpi_rules  # noqa: E402
 except ImportError as e:
     print("SKIPPED: %s" % e)
     sys.exit(77)

@@ -1,4 +1,4 @@
-"""papi_report.figures: the pictures of the report, each drawn from the tables alone.
+"""papi_report.figures.figures: the pictures of the report, each drawn from the tables alone.
 
 registry.FIGURES lists them in the report's order (this module's MPI and region figures,
 then those of the modules after it in registry.MODULES: metric_figures, series_figures,
@@ -27,8 +27,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
-from . import registry, units  # noqa: E402
-from .tables import ALL_THREADS, path_names  # noqa: E402
+from ..load import registry, units  # noqa: E402
+from ..tables.tables import ALL_THREADS, path_names  # noqa: E402
 
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
 MATRIX_SIDE = 512  # cells a side of the rank x rank matrix at most (ranks in blocks past it)

@@ -1,4 +1,4 @@
-"""papi_report.metric_figures: the roofline, drawn from the tables alone (metric_tables.py):
+"""papi_report.figures.metric_figures: the roofline, drawn from the tables alone (metric_tables.py):
 each rank and each region of a thread as a point at its arithmetic intensity (FLOPs per
 byte of memory traffic: DP_FLOPS + SP_FLOPS over MEM_BW, both rates over the same time,
 so the FLOPs over the bytes) and its FLOP/s, log-log, with the machine's roof (peak
@@ -8,9 +8,9 @@ import textwrap
 
 import numpy as np
 
-from . import registry
+from ..load import registry
 from .figures import NotGiven, _fig, legend_outside, note
-from .metric_tables import BYTES_METRIC, FLOP_METRICS
+from ..tables.metric_tables import BYTES_METRIC, FLOP_METRICS
 
 NO_METRIC = ("no %s in the inputs: ask for it with PAPI_MPI_METRICS (MPI) or PAPI_METRICS "
              "(regions), e.g. FLOPS_DP,MEM; `papi_metric_avail -m %s` says whether this "

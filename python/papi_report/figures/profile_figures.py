@@ -1,4 +1,4 @@
-"""papi_report.profile_figures: the sampled profile on the page (issue 48, the job-wide
+"""papi_report.figures.profile_figures: the sampled profile on the page (issue 48, the job-wide
 view): a flame graph (an icicle: the root on top, callees below) per event of the
 profile, written as inline SVG (frames as boxes, width = the frame's share of the event's
 weight, a hover title with the function, file:line and the share; no script), and the
@@ -16,7 +16,8 @@ import zlib
 
 import numpy as np
 
-from . import profile_metrics, profile_tables, registry
+from ..load import profile_metrics, registry
+from ..tables import profile_tables
 from .figures import NotGiven, _fig, colorbar, note
 
 OTHER_PCT = 0.1  # callees under this share of the total become one [other] box

@@ -1,7 +1,8 @@
-"""papi_report.series_figures: the time series drawn (series.py's tables): a heat map of
+"""papi_report.figures.series_figures: the time series drawn (series.py's tables): a heat map of
 the rate per rank over time, lines per rank and thread, lines per region."""
-from . import figures, registry, units
-from .series import MPI_THREAD, _series_table, heat_grid, region_lines
+from . import figures
+from ..load import registry, units
+from ..tables.series import MPI_THREAD, _series_table, heat_grid, region_lines
 
 
 def _per_event(s):

@@ -1,13 +1,14 @@
-"""papi_report.series_metric_figures: the series' metrics drawn (series_metrics.py's
+"""papi_report.figures.series_metric_figures: the series' metrics drawn (series_metrics.py's
 tables): a heat map per metric, a row per rank and a cell per sample, and per region
 lines of the process's value."""
 import math
 
 from matplotlib.colors import Normalize
 
-from . import figures, registry
+from . import figures
+from ..load import registry
 from .series_figures import draw_region_lines
-from .series_metrics import heat_rows, region_metric_lines, whole_ranks
+from ..tables.series_metrics import heat_rows, region_metric_lines, whole_ranks
 
 
 def series_metric_heat(t):

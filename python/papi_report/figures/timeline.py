@@ -1,4 +1,4 @@
-"""papi_report.timeline: the run's timeline (issue 49 item 5): one lane per rank (per rank
+"""papi_report.figures.timeline: the run's timeline (issue 49 item 5): one lane per rank (per rank
 and thread where the trace has several threads), MPI time coloured by its wait state
 (late sender, late receiver, wait at N x N, wait at barrier, late root, early reduce,
 other MPI), computation, the region covering most of each pixel column as a band over each lane, and a counter
@@ -13,7 +13,8 @@ from .figures import NotGiven, _fig, legend_outside, note, region_colours  # fir
 import numpy as np
 from matplotlib.patches import Patch
 
-from . import mpi_rules, registry, timeline_data
+from ..load import mpi_rules, registry
+from ..tables import timeline_data
 
 WIDTH = 1200  # pixel columns of the lanes
 THIN_LANES = 32  # past this many lanes: no lane labels but a few, and no gap between lanes

@@ -1,4 +1,4 @@
-"""papi_report.check: what papi_report needs of a report file beyond its JSON Schema
+"""papi_report.load.check: what papi_report needs of a report file beyond its JSON Schema
 (schema_check.py): only the rules a schema cannot say (one value against another, a
 number JSON cannot hold), the first broken raising MalformedInput that names the file,
 the field and why. Every type and bound is the schema's (schema/*.schema.json). The load

@@ -1,4 +1,4 @@
-"""papi_report.csv_check: the CSV files papi-compat writes, checked against their row
+"""papi_report.load.csv_check: the CSV files papi-compat writes, checked against their row
 schemas (schema/csv_tables.schema.json, $defs/NAME for NAME.csv): the header's columns in
 the schema's order (x-columns), then each row read as the columns' types say and
 validated as a JSON object. One line per broken file: the file, the line, the column and

@@ -1,4 +1,4 @@
-"""papi_report.device_events: what an event counts, a device, a package or a thread, and
+"""papi_report.load.device_events: what an event counts, a device, a package or a thread, and
 its unit as papi_native_avail(1) gives it. The one place that decides it.
 
 A device-level event (a GPU's, of nvml, rocm_smi or amdgpu) reads the device: its value

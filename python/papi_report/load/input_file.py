@@ -1,4 +1,4 @@
-"""papi_report.input_file: every input file papi_report reads is opened here, bounded: a
+"""papi_report.load.input_file: every input file papi_report reads is opened here, bounded: a
 symbolic link is followed, then the file must be a regular file (never a device such as
 /dev/zero, a FIFO or a socket, which read forever or block) of at most MAX_BYTES (the
 --max-input option; default 4 GiB). A path refused raises InputRefused, one line naming the

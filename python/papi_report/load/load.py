@@ -1,4 +1,4 @@
-"""papi_report.load: the report files read and checked: first against their JSON Schema
+"""papi_report.load.load: the report files read and checked: first against their JSON Schema
 (schema_check.py, compiled to plain checks by schema_fast.py: the file, the JSON path
 and the rule broken, in one line), then what a schema cannot say (check.py: a rank
 beyond nranks, MPI time above the wall time, a series running backwards, a value JSON

@@ -1,4 +1,4 @@
-"""papi_report.mpi_rows: what the ranks of an MPI job left in its output directory, read
+"""papi_report.load.mpi_rows: what the ranks of an MPI job left in its output directory, read
 once for papi_mpi_collect and `papi_report DIR` (a job that died): papi_mpi_report.json
 (MPI_Finalize reached) and each rank's row, papi_mpi_rank<N>.partial.json (its exit
 path), .checkpoint.json (its last snapshot) or .checkpoint.prev.json (the snapshot

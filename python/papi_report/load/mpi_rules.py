@@ -1,4 +1,4 @@
-"""papi_report.mpi_rules: the rules papi_report applies as the MPI wrapper does, from the
+"""papi_report.load.mpi_rules: the rules papi_report applies as the MPI wrapper does, from the
 wrapper's one list (mpi-wrappers/wait_kinds.list and the wait= column of mpi_calls.list):
 the wait kinds in the report's order with their words and colours, and each collective's
 wait kind. The build writes them here as _mpi_rules.py (`gen_wrappers.py python`),

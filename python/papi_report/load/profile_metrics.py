@@ -1,4 +1,4 @@
-"""papi_report.profile_metrics: the -m metrics of papi_run --sample evaluated on any sum of
+"""papi_report.load.profile_metrics: the -m metrics of papi_run --sample evaluated on any sum of
 a profile's counts (a function's self counts, a stack's): the profile's "metrics" give each
 metric's formula (papi_metrics(3): numbers, + - * / and brackets over event names, bare or
 in braces) and the place of each event among "events". The grammar is the library's

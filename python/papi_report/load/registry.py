@@ -1,4 +1,4 @@
-"""papi_report.registry: the one list of the report's tables, shown tables, figures and
+"""papi_report.load.registry: the one list of the report's tables, shown tables, figures and
 extra checks. A leaf: it imports nothing of papi_report, every module registers into it.
 
 A new module adds itself with ONE line, its name in MODULES below (in the report's

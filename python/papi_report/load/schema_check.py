@@ -12,9 +12,9 @@ from . import csv_check, schema_fast
 from .input_file import BrokenLine, InputRefused, json_lines, read_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# Source tree: src-c/utils/papi_report -> schema/; installed: share/papi/python/papi_report
-# -> share/papi/schema.
-SCHEMA_DIRS = [os.path.join(HERE, "..", "..", "..", "schema"), os.path.join(HERE, "..", "..", "schema")]
+# Three folders up, then schema/: in the source tree python/papi_report/load -> schema/,
+# installed share/papi/python/papi_report/load -> share/papi/schema.
+SCHEMA_DIRS = [os.path.join(HERE, "..", "..", "..", "schema")]
 
 
 

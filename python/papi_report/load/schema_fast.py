@@ -1,4 +1,4 @@
-"""papi_report.schema_fast: the schemas compiled to plain Python checks, for papi_report's
+"""papi_report.load.schema_fast: the schemas compiled to plain Python checks, for papi_report's
 inputs. python3-jsonschema walks a 100k-rank MPI report in minutes (its generic
 validator costs ~1.6 ms a row); these closures do the same rules in a few percent of
 papi_report's time. They answer only "valid or not": on the first failure schema_check

@@ -1,4 +1,4 @@
-"""papi_report.trace_file: one Chrome trace-event JSON trace read and checked against
+"""papi_report.load.trace_file: one Chrome trace-event JSON trace read and checked against
 trace_json.schema.json on load (the timeline figure and --merge-trace both read traces
 through it): a file that breaks the schema is refused in one line naming the file, the
 JSON path and the rule, as the MPI report and region files are (load.py). Without the

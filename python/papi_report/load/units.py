@@ -1,4 +1,4 @@
-"""papi_report.units: values as a reader reads them, in the units papi_metric_avail(1)
+"""papi_report.load.units: values as a reader reads them, in the units papi_metric_avail(1)
 names (s, ms, GB/s, ...): a time in s, ms, us or ns, a count or a rate with an SI prefix
 (k, M, G, T), never a raw count of nanoseconds. Only for labels in figures: the tables
 and CSV files keep the values as measured."""

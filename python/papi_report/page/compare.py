@@ -1,4 +1,4 @@
-"""papi_report.compare: two runs side by side, with a verdict per row that takes the noise
+"""papi_report.page.compare: two runs side by side, with a verdict per row that takes the noise
 into account.
 
 A side is one run or several repeated runs of the same program: region directories
@@ -51,11 +51,12 @@ import re
 import numpy as np
 import pandas as pd
 
-from . import compare_page, energy, pop_compare, profile_compare
+from . import compare_page, pop_compare, profile_compare
+from ..tables import energy
 from .compare_page import fmt as _fmt
 from .compare_units import CPU_QUANTITIES, TIME_QUANTITIES, WALL_QUANTITIES, side_units, summarise
-from .inputs import classify as classify_path
-from .tables import ALL_THREADS
+from ..load.inputs import classify as classify_path
+from ..tables.tables import ALL_THREADS
 
 DEFAULT_TOLERANCE = 0.10
 DEFAULT_TIME_TOLERANCE = 0.25

@@ -1,4 +1,4 @@
-"""papi_report.compare_page: --compare's files: compare.csv (every row), compare.txt,
+"""papi_report.page.compare_page: --compare's files: compare.csv (every row), compare.txt,
 compare_regions.csv (a verdict per region) and compare.html, whose ratio charts are
 small multiples: one chart per region (a bar per quantity) and one per quantity (a bar
 per region), then the job's quantities and the MPI calls. A bar is log2 of the B/A its
@@ -49,7 +49,7 @@ def _chart(rows, label_of, title, title_colour):
 def chart_figure(rows, label_of, title, title_colour):
     """_chart's matplotlib Figure (the tests inspect it)."""
     import matplotlib.pyplot as plt
-    from .figures import fit_bars  # matplotlib: the ratio charts only
+    from ..figures.figures import fit_bars  # matplotlib: the ratio charts only
     rows = sorted(rows, key=_moved, reverse=True)
     more = len(rows) - MAX_BARS
     rows = rows[:MAX_BARS][::-1]
@@ -132,7 +132,7 @@ def _worst(rows):
 
 def charts(df, regions):
     """The HTML of every ratio chart (the sections' headings and figures)."""
-    from . import figures  # noqa: F401 (first: says which package installs matplotlib)
+    from ..figures import figures  # noqa: F401 (first: says which package installs matplotlib)
     recs = df[df["scope"].isin(("job", "mpi call", "region"))].to_dict("records")
     if not recs:
         return ""

@@ -1,4 +1,4 @@
-"""papi_report.compare_units: the numbers --compare judges (compare.py), one tidy
+"""papi_report.page.compare_units: the numbers --compare judges (compare.py), one tidy
 DataFrame per side, built column-wise (two 10,000-rank MPI reports in seconds, not
 minutes: bench/README.md).
 
@@ -12,9 +12,11 @@ import os
 import numpy as np
 import pandas as pd
 
-from . import catalog, profile_compare, registry
-from .check import MalformedInput
-from .load import load_mpi, load_regions
+from ..tables import catalog
+from . import profile_compare
+from ..load import registry
+from ..load.check import MalformedInput
+from ..load.load import load_mpi, load_regions
 
 UNIT_COLUMNS = ["run", "scope", "entity", "quantity", "unit", "value"]
 KEY = ["scope", "entity", "quantity"]

@@ -1,4 +1,4 @@
-"""papi_report.html: one self-contained HTML file (figures inline as PNG data URIs or SVG,
+"""papi_report.page.html: one self-contained HTML file (figures inline as PNG data URIs or SVG,
 no script, no external file) and the tidy CSV tables beside it.
 
 A figure that cannot be drawn (an error while drawing or saving it, or a picture larger
@@ -10,8 +10,9 @@ import html
 import io
 import os
 
-from . import figures  # first: it says which package installs matplotlib when missing
-from . import catalog, registry, views  # noqa: I100
+from ..figures import figures  # first: it says which package installs matplotlib when missing
+from ..tables import catalog, views
+from ..load import registry  # noqa: I100
 import matplotlib.pyplot as plt  # noqa: E402,I100
 
 catalog.load("figures")  # every module's figures and views registered

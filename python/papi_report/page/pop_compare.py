@@ -1,4 +1,4 @@
-"""papi_report.pop_compare: POP's computation scalability between two MPI runs (issue 49
+"""papi_report.page.pop_compare: POP's computation scalability between two MPI runs (issue 49
 item 2), for `papi_report --compare A B` with A the reference (e.g. fewer ranks):
 
   computation scalability = useful computation time of A / that of B, summed over ranks

@@ -1,4 +1,4 @@
-"""papi_report.profile_compare: --compare of two profiled runs (papi_run --sample) by
+"""papi_report.page.profile_compare: --compare of two profiled runs (papi_run --sample) by
 function: compare.py adds these rows (scope "function") to its own.
 
 Per function and event of the profiles: its self weight (the sampled event's, and each -e
@@ -27,7 +27,7 @@ import re
 
 import pandas as pd
 
-from . import profile, profile_metrics
+from ..load import profile, profile_metrics
 
 SECONDS = {"perf::TASK-CLOCK", "perf::CPU-CLOCK"}  # weights in ns, shown in s
 COLUMNS = ["function", "kind", "event", "unit", "share_a_pct", "share_b_pct", "a", "b", "samples_a",

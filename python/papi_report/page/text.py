@@ -1,7 +1,7 @@
-"""papi_report.text: the report as plain text (report.txt, `papi_report --text`): the run's
+"""papi_report.page.text: the report as plain text (report.txt, `papi_report --text`): the run's
 header and the tables the page shows, in the same order and with the same rows, for a
 terminal or a mail. Needs pandas only."""
-from . import catalog, views
+from ..tables import catalog, views
 
 catalog.load("tables")  # every module's views registered
 

@@ -11,7 +11,7 @@ import json
 import os
 import tempfile
 
-from . import event_logs, trace_file
+from ..load import event_logs, trace_file
 
 
 class TraceMergeError(Exception):

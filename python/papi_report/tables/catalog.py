@@ -1,10 +1,10 @@
-"""papi_report.catalog: the registered modules loaded (registry.MODULES) and every table
-the inputs give. The top of the tables layer: it imports the modules a layer lists by
-name, so no module that registers imports another to be listed, and none imports this."""
+"""papi_report.tables.catalog: the registered modules loaded (registry.MODULES) and every
+table the inputs give. The top of the tables layer: it imports the modules a layer lists by
+name (each from its layer's folder: papi_report.<layer>.<name>), so no module that registers imports another to be listed, and none imports this."""
 import importlib
 
-from . import registry
-from .load import load_mpi, _regions_arg
+from ..load import registry
+from ..load.load import load_mpi, _regions_arg
 from .tables import region_instances, region_totals, region_tree
 
 
@@ -14,7 +14,7 @@ def load(layer="tables"):
     upto = registry.LAYERS[: registry.LAYERS.index(layer) + 1]
     for name, lay in registry.MODULES:
         if lay in upto:
-            importlib.import_module("." + name, __package__)
+            importlib.import_module("..%s.%s" % (lay, name), __package__)
 
 
 def tables(mpi=None, regions=None, peaks=None, profiles=None):

@@ -1,4 +1,4 @@
-"""papi_report.energy: CPU energy and mean power per region and per rank, from the powercap
+"""papi_report.tables.energy: CPU energy and mean power per region and per rank, from the powercap
 component's sums (powercap:::ENERGY_UJ:TOTAL, :PACKAGE, :CORE, :UNCORE, :DRAM, :PSYS, in
 microjoules) counted by the region API or the MPI wrapper, else from the energy metrics
 (CPU_ENERGY ..., in joules). Energy is the socket's (the node's), whoever spent it.
@@ -16,9 +16,9 @@ import math
 
 import pandas as pd
 
-from . import device_events, registry
+from ..load import device_events, registry
 from .tables import ALL_THREADS
-from .units import readable
+from ..load.units import readable
 
 PREFIX = "powercap:::ENERGY_UJ:"
 KINDS = [("TOTAL", "energy_j", "CPU_ENERGY"), ("PACKAGE", "package_j", "PKG_ENERGY"),

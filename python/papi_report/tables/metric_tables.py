@@ -1,4 +1,4 @@
-"""papi_report.metric_tables: the named metrics (papi_metrics(3)) of the MPI report and of
+"""papi_report.tables.metric_tables: the named metrics (papi_metrics(3)) of the MPI report and of
 the region files as tidy pandas DataFrames, and the roofline's points and peaks.
 
 MPI (papi_mpi_report.json; PAPI_MPI_METRICS):
@@ -31,8 +31,8 @@ import math
 
 import pandas as pd
 
-from . import registry
-from .check import BYTES_METRIC, FLOP_METRICS, PEAK_KEYS, MalformedInput  # noqa: F401 (theirs)
+from ..load import registry
+from ..load.check import BYTES_METRIC, FLOP_METRICS, PEAK_KEYS, MalformedInput  # noqa: F401 (theirs)
 
 
 def _num(v):

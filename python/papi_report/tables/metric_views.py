@@ -1,10 +1,10 @@
-"""papi_report.metric_views: what the page and the text report show of the named metrics
+"""papi_report.tables.metric_views: what the page and the text report show of the named metrics
 (metric_tables.py): the summary over ranks with the ranks holding min and max, one row per
 rank and per region of a thread with a column per metric, the roofline's points and
 peaks. Values are the tables' (the library's, from summed counts), only laid out."""
 import pandas as pd
 
-from . import registry
+from ..load import registry
 from .views import _num, _with_rank
 
 TABLES = [("mpi_metric_summary", "Named metrics over the ranks (each rank's value from its "

@@ -1,4 +1,4 @@
-"""papi_report.profile_mpi_tables: the MPI wrapper's PAPI_SAMPLE (the report's "sampling"
+"""papi_report.tables.profile_mpi_tables: the MPI wrapper's PAPI_SAMPLE (the report's "sampling"
 members, issue 48) as tidy tables, one row per entry a rank's row lists (its
 PAPI_MPI_SAMPLE_TOP entries; the rest are in its *_other sums, said in the heading):
     mpi_sampled_functions   rank, function, region ("" outside every MPI_Pcontrol
@@ -11,7 +11,7 @@ PAPI_MPI_SAMPLE_TOP entries; the rest are in its *_other sums, said in the headi
 Shown on the page and in the text: each by rank, largest first. Needs pandas only."""
 import pandas as pd
 
-from . import registry
+from ..load import registry
 
 FN_COLUMNS = ["rank", "function", "region", "samples", "time_s", "wall_s", "share_pct"]
 CALLER_COLUMNS = ["rank", "function", "file", "line", "call", "samples", "mpi_time_s", "event_s",

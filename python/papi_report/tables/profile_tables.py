@@ -1,4 +1,4 @@
-"""papi_report.profile_tables: the sampled profiles as tidy tables (issue 48, the job-wide
+"""papi_report.tables.profile_tables: the sampled profiles as tidy tables (issue 48, the job-wide
 view). Two inputs give them:
   papi_run --sample's profile_RUNID_PID.json files (source "profiles", one run's
   documents as profile.load gives them):
@@ -27,7 +27,7 @@ view). Two inputs give them:
 Needs pandas only."""
 import pandas as pd
 
-from . import profile, profile_metrics, registry
+from ..load import profile, profile_metrics, registry
 
 RANK_COLUMNS = ["rank", "pid", "tid", "function", "weight", "share_pct"]
 REGION_COLUMNS = ["rank", "thread", "tid", "function", "region", "samples", "share_pct"]

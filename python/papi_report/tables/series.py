@@ -1,4 +1,4 @@
-"""papi_report.series: the time series of region files and of the MPI report, as tables
+"""papi_report.tables.series: the time series of region files and of the MPI report, as tables
 and two figures.
 
 Three producers write "series": papi_run --interval into rank_*.json (one series per
@@ -19,8 +19,8 @@ one of the region's instances on any thread (series_regions), each line broken (
 between two stretches where the region ran."""
 import pandas as pd
 
-from . import registry
-from .load import _regions_arg
+from ..load import registry
+from ..load.load import _regions_arg
 
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate", "source"]
 MPI_THREAD = "all threads"  # an MPI row's series: the rank's threads summed

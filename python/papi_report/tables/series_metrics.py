@@ -1,4 +1,4 @@
-"""papi_report.series_metrics: the metrics of the time series, as tables (figures:
+"""papi_report.tables.series_metrics: the metrics of the time series, as tables (figures:
 series_metric_figures.py).
 
 Every producer of a series writes, when metrics were asked for (PAPI_METRICS for the
@@ -20,7 +20,7 @@ import math
 
 import pandas as pd
 
-from . import registry
+from ..load import registry
 from .series import MPI_THREAD, in_regions, region_series, timed_samples
 
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "metric", "value", "source"]

@@ -1,4 +1,4 @@
-"""papi_report.tables: the MPI report and the region files as tidy pandas DataFrames.
+"""papi_report.tables.tables: the MPI report and the region files as tidy pandas DataFrames.
 
 Every figure and CSV of papi_report is drawn from these tables, and nothing else: a
 table equals the JSON it came from (the tests check it). One row per observation, one
@@ -41,7 +41,7 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         time src spent in point-to-point calls with dst),
                         src_partners_dropped (nonzero: src dropped that many partner
                         records, so its row of the matrix is incomplete)
-Named metrics per rank and region, the roofline: papi_report.metric_tables.
+Named metrics per rank and region, the roofline: papi_report.tables.metric_tables.
 Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
   region_run(files)        rank, recorded (the file has the run header "run"), run_id,
                            command, start_utc, host, cpu, papi_compat_version (empty
@@ -77,9 +77,9 @@ try:
 except ImportError as e:  # the CLI says which package installs it
     raise ImportError("papi_report needs pandas (Debian: apt-get install python3-pandas): %s" % e)
 
-from . import device_events, registry  # noqa: E402
-from .check import BUILTIN, RUN_FIELDS  # noqa: E402
-from .load import _regions_arg  # noqa: E402
+from ..load import device_events, registry  # noqa: E402
+from ..load.check import BUILTIN, RUN_FIELDS  # noqa: E402
+from ..load.load import _regions_arg  # noqa: E402
 
 #: Calls reported apart from "time in MPI" (they are setup and teardown, not communication).
 APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")

@@ -1,4 +1,4 @@
-"""papi_report.timeline_data: the spans the timeline figure draws (timeline.py), from the
+"""papi_report.tables.timeline_data: the spans the timeline figure draws (timeline.py), from the
 run's Chrome trace-event JSON traces (issue 49 item 5): every MPI call of every rank and
 thread split into its wait state and the rest, the regions, and the counter samples.
 
@@ -23,7 +23,7 @@ import os
 
 import pandas as pd
 
-from . import mpi_rules, registry, trace_file
+from ..load import mpi_rules, registry, trace_file
 
 #: The states, in the figure's order (the wait kinds of mpi-wrappers/wait_kinds.list, other
 #: MPI, computation).

@@ -1,13 +1,13 @@
-"""papi_report.views: what the page (html.py) and the text report (text.py) show of the
+"""papi_report.tables.views: what the page (html.py) and the text report (text.py) show of the
 tables: the run's header and each table as it is read (the CSV files hold them whole).
 Needs pandas only."""
 import math
 
 import pandas as pd
 
-from . import device_events, registry
+from ..load import device_events, registry
 from .tables import ALL_THREADS, REGION_SUMMARY_COLUMNS
-from .units import readable
+from ..load.units import readable
 
 # The tables shown (every table is in its CSV file): (name, heading, rows), registered
 # below with their shapes; metric_views and later modules add theirs.

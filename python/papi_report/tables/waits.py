@@ -1,11 +1,11 @@
-"""papi_report.waits: the MPI report's wait states and POP efficiencies (issue 49) as
+"""papi_report.tables.waits: the MPI report's wait states and POP efficiencies (issue 49) as
 tables: why MPI time was lost per rank, per call site and per MPI_Pcontrol region, and
 the POP efficiencies of the run and of each region. The figures are the wrapper's
 (wait_states.c, wait_report.c), only laid out; a report without "wait_states" (an older
 wrapper, or PAPI_MPI_WAITS=0) gives empty tables. Needs pandas only."""
 import pandas as pd
 
-from . import mpi_rules, registry
+from ..load import mpi_rules, registry
 
 #: The wait kinds, in the report's order (mpi-wrappers/wait_kinds.list).
 KINDS = mpi_rules.REPORT_KEYS
