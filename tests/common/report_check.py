@@ -32,8 +32,10 @@ import time
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-#: papi_report's load layer (schema_check and the modules it imports).
-LOAD_LAYER = os.path.normpath(os.path.join(HERE, "..", "..", "python", "papi_report", "load"))
+#: Where the package papi_report is (python/), and its load layer (schema_check and the
+#: modules it imports).
+PYTHON_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "python"))
+LOAD_LAYER = os.path.join(PYTHON_DIR, "papi_report", "load")
 
 #: The names our writers give report files (a test's own input files are left alone).
 PREFIXES = ("rank_", "papi_mpi_", "profile_", "trace_rank_", "papi_validate")

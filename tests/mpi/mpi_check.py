@@ -69,7 +69,7 @@ def launch_args(np=2, more=(), options=None):
 def schemas_unavailable():
     """True, the SKIPPED line printed, where the report schemas cannot be loaded here
     (papi_report's schema_check: no jsonschema) for a checker that validates reports."""
-    sys.path.insert(0, report_check.UTILS)
+    sys.path.insert(0, report_check.PYTHON_DIR)
     from papi_report.load import schema_check
     try:
         schema_check.validators()

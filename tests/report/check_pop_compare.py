@@ -4,7 +4,7 @@ on synthetic MPI reports with known useful times, instructions and cycles: the e
 computation, instruction, IPC and frequency scalability and global efficiency; perf's
 names; a counter absent from one run or not read on one rank said, never 0; through the
 command line (compare.txt, compare_pop_scalability.csv, compare.html).
-Usage: check_pop_compare.py SRC_UTILS_DIR"""
+Usage: check_pop_compare.py PYTHON_DIR (python/: papi_report.py and its package)"""
 import csv
 import json
 import math

@@ -11,7 +11,7 @@ answers, validated by schema/trace_json.schema.json first:
 - 256 ranks x 200 calls: the title says it merges and that the lanes are thin; drawing
   (the figure from its tables) within 30 s on a loaded 2-core machine.
 - no trace: the figure says why and names PAPI_MPI_TRACE; a broken trace: its reason.
-Usage: check_timeline.py SRC_UTILS_DIR SCHEMA_DIR"""
+Usage: check_timeline.py PYTHON_DIR SCHEMA_DIR (python/: papi_report.py and its package)"""
 import json
 import os
 import shutil
