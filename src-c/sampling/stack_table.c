@@ -1,11 +1,10 @@
-/* run_sample_table.c: the distinct stacks of one process, bounded. A stack is its thread
- * and its frames; each keeps the sum of the sampled event's periods and of the -e events'
- * deltas. Once cap stacks are kept, samples of a new stack are dropped and counted (their
- * weight too), so memory stays bounded whatever the program does. */
-#include <stdlib.h>
+/* stack_table.c: the distinct stacks of one process, bounded (stack_table.h). Its three
+ * arrays are reserved at init (MAP_NORESERVE: pages are taken as stacks fill them, zeroed
+ * by the kernel), so filing a sample never allocates and memory follows what is kept. */
 #include <string.h>
+#include <sys/mman.h>
 
-#include "run_sample.h"
+#include "stack_table.h"
 
 static uint32_t hash_stack(pid_t tid, const uint64_t *ip, uint32_t depth)
 {
@@ -18,78 +17,73 @@ static uint32_t hash_stack(pid_t tid, const uint64_t *ip, uint32_t depth)
     return (uint32_t)(h ^ (h >> 32));
 }
 
-int rs_table_init(struct rs_table *t, size_t cap, int nw)
+static void *reserve(size_t n, size_t size)
+{
+    void *p = mmap(NULL, n * size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void release(void *p, size_t n, size_t size)
+{
+    if (p)
+        munmap(p, n * size);
+}
+
+int stack_table_init(struct stack_table *t, size_t cap, int nw)
 {
     memset(t, 0, sizeof *t);
+    if (cap == 0 || nw < 1 || nw > STACK_TABLE_WEIGHTS)
+        return -1;
     size_t nb = 64;
     while (nb < 2 * cap)
         nb *= 2;
-    t->stack = calloc(cap, sizeof *t->stack);
-    t->bucket = calloc(nb, sizeof *t->bucket);
-    t->ipcap = 4096;
-    t->ips = malloc(t->ipcap * sizeof *t->ips);
-    if (!t->stack || !t->bucket || !t->ips) {
-        rs_table_free(t);
-        return -1;
-    }
     t->cap = cap;
     t->nbucket = nb;
     t->nw = nw;
-    return 0;
-}
-
-void rs_table_free(struct rs_table *t)
-{
-    free(t->stack);
-    free(t->bucket);
-    free(t->ips);
-    t->stack = NULL;
-    t->bucket = NULL;
-    t->ips = NULL;
-    t->n = t->cap = 0;
-}
-
-/* Room in the frame arena for depth more frames; 0 or -1. */
-static int grow(struct rs_table *t, uint32_t depth)
-{
-    size_t need = t->nips + depth, ncap = t->ipcap;
-    if (need <= ncap)
-        return 0;
-    while (ncap < need)
-        ncap *= 2;
-    uint64_t *grown = realloc(t->ips, ncap * sizeof *grown);
-    if (!grown)
+    t->stack = reserve(cap, sizeof *t->stack);
+    t->bucket = reserve(nb, sizeof *t->bucket);
+    t->ips = reserve(cap, STACK_TABLE_DEPTH * sizeof *t->ips);
+    if (!t->stack || !t->bucket || !t->ips) {
+        stack_table_free(t);
         return -1;
-    t->ips = grown;
-    t->ipcap = ncap;
+    }
     return 0;
 }
 
-static void add_weights(struct rs_table *t, struct rs_stack *s, const uint64_t *w)
+void stack_table_free(struct stack_table *t)
+{
+    release(t->stack, t->cap, sizeof *t->stack);
+    release(t->bucket, t->nbucket, sizeof *t->bucket);
+    release(t->ips, t->cap, STACK_TABLE_DEPTH * sizeof *t->ips);
+    memset(t, 0, sizeof *t);
+}
+
+static void add_weights(struct stack_table *t, struct stack_entry *s, const uint64_t *w)
 {
     for (int i = 0; i < t->nw; i++)
         s->weight[i] += w[i];
     s->samples++;
 }
 
-void rs_table_add(struct rs_table *t, pid_t tid, const uint64_t *ip, uint32_t depth,
-                  const uint64_t *w)
+void stack_table_add(struct stack_table *t, pid_t tid, const uint64_t *ip, uint32_t depth,
+                     const uint64_t *w)
 {
     if (!t->bucket)
         return;
     t->samples++;
+    depth = depth < STACK_TABLE_DEPTH ? depth : STACK_TABLE_DEPTH;
     uint32_t h = hash_stack(tid, ip, depth);
     size_t mask = t->nbucket - 1;
     for (size_t b = h & mask;; b = (b + 1) & mask) {
         uint32_t k = t->bucket[b];
         if (k == 0) {
-            if (t->n >= t->cap || grow(t, depth) != 0) {
+            if (t->n >= t->cap) {
                 t->dropped++;
                 t->dropped_weight += w[0];
                 return;
             }
-            struct rs_stack *s = &t->stack[t->n];
-            memset(s, 0, sizeof *s);
+            struct stack_entry *s = &t->stack[t->n];
             s->tid = tid;
             s->hash = h;
             s->depth = depth;
@@ -100,7 +94,7 @@ void rs_table_add(struct rs_table *t, pid_t tid, const uint64_t *ip, uint32_t de
             add_weights(t, s, w);
             return;
         }
-        struct rs_stack *s = &t->stack[k - 1];
+        struct stack_entry *s = &t->stack[k - 1];
         if (s->hash == h && s->tid == tid && s->depth == depth &&
             memcmp(t->ips + s->first, ip, depth * sizeof *ip) == 0) {
             add_weights(t, s, w);

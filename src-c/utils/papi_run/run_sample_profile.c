@@ -75,7 +75,7 @@ static void write_metrics(struct jw *w, int nw)
     jw_arr_end(w);
 }
 
-static void write_header(struct jw *w, const struct rs_config *c, const struct rs_table *t,
+static void write_header(struct jw *w, const struct rs_config *c, const struct stack_table *t,
                          const char *note)
 {
     struct run_identity r;
@@ -123,10 +123,10 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct r
 
 /* The frames' indices of every stack, root first, into idx (t->nips of them); -1 when
  * a name could not be stored. */
-static int name_all(struct rs_syms *s, const struct rs_table *t, long *idx)
+static int name_all(struct rs_syms *s, const struct stack_table *t, long *idx)
 {
     for (size_t k = 0; k < t->n; k++) {
-        const struct rs_stack *st = &t->stack[k];
+        const struct stack_entry *st = &t->stack[k];
         for (uint32_t d = 0; d < st->depth; d++) {
             long i = rs_syms_index(s, t->ips[st->first + d]);
             if (i < 0)
@@ -137,7 +137,7 @@ static int name_all(struct rs_syms *s, const struct rs_table *t, long *idx)
     return 0;
 }
 
-static int write_json(FILE *f, const struct rs_config *c, const struct rs_table *t,
+static int write_json(FILE *f, const struct rs_config *c, const struct stack_table *t,
                       struct rs_syms *s, const long *idx, const char *note)
 {
     struct jw w;
@@ -159,7 +159,7 @@ static int write_json(FILE *f, const struct rs_config *c, const struct rs_table 
     jw_arr_end(&w);
     jw_arr_begin(&w, "stacks");
     for (size_t k = 0; k < t->n; k++) {
-        const struct rs_stack *st = &t->stack[k];
+        const struct stack_entry *st = &t->stack[k];
         jw_obj_begin(&w, NULL);
         jw_int(&w, "tid", st->tid);
         jw_uint(&w, "samples", st->samples);
@@ -178,7 +178,7 @@ static int write_json(FILE *f, const struct rs_config *c, const struct rs_table 
     return jw_finish(&w);
 }
 
-static void write_folded(FILE *f, const struct rs_config *c, const struct rs_table *t,
+static void write_folded(FILE *f, const struct rs_config *c, const struct stack_table *t,
                          struct rs_syms *s, const long *idx, const char *note)
 {
     fprintf(f, "# papi_run --sample 1\n# events");
@@ -195,7 +195,7 @@ static void write_folded(FILE *f, const struct rs_config *c, const struct rs_tab
     if (note[0])
         fprintf(f, "# note %s\n", note);
     for (size_t k = 0; k < t->n; k++) {
-        const struct rs_stack *st = &t->stack[k];
+        const struct stack_entry *st = &t->stack[k];
         for (int i = 0; i <= c->nread; i++)
             fprintf(f, "%s%llu", i ? " " : "", (unsigned long long)st->weight[i]);
         for (uint32_t d = 0; d < st->depth; d++)
@@ -218,7 +218,7 @@ static void image_name(int dirfd, const struct rs_config *c, int before_exec, ch
     }
 }
 
-static int write_profile(const struct rs_config *c, struct rs_table *t, const char *note,
+static int write_profile(const struct rs_config *c, struct stack_table *t, const char *note,
                          int before_exec)
 {
     char why[256], tmp[4096], final[256], all[2048], image[48];
@@ -258,12 +258,12 @@ static int write_profile(const struct rs_config *c, struct rs_table *t, const ch
     return ret;
 }
 
-int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note)
+int rs_profile_write(const struct rs_config *c, struct stack_table *t, const char *note)
 {
     return write_profile(c, t, note, 0);
 }
 
-int rs_profile_write_exec(const struct rs_config *c, struct rs_table *t, const char *note)
+int rs_profile_write_exec(const struct rs_config *c, struct stack_table *t, const char *note)
 {
     return write_profile(c, t, note, 1);
 }
