@@ -7,7 +7,7 @@
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its
  * profile (profile.schema.json) and the lines papi_run merges (.sample_ID_PID.txt:
- * "weight v1 .. vn\tframe;frame" per stack, root first). */
+ * "frame;frame weight v1 .. vn" per stack, root first: src-c/sampling/folded.h). */
 #ifndef RUN_SAMPLE_H
 #define RUN_SAMPLE_H
 
