@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "alarm_every.h"
 #include "papi_test.h"
 #include "stack_table.h"
 
@@ -89,21 +90,14 @@ static void from_a_handler(void)
 {
     CHECK(stack_table_init(&tab, 1000, 1) == 0, "init");
     const uint64_t *arena = tab.ips;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_alarm;
-    sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = {{0, 200}, {0, 200}};
-    setitimer(ITIMER_REAL, &it, NULL);
+    alarm_every(on_alarm, 200);
     for (long i = 0; in_handler < 200 && i < 400000000L; i++) {
         char *p = malloc(16 + (size_t)(i % 4096));
         if (p)
             p[0] = 1;
         free(p);
     }
-    struct itimerval off = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &off, NULL);
-    signal(SIGALRM, SIG_IGN);
+    alarm_every(NULL, 0);
     CHECK(in_handler >= 200, "only %d signals", (int)in_handler);
     CHECK(tab.n == (size_t)in_handler && tab.samples == (uint64_t)in_handler && tab.dropped == 0,
           "%zu stacks, %llu samples of %d signals", tab.n, (unsigned long long)tab.samples,
