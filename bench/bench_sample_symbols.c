@@ -68,10 +68,10 @@ int main(int argc, char **argv)
         addr[a] = text[i].start + off;
     }
     struct rs_config c;
-    struct rs_table t;
+    struct stack_table t;
     memset(&c, 0, sizeof c);
     char dir[] = "/tmp/bench_sample_XXXXXX";
-    if (!addr || !mkdtemp(dir) || rs_table_init(&t, (size_t)nstacks, 1) != 0)
+    if (!addr || !mkdtemp(dir) || stack_table_init(&t, (size_t)nstacks, 1) != 0)
         return fprintf(stderr, "bench_sample_symbols: out of memory or no /tmp\n"), 1;
     snprintf(c.name[0], sizeof c.name[0], "perf::TASK-CLOCK");
     snprintf(c.dir, sizeof c.dir, "%s", dir);
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
         ip[0] = addr[(size_t)s % (size_t)naddr];
         if (depth > 1)
             ip[1] = addr[(size_t)(s / naddr + 1) * 7 % (size_t)naddr];
-        rs_table_add(&t, 1, ip, (uint32_t)depth, w);
+        stack_table_add(&t, 1, ip, (uint32_t)depth, w);
     }
     double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
     int ret = rs_profile_write(&c, &t, "");
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "bench_sample_symbols: %s left\n", dir);
-    rs_table_free(&t);
+    stack_table_free(&t);
     free(addr);
     return ret == 0 ? 0 : 1;
 }

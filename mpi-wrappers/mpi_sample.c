@@ -379,22 +379,22 @@ static void resolve_all(struct raw *r, int n)
     free(w);
 }
 
-static int fn_cmp(const void *a, const void *b)
+int pmpi_sample_fn_cmp(const void *a, const void *b)
 {
     const struct pmpi_sample_fn *x = a, *y = b;
     int c = strcmp(x->function, y->function);
     return c ? c : strcmp(x->region, y->region);
 }
 
-static int fn_by_samples(const void *a, const void *b)
+int pmpi_sample_fn_by_samples(const void *a, const void *b)
 {
     const struct pmpi_sample_fn *x = a, *y = b;
     if (x->samples != y->samples)
         return x->samples < y->samples ? 1 : -1;
-    return fn_cmp(a, b);
+    return pmpi_sample_fn_cmp(a, b);
 }
 
-static int mpi_cmp(const void *a, const void *b)
+int pmpi_sample_mpi_cmp(const void *a, const void *b)
 {
     const struct pmpi_sample_mpi *x = a, *y = b;
     int c = strcmp(x->function, y->function);
@@ -409,16 +409,16 @@ static int mpi_cmp(const void *a, const void *b)
 static int mpi_site_cmp(const void *a, const void *b)
 {
     const struct pmpi_sample_mpi *x = a, *y = b;
-    int c = mpi_cmp(a, b);
+    int c = pmpi_sample_mpi_cmp(a, b);
     return c ? c : (x->site > y->site) - (x->site < y->site);
 }
 
-static int mpi_by_samples(const void *a, const void *b)
+int pmpi_sample_mpi_by_samples(const void *a, const void *b)
 {
     const struct pmpi_sample_mpi *x = a, *y = b;
     if (x->samples != y->samples)
         return x->samples < y->samples ? 1 : -1;
-    return mpi_cmp(a, b);
+    return pmpi_sample_mpi_cmp(a, b);
 }
 
 /* The wrapper's calls and time at (call, site), summed over the rank's threads (found as
@@ -478,15 +478,15 @@ static const char *region_of(int r)
 static int sum_fn(struct pmpi_sample_fn *v, int n)
 {
     int m = 0;
-    qsort(v, (size_t)n, sizeof *v, fn_cmp);
+    qsort(v, (size_t)n, sizeof *v, pmpi_sample_fn_cmp);
     for (int i = 0; i < n; i++) {
-        if (m > 0 && fn_cmp(&v[m - 1], &v[i]) == 0) {
+        if (m > 0 && pmpi_sample_fn_cmp(&v[m - 1], &v[i]) == 0) {
             v[m - 1].samples += v[i].samples;
             v[m - 1].wall_ns += v[i].wall_ns;
         } else
             v[m++] = v[i];
     }
-    qsort(v, (size_t)m, sizeof *v, fn_by_samples);
+    qsort(v, (size_t)m, sizeof *v, pmpi_sample_fn_by_samples);
     return m;
 }
 
@@ -496,7 +496,7 @@ static int sum_mpi(struct pmpi_sample_mpi *v, int n)
     uintptr_t last = 0;
     qsort(v, (size_t)n, sizeof *v, mpi_site_cmp);
     for (int i = 0; i < n; i++) {
-        if (m > 0 && mpi_cmp(&v[m - 1], &v[i]) == 0) {
+        if (m > 0 && pmpi_sample_mpi_cmp(&v[m - 1], &v[i]) == 0) {
             v[m - 1].samples += v[i].samples;
             v[m - 1].wall_ns += v[i].wall_ns;
             /* another site on the same line adds its measure; the same site sampled in
@@ -510,7 +510,7 @@ static int sum_mpi(struct pmpi_sample_mpi *v, int n)
         }
         last = v[i].site;
     }
-    qsort(v, (size_t)m, sizeof *v, mpi_by_samples);
+    qsort(v, (size_t)m, sizeof *v, pmpi_sample_mpi_by_samples);
     return m;
 }
 

@@ -34,6 +34,14 @@ struct pmpi_sample_mpi {
     uintptr_t site; /* the return address (this rank's) */
 };
 
+/* Orders of the entries (qsort's), also of the job's (sample_report.c), whose entries
+ * begin with them: by key (function, region; function, file, line, call), and by
+ * samples, most first, then key. */
+int pmpi_sample_fn_cmp(const void *a, const void *b);
+int pmpi_sample_fn_by_samples(const void *a, const void *b);
+int pmpi_sample_mpi_cmp(const void *a, const void *b);
+int pmpi_sample_mpi_by_samples(const void *a, const void *b);
+
 /* The rank's tables after pmpi_sample_finish, most samples first. */
 struct pmpi_sample_rank {
     int threads;

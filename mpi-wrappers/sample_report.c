@@ -17,19 +17,17 @@
 
 #define JOB_SLOTS 64
 
+/* A job's entry: the rank's (so pmpi_sample_fn_cmp and the others order both), then
+ * what the merge of ranks adds. */
 struct jfn {
-    char function[PMPI_SAMPLE_FN_LEN];
-    char region[PMPI_NAME_LEN];
-    long long samples, wall_ns, max_samples;
+    struct pmpi_sample_fn e;
+    long long max_samples;
     int ranks, max_rank;
 };
 
 struct jmpi {
-    char function[PMPI_SAMPLE_FN_LEN];
-    char file[PMPI_SAMPLE_FILE_LEN];
-    int line, call;
-    long long samples, wall_ns, calls, measured_ns;
-    int ranks, measured; /* measured: ranks that had a site table */
+    struct pmpi_sample_mpi e; /* e.site: unused */
+    int ranks, measured;      /* measured: ranks that had a site table */
 };
 
 struct jtab {
@@ -43,40 +41,6 @@ struct jtab {
 static struct jtab job; /* rank 0: the job's, after the reduction */
 static int reduced;
 
-static int jfn_key(const void *a, const void *b)
-{
-    const struct jfn *x = a, *y = b;
-    int c = strcmp(x->function, y->function);
-    return c ? c : strcmp(x->region, y->region);
-}
-
-static int jfn_samples(const void *a, const void *b)
-{
-    const struct jfn *x = a, *y = b;
-    if (x->samples != y->samples)
-        return x->samples < y->samples ? 1 : -1;
-    return jfn_key(a, b);
-}
-
-static int jmpi_key(const void *a, const void *b)
-{
-    const struct jmpi *x = a, *y = b;
-    int c = strcmp(x->function, y->function);
-    if (!c)
-        c = strcmp(x->file, y->file);
-    if (!c)
-        c = (x->line > y->line) - (x->line < y->line);
-    return c ? c : (x->call > y->call) - (x->call < y->call);
-}
-
-static int jmpi_samples(const void *a, const void *b)
-{
-    const struct jmpi *x = a, *y = b;
-    if (x->samples != y->samples)
-        return x->samples < y->samples ? 1 : -1;
-    return jmpi_key(a, b);
-}
-
 /* Two tables' functions merged into out (JOB_SLOTS kept, the rest summed as other). */
 static void merge_fn(const struct jtab *a, struct jtab *out)
 {
@@ -86,12 +50,12 @@ static void merge_fn(const struct jtab *a, struct jtab *out)
     n = out->nfn;
     memcpy(v + n, a->fn, (size_t)a->nfn * sizeof v[0]);
     n += a->nfn;
-    qsort(v, (size_t)n, sizeof v[0], jfn_key);
+    qsort(v, (size_t)n, sizeof v[0], pmpi_sample_fn_cmp);
     for (int i = 0; i < n; i++) {
         struct jfn *p = m ? &v[m - 1] : NULL;
-        if (p && jfn_key(p, &v[i]) == 0) {
-            p->samples += v[i].samples;
-            p->wall_ns += v[i].wall_ns;
+        if (p && pmpi_sample_fn_cmp(p, &v[i]) == 0) {
+            p->e.samples += v[i].e.samples;
+            p->e.wall_ns += v[i].e.wall_ns;
             p->ranks += v[i].ranks;
             if (v[i].max_samples > p->max_samples ||
                 (v[i].max_samples == p->max_samples && v[i].max_rank < p->max_rank)) {
@@ -102,12 +66,12 @@ static void merge_fn(const struct jtab *a, struct jtab *out)
             v[m++] = v[i];
         }
     }
-    qsort(v, (size_t)m, sizeof v[0], jfn_samples);
+    qsort(v, (size_t)m, sizeof v[0], pmpi_sample_fn_by_samples);
     out->nfn = m < JOB_SLOTS ? m : JOB_SLOTS;
     memcpy(out->fn, v, (size_t)out->nfn * sizeof v[0]);
     for (int i = out->nfn; i < m; i++) {
         out->fn_other_entries++;
-        out->fn_other_samples += v[i].samples;
+        out->fn_other_samples += v[i].e.samples;
     }
 }
 
@@ -119,26 +83,26 @@ static void merge_mpi(const struct jtab *a, struct jtab *out)
     n = out->nmpi;
     memcpy(v + n, a->mpi, (size_t)a->nmpi * sizeof v[0]);
     n += a->nmpi;
-    qsort(v, (size_t)n, sizeof v[0], jmpi_key);
+    qsort(v, (size_t)n, sizeof v[0], pmpi_sample_mpi_cmp);
     for (int i = 0; i < n; i++) {
         struct jmpi *p = m ? &v[m - 1] : NULL;
-        if (p && jmpi_key(p, &v[i]) == 0) {
-            p->samples += v[i].samples;
-            p->wall_ns += v[i].wall_ns;
-            p->calls += v[i].calls;
-            p->measured_ns += v[i].measured_ns;
+        if (p && pmpi_sample_mpi_cmp(p, &v[i]) == 0) {
+            p->e.samples += v[i].e.samples;
+            p->e.wall_ns += v[i].e.wall_ns;
+            p->e.calls += v[i].e.calls;
+            p->e.measured_ns += v[i].e.measured_ns;
             p->ranks += v[i].ranks;
             p->measured += v[i].measured;
         } else {
             v[m++] = v[i];
         }
     }
-    qsort(v, (size_t)m, sizeof v[0], jmpi_samples);
+    qsort(v, (size_t)m, sizeof v[0], pmpi_sample_mpi_by_samples);
     out->nmpi = m < JOB_SLOTS ? m : JOB_SLOTS;
     memcpy(out->mpi, v, (size_t)out->nmpi * sizeof v[0]);
     for (int i = out->nmpi; i < m; i++) {
         out->mpi_other_entries++;
-        out->mpi_other_samples += v[i].samples;
+        out->mpi_other_samples += v[i].e.samples;
     }
 }
 
@@ -183,10 +147,8 @@ static void fill(struct jtab *t)
             continue;
         }
         struct jfn *f = &t->fn[t->nfn++];
-        memcpy(f->function, R->fn[i].function, sizeof f->function);
-        memcpy(f->region, R->fn[i].region, sizeof f->region);
-        f->samples = f->max_samples = R->fn[i].samples;
-        f->wall_ns = R->fn[i].wall_ns;
+        f->e = R->fn[i];
+        f->max_samples = R->fn[i].samples;
         f->ranks = 1;
         f->max_rank = pmpi_id()->rank;
     }
@@ -198,14 +160,9 @@ static void fill(struct jtab *t)
             continue;
         }
         struct jmpi *m = &t->mpi[t->nmpi++];
-        memcpy(m->function, s->function, sizeof m->function);
-        memcpy(m->file, s->file, sizeof m->file);
-        m->line = s->line;
-        m->call = s->call;
-        m->samples = s->samples;
-        m->wall_ns = s->wall_ns;
-        m->calls = s->calls > 0 ? s->calls : 0;
-        m->measured_ns = s->calls >= 0 ? s->measured_ns : 0;
+        m->e = *s;
+        m->e.calls = s->calls > 0 ? s->calls : 0;
+        m->e.measured_ns = s->calls >= 0 ? s->measured_ns : 0;
         m->measured = s->calls >= 0;
         m->ranks = 1;
     }
@@ -286,17 +243,17 @@ void pmpi_sample_report_json(struct tbuf *t)
     for (int i = 0; i < job.nfn; i++) {
         const struct jfn *f = &job.fn[i];
         tb_raw(t, i ? ",\n    {\"function\": " : "\n    {\"function\": ");
-        tb_json(t, f->function);
+        tb_json(t, f->e.function);
         tb_raw(t, ", \"region\": ");
-        if (f->region[0])
-            tb_json(t, f->region);
+        if (f->e.region[0])
+            tb_json(t, f->e.region);
         else
             tb_raw(t, "null");
-        tb_kv_int(t, ", \"samples\": ", f->samples);
+        tb_kv_int(t, ", \"samples\": ", f->e.samples);
         tb_fmt(t, ", \"share\": %.6f",
-               job.samples > 0 ? (double)f->samples / (double)job.samples : 0.0);
-        time_json(t, "time_s", f->samples);
-        tb_kv_secs(t, ", \"wall_s\": ", f->wall_ns);
+               job.samples > 0 ? (double)f->e.samples / (double)job.samples : 0.0);
+        time_json(t, "time_s", f->e.samples);
+        tb_kv_secs(t, ", \"wall_s\": ", f->e.wall_ns);
         tb_kv_int(t, ", \"ranks\": ", f->ranks);
         tb_kv_int(t, ", \"max_rank\": ", f->max_rank);
         tb_kv_int(t, ", \"max_samples\": ", f->max_samples);
@@ -308,18 +265,18 @@ void pmpi_sample_report_json(struct tbuf *t)
     for (int i = 0; i < job.nmpi; i++) {
         const struct jmpi *m = &job.mpi[i];
         tb_raw(t, i ? ",\n    {\"function\": " : "\n    {\"function\": ");
-        tb_json(t, m->function);
+        tb_json(t, m->e.function);
         tb_raw(t, ", \"file\": ");
-        tb_json(t, m->file);
-        tb_kv_int(t, ", \"line\": ", m->line);
+        tb_json(t, m->e.file);
+        tb_kv_int(t, ", \"line\": ", m->e.line);
         tb_raw(t, ", \"call\": ");
-        tb_json(t, m->call >= 0 && m->call < PMPI_NCALLS ? pmpi_calls[m->call].name : "?");
-        tb_kv_int(t, ", \"samples\": ", m->samples);
-        tb_kv_secs(t, ", \"mpi_time_s\": ", m->wall_ns);
-        time_json(t, "event_s", m->samples);
+        tb_json(t, m->e.call >= 0 && m->e.call < PMPI_NCALLS ? pmpi_calls[m->e.call].name : "?");
+        tb_kv_int(t, ", \"samples\": ", m->e.samples);
+        tb_kv_secs(t, ", \"mpi_time_s\": ", m->e.wall_ns);
+        time_json(t, "event_s", m->e.samples);
         if (m->measured) {
-            tb_kv_int(t, ", \"calls\": ", m->calls);
-            tb_kv_secs(t, ", \"measured_s\": ", m->measured_ns);
+            tb_kv_int(t, ", \"calls\": ", m->e.calls);
+            tb_kv_secs(t, ", \"measured_s\": ", m->e.measured_ns);
         } else {
             tb_raw(t, ", \"calls\": null, \"measured_s\": null");
         }
@@ -364,21 +321,21 @@ void pmpi_sample_report_print(FILE *out)
                 "samples were lost\n",
                 job.queue_overflows);
     for (int i = 0; i < job.nfn && i < top; i++)
-        fprintf(out, "  %-40s %6.1f%%  %s\n", job.fn[i].function,
-                job.samples > 0 ? 100.0 * (double)job.fn[i].samples / (double)job.samples : 0.0,
-                job.fn[i].region[0] ? job.fn[i].region : "-");
+        fprintf(out, "  %-40s %6.1f%%  %s\n", job.fn[i].e.function,
+                job.samples > 0 ? 100.0 * (double)job.fn[i].e.samples / (double)job.samples : 0.0,
+                job.fn[i].e.region[0] ? job.fn[i].e.region : "-");
     if (job.nmpi > 0)
         fprintf(out, "papi_mpi: MPI time by calling function (sampled wall time; measured by the "
                      "wrapper):\n");
     for (int i = 0; i < job.nmpi && i < top; i++) {
         const struct jmpi *m = &job.mpi[i];
-        const char *base = strrchr(m->file, '/');
-        fprintf(out, "  %-28s %s:%d %-16s %.3f s (%lld samples)", m->function,
-                base ? base + 1 : m->file, m->line, pmpi_calls[m->call].name,
-                (double)m->wall_ns * 1e-9, m->samples);
+        const char *base = strrchr(m->e.file, '/');
+        fprintf(out, "  %-28s %s:%d %-16s %.3f s (%lld samples)", m->e.function,
+                base ? base + 1 : m->e.file, m->e.line, pmpi_calls[m->e.call].name,
+                (double)m->e.wall_ns * 1e-9, m->e.samples);
         if (m->measured)
-            fprintf(out, ", measured %.3f s in %lld calls", (double)m->measured_ns * 1e-9,
-                    m->calls);
+            fprintf(out, ", measured %.3f s in %lld calls", (double)m->e.measured_ns * 1e-9,
+                    m->e.calls);
         fputc('\n', out);
     }
 }

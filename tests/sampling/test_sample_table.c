@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "alarm_every.h"
 #include "papi_test.h"
 #include "sample_table.h"
 
@@ -71,19 +72,13 @@ static void bounded(void)
 static void from_a_handler(void)
 {
     memset(&tab, 0, sizeof tab);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_alarm;
-    sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = {{0, 200}, {0, 200}};
-    setitimer(ITIMER_REAL, &it, NULL);
+    alarm_every(on_alarm, 200);
     long mine = 0;
     while (in_handler < 200 && mine < 400000000L) {
         sample_table_add(&tab, 0x2000 + 16 * (uintptr_t)(mine % 64), -1, 0, 1);
         mine++;
     }
-    struct itimerval off = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &off, NULL);
+    alarm_every(NULL, 0);
     long long wall;
     unsigned got = count_of(0x5000, 7, 0, &wall);
     CHECK(in_handler >= 200, "only %d signals", (int)in_handler);

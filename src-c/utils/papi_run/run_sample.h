@@ -1,5 +1,5 @@
 /* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
- * run_sample_preload.c, run_sample_ring.c, run_sample_table.c, run_sample_symbols.c,
+ * run_sample_preload.c, run_sample_ring.c, run_sample_symbols.c,
  * run_sample_unwind.c, run_sample_fpcheck.c, run_sample_profile.c, run_sample_exec.c and
  * run_sample_attr.c,
  * which papi_run also builds in for its pre-flight open). Each thread of the program samples
@@ -7,13 +7,15 @@
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its
  * profile (profile.schema.json) and the lines papi_run merges (.sample_ID_PID.txt:
- * "weight v1 .. vn\tframe;frame" per stack, root first). */
+ * "frame;frame weight v1 .. vn" per stack, root first: src-c/sampling/folded.h). */
 #ifndef RUN_SAMPLE_H
 #define RUN_SAMPLE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "stack_table.h"
 
 #define RS_HIDDEN    __attribute__((visibility("hidden")))
 #define RS_MAX_READ  8   /* -e events read in the sampled event's group */
@@ -66,34 +68,9 @@ struct rs_config {
     char id[96];         /* the run id */
 };
 
-/* One distinct stack of one thread, its frames in the table's arena (leaf first). */
-struct rs_stack {
-    uint64_t weight[1 + RS_MAX_READ]; /* sampled event (sum of periods), then -e deltas */
-    uint64_t samples;
-    size_t first; /* index of its leaf frame in ips */
-    uint32_t depth, hash;
-    pid_t tid;
-};
-
-struct rs_table {
-    struct rs_stack *stack;
-    size_t n, cap;
-    uint32_t *bucket; /* index + 1 of a stack, 0 empty; open addressing */
-    size_t nbucket;   /* a power of two, at least 2 * cap */
-    uint64_t *ips;
-    size_t nips, ipcap;
-    uint64_t samples, dropped, dropped_weight; /* dropped: samples past the cap */
-    uint64_t lost;                             /* records the kernel could not write */
-    uint64_t unwind_failed; /* dwarf: stacks whose unwinding broke before the outermost frame */
-    int nw;                 /* weights per stack: 1 + nread */
-};
-
-/* run_sample_table.c */
-RS_HIDDEN int rs_table_init(struct rs_table *t, size_t cap, int nw);
-RS_HIDDEN void rs_table_free(struct rs_table *t);
-/* Adds one sample (ip[0] the leaf); counted as dropped when the table is full. */
-RS_HIDDEN void rs_table_add(struct rs_table *t, pid_t tid, const uint64_t *ip, uint32_t depth,
-                            const uint64_t *w);
+/* The table of stacks its drain thread fills: src-c/sampling/stack_table.h. */
+_Static_assert(1 + RS_MAX_READ <= STACK_TABLE_WEIGHTS, "a stack's weights: sampled, -e ones");
+_Static_assert(RS_MAX_DEPTH == STACK_TABLE_DEPTH, "frames kept per stack");
 
 /* run_sample_ring.c: one thread's event group and ring. */
 struct rs_ring {
@@ -114,7 +91,7 @@ RS_HIDDEN void rs_sample_attr(const struct rs_config *c, int i, int callchain,
 /* Opens the calling thread's group and ring (enabled); 0, or -1 with why. */
 RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t len);
 /* The bytes of records taken out of the ring. */
-RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t);
+RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct stack_table *t);
 /* Drops the descriptors and the mapping (drain first for the last samples). */
 RS_HIDDEN void rs_ring_close(struct rs_ring *r);
 
@@ -158,8 +135,8 @@ RS_HIDDEN void rs_syms_close(struct rs_syms *s);
 /* run_sample_profile.c: the process's files at exit (profile_RUNID_PID.json), or before
  * an exec replaces its image (_exec: profile_RUNID_PID_execN.json, the first N free);
  * 0 or -1. */
-RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note);
-RS_HIDDEN int rs_profile_write_exec(const struct rs_config *c, struct rs_table *t,
+RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct stack_table *t, const char *note);
+RS_HIDDEN int rs_profile_write_exec(const struct rs_config *c, struct stack_table *t,
                                     const char *note);
 
 /* run_sample_preload.c, for run_sample_exec.c: before an exec, the image's samples drained

@@ -16,6 +16,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "folded.h"
 #include "output_file.h"
 #include "papi_metrics.h"
 #include "run_identity.h"
@@ -114,18 +115,11 @@ static int check_events(char *line)
 static void add_line(char *line)
 {
     uint64_t w[1 + RS_MAX_READ];
-    char *p = line, *end;
-    for (int i = 0; i < nw; i++) {
-        w[i] = strtoull(p, &end, 10);
-        if (end == p)
-            return;
-        p = end;
-    }
-    if (*p != '\t')
+    char *stack = folded_parse(line, w, nw);
+    if (!stack)
         return;
-    char *stack = p + 1;
-    size_t len = strcspn(stack, "\n");
-    char *leaf = memrchr(stack, ';', len);
+    size_t len = strlen(stack);
+    char *leaf = strrchr(stack, ';');
     leaf = leaf ? leaf + 1 : stack;
     struct item *s = find(&stacks, stack, len),
                 *f = find(&funcs, leaf, len - (size_t)(leaf - stack));
@@ -183,15 +177,7 @@ static void read_file(int dirfd, const char *name)
 static int write_folded(int dirfd, int k)
 {
     char final[RS_NAME_LEN + 32], tmp[512];
-    if (k == 0) {
-        snprintf(final, sizeof final, "profile.folded");
-    } else {
-        snprintf(final, sizeof final, "profile.%s.folded", events[k]);
-        for (char *c = final + 8; *c; c++)
-            if (!(*c == '-' || *c == '.' || *c == '_' || (*c >= '0' && *c <= '9') ||
-                  (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z')))
-                *c = '_';
-    }
+    folded_file_name(final, sizeof final, events[k], k == 0);
     int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
@@ -202,7 +188,7 @@ static int write_folded(int dirfd, int k)
     for (size_t b = 0; b < stacks.nb; b++)
         for (struct item *it = stacks.b[b]; it; it = it->next)
             if (it->w[k])
-                fprintf(f, "%s %llu\n", it->key, (unsigned long long)it->w[k]);
+                folded_line(f, (const char *const *)&it->key, 1, &it->w[k], 1);
     if (fclose(f) != 0 || output_file_publish(dirfd, tmp, final) != 0) {
         output_file_discard(dirfd, tmp);
         return -1;

@@ -35,7 +35,7 @@
 #define RS_POLL_MAX 256
 
 static struct rs_config cfg;
-static struct rs_table table;
+static struct stack_table table;
 /* Guards the ring list, the table and the note; taken by the drain thread, a thread
  * that ends, fork and exit. Nothing else is taken under it. */
 static pthread_mutex_t sample_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -224,8 +224,8 @@ static void child_after_fork(void)
         free(r);
     }
     rings = NULL;
-    rs_table_free(&table);
-    if (rs_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
+    stack_table_free(&table);
+    if (stack_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
         ready = 0;
     note[0] = 0;
     owner = getpid();
@@ -315,7 +315,7 @@ __attribute__((constructor)) static void sample_start(void)
     real_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
         RTLD_NEXT, "pthread_create");
     if (!real_create || configure() != 0 || pthread_key_create(&key, thread_done) != 0 ||
-        rs_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
+        stack_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
         return;
     pthread_atfork(before_fork, parent_after_fork, child_after_fork);
     owner = getpid();
@@ -422,8 +422,8 @@ void rs_exec_failed(void)
     free(pthread_getspecific(key));
     pthread_setspecific(key, NULL);
     rings = NULL;
-    rs_table_free(&table);
-    int ok = rs_table_init(&table, cfg.cap, 1 + cfg.nread) == 0;
+    stack_table_free(&table);
+    int ok = stack_table_init(&table, cfg.cap, 1 + cfg.nread) == 0;
     note[0] = 0;
     add_note("an exec failed: since then the threads that ran beside its caller are not "
              "sampled");

@@ -3,7 +3,7 @@
  * schema/profile.schema.json: the run header, the sampled event
  * and its period or frequency, the call-graph mode, the frames named once, each thread's
  * distinct stacks with their counts, the drops) and .sample_RUNID_PID.txt, the same
- * stacks as folded lines papi_run merges ("w0 w1 .. wn<TAB>root;..;leaf"). Both are
+ * stacks as folded lines papi_run merges ("root;..;leaf w0 w1 .. wn", folded.h). Both are
  * written under a temporary name and renamed whole. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "folded.h"
 #include "json_writer.h"
 #include "output_file.h"
 #include "run_identity.h"
@@ -75,7 +76,7 @@ static void write_metrics(struct jw *w, int nw)
     jw_arr_end(w);
 }
 
-static void write_header(struct jw *w, const struct rs_config *c, const struct rs_table *t,
+static void write_header(struct jw *w, const struct rs_config *c, const struct stack_table *t,
                          const char *note)
 {
     struct run_identity r;
@@ -123,10 +124,10 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct r
 
 /* The frames' indices of every stack, root first, into idx (t->nips of them); -1 when
  * a name could not be stored. */
-static int name_all(struct rs_syms *s, const struct rs_table *t, long *idx)
+static int name_all(struct rs_syms *s, const struct stack_table *t, long *idx)
 {
     for (size_t k = 0; k < t->n; k++) {
-        const struct rs_stack *st = &t->stack[k];
+        const struct stack_entry *st = &t->stack[k];
         for (uint32_t d = 0; d < st->depth; d++) {
             long i = rs_syms_index(s, t->ips[st->first + d]);
             if (i < 0)
@@ -137,7 +138,7 @@ static int name_all(struct rs_syms *s, const struct rs_table *t, long *idx)
     return 0;
 }
 
-static int write_json(FILE *f, const struct rs_config *c, const struct rs_table *t,
+static int write_json(FILE *f, const struct rs_config *c, const struct stack_table *t,
                       struct rs_syms *s, const long *idx, const char *note)
 {
     struct jw w;
@@ -159,7 +160,7 @@ static int write_json(FILE *f, const struct rs_config *c, const struct rs_table 
     jw_arr_end(&w);
     jw_arr_begin(&w, "stacks");
     for (size_t k = 0; k < t->n; k++) {
-        const struct rs_stack *st = &t->stack[k];
+        const struct stack_entry *st = &t->stack[k];
         jw_obj_begin(&w, NULL);
         jw_int(&w, "tid", st->tid);
         jw_uint(&w, "samples", st->samples);
@@ -178,8 +179,10 @@ static int write_json(FILE *f, const struct rs_config *c, const struct rs_table 
     return jw_finish(&w);
 }
 
-static void write_folded(FILE *f, const struct rs_config *c, const struct rs_table *t,
-                         struct rs_syms *s, const long *idx, const char *note)
+/* .sample_RUNID_PID.txt: the run's events and this process's counts as "# " lines, then
+ * its stacks as folded lines with every weight (folded.h), for papi_run's merge. */
+static void write_lines(FILE *f, const struct rs_config *c, const struct stack_table *t,
+                        struct rs_syms *s, const long *idx, const char *note)
 {
     fprintf(f, "# papi_run --sample 1\n# events");
     for (int i = 0; i <= c->nread; i++)
@@ -194,13 +197,12 @@ static void write_folded(FILE *f, const struct rs_config *c, const struct rs_tab
             c->cg_reason);
     if (note[0])
         fprintf(f, "# note %s\n", note);
+    const char *names[STACK_TABLE_DEPTH];
     for (size_t k = 0; k < t->n; k++) {
-        const struct rs_stack *st = &t->stack[k];
-        for (int i = 0; i <= c->nread; i++)
-            fprintf(f, "%s%llu", i ? " " : "", (unsigned long long)st->weight[i]);
+        const struct stack_entry *st = &t->stack[k];
         for (uint32_t d = 0; d < st->depth; d++)
-            fprintf(f, "%c%s", d ? ';' : '\t', rs_syms_frame(s, (size_t)idx[st->first + d])->name);
-        fputc('\n', f);
+            names[d] = rs_syms_frame(s, (size_t)idx[st->first + d])->name;
+        folded_line(f, names, st->depth, st->weight, 1 + c->nread);
     }
 }
 
@@ -218,7 +220,7 @@ static void image_name(int dirfd, const struct rs_config *c, int before_exec, ch
     }
 }
 
-static int write_profile(const struct rs_config *c, struct rs_table *t, const char *note,
+static int write_profile(const struct rs_config *c, struct stack_table *t, const char *note,
                          int before_exec)
 {
     char why[256], tmp[4096], final[256], all[2048], image[48];
@@ -243,7 +245,7 @@ static int write_profile(const struct rs_config *c, struct rs_table *t, const ch
             }
             int bad = 0;
             if (k)
-                write_folded(f, c, t, s, idx, all);
+                write_lines(f, c, t, s, idx, all);
             else
                 bad = write_json(f, c, t, s, idx, all);
             if ((fclose(f) != 0) | bad || output_file_publish(dirfd, tmp, final) != 0) {
@@ -258,12 +260,12 @@ static int write_profile(const struct rs_config *c, struct rs_table *t, const ch
     return ret;
 }
 
-int rs_profile_write(const struct rs_config *c, struct rs_table *t, const char *note)
+int rs_profile_write(const struct rs_config *c, struct stack_table *t, const char *note)
 {
     return write_profile(c, t, note, 0);
 }
 
-int rs_profile_write_exec(const struct rs_config *c, struct rs_table *t, const char *note)
+int rs_profile_write_exec(const struct rs_config *c, struct stack_table *t, const char *note)
 {
     return write_profile(c, t, note, 1);
 }

@@ -98,7 +98,7 @@ void rs_ring_close(struct rs_ring *r)
 
 /* dwarf: the user frames of a sample whose registers and stack copy start at p[k], after
  * the kernel's frames (ip[0..depth)); the new depth, or 0 when the sample has none. */
-static uint32_t unwind_user(const struct rs_ring *r, struct rs_table *t, const uint64_t *p,
+static uint32_t unwind_user(const struct rs_ring *r, struct stack_table *t, const uint64_t *p,
                             size_t k, size_t n, uint64_t *ip, uint32_t depth)
 {
     uint64_t nregs = (uint64_t)__builtin_popcountll(rs_unwind_regs_mask());
@@ -120,7 +120,7 @@ static uint32_t unwind_user(const struct rs_ring *r, struct rs_table *t, const u
 
 /* One PERF_RECORD_SAMPLE (its body after the header, n words; misc: the header's) into
  * the table. */
-static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_table *t,
+static void take_sample(struct rs_ring *r, const struct rs_config *c, struct stack_table *t,
                         const uint64_t *p, size_t n, uint16_t misc)
 {
     uint64_t ip[RS_MAX_DEPTH], w[1 + RS_MAX_READ] = {0};
@@ -171,14 +171,14 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct rs_
     if (depth == 0)
         ip[depth++] =
             (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ? RS_KERNEL : pc;
-    rs_table_add(t, tid, ip, depth, w);
+    stack_table_add(t, tid, ip, depth, w);
 }
 
 /* What one drain walks with (ring_walk.c's callback). */
 struct drain {
     struct rs_ring *r;
     const struct rs_config *c;
-    struct rs_table *t;
+    struct stack_table *t;
     const unsigned char *data;
 };
 
@@ -197,7 +197,7 @@ static void take_record(void *arg, const struct perf_event_header *h, uint64_t b
     }
 }
 
-size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct rs_table *t)
+size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct stack_table *t)
 {
     if (!r->base)
         return 0;
