@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_room.h"
 #include "preset_tables.h"
 
 #define MAX_FIELDS   64
@@ -186,14 +187,10 @@ static int list_push(struct preset_src_list *l, const struct preset_src *s)
             l->v[i] = *s;
             return PAPI_OK;
         }
-    if (l->count == l->cap) {
-        int ncap = l->cap ? l->cap * 2 : 64;
-        struct preset_src *n = realloc(l->v, (size_t)ncap * sizeof *n);
-        if (!n)
-            return PAPI_ENOMEM;
-        l->v = n;
-        l->cap = ncap;
-    }
+    struct preset_src *n = array_room(l->v, l->count, &l->cap, sizeof *n, 64);
+    if (!n)
+        return PAPI_ENOMEM;
+    l->v = n;
     l->v[l->count++] = *s;
     return PAPI_OK;
 }

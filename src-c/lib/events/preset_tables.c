@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_room.h"
 #include "env.h"
 #include "registry.h"
 #include "preset_tables.h"
@@ -104,14 +105,10 @@ const char *preset_detected_cpu(void)
 
 static int own(struct preset_def *d)
 {
-    if (nowned == owned_cap) {
-        int ncap = owned_cap ? owned_cap * 2 : 128;
-        struct preset_def **n = realloc(owned, (size_t)ncap * sizeof *n);
-        if (!n)
-            return PAPI_ENOMEM;
-        owned = n;
-        owned_cap = ncap;
-    }
+    struct preset_def **n = array_room(owned, nowned, &owned_cap, sizeof *n, 128);
+    if (!n)
+        return PAPI_ENOMEM;
+    owned = n;
     owned[nowned++] = d;
     return PAPI_OK;
 }
