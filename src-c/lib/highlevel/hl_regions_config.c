@@ -439,3 +439,19 @@ int hlr_resolve_again(struct hlr_config *c)
     c->generation = atomic_load(&g_papi_generation);
     return PAPI_OK;
 }
+
+int hlr_set_start(const struct hlr_config *c, int k, int made, int es, int *out)
+{
+    const struct hlr_set *set = &c->set[k];
+    int ret = made;
+    for (int j = 0; ret == PAPI_OK && j < set->n; j++)
+        ret = PAPI_add_event(es, c->code[set->idx[j]]);
+    if (ret == PAPI_OK)
+        ret = PAPI_start(es);
+    if (ret != PAPI_OK && es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    *out = es;
+    return ret;
+}
