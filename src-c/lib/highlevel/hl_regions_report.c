@@ -104,6 +104,14 @@ static void write_sample(struct jw *w, const struct hlr_sample *s)
         jw_int(w, g_hlr.name[i], s->value[i]);
 }
 
+/* A thread's object, keyed by its number (the same key in every section). */
+static void begin_thread(struct jw *w, const struct hlr_thread *t)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%d", t->key);
+    jw_obj_begin(w, key);
+}
+
 /* PAPI 7's entries: one per instance (begin/end pair), keyed by its id in the thread.
  * An instance still open and never read has no value yet and is left out (its region's
  * totals say what it counted). No key beyond PAPI 7's: its writer treats every other
@@ -111,8 +119,7 @@ static void write_sample(struct jw *w, const struct hlr_sample *s)
 static void write_thread(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    snprintf(key, sizeof key, "%d", t->key);
-    jw_obj_begin(w, key);
+    begin_thread(w, t);
     jw_int(w, "tid", t->tid);
     jw_obj_begin(w, "regions");
     for (int i = 0; i < t->ninst; i++) {
@@ -139,9 +146,7 @@ static void write_thread(struct jw *w, struct hlr_thread *t)
  * inclusive totals. */
 static void write_totals(struct jw *w, struct hlr_thread *t)
 {
-    char key[32];
-    snprintf(key, sizeof key, "%d", t->key);
-    jw_obj_begin(w, key);
+    begin_thread(w, t);
     for (int r = 0; r < t->nregions; r++) {
         const struct hlr_region *g = &t->region[r];
         jw_obj_begin(w, g->name);
@@ -240,8 +245,7 @@ static void write_read_metrics(struct jw *w, const struct hlr_instance *in)
 static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
 {
     char key[32];
-    snprintf(key, sizeof key, "%d", t->key);
-    jw_obj_begin(w, key);
+    begin_thread(w, t);
     jw_obj_begin(w, "instances");
     for (int i = 0; i < t->ninst; i++) {
         const struct hlr_instance *in = &t->inst[i];
