@@ -135,6 +135,14 @@ int preset_csv_split(char *line, char **fields, int maxf)
     }
 }
 
+int preset_csv_fields(char *line, char **fields, int maxf, char *msg, size_t msglen)
+{
+    int nf = preset_csv_split(line, fields, maxf);
+    if (nf < 0)
+        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", maxf);
+    return nf;
+}
+
 int preset_src_check(const struct preset_src *s, char *err, size_t errlen)
 {
     const char *what = preset_derive_name(s->op);
@@ -363,11 +371,9 @@ static int parse_line(struct csv_parse *st, char *line, int lineno, char *msg, s
     t = trim(line);
     if (!*t)
         return PAPI_OK;
-    int nf = preset_csv_split(t, f, MAX_FIELDS);
-    if (nf < 0) {
-        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", MAX_FIELDS);
+    int nf = preset_csv_fields(t, f, MAX_FIELDS, msg, msglen);
+    if (nf < 0)
         return PAPI_EINVAL;
-    }
     if (strcmp(f[0], "CPU") == 0)
         return cpu_line(st, f, nf, msg, msglen);
     st->last_was_cpu = 0;

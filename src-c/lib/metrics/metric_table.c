@@ -255,11 +255,9 @@ static int parse_line(struct parse_state *st, char *line, int lineno, char *msg,
     if (*t == '#' || !*t)
         return PAPI_OK;
     char *f[MAX_FIELDS];
-    int nf = preset_csv_split(t, f, MAX_FIELDS);
-    if (nf < 0) {
-        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", MAX_FIELDS);
+    int nf = preset_csv_fields(t, f, MAX_FIELDS, msg, msglen);
+    if (nf < 0)
         return PAPI_EINVAL;
-    }
     if (strcmp(f[0], "CPU") == 0)
         return cpu_line(st, f, nf, msg, msglen);
     st->last_was_cpu = 0;
