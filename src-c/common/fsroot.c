@@ -195,6 +195,19 @@ int fsroot_read_line(const char *abs, char *buf, size_t len)
     return fsroot_read_line_in(fsroot(), abs, buf, len);
 }
 
+long fsroot_read_file(const char *abs, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    FILE *f = len ? fsroot_fopen(abs) : NULL;
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return (long)n;
+}
+
 int fsroot_scan(const char *abs, const char *fmt, ...)
 {
     FILE *f = fsroot_fopen(abs);

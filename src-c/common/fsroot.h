@@ -67,6 +67,9 @@ FSROOT_HIDDEN FILE *fsroot_fopen_file(const char *path);
  * empty or unreadable. */
 FSROOT_HIDDEN int fsroot_read_line(const char *abs, char *buf, size_t len);
 FSROOT_HIDDEN int fsroot_read_line_in(const char *root, const char *abs, char *buf, size_t len);
+/* The start of a small file (up to len - 1 bytes, NUL-terminated after them): the
+ * number of bytes read, or -1 when it cannot be opened (buf then holds "", len > 0). */
+FSROOT_HIDDEN long fsroot_read_file(const char *abs, char *buf, size_t len);
 /* fscanf of exactly one value from a small file: 0 when it was there. */
 FSROOT_HIDDEN int fsroot_scan(const char *abs, const char *fmt, ...)
     __attribute__((format(scanf, 2, 3)));

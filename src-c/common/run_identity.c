@@ -27,12 +27,8 @@ static int parent_of(pid_t pid, pid_t *ppid, char *comm, size_t len)
 {
     char path[64], buf[512];
     snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    FILE *f = fsroot_fopen(path);
-    if (!f)
+    if (fsroot_read_file(path, buf, sizeof buf) < 0)
         return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
     char *open = strchr(buf, '('), *close = strrchr(buf, ')');
     long p;
     if (!open || !close || close < open || sscanf(close + 1, " %*c %ld", &p) != 1)
@@ -55,12 +51,10 @@ static int hydra_id(char *id, size_t len)
         if (strcmp(comm, "hydra_pmi_proxy") != 0)
             continue;
         snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-        FILE *f = fsroot_fopen(path);
-        if (!f)
+        long got = fsroot_read_file(path, args, sizeof args);
+        if (got < 0)
             return -1;
-        size_t n = fread(args, 1, sizeof args - 1, f);
-        fclose(f);
-        args[n] = '\0';
+        size_t n = (size_t)got;
         const char *port = NULL, *pgid = "0";
         for (size_t i = 0; i < n; i += strlen(args + i) + 1) {
             size_t next = i + strlen(args + i) + 1;
@@ -165,18 +159,14 @@ time_t run_process_start(void)
 {
     char buf[1024];
     unsigned long long ticks = 0, btime = 0;
-    FILE *f = fsroot_fopen("/proc/self/stat");
-    if (!f)
+    if (fsroot_read_file("/proc/self/stat", buf, sizeof buf) < 0)
         return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
     const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
     for (int field = 2; p && field < 22; field++)
         p = strchr(p + 1, ' ');
     if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
         return 0;
-    f = fsroot_fopen_in("", "/proc/stat"); /* this boot, also when replaying */
+    FILE *f = fsroot_fopen_in("", "/proc/stat"); /* this boot, also when replaying */
     if (!f)
         return 0;
     char line[256];
@@ -201,10 +191,9 @@ void run_identity_self(struct run_identity *r, const char *cpu, const char *vers
     run_time_utc(start ? start : now.tv_sec, r->start, sizeof r->start);
     if (gethostname(r->host, sizeof r->host - 1) != 0)
         r->host[0] = '\0';
-    FILE *f = fsroot_fopen("/proc/self/cmdline");
-    if (f) {
-        size_t n = fread(r->command, 1, sizeof r->command - 1, f);
-        fclose(f);
+    long got = fsroot_read_file("/proc/self/cmdline", r->command, sizeof r->command);
+    if (got > 0) {
+        size_t n = (size_t)got;
         while (n > 0 && r->command[n - 1] == '\0')
             n--;
         for (size_t i = 0; i < n; i++)

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The end of buf marked as cut, when it has room for the mark. */
@@ -37,4 +38,16 @@ int str_appendf(char *buf, size_t size, const char *fmt, ...)
         return -1;
     }
     return 0;
+}
+
+void str_setf(char **dst, const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    free(*dst);
+    *dst = s;
 }

@@ -15,4 +15,9 @@
 __attribute__((visibility("hidden"), format(printf, 3, 4))) int str_appendf(char *buf, size_t size,
                                                                             const char *fmt, ...);
 
+/* A message of any length on the heap: *dst = the formatted text, whole (the old one
+ * freed); NULL when out of memory. */
+__attribute__((visibility("hidden"), format(printf, 2, 3))) void str_setf(char **dst,
+                                                                          const char *fmt, ...);
+
 #endif

@@ -156,28 +156,29 @@ int trace_counter(struct trace_writer *w, uint64_t ts, uint32_t thread, int coun
                                                .value = value});
 }
 
-int trace_send(struct trace_writer *w, uint64_t ts, uint32_t thread, int peer, int tag,
-               uint32_t comm, uint64_t bytes)
+/* A point-to-point message, sent or received. */
+static int message(struct trace_writer *w, uint64_t ts, uint32_t thread, enum trace_kind kind,
+                   int peer, int tag, uint32_t comm, uint64_t bytes)
 {
     return trace_add(w, &(struct trace_record){.ts = ts,
                                                .thread = thread,
-                                               .kind = TR_SEND,
+                                               .kind = kind,
                                                .peer = peer,
                                                .tag = tag,
                                                .comm = comm,
                                                .bytes = bytes});
 }
 
+int trace_send(struct trace_writer *w, uint64_t ts, uint32_t thread, int peer, int tag,
+               uint32_t comm, uint64_t bytes)
+{
+    return message(w, ts, thread, TR_SEND, peer, tag, comm, bytes);
+}
+
 int trace_recv(struct trace_writer *w, uint64_t ts, uint32_t thread, int peer, int tag,
                uint32_t comm, uint64_t bytes)
 {
-    return trace_add(w, &(struct trace_record){.ts = ts,
-                                               .thread = thread,
-                                               .kind = TR_RECV,
-                                               .peer = peer,
-                                               .tag = tag,
-                                               .comm = comm,
-                                               .bytes = bytes});
+    return message(w, ts, thread, TR_RECV, peer, tag, comm, bytes);
 }
 
 int trace_coll_begin(struct trace_writer *w, uint64_t ts, uint32_t thread)

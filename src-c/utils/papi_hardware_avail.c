@@ -220,16 +220,5 @@ static void print_json(const PAPI_hw_info_t *hw)
 
 int main(int argc, char **argv)
 {
-    int json;
-    int status = util_start_json_only(argc, argv, "papi_hardware_avail", usage, &json);
-    if (status >= 0)
-        return status;
-    const PAPI_hw_info_t *hw = util_require_hardware_info("papi_hardware_avail");
-    if (!hw)
-        return 1;
-    if (json)
-        print_json(hw);
-    else
-        print_text(hw);
-    return 0;
+    return util_hardware_main(argc, argv, "papi_hardware_avail", usage, print_text, print_json);
 }

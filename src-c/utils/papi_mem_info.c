@@ -36,8 +36,9 @@ static void print_assoc(int assoc)
         printf("  Associativity:    %7d\n", assoc);
 }
 
-static void print_text(const PAPI_mh_info_t *mh)
+static void print_text(const PAPI_hw_info_t *hw)
 {
+    const PAPI_mh_info_t *mh = &hw->mem_hierarchy;
     printf("Memory Cache and TLB Hierarchy Information.\n");
     printf("------------------------------------------------------------------------\n");
     printf("TLB Information.\n  There may be multiple descriptors for each level of TLB\n"
@@ -82,8 +83,9 @@ static void json_assoc(struct jw *w, int assoc)
     jw_bool(w, "fully_associative", assoc == FULLY_ASSOCIATIVE);
 }
 
-static void print_json(const PAPI_mh_info_t *mh)
+static void print_json(const PAPI_hw_info_t *hw)
 {
+    const PAPI_mh_info_t *mh = &hw->mem_hierarchy;
     struct jw w;
     util_json_begin(&w);
     jw_int(&w, "levels", mh->levels);
@@ -124,16 +126,5 @@ static void print_json(const PAPI_mh_info_t *mh)
 
 int main(int argc, char **argv)
 {
-    int json;
-    int status = util_start_json_only(argc, argv, "papi_mem_info", usage, &json);
-    if (status >= 0)
-        return status;
-    const PAPI_hw_info_t *hw = util_require_hardware_info("papi_mem_info");
-    if (!hw)
-        return 1;
-    if (json)
-        print_json(&hw->mem_hierarchy);
-    else
-        print_text(&hw->mem_hierarchy);
-    return 0;
+    return util_hardware_main(argc, argv, "papi_mem_info", usage, print_text, print_json);
 }

@@ -92,6 +92,20 @@ int util_start_json_only(int argc, char **argv, const char *prog, const char *us
     return util_init(prog) ? -1 : 1;
 }
 
+int util_hardware_main(int argc, char **argv, const char *prog, const char *usage,
+                       void (*text)(const PAPI_hw_info_t *), void (*json)(const PAPI_hw_info_t *))
+{
+    int as_json;
+    int status = util_start_json_only(argc, argv, prog, usage, &as_json);
+    if (status >= 0)
+        return status;
+    const PAPI_hw_info_t *hw = util_require_hardware_info(prog);
+    if (!hw)
+        return 1;
+    (as_json ? json : text)(hw);
+    return 0;
+}
+
 int util_parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;

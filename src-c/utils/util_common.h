@@ -26,6 +26,11 @@ const PAPI_hw_info_t *util_require_hardware_info(const char *prog);
  * other argument is bad usage, exit 2), then util_init. Returns -1 to go on (*json set), else the exit status. */
 int util_start_json_only(int argc, char **argv, const char *prog, const char *usage, int *json);
 
+/* The main of a utility that prints the hardware description, as text or with --json
+ * (util_start_json_only): the exit status. */
+int util_hardware_main(int argc, char **argv, const char *prog, const char *usage,
+                       void (*text)(const PAPI_hw_info_t *), void (*json)(const PAPI_hw_info_t *));
+
 /* A decimal number within [lo, hi]: returns 1 with *out set, or 0. */
 int util_parse_long(const char *s, long lo, long hi, long *out);
 

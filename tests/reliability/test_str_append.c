@@ -1,9 +1,13 @@
 /* test_str_append: the bounded append of src-c/common/str_append.h, white box. Pieces that
  * fit are kept whole; a piece that does not is cut, the string ends with the mark and
  * stays terminated inside its buffer; the bytes after the buffer are never written (a
- * guard after it); buffers smaller than the mark, of size 0, or not terminated on entry. */
+ * guard after it); buffers smaller than the mark, of size 0, or not terminated on entry.
+ * str_setf: a heap message set whole, the old one replaced; array_room (array_room.h):
+ * an array grows by doubling and keeps its elements. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "array_room.h"
 #include "papi_test.h"
 #include "str_append.h"
 
@@ -69,5 +73,29 @@ int main(void)
     memset(b, 'z', 8);
     CHECK(str_appendf(b, 8, "q") == -1 && strcmp(b, "zzzz...") == 0, "unterminated: '%.8s'", b);
     guard_intact(8, "unterminated");
+
+    /* str_setf: whole whatever its length; a second call replaces the first. */
+    char *msg = NULL;
+    str_setf(&msg, "%s %d", "first", 1);
+    CHECK(msg && strcmp(msg, "first 1") == 0, "str_setf: '%s'", msg ? msg : "(null)");
+    str_setf(&msg, "%0600d", 7);
+    CHECK(msg && strlen(msg) == 600 && msg[599] == '7', "str_setf long: %zu bytes",
+          msg ? strlen(msg) : 0);
+    free(msg);
+
+    /* array_room: room at first 4, then 8, 16; the elements kept across moves. */
+    int *v = NULL, n = 0, cap = 0;
+    for (int i = 0; i < 9; i++) {
+        int *moved = array_room(v, n, &cap, sizeof *v, 4);
+        CHECK(moved != NULL, "array_room: no memory at %d", i);
+        if (!moved)
+            break;
+        v = moved;
+        v[n++] = i * 3;
+    }
+    CHECK(cap == 16 && n == 9, "array_room: cap %d for %d elements (want 16)", cap, n);
+    for (int i = 0; i < n; i++)
+        CHECK(v[i] == i * 3, "array_room: element %d is %d", i, v[i]);
+    free(v);
     return test_done("test_str_append");
 }

@@ -68,12 +68,11 @@ static uint64_t scaled(const struct slot_kind *k, uint64_t v)
     return k->scale ? v * k->scale : v;
 }
 
-/* A running slot whose raw number is raw now; a stopped one. */
-static inline uint64_t running_value(const struct slot *s, uint64_t raw)
+/* A running slot whose raw number is raw now (slot_running_value's other kinds); a
+ * stopped one. */
+uint64_t slot_running_value_slow(const struct slot *s, uint64_t raw)
 {
     const struct slot_kind *k = &s->kind;
-    if (__builtin_expect(!k->instant && k->growth == SLOT_U64 && k->scale <= 1, 1))
-        return s->counted + (raw - s->start); /* the common counter, kept out of the switch */
     return s->counted + scaled(k, k->instant ? raw : growth(k, s->start, raw));
 }
 
@@ -119,7 +118,7 @@ static int counts(struct cmp_context *c, struct cmp_count *out, int times, struc
             return ret;
         for (int j = 0; j < k; j++) {
             const struct slot *s = &c->slots[from + j];
-            out[from + j].value = c->running ? running_value(s, raw[j]) : stopped_value(s);
+            out[from + j].value = c->running ? slot_running_value(s, raw[j]) : stopped_value(s);
             if (times)
                 out[from + j].time_enabled = out[from + j].time_running = ns;
         }
@@ -134,42 +133,14 @@ int slot_read(struct cmp_context *c, struct cmp_count *out)
     return ret == PAPI_OK ? PAPI_OK : record(c, &f, ret);
 }
 
-/* One slot's value into values[] against its baseline (component.h's read_values). */
-static inline void take(uint64_t v, uint64_t *baseline, long long *values, int mode)
-{
-    uint64_t d = v - *baseline;
-    if (mode & CMP_READ_ACCUM) {
-        *values += (long long)d;
-        *baseline = v;
-    } else {
-        *values = (long long)d;
-    }
-}
-
-/* Never called from a signal handler: a failure is said at once. A running set read
- * without times (sde's PAPI_read) takes one pass per chunk of slots. */
-int slot_read_values(struct cmp_context *c, struct cmp_count *out, uint64_t *baseline,
-                     long long *values, int mode)
+int slot_read_values_slow(struct cmp_context *c, struct cmp_count *out, uint64_t *baseline,
+                          long long *values, int mode)
 {
     struct slot_fail f = {0};
-    const int n = c->nslots;
-    if (!c->running || (mode & CMP_READ_TIMES)) {
-        if (counts(c, out, mode & CMP_READ_TIMES, &f) != PAPI_OK)
-            return c->ops->explain(c, &f);
-        for (int i = 0; i < n; i++)
-            take(out[i].value, &baseline[i], &values[i], mode);
-        return PAPI_OK;
-    }
-    uint64_t raw[SLOT_READ_MAX];
-    for (int from = 0; from < n; from += SLOT_READ_MAX) {
-        int k = n - from < SLOT_READ_MAX ? n - from : SLOT_READ_MAX;
-        if (c->ops->read(c, SLOT_READ, from, k, raw, &f) != PAPI_OK)
-            return c->ops->explain(c, &f);
-        for (int j = 0, i = from; j < k; j++, i++) {
-            out[i].value = running_value(&c->slots[i], raw[j]);
-            take(out[i].value, &baseline[i], &values[i], mode);
-        }
-    }
+    if (counts(c, out, mode & CMP_READ_TIMES, &f) != PAPI_OK)
+        return c->ops->explain(c, &f);
+    for (int i = 0; i < c->nslots; i++)
+        slot_take(out[i].value, &baseline[i], &values[i], mode);
     return PAPI_OK;
 }
 

@@ -138,6 +138,64 @@ static inline int slot_count(const struct cmp_context *c)
     return c->nslots;
 }
 
+/* A running slot's count whose raw number is raw now (the common counter, 64 bits
+ * without a scale, kept out of slot_engine.c's growth switch). */
+PAPI_INTERNAL uint64_t slot_running_value_slow(const struct slot *s, uint64_t raw);
+static inline uint64_t slot_running_value(const struct slot *s, uint64_t raw)
+{
+    const struct slot_kind *k = &s->kind;
+    if (__builtin_expect(!k->instant && k->growth == SLOT_U64 && k->scale <= 1, 1))
+        return s->counted + (raw - s->start);
+    return slot_running_value_slow(s, raw);
+}
+
+/* One slot's value v into values[] against its baseline (component.h's read_values). */
+static inline void slot_take(uint64_t v, uint64_t *baseline, long long *values, int mode)
+{
+    uint64_t d = v - *baseline;
+    if (mode & CMP_READ_ACCUM) {
+        *values += (long long)d;
+        *baseline = v;
+    } else {
+        *values = (long long)d;
+    }
+}
+
+/* component.h's read_values of a stopped set or one read with times (multiplexed). */
+PAPI_INTERNAL int slot_read_values_slow(struct cmp_context *c, struct cmp_count *out,
+                                        uint64_t *baseline, long long *values, int mode);
+
+/* A component's read of one slot for the fast path below: the raw number now of the
+ * slot whose data (slot_data) is data into *raw; PAPI_OK, or the PAPI error code with
+ * *f filled (as the read function at SLOT_READ). */
+typedef int slot_read_one_fn(const struct cmp_context *c, const void *data, int slot, uint64_t *raw,
+                             struct slot_fail *f);
+
+/* component.h's read_values (PAPI_read's fast path) of a component that reads a slot at
+ * a time: a running set read without times (sde's PAPI_read) reads and counts each slot
+ * in one pass. Inline so that the component's read_one is inlined too: no call per read
+ * but the component's own; the context's fields are loaded once (the read path changes
+ * none). Never called from a signal handler: a failure is said at once. */
+static inline int slot_read_values_each(struct cmp_context *c, struct cmp_count *out,
+                                        uint64_t *baseline, long long *values, int mode,
+                                        slot_read_one_fn *read_one)
+{
+    if (__builtin_expect(!c->running || (mode & CMP_READ_TIMES), 0))
+        return slot_read_values_slow(c, out, baseline, values, mode);
+    const struct slot *slots = c->slots;
+    const char *data = c->data;
+    const size_t size = c->ops->slot_size;
+    for (int i = 0, n = c->nslots; i < n; i++, data += size) {
+        struct slot_fail f;
+        uint64_t raw;
+        if (__builtin_expect(read_one(c, data, i, &raw, &f) != PAPI_OK, 0))
+            return c->ops->explain(c, &f);
+        out[i].value = slot_running_value(&slots[i], raw);
+        slot_take(out[i].value, &baseline[i], &values[i], mode);
+    }
+    return PAPI_OK;
+}
+
 /* component.h's context callbacks. */
 PAPI_INTERNAL void slot_ctx_destroy(struct cmp_context *ctx);
 PAPI_INTERNAL int slot_add(struct cmp_context *ctx, int local, int *slot);
@@ -146,9 +204,7 @@ PAPI_INTERNAL int slot_start(struct cmp_context *ctx);
 PAPI_INTERNAL int slot_stop(struct cmp_context *ctx);
 PAPI_INTERNAL int slot_read(struct cmp_context *ctx, struct cmp_count *out);
 PAPI_INTERNAL void slot_read_reason(struct cmp_context *ctx);
-/* The fast path and the reset (component.h), for a component that offers them. */
-PAPI_INTERNAL int slot_read_values(struct cmp_context *ctx, struct cmp_count *out,
-                                   uint64_t *baseline, long long *values, int mode);
+/* The reset (component.h), for a component that offers it. */
 PAPI_INTERNAL int slot_reset(struct cmp_context *ctx);
 
 /* The callbacks of a software component that names its own events: the static functions

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_room.h"
 #include "preset_tables.h"
 
 #define MAX_FIELDS   64
@@ -134,6 +135,14 @@ int preset_csv_split(char *line, char **fields, int maxf)
     }
 }
 
+int preset_csv_fields(char *line, char **fields, int maxf, char *msg, size_t msglen)
+{
+    int nf = preset_csv_split(line, fields, maxf);
+    if (nf < 0)
+        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", maxf);
+    return nf;
+}
+
 int preset_src_check(const struct preset_src *s, char *err, size_t errlen)
 {
     const char *what = preset_derive_name(s->op);
@@ -186,14 +195,10 @@ static int list_push(struct preset_src_list *l, const struct preset_src *s)
             l->v[i] = *s;
             return PAPI_OK;
         }
-    if (l->count == l->cap) {
-        int ncap = l->cap ? l->cap * 2 : 64;
-        struct preset_src *n = realloc(l->v, (size_t)ncap * sizeof *n);
-        if (!n)
-            return PAPI_ENOMEM;
-        l->v = n;
-        l->cap = ncap;
-    }
+    struct preset_src *n = array_room(l->v, l->count, &l->cap, sizeof *n, 64);
+    if (!n)
+        return PAPI_ENOMEM;
+    l->v = n;
     l->v[l->count++] = *s;
     return PAPI_OK;
 }
@@ -366,11 +371,9 @@ static int parse_line(struct csv_parse *st, char *line, int lineno, char *msg, s
     t = trim(line);
     if (!*t)
         return PAPI_OK;
-    int nf = preset_csv_split(t, f, MAX_FIELDS);
-    if (nf < 0) {
-        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", MAX_FIELDS);
+    int nf = preset_csv_fields(t, f, MAX_FIELDS, msg, msglen);
+    if (nf < 0)
         return PAPI_EINVAL;
-    }
     if (strcmp(f[0], "CPU") == 0)
         return cpu_line(st, f, nf, msg, msglen);
     st->last_was_cpu = 0;

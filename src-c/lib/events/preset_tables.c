@@ -19,8 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_room.h"
 #include "env.h"
 #include "registry.h"
+#include "str_append.h"
 #include "preset_tables.h"
 
 #define GENERIC_TABLE  "generic"
@@ -39,19 +41,6 @@ __attribute__((format(printf, 3, 4))) static void say(char *buf, size_t len, con
     va_start(ap, fmt);
     vsnprintf(buf, len, fmt, ap);
     va_end(ap);
-}
-
-/* *dst = the formatted reason, whole (the old one freed); NULL when out of memory. */
-__attribute__((format(printf, 2, 3))) static void set_reason(char **dst, const char *fmt, ...)
-{
-    va_list ap;
-    char *s = NULL;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    free(*dst);
-    *dst = s;
 }
 
 static void clear_reason(char **dst)
@@ -104,14 +93,10 @@ const char *preset_detected_cpu(void)
 
 static int own(struct preset_def *d)
 {
-    if (nowned == owned_cap) {
-        int ncap = owned_cap ? owned_cap * 2 : 128;
-        struct preset_def **n = realloc(owned, (size_t)ncap * sizeof *n);
-        if (!n)
-            return PAPI_ENOMEM;
-        owned = n;
-        owned_cap = ncap;
-    }
+    struct preset_def **n = array_room(owned, nowned, &owned_cap, sizeof *n, 128);
+    if (!n)
+        return PAPI_ENOMEM;
+    owned = n;
     owned[nowned++] = d;
     return PAPI_OK;
 }
@@ -227,7 +212,7 @@ static int load_list(const struct preset_src_list *l, const char *pmu, const cha
             }
             free(defs[s->idx]);
             defs[s->idx] = NULL;
-            set_reason(&slots[s->idx].reason, "%s:%d: %s", origin, s->line, why);
+            str_setf(&slots[s->idx].reason, "%s:%d: %s", origin, s->line, why);
             continue;
         }
         free(defs[s->idx]); /* a later table overrides */
@@ -301,21 +286,20 @@ static void load_locked(void)
         const char *pmu = own_table ? cpu : NULL;
         ret = load_list(&l, pmu, origin, path != NULL, err, sizeof err);
         if (!l.matched_tables)
-            set_reason(&table_desc, "%s %s: it has no table for CPU '%s' nor '%s'",
-                       path ? "file" : "built-in", path ? path : "papi_events.csv",
-                       cpu ? cpu : "(none detected)", GENERIC_TABLE);
+            str_setf(&table_desc, "%s %s: it has no table for CPU '%s' nor '%s'",
+                     path ? "file" : "built-in", path ? path : "papi_events.csv",
+                     cpu ? cpu : "(none detected)", GENERIC_TABLE);
         generic_without_pmu = !cpu && l.matched_tables > 0;
         if (l.matched_tables)
-            set_reason(&table_desc, "table '%s' of the %s %s",
-                       l.fallback_used ? GENERIC_TABLE : cpu, path ? "file" : "built-in",
-                       path ? path : "papi_events.csv");
+            str_setf(&table_desc, "table '%s' of the %s %s", l.fallback_used ? GENERIC_TABLE : cpu,
+                     path ? "file" : "built-in", path ? path : "papi_events.csv");
         preset_src_list_free(&l);
     }
     if (ret != PAPI_OK) {
         /* A rejected file defines nothing; say why in every preset's note. */
         for (int i = 0; i < PAPI_END_idx; i++)
-            set_reason(&slots[i].reason, "%s rejected: %s", path ? var : "built-in table", err);
-        set_reason(&table_desc, "rejected: %s", err);
+            str_setf(&slots[i].reason, "%s rejected: %s", path ? var : "built-in table", err);
+        str_setf(&table_desc, "rejected: %s", err);
         return;
     }
     publish_count_locked();
@@ -338,11 +322,10 @@ static int native_opens(int code, const char **why)
     struct cmp_context *ctx = NULL;
     int slot, ok = 0;
     if (!cmp) {
-        set_reason(&reason, "native event 0x%x has no component", (unsigned)code);
+        str_setf(&reason, "native event 0x%x has no component", (unsigned)code);
     } else if (cmp->ctx_create(cmp, &t, &ctx) != PAPI_OK ||
                cmp->add(ctx, cmp_local(code), &slot) != PAPI_OK) {
-        set_reason(&reason, "native event %s does not open here: %s", name,
-                   papi_last_error_detail());
+        str_setf(&reason, "native event %s does not open here: %s", name, papi_last_error_detail());
     } else {
         ok = 1;
     }
@@ -373,7 +356,7 @@ static void check_avail_locked(int idx)
         const char *why = NULL;
         if (!native_opens(s->def->native_code[t], &why)) {
             s->avail = -1;
-            set_reason(&s->reason, "%s", why ? why : "out of memory for the reason");
+            str_setf(&s->reason, "%s", why ? why : "out of memory for the reason");
             return;
         }
     }
@@ -421,19 +404,18 @@ const char *preset_tables_unavailable_reason(int idx)
     load_locked();
     check_avail_locked(idx);
     if (slots[idx].reason)
-        set_reason(&buf, "not available: %s", slots[idx].reason);
+        str_setf(&buf, "not available: %s", slots[idx].reason);
     else if (!slots[idx].def && generic_without_pmu)
         /* The cause is the missing PMU, not the table: say it first. */
-        set_reason(&buf,
-                   "not available: no CPU PMU was found here (PAPI_get_component_reason"
-                   "(0) says why), and the %s, which applies without one, does not "
-                   "define it",
-                   table_desc ? table_desc : "table");
+        str_setf(&buf,
+                 "not available: no CPU PMU was found here (PAPI_get_component_reason"
+                 "(0) says why), and the %s, which applies without one, does not "
+                 "define it",
+                 table_desc ? table_desc : "table");
     else if (!slots[idx].def)
-        set_reason(&buf, "not available: no definition in the %s",
-                   table_desc ? table_desc : "table");
+        str_setf(&buf, "not available: no definition in the %s", table_desc ? table_desc : "table");
     else
-        set_reason(&buf, "%s", "");
+        str_setf(&buf, "%s", "");
     pthread_mutex_unlock(&tables_lock);
     return buf ? buf : "not available (no memory to say why)";
 }

@@ -76,6 +76,8 @@ PAPI_INTERNAL int preset_csv_parse_builtin(const char *text, size_t len, const c
  * quote). Returns the number of fields, or -1 when there are more than maxf or a quote
  * is not closed. Leading and trailing blanks of unquoted fields are trimmed. */
 PAPI_INTERNAL int preset_csv_split(char *line, char **fields, int maxf);
+/* The same for a table parser: -1 with why in msg[msglen]. */
+PAPI_INTERNAL int preset_csv_fields(char *line, char **fields, int maxf, char *msg, size_t msglen);
 /* A table's text past a UTF-8 byte order mark at its start (editors on Windows write one):
  * *text and *len moved over it. */
 PAPI_INTERNAL void preset_csv_skip_bom(const char **text, size_t *len);

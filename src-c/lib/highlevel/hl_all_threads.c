@@ -52,6 +52,7 @@
 #include "env.h"
 #include "eventset.h"
 #include "hl_all_threads.h"
+#include "hl_regions_config.h"
 #include "json_writer.h"
 #include "threads.h"
 
@@ -116,16 +117,7 @@ static int attach_set(int k, long tid, int inherit, int *out)
     opt.inherit.inherit = PAPI_INHERIT_ALL;
     if (ret == PAPI_OK && inherit)
         ret = PAPI_set_opt(PAPI_INHERIT, &opt);
-    for (int j = 0; ret == PAPI_OK && j < set->n; j++)
-        ret = PAPI_add_event(es, g_hlr.code[set->idx[j]]);
-    if (ret == PAPI_OK)
-        ret = PAPI_start(es);
-    if (ret != PAPI_OK && es != PAPI_NULL) {
-        PAPI_cleanup_eventset(es);
-        PAPI_destroy_eventset(&es);
-    }
-    *out = es;
-    return ret;
+    return hlr_set_start(&g_hlr, k, ret, es, out);
 }
 
 /* The sets of the other components, attached to the process; on failure none stays. */

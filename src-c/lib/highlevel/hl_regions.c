@@ -138,19 +138,9 @@ static int process_init(void)
 /* One set of g_hlr.set[k]'s events, started, into *out. */
 static int start_one(int k, int *out)
 {
-    const struct hlr_set *set = &g_hlr.set[k];
     int es = PAPI_NULL;
-    int ret = hl_region_eventset(&es, set->cidx);
-    for (int j = 0; ret == PAPI_OK && j < set->n; j++)
-        ret = PAPI_add_event(es, g_hlr.code[set->idx[j]]);
-    if (ret == PAPI_OK)
-        ret = PAPI_start(es);
-    if (ret != PAPI_OK && es != PAPI_NULL) {
-        PAPI_cleanup_eventset(es);
-        PAPI_destroy_eventset(&es);
-    }
-    *out = es;
-    return ret;
+    int ret = hl_region_eventset(&es, g_hlr.set[k].cidx);
+    return hlr_set_start(&g_hlr, k, ret, es, out);
 }
 
 /* The thread's sets, one per component, all started or none. */

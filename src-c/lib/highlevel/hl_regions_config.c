@@ -5,7 +5,6 @@
  * component), else the default list, else the software fallback; PAPI_METRICS' events
  * beside them. Every entry not counted is kept with its reason (the report's
  * skipped_events) and said in one short notice. */
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "hl_notice.h"
 #include "hl_regions_config.h"
 #include "hl_switches.h"
+#include "str_append.h"
 
 /* Every entry not counted is kept whole with its reason (no fixed-size list to cut). */
 static void add_skipped(struct hlr_config *c, const char *name, const char *why)
@@ -148,20 +148,6 @@ static void try_event(struct probes *pr, const char *name, int quiet, int may_mu
     free(why);
 }
 
-/* c->note = the formatted reason, whole. */
-__attribute__((format(printf, 2, 3))) static void set_note(struct hlr_config *c, const char *fmt,
-                                                           ...)
-{
-    va_list ap;
-    char *s = NULL;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    free(c->note);
-    c->note = s;
-}
-
 /* configure's one-line notice, printed only once the choice stands (a PAPI_shutdown in
  * another thread makes every probe fail: that is no diagnosis of the machine). */
 static void notice_later(struct probes *probe, const char *msg)
@@ -182,7 +168,7 @@ static void configure_from_env(struct probes *probe, const char *env)
     c->source = "PAPI_EVENTS";
     char *list = strdup(env); /* the whole list, however long */
     if (!list) {
-        set_note(c, "no memory to read PAPI_EVENTS: no event counted");
+        str_setf(&c->note, "no memory to read PAPI_EVENTS: no event counted");
         notice_later(probe,
                      "PAPI_hl_region_begin: no memory to read PAPI_EVENTS: no event counted");
         return;
@@ -325,13 +311,13 @@ static void configure_fallback(struct probes *probe)
         try_event(probe, default_software_events[i], 0, 0);
     c->source = "fallback";
     if (c->nevents > 0) {
-        set_note(c,
+        str_setf(&c->note,
                  "no PAPI_EVENTS and none of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_OPS "
                  "counts here (%s); counting software events perf::TASK-CLOCK and "
                  "perf::PAGE-FAULTS",
                  why ? why : "no memory to say why");
     } else { /* seccomp, perf_event_paranoid 3: not even software events */
-        set_note(c,
+        str_setf(&c->note,
                  "no event counts here, software events neither (%s); the regions "
                  "record real time only",
                  why ? why : "no memory to say why");
@@ -438,4 +424,20 @@ int hlr_resolve_again(struct hlr_config *c)
     group_sets(c);
     c->generation = atomic_load(&g_papi_generation);
     return PAPI_OK;
+}
+
+int hlr_set_start(const struct hlr_config *c, int k, int made, int es, int *out)
+{
+    const struct hlr_set *set = &c->set[k];
+    int ret = made;
+    for (int j = 0; ret == PAPI_OK && j < set->n; j++)
+        ret = PAPI_add_event(es, c->code[set->idx[j]]);
+    if (ret == PAPI_OK)
+        ret = PAPI_start(es);
+    if (ret != PAPI_OK && es != PAPI_NULL) {
+        PAPI_cleanup_eventset(es);
+        PAPI_destroy_eventset(&es);
+    }
+    *out = es;
+    return ret;
 }

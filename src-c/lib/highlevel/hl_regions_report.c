@@ -104,24 +104,41 @@ static void write_sample(struct jw *w, const struct hlr_sample *s)
         jw_int(w, g_hlr.name[i], s->value[i]);
 }
 
+/* A thread's object, keyed by its number (the same key in every section). */
+static void begin_thread(struct jw *w, const struct hlr_thread *t)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%d", t->key);
+    jw_obj_begin(w, key);
+}
+
+/* Instance i's object, keyed by its index in the thread, with its region's name; NULL
+ * (nothing written) for an instance still open and never read: it has no value yet. */
+static const struct hlr_instance *begin_instance(struct jw *w, const struct hlr_thread *t, int i)
+{
+    const struct hlr_instance *in = &t->inst[i];
+    if (!in->done && in->nreads == 0)
+        return NULL;
+    char key[32];
+    snprintf(key, sizeof key, "%d", i);
+    jw_obj_begin(w, key);
+    jw_str(w, "name", t->region[in->region].name);
+    return in;
+}
+
 /* PAPI 7's entries: one per instance (begin/end pair), keyed by its id in the thread.
  * An instance still open and never read has no value yet and is left out (its region's
  * totals say what it counted). No key beyond PAPI 7's: its writer treats every other
  * key of an entry as an event. */
 static void write_thread(struct jw *w, struct hlr_thread *t)
 {
-    char key[32];
-    snprintf(key, sizeof key, "%d", t->key);
-    jw_obj_begin(w, key);
+    begin_thread(w, t);
     jw_int(w, "tid", t->tid);
     jw_obj_begin(w, "regions");
     for (int i = 0; i < t->ninst; i++) {
-        const struct hlr_instance *in = &t->inst[i];
-        if (!in->done && in->nreads == 0)
+        const struct hlr_instance *in = begin_instance(w, t, i);
+        if (!in)
             continue;
-        snprintf(key, sizeof key, "%d", i);
-        jw_obj_begin(w, key);
-        jw_str(w, "name", t->region[in->region].name);
         jw_int(w, "parent_region_id", in->parent);
         jw_int(w, "region_count", 1);
         write_value(w, "cycles", in, -1);
@@ -139,9 +156,7 @@ static void write_thread(struct jw *w, struct hlr_thread *t)
  * inclusive totals. */
 static void write_totals(struct jw *w, struct hlr_thread *t)
 {
-    char key[32];
-    snprintf(key, sizeof key, "%d", t->key);
-    jw_obj_begin(w, key);
+    begin_thread(w, t);
     for (int r = 0; r < t->nregions; r++) {
         const struct hlr_region *g = &t->region[r];
         jw_obj_begin(w, g->name);
@@ -239,17 +254,12 @@ static void write_read_metrics(struct jw *w, const struct hlr_instance *in)
  * each region's from its summed counts and summed time. */
 static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
 {
-    char key[32];
-    snprintf(key, sizeof key, "%d", t->key);
-    jw_obj_begin(w, key);
+    begin_thread(w, t);
     jw_obj_begin(w, "instances");
     for (int i = 0; i < t->ninst; i++) {
-        const struct hlr_instance *in = &t->inst[i];
-        if (!in->done && in->nreads == 0)
+        const struct hlr_instance *in = begin_instance(w, t, i);
+        if (!in)
             continue;
-        snprintf(key, sizeof key, "%d", i);
-        jw_obj_begin(w, key);
-        jw_str(w, "name", t->region[in->region].name);
         write_metrics_of(w, &in->value, &in->t_value);
         write_read_metrics(w, in);
         jw_obj_end(w);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_room.h"
 #include "env.h"
 #include "events.h"
 #include "fsroot.h"
@@ -91,14 +92,10 @@ static struct metric *metric_slot(struct metric_table *t, const char *name)
     struct metric *m = metric_find(t, name);
     if (m)
         return m;
-    if (t->count == t->cap) {
-        int ncap = t->cap ? t->cap * 2 : 32;
-        struct metric *n = realloc(t->v, (size_t)ncap * sizeof *n);
-        if (!n)
-            return NULL;
-        t->v = n;
-        t->cap = ncap;
-    }
+    struct metric *n = array_room(t->v, t->count, &t->cap, sizeof *n, 32);
+    if (!n)
+        return NULL;
+    t->v = n;
     /* A new slot starts empty: metric_line tells a new slot from a generic one by name. */
     memset(&t->v[t->count], 0, sizeof t->v[0]);
     return &t->v[t->count++];
@@ -215,16 +212,12 @@ static int group_line(struct parse_state *st, char **f, int nf, char *msg, size_
     struct metric_table *t = st->out;
     struct metric_group *g = (struct metric_group *)metric_group_find(t, f[1]);
     if (!g) {
-        if (t->ngroups == t->gcap) {
-            int ncap = t->gcap ? t->gcap * 2 : 8;
-            struct metric_group *n = realloc(t->g, (size_t)ncap * sizeof *n);
-            if (!n) {
-                snprintf(msg, msglen, "out of memory");
-                return PAPI_ENOMEM;
-            }
-            t->g = n;
-            t->gcap = ncap;
+        struct metric_group *n = array_room(t->g, t->ngroups, &t->gcap, sizeof *n, 8);
+        if (!n) {
+            snprintf(msg, msglen, "out of memory");
+            return PAPI_ENOMEM;
         }
+        t->g = n;
         g = &t->g[t->ngroups++];
         memset(g, 0, sizeof *g);
     }
@@ -262,11 +255,9 @@ static int parse_line(struct parse_state *st, char *line, int lineno, char *msg,
     if (*t == '#' || !*t)
         return PAPI_OK;
     char *f[MAX_FIELDS];
-    int nf = preset_csv_split(t, f, MAX_FIELDS);
-    if (nf < 0) {
-        snprintf(msg, msglen, "unbalanced quotes or more than %d fields", MAX_FIELDS);
+    int nf = preset_csv_fields(t, f, MAX_FIELDS, msg, msglen);
+    if (nf < 0)
         return PAPI_EINVAL;
-    }
     if (strcmp(f[0], "CPU") == 0)
         return cpu_line(st, f, nf, msg, msglen);
     st->last_was_cpu = 0;
@@ -535,16 +526,12 @@ static int expand_pattern(struct metric_state *r, const char *term)
         if (e->d_name[0] == '.' || fnmatch(pmu_pat, e->d_name, 0) != 0 ||
             strlen(e->d_name) >= PAPI_MIN_STR_LEN || !pmu_has_event(e->d_name, sep + 2))
             continue;
-        if (n == cap) {
-            int ncap = cap ? cap * 2 : 16;
-            char **nf = realloc(found, (size_t)ncap * sizeof *nf);
-            if (!nf) {
-                oom = 1;
-                break;
-            }
-            found = nf;
-            cap = ncap;
+        char **nf = array_room(found, n, &cap, sizeof *nf, 16);
+        if (!nf) {
+            oom = 1;
+            break;
         }
+        found = nf;
         if (!(found[n] = strdup(e->d_name)))
             oom = 1;
         else

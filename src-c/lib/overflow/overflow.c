@@ -307,16 +307,22 @@ int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
     return PAPI_OK;
 }
 
+int ovf_user_set(int EventSet, int flags, struct eventset **es)
+{
+    int ret = es_get(EventSet, es);
+    if (ret == PAPI_OK && (flags & OVF_FLAG_HZ))
+        return papi_error(PAPI_EINVAL, "unknown overflow flags 0x%x", (unsigned)flags);
+    return ret;
+}
+
 int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
                   PAPI_overflow_handler_t handler)
 {
     PAPI_CALL_GUARD();
     struct eventset *es;
-    int ret = es_get(EventSet, &es);
+    int ret = ovf_user_set(EventSet, flags, &es);
     if (ret != PAPI_OK)
         return ret;
-    if (flags & OVF_FLAG_HZ)
-        return papi_error(PAPI_EINVAL, "unknown overflow flags 0x%x", (unsigned)flags);
     return ovf_configure(es, EventCode, threshold, flags, handler, 0);
 }
 

@@ -28,11 +28,9 @@ int PAPI_overflow_frequency(int EventSet, int EventCode, int hz, int flags,
 {
     PAPI_CALL_GUARD();
     struct eventset *es;
-    int ret = es_get(EventSet, &es);
+    int ret = ovf_user_set(EventSet, flags, &es);
     if (ret != PAPI_OK)
         return ret;
-    if (flags & OVF_FLAG_HZ)
-        return papi_error(PAPI_EINVAL, "unknown overflow flags 0x%x", (unsigned)flags);
     if (hz <= 0)
         return papi_error(PAPI_EINVAL,
                           "frequency %d Hz: it must be at least 1 (turn overflow off with "

@@ -71,6 +71,9 @@ struct ovf_state {
     long long raw[ES_MAX_NATIVES];
 };
 
+/* The set of a user's PAPI_overflow or PAPI_overflow_frequency call into *es: PAPI_OK, or
+ * the error of a bad set or of flags that carry OVF_FLAG_HZ (the library's own). */
+PAPI_INTERNAL int ovf_user_set(int EventSet, int flags, struct eventset **es);
 /* overflow.c: set or clear overflow of one event (threshold 0 clears). profiled marks
  * the event as owned by PAPI_profil/PAPI_sprofil instead of a user handler. */
 PAPI_INTERNAL int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,

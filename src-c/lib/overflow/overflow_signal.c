@@ -369,6 +369,22 @@ static int fd_registered(int fd)
     return 0;
 }
 
+/* The program's own handler of sig, the one before ours, called: 1, or 0 when its
+ * action was SIG_DFL or SIG_IGN (nothing called). */
+static int chain_previous(int sig, siginfo_t *si, void *ctx)
+{
+    const struct sigaction *prev = previous_action(sig);
+    if (prev->sa_flags & SA_SIGINFO) {
+        if (prev->sa_sigaction)
+            prev->sa_sigaction(sig, si, ctx);
+        return 1;
+    }
+    if (prev->sa_handler == SIG_DFL || prev->sa_handler == SIG_IGN)
+        return 0;
+    prev->sa_handler(sig);
+    return 1;
+}
+
 /* SIGIO, installed with the overflow sources: the kernel sends it (SI_KERNEL) when it
  * cannot queue an overflow's signal, and its default action would end the process. It is
  * counted (PAPI_stop says so; the notification itself is gone) and handed to a handler
@@ -379,13 +395,7 @@ static void on_sigio(int sig, siginfo_t *si, void *ctx)
     int ours = si->si_code == SI_KERNEL && fd_registered(-1);
     if (ours)
         atomic_fetch_add(&queue_full, 1);
-    const struct sigaction *prev = previous_action(sig);
-    if (prev->sa_flags & SA_SIGINFO) {
-        if (prev->sa_sigaction)
-            prev->sa_sigaction(sig, si, ctx);
-    } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
-        prev->sa_handler(sig);
-    } else if (!ours && prev->sa_handler == SIG_DFL) {
+    if (!chain_previous(sig, si, ctx) && !ours && previous_action(sig)->sa_handler == SIG_DFL) {
         signal(sig, SIG_DFL); /* delivered when the handler returns: the default action */
         raise(sig);
     }
@@ -432,15 +442,8 @@ static void ovf_signal_handler(int sig, siginfo_t *si, void *ctx)
         ours = hardware_overflow(si->si_fd, sig, ctx, slot);
     }
     leave_handler(slot);
-    if (!ours) {
-        const struct sigaction *prev = previous_action(sig);
-        if (prev->sa_flags & SA_SIGINFO) {
-            if (prev->sa_sigaction)
-                prev->sa_sigaction(sig, si, ctx);
-        } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
-            prev->sa_handler(sig);
-        }
-    }
+    if (!ours)
+        chain_previous(sig, si, ctx);
     errno = saved;
 }
 

@@ -30,6 +30,19 @@ int gpu_table_add(struct event_table *t, const struct gpu_event *ev)
     return event_table_add(t, &ev->common, sizeof *ev);
 }
 
+int gpu_table_add_kind(struct event_table *t, const struct gpu_kind *k, int device, char *name,
+                       char *descr)
+{
+    struct gpu_event ev = {.name = name,
+                           .descr = descr,
+                           .units = k->units,
+                           .device = device,
+                           .kind = k->kind,
+                           .arg = k->arg,
+                           .instant = k->instant};
+    return gpu_table_add(t, &ev);
+}
+
 void gpu_sanitize_name(char *name)
 {
     for (char *p = name; *p; p++)

@@ -43,8 +43,18 @@ struct gpu_source {
     void (*explain)(const struct gpu_event *e, int err, char *buf, size_t len);
 };
 
+/* A reading a vendor library gives per device (nvml, rocm_smi): a row of the
+ * component's table of kinds. */
+struct gpu_kind {
+    const char *name, *units, *descr;
+    int kind, arg, instant;
+};
+
 /* Append an event (strings copied): PAPI_OK or PAPI_ENOMEM. */
 PAPI_INTERNAL int gpu_table_add(struct event_table *t, const struct gpu_event *ev);
+/* The same for the reading k of device, named and described by the component. */
+PAPI_INTERNAL int gpu_table_add_kind(struct event_table *t, const struct gpu_kind *k, int device,
+                                     char *name, char *descr);
 /* A device's name as PAPI 7 writes it in event names: blanks become '_'. */
 PAPI_INTERNAL void gpu_sanitize_name(char *name);
 

@@ -56,10 +56,7 @@ enum { NV_POWER, NV_ENERGY, NV_TEMP, NV_UTIL, NV_MEM, NV_CLOCK, NV_MAX_CLOCK };
 enum { MEM_TOTAL, MEM_FREE, MEM_USED, MEM_RESERVED };
 enum { UTIL_GPU, UTIL_MEM };
 
-static const struct nvml_kind {
-    const char *name, *units, *descr;
-    int kind, arg, instant;
-} kinds[] = {
+static const struct gpu_kind kinds[] = {
     {"power", "mW", "Power draw of the whole board (GPU, memory ...), in milliwatts", NV_POWER, 0,
      1},
     {"total_energy_consumption", "mJ",
@@ -291,14 +288,7 @@ static int add_device(struct event_table *t, int i)
         int v1_used = !nv.mem_v2 && kinds[k].kind == NV_MEM && kinds[k].arg == MEM_USED;
         snprintf(descr, sizeof descr, "%s (device %d, %s)",
                  v1_used ? used_v1_descr : kinds[k].descr, i, dname);
-        struct gpu_event ev = {.name = name,
-                               .descr = descr,
-                               .units = kinds[k].units,
-                               .device = i,
-                               .kind = kinds[k].kind,
-                               .arg = kinds[k].arg,
-                               .instant = kinds[k].instant};
-        int ret = gpu_table_add(t, &ev);
+        int ret = gpu_table_add_kind(t, &kinds[k], i, name, descr);
         if (ret != PAPI_OK)
             return ret;
     }

@@ -77,30 +77,37 @@ static struct {
 
 enum { RS_POWER, RS_ENERGY, RS_TEMP, RS_BUSY, RS_MEM_BUSY, RS_VRAM_USED, RS_VRAM_TOTAL, RS_CLOCK };
 
+/* A reading and what follows name:device=N in its event's name. */
 static const struct rsmi_kind {
-    const char *name, *qualifier, *units, *descr; /* name:device=N<qualifier> */
-    int kind, arg, instant;
+    struct gpu_kind k;
+    const char *qualifier;
 } kinds[] = {
-    {"power_average", ":sensor=0", "uW", "Average power of the device, in microwatts", RS_POWER, 0,
-     1},
-    {"energy_count", "", "uJ",
-     "Energy the device consumed while counting, in microjoules (the energy counter times its "
-     "resolution)",
-     RS_ENERGY, 0, 0},
-    {"temp_current", ":sensor=0", "mC", "Edge temperature, in millidegrees Celsius", RS_TEMP,
-     RSMI_TEMP_TYPE_EDGE, 1},
-    {"temp_current", ":sensor=1", "mC", "Junction (hotspot) temperature, in millidegrees Celsius",
-     RS_TEMP, RSMI_TEMP_TYPE_JUNCTION, 1},
-    {"temp_current", ":sensor=2", "mC", "Memory (VRAM) temperature, in millidegrees Celsius",
-     RS_TEMP, RSMI_TEMP_TYPE_MEMORY, 1},
-    {"busy_percent", "", "%", "Percent of time the GPU was busy", RS_BUSY, 0, 1},
-    {"memory_busy_percent", "", "%", "Percent of time the GPU memory was busy", RS_MEM_BUSY, 0, 1},
-    {"mem_usage_VRAM", "", "B", "VRAM in use, in bytes", RS_VRAM_USED, RSMI_MEM_TYPE_VRAM, 1},
-    {"mem_total_VRAM", "", "B", "VRAM installed, in bytes", RS_VRAM_TOTAL, RSMI_MEM_TYPE_VRAM, 1},
-    {"gpu_clk_freq_System", ":current", "Hz", "System (shader) clock now, in Hz", RS_CLOCK,
-     RSMI_CLK_TYPE_SYS, 1},
-    {"gpu_clk_freq_Memory", ":current", "Hz", "Memory clock now, in Hz", RS_CLOCK,
-     RSMI_CLK_TYPE_MEM, 1},
+    {{"power_average", "uW", "Average power of the device, in microwatts", RS_POWER, 0, 1},
+     ":sensor=0"},
+    {{"energy_count", "uJ",
+      "Energy the device consumed while counting, in microjoules (the energy counter times its "
+      "resolution)",
+      RS_ENERGY, 0, 0},
+     ""},
+    {{"temp_current", "mC", "Edge temperature, in millidegrees Celsius", RS_TEMP,
+      RSMI_TEMP_TYPE_EDGE, 1},
+     ":sensor=0"},
+    {{"temp_current", "mC", "Junction (hotspot) temperature, in millidegrees Celsius", RS_TEMP,
+      RSMI_TEMP_TYPE_JUNCTION, 1},
+     ":sensor=1"},
+    {{"temp_current", "mC", "Memory (VRAM) temperature, in millidegrees Celsius", RS_TEMP,
+      RSMI_TEMP_TYPE_MEMORY, 1},
+     ":sensor=2"},
+    {{"busy_percent", "%", "Percent of time the GPU was busy", RS_BUSY, 0, 1}, ""},
+    {{"memory_busy_percent", "%", "Percent of time the GPU memory was busy", RS_MEM_BUSY, 0, 1},
+     ""},
+    {{"mem_usage_VRAM", "B", "VRAM in use, in bytes", RS_VRAM_USED, RSMI_MEM_TYPE_VRAM, 1}, ""},
+    {{"mem_total_VRAM", "B", "VRAM installed, in bytes", RS_VRAM_TOTAL, RSMI_MEM_TYPE_VRAM, 1}, ""},
+    {{"gpu_clk_freq_System", "Hz", "System (shader) clock now, in Hz", RS_CLOCK, RSMI_CLK_TYPE_SYS,
+      1},
+     ":current"},
+    {{"gpu_clk_freq_Memory", "Hz", "Memory clock now, in Hz", RS_CLOCK, RSMI_CLK_TYPE_MEM, 1},
+     ":current"},
 };
 #define NKINDS                ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -248,20 +255,13 @@ static int add_device(struct event_table *t, uint32_t dv, int clocks)
 {
     for (int k = 0; k < NKINDS; k++) {
         uint64_t v;
-        if (!have(kinds[k].kind) || (kinds[k].kind == RS_CLOCK && !clocks) ||
-            rsmi_value(dv, kinds[k].kind, kinds[k].arg, &v) != RSMI_STATUS_SUCCESS)
+        if (!have(kinds[k].k.kind) || (kinds[k].k.kind == RS_CLOCK && !clocks) ||
+            rsmi_value(dv, kinds[k].k.kind, kinds[k].k.arg, &v) != RSMI_STATUS_SUCCESS)
             continue; /* unsupported by this device or this library */
         char name[256], descr[512];
-        snprintf(name, sizeof name, "%s:device=%u%s", kinds[k].name, dv, kinds[k].qualifier);
-        snprintf(descr, sizeof descr, "%s (device %u)", kinds[k].descr, dv);
-        struct gpu_event ev = {.name = name,
-                               .descr = descr,
-                               .units = kinds[k].units,
-                               .device = (int)dv,
-                               .kind = kinds[k].kind,
-                               .arg = kinds[k].arg,
-                               .instant = kinds[k].instant};
-        int ret = gpu_table_add(t, &ev);
+        snprintf(name, sizeof name, "%s:device=%u%s", kinds[k].k.name, dv, kinds[k].qualifier);
+        snprintf(descr, sizeof descr, "%s (device %u)", kinds[k].k.descr, dv);
+        int ret = gpu_table_add_kind(t, &kinds[k].k, (int)dv, name, descr);
         if (ret != PAPI_OK)
             return ret;
     }

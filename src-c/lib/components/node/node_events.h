@@ -1,9 +1,10 @@
 /* node_events.h: what the node components share (net, infiniband, coretemp, stealtime,
  * lustre). Each of them counts numbers the kernel prints in files of /proc and /sys; a
  * component only finds its events (a table: name, file, line key, column, width, unit);
- * node_events.c reads the files (async-signal-safe) and explains a failure; the
- * contexts and the counting are the slot engine's (../slot_engine.h), the names and the
- * table the table components' (../event_table.h), shared with the GPU components.
+ * node_events.c reads the files for the slots (node_read.h: async-signal-safe) and
+ * explains a failure; the contexts and the counting are the slot engine's
+ * (../slot_engine.h), the names and the table the table components' (../event_table.h),
+ * shared with the GPU components.
  *
  * Counting is PAPI's: a counter counts what grew since PAPI_start (unwrapped at its
  * width, so a 32-bit counter that wrapped once between start and read still counts
@@ -16,23 +17,8 @@
 #include <stdint.h>
 
 #include "event_table.h"
+#include "node_read.h"
 #include "slot_engine.h"
-
-/* One event: where its number is and how it counts (path: its file, read under the
- * root). */
-struct node_event {
-    union {
-        struct table_event common;
-        struct {
-            TABLE_EVENT_FIELDS
-        };
-    };
-    char *key;       /* the line that starts with it ("eth0", "cpu3"); NULL: the first line */
-    int column;      /* which whitespace-separated number after the key (0 = first) */
-    int width;       /* 32: a counter that wraps at 2^32; 64 otherwise */
-    uint64_t scale;  /* the value is the file's number times this (1: as is) */
-    int absent_zero; /* a missing key line reads 0 (lustre prints only lines with samples) */
-};
 
 /* A node component: its prefix, description (common) and how it finds its events. */
 struct node_source {
@@ -45,21 +31,6 @@ struct node_source {
 /* Append an event (the strings are copied; name and descr are formatted by the caller):
  * PAPI_OK or PAPI_ENOMEM. */
 PAPI_INTERNAL int node_table_add(struct event_table *t, const struct node_event *ev);
-
-/* The numbers of the given events of one file now (async-signal-safe: no stdio, no
- * allocation). 0, an errno, or NODE_MALFORMED with *bad_line (0: the key's line is
- * missing) and *bad_event (the index in evs) telling which, or NODE_TOO_BIG (a number
- * that does not fit in 64 bits: refused, never wrapped) with the same. */
-#define NODE_MALFORMED (-1)
-#define NODE_TOO_BIG   (-2)
-PAPI_INTERNAL int node_read_file(const char *path, const struct node_event *const *evs, int n,
-                                 uint64_t *out, int *bad_line, int *bad_event);
-
-/* The entries of the directory abs under the root in force, sorted, without "." and
- * ".." (scandir's list: free each and the list); -1 with errno when it cannot be read. */
-struct dirent;
-PAPI_INTERNAL int node_list_dir(const char *abs, struct dirent ***list);
-PAPI_INTERNAL void node_free_list(struct dirent **list, int n);
 
 /* The callbacks of every node component; the instance is its struct node_source. */
 #define NODE_COMPONENT(cname, source)                                                    \

@@ -1,5 +1,5 @@
 /* node_read.c: the numbers of a /proc or /sys file for the node components
- * (node_events.h), and the sorted listing of a directory for their discovery. The
+ * (node_read.h), and the sorted listing of a directory for their discovery. The
  * numbers are read by PAPI_read, which may run in a signal handler: open, fstat, pread
  * and close only, a line at a time through a fixed buffer, no stdio, no allocation,
  * errno saved. A line longer than the buffer keeps its beginning (every line the node
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "fsroot.h"
-#include "node_events.h"
+#include "node_read.h"
 
 #define NODE_LINE_MAX  512
 #define NODE_MAX_EVS   64

@@ -128,53 +128,62 @@ static int publish_locked(struct native_event *e, int idx)
     return idx;
 }
 
+/* The entry called name: found, else a new one filled as tmpl (its name and lock
+ * aside) and published. The table index or PAPI_ENOMEM. Caller holds the lock. */
+static int intern_locked(const char *name, const struct native_event *tmpl)
+{
+    int idx = find_locked(name);
+    if (idx >= 0)
+        return idx;
+    struct native_event *e = new_entry_locked(name, &idx);
+    if (!e)
+        return PAPI_ENOMEM;
+    char *own = e->name;
+    *e = *tmpl;
+    e->name = own;
+    return publish_locked(e, idx);
+}
+
+/* alias, the spelling the user gave (when not NULL), names entry idx of name too. */
+static void alias_locked(int idx, const char *name, const char *alias)
+{
+    if (idx >= 0 && alias && strcmp(name, alias) != 0 && find_locked(alias) < 0)
+        hash_insert_locked(alias, (unsigned)idx + 1, 1);
+}
+
 int native_intern_sysfs(const char *canon, const char *alias, int pmu, int event, enum pe_class cls,
                         int explicit_plm, const struct perf_event_attr *attr)
 {
+    const struct native_event tmpl = {.route = ROUTE_SYSFS,
+                                      .pfm_idx = -1,
+                                      .umask_idx = -1,
+                                      .sysfs_pmu = pmu,
+                                      .sysfs_event = event,
+                                      .cls = cls,
+                                      .explicit_plm = explicit_plm,
+                                      .attr = *attr,
+                                      .attr_plm = PFM_PLM3};
     papi_library_lock();
-    int idx = find_locked(canon);
-    if (idx < 0) {
-        struct native_event *e = new_entry_locked(canon, &idx);
-        if (!e) {
-            idx = PAPI_ENOMEM;
-        } else {
-            e->route = ROUTE_SYSFS;
-            e->pfm_idx = e->umask_idx = -1;
-            e->sysfs_pmu = pmu;
-            e->sysfs_event = event;
-            e->cls = cls;
-            e->explicit_plm = explicit_plm;
-            e->attr = *attr;
-            e->attr_plm = PFM_PLM3;
-            idx = publish_locked(e, idx);
-        }
-    }
-    if (idx >= 0 && alias && strcmp(canon, alias) != 0 && find_locked(alias) < 0)
-        hash_insert_locked(alias, (unsigned)idx + 1, 1);
+    int idx = intern_locked(canon, &tmpl);
+    alias_locked(idx, canon, alias);
     papi_library_unlock();
     return idx;
 }
 
 int native_intern_hybrid(const char *name, const int *subs, int nsub)
 {
+    struct native_event tmpl = {.route = ROUTE_HYBRID,
+                                .pfm_idx = -1,
+                                .umask_idx = -1,
+                                .sysfs_pmu = -1,
+                                .sysfs_event = -1,
+                                .cls = PE_CORE,
+                                .attr_plm = -1,
+                                .nsub = nsub,
+                                .hybrid_known = 1};
+    memcpy(tmpl.sub, subs, (size_t)nsub * sizeof *subs);
     papi_library_lock();
-    int idx = find_locked(name);
-    if (idx < 0) {
-        struct native_event *e = new_entry_locked(name, &idx);
-        if (!e) {
-            idx = PAPI_ENOMEM;
-        } else {
-            e->route = ROUTE_HYBRID;
-            e->pfm_idx = e->umask_idx = -1;
-            e->sysfs_pmu = e->sysfs_event = -1;
-            e->cls = PE_CORE;
-            e->attr_plm = -1;
-            e->nsub = nsub;
-            memcpy(e->sub, subs, (size_t)nsub * sizeof *subs);
-            e->hybrid_known = 1;
-            idx = publish_locked(e, idx);
-        }
-    }
+    int idx = intern_locked(name, &tmpl);
     papi_library_unlock();
     return idx;
 }
@@ -182,54 +191,20 @@ int native_intern_hybrid(const char *name, const int *subs, int nsub)
 int native_intern_pinned(const char *name, int pfm_idx, int pmu, int explicit_plm,
                          const struct perf_event_attr *attr)
 {
+    const struct native_event tmpl = {.route = ROUTE_PFM,
+                                      .pfm_idx = pfm_idx,
+                                      .umask_idx = -1,
+                                      .sysfs_pmu = pmu,
+                                      .sysfs_event = -1,
+                                      .cls = PE_CORE,
+                                      .explicit_plm = explicit_plm,
+                                      .attr = *attr,
+                                      .attr_plm = PFM_PLM3,
+                                      .hybrid_known = 1}; /* one core PMU: never summed */
     papi_library_lock();
-    int idx = find_locked(name);
-    if (idx < 0) {
-        struct native_event *e = new_entry_locked(name, &idx);
-        if (!e) {
-            idx = PAPI_ENOMEM;
-        } else {
-            e->route = ROUTE_PFM;
-            e->pfm_idx = pfm_idx;
-            e->umask_idx = -1;
-            e->sysfs_pmu = pmu;
-            e->sysfs_event = -1;
-            e->cls = PE_CORE;
-            e->explicit_plm = explicit_plm;
-            e->attr = *attr;
-            e->attr_plm = PFM_PLM3;
-            e->hybrid_known = 1; /* one core PMU: never summed */
-            idx = publish_locked(e, idx);
-        }
-    }
+    int idx = intern_locked(name, &tmpl);
     papi_library_unlock();
     return idx;
-}
-
-/* Get or insert; returns the table index or a negative PAPI error. Caller holds the lock. */
-static int intern_pfm_locked(const char *name, int pfm_idx, int umask_idx, enum pe_class cls,
-                             int explicit_plm, const struct perf_event_attr *attr, int attr_plm)
-{
-    int found = find_locked(name);
-    if (found >= 0)
-        return found;
-    int idx;
-    struct native_event *e = new_entry_locked(name, &idx);
-    if (!e)
-        return PAPI_ENOMEM;
-    e->route = ROUTE_PFM;
-    e->pfm_idx = pfm_idx;
-    e->umask_idx = umask_idx;
-    e->sysfs_pmu = -1;
-    e->explicit_plm = explicit_plm;
-    e->cls = cls;
-    if (attr) {
-        e->attr = *attr;
-        e->attr_plm = attr_plm;
-    } else {
-        e->attr_plm = -1;
-    }
-    return publish_locked(e, idx);
 }
 
 int native_table_find(const char *name)
@@ -244,16 +219,23 @@ int native_intern_pfm(const char *name, const char *alias, int pfm_idx, int umas
                       enum pe_class cls, int explicit_plm, const struct perf_event_attr *attr,
                       int attr_plm, int enumerated)
 {
+    struct native_event tmpl = {.route = ROUTE_PFM,
+                                .pfm_idx = pfm_idx,
+                                .umask_idx = umask_idx,
+                                .sysfs_pmu = -1,
+                                .explicit_plm = explicit_plm,
+                                .cls = cls,
+                                .attr_plm = attr ? attr_plm : -1};
+    if (attr)
+        tmpl.attr = *attr;
     papi_library_lock();
-    int idx = intern_pfm_locked(name, pfm_idx, umask_idx, cls, explicit_plm, attr, attr_plm);
+    int idx = intern_locked(name, &tmpl);
     if (idx >= 0 && enumerated) {
         struct native_event *e = &chunks[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
         e->pfm_idx = pfm_idx;
         e->umask_idx = umask_idx;
     }
-    /* The spelling the user gave maps to the same entry. */
-    if (idx >= 0 && alias && strcmp(name, alias) != 0 && find_locked(alias) < 0)
-        hash_insert_locked(alias, (unsigned)idx + 1, 1);
+    alias_locked(idx, name, alias);
     papi_library_unlock();
     return idx;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_room.h"
 #include "fsroot.h"
 #include "papi_sdk.h"
 #include "sysfs_pmus.h"
@@ -153,14 +154,10 @@ static void read_events(const char *dir, struct sysfs_pmu *pmu)
         scaled += dot && strcmp(dot, ".scale") == 0;
         if (de->d_name[0] == '.' || dot || strlen(de->d_name) >= SYSFS_NAME_LEN)
             continue;
-        if (pmu->nevents == cap) {
-            int ncap = cap ? cap * 2 : 32;
-            struct sysfs_event *n = realloc(pmu->events, (size_t)ncap * sizeof *n);
-            if (!n)
-                break;
-            pmu->events = n;
-            cap = ncap;
-        }
+        struct sysfs_event *n = array_room(pmu->events, pmu->nevents, &cap, sizeof *n, 32);
+        if (!n)
+            break;
+        pmu->events = n;
         struct sysfs_event *e = &pmu->events[pmu->nevents];
         snprintf(path, sizeof path, "%s/events/%s", dir, de->d_name);
         if (fsroot_read_line(path, e->spec, sizeof e->spec) != 0 || !e->spec[0])
@@ -229,14 +226,10 @@ static int by_pmu_name(const void *a, const void *b)
  * hundreds of uncore PMUs: none may be dropped). NULL when memory runs out. */
 static struct sysfs_pmu *next_slot(int *cap)
 {
-    if (npmus == *cap) {
-        int ncap = *cap ? *cap * 2 : 64;
-        struct sysfs_pmu *n = realloc(pmus, (size_t)ncap * sizeof *n);
-        if (!n)
-            return NULL;
-        pmus = n;
-        *cap = ncap;
-    }
+    struct sysfs_pmu *n = array_room(pmus, npmus, cap, sizeof *n, 64);
+    if (!n)
+        return NULL;
+    pmus = n;
     return &pmus[npmus];
 }
 

@@ -223,23 +223,27 @@ static int open_slot(struct cmp_context *c, int local, void *data, struct slot_k
     return PAPI_OK;
 }
 
-/* The counters of slots from .. from + n - 1 now (the read function): by key where the
- * registry has keys (an id's generation wraps after 64 reuses of its slot; the key's
- * does not). At start, a placeholder may have been registered since add: its mode and
- * type are taken again. */
+/* The counter of slot i, whose data is s, now: by key where the registry has keys (an
+ * id's generation wraps after 64 reuses of its slot; the key's does not). */
+static inline int read_slot(const struct cmp_context *c, const struct sde_slot *s, int i,
+                            struct sde_reading *r, struct slot_fail *f)
+{
+    const struct sde_own *own = slot_own(c);
+    if ((own->keys ? own->keys->read_key(s->key, r) : own->api->read(s->id, r)) == SDE_OK)
+        return PAPI_OK;
+    *f = (struct slot_fail){.err = 1, .slot = i};
+    return PAPI_ENOEVNT;
+}
+
+/* The counters of slots from .. from + n - 1 now (the read function). At start, a
+ * placeholder may have been registered since add: its mode and type are taken again. */
 static int read_counters(struct cmp_context *c, enum slot_phase phase, int from, int n,
                          uint64_t *raw, struct slot_fail *f)
 {
-    const struct sde_own *own = slot_own(c);
-    const struct sde_registry_keys *keys = own->keys;
-    const char *data = slot_data(c, from);
-    for (int i = 0; i < n; i++, data += sizeof(struct sde_slot)) {
-        const struct sde_slot *s = (const struct sde_slot *)(const void *)data;
+    for (int i = 0; i < n; i++) {
         struct sde_reading r;
-        if ((keys ? keys->read_key(s->key, &r) : own->api->read(s->id, &r)) != SDE_OK) {
-            *f = (struct slot_fail){.err = 1, .slot = from + i};
+        if (read_slot(c, slot_data(c, from + i), from + i, &r, f) != PAPI_OK)
             return PAPI_ENOEVNT;
-        }
         if (phase == SLOT_START) {
             struct slot_kind kind = kind_of(r.mode, r.type);
             slot_set_kind(c, from + i, &kind);
@@ -247,6 +251,16 @@ static int read_counters(struct cmp_context *c, enum slot_phase phase, int from,
         raw[i] = (uint64_t)r.value;
     }
     return PAPI_OK;
+}
+
+/* One slot's counter for PAPI_read's fast path (slot_read_values_each). */
+static inline int read_one(const struct cmp_context *c, const void *data, int i, uint64_t *raw,
+                           struct slot_fail *f)
+{
+    struct sde_reading r;
+    int ret = read_slot(c, data, i, &r, f);
+    *raw = ret == PAPI_OK ? (uint64_t)r.value : 0;
+    return ret;
 }
 
 static int read_gone(const struct cmp_context *c, const struct slot_fail *f)
@@ -279,12 +293,20 @@ static int ctx_create(const struct papi_component *self, const struct cmp_target
     return slot_ctx_create(self, &sde_ops, "sde", ctx);
 }
 
-/* The instance the registry lists (components/registry.c). The engine's fast path and
- * reset: a running set's counts start again from 0 (component.h), DELTA counters from
- * their value now, INSTANT ones still show their value. */
+/* PAPI_read's fast path: the engine's, each slot read by read_one inlined in its pass
+ * (bench/README.md: no call through the engine's read function per read). */
+static int read_values(struct cmp_context *c, struct cmp_count *out, uint64_t *baseline,
+                       long long *values, int mode)
+{
+    return slot_read_values_each(c, out, baseline, values, mode, read_one);
+}
+
+/* The instance the registry lists (components/registry.c). The engine's reset: a
+ * running set's counts start again from 0 (component.h), DELTA counters from their
+ * value now, INSTANT ones still show their value. */
 struct papi_component sde_component PAPI_INTERNAL = {
     .name = "sde",
     SLOT_COMPONENT_CALLBACKS,
-    .read_values = slot_read_values,
+    .read_values = read_values,
     .reset = slot_reset,
 };
