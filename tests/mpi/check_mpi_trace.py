@@ -63,6 +63,18 @@ def run(args, out, env, extra=(), program=None):
         return json.load(f), p
 
 
+def json_case(args, out, what, env):
+    """The job run with a JSON trace and env in out/<what>: (report, run, the trace's path,
+    None where the report or the trace is missing)."""
+    sub = os.path.join(out, what.replace(" ", "_"))
+    os.makedirs(sub)
+    rep, p = run(args, sub, dict(env, PAPI_MPI_TRACE="json"))
+    path = os.path.join(sub, "papi_mpi_trace.json")
+    if rep is None or not check(os.path.exists(path), f"{what}: papi_mpi_trace.json written"):
+        return rep, p, None
+    return rep, p, path
+
+
 def calls(rep, name):
     return sum(r["calls"].get(name, {}).get("calls", 0) for r in rep["ranks"])
 
@@ -113,11 +125,8 @@ def part_json(args, out):
     # A log of 12 records per rank: its drops said in the file and in one line; what
     # was kept still balanced (the ring region closed at MPI_Finalize; flows may lack
     # an end now, so they are not paired)
-    sub = os.path.join(out, "small_log")
-    os.makedirs(sub)
-    rep, p = run(args, sub, {"PAPI_MPI_TRACE": "json", "PAPI_MPI_LOG_RECORDS": "12"})
-    path = os.path.join(sub, "papi_mpi_trace.json")
-    if rep is None or not check(os.path.exists(path), "small log: papi_mpi_trace.json written"):
+    rep, p, path = json_case(args, out, "small log", {"PAPI_MPI_LOG_RECORDS": "12"})
+    if path is None:
         return
     with open(path, encoding="utf-8") as f:
         other = json.load(f).get("otherData", {})
@@ -133,11 +142,8 @@ def part_json(args, out):
     trace_check(["json", "--schema", SCHEMA, "--one-rank", "--tracks", str(NP), path])
     # PAPI_INTERVAL: each sample of each rank's series (all but the last, the row's own
     # counts read at MPI_Finalize) a counter record per event, counts since MPI_Init
-    sub = os.path.join(out, "interval")
-    os.makedirs(sub)
-    rep, p = run(args, sub, {"PAPI_MPI_TRACE": "json", "PAPI_INTERVAL": "0.001"})
-    path = os.path.join(sub, "papi_mpi_trace.json")
-    if rep is None or not check(os.path.exists(path), "interval: papi_mpi_trace.json written"):
+    rep, p, path = json_case(args, out, "interval", {"PAPI_INTERVAL": "0.001"})
+    if path is None:
         return
     want = sum(max(len(r.get("series", {}).get("samples", [])) - 1, 0) * len(rep["events"])
                for r in rep["ranks"])

@@ -11,6 +11,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
 
@@ -40,13 +41,6 @@ def main():
     ap.add_argument("--pages", type=int, default=300)
     ap.add_argument("extra", nargs="*", help="more arguments for the program (alive)")
     args = ap.parse_args()
-    fails = []
-
-    def check(cond, msg):
-        if not cond:
-            fails.append(msg)
-            print("FAIL:", msg)
-
     tmp = tempfile.mkdtemp(prefix="papi_mpi_threads_")
     try:
         os.makedirs(tmp + "/base")
@@ -69,8 +63,7 @@ def main():
                 check(want <= r["counters"][pf] <= want + 2 * b + 64, f"rank {k} page faults")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    return 1 if fails else 0
+    return verdict()
 
 
 if __name__ == "__main__":
