@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """mpi_threads under the wrapper: each rank's row sums its threads' calls, bytes and
 page faults (threads that ended before MPI_Finalize included)."""
-import argparse
 import json
 import os
 import shutil
@@ -12,6 +11,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
+from mpi_check import launch_args  # noqa: E402
 
 report_check.guard()
 
@@ -34,13 +34,8 @@ def run(args, out, pages):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--np", type=int, required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--pages", type=int, default=300)
-    ap.add_argument("extra", nargs="*", help="more arguments for the program (alive)")
-    args = ap.parse_args()
+    args = launch_args(options={"--pages": {"type": int, "default": 300},
+                                "extra": {"nargs": "*", "help": "more arguments for the program (alive)"}})
     tmp = tempfile.mkdtemp(prefix="papi_mpi_threads_")
     try:
         os.makedirs(tmp + "/base")
