@@ -126,15 +126,7 @@ static void test_no_amd_card(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_amdgpu <tests/machines/amdgpu_node>\n");
-        return 1;
-    }
-    snprintf(scratch, sizeof scratch, "/tmp/test_amdgpu.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    tree_scratch(argc, "test_amdgpu", "tests/machines/amdgpu_node", scratch, sizeof scratch);
     tree_use(argv[1], scratch, "root");
     init_or_die();
     int cidx = PAPI_get_component_index("amdgpu");

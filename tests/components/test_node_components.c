@@ -379,15 +379,8 @@ static void test_too_big(const char *recorded)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_node_components <tests/machines/node_counters>\n");
-        return 1;
-    }
-    snprintf(scratch, sizeof scratch, "/tmp/test_node_components.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    tree_scratch(argc, "test_node_components", "tests/machines/node_counters", scratch,
+                 sizeof scratch);
     test_net(argv[1]);
     test_infiniband(argv[1]);
     test_coretemp(argv[1]);

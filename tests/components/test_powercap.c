@@ -367,15 +367,7 @@ static void test_through_papi(const char *recorded)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_powercap <recorded machines directory>\n");
-        return 1;
-    }
-    snprintf(scratch, sizeof scratch, "/tmp/test_powercap.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    tree_scratch(argc, "test_powercap", "recorded machines directory", scratch, sizeof scratch);
     test_values();
     test_intel_two_socket(argv[1]);
     test_amd_node(argv[1]);

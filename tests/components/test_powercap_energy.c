@@ -410,16 +410,9 @@ static void test_above_range(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_powercap_energy <recorded machines directory>\n");
-        return 1;
-    }
+    tree_scratch(argc, "test_powercap_energy", "recorded machines directory", scratch,
+                 sizeof scratch);
     snprintf(recorded, sizeof recorded, "%s", argv[1]);
-    snprintf(scratch, sizeof scratch, "/tmp/test_powercap_energy.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
     test_psys_client();
     test_two_socket();
     test_amd();
