@@ -66,6 +66,13 @@ static inline void init_or_die(void)
     }
 }
 
+/* An event set's end: cleaned up and destroyed (*es becomes PAPI_NULL), each checked. */
+static inline void free_set(int *es)
+{
+    CHECK_RET(PAPI_cleanup_eventset(*es), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(es), PAPI_OK);
+}
+
 /* A new event set holding perf::PAGE-FAULTS, the event the exact-count tests use; skips
  * the test when even that software event does not open. Returns the event's code. */
 static inline int page_fault_set(int *es)

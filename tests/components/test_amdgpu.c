@@ -75,8 +75,7 @@ static void test_values(void)
     for (int i = 0; i < 5; i++)
         CHECK(v[i] == want[i], "%s read %lld, want %lld", evs[i], v[i], want[i]);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 /* card1 is unplugged while counting: its set fails with the file; card0's counts on. */

@@ -148,8 +148,7 @@ static void check_readings(void)
     nvml_double_set(0, "energy", 5030500);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK(v[1] == 500, "energy of the second run %lld, want 500 mJ", v[1]);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 /* Memory as nvidia-smi shows it: with _v2, allocated_memory is v2's used (the driver's
@@ -181,8 +180,7 @@ static void check_memory(int cidx)
     CHECK_EQ_LL(v[2], 15 * GiB - 616 * MiB - 4096);
     if (MEM_V2)
         CHECK_EQ_LL(v[3], 616 * MiB);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     nvml_double_set(0, "mem_reserved", 384 * MiB);
     nvml_double_set(0, "mem_used", 300 * MiB);
     const char *note = PAPI_get_component_reason(cidx);

@@ -347,8 +347,7 @@ static void test_through_papi(const char *recorded)
     CHECK_EQ_LL(v[0], 1000);
     CHECK_EQ_LL(v[1], 150000000);
     CHECK_EQ_LL(v[2], 0);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
 
     /* no tree: disabled with the reason, no events, names unknown */

@@ -96,8 +96,7 @@ static void check_readings(void)
     for (int i = 0; i < 7; i++)
         CHECK(v[i] == want[i], "%s read %lld, want %lld", evs[i], v[i], want[i]);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 static void check_lost(void)
