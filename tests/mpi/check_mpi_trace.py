@@ -63,6 +63,22 @@ def run(args, out, env, extra=(), program=None):
         return json.load(f), p
 
 
+def otf2_written(out, p, ran, skip=False):
+    """The anchor of the OTF2 trace the job p (ran: its report was written) left in out,
+    or None: a build or machine without libotf2 (the job says so) is a skip (exit 77) or,
+    with skip False, a note (the JSON only); a missing trace otherwise a failed check."""
+    anchor = os.path.join(out, "papi_mpi_trace", "traces.otf2")
+    if ran and "libotf2" in p.stdout and not os.path.exists(anchor):
+        if skip:
+            print("SKIPPED: this build or machine has no libotf2: " + p.stdout.strip()[-200:])
+            sys.exit(77)
+        print("otf2: this build or machine has no libotf2: the JSON only")
+        return None
+    if not ran or not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+        return None
+    return anchor
+
+
 def json_case(args, out, what, env):
     """The job run with a JSON trace and env in out/<what>: (report, run, the trace's path,
     None where the report or the trace is missing)."""
@@ -161,11 +177,8 @@ def part_otf2(args, out):
         print("SKIPPED: no otf2-print (Debian: otf2-tools)")
         sys.exit(77)
     rep, p = run(args, out, {"PAPI_MPI_TRACE": "otf2"})
-    anchor = os.path.join(out, "papi_mpi_trace", "traces.otf2")
-    if rep is not None and "libotf2" in p.stdout and not os.path.exists(anchor):
-        print("SKIPPED: this build or machine has no libotf2: " + p.stdout.strip()[-200:])
-        sys.exit(77)
-    if rep is None or not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+    anchor = otf2_written(out, p, rep is not None, skip=True)
+    if anchor is None:
         return
     trace_check(["otf2", "--otf2-print", args.otf2_print, "--locations", str(NP)] + expected(rep) + [anchor])
 
@@ -263,11 +276,8 @@ def part_metrics(args, out):
     sub = os.path.join(out, "otf2")
     os.makedirs(sub)
     rep, p = run(args, sub, dict(env, PAPI_MPI_TRACE="otf2"), ["100"])
-    anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
-    if rep is not None and "libotf2" in p.stdout and not os.path.exists(anchor):
-        print("otf2: this build or machine has no libotf2: the JSON only")
-        return
-    if rep is None or not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+    anchor = otf2_written(sub, p, rep is not None)
+    if anchor is None:
         return
     # METRIC <location> <time> Metric: <ref>, <n> Value(s): ("NAME" <m>; DOUBLE; v)
     got = collections.defaultdict(list)
@@ -344,11 +354,8 @@ def part_threads(args, out):
     e = {"PAPI_MPI_OUTPUT_DIR": sub, "PAPI_MPI_TRACE": "otf2"}
     p = run_cmd([args.mpirun, "-np", str(np_)] + rank_env(args.mpirun, e) + [args.program, "0"],
                 tail=3000)
-    anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
-    if "libotf2" in p.stdout and not os.path.exists(anchor):
-        print("otf2: this build or machine has no libotf2: the JSON only")
-        return
-    if not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+    anchor = otf2_written(sub, p, True)
+    if anchor is None:
         return
     enters = collections.defaultdict(collections.Counter)
     for line in otf2_lines(args, anchor):
