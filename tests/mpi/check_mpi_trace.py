@@ -63,6 +63,17 @@ def run(args, out, env, extra=(), program=None):
         return json.load(f), p
 
 
+def otf2_folder(args, out):
+    """out/otf2, made for a part's OTF2 run; None (the part checks the JSON only) when
+    there is no otf2-print to read the trace."""
+    if not args.otf2_print or args.otf2_print == "none":
+        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+        return None
+    sub = os.path.join(out, "otf2")
+    os.makedirs(sub)
+    return sub
+
+
 def otf2_written(out, p, ran, skip=False):
     """The anchor of the OTF2 trace the job p (ran: its report was written) left in out,
     or None: a build or machine without libotf2 (the job says so) is a skip (exit 77) or,
@@ -270,11 +281,9 @@ def part_metrics(args, out):
         events_tracks = {e["name"] for e in events if e["ph"] == "C" and e["pid"] == r}
         check(set(rep["events"]) <= events_tracks, f"rank {r}: the raw counters' tracks beside "
               f"the metric's: {sorted(events_tracks)}")
-    if not args.otf2_print or args.otf2_print == "none":
-        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+    sub = otf2_folder(args, out)
+    if sub is None:
         return
-    sub = os.path.join(out, "otf2")
-    os.makedirs(sub)
     rep, p = run(args, sub, dict(env, PAPI_MPI_TRACE="otf2"), ["100"])
     anchor = otf2_written(sub, p, rep is not None)
     if anchor is None:
@@ -346,11 +355,9 @@ def part_threads(args, out):
         for call in ("MPI_Comm_rank", "MPI_Sendrecv"):
             check(total[call] == rep["ranks"][r]["calls"][call]["calls"],
                   f"rank {r}: {call} slices {total[call]} = the report's calls")
-    if not args.otf2_print or args.otf2_print == "none":
-        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+    sub = otf2_folder(args, out)
+    if sub is None:
         return
-    sub = os.path.join(out, "otf2")
-    os.makedirs(sub)
     e = {"PAPI_MPI_OUTPUT_DIR": sub, "PAPI_MPI_TRACE": "otf2"}
     p = run_cmd([args.mpirun, "-np", str(np_)] + rank_env(args.mpirun, e) + [args.program, "0"],
                 tail=3000)
