@@ -66,6 +66,16 @@ static inline void init_or_die(void)
     }
 }
 
+/* The description of the named event (its code looked up, then its info: each checked);
+ * the event's code. */
+static inline int event_info_of(const char *name, PAPI_event_info_t *info)
+{
+    int code = 0;
+    CHECK_RET(PAPI_event_name_to_code(name, &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, info), PAPI_OK);
+    return code;
+}
+
 /* An event set's end: cleaned up and destroyed (*es becomes PAPI_NULL), each checked. */
 static inline void free_set(int *es)
 {

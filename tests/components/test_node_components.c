@@ -224,9 +224,7 @@ static void test_coretemp(const char *recorded)
     units_are("coretemp:::hwmon1:fan1_input", "RPM");
     units_are("coretemp:::hwmon1:power1_average", "uW");
     PAPI_event_info_t info;
-    int code;
-    CHECK_RET(PAPI_event_name_to_code("coretemp:::hwmon0:temp1_input", &code), PAPI_OK);
-    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    event_info_of("coretemp:::hwmon0:temp1_input", &info);
     CHECK(strstr(info.long_descr, "Package id 0"), "label in %s", info.long_descr);
     /* instantaneous: the value now, whatever it was at start; below zero too */
     const char *names[] = {"coretemp:::hwmon0:temp1_input", "coretemp:::hwmon1:fan1_input",

@@ -200,9 +200,7 @@ static void test_two_socket(void)
     refused("powercap:::ENERGY_UJ:PSYS", "has no psys (platform) zone");
     refused("powercap:::ENERGY_UJ:UNCORE", "has no uncore zone");
     PAPI_event_info_t info;
-    int code;
-    CHECK_RET(PAPI_event_name_to_code("powercap:::ENERGY_UJ:TOTAL", &code), PAPI_OK);
-    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    event_info_of("powercap:::ENERGY_UJ:TOTAL", &info);
     CHECK(strstr(info.long_descr, "summed over 2 zones") && !strcmp(info.units, "uJ") &&
               info.value_type == PAPI_VALUETYPE_RUNNING_SUM,
           "TOTAL: %s [%s]", info.long_descr, info.units);

@@ -34,12 +34,7 @@ run() { # mark-name [NAME=value...]: run the copy as nobody with the planted var
 pfm_verbose() { grep -c '^PERF\[' "$dir/err"; }
 fail=0
 
-run plain
-rc=$?
-if [ ! -e "$dir/marks/plain" ]; then
-    echo "FAIL: the planted plugin did not run in an ordinary process (exit $rc): hwloc was not" \
-         "sent to it, so this test shows nothing: $(head -c 600 "$dir/err")"; fail=1
-fi
+secure_plain_run "the planted plugin did not run in an ordinary process: hwloc was not sent to it"
 if [ "$(pfm_verbose)" = 0 ]; then
     echo "FAIL: LIBPFM_VERBOSE=1 printed no encoding in an ordinary process: libpfm4 did not" \
          "read it, so this test shows nothing: $(head -c 600 "$dir/err")"; fail=1

@@ -23,12 +23,7 @@ run() { # mark-name: the copy as nobody, listing the planted library's events
 }
 fail=0
 
-run plain
-rc=$?
-if [ ! -e "$dir/marks/plain" ]; then
-    echo "FAIL: the plain copy did not load the planted library (exit $rc), so this test" \
-         "shows nothing: $(head -c 600 "$dir/err")"; fail=1
-fi
+secure_plain_run "the plain copy did not load the planted library"
 if [ $rc != 1 ] || ! grep -q "exports no papi_sde_hook_list_events" "$dir/err"; then
     echo "FAIL: the plain copy exited $rc without naming the missing hook: $(head -c 600 "$dir/err")"; fail=1
 fi

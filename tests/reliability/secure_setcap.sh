@@ -26,3 +26,13 @@ secure_setcap_run() {
         echo "FAIL: the planted $1's constructor ran in the setcap'd process"; fail=1
     fi
 }
+
+# secure_plain_run WHAT: runs the copy as it is (run plain, its status in rc) and fails
+# when the planted constructor did not run there: WHAT says what did not happen.
+secure_plain_run() {
+    run plain
+    rc=$?
+    if [ ! -e "$dir/marks/plain" ]; then
+        echo "FAIL: $1 (exit $rc), so this test shows nothing: $(head -c 600 "$dir/err")"; fail=1
+    fi
+}
