@@ -61,9 +61,7 @@ static void test_values(void)
     const char *const evs[] = {A "card0:power1_average", A "card0:gpu_busy_percent",
                                A "card0:temp1_input", A "card0:mem_info_vram_used",
                                A "card0:freq1_input"};
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    for (int i = 0; i < 5; i++)
-        CHECK_RET(PAPI_add_named_event(es, evs[i]), PAPI_OK);
+    es = named_set(evs, 5);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     tree_put(HWMON0 "power1_average", "212000000\n");
     tree_put(CARD0 "gpu_busy_percent", "100\n");
@@ -72,8 +70,7 @@ static void test_values(void)
     tree_put(HWMON0 "freq1_input", "800000000\n");
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     const long long want[5] = {212000000, 100, -2000, 34359738368LL, 800000000};
-    for (int i = 0; i < 5; i++)
-        CHECK(v[i] == want[i], "%s read %lld, want %lld", evs[i], v[i], want[i]);
+    expect_values(evs, v, want, 5);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     free_set(&es);
 }
