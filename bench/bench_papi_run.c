@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #endif
 #include <papi.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "bench_timing.h"
 
 static double now(void)
 {
@@ -49,18 +50,6 @@ static double run(char *const argv[], char *env, double *cpu)
         *cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
                (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
     return wall;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static int child_mode(int argc, char **argv)
@@ -125,13 +114,7 @@ int main(int argc, char **argv)
         return child_mode(argc, argv);
     double secs = 10;
     int rounds = 3;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--seconds") == 0)
-            secs = atof(argv[i + 1]);
-        else if (strcmp(argv[i], "--rounds") == 0)
-            rounds = atoi(argv[i + 1]);
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64) {
+    if (bench_time_options(argc, argv, &secs, &rounds) != 0) {
         fprintf(stderr, "usage: bench_papi_run [--seconds S] [--rounds 1..64]\n");
         return 2;
     }

@@ -6,6 +6,7 @@
 #ifndef BENCH_TIMING_H
 #define BENCH_TIMING_H
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static inline long long now_ns(void)
@@ -26,6 +27,19 @@ static inline double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return v[n / 2];
+}
+
+/* The options --seconds S and --rounds N among argv's option pairs (the others are the
+ * caller's): 0 when S > 0 and N is 1..64, else -1 (the caller prints its usage). */
+static inline int bench_time_options(int argc, char **argv, double *secs, int *rounds)
+{
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--seconds") == 0)
+            *secs = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--rounds") == 0)
+            *rounds = atoi(argv[i + 1]);
+    }
+    return *secs > 0 && *rounds >= 1 && *rounds <= 64 ? 0 : -1;
 }
 
 /* One side of a comparison: run() does its operation and returns the ns it took for

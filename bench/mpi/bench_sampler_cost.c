@@ -137,13 +137,7 @@ int main(int argc, char **argv)
         return child(argv[2], atol(argv[3]), argc, argv);
     double secs = 2;
     int rounds = 3;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--seconds") == 0)
-            secs = atof(argv[i + 1]);
-        else if (strcmp(argv[i], "--rounds") == 0)
-            rounds = atoi(argv[i + 1]);
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64 || argc % 2 == 0) {
+    if (bench_time_options(argc, argv, &secs, &rounds) != 0 || argc % 2 == 0) {
         fprintf(stderr, "usage: bench_sampler_cost [--seconds S] [--rounds 1..64]\n");
         return 2;
     }

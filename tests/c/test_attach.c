@@ -59,8 +59,7 @@ int main(void)
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 11);
     CHECK_RET(PAPI_attach(es, 0x7ffffff0UL), PAPI_EINVAL); /* no such process */
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("test_attach");
 }

@@ -194,8 +194,7 @@ int main(void)
     setenv("PAPI_CSV_EVENT_FILE", longname, 1);
     int c;
     CHECK(PAPI_event_name_to_code("PAPI_TOT_CYC", &c) == PAPI_OK, "preset names resolve");
-    CHECK_RET(PAPI_cleanup_eventset(good), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&good), PAPI_OK);
+    free_set(&good);
     PAPI_shutdown();
     /* After shutdown every call says the library is not initialised. */
     CHECK_RET(PAPI_start(0), PAPI_ENOINIT);

@@ -144,8 +144,7 @@ int main(void)
     CHECK_EQ_LL(PAPI_get_opt(PAPI_GRANUL, &o), PAPI_GRN_THR);
     CHECK_RET(PAPI_set_domain(PAPI_DOM_USER | PAPI_DOM_KERNEL), PAPI_OK);
     CHECK_EQ_LL(PAPI_get_opt(PAPI_DEFDOM, NULL), PAPI_DOM_USER | PAPI_DOM_KERNEL);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 
     /* Timers move forward. */
     long long r0 = PAPI_get_real_usec(), c0 = PAPI_get_real_cyc(), v0 = PAPI_get_virt_usec();

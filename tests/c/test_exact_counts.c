@@ -24,8 +24,7 @@ static void run(int nevents, long pages)
     for (int i = 0; i < nevents; i++)
         printf(" %lld", v[i]);
     printf("\n");
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     CHECK_EQ_LL(es, PAPI_NULL);
 }
 

@@ -69,8 +69,7 @@ int main(void)
     CHECK(cyc > 0, "read_ts cycles %lld", cyc);
     CHECK_RET(PAPI_stop(es, NULL), PAPI_OK);
 
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("test_read_semantics");
 }

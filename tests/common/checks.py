@@ -3,7 +3,9 @@
     check(value == 40, "40 pages, got %d" % value)   # prints FAIL: ... and counts it
     (check_said: prints "ok   ..." for a passing check as well)
     return verdict("check_name")                      # prints the verdict, the exit status
+    return verdict("check_name", scratch=tmp)         # tmp removed if passed, else kept
 """
+import shutil
 import sys
 
 #: The messages of the checks that failed, in order.
@@ -25,9 +27,15 @@ def check_said(cond, msg):
     return check(cond, msg)
 
 
-def verdict(name=None):
-    """Prints "[name: ]PASSED" or "[name: ]FAILED (n checks)"; the exit status for sys.exit."""
+def verdict(name=None, scratch=None):
+    """Prints "[name: ]PASSED" or "[name: ]FAILED (n checks)"; the exit status for sys.exit.
+    scratch: the test's work folder, removed when it passed, kept (and named) for a look
+    when it failed."""
     said = "PASSED" if not fails else "FAILED (%d checks)" % len(fails)
     print("%s: %s" % (name, said) if name else said)
+    if scratch and not fails:
+        shutil.rmtree(scratch, ignore_errors=True)
+    elif scratch:
+        print("kept", scratch)
     sys.stdout.flush()
     return 1 if fails else 0

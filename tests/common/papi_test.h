@@ -66,6 +66,41 @@ static inline void init_or_die(void)
     }
 }
 
+/* A new event set of the n named events, each added (checked). */
+static inline int named_set(const char *const *names, int n)
+{
+    int es = PAPI_NULL;
+    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+    for (int i = 0; i < n; i++)
+        CHECK_RET(PAPI_add_named_event(es, names[i]), PAPI_OK);
+    return es;
+}
+
+/* Each of the n values read for the named events is exactly the one wanted. */
+static inline void expect_values(const char *const *names, const long long *v,
+                                 const long long *want, int n)
+{
+    for (int i = 0; i < n; i++)
+        CHECK(v[i] == want[i], "%s read %lld, want %lld", names[i], v[i], want[i]);
+}
+
+/* The description of the named event (its code looked up, then its info: each checked);
+ * the event's code. */
+static inline int event_info_of(const char *name, PAPI_event_info_t *info)
+{
+    int code = 0;
+    CHECK_RET(PAPI_event_name_to_code(name, &code), PAPI_OK);
+    CHECK_RET(PAPI_get_event_info(code, info), PAPI_OK);
+    return code;
+}
+
+/* An event set's end: cleaned up and destroyed (*es becomes PAPI_NULL), each checked. */
+static inline void free_set(int *es)
+{
+    CHECK_RET(PAPI_cleanup_eventset(*es), PAPI_OK);
+    CHECK_RET(PAPI_destroy_eventset(es), PAPI_OK);
+}
+
 /* A new event set holding perf::PAGE-FAULTS, the event the exact-count tests use; skips
  * the test when even that software event does not open. Returns the event's code. */
 static inline int page_fault_set(int *es)

@@ -6,6 +6,7 @@
 
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,6 +23,19 @@ static inline int test_perf_open(uint32_t type, uint64_t config, int disabled)
     a.exclude_kernel = 1;
     a.exclude_hv = 1;
     return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+/* The kernel's limit of samples a second (perf_event_max_sample_rate), 0 when unknown. */
+static inline long test_max_sample_rate(void)
+{
+    long v = 0;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1)
+            v = 0;
+        fclose(f);
+    }
+    return v;
 }
 
 #endif

@@ -70,6 +70,22 @@ static inline void remove_tree(const char *path)
     rmdir(path);
 }
 
+/* A test's start (argc of main): argv[1] names the recorded machine(s) it replays (usage, exit 1 without
+ * it), and dir (n bytes) becomes a fresh folder /tmp/<name>.XXXXXX for its copies (exit 1
+ * if it cannot be made); the test removes it with remove_tree at its end. */
+static inline void tree_scratch(int argc, const char *name, const char *arg, char *dir, size_t n)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s <%s>\n", name, arg);
+        exit(1);
+    }
+    snprintf(dir, n, "/tmp/%s.XXXXXX", name);
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+}
+
 /* Write text to the file rel under root in place (a counter rewritten between reads). */
 static inline void tree_vput(const char *root, const char *rel, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));

@@ -61,9 +61,7 @@ static void test_values(void)
     const char *const evs[] = {A "card0:power1_average", A "card0:gpu_busy_percent",
                                A "card0:temp1_input", A "card0:mem_info_vram_used",
                                A "card0:freq1_input"};
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    for (int i = 0; i < 5; i++)
-        CHECK_RET(PAPI_add_named_event(es, evs[i]), PAPI_OK);
+    es = named_set(evs, 5);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     tree_put(HWMON0 "power1_average", "212000000\n");
     tree_put(CARD0 "gpu_busy_percent", "100\n");
@@ -72,11 +70,9 @@ static void test_values(void)
     tree_put(HWMON0 "freq1_input", "800000000\n");
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     const long long want[5] = {212000000, 100, -2000, 34359738368LL, 800000000};
-    for (int i = 0; i < 5; i++)
-        CHECK(v[i] == want[i], "%s read %lld, want %lld", evs[i], v[i], want[i]);
+    expect_values(evs, v, want, 5);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 /* card1 is unplugged while counting: its set fails with the file; card0's counts on. */
@@ -126,15 +122,7 @@ static void test_no_amd_card(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_amdgpu <tests/machines/amdgpu_node>\n");
-        return 1;
-    }
-    snprintf(scratch, sizeof scratch, "/tmp/test_amdgpu.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    tree_scratch(argc, "test_amdgpu", "tests/machines/amdgpu_node", scratch, sizeof scratch);
     tree_use(argv[1], scratch, "root");
     init_or_die();
     int cidx = PAPI_get_component_index("amdgpu");

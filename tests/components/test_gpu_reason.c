@@ -25,8 +25,7 @@ static void still_counts(const char *event)
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     printf("%s still counts: %lld\n", event, v);
     CHECK(v >= 0, "%s read %lld", event, v);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 int main(int argc, char **argv)

@@ -224,9 +224,7 @@ static void test_coretemp(const char *recorded)
     units_are("coretemp:::hwmon1:fan1_input", "RPM");
     units_are("coretemp:::hwmon1:power1_average", "uW");
     PAPI_event_info_t info;
-    int code;
-    CHECK_RET(PAPI_event_name_to_code("coretemp:::hwmon0:temp1_input", &code), PAPI_OK);
-    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    event_info_of("coretemp:::hwmon0:temp1_input", &info);
     CHECK(strstr(info.long_descr, "Package id 0"), "label in %s", info.long_descr);
     /* instantaneous: the value now, whatever it was at start; below zero too */
     const char *names[] = {"coretemp:::hwmon0:temp1_input", "coretemp:::hwmon1:fan1_input",
@@ -379,15 +377,8 @@ static void test_too_big(const char *recorded)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_node_components <tests/machines/node_counters>\n");
-        return 1;
-    }
-    snprintf(scratch, sizeof scratch, "/tmp/test_node_components.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    tree_scratch(argc, "test_node_components", "tests/machines/node_counters", scratch,
+                 sizeof scratch);
     test_net(argv[1]);
     test_infiniband(argv[1]);
     test_coretemp(argv[1]);

@@ -118,13 +118,11 @@ static void check_readings(void)
 {
     int es = PAPI_NULL;
     long long v[8];
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
     const char *const evs[] = {
         DEV0 "power",           DEV0 "total_energy_consumption", DEV0 "temperature",
         DEV0 "gpu_utilization", DEV0 "allocated_memory",         DEV0 "unallocated_memory",
         DEV0 "sm_clock",        DEV1 "memory_max_clock"};
-    for (int i = 0; i < 8; i++)
-        CHECK_RET(PAPI_add_named_event(es, evs[i]), PAPI_OK);
+    es = named_set(evs, 8);
     nvml_double_set(0, "energy", 5000000); /* 5 kJ since the driver loaded */
     CHECK_RET(PAPI_start(es), PAPI_OK);
     nvml_double_set(0, "power", 287654);   /* 287.654 W */
@@ -137,8 +135,7 @@ static void check_readings(void)
     /* 16 GiB: 384 MiB the driver's, 8 GiB allocated (v1 counts the reserve as used) */
     const long long want[8] = {
         287654, 12345, 67, 93, 8 * GiB + (MEM_V2 ? 0 : 384 * MiB), 8 * GiB - 384 * MiB, 1380, 1215};
-    for (int i = 0; i < 8; i++)
-        CHECK(v[i] == want[i], "%s read %lld, want %lld", evs[i], v[i], want[i]);
+    expect_values(evs, v, want, 8);
     nvml_double_set(0, "energy", 5020000);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK(v[1] == 20000, "energy at stop %lld, want 20000 mJ", v[1]);
@@ -148,8 +145,7 @@ static void check_readings(void)
     nvml_double_set(0, "energy", 5030500);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK(v[1] == 500, "energy of the second run %lld, want 500 mJ", v[1]);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 /* Memory as nvidia-smi shows it: with _v2, allocated_memory is v2's used (the driver's
@@ -181,8 +177,7 @@ static void check_memory(int cidx)
     CHECK_EQ_LL(v[2], 15 * GiB - 616 * MiB - 4096);
     if (MEM_V2)
         CHECK_EQ_LL(v[3], 616 * MiB);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     nvml_double_set(0, "mem_reserved", 384 * MiB);
     nvml_double_set(0, "mem_used", 300 * MiB);
     const char *note = PAPI_get_component_reason(cidx);

@@ -347,8 +347,7 @@ static void test_through_papi(const char *recorded)
     CHECK_EQ_LL(v[0], 1000);
     CHECK_EQ_LL(v[1], 150000000);
     CHECK_EQ_LL(v[2], 0);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
 
     /* no tree: disabled with the reason, no events, names unknown */
@@ -367,15 +366,7 @@ static void test_through_papi(const char *recorded)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_powercap <recorded machines directory>\n");
-        return 1;
-    }
-    snprintf(scratch, sizeof scratch, "/tmp/test_powercap.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    tree_scratch(argc, "test_powercap", "recorded machines directory", scratch, sizeof scratch);
     test_values();
     test_intel_two_socket(argv[1]);
     test_amd_node(argv[1]);

@@ -81,12 +81,6 @@ static int started(const char *const *names, int n)
     return es;
 }
 
-static void done(int es)
-{
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
-}
-
 /* name is refused, and the reason holds want. */
 static void refused(const char *name, const char *want)
 {
@@ -135,7 +129,7 @@ static void test_psys_client(void)
     CHECK_EQ_LL(v[3], 9000000);
     CHECK_EQ_LL(v[4], 9000000); /* psys alone: never psys + package (+ its subzones) */
     CHECK_EQ_LL(v[5], 5000000);
-    done(es);
+    free_set(&es);
     refused("powercap:::ENERGY_UJ:DRAM", "has no dram zone");
     refused("powercap:::ENERGY_UJ:TOTAL:PKG0", "psys zone covers the platform");
     resolves_to("CPU_ENERGY", "powercap:::ENERGY_UJ:TOTAL");
@@ -186,7 +180,7 @@ static void test_two_socket(void)
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 42);
     CHECK_EQ_LL(v[2], 0);
-    done(es);
+    free_set(&es);
     /* per package (a socket's reader in an MPI job): package 1's zone and its subzones */
     const char *pk[] = {"powercap:::ENERGY_UJ:TOTAL:PKG1", "powercap:::ENERGY_UJ:DRAM:PKG1",
                         "powercap:::ENERGY_UJ:CORE:PKG0", "powercap:::ENERGY_UJ:PACKAGE:PKG0"};
@@ -201,14 +195,12 @@ static void test_two_socket(void)
     CHECK_EQ_LL(v[1], 30);
     CHECK_EQ_LL(v[2], 7);
     CHECK_EQ_LL(v[3], 100);
-    done(es);
+    free_set(&es);
     refused("powercap:::ENERGY_UJ:TOTAL:PKG2", "no such package");
     refused("powercap:::ENERGY_UJ:PSYS", "has no psys (platform) zone");
     refused("powercap:::ENERGY_UJ:UNCORE", "has no uncore zone");
     PAPI_event_info_t info;
-    int code;
-    CHECK_RET(PAPI_event_name_to_code("powercap:::ENERGY_UJ:TOTAL", &code), PAPI_OK);
-    CHECK_RET(PAPI_get_event_info(code, &info), PAPI_OK);
+    event_info_of("powercap:::ENERGY_UJ:TOTAL", &info);
     CHECK(strstr(info.long_descr, "summed over 2 zones") && !strcmp(info.units, "uJ") &&
               info.value_type == PAPI_VALUETYPE_RUNNING_SUM,
           "TOTAL: %s [%s]", info.long_descr, info.units);
@@ -227,7 +219,7 @@ static void test_amd(void)
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 3000000);
     CHECK_EQ_LL(v[1], 1000001);
-    done(es);
+    free_set(&es);
     refused("powercap:::ENERGY_UJ:DRAM", "has no dram zone");
     resolves_to("PKG_ENERGY", "powercap:::ENERGY_UJ:PACKAGE");
     PAPI_shutdown();
@@ -282,7 +274,7 @@ static void broken_zone(const char *how, const char *zone, const char *want,
     CHECK_EQ_LL(v[0], 4321);
     CHECK(v[1] >= 0, "%s still counts", sum_kept);
     CHECK_EQ_LL(v[2], 165000000); /* the broken zone's settings are kept */
-    done(es);
+    free_set(&es);
     printf("%s %s: %s\n", how, zone, note);
     PAPI_shutdown();
 }
@@ -366,7 +358,7 @@ static void test_malformed(void)
     add_uj("intel-rapl:1:1", 77);
     CHECK_RET(PAPI_stop(es2, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 77);
-    done(es2);
+    free_set(&es2);
     PAPI_shutdown();
 }
 
@@ -404,22 +396,15 @@ static void test_above_range(void)
     set_uj("intel-rapl:1", 100);
     if (PAPI_read(es, v) == PAPI_OK) /* (started before the fix) */
         CHECK(v[0] >= 0 && v[0] < 1000000000, "read as a wrap: %lld uJ", v[0]);
-    done(es);
+    free_set(&es);
     PAPI_shutdown();
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_powercap_energy <recorded machines directory>\n");
-        return 1;
-    }
+    tree_scratch(argc, "test_powercap_energy", "recorded machines directory", scratch,
+                 sizeof scratch);
     snprintf(recorded, sizeof recorded, "%s", argv[1]);
-    snprintf(scratch, sizeof scratch, "/tmp/test_powercap_energy.XXXXXX");
-    if (!mkdtemp(scratch)) {
-        perror("mkdtemp");
-        return 1;
-    }
     test_psys_client();
     test_two_socket();
     test_amd();

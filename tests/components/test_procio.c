@@ -126,10 +126,8 @@ int main(void)
     CHECK_RET(PAPI_stop(pes, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 50000 + 100);
 
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(pes), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&pes), PAPI_OK);
+    free_set(&es);
+    free_set(&pes);
     close(devnull);
     PAPI_shutdown();
     return test_done("test_procio");

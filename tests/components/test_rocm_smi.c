@@ -79,9 +79,7 @@ static void check_readings(void)
                                R "mem_usage_VRAM:device=0",
                                R "gpu_clk_freq_System:device=0:current",
                                R "gpu_clk_freq_Memory:device=1:current"};
-    CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
-    for (int i = 0; i < 7; i++)
-        CHECK_RET(PAPI_add_named_event(es, evs[i]), PAPI_OK);
+    es = named_set(evs, 7);
     rsmi_double_set(0, "energy_count", 1000000); /* x 15.3 uJ = 15.3 J */
     CHECK_RET(PAPI_start(es), PAPI_OK);
     rsmi_double_set(0, "power", 287000000); /* 287 W */
@@ -93,11 +91,9 @@ static void check_readings(void)
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     /* 2000 counts x 15.3 uJ (15.30000019 as the float it is) = 30600 uJ */
     const long long want[7] = {287000000, 30600, -5000, 88, 34359738368LL, 2100000000, 1600000000};
-    for (int i = 0; i < 7; i++)
-        CHECK(v[i] == want[i], "%s read %lld, want %lld", evs[i], v[i], want[i]);
+    expect_values(evs, v, want, 7);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 static void check_lost(void)

@@ -94,8 +94,7 @@ int main(void)
     printf("ITIMER_VIRTUAL/SIGVTALRM: %lld faults, %d overflow calls\n", v, calls);
     CHECK_EQ_LL(v, 500);
     CHECK(calls == 5, "%d calls, want 5", calls);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("test_def_itimer");
 }

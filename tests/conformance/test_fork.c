@@ -64,8 +64,7 @@ static void child(int parent_set, int shutdown_first)
     CHECK_EQ_LL(overflows_here, CHILD_PAGES / FAULTS_PER_OVERFLOW);
     CHECK_EQ_LL(overflows_elsewhere, 0);
     CHECK_RET(PAPI_overflow(es, faults, 0, 0, on_overflow), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     fflush(NULL);
     _exit(test_failures > 100 ? 100 : test_failures);
@@ -111,8 +110,7 @@ int main(void)
     round_trip(es, 0);
     long long v = 0;
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("test_fork");
 }

@@ -58,8 +58,7 @@ static void cleanup_armed(int profile)
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     CHECK_EQ_LL(v, 300);
     CHECK(overflows == 0, "%d overflows after cleanup", overflows);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 int main(void)

@@ -44,6 +44,15 @@ static void expect_level(const char *what, const PAPI_mh_info_t *mh, int level,
     }
 }
 
+/* Both levels of a decoded leaf 2 (l1: n1 TLBs, l2: n2), and no third. */
+static void expect_two_levels(const char *what, const PAPI_mh_info_t *mh, const struct want *l1,
+                              int n1, const struct want *l2, int n2)
+{
+    expect_level(what, mh, 0, l1, n1);
+    expect_level(what, mh, 1, l2, n2);
+    CHECK(mh->levels == 2, "%s: levels %d, want 2", what, mh->levels);
+}
+
 static void expect_empty(const char *what, const PAPI_mh_info_t *mh)
 {
     CHECK(mh->levels == 0, "%s: levels %d, want 0", what, mh->levels);
@@ -93,9 +102,7 @@ static void nehalem(void)
         {I, 64, 4, 4},     /* B2 */
     };
     const struct want l2[] = {{U, 512, 4, 4}}; /* CA */
-    expect_level("nehalem", &mh, 0, l1, 4);
-    expect_level("nehalem", &mh, 1, l2, 1);
-    CHECK(mh.levels == 2, "nehalem: levels %d, want 2", mh.levels);
+    expect_two_levels("nehalem", &mh, l1, 4, l2, 1);
 }
 
 /* B1 names two page sizes with different entry counts, 5B names 4K and 4M pages; C0
@@ -113,9 +120,7 @@ static void two_page_sizes(void)
         {D, 64, 4096, FULL},
     };
     const struct want l2[] = {{U, 512, 4, 4}}; /* CA, after C0 found level 0 full */
-    expect_level("core2", &mh, 0, l1, 6);
-    expect_level("core2", &mh, 1, l2, 1);
-    CHECK(mh.levels == 2, "core2: levels %d, want 2", mh.levels);
+    expect_two_levels("core2", &mh, l1, 6, l2, 1);
 }
 
 /* AL is the iteration count: 0x01 there is not the 4K instruction TLB descriptor 01. */
@@ -167,9 +172,7 @@ static void level_full(void)
         {I, 128, 2048, FULL}, {I, 256, 4, FULL}, {I, 256, 2048, FULL},
     };
     const struct want l2[] = {{U, 512, 4, 4}};
-    expect_level("full level", &mh, 0, l1, PAPI_MH_MAX_LEVELS);
-    expect_level("full level", &mh, 1, l2, 1);
-    CHECK(mh.levels == 2, "full level: levels %d, want 2", mh.levels);
+    expect_two_levels("full level", &mh, l1, PAPI_MH_MAX_LEVELS, l2, 1);
 
     /* Partly filled before: C3's three level-1 entries only fit where room is left. */
     memset(&mh, 0, sizeof mh);

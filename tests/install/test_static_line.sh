@@ -9,10 +9,8 @@
 # and with libpapi.a, and each such object works when dlopened.
 set -eu
 build=$1 src=$2
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+# shellcheck source=tests/common/install_tmp.sh
+. "$src/tests/common/install_tmp.sh"
 lib=$(dirname "$(find "$tmp/prefix" -name libpapi.a | head -n 1)")
 inc=$tmp/prefix/include
 [ -f "$lib/libpapi.a" ] || fail "no libpapi.a in the install"

@@ -100,8 +100,7 @@ int main(void)
     CHECK_RET(PAPI_start(es), PAPI_OK);
     CHECK_RET(PAPI_read(es, &v), PAPI_OK);
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     CHECK(!expedited_works(), "PAPI_library_init or a call registered the membarrier while "
                               "another thread lived: it waited for an RCU grace period");
 

@@ -81,8 +81,7 @@ int main(int argc, char **argv)
             CHECK_RET(PAPI_read(jobs[i].es, &v), PAPI_OK);
             CHECK(v >= PAGES, "thread %d touched %d pages, its set read %lld", done + i, PAGES, v);
             min_seen = min_seen < 0 || v < min_seen ? v : min_seen;
-            CHECK_RET(PAPI_cleanup_eventset(jobs[i].es), PAPI_OK);
-            CHECK_RET(PAPI_destroy_eventset(&jobs[i].es), PAPI_OK);
+            free_set(&jobs[i].es);
         }
     }
     int fds_after = count_fds();

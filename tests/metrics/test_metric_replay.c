@@ -228,6 +228,20 @@ static void use_machine(const char *dir, const char *machine)
     }
 }
 
+/* A metrics table of text written at path and made the one in force (PAPI_METRICS_FILE);
+ * path, or NULL (a failed check) when it cannot be written. */
+static const char *use_table(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "write %s", path);
+    if (!f)
+        return NULL;
+    fputs(text, f);
+    fclose(f);
+    setenv("PAPI_METRICS_FILE", path, 1);
+    return path;
+}
+
 static void check_resolution(const struct resolution *x)
 {
     PAPIM_metric_info_t info;
@@ -301,22 +315,21 @@ static void check_event_unit(void)
     CHECK(strcmp(info.units, "Joules") == 0, "gnr_node: energy-pkg in Joules: '%s'", info.units);
 }
 
+/* RD_BW and CPU_TIME, each with an OR line (check_alternatives). */
+static const char or_table[] =
+    "CPU,generic\nMETRIC,RD_BW,bytes/s,{uncore_imc::data_reads} / time,reads\n"
+    "OR,RD_BW,{uncore_imc_free_running_*::data_read} / time\n"
+    "METRIC,CPU_TIME,s,{perf::TASK-CLOCK} / 1e9,cpu time\n"
+    "OR,CPU_TIME,{uncore_imc_free_running_*::data_read} / time\n";
+
 /* A table's OR lines on a machine that has none of their PMUs (the recorded VM): the
  * metric stays unresolved, shows its first formula, and its reason gives each formula's
  * why. Through PAPI_METRICS_FILE, with a table written here. */
 static void check_alternatives(const char *dir)
 {
-    const char *path = "/tmp/test_metric_replay_or.csv";
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "write %s", path);
-    if (!f)
+    const char *path = use_table("/tmp/test_metric_replay_or.csv", or_table);
+    if (!path)
         return;
-    fprintf(f, "CPU,generic\nMETRIC,RD_BW,bytes/s,{uncore_imc::data_reads} / time,reads\n"
-               "OR,RD_BW,{uncore_imc_free_running_*::data_read} / time\n"
-               "METRIC,CPU_TIME,s,{perf::TASK-CLOCK} / 1e9,cpu time\n"
-               "OR,CPU_TIME,{uncore_imc_free_running_*::data_read} / time\n");
-    fclose(f);
-    setenv("PAPI_METRICS_FILE", path, 1);
     use_machine(dir, "vm_no_pmu");
     PAPIM_metric_info_t info;
     CHECK_RET(PAPIM_query_metric("RD_BW", &info), PAPI_OK);
@@ -336,6 +349,12 @@ static void check_alternatives(const char *dir)
     unsetenv("PAPI_METRICS_FILE");
     remove(path);
 }
+
+/* One formula of six patterns (check_many_controllers). */
+static const char wide_table[] =
+    "CPU,generic\nMETRIC,WIDE,x,{amd_umc_*::event=0x01} + {amd_umc_*::event=0x02} + "
+    "{amd_umc_*::event=0x03} + {amd_umc_*::event=0x04} + {amd_umc_*::event=0x05} + "
+    "{amd_umc_*::event=0x06},six patterns\n";
 
 /* A two-socket Zen 5 (24 amd_umc_N): every controller's reads and writes, 48 events in
  * PMU-number order (amd_umc_2 before amd_umc_10), summed whole; and a formula whose
@@ -378,16 +397,9 @@ static void check_many_controllers(const char *dir)
     PAPI_shutdown();
 
     /* Six patterns over 24 controllers: 144 events, more than PAPIM_MAX_EVENTS (128). */
-    const char *path = "/tmp/test_metric_replay_many.csv";
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "write %s", path);
-    if (!f)
+    const char *path = use_table("/tmp/test_metric_replay_many.csv", wide_table);
+    if (!path)
         return;
-    fprintf(f, "CPU,generic\nMETRIC,WIDE,x,{amd_umc_*::event=0x01} + {amd_umc_*::event=0x02} + "
-               "{amd_umc_*::event=0x03} + {amd_umc_*::event=0x04} + {amd_umc_*::event=0x05} + "
-               "{amd_umc_*::event=0x06},six patterns\n");
-    fclose(f);
-    setenv("PAPI_METRICS_FILE", path, 1);
     use_machine(dir, "zen5_2s_node");
     CHECK_RET(PAPIM_query_metric("WIDE", &info), PAPI_OK);
     CHECK(!info.resolved && !info.countable && strstr(info.reason, "match 144 events") &&

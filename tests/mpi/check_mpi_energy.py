@@ -23,24 +23,12 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-from mpi_check import launch_args  # noqa: E402
+from mpi_check import launch_args, skip_off_package0  # noqa: E402
 args = launch_args(more=("--machines",))
 from checks import check_said as check, fails as failures  # noqa: E402 (tests/common/checks.py)
 
 
-def package_of(cpu):
-    try:
-        with open("/sys/devices/system/cpu/cpu%d/topology/physical_package_id" % cpu) as f:
-            return int(f.read())
-    except (OSError, ValueError):
-        return None
-
-
-pkgs = {package_of(c) for c in os.sched_getaffinity(0)}
-if pkgs != {0}:
-    print("SKIPPED: this machine's CPUs are not all on package 0 (%s): the ranks' socket "
-          "would not be the replayed package 0" % sorted(map(str, pkgs)))
-    sys.exit(77)
+skip_off_package0()
 with tempfile.TemporaryDirectory() as d:
     root = os.path.join(d, "machine")
     shutil.copytree(os.path.join(args.machines, "rapl_two_socket"), root)

@@ -28,30 +28,19 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from papi_report.load import schema_check  # noqa: E402
-from mpi_check import check, launch_args, rank_env, run_cmd, verdict  # noqa: E402
+from mpi_check import check, launch_args, rank_env, run_cmd, skip_off_package0, verdict  # noqa: E402
 
 args = launch_args(options={"--machines": {}, "--gpu": {}})
 TOTAL, DRAM = "powercap:::ENERGY_UJ:TOTAL", "powercap:::ENERGY_UJ:DRAM"
 ZONE = "powercap:::ENERGY_UJ:ZONE0"
 
 
-def package_of(cpu):
-    try:
-        with open("/sys/devices/system/cpu/cpu%d/topology/physical_package_id" % cpu) as f:
-            return int(f.read())
-    except (OSError, ValueError):
-        return None
-
-
 def near(a, b):
     return a is not None and abs(a - b) < 1e-9
 
 
-pkgs = {package_of(c) for c in os.sched_getaffinity(0)}
-if not args.gpu and pkgs != {0}:
-    print("SKIPPED: this machine's CPUs are not all on package 0 (%s): the ranks' socket "
-          "would not be the replayed package 0" % sorted(map(str, pkgs)))
-    sys.exit(77)
+if not args.gpu:
+    skip_off_package0()
 
 
 def run(env, prog_args, status=0):

@@ -63,6 +63,45 @@ def run(args, out, env, extra=(), program=None):
         return json.load(f), p
 
 
+def otf2_folder(args, out):
+    """out/otf2, made for a part's OTF2 run; None (the part checks the JSON only) when
+    there is no otf2-print to read the trace."""
+    if not args.otf2_print or args.otf2_print == "none":
+        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+        return None
+    sub = os.path.join(out, "otf2")
+    os.makedirs(sub)
+    return sub
+
+
+def otf2_written(out, p, ran, skip=False):
+    """The anchor of the OTF2 trace the job p (ran: its report was written) left in out,
+    or None: a build or machine without libotf2 (the job says so) is a skip (exit 77) or,
+    with skip False, a note (the JSON only); a missing trace otherwise a failed check."""
+    anchor = os.path.join(out, "papi_mpi_trace", "traces.otf2")
+    if ran and "libotf2" in p.stdout and not os.path.exists(anchor):
+        if skip:
+            print("SKIPPED: this build or machine has no libotf2: " + p.stdout.strip()[-200:])
+            sys.exit(77)
+        print("otf2: this build or machine has no libotf2: the JSON only")
+        return None
+    if not ran or not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+        return None
+    return anchor
+
+
+def json_case(args, out, what, env):
+    """The job run with a JSON trace and env in out/<what>: (report, run, the trace's path,
+    None where the report or the trace is missing)."""
+    sub = os.path.join(out, what.replace(" ", "_"))
+    os.makedirs(sub)
+    rep, p = run(args, sub, dict(env, PAPI_MPI_TRACE="json"))
+    path = os.path.join(sub, "papi_mpi_trace.json")
+    if rep is None or not check(os.path.exists(path), f"{what}: papi_mpi_trace.json written"):
+        return rep, p, None
+    return rep, p, path
+
+
 def calls(rep, name):
     return sum(r["calls"].get(name, {}).get("calls", 0) for r in rep["ranks"])
 
@@ -113,11 +152,8 @@ def part_json(args, out):
     # A log of 12 records per rank: its drops said in the file and in one line; what
     # was kept still balanced (the ring region closed at MPI_Finalize; flows may lack
     # an end now, so they are not paired)
-    sub = os.path.join(out, "small_log")
-    os.makedirs(sub)
-    rep, p = run(args, sub, {"PAPI_MPI_TRACE": "json", "PAPI_MPI_LOG_RECORDS": "12"})
-    path = os.path.join(sub, "papi_mpi_trace.json")
-    if rep is None or not check(os.path.exists(path), "small log: papi_mpi_trace.json written"):
+    rep, p, path = json_case(args, out, "small log", {"PAPI_MPI_LOG_RECORDS": "12"})
+    if path is None:
         return
     with open(path, encoding="utf-8") as f:
         other = json.load(f).get("otherData", {})
@@ -133,11 +169,8 @@ def part_json(args, out):
     trace_check(["json", "--schema", SCHEMA, "--one-rank", "--tracks", str(NP), path])
     # PAPI_INTERVAL: each sample of each rank's series (all but the last, the row's own
     # counts read at MPI_Finalize) a counter record per event, counts since MPI_Init
-    sub = os.path.join(out, "interval")
-    os.makedirs(sub)
-    rep, p = run(args, sub, {"PAPI_MPI_TRACE": "json", "PAPI_INTERVAL": "0.001"})
-    path = os.path.join(sub, "papi_mpi_trace.json")
-    if rep is None or not check(os.path.exists(path), "interval: papi_mpi_trace.json written"):
+    rep, p, path = json_case(args, out, "interval", {"PAPI_INTERVAL": "0.001"})
+    if path is None:
         return
     want = sum(max(len(r.get("series", {}).get("samples", [])) - 1, 0) * len(rep["events"])
                for r in rep["ranks"])
@@ -155,11 +188,8 @@ def part_otf2(args, out):
         print("SKIPPED: no otf2-print (Debian: otf2-tools)")
         sys.exit(77)
     rep, p = run(args, out, {"PAPI_MPI_TRACE": "otf2"})
-    anchor = os.path.join(out, "papi_mpi_trace", "traces.otf2")
-    if rep is not None and "libotf2" in p.stdout and not os.path.exists(anchor):
-        print("SKIPPED: this build or machine has no libotf2: " + p.stdout.strip()[-200:])
-        sys.exit(77)
-    if rep is None or not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+    anchor = otf2_written(out, p, rep is not None, skip=True)
+    if anchor is None:
         return
     trace_check(["otf2", "--otf2-print", args.otf2_print, "--locations", str(NP)] + expected(rep) + [anchor])
 
@@ -251,17 +281,12 @@ def part_metrics(args, out):
         events_tracks = {e["name"] for e in events if e["ph"] == "C" and e["pid"] == r}
         check(set(rep["events"]) <= events_tracks, f"rank {r}: the raw counters' tracks beside "
               f"the metric's: {sorted(events_tracks)}")
-    if not args.otf2_print or args.otf2_print == "none":
-        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+    sub = otf2_folder(args, out)
+    if sub is None:
         return
-    sub = os.path.join(out, "otf2")
-    os.makedirs(sub)
     rep, p = run(args, sub, dict(env, PAPI_MPI_TRACE="otf2"), ["100"])
-    anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
-    if rep is not None and "libotf2" in p.stdout and not os.path.exists(anchor):
-        print("otf2: this build or machine has no libotf2: the JSON only")
-        return
-    if rep is None or not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+    anchor = otf2_written(sub, p, rep is not None)
+    if anchor is None:
         return
     # METRIC <location> <time> Metric: <ref>, <n> Value(s): ("NAME" <m>; DOUBLE; v)
     got = collections.defaultdict(list)
@@ -330,19 +355,14 @@ def part_threads(args, out):
         for call in ("MPI_Comm_rank", "MPI_Sendrecv"):
             check(total[call] == rep["ranks"][r]["calls"][call]["calls"],
                   f"rank {r}: {call} slices {total[call]} = the report's calls")
-    if not args.otf2_print or args.otf2_print == "none":
-        print("otf2: no otf2-print (Debian: otf2-tools): the JSON only")
+    sub = otf2_folder(args, out)
+    if sub is None:
         return
-    sub = os.path.join(out, "otf2")
-    os.makedirs(sub)
     e = {"PAPI_MPI_OUTPUT_DIR": sub, "PAPI_MPI_TRACE": "otf2"}
     p = run_cmd([args.mpirun, "-np", str(np_)] + rank_env(args.mpirun, e) + [args.program, "0"],
                 tail=3000)
-    anchor = os.path.join(sub, "papi_mpi_trace", "traces.otf2")
-    if "libotf2" in p.stdout and not os.path.exists(anchor):
-        print("otf2: this build or machine has no libotf2: the JSON only")
-        return
-    if not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+    anchor = otf2_written(sub, p, True)
+    if anchor is None:
         return
     enters = collections.defaultdict(collections.Counter)
     for line in otf2_lines(args, anchor):

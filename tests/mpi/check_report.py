@@ -17,6 +17,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
 
@@ -142,13 +143,6 @@ def main():
                     help="comma-separated events the report must list (the others failed)")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
-    fails = []
-
-    def check(cond, msg):
-        if not cond:
-            fails.append(msg)
-            print("FAIL:", msg)
-
     tmp = tempfile.mkdtemp(prefix="papi_mpi_test_")
     try:
         base_dir, run_dir = os.path.join(tmp, "base"), os.path.join(tmp, "run")
@@ -270,8 +264,7 @@ def main():
               "the rank touching most pages holds the max")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    return 1 if fails else 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """mpi_threads under the wrapper: each rank's row sums its threads' calls, bytes and
 page faults (threads that ended before MPI_Finalize included)."""
-import argparse
 import json
 import os
 import shutil
@@ -11,6 +10,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
+from mpi_check import launch_args  # noqa: E402
 
 report_check.guard()
 
@@ -33,20 +34,8 @@ def run(args, out, pages):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--np", type=int, required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--pages", type=int, default=300)
-    ap.add_argument("extra", nargs="*", help="more arguments for the program (alive)")
-    args = ap.parse_args()
-    fails = []
-
-    def check(cond, msg):
-        if not cond:
-            fails.append(msg)
-            print("FAIL:", msg)
-
+    args = launch_args(options={"--pages": {"type": int, "default": 300},
+                                "extra": {"nargs": "*", "help": "more arguments for the program (alive)"}})
     tmp = tempfile.mkdtemp(prefix="papi_mpi_threads_")
     try:
         os.makedirs(tmp + "/base")
@@ -69,8 +58,7 @@ def main():
                 check(want <= r["counters"][pf] <= want + 2 * b + 64, f"rank {k} page faults")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("PASSED" if not fails else f"FAILED ({len(fails)} checks)")
-    return 1 if fails else 0
+    return verdict()
 
 
 if __name__ == "__main__":

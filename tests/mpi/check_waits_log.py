@@ -357,15 +357,9 @@ def part_kill(args):
         row = re.search(r"^\s+1\s+\d+\s+\d+\s+([0-9.]+)\s", q.stdout, re.M)
         if check(row is not None and measured is not None, "papi_report DIR: rank 1's row, EXPECT"):
             near(float(row.group(1)), measured, "papi_report DIR: rank 1 late sender")
-        trace = os.path.join(out, "killed_job_trace.json")
-        q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
-        check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")
-        if not check(os.path.exists(trace), "the trace written"):
+        doc, q = merged_trace(out, "killed_job_trace.json")
+        if doc is None:
             return
-        bad = schema_check.check_file(trace)
-        check(bad is None, f"the trace follows trace_json.schema.json: {bad}")
-        with open(trace, encoding="utf-8") as f:
-            doc = json.load(f)
         other = doc["otherData"]
         gone = {r["rank"]: r["exit_reason"] for r in other["unfinished"]}
         check(gone.get(3) == KILLED, f"unfinished: rank 3 {KILLED}: {gone}")
@@ -381,6 +375,20 @@ def part_kill(args):
         check(bars, "rank 3's track holds its MPI_Barrier from the log")
     finally:
         shutil.rmtree(out, ignore_errors=True)
+
+
+def merged_trace(out, name):
+    """papi_report --merge-trace of the job in out, written as out/name: (the trace, checked
+    against its schema and loaded, or None where it was not written; papi_report's run)."""
+    trace = os.path.join(out, name)
+    q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
+    check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")
+    if not check(os.path.exists(trace), "the trace written"):
+        return None, q
+    bad = schema_check.check_file(trace)
+    check(bad is None, f"the trace follows trace_json.schema.json: {bad}")
+    with open(trace, encoding="utf-8") as f:
+        return json.load(f), q
 
 
 def trace_calls(doc, rank, name):
@@ -491,17 +499,11 @@ def main():
         hostile_rows(out)
         hostile_log(out)
         prev_only(out)
-        trace = os.path.join(out, "dead_job_trace.json")
-        q = run_cmd(["/usr/bin/python3", REPORT, "--merge-trace", trace, out], tail=2000)
-        check(q.returncode == 0, f"papi_report --merge-trace DIR: status {q.returncode}")
+        doc, q = merged_trace(out, "dead_job_trace.json")
         check(re.search(r"^papi_report: rank 3 did not finish: signal 6$", q.stdout, re.M),
               "papi_report names rank 3 and its signal")
-        if not check(os.path.exists(trace), "the trace written"):
+        if doc is None:
             return verdict()
-        bad = schema_check.check_file(trace)
-        check(bad is None, f"the trace follows trace_json.schema.json: {bad}")
-        with open(trace, encoding="utf-8") as f:
-            doc = json.load(f)
         other = doc["otherData"]
         gone = {r["rank"]: r["exit_reason"] for r in other["unfinished"]}
         check(gone.get(3) == "signal 6", f"unfinished names rank 3: {gone}")

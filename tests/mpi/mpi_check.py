@@ -51,6 +51,25 @@ def wait_ranks_gone(outdir, timeout=30):
         time.sleep(0.01)
 
 
+def package_of(cpu):
+    """The package (socket) of a CPU from sysfs, None where unreadable."""
+    try:
+        with open("/sys/devices/system/cpu/cpu%d/topology/physical_package_id" % cpu) as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def skip_off_package0():
+    """Exit 77 (SKIPPED) unless every CPU this process may run on is on package 0: the
+    energy checkers replay a two-socket machine and expect the ranks on its package 0."""
+    pkgs = {package_of(c) for c in os.sched_getaffinity(0)}
+    if pkgs != {0}:
+        print("SKIPPED: this machine's CPUs are not all on package 0 (%s): the ranks' socket "
+              "would not be the replayed package 0" % sorted(map(str, pkgs)))
+        sys.exit(77)
+
+
 def launch_args(np=2, more=(), options=None):
     """The options of a checker that runs one program under one MPI's launcher:
     --mpirun, --program, --np (default np), each name of more (required) and each of

@@ -17,13 +17,4 @@ static void sites(void)
     S100 S100 S100 S100 S100
 }
 
-int main(int argc, char **argv)
-{
-    int rank;
-    MPI_Init(&argc, &argv);
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank); /* not wrapped: no site of its own */
-    for (int i = 0; i <= rank; i++)
-        sites();
-    MPI_Finalize();
-    return 0;
-}
+#include "mpi_sites_main.h"

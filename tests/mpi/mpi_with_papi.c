@@ -25,8 +25,7 @@ int main(int argc, char **argv)
     touch_pages(n);
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     CHECK(v >= n && v <= n + 16, "rank %d: %lld page faults for %ld pages", rank, v, n);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return test_done("mpi_with_papi");

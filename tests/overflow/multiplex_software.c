@@ -123,13 +123,11 @@ int main(void)
     CHECK_EQ_LL(iv, 0);
     CHECK_RET(PAPI_get_event_running_fraction(idle, &f, &nf), PAPI_OK);
     CHECK(f == 0.0, "never-run fraction %.3f", f);
-    CHECK_RET(PAPI_cleanup_eventset(idle), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&idle), PAPI_OK);
+    free_set(&idle);
 
     free(v);
     free(frac);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("multiplex_software");
 }

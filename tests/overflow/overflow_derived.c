@@ -49,8 +49,7 @@ int main(void)
     CHECK(vectors == 0x2, "vector bits 0x%llx, want 0x2", vectors);
     CHECK_RET(PAPI_overflow(es, PAPI_TOT_CYC, 0, 0, handler), PAPI_OK);
 
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("overflow_derived");
 }

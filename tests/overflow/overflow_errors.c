@@ -101,10 +101,8 @@ int main(void)
     CHECK_RET(PAPI_destroy_eventset(&empty), PAPI_OK);
 
     CHECK_RET(PAPI_overflow(es, pf, 0, 0, handler), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(other), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&other), PAPI_OK);
+    free_set(&es);
+    free_set(&other);
     /* Added and armed interleaved, as PAPI's ctest overflow_twoevents does (PAPI 7): an
      * event may be added while another is armed; the armed one keeps position 0 (bit
      * 0x1) and counts exactly; removing stays refused. */
@@ -125,8 +123,7 @@ int main(void)
     CHECK_EQ_LL(c[1], 400);
     CHECK(calls == 4, "%d overflow calls for 400 faults at threshold 100", calls);
     CHECK(!bad_vector, "an overflow vector other than 0x1 (the armed event moved)");
-    CHECK_RET(PAPI_cleanup_eventset(two), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&two), PAPI_OK);
+    free_set(&two);
 
     PAPI_shutdown();
     return test_done("overflow_errors");

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "papi_test.h"
+#include "test_perf_open.h"
 
 #define MAX_CHAINS 4096
 #define MAX_DEPTH  32
@@ -118,13 +119,7 @@ static void check_chains(int n)
 
 static void check_refusals(int es, int code)
 {
-    long max_rate = 0;
-    FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-    if (f) {
-        if (fscanf(f, "%ld", &max_rate) != 1)
-            max_rate = 0;
-        fclose(f);
-    }
+    long max_rate = test_max_sample_rate();
     CHECK_RET(PAPI_overflow_frequency(es, code, 0, 0, handler), PAPI_EINVAL);
     CHECK(strstr(PAPI_strerror_detail(), "at least 1") != NULL, "reason: %s",
           PAPI_strerror_detail());

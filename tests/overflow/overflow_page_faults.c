@@ -100,8 +100,7 @@ int main(void)
     CHECK_EQ_LL(v[1], 300);
     CHECK_EQ_LL(calls, 0);
 
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("overflow_page_faults");
 }

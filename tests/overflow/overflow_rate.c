@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "papi_test.h"
+#include "test_perf_open.h"
 
 static volatile int calls;
 
@@ -73,19 +74,6 @@ static void check_errors(int es, int code)
     CHECK_RET(PAPI_get_overflow_rate(es, code, &rate, &hz, &slowed, &full), PAPI_EINVAL);
 }
 
-/* The kernel's limit (perf_event_max_sample_rate), 0 when unknown. */
-static long max_sample_rate(void)
-{
-    long v = 0;
-    FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-    if (f) {
-        if (fscanf(f, "%ld", &v) != 1)
-            v = 0;
-        fclose(f);
-    }
-    return v;
-}
-
 int main(void)
 {
     init_or_die();
@@ -102,7 +90,7 @@ int main(void)
     expect_rate(es, faults, 10, 0, "page faults every 10");
     CHECK_RET(PAPI_overflow(es, faults, 0, 0, NULL), PAPI_OK);
 
-    long max = max_sample_rate();
+    long max = test_max_sample_rate();
     if (max < 100000) {
         printf("SKIPPED: the kernel allows %ld samples a second (perf_event_max_sample_rate), "
                "below the 100000 Hz this test asks\n",

@@ -72,8 +72,7 @@ int main(void)
     CHECK_EQ_LL(calls, 0);
     CHECK(v[1] > 40000000, "task clock %lld ns after 50 ms of spinning", v[1]);
 
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("overflow_software");
 }

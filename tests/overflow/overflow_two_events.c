@@ -86,8 +86,7 @@ int main(void)
     printf("after turning PAGE-FAULTS off: bit0 %d, bit1 %d\n", bit0, bit1);
 
     CHECK_RET(PAPI_overflow(es, minor, 0, 0, handler), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("overflow_two_events");
 }

@@ -176,8 +176,7 @@ int main(void)
         free(b2);
     }
 
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("profil_page_faults");
 }

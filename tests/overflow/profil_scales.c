@@ -68,8 +68,7 @@ int main(void)
     printf("scales 0x10000/0xFFFF/0x8000/0x4000/0x2 put offset %ld in buckets %ld/%ld/%ld/%ld/0\n",
            d, d / 2, (long)(((unsigned long)d * 0xFFFF) >> 17), d / 4, d / 8);
 
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("profil_scales");
 }

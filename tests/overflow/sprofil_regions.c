@@ -78,8 +78,7 @@ int main(void)
 
     free(ba);
     free(bb);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("sprofil_regions");
 }

@@ -75,8 +75,7 @@ static long set_bytes(int n)
         if (PAPI_add_named_event(es, names[i]) != PAPI_OK)
             test_skip("a software event does not open here (no perf_event access)");
     long bytes = (long)(heap_in_use() - before);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     return bytes;
 }
 
@@ -103,8 +102,7 @@ int main(void)
     touch_pages(300);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[NNAMES - 1], 300); /* PAGE-FAULTS, added last */
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("test_eventset_memory");
 }

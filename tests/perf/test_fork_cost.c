@@ -35,8 +35,7 @@ int main(void)
           with - without);
     for (int i = 0; i < EXTRA_SETS; i += 2)
         CHECK_RET(PAPI_destroy_eventset(&more[i]), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("test_fork_cost");
 }

@@ -94,8 +94,7 @@ int main(void)
     check_counts("read", rd, NPAGES);
     check_counts("accum", acc, NPAGES);
     check_counts("stop", st, NPAGES / 2);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     PAPI_shutdown();
     return test_done("preset_derived_math");
 }

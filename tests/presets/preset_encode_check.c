@@ -39,8 +39,7 @@ static long long count_one(int code)
     CHECK_RET(PAPI_start(es), PAPI_OK);
     touch_small_pages(NPAGES);
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
     return v;
 }
 
@@ -137,8 +136,7 @@ static void encode_events(void)
     touch_small_pages(NPAGES);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 2 * NPAGES);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 
     /* Rejected files change nothing, even their valid lines. */
     CHECK_RET(PAPI_encode_events(bad, 1), PAPI_EINVAL);
@@ -205,8 +203,7 @@ static void set_event_info(void)
     CHECK_RET(PAPI_set_event_info(&def, &code, 1), PAPI_EISRUN);
     long long v;
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 int main(int argc, char **argv)

@@ -14,10 +14,9 @@
 # preset lookups) and then prints its encodings ("PERF[...]") on stderr; the plain copy
 # must print them and the setcap'd one never.
 tool=$1 plugin=$2 xml=$3
-[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root to setcap a copy and run it as nobody"; exit 77; }
-command -v setpriv >/dev/null || { echo "SKIPPED: setpriv (util-linux) is not installed"; exit 77; }
-command -v setcap >/dev/null || { echo "SKIPPED: setcap (libcap2-bin) is not installed"; exit 77; }
-id nobody >/dev/null 2>&1 || { echo "SKIPPED: no user nobody"; exit 77; }
+# shellcheck source=tests/reliability/secure_setcap.sh
+. "$(dirname "$0")/secure_setcap.sh"
+secure_setcap_needs
 dir=$(mktemp -d /tmp/papi_secure_hwloc.XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/plugins" "$dir/marks" && chmod 755 "$dir" "$dir/plugins" && chmod 1777 "$dir/marks" &&
@@ -35,27 +34,13 @@ run() { # mark-name [NAME=value...]: run the copy as nobody with the planted var
 pfm_verbose() { grep -c '^PERF\[' "$dir/err"; }
 fail=0
 
-run plain
-rc=$?
-if [ ! -e "$dir/marks/plain" ]; then
-    echo "FAIL: the planted plugin did not run in an ordinary process (exit $rc): hwloc was not" \
-         "sent to it, so this test shows nothing: $(head -c 600 "$dir/err")"; fail=1
-fi
+secure_plain_run "the planted plugin did not run in an ordinary process: hwloc was not sent to it"
 if [ "$(pfm_verbose)" = 0 ]; then
     echo "FAIL: LIBPFM_VERBOSE=1 printed no encoding in an ordinary process: libpfm4 did not" \
          "read it, so this test shows nothing: $(head -c 600 "$dir/err")"; fail=1
 fi
 
-if ! setcap cap_perfmon+ep "$dir/tool" 2>"$dir/setcap.err"; then
-    echo "SKIPPED: setcap refused on $dir (a file system without security xattrs?): $(cat "$dir/setcap.err")"
-    exit 77
-fi
-run secure
-rc=$?
-echo "setcap'd copy (exit $rc): $(getcap "$dir/tool")"
-if [ -e "$dir/marks/secure" ]; then
-    echo "FAIL: the planted plugin's constructor ran in the setcap'd process"; fail=1
-fi
+secure_setcap_run plugin
 if [ $rc != 0 ]; then
     echo "FAIL: the setcap'd tool exited $rc: $(head -c 600 "$dir/err")"; fail=1
 fi

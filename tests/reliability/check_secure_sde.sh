@@ -9,10 +9,9 @@
 #    AT_SECURE) never runs the constructor, and says why in one line, exit 1 as the
 #    tool's other -sde refusals.
 tool=$1 planted=$2
-[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root to setcap a copy and run it as nobody"; exit 77; }
-command -v setpriv >/dev/null || { echo "SKIPPED: setpriv (util-linux) is not installed"; exit 77; }
-command -v setcap >/dev/null || { echo "SKIPPED: setcap (libcap2-bin) is not installed"; exit 77; }
-id nobody >/dev/null 2>&1 || { echo "SKIPPED: no user nobody"; exit 77; }
+# shellcheck source=tests/reliability/secure_setcap.sh
+. "$(dirname "$0")/secure_setcap.sh"
+secure_setcap_needs
 dir=$(mktemp -d /tmp/papi_secure_sde.XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/marks" && chmod 755 "$dir" && chmod 1777 "$dir/marks" &&
@@ -24,27 +23,13 @@ run() { # mark-name: the copy as nobody, listing the planted library's events
 }
 fail=0
 
-run plain
-rc=$?
-if [ ! -e "$dir/marks/plain" ]; then
-    echo "FAIL: the plain copy did not load the planted library (exit $rc), so this test" \
-         "shows nothing: $(head -c 600 "$dir/err")"; fail=1
-fi
+secure_plain_run "the plain copy did not load the planted library"
 if [ $rc != 1 ] || ! grep -q "exports no papi_sde_hook_list_events" "$dir/err"; then
     echo "FAIL: the plain copy exited $rc without naming the missing hook: $(head -c 600 "$dir/err")"; fail=1
 fi
 echo "plain copy (exit $rc): library $([ -e "$dir/marks/plain" ] && echo loaded || echo 'not loaded')"
 
-if ! setcap cap_perfmon+ep "$dir/tool" 2>"$dir/setcap.err"; then
-    echo "SKIPPED: setcap refused on $dir (a file system without security xattrs?): $(cat "$dir/setcap.err")"
-    exit 77
-fi
-run secure
-rc=$?
-echo "setcap'd copy (exit $rc): $(getcap "$dir/tool")"
-if [ -e "$dir/marks/secure" ]; then
-    echo "FAIL: the planted library's constructor ran in the setcap'd process"; fail=1
-fi
+secure_setcap_run library
 said=$(grep -c "^papi_native_avail: -sde $dir/planted.so: not loaded: this process runs with privileges" "$dir/err")
 if [ $rc != 1 ] || [ "$said" != 1 ]; then
     echo "FAIL: the setcap'd copy exited $rc and said the refusal $said times (want 1 and 1):" \

@@ -66,8 +66,7 @@ static int reinit(void)
     CHECK_RET(PAPI_state(user, &state), PAPI_OK);
     CHECK(state & PAPI_STOPPED, "the user's set was started by the region API (state %d)", state);
     CHECK_RET(PAPI_num_events(user), 1);
-    CHECK_RET(PAPI_cleanup_eventset(user), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&user), PAPI_OK);
+    free_set(&user);
     return test_done("hl_hostile reinit");
 }
 

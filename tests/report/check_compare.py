@@ -28,7 +28,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-from checks import check_said as check, fails  # noqa: E402 (tests/common/checks.py)
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def region_file(path, regions, events=("perf::PAGE-FAULTS",)):
@@ -94,10 +94,10 @@ def main():
     want = {("solve", "real_time_nsec"): ("slower", 1.5), ("io", "real_time_nsec"): ("same", 1.05),
             ("noisy", "real_time_nsec"): ("same", 1.3), ("solve", "perf::PAGE-FAULTS"): ("higher", 2.0),
             ("io", "perf::PAGE-FAULTS"): ("lower", 0.5), ("noisy", "perf::PAGE-FAULTS"): ("same", 1.0)}
-    for (reg, q), (verdict, ratio) in want.items():
+    for (reg, q), (said, ratio) in want.items():
         row = r.get(("region", reg, q))
         got = (row["verdict"], round(float(row["ratio"]), 6)) if row else None
-        check(got == (verdict, ratio), "%s %s: %s, want %s x%g" % (reg, q, got, verdict, ratio))
+        check(got == (said, ratio), "%s %s: %s, want %s x%g" % (reg, q, got, said, ratio))
     row = r.get(("region", "solve", "perf::MINOR-FAULTS"))
     check(row is not None and row["verdict"] == "only in A" and row["b"] == "" and row["ratio"] in ("", "nan"),
           "an event only in A is 'only in A' with no B value and no ratio (%s)" % (row and dict(row)))
@@ -214,11 +214,7 @@ def main():
     df = papi_report.compare.compare(os.path.join(tmp, "A"), os.path.join(tmp, "B"))
     got = df[(df.entity == "solve") & (df.quantity == "real_time_nsec")].iloc[0]
     check(got["verdict"] == "slower" and abs(got["ratio"] - 1.5) < 1e-9, "pandas API: solve slower, 1.5")
-    print("check_compare: %s" % ("FAILED (%d)" % len(fails) if fails else "PASSED"))
-    if not fails:
-        import shutil
-        shutil.rmtree(tmp)
-    return 1 if fails else 0
+    return verdict("check_compare", scratch=tmp)
 
 
 if __name__ == "__main__":

@@ -39,16 +39,23 @@ def rank(n, **kw):
     return r
 
 
+def mpi_case(d, what, rank1):
+    """A run folder for case what under d holding an MPI report of rank 0 and rank1:
+    (the folder, the report's path)."""
+    run_dir = os.path.join(d, what.replace(" ", "_"))
+    os.makedirs(run_dir)
+    path = os.path.join(run_dir, "papi_mpi_report.json")
+    with open(path, "w") as f:
+        json.dump(mpi_report([rank(0), rank1]), f)
+    return run_dir, path
+
+
 def hostile_mpi(report_tool, collect_tool, d):
     cases = [("finished", {"finished": "false"}, "ranks[1].finished"),
              ("negative wall", {"wall_s": -1.0}, "wall_s"),
              ("MPI above wall", {"mpi_s": 3.5}, "mpi_s")]
     for what, bad, field in cases:
-        run_dir = os.path.join(d, what.replace(" ", "_"))
-        os.makedirs(run_dir)
-        path = os.path.join(run_dir, "papi_mpi_report.json")
-        with open(path, "w") as f:
-            json.dump(mpi_report([rank(0), rank(1, **bad)]), f)
+        run_dir, path = mpi_case(d, what, rank(1, **bad))
         out = os.path.join(run_dir, "out")
         p = run([report_tool, "--mpi", path, "-o", out])
         check(p.returncode == 2, "papi_report, %s: exit %d, want 2: %s" % (what, p.returncode, p.stderr))
@@ -76,11 +83,7 @@ def hostile_pcontrol(report_tool, d):
               "$.ranks[1].regions.x.calls.MPI_Send.calls"),
              ("region not an object", {"x": 3}, "$.ranks[1].regions.x: 3 is not of type 'object'")]
     for what, regions, field in cases:
-        run_dir = os.path.join(d, what.replace(" ", "_"))
-        os.makedirs(run_dir)
-        path = os.path.join(run_dir, "papi_mpi_report.json")
-        with open(path, "w") as f:
-            json.dump(mpi_report([rank(0), rank(1, regions=regions)]), f)
+        run_dir, path = mpi_case(d, what, rank(1, regions=regions))
         p = run([report_tool, "--mpi", path, "-o", os.path.join(run_dir, "out")])
         check(p.returncode == 2 and path in p.stderr and field in p.stderr and "Traceback" not in p.stderr,
               "papi_report, %s: exit %d, want 2 naming %s: %s" % (what, p.returncode, field, p.stderr))

@@ -20,7 +20,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-from checks import check_said as check, fails as FAILED  # noqa: E402 (tests/common/checks.py)
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def report(path, ranks, useful, mpi, ins, cyc, pe, names=("PAPI_TOT_INS", "PAPI_TOT_CYC")):
@@ -124,8 +124,7 @@ def main():
               "compare.html's POP table: ranks whole (2, 4), no None, no 6-decimal floats (%s)" % cells[:12])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("FAILED: %d" % len(FAILED) if FAILED else "PASSED")
-    return 1 if FAILED else 0
+    return verdict()
 
 
 if __name__ == "__main__":

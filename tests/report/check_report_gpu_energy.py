@@ -38,7 +38,7 @@ TOOL = sys.argv[1]
 PY = "/usr/bin/python3"
 D = "nvml:::NVIDIA_H200:device_0:"
 E, P, M = D + "total_energy_consumption", D + "power", D + "allocated_memory"
-from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def fixture():
@@ -163,11 +163,7 @@ def main():
     check(len(re_) == 2 and num(re_["0"]["gpu_j"]) == 5000.0 and num(re_["1"]["gpu_j"]) == 5001.0
           and num(re_["0"]["gpu_w"]) == 500.0 and num(re_["0"]["energy_j"]) == 1500.0,
           "rank_energy.csv: each rank's GPU energy in J (5000, 5001) and 500 W beside 1500 J of CPU")
-    print("check_report_gpu_energy: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    if not FAILURES:
-        import shutil
-        shutil.rmtree(tmp)
-    return 1 if FAILURES else 0
+    return verdict("check_report_gpu_energy", scratch=tmp)
 
 
 if __name__ == "__main__":

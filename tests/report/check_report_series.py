@@ -30,7 +30,7 @@ from report_job_args import job_args  # noqa: E402
 
 report_check.guard()
 
-from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check_said as check, fails as FAILURES, verdict  # noqa: E402 (tests/common/checks.py)
 EVENTS = ["perf::PAGE-FAULTS", "perf::TASK-CLOCK"]
 NP = 4
 
@@ -223,11 +223,8 @@ def main():
     check_heat(t, series, rep)
     check_lines(t, series, rep)
     check_regions(a, series)
-    if FAILURES:
-        print("check_report_series: %d failure(s)" % len(FAILURES))
-        sys.exit(1)
-    print("check_report_series: passed")
+    return verdict("check_report_series")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -33,7 +33,7 @@ from report_job_args import job_args  # noqa: E402
 
 report_check.guard()
 
-from checks import check_said as check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 TC, CU = "perf::TASK-CLOCK", "CPU_UTILIZATION"
 
 
@@ -186,11 +186,8 @@ def main():
     os.makedirs(a.out)
     check_mpi(a)
     check_regions(a)
-    if FAILURES:
-        print("check_report_series_metrics: %d failure(s)" % len(FAILURES))
-        sys.exit(1)
-    print("check_report_series_metrics: passed")
+    return verdict("check_report_series_metrics")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -24,7 +24,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-from checks import check_said as check, fails as FAILED  # noqa: E402 (tests/common/checks.py)
+from checks import check_said as check, verdict  # noqa: E402 (tests/common/checks.py)
 
 
 def trace(events, base_ns=1000, ranks=4):
@@ -222,8 +222,7 @@ def main():
               "a pid that is no number: the file, JSON path and rule: %r" % why)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("FAILED: %d" % len(FAILED) if FAILED else "PASSED")
-    return 1 if FAILED else 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ import argparse
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 
 report_check.guard()
 
-from checks import check, fails as FAILURES  # noqa: E402 (tests/common/checks.py)
+from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 CSV_MARK = "[cut: PAPI_query_event() fails with it whole in PAPI_strerror_detail()]"
 CMP_MARK = "[cut: PAPI_get_component_reason() has it whole]"
 CSV_TAIL = "(kernel sysfs)"  # the parser's last words about the unknown native event
@@ -165,12 +164,7 @@ def main():
                   "the banner's note (%s) is not one short line naming counter_note: %s"
                   % (case, [l[:500] for l in note]))
             print("MPI counter note (%s) %d bytes, whole" % (case, len(cn)))
-    print("check_whole_reasons: %s" % ("FAILED (%d)" % len(FAILURES) if FAILURES else "PASSED"))
-    if not FAILURES:
-        shutil.rmtree(top, ignore_errors=True)
-    else:
-        print("kept", top)
-    return 1 if FAILURES else 0
+    return verdict("check_whole_reasons", scratch=top)
 
 
 if __name__ == "__main__":

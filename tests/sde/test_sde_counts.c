@@ -162,8 +162,7 @@ static void name_checks(void)
     CHECK_RET(PAPI_start(es), PAPI_OK);
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     CHECK_EQ_LL(v, 0);
-    CHECK_RET(PAPI_cleanup_eventset(es), PAPI_OK);
-    CHECK_RET(PAPI_destroy_eventset(&es), PAPI_OK);
+    free_set(&es);
 }
 
 int main(int argc, char **argv)

@@ -8,10 +8,8 @@
 # Debian's libsde.so.1, whose counters our libpapi reads through PAPI 7's interface.
 set -eu
 build=$1 src=$2
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+# shellcheck source=tests/common/install_tmp.sh
+. "$src/tests/common/install_tmp.sh"
 inc=$tmp/prefix/include
 lib=$(dirname "$(find "$tmp/prefix" -name 'libsde.so' | head -n 1)")
 for f in "$inc/sde_lib.h" "$inc/sde_lib.hpp" "$lib/libsde.so" "$lib/libsde.so.1"; do

@@ -1,9 +1,13 @@
-! mpi_pattern_legacy.F90: the call pattern of mpi_pattern.c (MPI_Pcontrol regions
-! are unnamed in Fortran; no MPI_PROC_NULL calls) in
-! Fortran with the integer-handle bindings: built twice, with include 'mpif.h'
-! (-DUSE_MPIF_H) and with `use mpi`. Argument 1: pages per rank (rank r touches (r+1)x).
-program mpi_pattern_legacy
-#ifndef USE_MPIF_H
+! mpi_pattern_f.F90: the call pattern of mpi_pattern.c (MPI_Pcontrol regions are unnamed
+! in Fortran; no MPI_PROC_NULL calls) in Fortran, built three ways: with include 'mpif.h'
+! (-DUSE_MPIF_H), with `use mpi`, and with `use mpi_f08` (-DF08; MPICH's f08 bindings
+! enter PMPI_* directly for Init, Finalize, Comm_rank/size, Wait*, Probe and Barrier: the
+! wrapper library defines those symbols). The calls pass ierr, optional in mpi_f08.
+! Argument 1: pages per rank (rank r touches (r+1)x).
+program mpi_pattern_f
+#if defined(F08)
+  use mpi_f08
+#elif !defined(USE_MPIF_H)
   use mpi
 #endif
   implicit none
@@ -15,8 +19,14 @@ program mpi_pattern_legacy
   integer :: ierr, rank, nranks, partner, s, r, i, me, pages
   character :: buf(65536)
   double precision :: dout(ndbl), din(ndbl), d(ndbl), r5(5), r5o(5), x4(4), y4(4)
+#ifdef F08
+  integer :: si(10), ri(10), a(10), b(10), one
+  type(MPI_Request) :: req(2), rq, preq(2)
+  type(MPI_Status) :: st, sts(2)
+#else
   integer :: si(10), ri(10), a(10), b(10), one, req(2), rq, preq(2)
   integer :: st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2)
+#endif
   integer, allocatable :: all(:), a2(:)
   character(len=32) :: arg
 
@@ -101,4 +111,4 @@ contains
     if (p(1) /= 'y') print *, 'unexpected'
     deallocate (p)
   end subroutine touch_pages
-end program mpi_pattern_legacy
+end program mpi_pattern_f
