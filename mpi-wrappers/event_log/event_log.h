@@ -96,9 +96,9 @@ extern struct pmpi_event_log pmpi_log;
  * of the run's counters still written. */
 void pmpi_log_init(int rank);
 void pmpi_log_free(void);
-/* Records written (at most cap) and dropped. */
-long long pmpi_log_count(void);
-long long pmpi_log_dropped(void);
+/* Records of log written (at most cap) and dropped. */
+long long pmpi_log_count(const struct pmpi_event_log *log);
+long long pmpi_log_dropped(const struct pmpi_event_log *log);
 
 /* The hot path: one record for a call that took [t0, t0 + dt). comm may be
  * MPI_COMM_NULL (no communicator); peer is a rank of comm or negative. */

@@ -516,11 +516,13 @@ void pmpi_waits_init(void)
     PMPI_Comm_free(&comm);
 }
 
-struct pmpi_wait_result pmpi_waits_compute(double ns_per_tick)
+struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns_per_tick)
 {
-    int on = pmpi_log.on, all = 0;
+    int on = log->on, all = 0;
     memset(&result, 0, sizeof result);
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    result.capacity = log->cap;
+    result.note = log->note;
     if (!all)
         return result;
     MPI_Comm comm;
@@ -528,15 +530,15 @@ struct pmpi_wait_result pmpi_waits_compute(double ns_per_tick)
     /* a rank out of memory drops its part of an exchange and says so; it never aborts */
     PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     double res = 0;
-    pmpi_clock_sync(comm, force_pingpong, &pmpi_log.offset_end_ns, &res);
-    if (res > pmpi_log.residual_ns)
-        pmpi_log.residual_ns = res;
+    pmpi_clock_sync(comm, force_pingpong, &log->offset_end_ns, &res);
+    if (res > log->residual_ns)
+        log->residual_ns = res;
     W.npt = ns_per_tick;
-    W.off0 = pmpi_log.offset_ns;
-    W.off1 = pmpi_log.offset_end_ns;
+    W.off0 = log->offset_ns;
+    W.off1 = log->offset_end_ns;
     W.span_ns = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
-    W.n = pmpi_log_count();
-    W.ev = pmpi_log.ev;
+    W.n = pmpi_log_count(log);
+    W.ev = log->ev;
     size_t cells = W.n > 0 ? (size_t)W.n : 1;
     W.waiter = malloc(cells * sizeof *W.waiter);
     W.wait = calloc(cells, sizeof *W.wait);
@@ -552,10 +554,10 @@ struct pmpi_wait_result pmpi_waits_compute(double ns_per_tick)
         result.done = 1;
     }
     result.records = W.n;
-    result.dropped = pmpi_log_dropped();
-    result.offset_ns = pmpi_log.offset_ns;
-    result.offset_end_ns = pmpi_log.offset_end_ns;
-    result.residual_ns = pmpi_log.residual_ns;
+    result.dropped = pmpi_log_dropped(log);
+    result.offset_ns = log->offset_ns;
+    result.offset_end_ns = log->offset_end_ns;
+    result.residual_ns = log->residual_ns;
     free(W.waiter);
     free(W.wait);
     free(W.kind);

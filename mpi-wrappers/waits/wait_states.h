@@ -22,6 +22,7 @@
 
 /* The waits per call site, sorted by key (wait_states.c). */
 struct pmpi_site_wait;
+struct pmpi_event_log; /* event_log.h */
 
 /* What pmpi_waits_compute returns: the report, the call sites and the trace read it. */
 struct pmpi_wait_result {
@@ -31,6 +32,8 @@ struct pmpi_wait_result {
     long long p2p_matched, p2p_unmatched;                /* receives (and sends) matched or not */
     long long coll_matched, coll_unmatched; /* collectives on world-congruent or others */
     long long records, dropped;             /* the log's */
+    long long capacity;                     /* the log's records per rank */
+    const char *note;                       /* why the log is off or smaller, or NULL */
     double offset_ns, offset_end_ns, residual_ns;
     struct pmpi_site_wait *sites; /* heap, or NULL: pmpi_waits_free */
     size_t nsites;
@@ -40,8 +43,9 @@ struct pmpi_wait_result {
  * rank or none, and the clock offsets measured. */
 void pmpi_waits_init(void);
 /* Collective, at MPI_Finalize before the report: every rank calls it (the log on or off
- * on all of them alike: the environment is the job's). */
-struct pmpi_wait_result pmpi_waits_compute(double ns_per_tick);
+ * on all of them alike: the environment is the job's). The waits of the records of log
+ * (its offsets at MPI_Finalize and residual filled in here). */
+struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns_per_tick);
 /* The waits (ns) of one call site (the key of the call-site tables, state.h), added to
  * ns[]. */
 void pmpi_waits_of_site(const struct pmpi_wait_result *w, uint64_t key,
