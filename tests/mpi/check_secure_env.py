@@ -39,7 +39,7 @@ def run(args, preload, cwd, outdir):
 def plain_getenv(src):
     """(file, line) of every getenv( not secure_getenv( in the library's sources."""
     found = []
-    for path in sorted(glob.glob(os.path.join(src, "*.[ch]")) +
+    for path in sorted(glob.glob(os.path.join(src, "**", "*.[ch]"), recursive=True) +
                        glob.glob(os.path.join(src, "*.py"))):
         with open(path, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):

@@ -1,6 +1,6 @@
 /* test_socket_share: one reader per socket, as a pure function of made-up packages
- * (mpi-wrappers/socket_share.c): 4 ranks on 2 sockets in blocks and interleaved, ranks
- * whose package is unknown, one rank alone; which events are a socket's; and this
+ * (mpi-wrappers/counters/socket_share.c): 4 ranks on 2 sockets in blocks and interleaved,
+ * ranks whose package is unknown, one rank alone; which events are a socket's; and this
  * process's package, pinned to CPU 0, against CPU 0's sysfs topology. No MPI needed. */
 #include <sched.h>
 #include <stdio.h>

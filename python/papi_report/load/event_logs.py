@@ -1,7 +1,7 @@
 """papi_report --merge-trace OUT DIR: a job that died before MPI_Finalize (no
 papi_mpi_report.json) still has each rank's event log up to its last checkpoint or its
 exit path, in DIR/papi_mpi_rank<N>.events.jsonl (schema/mpi_event_log.schema.json, written
-by mpi-wrappers/event_log_file.c). This module reads them, computes the wait states the
+by mpi-wrappers/event_log/event_log_file.c). This module reads them, computes the wait states the
 wrapper computes at MPI_Finalize (wait_states.c: the same rules) from what was logged, and
 makes one Chrome trace-event JSON document of them: a track per rank and thread (the
 record's thread slot: MPI_THREAD_MULTIPLE programs), the MPI calls and regions as slices

@@ -33,7 +33,9 @@ struct pmpi_regions {
     int nregions;
 };
 
-/* The rank's regions: written by regions.c under the lock, read by the others. */
-struct pmpi_regions *pmpi_regions(void);
+/* The rank's regions, read only; regions.c, their one writer (under the lock), edits
+ * them through pmpi_regions_edit. */
+const struct pmpi_regions *pmpi_regions(void);
+struct pmpi_regions *pmpi_regions_edit(void);
 
 #endif

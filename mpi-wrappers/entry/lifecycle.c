@@ -223,12 +223,13 @@ int pmpi_before_finalize(void)
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
-    struct pmpi_wait_result waits = pmpi_waits_compute(row.ns_per_tick);
+    struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
     struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
     int bad = pmpi_aggregate_and_report(&row, &waits, wparts);
     pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
-    pmpi_trace_export(row.ns_per_tick, bad, &waits); /* PAPI_MPI_TRACE: after the report */
+    /* PAPI_MPI_TRACE: after the report */
+    pmpi_trace_export(&pmpi_log, row.ns_per_tick, bad, &waits);
     if (bad)
         fail_exit_status();
     pmpi_waits_free(&waits);

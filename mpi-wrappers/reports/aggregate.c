@@ -134,6 +134,7 @@ struct agg {
     long long bytes; /* what this rank handed to MPI for the aggregation and files */
     double seconds;
     const struct pmpi_wait_parts *waits; /* rank 0: every rank's waits, or NULL */
+    const struct pmpi_wait_result *wait_result; /* this rank's */
 };
 
 /* The ranks that have metric i: every rank, but for a named metric (and its running
@@ -220,7 +221,7 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
            a->seconds, a->bytes);
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n");
-    pmpi_wait_report_json(t, a->waits);
+    pmpi_wait_report_json(t, a->waits, a->wait_result);
     pmpi_sample_report_json(t);
     tb_raw(t, "\"metrics\": {");
     int first = 1;
@@ -496,6 +497,7 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row, const struct pmpi_wait
     struct parts parts;
     memset(&agg, 0, sizeof agg);
     agg.waits = wparts;
+    agg.wait_result = waits;
     long long t0 = pmpi_now_ns();
     reduce_metrics(row, &agg);
     pmpi_sample_report_reduce(); /* PAPI_SAMPLE: the sampled functions, job-wide */

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "event_log.h"
+#include "event_record.h"
 
 /* link[i] for the n records ev[0..n): for a record that made a request (an I-call, a
  * persistent start), the Wait record that completed it; for a Wait record, the record

@@ -1,6 +1,6 @@
 /* regions.c: named regions of MPI_Pcontrol (+-2): entries, wall time, the calling
  * thread's counters and the rank's MPI calls and time in MPI per region, in
- * pmpi_regions()->regions under pmpi_state_lock. */
+ * pmpi_regions_edit()->regions under pmpi_state_lock. */
 #include <stdio.h>
 #include <string.h>
 
@@ -73,19 +73,20 @@ void pmpi_region_mark(int level, const char *name)
         name = "unnamed"; /* Fortran: MPI_Pcontrol has only the level there */
     struct pmpi_region *r = NULL;
     pthread_mutex_lock(&pmpi_state_lock);
-    for (int i = 0; i < pmpi_regions()->nregions; i++)
-        if (strcmp(pmpi_regions()->regions[i].name, name) == 0)
-            r = &pmpi_regions()->regions[i];
-    if (!r && level == 2 && pmpi_regions()->nregions < PMPI_MAX_REGIONS) {
-        r = &pmpi_regions()->regions[pmpi_regions()->nregions];
+    struct pmpi_regions *rs = pmpi_regions_edit();
+    for (int i = 0; i < rs->nregions; i++)
+        if (strcmp(rs->regions[i].name, name) == 0)
+            r = &rs->regions[i];
+    if (!r && level == 2 && rs->nregions < PMPI_MAX_REGIONS) {
+        r = &rs->regions[rs->nregions];
         snprintf(r->name, sizeof r->name, "%s", name);
-        pmpi_regions()->nregions++;
+        rs->nregions++;
     }
     if (!r) {
         pthread_mutex_unlock(&pmpi_state_lock);
         return;
     }
-    int slot = (int)(r - pmpi_regions()->regions);
+    int slot = (int)(r - rs->regions);
     long long now[PMPI_MAX_EVENTS] = {0};
     pmpi_counters_read_self(now);
     pmpi_energy_region_read(now); /* the socket's energy: not a thread's count */

@@ -3,7 +3,12 @@
 
 static struct pmpi_regions regions;
 
-struct pmpi_regions *pmpi_regions(void)
+const struct pmpi_regions *pmpi_regions(void)
+{
+    return &regions;
+}
+
+struct pmpi_regions *pmpi_regions_edit(void)
 {
     return &regions;
 }

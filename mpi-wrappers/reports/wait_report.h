@@ -16,8 +16,10 @@ struct pmpi_wait_parts; /* every rank's waits, on rank 0 */
  * rank has no waits. */
 struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
                                                 const struct pmpi_wait_result *w);
-/* Rank 0: the "wait_states" member (with its trailing ",\n") and its size bound. */
-void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts);
+/* Rank 0: the "wait_states" member (with its trailing ",\n") and its size bound; w:
+ * this rank's result (the log's capacity, and why there are no waits). */
+void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
+                           const struct pmpi_wait_result *w);
 size_t pmpi_wait_report_size(const struct pmpi_wait_parts *parts);
 /* Rank 0: two banner lines (the waits summed, the run's POP efficiencies). */
 void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts);

@@ -193,13 +193,14 @@ static void regions_json(struct tbuf *t, const struct pmpi_wait_parts *parts)
     tb_raw(t, "]");
 }
 
-void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts)
+void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
+                           const struct pmpi_wait_result *w)
 {
     tb_raw(t, "\"wait_states\": {\"on\": ");
     tb_raw(t, parts ? "true" : "false");
     if (!parts) {
         tb_raw(t, ", \"note\": ");
-        tb_json(t, pmpi_log.note ? pmpi_log.note : "not computed (no memory on some rank)");
+        tb_json(t, w->note ? w->note : "not computed (no memory on some rank)");
         tb_raw(t, "},\n");
         return;
     }
@@ -226,7 +227,7 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts)
     tb_fmt(t,
            ", \"log\": {\"records_per_rank\": %lld, \"bytes_per_record\": %zu, "
            "\"records\": %lld, \"dropped\": %lld}",
-           pmpi_log.cap, sizeof(struct pmpi_event), rec, drop);
+           w->capacity, sizeof(struct pmpi_event), rec, drop);
     tb_fmt(t,
            ", \"matched\": {\"p2p\": %lld, \"p2p_unmatched\": %lld, \"collectives\": %lld, "
            "\"collectives_unmatched\": %lld}, \"rendezvous_bytes\": %d",

@@ -102,16 +102,16 @@ void pmpi_log_free(void)
     pmpi_log.cap = 0;
 }
 
-long long pmpi_log_count(void)
+long long pmpi_log_count(const struct pmpi_event_log *log)
 {
-    long long n = atomic_load_explicit(&pmpi_log.next, memory_order_relaxed);
-    return n < pmpi_log.cap ? n : pmpi_log.cap;
+    long long n = atomic_load_explicit(&log->next, memory_order_relaxed);
+    return n < log->cap ? n : log->cap;
 }
 
-long long pmpi_log_dropped(void)
+long long pmpi_log_dropped(const struct pmpi_event_log *log)
 {
-    long long n = atomic_load_explicit(&pmpi_log.next, memory_order_relaxed);
-    return n > pmpi_log.cap ? n - pmpi_log.cap : 0;
+    long long n = atomic_load_explicit(&log->next, memory_order_relaxed);
+    return n > log->cap ? n - log->cap : 0;
 }
 
 /* Collectives on communicators not congruent with world: matched by (group key,
@@ -326,7 +326,7 @@ static int some_logged(int nrq, const uint64_t *reqs, int i)
 static void log_poll(int id, long long t0, long long dt, void *site)
 {
     long long i = poll_at;
-    struct pmpi_event *e = i >= 0 && i < pmpi_log_count() ? &pmpi_log.ev[i] : NULL;
+    struct pmpi_event *e = i >= 0 && i < pmpi_log_count(&pmpi_log) ? &pmpi_log.ev[i] : NULL;
     if (e && e->call == id && e->site == (uint64_t)(uintptr_t)site && e->calls < UINT32_MAX &&
         i >= atomic_load_explicit(&pmpi_log.shipped, memory_order_acquire)) {
         e->t1 = t0 + dt;

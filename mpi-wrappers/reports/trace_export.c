@@ -54,6 +54,7 @@ struct rank_head {
 
 /* One rank's conversion. */
 struct conv {
+    const struct pmpi_event_log *log; /* the rank's event log, its waits computed */
     struct trace_record *rec;
     size_t n, cap;
     int failed;
@@ -157,7 +158,7 @@ static void add_p2p(struct conv *c, long long tick, int kind, const struct pmpi_
 /* Records i .. j-1: one call (a Sendrecv is two records, a Waitall one per request). */
 static void add_call(struct conv *c, const int64_t *link, long long i, long long j)
 {
-    const struct pmpi_event *e0 = &pmpi_log.ev[i];
+    const struct pmpi_event *e0 = &c->log->ev[i];
     int region = call_region(c, e0->call);
     int op = e0->kind == PMPI_EV_COLL ? collop_of(pmpi_calls[e0->call].name) : -1;
     struct trace_record *r = add_on(c, e0->t0, TR_ENTER, e0);
@@ -169,14 +170,14 @@ static void add_call(struct conv *c, const int64_t *link, long long i, long long
     if (op >= 0)
         add_on(c, e0->t0, TR_COLL_BEGIN, e0);
     for (long long k = i; k < j; k++) {
-        const struct pmpi_event *e = &pmpi_log.ev[k];
+        const struct pmpi_event *e = &c->log->ev[k];
         if (e->kind == PMPI_EV_SEND)
             add_p2p(c, e->t0, TR_SEND, e);
         else if (e->kind == PMPI_EV_RECV && !e->req)
             add_p2p(c, e->t1, TR_RECV, e);
         else if (e->kind == PMPI_EV_WAIT && link && link[k] >= 0 &&
-                 pmpi_log.ev[link[k]].kind == PMPI_EV_RECV) { /* an Irecv it completed */
-            struct pmpi_event m = pmpi_log.ev[link[k]];
+                 c->log->ev[link[k]].kind == PMPI_EV_RECV) { /* an Irecv it completed */
+            struct pmpi_event m = c->log->ev[link[k]];
             if (m.peer < 0 && e->peer >= 0 && (m.flags & PMPI_EVF_WORLD))
                 m.peer = e->peer; /* MPI_ANY_SOURCE: the status's */
             if (m.tag == MPI_ANY_TAG && e->tag >= 0)
@@ -206,11 +207,11 @@ static int same_call(const struct pmpi_event *a, const struct pmpi_event *b)
 
 static void convert(struct conv *c)
 {
-    long long n = pmpi_log_count();
+    long long n = pmpi_log_count(c->log);
     /* each Irecv's Wait (request_link.c); without memory Irecvs have no receive
      * records: said as failed */
     int64_t *link = malloc((n > 0 ? (size_t)n : 1) * sizeof *link);
-    if (!link || pmpi_link_requests(pmpi_log.ev, n, link) != 0) {
+    if (!link || pmpi_link_requests(c->log->ev, n, link) != 0) {
         free(link);
         link = NULL;
         c->failed = 1;
@@ -218,7 +219,7 @@ static void convert(struct conv *c)
     unsigned open = 0;                            /* MPI_Pcontrol regions open */
     uint32_t open_thread[PMPI_MAX_REGIONS] = {0}; /* and the thread that opened each */
     for (long long i = 0; i < n && !c->failed;) {
-        const struct pmpi_event *e = &pmpi_log.ev[i];
+        const struct pmpi_event *e = &c->log->ev[i];
         if (e->kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC) &&
             e->pad < (uint32_t)pmpi_regions()->nregions && e->call < pmpi_ev()->nmetrics &&
             c->nrm) {
@@ -247,7 +248,7 @@ static void convert(struct conv *c)
             continue;
         }
         long long j = i + 1;
-        while (j < n && same_call(e, &pmpi_log.ev[j]))
+        while (j < n && same_call(e, &c->log->ev[j]))
             j++;
         add_call(c, link, i, j);
         i = j;
@@ -316,7 +317,7 @@ static void counter_layout(struct conv *c)
     int w = s ? (s->width < pmpi_ev()->nevents ? s->width : pmpi_ev()->nevents) : 0;
     c->nevents = w;
     c->nim = w == pmpi_ev()->nevents ? pmpi_ev()->nmetrics : 0;
-    c->nrm = pmpi_log.ev ? pmpi_regions()->nregions * pmpi_ev()->nmetrics : 0; /* on is 0 by now */
+    c->nrm = c->log->ev ? pmpi_regions()->nregions * pmpi_ev()->nmetrics : 0; /* on is 0 by now */
     for (int i = 0; i < c->nrm; i++)
         snprintf(region_metric[i], sizeof region_metric[i], "%s [region %s]",
                  pmpi_ev()->metric_names[i % pmpi_ev()->nmetrics],
@@ -402,8 +403,8 @@ static const char *report_said(void)
 }
 
 /* PAPI_MPI_TRACE on rank 0: the format, 0 when none is asked for (or refused: said;
- * waits_done: the waits, and so the log they came from, were computed). */
-static int trace_format_env(int waits_done)
+ * waits_done: the waits, and so the log they came from, were computed; note: why not). */
+static int trace_format_env(int waits_done, const char *note)
 {
     const char *v = env_get("PAPI_MPI_TRACE");
     enum trace_format f;
@@ -420,8 +421,7 @@ static int trace_format_env(int waits_done)
     }
     if (!waits_done) {
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", v,
-                pmpi_log.note ? pmpi_log.note : "no event log (no memory on some rank)",
-                report_said());
+                note ? note : "no event log (no memory on some rank)", report_said());
         return 0;
     }
     return (int)f;
@@ -514,20 +514,21 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
     free(np);
 }
 
-void pmpi_trace_export(double ns_per_tick, int report_not_written,
+void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_not_written,
                        const struct pmpi_wait_result *waits)
 {
     report_failed = report_not_written;
     int P = pmpi_id()->nranks, me = pmpi_id()->rank;
-    int f = me == 0 ? trace_format_env(waits->done) : 0;
+    int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
     PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!f)
         return;
     static struct conv c; /* static: its call table is large */
     memset(&c, 0, sizeof c);
+    c.log = log;
     c.npt = ns_per_tick;
-    c.off0 = pmpi_log.offset_ns;
-    c.off1 = pmpi_log.offset_end_ns;
+    c.off0 = log->offset_ns;
+    c.off1 = log->offset_end_ns;
     c.span = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
     c.thread = (uint32_t)getpid();              /* the thread of MPI_Init, unless its slot says */
     for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
@@ -545,7 +546,7 @@ void pmpi_trace_export(double ns_per_tick, int report_not_written,
     sort_records(&c);
     long long share = TRACE_MAX_RECORDS / (P > 0 ? P : 1);
     struct rank_head h = {0};
-    h.dropped = pmpi_log_dropped() +
+    h.dropped = pmpi_log_dropped(log) +
                 (long long)cut(&c, (size_t)(share > TRACE_MIN_SHARE ? share : TRACE_MIN_SHARE));
     char *names = pack_names(&c, &h.namebytes);
     if (c.failed || !names) { /* no memory here: this rank's part left empty, counted */

@@ -7,7 +7,7 @@
 #define PAPI_MPI_TRACE_EXPORT_H
 
 /* Collective, at MPI_Finalize after the wait states were computed (the log's times on
- * rank 0's clock need the offsets measured then) and the log closed (pmpi_log.on 0).
+ * rank 0's clock need the offsets measured then) and the log closed (log->on 0).
  * Every rank calls it; nothing is gathered unless PAPI_MPI_TRACE asks for a trace and
  * rank 0 can write it. A bad value, a log that is off, a missing libotf2 or a failed
  * write: one line from rank 0, and the report is written all the same. ns_per_tick:
@@ -15,6 +15,8 @@
  * then say so, and a trace written says that it alone was); waits: pmpi_waits_compute's
  * result (not done: no trace, said). */
 struct pmpi_wait_result;
-void pmpi_trace_export(double ns_per_tick, int report_failed, const struct pmpi_wait_result *waits);
+struct pmpi_event_log;
+void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_failed,
+                       const struct pmpi_wait_result *waits);
 
 #endif
