@@ -35,6 +35,7 @@
 #include "software_event.h"
 #include "socket_counters.h"
 #include "state.h"
+#include "str_append.h"
 
 /* Per thread slot (the same index as pmpi_rec.threads), guarded by pmpi_state_lock. */
 struct thread_counters {
@@ -70,14 +71,12 @@ static void set_note(const char *fmt, ...)
 {
     struct pmpi_events *ev = pmpi_events_edit();
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    str_vsetf(&ev->counter_note, fmt, ap);
     va_end(ap);
-    free(ev->counter_note);
     free(ev->counter_banner);
-    ev->counter_note = s ? s : strdup("counters limited (no memory to say why)");
+    if (!ev->counter_note)
+        ev->counter_note = strdup("counters limited (no memory to say why)");
     ev->counter_banner = NULL; /* the banner says the note whole */
 }
 

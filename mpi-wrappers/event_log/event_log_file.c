@@ -18,6 +18,7 @@
 
 #include "event_log.h"
 #include "event_log_file.h"
+#include "output_file.h"
 #include "clock.h"
 #include "papi_mpi_calls.h"
 #include "record.h"
@@ -42,20 +43,6 @@ static void say(const char *a, const char *b)
     for (int i = 0; i < 4; i++)
         if (write(2, parts[i], strlen(parts[i])) < 0)
             return;
-}
-
-static int write_all(const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
 }
 
 /* The file opened (created, or emptied of an earlier run's lines) at the first append. */
@@ -201,7 +188,7 @@ int pmpi_log_file_append(int dir, const char *reason, int exit_path)
         struct tbuf t;
         tb_init(&t, mem, LINE_CAP);
         long long next = line_text(&t, reason, lo, hi, npt, claimed);
-        if (t.cut || write_all(t.s, t.len) != 0) {
+        if (t.cut || output_file_write(fd, t.s, t.len) != 0) {
             say("could not append to ", file_name);
             rc = -1;
             break;

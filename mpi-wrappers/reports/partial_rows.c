@@ -69,20 +69,6 @@ static void say(const char *a, const char *b, const char *c)
         return;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 static void fd_path(char *buf, int fd)
 {
     /* "/proc/self/fd/<fd>" without stdio */
@@ -101,7 +87,7 @@ static int publish_named(int dir, const char *name, const char *text, size_t len
     int fd = output_file_create(dir, name, tmp, sizeof tmp);
     if (fd < 0)
         return -1;
-    int bad = write_all(fd, text, len);
+    int bad = output_file_write(fd, text, len);
     if (close(fd) != 0)
         bad = -1;
     if (bad) {
@@ -163,7 +149,7 @@ static int publish_file(const char *name, const char *prev, const char *text, si
     int fd = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
     if (fd < 0)
         return publish_named(dir, name, text, len);
-    if (write_all(fd, text, len) != 0) {
+    if (output_file_write(fd, text, len) != 0) {
         close(fd); /* an unnamed file: nothing to remove */
         return -1;
     }

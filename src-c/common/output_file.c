@@ -111,6 +111,21 @@ int output_file_create(int dirfd, const char *final, char *tmp, size_t tmplen)
     return -1;
 }
 
+int output_file_write(int fd, const void *p, size_t len)
+{
+    const char *b = p;
+    while (len > 0) {
+        ssize_t w = write(fd, b, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        b += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 int output_file_publish(int dirfd, const char *tmp, const char *final)
 {
     if (renameat(dirfd, tmp, dirfd, final) == 0)

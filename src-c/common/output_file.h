@@ -21,6 +21,10 @@ int output_dir_open(const char *path, int create, char *why, size_t whylen);
  * Async-signal-safe: no allocation, no stdio, no lock. */
 int output_file_create(int dirfd, const char *final, char *tmp, size_t tmplen);
 
+/* Writes all len bytes of p to fd, again after EINTR and short writes. 0, or -1 with
+ * errno set (0 written counts as an error: a full disk must not loop). Async-signal-safe. */
+int output_file_write(int fd, const void *p, size_t len);
+
 /* Renames tmp over final in dirfd (atomic); on failure removes tmp. Returns 0 or -1 with
  * errno set. Async-signal-safe. */
 int output_file_publish(int dirfd, const char *tmp, const char *final);

@@ -40,14 +40,19 @@ int str_appendf(char *buf, size_t size, const char *fmt, ...)
     return 0;
 }
 
+void str_vsetf(char **dst, const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    free(*dst);
+    *dst = s;
+}
+
 void str_setf(char **dst, const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    str_vsetf(dst, fmt, ap);
     va_end(ap);
-    free(*dst);
-    *dst = s;
 }

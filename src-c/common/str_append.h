@@ -6,6 +6,7 @@
 #ifndef PAPI_STR_APPEND_H
 #define PAPI_STR_APPEND_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #define STR_CUT_MARK "..."
@@ -19,5 +20,9 @@ __attribute__((visibility("hidden"), format(printf, 3, 4))) int str_appendf(char
  * freed); NULL when out of memory. */
 __attribute__((visibility("hidden"), format(printf, 2, 3))) void str_setf(char **dst,
                                                                           const char *fmt, ...);
+/* The same with the caller's arguments (a variadic wrapper that sets its own field). */
+__attribute__((visibility("hidden"), format(printf, 2, 0))) void str_vsetf(char **dst,
+                                                                           const char *fmt,
+                                                                           va_list ap);
 
 #endif
