@@ -278,30 +278,31 @@ void pmpi_pcontrol(int level, const char *name)
         say_unnamed_end();
 }
 
+/* MPI_Init or MPI_Init_thread (id) returned rc, called from site at t0: the library
+ * starts here once MPI has. */
+static int init_returned(int rc, int id, long long t0, void *site)
+{
+    if (rc == MPI_SUCCESS) {
+        pmpi_sample_hand_enter(id, site);
+        pmpi_after_init(); /* the sampler starts inside: its samples count as the call */
+        pmpi_count_call(id, t0);
+        pmpi_sample_hand_leave();
+    }
+    return rc;
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
     long long t0 = pmpi_ticks();
     int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS) {
-        pmpi_sample_hand_enter(PMPI_ID_MPI_Init, __builtin_return_address(0));
-        pmpi_after_init(); /* the sampler starts inside: its samples count as the call */
-        pmpi_count_call(PMPI_ID_MPI_Init, t0);
-        pmpi_sample_hand_leave();
-    }
-    return rc;
+    return init_returned(rc, PMPI_ID_MPI_Init, t0, __builtin_return_address(0));
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     long long t0 = pmpi_ticks();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) {
-        pmpi_sample_hand_enter(PMPI_ID_MPI_Init_thread, __builtin_return_address(0));
-        pmpi_after_init(); /* the sampler starts inside: its samples count as the call */
-        pmpi_count_call(PMPI_ID_MPI_Init_thread, t0);
-        pmpi_sample_hand_leave();
-    }
-    return rc;
+    return init_returned(rc, PMPI_ID_MPI_Init_thread, t0, __builtin_return_address(0));
 }
 
 /* When the report could not be published (full disk...), MPI_Finalize returns what the

@@ -50,6 +50,7 @@ import time
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import folded_file  # noqa: E402
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 
 report_check.guard()
@@ -90,14 +91,10 @@ def profiles(out):
 
 def folded(out, name="profile.folded"):
     """{stack: count} of the folded file found under out."""
-    files = glob.glob(os.path.join(out, "**", name), recursive=True)
-    if len(files) != 1:
-        fail("%d files %s under %s" % (len(files), name, out))
-    stacks = {}
-    for line in open(files[0]):
-        stack, count = line.rstrip("\n").rsplit(" ", 1)
-        stacks[stack] = stacks.get(stack, 0) + int(count)
-    return stacks
+    try:
+        return folded_file.stacks(out, name)
+    except ValueError as e:
+        fail(str(e))
 
 
 def self_of(stacks):

@@ -25,6 +25,7 @@
 
 #include "env.h"
 #include "run_sample.h"
+#include "run_thread_hook.h"
 
 /* The drain thread's period adapts to the fullest ring it found: halved when one was
  * over a quarter full, doubled when all were under 1/16, between these bounds (each
@@ -52,7 +53,7 @@ static int fatal_sig;
 static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
 #define RS_FATAL_N       (int)(sizeof fatal_sigs / sizeof fatal_sigs[0])
 #define RS_FATAL_WRITE_S 10 /* the most a dying program may take to write its profile */
-static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+static run_create_fn real_create;
 
 static void add_note(const char *text)
 {
@@ -174,34 +175,17 @@ static void thread_done(void *p)
     free(r);
 }
 
-struct start {
-    void *(*fn)(void *);
-    void *arg;
-};
-
-static void *trampoline(void *p)
+static void thread_starts(void)
 {
-    struct start st = *(struct start *)p;
-    free(p);
     if (ready)
         sample_this_thread();
-    return st.fn(st.arg);
 }
 
 int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
     if (!real_create)
-        real_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
-                               void *))dlsym(RTLD_NEXT, "pthread_create");
-    struct start *st = ready ? malloc(sizeof *st) : NULL;
-    if (!st)
-        return real_create(t, attr, fn, arg);
-    st->fn = fn;
-    st->arg = arg;
-    int ret = real_create(t, attr, trampoline, st);
-    if (ret != 0)
-        free(st);
-    return ret;
+        real_create = run_next_create();
+    return run_thread_create(real_create, t, attr, fn, arg, ready ? thread_starts : NULL);
 }
 
 static void before_fork(void)
@@ -312,8 +296,7 @@ static void catch_fatal(void);
 
 __attribute__((constructor)) static void sample_start(void)
 {
-    real_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
-        RTLD_NEXT, "pthread_create");
+    real_create = run_next_create();
     if (!real_create || configure() != 0 || pthread_key_create(&key, thread_done) != 0 ||
         stack_table_init(&table, cfg.cap, 1 + cfg.nread) != 0)
         return;

@@ -7,7 +7,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "env.h"
 #include "mono_clock.h"
 #include "papi.h"
+#include "run_thread_hook.h"
 
 #define MAX_EVENTS 32
 #define MAX_LIVE   1024
@@ -119,35 +119,18 @@ static void count_this_thread(void)
     pthread_setspecific(key, c);
 }
 
-struct start {
-    void *(*fn)(void *);
-    void *arg;
-};
-
-static void *trampoline(void *p)
+static void thread_starts(void)
 {
-    struct start st = *(struct start *)p;
-    free(p);
     if (ready)
         count_this_thread();
-    return st.fn(st.arg);
 }
 
 int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    static run_create_fn real;
     if (!real)
-        real = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
-            RTLD_NEXT, "pthread_create");
-    struct start *st = malloc(sizeof *st);
-    if (!st || !ready)
-        return free(st), real(t, attr, fn, arg);
-    st->fn = fn;
-    st->arg = arg;
-    int ret = real(t, attr, trampoline, st);
-    if (ret != 0)
-        free(st);
-    return ret;
+        real = run_next_create();
+    return run_thread_create(real, t, attr, fn, arg, ready ? thread_starts : NULL);
 }
 
 static int start_library(void)
