@@ -111,18 +111,14 @@ static size_t root_cause(const char *why, const char **start)
     return n > MAX_CAUSE ? MAX_CAUSE : n;
 }
 
-char *pmpi_failed_banner(const struct pmpi_failed *f, const char *after)
+/* The banner's list: the events of the shared reason first, under its first sentence,
+ * then each other one with its error and root cause. */
+static void put_banner(FILE *out, const struct pmpi_failed *f, const char *tail)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!out)
-        return NULL;
-    const char *tail = shared_tail(f);
     size_t cut = tail ? strlen(tail) : 0;
     int listed = 0;
     fputs("not counted: ", out);
-    if (tail) { /* the events of the shared reason first, under its first sentence */
+    if (tail) {
         for (int i = 0; i < f->n; i++)
             if (ends_with(f->why[i], tail, cut))
                 fprintf(out, "%s%s", listed++ ? ", " : "", f->name[i]);
@@ -138,15 +134,22 @@ char *pmpi_failed_banner(const struct pmpi_failed *f, const char *after)
         fprintf(out, "%s%s (%s%s%.*s)", listed++ ? ", " : "", f->name[i], f->err[i], n ? ": " : "",
                 (int)n, n ? root : "");
     }
-    fputs(after, out);
-    if (fclose(out) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
 }
 
-char *pmpi_failed_note(const struct pmpi_failed *f, const char *before, const char *after)
+/* The note's list: every event with its whole reason, a shared tail said once after. */
+static void put_note(FILE *out, const struct pmpi_failed *f, const char *tail)
+{
+    for (int i = 0; i < f->n; i++) {
+        fputs(i ? ", " : "", out);
+        put_event(out, f, i, tail);
+    }
+}
+
+/* before, the list put_list writes, after and (for the note) the shared tail, on the
+ * heap; NULL when out of memory. */
+static char *failed_text(const struct pmpi_failed *f, const char *before, const char *after,
+                         void (*put_list)(FILE *, const struct pmpi_failed *, const char *),
+                         int tail_after)
 {
     char *text = NULL;
     size_t len = 0;
@@ -155,16 +158,23 @@ char *pmpi_failed_note(const struct pmpi_failed *f, const char *before, const ch
         return NULL;
     const char *tail = shared_tail(f);
     fputs(before, out);
-    for (int i = 0; i < f->n; i++) {
-        fputs(i ? ", " : "", out);
-        put_event(out, f, i, tail);
-    }
+    put_list(out, f, tail);
     fputs(after, out);
-    if (tail)
+    if (tail && tail_after)
         fprintf(out, "; note 1: %s", tail);
     if (fclose(out) != 0) {
         free(text);
         return NULL;
     }
     return text;
+}
+
+char *pmpi_failed_banner(const struct pmpi_failed *f, const char *after)
+{
+    return failed_text(f, "", after, put_banner, 0);
+}
+
+char *pmpi_failed_note(const struct pmpi_failed *f, const char *before, const char *after)
+{
+    return failed_text(f, before, after, put_note, 1);
 }

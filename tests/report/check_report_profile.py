@@ -75,11 +75,7 @@ def sample(papi_run, out, args, extra=()):
 
 
 def folded(out, name="profile.folded"):
-    """{stack: count} of the folded file found under out."""
-    try:
-        return folded_file.stacks(out, name)
-    except ValueError as e:
-        fail(str(e))
+    return folded_file.stacks(out, name, on_error=fail)
 
 
 def flames(page):

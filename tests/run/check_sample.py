@@ -90,11 +90,7 @@ def profiles(out):
 
 
 def folded(out, name="profile.folded"):
-    """{stack: count} of the folded file found under out."""
-    try:
-        return folded_file.stacks(out, name)
-    except ValueError as e:
-        fail(str(e))
+    return folded_file.stacks(out, name, on_error=fail)
 
 
 def self_of(stacks):
