@@ -19,6 +19,7 @@
 #include "folded.h"
 #include "json_writer.h"
 #include "output_file.h"
+#include "profile_writer.h"
 #include "run_identity.h"
 #include "run_sample.h"
 
@@ -148,14 +149,7 @@ static int write_json(FILE *f, const struct rs_config *c, const struct stack_tab
     jw_arr_begin(&w, "frames");
     for (size_t i = 0; i < rs_syms_count(s); i++) {
         const struct rs_frame *fr = rs_syms_frame(s, i);
-        jw_obj_begin(&w, NULL);
-        jw_str(&w, "name", fr->name);
-        jw_str(&w, "module", fr->module);
-        if (fr->file) {
-            jw_str(&w, "file", fr->file);
-            jw_int(&w, "line", fr->line);
-        }
-        jw_obj_end(&w);
+        profile_frame_write(&w, &(struct profile_frame){fr->name, fr->module, fr->file, fr->line});
     }
     jw_arr_end(&w);
     jw_arr_begin(&w, "stacks");
@@ -164,10 +158,7 @@ static int write_json(FILE *f, const struct rs_config *c, const struct stack_tab
         jw_obj_begin(&w, NULL);
         jw_int(&w, "tid", st->tid);
         jw_uint(&w, "samples", st->samples);
-        jw_arr_begin(&w, "counts");
-        for (int i = 0; i <= c->nread; i++)
-            jw_uint(&w, NULL, st->weight[i]);
-        jw_arr_end(&w);
+        profile_counts_write(&w, "counts", st->weight, 1 + c->nread);
         jw_arr_begin(&w, "frames");
         for (uint32_t d = 0; d < st->depth; d++)
             jw_int(&w, NULL, idx[st->first + d]);
