@@ -26,6 +26,13 @@ void profile_frame_write(struct jw *w, const struct profile_frame *f);
 void profile_function_write(struct jw *w, const char *function, const char *region,
                             unsigned long long samples);
 
+/* "metrics": the -m metrics papi_run computes per function, from text (a line per metric:
+ * NAME, UNIT, FORMULA, then EVENT, PLACE pairs, tab separated; PAPI_RUN_SAMPLE_METRICS):
+ * each with its formula and the place of each of its events among the nw events, so that
+ * a reader evaluates it from any sum of the counts (a function's, a rank's). Lines that
+ * are not papi_run's, or name a place past nw, are left out. */
+void profile_metrics_write(struct jw *w, const char *text, int nw);
+
 /* key: [n counts], one per event. */
 void profile_counts_write(struct jw *w, const char *key, const uint64_t *counts, int n);
 

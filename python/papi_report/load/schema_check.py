@@ -52,6 +52,8 @@ def kind_of(path, doc):
             return "validate"
         if doc.get("kind") == "profile":  # papi_run --sample's profile_RUNID_PID.json
             return "profile"
+        if doc.get("kind") == "profile_job":  # papi_run --sample's job_profile_RUNID.json
+            return "profile_job"
         if "traceEvents" in doc:
             return "trace_json"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
