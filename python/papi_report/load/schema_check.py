@@ -276,7 +276,8 @@ def report_files(path):
             if n.endswith(".events.jsonl") and n.startswith("papi_mpi_rank"):
                 found.append(os.path.join(base, n))
             elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
-                                        or n.startswith("profile_") or n.startswith("trace_rank_")
+                                        or n.startswith("profile_") or n.startswith("job_profile_")
+                                        or n.startswith("trace_rank_")
                                         or n == "papi_validate.json" or n == "regions_hatchet.json"):
                 found.append(os.path.join(base, n))
             elif csv_check.table_of(n, schemas()):  # the MPI wrapper's and papi_report's CSVs
