@@ -154,13 +154,16 @@ static void add_item(struct item *it, const uint64_t *w, uint64_t n)
 /* The stack's thread and places (its "# stack" head) into the job's tables. */
 static void add_placed(const char *stack, const uint64_t *w)
 {
-    char key[8192];
     const struct rs_job_process *pr = &procs[nprocs - 1];
-    snprintf(key, sizeof key, "%s\t%s", stack, head.where);
-    add_item(find(&placed, key, strlen(key)), w, head.samples);
-    snprintf(key, sizeof key, "%d\t%ld\t%d\t%s", pr->rank, pr->pid, head.tid,
-             leaf_frame(stack, head.parts));
-    add_item(find(&threads, key, strlen(key)), w, head.samples);
+    char *key = NULL; /* as long as the stack (128 frames of C++ names): never cut */
+    if (asprintf(&key, "%s\t%s", stack, head.where) >= 0)
+        add_item(find(&placed, key, strlen(key)), w, head.samples);
+    free(key);
+    key = NULL;
+    if (asprintf(&key, "%d\t%ld\t%d\t%s", pr->rank, pr->pid, head.tid,
+                 leaf_frame(stack, head.parts)) >= 0)
+        add_item(find(&threads, key, strlen(key)), w, head.samples);
+    free(key);
 }
 
 static void add_line(char *line)
@@ -331,7 +334,9 @@ static int write_tables(struct jw *w)
     struct item **st = sorted(&placed), **th = sorted(&threads);
     jw_arr_begin(w, "stacks");
     for (size_t k = 0; st && th && k < placed.n; k++) {
-        char *tab = strchr(st[k]->key, '\t');
+        char *tab = strchr(st[k]->key, '\t'); /* (add_placed's: always there) */
+        if (!tab)
+            continue;
         jw_obj_begin(w, NULL);
         *tab = 0;
         jw_str(w, "stack", st[k]->key);
