@@ -1,11 +1,14 @@
-"""The profiles of papi_run --sample (profile_RUNID_PID.json, schema/profile.schema.json):
-every process and rank of one run merged into the flame-graph files (profile.folded,
-weighted by the sampled event; profile.EVENT.folded per event read with it; flamegraph.pl's
-"root;...;leaf count" lines) and a table of the functions by their self share, with the
-spread over ranks (min, mean, max and the rank of the max) when there are several, and
-each -m metric of the function's own summed counts (profile_metrics: a ratio of sums),
-with ranks also its spread over the ranks that sampled the function (each rank's metric of
-its own counts of the function). Each file is checked against its schema on load."""
+"""The profiles of papi_run --sample: the job's job_profile_RUNID.json
+(schema/profile_job.schema.json), which papi_run merged once from every process and rank
+of one run: its stacks by names and places and each thread's functions. From it: the
+flame-graph files (profile.folded, weighted by the sampled event; profile.EVENT.folded per
+event read with it; flamegraph.pl's "root;...;leaf count" lines) and a table of the
+functions by their self share, with the spread over ranks (min, mean, max and the rank of
+the max) when there are several, and each -m metric of the function's own summed counts
+(profile_metrics: a ratio of sums), with ranks also its spread over the ranks that sampled
+the function (each rank's metric of its own counts of the function). Output folders of an
+older papi_run have only the processes' profile_RUNID_PID.json (schema/profile.schema.json):
+their job is merged here (_job_of). Each file is checked against its schema on load."""
 import csv
 import glob
 import os
@@ -16,26 +19,29 @@ from .check import MalformedInput, _load_json, forget
 
 
 def find(paths):
-    """The profile files under paths (files or directories, searched to any depth)."""
+    """The profile files under paths (files or directories, searched to any depth): the
+    processes' profile_RUNID_PID.json and the job's job_profile_RUNID.json."""
     found = []
     for p in paths:
         if os.path.isdir(p):
-            found += glob.glob(os.path.join(p, "**", "profile_*.json"), recursive=True)
-        elif re.fullmatch(r"profile_.*\.json", os.path.basename(p)):
+            for pattern in ("profile_*.json", "job_profile_*.json"):
+                found += glob.glob(os.path.join(p, "**", pattern), recursive=True)
+        elif re.fullmatch(r"(job_)?profile_.*\.json", os.path.basename(p)):
             found.append(p)
     return sorted({os.path.realpath(f) for f in found})
 
 
 def _checked(path):
-    """The profile in path, refused (MalformedInput: the file, the JSON path and the rule
-    broken, in one line) when it is not JSON or breaks schema/profile.schema.json, as
-    load.py refuses MPI reports and region files; None for a JSON file of another kind."""
+    """The profile (a process's or the job's) in path, refused (MalformedInput: the file,
+    the JSON path and the rule broken, in one line) when it is not JSON or breaks its
+    schema, as load.py refuses MPI reports and region files; None for a JSON file of
+    another kind."""
     d = _load_json(path)
     forget(d)  # the schema is the check here; check.finite()'s note is not wanted
-    if not isinstance(d, dict) or d.get("kind") != "profile":
+    if not isinstance(d, dict) or d.get("kind") not in ("profile", "profile_job"):
         return None
     try:
-        why = schema_check.check_document(path, d, "profile")
+        why = schema_check.check_document(path, d, d["kind"])
     except schema_check.SchemaUnavailable:
         why = None  # no schema files installed: read as before
     if why:
@@ -50,6 +56,13 @@ def _cross_fault(d):
     """What the schema cannot say of a profile: a stack's counts, one per event of events;
     its frames, indices into frames. None, or the JSON path and why."""
     events, frames = d.get("events"), d.get("frames")
+    if d.get("kind") == "profile_job":
+        for table in ("stacks", "thread_functions"):
+            for i, s in enumerate(d.get(table) or []):
+                if isinstance(events, list) and len(s.get("counts") or []) != len(events):
+                    return ("$.%s[%d].counts: %d counts for the %d events of $.events"
+                            % (table, i, len(s.get("counts") or []), len(events)))
+        return None
     for i, s in enumerate(d.get("stacks") if isinstance(d.get("stacks"), list) else []):
         if not isinstance(s, dict):
             continue
@@ -65,39 +78,87 @@ def _cross_fault(d):
 
 
 def load(files, run=None):
-    """The documents of one run: run's, else the latest run's (by start)."""
+    """The job's profile of one run (run's, else the latest run's by start), as
+    job_profile_RUNID.json holds it; None without profiles."""
     docs = [d for d in map(_checked, files) if d is not None]
     if not docs:
-        return []
+        return None
     if run is None:
         run = max(docs, key=lambda d: (d["run"]["start"], d["run"]["id"]))["run"]["id"]
-    return [d for d in docs if d["run"]["id"] == run]
+    docs = [d for d in docs if d["run"]["id"] == run]
+    jobs = [d for d in docs if d["kind"] == "profile_job"]
+    if jobs:
+        return jobs[0]
+    # Output folders of papi_run before it wrote job_profile_RUNID.json (papi-compat 1.0.0
+    # as of main 768cc1e and earlier) hold only the processes' files: merged here.
+    procs = [d for d in docs if d["kind"] == "profile"]
+    return _job_of(procs) if procs else None
 
 
-def merge(docs):
-    """(events, {stack: [weight per event]}, {function: {rank: [self weight per event]}},
-    {function: [self weight per event]}, skipped files' notes)."""
-    events, stacks, per_rank, own, notes = None, {}, {}, {}, []
+def as_job(profiles):
+    """A job's profile as load gives it; a list of one run's process documents (an older
+    caller's) merged into one first."""
+    return _job_of(profiles) if isinstance(profiles, list) and profiles else profiles
+
+
+def _split(frame):
+    """[(name, where)] of one frame: an inlined chain (a;b) is several names, the file and
+    line belong to the innermost."""
+    parts = frame["name"].split(";")
+    where = "%s:%d" % (frame["file"], frame.get("line", 0)) if frame.get("file") else ""
+    return [(p, "") for p in parts[:-1]] + [(parts[-1], where)]
+
+
+def _add(table, key, s, n):
+    e = table.setdefault(key, {"samples": 0, "counts": [0] * n})
+    e["samples"] += s["samples"]
+    for i, c in enumerate(s["counts"][:n]):
+        e["counts"][i] += c
+
+
+def _job_of(docs):
+    """The processes' profiles of one run merged as papi_run merges them into
+    job_profile_RUNID.json (run_sample_merge.c): for output folders without one. A process
+    whose events differ from the first's is left out, as papi_run leaves it out."""
+    events = docs[0]["events"]
+    docs = [d for d in docs if d["events"] == events]
+    placed, threads = {}, {}
     for d in docs:
-        if events is None:
-            events = d["events"]
-        if d["events"] != events:
-            notes.append("pid %d: events %s differ from %s: left out" % (d["pid"], d["events"], events))
-            continue
-        names = [f["name"] for f in d["frames"]]
-        rank = d["rank"] if d["rank"] is not None else 0
+        frames = [_split(f) for f in d["frames"]]
         for s in d["stacks"]:
-            path = [names[i] for i in s["frames"]]
-            key = ";".join(path)
-            w = stacks.setdefault(key, [0] * len(events))
-            o = own.setdefault(path[-1], [0] * len(events))
-            for i, c in enumerate(s["counts"]):
-                w[i] += c
-                o[i] += c
-            r = per_rank.setdefault(path[-1], {}).setdefault(rank, [0] * len(events))
-            for i, c in enumerate(s["counts"][: len(events)]):
-                r[i] += c
-    return events or [], stacks, per_rank, own, notes
+            path = [p for i in s["frames"] for p in frames[i]]
+            _add(placed, (";".join(n for n, _ in path), ";".join(w for _, w in path)), s, len(events))
+            leaf = d["frames"][s["frames"][-1]]["name"]
+            _add(threads, (d["rank"], d["pid"], s["tid"], leaf), s, len(events))
+    return {"kind": "profile_job", "run": docs[0]["run"], "events": events,
+            "metrics": profile_metrics.metrics_of(docs),
+            "processes": [{"pid": d["pid"], "rank": d["rank"], "samples": d.get("samples", 0)} for d in docs],
+            "stacks": [dict(stack=k[0], where=k[1], **e) for k, e in placed.items()],
+            "thread_functions": [dict(rank=k[0], pid=k[1], tid=k[2], function=k[3], **e)
+                                 for k, e in threads.items()]}
+
+
+def merge(job):
+    """(events, {stack: [weight per event]}, {function: {rank: [self weight per event]}},
+    {function: [self weight per event]}): the job's stacks by their names, its threads'
+    functions by rank and over all."""
+    events, stacks, per_rank, own = job["events"], {}, {}, {}
+    n = len(events)
+    for s in job["stacks"]:
+        w = stacks.setdefault(s["stack"], [0] * n)
+        for i, c in enumerate(s["counts"]):
+            w[i] += c
+    for t in job["thread_functions"]:
+        o = own.setdefault(t["function"], [0] * n)
+        r = per_rank.setdefault(t["function"], {}).setdefault(_rank(t), [0] * n)
+        for i, c in enumerate(t["counts"]):
+            o[i] += c
+            r[i] += c
+    return events, stacks, per_rank, own
+
+
+def _rank(entry):
+    return entry["rank"] if entry["rank"] is not None else 0
 
 
 def folded_name(event, first):
@@ -106,7 +167,7 @@ def folded_name(event, first):
     return "profile.%s.folded" % re.sub(r"[^A-Za-z0-9._-]", "_", event)
 
 
-def functions(docs):
+def functions(job):
     """Rows of the functions table, largest self share first. With several ranks: min,
     mean, max and max_rank of the sampled event's self weight over all ranks (a rank
     without the function counts 0), then per -m metric M "M min", "M mean", "M max" and
@@ -114,11 +175,12 @@ def functions(docs):
     that never sampled it has none: no 0 stands in for a ratio). Where a process (a rank)
     had several threads (one thread a rank would repeat the ranks' columns): "thread min", "thread mean", "thread max" of the sampled event's self weight over all
     threads and max_thread ("rank/tid", "pid/tid" without ranks)."""
-    events, _, per_rank, own, _ = merge(docs)
-    ranks = sorted({d["rank"] if d["rank"] is not None else 0 for d in docs})
+    job = as_job(job)
+    events, _, per_rank, own = merge(job)
+    ranks = sorted({_rank(p) for p in job["processes"]})
     totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
-    metrics = profile_metrics.metrics_of(docs)
-    by_thread, threads = thread_weights(docs)
+    metrics = job["metrics"]
+    by_thread, threads = thread_weights(job)
     rows = []
     for fn, o in own.items():
         row = {"function": fn}
@@ -139,18 +201,15 @@ def functions(docs):
     return rows
 
 
-def thread_weights(docs):
+def thread_weights(job):
     """({function: {thread: self weight of the sampled event}}, [threads]): a thread named
     "rank/tid" in an MPI run, else "pid/tid" (tids are per host, ranks may share one)."""
     by, threads = {}, set()
-    for d in docs:
-        names = [f["name"] for f in d["frames"]]
-        who = d["rank"] if d["rank"] is not None else d["pid"]
-        for s in d["stacks"]:
-            t = "%s/%s" % (who, s["tid"])
-            threads.add(t)
-            leaf = by.setdefault(names[s["frames"][-1]], {})
-            leaf[t] = leaf.get(t, 0) + s["counts"][0]
+    for e in as_job(job)["thread_functions"]:
+        t = "%s/%s" % (e["rank"] if e["rank"] is not None else e["pid"], e["tid"])
+        threads.add(t)
+        leaf = by.setdefault(e["function"], {})
+        leaf[t] = leaf.get(t, 0) + e["counts"][0]
     return by, sorted(threads)
 
 
@@ -179,10 +238,10 @@ def spread(metric, by_rank):
 
 def write(paths, outdir, run=None):
     """The merged files of paths' profiles in outdir; the paths written ([] without any)."""
-    docs = load(find(paths), run)
-    if not docs:
+    job = load(find(paths), run)
+    if not job:
         return []
-    events, stacks, _, _, _ = merge(docs)
+    events, stacks, _, _ = merge(job)
     os.makedirs(outdir, exist_ok=True)
     written = []
     for i, ev in enumerate(events):
@@ -193,7 +252,7 @@ def write(paths, outdir, run=None):
                     f.write("%s %d\n" % (key, stacks[key][i]))
         os.replace(path + ".tmp", path)
         written.append(path)
-    rows = functions(docs)
+    rows = functions(job)
     path = os.path.join(outdir, "profile_functions.csv")
     with open(path + ".tmp", "w", encoding="utf-8", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["function"])

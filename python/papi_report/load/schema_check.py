@@ -52,6 +52,8 @@ def kind_of(path, doc):
             return "validate"
         if doc.get("kind") == "profile":  # papi_run --sample's profile_RUNID_PID.json
             return "profile"
+        if doc.get("kind") == "profile_job":  # papi_run --sample's job_profile_RUNID.json
+            return "profile_job"
         if "traceEvents" in doc:
             return "trace_json"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
@@ -274,7 +276,8 @@ def report_files(path):
             if n.endswith(".events.jsonl") and n.startswith("papi_mpi_rank"):
                 found.append(os.path.join(base, n))
             elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
-                                        or n.startswith("profile_") or n.startswith("trace_rank_")
+                                        or n.startswith("profile_") or n.startswith("job_profile_")
+                                        or n.startswith("trace_rank_")
                                         or n == "papi_validate.json" or n == "regions_hatchet.json"):
                 found.append(os.path.join(base, n))
             elif csv_check.table_of(n, schemas()):  # the MPI wrapper's and papi_report's CSVs

@@ -43,23 +43,19 @@ def has_profiles(path):
 def _run(path):
     """(events, {function: [self weight per event]}, {function: samples}, samples, [total
     per event], metrics) of the newest profiled run under path; None without profiles."""
-    docs = profile.load(profile.find([path]))
-    if not docs:
+    job = profile.load(profile.find([path]))
+    if not job:
         return None
-    events = docs[0]["events"]
+    events = job["events"]
     own, samples = {}, {}
-    for d in docs:
-        if d["events"] != events:
-            continue
-        names = [f["name"].split(";")[-1] for f in d["frames"]]  # the innermost, as folded's leaf
-        for s in d["stacks"]:
-            fn = names[s["frames"][-1]]
-            w = own.setdefault(fn, [0] * len(events))
-            for i, c in enumerate(s["counts"][: len(events)]):
-                w[i] += c
-            samples[fn] = samples.get(fn, 0) + s["samples"]
+    for e in job["thread_functions"]:
+        fn = e["function"].split(";")[-1]  # the innermost, as folded's leaf
+        w = own.setdefault(fn, [0] * len(events))
+        for i, c in enumerate(e["counts"]):
+            w[i] += c
+        samples[fn] = samples.get(fn, 0) + e["samples"]
     totals = [sum(w[i] for w in own.values()) for i in range(len(events))]
-    return events, own, samples, sum(samples.values()), totals, profile_metrics.metrics_of(docs)
+    return events, own, samples, sum(samples.values()), totals, job["metrics"]
 
 
 def _side(paths):

@@ -1,7 +1,7 @@
 """papi_report.tables.profile_tables: the sampled profiles as tidy tables (issue 48, the job-wide
 view). Two inputs give them:
-  papi_run --sample's profile_RUNID_PID.json files (source "profiles", one run's
-  documents as profile.load gives them):
+  papi_run --sample's profile of one run (source "profiles": the job's
+  job_profile_RUNID.json as profile.load gives it, papi_run's merge of every process):
     profile_functions         function, self share of each event, each -m metric of the
                               function's own counts, and over ranks min, mean, max and
                               max_rank of the sampled event, then "M min", "M mean",
@@ -33,46 +33,21 @@ RANK_COLUMNS = ["rank", "pid", "tid", "function", "weight", "share_pct"]
 REGION_COLUMNS = ["rank", "thread", "tid", "function", "region", "samples", "share_pct"]
 
 
-def _split(frame):
-    """[(name, where)] of one frame: an inlined chain (a;b) is several names, the file and
-    line belong to the innermost."""
-    parts = frame["name"].split(";")
-    where = ""
-    if frame.get("file"):
-        where = "%s:%d" % (frame["file"], frame.get("line", 0))
-    return [(p, "") for p in parts[:-1]] + [(parts[-1], where)]
-
-
-def _frames(doc):
-    """Per frame index: [(name, where)]."""
-    return [_split(f) for f in doc["frames"]]
-
-
-def profile_functions(docs):
-    df = pd.DataFrame(profile.functions(docs))
+def profile_functions(job):
+    df = pd.DataFrame(profile.functions(job))
     for c in df.columns:
         if c == "max_rank" or c.endswith(" max_rank"):
             df[c] = df[c].astype("Int64")  # a rank, also where a metric has none
     return df
 
 
-def profile_stacks(docs):
-    """One row per distinct (names, places) stack of the run, weights summed."""
-    events = docs[0]["events"] if docs else []
-    merged = {}
-    for d in docs:
-        if d["events"] != events:
-            continue  # profile.merge leaves it out with a note too
-        frames = _frames(d)
-        for s in d["stacks"]:
-            path = [p for i in s["frames"] for p in frames[i]]
-            key = (";".join(n for n, _ in path), ";".join(w for _, w in path))
-            w = merged.setdefault(key, [0] * len(events))
-            for i, c in enumerate(s["counts"][: len(events)]):
-                w[i] += c
-    metrics = profile_metrics.metrics_of(docs)
-    rows = [[k[0], k[1]] + w + [profile_metrics.evaluate(m, w) for m in metrics]
-            for k, w in merged.items()]
+def profile_stacks(job):
+    """One row per distinct (names, places) stack of the run, weights summed (by papi_run's
+    merge), in the order of the sampled event's weight, then of the names and places."""
+    job = profile.as_job(job)
+    events, metrics = job["events"], job["metrics"]
+    rows = [[s["stack"], s["where"]] + s["counts"] + [profile_metrics.evaluate(m, s["counts"]) for m in metrics]
+            for s in sorted(job["stacks"], key=lambda s: (s["stack"], s["where"]))]
     df = pd.DataFrame(rows, columns=["stack", "where"] + list(events) + [m["name"] for m in metrics])
     if len(df):
         df = df.sort_values(events[0], ascending=False, kind="stable").reset_index(drop=True)
@@ -81,17 +56,15 @@ def profile_stacks(docs):
     return df
 
 
-def profile_function_ranks(docs):
-    """Each thread's self weight of the sampled event per function."""
+def profile_function_ranks(job):
+    """Each thread's self weight of the sampled event per function (the innermost name of
+    an inlined chain)."""
     own, totals = {}, {}
-    for d in docs:
-        frames = _frames(d)
-        rank = d["rank"] if d["rank"] is not None else 0
-        for s in d["stacks"]:
-            leaf = frames[s["frames"][-1]][-1][0]
-            key = (rank, d["pid"], s["tid"])
-            own[key + (leaf,)] = own.get(key + (leaf,), 0) + s["counts"][0]
-            totals[key] = totals.get(key, 0) + s["counts"][0]
+    for e in profile.as_job(job)["thread_functions"]:
+        key = (e["rank"] if e["rank"] is not None else 0, e["pid"], e["tid"])
+        leaf = e["function"].split(";")[-1]
+        own[key + (leaf,)] = own.get(key + (leaf,), 0) + e["counts"][0]
+        totals[key] = totals.get(key, 0) + e["counts"][0]
     rows = [list(k) + [w, 100.0 * w / totals[k[:3]] if totals[k[:3]] else 0.0]
             for k, w in sorted(own.items())]
     return pd.DataFrame(rows, columns=RANK_COLUMNS)
@@ -117,9 +90,9 @@ def rank_grid(ranks):
     return grid, label
 
 
-def profile_function_rank_grid(docs):
+def profile_function_rank_grid(job):
     """The heat map's cells as a table: function, then "rank N" per rank."""
-    ranks = profile_function_ranks(docs)
+    ranks = profile_function_ranks(job)
     if ranks.empty:
         return pd.DataFrame(columns=["function"])
     grid, label = rank_grid(ranks)

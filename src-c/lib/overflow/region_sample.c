@@ -17,6 +17,7 @@
 #include "env.h"
 #include "json_writer.h"
 #include "overflow_internal.h"
+#include "profile_writer.h"
 #include "region_sample.h"
 #include "sample_spec.h"
 #include "sample_table.h"
@@ -302,16 +303,9 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
     jw_int(w, "slowed", slowed);
     jw_str(w, "names", how);
     jw_arr_begin(w, "functions");
-    for (int i = 0; i < n; i++) {
-        jw_obj_begin(w, NULL);
-        jw_str(w, "function", v[i].name);
-        if (v[i].region >= 0)
-            jw_str(w, "region", region_name(arg, v[i].region));
-        else
-            jw_null(w, "region");
-        jw_uint(w, "samples", v[i].count);
-        jw_obj_end(w);
-    }
+    for (int i = 0; i < n; i++)
+        profile_function_write(w, v[i].name,
+                               v[i].region >= 0 ? region_name(arg, v[i].region) : NULL, v[i].count);
     jw_arr_end(w);
     jw_obj_end(w);
     free(v);

@@ -2,7 +2,8 @@
  * of the program (each rank under mpirun) leaves .sample_RUNID_PID.txt in the output
  * directory; papi_run, once its program has ended, merges every one of its run under an
  * exclusive flock on .profile.lock, so the papi_run of the last rank to end writes the
- * whole job's profile.folded. Stacks are summed by their frames' names (threads and
+ * whole job's profile.folded and job_profile_RUNID.json, the job's profile papi_report
+ * reads (the one merge of the job). Stacks are summed by their frames' names (threads and
  * processes together); a function's self share is its weight as the leaf frame. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -16,17 +17,28 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "folded.h"
+#include "json_writer.h"
 #include "output_file.h"
 #include "papi_metrics.h"
+#include "profile_writer.h"
 #include "run_identity.h"
 #include "run_sample_opts.h"
 
-#define TOP_FUNCTIONS 10
+#define TOP_FUNCTIONS    10
+#define RS_JOB_PROCESSES 4096 /* processes the job's profile lists */
+
+struct rs_job_process {
+    long pid;
+    int rank; /* -1: none */
+    unsigned long long samples, lost, dropped, dropped_weight;
+};
 
 struct item {
     char *key;
     uint64_t w[1 + RS_MAX_READ];
+    uint64_t samples; /* (the job file's tables) */
     struct item *next;
 };
 
@@ -36,6 +48,16 @@ struct map {
 };
 
 static struct map stacks, funcs;
+/* The job's profile (run_sample_job.c): stacks by names and places, each thread's
+ * functions, the processes; the stack line's head ("# stack", run_sample_profile.c). */
+static struct map placed, threads;
+static struct rs_job_process procs[RS_JOB_PROCESSES];
+static int nprocs;
+static struct {
+    int tid, parts, set;
+    unsigned long long samples;
+    char *where;
+} head;
 static char events[1 + RS_MAX_READ][RS_NAME_LEN];
 static int nw, nfiles;
 static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped, dropped_weight;
@@ -112,6 +134,38 @@ static int check_events(char *line)
     return n == nw && memcmp(events, names, (size_t)n * RS_NAME_LEN) == 0 ? 0 : -1;
 }
 
+/* The leaf frame's names: the last parts of stack's (an inlined chain is several). */
+static const char *leaf_frame(const char *stack, int parts)
+{
+    const char *p = stack + strlen(stack);
+    while (p > stack && (p[-1] != ';' || --parts > 0))
+        p--;
+    return p;
+}
+
+static void add_item(struct item *it, const uint64_t *w, uint64_t n)
+{
+    for (int i = 0; it && i < nw; i++)
+        it->w[i] += w[i];
+    if (it)
+        it->samples += n;
+}
+
+/* The stack's thread and places (its "# stack" head) into the job's tables. */
+static void add_placed(const char *stack, const uint64_t *w)
+{
+    const struct rs_job_process *pr = &procs[nprocs - 1];
+    char *key = NULL; /* as long as the stack (128 frames of C++ names): never cut */
+    if (asprintf(&key, "%s\t%s", stack, head.where) >= 0)
+        add_item(find(&placed, key, strlen(key)), w, head.samples);
+    free(key);
+    key = NULL;
+    if (asprintf(&key, "%d\t%ld\t%d\t%s", pr->rank, pr->pid, head.tid,
+                 leaf_frame(stack, head.parts)) >= 0)
+        add_item(find(&threads, key, strlen(key)), w, head.samples);
+    free(key);
+}
+
 static void add_line(char *line)
 {
     uint64_t w[1 + RS_MAX_READ];
@@ -128,6 +182,31 @@ static void add_line(char *line)
         f->w[i] += w[i];
         total[i] += w[i];
     }
+    if (head.set && nprocs > 0)
+        add_placed(stack, w);
+    head.set = 0;
+}
+
+/* "# stack TID SAMPLES PARTS\tWHERE": the next folded line's thread, samples and places. */
+static void read_head(char *line)
+{
+    char *tab = strchr(line, '\t');
+    line[strcspn(line, "\n")] = 0;
+    free(head.where);
+    head.where = tab ? strdup(tab + 1) : NULL;
+    head.set = head.where &&
+               sscanf(line, "# stack %d %llu %d", &head.tid, &head.samples, &head.parts) == 3;
+}
+
+/* "# pid ..." opens a process of the job file (its rank on the "# rank" line after). */
+static void add_process(long pid, unsigned long long sm, unsigned long long lo,
+                        unsigned long long dr, unsigned long long dw)
+{
+    if (nprocs == RS_JOB_PROCESSES) {
+        add_note("more processes than the job's profile lists: the first ones kept");
+        return;
+    }
+    procs[nprocs++] = (struct rs_job_process){pid, -1, sm, lo, dr, dw};
 }
 
 static void read_file(int dirfd, const char *name)
@@ -145,14 +224,18 @@ static void read_file(int dirfd, const char *name)
     while (getline(&line, &cap, f) > 0) {
         unsigned long long sm, lo, dr, dw = 0;
         size_t cp = 0;
+        long pid = 0;
+        int rank;
         if (strncmp(line, "# events\t", 9) == 0) {
             if (check_events(line) != 0)
                 break;
             ok = 1;
         } else if (sscanf(
                        line,
-                       "# pid %*d samples %llu lost %llu dropped %llu cap %zu dropped_weight %llu",
-                       &sm, &lo, &dr, &cp, &dw) >= 3) {
+                       "# pid %ld samples %llu lost %llu dropped %llu cap %zu dropped_weight %llu",
+                       &pid, &sm, &lo, &dr, &cp, &dw) >= 4) {
+            if (ok)
+                add_process(pid, sm, lo, dr, dw);
             samples += sm;
             lost += lo;
             dropped += dr;
@@ -161,6 +244,10 @@ static void read_file(int dirfd, const char *name)
         } else if (strncmp(line, "# call_graph ", 13) == 0) {
             line[strcspn(line, "\n")] = 0;
             add_graph(line + 13);
+        } else if (sscanf(line, "# rank %d", &rank) == 1 && ok && nprocs > 0) {
+            procs[nprocs - 1].rank = rank;
+        } else if (strncmp(line, "# stack ", 8) == 0) {
+            read_head(line);
         } else if (strncmp(line, "# note ", 7) == 0) {
             line[strcspn(line, "\n")] = 0;
             add_note(line + 7);
@@ -191,6 +278,148 @@ static int write_folded(int dirfd, int k)
                 folded_line(f, (const char *const *)&it->key, 1, &it->w[k], 1);
     if (fclose(f) != 0 || output_file_publish(dirfd, tmp, final) != 0) {
         output_file_discard(dirfd, tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int job_partial(void);
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp((*(struct item *const *)a)->key, (*(struct item *const *)b)->key);
+}
+
+/* m's items in the order of their keys (NULL when out of memory). */
+static struct item **sorted(const struct map *m)
+{
+    struct item **all = malloc((m->n + 1) * sizeof *all);
+    size_t n = 0;
+    for (size_t b = 0; all && b < m->nb; b++)
+        for (struct item *it = m->b[b]; it; it = it->next)
+            all[n++] = it;
+    if (all)
+        qsort(all, n, sizeof *all, by_key);
+    return all;
+}
+
+static void write_rank(struct jw *w, int rank)
+{
+    if (rank >= 0)
+        jw_int(w, "rank", rank);
+    else
+        jw_null(w, "rank");
+}
+
+static void write_processes(struct jw *w)
+{
+    jw_arr_begin(w, "processes");
+    for (int i = 0; i < nprocs; i++) {
+        jw_obj_begin(w, NULL);
+        jw_int(w, "pid", procs[i].pid);
+        write_rank(w, procs[i].rank);
+        jw_uint(w, "samples", procs[i].samples);
+        jw_uint(w, "lost_records", procs[i].lost);
+        jw_uint(w, "dropped_samples", procs[i].dropped);
+        jw_uint(w, "dropped_weight", procs[i].dropped_weight);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+/* "stacks": by names and places ("NAMES\tWHERE" keys); "thread_functions": each thread's
+ * leaf frames ("RANK\tPID\tTID\tFUNCTION" keys). */
+static int write_tables(struct jw *w)
+{
+    struct item **st = sorted(&placed), **th = sorted(&threads);
+    jw_arr_begin(w, "stacks");
+    for (size_t k = 0; st && th && k < placed.n; k++) {
+        char *tab = strchr(st[k]->key, '\t'); /* (add_placed's: always there) */
+        if (!tab)
+            continue;
+        jw_obj_begin(w, NULL);
+        *tab = 0;
+        jw_str(w, "stack", st[k]->key);
+        jw_str(w, "where", tab + 1);
+        *tab = '\t';
+        jw_uint(w, "samples", st[k]->samples);
+        profile_counts_write(w, "counts", st[k]->w, nw);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_arr_begin(w, "thread_functions");
+    for (size_t k = 0; st && th && k < threads.n; k++) {
+        int rank = -1, tid = 0, at = 0;
+        long pid = 0;
+        sscanf(th[k]->key, "%d\t%ld\t%d\t%n", &rank, &pid, &tid, &at);
+        jw_obj_begin(w, NULL);
+        write_rank(w, rank);
+        jw_int(w, "pid", pid);
+        jw_int(w, "tid", tid);
+        jw_str(w, "function", th[k]->key + at);
+        jw_uint(w, "samples", th[k]->samples);
+        profile_counts_write(w, "counts", th[k]->w, nw);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    int ok = st && th;
+    free(st);
+    free(th);
+    return ok ? 0 : -1;
+}
+
+static void write_job_head(struct jw *w, const struct run_state *s)
+{
+    const char *src, *metrics = env_get("PAPI_RUN_SAMPLE_METRICS");
+    int size = run_launcher_size();
+    jw_str(w, "kind", "profile_job");
+    jw_obj_begin(w, "run");
+    jw_str(w, "id", s->run.id);
+    jw_str(w, "command", s->run.command);
+    jw_str(w, "start", s->run.start);
+    jw_str(w, "host", s->run.host);
+    jw_obj_end(w);
+    jw_arr_begin(w, "events");
+    for (int i = 0; i < nw; i++)
+        jw_str(w, NULL, events[i]);
+    jw_arr_end(w);
+    profile_metrics_write(w, metrics ? metrics : "", nw);
+    if (run_launcher_rank(&src) >= 0 && size > 0)
+        jw_int(w, "ranks_expected", size);
+    else
+        jw_null(w, "ranks_expected");
+    jw_bool(w, "partial", job_partial());
+    jw_uint(w, "samples", samples);
+    jw_uint(w, "lost_records", lost);
+    jw_uint(w, "dropped_samples", dropped);
+    jw_uint(w, "dropped_weight", dropped_weight);
+    jw_uint(w, "stack_cap", stack_cap);
+    jw_str(w, "notes", notes);
+}
+
+/* job_profile_RUNID.json (schema/profile_job.schema.json): the job's profile merged once,
+ * the file papi_report reads. 0, or -1. */
+static int write_job(const struct run_state *s)
+{
+    char final[256], tmp[512];
+    snprintf(final, sizeof final, "job_profile_%s.json", s->run.id);
+    int fd = output_file_create(s->dirfd, final, tmp, sizeof tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd), output_file_discard(s->dirfd, tmp);
+        return -1;
+    }
+    struct jw w;
+    jw_init(&w, f);
+    jw_obj_begin(&w, NULL);
+    write_job_head(&w, s);
+    write_processes(&w);
+    int bad = write_tables(&w);
+    jw_obj_end(&w);
+    bad |= jw_finish(&w);
+    if ((fclose(f) != 0) | bad || output_file_publish(s->dirfd, tmp, final) != 0) {
+        output_file_discard(s->dirfd, tmp);
         return -1;
     }
     return 0;
@@ -234,6 +463,13 @@ int run_sample_merge(struct run_state *s)
                     s->dir);
             ret = -1;
         }
+    if (ret == 0 && write_job(s) != 0) {
+        fprintf(stderr,
+                "papi_run: --sample: the job's profile (job_profile_%s.json) could not "
+                "be written in %s\n",
+                s->run.id, s->dir);
+        ret = -1;
+    }
     if (lock >= 0)
         close(lock);
     return ret;

@@ -29,8 +29,9 @@ void run_sample_note(struct run_state *s, const char *text);
 
 /* After the program: every process's .sample_RUNID_PID.txt of this run (all ranks of a
  * job share the run id) merged under a lock into profile.folded (weighted by the sampled
- * event) and profile.EVENT.folded per -e event; the last rank to end writes the whole
- * job's. 0, or -1 with why on stderr. */
+ * event), profile.EVENT.folded per -e event and job_profile_RUNID.json (the job's
+ * profile papi_report reads); the last rank to end writes the whole job's. 0, or -1 with
+ * why on stderr. */
 int run_sample_merge(struct run_state *s);
 /* The banner's call-graph line(s): the mode, and with auto what each process took and why. */
 void run_sample_call_graph(const struct run_state *s);

@@ -3,7 +3,8 @@
  * schema/profile.schema.json: the run header, the sampled event
  * and its period or frequency, the call-graph mode, the frames named once, each thread's
  * distinct stacks with their counts, the drops) and .sample_RUNID_PID.txt, the same
- * stacks as folded lines papi_run merges ("root;..;leaf w0 w1 .. wn", folded.h). Both are
+ * stacks as folded lines papi_run merges ("root;..;leaf w0 w1 .. wn", folded.h; each after
+ * a "# stack" head with its thread, samples and places, for the job's profile). Both are
  * written under a temporary name and renamed whole. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -19,6 +20,7 @@
 #include "folded.h"
 #include "json_writer.h"
 #include "output_file.h"
+#include "profile_writer.h"
 #include "run_identity.h"
 #include "run_sample.h"
 
@@ -31,49 +33,6 @@ static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
         output_file_discard(dirfd, tmp);
     }
     return f;
-}
-
-/* "metrics": the -m metrics papi_run asked for per function (PAPI_RUN_SAMPLE_METRICS, a
- * line per metric: NAME, UNIT, FORMULA, then EVENT, PLACE pairs, tab separated): each
- * with its formula and the place of each of its events among "events", so that a reader
- * evaluates it from any sum of the stacks' counts (a function's, a rank's). */
-static void write_metrics(struct jw *w, int nw)
-{
-    const char *env = env_get("PAPI_RUN_SAMPLE_METRICS");
-    char text[RS_METRICS_TEXT];
-    snprintf(text, sizeof text, "%s", env ? env : "");
-    jw_arr_begin(w, "metrics");
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *f[3 + 2 * (1 + RS_MAX_READ)];
-        int n = 0;
-        for (char *p = line; n < (int)(sizeof f / sizeof *f); n++) {
-            f[n] = p;
-            p = strchr(p, '\t');
-            if (!p) {
-                n++;
-                break;
-            }
-            *p++ = 0;
-        }
-        if (n < 5 || (n - 3) % 2)
-            continue; /* (not papi_run's) */
-        int ok = 1;
-        for (int k = 3; k < n; k += 2)
-            ok &= atoi(f[k + 1]) >= 0 && atoi(f[k + 1]) < nw;
-        if (!ok)
-            continue;
-        jw_obj_begin(w, NULL);
-        jw_str(w, "name", f[0]);
-        jw_str(w, "unit", f[1]);
-        jw_str(w, "formula", f[2]);
-        jw_obj_begin(w, "terms");
-        for (int k = 3; k < n; k += 2)
-            jw_int(w, f[k], atoi(f[k + 1]));
-        jw_obj_end(w);
-        jw_obj_end(w);
-    }
-    jw_arr_end(w);
 }
 
 static void write_header(struct jw *w, const struct rs_config *c, const struct stack_table *t,
@@ -119,7 +78,8 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct s
     jw_uint(w, "dropped_samples", t->dropped);
     jw_uint(w, "dropped_weight", t->dropped_weight);
     jw_str(w, "notes", note);
-    write_metrics(w, 1 + c->nread);
+    const char *metrics = env_get("PAPI_RUN_SAMPLE_METRICS");
+    profile_metrics_write(w, metrics ? metrics : "", 1 + c->nread);
 }
 
 /* The frames' indices of every stack, root first, into idx (t->nips of them); -1 when
@@ -148,14 +108,7 @@ static int write_json(FILE *f, const struct rs_config *c, const struct stack_tab
     jw_arr_begin(&w, "frames");
     for (size_t i = 0; i < rs_syms_count(s); i++) {
         const struct rs_frame *fr = rs_syms_frame(s, i);
-        jw_obj_begin(&w, NULL);
-        jw_str(&w, "name", fr->name);
-        jw_str(&w, "module", fr->module);
-        if (fr->file) {
-            jw_str(&w, "file", fr->file);
-            jw_int(&w, "line", fr->line);
-        }
-        jw_obj_end(&w);
+        profile_frame_write(&w, &(struct profile_frame){fr->name, fr->module, fr->file, fr->line});
     }
     jw_arr_end(&w);
     jw_arr_begin(&w, "stacks");
@@ -164,10 +117,7 @@ static int write_json(FILE *f, const struct rs_config *c, const struct stack_tab
         jw_obj_begin(&w, NULL);
         jw_int(&w, "tid", st->tid);
         jw_uint(&w, "samples", st->samples);
-        jw_arr_begin(&w, "counts");
-        for (int i = 0; i <= c->nread; i++)
-            jw_uint(&w, NULL, st->weight[i]);
-        jw_arr_end(&w);
+        profile_counts_write(&w, "counts", st->weight, 1 + c->nread);
         jw_arr_begin(&w, "frames");
         for (uint32_t d = 0; d < st->depth; d++)
             jw_int(&w, NULL, idx[st->first + d]);
@@ -177,6 +127,30 @@ static int write_json(FILE *f, const struct rs_config *c, const struct stack_tab
     jw_arr_end(&w);
     jw_obj_end(&w);
     return jw_finish(&w);
+}
+
+/* "# stack TID SAMPLES PARTS\tWHERE" before a stack's folded line, for the job's profile
+ * (run_sample_merge.c): its thread and samples, how many of the line's names its leaf
+ * frame holds (code inlined into it: main;inlined_work), and each name's place, ';'
+ * between them as between the names: "" for the outer names of an inlined chain and where
+ * debug information has none, else file:line. */
+static void stack_head(FILE *f, const struct stack_entry *st, struct rs_syms *s, const long *idx)
+{
+    const struct rs_frame *leaf = rs_syms_frame(s, (size_t)idx[st->first + st->depth - 1]);
+    int parts = 1;
+    for (const char *p = leaf->name; (p = strchr(p, ';')) != NULL; p++)
+        parts++;
+    fprintf(f, "# stack %d %llu %d\t", st->tid, (unsigned long long)st->samples, parts);
+    for (uint32_t d = 0; d < st->depth; d++) {
+        const struct rs_frame *fr = rs_syms_frame(s, (size_t)idx[st->first + d]);
+        for (const char *p = fr->name; (p = strchr(p, ';')) != NULL; p++)
+            fputc(';', f);
+        if (fr->file)
+            fprintf(f, "%s:%d", fr->file, fr->line);
+        if (d + 1 < st->depth)
+            fputc(';', f);
+    }
+    fputc('\n', f);
 }
 
 /* .sample_RUNID_PID.txt: the run's events and this process's counts as "# " lines, then
@@ -197,11 +171,14 @@ static void write_lines(FILE *f, const struct rs_config *c, const struct stack_t
             c->cg_reason);
     if (note[0])
         fprintf(f, "# note %s\n", note);
+    const char *source;
+    fprintf(f, "# rank %d\n", run_launcher_rank(&source));
     const char *names[STACK_TABLE_DEPTH];
     for (size_t k = 0; k < t->n; k++) {
         const struct stack_entry *st = &t->stack[k];
         for (uint32_t d = 0; d < st->depth; d++)
             names[d] = rs_syms_frame(s, (size_t)idx[st->first + d])->name;
+        stack_head(f, st, s, idx);
         folded_line(f, names, st->depth, st->weight, 1 + c->nread);
     }
 }
