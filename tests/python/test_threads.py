@@ -4,7 +4,7 @@ PYTHONMALLOC=debug (a write past a buffer is then caught when the buffer is free
 it used to corrupt the heap: SIGSEGV in the GC). Every list returned has one value per
 event then in the set, every value is a count, every refusal is a PapiError of a state
 the call cannot be made in; after it the module's names match libpapi's list of the set,
-and the set still counts page faults exactly, also while 3 threads read it."""
+and the set still counts the 1000 fresh pages touched, also while 3 threads read it."""
 
 import json
 import os
@@ -104,10 +104,14 @@ go = threading.Event()
 
 
 def reader(i):
-    seq = []
+    # Keeps no list of the values read: a growing list would take new pymalloc arenas,
+    # whose first touch may fall to the creating thread and be counted there (a real
+    # fault, but not one of the 1000 pages).
+    n, monotone, last = 0, True, 0
     while not go.is_set():
-        seq.append(es.read()[0])
-    seen[i] = seq
+        v = es.read()[0]
+        n, monotone, last = n + 1, monotone and v >= last, v
+    seen[i] = [n, monotone, last]
 
 
 es.start()
@@ -121,8 +125,7 @@ for t in readers:
     t.join()
 print(json.dumps({"ok": ok, "refused": refused, "bad": bad[:20], "names": names_after,
                   "lib_names": lib_names, "final": final,
-                  "reads": {i: [len(s), s == sorted(s), max(s, default=0)]
-                            for i, s in seen.items()}}))
+                  "reads": seen}))
 """
 
 
@@ -145,9 +148,11 @@ def test_threads_hammer_one_set(tmp_path):
     allowed = {papi.PAPI_EISRUN, papi.PAPI_ENOTRUN, papi.PAPI_EINVAL, papi.PAPI_ECNFLCT}
     assert {int(k.split()[1]) for k in out["refused"]} <= allowed, out["refused"]
     assert out["names"] == out["lib_names"] and out["names"][0] == "perf::PAGE-FAULTS"
-    assert out["final"] == 1000
+    # 1000 pages touched; the interpreter itself may fault a page of its own in the
+    # creating thread between start and stop (once seen in CI: 1001), never lose one.
+    assert 1000 <= out["final"] <= 1004, out["final"]
     for length, monotone, top in out["reads"].values():
-        assert length > 0 and monotone and top <= 1000, out["reads"]
+        assert length > 0 and monotone and top <= out["final"], out["reads"]
 
 
 def test_remove_keeps_order_values_and_sums():
