@@ -165,7 +165,8 @@ void pmpi_after_init(void)
     pmpi_counters_init();
     pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
     pmpi_comm_translate_init();
-    pmpi_waits_init(); /* the event log and the clock offsets (wait_states.c) */
+    pmpi_log_init(id->rank);
+    pmpi_waits_init(&pmpi_log); /* the log on every rank or none, the clock offsets */
     /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
      * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
      * started. */

@@ -125,6 +125,11 @@ _Static_assert(sizeof(MPI_F08_status) <= PMPI_F_STATUS_WORDS * sizeof(MPI_Fint),
 MPI_Status *pmpi_log_statuses_heap(MPI_Status *arr, int n, void **heap);
 void *pmpi_fortran_statuses_sub(void *arr, const void *count, int f08, void *stack,
                                 size_t stack_bytes, void **heap);
+/* Whether this rank keeps an event log (off: the callers skip what only it would use). */
+static inline int pmpi_log_on(void)
+{
+    return pmpi_log.on;
+}
 static inline MPI_Status *pmpi_log_statuses(MPI_Status *arr, int n, MPI_Status *stack, int nstack,
                                             void **heap)
 {

@@ -107,7 +107,7 @@ void pmpi_region_mark(int level, const char *name)
             delta[e] = now[e] - r->open_counts[e];
             r->counts[e] += delta[e];
         }
-        if (pmpi_log.on && pmpi_ev()->nmetrics > 0) { /* this entry's metrics, for a trace */
+        if (pmpi_log_on() && pmpi_ev()->nmetrics > 0) { /* this entry's metrics, for a trace */
             double v[PMPI_MAX_METRICS];
             int ok[PMPI_MAX_METRICS];
             char why[PMPI_MAX_METRICS][160];

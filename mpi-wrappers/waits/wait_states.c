@@ -188,21 +188,20 @@ static int env_pingpong(void)
     return 0;
 }
 
-void pmpi_waits_init(void)
+void pmpi_waits_init(struct pmpi_event_log *log)
 {
     force_pingpong = env_pingpong();
-    pmpi_log_init(pmpi_id()->rank);
-    int on = pmpi_log.on, all = 0;
+    int on = log->on, all = 0;
     PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all) { /* one rank without a log: no rank keeps one (the matching needs all) */
         if (on)
-            pmpi_log.note = "no event log: another rank has none";
+            log->note = "no event log: another rank has none";
         pmpi_log_free();
         return;
     }
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    pmpi_clock_sync(comm, force_pingpong, &pmpi_log.offset_ns, &pmpi_log.residual_ns);
+    pmpi_clock_sync(comm, force_pingpong, &log->offset_ns, &log->residual_ns);
     PMPI_Comm_free(&comm);
 }
 

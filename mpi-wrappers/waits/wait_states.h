@@ -13,9 +13,9 @@
 
 struct pmpi_event_log; /* event_log.h */
 
-/* Collective, at MPI_Init: the log made (PAPI_MPI_WAITS, PAPI_MPI_LOG_RECORDS) on every
- * rank or none, and the clock offsets measured. */
-void pmpi_waits_init(void);
+/* Collective, at MPI_Init, after pmpi_log_init: log kept (PAPI_MPI_WAITS,
+ * PAPI_MPI_LOG_RECORDS) on every rank or freed on all, and its clock offsets measured. */
+void pmpi_waits_init(struct pmpi_event_log *log);
 /* Collective, at MPI_Finalize before the report: every rank calls it (the log on or off
  * on all of them alike: the environment is the job's). The waits of the records of log
  * (its offsets at MPI_Finalize and residual filled in here). */
