@@ -245,10 +245,9 @@ static void display_name(const struct symbolizer *s, Dwarf_Die *d, char *out, si
 }
 
 /* The first function among scopes[0..n), or 0. */
-static int first_function(const struct symbolizer *s, Dwarf_Die *sc, int from, int n,
-                          Dwarf_Die *out)
+static int first_function(const struct symbolizer *s, Dwarf_Die *sc, int n, Dwarf_Die *out)
 {
-    for (int i = from; i < n; i++)
+    for (int i = 0; i < n; i++)
         if (is_function(s, &sc[i])) {
             *out = sc[i];
             return 1;
@@ -263,14 +262,15 @@ static void add_scope(const struct symbolizer *s, Dwarf_Die *d, struct sym_where
 }
 
 /* The DWARF functions at addr, innermost first. dwarf_getscopes continues an inlined
- * instance with the scopes of its abstract definition, so each caller is found in the
- * concrete tree, from the instance (dwarf_getscopes_die). */
+ * instance with the scopes of its abstract definition, so the callers are found in the
+ * concrete tree: one dwarf_getscopes_die from the instance gives its whole path to the
+ * CU (each call walks the CU from its root: one per address, not one per caller). */
 static void scopes(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr, struct sym_where *w)
 {
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = s->f.dwfl_module_addrdie(m, addr, &bias), *sc = NULL, die;
     int n = cu ? s->f.dwarf_getscopes(cu, addr - bias, &sc) : 0;
-    int found = n > 0 && first_function(s, sc, 0, n, &die);
+    int found = n > 0 && first_function(s, sc, n, &die);
     free(sc);
     if (!found)
         return;
@@ -279,15 +279,14 @@ static void scopes(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr, 
         s->f.dwarf_formstring(s->f.dwarf_attr_integrate(&die, DW_AT_linkage_name, &a));
     snprintf(w->linkage, sizeof w->linkage, "%s", link ? link : "");
     add_scope(s, &die, w);
-    while (w->inlined[w->depth - 1] && w->depth < SYM_MAX_DEPTH) {
-        Dwarf_Die *outer = NULL; /* outer[0] is the instance itself */
-        int k = s->f.dwarf_getscopes_die(&die, &outer);
-        found = k > 1 && first_function(s, outer, 1, k, &die);
-        free(outer);
-        if (!found)
-            break;
-        add_scope(s, &die, w);
-    }
+    if (!w->inlined[0])
+        return;
+    Dwarf_Die *outer = NULL; /* outer[0] is the instance itself */
+    int k = s->f.dwarf_getscopes_die(&die, &outer);
+    for (int i = 1; i < k && w->inlined[w->depth - 1] && w->depth < SYM_MAX_DEPTH; i++)
+        if (is_function(s, &outer[i]))
+            add_scope(s, &outer[i], w);
+    free(outer);
 }
 #endif
 
