@@ -31,7 +31,9 @@
 --part persist_reuse: mpi_persist_reuse.c (persistent requests freed and their handles
   reused with other partners, one round filed while recording was paused): each rank's
   partners in the report and its messages in the trace (the event log) are each
-  request's own partner, tag and bytes, once per start, and the wait states match them.
+  request's own partner, tag and bytes, once per start, and the wait states match them;
+  with 6000 persistent sends alive at once (the table holds 4096) the partners and the
+  trace both lack the same ones, counted once in partners_dropped.
 Usage: check_mpi_trace.py --mpirun M --program PROG
   --part json|otf2|bad|metrics|threads|threads_many|waits_null|persist_reuse
   [--otf2-print P] [--no-otf2-shim LIB] [--threads-program PROG] [--waits-program PROG]
@@ -539,6 +541,34 @@ def part_persist_reuse(args, out):
     matched = rep["wait_states"]["matched"]
     check(matched["p2p"] == 5 * NP and matched["p2p_unmatched"] == 0,
           f"the wait states match every message: {matched}")
+    # more persistent requests than the table holds: the partners and the trace miss
+    # the same ones, counted once in partners_dropped
+    sub = os.path.join(out, "drop")
+    os.makedirs(sub)
+    many = 6000  # mpi_persist_reuse.c's MANY
+    rep, p = run(args, sub, {"PAPI_MPI_TRACE": "json"}, extra=["drop"],
+                 program=args.persist_program)
+    path = os.path.join(sub, "papi_mpi_trace.json")
+    if rep is None or not check(os.path.exists(path), "drop: papi_mpi_trace.json written"):
+        return
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    sends, recvs = flows(doc, "s", "to"), flows(doc, "f", "from")
+    for row in rep["ranks"]:
+        r, dropped = row["rank"], row["partners_dropped"]
+        right, left = (r + 1) % NP, (r + NP - 1) % NP
+        got = {q["rank"]: (q["sends"], q["recvs"]) for q in row["partners"]}
+        print(f"drop: rank {r}: {dropped} of {many} requests dropped, partners {got}")
+        check(many - 4096 <= dropped < many,
+              f"drop: rank {r}: partners_dropped {dropped}, expected {many - 4096} to {many - 1}")
+        check(got == {right: (many - dropped, 0), left: (0, many)},
+              f"drop: rank {r}: partners (sends, recvs) {got}, expected "
+              f"{{{right}: ({many - dropped}, 0), {left}: (0, {many})}}")
+        check(sends.get(r) == {(right, 4, 4): many - dropped},
+              f"drop: rank {r}: trace's sends {sends.get(r)}, expected "
+              f"{{({right}, 4, 4): {many - dropped}}}")
+        check(recvs.get(r) == {(left, 4, 4): many},
+              f"drop: rank {r}: trace's receives {recvs.get(r)}, expected {{({left}, 4, 4): {many}}}")
 
 
 def main():
