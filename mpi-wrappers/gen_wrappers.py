@@ -196,8 +196,11 @@ def c_wrapper(c):
     out = [f"int {c['name']}({c['params']})", "{",
            "    void *site_ = pmpi_site(__builtin_return_address(0));"]
     if c["send"] or c["recv"]:
-        out.append(f"    long long sent_ = pmpi_active() ? ({c['send'] or '0'}) : 0;")
-        out.append(f"    long long recvd_ = pmpi_active() ? ({c['recv'] or '0'}) : 0;")
+        # a persistent point-to-point request's are filed whether or not recording is on
+        on = "" if partners(c) != (None, None) and persistent(c) else "pmpi_active() ? "
+        off = "" if not on else " : 0"
+        out.append(f"    long long sent_ = {on}({c['send'] or '0'}){off};")
+        out.append(f"    long long recvd_ = {on}({c['recv'] or '0'}){off};")
         if c["peer"]:
             out.append(f"    if (({c['peer']}) == MPI_PROC_NULL)")
             out.append("        sent_ = recvd_ = 0; /* MPI_PROC_NULL: no data moves */")
@@ -218,11 +221,12 @@ def c_wrapper(c):
             before + f"    int rc_ = P{c['name']}({a});"
     out.append(f"    long long dt_ = {leave};")
     if (dest or source) and persistent(c):
-        # A persistent request: its partner and the bytes of one start are filed now and
-        # recorded at each MPI_Start (traffic.c), whether or not recording is on now.
+        # A persistent request: its partner, tag and the bytes of one start are filed now
+        # and read at each MPI_Start by the partners and the event log
+        # (persistent_requests.c), whether or not recording is on now.
         out += ["    if (rc_ == MPI_SUCCESS)",
-                f"        pmpi_persistent_init(*request, comm, {dest or '-1'}, {source or '-1'}, "
-                f"{c['send'] or '0'}, {c['recv'] or '0'});"]
+                f"        pmpi_persist_file(*request, comm, {dest or '-1'}, {source or '-1'}, tag, "
+                f"sent_, recvd_, {persist_flags(c, dest)});"]
     elif dest or source:
         # Point-to-point: the partners (ranks of comm) with bytes and time (traffic.c).
         out += ["    if (dt_ && rc_ == MPI_SUCCESS)",
@@ -231,13 +235,12 @@ def c_wrapper(c):
         out += ["    if (dt_ && rc_ == MPI_SUCCESS)",
                 f"        pmpi_persistent_start({STARTS[c['name']]}, dt_);"]
     elif persistent(c) and "request" in c["args"]:  # persistent collectives: no partner
-        out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persistent_forget(*request);"]
+        out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persist_forget(*request);"]
     elif c["name"] == "MPI_Request_free":
         out[out.index(f"    int rc_ = P{c['name']}({a});")] = \
             "    MPI_Request req_ = request ? *request : MPI_REQUEST_NULL;\n" \
             f"    int rc_ = P{c['name']}({a});"
-        out += ["    if (rc_ == MPI_SUCCESS) {", "        pmpi_persistent_forget(req_);",
-                "        pmpi_log_persistent_forget(req_);", "    }"]
+        out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persist_forget(req_);"]
     out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
     if "hsts_" in before:  # only a heap array (event_log.h): no call on the common path
         out += ["    if (hsts_)", "        free(hsts_);"]
@@ -320,11 +323,8 @@ def event_log(c, dest, source):
         return "", [f"        if (!pmpi_log_start({cid}, {t}, {n}, {reqs}))",
                     f"            pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
     if (dest or source) and persistent(c) and not c["name"].startswith("MPI_P"):
-        # a persistent send or receive: filed now, logged at each start (not partitioned)
-        kind, peer, nb = ("PMPI_EV_SEND", dest, "sent_") if dest else ("PMPI_EV_RECV", source, "recvd_")
-        sync = "PMPI_EVF_SYNC" if "Ssend" in c["name"] else "0"
-        return "", [f"        pmpi_log_persistent(*request, {kind}, comm, {peer}, tag, {nb}, {sync});",
-                    f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
+        # a persistent send or receive: filed (c_wrapper), logged at each start
+        return "", [f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
     req = "pmpi_req_key(*request)" if "request" in c["args"] and not persistent(c) else "0"
     if (dest or source) and not persistent(c):
         out = []
@@ -360,6 +360,16 @@ STARTS = {"MPI_Start": "1, request", "MPI_Startall": "count, array_of_requests"}
 def persistent(c):
     """A call that makes a persistent (or partitioned) request, started by MPI_Start."""
     return c["name"].endswith("_init") and c["kind"] in ("p2p", "coll") and "request" in c["args"]
+
+
+def persist_flags(c, dest):
+    """What a persistent point-to-point request is (persistent_requests.h)."""
+    flags = ["PMPI_PERSIST_SEND" if dest else "PMPI_PERSIST_RECV"]
+    if "Ssend" in c["name"]:
+        flags.append("PMPI_PERSIST_SYNC")
+    if c["name"].startswith("MPI_P"):  # partitioned
+        flags.append("PMPI_PERSIST_PARTITIONED")
+    return " | ".join(flags)
 
 
 def partners(c):
@@ -462,11 +472,12 @@ def fortran_traffic(c, f08):
                 s = f"pmpi_fortran_source({s}, {fortran_arg(c, 'status', f08)}, {int(f08)})"
         else:
             s = "-1"
-        if persistent(c):
+        if persistent(c):  # filed for the partners and the event log alike
             req = f"a{c['args'].index('request')}"
             return [], [f"    if (bypass_ && {ok})",
-                        f"        pmpi_persistent_init(PMPI_Request_f2c(*(const MPI_Fint *){req}), "
-                        f"{comm}, {d}, {s}, fsent_, frecvd_);"]
+                        f"        pmpi_persist_file(PMPI_Request_f2c(*(const MPI_Fint *){req}), "
+                        f"{comm}, {d}, {s}, {fortran_arg(c, 'tag', f08)}, fsent_, frecvd_, "
+                        f"{persist_flags(c, dest)});"]
         return [], [f"    if (bypass_ && dt_ && {ok})",
                     f"        pmpi_partner_add({comm}, {d}, {s}, sent_, recvd_, dt_);"]
     if c["name"] == "MPI_Start":
@@ -479,9 +490,9 @@ def fortran_traffic(c, f08):
         req = f"a{c['args'].index('request')}"
         if c["name"] == "MPI_Request_free":  # the handle is gone after the call
             return [f"    MPI_Request req_ = PMPI_Request_f2c(*(const MPI_Fint *){req});"], \
-                   [f"    if (bypass_ && {ok})", "        pmpi_persistent_forget(req_);"]
+                   [f"    if (bypass_ && {ok})", "        pmpi_persist_forget(req_);"]
         return [], [f"    if (bypass_ && {ok})",
-                    f"        pmpi_persistent_forget(PMPI_Request_f2c(*(const MPI_Fint *){req}));"]
+                    f"        pmpi_persist_forget(PMPI_Request_f2c(*(const MPI_Fint *){req}));"]
     return [], []
 
 
@@ -573,11 +584,7 @@ def fortran_log(c, f08):
                 src = fortran_arg(c, "source" if "source" in args else "dest", f08)
                 if "status" in args:
                     src = f"pmpi_fortran_source({src}, {fortran_arg(c, 'status', f08)}, {int(f08)})"
-            if persistent(c) and not name.startswith("MPI_P"):
-                kind, peer, nb = ("PMPI_EV_SEND", d, "sent_") if d else ("PMPI_EV_RECV", src, "recvd_")
-                rec = [f"        pmpi_log_persistent(PMPI_Request_f2c(*(const MPI_Fint *){a('request')}), "
-                       f"{kind}, {comm}, {peer}, {fortran_arg(c, 'tag', f08)}, {nb}, {sync});"]
-            elif not persistent(c):
+            if not persistent(c):  # a persistent request is filed by fortran_traffic
                 stag = "sendtag" if "sendtag" in args else "tag"
                 rtag = "recvtag" if "recvtag" in args else "tag"
                 if d and stag in args:
@@ -600,16 +607,13 @@ def fortran_log(c, f08):
             root = fortran_arg(c, "root", f08) or "PMPI_LOG_NO_ROOT"
             rec = [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, {comm}, {root}, -1, "
                    f"sent_ + recvd_, {req}, 0);"]
-        if not rec or (persistent(c) and rec):
+        if not rec:  # a call without a partner or root, or a persistent request's *_init
             rec.append(f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, "
                        "sent_ + recvd_, 0, 0);")
     ierr = f"a{len(args)}"
     after = [f"    if (bypass_ && dt_ && pmpi_log.on && pmpi_fortran_ok({ierr})) {{"] + rec + ["    }"]
     if statuses:
         after += ["    if (hfsts_)", "        free(hfsts_);"]
-    if name == "MPI_Request_free":
-        after += [f"    if (bypass_ && pmpi_fortran_ok({ierr}))",
-                  "        pmpi_log_persistent_forget(req_);"]
     return before, after
 
 

@@ -363,127 +363,64 @@ void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
             put_wait(&e[w++], id, t0, dt, site, reqs[indices[k]], statuses ? &statuses[k] : NULL);
 }
 
-/* ---- persistent requests: the send or receive filed at *_init, logged per start ---- */
-#define PERSIST_SLOTS  4096
-#define PERSIST_PROBES 32
-#define PERSIST_GONE   UINT64_MAX       /* a freed request's slot: reusable, probes go on */
-#define PERSIST_BUSY   (UINT64_MAX - 1) /* claimed, being filled */
+/* ---- persistent requests: a start logs the send or receive its *_init filed ---- */
 
-struct persist {
-    _Atomic uint64_t key; /* the request handle (pmpi_req_key); 0: never used */
-    int32_t peer, tag;    /* partner's world rank (-1: unknown), tag */
-    int64_t bytes;        /* what one start moves */
-    uint8_t kind, flags;
-};
-static struct persist persist[PERSIST_SLOTS];
-
-static unsigned persist_hash(uint64_t key)
+/* Whether a start of p logs a send or receive: not a partitioned request's (one
+ * message per partition, not matched), nor a persistent collective's (none filed). */
+static int start_logged(const struct pmpi_persist *p)
 {
-    return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> 52);
-}
-
-static struct persist *persist_find(uint64_t key)
-{
-    for (unsigned p = 0; p < PERSIST_PROBES; p++) {
-        struct persist *e = &persist[(persist_hash(key) + p) & (PERSIST_SLOTS - 1)];
-        uint64_t k = atomic_load_explicit(&e->key, memory_order_acquire);
-        if (k == key)
-            return e;
-        if (k == 0)
-            return NULL;
-    }
-    return NULL;
-}
-
-void pmpi_log_persistent(MPI_Request req, int kind, MPI_Comm comm, int peer, int tag,
-                         long long bytes, int flags)
-{
-    uint64_t key = pmpi_req_key(req);
-    if (!pmpi_log.on || key == 0 || key >= PERSIST_BUSY || req == MPI_REQUEST_NULL)
-        return;
-    struct persist *e = persist_find(key); /* a handle filed before and never freed */
-    if (e) {
-        uint64_t k = key;
-        if (!atomic_compare_exchange_strong(&e->key, &k, PERSIST_BUSY))
-            e = NULL;
-    }
-    for (unsigned p = 0; !e && p < PERSIST_PROBES; p++) {
-        struct persist *c = &persist[(persist_hash(key) + p) & (PERSIST_SLOTS - 1)];
-        uint64_t k = atomic_load_explicit(&c->key, memory_order_acquire);
-        if ((k == 0 || k == PERSIST_GONE) &&
-            atomic_compare_exchange_strong(&c->key, &k, PERSIST_BUSY))
-            e = c;
-    }
-    if (!e)
-        return; /* table full: its starts log no send or receive */
-    int world = pmpi_comm_congruent(comm);
-    e->peer = peer < 0 ? -1 : world ? peer : pmpi_world_rank(comm, peer);
-    e->tag = tag;
-    e->bytes = bytes;
-    e->kind = (uint8_t)kind;
-    e->flags = (uint8_t)(flags | (world ? PMPI_EVF_WORLD : 0));
-    atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */
+    return (p->flags & (PMPI_PERSIST_SEND | PMPI_PERSIST_RECV)) &&
+           !(p->flags & PMPI_PERSIST_PARTITIONED);
 }
 
 /* A start's record of one persistent request (what its *_init filed). */
 static void put_start(struct pmpi_event *r, int id, long long t0, long long dt, void *site,
-                      uint64_t key, const struct persist *p)
+                      uint64_t key, const struct pmpi_persist *p)
 {
+    int send = p->flags & PMPI_PERSIST_SEND;
     r->t0 = t0;
     r->t1 = t0 + dt;
     r->site = (uint64_t)(uintptr_t)site;
     r->req = key;
-    r->bytes = p->bytes;
-    r->peer = p->peer;
+    r->bytes = send ? p->sent : p->recvd;
+    r->peer = send ? p->dest : p->source;
     r->tag = p->tag;
     r->call = (uint16_t)id;
-    r->flags = p->flags;
+    r->flags = (uint8_t)((p->flags & PMPI_PERSIST_SYNC ? PMPI_EVF_SYNC : 0) |
+                         (p->flags & PMPI_PERSIST_WORLD ? PMPI_EVF_WORLD : 0));
     r->pad = 0;
-    __atomic_store_n(&r->kind, p->kind, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->kind, (uint8_t)(send ? PMPI_EV_SEND : PMPI_EV_RECV), __ATOMIC_RELEASE);
 }
 
 int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs)
 {
-    /* The filed requests are counted (the records are claimed together) and the first
+    /* The logged requests are counted (the records are claimed together) and the first
      * PMPI_LOG_WAIT_MAX kept, so that a start looks each up once; a Startall of more
      * looks the rest up again after the claim. */
-    const struct persist *kept[PMPI_LOG_WAIT_MAX];
+    struct pmpi_persist kept[PMPI_LOG_WAIT_MAX], p;
     uint64_t keys[PMPI_LOG_WAIT_MAX];
     int m = 0, got, w = 0, rest = n;
     for (int i = 0; i < n && reqs; i++) {
-        uint64_t key = pmpi_req_key(reqs[i]);
-        const struct persist *p = key ? persist_find(key) : NULL;
-        if (!p)
+        if (!pmpi_persist_find(reqs[i], &p) || !start_logged(&p))
             continue;
         if (m < PMPI_LOG_WAIT_MAX) {
             kept[m] = p;
-            keys[m] = key;
+            keys[m] = pmpi_req_key(reqs[i]);
             rest = i + 1;
         }
         m++;
     }
     struct pmpi_event *e = m ? claim_n(m, &got) : NULL;
     for (; e && w < got && w < PMPI_LOG_WAIT_MAX && w < m; w++)
-        put_start(&e[w], id, t0, dt, site, keys[w], kept[w]);
-    for (int i = rest; e && i < n && w < got; i++) {
-        uint64_t key = pmpi_req_key(reqs[i]);
-        const struct persist *p = key ? persist_find(key) : NULL;
-        if (p)
-            put_start(&e[w++], id, t0, dt, site, key, p);
-    }
+        put_start(&e[w], id, t0, dt, site, keys[w], &kept[w]);
+    for (int i = rest; e && i < n && w < got; i++)
+        if (pmpi_persist_find(reqs[i], &p) && start_logged(&p))
+            put_start(&e[w++], id, t0, dt, site, pmpi_req_key(reqs[i]), &p);
     /* a request freed by another thread between the two looks (an erroneous program):
      * its claimed slot says only that the call was made */
     for (; e && w < got; w++)
         put_call(&e[w], id, PMPI_EV_CALL, t0, dt, site, MPI_COMM_NULL, 0, -1, -1, 0, 0, 0, 0);
     return m;
-}
-
-void pmpi_log_persistent_forget(MPI_Request req)
-{
-    uint64_t key = pmpi_req_key(req);
-    struct persist *e = key ? persist_find(key) : NULL;
-    if (e)
-        atomic_compare_exchange_strong(&e->key, &key, PERSIST_GONE);
 }
 
 void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const uint64_t *reqs,

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "event_record.h"
+#include "persistent_requests.h"
 
 /* pmpi_log_call's peer for a collective without a root (MPICH's MPI_PROC_NULL is -1) */
 #define PMPI_LOG_NO_ROOT (-0x7fffffff)
@@ -76,13 +77,10 @@ void pmpi_log_wait(int id, long long t0, long long dt, void *site, int n, const 
 void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
                         const uint64_t *reqs, int ndone, const int *indices,
                         const MPI_Status *statuses);
-/* Persistent point-to-point requests: a *_init files its request's send or receive (kind
- * PMPI_EV_SEND or PMPI_EV_RECV, partner a rank of comm); each MPI_Start/MPI_Startall logs
- * one such record per request filed (returns how many); MPI_Request_free forgets it. */
-void pmpi_log_persistent(MPI_Request req, int kind, MPI_Comm comm, int peer, int tag,
-                         long long bytes, int flags);
+/* A MPI_Start/MPI_Startall: one PMPI_EV_SEND or PMPI_EV_RECV record per request whose
+ * *_init filed a send or receive (persistent_requests.h; partitioned and collective
+ * requests log none); returns how many. */
 int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs);
-void pmpi_log_persistent_forget(MPI_Request req);
 /* Fortran statuses (an INTEGER array, or TYPE(MPI_Status) when f08), for forwarders
  * whose binding enters PMPI_* directly: whether st is the ignore marker, and its source
  * and tag into *c (1), or 0 when it cannot be read. */
@@ -157,16 +155,5 @@ void pmpi_log_counters(long long tick, const long long *counts, int n);
 /* A region entry closes (region: its index): each of the n named metrics of its counts
  * over its wall time that has a value, a PMPI_EVF_METRIC record each. */
 void pmpi_log_region_metrics(int region, const double *value, const int *ok, int n);
-
-/* A request handle as the log keeps it; MPI_REQUEST_NULL (not 0 in MPICH or Open MPI)
- * is 0, none: a Wait/Test on it completes nothing (its call is a PMPI_EV_CALL record). */
-static inline uint64_t pmpi_req_key(MPI_Request r)
-{
-    if (r == MPI_REQUEST_NULL)
-        return 0;
-    uint64_t k = 0;
-    __builtin_memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
-    return k;
-}
 
 #endif

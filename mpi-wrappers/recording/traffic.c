@@ -12,12 +12,13 @@
  * comm_translate.c.
  *
  * Persistent requests (MPI_Send_init ... MPI_Precv_init) move their bytes at each
- * MPI_Start/MPI_Startall, not at the *_init call: the *_init call files the request's
- * partner and bytes in a process-wide table keyed by the request handle, each start
- * records them, MPI_Request_free forgets them. */
+ * MPI_Start/MPI_Startall, not at the *_init call: each start records the partner and
+ * bytes the *_init call filed in the rank's table of persistent requests
+ * (persistent_requests.c, which the event log reads too). */
 #include <stdlib.h>
 
 #include "comm_translate.h"
+#include "persistent_requests.h"
 #include "record.h"
 #include "text_buffer.h"
 #include "traffic.h"
@@ -88,75 +89,13 @@ void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long 
                       dt);
 }
 
-/* ---- persistent requests: partner and bytes filed at *_init, recorded per start ---- */
-
-#define PERSIST_BITS   12
-#define PERSIST_SLOTS  (1 << PERSIST_BITS)
-#define PERSIST_PROBES 32
-#define PERSIST_GONE   UINT64_MAX       /* a freed request's slot: reusable, probes go on */
-#define PERSIST_BUSY   (UINT64_MAX - 1) /* claimed, being filled */
-
-struct persist {
-    _Atomic uint64_t key; /* the request handle; 0 = never used */
-    _Atomic int dest, source;
-    _Atomic long long sent, recvd;
-};
-static struct persist persist[PERSIST_SLOTS];
-static _Atomic long long persist_dropped; /* requests filed nowhere: table full */
-
-static uint64_t req_key(MPI_Request r)
-{
-    return (uint64_t)(uintptr_t)r; /* an int (MPICH) or a pointer (Open MPI) */
-}
-
-static struct persist *persist_find(uint64_t key)
-{
-    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> (64 - PERSIST_BITS));
-    for (int p = 0; p < PERSIST_PROBES; p++) {
-        struct persist *e = &persist[(h + (unsigned)p) & (PERSIST_SLOTS - 1)];
-        uint64_t k = atomic_load_explicit(&e->key, memory_order_acquire);
-        if (k == key)
-            return e;
-        if (k == 0)
-            return NULL;
-    }
-    return NULL;
-}
-
-void pmpi_persistent_init(MPI_Request req, MPI_Comm comm, int dest, int source, long long sent,
-                          long long recvd)
-{
-    uint64_t key = req_key(req);
-    if (key == 0 || key >= PERSIST_BUSY || req == MPI_REQUEST_NULL)
-        return;
-    struct persist *e = persist_find(key); /* a handle filed before and never freed */
-    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> (64 - PERSIST_BITS));
-    for (int p = 0; !e && p < PERSIST_PROBES; p++) {
-        struct persist *c = &persist[(h + (unsigned)p) & (PERSIST_SLOTS - 1)];
-        uint64_t k = atomic_load_explicit(&c->key, memory_order_acquire);
-        if ((k == 0 || k == PERSIST_GONE) &&
-            atomic_compare_exchange_strong(&c->key, &k, PERSIST_BUSY)) /* claimed */
-            e = c;
-    }
-    if (!e) {
-        atomic_fetch_add_explicit(&persist_dropped, 1, memory_order_relaxed);
-        return;
-    }
-    atomic_store_explicit(&e->dest, pmpi_world_rank(comm, dest), memory_order_relaxed);
-    atomic_store_explicit(&e->source, pmpi_world_rank(comm, source), memory_order_relaxed);
-    atomic_store_explicit(&e->sent, sent, memory_order_relaxed);
-    atomic_store_explicit(&e->recvd, recvd, memory_order_relaxed);
-    atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */
-}
+/* ---- persistent requests: the partner and bytes filed at *_init, per start ---- */
 
 static void persistent_start_one(struct pmpi_thread *th, MPI_Request req, long long dt)
 {
-    const struct persist *e = persist_find(req_key(req));
-    if (e)
-        partner_add_world(th, atomic_load_explicit(&e->dest, memory_order_relaxed),
-                          atomic_load_explicit(&e->source, memory_order_relaxed),
-                          atomic_load_explicit(&e->sent, memory_order_relaxed),
-                          atomic_load_explicit(&e->recvd, memory_order_relaxed), dt);
+    struct pmpi_persist p;
+    if (pmpi_persist_find(req, &p))
+        partner_add_world(th, p.dest, p.source, p.sent, p.recvd, dt);
 }
 
 void pmpi_persistent_start(int n, const MPI_Request *reqs, long long dt)
@@ -200,13 +139,6 @@ int pmpi_fortran_source(const int source, const void *status, int f08)
         PMPI_Status_f2c((const MPI_Fint *)status, &c) != MPI_SUCCESS)
         return -1;
     return c.MPI_SOURCE;
-}
-
-void pmpi_persistent_forget(MPI_Request req)
-{
-    struct persist *e = persist_find(req_key(req));
-    if (e)
-        atomic_store_explicit(&e->key, PERSIST_GONE, memory_order_release);
 }
 
 /* "sizes": {call: [{bucket, calls, time_s}, ...]} and "partners": [{rank, sends,
@@ -280,6 +212,6 @@ void pmpi_traffic_json(struct tbuf *t, double ns_per_tick)
             first = 0;
         }
     }
-    dropped += atomic_load(&persist_dropped);
+    dropped += pmpi_persist_dropped(); /* requests filed nowhere */
     tb_kv_int(t, "], \"partners_dropped\": ", dropped);
 }

@@ -10,19 +10,15 @@ struct tbuf;
  * with its bytes and time (ticks). */
 void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long long recvd,
                       long long dt);
-/* Persistent requests (traffic.c): a point-to-point *_init call files its request's
- * partner (ranks of comm; negative: none) and the bytes of one start; each
- * MPI_Start/MPI_Startall records them (dt: the call's time, in ticks); MPI_Request_free
- * and the *_init calls of other kinds forget the handle. */
-void pmpi_persistent_init(MPI_Request req, MPI_Comm comm, int dest, int source, long long sent,
-                          long long recvd);
+/* A MPI_Start/MPI_Startall (dt: the call's time, in ticks, shared by its requests):
+ * each request's partner and bytes of one start, as its *_init call filed them
+ * (persistent_requests.h). */
 void pmpi_persistent_start(int n, const MPI_Request *reqs, long long dt);
 /* The same for Fortran request handles (bindings that enter PMPI_* directly). */
 void pmpi_persistent_start_f(int n, const MPI_Fint *reqs, long long dt);
 /* A Fortran receive's source: `source`, or when it is MPI_ANY_SOURCE the status's
  * (an INTEGER array, or TYPE(MPI_Status) when f08), -1 when the status is ignored. */
 int pmpi_fortran_source(const int source, const void *status, int f08);
-void pmpi_persistent_forget(MPI_Request req);
 /* The row's "sizes", "partners" and "partners_dropped" members, summed over threads. */
 void pmpi_traffic_json(struct tbuf *t, double ns_per_tick);
 

@@ -27,10 +27,17 @@
 --part waits_null: mpi_waits_null.c (Wait, Waitall, Waitany, Waitsome and the four Test
   forms on MPI_REQUEST_NULL handles, then each Test form polling a receive): every call
   in the JSON trace, each call's count the report's (a slice of folded polls counting its
-  args.calls); in OTF2 (no count on a fold) the Wait forms' exactly.
+  args.calls); in OTF2 (no count on a fold) the Wait forms' exactly;
+--part persist_reuse: mpi_persist_reuse.c (persistent requests freed and their handles
+  reused with other partners, one round filed while recording was paused): each rank's
+  partners in the report and its messages in the trace (the event log) are each
+  request's own partner, tag and bytes, once per start, and the wait states match them;
+  with 6000 persistent sends alive at once (the table holds 4096) the partners and the
+  trace both lack the same ones, counted once in partners_dropped.
 Usage: check_mpi_trace.py --mpirun M --program PROG
-  --part json|otf2|bad|metrics|threads|threads_many|waits_null
-  [--otf2-print P] [--no-otf2-shim LIB] [--threads-program PROG] [--waits-program PROG]"""
+  --part json|otf2|bad|metrics|threads|threads_many|waits_null|persist_reuse
+  [--otf2-print P] [--no-otf2-shim LIB] [--threads-program PROG] [--waits-program PROG]
+  [--persist-program PROG]"""
 import argparse
 import collections
 import json
@@ -489,22 +496,98 @@ def part_waits_null(args, out):
                     [a for c in waits for a in ("--region", f"{c}={want[c]}")] + [anchor])
 
 
+def flows(doc, ph, key):
+    """Each rank's flow ends of kind ph ("s": sends, "f": receives) as a dict
+    {rank: {(partner, tag, bytes): messages}} (key: "to" or "from")."""
+    out = {}
+    for e in doc["traceEvents"]:
+        if e["ph"] == ph:
+            k = (e["args"][key], e["args"]["tag"], e["args"]["bytes"])
+            mine = out.setdefault(e["pid"], {})
+            mine[k] = mine.get(k, 0) + 1
+    return out
+
+
+def part_persist_reuse(args, out):
+    """Persistent requests freed and their handles reused by *_init calls with other
+    partners, one round made while recording was paused (mpi_persist_reuse.c): the
+    report's partners and the trace's messages (the event log) both see each request's
+    own partner, tag and bytes, at each start."""
+    rep, p = run(args, out, {"PAPI_MPI_TRACE": "json"}, program=args.persist_program)
+    path = os.path.join(out, "papi_mpi_trace.json")
+    if rep is None or not check(os.path.exists(path), "papi_mpi_trace.json written"):
+        return
+    trace_check(["json", "--schema", SCHEMA, "--tracks", str(NP), "--messages", str(5 * NP),
+                 path])
+    print("\n".join(l for l in p.stdout.splitlines() if l.startswith("REUSED")))
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    sends, recvs = flows(doc, "s", "to"), flows(doc, "f", "from")
+    for row in rep["ranks"]:
+        r = row["rank"]
+        right, left, across = (r + 1) % NP, (r + NP - 1) % NP, (r + 2) % NP
+        want = {right: (1, 4, 3, 24), left: (3, 24, 1, 4), across: (1, 12, 1, 12)}
+        got = {q["rank"]: (q["sends"], q["bytes_sent"], q["recvs"], q["bytes_recv"])
+               for q in row["partners"]}
+        check(got == want and row["partners_dropped"] == 0,
+              f"rank {r}: partners (sends, bytes_sent, recvs, bytes_recv) {got}, "
+              f"expected {want}, {row['partners_dropped']} dropped")
+        want = {(right, 1, 4): 1, (left, 2, 8): 3, (across, 3, 12): 1}
+        check(sends.get(r) == want,
+              f"rank {r}: trace's sends (to, tag, bytes): {sends.get(r)}, expected {want}")
+        want = {(left, 1, 4): 1, (right, 2, 8): 3, (across, 3, 12): 1}
+        check(recvs.get(r) == want,
+              f"rank {r}: trace's receives (from, tag, bytes): {recvs.get(r)}, expected {want}")
+    matched = rep["wait_states"]["matched"]
+    check(matched["p2p"] == 5 * NP and matched["p2p_unmatched"] == 0,
+          f"the wait states match every message: {matched}")
+    # more persistent requests than the table holds: the partners and the trace miss
+    # the same ones, counted once in partners_dropped
+    sub = os.path.join(out, "drop")
+    os.makedirs(sub)
+    many = 6000  # mpi_persist_reuse.c's MANY
+    rep, p = run(args, sub, {"PAPI_MPI_TRACE": "json"}, extra=["drop"],
+                 program=args.persist_program)
+    path = os.path.join(sub, "papi_mpi_trace.json")
+    if rep is None or not check(os.path.exists(path), "drop: papi_mpi_trace.json written"):
+        return
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    sends, recvs = flows(doc, "s", "to"), flows(doc, "f", "from")
+    for row in rep["ranks"]:
+        r, dropped = row["rank"], row["partners_dropped"]
+        right, left = (r + 1) % NP, (r + NP - 1) % NP
+        got = {q["rank"]: (q["sends"], q["recvs"]) for q in row["partners"]}
+        print(f"drop: rank {r}: {dropped} of {many} requests dropped, partners {got}")
+        check(many - 4096 <= dropped < many,
+              f"drop: rank {r}: partners_dropped {dropped}, expected {many - 4096} to {many - 1}")
+        check(got == {right: (many - dropped, 0), left: (0, many)},
+              f"drop: rank {r}: partners (sends, recvs) {got}, expected "
+              f"{{{right}: ({many - dropped}, 0), {left}: (0, {many})}}")
+        check(sends.get(r) == {(right, 4, 4): many - dropped},
+              f"drop: rank {r}: trace's sends {sends.get(r)}, expected "
+              f"{{({right}, 4, 4): {many - dropped}}}")
+        check(recvs.get(r) == {(left, 4, 4): many},
+              f"drop: rank {r}: trace's receives {recvs.get(r)}, expected {{({left}, 4, 4): {many}}}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--part", choices=["json", "otf2", "bad", "metrics", "threads", "threads_many",
-                                           "waits_null"], required=True)
+                                           "waits_null", "persist_reuse"], required=True)
     ap.add_argument("--otf2-print")
     ap.add_argument("--no-otf2-shim")
     ap.add_argument("--threads-program")
     ap.add_argument("--waits-program")
+    ap.add_argument("--persist-program")
     args = ap.parse_args()
     out = tempfile.mkdtemp(prefix="papi_mpi_trace_")
     try:
         {"json": part_json, "otf2": part_otf2, "bad": part_bad, "metrics": part_metrics,
          "threads": part_threads, "threads_many": part_threads_many,
-         "waits_null": part_waits_null}[args.part](args, out)
+         "waits_null": part_waits_null, "persist_reuse": part_persist_reuse}[args.part](args, out)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     return verdict()
