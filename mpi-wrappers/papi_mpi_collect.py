@@ -21,7 +21,6 @@ a file that is not JSON or breaks its schema (one line on stderr per such file n
 and what is wrong; nothing is printed on stdout: a verdict that left a rank out would be
 wrong)."""
 import argparse
-import glob
 import importlib
 import importlib.machinery
 import importlib.util
@@ -36,36 +35,21 @@ PACKAGE_DIRS = [os.path.join(HERE, "..", "share", "papi", "python"),
                 os.path.join(HERE, "..", "python")]
 
 
-def rows_module():
-    """papi_report.load.mpi_rows, the one reader of the rows, with papi_report's load layer
-    only: the package's __init__ (its tables, which need pandas) is not run, so this
-    script needs nothing beyond the standard library."""
+def load_module(name):
+    """papi_report.load.NAME (mpi_rows, the one reader of the rows; compat_version) with
+    papi_report's load layer only: the package's __init__ (its tables, which need pandas)
+    is not run, so this script needs nothing beyond the standard library."""
     if "papi_report" in sys.modules:  # imported whole by a caller
-        return importlib.import_module("papi_report.load.mpi_rows")
+        return importlib.import_module("papi_report.load." + name)
     for d in PACKAGE_DIRS:
         pkg = os.path.abspath(os.path.join(d, "papi_report"))
-        if os.path.isfile(os.path.join(pkg, "load", "mpi_rows.py")):
+        if os.path.isfile(os.path.join(pkg, "load", name + ".py")):
             spec = importlib.machinery.ModuleSpec("papi_report", None, is_package=True)
             spec.submodule_search_locations = [pkg]
             sys.modules["papi_report"] = importlib.util.module_from_spec(spec)
-            return importlib.import_module("papi_report.load.mpi_rows")
+            return importlib.import_module("papi_report.load." + name)
     raise ImportError("papi_report's module is not installed beside %s (looked in %s)" % (
         HERE, ", ".join(os.path.abspath(d) for d in PACKAGE_DIRS)))
-
-
-def compat_version():
-    """The papi-compat release of the libpapi installed beside this script (bin/../lib*)."""
-    import ctypes
-    libs = glob.glob(os.path.join(HERE, "..", "lib*", "libpapi.so.*")) + \
-        glob.glob(os.path.join(HERE, "..", "lib*", "*", "libpapi.so.*"))  # multiarch libdir
-    for lib in sorted(libs):
-        try:
-            f = ctypes.CDLL(lib).PAPI_compat_version
-        except (OSError, AttributeError):
-            continue
-        f.restype = ctypes.c_char_p
-        return f().decode()
-    return "unknown (no libpapi beside %s)" % HERE
 
 
 class Malformed(Exception):
@@ -73,7 +57,7 @@ class Malformed(Exception):
 
 
 def collect(directory, nranks=None):
-    found = rows_module().read(directory)
+    found = load_module("mpi_rows").read(directory)
     if found.malformed:
         raise Malformed("\n".join(found.malformed))
     finished = []
@@ -92,9 +76,13 @@ def collect(directory, nranks=None):
 
 
 def main():
+    try:
+        version = load_module("compat_version")
+    except ImportError as e:
+        print("papi_mpi_collect: %s" % e, file=sys.stderr)
+        return 1
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--version", action="version",
-                    version="papi_mpi_collect (papi-compat) %s" % compat_version())
+    ap.add_argument("--version", action=version.VersionAction, tool="papi_mpi_collect", bindir=HERE)
     ap.add_argument("dir")
     ap.add_argument("--np", type=int, default=None, help="ranks the run had")
     args = ap.parse_args()

@@ -30,29 +30,31 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))  # a link to it finds its install
 # The module lives beside this script in the source tree and in <prefix>/share/papi/python
 # once installed (the script is <prefix>/bin/papi_report).
+PACKAGE_DIR = None
 for cand in (HERE, os.path.join(HERE, "..", "share", "papi", "python")):
     if os.path.isfile(os.path.join(cand, "papi_report", "__init__.py")):
-        sys.path.insert(0, os.path.abspath(cand))
+        PACKAGE_DIR = os.path.abspath(cand)
+        sys.path.insert(0, PACKAGE_DIR)
         break
 
 
-def compat_version():
-    """The papi-compat release of the libpapi installed beside this script (bin/../lib*)."""
-    import ctypes
-    import glob
-    here = os.path.dirname(os.path.realpath(__file__))
-    for lib in sorted(glob.glob(os.path.join(here, "..", "lib*", "libpapi.so.*")) +
-                      glob.glob(os.path.join(here, "..", "lib*", "*", "libpapi.so.*"))):
-        try:
-            f = ctypes.CDLL(lib).PAPI_compat_version
-        except (OSError, AttributeError):
-            continue
-        f.restype = ctypes.c_char_p
-        return f().decode()
-    return "unknown (no libpapi beside %s)" % here
+def version_action():
+    """--version's action (papi_report.load.compat_version: the release of the libpapi
+    beside this script), the module loaded from its file: the package's __init__ (pandas)
+    is not run, so --version answers without pandas, and nothing is left in sys.modules
+    for the package's import after it (the module imports only the standard library)."""
+    import importlib.util
+    path = os.path.join(PACKAGE_DIR or HERE, "papi_report", "load", "compat_version.py")
+    spec = importlib.util.spec_from_file_location("papi_report.load.compat_version", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except OSError as e:
+        sys.exit("papi_report: papi_report's module is not installed beside %s (%s)" % (HERE, e))
+    return module.VersionAction
 
 
 def parse_args(argv):
@@ -60,8 +62,8 @@ def parse_args(argv):
         prog="papi_report", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
         epilog="Without a PATH, --mpi or --regions, the current directory's "
                "papi_mpi_report.json and papi_hl_output/ are read (whichever exist).")
-    p.add_argument("--version", action="version",
-                   version="papi_report (papi-compat) %s" % compat_version())
+    p.add_argument("--version", action=version_action(), tool="papi_report",
+                   bindir=HERE)
     p.add_argument("paths", metavar="PATH", nargs="*",
                    help="a run's directory (its papi_mpi_report.json and papi_hl_output/ "
                         "are read, whichever exist), a papi_mpi_report.json, a "

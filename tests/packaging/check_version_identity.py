@@ -5,6 +5,9 @@ The project's release names everything a user or a support ticket sees (issue 26
 build is installed into PREFIX, then
   - every installed program (the C utilities and the Python ones: papi_hl_output_writer,
     papi_report, papi_mpi_collect) answers --version with "<name> (papi-compat) VERSION";
+  - papi_report and papi_mpi_collect ask libpapi through papi_report's
+    load/compat_version.py alone, and answer --version without pandas, through a
+    symbolic link too;
   - papi_avail --json carries "papi_compat_version": VERSION;
   - the high-level report a program writes (HL_PROGRAM, PAPI_OUTPUT_DIRECTORY set)
     carries it;
@@ -27,6 +30,45 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
 
 
+def shebang(path):
+    """A program's #! line, b"" for a binary."""
+    with open(path, "rb") as f:
+        line = f.readline(128)
+    return line if line.startswith(b"#!") else b""
+
+
+def asks_release(path):
+    with open(path, "rb") as f:
+        return b"PAPI_compat_version" in f.read()
+
+
+def check_python_tools(prefix, version):
+    """The Python tools' release has one home, papi_report's load/compat_version.py (issue
+    57): no installed Python program or module but it asks libpapi (PAPI_compat_version),
+    and papi_report and papi_mpi_collect load it without the package's __init__, so their
+    --version answers where pandas cannot be imported."""
+    scripts = [f for f in glob.glob(os.path.join(prefix, "bin", "*")) if b"python" in shebang(f)]
+    modules = glob.glob(os.path.join(prefix, "share", "papi", "python", "**", "*.py"), recursive=True)
+    askers = sorted(os.path.relpath(f, prefix) for f in scripts + modules
+                    if asks_release(f))
+    check(askers == [os.path.join("share", "papi", "python", "papi_report", "load", "compat_version.py")],
+          "the Python files that ask libpapi its release: %s, want load/compat_version.py alone" % askers)
+    with tempfile.TemporaryDirectory() as fake:
+        os.makedirs(os.path.join(fake, "pandas"))
+        with open(os.path.join(fake, "pandas", "__init__.py"), "w") as f:
+            f.write("raise ImportError('pandas hidden by check_version_identity.py')\n")
+        env = dict(os.environ, PYTHONPATH=fake)
+        for name in ("papi_report", "papi_mpi_collect"):
+            link = os.path.join(fake, name)  # a link elsewhere (~/bin) finds the install too
+            os.symlink(os.path.join(prefix, "bin", name), link)
+            for exe in (os.path.join(prefix, "bin", name), link):
+                p = run([exe, "--version"], env=env)
+                check(p.returncode == 0 and p.stdout.strip() == "%s (papi-compat) %s" % (name, version),
+                      "%s --version without pandas: exit %d, %r %r" % (exe, p.returncode, p.stdout,
+                                                                      p.stderr[-300:]))
+    print("the Python tools' --version: one home, no pandas needed")
+
+
 def main():
     if len(sys.argv) not in (6, 9):
         print(__doc__)
@@ -45,6 +87,7 @@ def main():
         check(p.returncode == 0 and first == "%s (papi-compat) %s" % (name, version),
               "%s --version: exit %d, %r" % (name, p.returncode, first))
     print("--version: %d programs" % len(progs))
+    check_python_tools(prefix, version)
 
     p = run([os.path.join(prefix, "bin", "papi_avail"), "--json"])
     try:

@@ -6,7 +6,9 @@
    past max(10%, 2 x sqrt(2) x 0.082 = 23%)); "io" 1.05 x: same (within 10%); "noisy"
    1.3 x with a cv of 0.2 on each side: same (threshold 2 x 0.28 = 57%); an event only in
    A: "only in A", never 0; counts "higher"/"lower". Repeated runs (A1,A2,A3 vs B1,B2,B3):
-   the noise is the spread of the runs' means.
+   the noise is the spread of the runs' means. One run a side, a region's wall time
+   moved 2.1 x by the load with its CPU time the same is "same" on its load-free ratio
+   (exact), 4 x wall with 2 x CPU time slower (load-free 2.0); --fail-if reads that ratio.
 2. Synthetic MPI reports: the job's wall time 2 x: slower; a counter the same.
 3. A real pair: report_regions with the work region's pages doubled (2000 -> 4000), three
    runs a side taken in turn: that region's page faults exactly 2 x ("higher"), its CPU
@@ -151,6 +153,30 @@ def main():
     rc, out, err = run(a.tool, "--compare", noisy, sides[1], "-o", os.path.join(tmp, "out3"))
     row = rows(os.path.join(tmp, "out3"))[("region", "solve", "real_time_nsec")]
     check(row["verdict"] == "same", "1.12 x against runs of cv 0.2: same (%s)" % row["verdict"])
+
+    # One run a side, a region's wall time judged on its load-free ratio (issue 47; the real
+    # pair of check_compare_pair.py now runs twice a side): steady's wall time 2.1 x with
+    # the same CPU time (A 95 ms of 100 on a CPU, B 96 of 210: off 5% and 54.3%) is the
+    # load, load-free 2.1 x 0.457 / 0.95 = 1.011: same; work's 4 x wall with 2 x CPU time
+    # is slower, load-free 2.0; --fail-if reads the load-free ratio.
+    tc = "perf::TASK-CLOCK"
+    region_file(os.path.join(tmp, "LA"), {"steady": [(100 * ms, {tc: 95 * ms})],
+                                          "work": [(100 * ms, {tc: 95 * ms})]}, events=(tc,))
+    region_file(os.path.join(tmp, "LB"), {"steady": [(210 * ms, {tc: 96 * ms})],
+                                          "work": [(400 * ms, {tc: 190 * ms})]}, events=(tc,))
+    for cond, want_rc in (("region:steady:real_time_nsec>1.5", 0), ("region:work:real_time_nsec>1.5", 4)):
+        rc, out, err = run(a.tool, "--compare", os.path.join(tmp, "LA"), os.path.join(tmp, "LB"),
+                           "-o", os.path.join(tmp, "out_load"), "--fail-if", cond)
+        check(rc == want_rc, "one run a side: --fail-if %s on the load-free ratio: exit %d (%d: %s)" % (
+            cond, want_rc, rc, err.strip()[-300:]))
+    r = rows(os.path.join(tmp, "out_load"))
+    for reg, ratio, load_free, off_b, said in (("steady", 2.1, 2.1 * (96 / 210) / 0.95, 1 - 96 / 210, "same"),
+                                               ("work", 4.0, 2.0, 0.525, "slower")):
+        row = r.get(("region", reg, "real_time_nsec"), {})
+        got = tuple(float(row.get(k) or "nan") for k in ("ratio", "load_free_ratio", "offcpu_a", "offcpu_b"))
+        check(row.get("verdict") == said and all(abs(g - w) < 1e-9 for g, w in zip(got, (ratio, load_free, 0.05, off_b))),
+              "one run a side: %s's wall time %g x, off a CPU 5%%/%.1f%%, load-free %.3f: %s (%s, %s)" % (
+                  reg, ratio, 100 * off_b, load_free, said, row.get("verdict"), got))
 
     # 2. MPI reports.
     mpi_report(os.path.join(tmp, "MA"), [1.0, 1.0], 500)

@@ -1,9 +1,9 @@
-/* compare_pair STEADY WORK: the real pair of papi_report --compare's one-run test
+/* compare_pair STEADY WORK: the real pair of papi_report --compare's test
  * (check_compare_pair.py): region "steady" touches STEADY fresh pages and region "work"
  * WORK pages, each in 4 instances of a quarter, in the main thread. Every page is one
  * page fault, a count exact on a machine without a hardware PMU, and its time (the
- * kernel zeroing the page) grows with the pages: run once with WORK = W and once with
- * 2 W, "work" does twice the work and "steady" the same. Each call path runs once
+ * kernel zeroing the page) grows with the pages: run with WORK = W on side A and 2 W on
+ * side B, "work" does twice the work and "steady" the same. Each call path runs once
  * before (warm), so its code and stack pages are resident. */
 #include <stdlib.h>
 
