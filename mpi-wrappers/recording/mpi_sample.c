@@ -237,8 +237,7 @@ void pmpi_sample_thread_start(int slot)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     s->last_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
     PAPI_register_thread();
-    struct sampler_spec sp = {
-        .code = cfg.code, .n = (int)cfg.n, .hz = cfg.hz, .handler = on_sample};
+    struct sampler_spec sp = {cfg.code, (int)cfg.n, cfg.hz, on_sample};
     char why[PAPI_HUGE_STR_LEN];
     if (thread_sampler_open(&sp, s, &s->es, why, sizeof why) != PAPI_OK) {
         if (pmpi_id()->rank == 0 && !atomic_exchange(&said, 1))

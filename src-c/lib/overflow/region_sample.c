@@ -101,15 +101,11 @@ struct rsample *rsample_thread_start(void)
     atomic_store(&s->region, -1);
     s->tid = papi_gettid();
     struct sampler_spec sp = {.n = (int)cfg.n, .hz = cfg.hz, .handler = on_sample};
-    char why[PAPI_HUGE_STR_LEN];
+    char why[PAPI_HUGE_STR_LEN] = "";
     int ret = PAPI_event_name_to_code(cfg.event, &sp.code);
-    if (ret != PAPI_OK)
-        snprintf(why, sizeof why, "%s", papi_last_error_detail());
-    else
-        ret = thread_sampler_open(&sp, s, &s->es, why, sizeof why);
-    if (ret != PAPI_OK) {
+    if (ret != PAPI_OK || (ret = thread_sampler_open(&sp, s, &s->es, why, sizeof why)) != PAPI_OK) {
         warn_once(&said_start, "PAPI_SAMPLE=%s@%lld%s: cannot sample: %s", cfg.event, cfg.n,
-                  cfg.hz ? "hz" : "", why);
+                  cfg.hz ? "hz" : "", *why ? why : papi_last_error_detail());
         free(s);
         return NULL;
     }
