@@ -39,9 +39,9 @@
 #include "run_identity.h"
 #include "site_resolve.h"
 #include "text_buffer.h"
+#include "thread_sampler.h"
 
-#define MAX_SETS 1024 /* event set handles the handler finds its table by */
-#define OBJ_LEN  256
+#define OBJ_LEN 256
 
 struct table {
     int es;
@@ -70,7 +70,6 @@ static struct {
 } cfg;
 
 static struct table *tables[PMPI_MAX_THREADS];
-static _Atomic(struct table *) by_set[MAX_SETS];
 static atomic_int cur_region = -1;
 static int region_stack[PMPI_MAX_REGIONS], region_depth; /* under pmpi_state_lock */
 static struct pmpi_sample_rank rank_tables;
@@ -193,7 +192,7 @@ void pmpi_sample_hand_leave(void)
 static void on_sample(int es, void *address, long long vector, void *context)
 {
     (void)vector, (void)context;
-    struct table *s = es >= 0 && es < MAX_SETS ? atomic_load(&by_set[es]) : NULL;
+    struct table *s = thread_sampler_owner(es);
     if (!s)
         return;
     int call = pmpi_scall.id;
@@ -224,40 +223,6 @@ static void read_rate(struct table *s)
     s->queue_overflows = full;
 }
 
-static int open_set(struct table *s)
-{
-    int es = PAPI_NULL;
-    int ret = PAPI_create_eventset(&es);
-    if (ret == PAPI_OK)
-        ret = PAPI_assign_eventset_component(es, PAPI_get_event_component(cfg.code));
-    if (ret == PAPI_OK)
-        ret = PAPI_attach(es, (unsigned long)s->tid);
-    if (ret == PAPI_OK)
-        ret = PAPI_add_event(es, cfg.code);
-    if (ret == PAPI_OK && es >= MAX_SETS)
-        ret = PAPI_ENOMEM;
-    if (ret == PAPI_OK)
-        ret = cfg.hz ? PAPI_overflow_frequency(es, cfg.code, (int)cfg.n, 0, on_sample)
-                     : PAPI_overflow(es, cfg.code, (int)cfg.n, 0, on_sample);
-    if (ret == PAPI_OK) {
-        long long none = 0;
-        s->es = es;
-        read_rate(s);
-        if (s->rate > 0)
-            atomic_compare_exchange_strong(&cfg.used, &none, s->rate);
-        atomic_store(&by_set[es], s);
-        ret = PAPI_start(es);
-        if (ret != PAPI_OK)
-            atomic_store(&by_set[es], NULL);
-    }
-    if (ret != PAPI_OK && es != PAPI_NULL) {
-        PAPI_cleanup_eventset(es);
-        PAPI_destroy_eventset(&es);
-    }
-    s->es = es;
-    return ret;
-}
-
 void pmpi_sample_thread_start(int slot)
 {
     static atomic_int said;
@@ -272,17 +237,20 @@ void pmpi_sample_thread_start(int slot)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     s->last_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
     PAPI_register_thread();
-    int ret = open_set(s);
-    if (ret != PAPI_OK) {
+    struct sampler_spec sp = {cfg.code, (int)cfg.n, cfg.hz, on_sample};
+    char why[PAPI_HUGE_STR_LEN];
+    if (thread_sampler_open(&sp, s, &s->es, why, sizeof why) != PAPI_OK) {
         if (pmpi_id()->rank == 0 && !atomic_exchange(&said, 1))
             fprintf(stderr,
-                    "papi_mpi: PAPI_SAMPLE=%s: cannot sample (%s%s%s): a thread is "
-                    "not sampled\n",
-                    cfg.event, PAPI_strerror(ret), *PAPI_strerror_detail() ? ": " : "",
-                    PAPI_strerror_detail());
+                    "papi_mpi: PAPI_SAMPLE=%s: cannot sample (%s): a thread is not sampled\n",
+                    cfg.event, why);
         free(s);
         return;
     }
+    long long none = 0;
+    read_rate(s);
+    if (s->rate > 0)
+        atomic_compare_exchange_strong(&cfg.used, &none, s->rate);
     s->running = 1;
     __atomic_store_n(&tables[slot], s, __ATOMIC_RELEASE);
 }
@@ -297,9 +265,7 @@ static void stop(struct table *s)
     while (atomic_load(&s->reading)) /* pmpi_sample_finish reading the set: microseconds */
         ;
     read_rate(s);
-    atomic_store(&by_set[s->es], NULL);
-    PAPI_cleanup_eventset(s->es);
-    PAPI_destroy_eventset(&s->es);
+    thread_sampler_close(&s->es);
 }
 
 void pmpi_sample_thread_exit(int slot)

@@ -3,7 +3,8 @@
  * mode; EVENT alone: 999 Hz) through PAPI_overflow on an event set of its own, attached to
  * the thread (so it runs beside the region's sets of the same component). Each sample is
  * filed under its program counter and the region innermost at the time, in a fixed table
- * per thread (no allocation in the signal handler; a full table counts drops). At report
+ * per thread (no allocation in the signal handler; a full table counts drops). The set is
+ * opened and closed as the MPI wrapper's is (src-c/sampling/thread_sampler.c). At report
  * time the addresses are named (src-c/sampling/symbolizer.c) and summed per function and region.
  * The region API sets the current region (rsample_set_region): the handler reads it on the
  * same thread, lock-free. */
@@ -22,9 +23,9 @@
 #include "sample_spec.h"
 #include "sample_table.h"
 #include "symbolizer.h"
+#include "thread_sampler.h"
 #include "warn_once.h"
 
-#define RS_SETS   1024 /* event set handles the handler finds its table by */
 #define RS_NAME   256
 #define RS_REPORT -2 /* the thread is writing the report: its samples are not filed */
 
@@ -46,7 +47,6 @@ static struct {
 } cfg;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static atomic_int said_spec, said_start;
-static _Atomic(struct rsample *) by_set[RS_SETS];
 
 /* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (sample_spec.c). */
 static void read_config(void)
@@ -79,7 +79,7 @@ static void read_config(void)
 static void on_sample(int EventSet, void *address, long long vector, void *context)
 {
     (void)vector, (void)context;
-    struct rsample *s = EventSet >= 0 && EventSet < RS_SETS ? atomic_load(&by_set[EventSet]) : NULL;
+    struct rsample *s = thread_sampler_owner(EventSet);
     if (!s)
         return;
     uintptr_t pc = (uintptr_t)address;
@@ -87,39 +87,6 @@ static void on_sample(int EventSet, void *address, long long vector, void *conte
     if (region == RS_REPORT)
         return;
     sample_table_add(&s->tab, pc, region, 0, 0);
-}
-
-/* The thread's sampling set: attached to the thread, so that it runs beside the region
- * sets of its component (one running set per thread and component is for own sets). */
-static int open_set(struct rsample *s)
-{
-    int code, es = PAPI_NULL;
-    int ret = PAPI_event_name_to_code(cfg.event, &code);
-    if (ret == PAPI_OK)
-        ret = PAPI_create_eventset(&es);
-    if (ret == PAPI_OK)
-        ret = PAPI_assign_eventset_component(es, PAPI_get_event_component(code));
-    if (ret == PAPI_OK)
-        ret = PAPI_attach(es, (unsigned long)papi_gettid());
-    if (ret == PAPI_OK)
-        ret = PAPI_add_event(es, code);
-    if (ret == PAPI_OK && es >= RS_SETS)
-        ret = papi_error(PAPI_ENOMEM, "event set handle %d beyond the sampler's table", es);
-    if (ret == PAPI_OK)
-        ret = cfg.hz ? PAPI_overflow_frequency(es, code, (int)cfg.n, 0, on_sample)
-                     : PAPI_overflow(es, code, (int)cfg.n, 0, on_sample);
-    if (ret == PAPI_OK) {
-        atomic_store(&by_set[es], s);
-        ret = PAPI_start(es);
-        if (ret != PAPI_OK)
-            atomic_store(&by_set[es], NULL);
-    }
-    if (ret != PAPI_OK && es != PAPI_NULL) {
-        PAPI_cleanup_eventset(es);
-        PAPI_destroy_eventset(&es);
-    }
-    s->es = es;
-    return ret;
 }
 
 struct rsample *rsample_thread_start(void)
@@ -133,10 +100,12 @@ struct rsample *rsample_thread_start(void)
     memset(&s->tab, 0, sizeof s->tab); /* touched now, not inside a region */
     atomic_store(&s->region, -1);
     s->tid = papi_gettid();
-    int ret = open_set(s);
-    if (ret != PAPI_OK) {
+    struct sampler_spec sp = {.n = (int)cfg.n, .hz = cfg.hz, .handler = on_sample};
+    char why[PAPI_HUGE_STR_LEN] = "";
+    int ret = PAPI_event_name_to_code(cfg.event, &sp.code);
+    if (ret != PAPI_OK || (ret = thread_sampler_open(&sp, s, &s->es, why, sizeof why)) != PAPI_OK) {
         warn_once(&said_start, "PAPI_SAMPLE=%s@%lld%s: cannot sample: %s", cfg.event, cfg.n,
-                  cfg.hz ? "hz" : "", papi_last_error_detail());
+                  cfg.hz ? "hz" : "", *why ? why : papi_last_error_detail());
         free(s);
         return NULL;
     }
@@ -169,11 +138,7 @@ void rsample_thread_stop(struct rsample *s)
         return;
     rate_of(s, &s->used, &s->slowed); /* the set is gone after */
     s->running = 0;
-    long long v;
-    PAPI_stop(s->es, &v);
-    atomic_store(&by_set[s->es], NULL);
-    PAPI_cleanup_eventset(s->es);
-    PAPI_destroy_eventset(&s->es);
+    thread_sampler_close(&s->es);
 }
 
 int rsample_write_head(struct jw *w)
