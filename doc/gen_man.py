@@ -255,6 +255,16 @@ def schema_fields(schema_file):
         return csv_columns(root)
     items = []
 
+    def in_file(node, doc):
+        """node with its local $refs ("#/...") naming doc's file."""
+        if isinstance(node, list):
+            return [in_file(v, doc) for v in node]
+        if not isinstance(node, dict):
+            return node
+        own = doc["$id"].rsplit("/", 1)[-1]
+        return {k: own + v if k == "$ref" and v.startswith("#") else in_file(v, doc)
+                for k, v in node.items()}
+
     def resolve(node, doc):
         """(node, the document its local $refs point into) with every $ref followed."""
         ident[0] = node
@@ -266,8 +276,10 @@ def schema_fields(schema_file):
             for part in [x for x in frag.split("/") if x]:
                 sub = sub[part]
             ident[0] = sub  # what a recursion comes back to
-            # what the referring node adds besides the $ref (required, a description)
-            node = dict(sub, **{k: v for k, v in node.items() if k not in ("$ref", "$schema", "$id", "title")})
+            # what the referring node adds besides the $ref (required, a description, its
+            # own properties: their local $refs still name the referring file)
+            extra = {k: v for k, v in node.items() if k not in ("$ref", "$schema", "$id", "title")}
+            node = dict(sub, **(in_file(extra, doc) if name else extra))
             if desc:
                 node["description"] = desc
             doc = target

@@ -4,12 +4,15 @@
  * with a user operation merges tables by key, keeps the JOB_SLOTS entries with the most
  * samples and sums the rest (said in the report). What a rank sends does not grow with
  * the number of ranks or of its functions. */
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_writer.h"
 #include "mpi_sample.h"
+#include "profile_writer.h"
 #include "run_identity.h"
 #include "sample_report.h"
 #include "state.h"
@@ -191,101 +194,110 @@ size_t pmpi_sample_report_size(void)
     return 4096 + (size_t)JOB_SLOTS * 2 * 2500; /* names escaped at worst */
 }
 
-static void time_json(struct tbuf *t, const char *key, long long samples)
-{
-    double s = pmpi_sample_seconds();
-    if (s > 0)
-        tb_fmt(t, ", \"%s\": %.9f", key, (double)samples * s);
-    else
-        tb_fmt(t, ", \"%s\": null", key);
-}
-
-static void head_json(struct tbuf *t)
+/* sps: seconds_per_sample, NAN (null) when the event is not a time. */
+static void head_json(struct jw *w, double sps)
 {
     int hz;
     long long n = pmpi_sample_period(&hz);
-    double s = pmpi_sample_seconds();
-    tb_raw(t, "\"sampling\": {\"on\": true, \"event\": ");
-    tb_json(t, pmpi_sample_event());
-    if (hz)
-        tb_kv_int(t, ", \"period\": null, \"frequency_hz\": ", n);
-    else
-        tb_kv_int(t, ", \"frequency_hz\": null, \"period\": ", n);
-    tb_kv_int(t, hz ? ", \"frequency_hz_used\": " : ", \"period_used\": ", pmpi_sample_used());
-    tb_kv_int(t, ", \"slowed\": ", job.slowed);
-    tb_kv_int(t, ", \"signal_queue_overflows\": ", job.queue_overflows);
-    if (s > 0)
-        tb_fmt(t, ", \"seconds_per_sample\": %.9g", s);
-    else
-        tb_raw(t, ", \"seconds_per_sample\": null");
-    tb_kv_int(t, ", \"top_per_rank\": ", pmpi_sample_top());
-    tb_kv_int(t, ", \"job_slots\": ", JOB_SLOTS);
-    tb_kv_int(t, ", \"ranks_sampled\": ", job.ranks);
-    tb_kv_int(t, ", \"samples\": ", job.samples);
-    tb_kv_int(t, ", \"dropped\": ", job.dropped);
-    tb_kv_secs(t, ", \"unattributed_wall_s\": ", job.unattributed_ns);
+    jw_bool(w, "on", 1);
+    jw_str(w, "event", pmpi_sample_event());
+    jw_null(w, hz ? "period" : "frequency_hz");
+    jw_int(w, hz ? "frequency_hz" : "period", n);
+    jw_int(w, hz ? "frequency_hz_used" : "period_used", pmpi_sample_used());
+    jw_int(w, "slowed", job.slowed);
+    jw_int(w, "signal_queue_overflows", job.queue_overflows);
+    jw_double(w, "seconds_per_sample", sps);
+    jw_int(w, "top_per_rank", pmpi_sample_top());
+    jw_int(w, "job_slots", JOB_SLOTS);
+    jw_int(w, "ranks_sampled", job.ranks);
+    jw_int(w, "samples", job.samples);
+    jw_int(w, "dropped", job.dropped);
+    jw_fixed(w, "unattributed_wall_s", (double)job.unattributed_ns / 1e9, 9);
 }
 
+static void other_json(struct jw *w, const char *key, long long entries, long long samples)
+{
+    jw_obj_begin(w, key);
+    jw_int(w, "entries", entries);
+    jw_int(w, "samples", samples);
+    jw_obj_end(w);
+}
+
+/* The job's functions and MPI time by calling function, each entry the fields of
+ * profile_writer (the sampled site's $defs), then the wrapper's own. */
+static void tables_json(struct jw *w, double sps)
+{
+    jw_arr_begin(w, "functions");
+    for (const struct jfn *f = job.fn; f < job.fn + job.nfn; f++) {
+        jw_obj_begin(w, NULL);
+        profile_function_fields(w, f->e.function, f->e.region[0] ? f->e.region : NULL,
+                                (unsigned long long)f->e.samples);
+        jw_fixed(w, "share", job.samples > 0 ? (double)f->e.samples / (double)job.samples : 0, 6);
+        jw_fixed(w, "time_s", (double)f->e.samples * sps, 9);
+        jw_fixed(w, "wall_s", (double)f->e.wall_ns / 1e9, 9);
+        jw_int(w, "ranks", f->ranks);
+        jw_int(w, "max_rank", f->max_rank);
+        jw_int(w, "max_samples", f->max_samples);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    other_json(w, "functions_other", job.fn_other_entries, job.fn_other_samples);
+    jw_arr_begin(w, "mpi_by_caller");
+    for (const struct jmpi *m = job.mpi; m < job.mpi + job.nmpi; m++) {
+        jw_obj_begin(w, NULL);
+        profile_site_fields(w, m->e.function, m->e.file, m->e.line);
+        jw_str(w, "call",
+               m->e.call >= 0 && m->e.call < PMPI_NCALLS ? pmpi_calls[m->e.call].name : "?");
+        jw_int(w, "samples", m->e.samples);
+        jw_fixed(w, "mpi_time_s", (double)m->e.wall_ns / 1e9, 9);
+        jw_fixed(w, "event_s", (double)m->e.samples * sps, 9);
+        if (m->measured) {
+            jw_int(w, "calls", m->e.calls);
+            jw_fixed(w, "measured_s", (double)m->e.measured_ns / 1e9, 9);
+        } else { /* the rank had no call-site table */
+            jw_null(w, "calls");
+            jw_null(w, "measured_s");
+        }
+        jw_int(w, "ranks", m->ranks);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    other_json(w, "mpi_by_caller_other", job.mpi_other_entries, job.mpi_other_samples);
+}
+
+/* The "sampling" member written with the json writer into memory (rank 0 at
+ * MPI_Finalize, not in a signal handler), then added to the report's text. */
 void pmpi_sample_report_json(struct tbuf *t)
 {
     const char *why;
     int st = pmpi_sample_state(&why);
     if (st == 0)
         return;
-    if (st < 0 || !reduced) {
-        tb_raw(t, "\"sampling\": {\"on\": false, \"note\": ");
-        tb_json(t, st < 0 ? why : "not reduced");
-        tb_raw(t, "},\n");
-        return;
-    }
-    head_json(t);
-    tb_raw(t, ",\n  \"functions\": [");
-    for (int i = 0; i < job.nfn; i++) {
-        const struct jfn *f = &job.fn[i];
-        tb_raw(t, i ? ",\n    {\"function\": " : "\n    {\"function\": ");
-        tb_json(t, f->e.function);
-        tb_raw(t, ", \"region\": ");
-        if (f->e.region[0])
-            tb_json(t, f->e.region);
-        else
-            tb_raw(t, "null");
-        tb_kv_int(t, ", \"samples\": ", f->e.samples);
-        tb_fmt(t, ", \"share\": %.6f",
-               job.samples > 0 ? (double)f->e.samples / (double)job.samples : 0.0);
-        time_json(t, "time_s", f->e.samples);
-        tb_kv_secs(t, ", \"wall_s\": ", f->e.wall_ns);
-        tb_kv_int(t, ", \"ranks\": ", f->ranks);
-        tb_kv_int(t, ", \"max_rank\": ", f->max_rank);
-        tb_kv_int(t, ", \"max_samples\": ", f->max_samples);
-        tb_raw(t, "}");
-    }
-    tb_kv_int(t, "],\n  \"functions_other\": {\"entries\": ", job.fn_other_entries);
-    tb_kv_int(t, ", \"samples\": ", job.fn_other_samples);
-    tb_raw(t, "},\n  \"mpi_by_caller\": [");
-    for (int i = 0; i < job.nmpi; i++) {
-        const struct jmpi *m = &job.mpi[i];
-        tb_raw(t, i ? ",\n    {\"function\": " : "\n    {\"function\": ");
-        tb_json(t, m->e.function);
-        tb_raw(t, ", \"file\": ");
-        tb_json(t, m->e.file);
-        tb_kv_int(t, ", \"line\": ", m->e.line);
-        tb_raw(t, ", \"call\": ");
-        tb_json(t, m->e.call >= 0 && m->e.call < PMPI_NCALLS ? pmpi_calls[m->e.call].name : "?");
-        tb_kv_int(t, ", \"samples\": ", m->e.samples);
-        tb_kv_secs(t, ", \"mpi_time_s\": ", m->e.wall_ns);
-        time_json(t, "event_s", m->e.samples);
-        if (m->measured) {
-            tb_kv_int(t, ", \"calls\": ", m->e.calls);
-            tb_kv_secs(t, ", \"measured_s\": ", m->e.measured_ns);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        struct jw w;
+        double sps = pmpi_sample_seconds() > 0 ? pmpi_sample_seconds() : NAN;
+        jw_init(&w, f);
+        jw_obj_begin(&w, "sampling");
+        if (st < 0 || !reduced) {
+            jw_bool(&w, "on", 0);
+            jw_str(&w, "note", st < 0 ? why : "not reduced");
         } else {
-            tb_raw(t, ", \"calls\": null, \"measured_s\": null");
+            head_json(&w, sps);
+            tables_json(&w, sps);
         }
-        tb_kv_int(t, ", \"ranks\": ", m->ranks);
-        tb_raw(t, "}");
+        jw_obj_end(&w);
+        int bad = ferror(f);
+        if (fclose(f) != 0 || bad) { /* a write that found no memory */
+            free(text);
+            text = NULL;
+        }
     }
-    tb_kv_int(t, "],\n  \"mpi_by_caller_other\": {\"entries\": ", job.mpi_other_entries);
-    tb_kv_int(t, ", \"samples\": ", job.mpi_other_samples);
-    tb_raw(t, "}},\n");
+    tb_raw(t, text ? text : "\"sampling\": {\"on\": false, \"note\": \"no memory to write it\"}");
+    tb_raw(t, ",\n");
+    free(text);
 }
 
 /* The banner's rate: the one used, and the one asked where the library lowered it. */

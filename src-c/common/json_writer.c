@@ -182,6 +182,15 @@ void jw_double(struct jw *w, const char *key, double value)
         fputs("null", w->f); /* JSON has no NaN or infinity */
 }
 
+void jw_fixed(struct jw *w, const char *key, double value, int decimals)
+{
+    member(w, key);
+    if (isfinite(value))
+        fprintf(w->f, "%.*f", decimals, value);
+    else
+        fputs("null", w->f);
+}
+
 void jw_bool(struct jw *w, const char *key, int value)
 {
     member(w, key);

@@ -28,6 +28,8 @@ void jw_int(struct jw *w, const char *key, long long value);
 void jw_uint(struct jw *w, const char *key, unsigned long long value);
 void jw_hex(struct jw *w, const char *key, unsigned long long value); /* as "0x..." string */
 void jw_double(struct jw *w, const char *key, double value);
+/* value with that many decimals (seconds to the ns, a share): null when not finite. */
+void jw_fixed(struct jw *w, const char *key, double value, int decimals);
 void jw_bool(struct jw *w, const char *key, int value);
 void jw_null(struct jw *w, const char *key);
 /* Ends the document with a newline and flushes; returns 0, or -1 when any write to the

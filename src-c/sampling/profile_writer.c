@@ -21,17 +21,30 @@ void profile_frame_write(struct jw *w, const struct profile_frame *f)
     jw_obj_end(w);
 }
 
-void profile_function_write(struct jw *w, const char *function, const char *region,
-                            unsigned long long samples)
+void profile_function_fields(struct jw *w, const char *function, const char *region,
+                             unsigned long long samples)
 {
-    jw_obj_begin(w, NULL);
     jw_str(w, "function", function);
     if (region)
         jw_str(w, "region", region);
     else
         jw_null(w, "region");
     jw_uint(w, "samples", samples);
+}
+
+void profile_function_write(struct jw *w, const char *function, const char *region,
+                            unsigned long long samples)
+{
+    jw_obj_begin(w, NULL);
+    profile_function_fields(w, function, region, samples);
     jw_obj_end(w);
+}
+
+void profile_site_fields(struct jw *w, const char *function, const char *file, int line)
+{
+    jw_str(w, "function", function);
+    jw_str(w, "file", file);
+    jw_int(w, "line", line);
 }
 
 void profile_counts_write(struct jw *w, const char *key, const uint64_t *counts, int n)
