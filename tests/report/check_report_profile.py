@@ -46,6 +46,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import folded_file  # noqa: E402
+from profile_fixture import write_job  # noqa: E402 (the job's profile papi_run merges)
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 
 report_check.guard()
@@ -173,6 +174,7 @@ def case_large(tool, _papi_run, _prog, out):
            "dropped_weight": 0, "notes": "", "frames": frames, "stacks": stacks}
     path = os.path.join(out, "profile_r1_7.json")
     json.dump(doc, open(path, "w"))
+    write_job(out, [doc])
     bad = schema_check.check_file(path)
     if bad:
         fail("the synthetic profile breaks its schema: %s" % bad)
@@ -274,6 +276,7 @@ def _profile(path, functions):
     os.makedirs(path)
     with open(os.path.join(path, "profile_%s_9.json" % os.path.basename(path)), "w") as f:
         json.dump(doc, f)
+    write_job(path, [doc])
 
 
 def case_noise(tool, _papi_run, _prog, out):
@@ -333,6 +336,7 @@ def case_metric(tool, _papi_run, _prog, out):
     src = os.path.join(out, "m1")
     os.makedirs(src)
     json.dump(doc, open(os.path.join(src, "profile_m1_5.json"), "w"))
+    write_job(src, [doc])
     rep = os.path.join(out, "rep")
     rc, so, err = run([PY, tool, src, "-o", rep])
     if rc != 0:
