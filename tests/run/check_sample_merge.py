@@ -5,8 +5,8 @@ PROG threads (two processes, several threads) is sampled with -e perf::PAGE-FAUL
 of papi_run_output without job_profile_RUNID.json and the folded files stands for an older
 papi_run's folder.
   tool    papi_run --merge COPY (and -o's DIR above it, and --run ID) writes a job file
-          equal to the run's (the same run header, events, processes, stacks and thread
-          functions with their counts) and the same folded files; errors, each one
+          equal to the run's (the same run header, events, -m metrics, processes, stacks
+          and thread functions with their counts) and the same folded files; errors, each one
           stderr line and exit 2 with nothing written: no such folder, a folder without
           profiles, an unknown run id (the folder's run named), a bad run id, --run
           without --merge, a program after --merge.
@@ -42,10 +42,16 @@ def run(cmd, path=None):
 
 
 def sampled(papi_run, prog, tmp):
-    """The run's papi_run_output, and a copy of it without the job file and folded files."""
-    d = os.path.join(tmp, "run")
+    """The run's papi_run_output, and a copy of it without the job file and folded files;
+    -m FAULTS_PER_MS per function (a table of its own, as check_sample_metrics.py's)."""
+    d, table = os.path.join(tmp, "run"), os.path.join(tmp, "metrics.csv")
+    with open(table, "w") as f:
+        f.write("CPU,generic\nMETRIC,FAULTS_PER_MS,faults/ms,{perf::PAGE-FAULTS} / "
+                "{perf::TASK-CLOCK} * 1e6,Page faults per ms of CPU time\n")
+    os.environ["PAPI_METRICS_FILE"] = table
     rc, so, se = run([papi_run, "--quiet", "--sample", "perf::TASK-CLOCK@1000000", "-e",
-                      "perf::PAGE-FAULTS", "-o", d, "--", prog, "threads", "400"])
+                      "perf::PAGE-FAULTS", "-m", "FAULTS_PER_MS", "-o", d, "--", prog, "threads",
+                      "400"])
     if rc != 0:
         fail("papi_run --sample: exit status %d\n%s%s" % (rc, so, se))
     out = os.path.join(d, "papi_run_output")
@@ -53,8 +59,8 @@ def sampled(papi_run, prog, tmp):
     shutil.copytree(out, old)
     for f in glob.glob(os.path.join(old, "job_profile_*.json")) + glob.glob(os.path.join(old, "*.folded")):
         os.remove(f)
-    if len(glob.glob(os.path.join(out, "job_profile_*.json"))) != 1:
-        fail("the run wrote no job file: %s" % sorted(os.listdir(out)))
+    if [m["name"] for m in job(out)[1]["metrics"]] != ["FAULTS_PER_MS"]:
+        fail("the run's job file has not the metric FAULTS_PER_MS: %s" % job(out)[1]["metrics"])
     return out, old
 
 
