@@ -198,13 +198,18 @@ def case_large(tool, _papi_run, _prog, out):
     # cells are each rank's shares (50/50 and 75/25) and the functions table names rank 1.
     from papi_report.figures import profile_figures
     two = os.path.join(out, "ranks")
+    ranks = []
     for rank, n in ((0, 100), (1, 300)):
         _profile(os.path.join(two, "r%d" % rank), {"rank_work": n, "other": 100})
-        f = glob.glob(os.path.join(two, "r%d" % rank, "*.json"))[0]
+        for f in glob.glob(os.path.join(two, "r%d" % rank, "job_profile_*.json")):
+            os.remove(f)  # the job's is the two ranks' (below)
+        f = glob.glob(os.path.join(two, "r%d" % rank, "profile_*.json"))[0]
         d = json.load(open(f))
         d.update(rank=rank, pid=100 + rank)
         d["run"]["id"] = "two"
         json.dump(d, open(f, "w"))
+        ranks.append(d)
+    write_job(two, ranks)
     t = tables(profiles=profile.load(profile.find([two])))
     grid = profile_figures.function_ranks(t).papi_grid
     cells = {(fn, c): round(float(grid.loc[fn, c]), 6) for fn in grid.index for c in grid.columns}
