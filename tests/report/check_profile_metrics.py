@@ -9,6 +9,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from profile_fixture import job_of  # noqa: E402 (the job's profile papi_run merges)
 try:
     from papi_report.load import profile, profile_metrics  # noqa: E402
 except ImportError as e:  # (the package needs pandas)
@@ -51,7 +53,7 @@ doc = {"kind": "profile", "run": {"id": "r", "start": "s"}, "pid": 1, "rank": No
        "stacks": [{"tid": 1, "samples": 1, "counts": [100, 1], "frames": [0, 1]},
                   {"tid": 1, "samples": 9, "counts": [900, 0], "frames": [0, 2, 1]},
                   {"tid": 1, "samples": 5, "counts": [500, 0], "frames": [0, 2]}]}
-rows = {r["function"]: r for r in profile.functions([doc])}
+rows = {r["function"]: r for r in profile.functions(job_of([doc]))}
 if rows["f"]["FAULTS_PER_MS"] != 1 / 1000 * 1e6 or rows["g"]["FAULTS_PER_MS"] != 0.0:
     FAILURES.append("functions: f %r (expected 1000), g %r (expected 0)"
                     % (rows["f"]["FAULTS_PER_MS"], rows["g"]["FAULTS_PER_MS"]))
@@ -62,14 +64,14 @@ if rows["f"]["FAULTS_PER_MS"] != 1 / 1000 * 1e6 or rows["g"]["FAULTS_PER_MS"] !=
 doc2 = dict(doc, stacks=doc["stacks"] + [
     {"tid": 2, "samples": 15, "counts": [1500, 0], "frames": [0, 1]},
     {"tid": 3, "samples": 2, "counts": [200, 0], "frames": [0, 2]}])
-rows = {r["function"]: r for r in profile.functions([doc2])}
+rows = {r["function"]: r for r in profile.functions(job_of([doc2]))}
 got = {k: rows["f"].get(k) for k in ("thread min", "thread mean", "thread max", "max_thread")}
 want = {"thread min": 0, "thread mean": 2500 / 3, "thread max": 1500, "max_thread": "1/2"}
 if got != want:
     FAILURES.append("f over threads: %s, expected %s" % (got, want))
 if (rows["g"]["max_thread"], rows["g"]["thread max"], rows["g"]["thread min"]) != ("1/1", 500, 0):
     FAILURES.append("g over threads: %s" % rows["g"])
-if "thread max" in profile.functions([doc])[0]:
+if "thread max" in profile.functions(job_of([doc]))[0]:
     FAILURES.append("one thread: no thread spread expected")
 
 for f in FAILURES:

@@ -35,6 +35,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 report_check.guard()
 
 from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
+from profile_fixture import write_job  # noqa: E402 (the job's profile papi_run merges)
 EV = "perf::PAGE-FAULTS"
 MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
                "comm-matrix", "counters-per-rank")
@@ -124,6 +125,7 @@ def papi_run_dir(d):
                        {"tid": 5, "samples": 1, "counts": [1000000], "frames": [0, 2]}]}
     with open(os.path.join(src, "profile_%s_5.json" % run["id"]), "w") as f:
         json.dump(prof, f)
+    write_job(src, [prof])
     return os.path.dirname(src)
 
 

@@ -46,6 +46,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import folded_file  # noqa: E402
+from profile_fixture import write_job  # noqa: E402 (the job's profile papi_run merges)
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 
 report_check.guard()
@@ -173,6 +174,7 @@ def case_large(tool, _papi_run, _prog, out):
            "dropped_weight": 0, "notes": "", "frames": frames, "stacks": stacks}
     path = os.path.join(out, "profile_r1_7.json")
     json.dump(doc, open(path, "w"))
+    write_job(out, [doc])
     bad = schema_check.check_file(path)
     if bad:
         fail("the synthetic profile breaks its schema: %s" % bad)
@@ -196,13 +198,18 @@ def case_large(tool, _papi_run, _prog, out):
     # cells are each rank's shares (50/50 and 75/25) and the functions table names rank 1.
     from papi_report.figures import profile_figures
     two = os.path.join(out, "ranks")
+    ranks = []
     for rank, n in ((0, 100), (1, 300)):
         _profile(os.path.join(two, "r%d" % rank), {"rank_work": n, "other": 100})
-        f = glob.glob(os.path.join(two, "r%d" % rank, "*.json"))[0]
+        for f in glob.glob(os.path.join(two, "r%d" % rank, "job_profile_*.json")):
+            os.remove(f)  # the job's is the two ranks' (below)
+        f = glob.glob(os.path.join(two, "r%d" % rank, "profile_*.json"))[0]
         d = json.load(open(f))
         d.update(rank=rank, pid=100 + rank)
         d["run"]["id"] = "two"
         json.dump(d, open(f, "w"))
+        ranks.append(d)
+    write_job(two, ranks)
     t = tables(profiles=profile.load(profile.find([two])))
     grid = profile_figures.function_ranks(t).papi_grid
     cells = {(fn, c): round(float(grid.loc[fn, c]), 6) for fn in grid.index for c in grid.columns}
@@ -274,6 +281,7 @@ def _profile(path, functions):
     os.makedirs(path)
     with open(os.path.join(path, "profile_%s_9.json" % os.path.basename(path)), "w") as f:
         json.dump(doc, f)
+    write_job(path, [doc])
 
 
 def case_noise(tool, _papi_run, _prog, out):
@@ -333,6 +341,7 @@ def case_metric(tool, _papi_run, _prog, out):
     src = os.path.join(out, "m1")
     os.makedirs(src)
     json.dump(doc, open(os.path.join(src, "profile_m1_5.json"), "w"))
+    write_job(src, [doc])
     rep = os.path.join(out, "rep")
     rc, so, err = run([PY, tool, src, "-o", rep])
     if rc != 0:

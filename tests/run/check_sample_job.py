@@ -7,7 +7,7 @@ schema/profile_job.schema.json, lists every process with its samples, and its st
 (by names and places) and threads' functions are exactly the merge of the processes'
 profile_RUNID_PID.json, done here independently; its stacks by names are profile.folded's.
 papi_report reads it: a folder without it (an older papi_run's) gives the same files
-(merged by papi_report), and a job file whose counts were changed gives the changed
+(papi_report runs papi_run --merge on it, papi_run on PATH), and a job file whose counts were changed gives the changed
 shares (papi_report took them from the job file, not from the processes)."""
 import csv
 import glob
@@ -31,8 +31,8 @@ def fail(msg):
     sys.exit(1)
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+def run(cmd, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
     return p.returncode, p.stdout + p.stderr
 
 
@@ -95,7 +95,9 @@ def check_job(out):
 
 
 def report(papi_report, src, rep):
-    rc, text = run([sys.executable, papi_report, src, "-o", rep])
+    env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(sys.argv[1])) + os.pathsep
+               + os.environ.get("PATH", ""))  # papi_report's papi_run --merge: this one
+    rc, text = run([sys.executable, papi_report, src, "-o", rep], env)
     if rc != 0:
         fail("papi_report %s: exit status %d\n%s" % (src, rc, text))
     return {os.path.basename(f): open(f).read() for f in glob.glob(os.path.join(rep, "profile*"))}

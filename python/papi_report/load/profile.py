@@ -7,14 +7,15 @@ functions by their self share, with the spread over ranks (min, mean, max and th
 the max) when there are several, and each -m metric of the function's own summed counts
 (profile_metrics: a ratio of sums), with ranks also its spread over the ranks that sampled
 the function (each rank's metric of its own counts of the function). Output folders of an
-older papi_run have only the processes' profile_RUNID_PID.json (schema/profile.schema.json):
-their job is merged here (_job_of). Each file is checked against its schema on load."""
+older papi_run have only the processes' profile_RUNID_PID.json (schema/profile.schema.json)
+and .sample_RUNID_PID.txt: papi_run --merge writes their job file (papi_run_merge.py), no
+merge is done here. Each file is checked against its schema on load."""
 import csv
 import glob
 import os
 import re
 
-from . import profile_metrics, schema_check
+from . import papi_run_merge, profile_metrics, schema_check
 from .check import MalformedInput, _load_json, forget
 
 
@@ -80,62 +81,24 @@ def _cross_fault(d):
 def load(files, run=None):
     """The job's profile of one run (run's, else the latest run's by start), as
     job_profile_RUNID.json holds it; None without profiles."""
-    docs = [d for d in map(_checked, files) if d is not None]
+    docs = [(f, d) for f, d in ((f, _checked(f)) for f in files) if d is not None]
     if not docs:
         return None
     if run is None:
-        run = max(docs, key=lambda d: (d["run"]["start"], d["run"]["id"]))["run"]["id"]
-    docs = [d for d in docs if d["run"]["id"] == run]
-    jobs = [d for d in docs if d["kind"] == "profile_job"]
+        run = max((d for _, d in docs), key=lambda d: (d["run"]["start"], d["run"]["id"]))["run"]["id"]
+    docs = [(f, d) for f, d in docs if d["run"]["id"] == run]
+    jobs = [d for _, d in docs if d["kind"] == "profile_job"]
     if jobs:
         return jobs[0]
     # Output folders of papi_run before it wrote job_profile_RUNID.json (papi-compat 1.0.0
-    # as of main 768cc1e and earlier) hold only the processes' files: merged here.
-    procs = [d for d in docs if d["kind"] == "profile"]
-    return _job_of(procs) if procs else None
-
-
-def as_job(profiles):
-    """A job's profile as load gives it; a list of one run's process documents (an older
-    caller's) merged into one first."""
-    return _job_of(profiles) if isinstance(profiles, list) and profiles else profiles
-
-
-def _split(frame):
-    """[(name, where)] of one frame: an inlined chain (a;b) is several names, the file and
-    line belong to the innermost."""
-    parts = frame["name"].split(";")
-    where = "%s:%d" % (frame["file"], frame.get("line", 0)) if frame.get("file") else ""
-    return [(p, "") for p in parts[:-1]] + [(parts[-1], where)]
-
-
-def _add(table, key, s, n):
-    e = table.setdefault(key, {"samples": 0, "counts": [0] * n})
-    e["samples"] += s["samples"]
-    for i, c in enumerate(s["counts"][:n]):
-        e["counts"][i] += c
-
-
-def _job_of(docs):
-    """The processes' profiles of one run merged as papi_run merges them into
-    job_profile_RUNID.json (run_sample_merge.c): for output folders without one. A process
-    whose events differ from the first's is left out, as papi_run leaves it out."""
-    events = docs[0]["events"]
-    docs = [d for d in docs if d["events"] == events]
-    placed, threads = {}, {}
-    for d in docs:
-        frames = [_split(f) for f in d["frames"]]
-        for s in d["stacks"]:
-            path = [p for i in s["frames"] for p in frames[i]]
-            _add(placed, (";".join(n for n, _ in path), ";".join(w for _, w in path)), s, len(events))
-            leaf = d["frames"][s["frames"][-1]]["name"]
-            _add(threads, (d["rank"], d["pid"], s["tid"], leaf), s, len(events))
-    return {"kind": "profile_job", "run": docs[0]["run"], "events": events,
-            "metrics": profile_metrics.metrics_of(docs),
-            "processes": [{"pid": d["pid"], "rank": d["rank"], "samples": d.get("samples", 0)} for d in docs],
-            "stacks": [dict(stack=k[0], where=k[1], **e) for k, e in placed.items()],
-            "thread_functions": [dict(rank=k[0], pid=k[1], tid=k[2], function=k[3], **e)
-                                 for k, e in threads.items()]}
+    # as of main 768cc1e and earlier) hold only the processes' files: papi_run --merge
+    # writes the job file beside them (None, said once, where it cannot).
+    for folder in sorted({os.path.dirname(f) for f, d in docs if d["kind"] == "profile"}):
+        path = papi_run_merge.merged(folder, run)
+        job = _checked(path) if path else None
+        if job is not None:
+            return job
+    return None
 
 
 def merge(job):
@@ -175,7 +138,6 @@ def functions(job):
     that never sampled it has none: no 0 stands in for a ratio). Where a process (a rank)
     had several threads (one thread a rank would repeat the ranks' columns): "thread min", "thread mean", "thread max" of the sampled event's self weight over all
     threads and max_thread ("rank/tid", "pid/tid" without ranks)."""
-    job = as_job(job)
     events, _, per_rank, own = merge(job)
     ranks = sorted({_rank(p) for p in job["processes"]})
     totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
@@ -205,7 +167,7 @@ def thread_weights(job):
     """({function: {thread: self weight of the sampled event}}, [threads]): a thread named
     "rank/tid" in an MPI run, else "pid/tid" (tids are per host, ranks may share one)."""
     by, threads = {}, set()
-    for e in as_job(job)["thread_functions"]:
+    for e in job["thread_functions"]:
         t = "%s/%s" % (e["rank"] if e["rank"] is not None else e["pid"], e["tid"])
         threads.add(t)
         leaf = by.setdefault(e["function"], {})

@@ -44,7 +44,6 @@ def profile_functions(job):
 def profile_stacks(job):
     """One row per distinct (names, places) stack of the run, weights summed (by papi_run's
     merge), in the order of the sampled event's weight, then of the names and places."""
-    job = profile.as_job(job)
     events, metrics = job["events"], job["metrics"]
     rows = [[s["stack"], s["where"]] + s["counts"] + [profile_metrics.evaluate(m, s["counts"]) for m in metrics]
             for s in sorted(job["stacks"], key=lambda s: (s["stack"], s["where"]))]
@@ -60,7 +59,7 @@ def profile_function_ranks(job):
     """Each thread's self weight of the sampled event per function (the innermost name of
     an inlined chain)."""
     own, totals = {}, {}
-    for e in profile.as_job(job)["thread_functions"]:
+    for e in job["thread_functions"]:
         key = (e["rank"] if e["rank"] is not None else 0, e["pid"], e["tid"])
         leaf = e["function"].split(";")[-1]
         own[key + (leaf,)] = own.get(key + (leaf,), 0) + e["counts"][0]

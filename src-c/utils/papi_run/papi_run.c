@@ -44,6 +44,8 @@ int main(int argc, char **argv)
     static struct run_state state;
     struct run_state *s = &state;
     run_parse_options(argc, argv, &s->opt);
+    if (s->opt.merge_dir) /* (the merge needs no counter: no PAPI) */
+        return run_merge_dir(s);
     if (!util_init("papi_run"))
         return 2;
     run_choose_events(&s->opt);

@@ -41,6 +41,8 @@ struct run_options {
     int sampling;              /* --sample given */
     int call_graph;            /* RUN_CG_AUTO (default), RUN_CG_FP, RUN_CG_DWARF, RUN_CG_NONE */
     long sample_cap;           /* --sample-stacks: distinct stacks kept per process */
+    const char *merge_dir;     /* --merge DIR: only the merge of DIR's profiles (no program) */
+    const char *merge_run;     /* --run ID with --merge ("": the newest run) */
 };
 
 /* auto: each process of the program decides fp or dwarf from its executable's DWARF */

@@ -21,11 +21,14 @@ enum {
     OPT_SAMPLE,
     OPT_CALL_GRAPH,
     OPT_SAMPLE_STACKS,
-    OPT_TRACE
+    OPT_TRACE,
+    OPT_MERGE,
+    OPT_RUN
 };
 
 static const char usage[] =
     "Usage: papi_run [options] -- PROGRAM [ARGS...]\n"
+    "       papi_run --merge DIR [--run ID]\n"
     "Count a whole program, unchanged: every thread and every child process it forks.\n"
     "  -e EVENT        an event to count (repeatable, or a comma list as PAPI_EVENTS)\n"
     "  -m METRIC       a metric or group of papi_metric_avail (repeatable or a list)\n"
@@ -45,6 +48,10 @@ static const char usage[] =
     "                  default): dwarf where the program's DWARF says it has no frame\n"
     "                  pointers, else fp, said in the banner and the profile\n"
     "  --sample-stacks N  distinct stacks kept per process (default 65536)\n"
+    "  --merge DIR     run nothing: merge the processes' profiles of a --sample run in\n"
+    "                  DIR (DIR/papi_run_output, or that folder) into its\n"
+    "                  job_profile_RUNID.json and folded files, as a run's end does\n"
+    "  --run ID        with --merge: that run's profiles (default: the newest run's)\n"
     "  --trace FORMAT  json or otf2: also a timeline, DIR/papi_run_output/trace_...\n"
     "  -x SEP          perf stat -x's lines on stderr instead of the banner: value, unit,\n"
     "                  event, running time (ns), percentage running, SEP between\n"
@@ -133,6 +140,22 @@ static double parse_interval(const char *s)
     return v;
 }
 
+/* --merge DIR [--run ID]: a folder and a run id, and nothing to run. */
+static void merge_only(struct run_options *o, int argc, char **argv)
+{
+    static const char id_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                   "0123456789._-"; /* run_identity.h's */
+    if (optind < argc)
+        util_usage_error("--merge DIR runs no program: '%s' given", argv[optind]);
+    if (!*o->merge_dir)
+        util_usage_error("--merge: empty directory name");
+    if (!o->merge_run)
+        o->merge_run = "";
+    else if (!*o->merge_run || strspn(o->merge_run, id_chars) != strlen(o->merge_run))
+        util_usage_error("--run '%s': a run id is made of letters, digits, '.', '_' and '-'",
+                         o->merge_run);
+}
+
 void run_parse_options(int argc, char **argv, struct run_options *o)
 {
     static const struct option longopts[] = {
@@ -143,6 +166,8 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
         {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
         {"sample-stacks", required_argument, NULL, OPT_SAMPLE_STACKS},
         {"trace", required_argument, NULL, OPT_TRACE},
+        {"merge", required_argument, NULL, OPT_MERGE},
+        {"run", required_argument, NULL, OPT_RUN},
         UTIL_COMMON_LONGOPTS,
         {0}};
     memset(o, 0, sizeof *o);
@@ -166,6 +191,10 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->per_thread = 1;
         } else if (c == OPT_TRACE) {
             o->trace = optarg; /* checked by run_trace_check: a bad one still counts */
+        } else if (c == OPT_MERGE) {
+            o->merge_dir = optarg;
+        } else if (c == OPT_RUN) {
+            o->merge_run = optarg;
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
         } else if (c == OPT_SAMPLE || c == OPT_CALL_GRAPH || c == OPT_SAMPLE_STACKS) {
@@ -183,6 +212,10 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
     }
     if (o->json && o->csv_sep[0])
         util_usage_error("-x and --json: one machine-readable form at a time");
+    if (o->merge_run && !o->merge_dir)
+        util_usage_error("--run ID: only with --merge DIR");
+    if (o->merge_dir)
+        return merge_only(o, argc, argv);
     if (optind >= argc)
         util_usage_error("no program to run");
     if (!*o->outdir)

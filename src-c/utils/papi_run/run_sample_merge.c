@@ -3,7 +3,8 @@
  * directory; papi_run, once its program has ended, merges every one of its run under an
  * exclusive flock on .profile.lock, so the papi_run of the last rank to end writes the
  * whole job's profile.folded and job_profile_RUNID.json, the job's profile papi_report
- * reads (the one merge of the job). Stacks are summed by their frames' names (threads and
+ * reads (the one merge of the job; papi_run --merge DIR, run_merge_dir.c, runs it again on
+ * a folder left without it). Stacks are summed by their frames' names (threads and
  * processes together); a function's self share is its weight as the leaf frame. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -64,6 +65,7 @@ static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped, dropped_weight;
 static size_t stack_cap; /* the processes' cap of distinct stacks */
 static char notes[1024];
 static char graphs[2048]; /* the processes' distinct "MODE\tREASON" lines (call_graph) */
+static int offline;       /* papi_run --merge: no launcher's job around this papi_run */
 
 static size_t hash_str(const char *s)
 {
@@ -384,7 +386,7 @@ static void write_job_head(struct jw *w, const struct run_state *s)
         jw_str(w, NULL, events[i]);
     jw_arr_end(w);
     profile_metrics_write(w, metrics ? metrics : "", nw);
-    if (run_launcher_rank(&src) >= 0 && size > 0)
+    if (!offline && run_launcher_rank(&src) >= 0 && size > 0)
         jw_int(w, "ranks_expected", size);
     else
         jw_null(w, "ranks_expected");
@@ -429,6 +431,7 @@ int run_sample_merge(struct run_state *s)
 {
     char prefix[160];
     snprintf(prefix, sizeof prefix, ".sample_%s_", s->run.id);
+    offline = s->opt.merge_dir != NULL;
     int lock = openat(s->dirfd, ".profile.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (lock >= 0)
         flock(lock, LOCK_EX);
@@ -522,7 +525,7 @@ static int job_partial(void)
 {
     const char *src;
     int size = run_launcher_size();
-    return run_launcher_rank(&src) >= 0 && (size < 0 || nfiles < size);
+    return !offline && run_launcher_rank(&src) >= 0 && (size < 0 || nfiles < size);
 }
 
 /* What the banner's profile covers, under a launcher: the job's, or part of it. */

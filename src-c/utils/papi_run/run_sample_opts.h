@@ -33,6 +33,11 @@ void run_sample_note(struct run_state *s, const char *text);
  * profile papi_report reads); the last rank to end writes the whole job's. 0, or -1 with
  * why on stderr. */
 int run_sample_merge(struct run_state *s);
+/* papi_run --merge DIR [--run ID] (run_merge_dir.c): run_sample_merge on the processes'
+ * files of an existing output folder, no program run. 0; 2 (one line said why: no such
+ * folder, no profiles, no profiles of run ID) with nothing written; 1 when the merge
+ * could not be written. */
+int run_merge_dir(struct run_state *s);
 /* The banner's call-graph line(s): the mode, and with auto what each process took and why. */
 void run_sample_call_graph(const struct run_state *s);
 /* The banner's last lines: the top functions by their self share. */
