@@ -5,8 +5,9 @@
  * (count_series.c: a full table is merged pairwise); the last sample is the row's own
  * counts, read as MPI_Finalize begins (row.c: a sample the sampler takes later is left
  * out), so the intervals sum to the row's counters and the last covers only the time
- * since the sample before it (never the wrapper's own work in MPI_Finalize). Each sample's time
- * is its read's (pmpi_counters_read_rank_at). The row writes it
+ * since the sample before it (never the wrapper's own work in MPI_Finalize), at least a
+ * quarter step (a sample closer to it is folded in). Each sample's time is its read's
+ * (pmpi_counters_read_rank_at). The row writes it
  * as papi_run writes its series: interval_s and per sample time_nsec and each event's
  * count over that interval, and each named metric (PAPI_MPI_METRICS) of that interval's
  * counts over its time, evaluated as the row's metrics are (never a ratio of averages).
@@ -196,9 +197,14 @@ void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns)
     const long long *prev = NULL;
     long long prev_t = 0;
     int n = 0;
-    while (n < series.n && series.t[n] < tail_ns)
-        n++;                      /* the samples taken before the row's counts were read */
     int with_tail = tail != NULL; /* the row's counts: the last sample */
+    /* The samples taken before the row's counts were read; with the row as the last, one
+     * taken less than a quarter step before it is folded into the last interval: each
+     * read's time is the middle of a read that may take READ_SKEW_NS (counters.c), an error a
+     * microseconds-long last interval would turn into a rate over 100 % of a CPU. */
+    long long before = with_tail ? tail_ns - series.step_ns / 4 : tail_ns;
+    while (n < series.n && series.t[n] < before)
+        n++;
     if (n + with_tail > 0) {
         tb_fmt(t,
                ", \"series\": {\"interval_s\": %.9g, \"counts\": \"of each interval (the "
