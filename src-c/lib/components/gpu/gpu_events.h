@@ -77,7 +77,7 @@ PAPI_INTERNAL void gpu_sanitize_name(char *name);
 #define GPU_COMPONENT(cname, source)                                                    \
     {                                                                                   \
         .name = cname, .instance = &source, .probe = gpu_probe, TABLE_NAMING_CALLBACKS, \
-        .ctx_create = gpu_ctx_create, SLOT_ENGINE_CALLBACKS,                            \
+        .ctx_create = gpu_ctx_create, .reset = slot_reset, SLOT_ENGINE_CALLBACKS,       \
     }
 
 PAPI_INTERNAL int gpu_probe(struct papi_component *self, struct cmp_status *out);

@@ -9,6 +9,7 @@
 
 typedef int nvmlReturn_t; /* an enum in NVML: int-sized */
 #define NVML_SUCCESS                         0
+#define NVML_ERROR_INVALID_ARGUMENT          2
 #define NVML_ERROR_NOT_SUPPORTED             3
 #define NVML_ERROR_NO_PERMISSION             4
 #define NVML_ERROR_DRIVER_NOT_LOADED         9

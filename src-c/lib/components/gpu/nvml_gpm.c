@@ -16,7 +16,7 @@
 /* The step that failed, above the NVML code in an error (nvml_gpm_explain). */
 enum { GPM_SAMPLE = 1 << 16, GPM_METRICS = 2 << 16, GPM_METRIC = 3 << 16, GPM_VALUE = 4 << 16 };
 #define GPM_STEP(err) ((err) & ~0xffff)
-#define GPM_NVML(err) ((err) & 0xffff)
+#define GPM_NVML(err) ((err)&0xffff)
 
 static struct {
     __typeof__(nvmlGpmQueryDeviceSupport) *query;
@@ -52,8 +52,7 @@ static const struct gpm_kind {
     {"gpm_pcie_tx", NVML_GPM_METRIC_PCIE_TX_PER_SEC, 0, "PCIe traffic sent by the GPU"},
     {"gpm_nvlink_rx", NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC, 0,
      "NVLink traffic received, all links"},
-    {"gpm_nvlink_tx", NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, 0,
-     "NVLink traffic sent, all links"},
+    {"gpm_nvlink_tx", NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, 0, "NVLink traffic sent, all links"},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -63,8 +62,8 @@ int nvml_gpm_load(void *handle, nvmlDevice_t *devs, char *why, size_t len)
     static const char *const names[] = {"nvmlGpmQueryDeviceSupport", "nvmlGpmSampleAlloc",
                                         "nvmlGpmSampleFree", "nvmlGpmSampleGet",
                                         "nvmlGpmMetricsGet"};
-    void **at[] = {(void **)&gpm.query, (void **)&gpm.alloc, (void **)&gpm.free,
-                   (void **)&gpm.get, (void **)&gpm.metrics};
+    void **at[] = {(void **)&gpm.query, (void **)&gpm.alloc, (void **)&gpm.free, (void **)&gpm.get,
+                   (void **)&gpm.metrics};
     char missing[256] = "";
     memset(&gpm, 0, sizeof gpm);
     for (int i = 0; i < 5; i++) {
@@ -116,8 +115,9 @@ static void device_support(nvmlDevice_t d, char *why, size_t len)
         return;
     }
     if (!sup.isSupportedDevice) {
-        snprintf(why, len, "no GPM on this device (nvmlGpmQueryDeviceSupport: GPM needs a Hopper "
-                           "or newer GPU)");
+        snprintf(why, len,
+                 "no GPM on this device (nvmlGpmQueryDeviceSupport: GPM needs a Hopper "
+                 "or newer GPU)");
         return;
     }
     nvmlGpmSample_t s = NULL;
@@ -141,8 +141,8 @@ int nvml_gpm_add_device(struct event_table *t, int i, const char *dname, char *n
     device_support(gpm.dev[i], why, sizeof why);
     if (why[0]) {
         size_t used = strlen(note);
-        snprintf(note + used, len - used, "%sno GPM events on device %d (%s): %s",
-                 used ? "; " : "", i, dname, why);
+        snprintf(note + used, len - used, "%sno GPM events on device %d (%s): %s", used ? "; " : "",
+                 i, dname, why);
         return PAPI_OK;
     }
     for (int k = 0; k < NKINDS; k++) {
@@ -223,7 +223,8 @@ static int value(const struct gpu_event *e, void *state, uint64_t *v)
         return GPM_METRICS | r;
     if ((r = s->get.metrics[0].nvmlReturn) != NVML_SUCCESS)
         return GPM_METRIC | r;
-    double x = s->get.metrics[0].value * (e->units[0] == '0' ? 100.0 : 1048576.0 /* "0.01%" or "B/s" */);
+    double x =
+        s->get.metrics[0].value * (e->units[0] == '0' ? 100.0 : 1048576.0 /* "0.01%" or "B/s" */);
     if (!isfinite(x) || x < 0 || x >= 0x1p63)
         return GPM_VALUE;
     *v = (uint64_t)(x + 0.5); /* to the nearest, without libm (static links need none) */
@@ -259,5 +260,5 @@ int nvml_gpm_papi_code(int err)
 {
     int code = GPM_NVML(err);
     return code == NVML_ERROR_IN_USE || code == NVML_ERROR_INSUFFICIENT_RESOURCES ? PAPI_ECNFLCT
-                                                                                   : PAPI_ESYS;
+                                                                                  : PAPI_ESYS;
 }
