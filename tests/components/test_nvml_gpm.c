@@ -5,7 +5,9 @@
  *   test_nvml_gpm            the events and units, each value exact over start..read,
  *                            start..stop, a restart, a reset and PAPI_accum; a metric
  *                            the device lacks and another consumer at start; the
- *                            samples freed; device 1's reason
+ *                            samples freed; device 1's reason; the counter forms
+ *                            (_ns, _bytes): the average times the interval, within
+ *                            the test's clock readings around the library's
  *   test_nvml_gpm mig        device 0 in MIG mode: no GPM events, the reason said
  *   test_nvml_gpm in_use     another consumer holds device 0's monitors at
  *                            PAPI_library_init: no GPM events, the reason said
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "papi.h"
 #include "papi_test.h"
@@ -87,6 +90,11 @@ static void check_table(int cidx)
               gpm[i].units);
         CHECK(strstr(info.long_descr, "over the interval since PAPI_start or PAPI_reset"),
               "%s: description '%s'", name, info.long_descr);
+        snprintf(name, sizeof name, DEV0 "%s%s", gpm[i].name,
+                 gpm[i].units[0] == '0' ? "_ns" : "_bytes");
+        event_info_of(name, &info);
+        CHECK(strcmp(info.units, gpm[i].units[0] == '0' ? "ns" : "B") == 0, "%s: units '%s'", name,
+              info.units);
         snprintf(name, sizeof name, DEV1 "%s", gpm[i].name);
         int code;
         CHECK_RET(PAPI_event_name_to_code(name, &code), PAPI_ENOEVNT);
@@ -161,6 +169,67 @@ static void check_interval(void)
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
     free_set(&es);
     CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples not freed", nvml_double_gpm_samples());
+}
+
+/* Within [lo, hi] (the test's clock readings before and after the library's). */
+static void within(const char *what, long long v, double lo, double hi)
+{
+    printf("%s: %lld in [%.0f, %.0f]\n", what, v, lo, hi);
+    CHECK((double)v >= lo - 1 && (double)v <= hi + 1, "%s: %lld outside [%.0f, %.0f]", what, v, lo,
+          hi);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The counter forms: the average over the interval times its length (ns at 100 %,
+ * bytes); they add up over stop/start and PAPI_accum, as counters do. */
+static void check_counters(void)
+{
+    const char *names[] = {DEV0 "gpm_sm_activity_ns", DEV0 "gpm_pcie_rx_bytes"};
+    PAPI_event_info_t info;
+    event_info_of(names[0], &info);
+    CHECK(strcmp(info.units, "ns") == 0, "%s: units '%s'", names[0], info.units);
+    event_info_of(names[1], &info);
+    CHECK(strcmp(info.units, "B") == 0, "%s: units '%s'", names[1], info.units);
+    long long v[2], t0, t1, t2, t3;
+    int es = named_set(names, 2);
+    nvml_double_gpm_rate(0, 2, 40.0);
+    nvml_double_gpm_rate(0, 21, 100.0);
+    t0 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    t1 = PAPI_get_real_nsec();
+    nvml_double_gpm_advance(0, 1000);
+    sleep_ms(50);
+    t2 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    t3 = PAPI_get_real_nsec();
+    within("sm_activity_ns", v[0], 0.40 * (double)(t2 - t1), 0.40 * (double)(t3 - t0));
+    within("pcie_rx_bytes", v[1], 100 * 1048576.0 * (double)(t2 - t1) * 1e-9,
+           100 * 1048576.0 * (double)(t3 - t0) * 1e-9);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    within("first period", v[0], 0.40 * (double)(t2 - t1),
+           0.40 * (double)(PAPI_get_real_nsec() - t0));
+    nvml_double_gpm_rate(0, 2, 80.0);
+    t0 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_start(es), PAPI_OK); /* the set's values from 0; the interval anew */
+    t1 = PAPI_get_real_nsec();
+    nvml_double_gpm_advance(0, 1000);
+    sleep_ms(50);
+    long long acc[2] = {0, 0};
+    t2 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_accum(es, acc), PAPI_OK); /* the second period so far, then from 0 */
+    t3 = PAPI_get_real_nsec();
+    within("second period", acc[0], 0.80 * (double)(t2 - t1), 0.80 * (double)(t3 - t0));
+    sleep_ms(20);
+    t1 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK); /* what grew since the accum */
+    within("after the accum", v[0], 0.80 * (double)(t1 - t3),
+           0.80 * (double)(PAPI_get_real_nsec() - t2));
+    free_set(&es);
 }
 
 /* A metric the device does not compute fails the read, said; another consumer that
@@ -239,6 +308,7 @@ int main(int argc, char **argv)
     check_each();
     check_interval();
     check_failures();
+    check_counters();
     PAPI_shutdown();
     CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples left at shutdown",
           nvml_double_gpm_samples());

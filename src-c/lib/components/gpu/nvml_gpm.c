@@ -4,13 +4,19 @@
  * percentages in hundredths of a percent (4525 is 45.25 %), traffic in bytes per second
  * (NVML's MiB/s times 1048576), rounded to the nearest. NVML asks for more than 100 ms
  * between two samples (its counters refresh at that rate): a shorter interval reads what
- * NVML computes from the samples it has, said in the descriptions. */
+ * NVML computes from the samples it has, said in the descriptions.
+ *
+ * Each metric also has a counter form, the average times the interval's length on this
+ * library's clock: <name>_ns for a percentage (the time at 100 %: SM-busy nanoseconds),
+ * <name>_bytes for traffic. Counters add up over regions, reads and PAPI_accum, which
+ * averages do not: the named metrics (GPU_SM_ACTIVE ...) divide them by the time. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mono_clock.h"
 #include "nvml_gpm.h"
 
 /* The step that failed, above the NVML code in an error (nvml_gpm_explain). */
@@ -55,6 +61,16 @@ static const struct gpm_kind {
     {"gpm_nvlink_tx", NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, 0, "NVLink traffic sent, all links"},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
+enum { GPM_AVERAGE, GPM_COUNTER }; /* an event's kind: the average or its counter form */
+
+/* Whether metric is a percentage (else MiB/s). */
+static int is_percent(int metric)
+{
+    for (int k = 0; k < NKINDS; k++)
+        if (kinds[k].metric == metric)
+            return kinds[k].percent;
+    return 0;
+}
 
 /* ---- loading and discovery ------------------------------------------------------ */
 int nvml_gpm_load(void *handle, nvmlDevice_t *devs, char *why, size_t len)
@@ -133,6 +149,43 @@ static void device_support(nvmlDevice_t d, char *why, size_t len)
                      : "");
 }
 
+/* Device i's event of kind k: the average (GPM_AVERAGE) or its counter form. */
+static int add_event(struct event_table *t, int i, const char *dname, const struct gpm_kind *k,
+                     int counter)
+{
+    char name[256], descr[640];
+    static const char *const units[2][2] = {{"B/s", "0.01%"}, {"B", "ns"}};
+    snprintf(name, sizeof name, "%s:device_%d:%s%s", dname, i, k->name,
+             !counter     ? ""
+             : k->percent ? "_ns"
+                          : "_bytes");
+    if (!counter)
+        snprintf(descr, sizeof descr,
+                 "%s, %s, over the interval since PAPI_start or PAPI_reset (NVML GPM metric %d "
+                 "from two samples; NVML asks for 100 ms or more between them) (device %d, %s)",
+                 k->descr,
+                 k->percent ? "in hundredths of a percent (4525 is 45.25 %)"
+                            : "in bytes per second",
+                 k->metric, i, dname);
+    else
+        snprintf(descr, sizeof descr,
+                 "%s, counted: the average over the interval since PAPI_start or PAPI_reset times "
+                 "its length, %s (NVML GPM metric %d) (device %d, %s)",
+                 k->descr,
+                 k->percent ? "in nanoseconds at 100 % (divided by the time: the average)"
+                            : "in bytes",
+                 k->metric, i, dname);
+    struct gpu_event ev = {.name = name,
+                           .descr = descr,
+                           .units = units[counter][k->percent],
+                           .device = i,
+                           .kind = counter ? GPM_COUNTER : GPM_AVERAGE,
+                           .arg = k->metric,
+                           .instant = !counter,
+                           .interval = 1};
+    return gpu_table_add(t, &ev);
+}
+
 int nvml_gpm_add_device(struct event_table *t, int i, const char *dname, char *note, size_t len)
 {
     char why[256];
@@ -146,23 +199,9 @@ int nvml_gpm_add_device(struct event_table *t, int i, const char *dname, char *n
         return PAPI_OK;
     }
     for (int k = 0; k < NKINDS; k++) {
-        char name[256], descr[512];
-        snprintf(name, sizeof name, "%s:device_%d:%s", dname, i, kinds[k].name);
-        snprintf(descr, sizeof descr,
-                 "%s, %s, over the interval since PAPI_start or PAPI_reset (NVML GPM metric %d "
-                 "from two samples; NVML asks for 100 ms or more between them) (device %d, %s)",
-                 kinds[k].descr,
-                 kinds[k].percent ? "in hundredths of a percent (4525 is 45.25 %)"
-                                  : "in bytes per second",
-                 kinds[k].metric, i, dname);
-        struct gpu_event ev = {.name = name,
-                               .descr = descr,
-                               .units = kinds[k].percent ? "0.01%" : "B/s",
-                               .device = i,
-                               .arg = kinds[k].metric,
-                               .instant = 1,
-                               .interval = 1};
-        int ret = gpu_table_add(t, &ev);
+        int ret = add_event(t, i, dname, &kinds[k], 0);
+        if (ret == PAPI_OK)
+            ret = add_event(t, i, dname, &kinds[k], 1);
         if (ret != PAPI_OK)
             return ret;
     }
@@ -173,6 +212,7 @@ int nvml_gpm_add_device(struct event_table *t, int i, const char *dname, char *n
 /* A slot's state: its interval's first sample, the latest, and the request. */
 struct gpm_state {
     nvmlGpmSample_t begin, now;
+    uint64_t begin_ns; /* when begin was taken (mono_clock_ns) */
     nvmlGpmMetricsGet_t get;
 };
 
@@ -205,6 +245,7 @@ static int state_open(const struct gpu_event *e, void **state)
 static int mark(const struct gpu_event *e, void *state)
 {
     struct gpm_state *s = state;
+    s->begin_ns = mono_clock_ns();
     nvmlReturn_t r = gpm.get(gpm.dev[e->device], s->begin);
     return r == NVML_SUCCESS ? 0 : GPM_SAMPLE | r;
 }
@@ -213,6 +254,7 @@ static int mark(const struct gpu_event *e, void *state)
 static int value(const struct gpu_event *e, void *state, uint64_t *v)
 {
     struct gpm_state *s = state;
+    uint64_t ns = mono_clock_ns() - s->begin_ns;
     nvmlReturn_t r = gpm.get(gpm.dev[e->device], s->now);
     if (r != NVML_SUCCESS)
         return GPM_SAMPLE | r;
@@ -223,8 +265,11 @@ static int value(const struct gpu_event *e, void *state, uint64_t *v)
         return GPM_METRICS | r;
     if ((r = s->get.metrics[0].nvmlReturn) != NVML_SUCCESS)
         return GPM_METRIC | r;
-    double x =
-        s->get.metrics[0].value * (e->units[0] == '0' ? 100.0 : 1048576.0 /* "0.01%" or "B/s" */);
+    double x = s->get.metrics[0].value, secs = (double)ns * 1e-9;
+    if (is_percent(e->arg)) /* hundredths of a percent, or ns at 100 % */
+        x *= e->kind == GPM_AVERAGE ? 100.0 : (double)ns / 100.0;
+    else /* MiB/s in B/s, or times the interval's seconds in bytes */
+        x *= e->kind == GPM_AVERAGE ? 1048576.0 : 1048576.0 * secs;
     if (!isfinite(x) || x < 0 || x >= 0x1p63)
         return GPM_VALUE;
     *v = (uint64_t)(x + 0.5); /* to the nearest, without libm (static links need none) */
