@@ -11,8 +11,9 @@
  *   test_nvml_gpm mig        device 0 in MIG mode: no GPM events, the reason said
  *   test_nvml_gpm in_use     another consumer holds device 0's monitors at
  *                            PAPI_library_init: no GPM events, the reason said
- *   test_nvml_gpm region     SM activity of a region through PAPI_EVENTS (the report is
- *                            checked by check_gpu_region.py) */
+ *   test_nvml_gpm region     a region's SM activity through PAPI_EVENTS, its GPU
+ *                            metrics through PAPI_METRICS (the reports are checked by
+ *                            check_gpu_region.py, check_gpu_metric_region.py) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,12 +283,16 @@ static int absent(const char *what, const char *words)
     return test_done(what);
 }
 
-/* A region's SM activity (set by check_gpu_region.py's PAPI_EVENTS). */
+/* A region of 200 ms at 62.5 % SM activity and 100 MiB/s PCIe rx: its SM activity
+ * through PAPI_EVENTS (check_gpu_region.py) or its GPU metrics through PAPI_METRICS
+ * (check_gpu_metric_region.py). */
 static int region(void)
 {
     nvml_double_gpm_rate(0, 2, 62.5);
+    nvml_double_gpm_rate(0, 21, 100.0);
     CHECK_RET(PAPI_hl_region_begin("gpu_work"), PAPI_OK);
     nvml_double_gpm_advance(0, 1500);
+    sleep_ms(200);
     CHECK_RET(PAPI_hl_region_end("gpu_work"), PAPI_OK);
     return test_done("test_nvml_gpm region");
 }
