@@ -7,7 +7,10 @@
  * (the lost slots keep what they counted before this period), so that the set can be
  * cleaned up: a lost GPU never holds the component's running set of the thread. The
  * vendor libraries are not async-signal-safe: a GPU event in a set that uses the
- * software overflow timer is read from its signal handler at the user's risk. */
+ * software overflow timer is read from its signal handler at the user's risk. An
+ * interval reading (NVML's GPM: gpu_events.h) keeps per slot the device's state where
+ * its interval began (start, reset, add) and is valued from it at read and stop; the
+ * reset is the slot engine's, so that PAPI_reset begins a new interval. */
 #include <stdio.h>
 #include <string.h>
 
