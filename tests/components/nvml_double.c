@@ -14,11 +14,14 @@
  * (nvml_double_gpm_advance), the rates the test sets (nvml_double_gpm_rate: a metric's
  * value while the clock runs); a sample holds the clock and the integrals, and a metric
  * over two samples is the integrals' difference over the time between them, so a value
- * is exact for the staged rates and intervals.
+ * is exact for the staged rates and intervals. With nvml_double_set(dev, "gpm_realtime",
+ * 1) the clock is CLOCK_MONOTONIC instead, as a real device's (a region's counter form
+ * then measures what the test staged over real time).
  * Memory as NVML keeps it: total = reserved (the driver's and firmware's) + used (what
  * allocations hold) + free; _v2 answers all four, v1 answers used + reserved as "used". */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nvml_api.h"
 
@@ -37,7 +40,8 @@ struct nvmlDevice_st {
     /* GPM: supported, in MIG mode, its monitors held by another consumer; the clock (ms),
      * each metric's rate now and its integral over the clock; unsupported metrics. */
     int gpm, mig, gpm_in_use;
-    unsigned long long gpm_ms;
+    int gpm_realtime;                   /* the clock is CLOCK_MONOTONIC's */
+    unsigned long long gpm_us, real_us; /* the clock; CLOCK_MONOTONIC at its last update */
     double rate[GPM_IDS], integral[GPM_IDS];
     int gpm_unsupported[GPM_IDS];
 };
@@ -82,6 +86,25 @@ static struct nvmlDevice_st devs[MAXDEV] = {
 };
 static int initialised;
 
+static void advance_us(struct nvmlDevice_st *d, unsigned long long us)
+{
+    for (int i = 0; i < GPM_IDS; i++)
+        d->integral[i] += d->rate[i] * (double)us;
+    d->gpm_us += us;
+}
+
+/* A real-time device's clock brought to now. */
+static void catch_up(struct nvmlDevice_st *d)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long now =
+        (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000;
+    if (d->gpm_realtime && d->real_us)
+        advance_us(d, now - d->real_us);
+    d->real_us = now;
+}
+
 /* ---- the test's controls ---------------------------------------------------------- */
 int nvml_double_set(unsigned int dev, const char *what, unsigned long long v)
 {
@@ -108,7 +131,10 @@ int nvml_double_set(unsigned int dev, const char *what, unsigned long long v)
         d->gpm = (int)v;
     else if (!strcmp(what, "mig"))
         d->mig = (int)v;
-    else if (!strcmp(what, "gpm_in_use"))
+    else if (!strcmp(what, "gpm_realtime")) {
+        catch_up(d);
+        d->gpm_realtime = (int)v;
+    } else if (!strcmp(what, "gpm_in_use"))
         d->gpm_in_use = (int)v;
     else if (!strcmp(what, "gpm_unsupported") && v < GPM_IDS) /* v: a metric id */
         d->gpm_unsupported[v] = 1;
@@ -122,16 +148,14 @@ int nvml_double_gpm_rate(unsigned int dev, unsigned int id, double rate)
 {
     if (dev >= MAXDEV || id >= GPM_IDS)
         return -1;
+    catch_up(&devs[dev]);
     devs[dev].rate[id] = rate;
     return 0;
 }
 
 void nvml_double_gpm_advance(unsigned int dev, unsigned long long ms)
 {
-    struct nvmlDevice_st *d = &devs[dev];
-    for (int i = 0; i < GPM_IDS; i++)
-        d->integral[i] += d->rate[i] * (double)ms;
-    d->gpm_ms += ms;
+    advance_us(&devs[dev], ms * 1000);
 }
 
 static int live_samples;
@@ -304,7 +328,7 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode
 #ifndef NVML_DOUBLE_NO_GPM
 struct nvmlGpmSample_st {
     nvmlDevice_t device; /* NULL until taken */
-    unsigned long long ms;
+    unsigned long long us;
     double integral[GPM_IDS];
 };
 
@@ -341,8 +365,9 @@ nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t device, nvmlGpmSample_t gpmSample)
         return NVML_ERROR_NOT_SUPPORTED;
     if (device->gpm_in_use)
         return NVML_ERROR_IN_USE;
+    catch_up(device);
     gpmSample->device = device;
-    gpmSample->ms = device->gpm_ms;
+    gpmSample->us = device->gpm_us;
     memcpy(gpmSample->integral, device->integral, sizeof device->integral);
     return NVML_SUCCESS;
 }
@@ -354,7 +379,7 @@ nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *metricsGet)
     if (metricsGet->version != NVML_GPM_METRICS_GET_VERSION)
         return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
     const struct nvmlGpmSample_st *a = metricsGet->sample1, *b = metricsGet->sample2;
-    if (!a || !b || !a->device || a->device != b->device || b->ms < a->ms ||
+    if (!a || !b || !a->device || a->device != b->device || b->us < a->us ||
         metricsGet->numMetrics > NVML_GPM_METRIC_MAX)
         return NVML_ERROR_INVALID_ARGUMENT;
     for (unsigned int i = 0; i < metricsGet->numMetrics; i++) {
@@ -362,9 +387,9 @@ nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *metricsGet)
         unsigned int id = m->metricId;
         m->nvmlReturn = id < GPM_IDS && !a->device->gpm_unsupported[id] ? NVML_SUCCESS
                                                                         : NVML_ERROR_NOT_SUPPORTED;
-        m->value = m->nvmlReturn || b->ms == a->ms
+        m->value = m->nvmlReturn || b->us == a->us
                        ? 0.0
-                       : (b->integral[id] - a->integral[id]) / (double)(b->ms - a->ms);
+                       : (b->integral[id] - a->integral[id]) / (double)(b->us - a->us);
     }
     return NVML_SUCCESS;
 }

@@ -283,15 +283,16 @@ static int absent(const char *what, const char *words)
     return test_done(what);
 }
 
-/* A region of 200 ms at 62.5 % SM activity and 100 MiB/s PCIe rx: its SM activity
+/* A region of 200 ms at 62.5 % SM activity and 100 MiB/s PCIe rx, on a device whose
+ * clock is real time (so the library's interval and the device's agree): its SM activity
  * through PAPI_EVENTS (check_gpu_region.py) or its GPU metrics through PAPI_METRICS
  * (check_gpu_metric_region.py). */
 static int region(void)
 {
+    nvml_double_set(0, "gpm_realtime", 1); /* the device's clock is real time */
     nvml_double_gpm_rate(0, 2, 62.5);
     nvml_double_gpm_rate(0, 21, 100.0);
     CHECK_RET(PAPI_hl_region_begin("gpu_work"), PAPI_OK);
-    nvml_double_gpm_advance(0, 1500);
     sleep_ms(200);
     CHECK_RET(PAPI_hl_region_end("gpu_work"), PAPI_OK);
     return test_done("test_nvml_gpm region");
