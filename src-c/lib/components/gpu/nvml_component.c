@@ -360,8 +360,7 @@ static struct gpu_source nvml_source = {
     .common = {.prefix = "nvml:::",
                .description =
                    "NVIDIA GPUs through NVML (libnvidia-ml.so.1, loaded at run time): power, "
-                   "energy, temperature, utilisation, memory, clocks; GPM metrics (SM, pipes, "
-                   "DRAM, PCIe, NVLink) where the device has GPM",
+                   "energy, temperature, utilisation, memory, clocks, GPM",
                .release = nvml_release},
     .discover = nvml_discover,
     .read = nvml_read,
