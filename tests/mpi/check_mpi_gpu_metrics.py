@@ -3,10 +3,11 @@
 GPU metrics in the MPI report (mpi_gpu_metrics.c on the nvml double in DIR, whose device
 0 has GPM and a real-time clock: each rank's own double, rank r at 20 + 10 r % SM
 activity once MPI_Init returns). With PAPI_MPI_METRICS=GPU_SM_ACTIVE each rank's row has
-GPU_SM_ACTIVE near its staged rate (within 2 %: the rank's counting began inside
-MPI_Init, at 0 %, a few ms before its wall time), the counter form is counted, and the
-MPI_Pcontrol region "gpu" (200 ms) holds the counter whose value over the region's wall
-time is the rank's rate (within 2 %). The report follows mpi_report.schema.json."""
+GPU_SM_ACTIVE near its staged rate (within 5 %: the rank's wall time begins inside
+MPI_Init, its rate a little after it returns: milliseconds of 0 % under a loaded
+machine), and the MPI_Pcontrol region "gpu" (400 ms, bracketed exactly) holds the
+counter form, whose value over the region's wall time is the rank's rate within 2 %.
+The report follows mpi_report.schema.json."""
 import json
 import os
 import sys
@@ -39,8 +40,8 @@ check(nm.get("unit") == "%" and nm.get("ranks_with_value") == args.np,
 for r in sorted(rep["ranks"], key=lambda r: r["rank"]):
     want = 20.0 + 10.0 * r["rank"]
     got = r.get("named_metrics", {}).get("GPU_SM_ACTIVE")
-    check(got is not None and abs(got - want) <= 0.02 * want,
-          "rank %d: GPU_SM_ACTIVE %s, want %s within 2 %%" % (r["rank"], got, want))
+    check(got is not None and abs(got - want) <= 0.05 * want,
+          "rank %d: GPU_SM_ACTIVE %s, want %s within 5 %%" % (r["rank"], got, want))
     region = r.get("regions", {}).get("gpu", {})
     ns, wall = region.get("counters", {}).get(EVENT), region.get("wall_s")
     value = ns / 1e7 / wall if ns and wall else None

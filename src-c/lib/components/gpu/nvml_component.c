@@ -339,7 +339,7 @@ static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
         if (nv.nvmlDeviceGetHandleByIndex_v2(i, &nv.dev[i]) != NVML_SUCCESS)
             nv.dev[i] = NULL; /* a device NVML cannot open (no permission, lost): no events */
     choose_memory(count);
-    char gpm[1024] = "", why[256] = "";
+    char gpm[4096] = "", why[256] = ""; /* the GPM caveat: a line per device at most */
     if (!nvml_gpm_load(nv.handle, nv.dev, why, sizeof why))
         snprintf(gpm, sizeof gpm, "%s %s", loaded_path(), why);
     for (unsigned int i = 0; i < count; i++)
