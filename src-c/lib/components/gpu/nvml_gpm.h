@@ -4,7 +4,9 @@
  * from two GPM samples of the device: one taken where the counting interval begins
  * (PAPI_start, PAPI_reset), one at PAPI_read or PAPI_stop. They are averages over that
  * interval, not counters (slot engine's instants: PAPI_read gives the average since the
- * start, PAPI_stop freezes it, PAPI_accum's sum telescopes to the latest average). */
+ * start, PAPI_stop freezes it, PAPI_accum's sum telescopes to the latest average); each
+ * has a counter form beside it (<name>_ns, <name>_bytes: the average times the
+ * interval), which adds up over regions and ranks. */
 #ifndef PAPI_NVML_GPM_H
 #define PAPI_NVML_GPM_H
 
