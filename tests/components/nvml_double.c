@@ -8,16 +8,28 @@
  *   NVML_DOUBLE_NO_ENERGY      lacks nvmlDeviceGetTotalEnergyConsumption (optional)
  *   NVML_DOUBLE_NO_MEMORY_V2   lacks nvmlDeviceGetMemoryInfo_v2 (an NVML before it)
  *   NVML_DOUBLE_DEVICES=n      n devices (0: none)
+ *   NVML_DOUBLE_GPM            device 0 is a Hopper with GPM (else neither device has it)
+ *   NVML_DOUBLE_NO_GPM         lacks the GPM calls (an NVML before CUDA 12)
+ * GPM as NVML computes it: each device integrates, over a clock the test advances
+ * (nvml_double_gpm_advance), the rates the test sets (nvml_double_gpm_rate: a metric's
+ * value while the clock runs); a sample holds the clock and the integrals, and a metric
+ * over two samples is the integrals' difference over the time between them, so a value
+ * is exact for the staged rates and intervals. With nvml_double_set(dev, "gpm_realtime",
+ * 1) the clock is CLOCK_MONOTONIC instead, as a real device's (a region's counter form
+ * then measures what the test staged over real time).
  * Memory as NVML keeps it: total = reserved (the driver's and firmware's) + used (what
  * allocations hold) + free; _v2 answers all four, v1 answers used + reserved as "used". */
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nvml_api.h"
 
 #ifndef NVML_DOUBLE_DEVICES
 #define NVML_DOUBLE_DEVICES 2
 #endif
-#define MAXDEV 2
+#define MAXDEV  2
+#define GPM_IDS 64 /* the metric ids the double knows: below this */
 
 struct nvmlDevice_st {
     const char *name;
@@ -25,11 +37,26 @@ struct nvmlDevice_st {
     unsigned long long energy_mj, mem_total, mem_reserved, mem_used;
     int no_temp; /* this device does not report a temperature (NOT_SUPPORTED) */
     int lost;
+    /* GPM: supported, in MIG mode, its monitors held by another consumer; the clock (ms),
+     * each metric's rate now and its integral over the clock; unsupported metrics. */
+    int gpm, mig, gpm_in_use;
+    int gpm_realtime;                   /* the clock is CLOCK_MONOTONIC's */
+    unsigned long long gpm_us, real_us; /* the clock; CLOCK_MONOTONIC at its last update */
+    double rate[GPM_IDS], integral[GPM_IDS];
+    int gpm_unsupported[GPM_IDS];
 };
+
+#ifdef NVML_DOUBLE_GPM
+#define DEV0_NAME "NVIDIA H100 80GB HBM3"
+#define DEV0_GPM  1
+#else
+#define DEV0_NAME "Tesla V100-SXM2-16GB"
+#define DEV0_GPM  0
+#endif
 
 /* Two devices with the documented units; device 1 has no temperature sensor. */
 static struct nvmlDevice_st devs[MAXDEV] = {
-    {"Tesla V100-SXM2-16GB",
+    {DEV0_NAME,
      56000,
      41,
      0,
@@ -41,7 +68,8 @@ static struct nvmlDevice_st devs[MAXDEV] = {
      402653184ULL,
      314572800ULL,
      0,
-     0},
+     0,
+     DEV0_GPM},
     {"NVIDIA A100-PCIE-40GB",
      33000,
      0,
@@ -57,6 +85,25 @@ static struct nvmlDevice_st devs[MAXDEV] = {
      0},
 };
 static int initialised;
+
+static void advance_us(struct nvmlDevice_st *d, unsigned long long us)
+{
+    for (int i = 0; i < GPM_IDS; i++)
+        d->integral[i] += d->rate[i] * (double)us;
+    d->gpm_us += us;
+}
+
+/* A real-time device's clock brought to now. */
+static void catch_up(struct nvmlDevice_st *d)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long now =
+        (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000;
+    if (d->gpm_realtime && d->real_us)
+        advance_us(d, now - d->real_us);
+    d->real_us = now;
+}
 
 /* ---- the test's controls ---------------------------------------------------------- */
 int nvml_double_set(unsigned int dev, const char *what, unsigned long long v)
@@ -80,9 +127,43 @@ int nvml_double_set(unsigned int dev, const char *what, unsigned long long v)
         d->mem_reserved = v;
     else if (!strcmp(what, "sm_clock"))
         d->clock[NVML_CLOCK_SM] = (unsigned int)v;
+    else if (!strcmp(what, "gpm")) /* set before PAPI_library_init to count at discovery */
+        d->gpm = (int)v;
+    else if (!strcmp(what, "mig"))
+        d->mig = (int)v;
+    else if (!strcmp(what, "gpm_realtime")) {
+        catch_up(d);
+        d->gpm_realtime = (int)v;
+    } else if (!strcmp(what, "gpm_in_use"))
+        d->gpm_in_use = (int)v;
+    else if (!strcmp(what, "gpm_unsupported") && v < GPM_IDS) /* v: a metric id */
+        d->gpm_unsupported[v] = 1;
     else
         return -1;
     return 0;
+}
+
+/* GPM's staging: metric id's rate from now on (a percentage, MiB/s), and the clock. */
+int nvml_double_gpm_rate(unsigned int dev, unsigned int id, double rate)
+{
+    if (dev >= MAXDEV || id >= GPM_IDS)
+        return -1;
+    catch_up(&devs[dev]);
+    devs[dev].rate[id] = rate;
+    return 0;
+}
+
+void nvml_double_gpm_advance(unsigned int dev, unsigned long long ms)
+{
+    advance_us(&devs[dev], ms * 1000);
+}
+
+static int live_samples;
+
+/* GPM samples allocated and not freed. */
+int nvml_double_gpm_samples(void)
+{
+    return live_samples;
 }
 
 void nvml_double_lose(unsigned int dev)
@@ -122,6 +203,8 @@ const char *nvmlErrorString(nvmlReturn_t result)
         return "Driver Not Loaded";
     case NVML_ERROR_GPU_IS_LOST:
         return "GPU is lost";
+    case NVML_ERROR_IN_USE:
+        return "In use by another client";
     case NVML_ERROR_ARGUMENT_VERSION_MISMATCH:
         return "Argument version mismatch";
     default:
@@ -139,7 +222,7 @@ nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount)
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device)
 {
     if (index >= NVML_DOUBLE_DEVICES)
-        return 2; /* NVML_ERROR_INVALID_ARGUMENT */
+        return NVML_ERROR_INVALID_ARGUMENT;
     *device = &devs[index];
     return NVML_SUCCESS;
 }
@@ -233,3 +316,81 @@ nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, nvmlClockType_t type
     *clock = device->max_clock[type];
     return NVML_SUCCESS;
 }
+
+nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode,
+                                  unsigned int *pendingMode)
+{
+    LOST_CHECK(device);
+    *currentMode = *pendingMode = device->mig ? NVML_DEVICE_MIG_ENABLE : NVML_DEVICE_MIG_DISABLE;
+    return NVML_SUCCESS;
+}
+
+#ifndef NVML_DOUBLE_NO_GPM
+struct nvmlGpmSample_st {
+    nvmlDevice_t device; /* NULL until taken */
+    unsigned long long us;
+    double integral[GPM_IDS];
+};
+
+nvmlReturn_t nvmlGpmQueryDeviceSupport(nvmlDevice_t device, nvmlGpmSupport_t *gpmSupport)
+{
+    LOST_CHECK(device);
+    if (gpmSupport->version != NVML_GPM_SUPPORT_VERSION)
+        return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    gpmSupport->isSupportedDevice = (unsigned int)device->gpm;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmSampleAlloc(nvmlGpmSample_t *gpmSample)
+{
+    if (!gpmSample || !(*gpmSample = calloc(1, sizeof **gpmSample)))
+        return NVML_ERROR_INVALID_ARGUMENT;
+    live_samples++;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmSampleFree(nvmlGpmSample_t gpmSample)
+{
+    if (!gpmSample)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    live_samples--;
+    free(gpmSample);
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t device, nvmlGpmSample_t gpmSample)
+{
+    LOST_CHECK(device);
+    if (!device->gpm || device->mig)
+        return NVML_ERROR_NOT_SUPPORTED;
+    if (device->gpm_in_use)
+        return NVML_ERROR_IN_USE;
+    catch_up(device);
+    gpmSample->device = device;
+    gpmSample->us = device->gpm_us;
+    memcpy(gpmSample->integral, device->integral, sizeof device->integral);
+    return NVML_SUCCESS;
+}
+
+/* Each metric: the integrals' difference over the time between the samples (0 over no
+ * time); an id the double does not know, or that the device lacks, NOT_SUPPORTED. */
+nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *metricsGet)
+{
+    if (metricsGet->version != NVML_GPM_METRICS_GET_VERSION)
+        return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    const struct nvmlGpmSample_st *a = metricsGet->sample1, *b = metricsGet->sample2;
+    if (!a || !b || !a->device || a->device != b->device || b->us < a->us ||
+        metricsGet->numMetrics > NVML_GPM_METRIC_MAX)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    for (unsigned int i = 0; i < metricsGet->numMetrics; i++) {
+        nvmlGpmMetric_t *m = &metricsGet->metrics[i];
+        unsigned int id = m->metricId;
+        m->nvmlReturn = id < GPM_IDS && !a->device->gpm_unsupported[id] ? NVML_SUCCESS
+                                                                        : NVML_ERROR_NOT_SUPPORTED;
+        m->value = m->nvmlReturn || b->us == a->us
+                       ? 0.0
+                       : (b->integral[id] - a->integral[id]) / (double)(b->us - a->us);
+    }
+    return NVML_SUCCESS;
+}
+#endif

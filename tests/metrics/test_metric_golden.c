@@ -88,6 +88,24 @@ static const struct golden goldens[] = {
     {"{powercap:::ENERGY_UJ:TOTAL} / PAPI_TOT_INS", {250, 5e10}, 1, 5e-9},
     {"{powercap:::ENERGY_UJ:TOTAL} / PAPI_TOT_INS", {250, 0}, 1, NAN},
     {"{powercap:::ENERGY_UJ:TOTAL} * time", {250}, 2.5, 625},
+/* GPU (NVML GPM counter forms, summed over the devices): 1.5 s of SM-busy ns over 2 s
+     * is 75 %; two GPUs busy all along, 200 %; 2 GiB received in 4 s, 512 MiB/s. */
+#define GPM_PCT(ev) "{nvml:::*:gpm_" ev "_ns} / 1e7 / time"
+#define GPM_BW(ev)  "{nvml:::*:gpm_" ev "_bytes} / time"
+    {GPM_PCT("sm_activity"), {1.5e9}, 2, 75},
+    {GPM_PCT("sm_activity"), {4e9}, 2, 200},
+    {GPM_PCT("sm_activity"), {1.5e9}, 0, NAN},
+    {GPM_PCT("sm_occupancy"), {5e8}, 2, 25},
+    {GPM_PCT("tensor_activity"), {2e8}, 1, 20},
+    {GPM_PCT("fp64_activity"), {1e9}, 4, 25},
+    {GPM_PCT("fp32_activity"), {3e9}, 4, 75},
+    {GPM_PCT("fp16_activity"), {1e7}, 1, 1},
+    {GPM_PCT("dram_bandwidth"), {6e8}, 1, 60},
+    {GPM_BW("pcie_rx"), {2147483648.0}, 4, 536870912},
+    {GPM_BW("pcie_tx"), {1e6}, 0.5, 2e6},
+    {GPM_BW("nvlink_rx"), {8e9}, 2, 4e9},
+    {GPM_BW("nvlink_tx"), {3e9}, 3, 1e9},
+    {GPM_BW("nvlink_tx"), {3e9}, 0, NAN},
     {"PAPI_DP_OPS / time", {8e9}, 4, 2e9},
     {"PAPI_DP_OPS / time", {8e9}, 0, NAN},
     {"PAPI_SP_OPS / time", {6e9}, 3, 2e9},

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_metric_groups.py PAPI_METRIC_AVAIL MACHINES: papi_metric_avail lists the metric
 groups (name, metrics, description) in its text output and in --json, exactly as the
-table defines them: on this machine (the generic table's six groups, whatever the CPU
+table defines them: on this machine (the generic table's seven groups, whatever the CPU
 the table for it adds) and on a recorded Sapphire Rapids (spr_node: ten groups, MEM
 and TOPDOWN_L2 among them). A group listed is one -m accepts."""
 import json
@@ -21,6 +21,8 @@ GENERIC = {
                "CPU energy and mean power, per instruction and energy-delay"),
     "POWER": (["CPU_POWER", "PKG_POWER", "CORE_POWER", "UNCORE_POWER", "DRAM_POWER", "PSYS_POWER"],
               "Mean power of each kind of powercap zone"),
+    "GPU": (["GPU_SM_ACTIVE", "GPU_SM_OCCUPANCY", "GPU_TENSOR_ACTIVE", "GPU_DRAM_BW",
+             "GPU_PCIE_RX_BW", "GPU_PCIE_TX_BW"], "NVIDIA GPU activity and traffic from NVML's GPM"),
 }
 SPR_MORE = {
     "MEM": (["MEM_READ_BW", "MEM_WRITE_BW", "MEM_BW"], "Memory bandwidth"),

@@ -3,7 +3,8 @@
  * A name made of letters, digits and _ stands alone (PAPI_TOT_INS); any other is in
  * braces ({perf::TASK-CLOCK}, {cpu::topdown-retiring}). A `*` in a braced name's PMU
  * ({uncore_imc_*::cas_count_read}) stands for every PMU of that pattern on the machine,
- * summed: metric_table.c expands it. */
+ * summed, and in a component event ({nvml:::*:gpm_sm_activity_ns}) for every event of
+ * the component whose whole name matches: metric_table.c expands them. */
 #ifndef METRIC_FORMULA_H
 #define METRIC_FORMULA_H
 #include <stddef.h>

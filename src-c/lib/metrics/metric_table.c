@@ -507,49 +507,83 @@ static void out_of_memory(struct metric_state *r)
     add_reason(r, "its events", "out of memory while resolving them");
 }
 
-/* {pmu*::event}: every PMU of the machine whose name matches and that has the event, in
- * PMU-number order (amd_umc_0, _1, ... _10); however many there are. */
-static int expand_pattern(struct metric_state *r, const char *term)
+/* Names found by a pattern (expand_pattern), kept for sorting. */
+struct found {
+    char **v;
+    int n, cap, oom;
+};
+
+static void found_add(struct found *f, const char *name)
 {
-    const char *sep = strstr(term, "::");
+    char **nv = f->oom ? NULL : array_room(f->v, f->n, &f->cap, sizeof *nv, 16);
+    if (!nv || !(nv[f->n] = strdup(name))) {
+        f->oom = 1;
+        return;
+    }
+    f->v = nv;
+    f->n++;
+}
+
+/* {pmu*::event}: every PMU of the machine whose name matches and that has the event. */
+static void find_pmus(const char *term, const char *sep, struct found *f)
+{
     char pmu_pat[PAPI_MIN_STR_LEN];
-    size_t plen = sep ? (size_t)(sep - term) : 0;
-    if (!sep || plen >= sizeof pmu_pat)
-        return 0;
+    size_t plen = (size_t)(sep - term);
+    if (plen >= sizeof pmu_pat)
+        return;
     memcpy(pmu_pat, term, plen);
     pmu_pat[plen] = '\0';
     DIR *d = fsroot_opendir("/sys/bus/event_source/devices");
-    char **found = NULL;
-    int n = 0, cap = 0, oom = 0;
     struct dirent *e;
-    while (d && !oom && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || fnmatch(pmu_pat, e->d_name, 0) != 0 ||
-            strlen(e->d_name) >= PAPI_MIN_STR_LEN || !pmu_has_event(e->d_name, sep + 2))
-            continue;
-        char **nf = array_room(found, n, &cap, sizeof *nf, 16);
-        if (!nf) {
-            oom = 1;
-            break;
-        }
-        found = nf;
-        if (!(found[n] = strdup(e->d_name)))
-            oom = 1;
-        else
-            n++;
-    }
+    while (d && !f->oom && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.' && fnmatch(pmu_pat, e->d_name, 0) == 0 &&
+            strlen(e->d_name) < PAPI_MIN_STR_LEN && pmu_has_event(e->d_name, sep + 2))
+            found_add(f, e->d_name);
     if (d)
         closedir(d);
-    qsort(found, (size_t)n, sizeof *found, natural_cmp);
-    for (int i = 0; i < n && !oom; i++)
-        oom = add_event(r, found[i], sep) != 0;
-    for (int i = 0; i < n; i++)
-        free(found[i]);
-    free(found);
-    if (oom) {
+}
+
+/* {component:::pattern}: every event of the component whose whole name matches
+ * ({nvml:::*:gpm_sm_activity_ns}: that event of every device). */
+static void find_component_events(const char *term, const char *sep, struct found *f)
+{
+    char cmp[PAPI_MIN_STR_LEN], name[PAPI_MAX_STR_LEN];
+    size_t clen = (size_t)(sep - term);
+    if (clen >= sizeof cmp)
+        return;
+    memcpy(cmp, term, clen);
+    cmp[clen] = '\0';
+    int cidx = PAPI_get_component_index(cmp), code = PAPI_NATIVE_MASK;
+    if (cidx < 0 || PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) != PAPI_OK)
+        return;
+    do
+        if (PAPI_event_code_to_name(code, name) == PAPI_OK && fnmatch(term, name, 0) == 0)
+            found_add(f, name);
+    while (!f->oom && PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
+}
+
+/* A braced name with a `*`: {pmu*::event} (every PMU of the pattern that has the event)
+ * or {component:::pattern} (every event of the component the pattern matches), in
+ * number order (amd_umc_0, _1, ... _10; device_2 before device_10); however many. */
+static int expand_pattern(struct metric_state *r, const char *term)
+{
+    const char *sep3 = strstr(term, ":::"), *sep = strstr(term, "::");
+    struct found f = {0};
+    if (sep3)
+        find_component_events(term, sep3, &f);
+    else if (sep)
+        find_pmus(term, sep, &f);
+    qsort(f.v, (size_t)f.n, sizeof *f.v, natural_cmp);
+    for (int i = 0; i < f.n && !f.oom; i++)
+        f.oom = add_event(r, f.v[i], sep3 ? "" : sep) != 0;
+    for (int i = 0; i < f.n; i++)
+        free(f.v[i]);
+    free(f.v);
+    if (f.oom) {
         out_of_memory(r);
         return -1;
     }
-    return n;
+    return f.n;
 }
 
 /* m's events under the formula in force. */
@@ -573,7 +607,11 @@ static void resolve_formula(struct metric_state *r)
             oom = n < 0;
             if (n == 0) {
                 r->resolved = r->countable = 0;
-                add_reason(r, term, "no PMU of this name pattern with this event on this machine");
+                add_reason(r, term,
+                           strstr(term, ":::")
+                               ? "no event of this pattern here (the component is absent or "
+                                 "disabled: papi_component_avail says why, or lists none such)"
+                               : "no PMU of this name pattern with this event on this machine");
             }
         } else if (add_event(r, "", term) != 0) {
             out_of_memory(r);

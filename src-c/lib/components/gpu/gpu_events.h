@@ -24,9 +24,21 @@ struct gpu_event {
             TABLE_EVENT_FIELDS
         };
     };
-    int device; /* the vendor library's device index */
-    int kind;   /* which reading (the component's own numbering) */
-    int arg;    /* its argument: sensor, clock or memory type */
+    int device;   /* the vendor library's device index */
+    int kind;     /* which reading (the component's own numbering) */
+    int arg;      /* its argument: sensor, clock or memory type */
+    int interval; /* read through the source's interval (NVML's GPM): a value over the
+                     interval since the set's start, from the device's state then */
+};
+
+/* Readings over an interval (NVML's GPM metrics): the state of the device at the set's
+ * start (PAPI_start, PAPI_reset, add) is kept per slot, and the value now is computed
+ * from it and the state now. Codes as the source's read(). */
+struct gpu_interval {
+    int (*open)(const struct gpu_event *e, void **state); /* the slot's state */
+    void (*close)(void *state);
+    int (*mark)(const struct gpu_event *e, void *state); /* the interval begins now */
+    int (*value)(const struct gpu_event *e, void *state, uint64_t *value); /* over it */
 };
 
 /* A GPU component: its prefix, description, table and library release (common) and how
@@ -41,6 +53,9 @@ struct gpu_source {
      * file under the root in force (amdgpu) or NULL. */
     int (*read)(const struct gpu_event *e, const char *path, uint64_t *value);
     void (*explain)(const struct gpu_event *e, int err, char *buf, size_t len);
+    /* The PAPI code of a source's code (NULL: PAPI_ESYS for every one). */
+    int (*papi_code)(int err);
+    const struct gpu_interval *interval; /* NULL: no interval readings */
 };
 
 /* A reading a vendor library gives per device (nvml, rocm_smi): a row of the
@@ -62,7 +77,7 @@ PAPI_INTERNAL void gpu_sanitize_name(char *name);
 #define GPU_COMPONENT(cname, source)                                                    \
     {                                                                                   \
         .name = cname, .instance = &source, .probe = gpu_probe, TABLE_NAMING_CALLBACKS, \
-        .ctx_create = gpu_ctx_create, SLOT_ENGINE_CALLBACKS,                            \
+        .ctx_create = gpu_ctx_create, .reset = slot_reset, SLOT_ENGINE_CALLBACKS,       \
     }
 
 PAPI_INTERNAL int gpu_probe(struct papi_component *self, struct cmp_status *out);

@@ -11,7 +11,9 @@
  * nvidia-smi's memory.used, the driver's reserve apart (reserved_memory); v1's used,
  * which includes that reserve, otherwise, said in the caveat. An event the device or the
  * library's version does not support (NVML_ERROR_NOT_SUPPORTED, a missing symbol) is not
- * listed. The engine is gpu_events.c. */
+ * listed. GPM metrics (gpm_sm_activity ... gpm_nvlink_tx, averages over the counting
+ * interval) are nvml_gpm.c's, listed where the device supports GPM. The engine is
+ * gpu_events.c. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "gpu_events.h"
 #include "gpu_library.h"
 #include "nvml_api.h"
+#include "nvml_gpm.h"
 
 #define NVML_SONAME      "libnvidia-ml.so.1"
 #define NVML_MAX_DEVICES 64
@@ -193,6 +196,10 @@ static int nvml_read(const struct gpu_event *e, const char *path, uint64_t *valu
 
 static void nvml_explain(const struct gpu_event *e, int err, char *buf, size_t len)
 {
+    if (e->interval) {
+        nvml_gpm_explain(e, err, buf, len);
+        return;
+    }
     const char *words = nv.nvmlErrorString ? nv.nvmlErrorString(err) : NULL;
     snprintf(buf, len, "%s on device %d failed: %s (NVML error %d)%s", function_of(e->kind),
              e->device, words ? words : "unknown error", err,
@@ -208,6 +215,7 @@ static void nvml_release(void)
     if (nv.handle)
         dlclose(nv.handle);
     memset(&nv, 0, sizeof nv);
+    nvml_gpm_unload();
 }
 
 /* Where the loader found the library, for the reasons. */
@@ -271,8 +279,8 @@ static void note_memory(char *reason, size_t len)
                  sep, loaded_path());
 }
 
-/* The events of device i that it answers now. */
-static int add_device(struct event_table *t, int i)
+/* The events of device i that it answers now; why it has no GPM events into note. */
+static int add_device(struct event_table *t, int i, char *note, size_t len)
 {
     char dname[NVML_DEVICE_NAME_V2_BUFFER_SIZE] = "";
     if (nv.nvmlDeviceGetName(nv.dev[i], dname, sizeof dname) != NVML_SUCCESS || !dname[0])
@@ -292,7 +300,15 @@ static int add_device(struct event_table *t, int i)
         if (ret != PAPI_OK)
             return ret;
     }
-    return PAPI_OK;
+    return nvml_gpm_add_device(t, i, dname, note, len);
+}
+
+/* A caveat after the others in reason. */
+static void append(char *reason, size_t len, const char *words)
+{
+    size_t used = strlen(reason);
+    if (words[0])
+        snprintf(reason + used, len - used, "%s%s", used ? "; " : "", words);
 }
 
 static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
@@ -323,8 +339,11 @@ static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
         if (nv.nvmlDeviceGetHandleByIndex_v2(i, &nv.dev[i]) != NVML_SUCCESS)
             nv.dev[i] = NULL; /* a device NVML cannot open (no permission, lost): no events */
     choose_memory(count);
+    char gpm[4096] = "", why[256] = ""; /* the GPM caveat: a line per device at most */
+    if (!nvml_gpm_load(nv.handle, nv.dev, why, sizeof why))
+        snprintf(gpm, sizeof gpm, "%s %s", loaded_path(), why);
     for (unsigned int i = 0; i < count; i++)
-        if (nv.dev[i] && (ret = add_device(&src->common.table, (int)i)) != PAPI_OK)
+        if (nv.dev[i] && (ret = add_device(&src->common.table, (int)i, gpm, sizeof gpm)) != PAPI_OK)
             return ret;
     if (src->common.table.n == 0) {
         snprintf(reason, len,
@@ -333,6 +352,7 @@ static int nvml_discover(struct gpu_source *src, char *reason, size_t len)
         return PAPI_ECMP;
     }
     note_memory(reason, len);
+    append(reason, len, gpm);
     return PAPI_OK;
 }
 
@@ -340,11 +360,13 @@ static struct gpu_source nvml_source = {
     .common = {.prefix = "nvml:::",
                .description =
                    "NVIDIA GPUs through NVML (libnvidia-ml.so.1, loaded at run time): power, "
-                   "energy, temperature, utilisation, memory, clocks",
+                   "energy, temperature, utilisation, memory, clocks, GPM",
                .release = nvml_release},
     .discover = nvml_discover,
     .read = nvml_read,
     .explain = nvml_explain,
+    .papi_code = nvml_gpm_papi_code,
+    .interval = &nvml_gpm_interval,
 };
 
 /* The instance the registry lists (components/registry.c). */

@@ -1,0 +1,322 @@
+/* test_nvml_gpm.c: the nvml component's GPM events (nvml_gpm.c) on the test double of
+ * libnvidia-ml.so.1 built with NVML_DOUBLE_GPM (device 0 an H100 with GPM, device 1 an
+ * A100 without), which stages each metric's rate over a clock the test advances, so
+ * that a value over two samples is exact. Modes:
+ *   test_nvml_gpm            the events and units, each value exact over start..read,
+ *                            start..stop, a restart, a reset and PAPI_accum; a metric
+ *                            the device lacks and another consumer at start; the
+ *                            samples freed; device 1's reason; the counter forms
+ *                            (_ns, _bytes): the average times the interval, within
+ *                            the test's clock readings around the library's
+ *   test_nvml_gpm mig        device 0 in MIG mode: no GPM events, the reason said
+ *   test_nvml_gpm in_use     another consumer holds device 0's monitors at
+ *                            PAPI_library_init: no GPM events, the reason said
+ *   test_nvml_gpm region     a region's SM activity through PAPI_EVENTS, its GPU
+ *                            metrics through PAPI_METRICS (the reports are checked by
+ *                            check_gpu_region.py, check_gpu_metric_region.py) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "papi.h"
+#include "papi_test.h"
+
+#define DEV0 "nvml:::NVIDIA_H100_80GB_HBM3:device_0:"
+#define DEV1 "nvml:::NVIDIA_A100-PCIE-40GB:device_1:"
+
+int nvml_double_set(unsigned int dev, const char *what, unsigned long long v);
+int nvml_double_gpm_rate(unsigned int dev, unsigned int id, double rate);
+void nvml_double_gpm_advance(unsigned int dev, unsigned long long ms);
+int nvml_double_gpm_samples(void);
+
+/* The events, their NVML metric ids and units, and the rates staged (a percentage or
+ * MiB/s) with the value each reads alone (hundredths of a percent, bytes per second). */
+static const struct {
+    const char *name;
+    unsigned int id;
+    const char *units;
+    double rate;
+    long long want;
+} gpm[] = {
+    {"gpm_sm_activity", 2, "0.01%", 45.25, 4525},
+    {"gpm_sm_occupancy", 3, "0.01%", 30.5, 3050},
+    {"gpm_tensor_activity", 5, "0.01%", 12.0, 1200},
+    {"gpm_fp64_activity", 11, "0.01%", 7.75, 775},
+    {"gpm_fp32_activity", 12, "0.01%", 20.0, 2000},
+    {"gpm_fp16_activity", 13, "0.01%", 1.5, 150},
+    {"gpm_dram_bandwidth", 10, "0.01%", 60.125, 6013},
+    {"gpm_pcie_rx", 21, "B/s", 1000.5, 1049100288LL},
+    {"gpm_pcie_tx", 20, "B/s", 250.0, 262144000LL},
+    {"gpm_nvlink_rx", 60, "B/s", 0.25, 262144LL},
+    {"gpm_nvlink_tx", 61, "B/s", 8192.0, 8589934592LL},
+};
+#define NGPM ((int)(sizeof gpm / sizeof gpm[0]))
+
+static int nvml_cidx(void)
+{
+    int cidx = PAPI_get_component_index("nvml");
+    if (cidx < 0 || PAPI_get_component_info(cidx)->disabled) {
+        fprintf(stderr, "FAIL: nvml missing or disabled: %s\n",
+                cidx < 0 ? "" : PAPI_get_component_reason(cidx));
+        exit(1);
+    }
+    return cidx;
+}
+
+static void expect_caveat(int cidx, const char *words)
+{
+    const char *note = PAPI_get_component_reason(cidx);
+    printf("caveat: %s\n", note ? note : "(none)");
+    CHECK(note && strstr(note, words) && !strpbrk(note, "\r\n"), "caveat '%s' lacks '%s'",
+          note ? note : "", words);
+}
+
+static void stage_all(void)
+{
+    for (int i = 0; i < NGPM; i++)
+        nvml_double_gpm_rate(0, gpm[i].id, gpm[i].rate);
+}
+
+/* Every event listed on device 0 with its units and a description naming the interval;
+ * none on device 1 (an A100: no GPM), the reason in the caveat. */
+static void check_table(int cidx)
+{
+    for (int i = 0; i < NGPM; i++) {
+        char name[PAPI_MAX_STR_LEN];
+        PAPI_event_info_t info;
+        snprintf(name, sizeof name, DEV0 "%s", gpm[i].name);
+        event_info_of(name, &info);
+        CHECK(strcmp(info.units, gpm[i].units) == 0, "%s: units '%s', want '%s'", name, info.units,
+              gpm[i].units);
+        CHECK(strstr(info.long_descr, "over the interval since PAPI_start or PAPI_reset"),
+              "%s: description '%s'", name, info.long_descr);
+        snprintf(name, sizeof name, DEV0 "%s%s", gpm[i].name,
+                 gpm[i].units[0] == '0' ? "_ns" : "_bytes");
+        event_info_of(name, &info);
+        CHECK(strcmp(info.units, gpm[i].units[0] == '0' ? "ns" : "B") == 0, "%s: units '%s'", name,
+              info.units);
+        snprintf(name, sizeof name, DEV1 "%s", gpm[i].name);
+        int code;
+        CHECK_RET(PAPI_event_name_to_code(name, &code), PAPI_ENOEVNT);
+    }
+    expect_caveat(cidx, "no GPM events on device 1 (NVIDIA_A100-PCIE-40GB): no GPM on this "
+                        "device (nvmlGpmQueryDeviceSupport");
+}
+
+/* Each event alone over start..read: its staged rate, exact in its units. */
+static void check_each(void)
+{
+    stage_all();
+    for (int i = 0; i < NGPM; i++) {
+        char name[PAPI_MAX_STR_LEN];
+        const char *names[] = {name};
+        long long v = -1;
+        snprintf(name, sizeof name, DEV0 "%s", gpm[i].name);
+        int es = named_set(names, 1);
+        CHECK_RET(PAPI_start(es), PAPI_OK);
+        nvml_double_gpm_advance(0, 500);
+        CHECK_RET(PAPI_read(es, &v), PAPI_OK);
+        expect_values(names, &v, &gpm[i].want, 1);
+        CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+        free_set(&es);
+    }
+}
+
+/* The interval is start..read: a rate that changes is averaged over it; stop freezes
+ * the value; a restart, a reset begin a new interval; PAPI_accum's sum telescopes to
+ * the latest average. */
+static void check_interval(void)
+{
+    const char *names[] = {DEV0 "gpm_sm_activity", DEV0 "gpm_pcie_tx"};
+    long long v[2];
+    int es = named_set(names, 2);
+    nvml_double_gpm_rate(0, 2, 45.25);
+    nvml_double_gpm_rate(0, 20, 100.0);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    nvml_double_gpm_advance(0, 1000);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 4525);
+    CHECK_EQ_LL(v[1], 100 * 1048576LL);
+    nvml_double_gpm_rate(0, 2, 85.25);
+    nvml_double_gpm_rate(0, 20, 300.0);
+    nvml_double_gpm_advance(0, 3000);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK); /* (45.25 + 3 x 85.25) / 4; (100 + 900) / 4 */
+    CHECK_EQ_LL(v[0], 7525);
+    CHECK_EQ_LL(v[1], 250 * 1048576LL);
+    nvml_double_gpm_advance(0, 4000); /* 8 s: (301 + 341) / 8 = 80.25 */
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 8025);
+    nvml_double_gpm_rate(0, 2, 10.0);
+    nvml_double_gpm_advance(0, 1000);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK); /* stopped: the value at stop */
+    CHECK_EQ_LL(v[0], 8025);
+    CHECK_RET(PAPI_start(es), PAPI_OK); /* a new interval: 10 % alone */
+    nvml_double_gpm_advance(0, 2000);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 1000);
+    nvml_double_gpm_rate(0, 2, 50.0);
+    CHECK_RET(PAPI_reset(es), PAPI_OK); /* the interval begins again: 50 % alone */
+    nvml_double_gpm_advance(0, 1000);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_EQ_LL(v[0], 5000);
+    long long acc[2] = {0, 0};
+    CHECK_RET(PAPI_accum(es, acc), PAPI_OK); /* 50 % since the reset */
+    CHECK_EQ_LL(acc[0], 5000);
+    nvml_double_gpm_rate(0, 2, 20.0);
+    nvml_double_gpm_advance(0, 1000);
+    CHECK_RET(PAPI_accum(es, acc), PAPI_OK); /* adds 35 - 50: the average over 2 s */
+    CHECK_EQ_LL(acc[0], 3500);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    free_set(&es);
+    CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples not freed", nvml_double_gpm_samples());
+}
+
+/* Within [lo, hi] (the test's clock readings before and after the library's). */
+static void within(const char *what, long long v, double lo, double hi)
+{
+    printf("%s: %lld in [%.0f, %.0f]\n", what, v, lo, hi);
+    CHECK((double)v >= lo - 1 && (double)v <= hi + 1, "%s: %lld outside [%.0f, %.0f]", what, v, lo,
+          hi);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The counter forms: the average over the interval times its length (ns at 100 %,
+ * bytes); they add up over stop/start and PAPI_accum, as counters do. */
+static void check_counters(void)
+{
+    const char *names[] = {DEV0 "gpm_sm_activity_ns", DEV0 "gpm_pcie_rx_bytes"};
+    PAPI_event_info_t info;
+    event_info_of(names[0], &info);
+    CHECK(strcmp(info.units, "ns") == 0, "%s: units '%s'", names[0], info.units);
+    event_info_of(names[1], &info);
+    CHECK(strcmp(info.units, "B") == 0, "%s: units '%s'", names[1], info.units);
+    long long v[2], t0, t1, t2, t3;
+    int es = named_set(names, 2);
+    nvml_double_gpm_rate(0, 2, 40.0);
+    nvml_double_gpm_rate(0, 21, 100.0);
+    t0 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    t1 = PAPI_get_real_nsec();
+    nvml_double_gpm_advance(0, 1000);
+    sleep_ms(50);
+    t2 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    t3 = PAPI_get_real_nsec();
+    within("sm_activity_ns", v[0], 0.40 * (double)(t2 - t1), 0.40 * (double)(t3 - t0));
+    within("pcie_rx_bytes", v[1], 100 * 1048576.0 * (double)(t2 - t1) * 1e-9,
+           100 * 1048576.0 * (double)(t3 - t0) * 1e-9);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    within("first period", v[0], 0.40 * (double)(t2 - t1),
+           0.40 * (double)(PAPI_get_real_nsec() - t0));
+    nvml_double_gpm_rate(0, 2, 80.0);
+    t0 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_start(es), PAPI_OK); /* the set's values from 0; the interval anew */
+    t1 = PAPI_get_real_nsec();
+    nvml_double_gpm_advance(0, 1000);
+    sleep_ms(50);
+    long long acc[2] = {0, 0};
+    t2 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_accum(es, acc), PAPI_OK); /* the second period so far, then from 0 */
+    t3 = PAPI_get_real_nsec();
+    within("second period", acc[0], 0.80 * (double)(t2 - t1), 0.80 * (double)(t3 - t0));
+    sleep_ms(20);
+    t1 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK); /* what grew since the accum */
+    within("after the accum", v[0], 0.80 * (double)(t1 - t3),
+           0.80 * (double)(PAPI_get_real_nsec() - t2));
+    free_set(&es);
+}
+
+/* A metric the device does not compute fails the read, said; another consumer that
+ * holds the monitors makes PAPI_start fail with PAPI_ECNFLCT, said. */
+static void check_failures(void)
+{
+    const char *names[] = {DEV0 "gpm_nvlink_rx"};
+    long long v = 0;
+    int es = named_set(names, 1);
+    nvml_double_set(0, "gpm_unsupported", 60);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    nvml_double_gpm_advance(0, 200);
+    CHECK_RET(PAPI_read(es, &v), PAPI_ESYS);
+    const char *why = PAPI_strerror_detail();
+    printf("unsupported metric: %s\n", why ? why : "(none)");
+    CHECK(why && strstr(why, DEV0 "gpm_nvlink_rx") &&
+              strstr(why, "nvmlGpmMetricsGet's metric (metric 60) on device 0 failed: Not "
+                          "Supported (NVML error 3)"),
+          "reason '%s'", why ? why : "");
+    CHECK_RET(PAPI_stop(es, &v), PAPI_ESYS); /* stopped all the same, said */
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    free_set(&es);
+    const char *sm[] = {DEV0 "gpm_sm_activity"};
+    es = named_set(sm, 1);
+    nvml_double_set(0, "gpm_in_use", 1);
+    CHECK_RET(PAPI_start(es), PAPI_ECNFLCT);
+    why = PAPI_strerror_detail();
+    printf("in use: %s\n", why ? why : "(none)");
+    CHECK(why && strstr(why, "nvmlGpmSampleGet (metric 2) on device 0 failed: In use by another "
+                             "client (NVML error 19): another consumer"),
+          "reason '%s'", why ? why : "");
+    nvml_double_set(0, "gpm_in_use", 0);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    free_set(&es);
+    CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples not freed", nvml_double_gpm_samples());
+}
+
+/* Device 0 without GPM events for the reason mode sets before PAPI_library_init; its
+ * other events still count. */
+static int absent(const char *what, const char *words)
+{
+    nvml_double_set(0, what, 1);
+    init_or_die();
+    int cidx = nvml_cidx(), code;
+    CHECK_RET(PAPI_event_name_to_code(DEV0 "gpm_sm_activity", &code), PAPI_ENOEVNT);
+    CHECK_RET(PAPI_event_name_to_code(DEV0 "power", &code), PAPI_OK);
+    expect_caveat(cidx, words);
+    PAPI_shutdown();
+    return test_done(what);
+}
+
+/* A region of 200 ms at 62.5 % SM activity and 100 MiB/s PCIe rx, on a device whose
+ * clock is real time (so the library's interval and the device's agree): its SM activity
+ * through PAPI_EVENTS (check_gpu_region.py) or its GPU metrics through PAPI_METRICS
+ * (check_gpu_metric_region.py). */
+static int region(void)
+{
+    nvml_double_set(0, "gpm_realtime", 1); /* the device's clock is real time */
+    nvml_double_gpm_rate(0, 2, 62.5);
+    nvml_double_gpm_rate(0, 21, 100.0);
+    CHECK_RET(PAPI_hl_region_begin("gpu_work"), PAPI_OK);
+    sleep_ms(200);
+    CHECK_RET(PAPI_hl_region_end("gpu_work"), PAPI_OK);
+    return test_done("test_nvml_gpm region");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "region") == 0)
+        return region();
+    if (argc > 1 && strcmp(argv[1], "mig") == 0)
+        return absent("mig", "no GPM events on device 0 (NVIDIA_H100_80GB_HBM3): in MIG mode");
+    if (argc > 1 && strcmp(argv[1], "in_use") == 0)
+        return absent("gpm_in_use", "no GPM events on device 0 (NVIDIA_H100_80GB_HBM3): "
+                                    "nvmlGpmSampleGet failed: In use by another client (NVML "
+                                    "error 19): another consumer");
+    init_or_die();
+    int cidx = nvml_cidx();
+    check_table(cidx);
+    check_each();
+    check_interval();
+    check_failures();
+    check_counters();
+    PAPI_shutdown();
+    CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples left at shutdown",
+          nvml_double_gpm_samples());
+    return test_done("test_nvml_gpm");
+}

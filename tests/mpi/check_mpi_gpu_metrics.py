@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""check_mpi_gpu_metrics.py --mpirun MPIRUN --program PROG --gpu DIR [--np 2]: the named
+GPU metrics in the MPI report (mpi_gpu_metrics.c on the nvml double in DIR, whose device
+0 has GPM and a real-time clock: each rank's own double, rank r at 20 + 10 r % SM
+activity once MPI_Init returns). With PAPI_MPI_METRICS=GPU_SM_ACTIVE each rank's row has
+GPU_SM_ACTIVE near its staged rate (within 5 %: the rank's wall time begins inside
+MPI_Init, its rate a little after it returns: milliseconds of 0 % under a loaded
+machine), and the MPI_Pcontrol region "gpu" (400 ms, bracketed exactly) holds the
+counter form, whose value over the region's wall time is the rank's rate within 2 %.
+The report follows mpi_report.schema.json."""
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import schema_check  # noqa: E402
+from mpi_check import check, launch_args, rank_env, run_cmd, verdict  # noqa: E402
+
+args = launch_args(options={"--gpu": {"required": True}})
+EVENT = "nvml:::NVIDIA_H100_80GB_HBM3:device_0:gpm_sm_activity_ns"
+
+with tempfile.TemporaryDirectory() as d:
+    env = {"LD_LIBRARY_PATH": args.gpu, "PAPI_MPI_METRICS": "GPU_SM_ACTIVE",
+           "PAPI_MPI_OUTPUT_DIR": d}
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) + [args.program])
+    check(p.returncode == 0, "-np %d: exit 0" % args.np)
+    path = os.path.join(d, "papi_mpi_report.json")
+    if not check(os.path.exists(path), "report written"):
+        sys.exit(verdict())
+    bad = schema_check.check_file(path)
+    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
+    with open(path) as f:
+        rep = json.load(f)
+
+nm = rep.get("named_metrics", {}).get("GPU_SM_ACTIVE", {})
+check(nm.get("unit") == "%" and nm.get("ranks_with_value") == args.np,
+      "GPU_SM_ACTIVE in %% for every rank (%s)" % nm)
+for r in sorted(rep["ranks"], key=lambda r: r["rank"]):
+    want = 20.0 + 10.0 * r["rank"]
+    got = r.get("named_metrics", {}).get("GPU_SM_ACTIVE")
+    check(got is not None and abs(got - want) <= 0.05 * want,
+          "rank %d: GPU_SM_ACTIVE %s, want %s within 5 %%" % (r["rank"], got, want))
+    region = r.get("regions", {}).get("gpu", {})
+    ns, wall = region.get("counters", {}).get(EVENT), region.get("wall_s")
+    value = ns / 1e7 / wall if ns and wall else None
+    check(value is not None and abs(value - want) <= 0.02 * want,
+          "rank %d: region gpu's %s over its wall time %s %%, want %s within 2 %%"
+          % (r["rank"], EVENT, value, want))
+sys.exit(verdict())
