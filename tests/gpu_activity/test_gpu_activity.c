@@ -1,0 +1,254 @@
+/* test_gpu_activity.c: the GPU activity layer (src-c/gpu_activity) on the CUPTI double
+ * (cupti_double.c) and, where the machine has one, the real libcupti.
+ *   staged FILE     the records FILE stages, flushed: the table exact
+ *   reason WORDS    start fails; the reason holds WORDS and is one line
+ *   missing         no libcupti by the sonames given: the reason says so
+ *   beside DIR      DIR/libcudart.so.13 loaded: DIR/libcupti.so.99 found beside it
+ *   real            the machine's libcupti: version read, "no NVIDIA device" where none
+ *   pool            nine buffers asked for at once: one refused
+ *   exit FILE       started, records staged, no flush: the flush at exit files them */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_activity.h"
+#include "mono_clock.h"
+
+/* The double's own counters, found in it (opened first, so the layer's dlopen of the
+ * soname gets the same object). */
+static int (*cupti_double_subscribed)(void);
+static int (*cupti_double_enabled)(void);
+
+static int open_double(void)
+{
+    void *h = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+        *(void **)&cupti_double_subscribed = dlsym(h, "cupti_double_subscribed");
+        *(void **)&cupti_double_enabled = dlsym(h, "cupti_double_enabled");
+    }
+    if (!cupti_double_subscribed || !cupti_double_enabled) {
+        fprintf(stderr, "FAIL: the CUPTI double is not first on LD_LIBRARY_PATH (%s)\n",
+                h ? "no cupti_double_* in libcupti.so.13" : dlerror());
+        return 0;
+    }
+    return 1;
+}
+
+static int failures;
+#define CHECK(cond, ...)                                         \
+    do {                                                         \
+        if (!(cond)) {                                           \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                        \
+            fputc('\n', stderr);                                 \
+            failures++;                                          \
+        }                                                        \
+    } while (0)
+
+#define EQ(a, b)                                                                          \
+    CHECK((unsigned long long)(a) == (unsigned long long)(b), "%s = %llu, want %llu", #a, \
+          (unsigned long long)(a), (unsigned long long)(b))
+
+static const char *const double_soname[] = {"libcupti.so.13"};
+
+static int start_double(void)
+{
+    char why[768];
+    enum cupti_status s = gpu_activity_start(double_soname, 1, why, sizeof why);
+    if (s != CUPTI_LOAD_OK) {
+        fprintf(stderr, "FAIL: start: %s\n", why);
+        return 0;
+    }
+    return 1;
+}
+
+static void check_staged_table(const struct gpu_table *t, uint64_t before, uint64_t after,
+                               uint64_t slack)
+{
+    EQ(t->records, 10);
+    EQ(t->incomplete, 1);
+    EQ(t->dropped, 5);
+    EQ(t->buffers_refused, 0);
+    EQ(t->kernels_untabled, 0);
+    /* two overlapping kernels [0,1000) and [500,2000), then [3000,3200): 2200 ns busy */
+    EQ(gpu_table_busy_ns(t, 0), 2200);
+    EQ(gpu_table_busy_ns(t, 1), 300);
+    EQ(t->nkernels, 2);
+    const struct gpu_kernel_row *k = gpu_table_kernel(t, "square(float*, int)", 0, 7);
+    CHECK(k != NULL, "no row for square(float*, int) on device 0 stream 7 (first row: %s)",
+          t->kernels[0].name);
+    if (k) {
+        EQ(k->launches, 3);
+        EQ(k->total_ns, 2700);
+        EQ(k->min_ns, 200);
+        EQ(k->max_ns, 1500);
+        EQ(k->grid[0], 64);
+        EQ(k->block[0], 256);
+    }
+    k = gpu_table_kernel(t, "plain_kernel", 1, 2);
+    CHECK(k && k->launches == 1 && k->total_ns == 300, "plain_kernel on device 1 stream 2");
+    EQ(t->copies[CUPTI_MEMCPY_KIND_HTOD].count, 2);
+    EQ(t->copies[CUPTI_MEMCPY_KIND_HTOD].bytes, 8192);
+    EQ(t->copies[CUPTI_MEMCPY_KIND_HTOD].ns, 600);
+    EQ(t->copies[CUPTI_MEMCPY_KIND_DTOH].bytes, 1000);
+    EQ(t->copies[CUPTI_MEMCPY_KIND_PTOP].bytes, 2048);
+    EQ(t->copies[CUPTI_MEMCPY_KIND_DTOD].count, 0);
+    EQ(t->devices[0].memset.bytes, 256);
+    EQ(t->devices[0].memset.ns, 50);
+    EQ(t->syncs[CUPTI_SYNC_STREAM_SYNCHRONIZE].count, 1);
+    EQ(t->syncs[CUPTI_SYNC_STREAM_SYNCHRONIZE].ns, 700);
+    /* on the traces' clock: the double's times start at the flush's moment */
+    CHECK(t->first_ns + slack >= before && t->first_ns <= after + slack,
+          "first record at %llu, not within [%llu, %llu] +- %llu", (unsigned long long)t->first_ns,
+          (unsigned long long)before, (unsigned long long)after, (unsigned long long)slack);
+    EQ(t->last_ns - t->first_ns, 4100);
+}
+
+static int staged(void)
+{
+    if (!start_double())
+        return 1;
+    int by_callback = 0;
+    gpu_activity_clock_offset(&by_callback);
+    EQ(cupti_double_subscribed(), 1);
+    EQ(cupti_double_enabled(), 4);
+    uint64_t before = mono_clock_ns();
+    gpu_activity_flush();
+    uint64_t after = mono_clock_ns();
+    check_staged_table(gpu_activity_lock(), before, after, by_callback ? 0 : 50000);
+    gpu_activity_unlock();
+    gpu_activity_flush(); /* delivered once: nothing changes */
+    EQ(gpu_activity_lock()->records, 10);
+    gpu_activity_unlock();
+    gpu_activity_stop();
+    EQ(cupti_double_subscribed(), 0);
+    EQ(cupti_double_enabled(), 0);
+    printf("staged records: table exact (clock: %s)\n",
+           by_callback ? "timestamp callback" : "offset");
+    return failures != 0;
+}
+
+/* Nine buffers asked for at once of a pool of eight: one refused, the rest come back. */
+static int pool_bound(void)
+{
+    if (!start_double())
+        return 1;
+    gpu_activity_flush();
+    const struct gpu_table *t = gpu_activity_lock();
+    EQ(t->buffers_refused, 1);
+    EQ(t->records, 0);
+    gpu_activity_unlock();
+    gpu_activity_stop();
+    printf("pool: %d buffers of %u bytes at most, the next request refused\n", GPU_ACTIVITY_BUFFERS,
+           GPU_ACTIVITY_BUFFER_SIZE);
+    return failures != 0;
+}
+
+static int reason(const char *words, enum cupti_status want)
+{
+    char why[768];
+    enum cupti_status s = gpu_activity_start(double_soname, 1, why, sizeof why);
+    EQ(s, want);
+    CHECK(strstr(why, words) != NULL, "reason '%s' lacks '%s'", why, words);
+    CHECK(strchr(why, '\n') == NULL, "reason of more than one line");
+    CHECK(strcmp(gpu_activity_reason(), why) == 0, "gpu_activity_reason differs");
+    EQ(cupti_double_subscribed(), 0);
+    EQ(cupti_double_enabled(), 0);
+    printf("reason: %s\n", why);
+    return failures != 0;
+}
+
+static int missing(void)
+{
+    static const char *const absent[] = {"libcupti-absent.so.13", "libcupti-absent.so.12"};
+    char why[768];
+    EQ(gpu_activity_start(absent, 2, why, sizeof why), CUPTI_LOAD_MISSING);
+    CHECK(strstr(why, "libcupti not found") && strstr(why, "libcupti-absent.so.12") &&
+              strstr(why, "no CUDA runtime (libcudart) loaded"),
+          "reason: %s", why);
+    printf("reason: %s\n", why);
+    return failures != 0;
+}
+
+static int beside(const char *dir)
+{
+    char path[600], found[400], why[768];
+    snprintf(path, sizeof path, "%s/libcudart.so.13", dir);
+    if (!dlopen(path, RTLD_NOW | RTLD_LOCAL)) {
+        fprintf(stderr, "FAIL: %s\n", dlerror());
+        return 1;
+    }
+    CHECK(cupti_cudart_dir(found, sizeof found) && strcmp(found, dir) == 0, "runtime in '%s'",
+          found);
+    static const char *const names[] = {"libcupti.so.99"};
+    enum cupti_status s = gpu_activity_start(names, 1, why, sizeof why);
+    EQ(s, CUPTI_LOAD_OK);
+    const char *at = gpu_activity_library()->path;
+    CHECK(strncmp(at, dir, strlen(dir)) == 0 && strstr(at, "/libcupti.so.99"), "loaded %s (%s)", at,
+          why);
+    printf("found beside the CUDA runtime: %s\n", at);
+    gpu_activity_stop();
+    return failures != 0;
+}
+
+static int real(void)
+{
+    struct cupti_lib lib;
+    char why[768];
+    if (cupti_load(&lib, NULL, 0, why, sizeof why) != CUPTI_LOAD_OK) {
+        printf("SKIPPED: no libcupti of CUDA 12 or 13 here: %s\n", why);
+        return 77;
+    }
+    printf("libcupti: %s, version %u\n", lib.path, lib.version);
+    CHECK(lib.version >= CUPTI_VERSION_CUDA12_FIRST, "version %u", lib.version);
+    cupti_unload(&lib);
+    enum cupti_status s = gpu_activity_start(NULL, 0, why, sizeof why);
+    printf("start: %s\n", s == CUPTI_LOAD_OK ? "GPU activity on" : why);
+    if (s == CUPTI_LOAD_OK) { /* a machine with a GPU: flushing an idle process works */
+        gpu_activity_flush();
+        EQ(gpu_activity_lock()->records, 0);
+        gpu_activity_unlock();
+        gpu_activity_stop();
+    } else {
+        EQ(s, CUPTI_LOAD_NO_DEVICE);
+        CHECK(strstr(why, "no NVIDIA device") && strchr(why, '\n') == NULL, "reason: %s", why);
+    }
+    return failures != 0;
+}
+
+/* Registered before the layer's own: runs after its flush at exit. */
+static void after_exit_flush(void)
+{
+    const struct gpu_table *t = gpu_activity_lock();
+    printf("at exit: %llu records, busy %llu ns\n", (unsigned long long)t->records,
+           (unsigned long long)gpu_table_busy_ns(t, 0));
+    gpu_activity_unlock();
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "";
+    if (strcmp(what, "real") == 0)
+        return real();
+    if (strcmp(what, "beside") == 0 && argc > 2)
+        return beside(argv[2]);
+    if (!open_double())
+        return 1;
+    if (strcmp(what, "staged") == 0)
+        return staged();
+    if (strcmp(what, "reason") == 0 && argc > 3)
+        return reason(argv[2], (enum cupti_status)atoi(argv[3]));
+    if (strcmp(what, "missing") == 0)
+        return missing();
+    if (strcmp(what, "pool") == 0)
+        return pool_bound();
+    if (strcmp(what, "exit") == 0) {
+        atexit(after_exit_flush);
+        return start_double() ? 0 : 1;
+    }
+    fprintf(
+        stderr,
+        "usage: test_gpu_activity staged|pool|reason WORDS STATUS|missing|beside DIR|real|exit\n");
+    return 2;
+}
