@@ -12,7 +12,9 @@
  * fails), subscribed (another tool holds CUPTI). Built variants: CUPTI_DOUBLE_NO_FLUSH
  * (no cuptiActivityFlushAll: another version), CUPTI_DOUBLE_NO_TSCB (no timestamp
  * callback: the layer measures the clocks' offset). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  *   staged FILE     the records FILE stages, flushed: the table exact
  *   reason WORDS    start fails; the reason holds WORDS and is one line
  *   missing         no libcupti by the sonames given: the reason says so
+ *   table           the table's bounds, filled directly (no CUPTI)
  *   beside DIR      DIR/libcudart.so.13 loaded: DIR/libcupti.so.99 found beside it
  *   real            the machine's libcupti: version read, "no NVIDIA device" where none
  *   pool            nine buffers asked for at once: one refused
@@ -129,6 +130,73 @@ static int staged(void)
     return failures != 0;
 }
 
+static void file_kernel(struct gpu_table *t, const char *name, uint32_t device, uint64_t start,
+                        uint64_t end)
+{
+    cupti_kernel_record k = {.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                             .start = start,
+                             .end = end,
+                             .device_id = device,
+                             .name = name};
+    gpu_table_file(t, (const cupti_record_head *)&k, 0);
+}
+
+/* The bounds: busy intervals past GPU_BUSY_INTERVALS, kernel rows, devices; odd records. */
+static int table_bounds(void)
+{
+    struct gpu_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return 1;
+    /* 3000 disjoint 10 ns kernels, 100 ns apart: the earliest folded, the sum exact */
+    for (uint64_t i = 0; i < 3000; i++)
+        file_kernel(t, "spin", 0, 1000 + 100 * i, 1000 + 100 * i + 10);
+    EQ(gpu_table_busy_ns(t, 0), 30000);
+    CHECK(t->devices[0].nbusy < GPU_BUSY_INTERVALS && t->devices[0].settled_ns > 0,
+          "%u intervals kept, %llu ns settled", t->devices[0].nbusy,
+          (unsigned long long)t->devices[0].settled_ns);
+    /* one covering the last ten: they merge into [300000, 300915) */
+    file_kernel(t, "spin", 0, 1000 + 100 * 2990, 1000 + 100 * 2999 + 15);
+    EQ(gpu_table_busy_ns(t, 0), 30000 - 100 + 915);
+    /* a record reaching back before the settled part is cut where it ends */
+    uint64_t before = gpu_table_busy_ns(t, 0);
+    file_kernel(t, "spin", 0, 1, t->devices[0].settled_until + 7);
+    EQ(gpu_table_busy_ns(t, 0) - before, 7);
+    const struct gpu_kernel_row *k = gpu_table_kernel(t, "spin", 0, 0);
+    CHECK(k && k->launches == 3002 && k->min_ns == 10, "spin's row");
+    /* kernel rows and devices bounded; the rest counted */
+    char name[32];
+    for (int i = 0; i < GPU_TABLE_KERNELS + 5; i++) {
+        snprintf(name, sizeof name, "k%d", i);
+        file_kernel(t, name, 1, 10, 20);
+    }
+    EQ(t->nkernels, GPU_TABLE_KERNELS);
+    EQ(t->kernels_untabled, 6); /* "spin" has a row: k1023 .. k1028 have none */
+    for (uint32_t d = 2; d < GPU_TABLE_DEVICES + 3; d++)
+        file_kernel(t, "spin", d, 10, 20);
+    EQ(t->ndevices, GPU_TABLE_DEVICES);
+    EQ(gpu_table_busy_ns(t, GPU_TABLE_DEVICES + 2), 0);
+    /* odd records: no end, an unknown copy kind and sync type, a kind not kept */
+    uint64_t records = t->records;
+    file_kernel(t, "spin", 0, 50, 40);
+    EQ(t->incomplete, 1);
+    cupti_memcpy_record m = {
+        .kind = CUPTI_ACTIVITY_KIND_MEMCPY, .copy_kind = 200, .bytes = 9, .start = 5, .end = 6};
+    gpu_table_file(t, (const cupti_record_head *)&m, 0);
+    EQ(t->copies[CUPTI_MEMCPY_KIND_UNKNOWN].bytes, 9);
+    cupti_sync_record y = {
+        .kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, .type = 77, .start = 5, .end = 8};
+    gpu_table_file(t, (const cupti_record_head *)&y, 0);
+    EQ(t->syncs[CUPTI_SYNC_UNKNOWN].ns, 3);
+    cupti_record_head other = {5};
+    gpu_table_file(t, &other, 0);
+    EQ(t->other_records, 1);
+    EQ(t->records, records + 2);
+    free(t);
+    printf("table bounds: busy exact past %d intervals, %d kernel rows, %d devices\n",
+           GPU_BUSY_INTERVALS, GPU_TABLE_KERNELS, GPU_TABLE_DEVICES);
+    return failures != 0;
+}
+
 /* Nine buffers asked for at once of a pool of eight: one refused, the rest come back. */
 static int pool_bound(void)
 {
@@ -231,6 +299,8 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     if (strcmp(what, "real") == 0)
         return real();
+    if (strcmp(what, "table") == 0)
+        return table_bounds();
     if (strcmp(what, "beside") == 0 && argc > 2)
         return beside(argv[2]);
     if (!open_double())
@@ -247,8 +317,7 @@ int main(int argc, char **argv)
         atexit(after_exit_flush);
         return start_double() ? 0 : 1;
     }
-    fprintf(
-        stderr,
-        "usage: test_gpu_activity staged|pool|reason WORDS STATUS|missing|beside DIR|real|exit\n");
+    fprintf(stderr, "usage: test_gpu_activity staged|pool|table|reason WORDS STATUS|missing|beside "
+                    "DIR|real|exit\n");
     return 2;
 }
