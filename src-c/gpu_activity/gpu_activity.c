@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mono_clock.h"
 
@@ -45,6 +46,9 @@ static struct cupti_lib lib;
 static CUpti_SubscriberHandle subscriber;
 static pthread_t drain_thread;
 static int started, kinds_on, exit_registered;
+/* The process that started: a forked child has no drain thread (and CUPTI does not follow
+ * a fork), so its flushes and its exit leave CUPTI alone rather than wait for nobody. */
+static pid_t owner;
 static int64_t clock_offset; /* CUPTI's clock minus CLOCK_MONOTONIC */
 static int clock_by_callback;
 static char last_reason[768];
@@ -242,6 +246,7 @@ enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *re
         goto out;
     }
     started = 1;
+    owner = getpid();
     if (!exit_registered)
         exit_registered = atexit(at_exit) == 0;
 out:
@@ -252,6 +257,8 @@ out:
 
 void gpu_activity_flush(void)
 {
+    if (getpid() != owner) /* a forked child: flush_lock may have been held at the fork */
+        return;
     pthread_mutex_lock(&flush_lock);
     if (started) {
         lib.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
@@ -265,6 +272,8 @@ void gpu_activity_flush(void)
 
 void gpu_activity_stop(void)
 {
+    if (getpid() != owner)
+        return;
     gpu_activity_flush();
     pthread_mutex_lock(&flush_lock);
     if (started) {

@@ -30,10 +30,12 @@
 __attribute__((visibility("hidden"))) enum cupti_status gpu_activity_start(
     const char *const *sonames, int n, char *reason, size_t len);
 /* Every record CUPTI holds delivered and filed: cuptiActivityFlushAll (forced), then the
- * drain thread's queue emptied. Returns at once when not started. */
+ * drain thread's queue emptied. Returns at once when not started, and in a forked child
+ * (which has no drain thread: its exit must not wait for one; CUPTI does not follow a
+ * fork either). */
 __attribute__((visibility("hidden"))) void gpu_activity_flush(void);
-/* Flushes, disables the kinds, unsubscribes, stops the drain thread and unloads CUPTI.
- * The table keeps its sums until the next start. */
+/* Flushes, disables the kinds, unsubscribes, stops the drain thread and unloads CUPTI
+ * (nothing in a forked child). The table keeps its sums until the next start. */
 __attribute__((visibility("hidden"))) void gpu_activity_stop(void);
 /* The table, locked against the drain thread until gpu_activity_unlock. */
 __attribute__((visibility("hidden"))) const struct gpu_table *gpu_activity_lock(void);

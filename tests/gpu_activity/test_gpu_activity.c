@@ -5,14 +5,18 @@
  *   missing         no libcupti by the sonames given: the reason says so
  *   table           the table's bounds, filled directly (no CUPTI)
  *   snapshot FILE   a region's counts from two snapshots, its busy time by window
+ *   fork FILE       a forked child exits at once (its exit flush waits for no drain thread)
  *   beside DIR      DIR/libcudart.so.13 loaded: DIR/libcupti.so.99 found beside it
  *   real            the machine's libcupti: version read, "no NVIDIA device" where none
  *   pool            nine buffers asked for at once: one refused
  *   exit FILE       started, records staged, no flush: the flush at exit files them */
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gpu_activity.h"
 #include "gpu_snapshot.h"
@@ -241,6 +245,33 @@ static int region_snapshot(void)
     return failures != 0;
 }
 
+/* A child forked after the start exits through the flush at exit; it must not wait for
+ * the parent's drain thread, which the child does not have. */
+static int forked_exit(void)
+{
+    if (!start_double())
+        return 1;
+    pid_t pid = fork();
+    if (pid == 0)
+        exit(0); /* runs the layer's flush at exit */
+    int status = -1;
+    for (int i = 0; i < 500 && waitpid(pid, &status, WNOHANG) == 0; i++)
+        usleep(10000);
+    if (status == -1) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        CHECK(0, "the forked child still ran after 5 s (its exit flush waits)");
+    } else {
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    }
+    gpu_activity_flush(); /* the parent's records are the parent's */
+    EQ(gpu_activity_lock()->records, 10);
+    gpu_activity_unlock();
+    gpu_activity_stop();
+    printf("a forked child exits at once; the parent files its records\n");
+    return failures != 0;
+}
+
 /* Nine buffers asked for at once of a pool of eight: one refused, the rest come back. */
 static int pool_bound(void)
 {
@@ -357,15 +388,16 @@ int main(int argc, char **argv)
         return missing();
     if (strcmp(what, "snapshot") == 0)
         return region_snapshot();
+    if (strcmp(what, "fork") == 0)
+        return forked_exit();
     if (strcmp(what, "pool") == 0)
         return pool_bound();
     if (strcmp(what, "exit") == 0) {
         atexit(after_exit_flush);
         return start_double() ? 0 : 1;
     }
-    fprintf(
-        stderr,
-        "usage: test_gpu_activity staged|pool|table|snapshot|reason WORDS STATUS|missing|beside "
-        "DIR|real|exit\n");
+    fprintf(stderr, "usage: test_gpu_activity staged|pool|table|snapshot|fork|reason WORDS "
+                    "STATUS|missing|beside "
+                    "DIR|real|exit\n");
     return 2;
 }
