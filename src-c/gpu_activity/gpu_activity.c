@@ -180,15 +180,15 @@ static enum cupti_status claim(char *reason, size_t len)
     CUptiResult r = lib.cuptiSubscribe(&subscriber, NULL, NULL);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         snprintf(reason, len,
-                 "another tool already subscribed to CUPTI (cuptiSubscribe of %s: %s): no "
-                 "GPU activity; run without the other profiler",
-                 lib.path, cupti_result_words(&lib, r));
+                 "another tool already subscribed to CUPTI (cuptiSubscribe of %s, CUPTI %u: %s): "
+                 "no GPU activity; run without the other profiler",
+                 lib.path, lib.version, cupti_result_words(&lib, r));
         return CUPTI_LOAD_SUBSCRIBED;
     }
     if (r != CUPTI_SUCCESS) {
         subscriber = NULL;
-        snprintf(reason, len, "no NVIDIA device: cuptiSubscribe of %s failed: %s", lib.path,
-                 cupti_result_words(&lib, r));
+        snprintf(reason, len, "no NVIDIA device: cuptiSubscribe of %s (CUPTI %u) failed: %s",
+                 lib.path, lib.version, cupti_result_words(&lib, r));
         return CUPTI_LOAD_NO_DEVICE;
     }
     lib.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
@@ -196,8 +196,9 @@ static enum cupti_status claim(char *reason, size_t len)
     for (kinds_on = 0; kinds_on < NKINDS; kinds_on++) {
         r = lib.cuptiActivityEnable(enabled_kinds[kinds_on]);
         if (r != CUPTI_SUCCESS) {
-            snprintf(reason, len, "no NVIDIA device: cuptiActivityEnable(%d) of %s failed: %s",
-                     enabled_kinds[kinds_on], lib.path, cupti_result_words(&lib, r));
+            snprintf(reason, len,
+                     "no NVIDIA device: cuptiActivityEnable(%d) of %s (CUPTI %u) failed: %s",
+                     enabled_kinds[kinds_on], lib.path, lib.version, cupti_result_words(&lib, r));
             return CUPTI_LOAD_NO_DEVICE;
         }
     }
