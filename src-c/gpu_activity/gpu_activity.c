@@ -4,14 +4,16 @@
  * a free buffer of the pool under the pool lock, nothing else) and hands them back on its
  * own thread or on the one flushing (buffer_completed: queued, the drain thread woken).
  * The drain thread alone parses records (demangling names costs) into the table under
- * the table lock, then returns the buffer to the pool. Lock order: flush_lock, then
- * pool.lock, then table_lock (never held together with pool.lock). */
+ * the table lock, then returns the buffer to the pool. The callbacks never take the table
+ * lock: refusals and drops are atomics, copied into the table when a reader locks it.
+ * Lock order: flush_lock, then pool.lock; table_lock is never held with pool.lock. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "gpu_activity.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,9 @@ static int started, kinds_on, exit_registered;
  * a fork), so its flushes and its exit leave CUPTI alone rather than wait for nobody. */
 static pid_t owner;
 static int64_t clock_offset; /* CUPTI's clock minus CLOCK_MONOTONIC */
+/* Counted by CUPTI's callbacks without the table's lock (a launching thread must not
+ * wait for the drain thread's parse); copied into the table under it. */
+static _Atomic uint64_t refused, dropped_records;
 static int clock_by_callback;
 static char last_reason[768];
 
@@ -74,11 +79,8 @@ static void buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records
     if (*buffer)
         *size = GPU_ACTIVITY_BUFFER_SIZE;
     pthread_mutex_unlock(&pool.lock);
-    if (!*buffer) { /* counted under the table's lock, as the drain thread files */
-        pthread_mutex_lock(&table_lock);
-        table->buffers_refused++;
-        pthread_mutex_unlock(&table_lock);
-    }
+    if (!*buffer)
+        atomic_fetch_add(&refused, 1);
 }
 
 static void buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
@@ -86,11 +88,8 @@ static void buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, si
 {
     (void)size;
     size_t dropped = 0;
-    if (lib.cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped) {
-        pthread_mutex_lock(&table_lock);
-        table->dropped += dropped;
-        pthread_mutex_unlock(&table_lock);
-    }
+    if (lib.cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS)
+        atomic_fetch_add(&dropped_records, dropped);
     if (!buffer)
         return;
     pthread_mutex_lock(&pool.lock);
@@ -230,6 +229,8 @@ enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *re
     }
     pthread_mutex_lock(&table_lock);
     gpu_table_clear(table);
+    atomic_store(&refused, 0);
+    atomic_store(&dropped_records, 0);
     pthread_mutex_unlock(&table_lock);
     s = cupti_load(&lib, sonames, n, reason, len);
     if (s == CUPTI_LOAD_OK)
@@ -292,6 +293,10 @@ void gpu_activity_stop(void)
 const struct gpu_table *gpu_activity_lock(void)
 {
     pthread_mutex_lock(&table_lock);
+    if (table) {
+        table->buffers_refused = atomic_load(&refused);
+        table->dropped = atomic_load(&dropped_records);
+    }
     return table;
 }
 
