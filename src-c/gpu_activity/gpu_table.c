@@ -213,6 +213,29 @@ uint64_t gpu_table_busy_ns(const struct gpu_table *t, uint32_t device)
     return 0;
 }
 
+const char *gpu_copy_direction(unsigned kind)
+{
+    static const char *const words[CUPTI_MEMCPY_KINDS] = {
+        [CUPTI_MEMCPY_KIND_UNKNOWN] = "unknown", [CUPTI_MEMCPY_KIND_HTOD] = "HtoD",
+        [CUPTI_MEMCPY_KIND_DTOH] = "DtoH",       [CUPTI_MEMCPY_KIND_HTOA] = "HtoA",
+        [CUPTI_MEMCPY_KIND_ATOH] = "AtoH",       [CUPTI_MEMCPY_KIND_ATOA] = "AtoA",
+        [CUPTI_MEMCPY_KIND_ATOD] = "AtoD",       [CUPTI_MEMCPY_KIND_DTOA] = "DtoA",
+        [CUPTI_MEMCPY_KIND_DTOD] = "DtoD",       [CUPTI_MEMCPY_KIND_HTOH] = "HtoH",
+        [CUPTI_MEMCPY_KIND_PTOP] = "PtoP"};
+    return kind < CUPTI_MEMCPY_KINDS ? words[kind] : words[0];
+}
+
+const char *gpu_sync_type(unsigned type)
+{
+    static const char *const words[CUPTI_SYNC_TYPES] = {
+        [CUPTI_SYNC_UNKNOWN] = "unknown",
+        [CUPTI_SYNC_EVENT_SYNCHRONIZE] = "event_synchronize",
+        [CUPTI_SYNC_STREAM_WAIT_EVENT] = "stream_wait_event",
+        [CUPTI_SYNC_STREAM_SYNCHRONIZE] = "stream_synchronize",
+        [CUPTI_SYNC_CONTEXT_SYNCHRONIZE] = "context_synchronize"};
+    return type < CUPTI_SYNC_TYPES ? words[type] : words[0];
+}
+
 const struct gpu_kernel_row *gpu_table_kernel(const struct gpu_table *t, const char *name,
                                               uint32_t device, uint32_t stream)
 {

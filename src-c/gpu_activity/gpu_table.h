@@ -67,6 +67,11 @@ __attribute__((visibility("hidden"))) void gpu_table_file(struct gpu_table *t,
 /* A device's busy time so far (the union of its kernels), or 0 for a device not seen. */
 __attribute__((visibility("hidden"))) uint64_t gpu_table_busy_ns(const struct gpu_table *t,
                                                                  uint32_t device);
+/* The words later outputs use: a copy kind's direction ("HtoD", "DtoH", "DtoD", "PtoP",
+ * "HtoA" ..., "unknown") and a synchronisation type ("event_synchronize",
+ * "stream_wait_event", "stream_synchronize", "context_synchronize", "unknown"). */
+__attribute__((visibility("hidden"))) const char *gpu_copy_direction(unsigned kind);
+__attribute__((visibility("hidden"))) const char *gpu_sync_type(unsigned type);
 /* The kernel row of a demangled name, device and stream, or NULL. */
 __attribute__((visibility("hidden"))) const struct gpu_kernel_row *gpu_table_kernel(
     const struct gpu_table *t, const char *name, uint32_t device, uint32_t stream);

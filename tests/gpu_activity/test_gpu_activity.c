@@ -201,6 +201,13 @@ static int table_bounds(void)
     cupti_record_head other = {5};
     gpu_table_file(t, &other, 0);
     EQ(t->other_records, 1);
+    CHECK(strcmp(gpu_copy_direction(CUPTI_MEMCPY_KIND_HTOD), "HtoD") == 0 &&
+              strcmp(gpu_copy_direction(CUPTI_MEMCPY_KIND_PTOP), "PtoP") == 0 &&
+              strcmp(gpu_copy_direction(200), "unknown") == 0,
+          "copy directions");
+    CHECK(strcmp(gpu_sync_type(CUPTI_SYNC_STREAM_SYNCHRONIZE), "stream_synchronize") == 0 &&
+              strcmp(gpu_sync_type(77), "unknown") == 0,
+          "sync types");
     EQ(t->records, records + 2);
     free(t);
     printf("table bounds: busy exact past %d intervals, %d kernel rows, %d devices\n",
