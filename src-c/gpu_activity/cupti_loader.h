@@ -16,6 +16,7 @@ enum cupti_status {
     CUPTI_LOAD_VERSION,    /* cuptiGetVersion names a CUDA this build cannot read */
     CUPTI_LOAD_NO_DEVICE,  /* CUPTI finds no device (no driver, no GPU) */
     CUPTI_LOAD_SUBSCRIBED, /* another tool already subscribed to CUPTI */
+    CUPTI_LOAD_REFUSED,    /* CUPTI refuses otherwise (permission, a virtual device ...) */
 };
 
 /* The calls, one pointer each, typed by cupti_api.h's declarations. */

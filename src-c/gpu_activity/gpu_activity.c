@@ -173,11 +173,25 @@ static void at_exit(void)
     gpu_activity_flush();
 }
 
+/* A call of CUPTI's that failed, as a reason: no device where the driver or a GPU is
+ * missing (CUPTI says unknown, not initialised or invalid device), else CUPTI's refusal
+ * in its own words (no permission, a virtual or MIG device ...). */
+static enum cupti_status refusal(const char *call, CUptiResult r, char *reason, size_t len)
+{
+    int no_device = r == CUPTI_ERROR_UNKNOWN || r == CUPTI_ERROR_NOT_INITIALIZED ||
+                    r == CUPTI_ERROR_INVALID_DEVICE;
+    snprintf(reason, len, "%s: %s of %s (CUPTI %u) failed: %s",
+             no_device ? "no NVIDIA device" : "CUPTI refused to record here", call, lib.path,
+             lib.version, cupti_result_words(&lib, r));
+    return no_device ? CUPTI_LOAD_NO_DEVICE : CUPTI_LOAD_REFUSED;
+}
+
 /* Subscribing tells whether another tool holds CUPTI (one subscriber at a time). */
 static enum cupti_status claim(char *reason, size_t len)
 {
     CUptiResult r = lib.cuptiSubscribe(&subscriber, NULL, NULL);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        subscriber = NULL;
         snprintf(reason, len,
                  "another tool already subscribed to CUPTI (cuptiSubscribe of %s, CUPTI %u: %s): "
                  "no GPU activity; run without the other profiler",
@@ -186,19 +200,18 @@ static enum cupti_status claim(char *reason, size_t len)
     }
     if (r != CUPTI_SUCCESS) {
         subscriber = NULL;
-        snprintf(reason, len, "no NVIDIA device: cuptiSubscribe of %s (CUPTI %u) failed: %s",
-                 lib.path, lib.version, cupti_result_words(&lib, r));
-        return CUPTI_LOAD_NO_DEVICE;
+        return refusal("cuptiSubscribe", r, reason, len);
     }
-    lib.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    r = lib.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    if (r != CUPTI_SUCCESS)
+        return refusal("cuptiActivityRegisterCallbacks", r, reason, len);
     set_clock();
     for (kinds_on = 0; kinds_on < NKINDS; kinds_on++) {
         r = lib.cuptiActivityEnable(enabled_kinds[kinds_on]);
         if (r != CUPTI_SUCCESS) {
-            snprintf(reason, len,
-                     "no NVIDIA device: cuptiActivityEnable(%d) of %s (CUPTI %u) failed: %s",
-                     enabled_kinds[kinds_on], lib.path, lib.version, cupti_result_words(&lib, r));
-            return CUPTI_LOAD_NO_DEVICE;
+            char call[48];
+            snprintf(call, sizeof call, "cuptiActivityEnable(%d)", enabled_kinds[kinds_on]);
+            return refusal(call, r, reason, len);
         }
     }
     return CUPTI_LOAD_OK;

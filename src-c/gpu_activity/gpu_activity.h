@@ -25,7 +25,8 @@
  * starts the drain thread and registers the flush at exit. CUPTI_LOAD_OK, or why not with
  * one line in reason[len] (also gpu_activity_reason()): the loader's reasons, "no NVIDIA
  * device: cuptiActivityEnable(...) of <path> failed: <CUPTI's words>", "another tool
- * already subscribed to CUPTI (<path>: ...)". sonames: NULL but in tests (cupti_load).
+ * already subscribed to CUPTI (<path>: ...)", "CUPTI refused to record here: <call> of
+ * <path> (CUPTI N) failed: <CUPTI's words>". sonames: NULL but in tests (cupti_load).
  * A second call while started returns CUPTI_LOAD_OK. */
 __attribute__((visibility("hidden"))) enum cupti_status gpu_activity_start(
     const char *const *sonames, int n, char *reason, size_t len);

@@ -9,7 +9,8 @@
  *   incomplete (a kernel without an end)  drop N (records CUPTI says it dropped)
  *   requests K (K buffers asked for at once, then handed back empty)
  * PAPI_TEST_CUPTI_MODE: version=N (cuptiGetVersion's), nodevice (cuptiActivityEnable
- * fails), subscribed (another tool holds CUPTI). Built variants: CUPTI_DOUBLE_NO_FLUSH
+ * fails as without a driver), privileges (it fails for want of permission), subscribed
+ * (another tool holds CUPTI). Built variants: CUPTI_DOUBLE_NO_FLUSH
  * (no cuptiActivityFlushAll: another version), CUPTI_DOUBLE_NO_TSCB (no timestamp
  * callback: the layer measures the clocks' offset). */
 #ifndef _GNU_SOURCE
@@ -54,10 +55,19 @@ EXPORT CUptiResult cuptiGetVersion(uint32_t *version)
 
 EXPORT CUptiResult cuptiGetResultString(CUptiResult result, const char **str)
 {
-    *str = result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
-               ? "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED"
-           : result == CUPTI_ERROR_NOT_INITIALIZED ? "CUPTI_ERROR_NOT_INITIALIZED"
-                                                   : "CUPTI_ERROR_UNKNOWN";
+    switch (result) {
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        *str = "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
+        break;
+    case CUPTI_ERROR_NOT_INITIALIZED:
+        *str = "CUPTI_ERROR_NOT_INITIALIZED";
+        break;
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        *str = "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+        break;
+    default:
+        *str = "CUPTI_ERROR_UNKNOWN";
+    }
     return CUPTI_SUCCESS;
 }
 
@@ -96,9 +106,10 @@ EXPORT CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbac
 
 EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
 {
-    (void)kind;
     if (strcmp(mode(), "nodevice") == 0)
         return CUPTI_ERROR_NOT_INITIALIZED;
+    if (strcmp(mode(), "privileges") == 0 && kind == CUPTI_ACTIVITY_KIND_MEMSET)
+        return CUPTI_ERROR_INSUFFICIENT_PRIVILEGES; /* after two kinds: undone */
     enabled++;
     return CUPTI_SUCCESS;
 }

@@ -1,7 +1,8 @@
 /* test_gpu_activity.c: the GPU activity layer (src-c/gpu_activity) on the CUPTI double
  * (cupti_double.c) and, where the machine has one, the real libcupti.
  *   staged FILE     the records FILE stages, flushed: the table exact
- *   reason WORDS    start fails; the reason holds WORDS and is one line
+ *   reason WORDS STATUS [MORE]  start fails with STATUS; the reason holds WORDS (and
+ *                   MORE) and is one line
  *   missing         no libcupti by the sonames given: the reason says so
  *   table           the table's bounds, filled directly (no CUPTI)
  *   snapshot FILE   a region's counts from two snapshots, its busy time by window
@@ -295,12 +296,13 @@ static int pool_bound(void)
     return failures != 0;
 }
 
-static int reason(const char *words, enum cupti_status want)
+static int reason(const char *words, enum cupti_status want, const char *more)
 {
     char why[768];
     enum cupti_status s = gpu_activity_start(double_soname, 1, why, sizeof why);
     EQ(s, want);
     CHECK(strstr(why, words) != NULL, "reason '%s' lacks '%s'", why, words);
+    CHECK(!more || strstr(why, more) != NULL, "reason '%s' lacks '%s'", why, more);
     CHECK(strchr(why, '\n') == NULL, "reason of more than one line");
     CHECK(strcmp(gpu_activity_reason(), why) == 0, "gpu_activity_reason differs");
     EQ(cupti_double_subscribed(), 0);
@@ -390,7 +392,7 @@ int main(int argc, char **argv)
     if (strcmp(what, "staged") == 0)
         return staged();
     if (strcmp(what, "reason") == 0 && argc > 3)
-        return reason(argv[2], (enum cupti_status)atoi(argv[3]));
+        return reason(argv[2], (enum cupti_status)atoi(argv[3]), argc > 4 ? argv[4] : NULL);
     if (strcmp(what, "missing") == 0)
         return missing();
     if (strcmp(what, "snapshot") == 0)
