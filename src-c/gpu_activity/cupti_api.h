@@ -6,12 +6,14 @@
  * (tests/gpu_activity/cupti_double.c) defines them, so the compiler checks the double
  * against the same signatures.
  *
- * Records. CUPTI hands activity records of a versioned layout (CUDA 12.0-12.7: kernel 9,
- * memcpy 5, memset 3, synchronization 1; CUDA 12.8 on and 13: kernel 10, memcpy 6, memset
- * 4, synchronization 2). Each newer version only appends members, so one prefix serves
- * every version: the structures below are those prefixes, the members this layer reads
- * and the ones before them, at the offsets checked below against CUDA 13.0's header
- * (kernel 8, 9 and 10 agree). A record's size is never taken from these structures:
+ * Records. CUPTI hands activity records of a versioned layout, by CUPTI's release notes:
+ * CUDA 12.x kernel 9, memcpy 5 and synchronization 1 until 12.8, memcpy 6 and
+ * synchronization 2 from 12.8; CUDA 13.0 kernel 10 (13.2 kernel 11, 13.4 kernel 12);
+ * memset 3 or 4. The versions checked below only append members, so one prefix
+ * serves every version: the structures below are those prefixes, the members this layer
+ * reads and the ones before them, at the offsets checked below against CUDA 13.0's header
+ * (kernel 8, 9 and 10, memcpy 5 and 6, memset 3 and 4, synchronization 1 and 2 agree;
+ * kernel 11 and 12 are not checked here). A record's size is never taken from these:
  * cuptiActivityGetNextRecord steps through a buffer. Records are 8-byte aligned. */
 #ifndef PAPI_CUPTI_API_H
 #define PAPI_CUPTI_API_H
