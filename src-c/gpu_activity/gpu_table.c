@@ -85,15 +85,21 @@ static void busy_add(struct gpu_device_row *d, uint64_t start, uint64_t end)
     d->live_ns += end - start;
 }
 
+/* The row of k's name, device and stream, found through the hash index or added. */
 static struct gpu_kernel_row *kernel_row(struct gpu_table *t, const cupti_kernel_record *k)
 {
     uint64_t key = kernel_key(k->name, k->device_id, k->stream_id);
-    for (int i = 0; i < t->nkernels; i++)
-        if (t->kernels[i].key == key)
-            return &t->kernels[i];
+    uint32_t slot = (uint32_t)(key % GPU_KERNEL_SLOTS);
+    while (t->kernel_slot[slot]) {
+        struct gpu_kernel_row *r = &t->kernels[t->kernel_slot[slot] - 1];
+        if (r->key == key)
+            return r;
+        slot = (slot + 1) % GPU_KERNEL_SLOTS;
+    }
     if (t->nkernels == GPU_TABLE_KERNELS)
         return NULL;
     struct gpu_kernel_row *r = &t->kernels[t->nkernels++];
+    t->kernel_slot[slot] = (int16_t)t->nkernels;
     r->key = key;
     r->device = k->device_id;
     r->stream = k->stream_id;

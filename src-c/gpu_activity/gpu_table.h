@@ -42,9 +42,12 @@ struct gpu_device_row {
     struct gpu_sum memset; /* memsets on this device */
 };
 
+#define GPU_KERNEL_SLOTS (2 * GPU_TABLE_KERNELS) /* the rows' hash index, half full at most */
+
 struct gpu_table {
     int nkernels, ndevices;
     struct gpu_kernel_row kernels[GPU_TABLE_KERNELS];
+    int16_t kernel_slot[GPU_KERNEL_SLOTS]; /* row + 1 by key, linear probing; 0 empty */
     struct gpu_device_row devices[GPU_TABLE_DEVICES];
     struct gpu_sum copies[CUPTI_MEMCPY_KINDS]; /* by CUPTI_MEMCPY_KIND_* (direction) */
     struct gpu_sum syncs[CUPTI_SYNC_TYPES];    /* by CUPTI_SYNC_*; bytes 0 */
