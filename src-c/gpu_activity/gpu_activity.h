@@ -1,0 +1,51 @@
+/* gpu_activity.h: a process's GPU activity through CUPTI's activity API (gpu_activity.c):
+ * libcupti loaded at run time (cupti_loader.c), kernels, copies, memsets and
+ * synchronisation recorded into buffers of a bounded pool, the filled buffers parsed on a
+ * drain thread of this layer (never the application's) into one table per process
+ * (gpu_table.h), flushed at exit and on request, CUPTI's times on the traces' clock
+ * (CLOCK_MONOTONIC, mono_clock.h). Callers: later, papi_run's preloaded library, the
+ * region API and the MPI wrapper (flush at MPI_Finalize and at checkpoints). */
+#ifndef PAPI_GPU_ACTIVITY_H
+#define PAPI_GPU_ACTIVITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cupti_loader.h"
+#include "gpu_table.h"
+
+/* The bounded pool: at most this many buffers of this size exist at once (8 MiB); a
+ * request when all are filled or being parsed is refused (CUPTI then drops records, which
+ * it counts and the table says). */
+#define GPU_ACTIVITY_BUFFERS     8
+#define GPU_ACTIVITY_BUFFER_SIZE (1u << 20)
+
+/* Loads libcupti, checks that no other tool subscribed, registers the buffer callbacks,
+ * sets the clock and enables kernels (concurrent), memcpy, memset and synchronisation,
+ * starts the drain thread and registers the flush at exit. CUPTI_LOAD_OK, or why not with
+ * one line in reason[len] (also gpu_activity_reason()): the loader's reasons, "no NVIDIA
+ * device: cuptiActivityEnable(...) of <path> failed: <CUPTI's words>", "another tool
+ * already subscribed to CUPTI (<path>: ...)", "CUPTI refused to record here: <call> of
+ * <path> (CUPTI N) failed: <CUPTI's words>". sonames: NULL but in tests (cupti_load).
+ * A second call while started returns CUPTI_LOAD_OK. */
+__attribute__((visibility("hidden"))) enum cupti_status gpu_activity_start(
+    const char *const *sonames, int n, char *reason, size_t len);
+/* Every record CUPTI holds delivered and filed: cuptiActivityFlushAll (forced), then the
+ * drain thread's queue emptied. Returns at once when not started, and in a forked child
+ * (which has no drain thread: its exit must not wait for one; CUPTI does not follow a
+ * fork either). */
+__attribute__((visibility("hidden"))) void gpu_activity_flush(void);
+/* Flushes, disables the kinds, unsubscribes, stops the drain thread and unloads CUPTI
+ * (nothing in a forked child). The table keeps its sums until the next start. */
+__attribute__((visibility("hidden"))) void gpu_activity_stop(void);
+/* The table, locked against the drain thread until gpu_activity_unlock. */
+__attribute__((visibility("hidden"))) const struct gpu_table *gpu_activity_lock(void);
+__attribute__((visibility("hidden"))) void gpu_activity_unlock(void);
+/* The last start's reason ("" when started), CUPTI's version and path, and how CUPTI's
+ * times reach the traces' clock: "CLOCK_MONOTONIC (timestamp callback)" or
+ * "offset <ns>" (CUPTI's clock minus CLOCK_MONOTONIC, measured at start). */
+__attribute__((visibility("hidden"))) const char *gpu_activity_reason(void);
+__attribute__((visibility("hidden"))) const struct cupti_lib *gpu_activity_library(void);
+__attribute__((visibility("hidden"))) int64_t gpu_activity_clock_offset(int *by_callback);
+
+#endif

@@ -1,0 +1,80 @@
+/* gpu_snapshot.c: what a region saw of the GPUs (gpu_snapshot.h). */
+#include "gpu_snapshot.h"
+
+#include <string.h>
+
+void gpu_snapshot_take(const struct gpu_table *t, struct gpu_snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < t->nkernels; i++) {
+        s->kernel_launches += t->kernels[i].launches;
+        s->kernel_ns += t->kernels[i].total_ns;
+    }
+    s->kernel_launches += t->kernels_untabled;
+    memcpy(s->copies, t->copies, sizeof s->copies);
+    for (int i = 0; i < CUPTI_SYNC_TYPES; i++) {
+        s->syncs.count += t->syncs[i].count;
+        s->syncs.ns += t->syncs[i].ns;
+    }
+    s->ndevices = t->ndevices;
+    for (int i = 0; i < t->ndevices; i++) {
+        const struct gpu_device_row *d = &t->devices[i];
+        s->devices[i].id = d->id;
+        s->devices[i].busy_ns = d->settled_ns + d->live_ns;
+        s->memsets.count += d->memset.count;
+        s->memsets.bytes += d->memset.bytes;
+        s->memsets.ns += d->memset.ns;
+    }
+    s->dropped = t->dropped;
+    s->buffers_refused = t->buffers_refused;
+}
+
+static void sum_diff(struct gpu_sum *out, const struct gpu_sum *a, const struct gpu_sum *b)
+{
+    out->count = b->count - a->count;
+    out->bytes = b->bytes - a->bytes;
+    out->ns = b->ns - a->ns;
+}
+
+void gpu_snapshot_diff(const struct gpu_snapshot *begin, const struct gpu_snapshot *end,
+                       struct gpu_snapshot *out)
+{
+    struct gpu_snapshot d = {0}; /* begin or end may be out */
+    d.kernel_launches = end->kernel_launches - begin->kernel_launches;
+    d.kernel_ns = end->kernel_ns - begin->kernel_ns;
+    for (int i = 0; i < CUPTI_MEMCPY_KINDS; i++)
+        sum_diff(&d.copies[i], &begin->copies[i], &end->copies[i]);
+    sum_diff(&d.memsets, &begin->memsets, &end->memsets);
+    sum_diff(&d.syncs, &begin->syncs, &end->syncs);
+    d.dropped = end->dropped - begin->dropped;
+    d.buffers_refused = end->buffers_refused - begin->buffers_refused;
+    d.ndevices = end->ndevices;
+    for (int i = 0; i < end->ndevices; i++) { /* rows only grow, in the same order */
+        d.devices[i].id = end->devices[i].id;
+        d.devices[i].busy_ns =
+            end->devices[i].busy_ns - (i < begin->ndevices ? begin->devices[i].busy_ns : 0);
+    }
+    *out = d;
+}
+
+uint64_t gpu_table_busy_between(const struct gpu_table *t, uint32_t device, uint64_t begin,
+                                uint64_t end, int *exact)
+{
+    *exact = 1;
+    const struct gpu_device_row *d = NULL;
+    for (int i = 0; i < t->ndevices && !d; i++)
+        if (t->devices[i].id == device)
+            d = &t->devices[i];
+    if (!d || end <= begin)
+        return 0;
+    if (begin < d->settled_until)
+        *exact = 0;
+    uint64_t ns = 0;
+    for (uint32_t i = 0; i < d->nbusy && d->busy[i].start < end; i++) {
+        uint64_t s = d->busy[i].start > begin ? d->busy[i].start : begin;
+        uint64_t e = d->busy[i].end < end ? d->busy[i].end : end;
+        if (e > s)
+            ns += e - s;
+    }
+    return ns;
+}
