@@ -21,7 +21,8 @@ static int own_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t
 {
     (void)device, (void)data;
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
-    return set && set(ompt_callback_parallel_begin, (ompt_callback_t)count_region) != ompt_set_never;
+    return set &&
+           set(ompt_callback_parallel_begin, (ompt_callback_t)count_region) != ompt_set_never;
 }
 
 static void own_finalize(ompt_data_t *data)
