@@ -19,7 +19,7 @@ int main(void)
 #pragma omp parallel for schedule(static) num_threads(4)
     for (int i = 0; i < 4; i++) {
         sleep_ms(UNIT_MS * (i + 1));
-        done[i] = omp_get_wtime();
+        stamp(&done[i]);
     }
     double end = omp_get_wtime(), in_parallel = end - t;
     sleep_ms(300);
@@ -33,7 +33,8 @@ int main(void)
            "\"imbalanced_line\": %d, \"balanced_line\": %d, \"region_ms\": %.3f, "
            "\"waits_ms\": [%.3f, %.3f, %.3f, %.3f]}\n",
            in_parallel / wall, wall, UNIT_MS, __FILE__, imbalanced_line, balanced_line,
-           1e3 * (end - start), 1e3 * (end - done[0]), 1e3 * (end - done[1]), 1e3 * (end - done[2]),
-           1e3 * (end - done[3]));
+           1e3 * (end - start), 1e3 * (end - read_stamp(&done[0])),
+           1e3 * (end - read_stamp(&done[1])), 1e3 * (end - read_stamp(&done[2])),
+           1e3 * (end - read_stamp(&done[3])));
     return 0;
 }

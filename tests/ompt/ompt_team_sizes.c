@@ -23,7 +23,7 @@ int main(void)
 #pragma omp parallel num_threads(2)
     {
         sleep_ms(UNIT_MS * (omp_get_thread_num() + 1)); /* thread 0 waits one unit */
-        done[omp_get_thread_num()] = omp_get_wtime();
+        stamp(&done[omp_get_thread_num()]);
 #pragma omp barrier
 #pragma omp master
         {
@@ -35,6 +35,6 @@ int main(void)
     /* thread 0's wait at the barrier by the program's own clock */
     printf(
         "{\"sizes_line\": %d, \"barrier_line\": %d, \"unit_ms\": %d, \"barrier_wait_ms\": %.3f}\n",
-        sizes_line, barrier_line, UNIT_MS, 1e3 * (done[1] - done[0]));
+        sizes_line, barrier_line, UNIT_MS, 1e3 * (read_stamp(&done[1]) - read_stamp(&done[0])));
     return 0;
 }
