@@ -65,6 +65,9 @@ typedef enum ompt_scope_endpoint_t {
     ompt_scope_beginend = 3,
 } ompt_scope_endpoint_t;
 
+/* parallel_begin's flags: who invoked the region's outlined code. */
+enum { ompt_parallel_invoker_program = 0x1, ompt_parallel_invoker_runtime = 0x2 };
+
 /* implicit_task's flags: the initial task of a thread is not a parallel region's. */
 enum { ompt_task_initial = 0x1, ompt_task_implicit = 0x2 };
 

@@ -37,8 +37,10 @@ static const char *loss_without(ompt_callbacks_t event)
     case ompt_callback_parallel_begin:
     case ompt_callback_parallel_end:
         return "no parallel region is measured";
+    case ompt_callback_thread_end:
+        return "threads_ended counts no thread";
     default:
-        return "the threads' counts are incomplete";
+        return "the threads' kinds are not recorded";
     }
 }
 

@@ -15,7 +15,12 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   team_sizes  one region with teams of 2, 4, 3: tasks and wall time per thread number;
               an explicit barrier's and a taskwait's waits;
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
-              and the program's answer is unchanged, the project's tool named or not.
+              and the program's answer is unchanged, the project's tool named or not;
+  fake_runtime  a runtime of the test's own (ompt_fake_runtime.c) that declines
+              sync_region_wait and thread_end: one line names each, the file lists them,
+              and the region it plays in libomp's order (the worker's join-barrier and
+              task ends late) gives work 1 and 2 units, load balance 0.75; a runtime
+              without ompt_set_callback: the tool declines, writes nothing.
 
 A program built against libgomp (gcc, gfortran: no OMPT) runs under LLVM's libomp
 (LD_PRELOAD of libomp.so.5, found by ldconfig): SKIPPED (77) where it is not installed."""
@@ -92,7 +97,7 @@ def facts_of(p):
     return json.loads(lines[-1]) if lines else {}
 
 
-def report_of(out_dir):
+def report_of(out_dir, unsupported=()):
     files = glob.glob(os.path.join(out_dir, "ompt_*.json"))
     if not check(len(files) == 1, "one ompt_PID.json written (%s)" % files):
         return None
@@ -100,7 +105,8 @@ def report_of(out_dir):
         doc = json.load(f)
     check(os.path.basename(files[0]) == "ompt_%d.json" % doc["pid"], "the file is named by its pid")
     check(doc["names"] == "libdw", "regions named with libdw (%s)" % doc["names"])
-    check(doc["unsupported_callbacks"] == [], "libomp supports every callback the tool asks for")
+    check(sorted(doc["unsupported_callbacks"]) == sorted(unsupported),
+          "the callbacks the runtime declined: %s" % doc["unsupported_callbacks"])
     return doc
 
 
@@ -223,14 +229,54 @@ def case_own_tool(tool, program, tmp):
         check(not glob.glob(os.path.join(out, "ompt_*.json")), "the project's tool not loaded")
 
 
+def case_fake_runtime(tool, program, tmp):
+    out = os.path.join(tmp, "fake")
+    os.mkdir(out)
+    env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=out)
+    p = subprocess.run([program, tool], env=env, capture_output=True, text=True, timeout=60)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0, "the fake runtime exits 0")
+    for name in ("sync_region_wait", "thread_end"):
+        check(sum("does not support the %s callback" % name in ln for ln in p.stderr.splitlines()) == 1,
+              "one line says %s is not supported" % name)
+    doc = report_of(out, unsupported=["thread_end", "sync_region_wait"])
+    facts = facts_of(p)
+    if doc is None or not check(facts.get("initialized") is True, "the tool initialized"):
+        return
+    unit = facts["unit_ms"]
+    check(doc["runtime"] == "fake runtime 1.0" and doc["omp_version"] == 201811, "the runtime's version kept")
+    check(len(doc["regions"]) == 1, "one region")
+    r = doc["regions"][0]
+    check(r["function"] == "fake_site", "named by its code address's function: %s" % r["name"])
+    check(r["instances"] == 1 and r["team_sizes"][0]["size"] == 2, "one instance of a team of 2")
+    work = [t["work_ns"] for t in r["threads"]]
+    near(work[0], unit, 10, "thread 0's work")
+    near(work[1], 2 * unit, 10, "thread 1's work, ended at its join barrier, not at its late end")
+    near(r["threads"][0]["join_wait_ns"], unit, 10, "thread 0's join wait")
+    near(r["threads"][1]["join_wait_ns"], 0, 10, "thread 1's join wait")
+    lb = r["efficiency"]["load_balance"]
+    check(lb is not None and abs(lb - 0.75) <= 0.03, "load balance %s, 0.75 +- 0.03" % lb)
+    check(doc["serial_ns"] / MS >= unit, "the serial unit after the region is serial time")
+    none = os.path.join(tmp, "none")
+    os.mkdir(none)
+    p = subprocess.run([program, tool, "no-set-callback"], env=dict(env, PAPI_OMPT_OUTPUT_DIR=none),
+                       capture_output=True, text=True, timeout=60)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0 and '"initialized": false' in p.stdout, "without ompt_set_callback the tool declines")
+    check("has no ompt_set_callback: the tool is off" in p.stderr, "and says so in one line")
+    check(not os.listdir(none), "and writes nothing")
+
+
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|own_tool PROGRAM", file=sys.stderr)
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|own_tool|fake_runtime PROGRAM",
+              file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
     tmp = tempfile.mkdtemp(prefix="ompt_")
-    if case == "own_tool":
-        case_own_tool(tool, program, tmp)
+    if case in ("own_tool", "fake_runtime"):
+        {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime}[case](tool, program, tmp)
         return verdict("ompt_" + case, scratch=tmp)
     p = run(tool, program, tmp)
     doc = report_of(tmp)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ompt_sleep.h"
+#include "ompt_stamp.h"
 
 int main(void)
 {
