@@ -19,7 +19,8 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   fake_runtime  a runtime of the test's own (ompt_fake_runtime.c) that declines
               sync_region_wait and thread_end: one line names each, the file lists them,
               and the region it plays in libomp's order (the worker's join-barrier and
-              task ends late) gives work 1 and 2 units, load balance 0.75; a runtime
+              task ends late) gives work 1 and 2 units, load balance 0.75; a team of
+              one without a code address: named '(no code address)'; a runtime
               without ompt_set_callback: the tool declines, writes nothing.
 
 A program built against libgomp (gcc, gfortran: no OMPT) runs under LLVM's libomp
@@ -246,8 +247,13 @@ def case_fake_runtime(tool, program, tmp):
         return
     unit = facts["unit_ms"]
     check(doc["runtime"] == "fake runtime 1.0" and doc["omp_version"] == 201811, "the runtime's version kept")
-    check(len(doc["regions"]) == 1, "one region")
+    check(len(doc["regions"]) == 2, "two regions")
     r = doc["regions"][0]
+    a = doc["regions"][-1]
+    check(a["name"] == "(no code address)" and "address" not in a and a["function"] == "",
+          "a region without a code address is named so: %s" % a["name"])
+    check(a["team_sizes"] == [{"size": 1, "instances": 1, "wall_ns": a["wall_ns"]}], "a team of one")
+    near(a["threads"][0]["work_ns"], unit, 10, "its one thread's work (no join barrier)")
     check(r["function"] == "fake_site", "named by its code address's function: %s" % r["name"])
     check(r["instances"] == 1 and r["team_sizes"][0]["size"] == 2, "one instance of a team of 2")
     work = [t["work_ns"] for t in r["threads"]]

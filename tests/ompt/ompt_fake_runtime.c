@@ -4,7 +4,8 @@
  * (set_callback answers never), then plays one parallel region of 2 threads in the order
  * LLVM's libomp reports it: thread 0 works 1 unit, thread 1 works 2, both reach the join
  * barrier, the master ends the region; the worker's barrier end and task end come only
- * at the "next fork", after a serial unit. With no-set-callback, its lookup knows no
+ * at the "next fork", after a serial unit. Then a region of one thread whose code address
+ * the runtime does not give (codeptr_ra NULL), working one unit. With no-set-callback, its lookup knows no
  * ompt_set_callback: the tool must decline (initialize returns 0) and write nothing. */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -92,6 +93,21 @@ static void play_region(void)
     pthread_join(t, NULL);
 }
 
+/* A team of one, without a code address: no join barrier, named for what is missing. */
+static void play_anonymous_region(void)
+{
+    ompt_data_t data = {0}, task_data = {0};
+    ((ompt_callback_parallel_begin_t)callbacks[ompt_callback_parallel_begin])(
+        NULL, NULL, &data, 1, ompt_parallel_invoker_program, NULL);
+    ((ompt_callback_implicit_task_t)callbacks[ompt_callback_implicit_task])(
+        ompt_scope_begin, &data, &task_data, 1, 0, ompt_task_implicit);
+    sleep_ms(UNIT_MS);
+    ((ompt_callback_implicit_task_t)callbacks[ompt_callback_implicit_task])(
+        ompt_scope_end, NULL, &task_data, 1, 0, ompt_task_implicit);
+    ((ompt_callback_parallel_end_t)callbacks[ompt_callback_parallel_end])(
+        &data, NULL, ompt_parallel_invoker_program, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -114,6 +130,7 @@ int main(int argc, char **argv)
         return 0;
     }
     play_region();
+    play_anonymous_region();
     tool->finalize(&tool_data);
     printf("{\"initialized\": true, \"unit_ms\": %d}\n", UNIT_MS);
     return 0;
