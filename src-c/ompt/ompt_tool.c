@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "mono_clock.h"
 #include "ompt_api.h"
@@ -14,6 +15,7 @@
 
 static struct ompt_run_info run_info;
 static _Atomic uint64_t exit_ns; /* when the program called exit (0: not yet) */
+static pid_t tool_pid;           /* the process that initialized the tool */
 
 /* The program's end is its exit, not the runtime's teardown after it (joining its
  * threads, which on a loaded machine takes up to 100 ms): an atexit handler registered
@@ -62,6 +64,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
         return 0;
     }
     ompt_clock_start();
+    tool_pid = getpid();
     atexit(at_program_exit);
     int have[64] = {0};
     for (int i = 0; i < ompt_callback_count; i++) {
@@ -84,6 +87,14 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
 static void tool_finalize(ompt_data_t *tool_data)
 {
     (void)tool_data;
+    if (getpid() != tool_pid) {
+        /* A forked child holds its parent's sums: its report would count them twice. */
+        fprintf(stderr,
+                "papi_ompt: process %ld, forked from %ld after OpenMP started: its "
+                "parallel regions are not reported (its parent's are)\n",
+                (long)getpid(), (long)tool_pid);
+        return;
+    }
     uint64_t end = atomic_load(&exit_ns);
     run_info.wall_ns = (end ? end : mono_clock_ns()) - ompt_clock_origin();
     ompt_report_write(&run_info);

@@ -16,6 +16,8 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               an explicit barrier's and a taskwait's waits;
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
+  fork        fork after OpenMP started: the child (which holds its parent's sums) reports
+              nothing and says so in one line; the parent's file has its 2 regions only;
   fake_runtime  a runtime of the test's own (ompt_fake_runtime.c) that declines
               sync_region_wait and thread_end: one line names each, the file lists them,
               and the region it plays in libomp's order (the worker's join-barrier and
@@ -230,6 +232,25 @@ def case_own_tool(tool, program, tmp):
         check(not glob.glob(os.path.join(out, "ompt_*.json")), "the project's tool not loaded")
 
 
+def case_fork(tool, program, tmp):
+    extra, how = runtime_env(program)
+    env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=tmp, OMP_TOOL_LIBRARIES=tool, **extra)
+    p = subprocess.run([program], env=env, capture_output=True, text=True, timeout=60)
+    print("ran %s (%s): exit %d" % (os.path.basename(program), how, p.returncode))
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0, "the program and its child exit 0")
+    child = facts_of(p).get("child")
+    said = [ln for ln in p.stderr.splitlines() if ln.startswith("papi_ompt:")]
+    check(len(said) == 1 and ("process %s, forked from" % child) in said[0],
+          "one line says the forked child %s reports nothing: %s" % (child, said))
+    doc = report_of(tmp)
+    if doc is not None:
+        check(doc["pid"] != child, "the file is the parent's")
+        check(len(doc["regions"]) == 2 and all(r["instances"] == 1 for r in doc["regions"]),
+              "the parent's 2 regions, once each")
+
+
 def case_fake_runtime(tool, program, tmp):
     out = os.path.join(tmp, "fake")
     os.mkdir(out)
@@ -276,13 +297,13 @@ def case_fake_runtime(tool, program, tmp):
 
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|own_tool|fake_runtime PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|own_tool|fake_runtime|fork PROGRAM",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
     tmp = tempfile.mkdtemp(prefix="ompt_")
-    if case in ("own_tool", "fake_runtime"):
-        {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime}[case](tool, program, tmp)
+    if case in ("own_tool", "fake_runtime", "fork"):
+        {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime, "fork": case_fork}[case](tool, program, tmp)
         return verdict("ompt_" + case, scratch=tmp)
     p = run(tool, program, tmp)
     doc = report_of(tmp)
