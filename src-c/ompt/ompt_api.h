@@ -33,6 +33,7 @@ typedef enum ompt_callbacks_t {
     ompt_callback_thread_end = 2,
     ompt_callback_parallel_begin = 3,
     ompt_callback_parallel_end = 4,
+    ompt_callback_task_schedule = 6,
     ompt_callback_implicit_task = 7,
     ompt_callback_sync_region_wait = 16,
     ompt_callback_sync_region = 23,
@@ -105,6 +106,11 @@ typedef void (*ompt_callback_implicit_task_t)(ompt_scope_endpoint_t endpoint,
                                               ompt_data_t *parallel_data, ompt_data_t *task_data,
                                               unsigned int actual_parallelism, unsigned int index,
                                               int flags);
+/* task_schedule's prior_task_status (the ones this tool tells apart need no names). */
+typedef int ompt_task_status_t;
+typedef void (*ompt_callback_task_schedule_t)(ompt_data_t *prior_task_data,
+                                              ompt_task_status_t prior_task_status,
+                                              ompt_data_t *next_task_data);
 /* sync_region and sync_region_wait share this signature. */
 typedef void (*ompt_callback_sync_region_t)(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                             ompt_data_t *parallel_data, ompt_data_t *task_data,

@@ -11,16 +11,21 @@
  * at the team's next fork (LLVM's libomp), so a worker's work ends where its join
  * barrier begins: the last implicit barrier before its task's end, in a team of more
  * than one thread. Its wait there is the region's time after that point, known from the
- * master's wall at the report (in_team_ns). */
+ * master's wall at the report (in_team_ns).
+ *
+ * Explicit tasks a thread runs while it waits in a barrier or taskwait are work: the
+ * runtime reports them (task_schedule) inside the wait, and their time is moved from the
+ * wait to the work. Implicit tasks' task_data is marked IMPLICIT_MARK to tell them apart. */
 #include <stddef.h>
 
 #include "mono_clock.h"
 #include "ompt_callbacks.h"
 #include "ompt_threads.h"
 
-#define FORK_SHIFT  13
-#define OUTER_BIT   (1ULL << 12)
-#define REGION_MASK 0xfffULL
+#define FORK_SHIFT    13
+#define OUTER_BIT     (1ULL << 12)
+#define REGION_MASK   0xfffULL
+#define IMPLICIT_MARK 0x1badc0deULL
 
 static uint64_t clock_origin;
 static int have_sync_region = 1, have_sync_wait = 1;
@@ -152,27 +157,30 @@ static void task_end(struct ompt_thread *th)
     if (f->sync_depth > 0 && f->sync_join) {
         f->pending_class = OMPT_WAIT_BARRIER, f->pending_join = 1;
         f->pending_begin_ns = f->sync_begin_ns, f->pending_wait_ns = 0;
+        f->pending_task_ns = f->task_in_sync_ns;
     }
-    uint64_t stop = end;
+    uint64_t stop = end, join_tasks = 0;
     if (f->team > 1 && f->pending_class == OMPT_WAIT_BARRIER && f->pending_join) {
-        stop = f->pending_begin_ns; /* its wait: the master's wall past in_team_ns */
+        stop = f->pending_begin_ns;      /* its wait: the master's wall past in_team_ns */
+        join_tasks = f->pending_task_ns; /* explicit tasks run in the join barrier */
         f->pending_class = OMPT_WAIT_NONE;
     }
     commit_pending(f);
     uint64_t waits = f->barrier_ns + f->taskwait_ns;
     uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
     a->tasks++;
-    a->work_ns += span > waits ? span - waits : 0;
+    a->work_ns += (span > waits ? span - waits : 0) + join_tasks;
     a->barrier_ns += f->barrier_ns;
     a->taskwait_ns += f->taskwait_ns;
-    a->in_team_ns += stop > f->fork_ns ? stop - f->fork_ns : 0;
+    a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                              ompt_data_t *task_data, unsigned int actual_parallelism,
                              unsigned int index, int flags)
 {
-    (void)task_data;
+    if (task_data && endpoint == ompt_scope_begin)
+        task_data->value = IMPLICIT_MARK; /* task_schedule tells explicit tasks apart */
     if (flags & ompt_task_initial)
         return; /* a thread's initial task: no parallel region */
     struct ompt_thread *th = ompt_thread_self();
@@ -222,11 +230,15 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
             return; /* a task waiting inside a barrier: the outer wait counts */
         commit_pending(f);
         f->sync_class = cls, f->sync_join = may_be_join(kind);
-        f->sync_begin_ns = t, f->wait_in_sync_ns = 0;
+        f->sync_begin_ns = t, f->wait_in_sync_ns = 0, f->task_in_sync_ns = 0;
     } else if (endpoint == ompt_scope_end && f->sync_depth > 0 && --f->sync_depth == 0) {
         f->pending_class = f->sync_class, f->pending_join = f->sync_join;
         f->pending_begin_ns = f->sync_begin_ns;
-        f->pending_wait_ns = have_sync_wait ? f->wait_in_sync_ns : t - f->sync_begin_ns;
+        f->pending_task_ns = f->task_in_sync_ns;
+        uint64_t region = t - f->sync_begin_ns;
+        f->pending_wait_ns = have_sync_wait                ? f->wait_in_sync_ns
+                             : region > f->task_in_sync_ns ? region - f->task_in_sync_ns
+                                                           : 0;
     }
 }
 
@@ -238,10 +250,37 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     struct ompt_frame *f = top_frame(ompt_self);
     if (!f || f->sync_depth != 1)
         return;
-    if (endpoint == ompt_scope_begin)
+    if (endpoint == ompt_scope_begin) {
         f->wait_begin_ns = now_ns();
-    else if (endpoint == ompt_scope_end && f->wait_begin_ns)
-        f->wait_in_sync_ns += now_ns() - f->wait_begin_ns, f->wait_begin_ns = 0;
+        f->task_at_wait_begin_ns = f->task_in_sync_ns;
+    } else if (endpoint == ompt_scope_end && f->wait_begin_ns) {
+        uint64_t waited = now_ns() - f->wait_begin_ns;
+        uint64_t tasks = f->task_in_sync_ns - f->task_at_wait_begin_ns;
+        f->wait_in_sync_ns += waited > tasks ? waited - tasks : 0;
+        f->wait_begin_ns = 0;
+    }
+}
+
+static int is_implicit(const ompt_data_t *task_data)
+{
+    return task_data && task_data->value == IMPLICIT_MARK;
+}
+
+/* Into an explicit task from the implicit one, or back, inside a sync region: the time
+ * between is work done while waiting. Task to task switches keep the clock running. */
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+    (void)prior_task_status;
+    struct ompt_frame *f = top_frame(ompt_self);
+    if (!f || f->sync_depth == 0)
+        return;
+    int into = is_implicit(prior_task_data) && !is_implicit(next_task_data);
+    int back = !is_implicit(prior_task_data) && is_implicit(next_task_data);
+    if (into && f->task_depth++ == 0)
+        f->task_begin_ns = now_ns();
+    else if (back && f->task_depth > 0 && --f->task_depth == 0)
+        f->task_in_sync_ns += now_ns() - f->task_begin_ns;
 }
 
 static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
@@ -267,6 +306,7 @@ const struct ompt_callback_entry ompt_callback_table[] = {
     {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin, "parallel_begin"},
     {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end, "parallel_end"},
     {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task, "implicit_task"},
+    {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule, "task_schedule"},
     {ompt_callback_sync_region, (ompt_callback_t)on_sync_region, "sync_region"},
     {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait, "sync_region_wait"},
 };

@@ -54,8 +54,11 @@ struct ompt_frame {
     uint64_t fork_ns, begin_ns, barrier_ns, taskwait_ns;
     int sync_depth, sync_class, sync_join;
     uint64_t sync_begin_ns, wait_begin_ns, wait_in_sync_ns;
+    /* Explicit tasks the thread runs inside the sync region: work, not wait. */
+    int task_depth;
+    uint64_t task_begin_ns, task_in_sync_ns, task_at_wait_begin_ns;
     int pending_class, pending_join;
-    uint64_t pending_begin_ns, pending_wait_ns;
+    uint64_t pending_begin_ns, pending_wait_ns, pending_task_ns;
 };
 
 struct ompt_thread {

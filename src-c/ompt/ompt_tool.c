@@ -39,6 +39,8 @@ static const char *loss_without(ompt_callbacks_t event)
     case ompt_callback_parallel_begin:
     case ompt_callback_parallel_end:
         return "no parallel region is measured";
+    case ompt_callback_task_schedule:
+        return "explicit tasks run while waiting count as the wait";
     case ompt_callback_thread_end:
         return "threads_ended counts no thread";
     default:

@@ -13,7 +13,8 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   nested      an inner region of 2 x 2 instances, none outermost, load balance 0.75, apart
               from its outer region; with nesting off, teams of one thread;
   team_sizes  one region with teams of 2, 4, 3: tasks and wall time per thread number;
-              an explicit barrier's and a taskwait's waits;
+              an explicit barrier's wait; an explicit task run inside a taskwait or a
+              barrier is work, not wait;
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
   fork        fork after OpenMP started: the child (which holds its parent's sums) reports
@@ -217,7 +218,12 @@ def case_team_sizes(doc, facts):
     t0 = b["threads"][0]
     near(t0["barrier_wait_ns"], facts["barrier_wait_ms"], 10,
          "thread 0's wait at the explicit barrier (the program's own clock)")
-    near(t0["taskwait_wait_ns"], unit, 15, "the master's taskwait")
+    # The task (one unit) is run by the master inside its taskwait or by thread 1 inside
+    # its join barrier: work either way, never wait.
+    near(t0["work_ns"] + t0["taskwait_wait_ns"], 2 * unit, 15,
+         "the master's work and taskwait wait: its unit, then the task's run or wait")
+    near(sum(t["work_ns"] for t in b["threads"]), 4 * unit, 20,
+         "work summed: 1 + 2 units and the task's unit, whoever ran it")
 
 
 def case_own_tool(tool, program, tmp):
