@@ -29,7 +29,7 @@ SKIP = {"tests", "bench", "examples", "doc", ".git"}  # not shipped
 # Every folder with tools or library code: a scan that missed one would pass silently.
 MUST_SCAN = ["src-c/lib", "src-c/common", "src-c/utils", "src-c/utils/papi_run",
              "src-c/utils/papi_validate", "src-c/connectors/kokkos", "src-c/sde",
-             "mpi-wrappers", "fpapi"]
+             "src-c/ompt", "mpi-wrappers", "fpapi"]
 ENV_C = os.path.join("src-c", "common", "env.c")
 USER_DLOPEN = os.path.join("src-c", "common", "user_dlopen.c")
 

@@ -24,6 +24,7 @@ WRITERS = {
     "validate": ["src-c/utils/papi_validate/validate_report.c"],
     "profile": ["src-c/utils/papi_run/run_sample_profile.c", "src-c/sampling/profile_writer.c"],
     "profile_job": ["src-c/utils/papi_run/run_sample_merge.c"],
+    "ompt": ["src-c/ompt/ompt_report.c"],
     "papi_avail": ["src-c/utils/papi_avail.c", "src-c/utils/util_events.c"],
     "papi_clockres": ["src-c/utils/papi_clockres.c"],
     "papi_command_line": ["src-c/utils/papi_command_line.c"],

@@ -50,6 +50,8 @@ def kind_of(path, doc):
             return "mpi_row"
         if tool == "papi_validate":
             return "validate"
+        if tool == "papi_ompt":  # the OMPT tool's ompt_PID.json (src-c/ompt)
+            return "ompt"
         if doc.get("kind") == "profile":  # papi_run --sample's profile_RUNID_PID.json
             return "profile"
         if doc.get("kind") == "profile_job":  # papi_run --sample's job_profile_RUNID.json

@@ -1,0 +1,313 @@
+/* ompt_callbacks.c: the tool's OMPT callbacks. Each touches only the calling thread's
+ * slot (ompt_threads.h) and the region table's lock-free lookup at a fork: no lock, no
+ * allocation past a thread's first event, two clock reads per task.
+ *
+ * parallel_data carries the instance from the master to its team: its region's index + 1
+ * (bits 0-11, 0 when the region was dropped), whether it is outermost (bit 12, no
+ * implicit task open in the forking thread) and its fork time (bits 13-63, ns since the
+ * clock's origin: 2^51 ns, 26 days).
+ *
+ * The join barrier: a worker's implicit-task end and its join barrier's end come only
+ * at the team's next fork (LLVM's libomp), so a worker's work ends where its join
+ * barrier begins: the last implicit barrier before its task's end, in a team of more
+ * than one thread. Its wait there is the region's time after that point, known from the
+ * master's wall at the report (in_team_ns).
+ *
+ * Explicit tasks a thread runs while it waits in a barrier or taskwait are work: the
+ * runtime reports them (task_schedule) inside the wait, and their time is moved from the
+ * wait to the work. Implicit tasks' task_data is marked IMPLICIT_MARK to tell them apart. */
+#include <stddef.h>
+
+#include "mono_clock.h"
+#include "ompt_callbacks.h"
+#include "ompt_threads.h"
+
+#define FORK_SHIFT    13
+#define OUTER_BIT     (1ULL << 12)
+#define REGION_MASK   0xfffULL
+#define IMPLICIT_MARK 0x1badc0deULL
+
+static uint64_t clock_origin;
+static int have_sync_region = 1, have_sync_wait = 1;
+
+void ompt_clock_start(void)
+{
+    clock_origin = mono_clock_ns();
+}
+
+uint64_t ompt_clock_origin(void)
+{
+    return clock_origin;
+}
+
+static uint64_t now_ns(void)
+{
+    return mono_clock_ns() - clock_origin;
+}
+
+void ompt_callbacks_support(int sync_region, int sync_region_wait)
+{
+    have_sync_region = sync_region;
+    have_sync_wait = sync_region_wait;
+}
+
+static struct ompt_frame *top_frame(struct ompt_thread *th)
+{
+    return th && th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
+}
+
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+                              const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                              int flags, const void *codeptr_ra)
+{
+    (void)encountering_task_data, (void)encountering_task_frame, (void)flags;
+    struct ompt_thread *th = ompt_thread_self();
+    if (!th) {
+        ompt_threads_count_unmeasured();
+        parallel_data->value = 0;
+        return;
+    }
+    int region = ompt_region_index(codeptr_ra);
+    if (region < 0)
+        th->region_drops++;
+    th->last_team = requested_parallelism;
+    parallel_data->value =
+        (uint64_t)(region + 1) | (th->depth == 0 ? OUTER_BIT : 0) | now_ns() << FORK_SHIFT;
+}
+
+static void add_team_size(struct ompt_acc *a, unsigned size, uint64_t wall)
+{
+    for (int i = 0; i < OMPT_SIZES; i++) {
+        if (a->sizes[i].size == 0)
+            a->sizes[i].size = size;
+        if (a->sizes[i].size == size) {
+            a->sizes[i].instances++;
+            a->sizes[i].wall_ns += wall;
+            return;
+        }
+    }
+    a->other_size_instances++;
+    a->other_size_wall_ns += wall;
+}
+
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
+                            int flags, const void *codeptr_ra)
+{
+    (void)encountering_task_data, (void)flags, (void)codeptr_ra;
+    struct ompt_thread *th = ompt_self;
+    uint64_t v = parallel_data->value;
+    if (!th || v == 0)
+        return;
+    uint64_t wall = now_ns() - (v >> FORK_SHIFT);
+    int region = (int)(v & REGION_MASK) - 1;
+    struct ompt_acc *a = region >= 0 ? ompt_thread_acc(th, region, 0) : NULL;
+    if (!a) {
+        if (v & OUTER_BIT)
+            th->outer_unnamed_ns += wall; /* still serial time's complement */
+        return;
+    }
+    a->instances++;
+    a->wall_ns += wall;
+    if (v & OUTER_BIT) {
+        a->outer_instances++;
+        a->outer_wall_ns += wall;
+    }
+    add_team_size(a, th->last_team ? th->last_team : 1, wall);
+}
+
+static void task_begin(struct ompt_thread *th, const ompt_data_t *parallel_data, unsigned team,
+                       unsigned index)
+{
+    if (++th->depth > OMPT_DEPTH_MAX) {
+        th->deep_tasks++;
+        return;
+    }
+    struct ompt_frame *f = &th->frames[th->depth - 1];
+    uint64_t v = parallel_data ? parallel_data->value : 0;
+    int region = (int)(v & REGION_MASK) - 1;
+    *f = (struct ompt_frame){.team = team, .fork_ns = v >> FORK_SHIFT, .begin_ns = now_ns()};
+    f->acc = region >= 0 ? ompt_thread_acc(th, region, index) : NULL;
+    if (region >= 0 && !f->acc)
+        th->pair_drops++;
+}
+
+/* A pending sync region (one that ended) is a wait inside the region after all. */
+static void commit_pending(struct ompt_frame *f)
+{
+    if (f->pending_class == OMPT_WAIT_BARRIER)
+        f->barrier_ns += f->pending_wait_ns;
+    else if (f->pending_class == OMPT_WAIT_TASKWAIT)
+        f->taskwait_ns += f->pending_wait_ns;
+    f->pending_class = OMPT_WAIT_NONE;
+}
+
+static void task_end(struct ompt_thread *th)
+{
+    struct ompt_frame *f = top_frame(th);
+    th->depth--;
+    if (!f)
+        return;
+    uint64_t end = now_ns();
+    th->last_team = f->team;
+    struct ompt_acc *a = f->acc;
+    if (!a)
+        return;
+    /* Still inside a barrier (a runtime that ends it after the task): it is the join. */
+    if (f->sync_depth > 0 && f->sync_join) {
+        f->pending_class = OMPT_WAIT_BARRIER, f->pending_join = 1;
+        f->pending_begin_ns = f->sync_begin_ns, f->pending_wait_ns = 0;
+        f->pending_task_ns = f->task_in_sync_ns;
+    }
+    uint64_t stop = end, join_tasks = 0;
+    if (f->team > 1 && f->pending_class == OMPT_WAIT_BARRIER && f->pending_join) {
+        stop = f->pending_begin_ns;      /* its wait: the master's wall past in_team_ns */
+        join_tasks = f->pending_task_ns; /* explicit tasks run in the join barrier */
+        f->pending_class = OMPT_WAIT_NONE;
+    }
+    commit_pending(f);
+    uint64_t waits = f->barrier_ns + f->taskwait_ns;
+    uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
+    a->tasks++;
+    a->work_ns += (span > waits ? span - waits : 0) + join_tasks;
+    a->barrier_ns += f->barrier_ns;
+    a->taskwait_ns += f->taskwait_ns;
+    a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism,
+                             unsigned int index, int flags)
+{
+    if (task_data && endpoint == ompt_scope_begin)
+        task_data->value = IMPLICIT_MARK; /* task_schedule tells explicit tasks apart */
+    if (flags & ompt_task_initial)
+        return; /* a thread's initial task: no parallel region */
+    struct ompt_thread *th = ompt_thread_self();
+    if (!th) {
+        ompt_threads_count_unmeasured();
+        return;
+    }
+    if (endpoint == ompt_scope_begin)
+        task_begin(th, parallel_data, actual_parallelism, index);
+    else if (endpoint == ompt_scope_end && th->depth > 0)
+        task_end(th);
+}
+
+static int wait_class(ompt_sync_region_t kind)
+{
+    switch (kind) {
+    case ompt_sync_region_taskwait:
+    case ompt_sync_region_taskgroup:
+        return OMPT_WAIT_TASKWAIT;
+    case ompt_sync_region_reduction:
+        return OMPT_WAIT_NONE;
+    default:
+        return OMPT_WAIT_BARRIER;
+    }
+}
+
+/* The kinds a join barrier is reported as: the implicit barrier (before OpenMP 5.1) and
+ * the parallel region's implicit barrier (5.1). */
+static int may_be_join(ompt_sync_region_t kind)
+{
+    return kind == ompt_sync_region_barrier_implicit ||
+           kind == ompt_sync_region_barrier_implicit_parallel || kind == ompt_sync_region_barrier;
+}
+
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                           ompt_data_t *parallel_data, ompt_data_t *task_data,
+                           const void *codeptr_ra)
+{
+    (void)parallel_data, (void)task_data, (void)codeptr_ra;
+    struct ompt_frame *f = top_frame(ompt_self);
+    int cls = wait_class(kind);
+    if (!f || cls == OMPT_WAIT_NONE)
+        return;
+    uint64_t t = now_ns();
+    if (endpoint == ompt_scope_begin) {
+        if (f->sync_depth++ > 0)
+            return; /* a task waiting inside a barrier: the outer wait counts */
+        commit_pending(f);
+        f->sync_class = cls, f->sync_join = may_be_join(kind);
+        f->sync_begin_ns = t, f->wait_in_sync_ns = 0, f->task_in_sync_ns = 0;
+    } else if (endpoint == ompt_scope_end && f->sync_depth > 0 && --f->sync_depth == 0) {
+        f->pending_class = f->sync_class, f->pending_join = f->sync_join;
+        f->pending_begin_ns = f->sync_begin_ns;
+        f->pending_task_ns = f->task_in_sync_ns;
+        uint64_t region = t - f->sync_begin_ns;
+        f->pending_wait_ns = have_sync_wait                ? f->wait_in_sync_ns
+                             : region > f->task_in_sync_ns ? region - f->task_in_sync_ns
+                                                           : 0;
+    }
+}
+
+static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                const void *codeptr_ra)
+{
+    (void)kind, (void)parallel_data, (void)task_data, (void)codeptr_ra;
+    struct ompt_frame *f = top_frame(ompt_self);
+    if (!f || f->sync_depth != 1)
+        return;
+    if (endpoint == ompt_scope_begin) {
+        f->wait_begin_ns = now_ns();
+        f->task_at_wait_begin_ns = f->task_in_sync_ns;
+    } else if (endpoint == ompt_scope_end && f->wait_begin_ns) {
+        uint64_t waited = now_ns() - f->wait_begin_ns;
+        uint64_t tasks = f->task_in_sync_ns - f->task_at_wait_begin_ns;
+        f->wait_in_sync_ns += waited > tasks ? waited - tasks : 0;
+        f->wait_begin_ns = 0;
+    }
+}
+
+static int is_implicit(const ompt_data_t *task_data)
+{
+    return task_data && task_data->value == IMPLICIT_MARK;
+}
+
+/* Into an explicit task from the implicit one, or back, inside a sync region: the time
+ * between is work done while waiting. Task to task switches keep the clock running. */
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+    (void)prior_task_status;
+    struct ompt_frame *f = top_frame(ompt_self);
+    if (!f || f->sync_depth == 0)
+        return;
+    int into = is_implicit(prior_task_data) && !is_implicit(next_task_data);
+    int back = !is_implicit(prior_task_data) && is_implicit(next_task_data);
+    if (into && f->task_depth++ == 0)
+        f->task_begin_ns = now_ns();
+    else if (back && f->task_depth > 0 && --f->task_depth == 0)
+        f->task_in_sync_ns += now_ns() - f->task_begin_ns;
+}
+
+static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
+{
+    (void)thread_data;
+    struct ompt_thread *th = ompt_thread_self();
+    if (th)
+        th->type = (int)thread_type;
+    else
+        ompt_threads_count_unmeasured();
+}
+
+static void on_thread_end(ompt_data_t *thread_data)
+{
+    (void)thread_data;
+    if (ompt_self)
+        ompt_self->ended = 1;
+}
+
+const struct ompt_callback_entry ompt_callback_table[] = {
+    {ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin, "thread_begin"},
+    {ompt_callback_thread_end, (ompt_callback_t)on_thread_end, "thread_end"},
+    {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin, "parallel_begin"},
+    {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end, "parallel_end"},
+    {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task, "implicit_task"},
+    {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule, "task_schedule"},
+    {ompt_callback_sync_region, (ompt_callback_t)on_sync_region, "sync_region"},
+    {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait, "sync_region_wait"},
+};
+const int ompt_callback_count = sizeof ompt_callback_table / sizeof ompt_callback_table[0];

@@ -1,0 +1,42 @@
+/* ompt_merge.h: the threads' slots summed into one row per parallel region and one per
+ * OpenMP thread number in it (ompt_merge.c), at finalize, for the report. */
+#ifndef PAPI_OMPT_MERGE_H
+#define PAPI_OMPT_MERGE_H
+
+#include <stdint.h>
+
+#include "ompt_threads.h"
+
+#define OMPT_REGION_SIZES 16 /* distinct team sizes a region's row keeps */
+
+/* One OpenMP thread number of a region, over the OS threads that ran it. */
+struct ompt_region_thread {
+    uint64_t tasks, work_ns, barrier_ns, taskwait_ns, in_team_ns;
+    uint64_t wall_ns; /* the wall time of the instances whose team had this thread */
+};
+
+struct ompt_region_row {
+    int index;
+    uintptr_t address;
+    uint64_t instances, wall_ns, outer_instances, outer_wall_ns;
+    struct ompt_team_size sizes[OMPT_REGION_SIZES];
+    int nsizes;
+    uint64_t other_size_instances, other_size_wall_ns; /* sizes past OMPT_REGION_SIZES */
+    unsigned team_max;                                 /* the largest team seen */
+    unsigned nthreads; /* rows in threads: max(team_max, largest thread number + 1) */
+    struct ompt_region_thread *threads;
+};
+
+struct ompt_merged {
+    struct ompt_region_row *rows; /* by wall time, longest first */
+    int nrows;
+    uint64_t region_drops, deep_tasks, pair_drops, unmeasured_events;
+    uint64_t outer_unnamed_ns; /* outermost instances' wall in dropped regions */
+    int threads_seen, threads_ended;
+};
+
+/* 0, or -1 when out of memory (m then empty). */
+OMPT_HIDDEN int ompt_merge(struct ompt_merged *m);
+OMPT_HIDDEN void ompt_merged_free(struct ompt_merged *m);
+
+#endif

@@ -1,0 +1,22 @@
+/* ompt_regions.h: the process's parallel regions, one entry per code address (the
+ * codeptr_ra the runtime gives parallel_begin), in a fixed table that the first instance
+ * of a region fills without a lock (ompt_regions.c). Bounded by OMPT_REGIONS_MAX distinct
+ * regions: past that a region's instances are counted as dropped, never misfiled. */
+#ifndef PAPI_OMPT_REGIONS_H
+#define PAPI_OMPT_REGIONS_H
+
+#include <stdint.h>
+
+#define OMPT_HIDDEN      __attribute__((visibility("hidden")))
+#define OMPT_REGIONS_MAX 1024 /* a power of two (open addressing) */
+/* The key of a region whose runtime gave no code address (codeptr_ra NULL). */
+#define OMPT_REGION_NO_ADDRESS ((uintptr_t)1)
+
+/* The region's index (0 .. OMPT_REGIONS_MAX-1) for a code address, inserting it at its
+ * first instance; -1 when the table is full (the caller counts the drop). Lock-free. */
+OMPT_HIDDEN int ompt_region_index(const void *codeptr_ra);
+/* The code address of region i (OMPT_REGION_NO_ADDRESS for the runtime's NULL), 0 when
+ * i is unused. */
+OMPT_HIDDEN uintptr_t ompt_region_address(int i);
+
+#endif

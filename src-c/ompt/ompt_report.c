@@ -1,0 +1,200 @@
+/* ompt_report.c: the tool's JSON file (ompt_report.h; its fields: schema/ompt.schema.json).
+ * Names come from the project's one symbolizer (src-c/sampling/symbolizer.h), here at
+ * finalize and never in a callback; the file is written under a temporary name and
+ * renamed into place (output_file.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "json_writer.h"
+#include "ompt_efficiency.h"
+#include "ompt_merge.h"
+#include "ompt_report.h"
+#include "output_file.h"
+#include "symbolizer.h"
+
+#define DEFAULT_DIR "papi_ompt_output"
+
+static void put_efficiency(struct jw *w, const char *key, const struct ompt_efficiency *e,
+                           int with_serialization)
+{
+    jw_obj_begin(w, key);
+    const char *names[] = {"serialization", "load_balance", "scheduling", "parallel"};
+    const double values[] = {e->serialization, e->load_balance, e->scheduling, e->parallel};
+    for (int i = with_serialization ? 0 : 1; i < 4; i++) {
+        if (values[i] < 0)
+            jw_null(w, names[i]);
+        else
+            jw_fixed(w, names[i], values[i] > 1 ? 1 : values[i], 4);
+    }
+    jw_obj_end(w);
+}
+
+/* "function (file:line)", from the call's address (the return address less one). */
+static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
+{
+    char name[3 * SYM_NAME_LEN];
+    struct sym_where where;
+    int found =
+        address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, &where) == 0;
+    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : where.symbol;
+    if (!found)
+        snprintf(name, sizeof name,
+                 address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
+                 (unsigned long)address);
+    else if (where.file[0])
+        snprintf(name, sizeof name, "%s (%s:%d)", fn[0] ? fn : "??", where.file, where.line);
+    else
+        snprintf(name, sizeof name, "%s", fn[0] ? fn : "??");
+    jw_str(w, "name", name);
+    jw_str(w, "function", fn);
+    jw_str(w, "file", found ? where.file : "");
+    jw_int(w, "line", found ? where.line : 0);
+    jw_str(w, "module", found && where.module ? where.module : "");
+    if (address != OMPT_REGION_NO_ADDRESS)
+        jw_hex(w, "address", address);
+}
+
+static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigned tnum,
+                       int walls_known)
+{
+    jw_obj_begin(w, NULL);
+    jw_uint(w, "thread", tnum);
+    jw_uint(w, "implicit_tasks", t->tasks);
+    jw_uint(w, "work_ns", t->work_ns);
+    jw_uint(w, "barrier_wait_ns", t->barrier_ns);
+    jw_uint(w, "taskwait_wait_ns", t->taskwait_ns);
+    if (walls_known && t->tasks) {
+        jw_uint(w, "wall_ns", t->wall_ns);
+        jw_uint(w, "join_wait_ns", t->wall_ns > t->in_team_ns ? t->wall_ns - t->in_team_ns : 0);
+    } else {
+        jw_null(w, "wall_ns");
+        jw_null(w, "join_wait_ns");
+    }
+    jw_obj_end(w);
+}
+
+static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_region_row *r,
+                       struct ompt_efficiency_sums *sums)
+{
+    jw_obj_begin(w, NULL);
+    put_name(w, sym, r->address);
+    jw_uint(w, "instances", r->instances);
+    jw_uint(w, "outermost_instances", r->outer_instances);
+    jw_uint(w, "wall_ns", r->wall_ns);
+    jw_arr_begin(w, "team_sizes");
+    for (int i = 0; i < r->nsizes; i++) {
+        jw_obj_begin(w, NULL);
+        jw_uint(w, "size", r->sizes[i].size);
+        jw_uint(w, "instances", r->sizes[i].instances);
+        jw_uint(w, "wall_ns", r->sizes[i].wall_ns);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_uint(w, "other_team_size_instances", r->other_size_instances);
+    uint64_t useful[r->nthreads ? r->nthreads : 1];
+    for (unsigned t = 0; t < r->nthreads; t++)
+        useful[t] = r->threads[t].work_ns;
+    /* Only regions all of whose instances were outermost add to the run's sums. */
+    int outermost = r->outer_instances == r->instances;
+    struct ompt_efficiency e =
+        ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
+    put_efficiency(w, "efficiency", &e, 0);
+    jw_arr_begin(w, "threads");
+    for (unsigned t = 0; t < r->nthreads; t++)
+        put_thread(w, &r->threads[t], t, r->other_size_instances == 0);
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+static void put_limits(struct jw *w, const struct ompt_merged *m)
+{
+    jw_obj_begin(w, "not_measured");
+    jw_uint(w, "region_instances_dropped", m->region_drops);
+    jw_uint(w, "regions_max", OMPT_REGIONS_MAX);
+    jw_uint(w, "implicit_tasks_too_deep", m->deep_tasks);
+    jw_uint(w, "nesting_max", OMPT_DEPTH_MAX);
+    jw_uint(w, "implicit_tasks_no_room", m->pair_drops);
+    jw_uint(w, "events_of_threads_past_max", m->unmeasured_events);
+    jw_uint(w, "threads_max", OMPT_THREADS_MAX);
+    jw_obj_end(w);
+}
+
+static void put_document(struct jw *w, const struct ompt_run_info *info,
+                         const struct ompt_merged *m)
+{
+    struct symbolizer *sym = sym_open_process();
+    struct ompt_efficiency_sums sums = {0};
+    uint64_t parallel = m->outer_unnamed_ns;
+    for (int i = 0; i < m->nrows; i++)
+        parallel += m->rows[i].outer_wall_ns;
+    jw_obj_begin(w, NULL);
+    jw_str(w, "tool", "papi_ompt");
+    jw_str(w, "kind", "ompt");
+    jw_int(w, "pid", (long long)getpid());
+    jw_str(w, "runtime", info->runtime);
+    jw_uint(w, "omp_version", info->omp_version);
+    jw_arr_begin(w, "unsupported_callbacks");
+    for (int i = 0; i < info->nunsupported; i++)
+        jw_str(w, NULL, info->unsupported[i]);
+    jw_arr_end(w);
+    jw_str(w, "names", sym ? sym_how(sym) : "out of memory");
+    jw_uint(w, "wall_ns", info->wall_ns);
+    jw_uint(w, "parallel_ns", parallel);
+    jw_uint(w, "serial_ns", info->wall_ns > parallel ? info->wall_ns - parallel : 0);
+    jw_uint(w, "threads_seen", (unsigned long long)m->threads_seen);
+    jw_uint(w, "threads_ended", (unsigned long long)m->threads_ended);
+    put_limits(w, m);
+    jw_arr_begin(w, "regions");
+    for (int i = 0; i < m->nrows; i++)
+        put_region(w, sym, &m->rows[i], &sums);
+    jw_arr_end(w);
+    struct ompt_efficiency run = ompt_efficiency_run(&sums, parallel, info->wall_ns);
+    put_efficiency(w, "efficiency", &run, 1);
+    jw_obj_end(w);
+    if (sym)
+        sym_close(sym);
+}
+
+int ompt_report_write(const struct ompt_run_info *info)
+{
+    const char *dir = env_get("PAPI_OMPT_OUTPUT_DIR");
+    char why[256], final[64], tmp[96];
+    struct ompt_merged m;
+    dir = dir && dir[0] ? dir : DEFAULT_DIR;
+    int dirfd = output_dir_open(dir, 1, why, sizeof why);
+    if (dirfd < 0) {
+        fprintf(stderr, "papi_ompt: no report written: %s: %s\n", dir, why);
+        return -1;
+    }
+    snprintf(final, sizeof final, "ompt_%ld.json", (long)getpid());
+    int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || ompt_merge(&m) != 0) {
+        fprintf(stderr, "papi_ompt: no report written: %s/%s: %s\n", dir, final,
+                f ? "out of memory" : strerror(errno));
+        if (f)
+            fclose(f);
+        else if (fd >= 0)
+            close(fd);
+        if (fd >= 0)
+            output_file_discard(dirfd, tmp);
+        close(dirfd);
+        return -1;
+    }
+    struct jw w;
+    jw_init(&w, f);
+    put_document(&w, info, &m);
+    ompt_merged_free(&m);
+    int bad = jw_finish(&w) != 0;
+    if ((fclose(f) != 0) | bad || output_file_publish(dirfd, tmp, final) != 0) {
+        fprintf(stderr, "papi_ompt: no report written: %s/%s: %s\n", dir, final, strerror(errno));
+        output_file_discard(dirfd, tmp);
+        close(dirfd);
+        return -1;
+    }
+    close(dirfd);
+    return 0;
+}

@@ -1,0 +1,27 @@
+/* ompt_report.h: the tool's file, written once at finalize (ompt_report.c): the run's
+ * OpenMP efficiencies and its parallel regions, each named `function (file:line)`,
+ * with its instances, team sizes, wall time, efficiencies and its threads' work and
+ * waits (schema/ompt.schema.json). */
+#ifndef PAPI_OMPT_REPORT_H
+#define PAPI_OMPT_REPORT_H
+
+#include <stdint.h>
+
+#include "ompt_regions.h"
+
+#define OMPT_UNSUPPORTED_MAX 8
+
+/* What the tool learnt at its start: the runtime and the callbacks it declined. */
+struct ompt_run_info {
+    char runtime[160];
+    unsigned omp_version;
+    const char *unsupported[OMPT_UNSUPPORTED_MAX];
+    int nunsupported;
+    uint64_t wall_ns; /* the runtime's start to finalize */
+};
+
+/* Writes ompt_PID.json into PAPI_OMPT_OUTPUT_DIR (default papi_ompt_output, made when
+ * missing). 0, or -1 with one line on stderr saying which file and why not. */
+OMPT_HIDDEN int ompt_report_write(const struct ompt_run_info *info);
+
+#endif

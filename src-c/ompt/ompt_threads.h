@@ -1,0 +1,94 @@
+/* ompt_threads.h: what each thread accumulates, in a slot of its own (ompt_threads.c), so
+ * the callbacks take no lock: a thread writes only its own slot; the report reads every
+ * slot once, at finalize, after the runtime has stopped its threads.
+ *
+ * A slot holds the implicit tasks the thread runs now (a stack: nested regions above their
+ * parent's) and its accumulators, one per (parallel region, OpenMP thread number) it has
+ * run, in a fixed table; the thread number 0 of a region (its master) also keeps the
+ * instances it forked: their wall time and team sizes. Everything is bounded: threads
+ * past OMPT_THREADS_MAX, nesting past OMPT_DEPTH_MAX and pairs past OMPT_ACC_MAX are
+ * counted as not measured, never filed elsewhere. */
+#ifndef PAPI_OMPT_THREADS_H
+#define PAPI_OMPT_THREADS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "ompt_regions.h"
+
+#define OMPT_THREADS_MAX 1024
+#define OMPT_DEPTH_MAX   8   /* implicit tasks nested in one thread */
+#define OMPT_ACC_MAX     512 /* (region, thread number) pairs per thread, a power of two */
+#define OMPT_SIZES       4   /* distinct team sizes kept per region and master thread */
+
+/* The wait classes of sync regions: barriers (explicit, implicit, implementation's) and
+ * task waits (taskwait, taskgroup). */
+enum ompt_wait_class { OMPT_WAIT_NONE, OMPT_WAIT_BARRIER, OMPT_WAIT_TASKWAIT };
+
+struct ompt_team_size {
+    unsigned size;
+    uint64_t instances, wall_ns;
+};
+
+/* One (region, OpenMP thread number) on one thread; region is the index + 1 (0: free). */
+struct ompt_acc {
+    int region;
+    unsigned tnum;
+    uint64_t tasks;       /* implicit tasks run */
+    uint64_t work_ns;     /* implicit task time, up to the join barrier, less the waits */
+    uint64_t barrier_ns;  /* waits at barriers inside the region (the join barrier apart) */
+    uint64_t taskwait_ns; /* waits at taskwait and taskgroup */
+    uint64_t in_team_ns;  /* from the instance's fork to this thread's join barrier */
+    /* Thread number 0 (the master): the instances it forked and joined. */
+    uint64_t instances, wall_ns, outer_instances, outer_wall_ns;
+    struct ompt_team_size sizes[OMPT_SIZES];
+    uint64_t other_size_instances, other_size_wall_ns; /* team sizes past OMPT_SIZES */
+};
+
+/* An implicit task the thread runs now, and the sync region it is in. The last sync
+ * region that ended is kept pending: when the task's end follows it at once it was the
+ * join barrier (whose end some runtimes report only at the next fork). */
+struct ompt_frame {
+    struct ompt_acc *acc; /* NULL: not measured (its region or pair was dropped) */
+    unsigned team;
+    uint64_t fork_ns, begin_ns, barrier_ns, taskwait_ns;
+    int sync_depth, sync_class, sync_join;
+    uint64_t sync_begin_ns, wait_begin_ns, wait_in_sync_ns;
+    /* Explicit tasks the thread runs inside the sync region: work, not wait. */
+    int task_depth;
+    uint64_t task_begin_ns, task_in_sync_ns, task_at_wait_begin_ns;
+    int pending_class, pending_join;
+    uint64_t pending_begin_ns, pending_wait_ns, pending_task_ns;
+};
+
+struct ompt_thread {
+    int type;  /* ompt_thread_t, from thread_begin (0: not told) */
+    int ended; /* thread_end came */
+    int depth; /* implicit tasks open; those past OMPT_DEPTH_MAX have no frame */
+    unsigned last_team;
+    struct ompt_frame frames[OMPT_DEPTH_MAX];
+    uint64_t deep_tasks;       /* implicit tasks nested past OMPT_DEPTH_MAX: not measured */
+    uint64_t pair_drops;       /* implicit tasks whose pair found no room: not measured */
+    uint64_t region_drops;     /* instances of regions past OMPT_REGIONS_MAX */
+    uint64_t outer_unnamed_ns; /* outermost instances' wall in dropped regions */
+    struct ompt_acc acc[OMPT_ACC_MAX];
+};
+
+/* The calling thread's slot, claimed at its first use; NULL past OMPT_THREADS_MAX or
+ * without memory (the event is then counted in ompt_threads_unmeasured). */
+OMPT_HIDDEN struct ompt_thread *ompt_thread_claim(void);
+extern __thread struct ompt_thread *ompt_self OMPT_HIDDEN;
+static inline struct ompt_thread *ompt_thread_self(void)
+{
+    return ompt_self ? ompt_self : ompt_thread_claim();
+}
+/* The accumulator of (region, tnum) in th, made at its first use; NULL when full. */
+OMPT_HIDDEN struct ompt_acc *ompt_thread_acc(struct ompt_thread *th, int region, unsigned tnum);
+/* Slots claimed, and slot i (for the report, at finalize). */
+OMPT_HIDDEN int ompt_thread_count(void);
+OMPT_HIDDEN struct ompt_thread *ompt_thread_slot(int i);
+/* Events of threads that found no slot. */
+OMPT_HIDDEN uint64_t ompt_threads_unmeasured(void);
+OMPT_HIDDEN void ompt_threads_count_unmeasured(void);
+
+#endif

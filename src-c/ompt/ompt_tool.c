@@ -1,0 +1,113 @@
+/* ompt_tool.c: the start of the project's OMPT tool, libpapi_ompt.so (README.md). The
+ * OpenMP runtime looks up ompt_start_tool in the libraries OMP_TOOL_LIBRARIES names; a
+ * program that names none never loads this library and pays nothing. initialize registers
+ * the callbacks (ompt_callbacks.c) and says, one line each, which ones the runtime will
+ * not call and what that costs the report; finalize writes the report (ompt_report.c). */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "mono_clock.h"
+#include "ompt_api.h"
+#include "ompt_callbacks.h"
+#include "ompt_report.h"
+
+static struct ompt_run_info run_info;
+static _Atomic uint64_t exit_ns; /* when the program called exit (0: not yet) */
+static pid_t tool_pid;           /* the process that initialized the tool */
+
+/* The program's end is its exit, not the runtime's teardown after it (joining its
+ * threads, which on a loaded machine takes up to 100 ms): an atexit handler registered
+ * after the runtime's own runs before that teardown. */
+static void at_program_exit(void)
+{
+    atomic_store(&exit_ns, mono_clock_ns());
+}
+
+/* What the report loses without each callback. */
+static const char *loss_without(ompt_callbacks_t event)
+{
+    switch (event) {
+    case ompt_callback_sync_region_wait:
+        return "a barrier's wait is the whole barrier region's time";
+    case ompt_callback_sync_region:
+        return "barrier and taskwait waits are not measured, a worker's work runs to its task's "
+               "end";
+    case ompt_callback_implicit_task:
+        return "no thread's work or waits are measured";
+    case ompt_callback_parallel_begin:
+    case ompt_callback_parallel_end:
+        return "no parallel region is measured";
+    case ompt_callback_task_schedule:
+        return "explicit tasks run while waiting count as the wait";
+    case ompt_callback_thread_end:
+        return "threads_ended counts no thread";
+    default:
+        return "the threads' kinds are not recorded";
+    }
+}
+
+static int is_declined(ompt_set_result_t r)
+{
+    return r == ompt_set_error || r == ompt_set_never || r == ompt_set_impossible;
+}
+
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                           ompt_data_t *tool_data)
+{
+    (void)initial_device_num, (void)tool_data;
+    ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+    if (!set_callback) {
+        fprintf(stderr,
+                "papi_ompt: the OpenMP runtime (%s) has no ompt_set_callback: the tool "
+                "is off\n",
+                run_info.runtime);
+        return 0;
+    }
+    ompt_clock_start();
+    tool_pid = getpid();
+    atexit(at_program_exit);
+    int have[64] = {0};
+    for (int i = 0; i < ompt_callback_count; i++) {
+        const struct ompt_callback_entry *e = &ompt_callback_table[i];
+        ompt_set_result_t r = set_callback(e->event, e->callback);
+        have[e->event] = !is_declined(r);
+        if (have[e->event])
+            continue;
+        fprintf(stderr,
+                "papi_ompt: the OpenMP runtime (%s) does not support the %s callback "
+                "(set_callback answered %d): %s\n",
+                run_info.runtime, e->name, (int)r, loss_without(e->event));
+        if (run_info.nunsupported < OMPT_UNSUPPORTED_MAX)
+            run_info.unsupported[run_info.nunsupported++] = e->name;
+    }
+    ompt_callbacks_support(have[ompt_callback_sync_region], have[ompt_callback_sync_region_wait]);
+    return 1; /* keep the tool: finalize is called */
+}
+
+static void tool_finalize(ompt_data_t *tool_data)
+{
+    (void)tool_data;
+    if (getpid() != tool_pid) {
+        /* A forked child holds its parent's sums: its report would count them twice. */
+        fprintf(stderr,
+                "papi_ompt: process %ld, forked from %ld after OpenMP started: its "
+                "parallel regions are not reported (its parent's are)\n",
+                (long)getpid(), (long)tool_pid);
+        return;
+    }
+    uint64_t end = atomic_load(&exit_ns);
+    run_info.wall_ns = (end ? end : mono_clock_ns()) - ompt_clock_origin();
+    ompt_report_write(&run_info);
+}
+
+__attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(
+    unsigned int omp_version, const char *runtime_version)
+{
+    static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
+    run_info.omp_version = omp_version;
+    snprintf(run_info.runtime, sizeof run_info.runtime, "%s",
+             runtime_version ? runtime_version : "unknown runtime");
+    return &result;
+}

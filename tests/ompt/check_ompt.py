@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""check_ompt.py --tool LIB CASE PROGRAM: the OMPT tool (src-c/ompt/, libpapi_ompt.so) on a
+real OpenMP program, against known answers. The program runs with OMP_TOOL_LIBRARIES
+naming the tool and PAPI_OMPT_OUTPUT_DIR a fresh folder; its stdout's last line is a JSON
+object of its own facts (its clock's serialization, the directives' lines); the tool's
+ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
+
+  balance     thread t of 4 works (t+1) units: load balance 0.625 +- 0.03, work per thread
+              within 15 ms of its units, the region's wall and each thread's waits at
+              barriers within 10 ms of the program's own clock; serialization within 0.03
+              of the program's own; both regions named function (file:line) at their
+              directive (or a neighbour: region_at);
+  nested      an inner region of 2 x 2 instances, none outermost, load balance 0.75, apart
+              from its outer region; with nesting off, teams of one thread;
+  team_sizes  one region with teams of 2, 4, 3: tasks and wall time per thread number;
+              an explicit barrier's wait; an explicit task run inside a taskwait or a
+              barrier is work, not wait;
+  own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
+              and the program's answer is unchanged, the project's tool named or not;
+  fork        fork after OpenMP started: the child (which holds its parent's sums) reports
+              nothing and says so in one line; the parent's file has its 2 regions only;
+  fake_runtime  a runtime of the test's own (ompt_fake_runtime.c) that declines
+              sync_region_wait and thread_end: one line names each, the file lists them,
+              and the region it plays in libomp's order (the worker's join-barrier and
+              task ends late) gives work 1 and 2 units, load balance 0.75; a team of
+              one without a code address: named '(no code address)'; a runtime
+              without ompt_set_callback: the tool declines, writes nothing.
+
+A program built against libgomp (gcc, gfortran: no OMPT) runs under LLVM's libomp
+(LD_PRELOAD of libomp.so.5, found by ldconfig): SKIPPED (77) where it is not installed."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "common"))
+import report_check  # noqa: E402 (every file this test writes is checked against its schema)
+from checks import check_said as check, verdict  # noqa: E402
+
+report_check.guard()
+MS = 1e6
+
+
+def skip(why):
+    print("SKIPPED: " + why)
+    sys.exit(77)
+
+
+def needed(program):
+    """The program's DT_NEEDED libraries (readelf -d)."""
+    out = subprocess.run(["readelf", "-d", program], capture_output=True, text=True).stdout
+    return [line.split("[", 1)[1].split("]", 1)[0] for line in out.splitlines() if "(NEEDED)" in line]
+
+
+def libomp_installed():
+    """Whether the loader finds LLVM's libomp.so.5 (ldconfig's cache)."""
+    out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    return any(line.strip().startswith("libomp.so.5 ") for line in out.splitlines())
+
+
+def runtime_env(program):
+    """The environment that gives the program an OMPT runtime, and its words."""
+    libs = needed(program)
+    if any(n.startswith("libgomp") for n in libs):
+        if not libomp_installed():
+            skip("%s uses libgomp, which has no OMPT, and LLVM's libomp.so.5 is not installed "
+                 "(Debian package libomp5-14)" % os.path.basename(program))
+        return {"LD_PRELOAD": "libomp.so.5"}, "libgomp program under libomp.so.5 (LD_PRELOAD)"
+    if not any(n.startswith("libomp") for n in libs):
+        skip("%s links no OpenMP runtime (%s)" % (os.path.basename(program), ", ".join(libs)))
+    return {}, "libomp"
+
+
+def run(tool, program, out_dir, name_tool=True):
+    extra, how = runtime_env(program)
+    # Passive waits: threads at a barrier sleep instead of spinning, so that a team of 4
+    # on a loaded 2-core machine does not take the CPU its sleeping threads wake up to.
+    env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=out_dir, OMP_WAIT_POLICY="passive", **extra)
+    env.pop("OMP_TOOL_LIBRARIES", None)
+    if "TSAN_OPTIONS" in env:
+        # The TSan lane: Debian's libomp is not instrumented, so its own locks and the
+        # ordering its barriers give the program's threads are invisible to TSan (reports
+        # in libomp and in the programs, none in the tool, measured); its calls are left out.
+        env["TSAN_OPTIONS"] += " ignore_noninstrumented_modules=1"
+    if name_tool:
+        env["OMP_TOOL_LIBRARIES"] = tool
+    p = subprocess.run([program], env=env, capture_output=True, text=True, timeout=120)
+    print("ran %s (%s): exit %d" % (os.path.basename(program), how, p.returncode))
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0, "the program exits 0")
+    check("papi_ompt:" not in p.stderr, "the tool says nothing on stderr")
+    return p
+
+
+def facts_of(p):
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    return json.loads(lines[-1]) if lines else {}
+
+
+def report_of(out_dir, unsupported=()):
+    files = glob.glob(os.path.join(out_dir, "ompt_*.json"))
+    if not check(len(files) == 1, "one ompt_PID.json written (%s)" % files):
+        return None
+    with open(files[0]) as f:
+        doc = json.load(f)
+    check(os.path.basename(files[0]) == "ompt_%d.json" % doc["pid"], "the file is named by its pid")
+    check(doc["names"] == "libdw", "regions named with libdw (%s)" % doc["names"])
+    check(sorted(doc["unsupported_callbacks"]) == sorted(unsupported),
+          "the callbacks the runtime declined: %s" % doc["unsupported_callbacks"])
+    return doc
+
+
+def region_at(doc, source, line, nth=None):
+    """The region whose code address is at the directive's line in the source file named,
+    or at a neighbour where the compiler's line table puts the forking call: the statement
+    before (gcc, for a construct whose body is one statement: the call has no row of its
+    own) or the loop after (clang's parallel for). Where no region has a line (flang-new-16
+    writes no line table libdw reads), the nth region by code address, said as such."""
+    if nth is not None and not any(r["file"] for r in doc["regions"]):
+        print("note: no region has a source line (the compiler's debug information): "
+              "regions told by their code addresses' order")
+        ordered = sorted(doc["regions"], key=lambda r: int(r["address"], 16))
+        return ordered[nth] if check(len(ordered) > nth, "region %d by address" % nth) else None
+    found = [r for r in doc["regions"] if os.path.basename(r["file"]) == os.path.basename(source)
+             and line - 1 <= r["line"] <= line + 1]
+    check(len(found) == 1, "one region at %s:%d (regions: %s)"
+          % (os.path.basename(source), line, [r["name"] for r in doc["regions"]]))
+    if found:
+        r = found[0]
+        check(r["name"] == "%s (%s:%d)" % (r["function"], r["file"], r["line"]),
+              "named function (file:line): %s" % r["name"])
+    return found[0] if found else None
+
+
+def near(value_ns, want_ms, tol_ms, what):
+    return check(value_ns is not None and abs(value_ns / MS - want_ms) <= tol_ms,
+                 "%s: %s ms, %g +- %g" % (what, value_ns and round(value_ns / MS, 1), want_ms, tol_ms))
+
+
+def case_balance(doc, facts):
+    unit = facts["unit_ms"]
+    r = region_at(doc, facts["file"], facts["imbalanced_line"], nth=0)
+    b = region_at(doc, facts["file"], facts["balanced_line"], nth=1)
+    if not r or not b:
+        return
+    check(r["instances"] == 1 and r["outermost_instances"] == 1, "the loop's region: 1 outermost instance")
+    check([s["size"] for s in r["team_sizes"]] == [4], "a team of 4")
+    lb = r["efficiency"]["load_balance"]
+    check(lb is not None and abs(lb - 0.625) <= 0.03, "load balance %s, 0.625 +- 0.03" % lb)
+    near(r["wall_ns"], facts["region_ms"], 10, "the region's wall time (the program's own clock)")
+    for t in r["threads"]:
+        near(t["work_ns"], unit * (t["thread"] + 1), 15, "thread %d's work" % t["thread"])
+        # At the join barrier, or at the loop's own barrier where the compiler keeps it
+        # (flang): the program's own clock says how long each thread waited.
+        near(t["join_wait_ns"] + t["barrier_wait_ns"], facts["waits_ms"][t["thread"]], 10,
+             "thread %d's waits at barriers (the program's own clock)" % t["thread"])
+        check(t["implicit_tasks"] == 1, "thread %d ran one implicit task" % t["thread"])
+    sched = r["efficiency"]["scheduling"]
+    want = max(t["work_ns"] for t in r["threads"]) / r["wall_ns"]
+    check(sched is not None and abs(sched - want) <= 0.0005, "scheduling %s = max work / wall %.4f" % (sched, want))
+    lb_b = b["efficiency"]["load_balance"]
+    check(lb_b is not None and lb_b >= 0.95, "the balanced region's load balance %s >= 0.95" % lb_b)
+    ser = doc["efficiency"]["serialization"]
+    check(ser is not None and abs(ser - facts["serialization"]) <= 0.03,
+          "serialization %s, the program's own %s +- 0.03" % (ser, facts["serialization"]))
+    check(doc["serial_ns"] / MS >= 300, "serial time %.1f ms >= the 300 ms section" % (doc["serial_ns"] / MS))
+    run = doc["efficiency"]
+    product = run["serialization"] * run["load_balance"] * run["scheduling"]
+    check(abs(run["parallel"] - product) <= 0.0005, "the run's parallel efficiency is the product")
+
+
+def case_nested(doc, facts):
+    unit = facts["unit_ms"]
+    src = "ompt_nested.c"
+    outer, inner = region_at(doc, src, facts["outer_line"]), region_at(doc, src, facts["inner_line"])
+    off_outer = region_at(doc, src, facts["off_outer_line"])
+    off_inner = region_at(doc, src, facts["off_inner_line"])
+    if not (outer and inner and off_outer and off_inner):
+        return
+    check(outer["instances"] == 1 and outer["outermost_instances"] == 1, "outer: 1 outermost instance")
+    check(inner["instances"] == 2 and inner["outermost_instances"] == 0, "inner: 2 nested instances")
+    check(inner["team_sizes"] == [{"size": 2, "instances": 2, "wall_ns": inner["wall_ns"]}], "inner: teams of 2")
+    lb = inner["efficiency"]["load_balance"]
+    check(lb is not None and abs(lb - 0.75) <= 0.03, "inner load balance %s, 0.75 +- 0.03" % lb)
+    for t in inner["threads"]:
+        check(t["implicit_tasks"] == 2, "inner thread %d: 2 implicit tasks" % t["thread"])
+        near(t["work_ns"], 2 * unit * (t["thread"] + 1), 20, "inner thread %d's work" % t["thread"])
+    check([s["size"] for s in off_inner["team_sizes"]] == [1] and off_inner["instances"] == 2,
+          "nesting off: the inner region ran twice as a team of one thread")
+    check(len(off_inner["threads"]) == 1 and off_inner["threads"][0]["implicit_tasks"] == 2,
+          "nesting off: one thread number, 2 tasks")
+    near(off_inner["threads"][0]["work_ns"], 2 * unit, 20, "nesting off: the inner thread's work")
+    par = outer["wall_ns"] + off_outer["wall_ns"]
+    check(doc["parallel_ns"] == par, "parallel time is the outermost regions' only (%d, %d)" % (doc["parallel_ns"], par))
+
+
+def case_team_sizes(doc, facts):
+    unit = facts["unit_ms"]
+    src = "ompt_team_sizes.c"
+    r, b = region_at(doc, src, facts["sizes_line"]), region_at(doc, src, facts["barrier_line"])
+    if not r or not b:
+        return
+    check(r["instances"] == 3, "3 instances")
+    check(sorted((s["size"], s["instances"]) for s in r["team_sizes"]) == [(2, 1), (3, 1), (4, 1)],
+          "team sizes 2, 4, 3 once each: %s" % r["team_sizes"])
+    check([t["implicit_tasks"] for t in r["threads"]] == [3, 3, 2, 1], "tasks per thread number 3, 3, 2, 1")
+    wall_of = {s["size"]: s["wall_ns"] for s in r["team_sizes"]}
+    want = [wall_of[2] + wall_of[3] + wall_of[4]] * 2 + [wall_of[3] + wall_of[4], wall_of[4]]
+    check([t["wall_ns"] for t in r["threads"]] == want, "each thread number's wall: its instances'")
+    for t in r["threads"]:
+        near(t["work_ns"], unit * t["implicit_tasks"], 20, "thread %d's work" % t["thread"])
+    lb = r["efficiency"]["load_balance"]
+    check(lb is not None and abs(lb - 0.75) <= 0.03, "load balance %s, 0.75 +- 0.03" % lb)
+    t0 = b["threads"][0]
+    near(t0["barrier_wait_ns"], facts["barrier_wait_ms"], 10,
+         "thread 0's wait at the explicit barrier (the program's own clock)")
+    # The task (one unit) is run by the master inside its taskwait or by thread 1 inside
+    # its join barrier: work either way, never wait.
+    near(t0["work_ns"] + t0["taskwait_wait_ns"], 2 * unit, 15,
+         "the master's work and taskwait wait: its unit, then the task's run or wait")
+    near(sum(t["work_ns"] for t in b["threads"]), 4 * unit, 20,
+         "work summed: 1 + 2 units and the task's unit, whoever ran it")
+
+
+def case_own_tool(tool, program, tmp):
+    for named in (True, False):
+        out = os.path.join(tmp, "named" if named else "alone")
+        os.mkdir(out)
+        p = run(tool, program, out, name_tool=named)
+        check("own tool: 3 parallel regions" in p.stdout, "the program's own tool saw its 3 regions")
+        check("threads summed: 6" in p.stdout, "the program's answer unchanged")
+        # The runtime starts the program's own tool and does not read OMP_TOOL_LIBRARIES:
+        # the project's tool is never loaded (a later step says so: papi_run).
+        check(not glob.glob(os.path.join(out, "ompt_*.json")), "the project's tool not loaded")
+
+
+def case_fork(tool, program, tmp):
+    extra, how = runtime_env(program)
+    env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=tmp, OMP_TOOL_LIBRARIES=tool, **extra)
+    p = subprocess.run([program], env=env, capture_output=True, text=True, timeout=60)
+    print("ran %s (%s): exit %d" % (os.path.basename(program), how, p.returncode))
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0, "the program and its child exit 0")
+    child = facts_of(p).get("child")
+    said = [ln for ln in p.stderr.splitlines() if ln.startswith("papi_ompt:")]
+    check(len(said) == 1 and ("process %s, forked from" % child) in said[0],
+          "one line says the forked child %s reports nothing: %s" % (child, said))
+    doc = report_of(tmp)
+    if doc is not None:
+        check(doc["pid"] != child, "the file is the parent's")
+        check(len(doc["regions"]) == 2 and all(r["instances"] == 1 for r in doc["regions"]),
+              "the parent's 2 regions, once each")
+
+
+def case_fake_runtime(tool, program, tmp):
+    out = os.path.join(tmp, "fake")
+    os.mkdir(out)
+    env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=out)
+    p = subprocess.run([program, tool], env=env, capture_output=True, text=True, timeout=60)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0, "the fake runtime exits 0")
+    for name in ("sync_region_wait", "thread_end"):
+        check(sum("does not support the %s callback" % name in ln for ln in p.stderr.splitlines()) == 1,
+              "one line says %s is not supported" % name)
+    doc = report_of(out, unsupported=["thread_end", "sync_region_wait"])
+    facts = facts_of(p)
+    if doc is None or not check(facts.get("initialized") is True, "the tool initialized"):
+        return
+    unit = facts["unit_ms"]
+    check(doc["runtime"] == "fake runtime 1.0" and doc["omp_version"] == 201811, "the runtime's version kept")
+    check(len(doc["regions"]) == 2, "two regions")
+    r = doc["regions"][0]
+    a = doc["regions"][-1]
+    check(a["name"] == "(no code address)" and "address" not in a and a["function"] == "",
+          "a region without a code address is named so: %s" % a["name"])
+    check(a["team_sizes"] == [{"size": 1, "instances": 1, "wall_ns": a["wall_ns"]}], "a team of one")
+    near(a["threads"][0]["work_ns"], unit, 10, "its one thread's work (no join barrier)")
+    check(r["function"] == "fake_site", "named by its code address's function: %s" % r["name"])
+    check(r["instances"] == 1 and r["team_sizes"][0]["size"] == 2, "one instance of a team of 2")
+    work = [t["work_ns"] for t in r["threads"]]
+    near(work[0], unit, 10, "thread 0's work")
+    near(work[1], 2 * unit, 10, "thread 1's work, ended at its join barrier, not at its late end")
+    near(r["threads"][0]["join_wait_ns"], unit, 10, "thread 0's join wait")
+    near(r["threads"][1]["join_wait_ns"], 0, 10, "thread 1's join wait")
+    lb = r["efficiency"]["load_balance"]
+    check(lb is not None and abs(lb - 0.75) <= 0.03, "load balance %s, 0.75 +- 0.03" % lb)
+    check(doc["serial_ns"] / MS >= unit, "the serial unit after the region is serial time")
+    none = os.path.join(tmp, "none")
+    os.mkdir(none)
+    p = subprocess.run([program, tool, "no-set-callback"], env=dict(env, PAPI_OMPT_OUTPUT_DIR=none),
+                       capture_output=True, text=True, timeout=60)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0 and '"initialized": false' in p.stdout, "without ompt_set_callback the tool declines")
+    check("has no ompt_set_callback: the tool is off" in p.stderr, "and says so in one line")
+    check(not os.listdir(none), "and writes nothing")
+
+
+def main(argv):
+    if len(argv) != 4 or argv[0] != "--tool":
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|own_tool|fake_runtime|fork PROGRAM",
+              file=sys.stderr)
+        return 2
+    tool, case, program = argv[1], argv[2], argv[3]
+    tmp = tempfile.mkdtemp(prefix="ompt_")
+    if case in ("own_tool", "fake_runtime", "fork"):
+        {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime, "fork": case_fork}[case](tool, program, tmp)
+        return verdict("ompt_" + case, scratch=tmp)
+    p = run(tool, program, tmp)
+    doc = report_of(tmp)
+    if doc is not None:
+        {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes}[case](doc, facts_of(p))
+    return verdict("ompt_" + case, scratch=tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
