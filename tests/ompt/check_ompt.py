@@ -5,11 +5,15 @@ naming the tool and PAPI_OMPT_OUTPUT_DIR a fresh folder; its stdout's last line 
 object of its own facts (its clock's serialization, the directives' lines); the tool's
 ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
 
-  balance     thread t of 4 works (t+1) units: load balance 0.625 +- 0.03, work per thread
-              within 15 ms of its units, the region's wall and each thread's waits at
-              barriers within 10 ms of the program's own clock; serialization within 0.03
-              of the program's own; both regions named function (file:line) at their
-              directive (or a neighbour: region_at);
+  balance     thread t of 4 works (t+1) units: each thread's work within its body timed
+              by the program (from its start, and from the fork), the load balances
+              within what those bounds allow and equal to mean over max work, the
+              region's wall, each thread's waits at barriers within 10 ms and the time
+              in parallel regions within 20 ms of the program's own clock; where the
+              program's clock says the sleeps kept their length, load balance 0.625 +-
+              0.03 and work within 15 ms of its units, and where the runtime's own start
+              and end took under 20 ms, serialization within 0.03 of the program's own;
+              both regions named function (file:line) at their directive (region_at);
   nested      an inner region of 2 x 2 instances, none outermost, load balance 0.75, apart
               from its outer region; with nesting off, teams of one thread;
   team_sizes  one region with teams of 2, 4, 3: tasks and wall time per thread number;
@@ -141,19 +145,54 @@ def near(value_ns, want_ms, tol_ms, what):
                  "%s: %s ms, %g +- %g" % (what, value_ns and round(value_ns / MS, 1), want_ms, tol_ms))
 
 
+def bounded(work_ns, body, what):
+    """A thread's work lies between its body timed from its own start (the least) and
+    from the fork (the most, with 10 ms for the loop's end and the barrier's arrival)."""
+    lo, hi = body
+    return check(work_ns is not None and lo - 2 <= work_ns / MS <= hi + 10,
+                 "%s: %s ms, within its body %.1f..%.1f ms (the program's own clock)"
+                 % (what, work_ns and round(work_ns / MS, 1), lo, hi))
+
+
+def lb_bounds(bodies):
+    """The least and most load balance (mean over max) of works within the bodies' bounds."""
+    lo = [b[0] for b in bodies]
+    hi = [b[1] + 10 for b in bodies]
+    return (sum(lo) / len(lo)) / max(hi), min(1.0, (sum(hi) / len(hi)) / max(lo))
+
+
 def case_balance(doc, facts):
     unit = facts["unit_ms"]
     r = region_at(doc, facts["file"], facts["imbalanced_line"], nth=0)
     b = region_at(doc, facts["file"], facts["balanced_line"], nth=1)
     if not r or not b:
         return
+    # A loaded machine wakes sleeping threads late: the program's own clock says by how
+    # much. Where every body kept its length (5 ms), the known answers are checked; on
+    # every run, each thread's work within its body's bounds and the efficiencies within
+    # those the bounds allow.
+    body, b_body = facts["body_ms"], facts["balanced_body_ms"]
+    quiet = all(abs(x[0] - unit * (t + 1)) <= 5 and x[1] - x[0] <= 5 for t, x in enumerate(body)) \
+        and all(abs(x[0] - unit) <= 5 and x[1] - x[0] <= 5 for x in b_body)
+    if not quiet:
+        print("note: a loaded machine (the bodies from their starts and from the fork, ms: %s, "
+              "%s): the known answers are checked against the program's own clock" % (body, b_body))
     check(r["instances"] == 1 and r["outermost_instances"] == 1, "the loop's region: 1 outermost instance")
     check([s["size"] for s in r["team_sizes"]] == [4], "a team of 4")
     lb = r["efficiency"]["load_balance"]
-    check(lb is not None and abs(lb - 0.625) <= 0.03, "load balance %s, 0.625 +- 0.03" % lb)
+    work = [t["work_ns"] for t in sorted(r["threads"], key=lambda t: t["thread"])]
+    check(lb is not None and len(work) == 4 and abs(lb - sum(work) / 4 / max(work)) <= 0.001,
+          "load balance %s = mean over max of the threads' work" % lb)
+    if quiet:
+        check(lb is not None and abs(lb - 0.625) <= 0.03, "load balance %s, 0.625 +- 0.03" % lb)
+    least, most = lb_bounds(body)
+    check(lb is not None and least - 0.01 <= lb <= most + 0.01,
+          "load balance %s within %.4f..%.4f (the program's own clock)" % (lb, least, most))
     near(r["wall_ns"], facts["region_ms"], 10, "the region's wall time (the program's own clock)")
     for t in r["threads"]:
-        near(t["work_ns"], unit * (t["thread"] + 1), 15, "thread %d's work" % t["thread"])
+        if quiet:
+            near(t["work_ns"], unit * (t["thread"] + 1), 15, "thread %d's work" % t["thread"])
+        bounded(t["work_ns"], body[t["thread"]], "thread %d's work" % t["thread"])
         # At the join barrier, or at the loop's own barrier where the compiler keeps it
         # (flang): the program's own clock says how long each thread waited.
         near(t["join_wait_ns"] + t["barrier_wait_ns"], facts["waits_ms"][t["thread"]], 10,
@@ -163,10 +202,35 @@ def case_balance(doc, facts):
     want = max(t["work_ns"] for t in r["threads"]) / r["wall_ns"]
     check(sched is not None and abs(sched - want) <= 0.0005, "scheduling %s = max work / wall %.4f" % (sched, want))
     lb_b = b["efficiency"]["load_balance"]
-    check(lb_b is not None and lb_b >= 0.95, "the balanced region's load balance %s >= 0.95" % lb_b)
+    if quiet:
+        check(lb_b is not None and lb_b >= 0.95, "the balanced region's load balance %s >= 0.95" % lb_b)
+    least, most = lb_bounds(b_body)
+    check(lb_b is not None and least - 0.01 <= lb_b <= most + 0.01,
+          "the balanced region's load balance %s within %.4f..%.4f (the program's own clock)"
+          % (lb_b, least, most))
+    for t in b["threads"]:
+        bounded(t["work_ns"], b_body[t["thread"]], "balanced region, thread %d's work" % t["thread"])
+    # Serialization is over the tool's run, from the runtime's start to the exit: the
+    # program's clock starts after the first and ends before the second. The time in
+    # parallel regions agrees on every run; where the runtime took under 20 ms of its own
+    # around the program's window, the serialization itself.
     ser = doc["efficiency"]["serialization"]
-    check(ser is not None and abs(ser - facts["serialization"]) <= 0.03,
-          "serialization %s, the program's own %s +- 0.03" % (ser, facts["serialization"]))
+    prog_wall_ns = facts["wall_s"] * 1e9
+    prog_parallel_ns = facts["serialization"] * prog_wall_ns
+    check(abs(doc["parallel_ns"] - prog_parallel_ns) <= 20 * MS,
+          "time in parallel regions %.1f ms, the program's own %.1f ms +- 20"
+          % (doc["parallel_ns"] / MS, prog_parallel_ns / MS))
+    check(ser is not None and abs(ser - doc["parallel_ns"] / doc["wall_ns"]) <= 0.0005,
+          "serialization %s = parallel over wall time" % ser)
+    outside = (doc["wall_ns"] - prog_wall_ns) / MS
+    check(outside >= -1, "the tool's run %.1f ms holds the program's %.1f ms"
+          % (doc["wall_ns"] / MS, prog_wall_ns / MS))
+    if outside <= 20:
+        check(ser is not None and abs(ser - facts["serialization"]) <= 0.03,
+              "serialization %s, the program's own %s +- 0.03" % (ser, facts["serialization"]))
+    else:
+        print("note: the runtime's start and end took %.1f ms outside the program's clock: "
+              "serialization %s, the program's own %s" % (outside, ser, facts["serialization"]))
     check(doc["serial_ns"] / MS >= 300, "serial time %.1f ms >= the 300 ms section" % (doc["serial_ns"] / MS))
     run = doc["efficiency"]
     product = run["serialization"] * run["load_balance"] * run["scheduling"]
