@@ -9,7 +9,11 @@ given as the key of the JSON writer's calls (jw_int(w, "name", ...)) or of papi_
 json_member("name", ...) and, in the writers that print their JSON with format strings
 (the MPI wrapper, the trace writer, papi_run's stat lines), every \\"name\\": in a literal.
 Names made at run time (event and metric names, ids) are not literals and are what the
-schemas' additionalProperties describe."""
+schemas' additionalProperties describe.
+
+The job's profile (job_profile_RUNID.json) has one writer, papi_run's merge: a Python
+source (python/, tests/) that makes a document of its kind merges profiles a second
+time (tests make theirs with papi_run --merge: tests/common/profile_fixture.py)."""
 import glob
 import json
 import os
@@ -55,6 +59,8 @@ WRITERS = {
 JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w&>.-]+\s*,\s*\"([^\"]+)\"")
 # papi_decode's helper takes the key first: json_member("name", value, last).
 MEMBER_KEY = re.compile(r"\bjson_member\(\s*\"([^\"]+)\"")
+# Documents papi_run alone makes, by their "kind".
+ONE_WRITER = {"profile_job": "src-c/utils/papi_run/run_sample_merge.c"}
 # perf stat -j's keys have hyphens (counter-value, pcnt-running).
 ESCAPED_KEY = re.compile(r"\\\"([A-Za-z_][A-Za-z0-9_-]*)\\\"\s*:")
 
@@ -96,6 +102,13 @@ def main():
                     line = text[:text.find('"%s"' % key) if '"%s"' % key in text else text.find(key)].count("\n") + 1
                     fails.append("%s:%d: member %r is not a field of schema/%s.schema.json: "
                                  "document it there first" % (os.path.relpath(f, top), line, key, kind))
+    for path in sorted(glob.glob(os.path.join(top, "python", "**", "*.py"), recursive=True) +
+                       glob.glob(os.path.join(top, "tests", "**", "*.py"), recursive=True)):
+        text = open(path, errors="replace").read()
+        for kind, writer in ONE_WRITER.items():
+            if re.search(r"[\"']kind[\"']\s*:\s*[\"']%s[\"']" % kind, text):
+                fails.append("%s makes a %s document: %s writes them (papi_run --merge)"
+                             % (os.path.relpath(path, top), kind, writer))
     for f in fails:
         print("FAIL:", f)
     if checked < 50:
