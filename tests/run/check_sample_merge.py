@@ -17,7 +17,9 @@ papi_run's folder.
   report  papi_report on COPY with papi_run on PATH writes the same profile_functions.csv
           and profile.folded as on the run's folder (papi_run --merge wrote the job file);
           without papi_run (PATH of python only): one line naming papi_run --merge DIR,
-          no profile files, the rest of the report written, exit 0."""
+          no profile files, the rest of the report written, exit 0; on an older
+          papi_run's files (no run header lines) papi_report passes on papi_run's one
+          line of what the job file lacks and writes the profile files."""
 import glob
 import json
 import os
@@ -108,9 +110,9 @@ def refused(papi_run, args, want, folder):
     print("refused: papi_run %s: %s" % (" ".join(args), lines[0]))
 
 
-def older_files(papi_run, want, old, older):
-    """An older papi_run's .sample files (no "# run_..." and "# metric" lines) merged: exit
-    0, one line saying what the job file lacks, the run's id, no metrics, the rest equal."""
+def strip_header(old, older):
+    """older: a copy of old as an older papi_run left it: no job file, no folded files, no
+    run header and metric lines in the .sample files."""
     shutil.copytree(old, older)
     for f in glob.glob(os.path.join(older, "job_profile_*.json")) + glob.glob(os.path.join(older, "*.folded")):
         os.remove(f)
@@ -121,6 +123,12 @@ def older_files(papi_run, want, old, older):
             fail("%s: %d header lines, expected 4" % (f, len(lines) - len(kept)))
         with open(f, "w") as out:
             out.writelines(kept)
+
+
+def older_files(papi_run, want, old, older):
+    """An older papi_run's .sample files (no "# run_..." and "# metric" lines) merged: exit
+    0, one line saying what the job file lacks, the run's id, no metrics, the rest equal."""
+    strip_header(old, older)
     rc, so, se = run([papi_run, "--merge", older])
     said = [ln for ln in se.splitlines() if "older papi_run" in ln]
     if rc != 0 or len(said) != 1 or not all(w in said[0] for w in ("command, start and host",
@@ -189,6 +197,14 @@ def case_report(papi_run, prog, papi_report, tmp):
             fail("papi_report's %s differs on the folder without the job file" % name)
     job(old)  # papi_run --merge left it there
     print("with papi_run: profile_functions.csv, profile.folded, profile_stacks.csv the same")
+    older = os.path.join(tmp, "older")
+    strip_header(out, older)
+    se, files = report(papi_report, older, os.path.join(tmp, "rep_older"), path)
+    said = [ln for ln in se.splitlines() if "older papi_run" in ln]
+    if len(said) != 1 or "profile_functions.csv" not in files:
+        fail("papi_report on an older papi_run's files: stderr %r (want papi_run's one line of "
+             "what the job file lacks), profile files %s" % (se, sorted(files)))
+    print("older files: %s" % said[0])
 
 
 def main():
