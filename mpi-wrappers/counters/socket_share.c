@@ -35,6 +35,17 @@ int pmpi_socket_wide_event(const char *name)
     return 0;
 }
 
+int pmpi_node_device_event(const char *name)
+{
+    static const char *const devices[] = {"nvml:::", "rocm_smi:::", "amdgpu:::", "powercap:::"};
+    if (pmpi_socket_wide_event(name))
+        return 0; /* a powercap sum: its socket's reader's */
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
+        if (strncmp(name, devices[i], strlen(devices[i])) == 0)
+            return 1;
+    return 0;
+}
+
 static int package_of_cpu(int cpu)
 {
     char path[96];
