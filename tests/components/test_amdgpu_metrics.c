@@ -8,7 +8,9 @@
  * units (mC, uW, Hz, uJ) rewritten between PAPI_start and PAPI_read; the energy counted
  * from PAPI_start; a file cut short and a revision changed while counting fail the read
  * with the file and the reason; at PAPI_library_init an unknown revision and a truncated
- * file each give one clause of the caveat line, their cards' other events listed. */
+ * file each give one clause of the caveat line, their cards' other events listed. MI300's
+ * v1.5 and v1.4 (per-instance clocks, XGMI traffic counted from PAPI_start in bytes) and
+ * an APU's v2.4 (activity in hundredths of a percent) read exactly too. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ static char scratch[512];
 
 /* A gpu_metrics file: the header, every field all ones, then the fields set. */
 struct blob {
-    uint8_t b[256];
+    uint8_t b[512];
     size_t n;
 };
 
@@ -206,7 +208,7 @@ static void test_unknown_and_truncated(void)
     CHECK(!PAPI_get_component_info(cidx)->disabled, "amdgpu disabled: %s", caveat);
     CHECK(caveat && strstr(caveat, "card0: gpu_metrics is of revision 1.9 (format_revision 1, "
                                    "content_revision 9), which this build does not decode (it "
-                                   "knows 1.1-1.3, 2.1-2.2)"),
+                                   "knows 1.1-1.5, 2.1-2.4)"),
           "unknown revision: '%s'", caveat ? caveat : "");
     CHECK(caveat && strstr(caveat, "card1: gpu_metrics v2.2 holds 40 bytes (its header says "
                                    "128), the revision's fields take 128: truncated"),
@@ -217,6 +219,91 @@ static void test_unknown_and_truncated(void)
           "events of a file not decoded are listed");
     CHECK_RET(PAPI_event_name_to_code(A "card0:power1_average", &code), PAPI_OK);
     CHECK_RET(PAPI_event_name_to_code(A "card1:power1_input", &code), PAPI_OK);
+    PAPI_shutdown();
+}
+
+/* MI300's revisions: card0 v1.5 (360 bytes: energy at 88, XGMI read counters at 176,
+ * clocks at 312), card1 v1.4 (288 bytes: energy at 24, XGMI write counters at 168,
+ * clocks at 240); then card1 an APU's v2.4 (168 bytes, activity in 0.01 %). */
+static void card0_v15(uint64_t energy, uint64_t xgmi_read_kib)
+{
+    struct blob m;
+    blob_init(&m, 1, 5, 360);
+    set16(&m, 4, 70);   /* temperature_hotspot */
+    set16(&m, 10, 550); /* curr_socket_power, W */
+    set16(&m, 12, 99);  /* average_gfx_activity */
+    set16(&m, 16, 5);   /* vcn_activity[0] */
+    set64(&m, 88, energy);
+    set64(&m, 176, xgmi_read_kib); /* xgmi_read_data_acc[0] */
+    set16(&m, 312, 2100);          /* current_gfxclk[0] */
+    set16(&m, 314, 2050);          /* current_gfxclk[1] */
+    set16(&m, 352, 1300);          /* current_uclk */
+    blob_put(CARD0 "gpu_metrics", &m, m.n);
+}
+
+static void card1_v14(uint64_t xgmi_write_kib)
+{
+    struct blob m;
+    blob_init(&m, 1, 4, 288);
+    set16(&m, 6, 80); /* temperature_mem */
+    set64(&m, 24, 0);
+    set64(&m, 168 + 7 * 8, xgmi_write_kib); /* xgmi_write_data_acc[7] */
+    set16(&m, 240, 1900);                   /* current_gfxclk[0] */
+    set16(&m, 280, 1200);                   /* current_uclk */
+    blob_put(CARD1 "gpu_metrics", &m, m.n);
+}
+
+static void test_mi300(void)
+{
+    card0_v15(500000, 1000);
+    card1_v14(500);
+    init_or_die();
+    PAPI_event_info_t ev;
+    int code;
+    event_info_of(A "card0:gpu_metrics:xgmi_read_data_acc_0", &ev);
+    CHECK(strcmp(ev.units, "B") == 0 && strstr(ev.long_descr, "(gpu_metrics v1.5, card0)"),
+          "xgmi: units '%s' descr '%s'", ev.units, ev.long_descr);
+    event_info_of(A "card1:gpu_metrics:current_gfxclk_0", &ev);
+    CHECK(strcmp(ev.units, "Hz") == 0 && strstr(ev.long_descr, "(gpu_metrics v1.4, card1)"),
+          "clock: units '%s' descr '%s'", ev.units, ev.long_descr);
+    CHECK(PAPI_event_name_to_code(A "card0:gpu_metrics:current_gfxclk_2", &code) != PAPI_OK,
+          "an instance left all ones is listed");
+    const char *const evs[] = {
+        A "card0:gpu_metrics:temperature_hotspot",  A "card0:gpu_metrics:curr_socket_power",
+        A "card0:gpu_metrics:average_gfx_activity", A "card0:gpu_metrics:vcn_activity_0",
+        A "card0:gpu_metrics:energy_accumulator",   A "card0:gpu_metrics:xgmi_read_data_acc_0",
+        A "card0:gpu_metrics:current_gfxclk_1",     A "card0:gpu_metrics:current_uclk",
+        A "card1:gpu_metrics:temperature_mem",      A "card1:gpu_metrics:xgmi_write_data_acc_7",
+        A "card1:gpu_metrics:current_gfxclk_0",     A "card1:gpu_metrics:current_uclk"};
+    long long v[12];
+    int es = named_set(evs, 12);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    card0_v15(500000 + 65536, 3000); /* 1 J; 2000 KiB read */
+    card1_v14(600);                  /* 100 KiB written */
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    const long long want[12] = {70000,      550000000,  99,    5,      1000000,    2048000,
+                                2050000000, 1300000000, 80000, 102400, 1900000000, 1200000000};
+    expect_values(evs, v, want, 12);
+    free_set(&es);
+    PAPI_shutdown();
+
+    struct blob m;
+    blob_init(&m, 2, 4, 168);
+    set16(&m, 4, 4000);  /* temperature_gfx, 0.01 C */
+    set16(&m, 28, 4525); /* average_gfx_activity, 0.01 % */
+    blob_put(CARD1 "gpu_metrics", &m, m.n);
+    init_or_die();
+    const char *const apu[] = {A "card1:gpu_metrics:temperature_gfx",
+                               A "card1:gpu_metrics:average_gfx_activity"};
+    event_info_of(apu[1], &ev);
+    CHECK(strcmp(ev.units, "0.01%") == 0 && strstr(ev.long_descr, "(gpu_metrics v2.4, card1)"),
+          "v2.4 activity: units '%s' descr '%s'", ev.units, ev.long_descr);
+    es = named_set(apu, 2);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    const long long want_apu[2] = {40000, 4525};
+    expect_values(apu, v, want_apu, 2);
+    free_set(&es);
     PAPI_shutdown();
 }
 
@@ -238,6 +325,7 @@ int main(int argc, char **argv)
     }
     PAPI_shutdown();
     test_unknown_and_truncated();
+    test_mi300();
     remove_tree(scratch);
     return test_done("test_amdgpu_metrics");
 }

@@ -2,8 +2,8 @@
  * the same 4-byte header (structure_size: u16, format_revision: u8, content_revision:
  * u8); the fields follow at the offsets of the kernel's naturally aligned structures.
  * Revisions 1.0 and 2.0 are not naturally aligned (the kernel itself advises against
- * them) and later ones (1.4+, 2.3+) have other layouts: each is said by name, never
- * decoded with a wrong layout. A field the firmware does not fill stays all ones (the
+ * them), and any this file has no table for (1.6+, 2.5+, 3.x) has another layout: each
+ * is said by name, never decoded with a wrong layout. A field the firmware does not fill stays all ones (the
  * driver's initial value): such a field gives no value, never a made-up one. */
 #include <stdio.h>
 #include <string.h>
@@ -13,17 +13,35 @@
 #define HEADER_BYTES 4
 
 /* How a raw field becomes a value in the component's units. */
-enum kind { K_TEMP_C, K_TEMP_CC, K_PCT, K_POWER_W, K_POWER_MW, K_MHZ, K_MV, K_RPM, K_ENERGY };
+enum kind {
+    K_TEMP_C,
+    K_TEMP_CC,
+    K_PCT,
+    K_POWER_W,
+    K_POWER_MW,
+    K_MHZ,
+    K_MV,
+    K_RPM,
+    K_ENERGY,
+    K_KIB
+};
 
 struct fdef {
     struct amdgpu_metrics_field f;
     unsigned short off;
-    unsigned char size, kind, first; /* first: the content revision that added it */
+    /* first, last: the content revisions that have it in this form */
+    unsigned char size, kind, first, last;
 };
 
-#define F16(name, units, what, off, kind, first)    \
-    {                                               \
-        {name, units, what, 0}, off, 2, kind, first \
+#define F16R(name, units, what, off, kind, first, last)   \
+    {                                                     \
+        {name, units, what, 0}, off, 2, kind, first, last \
+    }
+#define F16(name, units, what, off, kind, first) F16R(name, units, what, off, kind, first, 255)
+#define ENERGY(off)                                                                        \
+    {                                                                                      \
+        {"energy_accumulator", "uJ", "energy, in microjoules (2^-16 J steps)", 1}, off, 8, \
+            K_ENERGY, 1, 255                                                               \
     }
 #define TEMP(name, off, kind, first) \
     F16(name, "mC", "temperature, in millidegrees Celsius", off, kind, first)
@@ -43,7 +61,7 @@ static const struct fdef v1[] = {
     ACT("average_umc_activity", "memory controller activity, percent", 18),
     ACT("average_mm_activity", "multimedia (VCN) activity, percent", 20),
     POWER("average_socket_power", "average socket power, in microwatts", 22, K_POWER_W),
-    {{"energy_accumulator", "uJ", "energy, in microjoules (2^-16 J steps)", 1}, 24, 8, K_ENERGY, 1},
+    ENERGY(24),
     CLOCK("average_gfxclk_frequency", 40),
     CLOCK("average_socclk_frequency", 42),
     CLOCK("average_uclk_frequency", 44),
@@ -73,8 +91,13 @@ static const struct fdef v1[] = {
 static const struct fdef v2[] = {
     TEMP("temperature_gfx", 4, K_TEMP_CC, 1),
     TEMP("temperature_soc", 6, K_TEMP_CC, 1),
-    ACT("average_gfx_activity", "graphics engine activity, percent", 28),
-    ACT("average_mm_activity", "multimedia (VCN) activity, percent", 30),
+    F16R("average_gfx_activity", "%", "graphics engine activity, percent", 28, K_PCT, 1, 3),
+    F16R("average_mm_activity", "%", "multimedia (VCN) activity, percent", 30, K_PCT, 1, 3),
+    /* 2.4 says its unit: hundredths of a percent, given as they are (as nvml's GPM) */
+    F16("average_gfx_activity", "0.01%", "graphics engine activity, hundredths of a percent", 28,
+        K_PCT, 4),
+    F16("average_mm_activity", "0.01%", "multimedia (VCN) activity, hundredths of a percent", 30,
+        K_PCT, 4),
     POWER("average_socket_power", "average socket (APU) power, in microwatts", 40, K_POWER_MW),
     POWER("average_cpu_power", "average CPU power, in microwatts", 42, K_POWER_MW),
     POWER("average_soc_power", "average SoC power, in microwatts", 44, K_POWER_MW),
@@ -93,6 +116,40 @@ static const struct fdef v2[] = {
     CLOCK("current_dclk", 86),
 };
 
+/* struct gpu_metrics_v1_4, v1_5 (MI300): temperatures in C, power in W, activity per
+ * VCN, clocks per instance (XCD...), the XGMI links' traffic accumulated in KiB. The two
+ * differ in where the energy (e), the XGMI counters (x) and the clocks (c) begin: 1.5
+ * inserts the JPEG engines' activity and the PCIe NAK counts before them. */
+#define XGMI(dir, i, off)                                                                    \
+    {                                                                                        \
+        {"xgmi_" dir "_data_acc_" #i, "B", "XGMI link " #i " " dir " traffic, in bytes", 1}, \
+            off + 8 * i, 8, K_KIB, 1, 255                                                    \
+    }
+#define XGMI_LINKS(dir, x)                                                               \
+    XGMI(dir, 0, x), XGMI(dir, 1, x), XGMI(dir, 2, x), XGMI(dir, 3, x), XGMI(dir, 4, x), \
+        XGMI(dir, 5, x), XGMI(dir, 6, x), XGMI(dir, 7, x)
+#define CLOCKS4(name, c) \
+    CLOCK(name "_0", c), CLOCK(name "_1", c + 2), CLOCK(name "_2", c + 4), CLOCK(name "_3", c + 6)
+#define CLOCKS8(name, c)                                                                           \
+    CLOCKS4(name, c), CLOCK(name "_4", c + 8), CLOCK(name "_5", c + 10), CLOCK(name "_6", c + 12), \
+        CLOCK(name "_7", c + 14)
+#define MI300_FIELDS(e, x, c)                                                                   \
+    TEMP("temperature_hotspot", 4, K_TEMP_C, 1), TEMP("temperature_mem", 6, K_TEMP_C, 1),       \
+        TEMP("temperature_vrsoc", 8, K_TEMP_C, 1),                                              \
+        POWER("curr_socket_power", "socket power, in microwatts", 10, K_POWER_W),               \
+        ACT("average_gfx_activity", "graphics engine activity, percent", 12),                   \
+        ACT("average_umc_activity", "memory controller activity, percent", 14),                 \
+        ACT("vcn_activity_0", "VCN 0 activity, percent", 16),                                   \
+        ACT("vcn_activity_1", "VCN 1 activity, percent", 18),                                   \
+        ACT("vcn_activity_2", "VCN 2 activity, percent", 20),                                   \
+        ACT("vcn_activity_3", "VCN 3 activity, percent", 22), ENERGY(e), XGMI_LINKS("read", x), \
+        XGMI_LINKS("write", x + 64), CLOCKS8("current_gfxclk", c),                              \
+        CLOCKS4("current_socclk", c + 16), CLOCKS4("current_vclk0", c + 24),                    \
+        CLOCKS4("current_dclk0", c + 32), CLOCK("current_uclk", c + 40)
+
+static const struct fdef v14[] = {MI300_FIELDS(24, 104, 240)};
+static const struct fdef v15[] = {MI300_FIELDS(88, 176, 312)};
+
 #define NFIELDS(a) ((int)(sizeof a / sizeof a[0]))
 
 /* The revisions decoded: header values, the structure's size, its fields. */
@@ -102,14 +159,15 @@ static const struct layout {
     const struct fdef *fields;
     int nfields;
 } layouts[] = {
-    {1, 1, 96, v1, NFIELDS(v1)},  {1, 2, 104, v1, NFIELDS(v1)}, {1, 3, 120, v1, NFIELDS(v1)},
-    {2, 1, 120, v2, NFIELDS(v2)}, {2, 2, 128, v2, NFIELDS(v2)},
+    {1, 1, 96, v1, NFIELDS(v1)},    {1, 2, 104, v1, NFIELDS(v1)},   {1, 3, 120, v1, NFIELDS(v1)},
+    {1, 4, 288, v14, NFIELDS(v14)}, {1, 5, 360, v15, NFIELDS(v15)}, {2, 1, 120, v2, NFIELDS(v2)},
+    {2, 2, 128, v2, NFIELDS(v2)},   {2, 3, 152, v2, NFIELDS(v2)},   {2, 4, 168, v2, NFIELDS(v2)},
 };
 #define NLAYOUTS ((int)(sizeof layouts / sizeof layouts[0]))
 
 const char *amdgpu_metrics_known(void)
 {
-    return "1.1-1.3, 2.1-2.2";
+    return "1.1-1.5, 2.1-2.4";
 }
 
 int amdgpu_metrics_header(const uint8_t *buf, size_t n, struct amdgpu_metrics_rev *rev)
@@ -138,7 +196,7 @@ static const struct fdef *field_def(int layout, int i)
         return NULL;
     const struct layout *l = &layouts[layout];
     for (int k = 0; k < l->nfields; k++)
-        if (l->fields[k].first <= l->content && i-- == 0)
+        if (l->fields[k].first <= l->content && l->content <= l->fields[k].last && i-- == 0)
             return &l->fields[k];
     return NULL;
 }
@@ -161,6 +219,8 @@ static uint64_t convert(int kind, uint64_t raw)
         return raw * 1000000;
     case K_POWER_MW:
         return raw * 1000;
+    case K_KIB:
+        return raw * 1024;
     case K_ENERGY: /* 2^-16 J = 15625/1024 uJ, without overflow */
         return raw / 1024 * 15625 + raw % 1024 * 15625 / 1024;
     default:

@@ -1,9 +1,9 @@
 /* amdgpu_metrics.h: the amdgpu driver's binary gpu_metrics file
  * (/sys/class/drm/cardN/device/gpu_metrics) decoded by its header's format and content
  * revision (amdgpu_metrics.c). The layouts are the kernel's public structures
- * (kgd_pp_interface.h: struct gpu_metrics_v1_x for discrete GPUs, v2_x for APUs); a
- * value is converted to the units of the component's hwmon events (mC, uW, Hz) so that a
- * card reads alike through either file. Pure functions on a buffer: the component reads
+ * (kgd_pp_interface.h: struct gpu_metrics_v1_1..v1_5 for discrete GPUs, v2_1..v2_4 for
+ * APUs); a value is converted to the units of the component's hwmon events (mC, uW, Hz)
+ * so that a card reads alike through either file. Pure functions on a buffer: the component reads
  * the file (amdgpu_component.c). */
 #ifndef PAPI_AMDGPU_METRICS_H
 #define PAPI_AMDGPU_METRICS_H
@@ -46,7 +46,7 @@ PAPI_INTERNAL const struct amdgpu_metrics_field *amdgpu_metrics_field(int layout
  * _CHANGED (buf is of another layout) or _ABSENT. */
 PAPI_INTERNAL int amdgpu_metrics_value(int layout, int i, const uint8_t *buf, size_t n,
                                        uint64_t *value);
-/* The revisions decoded, for a reason: "1.1-1.3, 2.1-2.2". */
+/* The revisions decoded, for a reason: "1.1-1.5, 2.1-2.4". */
 PAPI_INTERNAL const char *amdgpu_metrics_known(void);
 /* The words for err of a buffer whose header gave rev (one line, no newline). */
 PAPI_INTERNAL void amdgpu_metrics_explain(int err, const struct amdgpu_metrics_rev *rev, size_t got,
