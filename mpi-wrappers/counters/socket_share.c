@@ -1,6 +1,6 @@
-/* socket_share.c: the pure choice of one reader per socket, which events are a socket's,
- * and this process's package (socket_share.h). The collective part that gathers the
- * node's packages is socket_layout.c. */
+/* socket_share.c: the pure choice of one reader per socket, which events are a socket's
+ * (and which a node device's), and this process's package (socket_share.h). The
+ * collective part that gathers the node's packages is socket_layout.c. */
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
