@@ -2,16 +2,24 @@
  * communicator, each rank's package from its CPU affinity), this rank's share
  * (socket_share.c), and at MPI_Finalize the socket reader's metric values handed to the
  * ranks on its socket. Both collective, on every rank or none: decided by the
- * environment alone (PAPI_MPI_METRICS naming a socket-wide metric). */
+ * environment alone (PAPI_MPI_METRICS naming a socket-wide metric). The node's devices
+ * (GPUs, powercap zones) that every rank reads are taken once per node into the job's
+ * totals over the same node communicator (pmpi_device_layout). */
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "component_counters.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "socket_layout.h"
 
 static struct pmpi_socket_share share = {0, 1, 1, -1};
 /* Kept until pmpi_socket_layout_free: the regions' energy is attributed over them too. */
 static MPI_Comm socket_comm = MPI_COMM_NULL, node_comm = MPI_COMM_NULL;
 static int laid_out, tried, node_ranks;
+/* Per node device event: the node's ranks counting it; 1 when this rank adds it to the
+ * job's totals. Set by pmpi_device_layout (device_done). */
+static int device_ranks[PMPI_MAX_EVENTS], device_first[PMPI_MAX_EVENTS], device_done;
 
 const struct pmpi_socket_share *pmpi_socket(void)
 {
@@ -75,6 +83,53 @@ int pmpi_layout_group_sum(int node, const int *in, int *out, int n)
         return -1;
     }
     return 0;
+}
+
+static int any_device_event(void)
+{
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        if (pmpi_node_device_event(pmpi_ev()->event_names[e]))
+            return 1;
+    return 0;
+}
+
+void pmpi_device_layout(int counting)
+{
+    int have[PMPI_MAX_EVENTS], lower[PMPI_MAX_EVENTS] = {0}, n = pmpi_ev()->nevents;
+    if (n == 0 || !any_device_event()) /* the same on every rank: the events are the job's */
+        return;
+    if (!tried)
+        pmpi_socket_layout(pmpi_id()->rank);
+    for (int e = 0; e < n; e++)
+        have[e] = counting && pmpi_node_device_event(pmpi_ev()->event_names[e]) &&
+                  pmpi_component_counting(e);
+    /* lower[e]: the node's ranks below this one that count e (Exscan leaves rank 0's) */
+    int me = 0;
+    if (node_comm != MPI_COMM_NULL) {
+        PMPI_Comm_rank(node_comm, &me);
+        if (PMPI_Exscan(have, lower, n, MPI_INT, MPI_SUM, node_comm) != MPI_SUCCESS || me == 0)
+            for (int e = 0; e < n; e++)
+                lower[e] = 0;
+    }
+    pmpi_layout_group_sum(1, have, device_ranks, n);
+    for (int e = 0; e < n; e++)
+        device_first[e] = have[e] && lower[e] == 0;
+    device_done = 1;
+}
+
+int pmpi_device_in_job(int e)
+{
+    if (!device_done || e < 0 || e >= pmpi_ev()->nevents ||
+        !pmpi_node_device_event(pmpi_ev()->event_names[e]))
+        return 1;
+    return device_first[e];
+}
+
+int pmpi_device_shared_by(int e)
+{
+    if (!device_done || e < 0 || e >= pmpi_ev()->nevents)
+        return 0;
+    return device_ranks[e];
 }
 
 void pmpi_socket_layout_free(void)
