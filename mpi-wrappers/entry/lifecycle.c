@@ -224,6 +224,7 @@ int pmpi_before_finalize(void)
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
+    pmpi_wait_report_prepare(); /* its agreement travels with the wait states' first */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
     struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
