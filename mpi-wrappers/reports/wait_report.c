@@ -230,8 +230,10 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
         pop_add(&p, q->wall_s, q->mpi_s, q->waits);
     }
     tb_fmt(t,
-           ", \"clock\": {\"method\": \"ping-pong against rank 0 at MPI_Init and "
-           "MPI_Finalize, the shortest of 4 round trips, offsets interpolated linearly\", "
+           ", \"clock\": {\"method\": \"ping-pong of each rank against its parent in a "
+           "binomial tree rooted at rank 0 at MPI_Init and MPI_Finalize, the shortest of 4 "
+           "round trips, offsets composed along the path (the residual sums its round-trip "
+           "halves), interpolated linearly\", "
            "\"max_offset_s\": %.9f, \"residual_s\": %.9f}",
            off, res);
     tb_fmt(t,
