@@ -274,7 +274,9 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
     pmpi_agree_run(MPI_COMM_WORLD);
     if (pmpi_agree_value(a_on)) {
-        PMPI_Comm_dup(MPI_COMM_WORLD, &x.comm);
+        MPI_Errhandler was;
+        x.comm = pmpi_finalize_comm(); /* the finalize sequence's: tags 1 to 4, the clock's */
+        PMPI_Comm_get_errhandler(x.comm, &was);
         /* a rank out of memory drops its part of an exchange and says so; it never aborts */
         PMPI_Comm_set_errhandler(x.comm, MPI_ERRORS_RETURN);
         double res = 0;
@@ -296,7 +298,8 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
             result.capacity = log->cap;
             result.note = log->note;
         }
-        PMPI_Comm_free(&x.comm);
+        PMPI_Comm_set_errhandler(x.comm, was); /* the later steps' */
+        PMPI_Errhandler_free(&was);
     }
     result.records = w.n;
     result.dropped = pmpi_log_dropped(log);
