@@ -36,6 +36,7 @@
 #include "wait_report.h"
 #include "wait_states.h"
 #include "event_log.h"
+#include "finalize_agreement.h"
 
 /* PAPI_MPI_OUTPUT_DIR: opened once (output_dir_open refuses other users' directories);
  * every file goes there by name relative to that descriptor. Rank 0 creates it (a mkdir
@@ -225,6 +226,8 @@ int pmpi_before_finalize(void)
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
     pmpi_device_layout(row.counters_read); /* a node's GPU enters the job's totals once */
+    pmpi_finalize_comm_open(); /* every step's communicator: one duplicate for all */
+    pmpi_wait_report_prepare(); /* its agreement travels with the wait states' first */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
     struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
@@ -236,6 +239,7 @@ int pmpi_before_finalize(void)
         fail_exit_status();
     pmpi_waits_free(&waits);
     pmpi_wait_report_free(wparts);
+    pmpi_finalize_comm_close();
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "callsites.h"
+#include "finalize_agreement.h"
 #include "record.h"
 #include "run_identity.h"
 #include "site_resolve.h"
@@ -289,10 +290,9 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
     size_t n = 0;
     long long drop[NDROP] = {0}, all[NDROP] = {0};
     struct site_rec *v = local_records(ns_per_tick, w, &n, drop);
-    MPI_Comm comm;
+    MPI_Comm comm = pmpi_finalize_comm(); /* tags 1 and 2 */
     MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
     int rank = pmpi_id()->rank, size = pmpi_id()->nranks;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     PMPI_Type_contiguous((int)sizeof *v, MPI_BYTE, &rec_type);
     PMPI_Type_commit(&rec_type);
     for (int step = 1; step < size; step <<= 1) {
@@ -311,7 +311,6 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
     }
     PMPI_Type_free(&rec_type);
     PMPI_Reduce(drop, all, NDROP, MPI_LONG_LONG, MPI_SUM, 0, comm);
-    PMPI_Comm_free(&comm);
     if (rank != 0) {
         free(v);
         return NULL;

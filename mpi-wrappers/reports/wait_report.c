@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "finalize_agreement.h"
 #include "run_identity.h"
 #include "text_buffer.h"
 #include "wait_report.h"
@@ -34,11 +35,24 @@ struct pmpi_wait_parts {
     struct region_part reg[PMPI_MAX_REGIONS];
 };
 
+/* Rank 0's table of the parts, allocated before the wait states' first agreement, which
+ * carries whether it could be (parts_ok). */
+static struct pmpi_wait_parts *parts_ready;
+static int parts_ok = -1;
+
+void pmpi_wait_report_prepare(void)
+{
+    if (pmpi_id()->rank == 0)
+        parts_ready = malloc((size_t)pmpi_id()->nranks * sizeof *parts_ready);
+    parts_ok = pmpi_agree_add(PMPI_AGREE_MIN, pmpi_id()->rank != 0 || parts_ready);
+}
+
 struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
                                                 const struct pmpi_wait_result *w)
 {
-    struct pmpi_wait_parts *parts = NULL;
+    struct pmpi_wait_parts *parts = parts_ready;
     static struct pmpi_wait_parts mine;
+    parts_ready = NULL;
     memset(&mine, 0, sizeof mine);
     mine.wall_s = row->wall_s;
     mine.mpi_s = row->mpi_s;
@@ -65,19 +79,15 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             p->waits[k] = w->region_ns[r][k] * 1e-9;
     }
-    int on = w->done, all = 0;
-    PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all)
+    /* done and the table agreed on every rank (pmpi_waits_compute's agreements) */
+    if (!w->done || !pmpi_agree_value(parts_ok)) {
+        free(parts);
         return NULL; /* said in the report's note */
+    }
     MPI_Datatype t;
     PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
     PMPI_Type_commit(&t);
-    if (pmpi_id()->rank == 0)
-        parts = malloc((size_t)pmpi_id()->nranks * sizeof *parts);
-    int ok = pmpi_id()->rank != 0 || parts;
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (ok)
-        PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
     PMPI_Type_free(&t);
     return parts;
 }
@@ -220,8 +230,10 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
         pop_add(&p, q->wall_s, q->mpi_s, q->waits);
     }
     tb_fmt(t,
-           ", \"clock\": {\"method\": \"ping-pong against rank 0 at MPI_Init and "
-           "MPI_Finalize, the shortest of 4 round trips, offsets interpolated linearly\", "
+           ", \"clock\": {\"method\": \"ping-pong of each rank against its parent in a "
+           "binomial tree rooted at rank 0 at MPI_Init and MPI_Finalize, the shortest of 4 "
+           "round trips, offsets composed along the path (the residual sums its round-trip "
+           "halves), interpolated linearly\", "
            "\"max_offset_s\": %.9f, \"residual_s\": %.9f}",
            off, res);
     tb_fmt(t,
