@@ -320,7 +320,8 @@ def unfinished_line(g):
 
 
 def trace(directory, notes=None):
-    """The Chrome trace-event document of the event logs in directory (notes: load's)."""
+    """(otherData, number of events, events) of the Chrome trace-event document of the
+    event logs in directory (notes: load's)."""
     ranks = load(directory, notes)
     waits, stats, nranks = wait_states(ranks)
     times = [e["t0"] for r in ranks.values() for e in r["records"]]
@@ -372,7 +373,7 @@ def trace(directory, notes=None):
                         "papi_mpi_report.json)",
              "wait_states": {"ranks": waits, "matched": stats},
              "unfinished": gone}
-    return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
+    return other, len(events), iter(events)
 
 
 def has_rows(path):
