@@ -198,9 +198,10 @@ def spread(metric, by_rank):
             name + " max": values[top], name + " max_rank": top}
 
 
-def write(paths, outdir, run=None):
-    """The merged files of paths' profiles in outdir; the paths written ([] without any)."""
-    job = load(find(paths), run)
+def write(paths, outdir, run=None, job=None):
+    """The merged files of paths' profiles (job: the one load() gave of them, not read
+    again) in outdir; the paths written ([] without any)."""
+    job = job if job is not None else load(find(paths), run)
     if not job:
         return []
     events, stacks, _, _ = merge(job)
