@@ -237,6 +237,13 @@ def compile_schema(schema):
     return _Compiler({}).compile(schema, schema)
 
 
+def compile_in(schemas, kind, node):
+    """check(value) -> bool of node, a part of schemas[kind] ({kind: schema}), its $refs
+    resolved as the whole schema's (one item of a large array checked at a time)."""
+    by_name = {k + ".schema.json": s for k, s in schemas.items()}
+    return _Compiler(by_name).compile(schemas[kind], node)
+
+
 def compile_all(schemas):
     """{kind: check(doc) -> bool} for the schemas ({kind: schema}) this compiler handles;
     a kind using an unknown keyword is left out (the caller uses jsonschema for it)."""
