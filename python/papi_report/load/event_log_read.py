@@ -13,6 +13,7 @@ import re
 
 from . import mpi_rows, schema_check
 from .input_file import BrokenLine, InputRefused, iter_json_lines
+from .progress import Progress
 
 PATTERN = "papi_mpi_rank*.events.jsonl"
 
@@ -94,8 +95,10 @@ def scan(directory, notes=None):
     "count"}} of the newest run's lines, in the order of the files' names (spans: each
     line's (first index, records, line number), in file order; count: the records kept);
     a torn last line left out and said in notes (a list, one line each)."""
-    lines = []
-    for path in sorted(glob.glob(os.path.join(directory, PATTERN))):
+    lines, paths = [], sorted(glob.glob(os.path.join(directory, PATTERN)))
+    progress = Progress("checking the event logs", len(paths), "files")
+    for path in paths:
+        progress.step()
         m = re.search(r"papi_mpi_rank(\d+)\.events\.jsonl$", path)
         if not m:
             continue
@@ -104,6 +107,7 @@ def scan(directory, notes=None):
             line.update(path=path, n=n, file_rank=int(m.group(1)), records=len(doc["records"]),
                         time_fault=_time_fault(doc))
             lines.append(line)
+    progress.done()
     if not lines:
         raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
     newest = max((d["run_id"] for d in lines), key=mpi_rows.run_time)

@@ -18,6 +18,7 @@ from array import array
 
 from . import event_log_read, mpi_rows, mpi_rules
 from .event_log_read import EventLogError
+from .progress import Progress
 
 # Record kinds (event_log.h) and flags.
 CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT, COUNTER = range(1, 9)
@@ -122,8 +123,11 @@ def load(directory, notes=None):
     a torn last line, from a rank killed while it appended, left out and said in notes
     (a list, one line each)."""
     ranks = event_log_read.scan(directory, notes)
+    progress = Progress("reading the event logs", len(ranks), "ranks")
     for r in ranks.values():
         _read(r)
+        progress.step()
+    progress.done()
     return ranks
 
 

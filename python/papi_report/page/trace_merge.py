@@ -13,6 +13,8 @@ import os
 import tempfile
 
 from ..load import event_logs, trace_file
+from ..load import progress as progress_line
+from ..load.progress import Progress
 
 
 class TraceMergeError(Exception):
@@ -45,7 +47,11 @@ def merge(paths, notes=None):
         except event_logs.EventLogError as e:
             raise TraceMergeError(str(e))
         return Merged(other, count, _checked(events))
-    scanned = [scan(p) for p in paths]
+    progress, scanned = Progress("checking the traces", len(paths), "files"), []
+    for p in paths:
+        scanned.append(scan(p))
+        progress.step()
+    progress.done()
     if not scanned:
         raise TraceMergeError("no trace to merge")
     base = min(o["base_ns"] for o, _n in scanned)
@@ -100,11 +106,14 @@ def write(merged, out):
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write('{"traceEvents":[\n')
-            sep = ""
+            sep, n, progress = "", 0, Progress("writing " + out, merged.count, "events")
             for e in merged.events:
                 f.write(sep)
                 f.write(json.dumps(e, separators=(",", ":")))
-                sep = ",\n"
+                sep, n = ",\n", n + 1
+                if not n & 4095:
+                    progress.at(n)
+            progress.done()
             f.write('\n],\n"displayTimeUnit":"ns",\n"otherData":%s}\n'
                     % json.dumps(merged.other, separators=(",", ":")))
         os.chmod(tmp, 0o644)
@@ -131,8 +140,11 @@ def main(out, paths):
         return 2
     notes = []
     try:
-        merged = merge(paths, notes)
-        write(merged, out)
+        try:
+            merged = merge(paths, notes)
+            write(merged, out)
+        finally:
+            progress_line.clear()  # an error is said on a line of its own
     except TraceMergeError as e:
         print("papi_report: %s" % e, file=sys.stderr)
         return 2
