@@ -2,11 +2,13 @@
 trace_json.schema.json on load (the timeline figure and --merge-trace both read traces
 through it): a file that breaks the schema is refused in one line naming the file, the
 JSON path and the rule, as the MPI report and region files are (load.py). Without the
-schema files the shape the readers need is checked here. The load layer: no pandas."""
+schema files the shape the readers need is checked here. scan() and events() read a trace
+one event at a time (--merge-trace: memory independent of its length). The load layer: no
+pandas."""
 import json
 
-from . import schema_check
-from .input_file import InputRefused, read_text
+from . import json_stream, schema_check, schema_fast
+from .input_file import InputRefused, open_text, read_text
 
 
 class TraceError(Exception):
@@ -16,6 +18,10 @@ class TraceError(Exception):
 
 def _no_constant(name):
     raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
+
+
+def _stream_constant(name):
+    raise json_stream.Constant("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
 
 
 def load(path):
@@ -39,3 +45,73 @@ def load(path):
             not isinstance(doc.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
         raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
     return doc
+
+
+_event_check = []
+
+
+def _event_ok():
+    """check(event) -> bool of trace_json.schema.json's $defs/event; None without the
+    schema files."""
+    if not _event_check:
+        try:
+            whole = schema_check.schemas()["trace_json"]
+            _event_check.append(schema_fast.compile_schema(
+                {"$defs": whole["$defs"], "$ref": "#/$defs/event"}))
+        except (schema_check.SchemaUnavailable, KeyError, schema_fast.Unsupported):
+            _event_check.append(None)
+    return _event_check[0]
+
+
+def _members(path):
+    """json_stream.members of the trace at path, its errors as TraceError."""
+    try:
+        with open_text(path) as f:
+            for k, v in json_stream.members(f, ("traceEvents",), _stream_constant):
+                yield k, v
+    except OSError as e:
+        raise TraceError("%s: cannot read: %s" % (path, e.strerror))
+    except InputRefused as e:
+        raise TraceError(str(e))
+    except json_stream.NotAnObject:
+        load(path)  # what is wrong, said as load says it
+        raise TraceError("%s: not a papi-compat JSON trace (not an object)" % path)
+    except (ValueError, UnicodeDecodeError, json_stream.Constant) as e:
+        raise TraceError("%s: not JSON: %s" % (path, e))
+
+
+def scan(path):
+    """(otherData, number of events) of the trace at path, read one event at a time and
+    checked as load() checks the whole document; TraceError when it cannot be used."""
+    ok, first_bad, n, top = _event_ok(), None, 0, {}
+    for k, v in _members(path):
+        if k in top:
+            raise TraceError("%s: $.%s: the member is given twice" % (path, k))
+        if k == "traceEvents" and hasattr(v, "__next__"):  # an array, streamed
+            for n, e in enumerate(v, 1):
+                if first_bad is None and ok is not None and not ok(e):
+                    first_bad = (n - 1, e)
+            v = []
+        top[k] = v
+    if first_bad is not None:  # said as the whole document's check says it
+        top["traceEvents"] = [first_bad[1]]
+    try:
+        why = schema_check.check_document(path, top, "trace_json")
+    except schema_check.SchemaUnavailable:
+        why = None
+    if why:
+        if first_bad is not None:
+            why = why.replace("$.traceEvents[0]", "$.traceEvents[%d]" % first_bad[0], 1)
+        raise TraceError(why)
+    other = top.get("otherData")
+    if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
+            not isinstance(top.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
+        raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
+    return other, n
+
+
+def events(path):
+    """The events of a trace scan() accepted, one at a time."""
+    for k, v in _members(path):
+        if k == "traceEvents" and hasattr(v, "__next__"):
+            yield from v
