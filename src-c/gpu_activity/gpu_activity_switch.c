@@ -1,0 +1,108 @@
+/* gpu_activity_switch.c: whether the GPU activity layer starts by itself
+ * (gpu_activity_switch.h). Off unless CUDA is loaded, by default: starting CUPTI loads the
+ * CUDA driver and creates its state, which a program that never touches a GPU must not
+ * pay for; a program that loaded CUDA gets its kernels recorded unchanged. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "gpu_activity_switch.h"
+
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "env.h"
+#include "gpu_activity.h"
+
+enum { UNDECIDED, WAITING, ON, OFF };
+static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
+static int state = UNDECIDED;
+static unsigned long long loads_seen; /* dlpi_adds when CUDA was last looked for */
+static char why[800];
+
+struct cuda_find {
+    unsigned long long adds;
+    int found;
+};
+
+static int cuda_visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct cuda_find *f = arg;
+    f->adds = info->dlpi_adds;
+    const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    base = base ? base + 1 : info->dlpi_name;
+    if (base && (strncmp(base, "libcuda.so", 10) == 0 || strncmp(base, "libcudart.so", 12) == 0))
+        f->found = 1;
+    return f->found;
+}
+
+/* Whether the program loaded CUDA; only when it loaded anything since the last look. */
+static int cuda_loaded(void)
+{
+    struct cuda_find f = {0, 0};
+    dl_iterate_phdr(cuda_visit, &f);
+    loads_seen = f.adds;
+    return f.found;
+}
+
+static int loads_changed(void)
+{
+    struct cuda_find f = {0, 1}; /* found = 1: stop at the first object, read its count */
+    dl_iterate_phdr(cuda_visit, &f);
+    return f.adds != loads_seen;
+}
+
+static void start(const char *who)
+{
+    char reason[768];
+    if (gpu_activity_start(NULL, 0, reason, sizeof reason) == CUPTI_LOAD_OK) {
+        state = ON;
+        why[0] = '\0';
+        return;
+    }
+    state = OFF;
+    snprintf(why, sizeof why, "%s", reason);
+    fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason);
+}
+
+int gpu_activity_switch_start(const char *who)
+{
+    pthread_mutex_lock(&switch_lock);
+    if (state == UNDECIDED) {
+        const char *v = env_get("PAPI_GPU_ACTIVITY");
+        if (v && strcmp(v, "0") == 0) {
+            state = OFF;
+            snprintf(why, sizeof why, "PAPI_GPU_ACTIVITY=0");
+        } else if (v && strcmp(v, "1") == 0) {
+            start(who);
+        } else if (v && *v && strcmp(v, "auto") != 0) {
+            state = OFF;
+            snprintf(why, sizeof why, "PAPI_GPU_ACTIVITY=%.64s: expected 0, 1 or auto", v);
+            fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, why);
+        } else {
+            state = WAITING;
+            loads_seen = ~0ull;
+        }
+    }
+    if (state == WAITING && loads_changed()) {
+        if (cuda_loaded())
+            start(who);
+        else
+            snprintf(why, sizeof why,
+                     "no CUDA loaded in the program (PAPI_GPU_ACTIVITY=1 starts it anyway)");
+    }
+    int on = state == ON;
+    pthread_mutex_unlock(&switch_lock);
+    return on;
+}
+
+int gpu_activity_switch_state(const char **reason)
+{
+    pthread_mutex_lock(&switch_lock);
+    int on = state == ON;
+    *reason = why;
+    pthread_mutex_unlock(&switch_lock);
+    return on;
+}
