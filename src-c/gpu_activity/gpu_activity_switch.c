@@ -15,11 +15,11 @@
 #include "env.h"
 #include "gpu_activity.h"
 
-enum { UNDECIDED, WAITING, ON, OFF };
+enum { UNDECIDED, WAITING, ON, OFF, STOPPED };
 static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
 static int state = UNDECIDED;
 static unsigned long long loads_seen; /* dlpi_adds when CUDA was last looked for */
-static char why[800];
+static char reason_line[800];
 
 struct cuda_find {
     unsigned long long adds;
@@ -59,11 +59,11 @@ static void start(const char *who)
     char reason[768];
     if (gpu_activity_start(NULL, 0, reason, sizeof reason) == CUPTI_LOAD_OK) {
         state = ON;
-        why[0] = '\0';
+        reason_line[0] = '\0';
         return;
     }
     state = OFF;
-    snprintf(why, sizeof why, "%s", reason);
+    snprintf(reason_line, sizeof reason_line, "%s", reason);
     fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason);
 }
 
@@ -74,13 +74,14 @@ int gpu_activity_switch_start(const char *who)
         const char *v = env_get("PAPI_GPU_ACTIVITY");
         if (v && strcmp(v, "0") == 0) {
             state = OFF;
-            snprintf(why, sizeof why, "PAPI_GPU_ACTIVITY=0");
+            snprintf(reason_line, sizeof reason_line, "PAPI_GPU_ACTIVITY=0");
         } else if (v && strcmp(v, "1") == 0) {
             start(who);
         } else if (v && *v && strcmp(v, "auto") != 0) {
             state = OFF;
-            snprintf(why, sizeof why, "PAPI_GPU_ACTIVITY=%.64s: expected 0, 1 or auto", v);
-            fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, why);
+            snprintf(reason_line, sizeof reason_line,
+                     "PAPI_GPU_ACTIVITY=%.64s: expected 0, 1 or auto", v);
+            fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason_line);
         } else {
             state = WAITING;
             loads_seen = ~0ull;
@@ -90,7 +91,7 @@ int gpu_activity_switch_start(const char *who)
         if (cuda_loaded())
             start(who);
         else
-            snprintf(why, sizeof why,
+            snprintf(reason_line, sizeof reason_line,
                      "no CUDA loaded in the program (PAPI_GPU_ACTIVITY=1 starts it anyway)");
     }
     int on = state == ON;
@@ -98,11 +99,23 @@ int gpu_activity_switch_start(const char *who)
     return on;
 }
 
+void gpu_activity_switch_stop(const char *why)
+{
+    pthread_mutex_lock(&switch_lock);
+    if (state == ON) {
+        gpu_activity_stop();
+        state = STOPPED;
+        snprintf(reason_line, sizeof reason_line, "stopped by %s: later GPU work is not recorded",
+                 why);
+    }
+    pthread_mutex_unlock(&switch_lock);
+}
+
 int gpu_activity_switch_state(const char **reason)
 {
     pthread_mutex_lock(&switch_lock);
-    int on = state == ON;
-    *reason = why;
+    int on = state == ON || state == STOPPED;
+    *reason = reason_line;
     pthread_mutex_unlock(&switch_lock);
     return on;
 }

@@ -12,9 +12,13 @@
  * that fails is said once on stderr, by who ("region API", "MPI wrapper", "papi_run"),
  * with the layer's reason, and not tried again. */
 __attribute__((visibility("hidden"))) int gpu_activity_switch_start(const char *who);
-/* Whether the layer records (1) and, when not, why in one line ("PAPI_GPU_ACTIVITY=0",
- * "no CUDA loaded in the program (PAPI_GPU_ACTIVITY=1 starts it anyway)", the layer's
- * reason); "" before the first gpu_activity_switch_start. */
+/* The layer stopped (gpu_activity_stop) if it runs, by why ("PAPI_shutdown"): its sums
+ * stay for the reports; it is not started again in this process. */
+__attribute__((visibility("hidden"))) void gpu_activity_switch_stop(const char *why);
+/* Whether the layer recorded (1: it runs, or ran until gpu_activity_switch_stop) and why
+ * not, in one line ("PAPI_GPU_ACTIVITY=0", "no CUDA loaded in the program
+ * (PAPI_GPU_ACTIVITY=1 starts it anyway)", the layer's reason, "stopped by ..."); "" while
+ * it runs and before the first gpu_activity_switch_start. */
 __attribute__((visibility("hidden"))) int gpu_activity_switch_state(const char **why);
 
 #endif

@@ -92,6 +92,23 @@ void gpu_report_section(struct jw *w, const char *key, const struct gpu_table *t
     jw_obj_end(w);
 }
 
+void gpu_report_process(struct jw *w, const char *key)
+{
+    jw_obj_begin(w, key);
+    gpu_report_status(w, "activity");
+    const struct gpu_table *t = gpu_activity_lock();
+    if (t) {
+        struct gpu_snapshot s;
+        struct gpu_kernel_counts k = {0, 0, NULL};
+        gpu_snapshot_take(t, &s);
+        if (gpu_kernels_take(t, &k) == 0)
+            gpu_report_section(w, "total", t, &s, &k);
+        gpu_kernels_free(&k);
+    }
+    gpu_activity_unlock();
+    jw_obj_end(w);
+}
+
 unsigned long long gpu_report_say_losses(FILE *f, const char *who)
 {
     const struct gpu_table *t = gpu_activity_lock();

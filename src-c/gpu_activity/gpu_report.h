@@ -20,6 +20,8 @@ __attribute__((visibility("hidden"))) void gpu_report_section(struct jw *w, cons
                                                               const struct gpu_table *t,
                                                               const struct gpu_snapshot *s,
                                                               const struct gpu_kernel_counts *k);
+/* key: {"activity": status, "total": the table's sums since the start} ($defs/process). */
+__attribute__((visibility("hidden"))) void gpu_report_process(struct jw *w, const char *key);
 /* One line on f when CUPTI dropped records, a buffer was refused or kernels were not
  * tabled (by who: "region API" ...): the file says the same; nothing when none was lost.
  * Returns the records dropped. */

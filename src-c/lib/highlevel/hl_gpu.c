@@ -5,6 +5,9 @@
  * during it. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "papi_gpu_activity.h"
 
 #include "gpu_activity.h"
 #include "gpu_activity_switch.h"
@@ -17,6 +20,44 @@ struct hlr_gpu {
     struct gpu_snapshot begin, total;
     struct gpu_kernel_counts kbegin, ktotal;
 };
+
+/* PAPI_shutdown stops the layer (its sums stay for the reports at exit). */
+static void at_shutdown(const struct papi_life *ev)
+{
+    if (ev->event == PAPI_LIFE_SHUTDOWN && !ev->keep_machine)
+        gpu_activity_switch_stop("PAPI_shutdown");
+}
+
+int papi_gpu_activity_start(const char *who)
+{
+    int on = gpu_activity_switch_start(who ? who : "libpapi");
+    if (on)
+        papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, at_shutdown);
+    return on;
+}
+
+void papi_gpu_activity_flush(void)
+{
+    gpu_activity_flush();
+}
+
+long papi_gpu_activity_json(char *buf, size_t len)
+{
+    const char *why;
+    if (!buf || len == 0 || (!gpu_activity_switch_state(&why) && !*why))
+        return 0;
+    FILE *f = fmemopen(buf, len, "w");
+    if (!f)
+        return -1;
+    struct jw w;
+    jw_init(&w, f);
+    gpu_report_process(&w, NULL);
+    fflush(f);
+    long n = ftell(f);
+    int bad = ferror(f) || n < 0 || (size_t)n >= len - 1;
+    fclose(f); /* NUL-ends buf */
+    return bad ? -1 : (long)strlen(buf);
+}
 
 /* The layer's sums now into s and k (k: 0, or -1 without memory). */
 static int take(struct gpu_snapshot *s, struct gpu_kernel_counts *k)
@@ -34,7 +75,7 @@ static int take(struct gpu_snapshot *s, struct gpu_kernel_counts *k)
 
 void hl_gpu_region_begin(struct hlr_region *g)
 {
-    if (!gpu_activity_switch_start("region API"))
+    if (!papi_gpu_activity_start("region API"))
         return;
     if (!g->gpu && !(g->gpu = calloc(1, sizeof *g->gpu))) {
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU activity\n", g->name);
