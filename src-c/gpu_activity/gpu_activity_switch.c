@@ -9,6 +9,7 @@
 
 #include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@
 
 enum { UNDECIDED, WAITING, ON, OFF, STOPPED };
 static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
-static int state = UNDECIDED;
+static _Atomic int state = UNDECIDED; /* read unlocked once decided: every region begin */
 static unsigned long long loads_seen; /* dlpi_adds when CUDA was last looked for */
 static char reason_line[800];
 
@@ -69,6 +70,9 @@ static void start(const char *who)
 
 int gpu_activity_switch_start(const char *who)
 {
+    int now = atomic_load_explicit(&state, memory_order_acquire);
+    if (now == ON || now == OFF || now == STOPPED)
+        return now == ON;
     pthread_mutex_lock(&switch_lock);
     if (state == UNDECIDED) {
         const char *v = env_get("PAPI_GPU_ACTIVITY");
@@ -87,13 +91,8 @@ int gpu_activity_switch_start(const char *who)
             loads_seen = ~0ull;
         }
     }
-    if (state == WAITING && loads_changed()) {
-        if (cuda_loaded())
-            start(who);
-        else
-            snprintf(reason_line, sizeof reason_line,
-                     "no CUDA loaded in the program (PAPI_GPU_ACTIVITY=1 starts it anyway)");
-    }
+    if (state == WAITING && loads_changed() && cuda_loaded())
+        start(who);
     int on = state == ON;
     pthread_mutex_unlock(&switch_lock);
     return on;

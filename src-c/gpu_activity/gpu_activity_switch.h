@@ -16,9 +16,9 @@ __attribute__((visibility("hidden"))) int gpu_activity_switch_start(const char *
  * stay for the reports; it is not started again in this process. */
 __attribute__((visibility("hidden"))) void gpu_activity_switch_stop(const char *why);
 /* Whether the layer recorded (1: it runs, or ran until gpu_activity_switch_stop) and why
- * not, in one line ("PAPI_GPU_ACTIVITY=0", "no CUDA loaded in the program
- * (PAPI_GPU_ACTIVITY=1 starts it anyway)", the layer's reason, "stopped by ..."); "" while
- * it runs and before the first gpu_activity_switch_start. */
+ * not, in one line ("PAPI_GPU_ACTIVITY=0", the layer's reason, "stopped by ..."); "" while
+ * it runs, before the first gpu_activity_switch_start, and while it waits for the program
+ * to load CUDA (a program that uses no GPU: its files say nothing of GPUs). */
 __attribute__((visibility("hidden"))) int gpu_activity_switch_state(const char **why);
 
 #endif

@@ -4,9 +4,9 @@ double: run gpu_region (gpu_region.c says what it launches where) and check its 
     check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR on CUDART
         the layer started by itself (PAPI_GPU_ACTIVITY unset, the program loaded CUDA):
         "compute" (2 instances), "outer" (1) exact, the losses said
-    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR off CUDART|- SWITCH|- REASON
+    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR off CUDART|- SWITCH|- REASON|-
         the layer off (PAPI_GPU_ACTIVITY=SWITCH, or unset with -): gpu_activity says
-        REASON, no gpu_regions
+        REASON (-: no gpu_activity at all), no gpu_regions
 Every report is checked against region.schema.json (report_check)."""
 import glob
 import json
@@ -115,7 +115,10 @@ def main():
         d, err = run(prog, double, records, cudart, switch)
         status = d.get("gpu_activity")
         print("gpu_activity:", status)
-        if not status or status["on"] or status["reason"] != reason:
+        if reason == "-":  # a program that uses no GPU: its file says nothing of GPUs
+            if status is not None:
+                fails.append("gpu_activity %s: want none" % status)
+        elif not status or status["on"] or status["reason"] != reason:
             fails.append("gpu_activity %s: want off, %r" % (status, reason))
         if "gpu_regions" in d:
             fails.append("gpu_regions written with the layer off")
