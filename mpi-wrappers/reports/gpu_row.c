@@ -31,3 +31,8 @@ void pmpi_gpu_row_json(struct tbuf *t)
         tb_raw(t, ", \"gpu_note\": \"the GPU activity did not fit the row's buffer\"");
     }
 }
+
+void pmpi_gpu_say_losses(void)
+{
+    papi_gpu_activity_say_losses("MPI wrapper");
+}

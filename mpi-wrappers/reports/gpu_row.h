@@ -13,5 +13,7 @@ void pmpi_gpu_start(void);
  * member ", \"gpu\": {...}" (the status and the run's totals so far), or ", \"gpu_note\":
  * ..." when it does not fit the row's buffer; nothing when the layer was never asked. */
 void pmpi_gpu_row_json(struct tbuf *t);
+/* At MPI_Finalize: the records CUPTI dropped said in one line, if any. */
+void pmpi_gpu_say_losses(void);
 
 #endif

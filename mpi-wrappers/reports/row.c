@@ -260,8 +260,11 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         pmpi_traffic_json(t, row->ns_per_tick);
     if (row->finished)
         pmpi_sample_row_json(t); /* PAPI_SAMPLE: the rank's sampled functions */
-    if (row->gpu)
+    if (row->gpu) {
         pmpi_gpu_row_json(t); /* last: it takes what room the row's buffer has left */
+        if (row->finished)
+            pmpi_gpu_say_losses();
+    }
     tb_raw(t, "}");
 }
 

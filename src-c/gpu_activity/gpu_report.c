@@ -11,9 +11,9 @@ void gpu_report_status(struct jw *w, const char *key)
     int on = gpu_activity_switch_state(&why);
     jw_obj_begin(w, key);
     jw_bool(w, "on", on);
-    jw_str(w, "reason", on ? "" : why);
+    jw_str(w, "reason", why); /* "" while it records */
     const struct cupti_lib *lib = gpu_activity_library();
-    if (on && lib) {
+    if (on && lib && lib->handle) { /* loaded: not after a stop */
         int by_callback;
         int64_t off = gpu_activity_clock_offset(&by_callback);
         jw_str(w, "library", lib->path);

@@ -26,6 +26,9 @@ void papi_gpu_activity_flush(void);
  * NUL-ended. Returns its length; 0 when the layer was never asked (nothing written);
  * -1 when it does not fit. Not async-signal-safe (locks). */
 long papi_gpu_activity_json(char *buf, size_t len);
+/* One line on stderr, by who, when CUPTI dropped records, a buffer was refused or kernels
+ * had no row (the files say the same); nothing when none was lost. */
+void papi_gpu_activity_say_losses(const char *who);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

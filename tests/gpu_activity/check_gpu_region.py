@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A region's GPU work through the region API and the GPU activity layer on the CUPTI
 double: run gpu_region (gpu_region.c says what it launches where) and check its report.
-    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR on CUDART
+    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR on|shutdown CUDART
         the layer started by itself (PAPI_GPU_ACTIVITY unset, the program loaded CUDA):
-        "compute" (2 instances), "outer" (1) exact, the losses said
+        "compute" (2 instances), "outer" (1) exact, the losses said; with shutdown the
+        program calls PAPI_shutdown last: CUPTI unsubscribed, the same sums, the status
+        "stopped by PAPI_shutdown"
     check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR off CUDART|- SWITCH|- REASON|-
         the layer off (PAPI_GPU_ACTIVITY=SWITCH, or unset with -): gpu_activity says
         REASON (-: no gpu_activity at all), no gpu_regions
@@ -73,17 +75,18 @@ def check_section(name, got, want):
     return ["%s: %s" % (name, f) for f in fails]
 
 
-def run(prog, double, records, cudart, switch):
+def run(prog, double, records, cudart, switch, *more):
     out = tempfile.mkdtemp(prefix="gpu_region_")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
     env.update(PAPI_OUTPUT_DIRECTORY=out, LD_LIBRARY_PATH=double,
                PAPI_EVENTS="perf::TASK-CLOCK")
     if switch != "-":
         env["PAPI_GPU_ACTIVITY"] = switch
-    p = subprocess.run([prog, cudart, records], env=env, capture_output=True, text=True,
+    p = subprocess.run([prog, cudart, records, *more], env=env, capture_output=True, text=True,
                        timeout=60)
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
+    run.stdout = p.stdout
     files = glob.glob(os.path.join(out, "papi_hl_output", "*.json"))
     if p.returncode != 0 or len(files) != 1:
         print("FAIL: gpu_region exited with %d, %d reports" % (p.returncode, len(files)))
@@ -94,12 +97,16 @@ def run(prog, double, records, cudart, switch):
 def main():
     prog, double, records, mode = sys.argv[1:5]
     fails = []
-    if mode == "on":
-        d, err = run(prog, double, records, sys.argv[5], "-")
+    if mode in ("on", "shutdown"):
+        more = ("shutdown",) if mode == "shutdown" else ()
+        d, err = run(prog, double, records, sys.argv[5], "-", *more)
         status = d["gpu_activity"]
         print("gpu_activity:", status)
-        if not status["on"] or status["reason"] or status["dropped"] != 5:
-            fails.append("gpu_activity %s: want on, 5 dropped" % status)
+        reason = "stopped by PAPI_shutdown: later GPU work is not recorded" if more else ""
+        if not status["on"] or status["reason"] != reason or status["dropped"] != 5:
+            fails.append("gpu_activity %s: want on, %r, 5 dropped" % (status, reason))
+        if more and "after PAPI_shutdown: 0 subscribed, 0 kinds enabled" not in run.stdout:
+            fails.append("CUPTI still subscribed or recording after PAPI_shutdown")
         # every record filed: a twice, b, c (9 + 9 + 2 + 1 records: drops are no records)
         if status["records"] != 7 + 7 + 2 + 1:
             fails.append("records %d, want 17" % status["records"])

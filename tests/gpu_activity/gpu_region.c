@@ -2,8 +2,10 @@
  * activity layer on the CUPTI double). Usage: gpu_region CUDART|- DIR: CUDART (a stand-in
  * libcudart, loaded first: the program "uses CUDA") or - (it does not); DIR holds the
  * record files it "launches" (cupti_double_launch): a.txt twice in "compute" (once inside
- * "outer"), b.txt in "outer" after it, c.txt outside every region. The report is read by
- * check_gpu_region.py. */
+ * "outer"), b.txt in "outer" after it, c.txt outside every region. With a third argument
+ * "shutdown" it then calls PAPI_shutdown, which stops the layer: CUPTI unsubscribed and
+ * its kinds disabled (the double says), the sums kept for the report at exit. The report
+ * is read by check_gpu_region.py. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,8 +40,8 @@ static int region(const char *name, int begin)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: gpu_region CUDART|- DIR\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: gpu_region CUDART|- DIR [shutdown]\n");
         return 2;
     }
     if (strcmp(argv[1], "-") != 0 && !dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL)) {
@@ -59,5 +61,13 @@ int main(int argc, char **argv)
         launch(dir, "c.txt") || region("compute", 1) != PAPI_OK || launch(dir, "a.txt") ||
         region("compute", 0) != PAPI_OK)
         return 1;
+    if (argc == 4 && strcmp(argv[3], "shutdown") == 0 && cupti) {
+        int (*subscribed)(void), (*enabled)(void);
+        *(void **)&subscribed = dlsym(cupti, "cupti_double_subscribed");
+        *(void **)&enabled = dlsym(cupti, "cupti_double_enabled");
+        PAPI_shutdown();
+        printf("gpu_region: after PAPI_shutdown: %d subscribed, %d kinds enabled\n", subscribed(),
+               enabled());
+    }
     return 0;
 }

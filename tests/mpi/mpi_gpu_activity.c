@@ -3,7 +3,7 @@
  * program "uses CUDA", so the wrapper starts the layer at MPI_Init by default. Rank r
  * launches the records of argv[1] r + 1 times, the last just before MPI_Finalize: only
  * the wrapper's flush there files them (check_mpi_gpu_activity.py). With argv[2]
- * "checkpoint" the ranks then sleep past two checkpoints and end without MPI_Finalize
+ * "checkpoint" the ranks then sleep past several checkpoints and end without MPI_Finalize
  * (_exit): the checkpoint row left must hold them. */
 #include <mpi.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     }
     if (argc > 2 && strcmp(argv[2], "checkpoint") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
-        usleep(1500000); /* PAPI_MPI_CHECKPOINT=0.5: two checkpoints at least */
+        usleep(3000000); /* PAPI_MPI_CHECKPOINT=0.5: several checkpoints, even when loaded */
         _exit(0);
     }
     MPI_Finalize();

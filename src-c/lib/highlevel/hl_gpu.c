@@ -59,6 +59,13 @@ long papi_gpu_activity_json(char *buf, size_t len)
     return bad ? -1 : (long)strlen(buf);
 }
 
+void papi_gpu_activity_say_losses(const char *who)
+{
+    const char *why;
+    if (gpu_activity_switch_state(&why))
+        gpu_report_say_losses(stderr, who ? who : "libpapi");
+}
+
 /* The layer's sums now into s and k (k: 0, or -1 without memory). */
 static int take(struct gpu_snapshot *s, struct gpu_kernel_counts *k)
 {

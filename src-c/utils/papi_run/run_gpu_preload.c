@@ -74,6 +74,7 @@ static void write_file(void)
             strlen(id))
         id = "run";
     papi_gpu_activity_flush();
+    papi_gpu_activity_say_losses("papi_run --gpu");
     char *json = activity_json();
     int dirfd = json ? output_dir_open(dir, 0, why, sizeof why) : -1;
     if (dirfd < 0) {
