@@ -163,18 +163,19 @@ int main(int argc, char **argv)
     snprintf(more, sizeof more, ", \"fmas\": %lld", (long long)blocks * threads * iters);
     end("fp64", "\"fma64_kernel\": 1", more);
 
-    /* sm: 3 s of 100 ms spins over every SM (GPM SM activity near 100 %). */
+    /* sm: 4 s of 100 ms spins over every SM (GPM SM activity near 100 %): dmon's 1 s samples
+     * inside it, its first and last second left out, are two at least. */
     begin("sm");
-    for (int i = 0; i < 30; i++)
+    for (int i = 0; i < 40; i++)
         spin_kernel<4><<<nsm * 4, 256>>>((long long)(100 * per_ms), sink);
     CK(cudaGetLastError());
-    end("sm", "\"spin_kernel<4>\": 30", "");
+    end("sm", "\"spin_kernel<4>\": 40", "");
 
-    /* dram: streaming copies of 128 MiB for about 3 s (GPM DRAM bandwidth high). */
+    /* dram: streaming copies of 128 MiB for about 4 s (GPM DRAM bandwidth high). */
     size_t n = big / 2 / sizeof(double);
     int launches = 0;
     begin("dram");
-    for (double t = wall_s(); wall_s() - t < 3.0; launches += 50) {
+    for (double t = wall_s(); wall_s() - t < 4.0; launches += 50) {
         for (int i = 0; i < 50; i++)
             stream_kernel<<<nsm * 8, 512>>>((const double *)d1, (double *)d2, n);
         CK(cudaDeviceSynchronize());
