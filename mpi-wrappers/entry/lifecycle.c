@@ -18,6 +18,7 @@
 #include "aggregate.h"
 #include "comm_translate.h"
 #include "counters.h"
+#include "gpu_row.h"
 #include "lifecycle.h"
 #include "mpi_sample.h"
 #include "output_file.h"
@@ -164,6 +165,7 @@ void pmpi_after_init(void)
     start_run();
     papi_hl_set_rank(id->rank); /* names the region API's per-rank report */
     pmpi_counters_init();
+    pmpi_gpu_start();   /* CUPTI's GPU activity, where the program loaded CUDA */
     pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
     pmpi_comm_translate_init();
     pmpi_log_init(id->rank);

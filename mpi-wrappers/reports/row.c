@@ -8,6 +8,7 @@
 #include "counter_mpx.h"
 #include "counters.h"
 #include "energy_events.h"
+#include "gpu_row.h"
 #include "mpi_sample.h"
 #include "rank_series.h"
 #include "record.h"
@@ -66,6 +67,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     row->nthreads = n;
     row->ns_per_tick = ns_per_tick;
     row->traffic = mode != PMPI_ROW_SIGNAL; /* a handler's fixed buffer has no room */
+    row->gpu = mode == PMPI_ROW_NORMAL;     /* locks: not on an exit path nor in a handler */
     n = pmpi_record_nslots();               /* the shared overflow slot included */
     for (int t = 0; t < n; t++) {
         const struct pmpi_thread *th = &pmpi_rec.threads[t];
@@ -290,6 +292,11 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         pmpi_traffic_json(t, row->ns_per_tick);
     if (row->finished)
         pmpi_sample_row_json(t); /* PAPI_SAMPLE: the rank's sampled functions */
+    if (row->gpu) {
+        pmpi_gpu_row_json(t); /* last: it takes what room the row's buffer has left */
+        if (row->finished)
+            pmpi_gpu_say_losses();
+    }
     tb_raw(t, "}");
 }
 

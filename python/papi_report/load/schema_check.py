@@ -56,6 +56,8 @@ def kind_of(path, doc):
             return "profile"
         if doc.get("kind") == "profile_job":  # papi_run --sample's job_profile_RUNID.json
             return "profile_job"
+        if doc.get("kind") == "gpu_activity":  # papi_run --gpu's gpu_activity_RUNID_PID.json
+            return "gpu_activity"
         if "traceEvents" in doc:
             return "trace_json"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
@@ -279,7 +281,7 @@ def report_files(path):
                 found.append(os.path.join(base, n))
             elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
                                         or n.startswith("profile_") or n.startswith("job_profile_")
-                                        or n.startswith("trace_rank_")
+                                        or n.startswith("trace_rank_") or n.startswith("gpu_activity_")
                                         or n == "papi_validate.json" or n == "regions_hatchet.json"):
                 found.append(os.path.join(base, n))
             elif csv_check.table_of(n, schemas()):  # the MPI wrapper's and papi_report's CSVs

@@ -32,6 +32,7 @@ struct run_options {
     const char *outdir; /* -o, else "." */
     double interval;    /* --interval seconds, 0: none */
     int per_thread;
+    int gpu;           /* --gpu: libpapi_run_gpu.so records the GPU activity in the program */
     const char *trace; /* --trace FORMAT, NULL: none (run_trace.c) */
     int quiet;
     char csv_sep[16];          /* -x SEP: perf stat -x lines instead of the banner; "": none */

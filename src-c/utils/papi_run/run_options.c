@@ -18,6 +18,7 @@ enum {
     OPT_INTERVAL = UTIL_OPT_OWN,
     OPT_PER_THREAD,
     OPT_QUIET,
+    OPT_GPU,
     OPT_SAMPLE,
     OPT_CALL_GRAPH,
     OPT_SAMPLE_STACKS,
@@ -35,6 +36,9 @@ static const char usage[] =
     "  -o DIR          write DIR/papi_run_output/rank_XXXXXX-RUNID.json (default: .)\n"
     "  --interval S    also take a sample of the counts every S seconds\n"
     "  --per-thread    split the counts per thread (a library the program loads)\n"
+    "  --gpu           also record the program's NVIDIA GPU activity through CUPTI\n"
+    "                  (kernels, copies, synchronisation: a library the program\n"
+    "                  loads), DIR/papi_run_output/gpu_activity_RUNID_PID.json\n"
     "  --quiet         no banner on stderr\n"
     "  --sample EVENT[:u][@PERIOD|@FREQhz]  sample call stacks on EVENT (\"default\":\n"
     "                  cycles where counted, else perf::TASK-CLOCK, @999hz; :u user mode\n"
@@ -162,6 +166,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
         {"interval", required_argument, NULL, OPT_INTERVAL},
         {"per-thread", no_argument, NULL, OPT_PER_THREAD},
         {"quiet", no_argument, NULL, OPT_QUIET},
+        {"gpu", no_argument, NULL, OPT_GPU},
         {"sample", required_argument, NULL, OPT_SAMPLE},
         {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
         {"sample-stacks", required_argument, NULL, OPT_SAMPLE_STACKS},
@@ -189,6 +194,8 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->interval = parse_interval(optarg);
         } else if (c == OPT_PER_THREAD) {
             o->per_thread = 1;
+        } else if (c == OPT_GPU) {
+            o->gpu = 1;
         } else if (c == OPT_TRACE) {
             o->trace = optarg; /* checked by run_trace_check: a bad one still counts */
         } else if (c == OPT_MERGE) {

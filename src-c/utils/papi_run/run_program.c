@@ -214,6 +214,18 @@ static void set_per_thread(struct run_state *s)
     setenv("PAPI_RUN_THREADS_FILE", s->threads_file, 1);
 }
 
+/* --gpu: the GPU activity layer in the program (run_gpu_preload.c), on whether or not
+ * the program has loaded CUDA yet (PAPI_GPU_ACTIVITY=1 unless the user chose). */
+static void set_gpu(struct run_state *s)
+{
+    if (preload("libpapi_run_gpu.so") != 0) {
+        note(s, "libpapi_run_gpu.so is not installed: no GPU activity");
+        return;
+    }
+    setenv("PAPI_GPU_ACTIVITY", "1", 0);
+    setenv("PAPI_RUN_GPU_DIR", s->dir, 1);
+}
+
 int run_program_prepare(struct run_state *s)
 {
     char path[PATH_MAX];
@@ -247,6 +259,8 @@ int run_program_prepare(struct run_state *s)
                             "from outside only (no per-thread split, no MPI wrapper)");
         if (s->opt.sampling)
             note(s, "not sampled: the sampling library cannot enter it");
+        if (s->opt.gpu)
+            note(s, "no GPU activity: its library cannot enter it");
     } else {
         /* The program's own region files (papi_hl_output) go to -o's directory too, beside
          * papi_run_output, unless the user chose a place: one run, one directory. */
@@ -256,6 +270,8 @@ int run_program_prepare(struct run_state *s)
             set_mpi(s, flavor);
         if (s->opt.per_thread)
             set_per_thread(s);
+        if (s->opt.gpu)
+            set_gpu(s);
         if (s->opt.sampling && preload("libpapi_run_sample.so") != 0)
             note(s, "libpapi_run_sample.so is not installed: not sampled");
     }

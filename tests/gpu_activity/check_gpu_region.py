@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""A region's GPU work through the region API and the GPU activity layer on the CUPTI
+double: run gpu_region (gpu_region.c says what it launches where) and check its report.
+    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR on|shutdown CUDART
+        the layer started by itself (PAPI_GPU_ACTIVITY unset, the program loaded CUDA):
+        "compute" (2 instances), "outer" (1) exact, the losses said; with shutdown the
+        program calls PAPI_shutdown last: CUPTI unsubscribed, the same sums, the status
+        "stopped by PAPI_shutdown"
+    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR off CUDART|- SWITCH|- REASON|-
+        the layer off (PAPI_GPU_ACTIVITY=SWITCH, or unset with -): gpu_activity says
+        REASON (-: no gpu_activity at all), no gpu_regions
+Every report is checked against region.schema.json (report_check)."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+
+report_check.guard()
+
+# a.txt once: per device busy time, kernels, copies, synchronisation (a.txt's comments).
+A = {"devices": {0: 2200, 1: 300}, "kernels": {("square(float*, int)", 0, 7): (3, 2700),
+                                                ("plain_kernel", 1, 2): (1, 300)},
+     "copies": {"HtoD": (1, 4096, 500), "DtoH": (1, 1000, 100)}, "sync": (1, 700), "dropped": 0}
+B = {"devices": {0: 5000}, "kernels": {("other_kernel", 0, 3): (1, 5000)},
+     "copies": {"HtoD": (1, 100, 10)}, "sync": (0, 0), "dropped": 5}
+
+
+def add(x, y):
+    out = {"devices": dict(x["devices"]), "kernels": dict(x["kernels"]),
+           "copies": dict(x["copies"]),
+           "sync": tuple(a + b for a, b in zip(x["sync"], y["sync"])),
+           "dropped": x["dropped"] + y["dropped"]}
+    for d, ns in y["devices"].items():
+        out["devices"][d] = out["devices"].get(d, 0) + ns
+    for k, v in y["kernels"].items():
+        out["kernels"][k] = tuple(a + b for a, b in zip(out["kernels"].get(k, (0, 0)), v))
+    for k, v in y["copies"].items():
+        out["copies"][k] = tuple(a + b for a, b in zip(out["copies"].get(k, (0, 0, 0)), v))
+    return out
+
+
+def check_section(name, got, want):
+    """The failures of one region's section against want."""
+    fails = []
+    devices = {d["device"]: d["busy_ns"] for d in got["devices"]}
+    if devices != want["devices"]:
+        fails.append("busy per device %s, want %s" % (devices, want["devices"]))
+    if got["busy_ns"] != sum(want["devices"].values()):
+        fails.append("busy_ns %d, want %d" % (got["busy_ns"], sum(want["devices"].values())))
+    kernels = {(k["name"], k["device"], k["stream"]): (k["launches"], k["total_ns"])
+               for k in got["kernels"]}
+    if kernels != want["kernels"]:
+        fails.append("kernels %s, want %s" % (kernels, want["kernels"]))
+    for k in got["kernels"]:
+        if k["mean_ns"] != k["total_ns"] // k["launches"]:
+            fails.append("%s: mean_ns %d" % (k["name"], k["mean_ns"]))
+    launches = sum(v[0] for v in want["kernels"].values())
+    ns = sum(v[1] for v in want["kernels"].values())
+    if (got["kernel_launches"], got["kernel_ns"]) != (launches, ns):
+        fails.append("kernel_launches/ns %d/%d, want %d/%d"
+                     % (got["kernel_launches"], got["kernel_ns"], launches, ns))
+    copies = {k: (v["count"], v["bytes"], v["ns"]) for k, v in got["copies"].items()}
+    if copies != want["copies"]:
+        fails.append("copies %s, want %s" % (copies, want["copies"]))
+    if (got["sync"]["count"], got["sync"]["ns"]) != want["sync"]:
+        fails.append("sync %s, want %s" % (got["sync"], want["sync"]))
+    if got["dropped"] != want["dropped"]:
+        fails.append("dropped %d, want %d" % (got["dropped"], want["dropped"]))
+    print("%s: %s" % (name, "exact" if not fails else "; ".join(fails)))
+    return ["%s: %s" % (name, f) for f in fails]
+
+
+def run(prog, double, records, cudart, switch, *more):
+    out = tempfile.mkdtemp(prefix="gpu_region_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+    env.update(PAPI_OUTPUT_DIRECTORY=out, LD_LIBRARY_PATH=double,
+               PAPI_EVENTS="perf::TASK-CLOCK")
+    if switch != "-":
+        env["PAPI_GPU_ACTIVITY"] = switch
+    p = subprocess.run([prog, cudart, records, *more], env=env, capture_output=True, text=True,
+                       timeout=60)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    run.stdout = p.stdout
+    files = glob.glob(os.path.join(out, "papi_hl_output", "*.json"))
+    if p.returncode != 0 or len(files) != 1:
+        print("FAIL: gpu_region exited with %d, %d reports" % (p.returncode, len(files)))
+        sys.exit(1)
+    return json.load(open(files[0])), p.stderr
+
+
+def main():
+    prog, double, records, mode = sys.argv[1:5]
+    fails = []
+    if mode in ("on", "shutdown"):
+        more = ("shutdown",) if mode == "shutdown" else ()
+        d, err = run(prog, double, records, sys.argv[5], "-", *more)
+        status = d["gpu_activity"]
+        print("gpu_activity:", status)
+        reason = "stopped by PAPI_shutdown: later GPU work is not recorded" if more else ""
+        if not status["on"] or status["reason"] != reason or status["dropped"] != 5:
+            fails.append("gpu_activity %s: want on, %r, 5 dropped" % (status, reason))
+        if more and "after PAPI_shutdown: 0 subscribed, 0 kinds enabled" not in run.stdout:
+            fails.append("CUPTI still subscribed or recording after PAPI_shutdown")
+        # every record filed: a twice, b, c (9 + 9 + 2 + 1 records: drops are no records)
+        if status["records"] != 7 + 7 + 2 + 1:
+            fails.append("records %d, want 17" % status["records"])
+        if "CUPTI dropped 5 records" not in err:
+            fails.append("the drops not said on stderr")
+        regions = d["gpu_regions"]["0"]
+        fails += check_section("compute", regions["compute"], add(A, A))
+        fails += check_section("outer", regions["outer"], add(A, B))
+        if set(regions) != {"compute", "outer"}:
+            fails.append("regions %s, want compute and outer" % sorted(regions))
+    else:
+        cudart, switch, reason = sys.argv[5:8]
+        d, err = run(prog, double, records, cudart, switch)
+        status = d.get("gpu_activity")
+        print("gpu_activity:", status)
+        if reason == "-":  # a program that uses no GPU: its file says nothing of GPUs
+            if status is not None:
+                fails.append("gpu_activity %s: want none" % status)
+        elif not status or status["on"] or status["reason"] != reason:
+            fails.append("gpu_activity %s: want off, %r" % (status, reason))
+        if "gpu_regions" in d:
+            fails.append("gpu_regions written with the layer off")
+    for f in fails:
+        print("FAIL:", f)
+    print("check_gpu_region: %s" % ("FAILED" if fails else "PASSED"))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
