@@ -20,6 +20,7 @@ WRITERS = {
     "region": ["src-c/common/region_file_head.c", "src-c/lib/highlevel/hl_regions_report.c",
                "src-c/lib/highlevel/hl_interval.c", "src-c/lib/highlevel/hl_all_threads.c",
                "src-c/lib/highlevel/hl_*report*.c", "src-c/utils/papi_run/run_report.c",
+               "src-c/utils/papi_run/run_openmp.c",
                "src-c/common/count_series.c", "src-c/lib/overflow/region_sample.c"],
     "validate": ["src-c/utils/papi_validate/validate_report.c"],
     "profile": ["src-c/utils/papi_run/run_sample_profile.c", "src-c/sampling/profile_writer.c"],
