@@ -66,6 +66,9 @@ static void add_threads(struct ompt_region_row *byindex)
             struct ompt_region_thread *t = &byindex[a->region - 1].threads[a->tnum];
             t->tasks += a->tasks, t->work_ns += a->work_ns, t->barrier_ns += a->barrier_ns;
             t->taskwait_ns += a->taskwait_ns, t->in_team_ns += a->in_team_ns;
+            t->counted_tasks += a->counted_tasks;
+            for (int e = 0; e < OMPT_EVENTS_MAX; e++)
+                t->events[e] += a->events[e];
         }
     }
 }

@@ -13,6 +13,7 @@
 struct ompt_region_thread {
     uint64_t tasks, work_ns, barrier_ns, taskwait_ns, in_team_ns;
     uint64_t wall_ns; /* the wall time of the instances whose team had this thread */
+    uint64_t counted_tasks, events[OMPT_EVENTS_MAX]; /* ompt_counters.h */
 };
 
 struct ompt_region_row {

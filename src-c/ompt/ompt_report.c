@@ -9,6 +9,7 @@
 
 #include "env.h"
 #include "json_writer.h"
+#include "ompt_counters.h"
 #include "ompt_efficiency.h"
 #include "ompt_merge.h"
 #include "ompt_report.h"
@@ -57,8 +58,71 @@ static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
         jw_hex(w, "address", address);
 }
 
+/* A thread number's events: its sums when every task of it was counted, else null. */
+static void put_thread_events(struct jw *w, const struct ompt_region_thread *t,
+                              const struct ompt_counters_info *c)
+{
+    jw_uint(w, "counted_tasks", t->counted_tasks);
+    jw_obj_begin(w, "events");
+    for (int e = 0; e < c->nevents; e++)
+        if (t->tasks && t->counted_tasks == t->tasks)
+            jw_uint(w, c->names[e], t->events[e]);
+        else
+            jw_null(w, c->names[e]);
+    jw_obj_end(w);
+}
+
+/* Per event, min, mean and max over the thread numbers whose every task was counted,
+ * with the thread that has the min and the max. */
+static void put_region_events(struct jw *w, const struct ompt_region_row *r,
+                              const struct ompt_counters_info *c)
+{
+    jw_obj_begin(w, "events");
+    for (int e = 0; e < c->nevents; e++) {
+        unsigned n = 0, tmin = 0, tmax = 0;
+        double sum = 0;
+        for (unsigned t = 0; t < r->nthreads; t++) {
+            const struct ompt_region_thread *x = &r->threads[t];
+            if (!x->tasks || x->counted_tasks != x->tasks)
+                continue;
+            if (n == 0 || x->events[e] < r->threads[tmin].events[e])
+                tmin = t;
+            if (n == 0 || x->events[e] > r->threads[tmax].events[e])
+                tmax = t;
+            sum += (double)x->events[e];
+            n++;
+        }
+        jw_obj_begin(w, c->names[e]);
+        jw_uint(w, "threads", n);
+        if (n) {
+            jw_uint(w, "min", r->threads[tmin].events[e]);
+            jw_uint(w, "min_thread", tmin);
+            jw_fixed(w, "mean", sum / n, 1);
+            jw_uint(w, "max", r->threads[tmax].events[e]);
+            jw_uint(w, "max_thread", tmax);
+            jw_fixed(w, "total", sum, 0);
+        }
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+}
+
+static void put_counters(struct jw *w, const struct ompt_counters_info *c)
+{
+    jw_obj_begin(w, "counters");
+    jw_str(w, "source", c->source);
+    jw_arr_begin(w, "events");
+    for (int e = 0; e < c->nevents; e++)
+        jw_str(w, NULL, c->names[e]);
+    jw_arr_end(w);
+    jw_uint(w, "threads_counted", c->threads_counted);
+    jw_uint(w, "threads_not_counted", c->threads_not_counted);
+    jw_str(w, "reason", c->reason);
+    jw_obj_end(w);
+}
+
 static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigned tnum,
-                       int walls_known)
+                       int walls_known, const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
     jw_uint(w, "thread", tnum);
@@ -73,11 +137,12 @@ static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigne
         jw_null(w, "wall_ns");
         jw_null(w, "join_wait_ns");
     }
+    put_thread_events(w, t, c);
     jw_obj_end(w);
 }
 
 static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_region_row *r,
-                       struct ompt_efficiency_sums *sums)
+                       struct ompt_efficiency_sums *sums, const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
     put_name(w, sym, r->address);
@@ -102,9 +167,10 @@ static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_r
     struct ompt_efficiency e =
         ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
     put_efficiency(w, "efficiency", &e, 0);
+    put_region_events(w, r, c);
     jw_arr_begin(w, "threads");
     for (unsigned t = 0; t < r->nthreads; t++)
-        put_thread(w, &r->threads[t], t, r->other_size_instances == 0);
+        put_thread(w, &r->threads[t], t, r->other_size_instances == 0, c);
     jw_arr_end(w);
     jw_obj_end(w);
 }
@@ -127,6 +193,8 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
 {
     struct symbolizer *sym = sym_open_process();
     struct ompt_efficiency_sums sums = {0};
+    struct ompt_counters_info counters;
+    ompt_counters_describe(&counters);
     uint64_t parallel = m->outer_unnamed_ns;
     for (int i = 0; i < m->nrows; i++)
         parallel += m->rows[i].outer_wall_ns;
@@ -147,9 +215,10 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     jw_uint(w, "threads_seen", (unsigned long long)m->threads_seen);
     jw_uint(w, "threads_ended", (unsigned long long)m->threads_ended);
     put_limits(w, m);
+    put_counters(w, &counters);
     jw_arr_begin(w, "regions");
     for (int i = 0; i < m->nrows; i++)
-        put_region(w, sym, &m->rows[i], &sums);
+        put_region(w, sym, &m->rows[i], &sums, &counters);
     jw_arr_end(w);
     struct ompt_efficiency run = ompt_efficiency_run(&sums, parallel, info->wall_ns);
     put_efficiency(w, "efficiency", &run, 1);

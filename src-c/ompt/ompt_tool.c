@@ -11,6 +11,7 @@
 #include "mono_clock.h"
 #include "ompt_api.h"
 #include "ompt_callbacks.h"
+#include "ompt_counters.h"
 #include "ompt_report.h"
 
 static struct ompt_run_info run_info;
@@ -65,6 +66,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
                 run_info.runtime);
         return 0;
     }
+    ompt_counters_start(); /* first: the library's start is the tool's time, not the run's */
     ompt_clock_start();
     tool_pid = getpid();
     atexit(at_program_exit);

@@ -13,6 +13,9 @@ build tree's) and names it; a libgomp program (gcc, gfortran) runs under LLVM's 
     runtime passes over) keeps its place: papi_run's comes after it, said in the banner;
   - a libgomp program with --no-libomp: no table ("off"), the banner says why, the counts
     and the program's answer as without it.
+A program that prints a faults_line (ompt_faults.c, .f90) is check_ompt.py's case faults
+instead: each OpenMP thread counts papi_run's CPU events (PAPI_OMPT_EVENTS, papi_run's
+default ones here), and thread t's page faults in the region are exactly its pages.
 A libgomp program where LLVM's libomp.so.5 is not installed: SKIPPED (check_ompt.py)."""
 import glob
 import json
@@ -84,8 +87,15 @@ def main(argv):
     tmp = tempfile.mkdtemp(prefix="ompt_papi_run_")
     p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "plain"))
     table = measured(p, doc, gomp) if doc else None
+    facts = check_ompt.facts_of(p)
+    if table and "faults_line" in facts:
+        c = table["counters"]
+        check(c["source"] == "PAPI_OMPT_EVENTS" and "perf::PAGE-FAULTS" in c["events"],
+              "papi_run's events counted per thread: %s" % c["events"])
+        check_ompt.case_faults(table, facts)
+        return verdict("ompt_papi_run_faults", scratch=tmp)
     if table:
-        check_ompt.case_balance(table, check_ompt.facts_of(p))
+        check_ompt.case_balance(table, facts)
     other = "/nonexistent/libother_tool.so"
     p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "user_tool"), user_tool=other)
     if doc and measured(p, doc, gomp):

@@ -96,6 +96,20 @@ static const char *cannot(struct run_state *s, struct run_openmp *o, const char 
     return NULL;
 }
 
+/* The CPU component's events, counted by each OpenMP thread over its implicit tasks (as
+ * the region API counts them); a PAPI_OMPT_EVENTS the user set is kept. */
+static void set_events(const struct run_state *s)
+{
+    char list[RUN_MAX_EVENTS * RUN_NAME_LEN] = "";
+    for (int i = 0; i < s->opt.nevents; i++) {
+        size_t n = strlen(list);
+        if (s->opt.cidx[i] == 0)
+            snprintf(list + n, sizeof list - n, "%s%s", n ? "," : "", s->opt.events[i]);
+    }
+    if (list[0])
+        setenv("PAPI_OMPT_EVENTS", list, 0);
+}
+
 void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime)
 {
     struct run_openmp *o = &s->omp;
@@ -110,6 +124,7 @@ void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime)
     }
     snprintf(o->dir, sizeof o->dir, "%s/.papi_run_ompt.%ld", s->dir, (long)getpid());
     setenv("PAPI_OMPT_OUTPUT_DIR", o->dir, 1);
+    set_events(s);
     o->asked = 1;
     say(o, RUN_OMP_UNREPORTED,
         o->user_tools[0] ? "no process wrote a table: a tool OMP_TOOL_LIBRARIES names was "
