@@ -198,6 +198,26 @@ static void task_end(struct ompt_thread *th)
     a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
 }
 
+int ompt_parked_task(const struct ompt_thread *th, struct ompt_acc *add)
+{
+    const struct ompt_frame *f =
+        th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
+    if (!f || !f->acc || f->team < 2 || f->sync_depth == 0 || !f->sync_join)
+        return -1;
+    uint64_t stop = f->sync_begin_ns, waits = f->barrier_ns + f->taskwait_ns;
+    uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
+    *add = (struct ompt_acc){.region = f->acc->region, .tnum = f->acc->tnum, .tasks = 1};
+    add->work_ns = (span > waits ? span - waits : 0) + f->task_in_sync_ns;
+    add->barrier_ns = f->barrier_ns, add->taskwait_ns = f->taskwait_ns;
+    add->in_team_ns = (stop > f->fork_ns ? stop - f->fork_ns : 0) + f->task_in_sync_ns;
+    if (f->counted) {
+        add->counted_tasks = 1;
+        for (int i = 0; i < ompt_counters_n; i++)
+            add->events[i] = f->sync_counts[i] - f->begin_counts[i];
+    }
+    return 0;
+}
+
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                              ompt_data_t *task_data, unsigned int actual_parallelism,
                              unsigned int index, int flags)

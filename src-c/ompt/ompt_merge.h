@@ -36,8 +36,10 @@ struct ompt_merged {
     int threads_seen, threads_ended;
 };
 
-/* 0, or -1 when out of memory (m then empty). */
-OMPT_HIDDEN int ompt_merge(struct ompt_merged *m);
+/* 0, or -1 when out of memory (m then empty). parked: also the tasks of threads parked at
+ * a join barrier, whose end the runtime has not reported yet (a query between regions;
+ * at finalize every end has come). */
+OMPT_HIDDEN int ompt_merge(struct ompt_merged *m, int parked);
 OMPT_HIDDEN void ompt_merged_free(struct ompt_merged *m);
 
 #endif

@@ -141,6 +141,18 @@ static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigne
     jw_obj_end(w);
 }
 
+/* A region's efficiencies; only regions all of whose instances were outermost add to the
+ * run's sums. */
+static struct ompt_efficiency region_efficiency(const struct ompt_region_row *r,
+                                                struct ompt_efficiency_sums *sums)
+{
+    uint64_t useful[r->nthreads ? r->nthreads : 1];
+    for (unsigned t = 0; t < r->nthreads; t++)
+        useful[t] = r->threads[t].work_ns;
+    int outermost = r->outer_instances == r->instances;
+    return ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
+}
+
 static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_region_row *r,
                        struct ompt_efficiency_sums *sums, const struct ompt_counters_info *c)
 {
@@ -159,13 +171,7 @@ static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_r
     }
     jw_arr_end(w);
     jw_uint(w, "other_team_size_instances", r->other_size_instances);
-    uint64_t useful[r->nthreads ? r->nthreads : 1];
-    for (unsigned t = 0; t < r->nthreads; t++)
-        useful[t] = r->threads[t].work_ns;
-    /* Only regions all of whose instances were outermost add to the run's sums. */
-    int outermost = r->outer_instances == r->instances;
-    struct ompt_efficiency e =
-        ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
+    struct ompt_efficiency e = region_efficiency(r, sums);
     put_efficiency(w, "efficiency", &e, 0);
     put_region_events(w, r, c);
     jw_arr_begin(w, "threads");
@@ -227,6 +233,22 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
         sym_close(sym);
 }
 
+int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns)
+{
+    struct ompt_merged m;
+    memset(sums, 0, sizeof *sums);
+    if (ompt_merge(&m, 1) != 0)
+        return -1;
+    *parallel_ns = m.outer_unnamed_ns;
+    for (int i = 0; i < m.nrows; i++) {
+        *parallel_ns += m.rows[i].outer_wall_ns;
+        region_efficiency(&m.rows[i], sums);
+    }
+    int n = m.nrows;
+    ompt_merged_free(&m);
+    return n;
+}
+
 int ompt_report_write(const struct ompt_run_info *info)
 {
     const char *dir = env_get("PAPI_OMPT_OUTPUT_DIR");
@@ -241,7 +263,7 @@ int ompt_report_write(const struct ompt_run_info *info)
     snprintf(final, sizeof final, "ompt_%ld.json", (long)getpid());
     int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f || ompt_merge(&m) != 0) {
+    if (!f || ompt_merge(&m, 0) != 0) {
         fprintf(stderr, "papi_ompt: no report written: %s/%s: %s\n", dir, final,
                 f ? "out of memory" : strerror(errno));
         if (f)

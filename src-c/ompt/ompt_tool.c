@@ -113,3 +113,21 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
              runtime_version ? runtime_version : "unknown runtime");
     return &result;
 }
+
+/* For the MPI wrapper at MPI_Finalize (mpi-wrappers/reports/omp_hybrid.c, found by
+ * dlsym): this process's OpenMP so far, as doubles in ns: out[0] the outermost parallel
+ * regions' wall time, out[1] the threads' useful time in them, out[2] the sum over those
+ * regions of team size x the largest useful time, out[3] of team size x wall time (the
+ * run efficiencies' sums, ompt_efficiency.h). Called between parallel regions (the
+ * threads idle). The regions seen, 0 when none, -1 when the tool is off or out of memory. */
+__attribute__((visibility("default"))) int papi_ompt_sums(double out[4])
+{
+    struct ompt_efficiency_sums sums;
+    uint64_t parallel = 0;
+    if (getpid() != tool_pid)
+        return -1; /* not started, or a forked child holding its parent's sums */
+    int n = ompt_report_sums(&sums, &parallel);
+    out[0] = (double)parallel;
+    out[1] = sums.useful_ns, out[2] = sums.max_useful_x_team_ns, out[3] = sums.wall_x_team_ns;
+    return n;
+}
