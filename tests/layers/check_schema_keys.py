@@ -30,7 +30,7 @@ WRITERS = {
                "src-c/lib/highlevel/hl_interval.c", "src-c/lib/highlevel/hl_all_threads.c",
                "src-c/lib/highlevel/hl_*report*.c", "src-c/utils/papi_run/run_report.c",
                "src-c/common/count_series.c", "src-c/lib/overflow/region_sample.c",
-               "src-c/lib/highlevel/hl_gpu.c"],
+               "src-c/lib/highlevel/hl_gpu.c", "src-c/utils/papi_run/run_openmp.c"],
     "gpu_activity": ["src-c/gpu_activity/gpu_report.c", "src-c/utils/papi_run/run_gpu_preload.c"],
     "validate": ["src-c/utils/papi_validate/validate_report.c"],
     "profile": ["src-c/utils/papi_run/run_sample_profile.c", "src-c/sampling/profile_writer.c"],

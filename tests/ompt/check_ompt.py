@@ -19,6 +19,10 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   team_sizes  one region with teams of 2, 4, 3: tasks and wall time per thread number;
               an explicit barrier's wait; an explicit task run inside a taskwait or a
               barrier is work, not wait;
+  faults      thread t of 4 touches (t+1) x 64 fresh pages in a region after a warm-up
+              one, counting perf::PAGE-FAULTS (PAPI_OMPT_EVENTS): its page faults in
+              that region exactly (t+1) x 64, and the region's min, mean and max over
+              threads with the threads that have them; SKIPPED where no thread can count;
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
   fork        fork after OpenMP started: the child (which holds its parent's sums) reports
@@ -78,8 +82,9 @@ def runtime_env(program):
     return {}, "libomp"
 
 
-def run(tool, program, out_dir, name_tool=True):
+def run(tool, program, out_dir, name_tool=True, **more):
     extra, how = runtime_env(program)
+    extra.update(more)
     # Passive waits: threads at a barrier sleep instead of spinning, so that a team of 4
     # on a loaded 2-core machine does not take the CPU its sleeping threads wake up to.
     env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=out_dir, OMP_WAIT_POLICY="passive", **extra)
@@ -290,6 +295,23 @@ def case_team_sizes(doc, facts):
          "work summed: 1 + 2 units and the task's unit, whoever ran it")
 
 
+def case_faults(doc, facts):
+    c = doc["counters"]
+    if c["threads_counted"] == 0:
+        skip("no thread can count perf::PAGE-FAULTS here: %s" % c["reason"])
+    check(c["source"] == "PAPI_OMPT_EVENTS" and "perf::PAGE-FAULTS" in c["events"],
+          "the events PAPI_OMPT_EVENTS named: %s" % c)
+    r = region_at(doc, facts["file"], facts["faults_line"], nth=1)
+    if not r:
+        return
+    got = [t["events"]["perf::PAGE-FAULTS"] for t in r["threads"]]
+    check(got == facts["pages"], "page faults per thread %s, exactly the pages touched %s" % (got, facts["pages"]))
+    check(all(t["counted_tasks"] == t["implicit_tasks"] == 1 for t in r["threads"]), "every task counted")
+    spread = r["events"]["perf::PAGE-FAULTS"]
+    want = {"threads": 4, "min": 64, "min_thread": 0, "mean": 160.0, "max": 256, "max_thread": 3, "total": 640}
+    check(spread == want, "min, mean, max over threads with their threads: %s" % spread)
+
+
 def case_own_tool(tool, program, tmp):
     for named in (True, False):
         out = os.path.join(tmp, "named" if named else "alone")
@@ -367,7 +389,7 @@ def case_fake_runtime(tool, program, tmp):
 
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|own_tool|fake_runtime|fork PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|own_tool|fake_runtime|fork PROGRAM",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
@@ -375,10 +397,12 @@ def main(argv):
     if case in ("own_tool", "fake_runtime", "fork"):
         {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime, "fork": case_fork}[case](tool, program, tmp)
         return verdict("ompt_" + case, scratch=tmp)
-    p = run(tool, program, tmp)
+    events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case == "faults" else {}
+    p = run(tool, program, tmp, **events)
     doc = report_of(tmp)
     if doc is not None:
-        {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes}[case](doc, facts_of(p))
+        {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
+         "faults": case_faults}[case](doc, facts_of(p))
     return verdict("ompt_" + case, scratch=tmp)
 
 
