@@ -160,6 +160,20 @@ static void commit_pending(struct ompt_frame *f)
     f->pending_class = OMPT_WAIT_NONE;
 }
 
+/* A task's times into a: its work from its begin to stop less its waits, plus
+ * join_tasks (explicit tasks run in the join barrier), and its time in the team. */
+static void add_task(struct ompt_acc *a, const struct ompt_frame *f, uint64_t stop,
+                     uint64_t join_tasks)
+{
+    uint64_t waits = f->barrier_ns + f->taskwait_ns;
+    uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
+    a->tasks++;
+    a->work_ns += (span > waits ? span - waits : 0) + join_tasks;
+    a->barrier_ns += f->barrier_ns;
+    a->taskwait_ns += f->taskwait_ns;
+    a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
+}
+
 static void task_end(struct ompt_thread *th)
 {
     struct ompt_frame *f = top_frame(th);
@@ -189,13 +203,7 @@ static void task_end(struct ompt_thread *th)
         f->pending_class = OMPT_WAIT_NONE;
     }
     commit_pending(f);
-    uint64_t waits = f->barrier_ns + f->taskwait_ns;
-    uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
-    a->tasks++;
-    a->work_ns += (span > waits ? span - waits : 0) + join_tasks;
-    a->barrier_ns += f->barrier_ns;
-    a->taskwait_ns += f->taskwait_ns;
-    a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
+    add_task(a, f, stop, join_tasks);
 }
 
 int ompt_parked_task(const struct ompt_thread *th, struct ompt_acc *add)
@@ -204,12 +212,8 @@ int ompt_parked_task(const struct ompt_thread *th, struct ompt_acc *add)
         th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
     if (!f || !f->acc || f->team < 2 || f->sync_depth == 0 || !f->sync_join)
         return -1;
-    uint64_t stop = f->sync_begin_ns, waits = f->barrier_ns + f->taskwait_ns;
-    uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
-    *add = (struct ompt_acc){.region = f->acc->region, .tnum = f->acc->tnum, .tasks = 1};
-    add->work_ns = (span > waits ? span - waits : 0) + f->task_in_sync_ns;
-    add->barrier_ns = f->barrier_ns, add->taskwait_ns = f->taskwait_ns;
-    add->in_team_ns = (stop > f->fork_ns ? stop - f->fork_ns : 0) + f->task_in_sync_ns;
+    *add = (struct ompt_acc){.region = f->acc->region, .tnum = f->acc->tnum};
+    add_task(add, f, f->sync_begin_ns, f->task_in_sync_ns);
     if (f->counted) {
         add->counted_tasks = 1;
         for (int i = 0; i < ompt_counters_n; i++)

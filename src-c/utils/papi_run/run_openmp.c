@@ -58,14 +58,9 @@ static int find_libomp(char *path, size_t len)
  * library whose ompt_start_tool accepts, so theirs keeps its place. 0, or -1. */
 static int name_tool(struct run_openmp *o, const char *tool)
 {
-    char value[8192];
     const char *user = env_get("OMP_TOOL_LIBRARIES");
     snprintf(o->user_tools, sizeof o->user_tools, "%s", user ? user : "");
-    if (snprintf(value, sizeof value, "%s%s%s", o->user_tools, o->user_tools[0] ? ":" : "", tool) >=
-        (int)sizeof value)
-        return -1;
-    setenv("OMP_TOOL_LIBRARIES", value, 1);
-    return 0;
+    return run_env_list_add("OMP_TOOL_LIBRARIES", tool, 0);
 }
 
 /* Why the tool cannot be named or a libgomp program given libomp; NULL when it can. */
@@ -86,7 +81,7 @@ static const char *cannot(struct run_state *s, struct run_openmp *o, const char 
     if (o->runtime == RUN_OMP_GOMP && find_libomp(o->libomp, sizeof o->libomp) != 0)
         return "the program uses libgomp, which has no OMPT interface, and LLVM's libomp.so.5 "
                "is not installed (Debian: apt install libomp5-14)";
-    if (o->libomp[0] && run_preload_path(o->libomp) != 0) {
+    if (o->libomp[0] && run_env_list_add("LD_PRELOAD", o->libomp, 1) != 0) {
         o->libomp[0] = 0;
         return "LD_PRELOAD is too long to add libomp.so.5 to it";
     }

@@ -81,19 +81,33 @@ static int has(const struct image *im, const char *s)
     return im->data && memmem(im->data, im->size, s, strlen(s)) != NULL;
 }
 
+/* The 64-bit ELF header of the image, or NULL for a script or another format. */
+static const Elf64_Ehdr *elf64(const struct image *im)
+{
+    if (!im->data || im->size < sizeof(Elf64_Ehdr) || memcmp(im->data, ELFMAG, SELFMAG) != 0 ||
+        im->data[EI_CLASS] != ELFCLASS64)
+        return NULL;
+    return (const Elf64_Ehdr *)(const void *)im->data;
+}
+
+/* Program header i, or NULL when it lies past the file's end (a truncated file). */
+static const Elf64_Phdr *phdr(const struct image *im, const Elf64_Ehdr *eh, int i)
+{
+    size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
+    if (off + sizeof(Elf64_Phdr) > im->size)
+        return NULL;
+    return (const Elf64_Phdr *)(const void *)(im->data + off);
+}
+
 /* An ELF file without PT_INTERP is static (the dynamic loader never runs in it). */
 static int is_static_elf(const struct image *im)
 {
-    if (im->size < sizeof(Elf64_Ehdr) || memcmp(im->data, ELFMAG, SELFMAG) != 0 ||
-        im->data[EI_CLASS] != ELFCLASS64)
+    const Elf64_Ehdr *eh = elf64(im);
+    if (!eh)
         return 0; /* a script or another format: its interpreter is dynamic */
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)im->data;
     for (int i = 0; i < eh->e_phnum; i++) {
-        size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
-        if (off + sizeof(Elf64_Phdr) > im->size)
-            return 0;
-        const Elf64_Phdr *ph = (const Elf64_Phdr *)(const void *)(im->data + off);
-        if (ph->p_type == PT_INTERP)
+        const Elf64_Phdr *ph = phdr(im, eh, i);
+        if (!ph || ph->p_type == PT_INTERP)
             return 0;
     }
     return 1;
@@ -103,10 +117,9 @@ static int is_static_elf(const struct image *im)
 static size_t file_offset(const struct image *im, const Elf64_Ehdr *eh, Elf64_Addr addr)
 {
     for (int i = 0; i < eh->e_phnum; i++) {
-        size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
-        if (off + sizeof(Elf64_Phdr) > im->size)
+        const Elf64_Phdr *ph = phdr(im, eh, i);
+        if (!ph)
             return 0;
-        const Elf64_Phdr *ph = (const Elf64_Phdr *)(const void *)(im->data + off);
         if (ph->p_type == PT_LOAD && addr >= ph->p_vaddr && addr - ph->p_vaddr < ph->p_filesz)
             return (size_t)(ph->p_offset + (addr - ph->p_vaddr));
     }
@@ -117,17 +130,15 @@ static size_t file_offset(const struct image *im, const Elf64_Ehdr *eh, Elf64_Ad
  * libraries it names itself (a runtime that only a library of it needs is not seen). */
 static int needs(const struct image *im, const char *prefix)
 {
-    if (im->size < sizeof(Elf64_Ehdr) || memcmp(im->data, ELFMAG, SELFMAG) != 0 ||
-        im->data[EI_CLASS] != ELFCLASS64)
+    const Elf64_Ehdr *eh = elf64(im);
+    if (!eh)
         return 0;
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)im->data;
     const Elf64_Dyn *dyn = NULL;
     size_t ndyn = 0;
     for (int i = 0; i < eh->e_phnum && !dyn; i++) {
-        size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
-        if (off + sizeof(Elf64_Phdr) > im->size)
+        const Elf64_Phdr *ph = phdr(im, eh, i);
+        if (!ph)
             return 0;
-        const Elf64_Phdr *ph = (const Elf64_Phdr *)(const void *)(im->data + off);
         if (ph->p_type == PT_DYNAMIC && ph->p_offset < im->size &&
             ph->p_filesz <= im->size - ph->p_offset) {
             dyn = (const Elf64_Dyn *)(const void *)(im->data + ph->p_offset);
@@ -153,8 +164,6 @@ static int needs(const struct image *im, const char *prefix)
 /* The OpenMP runtime the program names: libgomp (gcc, gfortran), LLVM's or Intel's. */
 static enum run_omp_runtime omp_runtime(const struct image *im)
 {
-    if (!im->data)
-        return RUN_OMP_NONE;
     if (needs(im, "libgomp.so"))
         return RUN_OMP_GOMP;
     return needs(im, "libomp.so") || needs(im, "libiomp5.so") ? RUN_OMP_LLVM : RUN_OMP_NONE;
@@ -208,14 +217,16 @@ int run_find_module(const char *lib, char *path, size_t len)
     return -1;
 }
 
-int run_preload_path(const char *path)
+int run_env_list_add(const char *name, const char *item, int front)
 {
     char value[8192];
-    const char *old = env_get("LD_PRELOAD");
-    if (snprintf(value, sizeof value, "%s%s%s", path, old && *old ? ":" : "", old ? old : "") >=
-        (int)sizeof value)
+    const char *old = env_get(name);
+    int n = !old || !*old ? snprintf(value, sizeof value, "%s", item)
+            : front       ? snprintf(value, sizeof value, "%s:%s", item, old)
+                          : snprintf(value, sizeof value, "%s:%s", old, item);
+    if (n < 0 || n >= (int)sizeof value)
         return -1;
-    setenv("LD_PRELOAD", value, 1);
+    setenv(name, value, 1);
     return 0;
 }
 
@@ -223,7 +234,8 @@ int run_preload_path(const char *path)
 static int preload(const char *lib)
 {
     char path[PATH_MAX + 128];
-    return run_find_module(lib, path, sizeof path) == 0 ? run_preload_path(path) : -1;
+    return run_find_module(lib, path, sizeof path) == 0 ? run_env_list_add("LD_PRELOAD", path, 1)
+                                                        : -1;
 }
 
 static void note(struct run_state *s, const char *text)
