@@ -4,8 +4,9 @@
  * cores each world-wide collective cost 2 to 5 s, and the wait-state step alone made 13.
  * A round's values travel as (operation, value) pairs of long long through one
  * user-defined, commutative operation, so minima, maxima and sums share the vector.
- * The steps share one communicator too: each PMPI_Comm_dup agrees on a context id, a
- * collective of its own. Finalize (and MPI_Init) run on one thread: no lock. */
+ * The steps share one communicator too, opened at MPI_Init when the event log's clock
+ * exchange runs there: each PMPI_Comm_dup agrees on a context id, a collective of its
+ * own. Finalize (and MPI_Init) run on one thread: no lock. */
 #include "finalize_agreement.h"
 
 static long long slot_op[PMPI_AGREE_HANDLES], slot_value[PMPI_AGREE_HANDLES];

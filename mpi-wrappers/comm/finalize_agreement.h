@@ -25,9 +25,11 @@ int pmpi_agree_run(MPI_Comm comm);
 /* The agreed value of a handle whose round ran (its local value before; 0 for -1). */
 long long pmpi_agree_value(int handle);
 
-/* Collective, at the start of the finalize sequence: its steps' communicator, one
- * duplicate of MPI_COMM_WORLD (its error handler) for all of them, each step with its
- * own tags and every message of a step received before the next one begins. */
+/* Collective, at the start of the finalize sequence (or at MPI_Init, by the event log's
+ * first clock exchange, and kept for the run): its steps' communicator, one duplicate of
+ * MPI_COMM_WORLD (its error handler) for all of them, each step with its own tags and
+ * every message of a step received before the next one begins. Once open it is not
+ * opened again (no collective). */
 void pmpi_finalize_comm_open(void);
 /* That communicator, opened here if it was not (then collective); MPI_COMM_WORLD only
  * when the MPI could not duplicate it. */
