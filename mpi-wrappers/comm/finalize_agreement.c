@@ -36,19 +36,26 @@ int pmpi_agree_add(enum pmpi_agree_op op, long long value)
     return n++;
 }
 
+int pmpi_agree_pairs(MPI_Comm comm, const long long *pairs, long long *out, int count)
+{
+    MPI_Op op;
+    int rc = PMPI_Op_create(fold, 1, &op);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Allreduce(pairs, out, 2 * count, MPI_LONG_LONG, op, comm);
+        PMPI_Op_free(&op);
+    }
+    return rc;
+}
+
 int pmpi_agree_run(MPI_Comm comm)
 {
-    long long pairs[2 * PMPI_AGREE_SLOTS], out[2 * PMPI_AGREE_SLOTS];
-    int count = n - round_start, rc = MPI_ERR_OTHER;
-    MPI_Op op;
+    long long pairs[2 * PMPI_AGREE_SLOTS] = {0}, out[2 * PMPI_AGREE_SLOTS];
+    int count = n - round_start;
     for (int i = 0; i < count; i++) {
         pairs[2 * i] = slot_op[round_start + i];
         pairs[2 * i + 1] = slot_value[round_start + i];
     }
-    if (PMPI_Op_create(fold, 1, &op) == MPI_SUCCESS) {
-        rc = PMPI_Allreduce(pairs, out, 2 * count, MPI_LONG_LONG, op, comm);
-        PMPI_Op_free(&op);
-    }
+    int rc = pmpi_agree_pairs(comm, pairs, out, count);
     for (int i = 0; i < count; i++) {
         long long *v = &slot_value[round_start + i];
         if (rc == MPI_SUCCESS)

@@ -24,6 +24,10 @@ int pmpi_agree_add(enum pmpi_agree_op op, long long value);
 int pmpi_agree_run(MPI_Comm comm);
 /* The agreed value of a handle whose round ran (its local value before; 0 for -1). */
 long long pmpi_agree_value(int handle);
+/* The reduction itself, for a step's own vector on any communicator: count pairs of
+ * (enum pmpi_agree_op, value), the same operations in the same order on every rank of
+ * comm, into out (2 * count). Collective; returns the MPI's code. */
+int pmpi_agree_pairs(MPI_Comm comm, const long long *pairs, long long *out, int count);
 
 /* Collective, at the start of the finalize sequence (or at MPI_Init, by the event log's
  * first clock exchange, and kept for the run): its steps' communicator, one duplicate of
