@@ -55,16 +55,24 @@ int pmpi_socket_layout(int world_rank)
 
 void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n)
 {
+    double v[2 * PMPI_MAX_METRICS];
+    int m = 0;
     if (socket_comm == MPI_COMM_NULL)
         return;
-    for (int k = 0; k < n; k++) {
-        if (!socket_wide[k])
-            continue;
-        double v[2] = {value[k], ok[k]};
-        PMPI_Bcast(v, 2, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
-        value[k] = v[0];
-        ok[k] = v[1] != 0;
-    }
+    for (int k = 0; k < n && k < PMPI_MAX_METRICS; k++)
+        if (socket_wide[k]) {
+            v[m++] = value[k];
+            v[m++] = ok[k];
+        }
+    if (m == 0)
+        return; /* the same on every rank: the metrics are the job's */
+    PMPI_Bcast(v, m, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
+    m = 0;
+    for (int k = 0; k < n && k < PMPI_MAX_METRICS; k++)
+        if (socket_wide[k]) {
+            value[k] = v[m++];
+            ok[k] = v[m++] != 0;
+        }
 }
 
 int pmpi_socket_layout_tried(void)
