@@ -74,16 +74,31 @@ long long pmpi_agree_value(int handle)
 
 static MPI_Comm finalize_comm = MPI_COMM_NULL;
 
-void pmpi_finalize_comm_open(void)
+static void dup_world(void)
 {
     if (finalize_comm == MPI_COMM_NULL &&
         PMPI_Comm_dup(MPI_COMM_WORLD, &finalize_comm) != MPI_SUCCESS)
         finalize_comm = MPI_COMM_NULL;
 }
 
+void pmpi_finalize_comm_open(void)
+{
+    MPI_Errhandler eh;
+    if (finalize_comm == MPI_COMM_NULL) {
+        dup_world();
+        return;
+    }
+    /* opened at MPI_Init: MPI_COMM_WORLD's error handler as it is now, as a duplicate
+     * made now would have it (the program may have set its own since); local calls */
+    if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh) == MPI_SUCCESS) {
+        PMPI_Comm_set_errhandler(finalize_comm, eh);
+        PMPI_Errhandler_free(&eh);
+    }
+}
+
 MPI_Comm pmpi_finalize_comm(void)
 {
-    pmpi_finalize_comm_open();
+    dup_world();
     return finalize_comm != MPI_COMM_NULL ? finalize_comm : MPI_COMM_WORLD;
 }
 

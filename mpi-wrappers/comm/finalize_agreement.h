@@ -33,7 +33,7 @@ int pmpi_agree_pairs(MPI_Comm comm, const long long *pairs, long long *out, int 
  * first clock exchange, and kept for the run): its steps' communicator, one duplicate of
  * MPI_COMM_WORLD (its error handler) for all of them, each step with its own tags and
  * every message of a step received before the next one begins. Once open it is not
- * opened again (no collective). */
+ * opened again (no collective): MPI_COMM_WORLD's error handler is copied onto it. */
 void pmpi_finalize_comm_open(void);
 /* That communicator, opened here if it was not (then collective); MPI_COMM_WORLD only
  * when the MPI could not duplicate it. */
