@@ -4,8 +4,9 @@
  * cores each world-wide collective cost 2 to 5 s, and the wait-state step alone made 13.
  * A round's values travel as (operation, value) pairs of long long through one
  * user-defined, commutative operation, so minima, maxima and sums share the vector.
- * The steps share one communicator too: each PMPI_Comm_dup agrees on a context id, a
- * collective of its own. Finalize (and MPI_Init) run on one thread: no lock. */
+ * The steps share one communicator too, opened at MPI_Init when the event log's clock
+ * exchange runs there: each PMPI_Comm_dup agrees on a context id, a collective of its
+ * own. Finalize (and MPI_Init) run on one thread: no lock. */
 #include "finalize_agreement.h"
 
 static long long slot_op[PMPI_AGREE_HANDLES], slot_value[PMPI_AGREE_HANDLES];
@@ -35,19 +36,26 @@ int pmpi_agree_add(enum pmpi_agree_op op, long long value)
     return n++;
 }
 
+int pmpi_agree_pairs(MPI_Comm comm, const long long *pairs, long long *out, int count)
+{
+    MPI_Op op;
+    int rc = PMPI_Op_create(fold, 1, &op);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Allreduce(pairs, out, 2 * count, MPI_LONG_LONG, op, comm);
+        PMPI_Op_free(&op);
+    }
+    return rc;
+}
+
 int pmpi_agree_run(MPI_Comm comm)
 {
-    long long pairs[2 * PMPI_AGREE_SLOTS], out[2 * PMPI_AGREE_SLOTS];
-    int count = n - round_start, rc = MPI_ERR_OTHER;
-    MPI_Op op;
+    long long pairs[2 * PMPI_AGREE_SLOTS] = {0}, out[2 * PMPI_AGREE_SLOTS];
+    int count = n - round_start;
     for (int i = 0; i < count; i++) {
         pairs[2 * i] = slot_op[round_start + i];
         pairs[2 * i + 1] = slot_value[round_start + i];
     }
-    if (PMPI_Op_create(fold, 1, &op) == MPI_SUCCESS) {
-        rc = PMPI_Allreduce(pairs, out, 2 * count, MPI_LONG_LONG, op, comm);
-        PMPI_Op_free(&op);
-    }
+    int rc = pmpi_agree_pairs(comm, pairs, out, count);
     for (int i = 0; i < count; i++) {
         long long *v = &slot_value[round_start + i];
         if (rc == MPI_SUCCESS)
@@ -66,16 +74,31 @@ long long pmpi_agree_value(int handle)
 
 static MPI_Comm finalize_comm = MPI_COMM_NULL;
 
-void pmpi_finalize_comm_open(void)
+static void dup_world(void)
 {
     if (finalize_comm == MPI_COMM_NULL &&
         PMPI_Comm_dup(MPI_COMM_WORLD, &finalize_comm) != MPI_SUCCESS)
         finalize_comm = MPI_COMM_NULL;
 }
 
+void pmpi_finalize_comm_open(void)
+{
+    MPI_Errhandler eh;
+    if (finalize_comm == MPI_COMM_NULL) {
+        dup_world();
+        return;
+    }
+    /* opened at MPI_Init: MPI_COMM_WORLD's error handler as it is now, as a duplicate
+     * made now would have it (the program may have set its own since); local calls */
+    if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh) == MPI_SUCCESS) {
+        PMPI_Comm_set_errhandler(finalize_comm, eh);
+        PMPI_Errhandler_free(&eh);
+    }
+}
+
 MPI_Comm pmpi_finalize_comm(void)
 {
-    pmpi_finalize_comm_open();
+    dup_world();
     return finalize_comm != MPI_COMM_NULL ? finalize_comm : MPI_COMM_WORLD;
 }
 

@@ -24,10 +24,16 @@ int pmpi_agree_add(enum pmpi_agree_op op, long long value);
 int pmpi_agree_run(MPI_Comm comm);
 /* The agreed value of a handle whose round ran (its local value before; 0 for -1). */
 long long pmpi_agree_value(int handle);
+/* The reduction itself, for a step's own vector on any communicator: count pairs of
+ * (enum pmpi_agree_op, value), the same operations in the same order on every rank of
+ * comm, into out (2 * count). Collective; returns the MPI's code. */
+int pmpi_agree_pairs(MPI_Comm comm, const long long *pairs, long long *out, int count);
 
-/* Collective, at the start of the finalize sequence: its steps' communicator, one
- * duplicate of MPI_COMM_WORLD (its error handler) for all of them, each step with its
- * own tags and every message of a step received before the next one begins. */
+/* Collective, at the start of the finalize sequence (or at MPI_Init, by the event log's
+ * first clock exchange, and kept for the run): its steps' communicator, one duplicate of
+ * MPI_COMM_WORLD (its error handler) for all of them, each step with its own tags and
+ * every message of a step received before the next one begins. Once open it is not
+ * opened again (no collective): MPI_COMM_WORLD's error handler is copied onto it. */
 void pmpi_finalize_comm_open(void);
 /* That communicator, opened here if it was not (then collective); MPI_COMM_WORLD only
  * when the MPI could not duplicate it. */

@@ -13,9 +13,9 @@ void pmpi_series_start(void);
 void pmpi_series_stop(void);
 /* ", \"series\": {...}" of a row, nothing when there is no series: the samples taken
  * before tail_ns (ns since MPI_Init; pmpi_series_kept), then tail (the row's counts, read
- * at tail_ns) as the last sample, so the intervals sum to the row's counters exactly; each sample with the
- * named metrics of its interval. Takes the run's lock while the sampler runs (a
- * checkpoint or exit row): the caller must not hold it. */
+ * at tail_ns) as the last sample, so the intervals sum to the row's counters exactly;
+ * each sample with the named metrics of its interval. Takes the run's lock while the
+ * sampler runs (a checkpoint or exit row): the caller must not hold it. */
 void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns);
 
 /* The samples taken so far (counts since MPI_Init at ns since MPI_Init), NULL without a

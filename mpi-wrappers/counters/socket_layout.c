@@ -5,10 +5,13 @@
  * environment alone (PAPI_MPI_METRICS naming a socket-wide metric). The node's devices
  * (GPUs, powercap zones) that every rank reads are taken once per node into the job's
  * totals over the same node communicator (pmpi_device_layout). */
+#include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "component_counters.h"
+#include "finalize_agreement.h"
 #include "run_events.h"
 #include "run_identity.h"
 #include "socket_layout.h"
@@ -52,16 +55,24 @@ int pmpi_socket_layout(int world_rank)
 
 void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n)
 {
+    double v[2 * PMPI_MAX_METRICS];
+    int m = 0;
     if (socket_comm == MPI_COMM_NULL)
         return;
-    for (int k = 0; k < n; k++) {
-        if (!socket_wide[k])
-            continue;
-        double v[2] = {value[k], ok[k]};
-        PMPI_Bcast(v, 2, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
-        value[k] = v[0];
-        ok[k] = v[1] != 0;
-    }
+    for (int k = 0; k < n && k < PMPI_MAX_METRICS; k++)
+        if (socket_wide[k]) {
+            v[m++] = value[k];
+            v[m++] = ok[k];
+        }
+    if (m == 0)
+        return; /* the same on every rank: the metrics are the job's */
+    PMPI_Bcast(v, m, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
+    m = 0;
+    for (int k = 0; k < n && k < PMPI_MAX_METRICS; k++)
+        if (socket_wide[k]) {
+            value[k] = v[m++];
+            ok[k] = v[m++] != 0;
+        }
 }
 
 int pmpi_socket_layout_tried(void)
@@ -95,25 +106,27 @@ static int any_device_event(void)
 
 void pmpi_device_layout(int counting)
 {
-    int have[PMPI_MAX_EVENTS], lower[PMPI_MAX_EVENTS] = {0}, n = pmpi_ev()->nevents;
+    long long pairs[4 * PMPI_MAX_EVENTS], out[4 * PMPI_MAX_EVENTS];
+    int have[PMPI_MAX_EVENTS], n = pmpi_ev()->nevents, me = 0;
     if (n == 0 || !any_device_event()) /* the same on every rank: the events are the job's */
         return;
     if (!tried)
         pmpi_socket_layout(pmpi_id()->rank);
-    for (int e = 0; e < n; e++)
+    if (node_comm != MPI_COMM_NULL)
+        PMPI_Comm_rank(node_comm, &me);
+    /* per event, in one reduction: the node's ranks counting it, the lowest of them */
+    for (int e = 0; e < n; e++) {
         have[e] = counting && pmpi_node_device_event(pmpi_ev()->event_names[e]) &&
                   pmpi_component_counting(e);
-    /* lower[e]: the node's ranks below this one that count e (Exscan leaves rank 0's) */
-    int me = 0;
-    if (node_comm != MPI_COMM_NULL) {
-        PMPI_Comm_rank(node_comm, &me);
-        if (PMPI_Exscan(have, lower, n, MPI_INT, MPI_SUM, node_comm) != MPI_SUCCESS || me == 0)
-            for (int e = 0; e < n; e++)
-                lower[e] = 0;
+        long long mine[4] = {PMPI_AGREE_SUM, have[e], PMPI_AGREE_MIN, have[e] ? me : LLONG_MAX};
+        memcpy(&pairs[4 * e], mine, sizeof mine);
     }
-    pmpi_layout_group_sum(1, have, device_ranks, n);
-    for (int e = 0; e < n; e++)
-        device_first[e] = have[e] && lower[e] == 0;
+    int ok = node_comm != MPI_COMM_NULL &&
+             pmpi_agree_pairs(node_comm, pairs, out, 2 * n) == MPI_SUCCESS;
+    for (int e = 0; e < n; e++) { /* without the node: each rank for itself */
+        device_ranks[e] = ok ? (int)out[4 * e + 1] : have[e];
+        device_first[e] = have[e] && (!ok || out[4 * e + 3] == me);
+    }
     device_done = 1;
 }
 

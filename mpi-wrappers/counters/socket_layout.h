@@ -10,7 +10,7 @@ int pmpi_socket_layout(int world_rank);
 /* This rank's share, or NULL before (or without) pmpi_socket_layout. */
 const struct pmpi_socket_share *pmpi_socket(void);
 /* Collective over the socket's ranks: value[k] and ok[k] of each socket-wide metric k
- * (socket_wide[k] nonzero) become the socket reader's. */
+ * (socket_wide[k] nonzero) become the socket reader's, all in one broadcast. */
 void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n);
 /* 1 once pmpi_socket_layout ran (laid out or not): it runs once per job. */
 int pmpi_socket_layout_tried(void);

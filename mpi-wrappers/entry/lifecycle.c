@@ -233,7 +233,7 @@ int pmpi_before_finalize(void)
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
     pmpi_device_layout(row.counters_read); /* a node's GPU enters the job's totals once */
-    pmpi_finalize_comm_open(); /* every step's communicator: one duplicate for all */
+    pmpi_finalize_comm_open();  /* every step's communicator (opened at MPI_Init with a log) */
     pmpi_wait_report_prepare(); /* its agreement travels with the wait states' first */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;

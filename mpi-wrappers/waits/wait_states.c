@@ -228,17 +228,16 @@ void pmpi_waits_init(struct pmpi_event_log *log)
     force_pingpong = env_pingpong();
     int on = pmpi_agree_add(PMPI_AGREE_MIN, log->on);
     pmpi_agree_run(MPI_COMM_WORLD);
-    if (!pmpi_agree_value(
-            on)) { /* one rank without a log: no rank keeps one (the matching needs all) */
+    /* one rank without a log: no rank keeps one (the matching needs all) */
+    if (!pmpi_agree_value(on)) {
         if (log->on)
             log->note = "no event log: another rank has none";
         pmpi_log_free();
         return;
     }
-    MPI_Comm comm;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    pmpi_clock_sync(comm, force_pingpong, &log->offset_ns, &log->residual_ns);
-    PMPI_Comm_free(&comm);
+    /* the finalize sequence's communicator, opened now and kept: MPI_Finalize's clock
+     * exchange and steps need no duplicate (a collective) of their own */
+    pmpi_clock_sync(pmpi_finalize_comm(), force_pingpong, &log->offset_ns, &log->residual_ns);
 }
 
 /* The exchanges and the rules, every rank having agreed it can: the waits in result,
