@@ -3,6 +3,7 @@
  * before the end is counted in the region, one still running is counted where it is
  * flushed later. The GPUs are the process's: a region counts every thread's GPU work
  * during it. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,10 @@ static void at_shutdown(const struct papi_life *ev)
 
 int papi_gpu_activity_start(const char *who)
 {
+    static _Atomic int registered; /* at_shutdown: once, not at every region begin */
     int on = gpu_activity_switch_start(who ? who : "libpapi");
-    if (on)
+    if (on && !atomic_load_explicit(&registered, memory_order_relaxed) &&
+        !atomic_exchange(&registered, 1))
         papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, at_shutdown);
     return on;
 }
