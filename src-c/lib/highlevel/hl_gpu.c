@@ -3,6 +3,7 @@
  * before the end is counted in the region, one still running is counted where it is
  * flushed later. The GPUs are the process's: a region counts every thread's GPU work
  * during it. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,10 @@ static void at_shutdown(const struct papi_life *ev)
 
 int papi_gpu_activity_start(const char *who)
 {
+    static _Atomic int registered; /* at_shutdown: once, not at every region begin */
     int on = gpu_activity_switch_start(who ? who : "libpapi");
-    if (on)
+    if (on && !atomic_load_explicit(&registered, memory_order_relaxed) &&
+        !atomic_exchange(&registered, 1))
         papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, at_shutdown);
     return on;
 }
@@ -66,20 +69,6 @@ void papi_gpu_activity_say_losses(const char *who)
         gpu_report_say_losses(stderr, who ? who : "libpapi");
 }
 
-/* The layer's sums now into s and k (k: 0, or -1 without memory). */
-static int take(struct gpu_snapshot *s, struct gpu_kernel_counts *k)
-{
-    gpu_activity_flush();
-    const struct gpu_table *t = gpu_activity_lock();
-    int ret = -1;
-    if (t) {
-        gpu_snapshot_take(t, s);
-        ret = gpu_kernels_take(t, k);
-    }
-    gpu_activity_unlock();
-    return ret;
-}
-
 void hl_gpu_region_begin(struct hlr_region *g)
 {
     if (!papi_gpu_activity_start("region API"))
@@ -88,9 +77,16 @@ void hl_gpu_region_begin(struct hlr_region *g)
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU activity\n", g->name);
         return;
     }
-    g->gpu->open = take(&g->gpu->begin, &g->gpu->kbegin) == 0;
+    struct hlr_gpu *x = g->gpu;
+    gpu_activity_flush();
+    const struct gpu_table *t = gpu_activity_lock();
+    x->open = t && gpu_kernels_take(t, &x->kbegin) == 0;
+    if (x->open)
+        gpu_snapshot_take(t, &x->begin);
+    gpu_activity_unlock();
 }
 
+/* The rows' differences are added from the table itself: no copy of them per end. */
 void hl_gpu_region_end(struct hlr_region *g)
 {
     struct hlr_gpu *x = g->gpu;
@@ -98,15 +94,19 @@ void hl_gpu_region_end(struct hlr_region *g)
         return;
     x->open = 0;
     struct gpu_snapshot now, d;
-    struct gpu_kernel_counts k = {0, 0, NULL};
-    if (take(&now, &k) == 0 && gpu_kernels_add(&x->ktotal, &x->kbegin, &k) == 0) {
-        gpu_snapshot_diff(&x->begin, &now, &d);
-        gpu_snapshot_add(&x->total, &d);
-        x->count++;
-    } else {
+    gpu_activity_flush();
+    const struct gpu_table *t = gpu_activity_lock();
+    int ok = t && gpu_kernels_add_since(&x->ktotal, &x->kbegin, t) == 0;
+    if (ok)
+        gpu_snapshot_take(t, &now);
+    gpu_activity_unlock();
+    if (!ok) {
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
+        return;
     }
-    gpu_kernels_free(&k);
+    gpu_snapshot_diff(&x->begin, &now, &d);
+    gpu_snapshot_add(&x->total, &d);
+    x->count++;
 }
 
 /* A thread's regions that have GPU sums, under its key. */

@@ -18,6 +18,7 @@
 #include "json_writer.h"
 #include "output_file.h"
 #include "papi_gpu_activity.h"
+#include "run_identity.h"
 
 #define MAX_JSON (64u << 20) /* 1024 kernel rows are ~300 KiB: a bound, never reached */
 
@@ -80,9 +81,7 @@ static void write_file(void)
     if (getpid() != started_by || !dir || !*dir)
         return;
     /* papi_run's ids are letters, digits, '.', '_' and '-': anything else is no id of its */
-    if (!id || !*id || strlen(id) > 64 ||
-        strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-            strlen(id))
+    if (!id || !*id || strlen(id) > 64 || strspn(id, RUN_ID_CHARS) != strlen(id))
         id = "run";
     papi_gpu_activity_flush();
     papi_gpu_activity_say_losses("papi_run --gpu");

@@ -152,15 +152,13 @@ static double parse_interval(const char *s)
 /* --merge DIR [--run ID]: a folder and a run id, and nothing to run. */
 static void merge_only(struct run_options *o, int argc, char **argv)
 {
-    static const char id_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                   "0123456789._-"; /* run_identity.h's */
     if (optind < argc)
         util_usage_error("--merge DIR runs no program: '%s' given", argv[optind]);
     if (!*o->merge_dir)
         util_usage_error("--merge: empty directory name");
     if (!o->merge_run)
         o->merge_run = "";
-    else if (!*o->merge_run || strspn(o->merge_run, id_chars) != strlen(o->merge_run))
+    else if (!*o->merge_run || strspn(o->merge_run, RUN_ID_CHARS) != strlen(o->merge_run))
         util_usage_error("--run '%s': a run id is made of letters, digits, '.', '_' and '-'",
                          o->merge_run);
 }
