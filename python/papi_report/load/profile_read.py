@@ -4,8 +4,8 @@ distinct stacks) kept as columns (Stacks) instead of a dict each: each stack is 
 against its schema as it is read, the rest of the document after. The load layer: no
 pandas."""
 from . import json_stream, schema_check, schema_fast
-from .check import MalformedInput, ReportError, _load_json
-from .input_file import InputRefused, open_text
+from .check import _load_json, json_errors
+from .input_file import open_text
 
 
 class Stacks:
@@ -69,31 +69,26 @@ def _constant(name):  # NaN, Infinity: read as check._load_json reads them (the 
 def load(path):
     """(document, first bad stack as (index, stack) or None) of the profile at path; a job
     profile's stacks as Stacks, each checked (the first that breaks its schema kept for
-    the caller to say). MalformedInput / ReportError as check._load_json raises them."""
+    the caller to say). MalformedInput / ReportError as check.json_errors says them."""
     doc, bad, ok = {}, None, _stack_ok()
-    try:
-        with open_text(path) as f:
-            for k, v in json_stream.members(f, ("stacks",), _constant):
-                if k == "stacks" and hasattr(v, "__next__"):  # an array, streamed
-                    if doc.get("kind") != "profile_job" or ok is None:
-                        v = list(v)  # a process's profile (frame indices): kept whole
-                    else:
-                        st = Stacks()
-                        for i, s in enumerate(v):
-                            if not ok(s):
-                                bad = bad or (i, s)
-                            elif bad is None:
-                                st.append(s)
-                        v = st
-                doc[k] = v
-    except json_stream.NotAnObject:
-        return _load_json(path), None  # a list or a number: said as before
-    except OSError as e:
-        raise ReportError("cannot read %s: %s" % (path, e.strerror))
-    except InputRefused as e:
-        raise MalformedInput(str(e))
-    except (ValueError, RecursionError, UnicodeDecodeError) as e:
-        raise MalformedInput("%s is not JSON: %s" % (path, e))
+    with json_errors(path):
+        try:
+            with open_text(path) as f:
+                for k, v in json_stream.members(f, ("stacks",), _constant):
+                    if k == "stacks" and hasattr(v, "__next__"):  # an array, streamed
+                        if doc.get("kind") != "profile_job" or ok is None:
+                            v = list(v)  # a process's profile (frame indices): kept whole
+                        else:
+                            st = Stacks()
+                            for i, s in enumerate(v):
+                                if not ok(s):
+                                    bad = bad or (i, s)
+                                elif bad is None:
+                                    st.append(s)
+                            v = st
+                    doc[k] = v
+        except json_stream.NotAnObject:
+            return _load_json(path), None  # a list or a number: said as before
     return doc, bad
 
 
