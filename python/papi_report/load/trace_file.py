@@ -7,7 +7,7 @@ one event at a time (--merge-trace: memory independent of its length). The load 
 pandas."""
 import json
 
-from . import json_stream, schema_check, schema_fast
+from . import json_stream, schema_check
 from .input_file import InputRefused, open_text, read_text
 
 
@@ -34,8 +34,16 @@ def load(path):
         raise TraceError(str(e))
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise TraceError("%s: not JSON: %s" % (path, e))
+    _accept(path, doc)
+    return doc
+
+
+def _accept(path, doc, bad=None):
+    """The otherData of trace document doc, checked against the schema (its traceEvents
+    read one by one when bad is given: schema_check.check_streamed) and for what the
+    readers need; TraceError when it cannot be used."""
     try:
-        why = schema_check.check_document(path, doc, "trace_json")
+        why = schema_check.check_streamed(path, doc, "trace_json", "traceEvents", bad)
     except schema_check.SchemaUnavailable:
         why = None
     if why:
@@ -44,23 +52,7 @@ def load(path):
     if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
             not isinstance(doc.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
         raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
-    return doc
-
-
-_event_check = []
-
-
-def _event_ok():
-    """check(event) -> bool of trace_json.schema.json's $defs/event; None without the
-    schema files."""
-    if not _event_check:
-        try:
-            whole = schema_check.schemas()["trace_json"]
-            _event_check.append(schema_fast.compile_schema(
-                {"$defs": whole["$defs"], "$ref": "#/$defs/event"}))
-        except (schema_check.SchemaUnavailable, KeyError, schema_fast.Unsupported):
-            _event_check.append(None)
-    return _event_check[0]
+    return other
 
 
 def _members(path):
@@ -83,7 +75,7 @@ def _members(path):
 def scan(path):
     """(otherData, number of events) of the trace at path, read one event at a time and
     checked as load() checks the whole document; TraceError when it cannot be used."""
-    ok, first_bad, n, top = _event_ok(), None, 0, {}
+    ok, first_bad, n, top = schema_check.part_check("trace_json", "$defs", "event"), None, 0, {}
     for k, v in _members(path):
         if k in top:
             raise TraceError("%s: $.%s: the member is given twice" % (path, k))
@@ -93,21 +85,7 @@ def scan(path):
                     first_bad = (n - 1, e)
             v = []
         top[k] = v
-    if first_bad is not None:  # said as the whole document's check says it
-        top["traceEvents"] = [first_bad[1]]
-    try:
-        why = schema_check.check_document(path, top, "trace_json")
-    except schema_check.SchemaUnavailable:
-        why = None
-    if why:
-        if first_bad is not None:
-            why = why.replace("$.traceEvents[0]", "$.traceEvents[%d]" % first_bad[0], 1)
-        raise TraceError(why)
-    other = top.get("otherData")
-    if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
-            not isinstance(top.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
-        raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
-    return other, n
+    return _accept(path, top, first_bad), n
 
 
 def events(path):
