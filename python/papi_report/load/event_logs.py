@@ -35,7 +35,7 @@ ARRIVALS = {"all": ALL, "root": ROOT, "nonroot": NONROOT}
 
 
 def has_logs(path):
-    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "papi_mpi_rank*.events.jsonl")))
+    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, event_log_read.PATTERN)))
 
 
 _COMM = (SEND, RECV, COLL, WAIT)
