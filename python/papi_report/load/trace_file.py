@@ -5,6 +5,7 @@ JSON path and the rule, as the MPI report and region files are (load.py). Withou
 schema files the shape the readers need is checked here. scan() and events() read a trace
 one event at a time (--merge-trace: memory independent of its length). The load layer: no
 pandas."""
+import contextlib
 import json
 
 from . import json_stream, schema_check
@@ -55,12 +56,11 @@ def _accept(path, doc, bad=None):
     return other
 
 
-def _members(path):
-    """json_stream.members of the trace at path, its errors as TraceError."""
+@contextlib.contextmanager
+def _stream_errors(path):
+    """What reading the trace at path a piece at a time raises, as TraceError."""
     try:
-        with open_text(path) as f:
-            for k, v in json_stream.members(f, ("traceEvents",), _stream_constant):
-                yield k, v
+        yield
     except OSError as e:
         raise TraceError("%s: cannot read: %s" % (path, e.strerror))
     except InputRefused as e:
@@ -70,6 +70,21 @@ def _members(path):
         raise TraceError("%s: not a papi-compat JSON trace (not an object)" % path)
     except (ValueError, UnicodeDecodeError, json_stream.Constant) as e:
         raise TraceError("%s: not JSON: %s" % (path, e))
+
+
+def _items(path, items):
+    """A streamed array's items, read as they are asked for: their errors TraceError too."""
+    with _stream_errors(path):
+        yield from items
+
+
+def _members(path):
+    """json_stream.members of the trace at path, a streamed array's items included, its
+    errors as TraceError."""
+    with _stream_errors(path):
+        with open_text(path) as f:
+            for k, v in json_stream.members(f, ("traceEvents",), _stream_constant):
+                yield k, (_items(path, v) if hasattr(v, "__next__") else v)
 
 
 def scan(path):
