@@ -12,10 +12,6 @@ MARGIN = 64
 _WS = " \t\n\r"
 
 
-class Constant(Exception):
-    """NaN or Infinity in the document (RFC 8259 has neither)."""
-
-
 class NotAnObject(ValueError):
     """The document's top level is not an object (the caller may read it whole to say why)."""
 

@@ -21,10 +21,6 @@ def _no_constant(name):
     raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
 
 
-def _stream_constant(name):
-    raise json_stream.Constant("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
-
-
 def load(path):
     """The trace document at path, checked; TraceError when it cannot be used."""
     try:
@@ -68,7 +64,7 @@ def _stream_errors(path):
     except json_stream.NotAnObject:
         load(path)  # what is wrong, said as load says it
         raise TraceError("%s: not a papi-compat JSON trace (not an object)" % path)
-    except (ValueError, UnicodeDecodeError, json_stream.Constant) as e:
+    except (ValueError, UnicodeDecodeError) as e:
         raise TraceError("%s: not JSON: %s" % (path, e))
 
 
@@ -83,7 +79,7 @@ def _members(path):
     errors as TraceError."""
     with _stream_errors(path):
         with open_text(path) as f:
-            for k, v in json_stream.members(f, ("traceEvents",), _stream_constant):
+            for k, v in json_stream.members(f, ("traceEvents",), _no_constant):
                 yield k, (_items(path, v) if hasattr(v, "__next__") else v)
 
 
