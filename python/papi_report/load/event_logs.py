@@ -35,7 +35,7 @@ ARRIVALS = {"all": ALL, "root": ROOT, "nonroot": NONROOT}
 
 
 def has_logs(path):
-    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "papi_mpi_rank*.events.jsonl")))
+    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, event_log_read.PATTERN)))
 
 
 _COMM = (SEND, RECV, COLL, WAIT)
@@ -84,6 +84,11 @@ def _coll_class(name):
     return _classes[name]
 
 
+def _thread(rec):
+    """A record's thread slot (a log of a wrapper before threads were logged: one thread)."""
+    return rec[11] if len(rec) > 11 else 0
+
+
 def _read(r):
     """r's Comm ("comm"), its threads, earliest t0 ("t0_min", None without records) and
     the trace's events for it ("events"), from one pass over its records; each
@@ -93,7 +98,7 @@ def _read(r):
     off = r["offset_ns"]
     for rec in event_log_read.records(r):
         kind, t0 = rec[0], rec[2] - off
-        threads.add(rec[11] if len(rec) > 11 else 0)
+        threads.add(_thread(rec))
         t0_min = t0 if t0_min is None or t0 < t0_min else t0_min
         events += 1 if kind in (COUNTER, REGION_ENTER, REGION_EXIT) else 2
         if kind not in _COMM:
@@ -328,7 +333,7 @@ def _rank_events(rank, r, why, base):
     c, j, off = r["comm"], 0, r["offset_ns"]
     for rec in event_log_read.records(r):
         kind, name, t0 = rec[0], rec[1], rec[2] - off
-        tid = rec[11] if len(rec) > 11 else 0
+        tid = _thread(rec)
         if kind == COUNTER:  # a PAPI_INTERVAL sample: the count since MPI_Init
             value = rec[6]
             if name.endswith(METRIC_SUFFIX):  # a region's metric, logged in millionths

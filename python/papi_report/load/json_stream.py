@@ -12,10 +12,6 @@ MARGIN = 64
 _WS = " \t\n\r"
 
 
-class Constant(Exception):
-    """NaN or Infinity in the document (RFC 8259 has neither)."""
-
-
 class NotAnObject(ValueError):
     """The document's top level is not an object (the caller may read it whole to say why)."""
 
@@ -64,6 +60,17 @@ class _Reader:
                 self.pos += 1
             if self.pos < len(self.buf) or not self.more():
                 return self.buf[self.pos:self.pos + 1]
+
+    def closes(self, close):
+        """After a member or item: True at close, False at a ',' (either taken); ValueError
+        at anything else."""
+        c = self.char()
+        self.pos += 1
+        if c == close:
+            return True
+        if c != ",":
+            self.fail("Expecting ',' delimiter", self.pos - 1)
+        return False
 
     def take(self, c, what):
         if self.char() != c:
@@ -114,12 +121,8 @@ def members(f, streamed, parse_constant):
                     pass
             else:
                 yield key, r.value(decoder)
-            c = r.char()
-            r.pos += 1
-            if c == "}":
+            if r.closes("}"):
                 break
-            if c != ",":
-                r.fail("Expecting ',' delimiter", r.pos - 1)
     if r.char() != "":
         r.fail("Extra data")
 
@@ -130,9 +133,5 @@ def _items(r, decoder):
         return
     while True:
         yield r.value(decoder)
-        c = r.char()
-        r.pos += 1
-        if c == "]":
+        if r.closes("]"):
             return
-        if c != ",":
-            r.fail("Expecting ',' delimiter", r.pos - 1)

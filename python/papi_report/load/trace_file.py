@@ -5,9 +5,10 @@ JSON path and the rule, as the MPI report and region files are (load.py). Withou
 schema files the shape the readers need is checked here. scan() and events() read a trace
 one event at a time (--merge-trace: memory independent of its length). The load layer: no
 pandas."""
+import contextlib
 import json
 
-from . import json_stream, schema_check, schema_fast
+from . import json_stream, schema_check
 from .input_file import InputRefused, open_text, read_text
 
 
@@ -20,10 +21,6 @@ def _no_constant(name):
     raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
 
 
-def _stream_constant(name):
-    raise json_stream.Constant("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
-
-
 def load(path):
     """The trace document at path, checked; TraceError when it cannot be used."""
     try:
@@ -34,8 +31,16 @@ def load(path):
         raise TraceError(str(e))
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise TraceError("%s: not JSON: %s" % (path, e))
+    _accept(path, doc)
+    return doc
+
+
+def _accept(path, doc, bad=None):
+    """The otherData of trace document doc, checked against the schema (its traceEvents
+    read one by one when bad is given: schema_check.check_streamed) and for what the
+    readers need; TraceError when it cannot be used."""
     try:
-        why = schema_check.check_document(path, doc, "trace_json")
+        why = schema_check.check_streamed(path, doc, "trace_json", "traceEvents", bad)
     except schema_check.SchemaUnavailable:
         why = None
     if why:
@@ -44,31 +49,14 @@ def load(path):
     if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
             not isinstance(doc.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
         raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
-    return doc
+    return other
 
 
-_event_check = []
-
-
-def _event_ok():
-    """check(event) -> bool of trace_json.schema.json's $defs/event; None without the
-    schema files."""
-    if not _event_check:
-        try:
-            whole = schema_check.schemas()["trace_json"]
-            _event_check.append(schema_fast.compile_schema(
-                {"$defs": whole["$defs"], "$ref": "#/$defs/event"}))
-        except (schema_check.SchemaUnavailable, KeyError, schema_fast.Unsupported):
-            _event_check.append(None)
-    return _event_check[0]
-
-
-def _members(path):
-    """json_stream.members of the trace at path, its errors as TraceError."""
+@contextlib.contextmanager
+def _stream_errors(path):
+    """What reading the trace at path a piece at a time raises, as TraceError."""
     try:
-        with open_text(path) as f:
-            for k, v in json_stream.members(f, ("traceEvents",), _stream_constant):
-                yield k, v
+        yield
     except OSError as e:
         raise TraceError("%s: cannot read: %s" % (path, e.strerror))
     except InputRefused as e:
@@ -76,14 +64,29 @@ def _members(path):
     except json_stream.NotAnObject:
         load(path)  # what is wrong, said as load says it
         raise TraceError("%s: not a papi-compat JSON trace (not an object)" % path)
-    except (ValueError, UnicodeDecodeError, json_stream.Constant) as e:
+    except (ValueError, UnicodeDecodeError) as e:
         raise TraceError("%s: not JSON: %s" % (path, e))
+
+
+def _items(path, items):
+    """A streamed array's items, read as they are asked for: their errors TraceError too."""
+    with _stream_errors(path):
+        yield from items
+
+
+def _members(path):
+    """json_stream.members of the trace at path, a streamed array's items included, its
+    errors as TraceError."""
+    with _stream_errors(path):
+        with open_text(path) as f:
+            for k, v in json_stream.members(f, ("traceEvents",), _no_constant):
+                yield k, (_items(path, v) if hasattr(v, "__next__") else v)
 
 
 def scan(path):
     """(otherData, number of events) of the trace at path, read one event at a time and
     checked as load() checks the whole document; TraceError when it cannot be used."""
-    ok, first_bad, n, top = _event_ok(), None, 0, {}
+    ok, first_bad, n, top = schema_check.part_check("trace_json", "$defs", "event"), None, 0, {}
     for k, v in _members(path):
         if k in top:
             raise TraceError("%s: $.%s: the member is given twice" % (path, k))
@@ -93,21 +96,7 @@ def scan(path):
                     first_bad = (n - 1, e)
             v = []
         top[k] = v
-    if first_bad is not None:  # said as the whole document's check says it
-        top["traceEvents"] = [first_bad[1]]
-    try:
-        why = schema_check.check_document(path, top, "trace_json")
-    except schema_check.SchemaUnavailable:
-        why = None
-    if why:
-        if first_bad is not None:
-            why = why.replace("$.traceEvents[0]", "$.traceEvents[%d]" % first_bad[0], 1)
-        raise TraceError(why)
-    other = top.get("otherData")
-    if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
-            not isinstance(top.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
-        raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
-    return other, n
+    return _accept(path, top, first_bad), n
 
 
 def events(path):

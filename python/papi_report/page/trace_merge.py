@@ -13,8 +13,7 @@ import os
 import tempfile
 
 from ..load import event_logs, trace_file
-from ..load import progress as progress_line
-from ..load.progress import Progress
+from ..load import progress
 
 
 class TraceMergeError(Exception):
@@ -47,11 +46,11 @@ def merge(paths, notes=None):
         except event_logs.EventLogError as e:
             raise TraceMergeError(str(e))
         return Merged(other, count, _checked(events))
-    progress, scanned = Progress("checking the traces", len(paths), "files"), []
+    checking, scanned = progress.Progress("checking the traces", len(paths), "files"), []
     for p in paths:
         scanned.append(scan(p))
-        progress.step()
-    progress.done()
+        checking.step()
+    checking.done()
     if not scanned:
         raise TraceMergeError("no trace to merge")
     base = min(o["base_ns"] for o, _n in scanned)
@@ -106,14 +105,14 @@ def write(merged, out):
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write('{"traceEvents":[\n')
-            sep, n, progress = "", 0, Progress("writing " + out, merged.count, "events")
+            sep, n, writing = "", 0, progress.Progress("writing " + out, merged.count, "events")
             for e in merged.events:
                 f.write(sep)
                 f.write(json.dumps(e, separators=(",", ":")))
                 sep, n = ",\n", n + 1
                 if not n & 4095:
-                    progress.at(n)
-            progress.done()
+                    writing.at(n)
+            writing.done()
             f.write('\n],\n"displayTimeUnit":"ns",\n"otherData":%s}\n'
                     % json.dumps(merged.other, separators=(",", ":")))
         os.chmod(tmp, 0o644)
@@ -144,7 +143,7 @@ def main(out, paths):
             merged = merge(paths, notes)
             write(merged, out)
         finally:
-            progress_line.clear()  # an error is said on a line of its own
+            progress.clear()  # an error is said on a line of its own
     except TraceMergeError as e:
         print("papi_report: %s" % e, file=sys.stderr)
         return 2

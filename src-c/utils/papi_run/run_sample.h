@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "run_identity.h"
 #include "stack_table.h"
 
 #define RS_HIDDEN    __attribute__((visibility("hidden")))
@@ -100,9 +101,9 @@ RS_HIDDEN void rs_ring_close(struct rs_ring *r);
  * that carry the job file's "run" (papi_run's command, start and host) and -m metrics. */
 enum { RS_RUN_COMMAND, RS_RUN_START, RS_RUN_HOST, RS_HEADER_KEYS };
 struct rs_header {
-    char value[RS_HEADER_KEYS][4096]; /* [RS_RUN_COMMAND] ... */
-    int has;                          /* bit k: value[k] was read */
-    char metrics[RS_METRICS_TEXT];    /* the metric lines, as PAPI_RUN_SAMPLE_METRICS */
+    char value[RS_HEADER_KEYS][RUN_CMD_LEN]; /* [RS_RUN_COMMAND] ... */
+    int has;                                 /* bit k: value[k] was read */
+    char metrics[RS_METRICS_TEXT];           /* the metric lines, as PAPI_RUN_SAMPLE_METRICS */
 };
 /* The lines of run (PAPI_RUN_SAMPLE_RUN: "START\tHOST\tCOMMAND"; none when NULL or not so)
  * and of metrics (PAPI_RUN_SAMPLE_METRICS; may be NULL). */
