@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
 #include "ompt_counters.h"
@@ -40,7 +41,9 @@ static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
     struct sym_where where;
     int found =
         address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, &where) == 0;
-    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : where.symbol;
+    char plain[SYM_NAME_LEN]; /* an ELF symbol as the source reads it (flang's _QQmain) */
+    papi_demangle(found ? where.symbol : "", plain, sizeof plain);
+    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : plain;
     if (!found)
         snprintf(name, sizeof name,
                  address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
