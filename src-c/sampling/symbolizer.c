@@ -31,14 +31,16 @@
     X(dwfl_end)                                                                                    \
     X(dwfl_report_begin)                                                                           \
     X(dwfl_report_end)                                                                             \
-    X(dwfl_report_elf) X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)                       \
-        X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)  \
-            X(dwfl_errmsg) X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)         \
+    X(dwfl_report_elf)                                                                             \
+    X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_elf)                \
+        X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address) X(dwfl_errmsg)             \
+            X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)                        \
                 X(dwfl_module_getsym_info) X(dwfl_module_getsrc) X(dwfl_lineinfo)                  \
                     X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag)  \
                         X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)               \
                             X(dwfl_module_getdwarf) X(dwarf_nextcu) X(dwarf_offdie) X(dwarf_haspc) \
-                                X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_lineno)
+                                X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)           \
+                                    X(dwarf_lineno)
 
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
@@ -266,14 +268,19 @@ static void add_scope(const struct symbolizer *s, Dwarf_Die *d, struct sym_where
 
 /* The CU holding addr found by scanning every CU's address ranges, into *die: for a
  * module without .debug_aranges (clang 14 writes none), where libdw 0.188's lookup finds
- * only the first CU. O(CUs) per address: the fallback only. */
+ * only the first CU. O(CUs) per address, and only in a module without aranges (where
+ * they are, an address they miss is in no unit: a PLT stub, start-up code). */
 static Dwarf_Die *cu_scan(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr,
                           Dwarf_Addr *bias, Dwarf_Die *die)
 {
     Dwarf *dw = s->f.dwfl_module_getdwarf(m, bias);
+    Dwarf_Aranges *ar;
+    size_t nar = 0;
+    if (!dw || (s->f.dwarf_getaranges(dw, &ar, &nar) == 0 && nar > 0))
+        return NULL; /* its .debug_aranges holds no such address: no unit has it */
     Dwarf_Off off = 0, next;
     size_t header;
-    while (dw && s->f.dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
+    while (s->f.dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
         if (s->f.dwarf_offdie(dw, off + header, die) && s->f.dwarf_haspc(die, addr - *bias) > 0)
             return die;
         off = next;
