@@ -171,6 +171,8 @@ def case_balance(doc, facts):
         near(t["join_wait_ns"] + t["barrier_wait_ns"], facts["waits_ms"][t["thread"]], 10,
              "thread %d's waits at barriers (the program's own clock)" % t["thread"])
         check(t["implicit_tasks"] == 1, "thread %d ran one implicit task" % t["thread"])
+    lost = sum(max(t["wall_ns"] - t["work_ns"], 0) for t in r["threads"])
+    check(r["lost_ns"] == lost, "lost_ns %d: the threads' wall less their work (%d)" % (r["lost_ns"], lost))
     sched = r["efficiency"]["scheduling"]
     want = max(t["work_ns"] for t in r["threads"]) / r["wall_ns"]
     check(sched is not None and abs(sched - want) <= 0.0005, "scheduling %s = max work / wall %.4f" % (sched, want))

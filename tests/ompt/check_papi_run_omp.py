@@ -7,7 +7,8 @@ build tree's) and names it; a libgomp program (gcc, gfortran) runs under LLVM's 
   - papi_run's file (schema/region.schema.json) carries the tool's table under "openmp",
     the known answers of check_ompt.py's case balance: load balance 0.625 +- 0.03,
     serialization within 0.03 of the program's own clock, work and waits per thread;
-    the banner gives the efficiencies, and for a libgomp program says that it runs under
+    the banner gives the efficiencies and the regions that lost the most thread time
+    (lost_ns), and for a libgomp program says that it runs under
     libomp with the switch that turns it off (--no-libomp) and why one would;
   - a tool the user names in OMP_TOOL_LIBRARIES (here one that does not exist, which the
     runtime passes over) keeps its place: papi_run's comes after it, said in the banner;
@@ -96,6 +97,11 @@ def main(argv):
         return verdict("ompt_papi_run_faults", scratch=tmp)
     if table:
         check_ompt.case_balance(table, facts)
+        worst = max(table["regions"], key=lambda r: r["lost_ns"])
+        top = [ln for ln in omp_lines(p) if ln.startswith(" OpenMP: most thread time lost in ")]
+        check(len(top) == 1 and top[0].startswith(" OpenMP: most thread time lost in %s: %.1f ms lost"
+                                                  % (worst["name"], worst["lost_ns"] / 1e6)),
+              "the banner names the region that lost most first: %s" % top)
     other = "/nonexistent/libother_tool.so"
     p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "user_tool"), user_tool=other)
     if doc and measured(p, doc, gomp):
