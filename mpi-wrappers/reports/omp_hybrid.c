@@ -12,31 +12,41 @@
 #include "omp_hybrid.h"
 #include "text_buffer.h"
 
+struct found {
+    void *tool;
+    int gomp; /* libgomp is loaded (no OMPT interface) */
+};
+
 static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
+    struct found *f = data;
     const char *slash = strrchr(info->dlpi_name, '/');
-    if (strcmp(slash ? slash + 1 : info->dlpi_name, "libpapi_ompt.so") != 0)
-        return 0;
-    *(void **)data = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
-    return 1;
+    const char *name = slash ? slash + 1 : info->dlpi_name;
+    f->gomp |= strncmp(name, "libgomp.so", 10) == 0;
+    if (strcmp(name, "libpapi_ompt.so") == 0 && !f->tool)
+        f->tool = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    return 0;
 }
 
 static struct pmpi_omp at_init; /* the sums at MPI_Init */
 
-/* The tool's sums now; regions -1 when it is not loaded (or not started). */
+/* The tool's sums now; regions -1 when it is not loaded (or not started), -2 when
+ * libgomp runs the program instead (no OMPT). */
 static void ask_tool(struct pmpi_omp *o)
 {
-    void *tool = NULL;
+    struct found f = {NULL, 0};
     double v[4];
     memset(o, 0, sizeof *o);
-    o->regions = -1;
-    dl_iterate_phdr(find_tool, &tool);
-    int (*sums)(double *) = tool ? (int (*)(double *))dlsym(tool, "papi_ompt_sums") : NULL;
-    if (sums && (o->regions = sums(v)) >= 0)
+    dl_iterate_phdr(find_tool, &f);
+    int (*sums)(double *) = f.tool ? (int (*)(double *))dlsym(f.tool, "papi_ompt_sums") : NULL;
+    o->regions = sums ? sums(v) : -1;
+    if (o->regions >= 0)
         o->parallel_ns = v[0], o->useful_ns = v[1], o->maxu_team_ns = v[2], o->wall_team_ns = v[3];
-    if (tool)
-        dlclose(tool); /* the runtime's reference keeps it loaded */
+    else if (f.gomp)
+        o->regions = -2;
+    if (f.tool)
+        dlclose(f.tool); /* the runtime's reference keeps it loaded */
 }
 
 void pmpi_omp_start(void)
@@ -56,6 +66,7 @@ void pmpi_omp_query(struct pmpi_omp *o)
 void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double wall_s, double mpi_s)
 {
     j->ranks++;
+    j->ranks_gomp += o->regions == -2;
     if (o->regions < 0)
         return;
     j->ranks_with++;
@@ -65,6 +76,11 @@ void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double w
     j->maxu_team_ns += o->maxu_team_ns;
     j->wall_team_ns += o->wall_team_ns;
 }
+
+#define GOMP_WHY                                                                           \
+    "libgomp (gcc, gfortran) runs the program, which has no OMPT interface: no OpenMP or " \
+    "hybrid efficiency; run the ranks under papi_run (mpirun ... papi_run ./app), which "  \
+    "gives them LLVM's libomp, or preload libomp.so.5 before the wrapper"
 
 static double ratio(double a, double b)
 {
@@ -101,10 +117,12 @@ void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi)
     number(t, "mpi_parallel_efficiency", mpi);
     number(t, "hybrid_parallel_efficiency", all && e[3] >= 0 ? mpi * e[3] : -1);
     tb_raw(t, ", \"note\": ");
-    tb_json(t, all             ? ""
-               : j->ranks_with ? "some ranks ran without the OMPT tool: no job figures"
-                               : "no rank ran the OMPT tool (no OpenMP runtime with OMPT loaded "
-                                 "it): no OpenMP figures");
+    const char *why = all             ? ""
+                      : j->ranks_gomp ? GOMP_WHY
+                      : j->ranks_with ? "some ranks ran without the OMPT tool: no job figures"
+                                      : "no rank ran the OMPT tool (no OpenMP runtime with "
+                                        "OMPT loaded it): no OpenMP figures";
+    tb_json(t, why);
     tb_raw(t, "}");
 }
 
@@ -112,6 +130,10 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
 {
     double e[4];
     efficiencies(j, e);
+    if (j->ranks_gomp && j->ranks_with < j->ranks) {
+        fprintf(out, "papi_mpi: OpenMP: %d of %d ranks: %s\n", j->ranks_gomp, j->ranks, GOMP_WHY);
+        return;
+    }
     if (j->ranks_with == 0)
         return;
     if (j->ranks_with < j->ranks || e[3] < 0) {

@@ -15,7 +15,8 @@
 
 struct tbuf;
 
-/* One rank's OpenMP (ns): regions < 0 when the tool is not loaded in the rank. */
+/* One rank's OpenMP (ns): regions -1 when the tool is not loaded in the rank, -2 when
+ * libgomp (no OMPT) runs its OpenMP. */
 struct pmpi_omp {
     int regions;
     double parallel_ns, useful_ns, maxu_team_ns, wall_team_ns;
@@ -24,6 +25,7 @@ struct pmpi_omp {
 /* The ranks' sums, on rank 0. */
 struct pmpi_omp_job {
     int ranks, ranks_with; /* ranks, and those whose tool answered */
+    int ranks_gomp;        /* ranks where libgomp runs OpenMP without the tool */
     double parallel_ns, outside_mpi_ns, useful_ns, maxu_team_ns, wall_team_ns;
 };
 

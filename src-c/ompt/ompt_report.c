@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
 #include "ompt_counters.h"
@@ -40,7 +41,9 @@ static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
     struct sym_where where;
     int found =
         address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, &where) == 0;
-    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : where.symbol;
+    char plain[SYM_NAME_LEN]; /* an ELF symbol as the source reads it (flang's _QQmain) */
+    papi_demangle(found ? where.symbol : "", plain, sizeof plain);
+    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : plain;
     if (!found)
         snprintf(name, sizeof name,
                  address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
@@ -153,6 +156,18 @@ static struct ompt_efficiency region_efficiency(const struct ompt_region_row *r,
     return ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
 }
 
+/* Thread time lost in the region: each thread number's share of the wall time (the
+ * whole wall where team sizes were not kept) less its work. */
+static uint64_t lost_ns(const struct ompt_region_row *r)
+{
+    uint64_t lost = 0;
+    for (unsigned t = 0; t < r->nthreads; t++) {
+        uint64_t wall = r->other_size_instances ? r->wall_ns : r->threads[t].wall_ns;
+        lost += wall > r->threads[t].work_ns ? wall - r->threads[t].work_ns : 0;
+    }
+    return lost;
+}
+
 static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_region_row *r,
                        struct ompt_efficiency_sums *sums, const struct ompt_counters_info *c)
 {
@@ -173,6 +188,7 @@ static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_r
     jw_uint(w, "other_team_size_instances", r->other_size_instances);
     struct ompt_efficiency e = region_efficiency(r, sums);
     put_efficiency(w, "efficiency", &e, 0);
+    jw_uint(w, "lost_ns", lost_ns(r));
     put_region_events(w, r, c);
     jw_arr_begin(w, "threads");
     for (unsigned t = 0; t < r->nthreads; t++)

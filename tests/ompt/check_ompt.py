@@ -19,6 +19,9 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   team_sizes  one region with teams of 2, 4, 3: tasks and wall time per thread number;
               an explicit barrier's wait; an explicit task run inside a taskwait or a
               barrier is work, not wait;
+  names       a program of two compilation units, its region in the second: named
+              work_in_second_unit (ompt_names_work.c:LINE), also where the compiler
+              writes no .debug_aranges (clang 14: the symbolizer's CU scan);
   faults      thread t of 4 touches (t+1) x 64 fresh pages in a region after a warm-up
               one, counting perf::PAGE-FAULTS (PAPI_OMPT_EVENTS): its page faults in
               that region exactly (t+1) x 64, and the region's min, mean and max over
@@ -133,7 +136,11 @@ def region_at(doc, source, line, nth=None):
         print("note: no region has a source line (the compiler's debug information): "
               "regions told by their code addresses' order")
         ordered = sorted(doc["regions"], key=lambda r: int(r["address"], 16))
-        return ordered[nth] if check(len(ordered) > nth, "region %d by address" % nth) else None
+        r = ordered[nth] if check(len(ordered) > nth, "region %d by address" % nth) else None
+        if r:
+            check(r["function"] and not r["function"].startswith("_Q"),
+                  "its function as the source reads it (flang's _QQmain demangled): %s" % r["name"])
+        return r
     found = [r for r in doc["regions"] if os.path.basename(r["file"]) == os.path.basename(source)
              and line - 1 <= r["line"] <= line + 1]
     check(len(found) == 1, "one region at %s:%d (regions: %s)"
@@ -203,6 +210,8 @@ def case_balance(doc, facts):
         near(t["join_wait_ns"] + t["barrier_wait_ns"], facts["waits_ms"][t["thread"]], 10,
              "thread %d's waits at barriers (the program's own clock)" % t["thread"])
         check(t["implicit_tasks"] == 1, "thread %d ran one implicit task" % t["thread"])
+    lost = sum(max(t["wall_ns"] - t["work_ns"], 0) for t in r["threads"])
+    check(r["lost_ns"] == lost, "lost_ns %d: the threads' wall less their work (%d)" % (r["lost_ns"], lost))
     sched = r["efficiency"]["scheduling"]
     want = max(t["work_ns"] for t in r["threads"]) / r["wall_ns"]
     check(sched is not None and abs(sched - want) <= 0.0005, "scheduling %s = max work / wall %.4f" % (sched, want))
@@ -293,6 +302,12 @@ def case_team_sizes(doc, facts):
          "the master's work and taskwait wait: its unit, then the task's run or wait")
     near(sum(t["work_ns"] for t in b["threads"]), 4 * unit, 20,
          "work summed: 1 + 2 units and the task's unit, whoever ran it")
+
+
+def case_names(doc, facts):
+    r = region_at(doc, facts["file"], facts["line"])
+    check(r is not None and r["function"] == "work_in_second_unit",
+          "the region named by its function in the second unit: %s" % (r and r["name"]))
 
 
 def case_faults(doc, facts):
@@ -389,7 +404,7 @@ def case_fake_runtime(tool, program, tmp):
 
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|own_tool|fake_runtime|fork PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|names|own_tool|fake_runtime|fork PROGRAM",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
@@ -402,7 +417,7 @@ def main(argv):
     doc = report_of(tmp)
     if doc is not None:
         {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
-         "faults": case_faults}[case](doc, facts_of(p))
+         "faults": case_faults, "names": case_names}[case](doc, facts_of(p))
     return verdict("ompt_" + case, scratch=tmp)
 
 

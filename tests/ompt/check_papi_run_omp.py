@@ -7,7 +7,8 @@ build tree's) and names it; a libgomp program (gcc, gfortran) runs under LLVM's 
   - papi_run's file (schema/region.schema.json) carries the tool's table under "openmp",
     the known answers of check_ompt.py's case balance: load balance 0.625 +- 0.03,
     serialization within 0.03 of the program's own clock, work and waits per thread;
-    the banner gives the efficiencies, and for a libgomp program says that it runs under
+    the banner gives the efficiencies and the regions that lost the most thread time
+    (lost_ns), and for a libgomp program says that it runs under
     libomp with the switch that turns it off (--no-libomp) and why one would;
   - a tool the user names in OMP_TOOL_LIBRARIES (here one that does not exist, which the
     runtime passes over) keeps its place: papi_run's comes after it, said in the banner;
@@ -16,6 +17,9 @@ build tree's) and names it; a libgomp program (gcc, gfortran) runs under LLVM's 
 A program that prints a faults_line (ompt_faults.c, .f90) is check_ompt.py's case faults
 instead: each OpenMP thread counts papi_run's CPU events (PAPI_OMPT_EVENTS, papi_run's
 default ones here), and thread t's page faults in the region are exactly its pages.
+A program with an OMPT tool of its own (ompt_own_tool.c): the runtime starts that one and
+never papi_run's; the program runs as without papi_run, papi_run's file says "not_reported"
+and the banner says why (issue 58 item 7: ours never displaces it).
 A libgomp program where LLVM's libomp.so.5 is not installed: SKIPPED (check_ompt.py)."""
 import glob
 import json
@@ -86,6 +90,15 @@ def main(argv):
     gomp = any(n.startswith("libgomp") for n in check_ompt.needed(program))
     tmp = tempfile.mkdtemp(prefix="ompt_papi_run_")
     p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "plain"))
+    if "own tool:" in p.stdout:  # ompt_own_tool.c: its runtime starts its own tool, not ours
+        o = doc.get("openmp") if doc else None
+        check(o is not None and o["status"] == "not_reported" and o["processes"] == [],
+              "a program with its own OMPT tool: no table (%s)" % o)
+        check("own tool: 3 parallel regions" in p.stdout and "threads summed: 6" in p.stdout,
+              "the program's own tool saw its 3 regions, its answer unchanged")
+        check(" OpenMP: no table: no process wrote a table: the program has an OMPT tool of its "
+              "own, or it ran no OpenMP construct" in omp_lines(p), "the banner says why: %s" % omp_lines(p))
+        return verdict("ompt_papi_run_own_tool", scratch=tmp)
     table = measured(p, doc, gomp) if doc else None
     facts = check_ompt.facts_of(p)
     if table and "faults_line" in facts:
@@ -96,6 +109,11 @@ def main(argv):
         return verdict("ompt_papi_run_faults", scratch=tmp)
     if table:
         check_ompt.case_balance(table, facts)
+        worst = max(table["regions"], key=lambda r: r["lost_ns"])
+        top = [ln for ln in omp_lines(p) if ln.startswith(" OpenMP: most thread time lost in ")]
+        check(len(top) == 1 and top[0].startswith(" OpenMP: most thread time lost in %s: %.1f ms lost"
+                                                  % (worst["name"], worst["lost_ns"] / 1e6)),
+              "the banner names the region that lost most first: %s" % top)
     other = "/nonexistent/libother_tool.so"
     p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "user_tool"), user_tool=other)
     if doc and measured(p, doc, gomp):

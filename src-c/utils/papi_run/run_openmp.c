@@ -287,6 +287,46 @@ static const char *share(const char *eff, const char *key, char *buf, size_t len
     return buf;
 }
 
+/* A string member's text, as written (escapes kept), into out. */
+static void string_of(const char *obj, const char *key, char *out, size_t len)
+{
+    const char *v = member(obj, key), *end = v && *v == '"' ? value_end(v) : NULL;
+    snprintf(out, len, "%.*s", end ? (int)(end - v - 2) : 0, end ? v + 1 : "");
+}
+
+#define TOP_REGIONS 3
+
+/* The regions that lost the most thread time (lost_ns), most first: one line. */
+static void banner_top(const char *regions)
+{
+    const char *top[TOP_REGIONS] = {0};
+    double lost[TOP_REGIONS] = {0};
+    for (const char *p = regions && *regions == '[' ? regions + 1 : NULL; p;) {
+        p += strspn(p, WS ",");
+        const char *r = p, *l = *p == '{' ? member(r, "lost_ns") : NULL;
+        if (*p == ']' || !(p = value_end(p)))
+            break;
+        double x = l ? strtod(l, NULL) : 0;
+        for (int i = 0; i < TOP_REGIONS && x > 0; i++)
+            if (!top[i] || x > lost[i]) {
+                memmove(top + i + 1, top + i, (TOP_REGIONS - 1 - i) * sizeof *top);
+                memmove(lost + i + 1, lost + i, (TOP_REGIONS - 1 - i) * sizeof *lost);
+                top[i] = r, lost[i] = x;
+                break;
+            }
+    }
+    for (int i = 0; i < TOP_REGIONS && top[i]; i++) {
+        char name[512], b[2][32];
+        const char *eff = member(top[i], "efficiency");
+        string_of(top[i], "name", name, sizeof name);
+        fprintf(stderr, "%s%s: %.1f ms lost (load balance %s, scheduling %s)%s",
+                i ? "; " : " OpenMP: most thread time lost in ", name, lost[i] * 1e-6,
+                share(eff, "load_balance", b[0], sizeof b[0]),
+                share(eff, "scheduling", b[1], sizeof b[1]),
+                i + 1 < TOP_REGIONS && top[i + 1] ? "" : "\n");
+    }
+}
+
 static void banner_table(const char *doc)
 {
     char b[4][32];
@@ -306,6 +346,7 @@ static void banner_table(const char *doc)
             share(eff, "serialization", b[0], sizeof b[0]),
             share(eff, "load_balance", b[1], sizeof b[1]),
             share(eff, "scheduling", b[2], sizeof b[2]), share(eff, "parallel", b[3], sizeof b[3]));
+    banner_top(regions);
 }
 
 void run_openmp_banner(const struct run_state *s)
