@@ -4,7 +4,7 @@ distinct stacks) kept as columns (Stacks) instead of a dict each: each stack is 
 against its schema as it is read, the rest of the document after. The load layer: no
 pandas."""
 from . import json_stream, schema_check, schema_fast
-from .check import MalformedInput, ReportError, _load_json
+from .check import MalformedInput, ReportError, _load_json, forget
 from .input_file import InputRefused, open_text
 
 
@@ -87,7 +87,9 @@ def load(path):
                         v = st
                 doc[k] = v
     except json_stream.NotAnObject:
-        return _load_json(path), None  # a list or a number: said as before
+        whole = _load_json(path)  # a list or a number: said as before
+        forget(whole)
+        return whole, None
     except OSError as e:
         raise ReportError("cannot read %s: %s" % (path, e.strerror))
     except InputRefused as e:
