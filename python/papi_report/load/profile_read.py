@@ -4,7 +4,7 @@ distinct stacks) kept as columns (Stacks) instead of a dict each: each stack is 
 against its schema as it is read, the rest of the document after. The load layer: no
 pandas."""
 from . import json_stream, schema_check
-from .check import _load_json, json_errors
+from .check import _load_json, forget, json_errors
 from .input_file import open_text
 
 
@@ -74,7 +74,9 @@ def load(path):
                             v = st
                     doc[k] = v
         except json_stream.NotAnObject:
-            return _load_json(path), None  # a list or a number: said as before
+            whole = _load_json(path)  # a list or a number: said as before
+            forget(whole)  # not held by check's note of clean documents
+            return whole, None
     return doc, bad
 
 
