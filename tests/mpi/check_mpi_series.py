@@ -61,7 +61,9 @@ for np in (2, 4):
                       f"{tag}: {e} samples sum to the counter ({total} == {r['counters'][e]})")
             pf = r["counters"]["perf::PAGE-FAULTS"]
             check(pf >= (r["rank"] + 1) * 640, f"{tag}: page faults {pf} >= {(r['rank'] + 1) * 640}")
-            busy = sum(1 for x in smp if x["perf::PAGE-FAULTS"] >= (r["rank"] + 1) * 64)
+            # A step whose faults a sample boundary splits leaves at least half in one of
+            # the two samples (under load a step's touching is slow enough to be split).
+            busy = sum(1 for x in smp if x["perf::PAGE-FAULTS"] >= (r["rank"] + 1) * 32)
             check(busy >= 3, f"{tag}: the faults are spread over the series ({busy} busy samples)")
 
 # One thread computing up to MPI_Finalize (mpi_series spin): every interval's
@@ -91,8 +93,14 @@ for np in (2, 4):
             high = [(i, u) for i, u in enumerate(util) if u is not None and u > most * 1.05]
             check(not high, f"{tag}: every interval's CPU_UTILIZATION <= {most} CPU(s) "
                   f"(over: {high[:5]}, the last {util[-1]})")
-            check(all(u is not None and u > 0 for u in util),
-                  f"{tag}: every interval's CPU_UTILIZATION > 0 ({[u for u in util if not u][:5]})")
+            # Oversubscribed (4 spinning ranks on 2 CPUs beside other tests), a rank can sit
+            # out a whole 50 ms interval: a 0 is then the truth, and its task clock says so.
+            zero = [i for i, u in enumerate(util) if u == 0]
+            check(all(u is not None and u >= 0 for u in util) and
+                  all(smp[i]["perf::TASK-CLOCK"] == 0 for i in zero) and len(zero) < len(util) // 2,
+                  f"{tag}: every interval's CPU_UTILIZATION a number >= 0, 0 only where the "
+                  f"interval's task clock is 0, most above 0 (zero at {zero[:5]}, "
+                  f"None at {[i for i, u in enumerate(util) if u is None][:5]})")
             wall_ns = round(r["wall_s"] * 1e9)
             last, prev = smp[-1]["time_nsec"], smp[-2]["time_nsec"]
             check(abs(last - wall_ns) <= 1000,
