@@ -381,16 +381,24 @@ def case_fake_runtime(tool, program, tmp):
     check(a["name"] == "(no code address)" and "address" not in a and a["function"] == "",
           "a region without a code address is named so: %s" % a["name"])
     check(a["team_sizes"] == [{"size": 1, "instances": 1, "wall_ns": a["wall_ns"]}], "a team of one")
-    near(a["threads"][0]["work_ns"], unit, 10, "its one thread's work (no join barrier)")
+    # Each span against the program's own clock around it (a late sleep or thread start
+    # under load moves both); the units' known answers where the sleeps kept their length.
+    own_work, own_join = facts["work_ms"], facts["join_wait_ms"]
+    bounded(a["threads"][0]["work_ns"], (facts["anonymous_ms"], facts["anonymous_ms"]),
+            "its one thread's work (no join barrier)")
     check(r["function"] == "fake_site", "named by its code address's function: %s" % r["name"])
     check(r["instances"] == 1 and r["team_sizes"][0]["size"] == 2, "one instance of a team of 2")
     work = [t["work_ns"] for t in r["threads"]]
-    near(work[0], unit, 10, "thread 0's work")
-    near(work[1], 2 * unit, 10, "thread 1's work, ended at its join barrier, not at its late end")
-    near(r["threads"][0]["join_wait_ns"], unit, 10, "thread 0's join wait")
-    near(r["threads"][1]["join_wait_ns"], 0, 10, "thread 1's join wait")
+    bounded(work[0], (own_work[0], own_work[0]), "thread 0's work")
+    bounded(work[1], (own_work[1], own_work[1]),
+            "thread 1's work, ended at its join barrier, not at its late end")
+    near(r["threads"][0]["join_wait_ns"], own_join[0], 10, "thread 0's join wait (its own clock)")
+    near(r["threads"][1]["join_wait_ns"], own_join[1], 10, "thread 1's join wait (its own clock)")
     lb = r["efficiency"]["load_balance"]
-    check(lb is not None and abs(lb - 0.75) <= 0.03, "load balance %s, 0.75 +- 0.03" % lb)
+    check(lb is not None and None not in work and abs(lb - sum(work) / 2 / max(work)) <= 0.005,
+          "load balance %s is mean over max of the threads' work" % lb)
+    if abs(own_work[0] - unit) <= 5 and abs(own_work[1] - 2 * unit) <= 5:
+        check(lb is not None and abs(lb - 0.75) <= 0.03, "load balance %s, 0.75 +- 0.03" % lb)
     check(doc["serial_ns"] / MS >= unit, "the serial unit after the region is serial time")
     none = os.path.join(tmp, "none")
     os.mkdir(none)

@@ -15,6 +15,18 @@
 #include "ompt_api.h"
 #include "ompt_sleep.h"
 
+/* The program's own clock around each span the tool measures: under load a sleep or a
+ * thread's start runs late, and the checker compares the tool with these, not with the
+ * units alone. */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double work_ms[2], join_ms[2], anon_ms;
+
 static ompt_callback_t callbacks[32];
 static int no_set_callback;
 
@@ -60,9 +72,13 @@ static void *worker(void *arg)
     ((ompt_callback_thread_begin_t)callbacks[ompt_callback_thread_begin])(ompt_thread_worker,
                                                                           &thread_data);
     task(ompt_scope_begin, 1, &task_data);
+    double t = now_ms();
     sleep_ms(2 * UNIT_MS);
+    double b = now_ms();
+    work_ms[1] = b - t;
     join_barrier(ompt_scope_begin, &task_data);
     pthread_barrier_wait(&joined);
+    join_ms[1] = now_ms() - b;
     pthread_barrier_wait(&next_fork); /* libomp: the worker's ends at the next fork */
     join_barrier(ompt_scope_end, &task_data);
     task(ompt_scope_end, 1, &task_data);
@@ -72,25 +88,29 @@ static void *worker(void *arg)
 static void play_region(void)
 {
     ompt_data_t thread_data = {0}, task_data = {0};
-    pthread_t t;
+    pthread_t w;
     ((ompt_callback_thread_begin_t)callbacks[ompt_callback_thread_begin])(ompt_thread_initial,
                                                                           &thread_data);
     ((ompt_callback_parallel_begin_t)callbacks[ompt_callback_parallel_begin])(
         NULL, NULL, &parallel_data, 2, ompt_parallel_invoker_program, (char *)fake_site + 1);
     pthread_barrier_init(&joined, NULL, 2);
     pthread_barrier_init(&next_fork, NULL, 2);
-    pthread_create(&t, NULL, worker, NULL);
+    pthread_create(&w, NULL, worker, NULL);
     task(ompt_scope_begin, 0, &task_data);
+    double t = now_ms();
     sleep_ms(UNIT_MS);
+    double b = now_ms();
+    work_ms[0] = b - t;
     join_barrier(ompt_scope_begin, &task_data);
     pthread_barrier_wait(&joined);
+    join_ms[0] = now_ms() - b;
     join_barrier(ompt_scope_end, &task_data);
     task(ompt_scope_end, 0, &task_data);
     ((ompt_callback_parallel_end_t)callbacks[ompt_callback_parallel_end])(
         &parallel_data, NULL, ompt_parallel_invoker_program, (char *)fake_site + 1);
     sleep_ms(UNIT_MS); /* serial */
     pthread_barrier_wait(&next_fork);
-    pthread_join(t, NULL);
+    pthread_join(w, NULL);
 }
 
 /* A team of one, without a code address: no join barrier, named for what is missing. */
@@ -101,7 +121,9 @@ static void play_anonymous_region(void)
         NULL, NULL, &data, 1, ompt_parallel_invoker_program, NULL);
     ((ompt_callback_implicit_task_t)callbacks[ompt_callback_implicit_task])(
         ompt_scope_begin, &data, &task_data, 1, 0, ompt_task_implicit);
+    double t = now_ms();
     sleep_ms(UNIT_MS);
+    anon_ms = now_ms() - t;
     ((ompt_callback_implicit_task_t)callbacks[ompt_callback_implicit_task])(
         ompt_scope_end, NULL, &task_data, 1, 0, ompt_task_implicit);
     ((ompt_callback_parallel_end_t)callbacks[ompt_callback_parallel_end])(
@@ -132,6 +154,8 @@ int main(int argc, char **argv)
     play_region();
     play_anonymous_region();
     tool->finalize(&tool_data);
-    printf("{\"initialized\": true, \"unit_ms\": %d}\n", UNIT_MS);
+    printf("{\"initialized\": true, \"unit_ms\": %d, \"work_ms\": [%.3f, %.3f], "
+           "\"join_wait_ms\": [%.3f, %.3f], \"anonymous_ms\": %.3f}\n",
+           UNIT_MS, work_ms[0], work_ms[1], join_ms[0], join_ms[1], anon_ms);
     return 0;
 }
