@@ -194,7 +194,9 @@ def check_regions(a, series):
               "series-regions %s: the samples whose midpoint is in its instances (%d, want %d)"
               % (name, len(g), len(w)))
     med = {n: sorted(y for _, y in v)[len(v) // 2] if v else 0 for n, v in got.items()}
-    check(med.get("touch", 0) > 10 * (med.get("sleep", 0) + 100),
+    # touch faults 100 pages per 10 ms (10^4 a second on a quiet machine; a loaded one
+    # slows it tenfold and more), sleep none.
+    check(med.get("touch", 0) > max(10 * med.get("sleep", 0), 100),
           "series-regions: touch's median rate far above sleep's (%s)" % med)
     for why in figure_problems("series-regions", fig):
         check(False, why)
