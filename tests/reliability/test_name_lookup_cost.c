@@ -39,11 +39,20 @@ int main(void)
         int code = 0;
         if (PAPI_event_name_to_code(names[n], &code) != PAPI_OK)
             test_skip("perf software events are not known to libpfm4 here");
-        double first = batch(names[n], code), last = first;
-        for (int b = 1; b < CALLS / BATCH; b++)
-            last = batch(names[n], code);
-        printf("%-18s first %d calls %.0f ns/call, last %d calls %.0f ns/call\n", names[n], BATCH,
-               first, BATCH, last);
+        /* The least of the first and of the last 3 batches: one preemption in a batch
+         * (CI runs two tests on two CPUs) slows that batch alone; a table that grows
+         * slows every later one. */
+        double first = 1e300, last = 1e300;
+        for (int b = 0; b < CALLS / BATCH; b++) {
+            double t = batch(names[n], code);
+            if (b < 3 && t < first)
+                first = t;
+            if (b >= CALLS / BATCH - 3 && t < last)
+                last = t;
+        }
+        printf("%-18s first %d calls %.0f ns/call, last %d calls %.0f ns/call (least of 3 "
+               "batches each)\n",
+               names[n], BATCH, first, BATCH, last);
         /* Constant cost: the last batch within 3x of the first (plus 2 us of noise), and
          * a table hit, not an encoding by libpfm4 (tens of us): under 5 us a call. */
         CHECK(last < 3 * first + 2000 && last < 5000,
