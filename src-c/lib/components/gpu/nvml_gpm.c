@@ -23,8 +23,8 @@
 #include "mono_clock.h"
 #include "nvml_gpm.h"
 
-/* The step that failed, above the NVML code in an error (nvml_gpm_explain). */
-/* GPM_SHORT: an average's interval under GPM_STEP_NS, its length in ms in the low bits. */
+/* The step that failed, above the NVML code in an error (nvml_gpm_explain); GPM_SHORT:
+ * an average's interval under GPM_STEP_NS, its length in ms in the low bits. */
 enum {
     GPM_SAMPLE = 1 << 16,
     GPM_METRICS = 2 << 16,
@@ -36,8 +36,8 @@ enum {
 #define GPM_NVML(err) ((err)&0xffff)
 
 /* The shortest interval GPM measures: its counters refresh about every 100 ms, and two
- * samples closer than that give NaN or 0 (H100, NVML 13: SM activity 0 at 50 ms under
- * full load, 33.9 % at 100 ms, 92.8 % at 200 ms). */
+ * samples closer than that give NaN or 0 (H100, NVML 13: SM activity 0 under 100 ms at
+ * full load, 33.9 % at 100 ms, 92.8 % at 200 ms; DRAM bandwidth NaN under 50-60 ms). */
 #define GPM_STEP_NS 100000000ULL
 
 static struct {
