@@ -4,7 +4,8 @@ linked with a vendor library's double, first on LD_LIBRARY_PATH) with PAPI_EVENT
 the events, and check the region "gpu_work" of its report holds the exact values.
     check_gpu_region.py [--ranks MPIRUN N] PROG LIBDIR FSROOT|- EVENT@VALUE@UNITS...
 EVENT as PAPI_EVENTS takes it (energy counted over the region; `power=instant`: the
-reading at the region's end); VALUE the double's rewritten difference or reading; UNITS
+reading at the region's end); VALUE the double's rewritten difference or reading, or
+LO..HI where the region's real length bounds it (a counter over real time); UNITS
 the unit event_definitions must give it, as papi_native_avail does, with "scope":
 "device" (a GPU's value is the same for every thread). With
 --ranks the program runs as N MPI ranks (MPIRUN -np N) and every rank's report must hold
@@ -42,7 +43,8 @@ def check_report(name, d, want):
                 key = key[: -len(suffix)]
         got = regions[0].get(key)
         print("%s: gpu_work: %s = %s (want %s)" % (name, key, got, value))
-        failures += got != int(value)
+        lo, _, hi = value.partition("..")
+        failures += got is None or not int(lo) <= got <= int(hi or lo)
         meta = d["event_definitions"].get(key, {})
         print("%s: event_definitions: %s: %s" % (name, key, meta))
         if meta.get("units") != units or meta.get("scope") != "device":

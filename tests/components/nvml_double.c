@@ -14,11 +14,13 @@
  * (nvml_double_gpm_advance), the rates the test sets (nvml_double_gpm_rate: a metric's
  * value while the clock runs); a sample holds the clock and the integrals, and a metric
  * over two samples is the integrals' difference over the time between them, so a value
- * is exact for the staged rates and intervals. With nvml_double_set(dev, "gpm_realtime",
+ * is exact for the staged rates and intervals, over 100 ms or more of its clock: over less
+ * it is NaN, as a real device's GPM (refreshed every 100 ms) gives for DRAM bandwidth. With nvml_double_set(dev, "gpm_realtime",
  * 1) the clock is CLOCK_MONOTONIC instead, as a real device's (a region's counter form
  * then measures what the test staged over real time).
  * Memory as NVML keeps it: total = reserved (the driver's and firmware's) + used (what
  * allocations hold) + free; _v2 answers all four, v1 answers used + reserved as "used". */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -372,8 +374,8 @@ nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t device, nvmlGpmSample_t gpmSample)
     return NVML_SUCCESS;
 }
 
-/* Each metric: the integrals' difference over the time between the samples (0 over no
- * time); an id the double does not know, or that the device lacks, NOT_SUPPORTED. */
+/* Each metric: the integrals' difference over the time between the samples, NaN when
+ * they are under 100 ms apart (GPM's refresh; an H100's DRAM bandwidth does so); an id the double does not know, or that the device lacks, NOT_SUPPORTED. */
 nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *metricsGet)
 {
     if (metricsGet->version != NVML_GPM_METRICS_GET_VERSION)
@@ -387,8 +389,9 @@ nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *metricsGet)
         unsigned int id = m->metricId;
         m->nvmlReturn = id < GPM_IDS && !a->device->gpm_unsupported[id] ? NVML_SUCCESS
                                                                         : NVML_ERROR_NOT_SUPPORTED;
-        m->value = m->nvmlReturn || b->us == a->us
-                       ? 0.0
+        m->value = m->nvmlReturn ? 0.0
+                   : b->us - a->us < 100000
+                       ? NAN
                        : (b->integral[id] - a->integral[id]) / (double)(b->us - a->us);
     }
     return NVML_SUCCESS;

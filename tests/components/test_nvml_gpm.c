@@ -5,14 +5,19 @@
  *   test_nvml_gpm            the events and units, each value exact over start..read,
  *                            start..stop, a restart, a reset and PAPI_accum; a metric
  *                            the device lacks and another consumer at start; the
- *                            samples freed; device 1's reason; the counter forms
- *                            (_ns, _bytes): the average times the interval, within
- *                            the test's clock readings around the library's
+ *                            samples freed; device 1's reason; an average over less
+ *                            than 100 ms refused, said; the counter forms (_ns,
+ *                            _bytes): 0 at once, then the average times each step of
+ *                            100 ms or more, within the test's clock readings around
+ *                            the library's
+ * The double, as a real device's GPM, gives NaN over samples under 100 ms apart on its
+ * clock; the library's averages need 100 ms of real time too (each read below waits).
  *   test_nvml_gpm mig        device 0 in MIG mode: no GPM events, the reason said
  *   test_nvml_gpm in_use     another consumer holds device 0's monitors at
  *                            PAPI_library_init: no GPM events, the reason said
- *   test_nvml_gpm region     a region's SM activity through PAPI_EVENTS, its GPU
- *                            metrics through PAPI_METRICS (the reports are checked by
+ *   test_nvml_gpm region     a region of 150 ms, then one of 300 ms at other rates: their
+ *                            SM-busy ns through PAPI_EVENTS, their GPU metrics through
+ *                            PAPI_METRICS (the reports are checked by
  *                            check_gpu_region.py, check_gpu_metric_region.py) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +77,12 @@ static void expect_caveat(int cidx, const char *words)
           note ? note : "", words);
 }
 
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
 static void stage_all(void)
 {
     for (int i = 0; i < NGPM; i++)
@@ -116,6 +127,7 @@ static void check_each(void)
         int es = named_set(names, 1);
         CHECK_RET(PAPI_start(es), PAPI_OK);
         nvml_double_gpm_advance(0, 500);
+        sleep_ms(100); /* the library's interval: 100 ms or more */
         CHECK_RET(PAPI_read(es, &v), PAPI_OK);
         expect_values(names, &v, &gpm[i].want, 1);
         CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
@@ -135,6 +147,7 @@ static void check_interval(void)
     nvml_double_gpm_rate(0, 20, 100.0);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     nvml_double_gpm_advance(0, 1000);
+    sleep_ms(100);
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 4525);
     CHECK_EQ_LL(v[1], 100 * 1048576LL);
@@ -153,11 +166,13 @@ static void check_interval(void)
     CHECK_EQ_LL(v[0], 8025);
     CHECK_RET(PAPI_start(es), PAPI_OK); /* a new interval: 10 % alone */
     nvml_double_gpm_advance(0, 2000);
+    sleep_ms(100);
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 1000);
     nvml_double_gpm_rate(0, 2, 50.0);
     CHECK_RET(PAPI_reset(es), PAPI_OK); /* the interval begins again: 50 % alone */
     nvml_double_gpm_advance(0, 1000);
+    sleep_ms(100);
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
     CHECK_EQ_LL(v[0], 5000);
     long long acc[2] = {0, 0};
@@ -180,57 +195,94 @@ static void within(const char *what, long long v, double lo, double hi)
           hi);
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* The counter forms: the average over the interval times its length (ns at 100 %,
- * bytes); they add up over stop/start and PAPI_accum, as counters do. */
+/* The counter forms: 0 at once after the start (a read there is no loss), then the
+ * average times each step of 100 ms or more (ns at 100 %, bytes), unchanged by a read
+ * sooner; they add up over stop/start and PAPI_accum, as counters do. */
 static void check_counters(void)
 {
     const char *names[] = {DEV0 "gpm_sm_activity_ns", DEV0 "gpm_pcie_rx_bytes"};
     PAPI_event_info_t info;
     event_info_of(names[0], &info);
     CHECK(strcmp(info.units, "ns") == 0, "%s: units '%s'", names[0], info.units);
+    CHECK(strstr(info.long_descr, "in steps of 100 ms or more at GPM's refresh"),
+          "%s: description '%s'", names[0], info.long_descr);
     event_info_of(names[1], &info);
     CHECK(strcmp(info.units, "B") == 0, "%s: units '%s'", names[1], info.units);
-    long long v[2], t0, t1, t2, t3;
+    long long v[2], w[2], t0, t1, t2, t3, t4;
     int es = named_set(names, 2);
     nvml_double_gpm_rate(0, 2, 40.0);
     nvml_double_gpm_rate(0, 21, 100.0);
     t0 = PAPI_get_real_nsec();
     CHECK_RET(PAPI_start(es), PAPI_OK);
     t1 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_read(es, v), PAPI_OK); /* at once: no step yet */
+    CHECK_EQ_LL(v[0], 0);
+    CHECK_EQ_LL(v[1], 0);
     nvml_double_gpm_advance(0, 1000);
-    sleep_ms(50);
+    sleep_ms(120);
     t2 = PAPI_get_real_nsec();
-    CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_RET(PAPI_read(es, v), PAPI_OK); /* one step: start..this read */
     t3 = PAPI_get_real_nsec();
     within("sm_activity_ns", v[0], 0.40 * (double)(t2 - t1), 0.40 * (double)(t3 - t0));
     within("pcie_rx_bytes", v[1], 100 * 1048576.0 * (double)(t2 - t1) * 1e-9,
            100 * 1048576.0 * (double)(t3 - t0) * 1e-9);
-    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
-    within("first period", v[0], 0.40 * (double)(t2 - t1),
-           0.40 * (double)(PAPI_get_real_nsec() - t0));
+    CHECK_RET(PAPI_read(es, w), PAPI_OK); /* sooner than a step: unchanged */
+    t4 = PAPI_get_real_nsec();
+    if (t4 - t2 < 100000000LL) {
+        CHECK_EQ_LL(w[0], v[0]);
+        CHECK_EQ_LL(w[1], v[1]);
+    } else { /* a stalled machine took a step between the reads: it only adds */
+        printf("reads %lld ns apart: a step between them\n", t4 - t2);
+        CHECK(w[0] >= v[0], "%lld fell to %lld", v[0], w[0]);
+    }
+    nvml_double_gpm_rate(0, 2, 60.0);
+    nvml_double_gpm_advance(0, 1000);
+    sleep_ms(150);
+    t1 = PAPI_get_real_nsec();
+    CHECK_RET(PAPI_read(es, w), PAPI_OK); /* the next step: from the read at t2..t3 */
+    within("second step", w[0] - v[0], 0.60 * (double)(t1 - t3),
+           0.60 * (double)(PAPI_get_real_nsec() - t2));
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK); /* sooner than a step: the value at the read */
+    CHECK(v[0] >= w[0], "stop %lld below the read's %lld", v[0], w[0]);
     nvml_double_gpm_rate(0, 2, 80.0);
     t0 = PAPI_get_real_nsec();
     CHECK_RET(PAPI_start(es), PAPI_OK); /* the set's values from 0; the interval anew */
     t1 = PAPI_get_real_nsec();
     nvml_double_gpm_advance(0, 1000);
-    sleep_ms(50);
+    sleep_ms(120);
     long long acc[2] = {0, 0};
     t2 = PAPI_get_real_nsec();
     CHECK_RET(PAPI_accum(es, acc), PAPI_OK); /* the second period so far, then from 0 */
     t3 = PAPI_get_real_nsec();
     within("second period", acc[0], 0.80 * (double)(t2 - t1), 0.80 * (double)(t3 - t0));
-    sleep_ms(20);
+    nvml_double_gpm_advance(0, 1000);
+    sleep_ms(120);
     t1 = PAPI_get_real_nsec();
     CHECK_RET(PAPI_stop(es, v), PAPI_OK); /* what grew since the accum */
     within("after the accum", v[0], 0.80 * (double)(t1 - t3),
            0.80 * (double)(PAPI_get_real_nsec() - t2));
     free_set(&es);
+}
+
+/* An average read sooner than 100 ms after the start: refused, the interval and GPM's
+ * refresh said (NVML's NaN or 0 there is no value). */
+static void check_short(void)
+{
+    const char *names[] = {DEV0 "gpm_dram_bandwidth"};
+    long long v = 0;
+    int es = named_set(names, 1);
+    nvml_double_gpm_rate(0, 10, 60.125);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_read(es, &v), PAPI_ESYS);
+    const char *why = PAPI_strerror_detail();
+    printf("short interval: %s\n", why ? why : "(none)");
+    CHECK(why && strstr(why, "NVML GPM metric 10 of device 0: the interval was ") &&
+              strstr(why, " ms, under the 100 ms at which GPM's counters refresh"),
+          "reason '%s'", why ? why : "");
+    CHECK_RET(PAPI_stop(es, &v), PAPI_ESYS); /* at once too: refused, said */
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    free_set(&es);
+    CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples not freed", nvml_double_gpm_samples());
 }
 
 /* A metric the device does not compute fails the read, said; another consumer that
@@ -264,6 +316,8 @@ static void check_failures(void)
           "reason '%s'", why ? why : "");
     nvml_double_set(0, "gpm_in_use", 0);
     CHECK_RET(PAPI_start(es), PAPI_OK);
+    nvml_double_gpm_advance(0, 200);
+    sleep_ms(100); /* an average's shortest interval */
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     free_set(&es);
     CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples not freed", nvml_double_gpm_samples());
@@ -283,17 +337,23 @@ static int absent(const char *what, const char *words)
     return test_done(what);
 }
 
-/* A region of 200 ms at 62.5 % SM activity and 100 MiB/s PCIe rx, on a device whose
- * clock is real time (so the library's interval and the device's agree): its SM activity
- * through PAPI_EVENTS (check_gpu_region.py) or its GPU metrics through PAPI_METRICS
- * (check_gpu_metric_region.py). */
+/* A region of 150 ms at 62.5 % SM activity and 100 MiB/s PCIe rx, then one of 300 ms at
+ * 25 % and 50 MiB/s, on a device whose clock is real time (so the library's interval and
+ * the device's agree): their SM-busy ns through PAPI_EVENTS (check_gpu_region.py) or
+ * their GPU metrics through PAPI_METRICS (check_gpu_metric_region.py). Each region's
+ * reads are right after a start or a step: the counter forms must count them all. */
 static int region(void)
 {
     nvml_double_set(0, "gpm_realtime", 1); /* the device's clock is real time */
     nvml_double_gpm_rate(0, 2, 62.5);
     nvml_double_gpm_rate(0, 21, 100.0);
+    CHECK_RET(PAPI_hl_region_begin("gpu_first"), PAPI_OK);
+    sleep_ms(150);
+    CHECK_RET(PAPI_hl_region_end("gpu_first"), PAPI_OK);
+    nvml_double_gpm_rate(0, 2, 25.0);
+    nvml_double_gpm_rate(0, 21, 50.0);
     CHECK_RET(PAPI_hl_region_begin("gpu_work"), PAPI_OK);
-    sleep_ms(200);
+    sleep_ms(300);
     CHECK_RET(PAPI_hl_region_end("gpu_work"), PAPI_OK);
     return test_done("test_nvml_gpm region");
 }
@@ -315,6 +375,7 @@ int main(int argc, char **argv)
     check_interval();
     check_failures();
     check_counters();
+    check_short();
     PAPI_shutdown();
     CHECK(nvml_double_gpm_samples() == 0, "%d GPM samples left at shutdown",
           nvml_double_gpm_samples());

@@ -2,14 +2,18 @@
  * samples and the request of its metric: the sample where its interval began and the
  * one taken at each read. Values are integers in the units papi_native_avail shows:
  * percentages in hundredths of a percent (4525 is 45.25 %), traffic in bytes per second
- * (NVML's MiB/s times 1048576), rounded to the nearest. NVML asks for more than 100 ms
- * between two samples (its counters refresh at that rate): a shorter interval reads what
- * NVML computes from the samples it has, said in the descriptions.
+ * (NVML's MiB/s times 1048576), rounded to the nearest. GPM's counters refresh about
+ * every 100 ms: over two samples closer than that NVML gives NaN (DRAM bandwidth) or 0
+ * (SM activity, even under full load; measured on an H100, NVML 13). So an average over
+ * an interval under 100 ms is an error that says so, never a made-up value.
  *
  * Each metric also has a counter form, the average times the interval's length on this
  * library's clock: <name>_ns for a percentage (the time at 100 %: SM-busy nanoseconds),
  * <name>_bytes for traffic. Counters add up over regions, reads and PAPI_accum, which
- * averages do not: the named metrics (GPU_SM_ACTIVE ...) divide them by the time. */
+ * averages do not: the named metrics (GPU_SM_ACTIVE ...) divide them by the time. A
+ * counter advances in steps of at least 100 ms, at GPM's refresh, as the hardware's own
+ * counters do: a read sooner than that after the step began gives the value unchanged;
+ * a later one adds the step's average times its length and begins the next step. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,10 +23,22 @@
 #include "mono_clock.h"
 #include "nvml_gpm.h"
 
-/* The step that failed, above the NVML code in an error (nvml_gpm_explain). */
-enum { GPM_SAMPLE = 1 << 16, GPM_METRICS = 2 << 16, GPM_METRIC = 3 << 16, GPM_VALUE = 4 << 16 };
+/* The step that failed, above the NVML code in an error (nvml_gpm_explain); GPM_SHORT:
+ * an average's interval under GPM_STEP_NS, its length in ms in the low bits. */
+enum {
+    GPM_SAMPLE = 1 << 16,
+    GPM_METRICS = 2 << 16,
+    GPM_METRIC = 3 << 16,
+    GPM_VALUE = 4 << 16,
+    GPM_SHORT = 5 << 16
+};
 #define GPM_STEP(err) ((err) & ~0xffff)
 #define GPM_NVML(err) ((err)&0xffff)
+
+/* The shortest interval GPM measures: its counters refresh about every 100 ms, and two
+ * samples closer than that give NaN or 0 (H100, NVML 13: SM activity 0 under 100 ms at
+ * full load, 33.9 % at 100 ms, 92.8 % at 200 ms; DRAM bandwidth NaN under 50-60 ms). */
+#define GPM_STEP_NS 100000000ULL
 
 static struct {
     __typeof__(nvmlGpmQueryDeviceSupport) *query;
@@ -173,7 +189,8 @@ static int add_event(struct event_table *t, int i, const char *dname, const stru
     if (!counter)
         snprintf(descr, sizeof descr,
                  "%s, %s, over the interval since PAPI_start or PAPI_reset (NVML GPM metric %d "
-                 "from two samples; NVML asks for 100 ms or more between them) (device %d, %s)",
+                 "from two samples; an interval under 100 ms, GPM's refresh, is an error) "
+                 "(device %d, %s)",
                  k->descr,
                  k->percent ? "in hundredths of a percent (4525 is 45.25 %)"
                             : "in bytes per second",
@@ -181,7 +198,8 @@ static int add_event(struct event_table *t, int i, const char *dname, const stru
     else
         snprintf(descr, sizeof descr,
                  "%s, counted: the average over the interval since PAPI_start or PAPI_reset times "
-                 "its length, %s (NVML GPM metric %d) (device %d, %s)",
+                 "its length, %s, advancing in steps of 100 ms or more at GPM's refresh "
+                 "(NVML GPM metric %d) (device %d, %s)",
                  k->descr,
                  k->percent ? "in nanoseconds at 100 % (divided by the time: the average)"
                             : "in bytes",
@@ -220,10 +238,12 @@ int nvml_gpm_add_device(struct event_table *t, int i, const char *dname, char *n
 }
 
 /* ---- reading ---------------------------------------------------------------------- */
-/* A slot's state: its interval's first sample, the latest, and the request. */
+/* A slot's state: the sample where its interval (a counter's: its current step) began,
+ * the latest, the request, and a counter's value accumulated over the steps before. */
 struct gpm_state {
     nvmlGpmSample_t begin, now;
     uint64_t begin_ns; /* when begin was taken (mono_clock_ns) */
+    double counted;    /* a counter form's value up to begin */
     nvmlGpmMetricsGet_t get;
 };
 
@@ -256,16 +276,15 @@ static int state_open(const struct gpu_event *e, void **state)
 static int mark(const struct gpu_event *e, void *state)
 {
     struct gpm_state *s = state;
+    s->counted = 0;
     s->begin_ns = mono_clock_ns();
     nvmlReturn_t r = gpm.get(gpm.dev[e->device], s->begin);
     return r == NVML_SUCCESS ? 0 : GPM_SAMPLE | r;
 }
 
-/* The metric over begin .. now in the event's units. */
-static int value(const struct gpu_event *e, void *state, uint64_t *v)
+/* NVML's metric over begin .. a sample taken now, into *x. */
+static int metric_now(const struct gpu_event *e, struct gpm_state *s, double *x)
 {
-    struct gpm_state *s = state;
-    uint64_t ns = mono_clock_ns() - s->begin_ns;
     nvmlReturn_t r = gpm.get(gpm.dev[e->device], s->now);
     if (r != NVML_SUCCESS)
         return GPM_SAMPLE | r;
@@ -276,12 +295,60 @@ static int value(const struct gpu_event *e, void *state, uint64_t *v)
         return GPM_METRICS | r;
     if ((r = s->get.metrics[0].nvmlReturn) != NVML_SUCCESS)
         return GPM_METRIC | r;
-    double x = s->get.metrics[0].value, secs = (double)ns * 1e-9;
-    if (is_percent(e->arg)) /* hundredths of a percent, or ns at 100 % */
-        x *= e->kind == GPM_AVERAGE ? 100.0 : (double)ns / 100.0;
-    else /* MiB/s in B/s, or times the interval's seconds in bytes */
-        x *= e->kind == GPM_AVERAGE ? 1048576.0 : 1048576.0 * secs;
-    if (!isfinite(x) || x < 0 || x >= 0x1p63)
+    *x = s->get.metrics[0].value;
+    return 0;
+}
+
+/* The value x in the event's units over ns: hundredths of a percent or B/s for an
+ * average; ns at 100 % or bytes for a counter. */
+static double in_units(const struct gpu_event *e, double x, uint64_t ns)
+{
+    if (is_percent(e->arg))
+        return x * (e->kind == GPM_AVERAGE ? 100.0 : (double)ns / 100.0);
+    return x * (e->kind == GPM_AVERAGE ? 1048576.0 : 1048576.0 * (double)ns * 1e-9);
+}
+
+static int in_range(double x)
+{
+    return isfinite(x) && x >= 0 && x < 0x1p63;
+}
+
+/* A counter form: unchanged until GPM_STEP_NS after its step began, then the step's
+ * average times its length added, and the next step begun where this one ends. */
+static int counter_value(const struct gpu_event *e, struct gpm_state *s, uint64_t *v)
+{
+    uint64_t t = mono_clock_ns(), ns = t - s->begin_ns;
+    double x = 0;
+    if (ns >= GPM_STEP_NS) {
+        int err = metric_now(e, s, &x);
+        if (err)
+            return err;
+        if (!in_range(x = in_units(e, x, ns)) || !in_range(s->counted + x))
+            return GPM_VALUE;
+        nvmlGpmSample_t done = s->begin;
+        s->begin = s->now;
+        s->now = done;
+        s->begin_ns = t;
+        s->counted += x;
+    }
+    *v = (uint64_t)(s->counted + 0.5); /* to the nearest, without libm */
+    return 0;
+}
+
+/* The metric over begin .. now in the event's units. */
+static int value(const struct gpu_event *e, void *state, uint64_t *v)
+{
+    struct gpm_state *s = state;
+    if (e->kind == GPM_COUNTER)
+        return counter_value(e, s, v);
+    uint64_t ns = mono_clock_ns() - s->begin_ns;
+    double x;
+    int err = metric_now(e, s, &x);
+    if (err)
+        return err;
+    if (ns < GPM_STEP_NS) /* NVML's NaN or 0 there is no average */
+        return GPM_SHORT | (int)(ns / 1000000);
+    if (!in_range(x = in_units(e, x, ns)))
         return GPM_VALUE;
     *v = (uint64_t)(x + 0.5); /* to the nearest, without libm (static links need none) */
     return 0;
@@ -295,6 +362,14 @@ void nvml_gpm_explain(const struct gpu_event *e, int err, char *buf, size_t len)
     const char *step = GPM_STEP(err) == GPM_SAMPLE    ? "nvmlGpmSampleGet"
                        : GPM_STEP(err) == GPM_METRICS ? "nvmlGpmMetricsGet"
                                                       : "nvmlGpmMetricsGet's metric";
+    if (GPM_STEP(err) == GPM_SHORT) {
+        snprintf(buf, len,
+                 "NVML GPM metric %d of device %d: the interval was %d ms, under the 100 ms "
+                 "at which GPM's counters refresh (NVML gives no average over it); read 100 "
+                 "ms or more after PAPI_start or PAPI_reset, or use the counter form",
+                 e->arg, e->device, GPM_NVML(err));
+        return;
+    }
     if (GPM_STEP(err) == GPM_VALUE) {
         snprintf(buf, len,
                  "NVML GPM metric %d of device %d is not a finite number in range (no "
