@@ -1,33 +1,11 @@
 /* omp_hybrid.c: the job's OpenMP and hybrid efficiencies (omp_hybrid.h). The tool is
- * found among the loaded objects by its file name and asked through papi_ompt_sums
- * (src-c/ompt/ompt_tool.c): the runtime loads it privately (RTLD_LOCAL), so its symbol
- * is taken from its own handle. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <dlfcn.h>
-#include <link.h>
+ * asked through papi_ompt_sums (src-c/ompt/ompt_tool.c), found among the loaded objects
+ * (src-c/common/ompt_query.h). */
 #include <string.h>
 
 #include "omp_hybrid.h"
+#include "ompt_query.h"
 #include "text_buffer.h"
-
-struct found {
-    void *tool;
-    int gomp; /* libgomp is loaded (no OMPT interface) */
-};
-
-static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    struct found *f = data;
-    const char *slash = strrchr(info->dlpi_name, '/');
-    const char *name = slash ? slash + 1 : info->dlpi_name;
-    f->gomp |= strncmp(name, "libgomp.so", 10) == 0;
-    if (strcmp(name, "libpapi_ompt.so") == 0 && !f->tool)
-        f->tool = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
-    return 0;
-}
 
 static struct pmpi_omp at_init; /* the sums at MPI_Init */
 
@@ -35,18 +13,15 @@ static struct pmpi_omp at_init; /* the sums at MPI_Init */
  * libgomp runs the program instead (no OMPT). */
 static void ask_tool(struct pmpi_omp *o)
 {
-    struct found f = {NULL, 0};
+    int gomp = 0;
     double v[4];
     memset(o, 0, sizeof *o);
-    dl_iterate_phdr(find_tool, &f);
-    int (*sums)(double *) = f.tool ? (int (*)(double *))dlsym(f.tool, "papi_ompt_sums") : NULL;
+    int (*sums)(double *) = (int (*)(double *))ompt_query_lookup("papi_ompt_sums", &gomp);
     o->regions = sums ? sums(v) : -1;
     if (o->regions >= 0)
         o->parallel_ns = v[0], o->useful_ns = v[1], o->maxu_team_ns = v[2], o->wall_team_ns = v[3];
-    else if (f.gomp)
+    else if (gomp)
         o->regions = -2;
-    if (f.tool)
-        dlclose(f.tool); /* the runtime's reference keeps it loaded */
 }
 
 void pmpi_omp_start(void)

@@ -21,8 +21,10 @@
 
 #include "mono_clock.h"
 #include "ompt_callbacks.h"
+#include "ompt_contexts.h"
 #include "ompt_counters.h"
 #include "ompt_threads.h"
+#include "papi_region_context.h"
 
 #define FORK_SHIFT    13
 #define OUTER_BIT     (1ULL << 12)
@@ -58,6 +60,22 @@ static struct ompt_frame *top_frame(struct ompt_thread *th)
     return th && th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
 }
 
+/* The context of a fork: the named and MPI_Pcontrol regions open now (libpapi's answer,
+ * O(1)); the table is looked up only when they changed since the thread's last fork. */
+static unsigned fork_context(struct ompt_thread *th)
+{
+    long named;
+    int mpi;
+    papi_region_context(&named, &mpi);
+    if (named != th->ctx_named || mpi + 1 != th->ctx_mpi1) {
+        th->ctx_named = named, th->ctx_mpi1 = mpi + 1;
+        th->ctx = ompt_context_index(named, mpi);
+    }
+    if (th->ctx == OMPT_CONTEXT_DROPPED)
+        th->context_drops++;
+    return th->ctx;
+}
+
 static void on_parallel_begin(ompt_data_t *encountering_task_data,
                               const ompt_frame_t *encountering_task_frame,
                               ompt_data_t *parallel_data, unsigned int requested_parallelism,
@@ -70,7 +88,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
         parallel_data->value = 0;
         return;
     }
-    int region = ompt_region_index(codeptr_ra);
+    int region = ompt_region_index(codeptr_ra, fork_context(th));
     if (region < 0)
         th->region_drops++;
     th->last_team = requested_parallelism;

@@ -81,6 +81,12 @@ struct ompt_thread {
     uint64_t pair_drops;       /* implicit tasks whose pair found no room: not measured */
     uint64_t region_drops;     /* instances of regions past OMPT_REGIONS_MAX */
     uint64_t outer_unnamed_ns; /* outermost instances' wall in dropped regions */
+    /* The last fork's context (ompt_contexts.h): its named region id, MPI_Pcontrol
+     * region + 1 (all 0: none) and index, so a fork in the same regions looks up nothing. */
+    long ctx_named;
+    int ctx_mpi1;
+    unsigned ctx;
+    uint64_t context_drops; /* forks whose context found no room (OMPT_CONTEXT_DROPPED) */
     struct ompt_acc acc[OMPT_ACC_MAX];
 };
 

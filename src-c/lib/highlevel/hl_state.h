@@ -34,6 +34,7 @@ struct hlr_times {
 struct hlr_region {
     char name[HLR_NAME_LEN];
     int parent;              /* enclosing region at the first begin, -1 at top level */
+    long context;            /* its id for the OMPT tool (papi_region_context.h), > 0 */
     long long count;         /* completed begin/end pairs */
     struct hlr_sample total; /* inclusive totals */
     struct hlr_sample begin; /* at the open instance's begin */
