@@ -28,10 +28,10 @@ def rows_at(doc, facts):
     """The tool's rows at the loop's line, by named region (None: outside every one)."""
     rows = [r for r in doc["regions"] if os.path.basename(r["file"]) == os.path.basename(facts["file"])
             and facts["loop_line"] - 1 <= r["line"] <= facts["loop_line"] + 1]
-    by = {(r["named_region"] or {}).get("name"): r for r in rows}
+    by = {(r.get("named_region") or {}).get("name"): r for r in rows}
     check(len(rows) == 3 and len(by) == 3,
           "3 rows of the loop, one per named region and one outside: %s"
-          % [(r["name"], r["named_region"]) for r in rows])
+          % [(r["name"], r.get("named_region")) for r in rows])
     return by
 
 
@@ -57,7 +57,7 @@ def case_named(tool, program, tmp):
     imb, bal, outside = by.get("imbalanced"), by.get("balanced"), by.get(None)
     if not (imb and bal and outside):
         return
-    check(outside["mpi_region"] is None and imb["mpi_region"] is None, "no MPI_Pcontrol region")
+    check(outside.get("mpi_region", 0) is None and imb.get("mpi_region", 0) is None, "no MPI_Pcontrol region")
     lb = imb["efficiency"]["load_balance"]
     check(abs(lb - 0.625) <= 0.03, "imbalanced: load balance %s, 0.625 +- 0.03" % lb)
     for r, what in ((bal, "balanced"), (outside, "outside")):
