@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "omp_hybrid.h"
-#include "ompt_query.h"
+#include "papi_region_context.h"
 #include "text_buffer.h"
 
 static struct pmpi_omp at_init; /* the sums at MPI_Init */
@@ -122,4 +122,66 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
             "papi_mpi: hybrid parallel efficiency %.3f = MPI parallel efficiency %.3f x OpenMP "
             "parallel efficiency %.3f (serialization %.3f, load balance %.3f, scheduling %.3f)\n",
             mpi * e[3], mpi, e[3], e[0], e[1], e[2]);
+}
+
+/* {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first when >= -1). */
+static void efficiency_json(struct tbuf *t, double serialization, double lb, double sched,
+                            double par, int with_serialization)
+{
+    tb_raw(t, "{");
+    const char *keys[] = {"serialization", "load_balance", "scheduling", "parallel"};
+    const double v[] = {serialization, lb, sched, par};
+    for (int i = with_serialization ? 0 : 1; i < 4; i++) {
+        tb_raw(t, i > (with_serialization ? 0 : 1) ? ", " : "");
+        tb_json(t, keys[i]);
+        if (v[i] >= 0)
+            tb_fmt(t, ": %.4f", v[i] > 1 ? 1 : v[i]);
+        else
+            tb_raw(t, ": null");
+    }
+    tb_raw(t, "}");
+}
+
+static void parallel_json(struct tbuf *t, const struct papi_ompt_parallel *p, long named)
+{
+    char name[160];
+    tb_raw(t, "{\"name\": ");
+    tb_json(t, p->name);
+    tb_fmt(t, ", \"address\": \"0x%llx\", \"named_region\": ", p->address);
+    if (named > 0 && papi_region_context_name(PAPI_CONTEXT_NAMED, named, name, sizeof name) == 0)
+        tb_json(t, name);
+    else
+        tb_raw(t, "null");
+    tb_fmt(t, ", \"instances\": %llu, \"outermost_instances\": %llu", p->instances,
+           p->outermost_instances);
+    tb_kv_secs(t, ", \"wall_s\": ", (long long)p->wall_ns);
+    tb_kv_secs(t, ", \"lost_s\": ", (long long)p->lost_ns);
+    tb_fmt(t, ", \"team_max\": %u, \"efficiency\": ", p->team_max);
+    efficiency_json(t, -1, p->load_balance, p->scheduling, p->parallel, 0);
+    tb_raw(t, "}");
+}
+
+void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, long long wall_ns,
+                          long long mpi_ns)
+{
+    if (!q->have)
+        return;
+    struct papi_ompt_context sum = {0};
+    tb_raw(t, ", \"openmp\": {\"parallel_regions\": [");
+    for (int c = 0, first = 1; c < q->table.ncontexts; c++) {
+        const struct papi_ompt_context *x = &q->table.contexts[c];
+        if (x->dropped || x->mpi != slot)
+            continue;
+        ompt_query_add(&sum, x);
+        for (int i = 0; i < x->count; i++, first = 0) {
+            tb_raw(t, first ? "" : ", ");
+            parallel_json(t, &q->table.regions[x->first + i], x->named);
+        }
+    }
+    double e[4];
+    ompt_query_efficiency(&sum, (double)(wall_ns > mpi_ns ? wall_ns - mpi_ns : 0), e);
+    tb_kv_secs(t, "], \"parallel_s\": ", (long long)sum.parallel_ns);
+    tb_raw(t, ", \"efficiency\": ");
+    efficiency_json(t, e[0], e[1], e[2], e[3], 1);
+    tb_raw(t, "}");
 }

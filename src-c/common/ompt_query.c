@@ -38,3 +38,37 @@ void *ompt_query_lookup(const char *symbol, int *gomp)
         *gomp = f.gomp;
     return sym;
 }
+
+void ompt_query_load(struct ompt_query *q)
+{
+    papi_ompt_query_table_fn get =
+        (papi_ompt_query_table_fn)ompt_query_lookup("papi_ompt_query_table", NULL);
+    q->release = (papi_ompt_query_free_fn)ompt_query_lookup("papi_ompt_query_free", NULL);
+    q->have = get && q->release && get(PAPI_OMPT_QUERY_VERSION, &q->table) == 0;
+}
+
+void ompt_query_free(struct ompt_query *q)
+{
+    if (q->have)
+        q->release(&q->table);
+    q->have = 0;
+}
+
+static double ratio(double a, double b)
+{
+    return b > 0 ? (a < b ? a / b : 1) : -1;
+}
+
+void ompt_query_efficiency(const struct papi_ompt_context *sum, double time, double e[4])
+{
+    e[0] = ratio(sum->parallel_ns, time);
+    e[1] = ratio(sum->useful_ns, sum->maxu_team_ns);
+    e[2] = ratio(sum->maxu_team_ns, sum->wall_team_ns);
+    e[3] = e[0] >= 0 && e[1] >= 0 && e[2] >= 0 ? e[0] * e[1] * e[2] : -1;
+}
+
+void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c)
+{
+    sum->parallel_ns += c->parallel_ns, sum->useful_ns += c->useful_ns;
+    sum->maxu_team_ns += c->maxu_team_ns, sum->wall_team_ns += c->wall_team_ns;
+}

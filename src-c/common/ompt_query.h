@@ -44,4 +44,21 @@ typedef void (*papi_ompt_query_free_fn)(struct papi_ompt_table *t);
  * (when not NULL) is set to whether libgomp (no OMPT) is loaded. */
 void *ompt_query_lookup(const char *symbol, int *gomp);
 
+/* The tool's table now, for a report: have 0 when the tool is not loaded or answers
+ * nothing (ompt_query_free gives it back). */
+struct ompt_query {
+    int have;
+    struct papi_ompt_table table;
+    papi_ompt_query_free_fn release;
+};
+void ompt_query_load(struct ompt_query *q);
+void ompt_query_free(struct ompt_query *q);
+
+/* The OpenMP efficiencies (src-c/ompt/ompt_efficiency.h) of contexts' summed sums over
+ * time (ns: the span the serialization is over): e[0] serialization = parallel / time,
+ * e[1] load balance, e[2] scheduling, e[3] their product; -1 where one cannot be formed. */
+void ompt_query_efficiency(const struct papi_ompt_context *sum, double time, double e[4]);
+/* Adds context c's sums to sum (parallel, useful, team x max useful, team x wall). */
+void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c);
+
 #endif

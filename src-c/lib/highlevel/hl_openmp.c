@@ -10,21 +10,6 @@
 #include "hl_openmp.h"
 #include "papi_region_context.h"
 
-void hl_openmp_load(struct hl_openmp *o)
-{
-    papi_ompt_query_table_fn get =
-        (papi_ompt_query_table_fn)ompt_query_lookup("papi_ompt_query_table", NULL);
-    o->release = (papi_ompt_query_free_fn)ompt_query_lookup("papi_ompt_query_free", NULL);
-    o->have = get && o->release && get(PAPI_OMPT_QUERY_VERSION, &o->table) == 0;
-}
-
-void hl_openmp_free(struct hl_openmp *o)
-{
-    if (o->have)
-        o->release(&o->table);
-    o->have = 0;
-}
-
 /* Whether region r2 of t is r or nested in it (its enclosing regions at its first begin). */
 static int within(const struct hlr_thread *t, int r2, int r)
 {
@@ -32,11 +17,6 @@ static int within(const struct hlr_thread *t, int r2, int r)
         if (r2 == r)
             return 1;
     return 0;
-}
-
-static double ratio(double a, double b)
-{
-    return b > 0 ? (a < b ? a / b : 1) : -1;
 }
 
 static void fraction(struct jw *w, const char *key, double v)
@@ -72,10 +52,11 @@ static void write_parallel(struct jw *w, const struct papi_ompt_parallel *p, int
 
 /* Named region r's table: its own parallel regions, its efficiencies over those and its
  * nested named regions'. */
-static void write_region(struct jw *w, const struct hl_openmp *o, const struct hlr_thread *t, int r)
+static void write_region(struct jw *w, const struct ompt_query *o, const struct hlr_thread *t,
+                         int r)
 {
     const struct papi_ompt_table *tb = &o->table;
-    double parallel = 0, useful = 0, maxu = 0, wall = 0;
+    struct papi_ompt_context sum = {0};
     jw_obj_begin(w, t->region[r].name);
     jw_int(w, "context", t->region[r].context);
     jw_arr_begin(w, "parallel_regions");
@@ -87,17 +68,14 @@ static void write_region(struct jw *w, const struct hl_openmp *o, const struct h
             inside = !x->dropped && x->named == t->region[r2].context && within(t, r2, r);
         if (!inside)
             continue;
-        parallel += x->parallel_ns, useful += x->useful_ns;
-        maxu += x->maxu_team_ns, wall += x->wall_team_ns;
+        ompt_query_add(&sum, x);
         for (int i = 0; mine && i < x->count; i++)
             write_parallel(w, &tb->regions[x->first + i], x->mpi);
     }
     jw_arr_end(w);
-    jw_uint(w, "parallel_ns", (unsigned long long)parallel);
-    double e[4] = {ratio(parallel, (double)t->region[r].total.real), ratio(useful, maxu),
-                   ratio(maxu, wall), -1};
-    if (e[0] >= 0 && e[1] >= 0 && e[2] >= 0)
-        e[3] = e[0] * e[1] * e[2];
+    jw_uint(w, "parallel_ns", (unsigned long long)sum.parallel_ns);
+    double e[4];
+    ompt_query_efficiency(&sum, (double)t->region[r].total.real, e);
     jw_obj_begin(w, "efficiency");
     fraction(w, "serialization", e[0]);
     fraction(w, "load_balance", e[1]);
@@ -107,7 +85,7 @@ static void write_region(struct jw *w, const struct hl_openmp *o, const struct h
     jw_obj_end(w);
 }
 
-void hl_openmp_write_thread(struct jw *w, const struct hl_openmp *o, const struct hlr_thread *t)
+void hl_openmp_write_thread(struct jw *w, const struct ompt_query *o, const struct hlr_thread *t)
 {
     char key[32];
     snprintf(key, sizeof key, "%d", t->key);

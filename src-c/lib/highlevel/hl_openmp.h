@@ -9,17 +9,9 @@
 #include "json_writer.h"
 #include "ompt_query.h"
 
-struct hl_openmp {
-    int have; /* the tool answered */
-    struct papi_ompt_table table;
-    papi_ompt_query_free_fn release;
-};
-
-/* The tool's table now (at the report, under g_hlr_lock); have 0 without the tool. */
-PAPI_INTERNAL void hl_openmp_load(struct hl_openmp *o);
-PAPI_INTERNAL void hl_openmp_free(struct hl_openmp *o);
-/* Thread t's named regions' tables, keyed by region name (t locked by the caller). */
-PAPI_INTERNAL void hl_openmp_write_thread(struct jw *w, const struct hl_openmp *o,
+/* Thread t's named regions' tables, keyed by region name (t locked by the caller), from
+ * the tool's table (ompt_query_load, at the report, under g_hlr_lock). */
+PAPI_INTERNAL void hl_openmp_write_thread(struct jw *w, const struct ompt_query *o,
                                           const struct hlr_thread *t);
 
 #endif

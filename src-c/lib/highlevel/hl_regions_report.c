@@ -359,7 +359,7 @@ static void write_lost(struct jw *w)
     jw_arr_end(w);
 }
 
-static struct hl_openmp openmp; /* the OMPT tool's table, under g_hlr_lock */
+static struct ompt_query openmp; /* the OMPT tool's table, under g_hlr_lock */
 
 static void write_openmp(struct jw *w, struct hlr_thread *t)
 {
@@ -396,10 +396,10 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);
-    hl_openmp_load(&openmp); /* the OMPT tool ran: the named regions' OpenMP tables */
+    ompt_query_load(&openmp); /* the OMPT tool ran: the named regions' OpenMP tables */
     if (openmp.have)
         write_threads(&w, "openmp_regions", write_openmp);
-    hl_openmp_free(&openmp);
+    ompt_query_free(&openmp);
     hl_gpu_write(&w);
     if (rsample_write_head(&w)) /* PAPI_SAMPLE: function x region per thread */
         write_threads(&w, "sampled_functions", write_samples);
