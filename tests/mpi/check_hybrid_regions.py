@@ -5,8 +5,9 @@ mpi_hybrid_regions.c (2 ranks x 4 threads) with the wrapper preloaded after libo
 papi_run). Each rank's row has, in its regions "imbalanced" and "balanced", an openmp
 table: the one parallel loop (one code address, the same in both), load balance 0.625
 +- 0.03 and 1.0 - 0.03, the region's efficiency over it, serialization within 0.03 of
-the rank's own clock (the region does no MPI); the ompt_PID.json of each rank files the
-loop under each region (mpi_region) and once outside.
+the rank's own clock (the region does no MPI); the ompt_PID.json of each rank (under
+papi_run: carried in its papi_run file) files the loop under each region (mpi_region)
+and once outside.
 Usage: check_hybrid_regions.py --mpirun M --program P --launch preload --wrapper LIB |
   --launch papi_run --papi-run PAPI_RUN --libdir DIR"""
 import argparse
@@ -33,7 +34,6 @@ def command(args, out):
     ompt_dir = os.path.join(out, "ompt")
     if args.launch == "papi_run":
         env["PAPI_RUN_LIBDIR"] = args.libdir
-        env["PAPI_OMPT_OUTPUT_DIR"] = ompt_dir
         return [args.mpirun, "-np", "2", args.papi_run, "--quiet", "-o", out, "--", args.program], env
     ranks_env = {"LD_PRELOAD": "libomp.so.5:" + args.wrapper, "PAPI_MPI_OUTPUT_DIR": out,
                  "PAPI_OMPT_OUTPUT_DIR": ompt_dir}
@@ -65,17 +65,33 @@ def check_table(rank, name, t, facts, want_lb):
     return p["address"]
 
 
-def check_ompt_files(ompt_dir):
-    files = glob.glob(os.path.join(ompt_dir, "ompt_*.json"))
-    check(len(files) == 2, "an ompt_PID.json per rank: %s" % files)
+def ompt_docs(out, launch):
+    """Each rank's ompt_PID.json: in PAPI_OMPT_OUTPUT_DIR, or (papi_run) carried whole in
+    each rank's papi_run file under openmp.processes."""
+    if launch != "papi_run":
+        files = glob.glob(os.path.join(out, "ompt", "ompt_*.json"))
+        check(len(files) == 2, "an ompt_PID.json per rank: %s" % files)
+        for path in files:
+            with open(path) as f:
+                yield os.path.basename(path), json.load(f)
+        return
+    files = glob.glob(os.path.join(out, "papi_run_output", "rank_*.json"))
+    check(len(files) == 2, "a papi_run file per rank: %s" % files)
     for path in files:
         with open(path) as f:
-            doc = json.load(f)
+            procs = (json.load(f).get("openmp") or {}).get("processes") or []
+        check(len(procs) == 1, "%s carries its rank's ompt table" % os.path.basename(path))
+        for doc in procs:
+            yield os.path.basename(path), doc
+
+
+def check_ompt_files(out, launch):
+    for path, doc in ompt_docs(out, launch):
         loops = [r for r in doc["regions"] if os.path.basename(r["file"]) == "mpi_hybrid_regions.c"
                  and r["function"] == "spread"]
         regions = sorted((r["mpi_region"] or {}).get("name", "") for r in loops)
         check(regions == ["", "balanced", "imbalanced"],
-              "%s: the loop under each MPI_Pcontrol region and once outside: %s" % (os.path.basename(path), regions))
+              "%s: the loop under each MPI_Pcontrol region and once outside: %s" % (path, regions))
 
 
 def main():
@@ -109,7 +125,7 @@ def main():
         a = check_table(rank, "imbalanced", regs.get("imbalanced", {}).get("openmp"), facts[rank], 0.625)
         b = check_table(rank, "balanced", regs.get("balanced", {}).get("openmp"), facts[rank], 1.0)
         check(a is not None and a == b, "rank %d: one code address in both regions" % rank)
-    check_ompt_files(os.path.join(out, "ompt"))
+    check_ompt_files(out, args.launch)
     rc = verdict("mpi_hybrid_regions_" + args.launch)
     if rc == 0:
         shutil.rmtree(out, ignore_errors=True)
