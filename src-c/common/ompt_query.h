@@ -37,6 +37,26 @@ struct papi_ompt_table {
     struct papi_ompt_parallel *regions;
 };
 
+/* The OpenMP worker threads' share of a process's counts (issue 58 item 5), for the
+ * region API's all-thread totals at O(1): the events each worker counts over its
+ * outermost implicit tasks (from the task's begin to each barrier's begin, its join
+ * barrier's included: its work, the waits inside, not the join wait nor the time between
+ * regions), summed over the workers as they reach each barrier, so that the sums hold a
+ * parallel region's worker counts once its join is passed. The tool exports
+ *     struct papi_ompt_share *papi_ompt_query_share(unsigned version);
+ * (NULL when its counters are off). Read with relaxed loads: the runtime's join orders
+ * the workers' adds before the master's read after it. */
+#define PAPI_OMPT_SHARE_EVENTS 8
+struct papi_ompt_share {
+    int nevents;
+    const char *names[PAPI_OMPT_SHARE_EVENTS]; /* the tool's events, as named */
+    _Atomic unsigned long long sums[PAPI_OMPT_SHARE_EVENTS];
+    _Atomic unsigned long long missed; /* worker task spans not added (not counted) */
+    _Atomic unsigned long long threads_begun, threads_ended; /* OpenMP threads, initial apart */
+    _Atomic long long teams_open; /* outermost parallel regions forked, not joined */
+};
+typedef struct papi_ompt_share *(*papi_ompt_query_share_fn)(unsigned version);
+
 typedef int (*papi_ompt_query_table_fn)(unsigned version, struct papi_ompt_table *out);
 typedef void (*papi_ompt_query_free_fn)(struct papi_ompt_table *t);
 

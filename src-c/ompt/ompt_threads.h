@@ -66,6 +66,10 @@ struct ompt_frame {
      * begin is the work's end) and at the pending one's; counted: begin was read. */
     int counted;
     uint64_t begin_counts[OMPT_EVENTS_MAX], sync_counts[OMPT_EVENTS_MAX];
+    /* A worker's outermost task: its counts up to the last barrier's begin, added to the
+     * process's share (ompt_share.h) there; share 0: not a worker's or not counted. */
+    int share;
+    uint64_t share_counts[OMPT_EVENTS_MAX];
     uint64_t pending_counts[OMPT_EVENTS_MAX];
 };
 

@@ -14,6 +14,7 @@
 #include "ompt_callbacks.h"
 #include "ompt_counters.h"
 #include "ompt_report.h"
+#include "ompt_share.h"
 #include "ompt_table.h"
 
 static struct ompt_run_info run_info;
@@ -69,6 +70,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
         return 0;
     }
     ompt_counters_start(); /* first: the library's start is the tool's time, not the run's */
+    ompt_share_start();
     ompt_clock_start();
     tool_pid = getpid();
     atexit(at_program_exit);
@@ -150,4 +152,15 @@ __attribute__((visibility("default"))) int papi_ompt_query_table(unsigned versio
 __attribute__((visibility("default"))) void papi_ompt_query_free(struct papi_ompt_table *t)
 {
     ompt_table_free(t);
+}
+
+/* For the region API's all-thread totals (src-c/common/ompt_query.h): the workers' share
+ * of the process's counts; NULL for another version, with the counters off, before the
+ * tool started or in a forked child. */
+__attribute__((visibility("default"))) struct papi_ompt_share *papi_ompt_query_share(
+    unsigned version)
+{
+    if (version != PAPI_OMPT_QUERY_VERSION || getpid() != tool_pid)
+        return NULL;
+    return ompt_share_get();
 }

@@ -11,10 +11,19 @@ known answers; every file written follows its schema (report_check.guard).
           its named region (named_region null for the third); the region file's
           openmp_regions gives each named region its own row, with the tool's figures,
           and the named region's efficiencies (serialization within 0.03 of the
-          program's own clock)."""
+          program's own clock);
+  share   ompt_share.c (issue 58 item 5): the main thread's region around a parallel
+          region in which thread t touches (t+1) x 64 fresh pages: its all-thread
+          perf::PAGE-FAULTS is the threads' pages plus the master's own extra faults,
+          exactly, taken from the OpenMP workers' share at 1, 4 and 16 threads and from
+          the process counters (PAPI_HL_ALL_THREADS=exact, and with a thread of the
+          program's own alive: the share cannot stand for it); an empty region's begin +
+          end makes as many read() calls with 4 and 16 threads as with 1 (the own set's
+          two), fewer than the exact path with 4."""
 import glob
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -93,13 +102,59 @@ def case_named(tool, program, tmp):
               "%s: parallel = serialization x load balance x scheduling" % what)
 
 
+def run_share(tool, program, tmp, args, **more):
+    """ompt_share.c under the tool, counting perf::PAGE-FAULTS: its facts and its region
+    file's all-thread and own totals of the region faults."""
+    out = tempfile.mkdtemp(prefix="share_", dir=tmp)
+    extra, how = co.runtime_env(program)
+    env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=os.path.join(out, "ompt"), OMP_WAIT_POLICY="passive",
+               OMP_TOOL_LIBRARIES=tool, PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out,
+               **extra, **more)
+    env.pop("PAPI_OMPT_EVENTS", None)
+    p = subprocess.run([program] + args, env=env, capture_output=True, text=True, timeout=120)
+    print("ran %s %s (%s, %s): exit %d" % (os.path.basename(program), " ".join(args), how, more, p.returncode))
+    sys.stderr.write(p.stderr)
+    if p.returncode == 77:
+        co.skip("the region API could not begin a region here: %s" % p.stderr.strip().splitlines()[-1:])
+    facts = co.facts_of(p)
+    doc = region_file(out)
+    if not (check(p.returncode == 0 and facts, "the program exits 0 with its facts") and doc):
+        return None
+    own = doc["region_totals"]["0"]["faults"]["perf::PAGE-FAULTS"]
+    alls = (doc.get("all_threads", {}).get("0", {}).get("regions", {}).get("faults") or {}).get("perf::PAGE-FAULTS")
+    print("   pages %d, own %s, all-thread %s, read() per pair %.2f"
+          % (facts["pages"], own, alls, facts["reads_per_pair"]))
+    return facts, own, alls
+
+
+def case_share(tool, program, tmp):
+    reads = {}
+    for label, args, more in (("1", ["1"], {}), ("4", ["4"], {}), ("16", ["16"], {}),
+                              ("4 exact", ["4"], {"PAPI_HL_ALL_THREADS": "exact"}),
+                              ("4 foreign", ["4", "foreign"], {})):
+        got = run_share(tool, program, tmp, args, **more)
+        if got is None:
+            continue
+        facts, own, alls = got
+        master = 64  # thread 0 touches 1 x 64 pages; its own set has them and its extras
+        check(alls == facts["pages"] + own - master,
+              "%s threads: all-thread page faults %s = the threads' %d + the master's extra %d"
+              % (label, alls, facts["pages"], own - master))
+        reads[label] = facts["reads_per_pair"]
+    if all(k in reads for k in ("1", "4", "16", "4 exact", "4 foreign")):
+        check(reads["4"] == reads["1"] and reads["16"] == reads["1"],
+              "an empty region's read() calls the same with 1, 4 and 16 threads: %s" % reads)
+        check(reads["4 exact"] > reads["4"] and reads["4 foreign"] > reads["4"],
+              "more on the exact path and with a thread of the program's own: %s" % reads)
+
+
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt_regions.py --tool LIB named PROGRAM", file=sys.stderr)
+        print("usage: check_ompt_regions.py --tool LIB named|share PROGRAM", file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
     tmp = tempfile.mkdtemp(prefix="ompt_regions_")
-    {"named": case_named}[case](tool, program, tmp)
+    {"named": case_named, "share": case_share}[case](tool, program, tmp)
     return verdict("ompt_regions_" + case, scratch=tmp)
 
 

@@ -43,7 +43,8 @@ struct hlr_region {
     int instance;            /* the open instance (index in hlr_thread.inst) */
     struct hlr_times t_total, t_begin, t_mark; /* as total, begin and mark */
     /* All-thread totals (hl_all_threads.c): every thread of the process during it. */
-    int all_ok;                          /* the open instance has all_begin */
+    int all_ok;                          /* the open instance has all_begin (3: the share's) */
+    unsigned long long omp_missed;       /* the OMPT share's missed spans at its begin */
     long long all_begin[HLR_MAX_EVENTS]; /* process counters at its begin */
     long long all_count;                 /* instances with all-thread values */
     long long all_total[HLR_MAX_EVENTS];
