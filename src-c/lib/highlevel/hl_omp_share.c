@@ -19,7 +19,8 @@
 #include "ompt_query.h"
 
 static struct {
-    unsigned generation;             /* of the library: a shutdown starts again */
+    unsigned generation;             /* 1 + the library's: a shutdown starts again */
+    unsigned forks;                  /* papi_fork_count() then: a forked child too */
     int looked, match;               /* the tool looked up; its events are the region's */
     struct papi_ompt_share *s;       /* the tool's share, NULL: none */
     const volatile uint64_t *watch;  /* the main thread's clone watch, NULL: none */
@@ -42,9 +43,10 @@ static int events_match(const struct papi_ompt_share *s)
 static void look_up(void)
 {
     unsigned gen = atomic_load_explicit(&g_papi_generation, memory_order_relaxed) + 1;
-    if (so.generation != gen) {
+    if (so.generation != gen || so.forks != papi_fork_count()) {
         memset(&so, 0, sizeof so);
         so.generation = gen;
+        so.forks = papi_fork_count();
         const struct papi_component *c = component_get(0);
         if (!c || !c->clone_watch || c->clone_watch(c, &so.watch) != PAPI_OK)
             so.watch = NULL;
