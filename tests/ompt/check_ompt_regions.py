@@ -7,11 +7,12 @@ known answers; every file written follows its schema (report_check.guard).
   named   ompt_named.c: one parallel loop (one code address) run inside the named region
           "imbalanced" (thread t of 4 works t+1 units: load balance 0.625), inside
           "balanced" (one unit each after two units of serial time: load balance 1.0,
-          serialization 1/3) and outside any: three rows in the tool's file, each under
-          its named region (named_region null for the third); the region file's
-          openmp_regions gives each named region its own row, with the tool's figures,
-          and the named region's efficiencies (serialization within 0.03 of the
-          program's own clock);
+          serialization 1/3; nested in "outer", which forks nothing itself) and outside
+          any: three rows in the tool's file, each under its named region
+          (named_region null for the third); the region file's openmp_regions gives
+          each named region its own row, with the tool's figures, and the named
+          region's efficiencies (serialization within 0.03 of the program's own clock);
+          "outer" no row and the efficiencies of the one nested in it;
   share   ompt_share.c (issue 58 item 5): the main thread's region around a parallel
           region in which thread t touches (t+1) x 64 fresh pages: its all-thread
           perf::PAGE-FAULTS is the threads' pages plus the master's own extra faults,
@@ -79,7 +80,13 @@ def case_named(tool, program, tmp):
     tables = hl.get("openmp_regions") or {}
     check(len(tables) == 1, "openmp_regions of the one thread that marked regions: %s" % list(tables))
     named = next(iter(tables.values()), {})
-    check(sorted(named) == ["balanced", "imbalanced"], "a table per named region: %s" % sorted(named))
+    check(sorted(named) == ["balanced", "imbalanced", "outer"], "a table per named region: %s" % sorted(named))
+    outer, inner = named.get("outer"), named.get("balanced")
+    if outer and inner:
+        check(outer["parallel_regions"] == [] and outer["parallel_ns"] == inner["parallel_ns"] and
+              outer["efficiency"]["load_balance"] == inner["efficiency"]["load_balance"] and
+              outer["efficiency"]["scheduling"] == inner["efficiency"]["scheduling"],
+              "outer: no parallel region of its own, the nested region's time and efficiencies: %s" % outer)
     for what, row in (("imbalanced", imb), ("balanced", bal)):
         t = named.get(what)
         if not t:

@@ -42,7 +42,9 @@ int main(void)
 {
     (void)omp_get_max_threads(); /* the runtime, and with it the tool, starts here */
     double imb = named("imbalanced", 1, 0);
+    PAPI_hl_region_begin("outer"); /* no parallel region of its own: balanced's, nested */
     double bal = named("balanced", 0, 2 * UNIT_MS);
+    PAPI_hl_region_end("outer");
     spread(0);
     printf("{\"file\": \"%s\", \"loop_line\": %d, \"imbalanced_serialization\": %.4f, "
            "\"balanced_serialization\": %.4f}\n",
