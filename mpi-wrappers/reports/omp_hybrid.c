@@ -185,3 +185,21 @@ void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, 
     efficiency_json(t, e[0], e[1], e[2], e[3], 1);
     tb_raw(t, "}");
 }
+
+void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s)
+{
+    struct pmpi_omp o;
+    pmpi_omp_query(&o);
+    if (o.regions < 0)
+        return;
+    struct papi_ompt_context sum = {.parallel_ns = o.parallel_ns,
+                                    .useful_ns = o.useful_ns,
+                                    .maxu_team_ns = o.maxu_team_ns,
+                                    .wall_team_ns = o.wall_team_ns};
+    double e[4];
+    ompt_query_efficiency(&sum, (wall_s > mpi_s ? wall_s - mpi_s : 0) * 1e9, e);
+    tb_kv_secs(t, ", \"openmp\": {\"parallel_s\": ", (long long)o.parallel_ns);
+    tb_raw(t, ", \"efficiency\": ");
+    efficiency_json(t, e[0], e[1], e[2], e[3], 1);
+    tb_raw(t, "}");
+}

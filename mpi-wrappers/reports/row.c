@@ -295,6 +295,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     }
     ompt_query_free(&omp);
     tb_raw(t, "}");
+    if (row->finished)
+        pmpi_omp_row_json(t, row->wall_s, row->mpi_s);
     if (row->traffic)
         pmpi_traffic_json(t, row->ns_per_tick);
     if (row->finished)

@@ -5,7 +5,8 @@ mpi_hybrid_regions.c (2 ranks x 4 threads) with the wrapper preloaded after libo
 papi_run). Each rank's row has, in its regions "imbalanced" and "balanced", an openmp
 table: the one parallel loop (one code address, the same in both), load balance 0.625
 +- 0.03 and 1.0 - 0.03, the region's efficiency over it, serialization within 0.03 of
-the rank's own clock (the region does no MPI); the ompt_PID.json of each rank (under
+the rank's own clock (the region does no MPI); the row's own openmp load balance over
+the three loops 18/24 = 0.75 +- 0.03; the ompt_PID.json of each rank (under
 papi_run: carried in its papi_run file) files the loop under each region (mpi_region)
 and once outside.
 Usage: check_hybrid_regions.py --mpirun M --program P --launch preload --wrapper LIB |
@@ -125,6 +126,10 @@ def main():
         a = check_table(rank, "imbalanced", regs.get("imbalanced", {}).get("openmp"), facts[rank], 0.625)
         b = check_table(rank, "balanced", regs.get("balanced", {}).get("openmp"), facts[rank], 1.0)
         check(a is not None and a == b, "rank %d: one code address in both regions" % rank)
+        # the rank's own: 1+2+3+4 + 4 + 4 units of useful time over 4 x (4 + 1 + 1)
+        lb = ((row.get("openmp") or {}).get("efficiency") or {}).get("load_balance")
+        check(lb is not None and abs(lb - 0.75) <= TOL, "rank %d: its openmp load balance %s, 0.75 +- %g"
+              % (rank, lb, TOL))
     check_ompt_files(out, args.launch)
     rc = verdict("mpi_hybrid_regions_" + args.launch)
     if rc == 0:
