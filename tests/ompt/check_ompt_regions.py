@@ -12,7 +12,9 @@ known answers; every file written follows its schema (report_check.guard).
           (named_region null for the third); the region file's openmp_regions gives
           each named region its own row, with the tool's figures, and the named
           region's efficiencies (serialization within 0.03 of the program's own clock);
-          "outer" no row and the efficiencies of the one nested in it;
+          "outer" no row and the efficiencies of the one nested in it; with --papi-run,
+          the program under papi_run: its banner's lost-time line names the loop in
+          region 'imbalanced' first, then in region 'balanced' and outside (either order);
   share   ompt_share.c (issue 58 item 5): the main thread's region around a parallel
           region in which thread t touches (t+1) x 64 fresh pages: its all-thread
           perf::PAGE-FAULTS is the threads' pages plus the master's own extra faults,
@@ -155,13 +157,38 @@ def case_share(tool, program, tmp):
               "more on the exact path and with a thread of the program's own: %s" % reads)
 
 
+def named_papi_run(papi_run, tool, program, tmp):
+    """The program as a user types it under papi_run (the tool found in its build folder):
+    the banner names each parallel region with the named region it ran in."""
+    out = os.path.join(tmp, "papi_run")
+    env = dict(os.environ, PAPI_RUN_LIBDIR=os.path.dirname(tool), OMP_WAIT_POLICY="passive")
+    env.pop("OMP_TOOL_LIBRARIES", None)
+    p = subprocess.run([papi_run, "-o", out, "--", program], env=env, capture_output=True, text=True,
+                       timeout=120)
+    line = [ln for ln in p.stderr.splitlines() if "OpenMP: most thread time lost in " in ln]
+    print("papi_run: exit %d; %s" % (p.returncode, line))
+    check(p.returncode == 0 and len(line) == 1, "papi_run: the banner's lost-time line")
+    if line:
+        parts = line[0].split("; ")
+        rest = sorted(" in region 'balanced': " in x for x in parts[1:])
+        check(len(parts) == 3 and " in region 'imbalanced': " in parts[0] and rest == [False, True] and
+              all(" in region" not in x for x in parts[1:] if " in region 'balanced': " not in x),
+              "the loop in region 'imbalanced' first, then in 'balanced' and outside: %s" % parts)
+
+
 def main(argv):
+    papi_run = None
+    if len(argv) == 6 and argv[4] == "--papi-run":
+        papi_run, argv = argv[5], argv[:4]
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt_regions.py --tool LIB named|share PROGRAM", file=sys.stderr)
+        print("usage: check_ompt_regions.py --tool LIB named|share PROGRAM [--papi-run PAPI_RUN]",
+              file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
     tmp = tempfile.mkdtemp(prefix="ompt_regions_")
     {"named": case_named, "share": case_share}[case](tool, program, tmp)
+    if papi_run and case == "named":
+        named_papi_run(papi_run, tool, program, tmp)
     return verdict("ompt_regions_" + case, scratch=tmp)
 
 
