@@ -1,5 +1,7 @@
 /* hl_omp_share.c: whether the OMPT tool's workers' share can stand for the other
- * threads' counts, and its sums (hl_omp_share.h). Every check but the first is a few
+ * threads' counts, and its sums (hl_omp_share.h). Once a worker's span could not be added
+ * (a thread that cannot count), the share is used no more: the instance open then has no
+ * all-thread value, later ones take the exact path. Every check but the first is a few
  * loads: the tool is looked up once (again only after a thread was created: the runtime
  * loads it when it starts its threads), the events compared once, and the threads counted
  * (/proc/self/status) only when the tool's thread count or the CPU component's clone
@@ -101,6 +103,8 @@ int hlo_share_read(const struct hlr_thread *t, long long *sum, unsigned long lon
         !only_openmp_threads())
         return 0;
     *missed = atomic_load_explicit(&so.s->missed, memory_order_relaxed);
+    if (*missed != 0)
+        return 0; /* a worker could not count: the process counters from now on */
     for (int i = 0; i < g_hlr.nevents; i++)
         sum[i] = (long long)atomic_load_explicit(&so.s->sums[i], memory_order_relaxed);
     return 1;

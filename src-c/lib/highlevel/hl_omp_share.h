@@ -10,9 +10,9 @@
 
 /* For a region of thread t now: 1 when the tool's share stands for every other thread of
  * the process (the tool counts the region events, every other thread is an OpenMP
- * thread it knows, no parallel region is open), with its sums (g_hlr's events) in sum
- * and its count of spans it could not add in *missed; else 0 (the exact path). The
- * caller is the main thread, alone to call it. */
+ * thread it knows, no parallel region is open, no worker's span was ever left out), with
+ * its sums (g_hlr's events) in sum and its count of spans left out (0) in *missed; else 0
+ * (the exact path). The caller is the main thread, alone to call it. */
 PAPI_INTERNAL int hlo_share_read(const struct hlr_thread *t, long long *sum,
                                  unsigned long long *missed);
 
