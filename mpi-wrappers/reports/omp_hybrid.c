@@ -1,33 +1,11 @@
 /* omp_hybrid.c: the job's OpenMP and hybrid efficiencies (omp_hybrid.h). The tool is
- * found among the loaded objects by its file name and asked through papi_ompt_sums
- * (src-c/ompt/ompt_tool.c): the runtime loads it privately (RTLD_LOCAL), so its symbol
- * is taken from its own handle. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <dlfcn.h>
-#include <link.h>
+ * asked through papi_ompt_sums (src-c/ompt/ompt_tool.c), found among the loaded objects
+ * (src-c/common/ompt_query.h). */
 #include <string.h>
 
 #include "omp_hybrid.h"
+#include "papi_region_context.h"
 #include "text_buffer.h"
-
-struct found {
-    void *tool;
-    int gomp; /* libgomp is loaded (no OMPT interface) */
-};
-
-static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    struct found *f = data;
-    const char *slash = strrchr(info->dlpi_name, '/');
-    const char *name = slash ? slash + 1 : info->dlpi_name;
-    f->gomp |= strncmp(name, "libgomp.so", 10) == 0;
-    if (strcmp(name, "libpapi_ompt.so") == 0 && !f->tool)
-        f->tool = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
-    return 0;
-}
 
 static struct pmpi_omp at_init; /* the sums at MPI_Init */
 
@@ -35,18 +13,15 @@ static struct pmpi_omp at_init; /* the sums at MPI_Init */
  * libgomp runs the program instead (no OMPT). */
 static void ask_tool(struct pmpi_omp *o)
 {
-    struct found f = {NULL, 0};
+    int gomp = 0;
     double v[4];
     memset(o, 0, sizeof *o);
-    dl_iterate_phdr(find_tool, &f);
-    int (*sums)(double *) = f.tool ? (int (*)(double *))dlsym(f.tool, "papi_ompt_sums") : NULL;
+    int (*sums)(double *) = (int (*)(double *))ompt_query_lookup("papi_ompt_sums", &gomp);
     o->regions = sums ? sums(v) : -1;
     if (o->regions >= 0)
         o->parallel_ns = v[0], o->useful_ns = v[1], o->maxu_team_ns = v[2], o->wall_team_ns = v[3];
-    else if (f.gomp)
+    else if (gomp)
         o->regions = -2;
-    if (f.tool)
-        dlclose(f.tool); /* the runtime's reference keeps it loaded */
 }
 
 void pmpi_omp_start(void)
@@ -147,4 +122,84 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
             "papi_mpi: hybrid parallel efficiency %.3f = MPI parallel efficiency %.3f x OpenMP "
             "parallel efficiency %.3f (serialization %.3f, load balance %.3f, scheduling %.3f)\n",
             mpi * e[3], mpi, e[3], e[0], e[1], e[2]);
+}
+
+/* {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first when >= -1). */
+static void efficiency_json(struct tbuf *t, double serialization, double lb, double sched,
+                            double par, int with_serialization)
+{
+    tb_raw(t, "{");
+    const char *keys[] = {"serialization", "load_balance", "scheduling", "parallel"};
+    const double v[] = {serialization, lb, sched, par};
+    for (int i = with_serialization ? 0 : 1; i < 4; i++) {
+        tb_raw(t, i > (with_serialization ? 0 : 1) ? ", " : "");
+        tb_json(t, keys[i]);
+        if (v[i] >= 0)
+            tb_fmt(t, ": %.4f", v[i] > 1 ? 1 : v[i]);
+        else
+            tb_raw(t, ": null");
+    }
+    tb_raw(t, "}");
+}
+
+static void parallel_json(struct tbuf *t, const struct papi_ompt_parallel *p, long named)
+{
+    char name[160];
+    tb_raw(t, "{\"name\": ");
+    tb_json(t, p->name);
+    tb_fmt(t, ", \"address\": \"0x%llx\", \"named_region\": ", p->address);
+    if (named > 0 && papi_region_context_name(PAPI_CONTEXT_NAMED, named, name, sizeof name) == 0)
+        tb_json(t, name);
+    else
+        tb_raw(t, "null");
+    tb_fmt(t, ", \"instances\": %llu, \"outermost_instances\": %llu", p->instances,
+           p->outermost_instances);
+    tb_kv_secs(t, ", \"wall_s\": ", (long long)p->wall_ns);
+    tb_kv_secs(t, ", \"lost_s\": ", (long long)p->lost_ns);
+    tb_fmt(t, ", \"team_max\": %u, \"efficiency\": ", p->team_max);
+    efficiency_json(t, -1, p->load_balance, p->scheduling, p->parallel, 0);
+    tb_raw(t, "}");
+}
+
+void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, long long wall_ns,
+                          long long mpi_ns)
+{
+    if (!q->have)
+        return;
+    struct papi_ompt_context sum = {0};
+    tb_raw(t, ", \"openmp\": {\"parallel_regions\": [");
+    for (int c = 0, first = 1; c < q->table.ncontexts; c++) {
+        const struct papi_ompt_context *x = &q->table.contexts[c];
+        if (x->dropped || x->mpi != slot)
+            continue;
+        ompt_query_add(&sum, x);
+        for (int i = 0; i < x->count; i++, first = 0) {
+            tb_raw(t, first ? "" : ", ");
+            parallel_json(t, &q->table.regions[x->first + i], x->named);
+        }
+    }
+    double e[4];
+    ompt_query_efficiency(&sum, (double)(wall_ns > mpi_ns ? wall_ns - mpi_ns : 0), e);
+    tb_kv_secs(t, "], \"parallel_s\": ", (long long)sum.parallel_ns);
+    tb_raw(t, ", \"efficiency\": ");
+    efficiency_json(t, e[0], e[1], e[2], e[3], 1);
+    tb_raw(t, "}");
+}
+
+void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s)
+{
+    struct pmpi_omp o;
+    pmpi_omp_query(&o);
+    if (o.regions < 0)
+        return;
+    struct papi_ompt_context sum = {.parallel_ns = o.parallel_ns,
+                                    .useful_ns = o.useful_ns,
+                                    .maxu_team_ns = o.maxu_team_ns,
+                                    .wall_team_ns = o.wall_team_ns};
+    double e[4];
+    ompt_query_efficiency(&sum, (wall_s > mpi_s ? wall_s - mpi_s : 0) * 1e9, e);
+    tb_kv_secs(t, ", \"openmp\": {\"parallel_s\": ", (long long)o.parallel_ns);
+    tb_raw(t, ", \"efficiency\": ");
+    efficiency_json(t, e[0], e[1], e[2], e[3], 1);
+    tb_raw(t, "}");
 }

@@ -13,6 +13,8 @@
 
 #include <stdio.h>
 
+#include "ompt_query.h"
+
 struct tbuf;
 
 /* One rank's OpenMP (ns): regions -1 when the tool is not loaded in the rank, -2 when
@@ -41,5 +43,17 @@ void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double w
  * the run's MPI parallel efficiency. */
 void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi);
 void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi);
+
+/* The "openmp" member (with its leading ", ") of this rank's MPI_Pcontrol region slot in
+ * its row, from the tool's table q (ompt_query_load at MPI_Finalize): the parallel
+ * regions forked while it was the innermost open region, and its OpenMP efficiencies
+ * over them, the serialization over its time outside MPI (wall_ns - mpi_ns). Nothing
+ * without the tool. */
+/* The rank's "openmp" member of its finished row (with its leading ", "): its OpenMP
+ * efficiencies since MPI_Init (pmpi_omp_query), the serialization over its time outside
+ * MPI (wall_s - mpi_s), as each rank adds to the job's; nothing without the tool. */
+void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s);
+void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, long long wall_ns,
+                          long long mpi_ns);
 
 #endif

@@ -9,6 +9,7 @@
 #include "energy_events.h"
 #include "event_log.h"
 #include "mpi_sample.h"
+#include "papi_region_context.h"
 #include "record.h"
 #include "region_state.h"
 #include "regions.h"
@@ -67,6 +68,28 @@ static void add_calls(struct pmpi_region *r, const long long *calls0, const long
     }
 }
 
+/* The open regions, innermost last (under the lock): the OMPT tool files a parallel
+ * region under the innermost one open at its fork (libpapi holds it for the tool:
+ * papi_region_context.h). */
+static int open_stack[PMPI_MAX_REGIONS], open_depth;
+
+static void tell_context(int slot, int open)
+{
+    int i = open_depth - 1;
+    if (open && open_depth < PMPI_MAX_REGIONS) {
+        open_stack[open_depth++] = slot;
+    } else if (!open) {
+        while (i >= 0 && open_stack[i] != slot)
+            i--;
+        if (i < 0)
+            return;
+        memmove(&open_stack[i], &open_stack[i + 1], (size_t)(open_depth - i - 1) * sizeof(int));
+        open_depth--;
+    }
+    int top = open_depth ? open_stack[open_depth - 1] : -1;
+    papi_mpi_region_context(top, top >= 0 ? pmpi_regions()->regions[top].name : NULL);
+}
+
 void pmpi_region_mark(int level, const char *name)
 {
     if (!name)
@@ -98,6 +121,7 @@ void pmpi_region_mark(int level, const char *name)
         memcpy(r->open_counts, now, sizeof now);
         pmpi_log_region(slot, 1);
         pmpi_sample_region(slot, 1);
+        tell_context(slot, 1);
     } else if (level == -2 && r->open) {
         r->open = 0;
         long long wall = pmpi_now_ns() - r->open_t0;
@@ -119,6 +143,7 @@ void pmpi_region_mark(int level, const char *name)
         add_calls(r, open_calls[slot], open_ticks[slot]);
         pmpi_log_region(slot, 0);
         pmpi_sample_region(slot, 0);
+        tell_context(slot, 0);
     }
     pthread_mutex_unlock(&pmpi_state_lock);
 }

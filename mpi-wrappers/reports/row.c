@@ -13,6 +13,7 @@
 #include "rank_series.h"
 #include "record.h"
 #include "region_state.h"
+#include "omp_hybrid.h"
 #include "row.h"
 #include "run_events.h"
 #include "run_identity.h"
@@ -258,6 +259,9 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         tb_raw(t, "}");
         first = 0;
     }
+    struct ompt_query omp = {0}; /* the OMPT tool's table: at MPI_Finalize, not in a handler */
+    if (row->finished)
+        ompt_query_load(&omp);
     tb_raw(t, "}, \"regions\": {");
     for (int i = 0; i < row->nregions; i++) {
         const struct pmpi_region *r = &row->regions[i];
@@ -285,9 +289,14 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         counters_json(t, r->counts, 0);
         if (row->counters_read)
             pmpi_energy_region_json(t, r->counts, r->wall_ns);
+        pmpi_omp_region_json(t, &omp, i, r->wall_ns,
+                             (long long)((double)r->mpi_ticks * row->ns_per_tick));
         tb_raw(t, "}");
     }
+    ompt_query_free(&omp);
     tb_raw(t, "}");
+    if (row->finished)
+        pmpi_omp_row_json(t, row->wall_s, row->mpi_s);
     if (row->traffic)
         pmpi_traffic_json(t, row->ns_per_tick);
     if (row->finished)

@@ -21,8 +21,11 @@
 
 #include "mono_clock.h"
 #include "ompt_callbacks.h"
+#include "ompt_contexts.h"
 #include "ompt_counters.h"
+#include "ompt_share.h"
 #include "ompt_threads.h"
+#include "papi_region_context.h"
 
 #define FORK_SHIFT    13
 #define OUTER_BIT     (1ULL << 12)
@@ -58,6 +61,22 @@ static struct ompt_frame *top_frame(struct ompt_thread *th)
     return th && th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
 }
 
+/* The context of a fork: the named and MPI_Pcontrol regions open now (libpapi's answer,
+ * O(1)); the table is looked up only when they changed since the thread's last fork. */
+static unsigned fork_context(struct ompt_thread *th)
+{
+    long named;
+    int mpi;
+    papi_region_context(&named, &mpi);
+    if (named != th->ctx_named || mpi + 1 != th->ctx_mpi1) {
+        th->ctx_named = named, th->ctx_mpi1 = mpi + 1;
+        th->ctx = ompt_context_index(named, mpi);
+    }
+    if (th->ctx == OMPT_CONTEXT_DROPPED)
+        th->context_drops++;
+    return th->ctx;
+}
+
 static void on_parallel_begin(ompt_data_t *encountering_task_data,
                               const ompt_frame_t *encountering_task_frame,
                               ompt_data_t *parallel_data, unsigned int requested_parallelism,
@@ -70,9 +89,11 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
         parallel_data->value = 0;
         return;
     }
-    int region = ompt_region_index(codeptr_ra);
+    int region = ompt_region_index(codeptr_ra, fork_context(th));
     if (region < 0)
         th->region_drops++;
+    if (ompt_counters_n && th->depth == 0)
+        ompt_share_team(1); /* the share holds this team's counts once it is joined */
     th->last_team = requested_parallelism;
     parallel_data->value =
         (uint64_t)(region + 1) | (th->depth == 0 ? OUTER_BIT : 0) | now_ns() << FORK_SHIFT;
@@ -101,6 +122,8 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     uint64_t v = parallel_data->value;
     if (!th || v == 0)
         return;
+    if (ompt_counters_n && (v & OUTER_BIT))
+        ompt_share_team(-1);
     uint64_t wall = now_ns() - (v >> FORK_SHIFT);
     int region = (int)(v & REGION_MASK) - 1;
     struct ompt_acc *a = region >= 0 ? ompt_thread_acc(th, region, 0) : NULL;
@@ -134,6 +157,26 @@ static void task_begin(struct ompt_thread *th, const ompt_data_t *parallel_data,
         th->pair_drops++;
     if (ompt_counters_n && f->acc) /* last: the task's count starts after the tool's work */
         f->counted = ompt_counters_read(th, f->begin_counts) == 0;
+    if (ompt_counters_n && th->depth == 1 && index != 0) { /* a worker's outermost task */
+        f->share = f->counted;
+        if (f->counted)
+            memcpy(f->share_counts, f->begin_counts, sizeof f->share_counts);
+        else
+            ompt_share_missed();
+    }
+}
+
+/* A worker's counts since its last barrier (or its task's begin) into the share, at a
+ * barrier's begin (read there into sync_counts). */
+static void share_at_barrier(struct ompt_frame *f)
+{
+    if (!f->counted) {
+        f->share = 0;
+        ompt_share_missed();
+        return;
+    }
+    ompt_share_add(f->share_counts, f->sync_counts);
+    memcpy(f->share_counts, f->sync_counts, sizeof f->share_counts);
 }
 
 /* The task's events from its begin to its work's end: the join barrier's begin (read
@@ -195,6 +238,8 @@ static void task_end(struct ompt_thread *th)
     }
     uint64_t stop = end, join_tasks = 0;
     int at_join = f->team > 1 && f->pending_class == OMPT_WAIT_BARRIER && f->pending_join;
+    if (f->share && !at_join)
+        ompt_share_missed(); /* its counts since its last barrier were not added */
     if (ompt_counters_n)
         add_events(th, f, a, at_join);
     if (at_join) {
@@ -278,6 +323,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         /* First: a join barrier's begin is the end of the work's events. */
         if (f->counted && may_be_join(kind) && ompt_counters_read(ompt_self, f->sync_counts) != 0)
             f->counted = 0;
+        if (f->share && may_be_join(kind))
+            share_at_barrier(f);
         commit_pending(f);
         f->sync_class = cls, f->sync_join = may_be_join(kind);
         f->sync_begin_ns = t, f->wait_in_sync_ns = 0, f->task_in_sync_ns = 0;
@@ -344,6 +391,8 @@ static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
         ompt_counters_thread(th);
     } else
         ompt_threads_count_unmeasured();
+    if (thread_type != ompt_thread_initial)
+        ompt_share_thread(1); /* counted with or without a slot: the share's thread check */
 }
 
 static void on_thread_end(ompt_data_t *thread_data)
@@ -351,6 +400,8 @@ static void on_thread_end(ompt_data_t *thread_data)
     (void)thread_data;
     if (ompt_self)
         ompt_self->ended = 1;
+    if (!ompt_self || ompt_self->type != ompt_thread_initial)
+        ompt_share_thread(0);
 }
 
 const struct ompt_callback_entry ompt_callback_table[] = {

@@ -116,6 +116,7 @@ static void add_thread_counts(struct ompt_merged *m)
         m->region_drops += th->region_drops;
         m->deep_tasks += th->deep_tasks;
         m->pair_drops += th->pair_drops;
+        m->context_drops += th->context_drops;
         m->outer_unnamed_ns += th->outer_unnamed_ns;
     }
     m->unmeasured_events = ompt_threads_unmeasured();
@@ -131,7 +132,8 @@ int ompt_merge(struct ompt_merged *m, int parked)
         goto fail;
     m->nrows = OMPT_REGIONS_MAX; /* by index until compacted below */
     for (int i = 0; i < OMPT_REGIONS_MAX; i++)
-        m->rows[i].index = i, m->rows[i].address = ompt_region_address(i);
+        m->rows[i].index = i, m->rows[i].address = ompt_region_address(i),
+        m->rows[i].context = ompt_region_context(i);
     add_masters(m->rows, tmax);
     for (int i = 0; i < OMPT_REGIONS_MAX; i++)
         if (m->rows[i].address && size_row(&m->rows[i], tmax[i]) != 0)

@@ -19,6 +19,7 @@ struct ompt_region_thread {
 struct ompt_region_row {
     int index;
     uintptr_t address;
+    unsigned context; /* the named and MPI_Pcontrol regions it was forked in (ompt_contexts.h) */
     uint64_t instances, wall_ns, outer_instances, outer_wall_ns;
     struct ompt_team_size sizes[OMPT_REGION_SIZES];
     int nsizes;
@@ -31,7 +32,7 @@ struct ompt_region_row {
 struct ompt_merged {
     struct ompt_region_row *rows; /* by wall time, longest first */
     int nrows;
-    uint64_t region_drops, deep_tasks, pair_drops, unmeasured_events;
+    uint64_t region_drops, deep_tasks, pair_drops, unmeasured_events, context_drops;
     uint64_t outer_unnamed_ns; /* outermost instances' wall in dropped regions */
     int threads_seen, threads_ended;
 };

@@ -10,11 +10,13 @@
 #include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
+#include "ompt_contexts.h"
 #include "ompt_counters.h"
 #include "ompt_efficiency.h"
 #include "ompt_merge.h"
 #include "ompt_report.h"
 #include "output_file.h"
+#include "papi_region_context.h"
 #include "symbolizer.h"
 
 #define DEFAULT_DIR "papi_ompt_output"
@@ -34,29 +36,40 @@ static void put_efficiency(struct jw *w, const char *key, const struct ompt_effi
     jw_obj_end(w);
 }
 
-/* "function (file:line)", from the call's address (the return address less one). */
+/* "function (file:line)" of a code address (the call's: the return address less one)
+ * into name, with where it was found (NULL when not); fn the function as the source
+ * reads it (plain: room for it). */
+const struct sym_where *ompt_report_label(struct symbolizer *sym, uintptr_t address, char *name,
+                                          size_t len, struct sym_where *where, char *plain,
+                                          const char **fn)
+{
+    int found =
+        address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, where) == 0;
+    /* an ELF symbol as the source reads it (flang's _QQmain) */
+    papi_demangle(found ? where->symbol : "", plain, SYM_NAME_LEN);
+    *fn = !found ? "" : where->depth > 0 ? where->scope[0] : plain;
+    if (!found)
+        snprintf(name, len, address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
+                 (unsigned long)address);
+    else if (where->file[0])
+        snprintf(name, len, "%s (%s:%d)", (*fn)[0] ? *fn : "??", where->file, where->line);
+    else
+        snprintf(name, len, "%s", (*fn)[0] ? *fn : "??");
+    return found ? where : NULL;
+}
+
 static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
 {
-    char name[3 * SYM_NAME_LEN];
+    char name[3 * SYM_NAME_LEN], plain[SYM_NAME_LEN];
     struct sym_where where;
-    int found =
-        address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, &where) == 0;
-    char plain[SYM_NAME_LEN]; /* an ELF symbol as the source reads it (flang's _QQmain) */
-    papi_demangle(found ? where.symbol : "", plain, sizeof plain);
-    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : plain;
-    if (!found)
-        snprintf(name, sizeof name,
-                 address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
-                 (unsigned long)address);
-    else if (where.file[0])
-        snprintf(name, sizeof name, "%s (%s:%d)", fn[0] ? fn : "??", where.file, where.line);
-    else
-        snprintf(name, sizeof name, "%s", fn[0] ? fn : "??");
+    const char *fn;
+    const struct sym_where *at =
+        ompt_report_label(sym, address, name, sizeof name, &where, plain, &fn);
     jw_str(w, "name", name);
     jw_str(w, "function", fn);
-    jw_str(w, "file", found ? where.file : "");
-    jw_int(w, "line", found ? where.line : 0);
-    jw_str(w, "module", found && where.module ? where.module : "");
+    jw_str(w, "file", at ? at->file : "");
+    jw_int(w, "line", at ? at->line : 0);
+    jw_str(w, "module", at && at->module ? at->module : "");
     if (address != OMPT_REGION_NO_ADDRESS)
         jw_hex(w, "address", address);
 }
@@ -146,8 +159,8 @@ static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigne
 
 /* A region's efficiencies; only regions all of whose instances were outermost add to the
  * run's sums. */
-static struct ompt_efficiency region_efficiency(const struct ompt_region_row *r,
-                                                struct ompt_efficiency_sums *sums)
+struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
+                                              struct ompt_efficiency_sums *sums)
 {
     uint64_t useful[r->nthreads ? r->nthreads : 1];
     for (unsigned t = 0; t < r->nthreads; t++)
@@ -158,7 +171,7 @@ static struct ompt_efficiency region_efficiency(const struct ompt_region_row *r,
 
 /* Thread time lost in the region: each thread number's share of the wall time (the
  * whole wall where team sizes were not kept) less its work. */
-static uint64_t lost_ns(const struct ompt_region_row *r)
+uint64_t ompt_report_lost_ns(const struct ompt_region_row *r)
 {
     uint64_t lost = 0;
     for (unsigned t = 0; t < r->nthreads; t++) {
@@ -168,11 +181,42 @@ static uint64_t lost_ns(const struct ompt_region_row *r)
     return lost;
 }
 
+/* The regions a row was forked in, named by libpapi (papi_region_context.h). */
+static void put_context(struct jw *w, unsigned ctx)
+{
+    long named;
+    int mpi;
+    char name[160];
+    const char *keys[] = {"named_region", "mpi_region"};
+    int have = ompt_context_of(ctx, &named, &mpi);
+    for (int kind = PAPI_CONTEXT_NAMED; kind <= PAPI_CONTEXT_MPI; kind++) {
+        long id = kind == PAPI_CONTEXT_NAMED ? named : mpi;
+        if (ctx == OMPT_CONTEXT_DROPPED) {
+            jw_obj_begin(w, keys[kind]);
+            jw_int(w, "id", 0);
+            jw_str(w, "name", "(not recorded)");
+            jw_obj_end(w);
+            continue;
+        }
+        if (!have || id <= (kind == PAPI_CONTEXT_NAMED ? 0 : -1)) {
+            jw_null(w, keys[kind]);
+            continue;
+        }
+        if (papi_region_context_name(kind, id, name, sizeof name) != 0)
+            name[0] = '\0';
+        jw_obj_begin(w, keys[kind]);
+        jw_int(w, "id", id);
+        jw_str(w, "name", name);
+        jw_obj_end(w);
+    }
+}
+
 static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_region_row *r,
                        struct ompt_efficiency_sums *sums, const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
     put_name(w, sym, r->address);
+    put_context(w, r->context);
     jw_uint(w, "instances", r->instances);
     jw_uint(w, "outermost_instances", r->outer_instances);
     jw_uint(w, "wall_ns", r->wall_ns);
@@ -186,9 +230,9 @@ static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_r
     }
     jw_arr_end(w);
     jw_uint(w, "other_team_size_instances", r->other_size_instances);
-    struct ompt_efficiency e = region_efficiency(r, sums);
+    struct ompt_efficiency e = ompt_report_efficiency(r, sums);
     put_efficiency(w, "efficiency", &e, 0);
-    jw_uint(w, "lost_ns", lost_ns(r));
+    jw_uint(w, "lost_ns", ompt_report_lost_ns(r));
     put_region_events(w, r, c);
     jw_arr_begin(w, "threads");
     for (unsigned t = 0; t < r->nthreads; t++)
@@ -207,6 +251,8 @@ static void put_limits(struct jw *w, const struct ompt_merged *m)
     jw_uint(w, "implicit_tasks_no_room", m->pair_drops);
     jw_uint(w, "events_of_threads_past_max", m->unmeasured_events);
     jw_uint(w, "threads_max", OMPT_THREADS_MAX);
+    jw_uint(w, "instances_context_dropped", m->context_drops);
+    jw_uint(w, "contexts_max", OMPT_CONTEXTS_MAX);
     jw_obj_end(w);
 }
 
@@ -258,7 +304,7 @@ int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns)
     *parallel_ns = m.outer_unnamed_ns;
     for (int i = 0; i < m.nrows; i++) {
         *parallel_ns += m.rows[i].outer_wall_ns;
-        region_efficiency(&m.rows[i], sums);
+        ompt_report_efficiency(&m.rows[i], sums);
     }
     int n = m.nrows;
     ompt_merged_free(&m);

@@ -7,8 +7,12 @@
 
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "ompt_efficiency.h"
+#include "ompt_merge.h"
 #include "ompt_regions.h"
+#include "symbolizer.h"
 
 #define OMPT_UNSUPPORTED_MAX 8
 
@@ -27,5 +31,18 @@ OMPT_HIDDEN int ompt_report_write(const struct ompt_run_info *info);
 /* The run's efficiency sums and outermost parallel time so far (the MPI wrapper's query,
  * ompt_tool.c): the regions merged, or -1 when out of memory. */
 OMPT_HIDDEN int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns);
+
+/* A merged region's efficiencies, adding it to sums (when not NULL) only where all its
+ * instances were outermost; and the thread time lost in it (ns). */
+OMPT_HIDDEN struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
+                                                          struct ompt_efficiency_sums *sums);
+OMPT_HIDDEN uint64_t ompt_report_lost_ns(const struct ompt_region_row *r);
+/* "function (file:line)" of a region's code address into name (len), as the file names
+ * it; where it was found, or NULL; *fn the function as the source reads it (in plain,
+ * SYM_NAME_LEN bytes, or in where). */
+OMPT_HIDDEN const struct sym_where *ompt_report_label(struct symbolizer *sym, uintptr_t address,
+                                                      char *name, size_t len,
+                                                      struct sym_where *where, char *plain,
+                                                      const char **fn);
 
 #endif

@@ -66,6 +66,10 @@ struct ompt_frame {
      * begin is the work's end) and at the pending one's; counted: begin was read. */
     int counted;
     uint64_t begin_counts[OMPT_EVENTS_MAX], sync_counts[OMPT_EVENTS_MAX];
+    /* A worker's outermost task: its counts up to the last barrier's begin, added to the
+     * process's share (ompt_share.h) there; share 0: not a worker's or not counted. */
+    int share;
+    uint64_t share_counts[OMPT_EVENTS_MAX];
     uint64_t pending_counts[OMPT_EVENTS_MAX];
 };
 
@@ -81,6 +85,12 @@ struct ompt_thread {
     uint64_t pair_drops;       /* implicit tasks whose pair found no room: not measured */
     uint64_t region_drops;     /* instances of regions past OMPT_REGIONS_MAX */
     uint64_t outer_unnamed_ns; /* outermost instances' wall in dropped regions */
+    /* The last fork's context (ompt_contexts.h): its named region id, MPI_Pcontrol
+     * region + 1 (all 0: none) and index, so a fork in the same regions looks up nothing. */
+    long ctx_named;
+    int ctx_mpi1;
+    unsigned ctx;
+    uint64_t context_drops; /* forks whose context found no room (OMPT_CONTEXT_DROPPED) */
     struct ompt_acc acc[OMPT_ACC_MAX];
 };
 

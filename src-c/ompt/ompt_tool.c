@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "mono_clock.h"
@@ -13,6 +14,8 @@
 #include "ompt_callbacks.h"
 #include "ompt_counters.h"
 #include "ompt_report.h"
+#include "ompt_share.h"
+#include "ompt_table.h"
 
 static struct ompt_run_info run_info;
 static _Atomic uint64_t exit_ns; /* when the program called exit (0: not yet) */
@@ -67,6 +70,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
         return 0;
     }
     ompt_counters_start(); /* first: the library's start is the tool's time, not the run's */
+    ompt_share_start();
     ompt_clock_start();
     tool_pid = getpid();
     atexit(at_program_exit);
@@ -130,4 +134,33 @@ __attribute__((visibility("default"))) int papi_ompt_sums(double out[4])
     out[0] = (double)parallel;
     out[1] = sums.useful_ns, out[2] = sums.max_useful_x_team_ns, out[3] = sums.wall_x_team_ns;
     return n;
+}
+
+/* For the region API's report and the MPI wrapper (src-c/common/ompt_query.h): this
+ * process's parallel regions by the named and MPI_Pcontrol regions they were forked in.
+ * 0, or -1 (out empty) for another version, when the tool is off, in a forked child or
+ * out of memory. Free the table with papi_ompt_query_free. */
+__attribute__((visibility("default"))) int papi_ompt_query_table(unsigned version,
+                                                                 struct papi_ompt_table *out)
+{
+    memset(out, 0, sizeof *out);
+    if (version != PAPI_OMPT_QUERY_VERSION || getpid() != tool_pid)
+        return -1;
+    return ompt_table_build(out);
+}
+
+__attribute__((visibility("default"))) void papi_ompt_query_free(struct papi_ompt_table *t)
+{
+    ompt_table_free(t);
+}
+
+/* For the region API's all-thread totals (src-c/common/ompt_query.h): the workers' share
+ * of the process's counts; NULL for another version, with the counters off, before the
+ * tool started or in a forked child. */
+__attribute__((visibility("default"))) struct papi_ompt_share *papi_ompt_query_share(
+    unsigned version)
+{
+    if (version != PAPI_OMPT_QUERY_VERSION || getpid() != tool_pid)
+        return NULL;
+    return ompt_share_get();
 }

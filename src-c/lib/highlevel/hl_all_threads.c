@@ -52,6 +52,7 @@
 #include "env.h"
 #include "eventset.h"
 #include "hl_all_threads.h"
+#include "hl_omp_share.h"
 #include "hl_regions_config.h"
 #include "json_writer.h"
 #include "threads.h"
@@ -253,14 +254,21 @@ int hla_read_each(unsigned generation, long long *v, int *n, long *tid)
 
 /* PAPI_HL_ALL_THREADS: 0 none, 1 regions of every thread, else (default) regions of
  * the main thread only (the OpenMP master, where a region spans the others' work; a
- * snapshot reads one set per thread, a cost the workers' own regions are spared). */
+ * snapshot reads one set per thread, a cost the workers' own regions are spared), there
+ * with the OpenMP workers' share from the OMPT tool where it stands for the other threads
+ * (hl_omp_share.h); "exact": the main thread's, always from the process counters. */
+enum { ALL_NONE, ALL_EVERY, ALL_MAIN, ALL_MAIN_EXACT };
 static int policy(void)
 {
     static atomic_int cached; /* 0: not read yet, else 1 + the policy */
     int p = atomic_load_explicit(&cached, memory_order_relaxed);
     if (p == 0) {
         const char *v = env_get("PAPI_HL_ALL_THREADS");
-        p = 1 + (!v || !*v ? 2 : strcmp(v, "0") == 0 ? 0 : strcmp(v, "1") == 0 ? 1 : 2);
+        p = 1 + (!v || !*v                 ? ALL_MAIN
+                 : strcmp(v, "0") == 0     ? ALL_NONE
+                 : strcmp(v, "1") == 0     ? ALL_EVERY
+                 : strcmp(v, "exact") == 0 ? ALL_MAIN_EXACT
+                                           : ALL_MAIN);
         atomic_store_explicit(&cached, p, memory_order_relaxed);
     }
     return p - 1;
@@ -283,7 +291,8 @@ static pid_t process_id(void)
 static int wanted(void)
 {
     int p = policy();
-    return p == 1 || (p == 2 && papi_gettid() == process_id());
+    return p == ALL_EVERY ||
+           ((p == ALL_MAIN || p == ALL_MAIN_EXACT) && papi_gettid() == process_id());
 }
 
 static void (*_Atomic ready_hook)(unsigned generation, int nrows);
@@ -356,6 +365,12 @@ void hla_region_begin(struct hlr_thread *t, struct hlr_region *g)
         g->all_ok = 2; /* all_begin from the own begin sample: hla_region_begun */
         return;
     }
+    /* The workers' share (O(1)): all_begin holds its sums now; the value at the end is
+     * their growth plus the own set's. */
+    if (policy() == ALL_MAIN && hlo_share_read(t, g->all_begin, &g->omp_missed)) {
+        g->all_ok = 3;
+        return;
+    }
     g->all_ok = hla_snapshot(g->all_begin) == PAPI_OK;
 }
 
@@ -383,7 +398,12 @@ void hla_region_end(struct hlr_thread *t, struct hlr_region *g)
 {
     struct hlr_instance *in = &t->inst[g->instance];
     long long now[HLR_MAX_EVENTS];
-    if (g->all_ok && single_ok(t)) { /* the own end sample (g->mark) plus the offset */
+    unsigned long long missed;
+    if (g->all_ok == 3) { /* the own set's end plus the share now, none of it missed */
+        in->all_ok = hlo_share_read(t, now, &missed) && missed == g->omp_missed;
+        for (int i = 0; in->all_ok && i < g_hlr.nevents; i++)
+            now[i] += g->mark.value[i] - g->begin.value[i];
+    } else if (g->all_ok && single_ok(t)) { /* the own end sample (g->mark) plus the offset */
         for (int i = 0; i < g_hlr.nevents; i++)
             now[i] = g->mark.value[i] + single.off[i];
         in->all_ok = 1;

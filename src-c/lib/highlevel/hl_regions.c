@@ -29,6 +29,7 @@
 #include "hl_metrics_mpx.h"
 #include "hl_notice.h"
 #include "hl_regions_config.h"
+#include "hl_region_context.h"
 #include "hl_regions_report.h"
 #include "hl_state.h"
 #include "hl_switches.h"
@@ -354,6 +355,8 @@ static int new_region(struct hlr_thread *t, const char *region)
     memset(g, 0, sizeof *g);
     papi_strcpy(g->name, sizeof g->name, region);
     g->parent = t->sp > 0 ? t->stack[t->sp - 1] : -1;
+    static atomic_long contexts;
+    g->context = atomic_fetch_add_explicit(&contexts, 1, memory_order_relaxed) + 1;
     return r;
 }
 
@@ -586,4 +589,23 @@ int PAPI_hl_stop(void)
     }
     pthread_mutex_unlock(&t->lock);
     return ret;
+}
+
+/* For the OMPT tool at a fork (papi_region_context.h): the calling thread's own record,
+ * read without its lock (only its owner changes its stack), unless one record is shared
+ * by every thread (PAPI_HL_THREAD_MULTIPLE=0). */
+void papi_region_context(long *named, int *mpi)
+{
+    struct hlr_thread *t = me;
+    *named = 0;
+    if (t) {
+        int shared = !hl_thread_multiple();
+        if (shared)
+            pthread_mutex_lock(&t->lock);
+        if (t->sp > 0)
+            *named = t->region[t->stack[t->sp - 1]].context;
+        if (shared)
+            pthread_mutex_unlock(&t->lock);
+    }
+    *mpi = hl_mpi_context();
 }

@@ -34,6 +34,7 @@
 #include "hl_interval.h"
 #include "hl_metric_value.h"
 #include "hl_metrics_mpx.h"
+#include "hl_openmp.h"
 #include "hl_regions_report.h"
 #include "hl_state.h"
 #include "hl_trace.h"
@@ -358,6 +359,13 @@ static void write_lost(struct jw *w)
     jw_arr_end(w);
 }
 
+static struct ompt_query openmp; /* the OMPT tool's table, under g_hlr_lock */
+
+static void write_openmp(struct jw *w, struct hlr_thread *t)
+{
+    hl_openmp_write_thread(w, &openmp, t);
+}
+
 static int write_json(FILE *f, int rank, const char *rank_source)
 {
     struct jw w;
@@ -388,6 +396,10 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);
+    ompt_query_load(&openmp); /* the OMPT tool ran: the named regions' OpenMP tables */
+    if (openmp.have)
+        write_threads(&w, "openmp_regions", write_openmp);
+    ompt_query_free(&openmp);
     hl_gpu_write(&w);
     if (rsample_write_head(&w)) /* PAPI_SAMPLE: function x region per thread */
         write_threads(&w, "sampled_functions", write_samples);

@@ -34,6 +34,7 @@ struct hlr_times {
 struct hlr_region {
     char name[HLR_NAME_LEN];
     int parent;              /* enclosing region at the first begin, -1 at top level */
+    long context;            /* its id for the OMPT tool (papi_region_context.h), > 0 */
     long long count;         /* completed begin/end pairs */
     struct hlr_sample total; /* inclusive totals */
     struct hlr_sample begin; /* at the open instance's begin */
@@ -42,7 +43,8 @@ struct hlr_region {
     int instance;            /* the open instance (index in hlr_thread.inst) */
     struct hlr_times t_total, t_begin, t_mark; /* as total, begin and mark */
     /* All-thread totals (hl_all_threads.c): every thread of the process during it. */
-    int all_ok;                          /* the open instance has all_begin */
+    int all_ok;                          /* the open instance has all_begin (3: the share's) */
+    unsigned long long omp_missed;       /* the OMPT share's missed spans at its begin */
     long long all_begin[HLR_MAX_EVENTS]; /* process counters at its begin */
     long long all_count;                 /* instances with all-thread values */
     long long all_total[HLR_MAX_EVENTS];

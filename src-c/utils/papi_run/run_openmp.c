@@ -296,6 +296,25 @@ static void string_of(const char *obj, const char *key, char *out, size_t len)
 
 #define TOP_REGIONS 3
 
+/* " in region 'NAME'" and/or " in MPI_Pcontrol region 'NAME'": the regions the tool filed
+ * a parallel region under (ompt.schema.json named_region, mpi_region); "" outside both. */
+static void context_of(const char *region, char *out, size_t len)
+{
+    char named[160] = "", mpi[160] = "";
+    const char *n = member(region, "named_region"), *m = member(region, "mpi_region");
+    if (n && *n == '{')
+        string_of(n, "name", named, sizeof named);
+    if (m && *m == '{')
+        string_of(m, "name", mpi, sizeof mpi);
+    if (named[0] && mpi[0])
+        snprintf(out, len, " in region '%s', MPI_Pcontrol region '%s'", named, mpi);
+    else if (named[0] || mpi[0])
+        snprintf(out, len, " in %sregion '%s'", named[0] ? "" : "MPI_Pcontrol ",
+                 named[0] ? named : mpi);
+    else
+        out[0] = '\0';
+}
+
 /* The regions that lost the most thread time (lost_ns), most first: one line. */
 static void banner_top(const char *regions)
 {
@@ -316,11 +335,12 @@ static void banner_top(const char *regions)
             }
     }
     for (int i = 0; i < TOP_REGIONS && top[i]; i++) {
-        char name[512], b[2][32];
+        char name[512], where[400], b[2][32];
         const char *eff = member(top[i], "efficiency");
         string_of(top[i], "name", name, sizeof name);
-        fprintf(stderr, "%s%s: %.1f ms lost (load balance %s, scheduling %s)%s",
-                i ? "; " : " OpenMP: most thread time lost in ", name, lost[i] * 1e-6,
+        context_of(top[i], where, sizeof where);
+        fprintf(stderr, "%s%s%s: %.1f ms lost (load balance %s, scheduling %s)%s",
+                i ? "; " : " OpenMP: most thread time lost in ", name, where, lost[i] * 1e-6,
                 share(eff, "load_balance", b[0], sizeof b[0]),
                 share(eff, "scheduling", b[1], sizeof b[1]),
                 i + 1 < TOP_REGIONS && top[i + 1] ? "" : "\n");

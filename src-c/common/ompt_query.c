@@ -1,0 +1,74 @@
+/* ompt_query.c: the OMPT tool's exported symbols, found among the loaded objects by the
+ * tool's file name (ompt_query.h): the OpenMP runtime loads it privately (RTLD_LOCAL), so
+ * the symbol is taken from its own handle, which the runtime's reference keeps loaded. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+
+#include "ompt_query.h"
+
+struct found {
+    void *tool;
+    int gomp;
+};
+
+static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct found *f = data;
+    const char *slash = strrchr(info->dlpi_name, '/');
+    const char *name = slash ? slash + 1 : info->dlpi_name;
+    f->gomp |= strncmp(name, "libgomp.so", 10) == 0;
+    if (strcmp(name, "libpapi_ompt.so") == 0 && !f->tool)
+        f->tool = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    return 0;
+}
+
+void *ompt_query_lookup(const char *symbol, int *gomp)
+{
+    struct found f = {NULL, 0};
+    dl_iterate_phdr(find_tool, &f);
+    void *sym = f.tool ? dlsym(f.tool, symbol) : NULL;
+    if (f.tool)
+        dlclose(f.tool); /* the runtime's reference keeps it loaded */
+    if (gomp)
+        *gomp = f.gomp;
+    return sym;
+}
+
+void ompt_query_load(struct ompt_query *q)
+{
+    papi_ompt_query_table_fn get =
+        (papi_ompt_query_table_fn)ompt_query_lookup("papi_ompt_query_table", NULL);
+    q->release = (papi_ompt_query_free_fn)ompt_query_lookup("papi_ompt_query_free", NULL);
+    q->have = get && q->release && get(PAPI_OMPT_QUERY_VERSION, &q->table) == 0;
+}
+
+void ompt_query_free(struct ompt_query *q)
+{
+    if (q->have)
+        q->release(&q->table);
+    q->have = 0;
+}
+
+static double ratio(double a, double b)
+{
+    return b > 0 ? (a < b ? a / b : 1) : -1;
+}
+
+void ompt_query_efficiency(const struct papi_ompt_context *sum, double time, double e[4])
+{
+    e[0] = ratio(sum->parallel_ns, time);
+    e[1] = ratio(sum->useful_ns, sum->maxu_team_ns);
+    e[2] = ratio(sum->maxu_team_ns, sum->wall_team_ns);
+    e[3] = e[0] >= 0 && e[1] >= 0 && e[2] >= 0 ? e[0] * e[1] * e[2] : -1;
+}
+
+void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c)
+{
+    sum->parallel_ns += c->parallel_ns, sum->useful_ns += c->useful_ns;
+    sum->maxu_team_ns += c->maxu_team_ns, sum->wall_team_ns += c->wall_team_ns;
+}

@@ -1,0 +1,84 @@
+/* ompt_query.h: what the project's OMPT tool (src-c/ompt, libpapi_ompt.so) answers the
+ * region API's report and the MPI wrapper: its parallel regions by context, the named
+ * region and MPI_Pcontrol region each was forked in (papi_region_context.h), with their
+ * efficiencies and each context's efficiency sums. The tool exports
+ *     int papi_ompt_query_table(unsigned version, struct papi_ompt_table *out);
+ *     void papi_ompt_query_free(struct papi_ompt_table *t);
+ * found by ompt_query_lookup (the runtime loads the tool privately, RTLD_LOCAL). Asked
+ * between parallel regions (at a report); the tool's state stays after its finalize. */
+#ifndef PAPI_OMPT_QUERY_H
+#define PAPI_OMPT_QUERY_H
+
+#define PAPI_OMPT_QUERY_VERSION 1
+#define PAPI_OMPT_NAME_LEN      320
+
+/* One parallel region in one context. Efficiencies: -1 where one cannot be formed. */
+struct papi_ompt_parallel {
+    char name[PAPI_OMPT_NAME_LEN]; /* function (file:line), as the tool's file names it */
+    unsigned long long address, instances, outermost_instances, wall_ns, lost_ns;
+    unsigned team_max;
+    double load_balance, scheduling, parallel;
+};
+
+/* One context: named 0 outside every named region, mpi -1 outside every MPI_Pcontrol
+ * region, dropped 1 for forks past the tool's table of contexts. The sums of its regions
+ * all of whose instances were outermost (ompt_efficiency.h): their wall time, useful
+ * time, team x largest useful time and team x wall time, ns. */
+struct papi_ompt_context {
+    long named;
+    int mpi, dropped;
+    double parallel_ns, useful_ns, maxu_team_ns, wall_team_ns;
+    int first, count; /* its rows in the table's regions */
+};
+
+struct papi_ompt_table {
+    int ncontexts, nregions;
+    struct papi_ompt_context *contexts;
+    struct papi_ompt_parallel *regions;
+};
+
+/* The OpenMP worker threads' share of a process's counts (issue 58 item 5), for the
+ * region API's all-thread totals at O(1): the events each worker counts over its
+ * outermost implicit tasks (from the task's begin to each barrier's begin, its join
+ * barrier's included: its work, the waits inside, not the join wait nor the time between
+ * regions), summed over the workers as they reach each barrier, so that the sums hold a
+ * parallel region's worker counts once its join is passed. The tool exports
+ *     struct papi_ompt_share *papi_ompt_query_share(unsigned version);
+ * (NULL when its counters are off). Read with relaxed loads: the runtime's join orders
+ * the workers' adds before the master's read after it. */
+#define PAPI_OMPT_SHARE_EVENTS 8
+struct papi_ompt_share {
+    int nevents;
+    const char *names[PAPI_OMPT_SHARE_EVENTS]; /* the tool's events, as named */
+    _Atomic unsigned long long sums[PAPI_OMPT_SHARE_EVENTS];
+    _Atomic unsigned long long missed; /* worker task spans not added (not counted) */
+    _Atomic unsigned long long threads_begun, threads_ended; /* OpenMP threads, initial apart */
+    _Atomic long long teams_open; /* outermost parallel regions forked, not joined */
+};
+typedef struct papi_ompt_share *(*papi_ompt_query_share_fn)(unsigned version);
+
+typedef int (*papi_ompt_query_table_fn)(unsigned version, struct papi_ompt_table *out);
+typedef void (*papi_ompt_query_free_fn)(struct papi_ompt_table *t);
+
+/* The tool's exported symbol, when a loaded object is libpapi_ompt.so, else NULL; *gomp
+ * (when not NULL) is set to whether libgomp (no OMPT) is loaded. */
+void *ompt_query_lookup(const char *symbol, int *gomp);
+
+/* The tool's table now, for a report: have 0 when the tool is not loaded or answers
+ * nothing (ompt_query_free gives it back). */
+struct ompt_query {
+    int have;
+    struct papi_ompt_table table;
+    papi_ompt_query_free_fn release;
+};
+void ompt_query_load(struct ompt_query *q);
+void ompt_query_free(struct ompt_query *q);
+
+/* The OpenMP efficiencies (src-c/ompt/ompt_efficiency.h) of contexts' summed sums over
+ * time (ns: the span the serialization is over): e[0] serialization = parallel / time,
+ * e[1] load balance, e[2] scheduling, e[3] their product; -1 where one cannot be formed. */
+void ompt_query_efficiency(const struct papi_ompt_context *sum, double time, double e[4]);
+/* Adds context c's sums to sum (parallel, useful, team x max useful, team x wall). */
+void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c);
+
+#endif

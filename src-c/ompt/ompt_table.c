@@ -1,0 +1,91 @@
+/* ompt_table.c: the merged regions grouped by context (ompt_table.h), each named as the
+ * tool's file names it and with its efficiencies; a context's sums are those the run's
+ * efficiencies are formed from (ompt_efficiency.h), over its regions alone. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompt_contexts.h"
+#include "ompt_merge.h"
+#include "ompt_report.h"
+#include "ompt_table.h"
+
+static int by_context(const void *a, const void *b)
+{
+    const struct ompt_region_row *x = a, *y = b;
+    if (x->context != y->context)
+        return x->context < y->context ? -1 : 1;
+    return x->wall_ns < y->wall_ns ? 1 : x->wall_ns > y->wall_ns ? -1 : x->index - y->index;
+}
+
+static double or_none(double v)
+{
+    return v < 0 ? -1 : v > 1 ? 1 : v;
+}
+
+static void fill_region(struct papi_ompt_parallel *p, struct symbolizer *sym,
+                        const struct ompt_region_row *r, struct ompt_efficiency_sums *sums)
+{
+    char plain[SYM_NAME_LEN];
+    struct sym_where where;
+    const char *fn;
+    ompt_report_label(sym, r->address, p->name, sizeof p->name, &where, plain, &fn);
+    p->address = r->address;
+    p->instances = r->instances, p->outermost_instances = r->outer_instances;
+    p->wall_ns = r->wall_ns, p->lost_ns = ompt_report_lost_ns(r);
+    p->team_max = r->team_max;
+    struct ompt_efficiency e = ompt_report_efficiency(r, sums);
+    p->load_balance = or_none(e.load_balance), p->scheduling = or_none(e.scheduling);
+    p->parallel = or_none(e.parallel);
+}
+
+static void open_context(struct papi_ompt_context *c, unsigned ctx, int first)
+{
+    memset(c, 0, sizeof *c);
+    c->dropped = ctx == OMPT_CONTEXT_DROPPED;
+    ompt_context_of(ctx, &c->named, &c->mpi);
+    c->first = first;
+}
+
+int ompt_table_build(struct papi_ompt_table *out)
+{
+    struct ompt_merged m;
+    memset(out, 0, sizeof *out);
+    if (ompt_merge(&m, 1) != 0)
+        return -1;
+    qsort(m.rows, (size_t)m.nrows, sizeof *m.rows, by_context);
+    out->regions = calloc(m.nrows ? (size_t)m.nrows : 1, sizeof *out->regions);
+    out->contexts = calloc(m.nrows ? (size_t)m.nrows : 1, sizeof *out->contexts);
+    if (!out->regions || !out->contexts) {
+        ompt_merged_free(&m);
+        ompt_table_free(out);
+        return -1;
+    }
+    struct symbolizer *sym = m.nrows ? sym_open_process() : NULL;
+    struct ompt_efficiency_sums sums = {0};
+    struct papi_ompt_context *c = NULL;
+    for (int i = 0; i < m.nrows; i++) {
+        const struct ompt_region_row *r = &m.rows[i];
+        if (i == 0 || r->context != m.rows[i - 1].context) {
+            c = &out->contexts[out->ncontexts++];
+            open_context(c, r->context, i);
+            memset(&sums, 0, sizeof sums);
+        }
+        fill_region(&out->regions[i], sym, r, &sums);
+        c->count++;
+        c->parallel_ns += (double)r->outer_wall_ns;
+        c->useful_ns = sums.useful_ns, c->maxu_team_ns = sums.max_useful_x_team_ns;
+        c->wall_team_ns = sums.wall_x_team_ns;
+    }
+    out->nregions = m.nrows;
+    if (sym)
+        sym_close(sym);
+    ompt_merged_free(&m);
+    return 0;
+}
+
+void ompt_table_free(struct papi_ompt_table *t)
+{
+    free(t->regions);
+    free(t->contexts);
+    memset(t, 0, sizeof *t);
+}

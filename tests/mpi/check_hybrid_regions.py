@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Parallel regions under MPI_Pcontrol regions in the MPI report (issue 58 items 1 and 4):
+mpi_hybrid_regions.c (2 ranks x 4 threads) with the wrapper preloaded after libomp.so.5
+(--launch preload: the wrapper names the OMPT tool) or under papi_run (--launch
+papi_run). Each rank's row has, in its regions "imbalanced" and "balanced", an openmp
+table: the one parallel loop (one code address, the same in both), load balance 0.625
++- 0.03 and 1.0 - 0.03, the region's efficiency over it, serialization within 0.03 of
+the rank's own clock (the region does no MPI); the row's own openmp load balance over
+the three loops 18/24 = 0.75 +- 0.03; the ompt_PID.json of each rank (under
+papi_run: carried in its papi_run file) files the loop under each region (mpi_region)
+and once outside.
+Usage: check_hybrid_regions.py --mpirun M --program P --launch preload --wrapper LIB |
+  --launch papi_run --papi-run PAPI_RUN --libdir DIR"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from mpi_check import check, rank_env, run_cmd, verdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.load import schema_check  # noqa: E402
+
+TOL = 0.03
+
+
+def command(args, out):
+    env = dict(os.environ, OMP_WAIT_POLICY="passive")
+    env.pop("OMP_TOOL_LIBRARIES", None)
+    ompt_dir = os.path.join(out, "ompt")
+    if args.launch == "papi_run":
+        env["PAPI_RUN_LIBDIR"] = args.libdir
+        return [args.mpirun, "-np", "2", args.papi_run, "--quiet", "-o", out, "--", args.program], env
+    ranks_env = {"LD_PRELOAD": "libomp.so.5:" + args.wrapper, "PAPI_MPI_OUTPUT_DIR": out,
+                 "PAPI_OMPT_OUTPUT_DIR": ompt_dir}
+    return [args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks_env) + [args.program], env
+
+
+def check_table(rank, name, t, facts, want_lb):
+    what = "rank %d %s" % (rank, name)
+    if not check(t is not None, "%s: an openmp table" % what):
+        return None
+    prs = t["parallel_regions"]
+    here = "%s:%d)" % (os.path.basename(facts["file"]), facts["loop_line"])
+    check(len(prs) == 1 and prs[0]["name"].startswith("spread (") and prs[0]["name"].endswith(here),
+          "%s: the one loop, at %s: %s" % (what, here, [p["name"] for p in prs]))
+    if not prs:
+        return None
+    p = prs[0]
+    check(p["named_region"] is None, "%s: no named region" % what)
+    lb = p["efficiency"]["load_balance"]
+    check(lb is not None and abs(lb - want_lb) <= TOL, "%s: load balance %s, %g +- %g" % (what, lb, want_lb, TOL))
+    e = t["efficiency"]
+    check(e["load_balance"] == lb, "%s: the region's load balance is its loop's" % what)
+    want = facts[name + "_serialization"]
+    check(e["serialization"] is not None and abs(e["serialization"] - want) <= TOL,
+          "%s: serialization %s, the rank's clock %.3f +- %g" % (what, e["serialization"], want, TOL))
+    check(e["parallel"] is not None and abs(e["parallel"] - e["serialization"] * e["load_balance"]
+                                            * e["scheduling"]) <= 0.002,
+          "%s: parallel = serialization x load balance x scheduling" % what)
+    return p["address"]
+
+
+def ompt_docs(out, launch):
+    """Each rank's ompt_PID.json: in PAPI_OMPT_OUTPUT_DIR, or (papi_run) carried whole in
+    each rank's papi_run file under openmp.processes."""
+    if launch != "papi_run":
+        files = glob.glob(os.path.join(out, "ompt", "ompt_*.json"))
+        check(len(files) == 2, "an ompt_PID.json per rank: %s" % files)
+        for path in files:
+            with open(path) as f:
+                yield os.path.basename(path), json.load(f)
+        return
+    files = glob.glob(os.path.join(out, "papi_run_output", "rank_*.json"))
+    check(len(files) == 2, "a papi_run file per rank: %s" % files)
+    for path in files:
+        with open(path) as f:
+            procs = (json.load(f).get("openmp") or {}).get("processes") or []
+        check(len(procs) == 1, "%s carries its rank's ompt table" % os.path.basename(path))
+        for doc in procs:
+            yield os.path.basename(path), doc
+
+
+def check_ompt_files(out, launch):
+    for path, doc in ompt_docs(out, launch):
+        loops = [r for r in doc["regions"] if os.path.basename(r["file"]) == "mpi_hybrid_regions.c"
+                 and r["function"] == "spread"]
+        regions = sorted((r["mpi_region"] or {}).get("name", "") for r in loops)
+        check(regions == ["", "balanced", "imbalanced"],
+              "%s: the loop under each MPI_Pcontrol region and once outside: %s" % (path, regions))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--mpirun", "--program", "--launch"):
+        ap.add_argument(a, required=True)
+    for a in ("--papi-run", "--libdir", "--wrapper"):
+        ap.add_argument(a)
+    args = ap.parse_args()
+    ldconfig = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    if not any(ln.strip().startswith("libomp.so.5 ") for ln in ldconfig.splitlines()):
+        print("SKIPPED: LLVM's libomp.so.5 is not installed (Debian: libomp5-14)")
+        return 77
+    out = tempfile.mkdtemp(prefix="mpi_hybrid_regions_")
+    cmd, env = command(args, out)
+    p = run_cmd(cmd, env=env)
+    check(p.returncode == 0, "exit status %d" % p.returncode)
+    facts = {r["rank"]: r for r in (json.loads(ln) for ln in p.stdout.splitlines() if ln.startswith('{"rank"'))}
+    path = os.path.join(out, "papi_mpi_report.json")
+    if not (check(sorted(facts) == [0, 1], "both ranks' facts printed") and
+            check(os.path.exists(path), "the MPI report written")):
+        return verdict("mpi_hybrid_regions_" + args.launch)
+    bad = schema_check.check_file(path)
+    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
+    with open(path, encoding="utf-8") as f:
+        rows = json.load(f)["ranks"]
+    check(len(rows) == 2, "two rows")
+    for row in rows:
+        rank = row["rank"]
+        regs = row["regions"]
+        a = check_table(rank, "imbalanced", regs.get("imbalanced", {}).get("openmp"), facts[rank], 0.625)
+        b = check_table(rank, "balanced", regs.get("balanced", {}).get("openmp"), facts[rank], 1.0)
+        check(a is not None and a == b, "rank %d: one code address in both regions" % rank)
+        # the rank's own: 1+2+3+4 + 4 + 4 units of useful time over 4 x (4 + 1 + 1)
+        lb = ((row.get("openmp") or {}).get("efficiency") or {}).get("load_balance")
+        check(lb is not None and abs(lb - 0.75) <= TOL, "rank %d: its openmp load balance %s, 0.75 +- %g"
+              % (rank, lb, TOL))
+    check_ompt_files(out, args.launch)
+    rc = verdict("mpi_hybrid_regions_" + args.launch)
+    if rc == 0:
+        shutil.rmtree(out, ignore_errors=True)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

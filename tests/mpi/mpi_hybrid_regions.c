@@ -1,0 +1,62 @@
+/* mpi_hybrid_regions.c: parallel regions under MPI_Pcontrol regions, 2 ranks x 4 threads
+ * (check_hybrid_regions.py). One parallel loop (one code address) in each rank runs in
+ * the MPI_Pcontrol region "imbalanced" (thread t of 4 works t+1 units: load balance
+ * 2.5/4 = 0.625), then in "balanced" after one unit of serial time (each thread one
+ * unit: load balance 1.0, serialization 1/2), then outside both. Each rank prints its
+ * loop's line and each region's serialization by its own clock (the loop's time over the
+ * region's) as JSON. Unchanged: MPI and OpenMP only. */
+#include <mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <time.h>
+
+#define UNIT_MS 50
+
+static int loop_line;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static void spread(int imbalanced)
+{
+    loop_line = __LINE__ + 1;
+#pragma omp parallel for schedule(static) num_threads(4)
+    for (int i = 0; i < 4; i++)
+        sleep_ms(UNIT_MS * (imbalanced ? i + 1 : 1));
+}
+
+/* The region's serialization by this rank's clock. */
+static double region(char *name, int imbalanced, int serial_ms)
+{
+    MPI_Pcontrol(2, name);
+    double t = MPI_Wtime();
+    sleep_ms(serial_ms);
+    double fork = MPI_Wtime();
+    spread(imbalanced);
+    double join = MPI_Wtime();
+    MPI_Pcontrol(-2, name);
+    return (join - fork) / (join - t);
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank;
+#pragma omp parallel num_threads(4)
+    (void)omp_get_thread_num(); /* the runtime and its threads start before MPI_Init */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    double imb = region("imbalanced", 1, 0);
+    double bal = region("balanced", 0, UNIT_MS);
+    spread(0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    printf("{\"rank\": %d, \"file\": \"%s\", \"loop_line\": %d, \"imbalanced_serialization\": "
+           "%.4f, \"balanced_serialization\": %.4f}\n",
+           rank, __FILE__, loop_line, imb, bal);
+    fflush(stdout);
+    MPI_Finalize();
+    return 0;
+}
