@@ -48,6 +48,7 @@ static struct cupti_lib lib;
 static CUpti_SubscriberHandle subscriber;
 static pthread_t drain_thread;
 static int started, kinds_on, exit_registered;
+static int linking; /* the last start links launches to regions (external correlation) */
 /* The process that started: a forked child has no drain thread (and CUPTI does not follow
  * a fork), so its flushes and its exit leave CUPTI alone rather than wait for nobody. */
 static pid_t owner;
@@ -214,11 +215,17 @@ static enum cupti_status claim(char *reason, size_t len)
             return refusal(call, r, reason, len);
         }
     }
+    /* Optional: without it (another CUPTI), work is summed by time only, not by launch. */
+    linking = lib.cuptiActivityPushExternalCorrelationId &&
+              lib.cuptiActivityPopExternalCorrelationId &&
+              lib.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) == CUPTI_SUCCESS;
     return CUPTI_LOAD_OK;
 }
 
 static void release(void)
 {
+    if (linking) /* kept: the last run's launches were linked (the reports say so) */
+        lib.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
     while (kinds_on > 0)
         lib.cuptiActivityDisable(enabled_kinds[--kinds_on]);
     if (subscriber)
@@ -234,6 +241,7 @@ enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *re
     reason[0] = '\0';
     if (started)
         goto out;
+    linking = 0;
     if (!table && !(table = calloc(1, sizeof *table))) {
         snprintf(reason, len, "no GPU activity: no memory for its table (%zu bytes)",
                  sizeof *table);
@@ -283,6 +291,38 @@ void gpu_activity_flush(void)
         pthread_mutex_unlock(&pool.lock);
     }
     pthread_mutex_unlock(&flush_lock);
+}
+
+int gpu_activity_tag_push(uint64_t tag)
+{
+    int ok = 0;
+    if (getpid() != owner)
+        return 0;
+    pthread_mutex_lock(&flush_lock); /* not while a stop unloads CUPTI */
+    if (started && linking)
+        ok = lib.cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+                                                        tag) == CUPTI_SUCCESS;
+    pthread_mutex_unlock(&flush_lock);
+    return ok;
+}
+
+void gpu_activity_tag_pop(void)
+{
+    uint64_t last;
+    if (getpid() != owner)
+        return;
+    pthread_mutex_lock(&flush_lock);
+    if (started && linking)
+        lib.cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+    pthread_mutex_unlock(&flush_lock);
+}
+
+int gpu_activity_linking(void)
+{
+    pthread_mutex_lock(&flush_lock);
+    int on = linking;
+    pthread_mutex_unlock(&flush_lock);
+    return on;
 }
 
 void gpu_activity_stop(void)

@@ -15,11 +15,11 @@
  * the layer's table (locked here). */
 __attribute__((visibility("hidden"))) void gpu_report_status(struct jw *w, const char *key);
 /* key: a section ($defs/section): s (a snapshot or a difference of two) and k's rows,
- * named from t (locked by the caller: gpu_activity_lock); k may be NULL (no table). */
-__attribute__((visibility("hidden"))) void gpu_report_section(struct jw *w, const char *key,
-                                                              const struct gpu_table *t,
-                                                              const struct gpu_snapshot *s,
-                                                              const struct gpu_kernel_counts *k);
+ * named from t (locked by the caller: gpu_activity_lock); k may be NULL (no table);
+ * launched, when not NULL, the work the region launched itself ("launched"). */
+__attribute__((visibility("hidden"))) void gpu_report_section(
+    struct jw *w, const char *key, const struct gpu_table *t, const struct gpu_snapshot *s,
+    const struct gpu_kernel_counts *k, const struct gpu_attrib_sum *launched);
 /* key: {"activity": status, "total": the table's sums since the start} ($defs/process). */
 __attribute__((visibility("hidden"))) void gpu_report_process(struct jw *w, const char *key);
 /* One line on f when CUPTI dropped records, a buffer was refused or kernels were not

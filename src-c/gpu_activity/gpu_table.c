@@ -171,6 +171,10 @@ static int record_times(const cupti_record_head *rec, int64_t offset, uint64_t *
 void gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t clock_offset)
 {
     uint64_t start, end;
+    if (rec->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) { /* a launch's region */
+        gpu_attrib_link(&t->attrib, (const cupti_external_correlation_record *)rec);
+        return;
+    }
     int ok = record_times(rec, clock_offset, &start, &end);
     if (ok < 0) {
         t->other_records++;
@@ -188,11 +192,14 @@ void gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t c
     switch (rec->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
         file_kernel(t, (const cupti_kernel_record *)rec, start, end);
+        gpu_attrib_kernel(&t->attrib, ((const cupti_kernel_record *)rec)->correlation_id,
+                          end - start);
         break;
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const cupti_memcpy_record *m = (const cupti_memcpy_record *)rec;
         unsigned kind = m->copy_kind < CUPTI_MEMCPY_KINDS ? m->copy_kind : 0;
         sum_add(&t->copies[kind], m->bytes, end - start);
+        gpu_attrib_copy(&t->attrib, m->correlation_id, kind, m->bytes);
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -200,6 +207,7 @@ void gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t c
         struct gpu_device_row *d = device_row(t, m->device_id);
         if (d)
             sum_add(&d->memset, m->bytes, end - start);
+        gpu_attrib_memset(&t->attrib, m->correlation_id, m->bytes);
         break;
     }
     default: { /* CUPTI_ACTIVITY_KIND_SYNCHRONIZATION */

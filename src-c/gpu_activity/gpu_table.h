@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cupti_api.h"
+#include "gpu_attrib.h"
 
 #define GPU_TABLE_KERNELS   1024 /* kernel rows; later kernels counted in kernels_untabled */
 #define GPU_TABLE_DEVICES   16   /* device rows; records of a further device are untabled */
@@ -58,6 +59,7 @@ struct gpu_table {
     uint64_t other_records;    /* of kinds this table does not keep */
     uint64_t dropped;          /* records CUPTI dropped (cuptiActivityGetNumDroppedRecords) */
     uint64_t buffers_refused;  /* buffer requests the bounded pool could not serve */
+    struct gpu_attrib attrib;  /* the same work by the region that launched it */
 };
 
 /* Empties t (every count 0, no rows). */

@@ -26,6 +26,15 @@ report_check.guard()
 A = {"devices": {0: 2200, 1: 300}, "kernels": {("square(float*, int)", 0, 7): (3, 2700),
                                                 ("plain_kernel", 1, 2): (1, 300)},
      "copies": {"HtoD": (1, 4096, 500), "DtoH": (1, 1000, 100)}, "sync": (1, 700), "dropped": 0}
+# What each region launched itself (CUPTI's links of its launches): compute a twice; outer
+# only b (a's launches were compute's, the innermost region then).
+LAUNCHED = {"compute": {"kernel_launches": 8, "kernel_ns": 6000,
+                        "copies": {"HtoD": {"count": 2, "bytes": 8192},
+                                   "DtoH": {"count": 2, "bytes": 2000}},
+                        "memset": {"count": 0, "bytes": 0}},
+            "outer": {"kernel_launches": 1, "kernel_ns": 5000,
+                      "copies": {"HtoD": {"count": 1, "bytes": 100}},
+                      "memset": {"count": 0, "bytes": 0}}}
 B = {"devices": {0: 5000}, "kernels": {("other_kernel", 0, 3): (1, 5000)},
      "copies": {"HtoD": (1, 100, 10)}, "sync": (0, 0), "dropped": 5}
 
@@ -110,6 +119,13 @@ def main():
         # every record filed: a twice, b, c (9 + 9 + 2 + 1 records: drops are no records)
         if status["records"] != 7 + 7 + 2 + 1:
             fails.append("records %d, want 17" % status["records"])
+        if not status["launch_links"] or status["unlinked_launches"] != 1:
+            fails.append("launch links %s: want on, 1 unlinked launch (c.txt's)" % status)
+        for name, want in LAUNCHED.items():
+            got = d["gpu_regions"]["0"][name].get("launched")
+            print("%s launched: %s" % (name, got))
+            if got != want:
+                fails.append("%s launched %s, want %s" % (name, got, want))
         if "CUPTI dropped 5 records" not in err:
             fails.append("the drops not said on stderr")
         regions = d["gpu_regions"]["0"]

@@ -3,6 +3,7 @@
  * before the end is counted in the region, one still running is counted where it is
  * flushed later. The GPUs are the process's: a region counts every thread's GPU work
  * during it. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 #include "hl_gpu.h"
 
 struct hlr_gpu {
-    int open; /* the begin's sums are held */
+    int open;     /* the begin's sums are held */
+    int pushed;   /* the open instance's launches are linked to tag */
+    uint64_t tag; /* the region's, for CUPTI's links of its launches (gpu_attrib.h) */
     long long count;
     struct gpu_snapshot begin, total;
     struct gpu_kernel_counts kbegin, ktotal;
@@ -89,14 +92,20 @@ void hl_gpu_region_begin(struct hlr_region *g)
         return;
     }
     g->gpu->open = take(&g->gpu->begin, &g->gpu->kbegin) == 0;
+    static _Atomic uint64_t next_tag;
+    if (!g->gpu->tag)
+        g->gpu->tag = atomic_fetch_add(&next_tag, 1) + 1;
+    g->gpu->pushed = gpu_activity_tag_push(g->gpu->tag);
 }
 
 void hl_gpu_region_end(struct hlr_region *g)
 {
     struct hlr_gpu *x = g->gpu;
+    if (x && x->pushed)
+        gpu_activity_tag_pop();
     if (!x || !x->open)
         return;
-    x->open = 0;
+    x->pushed = x->open = 0;
     struct gpu_snapshot now, d;
     struct gpu_kernel_counts k = {0, 0, NULL};
     if (take(&now, &k) == 0 && gpu_kernels_add(&x->ktotal, &x->kbegin, &k) == 0) {
@@ -109,16 +118,21 @@ void hl_gpu_region_end(struct hlr_region *g)
     gpu_kernels_free(&k);
 }
 
-/* A thread's regions that have GPU sums, under its key. */
-static void write_thread(struct jw *w, const struct gpu_table *t, const struct hlr_thread *th)
+/* A thread's regions that have GPU sums, under its key; with what each launched itself
+ * where CUPTI links launches to regions (linked). */
+static void write_thread(struct jw *w, const struct gpu_table *t, const struct hlr_thread *th,
+                         int linked)
 {
     char key[32];
     snprintf(key, sizeof key, "%d", th->key);
     jw_obj_begin(w, key);
     for (int r = 0; r < th->nregions; r++) {
         const struct hlr_gpu *x = th->region[r].gpu;
+        static const struct gpu_attrib_sum none; /* linked, and launched nothing */
+        const struct gpu_attrib_sum *own = t ? gpu_attrib_get(&t->attrib, x ? x->tag : 0) : NULL;
         if (x && x->count > 0)
-            gpu_report_section(w, th->region[r].name, t, &x->total, &x->ktotal);
+            gpu_report_section(w, th->region[r].name, t, &x->total, &x->ktotal,
+                               linked ? (own ? own : &none) : NULL);
     }
     jw_obj_end(w);
 }
@@ -133,12 +147,13 @@ void hl_gpu_write(struct jw *w)
         return;
     gpu_activity_flush();
     gpu_report_say_losses(stderr, "region API");
+    int linked = gpu_activity_linking();
     jw_obj_begin(w, "gpu_regions");
     for (struct hlr_thread *th = g_hlr_threads; th; th = th->next) {
         pthread_mutex_lock(&th->lock); /* before table_lock, a leaf */
         if (th->key >= 0) {
             const struct gpu_table *t = gpu_activity_lock();
-            write_thread(w, t, th);
+            write_thread(w, t, th, linked);
             gpu_activity_unlock();
         }
         pthread_mutex_unlock(&th->lock);
