@@ -253,6 +253,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         counters_json(t, r->counts, 0);
         if (row->counters_read)
             pmpi_energy_region_json(t, r->counts, r->wall_ns);
+        if (row->gpu)
+            pmpi_gpu_region_json(t, r);
         tb_raw(t, "}");
     }
     tb_raw(t, "}");

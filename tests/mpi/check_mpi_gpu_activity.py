@@ -6,7 +6,8 @@ times, the last time just before MPI_Finalize, so its row's gpu.total is exact o
 the wrapper flushed CUPTI there: per device busy 2200 and 300 ns, 3 + 1 kernels, 4096 B
 host to device, 1000 B back, 700 ns of synchronisation, each times r + 1. With
 --checkpoint the ranks end without MPI_Finalize after two checkpoints: each rank's
-checkpoint row holds the same. Every file follows its schema."""
+checkpoint row holds the same. The MPI_Pcontrol region "kern" around the last launch
+holds exactly one launch's work in both. Every file follows its schema."""
 import glob
 import json
 import os
@@ -20,6 +21,20 @@ from mpi_check import check, launch_args, rank_env, run_cmd, verdict, wait_ranks
 
 args = launch_args(more=("--records", "--cupti"),
                    options={"--checkpoint": {"action": "store_true"}})
+
+
+def check_region(where, rank, sec):
+    """Region "kern": one launch of the records, whatever the rank."""
+    sec = sec or {}
+    devices = {d["device"]: d["busy_ns"] for d in sec.get("devices", [])}
+    kernels = {(x["name"], x["device"]): (x["launches"], x["total_ns"]) for x in sec.get("kernels", [])}
+    copies = {d: (v["count"], v["bytes"]) for d, v in sec.get("copies", {}).items()}
+    check(devices == {0: 2200, 1: 300} and kernels == {("square(float*, int)", 0): (3, 2700),
+                                                       ("plain_kernel", 1): (1, 300)}
+          and copies == {"HtoD": (1, 4096), "DtoH": (1, 1000)}
+          and sec.get("sync") == {"count": 1, "ns": 700} and "launched" not in sec,
+          "%s: rank %d: region kern's GPU section exact (%s, %s, %s)"
+          % (where, rank, devices, kernels, copies))
 
 
 def check_rank(where, rank, gpu):
@@ -58,6 +73,7 @@ with tempfile.TemporaryDirectory() as d:
             with open(path) as f:
                 row = json.load(f)
             check_rank("checkpoint", row["rank"], row.get("gpu"))
+            check_region("checkpoint", row["rank"], row.get("regions", {}).get("kern", {}).get("gpu"))
         sys.exit(verdict())
     check(p.returncode == 0, "-np %d: exit 0" % args.np)
     path = os.path.join(d, "papi_mpi_report.json")
@@ -71,4 +87,5 @@ with tempfile.TemporaryDirectory() as d:
     check(len(ranks) == args.np, "%d rank rows" % len(ranks))
     for r in ranks:
         check_rank("MPI_Finalize", r["rank"], r.get("gpu"))
+        check_region("MPI_Finalize", r["rank"], r.get("regions", {}).get("kern", {}).get("gpu"))
 sys.exit(verdict())

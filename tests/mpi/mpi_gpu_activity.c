@@ -2,7 +2,8 @@
  * (tests/gpu_activity/cupti_double.c) and a stand-in CUDA runtime, both linked: the
  * program "uses CUDA", so the wrapper starts the layer at MPI_Init by default. Rank r
  * launches the records of argv[1] r + 1 times, the last just before MPI_Finalize: only
- * the wrapper's flush there files them (check_mpi_gpu_activity.py). With argv[2]
+ * the wrapper's flush there files them (check_mpi_gpu_activity.py); the last launch is in
+ * MPI_Pcontrol region "kern", whose flush at its end files it in the region. With argv[2]
  * "checkpoint" the ranks then sleep past several checkpoints and end without MPI_Finalize
  * (_exit): the checkpoint row left must hold them. */
 #include <mpi.h>
@@ -22,11 +23,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int i = 0; i <= rank; i++) {
         usleep(1000); /* after the records before: no overlap by chance */
+        if (i == rank)
+            MPI_Pcontrol(2, "kern"); /* the last launch in a region of its own */
         if (cupti_double_launch(argv[1]) != 0) {
             fprintf(stderr, "mpi_gpu_activity: cannot read %s\n", argv[1]);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
+    MPI_Pcontrol(-2, "kern");
     if (argc > 2 && strcmp(argv[2], "checkpoint") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
         usleep(3000000); /* PAPI_MPI_CHECKPOINT=0.5: several checkpoints, even when loaded */

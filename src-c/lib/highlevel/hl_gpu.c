@@ -1,9 +1,6 @@
-/* hl_gpu.c: a region's GPU activity (hl_gpu.h). The layer's sums count a record when
- * CUPTI hands its buffer back, so each boundary flushes first: a kernel that finished
- * before the end is counted in the region, one still running is counted where it is
- * flushed later. The GPUs are the process's: a region counts every thread's GPU work
- * during it. */
-#include <stdatomic.h>
+/* hl_gpu.c: a region's GPU activity (hl_gpu.h): a span of the layer's (gpu_span.h) per
+ * region name and thread, its launches linked to it; and libpapi's exported calls for its
+ * MPI wrapper and tools (papi_gpu_activity.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +10,11 @@
 #include "gpu_activity.h"
 #include "gpu_activity_switch.h"
 #include "gpu_report.h"
+#include "gpu_span.h"
 #include "hl_gpu.h"
 
 struct hlr_gpu {
-    int open;     /* the begin's sums are held */
-    int pushed;   /* the open instance's launches are linked to tag */
-    uint64_t tag; /* the region's, for CUPTI's links of its launches (gpu_attrib.h) */
-    long long count;
-    struct gpu_snapshot begin, total;
-    struct gpu_kernel_counts kbegin, ktotal;
+    struct gpu_span span; /* linked: a region's begin and end run on its thread */
 };
 
 /* PAPI_shutdown stops the layer (its sums stay for the reports at exit). */
@@ -44,17 +37,17 @@ void papi_gpu_activity_flush(void)
     gpu_activity_flush();
 }
 
-long papi_gpu_activity_json(char *buf, size_t len)
+/* What write writes (arg its argument) as JSON into buf[len], NUL-ended: its length, or
+ * -1 when it does not fit. */
+static long json_into(char *buf, size_t len, void (*write)(struct jw *, const void *),
+                      const void *arg)
 {
-    const char *why;
-    if (!buf || len == 0 || (!gpu_activity_switch_state(&why) && !*why))
-        return 0;
     FILE *f = fmemopen(buf, len, "w");
     if (!f)
         return -1;
     struct jw w;
     jw_init(&w, f);
-    gpu_report_process(&w, NULL);
+    write(&w, arg);
     fflush(f);
     long n = ftell(f);
     int bad = ferror(f) || n < 0 || (size_t)n >= len - 1;
@@ -62,25 +55,72 @@ long papi_gpu_activity_json(char *buf, size_t len)
     return bad ? -1 : (long)strlen(buf);
 }
 
+static void write_process(struct jw *w, const void *arg)
+{
+    (void)arg;
+    gpu_report_process(w, NULL);
+}
+
+long papi_gpu_activity_json(char *buf, size_t len)
+{
+    const char *why;
+    if (!buf || len == 0 || (!gpu_activity_switch_state(&why) && !*why))
+        return 0;
+    return json_into(buf, len, write_process, NULL);
+}
+
+struct papi_gpu_span {
+    pthread_mutex_t lock; /* begin, end and the JSON: a checkpoint reads while a thread ends */
+    struct gpu_span span; /* not linked: an MPI_Pcontrol region may end on another thread */
+};
+
+papi_gpu_span_t *papi_gpu_span_new(void)
+{
+    papi_gpu_span_t *s = calloc(1, sizeof *s);
+    if (s)
+        pthread_mutex_init(&s->lock, NULL);
+    return s;
+}
+
+void papi_gpu_span_begin(papi_gpu_span_t *s)
+{
+    const char *why;
+    if (!s || !gpu_activity_switch_state(&why) || *why) /* not running (off, or stopped) */
+        return;
+    pthread_mutex_lock(&s->lock);
+    gpu_span_begin(&s->span, 0);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void papi_gpu_span_end(papi_gpu_span_t *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&s->lock);
+    gpu_span_end(&s->span);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void write_span(struct jw *w, const void *arg)
+{
+    gpu_span_write(w, NULL, arg);
+}
+
+long papi_gpu_span_json(papi_gpu_span_t *s, char *buf, size_t len)
+{
+    if (!s || !buf || len == 0)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    long n = s->span.count > 0 ? json_into(buf, len, write_span, &s->span) : 0;
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}
+
 void papi_gpu_activity_say_losses(const char *who)
 {
     const char *why;
     if (gpu_activity_switch_state(&why))
         gpu_report_say_losses(stderr, who ? who : "libpapi");
-}
-
-/* The layer's sums now into s and k (k: 0, or -1 without memory). */
-static int take(struct gpu_snapshot *s, struct gpu_kernel_counts *k)
-{
-    gpu_activity_flush();
-    const struct gpu_table *t = gpu_activity_lock();
-    int ret = -1;
-    if (t) {
-        gpu_snapshot_take(t, s);
-        ret = gpu_kernels_take(t, k);
-    }
-    gpu_activity_unlock();
-    return ret;
 }
 
 void hl_gpu_region_begin(struct hlr_region *g)
@@ -91,49 +131,25 @@ void hl_gpu_region_begin(struct hlr_region *g)
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU activity\n", g->name);
         return;
     }
-    g->gpu->open = take(&g->gpu->begin, &g->gpu->kbegin) == 0;
-    static _Atomic uint64_t next_tag;
-    if (!g->gpu->tag)
-        g->gpu->tag = atomic_fetch_add(&next_tag, 1) + 1;
-    g->gpu->pushed = gpu_activity_tag_push(g->gpu->tag);
+    if (gpu_span_begin(&g->gpu->span, 1) != 0)
+        fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
 }
 
 void hl_gpu_region_end(struct hlr_region *g)
 {
-    struct hlr_gpu *x = g->gpu;
-    if (x && x->pushed)
-        gpu_activity_tag_pop();
-    if (!x || !x->open)
-        return;
-    x->pushed = x->open = 0;
-    struct gpu_snapshot now, d;
-    struct gpu_kernel_counts k = {0, 0, NULL};
-    if (take(&now, &k) == 0 && gpu_kernels_add(&x->ktotal, &x->kbegin, &k) == 0) {
-        gpu_snapshot_diff(&x->begin, &now, &d);
-        gpu_snapshot_add(&x->total, &d);
-        x->count++;
-    } else {
+    if (g->gpu && gpu_span_end(&g->gpu->span) != 0)
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
-    }
-    gpu_kernels_free(&k);
 }
 
-/* A thread's regions that have GPU sums, under its key; with what each launched itself
- * where CUPTI links launches to regions (linked). */
-static void write_thread(struct jw *w, const struct gpu_table *t, const struct hlr_thread *th,
-                         int linked)
+/* A thread's regions that have GPU sums, under its key. */
+static void write_thread(struct jw *w, const struct hlr_thread *th)
 {
     char key[32];
     snprintf(key, sizeof key, "%d", th->key);
     jw_obj_begin(w, key);
-    for (int r = 0; r < th->nregions; r++) {
-        const struct hlr_gpu *x = th->region[r].gpu;
-        static const struct gpu_attrib_sum none; /* linked, and launched nothing */
-        const struct gpu_attrib_sum *own = t ? gpu_attrib_get(&t->attrib, x ? x->tag : 0) : NULL;
-        if (x && x->count > 0)
-            gpu_report_section(w, th->region[r].name, t, &x->total, &x->ktotal,
-                               linked ? (own ? own : &none) : NULL);
-    }
+    for (int r = 0; r < th->nregions; r++)
+        if (th->region[r].gpu)
+            gpu_span_write(w, th->region[r].name, &th->region[r].gpu->span);
     jw_obj_end(w);
 }
 
@@ -147,15 +163,11 @@ void hl_gpu_write(struct jw *w)
         return;
     gpu_activity_flush();
     gpu_report_say_losses(stderr, "region API");
-    int linked = gpu_activity_linking();
     jw_obj_begin(w, "gpu_regions");
     for (struct hlr_thread *th = g_hlr_threads; th; th = th->next) {
         pthread_mutex_lock(&th->lock); /* before table_lock, a leaf */
-        if (th->key >= 0) {
-            const struct gpu_table *t = gpu_activity_lock();
-            write_thread(w, t, th, linked);
-            gpu_activity_unlock();
-        }
+        if (th->key >= 0)
+            write_thread(w, th);
         pthread_mutex_unlock(&th->lock);
     }
     jw_obj_end(w);

@@ -1,0 +1,73 @@
+/* gpu_span.c: what the GPUs did during a span (gpu_span.h). The layer's sums count a
+ * record when CUPTI hands its buffer back, so each boundary flushes first: a kernel that
+ * finished before the end is counted in the span, one still running where it is flushed
+ * later. The GPUs are the process's: a span counts every thread's GPU work during it. */
+#include "gpu_span.h"
+
+#include <stdatomic.h>
+
+#include "gpu_activity.h"
+#include "gpu_report.h"
+
+/* The layer's sums now into s and k (k: 0, or -1 without memory). */
+static int take(struct gpu_snapshot *s, struct gpu_kernel_counts *k)
+{
+    gpu_activity_flush();
+    const struct gpu_table *t = gpu_activity_lock();
+    int ret = -1;
+    if (t) {
+        gpu_snapshot_take(t, s);
+        ret = gpu_kernels_take(t, k);
+    }
+    gpu_activity_unlock();
+    return ret;
+}
+
+int gpu_span_begin(struct gpu_span *s, int link)
+{
+    static _Atomic uint64_t next_tag;
+    s->open = take(&s->begin, &s->kbegin) == 0;
+    if (link && !s->tag) /* a span never linked has no tag, and no "launched" */
+        s->tag = atomic_fetch_add(&next_tag, 1) + 1;
+    s->pushed = link && gpu_activity_tag_push(s->tag);
+    return s->open ? 0 : -1;
+}
+
+int gpu_span_end(struct gpu_span *s)
+{
+    if (s->pushed)
+        gpu_activity_tag_pop();
+    s->pushed = 0;
+    if (!s->open)
+        return 0;
+    s->open = 0;
+    struct gpu_snapshot now, d;
+    struct gpu_kernel_counts k = {0, 0, NULL};
+    int ret = -1;
+    if (take(&now, &k) == 0 && gpu_kernels_add(&s->ktotal, &s->kbegin, &k) == 0) {
+        gpu_snapshot_diff(&s->begin, &now, &d);
+        gpu_snapshot_add(&s->total, &d);
+        s->count++;
+        ret = 0;
+    }
+    gpu_kernels_free(&k);
+    return ret;
+}
+
+void gpu_span_write(struct jw *w, const char *key, const struct gpu_span *s)
+{
+    static const struct gpu_attrib_sum none; /* linked, and launched nothing */
+    if (s->count == 0)
+        return;
+    int linked = gpu_activity_linking() && s->tag;
+    const struct gpu_table *t = gpu_activity_lock();
+    const struct gpu_attrib_sum *own = t && linked ? gpu_attrib_get(&t->attrib, s->tag) : NULL;
+    gpu_report_section(w, key, t, &s->total, &s->ktotal, linked ? (own ? own : &none) : NULL);
+    gpu_activity_unlock();
+}
+
+void gpu_span_free(struct gpu_span *s)
+{
+    gpu_kernels_free(&s->kbegin);
+    gpu_kernels_free(&s->ktotal);
+}
