@@ -234,8 +234,27 @@ static void release(void)
     cupti_unload(&lib);
 }
 
+/* A fork while the drain thread files a buffer would leave the child's copy of
+ * table_lock held for good; the child reads the table (its region reports), so the fork
+ * waits for the buffer in hand (bounded: one buffer's parse). */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&table_lock);
+}
+
+static void fork_after(void)
+{
+    pthread_mutex_unlock(&table_lock);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(fork_prepare, fork_after, fork_after);
+}
+
 enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *reason, size_t len)
 {
+    static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
     pthread_mutex_lock(&flush_lock);
     enum cupti_status s = CUPTI_LOAD_OK;
     reason[0] = '\0';
@@ -270,6 +289,7 @@ enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *re
     }
     started = 1;
     owner = getpid();
+    pthread_once(&atfork_once, register_atfork);
     if (!exit_registered)
         exit_registered = atexit(at_exit) == 0;
 out:
@@ -319,6 +339,8 @@ void gpu_activity_tag_pop(void)
 
 int gpu_activity_linking(void)
 {
+    if (getpid() != owner) /* a forked child: flush_lock may have been held at the fork */
+        return linking;
     pthread_mutex_lock(&flush_lock);
     int on = linking;
     pthread_mutex_unlock(&flush_lock);
