@@ -145,6 +145,8 @@ def main():
             fails.append("gpu_activity %s: want off, %r" % (status, reason))
         if "gpu_regions" in d:
             fails.append("gpu_regions written with the layer off")
+        if switch not in ("-", "0") and "no GPU activity: " + reason not in err:
+            fails.append("a bad PAPI_GPU_ACTIVITY not said on stderr")
     for f in fails:
         print("FAIL:", f)
     print("check_gpu_region: %s" % ("FAILED" if fails else "PASSED"))
