@@ -110,13 +110,33 @@ static int buffer_index(const uint8_t *b)
     return -1;
 }
 
+static struct gpu_tracelog *tracelog; /* under table_lock; NULL until a trace asks */
+
 static void parse_buffer(uint8_t *buffer, size_t valid)
 {
     cupti_record_head *rec = NULL;
     pthread_mutex_lock(&table_lock);
-    while (lib.cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS)
-        gpu_table_file(table, rec, clock_offset);
+    while (lib.cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
+        int row = gpu_table_file(table, rec, clock_offset);
+        if (tracelog)
+            gpu_tracelog_add(tracelog, rec, row, clock_offset);
+    }
     pthread_mutex_unlock(&table_lock);
+}
+
+int gpu_activity_trace_keep(void)
+{
+    pthread_mutex_lock(&table_lock);
+    if (!tracelog)
+        tracelog = calloc(1, sizeof *tracelog);
+    int ok = tracelog != NULL;
+    pthread_mutex_unlock(&table_lock);
+    return ok;
+}
+
+const struct gpu_tracelog *gpu_activity_tracelog(void)
+{
+    return tracelog;
 }
 
 static void *drain(void *arg)

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A region's GPU work through the region API and the GPU activity layer on the CUPTI
 double: run gpu_region (gpu_region.c says what it launches where) and check its report.
-    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR on|shutdown CUDART
+    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR on|shutdown|trace CUDART
         the layer started by itself (PAPI_GPU_ACTIVITY unset, the program loaded CUDA):
         "compute" (2 instances), "outer" (1) exact, the losses said; with shutdown the
         program calls PAPI_shutdown last: CUPTI unsubscribed, the same sums, the status
-        "stopped by PAPI_shutdown"
+        "stopped by PAPI_shutdown"; with trace (PAPI_TRACE=json) the trace's GPU tracks
+        (one per device and stream) hold each operation exact
     check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR off CUDART|- SWITCH|- REASON|-
         the layer off (PAPI_GPU_ACTIVITY=SWITCH, or unset with -): gpu_activity says
         REASON (-: no gpu_activity at all), no gpu_regions
@@ -13,6 +14,8 @@ Every report is checked against region.schema.json (report_check)."""
 import glob
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,6 +87,35 @@ def check_section(name, got, want):
     return ["%s: %s" % (name, f) for f in fails]
 
 
+# The GPU tracks of the trace (PAPI_TRACE=json): per device and stream its operations in
+# time order, (name, ns); an operation starting before the previous one on its stream
+# ends is cut there (a.txt's second kernel, b.txt's kernel after its copy).
+A_TRACK7 = [("square(float*, int)", 1000), ("square(float*, int)", 1000), ("memcpy HtoD", 500),
+            ("square(float*, int)", 200), ("memcpy DtoH", 100)]
+TRACKS = {"GPU 0 stream 7": A_TRACK7 * 2,
+          "GPU 1 stream 2": [("plain_kernel", 300)] * 2,
+          "GPU 0 stream 3": [("memcpy HtoD", 10), ("other_kernel", 4990), ("late_kernel", 700)]}
+
+
+def gpu_tracks(out):
+    """{track name: [(name, ns)]} of the trace's GPU tracks."""
+    (path,) = glob.glob(os.path.join(out, "papi_hl_trace", "trace_rank_*.json"))
+    ev = json.load(open(path))
+    ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+    names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
+    tracks, open_ = {}, {}
+    for e in ev:
+        name = names.get(e.get("tid"), "")
+        if not name.startswith("GPU ") or e.get("ph") not in ("B", "E"):
+            continue
+        if e["ph"] == "B":
+            open_[e["tid"]] = e
+        else:
+            b = open_.pop(e["tid"])
+            tracks.setdefault(name, []).append((b["name"], round((e["ts"] - b["ts"]) * 1000)))
+    return tracks
+
+
 def run(prog, double, records, cudart, switch, *more):
     out = tempfile.mkdtemp(prefix="gpu_region_")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
@@ -91,6 +123,9 @@ def run(prog, double, records, cudart, switch, *more):
                PAPI_EVENTS="perf::TASK-CLOCK")
     if switch != "-":
         env["PAPI_GPU_ACTIVITY"] = switch
+    if "trace" in more or "trace_otf2" in more:
+        env["PAPI_TRACE"] = "otf2" if "trace_otf2" in more else "json"
+        more = tuple(m for m in more if not m.startswith("trace"))
     p = subprocess.run([prog, cudart, records, *more], env=env, capture_output=True, text=True,
                        timeout=60)
     sys.stdout.write(p.stdout)
@@ -100,21 +135,41 @@ def run(prog, double, records, cudart, switch, *more):
     if p.returncode != 0 or len(files) != 1:
         print("FAIL: gpu_region exited with %d, %d reports" % (p.returncode, len(files)))
         sys.exit(1)
+    run.out = out
     return json.load(open(files[0])), p.stderr
 
 
 def main():
     prog, double, records, mode = sys.argv[1:5]
     fails = []
-    if mode in ("on", "shutdown"):
-        more = ("shutdown",) if mode == "shutdown" else ()
+    if mode == "trace_otf2" and not shutil.which("otf2-print"):
+        print("SKIPPED: no otf2-print (otf2-tools) to read the OTF2 trace")
+        return 77
+    if mode in ("on", "shutdown", "trace", "trace_otf2"):
+        more = (mode,) if mode != "on" else ()
         d, err = run(prog, double, records, sys.argv[5], "-", *more)
         status = d["gpu_activity"]
         print("gpu_activity:", status)
-        reason = "stopped by PAPI_shutdown: later GPU work is not recorded" if more else ""
+        reason = "stopped by PAPI_shutdown: later GPU work is not recorded" if mode == "shutdown" else ""
         if not status["on"] or status["reason"] != reason or status["dropped"] != 5:
             fails.append("gpu_activity %s: want on, %r, 5 dropped" % (status, reason))
-        if more and "after PAPI_shutdown: 0 subscribed, 0 kinds enabled" not in run.stdout:
+        if mode == "trace_otf2":
+            (anchor,) = glob.glob(os.path.join(run.out, "papi_hl_trace", "*", "traces.otf2"))
+            defs = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True,
+                                  timeout=60).stdout
+            locs = {m.group(1): int(m.group(2)) for m in re.finditer(
+                r'Name: "rank 0 (GPU [^"]*)" <\d+>, Type: ACCELERATOR_STREAM, # Events: (\d+)',
+                defs)}
+            want = {name: 2 * len(ops) for name, ops in TRACKS.items()}
+            print("OTF2 GPU locations:", locs)
+            if locs != want:
+                fails.append("OTF2 GPU locations %s, want %s" % (locs, want))
+        if mode == "trace":
+            tracks = gpu_tracks(run.out)
+            print("GPU tracks:", tracks)
+            if tracks != TRACKS:
+                fails.append("GPU tracks %s, want %s" % (tracks, TRACKS))
+        if mode == "shutdown" and "after PAPI_shutdown: 0 subscribed, 0 kinds enabled" not in run.stdout:
             fails.append("CUPTI still subscribed or recording after PAPI_shutdown")
         # every record filed: a twice, b, c (9 + 9 + 2 + 1 records: drops are no records)
         if status["records"] != 7 + 7 + 2 + 1:

@@ -1,6 +1,7 @@
 /* hl_gpu.c: a region's GPU activity (hl_gpu.h): a span of the layer's (gpu_span.h) per
  * region name and thread, its launches linked to it; and libpapi's exported calls for its
  * MPI wrapper and tools (papi_gpu_activity.h). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "gpu_report.h"
 #include "gpu_span.h"
 #include "hl_gpu.h"
+#include "hl_trace.h"
 
 struct hlr_gpu {
     struct gpu_span span; /* linked: a region's begin and end run on its thread */
@@ -127,6 +129,9 @@ void hl_gpu_region_begin(struct hlr_region *g)
 {
     if (!papi_gpu_activity_start("region API"))
         return;
+    static _Atomic int keep_asked; /* PAPI_TRACE: the GPU tracks too */
+    if (hl_trace_on() && !atomic_exchange(&keep_asked, 1) && !gpu_activity_trace_keep())
+        fprintf(stderr, "PAPI: PAPI_TRACE: no memory for the GPU tracks\n");
     if (!g->gpu && !(g->gpu = calloc(1, sizeof *g->gpu))) {
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU activity\n", g->name);
         return;
