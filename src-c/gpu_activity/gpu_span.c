@@ -54,6 +54,13 @@ int gpu_span_end(struct gpu_span *s)
     return ret;
 }
 
+void gpu_span_cancel(struct gpu_span *s)
+{
+    if (s->pushed)
+        gpu_activity_tag_pop();
+    s->pushed = s->open = 0;
+}
+
 void gpu_span_write(struct jw *w, const char *key, const struct gpu_span *s)
 {
     static const struct gpu_attrib_sum none; /* linked, and launched nothing */

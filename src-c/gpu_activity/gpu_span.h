@@ -25,6 +25,8 @@ struct gpu_span {
 __attribute__((visibility("hidden"))) int gpu_span_begin(struct gpu_span *s, int link);
 /* The end: 0, or -1 without memory (said by the caller). Nothing for a span not begun. */
 __attribute__((visibility("hidden"))) int gpu_span_end(struct gpu_span *s);
+/* A begun instance given up (its region's begin failed): the tag popped, nothing added. */
+__attribute__((visibility("hidden"))) void gpu_span_cancel(struct gpu_span *s);
 /* key: the span's section ($defs/section), with "launched" when CUPTI linked launches;
  * nothing before a completed instance. Locks the layer's table. */
 __attribute__((visibility("hidden"))) void gpu_span_write(struct jw *w, const char *key,

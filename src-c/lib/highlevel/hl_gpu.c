@@ -146,6 +146,12 @@ void hl_gpu_region_end(struct hlr_region *g)
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
 }
 
+void hl_gpu_region_cancel(struct hlr_region *g)
+{
+    if (g->gpu)
+        gpu_span_cancel(&g->gpu->span);
+}
+
 /* A thread's regions that have GPU sums, under its key. */
 static void write_thread(struct jw *w, const struct hlr_thread *th)
 {
