@@ -19,7 +19,8 @@
 enum { UNDECIDED, WAITING, ON, OFF, STOPPED };
 static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int state = UNDECIDED; /* read unlocked once decided: every region begin */
-static unsigned long long loads_seen; /* dlpi_adds when CUDA was last looked for */
+/* dlpi_adds when CUDA was last looked for: written under switch_lock, read without it */
+static _Atomic unsigned long long loads_seen;
 static char reason_line[800];
 
 struct cuda_find {
@@ -73,6 +74,8 @@ int gpu_activity_switch_start(const char *who)
     int now = atomic_load_explicit(&state, memory_order_acquire);
     if (now == ON || now == OFF || now == STOPPED)
         return now == ON;
+    if (now == WAITING && !loads_changed())
+        return 0; /* nothing loaded since the last look: every begin of a CPU-only program */
     pthread_mutex_lock(&switch_lock);
     if (state == UNDECIDED) {
         const char *v = env_get("PAPI_GPU_ACTIVITY");
@@ -87,8 +90,8 @@ int gpu_activity_switch_start(const char *who)
                      "PAPI_GPU_ACTIVITY=%.64s: expected 0, 1 or auto", v);
             fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason_line);
         } else {
+            loads_seen = ~0ull; /* before WAITING: an unlocked reader then looks */
             state = WAITING;
-            loads_seen = ~0ull;
         }
     }
     if (state == WAITING && loads_changed() && cuda_loaded())

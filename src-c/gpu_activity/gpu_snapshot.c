@@ -112,18 +112,18 @@ int gpu_kernels_take(const struct gpu_table *t, struct gpu_kernel_counts *k)
     return 0;
 }
 
-int gpu_kernels_add(struct gpu_kernel_counts *total, const struct gpu_kernel_counts *begin,
-                    const struct gpu_kernel_counts *end)
+int gpu_kernels_add_since(struct gpu_kernel_counts *total, const struct gpu_kernel_counts *begin,
+                          const struct gpu_table *t)
 {
-    if (grow(total, end->n) != 0)
+    if (grow(total, t->nkernels) != 0)
         return -1;
-    for (int i = 0; i < end->n; i++) {
+    for (int i = 0; i < t->nkernels; i++) {
         const struct gpu_kernel_count *b = i < begin->n ? &begin->row[i] : NULL;
-        total->row[i].launches += end->row[i].launches - (b ? b->launches : 0);
-        total->row[i].ns += end->row[i].ns - (b ? b->ns : 0);
+        total->row[i].launches += t->kernels[i].launches - (b ? b->launches : 0);
+        total->row[i].ns += t->kernels[i].total_ns - (b ? b->ns : 0);
     }
-    if (end->n > total->n)
-        total->n = end->n;
+    if (t->nkernels > total->n)
+        total->n = t->nkernels;
     return 0;
 }
 

@@ -52,11 +52,12 @@ __attribute__((visibility("hidden"))) void gpu_snapshot_diff(const struct gpu_sn
  * then left as it was). */
 __attribute__((visibility("hidden"))) int gpu_kernels_take(const struct gpu_table *t,
                                                            struct gpu_kernel_counts *k);
-/* total += end - begin, row by row (a row only in end counts from 0): 0, or -1 without
+/* total += the table's rows now - begin, row by row (a row not in begin counts from 0),
+ * read straight from the table (a region's end: no copy of the rows): 0, or -1 without
  * memory for total's new rows (total unchanged). */
-__attribute__((visibility("hidden"))) int gpu_kernels_add(struct gpu_kernel_counts *total,
-                                                          const struct gpu_kernel_counts *begin,
-                                                          const struct gpu_kernel_counts *end);
+__attribute__((visibility("hidden"))) int gpu_kernels_add_since(
+    struct gpu_kernel_counts *total, const struct gpu_kernel_counts *begin,
+    const struct gpu_table *t);
 __attribute__((visibility("hidden"))) void gpu_kernels_free(struct gpu_kernel_counts *k);
 /* The device's busy time inside [begin, end) (the union of its kernels, clipped). Sets
  * *exact to 0 where part of the window lies before the intervals folded away

@@ -9,30 +9,22 @@
 #include "gpu_activity.h"
 #include "gpu_report.h"
 
-/* The layer's sums now into s and k (k: 0, or -1 without memory). */
-static int take(struct gpu_snapshot *s, struct gpu_kernel_counts *k)
-{
-    gpu_activity_flush();
-    const struct gpu_table *t = gpu_activity_lock();
-    int ret = -1;
-    if (t) {
-        gpu_snapshot_take(t, s);
-        ret = gpu_kernels_take(t, k);
-    }
-    gpu_activity_unlock();
-    return ret;
-}
-
 int gpu_span_begin(struct gpu_span *s, int link)
 {
     static _Atomic uint64_t next_tag;
-    s->open = take(&s->begin, &s->kbegin) == 0;
+    gpu_activity_flush();
+    const struct gpu_table *t = gpu_activity_lock();
+    s->open = t && gpu_kernels_take(t, &s->kbegin) == 0;
+    if (s->open)
+        gpu_snapshot_take(t, &s->begin);
+    gpu_activity_unlock();
     if (link && !s->tag) /* a span never linked has no tag, and no "launched" */
         s->tag = atomic_fetch_add(&next_tag, 1) + 1;
     s->pushed = link && gpu_activity_tag_push(s->tag);
     return s->open ? 0 : -1;
 }
 
+/* The rows' differences are added from the table itself: no copy of them per end. */
 int gpu_span_end(struct gpu_span *s)
 {
     if (s->pushed)
@@ -42,16 +34,18 @@ int gpu_span_end(struct gpu_span *s)
         return 0;
     s->open = 0;
     struct gpu_snapshot now, d;
-    struct gpu_kernel_counts k = {0, 0, NULL};
-    int ret = -1;
-    if (take(&now, &k) == 0 && gpu_kernels_add(&s->ktotal, &s->kbegin, &k) == 0) {
-        gpu_snapshot_diff(&s->begin, &now, &d);
-        gpu_snapshot_add(&s->total, &d);
-        s->count++;
-        ret = 0;
-    }
-    gpu_kernels_free(&k);
-    return ret;
+    gpu_activity_flush();
+    const struct gpu_table *t = gpu_activity_lock();
+    int ok = t && gpu_kernels_add_since(&s->ktotal, &s->kbegin, t) == 0;
+    if (ok)
+        gpu_snapshot_take(t, &now);
+    gpu_activity_unlock();
+    if (!ok)
+        return -1;
+    gpu_snapshot_diff(&s->begin, &now, &d);
+    gpu_snapshot_add(&s->total, &d);
+    s->count++;
+    return 0;
 }
 
 void gpu_span_cancel(struct gpu_span *s)

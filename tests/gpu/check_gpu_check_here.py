@@ -51,8 +51,9 @@ def main():
               "MISSING: papi-compat's libpapi" in p.stderr, "no papi-compat: each piece named")
         cuda, _ = run_gpu_check.find_cuda()
         papi, missing = run_gpu_check.find_papi(prefix)
-        if not cuda["nvcc"] or missing:
-            print("SKIPPED: no nvcc here (or %s): gpu_check.cu not built" % missing)
+        check(not missing, "the install under test has every piece: %s" % missing)
+        if not cuda["nvcc"]:
+            print("SKIPPED: no nvcc here (no CUDA toolkit): gpu_check.cu not built")
             return 77 if not FAILS else 1
         libdir = os.path.dirname(papi["libpapi"])
         b = subprocess.run([cuda["nvcc"], "-O2", "-arch=sm_90", "-I" + os.path.dirname(

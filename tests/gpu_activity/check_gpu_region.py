@@ -21,7 +21,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import checks  # noqa: E402
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
@@ -57,34 +59,32 @@ def add(x, y):
 
 
 def check_section(name, got, want):
-    """The failures of one region's section against want."""
-    fails = []
+    """One region's section against want (checks.py's tally); "NAME: exact" when it is."""
+    before = len(checks.fails)
     devices = {d["device"]: d["busy_ns"] for d in got["devices"]}
-    if devices != want["devices"]:
-        fails.append("busy per device %s, want %s" % (devices, want["devices"]))
-    if got["busy_ns"] != sum(want["devices"].values()):
-        fails.append("busy_ns %d, want %d" % (got["busy_ns"], sum(want["devices"].values())))
+    check(devices == want["devices"],
+          "%s: busy per device %s, want %s" % (name, devices, want["devices"]))
+    busy = sum(want["devices"].values())
+    check(got["busy_ns"] == busy, "%s: busy_ns %d, want %d" % (name, got["busy_ns"], busy))
     kernels = {(k["name"], k["device"], k["stream"]): (k["launches"], k["total_ns"])
                for k in got["kernels"]}
-    if kernels != want["kernels"]:
-        fails.append("kernels %s, want %s" % (kernels, want["kernels"]))
+    check(kernels == want["kernels"], "%s: kernels %s, want %s" % (name, kernels, want["kernels"]))
     for k in got["kernels"]:
-        if k["mean_ns"] != k["total_ns"] // k["launches"]:
-            fails.append("%s: mean_ns %d" % (k["name"], k["mean_ns"]))
+        check(k["mean_ns"] == k["total_ns"] // k["launches"],
+              "%s: %s: mean_ns %d" % (name, k["name"], k["mean_ns"]))
     launches = sum(v[0] for v in want["kernels"].values())
     ns = sum(v[1] for v in want["kernels"].values())
-    if (got["kernel_launches"], got["kernel_ns"]) != (launches, ns):
-        fails.append("kernel_launches/ns %d/%d, want %d/%d"
-                     % (got["kernel_launches"], got["kernel_ns"], launches, ns))
+    check((got["kernel_launches"], got["kernel_ns"]) == (launches, ns),
+          "%s: kernel_launches/ns %d/%d, want %d/%d"
+          % (name, got["kernel_launches"], got["kernel_ns"], launches, ns))
     copies = {k: (v["count"], v["bytes"], v["ns"]) for k, v in got["copies"].items()}
-    if copies != want["copies"]:
-        fails.append("copies %s, want %s" % (copies, want["copies"]))
-    if (got["sync"]["count"], got["sync"]["ns"]) != want["sync"]:
-        fails.append("sync %s, want %s" % (got["sync"], want["sync"]))
-    if got["dropped"] != want["dropped"]:
-        fails.append("dropped %d, want %d" % (got["dropped"], want["dropped"]))
-    print("%s: %s" % (name, "exact" if not fails else "; ".join(fails)))
-    return ["%s: %s" % (name, f) for f in fails]
+    check(copies == want["copies"], "%s: copies %s, want %s" % (name, copies, want["copies"]))
+    check((got["sync"]["count"], got["sync"]["ns"]) == want["sync"],
+          "%s: sync %s, want %s" % (name, got["sync"], want["sync"]))
+    check(got["dropped"] == want["dropped"],
+          "%s: dropped %d, want %d" % (name, got["dropped"], want["dropped"]))
+    if len(checks.fails) == before:
+        print("%s: exact" % name)
 
 
 # The GPU tracks of the trace (PAPI_TRACE=json): per device and stream its operations in
@@ -120,25 +120,20 @@ def gpu_tracks(out):
 
 def check_sums(d, status, err):
     """The on modes' sums: records, links, launched, drops, both regions' sections."""
-    fails = []
     # every record filed: a twice, b, c (9 + 9 + 2 + 1 records: drops are no records)
-    if status["records"] != 7 + 7 + 2 + 1:
-        fails.append("records %d, want 17" % status["records"])
-    if not status["launch_links"] or status["unlinked_launches"] != 1:
-        fails.append("launch links %s: want on, 1 unlinked launch (c.txt's)" % status)
+    check(status["records"] == 7 + 7 + 2 + 1, "records %d, want 17" % status["records"])
+    check(status["launch_links"] and status["unlinked_launches"] == 1,
+          "launch links %s: want on, 1 unlinked launch (c.txt's)" % status)
     for name, want in LAUNCHED.items():
         got = d["gpu_regions"]["0"][name].get("launched")
         print("%s launched: %s" % (name, got))
-        if got != want:
-            fails.append("%s launched %s, want %s" % (name, got, want))
-    if "CUPTI dropped 5 records" not in err:
-        fails.append("the drops not said on stderr")
+        check(got == want, "%s launched %s, want %s" % (name, got, want))
+    check("CUPTI dropped 5 records" in err, "the drops not said on stderr")
     regions = d["gpu_regions"]["0"]
-    fails += check_section("compute", regions["compute"], add(A, A))
-    fails += check_section("outer", regions["outer"], add(A, B))
-    if set(regions) != {"compute", "outer"}:
-        fails.append("regions %s, want compute and outer" % sorted(regions))
-    return fails
+    check_section("compute", regions["compute"], add(A, A))
+    check_section("outer", regions["outer"], add(A, B))
+    check(set(regions) == {"compute", "outer"},
+          "regions %s, want compute and outer" % sorted(regions))
 
 
 def run(prog, double, records, cudart, switch, *more):
@@ -166,7 +161,6 @@ def run(prog, double, records, cudart, switch, *more):
 
 def main():
     prog, double, records, mode = sys.argv[1:5]
-    fails = []
     if mode == "trace_otf2" and not shutil.which("otf2-print"):
         print("SKIPPED: no otf2-print (otf2-tools) to read the OTF2 trace")
         return 77
@@ -178,8 +172,8 @@ def main():
         status = d["gpu_activity"]
         print("gpu_activity:", status)
         reason = "stopped by PAPI_shutdown: later GPU work is not recorded" if mode == "shutdown" else ""
-        if not status["on"] or status["reason"] != reason or status["dropped"] != 5:
-            fails.append("gpu_activity %s: want on, %r, 5 dropped" % (status, reason))
+        check(status["on"] and status["reason"] == reason and status["dropped"] == 5,
+              "gpu_activity %s: want on, %r, 5 dropped" % (status, reason))
         if mode == "trace_otf2":
             (anchor,) = glob.glob(os.path.join(run.out, "papi_hl_trace", "*", "traces.otf2"))
             defs = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True,
@@ -189,35 +183,30 @@ def main():
                 defs)}
             want = {name: 2 * len(ops) for name, ops in TRACKS_FIRST.items()}
             print("OTF2 GPU locations:", locs)
-            if locs != want:
-                fails.append("OTF2 GPU locations %s, want %s" % (locs, want))
+            check(locs == want, "OTF2 GPU locations %s, want %s" % (locs, want))
         if mode == "trace":
             tracks = gpu_tracks(run.out)
             print("GPU tracks:", tracks)
-            if tracks != TRACKS_FIRST:
-                fails.append("GPU tracks %s, want %s" % (tracks, TRACKS_FIRST))
-        if mode == "shutdown" and "after PAPI_shutdown: 0 subscribed, 0 kinds enabled" not in run.stdout:
-            fails.append("CUPTI still subscribed or recording after PAPI_shutdown")
+            check(tracks == TRACKS_FIRST, "GPU tracks %s, want %s" % (tracks, TRACKS_FIRST))
+        if mode == "shutdown":
+            check("after PAPI_shutdown: 0 subscribed, 0 kinds enabled" in run.stdout,
+                  "CUPTI still subscribed or recording after PAPI_shutdown")
         if not mode.startswith("trace"):  # there d.txt changed the sums: the tracks count
-            fails += check_sums(d, status, err)
+            check_sums(d, status, err)
     else:
         cudart, switch, reason = sys.argv[5:8]
         d, err = run(prog, double, records, cudart, switch)
         status = d.get("gpu_activity")
         print("gpu_activity:", status)
         if reason == "-":  # a program that uses no GPU: its file says nothing of GPUs
-            if status is not None:
-                fails.append("gpu_activity %s: want none" % status)
-        elif not status or status["on"] or status["reason"] != reason:
-            fails.append("gpu_activity %s: want off, %r" % (status, reason))
-        if "gpu_regions" in d:
-            fails.append("gpu_regions written with the layer off")
-        if switch not in ("-", "0") and "no GPU activity: " + reason not in err:
-            fails.append("a bad PAPI_GPU_ACTIVITY not said on stderr")
-    for f in fails:
-        print("FAIL:", f)
-    print("check_gpu_region: %s" % ("FAILED" if fails else "PASSED"))
-    return 1 if fails else 0
+            check(status is None, "gpu_activity %s: want none" % status)
+        else:
+            check(status and not status["on"] and status["reason"] == reason,
+                  "gpu_activity %s: want off, %r" % (status, reason))
+        check("gpu_regions" not in d, "gpu_regions written with the layer off")
+        if switch not in ("-", "0"):
+            check("no GPU activity: " + reason in err, "a bad PAPI_GPU_ACTIVITY not said on stderr")
+    return verdict("check_gpu_region")
 
 
 if __name__ == "__main__":

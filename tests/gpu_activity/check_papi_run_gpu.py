@@ -16,6 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
 
 report_check.guard()
 
@@ -33,38 +34,30 @@ def run(papi_run, plain, double, records, *opts):
 
 def main():
     papi_run, plain, double, records = sys.argv[1:5]
-    fails = []
     p, files = run(papi_run, plain, double, records, "--gpu")
     if p.returncode != 0 or len(files) != 1 or "launched" not in p.stdout:
         print("FAIL: papi_run --gpu exited %d, %d GPU files" % (p.returncode, len(files)))
         return 1
     d = json.load(open(files[0]))
     print(os.path.basename(files[0]), json.dumps(d["gpu"]["activity"]))
-    if d["tool"] != "papi_run" or d["kind"] != "gpu_activity" or \
-            not files[0].endswith("_%d.json" % d["pid"]):
-        fails.append("head %s" % {k: d[k] for k in ("tool", "kind", "run_id", "pid")})
+    check(d["tool"] == "papi_run" and d["kind"] == "gpu_activity" and
+          files[0].endswith("_%d.json" % d["pid"]),
+          "head %s" % {k: d[k] for k in ("tool", "kind", "run_id", "pid")})
     act, tot = d["gpu"]["activity"], d["gpu"]["total"]
-    if not act["on"] or act["records"] != 14 or act["dropped"] != 0:
-        fails.append("activity %s: want on, 14 records" % act)
+    check(act["on"] and act["records"] == 14 and act["dropped"] == 0,
+          "activity %s: want on, 14 records" % act)
     devices = {x["device"]: x["busy_ns"] for x in tot["devices"]}
-    if devices != {0: 4400, 1: 600}:
-        fails.append("busy per device %s" % devices)
+    check(devices == {0: 4400, 1: 600}, "busy per device %s" % devices)
     kernels = {x["name"]: (x["launches"], x["total_ns"]) for x in tot["kernels"]}
-    if kernels != {"square(float*, int)": (6, 5400), "plain_kernel": (2, 600)}:
-        fails.append("kernels %s" % kernels)
+    check(kernels == {"square(float*, int)": (6, 5400), "plain_kernel": (2, 600)},
+          "kernels %s" % kernels)
     copies = {k: (v["count"], v["bytes"], v["ns"]) for k, v in tot["copies"].items()}
-    if copies != {"HtoD": (2, 8192, 1000), "DtoH": (2, 2000, 200)}:
-        fails.append("copies %s" % copies)
-    if tot["sync"] != {"count": 2, "ns": 1400}:
-        fails.append("sync %s" % tot["sync"])
+    check(copies == {"HtoD": (2, 8192, 1000), "DtoH": (2, 2000, 200)}, "copies %s" % copies)
+    check(tot["sync"] == {"count": 2, "ns": 1400}, "sync %s" % tot["sync"])
     p, files = run(papi_run, plain, double, records)
-    if p.returncode != 0 or files or "nobody records" not in p.stdout:
-        fails.append("without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files),
-                                                                  p.stdout))
-    for f in fails:
-        print("FAIL:", f)
-    print("check_papi_run_gpu: %s" % ("FAILED" if fails else "PASSED"))
-    return 1 if fails else 0
+    check(p.returncode == 0 and not files and "nobody records" in p.stdout,
+          "without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files), p.stdout))
+    return verdict("check_papi_run_gpu")
 
 
 if __name__ == "__main__":

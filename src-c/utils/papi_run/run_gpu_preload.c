@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "json_writer.h"
 #include "output_file.h"
 #include "papi_gpu_activity.h"
+#include "run_identity.h"
 
 #define MAX_JSON (64u << 20) /* 1024 kernel rows are ~300 KiB: a bound, never reached */
 
@@ -47,19 +49,29 @@ static void file_name(int dirfd, const char *id, char *out, size_t len)
         snprintf(out, len, "gpu_activity_%s_%ld_exec%d.json", id, (long)getpid(), n);
 }
 
-/* The file's text to fd: 0, or -1 on a write error. */
+/* The file's text to fd, written with the project's JSON writer around the layer's own
+ * (papi_gpu_activity_json): 0, or -1 on a write error. */
 static int write_text(int fd, const char *id, const char *json)
 {
-    char head[512];
-    snprintf(head, sizeof head,
-             "{\"tool\": \"papi_run\", \"kind\": \"gpu_activity\", \"run_id\": \"%s\", "
-             "\"pid\": %ld, \"gpu\": ",
-             id, (long)getpid());
-    return output_file_write(fd, head, strlen(head)) != 0 ||
-                   output_file_write(fd, json, strlen(json)) != 0 ||
-                   output_file_write(fd, "}\n", 2) != 0
-               ? -1
-               : 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return -1;
+    struct jw w;
+    jw_init(&w, f);
+    jw_obj_begin(&w, NULL);
+    jw_str(&w, "tool", "papi_run");
+    jw_str(&w, "kind", "gpu_activity");
+    jw_str(&w, "run_id", id);
+    jw_int(&w, "pid", (long long)getpid());
+    jw_raw(&w, "gpu", json);
+    jw_obj_end(&w);
+    int bad = jw_finish(&w) != 0;
+    bad |= fclose(f) != 0;
+    bad = bad || output_file_write(fd, text, len) != 0;
+    free(text);
+    return bad ? -1 : 0;
 }
 
 static void write_file(void)
@@ -69,9 +81,7 @@ static void write_file(void)
     if (getpid() != started_by || !dir || !*dir)
         return;
     /* papi_run's ids are letters, digits, '.', '_' and '-': anything else is no id of its */
-    if (!id || !*id || strlen(id) > 64 ||
-        strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-            strlen(id))
+    if (!id || !*id || strlen(id) > 64 || strspn(id, RUN_ID_CHARS) != strlen(id))
         id = "run";
     papi_gpu_activity_flush();
     papi_gpu_activity_say_losses("papi_run --gpu");
