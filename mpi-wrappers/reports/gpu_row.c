@@ -70,3 +70,13 @@ void pmpi_gpu_region_json(struct tbuf *t, const struct pmpi_region *r)
         tb_raw(t, ", \"gpu_note\": \"the region's GPU activity did not fit the row's buffer\"");
     }
 }
+
+int pmpi_gpu_pop_times(const struct pmpi_region *r, double t[3])
+{
+    struct papi_gpu_pop_times p;
+    int on = r ? papi_gpu_span_pop_times(r->gpu, &p) : papi_gpu_activity_pop_times(&p);
+    t[0] = (double)p.useful_ns * 1e-9;
+    t[1] = (double)p.comm_ns * 1e-9;
+    t[2] = (double)p.runtime_ns * 1e-9;
+    return on;
+}

@@ -20,6 +20,11 @@ void pmpi_gpu_row_json(struct tbuf *t);
 void pmpi_gpu_region_begin(struct pmpi_region *r);
 void pmpi_gpu_region_end(struct pmpi_region *r);
 void pmpi_gpu_region_json(struct tbuf *t, const struct pmpi_region *r);
+/* What the host/device POP factors are formed from (pop_factors.h), in seconds: the
+ * rank's since MPI_Init (r NULL; CUPTI flushed first) or its MPI_Pcontrol region r's
+ * instances: t[0] the GPUs' useful time, t[1] their copies and memsets, t[2] the host's
+ * wait in synchronisation. 1, or 0 (t zeroed) where the layer never recorded. */
+int pmpi_gpu_pop_times(const struct pmpi_region *r, double t[3]);
 /* At MPI_Finalize: the records CUPTI dropped said in one line, if any. */
 void pmpi_gpu_say_losses(void);
 

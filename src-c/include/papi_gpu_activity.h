@@ -38,6 +38,17 @@ papi_gpu_span_t *papi_gpu_span_new(void);
 void papi_gpu_span_begin(papi_gpu_span_t *span);
 void papi_gpu_span_end(papi_gpu_span_t *span);
 long papi_gpu_span_json(papi_gpu_span_t *span, char *buf, size_t len);
+/* What the host/device POP factors of a rank or region are formed from, in ns
+ * (src-c/common/pop_factors.h): the GPUs' useful time (their kernels' busy time), their
+ * communication (copies and memsets) and the host's wait in synchronisation. times: the
+ * process's since the start (CUPTI flushed first); span_times: the span's instances
+ * summed. Each returns 1 with *t filled, or 0 where the layer never recorded (nothing
+ * to form them from: *t zeroed). */
+struct papi_gpu_pop_times {
+    unsigned long long useful_ns, comm_ns, runtime_ns;
+};
+int papi_gpu_activity_pop_times(struct papi_gpu_pop_times *t);
+int papi_gpu_span_pop_times(papi_gpu_span_t *span, struct papi_gpu_pop_times *t);
 /* One line on stderr, by who, when CUPTI dropped records, a buffer was refused or kernels
  * had no row (the files say the same); nothing when none was lost. */
 void papi_gpu_activity_say_losses(const char *who);

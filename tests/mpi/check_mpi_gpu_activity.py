@@ -7,7 +7,14 @@ the wrapper flushed CUPTI there: per device busy 2200 and 300 ns, 3 + 1 kernels,
 host to device, 1000 B back, 700 ns of synchronisation, each times r + 1. With
 --checkpoint the ranks end without MPI_Finalize after two checkpoints: each rank's
 checkpoint row holds the same. The MPI_Pcontrol region "kern" around the last launch
-holds exactly one launch's work in both. Every file follows its schema."""
+holds exactly one launch's work in both. The host/device POP factors (pop_factors.h) of
+the run and of "kern" beside the MPI ones: over the 2 ranks' devices (useful 2500 and
+5000 ns, active 3100 and 6200 ns) load balance 0.75 and communication efficiency
+5000 / 6200 exact, orchestration, parallel and offload efficiency as the report's own
+times give them. With --half RECORDS (region/half.txt) the ranks run only MPI_Pcontrol
+region "half": 1 s, 500 ms of it waiting in a synchronisation, no GPU work: its
+device offload efficiency 0.5 (to 1e-2: the region's wall is measured, a loaded machine's
+late wake-ups in it), the device factors null. Every file follows its schema."""
 import glob
 import json
 import os
@@ -17,10 +24,68 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from papi_report.load import schema_check  # noqa: E402
+from papi_report.tables import waits  # noqa: E402
 from mpi_check import check, launch_args, rank_env, run_cmd, verdict, wait_ranks_gone  # noqa: E402
 
 args = launch_args(more=("--records", "--cupti"),
-                   options={"--checkpoint": {"action": "store_true"}})
+                   options={"--checkpoint": {"action": "store_true"}, "--half": {}})
+
+
+def close(a, b, tol=2e-6):
+    return a is not None and b is not None and abs(a - b) <= tol
+
+
+def check_device(where, pop, per_rank, runtime_s, want):
+    """pop's device member: want's figures exact, the rest as the report's times give them
+    (per_rank: each rank's wall_s and mpi_s over the same set)."""
+    dev = pop.get("device")
+    if not check(dev is not None, "%s: pop has a device member (%s)" % (where, pop)):
+        return
+    print("%s: device POP %s" % (where, dev))
+    for key, value in want.items():
+        ok = dev.get(key) == value if not isinstance(value, float) else close(dev.get(key), value)
+        check(ok, "%s: device %s %s, want %s" % (where, key, dev.get(key), value))
+    host = sum(r["wall_s"] - r["mpi_s"] for r in per_rank)
+    check(close(dev["runtime_s"], runtime_s, 1e-9),
+          "%s: runtime_s %s, want %s" % (where, dev["runtime_s"], runtime_s))
+    check(close(dev["offload_efficiency"], (host - runtime_s) / host),
+          "%s: offload %s, want (%.9f - %.9f) / %.9f"
+          % (where, dev["offload_efficiency"], host, runtime_s, host))
+    if dev["gpus"]:
+        T = pop["runtime_s"]
+        check(close(dev["orchestration_efficiency"], dev["active_max_s"] / T),
+              "%s: orchestration %s, want %.9f / %.9f" % (where, dev["orchestration_efficiency"],
+                                                          dev["active_max_s"], T))
+        check(close(dev["parallel_efficiency"], dev["useful_sum_s"] / (dev["gpus"] * T)),
+              "%s: device parallel %s" % (where, dev["parallel_efficiency"]))
+
+
+def check_pops(rep):
+    ws = rep["wait_states"]
+    exact = {"gpus": 2, "load_balance": 0.75, "communication_efficiency": round(5000 / 6200, 6),
+             "useful_max_s": 5e-6, "active_max_s": 6.2e-6}
+    check_device("run", ws["pop"], ws["ranks"], 2.1e-6, dict(exact, useful_sum_s=7.5e-6))
+    kern = {g["name"]: g for g in ws["regions"]}.get("kern", {})
+    check_device("region kern", kern.get("pop", {}), kern.get("per_rank", []), 1.4e-6,
+                 dict(exact, load_balance=1.0, useful_sum_s=5e-6, useful_max_s=2.5e-6,
+                      active_max_s=3.1e-6))
+    # papi_report's mpi_pop table: the device factors beside the MPI ones
+    rows = {r["scope"]: r for r in waits.mpi_pop(rep).to_dict("records")}
+    got = {s: (r["device_load_balance"], r["device_communication_efficiency"])
+           for s, r in rows.items()}
+    check(got == {"run": (0.75, 0.806452), "region kern": (1.0, 0.806452)},
+          "papi_report's mpi_pop: device load balance and communication %s" % got)
+
+
+def check_half(rep):
+    ws = rep["wait_states"]
+    half = {g["name"]: g for g in ws["regions"]}.get("half", {})
+    nulls = {k: None for k in ("parallel_efficiency", "load_balance", "communication_efficiency",
+                               "orchestration_efficiency")}
+    check_device("region half", half.get("pop", {}), half.get("per_rank", []), 1.0,
+                 dict(nulls, gpus=0))
+    off = half.get("pop", {}).get("device", {}).get("offload_efficiency")
+    check(close(off, 0.5, 1e-2), "region half: device offload efficiency %s, want 0.5" % off)
 
 
 def check_region(where, rank, sec):
@@ -58,7 +123,9 @@ def check_rank(where, rank, gpu):
 
 with tempfile.TemporaryDirectory() as d:
     env = {"LD_LIBRARY_PATH": args.cupti, "PAPI_MPI_OUTPUT_DIR": d}
-    argv = [args.program, args.records]
+    argv = [args.program, args.half or args.records]
+    if args.half:
+        argv.append("half")
     if args.checkpoint:
         env["PAPI_MPI_CHECKPOINT"] = "0.5"
         argv.append("checkpoint")
@@ -83,6 +150,10 @@ with tempfile.TemporaryDirectory() as d:
     check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
     with open(path) as f:
         rep = json.load(f)
+    if args.half:
+        check_half(rep)
+        sys.exit(verdict())
+    check_pops(rep)
     ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
     check(len(ranks) == args.np, "%d rank rows" % len(ranks))
     for r in ranks:

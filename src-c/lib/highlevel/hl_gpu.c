@@ -120,6 +120,44 @@ long papi_gpu_span_json(papi_gpu_span_t *s, char *buf, size_t len)
     return n;
 }
 
+static void pop_times_from(struct papi_gpu_pop_times *t, const struct gpu_snapshot *s)
+{
+    struct gpu_pop_times p = gpu_snapshot_pop_times(s);
+    t->useful_ns = p.useful_ns;
+    t->comm_ns = p.comm_ns;
+    t->runtime_ns = p.runtime_ns;
+}
+
+int papi_gpu_activity_pop_times(struct papi_gpu_pop_times *t)
+{
+    const char *why;
+    memset(t, 0, sizeof *t);
+    if (!gpu_activity_switch_state(&why))
+        return 0; /* never recorded (one stopped by PAPI_shutdown keeps its sums) */
+    gpu_activity_flush();
+    struct gpu_snapshot s;
+    const struct gpu_table *tb = gpu_activity_lock();
+    if (tb)
+        gpu_snapshot_take(tb, &s);
+    gpu_activity_unlock();
+    if (tb)
+        pop_times_from(t, &s);
+    return tb != NULL;
+}
+
+int papi_gpu_span_pop_times(papi_gpu_span_t *s, struct papi_gpu_pop_times *t)
+{
+    memset(t, 0, sizeof *t);
+    if (!s)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    int ok = s->span.count > 0;
+    if (ok)
+        pop_times_from(t, &s->span.total);
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
 void papi_gpu_activity_say_losses(const char *who)
 {
     const char *why;
