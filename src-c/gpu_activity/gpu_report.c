@@ -136,6 +136,32 @@ void gpu_report_process(struct jw *w, const char *key)
     jw_obj_end(w);
 }
 
+/* A factor, or null where it cannot be formed (negative). */
+static void factor(struct jw *w, const char *key, double v)
+{
+    if (v < 0)
+        jw_null(w, key);
+    else
+        jw_fixed(w, key, v, 6);
+}
+
+void gpu_report_device_pop(struct jw *w, const char *key, const struct pop_in *p)
+{
+    struct pop_factors f = pop_factors(p);
+    jw_obj_begin(w, key);
+    jw_int(w, "gpus", p->gpus);
+    jw_fixed(w, "runtime_s", p->sum_runtime, 9);
+    jw_fixed(w, "useful_sum_s", p->sum_gpu_useful, 9);
+    jw_fixed(w, "useful_max_s", p->max_gpu_useful, 9);
+    jw_fixed(w, "active_max_s", p->max_gpu_active, 9);
+    factor(w, "offload_efficiency", f.offload);
+    factor(w, "parallel_efficiency", f.device_parallel);
+    factor(w, "load_balance", f.device_load_balance);
+    factor(w, "communication_efficiency", f.device_communication);
+    factor(w, "orchestration_efficiency", f.device_orchestration);
+    jw_obj_end(w);
+}
+
 unsigned long long gpu_report_say_losses(FILE *f, const char *who)
 {
     const struct gpu_table *t = gpu_activity_lock();

@@ -10,6 +10,7 @@
 
 #include "gpu_snapshot.h"
 #include "json_writer.h"
+#include "pop_factors.h"
 
 /* key: {"on": ..., "reason": ..., ...} ($defs/status), from gpu_activity_switch_state and
  * the layer's table (locked here). */
@@ -22,6 +23,10 @@ __attribute__((visibility("hidden"))) void gpu_report_section(
     const struct gpu_kernel_counts *k, const struct gpu_attrib_sum *launched);
 /* key: {"activity": status, "total": the table's sums since the start} ($defs/process). */
 __attribute__((visibility("hidden"))) void gpu_report_process(struct jw *w, const char *key);
+/* key: the host/device POP factors of p ($defs/device_pop; pop_factors.h), null where
+ * one cannot be formed. */
+__attribute__((visibility("hidden"))) void gpu_report_device_pop(struct jw *w, const char *key,
+                                                                 const struct pop_in *p);
 /* One line on f when CUPTI dropped records, a buffer was refused or kernels were not
  * tabled (by who: "region API" ...): the file says the same; nothing when none was lost.
  * Returns the records dropped. */

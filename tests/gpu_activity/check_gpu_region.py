@@ -87,6 +87,27 @@ def check_section(name, got, want):
         print("%s: exact" % name)
 
 
+def check_pop(name, pop, wall_ns, want):
+    """A region's host/device POP factors (gpu_pop: pop_factors.h) over this one process:
+    from its staged records U (busy), A (U + copies) and its synchronisation exact; the
+    ratios with its wall time as its own region_totals give them."""
+    if not check(pop is not None, "%s: gpu_pop has it" % name):
+        return
+    print("%s: gpu_pop %s" % (name, pop))
+    u = sum(want["devices"].values())
+    a = u + sum(c[2] for c in want["copies"].values())
+    sync, wall = want["sync"][1], wall_ns
+    exact = {"gpus": 1, "useful_sum_s": u * 1e-9, "useful_max_s": u * 1e-9,
+             "active_max_s": a * 1e-9, "runtime_s": sync * 1e-9, "load_balance": 1.0,
+             "communication_efficiency": round(u / a, 6)}
+    for key, value in exact.items():
+        check(abs(pop[key] - value) < 1e-12, "%s: gpu_pop %s %s, want %s" % (name, key, pop[key], value))
+    formed = {"offload_efficiency": (wall - sync) / wall, "orchestration_efficiency": a / wall,
+              "parallel_efficiency": u / wall}
+    for key, value in formed.items():
+        check(abs(pop[key] - value) < 2e-6, "%s: gpu_pop %s %s, want %.6f" % (name, key, pop[key], value))
+
+
 # The GPU tracks of the trace (PAPI_TRACE=json): per device and stream its operations in
 # time order, (name, ns); an operation starting before the previous one on its stream
 # ends is cut there (a.txt's second kernel, b.txt's kernel after its copy).
@@ -132,6 +153,9 @@ def check_sums(d, status, err):
     regions = d["gpu_regions"]["0"]
     check_section("compute", regions["compute"], add(A, A))
     check_section("outer", regions["outer"], add(A, B))
+    for name, want in (("compute", add(A, A)), ("outer", add(A, B))):
+        check_pop(name, d.get("gpu_pop", {}).get("0", {}).get(name),
+                  d["region_totals"]["0"][name]["real_time_nsec"], want)
     check(set(regions) == {"compute", "outer"},
           "regions %s, want compute and outer" % sorted(regions))
 
@@ -203,7 +227,8 @@ def main():
         else:
             check(status and not status["on"] and status["reason"] == reason,
                   "gpu_activity %s: want off, %r" % (status, reason))
-        check("gpu_regions" not in d, "gpu_regions written with the layer off")
+        check("gpu_regions" not in d and "gpu_pop" not in d,
+              "gpu_regions or gpu_pop written with the layer off")
         if switch not in ("-", "0"):
             check("no GPU activity: " + reason in err, "a bad PAPI_GPU_ACTIVITY not said on stderr")
     return verdict("check_gpu_region")

@@ -204,6 +204,26 @@ static void write_thread(struct jw *w, const struct hlr_thread *th)
     jw_obj_end(w);
 }
 
+/* A thread's regions' host/device POP factors under its key: one process, its host time
+ * the region's wall time (the region API does not know its MPI time). */
+static void write_thread_pop(struct jw *w, const struct hlr_thread *th)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%d", th->key);
+    jw_obj_begin(w, key);
+    for (int r = 0; r < th->nregions; r++) {
+        const struct hlr_region *g = &th->region[r];
+        if (!g->gpu || g->gpu->span.count == 0)
+            continue;
+        struct gpu_pop_times t = gpu_snapshot_pop_times(&g->gpu->span.total);
+        struct pop_in p = {0};
+        pop_add(&p, (double)g->total.real * 1e-9, 0, 0);
+        pop_add_device(&p, t.runtime_ns * 1e-9, t.useful_ns * 1e-9, t.comm_ns * 1e-9);
+        gpu_report_device_pop(w, g->name, &p);
+    }
+    jw_obj_end(w);
+}
+
 void hl_gpu_write(struct jw *w)
 {
     const char *why;
@@ -219,6 +239,14 @@ void hl_gpu_write(struct jw *w)
         pthread_mutex_lock(&th->lock); /* before table_lock, a leaf */
         if (th->key >= 0)
             write_thread(w, th);
+        pthread_mutex_unlock(&th->lock);
+    }
+    jw_obj_end(w);
+    jw_obj_begin(w, "gpu_pop");
+    for (struct hlr_thread *th = g_hlr_threads; th; th = th->next) {
+        pthread_mutex_lock(&th->lock);
+        if (th->key >= 0)
+            write_thread_pop(w, th);
         pthread_mutex_unlock(&th->lock);
     }
     jw_obj_end(w);
