@@ -9,7 +9,8 @@
  *   incomplete (a kernel without an end)  drop N (records CUPTI says it dropped)
  *   requests K (K buffers asked for at once, then handed back empty)
  * A test program also "launches" a file's records with cupti_double_launch(path): written
- * then, times after that moment, handed back at the next flush.
+ * then, times after that moment, handed back at the next flush; a bench one kernel at a
+ * time with cupti_double_launch_kernel(ns).
  * PAPI_TEST_CUPTI_MODE: version=N (cuptiGetVersion's), nodevice (cuptiActivityEnable
  * fails as without a driver), privileges (it fails for want of permission), subscribed
  * (another tool holds CUPTI). Built variants: CUPTI_DOUBLE_NO_FLUSH
@@ -344,6 +345,37 @@ static int stage_file(const char *path)
             stage_line(line, base);
     fclose(f);
     return 0;
+}
+
+/* One kernel launch as bench/bench_gpu_launch.c makes them, ns long, 1 us after the last:
+ * what CUPTI does on the launching thread, its correlation id taken and, while a tool has
+ * registered buffers and enabled records, the record written (a buffer asked for when the
+ * current one is full, the full one handed back). */
+EXPORT void cupti_double_launch_kernel(uint64_t ns)
+{
+    static uint64_t t;
+    if (!requested || enabled <= 0) {
+        ++next_cid;
+        return;
+    }
+    uint32_t cid = launch_id();
+    cupti_kernel_record *k = (void *)room(CUPTI_KERNEL10_SIZE);
+    if (!k)
+        return;
+    if (!t)
+        cuptiGetTimestamp(&t);
+    t += 1000;
+    *k = (cupti_kernel_record){.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                               .start = t,
+                               .end = t + ns,
+                               .grid_x = 64,
+                               .grid_y = 1,
+                               .grid_z = 1,
+                               .block_x = 256,
+                               .block_y = 1,
+                               .block_z = 1,
+                               .correlation_id = cid,
+                               .name = "bench_kernel"};
 }
 
 /* A program "launches" work: the file's records written now, handed back at the next
