@@ -25,6 +25,9 @@ import checks  # noqa: E402
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 from checks import check, verdict  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from papi_report.tables import gpu  # noqa: E402
+
 report_check.guard()
 
 # a.txt once: per device busy time, kernels, copies, synchronisation (a.txt's comments).
@@ -153,6 +156,16 @@ def check_sums(d, status, err):
     regions = d["gpu_regions"]["0"]
     check_section("compute", regions["compute"], add(A, A))
     check_section("outer", regions["outer"], add(A, B))
+    # papi_report's region_gpu_kernels: one process (rank 0), devices and streams summed
+    got = {(r["scope"], r["kernel"]): (r["ranks"], r["launches"], round(r["total_s"] * 1e9),
+                                       r["rank_max"])
+           for r in gpu.region_gpu_kernels([(None, d)]).to_dict("records")}
+    want = {("region compute", "square(float*, int)"): (1, 6, 5400, 0),
+            ("region compute", "plain_kernel"): (1, 2, 600, 0),
+            ("region outer", "square(float*, int)"): (1, 3, 2700, 0),
+            ("region outer", "plain_kernel"): (1, 1, 300, 0),
+            ("region outer", "other_kernel"): (1, 1, 5000, 0)}
+    check(got == want, "papi_report's region_gpu_kernels %s, want %s" % (got, want))
     for name, want in (("compute", add(A, A)), ("outer", add(A, B))):
         check_pop(name, d.get("gpu_pop", {}).get("0", {}).get(name),
                   d["region_totals"]["0"][name]["real_time_nsec"], want)

@@ -11,7 +11,7 @@ holds exactly one launch's work in both. The host/device POP factors (pop_factor
 the run and of "kern" beside the MPI ones: over the 2 ranks' devices (useful 2500 and
 5000 ns, active 3100 and 6200 ns) load balance 0.75 and communication efficiency
 5000 / 6200 exact, orchestration, parallel and offload efficiency as the report's own
-times give them. With --half RECORDS (region/half.txt) the ranks run only MPI_Pcontrol
+times give them; papi_report's GPU tables (mpi_gpu_kernels, mpi_gpu_ranks) exact. With --half RECORDS (region/half.txt) the ranks run only MPI_Pcontrol
 region "half": 1 s, 500 ms of it waiting in a synchronisation, no GPU work: its
 device offload efficiency 0.5 (to 1e-2: the region's wall is measured, a loaded machine's
 late wake-ups in it), the device factors null. Every file follows its schema."""
@@ -24,7 +24,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from papi_report.load import schema_check  # noqa: E402
-from papi_report.tables import waits  # noqa: E402
+from papi_report.tables import gpu, waits  # noqa: E402
 from mpi_check import check, launch_args, rank_env, run_cmd, verdict, wait_ranks_gone  # noqa: E402
 
 args = launch_args(more=("--records", "--cupti"),
@@ -75,6 +75,26 @@ def check_pops(rep):
            for s, r in rows.items()}
     check(got == {"run": (0.75, 0.806452), "region kern": (1.0, 0.806452)},
           "papi_report's mpi_pop: device load balance and communication %s" % got)
+
+
+def check_tables(rep):
+    """papi_report's GPU tables (tables/gpu.py): the kernel table of the run and of region
+    kern over the 2 ranks, min (rank) and max (rank) exact; the per-rank figures."""
+    ns = lambda s: round(s * 1e9)  # noqa: E731
+    got = {(r["scope"], r["kernel"]): (r["ranks"], r["launches"], ns(r["total_s"]), r["rank_min"],
+                                       ns(r["rank_min_s"]), r["rank_max"], ns(r["rank_max_s"]))
+           for r in gpu.mpi_gpu_kernels(rep).to_dict("records")}
+    want = {("run", "square(float*, int)"): (2, 9, 8100, 0, 2700, 1, 5400),
+            ("run", "plain_kernel"): (2, 3, 900, 0, 300, 1, 600),
+            ("region kern", "square(float*, int)"): (2, 6, 5400, 0, 2700, 0, 2700),
+            ("region kern", "plain_kernel"): (2, 2, 600, 0, 300, 0, 300)}
+    check(got == want, "papi_report's mpi_gpu_kernels %s, want %s" % (got, want))
+    got = {(r["scope"], r["rank"]): (ns(r["busy_s"]), r["kernel_launches"], r["copy_bytes"],
+                                     ns(r["sync_s"]))
+           for r in gpu.mpi_gpu_ranks(rep).to_dict("records")}
+    want = {("run", 0): (2500, 4, 5096, 700), ("run", 1): (5000, 8, 10192, 1400),
+            ("region kern", 0): (2500, 4, 5096, 700), ("region kern", 1): (2500, 4, 5096, 700)}
+    check(got == want, "papi_report's mpi_gpu_ranks %s, want %s" % (got, want))
 
 
 def check_half(rep):
@@ -154,6 +174,7 @@ with tempfile.TemporaryDirectory() as d:
         check_half(rep)
         sys.exit(verdict())
     check_pops(rep)
+    check_tables(rep)
     ranks = sorted(rep["ranks"], key=lambda r: r["rank"])
     check(len(ranks) == args.np, "%d rank rows" % len(ranks))
     for r in ranks:

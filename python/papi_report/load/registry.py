@@ -35,6 +35,7 @@ MODULES = [
     ("metric_views", "tables"),
     ("energy", "tables"),
     ("waits", "tables"),
+    ("gpu", "tables"),
     ("profile_tables", "tables"),
     ("profile_mpi_tables", "tables"),
     ("timeline_data", "tables"),
