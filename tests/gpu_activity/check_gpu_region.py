@@ -22,10 +22,12 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import checks  # noqa: E402
+import cupti_records  # noqa: E402
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 from checks import check, verdict  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from papi_report.page import compare  # noqa: E402
 from papi_report.tables import gpu  # noqa: E402
 
 report_check.guard()
@@ -173,6 +175,23 @@ def check_sums(d, status, err):
           "regions %s, want compute and outer" % sorted(regions))
 
 
+def compare_slower(prog, double, records, out_a):
+    """papi_report --compare by kernel: a second run whose kernels are 4 times as long
+    gives each region's kernels' time B/A 4, "slower", their launches the same."""
+    slow = tempfile.mkdtemp(prefix="gpu_region_slow_")
+    cupti_records.slower(records, slow, 4)
+    run(prog, double, slow, sys.argv[5], "-")
+    df = compare.compare(out_a, run.out)
+    got = {(r["entity"], r["quantity"]): (round(r["ratio"], 6), r["verdict"])
+           for r in df[df["scope"] == "kernel"].to_dict("records")}
+    want = {}
+    for ent in ("square(float*, int) @ compute", "plain_kernel @ compute",
+                "square(float*, int) @ outer", "plain_kernel @ outer", "other_kernel @ outer"):
+        want[(ent, "kernel_s")] = (4.0, "slower")
+        want[(ent, "launches")] = (1.0, "same")
+    check(got == want, "--compare by kernel %s, want %s" % (got, want))
+
+
 def run(prog, double, records, cudart, switch, *more):
     out = tempfile.mkdtemp(prefix="gpu_region_")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
@@ -230,6 +249,8 @@ def main():
                   "CUPTI still subscribed or recording after PAPI_shutdown")
         if not mode.startswith("trace"):  # there d.txt changed the sums: the tracks count
             check_sums(d, status, err)
+        if mode == "on":
+            compare_slower(prog, double, records, run.out)
     else:
         cudart, switch, reason = sys.argv[5:8]
         d, err = run(prog, double, records, cudart, switch)

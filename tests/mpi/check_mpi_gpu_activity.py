@@ -14,7 +14,10 @@ the run and of "kern" beside the MPI ones: over the 2 ranks' devices (useful 250
 times give them; papi_report's GPU tables (mpi_gpu_kernels, mpi_gpu_ranks) exact. With --half RECORDS (region/half.txt) the ranks run only MPI_Pcontrol
 region "half": 1 s, 500 ms of it waiting in a synchronisation, no GPU work: its
 device offload efficiency 0.5 (to 1e-2: the region's wall is measured, a loaded machine's
-late wake-ups in it), the device factors null. Every file follows its schema."""
+late wake-ups in it), the device factors null. With --compare the job runs twice, the second time with every kernel of
+RECORDS 4 times as long: papi_report --compare's kernel rows (scope "kernel") give each
+kernel's time B/A = 4, "slower", in the run and in region kern, launches the same.
+Every file follows its schema."""
 import glob
 import json
 import os
@@ -25,10 +28,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from papi_report.load import schema_check  # noqa: E402
 from papi_report.tables import gpu, waits  # noqa: E402
+
+sys.path.insert(0, os.path.join(HERE, "..", "common"))
+import cupti_records  # noqa: E402
 from mpi_check import check, launch_args, rank_env, run_cmd, verdict, wait_ranks_gone  # noqa: E402
 
 args = launch_args(more=("--records", "--cupti"),
-                   options={"--checkpoint": {"action": "store_true"}, "--half": {}})
+                   options={"--checkpoint": {"action": "store_true"}, "--half": {},
+                            "--compare": {"action": "store_true"}})
 
 
 def close(a, b, tol=2e-6):
@@ -141,7 +148,38 @@ def check_rank(where, rank, gpu):
           "%s: rank %d: sync %s" % (where, rank, tot.get("sync")))
 
 
+def compare_kernels(d):
+    """Two runs, the second's kernels 4 times as long, compared by kernel."""
+    from papi_report.page import compare
+    slow = os.path.join(d, "slow.txt")
+    cupti_records.slower(args.records, slow, 4)
+    reports = []
+    for side, records in (("a", args.records), ("b", slow)):
+        out = os.path.join(d, side)
+        os.mkdir(out)
+        env = {"LD_LIBRARY_PATH": args.cupti, "PAPI_MPI_OUTPUT_DIR": out}
+        p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
+                    + [args.program, records])
+        check(p.returncode == 0, "run %s: exit 0" % side)
+        reports.append(os.path.join(out, "papi_mpi_report.json"))
+    if not all(check(os.path.exists(r), "%s written" % r) for r in reports):
+        return
+    df = compare.compare(reports[0], reports[1])
+    got = {(r["entity"], r["quantity"]): (round(r["ratio"], 6), r["verdict"])
+           for r in df[df["scope"] == "kernel"].to_dict("records")}
+    want = {}
+    for k in ("square(float*, int)", "plain_kernel"):
+        for ent in (k, k + " @ kern"):
+            want[(ent, "kernel_s")] = (4.0, "slower")
+            want[(ent, "launches")] = (1.0, "same")
+    print("kernel rows:", got)
+    check(got == want, "--compare by kernel %s, want %s" % (got, want))
+
+
 with tempfile.TemporaryDirectory() as d:
+    if args.compare:
+        compare_kernels(d)
+        sys.exit(verdict())
     env = {"LD_LIBRARY_PATH": args.cupti, "PAPI_MPI_OUTPUT_DIR": d}
     argv = [args.program, args.half or args.records]
     if args.half:

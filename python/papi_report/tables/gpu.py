@@ -11,6 +11,7 @@ from ..load import registry
 
 KERNEL_COLUMNS = ["scope", "kernel", "ranks", "launches", "total_s", "mean_s", "rank_min_s",
                   "rank_min", "rank_mean_s", "rank_max_s", "rank_max"]
+RANK_KERNEL_COLUMNS = ["scope", "rank", "kernel", "launches", "total_s"]
 BUSY_COLUMNS = ["scope", "rank", "busy_s", "kernel_launches", "kernel_s", "copy_bytes",
                 "copy_s", "memset_bytes", "sync_s", "dropped"]
 
@@ -92,6 +93,29 @@ def mpi_gpu_ranks(rep):
 def region_gpu_kernels(files):
     """The kernel table of each named region (the region API's gpu_regions), its threads
     summed within a rank, over the ranks (a file without a rank is rank 0)."""
+    rows = []
+    for name, by_rank in _region_kernels(files).items():
+        rows += _kernel_rows("region " + name, by_rank)
+    return _frame(rows, KERNEL_COLUMNS, ["ranks", "launches", "rank_min", "rank_max"])
+
+
+def _rank_kernel_rows(scopes):
+    """One row per scope, rank and kernel; scopes: [(scope, {rank: {kernel: (n, ns)}})]."""
+    return [{"scope": scope, "rank": rank, "kernel": k, "launches": n, "total_s": ns * 1e-9}
+            for scope, by_rank in scopes for rank, kernels in sorted(by_rank.items())
+            for k, (n, ns) in kernels.items()]
+
+
+def mpi_gpu_kernel_ranks(rep):
+    """Per scope (the run, each MPI_Pcontrol region), rank and kernel: launches and time
+    (what --compare judges by kernel, the ranks its units)."""
+    scopes = [(scope, {r: _per_kernel(s) for r, s in sections.items()})
+              for scope, sections in _mpi_sections(rep)]
+    return _frame(_rank_kernel_rows(scopes), RANK_KERNEL_COLUMNS, ["rank", "launches"])
+
+
+def _region_kernels(files):
+    """{region name: {rank: {kernel: (launches, ns)}}} of region files, threads summed."""
     by_region = {}
     for rank, doc in files:
         for regions in (doc.get("gpu_regions") or {}).values():
@@ -100,13 +124,18 @@ def region_gpu_kernels(files):
                 for k, (n, ns) in _per_kernel(section).items():
                     a, b = mine.get(k, (0, 0))
                     mine[k] = (a + n, b + ns)
-    rows = []
-    for name, by_rank in by_region.items():
-        rows += _kernel_rows("region " + name, by_rank)
-    return _frame(rows, KERNEL_COLUMNS, ["ranks", "launches", "rank_min", "rank_max"])
+    return by_region
+
+
+def region_gpu_kernel_ranks(files):
+    """Per named region, rank and kernel: launches and time (threads summed)."""
+    scopes = [("region " + n, by_rank) for n, by_rank in _region_kernels(files).items()]
+    return _frame(_rank_kernel_rows(scopes), RANK_KERNEL_COLUMNS, ["rank", "launches"])
 
 
 registry.table("mpi")(mpi_gpu_kernels)
+registry.table("mpi")(mpi_gpu_kernel_ranks)
+registry.table("regions")(region_gpu_kernel_ranks)
 registry.table("mpi")(mpi_gpu_ranks)
 registry.table("regions")(region_gpu_kernels)
 registry.view("mpi_gpu_kernels", "GPU kernels (run, and each MPI_Pcontrol region; time per "
