@@ -102,6 +102,13 @@ def check_tables(rep):
     want = {("run", 0): (2500, 4, 5096, 700), ("run", 1): (5000, 8, 10192, 1400),
             ("region kern", 0): (2500, 4, 5096, 700), ("region kern", 1): (2500, 4, 5096, 700)}
     check(got == want, "papi_report's mpi_gpu_ranks %s, want %s" % (got, want))
+    # the kernel figure: drawn from these tables, its reason without GPU activity
+    from papi_report.figures import gpu_figures
+    fig = gpu_figures.gpu_kernels({"mpi_gpu_kernels": gpu.mpi_gpu_kernels(rep)})
+    check(hasattr(fig, "savefig") and len(fig.axes[0].patches) == 2,
+          "papi_report's gpu-kernels figure: a bar per kernel (%r)" % (fig,))
+    none = gpu_figures.gpu_kernels({"mpi_gpu_kernels": gpu.mpi_gpu_kernels({"ranks": []})})
+    check(none == "no GPU kernels in the inputs", "no GPU activity: the figure says %r" % none)
 
 
 def check_half(rep):

@@ -45,6 +45,7 @@ MODULES = [
     ("series_metric_figures", "figures"),
     ("profile_figures", "figures"),
     ("timeline", "figures"),
+    ("gpu_figures", "figures"),
 ]
 LAYERS = ("tables", "figures")
 SOURCES = ("mpi", "regions", "profiles", "derived")
