@@ -28,7 +28,7 @@ from checks import check, verdict  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 from papi_report.page import compare  # noqa: E402
-from papi_report.tables import gpu  # noqa: E402
+from papi_report.tables import gpu, timeline_data  # noqa: E402
 
 report_check.guard()
 
@@ -144,6 +144,22 @@ def gpu_tracks(out):
     return tracks
 
 
+def check_timeline_lanes(out):
+    """papi_report's timeline (tables/timeline_data.py): each GPU track a lane of its own,
+    its kernels "gpu_kernel" and its copies "gpu_copy" spans, exact, no computation."""
+    paths = glob.glob(os.path.join(out, "papi_hl_trace", "trace_rank_*.json"))
+    spans, _ = timeline_data.spans_from_events(timeline_data.read_events(paths)[0])
+    lanes = spans.attrs.get("gpu_lanes", {})
+    got = {}
+    for lane, track in lanes.items():
+        mine = spans[spans["lane"] == lane].sort_values("t0_s")
+        got[track] = [(r["name"], round((r["t1_s"] - r["t0_s"]) * 1e9)) for _, r in mine.iterrows()]
+        kinds = {("gpu_copy" if n.startswith(("memcpy", "memset")) else "gpu_kernel")
+                 for n, _ in got[track]}
+        check(set(mine["kind"]) == kinds, "timeline lane %s: kinds %s" % (track, set(mine["kind"])))
+    check(got == TRACKS_FIRST, "timeline GPU lanes %s, want %s" % (got, TRACKS_FIRST))
+
+
 def check_sums(d, status, err):
     """The on modes' sums: records, links, launched, drops, both regions' sections."""
     # every record filed: a twice, b, c (9 + 9 + 2 + 1 records: drops are no records)
@@ -244,6 +260,7 @@ def main():
             tracks = gpu_tracks(run.out)
             print("GPU tracks:", tracks)
             check(tracks == TRACKS_FIRST, "GPU tracks %s, want %s" % (tracks, TRACKS_FIRST))
+            check_timeline_lanes(run.out)
         if mode == "shutdown":
             check("after PAPI_shutdown: 0 subscribed, 0 kinds enabled" in run.stdout,
                   "CUPTI still subscribed or recording after PAPI_shutdown")
