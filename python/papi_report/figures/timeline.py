@@ -1,8 +1,9 @@
 """papi_report.figures.timeline: the run's timeline (issue 49 item 5): one lane per rank (per rank
 and thread where the trace has several threads), MPI time coloured by its wait state
 (late sender, late receiver, wait at N x N, wait at barrier, late root, early reduce,
-other MPI), computation, a GPU track's kernels and copies (a lane per device and stream), the region covering most of each pixel column as a band over each lane, and a counter
-track below (a PAPI_INTERVAL counter's rate over time). Drawn from timeline_data's
+other MPI), computation, a GPU track's kernels and copies (a lane per device and
+stream), the region covering most of each pixel column as a band over each lane, and a
+counter track below (a PAPI_INTERVAL counter's rate over time). Drawn from timeline_data's
 tables, which come from the run's JSON trace.
 
 Bounded whatever the run's size: the lanes are an image WIDTH pixel columns wide; each
