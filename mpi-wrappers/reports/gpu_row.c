@@ -5,10 +5,15 @@
 
 #include "gpu_row.h"
 #include "papi_gpu_activity.h"
+#include "region_state.h"
 #include "text_buffer.h"
 
 #define GPU_PREFIX ", \"gpu\": "
 #define ROW_TAIL   64 /* the row's closing text after this member */
+/* A region's section is written only while this much room stays after it: the rest of
+ * the row (more regions, traffic, samples, the rank's GPU totals) must still fit. */
+#define REGION_RESERVE (256u * 1024)
+#define REGION_MAX     (64u * 1024)
 
 void pmpi_gpu_start(void)
 {
@@ -35,4 +40,43 @@ void pmpi_gpu_row_json(struct tbuf *t)
 void pmpi_gpu_say_losses(void)
 {
     papi_gpu_activity_say_losses("MPI wrapper");
+}
+
+void pmpi_gpu_region_begin(struct pmpi_region *r)
+{
+    if (!r->gpu)
+        r->gpu = papi_gpu_span_new();
+    papi_gpu_span_begin(r->gpu);
+}
+
+void pmpi_gpu_region_end(struct pmpi_region *r)
+{
+    papi_gpu_span_end(r->gpu);
+}
+
+void pmpi_gpu_region_json(struct tbuf *t, const struct pmpi_region *r)
+{
+    size_t plen = strlen(GPU_PREFIX), room = t->cut ? 0 : t->cap - t->len;
+    if (!r->gpu || room < plen + REGION_RESERVE + 2)
+        return;
+    size_t len = room - plen - REGION_RESERVE;
+    char *at = t->s + t->len;
+    long n = papi_gpu_span_json(r->gpu, at + plen, len < REGION_MAX ? len : REGION_MAX);
+    if (n > 0) {
+        memcpy(at, GPU_PREFIX, plen);
+        t->len += plen + (size_t)n;
+    } else if (n < 0) {
+        at[0] = '\0';
+        tb_raw(t, ", \"gpu_note\": \"the region's GPU activity did not fit the row's buffer\"");
+    }
+}
+
+int pmpi_gpu_pop_times(const struct pmpi_region *r, double t[3])
+{
+    struct papi_gpu_pop_times p;
+    int on = r ? papi_gpu_span_pop_times(r->gpu, &p) : papi_gpu_activity_pop_times(&p);
+    t[0] = (double)p.useful_ns * 1e-9;
+    t[1] = (double)p.comm_ns * 1e-9;
+    t[2] = (double)p.runtime_ns * 1e-9;
+    return on;
 }

@@ -5,6 +5,7 @@
 #define PMPI_GPU_ROW_H
 
 struct tbuf;
+struct pmpi_region;
 
 /* At MPI_Init: the layer started as PAPI_GPU_ACTIVITY says (by default where the program
  * loaded CUDA). */
@@ -13,6 +14,17 @@ void pmpi_gpu_start(void);
  * member ", \"gpu\": {...}" (the status and the run's totals so far), or ", \"gpu_note\":
  * ..." when it does not fit the row's buffer; nothing when the layer was never asked. */
 void pmpi_gpu_row_json(struct tbuf *t);
+/* An MPI_Pcontrol region's GPU activity: its begin (before its counters are read) and its
+ * end (after), under pmpi_state_lock; in a row (made with the lock) its member
+ * ", \"gpu\": {...}", or ", \"gpu_note\": ..." where the row's buffer is short. */
+void pmpi_gpu_region_begin(struct pmpi_region *r);
+void pmpi_gpu_region_end(struct pmpi_region *r);
+void pmpi_gpu_region_json(struct tbuf *t, const struct pmpi_region *r);
+/* What the host/device POP factors are formed from (pop_factors.h), in seconds: the
+ * rank's since MPI_Init (r NULL; CUPTI flushed first) or its MPI_Pcontrol region r's
+ * instances: t[0] the GPUs' useful time, t[1] their copies and memsets, t[2] the host's
+ * wait in synchronisation. 1, or 0 (t zeroed) where the layer never recorded. */
+int pmpi_gpu_pop_times(const struct pmpi_region *r, double t[3]);
 /* At MPI_Finalize: the records CUPTI dropped said in one line, if any. */
 void pmpi_gpu_say_losses(void);
 

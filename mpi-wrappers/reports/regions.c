@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "counters.h"
 #include "energy_events.h"
+#include "gpu_row.h"
 #include "event_log.h"
 #include "mpi_sample.h"
 #include "papi_region_context.h"
@@ -111,6 +112,8 @@ void pmpi_region_mark(int level, const char *name)
     }
     int slot = (int)(r - rs->regions);
     long long now[PMPI_MAX_EVENTS] = {0};
+    if (level == 2 && !r->open)
+        pmpi_gpu_region_begin(r); /* its flush before the counters, outside the region */
     pmpi_counters_read_self(now);
     pmpi_energy_region_read(now); /* the socket's energy: not a thread's count */
     if (level == 2 && !r->open) {
@@ -141,6 +144,7 @@ void pmpi_region_mark(int level, const char *name)
         long long busy = mpi_totals(now_calls, now_ticks);
         r->mpi_ticks += busy > r->open_mpi_ticks ? busy - r->open_mpi_ticks : 0;
         add_calls(r, open_calls[slot], open_ticks[slot]);
+        pmpi_gpu_region_end(r); /* after the counters: its flush outside the region */
         pmpi_log_region(slot, 0);
         pmpi_sample_region(slot, 0);
         tell_context(slot, 0);

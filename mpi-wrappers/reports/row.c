@@ -291,6 +291,8 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
             pmpi_energy_region_json(t, r->counts, r->wall_ns);
         pmpi_omp_region_json(t, &omp, i, r->wall_ns,
                              (long long)((double)r->mpi_ticks * row->ns_per_tick));
+        if (row->gpu)
+            pmpi_gpu_region_json(t, r);
         tb_raw(t, "}");
     }
     ompt_query_free(&omp);

@@ -4,19 +4,16 @@
  * efficiencies of the run and of each region (by name over the ranks that entered it)
  * and writes them with the per-rank and per-region tables.
  *
- * POP (useful time = wall - MPI time per rank, T = the longest wall time):
- *   load balance = mean(useful) / max(useful); communication efficiency =
- *   max(useful) / T; parallel efficiency = their product = mean(useful) / T.
- *   With wait states: transfer = MPI time - waits per rank, the ideal network's run
- *   T_ideal = max(wall - transfer); serialisation = max(useful) / T_ideal and transfer
- *   efficiency = T_ideal / T (their product is the communication efficiency). */
+ * The POP factors are defined and formed in pop_factors.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "event_log.h"
 #include "finalize_agreement.h"
+#include "gpu_row.h"
 #include "omp_hybrid.h"
+#include "pop_factors.h"
 #include "run_identity.h"
 #include "text_buffer.h"
 #include "wait_report.h"
@@ -26,11 +23,15 @@ struct region_part {
     char name[PMPI_NAME_LEN];
     long long entries;
     double wall_s, mpi_s, waits[PMPI_WAIT_KINDS];
+    int gpu_on;    /* the GPU activity layer recorded: gpu holds its POP inputs */
+    double gpu[3]; /* pmpi_gpu_pop_times's */
 };
 
 struct pmpi_wait_parts {
     double wall_s, mpi_s, waits[PMPI_WAIT_KINDS];
     double offset_s, offset_end_s, residual_s;
+    int gpu_on;
+    double gpu[3];
     long long records, dropped, p2p_matched, p2p_unmatched, coll_matched, coll_unmatched;
     int done, nregions;
     struct pmpi_omp omp; /* this rank's OpenMP, from the OMPT tool */
@@ -71,6 +72,7 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
     mine.coll_unmatched = w->coll_unmatched;
     mine.done = w->done;
     pmpi_omp_query(&mine.omp);
+    mine.gpu_on = pmpi_gpu_pop_times(NULL, mine.gpu);
     mine.nregions = row->nregions;
     for (int r = 0; r < row->nregions; r++) {
         const struct pmpi_region *g = &row->regions[r];
@@ -81,6 +83,7 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
         p->mpi_s = (double)g->mpi_ticks * row->ns_per_tick * 1e-9;
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             p->waits[k] = w->region_ns[r][k] * 1e-9;
+        p->gpu_on = pmpi_gpu_pop_times(g, p->gpu);
     }
     /* done and the table agreed on every rank (pmpi_waits_compute's agreements) */
     if (!w->done || !pmpi_agree_value(parts_ok)) {
@@ -102,35 +105,46 @@ void pmpi_wait_report_free(struct pmpi_wait_parts *parts)
 
 size_t pmpi_wait_report_size(const struct pmpi_wait_parts *parts)
 {
-    return parts ? 4096 + (size_t)pmpi_id()->nranks * (700 + PMPI_MAX_REGIONS * 600) : 1024;
+    return parts ? 4096 + (PMPI_MAX_REGIONS + 1) * 512 /* the pops' device members */ +
+                       (size_t)pmpi_id()->nranks * (700 + PMPI_MAX_REGIONS * 600)
+                 : 1024;
 }
 
-/* One set of times: each rank's wall, MPI time and waits. */
-struct pop_in {
-    int n;
-    double max_wall, max_useful, sum_useful, max_ideal;
-};
-
-static void pop_add(struct pop_in *p, double wall, double mpi, const double *waits)
+/* A rank's (or a region's) times into p: its wait states summed, its GPUs' where the
+ * layer recorded (gpu_on). */
+static void pop_add_waits(struct pop_in *p, double wall, double mpi, const double *waits,
+                          int gpu_on, const double *gpu)
 {
-    double useful = wall - mpi, w = 0;
+    double w = 0;
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
         w += waits[k];
-    double transfer = mpi - w > 0 ? mpi - w : 0;
-    p->n++;
-    p->sum_useful += useful;
-    if (wall > p->max_wall)
-        p->max_wall = wall;
-    if (useful > p->max_useful)
-        p->max_useful = useful;
-    if (wall - transfer > p->max_ideal)
-        p->max_ideal = wall - transfer;
+    pop_add(p, wall, mpi, w);
+    if (gpu_on)
+        pop_add_device(p, gpu[2], gpu[0], gpu[1]);
 }
 
-/* The MPI parallel efficiency, mean(useful) / T. */
-static double pop_parallel(const struct pop_in *p)
+/* A factor, or null where it cannot be formed. */
+static void factor(struct tbuf *t, const char *key, double v)
 {
-    return p->n && p->max_wall > 0 ? p->sum_useful / p->n / p->max_wall : 1;
+    if (v < 0)
+        tb_fmt(t, ", \"%s\": null", key);
+    else
+        tb_fmt(t, ", \"%s\": %.6f", key, v);
+}
+
+/* pop's "device" member (gpu_activity.schema.json's $defs/device_pop). */
+static void device_json(struct tbuf *t, const struct pop_in *p, const struct pop_factors *f)
+{
+    tb_fmt(t,
+           ", \"device\": {\"gpus\": %d, \"runtime_s\": %.9f, \"useful_sum_s\": %.9f, "
+           "\"useful_max_s\": %.9f, \"active_max_s\": %.9f",
+           p->gpus, p->sum_runtime, p->sum_gpu_useful, p->max_gpu_useful, p->max_gpu_active);
+    factor(t, "offload_efficiency", f->offload);
+    factor(t, "parallel_efficiency", f->device_parallel);
+    factor(t, "load_balance", f->device_load_balance);
+    factor(t, "communication_efficiency", f->device_communication);
+    factor(t, "orchestration_efficiency", f->device_orchestration);
+    tb_raw(t, "}");
 }
 
 /* The ranks' OpenMP sums (omp_hybrid.h). */
@@ -143,17 +157,17 @@ static void omp_job(const struct pmpi_wait_parts *parts, struct pmpi_omp_job *j)
 
 static void pop_json(struct tbuf *t, const struct pop_in *p)
 {
-    double mean = p->n ? p->sum_useful / p->n : 0;
-    double lb = p->max_useful > 0 ? mean / p->max_useful : 1;
-    double ce = p->max_wall > 0 ? p->max_useful / p->max_wall : 1;
-    double ser = p->max_ideal > 0 ? p->max_useful / p->max_ideal : 1;
-    double te = p->max_wall > 0 ? p->max_ideal / p->max_wall : 1;
+    struct pop_factors f = pop_factors(p);
     tb_fmt(t,
            "{\"ranks\": %d, \"runtime_s\": %.9g, \"useful_mean_s\": %.9g, "
            "\"useful_max_s\": %.9g, \"ideal_runtime_s\": %.9g, \"parallel_efficiency\": %.6f, "
            "\"load_balance\": %.6f, \"communication_efficiency\": %.6f, "
-           "\"serialisation_efficiency\": %.6f, \"transfer_efficiency\": %.6f}",
-           p->n, p->max_wall, mean, p->max_useful, p->max_ideal, lb * ce, lb, ce, ser, te);
+           "\"serialisation_efficiency\": %.6f, \"transfer_efficiency\": %.6f",
+           p->n, p->max_wall, p->n ? p->sum_useful / p->n : 0, p->max_useful, p->max_ideal,
+           f.parallel, f.load_balance, f.communication, f.serialisation, f.transfer);
+    if (p->device_ranks)
+        device_json(t, p, &f);
+    tb_raw(t, "}");
 }
 
 static void waits_json(struct tbuf *t, const double *w, double mpi)
@@ -205,7 +219,7 @@ static void regions_json(struct tbuf *t, const struct pmpi_wait_parts *parts)
                 waits_json(t, q->waits, q->mpi_s);
                 tb_raw(t, "}");
                 first = 0;
-                pop_add(&p, q->wall_s, q->mpi_s, q->waits);
+                pop_add_waits(&p, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
                 for (int k = 0; k < PMPI_WAIT_KINDS; k++)
                     sum[k] += q->waits[k];
             }
@@ -244,7 +258,7 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
         cm += q->coll_matched, cu += q->coll_unmatched;
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             sum[k] += q->waits[k];
-        pop_add(&p, q->wall_s, q->mpi_s, q->waits);
+        pop_add_waits(&p, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
     }
     tb_fmt(t,
            ", \"clock\": {\"method\": \"ping-pong of each rank against its parent in a "
@@ -282,7 +296,7 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
     pop_json(t, &p);
     struct pmpi_omp_job omp;
     omp_job(parts, &omp);
-    pmpi_omp_json(t, &omp, pop_parallel(&p));
+    pmpi_omp_json(t, &omp, pop_factors(&p).parallel);
     tb_raw(t, "},\n");
 }
 
@@ -293,11 +307,12 @@ void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts)
     struct pop_in p = {0};
     double sum[PMPI_WAIT_KINDS] = {0};
     for (int r = 0; r < pmpi_id()->nranks; r++) {
-        pop_add(&p, parts[r].wall_s, parts[r].mpi_s, parts[r].waits);
+        pop_add_waits(&p, parts[r].wall_s, parts[r].mpi_s, parts[r].waits, parts[r].gpu_on,
+                      parts[r].gpu);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             sum[k] += parts[r].waits[k];
     }
-    double mean = p.n ? p.sum_useful / p.n : 0;
+    struct pop_factors f = pop_factors(&p);
     double res = 0; /* the clocks' error bound: a wait is known to +- this (issue 49) */
     for (int r = 0; r < pmpi_id()->nranks; r++)
         res = parts[r].residual_s > res ? parts[r].residual_s : res;
@@ -310,11 +325,15 @@ void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts)
     fprintf(out,
             "papi_mpi: POP: parallel efficiency %.3f = load balance %.3f x communication "
             "efficiency %.3f (serialisation %.3f, transfer %.3f)\n",
-            p.max_wall > 0 ? mean / p.max_wall : 1, p.max_useful > 0 ? mean / p.max_useful : 1,
-            p.max_wall > 0 ? p.max_useful / p.max_wall : 1,
-            p.max_ideal > 0 ? p.max_useful / p.max_ideal : 1,
-            p.max_wall > 0 ? p.max_ideal / p.max_wall : 1);
+            f.parallel, f.load_balance, f.communication, f.serialisation, f.transfer);
+    if (p.device_ranks) /* null factors (no GPU work) read as -1 */
+        fprintf(out,
+                "papi_mpi: POP host/device (TALP): device offload efficiency %.3f; device "
+                "parallel efficiency %.3f = load balance %.3f x communication %.3f x "
+                "orchestration %.3f over %d GPUs\n",
+                f.offload, f.device_parallel, f.device_load_balance, f.device_communication,
+                f.device_orchestration, p.gpus);
     struct pmpi_omp_job omp;
     omp_job(parts, &omp);
-    pmpi_omp_print(out, &omp, pop_parallel(&p));
+    pmpi_omp_print(out, &omp, f.parallel);
 }

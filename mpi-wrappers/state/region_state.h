@@ -26,6 +26,7 @@ struct pmpi_region {
     int ncalls;
     struct pmpi_region_call calls[PMPI_REGION_CALLS];
     int open;
+    struct papi_gpu_span *gpu; /* its GPU activity (libpapi's, gpu_row.c), or NULL */
 };
 
 struct pmpi_regions {

@@ -123,9 +123,10 @@ static void metadata(struct out *o, const struct trace_rank *r, const uint32_t *
     ev_open(o, "M", r->rank, tid && nt ? tid[0] : 0);
     fprintf(o->f, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}", r->rank);
     for (int i = 0; i < nt; i++) {
+        char track[64];
+        trace_track_name(tid[i], track, sizeof track);
         ev_open(o, "M", r->rank, tid[i]);
-        fprintf(o->f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"thread %" PRIu32 "\"}}",
-                tid[i]);
+        fprintf(o->f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"%s\"}}", track);
     }
 }
 

@@ -363,10 +363,15 @@ static void def_locations(OTF2_GlobalDefWriter *g, struct strings *s, const stru
             g, (OTF2_LocationGroupRef)r->rank, str(s, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
             (OTF2_SystemTreeNodeRef)h + 1, OTF2_UNDEFINED_LOCATION_GROUP);
         for (int t = 0; t < j->nt[k]; t++) {
-            snprintf(buf, sizeof buf, "rank %d thread %u", r->rank, (unsigned)j->tid[k][t]);
+            char track[64];
+            trace_track_name(j->tid[k][t], track, sizeof track);
+            snprintf(buf, sizeof buf, "rank %d %s", r->rank, track);
+            /* a GPU's stream: OTF2's accelerator stream (2; "GPU" before OTF2 3.0) */
             L.OTF2_GlobalDefWriter_WriteLocation(g, loc_of(r->rank, t), str(s, buf),
-                                                 OTF2_LOCATION_TYPE_CPU_THREAD, j->nevents[k][t],
-                                                 (OTF2_LocationGroupRef)r->rank);
+                                                 TRACE_IS_GPU_TRACK(j->tid[k][t])
+                                                     ? (OTF2_LocationType)2
+                                                     : OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                 j->nevents[k][t], (OTF2_LocationGroupRef)r->rank);
         }
     }
 }

@@ -1,5 +1,6 @@
 /* trace_records.c: what the trace writer's parts share (trace_records.h): the collectives'
- * names, a rank's records in time order, its threads, the span of a job. */
+ * names, a rank's records in time order, its threads and their names, the span of a job. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "trace_records.h"
@@ -102,4 +103,13 @@ void trace_span(const struct trace_rank *ranks, int n, uint64_t *first, uint64_t
                 *last = t;
             any = 1;
         }
+}
+
+void trace_track_name(uint32_t label, char *buf, size_t len)
+{
+    if (TRACE_IS_GPU_TRACK(label))
+        snprintf(buf, len, "GPU %u stream %u", (unsigned)(label >> 20 & 0xFFu),
+                 (unsigned)(label & 0xFFFFFu));
+    else
+        snprintf(buf, len, "thread %u", (unsigned)label);
 }

@@ -105,6 +105,13 @@ TW_HIDDEN size_t *trace_order(const struct trace_rank *r);
 /* Each distinct thread label of a rank, in order of first appearance: the count, and
  * (when labels is not NULL) the labels (the caller frees *labels). -1: out of memory. */
 TW_HIDDEN int trace_threads(const struct trace_rank *r, uint32_t **labels);
+/* A GPU's track (a device's stream: its kernels and copies as regions) among a rank's
+ * threads: a label no OS thread id takes (they stay below 2^22 on Linux). */
+#define TRACE_GPU_TRACK(device, stream) \
+    (0xF0000000u | (((uint32_t)(device)&0xFFu) << 20) | ((uint32_t)(stream)&0xFFFFFu))
+#define TRACE_IS_GPU_TRACK(label) (((label)&0xF0000000u) == 0xF0000000u)
+/* A track's name: "thread N", or "GPU D stream S" for a GPU's track. */
+TW_HIDDEN void trace_track_name(uint32_t label, char *buf, size_t len);
 /* The earliest and latest time of all ranks' records (0, 0 when there is none). */
 TW_HIDDEN void trace_span(const struct trace_rank *ranks, int n, uint64_t *first, uint64_t *last);
 

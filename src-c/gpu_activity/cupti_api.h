@@ -35,10 +35,11 @@ typedef int CUptiResult; /* an enum in CUPTI: int-sized */
 /* Activity kinds (CUpti_ActivityKind). CONCURRENT_KERNEL records kernels without
  * serialising them (KERNEL, 3, would). */
 typedef int CUpti_ActivityKind;
-#define CUPTI_ACTIVITY_KIND_MEMCPY            1
-#define CUPTI_ACTIVITY_KIND_MEMSET            2
-#define CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL 10
-#define CUPTI_ACTIVITY_KIND_SYNCHRONIZATION   38
+#define CUPTI_ACTIVITY_KIND_MEMCPY               1
+#define CUPTI_ACTIVITY_KIND_MEMSET               2
+#define CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL    10
+#define CUPTI_ACTIVITY_KIND_SYNCHRONIZATION      38
+#define CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION 39
 
 /* A memcpy record's copyKind (CUpti_ActivityMemcpyKind): H host, D device, A CUDA
  * array, P peer (device to another device). */
@@ -139,6 +140,20 @@ typedef struct {
     uint32_t cuda_event_id;
 } cupti_sync_record;
 
+/* The link CUPTI writes when a thread launches work (an API call with a correlation id)
+ * while an external id of the kind is pushed (kind 39, CUpti_ActivityExternalCorrelation):
+ * the innermost id the thread pushed. Kinds of CUpti_ExternalCorrelationKind: CUSTOM0 is
+ * the first a tool may use as it likes. */
+#define CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 3
+typedef struct {
+    CUpti_ActivityKind kind;
+    uint32_t external_kind;
+    uint64_t external_id;
+    uint32_t correlation_id;
+    uint32_t reserved;
+} cupti_external_correlation_record;
+_Static_assert(sizeof(cupti_external_correlation_record) == 24, "external correlation size");
+
 /* The offsets CUDA 13.0's header gives these members (CUDA 12's deprecated versions the
  * same): a wrong member here would read another field without a word. */
 _Static_assert(offsetof(cupti_kernel_record, start) == 16, "kernel start");
@@ -200,5 +215,8 @@ CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t validBufferSizeBy
 CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext context, uint32_t streamId,
                                               size_t *dropped);
 CUptiResult cuptiGetTimestamp(uint64_t *timestamp);
+/* The calling thread's stack of external ids of a kind (CUpti_ExternalCorrelationKind). */
+CUptiResult cuptiActivityPushExternalCorrelationId(uint32_t kind, uint64_t id);
+CUptiResult cuptiActivityPopExternalCorrelationId(uint32_t kind, uint64_t *lastId);
 
 #endif

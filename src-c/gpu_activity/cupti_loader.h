@@ -20,19 +20,21 @@ enum cupti_status {
 };
 
 /* The calls, one pointer each, typed by cupti_api.h's declarations. */
-#define CUPTI_SYMBOLS(X)                    \
-    X(cuptiGetVersion, 1)                   \
-    X(cuptiGetResultString, 1)              \
-    X(cuptiSubscribe, 1)                    \
-    X(cuptiUnsubscribe, 1)                  \
-    X(cuptiActivityRegisterCallbacks, 1)    \
-    X(cuptiActivityEnable, 1)               \
-    X(cuptiActivityDisable, 1)              \
-    X(cuptiActivityFlushAll, 1)             \
-    X(cuptiActivityGetNextRecord, 1)        \
-    X(cuptiActivityGetNumDroppedRecords, 1) \
-    X(cuptiGetTimestamp, 1)                 \
-    X(cuptiActivityRegisterTimestampCallback, 0)
+#define CUPTI_SYMBOLS(X)                         \
+    X(cuptiGetVersion, 1)                        \
+    X(cuptiGetResultString, 1)                   \
+    X(cuptiSubscribe, 1)                         \
+    X(cuptiUnsubscribe, 1)                       \
+    X(cuptiActivityRegisterCallbacks, 1)         \
+    X(cuptiActivityEnable, 1)                    \
+    X(cuptiActivityDisable, 1)                   \
+    X(cuptiActivityFlushAll, 1)                  \
+    X(cuptiActivityGetNextRecord, 1)             \
+    X(cuptiActivityGetNumDroppedRecords, 1)      \
+    X(cuptiGetTimestamp, 1)                      \
+    X(cuptiActivityRegisterTimestampCallback, 0) \
+    X(cuptiActivityPushExternalCorrelationId, 0) \
+    X(cuptiActivityPopExternalCorrelationId, 0)
 
 struct cupti_lib {
     void *handle;

@@ -48,6 +48,7 @@ static struct cupti_lib lib;
 static CUpti_SubscriberHandle subscriber;
 static pthread_t drain_thread;
 static int started, kinds_on, exit_registered;
+static int linking; /* the last start links launches to regions (external correlation) */
 /* The process that started: a forked child has no drain thread (and CUPTI does not follow
  * a fork), so its flushes and its exit leave CUPTI alone rather than wait for nobody. */
 static pid_t owner;
@@ -109,13 +110,33 @@ static int buffer_index(const uint8_t *b)
     return -1;
 }
 
+static struct gpu_tracelog *tracelog; /* under table_lock; NULL until a trace asks */
+
 static void parse_buffer(uint8_t *buffer, size_t valid)
 {
     cupti_record_head *rec = NULL;
     pthread_mutex_lock(&table_lock);
-    while (lib.cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS)
-        gpu_table_file(table, rec, clock_offset);
+    while (lib.cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
+        int row = gpu_table_file(table, rec, clock_offset);
+        if (tracelog)
+            gpu_tracelog_add(tracelog, rec, row, clock_offset);
+    }
     pthread_mutex_unlock(&table_lock);
+}
+
+int gpu_activity_trace_keep(void)
+{
+    pthread_mutex_lock(&table_lock);
+    if (!tracelog)
+        tracelog = calloc(1, sizeof *tracelog);
+    int ok = tracelog != NULL;
+    pthread_mutex_unlock(&table_lock);
+    return ok;
+}
+
+const struct gpu_tracelog *gpu_activity_tracelog(void)
+{
+    return tracelog;
 }
 
 static void *drain(void *arg)
@@ -214,11 +235,17 @@ static enum cupti_status claim(char *reason, size_t len)
             return refusal(call, r, reason, len);
         }
     }
+    /* Optional: without it (another CUPTI), work is summed by time only, not by launch. */
+    linking = lib.cuptiActivityPushExternalCorrelationId &&
+              lib.cuptiActivityPopExternalCorrelationId &&
+              lib.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) == CUPTI_SUCCESS;
     return CUPTI_LOAD_OK;
 }
 
 static void release(void)
 {
+    if (linking) /* kept: the last run's launches were linked (the reports say so) */
+        lib.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
     while (kinds_on > 0)
         lib.cuptiActivityDisable(enabled_kinds[--kinds_on]);
     if (subscriber)
@@ -227,13 +254,33 @@ static void release(void)
     cupti_unload(&lib);
 }
 
+/* A fork while the drain thread files a buffer would leave the child's copy of
+ * table_lock held for good; the child reads the table (its region reports), so the fork
+ * waits for the buffer in hand (bounded: one buffer's parse). */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&table_lock);
+}
+
+static void fork_after(void)
+{
+    pthread_mutex_unlock(&table_lock);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(fork_prepare, fork_after, fork_after);
+}
+
 enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *reason, size_t len)
 {
+    static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
     pthread_mutex_lock(&flush_lock);
     enum cupti_status s = CUPTI_LOAD_OK;
     reason[0] = '\0';
     if (started)
         goto out;
+    linking = 0;
     if (!table && !(table = calloc(1, sizeof *table))) {
         snprintf(reason, len, "no GPU activity: no memory for its table (%zu bytes)",
                  sizeof *table);
@@ -262,6 +309,7 @@ enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *re
     }
     started = 1;
     owner = getpid();
+    pthread_once(&atfork_once, register_atfork);
     if (!exit_registered)
         exit_registered = atexit(at_exit) == 0;
 out:
@@ -283,6 +331,40 @@ void gpu_activity_flush(void)
         pthread_mutex_unlock(&pool.lock);
     }
     pthread_mutex_unlock(&flush_lock);
+}
+
+int gpu_activity_tag_push(uint64_t tag)
+{
+    int ok = 0;
+    if (getpid() != owner)
+        return 0;
+    pthread_mutex_lock(&flush_lock); /* not while a stop unloads CUPTI */
+    if (started && linking)
+        ok = lib.cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+                                                        tag) == CUPTI_SUCCESS;
+    pthread_mutex_unlock(&flush_lock);
+    return ok;
+}
+
+void gpu_activity_tag_pop(void)
+{
+    uint64_t last;
+    if (getpid() != owner)
+        return;
+    pthread_mutex_lock(&flush_lock);
+    if (started && linking)
+        lib.cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+    pthread_mutex_unlock(&flush_lock);
+}
+
+int gpu_activity_linking(void)
+{
+    if (getpid() != owner) /* a forked child: flush_lock may have been held at the fork */
+        return linking;
+    pthread_mutex_lock(&flush_lock);
+    int on = linking;
+    pthread_mutex_unlock(&flush_lock);
+    return on;
 }
 
 void gpu_activity_stop(void)

@@ -13,6 +13,7 @@
 
 #include "cupti_loader.h"
 #include "gpu_table.h"
+#include "gpu_tracelog.h"
 
 /* The bounded pool: at most this many buffers of this size exist at once (8 MiB); a
  * request when all are filled or being parsed is refused (CUPTI then drops records, which
@@ -38,6 +39,20 @@ __attribute__((visibility("hidden"))) void gpu_activity_flush(void);
 /* Flushes, disables the kinds, unsubscribes, stops the drain thread and unloads CUPTI
  * (nothing in a forked child). The table keeps its sums until the next start. */
 __attribute__((visibility("hidden"))) void gpu_activity_stop(void);
+/* The calling thread's launches from now on linked to tag (a region: gpu_attrib.h) until
+ * the matching pop: 1, or 0 where CUPTI cannot link launches (no external correlation in
+ * this CUPTI, the layer not started, a forked child). Pops only after a push that
+ * returned 1. */
+__attribute__((visibility("hidden"))) int gpu_activity_tag_push(uint64_t tag);
+__attribute__((visibility("hidden"))) void gpu_activity_tag_pop(void);
+/* Whether the last start linked launches to their regions (CUPTI has external
+ * correlation), also after a stop: the table's links are that run's. */
+__attribute__((visibility("hidden"))) int gpu_activity_linking(void);
+/* From now on each kernel, copy and memset is also kept with its times for a trace's GPU
+ * tracks (gpu_tracelog.h): 1, or 0 without memory for the log. The log, read under
+ * gpu_activity_lock: NULL until asked. */
+__attribute__((visibility("hidden"))) int gpu_activity_trace_keep(void);
+__attribute__((visibility("hidden"))) const struct gpu_tracelog *gpu_activity_tracelog(void);
 /* The table, locked against the drain thread until gpu_activity_unlock. */
 __attribute__((visibility("hidden"))) const struct gpu_table *gpu_activity_lock(void);
 __attribute__((visibility("hidden"))) void gpu_activity_unlock(void);

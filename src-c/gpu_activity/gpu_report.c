@@ -28,6 +28,8 @@ void gpu_report_status(struct jw *w, const char *key)
         jw_uint(w, "buffers_refused", t->buffers_refused);
         jw_uint(w, "incomplete", t->incomplete);
         jw_uint(w, "kernels_untabled", t->kernels_untabled);
+        jw_bool(w, "launch_links", gpu_activity_linking());
+        jw_uint(w, "unlinked_launches", t->attrib.unattributed + t->attrib.untabled);
     }
     gpu_activity_unlock();
     jw_obj_end(w);
@@ -63,8 +65,31 @@ static void kernels(struct jw *w, const struct gpu_table *t, const struct gpu_ke
     jw_arr_end(w);
 }
 
+/* "launched": what the region's own launches did (correlation ids), whenever they ran. */
+static void launched_by(struct jw *w, const struct gpu_attrib_sum *a)
+{
+    jw_obj_begin(w, "launched");
+    jw_uint(w, "kernel_launches", a->kernel_launches);
+    jw_uint(w, "kernel_ns", a->kernel_ns);
+    jw_obj_begin(w, "copies");
+    for (unsigned i = 0; i < CUPTI_MEMCPY_KINDS; i++)
+        if (a->copies[i][0] > 0) {
+            jw_obj_begin(w, gpu_copy_direction(i));
+            jw_uint(w, "count", a->copies[i][0]);
+            jw_uint(w, "bytes", a->copies[i][1]);
+            jw_obj_end(w);
+        }
+    jw_obj_end(w);
+    jw_obj_begin(w, "memset");
+    jw_uint(w, "count", a->memsets);
+    jw_uint(w, "bytes", a->memset_bytes);
+    jw_obj_end(w);
+    jw_obj_end(w);
+}
+
 void gpu_report_section(struct jw *w, const char *key, const struct gpu_table *t,
-                        const struct gpu_snapshot *s, const struct gpu_kernel_counts *k)
+                        const struct gpu_snapshot *s, const struct gpu_kernel_counts *k,
+                        const struct gpu_attrib_sum *launched)
 {
     uint64_t busy = 0;
     jw_obj_begin(w, key);
@@ -89,6 +114,8 @@ void gpu_report_section(struct jw *w, const char *key, const struct gpu_table *t
     sum(w, "memset", &s->memsets, 1);
     sum(w, "sync", &s->syncs, 0);
     jw_uint(w, "dropped", s->dropped);
+    if (launched)
+        launched_by(w, launched);
     jw_obj_end(w);
 }
 
@@ -102,10 +129,36 @@ void gpu_report_process(struct jw *w, const char *key)
         struct gpu_kernel_counts k = {0, 0, NULL};
         gpu_snapshot_take(t, &s);
         if (gpu_kernels_take(t, &k) == 0)
-            gpu_report_section(w, "total", t, &s, &k);
+            gpu_report_section(w, "total", t, &s, &k, NULL);
         gpu_kernels_free(&k);
     }
     gpu_activity_unlock();
+    jw_obj_end(w);
+}
+
+/* A factor, or null where it cannot be formed (negative). */
+static void factor(struct jw *w, const char *key, double v)
+{
+    if (v < 0)
+        jw_null(w, key);
+    else
+        jw_fixed(w, key, v, 6);
+}
+
+void gpu_report_device_pop(struct jw *w, const char *key, const struct pop_in *p)
+{
+    struct pop_factors f = pop_factors(p);
+    jw_obj_begin(w, key);
+    jw_int(w, "gpus", p->gpus);
+    jw_fixed(w, "runtime_s", p->sum_runtime, 9);
+    jw_fixed(w, "useful_sum_s", p->sum_gpu_useful, 9);
+    jw_fixed(w, "useful_max_s", p->max_gpu_useful, 9);
+    jw_fixed(w, "active_max_s", p->max_gpu_active, 9);
+    factor(w, "offload_efficiency", f.offload);
+    factor(w, "parallel_efficiency", f.device_parallel);
+    factor(w, "load_balance", f.device_load_balance);
+    factor(w, "communication_efficiency", f.device_communication);
+    factor(w, "orchestration_efficiency", f.device_orchestration);
     jw_obj_end(w);
 }
 

@@ -10,18 +10,23 @@
 
 #include "gpu_snapshot.h"
 #include "json_writer.h"
+#include "pop_factors.h"
 
 /* key: {"on": ..., "reason": ..., ...} ($defs/status), from gpu_activity_switch_state and
  * the layer's table (locked here). */
 __attribute__((visibility("hidden"))) void gpu_report_status(struct jw *w, const char *key);
 /* key: a section ($defs/section): s (a snapshot or a difference of two) and k's rows,
- * named from t (locked by the caller: gpu_activity_lock); k may be NULL (no table). */
-__attribute__((visibility("hidden"))) void gpu_report_section(struct jw *w, const char *key,
-                                                              const struct gpu_table *t,
-                                                              const struct gpu_snapshot *s,
-                                                              const struct gpu_kernel_counts *k);
+ * named from t (locked by the caller: gpu_activity_lock); k may be NULL (no table);
+ * launched, when not NULL, the work the region launched itself ("launched"). */
+__attribute__((visibility("hidden"))) void gpu_report_section(
+    struct jw *w, const char *key, const struct gpu_table *t, const struct gpu_snapshot *s,
+    const struct gpu_kernel_counts *k, const struct gpu_attrib_sum *launched);
 /* key: {"activity": status, "total": the table's sums since the start} ($defs/process). */
 __attribute__((visibility("hidden"))) void gpu_report_process(struct jw *w, const char *key);
+/* key: the host/device POP factors of p ($defs/device_pop; pop_factors.h), null where
+ * one cannot be formed. */
+__attribute__((visibility("hidden"))) void gpu_report_device_pop(struct jw *w, const char *key,
+                                                                 const struct pop_in *p);
 /* One line on f when CUPTI dropped records, a buffer was refused or kernels were not
  * tabled (by who: "region API" ...): the file says the same; nothing when none was lost.
  * Returns the records dropped. */

@@ -154,3 +154,13 @@ uint64_t gpu_table_busy_between(const struct gpu_table *t, uint32_t device, uint
     }
     return ns;
 }
+
+struct gpu_pop_times gpu_snapshot_pop_times(const struct gpu_snapshot *s)
+{
+    struct gpu_pop_times p = {0, s->memsets.ns, s->syncs.ns};
+    for (int d = 0; d < s->ndevices; d++)
+        p.useful_ns += s->devices[d].busy_ns;
+    for (int k = 0; k < CUPTI_MEMCPY_KINDS; k++)
+        p.comm_ns += s->copies[k].ns;
+    return p;
+}

@@ -31,6 +31,14 @@ struct gpu_snapshot {
 /* total += d (a device new to total appended, matched by id). */
 __attribute__((visibility("hidden"))) void gpu_snapshot_add(struct gpu_snapshot *total,
                                                             const struct gpu_snapshot *d);
+/* What the host/device POP factors are formed from (src-c/common/pop_factors.h), in ns:
+ * useful the devices' busy times summed, comm the copies' and memsets' durations, runtime
+ * the host's waits in synchronisation. */
+struct gpu_pop_times {
+    uint64_t useful_ns, comm_ns, runtime_ns;
+};
+__attribute__((visibility("hidden"))) struct gpu_pop_times gpu_snapshot_pop_times(
+    const struct gpu_snapshot *s);
 /* Each kernel row's launches and time, by row (rows are only appended, in one order,
  * until the next start): a region's kernel table is the difference of two. */
 struct gpu_kernel_count {

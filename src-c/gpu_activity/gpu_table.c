@@ -107,8 +107,9 @@ static struct gpu_kernel_row *kernel_row(struct gpu_table *t, const cupti_kernel
     return r;
 }
 
-static void file_kernel(struct gpu_table *t, const cupti_kernel_record *k, uint64_t start,
-                        uint64_t end)
+/* Its row's index, or -1 (untabled). */
+static int file_kernel(struct gpu_table *t, const cupti_kernel_record *k, uint64_t start,
+                       uint64_t end)
 {
     struct gpu_device_row *d = device_row(t, k->device_id);
     struct gpu_kernel_row *r = d ? kernel_row(t, k) : NULL;
@@ -116,7 +117,7 @@ static void file_kernel(struct gpu_table *t, const cupti_kernel_record *k, uint6
         busy_add(d, start, end);
     if (!r) {
         t->kernels_untabled++;
-        return;
+        return -1;
     }
     uint64_t ns = end - start;
     if (r->launches == 0 || ns < r->min_ns)
@@ -127,6 +128,7 @@ static void file_kernel(struct gpu_table *t, const cupti_kernel_record *k, uint6
     r->total_ns += ns;
     memcpy(r->grid, &k->grid_x, sizeof r->grid);
     memcpy(r->block, &k->block_x, sizeof r->block);
+    return (int)(r - t->kernels);
 }
 
 static void sum_add(struct gpu_sum *s, uint64_t bytes, uint64_t ns)
@@ -168,17 +170,22 @@ static int record_times(const cupti_record_head *rec, int64_t offset, uint64_t *
     return 1;
 }
 
-void gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t clock_offset)
+int gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t clock_offset)
 {
+    int row = -1;
     uint64_t start, end;
+    if (rec->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) { /* a launch's region */
+        gpu_attrib_link(&t->attrib, (const cupti_external_correlation_record *)rec);
+        return -1;
+    }
     int ok = record_times(rec, clock_offset, &start, &end);
     if (ok < 0) {
         t->other_records++;
-        return;
+        return -1;
     }
     if (ok == 0) {
         t->incomplete++;
-        return;
+        return -1;
     }
     t->records++;
     if (t->first_ns == 0 || start < t->first_ns)
@@ -187,12 +194,15 @@ void gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t c
         t->last_ns = end;
     switch (rec->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-        file_kernel(t, (const cupti_kernel_record *)rec, start, end);
+        row = file_kernel(t, (const cupti_kernel_record *)rec, start, end);
+        gpu_attrib_kernel(&t->attrib, ((const cupti_kernel_record *)rec)->correlation_id,
+                          end - start);
         break;
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const cupti_memcpy_record *m = (const cupti_memcpy_record *)rec;
         unsigned kind = m->copy_kind < CUPTI_MEMCPY_KINDS ? m->copy_kind : 0;
         sum_add(&t->copies[kind], m->bytes, end - start);
+        gpu_attrib_copy(&t->attrib, m->correlation_id, kind, m->bytes);
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -200,6 +210,7 @@ void gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t c
         struct gpu_device_row *d = device_row(t, m->device_id);
         if (d)
             sum_add(&d->memset, m->bytes, end - start);
+        gpu_attrib_memset(&t->attrib, m->correlation_id, m->bytes);
         break;
     }
     default: { /* CUPTI_ACTIVITY_KIND_SYNCHRONIZATION */
@@ -209,6 +220,7 @@ void gpu_table_file(struct gpu_table *t, const cupti_record_head *rec, int64_t c
         break;
     }
     }
+    return row;
 }
 
 uint64_t gpu_table_busy_ns(const struct gpu_table *t, uint32_t device)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cupti_api.h"
+#include "gpu_attrib.h"
 
 #define GPU_TABLE_KERNELS   1024 /* kernel rows; later kernels counted in kernels_untabled */
 #define GPU_TABLE_DEVICES   16   /* device rows; records of a further device are untabled */
@@ -58,15 +59,17 @@ struct gpu_table {
     uint64_t other_records;    /* of kinds this table does not keep */
     uint64_t dropped;          /* records CUPTI dropped (cuptiActivityGetNumDroppedRecords) */
     uint64_t buffers_refused;  /* buffer requests the bounded pool could not serve */
+    struct gpu_attrib attrib;  /* the same work by the region that launched it */
 };
 
 /* Empties t (every count 0, no rows). */
 __attribute__((visibility("hidden"))) void gpu_table_clear(struct gpu_table *t);
 /* Files one record of CUPTI's (its kind says which layout), its times less clock_offset
- * (CUPTI's clock minus the traces'; 0 where CUPTI reads the traces' clock). */
-__attribute__((visibility("hidden"))) void gpu_table_file(struct gpu_table *t,
-                                                          const cupti_record_head *rec,
-                                                          int64_t clock_offset);
+ * (CUPTI's clock minus the traces'; 0 where CUPTI reads the traces' clock). Returns a
+ * kernel's row index, else -1. */
+__attribute__((visibility("hidden"))) int gpu_table_file(struct gpu_table *t,
+                                                         const cupti_record_head *rec,
+                                                         int64_t clock_offset);
 /* A device's busy time so far (the union of its kernels), or 0 for a device not seen. */
 __attribute__((visibility("hidden"))) uint64_t gpu_table_busy_ns(const struct gpu_table *t,
                                                                  uint32_t device);

@@ -26,6 +26,29 @@ void papi_gpu_activity_flush(void);
  * NUL-ended. Returns its length; 0 when the layer was never asked (nothing written);
  * -1 when it does not fit. Not async-signal-safe (locks). */
 long papi_gpu_activity_json(char *buf, size_t len);
+/* A span of time opened and closed again and again (an MPI_Pcontrol region): what the
+ * process's GPUs did during its instances, summed. new: NULL without memory. begin and
+ * end flush CUPTI (nothing while the layer is off); any thread may end what another
+ * began (its launches are not linked to it: that needs one thread). json: the span's
+ * section (gpu_activity.schema.json's $defs/section) into buf[len], NUL-ended: its
+ * length, 0 before a completed instance or with the layer off, -1 when it does not fit.
+ * Each call takes the span's lock: a checkpoint's row may read it while a thread ends it. */
+typedef struct papi_gpu_span papi_gpu_span_t;
+papi_gpu_span_t *papi_gpu_span_new(void);
+void papi_gpu_span_begin(papi_gpu_span_t *span);
+void papi_gpu_span_end(papi_gpu_span_t *span);
+long papi_gpu_span_json(papi_gpu_span_t *span, char *buf, size_t len);
+/* What the host/device POP factors of a rank or region are formed from, in ns
+ * (src-c/common/pop_factors.h): the GPUs' useful time (their kernels' busy time), their
+ * communication (copies and memsets) and the host's wait in synchronisation. times: the
+ * process's since the start (CUPTI flushed first); span_times: the span's instances
+ * summed. Each returns 1 with *t filled, or 0 where the layer never recorded (nothing
+ * to form them from: *t zeroed). */
+struct papi_gpu_pop_times {
+    unsigned long long useful_ns, comm_ns, runtime_ns;
+};
+int papi_gpu_activity_pop_times(struct papi_gpu_pop_times *t);
+int papi_gpu_span_pop_times(papi_gpu_span_t *span, struct papi_gpu_pop_times *t);
 /* One line on stderr, by who, when CUPTI dropped records, a buffer was refused or kernels
  * had no row (the files say the same); nothing when none was lost. */
 void papi_gpu_activity_say_losses(const char *who);

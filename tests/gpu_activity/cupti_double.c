@@ -9,7 +9,8 @@
  *   incomplete (a kernel without an end)  drop N (records CUPTI says it dropped)
  *   requests K (K buffers asked for at once, then handed back empty)
  * A test program also "launches" a file's records with cupti_double_launch(path): written
- * then, times after that moment, handed back at the next flush.
+ * then, times after that moment, handed back at the next flush; a bench one kernel at a
+ * time with cupti_double_launch_kernel(ns).
  * PAPI_TEST_CUPTI_MODE: version=N (cuptiGetVersion's), nodevice (cuptiActivityEnable
  * fails as without a driver), privileges (it fails for want of permission), subscribed
  * (another tool holds CUPTI). Built variants: CUPTI_DOUBLE_NO_FLUSH
@@ -131,9 +132,36 @@ EXPORT CUptiResult cuptiGetTimestamp(uint64_t *timestamp)
     return CUPTI_SUCCESS;
 }
 
+/* The calling thread's external ids (CUSTOM0 only), as CUPTI keeps them per thread. */
+static __thread uint64_t ext_stack[64];
+static __thread int ext_depth;
+
+EXPORT CUptiResult cuptiActivityPushExternalCorrelationId(uint32_t kind, uint64_t id)
+{
+    if (kind != CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 || ext_depth == 64)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    ext_stack[ext_depth++] = id;
+    return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult cuptiActivityPopExternalCorrelationId(uint32_t kind, uint64_t *last)
+{
+    if (kind != CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 || ext_depth == 0)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    *last = ext_stack[--ext_depth];
+    return CUPTI_SUCCESS;
+}
+
+EXPORT int cupti_double_ext_depth(void)
+{
+    return ext_depth;
+}
+
 static size_t record_size(CUpti_ActivityKind kind)
 {
     switch (kind) {
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
+        return sizeof(cupti_external_correlation_record);
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
         return CUPTI_KERNEL10_SIZE;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
@@ -202,12 +230,32 @@ static uint8_t *room(size_t n)
     return p;
 }
 
+static uint32_t next_cid; /* correlation ids, as CUPTI numbers the launches */
+
+/* A launch's correlation id, and the link CUPTI writes before its record while the
+ * launching thread has an external id pushed. */
+static uint32_t launch_id(void)
+{
+    uint32_t cid = ++next_cid;
+    if (ext_depth > 0) {
+        cupti_external_correlation_record *l = (void *)room(sizeof *l);
+        if (l)
+            *l = (cupti_external_correlation_record){
+                .kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+                .external_kind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+                .external_id = ext_stack[ext_depth - 1],
+                .correlation_id = cid};
+    }
+    return cid;
+}
+
 static void stage_line(const char *line, uint64_t base)
 {
     char name[128];
     unsigned a, b, c;
     unsigned long long x, y, z;
     if (sscanf(line, "kernel %u %u %llu %llu %127s", &a, &b, &x, &y, name) == 5) {
+        uint32_t cid = launch_id();
         cupti_kernel_record *k = (void *)room(CUPTI_KERNEL10_SIZE);
         if (!k)
             return;
@@ -224,8 +272,10 @@ static void stage_line(const char *line, uint64_t base)
                                    .block_x = 256,
                                    .block_y = 1,
                                    .block_z = 1,
+                                   .correlation_id = cid,
                                    .name = names[nnames++ % 64]};
     } else if (sscanf(line, "memcpy %u %u %u %llu %llu %llu", &a, &b, &c, &z, &x, &y) == 6) {
+        uint32_t cid = launch_id();
         cupti_memcpy_record *m = (void *)room(CUPTI_MEMCPY6_SIZE);
         if (m)
             *m = (cupti_memcpy_record){.kind = CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -234,8 +284,10 @@ static void stage_line(const char *line, uint64_t base)
                                        .start = base + x,
                                        .end = base + y,
                                        .device_id = b,
-                                       .stream_id = c};
+                                       .stream_id = c,
+                                       .correlation_id = cid};
     } else if (sscanf(line, "memset %u %u %llu %llu %llu", &a, &b, &z, &x, &y) == 5) {
+        uint32_t cid = launch_id();
         cupti_memset_record *m = (void *)room(CUPTI_MEMSET4_SIZE);
         if (m)
             *m = (cupti_memset_record){.kind = CUPTI_ACTIVITY_KIND_MEMSET,
@@ -243,7 +295,8 @@ static void stage_line(const char *line, uint64_t base)
                                        .start = base + x,
                                        .end = base + y,
                                        .device_id = a,
-                                       .stream_id = b};
+                                       .stream_id = b,
+                                       .correlation_id = cid};
     } else if (sscanf(line, "sync %u %u %llu %llu", &a, &b, &x, &y) == 4) {
         cupti_sync_record *s = (void *)room(CUPTI_SYNC2_SIZE);
         if (s)
@@ -292,6 +345,37 @@ static int stage_file(const char *path)
             stage_line(line, base);
     fclose(f);
     return 0;
+}
+
+/* One kernel launch as bench/bench_gpu_launch.c makes them, ns long, 1 us after the last:
+ * what CUPTI does on the launching thread, its correlation id taken and, while a tool has
+ * registered buffers and enabled records, the record written (a buffer asked for when the
+ * current one is full, the full one handed back). */
+EXPORT void cupti_double_launch_kernel(uint64_t ns)
+{
+    static uint64_t t;
+    if (!requested || enabled <= 0) {
+        ++next_cid;
+        return;
+    }
+    uint32_t cid = launch_id();
+    cupti_kernel_record *k = (void *)room(CUPTI_KERNEL10_SIZE);
+    if (!k)
+        return;
+    if (!t)
+        cuptiGetTimestamp(&t);
+    t += 1000;
+    *k = (cupti_kernel_record){.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                               .start = t,
+                               .end = t + ns,
+                               .grid_x = 64,
+                               .grid_y = 1,
+                               .grid_z = 1,
+                               .block_x = 256,
+                               .block_y = 1,
+                               .block_z = 1,
+                               .correlation_id = cid,
+                               .name = "bench_kernel"};
 }
 
 /* A program "launches" work: the file's records written now, handed back at the next

@@ -3,6 +3,8 @@
  * libcudart, loaded first: the program "uses CUDA") or - (it does not); DIR holds the
  * record files it "launches" (cupti_double_launch): a.txt twice in "compute" (once inside
  * "outer"), b.txt in "outer" after it, c.txt outside every region. With a third argument
+ * "first" it first launches d.txt in a region "first" of its own, ended before any other
+ * begins; with
  * "shutdown" it then calls PAPI_shutdown, which stops the layer: CUPTI unsubscribed and
  * its kinds disabled (the double says), the sums kept for the report at exit. The report
  * is read by check_gpu_region.py. */
@@ -41,7 +43,7 @@ static int region(const char *name, int begin)
 int main(int argc, char **argv)
 {
     if (argc != 3 && argc != 4) {
-        fprintf(stderr, "usage: gpu_region CUDART|- DIR [shutdown]\n");
+        fprintf(stderr, "usage: gpu_region CUDART|- DIR [shutdown|first]\n");
         return 2;
     }
     if (strcmp(argv[1], "-") != 0 && !dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL)) {
@@ -49,13 +51,19 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *dir = argv[2];
-    if (region("outer", 1) != PAPI_OK)
+    int first = argc == 4 && strcmp(argv[3], "first") == 0;
+    if (region(first ? "first" : "outer", 1) != PAPI_OK)
         return 1;
     /* The layer started at the first begin, if at all: CUPTI (the double) is loaded. */
     void *cupti = dlopen("libcupti.so.13", RTLD_NOW | RTLD_NOLOAD);
     if (cupti)
         *(void **)&launch_fn = dlsym(cupti, "cupti_double_launch");
     printf("gpu_region: GPU activity layer %s\n", launch_fn ? "on" : "off");
+    /* "first": d.txt in a region of its own, the first, ended (flushed) before any other
+     * begins: the first region's work reaches the trace's GPU tracks too. */
+    if (first &&
+        (launch(dir, "d.txt") || region("first", 0) != PAPI_OK || region("outer", 1) != PAPI_OK))
+        return 1;
     if (region("compute", 1) != PAPI_OK || launch(dir, "a.txt") ||
         region("compute", 0) != PAPI_OK || launch(dir, "b.txt") || region("outer", 0) != PAPI_OK ||
         launch(dir, "c.txt") || region("compute", 1) != PAPI_OK || launch(dir, "a.txt") ||

@@ -80,16 +80,27 @@ def strip_comments(text):
     return re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
 
 
-def schema_names(node, out):
+def schema_names(node, out, top=None, seen=None):
+    """The member names node documents, those of the definitions it refers to in another
+    schema file (gpu_activity.schema.json#/$defs/device_pop) included."""
+    seen = set() if seen is None else seen
     if isinstance(node, dict):
         for k in ("properties",):
             out.update((node.get(k) or {}).keys())
         out.update(node.get("required") or [])
+        ref = node.get("$ref")
+        if top and isinstance(ref, str) and ref.split("#")[0] and ref not in seen:
+            seen.add(ref)
+            path, _, pointer = ref.partition("#")
+            target = json.load(open(os.path.join(top, "schema", path)))
+            for part in [p for p in pointer.split("/") if p]:
+                target = target[part]
+            schema_names(target, out, top, seen)
         for v in node.values():
-            schema_names(v, out)
+            schema_names(v, out, top, seen)
     elif isinstance(node, list):
         for v in node:
-            schema_names(v, out)
+            schema_names(v, out, top, seen)
     return out
 
 
@@ -98,7 +109,7 @@ def main():
     fails, checked = [], 0
     for kind, patterns in WRITERS.items():
         schema = json.load(open(os.path.join(top, "schema", kind + ".schema.json")))
-        names = schema_names(schema, set())
+        names = schema_names(schema, set(), top)
         files = sorted({f for p in patterns for f in glob.glob(os.path.join(top, p))})
         if not files:
             fails.append("%s: none of its writers found (%s)" % (kind, ", ".join(patterns)))

@@ -2,16 +2,41 @@
  * (tests/gpu_activity/cupti_double.c) and a stand-in CUDA runtime, both linked: the
  * program "uses CUDA", so the wrapper starts the layer at MPI_Init by default. Rank r
  * launches the records of argv[1] r + 1 times, the last just before MPI_Finalize: only
- * the wrapper's flush there files them (check_mpi_gpu_activity.py). With argv[2]
+ * the wrapper's flush there files them (check_mpi_gpu_activity.py); the last launch is in
+ * MPI_Pcontrol region "kern", whose flush at its end files it in the region. With argv[2]
  * "checkpoint" the ranks then sleep past several checkpoints and end without MPI_Finalize
- * (_exit): the checkpoint row left must hold them. */
+ * (_exit): the checkpoint row left must hold them. With argv[2] "half" each rank only
+ * launches argv[1] once inside MPI_Pcontrol region "half", which lasts 1 s (region/
+ * half.txt: a 500 ms synchronisation, so its device offload efficiency is 0.5). */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int cupti_double_launch(const char *path);
 int cudart_stand_in(void);
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Region "half": argv[1]'s records launched at its start, 1 s long from just before its
+ * begin (the begin's and the end's own costs then partly cancel in its wall time). */
+static int half(const char *records)
+{
+    double t0 = now_s(), left;
+    MPI_Pcontrol(2, "half");
+    int ret = cupti_double_launch(records);
+    while ((left = 1.0 - (now_s() - t0)) > 0) /* slept, then the last ms spun */
+        if (left > 2e-3)
+            usleep((useconds_t)((left - 1e-3) * 1e6));
+    MPI_Pcontrol(-2, "half");
+    return ret;
+}
 
 int main(int argc, char **argv)
 {
@@ -20,13 +45,22 @@ int main(int argc, char **argv)
         return 2;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc > 2 && strcmp(argv[2], "half") == 0) {
+        if (half(argv[1]) != 0)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Finalize();
+        return 0;
+    }
     for (int i = 0; i <= rank; i++) {
         usleep(1000); /* after the records before: no overlap by chance */
+        if (i == rank)
+            MPI_Pcontrol(2, "kern"); /* the last launch in a region of its own */
         if (cupti_double_launch(argv[1]) != 0) {
             fprintf(stderr, "mpi_gpu_activity: cannot read %s\n", argv[1]);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
+    MPI_Pcontrol(-2, "kern");
     if (argc > 2 && strcmp(argv[2], "checkpoint") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
         usleep(3000000); /* PAPI_MPI_CHECKPOINT=0.5: several checkpoints, even when loaded */

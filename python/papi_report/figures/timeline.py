@@ -1,8 +1,9 @@
 """papi_report.figures.timeline: the run's timeline (issue 49 item 5): one lane per rank (per rank
 and thread where the trace has several threads), MPI time coloured by its wait state
 (late sender, late receiver, wait at N x N, wait at barrier, late root, early reduce,
-other MPI), computation, the region covering most of each pixel column as a band over each lane, and a counter
-track below (a PAPI_INTERVAL counter's rate over time). Drawn from timeline_data's
+other MPI), computation, a GPU track's kernels and copies (a lane per device and
+stream), the region covering most of each pixel column as a band over each lane, and a
+counter track below (a PAPI_INTERVAL counter's rate over time). Drawn from timeline_data's
 tables, which come from the run's JSON trace.
 
 Bounded whatever the run's size: the lanes are an image WIDTH pixel columns wide; each
@@ -20,8 +21,10 @@ WIDTH = 1200  # pixel columns of the lanes
 THIN_LANES = 32  # past this many lanes: no lane labels but a few, and no gap between lanes
 MAX_COUNTER_LINES = 8  # past this many ranks the counter track is the sum over ranks
 # The wait kinds' colours and words: mpi-wrappers/wait_kinds.list.
-COLOURS = dict(mpi_rules.COLOURS, other_mpi="#f5c342", computation="#4c8bd6")
-LABELS = dict(mpi_rules.LABELS, other_mpi="other MPI", computation="computation")
+COLOURS = dict(mpi_rules.COLOURS, other_mpi="#f5c342", computation="#4c8bd6",
+               gpu_kernel="#2ca02c", gpu_copy="#9467bd")
+LABELS = dict(mpi_rules.LABELS, other_mpi="other MPI", computation="computation",
+              gpu_kernel="GPU kernel", gpu_copy="GPU copy or memset")
 
 
 def _rgb(hexcolour):
@@ -153,7 +156,10 @@ def timeline(t):
     a.imshow(img, aspect="auto", interpolation="nearest", extent=(0, span, lanes - 0.5, -0.5))
     step = max(1, lanes // 16) if lanes > THIN_LANES else 1
     a.set_yticks(list(range(0, lanes, step)))
-    a.set_yticklabels(["%d.%d" % (k[0], k[1]) if threads else "%d" % k[0] for k in keys[::step]],
+    gpu = spans.attrs.get("gpu_lanes") or {}  # a GPU track's lane: rank and its track name
+    a.set_yticklabels(["%d %s" % (k[0], gpu[i]) if i in gpu else
+                       "%d.%d" % (k[0], k[1]) if threads else "%d" % k[0]
+                       for i, k in zip(range(0, lanes, step), keys[::step])],
                       fontsize="small" if lanes <= THIN_LANES else "x-small")
     a.set_ylabel("rank.thread" if threads else "rank")
     col_ms = 1e3 * span / state.shape[1]

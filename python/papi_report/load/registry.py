@@ -35,6 +35,7 @@ MODULES = [
     ("metric_views", "tables"),
     ("energy", "tables"),
     ("waits", "tables"),
+    ("gpu", "tables"),
     ("profile_tables", "tables"),
     ("profile_mpi_tables", "tables"),
     ("timeline_data", "tables"),
@@ -44,6 +45,7 @@ MODULES = [
     ("series_metric_figures", "figures"),
     ("profile_figures", "figures"),
     ("timeline", "figures"),
+    ("gpu_figures", "figures"),
 ]
 LAYERS = ("tables", "figures")
 SOURCES = ("mpi", "regions", "profiles", "derived")

@@ -43,6 +43,10 @@ A region's verdict (region_verdicts) is its time's: "slower" when its CPU-clock 
 wall-time row is slower (and none faster), "faster" likewise, else "same"; the rows
 of counts that moved are named beside it.
 A quantity present on one side only is "only in A" or "only in B", never 0.
+GPU kernels (scope "kernel", the GPU activity layer's records in the MPI report's rank
+rows and the region files' gpu_regions): per kernel name ("NAME @ REGION" inside a
+region) its time (kernel_s, said slower or faster) and launches per rank, judged with
+--tolerance as counts are: the device's time is not the host's load.
 Profiled runs (papi_run --sample) add a row per function and event (scope "function"):
 profile_compare.py says how, with its sampling noise."""
 import math
@@ -68,7 +72,10 @@ COLUMNS = ["scope", "entity", "quantity", "unit", "a", "b", "ratio", "noise_a", 
            "energy_b_j", "offcpu_a", "offcpu_b", "load_free_ratio"]  # energy_*: the entity's CPU
 # energy on each side (energy.py), J; offcpu_*: the share of its wall time off a CPU and
 # load_free_ratio: B/A of the wall times less that (one run a side, regions)
-SCOPES = ("job", "mpi call", "region", "rank")
+SCOPES = ("job", "mpi call", "region", "kernel", "rank")
+#: GPU time (a kernel's, scope "kernel"): said slower or faster, but judged as counts are
+#: (--tolerance, no time floor): the device's time is not the host's load.
+GPU_TIME_QUANTITIES = {"kernel_s"}
 
 
 def verdict(quantity, a, b, noise_a, noise_b, tolerance):
@@ -79,7 +86,8 @@ def verdict(quantity, a, b, noise_a, noise_b, tolerance):
     if b is None:
         return math.nan, math.nan, "only in A"
     threshold = max(tolerance, 2 * math.sqrt(noise_a ** 2 + noise_b ** 2))
-    up, down = ("slower", "faster") if quantity in TIME_QUANTITIES else ("higher", "lower")
+    timed = quantity in TIME_QUANTITIES or quantity in GPU_TIME_QUANTITIES
+    up, down = ("slower", "faster") if timed else ("higher", "lower")
     if a == 0:
         return (math.nan if b == 0 else math.inf), threshold, "same" if b == 0 else up
     ratio = b / a
@@ -112,8 +120,9 @@ def _verdicts(df, tolerance, time_tolerance, single):
         load_free = np.where(off_a < 1, ratio * (1 - off_b) / (1 - off_a), np.nan)
         low = np.where(np.isnan(load_free), ratio * (1 - off_b), load_free)
         high = np.where(np.isnan(load_free), np.inf, load_free)
-    up = np.where(is_time, "slower", "higher")
-    down = np.where(is_time, "faster", "lower")
+    timed = is_time | q.isin(GPU_TIME_QUANTITIES).to_numpy()
+    up = np.where(timed, "slower", "higher")
+    down = np.where(timed, "faster", "lower")
     v = np.where(low > 1 + thr, up, np.where(high < 1 / (1 + thr), down, "same"))  # in_band
     if single:  # a time that moved by less than the floor is the same, whatever its ratio
         v = np.where(is_time & (_seconds_moved(df) < TIME_FLOOR_S), "same", v)
@@ -294,7 +303,7 @@ def rule_text(df, tolerance):
             "spread (cv) of the repeated runs' means" % (100 * tolerance))
 
 
-def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "region")):
+def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "region", "kernel")):
     lines = ["papi_report --compare: A = %s, B = %s" % (a_label, b_label), rule_text(df, tolerance), ""]
     shown = df[df["scope"].isin(scopes)]
     if not len(shown):

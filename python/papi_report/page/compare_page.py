@@ -133,13 +133,16 @@ def _worst(rows):
 def charts(df, regions):
     """The HTML of every ratio chart (the sections' headings and figures)."""
     from ..figures import figures  # noqa: F401 (first: says which package installs matplotlib)
-    recs = df[df["scope"].isin(("job", "mpi call", "region"))].to_dict("records")
+    recs = df[df["scope"].isin(("job", "mpi call", "region", "kernel"))].to_dict("records")
     if not recs:
         return ""
     region_v = dict(zip(regions["region"], regions["verdict"])) if len(regions) else {}
-    by_region, by_quantity, job, calls = {}, {}, [], []
+    by_region, by_quantity, job, calls, kernels = {}, {}, [], [], []
     for r in recs:
-        if r["scope"] == "region":
+        if r["scope"] == "kernel":
+            if r["quantity"] == "kernel_s":
+                kernels.append(r)
+        elif r["scope"] == "region":
             by_region.setdefault(r["entity"], []).append(r)
             by_quantity.setdefault(r["quantity"], []).append(r)
         elif r["scope"] == "job":
@@ -169,6 +172,12 @@ def charts(df, regions):
             groups["MPI calls (time_s)"] = calls
         parts.append(grid % "".join(_panels(groups, "mpi", lambda r: r["quantity"] if r["scope"] == "job"
                                             else r["entity"], lambda n, rows: _worst(rows))))
+    if kernels:
+        parts.append("<h2>GPU kernels</h2><p>Each kernel's GPU time (kernel_s, its launches' "
+                     "durations summed per rank), a bar per kernel (NAME @ REGION inside a "
+                     "region).</p>")
+        parts.append(grid % "".join(_panels({"GPU kernels (kernel_s)": kernels}, "kernel",
+                                            lambda r: r["entity"], lambda n, rows: _worst(rows))))
     return "".join(parts)
 
 

@@ -5,7 +5,8 @@ minutes: bench/README.md).
 A unit is one value of one quantity of one thing in one run: a region's real time,
 cycles, each event and named metric per rank and thread (scope "region", by the
 region's path); the job's and each rank's wall, MPI and compute time, counters and
-metrics; each MPI call's time per rank (scope "mpi call"). summarise() gives a side's
+metrics; each MPI call's time per rank (scope "mpi call"); each GPU kernel's time and
+launches per rank (scope "kernel"). summarise() gives a side's
 mean, spread and CPU share per (scope, entity, quantity)."""
 import os
 
@@ -70,12 +71,26 @@ def region_units(run, files):
             met = joined
         parts.append(_frame(run, "region", path.astype(str).values, met["metric"].values,
                             met["unit"].fillna("").values, met["value"].values))
-    return pd.concat(parts, ignore_index=True) if parts else _empty()
+    parts.append(gpu_units(run, t.get("region_gpu_kernel_ranks")))
+    return pd.concat(parts, ignore_index=True)
+
+
+def gpu_units(run, df):
+    """Scope "kernel": each GPU kernel's time and launches per rank (tables/gpu.py's
+    *_gpu_kernel_ranks), the entity the kernel's name, "NAME @ REGION" inside a region.
+    GPU time is the device's: the tolerance of counts, not of the host's times."""
+    if df is None or not len(df):
+        return _empty()
+    region = df["scope"].str.startswith("region ")
+    ent = df["kernel"].where(~region, df["kernel"] + " @ " + df["scope"].str[7:]).values
+    return pd.concat([_frame(run, "kernel", ent, "kernel_s", "s", df["total_s"].values),
+                      _frame(run, "kernel", ent, "launches", "", df["launches"].values)],
+                     ignore_index=True)
 
 
 def mpi_units(run, rep):
     catalog.load("tables")
-    # Only the four tables compared: the whole catalogue of a 10,000-rank report costs minutes.
+    # Only the tables compared: the whole catalogue of a 10,000-rank report costs minutes.
     ranks, counters, metrics, calls = (registry.TABLES[n][1](rep) for n in (
         "mpi_ranks", "mpi_counters", "mpi_rank_metrics", "mpi_calls"))
     parts = []
@@ -94,6 +109,7 @@ def mpi_units(run, rep):
                             metrics["metric"].values, unit, metrics["value"].values))
     if len(calls):
         parts.append(_frame(run, "mpi call", calls["call"].values, "time_s", "s", calls["time_s"].values))
+    parts.append(gpu_units(run, registry.TABLES["mpi_gpu_kernel_ranks"][1](rep)))
     return pd.concat(parts, ignore_index=True)
 
 

@@ -26,8 +26,12 @@ import pandas as pd
 from ..load import mpi_rules, registry, trace_file
 
 #: The states, in the figure's order (the wait kinds of mpi-wrappers/wait_kinds.list, other
-#: MPI, computation).
-KINDS = mpi_rules.WAIT_KINDS + ["other_mpi", "computation"]
+#: MPI, computation; a GPU track's kernels and its copies and memsets).
+KINDS = mpi_rules.WAIT_KINDS + ["other_mpi", "computation", "gpu_kernel", "gpu_copy"]
+#: A GPU track of the traces (the GPU activity layer's, per device and stream) is a thread
+#: named so ("GPU 0 stream 7"); its operations' names say copies and memsets apart.
+GPU_TRACK = "GPU "
+GPU_COPIES = ("memcpy", "memset")
 SPAN_COLUMNS = ["rank", "thread", "lane", "kind", "name", "t0_s", "t1_s"]
 COUNTER_COLUMNS = ["rank", "thread", "counter", "t_s", "value"]
 #: A blocking collective's wait kind in the trace (mpi_calls.list's wait= column; the
@@ -70,7 +74,12 @@ def read_events(paths):
         shift = (d["otherData"]["base_ns"] - base) / 1e9
         dropped += int(d["otherData"].get("dropped", 0) or 0)
         for e in d["traceEvents"]:
-            if isinstance(e, dict) and isinstance(e.get("ts"), (int, float)):
+            if not isinstance(e, dict):
+                continue
+            if e.get("ph") == "M":  # a track's name (the GPU lanes'): no time of its own
+                e["ts"] = shift
+                out.append(e)
+            elif isinstance(e.get("ts"), (int, float)):
                 e["ts"] = e["ts"] / 1e6 + shift  # seconds (the document is ours to change)
                 out.append(e)
     return out, dropped
@@ -175,10 +184,24 @@ def _p2p_waits(flows, slices):
     return out
 
 
+def _gpu_tracks(events):
+    """{(rank, thread): track name} of the GPU tracks (their thread_name metadata)."""
+    out = {}
+    for e in events:
+        if e.get("ph") == "M" and e.get("name") == "thread_name":
+            name = str((e.get("args") or {}).get("name", ""))
+            if name.startswith(GPU_TRACK):
+                out[(int(e.get("pid", 0)), int(e.get("tid", 0)))] = name
+    return out
+
+
 def spans_from_events(events):
     """(spans DataFrame of SPAN_COLUMNS, counters DataFrame of COUNTER_COLUMNS) of the
     trace's events: an MPI call's wait span, then its "other_mpi" rest; regions as kind
-    "region"; computation as the gaps between a thread's MPI calls."""
+    "region"; computation as the gaps between a thread's MPI calls; a GPU track's kernels
+    as "gpu_kernel", its copies and memsets as "gpu_copy" (spans.attrs["gpu_lanes"]: each
+    such lane's track name)."""
+    gpu = _gpu_tracks(events)
     events = sorted(events, key=lambda e: e["ts"])
     slices = {k: _Thread(v) for k, v in _slices(events).items()}
     waits = _collective_waits([e for e in events if e.get("ph") == "X" and
@@ -190,6 +213,10 @@ def spans_from_events(events):
     for key in keys:
         rank, thread = key
         lane = lanes[key]
+        if key in gpu:
+            rows += [(rank, thread, lane, "gpu_copy" if s[0].startswith(GPU_COPIES) else
+                      "gpu_kernel", s[0], s[2], s[3]) for s in slices[key]]
+            continue
         t_first, t_last = None, None
         mpi_top = []
         for s in slices[key]:
@@ -216,6 +243,7 @@ def spans_from_events(events):
         if t_last is not None and t_last > cursor:
             rows.append((rank, thread, lane, "computation", "", cursor, t_last))
     spans = pd.DataFrame(rows, columns=SPAN_COLUMNS)
+    spans.attrs["gpu_lanes"] = {lanes[k]: n for k, n in gpu.items() if k in lanes}
     counters = pd.DataFrame([(int(e.get("pid", 0)), int(e.get("tid", 0)), e.get("name", "?"),
                               e["ts"], (e.get("args") or {}).get("value"))
                              for e in events if e.get("ph") == "C"], columns=COUNTER_COLUMNS)

@@ -12,6 +12,10 @@ KINDS = mpi_rules.REPORT_KEYS
 POP_COLUMNS = ["scope", "ranks", "runtime_s", "parallel_efficiency", "load_balance",
                "communication_efficiency", "serialisation_efficiency", "transfer_efficiency",
                "useful_mean_s", "useful_max_s", "ideal_runtime_s"]
+#: The host/device factors beside them (pop.device, DLB TALP's: src-c/common/pop_factors.h).
+DEVICE_FACTORS = ["offload_efficiency", "parallel_efficiency", "load_balance",
+                  "communication_efficiency", "orchestration_efficiency"]
+POP_COLUMNS += ["device_" + k for k in DEVICE_FACTORS]
 RANK_COLUMNS = ["rank", "wall_s", "mpi_s"] + KINDS + ["rest_s", "wait_pct_of_mpi"]
 SITE_COLUMNS = ["call", "function", "file", "line", "ranks", "calls", "time_s"] + KINDS + \
     ["wait_s", "wait_pct_of_time"]
@@ -89,14 +93,23 @@ def mpi_wait_clock(rep):
     return df
 
 
+def _pop_row(pop, scope):
+    """One row: the MPI factors, and the host/device ones where the report has them."""
+    dev = pop.get("device") or {}
+    row = {k: v for k, v in pop.items() if k != "device"}
+    row.update({"device_" + k: dev.get(k) for k in DEVICE_FACTORS})
+    return dict(row, scope=scope)
+
+
 def mpi_pop(rep):
-    """The POP efficiencies: the run's, then each region's (scope "region NAME")."""
+    """The POP efficiencies: the run's, then each region's (scope "region NAME"); the
+    host/device factors empty where the run recorded no GPU activity."""
     w = _waits(rep)
     rows = []
     if w and w.get("pop"):
-        rows.append(dict(w["pop"], scope="run"))
+        rows.append(_pop_row(w["pop"], "run"))
         for g in w.get("regions", []):
-            rows.append(dict(g["pop"], scope="region " + g["name"]))
+            rows.append(_pop_row(g["pop"], "region " + g["name"]))
     df = pd.DataFrame(rows, columns=POP_COLUMNS)
     df["ranks"] = df["ranks"].astype("Int64")
     return df

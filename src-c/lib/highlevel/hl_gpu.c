@@ -1,8 +1,6 @@
-/* hl_gpu.c: a region's GPU activity (hl_gpu.h). The layer's sums count a record when
- * CUPTI hands its buffer back, so each boundary flushes first: a kernel that finished
- * before the end is counted in the region, one still running is counted where it is
- * flushed later. The GPUs are the process's: a region counts every thread's GPU work
- * during it. */
+/* hl_gpu.c: a region's GPU activity (hl_gpu.h): a span of the layer's (gpu_span.h) per
+ * region name and thread, its launches linked to it; and libpapi's exported calls for its
+ * MPI wrapper and tools (papi_gpu_activity.h). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +11,12 @@
 #include "gpu_activity.h"
 #include "gpu_activity_switch.h"
 #include "gpu_report.h"
+#include "gpu_span.h"
 #include "hl_gpu.h"
+#include "hl_trace.h"
 
 struct hlr_gpu {
-    int open; /* the begin's sums are held */
-    long long count;
-    struct gpu_snapshot begin, total;
-    struct gpu_kernel_counts kbegin, ktotal;
+    struct gpu_span span; /* linked: a region's begin and end run on its thread */
 };
 
 /* PAPI_shutdown stops the layer (its sums stay for the reports at exit). */
@@ -44,22 +41,121 @@ void papi_gpu_activity_flush(void)
     gpu_activity_flush();
 }
 
-long papi_gpu_activity_json(char *buf, size_t len)
+/* What write writes (arg its argument) as JSON into buf[len], NUL-ended: its length, or
+ * -1 when it does not fit. */
+static long json_into(char *buf, size_t len, void (*write)(struct jw *, const void *),
+                      const void *arg)
 {
-    const char *why;
-    if (!buf || len == 0 || (!gpu_activity_switch_state(&why) && !*why))
-        return 0;
     FILE *f = fmemopen(buf, len, "w");
     if (!f)
         return -1;
     struct jw w;
     jw_init(&w, f);
-    gpu_report_process(&w, NULL);
+    write(&w, arg);
     fflush(f);
     long n = ftell(f);
     int bad = ferror(f) || n < 0 || (size_t)n >= len - 1;
     fclose(f); /* NUL-ends buf */
     return bad ? -1 : (long)strlen(buf);
+}
+
+static void write_process(struct jw *w, const void *arg)
+{
+    (void)arg;
+    gpu_report_process(w, NULL);
+}
+
+long papi_gpu_activity_json(char *buf, size_t len)
+{
+    const char *why;
+    if (!buf || len == 0 || (!gpu_activity_switch_state(&why) && !*why))
+        return 0;
+    return json_into(buf, len, write_process, NULL);
+}
+
+struct papi_gpu_span {
+    pthread_mutex_t lock; /* begin, end and the JSON: a checkpoint reads while a thread ends */
+    struct gpu_span span; /* not linked: an MPI_Pcontrol region may end on another thread */
+};
+
+papi_gpu_span_t *papi_gpu_span_new(void)
+{
+    papi_gpu_span_t *s = calloc(1, sizeof *s);
+    if (s)
+        pthread_mutex_init(&s->lock, NULL);
+    return s;
+}
+
+void papi_gpu_span_begin(papi_gpu_span_t *s)
+{
+    const char *why;
+    if (!s || !gpu_activity_switch_state(&why) || *why) /* not running (off, or stopped) */
+        return;
+    pthread_mutex_lock(&s->lock);
+    gpu_span_begin(&s->span, 0);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void papi_gpu_span_end(papi_gpu_span_t *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&s->lock);
+    gpu_span_end(&s->span);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void write_span(struct jw *w, const void *arg)
+{
+    gpu_span_write(w, NULL, arg);
+}
+
+long papi_gpu_span_json(papi_gpu_span_t *s, char *buf, size_t len)
+{
+    if (!s || !buf || len == 0)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    long n = s->span.count > 0 ? json_into(buf, len, write_span, &s->span) : 0;
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}
+
+static void pop_times_from(struct papi_gpu_pop_times *t, const struct gpu_snapshot *s)
+{
+    struct gpu_pop_times p = gpu_snapshot_pop_times(s);
+    t->useful_ns = p.useful_ns;
+    t->comm_ns = p.comm_ns;
+    t->runtime_ns = p.runtime_ns;
+}
+
+int papi_gpu_activity_pop_times(struct papi_gpu_pop_times *t)
+{
+    const char *why;
+    memset(t, 0, sizeof *t);
+    if (!gpu_activity_switch_state(&why))
+        return 0; /* never recorded (one stopped by PAPI_shutdown keeps its sums) */
+    gpu_activity_flush();
+    struct gpu_snapshot s;
+    const struct gpu_table *tb = gpu_activity_lock();
+    if (tb)
+        gpu_snapshot_take(tb, &s);
+    gpu_activity_unlock();
+    if (tb)
+        pop_times_from(t, &s);
+    return tb != NULL;
+}
+
+int papi_gpu_span_pop_times(papi_gpu_span_t *s, struct papi_gpu_pop_times *t)
+{
+    memset(t, 0, sizeof *t);
+    if (!s)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    int ok = s->span.count > 0;
+    if (ok)
+        pop_times_from(t, &s->span.total);
+    pthread_mutex_unlock(&s->lock);
+    return ok;
 }
 
 void papi_gpu_activity_say_losses(const char *who)
@@ -73,52 +169,57 @@ void hl_gpu_region_begin(struct hlr_region *g)
 {
     if (!papi_gpu_activity_start("region API"))
         return;
+    static _Atomic int keep_asked; /* PAPI_TRACE: the GPU tracks too */
+    if (hl_trace_on() && !atomic_exchange(&keep_asked, 1) && !gpu_activity_trace_keep())
+        fprintf(stderr, "PAPI: PAPI_TRACE: no memory for the GPU tracks\n");
     if (!g->gpu && !(g->gpu = calloc(1, sizeof *g->gpu))) {
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU activity\n", g->name);
         return;
     }
-    struct hlr_gpu *x = g->gpu;
-    gpu_activity_flush();
-    const struct gpu_table *t = gpu_activity_lock();
-    x->open = t && gpu_kernels_take(t, &x->kbegin) == 0;
-    if (x->open)
-        gpu_snapshot_take(t, &x->begin);
-    gpu_activity_unlock();
+    if (gpu_span_begin(&g->gpu->span, 1) != 0)
+        fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
 }
 
-/* The rows' differences are added from the table itself: no copy of them per end. */
 void hl_gpu_region_end(struct hlr_region *g)
 {
-    struct hlr_gpu *x = g->gpu;
-    if (!x || !x->open)
-        return;
-    x->open = 0;
-    struct gpu_snapshot now, d;
-    gpu_activity_flush();
-    const struct gpu_table *t = gpu_activity_lock();
-    int ok = t && gpu_kernels_add_since(&x->ktotal, &x->kbegin, t) == 0;
-    if (ok)
-        gpu_snapshot_take(t, &now);
-    gpu_activity_unlock();
-    if (!ok) {
+    if (g->gpu && gpu_span_end(&g->gpu->span) != 0)
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
-        return;
-    }
-    gpu_snapshot_diff(&x->begin, &now, &d);
-    gpu_snapshot_add(&x->total, &d);
-    x->count++;
+}
+
+void hl_gpu_region_cancel(struct hlr_region *g)
+{
+    if (g->gpu)
+        gpu_span_cancel(&g->gpu->span);
 }
 
 /* A thread's regions that have GPU sums, under its key. */
-static void write_thread(struct jw *w, const struct gpu_table *t, const struct hlr_thread *th)
+static void write_thread(struct jw *w, const struct hlr_thread *th)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%d", th->key);
+    jw_obj_begin(w, key);
+    for (int r = 0; r < th->nregions; r++)
+        if (th->region[r].gpu)
+            gpu_span_write(w, th->region[r].name, &th->region[r].gpu->span);
+    jw_obj_end(w);
+}
+
+/* A thread's regions' host/device POP factors under its key: one process, its host time
+ * the region's wall time (the region API does not know its MPI time). */
+static void write_thread_pop(struct jw *w, const struct hlr_thread *th)
 {
     char key[32];
     snprintf(key, sizeof key, "%d", th->key);
     jw_obj_begin(w, key);
     for (int r = 0; r < th->nregions; r++) {
-        const struct hlr_gpu *x = th->region[r].gpu;
-        if (x && x->count > 0)
-            gpu_report_section(w, th->region[r].name, t, &x->total, &x->ktotal);
+        const struct hlr_region *g = &th->region[r];
+        if (!g->gpu || g->gpu->span.count == 0)
+            continue;
+        struct gpu_pop_times t = gpu_snapshot_pop_times(&g->gpu->span.total);
+        struct pop_in p = {0};
+        pop_add(&p, (double)g->total.real * 1e-9, 0, 0);
+        pop_add_device(&p, t.runtime_ns * 1e-9, t.useful_ns * 1e-9, t.comm_ns * 1e-9);
+        gpu_report_device_pop(w, g->name, &p);
     }
     jw_obj_end(w);
 }
@@ -136,11 +237,16 @@ void hl_gpu_write(struct jw *w)
     jw_obj_begin(w, "gpu_regions");
     for (struct hlr_thread *th = g_hlr_threads; th; th = th->next) {
         pthread_mutex_lock(&th->lock); /* before table_lock, a leaf */
-        if (th->key >= 0) {
-            const struct gpu_table *t = gpu_activity_lock();
-            write_thread(w, t, th);
-            gpu_activity_unlock();
-        }
+        if (th->key >= 0)
+            write_thread(w, th);
+        pthread_mutex_unlock(&th->lock);
+    }
+    jw_obj_end(w);
+    jw_obj_begin(w, "gpu_pop");
+    for (struct hlr_thread *th = g_hlr_threads; th; th = th->next) {
+        pthread_mutex_lock(&th->lock);
+        if (th->key >= 0)
+            write_thread_pop(w, th);
         pthread_mutex_unlock(&th->lock);
     }
     jw_obj_end(w);

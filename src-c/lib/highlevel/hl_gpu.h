@@ -12,6 +12,9 @@
 PAPI_INTERNAL void hl_gpu_region_begin(struct hlr_region *g);
 /* At an end, after the counters are read: flushed, the sums since the begin added. */
 PAPI_INTERNAL void hl_gpu_region_end(struct hlr_region *g);
+/* A begin that failed after hl_gpu_region_begin: its launches no longer linked to it,
+ * the instance not counted. */
+PAPI_INTERNAL void hl_gpu_region_cancel(struct hlr_region *g);
 /* "gpu_activity" (the status) and "gpu_regions" (thread -> region -> section) when the
  * layer ran, and its losses said on stderr; nothing when it never started. Under
  * g_hlr_lock, the threads numbered. */

@@ -420,12 +420,13 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
     t->stack[t->sp++] = r;
     g->depth = 1;
     rsample_set_region(t->sampler, r);
-    hl_gpu_region_begin(g);                 /* its flush outside the counted region */
     hl_trace_region(t->tid, region, 1, -1); /* now: before the counters' start */
+    hl_gpu_region_begin(g); /* after the trace starts (its GPU tracks); its flush outside */
     hla_region_begin(t, g);
     ret = sample(t, &g->begin);
     if (ret != PAPI_OK) {
         hl_trace_region(t->tid, region, 0, -1);
+        hl_gpu_region_cancel(g);
         g->depth = 0;
         t->sp--;
         drop_instance(t);

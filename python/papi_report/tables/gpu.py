@@ -1,0 +1,145 @@
+"""papi_report.tables.gpu: the GPU activity (issue 59: CUPTI's kernels through the
+project's GPU activity layer, src-c/gpu_activity) as tables: the kernel table of the run
+and of each MPI_Pcontrol region from the MPI report's rank rows ("gpu", each region's
+"gpu"), and of each named region from the region files ("gpu_regions"): per kernel name
+its launches, total and mean time, and its time per rank over the ranks, min (rank),
+mean, max (rank), over the ranks whose GPUs ran it. The figures are the layer's, only
+summed and laid out; files without GPU activity give empty tables. Needs pandas only."""
+import pandas as pd
+
+from ..load import registry
+
+KERNEL_COLUMNS = ["scope", "kernel", "ranks", "launches", "total_s", "mean_s", "rank_min_s",
+                  "rank_min", "rank_mean_s", "rank_max_s", "rank_max"]
+RANK_KERNEL_COLUMNS = ["scope", "rank", "kernel", "launches", "total_s"]
+BUSY_COLUMNS = ["scope", "rank", "busy_s", "kernel_launches", "kernel_s", "copy_bytes",
+                "copy_s", "memset_bytes", "sync_s", "dropped"]
+
+
+def _per_kernel(section):
+    """{kernel name: (launches, ns)} of one section, devices and streams summed."""
+    out = {}
+    for k in (section or {}).get("kernels", []):
+        n, ns = out.get(k["name"], (0, 0))
+        out[k["name"]] = (n + k["launches"], ns + k["total_ns"])
+    return out
+
+
+def _kernel_rows(scope, by_rank):
+    """One row per kernel of a scope; by_rank: {rank: {kernel: (launches, ns)}}."""
+    names = {}
+    for rank, kernels in by_rank.items():
+        for name, v in kernels.items():
+            names.setdefault(name, {})[rank] = v
+    rows = []
+    for name, ranks in names.items():
+        launches = sum(v[0] for v in ranks.values())
+        ns = sum(v[1] for v in ranks.values())
+        lo = min(ranks, key=lambda r: (ranks[r][1], r))
+        hi = max(ranks, key=lambda r: (ranks[r][1], -r))
+        rows.append({"scope": scope, "kernel": name, "ranks": len(ranks), "launches": launches,
+                     "total_s": ns * 1e-9, "mean_s": ns * 1e-9 / launches if launches else None,
+                     "rank_min_s": ranks[lo][1] * 1e-9, "rank_min": lo,
+                     "rank_mean_s": ns * 1e-9 / len(ranks), "rank_max_s": ranks[hi][1] * 1e-9,
+                     "rank_max": hi})
+    rows.sort(key=lambda r: -r["total_s"])
+    return rows
+
+
+def _frame(rows, columns, ints):
+    df = pd.DataFrame(rows, columns=columns)
+    for c in ints:
+        df[c] = df[c].astype("Int64")
+    return df
+
+
+def _mpi_sections(rep):
+    """(scope, {rank: section}): the run's, then each MPI_Pcontrol region's."""
+    run, regions = {}, {}
+    for row in rep.get("ranks", []):
+        gpu = row.get("gpu") or {}
+        if gpu.get("total"):
+            run[row["rank"]] = gpu["total"]
+        for name, g in (row.get("regions") or {}).items():
+            if isinstance(g, dict) and g.get("gpu"):
+                regions.setdefault(name, {})[row["rank"]] = g["gpu"]
+    return [("run", run)] + [("region " + n, s) for n, s in regions.items()]
+
+
+def mpi_gpu_kernels(rep):
+    """The kernel table of the run and of each MPI_Pcontrol region, over the ranks."""
+    rows = []
+    for scope, sections in _mpi_sections(rep):
+        rows += _kernel_rows(scope, {r: _per_kernel(s) for r, s in sections.items()})
+    return _frame(rows, KERNEL_COLUMNS, ["ranks", "launches", "rank_min", "rank_max"])
+
+
+def mpi_gpu_ranks(rep):
+    """Per scope and rank: GPU busy time, kernels, bytes copied, memsets, synchronisation."""
+    rows = []
+    for scope, sections in _mpi_sections(rep):
+        for rank, s in sorted(sections.items()):
+            copies = (s.get("copies") or {}).values()
+            rows.append({"scope": scope, "rank": rank, "busy_s": s["busy_ns"] * 1e-9,
+                         "kernel_launches": s["kernel_launches"], "kernel_s": s["kernel_ns"] * 1e-9,
+                         "copy_bytes": sum(c.get("bytes", 0) for c in copies),
+                         "copy_s": sum(c["ns"] for c in copies) * 1e-9,
+                         "memset_bytes": s["memset"].get("bytes", 0),
+                         "sync_s": s["sync"]["ns"] * 1e-9, "dropped": s["dropped"]})
+    return _frame(rows, BUSY_COLUMNS, ["rank", "kernel_launches", "copy_bytes", "memset_bytes",
+                                       "dropped"])
+
+
+def region_gpu_kernels(files):
+    """The kernel table of each named region (the region API's gpu_regions), its threads
+    summed within a rank, over the ranks (a file without a rank is rank 0)."""
+    rows = []
+    for name, by_rank in _region_kernels(files).items():
+        rows += _kernel_rows("region " + name, by_rank)
+    return _frame(rows, KERNEL_COLUMNS, ["ranks", "launches", "rank_min", "rank_max"])
+
+
+def _rank_kernel_rows(scopes):
+    """One row per scope, rank and kernel; scopes: [(scope, {rank: {kernel: (n, ns)}})]."""
+    return [{"scope": scope, "rank": rank, "kernel": k, "launches": n, "total_s": ns * 1e-9}
+            for scope, by_rank in scopes for rank, kernels in sorted(by_rank.items())
+            for k, (n, ns) in kernels.items()]
+
+
+def mpi_gpu_kernel_ranks(rep):
+    """Per scope (the run, each MPI_Pcontrol region), rank and kernel: launches and time
+    (what --compare judges by kernel, the ranks its units)."""
+    scopes = [(scope, {r: _per_kernel(s) for r, s in sections.items()})
+              for scope, sections in _mpi_sections(rep)]
+    return _frame(_rank_kernel_rows(scopes), RANK_KERNEL_COLUMNS, ["rank", "launches"])
+
+
+def _region_kernels(files):
+    """{region name: {rank: {kernel: (launches, ns)}}} of region files, threads summed."""
+    by_region = {}
+    for rank, doc in files:
+        for regions in (doc.get("gpu_regions") or {}).values():
+            for name, section in regions.items():
+                mine = by_region.setdefault(name, {}).setdefault(rank or 0, {})
+                for k, (n, ns) in _per_kernel(section).items():
+                    a, b = mine.get(k, (0, 0))
+                    mine[k] = (a + n, b + ns)
+    return by_region
+
+
+def region_gpu_kernel_ranks(files):
+    """Per named region, rank and kernel: launches and time (threads summed)."""
+    scopes = [("region " + n, by_rank) for n, by_rank in _region_kernels(files).items()]
+    return _frame(_rank_kernel_rows(scopes), RANK_KERNEL_COLUMNS, ["rank", "launches"])
+
+
+registry.table("mpi")(mpi_gpu_kernels)
+registry.table("mpi")(mpi_gpu_kernel_ranks)
+registry.table("regions")(region_gpu_kernel_ranks)
+registry.table("mpi")(mpi_gpu_ranks)
+registry.table("regions")(region_gpu_kernels)
+registry.view("mpi_gpu_kernels", "GPU kernels (run, and each MPI_Pcontrol region; time per "
+              "rank min (rank), mean, max (rank))", 40)
+registry.view("mpi_gpu_ranks", "GPU activity per rank (run, and each MPI_Pcontrol region)", 64)
+registry.view("region_gpu_kernels", "GPU kernels per named region (time per rank min (rank), "
+              "mean, max (rank))", 40)
