@@ -20,7 +20,8 @@ is defined:
 
 Tables come from "mpi" (fn(rep): the loaded MPI report), "regions" (fn(files): one run's
 region files, [(rank, data)]), "profiles" (fn(docs): one run's papi_run --sample
-profiles, profile.load's documents) or "derived" (fn(tables, docs, peaks): computed from the
+profiles, profile.load's documents), "openmp" (fn(procs): every process's OMPT table,
+load.openmp_files.processes) or "derived" (fn(tables, docs, peaks): computed from the
 other tables). catalog.load(layer) imports the modules of a layer and those below it."""
 
 #: (module, layer) in the report's order. Layers, bottom up: "tables" (pandas: tables and
@@ -35,6 +36,7 @@ MODULES = [
     ("metric_views", "tables"),
     ("energy", "tables"),
     ("waits", "tables"),
+    ("openmp", "tables"),
     ("profile_tables", "tables"),
     ("profile_mpi_tables", "tables"),
     ("timeline_data", "tables"),
@@ -46,7 +48,7 @@ MODULES = [
     ("timeline", "figures"),
 ]
 LAYERS = ("tables", "figures")
-SOURCES = ("mpi", "regions", "profiles", "derived")
+SOURCES = ("mpi", "regions", "profiles", "openmp", "derived")
 
 #: name -> (source, fn), in registration order.
 TABLES = {}

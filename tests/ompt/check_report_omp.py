@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""check_report_omp.py --tool LIB --report PAPI_REPORT CASE PROGRAM: papi_report's OpenMP
+tables (python/papi_report/tables/openmp.py) on the OMPT tool's files made here by the
+real tool on a real program (check_ompt.run), against the program's known answers and
+against the file they came from:
+
+  balance  ompt_balance: thread t of 4 works (t+1) units, then a balanced region and a
+           300 ms serial section. The file's own known answers (check_ompt.case_balance);
+           papi_report's openmp_processes row is the process's (serial and parallel time,
+           serialization, efficiencies as the file has them), openmp_regions has both
+           regions, the imbalanced one first (most thread time lost), team 4x1, its most
+           loaded thread 3 and its most waiting thread 0 (the program's work), work, wait
+           and lost time the threads' sums, lost_pct summing to 100; openmp_threads each
+           thread's work and waits; report.txt shows the tables. Then hand-made faults
+           of that file (a bound of its schema, a thread number twice or past its team,
+           team sizes that do not add up, a serial time that is not wall less parallel,
+           NaN, a missing member, not JSON): exit 2, one line naming the file and the JSON
+           path, nothing written; papi_report --check passes the good file, fails a bad one.
+  faults   ompt_faults with PAPI_OMPT_EVENTS=perf::PAGE-FAULTS: thread t's page faults in
+           the touching region (t+1) x 64 in openmp_threads' event column, and
+           openmp_events' spread min 64 (thread 0), mean 160, max 256 (thread 3), total
+           640; SKIPPED where no thread can count."""
+import copy
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "common"))
+import check_ompt  # noqa: E402 (its report_check guard checks every file written against its schema)
+import report_check  # noqa: E402
+from checks import check_said as check, verdict  # noqa: E402
+
+report_check.guard()
+NS = 1e9
+
+
+def report(tool_py, args, out):
+    """papi_report ARGS -o OUT: (exit status, stdout, stderr)."""
+    p = subprocess.run([sys.executable, tool_py] + args + ["-o", out], capture_output=True,
+                       text=True, timeout=300)
+    print("$ papi_report %s -o %s: exit %d" % (" ".join(args), out, p.returncode))
+    sys.stderr.write(p.stderr)
+    return p.returncode, p.stdout, p.stderr
+
+
+def rows(out, name):
+    with open(os.path.join(out, name + ".csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def same(got, want, what, tol=1e-9):
+    """A cell against the file's value (seconds from ns: within a ns)."""
+    ok = (got == "" and want is None) or (got != "" and want is not None
+                                          and abs(float(got) - want) <= tol + abs(want) * 1e-12)
+    return check(ok, "%s: %s, the file's %s" % (what, got, want))
+
+
+def case_balance(tool_py, doc, facts, tmp, ompt_dir):
+    check_ompt.case_balance(doc, facts)  # the file's known answers
+    out = os.path.join(tmp, "report")
+    rc, _, err = report(tool_py, [ompt_dir], out)
+    if not check(rc == 0 and err == "", "papi_report reads the tool's folder: exit %d" % rc):
+        return
+    procs = rows(out, "openmp_processes")
+    if check(len(procs) == 1, "one process row"):
+        p, e = procs[0], doc["efficiency"]
+        check(int(p["pid"]) == doc["pid"] and p["rank"] == "" and p["source"] == "ompt_%d.json" % doc["pid"],
+              "the process's pid, no rank, its file: %s" % {k: p[k] for k in ("pid", "rank", "source")})
+        for col, key in (("wall_s", "wall_ns"), ("parallel_s", "parallel_ns"), ("serial_s", "serial_ns")):
+            same(p[col], doc[key] / NS, col)
+        for col, key in (("serialization", "serialization"), ("load_balance", "load_balance"),
+                         ("scheduling", "scheduling"), ("parallel_efficiency", "parallel")):
+            same(p[col], e[key], "the run's " + col)
+        check(p["regions"] == "2" and p["not_measured"] == "0", "2 regions, nothing left out")
+    regs = rows(out, "openmp_regions")
+    imb = check_ompt.region_at(doc, facts["file"], facts["imbalanced_line"], nth=0)
+    bal = check_ompt.region_at(doc, facts["file"], facts["balanced_line"], nth=1)
+    if not (check(len(regs) == 2, "two region rows") and imb and bal):
+        return
+    check(regs[0]["region"] == imb["name"] and regs[1]["region"] == bal["name"],
+          "the imbalanced region first (most thread time lost): %s" % [r["region"] for r in regs])
+    r = regs[0]
+    check(r["team_size"] == "4" and r["team_sizes"] == "4x1" and r["instances"] == "1",
+          "a team of 4, once: %s %s %s" % (r["team_size"], r["team_sizes"], r["instances"]))
+    check(r["max_work_thread"] == "3" and r["max_wait_thread"] == "0",
+          "thread 3 works most (4 units), thread 0 waits most (3 units idle): %s, %s"
+          % (r["max_work_thread"], r["max_wait_thread"]))
+    th = {t["thread"]: t for t in imb["threads"]}
+    same(r["max_work_s"], th[3]["work_ns"] / NS, "the most work")
+    same(r["max_wait_s"], (th[0]["barrier_wait_ns"] + th[0]["join_wait_ns"] + th[0]["taskwait_wait_ns"]) / NS,
+         "the most wait")
+    for reg, row in ((imb, regs[0]), (bal, regs[1])):
+        same(row["wall_s"], reg["wall_ns"] / NS, "wall")
+        same(row["lost_s"], reg["lost_ns"] / NS, "lost")
+        same(row["work_s"], sum(t["work_ns"] for t in reg["threads"]) / NS, "work, the threads' sum")
+        same(row["load_balance"], reg["efficiency"]["load_balance"], "load balance")
+        same(row["scheduling"], reg["efficiency"]["scheduling"], "scheduling")
+        same(row["parallel_efficiency"], reg["efficiency"]["parallel"], "parallel efficiency")
+    check(abs(sum(float(x["lost_pct"]) for x in regs) - 100) <= 1e-6, "lost_pct sums to 100")
+    ths = [t for t in rows(out, "openmp_threads") if t["region"] == imb["name"]]
+    check([t["thread"] for t in ths] == ["0", "1", "2", "3"], "the imbalanced region's 4 threads")
+    for t in ths:
+        f = th[int(t["thread"])]
+        same(t["work_s"], f["work_ns"] / NS, "thread %s's work" % t["thread"])
+        same(t["join_wait_s"], f["join_wait_ns"] / NS, "thread %s's join wait" % t["thread"])
+    with open(os.path.join(out, "report.txt")) as f:
+        text = f.read()
+    check("OpenMP parallel regions, most thread time lost first" in text and imb["name"] in text,
+          "report.txt shows the regions table")
+    rc, said, _ = report(tool_py, ["--check", ompt_dir], os.path.join(tmp, "unused"))
+    check(rc == 0 and "1 of 1 files follow" in said,
+          "papi_report --check passes the tool's file: %s" % said.strip())
+    bad_inputs(tool_py, doc, tmp)
+
+
+def faults(doc):
+    """(JSON path, why, the file's document broken so)."""
+    out = []
+
+    def broken(where, why, change):
+        d = copy.deepcopy(doc)
+        change(d)
+        out.append((where, why, d))
+    broken("$.regions[0].efficiency.load_balance", "a load balance above 1 (its schema's bound)",
+           lambda d: d["regions"][0]["efficiency"].update(load_balance=1.5))
+    broken("$.regions[0].threads[1].thread", "a thread number twice",
+           lambda d: d["regions"][0]["threads"][1].update(thread=0))
+    broken("$.regions[0].threads[3].thread", "a thread number past the largest team",
+           lambda d: d["regions"][0]["threads"][3].update(thread=9))
+    broken("$.regions[0].team_sizes", "team sizes' instances that do not add up",
+           lambda d: d["regions"][0]["team_sizes"][0].update(instances=3))
+    broken("$.serial_ns", "a serial time that is not wall less parallel",
+           lambda d: d.update(serial_ns=d["serial_ns"] + 1000))
+    broken("$.regions[0].outermost_instances", "more outermost instances than instances",
+           lambda d: d["regions"][0].update(outermost_instances=5))
+    broken('$["efficiency"]["parallel"]', "NaN", lambda d: d["efficiency"].update(parallel=float("nan")))
+    broken("$", "a member missing", lambda d: d.pop("regions"))
+    return out
+
+
+def bad_inputs(tool_py, doc, tmp):
+    bad_dir = os.path.join(tmp, "bad_inputs")
+    os.mkdir(bad_dir)
+    for i, (where, why, d) in enumerate(faults(doc) + [("not JSON", "a file cut short", None)]):
+        path = os.path.join(bad_dir, "bad_%d" % i, "ompt_%d.json" % (1000 + i))
+        os.mkdir(os.path.dirname(path))
+        report_check.broken(path)  # on purpose: the guard does not check it
+        with open(path, "w") as f:
+            f.write(json.dumps(d) if d is not None else json.dumps(doc)[:200])
+        out = os.path.join(bad_dir, "bad_%d" % i, "out")
+        rc, _, err = report(tool_py, [path], out)
+        lines = err.splitlines()
+        check(rc == 2 and len(lines) == 1 and path in lines[0] and where in lines[0],
+              "%s: exit 2 (%d), one line naming the file and %s: %s" % (why, rc, where, lines))
+        check(not os.path.exists(out), "%s: nothing written" % why)
+        if i == 0:
+            rc, said, _ = report(tool_py, ["--check", path], out)
+            check(rc == 2, "papi_report --check refuses it: exit %d" % rc)
+
+
+def case_faults(tool_py, doc, facts, tmp, ompt_dir):
+    check_ompt.case_faults(doc, facts)  # SKIPPED where no thread counts
+    out = os.path.join(tmp, "report")
+    rc, _, err = report(tool_py, [ompt_dir], out)
+    if not check(rc == 0, "papi_report reads the tool's folder: exit %d" % rc):
+        return
+    r = check_ompt.region_at(doc, facts["file"], facts["faults_line"], nth=1)
+    ev = "perf::PAGE-FAULTS"
+    ths = [t for t in rows(out, "openmp_threads") if r and t["region"] == r["name"]]
+    check([int(t[ev]) for t in ths] == facts["pages"],
+          "openmp_threads: page faults per thread %s, the pages touched %s"
+          % ([t[ev] for t in ths], facts["pages"]))
+    evs = [e for e in rows(out, "openmp_events") if r and e["region"] == r["name"] and e["event"] == ev]
+    want = {"threads": 4, "min": 64, "min_thread": 0, "mean": 160, "max": 256, "max_thread": 3, "total": 640}
+    check(len(evs) == 1 and all(evs[0][k] != "" and float(evs[0][k]) == v for k, v in want.items()),
+          "openmp_events: min 64 (thread 0), mean 160, max 256 (thread 3): %s" % evs)
+
+
+def main(argv):
+    if len(argv) != 6 or argv[0] != "--tool" or argv[2] != "--report":
+        print("usage: check_report_omp.py --tool LIB --report PAPI_REPORT balance|faults PROGRAM",
+              file=sys.stderr)
+        return 2
+    tool, tool_py, case, program = argv[1], argv[3], argv[4], argv[5]
+    tmp = tempfile.mkdtemp(prefix="ompt_report_")
+    ompt_dir = os.path.join(tmp, "papi_ompt_output")
+    events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case == "faults" else {}
+    p = check_ompt.run(tool, program, ompt_dir, **events)
+    doc = check_ompt.report_of(ompt_dir)
+    if doc is not None:
+        case_fn = {"balance": case_balance, "faults": case_faults}[case]
+        case_fn(tool_py, doc, check_ompt.facts_of(p), tmp, ompt_dir)
+    return verdict("ompt_report_" + case, scratch=tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
