@@ -31,9 +31,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
+sys.path.insert(0, os.path.join(HERE, "..", "report"))
 import check_ompt  # noqa: E402 (its report_check guard checks every file written against its schema)
 import report_check  # noqa: E402
 from checks import check_said as check, verdict  # noqa: E402
+import figure_checks  # noqa: E402 (tests/report: a legend over the plot, a bar cut at the frame)
 
 report_check.guard()
 NS = 1e9
@@ -112,10 +114,50 @@ def case_balance(tool_py, doc, facts, tmp, ompt_dir):
         text = f.read()
     check("OpenMP parallel regions, most thread time lost first" in text and imb["name"] in text,
           "report.txt shows the regions table")
+    with open(os.path.join(out, "report.html")) as f:
+        page = f.read()
+    check("<figcaption>OpenMP parallel regions: threads&#x27; work and waits, efficiencies</figcaption>\n"
+          '<img alt="OpenMP parallel regions' in page, "report.html shows the OpenMP figure")
+    figure(tool_py, ompt_dir, doc, [imb, bal])
     rc, said, _ = report(tool_py, ["--check", ompt_dir], os.path.join(tmp, "unused"))
     check(rc == 0 and "1 of 1 files follow" in said,
           "papi_report --check passes the tool's file: %s" % said.strip())
     bad_inputs(tool_py, doc, tmp)
+
+
+def figure(tool_py, ompt_dir, doc, regions):
+    """The figure of the regions (figures/openmp_figures.py), drawn from the module: a
+    panel per region, most lost first; each thread's bars its work and waits of the file,
+    in ms; the efficiencies' bars the region's; no legend over a plot, no bar cut."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool_py)))
+    import papi_report
+    from papi_report.tables import catalog
+    catalog.load("figures")
+    from papi_report.figures import openmp_figures
+    fig = openmp_figures.openmp_regions(papi_report.tables(openmp=[ompt_dir]))
+    if not check(not isinstance(fig, str), "the figure is drawn: %s" % (fig if isinstance(fig, str) else "")):
+        return
+    ax = fig.axes
+    check(len(ax) == 4, "two regions, each its threads' bars and its efficiencies: %d axes" % len(ax))
+    for i, r in enumerate(regions[:len(ax) // 2]):
+        bars, effs = ax[2 * i], ax[2 * i + 1]
+        title = bars.get_title(loc="left")
+        check(r["name"] in title, "panel %d is %s: %s" % (i, r["name"], title))
+        n = len(r["threads"])
+        th = sorted(r["threads"], key=lambda t: t["thread"])
+        widths = [p.get_width() for p in bars.patches]
+        check(len(widths) == 4 * n, "%d threads x work and 3 waits: %d bars" % (n, len(widths)))
+        want = [t["work_ns"] / 1e6 for t in th] + [t["barrier_wait_ns"] / 1e6 for t in th] + \
+            [t["join_wait_ns"] / 1e6 for t in th] + [t["taskwait_wait_ns"] / 1e6 for t in th]
+        check(all(abs(a - b) <= 1e-9 for a, b in zip(widths, want)),
+              "panel %d: the threads' work and waits in ms, the file's" % i)
+        e = r["efficiency"]
+        got = [p.get_width() for p in effs.patches]
+        check(all(abs(a - b) <= 1e-12 for a, b in zip(got, [e["load_balance"], e["scheduling"], e["parallel"]])),
+              "panel %d: load balance, scheduling, parallel %s" % (i, got))
+    bad = figure_checks.figure_problems("openmp-regions", fig) + \
+        figure_checks.bar_problems("openmp-regions", fig, axis="x")
+    check(not bad, "no legend over a plot, no bar or label cut: %s" % bad)
 
 
 def faults(doc):

@@ -45,6 +45,7 @@ MODULES = [
     ("series_figures", "figures"),
     ("series_metric_figures", "figures"),
     ("profile_figures", "figures"),
+    ("openmp_figures", "figures"),
     ("timeline", "figures"),
 ]
 LAYERS = ("tables", "figures")
