@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_report_omp.py --tool LIB --report PAPI_REPORT CASE PROGRAM: papi_report's OpenMP
+"""check_report_omp.py --tool LIB --report PAPI_REPORT [--papi-run PAPI_RUN] CASE PROGRAM:
+papi_report's OpenMP
 tables (python/papi_report/tables/openmp.py) on the OMPT tool's files made here by the
 real tool on a real program (check_ompt.run), against the program's known answers and
 against the file they came from:
@@ -19,7 +20,13 @@ against the file they came from:
   faults   ompt_faults with PAPI_OMPT_EVENTS=perf::PAGE-FAULTS: thread t's page faults in
            the touching region (t+1) x 64 in openmp_threads' event column, and
            openmp_events' spread min 64 (thread 0), mean 160, max 256 (thread 3), total
-           640; SKIPPED where no thread can count."""
+           640; SKIPPED where no thread can count.
+  papi_run ompt_balance under papi_run as a user types it (check_papi_run_omp.run_papi_run):
+           papi_report on its output folder gives the table its file carries (source
+           "papi_run rank 0", the process's pid and serialization, the imbalanced region
+           first with thread 3 working most and thread 0 waiting most); that file with a
+           thread number twice, or a load balance of 1.5, in its "openmp" member: exit 2,
+           one line naming the file and $.openmp.processes[0]...'s path."""
 import copy
 import csv
 import glob
@@ -223,13 +230,63 @@ def case_faults(tool_py, doc, facts, tmp, ompt_dir):
           "openmp_events: min 64 (thread 0), mean 160, max 256 (thread 3): %s" % evs)
 
 
+def case_papi_run(tool_py, papi_run, tool, program, tmp):
+    import check_papi_run_omp
+    check_ompt.runtime_env(program)  # SKIPPED where a libgomp program has no libomp
+    run_dir = os.path.join(tmp, "run")
+    p, doc = check_papi_run_omp.run_papi_run(papi_run, os.path.dirname(tool), program, run_dir)
+    o = (doc or {}).get("openmp") or {}
+    if not check(o.get("status") == "measured" and len(o["processes"]) == 1, "papi_run's file has a table"):
+        return
+    table, facts = o["processes"][0], check_ompt.facts_of(p)
+    out = os.path.join(tmp, "report")
+    rc, _, err = report(tool_py, [run_dir], out)
+    if not check(rc == 0, "papi_report reads papi_run's folder: exit %d" % rc):
+        return
+    procs = rows(out, "openmp_processes")
+    check(len(procs) == 1 and procs[0]["source"] == "papi_run rank 0" and procs[0]["rank"] == "0"
+          and int(procs[0]["pid"]) == table["pid"], "the table papi_run's file carries: %s" % procs)
+    if procs:
+        same(procs[0]["serialization"], table["efficiency"]["serialization"], "serialization")
+    imb = check_ompt.region_at(table, facts["file"], facts["imbalanced_line"], nth=0)
+    regs = rows(out, "openmp_regions")
+    check(imb and regs and regs[0]["region"] == imb["name"] and regs[0]["max_work_thread"] == "3"
+          and regs[0]["max_wait_thread"] == "0",
+          "the imbalanced region first, thread 3 works most, thread 0 waits most: %s"
+          % [(r["region"], r["max_work_thread"], r["max_wait_thread"]) for r in regs[:1]])
+    src = glob.glob(os.path.join(run_dir, "papi_run_output", "rank_*.json"))[0]
+    for i, (where, why, change) in enumerate((
+            ("$.openmp.processes[0].regions[0].threads[1].thread", "a thread number twice",
+             lambda d: d["openmp"]["processes"][0]["regions"][0]["threads"][1].update(thread=0)),
+            ("$.openmp.processes[0].regions[0].efficiency.load_balance", "a load balance of 1.5",
+             lambda d: d["openmp"]["processes"][0]["regions"][0]["efficiency"].update(load_balance=1.5)))):
+        d = copy.deepcopy(doc)
+        change(d)
+        path = os.path.join(tmp, "bad_%d" % i, os.path.basename(src))
+        os.mkdir(os.path.dirname(path))
+        report_check.broken(path)
+        with open(path, "w") as f:
+            json.dump(d, f)
+        rc, _, err = report(tool_py, [path], os.path.join(tmp, "bad_%d" % i, "out"))
+        lines = err.splitlines()
+        check(rc == 2 and len(lines) == 1 and path in lines[0] and where in lines[0],
+              "papi_run's file with %s: exit 2 (%d), one line naming it and %s: %s" % (why, rc, where, lines))
+
+
 def main(argv):
+    papi_run = None
+    if len(argv) == 8 and argv[4] == "--papi-run":
+        papi_run = argv[5]
+        argv = argv[:4] + argv[6:]
     if len(argv) != 6 or argv[0] != "--tool" or argv[2] != "--report":
-        print("usage: check_report_omp.py --tool LIB --report PAPI_REPORT balance|faults PROGRAM",
-              file=sys.stderr)
+        print("usage: check_report_omp.py --tool LIB --report PAPI_REPORT [--papi-run PAPI_RUN] "
+              "balance|faults|papi_run PROGRAM", file=sys.stderr)
         return 2
     tool, tool_py, case, program = argv[1], argv[3], argv[4], argv[5]
     tmp = tempfile.mkdtemp(prefix="ompt_report_")
+    if case == "papi_run":
+        case_papi_run(tool_py, papi_run, tool, program, tmp)
+        return verdict("ompt_report_papi_run", scratch=tmp)
     ompt_dir = os.path.join(tmp, "papi_ompt_output")
     events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case == "faults" else {}
     p = check_ompt.run(tool, program, ompt_dir, **events)
