@@ -120,6 +120,7 @@ def parse_args(argv):
                    help="--compare: exit 4 when a row's B/A (a region's load-free B/A where its "
                         "verdict used one) meets COND, e.g. 'real_time_nsec>1.05', "
                         "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2', "
+                        "'openmp:main (a.c:12):wall_s>1.1' (an OpenMP parallel region's), "
                         "'function:solve>1.1' (a profiled function's sampled weight; "
                         "repeatable)")
     p.add_argument("--merge-trace", metavar="OUT",

@@ -132,11 +132,64 @@ def case_balance(tool_py, doc, facts, tmp, ompt_dir):
     bad_inputs(tool_py, doc, tmp)
 
 
+def case_compare(tool_py, doc, facts, tmp, ompt_dir):
+    imb = check_ompt.region_at(doc, facts["file"], facts["imbalanced_line"], nth=0)
+    bal = check_ompt.region_at(doc, facts["file"], facts["balanced_line"], nth=1)
+    if imb and bal:
+        compare(tool_py, doc, tmp, imb, bal)
+
+
+def compare(tool_py, doc, tmp, imb, bal):
+    """--compare A B by parallel region: A the real file; B the same with the imbalanced
+    region's wall time doubled and its scheduling and parallel efficiency halved, the
+    balanced region left out. By the region's name: wall B/A 2, delta the wall of A,
+    slower; scheduling and parallel lower by half theirs; load balance the same; the
+    balanced region only in A; the processes' rows the same. A against itself: every
+    OpenMP row the same, deltas 0. --fail-if on a region's wall: exit 4."""
+    b = copy.deepcopy(doc)
+    r = next(x for x in b["regions"] if x["name"] == imb["name"])
+    r["wall_ns"] *= 2
+    r["efficiency"]["scheduling"] /= 2
+    r["efficiency"]["parallel"] /= 2
+    b["regions"] = [x for x in b["regions"] if x["name"] != bal["name"]]
+    side_b = os.path.join(tmp, "side_b", "papi_ompt_output")
+    os.makedirs(side_b)
+    with open(os.path.join(side_b, "ompt_%d.json" % doc["pid"]), "w") as f:
+        json.dump(b, f)
+    side_a = os.path.join(tmp, "papi_ompt_output")
+    out = os.path.join(tmp, "compare")
+    cond = "openmp:%s:wall_s>1.5" % imb["name"]
+    rc, said, err = report(tool_py, ["--compare", side_a, os.path.dirname(side_b), "--fail-if", cond], out)
+    check(rc == 4 and "--fail-if '%s'" % cond in err, "--fail-if on the region's wall: exit 4 (%d)" % rc)
+    omp = {x["entity"]: x for x in rows(out, "compare_openmp")}
+    check(set(omp) == {"(processes)", imb["name"], bal["name"]}, "rows by region name: %s" % sorted(omp))
+    if imb["name"] in omp:
+        x, e = omp[imb["name"]], imb["efficiency"]
+        same(x["wall_s_delta"], imb["wall_ns"] / NS, "the region's wall delta, B - A")
+        same(x["wall_ratio"], 2.0, "wall B/A")
+        check(x["wall_verdict"] == "slower", "its wall slower: %s" % x["wall_verdict"])
+        same(x["scheduling_delta"], -e["scheduling"] / 2, "scheduling B - A", tol=1e-12)
+        same(x["parallel_efficiency_delta"], -e["parallel"] / 2, "parallel efficiency B - A", tol=1e-12)
+        same(x["load_balance_delta"], 0.0, "load balance B - A")
+        check("scheduling lower" in x["moved"] and "parallel_efficiency lower" in x["moved"]
+              and "load_balance" not in x["moved"], "the efficiencies that moved: %s" % x["moved"])
+    if bal["name"] in omp:
+        check(omp[bal["name"]]["wall_verdict"] == "only in A", "the balanced region only in A")
+    if "(processes)" in omp:
+        check(omp["(processes)"]["wall_verdict"] == "same", "the processes' wall the same")
+    check("OpenMP by parallel region" in said and imb["name"] in said, "compare's text has the section")
+    out = os.path.join(tmp, "compare_self")
+    rc, said, _ = report(tool_py, ["--compare", side_a, side_a], out)
+    got = rows(out, "compare_openmp") if rc == 0 else []
+    check(rc == 0 and len(got) == 3 and all(x["wall_verdict"] == "same" and float(x["wall_s_delta"]) == 0
+                                            and x["moved"] == "" for x in got),
+          "A against itself: every region the same, deltas 0")
+
+
 def figure(tool_py, ompt_dir, doc, regions):
     """The figure of the regions (figures/openmp_figures.py), drawn from the module: a
     panel per region, most lost first; each thread's bars its work and waits of the file,
     in ms; the efficiencies' bars the region's; no legend over a plot, no bar cut."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(tool_py)))
     import papi_report
     from papi_report.tables import catalog
     catalog.load("figures")
@@ -193,19 +246,33 @@ def faults(doc):
 
 
 def bad_inputs(tool_py, doc, tmp):
+    """Each fault: the loader's one line names the file and the JSON path (in this
+    process: papi_report.tables, as the command calls it); the command itself, on the
+    first two (a schema's bound, a cross-field fault) and the file cut short: exit 2,
+    that one line on stderr, nothing written; --check refuses the first."""
+    import papi_report
     bad_dir = os.path.join(tmp, "bad_inputs")
     os.mkdir(bad_dir)
-    for i, (where, why, d) in enumerate(faults(doc) + [("not JSON", "a file cut short", None)]):
+    for i, (where, why, d) in enumerate(faults(doc) + [("is not JSON", "a file cut short", None)]):
         path = os.path.join(bad_dir, "bad_%d" % i, "ompt_%d.json" % (1000 + i))
         os.mkdir(os.path.dirname(path))
         report_check.broken(path)  # on purpose: the guard does not check it
         with open(path, "w") as f:
             f.write(json.dumps(d) if d is not None else json.dumps(doc)[:200])
+        try:
+            papi_report.tables(openmp=[path])
+            said = None
+        except papi_report.MalformedInput as e:
+            said = str(e)
+        check(said is not None and "\n" not in said and said.startswith(path) and where in said,
+              "%s: refused in one line naming the file and %s: %s" % (why, where, said))
+        if i not in (0, 1) and d is not None:
+            continue
         out = os.path.join(bad_dir, "bad_%d" % i, "out")
         rc, _, err = report(tool_py, [path], out)
         lines = err.splitlines()
-        check(rc == 2 and len(lines) == 1 and path in lines[0] and where in lines[0],
-              "%s: exit 2 (%d), one line naming the file and %s: %s" % (why, rc, where, lines))
+        check(rc == 2 and lines == ["papi_report: " + (said or "")],
+              "%s: papi_report exits 2 (%d) with that line alone: %s" % (why, rc, lines))
         check(not os.path.exists(out), "%s: nothing written" % why)
         if i == 0:
             rc, said, _ = report(tool_py, ["--check", path], out)
@@ -280,9 +347,10 @@ def main(argv):
         argv = argv[:4] + argv[6:]
     if len(argv) != 6 or argv[0] != "--tool" or argv[2] != "--report":
         print("usage: check_report_omp.py --tool LIB --report PAPI_REPORT [--papi-run PAPI_RUN] "
-              "balance|faults|papi_run PROGRAM", file=sys.stderr)
+              "balance|faults|compare|papi_run PROGRAM", file=sys.stderr)
         return 2
     tool, tool_py, case, program = argv[1], argv[3], argv[4], argv[5]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(tool_py)))  # the package beside it
     tmp = tempfile.mkdtemp(prefix="ompt_report_")
     if case == "papi_run":
         case_papi_run(tool_py, papi_run, tool, program, tmp)
@@ -292,7 +360,7 @@ def main(argv):
     p = check_ompt.run(tool, program, ompt_dir, **events)
     doc = check_ompt.report_of(ompt_dir)
     if doc is not None:
-        case_fn = {"balance": case_balance, "faults": case_faults}[case]
+        case_fn = {"balance": case_balance, "faults": case_faults, "compare": case_compare}[case]
         case_fn(tool_py, doc, check_ompt.facts_of(p), tmp, ompt_dir)
     return verdict("ompt_report_" + case, scratch=tmp)
 
