@@ -277,6 +277,11 @@ def bad_inputs(tool_py, doc, tmp):
         if i == 0:
             rc, said, _ = report(tool_py, ["--check", path], out)
             check(rc == 2, "papi_report --check refuses it: exit %d" % rc)
+    empty = os.path.join(bad_dir, "empty")
+    os.mkdir(empty)
+    rc, _, err = report(tool_py, ["--openmp", empty], os.path.join(bad_dir, "empty_out"))
+    check(rc == 1 and err.splitlines() == ["papi_report: no OMPT tool table (ompt_PID.json) in %s" % empty],
+          "--openmp DIR without a table: exit 1 (%d), one line saying so: %s" % (rc, err.splitlines()))
 
 
 def case_faults(tool_py, doc, facts, tmp, ompt_dir):

@@ -9,7 +9,7 @@ import glob
 import os
 import re
 
-from .check import _Checker
+from .check import ReportError, _Checker
 
 #: The tool's file name (src-c/ompt/ompt_report.c).
 FILE_RE = re.compile(r"ompt_\d+\.json")
@@ -18,16 +18,23 @@ FOLDER = "papi_ompt_output"
 
 
 def find(paths):
-    """The tool's files under paths: ompt_PID.json files named, or found at any depth of a
-    directory (a run's directory, its papi_ompt_output/)."""
-    found = []
+    """The tool's files under paths: files named (any name: named on purpose), or the
+    ompt_PID.json found at any depth of a directory (a run's directory, its
+    papi_ompt_output/); each once, as first given. ReportError for a path that holds none."""
+    found, seen = [], set()
     for p in paths:
         if os.path.isdir(p):
-            found += [f for f in glob.glob(os.path.join(p, "**", "ompt_*.json"), recursive=True)
-                      if FILE_RE.fullmatch(os.path.basename(f))]
-        elif FILE_RE.fullmatch(os.path.basename(p)):
-            found.append(p)
-    return sorted({os.path.realpath(f) for f in found})
+            here = sorted(f for f in glob.glob(os.path.join(p, "**", "ompt_*.json"), recursive=True)
+                          if FILE_RE.fullmatch(os.path.basename(f)))
+            if not here:
+                raise ReportError("no OMPT tool table (ompt_PID.json) in %s" % p)
+        else:
+            here = [p]  # a file that cannot be read is said when it is read
+        for f in here:
+            if os.path.realpath(f) not in seen:
+                seen.add(os.path.realpath(f))
+                found.append(f)
+    return found
 
 
 def check_process(path, doc, where="$"):

@@ -140,10 +140,12 @@ def openmp_events(procs):
 
 def openmp_hybrid(rep):
     """The MPI report's OpenMP line (wait_states.openmp): the job's OpenMP efficiencies,
-    the MPI parallel efficiency and their product, the hybrid parallel efficiency."""
+    the MPI parallel efficiency and their product, the hybrid parallel efficiency. No row
+    for a job none of whose ranks ran OpenMP under the tool, unless its note says why an
+    OpenMP program could not be measured (libgomp without libomp: what to do)."""
     o = (rep.get("wait_states") or {}).get("openmp")
     rows = []
-    if isinstance(o, dict):
+    if isinstance(o, dict) and (o.get("ranks_measured") or "libgomp" in (o.get("note") or "")):
         rows.append({c: o.get(c) for c in HYBRID_COLUMNS})
     return _frame(rows, HYBRID_COLUMNS, ("ranks_measured",))
 
