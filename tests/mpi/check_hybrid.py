@@ -15,7 +15,8 @@ in papi-compat/ (the build tree's link); the same answers.
 (null), and the report's note and one banner line say why and what to do.
 Each launch then runs papi_report on the job's directory: its openmp_hybrid table is the
 report's wait_states.openmp (every figure, the note), shown in report.txt; under papi_run
-its openmp_processes has both ranks' tables, those their papi_run files carry.
+its openmp_processes has both ranks' tables, those their papi_run files carry; --compare
+of the job with itself has its hybrid and OpenMP efficiencies as job rows, the same.
 Usage: check_hybrid.py --mpirun M --program P --launch papi_run --papi-run PAPI_RUN
   --libdir DIR | --launch preload|gomp --wrapper LIB"""
 import argparse
@@ -55,6 +56,15 @@ def report_checks(out, o, launch):
             check(same, "openmp_hybrid %s %r, the report's %r" % (k, got, want))
     with open(os.path.join(dest, "report.txt"), encoding="utf-8") as f:
         check("Hybrid MPI x OpenMP parallel efficiency" in f.read(), "report.txt shows the hybrid line")
+    if launch != "gomp":  # the job against itself: its hybrid line compared, the same
+        cmp = os.path.join(out, "compare")
+        p = run_cmd([sys.executable, REPORT, "--compare", out, out, "-o", cmp])
+        with open(os.path.join(cmp, "compare.csv"), newline="") as f:
+            got = {r["quantity"]: r for r in csv.DictReader(f) if r["scope"] == "job"}
+        h = got.get("hybrid_parallel_efficiency")
+        check(p.returncode == 0 and h is not None and abs(float(h["a"]) - o["hybrid_parallel_efficiency"]) <= 1e-9
+              and h["verdict"] == "same" and "openmp_parallel_efficiency" in got,
+              "--compare: the job's hybrid and OpenMP parallel efficiency rows: %s" % h)
     if launch == "papi_run":
         with open(os.path.join(dest, "openmp_processes.csv"), newline="") as f:
             procs = list(csv.DictReader(f))

@@ -42,6 +42,10 @@ OPENMP_REGION = (("wall_s", "s"), ("lost_s", "s"), ("load_balance", ""), ("sched
 OPENMP_PROCESS = (("wall_s", "s"), ("serial_s", "s"), ("serialization", ""), ("load_balance", ""),
                   ("scheduling", ""), ("parallel_efficiency", ""))
 PROCESSES = "(processes)"
+#: The MPI report's OpenMP line (wait_states.openmp) as job quantities: column, quantity.
+HYBRID_JOB = (("serialization", "openmp_serialization"), ("load_balance", "openmp_load_balance"),
+              ("scheduling", "openmp_scheduling"), ("parallel_efficiency", "openmp_parallel_efficiency"),
+              ("hybrid_parallel_efficiency", "hybrid_parallel_efficiency"))
 
 
 def _frame(run, scope, entity, quantity, unit, value):
@@ -101,7 +105,7 @@ def region_units(run, files):
 
 def mpi_units(run, rep):
     catalog.load("tables")
-    # Only the four tables compared: the whole catalogue of a 10,000-rank report costs minutes.
+    # Only the tables compared: the whole catalogue of a 10,000-rank report costs minutes.
     ranks, counters, metrics, calls = (registry.TABLES[n][1](rep) for n in (
         "mpi_ranks", "mpi_counters", "mpi_rank_metrics", "mpi_calls"))
     parts = []
@@ -120,6 +124,9 @@ def mpi_units(run, rep):
                             metrics["metric"].values, unit, metrics["value"].values))
     if len(calls):
         parts.append(_frame(run, "mpi call", calls["call"].values, "time_s", "s", calls["time_s"].values))
+    hybrid = registry.TABLES["openmp_hybrid"][1](rep)  # the job's OpenMP line, where it has one
+    for col, q in HYBRID_JOB:
+        parts.append(_frame(run, "job", "", q, "", hybrid[col].astype("float64").values))
     return pd.concat(parts, ignore_index=True)
 
 
