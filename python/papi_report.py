@@ -14,9 +14,11 @@ roofline of the named metrics, the timeline per rank from the run's JSON trace (
 time by wait state, regions, a counter track); the run's header (command, start, hosts, CPU, release:
 from the MPI report and the region or papi_run files' "run" member, or said absent) and
 the tables of calls, call sites, calls x message size, MPI_Pcontrol regions, the region
-tree (own and all threads) and named metrics per rank and region), the same header and
-tables as text (report.txt), the tidy CSV tables the figures are drawn from, and the
-region tree in Hatchet's literal format (regions_hatchet.json). A figure whose input was
+tree (own and all threads), named metrics per rank and region, and OpenMP's parallel
+regions, threads and efficiencies from the OMPT tool's ompt_PID.json or papi_run's
+files), the same header and tables as text (report.txt), the tidy CSV tables the
+figures are drawn from, and the region tree in Hatchet's literal format
+(regions_hatchet.json). A figure whose input was
 not given is left out. The same tables are available as pandas DataFrames from the
 Python module papi_report.
 
@@ -67,10 +69,15 @@ def parse_args(argv):
     p.add_argument("paths", metavar="PATH", nargs="*",
                    help="a run's directory (its papi_mpi_report.json and papi_hl_output/ "
                         "are read, whichever exist), a papi_mpi_report.json, a "
-                        "papi_hl_output directory or rank_*.json files")
+                        "papi_hl_output directory, rank_*.json files, or the OMPT tool's "
+                        "papi_ompt_output directory or ompt_PID.json files")
     p.add_argument("--mpi", metavar="PATH", help="papi_mpi_report.json or its directory")
     p.add_argument("--regions", metavar="PATH", nargs="+",
                    help="a papi_hl_output directory (or its parent), or rank_*.json files")
+    p.add_argument("--openmp", metavar="PATH", nargs="+",
+                   help="the OMPT tool's ompt_PID.json files, or directories holding them "
+                        "(PAPI_OMPT_OUTPUT_DIR, default papi_ompt_output/); papi_run's files "
+                        "carry theirs (their \"openmp\" member)")
     p.add_argument("--run", metavar="ID",
                    help="the run to report when the region files hold several (their "
                         "\"run\" id); default: the newest, said on stderr")
@@ -113,6 +120,7 @@ def parse_args(argv):
                    help="--compare: exit 4 when a row's B/A (a region's load-free B/A where its "
                         "verdict used one) meets COND, e.g. 'real_time_nsec>1.05', "
                         "'time>1.1' (every time), 'region:main/solve:perf::PAGE-FAULTS>=2', "
+                        "'openmp:main (a.c:12):wall_s>1.1' (an OpenMP parallel region's), "
                         "'function:solve>1.1' (a profiled function's sampled weight; "
                         "repeatable)")
     p.add_argument("--merge-trace", metavar="OUT",
@@ -229,7 +237,7 @@ def main(argv=None):
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)
         return 1
-    mpi, regions = args.mpi, args.regions
+    mpi, regions, openmp = args.mpi, args.regions, args.openmp
     for path in args.paths:  # what each path is, by what it holds
         kind = classify(path)
         if kind is None and os.path.exists(path) and profile.find([path]):
@@ -248,7 +256,8 @@ def main(argv=None):
                 return 2 if malformed else 0
         if kind is None:
             print("papi_report: %s is neither an MPI report (papi_mpi_report.json or a "
-                  "directory holding one) nor region files (papi_hl_output/, rank_*.json)"
+                  "directory holding one), region files (papi_hl_output/, rank_*.json) nor "
+                  "the OMPT tool's tables (papi_ompt_output/, ompt_PID.json)"
                   % path, file=sys.stderr)
             return 2
         for k, v in kind:
@@ -258,22 +267,25 @@ def main(argv=None):
                           % (mpi, v), file=sys.stderr)
                     return 2
                 mpi = v
+            elif k == "openmp":
+                openmp = (openmp or []) + [v]
             else:
                 regions = (regions or []) + [v]
-    if mpi is None and regions is None and not profile.find(args.paths):
+    if mpi is None and regions is None and openmp is None and not profile.find(args.paths):
         mpi = "papi_mpi_report.json" if os.path.exists("papi_mpi_report.json") else None
         regions = ["papi_hl_output"] if os.path.isdir("papi_hl_output") else None
-        if mpi is None and regions is None:
-            print("papi_report: no papi_mpi_report.json and no papi_hl_output/ here; name "
-                  "them with --mpi and --regions", file=sys.stderr)
+        openmp = ["papi_ompt_output"] if os.path.isdir("papi_ompt_output") else None
+        if mpi is None and regions is None and openmp is None:
+            print("papi_report: no papi_mpi_report.json, papi_hl_output/ or papi_ompt_output/ "
+                  "here; name them with --mpi, --regions and --openmp", file=sys.stderr)
             return 1
     try:
         files = papi_report.load_regions(regions, run=args.run) if regions else None
         profiles = profile.load(profile.find(list(args.paths) + (regions or [])), args.run)
-        t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles,
+        t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles, openmp=openmp,
                                peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw})
         failed = []
-        sources = [s for s in [mpi] + (regions or []) if s]
+        sources = [s for s in [mpi] + (regions or []) + (openmp or []) if s]
         written = html.write(t, args.output, args.title, sources, failed)
         report_text = text.render(t, args.title, sources)  # its profile_functions view: the top functions, once
         path = os.path.join(args.output, "report.txt")
@@ -298,7 +310,7 @@ def main(argv=None):
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
         # Content the checks of papi_report.tables let through: still one line, no traceback.
         print("papi_report: %s: unexpected content (%s: %s)"
-              % (", ".join([s for s in [mpi] + (regions or []) if s]), type(e).__name__, e),
+              % (", ".join([s for s in [mpi] + (regions or []) + (openmp or []) if s]), type(e).__name__, e),
               file=sys.stderr)
         return 2
     if args.json:

@@ -4,6 +4,7 @@ pictures and one HTML page.
     import papi_report
     t = papi_report.tables(mpi="run/", regions="run/papi_hl_output")
     t["mpi_ranks"].sort_values("compute_s")        # compute time per rank
+    papi_report.tables(openmp="run/papi_ompt_output")["openmp_regions"]  # OMPT tool's
     papi_report.region_tree_literal("run/")        # for hatchet.GraphFrame.from_literal
 
 The tables and their columns are described in papi_report.tables.tables; `papi_report
@@ -30,7 +31,7 @@ that registers each where it is defined (@registry.table("regions"),
 or ("waits", "figures") when it draws (it may import figures' helpers at the top). Its
 place in MODULES is its place in the report, its layer the folder it is in."""
 from .load.check import MalformedInput, ReportError  # noqa: F401
-from .load.load import load_mpi, load_regions  # noqa: F401
+from .load.load import load_mpi, load_ompt, load_regions  # noqa: F401
 from .tables.tables import (mpi_call_sizes, mpi_call_summary, mpi_callsites,  # noqa: F401
                             mpi_calls, mpi_counters, mpi_matrix, mpi_ranks,
                             mpi_region_call_summary, mpi_region_calls, mpi_region_summary,

@@ -13,9 +13,14 @@ gcc's, libgomp): the wrapper names the tool itself (OMP_TOOL_LIBRARIES unset), b
 in papi-compat/ (the build tree's link); the same answers.
 --launch gomp: the wrapper alone, no libomp: libgomp has no OMPT, so no OpenMP figures
 (null), and the report's note and one banner line say why and what to do.
+Each launch then runs papi_report on the job's directory: its openmp_hybrid table is the
+report's wait_states.openmp (every figure, the note), shown in report.txt; under papi_run
+its openmp_processes has both ranks' tables, those their papi_run files carry; --compare
+of the job with itself has its hybrid and OpenMP efficiencies as job rows, the same.
 Usage: check_hybrid.py --mpirun M --program P --launch papi_run --papi-run PAPI_RUN
   --libdir DIR | --launch preload|gomp --wrapper LIB"""
 import argparse
+import csv
 import json
 import os
 import shutil
@@ -30,6 +35,43 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from papi_report.load import schema_check  # noqa: E402
 
 TOL = 0.05
+REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
+HYBRID = ("ranks_measured", "serialization", "load_balance", "scheduling", "parallel_efficiency",
+          "mpi_parallel_efficiency", "hybrid_parallel_efficiency", "note")
+
+
+def report_checks(out, o, launch):
+    """papi_report on the job's directory: the hybrid line and (papi_run) the ranks' tables."""
+    dest = os.path.join(out, "report")
+    p = run_cmd([sys.executable, REPORT, out, "-o", dest])
+    if not check(p.returncode == 0, "papi_report reads the job's directory: exit %d" % p.returncode):
+        return
+    with open(os.path.join(dest, "openmp_hybrid.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    if check(len(rows) == 1, "papi_report's openmp_hybrid: one row (%d)" % len(rows)):
+        for k in HYBRID:
+            got, want = rows[0][k], o[k]
+            same = got == want if isinstance(want, str) else (
+                got == "" if want is None else got != "" and abs(float(got) - want) <= 1e-9)
+            check(same, "openmp_hybrid %s %r, the report's %r" % (k, got, want))
+    with open(os.path.join(dest, "report.txt"), encoding="utf-8") as f:
+        check("Hybrid MPI x OpenMP parallel efficiency" in f.read(), "report.txt shows the hybrid line")
+    if launch != "gomp":  # the job against itself: its hybrid line compared, the same
+        cmp = os.path.join(out, "compare")
+        p = run_cmd([sys.executable, REPORT, "--compare", out, out, "-o", cmp])
+        with open(os.path.join(cmp, "compare.csv"), newline="") as f:
+            got = {r["quantity"]: r for r in csv.DictReader(f) if r["scope"] == "job"}
+        h = got.get("hybrid_parallel_efficiency")
+        check(p.returncode == 0 and h is not None and abs(float(h["a"]) - o["hybrid_parallel_efficiency"]) <= 1e-9
+              and h["verdict"] == "same" and "openmp_parallel_efficiency" in got,
+              "--compare: the job's hybrid and OpenMP parallel efficiency rows: %s" % h)
+    if launch == "papi_run":
+        with open(os.path.join(dest, "openmp_processes.csv"), newline="") as f:
+            procs = list(csv.DictReader(f))
+        check(sorted(r["rank"] for r in procs) == ["0", "1"] and
+              all(r["source"] == "papi_run rank %s" % r["rank"] for r in procs),
+              "openmp_processes: both ranks' tables from their papi_run files: %s"
+              % [(r["rank"], r["source"]) for r in procs])
 
 
 def staged(ranks):
@@ -86,6 +128,7 @@ def main():
               "the note says why: %s" % o["note"])
         said = [ln for ln in p.stdout.splitlines() if ln.startswith("papi_mpi: OpenMP: 2 of 2 ranks: libgomp")]
         check(len(said) == 1 and "papi_run" in said[0], "one banner line says why and what to do: %s" % said)
+        report_checks(out, o, args.launch)
         return verdict("mpi_hybrid_gomp", scratch=out)
     want = staged(ranks)
     print("report:", o)
@@ -102,6 +145,7 @@ def main():
     check(len(line) == 1 and ("= MPI parallel efficiency %.3f x OpenMP parallel efficiency %.3f"
                               % (mpi, omp)) in line[0] and ("efficiency %.3f =" % hyb) in line[0],
           "the banner prints it: %s" % line)
+    report_checks(out, o, args.launch)
     rc = verdict("mpi_hybrid_" + args.launch)
     if rc == 0:
         shutil.rmtree(out, ignore_errors=True)

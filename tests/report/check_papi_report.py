@@ -328,6 +328,12 @@ def check_run_tables(out, rep, ranks, page, banner):
         check(int(r["nranks"]) == NP and int(r["hosts"]) == len(hosts) and hosts and "" not in hosts,
               "mpi_run ranks/hosts: %s (report hosts %s)" % (r, hosts))
         check(close(r["wall_s"], max(x["wall_s"] for x in rep["ranks"])), "mpi_run wall_s %s" % r["wall_s"])
+    # A job without OpenMP: its report says no rank ran the OMPT tool, and papi_report shows
+    # no hybrid line (the table's CSV has its header alone).
+    omp = (rep.get("wait_states") or {}).get("openmp")
+    if omp is not None:
+        check(omp["ranks_measured"] == 0 and not rows(os.path.join(out, "openmp_hybrid.csv")),
+              "no OpenMP in the job: no openmp_hybrid row (%s)" % omp)
         head = page.split('id="run-header"', 1)[-1].split("</table>", 1)[0]
         for field in ("command", "started", "ranks", "hosts", "wall"):
             check('data-field="%s"' % field in head, "the page's run header has no %s" % field)

@@ -1,13 +1,19 @@
-"""What a path given to papi_report holds: an MPI report, region files, or both (a run's
-directory)."""
+"""What a path given to papi_report holds: an MPI report, region files, the OMPT tool's
+tables, or several (a run's directory)."""
+import glob
 import os
+
+from .openmp_files import FILE_RE, FOLDER
 
 
 def classify(path):
-    """[("mpi", path) and/or ("regions", path)] for what path holds, or None."""
+    """[("mpi", path), ("regions", path) and/or ("openmp", path)] for what path holds, or
+    None."""
     if os.path.isfile(path):
         if os.path.basename(path).startswith("rank_") and path.endswith(".json"):
             return [("regions", path)]
+        if FILE_RE.fullmatch(os.path.basename(path)):
+            return [("openmp", path)]
         return [("mpi", path)] if path.endswith(".json") else None
     if not os.path.isdir(path):
         return None
@@ -20,4 +26,8 @@ def classify(path):
         found.append(("regions", os.path.join(path, "papi_run_output")))
     elif any(n.startswith("rank_") and n.endswith(".json") for n in os.listdir(path)):
         found.append(("regions", path))
+    if os.path.isdir(os.path.join(path, FOLDER)):  # PAPI_OMPT_OUTPUT_DIR's default
+        found.append(("openmp", os.path.join(path, FOLDER)))
+    elif any(FILE_RE.fullmatch(os.path.basename(n)) for n in glob.glob(os.path.join(path, "ompt_*.json"))):
+        found.append(("openmp", path))
     return found or None

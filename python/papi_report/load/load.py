@@ -8,8 +8,9 @@ import glob
 import os
 import sys
 
-from . import registry, schema_check
-from .check import MalformedInput, ReportError, _check_mpi, _check_regions, _load_json, forget
+from . import openmp_files, registry, schema_check
+from .check import (MalformedInput, ReportError, _check_mpi, _check_regions, _Checker, _load_json,
+                    finite, forget)
 
 
 def _follows_schema(path, doc, kind):
@@ -41,6 +42,25 @@ def load_mpi(path):
     for extra in registry.CHECKS["mpi"]:
         extra(path, rep)
     return rep
+
+
+def load_ompt(source):
+    """[(path, doc)] of the OMPT tool's ompt_PID.json files (openmp_files.find: files, or
+    directories searched), each checked against ompt.schema.json, then for what it cannot
+    say (openmp_files.check_process)."""
+    out = []
+    for path in openmp_files.find([source] if isinstance(source, str) else list(source)):
+        doc = _load_json(path)
+        if not isinstance(doc, dict) or doc.get("tool") != "papi_ompt":
+            raise MalformedInput("%s is not a table of the OMPT tool (no \"tool\": \"papi_ompt\")" % path)
+        try:
+            _follows_schema(path, doc, "ompt")
+            finite(_Checker(path), doc)  # NaN, Infinity: no JSON value, which a schema lets by
+        finally:
+            forget(doc)
+        openmp_files.check_process(path, doc)
+        out.append((path, doc))
+    return out
 
 
 def region_files(source):
@@ -106,6 +126,7 @@ def load_regions(source, run=None, say=None):
             _check_regions(path, data)
         finally:
             forget(data)
+        openmp_files.check_region_file(path, data)  # its OpenMP tables: what their schema cannot say
         for extra in registry.CHECKS["regions"]:
             extra(path, data)
         loaded.append((path, data))

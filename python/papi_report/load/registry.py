@@ -20,7 +20,8 @@ is defined:
 
 Tables come from "mpi" (fn(rep): the loaded MPI report), "regions" (fn(files): one run's
 region files, [(rank, data)]), "profiles" (fn(docs): one run's papi_run --sample
-profiles, profile.load's documents) or "derived" (fn(tables, docs, peaks): computed from the
+profiles, profile.load's documents), "openmp" (fn(procs): every process's OMPT table,
+load.openmp_files.processes) or "derived" (fn(tables, docs, peaks): computed from the
 other tables). catalog.load(layer) imports the modules of a layer and those below it."""
 
 #: (module, layer) in the report's order. Layers, bottom up: "tables" (pandas: tables and
@@ -36,6 +37,7 @@ MODULES = [
     ("energy", "tables"),
     ("waits", "tables"),
     ("gpu", "tables"),
+    ("openmp", "tables"),
     ("profile_tables", "tables"),
     ("profile_mpi_tables", "tables"),
     ("timeline_data", "tables"),
@@ -44,11 +46,12 @@ MODULES = [
     ("series_figures", "figures"),
     ("series_metric_figures", "figures"),
     ("profile_figures", "figures"),
+    ("openmp_figures", "figures"),
     ("timeline", "figures"),
     ("gpu_figures", "figures"),
 ]
 LAYERS = ("tables", "figures")
-SOURCES = ("mpi", "regions", "profiles", "derived")
+SOURCES = ("mpi", "regions", "profiles", "openmp", "derived")
 
 #: name -> (source, fn), in registration order.
 TABLES = {}

@@ -315,6 +315,7 @@ def report_files(path):
             elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
                                         or n.startswith("profile_") or n.startswith("job_profile_")
                                         or n.startswith("trace_rank_") or n.startswith("gpu_activity_")
+                                        or re.fullmatch(r"ompt_\d+\.json", n)
                                         or n == "papi_validate.json" or n == "regions_hatchet.json"):
                 found.append(os.path.join(base, n))
             elif csv_check.table_of(n, schemas()):  # the MPI wrapper's and papi_report's CSVs

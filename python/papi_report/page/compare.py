@@ -55,7 +55,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from . import compare_page, pop_compare, profile_compare
+from . import compare_page, openmp_compare, pop_compare, profile_compare
 from ..tables import energy
 from .compare_page import fmt as _fmt
 from .compare_units import CPU_QUANTITIES, TIME_QUANTITIES, WALL_QUANTITIES, side_units, summarise
@@ -72,7 +72,7 @@ COLUMNS = ["scope", "entity", "quantity", "unit", "a", "b", "ratio", "noise_a", 
            "energy_b_j", "offcpu_a", "offcpu_b", "load_free_ratio"]  # energy_*: the entity's CPU
 # energy on each side (energy.py), J; offcpu_*: the share of its wall time off a CPU and
 # load_free_ratio: B/A of the wall times less that (one run a side, regions)
-SCOPES = ("job", "mpi call", "region", "kernel", "rank")
+SCOPES = ("job", "mpi call", "region", "openmp", "kernel", "rank")
 #: GPU time (a kernel's, scope "kernel"): said slower or faster, but judged as counts are
 #: (--tolerance, no time floor): the device's time is not the host's load.
 GPU_TIME_QUANTITIES = {"kernel_s"}
@@ -205,6 +205,7 @@ def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None,
     df.attrs["single"] = single
     # POP's computation scalability of the sides' MPI reports (pop_compare.py), for the outputs.
     df.attrs["pop_scalability"] = pop_compare.scalability(reports_a, reports_b)
+    df.attrs["openmp"] = openmp_compare.table(df)  # by parallel region, with B - A
     return df
 
 
@@ -243,7 +244,8 @@ def _natural(s):
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", s)]
 
 
-FAIL_IF = re.compile(r"^\s*(?:(region|job|rank|mpi call):([^:]*):)?([^<>=]+?)\s*(<=|>=|<|>)\s*"
+# An entity may hold colons inside brackets: a parallel region's "function (file:line)".
+FAIL_IF = re.compile(r"^\s*(?:(region|job|rank|mpi call|openmp):((?:[^:(]|\([^)]*\))*):)?([^<>=]+?)\s*(<=|>=|<|>)\s*"
                      r"([0-9.eE+-]+)\s*$")
 
 
@@ -307,7 +309,9 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
     lines = ["papi_report --compare: A = %s, B = %s" % (a_label, b_label), rule_text(df, tolerance), ""]
     shown = df[df["scope"].isin(scopes)]
     if not len(shown):
-        return "\n".join(lines + ["(nothing in common to compare)", ""]) + \
+        omp = df.attrs.get("openmp")
+        said = [] if omp is not None and len(omp) else ["(nothing in common to compare)"]
+        return "\n".join(lines + said + [""]) + openmp_compare.render_text(omp) + \
             profile_compare.render_text(df.attrs.get("functions"))
     w_ent = max(6, min(48, max(len(str(e)) for e in shown["entity"])))
     w_q = max(8, min(36, max(len(str(q)) for q in shown["quantity"])))
@@ -335,7 +339,8 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
                 w, r["region"], r["verdict"], "" if not r["by"] else "%s B/A %.3f" % (r["by"], r["ratio"]),
                 "; counts moved: " + r["counts_moved"] if r["counts_moved"] else ""))
         lines.append("")
-    return ("\n".join(lines) + "\n" + pop_compare.render_text(df.attrs.get("pop_scalability"))
+    return ("\n".join(lines) + "\n" + openmp_compare.render_text(df.attrs.get("openmp"))
+            + pop_compare.render_text(df.attrs.get("pop_scalability"))
             + profile_compare.render_text(df.attrs.get("functions")))
 
 

@@ -203,6 +203,10 @@ def write_outputs(df, out_dir, a_label, b_label, text, regions, tolerance):
     if len(regions):
         written.append(os.path.join(out_dir, "compare_regions.csv"))
         _replace(written[-1], lambda f: regions.to_csv(f, index=False))
+    omp = df.attrs.get("openmp")
+    if omp is not None and len(omp):
+        written.append(os.path.join(out_dir, "compare_openmp.csv"))
+        _replace(written[-1], lambda f: omp.to_csv(f, index=False))
     pop = df.attrs.get("pop_scalability")
     if pop is not None and len(pop):
         written.append(os.path.join(out_dir, "compare_pop_scalability.csv"))

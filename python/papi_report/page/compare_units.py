@@ -6,8 +6,11 @@ A unit is one value of one quantity of one thing in one run: a region's real tim
 cycles, each event and named metric per rank and thread (scope "region", by the
 region's path); the job's and each rank's wall, MPI and compute time, counters and
 metrics; each MPI call's time per rank (scope "mpi call"); each GPU kernel's time and
-launches per rank (scope "kernel"). summarise() gives a side's
-mean, spread and CPU share per (scope, entity, quantity)."""
+launches per rank (scope "kernel"); each OpenMP parallel
+region's wall and lost thread time and efficiencies per process, by the region's name,
+and each process's OpenMP efficiencies (scope "openmp", entity PROCESSES: the OMPT tool's
+files, papi_run's files' "openmp" member). summarise() gives a side's mean, spread and
+CPU share per (scope, entity, quantity)."""
 import os
 
 import numpy as np
@@ -23,7 +26,8 @@ UNIT_COLUMNS = ["run", "scope", "entity", "quantity", "unit", "value"]
 KEY = ["scope", "entity", "quantity"]
 #: Quantities of the wall clock: they take the machine's load (time the thread waited
 #: for a core), which one run cannot tell from the program's own time.
-WALL_QUANTITIES = {"real_time_nsec", "cycles", "wall_s", "mpi_s", "compute_s", "time_s"}
+WALL_QUANTITIES = {"real_time_nsec", "cycles", "wall_s", "mpi_s", "compute_s", "time_s",
+                   "serial_s", "lost_s"}
 #: Quantities of the thread's own CPU time (counted only while it runs on a core).
 CPU_QUANTITIES = {"perf::TASK-CLOCK", "perf::CPU-CLOCK", "PAPI_TOT_CYC"}
 TIME_QUANTITIES = WALL_QUANTITIES | CPU_QUANTITIES
@@ -32,6 +36,17 @@ TIME_QUANTITIES = WALL_QUANTITIES | CPU_QUANTITIES
 #: its MPI waits, which an MPI may spend off the CPU: the program's time, not load.
 CPU_CLOCKS = ("perf::TASK-CLOCK", "perf::CPU-CLOCK")
 WALL_OF = {"region": "real_time_nsec"}
+#: The OpenMP quantities compared: per parallel region (openmp_regions) and per process
+#: (openmp_processes, entity PROCESSES), with their units.
+OPENMP_REGION = (("wall_s", "s"), ("lost_s", "s"), ("load_balance", ""), ("scheduling", ""),
+                 ("parallel_efficiency", ""))
+OPENMP_PROCESS = (("wall_s", "s"), ("serial_s", "s"), ("serialization", ""), ("load_balance", ""),
+                  ("scheduling", ""), ("parallel_efficiency", ""))
+PROCESSES = "(processes)"
+#: The MPI report's OpenMP line (wait_states.openmp) as job quantities: column, quantity.
+HYBRID_JOB = (("serialization", "openmp_serialization"), ("load_balance", "openmp_load_balance"),
+              ("scheduling", "openmp_scheduling"), ("parallel_efficiency", "openmp_parallel_efficiency"),
+              ("hybrid_parallel_efficiency", "hybrid_parallel_efficiency"))
 
 
 def _frame(run, scope, entity, quantity, unit, value):
@@ -46,9 +61,24 @@ def _empty():
                          for c in UNIT_COLUMNS})
 
 
+def openmp_units(run, t):
+    """Scope "openmp": each parallel region's quantities per process (a unit each), by its
+    name; each process's under PROCESSES. Empty without OpenMP tables."""
+    parts = []
+    for name, entity, quantities in (("openmp_regions", None, OPENMP_REGION),
+                                     ("openmp_processes", PROCESSES, OPENMP_PROCESS)):
+        df = t.get(name)
+        if df is None or not len(df):
+            continue
+        ent = df["region"].astype(str).values if entity is None else entity
+        for q, unit in quantities:
+            parts.append(_frame(run, "openmp", ent, q, unit, df[q].astype("float64").values))
+    return parts
+
+
 def region_units(run, files):
     t = catalog.tables(regions=files)
-    parts = []
+    parts = openmp_units(run, t)  # papi_run's files carry their OpenMP tables
     tot = t.get("region_totals")
     if tot is not None and len(tot):
         fixed = {"rank", "thread", "name", "path", "region_count"}
@@ -110,6 +140,9 @@ def mpi_units(run, rep):
     if len(calls):
         parts.append(_frame(run, "mpi call", calls["call"].values, "time_s", "s", calls["time_s"].values))
     parts.append(gpu_units(run, registry.TABLES["mpi_gpu_kernel_ranks"][1](rep)))
+    hybrid = registry.TABLES["openmp_hybrid"][1](rep)  # the job's OpenMP line, where it has one
+    for col, q in HYBRID_JOB:
+        parts.append(_frame(run, "job", "", q, "", hybrid[col].astype("float64").values))
     return pd.concat(parts, ignore_index=True)
 
 
@@ -121,7 +154,8 @@ def side_units(paths, classify):
         if not kinds and profile_compare.has_profiles(path):
             continue  # papi_run --sample's profiles alone: compared by function only
         if not kinds:
-            raise MalformedInput("%s is neither an MPI report nor region files" % path)
+            raise MalformedInput("%s is neither an MPI report, region files nor the OMPT tool's "
+                                 "files" % path)
         kinds = list(kinds)
         both = os.path.join(path, "papi_run_output") if os.path.isdir(path) else ""
         if both and os.path.isdir(both) and ("regions", os.path.join(path, "papi_hl_output")) in kinds:
@@ -132,6 +166,8 @@ def side_units(paths, classify):
             if kind == "mpi":
                 reports.append(load_mpi(p))
                 parts.append(mpi_units(run, reports[-1]))
+            elif kind == "openmp":
+                parts += openmp_units(run, catalog.tables(openmp=[p])) or [_empty()]
             else:
                 parts.append(region_units(run, load_regions([p])))
     return (pd.concat(parts, ignore_index=True) if parts else _empty()), reports

@@ -4,7 +4,8 @@ name (each from its layer's folder: papi_report.<layer>.<name>), so no module th
 import importlib
 
 from ..load import registry
-from ..load.load import load_mpi, _regions_arg
+from ..load import openmp_files
+from ..load.load import load_mpi, load_ompt, _regions_arg
 from .tables import region_instances, region_totals, region_tree
 
 
@@ -17,12 +18,14 @@ def load(layer="tables"):
             importlib.import_module("..%s.%s" % (lay, name), __package__)
 
 
-def tables(mpi=None, regions=None, peaks=None, profiles=None):
+def tables(mpi=None, regions=None, peaks=None, profiles=None, openmp=None):
     """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
     mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
     directory or rank files (or load_regions' result); peaks: the machine's peaks for the
     roofline ({"flops_per_s": x, "bytes_per_s": y}, before any a report gives); profiles:
-    one run's papi_run --sample documents (profile.load)."""
+    one run's papi_run --sample documents (profile.load); openmp: the OMPT tool's
+    ompt_PID.json files or directories holding them (or load_ompt's result): their
+    tables and those papi_run's region files carry give the OpenMP tables."""
     load("tables")
     out, docs = {}, []
     if mpi is not None:
@@ -38,6 +41,11 @@ def tables(mpi=None, regions=None, peaks=None, profiles=None):
         out.update({k: made[k] if k in made else f(files)
                     for k, (src, f) in registry.TABLES.items() if src == "regions"})
         docs += [("the region file of rank %d" % r, d) for r, d in files]
+    if openmp is not None and not (isinstance(openmp, list) and all(isinstance(o, tuple) for o in openmp)):
+        openmp = load_ompt(openmp)  # paths; else load_ompt's [(path, doc)] already
+    procs = openmp_files.processes(openmp or [], files if regions is not None else None)
+    if procs or openmp is not None:
+        out.update({k: f(procs) for k, (src, f) in registry.TABLES.items() if src == "openmp"})
     if profiles:
         out.update({k: f(profiles) for k, (src, f) in registry.TABLES.items() if src == "profiles"})
     for k, (src, f) in registry.TABLES.items():
