@@ -4,8 +4,8 @@
  * cores each world-wide collective cost 2 to 5 s, and the wait-state step alone made 13.
  * A round's values travel as (operation, value) pairs of long long through one
  * user-defined, commutative operation, so minima, maxima and sums share the vector.
- * The steps share one communicator too: each PMPI_Comm_dup agrees on a context id, a
- * collective of its own. Finalize (and MPI_Init) run on one thread: no lock. */
+ * The steps share one communicator too, the wrapper's own, made at MPI_Init: each
+ * PMPI_Comm_dup agrees on a context id, a collective of its own. Finalize (and MPI_Init) run on one thread: no lock. */
 #include "finalize_agreement.h"
 
 static long long slot_op[PMPI_AGREE_HANDLES], slot_value[PMPI_AGREE_HANDLES];
@@ -64,23 +64,22 @@ long long pmpi_agree_value(int handle)
     return handle >= 0 && handle < n ? slot_value[handle] : 0;
 }
 
-static MPI_Comm finalize_comm = MPI_COMM_NULL;
+static MPI_Comm own_comm = MPI_COMM_NULL;
 
-void pmpi_finalize_comm_open(void)
+void pmpi_own_comm_open(void)
 {
-    if (finalize_comm == MPI_COMM_NULL &&
-        PMPI_Comm_dup(MPI_COMM_WORLD, &finalize_comm) != MPI_SUCCESS)
-        finalize_comm = MPI_COMM_NULL;
+    if (own_comm == MPI_COMM_NULL && PMPI_Comm_dup(MPI_COMM_WORLD, &own_comm) != MPI_SUCCESS)
+        own_comm = MPI_COMM_NULL;
 }
 
-MPI_Comm pmpi_finalize_comm(void)
+MPI_Comm pmpi_own_comm(void)
 {
-    pmpi_finalize_comm_open();
-    return finalize_comm != MPI_COMM_NULL ? finalize_comm : MPI_COMM_WORLD;
+    pmpi_own_comm_open();
+    return own_comm != MPI_COMM_NULL ? own_comm : MPI_COMM_WORLD;
 }
 
-void pmpi_finalize_comm_close(void)
+void pmpi_own_comm_close(void)
 {
-    if (finalize_comm != MPI_COMM_NULL)
-        PMPI_Comm_free(&finalize_comm);
+    if (own_comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&own_comm);
 }

@@ -1,6 +1,6 @@
 /* finalize_agreement.h: the job-wide agreements of the finalize sequence (and MPI_Init's)
- * on a few integers each, folded into one reduction per round, and the sequence's one
- * communicator (finalize_agreement.c). */
+ * on a few integers each, folded into one reduction per round, and the wrapper's own
+ * communicator they and the steps' messages use (finalize_agreement.c). */
 #ifndef PAPI_MPI_FINALIZE_AGREEMENT_H
 #define PAPI_MPI_FINALIZE_AGREEMENT_H
 
@@ -25,14 +25,15 @@ int pmpi_agree_run(MPI_Comm comm);
 /* The agreed value of a handle whose round ran (its local value before; 0 for -1). */
 long long pmpi_agree_value(int handle);
 
-/* Collective, at the start of the finalize sequence: its steps' communicator, one
- * duplicate of MPI_COMM_WORLD (its error handler) for all of them, each step with its
- * own tags and every message of a step received before the next one begins. */
-void pmpi_finalize_comm_open(void);
+/* Collective, at MPI_Init: the wrapper's own communicator, one duplicate of
+ * MPI_COMM_WORLD (its error handler then) for the clock offsets and every step of the
+ * finalize sequence, each with its own tags and every message of a step received before
+ * the next one begins. */
+void pmpi_own_comm_open(void);
 /* That communicator, opened here if it was not (then collective); MPI_COMM_WORLD only
  * when the MPI could not duplicate it. */
-MPI_Comm pmpi_finalize_comm(void);
-/* At the end of the sequence, on every rank. */
-void pmpi_finalize_comm_close(void);
+MPI_Comm pmpi_own_comm(void);
+/* At the end of the finalize sequence, on every rank. */
+void pmpi_own_comm_close(void);
 
 #endif

@@ -167,6 +167,7 @@ void pmpi_after_init(void)
     pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
     pmpi_comm_translate_init();
     pmpi_log_init(id->rank);
+    pmpi_own_comm_open(); /* the clock's and the finalize sequence's, no Comm_dup there */
     pmpi_waits_init(&pmpi_log); /* the log on every rank or none, the clock offsets */
     /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
      * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
@@ -225,7 +226,6 @@ int pmpi_before_finalize(void)
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
-    pmpi_finalize_comm_open(); /* every step's communicator: one duplicate for all */
     pmpi_wait_report_prepare(); /* its agreement travels with the wait states' first */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
@@ -238,7 +238,7 @@ int pmpi_before_finalize(void)
         fail_exit_status();
     pmpi_waits_free(&waits);
     pmpi_wait_report_free(wparts);
-    pmpi_finalize_comm_close();
+    pmpi_own_comm_close();
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;

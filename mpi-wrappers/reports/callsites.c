@@ -290,7 +290,7 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
     size_t n = 0;
     long long drop[NDROP] = {0}, all[NDROP] = {0};
     struct site_rec *v = local_records(ns_per_tick, w, &n, drop);
-    MPI_Comm comm = pmpi_finalize_comm(); /* tags 1 and 2 */
+    MPI_Comm comm = pmpi_own_comm(); /* tags 1 and 2 */
     MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
     int rank = pmpi_id()->rank, size = pmpi_id()->nranks;
     PMPI_Type_contiguous((int)sizeof *v, MPI_BYTE, &rec_type);

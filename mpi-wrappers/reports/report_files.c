@@ -346,7 +346,7 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
             }
         }
     }
-    MPI_Comm comm = pmpi_finalize_comm(); /* TAG_TOKEN, TAG_PIECE */
+    MPI_Comm comm = pmpi_own_comm(); /* TAG_TOKEN, TAG_PIECE */
     pull[0] = ok;
     PMPI_Bcast(pull, 3, MPI_INT, 0, comm);
     if (!pull[0]) {

@@ -47,8 +47,17 @@ void pmpi_wait_report_prepare(void)
     parts_ok = pmpi_agree_add(PMPI_AGREE_MIN, pmpi_id()->rank != 0 || parts_ready);
 }
 
+/* Rank 0: whether every rank's part says its waits were computed. */
+static int all_done(const struct pmpi_wait_parts *parts)
+{
+    for (int r = 0; r < pmpi_id()->nranks; r++)
+        if (!parts[r].done)
+            return 0;
+    return 1;
+}
+
 struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
-                                                const struct pmpi_wait_result *w)
+                                                struct pmpi_wait_result *w)
 {
     struct pmpi_wait_parts *parts = parts_ready;
     static struct pmpi_wait_parts mine;
@@ -79,15 +88,21 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             p->waits[k] = w->region_ns[r][k] * 1e-9;
     }
-    /* done and the table agreed on every rank (pmpi_waits_compute's agreements) */
-    if (!w->done || !pmpi_agree_value(parts_ok)) {
+    /* the exchanges and the table agreed on every rank (pmpi_waits_compute's agreement) */
+    if (!w->agreed || !pmpi_agree_value(parts_ok)) {
         free(parts);
+        w->done = 0; /* rank 0 cannot know the others' */
         return NULL; /* said in the report's note */
     }
     MPI_Datatype t;
     PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
     PMPI_Type_commit(&t);
     PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
+    if (parts && !all_done(parts)) { /* a rank short of memory: no rank's waits reported */
+        free(parts);
+        parts = NULL;
+        w->done = 0;
+    }
     PMPI_Type_free(&t);
     return parts;
 }
