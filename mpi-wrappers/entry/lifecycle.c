@@ -26,6 +26,7 @@
 #include "rank_series.h"
 #include "record.h"
 #include "regions.h"
+#include "report_files.h"
 #include "row.h"
 #include "run_events.h"
 #include "run_identity.h"
@@ -227,6 +228,7 @@ int pmpi_before_finalize(void)
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
     pmpi_wait_report_prepare(); /* its agreement travels with the wait states' first */
+    pmpi_report_files_prepare(); /* so do the report files' settings */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
     struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
