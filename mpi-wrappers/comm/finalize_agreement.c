@@ -1,30 +1,17 @@
 /* finalize_agreement.c: the finalize steps' agreements ("every rank has its buffers",
- * "the most sequence numbers", "every rank computed its waits") folded into one
- * MPI_Allreduce per round instead of one per integer: at 256 ranks oversubscribed on 2
- * cores each world-wide collective cost 2 to 5 s, and the wait-state step alone made 13.
- * A round's values travel as (operation, value) pairs of long long through one
- * user-defined, commutative operation, so minima, maxima and sums share the vector.
+ * "the most sequence numbers", "rank 0 has a directory") folded into one MPI_Allreduce
+ * per round instead of one per integer: at 256 ranks oversubscribed on 2 cores each
+ * world-wide collective cost 2 to 5 s, and the wait-state step alone made 13. A round's
+ * minima and maxima travel in one MPI_Allreduce (MPI_MAX) of long long, a minimum as the
+ * maximum of its negation; a round with sums adds one MPI_SUM vector. Built-in
+ * operations only: nothing to create that could fail on one rank.
  * The steps share one communicator too, the wrapper's own, made at MPI_Init: each
- * PMPI_Comm_dup agrees on a context id, a collective of its own. Finalize (and MPI_Init) run on one thread: no lock. */
+ * PMPI_Comm_dup agrees on a context id, a collective of its own. Finalize (and
+ * MPI_Init) run on one thread: no lock. */
 #include "finalize_agreement.h"
 
 static long long slot_op[PMPI_AGREE_HANDLES], slot_value[PMPI_AGREE_HANDLES];
 static int round_start, n; /* the round being filled: handles round_start..n-1 */
-
-/* The reduction: each pair's operation (the first long long, the same on every rank)
- * applied to its value (the second). */
-static void fold(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    const long long *a = in;
-    long long *b = inout;
-    (void)type;
-    for (int i = 0; i + 1 < *len; i += 2) {
-        if (a[i] == PMPI_AGREE_SUM)
-            b[i + 1] += a[i + 1];
-        else if (a[i] == PMPI_AGREE_MAX ? a[i + 1] > b[i + 1] : a[i + 1] < b[i + 1])
-            b[i + 1] = a[i + 1];
-    }
-}
 
 int pmpi_agree_add(enum pmpi_agree_op op, long long value)
 {
@@ -35,28 +22,37 @@ int pmpi_agree_add(enum pmpi_agree_op op, long long value)
     return n++;
 }
 
+/* One reduction of the round's slots of one kind (sums, or minima and maxima): 0, or
+ * -1 when the MPI failed (then "every rank can" reads 0). */
+static int reduce_kind(MPI_Comm comm, int sums)
+{
+    long long in[PMPI_AGREE_SLOTS], out[PMPI_AGREE_SLOTS];
+    int k = 0;
+    for (int h = round_start; h < n; h++)
+        if ((slot_op[h] == PMPI_AGREE_SUM) == sums)
+            in[k++] = slot_op[h] == PMPI_AGREE_MIN ? -slot_value[h] : slot_value[h];
+    if (k == 0)
+        return 0;
+    int rc = PMPI_Allreduce(in, out, k, MPI_LONG_LONG, sums ? MPI_SUM : MPI_MAX, comm);
+    k = 0;
+    for (int h = round_start; h < n; h++) {
+        if ((slot_op[h] == PMPI_AGREE_SUM) != sums)
+            continue;
+        if (rc == MPI_SUCCESS)
+            slot_value[h] = slot_op[h] == PMPI_AGREE_MIN ? -out[k] : out[k];
+        else if (slot_op[h] == PMPI_AGREE_MIN)
+            slot_value[h] = 0; /* "every rank can" cannot be known */
+        k++;
+    }
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
 int pmpi_agree_run(MPI_Comm comm)
 {
-    long long pairs[2 * PMPI_AGREE_SLOTS], out[2 * PMPI_AGREE_SLOTS];
-    int count = n - round_start, rc = MPI_ERR_OTHER;
-    MPI_Op op;
-    for (int i = 0; i < count; i++) {
-        pairs[2 * i] = slot_op[round_start + i];
-        pairs[2 * i + 1] = slot_value[round_start + i];
-    }
-    if (PMPI_Op_create(fold, 1, &op) == MPI_SUCCESS) {
-        rc = PMPI_Allreduce(pairs, out, 2 * count, MPI_LONG_LONG, op, comm);
-        PMPI_Op_free(&op);
-    }
-    for (int i = 0; i < count; i++) {
-        long long *v = &slot_value[round_start + i];
-        if (rc == MPI_SUCCESS)
-            *v = out[2 * i + 1];
-        else if (slot_op[round_start + i] == PMPI_AGREE_MIN)
-            *v = 0; /* "every rank can" cannot be known */
-    }
+    int rc = reduce_kind(comm, 0);
+    rc |= reduce_kind(comm, 1);
     round_start = n;
-    return rc == MPI_SUCCESS ? 0 : -1;
+    return rc;
 }
 
 long long pmpi_agree_value(int handle)

@@ -19,8 +19,9 @@ enum pmpi_agree_op { PMPI_AGREE_MIN, PMPI_AGREE_MAX, PMPI_AGREE_SUM };
  * its value then reads 0, "not every rank can"). */
 int pmpi_agree_add(enum pmpi_agree_op op, long long value);
 /* Collective over comm (every rank registered the same slots in the same order): one
- * MPI_Allreduce of every value registered since the last round. Returns 0, or -1 when
- * the MPI failed (then each slot keeps its local value and MIN slots read 0). */
+ * MPI_Allreduce (MPI_MAX, a minimum negated) of every minimum and maximum registered
+ * since the last round, and a second (MPI_SUM) only when sums were. Returns 0, or -1
+ * when the MPI failed (then each slot keeps its local value and MIN slots read 0). */
 int pmpi_agree_run(MPI_Comm comm);
 /* The agreed value of a handle whose round ran (its local value before; 0 for -1). */
 long long pmpi_agree_value(int handle);
