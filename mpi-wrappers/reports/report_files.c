@@ -320,8 +320,8 @@ static int pull_slot[3] = {-1, -1, -1};
 void pmpi_report_files_prepare(void)
 {
     int rank0 = pmpi_id()->rank == 0;
-    int window = rank0 ? env_int("PAPI_MPI_REPORT_WINDOW", 1, PMPI_PULL_WINDOW, PMPI_PULL_WINDOW)
-                       : 0;
+    int window =
+        rank0 ? env_int("PAPI_MPI_REPORT_WINDOW", 1, PMPI_PULL_WINDOW, PMPI_PULL_WINDOW) : 0;
     int piece = rank0 ? env_int("PAPI_MPI_REPORT_PIECE", 32, PMPI_PULL_PIECE, PMPI_PULL_PIECE) : 0;
     pull_slot[0] = pmpi_agree_add(PMPI_AGREE_MIN, !rank0 || pmpi_outdir_fd() >= 0);
     pull_slot[1] = pmpi_agree_add(PMPI_AGREE_MAX, window);
@@ -336,8 +336,8 @@ static int make_temporaries(const char *const *names, struct out *o, int n,
     int ok = 1;
     for (int i = 0; i < n && ok; i++) {
         o[i].b = malloc(PMPI_OUT_BUF);
-        o[i].fd = o[i].b ? output_file_create(pmpi_outdir_fd(), names[i], tmps[i], PMPI_TMP_NAME)
-                         : -1;
+        o[i].fd =
+            o[i].b ? output_file_create(pmpi_outdir_fd(), names[i], tmps[i], PMPI_TMP_NAME) : -1;
         if (o[i].fd < 0) {
             fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_id()->outdir,
                     o[i].b ? strerror(errno) : "no memory");
@@ -361,7 +361,7 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
         o[i] = (struct out){.fd = -1};
     }
     MPI_Comm comm = pmpi_own_comm(); /* TAG_TOKEN, TAG_PIECE */
-    if (pull_slot[0] < 0) { /* not prepared: a round of its own */
+    if (pull_slot[0] < 0) {          /* not prepared: a round of its own */
         pmpi_report_files_prepare();
         pmpi_agree_run(comm);
     }
