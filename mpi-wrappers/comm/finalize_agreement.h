@@ -25,14 +25,21 @@ int pmpi_agree_add(enum pmpi_agree_op op, long long value);
 int pmpi_agree_run(MPI_Comm comm);
 /* The agreed value of a handle whose round ran (its local value before; 0 for -1). */
 long long pmpi_agree_value(int handle);
+/* The reduction itself, for a step's own vector on any communicator: count pairs (at
+ * most PMPI_AGREE_SLOTS) of (enum pmpi_agree_op, value), the same operations in the
+ * same order on every rank of comm, into out (2 * count), as pmpi_agree_run: one
+ * MPI_MAX reduction, one MPI_SUM when there are sums. Collective; returns the MPI's code
+ * (out's values are the local ones where it failed). */
+int pmpi_agree_pairs(MPI_Comm comm, const long long *pairs, long long *out, int count);
 
-/* Collective, at MPI_Init: the wrapper's own communicator, one duplicate of
- * MPI_COMM_WORLD (its error handler then) for the clock offsets and every step of the
- * finalize sequence, each with its own tags and every message of a step received before
- * the next one begins. */
+/* Collective at MPI_Init: the wrapper's own communicator, one duplicate of
+ * MPI_COMM_WORLD for the clock offsets and every step of the finalize sequence, each
+ * with its own tags and every message of a step received before the next one begins.
+ * Called again at the start of the finalize sequence it is local: MPI_COMM_WORLD's error
+ * handler as it is then (the program may have set its own) is copied onto it. */
 void pmpi_own_comm_open(void);
-/* That communicator, opened here if it was not (then collective); MPI_COMM_WORLD only
- * when the MPI could not duplicate it. */
+/* That communicator; MPI_COMM_WORLD when the MPI could not duplicate it (or before
+ * MPI_Init, after MPI_Finalize): never a collective. */
 MPI_Comm pmpi_own_comm(void);
 /* At the end of the finalize sequence, on every rank. */
 void pmpi_own_comm_close(void);

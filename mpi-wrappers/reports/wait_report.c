@@ -16,6 +16,7 @@
 
 #include "event_log.h"
 #include "finalize_agreement.h"
+#include "omp_hybrid.h"
 #include "run_identity.h"
 #include "text_buffer.h"
 #include "wait_report.h"
@@ -32,6 +33,7 @@ struct pmpi_wait_parts {
     double offset_s, offset_end_s, residual_s;
     long long records, dropped, p2p_matched, p2p_unmatched, coll_matched, coll_unmatched;
     int done, nregions;
+    struct pmpi_omp omp; /* this rank's OpenMP, from the OMPT tool */
     struct region_part reg[PMPI_MAX_REGIONS];
 };
 
@@ -77,6 +79,7 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
     mine.coll_matched = w->coll_matched;
     mine.coll_unmatched = w->coll_unmatched;
     mine.done = w->done;
+    pmpi_omp_query(&mine.omp);
     mine.nregions = row->nregions;
     for (int r = 0; r < row->nregions; r++) {
         const struct pmpi_region *g = &row->regions[r];
@@ -137,6 +140,20 @@ static void pop_add(struct pop_in *p, double wall, double mpi, const double *wai
         p->max_useful = useful;
     if (wall - transfer > p->max_ideal)
         p->max_ideal = wall - transfer;
+}
+
+/* The MPI parallel efficiency, mean(useful) / T. */
+static double pop_parallel(const struct pop_in *p)
+{
+    return p->n && p->max_wall > 0 ? p->sum_useful / p->n / p->max_wall : 1;
+}
+
+/* The ranks' OpenMP sums (omp_hybrid.h). */
+static void omp_job(const struct pmpi_wait_parts *parts, struct pmpi_omp_job *j)
+{
+    memset(j, 0, sizeof *j);
+    for (int r = 0; r < pmpi_id()->nranks; r++)
+        pmpi_omp_job_add(j, &parts[r].omp, parts[r].wall_s, parts[r].mpi_s);
 }
 
 static void pop_json(struct tbuf *t, const struct pop_in *p)
@@ -278,6 +295,9 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
     regions_json(t, parts);
     tb_raw(t, ", \"pop\": ");
     pop_json(t, &p);
+    struct pmpi_omp_job omp;
+    omp_job(parts, &omp);
+    pmpi_omp_json(t, &omp, pop_parallel(&p));
     tb_raw(t, "},\n");
 }
 
@@ -309,4 +329,7 @@ void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts)
             p.max_wall > 0 ? p.max_useful / p.max_wall : 1,
             p.max_ideal > 0 ? p.max_useful / p.max_ideal : 1,
             p.max_wall > 0 ? p.max_ideal / p.max_wall : 1);
+    struct pmpi_omp_job omp;
+    omp_job(parts, &omp);
+    pmpi_omp_print(out, &omp, pop_parallel(&p));
 }

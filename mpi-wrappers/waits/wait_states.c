@@ -229,8 +229,8 @@ void pmpi_waits_init(struct pmpi_event_log *log)
     force_pingpong = env_pingpong();
     int on = pmpi_agree_add(PMPI_AGREE_MIN, log->on);
     pmpi_agree_run(MPI_COMM_WORLD);
-    if (!pmpi_agree_value(
-            on)) { /* one rank without a log: no rank keeps one (the matching needs all) */
+    /* one rank without a log: no rank keeps one (the matching needs all) */
+    if (!pmpi_agree_value(on)) {
         if (log->on)
             log->note = "no event log: another rank has none";
         pmpi_log_free();
