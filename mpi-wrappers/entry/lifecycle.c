@@ -27,6 +27,7 @@
 #include "partial_rows.h"
 #include "rank_series.h"
 #include "record.h"
+#include "region_summary.h"
 #include "regions.h"
 #include "report_files.h"
 #include "row.h"
@@ -238,6 +239,8 @@ int pmpi_before_finalize(void)
     pmpi_own_comm_open();        /* local now: MPI_COMM_WORLD's error handler onto the steps' */
     pmpi_wait_report_prepare();  /* its agreement travels with the wait states' first */
     pmpi_report_files_prepare(); /* so do the report files' settings */
+    pmpi_region_summary_prepare(&row); /* and whether any rank has a region */
+    pmpi_trace_prepare();              /* and whether rank 0 asks for a trace */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
     struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
