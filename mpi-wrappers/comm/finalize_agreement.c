@@ -11,6 +11,7 @@
 #include <limits.h>
 
 #include "finalize_agreement.h"
+#include "idle_wait.h"
 
 static long long slot_op[PMPI_AGREE_HANDLES], slot_value[PMPI_AGREE_HANDLES];
 static int round_start, n; /* the round being filled: handles round_start..n-1 */
@@ -41,7 +42,10 @@ static int reduce_kind(MPI_Comm comm, const long long *pairs, long long *out, in
             in[k++] = pairs[2 * i] == PMPI_AGREE_MIN ? negate(pairs[2 * i + 1]) : pairs[2 * i + 1];
     if (k == 0)
         return MPI_SUCCESS;
-    int rc = PMPI_Allreduce(in, red, k, MPI_LONG_LONG, sums ? MPI_SUM : MPI_MAX, comm);
+    MPI_Request req;
+    int rc = PMPI_Iallreduce(in, red, k, MPI_LONG_LONG, sums ? MPI_SUM : MPI_MAX, comm, &req);
+    if (rc == MPI_SUCCESS)
+        rc = pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     k = 0;
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
         if ((pairs[2 * i] == PMPI_AGREE_SUM) == sums) {

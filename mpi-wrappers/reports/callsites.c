@@ -16,6 +16,7 @@
 
 #include "callsites.h"
 #include "finalize_agreement.h"
+#include "idle_wait.h"
 #include "record.h"
 #include "run_identity.h"
 #include "site_resolve.h"
@@ -248,7 +249,9 @@ static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, si
 {
     static struct site_rec scratch[PIECE];
     long long head[1 + NDROP] = {0};
-    PMPI_Recv(head, 1 + NDROP, MPI_LONG_LONG, from, 1, comm, MPI_STATUS_IGNORE);
+    MPI_Request req; /* the child may still be merging its own subtree: wait without a core */
+    if (PMPI_Irecv(head, 1 + NDROP, MPI_LONG_LONG, from, 1, comm, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     for (int k = 0; k < NDROP; k++)
         drop[k] += head[1 + k]; /* the subtree's, summed on the way up */
     unsigned long long count = head[0] > 0 ? (unsigned long long)head[0] : 0;

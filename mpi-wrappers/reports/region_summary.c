@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "finalize_agreement.h"
+#include "idle_wait.h"
 #include "region_energy.h"
 #include "region_summary.h"
 #include "run_identity.h"
@@ -101,10 +102,11 @@ static void reduce(void *in, void *out, int n, size_t size, MPI_User_function *f
     PMPI_Type_contiguous((int)size, MPI_BYTE, &type);
     PMPI_Type_commit(&type);
     PMPI_Op_create(fn, 0, &op); /* not commutative: the names keep rank order */
-    if (all)
-        PMPI_Allreduce(in, out, n, type, op, MPI_COMM_WORLD);
-    else
-        PMPI_Reduce(in, out, n, type, op, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    int rc = all ? PMPI_Iallreduce(in, out, n, type, op, MPI_COMM_WORLD, &req)
+                 : PMPI_Ireduce(in, out, n, type, op, 0, MPI_COMM_WORLD, &req);
+    if (rc == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
 }

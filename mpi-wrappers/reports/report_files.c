@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "idle_wait.h"
 #include "finalize_agreement.h"
 #include "output_file.h"
 #include "run_identity.h"
@@ -294,7 +295,9 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
         }
     }
     struct stream s = {.comm = comm, .to = is_leader ? 0 : leader, .piece = piece};
-    PMPI_Recv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, MPI_STATUS_IGNORE);
+    MPI_Request req; /* rank 0 may pull the other ranks first: wait without a core */
+    if (PMPI_Irecv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     stream_put(&s, (const char *)lens, (size_t)n * sizeof lens[0]);
     *bytes += (long long)((size_t)n * sizeof lens[0]);
     for (int i = 0; i < n; i++)
@@ -414,6 +417,8 @@ int pmpi_publish_shared(const char *const *names, char (*tmps)[PMPI_TMP_NAME], i
                 bad = 1;
         }
     }
-    PMPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    if (PMPI_Ibcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     return bad;
 }

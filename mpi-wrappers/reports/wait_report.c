@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "idle_wait.h"
 #include "finalize_agreement.h"
 #include "omp_hybrid.h"
 #include "run_identity.h"
@@ -100,7 +101,9 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
     MPI_Datatype t;
     PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
     PMPI_Type_commit(&t);
-    PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    if (PMPI_Igather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     if (parts && !all_done(parts)) { /* a rank short of memory: no rank's waits reported */
         free(parts);
         parts = NULL;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sparse_exchange.h"
+#include "idle_wait.h"
 
 struct msg {
     int src, n;
@@ -31,7 +32,7 @@ static int take(MPI_Comm comm, int src, int tag, size_t size, struct msg *m)
     MPI_Message h;
     MPI_Status st;
     int bytes = 0;
-    PMPI_Mprobe(src, tag, comm, &h, &st);
+    pmpi_idle_mprobe(src, tag, comm, &h, &st);
     PMPI_Get_count(&st, MPI_BYTE, &bytes);
     m->src = st.MPI_SOURCE;
     m->n = (int)((size_t)bytes / size);
@@ -65,7 +66,10 @@ void pmpi_sparse_senders(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int n,
     for (int r = 0; r < P; r++) /* rank r's block: this rank's flags for r, one per exchange */
         for (int k = 0; k < n; k++)
             ws->flag[(size_t)r * (size_t)n + (size_t)k] = cnt[k][r] > 0;
-    if (PMPI_Reduce_scatter_block(ws->flag, nfrom, n, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS)
+    MPI_Request req;
+    if (PMPI_Ireduce_scatter_block(ws->flag, nfrom, n, MPI_INT, MPI_SUM, comm, &req) !=
+            MPI_SUCCESS ||
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         for (int k = 0; k < n; k++)
             nfrom[k] = -1;
 }
@@ -103,7 +107,7 @@ int pmpi_sparse_exchange(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int tag
             free(tmp.data);
     }
     for (int k = 0; k < nto; k++) /* one by one: gcc takes MPI_STATUSES_IGNORE for an empty array */
-        PMPI_Wait(&req[k], MPI_STATUS_IGNORE);
+        pmpi_idle_wait(&req[k], MPI_STATUS_IGNORE);
     ok &= m != NULL;
     char *out = ok ? malloc((size_t)(total ? total : 1) * size) : NULL;
     ok &= out != NULL;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "idle_wait.h"
 #include "clock_sync.h"
 #include "finalize_agreement.h"
 #include "run_identity.h"
@@ -156,7 +157,10 @@ static void collectives(struct exchange *x, struct pmpi_wait_log *w, int nseq, i
     for (int first = 0; first < nseq; first += chunk) {
         int n = nseq - first < chunk ? nseq - first : chunk;
         pmpi_wait_coll_arrivals(w, first, n, x->in);
-        if (PMPI_Allreduce(x->in, x->last, 3 * n, MPI_DOUBLE, MPI_MAX, x->comm) != MPI_SUCCESS)
+        MPI_Request req;
+        if (PMPI_Iallreduce(x->in, x->last, 3 * n, MPI_DOUBLE, MPI_MAX, x->comm, &req) !=
+                MPI_SUCCESS ||
+            pmpi_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             x->ok = 0;
         else
             pmpi_wait_coll_waits(w, first, n, x->last, res);

@@ -67,6 +67,55 @@ static int count(const char *name)
         return rc;                               \
     }
 
+/* A nonblocking collective, counted; its time runs from its start to the PMPI_Test
+ * that completes it (the wrapper waits for one at a time: idle_wait.c). */
+static int pending_slot = -1;
+static long long pending_t0;
+
+#define COUNTED_NB(name, params, args)         \
+    int P##name params                         \
+    {                                          \
+        static int(*real) params;              \
+        if (!real)                             \
+            *(void **)&real = next("P" #name); \
+        int slot = count(#name);               \
+        if (slot >= 0) {                       \
+            pending_slot = slot;               \
+            pending_t0 = now_ns();             \
+        }                                      \
+        return real args;                      \
+    }
+
+COUNTED_NB(MPI_Iallreduce,
+           (const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request *q),
+           (s, r, n, t, op, c, q))
+COUNTED_NB(MPI_Ireduce,
+           (const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c,
+            MPI_Request *q),
+           (s, r, n, t, op, root, c, q))
+COUNTED_NB(MPI_Ibcast, (void *b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request *q),
+           (b, n, t, root, c, q))
+COUNTED_NB(MPI_Igather,
+           (const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
+            MPI_Comm c, MPI_Request *q),
+           (s, sn, st, r, rn, rt, root, c, q))
+COUNTED_NB(MPI_Ireduce_scatter_block,
+           (const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request *q),
+           (s, r, n, t, op, c, q))
+
+int PMPI_Test(MPI_Request *q, int *done, MPI_Status *st)
+{
+    static int (*real)(MPI_Request *, int *, MPI_Status *);
+    if (!real)
+        *(void **)&real = next("PMPI_Test");
+    int rc = real(q, done, st);
+    if (counting && pending_slot >= 0 && *done) {
+        spent_ns[pending_slot] += now_ns() - pending_t0;
+        pending_slot = -1;
+    }
+    return rc;
+}
+
 COUNTED(MPI_Allreduce, (const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c),
         (s, r, n, t, op, c))
 COUNTED(MPI_Reduce,
