@@ -1,59 +1,52 @@
 #!/usr/bin/env python3
-"""Fit a per-phase cost model to run_finalize_profile.sh's CSV and project it to
-10,000 and 100,000 ranks (issue 60 item 4; bench/README.md states the model).
+"""MPI_Finalize's phases from run_finalize_profile.sh's CSV, their measured scaling and
+the model projected to 10,000 and 100,000 ranks (issue 60 item 4; bench/README.md).
 
-Each phase's rank-0 value is the median of its runs at each rank count P. The ranks ran
-oversubscribed on CORES cores with MPICH's ranks polling while they wait, so a phase's
-wall time there is its CPU work summed over the ranks sharing the cores: a phase is
-normalised to one rank per core by CORES / P before fitting (--cores 0: not
-normalised, for a value that is not a time, as report_bytes). Each phase is then fitted,
-by least squares, to a + b * f(P) for f in 1 (O(1)), log2 P (O(log P)) and P (O(P)); the
-class is the one the phase has by construction when the CLASSES table below names it,
-otherwise the best fit (smallest residual, the simpler class on a tie within 10 %).
-Usage: fit_finalize_model.py [--cores N] [--at P ...] CSV..."""
+Measured: each phase's rank-0 median over its runs at each rank count P, and its growth
+exponent k (t ~ P^k between the smallest and largest P). On an oversubscribed machine
+every phase grows about linearly (k ~ 1): the ranks share the cores, and each step waits
+for the scheduler to run the ranks it needs; the figures say what the wrapper adds
+there, not what one rank per core would take.
+
+Model (one rank per core, on paper): each phase's cost by construction,
+    t = steps(P) * ALPHA + bytes_on_rank0(P) / BETA + per_rank0(P) * RANK0_US,
+with steps the messages in sequence (a binomial tree: ceil(log2 P) per tree pass),
+bytes what rank 0 receives, per_rank0 the ranks whose data rank 0 handles one by one,
+ALPHA a small message's latency, BETA a link's bandwidth, RANK0_US rank 0's own work
+per rank (formatting its row and wait-report line, copying its stream). The report's
+bytes per rank come from the CSV's report_bytes (a least-squares line in P).
+Usage: fit_finalize_model.py [--alpha-us 3] [--beta-gbs 10] [--rank0-us 10]
+       [--at P ...] CSV..."""
 import argparse
 import csv
 import math
 import statistics
 import sys
 
-FUNCS = {"O(1)": lambda p: 0.0, "O(log P)": math.log2, "O(P)": float}
-# By construction (mpi-wrappers/README.md): tree collectives, the gather to rank 0 and
-# the files rank 0 writes (every rank's row), the senders' count (a vector of P).
-CLASSES = {"MPI_Allreduce_ms": "O(log P)", "MPI_Reduce_ms": "O(log P)",
-           "MPI_Bcast_ms": "O(log P)", "MPI_Gather_ms": "O(P)",
-           "MPI_Reduce_scatter_block_ms": "O(P)", "other_ms": "O(P)", "report_bytes": "O(P)"}
-NOT_TIMES = {"report_bytes", "exit"}
+WAIT_PART = 2300  # bytes of a rank's wait-report part (16 region slots of 136 B and more)
 
 
-def fit(points, f):
-    """Least squares a + b f(P) over [(P, y)]: (a, b, residual sum of squares)."""
-    xs = [f(p) for p, _ in points]
-    ys = [y for _, y in points]
-    n, mx, my = len(xs), statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
-    a = my - b * mx if sxx > 0 else my
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    return a, b, sum((a + b * x - y) ** 2 for x, y in zip(xs, ys))
+def lg(p):
+    return math.ceil(math.log2(p)) if p > 1 else 0
 
 
-def choose(phase, points):
-    if phase in CLASSES:
-        name = CLASSES[phase]
-        return (name,) + fit(points, FUNCS[name])
-    fits = [(name,) + fit(points, f) for name, f in FUNCS.items()]
-    best = min(r[3] for r in fits)
-    for r in fits:  # simplest first (the dict's order)
-        if r[3] <= best * 1.1 + 1e-12:
-            return r
-    return fits[-1]
-
-
-def num(v):
-    """Three significant figures, thousands separated."""
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+def model(p, per_rank_bytes):
+    """{phase: (class, steps, bytes, ranks rank 0 handles[, whose bytes])} at P = p."""
+    return {
+        "agreement round (1 Allreduce)": ("O(log P)", 2 * lg(p), 0, 0),
+        "clock offsets (tree of ping-pongs)": ("O(log P)", 10 * lg(p), 0, 0),
+        "senders' count (Reduce_scatter_block of 2P ints)": ("O(log P) + O(P) bytes a rank",
+                                                           lg(p), 8 * p, 0, "a rank sends"),
+        "sparse exchanges (partners only)": ("O(partners)", 4, 0, 0),
+        "collectives' arrivals (1 Allreduce)": ("O(log P)", 2 * lg(p), 0, 0),
+        "call sites (merge tree)": ("O(log P)", lg(p), 0, 0),
+        "report's metrics (1 Reduce, 36 KB)": ("O(log P)", lg(p), 36000 * lg(p), 0, "to rank 0"),
+        "regions (1 Reduce)": ("O(log P)", lg(p), 0, 0),
+        "wait report (Gather to rank 0)": ("O(P) on rank 0", lg(p), WAIT_PART * p, p, "to rank 0"),
+        "report files (rank 0 pulls every rank)": ("O(P) on rank 0", 2 * math.isqrt(p),
+                                                   per_rank_bytes * p, p, "to rank 0"),
+        "published (1 Bcast)": ("O(log P)", lg(p), 0, 0),
+    }
 
 
 def read(paths):
@@ -69,9 +62,59 @@ def read(paths):
     return runs
 
 
+def bytes_per_rank(runs):
+    """The report's bytes as a + b P (least squares over the medians): (a, b)."""
+    pts = [(p, statistics.median(v)) for p, v in runs.get("report_bytes", {}).items()]
+    if len(pts) < 2:
+        return 0.0, 0.0
+    mx = statistics.fmean(p for p, _ in pts)
+    my = statistics.fmean(y for _, y in pts)
+    b = sum((p - mx) * (y - my) for p, y in pts) / sum((p - mx) ** 2 for p, _ in pts)
+    return my - b * mx, b
+
+
+def num(v):
+    """Three significant figures, thousands separated."""
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
+def measured(runs):
+    ps = sorted({p for v in runs.values() for p in v})
+    head = ["phase (rank 0)"] + [f"P={p}" for p in ps] + ["growth k (t ~ P^k)"]
+    print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+    for phase in sorted(runs):
+        if phase == "exit":
+            continue
+        med = {p: statistics.median(v) for p, v in runs[phase].items()}
+        lo, hi = min(med), max(med)
+        k = (math.log(med[hi] / med[lo]) / math.log(hi / lo)
+             if hi > lo and med[lo] > 0 and med[hi] > 0 else float("nan"))
+        print("| " + " | ".join([phase] + [num(med[p]) if p in med else "" for p in ps] +
+                                [f"{k:.2f}"]) + " |")
+
+
+def projected(args, per_rank_bytes):
+    head = ["phase", "class"] + [f"at {p:,}" for p in args.at]
+    print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+    total = [0.0] * len(args.at)
+    for name in model(2, per_rank_bytes):
+        cells = []
+        for i, p in enumerate(args.at):
+            cls, steps, nbytes, ranks, *where = model(p, per_rank_bytes)[name]
+            ms = (steps * args.alpha_us + ranks * args.rank0_us) * 1e-3 + \
+                nbytes / (args.beta_gbs * 1e9) * 1e3
+            total[i] += ms
+            cells.append(f"{num(ms)} ms" +
+                         (f", {num(nbytes / 1e6)} MB {where[0]}" if nbytes else ""))
+        print("| " + " | ".join([name, cls] + cells) + " |")
+    print("| " + " | ".join(["the wrapper's sequence", ""] + [f"{num(t)} ms" for t in total]) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cores", type=int, default=2)
+    ap.add_argument("--alpha-us", type=float, default=3.0)
+    ap.add_argument("--beta-gbs", type=float, default=10.0)
+    ap.add_argument("--rank0-us", type=float, default=10.0)
     ap.add_argument("--at", type=int, nargs="*", default=[10000, 100000])
     ap.add_argument("csv", nargs="+")
     args = ap.parse_args()
@@ -79,25 +122,10 @@ def main():
     if not runs:
         print("fit_finalize_model: no rows in " + " ".join(args.csv), file=sys.stderr)
         return 2
-    ps = sorted({p for v in runs.values() for p in v})
-    head = ["phase"] + [f"P={p}" for p in ps] + ["model (one rank per core)"] + \
-           [f"at {p:,}" for p in args.at]
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
-    for phase in sorted(runs):
-        if phase == "exit":
-            continue
-        med = {p: statistics.median(v) for p, v in runs[phase].items()}
-        time = phase not in NOT_TIMES and args.cores > 0
-        pts = [(p, y * args.cores / p if time and p > args.cores else y) for p, y in med.items()]
-        name, a, b, _ = choose(phase, pts)
-        unit = "ms" if time else ""
-        model = f"{name}: {a:.3g} + {b:.3g}" + ("" if name == "O(1)" else
-                                               " log2 P" if name == "O(log P)" else " P")
-        proj = [a + b * FUNCS[name](p) for p in args.at]
-        cells = [phase] + [f"{med[p]:,.1f}" if p in med else "" for p in ps] + \
-                [f"{model} {unit}".strip()] + [f"{num(v)} {unit}".strip() for v in proj]
-        print("| " + " | ".join(cells) + " |")
+    measured(runs)
+    a, b = bytes_per_rank(runs)
+    print(f"\nreport files: {num(a)} + {num(b)} B per rank (least squares over the medians)\n")
+    projected(args, b)
     return 0
 
 
