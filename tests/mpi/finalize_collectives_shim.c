@@ -170,6 +170,15 @@ int PMPI_Send(const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c)
     return real(b, n, t, to, tag, c);
 }
 
+int PMPI_Irecv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_Request *q)
+{
+    static int (*real)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    if (!real)
+        *(void **)&real = next("PMPI_Irecv");
+    clock_messages += counting && tag == CLOCK_TAG;
+    return real(b, n, t, from, tag, c, q);
+}
+
 int PMPI_Recv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_Status *st)
 {
     static int (*real)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
