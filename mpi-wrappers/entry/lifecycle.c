@@ -27,7 +27,9 @@
 #include "partial_rows.h"
 #include "rank_series.h"
 #include "record.h"
+#include "region_summary.h"
 #include "regions.h"
+#include "report_files.h"
 #include "row.h"
 #include "run_events.h"
 #include "run_identity.h"
@@ -173,6 +175,7 @@ void pmpi_after_init(void)
     pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
     pmpi_comm_translate_init();
     pmpi_log_init(id->rank);
+    pmpi_own_comm_open();       /* the clock's and the finalize sequence's, no Comm_dup there */
     pmpi_waits_init(&pmpi_log); /* the log on every rank or none, the clock offsets */
     /* Threads in MPI at once only under MPI_THREAD_MULTIPLE: then the rank's time in MPI
      * is the union of theirs. Slot 0, the initialising thread, claimed and its counters
@@ -233,8 +236,11 @@ int pmpi_before_finalize(void)
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
     pmpi_device_layout(row.counters_read); /* a node's GPU enters the job's totals once */
-    pmpi_finalize_comm_open();  /* every step's communicator (opened at MPI_Init with a log) */
-    pmpi_wait_report_prepare(); /* its agreement travels with the wait states' first */
+    pmpi_own_comm_open();        /* local now: MPI_COMM_WORLD's error handler onto the steps' */
+    pmpi_wait_report_prepare();  /* its agreement travels with the wait states' first */
+    pmpi_report_files_prepare(); /* so do the report files' settings */
+    pmpi_region_summary_prepare(&row); /* and whether any rank has a region */
+    pmpi_trace_prepare();              /* and whether rank 0 asks for a trace */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
     struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
@@ -246,7 +252,7 @@ int pmpi_before_finalize(void)
         fail_exit_status();
     pmpi_waits_free(&waits);
     pmpi_wait_report_free(wparts);
-    pmpi_finalize_comm_close();
+    pmpi_own_comm_close();
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;

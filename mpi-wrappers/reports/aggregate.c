@@ -17,6 +17,7 @@
 #include "callsites.h"
 #include "clock.h"
 #include "counter_mpx.h"
+#include "idle_wait.h"
 #include "record.h"
 #include "region_energy.h"
 #include "region_summary.h"
@@ -405,7 +406,9 @@ static void reduce_metrics(const struct pmpi_row *row, struct agg *a)
     PMPI_Type_contiguous((int)sizeof(struct mstat), MPI_BYTE, &type);
     PMPI_Type_commit(&type);
     PMPI_Op_create(mstat_op, 1, &op);
-    PMPI_Reduce(in, out, a->n, type, op, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    if (PMPI_Ireduce(in, out, a->n, type, op, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
     for (int i = 0; i < a->n; i++) {

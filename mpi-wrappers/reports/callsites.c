@@ -16,6 +16,7 @@
 
 #include "callsites.h"
 #include "finalize_agreement.h"
+#include "idle_wait.h"
 #include "record.h"
 #include "run_identity.h"
 #include "site_resolve.h"
@@ -27,10 +28,10 @@
 
 struct site_rec {
     int id, ranks, max_rank, pad;
-    int rank_lo, rank_hi;            /* the ranks with the least and the most time here */
+    int rank_lo, rank_hi; /* the ranks with the least and the most time here */
     long long offset, calls, ns, sent, recvd, min_ns, max_ns;
     long long rank_min_ns, rank_max_ns; /* their time at the site (ranks that called it) */
-    long long lost_calls; /* calls made here when the thread's table had no room */
+    long long lost_calls;               /* calls made here when the thread's table had no room */
     long long wait_ns[PMPI_WAIT_KINDS]; /* wait states at the site (wait_states.c) */
     char obj[OBJ_LEN];
 };
@@ -40,15 +41,15 @@ struct site_rec {
 enum { DROP_CALLS, DROP_NOMEM_RECORDS, DROP_UNCOUNTED, NDROP };
 
 struct pmpi_site_report {
-    struct site_rec *recs; /* every site, by time (most first) */
+    struct site_rec *recs;    /* every site, by time (most first) */
     struct pmpi_where *where; /* for each record */
     size_t n;
-    long long dropped;       /* calls without a site entry */
-    long long sites_dropped; /* sites with no entry on any rank: not in recs */
+    long long dropped;             /* calls without a site entry */
+    long long sites_dropped;       /* sites with no entry on any rank: not in recs */
     long long sites_dropped_calls; /* their calls */
-    long long nomem_records; /* site records lost for lack of memory in the merge */
-    long long uncounted;     /* ranks where a dropped site could not be remembered */
-    int waits;               /* the sites' waits were computed: listed */
+    long long nomem_records;       /* site records lost for lack of memory in the merge */
+    long long uncounted;           /* ranks where a dropped site could not be remembered */
+    int waits;                     /* the sites' waits were computed: listed */
 };
 
 /* Object file and offset of the call instruction before a return address. */
@@ -228,16 +229,16 @@ static int by_time_desc(const void *a, const void *b)
 
 /* Records go up the tree in pieces of PIECE records (an MPI count is an int: no piece
  * comes near 2^31 whatever the number of sites; the record count goes first as a
- * 64-bit value, with the subtree's drop counters, which so need no reduction of their
- * own). A parent that cannot keep them receives each piece into a scratch piece all
- * the same, so the sender never blocks. */
+ * 64-bit value, with the sender's subtree's drop counts beside it: summed on the way
+ * up, no reduction of their own). A parent that cannot keep them receives each piece
+ * into a scratch piece all the same, so the sender never blocks. */
 #define PIECE 256
 
 static void send_records(const struct site_rec *v, size_t n, const long long drop[NDROP], int to,
                          MPI_Datatype t, MPI_Comm comm)
 {
     long long head[1 + NDROP] = {(long long)n};
-    memcpy(head + 1, drop, sizeof head - sizeof head[0]);
+    memcpy(head + 1, drop, NDROP * sizeof *drop);
     PMPI_Send(head, 1 + NDROP, MPI_LONG_LONG, to, 1, comm);
     for (size_t done = 0; done < n; done += PIECE)
         PMPI_Send(v + done, (int)(n - done < PIECE ? n - done : PIECE), t, to, 2, comm);
@@ -248,12 +249,14 @@ static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, si
 {
     static struct site_rec scratch[PIECE];
     long long head[1 + NDROP] = {0};
-    PMPI_Recv(head, 1 + NDROP, MPI_LONG_LONG, from, 1, comm, MPI_STATUS_IGNORE);
+    MPI_Request req; /* the child may still be merging its own subtree: wait without a core */
+    if (PMPI_Irecv(head, 1 + NDROP, MPI_LONG_LONG, from, 1, comm, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     for (int k = 0; k < NDROP; k++)
         drop[k] += head[1 + k]; /* the subtree's, summed on the way up */
     unsigned long long count = head[0] > 0 ? (unsigned long long)head[0] : 0;
-    struct site_rec *in = count <= SIZE_MAX / sizeof *in ? malloc(count ? count * sizeof *in : 1)
-                                                        : NULL;
+    struct site_rec *in =
+        count <= SIZE_MAX / sizeof *in ? malloc(count ? count * sizeof *in : 1) : NULL;
     for (size_t done = 0; done < count; done += PIECE) {
         int piece = (int)(count - done < PIECE ? count - done : PIECE);
         PMPI_Recv(in ? in + done : scratch, piece, t, from, 2, comm, MPI_STATUS_IGNORE);
@@ -289,14 +292,13 @@ static void resolve_object(struct pmpi_site_report *r, const char *obj)
     free(w);
 }
 
-struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
-                                              const struct pmpi_wait_result *w)
+struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick, const struct pmpi_wait_result *w)
 {
     size_t n = 0;
-    long long drop[NDROP] = {0}; /* this rank's subtree's; on rank 0 the job's */
+    long long drop[NDROP] = {0}; /* this rank's, then its subtree's: rank 0's are the job's */
     struct site_rec *v = local_records(ns_per_tick, w, &n, drop);
-    MPI_Comm comm = pmpi_finalize_comm(); /* tags 1 and 2 */
-    MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
+    MPI_Comm comm = pmpi_own_comm(); /* tags 1 and 2 */
+    MPI_Datatype rec_type;           /* one record: counts stay record counts, never byte counts */
     int rank = pmpi_id()->rank, size = pmpi_id()->nranks;
     PMPI_Type_contiguous((int)sizeof *v, MPI_BYTE, &rec_type);
     PMPI_Type_commit(&rec_type);
@@ -444,11 +446,12 @@ void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
 void pmpi_callsites_print(FILE *out, const struct pmpi_site_report *r, int top)
 {
     if (r && r->dropped)
-        fprintf(out, "  call sites dropped: %lld calls found no entry in their thread's table of %d: "
-               "%lld sites (%lld calls) not in the report, %lld calls at sites in it "
-               "(calls_without_entry)\n",
-               r->dropped, PMPI_SITE_SLOTS, r->sites_dropped, r->sites_dropped_calls,
-               r->dropped - r->sites_dropped_calls);
+        fprintf(out,
+                "  call sites dropped: %lld calls found no entry in their thread's table of %d: "
+                "%lld sites (%lld calls) not in the report, %lld calls at sites in it "
+                "(calls_without_entry)\n",
+                r->dropped, PMPI_SITE_SLOTS, r->sites_dropped, r->sites_dropped_calls,
+                r->dropped - r->sites_dropped_calls);
     if (r && (r->nomem_records || r->uncounted)) {
         char note[256];
         drop_note(r, note, sizeof note);
@@ -457,13 +460,13 @@ void pmpi_callsites_print(FILE *out, const struct pmpi_site_report *r, int top)
     if (!r || r->n == 0)
         return;
     fprintf(out, "  top %zu of %zu call sites by time (all ranks; the report lists every one):\n",
-           r->n < (size_t)top ? r->n : (size_t)top, r->n);
+            r->n < (size_t)top ? r->n : (size_t)top, r->n);
     for (size_t i = 0; i < r->n && i < (size_t)top; i++) {
         const struct site_rec *s = &r->recs[i];
         const char *file = strrchr(r->where[i].file, '/');
         fprintf(out, "  %-22s %s:%d (%s) ranks %d, calls %lld, time %.6f s, sent %lld B\n",
-               pmpi_calls[s->id].name, file ? file + 1 : r->where[i].file, r->where[i].line,
-               r->where[i].function, s->ranks, s->calls, (double)s->ns * 1e-9, s->sent);
+                pmpi_calls[s->id].name, file ? file + 1 : r->where[i].file, r->where[i].line,
+                r->where[i].function, s->ranks, s->calls, (double)s->ns * 1e-9, s->sent);
     }
 }
 

@@ -26,7 +26,7 @@ static struct {
     double joules[CELLS], ranks[CELLS];
 } job;
 
-static int any_energy(void)
+int pmpi_region_energy_any(void)
 {
     for (int e = 0; e < pmpi_ev()->nevents; e++)
         if (pmpi_energy_scope(e) != PMPI_ENERGY_NONE)
@@ -50,7 +50,7 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
     static double in[2 * CELLS], out[2 * CELLS];
     int ne = pmpi_ev()->nevents;
     job.n = 0;
-    if (!any_energy() || n <= 0) /* the same on every rank: the events are the job's */
+    if (!pmpi_region_energy_any() || n <= 0) /* the same on every rank: the events are the job's */
         return;
     if (n > PMPI_MAX_REGIONS)
         n = PMPI_MAX_REGIONS;

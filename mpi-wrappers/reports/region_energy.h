@@ -16,6 +16,9 @@ struct tbuf;
     "the job's sums each rank's value over the k ranks of its socket (node) that entered "  \
     "the region, so each socket (device) is counted once"
 
+/* 1 when an event of the job counts energy (the same on every rank): then the regions'
+ * names are needed on every rank (pmpi_region_energy_reduce). */
+int pmpi_region_energy_any(void);
 /* Collective (every rank, at MPI_Finalize): per region of names (the union of the ranks'
  * region names, n of them), each energy event's joules summed over the job by the rule
  * above. Rank 0 keeps the result for pmpi_region_energy_head_json and prints it to fp. Nothing

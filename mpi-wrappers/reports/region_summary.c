@@ -1,13 +1,17 @@
-/* region_summary.c: the regions' lines of the banner. Two fixed-size reductions, as
+/* region_summary.c: the regions' lines of the banner. One fixed-size reduction, as
  * aggregate.c does for the metrics (what a rank sends does not grow with the ranks):
- * the union of the names (a set of at most PMPI_MAX_REGIONS names, merged by a user
- * operation), then per name of that union the rank's values. */
+ * the union of the names (a set of at most PMPI_MAX_REGIONS names, rank order) with
+ * each name's statistics, merged by name in one user operation. A reduction to rank 0,
+ * an Allreduce only when the regions' energy needs the names on every rank; none when
+ * the finalize agreement round said no rank has a region. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <mpi.h>
 
+#include "finalize_agreement.h"
+#include "idle_wait.h"
 #include "region_energy.h"
 #include "region_summary.h"
 #include "run_identity.h"
@@ -23,59 +27,70 @@ struct region_stat {
     int min_rank, max_rank;
 };
 
-static int set_has(const struct name_set *s, const char *name)
+/* The index of name in s, or -1. */
+static int set_index(const struct name_set *s, const char *name)
 {
     for (int i = 0; i < s->n; i++)
         if (strcmp(s->name[i], name) == 0)
-            return 1;
-    return 0;
+            return i;
+    return -1;
 }
 
-static void set_add(struct name_set *s, const char *name)
+/* 1 when name was added (last); 0 when s has it, or is full (then more is set). */
+static int set_add(struct name_set *s, const char *name)
 {
-    if (set_has(s, name))
-        return;
+    if (set_index(s, name) >= 0)
+        return 0;
     if (s->n == PMPI_MAX_REGIONS) {
         s->more = 1;
-        return;
+        return 0;
     }
     snprintf(s->name[s->n++], PMPI_NAME_LEN, "%s", name);
+    return 1;
 }
 
-/* The lower ranks' names come first (in is the lower part of the reduction). */
-static void union_op(void *in, void *inout, int *len, MPI_Datatype *type)
+static void stat_merge(const struct region_stat *a, struct region_stat *b)
 {
+    if (a->wall_min < b->wall_min || (a->wall_min == b->wall_min && a->min_rank < b->min_rank)) {
+        b->wall_min = a->wall_min;
+        b->min_rank = a->min_rank;
+    }
+    if (a->wall_max > b->wall_max || (a->wall_max == b->wall_max && a->max_rank < b->max_rank)) {
+        b->wall_max = a->wall_max;
+        b->max_rank = a->max_rank;
+    }
+    b->ranks += a->ranks;
+    b->entries += a->entries;
+    b->wall_sum += a->wall_sum;
+}
+
+/* The names, in rank order, and per name its statistics over the ranks merged so far. */
+struct region_sum {
+    struct name_set set;
+    struct region_stat stat[PMPI_MAX_REGIONS];
+};
+
+/* The lower ranks' names come first (in is the lower part of the reduction); a name
+ * both parts have gets both parts' statistics. Keeping the first PMPI_MAX_REGIONS names
+ * of the concatenation is associative: a name dropped by a partial merge is dropped by
+ * the whole. */
+static void sum_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    struct region_sum m;
     (void)type;
     for (int k = 0; k < *len; k++) {
-        const struct name_set *a = (const struct name_set *)in + k;
-        struct name_set *b = (struct name_set *)inout + k;
-        struct name_set m = *a;
-        for (int i = 0; i < b->n; i++)
-            set_add(&m, b->name[i]);
-        m.more |= b->more;
+        const struct region_sum *a = (const struct region_sum *)in + k;
+        struct region_sum *b = (struct region_sum *)inout + k;
+        m = *a;
+        for (int i = 0; i < b->set.n; i++) {
+            int j = set_index(&m.set, b->set.name[i]);
+            if (j < 0 && set_add(&m.set, b->set.name[i]))
+                m.stat[m.set.n - 1] = b->stat[i];
+            else if (j >= 0)
+                stat_merge(&b->stat[i], &m.stat[j]);
+        }
+        m.set.more |= b->set.more;
         *b = m;
-    }
-}
-
-static void stat_op(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    const struct region_stat *a = in;
-    struct region_stat *b = inout;
-    for (int i = 0; i < *len; i++) {
-        if (a[i].wall_min < b[i].wall_min ||
-            (a[i].wall_min == b[i].wall_min && a[i].min_rank < b[i].min_rank)) {
-            b[i].wall_min = a[i].wall_min;
-            b[i].min_rank = a[i].min_rank;
-        }
-        if (a[i].wall_max > b[i].wall_max ||
-            (a[i].wall_max == b[i].wall_max && a[i].max_rank < b[i].max_rank)) {
-            b[i].wall_max = a[i].wall_max;
-            b[i].max_rank = a[i].max_rank;
-        }
-        b[i].ranks += a[i].ranks;
-        b[i].entries += a[i].entries;
-        b[i].wall_sum += a[i].wall_sum;
     }
 }
 
@@ -87,47 +102,55 @@ static void reduce(void *in, void *out, int n, size_t size, MPI_User_function *f
     PMPI_Type_contiguous((int)size, MPI_BYTE, &type);
     PMPI_Type_commit(&type);
     PMPI_Op_create(fn, 0, &op); /* not commutative: the names keep rank order */
-    if (all)
-        PMPI_Allreduce(in, out, n, type, op, MPI_COMM_WORLD);
-    else
-        PMPI_Reduce(in, out, n, type, op, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    int rc = all ? PMPI_Iallreduce(in, out, n, type, op, MPI_COMM_WORLD, &req)
+                 : PMPI_Ireduce(in, out, n, type, op, 0, MPI_COMM_WORLD, &req);
+    if (rc == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
 }
 
+/* The agreement round's handle: the most regions a rank has (-1: not prepared). */
+static int regions_slot = -1;
+
+void pmpi_region_summary_prepare(const struct pmpi_row *row)
+{
+    regions_slot = pmpi_agree_add(PMPI_AGREE_MAX, row->nregions);
+}
+
 void pmpi_region_summary(const struct pmpi_row *row, FILE *fp)
 {
-    static struct name_set mine, all; /* static: no allocation can fail */
-    static struct region_stat in[PMPI_MAX_REGIONS], out[PMPI_MAX_REGIONS];
+    static struct region_sum mine, job; /* static: no allocation can fail */
+    int slot = regions_slot, me = pmpi_id()->rank;
+    regions_slot = -1;
+    if (slot >= 0 && pmpi_agree_value(slot) == 0)
+        return; /* no rank has a region: the same on every rank */
     memset(&mine, 0, sizeof mine);
-    for (int i = 0; i < row->nregions; i++)
-        set_add(&mine, row->regions[i].name);
-    reduce(&mine, &all, 1, sizeof mine, union_op, 1);
-    if (all.n == 0)
-        return;
-    int me = pmpi_id()->rank;
-    for (int i = 0; i < all.n; i++) {
-        in[i] = (struct region_stat){0, 0, 0, HUGE_VAL, -HUGE_VAL, me, me};
-        for (int j = 0; j < row->nregions; j++)
-            if (strcmp(row->regions[j].name, all.name[i]) == 0) {
-                double w = (double)row->regions[j].wall_ns * 1e-9;
-                in[i] = (struct region_stat){1, (double)row->regions[j].entries, w, w, w,
-                                             pmpi_id()->rank, pmpi_id()->rank};
-            }
+    for (int i = 0; i < row->nregions; i++) {
+        double w = (double)row->regions[i].wall_ns * 1e-9;
+        if (set_add(&mine.set, row->regions[i].name))
+            mine.stat[mine.set.n - 1] =
+                (struct region_stat){1, (double)row->regions[i].entries, w, w, w, me, me};
     }
-    reduce(in, out, all.n, sizeof in[0], stat_op, 0);
-    pmpi_region_energy_reduce(row, (const char(*)[PMPI_NAME_LEN])all.name, all.n, fp);
-    if (pmpi_id()->rank != 0)
+    int energy = pmpi_region_energy_any();
+    reduce(&mine, &job, 1, sizeof mine, sum_op, energy);
+    const struct name_set *all = &job.set;
+    const struct region_stat *out = job.stat;
+    if (energy && all->n > 0)
+        pmpi_region_energy_reduce(row, (const char(*)[PMPI_NAME_LEN])all->name, all->n, fp);
+    if (me != 0 || all->n == 0)
         return;
     fprintf(fp, "papi_mpi: regions (MPI_Pcontrol 2/-2, or 1/-1 with a name): wall time per rank "
-           "that entered them\n");
-    for (int i = 0; i < all.n; i++) {
+                "that entered them\n");
+    for (int i = 0; i < all->n; i++) {
         const struct region_stat *s = &out[i];
-        fprintf(fp, "  %-24s ranks %.0f, entries %.0f, wall min %.6f s (rank %d), mean %.6f s, "
-               "max %.6f s (rank %d)\n",
-               all.name[i], s->ranks, s->entries, s->wall_min, s->min_rank,
-               s->ranks > 0 ? s->wall_sum / s->ranks : 0.0, s->wall_max, s->max_rank);
+        fprintf(fp,
+                "  %-24s ranks %.0f, entries %.0f, wall min %.6f s (rank %d), mean %.6f s, "
+                "max %.6f s (rank %d)\n",
+                all->name[i], s->ranks, s->entries, s->wall_min, s->min_rank,
+                s->ranks > 0 ? s->wall_sum / s->ranks : 0.0, s->wall_max, s->max_rank);
     }
-    if (all.more)
+    if (all->more)
         fprintf(fp, "  ... more regions in papi_mpi_report.json\n");
 }

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "idle_wait.h"
 #include "finalize_agreement.h"
 #include "output_file.h"
 #include "run_identity.h"
@@ -294,7 +295,9 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
         }
     }
     struct stream s = {.comm = comm, .to = is_leader ? 0 : leader, .piece = piece};
-    PMPI_Recv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, MPI_STATUS_IGNORE);
+    MPI_Request req; /* rank 0 may pull the other ranks first: wait without a core */
+    if (PMPI_Irecv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     stream_put(&s, (const char *)lens, (size_t)n * sizeof lens[0]);
     *bytes += (long long)((size_t)n * sizeof lens[0]);
     for (int i = 0; i < n; i++)
@@ -312,47 +315,68 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
     return missing;
 }
 
+/* The pull's settings, rank 0's (PAPI_MPI_REPORT_WINDOW, PAPI_MPI_REPORT_PIECE) and
+ * whether it has a directory, travel in the wait states' agreement round
+ * (finalize_agreement.h): handles, -1 before pmpi_report_files_prepare. */
+static int pull_slot[3] = {-1, -1, -1};
+
+void pmpi_report_files_prepare(void)
+{
+    int rank0 = pmpi_id()->rank == 0;
+    int window =
+        rank0 ? env_int("PAPI_MPI_REPORT_WINDOW", 1, PMPI_PULL_WINDOW, PMPI_PULL_WINDOW) : 0;
+    int piece = rank0 ? env_int("PAPI_MPI_REPORT_PIECE", 32, PMPI_PULL_PIECE, PMPI_PULL_PIECE) : 0;
+    pull_slot[0] = pmpi_agree_add(PMPI_AGREE_MIN, !rank0 || pmpi_outdir_fd() >= 0);
+    pull_slot[1] = pmpi_agree_add(PMPI_AGREE_MAX, window);
+    pull_slot[2] = pmpi_agree_add(PMPI_AGREE_MAX, piece);
+}
+
+/* Rank 0: the temporaries; 0 when one could not be made (said). Then no file gets a
+ * byte (err set), but rank 0 still takes every stream: no rank waits for a word. */
+static int make_temporaries(const char *const *names, struct out *o, int n,
+                            char (*tmps)[PMPI_TMP_NAME])
+{
+    int ok = 1;
+    for (int i = 0; i < n && ok; i++) {
+        o[i].b = malloc(PMPI_OUT_BUF);
+        o[i].fd =
+            o[i].b ? output_file_create(pmpi_outdir_fd(), names[i], tmps[i], PMPI_TMP_NAME) : -1;
+        if (o[i].fd < 0) {
+            fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_id()->outdir,
+                    o[i].b ? strerror(errno) : "no memory");
+            tmps[i][0] = '\0';
+            ok = 0;
+        }
+    }
+    for (int i = 0; i < n && !ok; i++)
+        o[i].err = o[i].err ? o[i].err : EIO; /* nothing written; said above */
+    return ok;
+}
+
 int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
                       long long *bytes, char (*tmps)[PMPI_TMP_NAME])
 {
+    static char piece[PMPI_PULL_PIECE]; /* rank 0's: static, no allocation can stop it */
     int rank = pmpi_id()->rank, bad = 0;
     struct out o[PMPI_MAX_SHARED];
-    char *piece = NULL;
     for (int i = 0; i < n; i++) {
         tmps[i][0] = '\0';
         o[i] = (struct out){.fd = -1};
     }
-    /* Rank 0 makes the temporaries and tells the others whether it could. */
-    int ok = 1;
-    if (rank == 0) {
-        PULL_WINDOW = env_int("PAPI_MPI_REPORT_WINDOW", 1, PMPI_PULL_WINDOW, PMPI_PULL_WINDOW);
-        PULL_PIECE = env_int("PAPI_MPI_REPORT_PIECE", 32, PMPI_PULL_PIECE, PMPI_PULL_PIECE);
-        ok = pmpi_outdir_fd() >= 0;
-        piece = ok ? malloc((size_t)PULL_PIECE) : NULL;
-        if (ok && !piece) {
-            fprintf(stderr, "papi_mpi: no memory to write the report\n");
-            ok = 0;
-        }
-        for (int i = 0; i < n && ok; i++) {
-            o[i].b = malloc(PMPI_OUT_BUF);
-            o[i].fd = o[i].b
-                          ? output_file_create(pmpi_outdir_fd(), names[i], tmps[i], PMPI_TMP_NAME)
-                          : -1;
-            if (o[i].fd < 0) {
-                fprintf(stderr, "papi_mpi: cannot create a file in %s: %s\n", pmpi_id()->outdir,
-                        o[i].b ? strerror(errno) : "no memory");
-                tmps[i][0] = '\0';
-                ok = 0;
-            }
-        }
+    MPI_Comm comm = pmpi_own_comm(); /* TAG_TOKEN, TAG_PIECE */
+    if (pull_slot[0] < 0) {          /* not prepared: a round of its own */
+        pmpi_report_files_prepare();
+        pmpi_agree_run(comm);
     }
-    MPI_Comm comm = pmpi_finalize_comm(); /* TAG_TOKEN, TAG_PIECE */
-    pull[0] = ok;
-    PMPI_Bcast(pull, 3, MPI_INT, 0, comm);
+    for (int i = 0; i < 3; i++)
+        pull[i] = (int)pmpi_agree_value(pull_slot[i]);
+    pull_slot[0] = pull_slot[1] = pull_slot[2] = -1;
+    int made = !pull[0] || rank != 0 || make_temporaries(names, o, n, tmps);
+    bad = !made;
     if (!pull[0]) {
         bad = 1;
     } else if (rank == 0) {
-        bad = gather_to_files(comm, n, f, o, piece);
+        bad |= gather_to_files(comm, n, f, o, piece);
         for (int i = 0; i < n; i++) {
             out_flush(&o[i]);
             if (!o[i].err && close(o[i].fd) != 0)
@@ -360,7 +384,7 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
             else if (o[i].err)
                 close(o[i].fd);
             o[i].fd = -1;
-            if (o[i].err) {
+            if (o[i].err && made) { /* files not made were said when they were not */
                 fprintf(stderr,
                         "papi_mpi: rank 0 could not write %s/%s: %s (full disk or a "
                         "file size limit)\n",
@@ -376,7 +400,6 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
             close(o[i].fd); /* made, but the report was not written */
         free(o[i].b);
     }
-    free(piece);
     return bad;
 }
 
@@ -394,6 +417,8 @@ int pmpi_publish_shared(const char *const *names, char (*tmps)[PMPI_TMP_NAME], i
                 bad = 1;
         }
     }
-    PMPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    if (PMPI_Ibcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     return bad;
 }

@@ -19,6 +19,10 @@ struct pmpi_shared {
     const char *sep, *tail;
 };
 
+/* On every rank before the wait states' agreement round (pmpi_waits_compute): rank 0's
+ * pull settings and whether it has a directory registered with it, so that
+ * pmpi_write_shared needs no broadcast (without it, it makes a round of its own). */
+void pmpi_report_files_prepare(void);
 /* Collective: the n (at most PMPI_MAX_SHARED) files written by rank 0 under temporary
  * names (tmps, PMPI_TMP_NAME bytes each; "" when none was made), every rank's parts in
  * rank order. Returns nonzero (on rank 0 for every failure, on another rank for its own)

@@ -29,6 +29,7 @@
 #include "counters.h"
 #include "env.h"
 #include "event_log.h"
+#include "finalize_agreement.h"
 #include "rank_series.h"
 #include "region_state.h"
 #include "request_link.h"
@@ -515,11 +516,23 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
     free(np);
 }
 
+/* The agreement round's handle: rank 0's PAPI_MPI_TRACE is set (-1: not prepared). */
+static int asked_slot = -1;
+
+void pmpi_trace_prepare(void)
+{
+    const char *v = pmpi_id()->rank == 0 ? env_get("PAPI_MPI_TRACE") : NULL;
+    asked_slot = pmpi_agree_add(PMPI_AGREE_MAX, v && *v);
+}
+
 void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_not_written,
                        const struct pmpi_wait_result *waits)
 {
     report_failed = report_not_written;
-    int P = pmpi_id()->nranks, me = pmpi_id()->rank;
+    int P = pmpi_id()->nranks, me = pmpi_id()->rank, slot = asked_slot;
+    asked_slot = -1;
+    if (slot >= 0 && pmpi_agree_value(slot) == 0)
+        return; /* rank 0 asked for no trace: the same on every rank */
     int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
     PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!f)

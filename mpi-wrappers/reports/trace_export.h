@@ -16,6 +16,10 @@
  * result (not done: no trace, said). */
 struct pmpi_wait_result;
 struct pmpi_event_log;
+/* At MPI_Finalize, before the finalize agreement round (finalize_agreement.h): whether
+ * rank 0's PAPI_MPI_TRACE asks for a trace at all travels in it, so that a job without
+ * one (the default) spends no broadcast on its format. */
+void pmpi_trace_prepare(void);
 void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_failed,
                        const struct pmpi_wait_result *waits);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "idle_wait.h"
 #include "finalize_agreement.h"
 #include "gpu_row.h"
 #include "omp_hybrid.h"
@@ -50,8 +51,17 @@ void pmpi_wait_report_prepare(void)
     parts_ok = pmpi_agree_add(PMPI_AGREE_MIN, pmpi_id()->rank != 0 || parts_ready);
 }
 
+/* Rank 0: whether every rank's part says its waits were computed. */
+static int all_done(const struct pmpi_wait_parts *parts)
+{
+    for (int r = 0; r < pmpi_id()->nranks; r++)
+        if (!parts[r].done)
+            return 0;
+    return 1;
+}
+
 struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
-                                                const struct pmpi_wait_result *w)
+                                                struct pmpi_wait_result *w)
 {
     struct pmpi_wait_parts *parts = parts_ready;
     static struct pmpi_wait_parts mine;
@@ -85,15 +95,23 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
             p->waits[k] = w->region_ns[r][k] * 1e-9;
         p->gpu_on = pmpi_gpu_pop_times(g, p->gpu);
     }
-    /* done and the table agreed on every rank (pmpi_waits_compute's agreements) */
-    if (!w->done || !pmpi_agree_value(parts_ok)) {
+    /* the exchanges and the table agreed on every rank (pmpi_waits_compute's agreement) */
+    if (!w->agreed || !pmpi_agree_value(parts_ok)) {
         free(parts);
+        w->done = 0; /* rank 0 cannot know the others' */
         return NULL; /* said in the report's note */
     }
     MPI_Datatype t;
     PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
     PMPI_Type_commit(&t);
-    PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    if (PMPI_Igather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    if (parts && !all_done(parts)) { /* a rank short of memory: no rank's waits reported */
+        free(parts);
+        parts = NULL;
+        w->done = 0;
+    }
     PMPI_Type_free(&t);
     return parts;
 }

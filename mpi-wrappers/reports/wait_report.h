@@ -16,9 +16,10 @@ struct pmpi_wait_parts; /* every rank's waits, on rank 0 */
 void pmpi_wait_report_prepare(void);
 /* Collective, after pmpi_waits_compute (and pmpi_wait_report_prepare): every rank's
  * part of w to rank 0, which gets them back (heap: pmpi_wait_report_free); NULL on the
- * other ranks, and on all when a rank has no waits. */
+ * other ranks, and on all when a rank has no waits. On rank 0 w->done becomes whether
+ * every rank's waits were computed (the parts say it: no agreement of its own). */
 struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
-                                                const struct pmpi_wait_result *w);
+                                                struct pmpi_wait_result *w);
 /* Rank 0: the "wait_states" member (with its trailing ",\n") and its size bound; w:
  * this rank's result (the log's capacity, and why there are no waits). */
 void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,

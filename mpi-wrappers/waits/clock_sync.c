@@ -18,9 +18,20 @@
 
 #include "clock_sync.h"
 #include "clock.h"
+#include "idle_wait.h"
 
 #define ROUNDS 4
 #define TAG    7301
+
+/* A partner's first message, which may come after a whole subtree's exchanges: waited
+ * for without holding a core (idle_wait.c). The ping-pongs that follow spin: their
+ * round trips are the measurement. */
+static void recv_first(void *buf, int n, MPI_Datatype t, int from, MPI_Comm comm)
+{
+    MPI_Request req;
+    if (PMPI_Irecv(buf, n, t, from, TAG, comm, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+}
 
 /* This kernel's boot id (36 characters), or "" when unreadable. */
 static void boot_id(char id[40])
@@ -41,7 +52,7 @@ static void boot_id(char id[40])
 static void serve(MPI_Comm comm, int c, const char *mine, int force, const double own[2])
 {
     char theirs[40];
-    PMPI_Recv(theirs, (int)sizeof theirs, MPI_CHAR, c, TAG, comm, MPI_STATUS_IGNORE);
+    recv_first(theirs, (int)sizeof theirs, MPI_CHAR, c, comm);
     theirs[39] = '\0';
     double head[3] = {mine[0] && strcmp(mine, theirs) == 0 && !force, own[0], own[1]};
     PMPI_Send(head, 3, MPI_DOUBLE, c, TAG, comm);
@@ -58,7 +69,7 @@ static void sync_with(MPI_Comm comm, int p, const char *mine, double own[2])
 {
     double head[3] = {0, 0, 0}, best_rtt = -1, off = 0;
     PMPI_Send(mine, 40, MPI_CHAR, p, TAG, comm);
-    PMPI_Recv(head, 3, MPI_DOUBLE, p, TAG, comm, MPI_STATUS_IGNORE);
+    recv_first(head, 3, MPI_DOUBLE, p, comm);
     for (int k = 0; k < ROUNDS && !head[0]; k++) {
         long long ta = pmpi_now_ns(), t0 = 0;
         PMPI_Send(&ta, 1, MPI_LONG_LONG, p, TAG, comm);

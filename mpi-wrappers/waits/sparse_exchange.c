@@ -4,7 +4,8 @@
  * more ranks than cores each step waits for its partner to be scheduled: 256 ranks
  * on 2 cores spent 100 s there for a program with one barrier. Here a rank sends one
  * message per partner (Isend), learns how many arrive with one MPI_Reduce_scatter_block
- * of P flags (log P steps), and takes them as they come (MPI_Mprobe: any order, sizes
+ * of P flags (log P steps; one for the exchanges of a step together: pmpi_sparse_senders),
+ * and takes them as they come (MPI_Mprobe: any order, sizes
  * unknown beforehand); a reply needs no count at all: every partner answers. No rank
  * stops the exchange for want of memory: its workspace was agreed on beforehand
  * (finalize_agreement.c), and what it cannot keep it receives and drops. */
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "sparse_exchange.h"
+#include "idle_wait.h"
 
 struct msg {
     int src, n;
@@ -30,7 +32,7 @@ static int take(MPI_Comm comm, int src, int tag, size_t size, struct msg *m)
     MPI_Message h;
     MPI_Status st;
     int bytes = 0;
-    PMPI_Mprobe(src, tag, comm, &h, &st);
+    pmpi_idle_mprobe(src, tag, comm, &h, &st);
     PMPI_Get_count(&st, MPI_BYTE, &bytes);
     m->src = st.MPI_SOURCE;
     m->n = (int)((size_t)bytes / size);
@@ -41,9 +43,9 @@ static int take(MPI_Comm comm, int src, int tag, size_t size, struct msg *m)
     return bytes == 0 || m->data != NULL;
 }
 
-int pmpi_sparse_ws_alloc(struct pmpi_sparse_ws *ws, int P)
+int pmpi_sparse_ws_alloc(struct pmpi_sparse_ws *ws, int P, int n)
 {
-    ws->flag = malloc((size_t)P * sizeof *ws->flag);
+    ws->flag = malloc((size_t)P * (size_t)n * sizeof *ws->flag);
     ws->req = malloc((size_t)P * sizeof *ws->req);
     return ws->flag && ws->req;
 }
@@ -56,30 +58,41 @@ void pmpi_sparse_ws_free(struct pmpi_sparse_ws *ws)
     ws->req = NULL;
 }
 
+void pmpi_sparse_senders(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int n,
+                         const int *const *cnt, int *nfrom)
+{
+    int P = 0;
+    PMPI_Comm_size(comm, &P);
+    for (int r = 0; r < P; r++) /* rank r's block: this rank's flags for r, one per exchange */
+        for (int k = 0; k < n; k++)
+            ws->flag[(size_t)r * (size_t)n + (size_t)k] = cnt[k][r] > 0;
+    MPI_Request req;
+    if (PMPI_Ireduce_scatter_block(ws->flag, nfrom, n, MPI_INT, MPI_SUM, comm, &req) !=
+            MPI_SUCCESS ||
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        for (int k = 0; k < n; k++)
+            nfrom[k] = -1;
+}
+
 int pmpi_sparse_exchange(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int tag, size_t size,
                          const int *scnt, const int *sdis, const void *sbuf, const char *to,
-                         const char *from, int *rcnt, int *rdis, void **rbuf)
+                         const char *from, int nfrom, int *rcnt, int *rdis, void **rbuf)
 {
-    int P = 0, nto = 0, nfrom = 0, ok = 1;
-    int *flag = ws->flag;
+    int P = 0, nto = 0, ok = 1;
     MPI_Request *req = ws->req;
     PMPI_Comm_size(comm, &P);
     memset(rcnt, 0, (size_t)P * sizeof *rcnt);
     memset(rdis, 0, (size_t)P * sizeof *rdis);
     *rbuf = NULL;
-    for (int r = 0; r < P; r++) {
-        flag[r] = to ? to[r] != 0 : scnt[r] > 0;
-        if (flag[r])
+    for (int r = 0; r < P; r++)
+        if (to ? to[r] != 0 : scnt[r] > 0)
             PMPI_Isend((const char *)sbuf + (size_t)sdis[r] * size, (int)((size_t)scnt[r] * size),
                        MPI_BYTE, r, tag, comm, &req[nto++]);
-    }
-    if (from) {
-        for (int r = 0; r < P; r++)
+    if (from)
+        for (int r = nfrom = 0; r < P; r++)
             nfrom += from[r] != 0;
-    } else {
-        /* how many send here: the sum over ranks of their flag for this rank */
-        PMPI_Reduce_scatter_block(flag, &nfrom, 1, MPI_INT, MPI_SUM, comm);
-    }
+    if (nfrom < 0) /* the senders' count failed: nothing can be told apart */
+        nfrom = 0, ok = 0;
     struct msg *m = calloc((size_t)(nfrom ? nfrom : 1), sizeof *m);
     long long total = 0;
     for (int k = 0, r = 0; k < nfrom; k++) {
@@ -94,7 +107,7 @@ int pmpi_sparse_exchange(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int tag
             free(tmp.data);
     }
     for (int k = 0; k < nto; k++) /* one by one: gcc takes MPI_STATUSES_IGNORE for an empty array */
-        PMPI_Wait(&req[k], MPI_STATUS_IGNORE);
+        pmpi_idle_wait(&req[k], MPI_STATUS_IGNORE);
     ok &= m != NULL;
     char *out = ok ? malloc((size_t)(total ? total : 1) * size) : NULL;
     ok &= out != NULL;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "idle_wait.h"
 #include "clock_sync.h"
 #include "finalize_agreement.h"
 #include "run_identity.h"
@@ -56,6 +57,7 @@ struct exchange {
     int64_t *rk;                         /* 5 per receive */
     long long nsend, nrecv;
     int nseq, chunk; /* world collectives' sequence numbers; arrivals per reduction */
+    int nfrom[2];    /* ranks that send here: their sends, their group items */
     double *in, *last;
     struct pmpi_grp_item *items; /* nitems for the other communicators' owners */
     long long nitems, idle;
@@ -79,7 +81,7 @@ static void exchange_free(struct exchange *x)
 static int exchange_alloc(struct exchange *x, struct pmpi_wait_log *w, int ok)
 {
     int P = x->P;
-    x->ok = ok && pmpi_sparse_ws_alloc(&x->ws, P);
+    x->ok = ok && pmpi_sparse_ws_alloc(&x->ws, P, 2); /* sends and group items */
     x->cnt = calloc((size_t)P * 5, sizeof(int));
     x->sent = malloc((size_t)P * 2);
     x->gcnt = calloc((size_t)P, sizeof(int));
@@ -115,7 +117,7 @@ static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_re
     displacements(P, x->cnt, x->dis);
     pmpi_wait_sends_fill(w, P, x->dis, x->fill, x->sends);
     int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_SENDS, sizeof *x->sends, x->cnt, x->dis,
-                                  x->sends, NULL, NULL, x->rcnt, x->rdis, &rb);
+                                  x->sends, NULL, NULL, x->nfrom[0], x->rcnt, x->rdis, &rb);
     struct pmpi_send_info *in = rb;
     long long ntot = 0;
     for (int r = 0; r < P; r++) {
@@ -133,7 +135,7 @@ static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_re
     /* every rank that sent here gets one message, perhaps empty: no count travels first */
     displacements(P, acnt, x->dis);
     ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_ANSWERS, sizeof *ans, acnt, x->dis,
-                               ans ? (void *)ans : (void *)x->fill, x->got, x->sent, x->rcnt,
+                               ans ? (void *)ans : (void *)x->fill, x->got, x->sent, 0, x->rcnt,
                                x->rdis, &rb);
     back = rb;
     long long nback = 0;
@@ -155,7 +157,10 @@ static void collectives(struct exchange *x, struct pmpi_wait_log *w, int nseq, i
     for (int first = 0; first < nseq; first += chunk) {
         int n = nseq - first < chunk ? nseq - first : chunk;
         pmpi_wait_coll_arrivals(w, first, n, x->in);
-        if (PMPI_Allreduce(x->in, x->last, 3 * n, MPI_DOUBLE, MPI_MAX, x->comm) != MPI_SUCCESS)
+        MPI_Request req;
+        if (PMPI_Iallreduce(x->in, x->last, 3 * n, MPI_DOUBLE, MPI_MAX, x->comm, &req) !=
+                MPI_SUCCESS ||
+            pmpi_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             x->ok = 0;
         else
             pmpi_wait_coll_waits(w, first, n, x->last, res);
@@ -174,7 +179,7 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
     displacements(P, cnt, x->dis);
     pmpi_wait_group_fill(w, P, x->dis, x->fill, x->items);
     int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUPS, sizeof *x->items, cnt, x->dis,
-                                  x->items, NULL, NULL, x->rcnt, x->rdis, &rb);
+                                  x->items, NULL, NULL, x->nfrom[1], x->rcnt, x->rdis, &rb);
     struct pmpi_grp_item *in = rb;
     long long nin = 0;
     for (int r = 0; r < P; r++) {
@@ -192,7 +197,7 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
     /* each item's answer goes back where it came from, in the order it came */
     displacements(P, x->rcnt, x->rdis);
     ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUP_ANSWERS, sizeof *ans, x->rcnt, x->rdis,
-                               ans ? (void *)ans : (void *)x->fill, x->got, x->sent, cnt, x->dis,
+                               ans ? (void *)ans : (void *)x->fill, x->got, x->sent, 0, cnt, x->dis,
                                &rb);
     back = rb;
     long long nback = 0;
@@ -235,16 +240,16 @@ void pmpi_waits_init(struct pmpi_event_log *log)
         pmpi_log_free();
         return;
     }
-    /* the finalize sequence's communicator, opened now and kept: MPI_Finalize's clock
-     * exchange and steps need no duplicate (a collective) of their own */
-    pmpi_clock_sync(pmpi_finalize_comm(), force_pingpong, &log->offset_ns, &log->residual_ns);
+    pmpi_clock_sync(pmpi_own_comm(), force_pingpong, &log->offset_ns, &log->residual_ns);
 }
 
 /* The exchanges and the rules, every rank having agreed it can: the waits in result,
- * this rank's "nothing lost" returned for the last agreement. */
+ * this rank's "nothing lost" returned. */
 static int exchange_run(struct exchange *x, struct pmpi_wait_log *w, int nseq, int chunk,
                         struct pmpi_wait_result *result)
 {
+    const int *patterns[2] = {x->cnt, x->gcnt};
+    pmpi_sparse_senders(x->comm, &x->ws, 2, patterns, x->nfrom); /* one count for both */
     p2p(x, w, result);
     collectives(x, w, nseq, chunk, result);
     collectives_grouped(x, w, result);
@@ -274,7 +279,7 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     pmpi_agree_run(MPI_COMM_WORLD);
     if (pmpi_agree_value(a_on)) {
         MPI_Errhandler was;
-        x.comm = pmpi_finalize_comm(); /* the finalize sequence's: tags 1 to 4, the clock's */
+        x.comm = pmpi_own_comm(); /* the wrapper's: tags 1 to 4, the clock's */
         PMPI_Comm_get_errhandler(x.comm, &was);
         /* a rank out of memory drops its part of an exchange and says so; it never aborts */
         PMPI_Comm_set_errhandler(x.comm, MPI_ERRORS_RETURN);
@@ -284,16 +289,16 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
             log->residual_ns = res;
         w.clock.off1 = log->offset_end_ns;
         if (pmpi_agree_value(a_ok)) {
-            int done = pmpi_agree_add(PMPI_AGREE_MIN,
-                                      exchange_run(&x, &w, (int)pmpi_agree_value(a_nseq),
-                                                   (int)pmpi_agree_value(a_chunk), &result));
-            /* the last agreement: every rank's waits whole */
-            pmpi_agree_run(x.comm);
-            result.done = (int)pmpi_agree_value(done);
+            /* Whether every rank's waits are whole travels to rank 0 with the wait
+             * report's parts (pmpi_wait_report_gather): no agreement of its own. */
+            result.agreed = 1;
+            result.done = exchange_run(&x, &w, (int)pmpi_agree_value(a_nseq),
+                                       (int)pmpi_agree_value(a_chunk), &result);
             if (result.done)
                 pmpi_wait_attribute(&w, &result);
             else
-                memset(&result, 0, sizeof result); /* no rank reports a part */
+                memset(&result, 0, sizeof result); /* no part of this rank's is reported */
+            result.agreed = 1;
             result.capacity = log->cap;
             result.note = log->note;
         }

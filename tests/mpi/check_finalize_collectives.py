@@ -8,7 +8,8 @@ reductions (mpi-wrappers/comm/finalize_agreement.c), not one collective per inte
 With PAPI_MPI_CLOCK_PINGPONG=1 the clock offsets are measured in a binomial tree
 (mpi-wrappers/waits/clock_sync.c): no rank exchanges more than 10 messages (its boot id
 and 4 ping-pongs each way) with each of its ceil(log2 P) partners at most, where rank 0
-serving every rank in turn exchanged 8 (P - 1); the report states a residual.
+serving every rank in turn exchanged 8 (P - 1); the report states a residual, and
+every rank's offset (0 in truth: one boot) lies within it.
 Usage: check_finalize_collectives.py --mpirun M --program PLAIN --wrapper LIB --shim SHIM
   --max N"""
 import json
@@ -59,8 +60,15 @@ def tree_clocks(args, np, total):
     check(max(msgs.values()) <= bound, f"np {np}: no rank exchanges more than {bound}: {msgs}")
     check(all(t == total for t, _, _ in got.values()),
           f"np {np} ping-pong: no collective more than with the defaults ({total})")
-    res = rep and rep.get("wait_states", {}).get("clock", {}).get("residual_s")
-    check(res is not None and 0 < res < 1, f"np {np}: the report states a residual: {res}")
+    clock = (rep or {}).get("wait_states", {}).get("clock", {})
+    res = clock.get("residual_s")
+    if not check(res is not None and 0 < res < 1, f"np {np}: the report states a residual: {res}"):
+        return
+    # one boot: every true offset is 0, so each composed one lies within its bound
+    offs = [r.get("clock_offset_s") for r in rep["wait_states"].get("ranks", [])]
+    check(len(offs) == np and all(o is not None and abs(o) <= res for o in offs)
+          and abs(clock.get("max_offset_s", 1)) <= res,
+          f"np {np}: every offset within the residual {res}: {offs}, max {clock.get('max_offset_s')}")
 
 
 def main():

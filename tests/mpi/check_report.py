@@ -10,6 +10,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -215,7 +216,18 @@ def main():
             have = [r for r in ranks if n in r["regions"]]
             want = "  %-24s ranks %d, entries %d, wall min " % (
                 n, len(have), sum(r["regions"][n]["entries"] for r in have))
-            check(any(l.startswith(want) for l in lines), f"banner line {want!r}")
+            got = [l for l in lines if l.startswith(want)]
+            check(len(got) == 1, f"banner line {want!r}")
+            # min and max wall with their ranks (the lowest rank of a tie), as the rows say
+            ns = sorted((round(r["regions"][n]["wall_s"] * 1e9), r["rank"]) for r in have)
+            lo = ns[0]
+            hi = min((x for x in ns if x[0] == ns[-1][0]), key=lambda x: x[1])
+            m = re.search(r"wall min ([0-9.]+) s \(rank (\d+)\), mean [0-9.]+ s, "
+                          r"max ([0-9.]+) s \(rank (\d+)\)", got[0] if got else "")
+            check(m is not None and int(m.group(2)) == lo[1] and int(m.group(4)) == hi[1] and
+                  abs(float(m.group(1)) - lo[0] * 1e-9) < 2e-6 and
+                  abs(float(m.group(3)) - hi[0] * 1e-9) < 2e-6,
+                  f"region {n}: min {lo} max {hi} in {got}")
         left = [f for f in os.listdir(run_dir)
                 if "partial" in f or "checkpoint" in f or f.startswith(".")]
         check(not left, f"snapshot files left after MPI_Finalize: {left}")

@@ -80,7 +80,8 @@ def mpi_wait_regions(rep):
 def mpi_wait_clock(rep):
     """The clocks behind the waits: the largest offset between a rank's clock and rank
     0's, and the residual error left after applying the offsets (half the shortest
-    ping-pong round trip; 0 for ranks sharing rank 0's boot): every wait and the
+    ping-pong round trip, summed along a rank's path to rank 0 in the tree the offsets
+    are measured in; 0 for ranks sharing rank 0's boot): every wait and the
     timeline are known to +- residual_s."""
     w = _waits(rep)
     rows = []

@@ -1,0 +1,16 @@
+/* idle_wait.h: completing the finalize sequence's requests without holding a core while
+ * waiting (idle_wait.c). */
+#ifndef PAPI_MPI_IDLE_WAIT_H
+#define PAPI_MPI_IDLE_WAIT_H
+
+#include <mpi.h>
+
+/* MPI_Wait's contract (req completed and freed, status filled unless
+ * MPI_STATUS_IGNORE; returns the MPI's code), but after a short stretch of polling the
+ * rank sleeps between tests: where ranks outnumber cores, a rank waiting for the
+ * others gives its core to them instead of spinning on it. */
+int pmpi_idle_wait(MPI_Request *req, MPI_Status *status);
+/* MPI_Mprobe's contract (a matched message in *msg, its status), waiting the same way. */
+int pmpi_idle_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status);
+
+#endif
