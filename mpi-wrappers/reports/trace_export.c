@@ -14,10 +14,12 @@
  * per rank and thread. PAPI_INTERVAL's samples add each event's count since MPI_Init and
  * each named metric (PAPI_MPI_METRICS) of the interval's counts as counter records.
  *
- * Rank 0 gathers every rank's records (one PMPI_Gatherv; at most TRACE_MAX_RECORDS for
- * the job, each rank an equal share: past it a rank's timeline is cut where no
- * collective is open, its open regions closed there, and the rest counted as dropped,
- * with the log's own drops, in the file and in one line) and writes one file. */
+ * OTF2: every rank writes its own locations into the job's archive (trace_otf2_job.c),
+ * at most TRACE_RANK_MAX_RECORDS each; no rank receives another's records. JSON: rank 0
+ * gathers every rank's records (one PMPI_Gatherv; at most TRACE_MAX_RECORDS for the job,
+ * each rank an equal share) and writes one file. Past its cap a rank's timeline is cut
+ * where no collective is open, its open regions closed there, and the rest counted as
+ * dropped, with the log's own drops, in the file and in one line. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,14 +38,16 @@
 #include "run_identity.h"
 #include "state.h"
 #include "trace_export.h"
+#include "trace_otf2_job.h"
 #include "trace_writer.h"
 #include "wait_states.h"
 
-#define TRACE_BASE        "papi_mpi_trace"
-#define TRACE_MAX_RECORDS (4LL * 1024 * 1024) /* the job's, 48 bytes each: 192 MiB */
-#define TRACE_MIN_SHARE   4096                /* a rank's share, whatever the job's size */
-#define COMM_WORLD        0u
-#define COMM_OTHER        1u
+#define TRACE_BASE             "papi_mpi_trace"
+#define TRACE_MAX_RECORDS      (4LL * 1024 * 1024) /* JSON: the job's, 48 bytes each: 192 MiB */
+#define TRACE_RANK_MAX_RECORDS (4LL * 1024 * 1024) /* OTF2: each rank's (192 MiB) */
+#define TRACE_MIN_SHARE        4096                /* a rank's share, whatever the job's size */
+#define COMM_WORLD             0u
+#define COMM_OTHER             1u
 
 /* What each rank tells rank 0 before its records. */
 struct rank_head {
@@ -456,6 +460,31 @@ static char *pack_names(const struct conv *c, int *len)
     return buf;
 }
 
+/* Rank 0: one line when the trace failed (why), or when records were dropped, or when
+ * the report was not written beside it. */
+static void say_written(int rc, const char *why, uint64_t dropped, enum trace_format f)
+{
+    const char *file = f == TRACE_JSON ? TRACE_BASE ".json" : TRACE_BASE "/traces.otf2";
+    if (rc != 0)
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", trace_format_name(f),
+                why, report_said());
+    else if (dropped && f == TRACE_JSON)
+        fprintf(stderr,
+                "papi_mpi: trace %s/%s: %llu records dropped (past the event log's "
+                "PAPI_MPI_LOG_RECORDS or the trace's %lld for the job): said in the file\n",
+                pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_MAX_RECORDS);
+    else if (dropped)
+        fprintf(stderr,
+                "papi_mpi: trace %s/%s: %llu records dropped (past the event log's "
+                "PAPI_MPI_LOG_RECORDS or the trace's %lld per rank)\n",
+                pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_RANK_MAX_RECORDS);
+    if (rc == 0 && report_failed) /* the report's FAILED line said no file was written */
+        fprintf(stderr,
+                "papi_mpi: wrote the trace %s/%s; the report was not written (FAILED "
+                "above)\n",
+                pmpi_id()->outdir, file);
+}
+
 /* Rank 0: the ranks' parts (gathered) into one file; one line when it fails. */
 static void write_job(const struct rank_head *heads, struct trace_record *all, char *names,
                       const int *rdis, const int *ndis, enum trace_format f)
@@ -495,67 +524,27 @@ static void write_job(const struct rank_head *heads, struct trace_record *all, c
         struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi"};
         rc = trace_write(pmpi_id()->outdir, TRACE_BASE, f, &meta, ranks, P, why, sizeof why);
     }
-    if (rc != 0)
-        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", trace_format_name(f),
-                why, report_said());
-    else if (dropped)
-        fprintf(stderr,
-                "papi_mpi: trace %s/%s%s: %llu records dropped (past the event log's "
-                "PAPI_MPI_LOG_RECORDS or the trace's %lld for the job): said in the file\n",
-                pmpi_id()->outdir, TRACE_BASE, f == TRACE_JSON ? ".json" : "/traces.otf2",
-                (unsigned long long)dropped, TRACE_MAX_RECORDS);
-    if (rc == 0 && report_failed) /* the report's FAILED line said no file was written */
-        fprintf(stderr,
-                "papi_mpi: wrote the trace %s/%s; the report was not written (FAILED "
-                "above)\n",
-                pmpi_id()->outdir,
-                f == TRACE_JSON ? TRACE_BASE ".json" : TRACE_BASE "/traces.otf2");
+    say_written(rc, why, dropped, f);
     free(ranks);
     free(np);
 }
 
-void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_not_written,
-                       const struct pmpi_wait_result *waits)
+/* JSON: every rank's records gathered to rank 0, written there as one file. */
+static void gather_json(struct conv *c, const struct pmpi_event_log *log, enum trace_format f)
 {
-    report_failed = report_not_written;
     int P = pmpi_id()->nranks, me = pmpi_id()->rank;
-    int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
-    PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!f)
-        return;
-    static struct conv c; /* static: its call table is large */
-    memset(&c, 0, sizeof c);
-    c.log = log;
-    c.npt = ns_per_tick;
-    c.off0 = log->offset_ns;
-    c.off1 = log->offset_end_ns;
-    c.span = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
-    c.thread = (uint32_t)getpid();              /* the thread of MPI_Init, unless its slot says */
-    for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
-        c.label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
-                     : i == 0                    ? c.thread
-                                                 : 0x80000000u | (uint32_t)i;
-    c.thread = c.label[0];
-    for (int i = 0; i < PMPI_NCALLS; i++)
-        c.call_region[i] = -1;
-    for (int i = 0; i < pmpi_regions()->nregions && i < PMPI_MAX_REGIONS; i++)
-        c.names[c.nnames++] = pmpi_regions()->regions[i].name; /* ids as the log's */
-    counter_layout(&c);
-    convert(&c);
-    add_counters(&c);
-    sort_records(&c);
     long long share = TRACE_MAX_RECORDS / (P > 0 ? P : 1);
     struct rank_head h = {0};
     h.dropped = pmpi_log_dropped(log) +
-                (long long)cut(&c, (size_t)(share > TRACE_MIN_SHARE ? share : TRACE_MIN_SHARE));
-    char *names = pack_names(&c, &h.namebytes);
-    if (c.failed || !names) { /* no memory here: this rank's part left empty, counted */
-        h.dropped += (long long)c.n;
-        c.n = 0;
+                (long long)cut(c, (size_t)(share > TRACE_MIN_SHARE ? share : TRACE_MIN_SHARE));
+    char *names = pack_names(c, &h.namebytes);
+    if (c->failed || !names) { /* no memory here: this rank's part left empty, counted */
+        h.dropped += (long long)c->n;
+        c->n = 0;
     }
-    h.nrec = (long long)c.n;
-    h.nnames = names ? c.nnames : 0;
-    h.ncounters = names ? c.ncounters : 0;
+    h.nrec = (long long)c->n;
+    h.nnames = names ? c->nnames : 0;
+    h.ncounters = names ? c->ncounters : 0;
     h.pid = (long long)getpid();
     memcpy(h.host, pmpi_id()->host, sizeof h.host - 1); /* a long name cut: a label only */
     struct rank_head *heads = me == 0 ? calloc((size_t)P, sizeof *heads) : NULL;
@@ -592,7 +581,7 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
         MPI_Datatype rec_t;
         PMPI_Type_contiguous((int)sizeof(struct trace_record), MPI_BYTE, &rec_t);
         PMPI_Type_commit(&rec_t);
-        PMPI_Gatherv(c.rec, (int)c.n, rec_t, all, rcnt, rdis, rec_t, 0, MPI_COMM_WORLD);
+        PMPI_Gatherv(c->rec, (int)c->n, rec_t, all, rcnt, rdis, rec_t, 0, MPI_COMM_WORLD);
         PMPI_Gatherv(names ? names : "", h.namebytes, MPI_CHAR, allnames, ncnt, ndis, MPI_CHAR, 0,
                      MPI_COMM_WORLD);
         PMPI_Type_free(&rec_t);
@@ -604,6 +593,75 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
     free(all);
     free(allnames);
     free(names);
+}
+
+/* OTF2: this rank's records written by itself into the job's archive (at most
+ * TRACE_RANK_MAX_RECORDS; a rank without memory for its names gives none, counted). */
+static void export_otf2(struct conv *c, const struct pmpi_event_log *log)
+{
+    uint64_t dropped = (uint64_t)pmpi_log_dropped(log) + cut(c, (size_t)TRACE_RANK_MAX_RECORDS);
+    const char **ctr = malloc((size_t)(c->ncounters > 0 ? c->ncounters : 1) * sizeof *ctr);
+    for (int i = 0; ctr && i < c->ncounters; i++)
+        ctr[i] = name_of(c, c->nnames + i);
+    if (c->failed || !ctr) {
+        dropped += c->n;
+        c->n = 0;
+    }
+    const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
+    struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi"};
+    struct trace_rank mine = {.rank = pmpi_id()->rank,
+                              .pid = (long)getpid(),
+                              .host = pmpi_id()->host[0] ? pmpi_id()->host : NULL,
+                              .region = c->names,
+                              .nregions = c->nnames,
+                              .counter = ctr,
+                              .ncounters = ctr ? c->ncounters : 0,
+                              .rec = c->rec,
+                              .nrec = c->n,
+                              .dropped = dropped};
+    char why[PATH_MAX + 256] = "";
+    uint64_t job_dropped = 0;
+    int rc = pmpi_trace_otf2_job(&mine, 0, &meta, pmpi_id()->outdir, TRACE_BASE, &job_dropped, why,
+                                 sizeof why);
+    if (pmpi_id()->rank == 0)
+        say_written(rc, why, job_dropped, TRACE_OTF2);
+    free(ctr);
+}
+
+void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_not_written,
+                       const struct pmpi_wait_result *waits)
+{
+    report_failed = report_not_written;
+    int me = pmpi_id()->rank;
+    int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
+    PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!f)
+        return;
+    static struct conv c; /* static: its call table is large */
+    memset(&c, 0, sizeof c);
+    c.log = log;
+    c.npt = ns_per_tick;
+    c.off0 = log->offset_ns;
+    c.off1 = log->offset_end_ns;
+    c.span = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
+    c.thread = (uint32_t)getpid();              /* the thread of MPI_Init, unless its slot says */
+    for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
+        c.label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
+                     : i == 0                    ? c.thread
+                                                 : 0x80000000u | (uint32_t)i;
+    c.thread = c.label[0];
+    for (int i = 0; i < PMPI_NCALLS; i++)
+        c.call_region[i] = -1;
+    for (int i = 0; i < pmpi_regions()->nregions && i < PMPI_MAX_REGIONS; i++)
+        c.names[c.nnames++] = pmpi_regions()->regions[i].name; /* ids as the log's */
+    counter_layout(&c);
+    convert(&c);
+    add_counters(&c);
+    sort_records(&c);
+    if (f == TRACE_OTF2)
+        export_otf2(&c, log);
+    else
+        gather_json(&c, log, (enum trace_format)f);
     free(c.rec);
     c.rec = NULL;
 }
