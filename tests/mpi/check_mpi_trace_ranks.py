@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""PAPI_MPI_TRACE=otf2 written by every rank for itself (issue 60 item 2), on the ring of
+mpi_trace.c with many rounds, at --np ranks (4 and 16, oversubscribed), each run under a
+preloaded shim (count_recv_bytes_shim.c) that counts the bytes each rank receives from
+MPI_Finalize on:
+- the archive: one event file per location (traces/<rank << 16>.evt, one per rank), and
+  otf2-print reads it whole: its locations, ENTER per region, MPI_SEND, MPI_RECV and
+  collective ends are the report's calls and equal the single-file JSON trace's counts
+  (the same job with PAPI_MPI_TRACE=json, gathered to rank 0);
+- no rank receives another's records: with OTF2 each rank receives at most LIMIT bytes
+  more than the same job without a trace (names, heads, OTF2's own collectives), while
+  the JSON trace's gather brings rank 0 at least the other ranks' records (48 bytes
+  each): the counting sees a gather of records where there is one.
+Usage: check_mpi_trace_ranks.py --mpirun M --program PROG --shim LIB --np N
+  [--rounds R] [--otf2-print P]"""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from mpi_check import check, rank_env, run_cmd, verdict
+
+LIMIT = 64 * 1024  # bytes a rank may receive for an OTF2 trace: no records among them
+RECORD = 48        # bytes of one record (src-c/common/trace_records.h)
+CALLS = ("MPI_Send", "MPI_Irecv", "MPI_Wait", "MPI_Allreduce", "MPI_Barrier")
+
+
+def run(args, out, trace):
+    """The job in out with PAPI_MPI_TRACE=trace (None: no trace): (report, the bytes each
+    rank received from MPI_Finalize on), report None when the job failed."""
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "COUNT_RECV_DIR": out, "LD_PRELOAD": args.shim}
+    if trace:
+        env["PAPI_MPI_TRACE"] = trace
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
+                [args.program, "0", str(args.rounds)], tail=3000)
+    if not check(p.returncode == 0, f"{trace or 'no trace'}: exit status {p.returncode}"):
+        return None, {}
+    got = {}
+    for path in glob.glob(os.path.join(out, "recv_bytes.*")):
+        with open(path, encoding="utf-8") as f:
+            rank, n = f.read().split()
+            got[int(rank)] = int(n)
+    check(sorted(got) == list(range(args.np)), f"{trace}: every rank counted: {sorted(got)}")
+    with open(os.path.join(out, "papi_mpi_report.json"), encoding="utf-8") as f:
+        return json.load(f), got
+
+
+def report_counts(rep):
+    calls = {c: sum(r["calls"].get(c, {}).get("calls", 0) for r in rep["ranks"]) for c in CALLS}
+    calls["ring"] = sum(r["regions"]["ring"]["entries"] for r in rep["ranks"])
+    return calls
+
+
+def json_counts(path):
+    """Regions' slices, messages sent and received, collectives and tracks of the JSON
+    trace."""
+    with open(path, encoding="utf-8") as f:
+        events = json.load(f)["traceEvents"]
+    got = collections.Counter()
+    tracks = set()
+    for e in events:
+        if e["ph"] == "M":
+            continue
+        tracks.add((e["pid"], e["tid"]))
+        if e["ph"] == "B":
+            got[e["name"]] += e.get("args", {}).get("calls", 1)
+        elif e["ph"] in ("s", "f"):
+            got["sends" if e["ph"] == "s" else "recvs"] += 1
+        elif e["ph"] == "X":
+            got["collectives"] += 1
+    got["locations"] = len(tracks)
+    return got
+
+
+def otf2_counts(args, anchor):
+    p = subprocess.run([args.otf2_print, anchor], capture_output=True, text=True)
+    check(p.returncode == 0, f"otf2-print exit status {p.returncode}: {p.stderr[-300:]}")
+    got = collections.Counter()
+    locations = set()
+    for line in p.stdout.splitlines():
+        m = re.match(r'^(ENTER|MPI_SEND|MPI_RECV|MPI_COLLECTIVE_END)\s+(\d+)\s+\d+\s*(?:Region: "([^"]*)")?', line)
+        if not m:
+            continue
+        locations.add(int(m.group(2)))
+        kind = m.group(1)
+        key = {"ENTER": m.group(3), "MPI_SEND": "sends", "MPI_RECV": "recvs",
+               "MPI_COLLECTIVE_END": "collectives"}[kind]
+        got[key] += 1
+    got["locations"] = len(locations)
+    return got
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--shim", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--rounds", type=int, default=1000)
+    ap.add_argument("--otf2-print")
+    args = ap.parse_args()
+    if not args.otf2_print or args.otf2_print == "none":
+        print("SKIPPED: no otf2-print (Debian: otf2-tools)")
+        return 77
+    top = tempfile.mkdtemp(prefix="papi_mpi_trace_ranks_")
+    try:
+        runs = {}
+        for trace in (None, "json", "otf2"):
+            out = os.path.join(top, trace or "none")
+            os.makedirs(out)
+            runs[trace] = run(args, out, trace) + (out,)
+        if any(rep is None for rep, _, _ in runs.values()):
+            return verdict()
+        anchor = os.path.join(runs["otf2"][2], "papi_mpi_trace", "traces.otf2")
+        if not os.path.exists(anchor) and os.path.exists(os.path.join(runs["json"][2], "papi_mpi_trace.json")):
+            print("SKIPPED: this build or machine has no libotf2")
+            return 77
+        if not check(os.path.exists(anchor), "papi_mpi_trace/traces.otf2 written"):
+            return verdict()
+        evts = sorted(os.path.basename(p) for p in glob.glob(os.path.join(os.path.dirname(anchor), "traces", "*.evt")))
+        want = sorted(f"{r << 16}.evt" for r in range(args.np))
+        check(evts == want, f"one event file per rank's location: {evts[:6]}..., expected {want[:6]}...")
+        rep = runs["otf2"][0]
+        o = otf2_counts(args, anchor)
+        j = json_counts(os.path.join(runs["json"][2], "papi_mpi_trace.json"))
+        r = report_counts(rep)
+        print(f"report {dict(r)}\notf2 {dict(o)}\njson {dict(j)}")
+        check(r["MPI_Send"] == args.np * args.rounds, f"the report counts the ring's sends: {r['MPI_Send']}")
+        for k in CALLS + ("ring",):
+            check(o[k] == r[k], f"otf2: {k} {o[k]} = the report's {r[k]}")
+        check(o["sends"] == o["recvs"] == r["MPI_Send"], f"otf2: sends {o['sends']} and receives "
+              f"{o['recvs']} = the report's MPI_Send {r['MPI_Send']}")
+        check(o["collectives"] == r["MPI_Allreduce"] + r["MPI_Barrier"],
+              f"otf2: collectives {o['collectives']} = the report's")
+        check(o["locations"] == args.np, f"otf2: {o['locations']} locations, one per rank")
+        # the JSON trace of the same job: the same counts (it has its own run's report)
+        jr = report_counts(runs["json"][0])
+        check(jr == r, f"the JSON run's report counts the same calls: {dict(jr)}")
+        for k in CALLS + ("ring", "sends", "recvs", "collectives", "locations"):
+            check(o[k] == j[k], f"{k}: otf2 {o[k]} = json {j[k]}")
+        # bytes received from MPI_Finalize on, over the run without a trace
+        base = runs[None][1]
+        extra = {t: {k: runs[t][1].get(k, 0) - base.get(k, 0) for k in range(args.np)} for t in ("json", "otf2")}
+        others = sum(j[k] for k in ("sends", "recvs")) * (args.np - 1) // args.np
+        print(f"bytes received beyond the run without a trace: json {extra['json']}, otf2 {extra['otf2']}")
+        check(extra["json"][0] >= RECORD * others,
+              f"json: rank 0 receives the others' records: {extra['json'][0]} bytes >= "
+              f"{RECORD} x {others} (the counting sees a gather)")
+        worst = max(extra["otf2"].values())
+        check(worst <= LIMIT, f"otf2: no rank receives records: at most {worst} bytes more "
+              f"than without a trace (limit {LIMIT})")
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
