@@ -14,12 +14,11 @@
  * per rank and thread. PAPI_INTERVAL's samples add each event's count since MPI_Init and
  * each named metric (PAPI_MPI_METRICS) of the interval's counts as counter records.
  *
- * OTF2: every rank writes its own locations into the job's archive (trace_otf2_job.c),
- * at most TRACE_RANK_MAX_RECORDS each; no rank receives another's records. JSON: rank 0
- * gathers every rank's records (one PMPI_Gatherv; at most TRACE_MAX_RECORDS for the job,
- * each rank an equal share) and writes one file. Past its cap a rank's timeline is cut
- * where no collective is open, its open regions closed there, and the rest counted as
- * dropped, with the log's own drops, in the file and in one line. */
+ * Every rank writes its own part, at most TRACE_RANK_MAX_RECORDS (past it its timeline is
+ * cut where no collective is open, its open regions closed there, and the rest counted
+ * as dropped, with the log's own drops, in one line): OTF2 its locations in the job's
+ * archive (trace_otf2_job.c), JSON its own file and rank 0 an index
+ * (trace_json_ranks.c). No rank receives another's records. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,23 +37,15 @@
 #include "run_identity.h"
 #include "state.h"
 #include "trace_export.h"
+#include "trace_json_ranks.h"
 #include "trace_otf2_job.h"
 #include "trace_writer.h"
 #include "wait_states.h"
 
 #define TRACE_BASE             "papi_mpi_trace"
-#define TRACE_MAX_RECORDS      (4LL * 1024 * 1024) /* JSON: the job's, 48 bytes each: 192 MiB */
-#define TRACE_RANK_MAX_RECORDS (4LL * 1024 * 1024) /* OTF2: each rank's (192 MiB) */
-#define TRACE_MIN_SHARE        4096                /* a rank's share, whatever the job's size */
+#define TRACE_RANK_MAX_RECORDS (4LL * 1024 * 1024) /* each rank's, 48 bytes each: 192 MiB */
 #define COMM_WORLD             0u
 #define COMM_OTHER             1u
-
-/* What each rank tells rank 0 before its records. */
-struct rank_head {
-    int64_t nrec, dropped, pid;
-    int32_t namebytes, nnames, ncounters; /* names: the regions', then the counters' */
-    char host[64];
-};
 
 /* One rank's conversion. */
 struct conv {
@@ -443,41 +434,23 @@ static const char *name_of(const struct conv *c, int i)
     return i < c->nim ? pmpi_ev()->metric_names[i] : region_metric[i - c->nim];
 }
 
-/* This rank's region names, packed ("a\0b\0"): *len bytes, or NULL. */
-static char *pack_names(const struct conv *c, int *len)
-{
-    size_t n = 0;
-    for (int i = 0; i < c->nnames + c->ncounters; i++)
-        n += strlen(name_of(c, i)) + 1;
-    char *buf = malloc(n ? n : 1), *p = buf;
-    for (int i = 0; buf && i < c->nnames + c->ncounters; i++) {
-        const char *name = name_of(c, i);
-        size_t l = strlen(name) + 1;
-        memcpy(p, name, l);
-        p += l;
-    }
-    *len = buf ? (int)n : 0;
-    return buf;
-}
-
 /* Rank 0: one line when the trace failed (why), or when records were dropped, or when
  * the report was not written beside it. */
 static void say_written(int rc, const char *why, uint64_t dropped, enum trace_format f)
 {
-    const char *file = f == TRACE_JSON ? TRACE_BASE ".json" : TRACE_BASE "/traces.otf2";
+    const char *file = f == TRACE_JSON
+                           ? (pmpi_id()->nranks <= TRACE_ONE_FILE_RANKS ? TRACE_BASE ".json"
+                                                                        : TRACE_BASE ".index.json")
+                           : TRACE_BASE "/traces.otf2";
     if (rc != 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", trace_format_name(f),
                 why, report_said());
-    else if (dropped && f == TRACE_JSON)
-        fprintf(stderr,
-                "papi_mpi: trace %s/%s: %llu records dropped (past the event log's "
-                "PAPI_MPI_LOG_RECORDS or the trace's %lld for the job): said in the file\n",
-                pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_MAX_RECORDS);
     else if (dropped)
         fprintf(stderr,
                 "papi_mpi: trace %s/%s: %llu records dropped (past the event log's "
-                "PAPI_MPI_LOG_RECORDS or the trace's %lld per rank)\n",
-                pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_RANK_MAX_RECORDS);
+                "PAPI_MPI_LOG_RECORDS or the trace's %lld per rank)%s\n",
+                pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_RANK_MAX_RECORDS,
+                f == TRACE_JSON ? ": said in the file" : "");
     if (rc == 0 && report_failed) /* the report's FAILED line said no file was written */
         fprintf(stderr,
                 "papi_mpi: wrote the trace %s/%s; the report was not written (FAILED "
@@ -485,146 +458,47 @@ static void say_written(int rc, const char *why, uint64_t dropped, enum trace_fo
                 pmpi_id()->outdir, file);
 }
 
-/* Rank 0: the ranks' parts (gathered) into one file; one line when it fails. */
-static void write_job(const struct rank_head *heads, struct trace_record *all, char *names,
-                      const int *rdis, const int *ndis, enum trace_format f)
-{
-    int P = pmpi_id()->nranks;
-    struct trace_rank *ranks = calloc((size_t)P, sizeof *ranks);
-    long long nnames = 0;
-    uint64_t dropped = 0;
-    for (int r = 0; r < P; r++)
-        nnames += heads[r].nnames + heads[r].ncounters;
-    const char **np = malloc((size_t)(nnames ? nnames : 1) * sizeof *np);
-    char why[PATH_MAX + 256] = "no memory for the trace's ranks";
-    int rc = -1;
-    if (ranks && np) {
-        const char **q = np;
-        for (int r = 0; r < P; r++) {
-            const struct rank_head *h = &heads[r];
-            struct trace_rank *t = &ranks[r];
-            const char *s = names + ndis[r], *end = s + h->namebytes;
-            t->rank = r;
-            t->pid = (long)h->pid;
-            t->host = h->host[0] ? h->host : NULL;
-            t->region = q;
-            for (int k = 0; k < h->nnames && s < end; k++, s += strlen(s) + 1)
-                q[t->nregions++] = s;
-            q += t->nregions;
-            t->counter = q;
-            for (int k = 0; k < h->ncounters && s < end; k++, s += strlen(s) + 1)
-                q[t->ncounters++] = s;
-            q += t->ncounters;
-            t->rec = all + rdis[r];
-            t->nrec = (size_t)h->nrec;
-            t->dropped = (uint64_t)h->dropped;
-            dropped += t->dropped;
-        }
-        const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
-        struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi"};
-        rc = trace_write(pmpi_id()->outdir, TRACE_BASE, f, &meta, ranks, P, why, sizeof why);
-    }
-    say_written(rc, why, dropped, f);
-    free(ranks);
-    free(np);
-}
-
-/* JSON: every rank's records gathered to rank 0, written there as one file. */
-static void gather_json(struct conv *c, const struct pmpi_event_log *log, enum trace_format f)
-{
-    int P = pmpi_id()->nranks, me = pmpi_id()->rank;
-    long long share = TRACE_MAX_RECORDS / (P > 0 ? P : 1);
-    struct rank_head h = {0};
-    h.dropped = pmpi_log_dropped(log) +
-                (long long)cut(c, (size_t)(share > TRACE_MIN_SHARE ? share : TRACE_MIN_SHARE));
-    char *names = pack_names(c, &h.namebytes);
-    if (c->failed || !names) { /* no memory here: this rank's part left empty, counted */
-        h.dropped += (long long)c->n;
-        c->n = 0;
-    }
-    h.nrec = (long long)c->n;
-    h.nnames = names ? c->nnames : 0;
-    h.ncounters = names ? c->ncounters : 0;
-    h.pid = (long long)getpid();
-    memcpy(h.host, pmpi_id()->host, sizeof h.host - 1); /* a long name cut: a label only */
-    struct rank_head *heads = me == 0 ? calloc((size_t)P, sizeof *heads) : NULL;
-    PMPI_Gather(&h, (int)sizeof h, MPI_BYTE, heads, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD);
-    /* rank 0 makes room for all, or says why not and every rank skips the gather */
-    int *cnt = NULL;
-    struct trace_record *all = NULL;
-    char *allnames = NULL;
-    int ok = 1;
-    if (me == 0) {
-        long long nrec = 0, nbytes = 0;
-        cnt = calloc((size_t)P * 4, sizeof(int));
-        for (int r = 0; heads && r < P; r++)
-            nrec += heads[r].nrec, nbytes += heads[r].namebytes;
-        all = malloc((size_t)(nrec ? nrec : 1) * sizeof *all);
-        allnames = malloc((size_t)(nbytes ? nbytes : 1));
-        ok = heads && cnt && all && allnames && nrec <= INT_MAX && nbytes <= INT_MAX;
-        if (!ok)
-            fprintf(stderr,
-                    "papi_mpi: PAPI_MPI_TRACE=%s: no memory on rank 0 for %lld trace "
-                    "records: no trace; %s\n",
-                    trace_format_name((enum trace_format)f), nrec, report_said());
-    }
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (ok) {
-        int *rcnt = cnt, *rdis = cnt ? cnt + P : NULL, *ncnt = cnt ? cnt + 2 * P : NULL,
-            *ndis = cnt ? cnt + 3 * P : NULL;
-        for (int r = 0; me == 0 && r < P; r++) {
-            rcnt[r] = (int)heads[r].nrec;
-            ncnt[r] = heads[r].namebytes;
-            rdis[r] = r ? rdis[r - 1] + rcnt[r - 1] : 0;
-            ndis[r] = r ? ndis[r - 1] + ncnt[r - 1] : 0;
-        }
-        MPI_Datatype rec_t;
-        PMPI_Type_contiguous((int)sizeof(struct trace_record), MPI_BYTE, &rec_t);
-        PMPI_Type_commit(&rec_t);
-        PMPI_Gatherv(c->rec, (int)c->n, rec_t, all, rcnt, rdis, rec_t, 0, MPI_COMM_WORLD);
-        PMPI_Gatherv(names ? names : "", h.namebytes, MPI_CHAR, allnames, ncnt, ndis, MPI_CHAR, 0,
-                     MPI_COMM_WORLD);
-        PMPI_Type_free(&rec_t);
-        if (me == 0)
-            write_job(heads, all, allnames, rdis, ndis, (enum trace_format)f);
-    }
-    free(heads);
-    free(cnt);
-    free(all);
-    free(allnames);
-    free(names);
-}
-
-/* OTF2: this rank's records written by itself into the job's archive (at most
- * TRACE_RANK_MAX_RECORDS; a rank without memory for its names gives none, counted). */
-static void export_otf2(struct conv *c, const struct pmpi_event_log *log)
+/* This rank's names and records as the writers take them (at most
+ * TRACE_RANK_MAX_RECORDS; a rank without memory for its names gives none, counted);
+ * *ctr: the counters' names (free it). */
+static struct trace_rank rank_view(struct conv *c, const struct pmpi_event_log *log,
+                                   const char ***ctr)
 {
     uint64_t dropped = (uint64_t)pmpi_log_dropped(log) + cut(c, (size_t)TRACE_RANK_MAX_RECORDS);
-    const char **ctr = malloc((size_t)(c->ncounters > 0 ? c->ncounters : 1) * sizeof *ctr);
-    for (int i = 0; ctr && i < c->ncounters; i++)
-        ctr[i] = name_of(c, c->nnames + i);
-    if (c->failed || !ctr) {
+    *ctr = malloc((size_t)(c->ncounters > 0 ? c->ncounters : 1) * sizeof **ctr);
+    for (int i = 0; *ctr && i < c->ncounters; i++)
+        (*ctr)[i] = name_of(c, c->nnames + i);
+    if (c->failed || !*ctr) {
         dropped += c->n;
         c->n = 0;
     }
+    return (struct trace_rank){.rank = pmpi_id()->rank,
+                               .pid = (long)getpid(),
+                               .host = pmpi_id()->host[0] ? pmpi_id()->host : NULL,
+                               .region = c->names,
+                               .nregions = c->nnames,
+                               .counter = *ctr,
+                               .ncounters = *ctr ? c->ncounters : 0,
+                               .rec = c->rec,
+                               .nrec = c->n,
+                               .dropped = dropped};
+}
+
+/* Every rank writes its own part: the OTF2 archive's locations, or its JSON file. */
+static void export_ranks(struct conv *c, const struct pmpi_event_log *log, enum trace_format f)
+{
+    const char **ctr = NULL;
+    struct trace_rank mine = rank_view(c, log, &ctr);
     const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
-    struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi"};
-    struct trace_rank mine = {.rank = pmpi_id()->rank,
-                              .pid = (long)getpid(),
-                              .host = pmpi_id()->host[0] ? pmpi_id()->host : NULL,
-                              .region = c->names,
-                              .nregions = c->nnames,
-                              .counter = ctr,
-                              .ncounters = ctr ? c->ncounters : 0,
-                              .rec = c->rec,
-                              .nrec = c->n,
-                              .dropped = dropped};
-    char why[PATH_MAX + 256] = "";
+    struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi", 0};
+    char why[PATH_MAX + 512] = "";
     uint64_t job_dropped = 0;
-    int rc = pmpi_trace_otf2_job(&mine, 0, &meta, pmpi_id()->outdir, TRACE_BASE, &job_dropped, why,
-                                 sizeof why);
+    int rc = f == TRACE_OTF2 ? pmpi_trace_otf2_job(&mine, 0, &meta, pmpi_id()->outdir, TRACE_BASE,
+                                                   &job_dropped, why, sizeof why)
+                             : pmpi_trace_json_ranks(&mine, &meta, pmpi_id()->outdir, TRACE_BASE,
+                                                     &job_dropped, why, sizeof why);
     if (pmpi_id()->rank == 0)
-        say_written(rc, why, job_dropped, TRACE_OTF2);
+        say_written(rc, why, job_dropped, f);
     free(ctr);
 }
 
@@ -658,10 +532,7 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
     convert(&c);
     add_counters(&c);
     sort_records(&c);
-    if (f == TRACE_OTF2)
-        export_otf2(&c, log);
-    else
-        gather_json(&c, log, (enum trace_format)f);
+    export_ranks(&c, log, (enum trace_format)f);
     free(c.rec);
     c.rec = NULL;
 }

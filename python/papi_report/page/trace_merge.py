@@ -3,7 +3,8 @@ job (each rank's own trace_*.json, written with its own time base) as one file t
 Perfetto's UI and chrome://tracing open with every rank on one time axis. Each file's
 times are shifted by its base_ns minus the earliest base; flows need nothing: their ids
 are computed alike on both ends (src-c/common/trace_json.c). A directory of a job that
-died before MPI_Finalize gives the trace of its ranks' event logs (event_logs.py). OUT is
+died before MPI_Finalize gives the trace of its ranks' event logs (event_logs.py); an MPI
+job's index, papi_mpi_trace.index.json, its ranks' files streamed (trace_index.py). OUT is
 always a new file: never one of the inputs (`--merge-trace trace_rank_*.json`, whose glob
 made rank 0's trace OUT) and never a file that exists. Plain Python, no pandas."""
 import errno
@@ -11,7 +12,7 @@ import json
 import os
 import tempfile
 
-from ..load import event_logs, trace_file
+from ..load import event_logs, trace_file, trace_index
 
 
 class TraceMergeError(Exception):
@@ -29,6 +30,11 @@ def load(path):
 def merge(paths, notes=None):
     """The merged document of the traces at paths (notes: what a dead job's event logs
     left out, event_logs.load)."""
+    if len(paths) == 1 and trace_index.is_index(paths[0]):  # a job's files rank by rank
+        try:
+            return trace_index.document(paths[0])  # its events a generator: streamed
+        except trace_index.TraceIndexError as e:
+            raise TraceMergeError(str(e))
     if len(paths) == 1 and os.path.isdir(paths[0]):  # a dead job's event logs
         try:
             return event_logs.trace(paths[0], notes)
@@ -74,13 +80,17 @@ def refuse_out(out, paths):
 
 def write(doc, out):
     """Written whole under a temporary name, then linked into place: a file that appeared
-    at OUT meanwhile is kept (FileExistsError)."""
+    at OUT meanwhile is kept (FileExistsError). The events are written one at a time (a
+    generator's too). Returns their number."""
     d = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(prefix=".trace.", dir=d)
+    n = 0
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write('{"traceEvents":[\n')
-            f.write(",\n".join(json.dumps(e, separators=(",", ":")) for e in doc["traceEvents"]))
+            for e in doc["traceEvents"]:
+                f.write((",\n" if n else "") + json.dumps(e, separators=(",", ":")))
+                n += 1
             f.write('\n],\n"displayTimeUnit":"ns",\n"otherData":%s}\n'
                     % json.dumps(doc["otherData"], separators=(",", ":")))
         os.chmod(tmp, 0o644)
@@ -94,6 +104,7 @@ def write(doc, out):
     finally:
         if os.path.lexists(tmp):
             os.unlink(tmp)
+    return n
 
 
 def main(out, paths):
@@ -112,15 +123,17 @@ def main(out, paths):
         print("papi_report: %s" % e, file=sys.stderr)
         return 2
     try:
-        write(doc, out)
+        n = write(doc, out)
+    except trace_index.TraceIndexError as e:  # a rank's file, read while written
+        print("papi_report: %s: nothing written" % e, file=sys.stderr)
+        return 2
     except FileExistsError:
         print("papi_report: %s" % refuse_out(out, paths), file=sys.stderr)
         return 2
     except OSError as e:
         print("papi_report: cannot write %s: %s" % (out, e.strerror), file=sys.stderr)
         return 1
-    print("papi_report: wrote %s (%d ranks, %d events)" % (out, doc["otherData"]["ranks"],
-                                                            len(doc["traceEvents"])))
+    print("papi_report: wrote %s (%d ranks, %d events)" % (out, doc["otherData"]["ranks"], n))
     for r in doc["otherData"].get("unfinished", []):
         print(event_logs.unfinished_line(r))
     for note in notes:
