@@ -21,16 +21,19 @@
  * (trace_json_ranks.c). No rank receives another's records. */
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "count_series.h"
+#include "clock.h"
 #include "counters.h"
 #include "env.h"
 #include "event_log.h"
 #include "rank_series.h"
+#include "record.h"
 #include "region_state.h"
 #include "request_link.h"
 #include "run_events.h"
@@ -61,6 +64,7 @@ struct conv {
     int nevents;           /* counters that are events; the interval metrics follow them */
     int nim, nrm;          /* interval metrics; region metrics (region x metric) after them */
     uint32_t label[PMPI_MAX_THREADS + 1]; /* a thread slot's track */
+    long long end_tick;                   /* where regions still open are closed */
 };
 
 /* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
@@ -249,7 +253,7 @@ static void convert(struct conv *c)
         i = j;
     }
     for (int k = PMPI_MAX_REGIONS - 1; k >= 0; k--) { /* still open at MPI_Finalize */
-        struct trace_record *r = (open & 1u << k) ? add(c, pmpi_end()->tick_final, TR_LEAVE) : NULL;
+        struct trace_record *r = (open & 1u << k) ? add(c, c->end_tick, TR_LEAVE) : NULL;
         if (r) {
             r->id = (uint32_t)k;
             r->thread = track(c, open_thread[k]);
@@ -502,33 +506,98 @@ static void export_ranks(struct conv *c, const struct pmpi_event_log *log, enum 
     free(ctr);
 }
 
+/* c made ready for log, times on rank 0's clock by the offsets off0 .. off1 over span
+ * ns after MPI_Init (span 0: off0 throughout). */
+static void conv_init(struct conv *c, const struct pmpi_event_log *log, double npt, double off0,
+                      double off1, double span, long long end_tick)
+{
+    memset(c, 0, sizeof *c);
+    c->log = log;
+    c->npt = npt;
+    c->off0 = off0;
+    c->off1 = off1;
+    c->span = span;
+    c->end_tick = end_tick;
+    c->thread = (uint32_t)getpid();             /* the thread of MPI_Init, unless its slot says */
+    for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
+        c->label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
+                      : i == 0                    ? c->thread
+                                                  : 0x80000000u | (uint32_t)i;
+    c->thread = c->label[0];
+    for (int i = 0; i < PMPI_NCALLS; i++)
+        c->call_region[i] = -1;
+    for (int i = 0; i < pmpi_regions()->nregions && i < PMPI_MAX_REGIONS; i++)
+        c->names[c->nnames++] = pmpi_regions()->regions[i].name; /* ids as the log's */
+    counter_layout(c);
+}
+
+/* The checkpoint archive of this rank (papi_mpi_trace.rank<N>.checkpoint): written, so
+ * MPI_Finalize removes it; the log records it holds. */
+static _Atomic int ckpt_archive;
+static long long ckpt_records = -1;
+
+/* Its path: 0, or -1 when it does not fit. */
+static int checkpoint_name(char *buf, size_t len)
+{
+    return (size_t)snprintf(buf, len, "%s/" TRACE_BASE ".rank%d.checkpoint", pmpi_id()->outdir,
+                            pmpi_id()->rank) < len
+               ? 0
+               : -1;
+}
+
+void pmpi_trace_checkpoint(void)
+{
+    const char *v = env_get("PAPI_MPI_TRACE");
+    enum trace_format f;
+    char why[PATH_MAX + 256], base[64];
+    static int said;
+    long long n = atomic_load(&pmpi_log.shipped); /* in the log's file: never changed again */
+    if (!v || trace_format_parse(v, &f, why, sizeof why) != 0 || f != TRACE_OTF2 || !pmpi_log.ev ||
+        n == ckpt_records || !trace_otf2_available(why, sizeof why))
+        return;
+    static struct pmpi_event_log snap; /* the log up to n */
+    static struct conv c;
+    snap.ev = pmpi_log.ev;
+    snap.cap = n;
+    atomic_store(&snap.next, n);
+    long long now = pmpi_ticks();
+    conv_init(&c, &snap, pmpi_ns_per_tick(pmpi_now_ns(), now), pmpi_log.offset_ns,
+              pmpi_log.offset_ns, 0, now);
+    convert(&c);
+    sort_records(&c);
+    const char **ctr = NULL;
+    struct trace_rank mine = rank_view(&c, &snap, &ctr);
+    const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
+    struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi (checkpoint)", 0};
+    snprintf(base, sizeof base, TRACE_BASE ".rank%d.checkpoint", pmpi_id()->rank);
+    if (trace_write(pmpi_id()->outdir, base, TRACE_OTF2, &meta, &mine, 1, why, sizeof why) == 0) {
+        ckpt_records = n;
+        atomic_store(&ckpt_archive, 1);
+    } else if (!said++) {
+        fprintf(stderr, "papi_mpi: rank %d: checkpoint trace: %s\n", pmpi_id()->rank, why);
+    }
+    free(ctr);
+    free(c.rec);
+    c.rec = NULL;
+}
+
 void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_not_written,
                        const struct pmpi_wait_result *waits)
 {
     report_failed = report_not_written;
     int me = pmpi_id()->rank;
+    if (atomic_load(&ckpt_archive)) { /* the rank finished: its checkpoint archive goes */
+        char path[PATH_MAX];
+        if (checkpoint_name(path, sizeof path) == 0)
+            trace_otf2_discard(path);
+    }
     int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
     PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!f)
         return;
     static struct conv c; /* static: its call table is large */
-    memset(&c, 0, sizeof c);
-    c.log = log;
-    c.npt = ns_per_tick;
-    c.off0 = log->offset_ns;
-    c.off1 = log->offset_end_ns;
-    c.span = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
-    c.thread = (uint32_t)getpid();              /* the thread of MPI_Init, unless its slot says */
-    for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
-        c.label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
-                     : i == 0                    ? c.thread
-                                                 : 0x80000000u | (uint32_t)i;
-    c.thread = c.label[0];
-    for (int i = 0; i < PMPI_NCALLS; i++)
-        c.call_region[i] = -1;
-    for (int i = 0; i < pmpi_regions()->nregions && i < PMPI_MAX_REGIONS; i++)
-        c.names[c.nnames++] = pmpi_regions()->regions[i].name; /* ids as the log's */
-    counter_layout(&c);
+    conv_init(&c, log, ns_per_tick, log->offset_ns, log->offset_end_ns,
+              (double)(pmpi_end()->t_final - pmpi_id()->t_init), pmpi_end()->tick_final);
     convert(&c);
     add_counters(&c);
     sort_records(&c);

@@ -19,5 +19,12 @@ struct pmpi_wait_result;
 struct pmpi_event_log;
 void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_failed,
                        const struct pmpi_wait_result *waits);
+/* The checkpoint thread, after the event log's append (PAPI_MPI_CHECKPOINT): with
+ * PAPI_MPI_TRACE=otf2, this rank's records up to that append (those the log's file has)
+ * as a serial OTF2 archive of its own, PAPI_MPI_OUTPUT_DIR/papi_mpi_trace.rank<N>.checkpoint/
+ * (replaced whole at each checkpoint that has new records), so a rank killed after a
+ * checkpoint leaves its locations up to it; MPI_Finalize removes it (the job's archive
+ * follows). Off the MPI call path; a failure said once on stderr. */
+void pmpi_trace_checkpoint(void);
 
 #endif

@@ -76,14 +76,15 @@ static int def_locations(struct strings *s, const struct otf2_defs *d)
             L->OTF2_GlobalDefWriter_WriteSystemTreeNode(s->g, (OTF2_SystemTreeNodeRef)k + 1,
                                                         str(s, host_of(r)), kind, 0);
         snprintf(buf, sizeof buf, "rank %d (pid %ld)", r->rank, r->pid);
+        /* group refs dense from 0 (readers warn otherwise): rank k of the list */
         L->OTF2_GlobalDefWriter_WriteLocationGroup(
-            s->g, (OTF2_LocationGroupRef)r->rank, str(s, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+            s->g, (OTF2_LocationGroupRef)k, str(s, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
             (OTF2_SystemTreeNodeRef)node[k] + 1, OTF2_UNDEFINED_LOCATION_GROUP);
         for (int t = 0; t < r->nt; t++) {
             snprintf(buf, sizeof buf, "rank %d thread %u", r->rank, (unsigned)r->tid[t]);
             L->OTF2_GlobalDefWriter_WriteLocation(s->g, otf2_location(r->rank, t), str(s, buf),
                                                   OTF2_LOCATION_TYPE_CPU_THREAD, r->nevents[t],
-                                                  (OTF2_LocationGroupRef)r->rank);
+                                                  (OTF2_LocationGroupRef)k);
         }
     }
     free(node);

@@ -13,8 +13,14 @@ receives from MPI_Finalize on:
 - no rank receives another's records: each rank receives at most LIMIT bytes more than
   the same job without a trace (names, heads, OTF2's own collectives), where a gather
   would bring rank 0 48 bytes a record (the test fails with f8b6ee5's gathered OTF2).
+With checkpoints on (PAPI_MPI_CHECKPOINT=0.05) in every run, a finished job leaves no
+checkpoint archive. --kill PROG: mpi_waits.c's checkpoint_kill (4 ranks, rank 3 SIGKILLed
+after 500 ms of checkpoints) with PAPI_MPI_TRACE=otf2: rank 3's checkpoint archive,
+papi_mpi_trace.rank3.checkpoint/traces.otf2, is read whole by otf2-print without a
+warning, holds rank 3's location alone, and its ENTERs per MPI call are the calls of
+rank 3's last checkpoint row (MPI_Init is no region).
 Usage: check_mpi_trace_ranks.py --mpirun M --program PROG --shim LIB --np N
-  [--rounds R] [--otf2-print P]"""
+  [--rounds R] [--otf2-print P] [--kill PROG]"""
 import argparse
 import collections
 import glob
@@ -26,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict
+from mpi_check import check, rank_env, run_cmd, verdict, wait_ranks_gone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
@@ -41,7 +47,8 @@ CALLS = ("MPI_Send", "MPI_Irecv", "MPI_Wait", "MPI_Allreduce", "MPI_Barrier")
 def run(args, out, trace):
     """The job in out with PAPI_MPI_TRACE=trace (None: no trace): (report, the bytes each
     rank received from MPI_Finalize on), report None when the job failed."""
-    env = {"PAPI_MPI_OUTPUT_DIR": out, "COUNT_RECV_DIR": out, "LD_PRELOAD": args.shim}
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "COUNT_RECV_DIR": out, "LD_PRELOAD": args.shim,
+           "PAPI_MPI_CHECKPOINT": "0.05"}
     if trace:
         env["PAPI_MPI_TRACE"] = trace
     p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
@@ -87,7 +94,8 @@ def json_counts(path):
 
 def otf2_counts(args, anchor):
     p = subprocess.run([args.otf2_print, anchor], capture_output=True, text=True)
-    check(p.returncode == 0, f"otf2-print exit status {p.returncode}: {p.stderr[-300:]}")
+    check(p.returncode == 0 and "warning" not in p.stderr,
+          f"otf2-print exit status {p.returncode}, no warning: {p.stderr[-300:]}")
     got = collections.Counter()
     locations = set()
     for line in p.stdout.splitlines():
@@ -141,6 +149,36 @@ def json_ranks(args, out, want):
           f"the merged index's counts are the one file's: {records} events")
 
 
+def part_kill(args):
+    top = tempfile.mkdtemp(prefix="papi_mpi_trace_kill_")
+    try:
+        env = {"PAPI_MPI_OUTPUT_DIR": top, "PAPI_MPI_CHECKPOINT": "0.05", "PAPI_MPI_TRACE": "otf2"}
+        p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) +
+                    [args.kill, "checkpoint_kill"], tail=3000)
+        wait_ranks_gone(top)
+        check(p.returncode != 0, f"the job failed (rank 3 killed): status {p.returncode}")
+        names = sorted(os.listdir(top))
+        print("left:", names)
+        check("papi_mpi_trace" not in names, "no job archive (MPI_Finalize not reached)")
+        anchor = os.path.join(top, "papi_mpi_trace.rank3.checkpoint", "traces.otf2")
+        if not check(os.path.exists(anchor), "rank 3 left its checkpoint archive"):
+            return
+        row = os.path.join(top, "papi_mpi_rank3.checkpoint.json")
+        with open(row if os.path.exists(row) else row.replace(".checkpoint.", ".checkpoint.prev."),
+                  encoding="utf-8") as f:
+            calls = {k: v["calls"] for k, v in json.load(f)["calls"].items() if k != "MPI_Init"}
+        got = otf2_counts(args, anchor)
+        enters = {k: got[k] for k in calls}
+        print(f"rank 3's archive: {dict(got)}; its row's calls {calls}")
+        check(got["locations"] == 1, f"one location, rank 3's: {got['locations']}")
+        check(calls and enters == calls, f"rank 3's ENTERs {enters} = its row's calls {calls}")
+        q = subprocess.run([args.otf2_print, "-G", anchor], capture_output=True, text=True)
+        locs = re.findall(r"^LOCATION\s+(\d+)", q.stdout, re.M)
+        check(locs == [str(3 << 16)], f"the archive defines rank 3's location alone: {locs}")
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
@@ -149,10 +187,14 @@ def main():
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--rounds", type=int, default=1000)
     ap.add_argument("--otf2-print")
+    ap.add_argument("--kill")
     args = ap.parse_args()
     if not args.otf2_print or args.otf2_print == "none":
         print("SKIPPED: no otf2-print (Debian: otf2-tools)")
         return 77
+    if args.kill:
+        part_kill(args)
+        return verdict()
     top = tempfile.mkdtemp(prefix="papi_mpi_trace_ranks_")
     try:
         runs = {}
@@ -171,6 +213,8 @@ def main():
         evts = sorted(os.path.basename(p) for p in glob.glob(os.path.join(os.path.dirname(anchor), "traces", "*.evt")))
         want = sorted(f"{r << 16}.evt" for r in range(args.np))
         check(evts == want, f"one event file per rank's location: {evts[:6]}..., expected {want[:6]}...")
+        left = [n for t in runs for n in os.listdir(runs[t][2]) if ".checkpoint" in n]
+        check(not left, f"a finished job leaves no checkpoint file or archive: {left}")
         rep = runs["otf2"][0]
         o = otf2_counts(args, anchor)
         j = json_counts(os.path.join(runs["json"][2], "papi_mpi_trace.json"))
