@@ -121,9 +121,15 @@ static int finish(const char *dir, const char *base, const char *rdir, const str
     int one = P <= TRACE_ONE_FILE_RANKS;
     if (one && one_file(dir, base, rdir, P, meta, *dropped, why, whylen) != 0)
         return -1;
-    if (write_index(dir, base, meta, P, nrec, *dropped, one, why, whylen) == 0)
-        return 0;
     char path[PATH_MAX + 64];
+    if (write_index(dir, base, meta, P, nrec, *dropped, one, why, whylen) == 0) {
+        for (int r = P;; r++) { /* an earlier, larger job's files: not this trace's */
+            snprintf(path, sizeof path, "%s/" RANK_FILE ".json", rdir, r);
+            if (unlink(path) != 0)
+                break;
+        }
+        return 0;
+    }
     snprintf(path, sizeof path, "%s/%s.json", dir, base);
     if (one)
         unlink(path); /* no index: no trace */
