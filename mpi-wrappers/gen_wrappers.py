@@ -232,8 +232,8 @@ def c_wrapper(c):
         out += ["    if (dt_ && rc_ == MPI_SUCCESS)",
                 f"        pmpi_partner_add(comm, {dest or '-1'}, {source or '-1'}, sent_, recvd_, dt_);"]
     elif c["name"] in STARTS:
-        out += ["    if (dt_ && rc_ == MPI_SUCCESS)",
-                f"        pmpi_persistent_start({STARTS[c['name']]}, dt_);"]
+        out += start_lines(c, f"pmpi_persist_started(&st_, {STARTS[c['name']]});",
+                           "    if (dt_ && rc_ == MPI_SUCCESS) {", "site_")
     elif persistent(c) and "request" in c["args"]:  # persistent collectives: no partner
         out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persist_forget(*request);"]
     elif c["name"] == "MPI_Request_free":
@@ -241,7 +241,8 @@ def c_wrapper(c):
             "    MPI_Request req_ = request ? *request : MPI_REQUEST_NULL;\n" \
             f"    int rc_ = P{c['name']}({a});"
         out += ["    if (rc_ == MPI_SUCCESS)", "        pmpi_persist_forget(req_);"]
-    out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
+    if logged:
+        out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
     if "hsts_" in before:  # only a heap array (event_log.h): no call on the common path
         out += ["    if (hsts_)", "        free(hsts_);"]
     out += ["    return rc_;", "}", ""]
@@ -318,10 +319,8 @@ def event_log(c, dest, source):
         before = requests_before(arr, n) + (STATUS_BEFORE if "status" in c["args"] else "") + \
             statuses_before(c, n)
         return before, [f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, {ndone}, {idx}, {st});"]
-    if c["name"] in STARTS:  # the sends and receives filed at *_init, one per request
-        n, reqs = STARTS[c["name"]].split(", ")
-        return "", [f"        if (!pmpi_log_start({cid}, {t}, {n}, {reqs}))",
-                    f"            pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
+    if c["name"] in STARTS:  # logged with the partners (start_lines)
+        return "", []
     if (dest or source) and persistent(c) and not c["name"].startswith("MPI_P"):
         # a persistent send or receive: filed (c_wrapper), logged at each start
         return "", [f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
@@ -355,6 +354,18 @@ def event_log(c, dest, source):
 
 # The calls that start persistent requests: the requests they start (traffic.c).
 STARTS = {"MPI_Start": "1, request", "MPI_Startall": "count, array_of_requests"}
+
+
+def start_lines(c, lookup, cond, site):
+    """A start's requests looked up once in the table of persistent requests (lookup:
+    the C statement filling st_) and handed to the partners (traffic.c) and the event log
+    (event_log.c; no persistent send or receive: a CALL record); cond opens the block."""
+    cid, t = f"PMPI_ID_{c['name']}", f"f_.t0, dt_, {site}"
+    return [cond, "        struct pmpi_started st_;", f"        {lookup}",
+            "        pmpi_persistent_start(&st_, dt_);",
+            f"        if (pmpi_log.on && !pmpi_log_start({cid}, {t}, &st_))",
+            f"            pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);",
+            "        pmpi_persist_started_end(&st_);", "    }"]
 
 
 def persistent(c):
@@ -480,12 +491,10 @@ def fortran_traffic(c, f08):
                         f"{persist_flags(c, dest)});"]
         return [], [f"    if (bypass_ && dt_ && {ok})",
                     f"        pmpi_partner_add({comm}, {d}, {s}, sent_, recvd_, dt_);"]
-    if c["name"] == "MPI_Start":
-        return [], [f"    if (bypass_ && dt_ && {ok})",
-                    "        pmpi_persistent_start_f(1, (const MPI_Fint *)a0, dt_);"]
-    if c["name"] == "MPI_Startall":
-        return [], [f"    if (bypass_ && dt_ && {ok})",
-                    "        pmpi_persistent_start_f(*(const int *)a0, (const MPI_Fint *)a1, dt_);"]
+    if c["name"] in STARTS:
+        n, reqs = ("1", "a0") if c["name"] == "MPI_Start" else ("*(const int *)a0", "a1")
+        return [], start_lines(c, f"pmpi_persist_started_f(&st_, {n}, (const MPI_Fint *){reqs});",
+                               f"    if (bypass_ && dt_ && {ok}) {{", "fsite_")
     if c["name"] == "MPI_Request_free" or (persistent(c) and "request" in c["args"]):
         req = f"a{c['args'].index('request')}"
         if c["name"] == "MPI_Request_free":  # the handle is gone after the call
@@ -562,15 +571,8 @@ def fortran_log(c, f08):
                    "        MPI_Status cst_[PMPI_LOG_WAIT_MAX];",
                    f"        int ncs_ = pmpi_fortran_statuses({sts}, {int(f08)}, nd_, cst_);",
                    f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, ix_, ncs_ ? cst_ : NULL);"]
-    elif name in STARTS:
-        arr, n = (a("request"), "1") if name == "MPI_Start" else \
-            (a("array_of_requests"), f"*(const int *){a('count')}")
-        rec = ["        MPI_Request sr_[PMPI_LOG_WAIT_MAX];",
-               f"        int ns_ = ({n}) < PMPI_LOG_WAIT_MAX ? ({n}) : PMPI_LOG_WAIT_MAX;",
-               "        for (int i_ = 0; i_ < ns_; i_++)",
-               f"            sr_[i_] = PMPI_Request_f2c(((const MPI_Fint *){arr})[i_]);",
-               f"        if (!pmpi_log_start({cid}, {t}, ns_, sr_))",
-               f"            pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, 0, 0, 0);"]
+    elif name in STARTS:  # logged with the partners (fortran_traffic)
+        return [], []
     else:
         dest, source = partners(c)
         comm = fortran_arg(c, "comm", f08)

@@ -281,7 +281,8 @@ def main(argv=None):
             f.write(report_text)
         os.replace(path + ".tmp", path)
         written.insert(1, path)
-        written += [w for w in profile.write(list(args.paths) + (regions or []), args.output, args.run)
+        written += [w for w in profile.write(list(args.paths) + (regions or []), args.output, args.run,
+                                             profiles)
                     if w not in written]  # profile_functions.csv: html.write's table too
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")

@@ -51,6 +51,7 @@ hwloc
 libpapi-dev papi-tools papi-examples
 clang libclang-rt-14-dev
 flang-16
+libomp-dev
 clang-format
 dpkg-dev
 python3-pandas

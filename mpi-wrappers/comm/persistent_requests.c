@@ -1,8 +1,9 @@
 /* persistent_requests.c: the rank's one table of persistent requests
  * (persistent_requests.h). A *_init call files its request's partners (as world ranks,
  * translated once, at the *_init: comm_translate.c), tag, bytes of one start and kind;
- * each MPI_Start/MPI_Startall reads them for the partners (traffic.c) and the event log
- * (event_log.c); MPI_Request_free forgets them. One table, so that both always see the
+ * each MPI_Start/MPI_Startall wrapper reads them once (pmpi_persist_started) and hands
+ * them to the partners (traffic.c) and the event log (event_log.c); MPI_Request_free
+ * forgets them. One table, so that both always see the
  * same requests: one filing, one forget, one drop counter (reported in the row's
  * partners_dropped).
  *
@@ -14,6 +15,7 @@
  * and probes go on past it. */
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "comm_translate.h"
 #include "persistent_requests.h"
@@ -94,12 +96,15 @@ void pmpi_persist_file(MPI_Request req, MPI_Comm comm, int dest, int source, int
     atomic_store_explicit(&e->key, key, memory_order_release); /* published whole */
 }
 
-int pmpi_persist_find(MPI_Request req, struct pmpi_persist *p)
+/* What req's *_init filed into *p; flags 0 and no partner when it filed nothing. A copy
+ * checked against the key again (a slot re-filed or freed meanwhile reads as nothing). */
+static void find(MPI_Request req, struct pmpi_persist *p)
 {
     uint64_t key = pmpi_req_key(req);
+    *p = (struct pmpi_persist){.key = key, .dest = -1, .source = -1};
     const struct slot *e = key && key < PERSIST_BUSY ? slot_of(key) : NULL;
     if (!e)
-        return 0;
+        return;
     p->dest = atomic_load_explicit(&e->dest, memory_order_relaxed);
     p->source = atomic_load_explicit(&e->source, memory_order_relaxed);
     p->tag = atomic_load_explicit(&e->tag, memory_order_relaxed);
@@ -107,7 +112,46 @@ int pmpi_persist_find(MPI_Request req, struct pmpi_persist *p)
     p->sent = atomic_load_explicit(&e->sent, memory_order_relaxed);
     p->recvd = atomic_load_explicit(&e->recvd, memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire); /* the copy, before the key's second look */
-    return atomic_load_explicit(&e->key, memory_order_relaxed) == key;
+    if (atomic_load_explicit(&e->key, memory_order_relaxed) != key)
+        *p = (struct pmpi_persist){.key = key, .dest = -1, .source = -1};
+}
+
+/* s->p for n requests: s->mine, else the heap, else s->mine's first ones (the rest
+ * counted as dropped). */
+static void started_room(struct pmpi_started *s, int n)
+{
+    s->n = n < 0 ? 0 : n;
+    s->p = s->mine;
+    if (s->n <= PMPI_STARTED_MINE)
+        return;
+    s->p = malloc((size_t)s->n * sizeof *s->p);
+    if (!s->p) {
+        atomic_fetch_add_explicit(&dropped, s->n - PMPI_STARTED_MINE, memory_order_relaxed);
+        s->p = s->mine;
+        s->n = PMPI_STARTED_MINE;
+    }
+}
+
+void pmpi_persist_started(struct pmpi_started *s, int n, const MPI_Request *reqs)
+{
+    started_room(s, reqs ? n : 0);
+    for (int i = 0; i < s->n; i++)
+        find(reqs[i], &s->p[i]);
+}
+
+void pmpi_persist_started_f(struct pmpi_started *s, int n, const MPI_Fint *reqs)
+{
+    started_room(s, reqs ? n : 0);
+    for (int i = 0; i < s->n; i++)
+        find(PMPI_Request_f2c(reqs[i]), &s->p[i]);
+}
+
+void pmpi_persist_started_end(struct pmpi_started *s)
+{
+    if (s->p != s->mine)
+        free(s->p);
+    s->p = s->mine;
+    s->n = 0;
 }
 
 void pmpi_persist_forget(MPI_Request req)

@@ -317,9 +317,11 @@ static void choose_metrics(int user_events)
             ok = have_event(m.event_names[e], asked || !user_events);
         if (ok) {
             int k = ev->nmetrics++;
-            ev->metric_socket[k] = 0;
-            for (int e = 0; e < m.num_events; e++)
+            ev->metric_socket[k] = ev->metric_device[k] = 0;
+            for (int e = 0; e < m.num_events; e++) {
                 ev->metric_socket[k] |= pmpi_socket_wide_event(m.event_names[e]);
+                ev->metric_device[k] |= pmpi_node_device_event(m.event_names[e]);
+            }
             snprintf(ev->metric_names[k], PMPI_NAME_LEN, "%.63s", names[i]);
             snprintf(ev->metric_units[k], PMPI_NAME_LEN, "%.63s", m.unit);
         } else if (asked && pmpi_id()->rank == 0) {

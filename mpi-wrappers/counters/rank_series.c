@@ -189,6 +189,23 @@ static void sample_json(struct tbuf *t, int first, long long t_ns, long long dt_
     tb_raw(t, "}");
 }
 
+static int samples_before(long long end_ns)
+{
+    int n = 0;
+    while (n < series.n && series.t[n] < end_ns)
+        n++;
+    return n;
+}
+
+/* The samples taken before the row's counts were read at end_ns, less those taken under a
+ * quarter step before it: they are folded into the last interval. Each read's time is the
+ * middle of a read that may take READ_SKEW_NS (counters.c), an error a microseconds-long
+ * last interval would turn into a rate over 100 % of a CPU. */
+int pmpi_series_kept(long long end_ns)
+{
+    return samples_before(end_ns - series.step_ns / 4);
+}
+
 void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns)
 {
     int locked = running; /* else the sampler is stopped: nothing changes the series */
@@ -196,15 +213,8 @@ void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns)
         return;
     const long long *prev = NULL;
     long long prev_t = 0;
-    int n = 0;
     int with_tail = tail != NULL; /* the row's counts: the last sample */
-    /* The samples taken before the row's counts were read; with the row as the last, one
-     * taken less than a quarter step before it is folded into the last interval: each
-     * read's time is the middle of a read that may take READ_SKEW_NS (counters.c), an error a
-     * microseconds-long last interval would turn into a rate over 100 % of a CPU. */
-    long long before = with_tail ? tail_ns - series.step_ns / 4 : tail_ns;
-    while (n < series.n && series.t[n] < before)
-        n++;
+    int n = with_tail ? pmpi_series_kept(tail_ns) : samples_before(tail_ns);
     if (n + with_tail > 0) {
         tb_fmt(t,
                ", \"series\": {\"interval_s\": %.9g, \"counts\": \"of each interval (the "

@@ -2,16 +2,27 @@
  * communicator, each rank's package from its CPU affinity), this rank's share
  * (socket_share.c), and at MPI_Finalize the socket reader's metric values handed to the
  * ranks on its socket. Both collective, on every rank or none: decided by the
- * environment alone (PAPI_MPI_METRICS naming a socket-wide metric). */
+ * environment alone (PAPI_MPI_METRICS naming a socket-wide metric). The node's devices
+ * (GPUs, powercap zones) that every rank reads are taken once per node into the job's
+ * totals over the same node communicator (pmpi_device_layout). */
+#include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "component_counters.h"
+#include "finalize_agreement.h"
+#include "run_events.h"
+#include "run_identity.h"
 #include "socket_layout.h"
 
 static struct pmpi_socket_share share = {0, 1, 1, -1};
 /* Kept until pmpi_socket_layout_free: the regions' energy is attributed over them too. */
 static MPI_Comm socket_comm = MPI_COMM_NULL, node_comm = MPI_COMM_NULL;
 static int laid_out, tried, node_ranks;
+/* Per node device event: the node's ranks counting it; 1 when this rank adds it to the
+ * job's totals. Set by pmpi_device_layout (device_done). */
+static int device_ranks[PMPI_MAX_EVENTS], device_first[PMPI_MAX_EVENTS], device_done;
 
 const struct pmpi_socket_share *pmpi_socket(void)
 {
@@ -44,16 +55,24 @@ int pmpi_socket_layout(int world_rank)
 
 void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n)
 {
+    double v[2 * PMPI_MAX_METRICS];
+    int m = 0;
     if (socket_comm == MPI_COMM_NULL)
         return;
-    for (int k = 0; k < n; k++) {
-        if (!socket_wide[k])
-            continue;
-        double v[2] = {value[k], ok[k]};
-        PMPI_Bcast(v, 2, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
-        value[k] = v[0];
-        ok[k] = v[1] != 0;
-    }
+    for (int k = 0; k < n && k < PMPI_MAX_METRICS; k++)
+        if (socket_wide[k]) {
+            v[m++] = value[k];
+            v[m++] = ok[k];
+        }
+    if (m == 0)
+        return; /* the same on every rank: the metrics are the job's */
+    PMPI_Bcast(v, m, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
+    m = 0;
+    for (int k = 0; k < n && k < PMPI_MAX_METRICS; k++)
+        if (socket_wide[k]) {
+            value[k] = v[m++];
+            ok[k] = v[m++] != 0;
+        }
 }
 
 int pmpi_socket_layout_tried(void)
@@ -75,6 +94,55 @@ int pmpi_layout_group_sum(int node, const int *in, int *out, int n)
         return -1;
     }
     return 0;
+}
+
+static int any_device_event(void)
+{
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        if (pmpi_node_device_event(pmpi_ev()->event_names[e]))
+            return 1;
+    return 0;
+}
+
+void pmpi_device_layout(int counting)
+{
+    long long pairs[4 * PMPI_MAX_EVENTS], out[4 * PMPI_MAX_EVENTS];
+    int have[PMPI_MAX_EVENTS], n = pmpi_ev()->nevents, me = 0;
+    if (n == 0 || !any_device_event()) /* the same on every rank: the events are the job's */
+        return;
+    if (!tried)
+        pmpi_socket_layout(pmpi_id()->rank);
+    if (node_comm != MPI_COMM_NULL)
+        PMPI_Comm_rank(node_comm, &me);
+    /* per event, in one reduction: the node's ranks counting it, the lowest of them */
+    for (int e = 0; e < n; e++) {
+        have[e] = counting && pmpi_node_device_event(pmpi_ev()->event_names[e]) &&
+                  pmpi_component_counting(e);
+        long long mine[4] = {PMPI_AGREE_SUM, have[e], PMPI_AGREE_MIN, have[e] ? me : LLONG_MAX};
+        memcpy(&pairs[4 * e], mine, sizeof mine);
+    }
+    int ok = node_comm != MPI_COMM_NULL &&
+             pmpi_agree_pairs(node_comm, pairs, out, 2 * n) == MPI_SUCCESS;
+    for (int e = 0; e < n; e++) { /* without the node: each rank for itself */
+        device_ranks[e] = ok ? (int)out[4 * e + 1] : have[e];
+        device_first[e] = have[e] && (!ok || out[4 * e + 3] == me);
+    }
+    device_done = 1;
+}
+
+int pmpi_device_in_job(int e)
+{
+    if (!device_done || e < 0 || e >= pmpi_ev()->nevents ||
+        !pmpi_node_device_event(pmpi_ev()->event_names[e]))
+        return 1;
+    return device_first[e];
+}
+
+int pmpi_device_shared_by(int e)
+{
+    if (!device_done || e < 0 || e >= pmpi_ev()->nevents)
+        return 0;
+    return device_ranks[e];
 }
 
 void pmpi_socket_layout_free(void)

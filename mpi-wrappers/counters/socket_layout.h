@@ -10,7 +10,7 @@ int pmpi_socket_layout(int world_rank);
 /* This rank's share, or NULL before (or without) pmpi_socket_layout. */
 const struct pmpi_socket_share *pmpi_socket(void);
 /* Collective over the socket's ranks: value[k] and ok[k] of each socket-wide metric k
- * (socket_wide[k] nonzero) become the socket reader's. */
+ * (socket_wide[k] nonzero) become the socket reader's, all in one broadcast. */
 void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n);
 /* 1 once pmpi_socket_layout ran (laid out or not): it runs once per job. */
 int pmpi_socket_layout_tried(void);
@@ -21,6 +21,19 @@ int pmpi_node_ranks(void);
 int pmpi_layout_group_sum(int node, const int *in, int *out, int n);
 /* Collective, at the end of MPI_Finalize's report: the socket and node groups freed. */
 void pmpi_socket_layout_free(void);
+
+/* Collective over MPI_COMM_WORLD, at MPI_Finalize before the report: for each node
+ * device event (socket_share.h) that this rank counts (counting: its set reads), the
+ * node's ranks that count it too, and whether this rank is the lowest of them. Lays the
+ * node out first when nothing did (decided by the job's events, the same on all ranks). */
+void pmpi_device_layout(int counting);
+/* 1 when this rank's count of event e enters the job's totals: any event but a node
+ * device's, which only the lowest rank of the node counting it adds (each rank for
+ * itself when the node could not be laid out). */
+int pmpi_device_in_job(int e);
+/* The node's ranks that count node device event e (1 alone), 0 when not a node
+ * device event or before pmpi_device_layout. */
+int pmpi_device_shared_by(int e);
 
 /* 0 when event is not counted in these counts: a socket's event is counted only in the
  * rank totals (rank_row) of the socket's reader, never per thread or region. Such a

@@ -1,6 +1,6 @@
-/* socket_share.c: the pure choice of one reader per socket, which events are a socket's,
- * and this process's package (socket_share.h). The collective part that gathers the
- * node's packages is socket_layout.c. */
+/* socket_share.c: the pure choice of one reader per socket, which events are a socket's
+ * (and which a node device's), and this process's package (socket_share.h). The
+ * collective part that gathers the node's packages is socket_layout.c. */
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +31,17 @@ int pmpi_socket_wide_event(const char *name)
         return 0; /* a preset or a core event */
     for (size_t i = 0; i < sizeof pmus / sizeof pmus[0]; i++)
         if (strncmp(name, pmus[i], strlen(pmus[i])) == 0)
+            return 1;
+    return 0;
+}
+
+int pmpi_node_device_event(const char *name)
+{
+    static const char *const devices[] = {"nvml:::", "rocm_smi:::", "amdgpu:::", "powercap:::"};
+    if (pmpi_socket_wide_event(name))
+        return 0; /* a powercap sum: its socket's reader's */
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
+        if (strncmp(name, devices[i], strlen(devices[i])) == 0)
             return 1;
     return 0;
 }

@@ -24,6 +24,11 @@ void pmpi_socket_share(const int *pkg, int n, int me, struct pmpi_socket_share *
  * unknown package reads the node's). */
 int pmpi_socket_wide_event(const char *name);
 
+/* 1 when event name counts a device of the node that every rank of the node reads, not
+ * the rank: a GPU (nvml, rocm_smi, amdgpu) or a powercap zone. Each rank's row has the
+ * device's figure; the job's totals take it once per node (pmpi_device_in_job). */
+int pmpi_node_device_event(const char *name);
+
 #define PMPI_ENERGY_PREFIX "powercap:::ENERGY_UJ:"
 /* The name the reader of package opens for socket-wide event name: a powercap energy
  * sum is narrowed to that package's zones (ENERGY_UJ:TOTAL:PKG1), so each socket's

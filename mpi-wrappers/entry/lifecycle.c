@@ -18,8 +18,10 @@
 #include "aggregate.h"
 #include "comm_translate.h"
 #include "counters.h"
+#include "gpu_row.h"
 #include "lifecycle.h"
 #include "mpi_sample.h"
+#include "omp_hybrid.h"
 #include "output_file.h"
 #include "papi_hl_rank.h"
 #include "partial_rows.h"
@@ -36,6 +38,7 @@
 #include "wait_report.h"
 #include "wait_states.h"
 #include "event_log.h"
+#include "finalize_agreement.h"
 
 /* PAPI_MPI_OUTPUT_DIR: opened once (output_dir_open refuses other users' directories);
  * every file goes there by name relative to that descriptor. Rank 0 creates it (a mkdir
@@ -50,8 +53,9 @@ static void env_outdir(void)
         d = ".";
     if (strlen(d) >= sizeof id->outdir) {
         if (id->rank == 0)
-            fprintf(stderr, "papi_mpi: PAPI_MPI_OUTPUT_DIR is %zu bytes, longer than the %zu "
-                            "a path may have: no report or rows will be written\n",
+            fprintf(stderr,
+                    "papi_mpi: PAPI_MPI_OUTPUT_DIR is %zu bytes, longer than the %zu "
+                    "a path may have: no report or rows will be written\n",
                     strlen(d), sizeof id->outdir - 1);
         return;
     }
@@ -59,8 +63,10 @@ static void env_outdir(void)
     if (id->rank != 0)
         return; /* opened when this rank writes a row (partial_rows.c) */
     if (pmpi_outdir_fd_publish(output_dir_open(id->outdir, 1, why, sizeof why)) < 0)
-        fprintf(stderr, "papi_mpi: PAPI_MPI_OUTPUT_DIR %s: %s: no report or rows will be "
-                        "written\n", id->outdir, why);
+        fprintf(stderr,
+                "papi_mpi: PAPI_MPI_OUTPUT_DIR %s: %s: no report or rows will be "
+                "written\n",
+                id->outdir, why);
 }
 
 /* PAPI_MPI_CALLSITES: 1 (the default) or 0. */
@@ -124,8 +130,8 @@ static void start_run(void)
     struct pmpi_identity *id = pmpi_identity_init();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(id->run_id, sizeof id->run_id, "%lld.%09ld-%ld", (long long)ts.tv_sec,
-             ts.tv_nsec, (long)getpid());
+    snprintf(id->run_id, sizeof id->run_id, "%lld.%09ld-%ld", (long long)ts.tv_sec, ts.tv_nsec,
+             (long)getpid());
     PMPI_Bcast(id->run_id, (int)sizeof id->run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
     id->run_id[sizeof id->run_id - 1] = '\0';
     run_identity();
@@ -163,6 +169,7 @@ void pmpi_after_init(void)
     start_run();
     papi_hl_set_rank(id->rank); /* names the region API's per-rank report */
     pmpi_counters_init();
+    pmpi_gpu_start();   /* CUPTI's GPU activity, where the program loaded CUDA */
     pmpi_sample_init(); /* PAPI_SAMPLE: before the slots, which start it per thread */
     pmpi_comm_translate_init();
     pmpi_log_init(id->rank);
@@ -177,6 +184,7 @@ void pmpi_after_init(void)
     id->tick_init = pmpi_ticks();
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
     pmpi_series_start();    /* PAPI_INTERVAL: the rank's time series */
+    pmpi_omp_start();       /* the OMPT tool's sums so far: the report's are the run's */
     atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
 }
 
@@ -215,15 +223,18 @@ int pmpi_before_finalize(void)
     atomic_store(&pmpi_rec.state, PMPI_DONE);
     /* t_final: the row's counts, the series' last sample */
     struct pmpi_run_end end = pmpi_row_read_final();
-    pmpi_series_stop();    /* its samples after t_final are left out (rank_series.c) */
-    pmpi_sample_finish(); /* PAPI_SAMPLE: this thread stops, the tables are named */
-    papi_hl_write_report(); /* region API report, if the program used regions */
+    pmpi_series_stop();         /* its samples after t_final are left out (rank_series.c) */
+    pmpi_sample_finish();       /* PAPI_SAMPLE: this thread stops, the tables are named */
+    papi_hl_write_report();     /* region API report, if the program used regions */
     static struct pmpi_row row; /* static: every rank must reach the reduction */
-    pmpi_partial_finished(); /* the checkpoint thread stops before the row is made */
+    pmpi_partial_finished();    /* the checkpoint thread stops before the row is made */
     pmpi_collect_row(&row, 1, NULL, PMPI_ROW_NORMAL, end.t_final, end.tick_final);
     /* A socket's figure (memory bandwidth) is its reader's, on every rank of the socket. */
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
+    pmpi_device_layout(row.counters_read); /* a node's GPU enters the job's totals once */
+    pmpi_finalize_comm_open();  /* every step's communicator (opened at MPI_Init with a log) */
+    pmpi_wait_report_prepare(); /* its agreement travels with the wait states' first */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
     struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
@@ -235,6 +246,7 @@ int pmpi_before_finalize(void)
         fail_exit_status();
     pmpi_waits_free(&waits);
     pmpi_wait_report_free(wparts);
+    pmpi_finalize_comm_close();
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;
@@ -253,9 +265,10 @@ static void say_unnamed_end(void)
 {
     static _Atomic int said;
     if (!atomic_exchange(&said, 1))
-        fprintf(stderr, "papi_mpi: rank %d: MPI_Pcontrol(-1) without a region name (IPM's "
-                        "style: MPI_Pcontrol(-1, \"name\") ends the region MPI_Pcontrol(1, "
-                        "\"name\") began): ignored\n",
+        fprintf(stderr,
+                "papi_mpi: rank %d: MPI_Pcontrol(-1) without a region name (IPM's "
+                "style: MPI_Pcontrol(-1, \"name\") ends the region MPI_Pcontrol(1, "
+                "\"name\") began): ignored\n",
                 pmpi_id()->rank);
 }
 

@@ -375,13 +375,13 @@ static int start_logged(const struct pmpi_persist *p)
 
 /* A start's record of one persistent request (what its *_init filed). */
 static void put_start(struct pmpi_event *r, int id, long long t0, long long dt, void *site,
-                      uint64_t key, const struct pmpi_persist *p)
+                      const struct pmpi_persist *p)
 {
     int send = p->flags & PMPI_PERSIST_SEND;
     r->t0 = t0;
     r->t1 = t0 + dt;
     r->site = (uint64_t)(uintptr_t)site;
-    r->req = key;
+    r->req = p->key;
     r->bytes = send ? p->sent : p->recvd;
     r->peer = send ? p->dest : p->source;
     r->tag = p->tag;
@@ -392,34 +392,15 @@ static void put_start(struct pmpi_event *r, int id, long long t0, long long dt, 
     __atomic_store_n(&r->kind, (uint8_t)(send ? PMPI_EV_SEND : PMPI_EV_RECV), __ATOMIC_RELEASE);
 }
 
-int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs)
+int pmpi_log_start(int id, long long t0, long long dt, void *site, const struct pmpi_started *st)
 {
-    /* The logged requests are counted (the records are claimed together) and the first
-     * PMPI_LOG_WAIT_MAX kept, so that a start looks each up once; a Startall of more
-     * looks the rest up again after the claim. */
-    struct pmpi_persist kept[PMPI_LOG_WAIT_MAX], p;
-    uint64_t keys[PMPI_LOG_WAIT_MAX];
-    int m = 0, got, w = 0, rest = n;
-    for (int i = 0; i < n && reqs; i++) {
-        if (!pmpi_persist_find(reqs[i], &p) || !start_logged(&p))
-            continue;
-        if (m < PMPI_LOG_WAIT_MAX) {
-            kept[m] = p;
-            keys[m] = pmpi_req_key(reqs[i]);
-            rest = i + 1;
-        }
-        m++;
-    }
+    int m = 0, got, w = 0; /* the logged requests, their records claimed together */
+    for (int i = 0; i < st->n; i++)
+        m += start_logged(&st->p[i]);
     struct pmpi_event *e = m ? claim_n(m, &got) : NULL;
-    for (; e && w < got && w < PMPI_LOG_WAIT_MAX && w < m; w++)
-        put_start(&e[w], id, t0, dt, site, keys[w], &kept[w]);
-    for (int i = rest; e && i < n && w < got; i++)
-        if (pmpi_persist_find(reqs[i], &p) && start_logged(&p))
-            put_start(&e[w++], id, t0, dt, site, pmpi_req_key(reqs[i]), &p);
-    /* a request freed by another thread between the two looks (an erroneous program):
-     * its claimed slot says only that the call was made */
-    for (; e && w < got; w++)
-        put_call(&e[w], id, PMPI_EV_CALL, t0, dt, site, MPI_COMM_NULL, 0, -1, -1, 0, 0, 0, 0);
+    for (int i = 0; e && i < st->n && w < got; i++)
+        if (start_logged(&st->p[i]))
+            put_start(&e[w++], id, t0, dt, site, &st->p[i]);
     return m;
 }
 

@@ -78,9 +78,9 @@ void pmpi_log_wait_some(int id, long long t0, long long dt, void *site, int nrq,
                         const uint64_t *reqs, int ndone, const int *indices,
                         const MPI_Status *statuses);
 /* A MPI_Start/MPI_Startall: one PMPI_EV_SEND or PMPI_EV_RECV record per request whose
- * *_init filed a send or receive (persistent_requests.h; partitioned and collective
- * requests log none); returns how many. */
-int pmpi_log_start(int id, long long t0, long long dt, void *site, int n, const MPI_Request *reqs);
+ * *_init filed a send or receive, as the start's wrapper read them (persistent_requests.h;
+ * partitioned and collective requests log none); returns how many. */
+int pmpi_log_start(int id, long long t0, long long dt, void *site, const struct pmpi_started *st);
 /* Fortran statuses (an INTEGER array, or TYPE(MPI_Status) when f08), for forwarders
  * whose binding enters PMPI_* directly: whether st is the ignore marker, and its source
  * and tag into *c (1), or 0 when it cannot be read. */

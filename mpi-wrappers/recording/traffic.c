@@ -13,8 +13,8 @@
  *
  * Persistent requests (MPI_Send_init ... MPI_Precv_init) move their bytes at each
  * MPI_Start/MPI_Startall, not at the *_init call: each start records the partner and
- * bytes the *_init call filed in the rank's table of persistent requests
- * (persistent_requests.c, which the event log reads too). */
+ * bytes the *_init call filed in the rank's table of persistent requests, as the start's
+ * wrapper read them once for this and the event log (persistent_requests.c). */
 #include <stdlib.h>
 
 #include "comm_translate.h"
@@ -91,31 +91,16 @@ void pmpi_partner_add(MPI_Comm comm, int dest, int source, long long sent, long 
 
 /* ---- persistent requests: the partner and bytes filed at *_init, per start ---- */
 
-static void persistent_start_one(struct pmpi_thread *th, MPI_Request req, long long dt)
-{
-    struct pmpi_persist p;
-    if (pmpi_persist_find(req, &p))
-        partner_add_world(th, p.dest, p.source, p.sent, p.recvd, dt);
-}
-
-void pmpi_persistent_start(int n, const MPI_Request *reqs, long long dt)
+void pmpi_persistent_start(const struct pmpi_started *st, long long dt)
 {
     struct pmpi_thread *th = pmpi_tls;
-    if (!th || !th->peers || n <= 0 || !reqs)
+    if (!th || !th->peers || st->n <= 0)
         return;
-    long long share = dt / n, first = dt - share * (n - 1); /* the call's time, shared */
-    for (int i = 0; i < n; i++)
-        persistent_start_one(th, reqs[i], i ? share : first);
-}
-
-void pmpi_persistent_start_f(int n, const MPI_Fint *reqs, long long dt)
-{
-    struct pmpi_thread *th = pmpi_tls;
-    if (!th || !th->peers || n <= 0 || !reqs)
-        return;
-    long long share = dt / n, first = dt - share * (n - 1);
-    for (int i = 0; i < n; i++)
-        persistent_start_one(th, PMPI_Request_f2c(reqs[i]), i ? share : first);
+    long long share = dt / st->n, first = dt - share * (st->n - 1); /* the call's time, shared */
+    for (int i = 0; i < st->n; i++) {
+        const struct pmpi_persist *p = &st->p[i];
+        partner_add_world(th, p->dest, p->source, p->sent, p->recvd, i ? share : first);
+    }
 }
 
 /* The ignore markers are compared first: converting one is an MPI error, and the

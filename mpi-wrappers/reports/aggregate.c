@@ -85,8 +85,11 @@ static int metrics_of(const struct pmpi_row *row, double *m)
     m[n++] = row->mpi_s;
     m[n++] = row->wall_s > 0 ? 100.0 * row->mpi_s / row->wall_s : 0;
     m[n++] = row->wall_s - row->mpi_s; /* compute time */
-    for (int e = 0; e < pmpi_ev()->nevents; e++) /* NaN: another rank counts it (a socket's) */
-        m[n++] = pmpi_socket_counted_here(pmpi_ev()->event_names[e], 1) ? (double)row->counts[e] : NAN;
+    /* NaN: another rank counts it (a socket's) or adds it (a node's device) */
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        m[n++] = pmpi_socket_counted_here(pmpi_ev()->event_names[e], 1) && pmpi_device_in_job(e)
+                     ? (double)row->counts[e]
+                     : NAN;
     for (int c = 0; c < PMPI_NCALLS; c++) {
         m[n++] = (double)row->calls[c];
         m[n++] = (double)row->ns[c] * 1e-9;
@@ -263,6 +266,10 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         if (pmpi_ev()->metric_socket[k])
             tb_raw(t, ", \"per_socket\": \"read by one rank per socket; each rank's value is its "
                       "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
+        if (pmpi_ev()->metric_device[k])
+            tb_raw(t, ", \"per_device\": \"a node's device (GPU) read by every rank on the node: "
+                      "each rank's value is its device's (rows: named_metrics_shared_by); the job "
+                      "figure takes each node's device once\"");
         tb_raw(t, "}");
     }
     tb_raw(t, "}");
@@ -365,6 +372,11 @@ static void banner(FILE *out, const struct agg *a, const struct pmpi_site_report
         if (pmpi_ev()->metric_socket[k])
             fprintf(out, "  %-28s read once per socket: each rank's value is its socket's, shared by "
                    "the ranks on it\n", "");
+        if (pmpi_ev()->metric_device[k])
+            fprintf(out,
+                    "  %-28s a node's device: each rank's value is its device's, the job's "
+                    "takes each node's device once\n",
+                    "");
     }
     banner_calls(out, a);
     pmpi_wait_report_print(out, a->waits);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "callsites.h"
+#include "finalize_agreement.h"
 #include "record.h"
 #include "run_identity.h"
 #include "site_resolve.h"
@@ -227,25 +228,30 @@ static int by_time_desc(const void *a, const void *b)
 
 /* Records go up the tree in pieces of PIECE records (an MPI count is an int: no piece
  * comes near 2^31 whatever the number of sites; the record count goes first as a
- * 64-bit value). A parent that cannot keep them receives each piece into a scratch
- * piece all the same, so the sender never blocks. */
+ * 64-bit value, with the subtree's drop counters, which so need no reduction of their
+ * own). A parent that cannot keep them receives each piece into a scratch piece all
+ * the same, so the sender never blocks. */
 #define PIECE 256
 
-static void send_records(const struct site_rec *v, size_t n, int to, MPI_Datatype t,
-                         MPI_Comm comm)
+static void send_records(const struct site_rec *v, size_t n, const long long drop[NDROP], int to,
+                         MPI_Datatype t, MPI_Comm comm)
 {
-    unsigned long long count = n;
-    PMPI_Send(&count, 1, MPI_UNSIGNED_LONG_LONG, to, 1, comm);
+    long long head[1 + NDROP] = {(long long)n};
+    memcpy(head + 1, drop, sizeof head - sizeof head[0]);
+    PMPI_Send(head, 1 + NDROP, MPI_LONG_LONG, to, 1, comm);
     for (size_t done = 0; done < n; done += PIECE)
         PMPI_Send(v + done, (int)(n - done < PIECE ? n - done : PIECE), t, to, 2, comm);
 }
 
 static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, size_t *n,
-                                     long long *nomem)
+                                     long long drop[NDROP])
 {
     static struct site_rec scratch[PIECE];
-    unsigned long long count = 0;
-    PMPI_Recv(&count, 1, MPI_UNSIGNED_LONG_LONG, from, 1, comm, MPI_STATUS_IGNORE);
+    long long head[1 + NDROP] = {0};
+    PMPI_Recv(head, 1 + NDROP, MPI_LONG_LONG, from, 1, comm, MPI_STATUS_IGNORE);
+    for (int k = 0; k < NDROP; k++)
+        drop[k] += head[1 + k]; /* the subtree's, summed on the way up */
+    unsigned long long count = head[0] > 0 ? (unsigned long long)head[0] : 0;
     struct site_rec *in = count <= SIZE_MAX / sizeof *in ? malloc(count ? count * sizeof *in : 1)
                                                         : NULL;
     for (size_t done = 0; done < count; done += PIECE) {
@@ -254,7 +260,7 @@ static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, si
     }
     *n = in ? (size_t)count : 0;
     if (!in)
-        *nomem += (long long)count; /* said in the report */
+        drop[DROP_NOMEM_RECORDS] += (long long)count; /* said in the report */
     return in;
 }
 
@@ -287,31 +293,27 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
                                               const struct pmpi_wait_result *w)
 {
     size_t n = 0;
-    long long drop[NDROP] = {0}, all[NDROP] = {0};
+    long long drop[NDROP] = {0}; /* this rank's subtree's; on rank 0 the job's */
     struct site_rec *v = local_records(ns_per_tick, w, &n, drop);
-    MPI_Comm comm;
+    MPI_Comm comm = pmpi_finalize_comm(); /* tags 1 and 2 */
     MPI_Datatype rec_type; /* one record: counts stay record counts, never byte counts */
     int rank = pmpi_id()->rank, size = pmpi_id()->nranks;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     PMPI_Type_contiguous((int)sizeof *v, MPI_BYTE, &rec_type);
     PMPI_Type_commit(&rec_type);
     for (int step = 1; step < size; step <<= 1) {
         if (rank & step) {
-            send_records(v, n, rank - step, rec_type, comm);
+            send_records(v, n, drop, rank - step, rec_type, comm);
             break;
         }
         if (rank + step < size) {
             size_t nin = 0;
-            struct site_rec *in =
-                recv_records(rank + step, rec_type, comm, &nin, &drop[DROP_NOMEM_RECORDS]);
+            struct site_rec *in = recv_records(rank + step, rec_type, comm, &nin, drop);
             if (in)
                 v = merge(v, n, in, nin, &n, &drop[DROP_NOMEM_RECORDS]);
             free(in);
         }
     }
     PMPI_Type_free(&rec_type);
-    PMPI_Reduce(drop, all, NDROP, MPI_LONG_LONG, MPI_SUM, 0, comm);
-    PMPI_Comm_free(&comm);
     if (rank != 0) {
         free(v);
         return NULL;
@@ -337,9 +339,9 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick,
         qsort(v, n, sizeof *v, by_time_desc);
     r->recs = v;
     r->n = n;
-    r->dropped = all[DROP_CALLS];
-    r->nomem_records = all[DROP_NOMEM_RECORDS];
-    r->uncounted = all[DROP_UNCOUNTED];
+    r->dropped = drop[DROP_CALLS];
+    r->nomem_records = drop[DROP_NOMEM_RECORDS];
+    r->uncounted = drop[DROP_UNCOUNTED];
     r->waits = w->done;
     r->where = calloc(n ? n : 1, sizeof *r->where);
     if (!r->where) {

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "finalize_agreement.h"
 #include "output_file.h"
 #include "run_identity.h"
 #include <mpi.h>
@@ -345,8 +346,7 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
             }
         }
     }
-    MPI_Comm comm;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm comm = pmpi_finalize_comm(); /* TAG_TOKEN, TAG_PIECE */
     pull[0] = ok;
     PMPI_Bcast(pull, 3, MPI_INT, 0, comm);
     if (!pull[0]) {
@@ -371,7 +371,6 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
     } else {
         bad = send_parts(comm, n, f, names, bytes);
     }
-    PMPI_Comm_free(&comm);
     for (int i = 0; i < n; i++) {
         if (o[i].fd >= 0)
             close(o[i].fd); /* made, but the report was not written */

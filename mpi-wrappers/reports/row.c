@@ -8,6 +8,7 @@
 #include "counter_mpx.h"
 #include "counters.h"
 #include "energy_events.h"
+#include "gpu_row.h"
 #include "mpi_sample.h"
 #include "rank_series.h"
 #include "record.h"
@@ -66,6 +67,7 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
     row->nthreads = n;
     row->ns_per_tick = ns_per_tick;
     row->traffic = mode != PMPI_ROW_SIGNAL; /* a handler's fixed buffer has no room */
+    row->gpu = mode == PMPI_ROW_NORMAL;     /* locks: not on an exit path nor in a handler */
     n = pmpi_record_nslots();               /* the shared overflow slot included */
     for (int t = 0; t < n; t++) {
         const struct pmpi_thread *th = &pmpi_rec.threads[t];
@@ -125,17 +127,48 @@ static void counters_json(struct tbuf *t, const long long *counts, int rank_row)
     tb_raw(t, "}");
 }
 
-/* The socket-wide metrics' sharing: {metric: ranks on this rank's socket}. */
+/* The ranks of this node reading its devices: the most over the node device events. */
+static int device_sharing(void)
+{
+    int most = 0;
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        if (pmpi_device_shared_by(e) > most)
+            most = pmpi_device_shared_by(e);
+    return most;
+}
+
+/* The shared metrics: {metric: ranks on this rank's socket (a socket's events) or node
+ * reading its devices (a GPU's)}; the latter known at MPI_Finalize only. */
 static void shared_by_json(struct tbuf *t)
 {
     const struct pmpi_socket_share *s = pmpi_socket();
-    int first = 1;
-    for (int k = 0; s && k < pmpi_ev()->nmetrics; k++) {
-        if (!pmpi_ev()->metric_socket[k])
+    int first = 1, dev = device_sharing();
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
+        int n = pmpi_ev()->metric_socket[k] && s ? s->shared_by
+                : pmpi_ev()->metric_device[k]    ? dev
+                                                 : 0;
+        if (n < 1)
             continue;
         tb_raw(t, first ? ", \"named_metrics_shared_by\": {" : ", ");
         tb_json(t, pmpi_ev()->metric_names[k]);
-        tb_kv_int(t, ": ", s->shared_by);
+        tb_kv_int(t, ": ", n);
+        first = 0;
+    }
+    if (!first)
+        tb_raw(t, "}");
+}
+
+/* {event: the node's ranks reading the device} of the node device events counted here:
+ * each rank's count is the device's, the job's totals take it once per node. */
+static void counters_shared_by_json(struct tbuf *t)
+{
+    int first = 1;
+    for (int e = 0; e < pmpi_ev()->nevents; e++) {
+        if (pmpi_device_shared_by(e) < 1 || !pmpi_node_device_event(pmpi_ev()->event_names[e]))
+            continue;
+        tb_raw(t, first ? ", \"counters_shared_by\": {" : ", ");
+        tb_json(t, pmpi_ev()->event_names[e]);
+        tb_kv_int(t, ": ", pmpi_device_shared_by(e));
         first = 0;
     }
     if (!first)
@@ -206,6 +239,7 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
     if (row->counters_read) {
         tb_raw(t, ", \"counters\": ");
         counters_json(t, row->counts, 1);
+        counters_shared_by_json(t);
         if (pmpi_ev()->nmetrics > 0)
             named_metrics_json(t, row);
         pmpi_series_json(t, row->counts, row->series_end_ns);
@@ -258,6 +292,11 @@ void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
         pmpi_traffic_json(t, row->ns_per_tick);
     if (row->finished)
         pmpi_sample_row_json(t); /* PAPI_SAMPLE: the rank's sampled functions */
+    if (row->gpu) {
+        pmpi_gpu_row_json(t); /* last: it takes what room the row's buffer has left */
+        if (row->finished)
+            pmpi_gpu_say_losses();
+    }
     tb_raw(t, "}");
 }
 

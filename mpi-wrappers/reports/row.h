@@ -19,6 +19,7 @@ struct pmpi_row {
     double mpi_thread_sum_s;  /* the threads' times in MPI added up */
     double ns_per_tick;
     int traffic; /* the JSON carries sizes and partners (traffic.c) */
+    int gpu;     /* the JSON carries the GPU activity (gpu_row.c): made with the lock */
     long long counts[PMPI_MAX_EVENTS];
     long long series_end_ns;         /* when counts were read, in the time series' clock */
     double metric[PMPI_MAX_METRICS]; /* named metrics of the counts over wall_s */

@@ -269,9 +269,10 @@ static void convert(struct conv *c)
 static void add_counters(struct conv *c)
 {
     const struct count_series *s = pmpi_series_samples();
-    long long end = pmpi_end()->t_final - pmpi_id()->t_init; /* later ones: not in the row either */
+    /* the row's: later ones, and one folded into its last interval, are not in it either */
+    int kept = s ? pmpi_series_kept(pmpi_end()->t_final - pmpi_id()->t_init) : 0;
     int w = c->nevents, nm = c->nim;
-    for (int j = 0; s && j < s->n && s->t[j] < end && !c->failed; j++) {
+    for (int j = 0; j < kept && !c->failed; j++) {
         const long long *now = s->v + (size_t)j * (size_t)s->width;
         uint64_t ts = gtime_ns(c, (double)(pmpi_id()->t_init + s->t[j]));
         for (int i = 0; i < w; i++) {

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "event_log.h"
+#include "finalize_agreement.h"
+#include "omp_hybrid.h"
 #include "run_identity.h"
 #include "text_buffer.h"
 #include "wait_report.h"
@@ -31,14 +33,28 @@ struct pmpi_wait_parts {
     double offset_s, offset_end_s, residual_s;
     long long records, dropped, p2p_matched, p2p_unmatched, coll_matched, coll_unmatched;
     int done, nregions;
+    struct pmpi_omp omp; /* this rank's OpenMP, from the OMPT tool */
     struct region_part reg[PMPI_MAX_REGIONS];
 };
+
+/* Rank 0's table of the parts, allocated before the wait states' first agreement, which
+ * carries whether it could be (parts_ok). */
+static struct pmpi_wait_parts *parts_ready;
+static int parts_ok = -1;
+
+void pmpi_wait_report_prepare(void)
+{
+    if (pmpi_id()->rank == 0)
+        parts_ready = malloc((size_t)pmpi_id()->nranks * sizeof *parts_ready);
+    parts_ok = pmpi_agree_add(PMPI_AGREE_MIN, pmpi_id()->rank != 0 || parts_ready);
+}
 
 struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
                                                 const struct pmpi_wait_result *w)
 {
-    struct pmpi_wait_parts *parts = NULL;
+    struct pmpi_wait_parts *parts = parts_ready;
     static struct pmpi_wait_parts mine;
+    parts_ready = NULL;
     memset(&mine, 0, sizeof mine);
     mine.wall_s = row->wall_s;
     mine.mpi_s = row->mpi_s;
@@ -54,6 +70,7 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
     mine.coll_matched = w->coll_matched;
     mine.coll_unmatched = w->coll_unmatched;
     mine.done = w->done;
+    pmpi_omp_query(&mine.omp);
     mine.nregions = row->nregions;
     for (int r = 0; r < row->nregions; r++) {
         const struct pmpi_region *g = &row->regions[r];
@@ -65,19 +82,15 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             p->waits[k] = w->region_ns[r][k] * 1e-9;
     }
-    int on = w->done, all = 0;
-    PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all)
+    /* done and the table agreed on every rank (pmpi_waits_compute's agreements) */
+    if (!w->done || !pmpi_agree_value(parts_ok)) {
+        free(parts);
         return NULL; /* said in the report's note */
+    }
     MPI_Datatype t;
     PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
     PMPI_Type_commit(&t);
-    if (pmpi_id()->rank == 0)
-        parts = malloc((size_t)pmpi_id()->nranks * sizeof *parts);
-    int ok = pmpi_id()->rank != 0 || parts;
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (ok)
-        PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD);
     PMPI_Type_free(&t);
     return parts;
 }
@@ -112,6 +125,20 @@ static void pop_add(struct pop_in *p, double wall, double mpi, const double *wai
         p->max_useful = useful;
     if (wall - transfer > p->max_ideal)
         p->max_ideal = wall - transfer;
+}
+
+/* The MPI parallel efficiency, mean(useful) / T. */
+static double pop_parallel(const struct pop_in *p)
+{
+    return p->n && p->max_wall > 0 ? p->sum_useful / p->n / p->max_wall : 1;
+}
+
+/* The ranks' OpenMP sums (omp_hybrid.h). */
+static void omp_job(const struct pmpi_wait_parts *parts, struct pmpi_omp_job *j)
+{
+    memset(j, 0, sizeof *j);
+    for (int r = 0; r < pmpi_id()->nranks; r++)
+        pmpi_omp_job_add(j, &parts[r].omp, parts[r].wall_s, parts[r].mpi_s);
 }
 
 static void pop_json(struct tbuf *t, const struct pop_in *p)
@@ -220,8 +247,10 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
         pop_add(&p, q->wall_s, q->mpi_s, q->waits);
     }
     tb_fmt(t,
-           ", \"clock\": {\"method\": \"ping-pong against rank 0 at MPI_Init and "
-           "MPI_Finalize, the shortest of 4 round trips, offsets interpolated linearly\", "
+           ", \"clock\": {\"method\": \"ping-pong of each rank against its parent in a "
+           "binomial tree rooted at rank 0 at MPI_Init and MPI_Finalize, the shortest of 4 "
+           "round trips, offsets composed along the path (the residual sums its round-trip "
+           "halves), interpolated linearly\", "
            "\"max_offset_s\": %.9f, \"residual_s\": %.9f}",
            off, res);
     tb_fmt(t,
@@ -251,6 +280,9 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
     regions_json(t, parts);
     tb_raw(t, ", \"pop\": ");
     pop_json(t, &p);
+    struct pmpi_omp_job omp;
+    omp_job(parts, &omp);
+    pmpi_omp_json(t, &omp, pop_parallel(&p));
     tb_raw(t, "},\n");
 }
 
@@ -282,4 +314,7 @@ void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts)
             p.max_wall > 0 ? p.max_useful / p.max_wall : 1,
             p.max_ideal > 0 ? p.max_useful / p.max_ideal : 1,
             p.max_wall > 0 ? p.max_ideal / p.max_wall : 1);
+    struct pmpi_omp_job omp;
+    omp_job(parts, &omp);
+    pmpi_omp_print(out, &omp, pop_parallel(&p));
 }

@@ -11,9 +11,12 @@ struct tbuf;
 struct pmpi_wait_result;
 struct pmpi_wait_parts; /* every rank's waits, on rank 0 */
 
-/* Collective, after pmpi_waits_compute: every rank's part of w to rank 0, which gets
- * them back (heap: pmpi_wait_report_free); NULL on the other ranks, and on all when a
- * rank has no waits. */
+/* Before pmpi_waits_compute, on every rank: rank 0's table for the parts, whether it
+ * has one agreed with the wait states' (finalize_agreement.h). */
+void pmpi_wait_report_prepare(void);
+/* Collective, after pmpi_waits_compute (and pmpi_wait_report_prepare): every rank's
+ * part of w to rank 0, which gets them back (heap: pmpi_wait_report_free); NULL on the
+ * other ranks, and on all when a rank has no waits. */
 struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
                                                 const struct pmpi_wait_result *w);
 /* Rank 0: the "wait_states" member (with its trailing ",\n") and its size bound; w:

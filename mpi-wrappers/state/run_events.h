@@ -17,6 +17,7 @@ struct pmpi_events {
     char metric_names[PMPI_MAX_METRICS][PMPI_NAME_LEN],
         metric_units[PMPI_MAX_METRICS][PMPI_NAME_LEN];
     int metric_socket[PMPI_MAX_METRICS]; /* 1: counts a socket's events (socket_share.h) */
+    int metric_device[PMPI_MAX_METRICS]; /* 1: counts a node device's (a GPU's) events */
     char *counter_note;                  /* why events were left out, whole (heap), or NULL */
     char *counter_banner; /* the same in one short line for the banner (heap), or NULL */
 };

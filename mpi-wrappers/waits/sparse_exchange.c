@@ -5,7 +5,9 @@
  * on 2 cores spent 100 s there for a program with one barrier. Here a rank sends one
  * message per partner (Isend), learns how many arrive with one MPI_Reduce_scatter_block
  * of P flags (log P steps), and takes them as they come (MPI_Mprobe: any order, sizes
- * unknown beforehand); a reply needs no count at all: every partner answers. */
+ * unknown beforehand); a reply needs no count at all: every partner answers. No rank
+ * stops the exchange for want of memory: its workspace was agreed on beforehand
+ * (finalize_agreement.c), and what it cannot keep it receives and drops. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,24 +41,32 @@ static int take(MPI_Comm comm, int src, int tag, size_t size, struct msg *m)
     return bytes == 0 || m->data != NULL;
 }
 
-int pmpi_sparse_exchange(MPI_Comm comm, int tag, size_t size, const int *scnt, const int *sdis,
-                         const void *sbuf, const char *to, const char *from, int *rcnt, int *rdis,
-                         void **rbuf)
+int pmpi_sparse_ws_alloc(struct pmpi_sparse_ws *ws, int P)
 {
-    int P = 0, nto = 0, nfrom = 0, ok, all = 0;
+    ws->flag = malloc((size_t)P * sizeof *ws->flag);
+    ws->req = malloc((size_t)P * sizeof *ws->req);
+    return ws->flag && ws->req;
+}
+
+void pmpi_sparse_ws_free(struct pmpi_sparse_ws *ws)
+{
+    free(ws->flag);
+    free(ws->req);
+    ws->flag = NULL;
+    ws->req = NULL;
+}
+
+int pmpi_sparse_exchange(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int tag, size_t size,
+                         const int *scnt, const int *sdis, const void *sbuf, const char *to,
+                         const char *from, int *rcnt, int *rdis, void **rbuf)
+{
+    int P = 0, nto = 0, nfrom = 0, ok = 1;
+    int *flag = ws->flag;
+    MPI_Request *req = ws->req;
     PMPI_Comm_size(comm, &P);
     memset(rcnt, 0, (size_t)P * sizeof *rcnt);
     memset(rdis, 0, (size_t)P * sizeof *rdis);
     *rbuf = NULL;
-    int *flag = malloc((size_t)P * sizeof *flag);
-    MPI_Request *req = malloc((size_t)P * sizeof *req);
-    ok = flag && req;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm); /* no rank sends unless all can */
-    if (!all) {
-        free(flag);
-        free(req);
-        return 0;
-    }
     for (int r = 0; r < P; r++) {
         flag[r] = to ? to[r] != 0 : scnt[r] > 0;
         if (flag[r])
@@ -78,6 +88,7 @@ int pmpi_sparse_exchange(MPI_Comm comm, int tag, size_t size, const int *scnt, c
                 r++;
         struct msg tmp, *into = m ? &m[k] : &tmp;
         ok &= take(comm, from ? r++ : MPI_ANY_SOURCE, tag, size, into);
+        rcnt[into->src] = into->n; /* known even when its items were dropped */
         total += into->n;
         if (!m)
             free(tmp.data);
@@ -91,7 +102,6 @@ int pmpi_sparse_exchange(MPI_Comm comm, int tag, size_t size, const int *scnt, c
         qsort(m, (size_t)nfrom, sizeof *m, by_src);
         long long at = 0;
         for (int k = 0; k < nfrom; k++) {
-            rcnt[m[k].src] = m[k].n;
             if (m[k].n)
                 memcpy(out + (size_t)at * size, m[k].data, (size_t)m[k].n * size);
             at += m[k].n;
@@ -102,8 +112,6 @@ int pmpi_sparse_exchange(MPI_Comm comm, int tag, size_t size, const int *scnt, c
     for (int k = 0; m && k < nfrom; k++)
         free(m[k].data);
     free(m);
-    free(flag);
-    free(req);
     *rbuf = out;
     return ok != 0;
 }

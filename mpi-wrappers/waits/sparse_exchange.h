@@ -6,17 +6,27 @@
 #include <mpi.h>
 #include <stddef.h>
 
+/* The exchange's workspace for P ranks: 1, or 0 without memory (free it either way).
+ * Every rank must have one before any exchanges (an agreement: finalize_agreement.h). */
+struct pmpi_sparse_ws {
+    int *flag;
+    MPI_Request *req;
+};
+int pmpi_sparse_ws_alloc(struct pmpi_sparse_ws *ws, int P);
+void pmpi_sparse_ws_free(struct pmpi_sparse_ws *ws);
+
 /* Collective over comm (P ranks, its error handler MPI_ERRORS_RETURN): what
  * MPI_Alltoallv of items of `size` bytes gives, with messages only where they go.
  * Rank r gets scnt[r] items from sbuf + sdis[r] * size. to: NULL sends to every r
  * with scnt[r] > 0; else a message (perhaps empty) to every r with to[r] set. from:
  * NULL learns how many ranks send here with one reduce-scatter; else exactly the r
  * with from[r] set send here (the reply to an earlier exchange: from = its to).
- * On return rcnt[r], rdis[r] (arrays of P) place r's items in *rbuf (malloc'ed, rank
- * order; free it). Returns 1, or 0 when this rank's memory ran out (every message was
- * still received and dropped: the exchange completes on every rank either way). */
-int pmpi_sparse_exchange(MPI_Comm comm, int tag, size_t size, const int *scnt, const int *sdis,
-                         const void *sbuf, const char *to, const char *from, int *rcnt, int *rdis,
-                         void **rbuf);
+ * On return rcnt[r] is the number of items r sent here (even when they were dropped)
+ * and rdis[r] (arrays of P) places them in *rbuf (malloc'ed, rank order; free it).
+ * Returns 1, or 0 when this rank's memory ran out (every message was still received
+ * and dropped, *rbuf NULL: the exchange completes on every rank either way). */
+int pmpi_sparse_exchange(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int tag, size_t size,
+                         const int *scnt, const int *sdis, const void *sbuf, const char *to,
+                         const char *from, int *rcnt, int *rdis, void **rbuf);
 
 #endif

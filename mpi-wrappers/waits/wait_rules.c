@@ -241,32 +241,33 @@ int pmpi_wait_coll_count(const struct pmpi_wait_log *w)
     return nseq;
 }
 
-void pmpi_wait_coll_arrivals(const struct pmpi_wait_log *w, int nseq, double *in)
+void pmpi_wait_coll_arrivals(const struct pmpi_wait_log *w, int first, int nseq, double *in)
 {
     for (int k = 0; k < 3 * nseq; k++)
         in[k] = -INFINITY;
     for (long long i = 0; i < w->n; i++) {
         const struct pmpi_event *e = &w->ev[i];
-        if (!world_coll(e) || e->tag < 0 || e->tag >= nseq)
+        int s = e->tag - first;
+        if (!world_coll(e) || e->tag < 0 || s < 0 || s >= nseq)
             continue;
         double t = gtime(w, e->t0);
-        in[e->tag] = t;
-        in[(e->flags & PMPI_EVF_ROOT ? 1 : 2) * nseq + e->tag] = t;
+        in[s] = t;
+        in[(e->flags & PMPI_EVF_ROOT ? 1 : 2) * nseq + s] = t;
     }
 }
 
-void pmpi_wait_coll_waits(struct pmpi_wait_log *w, int nseq, const double *last,
+void pmpi_wait_coll_waits(struct pmpi_wait_log *w, int first, int nseq, const double *last,
                           struct pmpi_wait_result *res)
 {
     for (long long i = 0; i < w->n; i++) {
         const struct pmpi_event *e = &w->ev[i];
-        int arrival = 0, k;
-        if (!world_coll(e))
-            continue;
+        int arrival = 0, k, s = e->tag - first;
+        if (!world_coll(e) || (e->tag >= 0 && (s < 0 || s >= nseq)) || (e->tag < 0 && first))
+            continue; /* another chunk's; one without a number counts with the first */
         res->coll_matched++;
-        if ((k = coll_wait(e, &arrival)) < 0 || e->tag < 0 || e->tag >= nseq)
+        if ((k = coll_wait(e, &arrival)) < 0 || e->tag < 0)
             continue;
-        double t = last[arrival * nseq + e->tag];
+        double t = last[arrival * nseq + s];
         if (isfinite(t))
             add_wait(w, blocker(w, i), t, k);
     }

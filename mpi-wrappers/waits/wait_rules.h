@@ -104,13 +104,13 @@ void pmpi_wait_sends_answered(struct pmpi_wait_log *w, const struct pmpi_recv_an
                               long long n);
 
 /* Collectives on world-congruent communicators, by sequence number: the numbers used
- * (1 + the largest); this rank's arrivals in[3 * nseq] (all, root, non-root; -inf none);
- * with last[] the maxima over the ranks, each one's wait. */
+ * (1 + the largest); this rank's arrivals at numbers first..first+nseq-1 in in[3 * nseq]
+ * (all, root, non-root; -inf none); with last[] the maxima over the ranks, each one's
+ * wait. The numbers may come in chunks (first > 0): each record is matched once. */
 int pmpi_wait_coll_count(const struct pmpi_wait_log *w);
-void pmpi_wait_coll_arrivals(const struct pmpi_wait_log *w, int nseq, double *in);
-void pmpi_wait_coll_waits(struct pmpi_wait_log *w, int nseq, const double *last,
+void pmpi_wait_coll_arrivals(const struct pmpi_wait_log *w, int first, int nseq, double *in);
+void pmpi_wait_coll_waits(struct pmpi_wait_log *w, int first, int nseq, const double *last,
                           struct pmpi_wait_result *res);
-
 /* Collectives on other communicators: every record goes to rank key % P, which answers
  * each with the last arrivals of its (group key, sequence number). */
 struct pmpi_grp_item {

@@ -28,6 +28,7 @@
 
 #include "env.h"
 #include "clock_sync.h"
+#include "finalize_agreement.h"
 #include "run_identity.h"
 #include "sparse_exchange.h"
 #include "event_log.h"
@@ -37,136 +38,170 @@
 /* the exchanges' tags on the analysis's own communicator */
 enum { TAG_SENDS = 1, TAG_ANSWERS, TAG_GROUPS, TAG_GROUP_ANSWERS };
 
-/* Point-to-point: sends to their receivers, matched there, answered. */
-static void p2p(MPI_Comm comm, struct pmpi_wait_log *w, struct pmpi_wait_result *res)
+/* The arrivals of this many sequence numbers at least fit one reduction (every rank's
+ * buffers take max(its own numbers, this)); more take one reduction per chunk. */
+#define COLL_CHUNK 1024
+
+/* What a rank holds for the exchanges, allocated before the first agreement so that
+ * none of them has to stop for want of memory: a rank short of it later still takes
+ * part (empty answers) and says so at the last agreement, which drops every rank's
+ * result. ok: nothing lost on this rank so far. */
+struct exchange {
+    MPI_Comm comm;
+    int P, ok;
+    struct pmpi_sparse_ws ws;
+    int *cnt, *rcnt, *dis, *rdis, *fill; /* P each, for the point-to-point step then the groups' */
+    char *sent, *got;                    /* P each */
+    struct pmpi_send_info *sends;        /* nsend of them */
+    int64_t *rk;                         /* 5 per receive */
+    long long nsend, nrecv;
+    int nseq, chunk; /* world collectives' sequence numbers; arrivals per reduction */
+    double *in, *last;
+    struct pmpi_grp_item *items; /* nitems for the other communicators' owners */
+    long long nitems, idle;
+    int *gcnt; /* P: items to each owner */
+};
+
+static void exchange_free(struct exchange *x)
 {
-    int P = pmpi_id()->nranks, all = 0;
-    int *scnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = scnt + P, *sdis = rcnt + P,
-        *rdis = sdis + P, *fill = rdis + P;
-    char *sent = malloc((size_t)P * 2), *got = sent + P;
-    long long nsend = 0, nrecv = 0;
-    if (scnt)
-        nsend = pmpi_wait_sends_count(w, P, scnt, &nrecv);
-    struct pmpi_send_info *out = malloc((size_t)(nsend ? nsend : 1) * sizeof *out), *in = NULL;
-    int64_t *rk = malloc((size_t)(nrecv ? nrecv : 1) * 5 * sizeof *rk), *sk = NULL;
-    struct pmpi_recv_answer *ans = NULL, *back = NULL;
-    int ok = scnt && sent && out && rk;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all)
-        goto done;
+    pmpi_sparse_ws_free(&x->ws);
+    free(x->cnt);
+    free(x->sent);
+    free(x->sends);
+    free(x->rk);
+    free(x->in);
+    free(x->last);
+    free(x->items);
+    free(x->gcnt);
+}
+
+/* Counts and buffers from this rank's log (its cells made: ok). Returns x->ok. */
+static int exchange_alloc(struct exchange *x, struct pmpi_wait_log *w, int ok)
+{
+    int P = x->P;
+    x->ok = ok && pmpi_sparse_ws_alloc(&x->ws, P);
+    x->cnt = calloc((size_t)P * 5, sizeof(int));
+    x->sent = malloc((size_t)P * 2);
+    x->gcnt = calloc((size_t)P, sizeof(int));
+    x->ok = x->ok && x->cnt && x->sent && x->gcnt;
+    if (!x->ok)
+        return 0;
+    x->rcnt = x->cnt + P, x->dis = x->rcnt + P, x->rdis = x->dis + P, x->fill = x->rdis + P;
+    x->got = x->sent + P;
+    x->nsend = pmpi_wait_sends_count(w, P, x->cnt, &x->nrecv);
+    x->sends = malloc((size_t)(x->nsend ? x->nsend : 1) * sizeof *x->sends);
+    x->rk = malloc((size_t)(x->nrecv ? x->nrecv : 1) * 5 * sizeof *x->rk);
+    x->nseq = pmpi_wait_coll_count(w);
+    x->chunk = x->nseq > COLL_CHUNK ? x->nseq : COLL_CHUNK;
+    x->in = malloc((size_t)x->chunk * 3 * sizeof *x->in);
+    x->last = malloc((size_t)x->chunk * 3 * sizeof *x->last);
+    x->nitems = pmpi_wait_group_count(w, P, x->gcnt, &x->idle);
+    x->items = malloc((size_t)(x->nitems ? x->nitems : 1) * sizeof *x->items);
+    x->ok = x->sends && x->rk && x->in && x->last && x->items;
+    return x->ok;
+}
+
+static void displacements(int P, const int *cnt, int *dis)
+{
     for (int r = 0; r < P; r++)
-        sdis[r] = r ? sdis[r - 1] + scnt[r - 1] : 0;
-    pmpi_wait_sends_fill(w, P, sdis, fill, out);
+        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
+}
+
+/* Point-to-point: sends to their receivers, matched there, answered. */
+static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_result *res)
+{
+    int P = x->P;
     void *rb = NULL;
-    ok = pmpi_sparse_exchange(comm, TAG_SENDS, sizeof *out, scnt, sdis, out, NULL, NULL, rcnt, rdis,
-                              &rb);
-    in = rb;
+    displacements(P, x->cnt, x->dis);
+    pmpi_wait_sends_fill(w, P, x->dis, x->fill, x->sends);
+    int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_SENDS, sizeof *x->sends, x->cnt, x->dis,
+                                  x->sends, NULL, NULL, x->rcnt, x->rdis, &rb);
+    struct pmpi_send_info *in = rb;
     long long ntot = 0;
     for (int r = 0; r < P; r++) {
-        ntot += rcnt[r];
-        sent[r] = scnt[r] > 0; /* who answers here */
-        got[r] = rcnt[r] > 0;  /* whom this rank answers */
+        ntot += x->rcnt[r];
+        x->sent[r] = x->cnt[r] > 0; /* who answers here */
+        x->got[r] = x->rcnt[r] > 0; /* whom this rank answers */
     }
-    sk = malloc((size_t)(ntot ? ntot : 1) * 5 * sizeof *sk);
-    ans = malloc((size_t)(ntot ? ntot : 1) * sizeof *ans);
+    int64_t *sk = malloc((size_t)(ntot ? ntot : 1) * 5 * sizeof *sk);
+    struct pmpi_recv_answer *ans = malloc((size_t)(ntot ? ntot : 1) * sizeof *ans), *back = NULL;
     ok = ok && sk && ans;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm); /* every rank answers, or none */
-    if (!all)
-        goto done;
-    int *acnt = scnt; /* reused: answers out per sender */
+    int *acnt = x->cnt; /* reused: answers out per sender, none when this rank lost some */
     memset(acnt, 0, (size_t)P * sizeof *acnt);
-    pmpi_wait_receives_match(w, P, in, rcnt, rdis, sk, rk, ans, acnt, res);
-    /* answers back to the senders (ans is in sender order already): every rank that sent
-     * here gets one message, perhaps empty, so no count has to travel first */
-    for (int r = 0; r < P; r++)
-        sdis[r] = r ? sdis[r - 1] + acnt[r - 1] : 0;
-    ok = pmpi_sparse_exchange(comm, TAG_ANSWERS, sizeof *ans, acnt, sdis, ans, got, sent, rcnt,
-                              rdis, &rb);
+    if (ok)
+        pmpi_wait_receives_match(w, P, in, x->rcnt, x->rdis, sk, x->rk, ans, acnt, res);
+    /* every rank that sent here gets one message, perhaps empty: no count travels first */
+    displacements(P, acnt, x->dis);
+    ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_ANSWERS, sizeof *ans, acnt, x->dis,
+                               ans ? (void *)ans : (void *)x->fill, x->got, x->sent, x->rcnt,
+                               x->rdis, &rb);
     back = rb;
     long long nback = 0;
-    for (int r = 0; ok && r < P; r++)
-        nback += rcnt[r];
-    pmpi_wait_sends_answered(w, back, nback);
-done:
-    free(scnt);
-    free(sent);
-    free(out);
+    for (int r = 0; back && r < P; r++)
+        nback += x->rcnt[r];
+    pmpi_wait_sends_answered(w, back, back ? nback : 0);
+    x->ok &= ok;
     free(in);
-    free(rk);
     free(sk);
     free(ans);
     free(back);
 }
 
-/* Collectives on world-congruent communicators: one Allreduce (max) of the arrivals. */
-static void collectives(MPI_Comm comm, struct pmpi_wait_log *w, struct pmpi_wait_result *res)
+/* Collectives on world-congruent communicators: one Allreduce (max) of the arrivals per
+ * chunk of sequence numbers (one in all unless a rank logged more than COLL_CHUNK). */
+static void collectives(struct exchange *x, struct pmpi_wait_log *w, int nseq, int chunk,
+                        struct pmpi_wait_result *res)
 {
-    int nseq = pmpi_wait_coll_count(w), all = 0;
-    PMPI_Allreduce(&nseq, &all, 1, MPI_INT, MPI_MAX, comm);
-    nseq = all;
-    double *in = malloc((size_t)(nseq ? nseq : 1) * 3 * sizeof *in);
-    double *out = malloc((size_t)(nseq ? nseq : 1) * 3 * sizeof *out);
-    int ok = in && out;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all || nseq == 0)
-        goto done;
-    pmpi_wait_coll_arrivals(w, nseq, in);
-    PMPI_Allreduce(in, out, 3 * nseq, MPI_DOUBLE, MPI_MAX, comm);
-    pmpi_wait_coll_waits(w, nseq, out, res);
-done:
-    free(in);
-    free(out);
+    for (int first = 0; first < nseq; first += chunk) {
+        int n = nseq - first < chunk ? nseq - first : chunk;
+        pmpi_wait_coll_arrivals(w, first, n, x->in);
+        if (PMPI_Allreduce(x->in, x->last, 3 * n, MPI_DOUBLE, MPI_MAX, x->comm) != MPI_SUCCESS)
+            x->ok = 0;
+        else
+            pmpi_wait_coll_waits(w, first, n, x->last, res);
+    }
 }
 
 /* Collectives on other communicators (PMPI_EVF_GROUP): every record goes to the rank
  * key % P, which takes the last arrivals of each (group key, sequence number) over what
  * it received and answers each record with them (two sparse exchanges). */
-static void collectives_grouped(MPI_Comm comm, struct pmpi_wait_log *w,
+static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
                                 struct pmpi_wait_result *res)
 {
-    int P = pmpi_id()->nranks, all = 0;
-    int *cnt = calloc((size_t)P * 5, sizeof(int)), *rcnt = cnt ? cnt + P : NULL,
-        *dis = cnt ? rcnt + P : NULL, *rdis = cnt ? dis + P : NULL, *fill = cnt ? rdis + P : NULL;
-    char *sent = malloc((size_t)P * 2), *got = sent ? sent + P : NULL;
-    long long n = 0, nin = 0, idle = 0;
-    if (cnt)
-        n = pmpi_wait_group_count(w, P, cnt, &idle);
-    struct pmpi_grp_item *out = malloc((size_t)(n ? n : 1) * sizeof *out), *in = NULL;
-    struct pmpi_grp_item **order = NULL;
-    struct pmpi_grp_answer *ans = NULL, *back = NULL;
-    int ok = cnt && sent && out;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all)
-        goto done;
-    for (int r = 0; r < P; r++)
-        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
-    pmpi_wait_group_fill(w, P, dis, fill, out);
+    int P = x->P, *cnt = x->gcnt;
     void *rb = NULL;
-    ok = pmpi_sparse_exchange(comm, TAG_GROUPS, sizeof *out, cnt, dis, out, NULL, NULL, rcnt, rdis,
-                              &rb);
-    in = rb;
+    memset(x->fill, 0, (size_t)P * sizeof *x->fill);
+    displacements(P, cnt, x->dis);
+    pmpi_wait_group_fill(w, P, x->dis, x->fill, x->items);
+    int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUPS, sizeof *x->items, cnt, x->dis,
+                                  x->items, NULL, NULL, x->rcnt, x->rdis, &rb);
+    struct pmpi_grp_item *in = rb;
+    long long nin = 0;
     for (int r = 0; r < P; r++) {
-        nin += rcnt[r];
-        sent[r] = cnt[r] > 0; /* who answers here */
-        got[r] = rcnt[r] > 0; /* whom this rank answers */
+        nin += x->rcnt[r];
+        x->sent[r] = cnt[r] > 0;    /* who answers here */
+        x->got[r] = x->rcnt[r] > 0; /* whom this rank answers */
     }
-    order = malloc((size_t)(nin ? nin : 1) * sizeof *order);
-    ans = malloc((size_t)(nin ? nin : 1) * sizeof *ans);
+    struct pmpi_grp_item **order = malloc((size_t)(nin ? nin : 1) * sizeof *order);
+    struct pmpi_grp_answer *ans = malloc((size_t)(nin ? nin : 1) * sizeof *ans), *back = NULL;
     ok = ok && order && ans;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm); /* every rank answers, or none */
-    if (!all)
-        goto done;
-    pmpi_wait_group_answer(in, nin, order, ans);
+    if (ok)
+        pmpi_wait_group_answer(in, nin, order, ans);
+    else /* none answered: every sender here gets an empty message */
+        memset(x->rcnt, 0, (size_t)P * sizeof *x->rcnt);
     /* each item's answer goes back where it came from, in the order it came */
-    ok = pmpi_sparse_exchange(comm, TAG_GROUP_ANSWERS, sizeof *ans, rcnt, rdis, ans, got, sent, cnt,
-                              dis, &rb);
+    displacements(P, x->rcnt, x->rdis);
+    ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUP_ANSWERS, sizeof *ans, x->rcnt, x->rdis,
+                               ans ? (void *)ans : (void *)x->fill, x->got, x->sent, cnt, x->dis,
+                               &rb);
     back = rb;
-    res->coll_matched += ok ? idle : 0;
-    pmpi_wait_group_waits(w, back, ok ? n : 0, res);
-done:
-    free(cnt);
-    free(sent);
-    free(out);
+    long long nback = 0;
+    for (int r = 0; back && r < P; r++)
+        nback += cnt[r];
+    ok &= nback == x->nitems; /* answers by position: an owner short of memory sent none */
+    res->coll_matched += ok ? x->idle : 0;
+    pmpi_wait_group_waits(w, back, ok ? x->nitems : 0, res);
+    x->ok &= ok;
     free(in);
     free(order);
     free(ans);
@@ -191,58 +226,86 @@ static int env_pingpong(void)
 void pmpi_waits_init(struct pmpi_event_log *log)
 {
     force_pingpong = env_pingpong();
-    int on = log->on, all = 0;
-    PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) { /* one rank without a log: no rank keeps one (the matching needs all) */
-        if (on)
+    int on = pmpi_agree_add(PMPI_AGREE_MIN, log->on);
+    pmpi_agree_run(MPI_COMM_WORLD);
+    /* one rank without a log: no rank keeps one (the matching needs all) */
+    if (!pmpi_agree_value(on)) {
+        if (log->on)
             log->note = "no event log: another rank has none";
         pmpi_log_free();
         return;
     }
-    MPI_Comm comm;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    pmpi_clock_sync(comm, force_pingpong, &log->offset_ns, &log->residual_ns);
-    PMPI_Comm_free(&comm);
+    /* the finalize sequence's communicator, opened now and kept: MPI_Finalize's clock
+     * exchange and steps need no duplicate (a collective) of their own */
+    pmpi_clock_sync(pmpi_finalize_comm(), force_pingpong, &log->offset_ns, &log->residual_ns);
+}
+
+/* The exchanges and the rules, every rank having agreed it can: the waits in result,
+ * this rank's "nothing lost" returned for the last agreement. */
+static int exchange_run(struct exchange *x, struct pmpi_wait_log *w, int nseq, int chunk,
+                        struct pmpi_wait_result *result)
+{
+    p2p(x, w, result);
+    collectives(x, w, nseq, chunk, result);
+    collectives_grouped(x, w, result);
+    return x->ok;
 }
 
 struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns_per_tick)
 {
     struct pmpi_wait_result result = {0};
-    int on = log->on, all = 0;
-    PMPI_Allreduce(&on, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     result.capacity = log->cap;
     result.note = log->note;
-    if (!all)
-        return result;
-    MPI_Comm comm;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    /* a rank out of memory drops its part of an exchange and says so; it never aborts */
-    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    double res = 0;
-    pmpi_clock_sync(comm, force_pingpong, &log->offset_end_ns, &res);
-    if (res > log->residual_ns)
-        log->residual_ns = res;
+    struct exchange x = {.P = pmpi_id()->nranks};
     struct pmpi_wait_log w = {.clock = {pmpi_id()->t_init, pmpi_id()->tick_init, ns_per_tick,
-                                        log->offset_ns, log->offset_end_ns,
+                                        log->offset_ns, 0,
                                         (double)(pmpi_end()->t_final - pmpi_id()->t_init)},
                               .n = pmpi_log_count(log),
                               .ev = log->ev};
-    int ok = pmpi_wait_log_cells(&w) == 0;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (all) {
-        pmpi_wait_link(&w, MPI_ANY_TAG);
-        p2p(comm, &w, &result);
-        collectives(comm, &w, &result);
-        collectives_grouped(comm, &w, &result);
-        pmpi_wait_attribute(&w, &result);
-        result.done = 1;
+    int ok = log->on && pmpi_wait_log_cells(&w) == 0;
+    if (ok)
+        pmpi_wait_link(&w, MPI_ANY_TAG); /* the wildcard receives' partners, before counting */
+    ok = exchange_alloc(&x, &w, ok);
+    /* the first agreement: the log on every rank, every rank's buffers, the numbers
+     * (and what the other steps registered before: pmpi_wait_report_prepare's) */
+    int a_on = pmpi_agree_add(PMPI_AGREE_MIN, log->on), a_ok = pmpi_agree_add(PMPI_AGREE_MIN, ok);
+    int a_nseq = pmpi_agree_add(PMPI_AGREE_MAX, x.nseq);
+    int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
+    pmpi_agree_run(MPI_COMM_WORLD);
+    if (pmpi_agree_value(a_on)) {
+        MPI_Errhandler was;
+        x.comm = pmpi_finalize_comm(); /* the finalize sequence's: tags 1 to 4, the clock's */
+        PMPI_Comm_get_errhandler(x.comm, &was);
+        /* a rank out of memory drops its part of an exchange and says so; it never aborts */
+        PMPI_Comm_set_errhandler(x.comm, MPI_ERRORS_RETURN);
+        double res = 0;
+        pmpi_clock_sync(x.comm, force_pingpong, &log->offset_end_ns, &res);
+        if (res > log->residual_ns)
+            log->residual_ns = res;
+        w.clock.off1 = log->offset_end_ns;
+        if (pmpi_agree_value(a_ok)) {
+            int done = pmpi_agree_add(PMPI_AGREE_MIN,
+                                      exchange_run(&x, &w, (int)pmpi_agree_value(a_nseq),
+                                                   (int)pmpi_agree_value(a_chunk), &result));
+            /* the last agreement: every rank's waits whole */
+            pmpi_agree_run(x.comm);
+            result.done = (int)pmpi_agree_value(done);
+            if (result.done)
+                pmpi_wait_attribute(&w, &result);
+            else
+                memset(&result, 0, sizeof result); /* no rank reports a part */
+            result.capacity = log->cap;
+            result.note = log->note;
+        }
+        PMPI_Comm_set_errhandler(x.comm, was); /* the later steps' */
+        PMPI_Errhandler_free(&was);
     }
     result.records = w.n;
     result.dropped = pmpi_log_dropped(log);
     result.offset_ns = log->offset_ns;
     result.offset_end_ns = log->offset_end_ns;
     result.residual_ns = log->residual_ns;
+    exchange_free(&x);
     pmpi_wait_log_free(&w);
-    PMPI_Comm_free(&comm);
     return result;
 }

@@ -210,3 +210,12 @@ int jw_finish(struct jw *w)
         return -1;
     return 0;
 }
+
+void jw_raw(struct jw *w, const char *key, const char *json)
+{
+    size_t n = strlen(json);
+    while (n > 0 && (json[n - 1] == '\n' || json[n - 1] == ' ')) /* its own last newline */
+        n--;
+    member(w, key);
+    fwrite(json, 1, n, w->f);
+}

@@ -32,6 +32,9 @@ void jw_double(struct jw *w, const char *key, double value);
 void jw_fixed(struct jw *w, const char *key, double value, int decimals);
 void jw_bool(struct jw *w, const char *key, int value);
 void jw_null(struct jw *w, const char *key);
+/* json, a whole JSON value another of the project's writers wrote (another process's
+ * file), as the member's value, as it is: the caller has checked that it is whole. */
+void jw_raw(struct jw *w, const char *key, const char *json);
 /* Ends the document with a newline and flushes; returns 0, or -1 when any write to the
  * stream failed (full disk: the caller must not treat the file as complete). */
 int jw_finish(struct jw *w);

@@ -15,6 +15,10 @@
 #define RUN_CMD_LEN  4096
 #define RUN_HOST_LEN 256
 
+/* The characters of a run id (it goes into file names): a reader of PAPI_RUN_ID or --run
+ * checks an id against them. */
+#define RUN_ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
 /* The "run" header of a region file (runheader.md): cpu and version are the caller's. */
 struct run_identity {
     char id[RUN_ID_LEN];

@@ -28,6 +28,19 @@ struct gpu_snapshot {
     } devices[GPU_TABLE_DEVICES];
 };
 
+/* total += d (a device new to total appended, matched by id). */
+__attribute__((visibility("hidden"))) void gpu_snapshot_add(struct gpu_snapshot *total,
+                                                            const struct gpu_snapshot *d);
+/* Each kernel row's launches and time, by row (rows are only appended, in one order,
+ * until the next start): a region's kernel table is the difference of two. */
+struct gpu_kernel_count {
+    uint64_t launches, ns;
+};
+struct gpu_kernel_counts {
+    int n, cap;
+    struct gpu_kernel_count *row; /* heap */
+};
+
 /* The table's sums now into s. */
 __attribute__((visibility("hidden"))) void gpu_snapshot_take(const struct gpu_table *t,
                                                              struct gpu_snapshot *s);
@@ -35,6 +48,17 @@ __attribute__((visibility("hidden"))) void gpu_snapshot_take(const struct gpu_ta
 __attribute__((visibility("hidden"))) void gpu_snapshot_diff(const struct gpu_snapshot *begin,
                                                              const struct gpu_snapshot *end,
                                                              struct gpu_snapshot *out);
+/* Every kernel row's counts now into k (grown as needed): 0, or -1 without memory (k is
+ * then left as it was). */
+__attribute__((visibility("hidden"))) int gpu_kernels_take(const struct gpu_table *t,
+                                                           struct gpu_kernel_counts *k);
+/* total += the table's rows now - begin, row by row (a row not in begin counts from 0),
+ * read straight from the table (a region's end: no copy of the rows): 0, or -1 without
+ * memory for total's new rows (total unchanged). */
+__attribute__((visibility("hidden"))) int gpu_kernels_add_since(
+    struct gpu_kernel_counts *total, const struct gpu_kernel_counts *begin,
+    const struct gpu_table *t);
+__attribute__((visibility("hidden"))) void gpu_kernels_free(struct gpu_kernel_counts *k);
 /* The device's busy time inside [begin, end) (the union of its kernels, clipped). Sets
  * *exact to 0 where part of the window lies before the intervals folded away
  * (gpu_table.h: settled_until), whose time is then missing, else 1. */

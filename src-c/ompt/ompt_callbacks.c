@@ -17,9 +17,11 @@
  * runtime reports them (task_schedule) inside the wait, and their time is moved from the
  * wait to the work. Implicit tasks' task_data is marked IMPLICIT_MARK to tell them apart. */
 #include <stddef.h>
+#include <string.h>
 
 #include "mono_clock.h"
 #include "ompt_callbacks.h"
+#include "ompt_counters.h"
 #include "ompt_threads.h"
 
 #define FORK_SHIFT    13
@@ -130,6 +132,22 @@ static void task_begin(struct ompt_thread *th, const ompt_data_t *parallel_data,
     f->acc = region >= 0 ? ompt_thread_acc(th, region, index) : NULL;
     if (region >= 0 && !f->acc)
         th->pair_drops++;
+    if (ompt_counters_n && f->acc) /* last: the task's count starts after the tool's work */
+        f->counted = ompt_counters_read(th, f->begin_counts) == 0;
+}
+
+/* The task's events from its begin to its work's end: the join barrier's begin (read
+ * there), else now. */
+static void add_events(struct ompt_thread *th, struct ompt_frame *f, struct ompt_acc *a,
+                       int at_join)
+{
+    uint64_t now[OMPT_EVENTS_MAX];
+    const uint64_t *end = at_join ? f->pending_counts : now;
+    if (!f->counted || (!at_join && ompt_counters_read(th, now) != 0))
+        return;
+    for (int i = 0; i < ompt_counters_n; i++)
+        a->events[i] += end[i] - f->begin_counts[i];
+    a->counted_tasks++;
 }
 
 /* A pending sync region (one that ended) is a wait inside the region after all. */
@@ -140,6 +158,20 @@ static void commit_pending(struct ompt_frame *f)
     else if (f->pending_class == OMPT_WAIT_TASKWAIT)
         f->taskwait_ns += f->pending_wait_ns;
     f->pending_class = OMPT_WAIT_NONE;
+}
+
+/* A task's times into a: its work from its begin to stop less its waits, plus
+ * join_tasks (explicit tasks run in the join barrier), and its time in the team. */
+static void add_task(struct ompt_acc *a, const struct ompt_frame *f, uint64_t stop,
+                     uint64_t join_tasks)
+{
+    uint64_t waits = f->barrier_ns + f->taskwait_ns;
+    uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
+    a->tasks++;
+    a->work_ns += (span > waits ? span - waits : 0) + join_tasks;
+    a->barrier_ns += f->barrier_ns;
+    a->taskwait_ns += f->taskwait_ns;
+    a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
 }
 
 static void task_end(struct ompt_thread *th)
@@ -158,21 +190,36 @@ static void task_end(struct ompt_thread *th)
         f->pending_class = OMPT_WAIT_BARRIER, f->pending_join = 1;
         f->pending_begin_ns = f->sync_begin_ns, f->pending_wait_ns = 0;
         f->pending_task_ns = f->task_in_sync_ns;
+        if (f->counted)
+            memcpy(f->pending_counts, f->sync_counts, sizeof f->sync_counts);
     }
     uint64_t stop = end, join_tasks = 0;
-    if (f->team > 1 && f->pending_class == OMPT_WAIT_BARRIER && f->pending_join) {
+    int at_join = f->team > 1 && f->pending_class == OMPT_WAIT_BARRIER && f->pending_join;
+    if (ompt_counters_n)
+        add_events(th, f, a, at_join);
+    if (at_join) {
         stop = f->pending_begin_ns;      /* its wait: the master's wall past in_team_ns */
         join_tasks = f->pending_task_ns; /* explicit tasks run in the join barrier */
         f->pending_class = OMPT_WAIT_NONE;
     }
     commit_pending(f);
-    uint64_t waits = f->barrier_ns + f->taskwait_ns;
-    uint64_t span = stop > f->begin_ns ? stop - f->begin_ns : 0;
-    a->tasks++;
-    a->work_ns += (span > waits ? span - waits : 0) + join_tasks;
-    a->barrier_ns += f->barrier_ns;
-    a->taskwait_ns += f->taskwait_ns;
-    a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
+    add_task(a, f, stop, join_tasks);
+}
+
+int ompt_parked_task(const struct ompt_thread *th, struct ompt_acc *add)
+{
+    const struct ompt_frame *f =
+        th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
+    if (!f || !f->acc || f->team < 2 || f->sync_depth == 0 || !f->sync_join)
+        return -1;
+    *add = (struct ompt_acc){.region = f->acc->region, .tnum = f->acc->tnum};
+    add_task(add, f, f->sync_begin_ns, f->task_in_sync_ns);
+    if (f->counted) {
+        add->counted_tasks = 1;
+        for (int i = 0; i < ompt_counters_n; i++)
+            add->events[i] = f->sync_counts[i] - f->begin_counts[i];
+    }
+    return 0;
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
@@ -228,12 +275,17 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     if (endpoint == ompt_scope_begin) {
         if (f->sync_depth++ > 0)
             return; /* a task waiting inside a barrier: the outer wait counts */
+        /* First: a join barrier's begin is the end of the work's events. */
+        if (f->counted && may_be_join(kind) && ompt_counters_read(ompt_self, f->sync_counts) != 0)
+            f->counted = 0;
         commit_pending(f);
         f->sync_class = cls, f->sync_join = may_be_join(kind);
         f->sync_begin_ns = t, f->wait_in_sync_ns = 0, f->task_in_sync_ns = 0;
     } else if (endpoint == ompt_scope_end && f->sync_depth > 0 && --f->sync_depth == 0) {
         f->pending_class = f->sync_class, f->pending_join = f->sync_join;
         f->pending_begin_ns = f->sync_begin_ns;
+        if (f->counted && f->sync_join)
+            memcpy(f->pending_counts, f->sync_counts, sizeof f->sync_counts);
         f->pending_task_ns = f->task_in_sync_ns;
         uint64_t region = t - f->sync_begin_ns;
         f->pending_wait_ns = have_sync_wait                ? f->wait_in_sync_ns
@@ -287,9 +339,10 @@ static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
 {
     (void)thread_data;
     struct ompt_thread *th = ompt_thread_self();
-    if (th)
+    if (th) {
         th->type = (int)thread_type;
-    else
+        ompt_counters_thread(th);
+    } else
         ompt_threads_count_unmeasured();
 }
 

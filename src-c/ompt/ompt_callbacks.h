@@ -20,6 +20,13 @@ OMPT_HIDDEN extern const int ompt_callback_count;
  * it a barrier's wait is the whole barrier region) and sync_region (without it the join
  * barrier cannot be told apart: a worker's work then runs to its late task end). */
 OMPT_HIDDEN void ompt_callbacks_support(int sync_region, int sync_region_wait);
+/* A thread parked at its join barrier between regions, whose task end the runtime reports
+ * only at the next fork (libomp's workers): what that end will add to its accumulator,
+ * into add (its region and thread number set), its state left as it is. 0, or -1 when
+ * its top task is not at a join barrier. For a query between regions (MPI_Finalize). */
+struct ompt_thread;
+struct ompt_acc;
+OMPT_HIDDEN int ompt_parked_task(const struct ompt_thread *th, struct ompt_acc *add);
 /* The clock's origin (the runtime's start, initialize) and now, in ns. */
 OMPT_HIDDEN void ompt_clock_start(void);
 OMPT_HIDDEN uint64_t ompt_clock_origin(void);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ompt_callbacks.h"
 #include "ompt_merge.h"
 
 static void add_size(struct ompt_region_row *r, const struct ompt_team_size *s)
@@ -53,20 +54,30 @@ static void add_masters(struct ompt_region_row *byindex, unsigned *tmax)
     }
 }
 
-/* Pass 2: each thread number's sums, into rows sized by pass 1. */
-static void add_threads(struct ompt_region_row *byindex)
+static void add_acc(struct ompt_region_row *byindex, const struct ompt_acc *a)
+{
+    struct ompt_region_thread *t = &byindex[a->region - 1].threads[a->tnum];
+    t->tasks += a->tasks, t->work_ns += a->work_ns, t->barrier_ns += a->barrier_ns;
+    t->taskwait_ns += a->taskwait_ns, t->in_team_ns += a->in_team_ns;
+    t->counted_tasks += a->counted_tasks;
+    for (int e = 0; e < OMPT_EVENTS_MAX; e++)
+        t->events[e] += a->events[e];
+}
+
+/* Pass 2: each thread number's sums, into rows sized by pass 1; with parked, the tasks
+ * of threads parked at a join barrier whose end is still to come. */
+static void add_threads(struct ompt_region_row *byindex, int parked)
 {
     int n = ompt_thread_count();
+    struct ompt_acc open;
     for (int s = 0; s < n; s++) {
         const struct ompt_thread *th = ompt_thread_slot(s);
-        for (int k = 0; th && k < OMPT_ACC_MAX; k++) {
-            const struct ompt_acc *a = &th->acc[k];
-            if (a->region == 0)
-                continue;
-            struct ompt_region_thread *t = &byindex[a->region - 1].threads[a->tnum];
-            t->tasks += a->tasks, t->work_ns += a->work_ns, t->barrier_ns += a->barrier_ns;
-            t->taskwait_ns += a->taskwait_ns, t->in_team_ns += a->in_team_ns;
-        }
+        for (int k = 0; th && k < OMPT_ACC_MAX; k++)
+            if (th->acc[k].region != 0)
+                add_acc(byindex, &th->acc[k]);
+        if (th && parked && ompt_parked_task(th, &open) == 0 &&
+            open.tnum < byindex[open.region - 1].nthreads)
+            add_acc(byindex, &open);
     }
 }
 
@@ -110,7 +121,7 @@ static void add_thread_counts(struct ompt_merged *m)
     m->unmeasured_events = ompt_threads_unmeasured();
 }
 
-int ompt_merge(struct ompt_merged *m)
+int ompt_merge(struct ompt_merged *m, int parked)
 {
     memset(m, 0, sizeof *m);
     add_thread_counts(m);
@@ -125,7 +136,7 @@ int ompt_merge(struct ompt_merged *m)
     for (int i = 0; i < OMPT_REGIONS_MAX; i++)
         if (m->rows[i].address && size_row(&m->rows[i], tmax[i]) != 0)
             goto fail;
-    add_threads(m->rows);
+    add_threads(m->rows, parked);
     int used = 0;
     for (int i = 0; i < OMPT_REGIONS_MAX; i++)
         if (m->rows[i].address)

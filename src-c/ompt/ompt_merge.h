@@ -13,6 +13,7 @@
 struct ompt_region_thread {
     uint64_t tasks, work_ns, barrier_ns, taskwait_ns, in_team_ns;
     uint64_t wall_ns; /* the wall time of the instances whose team had this thread */
+    uint64_t counted_tasks, events[OMPT_EVENTS_MAX]; /* ompt_counters.h */
 };
 
 struct ompt_region_row {
@@ -35,8 +36,10 @@ struct ompt_merged {
     int threads_seen, threads_ended;
 };
 
-/* 0, or -1 when out of memory (m then empty). */
-OMPT_HIDDEN int ompt_merge(struct ompt_merged *m);
+/* 0, or -1 when out of memory (m then empty). parked: also the tasks of threads parked at
+ * a join barrier, whose end the runtime has not reported yet (a query between regions;
+ * at finalize every end has come). */
+OMPT_HIDDEN int ompt_merge(struct ompt_merged *m, int parked);
 OMPT_HIDDEN void ompt_merged_free(struct ompt_merged *m);
 
 #endif

@@ -7,8 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
+#include "ompt_counters.h"
 #include "ompt_efficiency.h"
 #include "ompt_merge.h"
 #include "ompt_report.h"
@@ -39,7 +41,9 @@ static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
     struct sym_where where;
     int found =
         address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, &where) == 0;
-    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : where.symbol;
+    char plain[SYM_NAME_LEN]; /* an ELF symbol as the source reads it (flang's _QQmain) */
+    papi_demangle(found ? where.symbol : "", plain, sizeof plain);
+    const char *fn = !found ? "" : where.depth > 0 ? where.scope[0] : plain;
     if (!found)
         snprintf(name, sizeof name,
                  address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
@@ -57,8 +61,71 @@ static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
         jw_hex(w, "address", address);
 }
 
+/* A thread number's events: its sums when every task of it was counted, else null. */
+static void put_thread_events(struct jw *w, const struct ompt_region_thread *t,
+                              const struct ompt_counters_info *c)
+{
+    jw_uint(w, "counted_tasks", t->counted_tasks);
+    jw_obj_begin(w, "events");
+    for (int e = 0; e < c->nevents; e++)
+        if (t->tasks && t->counted_tasks == t->tasks)
+            jw_uint(w, c->names[e], t->events[e]);
+        else
+            jw_null(w, c->names[e]);
+    jw_obj_end(w);
+}
+
+/* Per event, min, mean and max over the thread numbers whose every task was counted,
+ * with the thread that has the min and the max. */
+static void put_region_events(struct jw *w, const struct ompt_region_row *r,
+                              const struct ompt_counters_info *c)
+{
+    jw_obj_begin(w, "events");
+    for (int e = 0; e < c->nevents; e++) {
+        unsigned n = 0, tmin = 0, tmax = 0;
+        double sum = 0;
+        for (unsigned t = 0; t < r->nthreads; t++) {
+            const struct ompt_region_thread *x = &r->threads[t];
+            if (!x->tasks || x->counted_tasks != x->tasks)
+                continue;
+            if (n == 0 || x->events[e] < r->threads[tmin].events[e])
+                tmin = t;
+            if (n == 0 || x->events[e] > r->threads[tmax].events[e])
+                tmax = t;
+            sum += (double)x->events[e];
+            n++;
+        }
+        jw_obj_begin(w, c->names[e]);
+        jw_uint(w, "threads", n);
+        if (n) {
+            jw_uint(w, "min", r->threads[tmin].events[e]);
+            jw_uint(w, "min_thread", tmin);
+            jw_fixed(w, "mean", sum / n, 1);
+            jw_uint(w, "max", r->threads[tmax].events[e]);
+            jw_uint(w, "max_thread", tmax);
+            jw_fixed(w, "total", sum, 0);
+        }
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+}
+
+static void put_counters(struct jw *w, const struct ompt_counters_info *c)
+{
+    jw_obj_begin(w, "counters");
+    jw_str(w, "source", c->source);
+    jw_arr_begin(w, "events");
+    for (int e = 0; e < c->nevents; e++)
+        jw_str(w, NULL, c->names[e]);
+    jw_arr_end(w);
+    jw_uint(w, "threads_counted", c->threads_counted);
+    jw_uint(w, "threads_not_counted", c->threads_not_counted);
+    jw_str(w, "reason", c->reason);
+    jw_obj_end(w);
+}
+
 static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigned tnum,
-                       int walls_known)
+                       int walls_known, const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
     jw_uint(w, "thread", tnum);
@@ -73,11 +140,36 @@ static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigne
         jw_null(w, "wall_ns");
         jw_null(w, "join_wait_ns");
     }
+    put_thread_events(w, t, c);
     jw_obj_end(w);
 }
 
+/* A region's efficiencies; only regions all of whose instances were outermost add to the
+ * run's sums. */
+static struct ompt_efficiency region_efficiency(const struct ompt_region_row *r,
+                                                struct ompt_efficiency_sums *sums)
+{
+    uint64_t useful[r->nthreads ? r->nthreads : 1];
+    for (unsigned t = 0; t < r->nthreads; t++)
+        useful[t] = r->threads[t].work_ns;
+    int outermost = r->outer_instances == r->instances;
+    return ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
+}
+
+/* Thread time lost in the region: each thread number's share of the wall time (the
+ * whole wall where team sizes were not kept) less its work. */
+static uint64_t lost_ns(const struct ompt_region_row *r)
+{
+    uint64_t lost = 0;
+    for (unsigned t = 0; t < r->nthreads; t++) {
+        uint64_t wall = r->other_size_instances ? r->wall_ns : r->threads[t].wall_ns;
+        lost += wall > r->threads[t].work_ns ? wall - r->threads[t].work_ns : 0;
+    }
+    return lost;
+}
+
 static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_region_row *r,
-                       struct ompt_efficiency_sums *sums)
+                       struct ompt_efficiency_sums *sums, const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
     put_name(w, sym, r->address);
@@ -94,17 +186,13 @@ static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_r
     }
     jw_arr_end(w);
     jw_uint(w, "other_team_size_instances", r->other_size_instances);
-    uint64_t useful[r->nthreads ? r->nthreads : 1];
-    for (unsigned t = 0; t < r->nthreads; t++)
-        useful[t] = r->threads[t].work_ns;
-    /* Only regions all of whose instances were outermost add to the run's sums. */
-    int outermost = r->outer_instances == r->instances;
-    struct ompt_efficiency e =
-        ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
+    struct ompt_efficiency e = region_efficiency(r, sums);
     put_efficiency(w, "efficiency", &e, 0);
+    jw_uint(w, "lost_ns", lost_ns(r));
+    put_region_events(w, r, c);
     jw_arr_begin(w, "threads");
     for (unsigned t = 0; t < r->nthreads; t++)
-        put_thread(w, &r->threads[t], t, r->other_size_instances == 0);
+        put_thread(w, &r->threads[t], t, r->other_size_instances == 0, c);
     jw_arr_end(w);
     jw_obj_end(w);
 }
@@ -127,6 +215,8 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
 {
     struct symbolizer *sym = sym_open_process();
     struct ompt_efficiency_sums sums = {0};
+    struct ompt_counters_info counters;
+    ompt_counters_describe(&counters);
     uint64_t parallel = m->outer_unnamed_ns;
     for (int i = 0; i < m->nrows; i++)
         parallel += m->rows[i].outer_wall_ns;
@@ -147,15 +237,32 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     jw_uint(w, "threads_seen", (unsigned long long)m->threads_seen);
     jw_uint(w, "threads_ended", (unsigned long long)m->threads_ended);
     put_limits(w, m);
+    put_counters(w, &counters);
     jw_arr_begin(w, "regions");
     for (int i = 0; i < m->nrows; i++)
-        put_region(w, sym, &m->rows[i], &sums);
+        put_region(w, sym, &m->rows[i], &sums, &counters);
     jw_arr_end(w);
     struct ompt_efficiency run = ompt_efficiency_run(&sums, parallel, info->wall_ns);
     put_efficiency(w, "efficiency", &run, 1);
     jw_obj_end(w);
     if (sym)
         sym_close(sym);
+}
+
+int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns)
+{
+    struct ompt_merged m;
+    memset(sums, 0, sizeof *sums);
+    if (ompt_merge(&m, 1) != 0)
+        return -1;
+    *parallel_ns = m.outer_unnamed_ns;
+    for (int i = 0; i < m.nrows; i++) {
+        *parallel_ns += m.rows[i].outer_wall_ns;
+        region_efficiency(&m.rows[i], sums);
+    }
+    int n = m.nrows;
+    ompt_merged_free(&m);
+    return n;
 }
 
 int ompt_report_write(const struct ompt_run_info *info)
@@ -172,7 +279,7 @@ int ompt_report_write(const struct ompt_run_info *info)
     snprintf(final, sizeof final, "ompt_%ld.json", (long)getpid());
     int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f || ompt_merge(&m) != 0) {
+    if (!f || ompt_merge(&m, 0) != 0) {
         fprintf(stderr, "papi_ompt: no report written: %s/%s: %s\n", dir, final,
                 f ? "out of memory" : strerror(errno));
         if (f)

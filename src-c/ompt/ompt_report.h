@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "ompt_efficiency.h"
 #include "ompt_regions.h"
 
 #define OMPT_UNSUPPORTED_MAX 8
@@ -23,5 +24,8 @@ struct ompt_run_info {
 /* Writes ompt_PID.json into PAPI_OMPT_OUTPUT_DIR (default papi_ompt_output, made when
  * missing). 0, or -1 with one line on stderr saying which file and why not. */
 OMPT_HIDDEN int ompt_report_write(const struct ompt_run_info *info);
+/* The run's efficiency sums and outermost parallel time so far (the MPI wrapper's query,
+ * ompt_tool.c): the regions merged, or -1 when out of memory. */
+OMPT_HIDDEN int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns);
 
 #endif

@@ -20,6 +20,7 @@
 #define OMPT_DEPTH_MAX   8   /* implicit tasks nested in one thread */
 #define OMPT_ACC_MAX     512 /* (region, thread number) pairs per thread, a power of two */
 #define OMPT_SIZES       4   /* distinct team sizes kept per region and master thread */
+#define OMPT_EVENTS_MAX  8   /* events each thread counts (ompt_counters.h) */
 
 /* The wait classes of sync regions: barriers (explicit, implicit, implementation's) and
  * task waits (taskwait, taskgroup). */
@@ -43,6 +44,8 @@ struct ompt_acc {
     uint64_t instances, wall_ns, outer_instances, outer_wall_ns;
     struct ompt_team_size sizes[OMPT_SIZES];
     uint64_t other_size_instances, other_size_wall_ns; /* team sizes past OMPT_SIZES */
+    uint64_t counted_tasks;                            /* implicit tasks whose events were read */
+    uint64_t events[OMPT_EVENTS_MAX];                  /* their events, begin to the work's end */
 };
 
 /* An implicit task the thread runs now, and the sync region it is in. The last sync
@@ -59,6 +62,11 @@ struct ompt_frame {
     uint64_t task_begin_ns, task_in_sync_ns, task_at_wait_begin_ns;
     int pending_class, pending_join;
     uint64_t pending_begin_ns, pending_wait_ns, pending_task_ns;
+    /* The events at the task's begin, at the sync region's begin (a join barrier's
+     * begin is the work's end) and at the pending one's; counted: begin was read. */
+    int counted;
+    uint64_t begin_counts[OMPT_EVENTS_MAX], sync_counts[OMPT_EVENTS_MAX];
+    uint64_t pending_counts[OMPT_EVENTS_MAX];
 };
 
 struct ompt_thread {
@@ -66,6 +74,8 @@ struct ompt_thread {
     int ended; /* thread_end came */
     int depth; /* implicit tasks open; those past OMPT_DEPTH_MAX have no frame */
     unsigned last_team;
+    int counters; /* 0: no event set yet, 1: counting, -1: it cannot (ompt_counters.c) */
+    int eventset;
     struct ompt_frame frames[OMPT_DEPTH_MAX];
     uint64_t deep_tasks;       /* implicit tasks nested past OMPT_DEPTH_MAX: not measured */
     uint64_t pair_drops;       /* implicit tasks whose pair found no room: not measured */

@@ -11,6 +11,7 @@
 #include "mono_clock.h"
 #include "ompt_api.h"
 #include "ompt_callbacks.h"
+#include "ompt_counters.h"
 #include "ompt_report.h"
 
 static struct ompt_run_info run_info;
@@ -65,6 +66,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
                 run_info.runtime);
         return 0;
     }
+    ompt_counters_start(); /* first: the library's start is the tool's time, not the run's */
     ompt_clock_start();
     tool_pid = getpid();
     atexit(at_program_exit);
@@ -110,4 +112,22 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
     snprintf(run_info.runtime, sizeof run_info.runtime, "%s",
              runtime_version ? runtime_version : "unknown runtime");
     return &result;
+}
+
+/* For the MPI wrapper at MPI_Finalize (mpi-wrappers/reports/omp_hybrid.c, found by
+ * dlsym): this process's OpenMP so far, as doubles in ns: out[0] the outermost parallel
+ * regions' wall time, out[1] the threads' useful time in them, out[2] the sum over those
+ * regions of team size x the largest useful time, out[3] of team size x wall time (the
+ * run efficiencies' sums, ompt_efficiency.h). Called between parallel regions (the
+ * threads idle). The regions seen, 0 when none, -1 when the tool is off or out of memory. */
+__attribute__((visibility("default"))) int papi_ompt_sums(double out[4])
+{
+    struct ompt_efficiency_sums sums;
+    uint64_t parallel = 0;
+    if (getpid() != tool_pid)
+        return -1; /* not started, or a forked child holding its parent's sums */
+    int n = ompt_report_sums(&sums, &parallel);
+    out[0] = (double)parallel;
+    out[1] = sums.useful_ns, out[2] = sums.max_useful_x_team_ns, out[3] = sums.wall_x_team_ns;
+    return n;
 }

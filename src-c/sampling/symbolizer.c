@@ -26,16 +26,21 @@
 
 #ifdef HAVE_DWFL
 /* Every libdw function used, looked up by name (the types from libdw's headers). */
-#define LIBDW_FUNCTIONS(X)                                                                        \
-    X(dwfl_begin)                                                                                 \
-    X(dwfl_end)                                                                                   \
-    X(dwfl_report_begin)                                                                          \
-    X(dwfl_report_end) X(dwfl_report_elf) X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)   \
-        X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address) \
-            X(dwfl_errmsg) X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)        \
-                X(dwfl_module_getsym_info) X(dwfl_module_getsrc) X(dwfl_lineinfo)                 \
-                    X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) \
-                        X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)
+#define LIBDW_FUNCTIONS(X)                                                                         \
+    X(dwfl_begin)                                                                                  \
+    X(dwfl_end)                                                                                    \
+    X(dwfl_report_begin)                                                                           \
+    X(dwfl_report_end)                                                                             \
+    X(dwfl_report_elf)                                                                             \
+    X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_elf)                \
+        X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address) X(dwfl_errmsg)             \
+            X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)                        \
+                X(dwfl_module_getsym_info) X(dwfl_module_getsrc) X(dwfl_lineinfo)                  \
+                    X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag)  \
+                        X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)               \
+                            X(dwfl_module_getdwarf) X(dwarf_nextcu) X(dwarf_offdie) X(dwarf_haspc) \
+                                X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)           \
+                                    X(dwarf_lineno)
 
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
@@ -261,6 +266,38 @@ static void add_scope(const struct symbolizer *s, Dwarf_Die *d, struct sym_where
     w->inlined[w->depth++] = s->f.dwarf_tag(d) == DW_TAG_inlined_subroutine;
 }
 
+/* The CU holding addr found by scanning every CU's address ranges, into *die: for a
+ * module without .debug_aranges (clang 14 writes none), where libdw 0.188's lookup finds
+ * only the first CU. O(CUs) per address, and only in a module without aranges (where
+ * they are, an address they miss is in no unit: a PLT stub, start-up code). */
+static Dwarf_Die *cu_scan(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr,
+                          Dwarf_Addr *bias, Dwarf_Die *die)
+{
+    Dwarf *dw = s->f.dwfl_module_getdwarf(m, bias);
+    Dwarf_Aranges *ar;
+    size_t nar = 0;
+    if (!dw || (s->f.dwarf_getaranges(dw, &ar, &nar) == 0 && nar > 0))
+        return NULL; /* its .debug_aranges holds no such address: no unit has it */
+    Dwarf_Off off = 0, next;
+    size_t header;
+    while (s->f.dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
+        if (s->f.dwarf_offdie(dw, off + header, die) && s->f.dwarf_haspc(die, addr - *bias) > 0)
+            return die;
+        off = next;
+    }
+    return NULL;
+}
+
+/* The CU holding addr: libdw's lookup, else the scan. */
+static Dwarf_Die *cu_of(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr,
+                        Dwarf_Addr *bias, Dwarf_Die *die)
+{
+    Dwarf_Die *cu = s->f.dwfl_module_addrdie(m, addr, bias);
+    if (cu && s->f.dwarf_haspc(cu, addr - *bias) > 0)
+        return cu;
+    return cu_scan(s, m, addr, bias, die);
+}
+
 /* The DWARF functions at addr, innermost first. dwarf_getscopes continues an inlined
  * instance with the scopes of its abstract definition, so the callers are found in the
  * concrete tree: one dwarf_getscopes_die from the instance gives its whole path to the
@@ -268,7 +305,7 @@ static void add_scope(const struct symbolizer *s, Dwarf_Die *d, struct sym_where
 static void scopes(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr, struct sym_where *w)
 {
     Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = s->f.dwfl_module_addrdie(m, addr, &bias), *sc = NULL, die;
+    Dwarf_Die cubuf, *cu = cu_of(s, m, addr, &bias, &cubuf), *sc = NULL, die;
     int n = cu ? s->f.dwarf_getscopes(cu, addr - bias, &sc) : 0;
     int found = n > 0 && first_function(s, sc, n, &die);
     free(sc);
@@ -291,6 +328,16 @@ static void scopes(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr, 
 #endif
 
 #ifdef HAVE_DWFL
+/* The line of addr through the CU scan (libdw's lookup found none): its file, or NULL. */
+static const char *line_by_scan(const struct symbolizer *s, Dwfl_Module *m, Dwarf_Addr addr,
+                                int *line)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die die, *cu = cu_scan(s, m, addr, &bias, &die);
+    Dwarf_Line *l = cu ? s->f.dwarf_getsrc_die(cu, addr - bias) : NULL;
+    return l && s->f.dwarf_lineno(l, line) == 0 ? s->f.dwarf_linesrc(l, NULL, NULL) : NULL;
+}
+
 /* The module holding addr and its ELF function into w; the module, or NULL. */
 static Dwfl_Module *function_of(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
 {
@@ -328,6 +375,8 @@ int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
         return -1;
     Dwfl_Line *l = s->f.dwfl_module_getsrc(m, (Dwarf_Addr)addr);
     const char *src = l ? s->f.dwfl_lineinfo(l, NULL, &w->line, NULL, NULL, NULL) : NULL;
+    if (!src)
+        src = line_by_scan(s, m, (Dwarf_Addr)addr, &w->line);
     if (!src)
         return 0;
     snprintf(w->file, sizeof w->file, "%s", src);

@@ -52,38 +52,25 @@ static void print_csv(const PAPI_event_info_t *info)
     putchar('\n');
 }
 
-/* A JSON string literal through the project's one escaper (RFC 8259, U+FFFD). */
-static void json_str(const char *s)
+/* One preset as an element of "presets" (schema/papi_decode.schema.json). */
+static void print_json(struct jw *w, const PAPI_event_info_t *info)
 {
-    json_put_string(stdout, s);
-}
-
-static void json_member(const char *key, const char *value, int last)
-{
-    printf("      ");
-    json_str(key);
-    printf(": ");
-    json_str(value);
-    printf(last ? "\n" : ",\n");
-}
-
-static void print_json(const PAPI_event_info_t *info, int first)
-{
-    printf("%s    {\n", first ? "" : ",\n");
-    json_member("name", info->symbol, 0);
-    printf("      \"code\": \"0x%08x\",\n", info->event_code);
-    printf("      \"available\": %s,\n", info->count > 0 ? "true" : "false");
-    json_member("derived", info->count ? (info->derived[0] ? info->derived : "NOT_DERIVED") : "", 0);
-    json_member("postfix", info->postfix, 0);
-    json_member("short_descr", info->short_descr, 0);
-    json_member("long_descr", info->long_descr, 0);
-    json_member("note", util_event_note(info), 0);
-    printf("      \"native\": [");
-    for (unsigned t = 0; t < info->count && t < PAPI_MAX_INFO_TERMS; t++) {
-        printf(t ? ", " : "");
-        json_str(info->name[t]);
-    }
-    printf("]\n    }");
+    char code[16];
+    snprintf(code, sizeof code, "0x%08x", info->event_code);
+    jw_obj_begin(w, NULL);
+    jw_str(w, "name", info->symbol);
+    jw_str(w, "code", code);
+    jw_bool(w, "available", info->count > 0);
+    jw_str(w, "derived", info->count ? (info->derived[0] ? info->derived : "NOT_DERIVED") : "");
+    jw_str(w, "postfix", info->postfix);
+    jw_str(w, "short_descr", info->short_descr);
+    jw_str(w, "long_descr", info->long_descr);
+    jw_str(w, "note", util_event_note(info));
+    jw_arr_begin(w, "native");
+    for (unsigned t = 0; t < info->count && t < PAPI_MAX_INFO_TERMS; t++)
+        jw_str(w, NULL, info->name[t]);
+    jw_arr_end(w);
+    jw_obj_end(w);
 }
 
 int main(int argc, char **argv)
@@ -105,8 +92,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: PAPI_library_init failed: %s\n", argv[0], PAPI_strerror(r));
         return 1;
     }
+    struct jw w;
     if (json) {
-        printf("{\n  \"presets\": [\n");
+        jw_init(&w, stdout);
+        jw_obj_begin(&w, NULL);
+        jw_arr_begin(&w, "presets");
     } else {
         printf("name,derived,postfix,short_descr,long_descr,note,native...\n");
     }
@@ -124,14 +114,19 @@ int main(int argc, char **argv)
             continue;
         shown++;
         if (json)
-            print_json(&info, shown == 1);
+            print_json(&w, &info);
         else if (avail)
             print_csv(&info);
         else
-            printf("# %s: %s\n", info.symbol, info.note[0] ? util_event_note(&info) : "not available");
+            printf("# %s: %s\n", info.symbol,
+                   info.note[0] ? util_event_note(&info) : "not available");
     } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
-    if (json)
-        printf("\n  ],\n  \"shown\": %d\n}\n", shown);
+    if (json) {
+        jw_arr_end(&w);
+        jw_int(&w, "shown", shown);
+        jw_obj_end(&w);
+        jw_finish(&w);
+    }
     PAPI_shutdown();
     return 0;
 }

@@ -1,57 +1,80 @@
-"""profile_fixture.py: hand-made profiles for papi_report's tests. papi_report reads a
-run's job_profile_RUNID.json, which papi_run merges (run_sample_merge.c, papi_run
---merge); a test that makes up processes' profile_RUNID_PID.json documents makes their job
-file with job_of (schema/profile_job.schema.json), the merge written out by hand here
-as tests/run/check_sample_job.py checks papi_run's: stacks summed by (names, places),
-threads' leaf functions by (rank, pid, tid, function)."""
+"""profile_fixture.py: hand-made profiles for papi_report's tests, merged by the build's
+papi_run --merge as a run's are. papi_report reads a run's job_profile_RUNID.json, which
+papi_run merges from the .sample_RUNID_PID.txt every sampled process leaves
+(run_sample_merge.c); a test that makes up processes' profile documents
+(schema/profile.schema.json) writes each as the lines its process would have left
+(sample_lines: the run header, events, counts, the -m metrics, every stack's thread,
+samples and places, then its folded line) and has papi_run --merge write the job file:
+there is no second merge here.
+
+The one Python merge of profiles is an oracle: tests/run/check_sample_job.py's merged()
+recomputes the job file's stacks (by names and places) and threads' functions
+independently from a real run's profile_RUNID_PID.json and compares them with papi_run's.
+The tests that use this fixture compare papi_report's tables with values worked out by
+hand from their made-up counts (check_profile_metrics.py, check_report_profile.py,
+check_report_page.py)."""
 import json
 import os
+import subprocess
+import tempfile
 
 
-def _path(doc, stack):
-    """(names, places) of one stack: an inlined chain (a;b) is several names, the file
-    and line belong to the innermost."""
-    names, where = [], []
-    for i in stack["frames"]:
-        f = doc["frames"][i]
-        parts = f["name"].split(";")
-        names += parts
-        where += [""] * (len(parts) - 1) + ["%s:%d" % (f["file"], f.get("line", 0)) if f.get("file") else ""]
-    return ";".join(names), ";".join(where)
+def _place(f):
+    """A frame's place in a stack's head: "" for the outer names of an inlined chain
+    (a;b), file:line for the innermost when it has a file."""
+    parts = f["name"].split(";")
+    return ";" * (len(parts) - 1) + ("%s:%d" % (f["file"], f.get("line", 0)) if f.get("file") else "")
 
 
-def _add(table, key, stack):
-    e = table.setdefault(key, {"samples": 0, "counts": [0] * len(stack["counts"])})
-    e["samples"] += stack["samples"]
-    e["counts"] = [a + b for a, b in zip(e["counts"], stack["counts"])]
+def _metric_line(m):
+    """PAPI_RUN_SAMPLE_METRICS's line of a profile's metric: NAME, UNIT, FORMULA, then
+    each event and its place."""
+    terms = "".join("\t%s\t%d" % (ev, place) for ev, place in m["terms"].items())
+    return "%s\t%s\t%s%s" % (m["name"], m["unit"], m["formula"], terms)
 
 
-def job_of(docs):
-    """The profile_job document of docs, one run's processes' profiles (same events)."""
-    placed, threads = {}, {}
+def sample_lines(doc):
+    """The .sample_RUNID_PID.txt a process of profile doc would have left."""
+    run = doc["run"]
+    rank = doc.get("rank")
+    out = ["# papi_run --sample 1", "# events\t" + "\t".join(doc["events"]),
+           "# pid %d samples %d lost %d dropped %d cap %d dropped_weight %d" % (
+               doc["pid"], doc.get("samples", 0), doc.get("lost_records", 0),
+               doc.get("dropped_samples", 0), doc.get("stack_cap", 0), doc.get("dropped_weight", 0)),
+           "# call_graph %s\t%s" % (doc.get("call_graph", "fp"), doc.get("call_graph_reason", ""))]
+    if doc.get("notes"):
+        out.append("# note " + doc["notes"])
+    out.append("# rank %d" % (-1 if rank is None else rank))
+    for key in ("command", "start", "host"):
+        out.append("# run_%s %s" % (key, run.get(key, "").replace("\\", "\\\\").replace("\n", "\\n")))
+    out += ["# metric " + _metric_line(m) for m in doc.get("metrics", [])]
+    for s in doc["stacks"]:
+        frames = [doc["frames"][i] for i in s["frames"]]
+        out.append("# stack %d %d %d\t%s" % (s["tid"], s["samples"], len(frames[-1]["name"].split(";")),
+                                             ";".join(_place(f) for f in frames)))
+        out.append("%s %s" % (";".join(f["name"] for f in frames), " ".join(str(c) for c in s["counts"])))
+    return "\n".join(out) + "\n"
+
+
+def write_job(papi_run, folder, docs):
+    """folder/job_profile_RUNID.json of docs, one run's processes' profiles (same events),
+    written by papi_run --merge from their .sample files (left in folder); its path."""
+    os.makedirs(folder, exist_ok=True)
+    run_id = docs[0]["run"]["id"]
     for d in docs:
-        for s in d["stacks"]:
-            _add(placed, _path(d, s), s)
-            _add(threads, (d["rank"], d["pid"], s["tid"], d["frames"][s["frames"][-1]]["name"]), s)
-    first = docs[0]
-    return {"kind": "profile_job", "run": first["run"], "events": first["events"],
-            "metrics": first.get("metrics", []), "ranks_expected": None, "partial": False,
-            "samples": sum(d.get("samples", 0) for d in docs),
-            "lost_records": sum(d.get("lost_records", 0) for d in docs),
-            "dropped_samples": sum(d.get("dropped_samples", 0) for d in docs),
-            "dropped_weight": sum(d.get("dropped_weight", 0) for d in docs),
-            "stack_cap": first.get("stack_cap", 0), "notes": first.get("notes", ""),
-            "processes": [{"pid": d["pid"], "rank": d["rank"], "samples": d.get("samples", 0),
-                           "lost_records": d.get("lost_records", 0), "dropped_samples": d.get("dropped_samples", 0),
-                           "dropped_weight": d.get("dropped_weight", 0)} for d in docs],
-            "stacks": [dict(stack=k[0], where=k[1], **e) for k, e in sorted(placed.items())],
-            "thread_functions": [dict(rank=k[0], pid=k[1], tid=k[2], function=k[3], **e)
-                                 for k, e in sorted(threads.items(), key=lambda kv: str(kv[0]))]}
-
-
-def write_job(folder, docs):
-    """folder/job_profile_RUNID.json of docs; its path."""
-    path = os.path.join(folder, "job_profile_%s.json" % docs[0]["run"]["id"])
-    with open(path, "w") as f:
-        json.dump(job_of(docs), f)
+        with open(os.path.join(folder, ".sample_%s_%d.txt" % (run_id, d["pid"])), "w") as f:
+            f.write(sample_lines(d))
+    p = subprocess.run([papi_run, "--merge", folder, "--run", run_id], capture_output=True,
+                       text=True, timeout=120)
+    path = os.path.join(folder, "job_profile_%s.json" % run_id)
+    if p.returncode != 0 or not os.path.exists(path):
+        raise RuntimeError("papi_run --merge %s --run %s: exit status %d\n%s" % (
+            folder, run_id, p.returncode, p.stderr))
     return path
+
+
+def job_of(papi_run, docs):
+    """The profile_job document papi_run --merge makes of docs."""
+    with tempfile.TemporaryDirectory(prefix="profile_fixture_") as tmp:
+        with open(write_job(papi_run, tmp, docs)) as f:
+            return json.load(f)

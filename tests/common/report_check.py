@@ -38,7 +38,8 @@ PYTHON_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "python"))
 LOAD_LAYER = os.path.join(PYTHON_DIR, "papi_report", "load")
 
 #: The names our writers give report files (a test's own input files are left alone).
-PREFIXES = ("rank_", "papi_mpi_", "profile_", "trace_rank_", "papi_validate", "ompt_")
+PREFIXES = ("rank_", "papi_mpi_", "profile_", "trace_rank_", "papi_validate", "ompt_",
+            "gpu_activity_")
 #: The directories a writer makes in its working directory.
 OUTPUT_DIRS = ("papi_hl_output", "papi_run_output", "papi_hl_trace", "papi_run_trace",
                "papi_ompt_output")

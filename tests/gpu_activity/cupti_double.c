@@ -8,6 +8,8 @@
  *   memset DEV STREAM BYTES START END     sync TYPE STREAM START END
  *   incomplete (a kernel without an end)  drop N (records CUPTI says it dropped)
  *   requests K (K buffers asked for at once, then handed back empty)
+ * A test program also "launches" a file's records with cupti_double_launch(path): written
+ * then, times after that moment, handed back at the next flush.
  * PAPI_TEST_CUPTI_MODE: version=N (cuptiGetVersion's), nodevice (cuptiActivityEnable
  * fails as without a driver), privileges (it fails for want of permission), subscribed
  * (another tool holds CUPTI). Built variants: CUPTI_DOUBLE_NO_FLUSH
@@ -272,23 +274,40 @@ static void stage_line(const char *line, uint64_t base)
     }
 }
 
+/* The file's records, their times after now, into the buffer being filled: 0, or -1
+ * when it cannot be read. */
+static int stage_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    uint64_t base = 0;
+    if (timestamp_cb)
+        base = timestamp_cb();
+    else
+        cuptiGetTimestamp(&base);
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#' && line[0] != '\n')
+            stage_line(line, base);
+    fclose(f);
+    return 0;
+}
+
+/* A program "launches" work: the file's records written now, handed back at the next
+ * flush (as CUPTI holds a buffer until it is full or flushed). 0, or -1. */
+EXPORT int cupti_double_launch(const char *path)
+{
+    return stage_file(path);
+}
+
 EXPORT CUptiResult cuptiActivityFlushAll(uint32_t flag)
 {
     static int delivered; /* the file once */
     (void)flag;
     const char *path = getenv("PAPI_TEST_CUPTI_RECORDS");
-    FILE *f = path && !delivered ? fopen(path, "r") : NULL;
-    if (f) {
-        uint64_t base = 0;
-        if (timestamp_cb)
-            base = timestamp_cb();
-        else
-            cuptiGetTimestamp(&base);
-        char line[256];
-        while (fgets(line, sizeof line, f))
-            if (line[0] != '#' && line[0] != '\n')
-                stage_line(line, base);
-        fclose(f);
+    if (path && !delivered) {
+        stage_file(path);
         delivered = 1;
     }
     hand_back();

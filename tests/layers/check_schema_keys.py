@@ -5,11 +5,20 @@ schema does not document: the schema is written first (DESIGN.md, "Every new fil
 gets its schema first").
 
 Writers and their schemas are listed in WRITERS. Member names are the string literals
-given as the key of the JSON writer's calls (jw_int(w, "name", ...)) or of papi_decode's
-json_member("name", ...) and, in the writers that print their JSON with format strings
-(the MPI wrapper, the trace writer, papi_run's stat lines), every \\"name\\": in a literal.
+given as the key of the JSON writer's calls (jw_int(w, "name", ...)) and, in the writers
+that print their JSON with format strings (the MPI wrapper, the trace writer, papi_run's
+stat lines), every \\"name\\": in a literal.
 Names made at run time (event and metric names, ids) are not literals and are what the
-schemas' additionalProperties describe."""
+schemas' additionalProperties describe.
+
+The utilities (src-c/utils/) write their JSON through the JSON writer only (jw_*,
+src-c/common/json_writer.h): one of their writers that prints a member with a format
+string or quotes strings itself (json_put_string, json_escape) is refused, but for
+papi_run's stat lines (perf stat -j's one object per line: HAND_WRITTEN).
+
+The job's profile (job_profile_RUNID.json) has one writer, papi_run's merge: a Python
+source (python/, tests/) that makes a document of its kind merges profiles a second
+time (tests make theirs with papi_run --merge: tests/common/profile_fixture.py)."""
 import glob
 import json
 import os
@@ -20,7 +29,9 @@ WRITERS = {
     "region": ["src-c/common/region_file_head.c", "src-c/lib/highlevel/hl_regions_report.c",
                "src-c/lib/highlevel/hl_interval.c", "src-c/lib/highlevel/hl_all_threads.c",
                "src-c/lib/highlevel/hl_*report*.c", "src-c/utils/papi_run/run_report.c",
-               "src-c/common/count_series.c", "src-c/lib/overflow/region_sample.c"],
+               "src-c/common/count_series.c", "src-c/lib/overflow/region_sample.c",
+               "src-c/lib/highlevel/hl_gpu.c", "src-c/utils/papi_run/run_openmp.c"],
+    "gpu_activity": ["src-c/gpu_activity/gpu_report.c", "src-c/utils/papi_run/run_gpu_preload.c"],
     "validate": ["src-c/utils/papi_validate/validate_report.c"],
     "profile": ["src-c/utils/papi_run/run_sample_profile.c", "src-c/sampling/profile_writer.c"],
     "profile_job": ["src-c/utils/papi_run/run_sample_merge.c"],
@@ -46,7 +57,8 @@ WRITERS = {
                    "mpi-wrappers/reports/callsite*.c", "mpi-wrappers/reports/regions.c",
                    "mpi-wrappers/recording/traffic*.c", "mpi-wrappers/recording/mpi_sample.c",
                    "mpi-wrappers/reports/sample_report.c", "mpi-wrappers/reports/wait_report.c",
-                   "mpi-wrappers/counters/energy_events.c", "mpi-wrappers/reports/region_energy.c"],
+                   "mpi-wrappers/counters/energy_events.c", "mpi-wrappers/reports/region_energy.c",
+                   "mpi-wrappers/reports/gpu_row.c"],
     "mpi_event_log": ["mpi-wrappers/event_log/event_log_file.c"],
     "trace_json": ["src-c/common/trace_json.c"],
     "trace_index": ["mpi-wrappers/reports/trace_json_ranks.c"],
@@ -54,8 +66,13 @@ WRITERS = {
     "papi_run_stat_line": ["src-c/utils/papi_run/run_stat_lines.c"],
 }
 JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w&>.-]+\s*,\s*\"([^\"]+)\"")
-# papi_decode's helper takes the key first: json_member("name", value, last).
-MEMBER_KEY = re.compile(r"\bjson_member\(\s*\"([^\"]+)\"")
+# Utilities' writers that print their JSON with format strings (one line per object).
+HAND_WRITTEN = {"src-c/utils/papi_run/run_stat_lines.c"}
+OWN_QUOTING = re.compile(r"\bjson_(?:put_string|escape)\(")
+# Documents papi_run alone makes, by their "kind".
+ONE_WRITER = {"profile_job": "src-c/utils/papi_run/run_sample_merge.c"}
+# Python that writes such a document from nothing, merging no profiles (a scale input).
+SYNTHETIC = {"tests/report/synthetic_profile.py"}
 # perf stat -j's keys have hyphens (counter-value, pcnt-running).
 ESCAPED_KEY = re.compile(r"\\\"([A-Za-z_][A-Za-z0-9_-]*)\\\"\s*:")
 
@@ -88,7 +105,12 @@ def main():
             fails.append("%s: none of its writers found (%s)" % (kind, ", ".join(patterns)))
         for f in files:
             text = strip_comments(open(f, errors="replace").read())
-            keys = JW_KEY.findall(text) + MEMBER_KEY.findall(text) + ESCAPED_KEY.findall(text)
+            keys = JW_KEY.findall(text) + ESCAPED_KEY.findall(text)
+            rel = os.path.relpath(f, top)
+            own = ESCAPED_KEY.search(text) or OWN_QUOTING.search(text)
+            if rel.startswith("src-c/utils/") and rel not in HAND_WRITTEN and own:
+                fails.append("%s: writes JSON by hand (%s): write through the JSON writer "
+                             "(jw_*, src-c/common/json_writer.h)" % (rel, own.group(0)))
             for key in sorted(set(keys)):
                 if key.isdigit():  # a thread or instance number: additionalProperties
                     continue
@@ -97,6 +119,15 @@ def main():
                     line = text[:text.find('"%s"' % key) if '"%s"' % key in text else text.find(key)].count("\n") + 1
                     fails.append("%s:%d: member %r is not a field of schema/%s.schema.json: "
                                  "document it there first" % (os.path.relpath(f, top), line, key, kind))
+    for path in sorted(glob.glob(os.path.join(top, "python", "**", "*.py"), recursive=True) +
+                       glob.glob(os.path.join(top, "tests", "**", "*.py"), recursive=True)):
+        text = open(path, errors="replace").read()
+        for kind, writer in ONE_WRITER.items():
+            if os.path.relpath(path, top) in SYNTHETIC:
+                continue
+            if re.search(r"[\"']kind[\"']\s*:\s*[\"']%s[\"']" % kind, text):
+                fails.append("%s makes a %s document: %s writes them (papi_run --merge)"
+                             % (os.path.relpath(path, top), kind, writer))
     for f in fails:
         print("FAIL:", f)
     if checked < 50:

@@ -17,7 +17,9 @@ With --gpu DIR (mpi_gpu_region_energy.c on the nvml test double in DIR): every r
 "gpu" region has device 0's 4321 mJ = 4.321 J, scope node, shared by the node's N ranks
 (the layout made at MPI_Finalize: PAPI_MPI_METRICS is unset), 4.321 J job-wide; the
 device lost in region "lost": 0 J there, the rank's total at its last reading, one line
-per rank.
+per rank. Each row's total is the device's, its counters_shared_by N; the job's totals
+(metrics: mean times N) take the device's count once, from rank 0, never N times (the
+zone event's too).
 The report follows schema/mpi_report.schema.json."""
 import json
 import os
@@ -83,6 +85,16 @@ if args.gpu:
               % (r["rank"], got.get("joules")))
         check(got.get("shared_by") == N and got.get("scope") == "node",
               "rank %d: shared by the node's %d ranks" % (r["rank"], N))
+        shared = r.get("counters_shared_by", {}).get(GPU)
+        check(shared == N, "rank %d: its row says the device's count is shared by the node's "
+              "%d ranks (counters_shared_by: %s)" % (r["rank"], N, shared))
+    spread = rep.get("metrics", {}).get(GPU, {})
+    print("     metrics:", spread)
+    job_total = spread.get("mean", 0) * N  # the mean is the job's total over its ranks
+    check(near(job_total, 200004321 - 123456789) and spread.get("max_rank") == 0 and
+          spread.get("min") == spread.get("max") == 200004321 - 123456789,
+          "job: the shared device's 76547532 mJ counted once (from rank 0), not once per rank "
+          "(total %s)" % job_total)
     job = rep.get("region_energy", {}).get("regions", {}).get("gpu", {}).get(GPU, {})
     print("     job:", job)
     check(near(job.get("joules"), 4.321) and job.get("ranks") == N,
@@ -119,6 +131,13 @@ for r in ranks:
             check(got.get("shared_by") == N and got.get("scope") == scope[e],
                   "rank %d %s %s: shared by the %d ranks of its %s" % (r["rank"], name, e, N,
                                                                          scope[e]))
+for r in ranks:
+    check(r.get("counters_shared_by", {}).get(ZONE) == N,
+          "rank %d: the zone's count is the node's, shared by its %d ranks" % (r["rank"], N))
+spread, zone0 = rep.get("metrics", {}).get(ZONE, {}), ranks[0].get("counters", {}).get(ZONE)
+check(zone0 is not None and abs(spread.get("mean", 0) * N - zone0) < 0.5 and
+      spread.get("max_rank") == 0, "job: the zone's count once, rank 0's %s (metrics: %s)"
+      % (zone0, spread))
 job = rep.get("region_energy", {})
 print("     job:", job)
 check("counted once" in job.get("rule", ""), "the job's rule is named")

@@ -65,6 +65,15 @@ int main(void)
     expect(pmpi_socket_wide_event("powercap:::ENERGY_UJ:DRAM"), "DRAM energy is a socket's");
     expect(!pmpi_socket_wide_event("powercap:::ENERGY_UJ:ZONE0"), "a zone is not narrowed");
     expect(!pmpi_socket_wide_event("powercap:::POWER_LIMIT_A_UW:ZONE0"), "a limit is no count");
+    /* a node's devices: every rank of the node reads them, the job takes them once */
+    expect(pmpi_node_device_event("nvml:::NVIDIA_H100:device_0:gpm_sm_activity_ns"),
+           "an nvml event is a node device's");
+    expect(pmpi_node_device_event("amdgpu:::card0:gpu_busy_percent"), "amdgpu: a device's");
+    expect(pmpi_node_device_event("rocm_smi:::device_0:energy_count"), "rocm_smi: a device's");
+    expect(pmpi_node_device_event("powercap:::ENERGY_UJ:ZONE0"), "a zone is a node device's");
+    expect(!pmpi_node_device_event("powercap:::ENERGY_UJ:TOTAL"), "a sum is its socket's");
+    expect(!pmpi_node_device_event("net:::lo:rx:bytes"), "net is no device of this rule");
+    expect(!pmpi_node_device_event("PAPI_TOT_INS"), "a preset is a thread's");
     char nm[128];
     pmpi_socket_event_name("powercap:::ENERGY_UJ:TOTAL", 1, nm, sizeof nm);
     expect(strcmp(nm, "powercap:::ENERGY_UJ:TOTAL:PKG1") == 0, "package 1's reader: TOTAL:PKG1");

@@ -1,5 +1,5 @@
 /* test_demangle: src-c/common/demangle.c, white box. gfortran's module procedures read
- * mod::proc; C++ names demangle through the C++ runtime loaded with dlopen (this C program
+ * mod::proc, flang-new's _QM...P... too; C++ names demangle through the C++ runtime loaded with dlopen (this C program
  * does not link libstdc++: without it on the machine, they are copied and the test says
  * SKIPPED for them); other names, look-alikes and short buffers are handled. */
 #include <dlfcn.h>
@@ -25,6 +25,15 @@ int main(void)
     expect("main", "main", 0);
     expect("heavy.constprop.0", "heavy.constprop.0", 0);
     expect("_Z", "_Z", 0); /* not a valid mangling: copied */
+    /* flang-new's names. */
+    expect("_QQmain", "main", 1);
+    expect("_QPsolve_it", "solve_it", 1);
+    expect("_QMgridPstep2", "grid::step2", 1);
+    expect("_QMgridFstepPinner", "grid::step::inner", 1);
+    expect("_QFhostPinner", "host::inner", 1);
+    expect("_QQcl.48656C6C6F", "_QQcl.48656C6C6F", 0); /* a compiler-made literal: copied */
+    expect("_QMgrid", "grid", 1);                      /* a module's own name */
+    expect("_QXfoo", "_QXfoo", 0);                     /* an unknown tag: copied */
     void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_NOLOAD);
     if (cxx || dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)) {
         expect("_ZN6shapes6Crunch3runEd", "shapes::Crunch::run(double)", 1);

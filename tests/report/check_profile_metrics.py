@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""check_profile_metrics.py: papi_report's evaluation of papi_run --sample's -m metrics
+"""check_profile_metrics.py PAPI_RUN: papi_report's evaluation of papi_run --sample's -m metrics
 (profile_metrics.py) on synthetic counts, exact: the library's grammar (precedence,
 brackets, unary minus, bare and braced names, numbers as 1e6 and .5), names found by the
 profile's "terms", a denominator of 0, a missing count and an unreadable formula giving
 no value, and a function's value the ratio of its summed counts, not the mean of its
-stacks' ratios; a function's min/mean/max over threads and its max thread. Exit 0 pass, 1 fail."""
+stacks' ratios; a function's min/mean/max over threads and its max thread (the job files
+of the made-up profiles merged by PAPI_RUN --merge). Exit 0 pass, 1 fail."""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from profile_fixture import job_of  # noqa: E402 (the job's profile papi_run merges)
+from profile_fixture import job_of  # noqa: E402 (the job's profile papi_run --merge merges)
 try:
     from papi_report.load import profile, profile_metrics  # noqa: E402
 except ImportError as e:  # (the package needs pandas)
@@ -18,6 +19,7 @@ except ImportError as e:  # (the package needs pandas)
     sys.exit(77)
 
 FAILURES = []
+PAPI_RUN = sys.argv[1]
 
 
 def expect(formula, terms, counts, want):
@@ -53,7 +55,7 @@ doc = {"kind": "profile", "run": {"id": "r", "start": "s"}, "pid": 1, "rank": No
        "stacks": [{"tid": 1, "samples": 1, "counts": [100, 1], "frames": [0, 1]},
                   {"tid": 1, "samples": 9, "counts": [900, 0], "frames": [0, 2, 1]},
                   {"tid": 1, "samples": 5, "counts": [500, 0], "frames": [0, 2]}]}
-rows = {r["function"]: r for r in profile.functions(job_of([doc]))}
+rows = {r["function"]: r for r in profile.functions(job_of(PAPI_RUN, [doc]))}
 if rows["f"]["FAULTS_PER_MS"] != 1 / 1000 * 1e6 or rows["g"]["FAULTS_PER_MS"] != 0.0:
     FAILURES.append("functions: f %r (expected 1000), g %r (expected 0)"
                     % (rows["f"]["FAULTS_PER_MS"], rows["g"]["FAULTS_PER_MS"]))
@@ -64,14 +66,14 @@ if rows["f"]["FAULTS_PER_MS"] != 1 / 1000 * 1e6 or rows["g"]["FAULTS_PER_MS"] !=
 doc2 = dict(doc, stacks=doc["stacks"] + [
     {"tid": 2, "samples": 15, "counts": [1500, 0], "frames": [0, 1]},
     {"tid": 3, "samples": 2, "counts": [200, 0], "frames": [0, 2]}])
-rows = {r["function"]: r for r in profile.functions(job_of([doc2]))}
+rows = {r["function"]: r for r in profile.functions(job_of(PAPI_RUN, [doc2]))}
 got = {k: rows["f"].get(k) for k in ("thread min", "thread mean", "thread max", "max_thread")}
 want = {"thread min": 0, "thread mean": 2500 / 3, "thread max": 1500, "max_thread": "1/2"}
 if got != want:
     FAILURES.append("f over threads: %s, expected %s" % (got, want))
 if (rows["g"]["max_thread"], rows["g"]["thread max"], rows["g"]["thread min"]) != ("1/1", 500, 0):
     FAILURES.append("g over threads: %s" % rows["g"])
-if "thread max" in profile.functions(job_of([doc]))[0]:
+if "thread max" in profile.functions(job_of(PAPI_RUN, [doc]))[0]:
     FAILURES.append("one thread: no thread spread expected")
 
 for f in FAILURES:

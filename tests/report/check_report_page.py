@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_report_page.py PAPI_REPORT: what papi_report's page shows of what it was given
+"""check_report_page.py PAPI_REPORT PAPI_RUN: what papi_report's page shows of what it was given
 (issue 46).
 
 - No placeholder for an input not given: a region-only report has no MPI figure, no MPI
@@ -12,8 +12,9 @@
   dropped: the 40 ms region's box is too narrow for one), and says its value in the
   units papi_metric_avail uses (3 s, 1.2 s; not 3000000000 or 3e+09 nanoseconds).
 - A profile-only page (papi_run --sample's directory: its whole-program record and the
-  profile) opens with the flame graph, says "Not drawn" for no input it was not given, and
-  ends with one line of what more input would show (issue 56).
+  profile, its job file merged by PAPI_RUN --merge) opens with the flame graph, says "Not
+  drawn" for no input it was not given, and ends with one line of what more input would
+  show (issue 56).
 - No clipped bar: with one rank's MPI time 70x the others', every bar chart (the MPI ones,
   --compare's ratio chart) keeps its bars and their labels inside the axes; the stacked
   MPI chart labels each rank's total (issue 56).
@@ -35,7 +36,7 @@ import report_check  # noqa: E402 (every report this test writes is checked: sch
 report_check.guard()
 
 from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
-from profile_fixture import write_job  # noqa: E402 (the job's profile papi_run merges)
+from profile_fixture import write_job  # noqa: E402 (the job's profile: papi_run --merge)
 EV = "perf::PAGE-FAULTS"
 MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
                "comm-matrix", "counters-per-rank")
@@ -100,7 +101,7 @@ def placeholders(tool, d, src, mpi):
           "MPI-only page: the matrix of a report without partners does not say why")
 
 
-def papi_run_dir(d):
+def papi_run_dir(papi_run, d):
     """What papi_run --sample -o DIR writes: its whole-program record (tool papi_run, one
     region) and the sampled profile of the same run."""
     src = os.path.join(d, "sampled", "papi_run_output")
@@ -125,15 +126,15 @@ def papi_run_dir(d):
                        {"tid": 5, "samples": 1, "counts": [1000000], "frames": [0, 2]}]}
     with open(os.path.join(src, "profile_%s_5.json" % run["id"]), "w") as f:
         json.dump(prof, f)
-    write_job(src, [prof])
+    write_job(papi_run, src, [prof])
     return os.path.dirname(src)
 
 
-def profile_only(tool, d):
+def profile_only(tool, papi_run, d):
     """papi_run --sample's directory alone: the page opens with the profile (the flame
     graph), no "Not drawn" for an input not given (it opened with seven: PAPI_hl_read,
     roofline, five time series), and one closing line lists what more input would show."""
-    page = page_of(tool, d, "profile_only", [papi_run_dir(d)])
+    page = page_of(tool, d, "profile_only", [papi_run_dir(papi_run, d)])
     sections = re.findall(r"<h2>([^<]*)</h2>", page)
     ids = re.findall(r'<figure id="([^"]+)"', page)
     check(sections[:1] == ["Profile"] and ids[:1] == ["profile_flame_0"] and
@@ -345,7 +346,7 @@ def main():
         with open(mpi, "w") as f:
             json.dump(mpi_doc(), f)
         placeholders(tool, d, src, mpi)
-        profile_only(tool, d)
+        profile_only(tool, sys.argv[2], d)
         tall_bar(tool, d)
         icicle_labels(tool, src)
         region_series(tool, d)

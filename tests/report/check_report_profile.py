@@ -46,7 +46,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import folded_file  # noqa: E402
-from profile_fixture import write_job  # noqa: E402 (the job's profile papi_run merges)
+from profile_fixture import write_job  # noqa: E402 (the job's profile: papi_run --merge)
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 
 report_check.guard()
@@ -149,7 +149,7 @@ def case_page(tool, papi_run, prog, out):
         print("page: heavy's page-fault boxes: %s" % [b[:3] for b in faults])
 
 
-def case_large(tool, _papi_run, _prog, out):
+def case_large(tool, papi_run, _prog, out):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(tool))))
     try:
         from papi_report.page import html
@@ -174,7 +174,7 @@ def case_large(tool, _papi_run, _prog, out):
            "dropped_weight": 0, "notes": "", "frames": frames, "stacks": stacks}
     path = os.path.join(out, "profile_r1_7.json")
     json.dump(doc, open(path, "w"))
-    write_job(out, [doc])
+    write_job(papi_run, out, [doc])
     bad = schema_check.check_file(path)
     if bad:
         fail("the synthetic profile breaks its schema: %s" % bad)
@@ -200,7 +200,7 @@ def case_large(tool, _papi_run, _prog, out):
     two = os.path.join(out, "ranks")
     ranks = []
     for rank, n in ((0, 100), (1, 300)):
-        _profile(os.path.join(two, "r%d" % rank), {"rank_work": n, "other": 100})
+        _profile(papi_run, os.path.join(two, "r%d" % rank), {"rank_work": n, "other": 100})
         for f in glob.glob(os.path.join(two, "r%d" % rank, "job_profile_*.json")):
             os.remove(f)  # the job's is the two ranks' (below)
         f = glob.glob(os.path.join(two, "r%d" % rank, "profile_*.json"))[0]
@@ -209,7 +209,7 @@ def case_large(tool, _papi_run, _prog, out):
         d["run"]["id"] = "two"
         json.dump(d, open(f, "w"))
         ranks.append(d)
-    write_job(two, ranks)
+    write_job(papi_run, two, ranks)
     t = tables(profiles=profile.load(profile.find([two])))
     grid = profile_figures.function_ranks(t).papi_grid
     cells = {(fn, c): round(float(grid.loc[fn, c]), 6) for fn in grid.index for c in grid.columns}
@@ -266,7 +266,7 @@ def case_compare(tool, papi_run, prog, out):
                           extra["verdict"]))
 
 
-def _profile(path, functions):
+def _profile(papi_run, path, functions):
     """A profile file of one run: functions {name: samples}, a sample = 1 ms of TASK-CLOCK."""
     names = ["main"] + sorted(functions)
     doc = {"kind": "profile", "run": {"id": os.path.basename(path), "command": "prog",
@@ -281,17 +281,17 @@ def _profile(path, functions):
     os.makedirs(path)
     with open(os.path.join(path, "profile_%s_9.json" % os.path.basename(path)), "w") as f:
         json.dump(doc, f)
-    write_job(path, [doc])
+    write_job(papi_run, path, [doc])
 
 
-def case_noise(tool, _papi_run, _prog, out):
+def case_noise(tool, papi_run, _prog, out):
     """Synthetic profiles of known counts: A = two runs (heavy 100 and 120 samples, light
     300 each), B = one (heavy 220, light 290, only_b 5): the binomial spread, the spread
     over repeated runs, the verdicts, the ratio, exact."""
     a1, a2, b, c = (os.path.join(out, x) for x in ("a1", "a2", "b", "c"))
-    _profile(a1, {"heavy": 100, "light": 300})
-    _profile(a2, {"heavy": 120, "light": 300})
-    _profile(b, {"heavy": 220, "light": 290, "only_b": 5})
+    _profile(papi_run, a1, {"heavy": 100, "light": 300})
+    _profile(papi_run, a2, {"heavy": 120, "light": 300})
+    _profile(papi_run, b, {"heavy": 220, "light": 290, "only_b": 5})
     rc, so, err = run([PY, tool, "--compare", a1 + "," + a2, b, "-o", c])
     if rc != 0:
         fail("--compare exit status %d\n%s%s" % (rc, so, err))
@@ -320,7 +320,7 @@ def case_noise(tool, _papi_run, _prog, out):
           % (want["heavy"][1], want["heavy"][2]))
 
 
-def case_metric(tool, _papi_run, _prog, out):
+def case_metric(tool, papi_run, _prog, out):
     """The flame graph weighted by an -m metric, on a synthetic profile of known counts:
     FAULTS_PER_MS = faults / task clock * 1e6; main;a has 3 ms and 30 faults (10/ms),
     main;b 1 ms and 90 faults (90/ms): by time a is 75% wide, weighted by the metric (the
@@ -341,7 +341,7 @@ def case_metric(tool, _papi_run, _prog, out):
     src = os.path.join(out, "m1")
     os.makedirs(src)
     json.dump(doc, open(os.path.join(src, "profile_m1_5.json"), "w"))
-    write_job(src, [doc])
+    write_job(papi_run, src, [doc])
     rep = os.path.join(out, "rep")
     rc, so, err = run([PY, tool, src, "-o", rep])
     if rc != 0:
@@ -366,12 +366,12 @@ def case_metric(tool, _papi_run, _prog, out):
         fail("the task clock's graph gives a %s%%, expected 75%%" % tshares.get("a"))
 
 
-def case_schema(tool, _papi_run, _prog, out):
+def case_schema(tool, papi_run, _prog, out):
     """Hand-made broken profiles refused on load: exit 2, one stderr line naming the file,
     the JSON path and the rule (schema/profile.schema.json), never a traceback; the same
     profile unbroken is read."""
     good = os.path.join(out, "good")
-    _profile(good, {"heavy": 100, "light": 300})
+    _profile(papi_run, good, {"heavy": 100, "light": 300})
     path = glob.glob(os.path.join(good, "profile_*.json"))[0]
     rc, so, err = run([PY, tool, good, "-o", os.path.join(out, "rep_good")])
     if rc != 0:

@@ -3,10 +3,12 @@
 JSON trace written rank by rank (papi_mpi_trace.index.json and papi_mpi_trace.ranks/
 rank_NNNNNN.json, made here in the wrapper's layout: one event a line). The merged file
 holds every rank's events, rank after rank, unchanged (the files share the index's base)
-and the index's otherData; a job of 300 ranks x 2000 events merges within 60 MB of
+and the index's otherData; a job of 300 ranks x 1000 events merges within 60 MB of
 memory more than a job of 3 ranks (maxrss of the child: the files are streamed, never
 held). Bad input, one line and exit 2, nothing written: an index that breaks its schema,
-a rank's file missing, one of another base, one not of the layout."""
+a rank's file missing, one of another base, one of two ranks, one that is not a trace or
+not JSON. The ranks' files are read by the merge of any traces (trace_file.py), not by a
+reader of their own."""
 import json
 import os
 import resource
@@ -83,9 +85,9 @@ def main():
         other = m["otherData"]
         check(other["base_ns"] == BASE and other["ranks"] == 3 and other["dropped"] == 3 and
               other["run_id"] == "r1", "otherData from the index: %s" % other)
-        # memory: 300 ranks x 2000 events (about 50 MB of files) against the small job
+        # memory: 300 ranks x 1000 events (about 20 MB of files; held as dicts, ~240 MB) against the small job
         big = os.path.join(tmp, "big")
-        bindex, _ = job(big, 300, 2000)
+        bindex, _ = job(big, 300, 1000)
         small_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         rc, so, err = merge(tool, os.path.join(big, "merged.json"), bindex)
         big_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -93,7 +95,7 @@ def main():
                    for n in os.listdir(os.path.join(big, "papi_mpi_trace.ranks")))
         print("merged %d MB of rank files: maxrss %d MB (the small job's %d MB)" % (
             size >> 20, big_rss >> 10, max(small_rss, before) >> 10))
-        check(rc == 0 and so.strip().endswith("(300 ranks, %d events)" % (300 * 2001)),
+        check(rc == 0 and so.strip().endswith("(300 ranks, %d events)" % (300 * 1001)),
               "300 ranks merge: %s %s" % (so.strip(), err.strip()))
         check(big_rss - max(small_rss, before) < 60 << 10,
               "streamed: maxrss %d KB, the small job's %d KB" % (big_rss, small_rss))
@@ -109,7 +111,17 @@ def main():
         refused(tool, small, index, "a file of another base", ["rank_000001.json", "base_ns"])
         with open(f1, "w", encoding="utf-8") as f:
             f.write('{"traceEvents":[{"ph":"M"}]}\n')
-        refused(tool, small, index, "a file not of the layout", ["rank_000001.json", "line 1"])
+        refused(tool, small, index, "a file not a papi-compat trace", ["rank_000001.json", "required"])
+        write_rank(f1, rank_events(1, 10))
+        with open(f1, encoding="utf-8") as f:
+            two = f.read().replace('"ranks":1', '"ranks":2')
+        with open(f1, "w", encoding="utf-8") as f:
+            f.write(two)
+        refused(tool, small, index, "a file of two ranks", ["rank_000001.json", "ranks 2"])
+        write_rank(f1, rank_events(1, 10))
+        with open(f1, "a", encoding="utf-8") as f:
+            f.write("{")
+        refused(tool, small, index, "a file with more after its end", ["rank_000001.json", "JSON"])
         os.unlink(f1)
         refused(tool, small, index, "a missing file", ["rank_000001.json", "cannot read"])
     finally:

@@ -99,6 +99,16 @@ def main():
                            os.path.join(tmp, "trace_rank_1.json"))
         check(rc == 2 and one_line(err, "trace_rank_1.json", "not JSON"),
               "a trace that is not JSON: one line (%d: %s)" % (rc, err.strip()))
+        # Not JSON inside traceEvents, which is read an event at a time: the same one line.
+        text = json.dumps(trace())
+        broken = [("a ',' missing between two events", text.replace("}, {", "} {", 1)),
+                  ("NaN in an event", text.replace('"ts": ', '"ts": NaN, "x": ', 1))]
+        for what, bad_text in broken:
+            write(os.path.join(tmp, "trace_rank_1.json"), bad_text)
+            rc, out, err = run(tool, "--merge-trace", os.path.join(tmp, "m.json"), good,
+                               os.path.join(tmp, "trace_rank_1.json"))
+            check(rc == 2 and one_line(err, "trace_rank_1.json", "not JSON"),
+                  "a trace with %s: one line (%d: %s)" % (what, rc, err.strip()[-300:]))
         rc, out, err = run(tool, "--check", tmp)
         check(rc == 2 and "trace_rank_1.json" in err,
               "--check DIR reads the run's trace_rank_*.json too (%d: %s)" % (rc, err.strip()))

@@ -206,12 +206,12 @@ static int collectives(struct pmpi_wait_log *w, int P, struct pmpi_wait_result *
     for (int k = 0; in && last && k < 3 * nseq; k++)
         last[k] = -INFINITY;
     for (int r = 0; in && last && r < P; r++) {
-        pmpi_wait_coll_arrivals(&w[r], nseq, in);
+        pmpi_wait_coll_arrivals(&w[r], 0, nseq, in);
         for (int k = 0; k < 3 * nseq; k++)
             last[k] = in[k] > last[k] ? in[k] : last[k];
     }
     for (int r = 0; in && last && r < P; r++)
-        pmpi_wait_coll_waits(&w[r], nseq, last, &res[r]);
+        pmpi_wait_coll_waits(&w[r], 0, nseq, last, &res[r]);
     int rc = in && last ? 0 : -1;
     free(in), free(last);
     return rc;

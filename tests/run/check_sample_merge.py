@@ -9,11 +9,17 @@ papi_run's folder.
           and thread functions with their counts) and the same folded files; errors, each one
           stderr line and exit 2 with nothing written: no such folder, a folder without
           profiles, an unknown run id (the folder's run named), a bad run id, --run
-          without --merge, a program after --merge.
+          without --merge, a program after --merge. The run header and -m metrics come
+          from the processes' .sample files (papi_run's command, start and host; a
+          command with a newline and a backslash read back whole); files of an older
+          papi_run, without those lines, still merge (exit 0): one stderr line says the
+          job file lacks them, whose run names the id only, no metrics, the rest the run's.
   report  papi_report on COPY with papi_run on PATH writes the same profile_functions.csv
           and profile.folded as on the run's folder (papi_run --merge wrote the job file);
           without papi_run (PATH of python only): one line naming papi_run --merge DIR,
-          no profile files, the rest of the report written, exit 0."""
+          no profile files, the rest of the report written, exit 0; on an older
+          papi_run's files (no run header lines) papi_report passes on papi_run's one
+          line of what the job file lacks and writes the profile files."""
 import glob
 import json
 import os
@@ -51,7 +57,7 @@ def sampled(papi_run, prog, tmp):
     os.environ["PAPI_METRICS_FILE"] = table
     rc, so, se = run([papi_run, "--quiet", "--sample", "perf::TASK-CLOCK@1000000", "-e",
                       "perf::PAGE-FAULTS", "-m", "FAULTS_PER_MS", "-o", d, "--", prog, "threads",
-                      "400"])
+                      "400", "a\nb\\c"])  # (an argument the program ignores: in the header)
     if rc != 0:
         fail("papi_run --sample: exit status %d\n%s%s" % (rc, so, se))
     out = os.path.join(d, "papi_run_output")
@@ -104,6 +110,39 @@ def refused(papi_run, args, want, folder):
     print("refused: papi_run %s: %s" % (" ".join(args), lines[0]))
 
 
+def strip_header(old, older):
+    """older: a copy of old as an older papi_run left it: no job file, no folded files, no
+    run header and metric lines in the .sample files."""
+    shutil.copytree(old, older)
+    for f in glob.glob(os.path.join(older, "job_profile_*.json")) + glob.glob(os.path.join(older, "*.folded")):
+        os.remove(f)
+    for f in glob.glob(os.path.join(older, ".sample_*.txt")):
+        lines = open(f).read().splitlines(True)
+        kept = [ln for ln in lines if not ln.startswith(("# run_", "# metric "))]
+        if len(lines) - len(kept) != 4:  # command, start, host, FAULTS_PER_MS
+            fail("%s: %d header lines, expected 4" % (f, len(lines) - len(kept)))
+        with open(f, "w") as out:
+            out.writelines(kept)
+
+
+def older_files(papi_run, want, old, older):
+    """An older papi_run's .sample files (no "# run_..." and "# metric" lines) merged: exit
+    0, one line saying what the job file lacks, the run's id, no metrics, the rest equal."""
+    strip_header(old, older)
+    rc, so, se = run([papi_run, "--merge", older])
+    said = [ln for ln in se.splitlines() if "older papi_run" in ln]
+    if rc != 0 or len(said) != 1 or not all(w in said[0] for w in ("command, start and host",
+                                                                    "-m metrics", want["run"]["id"])):
+        fail("papi_run --merge on an older papi_run's files: exit %d (want 0), stderr %r (want one "
+             "line naming the run and what the job file lacks)" % (rc, se))
+    _, got = job(older)
+    lacking = dict(want, run=dict(want["run"], command="", start="", host=""), metrics=[])
+    if got != lacking:
+        fail("papi_run --merge on an older papi_run's files: differs in %s"
+             % sorted(k for k in lacking if lacking[k] != got.get(k)))
+    print("older files: merged, %s" % said[0])
+
+
 def case_tool(papi_run, prog, _papi_report, tmp):
     out, old = sampled(papi_run, prog, tmp)
     want = merge_same(papi_run, out, old, [old])
@@ -112,6 +151,9 @@ def case_tool(papi_run, prog, _papi_report, tmp):
     merge_same(papi_run, out, old, [old, "--run", run_id])
     print("merged: %d processes, %d stacks, %d thread functions, as the run's job file"
           % (len(want["processes"]), len(want["stacks"]), len(want["thread_functions"])))
+    if not want["run"]["command"].endswith(" a\nb\\c"):
+        fail("the run's command %r: not the program's arguments whole" % want["run"]["command"])
+    older_files(papi_run, want, old, os.path.join(os.path.dirname(os.path.dirname(old)), "older"))
     empty = os.path.join(tmp, "empty")
     os.makedirs(empty)
     refused(papi_run, ["--merge", os.path.join(tmp, "none")], ["no such folder", "none"], tmp)
@@ -155,6 +197,14 @@ def case_report(papi_run, prog, papi_report, tmp):
             fail("papi_report's %s differs on the folder without the job file" % name)
     job(old)  # papi_run --merge left it there
     print("with papi_run: profile_functions.csv, profile.folded, profile_stacks.csv the same")
+    older = os.path.join(tmp, "older")
+    strip_header(out, older)
+    se, files = report(papi_report, older, os.path.join(tmp, "rep_older"), path)
+    said = [ln for ln in se.splitlines() if "older papi_run" in ln]
+    if len(said) != 1 or "profile_functions.csv" not in files:
+        fail("papi_report on an older papi_run's files: stderr %r (want papi_run's one line of "
+             "what the job file lacks), profile files %s" % (se, sorted(files)))
+    print("older files: %s" % said[0])
 
 
 def main():

@@ -37,28 +37,8 @@ class Svg:
         self.papi_notes = list(notes)
 
 
-def tree(stacks, where, col, counts=None):
-    """The call tree of one weight: a node is {"name", "w", "loc": {file:line: w},
-    "kids": {name: node}}; stacks and where: the profile_stacks table's columns. With
-    counts (a list per stack), each node also sums them in "c" (a metric's value per box)."""
-    counts = counts if counts is not None else [None] * len(col)
-    root = {"name": "all", "w": 0, "loc": {}, "kids": {}, "c": None}
-    for stack, places, w, c in zip(stacks, where, col, counts):
-        if not w:
-            continue
-        root["w"] += w
-        node = root
-        _add(root, c)
-        names, locs = stack.split(";"), places.split(";")
-        for i, name in enumerate(names):
-            node = node["kids"].setdefault(name, {"name": name, "w": 0, "loc": {}, "kids": {},
-                                                  "c": None})
-            node["w"] += w
-            _add(node, c)
-            loc = locs[i] if i < len(locs) else ""
-            if loc:
-                node["loc"][loc] = node["loc"].get(loc, 0) + w
-    return root
+def _node(name):
+    return {"name": name, "w": 0, "loc": {}, "c": None}
 
 
 def _add(node, c):
@@ -66,29 +46,66 @@ def _add(node, c):
         node["c"] = list(c) if node["c"] is None else [a + b for a, b in zip(node["c"], c)]
 
 
-def boxes(root, min_pct=OTHER_PCT):
-    """[(depth, x, width, node)] with x and width as fractions of the total, the callees
-    under min_pct of the total of each frame merged into one [other] node."""
+def _next(text, pos):
+    """(the ";"-separated item of text at pos, where the next starts); (None, pos) past the
+    last item."""
+    if pos > len(text):
+        return None, pos
+    end = text.find(";", pos)
+    end = len(text) if end < 0 else end
+    return text[pos:end], end + 1
+
+
+def boxes(stacks, where, col, counts=None, min_pct=OTHER_PCT):
+    """[(depth, x, width, node)] of the call tree of one weight, x and width as fractions
+    of the total; stacks and where: the profile_stacks table's columns (names and places,
+    ';' between frames). A node is {"name", "w", "loc": {file:line: w}, "c"}; with counts
+    (a list per stack) "c" sums them (a metric's value per box). The callees under min_pct
+    of the total of each frame are merged into one [other] node, nothing drawn under it.
+    Only the boxes drawn are made: each frame's stacks are split by their next name, a
+    name at a time (no tree of every stack: 10^5 stacks in a few MB)."""
+    stacks, where, col = list(stacks), list(where), list(col)
+    members = [i for i, w in enumerate(col) if w]
+    root = _node("all")
+    for i in members:
+        root["w"] += col[i]
+        _add(root, counts[i] if counts is not None else None)
     total = root["w"]
-    out = []
     if not total:
-        return out
+        return []
     cut = total * min_pct / 100.0
-    todo = [(0, 0.0, root)]
+    name_at, place_at = [0] * len(stacks), [0] * len(stacks)  # each stack's next frame
+    out, todo = [], [(0, 0.0, root, members)]
     while todo:
-        depth, x, node = todo.pop()
+        depth, x, node, mem = todo.pop()
         out.append((depth, x / total, node["w"] / total, node))
-        kids = sorted(node["kids"].values(), key=lambda k: (-k["w"], k["name"]))
-        small = [k for k in kids if k["w"] < cut]
+        kids, kid_members = {}, {}
+        for i in mem or ():
+            name, name_at[i] = _next(stacks[i], name_at[i])
+            if name is None:
+                continue  # the stack ends at this frame
+            loc, place_at[i] = _next(where[i], place_at[i])
+            kid = kids.get(name)
+            if kid is None:
+                kid = kids[name] = _node(name)
+                kid_members[name] = []
+            w = col[i]
+            kid["w"] += w
+            _add(kid, counts[i] if counts is not None else None)
+            if loc:
+                kid["loc"][loc] = kid["loc"].get(loc, 0) + w
+            kid_members[name].append(i)
+        ranked = sorted(kids.values(), key=lambda k: (-k["w"], k["name"]))
+        big = [(k, kid_members[k["name"]]) for k in ranked if k["w"] >= cut]
+        small = [k for k in ranked if k["w"] < cut]
         if small:  # one box, and nothing drawn under it: thin chains end here too
-            kids = [k for k in kids if k["w"] >= cut]
             cs = [k["c"] for k in small if k.get("c") is not None]
-            kids.append({"name": "[other]", "w": sum(k["w"] for k in small), "kids": {},
+            big.append(({"name": "[other]", "w": sum(k["w"] for k in small),
                          "c": [sum(v) for v in zip(*cs)] if cs else None,
                          "loc": {}, "merged": [k["name"] for k in small[:3]] + (
-                             ["..."] if len(small) > 3 else []), "count": len(small)})
-        for k in kids:
-            todo.append((depth + 1, x, k))
+                             ["..."] if len(small) > 3 else []), "count": len(small)}, None))
+        for k, kmem in big:
+            todo.append((depth + 1, x, k, kmem))
             x += k["w"]
     return out
 
@@ -109,13 +126,13 @@ def svg(stacks_df, event, metric=None):
     if event not in stacks_df:
         return None, None
     if metric is None:
-        root = tree(stacks_df["stack"], stacks_df["where"], stacks_df[event])
+        bx = boxes(stacks_df["stack"], stacks_df["where"], stacks_df[event])
     else:
         col, counts = metric_weights(stacks_df, metric)
-        root = tree(stacks_df["stack"], stacks_df["where"], col, counts)
-    bx = boxes(root)
+        bx = boxes(stacks_df["stack"], stacks_df["where"], col, counts)
     if not bx:
         return None, None
+    root = bx[0][3]
     deepest = max(b[0] for b in bx)
     bx = [b for b in bx if b[0] <= MAX_DEPTH]
     cut = ("Stacks deeper than %d frames are cut at %d (the deepest drawn would be %d): "

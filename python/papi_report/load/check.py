@@ -4,6 +4,7 @@ number JSON cannot hold), the first broken raising MalformedInput that names the
 the field and why. Every type and bound is the schema's (schema/*.schema.json). The load
 layer: the standard library only (no pandas), so papi_report --check and the loaders need
 nothing else."""
+import contextlib
 import json
 import math
 
@@ -36,23 +37,31 @@ class MalformedInput(ReportError):
 _clean = {}
 
 
-def _load_json(path):
-    seen = []
-
-    def constant(name):  # NaN, Infinity, -Infinity: not JSON, but Python's json reads them
-        seen.append(name)
-        return float(name)
+@contextlib.contextmanager
+def json_errors(path):
+    """What reading path's JSON raises, as papi_report says it: ReportError when it
+    cannot be read, MalformedInput when it is refused (input_file.py) or is not JSON."""
     try:
-        doc = json.loads(read_text(path), parse_constant=constant)
-        if not seen and isinstance(doc, (dict, list)):
-            _clean[id(doc)] = doc
-        return doc
+        yield
     except OSError as e:
         raise ReportError("cannot read %s: %s" % (path, e.strerror))
     except InputRefused as e:
         raise MalformedInput(str(e))
     except (ValueError, RecursionError) as e:
         raise MalformedInput("%s is not JSON: %s" % (path, e))
+
+
+def _load_json(path):
+    seen = []
+
+    def constant(name):  # NaN, Infinity, -Infinity: not JSON, but Python's json reads them
+        seen.append(name)
+        return float(name)
+    with json_errors(path):
+        doc = json.loads(read_text(path), parse_constant=constant)
+    if not seen and isinstance(doc, (dict, list)):
+        _clean[id(doc)] = doc
+    return doc
 
 
 def _shown(v):

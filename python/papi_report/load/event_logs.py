@@ -7,15 +7,18 @@ makes one Chrome trace-event JSON document of them: a track per rank and thread 
 record's thread slot: MPI_THREAD_MULTIPLE programs), the MPI calls and regions as slices
 with their waits, PAPI_INTERVAL's samples as counter tracks (each event's count since
 MPI_Init), and in otherData the waits per rank and the ranks that did not finish, with
-why. Plain Python, no pandas."""
+why. The logs are read a line at a time (event_log_read.py), twice: the wait states need
+each point-to-point, collective and wait record's times and peers, kept in compact columns
+(Comm: about 70 bytes a record), then the trace is written as the logs are read again.
+Plain Python, no pandas."""
 import glob
-import json
 import math
 import os
-import re
+from array import array
 
-from . import mpi_rows, mpi_rules, schema_check
-from .input_file import BrokenLine, InputRefused, json_lines
+from . import event_log_read, mpi_rows, mpi_rules
+from .event_log_read import EventLogError
+from .progress import Progress
 
 # Record kinds (event_log.h) and flags.
 CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT, COUNTER = range(1, 9)
@@ -31,194 +34,166 @@ ALL, ROOT, NONROOT = range(3)
 ARRIVALS = {"all": ALL, "root": ROOT, "nonroot": NONROOT}
 
 
-class EventLogError(Exception):
-    """No event log in a directory, or one that cannot be read."""
-
-
 def has_logs(path):
-    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, "papi_mpi_rank*.events.jsonl")))
+    return os.path.isdir(path) and bool(glob.glob(os.path.join(path, event_log_read.PATTERN)))
 
 
-def _no_constant(name):
-    raise ValueError("%s is not JSON" % name)
+_COMM = (SEND, RECV, COLL, WAIT)
+#: Comm's columns and their array types (a value an int64 cannot hold turns its column into
+#: a list).
+_COLUMNS = (("kind", "b"), ("t0", "q"), ("t1", "q"), ("peer", "q"), ("tag", "q"), ("flags", "q"),
+            ("group", "q"), ("big", "b"), ("cls", "b"), ("waiter", "q"), ("wait", "d"),
+            ("wkind", "b"))
 
 
-def _line_fault(where, doc):
-    """None when a line of an event log follows mpi_event_log.schema.json, else one line
-    naming the file, the line, the JSON path and the rule. Without the schema files, the
-    shape this module needs is checked here."""
-    try:
-        return schema_check.check_document(where, doc, "mpi_event_log")
-    except schema_check.SchemaUnavailable:
-        pass
-    if not isinstance(doc, dict) or doc.get("kind") != "event_log" or \
-            not isinstance(doc.get("rank"), int) or not isinstance(doc.get("records"), list) or \
-            any(not isinstance(r, list) or len(r) not in (11, 12, 13) for r in doc["records"]):
-        return "%s: not a line of an event log (mpi_event_log.schema.json)" % where
-    return None
+class Comm:
+    """One rank's point-to-point, collective and wait records (the only ones the wait
+    states involve), in log order, a column each: kind, t0 and t1 (ns, on rank 0's clock),
+    peer and tag (a wildcard receive's from its Wait), flags, group, big (a rendezvous
+    size), cls (its collective's wait class, -1 none), waiter (the record that blocks for
+    it: itself, its Wait, or -1), and what wait_states gives: wait (ns) and wkind."""
+
+    def __init__(self):
+        for name, code in _COLUMNS:
+            setattr(self, name, array(code))
+
+    def append(self, *values):
+        for (name, _code), v in zip(_COLUMNS, values):
+            col = getattr(self, name)
+            try:
+                col.append(v)
+            except OverflowError:  # beyond int64: a list holds it
+                col = list(col)
+                col.append(v)
+                setattr(self, name, col)
+
+    def __len__(self):
+        return len(self.kind)
 
 
-def _lines_of(path, notes):
-    """[(line number, document)] of one rank's log, each line checked; its torn last line
-    (the writer appends whole lines: only a rank killed while it appended leaves one) said
-    in notes and left out."""
-    try:
-        lines, torn = json_lines(path, _no_constant)
-    except OSError as e:
-        raise EventLogError("%s: cannot read: %s" % (path, e.strerror))
-    except InputRefused as e:
-        raise EventLogError(str(e))
-    except BrokenLine as e:
-        raise EventLogError("%s: %s" % (path, e))
-    except UnicodeDecodeError as e:
-        raise EventLogError("%s: not UTF-8: %s" % (path, e))
-    if torn:
-        notes.append("%s: line %d: %s" % (path, torn[0], torn[1]))
-    for n, doc in lines:
-        why = _line_fault("%s: line %d" % (path, n), doc)
-        if why:
-            raise EventLogError(why)
-    return lines
+_classes = {}
 
 
-def _check_line(where, doc, rank, nranks):
-    """What the schema cannot say of a line: its rank is its file's (papi_mpi_rank<N>),
-    below its nranks, which every line of the run gives alike; each record ends at or
-    after its start."""
-    if doc["rank"] != rank:
-        return "%s: $.rank: %d, but the file is rank %d's log" % (where, doc["rank"], rank)
-    if doc["rank"] >= doc["nranks"]:
-        return "%s: $.rank: %d, not a rank of the %d ($.nranks)" % (where, doc["rank"], doc["nranks"])
-    if nranks is not None and doc["nranks"] != nranks[0]:
-        return "%s: $.nranks: %d, but %s says %d" % (where, doc["nranks"], nranks[1], nranks[0])
-    for k, rec in enumerate(doc["records"]):
-        if isinstance(rec[2], int) and isinstance(rec[3], int) and rec[3] < rec[2]:
-            return ("%s: $.records[%d][3]: t1 %d ns, before the record's t0 %d ns "
-                    "($.records[%d][2]): a call that ends before it starts" % (where, k, rec[3], rec[2], k))
-    return None
+def _coll_class(name):
+    """(wait kind's index) * 3 + arrival of a collective (mpi_calls.list's wait= column),
+    or -1."""
+    if name not in _classes:
+        kind = mpi_rules.COLL_WAITS.get(name)
+        _classes[name] = -1 if kind is None else \
+            mpi_rules.WAIT_KINDS.index(kind) * 3 + ARRIVALS[mpi_rules.WAITS_FOR[kind]]
+    return _classes[name]
+
+
+def _thread(rec):
+    """A record's thread slot (a log of a wrapper before threads were logged: one thread)."""
+    return rec[11] if len(rec) > 11 else 0
+
+
+def _read(r):
+    """r's Comm ("comm"), its threads, earliest t0 ("t0_min", None without records) and
+    the trace's events for it ("events"), from one pass over its records; each
+    nonblocking record linked to its Wait (the latest I-record with that request before
+    it), a wildcard receive given its Wait's source and tag."""
+    c, open_req, threads, t0_min, events = Comm(), {}, set(), None, 0
+    off = r["offset_ns"]
+    for rec in event_log_read.records(r):
+        kind, t0 = rec[0], rec[2] - off
+        threads.add(_thread(rec))
+        t0_min = t0 if t0_min is None or t0 < t0_min else t0_min
+        events += 1 if kind in (COUNTER, REGION_ENTER, REGION_EXIT) else 2
+        if kind not in _COMM:
+            continue
+        j, peer, tag, req, flags = len(c), rec[4], rec[5], rec[7], rec[8]
+        c.append(kind, t0, rec[3] - off, peer, tag, flags, rec[10],
+                 1 if rec[6] >= RENDEZVOUS_BYTES else 0,
+                 _coll_class(rec[1]) if kind == COLL else -1, -1 if req else j, 0.0, -1)
+        if not req:
+            continue
+        if kind != WAIT:
+            open_req[req] = j
+        elif req in open_req:
+            m = open_req.pop(req)
+            c.waiter[m] = j
+            if c.kind[m] == RECV and c.flags[m] & EVF_WORLD:
+                if c.peer[m] < 0 and peer >= 0:
+                    c.peer[m] = peer
+                if c.tag[m] == ANY_TAG and tag >= 0:
+                    c.tag[m] = tag
+    r.update(comm=c, threads=sorted(threads), t0_min=t0_min, events=events + 2 + len(threads))
 
 
 def load(directory, notes=None):
-    """{rank: {"records": [...], "reason", "offset_ns", "dropped", "nranks", "run_id"}} of the
-    newest run's lines; a torn last line, from a rank killed while it appended, left out
-    and said in notes (a list, one line each)."""
-    notes = [] if notes is None else notes
-    lines = []
-    for path in sorted(glob.glob(os.path.join(directory, "papi_mpi_rank*.events.jsonl"))):
-        m = re.search(r"papi_mpi_rank(\d+)\.events\.jsonl$", path)
-        if m:
-            lines += [(path, n, int(m.group(1)), doc) for n, doc in _lines_of(path, notes)]
-    if not lines:
-        raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
-    newest = max((d.get("run_id") for _p, _n, _r, d in lines), key=mpi_rows.run_time)
-    ranks, nranks = {}, None
-    for path, n, rank, d in lines:
-        if d.get("run_id") != newest:
-            continue
-        why = _check_line("%s: line %d" % (path, n), d, rank, nranks)
-        if why:
-            raise EventLogError(why)
-        nranks = nranks or (d["nranks"], "%s: line %d" % (path, n))
-        r = ranks.setdefault(d["rank"], {"byindex": {}, "reason": None, "offset_ns": 0,
-                                         "dropped": 0, "nranks": d["nranks"], "run_id": newest})
-        for k, rec in enumerate(d["records"]):
-            r["byindex"][d["first"] + k] = rec
-        r["offset_ns"] = d["offset_ns"]
-        r["dropped"] = max(r["dropped"], d["dropped"])
-        if d["reason"] != "checkpoint" or r["reason"] is None:
-            r["reason"] = d["reason"]
+    """{rank: {"reason", "offset_ns", "dropped", "nranks", "run_id", "count" (records),
+    "comm", "threads", ...}} of the newest run's logs (event_log_read.scan, then _read);
+    a torn last line, from a rank killed while it appended, left out and said in notes
+    (a list, one line each)."""
+    ranks = event_log_read.scan(directory, notes)
+    progress = Progress("reading the event logs", len(ranks), "ranks")
     for r in ranks.values():
-        idx = sorted(r.pop("byindex").items())
-        recs = []
-        for i, rec in idx:  # the records in order, up to the first gap
-            if i != len(recs):
-                break
-            kind, name, t0, t1, peer, tag, nbytes, req, flags, site, group = rec[:11]
-            recs.append({"kind": kind, "name": name, "t0": t0 - r["offset_ns"],
-                         "t1": t1 - r["offset_ns"], "peer": peer, "tag": tag, "bytes": nbytes,
-                         "req": req, "flags": flags, "site": site, "group": group,
-                         # the thread's slot (an older log has none: one thread)
-                         "thread": rec[11] if len(rec) > 11 else 0,
-                         # the calls it stands for: a fold's polls (an older log: one)
-                         "calls": rec[12] if len(rec) > 12 else 1,
-                         "wait": 0.0, "wkind": None, "waiter": None})
-        r["records"] = recs
+        _read(r)
+        progress.step()
+    progress.done()
     return ranks
 
 
-def _link_requests(recs):
-    """Each nonblocking record's Wait: the latest I-record with that request before it."""
-    open_req = {}
-    for i, e in enumerate(recs):
-        if not e["req"] or e["kind"] not in (SEND, RECV, COLL, WAIT):
-            continue
-        if e["kind"] != WAIT:
-            open_req[e["req"]] = i
-        elif e["req"] in open_req:
-            m = recs[open_req.pop(e["req"])]
-            m["waiter"] = i
-            if m["kind"] == RECV and m["flags"] & EVF_WORLD:
-                if m["peer"] < 0 and e["peer"] >= 0:
-                    m["peer"] = e["peer"]
-                if m["tag"] == ANY_TAG and e["tag"] >= 0:
-                    m["tag"] = e["tag"]
-
-
-def _blocker(recs, i):
-    return recs[i]["waiter"] if recs[i]["req"] else i
-
-
-def _add_wait(recs, b, t, kind):
-    if b is None:
+def _add_wait(c, b, t, kind):
+    if b < 0:
         return
-    e = recs[b]
-    w = min(t, e["t1"]) - e["t0"]
-    if w > e["wait"]:
-        e["wait"], e["wkind"] = w, kind
+    w = min(t, c.t1[b]) - c.t0[b]
+    if w > c.wait[b]:
+        c.wait[b], c.wkind[b] = w, kind
+
+
+def _sends_into(ranks):
+    """{destination: [(source, tag, world, index)...]}: every send to a rank, by sender
+    and in each sender's order, in four columns."""
+    into = {}
+    for src, r in ranks.items():
+        c = r["comm"]
+        for j in range(len(c)):
+            if c.kind[j] == SEND and c.peer[j] >= 0:
+                cols = into.get(c.peer[j])
+                if cols is None:
+                    cols = into[c.peer[j]] = (array("q"), [], array("b"), array("q"))
+                cols[0].append(src)
+                cols[1].append(c.tag[j])
+                cols[2].append(1 if c.flags[j] & EVF_WORLD else 0)
+                cols[3].append(j)
+    return into
 
 
 def _p2p(ranks, stats):
     """The k-th send of (sender, tag, world) to a rank with its k-th receive of the same."""
-    sends = {}  # (dest, src, tag, world) -> [send records in order]
-    for src, r in ranks.items():
-        for i, e in enumerate(r["records"]):
-            if e["kind"] == SEND and e["peer"] >= 0:
-                sends.setdefault((e["peer"], src, e["tag"], bool(e["flags"] & EVF_WORLD)),
-                                 []).append((src, i))
-    taken = {}
+    into = _sends_into(ranks)
     for dst, r in ranks.items():
-        recs = r["records"]
-        for i, e in enumerate(recs):
-            if e["kind"] != RECV:
+        sends = {}  # (src, tag, world) -> [(src, index) in order]: this rank's only
+        cols = into.pop(dst, None)
+        if cols is not None:
+            for src, tag, world, j in zip(*cols):
+                sends.setdefault((src, tag, bool(world)), []).append(j)
+        taken = {}
+        c = r["comm"]
+        for i in range(len(c)):
+            if c.kind[i] != RECV:
                 continue
-            key = (dst, e["peer"], e["tag"], bool(e["flags"] & EVF_WORLD))
+            key = (c.peer[i], c.tag[i], bool(c.flags[i] & EVF_WORLD))
             k = taken.get(key, 0)
-            lst = sends.get(key, [])
-            if e["peer"] < 0 or e["tag"] < 0 or k >= len(lst):
+            lst = sends.get(key, ())
+            if c.peer[i] < 0 or c.tag[i] < 0 or k >= len(lst):
                 stats["p2p_unmatched"] += 1
                 continue
             taken[key] = k + 1
-            src, si = lst[k]
-            srecs = ranks[src]["records"]
-            s = srecs[si]
+            s, si = ranks[key[0]]["comm"], lst[k]
             stats["p2p_matched"] += 1
-            _add_wait(recs, _blocker(recs, i), s["t0"], 0)
-            if (s["flags"] & EVF_SYNC) or s["bytes"] >= RENDEZVOUS_BYTES:
-                _add_wait(srecs, _blocker(srecs, si), e["t0"], 1)
+            _add_wait(c, c.waiter[i], s.t0[si], 0)
+            if (s.flags[si] & EVF_SYNC) or s.big[si]:
+                _add_wait(s, s.waiter[si], c.t0[i], 1)
 
 
-def _coll_class(name):
-    """(wait kind's index, arrival) of a collective (mpi_calls.list's wait= column), or None."""
-    kind = mpi_rules.COLL_WAITS.get(name)
-    if kind is None:
-        return None
-    return mpi_rules.WAIT_KINDS.index(kind), ARRIVALS[mpi_rules.WAITS_FOR[kind]]
-
-
-def _coll_key(e):
+def _coll_key(c, i):
     """A collective's identity across ranks: (0, number) on world-congruent communicators,
     (group key, number in the group) on others."""
-    return (e["group"] if e["flags"] & EVF_GROUP else 0, e["tag"])
+    return (c.group[i] if c.flags[i] & EVF_GROUP else 0, c.tag[i])
 
 
 def _collectives(ranks, nranks, stats):
@@ -228,56 +203,56 @@ def _collectives(ranks, nranks, stats):
     collective of that group had (its size) on others."""
     arr, size = {}, {}
     for r in ranks.values():
-        for e in r["records"]:
-            if e["kind"] == COLL:
-                a = arr.setdefault(_coll_key(e), [0, -math.inf, -math.inf, -math.inf])
+        c = r["comm"]
+        for i in range(len(c)):
+            if c.kind[i] == COLL:
+                a = arr.setdefault(_coll_key(c, i), [0, -math.inf, -math.inf, -math.inf])
                 a[0] += 1
-                if e["flags"] & EVF_IDLE:  # a member that moves nothing: no arrival
+                if c.flags[i] & EVF_IDLE:  # a member that moves nothing: no arrival
                     continue
-                a[1] = max(a[1], e["t0"])
-                w = 2 if e["flags"] & EVF_ROOT else 3
-                a[w] = max(a[w], e["t0"])
+                a[1] = max(a[1], c.t0[i])
+                w = 2 if c.flags[i] & EVF_ROOT else 3
+                a[w] = max(a[w], c.t0[i])
     for (g, _), a in arr.items():
         size[g] = max(size.get(g, 0), a[0])
     for r in ranks.values():
-        recs = r["records"]
-        for i, e in enumerate(recs):
-            if e["kind"] != COLL:
+        c = r["comm"]
+        for i in range(len(c)):
+            if c.kind[i] != COLL:
                 continue
-            k = _coll_key(e)
+            k = _coll_key(c, i)
             a = arr[k]
             if a[0] < (size[k[0]] if k[0] else nranks):
                 stats["coll_unmatched"] += 1
                 continue
             stats["coll_matched"] += 1
-            cls = _coll_class(e["name"])
-            if not cls or e["flags"] & EVF_IDLE:
+            cls = c.cls[i]
+            if cls < 0 or c.flags[i] & EVF_IDLE:
                 continue
-            kind, arrival = cls
-            if (arrival == ROOT and e["flags"] & EVF_ROOT) or \
-                    (arrival == NONROOT and not e["flags"] & EVF_ROOT):
+            kind, arrival = divmod(cls, 3)
+            if (arrival == ROOT and c.flags[i] & EVF_ROOT) or \
+                    (arrival == NONROOT and not c.flags[i] & EVF_ROOT):
                 continue
             t = a[1 + arrival]
             if math.isfinite(t):
-                _add_wait(recs, _blocker(recs, i), t, kind)
+                _add_wait(c, c.waiter[i], t, kind)
 
 
 def wait_states(ranks):
     """The waits per rank ({"rank", "records", "<kind>_s"...}) and the matching counts."""
     nranks = max([r["nranks"] for r in ranks.values()] + [max(ranks) + 1])
     stats = {"p2p_matched": 0, "p2p_unmatched": 0, "coll_matched": 0, "coll_unmatched": 0}
-    for r in ranks.values():
-        _link_requests(r["records"])
     _p2p(ranks, stats)
     _collectives(ranks, nranks, stats)
     out = []
     for rank in sorted(ranks):
-        row = {"rank": rank, "records": len(ranks[rank]["records"]),
-               "dropped": ranks[rank]["dropped"]}
+        r = ranks[rank]
+        row = {"rank": rank, "records": r["count"], "dropped": r["dropped"]}
         row.update({k: 0.0 for k in KINDS})
-        for e in ranks[rank]["records"]:
-            if e["wait"] > 0:
-                row[KINDS[e["wkind"]]] += e["wait"] * 1e-9
+        c = r["comm"]
+        for wait, wkind in zip(c.wait, c.wkind):
+            if wait > 0:
+                row[KINDS[wkind]] += wait * 1e-9
         out.append(row)
     return out, stats, nranks
 
@@ -320,51 +295,15 @@ def unfinished_line(g):
 
 
 def trace(directory, notes=None):
-    """The Chrome trace-event document of the event logs in directory (notes: load's)."""
+    """(otherData, number of events, events) of the Chrome trace-event document of the
+    event logs in directory (notes: load's); the events an iterator, each rank's log read
+    again as they are asked for."""
     ranks = load(directory, notes)
     waits, stats, nranks = wait_states(ranks)
-    times = [e["t0"] for r in ranks.values() for e in r["records"]]
+    times = [r["t0_min"] for r in ranks.values() if r["t0_min"] is not None]
     base = max(0, int(min(times))) if times else 0
     gone = unfinished(ranks, nranks)
     why_of = {g["rank"]: g["exit_reason"] for g in gone}
-
-    def us(t):
-        return max(0.0, round((t - base) / 1000.0, 3))
-    events = []
-    for rank in sorted(ranks):
-        why = why_of[rank]
-        events.append({"ph": "M", "pid": rank, "tid": 0, "name": "process_name",
-                       "args": {"name": "rank %d (did not finish: %s)" % (rank, why)}})
-        events.append({"ph": "M", "pid": rank, "tid": 0, "name": "process_sort_index",
-                       "args": {"sort_index": rank}})
-        # a track per thread slot: 0 the thread of MPI_Init, the others by first MPI call
-        for th in sorted({e["thread"] for e in ranks[rank]["records"]}):
-            events.append({"ph": "M", "pid": rank, "tid": th, "name": "thread_name",
-                           "args": {"name": "thread %d" % th if th else "main thread"}})
-        for e in ranks[rank]["records"]:
-            tid = e["thread"]
-            if e["kind"] == COUNTER:  # a PAPI_INTERVAL sample: the count since MPI_Init
-                name, value = e["name"], e["bytes"]
-                if name.endswith(METRIC_SUFFIX):  # a region's metric, logged in millionths
-                    name, value = name[:-len(METRIC_SUFFIX)], value * 1e-6
-                events.append({"ph": "C", "pid": rank, "tid": 0, "name": name,
-                               "cat": "counter", "ts": us(e["t0"]),
-                               "args": {"value": value}})
-                continue
-            if e["kind"] in (REGION_ENTER, REGION_EXIT):
-                events.append({"ph": "B" if e["kind"] == REGION_ENTER else "E", "pid": rank,
-                               "tid": tid, "name": e["name"] or "region", "cat": "region",
-                               "ts": us(e["t0"])})
-                continue
-            b = {"ph": "B", "pid": rank, "tid": tid, "name": e["name"], "cat": "mpi",
-                 "ts": us(e["t0"])}
-            if e["wait"] > 0:
-                b["args"] = {KINDS[e["wkind"]]: round(e["wait"] * 1e-9, 9)}
-            if e["flags"] & EVF_POLL:  # folded polls: the count the in-process trace gives
-                b.setdefault("args", {})["calls"] = e["calls"]
-            events.append(b)
-            events.append({"ph": "E", "pid": rank, "tid": tid, "name": e["name"], "cat": "mpi",
-                           "ts": us(e["t1"])})
     other = {"format": "papi-compat trace", "version": 1, "base_ns": base, "ranks": len(ranks),
              "dropped": sum(r["dropped"] for r in ranks.values()),
              "run_id": next(iter(ranks.values()))["run_id"] or "",
@@ -372,7 +311,50 @@ def trace(directory, notes=None):
                         "papi_mpi_report.json)",
              "wait_states": {"ranks": waits, "matched": stats},
              "unfinished": gone}
-    return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
+
+    def events():
+        for rank in sorted(ranks):
+            yield from _rank_events(rank, ranks[rank], why_of[rank], base)
+    return other, sum(r["events"] for r in ranks.values()), events()
+
+
+def _rank_events(rank, r, why, base):
+    """The trace events of one rank: its name and tracks, then its records' slices."""
+    def us(t):
+        return max(0.0, round((t - base) / 1000.0, 3))
+    yield {"ph": "M", "pid": rank, "tid": 0, "name": "process_name",
+           "args": {"name": "rank %d (did not finish: %s)" % (rank, why)}}
+    yield {"ph": "M", "pid": rank, "tid": 0, "name": "process_sort_index",
+           "args": {"sort_index": rank}}
+    # a track per thread slot: 0 the thread of MPI_Init, the others by first MPI call
+    for th in r["threads"]:
+        yield {"ph": "M", "pid": rank, "tid": th, "name": "thread_name",
+               "args": {"name": "thread %d" % th if th else "main thread"}}
+    c, j, off = r["comm"], 0, r["offset_ns"]
+    for rec in event_log_read.records(r):
+        kind, name, t0 = rec[0], rec[1], rec[2] - off
+        tid = _thread(rec)
+        if kind == COUNTER:  # a PAPI_INTERVAL sample: the count since MPI_Init
+            value = rec[6]
+            if name.endswith(METRIC_SUFFIX):  # a region's metric, logged in millionths
+                name, value = name[:-len(METRIC_SUFFIX)], value * 1e-6
+            yield {"ph": "C", "pid": rank, "tid": 0, "name": name, "cat": "counter",
+                   "ts": us(t0), "args": {"value": value}}
+            continue
+        if kind in (REGION_ENTER, REGION_EXIT):
+            yield {"ph": "B" if kind == REGION_ENTER else "E", "pid": rank, "tid": tid,
+                   "name": name or "region", "cat": "region", "ts": us(t0)}
+            continue
+        b = {"ph": "B", "pid": rank, "tid": tid, "name": name, "cat": "mpi", "ts": us(t0)}
+        if kind in _COMM:
+            if c.wait[j] > 0:
+                b["args"] = {KINDS[c.wkind[j]]: round(c.wait[j] * 1e-9, 9)}
+            j += 1
+        if rec[8] & EVF_POLL:  # folded polls: the count the in-process trace gives
+            b.setdefault("args", {})["calls"] = rec[12] if len(rec) > 12 else 1
+        yield b
+        yield {"ph": "E", "pid": rank, "tid": tid, "name": name, "cat": "mpi",
+               "ts": us(rec[3] - off)}
 
 
 def has_rows(path):

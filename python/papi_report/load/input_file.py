@@ -5,6 +5,7 @@ symbolic link is followed, then the file must be a regular file (never a device 
 file and why; the callers turn it into their own "bad input" error (exit 2). The check is
 made on the opened descriptor (fstat), so a link swapped after the check changes nothing.
 The load layer: the standard library only."""
+import io
 import json
 import os
 import re
@@ -49,9 +50,9 @@ def _kind(mode):
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
-def read_bytes(path):
-    """The bytes of the regular file at path (links followed), at most MAX_BYTES;
-    InputRefused otherwise, OSError when it cannot be opened or read."""
+def _open_checked(path):
+    """The descriptor of the regular file at path (links followed), at most MAX_BYTES, and
+    its size; InputRefused otherwise, OSError when it cannot be opened."""
     # O_NONBLOCK: opening a FIFO for reading would wait for a writer before fstat says
     # what it is.
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -62,6 +63,17 @@ def read_bytes(path):
                                % (path, _kind(st.st_mode)))
         if st.st_size > MAX_BYTES:
             raise InputRefused(too_large(path, shown_size(st.st_size)))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bytes(path):
+    """The bytes of the regular file at path (links followed), at most MAX_BYTES;
+    InputRefused otherwise, OSError when it cannot be opened or read."""
+    fd = _open_checked(path)
+    try:
         chunks, got = [], 0
         while got <= MAX_BYTES:  # the file may grow while it is read
             b = os.read(fd, min(1 << 24, MAX_BYTES + 1 - got))
@@ -76,6 +88,38 @@ def read_bytes(path):
         os.close(fd)
 
 
+class _Capped(io.RawIOBase):
+    """A descriptor read at most MAX_BYTES far: InputRefused past it (the file grew)."""
+
+    def __init__(self, fd, path):
+        io.RawIOBase.__init__(self)
+        self.fd, self.path, self.got = fd, path, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = os.readv(self.fd, [b])
+        self.got += n
+        if self.got > MAX_BYTES:
+            raise InputRefused(too_large(self.path, "over %s (it grew while read)" % shown_size(MAX_BYTES)))
+        return n
+
+    def close(self):
+        if not self.closed:
+            os.close(self.fd)
+        io.RawIOBase.close(self)
+
+
+def open_text(path):
+    """The file as a text stream (UTF-8, a byte order mark at its start dropped, lines
+    ended by "\n" alone), under read_bytes' rules, for readers that take a file a piece at
+    a time: memory bounded by what they keep, not by the file's size."""
+    fd = _open_checked(path)
+    return io.TextIOWrapper(io.BufferedReader(_Capped(fd, path), 1 << 20), encoding="utf-8-sig",
+                            newline="\n")
+
+
 def too_large(path, size):
     return ("%s: %s, over papi_report's input cap of %s (--max-input SIZE reads larger "
             "files)" % (path, size, shown_size(MAX_BYTES)))
@@ -88,22 +132,29 @@ def read_text(path):
     return data.decode("utf-8-sig")
 
 
+def iter_json_lines(path, parse_constant, torn):
+    """(line number, document) of each line of a JSON-lines file whose writer appends whole
+    lines (the MPI wrapper's event logs), one line read at a time. A last line with no
+    newline after it that is not JSON (its writer stopped while it appended: its reader
+    leaves it out and says so) is appended to torn as (line number, why); a broken line
+    before it raises BrokenLine; open_text's errors as they are."""
+    with open_text(path) as f:
+        n = 0
+        for n, text in enumerate(f, 1):
+            whole = text.endswith("\n")
+            try:
+                doc = json.loads(text[:-1] if whole else text, parse_constant=parse_constant)
+            except ValueError as e:
+                if whole:
+                    raise BrokenLine(n, e)
+                torn.append((n, "torn last line (no newline after it: its writer stopped while "
+                                "it appended): not JSON: %s" % e))
+                return
+            yield n, doc
+
+
 def json_lines(path, parse_constant):
-    """([(line number, document)], torn) of a JSON-lines file whose writer appends whole
-    lines (the MPI wrapper's event logs): torn is None, or (line number, why) for a last
-    line with no newline after it that is not JSON (its writer stopped while it appended:
-    its reader leaves it out and says so). A broken line before it raises BrokenLine;
-    read_text's errors as they are."""
-    parts = read_text(path).split("\n")
-    docs, torn = [], None
-    for n, text in enumerate(parts, 1):
-        if n == len(parts) and not text:
-            break  # the empty rest after the last newline
-        try:
-            docs.append((n, json.loads(text, parse_constant=parse_constant)))
-        except ValueError as e:
-            if n < len(parts):
-                raise BrokenLine(n, e)
-            torn = (n, "torn last line (no newline after it: its writer stopped while it "
-                       "appended): not JSON: %s" % e)
-    return docs, torn
+    """([(line number, document)], torn) of iter_json_lines (torn: None or (number, why))."""
+    torn = []
+    docs = list(iter_json_lines(path, parse_constant, torn))
+    return docs, (torn[0] if torn else None)

@@ -49,4 +49,7 @@ def merged(folder, run):
         _say(folder, "%s --merge %s --run %s failed (%s); the profile is left out"
              % (tool, folder, run, why))
         return None
+    for line in p.stderr.splitlines():  # what the job file lacks (an older papi_run's files)
+        if line.strip() and not line.endswith(" written"):
+            print(line, file=sys.stderr)
     return path

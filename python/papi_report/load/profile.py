@@ -15,8 +15,8 @@ import glob
 import os
 import re
 
-from . import papi_run_merge, profile_metrics, schema_check
-from .check import MalformedInput, _load_json, forget
+from . import papi_run_merge, profile_metrics, profile_read, schema_check
+from .check import MalformedInput
 
 
 def find(paths):
@@ -37,16 +37,17 @@ def _checked(path):
     the JSON path and the rule broken, in one line) when it is not JSON or breaks its
     schema, as load.py refuses MPI reports and region files; None for a JSON file of
     another kind."""
-    d = _load_json(path)
-    forget(d)  # the schema is the check here; check.finite()'s note is not wanted
+    d, bad = profile_read.load(path)  # a job's stacks as columns, each checked
     if not isinstance(d, dict) or d.get("kind") not in ("profile", "profile_job"):
         return None
     try:
-        why = schema_check.check_document(path, d, d["kind"])
+        why = profile_read.check(path, d, bad)
     except schema_check.SchemaUnavailable:
         why = None  # no schema files installed: read as before
     if why:
         raise MalformedInput(why)
+    if d["kind"] == "profile_job" and isinstance(d.get("stacks"), list):
+        d["stacks"] = profile_read.Stacks.of(d["stacks"])  # read whole: its kind came after
     why = _cross_fault(d)
     if why:
         raise MalformedInput("%s: %s" % (path, why))
@@ -59,10 +60,12 @@ def _cross_fault(d):
     events, frames = d.get("events"), d.get("frames")
     if d.get("kind") == "profile_job":
         for table in ("stacks", "thread_functions"):
-            for i, s in enumerate(d.get(table) or []):
-                if isinstance(events, list) and len(s.get("counts") or []) != len(events):
+            rows = d.get(table) or []
+            for i in range(len(rows)):
+                n = len(rows.counts_of(i) if table == "stacks" else rows[i].get("counts") or [])
+                if isinstance(events, list) and n != len(events):
                     return ("$.%s[%d].counts: %d counts for the %d events of $.events"
-                            % (table, i, len(s.get("counts") or []), len(events)))
+                            % (table, i, n, len(events)))
         return None
     for i, s in enumerate(d.get("stacks") if isinstance(d.get("stacks"), list) else []):
         if not isinstance(s, dict):
@@ -101,23 +104,35 @@ def load(files, run=None):
     return None
 
 
+def folded(job, event):
+    """(stack, weight) of the job's stacks by their names (the places' variants summed) in
+    the order of the names, the weight of events[event], none of weight 0: the folded
+    format's lines, made one at a time."""
+    st = job["stacks"]
+    col = st.counts[event] if event < len(st.counts) else []
+    name, w = None, 0
+    for i in sorted(range(len(st)), key=st.stack.__getitem__):
+        if st.stack[i] != name:
+            if w:
+                yield name, w
+            name, w = st.stack[i], 0
+        w += col[i] or 0
+    if w:
+        yield name, w
+
+
 def merge(job):
-    """(events, {stack: [weight per event]}, {function: {rank: [self weight per event]}},
-    {function: [self weight per event]}): the job's stacks by their names, its threads'
-    functions by rank and over all."""
-    events, stacks, per_rank, own = job["events"], {}, {}, {}
+    """(events, {function: {rank: [self weight per event]}}, {function: [self weight per
+    event]}): the job's threads' functions by rank and over all."""
+    events, per_rank, own = job["events"], {}, {}
     n = len(events)
-    for s in job["stacks"]:
-        w = stacks.setdefault(s["stack"], [0] * n)
-        for i, c in enumerate(s["counts"]):
-            w[i] += c
     for t in job["thread_functions"]:
         o = own.setdefault(t["function"], [0] * n)
         r = per_rank.setdefault(t["function"], {}).setdefault(_rank(t), [0] * n)
         for i, c in enumerate(t["counts"]):
             o[i] += c
             r[i] += c
-    return events, stacks, per_rank, own
+    return events, per_rank, own
 
 
 def _rank(entry):
@@ -138,7 +153,7 @@ def functions(job):
     that never sampled it has none: no 0 stands in for a ratio). Where a process (a rank)
     had several threads (one thread a rank would repeat the ranks' columns): "thread min", "thread mean", "thread max" of the sampled event's self weight over all
     threads and max_thread ("rank/tid", "pid/tid" without ranks)."""
-    events, _, per_rank, own = merge(job)
+    events, per_rank, own = merge(job)
     ranks = sorted({_rank(p) for p in job["processes"]})
     totals = [sum(o[i] for o in own.values()) for i in range(len(events))]
     metrics = job["metrics"]
@@ -198,20 +213,20 @@ def spread(metric, by_rank):
             name + " max": values[top], name + " max_rank": top}
 
 
-def write(paths, outdir, run=None):
-    """The merged files of paths' profiles in outdir; the paths written ([] without any)."""
-    job = load(find(paths), run)
+def write(paths, outdir, run=None, job=None):
+    """The merged files of paths' profiles (job: the one load() gave of them, not read
+    again) in outdir; the paths written ([] without any)."""
+    job = job if job is not None else load(find(paths), run)
     if not job:
         return []
-    events, stacks, _, _ = merge(job)
+    events = job["events"]
     os.makedirs(outdir, exist_ok=True)
     written = []
     for i, ev in enumerate(events):
         path = os.path.join(outdir, folded_name(ev, i == 0))
         with open(path + ".tmp", "w", encoding="utf-8") as f:
-            for key in sorted(stacks):
-                if stacks[key][i]:
-                    f.write("%s %d\n" % (key, stacks[key][i]))
+            for key, w in folded(job, i):
+                f.write("%s %d\n" % (key, w))
         os.replace(path + ".tmp", path)
         written.append(path)
     rows = functions(job)

@@ -56,6 +56,8 @@ def kind_of(path, doc):
             return "profile"
         if doc.get("kind") == "profile_job":  # papi_run --sample's job_profile_RUNID.json
             return "profile_job"
+        if doc.get("kind") == "gpu_activity":  # papi_run --gpu's gpu_activity_RUNID_PID.json
+            return "gpu_activity"
         if "traceEvents" in doc:
             return "trace_json"
         if doc.get("format") == "papi-compat trace index":  # papi_mpi_trace.index.json
@@ -179,6 +181,39 @@ def check_document(path, doc, kind=None):
         path, json_path(e), e.message[:300], e.validator, kind, more)
 
 
+_parts = {}
+
+
+def part_check(kind, *keys):
+    """check(value) -> bool of the part of schema kind at keys (an array's items: a large
+    array checked an item at a time as it is read), compiled once (schema_fast.py); None
+    without the schema files or where the compiler lacks a keyword."""
+    at = (kind,) + keys
+    if at not in _parts:
+        try:
+            whole = schemas()
+            node = whole[kind]
+            for k in keys:
+                node = node[k]
+            _parts[at] = schema_fast.compile_in(whole, kind, node)
+        except (SchemaUnavailable, KeyError, schema_fast.Unsupported):
+            _parts[at] = None
+    return _parts[at]
+
+
+def check_streamed(path, doc, kind, key, bad):
+    """check_document of doc whose array at key was checked an item at a time as it was
+    read (part_check) and is held here as []; bad: (index, item) of the first item that
+    broke its schema, or None. That item is checked in its place and named by its index
+    in the file."""
+    if bad is not None:
+        doc = dict(doc, **{key: [bad[1]]})
+    why = check_document(path, doc, kind)
+    if why and bad is not None:
+        why = why.replace("$.%s[0]" % key, "$.%s[%d]" % (key, bad[0]), 1)
+    return why
+
+
 def _check_tree(path, doc, kind):
     """regions_hatchet.json node by node, without recursion: a region tree may be thousands
     of levels deep (any depth is written whole), deeper than a recursive validator goes.
@@ -281,7 +316,7 @@ def report_files(path):
                 found.append(os.path.join(base, n))
             elif n.endswith(".json") and (n.startswith("rank_") or n.startswith("papi_mpi_")
                                         or n.startswith("profile_") or n.startswith("job_profile_")
-                                        or n.startswith("trace_rank_")
+                                        or n.startswith("trace_rank_") or n.startswith("gpu_activity_")
                                         or n == "papi_validate.json" or n == "regions_hatchet.json"):
                 found.append(os.path.join(base, n))
             elif csv_check.table_of(n, schemas()):  # the MPI wrapper's and papi_report's CSVs

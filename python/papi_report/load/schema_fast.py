@@ -8,7 +8,8 @@ the caller validates with jsonschema alone.
 
 Keywords: type, enum, const, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
 minLength, maxLength, pattern, required, properties, additionalProperties,
-patternProperties, propertyNames, items, minItems, maxItems, oneOf, anyOf, allOf, $ref
+patternProperties, propertyNames, minProperties, maxProperties, prefixItems, items,
+minItems, maxItems, oneOf, anyOf, allOf, $ref
 (within a schema and to another by file name), and the annotations (description ...)."""
 import re
 
@@ -75,8 +76,8 @@ class _Compiler:
         unknown = set(s) - ANNOTATIONS - {
             "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
             "minLength", "maxLength", "pattern", "required", "properties", "additionalProperties",
-            "patternProperties", "propertyNames", "items", "minItems", "maxItems", "oneOf", "anyOf",
-            "allOf", "$ref"}
+            "patternProperties", "propertyNames", "minProperties", "maxProperties", "prefixItems",
+            "items", "minItems", "maxItems", "oneOf", "anyOf", "allOf", "$ref"}
         if unknown:
             raise Unsupported(", ".join(sorted(unknown)))
         scalar = self._scalar(s)
@@ -88,7 +89,7 @@ class _Compiler:
             checks.append(self.compile(doc, target))
         objectish = any(k in s for k in ("required", "properties", "additionalProperties",
                                          "patternProperties", "propertyNames"))
-        arrayish = any(k in s for k in ("items", "minItems", "maxItems"))
+        arrayish = any(k in s for k in ("prefixItems", "items", "minItems", "maxItems"))
         # "type": "object" (or "array") with its keywords: one closure that also says the
         # type (one call a value instead of two).
         strict = s.get("type") == "object" and objectish or s.get("type") == "array" and arrayish
@@ -116,6 +117,9 @@ class _Compiler:
         if "pattern" in s:
             rx = re.compile(s["pattern"])
             checks.append(lambda v: not isinstance(v, str) or rx.search(v) is not None)
+        if "minProperties" in s or "maxProperties" in s:
+            lo, hi = s.get("minProperties", 0), s.get("maxProperties", INF)
+            checks.append(lambda v: not isinstance(v, dict) or lo <= len(v) <= hi)
         if objectish:
             checks.append(self._object(base, s, strict))
         if arrayish:
@@ -212,13 +216,18 @@ class _Compiler:
         item = self.compile(base, s["items"]) if "items" in s else None
         item = None if item is _ALWAYS else item
         lo, hi = s.get("minItems", 0), s.get("maxItems")
+        # prefixItems: a check per leading position; items then holds for the rest
+        prefix = [self.compile(base, x) for x in s.get("prefixItems", ())]
+        np = len(prefix)
 
         def check(v):
             if type(v) is not list:
                 return not strict and not isinstance(v, list)
             if len(v) < lo or (hi is not None and len(v) > hi):
                 return False
-            return item is None or all(map(item, v))
+            if np and not all(f(x) for f, x in zip(prefix, v)):
+                return False
+            return item is None or all(map(item, v[np:] if np else v))
         return check
 
 
@@ -226,6 +235,13 @@ def compile_schema(schema):
     """check(doc) -> bool of one schema with no $ref to another file (a CSV row's);
     raises Unsupported for a keyword this compiler does not implement."""
     return _Compiler({}).compile(schema, schema)
+
+
+def compile_in(schemas, kind, node):
+    """check(value) -> bool of node, a part of schemas[kind] ({kind: schema}), its $refs
+    resolved as the whole schema's (one item of a large array checked at a time)."""
+    by_name = {k + ".schema.json": s for k, s in schemas.items()}
+    return _Compiler(by_name).compile(schemas[kind], node)
 
 
 def compile_all(schemas):

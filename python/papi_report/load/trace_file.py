@@ -2,11 +2,14 @@
 trace_json.schema.json on load (the timeline figure and --merge-trace both read traces
 through it): a file that breaks the schema is refused in one line naming the file, the
 JSON path and the rule, as the MPI report and region files are (load.py). Without the
-schema files the shape the readers need is checked here. The load layer: no pandas."""
+schema files the shape the readers need is checked here. scan() and events() read a trace
+one event at a time (--merge-trace: memory independent of its length). The load layer: no
+pandas."""
+import contextlib
 import json
 
-from . import schema_check
-from .input_file import InputRefused, read_text
+from . import json_stream, schema_check
+from .input_file import InputRefused, open_text, read_text
 
 
 class TraceError(Exception):
@@ -28,8 +31,16 @@ def load(path):
         raise TraceError(str(e))
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise TraceError("%s: not JSON: %s" % (path, e))
+    _accept(path, doc)
+    return doc
+
+
+def _accept(path, doc, bad=None):
+    """The otherData of trace document doc, checked against the schema (its traceEvents
+    read one by one when bad is given: schema_check.check_streamed) and for what the
+    readers need; TraceError when it cannot be used."""
     try:
-        why = schema_check.check_document(path, doc, "trace_json")
+        why = schema_check.check_streamed(path, doc, "trace_json", "traceEvents", bad)
     except schema_check.SchemaUnavailable:
         why = None
     if why:
@@ -38,4 +49,58 @@ def load(path):
     if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
             not isinstance(doc.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
         raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
-    return doc
+    return other
+
+
+@contextlib.contextmanager
+def _stream_errors(path):
+    """What reading the trace at path a piece at a time raises, as TraceError."""
+    try:
+        yield
+    except OSError as e:
+        raise TraceError("%s: cannot read: %s" % (path, e.strerror))
+    except InputRefused as e:
+        raise TraceError(str(e))
+    except json_stream.NotAnObject:
+        load(path)  # what is wrong, said as load says it
+        raise TraceError("%s: not a papi-compat JSON trace (not an object)" % path)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise TraceError("%s: not JSON: %s" % (path, e))
+
+
+def _items(path, items):
+    """A streamed array's items, read as they are asked for: their errors TraceError too."""
+    with _stream_errors(path):
+        yield from items
+
+
+def _members(path):
+    """json_stream.members of the trace at path, a streamed array's items included, its
+    errors as TraceError."""
+    with _stream_errors(path):
+        with open_text(path) as f:
+            for k, v in json_stream.members(f, ("traceEvents",), _no_constant):
+                yield k, (_items(path, v) if hasattr(v, "__next__") else v)
+
+
+def scan(path):
+    """(otherData, number of events) of the trace at path, read one event at a time and
+    checked as load() checks the whole document; TraceError when it cannot be used."""
+    ok, first_bad, n, top = schema_check.part_check("trace_json", "$defs", "event"), None, 0, {}
+    for k, v in _members(path):
+        if k in top:
+            raise TraceError("%s: $.%s: the member is given twice" % (path, k))
+        if k == "traceEvents" and hasattr(v, "__next__"):  # an array, streamed
+            for n, e in enumerate(v, 1):
+                if first_bad is None and ok is not None and not ok(e):
+                    first_bad = (n - 1, e)
+            v = []
+        top[k] = v
+    return _accept(path, top, first_bad), n
+
+
+def events(path):
+    """The events of a trace scan() accepted, one at a time."""
+    for k, v in _members(path):
+        if k == "traceEvents" and hasattr(v, "__next__"):
+            yield from v

@@ -2,9 +2,11 @@
 job (each rank's own trace_*.json, written with its own time base) as one file that
 Perfetto's UI and chrome://tracing open with every rank on one time axis. Each file's
 times are shifted by its base_ns minus the earliest base; flows need nothing: their ids
-are computed alike on both ends (src-c/common/trace_json.c). A directory of a job that
-died before MPI_Finalize gives the trace of its ranks' event logs (event_logs.py); an MPI
-job's index, papi_mpi_trace.index.json, its ranks' files streamed (trace_index.py). OUT is
+are computed alike on both ends (src-c/common/trace_json.c). Each file is read twice, one
+event at a time (checked, then written): memory independent of the number of events. An
+MPI job's index, papi_mpi_trace.index.json, names its ranks' files (trace_index.py): they
+are merged so too. A directory of a job that died before MPI_Finalize gives the trace of
+its ranks' event logs (event_logs.py). OUT is
 always a new file: never one of the inputs (`--merge-trace trace_rank_*.json`, whose glob
 made rank 0's trace OUT) and never a file that exists. Plain Python, no pandas."""
 import errno
@@ -13,52 +15,97 @@ import os
 import tempfile
 
 from ..load import event_logs, trace_file, trace_index
+from ..load import progress
 
 
 class TraceMergeError(Exception):
     """A file that is not a papi-compat JSON trace, or one that cannot be read."""
 
 
-def load(path):
-    """The trace at path, checked against trace_json.schema.json (trace_file.py)."""
+def scan(path):
+    """(otherData, events) of the trace at path, checked against trace_json.schema.json
+    one event at a time (trace_file.py)."""
     try:
-        return trace_file.load(path)
+        return trace_file.scan(path)
     except trace_file.TraceError as e:
         raise TraceMergeError(str(e))
 
 
+class Merged:
+    """The merged trace: other (its otherData), count (its events) and events() (an
+    iterator: each file read again, one event at a time, its times shifted)."""
+
+    def __init__(self, other, count, events):
+        self.other, self.count, self.events = other, count, events
+
+
 def merge(paths, notes=None):
-    """The merged document of the traces at paths (notes: what a dead job's event logs
-    left out, event_logs.load)."""
-    if len(paths) == 1 and trace_index.is_index(paths[0]):  # a job's files rank by rank
-        try:
-            return trace_index.document(paths[0])  # its events a generator: streamed
-        except trace_index.TraceIndexError as e:
-            raise TraceMergeError(str(e))
+    """The merged trace of the traces at paths (notes: what a dead job's event logs left
+    out, event_logs.load), its events streamed: memory independent of their number."""
     if len(paths) == 1 and os.path.isdir(paths[0]):  # a dead job's event logs
         try:
-            return event_logs.trace(paths[0], notes)
+            other, count, events = event_logs.trace(paths[0], notes)
         except event_logs.EventLogError as e:
             raise TraceMergeError(str(e))
-    docs = [load(p) for p in paths]
-    if not docs:
-        raise TraceMergeError("no trace to merge")
-    base = min(d["otherData"]["base_ns"] for d in docs)
-    events = []
-    for d in docs:
-        shift_us = (d["otherData"]["base_ns"] - base) / 1000.0
-        for e in d["traceEvents"]:
-            if "ts" in e and shift_us:
-                e = dict(e, ts=round(e["ts"] + shift_us, 3))
-            events.append(e)
-    first = docs[0]["otherData"]
+        return Merged(other, count, _checked(events))
+    index = None
+    if len(paths) == 1 and trace_index.is_index(paths[0]):  # a job's files rank by rank
+        try:
+            index = trace_index.load(paths[0])
+        except trace_index.TraceIndexError as e:
+            raise TraceMergeError(str(e))
+        paths = trace_index.rank_files(paths[0], index)
+    scanned = _scan_all(paths, index)
+    base = min(o["base_ns"] for o, _n in scanned)
+    other = _joined_other(base, scanned) if index is None else trace_index.other_data(index)
+
+    def events():
+        for p, (o, _n) in zip(paths, scanned):
+            shift_us = (o["base_ns"] - base) / 1000.0
+            for e in trace_file.events(p):
+                if "ts" in e and shift_us:
+                    e = dict(e, ts=round(e["ts"] + shift_us, 3))
+                yield e
+    return Merged(other, sum(n for _o, n in scanned), _checked(events()))
+
+
+def _joined_other(base, scanned):
+    """The merged trace's otherData: the files' ranks and dropped summed, the first's run."""
+    first = scanned[0][0]
     other = {"format": "papi-compat trace", "version": 1, "base_ns": base,
-             "ranks": sum(d["otherData"]["ranks"] for d in docs),
-             "dropped": sum(d["otherData"]["dropped"] for d in docs)}
+             "ranks": sum(o["ranks"] for o, _n in scanned),
+             "dropped": sum(o["dropped"] for o, _n in scanned)}
     for k in ("program", "run_id", "creator"):
         if k in first:
             other[k] = first[k]
-    return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
+    return other
+
+
+def _scan_all(paths, index):
+    """[(otherData, number of events)] of each trace, checked one event at a time; a rank's
+    file of an index is also of one rank and counts from the index's base_ns."""
+    checking, scanned = progress.Progress("checking the traces", len(paths), "files"), []
+    for p in paths:
+        other, n = scan(p)
+        if index is not None:
+            why = trace_index.rank_file_fault(p, other, index)
+            if why:
+                raise TraceMergeError(why)
+            other = {"base_ns": other["base_ns"]}  # all the merge needs of it: 10^5 ranks
+        scanned.append((other, n))
+        checking.step()
+    checking.done()
+    if not scanned:
+        raise TraceMergeError("no trace to merge")
+    return scanned
+
+
+def _checked(events):
+    """The events, an error while they are read again (a file changed) a TraceMergeError."""
+    try:
+        yield from events
+    except (trace_file.TraceError, event_logs.EventLogError) as e:
+        raise TraceMergeError(str(e))
 
 
 def refuse_out(out, paths):
@@ -78,21 +125,24 @@ def refuse_out(out, paths):
     return None
 
 
-def write(doc, out):
-    """Written whole under a temporary name, then linked into place: a file that appeared
-    at OUT meanwhile is kept (FileExistsError). The events are written one at a time (a
-    generator's too). Returns their number."""
+def write(merged, out):
+    """Written under a temporary name, event by event, then linked into place: a file that
+    appeared at OUT meanwhile is kept (FileExistsError)."""
     d = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(prefix=".trace.", dir=d)
-    n = 0
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write('{"traceEvents":[\n')
-            for e in doc["traceEvents"]:
-                f.write((",\n" if n else "") + json.dumps(e, separators=(",", ":")))
-                n += 1
+            sep, n, writing = "", 0, progress.Progress("writing " + out, merged.count, "events")
+            for e in merged.events:
+                f.write(sep)
+                f.write(json.dumps(e, separators=(",", ":")))
+                sep, n = ",\n", n + 1
+                if not n & 4095:
+                    writing.at(n)
+            writing.done()
             f.write('\n],\n"displayTimeUnit":"ns",\n"otherData":%s}\n'
-                    % json.dumps(doc["otherData"], separators=(",", ":")))
+                    % json.dumps(merged.other, separators=(",", ":")))
         os.chmod(tmp, 0o644)
         try:
             os.link(tmp, out)  # fails on an existing OUT, unlike a rename
@@ -104,7 +154,6 @@ def write(doc, out):
     finally:
         if os.path.lexists(tmp):
             os.unlink(tmp)
-    return n
 
 
 def main(out, paths):
@@ -118,14 +167,13 @@ def main(out, paths):
         return 2
     notes = []
     try:
-        doc = merge(paths, notes)
+        try:
+            merged = merge(paths, notes)
+            write(merged, out)
+        finally:
+            progress.clear()  # an error is said on a line of its own
     except TraceMergeError as e:
         print("papi_report: %s" % e, file=sys.stderr)
-        return 2
-    try:
-        n = write(doc, out)
-    except trace_index.TraceIndexError as e:  # a rank's file, read while written
-        print("papi_report: %s: nothing written" % e, file=sys.stderr)
         return 2
     except FileExistsError:
         print("papi_report: %s" % refuse_out(out, paths), file=sys.stderr)
@@ -133,8 +181,9 @@ def main(out, paths):
     except OSError as e:
         print("papi_report: cannot write %s: %s" % (out, e.strerror), file=sys.stderr)
         return 1
-    print("papi_report: wrote %s (%d ranks, %d events)" % (out, doc["otherData"]["ranks"], n))
-    for r in doc["otherData"].get("unfinished", []):
+    print("papi_report: wrote %s (%d ranks, %d events)" % (out, merged.other["ranks"],
+                                                            merged.count))
+    for r in merged.other.get("unfinished", []):
         print(event_logs.unfinished_line(r))
     for note in notes:
         print("papi_report: %s: left out" % note, file=sys.stderr)

@@ -44,10 +44,15 @@ def profile_functions(job):
 def profile_stacks(job):
     """One row per distinct (names, places) stack of the run, weights summed (by papi_run's
     merge), in the order of the sampled event's weight, then of the names and places."""
-    events, metrics = job["events"], job["metrics"]
-    rows = [[s["stack"], s["where"]] + s["counts"] + [profile_metrics.evaluate(m, s["counts"]) for m in metrics]
-            for s in sorted(job["stacks"], key=lambda s: (s["stack"], s["where"]))]
-    df = pd.DataFrame(rows, columns=["stack", "where"] + list(events) + [m["name"] for m in metrics])
+    events, metrics, st = job["events"], job["metrics"], job["stacks"]
+    order = sorted(range(len(st)), key=lambda i: (st.stack[i], st.where[i]))
+    cols = [[st.stack[i] for i in order], [st.where[i] for i in order]]
+    cols += [[st.counts[k][i] for i in order] if k < len(st.counts) else []
+             for k in range(len(events))]
+    cols += [[profile_metrics.evaluate(m, st.counts_of(i)) for i in order] for m in metrics]
+    names = ["stack", "where"] + list(events) + [m["name"] for m in metrics]
+    df = pd.DataFrame(dict(enumerate(cols)), columns=range(len(cols)))  # names may repeat
+    df.columns = names
     if len(df):
         df = df.sort_values(events[0], ascending=False, kind="stable").reset_index(drop=True)
     df.attrs["events"] = list(events)

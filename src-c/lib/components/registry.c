@@ -18,7 +18,7 @@
     X(lustre_component)            /* Lustre client traffic (llite stats) */              \
     X(nvml_component)              /* NVIDIA GPUs (libnvidia-ml.so.1 at run time) */      \
     X(rocm_smi_component)          /* AMD GPUs (librocm_smi64.so.1 at run time) */        \
-    X(amdgpu_component)            /* AMD GPUs (amdgpu's sysfs and hwmon files) */
+    X(amdgpu_component)            /* AMD GPUs (amdgpu's sysfs, hwmon, gpu_metrics) */
 
 #define DECLARE(instance) extern struct papi_component instance PAPI_INTERNAL;
 PAPI_COMPONENT_LIST(DECLARE)

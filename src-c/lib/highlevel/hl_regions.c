@@ -23,6 +23,7 @@
 #include "eventset.h"
 #include "hl_all_threads.h"
 #include "hl_clock.h"
+#include "hl_gpu.h"
 #include "hl_init.h"
 #include "hl_interval.h"
 #include "hl_metrics_mpx.h"
@@ -416,6 +417,7 @@ static int region_begin_locked(struct hlr_thread *t, const char *region)
     t->stack[t->sp++] = r;
     g->depth = 1;
     rsample_set_region(t->sampler, r);
+    hl_gpu_region_begin(g);                 /* its flush outside the counted region */
     hl_trace_region(t->tid, region, 1, -1); /* now: before the counters' start */
     hla_region_begin(t, g);
     ret = sample(t, &g->begin);
@@ -549,6 +551,7 @@ int PAPI_hl_region_end(const char *region)
     accumulate(t, g, &now);
     hl_trace_region(t->tid, g->name, 0, now.real);
     hla_region_end(t, g);
+    hl_gpu_region_end(g);
     t->inst[g->instance].done = 1;
     g->count++;
     g->depth = 0;

@@ -30,6 +30,7 @@
 
 #include "env.h"
 #include "hl_all_threads.h"
+#include "hl_gpu.h"
 #include "hl_interval.h"
 #include "hl_metric_value.h"
 #include "hl_metrics_mpx.h"
@@ -387,6 +388,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     write_threads(&w, "threads", write_thread);
     write_threads(&w, "region_totals", write_totals);
     write_threads(&w, "all_threads", hla_write_thread);
+    hl_gpu_write(&w);
     if (rsample_write_head(&w)) /* PAPI_SAMPLE: function x region per thread */
         write_threads(&w, "sampled_functions", write_samples);
     hli_write(&w);

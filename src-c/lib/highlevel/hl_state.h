@@ -46,6 +46,7 @@ struct hlr_region {
     long long all_begin[HLR_MAX_EVENTS]; /* process counters at its begin */
     long long all_count;                 /* instances with all-thread values */
     long long all_total[HLR_MAX_EVENTS];
+    struct hlr_gpu *gpu; /* its GPU activity (hl_gpu.c, heap), NULL while the layer is off */
 };
 
 /* One begin/end pair, as PAPI 7 writes it: its id is its index in the thread, its

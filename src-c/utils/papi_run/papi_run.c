@@ -75,6 +75,7 @@ int main(int argc, char **argv)
     struct run_threads *t = s->opt.per_thread ? run_threads_read(s->threads_file, ncpu) : NULL;
     run_spread_rows(s, t);
     unlink(s->threads_file);
+    run_openmp_collect(s);
     int unsampled = s->opt.sampling && run_sample_merge(s) != 0;
     run_banner(s);
     /* (after the program's exec, which kept SIGXFSZ's default: a file-size limit then
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
     int unwritten = run_write_file(s, t);
     run_trace_write(s);
     free(t);
+    run_openmp_free(s);
     cs_free(&s->series);
     close(s->dirfd);
     /* A report that could not be written shows in the status: the program's when it

@@ -8,6 +8,7 @@
 
 #include "count_series.h"
 #include "run_identity.h"
+#include "run_openmp.h"
 #include "papi.h"
 
 #define RUN_MAX_EVENTS  32
@@ -32,6 +33,7 @@ struct run_options {
     const char *outdir; /* -o, else "." */
     double interval;    /* --interval seconds, 0: none */
     int per_thread;
+    int gpu;           /* --gpu: libpapi_run_gpu.so records the GPU activity in the program */
     const char *trace; /* --trace FORMAT, NULL: none (run_trace.c) */
     int quiet;
     char csv_sep[16];          /* -x SEP: perf stat -x lines instead of the banner; "": none */
@@ -43,6 +45,7 @@ struct run_options {
     long sample_cap;           /* --sample-stacks: distinct stacks kept per process */
     const char *merge_dir;     /* --merge DIR: only the merge of DIR's profiles (no program) */
     const char *merge_run;     /* --run ID with --merge ("": the newest run) */
+    int no_libomp;             /* --no-libomp: a libgomp program keeps libgomp (no OMPT) */
 };
 
 /* auto: each process of the program decides fp or dwarf from its executable's DWARF */
@@ -67,6 +70,7 @@ struct run_state {
     char dir[4096];
     char threads_file[4200]; /* --per-thread: where the preloaded library writes */
     struct run_identity run; /* the file's "run" header; the id is in its name */
+    struct run_openmp omp;   /* the OMPT tool's tables (run_openmp.h) */
 };
 
 /* run_options.c: parse and check the command line; exits 2 on bad usage. */

@@ -135,6 +135,7 @@ void run_banner(const struct run_state *s)
                     s->opt.metrics[m]);
     }
     print_end(s, seconds);
+    run_openmp_banner(s);
     if (s->opt.sampling) {
         run_sample_call_graph(s);
         run_sample_banner(s);

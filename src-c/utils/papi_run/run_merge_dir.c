@@ -2,7 +2,8 @@
  * profiles (.sample_RUNID_PID.txt, left by every process of a --sample run) merged by
  * run_sample_merge, the end of a run's own merge, under its lock: job_profile_RUNID.json
  * and the folded files, for a folder an older papi_run left without the job file.
- * The job's "run" header is the run's papi_run region file's, else its first process's. */
+ * The job's "run" header and -m metrics are read from those files too (run_sample_header.c:
+ * the papi_run that started first). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -81,138 +82,6 @@ static int choose_run(struct run_state *s, const char *want)
     return -1;
 }
 
-static char metrics[RS_METRICS_TEXT]; /* the processes' -m metrics (metrics_of) */
-
-/* The JSON string value of key after at (its first occurrence) into out; 0, or -1. */
-static int json_string(const char *at, const char *key, char *out, size_t len)
-{
-    char pat[32];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *p = strstr(at, pat);
-    if (!p)
-        return -1;
-    p += strlen(pat);
-    p += strspn(p, " \t\r\n");
-    if (*p++ != ':')
-        return -1;
-    p += strspn(p, " \t\r\n");
-    if (*p++ != '"')
-        return -1;
-    size_t n = 0;
-    for (; *p && *p != '"' && n + 4 < len; p++) {
-        unsigned c = (unsigned char)*p;
-        if (c == '\\') {
-            static const char from[] = "nrtbf", to[] = "\n\r\t\b\f";
-            const char *k = strchr(from, *++p);
-            if (!*p)
-                return -1;
-            if (*p == 'u') { /* (papi's writers escape control characters only) */
-                unsigned v = 0;
-                if (sscanf(p + 1, "%4x", &v) != 1)
-                    return -1;
-                c = v < 0x80 ? v : '?';
-                p += 4;
-            } else {
-                c = k ? (unsigned char)to[k - from] : (unsigned char)*p;
-            }
-        }
-        out[n++] = (char)c;
-    }
-    out[n] = 0;
-    return *p == '"' ? 0 : -1;
-}
-
-/* The "metrics" member of a process profile's text (profile_metrics_write's) back into
- * the lines papi_run passed it (PAPI_RUN_SAMPLE_METRICS: "NAME\tUNIT\tFORMULA", then
- * "\tEVENT\tPLACE" per term), which the job file's "metrics" are written from. */
-static void metrics_of(const char *text, char *out, size_t len)
-{
-    const char *p = strstr(text, "\"metrics\"");
-    const char *end = p ? strchr(p, ']') : NULL; /* (no formula or event name has one) */
-    out[0] = 0;
-    for (p = p ? strstr(p, "\"name\"") : NULL; p && p < end; p = strstr(p + 1, "\"name\"")) {
-        char name[PAPI_MIN_STR_LEN], unit[PAPI_MIN_STR_LEN], formula[PAPI_HUGE_STR_LEN];
-        const char *terms = strstr(p, "\"terms\"");
-        if (!terms || terms > end || json_string(p, "name", name, sizeof name) != 0 ||
-            json_string(p, "unit", unit, sizeof unit) != 0 ||
-            json_string(p, "formula", formula, sizeof formula) != 0)
-            return;
-        size_t n = strlen(out);
-        snprintf(out + n, len - n, "%s%s\t%s\t%s", n ? "\n" : "", name, unit, formula);
-        const char *q = strchr(terms, '{'), *close = q ? strchr(q, '}') : NULL;
-        for (q = q ? strchr(q, '"') : NULL; q && q < close; q = strchr(q + 1, '"')) {
-            char ev[RS_NAME_LEN + 8];
-            int place;
-            const char *e = strchr(q + 1, '"');
-            if (!e || sscanf(e + 1, " : %d", &place) != 1)
-                break;
-            snprintf(ev, sizeof ev, "%.*s", (int)(e - q - 1), q + 1);
-            n = strlen(out);
-            snprintf(out + n, len - n, "\t%s\t%d", ev, place);
-            q = e;
-        }
-        p = close ? close : p;
-    }
-}
-
-/* s->run's command, start and host from file name's "run" member: 0, or -1. */
-static int header_of(struct run_state *s, const char *name, struct run_identity *r)
-{
-    int fd = openat(s->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-    static char text[1 << 16]; /* the header is at the file's start */
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    else if (fd >= 0)
-        close(fd);
-    text[n] = 0;
-    char id[RUN_ID_LEN];
-    const char *run = strstr(text, "\"run\"");
-    if (strncmp(name, "profile_", 8) == 0 && !metrics[0])
-        metrics_of(text, metrics, sizeof metrics);
-    return run && json_string(run, "id", id, sizeof id) == 0 && strcmp(id, s->run.id) == 0 &&
-                   json_string(run, "command", r->command, sizeof r->command) == 0 &&
-                   json_string(run, "start", r->start, sizeof r->start) == 0 &&
-                   json_string(run, "host", r->host, sizeof r->host) == 0
-               ? 0
-               : -1;
-}
-
-/* The run's header: papi_run's region file of the run (its name ends in -RUNID.json),
- * else the process profile (profile_RUNID_*.json) that started first; the -m metrics
- * from a process profile. */
-static void find_header(struct run_state *s)
-{
-    int fd = dup(s->dirfd);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (d)
-        rewinddir(d); /* (a dup shares the offset an earlier reading left) */
-    char tail[RUN_ID_LEN + 8], head[RUN_ID_LEN + 16];
-    snprintf(tail, sizeof tail, "-%s.json", s->run.id);
-    snprintf(head, sizeof head, "profile_%s_", s->run.id);
-    int from_region = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        size_t n = strlen(e->d_name), t = strlen(tail);
-        struct run_identity r;
-        int region = n > t && strcmp(e->d_name + n - t, tail) == 0;
-        if (!region && strncmp(e->d_name, head, strlen(head)) != 0)
-            continue;
-        if (header_of(s, e->d_name, &r) != 0)
-            continue;
-        if (region || (!from_region && (!s->run.start[0] || strcmp(r.start, s->run.start) < 0))) {
-            memcpy(s->run.command, r.command, sizeof r.command);
-            memcpy(s->run.start, r.start, sizeof r.start);
-            memcpy(s->run.host, r.host, sizeof r.host);
-        }
-        from_region |= region;
-    }
-    if (d)
-        closedir(d);
-    else if (fd >= 0)
-        close(fd);
-}
-
 /* DIR is the output folder, or the -o DIR above it (DIR/papi_run_output). */
 static int open_dir(struct run_state *s, const char *dir)
 {
@@ -236,8 +105,6 @@ int run_merge_dir(struct run_state *s)
         close(s->dirfd);
         return 2;
     }
-    find_header(s);
-    setenv("PAPI_RUN_SAMPLE_METRICS", metrics, 1); /* (what a run's merge writes them from) */
     int ret = run_sample_merge(s) == 0 ? 0 : 1;
     if (ret == 0)
         fprintf(stderr, "papi_run: --merge: %s/job_profile_%s.json written\n", s->dir, s->run.id);

@@ -18,12 +18,14 @@ enum {
     OPT_INTERVAL = UTIL_OPT_OWN,
     OPT_PER_THREAD,
     OPT_QUIET,
+    OPT_GPU,
     OPT_SAMPLE,
     OPT_CALL_GRAPH,
     OPT_SAMPLE_STACKS,
     OPT_TRACE,
     OPT_MERGE,
-    OPT_RUN
+    OPT_RUN,
+    OPT_NO_LIBOMP
 };
 
 static const char usage[] =
@@ -35,7 +37,12 @@ static const char usage[] =
     "  -o DIR          write DIR/papi_run_output/rank_XXXXXX-RUNID.json (default: .)\n"
     "  --interval S    also take a sample of the counts every S seconds\n"
     "  --per-thread    split the counts per thread (a library the program loads)\n"
+    "  --gpu           also record the program's NVIDIA GPU activity through CUPTI\n"
+    "                  (kernels, copies, synchronisation: a library the program\n"
+    "                  loads), DIR/papi_run_output/gpu_activity_RUNID_PID.json\n"
     "  --quiet         no banner on stderr\n"
+    "  --no-libomp     run a libgomp (gcc, gfortran) OpenMP program under libgomp, not\n"
+    "                  LLVM's libomp: no OpenMP table (libgomp has no OMPT interface)\n"
     "  --sample EVENT[:u][@PERIOD|@FREQhz]  sample call stacks on EVENT (\"default\":\n"
     "                  cycles where counted, else perf::TASK-CLOCK, @999hz; :u user mode\n"
     "                  only, as perf's instructions:u); -e's generic events\n"
@@ -62,6 +69,8 @@ static const char usage[] =
     "cycle and instruction presets where they count. Software events count in user and\n"
     "kernel mode where the kernel allows it (as perf stat), hardware events in user mode.\n"
     "Under mpirun it loads the wrapper library of the program's MPI (papi_mpi_report(5)).\n"
+    "An OpenMP program gets the OMPT tool (OMP_TOOL_LIBRARIES, after the user's tools):\n"
+    "its parallel regions and efficiencies in the file and the banner.\n"
     "Exit status: the program's, 128+N when a signal N killed it, 2 for bad usage,\n"
     "126/127 when it cannot be run, 1 when it exited 0 but the report was not written.\n";
 
@@ -143,15 +152,13 @@ static double parse_interval(const char *s)
 /* --merge DIR [--run ID]: a folder and a run id, and nothing to run. */
 static void merge_only(struct run_options *o, int argc, char **argv)
 {
-    static const char id_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                   "0123456789._-"; /* run_identity.h's */
     if (optind < argc)
         util_usage_error("--merge DIR runs no program: '%s' given", argv[optind]);
     if (!*o->merge_dir)
         util_usage_error("--merge: empty directory name");
     if (!o->merge_run)
         o->merge_run = "";
-    else if (!*o->merge_run || strspn(o->merge_run, id_chars) != strlen(o->merge_run))
+    else if (!*o->merge_run || strspn(o->merge_run, RUN_ID_CHARS) != strlen(o->merge_run))
         util_usage_error("--run '%s': a run id is made of letters, digits, '.', '_' and '-'",
                          o->merge_run);
 }
@@ -162,12 +169,14 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
         {"interval", required_argument, NULL, OPT_INTERVAL},
         {"per-thread", no_argument, NULL, OPT_PER_THREAD},
         {"quiet", no_argument, NULL, OPT_QUIET},
+        {"gpu", no_argument, NULL, OPT_GPU},
         {"sample", required_argument, NULL, OPT_SAMPLE},
         {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
         {"sample-stacks", required_argument, NULL, OPT_SAMPLE_STACKS},
         {"trace", required_argument, NULL, OPT_TRACE},
         {"merge", required_argument, NULL, OPT_MERGE},
         {"run", required_argument, NULL, OPT_RUN},
+        {"no-libomp", no_argument, NULL, OPT_NO_LIBOMP},
         UTIL_COMMON_LONGOPTS,
         {0}};
     memset(o, 0, sizeof *o);
@@ -189,12 +198,16 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->interval = parse_interval(optarg);
         } else if (c == OPT_PER_THREAD) {
             o->per_thread = 1;
+        } else if (c == OPT_GPU) {
+            o->gpu = 1;
         } else if (c == OPT_TRACE) {
             o->trace = optarg; /* checked by run_trace_check: a bad one still counts */
         } else if (c == OPT_MERGE) {
             o->merge_dir = optarg;
         } else if (c == OPT_RUN) {
             o->merge_run = optarg;
+        } else if (c == OPT_NO_LIBOMP) {
+            o->no_libomp = 1;
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
         } else if (c == OPT_SAMPLE || c == OPT_CALL_GRAPH || c == OPT_SAMPLE_STACKS) {

@@ -2,7 +2,8 @@
  * LD_PRELOAD: it is still counted from outside (inherited counters), with a note on what
  * is missing. A program linked with MPICH or Open MPI gets that MPI's wrapper library
  * preloaded (the launcher's environment decides when the file names neither), and with
- * --per-thread the library that splits the counts per thread. */
+ * --per-thread the library that splits the counts per thread; an OpenMP program, the
+ * project's OMPT tool (run_openmp.c). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "run_openmp.h"
 #include "run_program.h"
 
 #ifndef PAPI_RUN_LIBDIR
@@ -79,22 +81,92 @@ static int has(const struct image *im, const char *s)
     return im->data && memmem(im->data, im->size, s, strlen(s)) != NULL;
 }
 
+/* The 64-bit ELF header of the image, or NULL for a script or another format. */
+static const Elf64_Ehdr *elf64(const struct image *im)
+{
+    if (!im->data || im->size < sizeof(Elf64_Ehdr) || memcmp(im->data, ELFMAG, SELFMAG) != 0 ||
+        im->data[EI_CLASS] != ELFCLASS64)
+        return NULL;
+    return (const Elf64_Ehdr *)(const void *)im->data;
+}
+
+/* Program header i, or NULL when it lies past the file's end (a truncated file). */
+static const Elf64_Phdr *phdr(const struct image *im, const Elf64_Ehdr *eh, int i)
+{
+    size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
+    if (off + sizeof(Elf64_Phdr) > im->size)
+        return NULL;
+    return (const Elf64_Phdr *)(const void *)(im->data + off);
+}
+
 /* An ELF file without PT_INTERP is static (the dynamic loader never runs in it). */
 static int is_static_elf(const struct image *im)
 {
-    if (im->size < sizeof(Elf64_Ehdr) || memcmp(im->data, ELFMAG, SELFMAG) != 0 ||
-        im->data[EI_CLASS] != ELFCLASS64)
+    const Elf64_Ehdr *eh = elf64(im);
+    if (!eh)
         return 0; /* a script or another format: its interpreter is dynamic */
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)im->data;
     for (int i = 0; i < eh->e_phnum; i++) {
-        size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
-        if (off + sizeof(Elf64_Phdr) > im->size)
-            return 0;
-        const Elf64_Phdr *ph = (const Elf64_Phdr *)(const void *)(im->data + off);
-        if (ph->p_type == PT_INTERP)
+        const Elf64_Phdr *ph = phdr(im, eh, i);
+        if (!ph || ph->p_type == PT_INTERP)
             return 0;
     }
     return 1;
+}
+
+/* The file offset of virtual address addr (a PT_LOAD segment's), or 0 when none holds it. */
+static size_t file_offset(const struct image *im, const Elf64_Ehdr *eh, Elf64_Addr addr)
+{
+    for (int i = 0; i < eh->e_phnum; i++) {
+        const Elf64_Phdr *ph = phdr(im, eh, i);
+        if (!ph)
+            return 0;
+        if (ph->p_type == PT_LOAD && addr >= ph->p_vaddr && addr - ph->p_vaddr < ph->p_filesz)
+            return (size_t)(ph->p_offset + (addr - ph->p_vaddr));
+    }
+    return 0;
+}
+
+/* Whether a DT_NEEDED entry of the program starts with prefix ("libgomp.so"): the
+ * libraries it names itself (a runtime that only a library of it needs is not seen). */
+static int needs(const struct image *im, const char *prefix)
+{
+    const Elf64_Ehdr *eh = elf64(im);
+    if (!eh)
+        return 0;
+    const Elf64_Dyn *dyn = NULL;
+    size_t ndyn = 0;
+    for (int i = 0; i < eh->e_phnum && !dyn; i++) {
+        const Elf64_Phdr *ph = phdr(im, eh, i);
+        if (!ph)
+            return 0;
+        if (ph->p_type == PT_DYNAMIC && ph->p_offset < im->size &&
+            ph->p_filesz <= im->size - ph->p_offset) {
+            dyn = (const Elf64_Dyn *)(const void *)(im->data + ph->p_offset);
+            ndyn = ph->p_filesz / sizeof *dyn;
+        }
+    }
+    size_t strtab = 0;
+    for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++)
+        if (dyn[i].d_tag == DT_STRTAB)
+            strtab = file_offset(im, eh, dyn[i].d_un.d_ptr);
+    for (size_t i = 0; strtab && i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+        size_t at = strtab + dyn[i].d_un.d_val;
+        if (dyn[i].d_tag != DT_NEEDED || at >= im->size)
+            continue;
+        const char *name = (const char *)im->data + at; /* terminated inside the file */
+        if (strnlen(name, im->size - at) < im->size - at &&
+            strncmp(name, prefix, strlen(prefix)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The OpenMP runtime the program names: libgomp (gcc, gfortran), LLVM's or Intel's. */
+static enum run_omp_runtime omp_runtime(const struct image *im)
+{
+    if (needs(im, "libgomp.so"))
+        return RUN_OMP_GOMP;
+    return needs(im, "libomp.so") || needs(im, "libiomp5.so") ? RUN_OMP_LLVM : RUN_OMP_NONE;
 }
 
 /* The MPI of the program: its needed libraries first, then the launcher's variables. */
@@ -132,24 +204,38 @@ static int lib_candidate(int i, char *dir, size_t len)
     return w > 0 && (size_t)w < len;
 }
 
+int run_find_module(const char *lib, char *path, size_t len)
+{
+    char dir[PATH_MAX + 64];
+    for (int i = 0; i < 8; i++) { /* each directory, then its papi-compat/ (modules) */
+        if (!lib_candidate(i / 2, dir, sizeof dir) ||
+            snprintf(path, len, "%s/%s%s", dir, i % 2 ? "papi-compat/" : "", lib) >= (int)len)
+            continue;
+        if (access(path, R_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+int run_env_list_add(const char *name, const char *item, int front)
+{
+    char value[8192];
+    const char *old = env_get(name);
+    int n = !old || !*old ? snprintf(value, sizeof value, "%s", item)
+            : front       ? snprintf(value, sizeof value, "%s:%s", item, old)
+                          : snprintf(value, sizeof value, "%s:%s", old, item);
+    if (n < 0 || n >= (int)sizeof value)
+        return -1;
+    setenv(name, value, 1);
+    return 0;
+}
+
 /* Puts lib in front of LD_PRELOAD; 0, or -1 when the library is not installed. */
 static int preload(const char *lib)
 {
-    char dir[PATH_MAX + 64], path[PATH_MAX + 128], value[8192];
-    const char *old = env_get("LD_PRELOAD");
-    for (int i = 0; i < 8; i++) { /* each directory, then its papi-compat/ (modules) */
-        if (!lib_candidate(i / 2, dir, sizeof dir) ||
-            snprintf(path, sizeof path, "%s/%s%s", dir, i % 2 ? "papi-compat/" : "", lib) >=
-                (int)sizeof path ||
-            access(path, R_OK) != 0)
-            continue;
-        if (snprintf(value, sizeof value, "%s%s%s", path, old && *old ? ":" : "", old ? old : "") >=
-            (int)sizeof value)
-            return -1;
-        setenv("LD_PRELOAD", value, 1);
-        return 0;
-    }
-    return -1;
+    char path[PATH_MAX + 128];
+    return run_find_module(lib, path, sizeof path) == 0 ? run_env_list_add("LD_PRELOAD", path, 1)
+                                                        : -1;
 }
 
 static void note(struct run_state *s, const char *text)
@@ -214,6 +300,18 @@ static void set_per_thread(struct run_state *s)
     setenv("PAPI_RUN_THREADS_FILE", s->threads_file, 1);
 }
 
+/* --gpu: the GPU activity layer in the program (run_gpu_preload.c), on whether or not
+ * the program has loaded CUDA yet (PAPI_GPU_ACTIVITY=1 unless the user chose). */
+static void set_gpu(struct run_state *s)
+{
+    if (preload("libpapi_run_gpu.so") != 0) {
+        note(s, "libpapi_run_gpu.so is not installed: no GPU activity");
+        return;
+    }
+    setenv("PAPI_GPU_ACTIVITY", "1", 0);
+    setenv("PAPI_RUN_GPU_DIR", s->dir, 1);
+}
+
 int run_program_prepare(struct run_state *s)
 {
     char path[PATH_MAX];
@@ -247,6 +345,8 @@ int run_program_prepare(struct run_state *s)
                             "from outside only (no per-thread split, no MPI wrapper)");
         if (s->opt.sampling)
             note(s, "not sampled: the sampling library cannot enter it");
+        if (s->opt.gpu)
+            note(s, "no GPU activity: its library cannot enter it");
     } else {
         /* The program's own region files (papi_hl_output) go to -o's directory too, beside
          * papi_run_output, unless the user chose a place: one run, one directory. */
@@ -256,6 +356,9 @@ int run_program_prepare(struct run_state *s)
             set_mpi(s, flavor);
         if (s->opt.per_thread)
             set_per_thread(s);
+        if (s->opt.gpu)
+            set_gpu(s);
+        run_openmp_prepare(s, omp_runtime(&im));
         if (s->opt.sampling && preload("libpapi_run_sample.so") != 0)
             note(s, "libpapi_run_sample.so is not installed: not sampled");
     }

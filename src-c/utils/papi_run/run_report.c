@@ -236,6 +236,7 @@ static int write_json(FILE *f, const struct run_state *s, const struct run_threa
     jw_obj_end(&w);
     write_series(&w, s);
     write_metrics(&w, s);
+    run_openmp_write(&w, s);
     jw_obj_end(&w);
     return jw_finish(&w);
 }

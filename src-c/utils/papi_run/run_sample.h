@@ -13,8 +13,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
+#include "run_identity.h"
 #include "stack_table.h"
 
 #define RS_HIDDEN    __attribute__((visibility("hidden")))
@@ -94,6 +96,20 @@ RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *w
 RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct stack_table *t);
 /* Drops the descriptors and the mapping (drain first for the last samples). */
 RS_HIDDEN void rs_ring_close(struct rs_ring *r);
+
+/* run_sample_header.c (also in papi_run, for its merge): the lines of .sample_RUNID_PID.txt
+ * that carry the job file's "run" (papi_run's command, start and host) and -m metrics. */
+enum { RS_RUN_COMMAND, RS_RUN_START, RS_RUN_HOST, RS_HEADER_KEYS };
+struct rs_header {
+    char value[RS_HEADER_KEYS][RUN_CMD_LEN]; /* [RS_RUN_COMMAND] ... */
+    int has;                                 /* bit k: value[k] was read */
+    char metrics[RS_METRICS_TEXT];           /* the metric lines, as PAPI_RUN_SAMPLE_METRICS */
+};
+/* The lines of run (PAPI_RUN_SAMPLE_RUN: "START\tHOST\tCOMMAND"; none when NULL or not so)
+ * and of metrics (PAPI_RUN_SAMPLE_METRICS; may be NULL). */
+RS_HIDDEN void rs_header_write(FILE *f, const char *run, const char *metrics);
+/* 1 when line is one of those lines (its value read into h), else 0. */
+RS_HIDDEN int rs_header_read(const char *line, struct rs_header *h);
 
 /* run_sample_unwind.c (dwarf): the user registers each sample copies (sample_regs_user;
  * 0 where no mapping to DWARF's numbers is built in). */

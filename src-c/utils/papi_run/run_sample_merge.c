@@ -66,6 +66,10 @@ static size_t stack_cap; /* the processes' cap of distinct stacks */
 static char notes[1024];
 static char graphs[2048]; /* the processes' distinct "MODE\tREASON" lines (call_graph) */
 static int offline;       /* papi_run --merge: no launcher's job around this papi_run */
+/* The file being read's run header and -m metrics lines, and those the job file takes
+ * with --merge: the papi_run that started first (run_sample_header.c). */
+static struct rs_header file_head, job_head;
+#define RS_HEAD_WHOLE ((1 << RS_HEADER_KEYS) - 1)
 
 static size_t hash_str(const char *s)
 {
@@ -223,6 +227,7 @@ static void read_file(int dirfd, const char *name)
     char *line = NULL;
     size_t cap = 0;
     int ok = 0;
+    memset(&file_head, 0, sizeof file_head);
     while (getline(&line, &cap, f) > 0) {
         unsigned long long sm, lo, dr, dw = 0;
         size_t cp = 0;
@@ -250,6 +255,8 @@ static void read_file(int dirfd, const char *name)
             procs[nprocs - 1].rank = rank;
         } else if (strncmp(line, "# stack ", 8) == 0) {
             read_head(line);
+        } else if (rs_header_read(line, &file_head)) {
+            continue;
         } else if (strncmp(line, "# note ", 7) == 0) {
             line[strcspn(line, "\n")] = 0;
             add_note(line + 7);
@@ -260,6 +267,31 @@ static void read_file(int dirfd, const char *name)
     nfiles += ok;
     free(line);
     fclose(f);
+    if (ok && file_head.has == RS_HEAD_WHOLE &&
+        (job_head.has != RS_HEAD_WHOLE ||
+         strcmp(file_head.value[RS_RUN_START], job_head.value[RS_RUN_START]) < 0))
+        memcpy(&job_head, &file_head, sizeof job_head);
+}
+
+/* --merge: the run's command, start and host and the -m metrics from the processes'
+ * files; files of an older papi_run have none: one line says what the job file lacks. */
+static const char *offline_head(struct run_state *s)
+{
+    if (job_head.has != RS_HEAD_WHOLE) {
+        fprintf(stderr,
+                "papi_run: --merge %s: the processes' files of run %s are an older papi_run's, "
+                "without the run's command, start and host and the -m metrics: the job file "
+                "names the run's id only and has no metrics\n",
+                s->dir, s->run.id);
+        return "";
+    }
+    snprintf(s->run.command, sizeof s->run.command, "%.*s", (int)sizeof s->run.command - 1,
+             job_head.value[RS_RUN_COMMAND]);
+    snprintf(s->run.start, sizeof s->run.start, "%.*s", (int)sizeof s->run.start - 1,
+             job_head.value[RS_RUN_START]);
+    snprintf(s->run.host, sizeof s->run.host, "%.*s", (int)sizeof s->run.host - 1,
+             job_head.value[RS_RUN_HOST]);
+    return job_head.metrics;
 }
 
 /* profile.folded (weight 0) or profile.EVENT.folded: "root;..;leaf count" per stack. */
@@ -370,9 +402,9 @@ static int write_tables(struct jw *w)
     return ok ? 0 : -1;
 }
 
-static void write_job_head(struct jw *w, const struct run_state *s)
+static void write_job_head(struct jw *w, const struct run_state *s, const char *metrics)
 {
-    const char *src, *metrics = env_get("PAPI_RUN_SAMPLE_METRICS");
+    const char *src;
     int size = run_launcher_size();
     jw_str(w, "kind", "profile_job");
     jw_obj_begin(w, "run");
@@ -385,7 +417,7 @@ static void write_job_head(struct jw *w, const struct run_state *s)
     for (int i = 0; i < nw; i++)
         jw_str(w, NULL, events[i]);
     jw_arr_end(w);
-    profile_metrics_write(w, metrics ? metrics : "", nw);
+    profile_metrics_write(w, metrics, nw);
     if (!offline && run_launcher_rank(&src) >= 0 && size > 0)
         jw_int(w, "ranks_expected", size);
     else
@@ -401,7 +433,7 @@ static void write_job_head(struct jw *w, const struct run_state *s)
 
 /* job_profile_RUNID.json (schema/profile_job.schema.json): the job's profile merged once,
  * the file papi_report reads. 0, or -1. */
-static int write_job(const struct run_state *s)
+static int write_job(const struct run_state *s, const char *metrics)
 {
     char final[256], tmp[512];
     snprintf(final, sizeof final, "job_profile_%s.json", s->run.id);
@@ -415,7 +447,7 @@ static int write_job(const struct run_state *s)
     struct jw w;
     jw_init(&w, f);
     jw_obj_begin(&w, NULL);
-    write_job_head(&w, s);
+    write_job_head(&w, s, metrics);
     write_processes(&w);
     int bad = write_tables(&w);
     jw_obj_end(&w);
@@ -466,7 +498,10 @@ int run_sample_merge(struct run_state *s)
                     s->dir);
             ret = -1;
         }
-    if (ret == 0 && write_job(s) != 0) {
+    const char *metrics = env_get("PAPI_RUN_SAMPLE_METRICS");
+    if (ret == 0 && offline)
+        metrics = offline_head(s);
+    if (ret == 0 && write_job(s, metrics ? metrics : "") != 0) {
         fprintf(stderr,
                 "papi_run: --sample: the job's profile (job_profile_%s.json) could not "
                 "be written in %s\n",

@@ -468,4 +468,9 @@ void run_sample_setup(struct run_state *s)
     setenv("PAPI_RUN_SAMPLE_OPTS", opts, 1);
     setenv("PAPI_RUN_SAMPLE_DIR", s->dir, 1);
     export_metrics();
+    /* papi_run's run header, which each process's .sample file carries for papi_run
+     * --merge (run_sample_header.c); the command last: it may hold tabs */
+    char run[RUN_CMD_LEN + RUN_HOST_LEN + 40];
+    snprintf(run, sizeof run, "%s\t%s\t%s", s->run.start, s->run.host, s->run.command);
+    setenv("PAPI_RUN_SAMPLE_RUN", run, 1);
 }

@@ -153,8 +153,9 @@ static void stack_head(FILE *f, const struct stack_entry *st, struct rs_syms *s,
     fputc('\n', f);
 }
 
-/* .sample_RUNID_PID.txt: the run's events and this process's counts as "# " lines, then
- * its stacks as folded lines with every weight (folded.h), for papi_run's merge. */
+/* .sample_RUNID_PID.txt: the run's events and this process's counts as "# " lines, papi_run's
+ * run header and the -m metrics (run_sample_header.c), then its stacks as folded lines with
+ * every weight (folded.h), for papi_run's merge. */
 static void write_lines(FILE *f, const struct rs_config *c, const struct stack_table *t,
                         struct rs_syms *s, const long *idx, const char *note)
 {
@@ -173,6 +174,7 @@ static void write_lines(FILE *f, const struct rs_config *c, const struct stack_t
         fprintf(f, "# note %s\n", note);
     const char *source;
     fprintf(f, "# rank %d\n", run_launcher_rank(&source));
+    rs_header_write(f, env_get("PAPI_RUN_SAMPLE_RUN"), env_get("PAPI_RUN_SAMPLE_METRICS"));
     const char *names[STACK_TABLE_DEPTH];
     for (size_t k = 0; k < t->n; k++) {
         const struct stack_entry *st = &t->stack[k];

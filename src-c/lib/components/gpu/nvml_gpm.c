@@ -112,6 +112,20 @@ static const char *words_of(int code)
     return w ? w : "unknown error";
 }
 
+/* Whether NVML's code says another consumer holds the GPU's performance monitors. */
+static int held_elsewhere(int code)
+{
+    return code == NVML_ERROR_IN_USE || code == NVML_ERROR_INSUFFICIENT_RESOURCES;
+}
+
+/* The words said after such a code (else ""): at discovery and at a read alike. */
+static const char *held_note(int code)
+{
+    return held_elsewhere(code) ? ": another consumer (DCGM's profiling, Nsight) holds the "
+                                  "GPU's performance monitors"
+                                : "";
+}
+
 /* Why device d has no GPM events, into why[len]; "" when it has them. */
 static void device_support(nvmlDevice_t d, char *why, size_t len)
 {
@@ -143,10 +157,7 @@ static void device_support(nvmlDevice_t d, char *why, size_t len)
         gpm.free(s);
     if (r != NVML_SUCCESS)
         snprintf(why, len, "nvmlGpmSampleGet failed: %s (NVML error %d)%s", words_of(r), r,
-                 r == NVML_ERROR_IN_USE || r == NVML_ERROR_INSUFFICIENT_RESOURCES
-                     ? ": another consumer (DCGM's profiling, Nsight) holds the GPU's "
-                       "performance monitors"
-                     : "");
+                 held_note(r));
 }
 
 /* Device i's event of kind k: the average (GPM_AVERAGE) or its counter form. */
@@ -293,9 +304,7 @@ void nvml_gpm_explain(const struct gpu_event *e, int err, char *buf, size_t len)
     }
     snprintf(buf, len, "%s (metric %d) on device %d failed: %s (NVML error %d)%s", step, e->arg,
              e->device, words_of(code), code,
-             code == NVML_ERROR_IN_USE || code == NVML_ERROR_INSUFFICIENT_RESOURCES
-                 ? ": another consumer (DCGM's profiling, Nsight) holds the GPU's performance "
-                   "monitors"
+             held_elsewhere(code) ? held_note(code)
              : code == NVML_ERROR_GPU_IS_LOST
                  ? ": the GPU fell off the bus or was reset; the other devices still count"
                  : "");
@@ -303,7 +312,5 @@ void nvml_gpm_explain(const struct gpu_event *e, int err, char *buf, size_t len)
 
 int nvml_gpm_papi_code(int err)
 {
-    int code = GPM_NVML(err);
-    return code == NVML_ERROR_IN_USE || code == NVML_ERROR_INSUFFICIENT_RESOURCES ? PAPI_ECNFLCT
-                                                                                  : PAPI_ESYS;
+    return held_elsewhere(GPM_NVML(err)) ? PAPI_ECNFLCT : PAPI_ESYS;
 }

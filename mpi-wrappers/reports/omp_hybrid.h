@@ -1,0 +1,45 @@
+/* omp_hybrid.h: a hybrid MPI x OpenMP job's OpenMP efficiencies and its hybrid parallel
+ * efficiency (issue 58 item 2; omp_hybrid.c). Each rank asks the project's OMPT tool, when
+ * its OpenMP runtime loaded it (papi_run names it, and so does this library: OMP_TOOL_
+ * LIBRARIES), for its sums at MPI_Finalize; rank 0 combines them over the ranks:
+ *   serialization = sum of the outermost parallel regions' wall / sum of (wall - MPI)
+ *   load balance  = sum of useful / sum of (team x largest useful), per region
+ *   scheduling    = sum of (team x largest useful) / sum of (team x wall), per region
+ *   OpenMP parallel efficiency = their product (src-c/ompt/ompt_efficiency.h: the same
+ *   definitions, POP's and TALP's, over the ranks' time outside MPI)
+ *   hybrid parallel efficiency = MPI parallel efficiency x OpenMP parallel efficiency. */
+#ifndef PAPI_MPI_OMP_HYBRID_H
+#define PAPI_MPI_OMP_HYBRID_H
+
+#include <stdio.h>
+
+struct tbuf;
+
+/* One rank's OpenMP (ns): regions -1 when the tool is not loaded in the rank, -2 when
+ * libgomp (no OMPT) runs its OpenMP. */
+struct pmpi_omp {
+    int regions;
+    double parallel_ns, useful_ns, maxu_team_ns, wall_team_ns;
+};
+
+/* The ranks' sums, on rank 0. */
+struct pmpi_omp_job {
+    int ranks, ranks_with; /* ranks, and those whose tool answered */
+    int ranks_gomp;        /* ranks where libgomp runs OpenMP without the tool */
+    double parallel_ns, outside_mpi_ns, useful_ns, maxu_team_ns, wall_team_ns;
+};
+
+/* At MPI_Init: the tool's sums so far, taken off at MPI_Finalize (regions before MPI_Init,
+ * the runtime's start among them, are outside the run the report times). */
+void pmpi_omp_start(void);
+/* This rank's sums from the tool since pmpi_omp_start (between parallel regions: at
+ * MPI_Finalize). */
+void pmpi_omp_query(struct pmpi_omp *o);
+void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double wall_s,
+                      double mpi_s);
+/* The "openmp" member of wait_states (with its leading ", "), and the banner line; mpi:
+ * the run's MPI parallel efficiency. */
+void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi);
+void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi);
+
+#endif

@@ -1,0 +1,123 @@
+/* gpu_activity_switch.c: whether the GPU activity layer starts by itself
+ * (gpu_activity_switch.h). Off unless CUDA is loaded, by default: starting CUPTI loads the
+ * CUDA driver and creates its state, which a program that never touches a GPU must not
+ * pay for; a program that loaded CUDA gets its kernels recorded unchanged. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "gpu_activity_switch.h"
+
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "env.h"
+#include "gpu_activity.h"
+
+enum { UNDECIDED, WAITING, ON, OFF, STOPPED };
+static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int state = UNDECIDED; /* read unlocked once decided: every region begin */
+/* dlpi_adds when CUDA was last looked for: written under switch_lock, read without it */
+static _Atomic unsigned long long loads_seen;
+static char reason_line[800];
+
+struct cuda_find {
+    unsigned long long adds;
+    int found;
+};
+
+static int cuda_visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct cuda_find *f = arg;
+    f->adds = info->dlpi_adds;
+    const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    base = base ? base + 1 : info->dlpi_name;
+    if (base && (strncmp(base, "libcuda.so", 10) == 0 || strncmp(base, "libcudart.so", 12) == 0))
+        f->found = 1;
+    return f->found;
+}
+
+/* Whether the program loaded CUDA; only when it loaded anything since the last look. */
+static int cuda_loaded(void)
+{
+    struct cuda_find f = {0, 0};
+    dl_iterate_phdr(cuda_visit, &f);
+    loads_seen = f.adds;
+    return f.found;
+}
+
+static int loads_changed(void)
+{
+    struct cuda_find f = {0, 1}; /* found = 1: stop at the first object, read its count */
+    dl_iterate_phdr(cuda_visit, &f);
+    return f.adds != loads_seen;
+}
+
+static void start(const char *who)
+{
+    char reason[768];
+    if (gpu_activity_start(NULL, 0, reason, sizeof reason) == CUPTI_LOAD_OK) {
+        state = ON;
+        reason_line[0] = '\0';
+        return;
+    }
+    state = OFF;
+    snprintf(reason_line, sizeof reason_line, "%s", reason);
+    fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason);
+}
+
+int gpu_activity_switch_start(const char *who)
+{
+    int now = atomic_load_explicit(&state, memory_order_acquire);
+    if (now == ON || now == OFF || now == STOPPED)
+        return now == ON;
+    if (now == WAITING && !loads_changed())
+        return 0; /* nothing loaded since the last look: every begin of a CPU-only program */
+    pthread_mutex_lock(&switch_lock);
+    if (state == UNDECIDED) {
+        const char *v = env_get("PAPI_GPU_ACTIVITY");
+        if (v && strcmp(v, "0") == 0) {
+            state = OFF;
+            snprintf(reason_line, sizeof reason_line, "PAPI_GPU_ACTIVITY=0");
+        } else if (v && strcmp(v, "1") == 0) {
+            start(who);
+        } else if (v && *v && strcmp(v, "auto") != 0) {
+            state = OFF;
+            snprintf(reason_line, sizeof reason_line,
+                     "PAPI_GPU_ACTIVITY=%.64s: expected 0, 1 or auto", v);
+            fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason_line);
+        } else {
+            loads_seen = ~0ull; /* before WAITING: an unlocked reader then looks */
+            state = WAITING;
+        }
+    }
+    if (state == WAITING && loads_changed() && cuda_loaded())
+        start(who);
+    int on = state == ON;
+    pthread_mutex_unlock(&switch_lock);
+    return on;
+}
+
+void gpu_activity_switch_stop(const char *why)
+{
+    pthread_mutex_lock(&switch_lock);
+    if (state == ON) {
+        gpu_activity_stop();
+        state = STOPPED;
+        snprintf(reason_line, sizeof reason_line, "stopped by %s: later GPU work is not recorded",
+                 why);
+    }
+    pthread_mutex_unlock(&switch_lock);
+}
+
+int gpu_activity_switch_state(const char **reason)
+{
+    pthread_mutex_lock(&switch_lock);
+    int on = state == ON || state == STOPPED;
+    *reason = reason_line;
+    pthread_mutex_unlock(&switch_lock);
+    return on;
+}

@@ -1,0 +1,115 @@
+/* run_gpu_preload.c: libpapi_run_gpu.so, which papi_run --gpu preloads into the program:
+ * libpapi's GPU activity layer (CUPTI's kernels, copies, memsets, synchronisation) started
+ * in the program's process as its constructor runs (PAPI_GPU_ACTIVITY=1, which papi_run
+ * sets unless the user did), and at exit, CUPTI flushed, the process's activity written to
+ * PAPI_RUN_GPU_DIR/gpu_activity_RUNID_PID.json (gpu_activity.schema.json). A forked child
+ * holds its parent's sums and CUPTI does not follow it: it writes nothing; an exec'd image
+ * starts again and writes gpu_activity_RUNID_PID_execN.json after its predecessor's. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "json_writer.h"
+#include "output_file.h"
+#include "papi_gpu_activity.h"
+#include "run_identity.h"
+
+#define MAX_JSON (64u << 20) /* 1024 kernel rows are ~300 KiB: a bound, never reached */
+
+static pid_t started_by;
+
+/* The process's GPU activity as JSON, in a buffer grown until it fits (heap), or NULL. */
+static char *activity_json(void)
+{
+    for (size_t len = 64 * 1024; len <= MAX_JSON; len *= 4) {
+        char *buf = malloc(len);
+        if (!buf)
+            return NULL;
+        long n = papi_gpu_activity_json(buf, len);
+        if (n > 0)
+            return buf;
+        free(buf);
+        if (n == 0)
+            return NULL; /* the layer was never asked */
+    }
+    return NULL;
+}
+
+/* The file's name: gpu_activity_ID_PID.json, or _execN for the Nth image after the first. */
+static void file_name(int dirfd, const char *id, char *out, size_t len)
+{
+    snprintf(out, len, "gpu_activity_%s_%ld.json", id, (long)getpid());
+    for (int n = 1; n < 100000 && faccessat(dirfd, out, F_OK, AT_SYMLINK_NOFOLLOW) == 0; n++)
+        snprintf(out, len, "gpu_activity_%s_%ld_exec%d.json", id, (long)getpid(), n);
+}
+
+/* The file's text to fd, written with the project's JSON writer around the layer's own
+ * (papi_gpu_activity_json): 0, or -1 on a write error. */
+static int write_text(int fd, const char *id, const char *json)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return -1;
+    struct jw w;
+    jw_init(&w, f);
+    jw_obj_begin(&w, NULL);
+    jw_str(&w, "tool", "papi_run");
+    jw_str(&w, "kind", "gpu_activity");
+    jw_str(&w, "run_id", id);
+    jw_int(&w, "pid", (long long)getpid());
+    jw_raw(&w, "gpu", json);
+    jw_obj_end(&w);
+    int bad = jw_finish(&w) != 0;
+    bad |= fclose(f) != 0;
+    bad = bad || output_file_write(fd, text, len) != 0;
+    free(text);
+    return bad ? -1 : 0;
+}
+
+static void write_file(void)
+{
+    const char *dir = env_get("PAPI_RUN_GPU_DIR"), *id = env_get("PAPI_RUN_ID");
+    char why[256], tmp[4096], final[256];
+    if (getpid() != started_by || !dir || !*dir)
+        return;
+    /* papi_run's ids are letters, digits, '.', '_' and '-': anything else is no id of its */
+    if (!id || !*id || strlen(id) > 64 || strspn(id, RUN_ID_CHARS) != strlen(id))
+        id = "run";
+    papi_gpu_activity_flush();
+    papi_gpu_activity_say_losses("papi_run --gpu");
+    char *json = activity_json();
+    int dirfd = json ? output_dir_open(dir, 0, why, sizeof why) : -1;
+    if (dirfd < 0) {
+        if (json)
+            fprintf(stderr, "papi_run --gpu: no GPU activity file: %s\n", why);
+        free(json);
+        return;
+    }
+    file_name(dirfd, id, final, sizeof final);
+    int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
+    int bad = fd < 0 || write_text(fd, id, json) != 0;
+    if (fd >= 0)
+        bad |= close(fd) != 0;
+    if (bad || output_file_publish(dirfd, tmp, final) != 0) {
+        fprintf(stderr, "papi_run --gpu: %s/%s could not be written\n", dir, final);
+        if (fd >= 0)
+            output_file_discard(dirfd, tmp);
+    }
+    free(json);
+    close(dirfd);
+}
+
+__attribute__((constructor)) static void run_gpu_start(void)
+{
+    started_by = getpid();
+    papi_gpu_activity_start("papi_run --gpu"); /* says why not itself, once */
+    atexit(write_file); /* after the layer's start: before its own flush at exit */
+}

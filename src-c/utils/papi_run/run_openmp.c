@@ -1,0 +1,384 @@
+/* run_openmp.c: an OpenMP program under papi_run (run_openmp.h): the tool named, libomp
+ * in place of libgomp, the tool's tables read back into papi_run's file and banner. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "json_writer.h"
+#include "run.h"
+#include "run_openmp.h"
+#include "run_program.h"
+
+#ifndef PAPI_RUN_MULTIARCH
+#define PAPI_RUN_MULTIARCH ""
+#endif
+
+#define TABLE_MAX ((size_t)256 << 20) /* one process's table: 1024 regions of 256 threads */
+#define WS        " \t\r\n"
+
+static const char *const status_word[] = {"measured", "off", "no_runtime", "no_tool",
+                                          "not_reported"};
+
+static void say(struct run_openmp *o, int status, const char *reason)
+{
+    o->status = status;
+    snprintf(o->reason, sizeof o->reason, "%s", reason);
+}
+
+/* LLVM's libomp.so.5: on LD_LIBRARY_PATH, in the system's library folders (Debian's
+ * libomp5-NN), else in an LLVM's own folder (the newest). 0, or -1 when none is. */
+static int find_libomp(char *path, size_t len)
+{
+    char dirs[4096];
+    const char *ld = env_get("LD_LIBRARY_PATH");
+    snprintf(dirs, sizeof dirs, "%s:/usr/lib/%s:/lib/%s:/usr/local/lib:/usr/lib64:/usr/lib",
+             ld ? ld : "", PAPI_RUN_MULTIARCH, PAPI_RUN_MULTIARCH);
+    char *save = NULL;
+    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+        if (snprintf(path, len, "%s/libomp.so.5", d) < (int)len && access(path, R_OK) == 0)
+            return 0;
+    glob_t g;
+    int found = glob("/usr/lib/llvm-*/lib/libomp.so.5", 0, NULL, &g) == 0 && g.gl_pathc > 0 &&
+                snprintf(path, len, "%s", g.gl_pathv[g.gl_pathc - 1]) < (int)len;
+    globfree(&g);
+    return found ? 0 : -1;
+}
+
+/* The tool after the user's tools in OMP_TOOL_LIBRARIES: the runtime takes the first
+ * library whose ompt_start_tool accepts, so theirs keeps its place. 0, or -1. */
+static int name_tool(struct run_openmp *o, const char *tool)
+{
+    const char *user = env_get("OMP_TOOL_LIBRARIES");
+    snprintf(o->user_tools, sizeof o->user_tools, "%s", user ? user : "");
+    return run_env_list_add("OMP_TOOL_LIBRARIES", tool, 0);
+}
+
+/* Why the tool cannot be named or a libgomp program given libomp; NULL when it can. */
+static const char *cannot(struct run_state *s, struct run_openmp *o, const char *tool_found,
+                          int *status)
+{
+    const char *omp_tool = env_get("OMP_TOOL");
+    *status = RUN_OMP_OFF;
+    if (omp_tool && strcmp(omp_tool, "disabled") == 0)
+        return "OMP_TOOL=disabled: the OpenMP runtime loads no tool";
+    *status = RUN_OMP_NO_TOOL;
+    if (!tool_found)
+        return "libpapi_ompt.so (the OMPT tool) is not installed";
+    *status = RUN_OMP_OFF;
+    if (o->runtime == RUN_OMP_GOMP && s->opt.no_libomp)
+        return "--no-libomp: the program ran under libgomp, which has no OMPT interface";
+    *status = RUN_OMP_NO_RUNTIME;
+    if (o->runtime == RUN_OMP_GOMP && find_libomp(o->libomp, sizeof o->libomp) != 0)
+        return "the program uses libgomp, which has no OMPT interface, and LLVM's libomp.so.5 "
+               "is not installed (Debian: apt install libomp5-14)";
+    if (o->libomp[0] && run_env_list_add("LD_PRELOAD", o->libomp, 1) != 0) {
+        o->libomp[0] = 0;
+        return "LD_PRELOAD is too long to add libomp.so.5 to it";
+    }
+    *status = RUN_OMP_NO_TOOL;
+    if (name_tool(o, tool_found) != 0)
+        return "OMP_TOOL_LIBRARIES is too long to add the tool to it";
+    return NULL;
+}
+
+/* The CPU component's events, counted by each OpenMP thread over its implicit tasks (as
+ * the region API counts them); a PAPI_OMPT_EVENTS the user set is kept. */
+static void set_events(const struct run_state *s)
+{
+    char list[RUN_MAX_EVENTS * RUN_NAME_LEN] = "";
+    for (int i = 0; i < s->opt.nevents; i++) {
+        size_t n = strlen(list);
+        if (s->opt.cidx[i] == 0)
+            snprintf(list + n, sizeof list - n, "%s%s", n ? "," : "", s->opt.events[i]);
+    }
+    if (list[0])
+        setenv("PAPI_OMPT_EVENTS", list, 0);
+}
+
+void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime)
+{
+    struct run_openmp *o = &s->omp;
+    char tool[PATH_MAX + 128];
+    int status;
+    o->runtime = runtime;
+    int found = run_find_module("libpapi_ompt.so", tool, sizeof tool) == 0;
+    const char *why = cannot(s, o, found ? tool : NULL, &status);
+    if (why) {
+        say(o, status, why);
+        return;
+    }
+    snprintf(o->dir, sizeof o->dir, "%s/.papi_run_ompt.%ld", s->dir, (long)getpid());
+    setenv("PAPI_OMPT_OUTPUT_DIR", o->dir, 1);
+    set_events(s);
+    o->asked = 1;
+    say(o, RUN_OMP_UNREPORTED,
+        o->user_tools[0] ? "no process wrote a table: a tool OMP_TOOL_LIBRARIES names was "
+                           "loaded before papi_run's, the program has a tool of its own, or "
+                           "it ran no OpenMP construct"
+                         : "no process wrote a table: the program has an OMPT tool of its "
+                           "own, or it ran no OpenMP construct");
+}
+
+/* The end of the JSON value at p, or NULL when it is not whole (a check, not a parser:
+ * the text is the tool's, written by the project's writer). */
+static const char *value_end(const char *p)
+{
+    int depth = 0;
+    p += strspn(p, WS);
+    do {
+        if (!*p)
+            return NULL;
+        if (*p == '"') {
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p++)
+                return NULL;
+        } else if (*p == '{' || *p == '[') {
+            depth++, p++;
+        } else if (*p == '}' || *p == ']') {
+            if (--depth < 0)
+                return NULL;
+            p++;
+        } else {
+            p++;
+            if (depth == 0)
+                p += strcspn(p, ",}]" WS);
+        }
+    } while (depth > 0);
+    return p;
+}
+
+/* The value of the object's member key (obj: the object's text), or NULL. */
+static const char *member(const char *obj, const char *key)
+{
+    const char *p = obj + strspn(obj, WS);
+    if (*p++ != '{')
+        return NULL;
+    for (;;) {
+        p += strspn(p, WS ",");
+        const char *k = p + 1, *v = *p == '"' ? value_end(p) : NULL;
+        if (!v)
+            return NULL;
+        size_t klen = (size_t)(v - 1 - k);
+        v += strspn(v, WS);
+        if (*v++ != ':')
+            return NULL;
+        v += strspn(v, WS);
+        if (klen == strlen(key) && strncmp(k, key, klen) == 0)
+            return v;
+        if (!(p = value_end(v)))
+            return NULL;
+    }
+}
+
+/* The whole file, or NULL when it cannot be read whole or is not one JSON object. */
+static char *read_table(int dirfd, const char *name)
+{
+    struct stat st;
+    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    char *text = NULL;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (size_t)st.st_size < TABLE_MAX && (text = malloc((size_t)st.st_size + 1)) != NULL) {
+        size_t got = 0;
+        ssize_t n;
+        while (got < (size_t)st.st_size && (n = read(fd, text + got, (size_t)st.st_size - got)) > 0)
+            got += (size_t)n;
+        text[got] = 0;
+        const char *end = got == (size_t)st.st_size && text[0] == '{' ? value_end(text) : NULL;
+        if (!end || end[strspn(end, WS)] != 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    return text;
+}
+
+static int by_pid(const struct dirent **a, const struct dirent **b)
+{
+    long pa = atol((*a)->d_name + 5), pb = atol((*b)->d_name + 5);
+    return (pa > pb) - (pa < pb);
+}
+
+static int is_table(const struct dirent *e)
+{
+    return strncmp(e->d_name, "ompt_", 5) == 0;
+}
+
+void run_openmp_collect(struct run_state *s)
+{
+    struct run_openmp *o = &s->omp;
+    struct dirent **names = NULL;
+    if (!o->asked)
+        return;
+    int dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    int n = dirfd >= 0 ? scandir(o->dir, &names, is_table, by_pid) : 0;
+    for (int i = 0; i < n; i++) {
+        char *text = o->ndocs < RUN_OMP_PROCESSES_MAX ? read_table(dirfd, names[i]->d_name) : NULL;
+        if (text)
+            o->doc[o->ndocs++] = text;
+        else
+            o->unread++;
+        unlinkat(dirfd, names[i]->d_name, 0);
+        free(names[i]);
+    }
+    free(names);
+    /* A tool killed while writing leaves its temporary (".ompt_PID.json.XXXXXX"). */
+    DIR *d = dirfd >= 0 ? fdopendir(dirfd) : NULL;
+    for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
+        if (strncmp(e->d_name, ".ompt_", 6) == 0)
+            unlinkat(dirfd, e->d_name, 0);
+    if (d)
+        closedir(d);
+    else if (dirfd >= 0)
+        close(dirfd);
+    rmdir(o->dir);
+    if (o->ndocs > 0)
+        say(o, RUN_OMP_MEASURED, "");
+}
+
+/* Whether papi_run says anything of OpenMP: the program names a runtime, or a table came. */
+static int openmp_program(const struct run_openmp *o)
+{
+    return o->runtime != RUN_OMP_NONE || o->ndocs > 0 || o->unread > 0;
+}
+
+void run_openmp_write(struct jw *w, const struct run_state *s)
+{
+    const struct run_openmp *o = &s->omp;
+    static const char *const runtime_word[] = {"", "libgomp", "libomp"};
+    if (!openmp_program(o))
+        return;
+    jw_obj_begin(w, "openmp");
+    jw_str(w, "program_runtime", runtime_word[o->runtime]);
+    jw_str(w, "libomp_preloaded", o->libomp);
+    jw_str(w, "user_tools", o->user_tools);
+    jw_str(w, "status", status_word[o->status]);
+    jw_str(w, "reason", o->reason);
+    jw_uint(w, "tables_unread", (unsigned)o->unread);
+    jw_arr_begin(w, "processes");
+    for (int i = 0; i < o->ndocs; i++)
+        jw_raw(w, NULL, o->doc[i]);
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+/* "0.625", or "-" for the null of an efficiency that cannot be had. */
+static const char *share(const char *eff, const char *key, char *buf, size_t len)
+{
+    const char *v = eff ? member(eff, key) : NULL;
+    char *end;
+    double x = v ? strtod(v, &end) : 0;
+    if (!v || end == v)
+        return "-";
+    snprintf(buf, len, "%.3f", x);
+    return buf;
+}
+
+/* A string member's text, as written (escapes kept), into out. */
+static void string_of(const char *obj, const char *key, char *out, size_t len)
+{
+    const char *v = member(obj, key), *end = v && *v == '"' ? value_end(v) : NULL;
+    snprintf(out, len, "%.*s", end ? (int)(end - v - 2) : 0, end ? v + 1 : "");
+}
+
+#define TOP_REGIONS 3
+
+/* The regions that lost the most thread time (lost_ns), most first: one line. */
+static void banner_top(const char *regions)
+{
+    const char *top[TOP_REGIONS] = {0};
+    double lost[TOP_REGIONS] = {0};
+    for (const char *p = regions && *regions == '[' ? regions + 1 : NULL; p;) {
+        p += strspn(p, WS ",");
+        const char *r = p, *l = *p == '{' ? member(r, "lost_ns") : NULL;
+        if (*p == ']' || !(p = value_end(p)))
+            break;
+        double x = l ? strtod(l, NULL) : 0;
+        for (int i = 0; i < TOP_REGIONS && x > 0; i++)
+            if (!top[i] || x > lost[i]) {
+                memmove(top + i + 1, top + i, (TOP_REGIONS - 1 - i) * sizeof *top);
+                memmove(lost + i + 1, lost + i, (TOP_REGIONS - 1 - i) * sizeof *lost);
+                top[i] = r, lost[i] = x;
+                break;
+            }
+    }
+    for (int i = 0; i < TOP_REGIONS && top[i]; i++) {
+        char name[512], b[2][32];
+        const char *eff = member(top[i], "efficiency");
+        string_of(top[i], "name", name, sizeof name);
+        fprintf(stderr, "%s%s: %.1f ms lost (load balance %s, scheduling %s)%s",
+                i ? "; " : " OpenMP: most thread time lost in ", name, lost[i] * 1e-6,
+                share(eff, "load_balance", b[0], sizeof b[0]),
+                share(eff, "scheduling", b[1], sizeof b[1]),
+                i + 1 < TOP_REGIONS && top[i + 1] ? "" : "\n");
+    }
+}
+
+static void banner_table(const char *doc)
+{
+    char b[4][32];
+    const char *eff = member(doc, "efficiency"), *regions = member(doc, "regions");
+    const char *pid = member(doc, "pid");
+    int nregions = 0;
+    for (const char *p = regions && *regions == '[' ? regions + 1 : NULL; p;) {
+        p += strspn(p, WS ",");
+        if (*p == ']' || !(p = value_end(p)))
+            break;
+        nregions++;
+    }
+    fprintf(stderr,
+            " OpenMP (process %ld): %d parallel region%s; serialization %s, load balance %s, "
+            "scheduling %s: parallel efficiency %s\n",
+            pid ? atol(pid) : 0L, nregions, nregions == 1 ? "" : "s",
+            share(eff, "serialization", b[0], sizeof b[0]),
+            share(eff, "load_balance", b[1], sizeof b[1]),
+            share(eff, "scheduling", b[2], sizeof b[2]), share(eff, "parallel", b[3], sizeof b[3]));
+    banner_top(regions);
+}
+
+void run_openmp_banner(const struct run_state *s)
+{
+    const struct run_openmp *o = &s->omp;
+    if (!openmp_program(o))
+        return;
+    if (o->libomp[0])
+        fprintf(stderr,
+                " OpenMP: a libgomp program, run under LLVM's %s (LD_PRELOAD) for its OMPT "
+                "interface; --no-libomp keeps libgomp (no OpenMP table) for a program that "
+                "relies on libgomp's own behaviour (GOMP_* variables, its affinity, its timing)\n",
+                o->libomp);
+    if (o->user_tools[0])
+        fprintf(stderr,
+                " OpenMP: OMP_TOOL_LIBRARIES names %s: papi_run's tool is added after it, "
+                "loaded only where it declines\n",
+                o->user_tools);
+    for (int i = 0; i < o->ndocs && i < 4; i++)
+        banner_table(o->doc[i]);
+    if (o->ndocs > 4)
+        fprintf(stderr, " OpenMP: %d more processes' tables in the file\n", o->ndocs - 4);
+    if (o->unread)
+        fprintf(stderr, " OpenMP: %d process table%s not read (more than %d, or not whole)\n",
+                o->unread, o->unread == 1 ? "" : "s", RUN_OMP_PROCESSES_MAX);
+    if (o->status != RUN_OMP_MEASURED)
+        fprintf(stderr, " OpenMP: no table: %s\n", o->reason);
+}
+
+void run_openmp_free(struct run_state *s)
+{
+    for (int i = 0; i < s->omp.ndocs; i++)
+        free(s->omp.doc[i]);
+    s->omp.ndocs = 0;
+}

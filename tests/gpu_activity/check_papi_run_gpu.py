@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""papi_run --gpu on a program with no PAPI in it (gpu_plain.c, the CUPTI double linked):
+    check_papi_run_gpu.py PAPI_RUN GPU_PLAIN DOUBLE_DIR RECORDS
+The program launches RECORDS (region/a.txt) twice and exits without a flush: the
+preloaded library files them at exit into papi_run_output/gpu_activity_RUNID_PID.json,
+exact (busy 4400 and 600 ns per device, 6 + 2 launches, 8192 B to the device, 2000 B
+back, 1400 ns of synchronisation), on since papi_run sets PAPI_GPU_ACTIVITY=1 (no CUDA
+runtime is loaded). Without --gpu nothing records it and no such file is written. Every
+file follows its schema (report_check)."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import check, verdict  # noqa: E402
+
+report_check.guard()
+
+
+def run(papi_run, plain, double, records, *opts):
+    out = tempfile.mkdtemp(prefix="papi_run_gpu_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+    env["LD_LIBRARY_PATH"] = double
+    p = subprocess.run([papi_run, "--quiet", "-o", out, *opts, "--", plain, records, "2"],
+                       env=env, capture_output=True, text=True, timeout=60)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    return p, glob.glob(os.path.join(out, "papi_run_output", "gpu_activity_*.json"))
+
+
+def main():
+    papi_run, plain, double, records = sys.argv[1:5]
+    p, files = run(papi_run, plain, double, records, "--gpu")
+    if p.returncode != 0 or len(files) != 1 or "launched" not in p.stdout:
+        print("FAIL: papi_run --gpu exited %d, %d GPU files" % (p.returncode, len(files)))
+        return 1
+    d = json.load(open(files[0]))
+    print(os.path.basename(files[0]), json.dumps(d["gpu"]["activity"]))
+    check(d["tool"] == "papi_run" and d["kind"] == "gpu_activity" and
+          files[0].endswith("_%d.json" % d["pid"]),
+          "head %s" % {k: d[k] for k in ("tool", "kind", "run_id", "pid")})
+    act, tot = d["gpu"]["activity"], d["gpu"]["total"]
+    check(act["on"] and act["records"] == 14 and act["dropped"] == 0,
+          "activity %s: want on, 14 records" % act)
+    devices = {x["device"]: x["busy_ns"] for x in tot["devices"]}
+    check(devices == {0: 4400, 1: 600}, "busy per device %s" % devices)
+    kernels = {x["name"]: (x["launches"], x["total_ns"]) for x in tot["kernels"]}
+    check(kernels == {"square(float*, int)": (6, 5400), "plain_kernel": (2, 600)},
+          "kernels %s" % kernels)
+    copies = {k: (v["count"], v["bytes"], v["ns"]) for k, v in tot["copies"].items()}
+    check(copies == {"HtoD": (2, 8192, 1000), "DtoH": (2, 2000, 200)}, "copies %s" % copies)
+    check(tot["sync"] == {"count": 2, "ns": 1400}, "sync %s" % tot["sync"])
+    p, files = run(papi_run, plain, double, records)
+    check(p.returncode == 0 and not files and "nobody records" in p.stdout,
+          "without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files), p.stdout))
+    return verdict("check_papi_run_gpu")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

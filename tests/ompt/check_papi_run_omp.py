@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM: an OpenMP program run
+unchanged under papi_run (issue 58 item 3), as a user types it: no OMP_TOOL_LIBRARIES, no
+LD_PRELOAD. papi_run finds the OMPT tool (libpapi_ompt.so) in DIR (PAPI_RUN_LIBDIR, the
+build tree's) and names it; a libgomp program (gcc, gfortran) runs under LLVM's libomp.
+
+  - papi_run's file (schema/region.schema.json) carries the tool's table under "openmp",
+    the known answers of check_ompt.py's case balance: load balance 0.625 +- 0.03,
+    serialization within 0.03 of the program's own clock, work and waits per thread;
+    the banner gives the efficiencies and the regions that lost the most thread time
+    (lost_ns), and for a libgomp program says that it runs under
+    libomp with the switch that turns it off (--no-libomp) and why one would;
+  - a tool the user names in OMP_TOOL_LIBRARIES (here one that does not exist, which the
+    runtime passes over) keeps its place: papi_run's comes after it, said in the banner;
+  - a libgomp program with --no-libomp: no table ("off"), the banner says why, the counts
+    and the program's answer as without it.
+A program that prints a faults_line (ompt_faults.c, .f90) is check_ompt.py's case faults
+instead: each OpenMP thread counts papi_run's CPU events (PAPI_OMPT_EVENTS, papi_run's
+default ones here), and thread t's page faults in the region are exactly its pages.
+A program with an OMPT tool of its own (ompt_own_tool.c): the runtime starts that one and
+never papi_run's; the program runs as without papi_run, papi_run's file says "not_reported"
+and the banner says why (issue 58 item 7: ours never displaces it).
+A libgomp program where LLVM's libomp.so.5 is not installed: SKIPPED (check_ompt.py)."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import check_ompt  # noqa: E402 (its report_check guard checks every file against its schema)
+from checks import check_said as check, verdict  # noqa: E402
+
+
+def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None):
+    env = dict(os.environ, PAPI_RUN_LIBDIR=tool_dir, OMP_WAIT_POLICY="passive")
+    for name in ("OMP_TOOL_LIBRARIES", "PAPI_OMPT_OUTPUT_DIR", "OMP_TOOL"):
+        env.pop(name, None)
+    if user_tool:
+        env["OMP_TOOL_LIBRARIES"] = user_tool
+    if "TSAN_OPTIONS" in env:  # as check_ompt.run: Debian's libomp is not instrumented
+        env["TSAN_OPTIONS"] += " ignore_noninstrumented_modules=1"
+    os.mkdir(out)
+    cmd = [papi_run, "-o", out] + list(options) + ["--", program]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    print("$ " + " ".join(cmd) + ("  (OMP_TOOL_LIBRARIES=%s)" % user_tool if user_tool else ""))
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0, "papi_run exits 0 (the program's status)")
+    files = glob.glob(os.path.join(out, "papi_run_output", "rank_*.json"))
+    if not check(len(files) == 1, "one papi_run file (%s)" % files):
+        return p, None
+    with open(files[0]) as f:
+        return p, json.load(f)
+
+
+def omp_lines(p):
+    return [ln for ln in p.stderr.splitlines() if ln.startswith(" OpenMP")]
+
+
+def measured(p, doc, gomp):
+    o = doc.get("openmp")
+    if not check(o is not None and o["status"] == "measured", "an OpenMP table (%s)"
+                 % (o and {k: v for k, v in o.items() if k != "processes"})):
+        return None
+    check(o["program_runtime"] == ("libgomp" if gomp else "libomp"), "the program's runtime: %s"
+          % o["program_runtime"])
+    check(bool(o["libomp_preloaded"]) == gomp, "libomp preloaded only for libgomp: %r" % o["libomp_preloaded"])
+    check(len(o["processes"]) == 1 and o["processes"][0]["pid"] == doc["pid"],
+          "one process's table, the program's (pid %s)" % doc["pid"])
+    said = omp_lines(p)
+    check(any(ln.startswith(" OpenMP (process %d): 2 parallel regions;" % doc["pid"]) for ln in said),
+          "the banner gives the process's regions and efficiencies: %s" % said)
+    eff = o["processes"][0]["efficiency"]
+    check(any(("load balance %.3f" % eff["load_balance"]) in ln for ln in said),
+          "the banner's load balance is the file's (%.3f)" % eff["load_balance"])
+    if gomp:
+        check(any("run under LLVM's %s (LD_PRELOAD)" % o["libomp_preloaded"] in ln and "--no-libomp keeps libgomp" in ln
+                  and "relies on libgomp's own behaviour" in ln for ln in said),
+              "the banner says libomp runs it, the switch and why one would use it")
+    return o["processes"][0]
+
+
+def main(argv):
+    if len(argv) != 5 or argv[0] != "--papi-run" or argv[2] != "--tool-dir":
+        print("usage: check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM", file=sys.stderr)
+        return 2
+    papi_run, tool_dir, program = argv[1], argv[3], argv[4]
+    check_ompt.runtime_env(program)  # SKIPPED where a libgomp program has no libomp to run under
+    gomp = any(n.startswith("libgomp") for n in check_ompt.needed(program))
+    tmp = tempfile.mkdtemp(prefix="ompt_papi_run_")
+    p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "plain"))
+    if "own tool:" in p.stdout:  # ompt_own_tool.c: its runtime starts its own tool, not ours
+        o = doc.get("openmp") if doc else None
+        check(o is not None and o["status"] == "not_reported" and o["processes"] == [],
+              "a program with its own OMPT tool: no table (%s)" % o)
+        check("own tool: 3 parallel regions" in p.stdout and "threads summed: 6" in p.stdout,
+              "the program's own tool saw its 3 regions, its answer unchanged")
+        check(" OpenMP: no table: no process wrote a table: the program has an OMPT tool of its "
+              "own, or it ran no OpenMP construct" in omp_lines(p), "the banner says why: %s" % omp_lines(p))
+        return verdict("ompt_papi_run_own_tool", scratch=tmp)
+    table = measured(p, doc, gomp) if doc else None
+    facts = check_ompt.facts_of(p)
+    if table and "faults_line" in facts:
+        c = table["counters"]
+        check(c["source"] == "PAPI_OMPT_EVENTS" and "perf::PAGE-FAULTS" in c["events"],
+              "papi_run's events counted per thread: %s" % c["events"])
+        check_ompt.case_faults(table, facts)
+        return verdict("ompt_papi_run_faults", scratch=tmp)
+    if table:
+        check_ompt.case_balance(table, facts)
+        worst = max(table["regions"], key=lambda r: r["lost_ns"])
+        top = [ln for ln in omp_lines(p) if ln.startswith(" OpenMP: most thread time lost in ")]
+        check(len(top) == 1 and top[0].startswith(" OpenMP: most thread time lost in %s: %.1f ms lost"
+                                                  % (worst["name"], worst["lost_ns"] / 1e6)),
+              "the banner names the region that lost most first: %s" % top)
+    other = "/nonexistent/libother_tool.so"
+    p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "user_tool"), user_tool=other)
+    if doc and measured(p, doc, gomp):
+        check(doc["openmp"]["user_tools"] == other, "the user's tool is recorded")
+        check(any(("OMP_TOOL_LIBRARIES names %s: papi_run's tool is added after it" % other) in ln
+                  for ln in omp_lines(p)), "the banner says the user's tool keeps its place")
+    if gomp:
+        p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "off"), "--no-libomp")
+        o = doc and doc.get("openmp")
+        check(o is not None and o["status"] == "off" and o["processes"] == [] and not o["libomp_preloaded"],
+              "--no-libomp: no table (%s)" % o)
+        check(omp_lines(p) == [" OpenMP: no table: --no-libomp: the program ran under libgomp, "
+                               "which has no OMPT interface"], "the banner says why, one line: %s" % omp_lines(p))
+        check(check_ompt.facts_of(p).get("unit_ms") == 50, "the program ran to its answer")
+        totals = doc["process_totals"] if doc else {}
+        counts = [v for k, v in totals.items() if k not in ("counted", "real_time_nsec", "cycles")]
+        check(counts and all(v > 0 for v in counts), "the counts go on: %s" % totals)
+    return verdict("ompt_papi_run", scratch=tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
