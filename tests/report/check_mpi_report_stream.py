@@ -11,7 +11,8 @@ a rank row at a time (issue 60 item 3; load/rank_rows.py), on synthetic reports
 - faults deep in a 3000-rank report, each refused in one line naming the file, the row's
   JSON path and the rule, exit 2: a row breaking the schema, MPI time above the wall time,
   a rank listed twice, NaN, a rank beyond an nranks written after the rows;
-- load_mpi's rows as a sequence: len(), rows[i], rows[-1], a slice, two passes alike."""
+- load_mpi's rows as a sequence: len(), rows[i], rows[-1], a slice, two passes alike; the
+  file rewritten after the check refused on the next pass."""
 import csv
 import os
 import resource
@@ -133,6 +134,14 @@ def check_sequence(path):
     first = sum(r["wall_s"] for r in ranks)
     check(first == sum(r["wall_s"] for r in ranks) and isinstance(ranks[5], dict),
           "two passes over the rows read the same rows")
+    synth.write(path, 3001)  # another file at the path: its rows were never checked
+    try:
+        sum(1 for _ in ranks)
+        said = None
+    except load.MalformedInput as e:
+        said = str(e)
+    check(said is not None and "changed since papi_report checked it" in said,
+          "a report rewritten after the check is refused, not read: %s" % said)
 
 
 def main():

@@ -7,6 +7,7 @@ the rows, which reads them again, one at a time, each time it is iterated (the t
 take a pass each). The load layer: the standard library only."""
 import collections.abc
 import itertools
+import os
 
 from . import json_stream, schema_check
 from .check import MalformedInput, MpiRowRules, _Checker, finite, json_errors
@@ -29,15 +30,19 @@ def _rows_of(path):
 class RankRows(collections.abc.Sequence):
     """The report's rank rows as a sequence read from the file on demand: len() and
     iteration (one row in memory), rows[i] and rows[a:b] (read up to them: slow, for a
-    user's look at a few). A file changed since read() checked it raises MalformedInput."""
+    user's look at a few). A file changed since read() checked it (another inode, size or
+    mtime) raises MalformedInput."""
 
-    def __init__(self, path, n):
-        self.path, self.n = path, n
+    def __init__(self, path, n, stamp):
+        self.path, self.n, self.stamp = path, n, stamp
 
     def __len__(self):
         return self.n
 
     def __iter__(self):
+        if _stamp(self.path) != self.stamp:  # another file now: its rows were never checked
+            raise MalformedInput("%s changed since papi_report checked it (its rank rows are "
+                                 "read again for each table): run papi_report again" % self.path)
         for k, v in _rows_of(self.path):
             if k == "ranks" and hasattr(v, "__next__"):
                 yield from v
@@ -61,6 +66,7 @@ def read(path, whole_check):
     first row that broke the row's schema in their "ranks". MalformedInput (one line: the
     file, the JSON path, the rule) on the first fault, ReportError when unreadable."""
     c, top, ok = _Checker(path), {}, schema_check.part_check(KIND, "$defs", "row")
+    stamp = _stamp(path)
     rules, bad, fault = None, None, None
     for k, v in _rows_of(path):
         if k in top:
@@ -85,8 +91,17 @@ def read(path, whole_check):
         raise fault
     rules.end(top.get("nranks") if _int(top.get("nranks")) else None)
     finite(c, top)
-    top["ranks"] = RankRows(path, rules.n)
+    top["ranks"] = RankRows(path, rules.n, stamp)
     return top
+
+
+def _stamp(path):
+    """What tells the file read by read() from another at path: its inode, size, mtime."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def _int(v):
