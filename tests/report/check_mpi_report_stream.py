@@ -10,7 +10,8 @@ a rank row at a time (issue 60 item 3; load/rank_rows.py), on synthetic reports
   LIMIT_MB by half;
 - faults deep in a 3000-rank report, each refused in one line naming the file, the row's
   JSON path and the rule, exit 2: a row breaking the schema, MPI time above the wall time,
-  a rank listed twice, NaN, a rank beyond an nranks written after the rows;
+  a rank listed twice, NaN, the file cut short, a rank beyond an nranks written after
+  the rows;
 - load_mpi's rows as a sequence: len(), rows[i], rows[-1], a slice, two passes alike; the
   file rewritten after the check refused on the next pass."""
 import csv
@@ -116,6 +117,7 @@ def check_faults(tool, tmp):
     refused(tool, tmp, "twice", at(2700, lambda x: dict(x, rank=5)), ["ranks[2700].rank", "listed twice"])
     refused(tool, tmp, "nan", at(2800, lambda x: dict(x, wall_s=float("nan"))),
             ['$.ranks[2800]["wall_s"]', "not a finite number"])
+    refused(tool, tmp, "cut", None, ["is not JSON", "line 2701"], tail=lambda t: t[:t.index('{"rank":2700,')])
     # nranks after the rows (the wrapper writes it before): known only at the end
     refused(tool, tmp, "nranks_after", at(2900, lambda x: dict(x, rank=3100)),
             ["ranks[2900].rank", "is 3100, not a rank of the 3000"],

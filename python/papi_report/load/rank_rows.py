@@ -21,10 +21,22 @@ def _constant(name):  # NaN, Infinity: read, then refused by check.finite naming
 
 
 def _rows_of(path):
-    """(key, value) of the report's members, its rows an iterator (json_stream.members)."""
+    """(key, value) of the report's members, its rows an iterator (json_stream.members);
+    what reading them raises as check.json_errors says it, the rows' too."""
     with json_errors(path):
         with open_text(path) as f:
-            yield from json_stream.members(f, ("ranks",), _constant)
+            try:
+                for k, v in json_stream.members(f, ("ranks",), _constant):
+                    yield k, (_items(path, v) if hasattr(v, "__next__") else v)
+            except json_stream.NotAnObject:  # JSON perhaps, but not a report
+                raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (not a "
+                                     "JSON object with a 'ranks' list)" % path)
+
+
+def _items(path, items):
+    """The rows as they are read, a fault among them said as json_errors says it."""
+    with json_errors(path):
+        yield from items
 
 
 class RankRows(collections.abc.Sequence):
