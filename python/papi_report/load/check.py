@@ -114,7 +114,7 @@ class MpiRowRules:
     rank's wall time, a series' time never going back. One row at a time, so a report of
     any size is checked as it is read (rank_rows.py, which calls finite() on each row and
     end() after the last). nranks None: not known yet (a file whose nranks follows its
-    rows); the ranks are then kept (8 bytes each) and bounded in end(). Values of another
+    rows); the ranks are then kept (~100 bytes each) and bounded in end(). Values of another
     type than the schema's are skipped (the schema said so, or its files are missing)."""
 
     def __init__(self, c, nranks):
