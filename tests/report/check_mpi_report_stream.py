@@ -7,7 +7,7 @@ a rank row at a time (issue 60 item 3; load/rank_rows.py), on synthetic reports
   over the ranks, the bytes sent, the longest wall time, a row per rank); the same
   report read whole (json.load, then papi_report.tables() of the document, as papi_report
   read it before) needs well over LIMIT_MB: its peak is measured here and must exceed
-  LIMIT_MB by half;
+  1.4 x LIMIT_MB (557 to 576 MB measured for 10^5 ranks against 360);
 - faults deep in a 3000-rank report, each refused in one line naming the file, the row's
   JSON path and the rule, exit 2: a row breaking the schema, MPI time above the wall time,
   a rank listed twice, NaN, the file cut short, a rank beyond an nranks written after
@@ -86,7 +86,7 @@ def check_large(tool, tmp, n, limit_mb):
                        capture_output=True, text=True, timeout=1500)
     whole = int(w.stdout.split()[-1]) >> 10 if w.returncode == 0 and w.stdout.split() else 0
     print("read whole: VmPeak %d MB (%d: %s)" % (whole, w.returncode, w.stderr.strip()[-300:]))
-    check(whole > limit_mb * 3 // 2, "the report read whole needs %d MB, over 1.5 x the %d MB "
+    check(whole > limit_mb * 7 // 5, "the report read whole needs %d MB, over 1.4 x the %d MB "
           "limit the streamed read keeps to" % (whole, limit_mb))
     return path
 
