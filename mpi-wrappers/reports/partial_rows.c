@@ -34,6 +34,7 @@
 #include "run_identity.h"
 #include "state.h"
 #include "text_buffer.h"
+#include "trace_export.h"
 
 #define ROW_TEXT_CAP (1024 * 1024) /* as a finished row: a series of 512 samples fits */
 
@@ -232,6 +233,7 @@ static void *checkpoint_loop(void *arg)
         if (write_row(pmpi_fault.checkpoint_name, NULL, PMPI_ROW_NORMAL) == 0)
             atomic_store(&ckpt_written, 1);
         pmpi_log_file_append(outdir(), "checkpoint", 0);
+        pmpi_trace_checkpoint(); /* PAPI_MPI_TRACE=otf2: this rank's archive up to it */
         pthread_mutex_lock(&ckpt_mutex);
     }
     pthread_mutex_unlock(&ckpt_mutex);

@@ -14,44 +14,42 @@
  * per rank and thread. PAPI_INTERVAL's samples add each event's count since MPI_Init and
  * each named metric (PAPI_MPI_METRICS) of the interval's counts as counter records.
  *
- * Rank 0 gathers every rank's records (one PMPI_Gatherv; at most TRACE_MAX_RECORDS for
- * the job, each rank an equal share: past it a rank's timeline is cut where no
- * collective is open, its open regions closed there, and the rest counted as dropped,
- * with the log's own drops, in the file and in one line) and writes one file. */
+ * Every rank writes its own part, at most TRACE_RANK_MAX_RECORDS (past it its timeline is
+ * cut where no collective is open, its open regions closed there, and the rest counted
+ * as dropped, with the log's own drops, in one line): OTF2 its locations in the job's
+ * archive (trace_otf2_job.c), JSON its own file and rank 0 an index
+ * (trace_json_ranks.c). No rank receives another's records. */
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "count_series.h"
+#include "clock.h"
 #include "counters.h"
 #include "env.h"
 #include "event_log.h"
 #include "finalize_agreement.h"
 #include "rank_series.h"
+#include "record.h"
 #include "region_state.h"
 #include "request_link.h"
 #include "run_events.h"
 #include "run_identity.h"
 #include "state.h"
 #include "trace_export.h"
+#include "trace_json_ranks.h"
+#include "trace_otf2_job.h"
 #include "trace_writer.h"
 #include "wait_states.h"
 
-#define TRACE_BASE        "papi_mpi_trace"
-#define TRACE_MAX_RECORDS (4LL * 1024 * 1024) /* the job's, 48 bytes each: 192 MiB */
-#define TRACE_MIN_SHARE   4096                /* a rank's share, whatever the job's size */
-#define COMM_WORLD        0u
-#define COMM_OTHER        1u
-
-/* What each rank tells rank 0 before its records. */
-struct rank_head {
-    int64_t nrec, dropped, pid;
-    int32_t namebytes, nnames, ncounters; /* names: the regions', then the counters' */
-    char host[64];
-};
+#define TRACE_BASE             "papi_mpi_trace"
+#define TRACE_RANK_MAX_RECORDS (4LL * 1024 * 1024) /* each rank's, 48 bytes each: 192 MiB */
+#define COMM_WORLD             0u
+#define COMM_OTHER             1u
 
 /* One rank's conversion. */
 struct conv {
@@ -67,6 +65,7 @@ struct conv {
     int nevents;           /* counters that are events; the interval metrics follow them */
     int nim, nrm;          /* interval metrics; region metrics (region x metric) after them */
     uint32_t label[PMPI_MAX_THREADS + 1]; /* a thread slot's track */
+    long long end_tick;                   /* where regions still open are closed */
 };
 
 /* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
@@ -255,7 +254,7 @@ static void convert(struct conv *c)
         i = j;
     }
     for (int k = PMPI_MAX_REGIONS - 1; k >= 0; k--) { /* still open at MPI_Finalize */
-        struct trace_record *r = (open & 1u << k) ? add(c, pmpi_end()->tick_final, TR_LEAVE) : NULL;
+        struct trace_record *r = (open & 1u << k) ? add(c, c->end_tick, TR_LEAVE) : NULL;
         if (r) {
             r->id = (uint32_t)k;
             r->thread = track(c, open_thread[k]);
@@ -441,79 +440,147 @@ static const char *name_of(const struct conv *c, int i)
     return i < c->nim ? pmpi_ev()->metric_names[i] : region_metric[i - c->nim];
 }
 
-/* This rank's region names, packed ("a\0b\0"): *len bytes, or NULL. */
-static char *pack_names(const struct conv *c, int *len)
+/* Rank 0: one line when the trace failed (why), or when records were dropped, or when
+ * the report was not written beside it. */
+static void say_written(int rc, const char *why, uint64_t dropped, enum trace_format f)
 {
-    size_t n = 0;
-    for (int i = 0; i < c->nnames + c->ncounters; i++)
-        n += strlen(name_of(c, i)) + 1;
-    char *buf = malloc(n ? n : 1), *p = buf;
-    for (int i = 0; buf && i < c->nnames + c->ncounters; i++) {
-        const char *name = name_of(c, i);
-        size_t l = strlen(name) + 1;
-        memcpy(p, name, l);
-        p += l;
-    }
-    *len = buf ? (int)n : 0;
-    return buf;
-}
-
-/* Rank 0: the ranks' parts (gathered) into one file; one line when it fails. */
-static void write_job(const struct rank_head *heads, struct trace_record *all, char *names,
-                      const int *rdis, const int *ndis, enum trace_format f)
-{
-    int P = pmpi_id()->nranks;
-    struct trace_rank *ranks = calloc((size_t)P, sizeof *ranks);
-    long long nnames = 0;
-    uint64_t dropped = 0;
-    for (int r = 0; r < P; r++)
-        nnames += heads[r].nnames + heads[r].ncounters;
-    const char **np = malloc((size_t)(nnames ? nnames : 1) * sizeof *np);
-    char why[PATH_MAX + 256] = "no memory for the trace's ranks";
-    int rc = -1;
-    if (ranks && np) {
-        const char **q = np;
-        for (int r = 0; r < P; r++) {
-            const struct rank_head *h = &heads[r];
-            struct trace_rank *t = &ranks[r];
-            const char *s = names + ndis[r], *end = s + h->namebytes;
-            t->rank = r;
-            t->pid = (long)h->pid;
-            t->host = h->host[0] ? h->host : NULL;
-            t->region = q;
-            for (int k = 0; k < h->nnames && s < end; k++, s += strlen(s) + 1)
-                q[t->nregions++] = s;
-            q += t->nregions;
-            t->counter = q;
-            for (int k = 0; k < h->ncounters && s < end; k++, s += strlen(s) + 1)
-                q[t->ncounters++] = s;
-            q += t->ncounters;
-            t->rec = all + rdis[r];
-            t->nrec = (size_t)h->nrec;
-            t->dropped = (uint64_t)h->dropped;
-            dropped += t->dropped;
-        }
-        const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
-        struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi"};
-        rc = trace_write(pmpi_id()->outdir, TRACE_BASE, f, &meta, ranks, P, why, sizeof why);
-    }
+    const char *file = f == TRACE_JSON
+                           ? (pmpi_id()->nranks <= TRACE_ONE_FILE_RANKS ? TRACE_BASE ".json"
+                                                                        : TRACE_BASE ".index.json")
+                           : TRACE_BASE "/traces.otf2";
     if (rc != 0)
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE=%s: %s: no trace; %s\n", trace_format_name(f),
                 why, report_said());
     else if (dropped)
         fprintf(stderr,
-                "papi_mpi: trace %s/%s%s: %llu records dropped (past the event log's "
-                "PAPI_MPI_LOG_RECORDS or the trace's %lld for the job): said in the file\n",
-                pmpi_id()->outdir, TRACE_BASE, f == TRACE_JSON ? ".json" : "/traces.otf2",
-                (unsigned long long)dropped, TRACE_MAX_RECORDS);
+                "papi_mpi: trace %s/%s: %llu records dropped (past the event log's "
+                "PAPI_MPI_LOG_RECORDS or the trace's %lld per rank)%s\n",
+                pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_RANK_MAX_RECORDS,
+                f == TRACE_JSON ? ": said in the file" : "");
     if (rc == 0 && report_failed) /* the report's FAILED line said no file was written */
         fprintf(stderr,
                 "papi_mpi: wrote the trace %s/%s; the report was not written (FAILED "
                 "above)\n",
-                pmpi_id()->outdir,
-                f == TRACE_JSON ? TRACE_BASE ".json" : TRACE_BASE "/traces.otf2");
-    free(ranks);
-    free(np);
+                pmpi_id()->outdir, file);
+}
+
+/* This rank's names and records as the writers take them (at most
+ * TRACE_RANK_MAX_RECORDS; a rank without memory for its names gives none, counted);
+ * *ctr: the counters' names (free it). */
+static struct trace_rank rank_view(struct conv *c, const struct pmpi_event_log *log,
+                                   const char ***ctr)
+{
+    uint64_t dropped = (uint64_t)pmpi_log_dropped(log) + cut(c, (size_t)TRACE_RANK_MAX_RECORDS);
+    *ctr = malloc((size_t)(c->ncounters > 0 ? c->ncounters : 1) * sizeof **ctr);
+    for (int i = 0; *ctr && i < c->ncounters; i++)
+        (*ctr)[i] = name_of(c, c->nnames + i);
+    if (c->failed || !*ctr) {
+        dropped += c->n;
+        c->n = 0;
+    }
+    return (struct trace_rank){.rank = pmpi_id()->rank,
+                               .pid = (long)getpid(),
+                               .host = pmpi_id()->host[0] ? pmpi_id()->host : NULL,
+                               .region = c->names,
+                               .nregions = c->nnames,
+                               .counter = *ctr,
+                               .ncounters = *ctr ? c->ncounters : 0,
+                               .rec = c->rec,
+                               .nrec = c->n,
+                               .dropped = dropped};
+}
+
+/* Every rank writes its own part: the OTF2 archive's locations, or its JSON file. */
+static void export_ranks(struct conv *c, const struct pmpi_event_log *log, enum trace_format f)
+{
+    const char **ctr = NULL;
+    struct trace_rank mine = rank_view(c, log, &ctr);
+    const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
+    struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi", 0};
+    char why[PATH_MAX + 512] = "";
+    uint64_t job_dropped = 0;
+    int rc = f == TRACE_OTF2 ? pmpi_trace_otf2_job(&mine, 0, &meta, pmpi_id()->outdir, TRACE_BASE,
+                                                   &job_dropped, why, sizeof why)
+                             : pmpi_trace_json_ranks(&mine, &meta, pmpi_id()->outdir, TRACE_BASE,
+                                                     &job_dropped, why, sizeof why);
+    if (pmpi_id()->rank == 0)
+        say_written(rc, why, job_dropped, f);
+    free(ctr);
+}
+
+/* c made ready for log, times on rank 0's clock by the offsets off0 .. off1 over span
+ * ns after MPI_Init (span 0: off0 throughout). */
+static void conv_init(struct conv *c, const struct pmpi_event_log *log, double npt, double off0,
+                      double off1, double span, long long end_tick)
+{
+    memset(c, 0, sizeof *c);
+    c->log = log;
+    c->npt = npt;
+    c->off0 = off0;
+    c->off1 = off1;
+    c->span = span;
+    c->end_tick = end_tick;
+    c->thread = (uint32_t)getpid();             /* the thread of MPI_Init, unless its slot says */
+    for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
+        c->label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
+                      : i == 0                    ? c->thread
+                                                  : 0x80000000u | (uint32_t)i;
+    c->thread = c->label[0];
+    for (int i = 0; i < PMPI_NCALLS; i++)
+        c->call_region[i] = -1;
+    for (int i = 0; i < pmpi_regions()->nregions && i < PMPI_MAX_REGIONS; i++)
+        c->names[c->nnames++] = pmpi_regions()->regions[i].name; /* ids as the log's */
+    counter_layout(c);
+}
+
+/* The checkpoint archive of this rank (papi_mpi_trace.rank<N>.checkpoint): written, so
+ * MPI_Finalize removes it; the log records it holds. */
+static _Atomic int ckpt_archive;
+static long long ckpt_records = -1;
+
+/* Its path: 0, or -1 when it does not fit. */
+static int checkpoint_name(char *buf, size_t len)
+{
+    return (size_t)snprintf(buf, len, "%s/" TRACE_BASE ".rank%d.checkpoint", pmpi_id()->outdir,
+                            pmpi_id()->rank) < len
+               ? 0
+               : -1;
+}
+
+void pmpi_trace_checkpoint(void)
+{
+    const char *v = env_get("PAPI_MPI_TRACE");
+    enum trace_format f;
+    char why[PATH_MAX + 256], base[64];
+    static int said;
+    long long n = atomic_load(&pmpi_log.shipped); /* in the log's file: never changed again */
+    if (!v || trace_format_parse(v, &f, why, sizeof why) != 0 || f != TRACE_OTF2 || !pmpi_log.ev ||
+        n == ckpt_records || !trace_otf2_available(why, sizeof why))
+        return;
+    static struct pmpi_event_log snap; /* the log up to n */
+    static struct conv c;
+    snap.ev = pmpi_log.ev;
+    snap.cap = n;
+    atomic_store(&snap.next, n);
+    long long now = pmpi_ticks();
+    conv_init(&c, &snap, pmpi_ns_per_tick(pmpi_now_ns(), now), pmpi_log.offset_ns,
+              pmpi_log.offset_ns, 0, now);
+    convert(&c);
+    sort_records(&c);
+    const char **ctr = NULL;
+    struct trace_rank mine = rank_view(&c, &snap, &ctr);
+    const char *prog = pmpi_id()->command_len > 0 ? pmpi_id()->command : NULL;
+    struct trace_meta meta = {prog, pmpi_id()->run_id, "libpapi_mpi (checkpoint)", 0};
+    snprintf(base, sizeof base, TRACE_BASE ".rank%d.checkpoint", pmpi_id()->rank);
+    if (trace_write(pmpi_id()->outdir, base, TRACE_OTF2, &meta, &mine, 1, why, sizeof why) == 0) {
+        ckpt_records = n;
+        atomic_store(&ckpt_archive, 1);
+    } else if (!said++) {
+        fprintf(stderr, "papi_mpi: rank %d: checkpoint trace: %s\n", pmpi_id()->rank, why);
+    }
+    free(ctr);
+    free(c.rec);
+    c.rec = NULL;
 }
 
 /* The agreement round's handle: rank 0's PAPI_MPI_TRACE is set (-1: not prepared). */
@@ -529,8 +596,13 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
                        const struct pmpi_wait_result *waits)
 {
     report_failed = report_not_written;
-    int P = pmpi_id()->nranks, me = pmpi_id()->rank, slot = asked_slot;
+    int me = pmpi_id()->rank, slot = asked_slot;
     asked_slot = -1;
+    if (atomic_load(&ckpt_archive)) { /* the rank finished: its checkpoint archive goes */
+        char path[PATH_MAX];
+        if (checkpoint_name(path, sizeof path) == 0)
+            trace_otf2_discard(path);
+    }
     if (slot >= 0 && pmpi_agree_value(slot) == 0)
         return; /* rank 0 asked for no trace: the same on every rank */
     int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
@@ -538,86 +610,12 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
     if (!f)
         return;
     static struct conv c; /* static: its call table is large */
-    memset(&c, 0, sizeof c);
-    c.log = log;
-    c.npt = ns_per_tick;
-    c.off0 = log->offset_ns;
-    c.off1 = log->offset_end_ns;
-    c.span = (double)(pmpi_end()->t_final - pmpi_id()->t_init);
-    c.thread = (uint32_t)getpid();              /* the thread of MPI_Init, unless its slot says */
-    for (int i = 0; i <= PMPI_MAX_THREADS; i++) /* a slot without an OS id: unique still */
-        c.label[i] = pmpi_rec.threads[i].tid > 0 ? (uint32_t)pmpi_rec.threads[i].tid
-                     : i == 0                    ? c.thread
-                                                 : 0x80000000u | (uint32_t)i;
-    c.thread = c.label[0];
-    for (int i = 0; i < PMPI_NCALLS; i++)
-        c.call_region[i] = -1;
-    for (int i = 0; i < pmpi_regions()->nregions && i < PMPI_MAX_REGIONS; i++)
-        c.names[c.nnames++] = pmpi_regions()->regions[i].name; /* ids as the log's */
-    counter_layout(&c);
+    conv_init(&c, log, ns_per_tick, log->offset_ns, log->offset_end_ns,
+              (double)(pmpi_end()->t_final - pmpi_id()->t_init), pmpi_end()->tick_final);
     convert(&c);
     add_counters(&c);
     sort_records(&c);
-    long long share = TRACE_MAX_RECORDS / (P > 0 ? P : 1);
-    struct rank_head h = {0};
-    h.dropped = pmpi_log_dropped(log) +
-                (long long)cut(&c, (size_t)(share > TRACE_MIN_SHARE ? share : TRACE_MIN_SHARE));
-    char *names = pack_names(&c, &h.namebytes);
-    if (c.failed || !names) { /* no memory here: this rank's part left empty, counted */
-        h.dropped += (long long)c.n;
-        c.n = 0;
-    }
-    h.nrec = (long long)c.n;
-    h.nnames = names ? c.nnames : 0;
-    h.ncounters = names ? c.ncounters : 0;
-    h.pid = (long long)getpid();
-    memcpy(h.host, pmpi_id()->host, sizeof h.host - 1); /* a long name cut: a label only */
-    struct rank_head *heads = me == 0 ? calloc((size_t)P, sizeof *heads) : NULL;
-    PMPI_Gather(&h, (int)sizeof h, MPI_BYTE, heads, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD);
-    /* rank 0 makes room for all, or says why not and every rank skips the gather */
-    int *cnt = NULL;
-    struct trace_record *all = NULL;
-    char *allnames = NULL;
-    int ok = 1;
-    if (me == 0) {
-        long long nrec = 0, nbytes = 0;
-        cnt = calloc((size_t)P * 4, sizeof(int));
-        for (int r = 0; heads && r < P; r++)
-            nrec += heads[r].nrec, nbytes += heads[r].namebytes;
-        all = malloc((size_t)(nrec ? nrec : 1) * sizeof *all);
-        allnames = malloc((size_t)(nbytes ? nbytes : 1));
-        ok = heads && cnt && all && allnames && nrec <= INT_MAX && nbytes <= INT_MAX;
-        if (!ok)
-            fprintf(stderr,
-                    "papi_mpi: PAPI_MPI_TRACE=%s: no memory on rank 0 for %lld trace "
-                    "records: no trace; %s\n",
-                    trace_format_name((enum trace_format)f), nrec, report_said());
-    }
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (ok) {
-        int *rcnt = cnt, *rdis = cnt ? cnt + P : NULL, *ncnt = cnt ? cnt + 2 * P : NULL,
-            *ndis = cnt ? cnt + 3 * P : NULL;
-        for (int r = 0; me == 0 && r < P; r++) {
-            rcnt[r] = (int)heads[r].nrec;
-            ncnt[r] = heads[r].namebytes;
-            rdis[r] = r ? rdis[r - 1] + rcnt[r - 1] : 0;
-            ndis[r] = r ? ndis[r - 1] + ncnt[r - 1] : 0;
-        }
-        MPI_Datatype rec_t;
-        PMPI_Type_contiguous((int)sizeof(struct trace_record), MPI_BYTE, &rec_t);
-        PMPI_Type_commit(&rec_t);
-        PMPI_Gatherv(c.rec, (int)c.n, rec_t, all, rcnt, rdis, rec_t, 0, MPI_COMM_WORLD);
-        PMPI_Gatherv(names ? names : "", h.namebytes, MPI_CHAR, allnames, ncnt, ndis, MPI_CHAR, 0,
-                     MPI_COMM_WORLD);
-        PMPI_Type_free(&rec_t);
-        if (me == 0)
-            write_job(heads, all, allnames, rdis, ndis, (enum trace_format)f);
-    }
-    free(heads);
-    free(cnt);
-    free(all);
-    free(allnames);
-    free(names);
+    export_ranks(&c, log, (enum trace_format)f);
     free(c.rec);
     c.rec = NULL;
 }

@@ -294,21 +294,13 @@ static int write_rank(struct out *o, const struct trace_rank *r)
     return ret;
 }
 
-static int write_doc(FILE *f, const struct trace_meta *meta, const struct trace_rank *ranks, int n)
+/* The document's end: the traceEvents closed and otherData. 0, or -1 (a write failed). */
+static int put_end(FILE *f, const struct trace_meta *meta, uint64_t base, int n, uint64_t dropped)
 {
-    uint64_t first, last, dropped = 0;
-    trace_span(ranks, n, &first, &last);
-    struct out o = {f, first, 1};
-    fputs("{\"traceEvents\":[", f);
-    for (int k = 0; k < n; k++) {
-        if (write_rank(&o, &ranks[k]) != 0)
-            return -1;
-        dropped += ranks[k].dropped;
-    }
     fputs("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"format\":\"papi-compat trace\","
           "\"version\":1",
           f);
-    fprintf(f, ",\"base_ns\":%" PRIu64 ",\"ranks\":%d,\"dropped\":%" PRIu64, first, n, dropped);
+    fprintf(f, ",\"base_ns\":%" PRIu64 ",\"ranks\":%d,\"dropped\":%" PRIu64, base, n, dropped);
     const char *keys[] = {"program", "run_id", "creator"};
     const char *vals[] = {meta->program, meta->run_id, meta->creator};
     for (int i = 0; i < 3; i++)
@@ -318,6 +310,90 @@ static int write_doc(FILE *f, const struct trace_meta *meta, const struct trace_
         }
     fputs("}}\n", f);
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+static int write_doc(FILE *f, const struct trace_meta *meta, const struct trace_rank *ranks, int n)
+{
+    uint64_t first, last, dropped = 0;
+    trace_span(ranks, n, &first, &last);
+    if (meta->base_ns && meta->base_ns <= first)
+        first = meta->base_ns;
+    struct out o = {f, first, 1};
+    fputs("{\"traceEvents\":[", f);
+    for (int k = 0; k < n; k++) {
+        if (write_rank(&o, &ranks[k]) != 0)
+            return -1;
+        dropped += ranks[k].dropped;
+    }
+    return put_end(f, meta, first, n, dropped);
+}
+
+/* The events of the trace file at path (one a line, as write_doc writes them) appended
+ * to f; *first: none written yet. 0, or -1 (not readable, or not such a file). */
+static int copy_events(FILE *f, const char *path, int *first)
+{
+    FILE *in = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int state = 0; /* 0: before the events, 1: in them, 2: after */
+    if (!in)
+        return -1;
+    while (state < 2 && (len = getline(&line, &cap, in)) > 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == ','))
+            line[--len] = 0;
+        if (state == 0) {
+            state = strcmp(line, "{\"traceEvents\":[") == 0 ? 1 : 3;
+        } else if (line[0] == ']') {
+            state = 2;
+        } else if (len > 0) {
+            fputs(*first ? "\n" : ",\n", f);
+            fputs(line, f);
+            *first = 0;
+        }
+    }
+    free(line);
+    int bad = ferror(in) || state != 2;
+    fclose(in);
+    return bad ? -1 : 0;
+}
+
+int trace_json_concat(const char *dir, const char *base, const char *const *paths, int n,
+                      const struct trace_meta *meta, uint64_t dropped, char *why, size_t whylen)
+{
+    char name[NAME_MAX + 1], tmp[NAME_MAX + 1], dwhy[512];
+    snprintf(name, sizeof name, "%.200s.json", base);
+    int dirfd = output_dir_open(dir, 0, dwhy, sizeof dwhy), ret = -1, first = 1, k = 0;
+    int fd = dirfd < 0 ? -1 : output_file_create(dirfd, name, tmp, sizeof tmp);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        snprintf(why, whylen, "cannot write %.200s/%s: %s", dir, name,
+                 dirfd < 0 ? dwhy : strerror(errno));
+        if (fd >= 0)
+            close(fd), output_file_discard(dirfd, tmp);
+        goto out;
+    }
+    fputs("{\"traceEvents\":[", f);
+    while (k < n && copy_events(f, paths[k], &first) == 0)
+        k++;
+    int bad = k < n || put_end(f, meta, meta->base_ns, n, dropped) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        output_file_discard(dirfd, tmp);
+        if (k < n)
+            snprintf(why, whylen, "%.200s is not a readable trace", paths[k]);
+        else
+            snprintf(why, whylen, "writing %.200s/%s failed", dir, name);
+    } else if (output_file_publish(dirfd, tmp, name) != 0) {
+        snprintf(why, whylen, "cannot rename the trace into %.200s/%s: %s", dir, name,
+                 strerror(errno));
+    } else {
+        ret = 0;
+    }
+out:
+    if (dirfd >= 0)
+        close(dirfd);
+    return ret;
 }
 
 int trace_json_write(const char *dir, const char *base, const struct trace_meta *meta,

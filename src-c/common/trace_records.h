@@ -91,9 +91,12 @@ struct trace_rank {
     uint64_t dropped; /* records the recorder could not keep (said in the file) */
 };
 
-/* What the file says about the run (every field may be NULL). */
+/* What the file says about the run (every field may be NULL). base_ns: the time the
+ * file's times count from (0: its earliest record's; a job's files written rank by rank
+ * share one, so their events concatenate as they are). */
 struct trace_meta {
     const char *program, *run_id, *creator;
+    uint64_t base_ns;
 };
 
 /* The name of a collective (its MPI call's, "MPI_Allreduce"), or "collective". */

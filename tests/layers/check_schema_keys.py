@@ -61,6 +61,7 @@ WRITERS = {
                    "mpi-wrappers/reports/gpu_row.c"],
     "mpi_event_log": ["mpi-wrappers/event_log/event_log_file.c"],
     "trace_json": ["src-c/common/trace_json.c"],
+    "trace_index": ["mpi-wrappers/reports/trace_json_ranks.c"],
     "papi_decode": ["src-c/utils/papi_decode.c"],
     "papi_run_stat_line": ["src-c/utils/papi_run/run_stat_lines.c"],
 }

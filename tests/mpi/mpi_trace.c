@@ -2,7 +2,8 @@
  * blocking send to the right and an Irecv from the left completed by MPI_Wait, one
  * Allreduce and one Barrier, all inside the MPI_Pcontrol region "ring". argv[1] = MS:
  * then each rank computes MS ms of wall time, so PAPI_INTERVAL takes samples on every
- * rank whatever the MPI's speed (the metric tracks' test). */
+ * rank whatever the MPI's speed (the metric tracks' test). argv[2] = N: N rounds instead
+ * of ROUNDS (check_mpi_trace_ranks.py: a trace of many records per rank). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int rounds = argc > 2 ? atoi(argv[2]) : ROUNDS;
     MPI_Pcontrol(2, "ring");
-    for (int k = 0; k < ROUNDS; k++) {
+    for (int k = 0; k < rounds; k++) {
         MPI_Request req;
         out = rank * 100 + k;
         MPI_Irecv(&in, 1, MPI_INT, (rank + size - 1) % size, k, MPI_COMM_WORLD, &req);

@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "test_workload.h"
@@ -62,6 +63,24 @@ static void sleep_ms(int ms)
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0)
         ;
+}
+
+/* With PAPI_MPI_TRACE=otf2, rank 3's checkpoint archive written after `since` (its last
+ * MPI call), waited for up to 60 s: a loaded node writes it in more than the 500 ms of
+ * checkpoints (killed before its first archive was whole, the rank left none). */
+static void otf2_checkpoint_after(const struct timespec *since)
+{
+    const char *trace = getenv("PAPI_MPI_TRACE"), *dir = getenv("PAPI_MPI_OUTPUT_DIR");
+    char path[4096];
+    struct stat st;
+    if (!trace || strcmp(trace, "otf2") != 0)
+        return;
+    snprintf(path, sizeof path, "%s/papi_mpi_trace.rank3.checkpoint/traces.otf2", dir ? dir : ".");
+    for (int i = 0; i < 3000; i++, sleep_ms(20))
+        if (stat(path, &st) == 0 &&
+            (st.st_mtim.tv_sec > since->tv_sec ||
+             (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec)))
+            return;
 }
 
 /* Rank 0 prints what each rank's wait must be: until `until` (the moment the call
@@ -322,9 +341,13 @@ int main(int argc, char **argv)
         MPI_Barrier(half);
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, half);
         expect("split_barrier", t[0], 1, max);
+        struct timespec quiet; /* no MPI call of this rank from here on */
+        clock_gettime(CLOCK_REALTIME, &quiet);
         sleep_ms(500); /* checkpoints every 50 ms append the log */
-        if (rank == 3 && strcmp(mode, "checkpoint_kill") == 0)
+        if (rank == 3 && strcmp(mode, "checkpoint_kill") == 0) {
+            otf2_checkpoint_after(&quiet);
             raise(SIGKILL); /* no exit path: the last checkpoint is all that is left */
+        }
         if (rank == 3)
             abort();
         MPI_Barrier(MPI_COMM_WORLD); /* never completes: the launcher ends the job */

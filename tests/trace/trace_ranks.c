@@ -174,7 +174,7 @@ int main(int argc, char **argv)
         rank_records(w[r], r);
         trace_view(w[r], &v[r]);
     }
-    const struct trace_meta meta = {"trace_ranks", "test-run", "papi-compat test"};
+    const struct trace_meta meta = {"trace_ranks", "test-run", "papi-compat test", 0};
     int ret = trace_write(argv[1], "job", f, &meta, v, NRANKS, why, sizeof why);
     /* Written again: the new file replaces the old (an OTF2 archive is a directory). */
     if (ret == 0)

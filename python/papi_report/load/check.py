@@ -86,37 +86,51 @@ class _Checker:
 def _ranks_of(c, rep):
     """nranks (the ranks listed when absent), at least the ranks listed: a count set
     against the length of a list, which a schema cannot compare."""
-    ranks = rep["ranks"]
-    nranks = rep.get("nranks")
-    nranks = len(ranks) if not isinstance(nranks, int) or isinstance(nranks, bool) else nranks
-    if nranks < len(ranks):
-        c.bad("nranks", "is %d for %d ranks listed" % (nranks, len(ranks)))
+    return _nranks_for(c, rep.get("nranks"), len(rep["ranks"]))
+
+
+def _nranks_for(c, nranks, listed):
+    nranks = listed if not _is_int(nranks) else nranks
+    if nranks < listed:
+        c.bad("nranks", "is %d for %d ranks listed" % (nranks, listed))
     return nranks
 
 
 def _check_mpi(path, rep):
     """What mpi_report.schema.json cannot say (load.py checked the file against it first:
-    every type and bound, in one line naming the JSON path and the rule). Each rule here
-    relates two values, which a JSON Schema cannot: a rank below nranks and listed once
-    (a schema's bounds are constants, its uniqueItems compares whole rows), a partner a
-    rank of the run, MPI time within the same rank's wall time, a series' time never
-    going back; and a number JSON cannot hold (Infinity, NaN: Python's json reads them,
-    a schema speaks only of JSON values). Values of another type than the schema's are
-    skipped here (the schema said so, or the schema files are not installed)."""
+    every type and bound, in one line naming the JSON path and the rule), row by row
+    (MpiRowRules), then a number JSON cannot hold anywhere in the report."""
     c = _Checker(path)
-    nranks = _ranks_of(c, rep)
-    seen = set()
+    rules = MpiRowRules(c, _ranks_of(c, rep))
     for i, r in enumerate(rep["ranks"]):
+        rules.row(i, r)
+    finite(c, rep)
+
+
+class MpiRowRules:
+    """The rules of the MPI report's rank rows that relate two values, which a JSON Schema
+    cannot: a rank below nranks and listed once (a schema's bounds are constants, its
+    uniqueItems compares whole rows), a partner a rank of the run, MPI time within the same
+    rank's wall time, a series' time never going back. One row at a time, so a report of
+    any size is checked as it is read (rank_rows.py, which calls finite() on each row and
+    end() after the last). nranks None: not known yet (a file whose nranks follows its
+    rows); the ranks are then kept (~100 bytes each) and bounded in end(). Values of another
+    type than the schema's are skipped (the schema said so, or its files are missing)."""
+
+    def __init__(self, c, nranks):
+        self.c, self.nranks, self.n = c, nranks, 0
+        self.seen, self.more = bytearray(), set()  # a bit per rank below nranks; the others
+        self.late = []  # nranks unknown: (where, rank) in order
+
+    def row(self, i, r):
+        self.n += 1
         if not isinstance(r, dict):
-            continue
-        w = "ranks[%d]" % i
+            return
+        c, w = self.c, "ranks[%d]" % i
         n = r.get("rank")
         if _is_int(n):
-            if n >= nranks:
-                c.bad(w + ".rank", "is %d, not a rank of the %d" % (n, nranks))
-            if n in seen:
-                c.bad(w + ".rank", "%d is listed twice" % n)
-            seen.add(n)
+            self._bound(w + ".rank", n)
+            self._once(w + ".rank", n)
         wall, mpi = r.get("wall_s"), r.get("mpi_s")
         # Time in MPI is the wall-clock time any thread spent in it: never above the wall
         # time (the per-thread sum, mpi_thread_sum_s, may be: several threads at once).
@@ -124,10 +138,39 @@ def _check_mpi(path, rep):
             c.bad(w + ".mpi_s", "is %g s, more than the rank's wall time (wall_s %g s)" % (mpi, wall))
         partners = r.get("partners")
         for j, p in enumerate(partners if isinstance(partners, list) else []):
-            if isinstance(p, dict) and _is_int(p.get("rank")) and p["rank"] >= nranks:
-                c.bad("%s.partners[%d].rank" % (w, j), "is %d, not a rank of the %d" % (p["rank"], nranks))
-    check_mpi_series(path, rep)
-    finite(c, rep)
+            if isinstance(p, dict) and _is_int(p.get("rank")):
+                self._bound("%s.partners[%d].rank" % (w, j), p["rank"])
+        series = r.get("series")
+        if isinstance(series, dict):
+            _check_samples(c, series.get("samples"), w + ".series.samples", [])
+
+    def _bound(self, where, n):
+        if self.nranks is None:
+            self.late.append((where, n))
+        elif n >= self.nranks:
+            self.c.bad(where, "is %d, not a rank of the %d" % (n, self.nranks))
+
+    def _once(self, where, n):
+        if 0 <= n < (self.nranks or 0):
+            if len(self.seen) <= n >> 3:
+                self.seen.extend(bytes((n >> 3) + 1 - len(self.seen)))
+            bit = 1 << (n & 7)
+            twice = self.seen[n >> 3] & bit
+            self.seen[n >> 3] |= bit
+        else:
+            twice = n in self.more
+            self.more.add(n)
+        if twice:
+            self.c.bad(where, "%d is listed twice" % n)
+
+    def end(self, nranks):
+        """After the last row: nranks (the report's member, None when absent) against the
+        rows; returns the run's nranks."""
+        nranks = _nranks_for(self.c, nranks, self.n)
+        for where, n in self.late:
+            if n >= nranks:
+                self.c.bad(where, "is %d, not a rank of the %d" % (n, nranks))
+        return nranks
 
 
 def _check_regions(path, data):
@@ -204,16 +247,6 @@ def check_region_series(path, data):
                       "its begin_nsec %.17g ns: time runs backwards" % (e, b))
 
 
-def check_mpi_series(path, rep):
-    """The ranks' series of the MPI report (PAPI_INTERVAL): time never going back (the
-    schema refuses negative counts: the MPI wrapper's events are all deltas)."""
-    c = _Checker(path)
-    for i, r in enumerate(rep["ranks"]):
-        series = r.get("series") if isinstance(r, dict) else None
-        if isinstance(series, dict):
-            _check_samples(c, series.get("samples"), "ranks[%d].series.samples" % i, [])
-
-
 def check_region_metrics(path, data):
     """A metric the file defines (metrics.definitions) is a number or null wherever it is
     given: the schema cannot tie a member's name to another member's keys."""
@@ -244,9 +277,9 @@ def forget(doc):
     _clean.pop(id(doc), None)
 
 
-def finite(c, doc):
+def finite(c, doc, at="$"):
     """The first number that is not finite (Infinity, NaN: no JSON value, but Python's json
-    writes and reads them), named by its JSON path; iterative, any depth."""
+    writes and reads them), named by its JSON path (doc's own: at); iterative, any depth."""
     if _clean.pop(id(doc), None) is doc:
         return  # read without NaN or Infinity
     try:
@@ -254,7 +287,7 @@ def finite(c, doc):
         return
     except ValueError:
         pass
-    stack = [(doc, "$")]
+    stack = [(doc, at)]
     while stack:
         v, where = stack.pop()
         if isinstance(v, float) and not math.isfinite(v):

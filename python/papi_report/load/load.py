@@ -8,19 +8,21 @@ import glob
 import os
 import sys
 
-from . import openmp_files, registry, schema_check
-from .check import (MalformedInput, ReportError, _check_mpi, _check_regions, _Checker, _load_json,
-                    finite, forget)
+from . import openmp_files, rank_rows, registry, schema_check
+from .check import (MalformedInput, ReportError, _check_regions, _Checker, _load_json, finite,
+                    forget)
 
 
-def _follows_schema(path, doc, kind):
+def _follows_schema(path, doc, kind, bad=None):
     """MalformedInput naming the file, the JSON path and the rule when doc breaks its
-    schema. Without the schema files, or without jsonschema to word a fault, the checks
-    of check.py still run."""
+    schema (an MPI report's rows checked as they were read: doc's "ranks" holds none,
+    bad the first row that broke the row's schema, schema_check.check_streamed). Without
+    the schema files, or without jsonschema to word a fault, the checks of check.py still
+    run."""
     if kind == "mpi_report" and "tool" not in doc:
         doc = dict(doc, tool="papi_mpi")  # named as one already: its identifying member may be left out
     try:
-        why = schema_check.check_document(path, doc, kind)
+        why = schema_check.check_streamed(path, doc, kind, "ranks", bad)
     except schema_check.SchemaUnavailable:
         return
     if why:
@@ -28,17 +30,12 @@ def _follows_schema(path, doc, kind):
 
 
 def load_mpi(path):
-    """The MPI report: a papi_mpi_report.json file, or the directory that holds it."""
+    """The MPI report: a papi_mpi_report.json file, or the directory that holds it. Its
+    "ranks" are read from the file a row at a time, here to check them and again each
+    time they are iterated (rank_rows.RankRows): its memory does not grow with the job."""
     if os.path.isdir(path):
         path = os.path.join(path, "papi_mpi_report.json")
-    rep = _load_json(path)
-    if not isinstance(rep, dict) or not isinstance(rep.get("ranks"), list):
-        raise MalformedInput("%s is not an MPI report of the papi MPI wrapper (no 'ranks' list)" % path)
-    try:
-        _follows_schema(path, rep, "mpi_report")
-        _check_mpi(path, rep)
-    finally:
-        forget(rep)  # refused before check.finite() took it off: not held any longer
+    rep = rank_rows.read(path, lambda p, top, bad: _follows_schema(p, top, "mpi_report", bad))
     for extra in registry.CHECKS["mpi"]:
         extra(path, rep)
     return rep

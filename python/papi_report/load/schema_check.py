@@ -60,6 +60,8 @@ def kind_of(path, doc):
             return "gpu_activity"
         if "traceEvents" in doc:
             return "trace_json"
+        if doc.get("format") == "papi-compat trace index":  # papi_mpi_trace.index.json
+            return "trace_index"
         if "threads" in doc or "event_definitions" in doc or name.startswith("rank_"):
             return "region"
         for kind, keys in TOOL_SIGNATURES:

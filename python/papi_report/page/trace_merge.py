@@ -3,8 +3,10 @@ job (each rank's own trace_*.json, written with its own time base) as one file t
 Perfetto's UI and chrome://tracing open with every rank on one time axis. Each file's
 times are shifted by its base_ns minus the earliest base; flows need nothing: their ids
 are computed alike on both ends (src-c/common/trace_json.c). Each file is read twice, one
-event at a time (checked, then written): memory independent of the number of events. A directory of a job that
-died before MPI_Finalize gives the trace of its ranks' event logs (event_logs.py). OUT is
+event at a time (checked, then written): memory independent of the number of events. An
+MPI job's index, papi_mpi_trace.index.json, names its ranks' files (trace_index.py): they
+are merged so too. A directory of a job that died before MPI_Finalize gives the trace of
+its ranks' event logs (event_logs.py). OUT is
 always a new file: never one of the inputs (`--merge-trace trace_rank_*.json`, whose glob
 made rank 0's trace OUT) and never a file that exists. Plain Python, no pandas."""
 import errno
@@ -12,7 +14,7 @@ import json
 import os
 import tempfile
 
-from ..load import event_logs, trace_file
+from ..load import event_logs, trace_file, trace_index
 from ..load import progress
 
 
@@ -46,21 +48,16 @@ def merge(paths, notes=None):
         except event_logs.EventLogError as e:
             raise TraceMergeError(str(e))
         return Merged(other, count, _checked(events))
-    checking, scanned = progress.Progress("checking the traces", len(paths), "files"), []
-    for p in paths:
-        scanned.append(scan(p))
-        checking.step()
-    checking.done()
-    if not scanned:
-        raise TraceMergeError("no trace to merge")
+    index = None
+    if len(paths) == 1 and trace_index.is_index(paths[0]):  # a job's files rank by rank
+        try:
+            index = trace_index.load(paths[0])
+        except trace_index.TraceIndexError as e:
+            raise TraceMergeError(str(e))
+        paths = trace_index.rank_files(paths[0], index)
+    scanned = _scan_all(paths, index)
     base = min(o["base_ns"] for o, _n in scanned)
-    first = scanned[0][0]
-    other = {"format": "papi-compat trace", "version": 1, "base_ns": base,
-             "ranks": sum(o["ranks"] for o, _n in scanned),
-             "dropped": sum(o["dropped"] for o, _n in scanned)}
-    for k in ("program", "run_id", "creator"):
-        if k in first:
-            other[k] = first[k]
+    other = _joined_other(base, scanned) if index is None else trace_index.other_data(index)
 
     def events():
         for p, (o, _n) in zip(paths, scanned):
@@ -70,6 +67,37 @@ def merge(paths, notes=None):
                     e = dict(e, ts=round(e["ts"] + shift_us, 3))
                 yield e
     return Merged(other, sum(n for _o, n in scanned), _checked(events()))
+
+
+def _joined_other(base, scanned):
+    """The merged trace's otherData: the files' ranks and dropped summed, the first's run."""
+    first = scanned[0][0]
+    other = {"format": "papi-compat trace", "version": 1, "base_ns": base,
+             "ranks": sum(o["ranks"] for o, _n in scanned),
+             "dropped": sum(o["dropped"] for o, _n in scanned)}
+    for k in ("program", "run_id", "creator"):
+        if k in first:
+            other[k] = first[k]
+    return other
+
+
+def _scan_all(paths, index):
+    """[(otherData, number of events)] of each trace, checked one event at a time; a rank's
+    file of an index is also of one rank and counts from the index's base_ns."""
+    checking, scanned = progress.Progress("checking the traces", len(paths), "files"), []
+    for p in paths:
+        other, n = scan(p)
+        if index is not None:
+            why = trace_index.rank_file_fault(p, other, index)
+            if why:
+                raise TraceMergeError(why)
+            other = {"base_ns": other["base_ns"]}  # all the merge needs of it: 10^5 ranks
+        scanned.append((other, n))
+        checking.step()
+    checking.done()
+    if not scanned:
+        raise TraceMergeError("no trace to merge")
+    return scanned
 
 
 def _checked(events):

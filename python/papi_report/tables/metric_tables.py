@@ -41,15 +41,16 @@ def _num(v):
 
 def mpi_rank_metrics(rep):
     units = {k: d["unit"] for k, d in rep.get("named_metrics", {}).items()}
-    rows = []
-    for r in sorted(rep["ranks"], key=lambda r: r["rank"]):
+    rows = []  # the rows read one at a time (rank_rows.py), sorted by rank here
+    for r in rep["ranks"]:
         shared = r.get("named_metrics_shared_by", {})
         for name, v in r.get("named_metrics", {}).items():
             rows.append({"rank": r["rank"], "metric": name, "unit": units.get(name, ""),
                          "value": _num(v),
                          "note": "" if v is not None else r.get("named_metrics_note", ""),
                          "shared_by": int(shared.get(name, 1))})
-    return pd.DataFrame(rows, columns=["rank", "metric", "unit", "value", "note", "shared_by"])
+    df = pd.DataFrame(rows, columns=["rank", "metric", "unit", "value", "note", "shared_by"])
+    return df.sort_values("rank", kind="stable").reset_index(drop=True)
 
 
 SUMMARY_COLUMNS = ["metric", "unit", "ranks_with_value", "min", "min_rank", "mean", "max",

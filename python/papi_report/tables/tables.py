@@ -71,6 +71,7 @@ Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
 import math
 import re
 import shlex
+import sys
 
 try:
     import pandas as pd
@@ -86,34 +87,42 @@ APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
 
 
 
+def frame(names, rows):
+    """The DataFrame of rows (tuples in the order of names), gathered column by column: a
+    row costs its values, not a dict of them (the report's rows are read one at a time,
+    load/rank_rows.py; a 10^5-rank report's calls are 400,000 rows)."""
+    cols = [[] for _ in names]
+    for row in rows:
+        for col, v in zip(cols, row):
+            col.append(sys.intern(v) if type(v) is str else v)  # a call's name once, not per row
+    return pd.DataFrame(dict(zip(names, cols)), columns=names)
+
+
 def _call_time(row, names):
     return sum(row.get("calls", {}).get(n, {}).get("time_s", 0.0) for n in names)
 
 
 def mpi_ranks(rep):
-    rows = []
-    for r in rep["ranks"]:
-        wall, mpi = float(r.get("wall_s", 0.0)), float(r.get("mpi_s", 0.0))
-        rows.append({"rank": int(r["rank"]), "finished": bool(r.get("finished", True)),
-                     "threads": int(r.get("threads", 1)), "wall_s": wall, "mpi_s": mpi,
-                     "compute_s": wall - mpi, "mpi_pct": 100.0 * mpi / wall if wall > 0 else 0.0,
-                     "init_s": _call_time(r, APART[:2]), "finalize_s": _call_time(r, APART[2:]),
-                     "partners_dropped": int(r.get("partners_dropped", 0))})
+    def rows():
+        for r in rep["ranks"]:
+            wall, mpi = float(r.get("wall_s", 0.0)), float(r.get("mpi_s", 0.0))
+            yield (int(r["rank"]), bool(r.get("finished", True)), int(r.get("threads", 1)), wall,
+                   mpi, wall - mpi, 100.0 * mpi / wall if wall > 0 else 0.0,
+                   _call_time(r, APART[:2]), _call_time(r, APART[2:]),
+                   int(r.get("partners_dropped", 0)))
     cols = ["rank", "finished", "threads", "wall_s", "mpi_s", "compute_s", "mpi_pct", "init_s",
             "finalize_s", "partners_dropped"]
-    return pd.DataFrame(rows, columns=cols).sort_values("rank").reset_index(drop=True)
+    return frame(cols, rows()).sort_values("rank").reset_index(drop=True)
 
 
 def mpi_calls(rep):
-    rows = []
-    for r in rep["ranks"]:
-        for call, c in r.get("calls", {}).items():
-            if c.get("calls", 0):
-                rows.append({"rank": int(r["rank"]), "call": call, "calls": int(c["calls"]),
-                             "time_s": float(c.get("time_s", 0.0)),
-                             "bytes_sent": int(c.get("bytes_sent", 0)),
-                             "bytes_recv": int(c.get("bytes_recv", 0))})
-    return pd.DataFrame(rows, columns=["rank", "call", "calls", "time_s", "bytes_sent", "bytes_recv"])
+    def rows():
+        for r in rep["ranks"]:
+            for call, c in r.get("calls", {}).items():
+                if c.get("calls", 0):
+                    yield (int(r["rank"]), call, int(c["calls"]), float(c.get("time_s", 0.0)),
+                           int(c.get("bytes_sent", 0)), int(c.get("bytes_recv", 0)))
+    return frame(["rank", "call", "calls", "time_s", "bytes_sent", "bytes_recv"], rows())
 
 
 def mpi_call_summary(rep):
@@ -152,9 +161,8 @@ def mpi_call_summary(rep):
 
 
 def mpi_counters(rep):
-    rows = [{"rank": int(r["rank"]), "counter": k, "value": v}
-            for r in rep["ranks"] for k, v in r.get("counters", {}).items()]
-    return pd.DataFrame(rows, columns=["rank", "counter", "value"])
+    rows = ((int(r["rank"]), k, v) for r in rep["ranks"] for k, v in r.get("counters", {}).items())
+    return frame(["rank", "counter", "value"], rows)
 
 
 def mpi_callsites(rep):
@@ -174,28 +182,24 @@ def bucket_range(k):
 
 
 def mpi_sizes(rep):
-    rows = []
-    for r in rep["ranks"]:
-        for call, buckets in r.get("sizes", {}).items():
-            for b in buckets:
-                lo, hi = bucket_range(int(b["bucket"]))
-                rows.append({"rank": int(r["rank"]), "call": call, "bucket": int(b["bucket"]),
-                             "min_bytes": lo, "max_bytes": hi, "calls": int(b["calls"]),
-                             "time_s": float(b["time_s"])})
-    return pd.DataFrame(rows, columns=["rank", "call", "bucket", "min_bytes", "max_bytes",
-                                       "calls", "time_s"])
+    def rows():
+        for r in rep["ranks"]:
+            for call, buckets in r.get("sizes", {}).items():
+                for b in buckets:
+                    lo, hi = bucket_range(int(b["bucket"]))
+                    yield (int(r["rank"]), call, int(b["bucket"]), lo, hi, int(b["calls"]),
+                           float(b["time_s"]))
+    return frame(["rank", "call", "bucket", "min_bytes", "max_bytes", "calls", "time_s"], rows())
 
 
 def mpi_matrix(rep):
-    rows = []
-    for r in rep["ranks"]:
-        dropped = int(r.get("partners_dropped", 0))
-        for p in r.get("partners", []):
-            rows.append({"src": int(r["rank"]), "dst": int(p["rank"]),
-                         "messages": int(p.get("sends", 0)), "bytes": int(p.get("bytes_sent", 0)),
-                         "time_s": float(p.get("time_s", 0.0)), "src_partners_dropped": dropped})
-    return pd.DataFrame(rows, columns=["src", "dst", "messages", "bytes", "time_s",
-                                       "src_partners_dropped"])
+    def rows():
+        for r in rep["ranks"]:
+            dropped = int(r.get("partners_dropped", 0))
+            for p in r.get("partners", []):
+                yield (int(r["rank"]), int(p["rank"]), int(p.get("sends", 0)),
+                       int(p.get("bytes_sent", 0)), float(p.get("time_s", 0.0)), dropped)
+    return frame(["src", "dst", "messages", "bytes", "time_s", "src_partners_dropped"], rows())
 
 
 def mpi_run(rep):
@@ -203,16 +207,21 @@ def mpi_run(rep):
     MPI_Init (UTC), the ranks (and how many finished), the hosts, the wall time (the
     longest rank's). Reports of older wrapper libraries have no command, start or hosts:
     those cells are empty."""
-    ranks = rep["ranks"]
-    hosts = list(dict.fromkeys(str(r["host"]) for r in ranks if r.get("host")))
-    walls = [float(r.get("wall_s", 0.0)) for r in ranks]
+    hosts, wall, finished = {}, None, 0  # one pass over the rows (read one at a time)
+    for r in rep["ranks"]:
+        if r.get("host"):
+            hosts.setdefault(str(r["host"]), None)
+        w = float(r.get("wall_s", 0.0))
+        wall = w if wall is None or w > wall else wall
+        finished += r.get("finished", True) is True
+    hosts = list(hosts)
     cmd = rep.get("command")
     row = {"command": " ".join(shlex.quote(str(a)) for a in cmd) if isinstance(cmd, list) and cmd else "",
            "start_utc": str(rep.get("start_utc") or ""),
-           "nranks": int(rep.get("nranks", len(ranks))),
-           "finished_ranks": sum(1 for r in ranks if r.get("finished", True) is True),
+           "nranks": int(rep.get("nranks", len(rep["ranks"]))),
+           "finished_ranks": finished,
            "hosts": len(hosts), "host_names": ", ".join(hosts[:16]) + (", ..." if len(hosts) > 16 else ""),
-           "wall_s": max(walls) if walls else 0.0,
+           "wall_s": wall if wall is not None else 0.0,
            "papi_compat_version": str(rep.get("papi_compat_version") or ""),
            "run_id": str(rep.get("run_id") or "")}
     return pd.DataFrame([row], columns=list(row))

@@ -18,6 +18,7 @@ until the send (late sender, the flow pairs them), an MPI_Ssend until its receiv
 started (late receiver). The wait is the first part of the call; the rest is "other MPI".
 Needs pandas only."""
 import bisect
+import collections.abc
 import glob
 import os
 
@@ -252,7 +253,7 @@ def spans_from_events(events):
 
 def _report_path(docs):
     for label, doc in docs:
-        if isinstance(doc, dict) and isinstance(doc.get("ranks"), list) and os.path.exists(label):
+        if isinstance(doc, dict) and isinstance(doc.get("ranks"), collections.abc.Sequence) and os.path.exists(label):
             return label
     return None
 

@@ -179,7 +179,7 @@ void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
     v.rank = rank >= 0 ? rank : 0;
     snprintf(base, sizeof base, "trace_rank_%06d", rank >= 0 ? rank : (int)getpid());
     run_identity_self(&run, "", PAPI_compat_version());
-    const struct trace_meta meta = {run.command, run.id, "papi-compat region API"};
+    const struct trace_meta meta = {run.command, run.id, "papi-compat region API", 0};
     enum trace_format f = trace_writer_format(tw);
     if (trace_write(dir, base, f, &meta, &v, 1, why, sizeof why) != 0) {
         fprintf(stderr, "PAPI: PAPI_TRACE: %s\n", why);

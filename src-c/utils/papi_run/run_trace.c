@@ -73,7 +73,7 @@ void run_trace_write(const struct run_state *s)
     trace_view(w, &v);
     snprintf(base, sizeof base, "trace_rank_%06ld-%s", rank >= 0 ? (long)rank : (long)s->child,
              s->run.id);
-    const struct trace_meta meta = {prog, s->run.id, "papi_run"};
+    const struct trace_meta meta = {prog, s->run.id, "papi_run", 0};
     if (trace_write(dir, base, format, &meta, &v, 1, why, sizeof why) != 0)
         fprintf(stderr, "papi_run: --trace: %s\n", why);
     else if (!s->opt.quiet && !s->opt.json && !s->opt.csv_sep[0])
