@@ -150,12 +150,14 @@ def guard(skip=()):
     directories it leaves, before they go (exit 1 naming each violation)."""
     if _guarded.get("on"):
         return
-    _guarded.update(on=True, skip=tuple(skip))
+    # files older than this script were written by an earlier run (a reused build tree,
+    # an older schema): removing them is no finding of this run
+    _guarded.update(on=True, skip=tuple(skip), since=time.time() - 1)
     rmtree, mkdtemp = shutil.rmtree, tempfile.mkdtemp
 
     def checked_rmtree(path, *args, **kwargs):
         if isinstance(path, (str, os.PathLike)) and os.path.isdir(path):
-            bad = check_paths([os.fspath(path)], skip=_guarded["skip"])
+            bad = check_paths([os.fspath(path)], since=_guarded["since"], skip=_guarded["skip"])
             if bad:
                 _fail(bad)
         _guarded["dirs"].discard(os.fspath(path) if isinstance(path, (str, os.PathLike)) else path)
@@ -173,7 +175,7 @@ def guard(skip=()):
     @atexit.register
     def _left():
         bad = check_paths(sorted(d for d in _guarded["dirs"] if os.path.isdir(d)),
-                          skip=_guarded["skip"])
+                          since=_guarded["since"], skip=_guarded["skip"])
         if bad:
             _fail(bad)
 

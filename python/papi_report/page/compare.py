@@ -245,7 +245,7 @@ def _natural(s):
 
 
 # An entity may hold colons inside brackets: a parallel region's "function (file:line)".
-FAIL_IF = re.compile(r"^\s*(?:(region|job|rank|mpi call|openmp):((?:[^:(]|\([^)]*\))*):)?([^<>=]+?)\s*(<=|>=|<|>)\s*"
+FAIL_IF = re.compile(r"^\s*(?:(region|job|rank|mpi call|openmp|kernel):((?:[^:(]|\([^)]*\))*):)?([^<>=]+?)\s*(<=|>=|<|>)\s*"
                      r"([0-9.eE+-]+)\s*$")
 
 
