@@ -1,8 +1,10 @@
 /* gpu_row.c: a rank's GPU activity in its row (gpu_row.h). libpapi holds the layer (CUPTI
  * takes one subscriber per process, and the region API may use it too); the section is
  * its JSON, written straight into the row's buffer. */
+#include <stdio.h>
 #include <string.h>
 
+#include "env.h"
 #include "gpu_row.h"
 #include "papi_gpu_activity.h"
 #include "region_state.h"
@@ -17,7 +19,10 @@
 
 void pmpi_gpu_start(void)
 {
-    papi_gpu_activity_start("MPI wrapper");
+    const char *trace = env_get("PAPI_MPI_TRACE");
+    if (papi_gpu_activity_start("MPI wrapper") && trace && *trace &&
+        !papi_gpu_activity_trace_keep()) /* the trace's GPU tracks (trace_export.c) */
+        fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE: no memory for the GPU tracks\n");
 }
 
 void pmpi_gpu_row_json(struct tbuf *t)

@@ -8,7 +8,8 @@ struct tbuf;
 struct pmpi_region;
 
 /* At MPI_Init: the layer started as PAPI_GPU_ACTIVITY says (by default where the program
- * loaded CUDA). */
+ * loaded CUDA), and with PAPI_MPI_TRACE set its operations kept for the trace's GPU
+ * tracks. */
 void pmpi_gpu_start(void);
 /* A row made with the lock (MPI_Finalize, a checkpoint): CUPTI flushed, then the row's
  * member ", \"gpu\": {...}" (the status and the run's totals so far), or ", \"gpu_note\":

@@ -7,7 +7,8 @@
  * region with their number of calls); a send's record at the send's start; a receive's at its
  * completion (a blocking one's end, an Irecv's at the end of the Wait/Test that
  * completed it); a collective a begin/end pair (on communicator 1 when not world-congruent); the
- * MPI_Pcontrol regions as regions. Communicator numbers: 0 for those congruent with
+ * MPI_Pcontrol regions as regions; the rank's GPU operations (kernels, copies, memsets:
+ * trace_gpu_tracks.h) as regions on a track per device and stream. Communicator numbers: 0 for those congruent with
  * MPI_COMM_WORLD, 1 for every other (the log keeps no more; peers are world ranks).
  * Each record is on the track of the thread that made it (the log keeps its slot; the
  * track is labelled with the thread's OS id): MPI_THREAD_MULTIPLE programs get a track
@@ -39,8 +40,10 @@
 #include "request_link.h"
 #include "run_events.h"
 #include "run_identity.h"
+#include "papi_gpu_activity.h"
 #include "state.h"
 #include "trace_export.h"
+#include "trace_gpu_tracks.h"
 #include "trace_json_ranks.h"
 #include "trace_otf2_job.h"
 #include "trace_writer.h"
@@ -60,12 +63,14 @@ struct conv {
     double npt, off0, off1, span;
     uint32_t thread;
     int call_region[PMPI_NCALLS]; /* -1, or the region id of that call */
-    const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS];
+    const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS + TRACE_GPU_MAX_NAMES];
     int nnames, ncounters; /* counter i: pmpi_ev()->event_names[i], then the metrics' */
     int nevents;           /* counters that are events; the interval metrics follow them */
     int nim, nrm;          /* interval metrics; region metrics (region x metric) after them */
     uint32_t label[PMPI_MAX_THREADS + 1]; /* a thread slot's track */
     long long end_tick;                   /* where regions still open are closed */
+    struct trace_gpu_ops gpu;             /* the GPU tracks' operations (names[] uses them) */
+    uint64_t gpu_dropped;                 /* their records not kept (past the layer's log) */
 };
 
 /* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
@@ -263,6 +268,39 @@ static void convert(struct conv *c)
     free(link);
 }
 
+/* The rank's GPU tracks: each operation the GPU activity layer kept for the trace
+ * (papi_gpu_activity.h) a region on its device's stream's track, its times moved onto
+ * rank 0's clock as the calls' are; its name a region's at its first use. */
+static void add_gpu(struct conv *c)
+{
+    struct trace_gpu_since since = {0}; /* every write: the whole run's */
+    int id[TRACE_GPU_MAX_NAMES];
+    trace_gpu_ops_free(&c->gpu);
+    int rc = papi_gpu_activity_trace_ops(&c->gpu, &since);
+    c->gpu_dropped = 2 * c->gpu.dropped + (rc < 0 ? 2 * c->gpu.n : 0);
+    for (int k = 0; k < TRACE_GPU_MAX_NAMES; k++)
+        id[k] = -1;
+    for (size_t i = 0; rc == 0 && i < c->gpu.n && !c->failed; i++) {
+        const struct trace_gpu_op *o = &c->gpu.op[i];
+        if (o->name < 0 || o->name >= TRACE_GPU_MAX_NAMES) {
+            c->gpu_dropped += 2;
+            continue;
+        }
+        if (id[o->name] < 0) {
+            id[o->name] = c->nnames;
+            c->names[c->nnames++] = c->gpu.name[o->name];
+        }
+        for (int leave = 0; leave < 2; leave++) {
+            struct trace_record *r = add(c, 0, leave ? TR_LEAVE : TR_ENTER);
+            if (r) {
+                r->ts = gtime_ns(c, (double)(leave ? o->end : o->start));
+                r->thread = o->label;
+                r->id = (uint32_t)id[o->name];
+            }
+        }
+    }
+}
+
 /* PAPI_INTERVAL's samples (those the row's series has: taken before MPI_Finalize
  * began): each event's count since MPI_Init, a counter record each, and each named
  * metric (PAPI_MPI_METRICS) of the interval's counts over its time (as the row's series
@@ -350,22 +388,36 @@ static void sort_records(struct conv *c)
     free(tmp);
 }
 
+/* The innermost region open on thread t removed from the open ones (depth of them). */
+static void close_on(uint32_t *stack, uint32_t *th, int *depth, uint32_t t)
+{
+    int k = *depth - 1;
+    while (k >= 0 && th[k] != t) /* tracks interleave: the thread's own, not the last */
+        k--;
+    if (k < 0)
+        return;
+    memmove(stack + k, stack + k + 1, (size_t)(*depth - k - 1) * sizeof *stack);
+    memmove(th + k, th + k + 1, (size_t)(*depth - k - 1) * sizeof *th);
+    --*depth;
+}
+
 /* Cuts the records to at most share: where no collective is open, the regions then open
- * closed at the cut. Returns the records dropped. */
+ * (on every thread's and GPU's track) closed at the cut. Returns the records dropped. */
+#define CUT_OPEN (PMPI_MAX_REGIONS + PMPI_MAX_THREADS + 64)
 static uint64_t cut(struct conv *c, size_t share)
 {
     if (c->n <= share)
         return 0;
-    uint32_t stack[PMPI_MAX_REGIONS + 8], best_stack[PMPI_MAX_REGIONS + 8];
-    uint32_t th[PMPI_MAX_REGIONS + 8], best_th[PMPI_MAX_REGIONS + 8]; /* their threads */
+    uint32_t stack[CUT_OPEN], best_stack[CUT_OPEN];
+    uint32_t th[CUT_OPEN], best_th[CUT_OPEN]; /* their threads */
     int depth = 0, best_depth = 0, coll = 0;
     size_t best = 0;
     for (size_t i = 0; i < c->n; i++) {
         const struct trace_record *r = &c->rec[i];
         if (r->kind == TR_ENTER && depth < (int)(sizeof stack / sizeof stack[0]))
             th[depth] = r->thread, stack[depth++] = r->id;
-        else if (r->kind == TR_LEAVE && depth > 0)
-            depth--;
+        else if (r->kind == TR_LEAVE)
+            close_on(stack, th, &depth, r->thread);
         else if (r->kind == TR_COLL_BEGIN)
             coll = 1;
         else if (r->kind == TR_COLL_END)
@@ -470,7 +522,8 @@ static void say_written(int rc, const char *why, uint64_t dropped, enum trace_fo
 static struct trace_rank rank_view(struct conv *c, const struct pmpi_event_log *log,
                                    const char ***ctr)
 {
-    uint64_t dropped = (uint64_t)pmpi_log_dropped(log) + cut(c, (size_t)TRACE_RANK_MAX_RECORDS);
+    uint64_t dropped =
+        (uint64_t)pmpi_log_dropped(log) + c->gpu_dropped + cut(c, (size_t)TRACE_RANK_MAX_RECORDS);
     *ctr = malloc((size_t)(c->ncounters > 0 ? c->ncounters : 1) * sizeof **ctr);
     for (int i = 0; *ctr && i < c->ncounters; i++)
         (*ctr)[i] = name_of(c, c->nnames + i);
@@ -566,6 +619,7 @@ void pmpi_trace_checkpoint(void)
     conv_init(&c, &snap, pmpi_ns_per_tick(pmpi_now_ns(), now), pmpi_log.offset_ns,
               pmpi_log.offset_ns, 0, now);
     convert(&c);
+    add_gpu(&c);
     sort_records(&c);
     const char **ctr = NULL;
     struct trace_rank mine = rank_view(&c, &snap, &ctr);
@@ -581,6 +635,7 @@ void pmpi_trace_checkpoint(void)
     free(ctr);
     free(c.rec);
     c.rec = NULL;
+    trace_gpu_ops_free(&c.gpu);
 }
 
 /* The agreement round's handle: rank 0's PAPI_MPI_TRACE is set (-1: not prepared). */
@@ -613,9 +668,11 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
     conv_init(&c, log, ns_per_tick, log->offset_ns, log->offset_end_ns,
               (double)(pmpi_end()->t_final - pmpi_id()->t_init), pmpi_end()->tick_final);
     convert(&c);
+    add_gpu(&c);
     add_counters(&c);
     sort_records(&c);
     export_ranks(&c, log, (enum trace_format)f);
     free(c.rec);
     c.rec = NULL;
+    trace_gpu_ops_free(&c.gpu);
 }

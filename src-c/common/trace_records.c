@@ -83,6 +83,14 @@ int trace_threads(const struct trace_rank *r, uint32_t **labels)
         }
         l[n++] = t;
     }
+    /* GPU tracks after the threads (stable): a rank's first location stays its first
+     * thread's, which OTF2 names its MPI location, even when a GPU's work came first */
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && TRACE_IS_GPU_TRACK(l[k - 1]) && !TRACE_IS_GPU_TRACK(l[k]); k--) {
+            uint32_t x = l[k];
+            l[k] = l[k - 1];
+            l[k - 1] = x;
+        }
     if (labels)
         *labels = l;
     else

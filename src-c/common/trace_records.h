@@ -105,7 +105,8 @@ TW_HIDDEN const char *trace_collop_name(unsigned op);
 /* One rank's records in time order (ties in the order given): indices into rec. NULL
  * when out of memory. The caller frees it. */
 TW_HIDDEN size_t *trace_order(const struct trace_rank *r);
-/* Each distinct thread label of a rank, in order of first appearance: the count, and
+/* Each distinct thread label of a rank, in order of first appearance (GPU tracks after
+ * the threads): the count, and
  * (when labels is not NULL) the labels (the caller frees *labels). -1: out of memory. */
 TW_HIDDEN int trace_threads(const struct trace_rank *r, uint32_t **labels);
 /* A GPU's track (a device's stream: its kernels and copies as regions) among a rank's

@@ -135,6 +135,16 @@ int trace_add(struct trace_writer *w, const struct trace_record *r)
     return 0;
 }
 
+size_t trace_room(const struct trace_writer *w)
+{
+    return w->max > w->nrec ? w->max - w->nrec : 0;
+}
+
+void trace_add_dropped(struct trace_writer *w, uint64_t n)
+{
+    w->dropped += n;
+}
+
 int trace_enter(struct trace_writer *w, uint64_t ts, uint32_t thread, int region)
 {
     return trace_add(w, &(struct trace_record){

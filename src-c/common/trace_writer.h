@@ -62,6 +62,10 @@ TW_HIDDEN int trace_coll_begin(struct trace_writer *w, uint64_t ts, uint32_t thr
 TW_HIDDEN int trace_coll_end(struct trace_writer *w, uint64_t ts, uint32_t thread,
                              enum trace_collop op, uint32_t comm, int root, uint64_t sent,
                              uint64_t received);
+/* Records the builder can still take (its bound less those it holds), and n records
+ * counted as dropped that never reached it (a log's of its own, past its bound). */
+TW_HIDDEN size_t trace_room(const struct trace_writer *w);
+TW_HIDDEN void trace_add_dropped(struct trace_writer *w, uint64_t n);
 /* This rank's view of the builder's data (valid until the next change or trace_close). */
 TW_HIDDEN void trace_view(const struct trace_writer *w, struct trace_rank *out);
 TW_HIDDEN enum trace_format trace_writer_format(const struct trace_writer *w);

@@ -139,6 +139,19 @@ const struct gpu_tracelog *gpu_activity_tracelog(void)
     return tracelog;
 }
 
+int gpu_activity_trace_ops(struct trace_gpu_ops *g, struct trace_gpu_since *since)
+{
+    if (!tracelog)
+        return 1;
+    gpu_activity_flush();
+    pthread_mutex_lock(&table_lock);
+    int rc = table ? gpu_tracelog_ops(tracelog, table, since, g) : 1;
+    pthread_mutex_unlock(&table_lock);
+    if (rc == 0)
+        trace_gpu_ops_order(g);
+    return rc;
+}
+
 static void *drain(void *arg)
 {
     (void)arg;

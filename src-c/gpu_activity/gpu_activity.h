@@ -53,6 +53,11 @@ __attribute__((visibility("hidden"))) int gpu_activity_linking(void);
  * gpu_activity_lock: NULL until asked. */
 __attribute__((visibility("hidden"))) int gpu_activity_trace_keep(void);
 __attribute__((visibility("hidden"))) const struct gpu_tracelog *gpu_activity_tracelog(void);
+/* The kept operations after since for a trace's GPU tracks (gpu_tracelog_ops), CUPTI
+ * flushed first, ordered (trace_gpu_ops_order): 0; 1 when nothing was kept (no trace
+ * asked, or the layer never started); -1 when out of memory (said by the caller). */
+__attribute__((visibility("hidden"))) int gpu_activity_trace_ops(struct trace_gpu_ops *g,
+                                                                 struct trace_gpu_since *since);
 /* The table, locked against the drain thread until gpu_activity_unlock. */
 __attribute__((visibility("hidden"))) const struct gpu_table *gpu_activity_lock(void);
 __attribute__((visibility("hidden"))) void gpu_activity_unlock(void);

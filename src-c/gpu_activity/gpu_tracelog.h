@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "cupti_api.h"
+#include "gpu_table.h"
+#include "trace_gpu_tracks.h"
 
 #define GPU_TRACE_ITEMS 65536
 
@@ -32,5 +34,14 @@ struct gpu_tracelog {
 __attribute__((visibility("hidden"))) void gpu_tracelog_add(struct gpu_tracelog *l,
                                                             const cupti_record_head *rec, int row,
                                                             int64_t clock_offset);
+
+/* The log's operations after since (advanced) into g, each on its GPU track, named as its
+ * kernel's row of t, "memcpy HtoD" (its copy's direction) or "memset"; the operations
+ * dropped since then in g->dropped. Under the table's lock. 0, or -1 when out of memory
+ * (since not advanced). */
+__attribute__((visibility("hidden"))) int gpu_tracelog_ops(const struct gpu_tracelog *l,
+                                                           const struct gpu_table *t,
+                                                           struct trace_gpu_since *since,
+                                                           struct trace_gpu_ops *g);
 
 #endif

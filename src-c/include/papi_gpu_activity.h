@@ -49,6 +49,16 @@ struct papi_gpu_pop_times {
 };
 int papi_gpu_activity_pop_times(struct papi_gpu_pop_times *t);
 int papi_gpu_span_pop_times(papi_gpu_span_t *span, struct papi_gpu_pop_times *t);
+/* The traces' GPU tracks (src-c/common/trace_gpu_tracks.h). keep: from now on each
+ * kernel, copy and memset is kept with its times (the first 65536 of the process, 2.5
+ * MiB; later ones counted): 1, or 0 without memory. ops: those kept after since
+ * (advanced), CUPTI flushed first, appended to g in time order per track with their
+ * names, and the dropped ones since counted in g: 0; 1 when nothing was kept (never
+ * asked, or the layer never started); -1 when out of memory. */
+struct trace_gpu_ops;
+struct trace_gpu_since;
+int papi_gpu_activity_trace_keep(void);
+int papi_gpu_activity_trace_ops(struct trace_gpu_ops *g, struct trace_gpu_since *since);
 /* One line on stderr, by who, when CUPTI dropped records, a buffer was refused or kernels
  * had no row (the files say the same); nothing when none was lost. */
 void papi_gpu_activity_say_losses(const char *who);

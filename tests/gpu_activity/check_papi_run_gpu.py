@@ -5,11 +5,18 @@ The program launches RECORDS (region/a.txt) twice and exits without a flush: the
 preloaded library files them at exit into papi_run_output/gpu_activity_RUNID_PID.json,
 exact (busy 4400 and 600 ns per device, 6 + 2 launches, 8192 B to the device, 2000 B
 back, 1400 ns of synchronisation), on since papi_run sets PAPI_GPU_ACTIVITY=1 (no CUDA
-runtime is loaded). Without --gpu nothing records it and no such file is written. Every
-file follows its schema (report_check)."""
+runtime is loaded). Without --gpu nothing records it and no such file is written. With
+--trace json and otf2 (otf2-print, where there is one) papi_run's trace holds, beside the
+program's region, a track per device and stream with each staged kernel and copy exactly
+once at the program's printed base + its staged start and end (cut where it starts before
+the previous one on its stream ends), and the file the preloaded library handed them over
+in is gone. Every file follows its schema (report_check; the JSON trace
+tests/trace/check_trace.py)."""
 import glob
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,6 +24,12 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 from checks import check, verdict  # noqa: E402
+import cupti_records  # noqa: E402
+import trace_tracks  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRACE_CHECK = os.path.join(HERE, "..", "trace", "check_trace.py")
+SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")
 
 report_check.guard()
 
@@ -29,7 +42,37 @@ def run(papi_run, plain, double, records, *opts):
                        env=env, capture_output=True, text=True, timeout=60)
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
+    run.out = out
     return p, glob.glob(os.path.join(out, "papi_run_output", "gpu_activity_*.json"))
+
+
+def check_trace(papi_run, plain, double, records, fmt):
+    """papi_run --gpu --trace FMT: the GPU tracks exact beside the program's region."""
+    p, _ = run(papi_run, plain, double, records, "--gpu", "--trace", fmt)
+    bases = [int(b) for b in re.findall(r"^gpu_plain: base (\d+)$", p.stdout, re.M)]
+    check(p.returncode == 0 and len(bases) == 2, "--trace %s: exit %d, bases %s"
+          % (fmt, p.returncode, bases))
+    tdir = os.path.join(run.out, "papi_run_trace")
+    if fmt == "json":
+        (path,) = glob.glob(os.path.join(tdir, "trace_rank_*.json")) or [None]
+        t = subprocess.run([sys.executable, TRACE_CHECK, "json", "--schema", SCHEMA, path or "-"],
+                           capture_output=True, text=True)
+        print(t.stdout + t.stderr)
+        check(path and t.returncode == 0, "--trace json: the trace follows its schema")
+        tracks = trace_tracks.from_json(path).get(0, {}) if path else {}
+    else:
+        (anchor,) = glob.glob(os.path.join(tdir, "*", "traces.otf2")) or [None]
+        tracks = trace_tracks.from_otf2(anchor).get(0, {}) if anchor else {}
+    gpu = {t: ops for t, ops in tracks.items() if t.startswith("GPU ")}
+    want = cupti_records.expected(records, bases)
+    print("--trace %s: GPU tracks %s" % (fmt, gpu))
+    check(gpu == want, "--trace %s: GPU tracks %s, want %s" % (fmt, gpu, want))
+    prog = [o for t, ops in tracks.items() if t.startswith("thread ") for o in ops]
+    check(len(prog) == 1 and prog[0][0] == os.path.basename(plain) and
+          all(prog[0][1] <= o[1] and o[2] <= prog[0][2] for ops in gpu.values() for o in ops),
+          "--trace %s: the program's region %s holds the GPU operations" % (fmt, prog))
+    left = glob.glob(os.path.join(run.out, "papi_run_output", ".papi_run_gpu_trace.*"))
+    check(not left, "--trace %s: the hand-over file removed (%s)" % (fmt, left))
 
 
 def main():
@@ -57,6 +100,11 @@ def main():
     p, files = run(papi_run, plain, double, records)
     check(p.returncode == 0 and not files and "nobody records" in p.stdout,
           "without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files), p.stdout))
+    check_trace(papi_run, plain, double, records, "json")
+    if shutil.which("otf2-print"):
+        check_trace(papi_run, plain, double, records, "otf2")
+    else:
+        print("--trace otf2: not checked: no otf2-print")
     return verdict("check_papi_run_gpu")
 
 

@@ -327,6 +327,15 @@ static void stage_line(const char *line, uint64_t base)
     }
 }
 
+static uint64_t last_base; /* the last staged file's moment */
+
+/* The moment the last file's times count from (the traces' clock where the timestamp
+ * callback is registered): a test places each staged record exactly. */
+EXPORT uint64_t cupti_double_last_base(void)
+{
+    return last_base;
+}
+
 /* The file's records, their times after now, into the buffer being filled: 0, or -1
  * when it cannot be read. */
 static int stage_file(const char *path)
@@ -339,6 +348,7 @@ static int stage_file(const char *path)
         base = timestamp_cb();
     else
         cuptiGetTimestamp(&base);
+    last_base = base;
     char line[256];
     while (fgets(line, sizeof line, f))
         if (line[0] != '#' && line[0] != '\n')

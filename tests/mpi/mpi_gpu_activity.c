@@ -7,7 +7,11 @@
  * "checkpoint" the ranks then sleep past several checkpoints and end without MPI_Finalize
  * (_exit): the checkpoint row left must hold them. With argv[2] "half" each rank only
  * launches argv[1] once inside MPI_Pcontrol region "half", which lasts 1 s (region/
- * half.txt: a 500 ms synchronisation, so its device offload efficiency is 0.5). */
+ * half.txt: a 500 ms synchronisation, so its device offload efficiency is 0.5). With
+ * argv[2] "trace" each rank launches argv[1] twice, 1 ms apart, between barriers 1 ms away, and
+ * prints the moment each launch's times count from ("rank R base NS": the double's, on
+ * the traces' clock), for the trace's GPU tracks (check_mpi_gpu_trace.py). */
+#include <inttypes.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +19,7 @@
 #include <unistd.h>
 
 int cupti_double_launch(const char *path);
+uint64_t cupti_double_last_base(void);
 int cudart_stand_in(void);
 
 static double now_s(void)
@@ -48,6 +53,20 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[2], "half") == 0) {
         if (half(argv[1]) != 0)
             MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Finalize();
+        return 0;
+    }
+    if (argc > 2 && strcmp(argv[2], "trace") == 0) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int i = 0; i < 2; i++) {
+            usleep(1000); /* after the records before: no overlap by chance */
+            if (cupti_double_launch(argv[1]) != 0)
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            printf("rank %d base %" PRIu64 "\n", rank, cupti_double_last_base());
+        }
+        fflush(stdout);
+        usleep(1000); /* the launches' work done before the barrier begins */
+        MPI_Barrier(MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
     }

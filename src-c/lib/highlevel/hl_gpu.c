@@ -41,6 +41,16 @@ void papi_gpu_activity_flush(void)
     gpu_activity_flush();
 }
 
+int papi_gpu_activity_trace_keep(void)
+{
+    return gpu_activity_trace_keep();
+}
+
+int papi_gpu_activity_trace_ops(struct trace_gpu_ops *g, struct trace_gpu_since *since)
+{
+    return gpu_activity_trace_ops(g, since);
+}
+
 /* What write writes (arg its argument) as JSON into buf[len], NUL-ended: its length, or
  * -1 when it does not fit. */
 static long json_into(char *buf, size_t len, void (*write)(struct jw *, const void *),

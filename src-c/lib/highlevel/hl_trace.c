@@ -17,6 +17,7 @@
 #include "hl_trace.h"
 #include "run_identity.h"
 #include "gpu_activity.h"
+#include "trace_gpu_tracks.h"
 #include "trace_writer.h"
 
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,82 +87,25 @@ int hl_trace_on(void)
     return atomic_load_explicit(&state, memory_order_relaxed) > 0;
 }
 
-/* A GPU operation on its track (a device's stream); name: a kernel's row, or a name of
- * GPU_OP_NAMES for a copy (by kind) or a memset. */
-struct gpu_op {
-    uint32_t label;
-    uint64_t start, end;
-    int32_t name;
-};
-#define GPU_OP_COPY   (-1 - CUPTI_MEMCPY_KINDS) /* - copy kind - 1 .. */
-#define GPU_OP_MEMSET (-2 - CUPTI_MEMCPY_KINDS)
-
-static int by_track(const void *a, const void *b)
-{
-    const struct gpu_op *x = a, *y = b;
-    if (x->label != y->label)
-        return x->label < y->label ? -1 : 1;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return (x->end > y->end) - (x->end < y->end); /* ties: the shorter first, as filed */
-}
-
-/* The GPU operations filed since the last write, as regions on GPU tracks, in time order
- * per track (an operation starting before the one before it on its stream ends is cut
- * there: a stream runs one at a time). Copied under the layer's lock, added under
- * trace_lock (a leaf: never both). */
+/* The GPU operations filed since the last write, as regions on GPU tracks
+ * (trace_gpu_tracks.c). Taken under the layer's lock, added under trace_lock (a leaf:
+ * never both). */
 static void add_gpu_tracks(void)
 {
-    static int added; /* the log's operations already in the trace (a second write) */
-    gpu_activity_flush();
-    const struct gpu_table *t = gpu_activity_lock();
-    const struct gpu_tracelog *l = gpu_activity_tracelog();
-    int n = t && l ? l->n - added : 0, nk = t ? t->nkernels : 0;
-    struct gpu_op *op = n > 0 ? malloc((size_t)n * sizeof *op) : NULL;
-    char(*names)[GPU_KERNEL_NAME_LEN] = op && nk ? malloc((size_t)nk * sizeof *names) : NULL;
-    uint64_t dropped = l ? l->dropped : 0;
-    for (int i = 0; op && i < n; i++) {
-        const struct gpu_trace_item *it = &l->item[added + i];
-        op[i] = (struct gpu_op){TRACE_GPU_TRACK(it->device, it->stream), it->start, it->end,
-                                it->type == GPU_TRACE_KERNEL ? it->row
-                                : it->type == GPU_TRACE_COPY ? -1 - (int32_t)it->copy_kind
-                                                             : GPU_OP_MEMSET};
+    static struct trace_gpu_since since; /* what a first write took (a second: the rest) */
+    struct trace_gpu_ops g = {0};
+    int rc = gpu_activity_trace_ops(&g, &since);
+    if (rc == 0) {
+        pthread_mutex_lock(&trace_lock);
+        rc = trace_gpu_ops_add(tw, &g);
+        pthread_mutex_unlock(&trace_lock);
     }
-    for (int i = 0; names && i < nk; i++)
-        memcpy(names[i], t->kernels[i].name, sizeof names[i]);
-    gpu_activity_unlock();
-    if (!op || (nk && !names)) {
-        if (n > 0)
-            fprintf(stderr, "PAPI: PAPI_TRACE: no memory for the GPU tracks\n");
-        free(op);
-        free(names);
-        return;
-    }
-    added += n;
-    qsort(op, (size_t)n, sizeof *op, by_track);
-    pthread_mutex_lock(&trace_lock);
-    for (int i = 0; i < n; i++) {
-        char copy[32];
-        const char *name = op[i].name >= 0 && op[i].name < nk ? names[op[i].name] : copy;
-        if (op[i].name == GPU_OP_MEMSET)
-            snprintf(copy, sizeof copy, "memset");
-        else if (op[i].name < 0)
-            snprintf(copy, sizeof copy, "memcpy %s",
-                     gpu_copy_direction((unsigned)(-1 - op[i].name)));
-        if (i > 0 && op[i - 1].label == op[i].label && op[i].start < op[i - 1].end)
-            op[i].start = op[i - 1].end < op[i].end ? op[i - 1].end : op[i].end;
-        int r = trace_define_region(tw, name);
-        if (r >= 0) {
-            trace_enter(tw, op[i].start, op[i].label, r);
-            trace_leave(tw, op[i].end, op[i].label, r);
-        }
-    }
-    pthread_mutex_unlock(&trace_lock);
-    if (dropped)
+    if (rc < 0)
+        fprintf(stderr, "PAPI: PAPI_TRACE: no memory for the GPU tracks\n");
+    if (g.dropped)
         fprintf(stderr, "PAPI: PAPI_TRACE: %llu GPU operations past the first %d not traced\n",
-                (unsigned long long)dropped, GPU_TRACE_ITEMS);
-    free(op);
-    free(names);
+                (unsigned long long)g.dropped, GPU_TRACE_ITEMS);
+    trace_gpu_ops_free(&g);
 }
 
 void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
@@ -169,8 +113,7 @@ void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
     path[0] = '\0';
     if (!hl_trace_on())
         return;
-    if (gpu_activity_tracelog()) /* the GPU tracks of a run whose GPU activity ran */
-        add_gpu_tracks();
+    add_gpu_tracks(); /* where the run's GPU activity was kept for it */
     char base[64], why[512];
     static struct run_identity run; /* (4 KB: under trace_lock) */
     pthread_mutex_lock(&trace_lock);

@@ -68,9 +68,10 @@ struct run_state {
     char note[512];                  /* what could not be measured, and why */
     int dirfd;                       /* DIR/papi_run_output, opened before the program runs */
     char dir[4096];
-    char threads_file[4200]; /* --per-thread: where the preloaded library writes */
-    struct run_identity run; /* the file's "run" header; the id is in its name */
-    struct run_openmp omp;   /* the OMPT tool's tables (run_openmp.h) */
+    char threads_file[4200];   /* --per-thread: where the preloaded library writes */
+    char gpu_trace_file[4200]; /* --gpu --trace: where it writes the GPU operations */
+    struct run_identity run;   /* the file's "run" header; the id is in its name */
+    struct run_openmp omp;     /* the OMPT tool's tables (run_openmp.h) */
 };
 
 /* run_options.c: parse and check the command line; exits 2 on bad usage. */

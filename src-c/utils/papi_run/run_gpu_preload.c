@@ -4,10 +4,14 @@
  * sets unless the user did), and at exit, CUPTI flushed, the process's activity written to
  * PAPI_RUN_GPU_DIR/gpu_activity_RUNID_PID.json (gpu_activity.schema.json). A forked child
  * holds its parent's sums and CUPTI does not follow it: it writes nothing; an exec'd image
- * starts again and writes gpu_activity_RUNID_PID_execN.json after its predecessor's. */
+ * starts again and writes gpu_activity_RUNID_PID_execN.json after its predecessor's.
+ * With papi_run --trace (PAPI_RUN_GPU_TRACE_FILE) each kernel, copy and memset is also
+ * kept with its times and appended at exit to that file, a block per process image
+ * (trace_gpu_tracks.h's file form), for papi_run's trace. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 #include "output_file.h"
 #include "papi_gpu_activity.h"
 #include "run_identity.h"
+#include "trace_gpu_tracks.h"
 
 #define MAX_JSON (64u << 20) /* 1024 kernel rows are ~300 KiB: a bound, never reached */
 
@@ -74,6 +79,24 @@ static int write_text(int fd, const char *id, const char *json)
     return bad ? -1 : 0;
 }
 
+/* The GPU operations kept for papi_run's trace appended to its file. */
+static void write_trace_ops(void)
+{
+    const char *path = env_get("PAPI_RUN_GPU_TRACE_FILE");
+    struct trace_gpu_ops g = {0};
+    struct trace_gpu_since since = {0};
+    if (!path || !*path)
+        return;
+    int rc = papi_gpu_activity_trace_ops(&g, &since);
+    int fd = rc == 0 ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : -1;
+    if (rc < 0 || (rc == 0 && (fd < 0 || trace_gpu_ops_save(fd, (long)getpid(), &g) != 0)))
+        fprintf(stderr, "papi_run --gpu: %s: the GPU tracks not written: %s\n", path,
+                rc < 0 ? "out of memory" : strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    trace_gpu_ops_free(&g);
+}
+
 static void write_file(void)
 {
     const char *dir = env_get("PAPI_RUN_GPU_DIR"), *id = env_get("PAPI_RUN_ID");
@@ -85,6 +108,7 @@ static void write_file(void)
         id = "run";
     papi_gpu_activity_flush();
     papi_gpu_activity_say_losses("papi_run --gpu");
+    write_trace_ops();
     char *json = activity_json();
     int dirfd = json ? output_dir_open(dir, 0, why, sizeof why) : -1;
     if (dirfd < 0) {
@@ -110,6 +134,10 @@ static void write_file(void)
 __attribute__((constructor)) static void run_gpu_start(void)
 {
     started_by = getpid();
-    papi_gpu_activity_start("papi_run --gpu"); /* says why not itself, once */
+    const char *trace = env_get("PAPI_RUN_GPU_TRACE_FILE");
+    /* says why not itself, once */
+    if (papi_gpu_activity_start("papi_run --gpu") && trace && *trace &&
+        !papi_gpu_activity_trace_keep())
+        fprintf(stderr, "papi_run --gpu: no memory for the GPU tracks\n");
     atexit(write_file); /* after the layer's start: before its own flush at exit */
 }

@@ -2,7 +2,10 @@
  * own beside the report's (region readers take every file of papi_run_output for a rank
  * file), DIR/papi_run_trace/trace_rank_NNNNNN-RUNID.json (or the OTF2 archive of that name):
  * the program as one region on the track of its process, and with --interval each sample
- * of the counts (since the start) as counter tracks. The program also gets PAPI_TRACE
+ * of the counts (since the start) as counter tracks; with --gpu, the GPU operations (kernels,
+ * copies, memsets) of the program's processes as regions on a track per device and stream:
+ * the preloaded library (run_gpu_preload.c) appends them to a file of the output
+ * directory at each process's exit, read here and removed. The program also gets PAPI_TRACE
  * (unless set), so its own regions (the region API) are traced into papi_hl_trace/.
  * A bad format or OTF2 without libotf2 is one line: the program still runs and its
  * counts are written. */
@@ -13,6 +16,7 @@
 
 #include "output_file.h"
 #include "run.h"
+#include "trace_gpu_tracks.h"
 #include "trace_writer.h"
 
 static enum trace_format format;
@@ -30,9 +34,35 @@ void run_trace_check(struct run_state *s)
     }
     tracing = 1;
     setenv("PAPI_TRACE", trace_format_name(format), 0);
+    if (s->opt.gpu) {
+        snprintf(s->gpu_trace_file, sizeof s->gpu_trace_file, "%s/.papi_run_gpu_trace.%ld", s->dir,
+                 (long)getpid());
+        setenv("PAPI_RUN_GPU_TRACE_FILE", s->gpu_trace_file, 1);
+    }
 }
 
-void run_trace_write(const struct run_state *s)
+/* --gpu: the GPU tracks of the program's processes, their file removed. */
+static void add_gpu_tracks(struct trace_writer *w, const struct run_state *s)
+{
+    struct trace_gpu_ops g = {0};
+    char why[512];
+    if (!s->gpu_trace_file[0])
+        return;
+    int rc = trace_gpu_ops_load(s->gpu_trace_file, &g, why, sizeof why);
+    if (rc < 0)
+        fprintf(stderr, "papi_run: --trace: the GPU tracks: %s: %s\n", why,
+                g.n ? "the operations before it traced" : "none traced");
+    if (trace_gpu_ops_add(w, &g) != 0)
+        fprintf(stderr, "papi_run: --trace: no memory for the GPU tracks\n");
+    if (g.dropped)
+        fprintf(stderr,
+                "papi_run: --trace: %llu GPU operations past the first 65536 of a "
+                "process not traced\n",
+                (unsigned long long)g.dropped);
+    trace_gpu_ops_free(&g);
+}
+
+static void write_trace(const struct run_state *s)
 {
     char why[512], base[RUN_ID_LEN + 64], host[256] = "", dir[4096 + 32];
     if (!tracing)
@@ -69,6 +99,7 @@ void run_trace_write(const struct run_state *s)
                           s->series.v[(size_t)k * (size_t)s->series.width + (size_t)i]);
     }
     trace_leave(w, (uint64_t)s->end_ns, tid, region);
+    add_gpu_tracks(w, s);
     struct trace_rank v;
     trace_view(w, &v);
     snprintf(base, sizeof base, "trace_rank_%06ld-%s", rank >= 0 ? (long)rank : (long)s->child,
@@ -80,4 +111,11 @@ void run_trace_write(const struct run_state *s)
         fprintf(stderr, " trace: %s/%s%s\n", dir, base,
                 format == TRACE_JSON ? ".json" : "/traces.otf2");
     trace_close(w);
+}
+
+void run_trace_write(const struct run_state *s)
+{
+    write_trace(s);
+    if (s->gpu_trace_file[0])
+        unlink(s->gpu_trace_file); /* read, or not wanted: a trace that could not be made */
 }

@@ -1,0 +1,72 @@
+/* trace_gpu_tracks.h: a process's GPU operations (its kernels, copies and memsets, as
+ * src-c/gpu_activity keeps them for traces) as regions on GPU tracks, the one home of
+ * what the three trace writers share (the region API's PAPI_TRACE, the MPI wrapper's
+ * PAPI_MPI_TRACE, papi_run --trace): the operations in time order per track, an
+ * operation that starts before the previous one on its stream ends cut there (a stream
+ * runs one at a time), and their names; added to a trace builder; and their file form,
+ * by which papi_run's preloaded library hands a program's operations to papi_run
+ * (trace_gpu_tracks.c). Not installed. */
+#ifndef TRACE_GPU_TRACKS_H
+#define TRACE_GPU_TRACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_writer.h"
+
+#define TRACE_GPU_NAME_LEN 256 /* a demangled kernel name, cut to fit */
+/* The most names one process's operations take: its kernel rows (gpu_table.h's 1024),
+ * a name per copy kind and "memset". */
+#define TRACE_GPU_MAX_NAMES (1024 + 32)
+
+/* One operation: on track label (TRACE_GPU_TRACK(device, stream)), start .. end in ns of
+ * the traces' clock (CLOCK_MONOTONIC), named name[name]. */
+struct trace_gpu_op {
+    uint64_t start, end;
+    uint32_t label;
+    int32_t name;
+};
+
+/* A process's operations (several processes' after a load of their file). */
+struct trace_gpu_ops {
+    struct trace_gpu_op *op;
+    size_t n, cap;
+    char (*name)[TRACE_GPU_NAME_LEN];
+    int nnames, names_cap;
+    uint64_t dropped; /* operations past the process's log: not in op, said */
+};
+
+/* What a writer took of a process's log already: a later write of the same trace takes
+ * only the rest. */
+struct trace_gpu_since {
+    size_t n;
+    uint64_t dropped;
+};
+
+/* A name's index in g (appended, cut to fit; a newline becomes a space), or -1 when out
+ * of memory. */
+TW_HIDDEN int trace_gpu_ops_name(struct trace_gpu_ops *g, const char *name);
+/* One operation appended: 0, or -1 when out of memory. */
+TW_HIDDEN int trace_gpu_ops_push(struct trace_gpu_ops *g, uint32_t label, uint64_t start,
+                                 uint64_t end, int32_t name);
+/* The operations in time order per track (ties: the shorter first, as filed), each one
+ * that starts before the previous one on its track ends cut to start there. */
+TW_HIDDEN void trace_gpu_ops_order(struct trace_gpu_ops *g);
+/* Each operation a region entered at its start and left at its end on its track of w
+ * (in the order of g: trace_gpu_ops_order first), and g's dropped operations counted as
+ * w's dropped records (two each). 0, or -1 when a name found no memory (its operations
+ * are then counted as dropped too). */
+TW_HIDDEN int trace_gpu_ops_add(struct trace_writer *w, const struct trace_gpu_ops *g);
+TW_HIDDEN void trace_gpu_ops_free(struct trace_gpu_ops *g);
+
+/* The file form: a block per process appended with one write to fd (opened O_APPEND, so
+ * several processes may share the file): "gpu_ops PID NAMES OPS DROPPED", then a line
+ * "n NAME" per name and "o LABEL START END NAME" per operation. 0, or -1 (errno). */
+TW_HIDDEN int trace_gpu_ops_save(int fd, long pid, const struct trace_gpu_ops *g);
+/* Every block of the file at path appended to g (names renumbered), then ordered. 0, 1
+ * when the file does not exist (no process wrote one), or -1 with why (the file, the
+ * line and what is wrong with it; g then holds the blocks before it). */
+TW_HIDDEN int trace_gpu_ops_load(const char *path, struct trace_gpu_ops *g, char *why,
+                                 size_t whylen);
+
+#endif

@@ -1,0 +1,53 @@
+"""The tracks of a trace papi-compat wrote (src-c/common/trace_*.c) read back for a test:
+{rank: {track name: [(region, start, end)]}}, times in absolute ns of the trace's clock,
+each track's slices in time order. JSON: base_ns + ts; OTF2: otf2-print's own lines
+(locations "rank R TRACK", ENTER and LEAVE)."""
+import collections
+import json
+import re
+import subprocess
+
+
+def slices(events):
+    """[(name, start, end)] from time-ordered (kind, name, ts) of one track."""
+    out, stack = [], []
+    for kind, name, ts in events:
+        if kind == "B":
+            stack.append((name, ts))
+        elif stack:
+            n, t0 = stack.pop()
+            out.append((n, t0, ts))
+    return sorted(out, key=lambda o: (o[1], o[2]))
+
+
+def from_json(path):
+    """{rank: {track: [(name, start, end)]}} with absolute times (base_ns + ts)."""
+    d = json.load(open(path))
+    base = d["otherData"]["base_ns"]
+    names, ev = {}, collections.defaultdict(list)
+    for e in d["traceEvents"]:
+        if e.get("name") == "thread_name":
+            names[(e["pid"], e["tid"])] = e["args"]["name"]
+        elif e.get("ph") in ("B", "E"):
+            ev[(e["pid"], e["tid"])].append((e["ph"], e["name"], base + round(e["ts"] * 1000)))
+    out = collections.defaultdict(dict)
+    for (pid, tid), evs in ev.items():
+        out[pid][names.get((pid, tid), "?")] = slices(evs)
+    return out
+
+
+def from_otf2(anchor, otf2_print="otf2-print"):
+    """The same from otf2-print's output."""
+    defs = subprocess.run([otf2_print, "-G", anchor], capture_output=True, text=True).stdout
+    loc = {int(m.group(1)): (int(m.group(2)), m.group(3)) for m in re.finditer(
+        r'^LOCATION\s+(\d+)\s+Name: "rank (\d+) ([^"]*)"', defs, re.M)}
+    text = subprocess.run([otf2_print, anchor], capture_output=True, text=True).stdout
+    ev = collections.defaultdict(list)
+    for m in re.finditer(r'^(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: "([^"]*)"', text, re.M):
+        ev[int(m.group(2))].append(("B" if m.group(1) == "ENTER" else "E", m.group(4),
+                                    int(m.group(3))))
+    out = collections.defaultdict(dict)
+    for l, evs in ev.items():
+        rank, track = loc[l]
+        out[rank][track] = slices(evs)
+    return out

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""check_mpi_gpu_trace.py --mpirun M --program PROG --records FILE --cupti DIR --shim LIB
+[--np 2] [--otf2-print P]: the GPU tracks of the job's traces (PAPI_MPI_TRACE json and
+otf2). mpi_gpu_activity.c "trace" on the CUPTI double: each rank launches FILE
+(tests/gpu_activity/region/a.txt) twice between two MPI_Barrier calls and prints each
+launch's base (the double's moment its staged times count from). Rank 1's
+CLOCK_MONOTONIC runs 1 s ahead (clock_shift_shim, PAPI_MPI_CLOCK_PINGPONG=1 so the
+offset is measured). Per rank and format: a track "GPU D stream S" per device and
+stream, each staged kernel and copy on it exactly once in time order (an operation
+starting before the previous one on its stream ends cut there); rank 0's (the clock's
+reference) at exactly base + its staged start and end; rank 1's all on one affine map
+of its own clock (to 2 ns: the wrapper's interpolated offset) that moves its bases back
+by the measured 1 s (within 50 ms), and between its own barriers as the program made
+them (after the first one's end by 0.5 ms, before the second one's start): on rank 0's
+clock as its MPI calls. The JSON trace follows its schema (tests/trace/check_trace.py)."""
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from mpi_check import check, launch_args, rank_env, run_cmd, verdict
+import cupti_records  # (tests/common, on the path by mpi_check)
+import trace_tracks
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRACE_CHECK = os.path.join(HERE, "..", "trace", "check_trace.py")
+SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")
+SHIFT_NS = 1000000000
+
+args = launch_args(more=("--records", "--cupti", "--shim"), options={"--otf2-print": {}})
+
+
+def fit(pairs):
+    """The least-squares line y = a x + b through (x, y) pairs, and its worst residual."""
+    n = len(pairs)
+    mx = sum(x for x, _ in pairs) / n
+    my = sum(y for _, y in pairs) / n
+    sxx = sum((x - mx) ** 2 for x, _ in pairs)
+    a = sum((x - mx) * (y - my) for x, y in pairs) / sxx
+    b = my - a * mx
+    return a, b, max(abs(a * x + b - y) for x, y in pairs)
+
+
+def check_rank(where, rank, tracks, bases):
+    want = cupti_records.expected(args.records, bases)
+    gpu = {t: ops for t, ops in tracks.items() if t.startswith("GPU ")}
+    check({t: [o[0] for o in ops] for t, ops in gpu.items()} ==
+          {t: [o[0] for o in ops] for t, ops in want.items()},
+          "%s rank %d: GPU tracks' operations %s, want %s"
+          % (where, rank, {t: len(o) for t, o in gpu.items()}, {t: len(o) for t, o in want.items()}))
+    if set(gpu) != set(want) or any(len(gpu[t]) != len(want[t]) for t in want):
+        return
+    if rank == 0:  # the reference clock: no move at all
+        check(gpu == want, "%s rank 0: GPU operations at base + staged times exactly: %s, want %s"
+              % (where, gpu, want))
+    else:
+        pairs = [(w[k], g[k]) for t in want for w, g in zip(want[t], gpu[t]) for k in (1, 2)]
+        a, b, worst = fit(pairs)
+        moved = [x - (a * x + b) for x in bases]
+        print("%s rank %d: trace = %.9f x local + %.0f, worst %.1f ns, bases moved by %s ns"
+              % (where, rank, a, b, worst, ["%.0f" % m for m in moved]))
+        check(worst <= 2, "%s rank %d: one map of the rank's clock (worst %.1f ns)"
+              % (where, rank, worst))
+        check(all(abs(m - SHIFT_NS) < 50e6 for m in moved),
+              "%s rank %d: bases moved by %s ns, want %d (+-50 ms)" % (where, rank, moved, SHIFT_NS))
+    barriers = [o for t, ops in tracks.items() if t.startswith("thread ") for o in ops
+                if o[0] == "MPI_Barrier"]
+    ops = [o for t in gpu for o in gpu[t]]
+    ok = len(barriers) == 2 and all(barriers[0][2] + 500000 <= o[1] and o[2] <= barriers[1][1]
+                                    for o in ops)
+    check(ok, "%s rank %d: GPU operations between the rank's barriers %s"
+          % (where, rank, [(b[1], b[2]) for b in barriers]))
+
+
+def run(d, fmt):
+    out = os.path.join(d, fmt)
+    os.mkdir(out)
+    env = {"LD_LIBRARY_PATH": args.cupti, "PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_TRACE": fmt,
+           "PAPI_MPI_CLOCK_PINGPONG": "1", "LD_PRELOAD": args.shim,
+           "PAPI_TEST_CLOCK_SHIFT_RANK": "1", "PAPI_TEST_CLOCK_SHIFT_NS": str(SHIFT_NS)}
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
+                + [args.program, args.records, "trace"])
+    check(p.returncode == 0, "%s: exit 0" % fmt)
+    bases = collections.defaultdict(list)
+    for m in re.finditer(r"^rank (\d+) base (\d+)$", p.stdout, re.M):
+        bases[int(m.group(1))].append(int(m.group(2)))
+    check(sorted(bases) == list(range(args.np)) and all(len(b) == 2 for b in bases.values()),
+          "%s: two bases printed per rank (%s)" % (fmt, dict(bases)))
+    return out, bases
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        out, bases = run(d, "json")
+        path = os.path.join(out, "papi_mpi_trace.json")
+        if check(os.path.exists(path), "json: %s written" % path):
+            p = subprocess.run([sys.executable, TRACE_CHECK, "json", "--schema", SCHEMA, path],
+                               capture_output=True, text=True)
+            print(p.stdout + p.stderr)
+            check(p.returncode == 0, "json: the trace follows its schema, B/E balanced")
+            got = trace_tracks.from_json(path)
+            for r in range(args.np):
+                check_rank("json", r, got.get(r, {}), bases[r])
+        if not args.otf2_print or not os.path.exists(args.otf2_print):
+            print("otf2: not checked: no otf2-print")
+            return verdict()
+        out, bases = run(d, "otf2")
+        anchor = os.path.join(out, "papi_mpi_trace", "traces.otf2")
+        if check(os.path.exists(anchor), "otf2: %s written" % anchor):
+            got = trace_tracks.from_otf2(anchor, args.otf2_print)
+            for r in range(args.np):
+                check_rank("otf2", r, got.get(r, {}), bases[r])
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
