@@ -12,7 +12,9 @@ reference) at exactly base + its staged start and end; rank 1's all on one affin
 of its own clock (to 2 ns: the wrapper's interpolated offset) that moves its bases back
 by the measured 1 s (within 50 ms), and between its own barriers as the program made
 them (after the first one's end by 0.5 ms, before the second one's start): on rank 0's
-clock as its MPI calls. The JSON trace follows its schema (tests/trace/check_trace.py)."""
+clock as its MPI calls. The JSON trace follows its schema (tests/trace/check_trace.py), and
+papi_report's timeline (tables/timeline_data.py) draws each rank's GPU tracks as lanes of
+their own, its kernels "gpu_kernel" and its copies "gpu_copy" spans, as many as staged."""
 import collections
 import os
 import re
@@ -23,6 +25,9 @@ import tempfile
 from mpi_check import check, launch_args, rank_env, run_cmd, verdict
 import cupti_records  # (tests/common, on the path by mpi_check)
 import trace_tracks
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from papi_report.tables import timeline_data  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRACE_CHECK = os.path.join(HERE, "..", "trace", "check_trace.py")
@@ -74,6 +79,24 @@ def check_rank(where, rank, tracks, bases):
           % (where, rank, [(b[1], b[2]) for b in barriers]))
 
 
+def check_lanes(path, bases):
+    """papi_report's timeline: per rank a lane per GPU track, its spans' kinds counted."""
+    spans, _ = timeline_data.spans_from_events(timeline_data.read_events([path])[0])
+    lanes = spans.attrs.get("gpu_lanes", {})
+    got = collections.Counter()
+    for lane, track in lanes.items():
+        mine = spans[spans["lane"] == lane]
+        for _, r in mine.iterrows():
+            got[(int(r["rank"]), track, r["kind"])] += 1
+    want = collections.Counter()
+    for rank, b in bases.items():
+        for track, ops in cupti_records.expected(args.records, b).items():
+            for name, _, _ in ops:
+                want[(rank, track, "gpu_copy" if name.startswith(("memcpy", "memset"))
+                      else "gpu_kernel")] += 1
+    check(got == want, "papi_report's timeline GPU lanes %s, want %s" % (dict(got), dict(want)))
+
+
 def run(d, fmt):
     out = os.path.join(d, fmt)
     os.mkdir(out)
@@ -103,6 +126,7 @@ def main():
             got = trace_tracks.from_json(path)
             for r in range(args.np):
                 check_rank("json", r, got.get(r, {}), bases[r])
+            check_lanes(path, bases)
         if not args.otf2_print or not os.path.exists(args.otf2_print):
             print("otf2: not checked: no otf2-print")
             return verdict()
