@@ -146,11 +146,15 @@ def main():
         print("gpu check: FAILED: gpu_check under papi_run exited %d" % run.returncode,
               file=sys.stderr)
     nv = [names[s] for s in gpu_verdicts.NVML_VS_SMI if s in names]
+
+    def smi_read():
+        return subprocess.run([cuda["nvidia_smi"], "-i", "0", "--query-gpu=" +
+                               ",".join(gpu_verdicts.SMI_FIELDS), "--format=csv,noheader,nounits"],
+                              capture_output=True, text=True, timeout=60).stdout.strip()
+    smi_before = smi_read()  # ours bracketed: idle clocks and power move between reads
     pcl = subprocess.run([papi["papi_command_line"], "--json"] + nv, capture_output=True,
                          text=True, env=env, timeout=60) if nv else None
-    smi = subprocess.run([cuda["nvidia_smi"], "-i", "0", "--query-gpu=" +
-                          ",".join(gpu_verdicts.SMI_FIELDS), "--format=csv,noheader,nounits"],
-                         capture_output=True, text=True, timeout=60)
+    smi_after = smi_read()
 
     def load(pattern):
         files = sorted(glob.glob(os.path.join(out, pattern)))
@@ -173,7 +177,7 @@ def main():
     except ValueError:
         nvml_json = None
     doc = gpu_verdicts.all_verdicts(truth, region, run_gpu, open(dmon_path).read(), nvml_json,
-                                    smi.stdout, time.monotonic() - t0)
+                                    smi_before + "\n" + smi_after + "\n", time.monotonic() - t0)
     doc.update({"run_exit": run.returncode, "out": out, "gpm_events": gpm})
     doc["pass"] = doc["pass"] and run.returncode == 0
     path = write(out, doc)

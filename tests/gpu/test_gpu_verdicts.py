@@ -28,7 +28,7 @@ def load(name):
 def inputs():
     return dict(truth=load("truth.json"), region=load("region.json"),
                 run_gpu=load("gpu_activity_run.json"), dmon_text=load("dmon.txt"),
-                nvml_json=load("papi_command_line.json"), smi_line=load("nvidia_smi.csv"),
+                nvml_json=load("papi_command_line.json"), smi_lines=load("nvidia_smi.csv"),
                 elapsed_s=61.0)
 
 
@@ -60,7 +60,7 @@ def main():
           "dmon: the 2 samples inside region sm less its first and last second: %s" % gpm["sm"])
     check(abs(gpm["dram"]["gpm_pct"] - 90.0) < 1e-9, "GPM DRAM %%: %s" % gpm["dram"])
     names, rows = gv.parse_dmon(load("dmon.txt"))
-    check(names == ["date", "time", "gpu", "smact", "dramact"] and len(rows) == 13,
+    check(names == ["date", "time", "gpu", "smutil", "dram"] and len(rows) == 13,
           "dmon parsed: %s, %d rows" % (names, len(rows)))
     dur = doc["verdicts"]["durations"]["kernels"]["spin_kernel<2>"]
     check(dur["event_mean_ns"] == 5010333 and dur["cupti_mean_ns"] == 5006333,
@@ -105,7 +105,7 @@ def main():
           "GPM 12 points under dmon: %s" % v["detail"])
 
     def header(i):
-        i["dmon_text"] = i["dmon_text"].replace("smact", "sm_what")
+        i["dmon_text"] = i["dmon_text"].replace("smutil", "sm_what")
     v = verdict_after(header, "gpm_vs_dmon")
     check(not v["pass"] and "no dmon column" in v["detail"] and "sm_what" in v["detail"],
           "an unknown dmon header said with the header: %s" % v["detail"])
@@ -116,16 +116,55 @@ def main():
     check(not v["pass"] and "no GPM counter in region sm" in v["detail"],
           "no GPM events: %s" % v["detail"])
 
+    nv = doc["verdicts"]["nvml_vs_nvidia_smi"]["fields"]["power.draw"]
+    check(nv["nvidia_smi_before"] == 121.3 and nv["nvidia_smi_after"] == 116.8 and
+          abs(nv["low"] - 116.8 * 0.9) < 1e-9 and abs(nv["high"] - 121.3 * 1.1) < 1e-9,
+          "power: ours (118.5 W) between nvidia-smi's two readings, 10 %% beyond: %s" % nv)
+
+    def sm_clock(mhz):
+        def change(i):
+            for e in i["nvml_json"]["events"]:
+                if e["name"].endswith(":sm_clock"):
+                    e["count"] = mhz
+        return change
+
+    # the H100's idle SM clock: ours 465 MHz, nvidia-smi's 435 right after (and 465 just
+    # before): one reading alone is 6.9 % off; inside the bracket it passes
+    def h100(i):
+        lines = i["smi_lines"].splitlines()
+        lines[0] = lines[0].replace(", 1980,", ", 465,")
+        lines[1] = lines[1].replace(", 1980,", ", 435,")
+        i["smi_lines"] = "\n".join(lines) + "\n"
+        sm_clock(465)(i)
+    v = verdict_after(h100, "nvml_vs_nvidia_smi")
+    check(v["pass"] and v["fields"]["clocks.sm"]["low"] == 435 * 0.95,
+          "SM clock 465 between nvidia-smi's 465 before and 435 after: %s" % v["fields"]["clocks.sm"])
+
+    def outside(i):
+        h100(i)
+        i["smi_lines"] = i["smi_lines"].replace(", 465,", ", 435,")
+    v = verdict_after(outside, "nvml_vs_nvidia_smi")
+    check(not v["pass"] and "clocks.sm: papi 465.0, nvidia-smi 435.0 before and 435.0 after "
+          "(accepted 413.25 .. 456.75: rel 0.05 beyond them)" in v["detail"],
+          "SM clock 465 past both readings (435) and the 5 %% margin: %s" % v["detail"])
+
     def power(i):
-        i["smi_line"] = i["smi_line"].replace("121.30", "133.00")
+        i["smi_lines"] = i["smi_lines"].replace("121.30", "133.00").replace("116.80", "132.00")
     v = verdict_after(power, "nvml_vs_nvidia_smi")
-    check(not v["pass"] and "power.draw" in v["detail"], "power 11 %% off: %s" % v["detail"])
+    check(not v["pass"] and "power.draw: papi 118.5" in v["detail"],
+          "power 10 %% under both readings: %s" % v["detail"])
 
     def na(i):
-        i["smi_line"] = i["smi_line"].replace(" 36,", " [N/A],")
+        i["smi_lines"] = i["smi_lines"].replace(" 36,", " [N/A],", 1)
     v = verdict_after(na, "nvml_vs_nvidia_smi")
-    check(not v["pass"] and "temperature.gpu: papi 36.0, nvidia-smi None" in v["detail"],
+    check(not v["pass"] and "temperature.gpu: papi 36.0, nvidia-smi None before" in v["detail"],
           "nvidia-smi's [N/A]: %s" % v["detail"])
+
+    def one_line(i):
+        i["smi_lines"] = i["smi_lines"].splitlines()[0] + "\n"
+    v = verdict_after(one_line, "nvml_vs_nvidia_smi")
+    check(not v["pass"] and "before and after ours (2 lines), got 1" in v["detail"],
+          "one nvidia-smi reading only: %s" % v["detail"])
 
     def slow_run(i):
         i["elapsed_s"] = 121.0
