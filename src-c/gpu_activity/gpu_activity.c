@@ -48,6 +48,7 @@ static struct cupti_lib lib;
 static CUpti_SubscriberHandle subscriber;
 static pthread_t drain_thread;
 static int started, kinds_on, exit_registered;
+static _Atomic uint64_t first_start_ns; /* the run's start: the first successful start */
 static int linking; /* the last start links launches to regions (external correlation) */
 /* The process that started: a forked child has no drain thread (and CUPTI does not follow
  * a fork), so its flushes and its exit leave CUPTI alone rather than wait for nobody. */
@@ -137,6 +138,11 @@ int gpu_activity_trace_keep(void)
 const struct gpu_tracelog *gpu_activity_tracelog(void)
 {
     return tracelog;
+}
+
+uint64_t gpu_activity_run_start_ns(void)
+{
+    return atomic_load(&first_start_ns);
 }
 
 int gpu_activity_trace_ops(struct trace_gpu_ops *g, struct trace_gpu_since *since)
@@ -321,6 +327,8 @@ enum cupti_status gpu_activity_start(const char *const *sonames, int n, char *re
         goto out;
     }
     started = 1;
+    if (!atomic_load(&first_start_ns))
+        atomic_store(&first_start_ns, mono_clock_ns());
     owner = getpid();
     pthread_once(&atfork_once, register_atfork);
     if (!exit_registered)

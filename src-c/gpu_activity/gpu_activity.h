@@ -53,6 +53,9 @@ __attribute__((visibility("hidden"))) int gpu_activity_linking(void);
  * gpu_activity_lock: NULL until asked. */
 __attribute__((visibility("hidden"))) int gpu_activity_trace_keep(void);
 __attribute__((visibility("hidden"))) const struct gpu_tracelog *gpu_activity_tracelog(void);
+/* When the layer first started (CLOCK_MONOTONIC ns: the run's start for its run-level POP
+ * factors), 0 before. */
+__attribute__((visibility("hidden"))) uint64_t gpu_activity_run_start_ns(void);
 /* The kept operations after since for a trace's GPU tracks (gpu_tracelog_ops), CUPTI
  * flushed first, ordered (trace_gpu_ops_order): 0; 1 when nothing was kept (no trace
  * asked, or the layer never started); -1 when out of memory (said by the caller). */

@@ -162,6 +162,32 @@ void gpu_report_device_pop(struct jw *w, const char *key, const struct pop_in *p
     jw_obj_end(w);
 }
 
+void gpu_report_run_pop(struct jw *w, const char *key, uint64_t now)
+{
+    uint64_t t0 = gpu_activity_run_start_ns();
+    const struct gpu_table *t = t0 ? gpu_activity_lock() : NULL;
+    struct gpu_pop_times p = {0, 0, 0};
+    int any = t != NULL;
+    if (t) {
+        struct gpu_snapshot s;
+        gpu_snapshot_take(t, &s);
+        p = gpu_snapshot_pop_times(&s);
+    }
+    if (t0)
+        gpu_activity_unlock();
+    if (!any)
+        return;
+    double wall = now > t0 ? (double)(now - t0) * 1e-9 : 0;
+    struct pop_in in = {0};
+    pop_add(&in, wall, 0, 0);
+    pop_add_device(&in, (double)p.runtime_ns * 1e-9, (double)p.useful_ns * 1e-9,
+                   (double)p.comm_ns * 1e-9);
+    jw_obj_begin(w, key);
+    jw_fixed(w, "wall_s", wall, 9);
+    gpu_report_device_pop(w, "pop", &in);
+    jw_obj_end(w);
+}
+
 unsigned long long gpu_report_say_losses(FILE *f, const char *who)
 {
     const struct gpu_table *t = gpu_activity_lock();

@@ -27,6 +27,12 @@ __attribute__((visibility("hidden"))) void gpu_report_process(struct jw *w, cons
  * one cannot be formed. */
 __attribute__((visibility("hidden"))) void gpu_report_device_pop(struct jw *w, const char *key,
                                                                  const struct pop_in *p);
+/* key: {"wall_s": the run's wall time, "pop": its host/device POP factors} ($defs/run_pop):
+ * every record filed since the layer first started, over the time from then to end_ns
+ * (CLOCK_MONOTONIC: when the report was asked for; one process: no MPI time). Nothing
+ * before a start. Flush first (gpu_activity_flush). */
+__attribute__((visibility("hidden"))) void gpu_report_run_pop(struct jw *w, const char *key,
+                                                              uint64_t end_ns);
 /* One line on f when CUPTI dropped records, a buffer was refused or kernels were not
  * tabled (by who: "region API" ...): the file says the same; nothing when none was lost.
  * Returns the records dropped. */

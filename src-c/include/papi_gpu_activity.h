@@ -38,6 +38,11 @@ papi_gpu_span_t *papi_gpu_span_new(void);
 void papi_gpu_span_begin(papi_gpu_span_t *span);
 void papi_gpu_span_end(papi_gpu_span_t *span);
 long papi_gpu_span_json(papi_gpu_span_t *span, char *buf, size_t len);
+/* The process's whole run's host/device POP factors as one JSON object into buf[len]
+ * (gpu_activity.schema.json's $defs/run_pop: from the layer's first start to now, CUPTI
+ * flushed first), NUL-ended: its length; 0 when the layer never started; -1 when it does
+ * not fit. */
+long papi_gpu_activity_run_pop_json(char *buf, size_t len);
 /* What the host/device POP factors of a rank or region are formed from, in ns
  * (src-c/common/pop_factors.h): the GPUs' useful time (their kernels' busy time), their
  * communication (copies and memsets) and the host's wait in synchronisation. times: the

@@ -7,6 +7,14 @@ double: run gpu_region (gpu_region.c says what it launches where) and check its 
         program calls PAPI_shutdown last: CUPTI unsubscribed, the same sums, the status
         "stopped by PAPI_shutdown"; with trace (PAPI_TRACE=json) the trace's GPU tracks
         (one per device and stream) hold each operation exact
+        and the whole run's host/device POP factors (gpu_run_pop) exact from all its
+        records (c.txt's, outside every region, too) over its own wall time
+    check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR half CUDART
+        one region of 1 s holding a 500 ms synchronisation: the run's device offload
+        efficiency 0.5 (to 1e-2: the run's wall time is measured, from the layer's start
+        in the region's begin to the file's writing at exit) and exactly (wall -
+        runtime) / wall of the file's own figures, runtime 0.5 s exactly, the GPU factors
+        null (no GPU work); papi_report's region_gpu_pop the file's figures
     check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR off CUDART|- SWITCH|- REASON|-
         the layer off (PAPI_GPU_ACTIVITY=SWITCH, or unset with -): gpu_activity says
         REASON (-: no gpu_activity at all), no gpu_regions
@@ -191,6 +199,67 @@ def check_sums(d, status, err):
           "regions %s, want compute and outer" % sorted(regions))
 
 
+# The whole run (a twice, b, c): busy 10100 ns on device 0 and 600 on device 1, copies
+# 1210 ns, synchronisation 1400 ns.
+RUN_U, RUN_A, RUN_SYNC = 10700, 10700 + 1210, 1400
+
+
+def check_run_pop(d):
+    """gpu_run_pop: every record of the run exact, the ratios over its own wall_s."""
+    run = d.get("gpu_run_pop")
+    if not check(run is not None, "gpu_run_pop written"):
+        return
+    print("gpu_run_pop:", run)
+    pop, wall = run["pop"], run["wall_s"]
+    outer = d["region_totals"]["0"]["outer"]["real_time_nsec"] * 1e-9
+    check(outer <= wall < outer + 60, "run wall %s s holds region outer's %s s" % (wall, outer))
+    exact = {"gpus": 1, "useful_sum_s": RUN_U * 1e-9, "useful_max_s": RUN_U * 1e-9,
+             "active_max_s": RUN_A * 1e-9, "runtime_s": RUN_SYNC * 1e-9, "load_balance": 1.0,
+             "communication_efficiency": round(RUN_U / RUN_A, 6)}
+    for key, value in exact.items():
+        check(abs(pop[key] - value) < 1e-12, "run: %s %s, want %s" % (key, pop[key], value))
+    formed = {"offload_efficiency": (wall - RUN_SYNC * 1e-9) / wall,
+              "orchestration_efficiency": RUN_A * 1e-9 / wall,
+              "parallel_efficiency": RUN_U * 1e-9 / wall}
+    for key, value in formed.items():
+        check(abs(pop[key] - value) < 2e-6, "run: %s %s, want %.6f" % (key, pop[key], value))
+    check_pop_table(d)
+
+
+def check_pop_table(d):
+    """papi_report's region_gpu_pop: the run's row and each region's, the file's figures."""
+    rows = gpu.region_gpu_pop([(None, d)]).to_dict("records")
+    run = [r for r in rows if r["scope"] == "run"]
+    want = dict(d["gpu_run_pop"]["pop"], wall_s=d["gpu_run_pop"]["wall_s"])
+    check(len(run) == 1 and all(run[0][k] == v or (v is None and run[0][k] != run[0][k])
+                                for k, v in want.items()),
+          "papi_report's region_gpu_pop run row %s, want %s" % (run, want))
+    regions = {(r["scope"], r["thread"]) for r in rows if r["scope"] != "run"}
+    want_regions = {("region " + n, int(t)) for t, rs in d.get("gpu_pop", {}).items() for n in rs}
+    check(regions == want_regions, "region_gpu_pop's regions %s, want %s" % (regions, want_regions))
+
+
+def check_half(d):
+    run = d.get("gpu_run_pop")
+    if not check(run is not None, "half: gpu_run_pop written"):
+        return
+    print("gpu_run_pop:", run)
+    pop, wall = run["pop"], run["wall_s"]
+    region = d["region_totals"]["0"]["half"]["real_time_nsec"] * 1e-9
+    check(1.0 <= region <= wall, "half: run wall %s s holds region half's %s s (>= 1 s)"
+          % (wall, region))
+    check(pop["runtime_s"] == 0.5 and pop["gpus"] == 0 and pop["useful_sum_s"] == 0,
+          "half: runtime 0.5 s, no GPU work: %s" % pop)
+    off = pop["offload_efficiency"]
+    check(off is not None and abs(off - (wall - 0.5) / wall) < 2e-6,
+          "half: offload %s, want (%.9f - 0.5) / %.9f exactly" % (off, wall, wall))
+    check(off is not None and abs(off - 0.5) <= 1e-2, "half: offload %s, want 0.5" % off)
+    nulls = ("parallel_efficiency", "load_balance", "communication_efficiency",
+             "orchestration_efficiency")
+    check(all(pop[k] is None for k in nulls), "half: the GPU factors null: %s" % pop)
+    check_pop_table(d)
+
+
 def compare_slower(prog, double, records, out_a):
     """papi_report --compare by kernel: a second run whose kernels are 4 times as long
     gives each region's kernels' time B/A 4, "slower", their launches the same."""
@@ -236,6 +305,10 @@ def main():
     if mode == "trace_otf2" and not shutil.which("otf2-print"):
         print("SKIPPED: no otf2-print (otf2-tools) to read the OTF2 trace")
         return 77
+    if mode == "half":
+        d, _ = run(prog, double, records, sys.argv[5], "-", "half")
+        check_half(d)
+        return verdict("check_gpu_region")
     if mode in ("on", "shutdown", "trace", "trace_otf2"):
         more = (mode,) if mode != "on" else ()
         if mode.startswith("trace"):
@@ -266,6 +339,7 @@ def main():
                   "CUPTI still subscribed or recording after PAPI_shutdown")
         if not mode.startswith("trace"):  # there d.txt changed the sums: the tracks count
             check_sums(d, status, err)
+            check_run_pop(d)
         if mode == "on":
             compare_slower(prog, double, records, run.out)
     else:
@@ -278,8 +352,8 @@ def main():
         else:
             check(status and not status["on"] and status["reason"] == reason,
                   "gpu_activity %s: want off, %r" % (status, reason))
-        check("gpu_regions" not in d and "gpu_pop" not in d,
-              "gpu_regions or gpu_pop written with the layer off")
+        check("gpu_regions" not in d and "gpu_pop" not in d and "gpu_run_pop" not in d,
+              "gpu_regions, gpu_pop or gpu_run_pop written with the layer off")
         if switch not in ("-", "0"):
             check("no GPU activity: " + reason in err, "a bad PAPI_GPU_ACTIVITY not said on stderr")
     return verdict("check_gpu_region")

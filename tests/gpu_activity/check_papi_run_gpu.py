@@ -4,13 +4,14 @@
 The program launches RECORDS (region/a.txt) twice and exits without a flush: the
 preloaded library files them at exit into papi_run_output/gpu_activity_RUNID_PID.json,
 exact (busy 4400 and 600 ns per device, 6 + 2 launches, 8192 B to the device, 2000 B
-back, 1400 ns of synchronisation), on since papi_run sets PAPI_GPU_ACTIVITY=1 (no CUDA
-runtime is loaded). Without --gpu nothing records it and no such file is written. With
---trace json and otf2 (otf2-print, where there is one) papi_run's trace holds, beside the
-program's region, a track per device and stream with each staged kernel and copy exactly
-once at the program's printed base + its staged start and end (cut where it starts before
-the previous one on its stream ends), and the file the preloaded library handed them over
-in is gone. Every file follows its schema (report_check; the JSON trace
+back, 1400 ns of synchronisation) and its whole run's host/device POP factors (run_pop)
+from them, on since papi_run sets PAPI_GPU_ACTIVITY=1 (no CUDA runtime is loaded).
+Without --gpu nothing records it and no such file is written. With --trace json and
+otf2 (otf2-print, where there is one) papi_run's trace holds, beside the program's
+region, a track per device and stream with each staged kernel and copy exactly once at
+the program's printed base + its staged start and end (cut where it starts before the
+previous one on its stream ends), and the file the preloaded library handed them over in
+is gone. Every file follows its schema (report_check; the JSON trace
 tests/trace/check_trace.py)."""
 import glob
 import json
@@ -97,6 +98,17 @@ def main():
     copies = {k: (v["count"], v["bytes"], v["ns"]) for k, v in tot["copies"].items()}
     check(copies == {"HtoD": (2, 8192, 1000), "DtoH": (2, 2000, 200)}, "copies %s" % copies)
     check(tot["sync"] == {"count": 2, "ns": 1400}, "sync %s" % tot["sync"])
+    # the whole run's host/device POP: U 5000 ns, A 6200 ns, 1400 ns of synchronisation,
+    # over the run's wall time (the program's start to its exit)
+    run_pop = d.get("run_pop") or {}
+    pop, wall = run_pop.get("pop", {}), run_pop.get("wall_s", 0)
+    print("run_pop", run_pop)
+    check(pop.get("gpus") == 1 and pop.get("useful_sum_s") == 5e-6 and
+          pop.get("active_max_s") == 6.2e-6 and pop.get("runtime_s") == 1.4e-6 and
+          pop.get("communication_efficiency") == round(5000 / 6200, 6) and 0.002 < wall < 60 and
+          abs(pop.get("offload_efficiency", 0) - (wall - 1.4e-6) / wall) < 2e-6 and
+          abs(pop.get("orchestration_efficiency", 0) - 6.2e-6 / wall) < 2e-6,
+          "run_pop %s exact" % run_pop)
     p, files = run(papi_run, plain, double, records)
     check(p.returncode == 0 and not files and "nobody records" in p.stdout,
           "without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files), p.stdout))

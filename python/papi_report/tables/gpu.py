@@ -3,8 +3,10 @@ project's GPU activity layer, src-c/gpu_activity) as tables: the kernel table of
 and of each MPI_Pcontrol region from the MPI report's rank rows ("gpu", each region's
 "gpu"), and of each named region from the region files ("gpu_regions"): per kernel name
 its launches, total and mean time, and its time per rank over the ranks, min (rank),
-mean, max (rank), over the ranks whose GPUs ran it. The figures are the layer's, only
-summed and laid out; files without GPU activity give empty tables. Needs pandas only."""
+mean, max (rank), over the ranks whose GPUs ran it; and the region files' host/device POP
+factors, the whole run's ("gpu_run_pop") and each region's ("gpu_pop"), per rank. The
+figures are the layer's, only summed and laid out; files without GPU activity give empty
+tables. Needs pandas only."""
 import pandas as pd
 
 from ..load import registry
@@ -12,6 +14,10 @@ from ..load import registry
 KERNEL_COLUMNS = ["scope", "kernel", "ranks", "launches", "total_s", "mean_s", "rank_min_s",
                   "rank_min", "rank_mean_s", "rank_max_s", "rank_max"]
 RANK_KERNEL_COLUMNS = ["scope", "rank", "kernel", "launches", "total_s"]
+POP_FACTORS = ["offload_efficiency", "parallel_efficiency", "load_balance",
+               "communication_efficiency", "orchestration_efficiency"]
+POP_COLUMNS = (["scope", "rank", "thread", "wall_s", "gpus", "runtime_s", "useful_sum_s",
+                "useful_max_s", "active_max_s"] + POP_FACTORS)
 BUSY_COLUMNS = ["scope", "rank", "busy_s", "kernel_launches", "kernel_s", "copy_bytes",
                 "copy_s", "memset_bytes", "sync_s", "dropped"]
 
@@ -133,13 +139,34 @@ def region_gpu_kernel_ranks(files):
     return _frame(_rank_kernel_rows(scopes), RANK_KERNEL_COLUMNS, ["rank", "launches"])
 
 
+def region_gpu_pop(files):
+    """Per region file (rank): the whole run's host/device POP factors (gpu_run_pop: from
+    the GPU layer's start to the file's writing, wall_s its host time), then each region's
+    per thread (gpu_pop: its wall time summed over its instances), as the file has them
+    (null factors: not formed)."""
+    rows = []
+    for rank, doc in files:
+        run = doc.get("gpu_run_pop")
+        if run:
+            rows.append(dict(run["pop"], scope="run", rank=rank or 0, thread=None,
+                             wall_s=run["wall_s"]))
+        for thread, regions in sorted((doc.get("gpu_pop") or {}).items()):
+            for name, pop in regions.items():
+                rows.append(dict(pop, scope="region " + name, rank=rank or 0, thread=int(thread),
+                                 wall_s=None))
+    return _frame(rows, POP_COLUMNS, ["rank", "thread", "gpus"])
+
+
 registry.table("mpi")(mpi_gpu_kernels)
 registry.table("mpi")(mpi_gpu_kernel_ranks)
 registry.table("regions")(region_gpu_kernel_ranks)
 registry.table("mpi")(mpi_gpu_ranks)
 registry.table("regions")(region_gpu_kernels)
+registry.table("regions")(region_gpu_pop)
 registry.view("mpi_gpu_kernels", "GPU kernels (run, and each MPI_Pcontrol region; time per "
               "rank min (rank), mean, max (rank))", 40)
 registry.view("mpi_gpu_ranks", "GPU activity per rank (run, and each MPI_Pcontrol region)", 64)
 registry.view("region_gpu_kernels", "GPU kernels per named region (time per rank min (rank), "
               "mean, max (rank))", 40)
+registry.view("region_gpu_pop", "Host/device POP per process (the whole run, and each named "
+              "region)", 40)

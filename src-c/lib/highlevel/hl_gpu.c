@@ -13,6 +13,7 @@
 #include "gpu_report.h"
 #include "gpu_span.h"
 #include "hl_gpu.h"
+#include "mono_clock.h"
 #include "hl_trace.h"
 
 struct hlr_gpu {
@@ -73,6 +74,20 @@ static void write_process(struct jw *w, const void *arg)
 {
     (void)arg;
     gpu_report_process(w, NULL);
+}
+
+static void write_run_pop(struct jw *w, const void *arg)
+{
+    gpu_report_run_pop(w, NULL, *(const uint64_t *)arg);
+}
+
+long papi_gpu_activity_run_pop_json(char *buf, size_t len)
+{
+    uint64_t asked = mono_clock_ns();
+    if (!buf || len == 0 || !gpu_activity_run_start_ns())
+        return 0;
+    gpu_activity_flush();
+    return json_into(buf, len, write_run_pop, &asked);
 }
 
 long papi_gpu_activity_json(char *buf, size_t len)
@@ -236,6 +251,7 @@ static void write_thread_pop(struct jw *w, const struct hlr_thread *th)
 
 void hl_gpu_write(struct jw *w)
 {
+    uint64_t asked = mono_clock_ns(); /* the run's end for its POP factors: before the flush */
     const char *why;
     if (!gpu_activity_switch_state(&why) && !*why)
         return; /* never asked: no region began */
@@ -260,4 +276,5 @@ void hl_gpu_write(struct jw *w)
         pthread_mutex_unlock(&th->lock);
     }
     jw_obj_end(w);
+    gpu_report_run_pop(w, "gpu_run_pop", asked); /* the whole run's, beside its regions' */
 }

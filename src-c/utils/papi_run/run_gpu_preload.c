@@ -56,7 +56,7 @@ static void file_name(int dirfd, const char *id, char *out, size_t len)
 
 /* The file's text to fd, written with the project's JSON writer around the layer's own
  * (papi_gpu_activity_json): 0, or -1 on a write error. */
-static int write_text(int fd, const char *id, const char *json)
+static int write_text(int fd, const char *id, const char *json, const char *run_pop)
 {
     char *text = NULL;
     size_t len = 0;
@@ -71,6 +71,8 @@ static int write_text(int fd, const char *id, const char *json)
     jw_str(&w, "run_id", id);
     jw_int(&w, "pid", (long long)getpid());
     jw_raw(&w, "gpu", json);
+    if (run_pop)
+        jw_raw(&w, "run_pop", run_pop);
     jw_obj_end(&w);
     int bad = jw_finish(&w) != 0;
     bad |= fclose(f) != 0;
@@ -119,7 +121,11 @@ static void write_file(void)
     }
     file_name(dirfd, id, final, sizeof final);
     int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
-    int bad = fd < 0 || write_text(fd, id, json) != 0;
+    char run_pop[2048];
+    int bad = fd < 0 ||
+              write_text(fd, id, json,
+                         papi_gpu_activity_run_pop_json(run_pop, sizeof run_pop) > 0 ? run_pop
+                                                                                     : NULL) != 0;
     if (fd >= 0)
         bad |= close(fd) != 0;
     if (bad || output_file_publish(dirfd, tmp, final) != 0) {
