@@ -72,10 +72,11 @@ int trace_gpu_ops_add(struct trace_writer *w, const struct trace_gpu_ops *g)
     for (size_t i = 0; i < g->n; i++) {
         const struct trace_gpu_op *o = &g->op[i];
         int r = id && o->name >= 0 && o->name < g->nnames ? id[o->name] : -1;
-        if (r == -2)
+        if (r == -2 && trace_room(w) >= 2) { /* a name a region once, where it is used */
             r = id[o->name] = trace_define_region(w, g->name[o->name]);
-        if (r < 0 || trace_room(w) < 2) { /* an enter without its leave: neither */
             bad |= r < 0;
+        }
+        if (r < 0 || trace_room(w) < 2) { /* an enter without its leave: neither */
             lost += 2;
         } else if (trace_enter(w, o->start, o->label, r) == 0) {
             trace_leave(w, o->end, o->label, r);

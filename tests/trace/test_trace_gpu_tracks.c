@@ -1,0 +1,160 @@
+/* test_trace_gpu_tracks.c: the GPU tracks' shared code (src-c/common/trace_gpu_tracks.c)
+ * with known answers: the operations ordered per track and cut where one starts before
+ * the previous one on its stream ends; added to a builder as enter/leave pairs, a name a
+ * region once, the builder's bound and the log's drops counted as dropped records (two
+ * an operation, never an enter without its leave); the file form written by two
+ * processes read back whole (names renumbered); a missing file, a cut block and a bad
+ * line each said, naming the file and the line. Usage: test_trace_gpu_tracks DIR. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace_gpu_tracks.h"
+
+static int fails;
+
+#define CHECK(cond, ...)         \
+    do {                         \
+        if (!(cond)) {           \
+            fails++;             \
+            printf("FAIL: ");    \
+            printf(__VA_ARGS__); \
+            printf("\n");        \
+        }                        \
+    } while (0)
+
+#define T7 TRACE_GPU_TRACK(0, 7)
+#define T2 TRACE_GPU_TRACK(1, 2)
+
+/* Two tracks, given out of order: on T7 1000..2000 and 1500..2500 overlap (the second cut
+ * to 2000..2500), 3000..3200; on T2 100..400. */
+static void staged(struct trace_gpu_ops *g)
+{
+    int sq = trace_gpu_ops_name(g, "square(float*, int)"), pk = trace_gpu_ops_name(g, "plain");
+    int hd = trace_gpu_ops_name(g, "memcpy\nHtoD"); /* a newline: the file form's line */
+    trace_gpu_ops_push(g, T7, 3000, 3200, hd);
+    trace_gpu_ops_push(g, T2, 100, 400, pk);
+    trace_gpu_ops_push(g, T7, 1500, 2500, sq);
+    trace_gpu_ops_push(g, T7, 1000, 2000, sq);
+}
+
+static void test_order(void)
+{
+    struct trace_gpu_ops g = {0};
+    staged(&g);
+    trace_gpu_ops_order(&g);
+    const struct trace_gpu_op want[] = {
+        {1000, 2000, T7, 0}, {2000, 2500, T7, 0}, {3000, 3200, T7, 2}, {100, 400, T2, 1}};
+    CHECK(g.n == 4, "order: %zu operations, want 4", g.n);
+    for (size_t i = 0; i < g.n && i < 4; i++)
+        CHECK(g.op[i].start == want[i].start && g.op[i].end == want[i].end &&
+                  g.op[i].label == want[i].label && g.op[i].name == want[i].name,
+              "order: op %zu: %llu..%llu on %#x name %d", i, (unsigned long long)g.op[i].start,
+              (unsigned long long)g.op[i].end, g.op[i].label, g.op[i].name);
+    CHECK(strcmp(g.name[2], "memcpy HtoD") == 0, "a name's newline kept: '%s'", g.name[2]);
+    trace_gpu_ops_free(&g);
+}
+
+/* Into a builder bounded at 7 records, one counter record in it already: 3 operations fit
+ * (6 records), the 4th is dropped whole (2), and the log's 5 drops count 10. */
+static void test_add(void)
+{
+    struct trace_gpu_ops g = {0};
+    staged(&g);
+    trace_gpu_ops_order(&g);
+    g.dropped = 5;
+    struct trace_writer *w = trace_open(TRACE_JSON, 0, 1, NULL, 7);
+    trace_counter(w, 1, 1, trace_define_counter(w, "x"), 0);
+    CHECK(trace_gpu_ops_add(w, &g) == 0, "add: returned an error");
+    struct trace_rank v;
+    trace_view(w, &v);
+    CHECK(v.nrec == 7 && v.dropped == 12, "add: %zu records, %llu dropped; want 7 and 12", v.nrec,
+          (unsigned long long)v.dropped);
+    CHECK(v.nregions == 2 && strcmp(v.region[0], "square(float*, int)") == 0 &&
+              strcmp(v.region[1], "memcpy HtoD") == 0,
+          "add: the used names once each as regions (%d)", v.nregions);
+    int enters = 0, leaves = 0;
+    for (size_t i = 1; i < v.nrec; i++) {
+        enters += v.rec[i].kind == TR_ENTER;
+        leaves += v.rec[i].kind == TR_LEAVE;
+        CHECK(TRACE_IS_GPU_TRACK(v.rec[i].thread), "add: record %zu off a GPU track", i);
+    }
+    CHECK(enters == 3 && leaves == 3, "add: %d enters and %d leaves, want 3 and 3", enters, leaves);
+    trace_close(w);
+    trace_gpu_ops_free(&g);
+}
+
+/* Two processes append a block each; the load has both, names renumbered, ordered. */
+static void test_file(const char *dir)
+{
+    char path[4096], why[512] = "";
+    snprintf(path, sizeof path, "%s/gpu_ops.txt", dir);
+    unlink(path);
+    struct trace_gpu_ops a = {0}, b = {0}, got = {0};
+    staged(&a);
+    a.dropped = 3;
+    int k = trace_gpu_ops_name(&b, "late");
+    trace_gpu_ops_push(&b, T7, 2100, 2200, k);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    CHECK(fd >= 0 && trace_gpu_ops_save(fd, 10, &a) == 0 && trace_gpu_ops_save(fd, 11, &b) == 0,
+          "save: failed");
+    close(fd);
+    int rc = trace_gpu_ops_load(path, &got, why, sizeof why);
+    CHECK(rc == 0 && got.n == 5 && got.nnames == 4 && got.dropped == 3,
+          "load: rc %d, %zu operations, %d names, %llu dropped (%s)", rc, got.n, got.nnames,
+          (unsigned long long)got.dropped, why);
+    /* T7 by start: 1000..2000, 1500..2500 cut to 2000..2500, the second block's
+     * 2100..2200 cut to its end (it started before 2500), 3000..3200; T2 100..400 */
+    const struct trace_gpu_op want[] = {{1000, 2000, T7, 0},
+                                        {2000, 2500, T7, 0},
+                                        {2200, 2200, T7, 3},
+                                        {3000, 3200, T7, 2},
+                                        {100, 400, T2, 1}};
+    for (size_t i = 0; rc == 0 && i < got.n && i < 5; i++)
+        CHECK(got.op[i].start == want[i].start && got.op[i].end == want[i].end &&
+                  got.op[i].label == want[i].label && got.op[i].name == want[i].name,
+              "load: op %zu: %llu..%llu on %#x name %d", i, (unsigned long long)got.op[i].start,
+              (unsigned long long)got.op[i].end, got.op[i].label, got.op[i].name);
+    CHECK(got.nnames == 4 && strcmp(got.name[3], "late") == 0, "load: the second block's name");
+    trace_gpu_ops_free(&a);
+    trace_gpu_ops_free(&b);
+    trace_gpu_ops_free(&got);
+}
+
+/* A file's text, loaded: rc, and why holds want. */
+static void bad_file(const char *dir, const char *text, int want_rc, const char *want)
+{
+    char path[4096], why[512] = "";
+    snprintf(path, sizeof path, "%s/bad_ops.txt", dir);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    struct trace_gpu_ops g = {0};
+    int rc = trace_gpu_ops_load(path, &g, why, sizeof why);
+    CHECK(rc == want_rc && strstr(why, want) && strstr(why, path),
+          "bad file: rc %d, '%s'; want %d and '%s'", rc, why, want_rc, want);
+    printf("bad file said: %s\n", why);
+    trace_gpu_ops_free(&g);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2)
+        return 2;
+    test_order();
+    test_add();
+    test_file(argv[1]);
+    bad_file(argv[1], "gpu_ops 1 1 2 0\nn k\no 1 0 5 0\n", -1, "line 4: the block ends early");
+    bad_file(argv[1], "gpu_ops 1 1 1 0\nn k\no 1 9 5 0\n", -1,
+             "line 3: expected an operation (o LABEL START END NAME): 'o 1 9 5 0'");
+    bad_file(argv[1], "gpu_ops 1 1 1 0\nn k\no 1 0 5 1\n", -1, "line 3: expected an operation");
+    bad_file(argv[1], "gpu ops\n", -1, "line 1: expected 'gpu_ops PID NAMES OPS DROPPED'");
+    char path[4096], why[64] = "";
+    snprintf(path, sizeof path, "%s/none.txt", argv[1]);
+    struct trace_gpu_ops g = {0};
+    CHECK(trace_gpu_ops_load(path, &g, why, sizeof why) == 1 && g.n == 0,
+          "a missing file: 1 (no process wrote one)");
+    printf("test_trace_gpu_tracks: %s\n", fails ? "FAILED" : "PASSED");
+    return fails ? 1 : 0;
+}
