@@ -506,7 +506,8 @@ static void say_written(int rc, const char *why, uint64_t dropped, enum trace_fo
     else if (dropped)
         fprintf(stderr,
                 "papi_mpi: trace %s/%s: %llu records dropped (past the event log's "
-                "PAPI_MPI_LOG_RECORDS or the trace's %lld per rank)%s\n",
+                "PAPI_MPI_LOG_RECORDS, the GPU activity's 65536 operations or the trace's "
+                "%lld per rank)%s\n",
                 pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_RANK_MAX_RECORDS,
                 f == TRACE_JSON ? ": said in the file" : "");
     if (rc == 0 && report_failed) /* the report's FAILED line said no file was written */

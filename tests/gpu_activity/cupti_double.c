@@ -372,7 +372,9 @@ EXPORT void cupti_double_launch_kernel(uint64_t ns)
     cupti_kernel_record *k = (void *)room(CUPTI_KERNEL10_SIZE);
     if (!k)
         return;
-    if (!t)
+    if (!t && timestamp_cb) /* the first after now, on the clock of staged files */
+        t = timestamp_cb();
+    else if (!t)
         cuptiGetTimestamp(&t);
     t += 1000;
     *k = (cupti_kernel_record){.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,

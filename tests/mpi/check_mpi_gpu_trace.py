@@ -14,8 +14,15 @@ by the measured 1 s (within 50 ms), and between its own barriers as the program 
 them (after the first one's end by 0.5 ms, before the second one's start): on rank 0's
 clock as its MPI calls. The JSON trace follows its schema (tests/trace/check_trace.py), and
 papi_report's timeline (tables/timeline_data.py) draws each rank's GPU tracks as lanes of
-their own, its kernels "gpu_kernel" and its copies "gpu_copy" spans, as many as staged."""
+their own, its kernels "gpu_kernel" and its copies "gpu_copy" spans, as many as staged.
+With --many N (mpi_gpu_activity.c "many": each rank launches N kernels, more than the
+GPU activity keeps for a trace) the JSON trace holds each rank's first 65536 on its GPU
+track and counts the rest as dropped records, two each, as its other records (the
+schema is checked on the small trace above: 260,000 events take a minute to validate;
+the file's dropped exactly 2 x (records filed - 65536) summed over the ranks, the rows' records),
+said in one line."""
 import collections
+import json
 import os
 import re
 import subprocess
@@ -34,7 +41,9 @@ TRACE_CHECK = os.path.join(HERE, "..", "trace", "check_trace.py")
 SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")
 SHIFT_NS = 1000000000
 
-args = launch_args(more=("--records", "--cupti", "--shim"), options={"--otf2-print": {}})
+args = launch_args(more=("--records", "--cupti", "--shim"),
+                   options={"--otf2-print": {}, "--many": {"type": int}})
+KEPT = 65536  # the GPU operations a process keeps for a trace (gpu_tracelog.h)
 
 
 def fit(pairs):
@@ -114,8 +123,36 @@ def run(d, fmt):
     return out, bases
 
 
+def many(d):
+    env = {"LD_LIBRARY_PATH": args.cupti, "PAPI_MPI_OUTPUT_DIR": d, "PAPI_MPI_TRACE": "json"}
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
+                + [args.program, args.records, "many", str(args.many)])
+    check(p.returncode == 0, "many: exit 0")
+    path = os.path.join(d, "papi_mpi_trace.json")
+    rep_path = os.path.join(d, "papi_mpi_report.json")
+    if not check(os.path.exists(path) and os.path.exists(rep_path), "many: trace and report"):
+        return verdict()
+    records = {r["rank"]: r["gpu"]["activity"]["records"]
+               for r in json.load(open(rep_path))["ranks"]}
+    got = trace_tracks.from_json(path)
+    for r in range(args.np):
+        gpu = [o for tr, ops in got.get(r, {}).items() if tr.startswith("GPU ") for o in ops]
+        check(len(gpu) == KEPT and {o[0] for o in gpu} == {"bench_kernel"},
+              "many: rank %d: %d GPU slices, want %d" % (r, len(gpu), KEPT))
+    dropped = json.load(open(path))["otherData"]["dropped"]
+    want = sum(2 * (n - KEPT) for n in records.values())
+    check(records == {r: args.many for r in range(args.np)} and dropped == want,
+          "many: the file's dropped %s, want %s (records filed %s)" % (dropped, want, records))
+    lines = [ln for ln in p.stdout.splitlines() if "records dropped" in ln]
+    check(len(lines) == 1 and "%d records dropped" % want in lines[0] and
+          "GPU activity's 65536 operations" in lines[0], "many: one line says it: %s" % lines)
+    return verdict()
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
+        if args.many:
+            return many(d)
         out, bases = run(d, "json")
         path = os.path.join(out, "papi_mpi_trace.json")
         if check(os.path.exists(path), "json: %s written" % path):

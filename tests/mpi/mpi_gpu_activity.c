@@ -10,15 +10,19 @@
  * half.txt: a 500 ms synchronisation, so its device offload efficiency is 0.5). With
  * argv[2] "trace" each rank launches argv[1] twice, 1 ms apart, between barriers 1 ms away, and
  * prints the moment each launch's times count from ("rank R base NS": the double's, on
- * the traces' clock), for the trace's GPU tracks (check_mpi_gpu_trace.py). */
+ * the traces' clock), for the trace's GPU tracks (check_mpi_gpu_trace.py); with "many N"
+ * each rank launches N kernels of 100 ns (more than the GPU activity keeps for a trace),
+ * in an MPI_Pcontrol region "many" whose boundaries flush CUPTI every 4096 launches. */
 #include <inttypes.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 int cupti_double_launch(const char *path);
+void cupti_double_launch_kernel(uint64_t ns);
 uint64_t cupti_double_last_base(void);
 int cudart_stand_in(void);
 
@@ -53,6 +57,17 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[2], "half") == 0) {
         if (half(argv[1]) != 0)
             MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Finalize();
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[2], "many") == 0) {
+        long n = atol(argv[3]);
+        for (long i = 0; i < n; i += 4096) {
+            MPI_Pcontrol(2, "many"); /* its end flushes: the buffers go back to the pool */
+            for (long k = i; k < n && k < i + 4096; k++)
+                cupti_double_launch_kernel(100);
+            MPI_Pcontrol(-2, "many");
+        }
         MPI_Finalize();
         return 0;
     }
