@@ -6,7 +6,10 @@ times, the last time just before MPI_Finalize, so its row's gpu.total is exact o
 the wrapper flushed CUPTI there: per device busy 2200 and 300 ns, 3 + 1 kernels, 4096 B
 host to device, 1000 B back, 700 ns of synchronisation, each times r + 1. With
 --checkpoint the ranks end without MPI_Finalize after two checkpoints: each rank's
-checkpoint row holds the same. The MPI_Pcontrol region "kern" around the last launch
+checkpoint row holds the same, and (PAPI_MPI_TRACE=otf2, where otf2-print is) each rank's
+checkpoint archive a location per GPU device and stream with each operation's enter
+and leave (a.txt's 5 on "GPU 0 stream 7" and 1 on "GPU 1 stream 2" per launch). The
+MPI_Pcontrol region "kern" around the last launch
 holds exactly one launch's work in both. The host/device POP factors (pop_factors.h) of
 the run and of "kern" beside the MPI ones: over the 2 ranks' devices (useful 2500 and
 5000 ns, active 3100 and 6200 ns) load balance 0.75 and communication efficiency
@@ -20,6 +23,9 @@ kernel's time B/A = 4, "slower", in the run and in region kern, launches the sam
 Every file follows its schema."""
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -190,9 +196,12 @@ with tempfile.TemporaryDirectory() as d:
     argv = [args.program, args.half or args.records]
     if args.half:
         argv.append("half")
+    otf2_print = shutil.which("otf2-print")
     if args.checkpoint:
         env["PAPI_MPI_CHECKPOINT"] = "0.5"
         argv.append("checkpoint")
+        if otf2_print:
+            env["PAPI_MPI_TRACE"] = "otf2"
     p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) + argv)
     if args.checkpoint:
         wait_ranks_gone(d)
@@ -211,6 +220,16 @@ with tempfile.TemporaryDirectory() as d:
                 row = json.load(f)
             check_rank("checkpoint", row["rank"], row.get("gpu"))
             check_region("checkpoint", row["rank"], row.get("regions", {}).get("kern", {}).get("gpu"))
+        for r in range(args.np) if otf2_print else ():
+            anchor = os.path.join(d, "papi_mpi_trace.rank%d.checkpoint" % r, "traces.otf2")
+            defs = subprocess.run([otf2_print, "-G", anchor], capture_output=True,
+                                  text=True).stdout
+            locs = {m.group(1): int(m.group(2)) for m in re.finditer(
+                r'Name: "rank \d+ (GPU [^"]*)" <\d+>, Type: ACCELERATOR_STREAM, # Events: (\d+)',
+                defs)}
+            want = {"GPU 0 stream 7": 10 * (r + 1), "GPU 1 stream 2": 2 * (r + 1)}
+            check(locs == want, "rank %d's checkpoint archive: GPU locations %s, want %s"
+                  % (r, locs, want))
         sys.exit(verdict())
     check(p.returncode == 0, "-np %d: exit 0" % args.np)
     path = os.path.join(d, "papi_mpi_report.json")

@@ -19,8 +19,8 @@ With --many N (mpi_gpu_activity.c "many": each rank launches N kernels, more tha
 GPU activity keeps for a trace) the JSON trace holds each rank's first 65536 on its GPU
 track and counts the rest as dropped records, two each, as its other records (the
 schema is checked on the small trace above: 260,000 events take a minute to validate;
-the file's dropped exactly 2 x (records filed - 65536) summed over the ranks, the rows' records),
-said in one line."""
+the file's dropped exactly 2 x (records filed - 65536) summed over the ranks, the rows'
+records), said in one line."""
 import collections
 import json
 import os
