@@ -37,11 +37,12 @@ void run_trace_check(struct run_state *s)
     if (s->opt.gpu) {
         snprintf(s->gpu_trace_file, sizeof s->gpu_trace_file, "%s/.papi_run_gpu_trace.%ld", s->dir,
                  (long)getpid());
+        unlink(s->gpu_trace_file); /* a killed run's of this pid: not this run's */
         setenv("PAPI_RUN_GPU_TRACE_FILE", s->gpu_trace_file, 1);
     }
 }
 
-/* --gpu: the GPU tracks of the program's processes, their file removed. */
+/* --gpu: the GPU tracks of the program's processes (their file: run_trace_write removes it). */
 static void add_gpu_tracks(struct trace_writer *w, const struct run_state *s)
 {
     struct trace_gpu_ops g = {0};
