@@ -588,9 +588,10 @@ static void conv_init(struct conv *c, const struct pmpi_event_log *log, double n
 }
 
 /* The checkpoint archive of this rank (papi_mpi_trace.rank<N>.checkpoint): written, so
- * MPI_Finalize removes it; the log records it holds. */
+ * MPI_Finalize removes it; the log records and the GPU operations it holds (rewritten
+ * when either grew: GPU work between MPI calls too). */
 static _Atomic int ckpt_archive;
-static long long ckpt_records = -1;
+static long long ckpt_records = -1, ckpt_gpu = -1;
 
 /* Its path: 0, or -1 when it does not fit. */
 static int checkpoint_name(char *buf, size_t len)
@@ -607,9 +608,10 @@ void pmpi_trace_checkpoint(void)
     enum trace_format f;
     char why[PATH_MAX + 256], base[64];
     static int said;
-    long long n = atomic_load(&pmpi_log.shipped); /* in the log's file: never changed again */
+    long long n = atomic_load(&pmpi_log.shipped);   /* in the log's file: never changed again */
+    long long gpu = papi_gpu_activity_trace_kept(); /* (the row just flushed CUPTI) */
     if (!v || trace_format_parse(v, &f, why, sizeof why) != 0 || f != TRACE_OTF2 || !pmpi_log.ev ||
-        n == ckpt_records || !trace_otf2_available(why, sizeof why))
+        (n == ckpt_records && gpu == ckpt_gpu) || !trace_otf2_available(why, sizeof why))
         return;
     static struct pmpi_event_log snap; /* the log up to n */
     static struct conv c;
@@ -629,6 +631,7 @@ void pmpi_trace_checkpoint(void)
     snprintf(base, sizeof base, TRACE_BASE ".rank%d.checkpoint", pmpi_id()->rank);
     if (trace_write(pmpi_id()->outdir, base, TRACE_OTF2, &meta, &mine, 1, why, sizeof why) == 0) {
         ckpt_records = n;
+        ckpt_gpu = gpu;
         atomic_store(&ckpt_archive, 1);
     } else if (!said++) {
         fprintf(stderr, "papi_mpi: rank %d: checkpoint trace: %s\n", pmpi_id()->rank, why);

@@ -140,6 +140,14 @@ const struct gpu_tracelog *gpu_activity_tracelog(void)
     return tracelog;
 }
 
+long long gpu_activity_trace_kept(void)
+{
+    pthread_mutex_lock(&table_lock);
+    long long n = tracelog ? (long long)tracelog->n + (long long)tracelog->dropped : -1;
+    pthread_mutex_unlock(&table_lock);
+    return n;
+}
+
 uint64_t gpu_activity_run_start_ns(void)
 {
     return atomic_load(&first_start_ns);

@@ -53,6 +53,9 @@ __attribute__((visibility("hidden"))) int gpu_activity_linking(void);
  * gpu_activity_lock: NULL until asked. */
 __attribute__((visibility("hidden"))) int gpu_activity_trace_keep(void);
 __attribute__((visibility("hidden"))) const struct gpu_tracelog *gpu_activity_tracelog(void);
+/* The operations filed for the traces so far, kept or dropped (-1: none are kept): a
+ * writer sees whether there are more since its last look without taking them. */
+__attribute__((visibility("hidden"))) long long gpu_activity_trace_kept(void);
 /* When the layer first started (CLOCK_MONOTONIC ns: the run's start for its run-level POP
  * factors), 0 before. */
 __attribute__((visibility("hidden"))) uint64_t gpu_activity_run_start_ns(void);

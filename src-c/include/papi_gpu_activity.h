@@ -63,6 +63,9 @@ int papi_gpu_span_pop_times(papi_gpu_span_t *span, struct papi_gpu_pop_times *t)
 struct trace_gpu_ops;
 struct trace_gpu_since;
 int papi_gpu_activity_trace_keep(void);
+/* The operations filed for the traces so far, kept or dropped (-1: none are kept; no
+ * flush): whether a trace written before is behind. */
+long long papi_gpu_activity_trace_kept(void);
 int papi_gpu_activity_trace_ops(struct trace_gpu_ops *g, struct trace_gpu_since *since);
 /* One line on stderr, by who, when CUPTI dropped records, a buffer was refused or kernels
  * had no row (the files say the same); nothing when none was lost. */

@@ -5,12 +5,12 @@ CUPTI double in DIR): rank r launched FILE (tests/gpu_activity/region/a.txt) r +
 times, the last time just before MPI_Finalize, so its row's gpu.total is exact only if
 the wrapper flushed CUPTI there: per device busy 2200 and 300 ns, 3 + 1 kernels, 4096 B
 host to device, 1000 B back, 700 ns of synchronisation, each times r + 1. With
---checkpoint the ranks end without MPI_Finalize after two checkpoints: each rank's
-checkpoint row holds the same, and (PAPI_MPI_TRACE=otf2, where otf2-print is) each rank's
-checkpoint archive a location per GPU device and stream with each operation's enter
-and leave (a.txt's 5 on "GPU 0 stream 7" and 1 on "GPU 1 stream 2" per launch). The
-MPI_Pcontrol region "kern" around the last launch
-holds exactly one launch's work in both. The host/device POP factors (pop_factors.h) of
+--checkpoint the ranks launch FILE once more after their last MPI call and end without
+MPI_Finalize after more checkpoints: each rank's checkpoint row holds the same with r + 2
+launches, and (PAPI_MPI_TRACE=otf2, where otf2-print is) each rank's checkpoint archive,
+rewritten as the GPU work grew with no MPI call, a location per GPU device and stream
+with each operation's enter and leave (a.txt's 5 on "GPU 0 stream 7" and 1 on "GPU 1
+stream 2" per launch). The MPI_Pcontrol region "kern" around the last launch holds exactly one launch's work in both. The host/device POP factors (pop_factors.h) of
 the run and of "kern" beside the MPI ones: over the 2 ranks' devices (useful 2500 and
 5000 ns, active 3100 and 6200 ns) load balance 0.75 and communication efficiency
 5000 / 6200 exact, orchestration, parallel and offload efficiency as the report's own
@@ -141,8 +141,8 @@ def check_region(where, rank, sec):
           % (where, rank, devices, kernels, copies))
 
 
-def check_rank(where, rank, gpu):
-    k = rank + 1
+def check_rank(where, rank, gpu, late=0):
+    k = rank + 1 + late  # its launches: late ones after its last MPI call (--checkpoint)
     act = (gpu or {}).get("activity", {})
     check(act.get("on") is True and act.get("reason") == "" and act.get("records") == 7 * k,
           "%s: rank %d: GPU activity on, %d records (%s)" % (where, rank, 7 * k, act))
@@ -218,7 +218,7 @@ with tempfile.TemporaryDirectory() as d:
             check(bad is None, "%s follows mpi_row.schema.json: %s" % (path, bad))
             with open(path) as f:
                 row = json.load(f)
-            check_rank("checkpoint", row["rank"], row.get("gpu"))
+            check_rank("checkpoint", row["rank"], row.get("gpu"), late=1)
             check_region("checkpoint", row["rank"], row.get("regions", {}).get("kern", {}).get("gpu"))
         for r in range(args.np) if otf2_print else ():
             anchor = os.path.join(d, "papi_mpi_trace.rank%d.checkpoint" % r, "traces.otf2")
@@ -227,7 +227,7 @@ with tempfile.TemporaryDirectory() as d:
             locs = {m.group(1): int(m.group(2)) for m in re.finditer(
                 r'Name: "rank \d+ (GPU [^"]*)" <\d+>, Type: ACCELERATOR_STREAM, # Events: (\d+)',
                 defs)}
-            want = {"GPU 0 stream 7": 10 * (r + 1), "GPU 1 stream 2": 2 * (r + 1)}
+            want = {"GPU 0 stream 7": 10 * (r + 2), "GPU 1 stream 2": 2 * (r + 2)}
             check(locs == want, "rank %d's checkpoint archive: GPU locations %s, want %s"
                   % (r, locs, want))
         sys.exit(verdict())

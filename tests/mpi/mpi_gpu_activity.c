@@ -4,11 +4,13 @@
  * launches the records of argv[1] r + 1 times, the last just before MPI_Finalize: only
  * the wrapper's flush there files them (check_mpi_gpu_activity.py); the last launch is in
  * MPI_Pcontrol region "kern", whose flush at its end files it in the region. With argv[2]
- * "checkpoint" the ranks then sleep past several checkpoints and end without MPI_Finalize
- * (_exit): the checkpoint row left must hold them. With argv[2] "half" each rank only
- * launches argv[1] once inside MPI_Pcontrol region "half", which lasts 1 s (region/
- * half.txt: a 500 ms synchronisation, so its device offload efficiency is 0.5). With
- * argv[2] "trace" each rank launches argv[1] twice, 1 ms apart, between barriers 1 ms away, and
+ * "checkpoint" the ranks then sleep past several checkpoints, launch argv[1] once more
+ * (no MPI call after it), sleep past several more and end without MPI_Finalize (_exit):
+ * the checkpoint row and archive left must hold every launch. With argv[2] "half" each
+ * rank only launches argv[1] once inside MPI_Pcontrol region "half", which lasts 1 s
+ * (region/half.txt: a 500 ms synchronisation, so its device offload efficiency is 0.5).
+ * With argv[2] "trace" each rank launches argv[1] twice, 1 ms apart, between barriers
+ * 1 ms away, and
  * prints the moment each launch's times count from ("rank R base NS": the double's, on
  * the traces' clock), for the trace's GPU tracks (check_mpi_gpu_trace.py); with "many N"
  * each rank launches N kernels of 100 ns (more than the GPU activity keeps for a trace),
@@ -97,7 +99,12 @@ int main(int argc, char **argv)
     MPI_Pcontrol(-2, "kern");
     if (argc > 2 && strcmp(argv[2], "checkpoint") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
-        usleep(3000000); /* PAPI_MPI_CHECKPOINT=0.5: several checkpoints, even when loaded */
+        usleep(1500000); /* PAPI_MPI_CHECKPOINT=0.5: checkpoints of everything so far */
+        /* GPU work after the last MPI call: only the layer's own growth says that the
+         * checkpoint archive is behind */
+        if (cupti_double_launch(argv[1]) != 0)
+            _exit(1);
+        usleep(2500000); /* several checkpoints more, even when loaded */
         _exit(0);
     }
     MPI_Finalize();

@@ -47,6 +47,11 @@ int papi_gpu_activity_trace_keep(void)
     return gpu_activity_trace_keep();
 }
 
+long long papi_gpu_activity_trace_kept(void)
+{
+    return gpu_activity_trace_kept();
+}
+
 int papi_gpu_activity_trace_ops(struct trace_gpu_ops *g, struct trace_gpu_since *since)
 {
     return gpu_activity_trace_ops(g, since);
