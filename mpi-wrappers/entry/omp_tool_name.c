@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "env_list.h"
 
 #ifndef PAPI_MPI_OMPT_DIR
 #define PAPI_MPI_OMPT_DIR ""
@@ -41,13 +42,11 @@ static int find_tool(char *path, size_t len)
 
 __attribute__((constructor)) static void name_ompt_tool(void)
 {
-    char tool[PATH_MAX], value[8192];
+    char tool[PATH_MAX];
     const char *off = env_get("OMP_TOOL"), *named = env_get("OMP_TOOL_LIBRARIES");
     if ((off && strcmp(off, "disabled") == 0) || (named && strstr(named, "libpapi_ompt.so")))
         return;
     if (find_tool(tool, sizeof tool) != 0)
         return; /* not installed: the report's wait_states.openmp says no rank measured */
-    if (snprintf(value, sizeof value, "%s%s%s", named ? named : "", named && *named ? ":" : "",
-                 tool) < (int)sizeof value)
-        setenv("OMP_TOOL_LIBRARIES", value, 1);
+    env_list_add("OMP_TOOL_LIBRARIES", tool, 0); /* too long: left as it was, no tool */
 }

@@ -9,8 +9,10 @@ registry.MODULES names each module that registers tables, views, figures or chec
 figures), and names no module that is not there; registry.py imports nothing of the
 package (a leaf); no module imports one of the package inside a function (one that
 dodges a cycle) other than the few listed in LOCAL_OK. Then loads the registry and
-checks its ids are unique. Exit 0 pass, 1 fail, 77 skipped (no pandas or matplotlib)."""
+checks its ids are unique, and that every table (written as NAME.csv) has its row schema,
+$defs/NAME of schema/csv_tables.schema.json (a CSV without one is never checked). Exit 0 pass, 1 fail, 77 skipped (no pandas or matplotlib)."""
 import ast
+import json
 import os
 import sys
 
@@ -131,6 +133,11 @@ def main():
     check(figures.FIGURES is registry.FIGURES, "figures.FIGURES is not the registry's list")
     check(all(v in registry.TABLES for v in views), "a view of no table: %s" % (
         [v for v in views if v not in registry.TABLES]))
+    defs = json.load(open(os.path.join(os.path.dirname(os.path.abspath(pkg)), "..", "schema",
+                                       "csv_tables.schema.json")))["$defs"]
+    for name in registry.TABLES:
+        check(name in defs, "table %s (written as %s.csv) has no row schema: add $defs/%s to "
+              "schema/csv_tables.schema.json" % (name, name, name))
     print("registry: %d tables, %d views, %d figures" % (len(registry.TABLES), len(views), len(ids)))
     return verdict("check_import_graph")
 

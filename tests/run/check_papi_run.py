@@ -234,12 +234,19 @@ def case_interval_stalled(papi_run, prog, out):
     (d,) = report(out)
     step, samples = d["series"]["interval_s"], d["series"]["samples"]
     times = [x["time_nsec"] * 1e-9 for x in samples]
-    close = sum(1 for a, b in zip(times[:-2], times[1:-1]) if b - a < step / 2)
+    # a catch-up is a burst (the 50 missed ticks one after the other); a loaded machine
+    # wakes the sampler late now and then, and the next on time: a lone short gap
+    close = [b - a < step / 2 for a, b in zip(times[:-2], times[1:-1])]
+    burst = run = 0
+    for c in close:
+        run = run + 1 if c else 0
+        burst = max(burst, run)
     skipped = d["series"].get("skipped")
-    print("interval_stalled: %d samples every %s s, %d under half an interval apart, %s skipped"
-          % (len(samples), step, close, skipped))
-    if close > 3:
-        fail("%d samples under %.3f s apart: the missed ticks were taken back to back" % (close, step / 2))
+    print("interval_stalled: %d samples every %s s, %d under half an interval apart (at most %d "
+          "in a row), %s skipped" % (len(samples), step, sum(close), burst, skipped))
+    if burst > 2 or sum(close) > len(close) // 4:
+        fail("%d samples under %.3f s apart, %d in a row: the missed ticks were taken back to "
+             "back" % (sum(close), step / 2, burst))
     if not isinstance(skipped, int) or not 30 <= skipped <= 80:
         fail("series.skipped %r, expected about 50 (0.5 s at 0.01 s)" % skipped)
     if "%d skipped" % (skipped or 0) not in err:

@@ -138,8 +138,11 @@ static void sample_loop(struct run_state *s)
                 return;
         if (ended(s, 0))
             return;
+        long long step = s->series.step_ns;
         if (run_read(s, v) == PAPI_OK)
             cs_add(&s->series, run_now_ns() - s->start_ns, v);
+        if (s->series.step_ns != step) /* merged: the ticks skipped so far, at the new step */
+            s->skipped = s->skipped * step / s->series.step_ns;
         long long late = run_now_ns() - next;
         if (late >= s->series.step_ns) {
             s->skipped += late / s->series.step_ns;

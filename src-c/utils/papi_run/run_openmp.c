@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "env_list.h"
 #include "json_writer.h"
 #include "run.h"
 #include "run_openmp.h"
@@ -60,7 +61,7 @@ static int name_tool(struct run_openmp *o, const char *tool)
 {
     const char *user = env_get("OMP_TOOL_LIBRARIES");
     snprintf(o->user_tools, sizeof o->user_tools, "%s", user ? user : "");
-    return run_env_list_add("OMP_TOOL_LIBRARIES", tool, 0);
+    return env_list_add("OMP_TOOL_LIBRARIES", tool, 0);
 }
 
 /* Why the tool cannot be named or a libgomp program given libomp; NULL when it can. */
@@ -81,7 +82,7 @@ static const char *cannot(struct run_state *s, struct run_openmp *o, const char 
     if (o->runtime == RUN_OMP_GOMP && find_libomp(o->libomp, sizeof o->libomp) != 0)
         return "the program uses libgomp, which has no OMPT interface, and LLVM's libomp.so.5 "
                "is not installed (Debian: apt install libomp5-14)";
-    if (o->libomp[0] && run_env_list_add("LD_PRELOAD", o->libomp, 1) != 0) {
+    if (o->libomp[0] && env_list_add("LD_PRELOAD", o->libomp, 1) != 0) {
         o->libomp[0] = 0;
         return "LD_PRELOAD is too long to add libomp.so.5 to it";
     }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "env_list.h"
 #include "run_openmp.h"
 #include "run_program.h"
 
@@ -217,25 +218,11 @@ int run_find_module(const char *lib, char *path, size_t len)
     return -1;
 }
 
-int run_env_list_add(const char *name, const char *item, int front)
-{
-    char value[8192];
-    const char *old = env_get(name);
-    int n = !old || !*old ? snprintf(value, sizeof value, "%s", item)
-            : front       ? snprintf(value, sizeof value, "%s:%s", item, old)
-                          : snprintf(value, sizeof value, "%s:%s", old, item);
-    if (n < 0 || n >= (int)sizeof value)
-        return -1;
-    setenv(name, value, 1);
-    return 0;
-}
-
 /* Puts lib in front of LD_PRELOAD; 0, or -1 when the library is not installed. */
 static int preload(const char *lib)
 {
     char path[PATH_MAX + 128];
-    return run_find_module(lib, path, sizeof path) == 0 ? run_env_list_add("LD_PRELOAD", path, 1)
-                                                        : -1;
+    return run_find_module(lib, path, sizeof path) == 0 ? env_list_add("LD_PRELOAD", path, 1) : -1;
 }
 
 static void note(struct run_state *s, const char *text)

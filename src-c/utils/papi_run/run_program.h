@@ -16,8 +16,5 @@ int run_program_prepare(struct run_state *s);
  * directory beside its bin, the configured one; each also with papi-compat/): 0, or -1
  * when it is not installed. */
 int run_find_module(const char *lib, char *path, size_t len);
-/* Adds item to the ':'-separated list in the environment variable name (LD_PRELOAD,
- * OMP_TOOL_LIBRARIES), in front or at its end: 0, or -1 when the value would not fit. */
-int run_env_list_add(const char *name, const char *item, int front);
 
 #endif
