@@ -11,7 +11,8 @@
 static void expect(const char *name, const char *want)
 {
     const char *v = getenv(name);
-    CHECK(v && strcmp(v, want) == 0, "%s is '%s', want '%s'", name, v ? v : "(unset)", want);
+    CHECK(v && strcmp(v, want) == 0, "%s is '%.40s' (%zu bytes), want '%.40s' (%zu bytes)", name,
+          v ? v : "(unset)", v ? strlen(v) : 0, want, strlen(want));
 }
 
 int main(void)
@@ -28,14 +29,15 @@ int main(void)
     expect("ENV_LIST_T", "/a/tool.so");
 
     static char big[8200];
-    memset(big, 'x', 8180);
-    big[8180] = '\0';
+    memset(big, 'x', 8181); /* + ":/a/tool.so" = 8192 bytes: one too many */
+    big[8181] = '\0';
     setenv("ENV_LIST_T", big, 1);
     CHECK(env_list_add("ENV_LIST_T", "/a/tool.so", 0) == -1, "8191 bytes at most: refused");
     expect("ENV_LIST_T", big);
-    CHECK(env_list_add("ENV_LIST_T", "y", 1) == 0, "8182 bytes fit");
-    CHECK(strlen(getenv("ENV_LIST_T")) == 8182 && getenv("ENV_LIST_T")[0] == 'y',
-          "the short item in front");
+    CHECK(env_list_add("ENV_LIST_T", "/a/tool", 1) == 0, "8189 bytes fit");
+    CHECK(strlen(getenv("ENV_LIST_T")) == 8189 &&
+              strncmp(getenv("ENV_LIST_T"), "/a/tool:x", 9) == 0,
+          "the item in front");
     unsetenv("ENV_LIST_T");
     return test_done("test_env_list");
 }

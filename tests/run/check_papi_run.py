@@ -237,10 +237,10 @@ def case_interval_stalled(papi_run, prog, out):
     # a catch-up is a burst (the 50 missed ticks one after the other); a loaded machine
     # wakes the sampler late now and then, and the next on time: a lone short gap
     close = [b - a < step / 2 for a, b in zip(times[:-2], times[1:-1])]
-    burst = run = 0
+    burst = streak = 0
     for c in close:
-        run = run + 1 if c else 0
-        burst = max(burst, run)
+        streak = streak + 1 if c else 0
+        burst = max(burst, streak)
     skipped = d["series"].get("skipped")
     print("interval_stalled: %d samples every %s s, %d under half an interval apart (at most %d "
           "in a row), %s skipped" % (len(samples), step, sum(close), burst, skipped))
