@@ -3,8 +3,8 @@
  * the MPI_Pcontrol region "imbalanced" (thread t of 4 works t+1 units: load balance
  * 2.5/4 = 0.625), then in "balanced" after one unit of serial time (each thread one
  * unit: load balance 1.0, serialization 1/2), then outside both. Each rank prints its
- * loop's line and each region's serialization by its own clock (the loop's time over the
- * region's) as JSON. Unchanged: MPI and OpenMP only. */
+ * loop's line, each region's serialization by its own clock (the loop's time over the
+ * region's) and each thread's work in each place (work_ms) as JSON. Unchanged: MPI and OpenMP only. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -21,22 +21,29 @@ static void sleep_ms(long ms)
         ;
 }
 
-static void spread(int imbalanced)
+/* Each thread's work in each place (ms) by the rank's own clock: a loaded machine wakes a
+ * sleeper late, and the tool's load balance is judged against what ran. */
+static double work_ms[3][4];
+
+static void spread(int imbalanced, int place)
 {
     loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
+        double t = omp_get_wtime();
         sleep_ms(UNIT_MS * (imbalanced ? i + 1 : 1));
+        work_ms[place][i] = (omp_get_wtime() - t) * 1e3;
+    }
 }
 
 /* The region's serialization by this rank's clock. */
-static double region(char *name, int imbalanced, int serial_ms)
+static double region(char *name, int imbalanced, int serial_ms, int place)
 {
     MPI_Pcontrol(2, name);
     double t = MPI_Wtime();
     sleep_ms(serial_ms);
     double fork = MPI_Wtime();
-    spread(imbalanced);
+    spread(imbalanced, place);
     double join = MPI_Wtime();
     MPI_Pcontrol(-2, name);
     return (join - fork) / (join - t);
@@ -49,13 +56,18 @@ int main(int argc, char **argv)
     (void)omp_get_thread_num(); /* the runtime and its threads start before MPI_Init */
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    double imb = region("imbalanced", 1, 0);
-    double bal = region("balanced", 0, UNIT_MS);
-    spread(0);
+    double imb = region("imbalanced", 1, 0, 0);
+    double bal = region("balanced", 0, UNIT_MS, 1);
+    spread(0, 2);
     MPI_Barrier(MPI_COMM_WORLD);
     printf("{\"rank\": %d, \"file\": \"%s\", \"loop_line\": %d, \"imbalanced_serialization\": "
-           "%.4f, \"balanced_serialization\": %.4f}\n",
+           "%.4f, \"balanced_serialization\": %.4f, \"work_ms\": {",
            rank, __FILE__, loop_line, imb, bal);
+    static const char *place[3] = {"imbalanced", "balanced", "outside"};
+    for (int p = 0; p < 3; p++)
+        printf("%s\"%s\": [%.3f, %.3f, %.3f, %.3f]", p ? ", " : "", place[p], work_ms[p][0],
+               work_ms[p][1], work_ms[p][2], work_ms[p][3]);
+    printf("}}\n");
     fflush(stdout);
     MPI_Finalize();
     return 0;

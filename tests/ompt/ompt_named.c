@@ -4,8 +4,9 @@
  * balance 2.5/4 = 0.625), inside "balanced" each works one unit (1.0), and outside any
  * named region one unit each. Each place is a row of its own in the tool's file, under
  * its named region; the region file's region_totals entry of each named region carries
- * its OpenMP table. Prints the loop's line and each named region's serialization by its
- * own clock (-1: the region API refused the region) as JSON. */
+ * its OpenMP table. Prints the loop's line, each named region's serialization by its
+ * own clock (-1: the region API refused the region) and each thread's work in each place
+ * (work_ms) as JSON. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -13,25 +14,31 @@
 #include "papi.h"
 
 static int loop_line;
+/* Each thread's work in each place (ms) by the program's own clock: a loaded machine
+ * wakes a sleeper late, and the tool's load balance is judged against what ran. */
+static double work_ms[3][4];
 
-static void spread(int imbalanced)
+static void spread(int imbalanced, int place)
 {
     loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
+        double t = omp_get_wtime();
         sleep_ms(UNIT_MS * (imbalanced ? i + 1 : 1));
+        work_ms[place][i] = (omp_get_wtime() - t) * 1e3;
+    }
 }
 
 /* The named region's serialization by the program's own clock (time in the parallel
  * loop over the region's wall time); -1 when the region API refused it. */
-static double named(const char *name, int imbalanced, int serial_ms)
+static double named(const char *name, int imbalanced, int serial_ms, int place)
 {
     if (PAPI_hl_region_begin(name) != PAPI_OK)
         return -1;
     double t = omp_get_wtime(); /* the region's time: after its begin, to before its end */
     sleep_ms(serial_ms);        /* serial time inside the named region */
     double fork = omp_get_wtime();
-    spread(imbalanced);
+    spread(imbalanced, place);
     double join = omp_get_wtime();
     if (PAPI_hl_region_end(name) != PAPI_OK)
         return -1;
@@ -41,13 +48,18 @@ static double named(const char *name, int imbalanced, int serial_ms)
 int main(void)
 {
     (void)omp_get_max_threads(); /* the runtime, and with it the tool, starts here */
-    double imb = named("imbalanced", 1, 0);
+    double imb = named("imbalanced", 1, 0, 0);
     PAPI_hl_region_begin("outer"); /* no parallel region of its own: balanced's, nested */
-    double bal = named("balanced", 0, 2 * UNIT_MS);
+    double bal = named("balanced", 0, 2 * UNIT_MS, 1);
     PAPI_hl_region_end("outer");
-    spread(0);
+    spread(0, 2);
     printf("{\"file\": \"%s\", \"loop_line\": %d, \"imbalanced_serialization\": %.4f, "
-           "\"balanced_serialization\": %.4f}\n",
+           "\"balanced_serialization\": %.4f, \"work_ms\": {",
            __FILE__, loop_line, imb, bal);
+    static const char *place[3] = {"imbalanced", "balanced", "outside"};
+    for (int p = 0; p < 3; p++)
+        printf("%s\"%s\": [%.3f, %.3f, %.3f, %.3f]", p ? ", " : "", place[p], work_ms[p][0],
+               work_ms[p][1], work_ms[p][2], work_ms[p][3]);
+    printf("}}\n");
     return 0;
 }
