@@ -4,22 +4,15 @@
  * 2.5/4 = 0.625), then in "balanced" after one unit of serial time (each thread one
  * unit: load balance 1.0, serialization 1/2), then outside both. Each rank prints its
  * loop's line, each region's serialization by its own clock (the loop's time over the
- * region's) and each thread's work in each place (work_ms) as JSON. Unchanged: MPI and OpenMP only. */
+ * region's) and each thread's work in each place (work_ms) as JSON. Unchanged: MPI and
+ * OpenMP only. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
-#include <time.h>
 
-#define UNIT_MS 50
+#include "ompt_sleep.h" /* UNIT_MS, sleep_ms_timed */
 
 static int loop_line;
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0)
-        ;
-}
 
 /* Each thread's work in each place (ms) by the rank's own clock: a loaded machine wakes a
  * sleeper late, and the tool's load balance is judged against what ran. */
@@ -29,11 +22,8 @@ static void spread(int imbalanced, int place)
 {
     loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
-    for (int i = 0; i < 4; i++) {
-        double t = omp_get_wtime();
-        sleep_ms(UNIT_MS * (imbalanced ? i + 1 : 1));
-        work_ms[place][i] = (omp_get_wtime() - t) * 1e3;
-    }
+    for (int i = 0; i < 4; i++)
+        work_ms[place][i] = sleep_ms_timed(UNIT_MS * (imbalanced ? i + 1 : 1));
 }
 
 /* The region's serialization by this rank's clock. */

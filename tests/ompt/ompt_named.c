@@ -22,11 +22,8 @@ static void spread(int imbalanced, int place)
 {
     loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
-    for (int i = 0; i < 4; i++) {
-        double t = omp_get_wtime();
-        sleep_ms(UNIT_MS * (imbalanced ? i + 1 : 1));
-        work_ms[place][i] = (omp_get_wtime() - t) * 1e3;
-    }
+    for (int i = 0; i < 4; i++)
+        work_ms[place][i] = sleep_ms_timed(UNIT_MS * (imbalanced ? i + 1 : 1));
 }
 
 /* The named region's serialization by the program's own clock (time in the parallel

@@ -15,4 +15,15 @@ static inline void sleep_ms(long ms)
         ;
 }
 
+/* sleep_ms, and how long it took by the monotonic clock (ms): a loaded machine wakes a
+ * sleeper late, and a test judges the tool against the work that really ran. */
+static inline double sleep_ms_timed(long ms)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    sleep_ms(ms);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) * 1e-6;
+}
+
 #endif
