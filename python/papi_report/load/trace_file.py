@@ -21,16 +21,22 @@ def _no_constant(name):
     raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
 
 
+def read_json(path, error):
+    """The JSON document at path, read whole and bounded (no NaN or Infinity); error(why)
+    raised when it cannot be read or is not JSON: the trace's and its index's one reader."""
+    try:
+        return json.loads(read_text(path), parse_constant=_no_constant)
+    except OSError as e:
+        raise error("%s: cannot read: %s" % (path, e.strerror))
+    except InputRefused as e:
+        raise error(str(e))
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise error("%s: not JSON: %s" % (path, e))
+
+
 def load(path):
     """The trace document at path, checked; TraceError when it cannot be used."""
-    try:
-        doc = json.loads(read_text(path), parse_constant=_no_constant)
-    except OSError as e:
-        raise TraceError("%s: cannot read: %s" % (path, e.strerror))
-    except InputRefused as e:
-        raise TraceError(str(e))
-    except (ValueError, UnicodeDecodeError, RecursionError) as e:
-        raise TraceError("%s: not JSON: %s" % (path, e))
+    doc = read_json(path, TraceError)
     _accept(path, doc)
     return doc
 

@@ -4,11 +4,9 @@ its ranks' files, papi_mpi_trace.ranks/rank_NNNNNN.json, each a Chrome trace of 
 counting from the index's base_ns. --merge-trace OUT INDEX reads the files as it reads any
 traces (page/trace_merge.py: trace_file.py, one event at a time), checking each against
 the index here. The load layer: no pandas."""
-import json
 import os
 
-from . import schema_check
-from .input_file import InputRefused, read_text
+from . import schema_check, trace_file
 
 FORMAT = "papi-compat trace index"
 
@@ -18,10 +16,6 @@ class TraceIndexError(Exception):
     and why)."""
 
 
-def _no_constant(name):
-    raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
-
-
 def is_index(path):
     """Whether path names an index (by its name: <base>.index.json, a regular file)."""
     return path.endswith(".index.json") and os.path.isfile(path)
@@ -29,14 +23,7 @@ def is_index(path):
 
 def load(path):
     """The index at path, checked against its schema; TraceIndexError otherwise."""
-    try:
-        doc = json.loads(read_text(path), parse_constant=_no_constant)
-    except OSError as e:
-        raise TraceIndexError("%s: cannot read: %s" % (path, e.strerror))
-    except InputRefused as e:
-        raise TraceIndexError(str(e))
-    except (ValueError, UnicodeDecodeError, RecursionError) as e:
-        raise TraceIndexError("%s: not JSON: %s" % (path, e))
+    doc = trace_file.read_json(path, TraceIndexError)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise TraceIndexError("%s: not a papi-compat trace index (format)" % path)
     try:
