@@ -282,7 +282,8 @@ def main(argv=None):
     try:
         files = papi_report.load_regions(regions, run=args.run) if regions else None
         profiles = profile.load(profile.find(list(args.paths) + (regions or [])), args.run)
-        t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles, openmp=openmp,
+        gpu = papi_report.load_gpu_runs(regions, files) if regions else None  # papi_run --gpu's
+        t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles, openmp=openmp, gpu=gpu,
                                peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw})
         failed = []
         sources = [s for s in [mpi] + (regions or []) + (openmp or []) if s]

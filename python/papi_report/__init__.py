@@ -31,7 +31,7 @@ that registers each where it is defined (@registry.table("regions"),
 or ("waits", "figures") when it draws (it may import figures' helpers at the top). Its
 place in MODULES is its place in the report, its layer the folder it is in."""
 from .load.check import MalformedInput, ReportError  # noqa: F401
-from .load.load import load_mpi, load_ompt, load_regions  # noqa: F401
+from .load.load import load_gpu_runs, load_mpi, load_ompt, load_regions  # noqa: F401
 from .tables.tables import (mpi_call_sizes, mpi_call_summary, mpi_callsites,  # noqa: F401
                             mpi_calls, mpi_counters, mpi_matrix, mpi_ranks,
                             mpi_region_call_summary, mpi_region_calls, mpi_region_summary,

@@ -6,13 +6,16 @@ preloaded library files them at exit into papi_run_output/gpu_activity_RUNID_PID
 exact (busy 4400 and 600 ns per device, 6 + 2 launches, 8192 B to the device, 2000 B
 back, 1400 ns of synchronisation) and its whole run's host/device POP factors (run_pop)
 from them, on since papi_run sets PAPI_GPU_ACTIVITY=1 (no CUDA runtime is loaded).
-Without --gpu nothing records it and no such file is written. With --trace json and
+papi_report on papi_run's folder gives that file's figures in its run_gpu_kernels,
+run_gpu_processes and run_gpu_pop tables. Without --gpu nothing records it and no such
+file is written. With --trace json and
 otf2 (otf2-print, where there is one) papi_run's trace holds, beside the program's
 region, a track per device and stream with each staged kernel and copy exactly once at
 the program's printed base + its staged start and end (cut where it starts before the
 previous one on its stream ends), and the file the preloaded library handed them over in
 is gone. Every file follows its schema (report_check; the JSON trace
 tests/trace/check_trace.py)."""
+import csv
 import glob
 import json
 import os
@@ -31,6 +34,7 @@ import trace_tracks  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRACE_CHECK = os.path.join(HERE, "..", "trace", "check_trace.py")
 SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")
+PAPI_REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
 
 report_check.guard()
 
@@ -76,6 +80,36 @@ def check_trace(papi_run, plain, double, records, fmt):
     check(not left, "--trace %s: the hand-over file removed (%s)" % (fmt, left))
 
 
+def check_report(out, d):
+    """papi_report on papi_run's folder, as a user types it: its run_gpu_* tables hold the
+    process's file exactly (kernels, what its GPUs did, its whole run's POP factors)."""
+    rep = os.path.join(out, "rep")
+    p = subprocess.run([sys.executable, PAPI_REPORT, "-o", rep, out], capture_output=True,
+                       text=True, timeout=120)
+    print(p.stdout + p.stderr)
+    if not check(p.returncode == 0, "papi_report %s: exit %d" % (out, p.returncode)):
+        return
+    tables = {}
+    for name in ("run_gpu_kernels", "run_gpu_processes", "run_gpu_pop"):
+        path = os.path.join(rep, name + ".csv")
+        tables[name] = list(csv.DictReader(open(path))) if os.path.exists(path) else None
+    pid = str(d["pid"])
+    kernels = {(r["pid"], r["kernel"]): (int(r["launches"]), round(float(r["total_s"]) * 1e9))
+               for r in tables["run_gpu_kernels"] or []}
+    check(kernels == {(pid, "square(float*, int)"): (6, 5400), (pid, "plain_kernel"): (2, 600)},
+          "papi_report's run_gpu_kernels %s" % kernels)
+    procs = tables["run_gpu_processes"] or []
+    got = [(r["pid"], round(float(r["busy_s"]) * 1e9), int(r["kernel_launches"]),
+            int(r["copy_bytes"]), round(float(r["sync_s"]) * 1e9), int(r["dropped"])) for r in procs]
+    check(got == [(pid, 5000, 8, 10192, 1400, 0)], "papi_report's run_gpu_processes %s" % got)
+    pops = tables["run_gpu_pop"] or []
+    want = dict(d["run_pop"]["pop"], wall_s=d["run_pop"]["wall_s"])
+    same = len(pops) == 1 and pops[0]["pid"] == pid and all(
+        (pops[0][k] == "" if v is None else abs(float(pops[0][k]) - v) <= 1e-12 * max(1, abs(v)))
+        for k, v in want.items())
+    check(same, "papi_report's run_gpu_pop %s, want %s" % (pops, want))
+
+
 def main():
     papi_run, plain, double, records = sys.argv[1:5]
     p, files = run(papi_run, plain, double, records, "--gpu")
@@ -109,6 +143,7 @@ def main():
           abs(pop.get("offload_efficiency", 0) - (wall - 1.4e-6) / wall) < 2e-6 and
           abs(pop.get("orchestration_efficiency", 0) - 6.2e-6 / wall) < 2e-6,
           "run_pop %s exact" % run_pop)
+    check_report(run.out, d)
     p, files = run(papi_run, plain, double, records)
     check(p.returncode == 0 and not files and "nobody records" in p.stdout,
           "without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files), p.stdout))

@@ -60,6 +60,37 @@ def load_ompt(source):
     return out
 
 
+def load_gpu_runs(source, files):
+    """[(path, doc)] of papi_run --gpu's per-process files (gpu_activity_RUNID_PID.json,
+    gpu_activity.schema.json) beside the region files of source (region_files' folders),
+    those of the run of files (load_regions' result: its run id; every one when the files
+    carry none), each checked against its schema, sorted by pid."""
+    dirs = []
+    for s in ([source] if isinstance(source, str) else list(source)):
+        if os.path.isdir(os.path.join(s, "papi_hl_output")):
+            s = os.path.join(s, "papi_hl_output")
+        d = s if os.path.isdir(s) else os.path.dirname(s) or "."
+        if os.path.realpath(d) not in [os.path.realpath(x) for x in dirs]:
+            dirs.append(d)
+    runs = {_run_of(data) for _, data in files or []} - {None}
+    out = []
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "gpu_activity_*.json"))):
+            doc = _load_json(path)
+            if not isinstance(doc, dict) or doc.get("kind") != "gpu_activity":
+                raise MalformedInput("%s is not papi_run's GPU activity file (no \"kind\": "
+                                     "\"gpu_activity\")" % path)
+            try:
+                _follows_schema(path, doc, "gpu_activity")
+                finite(_Checker(path), doc)
+            finally:
+                forget(doc)
+            if not runs or doc["run_id"] in runs:
+                out.append((path, doc))
+    out.sort(key=lambda pd: (pd[1]["pid"], pd[0]))
+    return out
+
+
 def region_files(source):
     """The region files: a papi_hl_output directory, its parent, or rank_*.json paths."""
     paths = []

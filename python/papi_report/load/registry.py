@@ -21,7 +21,8 @@ is defined:
 Tables come from "mpi" (fn(rep): the loaded MPI report), "regions" (fn(files): one run's
 region files, [(rank, data)]), "profiles" (fn(docs): one run's papi_run --sample
 profiles, profile.load's documents), "openmp" (fn(procs): every process's OMPT table,
-load.openmp_files.processes) or "derived" (fn(tables, docs, peaks): computed from the
+load.openmp_files.processes), "gpu" (fn(procs): papi_run --gpu's per-process files,
+load.load_gpu_runs' [(path, doc)]) or "derived" (fn(tables, docs, peaks): computed from the
 other tables). catalog.load(layer) imports the modules of a layer and those below it."""
 
 #: (module, layer) in the report's order. Layers, bottom up: "tables" (pandas: tables and
@@ -51,7 +52,7 @@ MODULES = [
     ("gpu_figures", "figures"),
 ]
 LAYERS = ("tables", "figures")
-SOURCES = ("mpi", "regions", "profiles", "openmp", "derived")
+SOURCES = ("mpi", "regions", "profiles", "openmp", "gpu", "derived")
 
 #: name -> (source, fn), in registration order.
 TABLES = {}

@@ -18,14 +18,15 @@ def load(layer="tables"):
             importlib.import_module("..%s.%s" % (lay, name), __package__)
 
 
-def tables(mpi=None, regions=None, peaks=None, profiles=None, openmp=None):
+def tables(mpi=None, regions=None, peaks=None, profiles=None, openmp=None, gpu=None):
     """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
     mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
     directory or rank files (or load_regions' result); peaks: the machine's peaks for the
     roofline ({"flops_per_s": x, "bytes_per_s": y}, before any a report gives); profiles:
     one run's papi_run --sample documents (profile.load); openmp: the OMPT tool's
     ompt_PID.json files or directories holding them (or load_ompt's result): their
-    tables and those papi_run's region files carry give the OpenMP tables."""
+    tables and those papi_run's region files carry give the OpenMP tables; gpu: papi_run
+    --gpu's per-process files (load_gpu_runs' result) give the run_gpu_* tables."""
     load("tables")
     out, docs = {}, []
     if mpi is not None:
@@ -46,6 +47,8 @@ def tables(mpi=None, regions=None, peaks=None, profiles=None, openmp=None):
     procs = openmp_files.processes(openmp or [], files if regions is not None else None)
     if procs or openmp is not None:
         out.update({k: f(procs) for k, (src, f) in registry.TABLES.items() if src == "openmp"})
+    if gpu is not None:
+        out.update({k: f(gpu) for k, (src, f) in registry.TABLES.items() if src == "gpu"})
     if profiles:
         out.update({k: f(profiles) for k, (src, f) in registry.TABLES.items() if src == "profiles"})
     for k, (src, f) in registry.TABLES.items():

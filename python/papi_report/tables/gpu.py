@@ -5,8 +5,10 @@ and of each MPI_Pcontrol region from the MPI report's rank rows ("gpu", each reg
 its launches, total and mean time, and its time per rank over the ranks, min (rank),
 mean, max (rank), over the ranks whose GPUs ran it; and the region files' host/device POP
 factors, the whole run's ("gpu_run_pop") and each region's ("gpu_pop"), per rank. The
-figures are the layer's, only summed and laid out; files without GPU activity give empty
-tables. Needs pandas only."""
+figures are the layer's, only summed and laid out; and papi_run --gpu's per-process files
+(gpu_activity_RUNID_PID.json) as the run_gpu_* tables: per process its kernels, what its
+GPUs did, and its whole run's host/device POP factors (run_pop). Files without GPU
+activity give empty tables. Needs pandas only."""
 import pandas as pd
 
 from ..load import registry
@@ -20,6 +22,9 @@ POP_COLUMNS = (["scope", "rank", "thread", "wall_s", "gpus", "runtime_s", "usefu
                 "useful_max_s", "active_max_s"] + POP_FACTORS)
 BUSY_COLUMNS = ["scope", "rank", "busy_s", "kernel_launches", "kernel_s", "copy_bytes",
                 "copy_s", "memset_bytes", "sync_s", "dropped"]
+RUN_KERNEL_COLUMNS = ["pid", "kernel", "launches", "total_s", "mean_s"]
+RUN_BUSY_COLUMNS = ["pid"] + BUSY_COLUMNS[2:]
+RUN_POP_COLUMNS = ["pid", "wall_s"] + POP_COLUMNS[4:]
 
 
 def _per_kernel(section):
@@ -80,20 +85,48 @@ def mpi_gpu_kernels(rep):
     return _frame(rows, KERNEL_COLUMNS, ["ranks", "launches", "rank_min", "rank_max"])
 
 
+def _busy(s):
+    """What a section's GPUs did: busy time, kernels, bytes copied, memsets, synchronisation."""
+    copies = (s.get("copies") or {}).values()
+    return {"busy_s": s["busy_ns"] * 1e-9, "kernel_launches": s["kernel_launches"],
+            "kernel_s": s["kernel_ns"] * 1e-9, "copy_bytes": sum(c.get("bytes", 0) for c in copies),
+            "copy_s": sum(c["ns"] for c in copies) * 1e-9,
+            "memset_bytes": s["memset"].get("bytes", 0), "sync_s": s["sync"]["ns"] * 1e-9,
+            "dropped": s["dropped"]}
+
+
 def mpi_gpu_ranks(rep):
     """Per scope and rank: GPU busy time, kernels, bytes copied, memsets, synchronisation."""
-    rows = []
-    for scope, sections in _mpi_sections(rep):
-        for rank, s in sorted(sections.items()):
-            copies = (s.get("copies") or {}).values()
-            rows.append({"scope": scope, "rank": rank, "busy_s": s["busy_ns"] * 1e-9,
-                         "kernel_launches": s["kernel_launches"], "kernel_s": s["kernel_ns"] * 1e-9,
-                         "copy_bytes": sum(c.get("bytes", 0) for c in copies),
-                         "copy_s": sum(c["ns"] for c in copies) * 1e-9,
-                         "memset_bytes": s["memset"].get("bytes", 0),
-                         "sync_s": s["sync"]["ns"] * 1e-9, "dropped": s["dropped"]})
+    rows = [dict(_busy(s), scope=scope, rank=rank) for scope, sections in _mpi_sections(rep)
+            for rank, s in sorted(sections.items())]
     return _frame(rows, BUSY_COLUMNS, ["rank", "kernel_launches", "copy_bytes", "memset_bytes",
                                        "dropped"])
+
+
+def run_gpu_kernels(procs):
+    """papi_run --gpu: per process (its file) and kernel, devices and streams summed: its
+    launches, total and mean time."""
+    rows = [{"pid": doc["pid"], "kernel": k, "launches": n, "total_s": ns * 1e-9,
+             "mean_s": ns * 1e-9 / n if n else None}
+            for _, doc in procs for k, (n, ns) in _per_kernel(doc["gpu"]["total"]).items()]
+    rows.sort(key=lambda r: (r["pid"], -r["total_s"]))
+    return _frame(rows, RUN_KERNEL_COLUMNS, ["pid", "launches"])
+
+
+def run_gpu_processes(procs):
+    """papi_run --gpu: per process, what its GPUs did over its whole run."""
+    rows = [dict(_busy(doc["gpu"]["total"]), pid=doc["pid"]) for _, doc in procs]
+    return _frame(rows, RUN_BUSY_COLUMNS, ["pid", "kernel_launches", "copy_bytes", "memset_bytes",
+                                           "dropped"])
+
+
+def run_gpu_pop(procs):
+    """papi_run --gpu: per process, the host/device POP factors of its whole run (run_pop:
+    from the program's start to its exit, wall_s its host time), as its file has them
+    (null factors: not formed); a process whose layer did not record has no row."""
+    rows = [dict(doc["run_pop"]["pop"], pid=doc["pid"], wall_s=doc["run_pop"]["wall_s"])
+            for _, doc in procs if doc.get("run_pop")]
+    return _frame(rows, RUN_POP_COLUMNS, ["pid", "gpus"])
 
 
 def region_gpu_kernels(files):
@@ -163,6 +196,12 @@ registry.table("regions")(region_gpu_kernel_ranks)
 registry.table("mpi")(mpi_gpu_ranks)
 registry.table("regions")(region_gpu_kernels)
 registry.table("regions")(region_gpu_pop)
+registry.table("gpu")(run_gpu_kernels)
+registry.table("gpu")(run_gpu_processes)
+registry.table("gpu")(run_gpu_pop)
+registry.view("run_gpu_kernels", "GPU kernels per process (papi_run --gpu)", 40)
+registry.view("run_gpu_processes", "GPU activity per process (papi_run --gpu)", 64)
+registry.view("run_gpu_pop", "Host/device POP per process over its whole run (papi_run --gpu)", 40)
 registry.view("mpi_gpu_kernels", "GPU kernels (run, and each MPI_Pcontrol region; time per "
               "rank min (rank), mean, max (rank))", 40)
 registry.view("mpi_gpu_ranks", "GPU activity per rank (run, and each MPI_Pcontrol region)", 64)
