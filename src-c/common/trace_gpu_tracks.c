@@ -6,18 +6,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_room.h"
 #include "trace_gpu_tracks.h"
 
 int trace_gpu_ops_name(struct trace_gpu_ops *g, const char *name)
 {
-    if (g->nnames == g->names_cap) {
-        int nc = g->names_cap ? 2 * g->names_cap : 64;
-        char(*nn)[TRACE_GPU_NAME_LEN] = realloc(g->name, (size_t)nc * sizeof *nn);
-        if (!nn)
-            return -1;
-        g->name = nn;
-        g->names_cap = nc;
-    }
+    char(*nn)[TRACE_GPU_NAME_LEN] = array_room(g->name, g->nnames, &g->names_cap, sizeof *nn, 64);
+    if (!nn)
+        return -1;
+    g->name = nn;
     char *s = g->name[g->nnames];
     snprintf(s, TRACE_GPU_NAME_LEN, "%s", name);
     for (char *c = s; *c; c++)
@@ -29,14 +26,10 @@ int trace_gpu_ops_name(struct trace_gpu_ops *g, const char *name)
 int trace_gpu_ops_push(struct trace_gpu_ops *g, uint32_t label, uint64_t start, uint64_t end,
                        int32_t name)
 {
-    if (g->n == g->cap) {
-        size_t nc = g->cap ? 2 * g->cap : 256;
-        struct trace_gpu_op *no = realloc(g->op, nc * sizeof *no);
-        if (!no)
-            return -1;
-        g->op = no;
-        g->cap = nc;
-    }
+    struct trace_gpu_op *no = array_room_size(g->op, g->n, &g->cap, sizeof *no, 256);
+    if (!no)
+        return -1;
+    g->op = no;
     g->op[g->n++] = (struct trace_gpu_op){start, end, label, name};
     return 0;
 }
