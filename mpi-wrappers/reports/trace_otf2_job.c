@@ -118,8 +118,13 @@ static int write_defs(OTF2_Archive *a, const struct pmpi_trace_names *n,
                 tid[tdis[r] / 2 + t] = (uint32_t)th[2 * t];
                 nev[tdis[r] / 2 + t] = th[2 * t + 1];
             }
-            rd[r] = (struct otf2_rank_def){r,     (long)h->pid,      h->host[0] ? h->host : NULL,
-                                           h->nt, tid + tdis[r] / 2, nev + tdis[r] / 2};
+            /* a rank's GPU tracks are its own: no other process's (track) */
+            rd[r] = (struct otf2_rank_def){.rank = r,
+                                           .pid = (long)h->pid,
+                                           .host = h->host[0] ? h->host : NULL,
+                                           .nt = h->nt,
+                                           .tid = tid + tdis[r] / 2,
+                                           .nevents = nev + tdis[r] / 2};
         }
         struct otf2_defs d = {.region = n->region,
                               .nregions = n->nregions,

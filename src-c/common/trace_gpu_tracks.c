@@ -30,13 +30,15 @@ int trace_gpu_ops_push(struct trace_gpu_ops *g, uint32_t label, uint64_t start, 
     if (!no)
         return -1;
     g->op = no;
-    g->op[g->n++] = (struct trace_gpu_op){start, end, label, name};
+    g->op[g->n++] = (struct trace_gpu_op){start, end, label, name, 0};
     return 0;
 }
 
 static int by_track(const void *a, const void *b)
 {
     const struct trace_gpu_op *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
     if (x->label != y->label)
         return x->label < y->label ? -1 : 1;
     if (x->start != y->start)
@@ -50,7 +52,7 @@ void trace_gpu_ops_order(struct trace_gpu_ops *g)
         qsort(g->op, g->n, sizeof *g->op, by_track);
     for (size_t i = 1; i < g->n; i++) {
         struct trace_gpu_op *o = &g->op[i], *p = &g->op[i - 1];
-        if (p->label == o->label && o->start < p->end)
+        if (p->pid == o->pid && p->label == o->label && o->start < p->end)
             o->start = p->end < o->end ? p->end : o->end;
     }
 }
@@ -60,6 +62,8 @@ int trace_gpu_ops_add(struct trace_writer *w, const struct trace_gpu_ops *g)
     int *id = g->nnames ? malloc((size_t)g->nnames * sizeof *id) : NULL;
     int bad = g->nnames && !id;
     uint64_t lost = 2 * g->dropped;
+    struct trace_rank me;
+    trace_view(w, &me); /* its pid: another process's operations go on tracks of their own */
     for (int k = 0; id && k < g->nnames; k++)
         id[k] = -2; /* not defined yet: only the names used become regions */
     for (size_t i = 0; i < g->n; i++) {
@@ -69,10 +73,15 @@ int trace_gpu_ops_add(struct trace_writer *w, const struct trace_gpu_ops *g)
             r = id[o->name] = trace_define_region(w, g->name[o->name]);
             bad |= r < 0;
         }
+        uint32_t label = o->label;
+        if (o->pid && o->pid != me.pid && trace_gpu_track_of(w, o->label, o->pid, &label) != 0) {
+            r = -1; /* no memory for its track: counted as dropped */
+            bad = 1;
+        }
         if (r < 0 || trace_room(w) < 2) { /* an enter without its leave: neither */
             lost += 2;
-        } else if (trace_enter(w, o->start, o->label, r) == 0) {
-            trace_leave(w, o->end, o->label, r);
+        } else if (trace_enter(w, o->start, label, r) == 0) {
+            trace_leave(w, o->end, label, r);
         }
     }
     trace_add_dropped(w, lost);
@@ -169,8 +178,16 @@ int trace_gpu_ops_load(const char *path, struct trace_gpu_ops *g, char *why, siz
             rc = -1;
             break;
         }
+        if (pid <= 0 || pid > INT32_MAX) {
+            snprintf(why, whylen, "%s: line %ld: process id %ld out of range", path, line, pid);
+            rc = -1;
+            break;
+        }
         g->dropped += dropped;
+        size_t from = g->n;
         rc = load_block(f, path, &line, g, nn, no, why, whylen);
+        for (size_t i = from; i < g->n; i++)
+            g->op[i].pid = (int32_t)pid;
     }
     fclose(f);
     trace_gpu_ops_order(g);

@@ -20,11 +20,13 @@
 #define TRACE_GPU_MAX_NAMES (1024 + 32)
 
 /* One operation: on track label (TRACE_GPU_TRACK(device, stream)), start .. end in ns of
- * the traces' clock (CLOCK_MONOTONIC), named name[name]. */
+ * the traces' clock (CLOCK_MONOTONIC), named name[name], of process pid (a loaded block's;
+ * 0: the process's own). */
 struct trace_gpu_op {
     uint64_t start, end;
     uint32_t label;
     int32_t name;
+    int32_t pid;
 };
 
 /* A process's operations (several processes' after a load of their file). */
@@ -49,12 +51,14 @@ TW_HIDDEN int trace_gpu_ops_name(struct trace_gpu_ops *g, const char *name);
 /* One operation appended: 0, or -1 when out of memory. */
 TW_HIDDEN int trace_gpu_ops_push(struct trace_gpu_ops *g, uint32_t label, uint64_t start,
                                  uint64_t end, int32_t name);
-/* The operations in time order per track (ties: the shorter first, as filed), each one
- * that starts before the previous one on its track ends cut to start there. */
+/* The operations in time order per process and track (ties: the shorter first, as
+ * filed), each one that starts before the previous one on its process's track ends cut to
+ * start there (a stream runs one at a time; two processes' streams are not one). */
 TW_HIDDEN void trace_gpu_ops_order(struct trace_gpu_ops *g);
 /* Each operation a region entered at its start and left at its end on its track of w
- * (in the order of g: trace_gpu_ops_order first), and g's dropped operations counted as
- * w's dropped records (two each). 0, or -1 when a name found no memory (its operations
+ * (in the order of g: trace_gpu_ops_order first), another process's than w's on that
+ * process's own track (trace_gpu_track_of), and g's dropped operations counted as w's
+ * dropped records (two each). 0, or -1 when a name found no memory (its operations
  * are then counted as dropped too). */
 TW_HIDDEN int trace_gpu_ops_add(struct trace_writer *w, const struct trace_gpu_ops *g);
 TW_HIDDEN void trace_gpu_ops_free(struct trace_gpu_ops *g);

@@ -124,7 +124,7 @@ static void metadata(struct out *o, const struct trace_rank *r, const uint32_t *
     fprintf(o->f, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}", r->rank);
     for (int i = 0; i < nt; i++) {
         char track[64];
-        trace_track_name(tid[i], track, sizeof track);
+        trace_track_name(tid[i], r->track, r->ntracks, track, sizeof track);
         ev_open(o, "M", r->rank, tid[i]);
         fprintf(o->f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"%s\"}}", track);
     }

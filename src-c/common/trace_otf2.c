@@ -207,8 +207,9 @@ static int write_defs(const struct otf2_lib *L, OTF2_Archive *a, struct job *j)
     if (!rd)
         return -1;
     for (int k = 0; k < j->nr; k++)
-        rd[k] = (struct otf2_rank_def){j->ranks[k].rank, j->ranks[k].pid, j->ranks[k].host,
-                                       j->nt[k],         j->tid[k],       j->nevents[k]};
+        rd[k] = (struct otf2_rank_def){j->ranks[k].rank,  j->ranks[k].pid,    j->ranks[k].host,
+                                       j->nt[k],          j->tid[k],          j->nevents[k],
+                                       j->ranks[k].track, j->ranks[k].ntracks};
     struct otf2_defs d = {.region = j->reg.name,
                           .nregions = j->reg.n,
                           .counter = j->ctr.name,

@@ -82,7 +82,7 @@ static int def_locations(struct strings *s, const struct otf2_defs *d)
             (OTF2_SystemTreeNodeRef)node[k] + 1, OTF2_UNDEFINED_LOCATION_GROUP);
         for (int t = 0; t < r->nt; t++) {
             char track[64];
-            trace_track_name(r->tid[t], track, sizeof track);
+            trace_track_name(r->tid[t], r->track, r->ntracks, track, sizeof track);
             snprintf(buf, sizeof buf, "rank %d %s", r->rank, track);
             /* a GPU's stream: OTF2's accelerator stream (2; "GPU" before OTF2 3.0) */
             L->OTF2_GlobalDefWriter_WriteLocation(s->g, otf2_location(r->rank, t), str(s, buf),

@@ -11,13 +11,17 @@
 #include "otf2_lib.h"
 
 /* One rank: its process and its threads' locations. */
+struct trace_track;
+
 struct otf2_rank_def {
     int rank;
     long pid;
     const char *host; /* NULL: unknown */
     int nt;
-    const uint32_t *tid;     /* the threads' labels (OS ids) */
-    const uint64_t *nevents; /* the events written on each */
+    const uint32_t *tid;             /* the threads' labels (OS ids) */
+    const uint64_t *nevents;         /* the events written on each */
+    const struct trace_track *track; /* other processes' GPU tracks (trace_records.h) */
+    int ntracks;
 };
 
 struct otf2_defs {

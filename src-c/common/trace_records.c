@@ -113,9 +113,17 @@ void trace_span(const struct trace_rank *ranks, int n, uint64_t *first, uint64_t
         }
 }
 
-void trace_track_name(uint32_t label, char *buf, size_t len)
+void trace_track_name(uint32_t label, const struct trace_track *track, int ntracks, char *buf,
+                      size_t len)
 {
-    if (TRACE_IS_GPU_TRACK(label))
+    uint32_t i = label & 0x0FFFFFFFu;
+    if ((label & 0xF0000000u) == 0xE0000000u && i < (uint32_t)ntracks && track) {
+        uint32_t g = track[i].gpu;
+        snprintf(buf, len, "GPU %u stream %u (pid %ld)", (unsigned)(g >> 20 & 0xFFu),
+                 (unsigned)(g & 0xFFFFFu), track[i].pid);
+    } else if ((label & 0xF0000000u) == 0xE0000000u)
+        snprintf(buf, len, "GPU track %u", (unsigned)i); /* a label without its track */
+    else if (TRACE_IS_GPU_TRACK(label))
         snprintf(buf, len, "GPU %u stream %u", (unsigned)(label >> 20 & 0xFFu),
                  (unsigned)(label & 0xFFFFFu));
     else

@@ -77,6 +77,15 @@ static inline double trace_value_double(const struct trace_record *r)
     return d;
 }
 
+/* A GPU track of another process than the rank's own (papi_run --trace: each of the
+ * program's processes that used a GPU): its label in the rank's records is
+ * TRACE_GPU_TRACK_OF(i) for the rank's track[i], which says the process's own label
+ * (TRACE_GPU_TRACK(device, stream)) and its pid. */
+struct trace_track {
+    uint32_t gpu;
+    long pid;
+};
+
 /* One rank's part of a file: its names (a record's id indexes them) and its records. */
 struct trace_rank {
     int rank; /* 0.. in an MPI job; 0 for a serial program */
@@ -88,7 +97,9 @@ struct trace_rank {
     int ncounters;
     const struct trace_record *rec;
     size_t nrec;
-    uint64_t dropped; /* records the recorder could not keep (said in the file) */
+    uint64_t dropped;                /* records the recorder could not keep (said in the file) */
+    const struct trace_track *track; /* other processes' GPU tracks (none: NULL, 0) */
+    int ntracks;
 };
 
 /* What the file says about the run (every field may be NULL). base_ns: the time the
@@ -110,12 +121,16 @@ TW_HIDDEN size_t *trace_order(const struct trace_rank *r);
  * (when labels is not NULL) the labels (the caller frees *labels). -1: out of memory. */
 TW_HIDDEN int trace_threads(const struct trace_rank *r, uint32_t **labels);
 /* A GPU's track (a device's stream: its kernels and copies as regions) among a rank's
- * threads: a label no OS thread id takes (they stay below 2^22 on Linux). */
+ * threads: a label no OS thread id takes (they stay below 2^22 on Linux); another
+ * process's GPU track (struct trace_track) is labelled by its index among the rank's. */
 #define TRACE_GPU_TRACK(device, stream) \
     (0xF0000000u | (((uint32_t)(device)&0xFFu) << 20) | ((uint32_t)(stream)&0xFFFFFu))
-#define TRACE_IS_GPU_TRACK(label) (((label)&0xF0000000u) == 0xF0000000u)
-/* A track's name: "thread N", or "GPU D stream S" for a GPU's track. */
-TW_HIDDEN void trace_track_name(uint32_t label, char *buf, size_t len);
+#define TRACE_GPU_TRACK_OF(i)     (0xE0000000u | ((uint32_t)(i)&0x0FFFFFFFu))
+#define TRACE_IS_GPU_TRACK(label) (((label)&0xE0000000u) == 0xE0000000u)
+/* A track's name: "thread N", "GPU D stream S" for a GPU's track, "GPU D stream S (pid
+ * P)" for another process's (track: the rank's ntracks of them). */
+TW_HIDDEN void trace_track_name(uint32_t label, const struct trace_track *track, int ntracks,
+                                char *buf, size_t len);
 /* The earliest and latest time of all ranks' records (0, 0 when there is none). */
 TW_HIDDEN void trace_span(const struct trace_rank *ranks, int n, uint64_t *first, uint64_t *last);
 

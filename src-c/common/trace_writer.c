@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array_room.h"
 #include "trace_json.h"
 #include "trace_otf2.h"
 #include "trace_writer.h"
@@ -65,6 +66,8 @@ struct trace_writer {
     struct trace_record *rec;
     size_t nrec, cap, max;
     uint64_t dropped;
+    struct trace_track *track; /* other processes' GPU tracks */
+    int ntracks, tracks_cap;
 };
 
 struct trace_writer *trace_open(enum trace_format f, int rank, long pid, const char *host,
@@ -209,6 +212,24 @@ int trace_coll_end(struct trace_writer *w, uint64_t ts, uint32_t thread, enum tr
                                                .value = (int64_t)received});
 }
 
+int trace_gpu_track_of(struct trace_writer *w, uint32_t gpu, long pid, uint32_t *label)
+{
+    for (int i = 0; i < w->ntracks; i++)
+        if (w->track[i].gpu == gpu && w->track[i].pid == pid) {
+            *label = TRACE_GPU_TRACK_OF(i);
+            return 0;
+        }
+    if (w->ntracks >= 0x0FFFFFFF)
+        return -1;
+    struct trace_track *t = array_room(w->track, w->ntracks, &w->tracks_cap, sizeof *t, 8);
+    if (!t)
+        return -1;
+    w->track = t;
+    w->track[w->ntracks] = (struct trace_track){gpu, pid};
+    *label = TRACE_GPU_TRACK_OF(w->ntracks++);
+    return 0;
+}
+
 void trace_view(const struct trace_writer *w, struct trace_rank *out)
 {
     *out = (struct trace_rank){.rank = w->rank,
@@ -220,7 +241,9 @@ void trace_view(const struct trace_writer *w, struct trace_rank *out)
                                .ncounters = w->counter.n,
                                .rec = w->rec,
                                .nrec = w->nrec,
-                               .dropped = w->dropped};
+                               .dropped = w->dropped,
+                               .track = w->track,
+                               .ntracks = w->ntracks};
 }
 
 static void names_free(struct names *t)
@@ -238,5 +261,6 @@ void trace_close(struct trace_writer *w)
     names_free(&w->counter);
     free(w->rec);
     free(w->host);
+    free(w->track);
     free(w);
 }

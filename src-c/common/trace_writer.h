@@ -62,6 +62,11 @@ TW_HIDDEN int trace_coll_begin(struct trace_writer *w, uint64_t ts, uint32_t thr
 TW_HIDDEN int trace_coll_end(struct trace_writer *w, uint64_t ts, uint32_t thread,
                              enum trace_collop op, uint32_t comm, int root, uint64_t sent,
                              uint64_t received);
+/* The label of process pid's GPU track gpu (TRACE_GPU_TRACK(device, stream)) in this
+ * builder, where pid is another process than the builder's own (papi_run: each of the
+ * program's processes keeps its own GPU tracks, "GPU D stream S (pid P)"): the same pair,
+ * the same label. 0 and *label, or -1 when out of memory. */
+TW_HIDDEN int trace_gpu_track_of(struct trace_writer *w, uint32_t gpu, long pid, uint32_t *label);
 /* Records the builder can still take (its bound less those it holds), and n records
  * counted as dropped that never reached it (a log's of its own, past its bound). */
 TW_HIDDEN size_t trace_room(const struct trace_writer *w);

@@ -13,7 +13,8 @@ otf2 (otf2-print, where there is one) papi_run's trace holds, beside the program
 region, a track per device and stream with each staged kernel and copy exactly once at
 the program's printed base + its staged start and end (cut where it starts before the
 previous one on its stream ends), and the file the preloaded library handed them over in
-is gone. Every file follows its schema (report_check; the JSON trace
+is gone; two processes of the program that run at once each have GPU tracks of their own.
+Every file follows its schema (report_check; the JSON trace
 tests/trace/check_trace.py)."""
 import csv
 import glob
@@ -54,7 +55,7 @@ def run(papi_run, plain, double, records, *opts):
 def check_trace(papi_run, plain, double, records, fmt):
     """papi_run --gpu --trace FMT: the GPU tracks exact beside the program's region."""
     p, _ = run(papi_run, plain, double, records, "--gpu", "--trace", fmt)
-    bases = [int(b) for b in re.findall(r"^gpu_plain: base (\d+)$", p.stdout, re.M)]
+    bases = [int(b) for b in re.findall(r"^gpu_plain: base (\d+) pid \d+$", p.stdout, re.M)]
     check(p.returncode == 0 and len(bases) == 2, "--trace %s: exit %d, bases %s"
           % (fmt, p.returncode, bases))
     tdir = os.path.join(run.out, "papi_run_trace")
@@ -78,6 +79,34 @@ def check_trace(papi_run, plain, double, records, fmt):
           "--trace %s: the program's region %s holds the GPU operations" % (fmt, prog))
     left = glob.glob(os.path.join(run.out, "papi_run_output", ".papi_run_gpu_trace.*"))
     check(not left, "--trace %s: the hand-over file removed (%s)" % (fmt, left))
+
+
+def check_processes(papi_run, plain, double, records):
+    """papi_run --gpu --trace json on a shell running two such programs at once: each
+    process's operations on GPU tracks of its own, "GPU D stream S (pid P)", exact (two
+    processes' streams are not one: neither is cut by the other's), none on the shell's."""
+    script = "'%s' '%s' 1 & '%s' '%s' 1; wait" % (plain, records, plain, records)
+    out = tempfile.mkdtemp(prefix="papi_run_gpu_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+    env["LD_LIBRARY_PATH"] = double
+    p = subprocess.run([papi_run, "--quiet", "-o", out, "--gpu", "--trace", "json", "--",
+                        "/bin/sh", "-c", script], env=env, capture_output=True, text=True,
+                       timeout=60)
+    sys.stdout.write(p.stdout + p.stderr)
+    launched = {int(pid): int(b) for b, pid in
+                re.findall(r"^gpu_plain: base (\d+) pid (\d+)$", p.stdout, re.M)}
+    if not check(p.returncode == 0 and len(launched) == 2,
+                 "two processes: exit %d, bases %s" % (p.returncode, launched)):
+        return
+    (path,) = glob.glob(os.path.join(out, "papi_run_trace", "trace_rank_*.json")) or [None]
+    tracks = trace_tracks.from_json(path).get(0, {}) if path else {}
+    want = {}
+    for pid, base in launched.items():
+        for track, ops in cupti_records.expected(records, [base]).items():
+            want["%s (pid %d)" % (track, pid)] = ops
+    gpu = {t: ops for t, ops in tracks.items() if t.startswith("GPU ")}
+    print("two processes: GPU tracks %s" % sorted(gpu))
+    check(gpu == want, "two processes: GPU tracks %s, want %s" % (gpu, want))
 
 
 def check_report(out, d):
@@ -148,6 +177,7 @@ def main():
     check(p.returncode == 0 and not files and "nobody records" in p.stdout,
           "without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files), p.stdout))
     check_trace(papi_run, plain, double, records, "json")
+    check_processes(papi_run, plain, double, records)
     if shutil.which("otf2-print"):
         check_trace(papi_run, plain, double, records, "otf2")
     else:

@@ -3,7 +3,8 @@
  * the previous one on its stream ends; added to a builder as enter/leave pairs, a name a
  * region once, the builder's bound and the log's drops counted as dropped records (two
  * an operation, never an enter without its leave); the file form written by two
- * processes read back whole (names renumbered); a missing file, a cut block and a bad
+ * processes read back whole (names renumbered), each process's operations ordered and cut
+ * on its own tracks, and another process's added on tracks of its own; a missing file, a cut block and a bad
  * line each said, naming the file and the line. Usage: test_trace_gpu_tracks DIR. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -44,8 +45,10 @@ static void test_order(void)
     struct trace_gpu_ops g = {0};
     staged(&g);
     trace_gpu_ops_order(&g);
-    const struct trace_gpu_op want[] = {
-        {1000, 2000, T7, 0}, {2000, 2500, T7, 0}, {3000, 3200, T7, 2}, {100, 400, T2, 1}};
+    const struct trace_gpu_op want[] = {{1000, 2000, T7, 0, 0},
+                                        {2000, 2500, T7, 0, 0},
+                                        {3000, 3200, T7, 2, 0},
+                                        {100, 400, T2, 1, 0}};
     CHECK(g.n == 4, "order: %zu operations, want 4", g.n);
     for (size_t i = 0; i < g.n && i < 4; i++)
         CHECK(g.op[i].start == want[i].start && g.op[i].end == want[i].end &&
@@ -104,19 +107,42 @@ static void test_file(const char *dir)
     CHECK(rc == 0 && got.n == 5 && got.nnames == 4 && got.dropped == 3,
           "load: rc %d, %zu operations, %d names, %llu dropped (%s)", rc, got.n, got.nnames,
           (unsigned long long)got.dropped, why);
-    /* T7 by start: 1000..2000, 1500..2500 cut to 2000..2500, the second block's
-     * 2100..2200 cut to its end (it started before 2500), 3000..3200; T2 100..400 */
-    const struct trace_gpu_op want[] = {{1000, 2000, T7, 0},
-                                        {2000, 2500, T7, 0},
-                                        {2200, 2200, T7, 3},
-                                        {3000, 3200, T7, 2},
-                                        {100, 400, T2, 1}};
+    /* Per process, then track and start: process 10's T7 1000..2000, 1500..2500 cut to
+     * 2000..2500, 3000..3200, its T2 100..400; process 11's T7 2100..2200 whole (process
+     * 10's stream 7 is not its own: no cut across processes) */
+    const struct trace_gpu_op want[] = {{1000, 2000, T7, 0, 10},
+                                        {2000, 2500, T7, 0, 10},
+                                        {3000, 3200, T7, 2, 10},
+                                        {100, 400, T2, 1, 10},
+                                        {2100, 2200, T7, 3, 11}};
     for (size_t i = 0; rc == 0 && i < got.n && i < 5; i++)
         CHECK(got.op[i].start == want[i].start && got.op[i].end == want[i].end &&
-                  got.op[i].label == want[i].label && got.op[i].name == want[i].name,
-              "load: op %zu: %llu..%llu on %#x name %d", i, (unsigned long long)got.op[i].start,
-              (unsigned long long)got.op[i].end, got.op[i].label, got.op[i].name);
+                  got.op[i].label == want[i].label && got.op[i].name == want[i].name &&
+                  got.op[i].pid == want[i].pid,
+              "load: op %zu: %llu..%llu on %#x name %d pid %d", i,
+              (unsigned long long)got.op[i].start, (unsigned long long)got.op[i].end,
+              got.op[i].label, got.op[i].name, (int)got.op[i].pid);
     CHECK(got.nnames == 4 && strcmp(got.name[3], "late") == 0, "load: the second block's name");
+    /* Added to process 10's builder: process 11's operation on a track of its own,
+     * "GPU 0 stream 7 (pid 11)"; process 10's on its plain tracks */
+    struct trace_writer *w = trace_open(TRACE_JSON, 0, 10, "host", 0);
+    CHECK(w && trace_gpu_ops_add(w, &got) == 0, "add two processes: failed");
+    struct trace_rank v;
+    trace_view(w, &v);
+    CHECK(v.nrec == 10 && v.ntracks == 1 && v.track[0].gpu == T7 && v.track[0].pid == 11,
+          "add two processes: %zu records, %d other tracks", v.nrec, v.ntracks);
+    int own = 0, other = 0;
+    for (size_t i = 0; i < v.nrec; i++) {
+        own += v.rec[i].thread == T7 || v.rec[i].thread == T2;
+        other +=
+            v.rec[i].thread == TRACE_GPU_TRACK_OF(0) && v.rec[i].ts >= 2100 && v.rec[i].ts <= 2200;
+    }
+    char name[64];
+    trace_track_name(TRACE_GPU_TRACK_OF(0), v.track, v.ntracks, name, sizeof name);
+    CHECK(own == 8 && other == 2 && strcmp(name, "GPU 0 stream 7 (pid 11)") == 0 &&
+              TRACE_IS_GPU_TRACK(TRACE_GPU_TRACK_OF(0)),
+          "add two processes: %d records on process 10's tracks, %d on '%s'", own, other, name);
+    trace_close(w);
     trace_gpu_ops_free(&a);
     trace_gpu_ops_free(&b);
     trace_gpu_ops_free(&got);
@@ -150,6 +176,7 @@ int main(int argc, char **argv)
              "line 3: expected an operation (o LABEL START END NAME): 'o 1 9 5 0'");
     bad_file(argv[1], "gpu_ops 1 1 1 0\nn k\no 1 0 5 1\n", -1, "line 3: expected an operation");
     bad_file(argv[1], "gpu ops\n", -1, "line 1: expected 'gpu_ops PID NAMES OPS DROPPED'");
+    bad_file(argv[1], "gpu_ops 0 1 1 0\nn k\no 1 0 5 0\n", -1, "line 1: process id 0 out of range");
     char path[4096], why[64] = "";
     snprintf(path, sizeof path, "%s/none.txt", argv[1]);
     struct trace_gpu_ops g = {0};
