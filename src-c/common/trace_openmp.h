@@ -27,6 +27,9 @@ enum trace_omp_kind {
 };
 
 #define TRACE_OMP_NAME_LEN 320 /* "function (file:line)", as the tool's file names it */
+/* The most names one process's slices take: its parallel regions (the tool's table,
+ * ompt_regions.h's 1024) and the kinds'. */
+#define TRACE_OMP_MAX_NAMES (1024 + TRACE_OMP_KINDS)
 
 /* One slice: on OS thread `thread`, start .. end (ticks of mono_clock.h's tick_clock
  * until trace_omp_spans_to_mono), of instance `instance` of a parallel region (the same

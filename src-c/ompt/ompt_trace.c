@@ -1,6 +1,7 @@
 /* ompt_trace.c: the logged slices handed over (ompt_trace.h). The logs are read as their
  * threads left them: a slice is taken once its thread published it (the log's count,
- * release/acquire), an end not yet stored is "now". */
+ * release/acquire), an end not yet stored is "now" (a worker's join barrier and implicit
+ * task end only at its team's next fork: a barrier open now is its join). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -51,6 +52,8 @@ static int collect_log(struct trace_omp_spans *s, const struct ompt_span_log *l,
         };
         if (sp.end < sp.start)
             sp.end = sp.start;
+        if (!end && sp.kind == TRACE_OMP_BARRIER)
+            sp.kind = TRACE_OMP_JOIN; /* a barrier still open between regions: a worker's join */
         if (sp.kind == TRACE_OMP_PARALLEL)
             sp.name = region_name(s, sym, names, o->region);
         if (trace_omp_spans_push(s, &sp) != 0)

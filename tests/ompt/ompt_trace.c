@@ -1,0 +1,49 @@
+/* ompt_trace.c: known answers of the OpenMP slices in the traces (check_ompt_trace.py).
+ * Default: 3 instances of one parallel region of 4 threads (12 implicit tasks, 12 join
+ * barriers), thread t sleeping (t+1) x 5 ms in each. "nested": an outer region of 2
+ * threads, each forking an inner region of 2 (2 outer and 4 inner implicit tasks).
+ * Built with OMPT_TRACE_REGIONS, the loop is inside the region API's region "iterations"
+ * (PAPI_TRACE's own trace). Prints the directives' lines as JSON. */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ompt_sleep.h"
+#ifdef OMPT_TRACE_REGIONS
+#include <papi.h>
+#endif
+
+static int nested(void)
+{
+    omp_set_max_active_levels(2);
+    const int outer_line = __LINE__ + 1;
+#pragma omp parallel num_threads(2)
+    {
+        const int inner_line = __LINE__ + 1;
+#pragma omp parallel num_threads(2)
+        sleep_ms(5 * (omp_get_thread_num() + 1));
+        if (omp_get_thread_num() == 0)
+            printf("{\"file\": \"%s\", \"outer_line\": %d, \"inner_line\": %d}\n", __FILE__,
+                   outer_line, inner_line);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "nested") == 0)
+        return nested();
+#ifdef OMPT_TRACE_REGIONS
+    PAPI_hl_region_begin("iterations");
+#endif
+    const int line = __LINE__ + 2;
+    for (int k = 0; k < 3; k++) {
+#pragma omp parallel num_threads(4)
+        sleep_ms(5 * (omp_get_thread_num() + 1));
+    }
+#ifdef OMPT_TRACE_REGIONS
+    PAPI_hl_region_end("iterations");
+#endif
+    printf("{\"file\": \"%s\", \"line\": %d}\n", __FILE__, line);
+    return 0;
+}
