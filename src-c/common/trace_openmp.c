@@ -196,17 +196,18 @@ static void add_one(void *ctx, uint64_t ts, uint32_t thread, int enter,
                     const struct trace_omp_span *sp)
 {
     struct add_ctx *c = ctx;
-    int r = region_of(c, sp);
     if (!enter) {
         if (c->depth > 0 && c->in[--c->depth])
-            trace_leave(c->w, ts, thread, r);
+            trace_leave(c->w, ts, thread, region_of(c, sp));
         return;
     }
-    /* room for this pair and the leaves owed to the slices open around it */
+    /* room for this pair and the leaves owed to the slices open around it; a name a
+     * region only where a slice of it goes in */
     size_t owed = 0;
     for (size_t k = 0; k < c->depth; k++)
         owed += c->in[k];
-    int ok = r >= 0 && trace_room(c->w) >= 2 + owed && trace_enter(c->w, ts, thread, r) == 0;
+    int ok = trace_room(c->w) >= 2 + owed && region_of(c, sp) >= 0 &&
+             trace_enter(c->w, ts, thread, region_of(c, sp)) == 0;
     c->in[c->depth++] = (unsigned char)ok;
     c->lost += ok ? 0 : 2;
 }
