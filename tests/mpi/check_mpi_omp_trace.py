@@ -79,6 +79,9 @@ def main():
         run("otf2", os.path.join(out, "otf2"))
         anchor = os.path.join(out, "otf2", "papi_mpi_trace", "traces.otf2")
         if check(os.path.exists(anchor), "the OTF2 archive written"):
+            info = subprocess.run([args.otf2_print, "-I", anchor], capture_output=True, text=True).stdout
+            check("PAPI_COMPAT::DROPPED_RECORDS" in info,
+                  "otf2: the archive says its dropped records (a property)")
             tr = trace_tracks.from_otf2(anchor, args.otf2_print)
             check(sorted(tr) == [0, 1], "otf2: both ranks (%s)" % sorted(tr))
             for r in sorted(tr):

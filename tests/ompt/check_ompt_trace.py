@@ -14,7 +14,8 @@ ompt_trace.c / ompt_trace.f90, whose region forks 3 instances of 4 threads.
   drops      papi_run --trace json with PAPI_OMPT_TRACE_SPANS=3: each thread keeps its 3
              first slices (the master: region, implicit task, join of the first instance;
              a worker: implicit task and join, then the next implicit task), the trace's
-             dropped records are exactly twice the rest (27 - 12 slices), said in one line;
+             dropped records are exactly twice the rest (27 - 12 slices), said in one line
+             (and in OTF2, the archive's property PAPI_COMPAT::DROPPED_RECORDS);
              and a bad PAPI_OMPT_TRACE_SPANS is one line and the default;
   nested     papi_run --trace json on "ompt_trace nested": 2 outer implicit tasks, 4 inner
              ones; each inner region's slice inside the outer implicit task of its track,
@@ -180,6 +181,15 @@ def case_region_api(args, tmp):
           "the parallel region's slices inside the named region on its track (%d named)" % len(named))
 
 
+def otf2_dropped(otf2_print, anchor):
+    """The archive's PAPI_COMPAT::DROPPED_RECORDS (otf2-print -I), or None."""
+    lines = subprocess.run([otf2_print, "-I", anchor], capture_output=True, text=True).stdout.splitlines()
+    for i, ln in enumerate(lines[:-1]):
+        if ln.split()[-1:] == ["PAPI_COMPAT::DROPPED_RECORDS"] and "Property value" in lines[i + 1]:
+            return int(lines[i + 1].split()[-1])
+    return None
+
+
 def case_drops(args, tmp):
     cap = 3
     env = base_env(args)
@@ -200,6 +210,11 @@ def case_drops(args, tmp):
     said = [ln for ln in p.stderr.splitlines() if "PAPI_OMPT_TRACE_SPANS" in ln]
     check(len(said) == 1 and "%d OpenMP slices" % (made - cap * THREADS) in said[0],
           "one line says the slices dropped (%s)" % said)
+    if args.otf2_print and args.otf2_print != "none":
+        _, _, path = papi_run_trace(args, tmp, "otf2", env)
+        got = otf2_dropped(args.otf2_print, os.path.join(path, "traces.otf2")) if path else None
+        check(got == 2 * (made - cap * THREADS),
+              "the OTF2 archive's property PAPI_COMPAT::DROPPED_RECORDS: %s" % got)
     env["PAPI_OMPT_TRACE_SPANS"] = "lots"
     p, facts, path = papi_run_trace(args, tmp, "json", env)
     said = [ln for ln in p.stderr.splitlines() if "PAPI_OMPT_TRACE_SPANS=lots" in ln]
