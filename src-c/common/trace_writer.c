@@ -209,6 +209,18 @@ int trace_coll_end(struct trace_writer *w, uint64_t ts, uint32_t thread, enum tr
                                                .value = (int64_t)received});
 }
 
+struct trace_mark trace_mark_now(const struct trace_writer *w)
+{
+    return (struct trace_mark){w->nrec, w->dropped};
+}
+
+void trace_rewind(struct trace_writer *w, struct trace_mark m)
+{
+    if (m.nrec <= w->nrec)
+        w->nrec = m.nrec;
+    w->dropped = m.dropped;
+}
+
 void trace_view(const struct trace_writer *w, struct trace_rank *out)
 {
     *out = (struct trace_rank){.rank = w->rank,

@@ -10,7 +10,8 @@ ompt_trace.c / ompt_trace.f90, whose region forks 3 instances of 4 threads.
              track's slices nested (JSON schema-checked);
   region_api the program's own PAPI_TRACE=json (the region API; the tool named in
              OMP_TOOL_LIBRARIES): the same, and the slices inside the named region
-             "iterations" on its thread's track;
+             "iterations" on its thread's track; the report written once more before
+             the one at exit, the slices are in the last trace once;
   drops      papi_run --trace json with PAPI_OMPT_TRACE_SPANS=3: each thread keeps its 3
              first slices (the master: region, implicit task, join of the first instance;
              a worker: implicit task and join, then the next implicit task), the trace's

@@ -3,7 +3,8 @@
  * barriers), thread t sleeping (t+1) x 5 ms in each. "nested": an outer region of 2
  * threads, each forking an inner region of 2 (2 outer and 4 inner implicit tasks).
  * Built with OMPT_TRACE_REGIONS, the loop is inside the region API's region "iterations"
- * (PAPI_TRACE's own trace). Prints the directives' lines as JSON. */
+ * (PAPI_TRACE's own trace), whose report (and trace) is also written once after the first
+ * instance, before the one at exit. Prints the directives' lines as JSON. */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "ompt_sleep.h"
 #ifdef OMPT_TRACE_REGIONS
 #include <papi.h>
+#include <papi_hl_rank.h>
 #endif
 
 static int nested(void)
@@ -40,6 +42,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++) {
 #pragma omp parallel num_threads(4)
         sleep_ms(5 * (omp_get_thread_num() + 1));
+#ifdef OMPT_TRACE_REGIONS
+        if (k == 0)
+            papi_hl_write_report(); /* a write between regions: the one at exit holds all */
+#endif
     }
 #ifdef OMPT_TRACE_REGIONS
     PAPI_hl_region_end("iterations");

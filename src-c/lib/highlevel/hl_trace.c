@@ -113,23 +113,23 @@ static void add_gpu_tracks(void)
 }
 
 /* The OMPT tool's slices so far (none when it is not loaded or records none), in
- * CLOCK_MONOTONIC ns as the regions' times, added under trace_lock. A second write adds
- * them again: the trace is written once, at the report. */
-static void add_omp_tracks(void)
+ * CLOCK_MONOTONIC ns as the regions' times: asked anew at each write (a slice open at
+ * one write has its end at the next), added for that write alone (under trace_lock). */
+static int omp_tracks(struct trace_omp_spans *o)
 {
     trace_omp_query_fn get = (trace_omp_query_fn)ompt_query_lookup("papi_ompt_query_spans", NULL);
-    struct trace_omp_spans o;
-    if (!get || get(TRACE_OMP_QUERY_VERSION, &o) != 0)
-        return;
-    trace_omp_spans_to_mono(&o);
-    trace_omp_spans_order(&o);
-    pthread_mutex_lock(&trace_lock);
-    int rc = trace_omp_spans_add(tw, &o);
-    pthread_mutex_unlock(&trace_lock);
-    if (rc != 0)
+    if (!get || get(TRACE_OMP_QUERY_VERSION, o) != 0)
+        return 0;
+    trace_omp_spans_to_mono(o);
+    trace_omp_spans_order(o);
+    return 1;
+}
+
+static void add_omp_tracks(const struct trace_omp_spans *o)
+{
+    if (trace_omp_spans_add(tw, o) != 0)
         fprintf(stderr, "PAPI: PAPI_TRACE: no memory for the OpenMP slices\n");
-    trace_omp_say_dropped("PAPI: PAPI_TRACE", &o);
-    trace_omp_spans_free(&o);
+    trace_omp_say_dropped("PAPI: PAPI_TRACE", o);
 }
 
 void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
@@ -138,10 +138,14 @@ void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
     if (!hl_trace_on())
         return;
     add_gpu_tracks(); /* where the run's GPU activity was kept for it */
-    add_omp_tracks(); /* where the OMPT tool kept OpenMP slices */
+    struct trace_omp_spans omp;
+    int have_omp = omp_tracks(&omp); /* where the OMPT tool kept OpenMP slices */
     char base[64], why[512];
     static struct run_identity run; /* (4 KB: under trace_lock) */
     pthread_mutex_lock(&trace_lock);
+    struct trace_mark before_omp = trace_mark_now(tw);
+    if (have_omp)
+        add_omp_tracks(&omp);
     struct trace_rank v;
     trace_view(tw, &v);
     v.rank = rank >= 0 ? rank : 0;
@@ -151,12 +155,15 @@ void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
     enum trace_format f = trace_writer_format(tw);
     if (trace_write(dir, base, f, &meta, &v, 1, why, sizeof why) != 0) {
         fprintf(stderr, "PAPI: PAPI_TRACE: %s\n", why);
-        pthread_mutex_unlock(&trace_lock);
-        return;
+        goto out;
     }
     snprintf(path, pathlen, "%s/%s%s", dir, base, f == TRACE_JSON ? ".json" : "/traces.otf2");
     if (v.dropped)
         fprintf(stderr, "PAPI: PAPI_TRACE: %llu records dropped (memory bound) in %s/%s\n",
                 (unsigned long long)v.dropped, dir, base);
+out:
+    trace_rewind(tw, before_omp); /* the next write asks the tool anew */
     pthread_mutex_unlock(&trace_lock);
+    if (have_omp)
+        trace_omp_spans_free(&omp);
 }
