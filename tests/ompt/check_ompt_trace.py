@@ -22,6 +22,10 @@ ompt_trace.c / ompt_trace.f90, whose region forks 3 instances of 4 threads.
              ones; each inner region's slice inside the outer implicit task of its track,
              each inner implicit task inside an inner region's slice in time (the two
              run at once), each inner master's inside its own.
+  tasks      papi_run --trace json on "ompt_trace tasks": 5 "explicit task" slices, each
+             inside an implicit task of its track; one "taskwait" and one "taskgroup"
+             inside the single thread's implicit task; each thread's explicit "barrier"
+             inside its implicit task; 2 joins.
 A libgomp program runs under libomp (papi_run does it; region_api preloads it)."""
 import argparse
 import glob
@@ -250,9 +254,32 @@ def case_nested(args, tmp):
     check(own == [1] * len(inner), "each inner region holds its master's implicit task (%s)" % own)
 
 
+def case_tasks(args, tmp):
+    env = base_env(args)
+    _, facts, path = papi_run_trace(args, tmp, "json", env, ["tasks"])
+    if not path:
+        return
+    schema_ok(path)
+    tracks = one_rank(trace_tracks.from_json(path))
+    nested_ok(tracks)
+    of = {k: [(t, s) for t, sl in tracks.items() for s in sl if s[0] == k]
+          for k in ("implicit task", "explicit task", "taskwait", "taskgroup", "barrier", "join")}
+    n = {k: len(v) for k, v in of.items()}
+    print("slices:", n)
+    check(n["implicit task"] == 2 and n["join"] == 2, "2 implicit tasks, 2 joins (%s)" % n)
+    check(n["explicit task"] == facts.get("tasks"), "%d explicit tasks (%s)" % (facts.get("tasks", -1), n))
+    check(n["taskwait"] == 1 and n["taskgroup"] == 1, "one taskwait, one taskgroup (%s)" % n)
+    check(n["barrier"] >= 2, "the explicit barrier on each thread, at least (%s)" % n)
+    for k in ("explicit task", "taskwait", "taskgroup", "barrier"):
+        loose = [s for t, s in of[k] if not any(u == t and inside(s, x) for u, x in of["implicit task"])]
+        check(not loose, "every %s inside an implicit task of its track (%s)" % (k, loose[:2] or "all"))
+    waits = of["taskwait"] + of["taskgroup"]
+    check(len({t for t, _ in waits}) == 1, "the taskwait and taskgroup on the single thread's track")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=["papi_run", "region_api", "drops", "nested"])
+    ap.add_argument("case", choices=["papi_run", "region_api", "drops", "nested", "tasks"])
     ap.add_argument("program")
     ap.add_argument("--papi-run")
     ap.add_argument("--tool-dir")
@@ -266,7 +293,7 @@ def main():
              % os.path.basename(args.program))
     tmp = tempfile.mkdtemp(prefix="ompt_trace_")
     {"papi_run": case_papi_run, "region_api": case_region_api, "drops": case_drops,
-     "nested": case_nested}[args.case](args, tmp)
+     "nested": case_nested, "tasks": case_tasks}[args.case](args, tmp)
     return verdict("ompt_trace " + args.case, scratch=tmp)
 
 

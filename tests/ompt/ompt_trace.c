@@ -2,6 +2,8 @@
  * Default: 3 instances of one parallel region of 4 threads (12 implicit tasks, 12 join
  * barriers), thread t sleeping (t+1) x 5 ms in each. "nested": an outer region of 2
  * threads, each forking an inner region of 2 (2 outer and 4 inner implicit tasks).
+ * "tasks": one region of 2 threads: an explicit barrier, then one thread makes 4 explicit
+ * tasks and waits for them (taskwait), then 1 in a taskgroup.
  * Built with OMPT_TRACE_REGIONS, the loop is inside the region API's region "iterations"
  * (PAPI_TRACE's own trace), whose report (and trace) is also written once after the first
  * instance, before the one at exit. Prints the directives' lines as JSON. */
@@ -31,8 +33,33 @@ static int nested(void)
     return 0;
 }
 
+static int tasks(void)
+{
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp barrier
+#pragma omp single
+        {
+            for (int i = 0; i < 4; i++) {
+#pragma omp task
+                sleep_ms(2);
+            }
+#pragma omp taskwait
+#pragma omp taskgroup
+            {
+#pragma omp task
+                sleep_ms(2);
+            }
+        }
+    }
+    printf("{\"file\": \"%s\", \"tasks\": 5}\n", __FILE__);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "tasks") == 0)
+        return tasks();
     if (argc > 1 && strcmp(argv[1], "nested") == 0)
         return nested();
 #ifdef OMPT_TRACE_REGIONS
