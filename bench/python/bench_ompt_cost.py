@@ -5,7 +5,9 @@ FORKJOIN is build/bench/bench_ompt_forkjoin (N empty regions, default 20000), TO
 tool (build/src-c/ompt/libpapi_ompt.so). Three sides, each its own process under LLVM's
 libomp (LD_PRELOAD=libomp.so.5 for a libgomp build): libomp alone (its own fork/join
 cost), the tool with counters off, the tool counting PAPI_OMPT_EVENTS (default
-perf::TASK-CLOCK, a read per task begin and end); run ROUNDS times (default 11) in
+perf::TASK-CLOCK, a read per task begin and end), and the tool with counters off keeping
+its trace slices (PAPI_TRACE=json: each thread logs its region, implicit task and join
+slices; nothing here writes them); run ROUNDS times (default 11) in
 rotating order so that the machine's drift hits all alike; the median ns per region of
 each, and (tool - libomp) / threads per thread. Run from the source tree after a build."""
 import os
@@ -37,19 +39,23 @@ def main():
     sides = {"libomp": base,
              "tool": dict(base, OMP_TOOL_LIBRARIES=tool, PAPI_OMPT_OUTPUT_DIR=out),
              "tool+counters": dict(base, OMP_TOOL_LIBRARIES=tool, PAPI_OMPT_OUTPUT_DIR=out,
-                                   PAPI_OMPT_EVENTS=events)}
+                                   PAPI_OMPT_EVENTS=events),
+             "tool+trace": dict(base, OMP_TOOL_LIBRARIES=tool, PAPI_OMPT_OUTPUT_DIR=out,
+                                PAPI_TRACE="json")}
     names = list(sides)
     print("ns per empty region (median of %d rounds, %d regions each; counters: %s)" % (rounds, n, events))
-    print("threads  libomp  tool  tool+counters  added/thread: tool  tool+counters")
+    print("threads  libomp  tool  tool+counters  tool+trace  added/thread: tool  tool+counters"
+          "  tool+trace")
     for threads in counts:
         got = {k: [] for k in names}
         for r in range(rounds):
             for k in (names if r % 2 == 0 else names[::-1]):
                 got[k].append(run(prog, n, threads, sides[k]))
         med = {k: statistics.median(v) for k, v in got.items()}
-        print("%7d %7.0f %5.0f %14.0f %19.0f %14.0f" % (
-            threads, med["libomp"], med["tool"], med["tool+counters"],
-            (med["tool"] - med["libomp"]) / threads, (med["tool+counters"] - med["libomp"]) / threads))
+        print("%7d %7.0f %5.0f %14.0f %11.0f %19.0f %14.0f %11.0f" % (
+            threads, med["libomp"], med["tool"], med["tool+counters"], med["tool+trace"],
+            (med["tool"] - med["libomp"]) / threads, (med["tool+counters"] - med["libomp"]) / threads,
+            (med["tool+trace"] - med["libomp"]) / threads))
     for f in os.listdir(out):
         os.unlink(os.path.join(out, f))
     os.rmdir(out)

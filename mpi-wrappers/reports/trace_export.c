@@ -8,7 +8,12 @@
  * completion (a blocking one's end, an Irecv's at the end of the Wait/Test that
  * completed it); a collective a begin/end pair (on communicator 1 when not world-congruent); the
  * MPI_Pcontrol regions as regions; the rank's GPU operations (kernels, copies, memsets:
- * trace_gpu_tracks.h) as regions on a track per device and stream. Communicator numbers: 0 for those congruent with
+ * trace_gpu_tracks.h) as regions on a track per device and stream; where the project's
+ * OMPT tool ran, the OpenMP slices (parallel regions, implicit tasks, barriers, joins,
+ * task waits, explicit tasks: trace_openmp.h) on their threads' tracks, beside the MPI
+ * calls of the same thread: their ticks are the calls' clock (mono_clock.h's
+ * tick_clock), moved onto rank 0's clock by the same conversion, so a call made inside an
+ * implicit task lies inside its slice. Communicator numbers: 0 for those congruent with
  * MPI_COMM_WORLD, 1 for every other (the log keeps no more; peers are world ranks).
  * Each record is on the track of the thread that made it (the log keeps its slot; the
  * track is labelled with the thread's OS id): MPI_THREAD_MULTIPLE programs get a track
@@ -43,7 +48,9 @@
 #include "papi_gpu_activity.h"
 #include "state.h"
 #include "trace_export.h"
+#include "ompt_query.h"
 #include "trace_gpu_tracks.h"
+#include "trace_openmp.h"
 #include "trace_json_ranks.h"
 #include "trace_otf2_job.h"
 #include "trace_writer.h"
@@ -63,7 +70,7 @@ struct conv {
     double npt, off0, off1, span;
     uint32_t thread;
     int call_region[PMPI_NCALLS]; /* -1, or the region id of that call */
-    const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS + TRACE_GPU_MAX_NAMES];
+    const char *names[PMPI_MAX_REGIONS + PMPI_NCALLS + TRACE_GPU_MAX_NAMES + TRACE_OMP_MAX_NAMES];
     int nnames, ncounters; /* counter i: pmpi_ev()->event_names[i], then the metrics' */
     int nevents;           /* counters that are events; the interval metrics follow them */
     int nim, nrm;          /* interval metrics; region metrics (region x metric) after them */
@@ -71,6 +78,8 @@ struct conv {
     long long end_tick;                   /* where regions still open are closed */
     struct trace_gpu_ops gpu;             /* the GPU tracks' operations (names[] uses them) */
     uint64_t gpu_dropped;                 /* their records not kept (past the layer's log) */
+    struct trace_omp_spans omp;           /* the OpenMP slices (names[] uses their names) */
+    uint64_t omp_dropped;                 /* their records not kept (past a thread's log) */
 };
 
 /* CLOCK_MONOTONIC ns of this rank on rank 0's clock (wait_states.c's conversion). */
@@ -301,6 +310,69 @@ static void add_gpu(struct conv *c)
     }
 }
 
+/* add_omp's walk: each slice's name a region at its first use, its enter and leave
+ * records (a slice whose name finds no room: neither, counted). */
+struct omp_walk {
+    struct conv *c;
+    int kind_id[TRACE_OMP_KINDS], name_id[TRACE_OMP_MAX_NAMES];
+    unsigned char in[4096]; /* per open slice: whether it went in (deeper: not) */
+    int depth;
+};
+
+static int omp_region(struct omp_walk *o, const struct trace_omp_span *sp)
+{
+    const struct trace_omp_spans *s = &o->c->omp;
+    int named = sp->kind == TRACE_OMP_PARALLEL && sp->name >= 0 && sp->name < s->nnames &&
+                sp->name < TRACE_OMP_MAX_NAMES - TRACE_OMP_KINDS;
+    int *id = named ? &o->name_id[sp->name] : &o->kind_id[sp->kind % TRACE_OMP_KINDS];
+    if (*id < 0 && o->c->nnames < (int)(sizeof o->c->names / sizeof o->c->names[0])) {
+        *id = o->c->nnames;
+        o->c->names[o->c->nnames++] = trace_omp_span_name(s, sp);
+    }
+    return *id;
+}
+
+static void omp_emit(void *ctx, uint64_t ts, uint32_t thread, int enter,
+                     const struct trace_omp_span *sp)
+{
+    struct omp_walk *o = ctx;
+    int in = 0;
+    if (!enter) {
+        in = o->depth > 0 && o->depth <= (int)sizeof o->in && o->in[o->depth - 1];
+        o->depth--;
+    } else {
+        in = o->depth < (int)sizeof o->in && omp_region(o, sp) >= 0;
+        if (o->depth < (int)sizeof o->in)
+            o->in[o->depth] = (unsigned char)in;
+        o->depth++;
+        o->c->omp_dropped += in ? 0 : 2;
+    }
+    struct trace_record *r = in ? add(o->c, (long long)ts, enter ? TR_ENTER : TR_LEAVE) : NULL;
+    if (r) {
+        r->thread = thread;
+        r->id = (uint32_t)omp_region(o, sp);
+    }
+}
+
+/* The rank's OpenMP slices, asked of the OMPT tool (none when it is not loaded or keeps
+ * none: no trace was asked for at its start), on rank 0's clock as the calls are. */
+static void add_omp(struct conv *c)
+{
+    static struct omp_walk o; /* static: its name table is large */
+    trace_omp_query_fn get = (trace_omp_query_fn)ompt_query_lookup("papi_ompt_query_spans", NULL);
+    trace_omp_spans_free(&c->omp);
+    c->omp_dropped = 0;
+    if (!get || get(TRACE_OMP_QUERY_VERSION, &c->omp) != 0)
+        return;
+    trace_omp_spans_order(&c->omp); /* in ticks: the conversion keeps their order */
+    memset(&o, 0, sizeof o);
+    o.c = c;
+    memset(o.kind_id, -1, sizeof o.kind_id);
+    memset(o.name_id, -1, sizeof o.name_id);
+    c->omp_dropped = 2 * c->omp.dropped;
+    trace_omp_spans_walk(&c->omp, omp_emit, &o);
+}
+
 /* PAPI_INTERVAL's samples (those the row's series has: taken before MPI_Finalize
  * began): each event's count since MPI_Init, a counter record each, and each named
  * metric (PAPI_MPI_METRICS) of the interval's counts over its time (as the row's series
@@ -506,7 +578,8 @@ static void say_written(int rc, const char *why, uint64_t dropped, enum trace_fo
     else if (dropped)
         fprintf(stderr,
                 "papi_mpi: trace %s/%s: %llu records dropped (past the event log's "
-                "PAPI_MPI_LOG_RECORDS, the GPU activity's 65536 operations or the trace's "
+                "PAPI_MPI_LOG_RECORDS, the GPU activity's 65536 operations, a thread's "
+                "PAPI_OMPT_TRACE_SPANS OpenMP slices or the trace's "
                 "%lld per rank)%s\n",
                 pmpi_id()->outdir, file, (unsigned long long)dropped, TRACE_RANK_MAX_RECORDS,
                 f == TRACE_JSON ? ": said in the file" : "");
@@ -523,8 +596,8 @@ static void say_written(int rc, const char *why, uint64_t dropped, enum trace_fo
 static struct trace_rank rank_view(struct conv *c, const struct pmpi_event_log *log,
                                    const char ***ctr)
 {
-    uint64_t dropped =
-        (uint64_t)pmpi_log_dropped(log) + c->gpu_dropped + cut(c, (size_t)TRACE_RANK_MAX_RECORDS);
+    uint64_t dropped = (uint64_t)pmpi_log_dropped(log) + c->gpu_dropped + c->omp_dropped +
+                       cut(c, (size_t)TRACE_RANK_MAX_RECORDS);
     *ctr = malloc((size_t)(c->ncounters > 0 ? c->ncounters : 1) * sizeof **ctr);
     for (int i = 0; *ctr && i < c->ncounters; i++)
         (*ctr)[i] = name_of(c, c->nnames + i);
@@ -673,10 +746,12 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
               (double)(pmpi_end()->t_final - pmpi_id()->t_init), pmpi_end()->tick_final);
     convert(&c);
     add_gpu(&c);
+    add_omp(&c);
     add_counters(&c);
     sort_records(&c);
     export_ranks(&c, log, (enum trace_format)f);
     free(c.rec);
     c.rec = NULL;
     trace_gpu_ops_free(&c.gpu);
+    trace_omp_spans_free(&c.omp);
 }

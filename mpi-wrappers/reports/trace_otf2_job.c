@@ -201,6 +201,7 @@ static int write_archive(MPI_Comm comm, OTF2_Archive *a, const struct trace_rank
     if (gather_parts(comm, &h, p, me, P, &heads, &threads, &tdis) == 0) {
         for (int r = 0; r < P; r++)
             bad |= heads[r].bad, *dropped += heads[r].dropped;
+        trace_otf2_set_dropped(fns, a, *dropped); /* the master's: rank 0 holds the heads */
         if (bad)
             snprintf(why, whylen, "libotf2 could not write some rank's part of the trace");
         else if ((bad = write_defs(a, n, heads, threads, tdis, P) != 0))

@@ -18,6 +18,7 @@
     X(OTF2_Reader_SetCollectiveCallbacks)        \
     X(OTF2_Archive_SetCreator)                   \
     X(OTF2_Archive_SetDescription)               \
+    X(OTF2_Archive_SetProperty)                  \
     X(OTF2_Archive_OpenEvtFiles)                 \
     X(OTF2_Archive_GetEvtWriter)                 \
     X(OTF2_Archive_CloseEvtWriter)               \

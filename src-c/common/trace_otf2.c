@@ -241,6 +241,10 @@ static int write_archive(const struct otf2_lib *L, const char *path, const struc
         L->OTF2_Archive_SetCreator(a, meta->creator ? meta->creator : "papi-compat");
         if (meta->program)
             L->OTF2_Archive_SetDescription(a, meta->program);
+        uint64_t dropped = 0;
+        for (int k = 0; k < j->nr; k++)
+            dropped += j->ranks[k].dropped;
+        trace_otf2_set_dropped(L, a, dropped);
         bad = L->OTF2_Archive_OpenEvtFiles(a) != OTF2_SUCCESS || write_events(L, a, j) != 0;
         bad |= L->OTF2_Archive_CloseEvtFiles(a) != OTF2_SUCCESS;
     }

@@ -2,6 +2,7 @@
 #include "trace_otf2_events.h"
 
 #ifdef PAPI_HAVE_OTF2
+#include <stdio.h>
 #include <stdlib.h>
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType ft, OTF2_LocationRef loc, void *cb,
@@ -23,6 +24,13 @@ static const OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush,
 const OTF2_FlushCallbacks *trace_otf2_flush_callbacks(void)
 {
     return &flush_cbs;
+}
+
+void trace_otf2_set_dropped(const struct otf2_lib *L, OTF2_Archive *a, uint64_t dropped)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%llu", (unsigned long long)dropped);
+    L->OTF2_Archive_SetProperty(a, TRACE_OTF2_DROPPED_PROPERTY, v, true);
 }
 
 OTF2_LocationRef otf2_location(int rank, int thread)

@@ -20,6 +20,12 @@ struct otf2_idmap {
 /* Flush callbacks that always flush (a buffer full or a writer closed goes to its file). */
 TW_HIDDEN const OTF2_FlushCallbacks *trace_otf2_flush_callbacks(void);
 
+/* The archive's property PAPI_COMPAT::DROPPED_RECORDS: the records the recorders could
+ * not keep (the JSON trace's otherData.dropped; OpenMP slices past a thread's
+ * PAPI_OMPT_TRACE_SPANS among them), written by the archive's master. */
+#define TRACE_OTF2_DROPPED_PROPERTY "PAPI_COMPAT::DROPPED_RECORDS"
+TW_HIDDEN void trace_otf2_set_dropped(const struct otf2_lib *L, OTF2_Archive *a, uint64_t dropped);
+
 /* The location of a rank's t-th thread (its t-th distinct label, trace_threads). */
 TW_HIDDEN OTF2_LocationRef otf2_location(int rank, int thread);
 

@@ -230,6 +230,18 @@ int trace_gpu_track_of(struct trace_writer *w, uint32_t gpu, long pid, uint32_t 
     return 0;
 }
 
+struct trace_mark trace_mark_now(const struct trace_writer *w)
+{
+    return (struct trace_mark){w->nrec, w->dropped};
+}
+
+void trace_rewind(struct trace_writer *w, struct trace_mark m)
+{
+    if (m.nrec <= w->nrec)
+        w->nrec = m.nrec;
+    w->dropped = m.dropped;
+}
+
 void trace_view(const struct trace_writer *w, struct trace_rank *out)
 {
     *out = (struct trace_rank){.rank = w->rank,

@@ -71,6 +71,14 @@ TW_HIDDEN int trace_gpu_track_of(struct trace_writer *w, uint32_t gpu, long pid,
  * counted as dropped that never reached it (a log's of its own, past its bound). */
 TW_HIDDEN size_t trace_room(const struct trace_writer *w);
 TW_HIDDEN void trace_add_dropped(struct trace_writer *w, uint64_t n);
+/* Records added for one write only (what a later write asks for anew, whole: the OpenMP
+ * slices): the builder's state before them, and back to it after the write. */
+struct trace_mark {
+    size_t nrec;
+    uint64_t dropped;
+};
+TW_HIDDEN struct trace_mark trace_mark_now(const struct trace_writer *w);
+TW_HIDDEN void trace_rewind(struct trace_writer *w, struct trace_mark m);
 /* This rank's view of the builder's data (valid until the next change or trace_close). */
 TW_HIDDEN void trace_view(const struct trace_writer *w, struct trace_rank *out);
 TW_HIDDEN enum trace_format trace_writer_format(const struct trace_writer *w);

@@ -15,7 +15,13 @@
  *
  * Explicit tasks a thread runs while it waits in a barrier or taskwait are work: the
  * runtime reports them (task_schedule) inside the wait, and their time is moved from the
- * wait to the work. Implicit tasks' task_data is marked IMPLICIT_MARK to tell them apart. */
+ * wait to the work. Implicit tasks' task_data is marked IMPLICIT_MARK to tell them apart.
+ *
+ * With a trace asked for (ompt_spans_on), each thread also logs its slices
+ * (ompt_spans.h): the region it forks, its implicit tasks, its sync regions (the last
+ * barrier before a task's end relabelled "join") and the explicit tasks it runs, each
+ * with its instance (parallel_data's value), by which a worker's late end is cut at the
+ * region's end when the trace is written (trace_openmp.c). */
 #include <stddef.h>
 #include <string.h>
 
@@ -26,6 +32,7 @@
 #include "ompt_share.h"
 #include "ompt_threads.h"
 #include "papi_region_context.h"
+#include "trace_openmp.h"
 
 #define FORK_SHIFT    13
 #define OUTER_BIT     (1ULL << 12)
@@ -97,6 +104,9 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     th->last_team = requested_parallelism;
     parallel_data->value =
         (uint64_t)(region + 1) | (th->depth == 0 ? OUTER_BIT : 0) | now_ns() << FORK_SHIFT;
+    if (ompt_spans_on && th->depth <= OMPT_DEPTH_MAX)
+        th->span_region[th->depth] =
+            ompt_span_begin(&th->spans, TRACE_OMP_PARALLEL, region, parallel_data->value);
 }
 
 static void add_team_size(struct ompt_acc *a, unsigned size, uint64_t wall)
@@ -122,6 +132,8 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     uint64_t v = parallel_data->value;
     if (!th || v == 0)
         return;
+    if (ompt_spans_on && th->depth <= OMPT_DEPTH_MAX)
+        ompt_span_end(th->spans, th->span_region[th->depth]);
     if (ompt_counters_n && (v & OUTER_BIT))
         ompt_share_team(-1);
     uint64_t wall = now_ns() - (v >> FORK_SHIFT);
@@ -152,6 +164,9 @@ static void task_begin(struct ompt_thread *th, const ompt_data_t *parallel_data,
     uint64_t v = parallel_data ? parallel_data->value : 0;
     int region = (int)(v & REGION_MASK) - 1;
     *f = (struct ompt_frame){.team = team, .fork_ns = v >> FORK_SHIFT, .begin_ns = now_ns()};
+    f->instance = v, f->span_task = f->span_sync = f->span_xtask = -1;
+    if (ompt_spans_on)
+        f->span_task = ompt_span_begin(&th->spans, TRACE_OMP_IMPLICIT, -1, v);
     f->acc = region >= 0 ? ompt_thread_acc(th, region, index) : NULL;
     if (region >= 0 && !f->acc)
         th->pair_drops++;
@@ -217,12 +232,29 @@ static void add_task(struct ompt_acc *a, const struct ompt_frame *f, uint64_t st
     a->in_team_ns += (stop > f->fork_ns ? stop - f->fork_ns : 0) + join_tasks;
 }
 
+/* The task's slices ended: a barrier still open, or the last one if nothing came after
+ * it, is its join. */
+static void end_task_spans(struct ompt_thread *th, struct ompt_frame *f)
+{
+    int open = f->sync_depth > 0;
+    if ((open && f->sync_join) ||
+        (!open && f->pending_class == OMPT_WAIT_BARRIER && f->pending_join))
+        ompt_span_relabel(th->spans, f->span_sync, TRACE_OMP_JOIN);
+    if (open)
+        ompt_span_end(th->spans, f->span_sync);
+    if (f->xtask_depth > 0)
+        ompt_span_end(th->spans, f->span_xtask);
+    ompt_span_end(th->spans, f->span_task);
+}
+
 static void task_end(struct ompt_thread *th)
 {
     struct ompt_frame *f = top_frame(th);
     th->depth--;
     if (!f)
         return;
+    if (ompt_spans_on)
+        end_task_spans(th, f);
     uint64_t end = now_ns();
     th->last_team = f->team;
     struct ompt_acc *a = f->acc;
@@ -307,6 +339,15 @@ static int may_be_join(ompt_sync_region_t kind)
            kind == ompt_sync_region_barrier_implicit_parallel || kind == ompt_sync_region_barrier;
 }
 
+/* A sync region's slice kind (the join is told at the task's end, or by 5.1's kind). */
+static int span_kind(ompt_sync_region_t kind)
+{
+    return kind == ompt_sync_region_taskwait                    ? TRACE_OMP_TASKWAIT
+           : kind == ompt_sync_region_taskgroup                 ? TRACE_OMP_TASKGROUP
+           : kind == ompt_sync_region_barrier_implicit_parallel ? TRACE_OMP_JOIN
+                                                                : TRACE_OMP_BARRIER;
+}
+
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data,
                            const void *codeptr_ra)
@@ -328,7 +369,11 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         commit_pending(f);
         f->sync_class = cls, f->sync_join = may_be_join(kind);
         f->sync_begin_ns = t, f->wait_in_sync_ns = 0, f->task_in_sync_ns = 0;
+        if (ompt_spans_on)
+            f->span_sync = ompt_span_begin(&ompt_self->spans, span_kind(kind), -1, f->instance);
     } else if (endpoint == ompt_scope_end && f->sync_depth > 0 && --f->sync_depth == 0) {
+        if (ompt_spans_on)
+            ompt_span_end(ompt_self->spans, f->span_sync);
         f->pending_class = f->sync_class, f->pending_join = f->sync_join;
         f->pending_begin_ns = f->sync_begin_ns;
         if (f->counted && f->sync_join)
@@ -372,10 +417,18 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
 {
     (void)prior_task_status;
     struct ompt_frame *f = top_frame(ompt_self);
-    if (!f || f->sync_depth == 0)
+    if (!f)
         return;
     int into = is_implicit(prior_task_data) && !is_implicit(next_task_data);
     int back = !is_implicit(prior_task_data) && is_implicit(next_task_data);
+    if (ompt_spans_on) { /* the explicit task's slice, inside a wait or not */
+        if (into && f->xtask_depth++ == 0)
+            f->span_xtask = ompt_span_begin(&ompt_self->spans, TRACE_OMP_EXPLICIT, -1, f->instance);
+        else if (back && f->xtask_depth > 0 && --f->xtask_depth == 0)
+            ompt_span_end(ompt_self->spans, f->span_xtask);
+    }
+    if (f->sync_depth == 0)
+        return;
     if (into && f->task_depth++ == 0)
         f->task_begin_ns = now_ns();
     else if (back && f->task_depth > 0 && --f->task_depth == 0)

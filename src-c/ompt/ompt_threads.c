@@ -25,6 +25,8 @@ struct ompt_thread *ompt_thread_claim(void)
             atomic_store(&slots_claimed, OMPT_THREADS_MAX); /* no wrap however many come */
         return NULL;
     }
+    for (int d = 0; d <= OMPT_DEPTH_MAX; d++)
+        th->span_region[d] = -1; /* no region slice forked at that depth yet */
     /* Published with release: the report reads the slot after the runtime's joins. */
     atomic_store_explicit(&slots[i], th, memory_order_release);
     ompt_self = th;

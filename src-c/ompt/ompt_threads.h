@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "ompt_regions.h"
+#include "ompt_spans.h"
 
 #define OMPT_THREADS_MAX 1024
 #define OMPT_DEPTH_MAX   8   /* implicit tasks nested in one thread */
@@ -71,6 +72,12 @@ struct ompt_frame {
     int share;
     uint64_t share_counts[OMPT_EVENTS_MAX];
     uint64_t pending_counts[OMPT_EVENTS_MAX];
+    /* Its trace slices (ompt_spans.h; -1: none): the task's, its sync region's (the last
+     * one's after its end: the join, if the task ends next) and the explicit task it runs
+     * (xtask_depth: explicit tasks nested in the thread's switches). */
+    uint64_t instance;
+    int64_t span_task, span_sync, span_xtask;
+    int xtask_depth;
 };
 
 struct ompt_thread {
@@ -91,6 +98,10 @@ struct ompt_thread {
     int ctx_mpi1;
     unsigned ctx;
     uint64_t context_drops; /* forks whose context found no room (OMPT_CONTEXT_DROPPED) */
+    /* Its trace slices (ompt_spans.h): the log, and the parallel region it forked at
+     * each depth of its implicit tasks (-1: none). */
+    struct ompt_span_log *spans;
+    int64_t span_region[OMPT_DEPTH_MAX + 1];
     struct ompt_acc acc[OMPT_ACC_MAX];
 };
 

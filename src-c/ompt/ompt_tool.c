@@ -15,7 +15,9 @@
 #include "ompt_counters.h"
 #include "ompt_report.h"
 #include "ompt_share.h"
+#include "ompt_spans.h"
 #include "ompt_table.h"
+#include "ompt_trace.h"
 
 static struct ompt_run_info run_info;
 static _Atomic uint64_t exit_ns; /* when the program called exit (0: not yet) */
@@ -72,6 +74,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     ompt_counters_start(); /* first: the library's start is the tool's time, not the run's */
     ompt_share_start();
     ompt_clock_start();
+    ompt_spans_start();
     tool_pid = getpid();
     atexit(at_program_exit);
     int have[64] = {0};
@@ -106,6 +109,7 @@ static void tool_finalize(ompt_data_t *tool_data)
     uint64_t end = atomic_load(&exit_ns);
     run_info.wall_ns = (end ? end : mono_clock_ns()) - ompt_clock_origin();
     ompt_report_write(&run_info);
+    ompt_trace_save_for_papi_run();
 }
 
 __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(
@@ -163,4 +167,15 @@ __attribute__((visibility("default"))) struct papi_ompt_share *papi_ompt_query_s
     if (version != PAPI_OMPT_QUERY_VERSION || getpid() != tool_pid)
         return NULL;
     return ompt_share_get();
+}
+
+/* For the trace writers (src-c/common/trace_openmp.h): this process's OpenMP slices so
+ * far, when a trace was asked for at the tool's start. */
+__attribute__((visibility("default"))) int papi_ompt_query_spans(unsigned version,
+                                                                 struct trace_omp_spans *s)
+{
+    memset(s, 0, sizeof *s);
+    if (version != TRACE_OMP_QUERY_VERSION || getpid() != tool_pid)
+        return -1;
+    return ompt_trace_collect(s);
 }

@@ -1,6 +1,8 @@
 /* hl_trace.c: PAPI_TRACE=json|otf2 records the region API's timeline: each region's begin
  * and end on its thread's track, and with PAPI_INTERVAL the sampler's counts as counter
- * tracks. The records stay in memory (trace_writer.c, bounded: past it they are dropped
+ * tracks; where the project's OMPT tool ran, the OpenMP slices of the process (parallel
+ * regions, implicit tasks, barriers, joins, task waits, explicit tasks: trace_openmp.h)
+ * on their threads' tracks, asked of the tool at the write. The records stay in memory (trace_writer.c, bounded: past it they are dropped
  * and counted) and are written when the region report is, into papi_hl_trace/ beside
  * papi_hl_output/ (hl_regions_report.c). A bad value
  * or an OTF2 trace without libotf2 is one line on stderr; the report is written as ever.
@@ -17,7 +19,9 @@
 #include "hl_trace.h"
 #include "run_identity.h"
 #include "gpu_activity.h"
+#include "ompt_query.h"
 #include "trace_gpu_tracks.h"
+#include "trace_openmp.h"
 #include "trace_writer.h"
 
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -108,15 +112,40 @@ static void add_gpu_tracks(void)
     trace_gpu_ops_free(&g);
 }
 
+/* The OMPT tool's slices so far (none when it is not loaded or records none), in
+ * CLOCK_MONOTONIC ns as the regions' times: asked anew at each write (a slice open at
+ * one write has its end at the next), added for that write alone (under trace_lock). */
+static int omp_tracks(struct trace_omp_spans *o)
+{
+    trace_omp_query_fn get = (trace_omp_query_fn)ompt_query_lookup("papi_ompt_query_spans", NULL);
+    if (!get || get(TRACE_OMP_QUERY_VERSION, o) != 0)
+        return 0;
+    trace_omp_spans_to_mono(o);
+    trace_omp_spans_order(o);
+    return 1;
+}
+
+static void add_omp_tracks(const struct trace_omp_spans *o)
+{
+    if (trace_omp_spans_add(tw, o) != 0)
+        fprintf(stderr, "PAPI: PAPI_TRACE: no memory for the OpenMP slices\n");
+    trace_omp_say_dropped("PAPI: PAPI_TRACE", o);
+}
+
 void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
 {
     path[0] = '\0';
     if (!hl_trace_on())
         return;
     add_gpu_tracks(); /* where the run's GPU activity was kept for it */
+    struct trace_omp_spans omp;
+    int have_omp = omp_tracks(&omp); /* where the OMPT tool kept OpenMP slices */
     char base[64], why[512];
     static struct run_identity run; /* (4 KB: under trace_lock) */
     pthread_mutex_lock(&trace_lock);
+    struct trace_mark before_omp = trace_mark_now(tw);
+    if (have_omp)
+        add_omp_tracks(&omp);
     struct trace_rank v;
     trace_view(tw, &v);
     v.rank = rank >= 0 ? rank : 0;
@@ -126,12 +155,15 @@ void hl_trace_write(const char *dir, int rank, char *path, size_t pathlen)
     enum trace_format f = trace_writer_format(tw);
     if (trace_write(dir, base, f, &meta, &v, 1, why, sizeof why) != 0) {
         fprintf(stderr, "PAPI: PAPI_TRACE: %s\n", why);
-        pthread_mutex_unlock(&trace_lock);
-        return;
+        goto out;
     }
     snprintf(path, pathlen, "%s/%s%s", dir, base, f == TRACE_JSON ? ".json" : "/traces.otf2");
     if (v.dropped)
         fprintf(stderr, "PAPI: PAPI_TRACE: %llu records dropped (memory bound) in %s/%s\n",
                 (unsigned long long)v.dropped, dir, base);
+out:
+    trace_rewind(tw, before_omp); /* the next write asks the tool anew */
     pthread_mutex_unlock(&trace_lock);
+    if (have_omp)
+        trace_omp_spans_free(&omp);
 }

@@ -70,6 +70,7 @@ struct run_state {
     char dir[4096];
     char threads_file[4200];   /* --per-thread: where the preloaded library writes */
     char gpu_trace_file[4200]; /* --gpu --trace: where it writes the GPU operations */
+    char omp_trace_file[4200]; /* --trace: where the OMPT tool writes the OpenMP slices */
     struct run_identity run;   /* the file's "run" header; the id is in its name */
     struct run_openmp omp;     /* the OMPT tool's tables (run_openmp.h) */
 };

@@ -5,7 +5,11 @@
  * of the counts (since the start) as counter tracks; with --gpu, the GPU operations (kernels,
  * copies, memsets) of the program's processes as regions on a track per device and stream:
  * the preloaded library (run_gpu_preload.c) appends them to a file of the output
- * directory at each process's exit, read here and removed. The program also gets PAPI_TRACE
+ * directory at each process's exit, read here and removed; the OpenMP slices of its
+ * processes (parallel regions, implicit tasks, barriers, joins, task waits, explicit tasks:
+ * trace_openmp.h) on their threads' tracks, which the OMPT tool appends to a file of the
+ * output directory at each process's end (PAPI_RUN_OMPT_TRACE_FILE), read here and
+ * removed. The program also gets PAPI_TRACE
  * (unless set), so its own regions (the region API) are traced into papi_hl_trace/.
  * A bad format or OTF2 without libotf2 is one line: the program still runs and its
  * counts are written. */
@@ -17,6 +21,7 @@
 #include "output_file.h"
 #include "run.h"
 #include "trace_gpu_tracks.h"
+#include "trace_openmp.h"
 #include "trace_writer.h"
 
 static enum trace_format format;
@@ -34,6 +39,10 @@ void run_trace_check(struct run_state *s)
     }
     tracing = 1;
     setenv("PAPI_TRACE", trace_format_name(format), 0);
+    snprintf(s->omp_trace_file, sizeof s->omp_trace_file, "%s/.papi_run_omp_trace.%ld", s->dir,
+             (long)getpid());
+    unlink(s->omp_trace_file); /* a killed run's of this pid: not this run's */
+    setenv("PAPI_RUN_OMPT_TRACE_FILE", s->omp_trace_file, 1);
     if (s->opt.gpu) {
         snprintf(s->gpu_trace_file, sizeof s->gpu_trace_file, "%s/.papi_run_gpu_trace.%ld", s->dir,
                  (long)getpid());
@@ -61,6 +70,23 @@ static void add_gpu_tracks(struct trace_writer *w, const struct run_state *s)
                 "process not traced\n",
                 (unsigned long long)g.dropped);
     trace_gpu_ops_free(&g);
+}
+
+/* The OpenMP slices of the program's processes (their file: run_trace_write removes it). */
+static void add_omp_tracks(struct trace_writer *w, const struct run_state *s)
+{
+    struct trace_omp_spans o = {0};
+    char why[512];
+    if (!s->omp_trace_file[0])
+        return;
+    int rc = trace_omp_spans_load(s->omp_trace_file, &o, why, sizeof why);
+    if (rc < 0)
+        fprintf(stderr, "papi_run: --trace: the OpenMP slices: %s: %s\n", why,
+                o.n ? "the slices before it traced" : "none traced");
+    if (trace_omp_spans_add(w, &o) != 0)
+        fprintf(stderr, "papi_run: --trace: no memory for the OpenMP slices\n");
+    trace_omp_say_dropped("papi_run: --trace", &o);
+    trace_omp_spans_free(&o);
 }
 
 static void write_trace(const struct run_state *s)
@@ -101,6 +127,7 @@ static void write_trace(const struct run_state *s)
     }
     trace_leave(w, (uint64_t)s->end_ns, tid, region);
     add_gpu_tracks(w, s);
+    add_omp_tracks(w, s);
     struct trace_rank v;
     trace_view(w, &v);
     snprintf(base, sizeof base, "trace_rank_%06ld-%s", rank >= 0 ? (long)rank : (long)s->child,
@@ -119,4 +146,6 @@ void run_trace_write(const struct run_state *s)
     write_trace(s);
     if (s->gpu_trace_file[0])
         unlink(s->gpu_trace_file); /* read, or not wanted: a trace that could not be made */
+    if (s->omp_trace_file[0])
+        unlink(s->omp_trace_file);
 }
