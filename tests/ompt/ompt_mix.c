@@ -15,10 +15,18 @@
 #define PAGES  16
 #define TASKS  8
 
-static void touch(volatile char *p, long pages, long page)
+/* The round's pages and the page size, set by the master before each fork and read by the
+ * team: atomics, as libomp's fork orders them for the program but, not instrumented,
+ * invisibly to TSan (its report would be of the program, not of the tool). */
+static char *round_pages;
+static long page_size;
+
+static void touch(long first, long pages)
 {
+    volatile char *p = __atomic_load_n(&round_pages, __ATOMIC_ACQUIRE);
+    const long page = __atomic_load_n(&page_size, __ATOMIC_RELAXED);
     for (long i = 0; i < pages; i++)
-        p[i * page] = 1;
+        p[(first + i) * page] = 1;
 }
 
 int main(void)
@@ -31,16 +39,18 @@ int main(void)
         perror("ompt_mix: mmap");
         return 1;
     }
+    __atomic_store_n(&page_size, page, __ATOMIC_RELAXED);
+    __atomic_store_n(&round_pages, buf, __ATOMIC_RELEASE);
     omp_set_max_active_levels(2);
 #pragma omp parallel num_threads(4) /* the team and its stacks start here */
-    touch(buf, 0, page);
+    touch(0, 0);
     int loop_line = 0, outer_line = 0, inner_line = 0, tasks_line = 0;
     for (int round = 0; round < ROUNDS; round++) {
-        char *mine = buf + round * round_bytes;
+        __atomic_store_n(&round_pages, buf + round * round_bytes, __ATOMIC_RELEASE);
         loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
         for (int t = 0; t < 4; t++)
-            touch(mine + (long)t * (t + 1) / 2 * PAGES * page, (t + 1) * PAGES, page);
+            touch((long)t * (t + 1) / 2 * PAGES, (t + 1) * PAGES);
         outer_line = __LINE__ + 1;
 #pragma omp parallel num_threads(2)
         {
