@@ -11,10 +11,14 @@ first library of OMP_TOOL_LIBRARIES that accepts. The wrapper names the project'
            name the program's own tool (ompt_start_tool in mpi_own_tool...), not libgomp;
   library  mpi_hybrid.c with OMP_TOOL_LIBRARIES naming a tool library of the user's
            (own_tool_lib.c): the same, the note naming that library and saying to name
-           libpapi_ompt.so first.
+           libpapi_ompt.so first;
+  papi_run (with --papi-run) mpi_own_tool.c as `mpirun -np 2 papi_run -o D -- prog`
+           (papi_run names the tool, gives the program libomp and preloads the
+           wrapper): the same as program.
 
 SKIPPED (77) where LLVM's libomp.so.5 is not installed.
-Usage: check_own_tool.py --mpirun M --wrapper LIB --program P --plain P2 --tool-lib L"""
+Usage: check_own_tool.py --mpirun M --wrapper LIB --program P --plain P2 --tool-lib L
+  [--papi-run PAPI_RUN --libdir DIR]"""
 import argparse
 import json
 import os
@@ -29,12 +33,17 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from papi_report.load import schema_check  # noqa: E402
 
 
-def run(args, program, out, more):
+def run(args, program, out, more, papi_run=False):
     env = dict(os.environ, OMP_WAIT_POLICY="passive")
     env.pop("OMP_TOOL_LIBRARIES", None)
-    ranks_env = {"LD_PRELOAD": "libomp.so.5:" + args.wrapper, "PAPI_MPI_OUTPUT_DIR": out}
-    ranks_env.update(more)
-    p = run_cmd([args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks_env) + [program], env=env)
+    if papi_run:
+        env["PAPI_RUN_LIBDIR"] = args.libdir
+        cmd = [args.mpirun, "-np", "2", args.papi_run, "--quiet", "-o", out, "--", program]
+    else:
+        ranks_env = {"LD_PRELOAD": "libomp.so.5:" + args.wrapper, "PAPI_MPI_OUTPUT_DIR": out}
+        ranks_env.update(more)
+        cmd = [args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks_env) + [program]
+    p = run_cmd(cmd, env=env)
     check(p.returncode == 0, "exit status %d" % p.returncode)
     return p
 
@@ -64,9 +73,9 @@ def banner(p, what, start):
           "%s: one banner line names it: %s" % (what, said))
 
 
-def part_program(args, tmp):
-    out = os.path.join(tmp, "program")
-    p = run(args, args.program, out, {})
+def part_program(args, tmp, papi_run=False):
+    out = os.path.join(tmp, "papi_run" if papi_run else "program")
+    p = run(args, args.program, out, {}, papi_run)
     answers = [json.loads(ln) for ln in p.stdout.splitlines() if ln.startswith('{"rank"')]
     check(sorted(a["rank"] for a in answers) == [0, 1] and all(a["threads_summed"] == 6 for a in answers),
           "each rank's answer unchanged: %s" % answers)
@@ -101,6 +110,8 @@ def main():
     ap = argparse.ArgumentParser()
     for a in ("--mpirun", "--wrapper", "--program", "--plain", "--tool-lib"):
         ap.add_argument(a, required=True)
+    ap.add_argument("--papi-run")
+    ap.add_argument("--libdir")
     args = ap.parse_args()
     ldconfig = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
     if not any(ln.strip().startswith("libomp.so.5 ") for ln in ldconfig.splitlines()):
@@ -109,6 +120,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="mpi_own_tool_")
     part_program(args, tmp)
     part_library(args, tmp)
+    if args.papi_run:
+        part_program(args, tmp, papi_run=True)
     return verdict("mpi_own_tool", scratch=tmp)
 
 
