@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "ompt_query.h"
 
 struct found {
@@ -90,6 +91,9 @@ static int find_other(struct dl_phdr_info *info, size_t size, void *data)
 
 int ompt_query_other_tool(char *name, size_t len, int *in_program)
 {
+    const char *off = env_get("OMP_TOOL");
+    if (off && strcmp(off, "disabled") == 0)
+        return -1; /* the runtime starts no tool at all */
     struct other o = {name, len, 0, 0};
     dl_iterate_phdr(find_other, &o);
     if (in_program)

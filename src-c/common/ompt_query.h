@@ -70,7 +70,8 @@ void *ompt_query_lookup(const char *symbol, int *gomp);
  * OMP_TOOL_LIBRARIES that accepts): the first loaded object other than libpapi_ompt.so
  * and the runtimes (which define the OpenMP API and a stand-in ompt_start_tool) that
  * exports an ompt_start_tool of its own. 0 with its file name in name (the executable's
- * for the program's own, *in_program then 1), or -1 when there is none. */
+ * for the program's own, *in_program then 1), or -1 when there is none (or OMP_TOOL is
+ * disabled: the runtime starts none). */
 int ompt_query_other_tool(char *name, size_t len, int *in_program);
 
 /* The tool's table now, for a report: have 0 when the tool is not loaded or answers

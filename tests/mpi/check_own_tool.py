@@ -12,6 +12,8 @@ first library of OMP_TOOL_LIBRARIES that accepts. The wrapper names the project'
   library  mpi_hybrid.c with OMP_TOOL_LIBRARIES naming a tool library of the user's
            (own_tool_lib.c): the same, the note naming that library and saying to name
            libpapi_ompt.so first;
+  disabled mpi_own_tool.c with OMP_TOOL=disabled: the runtime starts no tool, the
+           program's neither: the note says no rank ran the tool, naming none;
   papi_run (with --papi-run) mpi_own_tool.c as `mpirun -np 2 papi_run -o D -- prog`
            (papi_run names the tool, gives the program libomp and preloads the
            wrapper): the same as program.
@@ -106,6 +108,16 @@ def part_library(args, tmp):
     banner(p, "a tool library named first", start)
 
 
+def part_disabled(args, tmp):
+    out = os.path.join(tmp, "disabled")
+    p = run(args, args.program, out, {"OMP_TOOL": "disabled"})
+    check("own tool:" not in p.stdout, "OMP_TOOL=disabled: the program's own tool not started either")
+    o = openmp_of(out)
+    if o is not None:
+        no_figures(o, "OMP_TOOL=disabled")
+        check(o["note"].startswith("no rank ran the OMPT tool"), "the note names no other tool: %s" % o["note"])
+
+
 def main():
     ap = argparse.ArgumentParser()
     for a in ("--mpirun", "--wrapper", "--program", "--plain", "--tool-lib"):
@@ -120,6 +132,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="mpi_own_tool_")
     part_program(args, tmp)
     part_library(args, tmp)
+    part_disabled(args, tmp)
     if args.papi_run:
         part_program(args, tmp, papi_run=True)
     return verdict("mpi_own_tool", scratch=tmp)
