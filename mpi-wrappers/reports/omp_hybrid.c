@@ -1,6 +1,7 @@
 /* omp_hybrid.c: the job's OpenMP and hybrid efficiencies (omp_hybrid.h). The tool is
  * asked through papi_ompt_sums (src-c/ompt/ompt_tool.c), found among the loaded objects
  * (src-c/common/ompt_query.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "omp_hybrid.h"
@@ -10,7 +11,8 @@
 static struct pmpi_omp at_init; /* the sums at MPI_Init */
 
 /* The tool's sums now; regions -1 when it is not loaded (or not started), -2 when
- * libgomp runs the program instead (no OMPT). */
+ * libgomp runs the program instead (no OMPT), -3 when the runtime has another tool (a
+ * runtime starts one: the program's own comes first, and ours must not pass unsaid). */
 static void ask_tool(struct pmpi_omp *o)
 {
     int gomp = 0;
@@ -22,6 +24,8 @@ static void ask_tool(struct pmpi_omp *o)
         o->parallel_ns = v[0], o->useful_ns = v[1], o->maxu_team_ns = v[2], o->wall_team_ns = v[3];
     else if (gomp)
         o->regions = -2;
+    else if (ompt_query_other_tool(o->other_tool, sizeof o->other_tool, &o->other_in_program) == 0)
+        o->regions = -3;
 }
 
 void pmpi_omp_start(void)
@@ -42,6 +46,11 @@ void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double w
 {
     j->ranks++;
     j->ranks_gomp += o->regions == -2;
+    if (o->regions == -3 && j->ranks_other++ == 0) {
+        j->other_in_program = o->other_in_program;
+        snprintf(j->other_tool, sizeof j->other_tool, "%.*s", (int)sizeof o->other_tool - 1,
+                 o->other_tool);
+    }
     if (o->regions < 0)
         return;
     j->ranks_with++;
@@ -56,6 +65,24 @@ void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double w
     "libgomp (gcc, gfortran) runs the program, which has no OMPT interface: no OpenMP or " \
     "hybrid efficiency; run the ranks under papi_run (mpirun ... papi_run ./app), which "  \
     "gives them LLVM's libomp, or preload libomp.so.5 before the wrapper"
+
+/* Why another tool has the runtime (ranks_other > 0): the runtime starts one tool. */
+static void other_why(const struct pmpi_omp_job *j, char *why, size_t len)
+{
+    if (j->other_in_program)
+        snprintf(why, len,
+                 "the program's own OMPT tool (ompt_start_tool in %s) is the one the OpenMP "
+                 "runtime started, which starts one tool: the project's (libpapi_ompt.so) did "
+                 "not displace it and measured nothing: no OpenMP or hybrid efficiency",
+                 j->other_tool);
+    else
+        snprintf(why, len,
+                 "the OMPT tool %s is the one the OpenMP runtime started, which starts one "
+                 "tool (the first of OMP_TOOL_LIBRARIES that accepts): the project's "
+                 "(libpapi_ompt.so) did not displace it and measured nothing: no OpenMP or "
+                 "hybrid efficiency; name libpapi_ompt.so first to measure them",
+                 j->other_tool);
+}
 
 static double ratio(double a, double b)
 {
@@ -92,11 +119,14 @@ void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi)
     number(t, "mpi_parallel_efficiency", mpi);
     number(t, "hybrid_parallel_efficiency", all && e[3] >= 0 ? mpi * e[3] : -1);
     tb_raw(t, ", \"note\": ");
-    const char *why = all             ? ""
-                      : j->ranks_gomp ? GOMP_WHY
-                      : j->ranks_with ? "some ranks ran without the OMPT tool: no job figures"
-                                      : "no rank ran the OMPT tool (no OpenMP runtime with "
-                                        "OMPT loaded it): no OpenMP figures";
+    char other[512];
+    other_why(j, other, sizeof other);
+    const char *why = all              ? ""
+                      : j->ranks_gomp  ? GOMP_WHY
+                      : j->ranks_other ? other
+                      : j->ranks_with  ? "some ranks ran without the OMPT tool: no job figures"
+                                       : "no rank ran the OMPT tool (no OpenMP runtime with "
+                                         "OMPT loaded it): no OpenMP figures";
     tb_json(t, why);
     tb_raw(t, "}");
 }
@@ -107,6 +137,12 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
     efficiencies(j, e);
     if (j->ranks_gomp && j->ranks_with < j->ranks) {
         fprintf(out, "papi_mpi: OpenMP: %d of %d ranks: %s\n", j->ranks_gomp, j->ranks, GOMP_WHY);
+        return;
+    }
+    if (j->ranks_other && j->ranks_with < j->ranks) {
+        char other[512];
+        other_why(j, other, sizeof other);
+        fprintf(out, "papi_mpi: OpenMP: %d of %d ranks: %s\n", j->ranks_other, j->ranks, other);
         return;
     }
     if (j->ranks_with == 0)

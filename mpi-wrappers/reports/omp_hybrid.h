@@ -18,16 +18,22 @@
 struct tbuf;
 
 /* One rank's OpenMP (ns): regions -1 when the tool is not loaded in the rank, -2 when
- * libgomp (no OMPT) runs its OpenMP. */
+ * libgomp (no OMPT) runs its OpenMP, -3 when another OMPT tool is loaded in its place
+ * (other_tool: its file, other_in_program: the program's own ompt_start_tool). */
 struct pmpi_omp {
     int regions;
     double parallel_ns, useful_ns, maxu_team_ns, wall_team_ns;
+    int other_in_program;
+    char other_tool[64];
 };
 
 /* The ranks' sums, on rank 0. */
 struct pmpi_omp_job {
     int ranks, ranks_with; /* ranks, and those whose tool answered */
     int ranks_gomp;        /* ranks where libgomp runs OpenMP without the tool */
+    int ranks_other;       /* ranks where the runtime started another tool (the first's:) */
+    int other_in_program;
+    char other_tool[64];
     double parallel_ns, outside_mpi_ns, useful_ns, maxu_team_ns, wall_team_ns;
 };
 

@@ -6,13 +6,16 @@
 #endif
 #include <dlfcn.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "env.h"
 #include "ompt_query.h"
 
 struct found {
     void *tool;
-    int gomp;
+    int gomp, ompt_runtime;
 };
 
 static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
@@ -22,6 +25,8 @@ static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
     const char *slash = strrchr(info->dlpi_name, '/');
     const char *name = slash ? slash + 1 : info->dlpi_name;
     f->gomp |= strncmp(name, "libgomp.so", 10) == 0;
+    /* LLVM's and Intel's runtimes: a libgomp program may run under them (LD_PRELOAD) */
+    f->ompt_runtime |= strncmp(name, "libomp.so", 9) == 0 || strncmp(name, "libiomp5.so", 11) == 0;
     if (strcmp(name, "libpapi_ompt.so") == 0 && !f->tool)
         f->tool = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
     return 0;
@@ -29,14 +34,71 @@ static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
 
 void *ompt_query_lookup(const char *symbol, int *gomp)
 {
-    struct found f = {NULL, 0};
+    struct found f = {NULL, 0, 0};
     dl_iterate_phdr(find_tool, &f);
     void *sym = f.tool ? dlsym(f.tool, symbol) : NULL;
     if (f.tool)
         dlclose(f.tool); /* the runtime's reference keeps it loaded */
     if (gomp)
-        *gomp = f.gomp;
+        *gomp = f.gomp && !f.ompt_runtime;
     return sym;
+}
+
+/* Whether the object info describes defines symbol itself (exported; not one of the
+ * objects it depends on): h is its handle. */
+static int defines(void *h, const char *symbol, const struct dl_phdr_info *info)
+{
+    void *p = dlsym(h, symbol);
+    Dl_info di;
+    struct link_map *map = NULL;
+    return p && dladdr1(p, &di, (void **)&map, RTLD_DL_LINKMAP) && map &&
+           map->l_addr == info->dlpi_addr && strcmp(map->l_name, info->dlpi_name) == 0;
+}
+
+struct other {
+    char *name;
+    size_t len;
+    int found, in_program;
+};
+
+static int find_other(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct other *o = data;
+    const char *slash = strrchr(info->dlpi_name, '/');
+    const char *name = slash ? slash + 1 : info->dlpi_name;
+    if (o->found || strcmp(name, "libpapi_ompt.so") == 0)
+        return o->found;
+    /* the executable's handle is the global scope's: its own definition comes first */
+    void *h = dlopen(info->dlpi_name[0] ? info->dlpi_name : NULL, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    /* a runtime defines a weak ompt_start_tool of its own (no tool) and the OpenMP API */
+    o->found = defines(h, "ompt_start_tool", info) && !defines(h, "omp_get_thread_num", info);
+    dlclose(h);
+    if (o->found && info->dlpi_name[0]) {
+        snprintf(o->name, o->len, "%s", name);
+    } else if (o->found) {
+        o->in_program = 1;
+        char exe[4096];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = 0;
+        slash = strrchr(exe, '/');
+        snprintf(o->name, o->len, "%s", n > 0 ? (slash ? slash + 1 : exe) : "the program");
+    }
+    return o->found;
+}
+
+int ompt_query_other_tool(char *name, size_t len, int *in_program)
+{
+    const char *off = env_get("OMP_TOOL");
+    if (off && strcmp(off, "disabled") == 0)
+        return -1; /* the runtime starts no tool at all */
+    struct other o = {name, len, 0, 0};
+    dl_iterate_phdr(find_other, &o);
+    if (in_program)
+        *in_program = o.in_program;
+    return o.found ? 0 : -1;
 }
 
 void ompt_query_load(struct ompt_query *q)

@@ -61,8 +61,18 @@ typedef int (*papi_ompt_query_table_fn)(unsigned version, struct papi_ompt_table
 typedef void (*papi_ompt_query_free_fn)(struct papi_ompt_table *t);
 
 /* The tool's exported symbol, when a loaded object is libpapi_ompt.so, else NULL; *gomp
- * (when not NULL) is set to whether libgomp (no OMPT) is loaded. */
+ * (when not NULL) is set to whether libgomp (no OMPT) runs the program: it is loaded and
+ * no runtime with OMPT (LLVM's libomp, Intel's libiomp5) is. */
 void *ompt_query_lookup(const char *symbol, int *gomp);
+
+/* Another OMPT tool, which an OpenMP runtime starts in place of the project's (it starts
+ * one tool: first an ompt_start_tool the program's objects export, then the first of
+ * OMP_TOOL_LIBRARIES that accepts): the first loaded object other than libpapi_ompt.so
+ * and the runtimes (which define the OpenMP API and a stand-in ompt_start_tool) that
+ * exports an ompt_start_tool of its own. 0 with its file name in name (the executable's
+ * for the program's own, *in_program then 1), or -1 when there is none (or OMP_TOOL is
+ * disabled: the runtime starts none). */
+int ompt_query_other_tool(char *name, size_t len, int *in_program);
 
 /* The tool's table now, for a report: have 0 when the tool is not loaded or answers
  * nothing (ompt_query_free gives it back). */

@@ -316,6 +316,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         task_begin(th, parallel_data, actual_parallelism, index);
     else if (endpoint == ompt_scope_end && th->depth > 0)
         task_end(th);
+    ompt_thread_publish(th);
 }
 
 static int wait_class(ompt_sync_region_t kind)
@@ -358,9 +359,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     if (!f || cls == OMPT_WAIT_NONE)
         return;
     uint64_t t = now_ns();
-    if (endpoint == ompt_scope_begin) {
-        if (f->sync_depth++ > 0)
-            return; /* a task waiting inside a barrier: the outer wait counts */
+    /* A task waiting inside a barrier (depth past 1): the outer wait counts. */
+    if (endpoint == ompt_scope_begin && f->sync_depth++ == 0) {
         /* First: a join barrier's begin is the end of the work's events. */
         if (f->counted && may_be_join(kind) && ompt_counters_read(ompt_self, f->sync_counts) != 0)
             f->counted = 0;
@@ -384,6 +384,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
                              : region > f->task_in_sync_ns ? region - f->task_in_sync_ns
                                                            : 0;
     }
+    ompt_thread_publish(ompt_self); /* a worker's last callback before it parks */
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -403,6 +404,7 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
         f->wait_in_sync_ns += waited > tasks ? waited - tasks : 0;
         f->wait_begin_ns = 0;
     }
+    ompt_thread_publish(ompt_self);
 }
 
 static int is_implicit(const ompt_data_t *task_data)
@@ -433,6 +435,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         f->task_begin_ns = now_ns();
     else if (back && f->task_depth > 0 && --f->task_depth == 0)
         f->task_in_sync_ns += now_ns() - f->task_begin_ns;
+    ompt_thread_publish(ompt_self);
 }
 
 static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
@@ -442,6 +445,7 @@ static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
     if (th) {
         th->type = (int)thread_type;
         ompt_counters_thread(th);
+        ompt_thread_publish(th);
     } else
         ompt_threads_count_unmeasured();
     if (thread_type != ompt_thread_initial)
@@ -453,6 +457,7 @@ static void on_thread_end(ompt_data_t *thread_data)
     (void)thread_data;
     if (ompt_self)
         ompt_self->ended = 1;
+    ompt_thread_publish(ompt_self);
     if (!ompt_self || ompt_self->type != ompt_thread_initial)
         ompt_share_thread(0);
 }

@@ -56,7 +56,8 @@ static int make_set(int check)
             memcpy(names[kept - 1], names[i], sizeof names[i]);
         }
     }
-    ompt_counters_n = kept;
+    if (check) /* the initial thread's check, before the workers start: they only read it */
+        ompt_counters_n = kept;
     return set;
 }
 

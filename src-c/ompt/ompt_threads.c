@@ -57,7 +57,10 @@ int ompt_thread_count(void)
 
 struct ompt_thread *ompt_thread_slot(int i)
 {
-    return atomic_load_explicit(&slots[i], memory_order_acquire);
+    struct ompt_thread *th = atomic_load_explicit(&slots[i], memory_order_acquire);
+    if (th)
+        (void)atomic_load_explicit(&th->published, memory_order_acquire);
+    return th;
 }
 
 uint64_t ompt_threads_unmeasured(void)

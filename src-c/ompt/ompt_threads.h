@@ -102,6 +102,12 @@ struct ompt_thread {
      * each depth of its implicit tasks (-1: none). */
     struct ompt_span_log *spans;
     int64_t span_region[OMPT_DEPTH_MAX + 1];
+    /* The thread's callbacks so far, stored with release at each one's end and loaded
+     * with acquire by the report (ompt_thread_slot): the runtime's joins order a
+     * report after the threads' writes, but a runtime built without ThreadSanitizer
+     * does so unseen; this orders them for TSan too, at the cost of one store. */
+    unsigned seq;
+    atomic_uint published;
     struct ompt_acc acc[OMPT_ACC_MAX];
 };
 
@@ -113,9 +119,15 @@ static inline struct ompt_thread *ompt_thread_self(void)
 {
     return ompt_self ? ompt_self : ompt_thread_claim();
 }
+/* The end of a callback that wrote th: its writes published to the report. */
+static inline void ompt_thread_publish(struct ompt_thread *th)
+{
+    if (th)
+        atomic_store_explicit(&th->published, ++th->seq, memory_order_release);
+}
 /* The accumulator of (region, tnum) in th, made at its first use; NULL when full. */
 OMPT_HIDDEN struct ompt_acc *ompt_thread_acc(struct ompt_thread *th, int region, unsigned tnum);
-/* Slots claimed, and slot i (for the report, at finalize). */
+/* Slots claimed, and slot i with the writes its thread published (for the report). */
 OMPT_HIDDEN int ompt_thread_count(void);
 OMPT_HIDDEN struct ompt_thread *ompt_thread_slot(int i);
 /* Events of threads that found no slot. */

@@ -14,8 +14,11 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               0.03 and work within 15 ms of its units, and where the runtime's own start
               and end took under 20 ms, serialization within 0.03 of the program's own;
               both regions named function (file:line) at their directive (region_at);
-  nested      an inner region of 2 x 2 instances, none outermost, load balance 0.75, apart
-              from its outer region; with nesting off, teams of one thread;
+  nested      an inner region of 2 x 2 instances, none outermost, apart from its outer
+              region: its load balance within 0.03 of the program's own clock's (each
+              inner thread's work timed) and that within 0.1 of the staged 0.75, each
+              inner thread's work within 20 ms of the program's; with nesting off, teams
+              of one thread;
   team_sizes  one region with teams of 2, 4, 3: tasks and wall time per thread number;
               an explicit barrier's wait; an explicit task run inside a taskwait or a
               barrier is work, not wait;
@@ -26,6 +29,17 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               one, counting perf::PAGE-FAULTS (PAPI_OMPT_EVENTS): its page faults in
               that region exactly (t+1) x 64, and the region's min, mean and max over
               threads with the threads that have them; SKIPPED where no thread can count;
+  threads     two threads of the program's own (pthreads, one made by the initial thread,
+              one by OpenMP thread 1, after their makers' counters opened) write 300
+              fresh pages each inside a region where thread t of 4 writes (t+1) x 64:
+              the tool's file has the 4 OpenMP threads only (seen, counted), their page
+              faults exactly (t+1) x 64, each thread's work within its own body, nothing
+              of the own threads' time or pages anywhere;
+  mix         counters on (perf::PAGE-FAULTS) through 5 rounds of a loop of 4 threads,
+              a nested region (2 x 2) and a region of explicit tasks, for the TSan lane:
+              every OpenMP thread counted, every implicit task counted, the instances
+              and the loop's page faults per thread (exact; at least, under TSan, whose
+              shadow memory faults too);
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
   fork        fork after OpenMP started: the child (which holds its parent's sums) reports
@@ -85,6 +99,21 @@ def runtime_env(program):
     return {}, "libomp"
 
 
+def tsan_libomp(env):
+    """env for an OpenMP program in the TSan lane (where TSAN_OPTIONS is set)."""
+    if "TSAN_OPTIONS" in env:
+        # The TSan lane: Debian's libomp is not instrumented. ignore_noninstrumented_modules
+        # leaves out the accesses of the interceptors it (and the other uninstrumented
+        # libraries) calls. Measured: the tests then run clean, and a race in the tool's
+        # own code is still reported (ompt_counters.c's, found by ompt_mix_c). A
+        # suppressions file for libomp alone (called_from_lib:libomp.so) was not enough:
+        # every program here then had reports on memory that libomp's forks and joins
+        # order, in its own and the tool's code, which no suppression of libomp reaches
+        # (its frames are not in TSan's stacks) and none may hide in the tool's.
+        env["TSAN_OPTIONS"] += " ignore_noninstrumented_modules=1"
+    return env
+
+
 def run(tool, program, out_dir, name_tool=True, **more):
     extra, how = runtime_env(program)
     extra.update(more)
@@ -92,11 +121,7 @@ def run(tool, program, out_dir, name_tool=True, **more):
     # on a loaded 2-core machine does not take the CPU its sleeping threads wake up to.
     env = dict(os.environ, PAPI_OMPT_OUTPUT_DIR=out_dir, OMP_WAIT_POLICY="passive", **extra)
     env.pop("OMP_TOOL_LIBRARIES", None)
-    if "TSAN_OPTIONS" in env:
-        # The TSan lane: Debian's libomp is not instrumented, so its own locks and the
-        # ordering its barriers give the program's threads are invisible to TSan (reports
-        # in libomp and in the programs, none in the tool, measured); its calls are left out.
-        env["TSAN_OPTIONS"] += " ignore_noninstrumented_modules=1"
+    tsan_libomp(env)
     if name_tool:
         env["OMP_TOOL_LIBRARIES"] = tool
     p = subprocess.run([program], env=env, capture_output=True, text=True, timeout=120)
@@ -105,6 +130,7 @@ def run(tool, program, out_dir, name_tool=True, **more):
     sys.stderr.write(p.stderr)
     check(p.returncode == 0, "the program exits 0")
     check("papi_ompt:" not in p.stderr, "the tool says nothing on stderr")
+    check("ThreadSanitizer" not in p.stderr, "no ThreadSanitizer report")
     return p
 
 
@@ -252,7 +278,6 @@ def case_balance(doc, facts):
 
 
 def case_nested(doc, facts):
-    unit = facts["unit_ms"]
     src = "ompt_nested.c"
     outer, inner = region_at(doc, src, facts["outer_line"]), region_at(doc, src, facts["inner_line"])
     off_outer = region_at(doc, src, facts["off_outer_line"])
@@ -262,16 +287,24 @@ def case_nested(doc, facts):
     check(outer["instances"] == 1 and outer["outermost_instances"] == 1, "outer: 1 outermost instance")
     check(inner["instances"] == 2 and inner["outermost_instances"] == 0, "inner: 2 nested instances")
     check(inner["team_sizes"] == [{"size": 2, "instances": 2, "wall_ns": inner["wall_ns"]}], "inner: teams of 2")
+    # Inner thread t's work over both instances by the program's own clock (a sleeper
+    # woken late works longer, and the tool measures that truly): the tool's load balance
+    # within 0.03 of the program's, and the program's within 0.1 of the staged 0.75.
+    own = [sum(w[t] for w in facts["work_ms"]) for t in range(2)]
+    own_lb = sum(own) / 2 / max(own)
     lb = inner["efficiency"]["load_balance"]
-    check(lb is not None and abs(lb - 0.75) <= 0.03, "inner load balance %s, 0.75 +- 0.03" % lb)
+    check(lb is not None and abs(lb - own_lb) <= 0.03,
+          "inner load balance %s, the program's own %.4f +- 0.03" % (lb, own_lb))
+    check(abs(own_lb - 0.75) <= 0.1, "the program's inner load balance %.4f, staged 0.75 +- 0.1" % own_lb)
     for t in inner["threads"]:
         check(t["implicit_tasks"] == 2, "inner thread %d: 2 implicit tasks" % t["thread"])
-        near(t["work_ns"], 2 * unit * (t["thread"] + 1), 20, "inner thread %d's work" % t["thread"])
+        near(t["work_ns"], own[t["thread"]], 20, "inner thread %d's work (the program's own clock)" % t["thread"])
     check([s["size"] for s in off_inner["team_sizes"]] == [1] and off_inner["instances"] == 2,
           "nesting off: the inner region ran twice as a team of one thread")
     check(len(off_inner["threads"]) == 1 and off_inner["threads"][0]["implicit_tasks"] == 2,
           "nesting off: one thread number, 2 tasks")
-    near(off_inner["threads"][0]["work_ns"], 2 * unit, 20, "nesting off: the inner thread's work")
+    near(off_inner["threads"][0]["work_ns"], sum(facts["off_work_ms"]), 20,
+         "nesting off: the inner thread's 2 units (the program's own clock)")
     par = outer["wall_ns"] + off_outer["wall_ns"]
     check(doc["parallel_ns"] == par, "parallel time is the outermost regions' only (%d, %d)" % (doc["parallel_ns"], par))
 
@@ -325,6 +358,83 @@ def case_faults(doc, facts):
     spread = r["events"]["perf::PAGE-FAULTS"]
     want = {"threads": 4, "min": 64, "min_thread": 0, "mean": 160.0, "max": 256, "max_thread": 3, "total": 640}
     check(spread == want, "min, mean, max over threads with their threads: %s" % spread)
+
+
+def case_threads(doc, facts):
+    """Threads of the program's own beside the OpenMP threads: nothing of theirs in the
+    tool's file (ompt_threads.c)."""
+    check(facts["own_faults"] == [facts["own_pages"]] * 2,
+          "the own threads wrote their %d pages each (their own fault counts %s)"
+          % (facts["own_pages"], facts["own_faults"]))
+    check(all(0 <= a <= b <= facts["region_ms"] for a, b in facts["own_spans_ms"]),
+          "the own threads worked inside the measured region (spans %s ms of its %.1f ms)"
+          % (facts["own_spans_ms"], facts["region_ms"]))
+    check(doc["threads_seen"] == 4, "4 OpenMP threads seen, the own threads not: %s" % doc["threads_seen"])
+    lost = {k: v for k, v in doc["not_measured"].items() if not k.endswith("_max")}
+    check(lost == {k: 0 for k in lost}, "nothing left unmeasured: %s" % lost)
+    c = doc["counters"]
+    if c["threads_counted"] == 0:
+        skip("no thread can count perf::PAGE-FAULTS here: %s" % c["reason"])
+    check(c["threads_counted"] == 4 and c["threads_not_counted"] == 0,
+          "the 4 OpenMP threads counted, no other: %d, %d" % (c["threads_counted"], c["threads_not_counted"]))
+    warm = region_at(doc, facts["file"], facts["warmup_line"], nth=0)
+    r = region_at(doc, facts["file"], facts["faults_line"], nth=1)
+    check(len(doc["regions"]) == 2, "the program's 2 regions only: %s" % [x["name"] for x in doc["regions"]])
+    if not r or not warm:
+        return
+    check(r["instances"] == 1 and [s["size"] for s in r["team_sizes"]] == [4], "one instance of a team of 4")
+    check(sorted(t["thread"] for t in r["threads"]) == [0, 1, 2, 3] and
+          all(t["implicit_tasks"] == 1 for t in r["threads"]), "thread numbers 0..3, one task each")
+    # Their pages: a fault of an own thread counted by thread 0 (which lets them go) or by
+    # thread 1 (which made one) would show here.
+    got = [t["events"]["perf::PAGE-FAULTS"] for t in sorted(r["threads"], key=lambda t: t["thread"])]
+    check(got == facts["pages"], "page faults per thread %s, exactly the pages each wrote %s" % (got, facts["pages"]))
+    spread = r["events"]["perf::PAGE-FAULTS"]
+    check(spread["total"] == sum(facts["pages"]), "the region's total %s: the OpenMP threads' only" % spread["total"])
+    for t in r["threads"]:
+        bounded(t["work_ns"], facts["body_ms"][t["thread"]], "thread %d's work (its own)" % t["thread"])
+    near(r["wall_ns"], facts["region_ms"], 10, "the region's wall time (the program's own clock)")
+    check(all(t["wall_ns"] == r["wall_ns"] for t in r["threads"]), "each thread's wall is the region's")
+
+
+def tsan_built(program):
+    """Whether the program carries ThreadSanitizer's runtime (the TSan lane's build)."""
+    out = subprocess.run(["readelf", "-Ws", program], capture_output=True, text=True).stdout
+    return "__tsan_init" in out
+
+
+def case_mix(doc, facts, program):
+    """Counters on through loops, nested regions and tasks (ompt_mix.c): every task of
+    every OpenMP thread counted; under TSan (run() checks the exit status and stderr)."""
+    n = facts["rounds"]
+    c = doc["counters"]
+    if c["threads_counted"] == 0:
+        skip("no thread can count perf::PAGE-FAULTS here: %s" % c["reason"])
+    check(c["threads_not_counted"] == 0 and c["threads_counted"] == doc["threads_seen"] >= 4,
+          "every OpenMP thread counted: %d of %d" % (c["threads_counted"], doc["threads_seen"]))
+    src = facts["file"]
+    loop, outer = region_at(doc, src, facts["loop_line"]), region_at(doc, src, facts["outer_line"])
+    inner, tasks = region_at(doc, src, facts["inner_line"]), region_at(doc, src, facts["tasks_line"])
+    if not (loop and outer and inner and tasks):
+        return
+    check(loop["instances"] == n and [s["size"] for s in loop["team_sizes"]] == [4],
+          "the loop: %d instances of a team of 4" % n)
+    check(outer["instances"] == n and inner["instances"] == 2 * n and inner["outermost_instances"] == 0,
+          "nested: %d outer and %d inner instances (%d, %d)" % (n, 2 * n, outer["instances"], inner["instances"]))
+    check(tasks["instances"] == n and all(t["implicit_tasks"] == n for t in tasks["threads"]),
+          "the tasks' region: %d instances, one task per thread each" % n)
+    for r in (loop, outer, inner, tasks):
+        check(all(t["counted_tasks"] == t["implicit_tasks"] for t in r["threads"]),
+              "%s: every implicit task counted" % r["name"])
+    got = [t["events"]["perf::PAGE-FAULTS"] for t in sorted(loop["threads"], key=lambda t: t["thread"])]
+    if tsan_built(program):
+        # TSan's shadow memory faults in as the threads first touch it: at least their pages
+        check(len(got) == 4 and all(g >= w for g, w in zip(got, facts["pages"])),
+              "the loop's page faults per thread %s, at least the pages written %s (TSan's shadow)"
+              % (got, facts["pages"]))
+    else:
+        check(got == facts["pages"], "the loop's page faults per thread %s, exactly the pages written %s"
+              % (got, facts["pages"]))
 
 
 def case_own_tool(tool, program, tmp):
@@ -412,7 +522,7 @@ def case_fake_runtime(tool, program, tmp):
 
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|names|own_tool|fake_runtime|fork PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|threads|mix|names|own_tool|fake_runtime|fork PROGRAM",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
@@ -420,12 +530,14 @@ def main(argv):
     if case in ("own_tool", "fake_runtime", "fork"):
         {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime, "fork": case_fork}[case](tool, program, tmp)
         return verdict("ompt_" + case, scratch=tmp)
-    events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case == "faults" else {}
+    events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case in ("faults", "threads", "mix") else {}
     p = run(tool, program, tmp, **events)
     doc = report_of(tmp)
-    if doc is not None:
+    if doc is not None and case == "mix":
+        case_mix(doc, facts_of(p), program)
+    elif doc is not None:
         {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
-         "faults": case_faults, "names": case_names}[case](doc, facts_of(p))
+         "faults": case_faults, "names": case_names, "threads": case_threads}[case](doc, facts_of(p))
     return verdict("ompt_" + case, scratch=tmp)
 
 

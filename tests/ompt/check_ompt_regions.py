@@ -59,6 +59,8 @@ def case_named(tool, program, tmp):
     out = os.path.join(tmp, "ompt")
     p = co.run(tool, program, out, PAPI_OUTPUT_DIRECTORY=tmp)
     facts = co.facts_of(p)
+    if p.returncode != 0 or not facts:
+        return  # failed (co.run said why: a TSan report, a crash), never a skip
     if facts.get("imbalanced_serialization", -1) < 0 or facts.get("balanced_serialization", -1) < 0:
         co.skip("the region API could not begin a region here (no counter at all): %s"
                 % p.stderr.strip().splitlines()[-1:])
@@ -169,7 +171,7 @@ def named_papi_run(papi_run, tool, program, tmp):
     """The program as a user types it under papi_run (the tool found in its build folder):
     the banner names each parallel region with the named region it ran in."""
     out = os.path.join(tmp, "papi_run")
-    env = dict(os.environ, PAPI_RUN_LIBDIR=os.path.dirname(tool), OMP_WAIT_POLICY="passive")
+    env = co.tsan_libomp(dict(os.environ, PAPI_RUN_LIBDIR=os.path.dirname(tool), OMP_WAIT_POLICY="passive"))
     env.pop("OMP_TOOL_LIBRARIES", None)
     p = subprocess.run([papi_run, "-o", out, "--", program], env=env, capture_output=True, text=True,
                        timeout=120)

@@ -11,19 +11,29 @@
 #include <stdio.h>
 
 #include "ompt_sleep.h"
+#include "ompt_stamp.h"
 #include "papi.h"
 
 static int loop_line;
 /* Each thread's work in each place (ms) by the program's own clock: a loaded machine
- * wakes a sleeper late, and the tool's load balance is judged against what ran. */
+ * wakes a sleeper late, and the tool's load balance is judged against what ran. It and
+ * the loop's arguments cross threads as atomics: libomp's fork and join order them, but
+ * invisibly to TSan (Debian's libomp is not instrumented: the TSan lane). */
 static double work_ms[3][4];
+static int spread_imbalanced, spread_place;
 
 static void spread(int imbalanced, int place)
 {
+    __atomic_store_n(&spread_imbalanced, imbalanced, __ATOMIC_RELAXED);
+    __atomic_store_n(&spread_place, place, __ATOMIC_RELAXED);
     loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
-    for (int i = 0; i < 4; i++)
-        work_ms[place][i] = sleep_ms_timed(UNIT_MS * (imbalanced ? i + 1 : 1));
+    for (int i = 0; i < 4; i++) {
+        int unbalanced = __atomic_load_n(&spread_imbalanced, __ATOMIC_RELAXED);
+        double took = sleep_ms_timed(UNIT_MS * (unbalanced ? i + 1 : 1));
+        __atomic_store(&work_ms[__atomic_load_n(&spread_place, __ATOMIC_RELAXED)][i], &took,
+                       __ATOMIC_RELAXED);
+    }
 }
 
 /* The named region's serialization by the program's own clock (time in the parallel
@@ -55,8 +65,9 @@ int main(void)
            __FILE__, loop_line, imb, bal);
     static const char *place[3] = {"imbalanced", "balanced", "outside"};
     for (int p = 0; p < 3; p++)
-        printf("%s\"%s\": [%.3f, %.3f, %.3f, %.3f]", p ? ", " : "", place[p], work_ms[p][0],
-               work_ms[p][1], work_ms[p][2], work_ms[p][3]);
+        printf("%s\"%s\": [%.3f, %.3f, %.3f, %.3f]", p ? ", " : "", place[p],
+               read_stamp(&work_ms[p][0]), read_stamp(&work_ms[p][1]), read_stamp(&work_ms[p][2]),
+               read_stamp(&work_ms[p][3]));
     printf("}}\n");
     return 0;
 }
