@@ -50,14 +50,20 @@ int main(int argc, char **argv)
     double bal = region("balanced", 0, UNIT_MS, 1);
     spread(0, 2);
     MPI_Barrier(MPI_COMM_WORLD);
-    printf("{\"rank\": %d, \"file\": \"%s\", \"loop_line\": %d, \"imbalanced_serialization\": "
-           "%.4f, \"balanced_serialization\": %.4f, \"work_ms\": {",
-           rank, __FILE__, loop_line, imb, bal);
+    /* the line made whole first and written at once: mpirun may forward a rank's output
+     * as it comes, and two ranks' pieces of one line would interleave */
+    char line[1024];
+    int n = snprintf(line, sizeof line,
+                     "{\"rank\": %d, \"file\": \"%s\", \"loop_line\": %d, "
+                     "\"imbalanced_serialization\": %.4f, \"balanced_serialization\": %.4f, "
+                     "\"work_ms\": {",
+                     rank, __FILE__, loop_line, imb, bal);
     static const char *place[3] = {"imbalanced", "balanced", "outside"};
     for (int p = 0; p < 3; p++)
-        printf("%s\"%s\": [%.3f, %.3f, %.3f, %.3f]", p ? ", " : "", place[p], work_ms[p][0],
-               work_ms[p][1], work_ms[p][2], work_ms[p][3]);
-    printf("}}\n");
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s\"%s\": [%.3f, %.3f, %.3f, %.3f]",
+                      p ? ", " : "", place[p], work_ms[p][0], work_ms[p][1], work_ms[p][2],
+                      work_ms[p][3]);
+    printf("%s}}\n", line);
     fflush(stdout);
     MPI_Finalize();
     return 0;
