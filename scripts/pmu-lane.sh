@@ -124,6 +124,14 @@ if cmake --build "$BUILD" -j"$(nproc)" --target papi_run >>"$CLOG" 2>&1; then
 else
     say "FAILED: papi_run does not build (see $CLOG)"
 fi
+# The OMPT tool beside libpapi (tests/ompt/arm64/pmu_ompt_insns.c runs an OpenMP program
+# under it; LLVM's libomp.so.5 reaches the guest through the sysroot, libgomp through
+# --cross-libs).
+if cmake --build "$BUILD" -j"$(nproc)" --target papi_ompt >>"$CLOG" 2>&1; then
+    cp "$BUILD/src-c/ompt/libpapi_ompt.so" "$STAGE/lib/"
+else
+    say "FAILED: libpapi_ompt.so does not build (see $CLOG)"
+fi
 if cmake --build "$BUILD" -j"$(nproc)" >>"$CLOG" 2>&1; then
     echo "PMU-RESULT cross_build@all PASSED (library, Fortran module, tests, examples)" >>"$RESULTS"
 else
