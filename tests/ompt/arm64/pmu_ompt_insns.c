@@ -30,8 +30,15 @@
  * the loop's. */
 #define OVERHEAD_MAX 20000LL
 
+/* Kept whole, out of line: the loop's count and the regions' code addresses are its own. */
+#if defined(__clang__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED __attribute__((noinline, noclone))
+#endif
+
 /* Exactly 2 x n user instructions inside the asm (a subtract and a branch). */
-static __attribute__((noinline, noclone)) void loop2(long n)
+static NOT_INLINED void loop2(long n)
 {
 #if defined(__aarch64__)
     __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
@@ -43,7 +50,7 @@ static __attribute__((noinline, noclone)) void loop2(long n)
 #endif
 }
 
-static __attribute__((noinline, noclone)) void work(long k)
+static NOT_INLINED void work(long k)
 {
     loop2((long)(omp_get_thread_num() + 1) * k * UNIT);
 }
@@ -51,21 +58,21 @@ static __attribute__((noinline, noclone)) void work(long k)
 /* One parallel construct each: the tool keys a region by its code address, the return
  * address of the runtime's fork call; the empty asm after it keeps that call from being a
  * tail call, whose return address would be in the caller, the same for all three. */
-static __attribute__((noinline, noclone)) void region_warm(void)
+static NOT_INLINED void region_warm(void)
 {
 #pragma omp parallel num_threads(THREADS)
     work(1);
     __asm__ volatile("" ::: "memory");
 }
 
-static __attribute__((noinline, noclone)) void region_k1(void)
+static NOT_INLINED void region_k1(void)
 {
 #pragma omp parallel num_threads(THREADS)
     work(1);
     __asm__ volatile("" ::: "memory");
 }
 
-static __attribute__((noinline, noclone)) void region_k2(void)
+static NOT_INLINED void region_k2(void)
 {
 #pragma omp parallel num_threads(THREADS)
     work(2);
