@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "array_room.h"
+#include "handover_file.h"
 #include "trace_gpu_tracks.h"
 
 int trace_gpu_ops_name(struct trace_gpu_ops *g, const char *name)
@@ -96,100 +97,71 @@ void trace_gpu_ops_free(struct trace_gpu_ops *g)
     memset(g, 0, sizeof *g);
 }
 
-int trace_gpu_ops_save(int fd, long pid, const struct trace_gpu_ops *g)
+static const char *op_name(const void *ctx, int k)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return -1;
-    fprintf(f, "gpu_ops %ld %d %zu %" PRIu64 "\n", pid, g->nnames, g->n, g->dropped);
-    for (int k = 0; k < g->nnames; k++)
-        fprintf(f, "n %s\n", g->name[k]);
-    for (size_t i = 0; i < g->n; i++)
-        fprintf(f, "o %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRId32 "\n", g->op[i].label,
-                g->op[i].start, g->op[i].end, g->op[i].name);
-    int rc = fclose(f) != 0 ? -1 : 0;
-    for (size_t done = 0; rc == 0 && done < len;) { /* one write but for a short one */
-        ssize_t k = write(fd, text + done, len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            rc = -1;
-        else
-            done += (size_t)k;
-    }
-    free(text);
-    return rc;
+    return ((const struct trace_gpu_ops *)ctx)->name[k];
 }
 
-/* One block's lines after its head into g: 0, or -1 with why. */
-static int load_block(FILE *f, const char *path, long *line, struct trace_gpu_ops *g, int nn,
-                      size_t no, char *why, size_t whylen)
+static void op_line(FILE *f, const void *ctx, size_t i)
 {
-    char buf[TRACE_GPU_NAME_LEN + 64];
-    int first = g->nnames;
-    for (long k = 0; k < nn + (long)no; k++) {
-        ++*line;
-        if (!fgets(buf, sizeof buf, f)) {
-            snprintf(why, whylen, "%s: line %ld: the block ends early (a cut write)", path, *line);
-            return -1;
-        }
-        buf[strcspn(buf, "\n")] = '\0';
-        uint32_t label;
-        uint64_t s, e;
-        int32_t name;
-        int ok = k < nn ? buf[0] == 'n' && buf[1] == ' ' && trace_gpu_ops_name(g, buf + 2) >= 0
-                        : sscanf(buf, "o %" SCNu32 " %" SCNu64 " %" SCNu64 " %" SCNd32, &label, &s,
-                                 &e, &name) == 4 &&
-                              name >= 0 && name < nn && s <= e &&
-                              trace_gpu_ops_push(g, label, s, e, first + name) == 0;
-        if (!ok) {
-            snprintf(why, whylen, "%s: line %ld: expected %s: '%.60s'", path, *line,
-                     k < nn ? "a name (n NAME)" : "an operation (o LABEL START END NAME)", buf);
-            return -1;
-        }
-    }
+    const struct trace_gpu_op *o = &((const struct trace_gpu_ops *)ctx)->op[i];
+    fprintf(f, "o %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRId32 "\n", o->label, o->start, o->end,
+            o->name);
+}
+
+int trace_gpu_ops_save(int fd, long pid, const struct trace_gpu_ops *g)
+{
+    return handover_save(fd, "gpu_ops", pid, g->nnames, g->n, g->dropped, op_name, op_line, g);
+}
+
+/* A load in progress: the ops, and the block being read (its process, its first name,
+ * how many names it has). */
+struct load_ctx {
+    struct trace_gpu_ops *g;
+    int32_t pid;
+    int first, nn;
+};
+
+static int load_head(void *ctx, long pid, int nnames, uint64_t dropped)
+{
+    struct load_ctx *c = ctx;
+    c->pid = (int32_t)pid;
+    c->first = c->g->nnames;
+    c->nn = nnames;
+    c->g->dropped += dropped;
+    return 0;
+}
+
+static int load_name(void *ctx, const char *name)
+{
+    return trace_gpu_ops_name(((struct load_ctx *)ctx)->g, name) >= 0 ? 0 : -1;
+}
+
+static int load_op(void *ctx, const char *line)
+{
+    struct load_ctx *c = ctx;
+    uint32_t label;
+    uint64_t s, e;
+    int32_t name;
+    if (sscanf(line, "o %" SCNu32 " %" SCNu64 " %" SCNu64 " %" SCNd32, &label, &s, &e, &name) !=
+            4 ||
+        name < 0 || name >= c->nn || s > e ||
+        trace_gpu_ops_push(c->g, label, s, e, c->first + name) != 0)
+        return -1;
+    c->g->op[c->g->n - 1].pid = c->pid;
     return 0;
 }
 
 int trace_gpu_ops_load(const char *path, struct trace_gpu_ops *g, char *why, size_t whylen)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        if (errno == ENOENT)
-            return 1;
-        snprintf(why, whylen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    char head[128];
-    long line = 0;
-    int rc = 0;
-    while (rc == 0 && fgets(head, sizeof head, f)) {
-        long pid;
-        int nn;
-        size_t no;
-        uint64_t dropped;
-        ++line;
-        if (sscanf(head, "gpu_ops %ld %d %zu %" SCNu64, &pid, &nn, &no, &dropped) != 4 || nn < 0) {
-            head[strcspn(head, "\n")] = '\0';
-            snprintf(why, whylen, "%s: line %ld: expected 'gpu_ops PID NAMES OPS DROPPED': '%.60s'",
-                     path, line, head);
-            rc = -1;
-            break;
-        }
-        if (pid <= 0 || pid > INT32_MAX) {
-            snprintf(why, whylen, "%s: line %ld: process id %ld out of range", path, line, pid);
-            rc = -1;
-            break;
-        }
-        g->dropped += dropped;
-        size_t from = g->n;
-        rc = load_block(f, path, &line, g, nn, no, why, whylen);
-        for (size_t i = from; i < g->n; i++)
-            g->op[i].pid = (int32_t)pid;
-    }
-    fclose(f);
+    static const struct handover_kind kind = {"gpu_ops",
+                                              "gpu_ops PID NAMES OPS DROPPED",
+                                              "an operation (o LABEL START END NAME)",
+                                              load_head,
+                                              load_name,
+                                              load_op};
+    struct load_ctx c = {g, 0, 0, 0};
+    int rc = handover_load(path, &kind, &c, why, whylen);
     trace_gpu_ops_order(g);
     return rc;
 }

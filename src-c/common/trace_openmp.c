@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "handover_file.h"
 #include "trace_openmp.h"
 
 static const char *const kind_names[TRACE_OMP_KINDS] = {
@@ -250,33 +251,22 @@ void trace_omp_say_dropped(const char *who, const struct trace_omp_spans *s)
                 who, (unsigned long long)s->dropped);
 }
 
+static const char *span_name(const void *ctx, int k)
+{
+    return ((const struct trace_omp_spans *)ctx)->name[k];
+}
+
+static void span_line(FILE *f, const void *ctx, size_t i)
+{
+    const struct trace_omp_span *sp = &((const struct trace_omp_spans *)ctx)->span[i];
+    fprintf(f, "s %" PRIu32 " %d %" PRId32 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", sp->thread,
+            (int)sp->kind, sp->name, sp->start, sp->end, sp->instance);
+}
+
 int trace_omp_spans_save(int fd, long pid, const struct trace_omp_spans *s)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return -1;
-    fprintf(f, "omp_spans %ld %d %zu %" PRIu64 "\n", pid, s->nnames, s->n, s->dropped);
-    for (int k = 0; k < s->nnames; k++)
-        fprintf(f, "n %s\n", s->name[k]);
-    for (size_t i = 0; i < s->n; i++) {
-        const struct trace_omp_span *sp = &s->span[i];
-        fprintf(f, "s %" PRIu32 " %d %" PRId32 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", sp->thread,
-                (int)sp->kind, sp->name, sp->start, sp->end, sp->instance);
-    }
-    int rc = fclose(f) != 0 ? -1 : 0;
-    for (size_t done = 0; rc == 0 && done < len;) { /* one write but for a short one */
-        ssize_t k = write(fd, text + done, len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            rc = -1;
-        else
-            done += (size_t)k;
-    }
-    free(text);
-    return rc;
+    return handover_save(fd, "omp_spans", pid, s->nnames, s->n, s->dropped, span_name, span_line,
+                         s);
 }
 
 /* One slice line of process pid's block whose names start at first (nn of them) into
@@ -300,62 +290,46 @@ static int load_span(struct trace_omp_spans *s, const char *line, long pid, int 
     return trace_omp_spans_push(s, &sp) == 0;
 }
 
-/* One block's lines after its head into s: 0, or -1 with why. */
-static int load_block(FILE *f, const char *path, long *line, struct trace_omp_spans *s, long pid,
-                      int nn, size_t nspans, char *why, size_t whylen)
+/* A load in progress: the slices, and the block being read (its process, its first
+ * name, how many names it has). */
+struct load_ctx {
+    struct trace_omp_spans *s;
+    long pid;
+    int first, nn;
+};
+
+static int load_head(void *ctx, long pid, int nnames, uint64_t dropped)
 {
-    char buf[TRACE_OMP_NAME_LEN + 64];
-    int first = s->nnames;
-    for (long k = 0; k < nn + (long)nspans; k++) {
-        ++*line;
-        if (!fgets(buf, sizeof buf, f)) {
-            snprintf(why, whylen, "%s: line %ld: the block ends early (a cut write)", path, *line);
-            return -1;
-        }
-        buf[strcspn(buf, "\n")] = '\0';
-        int ok = k < nn ? buf[0] == 'n' && buf[1] == ' ' && trace_omp_spans_name(s, buf + 2) >= 0
-                        : load_span(s, buf, pid, first, nn);
-        if (!ok) {
-            snprintf(why, whylen, "%s: line %ld: expected %s: '%.60s'", path, *line,
-                     k < nn ? "a name (n NAME)" : "a slice (s THREAD KIND NAME START END INSTANCE)",
-                     buf);
-            return -1;
-        }
-    }
+    struct load_ctx *c = ctx;
+    c->pid = pid;
+    c->first = c->s->nnames;
+    c->nn = nnames;
+    c->s->dropped += dropped;
     return 0;
+}
+
+static int load_name(void *ctx, const char *name)
+{
+    return trace_omp_spans_name(((struct load_ctx *)ctx)->s, name) >= 0 ? 0 : -1;
+}
+
+static int load_line(void *ctx, const char *line)
+{
+    struct load_ctx *c = ctx;
+    return load_span(c->s, line, c->pid, c->first, c->nn) ? 0 : -1;
 }
 
 int trace_omp_spans_load(const char *path, struct trace_omp_spans *s, char *why, size_t whylen)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        if (errno == ENOENT)
-            return 1;
-        snprintf(why, whylen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    char head[128];
-    long line = 0;
-    int rc = 0;
+    static const struct handover_kind kind = {"omp_spans",
+                                              "omp_spans PID NAMES SPANS DROPPED",
+                                              "a slice (s THREAD KIND NAME START END INSTANCE)",
+                                              load_head,
+                                              load_name,
+                                              load_line};
+    struct load_ctx c = {s, 0, 0, 0};
     s->mono = 1;
-    while (rc == 0 && fgets(head, sizeof head, f)) {
-        long pid;
-        int nn;
-        size_t n;
-        uint64_t dropped;
-        ++line;
-        if (sscanf(head, "omp_spans %ld %d %zu %" SCNu64, &pid, &nn, &n, &dropped) != 4 || nn < 0) {
-            head[strcspn(head, "\n")] = '\0';
-            snprintf(why, whylen,
-                     "%s: line %ld: expected 'omp_spans PID NAMES SPANS DROPPED': '%.60s'", path,
-                     line, head);
-            rc = -1;
-            break;
-        }
-        s->dropped += dropped;
-        rc = load_block(f, path, &line, s, pid, nn, n, why, whylen);
-    }
-    fclose(f);
+    int rc = handover_load(path, &kind, &c, why, whylen);
     trace_omp_spans_order(s);
     return rc;
 }
