@@ -38,8 +38,11 @@
 #include "wait_rules.h"
 #include "wait_states.h"
 
-/* the exchanges' tags on the analysis's own communicator */
-enum { TAG_SENDS = 1, TAG_ANSWERS, TAG_GROUPS, TAG_GROUP_ANSWERS };
+/* the exchanges' tags on the wrapper's communicator, used by no later step (the call
+ * sites' tree and the report's pull use 1 and 2): the messages of an exchange that
+ * failed (a probe that failed, sparse_exchange.c) are left unreceived, never taken by
+ * a later step's receive */
+enum { TAG_SENDS = 11, TAG_ANSWERS, TAG_GROUPS, TAG_GROUP_ANSWERS };
 
 /* The arrivals of this many sequence numbers ride in the agreement round (3 doubles
  * each: 24 KiB, whatever the program did); every rank's buffers take max(its own
@@ -277,7 +280,7 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
         pmpi_wait_link(&w, MPI_ANY_TAG); /* the wildcard receives' partners, before counting */
     ok = exchange_alloc(&x, &w, ok);
     MPI_Errhandler was;
-    x.comm = pmpi_own_comm(); /* the wrapper's: tags 1 to 4, the clock's */
+    x.comm = pmpi_own_comm(); /* the wrapper's: tags 11 to 14, the clock's */
     PMPI_Comm_get_errhandler(x.comm, &was);
     /* a rank out of memory drops its part of an exchange and says so; it never aborts */
     PMPI_Comm_set_errhandler(x.comm, MPI_ERRORS_RETURN);

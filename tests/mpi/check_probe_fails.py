@@ -35,7 +35,7 @@ def main():
         print(f"failed probes per rank: {fails}")
         check(sorted(fails) == list(range(args.np)), f"every rank reached PMPI_Finalize: {sorted(fails)}")
         check(sum(fails.values()) > 0, "the wrapper probed, and its probes failed")
-        said = p.stderr.count(SAID)
+        said = p.stdout.count(SAID)
         failing = sum(1 for n in fails.values() if n > 0)
         check(said == failing, f"each rank whose probe failed says so once: {said} lines, "
               f"{failing} ranks")
