@@ -298,7 +298,8 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
         pmpi_agree_add_max_doubles(ok ? x.in : NULL, ok ? x.last : NULL, 3 * COLL_CHUNK);
     }
     /* the first agreement: the log on every rank, every rank's buffers, the numbers
-     * (and what the other steps registered before: pmpi_wait_report_prepare's) */
+     * (and what the other steps registered before: the report files', the regions', the
+     * trace's) */
     int a_on = pmpi_agree_add(PMPI_AGREE_MIN, log->on), a_ok = pmpi_agree_add(PMPI_AGREE_MIN, ok);
     int a_nseq = pmpi_agree_add(PMPI_AGREE_MAX, x.nseq);
     int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
@@ -306,7 +307,7 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     if (pmpi_agree_value(a_on)) {
         if (pmpi_agree_value(a_ok)) {
             /* Whether every rank's waits are whole travels to rank 0 with the wait
-             * report's parts (pmpi_wait_report_gather): no agreement of its own. */
+             * report's parts (in the report files' pull): no agreement of its own. */
             result.agreed = 1;
             result.done = exchange_run(&x, &w, (int)pmpi_agree_value(a_nseq),
                                        (int)pmpi_agree_value(a_chunk), &result);
