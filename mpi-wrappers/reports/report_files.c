@@ -18,11 +18,10 @@
  * missing, e.g. it did not fit its buffer) then the parts back to back, the last its
  * record (the wait report's part), which rank 0 keeps in its table at the rank's place
  * for what it writes after the rows: the pull is the job's one way to rank 0, no
- * MPI_Gather beside it. The first piece
- * of a stream is a plain send (the window bounds those), later ones synchronous sends
- * (at most one more unmatched per source of the window). Rank 0 writes through one
- * buffer per file and receives into one piece buffer; a leader relays through two
- * (receive, send), whatever the rows' sizes.
+ * MPI_Gather beside it. The first piece of a stream is a plain send (the window bounds
+ * those), later ones synchronous sends (at most one more unmatched per source of the
+ * window). Rank 0 writes through one buffer per file and receives into one piece
+ * buffer; a leader relays through two (receive, send), whatever the rows' sizes.
  *
  * The files are fresh O_EXCL|O_NOFOLLOW temporaries (output_file), renamed into place
  * together (pmpi_publish_shared) only when every part of every rank was written whole;
