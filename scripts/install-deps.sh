@@ -71,6 +71,7 @@ g++
 libcap2-bin
 python3-jsonschema
 otf2-tools
+python3-otf2
 "
 pkgs=$main_pkgs
 [ $all = 1 ] && pkgs="$main_pkgs $test_pkgs"

@@ -13,15 +13,24 @@ enum pmpi_agree_op { PMPI_AGREE_MIN, PMPI_AGREE_MAX, PMPI_AGREE_SUM };
 /* At most this many values in one round, and in a run (a step registers a handful). */
 #define PMPI_AGREE_SLOTS   32
 #define PMPI_AGREE_HANDLES 256
+/* At most this many doubles riding in one round (the wait states' collective arrivals:
+ * 3 per sequence number of the first 1024). */
+#define PMPI_AGREE_DOUBLES 3072
 
 /* A step registers its value for the next round: returns the handle that reads the
  * agreed value back once the round ran, or -1 when the slots are taken (a wrapper bug:
  * its value then reads 0, "not every rank can"). */
 int pmpi_agree_add(enum pmpi_agree_op op, long long value);
+/* A vector of count (at most PMPI_AGREE_DOUBLES) doubles for the next round, whose
+ * maxima over the ranks it writes to out (when not NULL); in NULL: this rank has none
+ * (-infinity each). Every rank registers the same count, one vector a round. Returns 0,
+ * or -1 when the round has one already or count is out of range (a wrapper bug). */
+int pmpi_agree_add_max_doubles(const double *in, double *out, int count);
 /* Collective over comm (every rank registered the same slots in the same order): one
  * MPI_Allreduce (MPI_MAX, a minimum negated) of every minimum and maximum registered
- * since the last round, and a second (MPI_SUM) only when sums were. Returns 0, or -1
- * when the MPI failed (then each slot keeps its local value and MIN slots read 0). */
+ * since the last round with the doubles riding in it, and a second (MPI_SUM) only when
+ * sums were. Returns 0, or -1 when the MPI failed (then each slot keeps its local value,
+ * MIN slots read 0, and the doubles' out has this rank's own). */
 int pmpi_agree_run(MPI_Comm comm);
 /* The agreed value of a handle whose round ran (its local value before; 0 for -1). */
 long long pmpi_agree_value(int handle);

@@ -4,20 +4,35 @@
  * the scheduler over all the pollers before the ranks with work get a core: at 64
  * ranks on 2 cores rank 0 spent 1.7 s in the wait report's Gather and 0.65 s in each
  * Allreduce, 0.3 s and 0.24 s once the waiting ranks slept (bench/README.md, issue 60).
- * On cores of its own a rank finishes within the polling stretch and never sleeps;
- * past it each test costs at most one sleep of SLEEP_NS, microseconds against a step
- * that already waited that long. */
+ * On cores of its own a rank finishes within the polling stretch and never sleeps.
+ * Past it the sleep doubles from SLEEP_MIN_NS to SLEEP_MAX_NS while nothing completes:
+ * hundreds of oversubscribed ranks waiting for rank 0's pull would otherwise wake 20,000
+ * times a second each and take the cores from the ranks with work; a wait that ends
+ * costs at most one sleep of 1 ms, against a step that already waited about as long. */
 #include <time.h>
 
 #include "idle_wait.h"
 
-#define POLLS    200   /* tests before the first sleep: about 10 to 50 us of polling */
-#define SLEEP_NS 50000 /* 50 us between tests after that */
+#define POLLS        200     /* tests before the first sleep: about 10 to 50 us of polling */
+#define SLEEP_MIN_NS 50000   /* the first sleep between tests after that: 50 us */
+#define SLEEP_MAX_NS 1000000 /* doubled up to 1 ms */
+
+/* The sleep before test number polls + 1: none during the polling stretch, then
+ * SLEEP_MIN_NS doubling up to SLEEP_MAX_NS. */
+long pmpi_idle_sleep_ns(long polls)
+{
+    if (polls < POLLS)
+        return 0;
+    long ns = SLEEP_MIN_NS;
+    for (long k = POLLS; k < polls && ns < SLEEP_MAX_NS; k++)
+        ns *= 2;
+    return ns < SLEEP_MAX_NS ? ns : SLEEP_MAX_NS;
+}
 
 static void pause_after(long polls)
 {
-    struct timespec nap = {0, SLEEP_NS};
-    if (polls >= POLLS)
+    struct timespec nap = {0, pmpi_idle_sleep_ns(polls)};
+    if (nap.tv_nsec > 0)
         nanosleep(&nap, NULL);
 }
 

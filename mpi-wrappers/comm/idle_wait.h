@@ -7,9 +7,12 @@
 
 /* MPI_Wait's contract (req completed and freed, status filled unless
  * MPI_STATUS_IGNORE; returns the MPI's code), but after a short stretch of polling the
- * rank sleeps between tests: where ranks outnumber cores, a rank waiting for the
+ * rank sleeps between tests, longer and longer while nothing completes: where ranks outnumber cores, a rank waiting for the
  * others gives its core to them instead of spinning on it. */
 int pmpi_idle_wait(MPI_Request *req, MPI_Status *status);
+/* The sleep after the polls-th unsuccessful test (0 while polling): 50 us, doubled
+ * after each further one up to 1 ms. */
+long pmpi_idle_sleep_ns(long polls);
 /* MPI_Mprobe's contract (a matched message in *msg, its status), waiting the same way. */
 int pmpi_idle_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status);
 

@@ -37,7 +37,6 @@
 #include "socket_layout.h"
 #include "state.h"
 #include "trace_export.h"
-#include "wait_report.h"
 #include "wait_states.h"
 #include "event_log.h"
 #include "finalize_agreement.h"
@@ -237,21 +236,18 @@ int pmpi_before_finalize(void)
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
     pmpi_device_layout(row.counters_read); /* a node's GPU enters the job's totals once */
     pmpi_own_comm_open();        /* local now: MPI_COMM_WORLD's error handler onto the steps' */
-    pmpi_wait_report_prepare();  /* its agreement travels with the wait states' first */
-    pmpi_report_files_prepare(); /* so do the report files' settings */
+    pmpi_report_files_prepare(); /* its settings travel with the wait states' agreement */
     pmpi_region_summary_prepare(&row); /* and whether any rank has a region */
     pmpi_trace_prepare();              /* and whether rank 0 asks for a trace */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
-    struct pmpi_wait_parts *wparts = pmpi_wait_report_gather(&row, &waits);
-    int bad = pmpi_aggregate_and_report(&row, &waits, wparts);
+    int bad = pmpi_aggregate_and_report(&row, &waits); /* the waits' parts in its pull */
     pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
     /* PAPI_MPI_TRACE: after the report */
     pmpi_trace_export(&pmpi_log, row.ns_per_tick, bad, &waits);
     if (bad)
         fail_exit_status();
     pmpi_waits_free(&waits);
-    pmpi_wait_report_free(wparts);
     pmpi_own_comm_close();
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */

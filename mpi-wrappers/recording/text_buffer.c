@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_writer.h"
@@ -13,16 +14,42 @@ void tb_init(struct tbuf *t, char *mem, size_t cap)
     t->len = 0;
     t->cap = cap;
     t->cut = !mem || cap == 0;
+    t->grows = 0;
     if (!t->cut)
         mem[0] = '\0';
 }
 
+void tb_init_growing(struct tbuf *t, size_t cap)
+{
+    tb_init(t, cap ? malloc(cap) : NULL, cap);
+    t->grows = 1;
+}
+
+/* Room for need more bytes and the terminator: 1 when there is (a growing buffer
+ * doubled as often as it takes), 0 when not (cut). */
+static int room_for(struct tbuf *t, size_t need)
+{
+    if (t->cut)
+        return 0;
+    if (t->len + need + 1 <= t->cap)
+        return 1;
+    size_t cap = t->cap;
+    while (t->grows && cap < t->len + need + 1 && cap <= (size_t)-1 / 2)
+        cap *= 2;
+    char *s = t->grows && cap >= t->len + need + 1 ? realloc(t->s, cap) : NULL;
+    if (!s) {
+        t->cut = 1;
+        return 0;
+    }
+    t->s = s;
+    t->cap = cap;
+    return 1;
+}
+
 static void put(struct tbuf *t, const char *s, size_t n)
 {
-    if (t->cut || t->len + n + 1 > t->cap) {
-        t->cut = 1;
+    if (!room_for(t, n))
         return;
-    }
     memcpy(t->s + t->len, s, n);
     t->len += n;
     t->s[t->len] = '\0';
@@ -40,6 +67,8 @@ void tb_json(struct tbuf *t, const char *s)
         return;
     size_t room = t->cap - t->len;
     size_t need = json_escape(t->s + t->len, room, s ? s : "");
+    if (need + 2 > room && t->grows && room_for(t, need + 1)) /* grown: again */
+        need = json_escape(t->s + t->len, (room = t->cap - t->len), s ? s : "");
     if (need + 2 > room) { /* the escaped text, the closing quote and the terminator */
         t->cut = 1;
         return;
@@ -116,6 +145,11 @@ void tb_fmt(struct tbuf *t, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
     va_end(ap);
+    if (n >= 0 && (size_t)n >= t->cap - t->len && t->grows && room_for(t, (size_t)n)) {
+        va_start(ap, fmt); /* grown: formatted again */
+        n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+    }
     if (n < 0 || (size_t)n >= t->cap - t->len) {
         t->cut = 1;
         t->s[t->len] = '\0';

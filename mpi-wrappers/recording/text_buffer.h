@@ -1,7 +1,10 @@
-/* text_buffer.h: a fixed-capacity text buffer for the rows and reports. Appending never
- * allocates; the integer, seconds and string (json_escape) forms are async-signal-safe,
- * so the same code formats a row at MPI_Finalize and in a signal handler. Text that does
- * not fit sets 'cut': a cut buffer is never written to a file. */
+/* text_buffer.h: a text buffer for the rows and reports. A fixed-capacity one (tb_init)
+ * never allocates: its integer, seconds and string (json_escape) forms are
+ * async-signal-safe, so the same code formats a row at MPI_Finalize and in a signal
+ * handler. A growing one (tb_init_growing, never in a signal handler) doubles its heap
+ * block as text comes: rank 0's report parts take what they hold, not a reservation for
+ * the worst case. Text that does not fit (no memory to grow) sets 'cut': a cut buffer is
+ * never written to a file. */
 #ifndef TEXT_BUFFER_H
 #define TEXT_BUFFER_H
 
@@ -10,15 +13,18 @@
 struct tbuf {
     char *s;
     size_t len, cap;
-    int cut;
+    int cut, grows;
 };
 
 void tb_init(struct tbuf *t, char *mem, size_t cap);
-void tb_raw(struct tbuf *t, const char *s);     /* as is */
-void tb_json(struct tbuf *t, const char *s);    /* a quoted JSON string (one writer) */
-void tb_csv(struct tbuf *t, const char *s);     /* a CSV field: quoted when needed */
+/* A growing buffer of first capacity cap on the heap (s: free it); cut when even that
+ * could not be had. */
+void tb_init_growing(struct tbuf *t, size_t cap);
+void tb_raw(struct tbuf *t, const char *s);  /* as is */
+void tb_json(struct tbuf *t, const char *s); /* a quoted JSON string (one writer) */
+void tb_csv(struct tbuf *t, const char *s);  /* a CSV field: quoted when needed */
 void tb_int(struct tbuf *t, long long v);
-void tb_secs(struct tbuf *t, long long ns);     /* ns as seconds, 9 decimals */
+void tb_secs(struct tbuf *t, long long ns); /* ns as seconds, 9 decimals */
 /* prefix (raw) then the value: one JSON member or CSV field */
 void tb_kv_int(struct tbuf *t, const char *prefix, long long v);
 void tb_kv_secs(struct tbuf *t, const char *prefix, long long ns);

@@ -3,7 +3,8 @@
  * MAXLOC and SUM at once: each rank hands MPI one fixed-size vector whatever the number
  * of ranks (a tree reduction: what a rank sends does not grow with P). Rank 0 prints
  * the banner and writes the JSON report and the CSVs, pulling the other ranks' rows in
- * windows (report_files.c). */
+ * windows (report_files.c); the wait report's parts come with the rows, so its member
+ * of the report and its banner lines follow them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@
 #include "text_buffer.h"
 #include "wait_report.h"
 
-#define NFIXED 4 /* wall_s, mpi_s, mpi_pct, compute_s */
+#define NFIXED   4 /* wall_s, mpi_s, mpi_pct, compute_s */
 #define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS + 3 * PMPI_MAX_METRICS)
 
 struct dbl_int {
@@ -137,8 +138,10 @@ struct agg {
     int n;
     long long bytes; /* what this rank handed to MPI for the aggregation and files */
     double seconds;
-    const struct pmpi_wait_parts *waits; /* rank 0: every rank's waits, or NULL */
-    const struct pmpi_wait_result *wait_result; /* this rank's */
+    struct pmpi_wait_parts *waits;        /* rank 0: every rank's waits, or NULL */
+    struct pmpi_wait_result *wait_result; /* this rank's (on rank 0 done says all's) */
+    int settled;                          /* rank 0: waits is pmpi_wait_report_settle's */
+    struct tbuf tail;                     /* rank 0: the report after the rows */
 };
 
 /* The ranks that have metric i: every rank, but for a named metric (and its running
@@ -164,8 +167,9 @@ static void fraction_json(struct tbuf *t, const struct agg *a, int k)
     int i = fraction_index(k), ranks = ranks_of(a, i);
     if (ranks < 1)
         return;
-    tb_fmt(t, ", \"running_fraction\": {\"min\": %.6g, \"min_rank\": %d, \"mean\": %.6g, "
-              "\"max\": %.6g, \"max_rank\": %d}",
+    tb_fmt(t,
+           ", \"running_fraction\": {\"min\": %.6g, \"min_rank\": %d, \"mean\": %.6g, "
+           "\"max\": %.6g, \"max_rank\": %d}",
            a->mn[i].v, a->mn[i].rank, a->sum[i] / ranks, a->mx[i].v, a->mx[i].rank);
 }
 
@@ -219,13 +223,13 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
     }
     tb_raw(t, "], \"counter_note\": ");
     tb_json(t, pmpi_ev()->counter_note ? pmpi_ev()->counter_note : "");
-    tb_fmt(t, ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
-              "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
-              "up a binomial tree, rows pulled by rank 0 through group leaders\"}, ",
+    tb_fmt(t,
+           ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
+           "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
+           "up a binomial tree, rows pulled by rank 0 through group leaders\"}, ",
            a->seconds, a->bytes);
     pmpi_callsites_json(sites, t);
     tb_raw(t, ",\n");
-    pmpi_wait_report_json(t, a->waits, a->wait_result);
     pmpi_sample_report_json(t);
     tb_raw(t, "\"metrics\": {");
     int first = 1;
@@ -243,8 +247,9 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         double mean = a->sum[i] / ranks;
         tb_raw(t, first ? "\n  " : ",\n  ");
         tb_json(t, name);
-        tb_fmt(t, ": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
-                  "\"max_rank\": %d, \"imbalance\": %.6f, \"cov\": %.6f}",
+        tb_fmt(t,
+               ": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
+               "\"max_rank\": %d, \"imbalance\": %.6f, \"cov\": %.6f}",
                a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
                mean > 0 ? a->mx[i].v / mean : 0.0, cov(a, i));
         first = 0;
@@ -295,28 +300,33 @@ static void banner_calls(FILE *out, const struct agg *a)
         if (a->sum[base + 4 * c] > 0 && !is_apart(c))
             order[n++] = c;
     for (int i = 1; i < n; i++) /* insertion sort by total time, descending */
-        for (int j = i; j > 0 && a->sum[base + 4 * order[j] + 1] > a->sum[base + 4 * order[j - 1] + 1]; j--) {
+        for (int j = i;
+             j > 0 && a->sum[base + 4 * order[j] + 1] > a->sum[base + 4 * order[j - 1] + 1]; j--) {
             int t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
     fprintf(out, "  %-24s %10s %12s %12s %6s %6s %6s %14s\n", "call (all ranks)", "calls", "time s",
-           "mean/call s", "%MPI", "%wall", "COV", "max s (rank)");
+            "mean/call s", "%MPI", "%wall", "COV", "max s (rank)");
     for (int k = 0; k < n && k < pmpi_id()->top; k++) {
         int c = order[k], i = base + 4 * c;
         double t = a->sum[i + 1];
-        fprintf(out, "  %-24s %10.0f %12.6f %12.3g %6.1f %6.1f %6.2f %9.6f (%d)\n", pmpi_calls[c].name,
-               a->sum[i], t, a->sum[i] > 0 ? t / a->sum[i] : 0.0, mpi > 0 ? 100 * t / mpi : 0.0,
-               wall > 0 ? 100 * t / wall : 0.0, cov(a, i + 1), a->mx[i + 1].v, a->mx[i + 1].rank);
+        fprintf(out, "  %-24s %10.0f %12.6f %12.3g %6.1f %6.1f %6.2f %9.6f (%d)\n",
+                pmpi_calls[c].name, a->sum[i], t, a->sum[i] > 0 ? t / a->sum[i] : 0.0,
+                mpi > 0 ? 100 * t / mpi : 0.0, wall > 0 ? 100 * t / wall : 0.0, cov(a, i + 1),
+                a->mx[i + 1].v, a->mx[i + 1].rank);
     }
     if (n > pmpi_id()->top)
         fprintf(out, "  ... %d more calls in papi_mpi_report.json\n", n - pmpi_id()->top);
     for (int c = 0; c < PMPI_NCALLS; c++)
         if (is_apart(c) && a->sum[base + 4 * c] > 0) {
             int i = base + 4 * c + 1;
-            fprintf(out, "  %-24s (apart from time in MPI) min %.6f s (rank %d), mean %.6f s, max %.6f s "
-                   "(rank %d)\n", pmpi_calls[c].name, a->mn[i].v, a->mn[i].rank,
-                   a->sum[i] / pmpi_id()->nranks, a->mx[i].v, a->mx[i].rank);
+            fprintf(
+                out,
+                "  %-24s (apart from time in MPI) min %.6f s (rank %d), mean %.6f s, max %.6f s "
+                "(rank %d)\n",
+                pmpi_calls[c].name, a->mn[i].v, a->mn[i].rank, a->sum[i] / pmpi_id()->nranks,
+                a->mx[i].v, a->mx[i].rank);
         }
 }
 
@@ -336,43 +346,47 @@ static const char *fraction_text(const struct agg *a, int k)
 static void banner(FILE *out, const struct agg *a, const struct pmpi_site_report *sites)
 {
     int P = pmpi_id()->nranks;
-    fprintf(out, "papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
-           "max %.1f%% on rank %d\n",
-           P, a->mx[0].v, a->sum[2] / P, a->mx[2].v, a->mx[2].rank);
-    fprintf(out, "papi_mpi: compute time (wall - MPI) per rank: min %.6f s (rank %d), mean %.6f s, "
-           "max %.6f s (rank %d), max/mean %.3f, COV %.3f\n", a->mn[3].v, a->mn[3].rank,
-           a->sum[3] / P, a->mx[3].v, a->mx[3].rank,
-           a->sum[3] > 0 ? a->mx[3].v / (a->sum[3] / P) : 0.0, cov(a, 3));
+    fprintf(out,
+            "papi_mpi: %d ranks finished; wall %.3f s; time in MPI %.1f%% (mean), "
+            "max %.1f%% on rank %d\n",
+            P, a->mx[0].v, a->sum[2] / P, a->mx[2].v, a->mx[2].rank);
+    fprintf(out,
+            "papi_mpi: compute time (wall - MPI) per rank: min %.6f s (rank %d), mean %.6f s, "
+            "max %.6f s (rank %d), max/mean %.3f, COV %.3f\n",
+            a->mn[3].v, a->mn[3].rank, a->sum[3] / P, a->mx[3].v, a->mx[3].rank,
+            a->sum[3] > 0 ? a->mx[3].v / (a->sum[3] / P) : 0.0, cov(a, 3));
     if (pmpi_ev()->counter_banner && pmpi_ev()->counter_banner[0])
         fprintf(out, "papi_mpi: note: %s\n", pmpi_ev()->counter_banner);
     else if (pmpi_ev()->counter_note && pmpi_ev()->counter_note[0])
         fprintf(out, "papi_mpi: note: %s\n", pmpi_ev()->counter_note);
     fprintf(out, "  %-28s %14s %5s %14s %14s %5s %8s\n", "metric", "min", "rank", "mean", "max",
-           "rank", "max/mean");
+            "rank", "max/mean");
     for (int i = 0; i < NFIXED + pmpi_ev()->nevents; i++) {
         char name[PMPI_NAME_LEN + 16];
         double mean = a->sum[i] / P;
         metric_name(i, name, sizeof name);
-        fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v, a->mn[i].rank,
-               mean, a->mx[i].v, a->mx[i].rank, mean > 0 ? a->mx[i].v / mean : 0.0);
+        fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f\n", name, a->mn[i].v,
+                a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank, mean > 0 ? a->mx[i].v / mean : 0.0);
     }
     for (int k = 0, i = named_base(); k < pmpi_ev()->nmetrics; k++, i++) {
         int ranks = ranks_of(a, i);
         double mean = ranks > 0 ? a->sum[i] / ranks : 0, job;
         if (ranks < 1) {
             fprintf(out, "  %-28s no rank has a value (papi_mpi_report.json says why)\n",
-                   pmpi_ev()->metric_names[k]);
+                    pmpi_ev()->metric_names[k]);
             continue;
         }
         fprintf(out, "  %-28s %14.6g %5d %14.6g %14.6g %5d %8.3f%s\n", pmpi_ev()->metric_names[k],
-               a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
-               mean > 0 ? a->mx[i].v / mean : 0.0, fraction_text(a, k));
+                a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
+                mean > 0 ? a->mx[i].v / mean : 0.0, fraction_text(a, k));
         if (job_metric(a, k, &job))
-            fprintf(out, "  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n", "",
-                   job, pmpi_ev()->metric_units[k]);
+            fprintf(out, "  %-28s %14.6g %s for the whole job (summed counts, longest wall time)\n",
+                    "", job, pmpi_ev()->metric_units[k]);
         if (pmpi_ev()->metric_socket[k])
-            fprintf(out, "  %-28s read once per socket: each rank's value is its socket's, shared by "
-                   "the ranks on it\n", "");
+            fprintf(out,
+                    "  %-28s read once per socket: each rank's value is its socket's, shared by "
+                    "the ranks on it\n",
+                    "");
         if (pmpi_ev()->metric_device[k])
             fprintf(out,
                     "  %-28s a node's device: each rank's value is its device's, the job's "
@@ -380,8 +394,7 @@ static void banner(FILE *out, const struct agg *a, const struct pmpi_site_report
                     "");
     }
     banner_calls(out, a);
-    pmpi_wait_report_print(out, a->waits);
-    pmpi_callsites_print(out, sites, pmpi_id()->top);
+    pmpi_callsites_print(out, sites, pmpi_id()->top); /* the waits' lines: after the rows */
     pmpi_sample_report_print(out);
 }
 
@@ -426,19 +439,17 @@ struct parts {
     struct tbuf head, body, csvh, csv, sumh, sum;
 };
 
-/* Fixed capacities: a part that does not fit is never written (cut, not truncated).
- * Rank 0's head holds every call site (about 1 KiB each at most: names, file path); a
- * row its partners (up to 1024 per thread, traffic.c). */
-static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_site_report *sites)
+/* A row's capacity is fixed: one that does not fit is never written (cut, not
+ * truncated); a row holds its partners (up to 1024 per thread, traffic.c). Rank 0's head
+ * (the metrics, every call site, the sampled functions) grows with what it holds. */
+static void parts_alloc(struct parts *p)
 {
     int root = pmpi_id()->rank == 0;
-    const char *note = pmpi_ev()->counter_note;
-    size_t head_cap = root ? 65536 + (size_t)a->n * 200 + pmpi_callsites_count(sites) * 1200 +
-                                 pmpi_wait_report_size(a->waits) + pmpi_sample_report_size() +
-                                 (note ? 6 * strlen(note) : 0)
-                           : 1;
     size_t row_cap = 1024 * 1024, csvh_cap = root ? 4096 : 1;
-    tb_init(&p->head, malloc(head_cap), head_cap);
+    if (root)
+        tb_init_growing(&p->head, 64 * 1024);
+    else
+        tb_init(&p->head, malloc(1), 1);
     tb_init(&p->body, malloc(row_cap), row_cap);
     tb_init(&p->csvh, malloc(csvh_cap), csvh_cap);
     tb_init(&p->csv, malloc(row_cap), row_cap);
@@ -446,8 +457,8 @@ static void parts_alloc(struct parts *p, const struct agg *a, const struct pmpi_
     tb_init(&p->sum, malloc(4096), 4096);
 }
 
-static void parts_format(struct parts *p, const struct agg *a,
-                         const struct pmpi_site_report *sites, const struct pmpi_row *row)
+static void parts_format(struct parts *p, const struct agg *a, const struct pmpi_site_report *sites,
+                         const struct pmpi_row *row)
 {
     if (pmpi_id()->rank == 0) {
         json_head(a, sites, &p->head);
@@ -467,27 +478,66 @@ static void parts_free(struct parts *p)
 }
 
 /* One shared file from a head and a row; a part that was cut is missing (NULL). */
-static struct pmpi_shared shared(const struct tbuf *head, const struct tbuf *body,
-                                 const char *sep, const char *tail)
+static struct pmpi_shared shared(const struct tbuf *head, const struct tbuf *body, const char *sep,
+                                 const char *tail)
 {
-    return (struct pmpi_shared){head->cut ? NULL : head->s, head->len,
-                                body->cut ? NULL : body->s, body->len, sep, tail};
+    return (struct pmpi_shared){head->cut ? NULL : head->s,
+                                head->len,
+                                body->cut ? NULL : body->s,
+                                body->len,
+                                sep,
+                                tail,
+                                NULL,
+                                NULL};
 }
 
-/* Collective: the three files written by rank 0 from every rank's parts, published
- * together. Nonzero: not published. */
-static int write_files(const struct parts *p)
+/* Rank 0, once every rank's wait report part is in the table (or there is none): the
+ * table kept when every rank's waits were computed. */
+static void settle_waits(struct agg *a)
+{
+    if (a->settled++ || pmpi_id()->rank != 0)
+        return;
+    a->waits = pmpi_wait_report_settle(a->waits, a->wait_result);
+}
+
+/* Rank 0, after the last row: the report's end, the wait states with it (their parts
+ * came with the rows); NULL when there was no memory for it (said). */
+static const char *json_tail(void *arg, size_t *len)
+{
+    struct agg *a = arg;
+    settle_waits(a);
+    tb_init_growing(&a->tail, 4096);
+    tb_raw(&a->tail, "\n],\n");
+    pmpi_wait_report_json(&a->tail, a->waits, a->wait_result);
+    tb_raw(&a->tail, "}\n");
+    if (a->tail.cut) {
+        fprintf(stderr, "papi_mpi: no memory for the report's wait states (%zu bytes so far)\n",
+                a->tail.len);
+        return NULL;
+    }
+    *len = a->tail.len;
+    return a->tail.s;
+}
+
+/* Collective: the three files written by rank 0 from every rank's parts (and its wait
+ * report part, into rank 0's table), published together. Nonzero: not published. */
+static int write_files(const struct parts *p, struct agg *a, const struct pmpi_row *row)
 {
     static const char *const names[3] = {"papi_mpi_report.json", "papi_mpi_ranks.csv",
                                          "papi_mpi_summary.csv"};
     char tmps[3][PMPI_TMP_NAME];
     long long wbytes = 0;
-    const struct pmpi_shared files[3] = {
-        shared(&p->head, &p->body, ",\n", "\n]}\n"),
+    struct pmpi_shared files[3] = {
+        shared(&p->head, &p->body, ",\n", ""),
         shared(&p->csvh, &p->csv, "", ""),
         shared(&p->sumh, &p->sum, "", ""),
     };
-    int bad = pmpi_write_shared(names, files, 3, &wbytes, tmps);
+    files[0].late_tail = json_tail;
+    files[0].arg = a;
+    const struct pmpi_shared_record rec = {pmpi_wait_report_part(row, a->wait_result),
+                                           pmpi_wait_report_part_size(), a->waits};
+    int bad = pmpi_write_shared(names, files, 3, &rec, &wbytes, tmps);
+    settle_waits(a); /* where the pull did not run */
     return pmpi_publish_shared(names, tmps, 3, bad);
 }
 
@@ -495,23 +545,24 @@ static int write_files(const struct parts *p)
 static void say_result(FILE *out, const struct agg *a, int bad, double total)
 {
     if (bad)
-        fprintf(out, "papi_mpi: FAILED to write the report in %s (see the error above): no "
-               "report published; every rank's exit status 0 becomes 74 (EX_IOERR)\n",
-               pmpi_outdir_fd() >= 0 ? pmpi_id()->outdir : "(no directory)");
+        fprintf(out,
+                "papi_mpi: FAILED to write the report in %s (see the error above): no "
+                "report published; every rank's exit status 0 becomes 74 (EX_IOERR)\n",
+                pmpi_outdir_fd() >= 0 ? pmpi_id()->outdir : "(no directory)");
     else
-        fprintf(out, "papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
-               "papi_mpi_summary.csv; "
-               "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
-               pmpi_id()->outdir, a->seconds * 1e3, a->bytes, total * 1e3);
+        fprintf(out,
+                "papi_mpi: wrote %s/papi_mpi_report.json, papi_mpi_ranks.csv and "
+                "papi_mpi_summary.csv; "
+                "aggregation %.3f ms (%lld B per rank to the reduction), with files %.3f ms\n",
+                pmpi_id()->outdir, a->seconds * 1e3, a->bytes, total * 1e3);
 }
 
-int pmpi_aggregate_and_report(const struct pmpi_row *row, const struct pmpi_wait_result *waits,
-                              const struct pmpi_wait_parts *wparts)
+int pmpi_aggregate_and_report(const struct pmpi_row *row, struct pmpi_wait_result *waits)
 {
     static struct agg agg; /* static: no allocation can keep a rank from the reduction */
     struct parts parts;
     memset(&agg, 0, sizeof agg);
-    agg.waits = wparts;
+    agg.waits = pmpi_wait_report_table(waits); /* rank 0: filled by the files' pull */
     agg.wait_result = waits;
     long long t0 = pmpi_now_ns();
     reduce_metrics(row, &agg);
@@ -529,14 +580,19 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row, const struct pmpi_wait
     pmpi_region_summary(row, out);
     if (pmpi_id()->rank == 0)
         pmpi_lines_write(&lines);
-    parts_alloc(&parts, &agg, sites);
+    parts_alloc(&parts);
     parts_format(&parts, &agg, sites, row);
-    int bad = write_files(&parts);
+    int bad = write_files(&parts, &agg, row);
     if (pmpi_id()->rank == 0) {
-        say_result(pmpi_lines_open(&lines), &agg, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
+        out = pmpi_lines_open(&lines);
+        pmpi_wait_report_print(out, agg.waits);
+        say_result(out, &agg, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
         pmpi_lines_write(&lines);
     }
     pmpi_callsites_free(sites);
     parts_free(&parts);
+    free(agg.tail.s);
+    pmpi_wait_report_free(agg.waits);
+    agg.waits = NULL;
     return bad;
 }

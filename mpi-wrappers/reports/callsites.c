@@ -38,7 +38,9 @@ struct site_rec {
 
 /* What could not be kept, summed over the ranks: calls without an entry, records
  * lost for lack of memory, and whether a dropped site could not be remembered. */
-enum { DROP_CALLS, DROP_NOMEM_RECORDS, DROP_UNCOUNTED, NDROP };
+/* Counts summed up the tree; DROP_WAITS_UNDONE: ranks whose waits were not computed
+ * (then no site lists waits: rank 0 learns it here, with no agreement of its own). */
+enum { DROP_CALLS, DROP_NOMEM_RECORDS, DROP_UNCOUNTED, DROP_WAITS_UNDONE, NDROP };
 
 struct pmpi_site_report {
     struct site_rec *recs;    /* every site, by time (most first) */
@@ -189,6 +191,7 @@ static struct site_rec *local_records(double ns_per_tick, const struct pmpi_wait
             drop[DROP_UNCOUNTED] = 1;
     }
     drop[DROP_NOMEM_RECORDS] += l.nomem;
+    drop[DROP_WAITS_UNDONE] = !w->done;
     if (l.n)
         qsort(l.v, l.n, sizeof *l.v, key_cmp_q);
     *count = squeeze(l.v, l.n);
@@ -344,7 +347,7 @@ struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick, const struct p
     r->dropped = drop[DROP_CALLS];
     r->nomem_records = drop[DROP_NOMEM_RECORDS];
     r->uncounted = drop[DROP_UNCOUNTED];
-    r->waits = w->done;
+    r->waits = drop[DROP_WAITS_UNDONE] == 0;
     r->where = calloc(n ? n : 1, sizeof *r->where);
     if (!r->where) {
         r->nomem_records += (long long)n; /* said in the report */

@@ -14,12 +14,14 @@
  * its token came, so no rank holds more than the window's first pieces unexpected.
  *
  * What a rank sends is one stream, in pieces of at most PMPI_PULL_PIECE bytes (an int
- * count of MPI_BYTE, whatever the part's size): n 64-bit lengths (-1: the part is
- * missing, e.g. it did not fit its buffer) then the parts back to back. The first piece
- * of a stream is a plain send (the window bounds those), later ones synchronous sends
- * (at most one more unmatched per source of the window). Rank 0 writes through one
- * buffer per file and receives into one piece buffer; a leader relays through two
- * (receive, send), whatever the rows' sizes.
+ * count of MPI_BYTE, whatever the part's size): n + 1 64-bit lengths (-1: the part is
+ * missing, e.g. it did not fit its buffer) then the parts back to back, the last its
+ * record (the wait report's part), which rank 0 keeps in its table at the rank's place
+ * for what it writes after the rows: the pull is the job's one way to rank 0, no
+ * MPI_Gather beside it. The first piece of a stream is a plain send (the window bounds
+ * those), later ones synchronous sends (at most one more unmatched per source of the
+ * window). Rank 0 writes through one buffer per file and receives into one piece
+ * buffer; a leader relays through two (receive, send), whatever the rows' sizes.
  *
  * The files are fresh O_EXCL|O_NOFOLLOW temporaries (output_file), renamed into place
  * together (pmpi_publish_shared) only when every part of every rank was written whole;
@@ -55,10 +57,11 @@ struct out {
     size_t n;
 };
 
-/* Rank 0's choice, broadcast with the go-ahead: {ok, window, piece}. The window and the
- * piece size can be made smaller (PAPI_MPI_REPORT_WINDOW, PAPI_MPI_REPORT_PIECE: for
- * tests and measurements, e.g. a piece of 32 bytes splits every row). */
-static int pull[3];
+/* Rank 0's choice, agreed in the finalize round: {rank 0 has a directory, window, piece,
+ * the round ran (a minimum: 0 where it failed)}. The window and the piece size can be
+ * made smaller (PAPI_MPI_REPORT_WINDOW, PAPI_MPI_REPORT_PIECE: for tests and
+ * measurements, e.g. a piece of 32 bytes splits every row). */
+static int pull[4];
 #define PULL_WINDOW pull[1]
 #define PULL_PIECE  pull[2]
 
@@ -135,10 +138,11 @@ static void stream_put(struct stream *s, const char *p, size_t len)
     }
 }
 
-/* A stream from one rank, received a piece at a time into buf. */
+/* A stream from one rank, received a piece at a time into buf; rank: whose stream comes
+ * next (rank 0's reader: the streams come in rank order). */
 struct reader {
     MPI_Comm comm;
-    int from;
+    int from, rank;
     char *buf;
     size_t got, at;
 };
@@ -181,14 +185,29 @@ static int move(struct reader *rd, unsigned long long len, char *copy, struct ou
     return 0;
 }
 
-/* One rank's stream from rd: into rank 0's files (o: each part after its file's
- * separator) or forwarded verbatim into s (a leader). Returns 1 when a part is missing. */
-static int relay_rank(struct reader *rd, int n, const struct pmpi_shared *f, struct out *o,
-                      struct stream *s)
+/* Rank 0: the record of rank rd->rank into its slot of rec's table (zeros where it sent
+ * none, or one of another size); dropped without a table. */
+static int take_record(struct reader *rd, long long len, const struct pmpi_shared_record *rec)
 {
-    long long lens[PMPI_MAX_SHARED];
+    int rank = rd->rank++;
+    char *slot = rec && rec->table && rank < pmpi_id()->nranks
+                     ? (char *)rec->table + (size_t)rank * rec->size
+                     : NULL;
+    int whole = rec && len == (long long)rec->size;
+    if (slot && !whole)
+        memset(slot, 0, rec->size);
+    return len > 0 ? move(rd, (unsigned long long)len, whole ? slot : NULL, NULL, NULL) : 0;
+}
+
+/* One rank's stream from rd: into rank 0's files (o: each part after its file's
+ * separator) and its record table, or forwarded verbatim into s (a leader). Returns 1
+ * when a part is missing (a missing record is the record's owner's to tell). */
+static int relay_rank(struct reader *rd, int n, const struct pmpi_shared *f,
+                      const struct pmpi_shared_record *rec, struct out *o, struct stream *s)
+{
+    long long lens[PMPI_MAX_SHARED + 1];
     int missing = 0;
-    if (move(rd, (unsigned long long)n * sizeof lens[0], (char *)lens, NULL, s) != 0)
+    if (move(rd, (unsigned long long)(n + 1) * sizeof lens[0], (char *)lens, NULL, s) != 0)
         return 1;
     for (int i = 0; i < n; i++) {
         if (lens[i] < 0) {
@@ -200,6 +219,10 @@ static int relay_rank(struct reader *rd, int n, const struct pmpi_shared *f, str
         if (move(rd, (unsigned long long)lens[i], NULL, o ? &o[i] : NULL, s) != 0)
             return 1;
     }
+    if (o)
+        return take_record(rd, lens[n], rec) != 0 || missing;
+    if (lens[n] > 0 && move(rd, (unsigned long long)lens[n], NULL, NULL, s) != 0)
+        return 1;
     return missing;
 }
 
@@ -229,7 +252,7 @@ static int source(int self, int j, int *count)
 /* Pulls nsrc sources in order, a window at a time, into o (rank 0) or s (a leader).
  * Returns 1 when a part was missing. */
 static int pull_sources(struct reader *rd, int nsrc, int n, const struct pmpi_shared *f,
-                        struct out *o, struct stream *s)
+                        const struct pmpi_shared_record *rec, struct out *o, struct stream *s)
 {
     MPI_Request tokens[PMPI_PULL_WINDOW];
     int granted = 0, bad = 0, count = 0; /* sources 0 .. granted - 1 have their token */
@@ -245,16 +268,17 @@ static int pull_sources(struct reader *rd, int nsrc, int n, const struct pmpi_sh
         rd->from = source(pmpi_id()->rank, j, &count);
         rd->got = rd->at = 0;
         for (int c = 0; c < count; c++)
-            bad |= relay_rank(rd, n, f, o, s);
+            bad |= relay_rank(rd, n, f, rec, o, s);
     }
     for (int j = granted - PULL_WINDOW > 0 ? granted - PULL_WINDOW : 0; j < granted; j++)
         PMPI_Wait(&tokens[j % PULL_WINDOW], MPI_STATUS_IGNORE);
     return bad;
 }
 
-/* Rank 0: its own parts, then every other rank's, in rank order. */
-static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f, struct out *o,
-                           char *piece)
+/* Rank 0: its own parts, then every other rank's, in rank order, then the tails (a late
+ * one made now: after every rank's record came). */
+static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f,
+                           const struct pmpi_shared_record *rec, struct out *o, char *piece)
 {
     int P = pmpi_id()->nranks, G = group_size(P), bad = 0;
     for (int i = 0; i < n; i++) {
@@ -265,23 +289,35 @@ static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f, st
         out_put(&o[i], f[i].head, f[i].head_len);
         out_put(&o[i], f[i].body, f[i].body_len);
     }
-    struct reader rd = {.comm = comm, .buf = piece};
+    if (rec && rec->table) {
+        if (rec->mine)
+            memcpy(rec->table, rec->mine, rec->size);
+        else
+            memset(rec->table, 0, rec->size);
+    }
+    struct reader rd = {.comm = comm, .buf = piece, .rank = 1};
     int nsrc = (G < P ? G : P) - 1 + (P + G - 1) / G - 1;
-    bad |= pull_sources(&rd, nsrc, n, f, o, NULL);
-    for (int i = 0; i < n; i++)
-        out_put(&o[i], f[i].tail, strlen(f[i].tail));
+    bad |= pull_sources(&rd, nsrc, n, f, rec, o, NULL);
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(f[i].tail);
+        const char *tail = f[i].late_tail ? f[i].late_tail(f[i].arg, &len) : f[i].tail;
+        if (tail)
+            out_put(&o[i], tail, len);
+        bad |= !tail; /* said by its maker */
+    }
     return bad;
 }
 
 /* A rank > 0: after its token, its lengths and parts as one stream to its leader (rank
  * 0 for the first group); a leader then relays its members' streams in the same one.
  * Returns 1 when one of its parts is missing (it says so). */
-static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const char *const *names,
+static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f,
+                      const struct pmpi_shared_record *rec, const char *const *names,
                       long long *bytes)
 {
     /* static: no allocation can break the stream */
     static char piece[PMPI_PULL_PIECE], relay[PMPI_PULL_PIECE];
-    long long lens[PMPI_MAX_SHARED];
+    long long lens[PMPI_MAX_SHARED + 1];
     int rank = pmpi_id()->rank, P = pmpi_id()->nranks, G = group_size(P), missing = 0;
     int leader = rank / G * G, is_leader = leader == rank;
     for (int i = 0; i < n; i++) {
@@ -294,21 +330,26 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
                     rank, pmpi_id()->outdir, names[i]);
         }
     }
+    lens[n] = rec && rec->mine ? (long long)rec->size : -1;
     struct stream s = {.comm = comm, .to = is_leader ? 0 : leader, .piece = piece};
     MPI_Request req; /* rank 0 may pull the other ranks first: wait without a core */
     if (PMPI_Irecv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, &req) == MPI_SUCCESS)
         pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
-    stream_put(&s, (const char *)lens, (size_t)n * sizeof lens[0]);
-    *bytes += (long long)((size_t)n * sizeof lens[0]);
+    stream_put(&s, (const char *)lens, (size_t)(n + 1) * sizeof lens[0]);
+    *bytes += (long long)((size_t)(n + 1) * sizeof lens[0]);
     for (int i = 0; i < n; i++)
         if (lens[i] > 0) {
             stream_put(&s, f[i].body, f[i].body_len);
             *bytes += lens[i];
         }
+    if (lens[n] > 0) {
+        stream_put(&s, rec->mine, rec->size);
+        *bytes += lens[n];
+    }
     if (is_leader) {
         struct reader rd = {.comm = comm, .buf = relay};
         int members = (P - rank < G ? P - rank : G) - 1;
-        pull_sources(&rd, members, n, f, NULL, &s); /* rank 0 sees a missing part */
+        pull_sources(&rd, members, n, f, NULL, NULL, &s); /* rank 0 sees a missing part */
     }
     if (s.fill > 0)
         stream_send(&s);
@@ -318,7 +359,7 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f, const c
 /* The pull's settings, rank 0's (PAPI_MPI_REPORT_WINDOW, PAPI_MPI_REPORT_PIECE) and
  * whether it has a directory, travel in the wait states' agreement round
  * (finalize_agreement.h): handles, -1 before pmpi_report_files_prepare. */
-static int pull_slot[3] = {-1, -1, -1};
+static int pull_slot[4] = {-1, -1, -1, -1};
 
 void pmpi_report_files_prepare(void)
 {
@@ -329,6 +370,7 @@ void pmpi_report_files_prepare(void)
     pull_slot[0] = pmpi_agree_add(PMPI_AGREE_MIN, !rank0 || pmpi_outdir_fd() >= 0);
     pull_slot[1] = pmpi_agree_add(PMPI_AGREE_MAX, window);
     pull_slot[2] = pmpi_agree_add(PMPI_AGREE_MAX, piece);
+    pull_slot[3] = pmpi_agree_add(PMPI_AGREE_MIN, 1);
 }
 
 /* Rank 0: the temporaries; 0 when one could not be made (said). Then no file gets a
@@ -354,7 +396,8 @@ static int make_temporaries(const char *const *names, struct out *o, int n,
 }
 
 int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
-                      long long *bytes, char (*tmps)[PMPI_TMP_NAME])
+                      const struct pmpi_shared_record *rec, long long *bytes,
+                      char (*tmps)[PMPI_TMP_NAME])
 {
     static char piece[PMPI_PULL_PIECE]; /* rank 0's: static, no allocation can stop it */
     int rank = pmpi_id()->rank, bad = 0;
@@ -368,15 +411,21 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
         pmpi_report_files_prepare();
         pmpi_agree_run(comm);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++) {
         pull[i] = (int)pmpi_agree_value(pull_slot[i]);
-    pull_slot[0] = pull_slot[1] = pull_slot[2] = -1;
-    int made = !pull[0] || rank != 0 || make_temporaries(names, o, n, tmps);
-    bad = !made;
-    if (!pull[0]) {
+        pull_slot[i] = -1;
+    }
+    /* Rank 0 without a directory still takes every stream (the records come in them);
+     * only a failed round (no settings) leaves the pull out. */
+    int can_pull = pull[3] && PULL_WINDOW >= 1 && PULL_PIECE >= 32;
+    int made = rank != 0 || (pull[0] && make_temporaries(names, o, n, tmps));
+    for (int i = 0; i < n && !made; i++)
+        o[i].err = o[i].err ? o[i].err : EIO; /* nothing written: said, or no directory */
+    bad = !made || !pull[0];
+    if (!can_pull) {
         bad = 1;
     } else if (rank == 0) {
-        bad |= gather_to_files(comm, n, f, o, piece);
+        bad |= gather_to_files(comm, n, f, rec, o, piece);
         for (int i = 0; i < n; i++) {
             out_flush(&o[i]);
             if (!o[i].err && close(o[i].fd) != 0)
@@ -393,7 +442,7 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
             }
         }
     } else {
-        bad = send_parts(comm, n, f, names, bytes);
+        bad = send_parts(comm, n, f, rec, names, bytes) | !pull[0];
     }
     for (int i = 0; i < n; i++) {
         if (o[i].fd >= 0)

@@ -17,6 +17,18 @@ struct pmpi_shared {
     const char *body;
     size_t body_len;
     const char *sep, *tail;
+    /* rank 0, when not NULL: the tail instead, made after every rank's record came
+     * (its length in *len; NULL: missing, said by it) */
+    const char *(*late_tail)(void *arg, size_t *len);
+    void *arg;
+};
+
+/* A record of fixed size every rank hands rank 0 in its stream beside its parts (the
+ * wait report's part), for what rank 0 writes after the rows (a late tail). */
+struct pmpi_shared_record {
+    const void *mine; /* this rank's, size bytes; NULL: it has none (its slot zeroed) */
+    size_t size;
+    void *table; /* rank 0: nranks slots of size bytes, each rank's at its rank; NULL: dropped */
 };
 
 /* On every rank before the wait states' agreement round (pmpi_waits_compute): rank 0's
@@ -25,11 +37,13 @@ struct pmpi_shared {
 void pmpi_report_files_prepare(void);
 /* Collective: the n (at most PMPI_MAX_SHARED) files written by rank 0 under temporary
  * names (tmps, PMPI_TMP_NAME bytes each; "" when none was made), every rank's parts in
- * rank order. Returns nonzero (on rank 0 for every failure, on another rank for its own)
- * when some part was not written whole: pmpi_publish_shared tells every rank. bytes:
- * what this rank handed over, added. */
+ * rank order, and every rank's record (rec, NULL: none) into rank 0's table, even when
+ * rank 0 has no directory. Returns nonzero (on rank 0 for every failure, on another
+ * rank for its own) when some part was not written whole: pmpi_publish_shared tells
+ * every rank. bytes: what this rank handed over, added. */
 int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
-                      long long *bytes, char (*tmps)[PMPI_TMP_NAME]);
+                      const struct pmpi_shared_record *rec, long long *bytes,
+                      char (*tmps)[PMPI_TMP_NAME]);
 /* Collective: the n temporaries published under their names by rank 0, all or (bad on
  * some rank, or one rename failed) none. Returns nonzero on every rank when nothing was
  * published. */

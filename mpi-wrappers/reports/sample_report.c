@@ -189,11 +189,6 @@ void pmpi_sample_report_reduce(void)
     reduced = pmpi_id()->rank == 0 && pmpi_sample_state(NULL) == 1;
 }
 
-size_t pmpi_sample_report_size(void)
-{
-    return 4096 + (size_t)JOB_SLOTS * 2 * 2500; /* names escaped at worst */
-}
-
 /* sps: seconds_per_sample, NAN (null) when the event is not a time. */
 static void head_json(struct jw *w, double sps)
 {

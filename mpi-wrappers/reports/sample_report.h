@@ -12,9 +12,8 @@ struct tbuf;
 /* Collective, after pmpi_sample_finish: every rank's tables summed on rank 0. */
 void pmpi_sample_report_reduce(void);
 /* Rank 0: the report's "sampling" member with its trailing ",\n" (nothing when
- * PAPI_SAMPLE is unset), and a bound of its size. */
+ * PAPI_SAMPLE is unset). */
 void pmpi_sample_report_json(struct tbuf *t);
-size_t pmpi_sample_report_size(void);
 /* Rank 0: the banner's lines (top functions, MPI time by calling function). */
 void pmpi_sample_report_print(FILE *out);
 

@@ -1,8 +1,9 @@
 /* wait_report.c: the report's "wait_states" member and the POP efficiencies, at
  * MPI_Finalize. Every rank hands rank 0 one fixed-size part (its wall and MPI time, its
- * waits, its regions' times and waits: one PMPI_Gather); rank 0 computes the
- * efficiencies of the run and of each region (by name over the ranks that entered it)
- * and writes them with the per-rank and per-region tables.
+ * waits, its regions' times and waits) with its rows, in the report files' pull
+ * (report_files.c: no collective of its own); rank 0 keeps them in one table, computes
+ * the efficiencies of the run and of each region (by name over the ranks that entered
+ * it) and writes them with the per-rank and per-region tables after the rows.
  *
  * The POP factors are defined and formed in pop_factors.h. */
 #include <stdio.h>
@@ -10,8 +11,6 @@
 #include <string.h>
 
 #include "event_log.h"
-#include "idle_wait.h"
-#include "finalize_agreement.h"
 #include "gpu_row.h"
 #include "omp_hybrid.h"
 #include "pop_factors.h"
@@ -39,18 +38,6 @@ struct pmpi_wait_parts {
     struct region_part reg[PMPI_MAX_REGIONS];
 };
 
-/* Rank 0's table of the parts, allocated before the wait states' first agreement, which
- * carries whether it could be (parts_ok). */
-static struct pmpi_wait_parts *parts_ready;
-static int parts_ok = -1;
-
-void pmpi_wait_report_prepare(void)
-{
-    if (pmpi_id()->rank == 0)
-        parts_ready = malloc((size_t)pmpi_id()->nranks * sizeof *parts_ready);
-    parts_ok = pmpi_agree_add(PMPI_AGREE_MIN, pmpi_id()->rank != 0 || parts_ready);
-}
-
 /* Rank 0: whether every rank's part says its waits were computed. */
 static int all_done(const struct pmpi_wait_parts *parts)
 {
@@ -60,12 +47,10 @@ static int all_done(const struct pmpi_wait_parts *parts)
     return 1;
 }
 
-struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
-                                                struct pmpi_wait_result *w)
+const struct pmpi_wait_parts *pmpi_wait_report_part(const struct pmpi_row *row,
+                                                    const struct pmpi_wait_result *w)
 {
-    struct pmpi_wait_parts *parts = parts_ready;
     static struct pmpi_wait_parts mine;
-    parts_ready = NULL;
     memset(&mine, 0, sizeof mine);
     mine.wall_s = row->wall_s;
     mine.mpi_s = row->mpi_s;
@@ -95,37 +80,36 @@ struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
             p->waits[k] = w->region_ns[r][k] * 1e-9;
         p->gpu_on = pmpi_gpu_pop_times(g, p->gpu);
     }
-    /* the exchanges and the table agreed on every rank (pmpi_waits_compute's agreement) */
-    if (!w->agreed || !pmpi_agree_value(parts_ok)) {
-        free(parts);
-        w->done = 0; /* rank 0 cannot know the others' */
-        return NULL; /* said in the report's note */
-    }
-    MPI_Datatype t;
-    PMPI_Type_contiguous((int)sizeof mine, MPI_BYTE, &t);
-    PMPI_Type_commit(&t);
-    MPI_Request req;
-    if (PMPI_Igather(&mine, 1, t, parts, 1, t, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
-    if (parts && !all_done(parts)) { /* a rank short of memory: no rank's waits reported */
-        free(parts);
-        parts = NULL;
-        w->done = 0;
-    }
-    PMPI_Type_free(&t);
-    return parts;
+    /* the exchanges ran on every rank or on none (pmpi_waits_compute's agreement) */
+    return w->agreed ? &mine : NULL;
+}
+
+size_t pmpi_wait_report_part_size(void)
+{
+    return sizeof(struct pmpi_wait_parts);
+}
+
+struct pmpi_wait_parts *pmpi_wait_report_table(const struct pmpi_wait_result *w)
+{
+    /* the same P parts the MPI_Gather it replaces received: no more than before */
+    return pmpi_id()->rank == 0 && w->agreed
+               ? calloc((size_t)pmpi_id()->nranks, sizeof(struct pmpi_wait_parts))
+               : NULL;
+}
+
+struct pmpi_wait_parts *pmpi_wait_report_settle(struct pmpi_wait_parts *table,
+                                                struct pmpi_wait_result *w)
+{
+    if (table && all_done(table))
+        return table;
+    free(table); /* no memory here, or a rank short of it: no rank's waits reported */
+    w->done = 0;
+    return NULL;
 }
 
 void pmpi_wait_report_free(struct pmpi_wait_parts *parts)
 {
     free(parts);
-}
-
-size_t pmpi_wait_report_size(const struct pmpi_wait_parts *parts)
-{
-    return parts ? 4096 + (PMPI_MAX_REGIONS + 1) * 512 /* the pops' device members */ +
-                       (size_t)pmpi_id()->nranks * (700 + PMPI_MAX_REGIONS * 600)
-                 : 1024;
 }
 
 /* A rank's (or a region's) times into p: its wait states summed, its GPUs' where the
@@ -260,7 +244,7 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
     if (!parts) {
         tb_raw(t, ", \"note\": ");
         tb_json(t, w->note ? w->note : "not computed (no memory on some rank)");
-        tb_raw(t, "},\n");
+        tb_raw(t, "}");
         return;
     }
     double res = 0, off = 0, sum[PMPI_WAIT_KINDS] = {0};
@@ -315,7 +299,7 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
     struct pmpi_omp_job omp;
     omp_job(parts, &omp);
     pmpi_omp_json(t, &omp, pop_factors(&p).parallel);
-    tb_raw(t, "},\n");
+    tb_raw(t, "}");
 }
 
 void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts)

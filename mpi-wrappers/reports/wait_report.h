@@ -11,20 +11,24 @@ struct tbuf;
 struct pmpi_wait_result;
 struct pmpi_wait_parts; /* every rank's waits, on rank 0 */
 
-/* Before pmpi_waits_compute, on every rank: rank 0's table for the parts, whether it
- * has one agreed with the wait states' (finalize_agreement.h). */
-void pmpi_wait_report_prepare(void);
-/* Collective, after pmpi_waits_compute (and pmpi_wait_report_prepare): every rank's
- * part of w to rank 0, which gets them back (heap: pmpi_wait_report_free); NULL on the
- * other ranks, and on all when a rank has no waits. On rank 0 w->done becomes whether
- * every rank's waits were computed (the parts say it: no agreement of its own). */
-struct pmpi_wait_parts *pmpi_wait_report_gather(const struct pmpi_row *row,
+/* After pmpi_waits_compute, on every rank: this rank's part of w (static: valid until
+ * the next call), handed to rank 0 in the report files' pull (report_files.h), of
+ * pmpi_wait_report_part_size() bytes; NULL when no rank has waits. */
+const struct pmpi_wait_parts *pmpi_wait_report_part(const struct pmpi_row *row,
+                                                    const struct pmpi_wait_result *w);
+size_t pmpi_wait_report_part_size(void);
+/* Rank 0 (NULL elsewhere, and where no rank has waits or there is no memory): the
+ * table the pull fills with every rank's part, at its rank. */
+struct pmpi_wait_parts *pmpi_wait_report_table(const struct pmpi_wait_result *w);
+/* Rank 0, after the pull: the table when every rank's part says its waits were
+ * computed (keep it for pmpi_wait_report_free); otherwise the table freed, w->done 0 (no
+ * rank's waits are reported: the parts say it, no agreement of its own) and NULL. */
+struct pmpi_wait_parts *pmpi_wait_report_settle(struct pmpi_wait_parts *table,
                                                 struct pmpi_wait_result *w);
-/* Rank 0: the "wait_states" member (with its trailing ",\n") and its size bound; w:
- * this rank's result (the log's capacity, and why there are no waits). */
+/* Rank 0: the "wait_states" member (after the report's rows: the parts come with
+ * them); w: this rank's result (the log's capacity, and why there are no waits). */
 void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
                            const struct pmpi_wait_result *w);
-size_t pmpi_wait_report_size(const struct pmpi_wait_parts *parts);
 /* Rank 0: two banner lines (the waits summed, the run's POP efficiencies). */
 void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts);
 void pmpi_wait_report_free(struct pmpi_wait_parts *parts);

@@ -9,11 +9,13 @@
  * unknown beforehand); a reply needs no count at all: every partner answers. No rank
  * stops the exchange for want of memory: its workspace was agreed on beforehand
  * (finalize_agreement.c), and what it cannot keep it receives and drops. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sparse_exchange.h"
 #include "idle_wait.h"
+#include "run_identity.h"
 
 struct msg {
     int src, n;
@@ -26,21 +28,43 @@ static int by_src(const void *a, const void *b)
     return (x->src > y->src) - (x->src < y->src);
 }
 
-/* Takes one message of `size`-byte items from src (MPI_ANY_SOURCE: any) into m. */
+/* A probe that failed, said once per rank: the wait states are then not reported. */
+static void say_probe_failed(int rc)
+{
+    static int said;
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (said++)
+        return;
+    if (PMPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "error %d", rc);
+    fprintf(stderr,
+            "papi_mpi: rank %d: MPI_Improbe failed in the wait states' exchange (%s): no wait "
+            "states reported; counters and calls are still reported\n",
+            pmpi_id()->rank, text);
+}
+
+/* Takes one message of `size`-byte items from src (MPI_ANY_SOURCE: any) into m (src -1
+ * and nothing taken when the probe failed: its status and handle are never read). */
 static int take(MPI_Comm comm, int src, int tag, size_t size, struct msg *m)
 {
     MPI_Message h;
     MPI_Status st;
-    int bytes = 0;
-    pmpi_idle_mprobe(src, tag, comm, &h, &st);
-    PMPI_Get_count(&st, MPI_BYTE, &bytes);
+    int bytes = 0, rc = pmpi_idle_mprobe(src, tag, comm, &h, &st);
+    *m = (struct msg){-1, 0, NULL};
+    if (rc != MPI_SUCCESS) {
+        say_probe_failed(rc);
+        return 0;
+    }
+    if (PMPI_Get_count(&st, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes < 0)
+        bytes = 0; /* MPI_UNDEFINED cannot be for bytes: taken as empty, then refused */
     m->src = st.MPI_SOURCE;
     m->n = (int)((size_t)bytes / size);
     m->data = bytes > 0 ? malloc((size_t)bytes) : NULL;
     /* Without memory the message is still received: a zero-byte receive of it ends in
      * MPI_ERR_TRUNCATE (returned: the error handler) and drops it. */
-    PMPI_Mrecv(m->data, m->data ? bytes : 0, MPI_BYTE, &h, MPI_STATUS_IGNORE);
-    return bytes == 0 || m->data != NULL;
+    rc = PMPI_Mrecv(m->data, m->data ? bytes : 0, MPI_BYTE, &h, MPI_STATUS_IGNORE);
+    return rc == MPI_SUCCESS && (bytes == 0 || m->data != NULL);
 }
 
 int pmpi_sparse_ws_alloc(struct pmpi_sparse_ws *ws, int P, int n)
@@ -101,7 +125,8 @@ int pmpi_sparse_exchange(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int tag
                 r++;
         struct msg tmp, *into = m ? &m[k] : &tmp;
         ok &= take(comm, from ? r++ : MPI_ANY_SOURCE, tag, size, into);
-        rcnt[into->src] = into->n; /* known even when its items were dropped */
+        if (into->src >= 0 && into->src < P) /* none from a failed probe */
+            rcnt[into->src] = into->n;       /* known even when its items were dropped */
         total += into->n;
         if (!m)
             free(tmp.data);

@@ -27,7 +27,7 @@ struct pmpi_site_wait;
 
 /* What pmpi_waits_compute returns: the report, the call sites and the trace read it. */
 struct pmpi_wait_result {
-    int done;   /* computed on this rank (on rank 0 after pmpi_wait_report_gather: on all) */
+    int done;   /* computed on this rank (on rank 0 after pmpi_wait_report_settle: on all) */
     int agreed; /* every rank took part in the exchanges (their first agreement) */
     double rank_ns[PMPI_WAIT_KINDS];                     /* this rank's waits */
     double region_ns[PMPI_MAX_REGIONS][PMPI_WAIT_KINDS]; /* while each region was open */

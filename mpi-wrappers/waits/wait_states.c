@@ -12,8 +12,10 @@
  * receive's post time (one message back to each), from which a synchronous or rendezvous
  * sender finds its late-receiver wait.
  * Collectives on world-congruent communicators carry a sequence number (event_log.c):
- * one Allreduce (max) of the enter times per number gives the last arrival, the root's
- * arrival and the last non-root arrival; the part of a rank's blocking span before the
+ * the maximum over the ranks of the enter times per number gives the last arrival, the
+ * root's arrival and the last non-root arrival, those of the first COLL_CHUNK numbers
+ * riding in the finalize agreement round (finalize_agreement.h), any later ones in one
+ * Allreduce per chunk; the part of a rank's blocking span before the
  * one that concerns it is its wait at N x N, at barrier, late root or early reduce.
  * Collectives on other communicators carry their group's key and a sequence number in
  * it: the same maxima per (key, number), taken by rank key % P (collectives_grouped);
@@ -36,11 +38,15 @@
 #include "wait_rules.h"
 #include "wait_states.h"
 
-/* the exchanges' tags on the analysis's own communicator */
-enum { TAG_SENDS = 1, TAG_ANSWERS, TAG_GROUPS, TAG_GROUP_ANSWERS };
+/* the exchanges' tags on the wrapper's communicator, used by no later step (the call
+ * sites' tree and the report's pull use 1 and 2): the messages of an exchange that
+ * failed (a probe that failed, sparse_exchange.c) are left unreceived, never taken by
+ * a later step's receive */
+enum { TAG_SENDS = 11, TAG_ANSWERS, TAG_GROUPS, TAG_GROUP_ANSWERS };
 
-/* The arrivals of this many sequence numbers at least fit one reduction (every rank's
- * buffers take max(its own numbers, this)); more take one reduction per chunk. */
+/* The arrivals of this many sequence numbers ride in the agreement round (3 doubles
+ * each: 24 KiB, whatever the program did); every rank's buffers take max(its own
+ * numbers, this), and the numbers past the first chunk take one reduction per chunk. */
 #define COLL_CHUNK 1024
 
 /* What a rank holds for the exchanges, allocated before the first agreement so that
@@ -149,12 +155,14 @@ static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_re
     free(back);
 }
 
-/* Collectives on world-congruent communicators: one Allreduce (max) of the arrivals per
- * chunk of sequence numbers (one in all unless a rank logged more than COLL_CHUNK). */
+/* Collectives on world-congruent communicators: the last arrivals of the first
+ * COLL_CHUNK sequence numbers came with the agreement round (x->last), the later ones
+ * take one Allreduce (max) per chunk (none unless a rank logged more than COLL_CHUNK). */
 static void collectives(struct exchange *x, struct pmpi_wait_log *w, int nseq, int chunk,
                         struct pmpi_wait_result *res)
 {
-    for (int first = 0; first < nseq; first += chunk) {
+    pmpi_wait_coll_waits(w, 0, COLL_CHUNK, x->last, res);
+    for (int first = COLL_CHUNK; first < nseq; first += chunk) {
         int n = nseq - first < chunk ? nseq - first : chunk;
         pmpi_wait_coll_arrivals(w, first, n, x->in);
         MPI_Request req;
@@ -271,26 +279,35 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     if (ok)
         pmpi_wait_link(&w, MPI_ANY_TAG); /* the wildcard receives' partners, before counting */
     ok = exchange_alloc(&x, &w, ok);
-    /* the first agreement: the log on every rank, every rank's buffers, the numbers
-     * (and what the other steps registered before: pmpi_wait_report_prepare's) */
-    int a_on = pmpi_agree_add(PMPI_AGREE_MIN, log->on), a_ok = pmpi_agree_add(PMPI_AGREE_MIN, ok);
-    int a_nseq = pmpi_agree_add(PMPI_AGREE_MAX, x.nseq);
-    int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
-    pmpi_agree_run(MPI_COMM_WORLD);
-    if (pmpi_agree_value(a_on)) {
-        MPI_Errhandler was;
-        x.comm = pmpi_own_comm(); /* the wrapper's: tags 1 to 4, the clock's */
-        PMPI_Comm_get_errhandler(x.comm, &was);
-        /* a rank out of memory drops its part of an exchange and says so; it never aborts */
-        PMPI_Comm_set_errhandler(x.comm, MPI_ERRORS_RETURN);
+    MPI_Errhandler was;
+    x.comm = pmpi_own_comm(); /* the wrapper's: tags 11 to 14, the clock's */
+    PMPI_Comm_get_errhandler(x.comm, &was);
+    /* a rank out of memory drops its part of an exchange and says so; it never aborts */
+    PMPI_Comm_set_errhandler(x.comm, MPI_ERRORS_RETURN);
+    /* The log is on on every rank or on none since pmpi_waits_init's agreement: the
+     * offsets at MPI_Finalize are measured before the round, so that the collectives'
+     * arrivals, on rank 0's clock, ride in it (every rank registers them alike). */
+    if (log->on) {
         double res = 0;
         pmpi_clock_sync(x.comm, force_pingpong, &log->offset_end_ns, &res);
         if (res > log->residual_ns)
             log->residual_ns = res;
         w.clock.off1 = log->offset_end_ns;
+        if (ok)
+            pmpi_wait_coll_arrivals(&w, 0, COLL_CHUNK, x.in);
+        pmpi_agree_add_max_doubles(ok ? x.in : NULL, ok ? x.last : NULL, 3 * COLL_CHUNK);
+    }
+    /* the first agreement: the log on every rank, every rank's buffers, the numbers
+     * (and what the other steps registered before: the report files', the regions', the
+     * trace's) */
+    int a_on = pmpi_agree_add(PMPI_AGREE_MIN, log->on), a_ok = pmpi_agree_add(PMPI_AGREE_MIN, ok);
+    int a_nseq = pmpi_agree_add(PMPI_AGREE_MAX, x.nseq);
+    int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
+    pmpi_agree_run(MPI_COMM_WORLD);
+    if (pmpi_agree_value(a_on)) {
         if (pmpi_agree_value(a_ok)) {
             /* Whether every rank's waits are whole travels to rank 0 with the wait
-             * report's parts (pmpi_wait_report_gather): no agreement of its own. */
+             * report's parts (in the report files' pull): no agreement of its own. */
             result.agreed = 1;
             result.done = exchange_run(&x, &w, (int)pmpi_agree_value(a_nseq),
                                        (int)pmpi_agree_value(a_chunk), &result);
@@ -302,9 +319,9 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
             result.capacity = log->cap;
             result.note = log->note;
         }
-        PMPI_Comm_set_errhandler(x.comm, was); /* the later steps' */
-        PMPI_Errhandler_free(&was);
     }
+    PMPI_Comm_set_errhandler(x.comm, was); /* the later steps' */
+    PMPI_Errhandler_free(&was);
     result.records = w.n;
     result.dropped = pmpi_log_dropped(log);
     result.offset_ns = log->offset_ns;

@@ -29,8 +29,9 @@ from mpi_check import check, launch_args, rank_env, verdict
 MARK = re.compile(r"MARK ([01]) (\d+) x{40}")
 SITE = re.compile(r"  MPI_Comm_rank {10}mpi_banner_lines\.c:\d+ \(sites\) ranks 1, calls 1, "
                   r"time \d+\.\d{6} s, sent 0 B")
-# The banner's line kinds, in order (aggregate.c, wait_report.c, callsites.c): a line cut
-# or joined to another matches none of them where it stands.
+# The banner's line kinds, in order (aggregate.c, callsites.c, then wait_report.c's: the
+# wait report's parts come with the rows, after the call sites): a line cut or joined to
+# another matches none of them where it stands.
 KINDS = [
     ("head", r"papi_mpi: 2 ranks finished; wall \d+\.\d{3} s; time in MPI \d+\.\d% \(mean\), "
              r"max \d+\.\d% on rank [01]"),
@@ -47,12 +48,12 @@ KINDS = [
     ("call", r"  MPI_\w+ +\d+ +\S+ +\S+ +\S+ +\S+ +\S+ +\S+ \([01]\)"),
     ("apart", r"  MPI_\w+ +\(apart from time in MPI\) min \S+ s \(rank [01]\), mean \S+ s, "
               r"max \S+ s \(rank [01]\)"),
+    ("top", r"  top 200 of \d+ call sites by time \(all ranks; the report lists every one\):"),
+    ("site", r"  MPI_\w+ +\S+:\d+ \(.*\) ranks [12], calls \d+, time \d+\.\d{6} s, sent \d+ B"),
     ("waits", r"papi_mpi: wait states \(all ranks, s\): late sender \S+, late receiver \S+, "
               r"N x N \S+, barrier \S+, late root \S+, early reduce \S+; clock residual \S+"),
     ("pop", r"papi_mpi: POP: parallel efficiency \S+ = load balance \S+ x communication "
             r"efficiency \S+ \(serialisation \S+, transfer \S+\)"),
-    ("top", r"  top 200 of \d+ call sites by time \(all ranks; the report lists every one\):"),
-    ("site", r"  MPI_\w+ +\S+:\d+ \(.*\) ranks [12], calls \d+, time \d+\.\d{6} s, sent \d+ B"),
     ("wrote", r"papi_mpi: wrote .*/papi_mpi_report\.json, papi_mpi_ranks\.csv and "
               r"papi_mpi_summary\.csv; aggregation \S+ ms \(\d+ B per rank to the reduction\), "
               r"with files \S+ ms"),

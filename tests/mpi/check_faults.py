@@ -3,7 +3,8 @@
 check what the wrapper left: a row for a rank that died (no hang inside malloc, chained
 signal handlers), counts that survive the program's PAPI_shutdown, strict UTF-8 JSON,
 no truncated report on a full disk (RLIMIT_FSIZE, or a full tmpfs: the job's exit
-status 74, the lines saying what was not written), no report of an earlier run taken for this one, no
+status 74, the lines saying what was not written, the wait states' still in the banner)
+nor without a directory (nodir: the same, every rank's wait report part still taken), no report of an earlier run taken for this one, no
 symlink followed, long directory names whole, PAPI_MPI_EVENTS whole or rejected, no
 temporary left by a SIGKILL that lands while a checkpoint is being replaced.
 Usage: check_faults.py --mpirun M --collect C --program P MODE"""
@@ -137,6 +138,9 @@ def report_not_written(rc, text, what):
                                "the report was not written (FAILED" in lines[0]),
           f"{what}: one trace line saying the report was not written either: {lines}")
     check("report is still written" not in text, f"{what}: no line says the report is written")
+    # the wait report's parts come with the rows: rank 0 takes every rank's all the same
+    check("papi_mpi: wait states (all ranks, s):" in text and "papi_mpi: POP:" in text,
+          f"{what}: the banner still has the wait states and POP lines")
 
 
 def full_disk(args):
@@ -239,6 +243,18 @@ def main():
                       f"rank {r['rank']}: 11 MPI_Pcontrol: {r['calls']['MPI_Pcontrol']['calls']}")
             said = text.count("MPI_Pcontrol(-1) without a region name")
             check(said == 2, f"ipm: -1 without a name said once per rank ({said} of 2)")
+        elif mode == "nodir":
+            # PAPI_MPI_OUTPUT_DIR under a regular file: rank 0 has no directory, yet it
+            # takes every rank's stream (the wait report's parts are in them)
+            with open(os.path.join(out, "file"), "w", encoding="utf-8"):
+                pass
+            rc, text = run(args, os.path.join(out, "file", "sub"), "utf8")
+            check(rc == 74, f"nodir: the job's exit status 74 (EX_IOERR), not 0 ({rc})")
+            check("FAILED to write the report in (no directory)" in text,
+                  "nodir: the FAILED line says there is no directory")
+            check("papi_mpi: wait states (all ranks, s):" in text and "papi_mpi: POP:" in text,
+                  "nodir: the banner still has the wait states and POP lines")
+            check(os.listdir(out) == ["file"], f"nodir: nothing written: {os.listdir(out)}")
         elif mode == "fsize":
             rc, text = run(args, out, "fsize", env_extra={"PAPI_MPI_TRACE": "json"})
             report_not_written(rc, text, "fsize")

@@ -5,7 +5,9 @@ run under a preloaded shim (count_recv_bytes_shim.c) that counts the bytes each 
 receives from MPI_Finalize on:
 - OTF2: one event file per location (traces/<rank << 16>.evt, one per rank), and
   otf2-print reads the archive whole: its locations, ENTER per region, MPI_SEND, MPI_RECV
-  and collective ends are the report's calls and the JSON trace's counts;
+  and collective ends are the report's calls and the JSON trace's counts; OTF2's own
+  Python reader (Debian's python3-otf2) counts the same events over the whole archive,
+  the same as otf2-print's ("SKIPPED: no python3-otf2" for that part where it is absent);
 - JSON: a file per rank (papi_mpi_trace.ranks/rank_NNNNNN.json, each of one rank, all of
   the index's base) and the index papi_mpi_trace.index.json (its schema), the one file
   papi_mpi_trace.json for these small jobs, and `papi_report --merge-trace OUT INDEX`
@@ -107,6 +109,28 @@ def otf2_counts(args, anchor):
         key = {"ENTER": m.group(3), "MPI_SEND": "sends", "MPI_RECV": "recvs",
                "MPI_COLLECTIVE_END": "collectives"}[kind]
         got[key] += 1
+    got["locations"] = len(locations)
+    return got
+
+
+def otf2_python_counts(anchor):
+    """otf2_counts' counts read by OTF2's own Python reader (python3-otf2), or None where
+    the module is absent."""
+    try:
+        import otf2
+    except ImportError:
+        return None
+    kinds = {"MpiSend": "sends", "MpiRecv": "recvs", "MpiCollectiveEnd": "collectives"}
+    got = collections.Counter()
+    locations = set()
+    with otf2.reader.open(anchor) as trace:
+        for location, event in trace.events:
+            kind = type(event).__name__
+            key = event.region.name if kind == "Enter" else kinds.get(kind)
+            if key is None:
+                continue
+            locations.add(location.name)
+            got[key] += 1
     got["locations"] = len(locations)
     return got
 
@@ -228,6 +252,15 @@ def main():
         check(o["collectives"] == r["MPI_Allreduce"] + r["MPI_Barrier"],
               f"otf2: collectives {o['collectives']} = the report's")
         check(o["locations"] == args.np, f"otf2: {o['locations']} locations, one per rank")
+        py = otf2_python_counts(anchor)
+        if py is None:
+            print("SKIPPED: no python3-otf2 (OTF2's Python reader; Debian: python3-otf2): the "
+                  "archive is counted by otf2-print alone")
+        else:
+            print(f"otf2 (python3-otf2) {dict(py)}")
+            check(py == o, f"python3-otf2 counts the archive as otf2-print does: {dict(py)}")
+            check(py["MPI_Send"] == r["MPI_Send"] and py["locations"] == args.np,
+                  f"python3-otf2: the report's {r['MPI_Send']} sends, {args.np} locations")
         # the JSON trace of the same job: the same counts (it has its own run's report)
         jr = report_counts(runs["json"][0])
         check(jr == r, f"the JSON run's report counts the same calls: {dict(jr)}")
