@@ -30,7 +30,7 @@ wrapper's own call-site table (JSON and banner: DWARF's plain name is wait_here)
 reads the sampling section into mpi_sampled_functions.csv and mpi_sampled_by_caller.csv
 (every row's entries, exact) and shows both on the page and in the text.
 --part pcontrol: mpi_sample_pcontrol.c (2 ranks, the wrapper preloaded) opens and closes a
-region until each rank spent 0.3 s of CPU time doing it: each rank's samples outside MPI calls are at most 10% of those filed
+region until each rank spent 0.6 s of CPU time doing it: each rank's samples outside MPI calls are at most 10% of those filed
 under MPI_Pcontrol (at least 100), which are at the two marked lines of marks() in
 mpi_by_caller (95% at least: the rest hit the wrapper's own MPI_Pcontrol before or after
 it marks the call); none are under the wrapper's own functions

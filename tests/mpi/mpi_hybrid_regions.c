@@ -12,6 +12,10 @@
 
 #include "ompt_sleep.h" /* UNIT_MS, sleep_ms_timed */
 
+/* Twice the OpenMP tests' unit: 2 ranks x 4 threads share the machine's cores here, and a
+ * sleeper woken a few ms late must stay a small part of its unit for the staged shapes. */
+#define HYBRID_UNIT_MS (2 * UNIT_MS)
+
 static int loop_line;
 
 /* Each thread's work in each place (ms) by the rank's own clock: a loaded machine wakes a
@@ -23,7 +27,7 @@ static void spread(int imbalanced, int place)
     loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
     for (int i = 0; i < 4; i++)
-        work_ms[place][i] = sleep_ms_timed(UNIT_MS * (imbalanced ? i + 1 : 1));
+        work_ms[place][i] = sleep_ms_timed(HYBRID_UNIT_MS * (imbalanced ? i + 1 : 1));
 }
 
 /* The region's serialization by this rank's clock. */
@@ -47,7 +51,7 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     double imb = region("imbalanced", 1, 0, 0);
-    double bal = region("balanced", 0, UNIT_MS, 1);
+    double bal = region("balanced", 0, HYBRID_UNIT_MS, 1);
     spread(0, 2);
     MPI_Barrier(MPI_COMM_WORLD);
     /* the line made whole first and written at once: mpirun may forward a rank's output
