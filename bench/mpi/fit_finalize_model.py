@@ -23,7 +23,8 @@ import math
 import statistics
 import sys
 
-WAIT_PART = 2300  # bytes of a rank's wait-report part (16 region slots of 136 B and more)
+WAIT_PART = 2904  # bytes of a rank's wait-report part (16 region slots of 136 B and more)
+ARRIVALS = 1024 * 24  # the collectives' arrivals riding in the agreement round (24 KiB)
 
 
 def lg(p):
@@ -33,16 +34,17 @@ def lg(p):
 def model(p, per_rank_bytes):
     """{phase: (class, steps, bytes, ranks rank 0 handles[, whose bytes])} at P = p."""
     return {
-        "agreement round (1 Allreduce)": ("O(log P)", 2 * lg(p), 0, 0),
+        "agreement round with the collectives' arrivals (1 Allreduce, 24 KiB)":
+            ("O(log P)", 2 * lg(p), ARRIVALS * 2 * lg(p), 0, "to rank 0"),
         "clock offsets (tree of ping-pongs)": ("O(log P)", 10 * lg(p), 0, 0),
         "senders' count (Reduce_scatter_block of 2P ints)": ("O(log P) + O(P) bytes a rank",
                                                            lg(p), 8 * p, 0, "a rank sends"),
         "sparse exchanges (partners only)": ("O(partners)", 4, 0, 0),
-        "collectives' arrivals (1 Allreduce)": ("O(log P)", 2 * lg(p), 0, 0),
         "call sites (merge tree)": ("O(log P)", lg(p), 0, 0),
         "report's metrics (1 Reduce, 36 KB)": ("O(log P)", lg(p), 36000 * lg(p), 0, "to rank 0"),
         "regions (1 Reduce)": ("O(log P)", lg(p), 0, 0),
-        "wait report (Gather to rank 0)": ("O(P) on rank 0", lg(p), WAIT_PART * p, p, "to rank 0"),
+        "wait report's parts (in the files' pull)": ("O(P) on rank 0", 0, WAIT_PART * p, p,
+                                                     "to rank 0"),
         "report files (rank 0 pulls every rank)": ("O(P) on rank 0", 2 * math.isqrt(p),
                                                    per_rank_bytes * p, p, "to rank 0"),
         "published (1 Bcast)": ("O(log P)", lg(p), 0, 0),
