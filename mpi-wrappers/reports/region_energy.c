@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "energy_events.h"
+#include "idle_wait.h"
 #include "region_energy.h"
 #include "run_events.h"
 #include "run_identity.h"
@@ -73,7 +74,10 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
             in[CELLS + c] = have[c];
         }
     }
-    PMPI_Reduce(in, out, 2 * CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Request req; /* as every step of the finalize sequence: wait without a core */
+    if (PMPI_Ireduce(in, out, 2 * CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &req) ==
+        MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     if (pmpi_id()->rank != 0)
         return;
     job.n = n;

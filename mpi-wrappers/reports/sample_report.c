@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idle_wait.h"
 #include "json_writer.h"
 #include "mpi_sample.h"
 #include "profile_writer.h"
@@ -183,7 +184,9 @@ void pmpi_sample_report_reduce(void)
     PMPI_Type_contiguous((int)sizeof(struct jtab), MPI_BYTE, &type);
     PMPI_Type_commit(&type);
     PMPI_Op_create(jtab_op, 0, &op);
-    PMPI_Reduce(&mine, &job, 1, type, op, 0, MPI_COMM_WORLD);
+    MPI_Request req; /* ranks still sampling or formatting: wait without a core */
+    if (PMPI_Ireduce(&mine, &job, 1, type, op, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
     reduced = pmpi_id()->rank == 0 && pmpi_sample_state(NULL) == 1;
