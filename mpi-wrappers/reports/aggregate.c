@@ -138,7 +138,7 @@ struct agg {
     int n;
     long long bytes; /* what this rank handed to MPI for the aggregation and files */
     double seconds;
-    struct pmpi_wait_parts *waits;        /* rank 0: every rank's waits, or NULL */
+    struct pmpi_wait_fold *waits;         /* rank 0: every rank's waits, or NULL */
     struct pmpi_wait_result *wait_result; /* this rank's (on rank 0 done says all's) */
     int settled;                          /* rank 0: waits is pmpi_wait_report_settle's */
     struct tbuf tail;                     /* rank 0: the report after the rows */
@@ -491,8 +491,8 @@ static struct pmpi_shared shared(const struct tbuf *head, const struct tbuf *bod
                                 NULL};
 }
 
-/* Rank 0, once every rank's wait report part is in the table (or there is none): the
- * table kept when every rank's waits were computed. */
+/* Rank 0, once every rank's wait report part is folded (or there is none): the fold
+ * kept when every rank's waits were computed. */
 static void settle_waits(struct agg *a)
 {
     if (a->settled++ || pmpi_id()->rank != 0)
@@ -520,7 +520,7 @@ static const char *json_tail(void *arg, size_t *len)
 }
 
 /* Collective: the three files written by rank 0 from every rank's parts (and its wait
- * report part, into rank 0's table), published together. Nonzero: not published. */
+ * report part, folded on rank 0), published together. Nonzero: not published. */
 static int write_files(const struct parts *p, struct agg *a, const struct pmpi_row *row)
 {
     static const char *const names[3] = {"papi_mpi_report.json", "papi_mpi_ranks.csv",
@@ -535,7 +535,8 @@ static int write_files(const struct parts *p, struct agg *a, const struct pmpi_r
     files[0].late_tail = json_tail;
     files[0].arg = a;
     const struct pmpi_shared_record rec = {pmpi_wait_report_part(row, a->wait_result),
-                                           pmpi_wait_report_part_size(), a->waits};
+                                           pmpi_wait_report_part_size(),
+                                           a->waits ? pmpi_wait_report_take : NULL, a->waits};
     int bad = pmpi_write_shared(names, files, 3, &rec, &wbytes, tmps);
     settle_waits(a); /* where the pull did not run */
     return pmpi_publish_shared(names, tmps, 3, bad);
@@ -562,7 +563,7 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row, struct pmpi_wait_resul
     static struct agg agg; /* static: no allocation can keep a rank from the reduction */
     struct parts parts;
     memset(&agg, 0, sizeof agg);
-    agg.waits = pmpi_wait_report_table(waits); /* rank 0: filled by the files' pull */
+    agg.waits = pmpi_wait_report_fold(waits); /* rank 0: folded from the files' pull */
     agg.wait_result = waits;
     long long t0 = pmpi_now_ns();
     reduce_metrics(row, &agg);

@@ -16,9 +16,9 @@
  * What a rank sends is one stream, in pieces of at most PMPI_PULL_PIECE bytes (an int
  * count of MPI_BYTE, whatever the part's size): n + 1 64-bit lengths (-1: the part is
  * missing, e.g. it did not fit its buffer) then the parts back to back, the last its
- * record (the wait report's part), which rank 0 keeps in its table at the rank's place
- * for what it writes after the rows: the pull is the job's one way to rank 0, no
- * MPI_Gather beside it. The first piece of a stream is a plain send (the window bounds
+ * record (the wait report's part), which rank 0 folds as it comes (its take) for what
+ * it writes after the rows: the pull is the job's one way to rank 0, no MPI_Gather
+ * beside it, and rank 0 keeps nothing per rank of it. The first piece of a stream is a plain send (the window bounds
  * those), later ones synchronous sends (at most one more unmatched per source of the
  * window). Rank 0 writes through one buffer per file and receives into one piece
  * buffer; a leader relays through two (receive, send), whatever the rows' sizes.
@@ -145,6 +145,7 @@ struct reader {
     int from, rank;
     char *buf;
     size_t got, at;
+    char *record; /* rank 0: where a rank's record is received, whole, before its take */
 };
 
 /* The next len bytes of rd's stream: copied to copy (when not NULL), appended to o (when
@@ -185,18 +186,17 @@ static int move(struct reader *rd, unsigned long long len, char *copy, struct ou
     return 0;
 }
 
-/* Rank 0: the record of rank rd->rank into its slot of rec's table (zeros where it sent
- * none, or one of another size); dropped without a table. */
-static int take_record(struct reader *rd, long long len, const struct pmpi_shared_record *rec)
+/* Rank 0: the record of rank rd->rank handed to rec's take (NULL where it sent none,
+ * or one of another size), received into buf (rec->size bytes; NULL: no memory, the
+ * record is skipped and handed as none). */
+static int take_record(struct reader *rd, long long len, const struct pmpi_shared_record *rec,
+                       char *buf)
 {
-    int rank = rd->rank++;
-    char *slot = rec && rec->table && rank < pmpi_id()->nranks
-                     ? (char *)rec->table + (size_t)rank * rec->size
-                     : NULL;
-    int whole = rec && len == (long long)rec->size;
-    if (slot && !whole)
-        memset(slot, 0, rec->size);
-    return len > 0 ? move(rd, (unsigned long long)len, whole ? slot : NULL, NULL, NULL) : 0;
+    int rank = rd->rank++, whole = rec && buf && len == (long long)rec->size;
+    int rc = len > 0 ? move(rd, (unsigned long long)len, whole ? buf : NULL, NULL, NULL) : 0;
+    if (rec && rec->take)
+        rec->take(rec->arg, rank, whole && rc == 0 ? buf : NULL);
+    return rc;
 }
 
 /* One rank's stream from rd: into rank 0's files (o: each part after its file's
@@ -220,7 +220,7 @@ static int relay_rank(struct reader *rd, int n, const struct pmpi_shared *f,
             return 1;
     }
     if (o)
-        return take_record(rd, lens[n], rec) != 0 || missing;
+        return take_record(rd, lens[n], rec, rd->record) != 0 || missing;
     if (lens[n] > 0 && move(rd, (unsigned long long)lens[n], NULL, NULL, s) != 0)
         return 1;
     return missing;
@@ -289,15 +289,14 @@ static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f,
         out_put(&o[i], f[i].head, f[i].head_len);
         out_put(&o[i], f[i].body, f[i].body_len);
     }
-    if (rec && rec->table) {
-        if (rec->mine)
-            memcpy(rec->table, rec->mine, rec->size);
-        else
-            memset(rec->table, 0, rec->size);
-    }
-    struct reader rd = {.comm = comm, .buf = piece, .rank = 1};
+    if (rec && rec->take)
+        rec->take(rec->arg, 0, rec->mine);
+    /* one record's room, whatever P (no memory: every other rank's is handed as none) */
+    struct reader rd = {.comm = comm, .buf = piece, .rank = 1,
+                        .record = rec && rec->take ? malloc(rec->size ? rec->size : 1) : NULL};
     int nsrc = (G < P ? G : P) - 1 + (P + G - 1) / G - 1;
     bad |= pull_sources(&rd, nsrc, n, f, rec, o, NULL);
+    free(rd.record);
     for (int i = 0; i < n; i++) {
         size_t len = strlen(f[i].tail);
         const char *tail = f[i].late_tail ? f[i].late_tail(f[i].arg, &len) : f[i].tail;

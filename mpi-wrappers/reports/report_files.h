@@ -24,11 +24,15 @@ struct pmpi_shared {
 };
 
 /* A record of fixed size every rank hands rank 0 in its stream beside its parts (the
- * wait report's part), for what rank 0 writes after the rows (a late tail). */
+ * wait report's part), for what rank 0 writes after the rows (a late tail). Rank 0
+ * folds each as it comes (take): it keeps no record per rank. */
 struct pmpi_shared_record {
-    const void *mine; /* this rank's, size bytes; NULL: it has none (its slot zeroed) */
+    const void *mine; /* this rank's, size bytes; NULL: it has none */
     size_t size;
-    void *table; /* rank 0: nranks slots of size bytes, each rank's at its rank; NULL: dropped */
+    /* rank 0, when not NULL: called once per rank, in rank order, with its record (NULL:
+     * it sent none, or one of another size) */
+    void (*take)(void *arg, int rank, const void *record);
+    void *arg;
 };
 
 /* On every rank before the wait states' agreement round (pmpi_waits_compute): rank 0's
@@ -37,8 +41,8 @@ struct pmpi_shared_record {
 void pmpi_report_files_prepare(void);
 /* Collective: the n (at most PMPI_MAX_SHARED) files written by rank 0 under temporary
  * names (tmps, PMPI_TMP_NAME bytes each; "" when none was made), every rank's parts in
- * rank order, and every rank's record (rec, NULL: none) into rank 0's table, even when
- * rank 0 has no directory. Returns nonzero (on rank 0 for every failure, on another
+ * rank order, and every rank's record (rec, NULL: none) handed to rank 0's take, even
+ * when rank 0 has no directory. Returns nonzero (on rank 0 for every failure, on another
  * rank for its own) when some part was not written whole: pmpi_publish_shared tells
  * every rank. bytes: what this rank handed over, added. */
 int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,

@@ -1,9 +1,12 @@
 /* wait_report.c: the report's "wait_states" member and the POP efficiencies, at
  * MPI_Finalize. Every rank hands rank 0 one fixed-size part (its wall and MPI time, its
  * waits, its regions' times and waits) with its rows, in the report files' pull
- * (report_files.c: no collective of its own); rank 0 keeps them in one table, computes
- * the efficiencies of the run and of each region (by name over the ranks that entered
- * it) and writes them with the per-rank and per-region tables after the rows.
+ * (report_files.c: no collective of its own); rank 0 folds each part as it comes (in
+ * rank order): sums and maxima, the efficiencies' inputs of the run and of each region
+ * (by name over the ranks that entered it), and the text of the per-rank and per-region
+ * tables it writes after the rows. It keeps no part per rank, only that text (about 700
+ * bytes a rank and 600 a rank's region), where a table of every rank's 2.9 KB part was
+ * held beside it before.
  *
  * The POP factors are defined and formed in pop_factors.h. */
 #include <stdio.h>
@@ -27,7 +30,8 @@ struct region_part {
     double gpu[3]; /* pmpi_gpu_pop_times's */
 };
 
-struct pmpi_wait_parts {
+/* One rank's part, as it travels. */
+struct wait_part {
     double wall_s, mpi_s, waits[PMPI_WAIT_KINDS];
     double offset_s, offset_end_s, residual_s;
     int gpu_on;
@@ -38,19 +42,29 @@ struct pmpi_wait_parts {
     struct region_part reg[PMPI_MAX_REGIONS];
 };
 
-/* Rank 0: whether every rank's part says its waits were computed. */
-static int all_done(const struct pmpi_wait_parts *parts)
-{
-    for (int r = 0; r < pmpi_id()->nranks; r++)
-        if (!parts[r].done)
-            return 0;
-    return 1;
-}
+/* A region name's table, folded over the ranks that entered it. */
+struct region_fold {
+    char name[PMPI_NAME_LEN];
+    struct tbuf per_rank; /* its "per_rank" entries' text */
+    struct pop_in pop;
+    double sum[PMPI_WAIT_KINDS];
+};
 
-const struct pmpi_wait_parts *pmpi_wait_report_part(const struct pmpi_row *row,
-                                                    const struct pmpi_wait_result *w)
+/* Rank 0: every rank's part folded as it came. */
+struct pmpi_wait_fold {
+    int taken, all_done; /* parts folded; every one said its waits were computed */
+    double residual, offset, sum[PMPI_WAIT_KINDS];
+    long long records, dropped, pm, pu, cm, cu;
+    struct pop_in pop;
+    struct pmpi_omp_job omp;
+    struct tbuf ranks; /* the "ranks" entries' text */
+    int nnames;        /* region names, first seen first, at most PMPI_MAX_REGIONS */
+    struct region_fold reg[PMPI_MAX_REGIONS];
+};
+
+const void *pmpi_wait_report_part(const struct pmpi_row *row, const struct pmpi_wait_result *w)
 {
-    static struct pmpi_wait_parts mine;
+    static struct wait_part mine;
     memset(&mine, 0, sizeof mine);
     mine.wall_s = row->wall_s;
     mine.mpi_s = row->mpi_s;
@@ -86,30 +100,48 @@ const struct pmpi_wait_parts *pmpi_wait_report_part(const struct pmpi_row *row,
 
 size_t pmpi_wait_report_part_size(void)
 {
-    return sizeof(struct pmpi_wait_parts);
+    return sizeof(struct wait_part);
 }
 
-struct pmpi_wait_parts *pmpi_wait_report_table(const struct pmpi_wait_result *w)
+struct pmpi_wait_fold *pmpi_wait_report_fold(const struct pmpi_wait_result *w)
 {
-    /* the same P parts the MPI_Gather it replaces received: no more than before */
-    return pmpi_id()->rank == 0 && w->agreed
-               ? calloc((size_t)pmpi_id()->nranks, sizeof(struct pmpi_wait_parts))
-               : NULL;
+    if (pmpi_id()->rank != 0 || !w->agreed)
+        return NULL;
+    struct pmpi_wait_fold *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->all_done = 1;
+    tb_init_growing(&f->ranks, 4096);
+    return f;
 }
 
-struct pmpi_wait_parts *pmpi_wait_report_settle(struct pmpi_wait_parts *table,
-                                                struct pmpi_wait_result *w)
+void pmpi_wait_report_free(struct pmpi_wait_fold *f)
 {
-    if (table && all_done(table))
-        return table;
-    free(table); /* no memory here, or a rank short of it: no rank's waits reported */
+    if (!f)
+        return;
+    free(f->ranks.s);
+    for (int i = 0; i < f->nnames; i++)
+        free(f->reg[i].per_rank.s);
+    free(f);
+}
+
+/* Whether some text of f could not grow (no memory): its tables would be cut. */
+static int fold_cut(const struct pmpi_wait_fold *f)
+{
+    int cut = f->ranks.cut;
+    for (int i = 0; i < f->nnames; i++)
+        cut |= f->reg[i].per_rank.cut;
+    return cut;
+}
+
+struct pmpi_wait_fold *pmpi_wait_report_settle(struct pmpi_wait_fold *f,
+                                               struct pmpi_wait_result *w)
+{
+    if (f && f->all_done && f->taken == pmpi_id()->nranks && !fold_cut(f))
+        return f;
+    pmpi_wait_report_free(f); /* no memory here, or a rank short of it: no rank's waits */
     w->done = 0;
     return NULL;
-}
-
-void pmpi_wait_report_free(struct pmpi_wait_parts *parts)
-{
-    free(parts);
 }
 
 /* A rank's (or a region's) times into p: its wait states summed, its GPUs' where the
@@ -149,14 +181,6 @@ static void device_json(struct tbuf *t, const struct pop_in *p, const struct pop
     tb_raw(t, "}");
 }
 
-/* The ranks' OpenMP sums (omp_hybrid.h). */
-static void omp_job(const struct pmpi_wait_parts *parts, struct pmpi_omp_job *j)
-{
-    memset(j, 0, sizeof *j);
-    for (int r = 0; r < pmpi_id()->nranks; r++)
-        pmpi_omp_job_add(j, &parts[r].omp, parts[r].wall_s, parts[r].mpi_s);
-}
-
 static void pop_json(struct tbuf *t, const struct pop_in *p)
 {
     struct pop_factors f = pop_factors(p);
@@ -182,85 +206,99 @@ static void waits_json(struct tbuf *t, const double *w, double mpi)
     tb_fmt(t, ", \"rest_s\": %.9f", mpi - sum > 0 ? mpi - sum : 0);
 }
 
-/* The distinct region names over all ranks (first seen first), at most PMPI_MAX_REGIONS. */
-static int region_names(const struct pmpi_wait_parts *parts, const char (**names)[PMPI_NAME_LEN])
+/* The fold's table of a region name: found, or added while there is room (NULL: full,
+ * the region left out as before). */
+static struct region_fold *region_of_name(struct pmpi_wait_fold *f, const char *name)
 {
-    static char list[PMPI_MAX_REGIONS][PMPI_NAME_LEN];
-    int n = 0;
-    for (int r = 0; r < pmpi_id()->nranks; r++)
-        for (int g = 0; g < parts[r].nregions; g++) {
-            int seen = 0;
-            for (int i = 0; i < n && !seen; i++)
-                seen = strcmp(list[i], parts[r].reg[g].name) == 0;
-            if (!seen && n < PMPI_MAX_REGIONS)
-                snprintf(list[n++], PMPI_NAME_LEN, "%s", parts[r].reg[g].name);
-        }
-    *names = (const char(*)[PMPI_NAME_LEN])list;
-    return n;
+    for (int i = 0; i < f->nnames; i++)
+        if (strcmp(f->reg[i].name, name) == 0)
+            return &f->reg[i];
+    if (f->nnames == PMPI_MAX_REGIONS)
+        return NULL;
+    struct region_fold *g = &f->reg[f->nnames++];
+    snprintf(g->name, sizeof g->name, "%s", name);
+    tb_init_growing(&g->per_rank, 1024);
+    return g;
 }
 
-static void regions_json(struct tbuf *t, const struct pmpi_wait_parts *parts)
+/* One rank's regions into their names' tables. */
+static void fold_regions(struct pmpi_wait_fold *f, int rank, const struct wait_part *q)
 {
-    const char(*names)[PMPI_NAME_LEN];
-    int n = region_names(parts, &names);
-    tb_raw(t, ", \"regions\": [");
-    for (int i = 0; i < n; i++) {
-        struct pop_in p = {0};
-        double sum[PMPI_WAIT_KINDS] = {0};
-        tb_raw(t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-        tb_json(t, names[i]);
-        tb_raw(t, ", \"per_rank\": [");
-        int first = 1;
-        for (int r = 0; r < pmpi_id()->nranks; r++)
-            for (int g = 0; g < parts[r].nregions; g++) {
-                const struct region_part *q = &parts[r].reg[g];
-                if (strcmp(q->name, names[i]) != 0)
-                    continue;
-                tb_fmt(t, "%s{\"rank\": %d, \"entries\": %lld, \"wall_s\": %.9f, \"mpi_s\": %.9f",
-                       first ? "" : ", ", r, q->entries, q->wall_s, q->mpi_s);
-                waits_json(t, q->waits, q->mpi_s);
-                tb_raw(t, "}");
-                first = 0;
-                pop_add_waits(&p, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
-                for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-                    sum[k] += q->waits[k];
-            }
-        tb_raw(t, "], \"total\": {\"ranks\": ");
-        tb_int(t, p.n);
+    for (int i = 0; i < q->nregions && i < PMPI_MAX_REGIONS; i++) {
+        const struct region_part *r = &q->reg[i];
+        struct region_fold *g = region_of_name(f, r->name);
+        if (!g)
+            continue;
+        tb_fmt(&g->per_rank, "%s{\"rank\": %d, \"entries\": %lld, \"wall_s\": %.9f, \"mpi_s\": %.9f",
+               g->pop.n ? ", " : "", rank, r->entries, r->wall_s, r->mpi_s);
+        waits_json(&g->per_rank, r->waits, r->mpi_s);
+        tb_raw(&g->per_rank, "}");
+        pop_add_waits(&g->pop, r->wall_s, r->mpi_s, r->waits, r->gpu_on, r->gpu);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-            tb_fmt(t, ", \"%s\": %.9f", pmpi_wait_names[k], sum[k]);
+            g->sum[k] += r->waits[k];
+    }
+}
+
+void pmpi_wait_report_take(void *arg, int rank, const void *part)
+{
+    static const struct wait_part none; /* a rank that sent none: its waits not computed */
+    struct pmpi_wait_fold *f = arg;
+    const struct wait_part *q = part ? part : &none;
+    if (!f)
+        return;
+    f->taken++;
+    f->all_done &= q->done != 0;
+    if (!f->all_done)
+        return; /* nothing of it is written: no rank's waits will be */
+    if (q->residual_s > f->residual)
+        f->residual = q->residual_s;
+    double o = q->offset_s > q->offset_end_s ? q->offset_s : q->offset_end_s;
+    f->offset = o > f->offset ? o : -o > f->offset ? -o : f->offset;
+    f->records += q->records, f->dropped += q->dropped;
+    f->pm += q->p2p_matched, f->pu += q->p2p_unmatched;
+    f->cm += q->coll_matched, f->cu += q->coll_unmatched;
+    for (int k = 0; k < PMPI_WAIT_KINDS; k++)
+        f->sum[k] += q->waits[k];
+    pop_add_waits(&f->pop, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
+    pmpi_omp_job_add(&f->omp, &q->omp, q->wall_s, q->mpi_s);
+    tb_fmt(&f->ranks, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f",
+           rank ? ",\n  " : "\n  ", rank, q->wall_s, q->mpi_s);
+    waits_json(&f->ranks, q->waits, q->mpi_s);
+    tb_fmt(&f->ranks, ", \"clock_offset_s\": %.9f, \"records\": %lld, \"dropped\": %lld}",
+           q->offset_s, q->records, q->dropped);
+    fold_regions(f, rank, q);
+}
+
+static void regions_json(struct tbuf *t, const struct pmpi_wait_fold *f)
+{
+    tb_raw(t, ", \"regions\": [");
+    for (int i = 0; i < f->nnames; i++) {
+        const struct region_fold *g = &f->reg[i];
+        tb_raw(t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+        tb_json(t, g->name);
+        tb_raw(t, ", \"per_rank\": [");
+        tb_raw(t, g->per_rank.s);
+        tb_raw(t, "], \"total\": {\"ranks\": ");
+        tb_int(t, g->pop.n);
+        for (int k = 0; k < PMPI_WAIT_KINDS; k++)
+            tb_fmt(t, ", \"%s\": %.9f", pmpi_wait_names[k], g->sum[k]);
         tb_raw(t, "}, \"pop\": ");
-        pop_json(t, &p);
+        pop_json(t, &g->pop);
         tb_raw(t, "}");
     }
     tb_raw(t, "]");
 }
 
-void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
+void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_fold *f,
                            const struct pmpi_wait_result *w)
 {
     tb_raw(t, "\"wait_states\": {\"on\": ");
-    tb_raw(t, parts ? "true" : "false");
-    if (!parts) {
+    tb_raw(t, f ? "true" : "false");
+    if (!f) {
         tb_raw(t, ", \"note\": ");
         tb_json(t, w->note ? w->note : "not computed (no memory on some rank)");
         tb_raw(t, "}");
         return;
-    }
-    double res = 0, off = 0, sum[PMPI_WAIT_KINDS] = {0};
-    long long rec = 0, drop = 0, pm = 0, pu = 0, cm = 0, cu = 0;
-    struct pop_in p = {0};
-    for (int r = 0; r < pmpi_id()->nranks; r++) {
-        const struct pmpi_wait_parts *q = &parts[r];
-        if (q->residual_s > res)
-            res = q->residual_s;
-        double o = q->offset_s > q->offset_end_s ? q->offset_s : q->offset_end_s;
-        off = o > off ? o : -o > off ? -o : off;
-        rec += q->records, drop += q->dropped, pm += q->p2p_matched, pu += q->p2p_unmatched;
-        cm += q->coll_matched, cu += q->coll_unmatched;
-        for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-            sum[k] += q->waits[k];
-        pop_add_waits(&p, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
     }
     tb_fmt(t,
            ", \"clock\": {\"method\": \"ping-pong of each rank against its parent in a "
@@ -268,74 +306,54 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_parts *parts,
            "round trips, offsets composed along the path (the residual sums its round-trip "
            "halves), interpolated linearly\", "
            "\"max_offset_s\": %.9f, \"residual_s\": %.9f}",
-           off, res);
+           f->offset, f->residual);
     tb_fmt(t,
            ", \"log\": {\"records_per_rank\": %lld, \"bytes_per_record\": %zu, "
            "\"records\": %lld, \"dropped\": %lld}",
-           w->capacity, sizeof(struct pmpi_event), rec, drop);
+           w->capacity, sizeof(struct pmpi_event), f->records, f->dropped);
     tb_fmt(t,
            ", \"matched\": {\"p2p\": %lld, \"p2p_unmatched\": %lld, \"collectives\": %lld, "
            "\"collectives_unmatched\": %lld}, \"rendezvous_bytes\": %d",
-           pm, pu, cm, cu, PMPI_RENDEZVOUS_BYTES);
-    if (drop)
+           f->pm, f->pu, f->cm, f->cu, PMPI_RENDEZVOUS_BYTES);
+    if (f->dropped)
         tb_raw(t, ", \"note\": \"the event log of some rank was full: its later calls have no "
                   "wait states (log.dropped; PAPI_MPI_LOG_RECORDS sets its size)\"");
     tb_raw(t, ", \"total\": {");
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-        tb_fmt(t, "%s\"%s\": %.9f", k ? ", " : "", pmpi_wait_names[k], sum[k]);
+        tb_fmt(t, "%s\"%s\": %.9f", k ? ", " : "", pmpi_wait_names[k], f->sum[k]);
     tb_raw(t, "}, \"ranks\": [");
-    for (int r = 0; r < pmpi_id()->nranks; r++) {
-        const struct pmpi_wait_parts *q = &parts[r];
-        tb_fmt(t, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f", r ? ",\n  " : "\n  ", r,
-               q->wall_s, q->mpi_s);
-        waits_json(t, q->waits, q->mpi_s);
-        tb_fmt(t, ", \"clock_offset_s\": %.9f, \"records\": %lld, \"dropped\": %lld}", q->offset_s,
-               q->records, q->dropped);
-    }
+    tb_raw(t, f->ranks.s);
     tb_raw(t, "]");
-    regions_json(t, parts);
+    regions_json(t, f);
     tb_raw(t, ", \"pop\": ");
-    pop_json(t, &p);
-    struct pmpi_omp_job omp;
-    omp_job(parts, &omp);
-    pmpi_omp_json(t, &omp, pop_factors(&p).parallel);
+    pop_json(t, &f->pop);
+    pmpi_omp_json(t, &f->omp, pop_factors(&f->pop).parallel);
     tb_raw(t, "}");
 }
 
-void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_parts *parts)
+void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_fold *f)
 {
-    if (!parts)
+    if (!f)
         return;
-    struct pop_in p = {0};
-    double sum[PMPI_WAIT_KINDS] = {0};
-    for (int r = 0; r < pmpi_id()->nranks; r++) {
-        pop_add_waits(&p, parts[r].wall_s, parts[r].mpi_s, parts[r].waits, parts[r].gpu_on,
-                      parts[r].gpu);
-        for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-            sum[k] += parts[r].waits[k];
-    }
-    struct pop_factors f = pop_factors(&p);
-    double res = 0; /* the clocks' error bound: a wait is known to +- this (issue 49) */
-    for (int r = 0; r < pmpi_id()->nranks; r++)
-        res = parts[r].residual_s > res ? parts[r].residual_s : res;
+    struct pop_factors pf = pop_factors(&f->pop);
     char line[1024] = ""; /* one write: the line is never split by another's output */
     size_t n = 0;
     for (int k = 0; k < PMPI_WAIT_KINDS && n < sizeof line; k++) /* words: wait_kinds.list */
         n += (size_t)snprintf(line + n, sizeof line - n, "%s%s %.6f", k ? ", " : "",
-                              pmpi_wait_banner[k], sum[k]);
-    fprintf(out, "papi_mpi: wait states (all ranks, s): %s; clock residual %.9f\n", line, res);
+                              pmpi_wait_banner[k], f->sum[k]);
+    /* the clocks' error bound: a wait is known to +- the residual (issue 49) */
+    fprintf(out, "papi_mpi: wait states (all ranks, s): %s; clock residual %.9f\n", line,
+            f->residual);
     fprintf(out,
             "papi_mpi: POP: parallel efficiency %.3f = load balance %.3f x communication "
             "efficiency %.3f (serialisation %.3f, transfer %.3f)\n",
-            f.parallel, f.load_balance, f.communication, f.serialisation, f.transfer);
-    if (p.device_ranks) /* null factors (no GPU work) read as -1 */
+            pf.parallel, pf.load_balance, pf.communication, pf.serialisation, pf.transfer);
+    if (f->pop.device_ranks) /* null factors (no GPU work) read as -1 */
         fprintf(out,
                 "papi_mpi: POP host/device (TALP): device offload efficiency %.3f; device "
                 "parallel efficiency %.3f = load balance %.3f x communication %.3f x "
                 "orchestration %.3f over %d GPUs\n",
-                f.offload, f.device_parallel, f.device_load_balance, f.device_communication,
-                f.device_orchestration, p.gpus);
-    struct pmpi_omp_job omp;
-    omp_job(parts, &omp);
-    pmpi_omp_print(out, &omp, f.parallel);
+                pf.offload, pf.device_parallel, pf.device_load_balance, pf.device_communication,
+                pf.device_orchestration, f->pop.gpus);
+    pmpi_omp_print(out, &f->omp, pf.parallel);
 }
