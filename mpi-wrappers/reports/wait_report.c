@@ -4,7 +4,7 @@
  * (report_files.c: no collective of its own); rank 0 folds each part as it comes (in
  * rank order): sums and maxima, the efficiencies' inputs of the run and of each region
  * (by name over the ranks that entered it), and the text of the per-rank and per-region
- * tables it writes after the rows. It keeps no part per rank, only that text (about 700
+ * tables it writes after the rows. It keeps no part per rank, only that text (about 330
  * bytes a rank and 600 a rank's region), where a table of every rank's 2.9 KB part was
  * held beside it before.
  *
