@@ -292,7 +292,9 @@ static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f,
     if (rec && rec->take)
         rec->take(rec->arg, 0, rec->mine);
     /* one record's room, whatever P (no memory: every other rank's is handed as none) */
-    struct reader rd = {.comm = comm, .buf = piece, .rank = 1,
+    struct reader rd = {.comm = comm,
+                        .buf = piece,
+                        .rank = 1,
                         .record = rec && rec->take ? malloc(rec->size ? rec->size : 1) : NULL};
     int nsrc = (G < P ? G : P) - 1 + (P + G - 1) / G - 1;
     bad |= pull_sources(&rd, nsrc, n, f, rec, o, NULL);

@@ -134,8 +134,7 @@ static int fold_cut(const struct pmpi_wait_fold *f)
     return cut;
 }
 
-struct pmpi_wait_fold *pmpi_wait_report_settle(struct pmpi_wait_fold *f,
-                                               struct pmpi_wait_result *w)
+struct pmpi_wait_fold *pmpi_wait_report_settle(struct pmpi_wait_fold *f, struct pmpi_wait_result *w)
 {
     if (f && f->all_done && f->taken == pmpi_id()->nranks && !fold_cut(f))
         return f;
@@ -229,7 +228,8 @@ static void fold_regions(struct pmpi_wait_fold *f, int rank, const struct wait_p
         struct region_fold *g = region_of_name(f, r->name);
         if (!g)
             continue;
-        tb_fmt(&g->per_rank, "%s{\"rank\": %d, \"entries\": %lld, \"wall_s\": %.9f, \"mpi_s\": %.9f",
+        tb_fmt(&g->per_rank,
+               "%s{\"rank\": %d, \"entries\": %lld, \"wall_s\": %.9f, \"mpi_s\": %.9f",
                g->pop.n ? ", " : "", rank, r->entries, r->wall_s, r->mpi_s);
         waits_json(&g->per_rank, r->waits, r->mpi_s);
         tb_raw(&g->per_rank, "}");
@@ -261,8 +261,8 @@ void pmpi_wait_report_take(void *arg, int rank, const void *part)
         f->sum[k] += q->waits[k];
     pop_add_waits(&f->pop, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
     pmpi_omp_job_add(&f->omp, &q->omp, q->wall_s, q->mpi_s);
-    tb_fmt(&f->ranks, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f",
-           rank ? ",\n  " : "\n  ", rank, q->wall_s, q->mpi_s);
+    tb_fmt(&f->ranks, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f", rank ? ",\n  " : "\n  ",
+           rank, q->wall_s, q->mpi_s);
     waits_json(&f->ranks, q->waits, q->mpi_s);
     tb_fmt(&f->ranks, ", \"clock_offset_s\": %.9f, \"records\": %lld, \"dropped\": %lld}",
            q->offset_s, q->records, q->dropped);
