@@ -87,9 +87,8 @@ static int reduce_kind(MPI_Comm comm, const long long *pairs, long long *out, in
     if (k == 0)
         return MPI_SUCCESS;
     MPI_Request req;
-    int rc = PMPI_Iallreduce(in, red, k, MPI_LONG_LONG, sums ? MPI_SUM : MPI_MAX, comm, &req);
-    if (rc == MPI_SUCCESS)
-        rc = pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    int rc = pmpi_idle_complete(
+        PMPI_Iallreduce(in, red, k, MPI_LONG_LONG, sums ? MPI_SUM : MPI_MAX, comm, &req), &req);
     k = 0;
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
         if ((pairs[2 * i] == PMPI_AGREE_SUM) == sums) {

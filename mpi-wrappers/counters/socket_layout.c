@@ -12,6 +12,7 @@
 
 #include "component_counters.h"
 #include "finalize_agreement.h"
+#include "idle_wait.h"
 #include "run_events.h"
 #include "run_identity.h"
 #include "socket_layout.h"
@@ -65,8 +66,9 @@ void pmpi_socket_attribute(double *value, int *ok, const int *socket_wide, int n
             v[m++] = ok[k];
         }
     if (m == 0)
-        return; /* the same on every rank: the metrics are the job's */
-    PMPI_Bcast(v, m, MPI_DOUBLE, 0, socket_comm); /* the reader: index 0 (key = node rank) */
+        return;      /* the same on every rank: the metrics are the job's */
+    MPI_Request req; /* the reader: index 0 (key = node rank); waiting without a core */
+    pmpi_idle_complete(PMPI_Ibcast(v, m, MPI_DOUBLE, 0, socket_comm, &req), &req);
     m = 0;
     for (int k = 0; k < n && k < PMPI_MAX_METRICS; k++)
         if (socket_wide[k]) {
@@ -88,7 +90,10 @@ int pmpi_node_ranks(void)
 int pmpi_layout_group_sum(int node, const int *in, int *out, int n)
 {
     MPI_Comm c = node ? node_comm : socket_comm;
-    if (c == MPI_COMM_NULL || PMPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, c) != MPI_SUCCESS) {
+    MPI_Request req;
+    if (c == MPI_COMM_NULL ||
+        pmpi_idle_complete(PMPI_Iallreduce(in, out, n, MPI_INT, MPI_SUM, c, &req), &req) !=
+            MPI_SUCCESS) {
         for (int i = 0; i < n; i++)
             out[i] = in[i];
         return -1;
@@ -121,8 +126,8 @@ void pmpi_device_layout(int counting)
         long long mine[4] = {PMPI_AGREE_SUM, have[e], PMPI_AGREE_MIN, have[e] ? me : LLONG_MAX};
         memcpy(&pairs[4 * e], mine, sizeof mine);
     }
-    int ok = node_comm != MPI_COMM_NULL &&
-             pmpi_agree_pairs(node_comm, pairs, out, 2 * n) == MPI_SUCCESS;
+    int ok =
+        node_comm != MPI_COMM_NULL && pmpi_agree_pairs(node_comm, pairs, out, 2 * n) == MPI_SUCCESS;
     for (int e = 0; e < n; e++) { /* without the node: each rank for itself */
         device_ranks[e] = ok ? (int)out[4 * e + 1] : have[e];
         device_first[e] = have[e] && (!ok || out[4 * e + 3] == me);

@@ -15,6 +15,8 @@ void tb_init(struct tbuf *t, char *mem, size_t cap)
     t->cap = cap;
     t->cut = !mem || cap == 0;
     t->grows = 0;
+    t->sink = NULL;
+    t->sink_arg = NULL;
     if (!t->cut)
         mem[0] = '\0';
 }
@@ -25,14 +27,37 @@ void tb_init_growing(struct tbuf *t, size_t cap)
     t->grows = 1;
 }
 
+void tb_init_sink(struct tbuf *t, char *mem, size_t cap,
+                  void (*sink)(void *arg, const char *s, size_t n), void *arg)
+{
+    tb_init(t, mem, cap);
+    t->sink = sink;
+    t->sink_arg = arg;
+}
+
+void tb_flush(struct tbuf *t)
+{
+    if (!t->sink || t->cut)
+        return;
+    if (t->len)
+        t->sink(t->sink_arg, t->s, t->len);
+    t->len = 0;
+    t->s[0] = '\0';
+}
+
 /* Room for need more bytes and the terminator: 1 when there is (a growing buffer
- * doubled as often as it takes), 0 when not (cut). */
+ * doubled as often as it takes, a sink's handed on), 0 when not (cut). */
 static int room_for(struct tbuf *t, size_t need)
 {
     if (t->cut)
         return 0;
     if (t->len + need + 1 <= t->cap)
         return 1;
+    if (t->sink) {
+        tb_flush(t);
+        t->cut = need + 1 > t->cap;
+        return !t->cut;
+    }
     size_t cap = t->cap;
     while (t->grows && cap < t->len + need + 1 && cap <= (size_t)-1 / 2)
         cap *= 2;
@@ -48,6 +73,13 @@ static int room_for(struct tbuf *t, size_t need)
 
 static void put(struct tbuf *t, const char *s, size_t n)
 {
+    if (t->sink && !t->cut && t->len + n + 1 > t->cap) {
+        tb_flush(t);
+        if (n + 1 > t->cap) { /* longer than the buffer: on at once, not copied */
+            t->sink(t->sink_arg, s, n);
+            return;
+        }
+    }
     if (!room_for(t, n))
         return;
     memcpy(t->s + t->len, s, n);
@@ -67,7 +99,7 @@ void tb_json(struct tbuf *t, const char *s)
         return;
     size_t room = t->cap - t->len;
     size_t need = json_escape(t->s + t->len, room, s ? s : "");
-    if (need + 2 > room && t->grows && room_for(t, need + 1)) /* grown: again */
+    if (need + 2 > room && (t->grows || t->sink) && room_for(t, need + 1)) /* room: again */
         need = json_escape(t->s + t->len, (room = t->cap - t->len), s ? s : "");
     if (need + 2 > room) { /* the escaped text, the closing quote and the terminator */
         t->cut = 1;
@@ -145,8 +177,8 @@ void tb_fmt(struct tbuf *t, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
     va_end(ap);
-    if (n >= 0 && (size_t)n >= t->cap - t->len && t->grows && room_for(t, (size_t)n)) {
-        va_start(ap, fmt); /* grown: formatted again */
+    if (n >= 0 && (size_t)n >= t->cap - t->len && (t->grows || t->sink) && room_for(t, (size_t)n)) {
+        va_start(ap, fmt); /* room made: formatted again */
         n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
         va_end(ap);
     }

@@ -14,12 +14,22 @@ struct tbuf {
     char *s;
     size_t len, cap;
     int cut, grows;
+    void (*sink)(void *arg, const char *s, size_t n); /* tb_init_sink's */
+    void *sink_arg;
 };
 
 void tb_init(struct tbuf *t, char *mem, size_t cap);
 /* A growing buffer of first capacity cap on the heap (s: free it); cut when even that
  * could not be had. */
 void tb_init_growing(struct tbuf *t, size_t cap);
+/* A buffer that hands its text to sink(arg, s, n) whenever it is full instead of
+ * growing, and a string longer than it at once, uncopied: text on its way to a file is
+ * never held whole (rank 0's report tail, whose ranks' text grows with the job). A
+ * single number, escaped string or formatted piece longer than cap is cut. */
+void tb_init_sink(struct tbuf *t, char *mem, size_t cap,
+                  void (*sink)(void *arg, const char *s, size_t n), void *arg);
+/* A sink's buffer: hands on what it holds (nothing once cut). */
+void tb_flush(struct tbuf *t);
 void tb_raw(struct tbuf *t, const char *s);  /* as is */
 void tb_json(struct tbuf *t, const char *s); /* a quoted JSON string (one writer) */
 void tb_csv(struct tbuf *t, const char *s);  /* a CSV field: quoted when needed */

@@ -141,7 +141,6 @@ struct agg {
     struct pmpi_wait_fold *waits;         /* rank 0: every rank's waits, or NULL */
     struct pmpi_wait_result *wait_result; /* this rank's (on rank 0 done says all's) */
     int settled;                          /* rank 0: waits is pmpi_wait_report_settle's */
-    struct tbuf tail;                     /* rank 0: the report after the rows */
 };
 
 /* The ranks that have metric i: every rank, but for a named metric (and its running
@@ -420,8 +419,7 @@ static void reduce_metrics(const struct pmpi_row *row, struct agg *a)
     PMPI_Type_commit(&type);
     PMPI_Op_create(mstat_op, 1, &op);
     MPI_Request req;
-    if (PMPI_Ireduce(in, out, a->n, type, op, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(PMPI_Ireduce(in, out, a->n, type, op, 0, MPI_COMM_WORLD, &req), &req);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
     for (int i = 0; i < a->n; i++) {
@@ -501,22 +499,28 @@ static void settle_waits(struct agg *a)
 }
 
 /* Rank 0, after the last row: the report's end, the wait states with it (their parts
- * came with the rows); NULL when there was no memory for it (said). */
-static const char *json_tail(void *arg, size_t *len)
+ * came with the rows), handed to the file a buffer at a time as it is made: the ranks'
+ * wait-state text (about 330 B a rank) is written from the fold, not copied. -1 when a
+ * piece was longer than the buffer (said). */
+static int json_tail(void *arg, void (*put)(void *o, const char *s, size_t n), void *o)
 {
+    static char mem[1 << 16]; /* rank 0's only, once */
     struct agg *a = arg;
+    struct tbuf t;
     settle_waits(a);
-    tb_init_growing(&a->tail, 4096);
-    tb_raw(&a->tail, "\n],\n");
-    pmpi_wait_report_json(&a->tail, a->waits, a->wait_result);
-    tb_raw(&a->tail, "}\n");
-    if (a->tail.cut) {
-        fprintf(stderr, "papi_mpi: no memory for the report's wait states (%zu bytes so far)\n",
-                a->tail.len);
-        return NULL;
+    tb_init_sink(&t, mem, sizeof mem, put, o);
+    tb_raw(&t, "\n],\n");
+    pmpi_wait_report_json(&t, a->waits, a->wait_result);
+    tb_raw(&t, "}\n");
+    tb_flush(&t);
+    if (t.cut) {
+        fprintf(stderr,
+                "papi_mpi: a piece of the report's wait states did not fit its %zu-byte "
+                "buffer: the report is not written\n",
+                sizeof mem);
+        return -1;
     }
-    *len = a->tail.len;
-    return a->tail.s;
+    return 0;
 }
 
 /* Collective: the three files written by rank 0 from every rank's parts (and its wait
@@ -592,7 +596,6 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row, struct pmpi_wait_resul
     }
     pmpi_callsites_free(sites);
     parts_free(&parts);
-    free(agg.tail.s);
     pmpi_wait_report_free(agg.waits);
     agg.waits = NULL;
     return bad;

@@ -253,8 +253,7 @@ static struct site_rec *recv_records(int from, MPI_Datatype t, MPI_Comm comm, si
     static struct site_rec scratch[PIECE];
     long long head[1 + NDROP] = {0};
     MPI_Request req; /* the child may still be merging its own subtree: wait without a core */
-    if (PMPI_Irecv(head, 1 + NDROP, MPI_LONG_LONG, from, 1, comm, &req) == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(PMPI_Irecv(head, 1 + NDROP, MPI_LONG_LONG, from, 1, comm, &req), &req);
     for (int k = 0; k < NDROP; k++)
         drop[k] += head[1 + k]; /* the subtree's, summed on the way up */
     unsigned long long count = head[0] > 0 ? (unsigned long long)head[0] : 0;

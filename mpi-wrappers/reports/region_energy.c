@@ -75,9 +75,8 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
         }
     }
     MPI_Request req; /* as every step of the finalize sequence: wait without a core */
-    if (PMPI_Ireduce(in, out, 2 * CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &req) ==
-        MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(
+        PMPI_Ireduce(in, out, 2 * CELLS, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &req), &req);
     if (pmpi_id()->rank != 0)
         return;
     job.n = n;

@@ -105,8 +105,7 @@ static void reduce(void *in, void *out, int n, size_t size, MPI_User_function *f
     MPI_Request req;
     int rc = all ? PMPI_Iallreduce(in, out, n, type, op, MPI_COMM_WORLD, &req)
                  : PMPI_Ireduce(in, out, n, type, op, 0, MPI_COMM_WORLD, &req);
-    if (rc == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(rc, &req);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
 }

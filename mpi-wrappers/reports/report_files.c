@@ -17,10 +17,11 @@
  * count of MPI_BYTE, whatever the part's size): n + 1 64-bit lengths (-1: the part is
  * missing, e.g. it did not fit its buffer) then the parts back to back, the last its
  * record (the wait report's part), which rank 0 folds as it comes (its take) for what
- * it writes after the rows: the pull is the job's one way to rank 0, no MPI_Gather
- * beside it, and rank 0 keeps nothing per rank of it. The first piece of a stream is a plain send (the window bounds
- * those), later ones synchronous sends (at most one more unmatched per source of the
- * window). Rank 0 writes through one buffer per file and receives into one piece
+ * it writes after the rows (a late tail, handed to the file a buffer at a time): the
+ * pull is the job's one way to rank 0, no MPI_Gather beside it, and rank 0 keeps
+ * nothing per rank of it. The first piece of a stream is a plain send (the window
+ * bounds those), later ones synchronous sends (at most one more unmatched per source of
+ * the window). Rank 0 writes through one buffer per file and receives into one piece
  * buffer; a leader relays through two (receive, send), whatever the rows' sizes.
  *
  * The files are fresh O_EXCL|O_NOFOLLOW temporaries (output_file), renamed into place
@@ -275,6 +276,12 @@ static int pull_sources(struct reader *rd, int nsrc, int n, const struct pmpi_sh
     return bad;
 }
 
+/* A late tail's pieces into its file's buffer. */
+static void out_sink(void *o, const char *s, size_t n)
+{
+    out_put(o, s, n);
+}
+
 /* Rank 0: its own parts, then every other rank's, in rank order, then the tails (a late
  * one made now: after every rank's record came). */
 static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f,
@@ -300,11 +307,10 @@ static int gather_to_files(MPI_Comm comm, int n, const struct pmpi_shared *f,
     bad |= pull_sources(&rd, nsrc, n, f, rec, o, NULL);
     free(rd.record);
     for (int i = 0; i < n; i++) {
-        size_t len = strlen(f[i].tail);
-        const char *tail = f[i].late_tail ? f[i].late_tail(f[i].arg, &len) : f[i].tail;
-        if (tail)
-            out_put(&o[i], tail, len);
-        bad |= !tail; /* said by its maker */
+        if (f[i].late_tail)
+            bad |= f[i].late_tail(f[i].arg, out_sink, &o[i]) != 0; /* said by its maker */
+        else
+            out_put(&o[i], f[i].tail, strlen(f[i].tail));
     }
     return bad;
 }
@@ -334,8 +340,7 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f,
     lens[n] = rec && rec->mine ? (long long)rec->size : -1;
     struct stream s = {.comm = comm, .to = is_leader ? 0 : leader, .piece = piece};
     MPI_Request req; /* rank 0 may pull the other ranks first: wait without a core */
-    if (PMPI_Irecv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, &req) == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(PMPI_Irecv(NULL, 0, MPI_BYTE, s.to, TAG_TOKEN, comm, &req), &req);
     stream_put(&s, (const char *)lens, (size_t)(n + 1) * sizeof lens[0]);
     *bytes += (long long)((size_t)(n + 1) * sizeof lens[0]);
     for (int i = 0; i < n; i++)
@@ -468,7 +473,6 @@ int pmpi_publish_shared(const char *const *names, char (*tmps)[PMPI_TMP_NAME], i
         }
     }
     MPI_Request req;
-    if (PMPI_Ibcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(PMPI_Ibcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD, &req), &req);
     return bad;
 }

@@ -17,9 +17,10 @@ struct pmpi_shared {
     const char *body;
     size_t body_len;
     const char *sep, *tail;
-    /* rank 0, when not NULL: the tail instead, made after every rank's record came
-     * (its length in *len; NULL: missing, said by it) */
-    const char *(*late_tail)(void *arg, size_t *len);
+    /* rank 0, when not NULL: the tail instead, made after every rank's record came and
+     * handed to put(o, s, n) piece by piece as it is made (never held whole); 0, or -1
+     * when it could not be made (said by it) */
+    int (*late_tail)(void *arg, void (*put)(void *o, const char *s, size_t n), void *o);
     void *arg;
 };
 

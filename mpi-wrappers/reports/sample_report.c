@@ -185,8 +185,7 @@ void pmpi_sample_report_reduce(void)
     PMPI_Type_commit(&type);
     PMPI_Op_create(jtab_op, 0, &op);
     MPI_Request req; /* ranks still sampling or formatting: wait without a core */
-    if (PMPI_Ireduce(&mine, &job, 1, type, op, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(PMPI_Ireduce(&mine, &job, 1, type, op, 0, MPI_COMM_WORLD, &req), &req);
     PMPI_Op_free(&op);
     PMPI_Type_free(&type);
     reduced = pmpi_id()->rank == 0 && pmpi_sample_state(NULL) == 1;

@@ -39,6 +39,7 @@
 #include "env.h"
 #include "event_log.h"
 #include "finalize_agreement.h"
+#include "idle_wait.h"
 #include "rank_series.h"
 #include "record.h"
 #include "region_state.h"
@@ -738,7 +739,8 @@ void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int
     if (slot >= 0 && pmpi_agree_value(slot) == 0)
         return; /* rank 0 asked for no trace: the same on every rank */
     int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
-    PMPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Request req; /* rank 0 reads its setting: the others wait without a core */
+    pmpi_idle_complete(PMPI_Ibcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD, &req), &req);
     if (!f)
         return;
     static struct conv c; /* static: its call table is large */

@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include "idle_wait.h"
 #include "json_writer.h"
 #include "output_file.h"
 #include "trace_json.h"
@@ -162,7 +163,9 @@ int pmpi_trace_json_ranks(const struct trace_rank *mine, const struct trace_meta
     trace_span(mine, 1, &first, &last);
     if (mine->nrec == 0)
         first = UINT64_MAX;
-    PMPI_Allreduce(&first, &job_first, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Request req; /* each step waits for the others' writing: without a core (idle_wait.h) */
+    pmpi_idle_complete(
+        PMPI_Iallreduce(&first, &job_first, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD, &req), &req);
     m.base_ns = job_first == UINT64_MAX ? 0 : job_first;
     if ((size_t)snprintf(rdir, sizeof rdir, "%s/%s.ranks", dir, base) >= sizeof rdir) {
         snprintf(why, whylen, "trace path %.200s/%.40s.ranks is too long", dir, base);
@@ -174,7 +177,7 @@ int pmpi_trace_json_ranks(const struct trace_rank *mine, const struct trace_meta
     }
     if (me == 0 && ok)
         ok = make_ranks_dir(rdir, why, whylen) == 0;
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    pmpi_idle_complete(PMPI_Ibcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD, &req), &req);
     if (!ok) {
         free(heads);
         return -1;
@@ -183,7 +186,9 @@ int pmpi_trace_json_ranks(const struct trace_rank *mine, const struct trace_meta
     h.written = trace_json_write(rdir, name, &m, mine, 1, mywhy, sizeof mywhy) == 0;
     h.nrec = mine->nrec;
     h.dropped = mine->dropped;
-    PMPI_Gather(&h, (int)sizeof h, MPI_BYTE, heads, (int)sizeof h, MPI_BYTE, 0, MPI_COMM_WORLD);
+    pmpi_idle_complete(PMPI_Igather(&h, (int)sizeof h, MPI_BYTE, heads, (int)sizeof h, MPI_BYTE, 0,
+                                    MPI_COMM_WORLD, &req),
+                       &req);
     int all = 1, failed = -1;
     for (int r = 0; me == 0 && r < P && all; r++)
         if (!heads[r].written)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idle_wait.h"
 #include "trace_names_tree.h"
 
 #define NAMES_TAG 0x7a3e /* on the caller's private communicator */
@@ -126,12 +127,14 @@ static void take(MPI_Comm comm, int src, struct table *t)
     MPI_Message m;
     MPI_Status st;
     int bytes = 0;
-    PMPI_Mprobe(src, NAMES_TAG, comm, &m, &st);
+    memset(t, 0, sizeof *t);
+    t->h.failed = 1;
+    /* the child may still be merging its own subtree: wait without a core */
+    if (pmpi_idle_mprobe(src, NAMES_TAG, comm, &m, &st) != MPI_SUCCESS)
+        return; /* nothing matched: nothing to take */
     PMPI_Get_count(&st, MPI_BYTE, &bytes);
     char *buf = bytes >= (int)sizeof t->h ? malloc((size_t)bytes) : NULL;
     PMPI_Mrecv(buf, buf ? bytes : 0, MPI_BYTE, &m, MPI_STATUS_IGNORE);
-    memset(t, 0, sizeof *t);
-    t->h.failed = 1;
     if (!buf)
         return;
     memcpy(&t->h, buf, sizeof t->h);
@@ -262,14 +265,15 @@ int pmpi_trace_names_unify(MPI_Comm comm, const struct trace_rank *mine, int fai
     }
     reduce_tree(comm, me, P, &t);
     char *buf = me == 0 && !t.h.failed ? packed(&t, &len) : NULL;
-    PMPI_Bcast(&len, 1, MPI_INT, 0, comm); /* 0: the job's table failed */
+    MPI_Request req; /* rank 0 merges last: the others wait without a core */
+    pmpi_idle_complete(PMPI_Ibcast(&len, 1, MPI_INT, 0, comm, &req), &req); /* 0: failed */
     if (me != 0 && len > 0)
         buf = malloc((size_t)len);
     ok = len > 0 && buf != NULL;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN,
-                   comm); /* every rank has room, or none takes it */
+    /* every rank has room, or none takes it */
+    pmpi_idle_complete(PMPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm, &req), &req);
     if (all)
-        PMPI_Bcast(buf, len, MPI_BYTE, 0, comm);
+        pmpi_idle_complete(PMPI_Ibcast(buf, len, MPI_BYTE, 0, comm, &req), &req);
     free(t.e);
     memset(&t, 0, sizeof t);
     if (all) {

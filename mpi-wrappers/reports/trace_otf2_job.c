@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "idle_wait.h"
 #include "run_identity.h"
 #include "trace_names_tree.h"
 #include "trace_otf2.h"
@@ -164,10 +165,12 @@ static int gather_parts(MPI_Comm comm, const struct rank_head *h, const struct p
         cnt = calloc((size_t)P, sizeof *cnt);
         ok = *heads && *tdis && cnt;
     }
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    MPI_Request req; /* each step waits for the others' writing: without a core (idle_wait.h) */
+    pmpi_idle_complete(PMPI_Ibcast(&ok, 1, MPI_INT, 0, comm, &req), &req);
     if (ok)
-        PMPI_Gather(&hh, (int)sizeof hh, MPI_BYTE, me == 0 ? *heads : NULL, (int)sizeof hh,
-                    MPI_BYTE, 0, comm);
+        pmpi_idle_complete(PMPI_Igather(&hh, (int)sizeof hh, MPI_BYTE, me == 0 ? *heads : NULL,
+                                        (int)sizeof hh, MPI_BYTE, 0, comm, &req),
+                           &req);
     if (me == 0 && ok) {
         for (int r = 0; r < P; r++) {
             cnt[r] = 2 * (*heads)[r].nt;
@@ -175,10 +178,11 @@ static int gather_parts(MPI_Comm comm, const struct rank_head *h, const struct p
         }
         ok = (*threads = malloc((size_t)((*tdis)[P] + 1) * sizeof **threads)) != NULL;
     }
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    pmpi_idle_complete(PMPI_Ibcast(&ok, 1, MPI_INT, 0, comm, &req), &req);
     if (ok)
-        PMPI_Gatherv(mine, n, MPI_UINT64_T, me == 0 ? *threads : NULL, cnt, me == 0 ? *tdis : NULL,
-                     MPI_UINT64_T, 0, comm);
+        pmpi_idle_complete(PMPI_Igatherv(mine, n, MPI_UINT64_T, me == 0 ? *threads : NULL, cnt,
+                                         me == 0 ? *tdis : NULL, MPI_UINT64_T, 0, comm, &req),
+                           &req);
     free(mine);
     free(cnt);
     return ok && me == 0 ? 0 : -1;
@@ -228,7 +232,8 @@ static OTF2_Archive *open_archive(MPI_Comm comm, const char *tmp, const struct t
     int ok = a && fns->OTF2_Archive_SetFlushCallbacks(a, trace_otf2_flush_callbacks(), NULL) ==
                       OTF2_SUCCESS,
         all = 0;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Request req;
+    pmpi_idle_complete(PMPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm, &req), &req);
     if (!all) {
         if (a)
             fns->OTF2_Archive_Close(a); /* no collective callbacks yet: this rank's alone */
@@ -265,7 +270,8 @@ int pmpi_trace_otf2_job(const struct trace_rank *mine, int failed, const struct 
     }
     if (me == 0)
         make_dir(dir, base, tmp, sizeof tmp, why, whylen);
-    PMPI_Bcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, comm);
+    MPI_Request req; /* rank 0 makes the directory meanwhile */
+    pmpi_idle_complete(PMPI_Ibcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, comm, &req), &req);
     OTF2_Archive *a = tmp[0] ? open_archive(comm, tmp, meta, !n.failed) : NULL;
     if (!a) {
         if (tmp[0] && me == 0) {

@@ -29,8 +29,7 @@
 static void recv_first(void *buf, int n, MPI_Datatype t, int from, MPI_Comm comm)
 {
     MPI_Request req;
-    if (PMPI_Irecv(buf, n, t, from, TAG, comm, &req) == MPI_SUCCESS)
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE);
+    pmpi_idle_complete(PMPI_Irecv(buf, n, t, from, TAG, comm, &req), &req);
 }
 
 /* This kernel's boot id (36 characters), or "" when unreadable. */

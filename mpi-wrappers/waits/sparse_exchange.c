@@ -91,9 +91,9 @@ void pmpi_sparse_senders(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int n,
         for (int k = 0; k < n; k++)
             ws->flag[(size_t)r * (size_t)n + (size_t)k] = cnt[k][r] > 0;
     MPI_Request req;
-    if (PMPI_Ireduce_scatter_block(ws->flag, nfrom, n, MPI_INT, MPI_SUM, comm, &req) !=
-            MPI_SUCCESS ||
-        pmpi_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+    if (pmpi_idle_complete(
+            PMPI_Ireduce_scatter_block(ws->flag, nfrom, n, MPI_INT, MPI_SUM, comm, &req), &req) !=
+        MPI_SUCCESS)
         for (int k = 0; k < n; k++)
             nfrom[k] = -1;
 }

@@ -166,9 +166,9 @@ static void collectives(struct exchange *x, struct pmpi_wait_log *w, int nseq, i
         int n = nseq - first < chunk ? nseq - first : chunk;
         pmpi_wait_coll_arrivals(w, first, n, x->in);
         MPI_Request req;
-        if (PMPI_Iallreduce(x->in, x->last, 3 * n, MPI_DOUBLE, MPI_MAX, x->comm, &req) !=
-                MPI_SUCCESS ||
-            pmpi_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        if (pmpi_idle_complete(
+                PMPI_Iallreduce(x->in, x->last, 3 * n, MPI_DOUBLE, MPI_MAX, x->comm, &req), &req) !=
+            MPI_SUCCESS)
             x->ok = 0;
         else
             pmpi_wait_coll_waits(w, first, n, x->last, res);
