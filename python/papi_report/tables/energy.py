@@ -114,20 +114,31 @@ def rank_energy(t):
     ranks, ctr, met = t.get("mpi_ranks"), t.get("mpi_counters"), t.get("mpi_rank_metrics")
     if ranks is None or not len(ranks):
         return pd.DataFrame(columns=RANK_COLUMNS)
+    # Only the energy rows are looked at, and the ranks only when there are some: a job
+    # of 10^5 ranks without energy events builds nothing per rank here (a dict per
+    # counter row was ~80 MB of papi_report's peak for two counters a rank).
+    gpu = gpu_energy_events([] if ctr is None else list(dict.fromkeys(ctr["counter"])))
+    wanted = set(PREFIX + kind for kind, _, _ in KINDS) | set(gpu)
+    if ctr is not None and len(ctr):
+        ctr = ctr[ctr["counter"].isin(wanted)]
+    if met is not None and len(met):
+        met = met[met["metric"].isin(set(m for _, _, m in KINDS))]
+    if (ctr is None or not len(ctr)) and (met is None or not len(met)):
+        return pd.DataFrame(columns=RANK_COLUMNS).astype(
+            {"shared_by": "Int64", "gpu_shared_by": "Int64"})
     counters, metrics, shared, per_rank = {}, {}, {}, {}
     for r in ([] if ctr is None else ctr.to_dict("records")):
         counters[(int(r["rank"]), r["counter"])] = _num(r["value"])
         per_rank.setdefault(int(r["rank"]), {})[r["counter"]] = r["value"]
-    gpu = gpu_energy_events([] if ctr is None else list(dict.fromkeys(ctr["counter"])))
     gpu_shared = _gpu_shared_by(t.get("mpi_region_energy_ranks"), gpu)
     for r in ([] if met is None else met.to_dict("records")):
         metrics[(int(r["rank"]), r["metric"])] = _num(r["value"])
         if r["metric"] == "CPU_ENERGY":
             shared[int(r["rank"])] = int(r.get("shared_by") or 1)
     rows = []
-    for r in ranks.to_dict("records"):
-        rank = int(r["rank"])
-        row = {"rank": rank, "wall_s": _num(r.get("wall_s"))}
+    for rank, wall in zip(ranks["rank"], ranks["wall_s"]):
+        rank = int(rank)
+        row = {"rank": rank, "wall_s": _num(wall)}
         for kind, col, metric in KINDS:
             uj = counters.get((rank, PREFIX + kind))
             row[col] = uj / 1e6 if uj is not None else metrics.get((rank, metric))

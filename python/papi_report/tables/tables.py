@@ -68,12 +68,14 @@ Regions (papi_hl_output/rank_*.json, PAPI 7's format, one entry per instance):
                            children's, negative where the children's counts exceed the
                            parent's); region_count as it is (instances, not additive)
 """
+import array
 import math
 import re
 import shlex
 import sys
 
 try:
+    import numpy as np
     import pandas as pd
 except ImportError as e:  # the CLI says which package installs it
     raise ImportError("papi_report needs pandas (Debian: apt-get install python3-pandas): %s" % e)
@@ -87,15 +89,45 @@ APART = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
 
 
 
+def _column(v):
+    """A column's store, chosen by its first value: machine integers and doubles in a
+    typed array (8 bytes a value, where a list holds a pointer to a 24-32 byte object),
+    anything else in a list."""
+    if type(v) is int:
+        return array.array("q")
+    if type(v) is float:
+        return array.array("d")
+    return []
+
+
+def _values(col):
+    """A column's values for pandas: a typed array's as numpy's view of it (no copy)."""
+    if isinstance(col, array.array):
+        return np.frombuffer(col, dtype=np.int64 if col.typecode == "q" else np.float64)
+    return col
+
+
 def frame(names, rows):
     """The DataFrame of rows (tuples in the order of names), gathered column by column: a
-    row costs its values, not a dict of them (the report's rows are read one at a time,
-    load/rank_rows.py; a 10^5-rank report's calls are 400,000 rows)."""
-    cols = [[] for _ in names]
+    row costs its values, not a dict of them or an object per number (the report's rows
+    are read one at a time, load/rank_rows.py; a 10^5-rank report's calls are 400,000
+    rows). A column whose values stop fitting its typed array (an integer past 64 bits,
+    a float among integers) becomes a list from there on, as pandas takes mixed values."""
+    cols = [None] * len(names)
     for row in rows:
-        for col, v in zip(cols, row):
-            col.append(sys.intern(v) if type(v) is str else v)  # a call's name once, not per row
-    return pd.DataFrame(dict(zip(names, cols)), columns=names)
+        for i, v in enumerate(row):
+            col = cols[i]
+            if col is None:
+                col = cols[i] = _column(v)
+            if type(v) is str:
+                v = sys.intern(v)  # a call's name once, not per row
+            try:
+                col.append(v)
+            except (TypeError, OverflowError):
+                col = cols[i] = col.tolist()
+                col.append(v)
+    return pd.DataFrame({n: _values(c) if c is not None else [] for n, c in zip(names, cols)},
+                        columns=names)
 
 
 def _call_time(row, names):
@@ -132,15 +164,17 @@ def mpi_call_summary(rep):
             "min_rank", "max_s", "max_rank", "bytes_sent", "bytes_recv", "apart"]
     if calls.empty:
         return pd.DataFrame(columns=cols)
-    # Every rank counts, with 0 for a rank that never made the call.
-    wide = calls.pivot_table(index="rank", columns="call", values="time_s", aggfunc="sum")
-    wide = wide.reindex(ranks["rank"]).fillna(0.0)
+    # Every rank counts, with 0 for a rank that never made the call: one call's column of
+    # the ranks at a time (a pivot of every call x rank at once was papi_report's peak
+    # at 10^5 ranks).
+    by_call = calls.groupby(["call", "rank"])["time_s"].sum()
+    rank_index = pd.Index(ranks["rank"])
     total_mpi, total_wall = ranks["mpi_s"].sum(), ranks["wall_s"].sum()
     g = calls.groupby("call").agg(calls=("calls", "sum"), time_s=("time_s", "sum"),
                                   bytes_sent=("bytes_sent", "sum"), bytes_recv=("bytes_recv", "sum"))
     out = []
     for call, row in g.iterrows():
-        per_rank = wide[call]
+        per_rank = by_call.xs(call, level="call").reindex(rank_index).fillna(0.0)
         mean = per_rank.mean()
         apart = call in APART
         out.append({"call": call, "calls": int(row.calls), "time_s": row.time_s,
