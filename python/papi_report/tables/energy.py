@@ -123,9 +123,7 @@ def rank_energy(t):
         ctr = ctr[ctr["counter"].isin(wanted)]
     if met is not None and len(met):
         met = met[met["metric"].isin(set(m for _, _, m in KINDS))]
-    if (ctr is None or not len(ctr)) and (met is None or not len(met)):
-        return pd.DataFrame(columns=RANK_COLUMNS).astype(
-            {"shared_by": "Int64", "gpu_shared_by": "Int64"})
+    some = (ctr is not None and len(ctr)) or (met is not None and len(met))
     counters, metrics, shared, per_rank = {}, {}, {}, {}
     for r in ([] if ctr is None else ctr.to_dict("records")):
         counters[(int(r["rank"]), r["counter"])] = _num(r["value"])
@@ -136,7 +134,7 @@ def rank_energy(t):
         if r["metric"] == "CPU_ENERGY":
             shared[int(r["rank"])] = int(r.get("shared_by") or 1)
     rows = []
-    for rank, wall in zip(ranks["rank"], ranks["wall_s"]):
+    for rank, wall in zip(ranks["rank"], ranks["wall_s"]) if some else ():
         rank = int(rank)
         row = {"rank": rank, "wall_s": _num(wall)}
         for kind, col, metric in KINDS:
