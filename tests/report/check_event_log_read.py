@@ -5,7 +5,9 @@ whole-file reader did: by index, the later line's copy of a record appended twic
 checkpoint and an exit path at once), lines out of order put in order, the records up to
 the first index no line holds, an older run's lines left out; and the wait states from
 the compact columns: a wildcard Irecv given its Wait's source and tag, its late sender
-on the Wait."""
+on the Wait; and the same waits whatever the bound of what is kept in memory (spill.py's
+Buckets written as runs of one item each: the sends' and the synchronous sends' buckets
+read back by a k-way merge), with a late receiver on a synchronous send."""
 import json
 import os
 import sys
@@ -21,9 +23,9 @@ def rec(kind, name, t0, t1, peer=-1, tag=0, req=0, flags=2):
     return [kind, name, t0, t1, peer, tag, 8, req, flags, 0, 0, 0, 1]
 
 
-def line(rank, first, recs, run="run-2", reason="checkpoint", off=0):
+def line(rank, first, recs, run="run-2", reason="checkpoint", off=0, nranks=2):
     return json.dumps({"tool": "papi_mpi", "kind": "event_log", "run_id": run, "rank": rank,
-                       "nranks": 2, "reason": reason, "offset_ns": off, "residual_ns": 0,
+                       "nranks": nranks, "reason": reason, "offset_ns": off, "residual_ns": 0,
                        "capacity": 1024, "dropped": 0, "first": first, "records": recs})
 
 
@@ -80,7 +82,62 @@ def main():
           "lines out of order read in index order, up to the gap (%s)" % got)
     got = names(ranks[1], event_log_read)
     check(got == [("new", 3)], "an older run's lines left out (%s)" % got)
+    check_runs(tmp, event_logs)
     return verdict("check_event_log_read", scratch=tmp)
+
+
+def check_buckets(spill):
+    """Items under keys added in any order come back key by key in the order added, from
+    runs of 3 items and the buffer; a key never added gives none; no add after a take."""
+    s = spill.Spill()
+    b = spill.Buckets(s, bound=3)
+    keys = [5, 1, 5, 3, 1, 5, 9, 1]
+    for n, k in enumerate(keys):
+        b.add(k, (k, n))
+    got = {k: b.take(k) for k in range(11)}
+    want = {k: [(k, n) for n, x in enumerate(keys) if x == k] for k in range(11)}
+    check(got == want, "Buckets: each key's items in the order added, across 2 runs and the "
+          "buffer (%s)" % got)
+    try:
+        b.add(12, None)
+        refused = False
+    except RuntimeError:
+        refused = True
+    check(refused, "Buckets: an add after a take refused")
+    s.close()
+
+
+def check_runs(tmp, event_logs):
+    """Three ranks: rank 0 Ssends to rank 1, which posts its Recv 200 ns later (a late
+    receiver on rank 0), and Sends to rank 2, whose wildcard Irecv waits 520 ns for it (a
+    late sender on its Wait); a Barrier that rank 1 enters last, at 800 ns. The same waits
+    with every item its own run as with none written."""
+    from papi_report.load import spill
+    check_buckets(spill)
+    d = write(os.path.join(tmp, "runs"), {
+        0: [line(0, 0, [rec(SEND, "MPI_Ssend", 100, 500, 1, 7, flags=3),
+                        rec(SEND, "MPI_Send", 600, 610, 2, 8),
+                        rec(COLL, "MPI_Barrier", 700, 900, -1, 1)], nranks=3)],
+        1: [line(1, 0, [rec(RECV, "MPI_Recv", 300, 500, 0, 7),
+                        rec(COLL, "MPI_Barrier", 800, 900, -1, 1)], nranks=3)],
+        2: [line(2, 0, [rec(RECV, "MPI_Irecv", 50, 60, -1, -1, req=3),
+                        rec(WAIT, "MPI_Wait", 80, 650, 0, 8, req=3),
+                        rec(COLL, "MPI_Barrier", 750, 900, -1, 1)], nranks=3)]})
+    want = {0: {"late_receiver_s": 200e-9, "wait_barrier_s": 100e-9},
+            1: {}, 2: {"late_sender_s": 520e-9, "wait_barrier_s": 50e-9}}
+    bound = spill.BOUND
+    for b in (bound, 1):
+        spill.BOUND = b
+        rows, stats, nranks = event_logs.wait_states(event_logs.load(d))
+        got = {r["rank"]: {k: v for k, v in r.items() if k.endswith("_s") and v} for r in rows}
+        same = got.keys() == want.keys() and all(
+            got[r].keys() == want[r].keys() and
+            all(abs(got[r][k] - want[r][k]) < 1e-15 for k in want[r]) for r in want)
+        check(same and nranks == 3 and stats == {"p2p_matched": 2, "p2p_unmatched": 0,
+                                                 "coll_matched": 3, "coll_unmatched": 0},
+              "buckets of %d items: rank 0 a late receiver of 200 ns and 100 ns in the Barrier, "
+              "rank 2 a late sender of 520 ns and 50 ns, every match (%s, %s)" % (b, got, stats))
+    spill.BOUND = bound
 
 
 if __name__ == "__main__":

@@ -7,16 +7,20 @@ makes one Chrome trace-event JSON document of them: a track per rank and thread 
 record's thread slot: MPI_THREAD_MULTIPLE programs), the MPI calls and regions as slices
 with their waits, PAPI_INTERVAL's samples as counter tracks (each event's count since
 MPI_Init), and in otherData the waits per rank and the ranks that did not finish, with
-why. The logs are read a line at a time (event_log_read.py), twice: the wait states need
-each point-to-point, collective and wait record's times and peers, kept in compact columns
-(Comm: about 70 bytes a record), then the trace is written as the logs are read again.
-Plain Python, no pandas."""
+why. The logs are read a line at a time (event_log_read.py), twice. The wait states need
+each point-to-point, collective and wait record's times and peers (Comm: compact columns,
+one rank's at a time); they are kept on disk (spill.py: a temporary file in TMPDIR, about
+60 bytes a record), each send bucketed by its destination and each collective's
+arrivals folded into one entry, then matched rank by rank: memory grows with the records
+of the largest rank, the collectives and the ranks, not with the job's records. The trace
+is then written as the logs are read again. Plain Python, no pandas."""
 import glob
 import math
 import os
+import tempfile
 from array import array
 
-from . import event_log_read, mpi_rows, mpi_rules
+from . import event_log_read, mpi_rows, mpi_rules, spill
 from .event_log_read import EventLogError
 from .progress import Progress
 
@@ -90,8 +94,8 @@ def _thread(rec):
 
 
 def _read(r):
-    """r's Comm ("comm"), its threads, earliest t0 ("t0_min", None without records) and
-    the trace's events for it ("events"), from one pass over its records; each
+    """r's Comm, returned; its threads, earliest t0 ("t0_min", None without records) and
+    the trace's events for it ("events") kept in r; from one pass over its records; each
     nonblocking record linked to its Wait (the latest I-record with that request before
     it), a wildcard receive given its Wait's source and tag."""
     c, open_req, threads, t0_min, events = Comm(), {}, set(), None, 0
@@ -119,21 +123,64 @@ def _read(r):
                     c.peer[m] = peer
                 if c.tag[m] == ANY_TAG and tag >= 0:
                     c.tag[m] = tag
-    r.update(comm=c, threads=sorted(threads), t0_min=t0_min, events=events + 2 + len(threads))
+    r.update(threads=sorted(threads), t0_min=t0_min, events=events + 2 + len(threads))
+    return c
+
+
+class Logs(dict):
+    """{rank: scan()'s entry, with its threads, t0_min, events and where its Comm is kept
+    ("comm_at")}, and what the job's wait states need across ranks, off the heap: the
+    spill (each rank's Comm), the sends bucketed by destination rank, and one entry of
+    arrivals a collective (not a record)."""
+
+    def __init__(self, ranks):
+        super().__init__(ranks)
+        self.spill = spill.Spill()
+        self.sends = spill.Buckets(self.spill)
+        self.arrivals = {}  # _coll_key -> [members, last arrival: all, root, non-root]
+        self.waits = None  # wait_states()'s result, once computed
+
+    def keep(self, rank, c):
+        """Rank's Comm spilled, its sends to logged ranks bucketed, its collectives'
+        arrivals folded in."""
+        self[rank]["comm_at"] = self.spill.put(c)
+        for j in range(len(c)):
+            kind = c.kind[j]
+            if kind == SEND and c.peer[j] in self:
+                self.sends.add(c.peer[j], (rank, c.tag[j], 1 if c.flags[j] & EVF_WORLD else 0,
+                                           j, c.t0[j], 1 if (c.flags[j] & EVF_SYNC) or c.big[j] else 0))
+            elif kind == COLL:
+                a = self.arrivals.get(_coll_key(c, j))
+                if a is None:
+                    a = self.arrivals[_coll_key(c, j)] = [0, -math.inf, -math.inf, -math.inf]
+                a[0] += 1
+                if c.flags[j] & EVF_IDLE:  # a member that moves nothing: no arrival
+                    continue
+                a[1] = max(a[1], c.t0[j])
+                w = 2 if c.flags[j] & EVF_ROOT else 3
+                a[w] = max(a[w], c.t0[j])
 
 
 def load(directory, notes=None):
-    """{rank: {"reason", "offset_ns", "dropped", "nranks", "run_id", "count" (records),
-    "comm", "threads", ...}} of the newest run's logs (event_log_read.scan, then _read);
-    a torn last line, from a rank killed while it appended, left out and said in notes
-    (a list, one line each)."""
-    ranks = event_log_read.scan(directory, notes)
-    progress = Progress("reading the event logs", len(ranks), "ranks")
-    for r in ranks.values():
-        _read(r)
-        progress.step()
+    """Logs of the newest run's logs (event_log_read.scan, then _read rank by rank, each
+    rank's Comm kept on disk); a torn last line, from a rank killed while it appended, left
+    out and said in notes (a list, one line each)."""
+    scanned = event_log_read.scan(directory, notes)
+    try:
+        ranks = Logs(scanned)
+        progress = Progress("reading the event logs", len(ranks), "ranks")
+        for rank in sorted(ranks):
+            ranks.keep(rank, _read(ranks[rank]))
+            progress.step()
+    except OSError as e:  # the logs' own read errors are EventLogErrors already
+        raise _spill_error(e)
     progress.done()
     return ranks
+
+
+def _spill_error(e):
+    return EventLogError("papi_report's temporary file for the wait states, in %s (TMPDIR): %s"
+                         % (tempfile.gettempdir(), e.strerror or e))
 
 
 def _add_wait(c, b, t, kind):
@@ -144,50 +191,30 @@ def _add_wait(c, b, t, kind):
         c.wait[b], c.wkind[b] = w, kind
 
 
-def _sends_into(ranks):
-    """{destination: [(source, tag, world, index)...]}: every send to a rank, by sender
-    and in each sender's order, in four columns."""
-    into = {}
-    for src, r in ranks.items():
-        c = r["comm"]
-        for j in range(len(c)):
-            if c.kind[j] == SEND and c.peer[j] >= 0:
-                cols = into.get(c.peer[j])
-                if cols is None:
-                    cols = into[c.peer[j]] = (array("q"), [], array("b"), array("q"))
-                cols[0].append(src)
-                cols[1].append(c.tag[j])
-                cols[2].append(1 if c.flags[j] & EVF_WORLD else 0)
-                cols[3].append(j)
-    return into
-
-
-def _p2p(ranks, stats):
-    """The k-th send of (sender, tag, world) to a rank with its k-th receive of the same."""
-    into = _sends_into(ranks)
-    for dst, r in ranks.items():
-        sends = {}  # (src, tag, world) -> [(src, index) in order]: this rank's only
-        cols = into.pop(dst, None)
-        if cols is not None:
-            for src, tag, world, j in zip(*cols):
-                sends.setdefault((src, tag, bool(world)), []).append(j)
-        taken = {}
-        c = r["comm"]
-        for i in range(len(c)):
-            if c.kind[i] != RECV:
-                continue
-            key = (c.peer[i], c.tag[i], bool(c.flags[i] & EVF_WORLD))
-            k = taken.get(key, 0)
-            lst = sends.get(key, ())
-            if c.peer[i] < 0 or c.tag[i] < 0 or k >= len(lst):
-                stats["p2p_unmatched"] += 1
-                continue
-            taken[key] = k + 1
-            s, si = ranks[key[0]]["comm"], lst[k]
-            stats["p2p_matched"] += 1
-            _add_wait(c, c.waiter[i], s.t0[si], 0)
-            if (s.flags[si] & EVF_SYNC) or s.big[si]:
-                _add_wait(s, s.waiter[si], c.t0[i], 1)
+def _receives(c, into, senders, stats):
+    """c's receives, the k-th of (sender, tag, world) matched with the k-th send of the
+    same into c's rank (into: Logs.sends' items for it, each sender's in its order): the
+    receive's wait added to c, a synchronous or rendezvous send's added to senders (its
+    rank's bucket: the send's index and the receive's start)."""
+    sends = {}  # (src, tag, world) -> [(t0, index, sync) in order]: this rank's only
+    for src, tag, world, j, t0, sync in into:
+        sends.setdefault((src, tag, world), []).append((t0, j, sync))
+    taken = {}
+    for i in range(len(c)):
+        if c.kind[i] != RECV:
+            continue
+        key = (c.peer[i], c.tag[i], 1 if c.flags[i] & EVF_WORLD else 0)
+        k = taken.get(key, 0)
+        lst = sends.get(key, ())
+        if c.peer[i] < 0 or c.tag[i] < 0 or k >= len(lst):
+            stats["p2p_unmatched"] += 1
+            continue
+        taken[key] = k + 1
+        t0, si, sync = lst[k]
+        stats["p2p_matched"] += 1
+        _add_wait(c, c.waiter[i], t0, 0)
+        if sync:
+            senders.add(key[0], (si, c.t0[i]))
 
 
 def _coll_key(c, i):
@@ -196,64 +223,78 @@ def _coll_key(c, i):
     return (c.group[i] if c.flags[i] & EVF_GROUP else 0, c.tag[i])
 
 
-def _collectives(ranks, nranks, stats):
-    """Per collective, the last arrival (all, root, non-root) over the ranks; only the
-    collectives every member logged (a rank's log that ends before one leaves its arrival
-    unknown): nranks of them on world-congruent communicators, as many as the most any
-    collective of that group had (its size) on others."""
-    arr, size = {}, {}
-    for r in ranks.values():
-        c = r["comm"]
-        for i in range(len(c)):
-            if c.kind[i] == COLL:
-                a = arr.setdefault(_coll_key(c, i), [0, -math.inf, -math.inf, -math.inf])
-                a[0] += 1
-                if c.flags[i] & EVF_IDLE:  # a member that moves nothing: no arrival
-                    continue
-                a[1] = max(a[1], c.t0[i])
-                w = 2 if c.flags[i] & EVF_ROOT else 3
-                a[w] = max(a[w], c.t0[i])
-    for (g, _), a in arr.items():
-        size[g] = max(size.get(g, 0), a[0])
-    for r in ranks.values():
-        c = r["comm"]
-        for i in range(len(c)):
-            if c.kind[i] != COLL:
-                continue
-            k = _coll_key(c, i)
-            a = arr[k]
-            if a[0] < (size[k[0]] if k[0] else nranks):
-                stats["coll_unmatched"] += 1
-                continue
-            stats["coll_matched"] += 1
-            cls = c.cls[i]
-            if cls < 0 or c.flags[i] & EVF_IDLE:
-                continue
-            kind, arrival = divmod(cls, 3)
-            if (arrival == ROOT and c.flags[i] & EVF_ROOT) or \
-                    (arrival == NONROOT and not c.flags[i] & EVF_ROOT):
-                continue
-            t = a[1 + arrival]
-            if math.isfinite(t):
-                _add_wait(c, c.waiter[i], t, kind)
+def _collectives(c, arrivals, size, nranks, stats):
+    """c's collectives given the last arrival (all, root, non-root) over their members;
+    only the collectives every member logged (a rank's log that ends before one leaves its
+    arrival unknown): nranks of them on world-congruent communicators, as many as the most
+    any collective of that group had (size: its size) on others."""
+    for i in range(len(c)):
+        if c.kind[i] != COLL:
+            continue
+        k = _coll_key(c, i)
+        a = arrivals[k]
+        if a[0] < (size[k[0]] if k[0] else nranks):
+            stats["coll_unmatched"] += 1
+            continue
+        stats["coll_matched"] += 1
+        cls = c.cls[i]
+        if cls < 0 or c.flags[i] & EVF_IDLE:
+            continue
+        kind, arrival = divmod(cls, 3)
+        if (arrival == ROOT and c.flags[i] & EVF_ROOT) or \
+                (arrival == NONROOT and not c.flags[i] & EVF_ROOT):
+            continue
+        t = a[1 + arrival]
+        if math.isfinite(t):
+            _add_wait(c, c.waiter[i], t, kind)
 
 
 def wait_states(ranks):
-    """The waits per rank ({"rank", "records", "<kind>_s"...}) and the matching counts."""
+    """The waits per rank ({"rank", "records", "<kind>_s"...}) and the matching counts, of
+    Logs: each rank's receives and collectives (its Comm back from disk, the sends into it
+    from their bucket), then each rank's synchronous sends given their receives' starts;
+    each rank's waits kept on disk ("waits_at") for the trace."""
+    if ranks.waits is not None:
+        return ranks.waits
     nranks = max([r["nranks"] for r in ranks.values()] + [max(ranks) + 1])
     stats = {"p2p_matched": 0, "p2p_unmatched": 0, "coll_matched": 0, "coll_unmatched": 0}
-    _p2p(ranks, stats)
-    _collectives(ranks, nranks, stats)
+    size = {}
+    for (g, _), a in ranks.arrivals.items():
+        size[g] = max(size.get(g, 0), a[0])
+    try:
+        ranks.waits = _matched(ranks, nranks, stats, size)
+    except OSError as e:
+        raise _spill_error(e)
+    return ranks.waits
+
+
+def _matched(ranks, nranks, stats, size):
+    """wait_states' two passes over the ranks (size: each group's members)."""
+    senders = spill.Buckets(ranks.spill)
+    progress = Progress("matching the messages and collectives", 2 * len(ranks), "ranks")
+    for rank in sorted(ranks):
+        r = ranks[rank]
+        c = ranks.spill.get(r["comm_at"])
+        _receives(c, ranks.sends.take(rank), senders, stats)
+        _collectives(c, ranks.arrivals, size, nranks, stats)
+        r["waits_at"] = ranks.spill.put((c.wait, c.wkind))
+        progress.step()
     out = []
     for rank in sorted(ranks):
         r = ranks[rank]
+        c = ranks.spill.get(r["comm_at"])
+        c.wait, c.wkind = ranks.spill.get(r["waits_at"])
+        for si, t in senders.take(rank):
+            _add_wait(c, c.waiter[si], t, 1)
+        r["waits_at"] = ranks.spill.put((c.wait, c.wkind))
         row = {"rank": rank, "records": r["count"], "dropped": r["dropped"]}
         row.update({k: 0.0 for k in KINDS})
-        c = r["comm"]
         for wait, wkind in zip(c.wait, c.wkind):
             if wait > 0:
                 row[KINDS[wkind]] += wait * 1e-9
         out.append(row)
+        progress.step()
+    progress.done()
     return out, stats, nranks
 
 
@@ -314,12 +355,14 @@ def trace(directory, notes=None):
 
     def events():
         for rank in sorted(ranks):
-            yield from _rank_events(rank, ranks[rank], why_of[rank], base)
+            r = ranks[rank]
+            yield from _rank_events(rank, r, why_of[rank], base, ranks.spill.get(r["waits_at"]))
     return other, sum(r["events"] for r in ranks.values()), events()
 
 
-def _rank_events(rank, r, why, base):
-    """The trace events of one rank: its name and tracks, then its records' slices."""
+def _rank_events(rank, r, why, base, waits):
+    """The trace events of one rank: its name and tracks, then its records' slices (waits:
+    its Comm's wait and wkind columns, wait_states')."""
     def us(t):
         return max(0.0, round((t - base) / 1000.0, 3))
     yield {"ph": "M", "pid": rank, "tid": 0, "name": "process_name",
@@ -330,7 +373,7 @@ def _rank_events(rank, r, why, base):
     for th in r["threads"]:
         yield {"ph": "M", "pid": rank, "tid": th, "name": "thread_name",
                "args": {"name": "thread %d" % th if th else "main thread"}}
-    c, j, off = r["comm"], 0, r["offset_ns"]
+    (wait, wkind), j, off = waits, 0, r["offset_ns"]
     for rec in event_log_read.records(r):
         kind, name, t0 = rec[0], rec[1], rec[2] - off
         tid = _thread(rec)
@@ -347,8 +390,8 @@ def _rank_events(rank, r, why, base):
             continue
         b = {"ph": "B", "pid": rank, "tid": tid, "name": name, "cat": "mpi", "ts": us(t0)}
         if kind in _COMM:
-            if c.wait[j] > 0:
-                b["args"] = {KINDS[c.wkind[j]]: round(c.wait[j] * 1e-9, 9)}
+            if wait[j] > 0:
+                b["args"] = {KINDS[wkind[j]]: round(wait[j] * 1e-9, 9)}
             j += 1
         if rec[8] & EVF_POLL:  # folded polls: the count the in-process trace gives
             b.setdefault("args", {})["calls"] = rec[12] if len(rec) > 12 else 1
