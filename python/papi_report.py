@@ -59,6 +59,18 @@ def version_action():
     return module.VersionAction
 
 
+def bare_package():
+    """papi_report in sys.modules as a package whose __init__ is not run (it imports the
+    tables, hence pandas): --merge-trace needs only the load layer and page/trace_merge.py,
+    which import the standard library alone, so it runs without pandas and without the
+    60 MB that importing pandas and numpy costs."""
+    import importlib.machinery
+    import importlib.util
+    spec = importlib.machinery.ModuleSpec("papi_report", None, is_package=True)
+    spec.submodule_search_locations = [os.path.join(PACKAGE_DIR or HERE, "papi_report")]
+    sys.modules["papi_report"] = importlib.util.module_from_spec(spec)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="papi_report", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
@@ -209,6 +221,8 @@ def compare_runs(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.merge_trace and "papi_report" not in sys.modules:
+        bare_package()
     try:
         from papi_report.load import input_file
     except ImportError as e:  # the package needs pandas for every command

@@ -11,7 +11,9 @@ reader that holds every event needs several times that), on synthetic inputs
   matched; and the event logs' merge in memory independent of the records: from a
   quarter of RECORDS to RECORDS its max RSS grows by under 8 MB (a reader that keeps 50
   bytes a record, as before issue 60's spill, grows by 19 MB at 256 x 2000).
-The merged files are read here a line at a time (--merge-trace writes an event a line)."""
+Every merge runs with pandas and numpy unimportable (papi_report --merge-trace needs
+neither). The merged files are read here a line at a time (--merge-trace writes an event a
+line)."""
 import json
 import os
 import resource
@@ -27,6 +29,11 @@ from checks import check_said as check, verdict  # noqa: E402 (tests/common/chec
 import synthetic_logs  # noqa: E402
 
 
+#: papi_report run with pandas and numpy unimportable: --merge-trace needs neither.
+WITHOUT_PANDAS = ("import runpy, sys; sys.modules['pandas'] = sys.modules['numpy'] = None; "
+                  "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+
+
 def limited(limit_mb):
     def set_limit():
         resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
@@ -38,8 +45,9 @@ def merge(tool, limit_mb, out, inputs):
     own max RSS (wait4's, not the children's maximum)."""
     t = time.monotonic()
     with tempfile.TemporaryFile("w+") as o, tempfile.TemporaryFile("w+") as e:
-        p = subprocess.Popen([sys.executable, tool, "--merge-trace", out] + inputs, stdout=o,
-                             stderr=e, text=True, preexec_fn=limited(limit_mb))
+        p = subprocess.Popen([sys.executable, "-c", WITHOUT_PANDAS, tool, "--merge-trace", out]
+                             + inputs, stdout=o, stderr=e, text=True,
+                             preexec_fn=limited(limit_mb))
         _pid, status, usage = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
         o.seek(0)

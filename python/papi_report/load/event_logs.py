@@ -147,8 +147,9 @@ class Logs(dict):
         for j in range(len(c)):
             kind = c.kind[j]
             if kind == SEND and c.peer[j] in self:
-                self.sends.add(c.peer[j], (rank, c.tag[j], 1 if c.flags[j] & EVF_WORLD else 0,
-                                           j, c.t0[j], 1 if (c.flags[j] & EVF_SYNC) or c.big[j] else 0))
+                world = 1 if c.flags[j] & EVF_WORLD else 0
+                sync = 1 if (c.flags[j] & EVF_SYNC) or c.big[j] else 0
+                self.sends.add(c.peer[j], (rank, c.tag[j], world, j, c.t0[j], sync))
             elif kind == COLL:
                 a = self.arrivals.get(_coll_key(c, j))
                 if a is None:
