@@ -87,6 +87,11 @@ static void put(struct tbuf *t, const char *s, size_t n)
     t->s[t->len] = '\0';
 }
 
+void tb_put(struct tbuf *t, const char *s, size_t n)
+{
+    put(t, s, n);
+}
+
 void tb_raw(struct tbuf *t, const char *s)
 {
     put(t, s, strlen(s));

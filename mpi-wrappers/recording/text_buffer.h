@@ -30,9 +30,10 @@ void tb_init_sink(struct tbuf *t, char *mem, size_t cap,
                   void (*sink)(void *arg, const char *s, size_t n), void *arg);
 /* A sink's buffer: hands on what it holds (nothing once cut). */
 void tb_flush(struct tbuf *t);
-void tb_raw(struct tbuf *t, const char *s);  /* as is */
-void tb_json(struct tbuf *t, const char *s); /* a quoted JSON string (one writer) */
-void tb_csv(struct tbuf *t, const char *s);  /* a CSV field: quoted when needed */
+void tb_raw(struct tbuf *t, const char *s);           /* as is */
+void tb_put(struct tbuf *t, const char *s, size_t n); /* n bytes of s, as they are */
+void tb_json(struct tbuf *t, const char *s);          /* a quoted JSON string (one writer) */
+void tb_csv(struct tbuf *t, const char *s);           /* a CSV field: quoted when needed */
 void tb_int(struct tbuf *t, long long v);
 void tb_secs(struct tbuf *t, long long ns); /* ns as seconds, 9 decimals */
 /* prefix (raw) then the value: one JSON member or CSV field */

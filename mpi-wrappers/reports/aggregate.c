@@ -500,8 +500,8 @@ static void settle_waits(struct agg *a)
 
 /* Rank 0, after the last row: the report's end, the wait states with it (their parts
  * came with the rows), handed to the file a buffer at a time as it is made: the ranks'
- * wait-state text (about 330 B a rank) is written from the fold, not copied. -1 when a
- * piece was longer than the buffer (said). */
+ * wait-state text (about 330 B a rank) is copied from the fold's spools (memory, then
+ * their unnamed files). -1 when a piece was longer than the buffer (said). */
 static int json_tail(void *arg, void (*put)(void *o, const char *s, size_t n), void *o)
 {
     static char mem[1 << 16]; /* rank 0's only, once */

@@ -6,7 +6,9 @@
  * (by name over the ranks that entered it), and the text of the per-rank and per-region
  * tables it writes after the rows. It keeps no part per rank, only that text (about 330
  * bytes a rank and 600 a rank's region), where a table of every rank's 2.9 KB part was
- * held beside it before.
+ * held beside it before; past 4 KiB a table's text goes to an unnamed file in the
+ * output directory (text_spool.h) until the report's tail copies it: rank 0's memory
+ * for it does not grow with the ranks.
  *
  * The POP factors are defined and formed in pop_factors.h. */
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "pop_factors.h"
 #include "run_identity.h"
 #include "text_buffer.h"
+#include "text_spool.h"
 #include "wait_report.h"
 #include "wait_states.h"
 
@@ -45,7 +48,7 @@ struct wait_part {
 /* A region name's table, folded over the ranks that entered it. */
 struct region_fold {
     char name[PMPI_NAME_LEN];
-    struct tbuf per_rank; /* its "per_rank" entries' text */
+    struct text_spool per_rank; /* its "per_rank" entries' text */
     struct pop_in pop;
     double sum[PMPI_WAIT_KINDS];
 };
@@ -57,8 +60,8 @@ struct pmpi_wait_fold {
     long long records, dropped, pm, pu, cm, cu;
     struct pop_in pop;
     struct pmpi_omp_job omp;
-    struct tbuf ranks; /* the "ranks" entries' text */
-    int nnames;        /* region names, first seen first, at most PMPI_MAX_REGIONS */
+    struct text_spool ranks; /* the "ranks" entries' text */
+    int nnames;              /* region names, first seen first, at most PMPI_MAX_REGIONS */
     struct region_fold reg[PMPI_MAX_REGIONS];
 };
 
@@ -111,7 +114,7 @@ struct pmpi_wait_fold *pmpi_wait_report_fold(const struct pmpi_wait_result *w)
     if (!f)
         return NULL;
     f->all_done = 1;
-    tb_init_growing(&f->ranks, 4096);
+    ts_init(&f->ranks, pmpi_outdir_fd(), TS_BOUND);
     return f;
 }
 
@@ -119,18 +122,18 @@ void pmpi_wait_report_free(struct pmpi_wait_fold *f)
 {
     if (!f)
         return;
-    free(f->ranks.s);
+    ts_free(&f->ranks);
     for (int i = 0; i < f->nnames; i++)
-        free(f->reg[i].per_rank.s);
+        ts_free(&f->reg[i].per_rank);
     free(f);
 }
 
 /* Whether some text of f could not grow (no memory): its tables would be cut. */
 static int fold_cut(const struct pmpi_wait_fold *f)
 {
-    int cut = f->ranks.cut;
+    int cut = ts_cut(&f->ranks);
     for (int i = 0; i < f->nnames; i++)
-        cut |= f->reg[i].per_rank.cut;
+        cut |= ts_cut(&f->reg[i].per_rank);
     return cut;
 }
 
@@ -216,7 +219,7 @@ static struct region_fold *region_of_name(struct pmpi_wait_fold *f, const char *
         return NULL;
     struct region_fold *g = &f->reg[f->nnames++];
     snprintf(g->name, sizeof g->name, "%s", name);
-    tb_init_growing(&g->per_rank, 1024);
+    ts_init(&g->per_rank, pmpi_outdir_fd(), TS_BOUND);
     return g;
 }
 
@@ -228,11 +231,12 @@ static void fold_regions(struct pmpi_wait_fold *f, int rank, const struct wait_p
         struct region_fold *g = region_of_name(f, r->name);
         if (!g)
             continue;
-        tb_fmt(&g->per_rank,
+        tb_fmt(&g->per_rank.t,
                "%s{\"rank\": %d, \"entries\": %lld, \"wall_s\": %.9f, \"mpi_s\": %.9f",
                g->pop.n ? ", " : "", rank, r->entries, r->wall_s, r->mpi_s);
-        waits_json(&g->per_rank, r->waits, r->mpi_s);
-        tb_raw(&g->per_rank, "}");
+        waits_json(&g->per_rank.t, r->waits, r->mpi_s);
+        tb_raw(&g->per_rank.t, "}");
+        ts_settle(&g->per_rank);
         pop_add_waits(&g->pop, r->wall_s, r->mpi_s, r->waits, r->gpu_on, r->gpu);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             g->sum[k] += r->waits[k];
@@ -261,11 +265,12 @@ void pmpi_wait_report_take(void *arg, int rank, const void *part)
         f->sum[k] += q->waits[k];
     pop_add_waits(&f->pop, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
     pmpi_omp_job_add(&f->omp, &q->omp, q->wall_s, q->mpi_s);
-    tb_fmt(&f->ranks, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f", rank ? ",\n  " : "\n  ",
-           rank, q->wall_s, q->mpi_s);
-    waits_json(&f->ranks, q->waits, q->mpi_s);
-    tb_fmt(&f->ranks, ", \"clock_offset_s\": %.9f, \"records\": %lld, \"dropped\": %lld}",
+    tb_fmt(&f->ranks.t, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f",
+           rank ? ",\n  " : "\n  ", rank, q->wall_s, q->mpi_s);
+    waits_json(&f->ranks.t, q->waits, q->mpi_s);
+    tb_fmt(&f->ranks.t, ", \"clock_offset_s\": %.9f, \"records\": %lld, \"dropped\": %lld}",
            q->offset_s, q->records, q->dropped);
+    ts_settle(&f->ranks);
     fold_regions(f, rank, q);
 }
 
@@ -277,7 +282,7 @@ static void regions_json(struct tbuf *t, const struct pmpi_wait_fold *f)
         tb_raw(t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
         tb_json(t, g->name);
         tb_raw(t, ", \"per_rank\": [");
-        tb_raw(t, g->per_rank.s);
+        ts_copy(&g->per_rank, t);
         tb_raw(t, "], \"total\": {\"ranks\": ");
         tb_int(t, g->pop.n);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
@@ -322,7 +327,7 @@ void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_fold *f,
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
         tb_fmt(t, "%s\"%s\": %.9f", k ? ", " : "", pmpi_wait_names[k], f->sum[k]);
     tb_raw(t, "}, \"ranks\": [");
-    tb_raw(t, f->ranks.s);
+    ts_copy(&f->ranks, t);
     tb_raw(t, "]");
     regions_json(t, f);
     tb_raw(t, ", \"pop\": ");
