@@ -10,7 +10,8 @@ reader that holds every event needs several times that), on synthetic inputs
   every rank but 0 waiting 200 ns in each Allreduce), every message and collective
   matched; and the event logs' merge in memory independent of the records: from a
   quarter of RECORDS to RECORDS its max RSS grows by under 8 MB (a reader that keeps 50
-  bytes a record, as before issue 60's spill, grows by 19 MB at 256 x 2000).
+  bytes a record, as before stop 71's spill, grew by 19 MB at 256 x 2000, about 100 MB
+  at the issue's 256 x 10^4).
 Every merge runs with pandas and numpy unimportable (papi_report --merge-trace needs
 neither). The merged files are read here a line at a time (--merge-trace writes an event a
 line)."""
@@ -77,6 +78,9 @@ def check_traces(tool, tmp, nranks, records, limit_mb):
           % (nranks - 1, first.get(nranks - 1)))
     check(other["base_ns"] == 1000000 and other["ranks"] == nranks,
           "otherData: the earliest base, %d ranks (%s)" % (nranks, other))
+    os.unlink(out)  # its disk, before the logs'
+    for p in inputs:
+        os.unlink(p)
 
 
 def read_merged(path, kinds=None, timed=None):
