@@ -4,6 +4,8 @@
 #endif
 #include "text_spool.h"
 
+#include "output_file.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,29 +43,15 @@ static int open_unnamed(int dir)
     return fd;
 }
 
-static int pwrite_all(int fd, const char *p, size_t n, off_t at)
-{
-    while (n) {
-        ssize_t w = pwrite(fd, p, n, at);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-        at += w;
-    }
-    return 0;
-}
-
 void ts_settle(struct text_spool *s)
 {
     if (s->t.cut || s->dir < 0 || s->t.len < s->bound)
         return;
     if (s->fd < 0)
         s->fd = open_unnamed(s->dir);
-    if (s->fd < 0 || pwrite_all(s->fd, s->t.s, s->t.len, (off_t)s->spilled) != 0) {
-        s->dir = -1; /* memory only from here; the file keeps what it took whole */
+    /* written at the file's end (ts_copy reads with pread, which leaves the offset) */
+    if (s->fd < 0 || output_file_write(s->fd, s->t.s, s->t.len) != 0) {
+        s->dir = -1; /* memory only from here; the file's first `spilled` bytes stay whole */
         return;
     }
     s->spilled += (long long)s->t.len;
