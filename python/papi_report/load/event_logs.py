@@ -151,9 +151,10 @@ class Logs(dict):
                 sync = 1 if (c.flags[j] & EVF_SYNC) or c.big[j] else 0
                 self.sends.add(c.peer[j], (rank, c.tag[j], world, j, c.t0[j], sync))
             elif kind == COLL:
-                a = self.arrivals.get(_coll_key(c, j))
+                key = _coll_key(c, j)
+                a = self.arrivals.get(key)
                 if a is None:
-                    a = self.arrivals[_coll_key(c, j)] = [0, -math.inf, -math.inf, -math.inf]
+                    a = self.arrivals[key] = [0, -math.inf, -math.inf, -math.inf]
                 a[0] += 1
                 if c.flags[j] & EVF_IDLE:  # a member that moves nothing: no arrival
                     continue
