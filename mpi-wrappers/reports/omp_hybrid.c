@@ -183,7 +183,9 @@ static void parallel_json(struct tbuf *t, const struct papi_ompt_parallel *p, lo
     char name[160];
     tb_raw(t, "{\"name\": ");
     tb_json(t, p->name);
-    tb_fmt(t, ", \"address\": \"0x%llx\", \"named_region\": ", p->address);
+    tb_fmt(t, ", \"address\": \"0x%llx\", \"site\": ", p->address);
+    tb_json(t, p->site);
+    tb_raw(t, ", \"named_region\": ");
     if (named > 0 && papi_region_context_name(PAPI_CONTEXT_NAMED, named, name, sizeof name) == 0)
         tb_json(t, name);
     else

@@ -9,12 +9,14 @@
 #ifndef PAPI_OMPT_QUERY_H
 #define PAPI_OMPT_QUERY_H
 
-#define PAPI_OMPT_QUERY_VERSION 1
+#define PAPI_OMPT_QUERY_VERSION 2
 #define PAPI_OMPT_NAME_LEN      320
 
 /* One parallel region in one context. Efficiencies: -1 where one cannot be formed. */
 struct papi_ompt_parallel {
     char name[PAPI_OMPT_NAME_LEN]; /* function (file:line), as the tool's file names it */
+    char site[PAPI_OMPT_NAME_LEN]; /* what tells apart the regions of one name (its file's
+                                    * "site"): "" where nothing needs to */
     unsigned long long address, instances, outermost_instances, wall_ns, lost_ns;
     unsigned team_max;
     double load_balance, scheduling, parallel;

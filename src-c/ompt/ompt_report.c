@@ -4,16 +4,17 @@
  * renamed into place (output_file.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
 #include "ompt_contexts.h"
 #include "ompt_counters.h"
 #include "ompt_efficiency.h"
 #include "ompt_merge.h"
+#include "ompt_names.h"
 #include "ompt_report.h"
 #include "output_file.h"
 #include "papi_region_context.h"
@@ -36,42 +37,16 @@ static void put_efficiency(struct jw *w, const char *key, const struct ompt_effi
     jw_obj_end(w);
 }
 
-/* "function (file:line)" of a code address (the call's: the return address less one)
- * into name, with where it was found (NULL when not); fn the function as the source
- * reads it (plain: room for it). */
-const struct sym_where *ompt_report_label(struct symbolizer *sym, uintptr_t address, char *name,
-                                          size_t len, struct sym_where *where, char *plain,
-                                          const char **fn)
+static void put_name(struct jw *w, const struct ompt_name *n)
 {
-    int found =
-        address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, where) == 0;
-    /* an ELF symbol as the source reads it (flang's _QQmain) */
-    papi_demangle(found ? where->symbol : "", plain, SYM_NAME_LEN);
-    *fn = !found ? "" : where->depth > 0 ? where->scope[0] : plain;
-    if (!found)
-        snprintf(name, len, address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
-                 (unsigned long)address);
-    else if (where->file[0])
-        snprintf(name, len, "%s (%s:%d)", (*fn)[0] ? *fn : "??", where->file, where->line);
-    else
-        snprintf(name, len, "%s", (*fn)[0] ? *fn : "??");
-    return found ? where : NULL;
-}
-
-static void put_name(struct jw *w, struct symbolizer *sym, uintptr_t address)
-{
-    char name[3 * SYM_NAME_LEN], plain[SYM_NAME_LEN];
-    struct sym_where where;
-    const char *fn;
-    const struct sym_where *at =
-        ompt_report_label(sym, address, name, sizeof name, &where, plain, &fn);
-    jw_str(w, "name", name);
-    jw_str(w, "function", fn);
-    jw_str(w, "file", at ? at->file : "");
-    jw_int(w, "line", at ? at->line : 0);
-    jw_str(w, "module", at && at->module ? at->module : "");
-    if (address != OMPT_REGION_NO_ADDRESS)
-        jw_hex(w, "address", address);
+    jw_str(w, "name", n->name);
+    jw_str(w, "function", n->function);
+    jw_str(w, "file", n->file);
+    jw_int(w, "line", n->line);
+    jw_str(w, "module", n->module ? n->module : "");
+    if (n->address != OMPT_REGION_NO_ADDRESS)
+        jw_hex(w, "address", n->address);
+    jw_str(w, "site", n->site);
 }
 
 /* A thread number's events: its sums when every task of it was counted, else null. */
@@ -211,11 +186,11 @@ static void put_context(struct jw *w, unsigned ctx)
     }
 }
 
-static void put_region(struct jw *w, struct symbolizer *sym, const struct ompt_region_row *r,
+static void put_region(struct jw *w, const struct ompt_name *name, const struct ompt_region_row *r,
                        struct ompt_efficiency_sums *sums, const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
-    put_name(w, sym, r->address);
+    put_name(w, name);
     put_context(w, r->context);
     jw_uint(w, "instances", r->instances);
     jw_uint(w, "outermost_instances", r->outer_instances);
@@ -257,9 +232,9 @@ static void put_limits(struct jw *w, const struct ompt_merged *m)
 }
 
 static void put_document(struct jw *w, const struct ompt_run_info *info,
-                         const struct ompt_merged *m)
+                         const struct ompt_merged *m, struct symbolizer *sym,
+                         const struct ompt_name *names)
 {
-    struct symbolizer *sym = sym_open_process();
     struct ompt_efficiency_sums sums = {0};
     struct ompt_counters_info counters;
     ompt_counters_describe(&counters);
@@ -286,13 +261,29 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     put_counters(w, &counters);
     jw_arr_begin(w, "regions");
     for (int i = 0; i < m->nrows; i++)
-        put_region(w, sym, &m->rows[i], &sums, &counters);
+        put_region(w, &names[i], &m->rows[i], &sums, &counters);
     jw_arr_end(w);
     struct ompt_efficiency run = ompt_efficiency_run(&sums, parallel, info->wall_ns);
     put_efficiency(w, "efficiency", &run, 1);
     jw_obj_end(w);
-    if (sym)
-        sym_close(sym);
+}
+
+/* The rows' names, told apart (ompt_names.h); NULL when out of memory. */
+struct ompt_name *ompt_report_names(struct symbolizer *sym, const struct ompt_merged *m)
+{
+    struct ompt_name *names = calloc(m->nrows ? (size_t)m->nrows : 1, sizeof *names);
+    for (int i = 0; names && i < m->nrows; i++) {
+        int same = -1; /* a row of the same code address (another context) named already */
+        for (int j = 0; j < i && same < 0; j++)
+            same = m->rows[j].address == m->rows[i].address ? j : -1;
+        if (same >= 0)
+            names[i] = names[same];
+        else
+            ompt_name_of(sym, m->rows[i].address, &names[i]);
+    }
+    if (names)
+        ompt_names_apart(names, m->nrows);
+    return names;
 }
 
 int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns)
@@ -337,11 +328,17 @@ int ompt_report_write(const struct ompt_run_info *info)
         close(dirfd);
         return -1;
     }
+    struct symbolizer *sym = sym_open_process();
+    struct ompt_name *names = ompt_report_names(sym, &m);
     struct jw w;
     jw_init(&w, f);
-    put_document(&w, info, &m);
+    if (names)
+        put_document(&w, info, &m, sym, names);
     ompt_merged_free(&m);
-    int bad = jw_finish(&w) != 0;
+    free(names);
+    if (sym)
+        sym_close(sym);
+    int bad = !names || jw_finish(&w) != 0;
     if ((fclose(f) != 0) | bad || output_file_publish(dirfd, tmp, final) != 0) {
         fprintf(stderr, "papi_ompt: no report written: %s/%s: %s\n", dir, final, strerror(errno));
         output_file_discard(dirfd, tmp);

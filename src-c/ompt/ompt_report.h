@@ -11,6 +11,7 @@
 
 #include "ompt_efficiency.h"
 #include "ompt_merge.h"
+#include "ompt_names.h"
 #include "ompt_regions.h"
 #include "symbolizer.h"
 
@@ -37,12 +38,9 @@ OMPT_HIDDEN int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *pa
 OMPT_HIDDEN struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
                                                           struct ompt_efficiency_sums *sums);
 OMPT_HIDDEN uint64_t ompt_report_lost_ns(const struct ompt_region_row *r);
-/* "function (file:line)" of a region's code address into name (len), as the file names
- * it; where it was found, or NULL; *fn the function as the source reads it (in plain,
- * SYM_NAME_LEN bytes, or in where). */
-OMPT_HIDDEN const struct sym_where *ompt_report_label(struct symbolizer *sym, uintptr_t address,
-                                                      char *name, size_t len,
-                                                      struct sym_where *where, char *plain,
-                                                      const char **fn);
+/* The merged rows' names (m's order), rows of one code address alike, told apart
+ * (ompt_names_apart); NULL when out of memory (free it). */
+OMPT_HIDDEN struct ompt_name *ompt_report_names(struct symbolizer *sym,
+                                                const struct ompt_merged *m);
 
 #endif

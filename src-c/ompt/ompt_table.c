@@ -1,6 +1,7 @@
 /* ompt_table.c: the merged regions grouped by context (ompt_table.h), each named as the
- * tool's file names it and with its efficiencies; a context's sums are those the run's
+ * tool's file names it (with its site) and with its efficiencies; a context's sums are those the run's
  * efficiencies are formed from (ompt_efficiency.h), over its regions alone. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,13 +23,11 @@ static double or_none(double v)
     return v < 0 ? -1 : v > 1 ? 1 : v;
 }
 
-static void fill_region(struct papi_ompt_parallel *p, struct symbolizer *sym,
+static void fill_region(struct papi_ompt_parallel *p, const struct ompt_name *name,
                         const struct ompt_region_row *r, struct ompt_efficiency_sums *sums)
 {
-    char plain[SYM_NAME_LEN];
-    struct sym_where where;
-    const char *fn;
-    ompt_report_label(sym, r->address, p->name, sizeof p->name, &where, plain, &fn);
+    snprintf(p->name, sizeof p->name, "%s", name->name);
+    snprintf(p->site, sizeof p->site, "%s", name->site);
     p->address = r->address;
     p->instances = r->instances, p->outermost_instances = r->outer_instances;
     p->wall_ns = r->wall_ns, p->lost_ns = ompt_report_lost_ns(r);
@@ -61,6 +60,14 @@ int ompt_table_build(struct papi_ompt_table *out)
         return -1;
     }
     struct symbolizer *sym = m.nrows ? sym_open_process() : NULL;
+    struct ompt_name *names = ompt_report_names(sym, &m);
+    if (sym)
+        sym_close(sym);
+    if (!names) {
+        ompt_merged_free(&m);
+        ompt_table_free(out);
+        return -1;
+    }
     struct ompt_efficiency_sums sums = {0};
     struct papi_ompt_context *c = NULL;
     for (int i = 0; i < m.nrows; i++) {
@@ -70,15 +77,14 @@ int ompt_table_build(struct papi_ompt_table *out)
             open_context(c, r->context, i);
             memset(&sums, 0, sizeof sums);
         }
-        fill_region(&out->regions[i], sym, r, &sums);
+        fill_region(&out->regions[i], &names[i], r, &sums);
         c->count++;
         c->parallel_ns += (double)r->outer_wall_ns;
         c->useful_ns = sums.useful_ns, c->maxu_team_ns = sums.max_useful_x_team_ns;
         c->wall_team_ns = sums.wall_x_team_ns;
     }
     out->nregions = m.nrows;
-    if (sym)
-        sym_close(sym);
+    free(names);
     ompt_merged_free(&m);
     return 0;
 }

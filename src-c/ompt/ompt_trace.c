@@ -11,7 +11,7 @@
 
 #include "env.h"
 #include "mono_clock.h"
-#include "ompt_report.h"
+#include "ompt_names.h"
 #include "ompt_spans.h"
 #include "ompt_threads.h"
 #include "ompt_trace.h"
@@ -22,13 +22,11 @@ static int region_name(struct trace_omp_spans *s, struct symbolizer **sym, int *
     if (i < 0 || i >= OMPT_REGIONS_MAX)
         return -1;
     if (names[i] == -2) {
-        char name[TRACE_OMP_NAME_LEN], plain[SYM_NAME_LEN];
-        struct sym_where where;
-        const char *fn;
+        struct ompt_name name;
         if (!*sym)
             *sym = sym_open_process();
-        ompt_report_label(*sym, ompt_region_address(i), name, sizeof name, &where, plain, &fn);
-        names[i] = trace_omp_spans_name(s, name);
+        ompt_name_of(*sym, ompt_region_address(i), &name);
+        names[i] = trace_omp_spans_name(s, name.name);
     }
     return names[i];
 }

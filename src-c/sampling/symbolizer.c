@@ -42,9 +42,13 @@
                                 X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)           \
                                     X(dwarf_lineno)
 
+/* Those that read an inlined call's site (sym_where's call_file, call_line). */
+#define LIBDW_SITE_FUNCTIONS(X) X(dwarf_attr) X(dwarf_formudata) X(dwarf_diecu) X(dwarf_getsrcfiles) X(dwarf_filesrc)
+
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
     LIBDW_FUNCTIONS(FIELD)
+    LIBDW_SITE_FUNCTIONS(FIELD)
 #undef FIELD
 };
 
@@ -90,6 +94,7 @@ static int load_libdw(struct symbolizer *s)
         return -1;                                                             \
     }
     LIBDW_FUNCTIONS(LOOKUP)
+    LIBDW_SITE_FUNCTIONS(LOOKUP)
 #undef LOOKUP
     s->cb.find_debuginfo = s->f.dwfl_standard_find_debuginfo;
     s->cb.debuginfo_path = &s->debuginfo_path;
@@ -260,10 +265,32 @@ static int first_function(const struct symbolizer *s, Dwarf_Die *sc, int n, Dwar
     return 0;
 }
 
+/* An inlined instance's call site: its DW_AT_call_line, and DW_AT_call_file named
+ * through its unit's file table. */
+static void call_site(const struct symbolizer *s, Dwarf_Die *d, char *file, size_t len, int *line)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word v;
+    if (s->f.dwarf_formudata(s->f.dwarf_attr(d, DW_AT_call_line, &a), &v) == 0)
+        *line = (int)v;
+    Dwarf_Die cu;
+    Dwarf_Files *files;
+    size_t n;
+    const char *name = NULL;
+    if (s->f.dwarf_formudata(s->f.dwarf_attr(d, DW_AT_call_file, &a), &v) == 0 &&
+        s->f.dwarf_diecu(d, &cu, NULL, NULL) && s->f.dwarf_getsrcfiles(&cu, &files, &n) == 0 &&
+        v < n)
+        name = s->f.dwarf_filesrc(files, v, NULL, NULL);
+    snprintf(file, len, "%s", name ? name : "");
+}
+
 static void add_scope(const struct symbolizer *s, Dwarf_Die *d, struct sym_where *w)
 {
     display_name(s, d, w->scope[w->depth], sizeof w->scope[0]);
-    w->inlined[w->depth++] = s->f.dwarf_tag(d) == DW_TAG_inlined_subroutine;
+    w->inlined[w->depth] = s->f.dwarf_tag(d) == DW_TAG_inlined_subroutine;
+    if (w->inlined[w->depth])
+        call_site(s, d, w->call_file[w->depth], sizeof w->call_file[0], &w->call_line[w->depth]);
+    w->depth++;
 }
 
 /* The CU holding addr found by scanning every CU's address ranges, into *die: for a
@@ -365,6 +392,23 @@ int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
     memset(w, 0, sizeof *w);
     return -1;
 #endif
+}
+
+int sym_functions_prefixed(struct symbolizer *s, uintptr_t addr, const char *prefix,
+                           uintptr_t *out, int max)
+{
+    int n = 0;
+#ifdef HAVE_DWFL
+    Dwfl_Module *m = s && s->dwfl ? s->f.dwfl_addrmodule(s->dwfl, (Dwarf_Addr)addr) : NULL;
+    const struct modsyms *ms = m ? functions_of(s, m) : NULL;
+    size_t len = strlen(prefix);
+    for (size_t i = 0; ms && i < ms->n; i++)
+        if (strncmp(ms->sym[i].name, prefix, len) == 0 && n++ < max)
+            out[n - 1] = (uintptr_t)ms->sym[i].lo;
+#else
+    (void)s, (void)addr, (void)prefix, (void)out, (void)max;
+#endif
+    return n;
 }
 
 int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)

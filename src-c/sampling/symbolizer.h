@@ -32,6 +32,11 @@ struct sym_where {
     char scope[SYM_MAX_DEPTH][SYM_NAME_LEN];
     int inlined[SYM_MAX_DEPTH];
     char linkage[SYM_NAME_LEN];
+    /* Where each inlined instance among scope[] was called (in scope[i + 1]): the call's
+     * file and line (DWARF's DW_AT_call_file, DW_AT_call_line); "" and 0 where scope[i]
+     * is not inlined or DWARF does not say. */
+    char call_file[SYM_MAX_DEPTH][SYM_NAME_LEN];
+    int call_line[SYM_MAX_DEPTH];
 };
 
 /* This process's modules as mapped now; NULL only when out of memory. */
@@ -46,6 +51,11 @@ SYM_HIDDEN int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where
 /* The same without DWARF (file, line, scopes stay empty): the module and its ELF function
  * only, far cheaper where the function's name is all that is wanted. */
 SYM_HIDDEN int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w);
+/* The entry addresses of the functions of addr's module whose ELF names begin with prefix
+ * (gcc's outlined parallel regions of function f: "f._omp_fn."), at most max into out;
+ * how many there are (0 without a module or libdw). */
+SYM_HIDDEN int sym_functions_prefixed(struct symbolizer *s, uintptr_t addr, const char *prefix,
+                                      uintptr_t *out, int max);
 SYM_HIDDEN void sym_close(struct symbolizer *s);
 
 #endif

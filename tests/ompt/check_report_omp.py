@@ -26,7 +26,16 @@ against the file they came from:
            "papi_run rank 0", the process's pid and serialization, the imbalanced region
            first with thread 3 working most and thread 0 waiting most); that file with a
            thread number twice, or a load balance of 1.5, in its "openmp" member: exit 2,
-           one line naming the file and $.openmp.processes[0]...'s path."""
+           one line naming the file and $.openmp.processes[0]...'s path.
+  sites    ompt_sites (-O2 -g, clang's and gcc's): one directive in an inlined function
+           forked from three calls in main, and main's own region after a statement
+           (issue 69 item 4). The file: three regions named scale (ompt_sites.c:LINE) at
+           the directive's line, each with its site "main (...ompt_sites.c:CALL)" of its
+           own call's line, main's region at its directive's line (gcc -O2 gives its call
+           the line before), its site empty; openmp_regions.csv: the three told apart by
+           their site, openmp_threads.csv 2 threads each; --compare of the folder with
+           itself: one row per (name, site), none averaged; the figure's panels of 2
+           threads, titled with the site."""
 import copy
 import csv
 import glob
@@ -345,6 +354,59 @@ def case_papi_run(tool_py, papi_run, tool, program, tmp):
               "papi_run's file with %s: exit 2 (%d), one line naming it and %s: %s" % (why, rc, where, lines))
 
 
+def case_sites(tool_py, doc, facts, tmp, ompt_dir):
+    regs = doc["regions"]
+    base = lambda f: os.path.basename(f)  # noqa: E731
+    scale = [r for r in regs if r["function"] == "scale"]
+    check(len(scale) == 3, "three regions of scale(): %s" % [(r["name"], r.get("site")) for r in regs])
+    check(all(base(r["file"]) == facts["file"] and r["line"] == facts["scale_line"] for r in scale),
+          "each at the directive's line %d: %s" % (facts["scale_line"], [r["name"] for r in scale]))
+    sites = sorted(r.get("site", "") for r in scale)
+    want = sorted("main (%s:%d)" % (os.path.dirname(scale[0]["file"]) + "/" + facts["file"]
+                                     if scale else facts["file"], c) for c in facts["calls"])
+    check(sites == want, "their sites the inlined calls in main: %s, want %s" % (sites, want))
+    own = [r for r in regs if r["function"] == "main"]
+    check(len(own) == 1 and own[0]["line"] == facts["main_line"] and own[0]["site"] == "",
+          "main's region at its directive's line %d, no site: %s" % (
+              facts["main_line"], [(r["name"], r["site"]) for r in own]))
+    out = os.path.join(tmp, "report")
+    rc, _, err = report(tool_py, [ompt_dir], out)
+    if not check(rc == 0, "papi_report reads the tool's folder: exit %d %s" % (rc, err)):
+        return
+    got = rows(out, "openmp_regions")
+    keys = [(x["region"], x["site"]) for x in got]
+    check(len(got) == 4 and len(set(keys)) == 4, "openmp_regions.csv: 4 rows told apart: %s" % keys)
+    check(sorted(x["site"] for x in got if x["region"] == scale[0]["name"]) == want if scale else False,
+          "the three scale() rows by their sites")
+    th = rows(out, "openmp_threads")
+    per = {}
+    for x in th:
+        per.setdefault((x["region"], x["site"]), []).append(int(x["thread"]))
+    check(len(per) == 4 and all(sorted(v) == [0, 1] for v in per.values()),
+          "openmp_threads.csv: threads 0 and 1 of each region: %s" % per)
+    out = os.path.join(tmp, "compare_self")
+    rc, _, _ = report(tool_py, ["--compare", ompt_dir, ompt_dir], out)
+    cmp = rows(out, "compare_openmp") if rc == 0 else []
+    ent = [x["entity"] for x in cmp]
+    want_ent = {"(processes)", own[0]["name"] if own else ""} | \
+        {"%s [%s]" % (scale[0]["name"], s) for s in want} if scale else set()
+    check(set(ent) == want_ent and len(ent) == 5,
+          "--compare: a row per (name, site), none averaged: %s" % ent)
+    import papi_report
+    from papi_report.tables import catalog
+    catalog.load("figures")
+    from papi_report.figures import openmp_figures
+    fig = openmp_figures.openmp_regions(papi_report.tables(openmp=[ompt_dir]))
+    if check(not isinstance(fig, str), "the figure is drawn"):
+        panels = fig.axes[0::2]
+        check(len(panels) == 4 and all(len(a.patches) == 4 * 2 for a in panels),
+              "4 panels of 2 threads x work and 3 waits: %s" % [len(a.patches) for a in panels])
+        titles = [a.get_title(loc="left") for a in panels]
+        check(sorted(t.split(" [")[1].split("]")[0] for t in titles if " [" in t) ==
+              sorted("main (ompt_sites.c:%d)" % c for c in facts["calls"]),
+              "the scale() panels titled with their sites: %s" % titles)
+
+
 def main(argv):
     papi_run = None
     if len(argv) == 8 and argv[4] == "--papi-run":
@@ -352,7 +414,7 @@ def main(argv):
         argv = argv[:4] + argv[6:]
     if len(argv) != 6 or argv[0] != "--tool" or argv[2] != "--report":
         print("usage: check_report_omp.py --tool LIB --report PAPI_REPORT [--papi-run PAPI_RUN] "
-              "balance|faults|compare|papi_run PROGRAM", file=sys.stderr)
+              "balance|faults|compare|papi_run|sites PROGRAM", file=sys.stderr)
         return 2
     tool, tool_py, case, program = argv[1], argv[3], argv[4], argv[5]
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool_py)))  # the package beside it
@@ -365,7 +427,8 @@ def main(argv):
     p = check_ompt.run(tool, program, ompt_dir, **events)
     doc = check_ompt.report_of(ompt_dir)
     if doc is not None:
-        case_fn = {"balance": case_balance, "faults": case_faults, "compare": case_compare}[case]
+        case_fn = {"balance": case_balance, "faults": case_faults, "compare": case_compare,
+                   "sites": case_sites}[case]
         case_fn(tool_py, doc, check_ompt.facts_of(p), tmp, ompt_dir)
     return verdict("ompt_report_" + case, scratch=tmp)
 

@@ -4,6 +4,8 @@ drawn from tables/openmp.py's tables alone: for the regions that lost most threa
 the join barrier, at taskwait) as stacked bars, and beside them the region's load
 balance, scheduling and parallel efficiency. A region's threads past MAX_THREADS are
 left out of its bars (its title says how many it has)."""
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -20,18 +22,41 @@ EFFS = (("load_balance", "load balance"), ("scheduling", "scheduling"),
 MORE = "OpenMP figures (the OMPT tool's ompt_PID.json, or papi_run's files of an OpenMP program)"
 
 
+def _basenames(text):
+    """Paths in text as their last part (the titles' room: the CSVs keep them whole)."""
+    return re.sub(r"[^\s(]*/", "", text)
+
+
+def shorten(name, width):
+    """A region's name within width characters where it can be: its function (a C++
+    signature may be long) cut with "...", never its "(file:line)" tail."""
+    if len(name) <= width:
+        return name
+    m = re.match(r"^(.*?)( \([^()]*:\d+\))$", name, re.S)
+    if not m:
+        return name[:max(width - 3, 1)] + "..."
+    fn, tail = m.groups()
+    return fn[:max(width - len(tail) - 3, 8)] + "..." + tail
+
+
 def _label(row, several):
-    """The region's name, with its process where the tables hold several."""
+    """The region's name, its site where it has one (regions of one name told apart),
+    with its process where the tables hold several."""
     who = ""
     if several:
         who = ("" if pd.isna(row["rank"]) else "rank %d, " % row["rank"]) + "pid %d: " % row["pid"]
-    name = row["region"]
-    return who + (name if len(name) <= 70 else name[:67] + "...")
+    site = "" if pd.isna(row["site"]) else _basenames(str(row["site"]))
+    label = shorten(_basenames(str(row["region"])), 70)
+    return who + label + (" [%s]" % (site if len(site) <= 60 else "..." + site[-57:]) if site else "")
 
 
 def _threads(t, row):
+    """The region's rows of openmp_threads: its process, its name and its site."""
     th = t["openmp_threads"]
-    same = (th["pid"] == row["pid"]) & (th["region"] == row["region"])
+    site = "" if pd.isna(row["site"]) else row["site"]
+    same = (th["pid"] == row["pid"]) & (th["region"] == row["region"]) & (th["site"].fillna("") == site)
+    if not pd.isna(row["rank"]):
+        same &= th["rank"] == row["rank"]
     return th[same].sort_values("thread")
 
 

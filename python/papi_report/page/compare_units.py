@@ -7,7 +7,8 @@ cycles, each event and named metric per rank and thread (scope "region", by the
 region's path); the job's and each rank's wall, MPI and compute time, counters and
 metrics; each MPI call's time per rank (scope "mpi call"); each GPU kernel's time and
 launches per rank (scope "kernel"); each OpenMP parallel
-region's wall and lost thread time and efficiencies per process, by the region's name,
+region's wall and lost thread time and efficiencies per process, by the region's name and
+site ("NAME [SITE]" where it has one: regions of one name told apart, never averaged),
 and each process's OpenMP efficiencies (scope "openmp", entity PROCESSES: the OMPT tool's
 files, papi_run's files' "openmp" member). summarise() gives a side's mean, spread and
 CPU share per (scope, entity, quantity)."""
@@ -16,7 +17,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from ..tables import catalog
+from ..tables import catalog, openmp
 from . import profile_compare
 from ..load import registry
 from ..load.check import MalformedInput
@@ -63,14 +64,15 @@ def _empty():
 
 def openmp_units(run, t):
     """Scope "openmp": each parallel region's quantities per process (a unit each), by its
-    name; each process's under PROCESSES. Empty without OpenMP tables."""
+    name and site (tables.openmp.region_key); each process's under PROCESSES. Empty
+    without OpenMP tables."""
     parts = []
     for name, entity, quantities in (("openmp_regions", None, OPENMP_REGION),
                                      ("openmp_processes", PROCESSES, OPENMP_PROCESS)):
         df = t.get(name)
         if df is None or not len(df):
             continue
-        ent = df["region"].astype(str).values if entity is None else entity
+        ent = openmp.region_key(df).values if entity is None else entity
         for q, unit in quantities:
             parts.append(_frame(run, "openmp", ent, q, unit, df[q].astype("float64").values))
     return parts

@@ -1,5 +1,6 @@
 """papi_report.page.openmp_compare: --compare by OpenMP parallel region (issue 58): the
-rows of scope "openmp" (compare_units.openmp_units: a parallel region by its name, the
+rows of scope "openmp" (compare_units.openmp_units: a parallel region by its name and its
+site, "NAME [SITE]" where it has one, the
 processes' run as "(processes)"), one line per region with A, B and B - A of its wall time,
 lost thread time and efficiencies (load balance, scheduling, parallel; the serialization
 for the processes), and the verdict of its wall time as compare.py judged it (its other

@@ -16,12 +16,12 @@ KEY = ["rank", "pid"]
 PROCESS_COLUMNS = KEY + ["source", "runtime", "wall_s", "parallel_s", "serial_s",
                          "serialization"] + EFF + ["regions", "threads_seen", "events",
                                                    "not_measured"]
-REGION_COLUMNS = KEY + ["region", "instances", "outermost_instances", "team_size", "team_sizes",
+REGION_COLUMNS = KEY + ["region", "site", "instances", "outermost_instances", "team_size", "team_sizes",
                         "wall_s", "work_s", "wait_s", "lost_s", "lost_pct"] + EFF + \
     ["max_work_thread", "max_work_s", "max_wait_thread", "max_wait_s"]
-THREAD_COLUMNS = KEY + ["region", "thread", "implicit_tasks", "wall_s", "work_s", "barrier_wait_s",
+THREAD_COLUMNS = KEY + ["region", "site", "thread", "implicit_tasks", "wall_s", "work_s", "barrier_wait_s",
                         "join_wait_s", "taskwait_wait_s", "wait_s"]
-EVENT_COLUMNS = KEY + ["region", "event", "threads", "min", "min_thread", "mean", "max",
+EVENT_COLUMNS = KEY + ["region", "site", "event", "threads", "min", "min_thread", "mean", "max",
                        "max_thread", "total"]
 HYBRID_COLUMNS = ["ranks_measured", "serialization"] + EFF + ["mpi_parallel_efficiency",
                                                               "hybrid_parallel_efficiency", "note"]
@@ -35,6 +35,22 @@ def _eff(e):
     """An efficiency object's columns (the schema's "parallel" is parallel_efficiency)."""
     return {"load_balance": e.get("load_balance"), "scheduling": e.get("scheduling"),
             "parallel_efficiency": e.get("parallel")}
+
+
+def _site(r):
+    """What tells the region apart from the others of its name (the tool's "site": the
+    inlined calls that lead to its fork, its offset where those are alike); "" where its
+    name is its own, and in files written before it was."""
+    return r.get("site") or ""
+
+
+def region_key(df):
+    """A region as the tables tell it, one value per row of a table with region and site:
+    its name, with its site in brackets where it has one ("NAME [SITE]"): the key of the
+    figure's and --compare's regions."""
+    site = df["site"].fillna("").astype(str)
+    name = df["region"].astype(str)
+    return name.where(site == "", name + " [" + site + "]")
 
 
 def _wait_ns(t):
@@ -77,7 +93,9 @@ def _most(threads, value):
 
 
 def openmp_regions(procs):
-    """Per process and parallel region, most thread time lost first: instances, the
+    """Per process and parallel region (its name, and its site where regions of one name
+    are told apart: a fork inlined at several calls or copied), most thread time lost
+    first: instances, the
     largest team and every team size (size x instances), the wall time, the threads'
     work, waits and lost time (lost_pct: its share of the process's lost thread time),
     the efficiencies, and the threads with the most work and with the most wait."""
@@ -90,7 +108,7 @@ def openmp_regions(procs):
             mw, mw_s = _most(th, lambda t: t["work_ns"])
             xw, xw_s = _most(th, _wait_ns)
             rows.append(dict(
-                rank=p["rank"], pid=p["pid"], region=r["name"], instances=r["instances"],
+                rank=p["rank"], pid=p["pid"], region=r["name"], site=_site(r), instances=r["instances"],
                 outermost_instances=r["outermost_instances"],
                 team_size=max([s["size"] for s in r["team_sizes"]], default=None),
                 team_sizes=" ".join("%dx%d" % (s["size"], s["instances"]) for s in r["team_sizes"]),
@@ -116,7 +134,7 @@ def openmp_threads(procs):
                 events.append(e)
         for r in p["doc"]["regions"]:
             for t in r["threads"]:
-                row = dict(rank=p["rank"], pid=p["pid"], region=r["name"], thread=t["thread"],
+                row = dict(rank=p["rank"], pid=p["pid"], region=r["name"], site=_site(r), thread=t["thread"],
                            implicit_tasks=t["implicit_tasks"], wall_s=_s(t["wall_ns"]),
                            work_s=_s(t["work_ns"]), barrier_wait_s=_s(t["barrier_wait_ns"]),
                            join_wait_s=_s(t["join_wait_ns"]),
@@ -133,8 +151,8 @@ def openmp_events(procs):
     for p in procs:
         for r in p["doc"]["regions"]:
             for name, e in r["events"].items():
-                rows.append(dict({c: e.get(c) for c in EVENT_COLUMNS[4:]}, rank=p["rank"],
-                                 pid=p["pid"], region=r["name"], event=name))
+                rows.append(dict({c: e.get(c) for c in EVENT_COLUMNS[5:]}, rank=p["rank"],
+                                 pid=p["pid"], region=r["name"], site=_site(r), event=name))
     return _frame(rows, EVENT_COLUMNS, ("rank", "pid", "threads", "min", "min_thread", "max", "max_thread"))
 
 

@@ -33,6 +33,7 @@ static void write_parallel(struct jw *w, const struct papi_ompt_parallel *p, int
     jw_obj_begin(w, NULL);
     jw_str(w, "name", p->name);
     jw_hex(w, "address", p->address);
+    jw_str(w, "site", p->site);
     if (mpi >= 0 && papi_region_context_name(PAPI_CONTEXT_MPI, mpi, name, sizeof name) == 0)
         jw_str(w, "mpi_region", name);
     else

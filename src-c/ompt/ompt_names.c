@@ -1,0 +1,101 @@
+/* ompt_names.c: a parallel region's name, line and site (ompt_names.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "ompt_names.h"
+
+#define OUTLINED_MAX 256 /* gcc's outlined regions of one function looked at */
+
+/* gcc outlines a region's body in function F as F._omp_fn.N, whose entry is on the
+ * directive's line; F's call that forks it (the code address) may have a line of the
+ * statement before it (no row of its own: NPB EP's directive at ep.c:110 read ep.c:108
+ * at -O2). The line becomes the nearest entry line of F's outlined functions in the same
+ * file at or after the call's (kept where one is on it, or none is after it). */
+static void directive_line(struct symbolizer *sym, uintptr_t address, const struct sym_where *w,
+                           struct ompt_name *n)
+{
+    char prefix[SYM_NAME_LEN + 16];
+    const char *f = w->depth > 0 && w->inlined[0] ? (w->linkage[0] ? w->linkage : w->scope[0])
+                                                  : w->symbol;
+    if (!f[0] || !n->file[0] || n->line <= 0)
+        return;
+    snprintf(prefix, sizeof prefix, "%s._omp_fn.", f);
+    uintptr_t entry[OUTLINED_MAX];
+    int k = sym_functions_prefixed(sym, address, prefix, entry, OUTLINED_MAX);
+    int best = 0;
+    for (int i = 0; i < k && i < OUTLINED_MAX; i++) {
+        struct sym_where e;
+        if (sym_lookup(sym, entry[i], &e) != 0 || strcmp(e.file, n->file) != 0 ||
+            e.line < n->line)
+            continue;
+        if (e.line == n->line)
+            return;
+        if (best == 0 || e.line < best)
+            best = e.line;
+    }
+    if (best)
+        n->line = best;
+}
+
+/* The inlined calls that lead to the code, innermost first. */
+static void inline_site(const struct sym_where *w, char *site, size_t len)
+{
+    size_t used = 0;
+    site[0] = '\0';
+    for (int i = 0; i + 1 < w->depth && w->inlined[i] && used < len; i++) {
+        int k = snprintf(site + used, len - used, "%s%s (%s:%d)", used ? " < " : "",
+                         w->scope[i + 1], w->call_file[i][0] ? w->call_file[i] : "??",
+                         w->call_line[i]);
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
+void ompt_name_of(struct symbolizer *sym, uintptr_t address, struct ompt_name *n)
+{
+    struct sym_where w;
+    char plain[SYM_NAME_LEN];
+    memset(n, 0, sizeof *n);
+    n->address = address;
+    n->found = address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, &w) == 0;
+    if (!n->found) {
+        snprintf(n->name, sizeof n->name,
+                 address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
+                 (unsigned long)address);
+        return;
+    }
+    /* an ELF symbol as the source reads it (flang's _QQmain) */
+    papi_demangle(w.symbol, plain, sizeof plain);
+    snprintf(n->function, sizeof n->function, "%s", w.depth > 0 ? w.scope[0] : plain);
+    snprintf(n->file, sizeof n->file, "%s", w.file);
+    n->line = w.line;
+    n->module = w.module;
+    n->offset = address - w.module_start;
+    directive_line(sym, address - 1, &w, n);
+    inline_site(&w, n->site, sizeof n->site);
+    const char *fn = n->function[0] ? n->function : "??";
+    if (n->file[0])
+        snprintf(n->name, sizeof n->name, "%s (%s:%d)", fn, n->file, n->line);
+    else
+        snprintf(n->name, sizeof n->name, "%s", fn);
+}
+
+void ompt_names_apart(struct ompt_name *v, int n)
+{
+    char alike[n > 0 ? n : 1];
+    memset(alike, 0, sizeof alike);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (v[i].found && v[j].found && v[i].address != v[j].address &&
+                strcmp(v[i].site, v[j].site) == 0 && strcmp(v[i].name, v[j].name) == 0)
+                alike[i] = alike[j] = 1;
+    for (int i = 0; i < n; i++) {
+        if (!alike[i])
+            continue;
+        const char *base = v[i].module ? strrchr(v[i].module, '/') : NULL;
+        base = base ? base + 1 : v[i].module ? v[i].module : "??";
+        size_t used = strlen(v[i].site);
+        snprintf(v[i].site + used, sizeof v[i].site - used, "%s%s+0x%lx", used ? ", " : "", base,
+                 (unsigned long)v[i].offset);
+    }
+}
