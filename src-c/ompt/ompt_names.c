@@ -16,8 +16,8 @@ static void directive_line(struct symbolizer *sym, uintptr_t address, const stru
                            struct ompt_name *n)
 {
     char prefix[SYM_NAME_LEN + 16];
-    const char *f = w->depth > 0 && w->inlined[0] ? (w->linkage[0] ? w->linkage : w->scope[0])
-                                                  : w->symbol;
+    const char *f =
+        w->depth > 0 && w->inlined[0] ? (w->linkage[0] ? w->linkage : w->scope[0]) : w->symbol;
     if (!f[0] || !n->file[0] || n->line <= 0)
         return;
     snprintf(prefix, sizeof prefix, "%s._omp_fn.", f);
@@ -26,8 +26,7 @@ static void directive_line(struct symbolizer *sym, uintptr_t address, const stru
     int best = 0;
     for (int i = 0; i < k && i < OUTLINED_MAX; i++) {
         struct sym_where e;
-        if (sym_lookup(sym, entry[i], &e) != 0 || strcmp(e.file, n->file) != 0 ||
-            e.line < n->line)
+        if (sym_lookup(sym, entry[i], &e) != 0 || strcmp(e.file, n->file) != 0 || e.line < n->line)
             continue;
         if (e.line == n->line)
             return;
@@ -44,9 +43,9 @@ static void inline_site(const struct sym_where *w, char *site, size_t len)
     size_t used = 0;
     site[0] = '\0';
     for (int i = 0; i + 1 < w->depth && w->inlined[i] && used < len; i++) {
-        int k = snprintf(site + used, len - used, "%s%s (%s:%d)", used ? " < " : "",
-                         w->scope[i + 1], w->call_file[i][0] ? w->call_file[i] : "??",
-                         w->call_line[i]);
+        int k =
+            snprintf(site + used, len - used, "%s%s (%s:%d)", used ? " < " : "", w->scope[i + 1],
+                     w->call_file[i][0] ? w->call_file[i] : "??", w->call_line[i]);
         used += k > 0 ? (size_t)k : 0;
     }
 }

@@ -18,9 +18,9 @@
 #define OMPT_SITE_LEN 320
 
 struct ompt_name {
-    uintptr_t address; /* the region's code address (OMPT_REGION_NO_ADDRESS: none) */
-    int found;         /* a module holds it */
-    char name[OMPT_NAME_LEN];     /* "function (file:line)", the function alone without a
+    uintptr_t address;           /* the region's code address (OMPT_REGION_NO_ADDRESS: none) */
+    int found;                   /* a module holds it */
+    char name[OMPT_NAME_LEN];    /* "function (file:line)", the function alone without a
                                    * line table, "0x..." outside any module, "(no code
                                    * address)" */
     char function[SYM_NAME_LEN]; /* as the source reads it; "" when unknown */

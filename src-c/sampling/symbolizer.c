@@ -43,7 +43,8 @@
                                     X(dwarf_lineno)
 
 /* Those that read an inlined call's site (sym_where's call_file, call_line). */
-#define LIBDW_SITE_FUNCTIONS(X) X(dwarf_attr) X(dwarf_formudata) X(dwarf_diecu) X(dwarf_getsrcfiles) X(dwarf_filesrc)
+#define LIBDW_SITE_FUNCTIONS(X) \
+    X(dwarf_attr) X(dwarf_formudata) X(dwarf_diecu) X(dwarf_getsrcfiles) X(dwarf_filesrc)
 
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
@@ -394,8 +395,8 @@ int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
 #endif
 }
 
-int sym_functions_prefixed(struct symbolizer *s, uintptr_t addr, const char *prefix,
-                           uintptr_t *out, int max)
+int sym_functions_prefixed(struct symbolizer *s, uintptr_t addr, const char *prefix, uintptr_t *out,
+                           int max)
 {
     int n = 0;
 #ifdef HAVE_DWFL

@@ -25,8 +25,8 @@ int main(void)
     scale(2.0, __LINE__);
     scale(3.0, __LINE__);
     scale(5.0, __LINE__);
-    printf("{\"file\": \"ompt_sites.c\", \"scale_line\": %d, \"calls\": [%d, %d, %d], ",
-           scale_line, calls[0], calls[1], calls[2]);
+    printf("{\"file\": \"ompt_sites.c\", \"scale_line\": %d, \"calls\": [%d, %d, %d], ", scale_line,
+           calls[0], calls[1], calls[2]);
     sink = v[0];
 #pragma omp parallel num_threads(2)
     {
