@@ -46,7 +46,7 @@ def _label(row, several):
     if several:
         who = ("" if pd.isna(row["rank"]) else "rank %d, " % row["rank"]) + "pid %d: " % row["pid"]
     site = "" if pd.isna(row["site"]) else _basenames(str(row["site"]))
-    label = shorten(_basenames(str(row["region"])), 70)
+    label = shorten(str(row["region"]), 70)
     return who + label + (" [%s]" % (site if len(site) <= 60 else "..." + site[-57:]) if site else "")
 
 
