@@ -86,6 +86,28 @@ def renamed(doc, old, new):
     return json.loads(text)
 
 
+def icicle_units(regions):
+    """The region tree's icicle (figures.region_tree): the device events' boxes say the
+    tables' units, "2700 J" and "612 W" (issue 69: they said "2.7 M" and "691 k" of mJ and
+    mW), their panels' titles too."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(TOOL)))
+    import papi_report
+    from papi_report.tables import catalog
+    catalog.load("figures")
+    from papi_report.figures import figures
+    fig = figures.region_tree(papi_report.tables(regions=[regions]))
+    if not check(not isinstance(fig, str), "the region tree figure is drawn"):
+        return
+    panels = {a.get_title(): [t.papi_labels[-1] for t in a.texts if hasattr(t, "papi_labels")]
+              for a in fig.axes}
+    energy = next((v for k, v in panels.items() if E + " (J)" in k), None)
+    power = next((v for k, v in panels.items() if P + " (W)" in k), None)
+    check(energy is not None and "2700 J" in energy and all(v.endswith(" J") for v in energy),
+          "the icicle's GPU energy in J: %s" % energy)
+    check(power is not None and "612 W" in power and all(v.endswith(" W") for v in power),
+          "the icicle's GPU power in W: %s (panels %s)" % (power, list(panels)))
+
+
 def main():
     if not os.path.exists(PY):
         print("SKIPPED: no /usr/bin/python3 (with pandas) for papi_report")
@@ -125,6 +147,7 @@ def main():
     with open(os.path.join(out, "report.html")) as f:
         page = f.read()
     check(E + " (J)" in page and E + " (own)" not in page, "report.html's tree: the same")
+    icicle_units(os.path.join(HERE, "gpu_h200"))
     # 3. Ranks on one host share the GPU; on two hosts each has its own.
     r1 = fixture()
     r1["rank"] = 1

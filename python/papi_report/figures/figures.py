@@ -27,7 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
-from ..load import registry, units  # noqa: E402
+from ..load import device_events, registry, units  # noqa: E402
 from ..tables.tables import ALL_THREADS, path_names  # noqa: E402
 
 HEAT_STRIP_RANKS = 64  # above this many ranks, bars per rank become a heat strip
@@ -549,6 +549,23 @@ def icicle_boxes(tree, metric, levels=MAX_DEPTH):
     return boxes
 
 
+def _device_unit(metric, defs):
+    """(unit, factor) a device event (GPU energy, power, memory) is read in, as the tables
+    give it (J of nvml's mJ, W of mW, GB of B: tables.views.device_units); None for
+    another measurement."""
+    if not device_events.is_device(metric, defs or {}):
+        return None
+    unit, factor = units.readable(device_events.native_unit(metric, defs or {}))
+    return (unit, factor) if unit else None
+
+
+def _box_value(v, metric, defs):
+    """An icicle box's value: a device event in the unit its tables are in ("2700 J", not
+    "2.7 M" of mJ), the rest as region measurements."""
+    dev = _device_unit(metric, defs)
+    return "%.4g %s" % (v * dev[1], dev[0]) if dev else units.measurement(v, metric)
+
+
 def _icicle(a, tree, metric, levels=MAX_DEPTH, colours=None):
     """An icicle: each region a box as wide as its inclusive value, children below it,
     in its colour (colours: region_colours, the same in every chart)."""
@@ -563,7 +580,7 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH, colours=None):
         scaled |= sc
         if w * 10 * PAGE_DPI < 3 * LABEL_PX:  # narrower than a few characters: no label
             continue
-        value = units.measurement(v, metric)
+        value = _box_value(v, metric, tree.attrs.get("event_definitions"))
         name = names.get(p, p)
         if len(name) > 40:
             name = name[:39] + "\u2026"
@@ -583,7 +600,9 @@ def _icicle(a, tree, metric, levels=MAX_DEPTH, colours=None):
         title = ("region tree (icicle), inclusive %s, own (the thread that ran each region)"
                  % units.measurement_name(metric))
     else:
-        title = "region tree (icicle), inclusive %s" % units.measurement_name(metric)
+        dev = _device_unit(metric, tree.attrs.get("event_definitions"))
+        title = "region tree (icicle), inclusive %s" % (
+            "%s (%s)" % (metric, dev[0]) if dev else units.measurement_name(metric))
     if int(tree["depth"].max()) + 1 > levels:
         title += " (first %d levels)" % levels
     if scaled:
