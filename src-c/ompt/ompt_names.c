@@ -8,10 +8,12 @@
 #define OUTLINED_MAX 256 /* gcc's outlined regions of one function looked at */
 
 /* gcc outlines a region's body in function F as F._omp_fn.N, whose entry is on the
- * directive's line; F's call that forks it (the code address) may have a line of the
+ * directive's line; F's call that forks it (the code address) may have the line of the
  * statement before it (no row of its own: NPB EP's directive at ep.c:110 read ep.c:108
- * at -O2). The line becomes the nearest entry line of F's outlined functions in the same
- * file at or after the call's (kept where one is on it, or none is after it). */
+ * at -O2), or at -O2 wherever its scheduler put it. The outlined function the call
+ * passes, where DWARF's call site says it (gcc -O2 -g); else (-O0: no call sites) the
+ * nearest entry line of F's outlined functions in the same file at or after the call's
+ * (kept where one is on it, or none is after it). */
 static void directive_line(struct symbolizer *sym, uintptr_t address, const struct sym_where *w,
                            struct ompt_name *n)
 {
@@ -21,11 +23,18 @@ static void directive_line(struct symbolizer *sym, uintptr_t address, const stru
     if (!f[0] || !n->file[0] || n->line <= 0)
         return;
     snprintf(prefix, sizeof prefix, "%s._omp_fn.", f);
+    uintptr_t passed;
+    struct sym_where e;
+    if (sym_call_address_argument(sym, address, &passed) == 0 && sym_lookup(sym, passed, &e) == 0 &&
+        strncmp(e.symbol, prefix, strlen(prefix)) == 0 && e.line > 0 &&
+        strcmp(e.file, n->file) == 0) {
+        n->line = e.line;
+        return;
+    }
     uintptr_t entry[OUTLINED_MAX];
-    int k = sym_functions_prefixed(sym, address, prefix, entry, OUTLINED_MAX);
+    int k = sym_functions_prefixed(sym, address - 1, prefix, entry, OUTLINED_MAX);
     int best = 0;
     for (int i = 0; i < k && i < OUTLINED_MAX; i++) {
-        struct sym_where e;
         if (sym_lookup(sym, entry[i], &e) != 0 || strcmp(e.file, n->file) != 0 || e.line < n->line)
             continue;
         if (e.line == n->line)
@@ -70,7 +79,7 @@ void ompt_name_of(struct symbolizer *sym, uintptr_t address, struct ompt_name *n
     n->line = w.line;
     n->module = w.module;
     n->offset = address - w.module_start;
-    directive_line(sym, address - 1, &w, n);
+    directive_line(sym, address, &w, n);
     inline_site(&w, n->site, sizeof n->site);
     const char *fn = n->function[0] ? n->function : "??";
     if (n->file[0])

@@ -42,9 +42,12 @@
                                 X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)           \
                                     X(dwarf_lineno)
 
-/* Those that read an inlined call's site (sym_where's call_file, call_line). */
-#define LIBDW_SITE_FUNCTIONS(X) \
-    X(dwarf_attr) X(dwarf_formudata) X(dwarf_diecu) X(dwarf_getsrcfiles) X(dwarf_filesrc)
+/* Those that read an inlined call's site (sym_where's call_file, call_line) and a call
+ * site's arguments (sym_call_address_argument). */
+#define LIBDW_SITE_FUNCTIONS(X)                                                            \
+    X(dwarf_attr)                                                                          \
+    X(dwarf_formudata) X(dwarf_diecu) X(dwarf_getsrcfiles) X(dwarf_filesrc) X(dwarf_child) \
+        X(dwarf_siblingof) X(dwarf_formaddr) X(dwarf_formblock)
 
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
@@ -410,6 +413,68 @@ int sym_functions_prefixed(struct symbolizer *s, uintptr_t addr, const char *pre
     (void)s, (void)addr, (void)prefix, (void)out, (void)max;
 #endif
     return n;
+}
+
+#ifdef HAVE_DWFL
+/* The first of call site c's parameters whose value is one DW_OP_addr, into *value. */
+static int address_argument(const struct symbolizer *s, Dwarf_Die *c, Dwarf_Addr bias,
+                            uintptr_t *value)
+{
+    Dwarf_Die p;
+    if (s->f.dwarf_child(c, &p) != 0)
+        return -1;
+    do {
+        int tag = s->f.dwarf_tag(&p);
+        Dwarf_Attribute a;
+        Dwarf_Block b;
+        if (tag != DW_TAG_call_site_parameter && tag != DW_TAG_GNU_call_site_parameter)
+            continue;
+        Dwarf_Attribute *v = s->f.dwarf_attr(&p, DW_AT_call_value, &a);
+        v = v ? v : s->f.dwarf_attr(&p, DW_AT_GNU_call_site_value, &a);
+        if (s->f.dwarf_formblock(v, &b) != 0 || b.length != 1 + sizeof(uint64_t) ||
+            b.data[0] != DW_OP_addr)
+            continue;
+        uint64_t x;
+        memcpy(&x, b.data + 1, sizeof x); /* the target's order: the process's own */
+        *value = (uintptr_t)(x + bias);
+        return 0;
+    } while (s->f.dwarf_siblingof(&p, &p) == 0);
+    return -1;
+}
+#endif
+
+int sym_call_address_argument(struct symbolizer *s, uintptr_t ret, uintptr_t *value)
+{
+    int found = -1;
+#ifdef HAVE_DWFL
+    Dwfl_Module *m = s && s->dwfl ? s->f.dwfl_addrmodule(s->dwfl, (Dwarf_Addr)ret - 1) : NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cubuf, *cu = m ? cu_of(s, m, (Dwarf_Addr)ret - 1, &bias, &cubuf) : NULL, *sc = NULL;
+    int n = cu ? s->f.dwarf_getscopes(cu, (Dwarf_Addr)ret - 1 - bias, &sc) : 0;
+    for (int i = 0; i < n && found < 0; i++) { /* the call site is a child of a scope */
+        Dwarf_Die c;
+        if (s->f.dwarf_child(&sc[i], &c) != 0)
+            continue;
+        do {
+            int tag = s->f.dwarf_tag(&c);
+            Dwarf_Attribute a;
+            Dwarf_Addr pc;
+            if ((tag == DW_TAG_call_site &&
+                 s->f.dwarf_formaddr(s->f.dwarf_attr(&c, DW_AT_call_return_pc, &a), &pc) == 0) ||
+                (tag == DW_TAG_GNU_call_site &&
+                 s->f.dwarf_formaddr(s->f.dwarf_attr(&c, DW_AT_low_pc, &a), &pc) == 0)) {
+                if (pc + bias == (Dwarf_Addr)ret) {
+                    found = address_argument(s, &c, bias, value);
+                    break;
+                }
+            }
+        } while (s->f.dwarf_siblingof(&c, &c) == 0);
+    }
+    free(sc);
+#else
+    (void)s, (void)ret, (void)value;
+#endif
+    return found;
 }
 
 int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)

@@ -56,6 +56,10 @@ SYM_HIDDEN int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_whe
  * how many there are (0 without a module or libdw). */
 SYM_HIDDEN int sym_functions_prefixed(struct symbolizer *s, uintptr_t addr, const char *prefix,
                                       uintptr_t *out, int max);
+/* The first constant address a call passes, as DWARF's call site at its return address
+ * ret says it (gcc -O2 -g: DW_TAG_call_site, a parameter's DW_AT_call_value DW_OP_addr;
+ * GOMP_parallel's outlined function): 0 with *value, or -1 (no call site there: -O0). */
+SYM_HIDDEN int sym_call_address_argument(struct symbolizer *s, uintptr_t ret, uintptr_t *value);
 SYM_HIDDEN void sym_close(struct symbolizer *s);
 
 #endif

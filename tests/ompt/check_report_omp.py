@@ -32,10 +32,12 @@ against the file they came from:
            (issue 69 item 4). The file: three regions named scale (ompt_sites.c:LINE) at
            the directive's line, each with its site "main (...ompt_sites.c:CALL)" of its
            own call's line, main's region at its directive's line (gcc -O2 gives its call
-           the line before), its site empty; openmp_regions.csv: the three told apart by
-           their site, openmp_threads.csv 2 threads each; --compare of the folder with
-           itself: one row per (name, site), none averaged; the figure's panels of 2
-           threads, titled with the site."""
+           the line before), its site empty; two directives on one line (a macro's): two
+           regions at that line, their sites "PROGRAM+0xOFFSET" apart (gcc's line from its
+           call site's outlined function); openmp_regions.csv: the six told apart by their
+           site, openmp_threads.csv 2 threads each; --compare of the folder with itself:
+           one row per (name, site), none averaged; the figure's panels of 2 threads,
+           titled with the site."""
 import copy
 import csv
 import glob
@@ -365,32 +367,38 @@ def case_sites(tool_py, doc, facts, tmp, ompt_dir):
     want = sorted("main (%s:%d)" % (os.path.dirname(scale[0]["file"]) + "/" + facts["file"]
                                      if scale else facts["file"], c) for c in facts["calls"])
     check(sites == want, "their sites the inlined calls in main: %s, want %s" % (sites, want))
-    own = [r for r in regs if r["function"] == "main"]
+    own = [r for r in regs if r["function"] == "main" and r["line"] != facts["twice_line"]]
     check(len(own) == 1 and own[0]["line"] == facts["main_line"] and own[0].get("site") == "",
           "main's region at its directive's line %d, no site: %s" % (
-              facts["main_line"], [(r["name"], r.get("site")) for r in own]))
+              facts["main_line"], [(r["name"], r.get("site")) for r in regs if r["function"] == "main"]))
+    twice = [r for r in regs if r["function"] == "main" and r["line"] == facts["twice_line"]]
+    check(len(twice) == 2 and len({r.get("site") for r in twice}) == 2 and all(
+        (r.get("site") or "").startswith(os.path.basename(r["module"]) + "+0x") for r in twice),
+          "two directives on line %d: two regions, their sites their offsets in %s: %s" % (
+              facts["twice_line"], os.path.basename(twice[0]["module"]) if twice else "?",
+              [r.get("site") for r in twice]))
     out = os.path.join(tmp, "report")
     rc, _, err = report(tool_py, [ompt_dir], out)
     if not check(rc == 0, "papi_report reads the tool's folder: exit %d %s" % (rc, err)):
         return
     got = rows(out, "openmp_regions")
     keys = [(x["region"], x.get("site")) for x in got]
-    check(len(got) == 4 and len(set(keys)) == 4, "openmp_regions.csv: 4 rows told apart: %s" % keys)
+    check(len(got) == 6 and len(set(keys)) == 6, "openmp_regions.csv: 6 rows told apart: %s" % keys)
     check(sorted(x["site"] for x in got if x["region"] == scale[0]["name"]) == want if scale else False,
           "the three scale() rows by their sites")
     th = rows(out, "openmp_threads")
     per = {}
     for x in th:
         per.setdefault((x["region"], x["site"]), []).append(int(x["thread"]))
-    check(len(per) == 4 and all(sorted(v) == [0, 1] for v in per.values()),
+    check(len(per) == 6 and all(sorted(v) == [0, 1] for v in per.values()),
           "openmp_threads.csv: threads 0 and 1 of each region: %s" % per)
     out = os.path.join(tmp, "compare_self")
     rc, _, _ = report(tool_py, ["--compare", ompt_dir, ompt_dir], out)
     cmp = rows(out, "compare_openmp") if rc == 0 else []
     ent = [x["entity"] for x in cmp]
     want_ent = {"(processes)", own[0]["name"] if own else ""} | \
-        {"%s [%s]" % (scale[0]["name"], s) for s in want} if scale else set()
-    check(set(ent) == want_ent and len(ent) == 5,
+        {"%s [%s]" % (r["name"], r.get("site")) for r in scale + twice}
+    check(set(ent) == want_ent and len(ent) == 7,
           "--compare: a row per (name, site), none averaged: %s" % ent)
     import papi_report
     from papi_report.tables import catalog
@@ -399,10 +407,10 @@ def case_sites(tool_py, doc, facts, tmp, ompt_dir):
     fig = openmp_figures.openmp_regions(papi_report.tables(openmp=[ompt_dir]))
     if check(not isinstance(fig, str), "the figure is drawn"):
         panels = fig.axes[0::2]
-        check(len(panels) == 4 and all(len(a.patches) == 4 * 2 for a in panels),
-              "4 panels of 2 threads x work and 3 waits: %s" % [len(a.patches) for a in panels])
+        check(len(panels) == 6 and all(len(a.patches) == 4 * 2 for a in panels),
+              "6 panels of 2 threads x work and 3 waits: %s" % [len(a.patches) for a in panels])
         titles = [a.get_title(loc="left") for a in panels]
-        check(sorted(t.split(" [")[1].split("]")[0] for t in titles if " [" in t) ==
+        check(sorted(t.split(" [")[1].split("]")[0] for t in titles if " [" in t and "scale" in t) ==
               sorted("main (ompt_sites.c:%d)" % c for c in facts["calls"]),
               "the scale() panels titled with their sites: %s" % titles)
 
