@@ -178,11 +178,14 @@ struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
 }
 
 /* Thread time lost in the region: each thread number's share of the wall time (the
- * whole wall where team sizes were not kept) less its work. */
+ * whole wall where team sizes were not kept) less its work; where threads without a slot
+ * ran some of its tasks, over the thread numbers with a task measured. */
 uint64_t ompt_report_lost_ns(const struct ompt_region_row *r)
 {
     uint64_t lost = 0;
     for (unsigned t = 0; t < r->nthreads; t++) {
+        if (r->unmeasured_tasks && r->threads[t].tasks == 0)
+            continue; /* run by a thread without a slot: its loss unknown, not all of it */
         uint64_t wall = r->other_size_instances ? r->wall_ns : r->threads[t].wall_ns;
         lost += wall > r->threads[t].work_ns ? wall - r->threads[t].work_ns : 0;
     }

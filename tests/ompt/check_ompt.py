@@ -51,7 +51,8 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   slots_team  one region of a team of 1,100 (ompt_slots.c team 1100), more threads at
               once than the slots: exactly 1,024 threads measured and 76 said (threads,
               their implicit tasks in the region's and the run's efficiency, whose load
-              balance, scheduling and parallel are then null);
+              balance, scheduling and parallel are then null, its lost time over the
+              measured thread numbers);
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
   fork        fork after OpenMP started: the child (which holds its parent's sums) reports
@@ -467,6 +468,8 @@ def case_slots_team(doc, facts):
     check(e.get("unmeasured_implicit_tasks") == past and
           [e[k] for k in ("load_balance", "scheduling", "parallel")] == [None] * 3,
           "the region's %d unmeasured tasks said, its efficiencies null: %s" % (past, e))
+    check(r["lost_ns"] <= SLOTS * r["wall_ns"],
+          "its lost time over the %d measured thread numbers only: %d ns, wall %d ns" % (SLOTS, r["lost_ns"], r["wall_ns"]))
     run = doc["efficiency"]
     check(run.get("unmeasured_implicit_tasks") == past and run.get("unmeasured_instances") == 0 and
           run["load_balance"] is None,
