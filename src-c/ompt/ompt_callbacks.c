@@ -362,12 +362,16 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     int cls = wait_class(kind);
     if (!f || cls == OMPT_WAIT_NONE)
         return;
-    uint64_t t = now_ns();
     /* A task waiting inside a barrier (depth past 1): the outer wait counts. */
-    if (endpoint == ompt_scope_begin && f->sync_depth++ == 0) {
-        /* First: a join barrier's begin is the end of the work's events. */
-        if (f->counted && may_be_join(kind) && ompt_counters_read(ompt_self, f->sync_counts) != 0)
-            f->counted = 0;
+    int first_begin = endpoint == ompt_scope_begin && f->sync_depth++ == 0;
+    /* First, before the clock: a join barrier's begin is the end of the work's events, and
+     * nothing between the task's begin read and this one may vary from one instance to
+     * the next (the clock's read retries when the kernel updates its data meanwhile). */
+    if (first_begin && f->counted && may_be_join(kind) &&
+        ompt_counters_read(ompt_self, f->sync_counts) != 0)
+        f->counted = 0;
+    uint64_t t = now_ns();
+    if (first_begin) {
         if (f->share && may_be_join(kind))
             share_at_barrier(f);
         commit_pending(f);
