@@ -160,9 +160,11 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
             mpi * e[3], mpi, e[3], e[0], e[1], e[2]);
 }
 
-/* {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first when >= -1). */
+/* {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first with
+ * with_serialization), and the implicit tasks the tool could not measure (unmeasured,
+ * none written when negative: not known). */
 static void efficiency_json(struct tbuf *t, double serialization, double lb, double sched,
-                            double par, int with_serialization)
+                            double par, int with_serialization, long long unmeasured)
 {
     tb_raw(t, "{");
     const char *keys[] = {"serialization", "load_balance", "scheduling", "parallel"};
@@ -175,6 +177,8 @@ static void efficiency_json(struct tbuf *t, double serialization, double lb, dou
         else
             tb_raw(t, ": null");
     }
+    if (unmeasured >= 0)
+        tb_fmt(t, ", \"unmeasured_implicit_tasks\": %lld", unmeasured);
     tb_raw(t, "}");
 }
 
@@ -195,7 +199,8 @@ static void parallel_json(struct tbuf *t, const struct papi_ompt_parallel *p, lo
     tb_kv_secs(t, ", \"wall_s\": ", (long long)p->wall_ns);
     tb_kv_secs(t, ", \"lost_s\": ", (long long)p->lost_ns);
     tb_fmt(t, ", \"team_max\": %u, \"efficiency\": ", p->team_max);
-    efficiency_json(t, -1, p->load_balance, p->scheduling, p->parallel, 0);
+    efficiency_json(t, -1, p->load_balance, p->scheduling, p->parallel, 0,
+                    (long long)p->unmeasured_tasks);
     tb_raw(t, "}");
 }
 
@@ -220,7 +225,7 @@ void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, 
     ompt_query_efficiency(&sum, (double)(wall_ns > mpi_ns ? wall_ns - mpi_ns : 0), e);
     tb_kv_secs(t, "], \"parallel_s\": ", (long long)sum.parallel_ns);
     tb_raw(t, ", \"efficiency\": ");
-    efficiency_json(t, e[0], e[1], e[2], e[3], 1);
+    efficiency_json(t, e[0], e[1], e[2], e[3], 1, (long long)sum.unmeasured_tasks);
     tb_raw(t, "}");
 }
 
@@ -238,6 +243,6 @@ void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s)
     ompt_query_efficiency(&sum, (wall_s > mpi_s ? wall_s - mpi_s : 0) * 1e9, e);
     tb_kv_secs(t, ", \"openmp\": {\"parallel_s\": ", (long long)o.parallel_ns);
     tb_raw(t, ", \"efficiency\": ");
-    efficiency_json(t, e[0], e[1], e[2], e[3], 1);
+    efficiency_json(t, e[0], e[1], e[2], e[3], 1, -1);
     tb_raw(t, "}");
 }

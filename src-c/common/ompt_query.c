@@ -133,4 +133,5 @@ void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_contex
 {
     sum->parallel_ns += c->parallel_ns, sum->useful_ns += c->useful_ns;
     sum->maxu_team_ns += c->maxu_team_ns, sum->wall_team_ns += c->wall_team_ns;
+    sum->unmeasured_tasks += c->unmeasured_tasks;
 }

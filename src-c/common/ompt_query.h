@@ -9,7 +9,7 @@
 #ifndef PAPI_OMPT_QUERY_H
 #define PAPI_OMPT_QUERY_H
 
-#define PAPI_OMPT_QUERY_VERSION 2
+#define PAPI_OMPT_QUERY_VERSION 2 /* 2: site, unmeasured_tasks (issue 69) */
 #define PAPI_OMPT_NAME_LEN      320
 
 /* One parallel region in one context. Efficiencies: -1 where one cannot be formed. */
@@ -20,6 +20,9 @@ struct papi_ompt_parallel {
     unsigned long long address, instances, outermost_instances, wall_ns, lost_ns;
     unsigned team_max;
     double load_balance, scheduling, parallel;
+    /* Implicit tasks run by threads without a slot of the tool's (more threads alive at
+     * once than it keeps): their work unknown, the efficiencies above -1 where any. */
+    unsigned long long unmeasured_tasks;
 };
 
 /* One context: named 0 outside every named region, mpi -1 outside every MPI_Pcontrol
@@ -30,7 +33,8 @@ struct papi_ompt_context {
     long named;
     int mpi, dropped;
     double parallel_ns, useful_ns, maxu_team_ns, wall_team_ns;
-    int first, count; /* its rows in the table's regions */
+    int first, count;                    /* its rows in the table's regions */
+    unsigned long long unmeasured_tasks; /* its regions' (left out of the sums above) */
 };
 
 struct papi_ompt_table {
@@ -90,7 +94,8 @@ void ompt_query_free(struct ompt_query *q);
  * time (ns: the span the serialization is over): e[0] serialization = parallel / time,
  * e[1] load balance, e[2] scheduling, e[3] their product; -1 where one cannot be formed. */
 void ompt_query_efficiency(const struct papi_ompt_context *sum, double time, double e[4]);
-/* Adds context c's sums to sum (parallel, useful, team x max useful, team x wall). */
+/* Adds context c's sums to sum (parallel, useful, team x max useful, team x wall, the
+ * unmeasured tasks). */
 void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c);
 
 #endif

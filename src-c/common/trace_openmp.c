@@ -246,8 +246,8 @@ void trace_omp_say_dropped(const char *who, const struct trace_omp_spans *s)
 {
     if (s->dropped)
         fprintf(stderr,
-                "%s: %llu OpenMP slices past a thread's PAPI_OMPT_TRACE_SPANS not traced "
-                "(counted in the trace's dropped records)\n",
+                "%s: %llu OpenMP slices past a thread's PAPI_OMPT_TRACE_SPANS (or without "
+                "memory for its log) not traced (counted in the trace's dropped records)\n",
                 who, (unsigned long long)s->dropped);
 }
 

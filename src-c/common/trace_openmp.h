@@ -52,7 +52,8 @@ struct trace_omp_spans {
     size_t n, cap;
     char (*name)[TRACE_OMP_NAME_LEN];
     int nnames, names_cap;
-    uint64_t dropped; /* slices past a thread's log (PAPI_OMPT_TRACE_SPANS): not in span */
+    uint64_t dropped; /* slices past a thread's log (PAPI_OMPT_TRACE_SPANS) or without one
+                       * (no memory): not in span */
     uint64_t tick0, mono0, tick1, mono1;
     int mono; /* 1: start and end are CLOCK_MONOTONIC ns already */
 };
@@ -86,8 +87,8 @@ TW_HIDDEN void trace_omp_spans_walk(const struct trace_omp_spans *s, trace_omp_e
  * no room). 0, or -1 when a name found no memory. */
 TW_HIDDEN int trace_omp_spans_add(struct trace_writer *w, const struct trace_omp_spans *s);
 TW_HIDDEN void trace_omp_spans_free(struct trace_omp_spans *s);
-/* One line on stderr, "who: N OpenMP slices past a thread's PAPI_OMPT_TRACE_SPANS not
- * traced", when s dropped any. */
+/* One line on stderr, "who: N OpenMP slices past a thread's PAPI_OMPT_TRACE_SPANS (or
+ * without memory for its log) not traced", when s dropped any. */
 TW_HIDDEN void trace_omp_say_dropped(const char *who, const struct trace_omp_spans *s);
 
 /* The file form (times in CLOCK_MONOTONIC ns: trace_omp_spans_to_mono first): a block per

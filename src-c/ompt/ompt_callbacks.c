@@ -91,8 +91,9 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
 {
     (void)encountering_task_data, (void)encountering_task_frame, (void)flags;
     struct ompt_thread *th = ompt_thread_self();
-    if (!th) {
+    if (!th) { /* its instance not measured, said; its team's tasks not filed */
         ompt_threads_count_unmeasured();
+        ompt_threads_count_instance();
         parallel_data->value = 0;
         return;
     }
@@ -310,6 +311,9 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     struct ompt_thread *th = ompt_thread_self();
     if (!th) {
         ompt_threads_count_unmeasured();
+        if (endpoint == ompt_scope_begin) /* said in its region's row */
+            ompt_threads_count_task(parallel_data ? (int)(parallel_data->value & REGION_MASK) - 1
+                                                  : -1);
         return;
     }
     if (endpoint == ompt_scope_begin)
@@ -358,12 +362,16 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     int cls = wait_class(kind);
     if (!f || cls == OMPT_WAIT_NONE)
         return;
-    uint64_t t = now_ns();
     /* A task waiting inside a barrier (depth past 1): the outer wait counts. */
-    if (endpoint == ompt_scope_begin && f->sync_depth++ == 0) {
-        /* First: a join barrier's begin is the end of the work's events. */
-        if (f->counted && may_be_join(kind) && ompt_counters_read(ompt_self, f->sync_counts) != 0)
-            f->counted = 0;
+    int first_begin = endpoint == ompt_scope_begin && f->sync_depth++ == 0;
+    /* First, before the clock: a join barrier's begin is the end of the work's events, and
+     * nothing between the task's begin read and this one may vary from one instance to
+     * the next (the clock's read retries when the kernel updates its data meanwhile). */
+    if (first_begin && f->counted && may_be_join(kind) &&
+        ompt_counters_read(ompt_self, f->sync_counts) != 0)
+        f->counted = 0;
+    uint64_t t = now_ns();
+    if (first_begin) {
         if (f->share && may_be_join(kind))
             share_at_barrier(f);
         commit_pending(f);
@@ -455,11 +463,11 @@ static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
 static void on_thread_end(ompt_data_t *thread_data)
 {
     (void)thread_data;
-    if (ompt_self)
-        ompt_self->ended = 1;
-    ompt_thread_publish(ompt_self);
     if (!ompt_self || ompt_self->type != ompt_thread_initial)
         ompt_share_thread(0);
+    if (ompt_self && ompt_counters_n)
+        ompt_counters_release(ompt_self);
+    ompt_thread_release(); /* its slot for the next thread, its sums kept */
 }
 
 const struct ompt_callback_entry ompt_callback_table[] = {

@@ -131,6 +131,17 @@ int ompt_counters_read(struct ompt_thread *th, uint64_t *v)
     return PAPI_read(th->eventset, (long long *)v) == PAPI_OK ? 0 : -1;
 }
 
+void ompt_counters_release(struct ompt_thread *th)
+{
+    if (th->counters == 1) {
+        long long ignored[OMPT_EVENTS_MAX];
+        PAPI_stop(th->eventset, ignored);
+        PAPI_cleanup_eventset(th->eventset);
+        PAPI_destroy_eventset(&th->eventset);
+    }
+    th->counters = 0;
+}
+
 void ompt_counters_describe(struct ompt_counters_info *info)
 {
     info->source = source;

@@ -33,6 +33,9 @@ OMPT_HIDDEN void ompt_counters_thread(struct ompt_thread *th);
 /* The calling thread's counts now into v[0..ompt_counters_n-1] (its event set made first
  * where thread_begin did not): 0, or -1 when the thread cannot count (in the report). */
 OMPT_HIDDEN int ompt_counters_read(struct ompt_thread *th, uint64_t *v);
+/* The calling thread's end: its event set stopped and destroyed (its descriptors closed),
+ * so that the thread that takes its slot next makes its own. */
+OMPT_HIDDEN void ompt_counters_release(struct ompt_thread *th);
 OMPT_HIDDEN void ompt_counters_describe(struct ompt_counters_info *info);
 
 #endif

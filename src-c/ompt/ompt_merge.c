@@ -111,15 +111,17 @@ static void add_thread_counts(struct ompt_merged *m)
         const struct ompt_thread *th = ompt_thread_slot(s);
         if (!th)
             continue;
-        m->threads_seen++;
-        m->threads_ended += th->ended;
         m->region_drops += th->region_drops;
         m->deep_tasks += th->deep_tasks;
         m->pair_drops += th->pair_drops;
         m->context_drops += th->context_drops;
         m->outer_unnamed_ns += th->outer_unnamed_ns;
     }
-    m->unmeasured_events = ompt_threads_unmeasured();
+    struct ompt_unmeasured u;
+    ompt_threads_unmeasured(&u);
+    m->threads_seen = u.threads_seen, m->threads_ended = u.threads_ended;
+    m->threads_without_slot = u.threads, m->unmeasured_events = u.events;
+    m->unmeasured_tasks = u.tasks, m->unmeasured_instances = u.instances;
 }
 
 int ompt_merge(struct ompt_merged *m, int parked)
@@ -133,7 +135,8 @@ int ompt_merge(struct ompt_merged *m, int parked)
     m->nrows = OMPT_REGIONS_MAX; /* by index until compacted below */
     for (int i = 0; i < OMPT_REGIONS_MAX; i++)
         m->rows[i].index = i, m->rows[i].address = ompt_region_address(i),
-        m->rows[i].context = ompt_region_context(i);
+        m->rows[i].context = ompt_region_context(i),
+        m->rows[i].unmeasured_tasks = ompt_threads_unmeasured_tasks(i);
     add_masters(m->rows, tmax);
     for (int i = 0; i < OMPT_REGIONS_MAX; i++)
         if (m->rows[i].address && size_row(&m->rows[i], tmax[i]) != 0)

@@ -27,14 +27,19 @@ struct ompt_region_row {
     unsigned team_max;                                 /* the largest team seen */
     unsigned nthreads; /* rows in threads: max(team_max, largest thread number + 1) */
     struct ompt_region_thread *threads;
+    uint64_t unmeasured_tasks; /* implicit tasks of threads without a slot: in no thread */
 };
 
 struct ompt_merged {
     struct ompt_region_row *rows; /* by wall time, longest first */
     int nrows;
     uint64_t region_drops, deep_tasks, pair_drops, unmeasured_events, context_drops;
-    uint64_t outer_unnamed_ns; /* outermost instances' wall in dropped regions */
-    int threads_seen, threads_ended;
+    uint64_t outer_unnamed_ns;            /* outermost instances' wall in dropped regions */
+    uint64_t threads_seen, threads_ended; /* threads that had a slot (one may have had two) */
+    /* Threads that found no slot (OMPT_THREADS_MAX alive at once), the implicit tasks
+     * they ran (in their rows' unmeasured_tasks, or of instances not measured) and the
+     * instances they forked (in no row, nor in parallel time). */
+    uint64_t threads_without_slot, unmeasured_tasks, unmeasured_instances;
 };
 
 /* 0, or -1 when out of memory (m then empty). parked: also the tasks of threads parked at

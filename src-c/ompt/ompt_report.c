@@ -22,8 +22,11 @@
 
 #define DEFAULT_DIR "papi_ompt_output"
 
+/* An efficiency object, with what it is not over: the implicit tasks of threads without a
+ * slot (the region's, or the run's), and for the run the instances they forked. */
 static void put_efficiency(struct jw *w, const char *key, const struct ompt_efficiency *e,
-                           int with_serialization)
+                           int with_serialization, uint64_t unmeasured_tasks,
+                           uint64_t unmeasured_instances)
 {
     jw_obj_begin(w, key);
     const char *names[] = {"serialization", "load_balance", "scheduling", "parallel"};
@@ -34,6 +37,9 @@ static void put_efficiency(struct jw *w, const char *key, const struct ompt_effi
         else
             jw_fixed(w, names[i], values[i] > 1 ? 1 : values[i], 4);
     }
+    jw_uint(w, "unmeasured_implicit_tasks", unmeasured_tasks);
+    if (with_serialization)
+        jw_uint(w, "unmeasured_instances", unmeasured_instances);
     jw_obj_end(w);
 }
 
@@ -140,16 +146,21 @@ struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
     uint64_t useful[r->nthreads ? r->nthreads : 1];
     for (unsigned t = 0; t < r->nthreads; t++)
         useful[t] = r->threads[t].work_ns;
+    if (r->unmeasured_tasks) /* threads past the slots: their work unknown, nothing judged */
+        return (struct ompt_efficiency){-1, -1, -1, -1};
     int outermost = r->outer_instances == r->instances;
     return ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
 }
 
 /* Thread time lost in the region: each thread number's share of the wall time (the
- * whole wall where team sizes were not kept) less its work. */
+ * whole wall where team sizes were not kept) less its work; where threads without a slot
+ * ran some of its tasks, over the thread numbers with a task measured. */
 uint64_t ompt_report_lost_ns(const struct ompt_region_row *r)
 {
     uint64_t lost = 0;
     for (unsigned t = 0; t < r->nthreads; t++) {
+        if (r->unmeasured_tasks && r->threads[t].tasks == 0)
+            continue; /* run by a thread without a slot: its loss unknown, not all of it */
         uint64_t wall = r->other_size_instances ? r->wall_ns : r->threads[t].wall_ns;
         lost += wall > r->threads[t].work_ns ? wall - r->threads[t].work_ns : 0;
     }
@@ -206,7 +217,7 @@ static void put_region(struct jw *w, const struct ompt_name *name, const struct 
     jw_arr_end(w);
     jw_uint(w, "other_team_size_instances", r->other_size_instances);
     struct ompt_efficiency e = ompt_report_efficiency(r, sums);
-    put_efficiency(w, "efficiency", &e, 0);
+    put_efficiency(w, "efficiency", &e, 0, r->unmeasured_tasks, 0);
     jw_uint(w, "lost_ns", ompt_report_lost_ns(r));
     put_region_events(w, r, c);
     jw_arr_begin(w, "threads");
@@ -226,6 +237,9 @@ static void put_limits(struct jw *w, const struct ompt_merged *m)
     jw_uint(w, "implicit_tasks_no_room", m->pair_drops);
     jw_uint(w, "events_of_threads_past_max", m->unmeasured_events);
     jw_uint(w, "threads_max", OMPT_THREADS_MAX);
+    jw_uint(w, "threads_without_slot", m->threads_without_slot);
+    jw_uint(w, "implicit_tasks_without_slot", m->unmeasured_tasks);
+    jw_uint(w, "instances_without_slot", m->unmeasured_instances);
     jw_uint(w, "instances_context_dropped", m->context_drops);
     jw_uint(w, "contexts_max", OMPT_CONTEXTS_MAX);
     jw_obj_end(w);
@@ -255,8 +269,8 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     jw_uint(w, "wall_ns", info->wall_ns);
     jw_uint(w, "parallel_ns", parallel);
     jw_uint(w, "serial_ns", info->wall_ns > parallel ? info->wall_ns - parallel : 0);
-    jw_uint(w, "threads_seen", (unsigned long long)m->threads_seen);
-    jw_uint(w, "threads_ended", (unsigned long long)m->threads_ended);
+    jw_uint(w, "threads_seen", m->threads_seen);
+    jw_uint(w, "threads_ended", m->threads_ended);
     put_limits(w, m);
     put_counters(w, &counters);
     jw_arr_begin(w, "regions");
@@ -264,7 +278,7 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
         put_region(w, &names[i], &m->rows[i], &sums, &counters);
     jw_arr_end(w);
     struct ompt_efficiency run = ompt_efficiency_run(&sums, parallel, info->wall_ns);
-    put_efficiency(w, "efficiency", &run, 1);
+    put_efficiency(w, "efficiency", &run, 1, m->unmeasured_tasks, m->unmeasured_instances);
     jw_obj_end(w);
 }
 

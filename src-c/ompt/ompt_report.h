@@ -34,7 +34,9 @@ OMPT_HIDDEN int ompt_report_write(const struct ompt_run_info *info);
 OMPT_HIDDEN int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns);
 
 /* A merged region's efficiencies, adding it to sums (when not NULL) only where all its
- * instances were outermost; and the thread time lost in it (ns). */
+ * instances were outermost; none (all negative: null) where threads without a slot ran
+ * some of its tasks (unmeasured_tasks: their work is unknown), and then not added. And
+ * the thread time lost in it (ns). */
 OMPT_HIDDEN struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
                                                           struct ompt_efficiency_sums *sums);
 OMPT_HIDDEN uint64_t ompt_report_lost_ns(const struct ompt_region_row *r);

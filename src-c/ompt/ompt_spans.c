@@ -11,6 +11,10 @@
 
 int ompt_spans_on;
 static uint64_t cap = OMPT_SPANS_DEFAULT, origin_tick, origin_mono;
+/* The log of every thread that found no memory for its own: it holds no slice and
+ * counts theirs as dropped. */
+static struct ompt_span_log no_memory;
+static struct ompt_span_log *_Atomic retired;
 
 uint64_t ompt_spans_cap(void)
 {
@@ -54,13 +58,14 @@ int64_t ompt_span_begin(struct ompt_span_log **log, int kind, int region, uint64
     struct ompt_span_log *l = *log;
     if (!l) { /* the thread's first slice: its log, whose untouched pages cost nothing */
         l = calloc(1, sizeof *l + cap * sizeof l->span[0]);
-        if (!l)
-            return -1;
-        l->tid = (uint32_t)syscall(SYS_gettid);
+        if (l)
+            l->tid = (uint32_t)syscall(SYS_gettid);
+        else
+            l = &no_memory; /* not tried again: its slices counted as dropped */
         __atomic_store_n(log, l, __ATOMIC_RELEASE);
     }
     uint64_t i = atomic_load_explicit(&l->n, memory_order_relaxed);
-    if (i >= cap) {
+    if (l == &no_memory || i >= cap) {
         atomic_fetch_add_explicit(&l->dropped, 1, memory_order_relaxed);
         return -1;
     }
@@ -72,4 +77,30 @@ int64_t ompt_span_begin(struct ompt_span_log **log, int kind, int region, uint64
     atomic_store_explicit(&s->end, 0, memory_order_relaxed);
     atomic_store_explicit(&l->n, i + 1, memory_order_release);
     return (int64_t)i;
+}
+
+void ompt_spans_retire(struct ompt_span_log *log)
+{
+    if (!log || log == &no_memory)
+        return;
+    struct ompt_span_log *head = atomic_load_explicit(&retired, memory_order_relaxed);
+    do
+        log->retired_next = head;
+    while (!atomic_compare_exchange_weak_explicit(&retired, &head, log, memory_order_release,
+                                                  memory_order_relaxed));
+}
+
+const struct ompt_span_log *ompt_spans_retired(void)
+{
+    return atomic_load_explicit(&retired, memory_order_acquire);
+}
+
+const struct ompt_span_log *ompt_spans_log(const struct ompt_span_log *log)
+{
+    return log == &no_memory ? NULL : log;
+}
+
+uint64_t ompt_spans_unlogged(void)
+{
+    return atomic_load_explicit(&no_memory.dropped, memory_order_relaxed);
 }

@@ -2,7 +2,9 @@
  * only when a trace is asked for (PAPI_TRACE, PAPI_MPI_TRACE, or papi_run --trace's
  * PAPI_RUN_OMPT_TRACE_FILE set at the tool's start); off, a callback pays one branch.
  * A log is the thread's own (no lock), made at its first slice and bounded by
- * PAPI_OMPT_TRACE_SPANS slices (default 65536): past it slices are counted as dropped.
+ * PAPI_OMPT_TRACE_SPANS slices (default 65536): past it slices are counted as dropped,
+ * and so are all of a thread's slices when its log cannot be allocated (it does not try
+ * again). A log outlives its thread: at the thread's end it joins the retired logs.
  * Times are ticks of mono_clock.h's tick_clock, the MPI wrapper's clock; the kinds are
  * trace_openmp.h's. */
 #ifndef PAPI_OMPT_SPANS_H
@@ -27,7 +29,8 @@ struct ompt_span {
 struct ompt_span_log {
     _Atomic uint64_t n; /* slices begun (published with release: a reader takes these) */
     _Atomic uint64_t dropped;
-    uint32_t tid; /* the OS thread */
+    uint32_t tid;                       /* the OS thread */
+    struct ompt_span_log *retired_next; /* the log retired before it (ompt_spans_retire) */
     struct ompt_span span[];
 };
 
@@ -41,9 +44,18 @@ OMPT_HIDDEN void ompt_spans_start(void);
 OMPT_HIDDEN void ompt_spans_origin(uint64_t *tick, uint64_t *mono);
 
 /* A slice begun now on the calling thread's log (*log made at its first): its index, or
- * -1 (past the bound: counted, or no memory). Ended now, and relabelled, by its index. */
+ * -1 (past the bound, or no memory for the log: counted as dropped either way). Ended
+ * now, and relabelled, by its index. */
 OMPT_HIDDEN int64_t ompt_span_begin(struct ompt_span_log **log, int kind, int region,
                                     uint64_t instance);
+/* A log whose thread ended (NULL, or no log for want of memory: nothing), kept for the
+ * readers: a list only ever pushed to (release), read from its head (acquire). */
+OMPT_HIDDEN void ompt_spans_retire(struct ompt_span_log *log);
+OMPT_HIDDEN const struct ompt_span_log *ompt_spans_retired(void);
+/* A thread's log (NULL for none and for the log of a thread without memory for one). */
+OMPT_HIDDEN const struct ompt_span_log *ompt_spans_log(const struct ompt_span_log *log);
+/* Slices dropped by threads whose log could not be allocated. */
+OMPT_HIDDEN uint64_t ompt_spans_unlogged(void);
 static inline void ompt_span_end(struct ompt_span_log *log, int64_t i)
 {
     if (log && i >= 0)

@@ -35,6 +35,7 @@ static void fill_region(struct papi_ompt_parallel *p, const struct ompt_name *na
     struct ompt_efficiency e = ompt_report_efficiency(r, sums);
     p->load_balance = or_none(e.load_balance), p->scheduling = or_none(e.scheduling);
     p->parallel = or_none(e.parallel);
+    p->unmeasured_tasks = r->unmeasured_tasks;
 }
 
 static void open_context(struct papi_ompt_context *c, unsigned ctx, int first)
@@ -79,6 +80,7 @@ int ompt_table_build(struct papi_ompt_table *out)
         }
         fill_region(&out->regions[i], &names[i], r, &sums);
         c->count++;
+        c->unmeasured_tasks += r->unmeasured_tasks;
         c->parallel_ns += (double)r->outer_wall_ns;
         c->useful_ns = sums.useful_ns, c->maxu_team_ns = sums.max_useful_x_team_ns;
         c->wall_team_ns = sums.wall_x_team_ns;

@@ -5,9 +5,12 @@
  * A slot holds the implicit tasks the thread runs now (a stack: nested regions above their
  * parent's) and its accumulators, one per (parallel region, OpenMP thread number) it has
  * run, in a fixed table; the thread number 0 of a region (its master) also keeps the
- * instances it forked: their wall time and team sizes. Everything is bounded: threads
- * past OMPT_THREADS_MAX, nesting past OMPT_DEPTH_MAX and pairs past OMPT_ACC_MAX are
- * counted as not measured, never filed elsewhere. */
+ * instances it forked: their wall time and team sizes. A slot is given back at its
+ * thread's end and taken by the next thread that finds no fresh one: its accumulators
+ * stay (sums, keyed by region and thread number, whichever OS thread adds to them), its
+ * thread's own state (tasks open, event set, trace log) is started afresh. Everything
+ * is bounded: threads past OMPT_THREADS_MAX alive at once, nesting past OMPT_DEPTH_MAX
+ * and pairs past OMPT_ACC_MAX are counted as not measured, never filed elsewhere. */
 #ifndef PAPI_OMPT_THREADS_H
 #define PAPI_OMPT_THREADS_H
 
@@ -17,11 +20,11 @@
 #include "ompt_regions.h"
 #include "ompt_spans.h"
 
-#define OMPT_THREADS_MAX 1024
-#define OMPT_DEPTH_MAX   8   /* implicit tasks nested in one thread */
-#define OMPT_ACC_MAX     512 /* (region, thread number) pairs per thread, a power of two */
-#define OMPT_SIZES       4   /* distinct team sizes kept per region and master thread */
-#define OMPT_EVENTS_MAX  8   /* events each thread counts (ompt_counters.h) */
+#define OMPT_THREADS_MAX 1024 /* slots, i.e. threads alive at once with one */
+#define OMPT_DEPTH_MAX   8    /* implicit tasks nested in one thread */
+#define OMPT_ACC_MAX     512  /* (region, thread number) pairs per thread, a power of two */
+#define OMPT_SIZES       4    /* distinct team sizes kept per region and master thread */
+#define OMPT_EVENTS_MAX  8    /* events each thread counts (ompt_counters.h) */
 
 /* The wait classes of sync regions: barriers (explicit, implicit, implementation's) and
  * task waits (taskwait, taskgroup). */
@@ -81,8 +84,8 @@ struct ompt_frame {
 };
 
 struct ompt_thread {
+    int index; /* its place in the slots, given back at its thread's end */
     int type;  /* ompt_thread_t, from thread_begin (0: not told) */
-    int ended; /* thread_end came */
     int depth; /* implicit tasks open; those past OMPT_DEPTH_MAX have no frame */
     unsigned last_team;
     int counters; /* 0: no event set yet, 1: counting, -1: it cannot (ompt_counters.c) */
@@ -111,8 +114,10 @@ struct ompt_thread {
     struct ompt_acc acc[OMPT_ACC_MAX];
 };
 
-/* The calling thread's slot, claimed at its first use; NULL past OMPT_THREADS_MAX or
- * without memory (the event is then counted in ompt_threads_unmeasured). */
+/* The calling thread's slot, claimed at its first use (a fresh one, else one an ended
+ * thread gave back: a scan, not the hot path); NULL when OMPT_THREADS_MAX threads hold
+ * one or without memory (the thread is then counted in ompt_threads_unmeasured, once
+ * until its end, and so are its events). */
 OMPT_HIDDEN struct ompt_thread *ompt_thread_claim(void);
 extern __thread struct ompt_thread *ompt_self OMPT_HIDDEN;
 static inline struct ompt_thread *ompt_thread_self(void)
@@ -127,11 +132,25 @@ static inline void ompt_thread_publish(struct ompt_thread *th)
 }
 /* The accumulator of (region, tnum) in th, made at its first use; NULL when full. */
 OMPT_HIDDEN struct ompt_acc *ompt_thread_acc(struct ompt_thread *th, int region, unsigned tnum);
-/* Slots claimed, and slot i with the writes its thread published (for the report). */
+/* The calling thread's end (thread_end, its event set closed first): its slot (if any)
+ * given back for the next thread, its trace log kept for the report
+ * (ompt_spans_retire); a thread that found none may look again if it comes back. */
+OMPT_HIDDEN void ompt_thread_release(void);
+/* Slots made, and slot i with the writes its threads published (for the report). */
 OMPT_HIDDEN int ompt_thread_count(void);
 OMPT_HIDDEN struct ompt_thread *ompt_thread_slot(int i);
-/* Events of threads that found no slot. */
-OMPT_HIDDEN uint64_t ompt_threads_unmeasured(void);
+
+/* What threads without a slot did, counted (relaxed atomics): their callbacks, and the
+ * implicit tasks they ran per region (region -1: an instance not measured) and the
+ * instances they forked, neither in any slot. */
+struct ompt_unmeasured {
+    uint64_t threads_seen, threads_ended;       /* threads that had a slot, and ended */
+    uint64_t threads, events, tasks, instances; /* threads without one, and theirs */
+};
+OMPT_HIDDEN void ompt_threads_unmeasured(struct ompt_unmeasured *u);
+OMPT_HIDDEN uint64_t ompt_threads_unmeasured_tasks(int region);
 OMPT_HIDDEN void ompt_threads_count_unmeasured(void);
+OMPT_HIDDEN void ompt_threads_count_task(int region);
+OMPT_HIDDEN void ompt_threads_count_instance(void);
 
 #endif

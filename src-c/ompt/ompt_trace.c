@@ -76,10 +76,15 @@ int ompt_trace_collect(struct trace_omp_spans *s)
     int rc = 0;
     for (int i = 0; i < ompt_thread_count() && rc == 0; i++) {
         const struct ompt_thread *th = ompt_thread_slot(i);
-        const struct ompt_span_log *l = th ? __atomic_load_n(&th->spans, __ATOMIC_ACQUIRE) : NULL;
+        const struct ompt_span_log *l =
+            th ? ompt_spans_log(__atomic_load_n(&th->spans, __ATOMIC_ACQUIRE)) : NULL;
         if (l)
             rc = collect_log(s, l, now, &sym, names);
     }
+    /* the logs of ended threads (their slots reused), and the threads without one */
+    for (const struct ompt_span_log *l = ompt_spans_retired(); l && rc == 0; l = l->retired_next)
+        rc = collect_log(s, l, now, &sym, names);
+    s->dropped += ompt_spans_unlogged();
     if (sym)
         sym_close(sym);
     if (rc != 0)

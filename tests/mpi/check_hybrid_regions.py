@@ -65,6 +65,9 @@ def check_table(rank, name, t, facts, want_lb):
               % (what, own, want_lb))
     e = t["efficiency"]
     check(e["load_balance"] == lb, "%s: the region's load balance is its loop's" % what)
+    check(p["efficiency"].get("unmeasured_implicit_tasks") == 0 and e.get("unmeasured_implicit_tasks") == 0,
+          "%s: the tasks not measured (threads without a slot of the tool's) said, none: %s, %s"
+          % (what, p["efficiency"], e))
     want = facts[name + "_serialization"]
     check(e["serialization"] is not None and abs(e["serialization"] - want) <= TOL,
           "%s: serialization %s, the rank's clock %.3f +- %g" % (what, e["serialization"], want, TOL))

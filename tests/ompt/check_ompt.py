@@ -40,6 +40,20 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               every OpenMP thread counted, every implicit task counted, the instances
               and the loop's page faults per thread (exact; at least, under TSan, whose
               shadow memory faults too);
+  slots_sequence  1,500 threads of the program's own made one after another (each joined
+              before the next), each forking a team of 2 that writes 4 fresh pages per
+              thread (ompt_slots.c): more threads than the tool's 1,024 slots, but never
+              more alive at once, so every slot is given back and taken again: all 1,500
+              instances and 3,000 implicit tasks measured, nothing said unmeasured, the
+              region's efficiencies formed, every thread counted (perf::PAGE-FAULTS,
+              their event sets closed at their end: 1,500 would pass the descriptors'
+              limit) and each thread number's faults exactly its 6,000 pages (at least,
+              under TSan, whose shadow memory faults too);
+  slots_team  one region of a team of 1,100 (ompt_slots.c team 1100), more threads at
+              once than the slots: exactly 1,024 threads measured and 76 said (threads,
+              their implicit tasks in the region's and the run's efficiency, whose load
+              balance, scheduling and parallel are then null, its lost time over the
+              measured thread numbers);
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
   fork        fork after OpenMP started: the child (which holds its parent's sums) reports
@@ -114,7 +128,7 @@ def tsan_libomp(env):
     return env
 
 
-def run(tool, program, out_dir, name_tool=True, **more):
+def run(tool, program, out_dir, name_tool=True, args=(), **more):
     extra, how = runtime_env(program)
     extra.update(more)
     # Passive waits: threads at a barrier sleep instead of spinning, so that a team of 4
@@ -124,7 +138,7 @@ def run(tool, program, out_dir, name_tool=True, **more):
     tsan_libomp(env)
     if name_tool:
         env["OMP_TOOL_LIBRARIES"] = tool
-    p = subprocess.run([program], env=env, capture_output=True, text=True, timeout=120)
+    p = subprocess.run([program] + list(args), env=env, capture_output=True, text=True, timeout=120)
     print("ran %s (%s): exit %d" % (os.path.basename(program), how, p.returncode))
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
@@ -397,6 +411,76 @@ def case_threads(doc, facts):
     check(all(t["wall_ns"] == r["wall_ns"] for t in r["threads"]), "each thread's wall is the region's")
 
 
+SLOTS = 1024
+
+
+def unmeasured(doc):
+    return {k: doc["not_measured"].get(k) for k in
+            ("threads_without_slot", "implicit_tasks_without_slot", "instances_without_slot",
+             "events_of_threads_past_max")}
+
+
+def case_slots_sequence(doc, facts, program):
+    """More threads than slots, one at a time (ompt_slots.c): every one measured."""
+    n, team, pages = facts["threads"], facts["team"], facts["pages"]
+    lost = unmeasured(doc)
+    check(lost == {k: 0 for k in lost}, "nothing unmeasured: %s" % lost)
+    check(doc["threads_seen"] >= n + 1 and doc["threads_ended"] >= n,
+          "every thread had a slot: %d seen, %d ended (%d made)" % (doc["threads_seen"], doc["threads_ended"], n))
+    r = region_at(doc, facts["file"], facts["line"])
+    if not r:
+        return
+    check(r["instances"] == n and r["team_sizes"] == [{"size": team, "instances": n, "wall_ns": r["wall_ns"]}],
+          "%d instances of a team of %d: %s, %s" % (n, team, r["instances"], r["team_sizes"]))
+    check([t["implicit_tasks"] for t in r["threads"]] == [n] * team,
+          "%d implicit tasks per thread number: %s" % (n, [t["implicit_tasks"] for t in r["threads"]]))
+    e = r["efficiency"]
+    check(e.get("unmeasured_implicit_tasks") == 0 and e["load_balance"] is not None,
+          "the region's efficiencies formed, over every task: %s" % e)
+    c = doc["counters"]
+    if c["threads_counted"] == 0:
+        print("counters: not checked: no thread can count perf::PAGE-FAULTS here: %s" % c["reason"])
+        return
+    check(c["threads_not_counted"] == 0 and c["threads_counted"] == doc["threads_seen"],
+          "every thread counted (its event set closed at its end): %d counted, %d not, %d seen"
+          % (c["threads_counted"], c["threads_not_counted"], doc["threads_seen"]))
+    got = [t["events"]["perf::PAGE-FAULTS"] for t in r["threads"]]
+    check(all(t["counted_tasks"] == n for t in r["threads"]), "every task counted")
+    if tsan_built(program):  # TSan's shadow memory faults in too (case_mix)
+        check(len(got) == team and all(g >= n * pages for g in got),
+              "each thread number's page faults at least its %d pages (TSan's shadow): %s" % (n * pages, got))
+    else:
+        check(got == [n * pages] * team, "each thread number's page faults exactly its %d pages: %s" % (n * pages, got))
+
+
+def case_slots_team(doc, facts):
+    """A team larger than the slots (ompt_slots.c team N): the threads past them said."""
+    team = facts["team"]
+    past = team - SLOTS
+    lost = unmeasured(doc)
+    want = {"threads_without_slot": past, "implicit_tasks_without_slot": past, "instances_without_slot": 0}
+    check({k: lost[k] for k in want} == want, "the %d threads past the %d slots said: %s" % (past, SLOTS, lost))
+    check(doc["not_measured"]["threads_max"] == SLOTS and doc["threads_seen"] == SLOTS,
+          "%d threads with a slot: %d" % (SLOTS, doc["threads_seen"]))
+    r = region_at(doc, facts["file"], facts["line"])
+    if not r:
+        return
+    tasks = sum(t["implicit_tasks"] for t in r["threads"])
+    check(r["instances"] == 1 and [s["size"] for s in r["team_sizes"]] == [team] and tasks == SLOTS,
+          "one instance of a team of %d, %d of its tasks measured: %d, %s, %d"
+          % (team, SLOTS, r["instances"], [s["size"] for s in r["team_sizes"]], tasks))
+    e = r["efficiency"]
+    check(e.get("unmeasured_implicit_tasks") == past and
+          [e[k] for k in ("load_balance", "scheduling", "parallel")] == [None] * 3,
+          "the region's %d unmeasured tasks said, its efficiencies null: %s" % (past, e))
+    check(r["lost_ns"] <= SLOTS * r["wall_ns"],
+          "its lost time over the %d measured thread numbers only: %d ns, wall %d ns" % (SLOTS, r["lost_ns"], r["wall_ns"]))
+    run = doc["efficiency"]
+    check(run.get("unmeasured_implicit_tasks") == past and run.get("unmeasured_instances") == 0 and
+          run["load_balance"] is None,
+          "the run's efficiency says them and judges no region: %s" % run)
+
+
 def tsan_built(program):
     """Whether the program carries ThreadSanitizer's runtime (the TSan lane's build)."""
     out = subprocess.run(["readelf", "-Ws", program], capture_output=True, text=True).stdout
@@ -527,19 +611,27 @@ def case_fake_runtime(tool, program, tmp):
 
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|threads|mix|names|own_tool|fake_runtime|fork PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|threads|mix|slots_sequence|slots_team|names|own_tool|fake_runtime|fork PROGRAM",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
+    args = []
+    if case == "slots_team":
+        args = ["team", str(SLOTS + 76)]
     tmp = tempfile.mkdtemp(prefix="ompt_")
     if case in ("own_tool", "fake_runtime", "fork"):
         {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime, "fork": case_fork}[case](tool, program, tmp)
         return verdict("ompt_" + case, scratch=tmp)
-    events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case in ("faults", "threads", "mix") else {}
-    p = run(tool, program, tmp, **events)
+    events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case in ("faults", "threads", "mix", "slots_sequence") else {}
+    p = run(tool, program, tmp, args=args, **events)
     doc = report_of(tmp)
     if doc is not None and case == "mix":
         case_mix(doc, facts_of(p), program)
+    elif doc is not None and case.startswith("slots_"):
+        if case == "slots_sequence":
+            case_slots_sequence(doc, facts_of(p), program)
+        else:
+            case_slots_team(doc, facts_of(p))
     elif doc is not None:
         {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
          "faults": case_faults, "names": case_names, "threads": case_threads}[case](doc, facts_of(p))

@@ -113,6 +113,8 @@ def case_named(tool, program, tmp):
         e = t["efficiency"]
         check(e["load_balance"] == row["efficiency"]["load_balance"],
               "%s: the named region's load balance is its one region's" % what)
+        check(e.get("unmeasured_implicit_tasks") == 0 and prs and prs[0]["efficiency"].get("unmeasured_implicit_tasks") == 0,
+              "%s: the tasks not measured (threads without a slot of the tool's) said, none: %s" % (what, e))
         want = facts[what + "_serialization"]
         check(e["serialization"] is not None and abs(e["serialization"] - want) <= 0.03,
               "%s: serialization %s, the program's clock %.3f +- 0.03" % (what, e["serialization"], want))

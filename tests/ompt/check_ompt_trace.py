@@ -17,6 +17,8 @@ ompt_trace.c / ompt_trace.f90, whose region forks 3 instances of 4 threads.
              a worker: implicit task and join, then the next implicit task), the trace's
              dropped records are exactly twice the rest (27 - 12 slices), said in one line
              (and in OTF2, the archive's property PAPI_COMPAT::DROPPED_RECORDS);
+             with PAPI_OMPT_TRACE_SPANS=2^26 (2 GiB a log) under a 1.5 GiB address
+             space no log can be allocated: no slice, all 27 dropped, counted and said;
              and a bad PAPI_OMPT_TRACE_SPANS is one line and the default;
   nested     papi_run --trace json on "ompt_trace nested": 2 outer implicit tasks, 4 inner
              ones; each inner region's slice inside the outer implicit task of its track,
@@ -31,6 +33,7 @@ import argparse
 import glob
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -114,8 +117,8 @@ def check_team(tracks, facts, what):
     check(not loose, "%s: every join inside an implicit task of its track (%s)" % (what, loose[:2] or "all"))
 
 
-def run(cmd, env, what):
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=150)
+def run(cmd, env, what, preexec_fn=None):
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=150, preexec_fn=preexec_fn)
     print("$ " + " ".join(cmd))
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
@@ -136,11 +139,11 @@ def base_env(args):
     return env
 
 
-def papi_run_trace(args, tmp, fmt, env, program_args=()):
+def papi_run_trace(args, tmp, fmt, env, program_args=(), preexec_fn=None):
     out = os.path.join(tmp, fmt + str(len(os.listdir(tmp))))
     os.mkdir(out)
     p, facts = run([args.papi_run, "-o", out, "--trace", fmt, "--", args.program] + list(program_args),
-                   env, "papi_run --trace " + fmt)
+                   env, "papi_run --trace " + fmt, preexec_fn)
     files = glob.glob(os.path.join(out, "papi_run_trace", "trace_rank_*" + (".json" if fmt == "json" else "")))
     check(len(files) == 1, "one papi_run trace (%s)" % files)
     check(not glob.glob(os.path.join(out, "papi_run_output", ".papi_run_omp_trace.*")),
@@ -220,6 +223,21 @@ def case_drops(args, tmp):
         got = otf2_dropped(args.otf2_print, os.path.join(path, "traces.otf2")) if path else None
         check(got == 2 * (made - cap * THREADS),
               "the OTF2 archive's property PAPI_COMPAT::DROPPED_RECORDS: %s" % got)
+    # No memory for any thread's log: the largest bound (2^26 slices, 2 GiB a log) under a
+    # 1.5 GiB address space. Every slice is dropped, counted and said as the others.
+    env["PAPI_OMPT_TRACE_SPANS"] = str(1 << 26)
+    p, facts, path = papi_run_trace(args, tmp, "json", env, preexec_fn=lambda: resource.setrlimit(
+        resource.RLIMIT_AS, (3 << 29, resource.RLIM_INFINITY)))
+    if path:
+        doc = schema_ok(path)
+        tracks = one_rank(trace_tracks.from_json(path))
+        kept = sum(len([s for s in sl if s[0] != os.path.basename(args.program)]) for sl in tracks.values())
+        check(kept == 0 and doc["otherData"]["dropped"] == 2 * made,
+              "no log allocated: no slice kept (%d), all %d counted as dropped records: %d"
+              % (kept, made, doc["otherData"]["dropped"]))
+    said = [ln for ln in p.stderr.splitlines() if "PAPI_OMPT_TRACE_SPANS" in ln]
+    check(len(said) == 1 and "%d OpenMP slices" % made in said[0] and "without memory" in said[0],
+          "one line says them dropped for want of memory (%s)" % said)
     env["PAPI_OMPT_TRACE_SPANS"] = "lots"
     p, facts, path = papi_run_trace(args, tmp, "json", env)
     said = [ln for ln in p.stderr.splitlines() if "PAPI_OMPT_TRACE_SPANS=lots" in ln]

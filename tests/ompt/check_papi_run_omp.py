@@ -20,6 +20,9 @@ default ones here), and thread t's page faults in the region are exactly its pag
 A program with an OMPT tool of its own (ompt_own_tool.c): the runtime starts that one and
 never papi_run's; the program runs as without papi_run, papi_run's file says "not_reported"
 and the banner says why (issue 58 item 7: ours never displaces it).
+A team larger than the tool's slots (ompt_slots.c team 1100, its arguments after PROGRAM):
+check_ompt.py's case slots_team on papi_run's table, and the banner says, beside the
+efficiencies, the 76 threads without a slot and their 76 implicit tasks (issue 69 N4).
 A libgomp program where LLVM's libomp.so.5 is not installed: SKIPPED (check_ompt.py)."""
 import glob
 import json
@@ -32,7 +35,7 @@ import check_ompt  # noqa: E402 (its report_check guard checks every file agains
 from checks import check_said as check, verdict  # noqa: E402
 
 
-def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None):
+def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None, program_args=()):
     env = dict(os.environ, PAPI_RUN_LIBDIR=tool_dir, OMP_WAIT_POLICY="passive")
     for name in ("OMP_TOOL_LIBRARIES", "PAPI_OMPT_OUTPUT_DIR", "OMP_TOOL"):
         env.pop(name, None)
@@ -41,7 +44,7 @@ def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None):
     if "TSAN_OPTIONS" in env:  # as check_ompt.run: Debian's libomp is not instrumented
         env["TSAN_OPTIONS"] += " ignore_noninstrumented_modules=1"
     os.mkdir(out)
-    cmd = [papi_run, "-o", out] + list(options) + ["--", program]
+    cmd = [papi_run, "-o", out] + list(options) + ["--", program] + list(program_args)
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     print("$ " + " ".join(cmd) + ("  (OMP_TOOL_LIBRARIES=%s)" % user_tool if user_tool else ""))
     sys.stdout.write(p.stdout)
@@ -82,14 +85,31 @@ def measured(p, doc, gomp):
 
 
 def main(argv):
-    if len(argv) != 5 or argv[0] != "--papi-run" or argv[2] != "--tool-dir":
-        print("usage: check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM", file=sys.stderr)
+    if len(argv) < 5 or argv[0] != "--papi-run" or argv[2] != "--tool-dir":
+        print("usage: check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM [ARG...]", file=sys.stderr)
         return 2
-    papi_run, tool_dir, program = argv[1], argv[3], argv[4]
+    papi_run, tool_dir, program, program_args = argv[1], argv[3], argv[4], argv[5:]
     check_ompt.runtime_env(program)  # SKIPPED where a libgomp program has no libomp to run under
     gomp = any(n.startswith("libgomp") for n in check_ompt.needed(program))
     tmp = tempfile.mkdtemp(prefix="ompt_papi_run_")
-    p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "plain"))
+    p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "plain"), program_args=program_args)
+    if program_args[:1] == ["team"]:  # ompt_slots.c team N: more threads than the tool's slots
+        o = doc.get("openmp") if doc else None
+        table = o["processes"][0] if check(o and o["status"] == "measured" and len(o["processes"]) == 1,
+                                           "one process's OpenMP table") else None
+        if table:
+            check(any(ln.startswith(" OpenMP (process %d): 1 parallel region; serialization" % doc["pid"]) and
+                      "load balance -," in ln for ln in omp_lines(p)),
+                  "the banner's efficiencies: none judged (%s)" % omp_lines(p))
+            facts = check_ompt.facts_of(p)
+            check_ompt.case_slots_team(table, facts)
+            past = facts["team"] - check_ompt.SLOTS
+            said = [ln for ln in omp_lines(p) if "found no slot" in ln]
+            check(said == [" OpenMP: %d threads found no slot of the tool's %d (more alive at once): their "
+                           "%d implicit tasks and 0 forked instances not measured, the regions they ran in "
+                           "have no efficiencies and the process's are over the others" % (past, check_ompt.SLOTS, past)],
+                  "the banner says the threads without a slot beside the efficiencies: %s" % said)
+        return verdict("ompt_papi_run_slots", scratch=tmp)
     if "own tool:" in p.stdout:  # ompt_own_tool.c: its runtime starts its own tool, not ours
         o = doc.get("openmp") if doc else None
         check(o is not None and o["status"] == "not_reported" and o["processes"] == [],

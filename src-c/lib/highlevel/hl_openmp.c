@@ -47,6 +47,7 @@ static void write_parallel(struct jw *w, const struct papi_ompt_parallel *p, int
     fraction(w, "load_balance", p->load_balance);
     fraction(w, "scheduling", p->scheduling);
     fraction(w, "parallel", p->parallel);
+    jw_uint(w, "unmeasured_implicit_tasks", p->unmeasured_tasks);
     jw_obj_end(w);
     jw_obj_end(w);
 }
@@ -82,6 +83,7 @@ static void write_region(struct jw *w, const struct ompt_query *o, const struct 
     fraction(w, "load_balance", e[1]);
     fraction(w, "scheduling", e[2]);
     fraction(w, "parallel", e[3]);
+    jw_uint(w, "unmeasured_implicit_tasks", sum.unmeasured_tasks);
     jw_obj_end(w);
     jw_obj_end(w);
 }

@@ -348,6 +348,27 @@ static void banner_top(const char *regions)
     }
 }
 
+/* What the efficiencies are not over: threads that found none of the tool's slots (more
+ * threads alive at once than it keeps), their implicit tasks and instances (ompt.schema.json
+ * not_measured, efficiency.unmeasured_*); nothing when all were measured. */
+static void banner_unmeasured(const char *doc, const char *eff)
+{
+    const char *nm = member(doc, "not_measured");
+    const char *th = nm ? member(nm, "threads_without_slot") : NULL;
+    const char *mx = nm ? member(nm, "threads_max") : NULL;
+    const char *tk = eff ? member(eff, "unmeasured_implicit_tasks") : NULL;
+    const char *in = eff ? member(eff, "unmeasured_instances") : NULL;
+    unsigned long long threads = th ? strtoull(th, NULL, 10) : 0;
+    if (!threads)
+        return;
+    fprintf(stderr,
+            " OpenMP: %llu threads found no slot of the tool's %ld (more alive at once): their "
+            "%llu implicit tasks and %llu forked instances not measured, the regions they ran "
+            "in have no efficiencies and the process's are over the others\n",
+            threads, mx ? atol(mx) : 0L, tk ? strtoull(tk, NULL, 10) : 0ULL,
+            in ? strtoull(in, NULL, 10) : 0ULL);
+}
+
 static void banner_table(const char *doc)
 {
     char b[4][32];
@@ -367,6 +388,7 @@ static void banner_table(const char *doc)
             share(eff, "serialization", b[0], sizeof b[0]),
             share(eff, "load_balance", b[1], sizeof b[1]),
             share(eff, "scheduling", b[2], sizeof b[2]), share(eff, "parallel", b[3], sizeof b[3]));
+    banner_unmeasured(doc, eff);
     banner_top(regions);
 }
 
