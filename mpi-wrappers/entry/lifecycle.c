@@ -274,11 +274,23 @@ static void say_unnamed_end(void)
                 pmpi_id()->rank);
 }
 
-/* MPI_Pcontrol levels: 0 pauses recording, 1 resumes, 2 "name" opens a region,
- * -2 "name" closes it. IPM's style too: 1 "name" opens the region (and resumes), -1
- * "name" closes it; name is NULL where none was passed (ipm_name). Fortran has no name
- * argument: its regions (+-2) are called "unnamed", and +-1 there only resume or do
- * nothing. */
+/* A level this library gives no meaning (2, the MPI standard's flush, which has nothing
+ * to flush here; mpiP's 3 and 4; -2 and the other negatives): said once, by rank 0. */
+static void say_ignored(int level)
+{
+    static _Atomic int said;
+    if (pmpi_id()->rank == 0 && !atomic_exchange(&said, 1))
+        fprintf(stderr,
+                "papi_mpi: MPI_Pcontrol(%d): no effect (0 pauses recording, 1 resumes; a "
+                "named region is MPI_Pcontrol(1, \"name\") .. MPI_Pcontrol(-1, \"name\")); "
+                "other levels are ignored, said once\n",
+                level);
+}
+
+/* MPI_Pcontrol levels: 0 pauses recording, 1 resumes; IPM's 1 "name" opens a region (and
+ * resumes), -1 "name" closes it; name is NULL where none was passed (ipm_name: only +-1
+ * read one, the levels whose convention has one) and in Fortran, whose MPI_Pcontrol has
+ * only the level. Every other level reads no argument and changes nothing. */
 void pmpi_pcontrol(int level, const char *name)
 {
     int st = atomic_load(&pmpi_rec.state);
@@ -286,12 +298,12 @@ void pmpi_pcontrol(int level, const char *name)
         return;
     if (level == 0 || level == 1)
         atomic_store(&pmpi_rec.state, level ? PMPI_ACTIVE : PMPI_PAUSED);
-    if (level == 2 || level == -2)
-        pmpi_region_mark(level, name);
-    else if ((level == 1 || level == -1) && name)
+    if ((level == 1 || level == -1) && name)
         pmpi_region_mark(2 * level, name);
     else if (level == -1)
         say_unnamed_end();
+    else if (level != 0 && level != 1)
+        say_ignored(level);
 }
 
 /* MPI_Init or MPI_Init_thread (id) returned rc, called from site at t0: the library
@@ -371,12 +383,12 @@ int MPI_Pcontrol(const int level, ...)
     const char *name = NULL;
     char ipm[PMPI_NAME_LEN];
     pmpi_sample_enter(PMPI_ID_MPI_Pcontrol, __builtin_return_address(0)); /* marks read counters */
-    if (level == 2 || level == -2 || level == 1 || level == -1) {
+    if (level == 1 || level == -1) { /* no other level's convention passes a name */
         va_list ap;
         va_start(ap, level);
         const char *arg = va_arg(ap, const char *);
         va_end(ap);
-        name = level == 2 || level == -2 ? arg : ipm_name(arg, ipm, sizeof ipm);
+        name = ipm_name(arg, ipm, sizeof ipm);
     }
     pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
     pmpi_pcontrol(level, name);
@@ -386,8 +398,8 @@ int MPI_Pcontrol(const int level, ...)
 }
 
 /* mpif.h and `use mpi`: libmpichfort's mpi_pcontrol_ calls the variadic MPI_Pcontrol
- * with the level only, so MPI_Pcontrol(2) from Fortran would make the C wrapper read a
- * name that is not there. These definitions come first and never read one. */
+ * with the level only, so MPI_Pcontrol(1) from Fortran would make the C wrapper look for
+ * a name that is not there. These definitions come first and never read one. */
 static void fortran_pcontrol(const int *level, void *site)
 {
     int l = level ? *level : 0;
