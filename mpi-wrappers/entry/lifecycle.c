@@ -162,6 +162,7 @@ void pmpi_after_init(void)
     int expected = PMPI_OFF;
     if (atomic_load(&pmpi_rec.state) != PMPI_OFF)
         return;
+    pmpi_omp_tool_work(1); /* this set-up is the measurement's, not the program's */
     PMPI_Comm_rank(MPI_COMM_WORLD, &id->rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &id->nranks);
     env_outdir();
@@ -187,6 +188,7 @@ void pmpi_after_init(void)
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
     pmpi_series_start();    /* PAPI_INTERVAL: the rank's time series */
     pmpi_omp_start();       /* the OMPT tool's sums so far: the report's are the run's */
+    pmpi_omp_tool_work(0);
     atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
 }
 
@@ -225,6 +227,9 @@ int pmpi_before_finalize(void)
     atomic_store(&pmpi_rec.state, PMPI_DONE);
     /* t_final: the row's counts, the series' last sample */
     struct pmpi_run_end end = pmpi_row_read_final();
+    /* From here to pmpi_after_finalize the report, trace and files, and the MPI's
+     * finalize, which waits for rank 0's: not the program's time (omp_hybrid.h). */
+    pmpi_omp_tool_work(1);
     pmpi_series_stop();         /* its samples after t_final are left out (rank_series.c) */
     pmpi_sample_finish();       /* PAPI_SAMPLE: this thread stops, the tables are named */
     papi_hl_write_report();     /* region API report, if the program used regions */
@@ -252,6 +257,11 @@ int pmpi_before_finalize(void)
     pmpi_counters_shutdown();
     pmpi_partial_uninstall(); /* before the MPI's own finalize restores its handlers */
     return bad;
+}
+
+void pmpi_after_finalize(void)
+{
+    pmpi_omp_tool_work(0);
 }
 
 void pmpi_before_abort(void)
@@ -341,7 +351,9 @@ int MPI_Finalize(void)
     pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
     pmpi_before_finalize();
     pmpi_sample_leave();
-    return PMPI_Finalize();
+    int rc = PMPI_Finalize();
+    pmpi_after_finalize();
+    return rc;
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
