@@ -691,6 +691,8 @@ def hand_forwarder(c, sym, hook):
     else:
         out += [f"    pmpi_count_call(PMPI_ID_{c['name']}, pmpi_ticks());",
                 f"    pmpi_{hook}();", f"    real_({args});"]
+        if hook == "before_finalize":  # the MPI's finalize, where ranks wait for rank 0's report
+            out += ["    pmpi_after_finalize();"]
     out += ["}", ""]
     return out
 

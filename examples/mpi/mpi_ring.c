@@ -3,7 +3,7 @@
  *   mpirun.mpich -np 2 -genv LD_PRELOAD <build>/mpi-wrappers/libpapi_mpi.so ./mpi_ring
  * Each rank does (rank+1) units of work, then passes a token around the ring and joins
  * an allreduce: the report at MPI_Finalize shows the imbalance (rank 0 waits longest in
- * MPI) and, with MPI_Pcontrol(2/-2, "name"), a named region. */
+ * MPI) and, with MPI_Pcontrol(1/-1, "name"), a named region. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +25,9 @@ int main(int argc, char **argv)
 
     double local = 0, total = 0;
     for (int step = 0; step < 5; step++) {
-        MPI_Pcontrol(2, "compute");
+        MPI_Pcontrol(1, "compute");
         local += work(rank + 1);
-        MPI_Pcontrol(-2, "compute");
+        MPI_Pcontrol(-1, "compute");
 
         int token = step, next = (rank + 1) % size, prev = (rank + size - 1) % size;
         MPI_Sendrecv_replace(&token, 1, MPI_INT, next, 0, prev, 0, MPI_COMM_WORLD,

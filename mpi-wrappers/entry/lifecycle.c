@@ -162,6 +162,7 @@ void pmpi_after_init(void)
     int expected = PMPI_OFF;
     if (atomic_load(&pmpi_rec.state) != PMPI_OFF)
         return;
+    pmpi_omp_tool_work(1); /* this set-up is the measurement's, not the program's */
     PMPI_Comm_rank(MPI_COMM_WORLD, &id->rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &id->nranks);
     env_outdir();
@@ -187,6 +188,7 @@ void pmpi_after_init(void)
     pmpi_partial_install(); /* after t_init: the checkpoint thread reads it */
     pmpi_series_start();    /* PAPI_INTERVAL: the rank's time series */
     pmpi_omp_start();       /* the OMPT tool's sums so far: the report's are the run's */
+    pmpi_omp_tool_work(0);
     atomic_compare_exchange_strong(&pmpi_rec.state, &expected, PMPI_ACTIVE);
 }
 
@@ -225,6 +227,9 @@ int pmpi_before_finalize(void)
     atomic_store(&pmpi_rec.state, PMPI_DONE);
     /* t_final: the row's counts, the series' last sample */
     struct pmpi_run_end end = pmpi_row_read_final();
+    /* From here to pmpi_after_finalize the report, trace and files, and the MPI's
+     * finalize, which waits for rank 0's: not the program's time (omp_hybrid.h). */
+    pmpi_omp_tool_work(1);
     pmpi_series_stop();         /* its samples after t_final are left out (rank_series.c) */
     pmpi_sample_finish();       /* PAPI_SAMPLE: this thread stops, the tables are named */
     papi_hl_write_report();     /* region API report, if the program used regions */
@@ -254,6 +259,11 @@ int pmpi_before_finalize(void)
     return bad;
 }
 
+void pmpi_after_finalize(void)
+{
+    pmpi_omp_tool_work(0);
+}
+
 void pmpi_before_abort(void)
 {
     int st = atomic_load(&pmpi_rec.state);
@@ -274,11 +284,23 @@ static void say_unnamed_end(void)
                 pmpi_id()->rank);
 }
 
-/* MPI_Pcontrol levels: 0 pauses recording, 1 resumes, 2 "name" opens a region,
- * -2 "name" closes it. IPM's style too: 1 "name" opens the region (and resumes), -1
- * "name" closes it; name is NULL where none was passed (ipm_name). Fortran has no name
- * argument: its regions (+-2) are called "unnamed", and +-1 there only resume or do
- * nothing. */
+/* A level this library gives no meaning (2, the MPI standard's flush, which has nothing
+ * to flush here; mpiP's 3 and 4; -2 and the other negatives): said once, by rank 0. */
+static void say_ignored(int level)
+{
+    static _Atomic int said;
+    if (pmpi_id()->rank == 0 && !atomic_exchange(&said, 1))
+        fprintf(stderr,
+                "papi_mpi: MPI_Pcontrol(%d): no effect (0 pauses recording, 1 resumes; a "
+                "named region is MPI_Pcontrol(1, \"name\") .. MPI_Pcontrol(-1, \"name\")); "
+                "other levels are ignored, said once\n",
+                level);
+}
+
+/* MPI_Pcontrol levels: 0 pauses recording, 1 resumes; IPM's 1 "name" opens a region (and
+ * resumes), -1 "name" closes it; name is NULL where none was passed (ipm_name: only +-1
+ * read one, the levels whose convention has one) and in Fortran, whose MPI_Pcontrol has
+ * only the level. Every other level reads no argument and changes nothing. */
 void pmpi_pcontrol(int level, const char *name)
 {
     int st = atomic_load(&pmpi_rec.state);
@@ -286,12 +308,12 @@ void pmpi_pcontrol(int level, const char *name)
         return;
     if (level == 0 || level == 1)
         atomic_store(&pmpi_rec.state, level ? PMPI_ACTIVE : PMPI_PAUSED);
-    if (level == 2 || level == -2)
-        pmpi_region_mark(level, name);
-    else if ((level == 1 || level == -1) && name)
+    if ((level == 1 || level == -1) && name)
         pmpi_region_mark(2 * level, name);
     else if (level == -1)
         say_unnamed_end();
+    else if (level != 0 && level != 1)
+        say_ignored(level);
 }
 
 /* MPI_Init or MPI_Init_thread (id) returned rc, called from site at t0: the library
@@ -329,7 +351,9 @@ int MPI_Finalize(void)
     pmpi_count_call(PMPI_ID_MPI_Finalize, pmpi_ticks());
     pmpi_before_finalize();
     pmpi_sample_leave();
-    return PMPI_Finalize();
+    int rc = PMPI_Finalize();
+    pmpi_after_finalize();
+    return rc;
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
@@ -371,12 +395,12 @@ int MPI_Pcontrol(const int level, ...)
     const char *name = NULL;
     char ipm[PMPI_NAME_LEN];
     pmpi_sample_enter(PMPI_ID_MPI_Pcontrol, __builtin_return_address(0)); /* marks read counters */
-    if (level == 2 || level == -2 || level == 1 || level == -1) {
+    if (level == 1 || level == -1) { /* no other level's convention passes a name */
         va_list ap;
         va_start(ap, level);
         const char *arg = va_arg(ap, const char *);
         va_end(ap);
-        name = level == 2 || level == -2 ? arg : ipm_name(arg, ipm, sizeof ipm);
+        name = ipm_name(arg, ipm, sizeof ipm);
     }
     pmpi_count_call(PMPI_ID_MPI_Pcontrol, pmpi_ticks());
     pmpi_pcontrol(level, name);
@@ -386,8 +410,8 @@ int MPI_Pcontrol(const int level, ...)
 }
 
 /* mpif.h and `use mpi`: libmpichfort's mpi_pcontrol_ calls the variadic MPI_Pcontrol
- * with the level only, so MPI_Pcontrol(2) from Fortran would make the C wrapper read a
- * name that is not there. These definitions come first and never read one. */
+ * with the level only, so MPI_Pcontrol(1) from Fortran would make the C wrapper look for
+ * a name that is not there. These definitions come first and never read one. */
 static void fortran_pcontrol(const int *level, void *site)
 {
     int l = level ? *level : 0;

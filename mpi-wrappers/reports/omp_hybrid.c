@@ -28,6 +28,14 @@ static void ask_tool(struct pmpi_omp *o)
         o->regions = -3;
 }
 
+void pmpi_omp_tool_work(int begin)
+{
+    papi_ompt_query_tool_work_fn work =
+        (papi_ompt_query_tool_work_fn)ompt_query_lookup("papi_ompt_query_tool_work", NULL);
+    if (work)
+        work(PAPI_OMPT_QUERY_VERSION, begin);
+}
+
 void pmpi_omp_start(void)
 {
     ask_tool(&at_init);

@@ -37,6 +37,11 @@ struct pmpi_omp_job {
     double parallel_ns, outside_mpi_ns, useful_ns, maxu_team_ns, wall_team_ns;
 };
 
+/* This library's own work begins (begin 1: MPI_Init's set-up; MPI_Finalize's report,
+ * trace and files, and the MPI's finalize after them, where the ranks wait for rank 0's)
+ * or ends (0): told to the tool, which leaves it out of the run's wall time, so that
+ * papi_run's serialization is over the program's time, as the report's is. */
+void pmpi_omp_tool_work(int begin);
 /* At MPI_Init: the tool's sums so far, taken off at MPI_Finalize (regions before MPI_Init,
  * the runtime's start among them, are outside the run the report times). */
 void pmpi_omp_start(void);

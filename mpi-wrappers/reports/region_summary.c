@@ -140,7 +140,7 @@ void pmpi_region_summary(const struct pmpi_row *row, FILE *fp)
         pmpi_region_energy_reduce(row, (const char(*)[PMPI_NAME_LEN])all->name, all->n, fp);
     if (me != 0 || all->n == 0)
         return;
-    fprintf(fp, "papi_mpi: regions (MPI_Pcontrol 2/-2, or 1/-1 with a name): wall time per rank "
+    fprintf(fp, "papi_mpi: regions (MPI_Pcontrol 1/-1 with a name): wall time per rank "
                 "that entered them\n");
     for (int i = 0; i < all->n; i++) {
         const struct region_stat *s = &out[i];

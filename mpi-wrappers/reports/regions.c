@@ -1,5 +1,5 @@
-/* regions.c: named regions of MPI_Pcontrol (+-2): entries, wall time, the calling
- * thread's counters and the rank's MPI calls and time in MPI per region, in
+/* regions.c: named regions of MPI_Pcontrol (IPM's 1 "name" .. -1 "name"): entries, wall
+ * time, the calling thread's counters and the rank's MPI calls and time in MPI per region, in
  * pmpi_regions_edit()->regions under pmpi_state_lock. */
 #include <stdio.h>
 #include <string.h>
@@ -94,7 +94,7 @@ static void tell_context(int slot, int open)
 void pmpi_region_mark(int level, const char *name)
 {
     if (!name)
-        name = "unnamed"; /* Fortran: MPI_Pcontrol has only the level there */
+        return;
     struct pmpi_region *r = NULL;
     pthread_mutex_lock(&pmpi_state_lock);
     struct pmpi_regions *rs = pmpi_regions_edit();

@@ -63,6 +63,16 @@ struct papi_ompt_share {
 };
 typedef struct papi_ompt_share *(*papi_ompt_query_share_fn)(unsigned version);
 
+/* The MPI wrapper's own work (its MPI_Finalize: the report, the trace, the files, and the
+ * MPI's finalize after them, where the ranks wait for rank 0's; its set-up in MPI_Init),
+ * which the measurement costs and the program does not do: the
+ * wrapper tells the tool as it begins (begin 1) and ends (0), and the tool leaves it out
+ * of the run's wall time (ompt.schema.json's wall_ns, excluded_ns), so that the
+ * serialization papi_run shows is over the program's time, as the wrapper's own is
+ * (issue 69 item 5). The tool exports
+ *     void papi_ompt_query_tool_work(unsigned version, int begin); */
+typedef void (*papi_ompt_query_tool_work_fn)(unsigned version, int begin);
+
 typedef int (*papi_ompt_query_table_fn)(unsigned version, struct papi_ompt_table *out);
 typedef void (*papi_ompt_query_free_fn)(struct papi_ompt_table *t);
 

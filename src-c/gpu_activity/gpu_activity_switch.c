@@ -66,7 +66,8 @@ static void start(const char *who)
     }
     state = OFF;
     snprintf(reason_line, sizeof reason_line, "%s", reason);
-    fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason);
+    if (who) /* NULL: another process of the job says it */
+        fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason);
 }
 
 int gpu_activity_switch_start(const char *who)
@@ -88,7 +89,8 @@ int gpu_activity_switch_start(const char *who)
             state = OFF;
             snprintf(reason_line, sizeof reason_line,
                      "PAPI_GPU_ACTIVITY=%.64s: expected 0, 1 or auto", v);
-            fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason_line);
+            if (who)
+                fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason_line);
         } else {
             loads_seen = ~0ull; /* before WAITING: an unlocked reader then looks */
             state = WAITING;

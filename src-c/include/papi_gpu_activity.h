@@ -17,7 +17,8 @@ extern "C" {
 #endif
 
 /* Starts the layer as PAPI_GPU_ACTIVITY says (by default where the program loaded CUDA),
- * once; who names the caller in the one line said when it cannot start. 1: recording. */
+ * once; who names the caller in the one line said when it cannot start (NULL: nothing is
+ * said, another process of the job says it). 1: recording. */
 int papi_gpu_activity_start(const char *who);
 /* Every record CUPTI holds filed (MPI_Finalize, a checkpoint, exit). */
 void papi_gpu_activity_flush(void);

@@ -267,6 +267,7 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     jw_arr_end(w);
     jw_str(w, "names", sym ? sym_how(sym) : "out of memory");
     jw_uint(w, "wall_ns", info->wall_ns);
+    jw_uint(w, "excluded_ns", info->excluded_ns);
     jw_uint(w, "parallel_ns", parallel);
     jw_uint(w, "serial_ns", info->wall_ns > parallel ? info->wall_ns - parallel : 0);
     jw_uint(w, "threads_seen", m->threads_seen);

@@ -23,7 +23,8 @@ struct ompt_run_info {
     unsigned omp_version;
     const char *unsupported[OMPT_UNSUPPORTED_MAX];
     int nunsupported;
-    uint64_t wall_ns; /* the runtime's start to finalize */
+    uint64_t wall_ns;     /* the runtime's start to finalize, less excluded_ns */
+    uint64_t excluded_ns; /* the MPI wrapper's own work in it (papi_ompt_query_tool_work) */
 };
 
 /* Writes ompt_PID.json into PAPI_OMPT_OUTPUT_DIR (default papi_ompt_output, made when

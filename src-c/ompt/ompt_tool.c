@@ -22,6 +22,9 @@
 static struct ompt_run_info run_info;
 static _Atomic uint64_t exit_ns; /* when the program called exit (0: not yet) */
 static pid_t tool_pid;           /* the process that initialized the tool */
+/* The MPI wrapper's own work (papi_ompt_query_tool_work): the open stretch's start (0:
+ * none open) and the closed stretches' sum, ns, left out of the run's wall time. */
+static _Atomic uint64_t tool_work_from, tool_work_ns;
 
 /* The program's end is its exit, not the runtime's teardown after it (joining its
  * threads, which on a loaded machine takes up to 100 ms): an atexit handler registered
@@ -106,8 +109,14 @@ static void tool_finalize(ompt_data_t *tool_data)
                 (long)getpid(), (long)tool_pid);
         return;
     }
-    uint64_t end = atomic_load(&exit_ns);
-    run_info.wall_ns = (end ? end : mono_clock_ns()) - ompt_clock_origin();
+    uint64_t end = atomic_load(&exit_ns), origin = ompt_clock_origin();
+    end = end ? end : mono_clock_ns();
+    uint64_t open = atomic_load(&tool_work_from), excluded = atomic_load(&tool_work_ns);
+    if (open && end > open)
+        excluded += end - (open > origin ? open : origin); /* begun, never ended */
+    run_info.wall_ns = end - origin;
+    run_info.excluded_ns = excluded < run_info.wall_ns ? excluded : run_info.wall_ns;
+    run_info.wall_ns -= run_info.excluded_ns;
     ompt_report_write(&run_info);
     ompt_trace_save_for_papi_run();
 }
@@ -138,6 +147,22 @@ __attribute__((visibility("default"))) int papi_ompt_sums(double out[4])
     out[0] = (double)parallel;
     out[1] = sums.useful_ns, out[2] = sums.max_useful_x_team_ns, out[3] = sums.wall_x_team_ns;
     return n;
+}
+
+/* For the MPI wrapper (src-c/common/ompt_query.h): its own work begins (begin 1) or ends
+ * (0) now; the stretch, from the tool's start at the earliest, is not the program's. */
+__attribute__((visibility("default"))) void papi_ompt_query_tool_work(unsigned version, int begin)
+{
+    if (version != PAPI_OMPT_QUERY_VERSION || getpid() != tool_pid)
+        return;
+    uint64_t now = mono_clock_ns(), origin = ompt_clock_origin();
+    if (begin) {
+        atomic_store(&tool_work_from, now);
+        return;
+    }
+    uint64_t from = atomic_exchange(&tool_work_from, 0);
+    if (from && now > from)
+        atomic_fetch_add(&tool_work_ns, now - (from > origin ? from : origin));
 }
 
 /* For the region API's report and the MPI wrapper (src-c/common/ompt_query.h): this

@@ -40,10 +40,11 @@ PAPI_REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
 report_check.guard()
 
 
-def run(papi_run, plain, double, records, *opts):
+def run(papi_run, plain, double, records, *opts, env_extra=None):
     out = tempfile.mkdtemp(prefix="papi_run_gpu_")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
     env["LD_LIBRARY_PATH"] = double
+    env.update(env_extra or {})
     p = subprocess.run([papi_run, "--quiet", "-o", out, *opts, "--", plain, records, "2"],
                        env=env, capture_output=True, text=True, timeout=60)
     sys.stdout.write(p.stdout)
@@ -139,6 +140,22 @@ def check_report(out, d):
     check(same, "papi_report's run_gpu_pop %s, want %s" % (pops, want))
 
 
+def check_unrecorded(papi_run, plain, double, records):
+    """A CUPTI the layer refuses (the double says version 140000): no gpu_activity file (as
+    papi_run(1) says) and the line saying why once per job: from a process outside a
+    launcher and from launcher rank 0, not from rank 1 (issue 69: it came from every rank,
+    and each wrote a file)."""
+    mode = {"PAPI_TEST_CUPTI_MODE": "version=140000"}
+    for rank, lines in ((None, 1), ("0", 1), ("1", 0)):
+        extra = dict(mode, **({"PMI_RANK": rank} if rank is not None else {}))
+        p, files = run(papi_run, plain, double, records, "--gpu", env_extra=extra)
+        said = p.stderr.count("no GPU activity: ")
+        check(p.returncode == 0 and not files and said == lines,
+              "unrecorded, launcher rank %s: exit %d, %d GPU files (want none), the reason said "
+              "%d times (want %d)" % (rank, p.returncode, len(files), said, lines))
+        shutil.rmtree(run.out, ignore_errors=True)
+
+
 def main():
     papi_run, plain, double, records = sys.argv[1:5]
     p, files = run(papi_run, plain, double, records, "--gpu")
@@ -176,6 +193,7 @@ def main():
     p, files = run(papi_run, plain, double, records)
     check(p.returncode == 0 and not files and "nobody records" in p.stdout,
           "without --gpu: exit %d, %d GPU files, %r" % (p.returncode, len(files), p.stdout))
+    check_unrecorded(papi_run, plain, double, records)
     check_trace(papi_run, plain, double, records, "json")
     check_processes(papi_run, plain, double, records)
     if shutil.which("otf2-print"):

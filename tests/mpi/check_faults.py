@@ -210,7 +210,7 @@ def main():
         elif mode == "utf8":
             rc, _ = run(args, out, "utf8")
             rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
-            want = "bad\ufffd\ufffd \"quoted\" \x01 \u00e9t\u00e9"
+            want = "bad \"quoted\" \\ a,b;c"
             for r in rep["ranks"]:
                 check(list(r["regions"]) == [want], f"rank {r['rank']}: region name {list(r['regions'])}")
             with open(os.path.join(out, "papi_mpi_summary.csv"), "rb") as f:
@@ -243,6 +243,24 @@ def main():
                       f"rank {r['rank']}: 11 MPI_Pcontrol: {r['calls']['MPI_Pcontrol']['calls']}")
             said = text.count("MPI_Pcontrol(-1) without a region name")
             check(said == 2, f"ipm: -1 without a name said once per rank ({said} of 2)")
+        elif mode == "levels":
+            # Levels that pass no name (issue 69 item 2): before, 2 and -2 read a name that
+            # was not there (a crash, or a region named after stray memory).
+            rc, text = run(args, out, "levels")
+            check(rc == 0, f"levels: exit status {rc}")
+            rep = load_strict(os.path.join(out, "papi_mpi_report.json"))
+            check(len(rep["ranks"]) == 2, "levels: a report of both ranks")
+            for r in rep["ranks"]:
+                got = {k: (v["entries"], v["mpi_calls"]) for k, v in r["regions"].items()}
+                check(got == {"kept": (1, 1)},
+                      f"rank {r['rank']}: the one region kept (1 entry, 1 MPI call): {got}")
+                check(r["calls"]["MPI_Pcontrol"]["calls"] == 13,
+                      f"rank {r['rank']}: 13 MPI_Pcontrol: {r['calls']['MPI_Pcontrol']['calls']}")
+                check(r["calls"]["MPI_Barrier"]["calls"] == 4,
+                      f"rank {r['rank']}: 4 barriers: {r['calls']['MPI_Barrier']['calls']}")
+            said = text.count("papi_mpi: MPI_Pcontrol(2): no effect")
+            check(said == 1 and text.count("no effect (0 pauses") == 1,
+                  f"levels: the ignored levels said once, by rank 0 ({said})")
         elif mode == "nodir":
             # PAPI_MPI_OUTPUT_DIR under a regular file: rank 0 has no directory, yet it
             # takes every rank's stream (the wait report's parts are in them)

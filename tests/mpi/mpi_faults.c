@@ -8,7 +8,8 @@
  *             MPI_Init: ours writes the row, then calls that one (exit status 42)
  *   shutdown  PAPI_shutdown before MPI_Finalize, then PAPI re-initialised and sets of
  *             as many events as open created (the old handles reused)
- *   utf8      MPI_Pcontrol regions named with invalid UTF-8, quotes and controls
+ *   utf8      an MPI_Pcontrol region named with quotes, a backslash, a comma and a
+ *             semicolon (JSON escapes, CSV quotes)
  *   fsize     a file size limit (RLIMIT_FSIZE) below the report's size: a full disk
  *             (MPI_Finalize must still return MPI_SUCCESS: else exit status 1)
  *   pcontrol  MPI_THREAD_MULTIPLE: 8 threads open and close their own MPI_Pcontrol
@@ -16,6 +17,9 @@
  *   ipm       IPM's MPI_Pcontrol(1, "name") / (-1, "name") regions, nested, entered
  *             twice, with a paused stretch and mpiP's MPI_Pcontrol(1) between; a level
  *             +-1 whose argument is no string (unmapped, not printable) opens nothing
+ *   levels    MPI_Pcontrol at levels without a name (2, -2, 3, 4, -3, 7: the MPI
+ *             standard's and mpiP's), inside and outside IPM's region "kept": none
+ *             reads an argument nor changes anything
  *   kill9     rank 0 prints its pid, then every rank calls MPI_Barrier until the test
  *             SIGKILLs rank 0 (checkpoints on: whatever instant the kill lands, no
  *             temporary may remain)
@@ -64,8 +68,8 @@ static void *pcontrol_thread(void *arg)
     snprintf(name, sizeof name, "t%ld", (long)arg);
     pthread_barrier_wait(&pc_start);
     for (int i = 0; i < PC_ROUNDS; i++) {
-        MPI_Pcontrol(2, name);
-        MPI_Pcontrol(-2, name);
+        MPI_Pcontrol(1, name);
+        MPI_Pcontrol(-1, name);
     }
     return NULL;
 }
@@ -99,6 +103,22 @@ static void ipm_regions(void)
     MPI_Pcontrol(1, "solve");
     MPI_Pcontrol(-1, "solve");
     MPI_Pcontrol(-1, unmapped); /* no name: said once */
+}
+
+/* Levels that pass no name (issue 69 item 2): 2 is the MPI standard's flush, 3 and 4
+ * mpiP's reports; the loop leaves the array's address in the second argument's register.
+ * One region, "kept", around one barrier. */
+static void pcontrol_levels(void)
+{
+    static const int levels[] = {2, -2, 3, 4, -3, 7, -2, 2};
+    MPI_Pcontrol(1, "kept");
+    for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+        MPI_Pcontrol(levels[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Pcontrol(-1, "kept");
+    MPI_Pcontrol(2);
+    MPI_Pcontrol(-2);
+    MPI_Pcontrol(3);
 }
 
 static void papi_shutdown_and_reuse(void)
@@ -176,13 +196,15 @@ int main(int argc, char **argv)
     if (strcmp(mode, "shutdown") == 0)
         papi_shutdown_and_reuse();
     if (strcmp(mode, "utf8") == 0) {
-        MPI_Pcontrol(2, "bad\xff\xfe \"quoted\" \x01 \xc3\xa9t\xc3\xa9");
-        MPI_Pcontrol(-2, "bad\xff\xfe \"quoted\" \x01 \xc3\xa9t\xc3\xa9");
+        MPI_Pcontrol(1, "bad \"quoted\" \\ a,b;c");
+        MPI_Pcontrol(-1, "bad \"quoted\" \\ a,b;c");
     }
     if (strcmp(mode, "pcontrol") == 0)
         pcontrol_threads();
     if (strcmp(mode, "ipm") == 0)
         ipm_regions();
+    if (strcmp(mode, "levels") == 0)
+        pcontrol_levels();
     if (strcmp(mode, "kill9") == 0) {
         if (rank == 0) {
             printf("mpi_faults: pid %ld\n", (long)getpid());

@@ -40,12 +40,12 @@ static double now_s(void)
 static int half(const char *records)
 {
     double t0 = now_s(), left;
-    MPI_Pcontrol(2, "half");
+    MPI_Pcontrol(1, "half");
     int ret = cupti_double_launch(records);
     while ((left = 1.0 - (now_s() - t0)) > 0) /* slept, then the last ms spun */
         if (left > 2e-3)
             usleep((useconds_t)((left - 1e-3) * 1e6));
-    MPI_Pcontrol(-2, "half");
+    MPI_Pcontrol(-1, "half");
     return ret;
 }
 
@@ -65,10 +65,10 @@ int main(int argc, char **argv)
     if (argc > 3 && strcmp(argv[2], "many") == 0) {
         long n = atol(argv[3]);
         for (long i = 0; i < n; i += 4096) {
-            MPI_Pcontrol(2, "many"); /* its end flushes: the buffers go back to the pool */
+            MPI_Pcontrol(1, "many"); /* its end flushes: the buffers go back to the pool */
             for (long k = i; k < n && k < i + 4096; k++)
                 cupti_double_launch_kernel(100);
-            MPI_Pcontrol(-2, "many");
+            MPI_Pcontrol(-1, "many");
         }
         MPI_Finalize();
         return 0;
@@ -90,13 +90,13 @@ int main(int argc, char **argv)
     for (int i = 0; i <= rank; i++) {
         usleep(1000); /* after the records before: no overlap by chance */
         if (i == rank)
-            MPI_Pcontrol(2, "kern"); /* the last launch in a region of its own */
+            MPI_Pcontrol(1, "kern"); /* the last launch in a region of its own */
         if (cupti_double_launch(argv[1]) != 0) {
             fprintf(stderr, "mpi_gpu_activity: cannot read %s\n", argv[1]);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
-    MPI_Pcontrol(-2, "kern");
+    MPI_Pcontrol(-1, "kern");
     if (argc > 2 && strcmp(argv[2], "checkpoint") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
         usleep(1500000); /* PAPI_MPI_CHECKPOINT=0.5: checkpoints of everything so far */

@@ -20,10 +20,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int shared = argc > 1 && strcmp(argv[1], "shared") == 0;
     nvml_double_gpm_rate(0, 2, shared ? 40.0 : 20.0 + 10.0 * rank); /* NVML_GPM_METRIC_SM_UTIL */
-    MPI_Pcontrol(2, "gpu");
+    MPI_Pcontrol(1, "gpu");
     struct timespec ts = {0, 400000000L};
     nanosleep(&ts, NULL);
-    MPI_Pcontrol(-2, "gpu");
+    MPI_Pcontrol(-1, "gpu");
     MPI_Finalize();
     return 0;
 }

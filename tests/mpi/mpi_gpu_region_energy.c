@@ -14,13 +14,13 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     nvml_double_set(0, "energy", 200000000); /* above its 123456789 mJ at MPI_Init */
-    MPI_Pcontrol(2, "gpu");
+    MPI_Pcontrol(1, "gpu");
     nvml_double_set(0, "energy", 200004321);
-    MPI_Pcontrol(-2, "gpu");
-    MPI_Pcontrol(2, "lost");
+    MPI_Pcontrol(-1, "gpu");
+    MPI_Pcontrol(1, "lost");
     nvml_double_set(0, "energy", 200005321);
     nvml_double_lose(0);
-    MPI_Pcontrol(-2, "lost");
+    MPI_Pcontrol(-1, "lost");
     MPI_Finalize();
     return 0;
 }

@@ -33,13 +33,13 @@ static void spread(int imbalanced, int place)
 /* The region's serialization by this rank's clock. */
 static double region(char *name, int imbalanced, int serial_ms, int place)
 {
-    MPI_Pcontrol(2, name);
+    MPI_Pcontrol(1, name);
     double t = MPI_Wtime();
     sleep_ms(serial_ms);
     double fork = MPI_Wtime();
     spread(imbalanced, place);
     double join = MPI_Wtime();
-    MPI_Pcontrol(-2, name);
+    MPI_Pcontrol(-1, name);
     return (join - fork) / (join - t);
 }
 

@@ -95,9 +95,9 @@ int main(int argc, char **argv)
     int me;
     for (int i = 0; i < 100; i++)
         MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Pcontrol(2, "tail");
+    MPI_Pcontrol(1, "tail");
     MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Pcontrol(-2, "tail");
+    MPI_Pcontrol(-1, "tail");
     /* MPI_PROC_NULL partners: the calls count, no byte moves. */
     MPI_Send(buf, 100, MPI_BYTE, MPI_PROC_NULL, 9, MPI_COMM_WORLD);
     MPI_Recv(buf, 100, MPI_BYTE, MPI_PROC_NULL, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -1,8 +1,9 @@
-! mpi_pattern_f.F90: the call pattern of mpi_pattern.c (MPI_Pcontrol regions are unnamed
-! in Fortran; no MPI_PROC_NULL calls) in Fortran, built three ways: with include 'mpif.h'
-! (-DUSE_MPIF_H), with `use mpi`, and with `use mpi_f08` (-DF08; MPICH's f08 bindings
-! enter PMPI_* directly for Init, Finalize, Comm_rank/size, Wait*, Probe and Barrier: the
-! wrapper library defines those symbols). The calls pass ierr, optional in mpi_f08.
+! mpi_pattern_f.F90: the call pattern of mpi_pattern.c (MPI_Pcontrol(2/-2): the level
+! only, no name, so no region; no MPI_PROC_NULL calls) in Fortran, built three ways:
+! with include 'mpif.h' (-DUSE_MPIF_H), with `use mpi`, and with `use mpi_f08` (-DF08;
+! MPICH's f08 bindings enter PMPI_* directly for Init, Finalize, Comm_rank/size, Wait*,
+! Probe and Barrier: the wrapper library defines those symbols). The calls pass ierr,
+! optional in mpi_f08.
 ! Argument 1: pages per rank (rank r touches (r+1)x).
 program mpi_pattern_f
 #if defined(F08)

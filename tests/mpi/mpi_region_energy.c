@@ -16,23 +16,23 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc < 2)
         MPI_Abort(MPI_COMM_WORLD, 2);
-    MPI_Pcontrol(2, "work");
+    MPI_Pcontrol(1, "work");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         bad |= test_energy_uj_rewrite(argv[1], "intel-rapl:0", 3500000, 1) |
                test_energy_uj_rewrite(argv[1], "intel-rapl:0:1", 400000, 1) |
                test_energy_uj_rewrite(argv[1], "intel-rapl:1", 1250000, 1);
     MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Pcontrol(-2, "work");
+    MPI_Pcontrol(-1, "work");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
-        MPI_Pcontrol(2, "solo");
+        MPI_Pcontrol(1, "solo");
         bad |= test_energy_uj_rewrite(argv[1], "intel-rapl:0", 1000000, 1);
-        MPI_Pcontrol(-2, "solo");
+        MPI_Pcontrol(-1, "solo");
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Pcontrol(2, "idle");
-    MPI_Pcontrol(-2, "idle");
+    MPI_Pcontrol(1, "idle");
+    MPI_Pcontrol(-1, "idle");
     MPI_Finalize();
     return bad;
 }

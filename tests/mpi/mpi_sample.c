@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     pthread_t thread;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Pcontrol(2, "work");
+    MPI_Pcontrol(1, "work");
     int threaded = rank == 1 && provided == MPI_THREAD_MULTIPLE &&
                    pthread_create(&thread, NULL, worker, NULL) == 0;
     if (rank == 1) {
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     }
     if (threaded)
         pthread_join(thread, NULL);
-    MPI_Pcontrol(-2, "work");
+    MPI_Pcontrol(-1, "work");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
         struct timespec ts = {0, 300 * 1000 * 1000};

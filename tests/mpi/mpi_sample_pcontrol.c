@@ -14,8 +14,8 @@
 __attribute__((noinline)) void marks(long n)
 {
     for (long i = 0; i < n; i++) {
-        MPI_Pcontrol(2, "loop");  /* PCONTROL_OPEN */
-        MPI_Pcontrol(-2, "loop"); /* PCONTROL_CLOSE */
+        MPI_Pcontrol(1, "loop");  /* PCONTROL_OPEN */
+        MPI_Pcontrol(-1, "loop"); /* PCONTROL_CLOSE */
     }
 }
 

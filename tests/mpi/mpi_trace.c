@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int rounds = argc > 2 ? atoi(argv[2]) : ROUNDS;
-    MPI_Pcontrol(2, "ring");
+    MPI_Pcontrol(1, "ring");
     for (int k = 0; k < rounds; k++) {
         MPI_Request req;
         out = rank * 100 + k;
@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     }
     MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Pcontrol(-2, "ring");
+    MPI_Pcontrol(-1, "ring");
     double until = MPI_Wtime() + (argc > 1 ? atof(argv[1]) : 0) * 1e-3;
     while (MPI_Wtime() < until)
         for (int i = 0; i < 10000; i++)

@@ -383,12 +383,12 @@ int main(int argc, char **argv)
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         expect("barrier", t[0], 1, max);
     } else if (strcmp(mode, "pop") == 0) {
-        MPI_Pcontrol(2, "work");
+        MPI_Pcontrol(1, "work");
         s[0] = test_now();
         sleep_ms(rank == 0 ? 400 : 200);
         t[0] = test_now();
         MPI_Barrier(MPI_COMM_WORLD);
-        MPI_Pcontrol(-2, "work");
+        MPI_Pcontrol(-1, "work");
         MPI_Allreduce(t, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         expect("pop_useful", s[0], 1, t[0]);
         expect("pop_barrier", t[0], 1, max);

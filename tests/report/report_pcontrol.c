@@ -56,9 +56,9 @@ int main(int argc, char **argv)
     double unit = (argc > 1 ? atof(argv[1]) : 10.0) * 1e-3;
     MPI_Barrier(MPI_COMM_WORLD);
 
-    MPI_Pcontrol(2, "all");
+    MPI_Pcontrol(1, "all");
     for (int pass = 0; pass < 2; pass++) {
-        MPI_Pcontrol(2, "phase1");
+        MPI_Pcontrol(1, "phase1");
         test_spin(unit * (rank + 1));
         char a[8] = {0}, b[8];
         for (int i = 0; i <= rank; i++)
@@ -72,27 +72,27 @@ int main(int argc, char **argv)
         }
         double v = rank, sum = 0;
         MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        MPI_Pcontrol(-2, "phase1");
+        MPI_Pcontrol(-1, "phase1");
     }
 
     char buf[100] = {0};
     if (rank % 2 == 0 && rank + 1 < size) {
-        MPI_Pcontrol(2, "phase2");
+        MPI_Pcontrol(1, "phase2");
         for (int i = 0; i < 3; i++)
             MPI_Send(buf, 100, MPI_BYTE, rank + 1, 5, MPI_COMM_WORLD);
-        MPI_Pcontrol(-2, "phase2");
+        MPI_Pcontrol(-1, "phase2");
     } else if (rank % 2 == 1) {
         for (int i = 0; i < 3; i++)
             MPI_Recv(buf, 100, MPI_BYTE, rank - 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
 
-    MPI_Pcontrol(2, "many");
+    MPI_Pcontrol(1, "many");
     many();
-    MPI_Pcontrol(-2, "many");
+    MPI_Pcontrol(-1, "many");
 
     int one = rank, *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     MPI_Gather(&one, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Pcontrol(-2, "all");
+    MPI_Pcontrol(-1, "all");
     free(all);
     MPI_Finalize();
     return 0;

@@ -54,16 +54,16 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - rank, &rev);
     MPI_Comm_rank(rev, &k);
     MPI_Request p[2];
-    MPI_Pcontrol(2, "persistent"); /* a region on every rank, entered once per start */
+    MPI_Pcontrol(1, "persistent"); /* a region on every rank, entered once per start */
     MPI_Send_init(out, 1000 + 10 * rank, MPI_BYTE, (k + 1) % size, 8, rev, &p[0]);
     MPI_Recv_init(in, max, MPI_BYTE, (k + size - 1) % size, 8, rev, &p[1]);
     for (int i = 0; i < REPS; i++) {
-        MPI_Pcontrol(2, "start");
+        MPI_Pcontrol(1, "start");
         MPI_Startall(2, p);
         MPI_Waitall(2, p, st);
-        MPI_Pcontrol(-2, "start");
+        MPI_Pcontrol(-1, "start");
     }
-    MPI_Pcontrol(-2, "persistent");
+    MPI_Pcontrol(-1, "persistent");
     MPI_Request_free(&p[0]);
     MPI_Request_free(&p[1]);
 
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 
     /* 5. A duplicate of MPI_COMM_WORLD (a region on the odd ranks only). */
     if (rank % 2)
-        MPI_Pcontrol(2, "odd_ranks");
+        MPI_Pcontrol(1, "odd_ranks");
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     MPI_Send_init(out, 1, MPI_BYTE, (rank + 1) % size, 10, dup, &p[0]); /* freed unstarted */
     MPI_Request_free(&p[0]);
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     MPI_Recv(in, max, MPI_BYTE, (rank + size - 1) % size, 10, dup, MPI_STATUS_IGNORE);
     MPI_Wait(&req[0], MPI_STATUS_IGNORE);
     if (rank % 2)
-        MPI_Pcontrol(-2, "odd_ranks");
+        MPI_Pcontrol(-1, "odd_ranks");
 
     /* 6. A communicator made and freed twice: in order, then reversed. */
     for (int pass = 0; pass < 2; pass++) {

@@ -27,7 +27,7 @@ MPI (papi_mpi_report.json of the MPI wrapper library):
                         call x message size summed over the ranks
   mpi_regions(rep)      rank, region, entries, wall_s, mpi_s, mpi_pct, mpi_calls,
                         calls_unlisted and one column per counter: the
-                        MPI_Pcontrol(2/-2, "name") regions (mpi_s, mpi_calls: the rank's
+                        MPI_Pcontrol(1/-1, "name") regions (mpi_s, mpi_calls: the rank's
                         time in MPI and MPI calls while the region was open)
   mpi_region_calls(rep) rank, region, call, calls, time_s: the MPI calls inside them
   mpi_region_summary(rep)  region, ranks, entries; wall_s, mpi_s and mpi_calls summed
@@ -301,7 +301,7 @@ def _opt(v, kind=float):
 
 
 def mpi_regions(rep):
-    """MPI_Pcontrol(2, "name") / (-2, "name") regions, a row per rank and region: entries,
+    """MPI_Pcontrol(1, "name") / (-1, "name") regions, a row per rank and region: entries,
     wall time, the rank's time in MPI and its MPI calls while the region was open
     (MPI_Pcontrol not counted; empty in reports of older wrapper libraries), the calls
     not listed per call (calls_unlisted: past the 16 distinct calls a region lists), and

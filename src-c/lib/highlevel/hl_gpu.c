@@ -30,7 +30,7 @@ static void at_shutdown(const struct papi_life *ev)
 int papi_gpu_activity_start(const char *who)
 {
     static _Atomic int registered; /* at_shutdown: once, not at every region begin */
-    int on = gpu_activity_switch_start(who ? who : "libpapi");
+    int on = gpu_activity_switch_start(who);
     if (on && !atomic_load_explicit(&registered, memory_order_relaxed) &&
         !atomic_exchange(&registered, 1))
         papi_lifecycle_register(PAPI_LIFE_STAGE_BACKENDS, at_shutdown);

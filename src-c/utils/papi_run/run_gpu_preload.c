@@ -2,7 +2,8 @@
  * libpapi's GPU activity layer (CUPTI's kernels, copies, memsets, synchronisation) started
  * in the program's process as its constructor runs (PAPI_GPU_ACTIVITY=1, which papi_run
  * sets unless the user did), and at exit, CUPTI flushed, the process's activity written to
- * PAPI_RUN_GPU_DIR/gpu_activity_RUNID_PID.json (gpu_activity.schema.json). A forked child
+ * PAPI_RUN_GPU_DIR/gpu_activity_RUNID_PID.json (gpu_activity.schema.json), where the layer
+ * recorded (else the line saying why, from the job's first rank only, and no file). A forked child
  * holds its parent's sums and CUPTI does not follow it: it writes nothing; an exec'd image
  * starts again and writes gpu_activity_RUNID_PID_execN.json after its predecessor's.
  * With papi_run --trace (PAPI_RUN_GPU_TRACE_FILE) each kernel, copy and memset is also
@@ -103,7 +104,12 @@ static void write_file(void)
 {
     const char *dir = env_get("PAPI_RUN_GPU_DIR"), *id = env_get("PAPI_RUN_ID");
     char why[256], tmp[4096], final[256];
+    char run_pop[2048];
     if (getpid() != started_by || !dir || !*dir)
+        return;
+    /* 0: the layer never recorded (it said why, once per job): no file, as papi_run(1) says */
+    long pop = papi_gpu_activity_run_pop_json(run_pop, sizeof run_pop);
+    if (pop == 0)
         return;
     /* papi_run's ids are letters, digits, '.', '_' and '-': anything else is no id of its */
     if (!id || !*id || strlen(id) > 64 || strspn(id, RUN_ID_CHARS) != strlen(id))
@@ -121,11 +127,7 @@ static void write_file(void)
     }
     file_name(dirfd, id, final, sizeof final);
     int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
-    char run_pop[2048];
-    int bad = fd < 0 ||
-              write_text(fd, id, json,
-                         papi_gpu_activity_run_pop_json(run_pop, sizeof run_pop) > 0 ? run_pop
-                                                                                     : NULL) != 0;
+    int bad = fd < 0 || write_text(fd, id, json, pop > 0 ? run_pop : NULL) != 0;
     if (fd >= 0)
         bad |= close(fd) != 0;
     if (bad || output_file_publish(dirfd, tmp, final) != 0) {
@@ -140,10 +142,10 @@ static void write_file(void)
 __attribute__((constructor)) static void run_gpu_start(void)
 {
     started_by = getpid();
-    const char *trace = env_get("PAPI_RUN_GPU_TRACE_FILE");
-    /* says why not itself, once */
-    if (papi_gpu_activity_start("papi_run --gpu") && trace && *trace &&
-        !papi_gpu_activity_trace_keep())
+    const char *trace = env_get("PAPI_RUN_GPU_TRACE_FILE"), *source;
+    /* says why not itself, once per job: by its first rank (every process outside one) */
+    if (papi_gpu_activity_start(run_launcher_rank(&source) > 0 ? NULL : "papi_run --gpu") &&
+        trace && *trace && !papi_gpu_activity_trace_keep())
         fprintf(stderr, "papi_run --gpu: no memory for the GPU tracks\n");
     atexit(write_file); /* after the layer's start: before its own flush at exit */
 }
