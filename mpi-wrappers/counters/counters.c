@@ -193,10 +193,11 @@ static void user_events(const char *env, const char *var)
 
 static void choose_events(void)
 {
-    int rc = PAPI_library_init(PAPI_VER_CURRENT);
+    /* The tool's start, unseen by the program's PAPI_is_initialized. */
+    int rc = PAPI_tool_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT && rc != PAPI_OK) {
         const char *why = PAPI_strerror_detail();
-        set_note("PAPI_library_init failed (%s%s%s): no counters", PAPI_strerror(rc),
+        set_note("PAPI_tool_init failed (%s%s%s): no counters", PAPI_strerror(rc),
                  why && *why ? ": " : "", why && *why ? why : "");
         return;
     }

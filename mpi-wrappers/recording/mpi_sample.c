@@ -151,7 +151,7 @@ void pmpi_sample_init(void)
         return;
     if (parse(v) != 0)
         return;
-    if (PAPI_is_initialized() == PAPI_NOT_INITED) {
+    if (PAPI_tool_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) { /* started, or why not */
         refuse("PAPI_SAMPLE=%s: libpapi is not initialised (see the counter note): not "
                "sampling",
                v);

@@ -90,11 +90,10 @@ int ompt_counters_start(void)
         return 0;
     }
     parse(list);
-    /* No PAPI_thread_init: the thread id function is the program's (PAPI_thread_id,
-     * its region file's thread numbers); each set counts its thread without one. */
-    int ret = PAPI_VER_CURRENT;
-    if (PAPI_is_initialized() == PAPI_NOT_INITED)
-        ret = PAPI_library_init(PAPI_VER_CURRENT);
+    /* The tool's start, not the program's (its PAPI_is_initialized), and no
+     * PAPI_thread_init: the thread id function is the program's (PAPI_thread_id, its
+     * region file's thread numbers); each set counts its thread without one. */
+    int ret = PAPI_tool_init(PAPI_VER_CURRENT);
     if (ret != PAPI_VER_CURRENT) {
         fprintf(stderr, "papi_ompt: the library cannot start (%s): no counters per thread\n",
                 PAPI_strerror(ret < 0 ? ret : PAPI_EINVAL));

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_thread_ids.py HOW PROGRAM [--papi-run P --tool-dir D] [--mpirun M]: a program's own
+"""check_thread_ids.py HOW PROGRAM --papi-run P --tool-dir D [--mpirun M]: a program's own
 PAPI_thread_init stays its own under the tools (issue 69 item 1).
 
 PROGRAM (ompt_thread_ids.c or .f90) calls PAPI_thread_init(omp_get_thread_num) and, in a team
@@ -7,9 +7,14 @@ of 4, reads PAPI_thread_id() in each thread inside a region "work" of the region
 prints one JSON line of what it saw. HOW is how it runs:
   papi_run  unchanged under papi_run with its defaults (the OMPT tool counts every OpenMP
             thread in the program's libpapi; a libgomp program runs under libomp);
-  mpi       linked to the MPI wrapper (which starts its counters in MPI_Init), one rank
-            under M, with the OMPT tool named too (OMP_TOOL_LIBRARIES, PAPI_OMPT_EVENTS).
-Each must give: thread t's PAPI_thread_id() is t, the master's 0 after the region; the
+  per_thread  papi_run --per-thread (its preloaded library counts each thread too);
+  mpi       the same as one MPI rank (THREAD_IDS_MPI: MPI_Init_thread after its
+            PAPI_thread_init), `M -np 1 papi_run ...`: papi_run preloads the MPI wrapper
+            (which starts its counters in MPI_Init) beside the OMPT tool; D is the
+            wrapper's folder.
+Each must give: PAPI_is_initialized() at main's start PAPI_NOT_INITED (papi_run --per-thread
+starts the library before main, for its own sets), after the program's PAPI_library_init
+PAPI_LOW_LEVEL_INITED alone; thread t's PAPI_thread_id() is t, the master's 0 after the region; the
 program's region file (PAPI_OUTPUT_DIRECTORY) numbers the 4 threads 0..3 as those ids do
 (thread "0" is the master: its tid is the pid; from the C program, thread "t" has thread
 t's tid); the C program's own set in thread t counts its (t+1) x 64 fresh pages exactly
@@ -85,6 +90,11 @@ def program_facts(facts):
     if not check(facts is not None, "the program printed what it saw"):
         return False
     check(facts["team"] == TEAM, "a team of %d (%d)" % (TEAM, facts["team"]))
+    if "init_before" in facts:  # the tools' start is not the program's (PAPI_tool_init)
+        check(facts["init_before"] == 0, "PAPI_is_initialized() before the program's "
+              "PAPI_library_init: %d, want PAPI_NOT_INITED" % facts["init_before"])
+        check(facts["init_after"] == 1, "after it, before its PAPI_thread_init: %d, want "
+              "PAPI_LOW_LEVEL_INITED only" % facts["init_after"])
     check(facts["ids"] == list(range(TEAM)), "PAPI_thread_id() in thread t is t: %s" % facts["ids"])
     check(facts["master_id"] == 0, "the master's PAPI_thread_id() after the region: %d"
           % facts["master_id"])
@@ -95,53 +105,38 @@ def program_facts(facts):
     return True
 
 
-def case_papi_run(program, papi_run, tool_dir, tmp):
+def case_papi_run(program, papi_run, tool_dir, tmp, mpirun=None, options=()):
     out = os.path.join(tmp, "papi_run")
     os.mkdir(out)
     env = clean_env(out)
     env["PAPI_RUN_LIBDIR"] = tool_dir
-    facts = run([papi_run, "-o", out, "--", program], env)
+    launch = []
+    if mpirun:
+        launch = [mpirun] + (["--allow-run-as-root", "--oversubscribe"] if "openmpi" in mpirun else [])
+        launch += ["-np", "1"]
+    facts = run(launch + [papi_run, "-o", out] + list(options) + ["--", program], env)
     files = glob.glob(os.path.join(out, "papi_run_output", "rank_*.json"))
     if check(len(files) == 1, "one papi_run file (%s)" % files):
         with open(files[0]) as f:
             doc = json.load(f)
         procs = (doc.get("openmp") or {}).get("processes") or [{}]
         counted(procs[0], "papi_run")
-        if program_facts(facts):
-            region_file(out, facts, doc["pid"])
-
-
-def case_mpi(program, mpirun, tool, tmp):
-    out = os.path.join(tmp, "mpi")
-    os.mkdir(out)
-    extra, _ = check_ompt.runtime_env(program)
-    env = clean_env(out)
-    env.update(extra, OMP_TOOL_LIBRARIES=tool, PAPI_OMPT_OUTPUT_DIR=out,
-               PAPI_OMPT_EVENTS="perf::PAGE-FAULTS", PAPI_MPI_OUTPUT_DIR=out)
-    cmd = [mpirun] + (["--allow-run-as-root", "--oversubscribe"] if "openmpi" in mpirun else [])
-    if "LD_PRELOAD" in extra:  # Open MPI's mpirun passes only what -x names
-        cmd += ["-x", "LD_PRELOAD"] if "openmpi" in mpirun else []
-    facts = run(cmd + ["-np", "1", program], env)
-    files = glob.glob(os.path.join(out, "ompt_*.json"))
-    if check(len(files) == 1, "one OMPT file (%s)" % files):
-        with open(files[0]) as f:
-            doc = json.load(f)
-        counted(doc, "mpi")
+        if mpirun:
+            check(bool(doc.get("mpi")), "the MPI wrapper ran in the rank (%s)" % doc.get("mpi"))
         if program_facts(facts):
             region_file(out, facts, doc["pid"])
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] not in ("papi_run", "mpi"):
+    if len(argv) < 2 or argv[0] not in ("papi_run", "per_thread", "mpi"):
         print(__doc__, file=sys.stderr)
         return 2
     how, program = argv[0], argv[1]
     check_ompt.runtime_env(program)  # SKIPPED where a libgomp program has no libomp
     tmp = tempfile.mkdtemp(prefix="thread_ids_")
-    if how == "papi_run":
-        case_papi_run(program, option(argv, "--papi-run"), option(argv, "--tool-dir"), tmp)
-    else:
-        case_mpi(program, option(argv, "--mpirun"), option(argv, "--tool"), tmp)
+    case_papi_run(program, option(argv, "--papi-run"), option(argv, "--tool-dir"), tmp,
+                  option(argv, "--mpirun") if how == "mpi" else None,
+                  ["--per-thread"] if how == "per_thread" else [])
     return verdict("thread_ids_" + how, scratch=tmp)
 
 

@@ -4,7 +4,8 @@
  * program's own calls must return what they return without it (issue 69 item 1): in a team
  * of 4, thread t's PAPI_thread_id() is t, its own set counts its (t+1) x PAGES fresh pages
  * exactly, and its region "work" is thread t of the region file (PAPI_OUTPUT_DIRECTORY).
- * Prints one JSON line of what it saw (check_thread_ids.py). */
+ * Prints one JSON line of what it saw (check_thread_ids.py). With THREAD_IDS_MPI (tests/mpi)
+ * it is an MPI program of one rank, MPI_Init_thread after its PAPI_thread_init. */
 #include <omp.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -12,6 +13,9 @@
 #include <unistd.h>
 
 #include "papi.h"
+#ifdef THREAD_IDS_MPI /* tests/mpi: under mpirun ... papi_run, the MPI wrapper in it too */
+#include <mpi.h>
+#endif
 
 #define PAGES 64
 #define TEAM  4
@@ -54,11 +58,20 @@ int main(void)
         perror("ompt_thread_ids: mmap");
         return 1;
     }
-    if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT ||
-        PAPI_thread_init(omp_id) != PAPI_OK) {
+    int init_before = PAPI_is_initialized(); /* a tool started before main is not the program */
+    if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
         fprintf(stderr, "ompt_thread_ids: PAPI: %s\n", PAPI_strerror_detail());
         return 1;
     }
+    int init_after = PAPI_is_initialized(); /* the low level only: no thread id function yet */
+    if (PAPI_thread_init(omp_id) != PAPI_OK) {
+        fprintf(stderr, "ompt_thread_ids: PAPI: %s\n", PAPI_strerror_detail());
+        return 1;
+    }
+#ifdef THREAD_IDS_MPI /* after the program's PAPI_thread_init: the wrapper starts here */
+    int provided;
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+#endif
     unsigned long id[TEAM];
     long tid[TEAM];
     long long faults[TEAM];
@@ -78,7 +91,9 @@ int main(void)
         team = omp_get_num_threads();
     }
     unsigned long master = PAPI_thread_id();
-    printf("{\"team\": %d, \"pages\": %d, \"master_id\": %lu, \"ids\": [", team, PAGES, master);
+    printf("{\"init_before\": %d, \"init_after\": %d, \"team\": %d, \"pages\": %d, "
+           "\"master_id\": %lu, \"ids\": [",
+           init_before, init_after, team, PAGES, master);
     for (int t = 0; t < team && t < TEAM; t++)
         printf("%s%lu", t ? ", " : "", id[t]);
     printf("], \"tids\": [");
@@ -89,5 +104,8 @@ int main(void)
         printf("%s%lld", t ? ", " : "", faults[t]);
     printf("]}\n");
     munmap(buf, bytes);
+#ifdef THREAD_IDS_MPI
+    MPI_Finalize();
+#endif
     return 0;
 }
