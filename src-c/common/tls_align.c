@@ -10,8 +10,9 @@
  * the 16 bytes before it, which are ASan's chunk header. The leak check then scans
  * nothing that exists ("DTLS 5 at 0x00010000003f-0x001100001141", "Tracer caught signal
  * 11") and ends the program with status 1 before the libraries' destructors run: the
- * tool's report is lost. ASan's first chunk of a size class starts exactly there, so the
- * first worker threads hit it. With an alignment above 16 glibc aligns the block itself
+ * tool's report is lost. ASan's chunks put 16 bytes of header before the memory they give,
+ * so a chunk that starts on a page gives exactly such a block (seen in libomp's worker
+ * threads for libpapi's block). With an alignment above 16 glibc aligns the block itself
  * (a multiple of 64: never 16 into a page); the sanitizer then takes it as a block of
  * unknown size and skips it. */
 #include <stdalign.h>
