@@ -193,14 +193,16 @@ static void user_events(const char *env, const char *var)
 
 static void choose_events(void)
 {
-    int rc = PAPI_library_init(PAPI_VER_CURRENT);
+    /* The tool's start, unseen by the program's PAPI_is_initialized. */
+    int rc = PAPI_tool_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT && rc != PAPI_OK) {
         const char *why = PAPI_strerror_detail();
-        set_note("PAPI_library_init failed (%s%s%s): no counters", PAPI_strerror(rc),
+        set_note("PAPI_tool_init failed (%s%s%s): no counters", PAPI_strerror(rc),
                  why && *why ? ": " : "", why && *why ? why : "");
         return;
     }
-    PAPI_thread_init(thread_id);
+    /* No PAPI_thread_init: the thread id function is the program's (PAPI_thread_id);
+     * each thread's set counts it without one. */
     papi_ok = 1;
     const char *var = "PAPI_MPI_EVENTS";
     const char *env = env_get(var);
@@ -410,7 +412,7 @@ void pmpi_counters_thread_start(int slot)
     int es = PAPI_NULL;
     if (!papi_ok || papi_gone || nthread_ev == 0)
         return;
-    PAPI_register_thread();
+    /* Not PAPI_register_thread: the program's PAPI_list_threads lists its own threads. */
     if (PAPI_create_eventset(&es) != PAPI_OK)
         return;
     /* Attached to this very thread: counts the same, but does not occupy the thread's
@@ -460,10 +462,7 @@ void pmpi_counters_thread_exit(int slot)
             retired[e] += th->counts[e];
     }
     th->exited = 1;
-    int gone = papi_gone;
     pthread_mutex_unlock(&pmpi_state_lock);
-    if (!gone)
-        PAPI_unregister_thread();
 }
 
 int pmpi_counters_read_self(long long *out)

@@ -151,7 +151,7 @@ void pmpi_sample_init(void)
         return;
     if (parse(v) != 0)
         return;
-    if (PAPI_is_initialized() == PAPI_NOT_INITED) {
+    if (PAPI_tool_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) { /* started, or why not */
         refuse("PAPI_SAMPLE=%s: libpapi is not initialised (see the counter note): not "
                "sampling",
                v);
@@ -236,7 +236,6 @@ void pmpi_sample_thread_start(int slot)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     s->last_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-    PAPI_register_thread();
     struct sampler_spec sp = {cfg.code, (int)cfg.n, cfg.hz, on_sample};
     char why[PAPI_HUGE_STR_LEN];
     if (thread_sampler_open(&sp, s, &s->es, why, sizeof why) != PAPI_OK) {

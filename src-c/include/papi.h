@@ -825,6 +825,14 @@ int PAPI_is_initialized(void);
 /** Initialise the library; call it first with PAPI_VER_CURRENT. Returns PAPI_VER_CURRENT on
  * success, PAPI_EINVAL when the header and library versions differ, or another error code. */
 int PAPI_library_init(int version);
+/** Initialise the library for a tool inside the program's process, unseen by the program.
+ * For an OMPT tool, a PMPI wrapper or a preloaded library using the program's own libpapi:
+ * the library starts, once, for the tool and the program alike, but the program's
+ * PAPI_is_initialized shows only what its own calls did (PAPI_NOT_INITED until it calls
+ * PAPI_library_init or the high level). A tool should also leave PAPI_thread_init to the
+ * program: every event set counts its own thread without it. Returns PAPI_VER_CURRENT, or
+ * PAPI_library_init's codes. An extension of this library (not in PAPI). */
+int PAPI_tool_init(int version);
 /** Copy the codes of the events in an event set into Events; *number is the capacity on entry
  * and the number of events on return. Returns PAPI_OK, PAPI_ENOEVST. */
 int PAPI_list_events(int EventSet, int *Events, int *number);

@@ -3,7 +3,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,10 +90,11 @@ int ompt_counters_start(void)
         return 0;
     }
     parse(list);
-    int ret = PAPI_VER_CURRENT;
-    if (PAPI_is_initialized() == PAPI_NOT_INITED)
-        ret = PAPI_library_init(PAPI_VER_CURRENT);
-    if (ret != PAPI_VER_CURRENT || PAPI_thread_init(pthread_self) != PAPI_OK) {
+    /* The tool's start, not the program's (its PAPI_is_initialized), and no
+     * PAPI_thread_init: the thread id function is the program's (PAPI_thread_id, its
+     * region file's thread numbers); each set counts its thread without one. */
+    int ret = PAPI_tool_init(PAPI_VER_CURRENT);
+    if (ret != PAPI_VER_CURRENT) {
         fprintf(stderr, "papi_ompt: the library cannot start (%s): no counters per thread\n",
                 PAPI_strerror(ret < 0 ? ret : PAPI_EINVAL));
         add_reason("the library cannot start", PAPI_strerror(ret < 0 ? ret : PAPI_EINVAL));

@@ -107,7 +107,11 @@ def runtime_env(program):
         if not libomp_installed():
             skip("%s uses libgomp, which has no OMPT, and LLVM's libomp.so.5 is not installed "
                  "(Debian package libomp5-14)" % os.path.basename(program))
-        return {"LD_PRELOAD": "libomp.so.5"}, "libgomp program under libomp.so.5 (LD_PRELOAD)"
+        # An ASan program (gcc links libasan.so): its runtime must come first in the
+        # preloaded list, or it refuses to start.
+        asan = [n for n in libs if n.startswith("libasan")]
+        return ({"LD_PRELOAD": " ".join(asan + ["libomp.so.5"])},
+                "libgomp program under libomp.so.5 (LD_PRELOAD)")
     if not any(n.startswith("libomp") for n in libs):
         skip("%s links no OpenMP runtime (%s)" % (os.path.basename(program), ", ".join(libs)))
     return {}, "libomp"
@@ -145,6 +149,7 @@ def run(tool, program, out_dir, name_tool=True, args=(), **more):
     check(p.returncode == 0, "the program exits 0")
     check("papi_ompt:" not in p.stderr, "the tool says nothing on stderr")
     check("ThreadSanitizer" not in p.stderr, "no ThreadSanitizer report")
+    check("LeakSanitizer" not in p.stderr, "no LeakSanitizer report or failure")
     return p
 
 

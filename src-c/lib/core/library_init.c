@@ -1,4 +1,5 @@
-/* library_init.c: PAPI_library_init, PAPI_is_initialized and PAPI_shutdown. Initialisation
+/* library_init.c: PAPI_library_init (and a tool's PAPI_tool_init), PAPI_is_initialized and
+ * PAPI_shutdown. Initialisation
  * is kept cheap: the components are probed (component_registry.c), but libpfm4, the
  * preset tables and the hardware description are loaded on first use, not here. The
  * layers learn of shutdown and fork through the lifecycle registry (papi_sdk.h): this
@@ -103,7 +104,10 @@ static void drop_inherited(void)
         teardown(1);
 }
 
-int PAPI_library_init(int version)
+/* who: PAPI_LOW_LEVEL_INITED for the program's PAPI_library_init, PAPI_TOOL_INITED for a
+ * tool's PAPI_tool_init (papi_globals.h): the library starts once, for whichever comes
+ * first, and PAPI_is_initialized shows the program only its own bits. */
+static int library_init(int version, int who)
 {
     if (version != PAPI_VER_CURRENT)
         return papi_error(PAPI_EINVAL,
@@ -120,7 +124,7 @@ int PAPI_library_init(int version)
     drop_inherited();
     pthread_mutex_lock(&g_papi_lock);
     if (g_papi.init_state != PAPI_NOT_INITED) {
-        g_papi.init_state |= PAPI_LOW_LEVEL_INITED;
+        g_papi.init_state |= who;
         pthread_mutex_unlock(&g_papi_lock);
         pthread_mutex_unlock(&lifecycle_lock);
         return PAPI_VER_CURRENT;
@@ -130,15 +134,25 @@ int PAPI_library_init(int version)
     g_papi.mpx_slice_ns = 10000000;
     g_papi.itimer_sig = 0; /* PAPI_DEF_ITIMER not set: CPU clock, the overflow signal */
     components_init();
-    g_papi.init_state = PAPI_LOW_LEVEL_INITED;
+    g_papi.init_state = who;
     pthread_mutex_unlock(&g_papi_lock);
     pthread_mutex_unlock(&lifecycle_lock);
     return PAPI_VER_CURRENT;
 }
 
+int PAPI_library_init(int version)
+{
+    return library_init(version, PAPI_LOW_LEVEL_INITED);
+}
+
+int PAPI_tool_init(int version)
+{
+    return library_init(version, PAPI_TOOL_INITED);
+}
+
 int PAPI_is_initialized(void)
 {
-    return g_papi.init_state;
+    return g_papi.init_state & ~PAPI_TOOL_INITED;
 }
 
 void PAPI_shutdown(void)

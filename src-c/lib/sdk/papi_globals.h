@@ -20,10 +20,17 @@
 #define MAX_EVENTSETS    65536
 #define PRESET_COMPONENT 0 /* presets resolve to natives of perf_event, component 0 */
 
+/* init_state's bit of PAPI_tool_init: the library is up for a tool measuring the program
+ * from inside it (the OMPT tool, the MPI wrapper, papi_run's preloaded library), which
+ * the program's PAPI_is_initialized does not show (issue 69: a tool never changes what
+ * the program's own calls return). Beside PAPI_LOW_LEVEL_INITED ... (1, 2, 4). */
+#define PAPI_TOOL_INITED 0x100
+
 /* ---- global library state (papi_globals.c) ------------------------------------------ */
 struct papi_globals {
-    atomic_int init_state; /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits; atomic: the high
-                              * level and PAPI_thread_init set bits from any thread */
+    atomic_int init_state; /* PAPI_NOT_INITED / LOW / HIGH / THREAD bits, PAPI_TOOL_INITED;
+                              * atomic: the high level and PAPI_thread_init set bits from
+                              * any thread */
     atomic_uint forks;     /* papi_fork_count(), and inherited (a forked child's copy of
                               * its parent's state not dropped yet): beside init_state, which
                               * a fork's child handler writes anyway (one page written) */

@@ -135,11 +135,9 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
 
 static int start_library(void)
 {
-    if (PAPI_is_initialized() == PAPI_NOT_INITED &&
-        PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-        return -1;
-    PAPI_thread_init(pthread_self);
-    return 0;
+    /* The tool's start, unseen by the program's PAPI_is_initialized; no PAPI_thread_init:
+     * the thread id function stays the program's. */
+    return PAPI_tool_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT ? 0 : -1;
 }
 
 /* In a forked child: the library dropped the parent's sets; count this process anew. */
