@@ -46,7 +46,7 @@ static struct {
     int ok; /* PAPI_SAMPLE set and well formed */
 } cfg;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
-static atomic_int said_spec, said_start;
+static atomic_int said_spec, said_start, said_slowed;
 
 /* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (sample_spec.c). */
 static void read_config(void)
@@ -264,6 +264,13 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
     long long used;
     int slowed;
     rate_of(s, &used, &slowed);
+    if (slowed > 0 && s->running) /* a stopped thread's PAPI_stop said it (overflow_signal.c) */
+        warn_once(&said_slowed,
+                  "PAPI_SAMPLE=%s: thread %ld's sampling was slowed %d times, to %s %lld (its "
+                  "signals came faster than it took them, or each caused the next): the region "
+                  "file's %s and slowed",
+                  cfg.event, s->tid, slowed, cfg.hz ? "a frequency of" : "a period of", used,
+                  cfg.hz ? "frequency_hz_used" : "period_used");
     jw_int(w, cfg.hz ? "frequency_hz_used" : "period_used", used);
     jw_int(w, "slowed", slowed);
     jw_str(w, "names", how);
