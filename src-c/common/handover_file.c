@@ -14,8 +14,8 @@
  * check refuses what is not a file. */
 int handover_open(int dirfd, const char *name, int flags, unsigned mode)
 {
-    int fd = openat(dirfd, name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-                    (mode_t)mode);
+    int fd =
+        openat(dirfd, name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, (mode_t)mode);
     struct stat st;
     if (fd < 0)
         return -1;

@@ -175,7 +175,8 @@ static int table_bounds(void)
     CHECK_EQ_LL(t->nkernels, rows + 2);
     const struct gpu_kernel_row *r0 = &t->kernels[rows], *r1 = &t->kernels[rows + 1];
     printf("cut names: %s, %s\n", r0->name + 230, r1->name + 230);
-    CHECK(strlen(r0->name) == GPU_KERNEL_NAME_LEN - 1 && strlen(r1->name) == GPU_KERNEL_NAME_LEN - 1,
+    CHECK(strlen(r0->name) == GPU_KERNEL_NAME_LEN - 1 &&
+              strlen(r1->name) == GPU_KERNEL_NAME_LEN - 1,
           "cut names of %zu and %zu bytes", strlen(r0->name), strlen(r1->name));
     CHECK(strncmp(r0->name, longer[0], 235) == 0 && strncmp(r0->name + 235, "...#", 4) == 0 &&
               strspn(r0->name + 239, "0123456789abcdef") == 16,
