@@ -226,8 +226,8 @@ int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi)
  * instruction between them. Where the registers are not known, the program counter alone. */
 static uint64_t context_word(const void *ctx, uintptr_t pc)
 {
-    const uint64_t *w = (const uint64_t *)(const void *)&pc;
-    size_t n = sizeof pc / sizeof *w;
+    const uint64_t *w = NULL;
+    size_t n = 0;
     const ucontext_t *uc = ctx;
 #if defined(__x86_64__)
     if (uc) {
@@ -242,7 +242,7 @@ static uint64_t context_word(const void *ctx, uintptr_t pc)
 #else
     (void)uc;
 #endif
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = (1469598103934665603ull ^ (uint64_t)pc) * 1099511628211ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ w[i]) * 1099511628211ull;
     return h;
