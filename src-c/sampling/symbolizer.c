@@ -6,7 +6,11 @@
  * site's offset is its file address there). Separate debug files are found by build id.
  * libdw's own address-to-symbol lookup scans the whole symbol table for each address, far
  * too slow for 100,000 stacks: each module's functions are sorted once and searched. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +30,21 @@
 
 #ifdef HAVE_DWFL
 /* Every libdw function used, looked up by name (the types from libdw's headers). */
-#define LIBDW_FUNCTIONS(X)                                                                         \
-    X(dwfl_begin)                                                                                  \
-    X(dwfl_end)                                                                                    \
-    X(dwfl_report_begin)                                                                           \
-    X(dwfl_report_end)                                                                             \
-    X(dwfl_report_elf)                                                                             \
-    X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_elf)                \
-        X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address) X(dwfl_errmsg)             \
-            X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)                        \
-                X(dwfl_module_getsym_info) X(dwfl_module_getsrc) X(dwfl_lineinfo)                  \
-                    X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag)  \
-                        X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)               \
-                            X(dwfl_module_getdwarf) X(dwarf_nextcu) X(dwarf_offdie) X(dwarf_haspc) \
-                                X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)           \
-                                    X(dwarf_lineno)
+#define LIBDW_FUNCTIONS(X)                                                                        \
+    X(dwfl_begin)                                                                                 \
+    X(dwfl_end)                                                                                   \
+    X(dwfl_report_begin)                                                                          \
+    X(dwfl_report_end)                                                                            \
+    X(dwfl_report_elf)                                                                            \
+    X(dwfl_linux_proc_report)                                                                     \
+    X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo)         \
+        X(dwfl_offline_section_address) X(dwfl_errmsg) X(dwfl_addrmodule) X(dwfl_module_info)     \
+            X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwfl_module_getsrc)             \
+                X(dwfl_lineinfo) X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) \
+                    X(dwarf_tag) X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)     \
+                        X(dwfl_module_getdwarf) X(dwarf_nextcu) X(dwarf_offdie) X(dwarf_haspc)    \
+                            X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)              \
+                                X(dwarf_lineno)
 
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
@@ -385,4 +389,22 @@ int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
 #else
     return sym_function(s, addr, w);
 #endif
+}
+
+/* A region's or a sample's code in a library the program unloads before the report
+ * (issue 69: named by its address): the caller keeps this while the library is there. */
+int sym_object_of(uintptr_t addr, char *path, size_t len, uintptr_t *file_addr)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (!len || !dladdr1((void *)addr, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
+        return -1;
+    *file_addr = addr - (uintptr_t)map->l_addr;
+    if (map->l_name && map->l_name[0]) {
+        snprintf(path, len, "%s", map->l_name);
+        return 0;
+    }
+    ssize_t n = readlink("/proc/self/exe", path, len - 1); /* the program: l_name "" */
+    path[n > 0 ? n : 0] = '\0';
+    return n > 0 ? 0 : -1;
 }

@@ -15,7 +15,10 @@ SIGIO instead) it exits 0 with its file and counts the lost signals.
 --page-faults PROG (issue 69): PAPI_SAMPLE=perf::PAGE-FAULTS@1, where each signal made the
 kernel give up the fault it interrupted (taken again, counted again, the next signal: the
 program never got past PAPI_hl_region_begin), exits 0 within 60 s with its region file; each
-thread's period_used is 4^slowed, and a slowed thread is said on stderr."""
+thread's period_used is 4^slowed, and a slowed thread is said on stderr.
+--unloaded PROG LIB (issue 69 N9): PROG loads LIB, spends 0.3 s of CPU in its static
+rs_lib_work inside region in_lib, unloads LIB and exits; the report (at exit) names
+rs_lib_work from LIB's file: 90% of in_lib's samples under it, none named by an address."""
 import glob
 import json
 import os
@@ -40,7 +43,7 @@ def no_signal_queue():
     resource.setrlimit(resource.RLIMIT_SIGPENDING, (0, 0))
 
 
-def run(prog, sample, preexec=None, usage=None, timeout=100):
+def run(prog, sample, preexec=None, usage=None, timeout=100, args=()):
     with tempfile.TemporaryDirectory(prefix="region_sample_") as out:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
         env.update(PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out)
@@ -48,7 +51,7 @@ def run(prog, sample, preexec=None, usage=None, timeout=100):
             env["PAPI_SAMPLE"] = sample
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         try:
-            p = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=timeout,
+            p = subprocess.run([prog] + list(args), env=env, capture_output=True, text=True, timeout=timeout,
                                preexec_fn=preexec)
         except subprocess.TimeoutExpired:
             check(False, "workload (PAPI_SAMPLE=%s) still running after %d s" % (sample, timeout))
@@ -179,7 +182,29 @@ def check_page_faults(prog):
         check("slowed" in err, "a slowed thread not said on stderr: %r" % err)
 
 
+def check_unloaded(prog, lib):
+    d, _ = run(prog, "perf::TASK-CLOCK@1000000", args=[lib])
+    if not d or "sampled_functions" not in d:
+        check(False, "no sampled_functions")
+        return
+    entries = [e for t in d["sampled_functions"].values() for e in t["functions"]
+               if e["region"] == "in_lib"]
+    total = sum(e["samples"] for e in entries)
+    named = sum(e["samples"] for e in entries  # a compiler's clone (f.constprop.0) is f
+                if e["function"].split(".")[0] == "rs_lib_work")
+    hex_named = [e["function"] for e in entries if e["function"].startswith("0x")]
+    print("unloaded library: in_lib %d samples, %d in rs_lib_work; by address: %s" % (
+        total, named, hex_named))
+    check(total >= 150, "in_lib: %d samples, want about 300" % total)
+    check(named >= 0.9 * total, "rs_lib_work: %d of in_lib's %d samples: %s" % (
+        named, total, [(e["function"], e["samples"]) for e in entries]))
+    check(not hex_named, "named by address: %s" % hex_named)
+
+
 def main():
+    if sys.argv[1] == "--unloaded":
+        check_unloaded(sys.argv[2], sys.argv[3])
+        return verdict("check_region_sample")
     if sys.argv[1] == "--page-faults":
         check_page_faults(sys.argv[2])
         return verdict("check_region_sample")
