@@ -10,8 +10,10 @@
  * clock (one vDSO read, no lock) and otherwise returns at once. Not a dlopen wrapper: one
  * in libpapi would make libpapi the caller the loader searches paths for (the program's
  * RUNPATH lost), and none is seen where libpapi is not in the global scope. CUDA's own
- * start (cuInit, a context) takes longer than LOOK_NS, so a program's first kernel after
- * it loaded CUDA still comes after the layer started, where a region began in between. */
+ * start (cuInit, a context: 100 ms and more) takes longer than LOOK_NS, so a program's
+ * first kernel after it loaded CUDA still comes after the layer started, where a region
+ * began in between; and a run 50-100x slower (valgrind) still walks a few times per 1,000
+ * region pairs, not per pair. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -32,7 +34,7 @@ static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int state = UNDECIDED; /* read unlocked once decided: every region begin */
 /* dlpi_adds when CUDA was last looked for: written under switch_lock, read without it */
 static _Atomic unsigned long long loads_seen;
-#define LOOK_NS 10000000ull /* 10 ms: the loader's list looked at no more often (above) */
+#define LOOK_NS 50000000ull /* 50 ms: the loader's list looked at no more often (above) */
 static _Atomic unsigned long long next_look_ns; /* the coarse clock's, claimed by a CAS */
 static char reason_line[800];
 

@@ -7,7 +7,7 @@
 #define PAPI_GPU_ACTIVITY_SWITCH_H
 
 /* The layer started as the switch says, once: 1 when it records, 0 when not (yet). Under
- * "auto" without CUDA loaded it looks again at a later call, at most once every 10 ms (a
+ * "auto" without CUDA loaded it looks again at a later call, at most once every 50 ms (a
  * read of the coarse clock in between, no lock), walking the loader's list only when the
  * program has loaded a library since (dl_iterate_phdr's count of loads: no file is
  * opened). A start

@@ -2,7 +2,7 @@
  * with count_phdr.so preloaded (the calls of dl_iterate_phdr counted), 1,000 region pairs
  * after the first walk the loader's list at most 10 times (each begin walked it, under the
  * loader's lock, before). The switch still sees CUDA loaded later: after the stand-in
- * libcudart ($PAPI_TEST_CUDART) is loaded and more than the switch's 10 ms between looks has passed,
+ * libcudart ($PAPI_TEST_CUDART) is loaded and more than the switch's 50 ms between looks has passed,
  * the next region begin starts the layer (the CUPTI double, libcupti.so.13, is loaded). */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -43,7 +43,7 @@ int main(void)
           PAIRS);
     CHECK(!cupti_loaded(), "the GPU activity layer started without CUDA");
     CHECK(dlopen(cudart, RTLD_NOW | RTLD_GLOBAL) != NULL, "dlopen %s: %s", cudart, dlerror());
-    struct timespec pause = {0, 30000000}; /* 30 ms: past the 10 ms between looks */
+    struct timespec pause = {0, 120000000}; /* 120 ms: past the 50 ms between looks */
     nanosleep(&pause, NULL);
     CHECK_RET(pair("after"), PAPI_OK);
     printf("after CUDA was loaded: the layer %s\n", cupti_loaded() ? "started" : "did not start");
