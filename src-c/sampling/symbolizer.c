@@ -6,9 +6,6 @@
  * site's offset is its file address there). Separate debug files are found by build id.
  * libdw's own address-to-symbol lookup scans the whole symbol table for each address, far
  * too slow for 100,000 stacks: each module's functions are sorted once and searched. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
@@ -30,21 +27,21 @@
 
 #ifdef HAVE_DWFL
 /* Every libdw function used, looked up by name (the types from libdw's headers). */
-#define LIBDW_FUNCTIONS(X)                                                                        \
-    X(dwfl_begin)                                                                                 \
-    X(dwfl_end)                                                                                   \
-    X(dwfl_report_begin)                                                                          \
-    X(dwfl_report_end)                                                                            \
-    X(dwfl_report_elf)                                                                            \
-    X(dwfl_linux_proc_report)                                                                     \
-    X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo)         \
-        X(dwfl_offline_section_address) X(dwfl_errmsg) X(dwfl_addrmodule) X(dwfl_module_info)     \
-            X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwfl_module_getsrc)             \
-                X(dwfl_lineinfo) X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) \
-                    X(dwarf_tag) X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)     \
-                        X(dwfl_module_getdwarf) X(dwarf_nextcu) X(dwarf_offdie) X(dwarf_haspc)    \
-                            X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)              \
-                                X(dwarf_lineno)
+#define LIBDW_FUNCTIONS(X)                                                                         \
+    X(dwfl_begin)                                                                                  \
+    X(dwfl_end)                                                                                    \
+    X(dwfl_report_begin)                                                                           \
+    X(dwfl_report_end)                                                                             \
+    X(dwfl_report_elf)                                                                             \
+    X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_elf)                \
+        X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address) X(dwfl_errmsg)             \
+            X(dwfl_addrmodule) X(dwfl_module_info) X(dwfl_module_getsymtab)                        \
+                X(dwfl_module_getsym_info) X(dwfl_module_getsrc) X(dwfl_lineinfo)                  \
+                    X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag)  \
+                        X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_diename)               \
+                            X(dwfl_module_getdwarf) X(dwarf_nextcu) X(dwarf_offdie) X(dwarf_haspc) \
+                                X(dwarf_getsrc_die) X(dwarf_linesrc) X(dwarf_getaranges)           \
+                                    X(dwarf_lineno)
 
 struct libdw_fn {
 #define FIELD(name) __typeof__(name) *name;
