@@ -47,6 +47,7 @@ SYM_HIDDEN int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where
  * only, far cheaper where the function's name is all that is wanted. */
 SYM_HIDDEN int sym_function(struct symbolizer *s, uintptr_t addr, struct sym_where *w);
 SYM_HIDDEN void sym_close(struct symbolizer *s);
+
 /* Where addr lies now, kept by a caller to name it once its object is unloaded (dlclose):
  * the object's path (the program's own through /proc/self/exe) and addr as an address of
  * that file (less the object's load bias: sym_open_object(path) names it). Asks the loader
