@@ -30,6 +30,11 @@
 /* Signals in a row at one context (the thread ran nothing between them) after which an
  * event is taken to cause its own signals and is slowed (overflow_signal.c: no_progress). */
 #define OVF_STALLED_SIGNALS 4
+/* Only an event with a period (not a frequency) of at most this many events is judged so:
+ * a spinning thread (a wait loop) also shows one context signal after signal, at any rate a
+ * clock or a coarser period samples it; the loops this catches run at a period of 1 (a
+ * fault retried) or below a handler's own cost. */
+#define OVF_STALLED_PERIOD 4096
 /* Why an event was slowed (ovf_event.slowed_why, bits): signals lost to a full queue; signals
  * that came back at a thread that made no progress between them. */
 #define OVF_SLOWED_LOST    1

@@ -258,7 +258,9 @@ static uint64_t context_word(const void *ctx, uintptr_t pc)
  * them) with none of ours queued behind when it comes, before the user's handler runs (a
  * burst of signals queued while the thread was away also comes at one context; a handler
  * that faults itself queues the next one while it runs). OVF_STALLED_SIGNALS in a row: the
- * thread is not moving. */
+ * thread is not moving. Judged only at a period of at most OVF_STALLED_PERIOD: a wait loop
+ * also shows one context at every sample (mpi_sample_rate's rank 0 in a barrier, sampled on
+ * the task clock at 10 kHz, was slowed twice). */
 static int no_progress(struct ovf_event *ev, const void *ctx, uintptr_t pc, int sig)
 {
     uint64_t w = context_word(ctx, pc);
@@ -343,7 +345,11 @@ static int hardware_overflow(int fd, int sig, void *ctx, int slot)
                 vector |= 1LL << o->ev[k].pos;
         }
         /* judged before the user's handler runs: a fault of its own queues the next signal */
-        int stalled = first ? no_progress(first, ctx, pc, sig) : 0;
+        int stalled =
+            first && !first->hz &&
+                    atomic_load_explicit(&first->now, memory_order_relaxed) <= OVF_STALLED_PERIOD
+                ? no_progress(first, ctx, pc, sig)
+                : 0;
         deliver(es, o, vector, pc, ctx, slot);
         if (first && !atomic_load(&closing)) {
             pace(es, first, stalled, sig);
