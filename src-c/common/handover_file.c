@@ -1,11 +1,41 @@
 /* handover_file.c: the blocks processes hand over to papi_run (handover_file.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "handover_file.h"
+
+/* papi_run blocked for ever on a FIFO put at a hand-over name (its reader's open waits for
+ * a writer, a process's writer's open for a reader): O_NONBLOCK makes both return, the
+ * check refuses what is not a file. */
+int handover_open(int dirfd, const char *name, int flags, unsigned mode)
+{
+    int fd =
+        openat(dirfd, name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, (mode_t)mode);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    int err = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    if (err) {
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+const char *handover_strerror(int err)
+{
+    if (err == EINVAL || err == ENXIO)
+        return "not a regular file";
+    if (err == ELOOP)
+        return "a symbolic link, not followed";
+    return strerror(err);
+}
 
 int handover_save(int fd, const char *kind, long pid, int nnames, size_t nitems, uint64_t dropped,
                   handover_name_fn name, handover_item_fn item, const void *ctx)
@@ -60,11 +90,15 @@ static int load_block(FILE *f, const char *path, long *line, const struct handov
 int handover_load(const char *path, const struct handover_kind *k, void *ctx, char *why,
                   size_t whylen)
 {
-    FILE *f = fopen(path, "re");
+    int fd = handover_open(AT_FDCWD, path, O_RDONLY, 0);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
     if (!f) {
-        if (errno == ENOENT)
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        if (err == ENOENT)
             return 1;
-        snprintf(why, whylen, "%s: %s", path, strerror(errno));
+        snprintf(why, whylen, "%s: %s", path, handover_strerror(err));
         return -1;
     }
     char head[128], word[32];

@@ -15,6 +15,19 @@
 
 #include "trace_records.h" /* TW_HIDDEN */
 
+/* A hand-over file (or any file papi_run and its program's processes pass by name, the
+ * name another process may have put something else at) opened as a regular file only:
+ * flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, name relative to dirfd
+ * (AT_FDCWD: a path), mode for O_CREAT. A FIFO, a device, a socket or a directory at the
+ * name neither blocks the open (a FIFO without a reader refuses a writer: ENXIO; a reader's
+ * open returns at once) nor is used: -1 with errno EINVAL; a symbolic link is not followed
+ * (ELOOP). Else the descriptor (O_NONBLOCK changes nothing for a regular file), or -1 with
+ * errno. */
+TW_HIDDEN int handover_open(int dirfd, const char *name, int flags, unsigned mode);
+/* What handover_open's errno means: "not a regular file" (EINVAL, ENXIO), "a symbolic
+ * link, not followed" (ELOOP), else strerror's. */
+TW_HIDDEN const char *handover_strerror(int err);
+
 /* One process's block, written by handover_save: names[0..nnames) and nitems items,
  * item(f, ctx, i) printing item i's line (with its newline). 0, or -1 (errno). */
 typedef const char *(*handover_name_fn)(const void *ctx, int k);
@@ -36,7 +49,8 @@ struct handover_kind {
 };
 /* Every block of the file at path through k's callbacks: 0, 1 when the file does not
  * exist (no process wrote one), or -1 with why (the file, the line and what is wrong; the
- * blocks before it were read). */
+ * blocks before it were read; a FIFO or anything but a regular file at path: not read,
+ * handover_open). */
 TW_HIDDEN int handover_load(const char *path, const struct handover_kind *k, void *ctx, char *why,
                             size_t whylen);
 

@@ -1,7 +1,19 @@
 /* gpu_activity_switch.c: whether the GPU activity layer starts by itself
  * (gpu_activity_switch.h). Off unless CUDA is loaded, by default: starting CUPTI loads the
  * CUDA driver and creates its state, which a program that never touches a GPU must not
- * pay for; a program that loaded CUDA gets its kernels recorded unchanged. */
+ * pay for; a program that loaded CUDA gets its kernels recorded unchanged.
+ *
+ * Whether CUDA was loaded since the last look takes a walk of the loader's list under its
+ * lock (dl_iterate_phdr: no public load counter exists without it). Every region begin
+ * of a CPU-only program walked it (issue 69: 300 of its 1780 instructions a region pair,
+ * +389 in the arm64 guest), so a begin looks at most once every LOOK_NS of the coarse
+ * clock (one vDSO read, no lock) and otherwise returns at once. Not a dlopen wrapper: one
+ * in libpapi would make libpapi the caller the loader searches paths for (the program's
+ * RUNPATH lost), and none is seen where libpapi is not in the global scope. CUDA's own
+ * start (cuInit, a context: 100 ms and more) takes longer than LOOK_NS, so a program's
+ * first kernel after it loaded CUDA still comes after the layer started, where a region
+ * began in between; and a run 50-100x slower (valgrind) still walks a few times per 1,000
+ * region pairs, not per pair. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -12,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "env.h"
 #include "gpu_activity.h"
@@ -21,6 +34,8 @@ static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int state = UNDECIDED; /* read unlocked once decided: every region begin */
 /* dlpi_adds when CUDA was last looked for: written under switch_lock, read without it */
 static _Atomic unsigned long long loads_seen;
+#define LOOK_NS 50000000ull /* 50 ms: the loader's list looked at no more often (above) */
+static _Atomic unsigned long long next_look_ns; /* the coarse clock's, claimed by a CAS */
 static char reason_line[800];
 
 struct cuda_find {
@@ -49,6 +64,22 @@ static int cuda_loaded(void)
     return f.found;
 }
 
+static unsigned long long coarse_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* Whether this caller is the one to look now: LOOK_NS since the last look (one thread
+ * wins the look; the others return at once). */
+static int look_due(void)
+{
+    unsigned long long now = coarse_ns(),
+                       due = atomic_load_explicit(&next_look_ns, memory_order_relaxed);
+    return now >= due && atomic_compare_exchange_strong(&next_look_ns, &due, now + LOOK_NS);
+}
+
 static int loads_changed(void)
 {
     struct cuda_find f = {0, 1}; /* found = 1: stop at the first object, read its count */
@@ -75,8 +106,8 @@ int gpu_activity_switch_start(const char *who)
     int now = atomic_load_explicit(&state, memory_order_acquire);
     if (now == ON || now == OFF || now == STOPPED)
         return now == ON;
-    if (now == WAITING && !loads_changed())
-        return 0; /* nothing loaded since the last look: every begin of a CPU-only program */
+    if (now == WAITING && (!look_due() || !loads_changed()))
+        return 0; /* looked lately, or nothing loaded since: every begin of a CPU-only program */
     pthread_mutex_lock(&switch_lock);
     if (state == UNDECIDED) {
         const char *v = env_get("PAPI_GPU_ACTIVITY");
@@ -92,12 +123,15 @@ int gpu_activity_switch_start(const char *who)
             if (who)
                 fprintf(stderr, "papi: %s: no GPU activity: %s\n", who, reason_line);
         } else {
-            loads_seen = ~0ull; /* before WAITING: an unlocked reader then looks */
+            loads_seen = ~0ull; /* before WAITING: any count differs until cuda_loaded */
+            atomic_store(&next_look_ns, coarse_ns() + LOOK_NS); /* this call looks now */
             state = WAITING;
+            if (cuda_loaded()) /* linked at start, or loaded before the first call */
+                start(who);
         }
-    }
-    if (state == WAITING && loads_changed() && cuda_loaded())
+    } else if (state == WAITING && cuda_loaded()) { /* loads changed: walked once more */
         start(who);
+    }
     int on = state == ON;
     pthread_mutex_unlock(&switch_lock);
     return on;

@@ -7,10 +7,11 @@
 #define PAPI_GPU_ACTIVITY_SWITCH_H
 
 /* The layer started as the switch says, once: 1 when it records, 0 when not (yet). Under
- * "auto" without CUDA loaded it looks again at a later call, only when the program has
- * loaded a library since (dl_iterate_phdr's count of loads: no file is opened). A start
- * that fails is said once on stderr, by who ("region API", "MPI wrapper", "papi_run";
- * NULL: not said), with the layer's reason, and not tried again. */
+ * "auto" without CUDA loaded it looks again at a later call, at most once every 50 ms (a
+ * read of the coarse clock in between, no lock), walking the loader's list only when the
+ * program has loaded a library since (dl_iterate_phdr's count of loads: no file is
+ * opened). A start that fails is said once on stderr, by who ("region API", "MPI
+ * wrapper", "papi_run"; NULL: not said), with the layer's reason, and not tried again. */
 __attribute__((visibility("hidden"))) int gpu_activity_switch_start(const char *who);
 /* The layer stopped (gpu_activity_stop) if it runs, by why ("PAPI_shutdown"): its sums
  * stay for the reports; it is not started again in this process. */

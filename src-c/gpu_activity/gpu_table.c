@@ -1,6 +1,8 @@
 /* gpu_table.c: a process's GPU activity summed in bounded memory (gpu_table.h). */
 #include "gpu_table.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "demangle.h"
@@ -85,6 +87,26 @@ static void busy_add(struct gpu_device_row *d, uint64_t start, uint64_t end)
     d->live_ns += end - start;
 }
 
+/* A row's name: CUPTI's demangled; one too long for the row cut and marked with its whole
+ * name's hash ("...#" and 16 hex digits of FNV-1a over CUPTI's name), so two kernels whose
+ * names share the row's length (Kokkos' functors' template arguments) stay two rows in
+ * every output that keys kernels by name, and a reader sees the name was cut. */
+static void row_name(char *out, const char *cupti_name)
+{
+    char whole[4096];
+    papi_demangle(cupti_name, whole, sizeof whole);
+    size_t n = strlen(whole);
+    if (n < GPU_KERNEL_NAME_LEN) {
+        memcpy(out, whole, n + 1);
+        return;
+    }
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *p = (const unsigned char *)cupti_name; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    const size_t keep = GPU_KERNEL_NAME_LEN - 1 - GPU_KERNEL_NAME_MARK;
+    snprintf(out, GPU_KERNEL_NAME_LEN, "%.*s...#%016" PRIx64, (int)keep, whole, h);
+}
+
 /* The row of k's name, device and stream, found through the hash index or added. */
 static struct gpu_kernel_row *kernel_row(struct gpu_table *t, const cupti_kernel_record *k)
 {
@@ -103,7 +125,7 @@ static struct gpu_kernel_row *kernel_row(struct gpu_table *t, const cupti_kernel
     r->key = key;
     r->device = k->device_id;
     r->stream = k->stream_id;
-    papi_demangle(k->name ? k->name : "(unnamed kernel)", r->name, sizeof r->name);
+    row_name(r->name, k->name ? k->name : "(unnamed kernel)");
     return r;
 }
 

@@ -15,10 +15,12 @@
 #define GPU_TABLE_KERNELS   1024 /* kernel rows; later kernels counted in kernels_untabled */
 #define GPU_TABLE_DEVICES   16   /* device rows; records of a further device are untabled */
 #define GPU_BUSY_INTERVALS  2048 /* disjoint busy intervals kept per device (see busy) */
-#define GPU_KERNEL_NAME_LEN 256  /* a demangled name, cut to fit */
+#define GPU_KERNEL_NAME_LEN 256  /* a demangled name, cut to fit (marked: below) */
+/* A cut name ends in "...#" and 16 hex digits of its whole name's hash (gpu_table.c). */
+#define GPU_KERNEL_NAME_MARK 20
 
 struct gpu_kernel_row {
-    char name[GPU_KERNEL_NAME_LEN]; /* demangled (demangle.h) */
+    char name[GPU_KERNEL_NAME_LEN]; /* demangled (demangle.h), a long one cut and marked */
     uint64_t key;                   /* hash of CUPTI's name, device and stream */
     uint32_t device, stream;
     int32_t grid[3], block[3]; /* the last launch's */

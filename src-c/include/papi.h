@@ -881,7 +881,8 @@ int PAPI_get_overflow_callchain(void **pcs, int max);
 /** The rate the overflow of EventCode in EventSet runs at, which may be slower than asked.
  * *rate: the threshold (events per overflow) or, with *hz 1, the frequency in Hz in force
  * now (before the first PAPI_start: the one it will start at), slower than asked where the
- * signals would pass 10,000 a second or came faster than the handler took them; *slowed: the
+ * signals would pass 10,000 a second, came faster than the handler took them or caused their
+ * own overflows (the thread made no progress between them); *slowed: the
  * times that happened since PAPI_start; *queue_overflows: the times the process's signal
  * queue was full (notifications lost). Returns PAPI_OK, PAPI_ENOEVST, PAPI_ENOEVNT when the event is not in the set, PAPI_EINVAL
  * for a NULL pointer or an event without overflow. An extension of this library (not in

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "handover_file.h"
 #include "mono_clock.h"
 #include "ompt_names.h"
 #include "ompt_spans.h"
@@ -101,10 +102,10 @@ void ompt_trace_save_for_papi_run(void)
     int rc = ompt_trace_collect(&s);
     if (rc == 0)
         trace_omp_spans_to_mono(&s);
-    int fd = rc == 0 ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : -1;
+    int fd = rc == 0 ? handover_open(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
     if (rc != 0 || fd < 0 || trace_omp_spans_save(fd, (long)getpid(), &s) != 0)
         fprintf(stderr, "papi_ompt: %s: the OpenMP slices not written: %s\n", path,
-                rc != 0 ? "out of memory" : strerror(errno));
+                rc != 0 ? "out of memory" : handover_strerror(errno));
     if (fd >= 0)
         close(fd);
     trace_omp_spans_free(&s);

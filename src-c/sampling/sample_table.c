@@ -18,6 +18,7 @@ void sample_table_add(struct sample_table *t, uintptr_t pc, int region, int call
             atomic_store_explicit(&e->count, 1, memory_order_relaxed);
             atomic_store_explicit(&e->wall_ns, wall_ns, memory_order_relaxed);
             atomic_store_explicit(&e->pc, pc, memory_order_release);
+            atomic_fetch_add_explicit(&t->used, 1, memory_order_release);
             return;
         }
         if (cur == pc && atomic_load_explicit(&e->region, memory_order_relaxed) == region &&

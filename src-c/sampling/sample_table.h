@@ -22,6 +22,7 @@ struct sample_entry {
 
 struct sample_table {
     atomic_ullong samples, dropped; /* every sample filed; those a full table dropped */
+    atomic_uint used;               /* entries taken: a reader sees new addresses came */
     struct sample_entry slot[SAMPLE_TABLE_SLOTS];
 };
 

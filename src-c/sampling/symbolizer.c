@@ -7,6 +7,7 @@
  * libdw's own address-to-symbol lookup scans the whole symbol table for each address, far
  * too slow for 100,000 stacks: each module's functions are sorted once and searched. */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -495,4 +496,22 @@ int sym_lookup(struct symbolizer *s, uintptr_t addr, struct sym_where *w)
 #else
     return sym_function(s, addr, w);
 #endif
+}
+
+/* A region's or a sample's code in a library the program unloads before the report
+ * (issue 69: named by its address): the caller keeps this while the library is there. */
+int sym_object_of(uintptr_t addr, char *path, size_t len, uintptr_t *file_addr)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (!len || !dladdr1((void *)addr, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
+        return -1;
+    *file_addr = addr - (uintptr_t)map->l_addr;
+    if (map->l_name && map->l_name[0]) {
+        snprintf(path, len, "%s", map->l_name);
+        return 0;
+    }
+    ssize_t n = readlink("/proc/self/exe", path, len - 1); /* the program: l_name "" */
+    path[n > 0 ? n : 0] = '\0';
+    return n > 0 ? 0 : -1;
 }

@@ -62,4 +62,10 @@ SYM_HIDDEN int sym_functions_prefixed(struct symbolizer *s, uintptr_t addr, cons
 SYM_HIDDEN int sym_call_address_argument(struct symbolizer *s, uintptr_t ret, uintptr_t *value);
 SYM_HIDDEN void sym_close(struct symbolizer *s);
 
+/* Where addr lies now, kept by a caller to name it once its object is unloaded (dlclose):
+ * the object's path (the program's own through /proc/self/exe) and addr as an address of
+ * that file (less the object's load bias: sym_open_object(path) names it). Asks the loader
+ * (its lock): ordinary code, not a signal handler. 0, or -1 when no object holds addr. */
+SYM_HIDDEN int sym_object_of(uintptr_t addr, char *path, size_t len, uintptr_t *file_addr);
+
 #endif

@@ -162,6 +162,28 @@ static int table_bounds(void)
     const struct gpu_kernel_row *k = gpu_table_kernel(t, "spin", 0, 0);
 
     CHECK(k && k->launches == 3002 && k->min_ns == 10, "spin's row");
+    /* two names alike in their first 300 bytes: two rows, each cut and marked, apart */
+    char longer[2][320];
+    for (int i = 0; i < 2; i++) {
+        memset(longer[i], 'K', 300);
+        snprintf(longer[i] + 300, 20, "<%d>", i);
+    }
+    int rows = t->nkernels;
+    file_kernel(t, longer[0], 0, 10, 20);
+    file_kernel(t, longer[1], 0, 10, 30);
+    file_kernel(t, longer[1], 0, 40, 60);
+    CHECK_EQ_LL(t->nkernels, rows + 2);
+    const struct gpu_kernel_row *r0 = &t->kernels[rows], *r1 = &t->kernels[rows + 1];
+    printf("cut names: %s, %s\n", r0->name + 230, r1->name + 230);
+    CHECK(strlen(r0->name) == GPU_KERNEL_NAME_LEN - 1 &&
+              strlen(r1->name) == GPU_KERNEL_NAME_LEN - 1,
+          "cut names of %zu and %zu bytes", strlen(r0->name), strlen(r1->name));
+    CHECK(strncmp(r0->name, longer[0], 235) == 0 && strncmp(r0->name + 235, "...#", 4) == 0 &&
+              strspn(r0->name + 239, "0123456789abcdef") == 16,
+          "a cut name not marked: %s", r0->name + 230);
+    CHECK(strcmp(r0->name, r1->name) != 0, "two kernels' cut names alike: %s", r0->name + 230);
+    CHECK(r0->launches == 1 && r1->launches == 2 && r1->total_ns == 40, "the long names' rows");
+    CHECK(gpu_table_kernel(t, r1->name, 0, 0) == r1, "the row not found by its cut name");
     /* kernel rows and devices bounded; the rest counted */
     char name[32];
     for (int i = 0; i < GPU_TABLE_KERNELS + 5; i++) {
@@ -169,7 +191,7 @@ static int table_bounds(void)
         file_kernel(t, name, 1, 10, 20);
     }
     CHECK_EQ_LL(t->nkernels, GPU_TABLE_KERNELS);
-    CHECK_EQ_LL(t->kernels_untabled, 6); /* "spin" has a row: k1023 .. k1028 have none */
+    CHECK_EQ_LL(t->kernels_untabled, 8); /* "spin", the long two: k1021 .. k1028 have none */
     for (uint32_t d = 2; d < GPU_TABLE_DEVICES + 3; d++)
         file_kernel(t, "spin", d, 10, 20);
     CHECK_EQ_LL(t->ndevices, GPU_TABLE_DEVICES);

@@ -11,7 +11,14 @@ Sampling can never kill the program (issue 56): at the kernel's maximum, 100000h
 and a plain SIGIO ended it, the workload exits 0 with its region file, sampled at 10000 Hz
 (every 100000 ns) as its threads' rates and one line on stderr say, within 3x the CPU time
 of 1 ms sampling; with RLIMIT_SIGPENDING 0 (every signal's queueing fails, the kernel sends
-SIGIO instead) it exits 0 with its file and counts the lost signals."""
+SIGIO instead) it exits 0 with its file and counts the lost signals.
+--page-faults PROG (issue 69): PAPI_SAMPLE=perf::PAGE-FAULTS@1, where each signal made the
+kernel give up the fault it interrupted (taken again, counted again, the next signal: the
+program never got past PAPI_hl_region_begin), exits 0 within 60 s with its region file; each
+thread's period_used is 4^slowed, and a slowed thread is said on stderr.
+--unloaded PROG LIB (issue 69 N9): PROG loads LIB, spends 0.3 s of CPU in its static
+rs_lib_work inside region in_lib, unloads LIB and exits; the report (at exit) names
+rs_lib_work from LIB's file: 90% of in_lib's samples under it, none named by an address."""
 import glob
 import json
 import os
@@ -36,15 +43,19 @@ def no_signal_queue():
     resource.setrlimit(resource.RLIMIT_SIGPENDING, (0, 0))
 
 
-def run(prog, sample, preexec=None, usage=None):
+def run(prog, sample, preexec=None, usage=None, timeout=100, args=()):
     with tempfile.TemporaryDirectory(prefix="region_sample_") as out:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
         env.update(PAPI_EVENTS="perf::PAGE-FAULTS", PAPI_OUTPUT_DIRECTORY=out)
         if sample is not None:
             env["PAPI_SAMPLE"] = sample
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        p = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=100,
-                           preexec_fn=preexec)
+        try:
+            p = subprocess.run([prog] + list(args), env=env, capture_output=True, text=True, timeout=timeout,
+                               preexec_fn=preexec)
+        except subprocess.TimeoutExpired:
+            check(False, "workload (PAPI_SAMPLE=%s) still running after %d s" % (sample, timeout))
+            return None, ""
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if usage is not None:
             usage.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
@@ -154,7 +165,49 @@ def check_names(prog, function, region):
     check(not mangled, "mangled names left: %s" % mangled)
 
 
+def check_page_faults(prog):
+    """Every page fault sampled: the program ends, each thread's rate says how it was paced."""
+    d, err = run(prog, "perf::PAGE-FAULTS@1", timeout=60)
+    if not d:
+        return
+    tables = d.get("sampled_functions", {})
+    check(sorted(tables) == ["0", "1"], "tables of threads %s, want 0 and 1" % sorted(tables))
+    for key, t in sorted(tables.items()):
+        print("PAGE-FAULTS@1: thread %s: %d samples, period_used %s, slowed %s" % (
+            key, t["samples"], t.get("period_used"), t.get("slowed")))
+        check(t.get("period_used") == 4 ** t.get("slowed", -1),
+              "thread %s: period_used %s after %s slow-downs" % (key, t.get("period_used"),
+                                                                t.get("slowed")))
+    if any(t.get("slowed") for t in tables.values()):
+        check("slowed" in err, "a slowed thread not said on stderr: %r" % err)
+
+
+def check_unloaded(prog, lib):
+    d, _ = run(prog, "perf::TASK-CLOCK@1000000", args=[lib])
+    if not d or "sampled_functions" not in d:
+        check(False, "no sampled_functions")
+        return
+    entries = [e for t in d["sampled_functions"].values() for e in t["functions"]
+               if e["region"] == "in_lib"]
+    total = sum(e["samples"] for e in entries)
+    named = sum(e["samples"] for e in entries  # a compiler's clone (f.constprop.0) is f
+                if e["function"].split(".")[0] == "rs_lib_work")
+    hex_named = [e["function"] for e in entries if e["function"].startswith("0x")]
+    print("unloaded library: in_lib %d samples, %d in rs_lib_work; by address: %s" % (
+        total, named, hex_named))
+    check(total >= 150, "in_lib: %d samples, want about 300" % total)
+    check(named >= 0.9 * total, "rs_lib_work: %d of in_lib's %d samples: %s" % (
+        named, total, [(e["function"], e["samples"]) for e in entries]))
+    check(not hex_named, "named by address: %s" % hex_named)
+
+
 def main():
+    if sys.argv[1] == "--unloaded":
+        check_unloaded(sys.argv[2], sys.argv[3])
+        return verdict("check_region_sample")
+    if sys.argv[1] == "--page-faults":
+        check_page_faults(sys.argv[2])
+        return verdict("check_region_sample")
     if sys.argv[1] == "--names":
         check_names(*sys.argv[2:5])
         return verdict("check_region_sample")

@@ -27,6 +27,18 @@
  * signal (the interrupt, queueing, delivery: 10 us and more in a virtual machine) leaves
  * the program little, and at one every 10 us of task clock nothing at all. */
 #define OVF_MAX_SIGNAL_HZ 10000
+/* Signals in a row at one context (the thread ran nothing between them) after which an
+ * event is taken to cause its own signals and is slowed (overflow_signal.c: no_progress). */
+#define OVF_STALLED_SIGNALS 4
+/* Only an event with a period (not a frequency) of at most this many events is judged so:
+ * a spinning thread (a wait loop) also shows one context signal after signal, at any rate a
+ * clock or a coarser period samples it; the loops this catches run at a period of 1 (a
+ * fault retried) or below a handler's own cost. */
+#define OVF_STALLED_PERIOD 4096
+/* Why an event was slowed (ovf_event.slowed_why, bits): signals lost to a full queue; signals
+ * that came back at a thread that made no progress between them. */
+#define OVF_SLOWED_LOST    1
+#define OVF_SLOWED_STALLED 2
 
 enum ovf_mode { OVF_NONE = 0, OVF_HW, OVF_SW };
 
@@ -54,6 +66,11 @@ struct ovf_event {
     unsigned long long lost_seen;
     int draining;
     atomic_int slowed;
+    atomic_int slowed_why; /* OVF_SLOWED_* bits */
+    /* The context of the last signal (a word of its registers) and the signals in a row at
+     * it with none queued behind: the handler's only (no_progress). */
+    uint64_t context;
+    int repeats;
 };
 
 struct ovf_state {

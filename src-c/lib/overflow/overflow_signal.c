@@ -221,17 +221,75 @@ int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi)
     return 0;
 }
 
+/* The interrupted context's registers as one word (FNV-1a over the general registers, the
+ * program counter and the stack pointer): equal for two signals when the thread ran no
+ * instruction between them. Where the registers are not known, the program counter alone. */
+static uint64_t context_word(const void *ctx, uintptr_t pc)
+{
+    const uint64_t *w = NULL;
+    size_t n = 0;
+    const ucontext_t *uc = ctx;
+#if defined(__x86_64__)
+    if (uc) {
+        w = (const uint64_t *)(const void *)uc->uc_mcontext.gregs; /* up to REG_EFL */
+        n = (size_t)REG_EFL + 1;
+    }
+#elif defined(__aarch64__)
+    if (uc) { /* regs[31], sp, pc, pstate: contiguous */
+        w = (const uint64_t *)(const void *)uc->uc_mcontext.regs;
+        n = 34;
+    }
+#else
+    (void)uc;
+#endif
+    uint64_t h = (1469598103934665603ull ^ (uint64_t)pc) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ w[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Does the event cause its own signals? A fault the kernel gives up on because a signal
+ * is pending (a page fault under the VMA lock that needs the mmap lock: the first touch of a
+ * new anonymous mapping or of the vDSO's data page) is taken again when the handler
+ * returns, and counted again: with perf::PAGE-FAULTS@1 each attempt overflows, queues the
+ * next signal and gives up again, for ever (issue 69: the program never got past
+ * PAPI_hl_region_begin, 5,500 signals a second, no queue overflow). The mark: signal after
+ * signal at the same context (every register the same: not one instruction ran between
+ * them) with none of ours queued behind when it comes, before the user's handler runs (a
+ * burst of signals queued while the thread was away also comes at one context; a handler
+ * that faults itself queues the next one while it runs). OVF_STALLED_SIGNALS in a row: the
+ * thread is not moving. Judged only at a period of at most OVF_STALLED_PERIOD: a wait loop
+ * also shows one context at every sample (mpi_sample_rate's rank 0 in a barrier, sampled on
+ * the task clock at 10 kHz, was slowed twice). */
+static int no_progress(struct ovf_event *ev, const void *ctx, uintptr_t pc, int sig)
+{
+    uint64_t w = context_word(ctx, pc);
+    if (w != ev->context) {
+        ev->context = w;
+        ev->repeats = 0;
+        return 0;
+    }
+    sigset_t p;
+    if (sigpending(&p) == 0 && sigismember(&p, sig) == 1)
+        return 0; /* queued ones: a burst, not a loop */
+    if (++ev->repeats < OVF_STALLED_SIGNALS)
+        return 0;
+    ev->repeats = 0;
+    return 1;
+}
+
 /* Signals faster than the thread takes them pile up in the kernel's queue (real-time
  * signals queue) until the per-user limit (RLIMIT_SIGPENDING) is reached, and the program
  * makes hardly any progress meanwhile: a signal every 10 us of task clock made a region
- * program 50-200x slower, then the kernel's plain SIGIO ended it. Only a queue that
- * overflowed (a SIGIO counted by on_sigio since the event's last look: overflows are
- * being lost already; a pending one is taken when this handler returns) slows an event, PACE_SLOWER times at once (a longer period, a
- * lower frequency) through its component; signals that merely bunch (an overflow
- * interrupt taken late, as QEMU raises it at the next timer tick) keep every overflow the
- * program asked for. The signals queued before are taken before it is judged again.
- * PAPI_stop says so. */
-static void pace(struct eventset *es, struct ovf_event *ev, int sig)
+ * program 50-200x slower, then the kernel's plain SIGIO ended it. A queue that overflowed
+ * (a SIGIO counted by on_sigio since the event's last look: overflows are being lost
+ * already; a pending one is taken when this handler returns), or signals that come back at
+ * a thread that ran nothing between them (no_progress: each causes the next), slow an
+ * event PACE_SLOWER times at once (a longer period, a lower frequency) through its
+ * component; signals that merely bunch (an overflow interrupt taken late, as QEMU raises
+ * it at the next timer tick) keep every overflow the program asked for. The signals queued
+ * before are taken before it is judged again. PAPI_stop says so. */
+static void pace(struct eventset *es, struct ovf_event *ev, int stalled, int sig)
 {
     unsigned long long lost = atomic_load_explicit(&queue_full, memory_order_relaxed);
     if (ev->draining) { /* after a slow-down only: the signals queued before are not judged */
@@ -240,7 +298,7 @@ static void pace(struct eventset *es, struct ovf_event *ev, int sig)
         ev->lost_seen = lost;
         return;
     }
-    if (lost == ev->lost_seen) /* the common case: one load, no system call */
+    if (lost == ev->lost_seen && !stalled) /* the common case: one load, no system call */
         return;
     ev->lost_seen = lost;
     long long now = atomic_load_explicit(&ev->now, memory_order_relaxed);
@@ -251,6 +309,8 @@ static void pace(struct eventset *es, struct ovf_event *ev, int sig)
                                  (uint64_t)next | (ev->hz ? CMP_PERIOD_HZ : 0)) == PAPI_OK) {
         atomic_store_explicit(&ev->now, next, memory_order_relaxed);
         atomic_fetch_add_explicit(&ev->slowed, 1, memory_order_relaxed);
+        atomic_fetch_or_explicit(&ev->slowed_why, stalled ? OVF_SLOWED_STALLED : OVF_SLOWED_LOST,
+                                 memory_order_relaxed);
         ev->draining = 1;
     }
 }
@@ -284,13 +344,20 @@ static int hardware_overflow(int fd, int sig, void *ctx, int slot)
             else
                 vector |= 1LL << o->ev[k].pos;
         }
+        /* judged before the user's handler runs: a fault of its own queues the next signal */
+        int stalled =
+            first && !first->hz &&
+                    atomic_load_explicit(&first->now, memory_order_relaxed) <= OVF_STALLED_PERIOD
+                ? no_progress(first, ctx, pc, sig)
+                : 0;
         deliver(es, o, vector, pc, ctx, slot);
         if (first && !atomic_load(&closing)) {
-            pace(es, first, sig);
+            pace(es, first, stalled, sig);
             for (int k = 0; k < o->nevents; k++) /* the others on the counter go with it */
                 if (o->ev[k].native == ni && &o->ev[k] != first) {
                     atomic_store(&o->ev[k].now, atomic_load(&first->now));
                     atomic_store(&o->ev[k].slowed, atomic_load(&first->slowed));
+                    atomic_store(&o->ev[k].slowed_why, atomic_load(&first->slowed_why));
                 }
         }
         return 1;
@@ -656,6 +723,9 @@ int ovf_start(struct eventset *es)
         ev->source = -1;
         atomic_store(&ev->now, ev->limit ? ev->limit : ev->threshold);
         atomic_store(&ev->slowed, 0);
+        atomic_store(&ev->slowed_why, 0);
+        ev->context = 0;
+        ev->repeats = 0;
         ev->draining = 0;
         ev->lost_seen = atomic_load(&queue_full);
         if (ev->ring) {
@@ -695,13 +765,19 @@ static void say_pacing(const struct eventset *es, const struct ovf_state *o)
 {
     for (int k = 0; k < o->nevents; k++) {
         const struct ovf_event *ev = &o->ev[k];
-        int n = atomic_load(&ev->slowed);
+        int n = atomic_load(&ev->slowed), why = atomic_load(&ev->slowed_why);
         if (n > 0)
             warn_once(&said_slowed,
-                      "overflow of event 0x%x in EventSet %d: thread %d could not take its "
-                      "signals as fast as they came; slowed %d times, to %s %lld%s (asked %lld)",
-                      (unsigned)ev->code, es->handle, (int)o->tid, n,
-                      ev->hz ? "a frequency of" : "a threshold of", atomic_load(&ev->now),
+                      "overflow of event 0x%x in EventSet %d: thread %d %s%s%s; slowed %d times, "
+                      "to %s %lld%s (asked %lld)",
+                      (unsigned)ev->code, es->handle, (int)o->tid,
+                      why & OVF_SLOWED_LOST ? "could not take its signals as fast as they came"
+                                            : "",
+                      why == (OVF_SLOWED_LOST | OVF_SLOWED_STALLED) ? ", and " : "",
+                      why & OVF_SLOWED_STALLED
+                          ? "made no progress between its signals (each caused the next)"
+                          : "",
+                      n, ev->hz ? "a frequency of" : "a threshold of", atomic_load(&ev->now),
                       ev->hz ? " Hz" : "", ev->threshold);
     }
     unsigned long long full = atomic_load(&queue_full);

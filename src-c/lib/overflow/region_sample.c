@@ -7,7 +7,9 @@
  * opened and closed as the MPI wrapper's is (src-c/sampling/thread_sampler.c). At report
  * time the addresses are named (src-c/sampling/symbolizer.c) and summed per function and region.
  * The region API sets the current region (rsample_set_region): the handler reads it on the
- * same thread, lock-free. */
+ * same thread, lock-free. At each region boundary where the table took new addresses, the
+ * thread keeps each new one's object and file address (sym_object_of): a library the
+ * program unloads before the report is then named from its file, not by address. */
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,8 +28,22 @@
 #include "thread_sampler.h"
 #include "warn_once.h"
 
-#define RS_NAME   256
-#define RS_REPORT -2 /* the thread is writing the report: its samples are not filed */
+#define RS_NAME    256
+#define RS_REPORT  -2 /* the thread is writing the report: its samples are not filed */
+#define RS_OBJECTS 64 /* objects kept per process for addresses in unloaded ones */
+#define RS_PATH    512
+
+/* The objects sampled addresses lay in (their paths), for every thread: written under
+ * objects_lock at region boundaries, read at report time. */
+static char objects[RS_OBJECTS][RS_PATH];
+static int nobjects;
+static pthread_mutex_t objects_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Per table entry: its object (index + 1 into objects, 0: not kept) and file address. */
+struct rs_kept {
+    uint16_t object[SAMPLE_TABLE_SLOTS];
+    uintptr_t file_addr[SAMPLE_TABLE_SLOTS];
+};
 
 struct rsample {
     int es;
@@ -37,6 +53,8 @@ struct rsample {
     int slowed;
     atomic_int region;
     struct sample_table tab; /* sample_table.c: filed in the handler */
+    unsigned kept_seen;      /* tab.used when the entries' objects were last kept */
+    struct rs_kept *kept;    /* allocated at the first keep; the owning thread's only */
 };
 
 static struct {
@@ -46,7 +64,7 @@ static struct {
     int ok; /* PAPI_SAMPLE set and well formed */
 } cfg;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
-static atomic_int said_spec, said_start;
+static atomic_int said_spec, said_start, said_slowed;
 
 /* PAPI_SAMPLE: EVENT, EVENT@PERIOD or EVENT@FREQhz (sample_spec.c). */
 static void read_config(void)
@@ -113,10 +131,43 @@ struct rsample *rsample_thread_start(void)
     return s;
 }
 
+/* The object index (+ 1) of path, added if new; 0 when the table is full. */
+static uint16_t object_index(const char *path)
+{
+    pthread_mutex_lock(&objects_lock);
+    int i = 0;
+    while (i < nobjects && strcmp(objects[i], path) != 0)
+        i++;
+    if (i == nobjects && nobjects < RS_OBJECTS)
+        snprintf(objects[nobjects++], RS_PATH, "%s", path);
+    pthread_mutex_unlock(&objects_lock);
+    return i < nobjects ? (uint16_t)(i + 1) : 0;
+}
+
+/* Each entry taken since the last look: its object and file address, while it is loaded. */
+static void keep_objects(struct rsample *s, unsigned used)
+{
+    if (!s->kept && !(s->kept = calloc(1, sizeof *s->kept)))
+        return;
+    s->kept_seen = used;
+    char path[RS_PATH];
+    for (int i = 0; i < SAMPLE_TABLE_SLOTS; i++) {
+        uintptr_t pc = atomic_load_explicit(&s->tab.slot[i].pc, memory_order_acquire), at;
+        if (pc > 1 && !s->kept->object[i] && sym_object_of(pc, path, sizeof path, &at) == 0) {
+            s->kept->file_addr[i] = at;
+            s->kept->object[i] = object_index(path);
+        }
+    }
+}
+
 void rsample_set_region(struct rsample *s, int region)
 {
-    if (s)
-        atomic_store_explicit(&s->region, region, memory_order_relaxed);
+    if (!s)
+        return;
+    atomic_store_explicit(&s->region, region, memory_order_relaxed);
+    unsigned used = atomic_load_explicit(&s->tab.used, memory_order_acquire);
+    if (used != s->kept_seen && s->tid == papi_gettid()) /* new addresses: rare */
+        keep_objects(s, used);
 }
 
 /* The period (frequency) the thread samples at now, slower than asked where its signals
@@ -192,17 +243,23 @@ static void naming(const struct symbolizer *sym, char *buf, size_t len)
         snprintf(buf, len, "dladdr (dynamic symbols only: %s)", how);
 }
 
-/* The function holding pc (symbolizer.c), else the exported symbol dladdr finds, else pc
- * in hex. */
-static void name_of(struct symbolizer *sym, uintptr_t pc, char *out, size_t len)
+/* The function holding pc (symbolizer.c), else the exported symbol dladdr finds, else the
+ * function at its kept file address in its object's file (an object unloaded since: by[]
+ * the objects opened alone, one each), else pc in hex. */
+static void name_of(struct symbolizer *sym, uintptr_t pc, const struct rs_kept *kept, int i,
+                    struct symbolizer **by, char *out, size_t len)
 {
     struct sym_where w;
     Dl_info info;
     const char *name = NULL;
+    int k = kept ? kept->object[i] - 1 : -1;
     if (sym_function(sym, pc, &w) == 0 && w.symbol[0]) /* (no DWARF: the name only) */
         name = w.symbol;
     else if (dladdr((void *)pc, &info) && info.dli_sname)
         name = info.dli_sname;
+    else if (k >= 0 && (by[k] || (by[k] = sym_open_object(objects[k]))) &&
+             sym_function(by[k], kept->file_addr[i], &w) == 0 && w.symbol[0])
+        name = w.symbol;
     if (name)
         papi_demangle(name, out, len);
     else
@@ -213,19 +270,22 @@ static void name_of(struct symbolizer *sym, uintptr_t pc, char *out, size_t len)
 static int name_entries(struct rsample *s, struct named **out, char *how, size_t howlen)
 {
     struct named *v = malloc(SAMPLE_TABLE_SLOTS * sizeof *v);
-    struct symbolizer *sym = v ? sym_open_process() : NULL;
+    struct symbolizer *sym = v ? sym_open_process() : NULL, *by[RS_OBJECTS] = {0};
     int n = 0;
     naming(sym, how, howlen);
     for (int i = 0; v && sym && i < SAMPLE_TABLE_SLOTS; i++) {
         uintptr_t pc = atomic_load_explicit(&s->tab.slot[i].pc, memory_order_acquire);
         if (!pc)
             continue;
-        name_of(sym, pc, v[n].name, sizeof v[n].name);
+        name_of(sym, pc, s->kept, i, by, v[n].name, sizeof v[n].name);
         v[n].region = atomic_load(&s->tab.slot[i].region);
         v[n].count = atomic_load(&s->tab.slot[i].count);
         n++;
     }
     sym_close(sym);
+    for (int k = 0; k < RS_OBJECTS; k++)
+        if (by[k])
+            sym_close(by[k]);
     if (!v)
         return 0;
     qsort(v, (size_t)n, sizeof *v, by_name_region);
@@ -264,6 +324,13 @@ void rsample_write_thread(struct jw *w, const char *key, struct rsample *s,
     long long used;
     int slowed;
     rate_of(s, &used, &slowed);
+    if (slowed > 0 && s->running) /* a stopped thread's PAPI_stop said it (overflow_signal.c) */
+        warn_once(&said_slowed,
+                  "PAPI_SAMPLE=%s: thread %ld's sampling was slowed %d times, to %s %lld (its "
+                  "signals came faster than it took them, or each caused the next): the region "
+                  "file's %s and slowed",
+                  cfg.event, s->tid, slowed, cfg.hz ? "a frequency of" : "a period of", used,
+                  cfg.hz ? "frequency_hz_used" : "period_used");
     jw_int(w, cfg.hz ? "frequency_hz_used" : "period_used", used);
     jw_int(w, "slowed", slowed);
     jw_str(w, "names", how);

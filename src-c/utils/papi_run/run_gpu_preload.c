@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "handover_file.h"
 #include "json_writer.h"
 #include "output_file.h"
 #include "papi_gpu_activity.h"
@@ -91,10 +92,10 @@ static void write_trace_ops(void)
     if (!path || !*path)
         return;
     int rc = papi_gpu_activity_trace_ops(&g, &since);
-    int fd = rc == 0 ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : -1;
+    int fd = rc == 0 ? handover_open(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
     if (rc < 0 || (rc == 0 && (fd < 0 || trace_gpu_ops_save(fd, (long)getpid(), &g) != 0)))
         fprintf(stderr, "papi_run --gpu: %s: the GPU tracks not written: %s\n", path,
-                rc < 0 ? "out of memory" : strerror(errno));
+                rc < 0 ? "out of memory" : handover_strerror(errno));
     if (fd >= 0)
         close(fd);
     trace_gpu_ops_free(&g);

@@ -15,6 +15,7 @@
 
 #include "env.h"
 #include "env_list.h"
+#include "handover_file.h"
 #include "json_writer.h"
 #include "run.h"
 #include "run_openmp.h"
@@ -187,7 +188,7 @@ static const char *member(const char *obj, const char *key)
 static char *read_table(int dirfd, const char *name)
 {
     struct stat st;
-    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = handover_open(dirfd, name, O_RDONLY, 0); /* a FIFO there: not waited for */
     char *text = NULL;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (size_t)st.st_size < TABLE_MAX && (text = malloc((size_t)st.st_size + 1)) != NULL) {

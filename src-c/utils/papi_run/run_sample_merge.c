@@ -20,6 +20,7 @@
 
 #include "env.h"
 #include "folded.h"
+#include "handover_file.h"
 #include "json_writer.h"
 #include "output_file.h"
 #include "papi_metrics.h"
@@ -217,7 +218,7 @@ static void add_process(long pid, unsigned long long sm, unsigned long long lo,
 
 static void read_file(int dirfd, const char *name)
 {
-    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = handover_open(dirfd, name, O_RDONLY, 0); /* a FIFO there: not waited for */
     FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
     if (!f) {
         if (fd >= 0)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "handover_file.h"
 #include "mono_clock.h"
 #include "papi.h"
 #include "run_thread_hook.h"
@@ -67,7 +68,7 @@ static void report(struct counted *c, int own)
         n += snprintf(line + n, sizeof line - (size_t)n, " %lld", v[i]);
     if (n < (int)sizeof line - 1) {
         line[n++] = '\n';
-        int fd = open(out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        int fd = handover_open(AT_FDCWD, out_path, O_WRONLY | O_APPEND | O_CREAT, 0600);
         if (fd >= 0) {
             ssize_t w = write(fd, line, (size_t)n);
             (void)w;
