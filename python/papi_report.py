@@ -105,9 +105,12 @@ def parse_args(argv):
     p.add_argument("--check", action="store_true",
                    help="check the PATHs (report files, or run directories: every report "
                         "file under them) against their JSON Schemas "
-                        "(<prefix>/share/papi/schema) and print one line per file that "
-                        "breaks one (the file, the JSON path, the rule); exit 2 if any "
-                        "does, 0 if all follow them. Writes nothing")
+                        "(<prefix>/share/papi/schema), then for what the report refuses "
+                        "besides (an impossible value: fewer rank rows than nranks, a time "
+                        "past a century, a thread's work above its region's wall time ...), "
+                        "and print one line per file that breaks one (the file, the JSON "
+                        "path, the rule); exit 2 if any does, 0 if all follow them. Writes "
+                        "nothing")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"),
                    help="compare two runs: each a region or papi_run directory, an MPI report "
                         "or a run's directory, or several repeated runs separated by commas "
@@ -154,7 +157,7 @@ def parse_args(argv):
 def check(paths):
     """papi_report --check: each report file against its schema, one line per broken one."""
     try:
-        from papi_report.load import schema_check
+        from papi_report.load import load, schema_check  # load: the loaders' own checks
     except ImportError as e:
         print("papi_report: %s" % e, file=sys.stderr)
         return 1
@@ -165,7 +168,7 @@ def check(paths):
     bad = 0
     try:
         for f in files:
-            why = schema_check.check_file(f)
+            why = schema_check.check_file(f) or load.deep_check(f)
             if why:
                 print("papi_report: %s" % why, file=sys.stderr)
                 bad += 1
