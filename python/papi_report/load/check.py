@@ -146,6 +146,10 @@ class MpiRowRules:
         wall, mpi = r.get("wall_s"), r.get("mpi_s")
         # Time in MPI is the wall-clock time any thread spent in it: never above the wall
         # time (the per-thread sum, mpi_thread_sum_s, may be: several threads at once).
+        if _finite(wall) and wall <= 0 and r.get("finished") is True:
+            # MPI_Init to MPI_Finalize takes time: a ratio against it (--compare) has none
+            c.bad(w + ".wall_s", "is %s s for a rank that reached MPI_Finalize (finished): "
+                  "no run takes no time" % _shown(wall))
         if _finite(wall) and wall > CENTURY_S:
             c.bad(w + ".wall_s", "is %g s (%.4g years): longer than any run (a century)"
                   % (wall, wall / (365 * 86400)))

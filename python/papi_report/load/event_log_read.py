@@ -66,7 +66,7 @@ def _lines(path, notes):
     elif not lines and notes is not None:
         # The wrapper creates the file at its first append, which it writes whole: an
         # empty one was cut (a full disk, a rank killed in between) and holds no record.
-        notes.append("%s: empty (no line; a log holds one at least): its rank left out" % path)
+        notes.append("%s: empty (no line; a log holds one at least)" % path)
 
 
 def _time_fault(doc):
