@@ -75,14 +75,18 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="papi_report", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
         epilog="Without a PATH, --mpi or --regions, the current directory's "
-               "papi_mpi_report.json and papi_hl_output/ are read (whichever exist).")
+               "papi_mpi_report.json, papi_hl_output/, papi_run_output/ and "
+               "papi_ompt_output/ are read (whichever exist).")
     p.add_argument("--version", action=version_action(), tool="papi_report",
                    bindir=HERE)
     p.add_argument("paths", metavar="PATH", nargs="*",
-                   help="a run's directory (its papi_mpi_report.json and papi_hl_output/ "
-                        "are read, whichever exist), a papi_mpi_report.json, a "
-                        "papi_hl_output directory, rank_*.json files, or the OMPT tool's "
-                        "papi_ompt_output directory or ompt_PID.json files")
+                   help="a run's directory (its papi_mpi_report.json, papi_hl_output/, "
+                        "papi_run_output/ and papi_ompt_output/ are read, whichever exist: "
+                        "one process's papi_run file and region file counted once), a "
+                        "papi_mpi_report.json, a papi_hl_output or papi_run_output directory, "
+                        "region files (a file named is read by its content, whatever its "
+                        "name), or the OMPT tool's papi_ompt_output directory or ompt_PID.json "
+                        "files")
     p.add_argument("--mpi", metavar="PATH", help="papi_mpi_report.json or its directory")
     p.add_argument("--regions", metavar="PATH", nargs="+",
                    help="a papi_hl_output directory (or its parent), or rank_*.json files")
@@ -290,11 +294,12 @@ def main(argv=None):
                 regions = (regions or []) + [v]
     if mpi is None and regions is None and openmp is None and not profile.find(args.paths):
         mpi = "papi_mpi_report.json" if os.path.exists("papi_mpi_report.json") else None
-        regions = ["papi_hl_output"] if os.path.isdir("papi_hl_output") else None
+        regions = [d for d in ("papi_hl_output", "papi_run_output") if os.path.isdir(d)] or None
         openmp = ["papi_ompt_output"] if os.path.isdir("papi_ompt_output") else None
         if mpi is None and regions is None and openmp is None:
-            print("papi_report: no papi_mpi_report.json, papi_hl_output/ or papi_ompt_output/ "
-                  "here; name them with --mpi, --regions and --openmp", file=sys.stderr)
+            print("papi_report: no papi_mpi_report.json, papi_hl_output/, papi_run_output/ or "
+                  "papi_ompt_output/ here; name them with --mpi, --regions and --openmp",
+                  file=sys.stderr)
             return 1
     try:
         files = papi_report.load_regions(regions, run=args.run) if regions else None
