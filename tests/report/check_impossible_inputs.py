@@ -11,7 +11,7 @@ path of the value, and writes no report; each against its unchanged file, which 
 - Region files: a region's real_time_nsec 2^64 - 1; two files of one rank (one process
   counted twice).
 - Event logs (--merge-trace, --check): an empty papi_mpi_rankN.events.jsonl (was left out
-  without a word); a record's times 2^63 - 1 ns.
+  without a word); a record's times 2^63 - 1 ns (was a trace 292 years long).
 - A JSON trace of layout version 99 (--merge-trace).
 - papi_run --sample's process profile cut short: fewer stacks than distinct_stacks, or
   samples its stacks and dropped samples do not add up to.
@@ -216,6 +216,7 @@ def logs(tool, d):
     refused(tool, ["--merge-trace", out, big], "an event log's times 2^63 - 1", path,
             "$.records[0][2]")
     check(not os.path.exists(out), "no trace written for it")
+    refused(tool, ["--check", big], "an event log's times 2^63 - 1, --check", path, "$.records[0][2]")
 
 
 def traces(tool, d):

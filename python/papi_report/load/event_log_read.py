@@ -84,6 +84,19 @@ def _time_fault(doc):
     return None
 
 
+def line_faults(path):
+    """papi_report --check of one log: the first record of a line whose times cannot be
+    (_time_fault), "FILE: line N: ...", or None."""
+    try:
+        for n, doc in _lines(path, None):
+            why = _time_fault(doc)
+            if why:
+                return "%s: line %d: %s" % (path, n, why)
+    except EventLogError as e:
+        return str(e)
+    return None
+
+
 def _check_line(where, line, rank, nranks):
     """What the schema cannot say of a line: its rank is its file's (papi_mpi_rank<N>),
     below its nranks, which every line of the run gives alike; each record ends at or

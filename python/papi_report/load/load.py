@@ -6,12 +6,10 @@ cannot hold such as Infinity) and every check a module registered (registry.CHEC
 the MPI report and one run's region files. The load layer: no pandas."""
 import glob
 import os
-import re
 import sys
 
 from . import openmp_files, plausible, rank_rows, registry, schema_check
-from . import profile, trace_file
-from .inputs import REGION_FOLDERS, kind_by_content
+from .inputs import REGION_FOLDERS
 from .check import (MalformedInput, ReportError, _check_regions, _Checker, _load_json, finite,
                     forget)
 
@@ -229,26 +227,3 @@ def _regions_arg(files):
         return files
     return load_regions(files)
 
-
-def deep_check(path):
-    """papi_report --check after a file's schema: what the loaders refuse besides (the
-    rules of check.py, openmp_files.py, plausible.py, a profile's and a trace's), as one
-    line, or None. CSV tables and JSON-lines files have their schema's check alone."""
-    base = os.path.basename(path)
-    try:
-        kind = None if base.endswith((".csv", ".jsonl")) else kind_by_content(path)
-        if kind == "mpi":
-            load_mpi(path)
-        elif kind == "regions":
-            load_regions([path], say=lambda _line: None)
-        elif kind == "openmp":
-            load_ompt([path])
-        elif base.startswith("gpu_activity_") and base.endswith(".json"):
-            load_gpu_file(path)
-        elif re.fullmatch(r"(job_)?profile_.*\.json", base):
-            profile._checked(path)  # read and checked, never merged
-        elif base.startswith("trace_rank_") and base.endswith(".json") or base == "papi_mpi_trace.json":
-            trace_file.load(path)
-    except (ReportError, trace_file.TraceError) as e:
-        return str(e)
-    return None
