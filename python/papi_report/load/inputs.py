@@ -25,12 +25,11 @@ def kind_by_content(path):
     when it is none of them or cannot be read (the loader it falls to then says why)."""
     try:
         with open_text(path) as f:
-            for key, value in json_stream.members(f, ("ranks", "threads", "traceEvents"),
-                                                  _refuse_constant):
+            for key, value in json_stream.members(f, ("ranks", "traceEvents"), _refuse_constant):
                 if key == "tool" and value == "papi_ompt":
                     return "openmp"
-                if key in ("threads", "event_definitions"):
-                    return "regions"
+                if key == "event_definitions" or key == "threads" and isinstance(value, dict):
+                    return "regions"  # (an MPI rank row's "threads" is a number)
                 if key == "ranks":
                     return "mpi"
                 if key in ("traceEvents", "kind"):
