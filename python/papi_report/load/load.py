@@ -183,7 +183,7 @@ def load_regions(source, run=None, say=None):
         finally:
             forget(data)
         openmp_files.check_region_file(path, data)  # its OpenMP tables: what their schema cannot say
-        plausible.bounded(path, data)
+        plausible.region_times(path, data)
         for extra in registry.CHECKS["regions"]:
             extra(path, data)
         loaded.append((path, data))

@@ -50,3 +50,19 @@ def bounded(path, doc, at="$", skip=()):
         elif isinstance(v, list):
             stack.extend((x, "%s[%d]" % (where, i), False) for i, x in enumerate(v)
                          if isinstance(x, (dict, list)))
+
+
+def region_times(path, data):
+    """bounded() for a region file, whose "threads" (every instance of every region of
+    every thread: the bulk of a large file) are not walked: their one time, each region's
+    real_time_nsec, looked up directly (a region's reads are a member of their own)."""
+    bounded(path, data, skip=("threads",))
+    threads = data.get("threads")
+    for tid, t in threads.items() if isinstance(threads, dict) else ():
+        regions = t.get("regions") if isinstance(t, dict) else None
+        for rid, r in regions.items() if isinstance(regions, dict) else ():
+            v = r.get("real_time_nsec") if isinstance(r, dict) else None
+            if _is_int(v) and v > MAX_NS:
+                _Checker(path).bad('$.threads["%s"].regions["%s"].real_time_nsec' % (tid, rid),
+                                   "is %d ns (%.4g years): longer than any run (a century)"
+                                   % (v, v / (365 * 86400 * 1e9)))
