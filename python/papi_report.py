@@ -89,7 +89,8 @@ def parse_args(argv):
                         "files")
     p.add_argument("--mpi", metavar="PATH", help="papi_mpi_report.json or its directory")
     p.add_argument("--regions", metavar="PATH", nargs="+",
-                   help="a papi_hl_output directory (or its parent), or rank_*.json files")
+                   help="a papi_hl_output or papi_run_output directory (or their parent: "
+                        "both read), or region files")
     p.add_argument("--openmp", metavar="PATH", nargs="+",
                    help="the OMPT tool's ompt_PID.json files, or directories holding them "
                         "(PAPI_OMPT_OUTPUT_DIR, default papi_ompt_output/); papi_run's files "
