@@ -17,7 +17,6 @@ path of the value, and writes no report; each against its unchanged file, which 
   samples its stacks and dropped samples do not add up to.
 - An MPI report of 2 rank rows claiming nranks 10^6 (--check, and the report); a finished
   rank's wall time 0 (--compare against it gave "inf, slower")."""
-import copy
 import json
 import os
 import shutil
