@@ -75,17 +75,22 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="papi_report", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
         epilog="Without a PATH, --mpi or --regions, the current directory's "
-               "papi_mpi_report.json and papi_hl_output/ are read (whichever exist).")
+               "papi_mpi_report.json, papi_hl_output/, papi_run_output/ and "
+               "papi_ompt_output/ are read (whichever exist).")
     p.add_argument("--version", action=version_action(), tool="papi_report",
                    bindir=HERE)
     p.add_argument("paths", metavar="PATH", nargs="*",
-                   help="a run's directory (its papi_mpi_report.json and papi_hl_output/ "
-                        "are read, whichever exist), a papi_mpi_report.json, a "
-                        "papi_hl_output directory, rank_*.json files, or the OMPT tool's "
-                        "papi_ompt_output directory or ompt_PID.json files")
+                   help="a run's directory (its papi_mpi_report.json, papi_hl_output/, "
+                        "papi_run_output/ and papi_ompt_output/ are read, whichever exist: "
+                        "one process's papi_run file and region file counted once), a "
+                        "papi_mpi_report.json, a papi_hl_output or papi_run_output directory, "
+                        "region files (a file named is read by its content, whatever its "
+                        "name), or the OMPT tool's papi_ompt_output directory or ompt_PID.json "
+                        "files")
     p.add_argument("--mpi", metavar="PATH", help="papi_mpi_report.json or its directory")
     p.add_argument("--regions", metavar="PATH", nargs="+",
-                   help="a papi_hl_output directory (or its parent), or rank_*.json files")
+                   help="a papi_hl_output or papi_run_output directory (or their parent: "
+                        "both read), or region files")
     p.add_argument("--openmp", metavar="PATH", nargs="+",
                    help="the OMPT tool's ompt_PID.json files, or directories holding them "
                         "(PAPI_OMPT_OUTPUT_DIR, default papi_ompt_output/); papi_run's files "
@@ -105,9 +110,12 @@ def parse_args(argv):
     p.add_argument("--check", action="store_true",
                    help="check the PATHs (report files, or run directories: every report "
                         "file under them) against their JSON Schemas "
-                        "(<prefix>/share/papi/schema) and print one line per file that "
-                        "breaks one (the file, the JSON path, the rule); exit 2 if any "
-                        "does, 0 if all follow them. Writes nothing")
+                        "(<prefix>/share/papi/schema), then for what the report refuses "
+                        "besides (an impossible value: fewer rank rows than nranks, a time "
+                        "past a century, a thread's work above its region's wall time ...), "
+                        "and print one line per file that breaks one (the file, the JSON "
+                        "path, the rule); exit 2 if any does, 0 if all follow them. Writes "
+                        "nothing")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"),
                    help="compare two runs: each a region or papi_run directory, an MPI report "
                         "or a run's directory, or several repeated runs separated by commas "
@@ -154,7 +162,7 @@ def parse_args(argv):
 def check(paths):
     """papi_report --check: each report file against its schema, one line per broken one."""
     try:
-        from papi_report.load import schema_check
+        from papi_report.load import deep_check, schema_check
     except ImportError as e:
         print("papi_report: %s" % e, file=sys.stderr)
         return 1
@@ -165,7 +173,7 @@ def check(paths):
     bad = 0
     try:
         for f in files:
-            why = schema_check.check_file(f)
+            why = schema_check.check_file(f) or deep_check.deep_check(f)
             if why:
                 print("papi_report: %s" % why, file=sys.stderr)
                 bad += 1
@@ -287,11 +295,12 @@ def main(argv=None):
                 regions = (regions or []) + [v]
     if mpi is None and regions is None and openmp is None and not profile.find(args.paths):
         mpi = "papi_mpi_report.json" if os.path.exists("papi_mpi_report.json") else None
-        regions = ["papi_hl_output"] if os.path.isdir("papi_hl_output") else None
+        regions = [d for d in ("papi_hl_output", "papi_run_output") if os.path.isdir(d)] or None
         openmp = ["papi_ompt_output"] if os.path.isdir("papi_ompt_output") else None
         if mpi is None and regions is None and openmp is None:
-            print("papi_report: no papi_mpi_report.json, papi_hl_output/ or papi_ompt_output/ "
-                  "here; name them with --mpi, --regions and --openmp", file=sys.stderr)
+            print("papi_report: no papi_mpi_report.json, papi_hl_output/, papi_run_output/ or "
+                  "papi_ompt_output/ here; name them with --mpi, --regions and --openmp",
+                  file=sys.stderr)
             return 1
     try:
         files = papi_report.load_regions(regions, run=args.run) if regions else None

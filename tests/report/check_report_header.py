@@ -63,7 +63,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         runs = [dict(RUN, host="node-a"), dict(RUN, host="node-b")]
         p, h, _src = report(tool, d, "with", [(0, region_doc(0, runs[0])), (1, region_doc(1, runs[1]))])
-        want = {"command": RUN["command"], "started": RUN["start"], "ranks": "2 (region files)",
+        want = {"command": RUN["command"], "started": RUN["start"], "ranks": "2 (2 region files)",
                 "hosts": "2: node-a, node-b", "cpu": RUN["cpu"], "papi-compat": RUN["version"],
                 "run-id": RUN["id"]}
         for field, value in want.items():

@@ -18,6 +18,9 @@ RUN_FIELDS = (("id", "run_id"), ("command", "command"), ("start", "start_utc"), 
               ("cpu", "cpu"), ("version", "papi_compat_version"))
 
 
+#: A century in seconds: no rank runs longer (plausible.py has the same bound in ns).
+CENTURY_S = 100 * 365 * 86400
+
 #: The metrics the roofline draws (metric_tables.py) and the peaks it takes from a report.
 FLOP_METRICS = ("DP_FLOPS", "SP_FLOPS")
 BYTES_METRIC = "MEM_BW"
@@ -86,13 +89,22 @@ class _Checker:
 def _ranks_of(c, rep):
     """nranks (the ranks listed when absent), at least the ranks listed: a count set
     against the length of a list, which a schema cannot compare."""
-    return _nranks_for(c, rep.get("nranks"), len(rep["ranks"]))
+    return _nranks_for(c, rep.get("nranks"), len(rep["ranks"]), rep.get("finished_ranks"))
 
 
-def _nranks_for(c, nranks, listed):
+def _nranks_for(c, nranks, listed, finished=None):
+    """nranks against the rows listed: the wrapper's rank 0 writes one row per rank of
+    MPI_COMM_WORLD (a job that did not finish leaves rows, papi_mpi_collect(1), not a
+    report), so a report with fewer rows than nranks is cut short or made up; finished
+    ranks (finished_ranks) are among them."""
     nranks = listed if not _is_int(nranks) else nranks
     if nranks < listed:
         c.bad("nranks", "is %d for %d ranks listed" % (nranks, listed))
+    if nranks > listed:
+        c.bad("$.nranks", "is %d, but $.ranks lists %d row%s: a report has one row per rank"
+              % (nranks, listed, "" if listed == 1 else "s"))
+    if _is_int(finished) and finished > nranks:
+        c.bad("$.finished_ranks", "is %d, more than the %d ranks ($.nranks)" % (finished, nranks))
     return nranks
 
 
@@ -134,6 +146,13 @@ class MpiRowRules:
         wall, mpi = r.get("wall_s"), r.get("mpi_s")
         # Time in MPI is the wall-clock time any thread spent in it: never above the wall
         # time (the per-thread sum, mpi_thread_sum_s, may be: several threads at once).
+        if _finite(wall) and wall <= 0 and r.get("finished") is True:
+            # MPI_Init to MPI_Finalize takes time: a ratio against it (--compare) has none
+            c.bad(w + ".wall_s", "is %s s for a rank that reached MPI_Finalize (finished): "
+                  "no run takes no time" % _shown(wall))
+        if _finite(wall) and wall > CENTURY_S:
+            c.bad(w + ".wall_s", "is %g s (%.4g years): longer than any run (a century)"
+                  % (wall, wall / (365 * 86400)))
         if _finite(wall) and _finite(mpi) and mpi > wall * (1 + 1e-9) + 1e-6:
             c.bad(w + ".mpi_s", "is %g s, more than the rank's wall time (wall_s %g s)" % (mpi, wall))
         partners = r.get("partners")
@@ -163,10 +182,10 @@ class MpiRowRules:
         if twice:
             self.c.bad(where, "%d is listed twice" % n)
 
-    def end(self, nranks):
-        """After the last row: nranks (the report's member, None when absent) against the
-        rows; returns the run's nranks."""
-        nranks = _nranks_for(self.c, nranks, self.n)
+    def end(self, nranks, finished=None):
+        """After the last row: nranks (the report's member, None when absent) and
+        finished_ranks against the rows; returns the run's nranks."""
+        nranks = _nranks_for(self.c, nranks, self.n, finished)
         for where, n in self.late:
             if n >= nranks:
                 self.c.bad(where, "is %d, not a rank of the %d" % (n, nranks))

@@ -12,6 +12,7 @@ import os
 import re
 
 from . import mpi_rows, schema_check
+from .plausible import MAX_NS
 from .input_file import BrokenLine, InputRefused, iter_json_lines
 from .progress import Progress
 
@@ -44,12 +45,13 @@ def _line_fault(where, doc):
 def _lines(path, notes):
     """(line number, document) of one rank's log, each line checked as it is read; its
     torn last line (only a rank killed while it appended leaves one) said in notes."""
-    torn = []
+    torn, lines = [], 0
     try:
         for n, doc in iter_json_lines(path, _no_constant, torn):
             why = _line_fault("%s: line %d" % (path, n), doc)
             if why:
                 raise EventLogError(why)
+            lines += 1
             yield n, doc
     except OSError as e:
         raise EventLogError("%s: cannot read: %s" % (path, e.strerror))
@@ -61,14 +63,37 @@ def _lines(path, notes):
         raise EventLogError("%s: not UTF-8: %s" % (path, e))
     if torn and notes is not None:
         notes.append("%s: line %d: %s" % (path, torn[0][0], torn[0][1]))
+    elif not lines and notes is not None:
+        # The wrapper creates the file at its first append, which it writes whole: an
+        # empty one was cut (a full disk, a rank killed in between) and holds no record.
+        notes.append("%s: empty (no line; a log holds one at least)" % path)
 
 
 def _time_fault(doc):
-    """The first record of a line that ends before it starts: "$.records[k][3]: ...", or None."""
+    """The first record of a line that ends before it starts, or at a time no clock since
+    boot reaches (past a century: a writer's -1, plausible.py): "$.records[k][3]: ...", or
+    None."""
     for k, rec in enumerate(doc["records"]):
+        for i in (2, 3):
+            if isinstance(rec[i], int) and rec[i] > MAX_NS:
+                return ("$.records[%d][%d]: t%d %d ns (%.4g years of CLOCK_MONOTONIC): a time "
+                        "past a century" % (k, i, i - 2, rec[i], rec[i] / (365 * 86400 * 1e9)))
         if isinstance(rec[2], int) and isinstance(rec[3], int) and rec[3] < rec[2]:
             return ("$.records[%d][3]: t1 %d ns, before the record's t0 %d ns "
                     "($.records[%d][2]): a call that ends before it starts" % (k, rec[3], rec[2], k))
+    return None
+
+
+def line_faults(path):
+    """papi_report --check of one log: the first record of a line whose times cannot be
+    (_time_fault), "FILE: line N: ...", or None."""
+    try:
+        for n, doc in _lines(path, None):
+            why = _time_fault(doc)
+            if why:
+                return "%s: line %d: %s" % (path, n, why)
+    except EventLogError as e:
+        return str(e)
     return None
 
 
@@ -109,7 +134,8 @@ def scan(directory, notes=None):
             lines.append(line)
     progress.done()
     if not lines:
-        raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
+        raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)%s" % (
+            directory, " with a line: %s empty" % ", ".join(paths) if paths else ""))
     newest = max((d["run_id"] for d in lines), key=mpi_rows.run_time)
     ranks, nranks = {}, None
     for d in lines:

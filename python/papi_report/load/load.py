@@ -8,7 +8,8 @@ import glob
 import os
 import sys
 
-from . import openmp_files, rank_rows, registry, schema_check
+from . import openmp_files, plausible, rank_rows, registry, schema_check
+from .inputs import REGION_FOLDERS
 from .check import (MalformedInput, ReportError, _check_regions, _Checker, _load_json, finite,
                     forget)
 
@@ -56,8 +57,34 @@ def load_ompt(source):
         finally:
             forget(doc)
         openmp_files.check_process(path, doc)
+        plausible.bounded(path, doc)
         out.append((path, doc))
     return out
+
+
+def load_gpu_file(path):
+    """One of papi_run --gpu's files (gpu_activity_RUNID_PID.json), checked against its
+    schema, then for what it cannot say: no time or count past what a run reaches
+    (plausible.py), no device busy for longer than the run's wall time."""
+    doc = _load_json(path)
+    if not isinstance(doc, dict) or doc.get("kind") != "gpu_activity":
+        raise MalformedInput("%s is not papi_run's GPU activity file (no \"kind\": "
+                             "\"gpu_activity\")" % path)
+    try:
+        _follows_schema(path, doc, "gpu_activity")
+        finite(_Checker(path), doc)
+    finally:
+        forget(doc)
+    plausible.bounded(path, doc)
+    wall = (doc.get("run_pop") or {}).get("wall_s")
+    devices = ((doc["gpu"].get("total") or {}).get("devices") or [])
+    for k, d in enumerate(devices if wall is not None else []):
+        # the union of its kernels' intervals, all inside the run (1 ms for the clocks' offset)
+        if d["busy_ns"] > wall * 1e9 * (1 + 1e-6) + 1e6:
+            _Checker(path).bad("$.gpu.total.devices[%d].busy_ns" % k, "is %d ns (%.6g s), more "
+                               "than the run's wall time ($.run_pop.wall_s %.6g s)"
+                               % (d["busy_ns"], d["busy_ns"] / 1e9, wall))
+    return doc
 
 
 def load_gpu_runs(source, files):
@@ -67,37 +94,38 @@ def load_gpu_runs(source, files):
     carry none), each checked against its schema, sorted by pid."""
     dirs = []
     for s in ([source] if isinstance(source, str) else list(source)):
-        if os.path.isdir(os.path.join(s, "papi_hl_output")):
-            s = os.path.join(s, "papi_hl_output")
-        d = s if os.path.isdir(s) else os.path.dirname(s) or "."
-        if os.path.realpath(d) not in [os.path.realpath(x) for x in dirs]:
-            dirs.append(d)
+        for d in _region_dirs(s) if os.path.isdir(s) else [os.path.dirname(s) or "."]:
+            if os.path.realpath(d) not in [os.path.realpath(x) for x in dirs]:
+                dirs.append(d)
     runs = {_run_of(data) for _, data in files or []} - {None}
     out = []
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, "gpu_activity_*.json"))):
-            doc = _load_json(path)
-            if not isinstance(doc, dict) or doc.get("kind") != "gpu_activity":
-                raise MalformedInput("%s is not papi_run's GPU activity file (no \"kind\": "
-                                     "\"gpu_activity\")" % path)
-            try:
-                _follows_schema(path, doc, "gpu_activity")
-                finite(_Checker(path), doc)
-            finally:
-                forget(doc)
+            doc = load_gpu_file(path)
             if not runs or doc["run_id"] in runs:
                 out.append((path, doc))
     out.sort(key=lambda pd: (pd[1]["pid"], pd[0]))
     return out
 
 
+def _region_dirs(path):
+    """The folders of region files a directory stands for: its papi_hl_output and
+    papi_run_output (the program's and papi_run's files of one papi_run -o run), else
+    itself."""
+    subs = [os.path.join(path, d) for d in REGION_FOLDERS if os.path.isdir(os.path.join(path, d))]
+    return subs or [path]
+
+
 def region_files(source):
-    """The region files: a papi_hl_output directory, its parent, or rank_*.json paths."""
-    paths = []
+    """The region files: a papi_hl_output or papi_run_output directory, their parent (both
+    read), or files (any name: a file named is read by its content); each file once."""
+    paths, seen = [], set()
     for s in ([source] if isinstance(source, str) else list(source)):
-        if os.path.isdir(os.path.join(s, "papi_hl_output")):
-            s = os.path.join(s, "papi_hl_output")
-        paths += sorted(glob.glob(os.path.join(s, "rank_*.json"))) if os.path.isdir(s) else [s]
+        for d in _region_dirs(s) if os.path.isdir(s) else [None]:
+            for p in sorted(glob.glob(os.path.join(d, "rank_*.json"))) if d else [s]:
+                if os.path.realpath(p) not in seen:
+                    seen.add(os.path.realpath(p))
+                    paths.append(p)
     if not paths:
         raise ReportError("no region files (rank_*.json) in %s" % source)
     return paths
@@ -155,21 +183,42 @@ def load_regions(source, run=None, say=None):
         finally:
             forget(data)
         openmp_files.check_region_file(path, data)  # its OpenMP tables: what their schema cannot say
+        plausible.region_times(path, data)
         for extra in registry.CHECKS["regions"]:
             extra(path, data)
         loaded.append((path, data))
-    out = []
+    out, owner = [], {}
     for path, data in _one_run(loaded, run, say or (lambda m: print(m, file=sys.stderr))):
         rank = data.get("rank")
         if rank is None and "pid" not in data:
             stem = os.path.basename(path).split("_", 1)[-1].rsplit(".", 1)[0]
             rank = int(stem) if stem.isdigit() else len(out)
+        _once(owner, path, data, rank)
         out.append((None if rank is None else int(rank), data))
+    # A process without a rank is numbered after the ranks, once: papi_run's file and the
+    # region file of the process it ran (the same "pid") share its number.
     nxt = max([r for r, _ in out if r is not None], default=-1) + 1
+    numbered = {}
     for i, (rank, data) in enumerate(out):
         if rank is None:
-            out[i], nxt = (nxt, data), nxt + 1
+            if data["pid"] not in numbered:
+                numbered[data["pid"]], nxt = nxt, nxt + 1
+            out[i] = (numbered[data["pid"]], data)
     return out
+
+
+def _once(owner, path, data, rank):
+    """Each process of one run has at most one region file of the region API and one of
+    papi_run (which share its rank); a second of either kind is the same process twice
+    (a file copied, two jobs' files given as one run): MalformedInput naming both files
+    and the field. owner: {(who, "rank"|"pid", value): path} of the files so far."""
+    key = ("rank", rank) if rank is not None else ("pid", data["pid"])
+    who = "papi_run" if data.get("tool") == "papi_run" else "the region API"
+    first = owner.setdefault((who,) + key, path)
+    if first != path:
+        field = "$." + key[0] if data.get(key[0]) is not None else "the number in its name"
+        raise MalformedInput("%s: %s is %d, the same process as %s (one %s file a process "
+                             "of a run)" % (path, field, key[1], first, who))
 
 
 def _regions_arg(files):
@@ -177,3 +226,4 @@ def _regions_arg(files):
     if isinstance(files, list) and files and isinstance(files[0], tuple):
         return files
     return load_regions(files)
+

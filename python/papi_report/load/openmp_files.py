@@ -59,6 +59,10 @@ def check_process(path, doc, where="$"):
         seen = set()
         for j, t in enumerate(r["threads"]):
             n = t["thread"]
+            # A thread's work is inside the region's instances, fork to join: never more.
+            if t["work_ns"] > r["wall_ns"]:
+                bad("%s.threads[%d].work_ns" % (w, j), "is %d ns, more than the region's wall "
+                    "time (%s.wall_ns %d ns)" % (t["work_ns"], w, r["wall_ns"]))
             if n in seen:
                 bad("%s.threads[%d].thread" % (w, j), "is %d, listed twice" % n)
             if largest is not None and r["other_team_size_instances"] == 0 and n >= largest:
@@ -68,10 +72,17 @@ def check_process(path, doc, where="$"):
 
 
 def check_region_file(path, data):
-    """check_process on each table a papi_run file carries (load.load_regions)."""
+    """check_process on each table a papi_run file carries (load.load_regions), each
+    process once (one program's processes on one host: a pid twice is one table twice)."""
     o = data.get("openmp")
+    pids = {}
     for i, d in enumerate((o or {}).get("processes") or [] if isinstance(o, dict) else []):
-        check_process(path, d, "$.openmp.processes[%d]" % i)
+        where = "$.openmp.processes[%d]" % i
+        check_process(path, d, where)
+        first = pids.setdefault(d["pid"], i)
+        if first != i:
+            _Checker(path).bad(where + ".pid", "is %d, the process of $.openmp.processes[%d] "
+                               "too: one table a process" % (d["pid"], first))
 
 
 def processes(ompt=(), regions=None):

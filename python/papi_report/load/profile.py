@@ -48,10 +48,32 @@ def _checked(path):
         raise MalformedInput(why)
     if d["kind"] == "profile_job" and isinstance(d.get("stacks"), list):
         d["stacks"] = profile_read.Stacks.of(d["stacks"])  # read whole: its kind came after
-    why = _cross_fault(d)
+    why = _cross_fault(d) or _short(d)
     if why:
         raise MalformedInput("%s: %s" % (path, why))
     return d
+
+
+def _short(d):
+    """A profile cut short or made up: a process's stacks not its distinct_stacks, or its
+    stacks' samples and the dropped ones not its samples (stack_table.c counts every sample
+    into one of the two); a job's file that says it is whole (partial false under a
+    launcher, ranks_expected) with fewer ranks' processes. None, or the JSON path and why."""
+    if d.get("kind") == "profile":
+        n = len(d["stacks"])
+        if n != d["distinct_stacks"]:
+            return "$.stacks: %d stack%s, but $.distinct_stacks says %d" % (
+                n, "" if n == 1 else "s", d["distinct_stacks"])
+        kept = sum(s["samples"] for s in d["stacks"])
+        if kept + d["dropped_samples"] != d["samples"]:
+            return ("$.samples: %d, but the stacks hold %d and $.dropped_samples %d (%d)" % (
+                d["samples"], kept, d["dropped_samples"], kept + d["dropped_samples"]))
+        return None
+    expected, n = d.get("ranks_expected"), len(d.get("processes") or [])
+    if not d.get("partial") and isinstance(expected, int) and n < expected:
+        return ("$.processes: %d process%s, but $.ranks_expected says %d and $.partial false "
+                "(every rank's profile merged)" % (n, "" if n == 1 else "es", expected))
+    return None
 
 
 def _cross_fault(d):

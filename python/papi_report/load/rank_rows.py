@@ -101,7 +101,7 @@ def read(path, whole_check):
     whole_check(path, top, bad)
     if fault is not None:
         raise fault
-    rules.end(top.get("nranks") if _int(top.get("nranks")) else None)
+    rules.end(top.get("nranks") if _int(top.get("nranks")) else None, top.get("finished_ranks"))
     finite(c, top)
     top["ranks"] = RankRows(path, rules.n, stamp)
     return top

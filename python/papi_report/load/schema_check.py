@@ -297,6 +297,8 @@ def check_lines(path):
         return "%s: %s" % (path, e)
     except UnicodeDecodeError as e:
         return "%s: not UTF-8: %s" % (path, e)
+    if not lines and not torn:  # the wrapper writes a whole line as it creates the file
+        return "%s: empty: an event log holds one line at least" % path
     for n, doc in lines:
         why = check_document("%s: line %d" % (path, n), doc)
         if why:

@@ -17,6 +17,10 @@ class TraceError(Exception):
     line, says which and where)."""
 
 
+#: The trace layouts this reader knows (otherData.version; trace_json.c writes 1).
+VERSIONS = (1,)
+
+
 def _no_constant(name):
     raise ValueError("%s is not JSON (RFC 8259 has no NaN or Infinity)" % name)
 
@@ -55,6 +59,10 @@ def _accept(path, doc, bad=None):
     if not isinstance(other, dict) or other.get("format") != "papi-compat trace" or \
             not isinstance(doc.get("traceEvents"), list) or not isinstance(other.get("base_ns"), int):
         raise TraceError("%s: not a papi-compat JSON trace (otherData.format)" % path)
+    if other.get("version") not in VERSIONS:  # another layout: its events would be misread
+        raise TraceError("%s: $.otherData.version is %s: this papi_report reads the trace "
+                         "layout of version %s only" % (path, json.dumps(other.get("version")),
+                                                        ", ".join(map(str, VERSIONS))))
     return other
 
 

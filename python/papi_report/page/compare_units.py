@@ -12,7 +12,6 @@ site ("NAME [SITE]" where it has one: regions of one name told apart, never aver
 and each process's OpenMP efficiencies (scope "openmp", entity PROCESSES: the OMPT tool's
 files, papi_run's files' "openmp" member). summarise() gives a side's mean, spread and
 CPU share per (scope, entity, quantity)."""
-import os
 
 import numpy as np
 import pandas as pd
@@ -158,12 +157,8 @@ def side_units(paths, classify):
         if not kinds:
             raise MalformedInput("%s is neither an MPI report, region files nor the OMPT tool's "
                                  "files" % path)
-        kinds = list(kinds)
-        both = os.path.join(path, "papi_run_output") if os.path.isdir(path) else ""
-        if both and os.path.isdir(both) and ("regions", os.path.join(path, "papi_hl_output")) in kinds:
-            # papi_run -o D of a program with regions (PAPI_OUTPUT_DIRECTORY=D): the whole
-            # program (region "papi_run") beside the program's own regions.
-            kinds.append(("regions", both))
+        # papi_run -o D of a program with regions (PAPI_OUTPUT_DIRECTORY=D): classify gives
+        # the whole program (region "papi_run") beside the program's own regions.
         for kind, p in kinds:
             if kind == "mpi":
                 reports.append(load_mpi(p))

@@ -64,7 +64,8 @@ def _region_header(run, with_mpi):
         hosts = list(dict.fromkeys(x for x in rec["host"] if x))
         out += [("Command", "command", _distinct(rec["command"])),
                 ("Started (UTC)", "started", starts[0] if starts else NOT_RECORDED),
-                ("Ranks", "ranks", "%d (region files)" % len(run)),
+                ("Ranks", "ranks", "%d (%d region file%s)" % (run["rank"].nunique(), len(run),
+                                                              "" if len(run) == 1 else "s")),
                 ("Hosts", "hosts", "%d: %s" % (len(hosts), ", ".join(hosts[:16]) +
                                                (", ..." if len(hosts) > 16 else ""))
                  if hosts else NOT_RECORDED)]

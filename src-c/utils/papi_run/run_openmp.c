@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "env.h"
@@ -247,8 +248,18 @@ void run_openmp_collect(struct run_state *s)
     else if (dirfd >= 0)
         close(dirfd);
     rmdir(o->dir);
-    if (o->ndocs > 0)
+    if (o->ndocs > 0) {
         say(o, RUN_OMP_MEASURED, "");
+    } else if (s->exited && WIFSIGNALED(s->status)) {
+        /* The tool writes its table at the runtime's end, which a killed program never
+         * reaches: that, not a tool of the program's own, is why none came. */
+        char why[sizeof o->reason];
+        snprintf(why, sizeof why,
+                 "no process wrote a table: the program was killed by signal %d (%s) before "
+                 "the tool wrote its file",
+                 WTERMSIG(s->status), strsignal(WTERMSIG(s->status)));
+        say(o, RUN_OMP_UNREPORTED, why);
+    }
 }
 
 /* Whether papi_run says anything of OpenMP: the program names a runtime, or a table came. */
