@@ -29,8 +29,9 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               region 3 times and is unloaded (dlclose) before exit (issue 69 N9): the
               region named from the library's file, lib_fork (ompt_unload_lib.c:LINE),
               its module that file, never by its address or by what is mapped there at
-              exit (before: '??' in libomp's module, libdw being loaded since); SKIPPED where the library stays mapped after dlclose
-              (/proc/self/maps: a runtime that pins it);
+              exit (before: 0x7f... or '??' in libomp's module); SKIPPED where the
+              library stays mapped after dlclose (/proc/self/maps: a runtime that pins
+              it);
   faults      thread t of 4 touches (t+1) x 64 fresh pages in a region after a warm-up
               one, counting perf::PAGE-FAULTS (PAPI_OMPT_EVENTS): its page faults in
               that region exactly (t+1) x 64, and the region's min, mean and max over
