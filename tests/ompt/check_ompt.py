@@ -25,10 +25,11 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   names       a program of two compilation units, its region in the second: named
               work_in_second_unit (ompt_names_work.c:LINE), also where the compiler
               writes no .debug_aranges (clang 14: the symbolizer's CU scan);
-  unloaded    (PROGRAM given as ompt_unload:LIB) a library loaded with dlopen forks its
-              region 3 times and is unloaded (dlclose) before exit (issue 69 N9): the
-              region named from the library's file, lib_fork (ompt_unload_lib.c:LINE),
-              its module that file, never by its address or by what is mapped there at
+  unloaded    (PROGRAM given as ompt_unload:LIB) a library loaded with dlopen forks a
+              region 3 times and one inlined at two calls, and is unloaded (dlclose)
+              before exit (issue 69 N9): the regions named from the library's file,
+              lib_fork (ompt_unload_lib.c:LINE), its module that file, and scale's two
+              at its directive's line with their sites, the inlined calls' lines, never by its address or by what is mapped there at
               exit (before: 0x7f... or '??' in libomp's module); SKIPPED where the
               library stays mapped after dlclose (/proc/self/maps: a runtime that pins
               it);
@@ -380,6 +381,16 @@ def case_unloaded(doc, facts):
           % (facts["function"], r and (r["name"], r["instances"])))
     check(r is not None and r["module"] == facts["library"],
           "its module the library's file %s: %s" % (facts["library"], r and r["module"]))
+    # scale's directive inlined at two calls: two regions of its name, told apart by the
+    # inlined call's line in the library's file (the site, read from its DWARF).
+    base = os.path.basename(facts["file"])
+    forks = [x for x in doc["regions"] if x["function"] == "scale"
+             and os.path.basename(x["file"]) == base and x["line"] == facts["scale_line"]]
+    sites = sorted(x["site"] for x in forks)
+    want = sorted("ompt_unload_run (%s:%d)" % (forks[0]["file"], c) for c in facts["calls"]) if forks else None
+    check(len(forks) == 2 and sites == want and all(x["instances"] == 1 for x in forks),
+          "scale's region at each of its inlined calls %s, with its site: %s"
+          % (facts["calls"], [(x["name"], x["site"], x["instances"]) for x in forks]))
     check(not any(x["name"].startswith("0x") or x["name"] == "??" for x in doc["regions"]),
           "no region named by its address or by what is mapped there now: %s"
           % [(x["name"], x["module"]) for x in doc["regions"]])
