@@ -1,4 +1,5 @@
 /* ompt_names.c: a parallel region's name, line and site (ompt_names.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,13 +60,42 @@ static void inline_site(const struct sym_where *w, char *site, size_t len)
     }
 }
 
+/* The objects opened alone (ompt_regions.h's slots), each once for the run: the names'
+ * module paths point into them. */
+static struct symbolizer *opened[OMPT_OBJECTS_MAX];
+static pthread_mutex_t opened_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The object file a region's code lay in when that object is no longer where it was (a
+ * library the program unloaded: issue 69 N9), opened alone, and *at the code address as
+ * its file address; NULL where its object is still loaded or none was kept. */
+static struct symbolizer *unloaded_object(uintptr_t address, uintptr_t *at)
+{
+    const char *path;
+    char now[OMPT_OBJECT_PATH];
+    uintptr_t kept, now_at;
+    int k = ompt_region_object(address, &path, &kept);
+    if (k < 0 || (sym_object_of(address - 1, now, sizeof now, &now_at) == 0 &&
+                  strcmp(now, path) == 0 && now_at + 1 == kept))
+        return NULL;
+    pthread_mutex_lock(&opened_lock);
+    if (!opened[k])
+        opened[k] = sym_open_object(path);
+    struct symbolizer *s = opened[k];
+    pthread_mutex_unlock(&opened_lock);
+    *at = kept;
+    return s;
+}
+
 void ompt_name_of(struct symbolizer *sym, uintptr_t address, struct ompt_name *n)
 {
     struct sym_where w;
     char plain[SYM_NAME_LEN];
     memset(n, 0, sizeof *n);
     n->address = address;
-    n->found = address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, address - 1, &w) == 0;
+    uintptr_t at = address; /* the code address in sym's terms */
+    struct symbolizer *object = sym ? unloaded_object(address, &at) : NULL;
+    sym = object ? object : sym;
+    n->found = address != OMPT_REGION_NO_ADDRESS && sym && sym_lookup(sym, at - 1, &w) == 0;
     if (!n->found) {
         snprintf(n->name, sizeof n->name,
                  address == OMPT_REGION_NO_ADDRESS ? "(no code address)" : "0x%lx",
@@ -78,8 +108,8 @@ void ompt_name_of(struct symbolizer *sym, uintptr_t address, struct ompt_name *n
     snprintf(n->file, sizeof n->file, "%s", w.file);
     n->line = w.line;
     n->module = w.module;
-    n->offset = address - w.module_start;
-    directive_line(sym, address, &w, n);
+    n->offset = at - w.module_start;
+    directive_line(sym, at, &w, n);
     inline_site(&w, n->site, sizeof n->site);
     const char *fn = n->function[0] ? n->function : "??";
     if (n->file[0])

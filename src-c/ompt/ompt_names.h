@@ -27,7 +27,8 @@ struct ompt_name {
     char file[SYM_NAME_LEN];
     int line;
     const char *module; /* the module's path (alive until sym_close), or NULL */
-    uintptr_t offset;   /* the address less the module's lowest address */
+    uintptr_t offset;   /* the address less the module's lowest address (an unloaded
+                         * object's: its file address) */
     /* "" for a fork not inlined; else each inlined call that leads to it, innermost
      * first, as "caller (file:line)" joined by " < "; ompt_names_apart adds
      * "module+0xOFFSET" where that is not enough. */
@@ -35,7 +36,10 @@ struct ompt_name {
 };
 
 /* Names the region whose fork's code address (the runtime's codeptr_ra: the call's
- * return address) is address, with sym (NULL: unnamed, "0x..."). */
+ * return address) is address, with sym (NULL: unnamed, "0x..."); a region whose object
+ * is no longer loaded where it was (a library unloaded with dlclose) from that object's
+ * file (opened alone, once for the run), at the file address kept at its first instance
+ * (ompt_regions.h). */
 OMPT_HIDDEN void ompt_name_of(struct symbolizer *sym, uintptr_t address, struct ompt_name *n);
 /* The sites of n named regions made to tell apart those of one name and site at distinct
  * code addresses: each of those gets its offset in its object. */

@@ -10,6 +10,8 @@
 
 #define OMPT_HIDDEN      __attribute__((visibility("hidden")))
 #define OMPT_REGIONS_MAX 1024 /* a power of two (open addressing) */
+#define OMPT_OBJECTS_MAX 64   /* objects (program, libraries) regions' code is kept in */
+#define OMPT_OBJECT_PATH 512
 /* The key of a region whose runtime gave no code address (codeptr_ra NULL). */
 #define OMPT_REGION_NO_ADDRESS ((uintptr_t)1)
 
@@ -23,5 +25,10 @@ OMPT_HIDDEN int ompt_region_index(const void *codeptr_ra, unsigned ctx);
 OMPT_HIDDEN uintptr_t ompt_region_address(int i);
 /* The context of region i (0: none). */
 OMPT_HIDDEN unsigned ompt_region_context(int i);
+/* The object a region at code address lay in at its first instance (its path, alive for
+ * the run) and the address as a file address of that object (sym_open_object names it
+ * after a dlclose): the object's slot (0 .. OMPT_OBJECTS_MAX-1), or -1 when none was
+ * kept (no object held it, the slots were full). */
+OMPT_HIDDEN int ompt_region_object(uintptr_t address, const char **path, uintptr_t *file_address);
 
 #endif

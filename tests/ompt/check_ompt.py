@@ -25,6 +25,14 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
   names       a program of two compilation units, its region in the second: named
               work_in_second_unit (ompt_names_work.c:LINE), also where the compiler
               writes no .debug_aranges (clang 14: the symbolizer's CU scan);
+  unloaded    (PROGRAM given as ompt_unload:LIB) a library loaded with dlopen forks a
+              region 3 times and one inlined at two calls, and is unloaded (dlclose)
+              before exit (issue 69 N9): the regions named from the library's file,
+              lib_fork (ompt_unload_lib.c:LINE), its module that file, and scale's two
+              at its directive's line with their sites, the inlined calls' lines, never by its address or by what is mapped there at
+              exit (before: 0x7f... or '??' in libomp's module); SKIPPED where the
+              library stays mapped after dlclose (/proc/self/maps: a runtime that pins
+              it);
   faults      thread t of 4 touches (t+1) x 64 fresh pages in a region after a warm-up
               one, counting perf::PAGE-FAULTS (PAPI_OMPT_EVENTS): its page faults in
               that region exactly (t+1) x 64, and the region's min, mean and max over
@@ -362,6 +370,32 @@ def case_names(doc, facts):
           "the region named by its function in the second unit: %s" % (r and r["name"]))
 
 
+def case_unloaded(doc, facts):
+    if facts.get("mapped_before") != 1:
+        skip("the library was not found in /proc/self/maps while loaded (%s)" % facts)
+    if facts.get("mapped_after") != 0:
+        skip("the runtime keeps the library mapped after dlclose: nothing unloaded to name")
+    r = region_at(doc, facts["file"], facts["line"])
+    check(r is not None and r["function"] == facts["function"] and r["instances"] == 3,
+          "the unloaded library's region named %s (file:line), 3 instances: %s"
+          % (facts["function"], r and (r["name"], r["instances"])))
+    check(r is not None and r["module"] == facts["library"],
+          "its module the library's file %s: %s" % (facts["library"], r and r["module"]))
+    # scale's directive inlined at two calls: two regions of its name, told apart by the
+    # inlined call's line in the library's file (the site, read from its DWARF).
+    base = os.path.basename(facts["file"])
+    forks = [x for x in doc["regions"] if x["function"] == "scale"
+             and os.path.basename(x["file"]) == base and x["line"] == facts["scale_line"]]
+    sites = sorted(x["site"] for x in forks)
+    want = sorted("ompt_unload_run (%s:%d)" % (forks[0]["file"], c) for c in facts["calls"]) if forks else None
+    check(len(forks) == 2 and sites == want and all(x["instances"] == 1 for x in forks),
+          "scale's region at each of its inlined calls %s, with its site: %s"
+          % (facts["calls"], [(x["name"], x["site"], x["instances"]) for x in forks]))
+    check(not any(x["name"].startswith("0x") or x["name"] == "??" for x in doc["regions"]),
+          "no region named by its address or by what is mapped there now: %s"
+          % [(x["name"], x["module"]) for x in doc["regions"]])
+
+
 def case_faults(doc, facts):
     c = doc["counters"]
     if c["threads_counted"] == 0:
@@ -616,13 +650,16 @@ def case_fake_runtime(tool, program, tmp):
 
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|threads|mix|slots_sequence|slots_team|names|own_tool|fake_runtime|fork PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|threads|mix|slots_sequence|slots_team|names|unloaded|own_tool|fake_runtime|fork PROGRAM",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
     args = []
     if case == "slots_team":
         args = ["team", str(SLOTS + 76)]
+    if case == "unloaded":  # PROGRAM is "ompt_unload:LIB"
+        program, lib = program.split(":", 1)
+        args = [lib]
     tmp = tempfile.mkdtemp(prefix="ompt_")
     if case in ("own_tool", "fake_runtime", "fork"):
         {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime, "fork": case_fork}[case](tool, program, tmp)
@@ -639,7 +676,8 @@ def main(argv):
             case_slots_team(doc, facts_of(p))
     elif doc is not None:
         {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
-         "faults": case_faults, "names": case_names, "threads": case_threads}[case](doc, facts_of(p))
+         "faults": case_faults, "names": case_names, "threads": case_threads,
+         "unloaded": case_unloaded}[case](doc, facts_of(p))
     return verdict("ompt_" + case, scratch=tmp)
 
 
