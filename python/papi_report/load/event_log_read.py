@@ -110,7 +110,10 @@ def scan(directory, notes=None):
     progress.done()
     if not lines:
         raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)" % directory)
-    newest = max((d["run_id"] for d in lines), key=mpi_rows.run_time)
+    runs = {}
+    for d in lines:
+        runs.setdefault(d["run_id"], []).append(d["path"])
+    newest = mpi_rows.newest_run(runs)
     ranks, nranks = {}, None
     for d in lines:
         if d["run_id"] != newest:
