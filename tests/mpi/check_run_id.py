@@ -86,6 +86,7 @@ def under_papi_run(args):
         rep = report_of(out)
         if rep is None:
             return
+        print("papi_run's run id %s, the MPI report's %s (start %s)" % (run, rep["run_id"], rep["start_utc"]))
         check(rep["run_id"] == run, "the MPI report's run id %r is papi_run's %r" % (rep["run_id"], run))
         starts = {json.load(open(os.path.join(out, "papi_run_output", n), encoding="utf-8"))["run"]["start"]
                   for n in ids}
@@ -128,6 +129,7 @@ def wrapper_alone(args, papi_run_id):
         if rep is None:
             return
         m = OWN_ID.fullmatch(rep["run_id"] or "")
+        print("the wrapper alone: run id %s (start %s)" % (rep["run_id"], rep["start_utc"]))
         what = "PAPI_RUN_ID %r" % papi_run_id if papi_run_id is not None else "no PAPI_RUN_ID"
         if check(m is not None, "%s: the wrapper's own id, time.ns-pid: %r" % (what, rep["run_id"])):
             t = int(m.group(1))
