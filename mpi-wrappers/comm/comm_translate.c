@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "comm_translate.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 
 static MPI_Group world_group = MPI_GROUP_NULL;
 

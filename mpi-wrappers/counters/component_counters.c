@@ -12,7 +12,7 @@
 #include "component_counters.h"
 #include "papi.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "socket_share.h"
 #include "state.h"
 

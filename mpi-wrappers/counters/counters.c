@@ -31,7 +31,7 @@
 #include "default_events.h"
 #include "energy_events.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "software_event.h"
 #include "socket_counters.h"
 #include "state.h"

@@ -28,7 +28,7 @@
 #include "own_threads.h"
 #include "rank_series.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "sampler_thread.h"
 #include "socket_layout.h"
 #include "state.h"

@@ -14,7 +14,7 @@
 #include "component_counters.h"
 #include "papi.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "socket_counters.h"
 #include "socket_layout.h"
 #include "state.h"

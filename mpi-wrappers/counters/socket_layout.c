@@ -14,7 +14,7 @@
 #include "finalize_agreement.h"
 #include "idle_wait.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "socket_layout.h"
 
 static struct pmpi_socket_share share = {0, 1, 1, -1};

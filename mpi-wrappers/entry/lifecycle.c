@@ -32,7 +32,7 @@
 #include "report_files.h"
 #include "row.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "sample_report.h"
 #include "socket_layout.h"
 #include "state.h"
@@ -98,16 +98,11 @@ static int env_top(void)
     return (int)n;
 }
 
-/* The report's run header: the start (rank 0's clock, read back from the run id every
- * rank shares), this rank's host and the program's arguments (cut at the buffer, whole
- * arguments only). */
-static void run_identity(void)
+/* The report's run header beside the id and start: this rank's host and the program's
+ * arguments (cut at the buffer, whole arguments only). */
+static void run_header(void)
 {
     struct pmpi_identity *id = pmpi_identity_init();
-    time_t t0 = (time_t)strtoll(id->run_id, NULL, 10);
-    struct tm tm;
-    if (gmtime_r(&t0, &tm))
-        strftime(id->start_utc, sizeof id->start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if (gethostname(id->host, sizeof id->host) != 0)
         id->host[0] = '\0';
     id->host[sizeof id->host - 1] = '\0';
@@ -124,18 +119,41 @@ static void run_identity(void)
     id->command_len = (int)n;
 }
 
+/* PAPI_RUN_ID when papi_run launched this rank (it sets it, and names its own files with
+ * it: one launch, one id) and it is a run id (RUN_ID_CHARS, shorter than RUN_ID_LEN);
+ * else time.nanoseconds-pid of now, which starts with the time so that a reader takes
+ * the newest of two runs in one directory (papi_report's mpi_rows.run_time). */
+static void make_run_id(char *buf, size_t len, const struct timespec *now)
+{
+    const char *v = env_get("PAPI_RUN_ID");
+    size_t n = v ? strlen(v) : 0;
+    if (n > 0 && n < len && strspn(v, RUN_ID_CHARS) == n) {
+        memcpy(buf, v, n + 1);
+        return;
+    }
+    snprintf(buf, len, "%lld.%09ld-%ld", (long long)now->tv_sec, now->tv_nsec, (long)getpid());
+}
+
 /* One id for the run, from rank 0 to all: every file of this run carries it, and rank 0
  * removes an earlier run's report so it cannot be taken for this one. */
 static void start_run(void)
 {
     struct pmpi_identity *id = pmpi_identity_init();
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(id->run_id, sizeof id->run_id, "%lld.%09ld-%ld", (long long)ts.tv_sec, ts.tv_nsec,
-             (long)getpid());
-    PMPI_Bcast(id->run_id, (int)sizeof id->run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
-    id->run_id[sizeof id->run_id - 1] = '\0';
-    run_identity();
+    /* rank 0's id and start, sent together: every rank takes rank 0's, whatever its
+     * own environment says */
+    char run[sizeof id->run_id + sizeof id->start_utc] = "";
+    if (id->rank == 0) {
+        struct timespec ts;
+        struct tm tm;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        make_run_id(run, sizeof id->run_id, &ts);
+        if (gmtime_r(&ts.tv_sec, &tm))
+            strftime(run + sizeof id->run_id, sizeof id->start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    }
+    PMPI_Bcast(run, (int)sizeof run, MPI_CHAR, 0, MPI_COMM_WORLD);
+    snprintf(id->run_id, sizeof id->run_id, "%s", run);
+    snprintf(id->start_utc, sizeof id->start_utc, "%s", run + sizeof id->run_id);
+    run_header();
     if (id->rank == 0 && pmpi_outdir_fd() >= 0) {
         unlinkat(pmpi_outdir_fd(), "papi_mpi_report.json", 0);
         unlinkat(pmpi_outdir_fd(), "papi_mpi_ranks.csv", 0);

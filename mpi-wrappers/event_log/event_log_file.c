@@ -24,7 +24,7 @@
 #include "record.h"
 #include "region_state.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "state.h"
 #include "text_buffer.h"
 

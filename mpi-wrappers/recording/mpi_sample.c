@@ -36,7 +36,7 @@
 #include "sample_spec.h"
 #include "sample_table.h"
 #include "region_state.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "site_resolve.h"
 #include "text_buffer.h"
 #include "thread_sampler.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "record.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 
 void pmpi_count_call(int id, long long t0)
 {

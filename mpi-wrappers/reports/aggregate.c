@@ -25,7 +25,7 @@
 #include "report_files.h"
 #include "row.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "sample_report.h"
 #include "socket_layout.h"
 #include "state.h"

@@ -18,7 +18,7 @@
 #include "finalize_agreement.h"
 #include "idle_wait.h"
 #include "record.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "site_resolve.h"
 #include "state.h"
 #include "text_buffer.h"

@@ -31,7 +31,7 @@
 #include "own_threads.h"
 #include "partial_rows.h"
 #include "row.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "state.h"
 #include "text_buffer.h"
 #include "trace_export.h"

@@ -14,7 +14,7 @@
 #include "idle_wait.h"
 #include "region_energy.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "socket_layout.h"
 #include "text_buffer.h"
 

@@ -14,7 +14,7 @@
 #include "idle_wait.h"
 #include "region_energy.h"
 #include "region_summary.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "state.h"
 
 struct name_set {

@@ -39,7 +39,7 @@
 #include "idle_wait.h"
 #include "finalize_agreement.h"
 #include "output_file.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include <mpi.h>
 
 #include "report_files.h"

@@ -16,7 +16,7 @@
 #include "omp_hybrid.h"
 #include "row.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "socket_layout.h"
 #include "text_buffer.h"
 #include "traffic.h"

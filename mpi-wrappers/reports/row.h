@@ -4,7 +4,7 @@
 #define PAPI_MPI_ROW_H
 
 #include "region_state.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "state.h"
 
 struct tbuf;

@@ -14,7 +14,7 @@
 #include "json_writer.h"
 #include "mpi_sample.h"
 #include "profile_writer.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "sample_report.h"
 #include "state.h"
 #include "text_buffer.h"

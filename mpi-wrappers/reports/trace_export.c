@@ -45,7 +45,7 @@
 #include "region_state.h"
 #include "request_link.h"
 #include "run_events.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "papi_gpu_activity.h"
 #include "state.h"
 #include "trace_export.h"

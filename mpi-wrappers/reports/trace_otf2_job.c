@@ -15,7 +15,7 @@
 #include <mpi.h>
 
 #include "idle_wait.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "trace_names_tree.h"
 #include "trace_otf2.h"
 #include "trace_otf2_job.h"

@@ -19,7 +19,7 @@
 #include "gpu_row.h"
 #include "omp_hybrid.h"
 #include "pop_factors.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "text_buffer.h"
 #include "text_spool.h"
 #include "wait_report.h"

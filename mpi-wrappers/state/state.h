@@ -5,7 +5,7 @@
  *    state and one slot per thread, written by that thread (or with atomic adds in
  *    the shared overflow slot). Read at MPI_Finalize and by the exit paths.
  *  - the run, in three parts each with its own file: who the rank is and where it
- *    writes, fixed at MPI_Init (run_identity.h); its events and metrics (run_events.h,
+ *    writes, fixed at MPI_Init (pmpi_identity.h); its events and metrics (run_events.h,
  *    the counters'); its MPI_Pcontrol regions (region_state.h, under the lock).
  *  - pmpi_fault: what the fault path (exit rows, checkpoints, signal handlers) writes:
  *    its file names, its own end time and whether the exit row was written. The fault

@@ -15,7 +15,7 @@
 
 #include "sparse_exchange.h"
 #include "idle_wait.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 
 struct msg {
     int src, n;

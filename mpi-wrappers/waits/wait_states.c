@@ -32,7 +32,7 @@
 #include "idle_wait.h"
 #include "clock_sync.h"
 #include "finalize_agreement.h"
-#include "run_identity.h"
+#include "pmpi_identity.h"
 #include "sparse_exchange.h"
 #include "event_log.h"
 #include "wait_rules.h"

@@ -136,7 +136,10 @@ def scan(directory, notes=None):
     if not lines:
         raise EventLogError("%s: no event log (papi_mpi_rank*.events.jsonl)%s" % (
             directory, " with a line: %s empty" % ", ".join(paths) if paths else ""))
-    newest = max((d["run_id"] for d in lines), key=mpi_rows.run_time)
+    runs = {}
+    for d in lines:
+        runs.setdefault(d["run_id"], []).append(d["path"])
+    newest = mpi_rows.newest_run(runs)
     ranks, nranks = {}, None
     for d in lines:
         if d["run_id"] != newest:

@@ -6,8 +6,8 @@ before: the only one a rank killed while it replaced its snapshot leaves). Each 
 checked before use as papi_report checks its other inputs (load.py: its schema,
 mpi_report or mpi_row, then what a schema cannot say: MPI time above the wall time, a
 series running backwards, NaN); a file that fails is named in one line and left out
-(the rank's next row, if it has one, stands for it). Only the newest run's files count (a run id starts with its start time), so what an
-earlier run left in the same directory is never taken for this run's. The load layer:
+(the rank's next row, if it has one, stands for it). Only the newest run's files count (newest_run: a run id starts with its start time,
+else its files' time), so what an earlier run left in the same directory is never taken for this run's. The load layer:
 the standard library only, so papi_mpi_collect uses it without pandas."""
 import os
 import re
@@ -26,6 +26,27 @@ def run_time(run_id):
     """A run id's start time (seconds, nanoseconds), (-1, -1) when it has none."""
     m = re.match(r"(\d+)\.(\d+)", run_id if isinstance(run_id, str) else "")
     return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+
+
+def newest_run(run_paths):
+    """The newest of the runs {run_id: [paths of its files]}, None when there is none. A
+    run's time is the start its id begins with (the wrapper's own id, time.ns-pid); a run
+    whose id does not (papi_run's, which the wrapper takes from PAPI_RUN_ID: the
+    launcher's job, or host-pid-start) counts from when its newest file was written: a
+    killed earlier run's files are older than this run's start, and this run's files
+    newer than that run's start."""
+    def when(run_id):
+        t = run_time(run_id)
+        if t != (-1, -1):
+            return t
+        ns = -1
+        for p in run_paths[run_id]:
+            try:
+                ns = max(ns, os.stat(p).st_mtime_ns)
+            except OSError:
+                pass
+        return divmod(ns, 10**9) if ns >= 0 else (-1, -1)
+    return max(run_paths, key=when, default=None)
 
 
 def row_names(directory):
@@ -102,7 +123,10 @@ def read(directory, report=True):
                 os.path.join(directory, name), row["rank"]))
             continue
         docs.append((row.get("run_id"), kind, name, row))
-    found.run_id = max((d[0] for d in docs), key=run_time, default=None)
+    paths = {}
+    for run_id, _, name, _ in docs:
+        paths.setdefault(run_id, []).append(os.path.join(directory, name))
+    found.run_id = newest_run(paths)
     found.ignored = sorted(d[2] for d in docs if d[0] != found.run_id)
     for run_id, kind, name, doc in docs:
         if run_id != found.run_id:

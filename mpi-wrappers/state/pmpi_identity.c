@@ -1,6 +1,6 @@
-/* run_identity.c: the one definition of the rank's identity, the output directory's
- * descriptor and the run's end (run_identity.h). */
-#include "run_identity.h"
+/* pmpi_identity.c: the one definition of the rank's identity, the output directory's
+ * descriptor and the run's end (pmpi_identity.h). */
+#include "pmpi_identity.h"
 
 static struct pmpi_identity identity;
 static int outdir_fd = -1;
