@@ -99,7 +99,8 @@ def hl_writer(python, writer, fixture, limit):
 MPI_DOCS = {
     "papi_mpi_report.json": {"run_id": "1700000000.000000001-1", "nranks": 3,
                              "ranks": [{"rank": 0, "finished": True},
-                                       {"rank": 1, "finished": True}]},
+                                       {"rank": 1, "finished": True},
+                                       {"rank": 2, "finished": False}]},
     "papi_mpi_rank2.partial.json": {"run_id": "1700000000.000000001-1", "rank": 2,
                                     "finished": False, "exit_reason": "signal SIGTERM"},
     "papi_mpi_rank2.checkpoint.json": {"run_id": "1700000000.000000001-1", "rank": 2,
