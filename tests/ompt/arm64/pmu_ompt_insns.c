@@ -30,7 +30,7 @@
 #include "../../run/arm64/lane_sample.h"
 
 #define THREADS 4
-#define UNIT    100000L
+#define UNIT    10000L /* small: REPEAT pairs of tasks, not the loops' length, find a varying path (the lane's time) */
 #define REPEAT  200 /* instances of each of k = 1 and k = 2 */
 #define OUTDIR  "/tmp/pmu_ompt_insns"
 /* Bound on the fixed overhead per thread and region (libomp's and the tool's code between
