@@ -78,6 +78,7 @@ A program built against libgomp (gcc, gfortran: no OMPT) runs under LLVM's libom
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -141,6 +142,41 @@ def tsan_libomp(env):
 
 
 def run(tool, program, out_dir, name_tool=True, args=(), **more):
+    """The program under the tool. Where it counts page faults and says how many pages
+    each thread touched, a run with threads over by 1 or 2 is run again, once or twice
+    (said): the kernel counts, now and then on a loaded machine, a fault a thread did not
+    make in its pages (a retried fault, a runtime's page reclaimed and faulted back in),
+    while the tool's own work in a task would be over on every run (FAILED then)."""
+    for tries_left in (2, 1, 0):
+        p = run_once(tool, program, out_dir, name_tool, args, **more)
+        over = faults_over(out_dir, facts_of(p)) if "PAPI_OMPT_EVENTS" in more else None
+        if not over or not tries_left:
+            return p
+        print("note: page faults per thread %s, the pages touched %s: run again" % over)
+        shutil.rmtree(out_dir)
+        os.mkdir(out_dir)
+    return p
+
+
+def faults_over(out_dir, facts):
+    """(counts, pages) where a region's threads counted 1 or 2 page faults over the pages
+    each touched (facts["pages"]), else None. Quiet: the case's own checks judge."""
+    files = glob.glob(os.path.join(out_dir, "ompt_*.json"))
+    pages = facts.get("pages")
+    if len(files) != 1 or not isinstance(pages, list):
+        return None
+    with open(files[0]) as f:
+        doc = json.load(f)
+    for r in doc.get("regions", []):
+        ths = sorted(r.get("threads", []), key=lambda t: t.get("thread", 0))
+        got = [t.get("events", {}).get("perf::PAGE-FAULTS") for t in ths]
+        if (len(got) == len(pages) and all(isinstance(g, int) for g in got) and got != pages
+                and all(0 <= g - n <= 2 for g, n in zip(got, pages))):
+            return got, pages
+    return None
+
+
+def run_once(tool, program, out_dir, name_tool=True, args=(), **more):
     extra, how = runtime_env(program)
     extra.update(more)
     # Passive waits: threads at a barrier sleep instead of spinning, so that a team of 4
