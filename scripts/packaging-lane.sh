@@ -19,6 +19,8 @@ build=$(cd "$1" && pwd)
 version=$(sed -n 's/^project(papi-compat VERSION \([0-9.]*\).*/\1/p' "$top/CMakeLists.txt")
 api=$(sed -n 's/^set(PAPI_API_VERSION \([0-9.]*\))/\1/p' "$top/CMakeLists.txt")
 work=$build/packaging-lane
+t0=$(date +%s)
+step() { echo "packaging lane: $* ($(($(date +%s) - t0)) s)"; }
 rm -rf "$work"
 mkdir -p "$work/debs"
 # The packages install under /usr: they are made from a build configured so (its
@@ -34,6 +36,7 @@ if ! grep -qx 'CMAKE_INSTALL_PREFIX:PATH=/usr' "$pkgbuild/CMakeCache.txt"; then
 fi
 (cd "$pkgbuild" && cpack -G DEB -B "$work/debs" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
 rm -rf "$work/debs/_CPack_Packages"
+step "cpack done"
 ls "$work/debs"
 # Debian's own checks of the packages: no error and no warning (the deliberate ones are
 # overridden in the packages, packaging/debian/README.md says why).
@@ -41,14 +44,17 @@ command -v lintian >/dev/null || { echo "FAIL: lintian is not installed (scripts
 (cd "$work/debs" && lintian --tag-display-limit 0 --fail-on error,warning ./*.deb) >"$work/lintian.log" 2>&1 ||
   { grep -v 'root privileges' "$work/lintian.log"; echo "FAIL: lintian reports errors or warnings"; exit 1; }
 echo "lintian: no error, no warning ($(ls "$work/debs" | wc -l) packages)"
+step "lintian done"
 sb=$top/tests/packaging/sandbox.sh
 rc=0
 sh "$sb" "$work/sb-debs" sh "$top/tests/packaging/check_debs.sh" "$work/debs" "$version" "$api" "$top" || rc=$?
 # 77: a skip, not a pass (build-and-test.sh reports the lane as skipped).
 [ $rc -eq 77 ] && { echo "packaging lane: SKIPPED (no sandbox here: needs root and overlayfs)"; exit 77; }
 [ $rc -eq 0 ] || exit $rc
+step "the packages checked"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 for tool in lmod environment-modules; do
   sh "$sb" "$work/sb-$tool" sh "$top/tests/packaging/check_modulefiles.sh" "$tool" "$work/prefix" "$version" "$top"
 done
+step "modulefiles checked"
 echo "packaging lane: PASSED"
