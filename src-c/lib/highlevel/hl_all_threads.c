@@ -258,20 +258,25 @@ int hla_read_each(unsigned generation, long long *v, int *n, long *tid)
  * with the OpenMP workers' share from the OMPT tool where it stands for the other threads
  * (hl_omp_share.h); "exact": the main thread's, always from the process counters. */
 enum { ALL_NONE, ALL_EVERY, ALL_MAIN, ALL_MAIN_EXACT };
-static int policy(void)
+static atomic_int policy_cached; /* 0: not read yet, else 1 + the policy */
+
+static __attribute__((noinline, cold)) int policy_read(void)
 {
-    static atomic_int cached; /* 0: not read yet, else 1 + the policy */
-    int p = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (p == 0) {
-        const char *v = env_get("PAPI_HL_ALL_THREADS");
-        p = 1 + (!v || !*v                 ? ALL_MAIN
+    const char *v = env_get("PAPI_HL_ALL_THREADS");
+    int p = 1 + (!v || !*v                 ? ALL_MAIN
                  : strcmp(v, "0") == 0     ? ALL_NONE
                  : strcmp(v, "1") == 0     ? ALL_EVERY
                  : strcmp(v, "exact") == 0 ? ALL_MAIN_EXACT
                                            : ALL_MAIN);
-        atomic_store_explicit(&cached, p, memory_order_relaxed);
-    }
+    atomic_store_explicit(&policy_cached, p, memory_order_relaxed);
     return p - 1;
+}
+
+/* Inline: every region begin asks (the environment read once, out of line). */
+static inline int policy(void)
+{
+    int p = atomic_load_explicit(&policy_cached, memory_order_relaxed);
+    return p ? p - 1 : policy_read();
 }
 
 /* The process id, asked of the kernel once per fork (glibc's getpid is a system call:
@@ -288,9 +293,8 @@ static pid_t process_id(void)
     return (pid_t)atomic_load_explicit(&pid, memory_order_relaxed);
 }
 
-static int wanted(void)
+static int wanted(int p)
 {
-    int p = policy();
     return p == ALL_EVERY ||
            ((p == ALL_MAIN || p == ALL_MAIN_EXACT) && papi_gettid() == process_id());
 }
@@ -357,7 +361,8 @@ void hla_sets_closed(void)
 
 void hla_region_begin(struct hlr_thread *t, struct hlr_region *g)
 {
-    if (!wanted()) {
+    int p = policy();
+    if (!wanted(p)) {
         g->all_ok = 0;
         return;
     }
@@ -367,7 +372,7 @@ void hla_region_begin(struct hlr_thread *t, struct hlr_region *g)
     }
     /* The workers' share (O(1)): all_begin holds its sums now; the value at the end is
      * their growth plus the own set's. */
-    if (policy() == ALL_MAIN && hlo_share_read(t, g->all_begin, &g->omp_missed)) {
+    if (p == ALL_MAIN && hlo_share_read(t, g->all_begin, &g->omp_missed)) {
         g->all_ok = 3;
         return;
     }
@@ -399,14 +404,14 @@ void hla_region_end(struct hlr_thread *t, struct hlr_region *g)
     struct hlr_instance *in = &t->inst[g->instance];
     long long now[HLR_MAX_EVENTS];
     unsigned long long missed;
-    if (g->all_ok == 3) { /* the own set's end plus the share now, none of it missed */
-        in->all_ok = hlo_share_read(t, now, &missed) && missed == g->omp_missed;
-        for (int i = 0; in->all_ok && i < g_hlr.nevents; i++)
-            now[i] += g->mark.value[i] - g->begin.value[i];
-    } else if (g->all_ok && single_ok(t)) { /* the own end sample (g->mark) plus the offset */
+    if (g->all_ok == 1 && single_ok(t)) { /* the own end sample (g->mark) plus the offset */
         for (int i = 0; i < g_hlr.nevents; i++)
             now[i] = g->mark.value[i] + single.off[i];
         in->all_ok = 1;
+    } else if (g->all_ok == 3) { /* the own set's end plus the share now, none of it missed */
+        in->all_ok = hlo_share_read(t, now, &missed) && missed == g->omp_missed;
+        for (int i = 0; in->all_ok && i < g_hlr.nevents; i++)
+            now[i] += g->mark.value[i] - g->begin.value[i];
     } else {
         in->all_ok = g->all_ok && hla_snapshot(now) == PAPI_OK;
     }

@@ -195,7 +195,7 @@ void papi_gpu_activity_say_losses(const char *who)
         gpu_report_say_losses(stderr, who ? who : "libpapi");
 }
 
-void hl_gpu_region_begin(struct hlr_region *g)
+void hl_gpu_span_begin(struct hlr_region *g)
 {
     if (!papi_gpu_activity_start("region API"))
         return;
@@ -210,9 +210,9 @@ void hl_gpu_region_begin(struct hlr_region *g)
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
 }
 
-void hl_gpu_region_end(struct hlr_region *g)
+void hl_gpu_span_end(struct hlr_region *g)
 {
-    if (g->gpu && gpu_span_end(&g->gpu->span) != 0)
+    if (gpu_span_end(&g->gpu->span) != 0)
         fprintf(stderr, "papi: region API: no memory for region '%s''s GPU kernels\n", g->name);
 }
 

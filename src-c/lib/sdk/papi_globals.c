@@ -9,7 +9,7 @@ struct papi_globals g_papi;
 atomic_uint g_papi_generation;
 pthread_mutex_t g_papi_lock = PTHREAD_MUTEX_INITIALIZER;
 
-unsigned papi_fork_count(void)
+unsigned(papi_fork_count)(void)
 {
     return atomic_load_explicit(&g_papi.forks, memory_order_relaxed);
 }

@@ -55,6 +55,10 @@ struct papi_globals {
 };
 extern struct papi_globals g_papi PAPI_INTERNAL;
 
+/* papi_sdk.h's papi_fork_count, read in line where the globals are seen (a region
+ * begin asks it several times); the components call it (the name in parentheses). */
+#define papi_fork_count() ((unsigned)atomic_load_explicit(&g_papi.forks, memory_order_relaxed))
+
 /* Incremented by every PAPI_shutdown: a module that keeps event codes or event set
  * handles records the generation they belong to and drops them when it changed. */
 extern atomic_uint g_papi_generation PAPI_INTERNAL;

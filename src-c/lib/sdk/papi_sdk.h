@@ -130,6 +130,6 @@ static inline void papi_child_unlock(pthread_mutex_t *m)
  * initialised (0 in the process that initialised it): a component compares it with the
  * value it saw when it opened something per task. A plain read: no callback runs in the
  * child for it, so a fork writes no page of the component's (papi_globals.c). */
-PAPI_INTERNAL unsigned papi_fork_count(void);
+PAPI_INTERNAL unsigned(papi_fork_count)(void); /* papi_globals.h: a macro in the core */
 
 #endif
