@@ -2,8 +2,8 @@
  * a parallel region under the innermost named region open on the thread that forked it
  * (papi_region_context.h: each region of each thread has its context id); a named region's
  * table lists those, and its efficiencies are over them and those of the named regions
- * nested in it, as its totals are inclusive (POP/TALP's definitions: src-c/ompt/
- * ompt_efficiency.h; serialization = the outermost parallel regions' wall time over the
+ * nested in it, as its totals are inclusive (POP/TALP's definitions: src-c/common/
+ * pop_factors.h; serialization = the outermost parallel regions' wall time over the
  * named region's real time). */
 #include <stdio.h>
 
@@ -76,13 +76,12 @@ static void write_region(struct jw *w, const struct ompt_query *o, const struct 
     }
     jw_arr_end(w);
     jw_uint(w, "parallel_ns", (unsigned long long)sum.parallel_ns);
-    double e[4];
-    ompt_query_efficiency(&sum, (double)t->region[r].total.real, e);
+    struct pop_omp_factors e = ompt_query_efficiency(&sum, (double)t->region[r].total.real);
     jw_obj_begin(w, "efficiency");
-    fraction(w, "serialization", e[0]);
-    fraction(w, "load_balance", e[1]);
-    fraction(w, "scheduling", e[2]);
-    fraction(w, "parallel", e[3]);
+    fraction(w, "serialization", e.serialization);
+    fraction(w, "load_balance", e.load_balance);
+    fraction(w, "scheduling", e.scheduling);
+    fraction(w, "parallel", e.parallel);
     jw_uint(w, "unmeasured_implicit_tasks", sum.unmeasured_tasks);
     jw_obj_end(w);
     jw_obj_end(w);
