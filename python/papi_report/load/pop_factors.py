@@ -1,10 +1,11 @@
-"""papi_report.load.pop_factors: every efficiency as the C library forms it
-(src-c/common/pop_factors.c; pop_factors.h gives each definition and its references: POP's
-"Performance Metrics", DLB's TALP): MPI, host/device, OpenMP and hybrid, from the same base
-sums, in the same order of operations, so that a factor is the same double in both. The
-reports carry the factors the C side formed; this is Python's one home for them, and
-tests/pop/pop_factors_cases.txt holds the cases both pass. None where a factor cannot be
-formed (the reports' null). Plain Python."""
+"""papi_report.load.pop_factors: Python's one home for the efficiencies. Every factor as
+the C library forms it (src-c/common/pop_factors.c; pop_factors.h gives each definition and
+its references: POP's "Performance Metrics", DLB's TALP): MPI, host/device, OpenMP and
+hybrid, from the same base sums, in the same order of operations, so that a factor is the
+same double in both (tests/pop/pop_factors_cases.txt holds the cases both pass; the reports
+carry the factors the C side formed). And POP's scalability between two runs, which only
+papi_report forms (--compare, page/pop_compare.py): a scalability factor and the global
+efficiency. None where a factor cannot be formed (the reports' null). Plain Python."""
 
 
 def _ratio(a, b, none):
@@ -121,3 +122,20 @@ def omp_factors(sums, span_ns, cap_each):
 def hybrid(mpi_parallel, omp_parallel):
     """The hybrid parallel efficiency: MPI's x OpenMP's, None where either is."""
     return _product(mpi_parallel, omp_parallel)
+
+
+def scalability(numerator, denominator):
+    """A POP scalability factor between two runs (computation: useful time of the reference
+    over the other's; instruction: instructions likewise; IPC and frequency: the other's
+    over the reference's): None where either is missing or the denominator not positive."""
+    if numerator is None or denominator is None or not denominator > 0:
+        return None
+    return numerator / denominator
+
+
+def global_efficiency(parallel, computation_scalability):
+    """POP's global efficiency: parallel efficiency x computation scalability; None where
+    either is missing (or the scalability 0: no useful time in the reference)."""
+    if parallel is None or not computation_scalability:
+        return None
+    return parallel * computation_scalability
