@@ -5,7 +5,11 @@ src-c/common/pop_factors.c) against papi_report's pop_factors.py: MPI, host/devi
 per region, from summed sums and over a run's regions, and hybrid; null where a factor
 cannot be formed. Plain Python (the module alone). Exit 0 pass, 1 fail."""
 import importlib.util
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from case_file import cases as case_lines  # noqa: E402
 
 FAILURES = []
 MPI = ("parallel", "load_balance", "communication", "serialisation", "transfer")
@@ -91,13 +95,8 @@ def main():
         print("usage: check_pop_factors_cases.py CASES POP_FACTORS_PY")
         return 2
     pf = load(sys.argv[2])
-    cases = 0
-    with open(sys.argv[1], encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            cases += run_case(pf, "line %d" % lineno, [x.strip() for x in line.split(" | ")])
+    cases = sum(run_case(pf, "line %d" % lineno, fields)
+                for lineno, fields in case_lines(sys.argv[1]))
     if cases < 25:
         FAILURES.append("%d cases read, 25 at least expected" % cases)
     for msg in FAILURES:

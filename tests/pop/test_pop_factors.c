@@ -9,32 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "case_file.h"
 #include "pop_factors.h"
 
 #define MAX_FIELDS 4
 #define MAX_VALUES 64
 
 static int failures;
-
-/* The line's fields, split at " | ", each trimmed. */
-static int split(char *line, char *field[MAX_FIELDS])
-{
-    int n = 0;
-    for (char *p = line; n < MAX_FIELDS && p;) {
-        field[n++] = p;
-        char *bar = strstr(p, " | ");
-        if (bar)
-            *bar = '\0';
-        p = bar ? bar + 3 : NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        while (*field[i] == ' ')
-            field[i]++;
-        for (size_t k = strlen(field[i]); k && field[i][k - 1] == ' '; k--)
-            field[i][k - 1] = '\0';
-    }
-    return n;
-}
 
 /* The numbers of text ("-": none), at most max; their count. */
 static int numbers(char *text, double *v, int max)
@@ -164,8 +145,9 @@ static void hybrid_case(int lineno, char *field[])
 }
 
 /* A case by its kind: the fields it has and the function that checks it. */
-static int run_case(int lineno, char *field[], int n)
+static int run_case(int lineno, char **field, int n, void *arg)
 {
+    (void)arg;
     static const struct {
         const char *kind;
         int fields;
@@ -192,22 +174,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s pop_factors_cases.txt\n", argv[0]);
         return 2;
     }
-    FILE *in = fopen(argv[1], "r");
-    if (!in) {
-        perror(argv[1]);
+    int cases = case_file_each(argv[1], MAX_FIELDS, run_case, NULL);
+    if (cases < 0)
         return 1;
-    }
-    char line[4096];
-    int lineno = 0, cases = 0;
-    while (fgets(line, sizeof line, in)) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
-        char *field[MAX_FIELDS];
-        cases += run_case(lineno, field, split(line, field));
-    }
-    fclose(in);
     if (cases < 25) {
         printf("FAIL: %d cases read, 25 at least expected\n", cases);
         failures++;
