@@ -92,18 +92,11 @@ static void other_why(const struct pmpi_omp_job *j, char *why, size_t len)
                  j->other_tool);
 }
 
-static double ratio(double a, double b)
+/* The job's OpenMP efficiencies (pop_factors.h), over the ranks' time outside MPI. */
+static struct pop_omp_factors efficiencies(const struct pmpi_omp_job *j)
 {
-    return b > 0 ? (a < b ? a / b : 1) : -1;
-}
-
-/* The four efficiencies, -1 where one cannot be formed. */
-static void efficiencies(const struct pmpi_omp_job *j, double e[4])
-{
-    e[0] = ratio(j->parallel_ns, j->outside_mpi_ns);
-    e[1] = ratio(j->useful_ns, j->maxu_team_ns);
-    e[2] = ratio(j->maxu_team_ns, j->wall_team_ns);
-    e[3] = e[0] >= 0 && e[1] >= 0 && e[2] >= 0 ? e[0] * e[1] * e[2] : -1;
+    struct pop_omp_in in = {j->parallel_ns, j->useful_ns, j->maxu_team_ns, j->wall_team_ns};
+    return pop_omp_factors(&in, j->outside_mpi_ns, POP_CAP_EACH);
 }
 
 static void number(struct tbuf *t, const char *key, double v)
@@ -116,16 +109,15 @@ static void number(struct tbuf *t, const char *key, double v)
 
 void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi)
 {
-    double e[4];
-    efficiencies(j, e);
+    struct pop_omp_factors e = efficiencies(j);
     int all = j->ranks_with == j->ranks && j->ranks > 0;
     tb_fmt(t, ", \"openmp\": {\"ranks_measured\": %d", j->ranks_with);
-    number(t, "serialization", all ? e[0] : -1);
-    number(t, "load_balance", all ? e[1] : -1);
-    number(t, "scheduling", all ? e[2] : -1);
-    number(t, "parallel_efficiency", all ? e[3] : -1);
+    number(t, "serialization", all ? e.serialization : -1);
+    number(t, "load_balance", all ? e.load_balance : -1);
+    number(t, "scheduling", all ? e.scheduling : -1);
+    number(t, "parallel_efficiency", all ? e.parallel : -1);
     number(t, "mpi_parallel_efficiency", mpi);
-    number(t, "hybrid_parallel_efficiency", all && e[3] >= 0 ? mpi * e[3] : -1);
+    number(t, "hybrid_parallel_efficiency", all ? pop_hybrid(mpi, e.parallel) : -1);
     tb_raw(t, ", \"note\": ");
     char other[512];
     other_why(j, other, sizeof other);
@@ -141,8 +133,7 @@ void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi)
 
 void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
 {
-    double e[4];
-    efficiencies(j, e);
+    struct pop_omp_factors e = efficiencies(j);
     if (j->ranks_gomp && j->ranks_with < j->ranks) {
         fprintf(out, "papi_mpi: OpenMP: %d of %d ranks: %s\n", j->ranks_gomp, j->ranks, GOMP_WHY);
         return;
@@ -155,7 +146,7 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
     }
     if (j->ranks_with == 0)
         return;
-    if (j->ranks_with < j->ranks || e[3] < 0) {
+    if (j->ranks_with < j->ranks || e.parallel < 0) {
         fprintf(out,
                 "papi_mpi: OpenMP: %d of %d ranks measured by the OMPT tool: no hybrid "
                 "efficiency\n",
@@ -165,18 +156,19 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
     fprintf(out,
             "papi_mpi: hybrid parallel efficiency %.3f = MPI parallel efficiency %.3f x OpenMP "
             "parallel efficiency %.3f (serialization %.3f, load balance %.3f, scheduling %.3f)\n",
-            mpi * e[3], mpi, e[3], e[0], e[1], e[2]);
+            pop_hybrid(mpi, e.parallel), mpi, e.parallel, e.serialization, e.load_balance,
+            e.scheduling);
 }
 
 /* {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first with
  * with_serialization), and the implicit tasks the tool could not measure (unmeasured,
  * none written when negative: not known). */
-static void efficiency_json(struct tbuf *t, double serialization, double lb, double sched,
-                            double par, int with_serialization, long long unmeasured)
+static void efficiency_json(struct tbuf *t, const struct pop_omp_factors *e, int with_serialization,
+                            long long unmeasured)
 {
     tb_raw(t, "{");
     const char *keys[] = {"serialization", "load_balance", "scheduling", "parallel"};
-    const double v[] = {serialization, lb, sched, par};
+    const double v[] = {e->serialization, e->load_balance, e->scheduling, e->parallel};
     for (int i = with_serialization ? 0 : 1; i < 4; i++) {
         tb_raw(t, i > (with_serialization ? 0 : 1) ? ", " : "");
         tb_json(t, keys[i]);
@@ -207,8 +199,8 @@ static void parallel_json(struct tbuf *t, const struct papi_ompt_parallel *p, lo
     tb_kv_secs(t, ", \"wall_s\": ", (long long)p->wall_ns);
     tb_kv_secs(t, ", \"lost_s\": ", (long long)p->lost_ns);
     tb_fmt(t, ", \"team_max\": %u, \"efficiency\": ", p->team_max);
-    efficiency_json(t, -1, p->load_balance, p->scheduling, p->parallel, 0,
-                    (long long)p->unmeasured_tasks);
+    struct pop_omp_factors e = {-1, p->load_balance, p->scheduling, p->parallel};
+    efficiency_json(t, &e, 0, (long long)p->unmeasured_tasks);
     tb_raw(t, "}");
 }
 
@@ -229,11 +221,11 @@ void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, 
             parallel_json(t, &q->table.regions[x->first + i], x->named);
         }
     }
-    double e[4];
-    ompt_query_efficiency(&sum, (double)(wall_ns > mpi_ns ? wall_ns - mpi_ns : 0), e);
+    struct pop_omp_factors e =
+        ompt_query_efficiency(&sum, (double)(wall_ns > mpi_ns ? wall_ns - mpi_ns : 0));
     tb_kv_secs(t, "], \"parallel_s\": ", (long long)sum.parallel_ns);
     tb_raw(t, ", \"efficiency\": ");
-    efficiency_json(t, e[0], e[1], e[2], e[3], 1, (long long)sum.unmeasured_tasks);
+    efficiency_json(t, &e, 1, (long long)sum.unmeasured_tasks);
     tb_raw(t, "}");
 }
 
@@ -247,10 +239,10 @@ void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s)
                                     .useful_ns = o.useful_ns,
                                     .maxu_team_ns = o.maxu_team_ns,
                                     .wall_team_ns = o.wall_team_ns};
-    double e[4];
-    ompt_query_efficiency(&sum, (wall_s > mpi_s ? wall_s - mpi_s : 0) * 1e9, e);
+    struct pop_omp_factors e =
+        ompt_query_efficiency(&sum, (wall_s > mpi_s ? wall_s - mpi_s : 0) * 1e9);
     tb_kv_secs(t, ", \"openmp\": {\"parallel_s\": ", (long long)o.parallel_ns);
     tb_raw(t, ", \"efficiency\": ");
-    efficiency_json(t, e[0], e[1], e[2], e[3], 1, -1);
+    efficiency_json(t, &e, 1, -1);
     tb_raw(t, "}");
 }

@@ -5,9 +5,10 @@
  *   serialization = sum of the outermost parallel regions' wall / sum of (wall - MPI)
  *   load balance  = sum of useful / sum of (team x largest useful), per region
  *   scheduling    = sum of (team x largest useful) / sum of (team x wall), per region
- *   OpenMP parallel efficiency = their product (src-c/ompt/ompt_efficiency.h: the same
- *   definitions, POP's and TALP's, over the ranks' time outside MPI)
- *   hybrid parallel efficiency = MPI parallel efficiency x OpenMP parallel efficiency. */
+ *   OpenMP parallel efficiency = their product
+ *   hybrid parallel efficiency = MPI parallel efficiency x OpenMP parallel efficiency
+ * (POP's and TALP's definitions, over the ranks' time outside MPI: formed in
+ * src-c/common/pop_factors.c). */
 #ifndef PAPI_MPI_OMP_HYBRID_H
 #define PAPI_MPI_OMP_HYBRID_H
 

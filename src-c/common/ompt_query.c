@@ -116,17 +116,10 @@ void ompt_query_free(struct ompt_query *q)
     q->have = 0;
 }
 
-static double ratio(double a, double b)
+struct pop_omp_factors ompt_query_efficiency(const struct papi_ompt_context *sum, double span_ns)
 {
-    return b > 0 ? (a < b ? a / b : 1) : -1;
-}
-
-void ompt_query_efficiency(const struct papi_ompt_context *sum, double time, double e[4])
-{
-    e[0] = ratio(sum->parallel_ns, time);
-    e[1] = ratio(sum->useful_ns, sum->maxu_team_ns);
-    e[2] = ratio(sum->maxu_team_ns, sum->wall_team_ns);
-    e[3] = e[0] >= 0 && e[1] >= 0 && e[2] >= 0 ? e[0] * e[1] * e[2] : -1;
+    struct pop_omp_in in = {sum->parallel_ns, sum->useful_ns, sum->maxu_team_ns, sum->wall_team_ns};
+    return pop_omp_factors(&in, span_ns, POP_CAP_EACH);
 }
 
 void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c)

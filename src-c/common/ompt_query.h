@@ -9,6 +9,8 @@
 #ifndef PAPI_OMPT_QUERY_H
 #define PAPI_OMPT_QUERY_H
 
+#include "pop_factors.h"
+
 #define PAPI_OMPT_QUERY_VERSION 2 /* 2: site, unmeasured_tasks (issue 69) */
 #define PAPI_OMPT_NAME_LEN      320
 
@@ -27,7 +29,7 @@ struct papi_ompt_parallel {
 
 /* One context: named 0 outside every named region, mpi -1 outside every MPI_Pcontrol
  * region, dropped 1 for forks past the tool's table of contexts. The sums of its regions
- * all of whose instances were outermost (ompt_efficiency.h): their wall time, useful
+ * all of whose instances were outermost (pop_factors.h): their wall time, useful
  * time, team x largest useful time and team x wall time, ns. */
 struct papi_ompt_context {
     long named;
@@ -100,10 +102,9 @@ struct ompt_query {
 void ompt_query_load(struct ompt_query *q);
 void ompt_query_free(struct ompt_query *q);
 
-/* The OpenMP efficiencies (src-c/ompt/ompt_efficiency.h) of contexts' summed sums over
- * time (ns: the span the serialization is over): e[0] serialization = parallel / time,
- * e[1] load balance, e[2] scheduling, e[3] their product; -1 where one cannot be formed. */
-void ompt_query_efficiency(const struct papi_ompt_context *sum, double time, double e[4]);
+/* The OpenMP efficiencies (pop_factors.h, each ratio cut to 1) of contexts' summed sums
+ * over span_ns (the span the serialization is over). */
+struct pop_omp_factors ompt_query_efficiency(const struct papi_ompt_context *sum, double span_ns);
 /* Adds context c's sums to sum (parallel, useful, team x max useful, team x wall, the
  * unmeasured tasks). */
 void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c);

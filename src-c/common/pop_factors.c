@@ -1,4 +1,5 @@
-/* pop_factors.c: the POP efficiencies (pop_factors.h says each definition). */
+/* pop_factors.c: every efficiency, MPI, OpenMP, hybrid and host/device (pop_factors.h
+ * says each definition and its reference). */
 #include "pop_factors.h"
 
 void pop_add(struct pop_in *p, double wall, double mpi, double waits)
@@ -57,4 +58,56 @@ struct pop_factors pop_factors(const struct pop_in *p)
     f.device_orchestration = p->max_gpu_active / p->max_wall;
     f.device_parallel = p->sum_gpu_useful / (p->gpus * p->max_wall);
     return f;
+}
+
+/* a / b cut to 1 (cap), or -1 where b is not positive. */
+static double fraction(double a, double b, int cap)
+{
+    if (!(b > 0))
+        return -1;
+    return cap && !(a < b) ? 1 : a / b;
+}
+
+/* The product of factors, or -1 where one of them cannot be formed. */
+static double product(double a, double b)
+{
+    return a >= 0 && b >= 0 ? a * b : -1;
+}
+
+struct pop_omp_factors pop_omp_region(const uint64_t *useful, unsigned team, uint64_t wall_ns,
+                                      struct pop_omp_in *sums)
+{
+    double sum = 0, max = 0;
+    for (unsigned t = 0; t < team; t++) {
+        sum += (double)useful[t];
+        if ((double)useful[t] > max)
+            max = (double)useful[t];
+    }
+    struct pop_omp_factors f = {.serialization = -1};
+    f.load_balance = team ? fraction(sum / team, max, 0) : -1;
+    f.scheduling = fraction(max, (double)wall_ns, 0);
+    f.parallel = product(f.load_balance, f.scheduling);
+    if (sums) {
+        sums->useful_ns += sum;
+        sums->maxu_team_ns += max * team;
+        sums->wall_team_ns += (double)wall_ns * team;
+    }
+    return f;
+}
+
+struct pop_omp_factors pop_omp_factors(const struct pop_omp_in *s, double span_ns,
+                                       enum pop_omp_cap cap)
+{
+    struct pop_omp_factors f;
+    int each = cap == POP_CAP_EACH;
+    f.serialization = fraction(s->parallel_ns, span_ns, 1);
+    f.load_balance = fraction(s->useful_ns, s->maxu_team_ns, each);
+    f.scheduling = fraction(s->maxu_team_ns, s->wall_team_ns, each);
+    f.parallel = product(product(f.serialization, f.load_balance), f.scheduling);
+    return f;
+}
+
+double pop_hybrid(double mpi_parallel, double omp_parallel)
+{
+    return product(mpi_parallel, omp_parallel);
 }

@@ -12,19 +12,19 @@
 #include "json_writer.h"
 #include "ompt_contexts.h"
 #include "ompt_counters.h"
-#include "ompt_efficiency.h"
 #include "ompt_merge.h"
 #include "ompt_names.h"
 #include "ompt_report.h"
 #include "output_file.h"
 #include "papi_region_context.h"
+#include "pop_factors.h"
 #include "symbolizer.h"
 
 #define DEFAULT_DIR "papi_ompt_output"
 
 /* An efficiency object, with what it is not over: the implicit tasks of threads without a
  * slot (the region's, or the run's), and for the run the instances they forked. */
-static void put_efficiency(struct jw *w, const char *key, const struct ompt_efficiency *e,
+static void put_efficiency(struct jw *w, const char *key, const struct pop_omp_factors *e,
                            int with_serialization, uint64_t unmeasured_tasks,
                            uint64_t unmeasured_instances)
 {
@@ -140,16 +140,16 @@ static void put_thread(struct jw *w, const struct ompt_region_thread *t, unsigne
 
 /* A region's efficiencies; only regions all of whose instances were outermost add to the
  * run's sums. */
-struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
-                                              struct ompt_efficiency_sums *sums)
+struct pop_omp_factors ompt_report_efficiency(const struct ompt_region_row *r,
+                                              struct pop_omp_in *sums)
 {
     uint64_t useful[r->nthreads ? r->nthreads : 1];
     for (unsigned t = 0; t < r->nthreads; t++)
         useful[t] = r->threads[t].work_ns;
     if (r->unmeasured_tasks) /* threads past the slots: their work unknown, nothing judged */
-        return (struct ompt_efficiency){-1, -1, -1, -1};
+        return (struct pop_omp_factors){-1, -1, -1, -1};
     int outermost = r->outer_instances == r->instances;
-    return ompt_efficiency_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
+    return pop_omp_region(useful, r->team_max, r->wall_ns, outermost ? sums : NULL);
 }
 
 /* Thread time lost in the region: each thread number's share of the wall time (the
@@ -198,7 +198,7 @@ static void put_context(struct jw *w, unsigned ctx)
 }
 
 static void put_region(struct jw *w, const struct ompt_name *name, const struct ompt_region_row *r,
-                       struct ompt_efficiency_sums *sums, const struct ompt_counters_info *c)
+                       struct pop_omp_in *sums, const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
     put_name(w, name);
@@ -216,7 +216,7 @@ static void put_region(struct jw *w, const struct ompt_name *name, const struct 
     }
     jw_arr_end(w);
     jw_uint(w, "other_team_size_instances", r->other_size_instances);
-    struct ompt_efficiency e = ompt_report_efficiency(r, sums);
+    struct pop_omp_factors e = ompt_report_efficiency(r, sums);
     put_efficiency(w, "efficiency", &e, 0, r->unmeasured_tasks, 0);
     jw_uint(w, "lost_ns", ompt_report_lost_ns(r));
     put_region_events(w, r, c);
@@ -249,7 +249,7 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
                          const struct ompt_merged *m, struct symbolizer *sym,
                          const struct ompt_name *names)
 {
-    struct ompt_efficiency_sums sums = {0};
+    struct pop_omp_in sums = {0};
     struct ompt_counters_info counters;
     ompt_counters_describe(&counters);
     uint64_t parallel = m->outer_unnamed_ns;
@@ -278,7 +278,9 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     for (int i = 0; i < m->nrows; i++)
         put_region(w, &names[i], &m->rows[i], &sums, &counters);
     jw_arr_end(w);
-    struct ompt_efficiency run = ompt_efficiency_run(&sums, parallel, info->wall_ns);
+    sums.parallel_ns = (double)parallel;
+    struct pop_omp_factors run =
+        pop_omp_factors(&sums, (double)info->wall_ns, POP_CAP_SERIALIZATION);
     put_efficiency(w, "efficiency", &run, 1, m->unmeasured_tasks, m->unmeasured_instances);
     jw_obj_end(w);
 }
@@ -301,17 +303,18 @@ struct ompt_name *ompt_report_names(struct symbolizer *sym, const struct ompt_me
     return names;
 }
 
-int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns)
+int ompt_report_sums(struct pop_omp_in *sums)
 {
     struct ompt_merged m;
     memset(sums, 0, sizeof *sums);
     if (ompt_merge(&m, 1) != 0)
         return -1;
-    *parallel_ns = m.outer_unnamed_ns;
+    uint64_t parallel = m.outer_unnamed_ns;
     for (int i = 0; i < m.nrows; i++) {
-        *parallel_ns += m.rows[i].outer_wall_ns;
+        parallel += m.rows[i].outer_wall_ns;
         ompt_report_efficiency(&m.rows[i], sums);
     }
+    sums->parallel_ns = (double)parallel;
     int n = m.nrows;
     ompt_merged_free(&m);
     return n;

@@ -9,10 +9,10 @@
 
 #include <stddef.h>
 
-#include "ompt_efficiency.h"
 #include "ompt_merge.h"
 #include "ompt_names.h"
 #include "ompt_regions.h"
+#include "pop_factors.h"
 #include "symbolizer.h"
 
 #define OMPT_UNSUPPORTED_MAX 8
@@ -30,16 +30,16 @@ struct ompt_run_info {
 /* Writes ompt_PID.json into PAPI_OMPT_OUTPUT_DIR (default papi_ompt_output, made when
  * missing). 0, or -1 with one line on stderr saying which file and why not. */
 OMPT_HIDDEN int ompt_report_write(const struct ompt_run_info *info);
-/* The run's efficiency sums and outermost parallel time so far (the MPI wrapper's query,
- * ompt_tool.c): the regions merged, or -1 when out of memory. */
-OMPT_HIDDEN int ompt_report_sums(struct ompt_efficiency_sums *sums, uint64_t *parallel_ns);
+/* The run's efficiency sums so far, its outermost parallel time among them (the MPI
+ * wrapper's query, ompt_tool.c): the regions merged, or -1 when out of memory. */
+OMPT_HIDDEN int ompt_report_sums(struct pop_omp_in *sums);
 
 /* A merged region's efficiencies, adding it to sums (when not NULL) only where all its
  * instances were outermost; none (all negative: null) where threads without a slot ran
  * some of its tasks (unmeasured_tasks: their work is unknown), and then not added. And
  * the thread time lost in it (ns). */
-OMPT_HIDDEN struct ompt_efficiency ompt_report_efficiency(const struct ompt_region_row *r,
-                                                          struct ompt_efficiency_sums *sums);
+OMPT_HIDDEN struct pop_omp_factors ompt_report_efficiency(const struct ompt_region_row *r,
+                                                          struct pop_omp_in *sums);
 OMPT_HIDDEN uint64_t ompt_report_lost_ns(const struct ompt_region_row *r);
 /* The merged rows' names (m's order), rows of one code address alike, told apart
  * (ompt_names_apart); NULL when out of memory (free it). */

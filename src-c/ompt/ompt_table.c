@@ -1,6 +1,6 @@
 /* ompt_table.c: the merged regions grouped by context (ompt_table.h), each named as the
  * tool's file names it (with its site) and with its efficiencies; a context's sums are those the run's
- * efficiencies are formed from (ompt_efficiency.h), over its regions alone. */
+ * efficiencies are formed from (src-c/common/pop_factors.h), over its regions alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,7 @@ static double or_none(double v)
 }
 
 static void fill_region(struct papi_ompt_parallel *p, const struct ompt_name *name,
-                        const struct ompt_region_row *r, struct ompt_efficiency_sums *sums)
+                        const struct ompt_region_row *r, struct pop_omp_in *sums)
 {
     snprintf(p->name, sizeof p->name, "%s", name->name);
     snprintf(p->site, sizeof p->site, "%s", name->site);
@@ -32,7 +32,7 @@ static void fill_region(struct papi_ompt_parallel *p, const struct ompt_name *na
     p->instances = r->instances, p->outermost_instances = r->outer_instances;
     p->wall_ns = r->wall_ns, p->lost_ns = ompt_report_lost_ns(r);
     p->team_max = r->team_max;
-    struct ompt_efficiency e = ompt_report_efficiency(r, sums);
+    struct pop_omp_factors e = ompt_report_efficiency(r, sums);
     p->load_balance = or_none(e.load_balance), p->scheduling = or_none(e.scheduling);
     p->parallel = or_none(e.parallel);
     p->unmeasured_tasks = r->unmeasured_tasks;
@@ -69,7 +69,7 @@ int ompt_table_build(struct papi_ompt_table *out)
         ompt_table_free(out);
         return -1;
     }
-    struct ompt_efficiency_sums sums = {0};
+    struct pop_omp_in sums = {0};
     struct papi_ompt_context *c = NULL;
     for (int i = 0; i < m.nrows; i++) {
         const struct ompt_region_row *r = &m.rows[i];
@@ -82,8 +82,8 @@ int ompt_table_build(struct papi_ompt_table *out)
         c->count++;
         c->unmeasured_tasks += r->unmeasured_tasks;
         c->parallel_ns += (double)r->outer_wall_ns;
-        c->useful_ns = sums.useful_ns, c->maxu_team_ns = sums.max_useful_x_team_ns;
-        c->wall_team_ns = sums.wall_x_team_ns;
+        c->useful_ns = sums.useful_ns, c->maxu_team_ns = sums.maxu_team_ns;
+        c->wall_team_ns = sums.wall_team_ns;
     }
     out->nregions = m.nrows;
     free(names);

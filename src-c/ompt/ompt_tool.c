@@ -135,17 +135,16 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
  * dlsym): this process's OpenMP so far, as doubles in ns: out[0] the outermost parallel
  * regions' wall time, out[1] the threads' useful time in them, out[2] the sum over those
  * regions of team size x the largest useful time, out[3] of team size x wall time (the
- * run efficiencies' sums, ompt_efficiency.h). Called between parallel regions (the
+ * run efficiencies' sums, src-c/common/pop_factors.h). Called between parallel regions (the
  * threads idle). The regions seen, 0 when none, -1 when the tool is off or out of memory. */
 __attribute__((visibility("default"))) int papi_ompt_sums(double out[4])
 {
-    struct ompt_efficiency_sums sums;
-    uint64_t parallel = 0;
+    struct pop_omp_in sums;
     if (getpid() != tool_pid)
         return -1; /* not started, or a forked child holding its parent's sums */
-    int n = ompt_report_sums(&sums, &parallel);
-    out[0] = (double)parallel;
-    out[1] = sums.useful_ns, out[2] = sums.max_useful_x_team_ns, out[3] = sums.wall_x_team_ns;
+    int n = ompt_report_sums(&sums);
+    out[0] = sums.parallel_ns;
+    out[1] = sums.useful_ns, out[2] = sums.maxu_team_ns, out[3] = sums.wall_team_ns;
     return n;
 }
 

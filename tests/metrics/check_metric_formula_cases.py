@@ -8,7 +8,11 @@ refused (ValueError at compile, no value). Plain Python (the module alone, no pa
 Exit 0 pass, 1 fail."""
 import importlib.util
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from case_file import cases as case_lines  # noqa: E402
 
 FAILURES = []
 
@@ -58,18 +62,12 @@ def main():
         sys.exit("usage: check_metric_formula_cases.py CASES PROFILE_METRICS_PY")
     pm = load(sys.argv[2])
     cases = 0
-    with open(sys.argv[1], encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            fields = line.split(" | ")
-            if len(fields) != 5:
-                check(False, "line %d: 5 fields expected" % lineno)
-                continue
-            formula, rest = fields[0], [x.strip() for x in fields[1:]]
-            run_case(pm, lineno, formula, *rest[:2], rest[3])
-            cases += 1
+    for lineno, fields in case_lines(sys.argv[1]):
+        if len(fields) != 5:
+            check(False, "line %d: 5 fields expected" % lineno)
+            continue
+        run_case(pm, lineno, fields[0], *fields[1:3], fields[4])
+        cases += 1
     check(cases >= 40, "%d cases read" % cases)
     print("%d cases: %s" % (cases, "PASSED" if not FAILURES else "FAILED (%d)" % len(FAILURES)))
     return 1 if FAILURES else 0

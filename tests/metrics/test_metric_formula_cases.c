@@ -10,33 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "case_file.h"
 #include "metric_formula.h"
 #include "papi.h"
 #include "papi_test.h"
 
 #define MAX_FIELDS 5
-
-/* The line's fields, split at " | " (the formula as written, the others trimmed). */
-static int split(char *line, char *field[MAX_FIELDS])
-{
-    int n = 0;
-    char *p = line;
-    while (n < MAX_FIELDS) {
-        field[n++] = p;
-        char *bar = strstr(p, " | ");
-        if (!bar)
-            break;
-        *bar = '\0';
-        p = bar + 3;
-    }
-    for (int i = 1; i < n; i++) {
-        while (*field[i] == ' ')
-            field[i]++;
-        for (size_t k = strlen(field[i]); k && strchr(" \n", field[i][k - 1]); k--)
-            field[i][k - 1] = '\0';
-    }
-    return n;
-}
 
 static int close_to(double v, double want)
 {
@@ -54,8 +33,11 @@ static void check_names(int lineno, const struct metric_formula *f, const char *
           lineno, got, want);
 }
 
-static void check_case(int lineno, char *field[MAX_FIELDS])
+static int check_case(int lineno, char **field, int nfields, void *path)
 {
+    CHECK(nfields == MAX_FIELDS, "%s:%d: 5 fields expected", (const char *)path, lineno);
+    if (nfields != MAX_FIELDS)
+        return 1;
     const char *expect = field[4];
     struct metric_formula f;
     char why[512] = "";
@@ -63,7 +45,7 @@ static void check_case(int lineno, char *field[MAX_FIELDS])
     if (strcmp(expect, "refused") == 0) {
         CHECK(rc == PAPI_EINVAL && strstr(why, "column") != NULL,
               "line %d: '%s' refused with its column: %d '%s'", lineno, field[0], rc, why);
-        return;
+        return 1;
     }
     CHECK(rc == PAPI_OK, "line %d: '%s' compiles: %s", lineno, field[0], why);
     check_names(lineno, &f, field[1]);
@@ -85,6 +67,7 @@ static void check_case(int lineno, char *field[MAX_FIELDS])
     else
         CHECK(rc == PAPI_OK && close_to(v, strtod(expect, NULL)),
               "line %d: '%s' = %.17g, want %s (%s)", lineno, field[0], v, expect, why);
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -93,24 +76,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s metric_formula_cases.txt\n", argv[0]);
         return 2;
     }
-    FILE *in = fopen(argv[1], "r");
-    if (!in) {
-        perror(argv[1]);
+    int cases = case_file_each(argv[1], MAX_FIELDS, check_case, argv[1]);
+    if (cases < 0)
         return 1;
-    }
-    char line[4096];
-    int lineno = 0, cases = 0;
-    while (fgets(line, sizeof line, in)) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
-        char *field[MAX_FIELDS];
-        CHECK(split(line, field) == MAX_FIELDS, "%s:%d: 5 fields expected", argv[1], lineno);
-        check_case(lineno, field);
-        cases++;
-    }
-    fclose(in);
     CHECK(cases >= 40, "%d cases read", cases);
     printf("%d cases\n", cases);
     return test_done("test_metric_formula_cases");

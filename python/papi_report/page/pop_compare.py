@@ -20,6 +20,8 @@ import math
 
 import pandas as pd
 
+from ..load import pop_factors
+
 
 INSTRUCTIONS = ("PAPI_TOT_INS", "perf::INSTRUCTIONS", "perf::instructions", "INSTRUCTIONS",
                 "instructions", "INST_RETIRED:ANY_P", "INST_RETIRED.ANY_P", "INST_RETIRED")
@@ -98,7 +100,7 @@ def scalability(a_reports, b_reports):
     pop = a["useful_pop_s"] is not None and b["useful_pop_s"] is not None
     key = "useful_pop_s" if pop else "useful_outside_mpi_s"
     ua, ub = a[key], b[key]
-    comp = _ratio(ua, ub)
+    comp = pop_factors.scalability(ua, ub)
     rows = [("ranks", a["ranks"], b["ranks"], None, None, ""),
             ("useful computation time, s (summed over ranks)", ua, ub, "computation scalability",
              comp, "the wait states' useful time" if pop else "wall minus MPI time (no wait states "
@@ -109,18 +111,19 @@ def scalability(a_reports, b_reports):
     ipc_a, ipc_b = _ratio(a["ins"], a["cyc"]), _ratio(b["ins"], b["cyc"])
     fa, fb = _ratio(a["cyc"], ua), _ratio(b["cyc"], ub)
     rows += [("instructions (%s)" % (a["ins_name"] or b["ins_name"] or "PAPI_TOT_INS"), a["ins"], b["ins"],
-              "instruction scalability", _ratio(a["ins"], b["ins"]),
+              "instruction scalability", pop_factors.scalability(a["ins"], b["ins"]),
               absent("ins")),
-             ("IPC (instructions / cycles)", ipc_a, ipc_b, "IPC scalability", _ratio(ipc_b, ipc_a),
+             ("IPC (instructions / cycles)", ipc_a, ipc_b, "IPC scalability",
+              pop_factors.scalability(ipc_b, ipc_a),
               absent("ins", "cyc")),
              ("frequency, GHz (cycles per useful second)", fa / 1e9 if fa else None,
-              fb / 1e9 if fb else None, "frequency scalability", _ratio(fb, fa),
+              fb / 1e9 if fb else None, "frequency scalability", pop_factors.scalability(fb, fa),
               "counted over the whole rank, MPI too" if fa and fb else absent("cyc")),
              ("parallel efficiency", a["parallel_efficiency"], b["parallel_efficiency"], None, None,
               "" if a["parallel_efficiency"] is not None and b["parallel_efficiency"] is not None
               else "no wait states in a run (PAPI_MPI_WAITS=0 or an older wrapper)")]
     ge_a = a["parallel_efficiency"]
-    ge_b = b["parallel_efficiency"] * comp if b["parallel_efficiency"] is not None and comp else None
+    ge_b = pop_factors.global_efficiency(b["parallel_efficiency"], comp)
     rows.append(("global efficiency (parallel efficiency x computation scalability)", ge_a, ge_b,
                  "global efficiency of B", ge_b, "A is the reference: its computation scalability is 1"))
     df = pd.DataFrame(rows, columns=COLUMNS)

@@ -3,7 +3,7 @@ per process its serial and parallel time and efficiencies, per parallel region i
 instances, team, wall time, efficiencies, lost thread time and the threads with the
 most work and the most wait, per region and thread the work and the waits (and the
 counted events), per region and event the spread over threads; from the MPI report the
-job's hybrid parallel efficiency. The figures are the tool's (src-c/ompt/ompt_efficiency.c:
+job's hybrid parallel efficiency. The figures are the tool's (src-c/common/pop_factors.c:
 the definitions are ompt.schema.json's $defs/efficiency and papi_report(1)'s), only laid
 out: nothing is recomputed but sums. Inputs: load.openmp_files.processes. Needs pandas only."""
 import pandas as pd

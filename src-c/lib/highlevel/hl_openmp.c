@@ -2,8 +2,8 @@
  * a parallel region under the innermost named region open on the thread that forked it
  * (papi_region_context.h: each region of each thread has its context id); a named region's
  * table lists those, and its efficiencies are over them and those of the named regions
- * nested in it, as its totals are inclusive (POP/TALP's definitions: src-c/ompt/
- * ompt_efficiency.h; serialization = the outermost parallel regions' wall time over the
+ * nested in it, as its totals are inclusive (POP/TALP's definitions: src-c/common/
+ * pop_factors.h; serialization = the outermost parallel regions' wall time over the
  * named region's real time). */
 #include <stdio.h>
 
@@ -27,6 +27,18 @@ static void fraction(struct jw *w, const char *key, double v)
         jw_fixed(w, key, v, 4);
 }
 
+/* The "efficiency" object's factors (its serialization where with_serialization), left
+ * open for what it is not over. */
+static void begin_efficiency(struct jw *w, const struct pop_omp_factors *e, int with_serialization)
+{
+    jw_obj_begin(w, "efficiency");
+    if (with_serialization)
+        fraction(w, "serialization", e->serialization);
+    fraction(w, "load_balance", e->load_balance);
+    fraction(w, "scheduling", e->scheduling);
+    fraction(w, "parallel", e->parallel);
+}
+
 static void write_parallel(struct jw *w, const struct papi_ompt_parallel *p, int mpi)
 {
     char name[64];
@@ -43,10 +55,8 @@ static void write_parallel(struct jw *w, const struct papi_ompt_parallel *p, int
     jw_uint(w, "wall_ns", p->wall_ns);
     jw_uint(w, "lost_ns", p->lost_ns);
     jw_uint(w, "team_max", p->team_max);
-    jw_obj_begin(w, "efficiency");
-    fraction(w, "load_balance", p->load_balance);
-    fraction(w, "scheduling", p->scheduling);
-    fraction(w, "parallel", p->parallel);
+    struct pop_omp_factors e = {-1, p->load_balance, p->scheduling, p->parallel};
+    begin_efficiency(w, &e, 0);
     jw_uint(w, "unmeasured_implicit_tasks", p->unmeasured_tasks);
     jw_obj_end(w);
     jw_obj_end(w);
@@ -76,13 +86,8 @@ static void write_region(struct jw *w, const struct ompt_query *o, const struct 
     }
     jw_arr_end(w);
     jw_uint(w, "parallel_ns", (unsigned long long)sum.parallel_ns);
-    double e[4];
-    ompt_query_efficiency(&sum, (double)t->region[r].total.real, e);
-    jw_obj_begin(w, "efficiency");
-    fraction(w, "serialization", e[0]);
-    fraction(w, "load_balance", e[1]);
-    fraction(w, "scheduling", e[2]);
-    fraction(w, "parallel", e[3]);
+    struct pop_omp_factors e = ompt_query_efficiency(&sum, (double)t->region[r].total.real);
+    begin_efficiency(w, &e, 1);
     jw_uint(w, "unmeasured_implicit_tasks", sum.unmeasured_tasks);
     jw_obj_end(w);
     jw_obj_end(w);
