@@ -50,6 +50,10 @@ COLOURS = {k[0]: k[4] for k in _TABLE["WAIT_KINDS"]}
 COLL_WAITS = dict(_TABLE["COLL_WAITS"])
 #: The collectives that make no request (the nonblocking and persistent forms do).
 BLOCKING_COLLS = frozenset(_TABLE["BLOCKING_COLLS"])
+#: The point-to-point calls that send and make no request (MPI_Send, MPI_Sendrecv ...).
+BLOCKING_SENDS = frozenset(_TABLE["BLOCKING_SENDS"])
+#: The synchronous sends (the event log flags them EVF_SYNC): they wait for their receive.
+SYNC_SENDS = frozenset(_TABLE["SYNC_SENDS"])
 #: The event log's record kinds ("SEND": 2), flags ("EVF_SYNC": 1) and the wait rules'
 #: constants ("RENDEZVOUS_BYTES"), as the wrapper's headers define them (event_record.py
 #: names them).
