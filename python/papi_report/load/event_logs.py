@@ -50,8 +50,9 @@ class Comm:
     """One rank's point-to-point, collective and wait records (the only ones the wait
     states involve), in log order, a column each: kind, t0 and t1 (ns, on rank 0's clock),
     peer and tag (a wildcard receive's from its Wait), flags, group, big (a send that
-    waits for its receive: wait_match.rendezvous), cls (its collective's wait class, -1 none), waiter (the record that blocks for
-    it: itself, its Wait, or -1), and what wait_states gives: wait (ns) and wkind."""
+    waits for its receive: wait_match.rendezvous), cls (its collective's wait rule,
+    _coll_class; -1 none), waiter (the record that blocks for it: itself, its Wait, or
+    -1), and what wait_states gives: wait (ns) and wkind."""
 
     def __init__(self):
         for name, code in _COLUMNS:

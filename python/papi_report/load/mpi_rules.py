@@ -2,9 +2,9 @@
 wrapper's one list (mpi-wrappers/wait_kinds.list and the wait= column of mpi_calls.list):
 the wait kinds in the report's order with their words and colours, and each collective's
 wait kind; and what the wrapper's headers say of its event log's records
-(mpi-wrappers/event_log/event_record.h, waits/wait_rules.h). The build writes them here as _mpi_rules.py (`gen_wrappers.py python`),
-installed beside this file; run from the source tree, where no build wrote one, the same
-generator reads the same lists now. A leaf: plain Python, no pandas."""
+(mpi-wrappers/event_log/event_record.h, waits/wait_rules.h). The build writes them here as
+_mpi_rules.py (`gen_wrappers.py python`), installed beside this file; run from the source
+tree, where no build wrote one, the same generator reads the same lists and headers now. A leaf: plain Python, no pandas."""
 import importlib.util
 import os
 
