@@ -25,7 +25,9 @@ The probe prints one line per call family saying what this MPI lacks.
 
 `gen_wrappers.py python LIST OUT.py` writes papi_report's copy of the rules both sides
 apply (the wait kinds, each collective's wait kind: papi_report/load/mpi_rules.py), for every
-listed call, with or without an MPI."""
+listed call, with or without an MPI, and of the event log's record kinds, flags and the
+wait rules' constants, read from event_log/event_record.h and waits/wait_rules.h
+(papi_report/load/event_record.py)."""
 import os
 import pprint
 import re
@@ -91,7 +93,9 @@ def parse(path):
 
 
 WAITS_FOR = {"all": "PMPI_ARR_ALL", "root": "PMPI_ARR_ROOT", "nonroot": "PMPI_ARR_NONROOT",
-             "p2p": "PMPI_ARR_P2P"}
+             "send": "PMPI_ARR_P2P", "receive": "PMPI_ARR_P2P"}
+#: The point-to-point moments: one kind each (wait_rules.c has one rule for each).
+P2P_WAITS = ("send", "receive")
 
 
 def wait_list(list_path):
@@ -107,8 +111,16 @@ def wait_list(list_path):
                      "label | #rrggbb'")
         if any(k["name"] == fields[0] for k in kinds):
             sys.exit(f"{path}:{lineno}: {fields[0]} listed twice")
+        if fields[1] in P2P_WAITS and any(k["waits_for"] == fields[1] for k in kinds):
+            sys.exit(f"{path}:{lineno}: a second kind waiting for the {fields[1]}")
         kinds.append(dict(zip(("name", "waits_for", "banner", "label", "colour"), fields)))
     return kinds, path
+
+
+def synchronous(name):
+    """Whether a send call waits for its receive whatever its size (Ssend, Issend,
+    Ssend_init: logged with PMPI_EVF_SYNC)."""
+    return "Ssend" in name
 
 
 def wait_enum(k):
@@ -179,7 +191,7 @@ def gen_header(calls, kinds):
         ["    PMPI_WAIT_KINDS", "};",
          "/* What a wait kind waits for: the last arrival of all ranks, the root's, the last "
          "non-root's (wait_states.c's indices), a message's partner. */",
-         "enum pmpi_wait_arrival { " + ", ".join(WAITS_FOR.values()) + " };",
+         "enum pmpi_wait_arrival { " + ", ".join(dict.fromkeys(WAITS_FOR.values())) + " };",
          "/* The report's keys (\"late_sender_s\" ...), the stdout line's words, what each "
          "waits for. */",
          "extern const char *const pmpi_wait_names[PMPI_WAIT_KINDS];",
@@ -330,7 +342,7 @@ def event_log(c, dest, source):
         stag = "sendtag" if "sendtag" in c["args"] else "tag"
         rtag = "recvtag" if "recvtag" in c["args"] else "tag"
         if dest and stag in c["args"]:
-            sync = "PMPI_EVF_SYNC" if "Ssend" in c["name"] else "0"
+            sync = "PMPI_EVF_SYNC" if synchronous(c["name"]) else "0"
             out.append(f"        pmpi_log_call({cid}, PMPI_EV_SEND, {t}, comm, {dest}, {stag}, "
                        f"sent_, {req}, {sync});")
         if source and rtag in c["args"]:
@@ -376,7 +388,7 @@ def persistent(c):
 def persist_flags(c, dest):
     """What a persistent point-to-point request is (persistent_requests.h)."""
     flags = ["PMPI_PERSIST_SEND" if dest else "PMPI_PERSIST_RECV"]
-    if "Ssend" in c["name"]:
+    if synchronous(c["name"]):
         flags.append("PMPI_PERSIST_SYNC")
     if c["name"].startswith("MPI_P"):  # partitioned
         flags.append("PMPI_PERSIST_PARTITIONED")
@@ -578,7 +590,7 @@ def fortran_log(c, f08):
         comm = fortran_arg(c, "comm", f08)
         req = f"pmpi_req_key(PMPI_Request_f2c(*(const MPI_Fint *){a('request')}))" \
             if "request" in args else "0"
-        sync = "PMPI_EVF_SYNC" if "Ssend" in name else "0"
+        sync = "PMPI_EVF_SYNC" if synchronous(name) else "0"
         if dest or source:
             d = fortran_arg(c, dest, f08) if dest else None
             src = None
@@ -715,12 +727,58 @@ def gen_table(calls, kinds):
     return "\n".join(out)
 
 
+#: The C headers whose record kinds, flags and constants papi_report reads as the wrapper
+#: writes them (its event log's lines are these records), beside this file.
+RECORD_HEADERS = ("event_log/event_record.h", "waits/wait_rules.h")
+
+
+def _c_value(text, where):
+    """The value of a header's integer expression: digits, + - * << and parentheses."""
+    text = re.sub(r"/\*.*?\*/", "", text).strip()
+    if not re.fullmatch(r"[\d\s()*+<-]+", text):
+        sys.exit(f"{where}: '{text}': not an integer expression gen_wrappers.py reads")
+    return int(eval(text, {"__builtins__": {}}))  # noqa: S307 (digits and operators only)
+
+
+def record_constants(headers=None):
+    """What papi_report needs of the event log's record, read from the C headers
+    (RECORD_HEADERS) so the two cannot drift: the record kinds of enum pmpi_ev_kind
+    (PMPI_EV_SEND -> "SEND"), the flags (PMPI_EVF_SYNC -> "EVF_SYNC") and the wait rules'
+    constants (PMPI_RENDEZVOUS_BYTES -> "RENDEZVOUS_BYTES"): three {name: value}."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    kinds, flags, consts = {}, {}, {}
+    for rel in headers or RECORD_HEADERS:
+        path = os.path.join(here, rel)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        enum = re.search(r"enum pmpi_ev_kind \{(.*?)\};", text, re.S)
+        if enum:
+            body, value = re.sub(r"/\*.*?\*/", "", enum.group(1), flags=re.S), -1
+            for item in filter(None, (x.strip() for x in body.split(","))):
+                name, _, expr = (x.strip() for x in item.partition("="))
+                value = _c_value(expr, path) if expr else value + 1
+                kinds[re.sub(r"^PMPI_EV_", "", name)] = value
+        for name, expr in re.findall(r"^#define (PMPI_EVF_\w+|PMPI_RENDEZVOUS_BYTES)\s+(.+)$",
+                                     text, re.M):
+            (flags if name.startswith("PMPI_EVF_") else consts)[name[len("PMPI_"):]] = \
+                _c_value(expr, path)
+    if not kinds or not flags or not consts:
+        sys.exit(f"{', '.join(headers or RECORD_HEADERS)}: no enum pmpi_ev_kind, PMPI_EVF_* "
+                 "or PMPI_RENDEZVOUS_BYTES found")
+    return kinds, flags, consts
+
+
 def gen_python(calls, kinds):
-    """papi_report's table of the same rules (papi_report/load/mpi_rules.py reads it)."""
+    """papi_report's table of the same rules (papi_report/load/mpi_rules.py reads it) and
+    of the event log's record (load/event_record.py reads it)."""
     fields = ("name", "waits_for", "banner", "label", "colour")
     waits = [tuple(k[f] for f in fields) for k in kinds]
     colls = {c["name"]: c["wait"] for c in calls if c["wait"]}
     blocking = sorted(c["name"] for c in calls if c["kind"] == "coll" and "request" not in c["args"])
+    sends = sorted(c["name"] for c in calls if c["kind"] == "p2p" and c["send"] and
+                   "request" not in c["args"])
+    sync = sorted(c["name"] for c in calls if c["kind"] == "p2p" and synchronous(c["name"]))
+    rec_kinds, rec_flags, consts = record_constants()
     out = ['"""Generated by gen_wrappers.py from mpi-wrappers/mpi_calls.list and wait_kinds.list:',
            'do not edit. The rules papi_report applies as the MPI wrapper does (mpi_rules.py)."""',
            f"#: The wait kinds in the report's order: {fields}.",
@@ -728,7 +786,17 @@ def gen_python(calls, kinds):
            "#: Each collective's wait kind (mpi_calls.list's wait= column).",
            "COLL_WAITS = " + pprint.pformat(colls, width=96),
            "#: The collectives that make no request (not the nonblocking nor the persistent forms).",
-           "BLOCKING_COLLS = " + pprint.pformat(blocking, width=96, compact=True), ""]
+           "BLOCKING_COLLS = " + pprint.pformat(blocking, width=96, compact=True),
+           "#: The point-to-point calls that send and make no request (a blocking send).",
+           "BLOCKING_SENDS = " + pprint.pformat(sends, width=96, compact=True),
+           "#: The synchronous sends (logged with PMPI_EVF_SYNC: they wait for their receive).",
+           "SYNC_SENDS = " + pprint.pformat(sync, width=96, compact=True),
+           "#: The event log's record kinds (event_log/event_record.h, enum pmpi_ev_kind).",
+           "RECORD_KINDS = " + pprint.pformat(rec_kinds, width=96, sort_dicts=False),
+           "#: Its flags (event_record.h, PMPI_EVF_*).",
+           "RECORD_FLAGS = " + pprint.pformat(rec_flags, width=96, sort_dicts=False),
+           "#: The wait rules' constants (waits/wait_rules.h).",
+           "WAIT_CONSTANTS = " + pprint.pformat(consts, width=96, sort_dicts=False), ""]
     return "\n".join(out)
 
 

@@ -10,6 +10,13 @@ papi_report's waits of each rank and kind must be the report's within TOL (the t
 times on rank 0's clock alike but for the drift interpolated at MPI_Finalize), its
 matched collectives the same count, and every wait kind must be met by some mode (the
 comparison is not of zeros).
+The timeline (papi_report/tables/timeline_data.py, the same rules: load/wait_match.py)
+joins them: each run also writes its JSON trace (PAPI_MPI_TRACE=json), and the waits the
+timeline draws from it, per rank and kind, must be the report's within TOL where the trace
+carries what they need (TIMELINE_ALL: blocking calls, receives completed by a Wait, world
+collectives), and never above them elsewhere (a nonblocking collective waits in a Wait
+the trace does not link; a collective on another communicator is matched by a group it
+does not name: there the timeline says less, never a wait the wrapper did not find).
 Usage: check_waits_differential.py --mpirun M --program PROG --keep-log SO
   [--also "PROG NP [ARG...]"]..."""
 import argparse
@@ -24,8 +31,12 @@ from mpi_check import check, rank_env, run_cmd, verdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from papi_report.load import event_logs, mpi_rules  # noqa: E402
+from papi_report.tables import timeline_data  # noqa: E402
 
 TOL = 0.002  # s
+#: The modes whose trace carries every wait's partners: the timeline finds all the report's.
+TIMELINE_ALL = {"late_sender", "late_receiver", "waitany", "testany", "persistent", "barrier",
+                "collectives", "pop"}
 MODES = [("late_sender", 2), ("late_receiver", 2), ("waitany", 2), ("testany", 2),
          ("persistent", 2), ("barrier", 3), ("split_barrier", 4), ("intercomm", 4),
          ("collectives", 3), ("nxn_more", 3), ("pop", 2)]
@@ -61,6 +72,43 @@ def compare(mode, out, seen):
     check(stats["coll_matched"] == matched.get("collectives"),
           f"{mode}: matched collectives: wrapper {matched.get('collectives')}, papi_report "
           f"{stats['coll_matched']}")
+    compare_timeline(mode, out, wrapper, seen)
+
+
+def timeline_waits(out):
+    """{rank: {report key: seconds}} of the waits the timeline draws from the run's trace."""
+    traces = timeline_data.find_traces(out)
+    if not check(traces != [], f"{out}: a JSON trace written (PAPI_MPI_TRACE=json)"):
+        return None
+    spans, _counters = timeline_data.spans_from_events(timeline_data.read_events(traces)[0])
+    got = {}
+    for row in spans[spans["kind"].isin(mpi_rules.WAIT_KINDS)].itertuples():
+        per = got.setdefault(int(row.rank), {k: 0.0 for k in mpi_rules.REPORT_KEYS})
+        per[row.kind + "_s"] += row.t1_s - row.t0_s
+    return got
+
+
+def compare_timeline(mode, out, wrapper, seen):
+    """The timeline's waits against the report's: equal where the trace carries them all
+    (TIMELINE_ALL), never more elsewhere."""
+    got = timeline_waits(out)
+    if got is None:
+        return
+    whole = mode in TIMELINE_ALL
+    worst = (0.0, None, None)
+    for rank in sorted(wrapper):
+        for k in mpi_rules.REPORT_KEYS:
+            c, tl = wrapper[rank].get(k, 0.0), got.get(rank, {}).get(k, 0.0)
+            if whole:
+                seen["timeline " + k] = max(seen.get("timeline " + k, 0.0), tl)
+                check(abs(c - tl) <= TOL, f"{mode}: rank {rank} {k}: wrapper {c:.6f}, timeline {tl:.6f}")
+            else:
+                check(tl <= c + TOL, f"{mode}: rank {rank} {k}: timeline {tl:.6f} above the wrapper's {c:.6f}")
+            if abs(c - tl) > worst[0]:
+                worst = (abs(c - tl), rank, k)
+    print(f"{mode}: the timeline's waits {sum(sum(v.values()) for v in got.values()):.6f} s, "
+          f"{'all' if whole else 'some'} of the report's; largest difference {worst[0] * 1e6:.1f} us "
+          f"(rank {worst[1]} {worst[2]})")
 
 
 def main():
@@ -79,7 +127,7 @@ def main():
         out = tempfile.mkdtemp(prefix="papi_mpi_waits_diff_")
         try:
             env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.01",
-                   "LD_PRELOAD": os.path.abspath(args.keep_log)}
+                   "LD_PRELOAD": os.path.abspath(args.keep_log), "PAPI_MPI_TRACE": "json"}
             p = run_cmd([args.mpirun, "-np", str(np)] + rank_env(args.mpirun, env) + cmd, tail=2000)
             if check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
                 compare(mode, out, seen)
@@ -87,6 +135,8 @@ def main():
             shutil.rmtree(out, ignore_errors=True)
     for k in mpi_rules.REPORT_KEYS:
         check(seen.get(k, 0.0) >= 0.05, f"{k}: met by some mode ({seen.get(k, 0.0):.3f} s at most)")
+        tk = "timeline " + k
+        check(seen.get(tk, 0.0) >= 0.05, f"{tk}: met by some mode ({seen.get(tk, 0.0):.3f} s at most)")
     return verdict()
 
 

@@ -10,7 +10,10 @@ MPI wrapper and papi_report both apply (issue 57 item 3).
 3. A new wait kind is one line of wait_kinds.list plus its wait= column: on a copy of
    the lists, the generator puts it in the C enum, the report's names and papi_report's
    table; a wait= naming no kind is refused in one line naming the file and line.
-4. The schemas (the files' fields come first there): every object or CSV row that has
+4. The event log's record kinds, flags and rendezvous size in the build's table are the C
+   headers' (event_record.h, wait_rules.h), read from them: a flag added to a copy of the
+   header reaches the table.
+5. The schemas (the files' fields come first there): every object or CSV row that has
    one wait kind's key has all of wait_kinds.list's, none other, in its required list
    too where it has one (a new kind's key and description go there).
 Exit 0 pass, 1 fail."""
@@ -103,6 +106,7 @@ def main():
                                                                if got[c] != expect[c]})
         check(labels["wait_nxn"] == "wait at N x N", "the timeline's words: %s" % labels)
     new_kind(wrappers)
+    record_header(built, wrappers, gen_wrappers)
     schema_keys(schemas, [k["name"] + "_s" for k in gen_wrappers.wait_list(lists)[0]])
     print("PASS" if not FAILURES else "FAIL: %d checks" % len(FAILURES))
     return 1 if FAILURES else 0
@@ -136,6 +140,39 @@ def schema_keys(schemas, keys):
             walk(json.load(f), os.path.basename(path))
     check(found[0] >= 10, "the schemas' objects with the wait kinds: %d" % found[0])
     return found[0]
+
+
+def record_header(built, wrappers, gen_wrappers):
+    """The build's record kinds, flags and constants: event_record.h's and wait_rules.h's
+    values, and what a changed copy of those headers says."""
+    table = {}
+    with open(built, encoding="utf-8") as f:
+        exec(f.read(), table)  # noqa: S102 (the generator's own output)
+    check(table.get("RECORD_KINDS") == {"CALL": 1, "SEND": 2, "RECV": 3, "COLL": 4, "WAIT": 5,
+                                        "REGION_ENTER": 6, "REGION_EXIT": 7, "COUNTER": 8},
+          "record kinds of enum pmpi_ev_kind: %s" % table.get("RECORD_KINDS"))
+    check(table.get("RECORD_FLAGS") == {"EVF_SYNC": 1, "EVF_WORLD": 2, "EVF_ROOT": 4, "EVF_GROUP": 8,
+                                        "EVF_METRIC": 32, "EVF_IDLE": 16, "EVF_POLL": 64},
+          "record flags PMPI_EVF_*: %s" % table.get("RECORD_FLAGS"))
+    check(table.get("WAIT_CONSTANTS") == {"RENDEZVOUS_BYTES": 65536},
+          "PMPI_RENDEZVOUS_BYTES (64 * 1024): %s" % table.get("WAIT_CONSTANTS"))
+    tmp = tempfile.mkdtemp(prefix="papi_rules_header_")
+    try:
+        copies = []
+        for rel, old, new in (("event_log/event_record.h", "#define PMPI_EVF_POLL 64",
+                               "#define PMPI_EVF_POLL 64\n#define PMPI_EVF_NEW (1 << 7) /* a test's */"),
+                              ("waits/wait_rules.h", "(64 * 1024)", "(32 * 1024)")):
+            with open(os.path.join(wrappers, rel), encoding="utf-8") as f:
+                text = f.read()
+            check(old in text, "%s holds %s" % (rel, old))
+            copies.append(os.path.join(tmp, os.path.basename(rel)))
+            with open(copies[-1], "w", encoding="utf-8") as f:
+                f.write(text.replace(old, new))
+        kinds, flags, consts = gen_wrappers.record_constants(copies)
+        check(flags.get("EVF_NEW") == 128 and consts == {"RENDEZVOUS_BYTES": 32768} and
+              kinds == table.get("RECORD_KINDS"), "changed headers reach the table: %s %s" % (flags, consts))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def new_kind(wrappers):

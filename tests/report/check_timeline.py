@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """papi_report's timeline figure (issue 49 item 5) on synthetic JSON traces with known
 answers, validated by schema/trace_json.schema.json first:
+- the wrapper's rules where a first reading of the trace differs (wrapper_rules()):
+  MPI_Scan and MPI_Exscan wait for nothing, nor does a nonblocking collective or one on
+  another communicator; a blocking send of 64 KiB or more waits for its receive.
 - 4 ranks, rank r enters MPI_Barrier at r x 100 ms (it leaves at 300 ms): each rank's
   barrier-wait span is exactly (3 - r) x 100 ms; an Allreduce and a Bcast/Reduce with
   known waits; a late sender through a flow (the receive 50 ms before its send) and an
@@ -74,6 +77,39 @@ def staged():
     ev += call(2, "MPI_Ssend", 700, 740)
     ev += call(3, "MPI_Recv", 730, 740)
     ev += flow(2, 3, 700, 740, 12)
+    ev.sort(key=lambda e: (e["pid"], e["ts"], 0 if e["ph"] in "BX" else 1))
+    return trace(ev)
+
+
+def wrapper_rules():
+    """Where the trace's first reading and the wrapper's rules (mpi-wrappers/waits/
+    wait_rules.c, load/wait_match.py) differ, 4 ranks staggered by r x 100 or 10 ms at each:
+    MPI_Scan and MPI_Exscan (no wait kind in mpi_calls.list: no wait), an MPI_Iallreduce
+    (its collective event is named MPI_Allreduce; its wait is in its MPI_Wait, which the
+    trace does not link: none here), an MPI_Barrier on another communicator (comm 1:
+    matched by a group the trace does not name: none), then one on the world (waits
+    (3 - r) x 10 ms, its order unshifted by the one before); a 1 MiB MPI_Send posted 30 ms
+    before its receive (a rendezvous: late receiver 30 ms) and an 8-byte one (eager: none)."""
+    ev = []
+    for r in range(4):
+        ev += coll(r, "MPI_Scan", 100 * r, 310)
+        ev += coll(r, "MPI_Exscan", 320 + 10 * r, 360)
+        ev += call(r, "MPI_Iallreduce", 400 + 10 * r, 440)
+        ev.append({"ph": "X", "pid": r, "tid": 7, "name": "MPI_Allreduce", "cat": "mpi_collective",
+                   "ts": (400 + 10 * r) * 1000.0, "dur": (40 - 10 * r) * 1000.0,
+                   "args": {"comm": 0, "root": -1, "sent": 8, "received": 8}})
+        ev += [dict(e, args=dict(e["args"], comm=1)) if e["ph"] == "X" else e
+               for e in coll(r, "MPI_Barrier", 500 + 10 * r, 540)]
+        ev += coll(r, "MPI_Barrier", 600 + 10 * r, 640)
+    for src, dst, nbytes, fid in ((0, 1, 1 << 20, 21), (2, 3, 8, 22)):
+        ev += call(src, "MPI_Send", 700, 750) + call(dst, "MPI_Recv", 730, 750)
+        for ph, rank, ts, peer in (("s", src, 700, dst), ("f", dst, 750, src)):
+            e = {"ph": ph, "pid": rank, "tid": 7, "name": "message", "cat": "mpi_message",
+                 "ts": ts * 1000.0, "id": fid, "args": {"tag": 1, "comm": 0, "bytes": nbytes}}
+            e["args"]["to" if ph == "s" else "from"] = peer
+            if ph == "f":
+                e["bp"] = "e"
+            ev.append(e)
     ev.sort(key=lambda e: (e["pid"], e["ts"], 0 if e["ph"] in "BX" else 1))
     return trace(ev)
 
@@ -157,6 +193,21 @@ def main():
         check('data-figure="timeline"' in page and "one pixel column" in page,
               "the page holds the timeline and says its column width")
         check(os.path.exists(os.path.join(out, "timeline_spans.csv")), "timeline_spans.csv written")
+
+        # 1b. the wrapper's rules where a first reading of the trace differs
+        d1 = os.path.join(tmp, "rules")
+        os.makedirs(d1)
+        rep1 = report(d1)
+        write(os.path.join(d1, "papi_mpi_trace.json"), wrapper_rules(), validate)
+        s1 = papi_report.tables(mpi=rep1)["timeline_spans"]
+        for r in range(4):
+            near(per_kind(s1, r, "wait_nxn"), 0.0, "rank %d: no wait at MPI_Scan, MPI_Exscan, "
+                 "MPI_Iallreduce" % r)
+            near(per_kind(s1, r, "wait_barrier"), (3 - r) * 0.010, "rank %d: the world's barrier "
+                 "waits, the other communicator's not" % r)
+        near(per_kind(s1, 0, "late_receiver"), 0.030, "rank 0: 1 MiB MPI_Send, late receiver")
+        near(per_kind(s1, 2, "late_receiver"), 0.0, "rank 2: 8-byte MPI_Send, no late receiver")
+        near(per_kind(s1, 3, "late_sender"), 0.0, "rank 3: its message sent before, no late sender")
 
         # 2. per-rank region traces, different bases: one axis
         d2 = os.path.join(tmp, "regions")

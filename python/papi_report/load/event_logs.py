@@ -2,7 +2,8 @@
 papi_mpi_report.json) still has each rank's event log up to its last checkpoint or its
 exit path, in DIR/papi_mpi_rank<N>.events.jsonl (schema/mpi_event_log.schema.json, written
 by mpi-wrappers/event_log/event_log_file.c). This module reads them, computes the wait states the
-wrapper computes at MPI_Finalize (wait_states.c: the same rules) from what was logged, and
+wrapper computes at MPI_Finalize (wait_states.c) from what was logged, by its rules
+(wait_match.py: what a record waits for and how long; which records meet is found here), and
 makes one Chrome trace-event JSON document of them: a track per rank and thread (the
 record's thread slot: MPI_THREAD_MULTIPLE programs), the MPI calls and regions as slices
 with their waits, PAPI_INTERVAL's samples as counter tracks (each event's count since
@@ -15,27 +16,22 @@ arrivals folded into one entry, then matched rank by rank: memory grows with the
 of the largest rank, the collectives and the ranks, not with the job's records. The trace
 is then written as the logs are read again. Plain Python, no pandas."""
 import glob
-import math
 import os
 import tempfile
 from array import array
 
-from . import event_log_read, mpi_rows, mpi_rules, spill
+from . import event_log_read, mpi_rows, mpi_rules, spill, wait_match
 from .event_log_read import EventLogError
+# What a record is, as the wrapper's header says (the build's table, generated from it).
+from .event_record import (CALL, COLL, COUNTER, EVF_GROUP, EVF_IDLE, EVF_POLL, EVF_ROOT,
+                           EVF_SYNC, EVF_WORLD, RECV, REGION_ENTER, REGION_EXIT, SEND, WAIT)
 from .progress import Progress
 
-# Record kinds (event_log.h) and flags.
-CALL, SEND, RECV, COLL, WAIT, REGION_ENTER, REGION_EXIT, COUNTER = range(1, 9)
 #: The log keeps a named metric (a double) as an integer in millionths, its name saying so;
 #: the trace takes the number itself.
 METRIC_SUFFIX = " (millionths)"
-EVF_SYNC, EVF_WORLD, EVF_ROOT, EVF_GROUP, EVF_IDLE, EVF_POLL = 1, 2, 4, 8, 16, 64
 ANY_TAG = -1  # MPICH's and Open MPI's MPI_ANY_TAG
-RENDEZVOUS_BYTES = 64 * 1024  # wait_states.h: PMPI_RENDEZVOUS_BYTES
 KINDS = mpi_rules.REPORT_KEYS  # mpi-wrappers/wait_kinds.list, the report's order
-# What a collective's wait kind waits for, as wait_states.c indexes it.
-ALL, ROOT, NONROOT = range(3)
-ARRIVALS = {"all": ALL, "root": ROOT, "nonroot": NONROOT}
 
 
 def has_logs(path):
@@ -53,9 +49,10 @@ _COLUMNS = (("kind", "b"), ("t0", "q"), ("t1", "q"), ("peer", "q"), ("tag", "q")
 class Comm:
     """One rank's point-to-point, collective and wait records (the only ones the wait
     states involve), in log order, a column each: kind, t0 and t1 (ns, on rank 0's clock),
-    peer and tag (a wildcard receive's from its Wait), flags, group, big (a rendezvous
-    size), cls (its collective's wait class, -1 none), waiter (the record that blocks for
-    it: itself, its Wait, or -1), and what wait_states gives: wait (ns) and wkind."""
+    peer and tag (a wildcard receive's from its Wait), flags, group, big (a send that
+    waits for its receive: wait_match.rendezvous), cls (its collective's wait rule,
+    _coll_class; -1 none), waiter (the record that blocks for it: itself, its Wait, or
+    -1), and what wait_states gives: wait (ns) and wkind."""
 
     def __init__(self):
         for name, code in _COLUMNS:
@@ -75,17 +72,11 @@ class Comm:
         return len(self.kind)
 
 
-_classes = {}
-
-
 def _coll_class(name):
-    """(wait kind's index) * 3 + arrival of a collective (mpi_calls.list's wait= column),
-    or -1."""
-    if name not in _classes:
-        kind = mpi_rules.COLL_WAITS.get(name)
-        _classes[name] = -1 if kind is None else \
-            mpi_rules.WAIT_KINDS.index(kind) * 3 + ARRIVALS[mpi_rules.WAITS_FOR[kind]]
-    return _classes[name]
+    """A collective's wait rule in one small integer (wait kind * 3 + arrival:
+    wait_match.collective_rule), or -1 for none."""
+    rule = wait_match.collective_rule(name)
+    return -1 if rule is None else rule[0] * 3 + rule[1]
 
 
 def _thread(rec):
@@ -109,7 +100,7 @@ def _read(r):
             continue
         j, peer, tag, req, flags = len(c), rec[4], rec[5], rec[7], rec[8]
         c.append(kind, t0, rec[3] - off, peer, tag, flags, rec[10],
-                 1 if rec[6] >= RENDEZVOUS_BYTES else 0,
+                 1 if wait_match.rendezvous(flags & EVF_SYNC, rec[6]) else 0,
                  _coll_class(rec[1]) if kind == COLL else -1, -1 if req else j, 0.0, -1)
         if not req:
             continue
@@ -137,7 +128,7 @@ class Logs(dict):
         super().__init__(ranks)
         self.spill = spill.Spill()
         self.sends = spill.Buckets(self.spill)
-        self.arrivals = {}  # _coll_key -> [members, last arrival: all, root, non-root]
+        self.arrivals = {}  # _coll_key -> wait_match.Arrivals
         self.waits = None  # wait_states()'s result, once computed
 
     def keep(self, rank, c):
@@ -148,19 +139,13 @@ class Logs(dict):
             kind = c.kind[j]
             if kind == SEND and c.peer[j] in self:
                 world = 1 if c.flags[j] & EVF_WORLD else 0
-                sync = 1 if (c.flags[j] & EVF_SYNC) or c.big[j] else 0
-                self.sends.add(c.peer[j], (rank, c.tag[j], world, j, c.t0[j], sync))
+                self.sends.add(c.peer[j], (rank, c.tag[j], world, j, c.t0[j], c.big[j]))
             elif kind == COLL:
                 key = _coll_key(c, j)
                 a = self.arrivals.get(key)
                 if a is None:
-                    a = self.arrivals[key] = [0, -math.inf, -math.inf, -math.inf]
-                a[0] += 1
-                if c.flags[j] & EVF_IDLE:  # a member that moves nothing: no arrival
-                    continue
-                a[1] = max(a[1], c.t0[j])
-                w = 2 if c.flags[j] & EVF_ROOT else 3
-                a[w] = max(a[w], c.t0[j])
+                    a = self.arrivals[key] = wait_match.Arrivals()
+                a.add(c.t0[j], c.flags[j] & EVF_ROOT, idle=c.flags[j] & EVF_IDLE)
 
 
 def load(directory, notes=None):
@@ -186,11 +171,9 @@ def _spill_error(e):
 
 
 def _add_wait(c, b, t, kind):
-    if b < 0:
-        return
-    w = min(t, c.t1[b]) - c.t0[b]
-    if w > c.wait[b]:
-        c.wait[b], c.wkind[b] = w, kind
+    """Record b of c (a blocker: -1 none) blocked until moment t (wait_match's rules)."""
+    if b >= 0:
+        wait_match.keep(c.wait, c.wkind, b, wait_match.waited(c.t0[b], c.t1[b], t), kind)
 
 
 def _receives(c, into, senders, stats):
@@ -214,7 +197,7 @@ def _receives(c, into, senders, stats):
         taken[key] = k + 1
         t0, si, sync = lst[k]
         stats["p2p_matched"] += 1
-        _add_wait(c, c.waiter[i], t0, 0)
+        _add_wait(c, c.waiter[i], t0, wait_match.LATE_SENDER)
         if sync:
             senders.add(key[0], (si, c.t0[i]))
 
@@ -235,7 +218,7 @@ def _collectives(c, arrivals, size, nranks, stats):
             continue
         k = _coll_key(c, i)
         a = arrivals[k]
-        if a[0] < (size[k[0]] if k[0] else nranks):
+        if a.members < (size[k[0]] if k[0] else nranks):
             stats["coll_unmatched"] += 1
             continue
         stats["coll_matched"] += 1
@@ -243,11 +226,10 @@ def _collectives(c, arrivals, size, nranks, stats):
         if cls < 0 or c.flags[i] & EVF_IDLE:
             continue
         kind, arrival = divmod(cls, 3)
-        if (arrival == ROOT and c.flags[i] & EVF_ROOT) or \
-                (arrival == NONROOT and not c.flags[i] & EVF_ROOT):
+        if not wait_match.member_waits(arrival, c.flags[i] & EVF_ROOT):
             continue
-        t = a[1 + arrival]
-        if math.isfinite(t):
+        t = a.moment(arrival)
+        if t is not None:
             _add_wait(c, c.waiter[i], t, kind)
 
 
@@ -262,7 +244,7 @@ def wait_states(ranks):
     stats = {"p2p_matched": 0, "p2p_unmatched": 0, "coll_matched": 0, "coll_unmatched": 0}
     size = {}
     for (g, _), a in ranks.arrivals.items():
-        size[g] = max(size.get(g, 0), a[0])
+        size[g] = max(size.get(g, 0), a.members)
     try:
         ranks.waits = _matched(ranks, nranks, stats, size)
     except OSError as e:
@@ -287,7 +269,7 @@ def _matched(ranks, nranks, stats, size):
         c = ranks.spill.get(r["comm_at"])
         c.wait, c.wkind = ranks.spill.get(r["waits_at"])
         for si, t in senders.take(rank):
-            _add_wait(c, c.waiter[si], t, 1)
+            _add_wait(c, c.waiter[si], t, wait_match.LATE_RECEIVER)
         r["waits_at"] = ranks.spill.put((c.wait, c.wkind))
         row = {"rank": rank, "records": r["count"], "dropped": r["dropped"]}
         row.update({k: 0.0 for k in KINDS})

@@ -1,9 +1,10 @@
 """papi_report.load.mpi_rules: the rules papi_report applies as the MPI wrapper does, from the
 wrapper's one list (mpi-wrappers/wait_kinds.list and the wait= column of mpi_calls.list):
 the wait kinds in the report's order with their words and colours, and each collective's
-wait kind. The build writes them here as _mpi_rules.py (`gen_wrappers.py python`),
-installed beside this file; run from the source tree, where no build wrote one, the same
-generator reads the same lists now. A leaf: plain Python, no pandas."""
+wait kind; and what the wrapper's headers say of its event log's records
+(mpi-wrappers/event_log/event_record.h, waits/wait_rules.h). The build writes them here as
+_mpi_rules.py (`gen_wrappers.py python`), installed beside this file; run from the source
+tree, where no build wrote one, the same generator reads the same lists and headers now. A leaf: plain Python, no pandas."""
 import importlib.util
 import os
 
@@ -38,8 +39,9 @@ except ImportError:
 WAIT_KINDS = [k[0] for k in _TABLE["WAIT_KINDS"]]
 #: Their keys in the report, its tables and the event logs' recomputation: "late_sender_s" ...
 REPORT_KEYS = [k + "_s" for k in WAIT_KINDS]
-#: What each waits for: "p2p", "all" (the last arrival), "root" (the root's, on the other
-#: ranks), "nonroot" (the last other rank's, on the root).
+#: What each waits for: "send" (a receive, its message's send), "receive" (a synchronous or
+#: rendezvous send, its receive's post), "all" (the last arrival), "root" (the root's, on the
+#: other ranks), "nonroot" (the last other rank's, on the root).
 WAITS_FOR = {k[0]: k[1] for k in _TABLE["WAIT_KINDS"]}
 #: The timeline's legend and colours.
 LABELS = {k[0]: k[3] for k in _TABLE["WAIT_KINDS"]}
@@ -48,3 +50,13 @@ COLOURS = {k[0]: k[4] for k in _TABLE["WAIT_KINDS"]}
 COLL_WAITS = dict(_TABLE["COLL_WAITS"])
 #: The collectives that make no request (the nonblocking and persistent forms do).
 BLOCKING_COLLS = frozenset(_TABLE["BLOCKING_COLLS"])
+#: The point-to-point calls that send and make no request (MPI_Send, MPI_Sendrecv ...).
+BLOCKING_SENDS = frozenset(_TABLE["BLOCKING_SENDS"])
+#: The synchronous sends (the event log flags them EVF_SYNC): they wait for their receive.
+SYNC_SENDS = frozenset(_TABLE["SYNC_SENDS"])
+#: The event log's record kinds ("SEND": 2), flags ("EVF_SYNC": 1) and the wait rules'
+#: constants ("RENDEZVOUS_BYTES"), as the wrapper's headers define them (event_record.py
+#: names them).
+RECORD_KINDS = dict(_TABLE["RECORD_KINDS"])
+RECORD_FLAGS = dict(_TABLE["RECORD_FLAGS"])
+WAIT_CONSTANTS = dict(_TABLE["WAIT_CONSTANTS"])

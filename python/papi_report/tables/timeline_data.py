@@ -8,23 +8,28 @@ or papi_run_trace/ there (PAPI_TRACE=json, papi_run --trace json; papi_hl_output
 papi_run_output/ in runs written before issue 56), put on one time axis by their
 base_ns. OTF2 archives are not read (otf2-print and Vampir read them).
 
-The wait states are computed from the trace alone, as wait_states.c does from the event
-log: the n-th collective of every rank is one collective (the trace has those of world-
-congruent communicators only); a barrier or N x N collective waits from its start until
-the last rank's start, a 1-to-N one (Bcast, Scatter) on a non-root rank until the root's
-start (late root), an N-to-1 one (Gather, Reduce) on the root until the last other rank's
-start (early reduce); a receive whose call started before its message's send waits
-until the send (late sender, the flow pairs them), an MPI_Ssend until its receive's call
-started (late receiver). The wait is the first part of the call; the rest is "other MPI".
-Needs pandas only."""
+The wait states are computed from the trace alone by the wrapper's rules
+(load/wait_match.py, which the event-log merge applies too): the n-th collective on
+world-congruent communicators ("comm" 0) of every rank is one collective, as the wrapper
+numbers them; a barrier or N x N collective waits from its start until the last rank's
+start, a 1-to-N one (Bcast, Scatter) on a non-root rank until the root's start (late
+root), an N-to-1 one (Gather, Reduce) on the root until the last other rank's start
+(early reduce), a collective without a wait kind (MPI_Scan, MPI_Exscan) for nothing; a
+receive whose call started before its message's send waits until the send (late sender,
+the flow pairs them), a blocking synchronous or rendezvous send (64 KiB or more) until its
+receive's call started (late receiver). The wait is the first part of the call; the rest
+is "other MPI". What the trace does not carry gets no wait: a nonblocking call's (it
+waits in the Wait that completes it, which the trace does not link) and a collective's on
+another communicator (matched by a group the trace does not name). Needs pandas only."""
 import bisect
+import collections
 import collections.abc
 import glob
 import os
 
 import pandas as pd
 
-from ..load import mpi_rules, registry, trace_file
+from ..load import mpi_rules, registry, trace_file, wait_match
 
 #: The states, in the figure's order (the wait kinds of mpi-wrappers/wait_kinds.list, other
 #: MPI, computation; a GPU track's kernels and its copies and memsets).
@@ -35,13 +40,6 @@ GPU_TRACK = "GPU "
 GPU_COPIES = ("memcpy", "memset")
 SPAN_COLUMNS = ["rank", "thread", "lane", "kind", "name", "t0_s", "t1_s"]
 COUNTER_COLUMNS = ["rank", "thread", "counter", "t_s", "value"]
-#: A blocking collective's wait kind in the trace (mpi_calls.list's wait= column; the
-#: nonblocking forms' waits are in the MPI_Wait that completes them, which the trace does
-#: not link). MPI_Scan and MPI_Exscan are taken for N x N here, where the wrapper
-#: (wait_states.c, mpi_calls.list) computes no wait for them.
-TRACE_COLL_WAITS = dict({c: k for c, k in mpi_rules.COLL_WAITS.items()
-                         if c in mpi_rules.BLOCKING_COLLS}, MPI_Scan="wait_nxn", MPI_Exscan="wait_nxn")
-SYNC_SENDS = {"MPI_Ssend"}
 #: What the figure says when there is no trace: the variables that write one.
 HOW = ("set PAPI_MPI_TRACE=json for an MPI run (papi_mpi_trace.json beside the report), or "
        "PAPI_TRACE=json / papi_run --trace json for the region API and papi_run")
@@ -125,46 +123,44 @@ class _Thread(list):
         self.starts = [s[2] for s in self]
 
 
-def _collective_waits(colls, mpi_slices):
-    """{id(slice): (kind, seconds)} of the collectives matched by their order on each rank."""
-    out = {}
+def _collective_waits(colls, mpi_slices, wait, kind):
+    """The waits at the collectives into wait and kind ({id(slice): seconds, wait kind's
+    index}): those on world-congruent communicators matched by their order on each rank;
+    a call that makes a request (its wait is in its Wait) waits for nothing here."""
     by_rank = {}
     for e in colls:
-        by_rank.setdefault(int(e.get("pid", 0)), []).append(e)
+        if (e.get("args") or {}).get("comm", 0) == 0:
+            by_rank.setdefault(int(e.get("pid", 0)), []).append(e)
     if not by_rank:
-        return out
+        return
     for evs in by_rank.values():
         evs.sort(key=lambda e: e["ts"])
     n = min(len(v) for v in by_rank.values())
     for k in range(n):
         group = {r: v[k] for r, v in by_rank.items()}
-        names = {e.get("name") for e in group.values()}
-        if len(names) != 1:
+        if len({e.get("name") for e in group.values()}) != 1:
             continue  # out of step (a rank's trace cut): no wait said rather than a wrong one
-        name = names.pop()
-        starts = {r: e["ts"] for r, e in group.items()}
         root = (group[min(group)].get("args") or {}).get("root", -1)
-        kind = TRACE_COLL_WAITS.get(name)
-        arrival = mpi_rules.WAITS_FOR.get(kind)
+        arrivals = wait_match.Arrivals()
         for r, e in group.items():
-            if arrival == "all":
-                wait = max(starts.values()) - e["ts"]
-            elif arrival == "root" and root in starts and r != root:
-                wait = starts[root] - e["ts"]
-            elif arrival == "nonroot" and r == root and len(starts) > 1:
-                wait = max(t for q, t in starts.items() if q != root) - e["ts"]
-            else:
-                continue
+            arrivals.add(e["ts"], r == root)
+        for r, e in group.items():
             s = mpi_slices.get((r, int(e.get("tid", 0))))
             s = _enclosing(s, e["ts"]) if s else None
-            if s is not None and wait > 0:
-                out[id(s)] = (kind, min(wait, s[3] - s[2]))
-    return out
+            rule = wait_match.collective_rule(s[0]) if s is not None and \
+                s[0] in mpi_rules.BLOCKING_COLLS else None
+            if rule is None or not wait_match.member_waits(rule[1], r == root):
+                continue
+            t = arrivals.moment(rule[1])
+            if t is not None:
+                wait_match.keep(wait, kind, id(s), wait_match.waited(s[2], s[3], t), rule[0])
 
 
-def _p2p_waits(flows, slices):
-    """{id(slice): (kind, seconds)}: late senders at receives, late receivers at Ssends."""
-    sends, recvs, out = {}, {}, {}
+def _p2p_waits(flows, slices, wait, kind):
+    """Late senders at receives and late receivers at blocking synchronous or rendezvous
+    sends into wait and kind, each message's send and receive paired by their flow's id
+    (the wrapper's trace numbers the k-th message of a sender, tag and communicator so)."""
+    sends, recvs = {}, {}
     for e in flows:
         (sends if e.get("ph") == "s" else recvs)[e.get("id")] = e
     for fid, f in recvs.items():
@@ -175,14 +171,14 @@ def _p2p_waits(flows, slices):
         ss = slices.get((int(s.get("pid", 0)), int(s.get("tid", 0))))
         rslice = _enclosing(rs, f["ts"]) if rs else None
         sslice = _enclosing(ss, s["ts"]) if ss else None
-        if rslice is not None and s["ts"] > rslice[2]:
-            w = min(s["ts"], rslice[3]) - rslice[2]
-            prev = out.get(id(rslice), ("late_sender", 0.0))[1]
-            out[id(rslice)] = ("late_sender", max(prev, w))
-        if sslice is not None and rslice is not None and sslice[0] in SYNC_SENDS and \
-                rslice[2] > sslice[2]:
-            out[id(sslice)] = ("late_receiver", min(rslice[2], sslice[3]) - sslice[2])
-    return out
+        if rslice is None:
+            continue
+        wait_match.keep(wait, kind, id(rslice), wait_match.waited(rslice[2], rslice[3], s["ts"]),
+                        wait_match.LATE_SENDER)
+        if sslice is not None and sslice[0] in mpi_rules.BLOCKING_SENDS and wait_match.rendezvous(
+                sslice[0] in mpi_rules.SYNC_SENDS, (s.get("args") or {}).get("bytes", 0)):
+            wait_match.keep(wait, kind, id(sslice), wait_match.waited(sslice[2], sslice[3], rslice[2]),
+                            wait_match.LATE_RECEIVER)
 
 
 def _gpu_tracks(events):
@@ -205,9 +201,10 @@ def spans_from_events(events):
     gpu = _gpu_tracks(events)
     events = sorted(events, key=lambda e: e["ts"])
     slices = {k: _Thread(v) for k, v in _slices(events).items()}
-    waits = _collective_waits([e for e in events if e.get("ph") == "X" and
-                               e.get("cat") == "mpi_collective"], slices)
-    waits.update(_p2p_waits([e for e in events if e.get("ph") in ("s", "f")], slices))
+    wait, kind = collections.defaultdict(float), {}  # {id(slice): seconds, kind's index}
+    _collective_waits([e for e in events if e.get("ph") == "X" and
+                       e.get("cat") == "mpi_collective"], slices, wait, kind)
+    _p2p_waits([e for e in events if e.get("ph") in ("s", "f")], slices, wait, kind)
     keys = sorted(slices)
     lanes = {k: i for i, k in enumerate(keys)}
     rows = []
@@ -230,9 +227,9 @@ def spans_from_events(events):
             if mpi_top and t0 < mpi_top[-1][1]:
                 continue  # an MPI call inside another (the outer one's state holds it)
             mpi_top.append((t0, t1))
-            kind, w = waits.get(id(s), (None, 0.0))
-            if kind and w > 0:
-                rows.append((rank, thread, lane, kind, name, t0, t0 + w))
+            w = wait.get(id(s), 0.0)
+            if w > 0:
+                rows.append((rank, thread, lane, wait_match.KINDS[kind[id(s)]], name, t0, t0 + w))
                 t0 += w
             if t1 > t0:
                 rows.append((rank, thread, lane, "other_mpi", name, t0, t1))
