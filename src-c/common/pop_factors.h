@@ -3,8 +3,9 @@
  * regions, the OMPT tool's file and table, and the region API's files. The schemas'
  * descriptions say the same (mpi_report.schema.json $defs/pop, ompt.schema.json
  * $defs/efficiency, gpu_activity.schema.json $defs/device_pop); their inputs and expected
- * values are tests/common/pop_factors_cases.txt, which test_pop_factors (C) and
- * check_pop_factors_cases.py (Python's pop_factors.py) both run.
+ * values are in tests/pop/pop_factors_cases.txt (test_pop_factors). papi_report reads
+ * these factors from the reports; it forms only those between two runs (its
+ * load/pop_factors.py, cases in the same file).
  *
  * References: the POP Centre of Excellence's "Performance Metrics" (MPI and OpenMP,
  * https://pop-coe.eu); DLB's TALP (DLB 3.6 user guide, "TALP: OpenMP metrics" and "TALP:
