@@ -120,7 +120,7 @@ def wait_list(list_path):
 def synchronous(name):
     """Whether a send call waits for its receive whatever its size (Ssend, Issend,
     Ssend_init: logged with PMPI_EVF_SYNC)."""
-    return "Ssend" in name
+    return "ssend" in name.lower()  # MPI_Issend's "ssend" is lower case
 
 
 def wait_enum(k):

@@ -43,7 +43,8 @@ lean="-DPAPI_WITH_MPI=OFF -DPAPI_WITH_FORTRAN=OFF -DPAPI_BUILD_BENCH=OFF"
 failed=""
 skipped=""
 lane_log=$(mktemp) lane_rc=$(mktemp) lane_skips=$(mktemp) arm64_out=$(mktemp) arm64_rc=$(mktemp)
-trap 'rm -f "$lane_log" "$lane_rc" "$lane_skips" "$arm64_out" "$arm64_rc"' EXIT
+lane_tails=$(mktemp)
+trap 'rm -f "$lane_log" "$lane_rc" "$lane_skips" "$arm64_out" "$arm64_rc" "$lane_tails"' EXIT
 # Each ctest lane writes its per-test results (with their output) into its build
 # directory (--output-junit is relative to it), where the skip check below reads them.
 junit=ctest-results.xml junits="" junit_files=""
@@ -73,6 +74,8 @@ lane() {
   fi
   echo "=== lane $name: FAILED (exit $rc, $(($(date +%s) - lane_start)) s)"
   failed="$failed $name"
+  # Its last lines again at the very end: a CI log that keeps only its tail says why.
+  { echo "--- the end of lane $name:"; grep -v '^[[:space:]]*$' "$lane_log" | tail -n 25; } >>"$lane_tails"
   return 1
 }
 in_dir() { (cd "$1" && shift && "$@"); }
@@ -158,6 +161,7 @@ lane skips python3 "$top/scripts/check-skips.py" "$top/tests/ci/skip-facts.txt" 
 if [ -n "$failed" ]; then
   # shellcheck disable=SC2086
   python3 "$top/scripts/list-failed-tests.py" $junit_files
+  cat "$lane_tails"
   echo "build-and-test: FAILED lanes:$failed"
   exit 1
 fi

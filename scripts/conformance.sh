@@ -112,7 +112,7 @@ rank() { case $1 in PASSED) echo 2;; SKIPPED) echo 1;; *) echo 0;; esac; }
 # when OTHER (PAPI 7's results, measured now or recorded) has it PASSED and ours not.
 compare() {
   expected=$1 results=$2 other=${3:-}
-  bad=0
+  bad=0 regressions=""
   grep -q '^RESULT ' "$results" || { echo "no test results in $results"; return 1; }
   for t in $(sed -n 's/^RESULT \([^ ]*\) .*/\1/p' "$results"); do
     now=$(sed -n "s|^RESULT $t \([A-Z]*\).*|\1|p" "$results")
@@ -123,9 +123,9 @@ compare() {
     [ -n "$other" ] && line="$line PAPI7 ${ref:-none}"
     [ -z "$want" ] && want=PASSED
     if [ "$(rank "$now")" -lt "$(rank "$want")" ]; then
-      echo "REGRESSION $line (expected $want)"; bad=1
+      echo "REGRESSION $line (expected $want)"; bad=1 regressions="$regressions $t"
     elif [ "$ref" = PASSED ] && [ "$now" != PASSED ]; then
-      echo "REGRESSION $line (PAPI 7 passes it)"; bad=1
+      echo "REGRESSION $line (PAPI 7 passes it)"; bad=1 regressions="$regressions $t"
     elif [ "$want" != "$now" ]; then
       echo "CHANGED $line (expected $want: update the expectation file)"
     else
@@ -135,6 +135,8 @@ compare() {
   for s in c f; do
     echo "${s}tests: ours $(grep -c "^RESULT ${s}tests/.* PASSED" "$results") passed of $(grep -c "^RESULT ${s}tests/" "$results")${other:+, PAPI 7 $(grep -c "^RESULT ${s}tests/.* PASSED" "$other") passed}"
   done
+  # Named again last: a log that keeps only its tail says which.
+  [ -z "$regressions" ] || echo "regressions:$regressions"
   return $bad
 }
 

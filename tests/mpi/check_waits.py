@@ -152,6 +152,12 @@ def part_waits(args, lines, fortran=False):
         s = site(rep, "MPI_Ssend", lines["SSEND_LINE"])
         if s and check(("late_receiver", 0) in exp, "EXPECT late_receiver"):
             near(s["waits"]["late_receiver_s"], exp[("late_receiver", 0)], "rank 0 late receiver at MPI_Ssend")
+    rep, exp, _ = run(args, 2, "late_receiver_issend")
+    if rep:
+        s = site(rep, "MPI_Wait", lines["ISSEND_WAIT_LINE"])
+        if s and check(("late_receiver", 0) in exp, "EXPECT late_receiver"):
+            near(s["waits"]["late_receiver_s"], exp[("late_receiver", 0)],
+                 "rank 0 late receiver at the MPI_Wait of its MPI_Issend (however small)")
     rep, exp, _ = run(args, 4, "barrier")
     if rep:
         s = site(rep, "MPI_Barrier", lines["BARRIER_LINE"])

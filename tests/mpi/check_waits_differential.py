@@ -14,8 +14,8 @@ The timeline (papi_report/tables/timeline_data.py, the same rules: load/wait_mat
 joins them: each run also writes its JSON trace (PAPI_MPI_TRACE=json), and the waits the
 timeline draws from it, per rank and kind, must be the report's within TOL where the trace
 carries what they need (TIMELINE_ALL: blocking calls, receives completed by a Wait, world
-collectives), and never above them elsewhere (a nonblocking collective waits in a Wait
-the trace does not link; a collective on another communicator is matched by a group it
+collectives), and never above them elsewhere (a nonblocking collective or synchronous send
+waits in a Wait the trace does not link; a collective on another communicator is matched by a group it
 does not name: there the timeline says less, never a wait the wrapper did not find).
 Usage: check_waits_differential.py --mpirun M --program PROG --keep-log SO
   [--also "PROG NP [ARG...]"]..."""
@@ -37,8 +37,8 @@ TOL = 0.002  # s
 #: The modes whose trace carries every wait's partners: the timeline finds all the report's.
 TIMELINE_ALL = {"late_sender", "late_receiver", "waitany", "testany", "persistent", "barrier",
                 "collectives", "pop"}
-MODES = [("late_sender", 2), ("late_receiver", 2), ("waitany", 2), ("testany", 2),
-         ("persistent", 2), ("barrier", 3), ("split_barrier", 4), ("intercomm", 4),
+MODES = [("late_sender", 2), ("late_receiver", 2), ("late_receiver_issend", 2), ("waitany", 2),
+         ("testany", 2), ("persistent", 2), ("barrier", 3), ("split_barrier", 4), ("intercomm", 4),
          ("collectives", 3), ("nxn_more", 3), ("pop", 2)]
 
 

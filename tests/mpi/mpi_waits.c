@@ -6,6 +6,8 @@
  *   late_sender: rank 0 sleeps 200 ms, then MPI_Send to rank 1, which is in MPI_Recv;
  *     again with MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) + MPI_Wait(MPI_STATUS_IGNORE).
  *   late_receiver: rank 1 sleeps 200 ms, then receives rank 0's MPI_Ssend.
+ *   late_receiver_issend: the same with MPI_Issend + MPI_Wait (a synchronous send, however
+ *     small: rank 0 waits in the MPI_Wait).
  *   barrier: rank r sleeps r x 100 ms, then MPI_Barrier: rank r waits (P-1-r) x 100 ms.
  *   pop: rank 0 works (sleeps) 400 ms, the others 200 ms, in the region "work", then
  *     MPI_Barrier: load balance 0.75 on 2 ranks, for the run and the region (the work
@@ -373,6 +375,19 @@ int main(int argc, char **argv)
             sleep_ms(200);
             s[0] = test_now();
             MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        MPI_Bcast(s, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+        expect("late_receiver", t[0], rank == 0, s[0]);
+    } else if (strcmp(mode, "late_receiver_issend") == 0 && size >= 2) {
+        if (rank == 0) {
+            MPI_Request req;
+            t[0] = test_now();
+            MPI_Issend(&v, 1, MPI_INT, 1, 6, MPI_COMM_WORLD, &req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE); /* ISSEND_WAIT_LINE */
+        } else if (rank == 1) {
+            sleep_ms(200);
+            s[0] = test_now();
+            MPI_Recv(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         MPI_Bcast(s, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
         expect("late_receiver", t[0], rank == 0, s[0]);
