@@ -9,7 +9,10 @@
  * 4. Benchmark: guest instructions (user and kernel) per PAPI_read (1 and 4 events),
  *    PAPI_accum, PAPI_start + PAPI_stop, against the raw read() and raw user-space
  *    floors, counted by a counter of this program's own. With user access, PAPI_read (1 and 4
- *    events) and PAPI_accum must cost at most 1.5x the raw user-space read (issue 28). */
+ *    events) and PAPI_accum must cost at most 1.5x the raw user-space read (issue 28).
+ * 5. A set attached to the calling thread's own id (PAPI_attach(set, gettid()): the OMPT
+ *    tool's per-thread sets, which must not take the program's running slot) is read from
+ *    user space too (issue 73): as cheap as a set of one's own, and it counts the same. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -112,6 +115,8 @@ static __attribute__((noinline)) void op_raw_user(void)
     sink = s;
 }
 static __attribute__((noinline)) void op_read1(void) { PAPI_read(es1, vals); }
+static int es_self;
+static __attribute__((noinline)) void op_read_self(void) { PAPI_read(es_self, vals); }
 static __attribute__((noinline)) void op_read4(void) { PAPI_read(es4, vals); }
 static __attribute__((noinline)) void op_accum1(void) { PAPI_accum(es1, vals); }
 static __attribute__((noinline)) void op_startstop1(void)
@@ -194,13 +199,17 @@ static void check_papi_wrap(int shift)
               k, v[1], shift, v[0], gap, first_gap);
         prev = v[1];
     }
-    /* reset: the loop alone, exactly (plus the library's constant) */
+    /* reset: the loop alone, exactly (plus the library's constant). The loop's length is
+     * loaded before the reset (volatile: not after it), so that the same instructions lie
+     * between the reset and the read for both lengths, however the compiler lays them out. */
     long long c[2];
+    static volatile long lengths[2] = {1000, 2000000};
     for (int k = 0; k < 2; k++) {
+        long n = lengths[k];
         CHECK_RET(PAPI_reset(es), PAPI_OK);
-        pmu_loop(k ? 2000000 : 1000);
+        pmu_loop(n);
         CHECK_RET(PAPI_read(es, v), PAPI_OK);
-        c[k] = v[0] - PMU_LOOP_INSNS * (k ? 2000000 : 1000);
+        c[k] = v[0] - PMU_LOOP_INSNS * n;
     }
     CHECK(c[0] == c[1] && c[0] >= 0 && c[0] < 1000, "after PAPI_reset: constants %lld and %lld",
           c[0], c[1]);
@@ -233,6 +242,8 @@ static void check_fork(void)
     pmu_free_set(&es1);
     printf("fork: the child's PAPI_read of the inherited set ended normally\n");
 }
+
+static void check_attached_self(double floor_user1);
 
 /* ---- 4. benchmark ------------------------------------------------------------------ */
 static void bench(int user_bit)
@@ -276,6 +287,48 @@ static void bench(int user_bit)
         CHECK(acc.user <= 1.5 * floor_user[0].user, "PAPI_accum of 1 event costs %.0f > 1.5 x %.0f",
               acc.user, floor_user[0].user);
     }
+    check_attached_self(floor_user[0].user);
+}
+
+/* ---- 5. a set attached to this thread itself ---------------------------------------- */
+static void check_attached_self(double floor_user1)
+{
+    es_self = PAPI_NULL;
+    CHECK_RET(PAPI_create_eventset(&es_self), PAPI_OK);
+    CHECK_RET(PAPI_assign_eventset_component(es_self, 0), PAPI_OK);
+    CHECK_RET(PAPI_attach(es_self, (unsigned long)syscall(SYS_gettid)), PAPI_OK);
+    CHECK_RET(PAPI_add_named_event(es_self, names4[0]), PAPI_OK);
+    es1 = pmu_set_of(names4, 1);
+    CHECK_RET(PAPI_start(es1), PAPI_OK); /* an own set runs beside it: no slot taken */
+    CHECK_RET(PAPI_start(es_self), PAPI_OK);
+    struct icount r = per_call(op_read_self);
+    /* The same instructions counted by both sets: the attached one's reads (user space)
+     * against the own set's around them, which hold the attached set's second read. */
+    long long p0, p1, a0, a1;
+    CHECK_RET(PAPI_read(es1, vals), PAPI_OK);
+    p0 = vals[0];
+    CHECK_RET(PAPI_read(es_self, vals), PAPI_OK);
+    a0 = vals[0];
+    for (int i = 0; i < CALLS; i++)
+        op_nothing();
+    CHECK_RET(PAPI_read(es_self, vals), PAPI_OK);
+    a1 = vals[0];
+    CHECK_RET(PAPI_read(es1, vals), PAPI_OK);
+    p1 = vals[0];
+    CHECK_RET(PAPI_stop(es_self, NULL), PAPI_OK);
+    CHECK_RET(PAPI_stop(es1, NULL), PAPI_OK);
+    pmu_free_set(&es1);
+    pmu_free_set(&es_self);
+    printf("  PAPI_read of a set attached to this thread, 1 event: %.0f (%.0f)\n", r.all, r.user);
+    printf("  attached set: %lld instructions over the loop, the own set %lld around it\n", a1 - a0,
+           p1 - p0);
+    CHECK(a1 - a0 >= 3 * CALLS && a1 - a0 <= p1 - p0,
+          "the attached set counted %lld over a loop of %d calls, the own set %lld around it",
+          a1 - a0, CALLS, p1 - p0);
+    if (ua)
+        CHECK(r.user <= 1.5 * floor_user1,
+              "PAPI_read of a set attached to this thread costs %.0f > 1.5 x %.0f (no user read)",
+              r.user, floor_user1);
 }
 
 int main(void)

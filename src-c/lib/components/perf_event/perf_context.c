@@ -89,9 +89,18 @@ static int same_class(const struct perf_event_attr *a, const struct perf_event_a
  * is never read from user space (update_user_read), nor in one that another thread added
  * to: a page would be mapped for nothing, and a mapped page of arm64 user access costs
  * the kernel at every enable and disable (it clears the unused counters). */
+/* The calling thread's own counters: opened for it (pid 0), or attached to its own id
+ * (PAPI_attach(set, gettid()), as the OMPT tool's sets are, which must not take the
+ * program's one running set of the thread): the kernel counts the same task either way,
+ * so the event's page allows the user read in this thread (the reader, perf_read.c). */
+static int own_thread(const struct cmp_context *ctx)
+{
+    return ctx->pid == 0 || (ctx->pid > 0 && ctx->pid == (pid_t)syscall(SYS_gettid));
+}
+
 static int user_readable(const struct cmp_context *ctx, const struct perf_event_attr *a)
 {
-    return pe_user_read_enabled() && ctx->pid == 0 && ctx->cpu < 0 && !ctx->target.inherit &&
+    return pe_user_read_enabled() && own_thread(ctx) && ctx->cpu < 0 && !ctx->target.inherit &&
            !ctx->target.multiplex && !ctx->other_adder && pe_class_of(ctx->self) == PE_CORE &&
            a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_TRACEPOINT &&
            a->type != PERF_TYPE_BREAKPOINT;
