@@ -35,8 +35,9 @@ import check_ompt  # noqa: E402 (its report_check guard checks every file agains
 from checks import check_said as check, verdict  # noqa: E402
 
 
-def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None, program_args=()):
-    env = dict(os.environ, PAPI_RUN_LIBDIR=tool_dir, OMP_WAIT_POLICY="passive")
+def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None, program_args=(),
+                 extra_env=None):
+    env = dict(os.environ, PAPI_RUN_LIBDIR=tool_dir, OMP_WAIT_POLICY="passive", **(extra_env or {}))
     for name in ("OMP_TOOL_LIBRARIES", "PAPI_OMPT_OUTPUT_DIR", "OMP_TOOL"):
         env.pop(name, None)
     if user_tool:
@@ -126,6 +127,14 @@ def main(argv):
         check(c["source"] == "PAPI_OMPT_EVENTS" and "perf::PAGE-FAULTS" in c["events"],
               "papi_run's events counted per thread: %s" % c["events"])
         check_ompt.case_faults(table, facts)
+        # papi_run(1) and --help: PAPI_OMPT_EVENTS= (empty) keeps the tables without counts.
+        p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "no_counts"),
+                              extra_env={"PAPI_OMPT_EVENTS": ""})
+        table = measured(p, doc, gomp) if doc else None
+        if table:
+            c = table["counters"]
+            check(c["events"] == [] and c["source"] == "" and table["regions"],
+                  "PAPI_OMPT_EVENTS= (empty): the regions without counts per thread: %s" % c)
         return verdict("ompt_papi_run_faults", scratch=tmp)
     if table:
         check_ompt.case_balance(table, facts)

@@ -71,7 +71,10 @@ static const char usage[] =
     "kernel mode where the kernel allows it (as perf stat), hardware events in user mode.\n"
     "Under mpirun it loads the wrapper library of the program's MPI (papi_mpi_report(5)).\n"
     "An OpenMP program gets the OMPT tool (OMP_TOOL_LIBRARIES, after the user's tools):\n"
-    "its parallel regions and efficiencies in the file and the banner.\n"
+    "its parallel regions and efficiencies in the file and the banner. Its threads\n"
+    "count the events per region: two reads per region and thread, a few hundred\n"
+    "instructions where the PMU allows user-space reads, else two system calls (a few\n"
+    "microseconds in a VM); PAPI_OMPT_EVENTS= (empty) keeps the tables without them.\n"
     "Exit status: the program's, 128+N when a signal N killed it, 2 for bad usage,\n"
     "126/127 when it cannot be run, 1 when it exited 0 but the report was not written.\n";
 
