@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "mono_clock.h"
 #include "ompt_counters.h"
 #include "papi.h"
 
@@ -19,6 +20,7 @@ static char names[OMPT_EVENTS_MAX][PAPI_2MAX_STR_LEN];
 static const char *source = "";
 static char reason[OMPT_EVENTS_MAX * (PAPI_2MAX_STR_LEN + 64)];
 static atomic_ullong threads_counted, threads_not_counted;
+static uint64_t read_ns; /* one read's cost, measured at the start (counters.read_ns) */
 
 static void add_reason(const char *what, const char *why)
 {
@@ -77,6 +79,23 @@ static void parse(const char *list)
     free(copy);
 }
 
+/* What one read of a thread's set costs (the table's counters.read_ns, the banner's cost
+ * line): the initial thread's probe, a set like each worker's, read 32 times after 4 that
+ * warm it up. */
+static void measure_read(int set)
+{
+    long long v[OMPT_EVENTS_MAX];
+    if (ompt_counters_n == 0 || PAPI_start(set) != PAPI_OK)
+        return;
+    for (int i = 0; i < 4; i++)
+        PAPI_read(set, v);
+    uint64_t t0 = mono_clock_ns();
+    for (int i = 0; i < 32; i++)
+        PAPI_read(set, v);
+    read_ns = (mono_clock_ns() - t0 + 16) / 32;
+    PAPI_stop(set, v);
+}
+
 int ompt_counters_start(void)
 {
     const char *list = env_get("PAPI_OMPT_EVENTS");
@@ -109,6 +128,7 @@ int ompt_counters_start(void)
         ompt_counters_n = 0;
         return 0;
     }
+    measure_read(probe);
     PAPI_cleanup_eventset(probe);
     PAPI_destroy_eventset(&probe);
     return ompt_counters_n;
@@ -151,4 +171,5 @@ void ompt_counters_describe(struct ompt_counters_info *info)
     info->reason = reason;
     info->threads_counted = atomic_load(&threads_counted);
     info->threads_not_counted = atomic_load(&threads_not_counted);
+    info->read_ns = read_ns;
 }

@@ -20,6 +20,7 @@ struct ompt_counters_info {
     const char *names[OMPT_EVENTS_MAX];
     const char *reason; /* events left out or counters off, and why; "" when none */
     uint64_t threads_counted, threads_not_counted;
+    uint64_t read_ns; /* one read of a thread's set, measured at the start; 0: not measured */
 };
 
 /* At the tool's start: the events named, checked (one line for each that cannot be

@@ -104,7 +104,31 @@ static void put_region_events(struct jw *w, const struct ompt_region_row *r,
     jw_obj_end(w);
 }
 
-static void put_counters(struct jw *w, const struct ompt_counters_info *c)
+/* What the counting cost: two reads per counted implicit task (its begin, its work's
+ * end) at the read's measured cost, over the work of those tasks (papi_run's banner says
+ * it when it matters: regions as short as a few reads). */
+static void put_counting_cost(struct jw *w, const struct ompt_merged *m,
+                              const struct ompt_counters_info *c)
+{
+    uint64_t tasks = 0;
+    double work_ns = 0;
+    for (int i = 0; i < m->nrows; i++)
+        for (unsigned t = 0; t < m->rows[i].nthreads; t++) {
+            const struct ompt_region_thread *th = &m->rows[i].threads[t];
+            tasks += th->counted_tasks;
+            if (th->counted_tasks)
+                work_ns += (double)th->work_ns;
+        }
+    jw_uint(w, "read_ns", c->read_ns);
+    jw_uint(w, "counted_tasks", tasks);
+    if (c->read_ns && tasks && work_ns > 0)
+        jw_fixed(w, "cost_share", 2.0 * (double)c->read_ns * (double)tasks / work_ns, 4);
+    else
+        jw_null(w, "cost_share");
+}
+
+static void put_counters(struct jw *w, const struct ompt_merged *m,
+                         const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, "counters");
     jw_str(w, "source", c->source);
@@ -115,6 +139,7 @@ static void put_counters(struct jw *w, const struct ompt_counters_info *c)
     jw_uint(w, "threads_counted", c->threads_counted);
     jw_uint(w, "threads_not_counted", c->threads_not_counted);
     jw_str(w, "reason", c->reason);
+    put_counting_cost(w, m, c);
     jw_obj_end(w);
 }
 
@@ -273,7 +298,7 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     jw_uint(w, "threads_seen", m->threads_seen);
     jw_uint(w, "threads_ended", m->threads_ended);
     put_limits(w, m);
-    put_counters(w, &counters);
+    put_counters(w, m, &counters);
     jw_arr_begin(w, "regions");
     for (int i = 0; i < m->nrows; i++)
         put_region(w, &names[i], &m->rows[i], &sums, &counters);

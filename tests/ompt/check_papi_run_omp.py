@@ -85,6 +85,29 @@ def measured(p, doc, gomp):
     return o["processes"][0]
 
 
+def check_counting_cost(p, table, facts):
+    """ompt_short.c: the counting's cost in the table (counters: read_ns measured, every
+    implicit task counted, cost_share = 2 x read_ns x tasks over their work) and, since
+    its empty regions do less work than two reads, in one banner line."""
+    c = table["counters"]
+    tasks = sum(t["counted_tasks"] for r in table["regions"] for t in r["threads"])
+    work = sum(t["work_ns"] for r in table["regions"] for t in r["threads"] if t["counted_tasks"])
+    check(c["events"] and c["read_ns"] > 0, "counted, each read's cost measured: %s" % c)
+    check(c["counted_tasks"] == tasks >= 2 * (facts["short_regions"] + 1),
+          "every implicit task of both threads counted: %d (the rows' %d)" % (c["counted_tasks"], tasks))
+    want = 2.0 * c["read_ns"] * tasks / work if work else None
+    if check(want is not None and c["cost_share"] is not None, "a cost share: %s" % c["cost_share"]):
+        check(abs(c["cost_share"] - want) <= 1e-4 + 1e-6 * want,
+              "cost_share %s = 2 x read_ns x counted tasks / their work (%.4f)" % (c["cost_share"], want))
+        check(c["cost_share"] >= 0.01, "empty regions: the counting costs more than 1%% of their "
+              "work (%s)" % c["cost_share"])
+    said = [ln for ln in omp_lines(p) if "counting the events per region" in ln]
+    check(len(said) == 1 and ("two reads of %d ns" % c["read_ns"]) in said[0] and
+          ("%.0f%% of the counted threads' work" % (100 * c["cost_share"])) in said[0] and
+          "PAPI_OMPT_EVENTS= (set, empty)" in said[0],
+          "one banner line gives the cost and how to do without it: %s" % said)
+
+
 def main(argv):
     if len(argv) < 5 or argv[0] != "--papi-run" or argv[2] != "--tool-dir":
         print("usage: check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM [ARG...]", file=sys.stderr)
@@ -122,6 +145,18 @@ def main(argv):
         return verdict("ompt_papi_run_own_tool", scratch=tmp)
     table = measured(p, doc, gomp) if doc else None
     facts = check_ompt.facts_of(p)
+    if table and "short_regions" in facts:
+        check_counting_cost(p, table, facts)
+        p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "no_counts"),
+                              extra_env={"PAPI_OMPT_EVENTS": ""})
+        table = measured(p, doc, gomp) if doc else None
+        if table:
+            c = table["counters"]
+            check(c["read_ns"] == 0 and c["counted_tasks"] == 0 and c["cost_share"] is None,
+                  "PAPI_OMPT_EVENTS= (empty): nothing counted, no cost: %s" % c)
+            check(not [ln for ln in omp_lines(p) if "counting the events" in ln],
+                  "PAPI_OMPT_EVENTS= (empty): no cost line")
+        return verdict("ompt_papi_run_short", scratch=tmp)
     if table and "faults_line" in facts:
         c = table["counters"]
         check(c["source"] == "PAPI_OMPT_EVENTS" and "perf::PAGE-FAULTS" in c["events"],

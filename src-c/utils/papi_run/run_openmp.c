@@ -381,6 +381,24 @@ static void banner_unmeasured(const char *doc, const char *eff)
             in ? strtoull(in, NULL, 10) : 0ULL);
 }
 
+/* What counting per region cost, when it matters (ompt.schema.json counters.cost_share
+ * 0.01 or more: regions as short as a few reads), with how to do without it. */
+static void banner_counting_cost(const char *doc)
+{
+    const char *c = member(doc, "counters");
+    const char *share = c ? member(c, "cost_share") : NULL;
+    const char *read_ns = c ? member(c, "read_ns") : NULL;
+    double x = share && *share != 'n' ? strtod(share, NULL) : 0;
+    if (x < 0.01 || !read_ns)
+        return;
+    double per_read = strtod(read_ns, NULL);
+    fprintf(stderr,
+            " OpenMP: counting the events per region cost about %.1f us per region and thread "
+            "(two reads of %.0f ns), %.0f%% of the counted threads' work in the regions; "
+            "PAPI_OMPT_EVENTS= (set, empty) keeps the tables without the counts\n",
+            2 * per_read * 1e-3, per_read, 100 * x);
+}
+
 static void banner_table(const char *doc)
 {
     char b[4][32];
@@ -401,6 +419,7 @@ static void banner_table(const char *doc)
             share(eff, "load_balance", b[1], sizeof b[1]),
             share(eff, "scheduling", b[2], sizeof b[2]), share(eff, "parallel", b[3], sizeof b[3]));
     banner_unmeasured(doc, eff);
+    banner_counting_cost(doc);
     banner_top(regions);
 }
 
