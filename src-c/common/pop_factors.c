@@ -95,6 +95,32 @@ struct pop_omp_factors pop_omp_region(const uint64_t *useful, unsigned team, uin
     return f;
 }
 
+struct pop_omp_cpu pop_omp_cpu_factors(const struct pop_omp_cpu_in *s)
+{
+    return (struct pop_omp_cpu){fraction(s->cpu_ns, s->useful_ns, 1),
+                                fraction(s->cpu_ns, s->maxc_team_ns, 1)};
+}
+
+struct pop_omp_cpu pop_omp_cpu_region(const uint64_t *cpu, const uint64_t *useful, unsigned team,
+                                      struct pop_omp_cpu_in *sums)
+{
+    struct pop_omp_cpu_in r = {0, 0, 0};
+    double max = 0;
+    for (unsigned t = 0; t < team; t++) {
+        r.cpu_ns += (double)cpu[t];
+        r.useful_ns += (double)useful[t];
+        if ((double)cpu[t] > max)
+            max = (double)cpu[t];
+    }
+    r.maxc_team_ns = max * team;
+    if (sums) {
+        sums->cpu_ns += r.cpu_ns;
+        sums->useful_ns += r.useful_ns;
+        sums->maxc_team_ns += r.maxc_team_ns;
+    }
+    return pop_omp_cpu_factors(&r);
+}
+
 struct pop_omp_factors pop_omp_factors(const struct pop_omp_in *s, double span_ns,
                                        enum pop_omp_cap cap)
 {

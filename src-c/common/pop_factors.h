@@ -35,6 +35,12 @@
  *   load balance  = sum_r sum_t U_rt / sum_r n_r max_t U_rt
  *   scheduling    = sum_r n_r max_t U_rt / sum_r n_r W_r
  *   parallel      = serialization x load balance x scheduling
+ * Where threads share cores, U_t counts a thread that waits for a core as busy, and the
+ * load balance above reads too high. With C_t a thread's CPU time in the region (its
+ * TASK-CLOCK over its implicit tasks), for a region and over regions alike (sums):
+ *   on CPU                   = sum C_t / sum U_t  (well below 1: the threads shared cores;
+ *                              cut to 1: C_t has the runtime's own time too)
+ *   load balance on CPU time = sum C_t / (n max C_t)
  * Hybrid: parallel = MPI parallel efficiency x OpenMP parallel efficiency.
  *
  * Host/device, per rank: the host's time in the GPU runtime (CUPTI's synchronisation
@@ -108,6 +114,17 @@ POP_HIDDEN struct pop_omp_factors pop_omp_region(const uint64_t *useful, unsigne
 /* The factors of summed sums, the serialization over span_ns. */
 POP_HIDDEN struct pop_omp_factors pop_omp_factors(const struct pop_omp_in *s, double span_ns,
                                                   enum pop_omp_cap cap);
+/* OpenMP on CPU time: a region's threads' CPU times (C_t) and useful times (U_t), added to
+ * sums when not NULL; the factors of a region or of summed regions. */
+struct pop_omp_cpu_in {
+    double cpu_ns, useful_ns, maxc_team_ns;
+};
+struct pop_omp_cpu {
+    double on_cpu, load_balance;
+};
+POP_HIDDEN struct pop_omp_cpu pop_omp_cpu_region(const uint64_t *cpu, const uint64_t *useful,
+                                                 unsigned team, struct pop_omp_cpu_in *sums);
+POP_HIDDEN struct pop_omp_cpu pop_omp_cpu_factors(const struct pop_omp_cpu_in *s);
 /* Hybrid parallel efficiency: mpi_parallel x omp_parallel, negative where either is. */
 POP_HIDDEN double pop_hybrid(double mpi_parallel, double omp_parallel);
 

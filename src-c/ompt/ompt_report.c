@@ -43,6 +43,20 @@ static void put_efficiency(struct jw *w, const char *key, const struct pop_omp_f
     jw_obj_end(w);
 }
 
+static void put_cpu_factors(struct jw *w, const struct pop_omp_cpu *f)
+{
+    jw_obj_begin(w, "cpu_time");
+    const char *names[] = {"on_cpu", "load_balance"};
+    const double values[] = {f->on_cpu, f->load_balance};
+    for (int i = 0; i < 2; i++) {
+        if (values[i] < 0)
+            jw_null(w, names[i]);
+        else
+            jw_fixed(w, names[i], values[i], 4);
+    }
+    jw_obj_end(w);
+}
+
 static void put_name(struct jw *w, const struct ompt_name *n)
 {
     jw_str(w, "name", n->name);
@@ -222,8 +236,44 @@ static void put_context(struct jw *w, unsigned ctx)
     }
 }
 
+/* The event that is a thread's CPU time, counted per region: perf's task clock (papi_run
+ * counts perf::TASK-CLOCK by default); -1 when not counted. */
+static int task_clock_event(const struct ompt_counters_info *c)
+{
+    for (int e = 0; e < c->nevents; e++) {
+        const char *sep = strrchr(c->names[e], ':'), *base = sep ? sep + 1 : c->names[e];
+        if (strcmp(base, "TASK-CLOCK") == 0 || strcmp(base, "PERF_COUNT_SW_TASK_CLOCK") == 0)
+            return e;
+    }
+    return -1;
+}
+
+/* A region's factors on CPU time (pop_factors.h: on CPU, load balance on CPU time), added
+ * to sums; null where the task clock is not counted or a thread's tasks were not all. */
+static void put_cpu_time(struct jw *w, const struct ompt_region_row *r,
+                         const struct ompt_counters_info *c, struct pop_omp_cpu_in *sums)
+{
+    int e = task_clock_event(c);
+    unsigned n = r->nthreads;
+    int known = e >= 0 && n > 0 && !r->unmeasured_tasks;
+    uint64_t cpu[n ? n : 1], useful[n ? n : 1];
+    for (unsigned t = 0; t < n && known; t++) {
+        const struct ompt_region_thread *th = &r->threads[t];
+        known = th->tasks > 0 && th->counted_tasks == th->tasks;
+        cpu[t] = th->events[e];
+        useful[t] = th->work_ns;
+    }
+    if (!known) {
+        jw_null(w, "cpu_time");
+        return;
+    }
+    struct pop_omp_cpu f = pop_omp_cpu_region(cpu, useful, n, sums);
+    put_cpu_factors(w, &f);
+}
+
 static void put_region(struct jw *w, const struct ompt_name *name, const struct ompt_region_row *r,
-                       struct pop_omp_in *sums, const struct ompt_counters_info *c)
+                       struct pop_omp_in *sums, struct pop_omp_cpu_in *cpu_sums,
+                       const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
     put_name(w, name);
@@ -243,6 +293,7 @@ static void put_region(struct jw *w, const struct ompt_name *name, const struct 
     jw_uint(w, "other_team_size_instances", r->other_size_instances);
     struct pop_omp_factors e = ompt_report_efficiency(r, sums);
     put_efficiency(w, "efficiency", &e, 0, r->unmeasured_tasks, 0);
+    put_cpu_time(w, r, c, r->outer_instances == r->instances ? cpu_sums : NULL);
     jw_uint(w, "lost_ns", ompt_report_lost_ns(r));
     put_region_events(w, r, c);
     jw_arr_begin(w, "threads");
@@ -275,6 +326,7 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
                          const struct ompt_name *names)
 {
     struct pop_omp_in sums = {0};
+    struct pop_omp_cpu_in cpu_sums = {0, 0, 0};
     struct ompt_counters_info counters;
     ompt_counters_describe(&counters);
     uint64_t parallel = m->outer_unnamed_ns;
@@ -301,12 +353,18 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     put_counters(w, m, &counters);
     jw_arr_begin(w, "regions");
     for (int i = 0; i < m->nrows; i++)
-        put_region(w, &names[i], &m->rows[i], &sums, &counters);
+        put_region(w, &names[i], &m->rows[i], &sums, &cpu_sums, &counters);
     jw_arr_end(w);
     sums.parallel_ns = (double)parallel;
     struct pop_omp_factors run =
         pop_omp_factors(&sums, (double)info->wall_ns, POP_CAP_SERIALIZATION);
     put_efficiency(w, "efficiency", &run, 1, m->unmeasured_tasks, m->unmeasured_instances);
+    if (cpu_sums.cpu_ns > 0) { /* over the outermost regions whose CPU time is known */
+        struct pop_omp_cpu cpu = pop_omp_cpu_factors(&cpu_sums);
+        put_cpu_factors(w, &cpu);
+    } else {
+        jw_null(w, "cpu_time");
+    }
     jw_obj_end(w);
 }
 

@@ -108,6 +108,31 @@ def check_counting_cost(p, table, facts):
           "one banner line gives the cost and how to do without it: %s" % said)
 
 
+def check_shared_core(p, table):
+    """ompt_shared.c: 2 threads on one core, computing 2 and 1 units of CPU time: the
+    region's balance on CPU time is the true 0.75, the wall-time one reads higher, the
+    threads were on a CPU well under their work time, and the banner says so."""
+    check("perf::TASK-CLOCK" in table["counters"]["events"], "the task clock counted per thread: %s"
+          % table["counters"]["events"])
+    first = max(table["regions"], key=lambda r: r["wall_ns"])  # 3 units against 2/5
+    cpu = first.get("cpu_time")
+    if not check(cpu is not None, "the unequal region's factors on CPU time: %s" % cpu):
+        return
+    check(abs(cpu["load_balance"] - 0.75) <= 0.05, "load balance on CPU time %.3f, the true 0.75"
+          % cpu["load_balance"])
+    check(first["efficiency"]["load_balance"] >= cpu["load_balance"] + 0.03,
+          "on wall time it reads higher: %.3f" % first["efficiency"]["load_balance"])
+    check(cpu["on_cpu"] <= 0.8, "the threads were on a CPU for at most 80%% of their work time: %.3f"
+          % cpu["on_cpu"])
+    run = table.get("cpu_time")
+    said = [ln for ln in omp_lines(p) if "shared cores" in ln]
+    if check(run is not None and run["on_cpu"] < 0.9, "the run's factors on CPU time: %s" % run):
+        check(len(said) == 1 and ("on a CPU %.0f%% of their work time" % (100 * run["on_cpu"])) in said[0]
+              and ("load balance on CPU time %.3f, on wall time %.3f" %
+                   (run["load_balance"], table["efficiency"]["load_balance"])) in said[0],
+              "one banner line: the threads shared cores, both balances: %s" % said)
+
+
 def main(argv):
     if len(argv) < 5 or argv[0] != "--papi-run" or argv[2] != "--tool-dir":
         print("usage: check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM [ARG...]", file=sys.stderr)
@@ -157,6 +182,9 @@ def main(argv):
             check(not [ln for ln in omp_lines(p) if "counting the events" in ln],
                   "PAPI_OMPT_EVENTS= (empty): no cost line")
         return verdict("ompt_papi_run_short", scratch=tmp)
+    if table and "shared_core" in facts:
+        check_shared_core(p, table)
+        return verdict("ompt_papi_run_shared", scratch=tmp)
     if table and "faults_line" in facts:
         c = table["counters"]
         check(c["source"] == "PAPI_OMPT_EVENTS" and "perf::PAGE-FAULTS" in c["events"],

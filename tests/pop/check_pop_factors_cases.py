@@ -13,7 +13,8 @@ from case_file import cases as case_lines  # noqa: E402
 
 FAILURES = []
 #: The kinds test_pop_factors runs (the factors of one run: the C side's), with their fields.
-C_KINDS = {"mpi": 3, "device": 3, "omp_region": 3, "omp_sums": 4, "omp_run": 4, "hybrid": 3}
+C_KINDS = {"mpi": 3, "device": 3, "omp_region": 3, "omp_sums": 4, "omp_run": 4, "omp_cpu": 3,
+           "hybrid": 3}
 
 
 def load(path):

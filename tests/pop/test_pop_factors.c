@@ -136,6 +136,43 @@ static void omp_run_case(int lineno, char *field[])
     omp_factors_expect(lineno, "omp_run", f, field[3]);
 }
 
+/* "cpu_ns... / useful_ns..." of one region: its factors, added to sums. */
+static struct pop_omp_cpu cpu_region(char *text, struct pop_omp_cpu_in *sums, int lineno)
+{
+    double c[MAX_VALUES], u[MAX_VALUES];
+    uint64_t cpu[MAX_VALUES], useful[MAX_VALUES];
+    char *slash = strchr(text, '/');
+    int nc = slash ? (*slash = '\0', numbers(text, c, MAX_VALUES)) : -1;
+    int nu = slash ? numbers(slash + 1, u, MAX_VALUES) : -2;
+    if (nc != nu) {
+        printf("FAIL line %d: as many CPU times as useful times wanted\n", lineno);
+        failures++;
+        nc = 0;
+    }
+    for (int i = 0; i < nc; i++)
+        cpu[i] = (uint64_t)c[i], useful[i] = (uint64_t)u[i];
+    return pop_omp_cpu_region(cpu, useful, (unsigned)nc, sums);
+}
+
+static void omp_cpu_case(int lineno, char *field[])
+{
+    struct pop_omp_cpu_in s = {0, 0, 0};
+    struct pop_omp_cpu one = {-1, -1};
+    int regions = 0;
+    char *save = NULL;
+    for (char *r = strtok_r(field[1], ";", &save); r; r = strtok_r(NULL, ";", &save), regions++)
+        one = cpu_region(r, &s, lineno);
+    struct pop_omp_cpu f = pop_omp_cpu_factors(&s);
+    double got[] = {f.on_cpu, f.load_balance};
+    char want[256]; /* expect() splits its text */
+    snprintf(want, sizeof want, "%s", field[2]);
+    expect(lineno, "omp_cpu", got, field[2], 2);
+    if (regions == 1) {
+        double region[] = {one.on_cpu, one.load_balance};
+        expect(lineno, "omp_cpu (the region's own)", region, want, 2);
+    }
+}
+
 static void hybrid_case(int lineno, char *field[])
 {
     double v[2];
@@ -159,6 +196,7 @@ static int run_case(int lineno, char **field, int n, void *arg)
                  {"omp_region", 3, omp_region_case},
                  {"omp_sums", 4, omp_sums_case},
                  {"omp_run", 4, omp_run_case},
+                 {"omp_cpu", 3, omp_cpu_case},
                  {"hybrid", 3, hybrid_case},
                  {"scalability", 3, NULL},
                  {"global", 3, NULL}};

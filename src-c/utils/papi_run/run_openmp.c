@@ -399,6 +399,22 @@ static void banner_counting_cost(const char *doc)
             2 * per_read * 1e-3, per_read, 100 * x);
 }
 
+/* Threads that shared cores (ompt.schema.json cpu_time.on_cpu below 0.9): the wall-time
+ * load balance counts a thread waiting for a core as busy; the one on CPU time beside it. */
+static void banner_cpu_time(const char *where, const char *cpu, const char *eff, const char *end)
+{
+    const char *on = cpu && *cpu == '{' ? member(cpu, "on_cpu") : NULL;
+    double x = on && *on != 'n' ? strtod(on, NULL) : 1;
+    if (x >= 0.9)
+        return;
+    char b[2][32];
+    fprintf(stderr,
+            "%sthe threads were on a CPU %.0f%% of their work time (they shared cores): load "
+            "balance on CPU time %s, on wall time %s%s",
+            where, 100 * x, share(cpu, "load_balance", b[0], sizeof b[0]),
+            share(eff, "load_balance", b[1], sizeof b[1]), end);
+}
+
 static void banner_table(const char *doc)
 {
     char b[4][32];
@@ -419,6 +435,7 @@ static void banner_table(const char *doc)
             share(eff, "load_balance", b[1], sizeof b[1]),
             share(eff, "scheduling", b[2], sizeof b[2]), share(eff, "parallel", b[3], sizeof b[3]));
     banner_unmeasured(doc, eff);
+    banner_cpu_time(" OpenMP: ", member(doc, "cpu_time"), eff, "\n");
     banner_counting_cost(doc);
     banner_top(regions);
 }
