@@ -33,7 +33,7 @@ void rs_sample_attr(const struct rs_config *c, int i, int callchain, struct perf
         a->sample_type |= PERF_SAMPLE_CALLCHAIN;
     if (callchain == RS_CG_DWARF) { /* the kernel's chain gives its frames only */
         a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-        a->sample_regs_user = RS_REGS_MASK;
+        a->sample_regs_user = STACK_UNWIND_REGS_MASK;
         a->sample_stack_user = RS_STACK_USER;
         a->exclude_callchain_user = 1;
     }

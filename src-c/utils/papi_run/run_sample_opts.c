@@ -364,10 +364,10 @@ static void export_metrics(void)
 static int check_dwarf(struct run_state *s)
 {
     const char *mode = run_call_graph_name(s->opt.call_graph);
-    int failed, err = RS_REGS_MASK ? try_group(cfg.kernel, RS_CG_DWARF, &failed) : 0;
-    if (RS_REGS_MASK && !err)
+    int failed, err = STACK_UNWIND_REGS_MASK ? try_group(cfg.kernel, RS_CG_DWARF, &failed) : 0;
+    if (STACK_UNWIND_REGS_MASK && !err)
         return 0;
-    if (!RS_REGS_MASK)
+    if (!STACK_UNWIND_REGS_MASK)
         fprintf(stderr,
                 "papi_run: --call-graph %s: no register mapping for this CPU: "
                 "frame pointers instead\n",

@@ -327,7 +327,7 @@ static int finish(int before_exec)
     }
     if (table.dropped)
         add_note("distinct stacks past the cap were dropped (dropped_samples)");
-    rs_unwind_end();
+    stack_unwind_end();
     if (table.unwind_failed) {
         char text[160];
         snprintf(text, sizeof text,
