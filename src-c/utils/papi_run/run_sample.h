@@ -74,14 +74,6 @@ struct rs_ring {
 /* run_sample_attr.c (also in papi_run, for its pre-flight open): the attr of event i of
  * c's group sampled with callchain (RS_CG_), as each thread opens it. */
 struct perf_event_attr;
-RS_HIDDEN void rs_sample_attr(const struct rs_config *c, int i, int callchain,
-                              struct perf_event_attr *a);
-/* Opens the calling thread's group and ring (enabled); 0, or -1 with why. */
-RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t len);
-/* The bytes of records taken out of the ring. */
-RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct stack_table *t);
-/* Drops the descriptors and the mapping (drain first for the last samples). */
-RS_HIDDEN void rs_ring_close(struct rs_ring *r);
 
 /* run_sample_header.c (also in papi_run, for its merge): the lines of .sample_RUNID_PID.txt
  * that carry the job file's "run" (papi_run's command, start and host) and -m metrics. */
@@ -91,30 +83,5 @@ struct rs_header {
     int has;                                 /* bit k: value[k] was read */
     char metrics[RS_METRICS_TEXT];           /* the metric lines, as PAPI_RUN_SAMPLE_METRICS */
 };
-/* The lines of run (PAPI_RUN_SAMPLE_RUN: "START\tHOST\tCOMMAND"; none when NULL or not so)
- * and of metrics (PAPI_RUN_SAMPLE_METRICS; may be NULL). */
-RS_HIDDEN void rs_header_write(FILE *f, const char *run, const char *metrics);
-/* 1 when line is one of those lines (its value read into h), else 0. */
-RS_HIDDEN int rs_header_read(const char *line, struct rs_header *h);
-
-/* The unwinder (dwarf) and the names of the frames: src-c/sampling/stack_unwind.h and
- * frame_names.h. */
-
-/* run_sample_fpcheck.c (--call-graph auto): RS_CG_DWARF when the executable at path
- * (/proc/self/exe) was built without frame pointers, else RS_CG_FP; reason says which
- * facts decided ("auto: PROG built without frame pointers (...)"). */
-RS_HIDDEN int rs_fp_decide(const char *path, char *reason, size_t len);
-
-/* run_sample_profile.c: the process's files at exit (profile_RUNID_PID.json), or before
- * an exec replaces its image (_exec: profile_RUNID_PID_execN.json, the first N free);
- * 0 or -1. */
-RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct stack_table *t, const char *note);
-RS_HIDDEN int rs_profile_write_exec(const struct rs_config *c, struct stack_table *t,
-                                    const char *note);
-
-/* run_sample_preload.c, for run_sample_exec.c: before an exec, the image's samples drained
- * and written; 1 when this process was sampled (then rs_exec_failed when the exec returns). */
-RS_HIDDEN int rs_before_exec(void);
-RS_HIDDEN void rs_exec_failed(void);
 
 #endif

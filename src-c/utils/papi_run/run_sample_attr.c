@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run_sample.h"
+#include "run_sample_attr.h"
 
 void rs_sample_attr(const struct rs_config *c, int i, int callchain, struct perf_event_attr *a)
 {

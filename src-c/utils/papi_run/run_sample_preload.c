@@ -25,6 +25,10 @@
 
 #include "env.h"
 #include "run_sample.h"
+#include "run_sample_fpcheck.h"
+#include "run_sample_preload.h"
+#include "run_sample_profile.h"
+#include "run_sample_ring.h"
 #include "run_thread_hook.h"
 
 /* The drain thread's period adapts to the fullest ring it found: halved when one was

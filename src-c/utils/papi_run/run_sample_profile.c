@@ -23,6 +23,8 @@
 #include "profile_writer.h"
 #include "run_identity.h"
 #include "run_sample.h"
+#include "run_sample_header.h"
+#include "run_sample_profile.h"
 
 static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
 {

@@ -21,6 +21,8 @@
 
 #include "ring_walk.h"
 #include "run_sample.h"
+#include "run_sample_attr.h"
+#include "run_sample_ring.h"
 
 #define RS_RING_PAGES 32 /* data pages per thread (128 KiB): 1/4 s of deep stacks at 1 kHz */
 /* dwarf's records carry RS_STACK_USER bytes of stack: 256 KiB hold 1/40 s at 1 kHz, the
