@@ -39,6 +39,7 @@
 
 #include "bench_timing.h"
 #include "run_sample.h"
+#include "run_sample_attr.h"
 
 #define CHUNK      100000L /* xorshift steps per leaf call: frames stay put for ~0.1 ms */
 #define MAX_ROUNDS 32

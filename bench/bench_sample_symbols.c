@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "run_sample.h"
+#include "run_sample_profile.h"
 
 struct range {
     uint64_t start, end;

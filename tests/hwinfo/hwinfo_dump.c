@@ -5,7 +5,7 @@
 #include <papi.h>
 #include <stdio.h>
 
-#include "hwinfo_internal.h"
+#include "hwinfo.h"
 
 int main(void)
 {

@@ -5,7 +5,7 @@
  * 12-way, L1i 32 KB 8-way, L2 1 MB 8-way, L3 508 MB with code 9, "see 0x8000001D",
  * unknown ways; what hwloc-ls shows there). Then the placement in PAPI's table. */
 #include "papi_test.h"
-#include "hwinfo_internal.h"
+#include "hwinfo_caches.h"
 
 static void expect_cache(const char *what, const struct hwinfo_cache *c, int level, int type,
                          long long size, long long line, long long ways)

@@ -5,6 +5,8 @@
  * level. Expected values are the SDM's "Encoding of CPUID Leaf 2 Descriptors". */
 #include "papi_test.h"
 #include "hwinfo_internal.h"
+#include "hwinfo_tlb.h"
+#include "hwinfo_x86_leaf2.h"
 
 #define I (PAPI_MH_TYPE_TLB | PAPI_MH_TYPE_INST)
 #define D (PAPI_MH_TYPE_TLB | PAPI_MH_TYPE_DATA)

@@ -4,7 +4,8 @@
  * static library: hwinfo_nominal_mhz and hwinfo_mhz_source are internal. */
 #include <stdlib.h>
 
-#include "hwinfo_internal.h"
+#include "hwinfo.h"
+#include "hwinfo_freq.h"
 #include "papi_test.h"
 
 static void expect(const char *dir, int want_max, int want_min, const char *want_source)

@@ -28,12 +28,16 @@ it, and optional rules:
     deny components components/*: papi_globals.h   # folders that must not include it
     private components/*: components/registry.c    # see below
     acyclic: .                              # no cycle between files of these folders
+    interpose: pthread_create _exit         # libc's names a preloaded library takes over
 
   private PATTERN...[: FILE...]  a header or a function or variable of a folder matching
       PATTERN (the shortest leading part of its path that matches) is that folder's own:
       no file outside it includes or uses it, except the FILEs named after ':';
   acyclic: PATTERN...  within a folder matching PATTERN, files form no cycle either (a
       file x.c and its header x.h are one concept and count as one).
+  interpose: NAME...  functions of the C library that files of the tree define to take
+      their place (papi_run's preloaded libraries wrap pthread_create and _exit): a use
+      of such a name is the C library's, no edge to the files that define it.
 
 Fails (exit 1, one line per finding) when
   - a file includes or uses something of a higher layer than its own;
@@ -300,7 +304,7 @@ def py_imports(text, rel, root, files):
 
 
 def read_map(path):
-    rules = {"layers": [], "deny": [], "private": [], "acyclic": []}
+    rules = {"layers": [], "deny": [], "private": [], "acyclic": [], "interpose": []}
     with open(path) as f:
         for raw in f:
             line = raw.split("#", 1)[0].strip()
@@ -316,6 +320,8 @@ def read_map(path):
                 rules["private"].append((head.split(), body.split()))
             elif kind == "acyclic:" or (kind == "acyclic" and not head.strip()):
                 rules["acyclic"] += (rest if kind == "acyclic:" else body).split()
+            elif kind == "interpose:" or (kind == "interpose" and not head.strip()):
+                rules["interpose"] += (rest if kind == "interpose:" else body).split()
             else:
                 sys.exit(f"FAILED: {path}: unknown line '{raw.strip()}'")
     if not rules["layers"]:
@@ -440,7 +446,7 @@ def main(argv):
     for rel in files:
         if rel.endswith(".c"):
             funcs, vars_ = definitions(code[rel], fmacros)
-            for name in funcs | vars_:
+            for name in (funcs | vars_) - set(rules["interpose"]):
                 defined.setdefault(name, set()).add(rel)
     problems, edges = [], {}
 

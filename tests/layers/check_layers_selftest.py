@@ -5,7 +5,8 @@ passes the fixture once those are fixed. The cases after the first five are blin
 an earlier checker had (each was missed by it): a folder's private header or function,
 a call in a macro body, a cycle between layers of one folder and between files of an
 acyclic folder, a project header included with <>, a definition after an X-macro call
-without ';', and a folder beside the tree (../common)."""
+without ';', and a folder beside the tree (../common). A C library function the tree
+interposes (interpose: in the map) is no edge; without that line it is one."""
 import os
 import shutil
 import subprocess
@@ -38,7 +39,7 @@ expected = [
     "low/angle.c (low) includes mid/mid.h (mid): a lower layer reaches up",
     "low/table_user.c (low) uses top_table of top/table.c (top): a lower layer reaches up",
     "../common/util.c (common) uses mid_work of mid/mid.c (mid): a lower layer reaches up",
-    "FAILED: 14 finding(s) in 22 files",
+    "FAILED: 14 finding(s) in 24 files",
 ]
 failures = 0
 rc, out = run(fixture)
@@ -57,6 +58,9 @@ if any(line.startswith("low/low.c") and "mid_work of" in line for line in lines)
 
 if any("comp/registry.c" in line for line in lines):
     print("FAIL: the file a private rule allows was reported")
+    failures += 1
+if any("pthread_create" in line for line in lines):
+    print("FAIL: a use of an interposed C library function was taken for an edge")
     failures += 1
 
 
@@ -85,6 +89,13 @@ with tempfile.TemporaryDirectory() as tmp:  # the same tree with every finding f
     print(out)
     if rc != 0 or not out.startswith("PASSED"):
         print(f"FAIL: the fixed tree does not pass (status {rc})")
+        failures += 1
+    with open(os.path.join(root, "layers.map")) as f:  # the interpose line taken away
+        text = f.read().replace("interpose: pthread_create\n", "")
+    write(root, "layers.map", text)
+    rc, out = run(tree)
+    if "../common/interposed.c (common) uses pthread_create of top/wrap.c (top)" not in out:
+        print("FAIL: without interpose:, the use of pthread_create is not reported")
         failures += 1
 
 print("check_layers_selftest: " + ("FAILED" if failures else "PASSED"))

@@ -12,7 +12,7 @@
  * the order of the set). Nothing runs; the samples are made up. */
 #include <stdint.h>
 
-#include "overflow_internal.h"
+#include "profil_histogram.h"
 #include "papi_test.h"
 
 #define NEV    3

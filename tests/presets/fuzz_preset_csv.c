@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "preset_events.h"
 #include "preset_tables.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

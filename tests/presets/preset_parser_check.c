@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "papi_test.h"
+#include "preset_events.h"
 #include "preset_tables.h"
 
 static int parse(const char *text, const char *cpu, struct preset_src_list *l, char *err)

@@ -5,6 +5,7 @@
 #include <limits.h>
 
 #include "papi_test.h"
+#include "preset_events.h"
 #include "preset_tables.h"
 
 static long long eval(const char *postfix, long long a, long long b)

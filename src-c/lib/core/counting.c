@@ -10,8 +10,11 @@
  * read_values, which reads and subtracts the baselines in one pass. */
 #include <string.h>
 
-#include "eventset.h"
-#include "multiplex_internal.h"
+#include "counting.h"
+#include "events.h"
+#include "eventset_events.h"
+#include "eventset_handles.h"
+#include "multiplex.h"
 #include "threads.h"
 #include "call_guard.h"
 

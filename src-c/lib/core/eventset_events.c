@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "component_registry.h"
-#include "eventset.h"
+#include "eventset_events.h"
+#include "events.h"
+#include "eventset_handles.h"
 #include "call_guard.h"
 #include "preset_tables.h"
 

@@ -6,16 +6,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "component_registry.h"
-#include "eventset.h"
-#include "threads.h"
 #include "call_guard.h"
+#include "component_registry.h"
+#include "counting.h"
+#include "eventset_events.h"
+#include "events.h"
+#include "eventset_handles.h"
+#include "eventset_table.h"
+#include "threads.h"
 
-/* Two tables: the one in use and the other, empty, for a forked child (hide_inherited).
- * Their pages are touched only as handles are used. */
-static es_slot_t tables[2][MAX_EVENTSETS];
-/* One small object (the close lock in it): one page written at fork. */
-struct es_tables es_tables = {tables[0], NULL, PTHREAD_MUTEX_INITIALIZER};
 /* One past the highest handle ever given out: the scans below stop there (handles are
  * reused lowest first, so this stays small). Only grows (written under g_papi_lock). */
 static atomic_int es_top;
@@ -67,16 +66,6 @@ static es_slot_t *current_table(void)
     return atomic_load_explicit(&es_tables.current, memory_order_relaxed);
 }
 
-int es_get(int handle, struct eventset **es)
-{
-    if (g_papi.init_state == PAPI_NOT_INITED)
-        return papi_error(PAPI_ENOINIT, "PAPI_library_init was not called");
-    *es = es_lookup(handle);
-    if (!*es)
-        return papi_error(PAPI_ENOEVST, "EventSet %d does not exist", handle);
-    return PAPI_OK;
-}
-
 /* The handle of a running set that counts code, or -1: the preset tables ask it (through
  * the query installed below) before they replace a definition. */
 static int code_in_running_set(int code)
@@ -101,6 +90,33 @@ static void register_hooks(void)
     papi_lifecycle_register(PAPI_LIFE_STAGE_SETS, sets_lifecycle);
     papi_lifecycle_register_fork(sets_lifecycle);
     preset_set_running_query(code_in_running_set);
+}
+
+/* The thread that created event sets ends: nothing can count it any more, so its sets'
+ * descriptors go back to the process (10,000 such threads kept 1,434 fds open, past the
+ * default limit of 1,024). */
+static pthread_key_t owner_key;
+static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
+static int owner_key_ok;
+
+/* Guarded (es_release_thread): when the call guard's own thread-exit destructor ran
+ * first (its key is older), the guard takes a slot again for this call (call_guard.c). */
+static void owner_exit(void *arg)
+{
+    (void)arg;
+    es_release_thread(papi_gettid());
+}
+
+static void make_owner_key(void)
+{
+    owner_key_ok = thread_exit_key_create(&owner_key, owner_exit) == 0;
+}
+
+static void note_set_owner(void)
+{
+    pthread_once(&owner_once, make_owner_key);
+    if (owner_key_ok && !pthread_getspecific(owner_key))
+        pthread_setspecific(owner_key, &owner_key_ok); /* any non-NULL value */
 }
 
 int PAPI_create_eventset(int *EventSet)
@@ -138,7 +154,7 @@ int PAPI_create_eventset(int *EventSet)
         atomic_store_explicit(&es_top, h + 1, memory_order_release);
     atomic_store_explicit(&t[h], es, memory_order_release);
     pthread_mutex_unlock(&g_papi_lock);
-    thread_note_set_owner();
+    note_set_owner();
     *EventSet = h;
     return PAPI_OK;
 }
@@ -205,8 +221,7 @@ PAPI_FORK_CHILD_CODE static void hide_inherited(void)
 {
     es_slot_t *t = current_table();
     atomic_store_explicit(&es_tables.inherited, t, memory_order_relaxed);
-    atomic_store_explicit(&es_tables.current, t == tables[0] ? tables[1] : tables[0],
-                          memory_order_release);
+    atomic_store_explicit(&es_tables.current, es_tables_other(t), memory_order_release);
 }
 
 /* Every set of table t out of it, passed to fn. */

@@ -11,7 +11,8 @@
  * descheduled: their fraction is 1.0 and their counts exact.
  * PAPI_multiplex_init / PAPI_set_multiplex / PAPI_get_multiplex live with the other
  * event-set options in options.c (they reuse its reopen-on-change helper). */
-#include "multiplex_internal.h"
+#include "eventset_handles.h"
+#include "multiplex.h"
 #include "call_guard.h"
 
 void mpx_rebase(struct eventset *es)

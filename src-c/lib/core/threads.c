@@ -7,7 +7,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "eventset.h"
 #include "threads.h"
 
 struct thread_rec {
@@ -114,33 +113,6 @@ void threads_unload(void)
     while (nexit_keys > 0)
         pthread_key_delete(exit_keys[--nexit_keys]);
     pthread_mutex_unlock(&exit_keys_lock);
-}
-
-/* The thread that created event sets ends: nothing can count it any more, so its sets'
- * descriptors go back to the process (10,000 such threads kept 1,434 fds open, past the
- * default limit of 1,024). */
-static pthread_key_t owner_key;
-static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
-static int owner_key_ok;
-
-/* Guarded (es_release_thread): when the call guard's own thread-exit destructor ran
- * first (its key is older), the guard takes a slot again for this call (call_guard.c). */
-static void owner_exit(void *arg)
-{
-    (void)arg;
-    es_release_thread(papi_gettid());
-}
-
-static void make_owner_key(void)
-{
-    owner_key_ok = thread_exit_key_create(&owner_key, owner_exit) == 0;
-}
-
-void thread_note_set_owner(void)
-{
-    pthread_once(&owner_once, make_owner_key);
-    if (owner_key_ok && !pthread_getspecific(owner_key))
-        pthread_setspecific(owner_key, &owner_key_ok); /* any non-NULL value */
 }
 
 void threads_shutdown(void)

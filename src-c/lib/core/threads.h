@@ -14,9 +14,6 @@ PAPI_INTERNAL void *thread_hl_slot(void); /* per-thread high-level state pointer
  * made here is deleted by threads_unload (a key left behind by dlclose would call into
  * unmapped code at the next thread exit). Returns 0 or an errno value. */
 PAPI_INTERNAL int thread_exit_key_create(pthread_key_t *key, void (*fn)(void *));
-/* Called by PAPI_create_eventset: when this thread ends, the sets it owns give back their
- * descriptors (es_release_thread). */
-PAPI_INTERNAL void thread_note_set_owner(void);
 PAPI_INTERNAL void threads_unload(void);
 
 #endif

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "array_room.h"
-#include "preset_tables.h"
+#include "preset_catalog.h"
+#include "preset_csv_parser.h"
+#include "preset_rpn.h"
 
 #define MAX_FIELDS   64
 #define MAX_SYNONYMS 32

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_native.h"
 #include "preset_tables.h"
 
 #define ENC_MAX_FIELDS (6 + PRESET_MAX_TERMS + 1)

@@ -6,21 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
+#include "event_native.h"
+#include "preset_catalog.h"
+#include "preset_csv_parser.h"
+#include "preset_events.h"
 #include "preset_tables.h"
-
-struct preset_catalog_entry {
-    const char *name;
-    unsigned categories;
-    const char *short_descr;
-    const char *long_descr;
-};
-
-static const struct preset_catalog_entry catalog[PAPI_END_idx] = {
-#define PRESET(N, BITS, SHORT, LONG) [PAPI_##N##_idx] = {"PAPI_" #N, (BITS), SHORT, LONG},
-#include "preset_catalog.def"
-#undef PRESET
-};
 
 static int preset_index(int code)
 {
@@ -28,45 +18,6 @@ static int preset_index(int code)
         return -1;
     int idx = code & PAPI_PRESET_AND_MASK;
     return idx < PAPI_END_idx ? idx : -1;
-}
-
-const char *preset_catalog_name(int idx)
-{
-    return idx >= 0 && idx < PAPI_END_idx ? catalog[idx].name : NULL;
-}
-
-/* The catalog's indices in name order, for a binary search: the built-in table's ~600
- * PRESET lines each name a preset, and a linear search of ~110 names per line was a
- * tenth of papi_avail's instructions. */
-static int by_name[PAPI_END_idx];
-static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
-
-static int cmp_index_name(const void *a, const void *b)
-{
-    return strcmp(catalog[*(const int *)a].name, catalog[*(const int *)b].name);
-}
-
-static void sort_by_name(void)
-{
-    for (int i = 0; i < PAPI_END_idx; i++)
-        by_name[i] = i;
-    qsort(by_name, PAPI_END_idx, sizeof by_name[0], cmp_index_name);
-}
-
-int preset_catalog_index(const char *name)
-{
-    pthread_once(&by_name_once, sort_by_name);
-    int lo = 0, hi = PAPI_END_idx - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2, c = strcmp(name, catalog[by_name[mid]].name);
-        if (c == 0)
-            return by_name[mid];
-        if (c < 0)
-            hi = mid - 1;
-        else
-            lo = mid + 1;
-    }
-    return -1;
 }
 
 int preset_name_to_code(const char *name, int *code)
@@ -83,7 +34,7 @@ int preset_code_to_name(int code, char *out, size_t len)
     int idx = preset_index(code);
     if (idx < 0)
         return papi_error(PAPI_ENOTPRESET, "0x%x is not a preset code", (unsigned)code);
-    if (papi_strcpy(out, len, catalog[idx].name))
+    if (papi_strcpy(out, len, preset_catalog[idx].name))
         return papi_error(PAPI_EBUF, "preset name does not fit in the buffer");
     return PAPI_OK;
 }
@@ -114,7 +65,7 @@ int preset_enum(int *code, int modifier)
         return papi_error(PAPI_EINVAL, "enumeration modifier %d is not valid for presets",
                           modifier);
     for (int i = idx + 1; i < PAPI_END_idx; i++) {
-        if (want && !(catalog[i].categories & want))
+        if (want && !(preset_catalog[i].categories & want))
             continue;
         if (modifier == PAPI_PRESET_ENUM_AVAIL && !preset_tables_get(i))
             continue;
@@ -131,10 +82,10 @@ int preset_get_info(int code, PAPI_event_info_t *info)
         return papi_error(PAPI_ENOTPRESET, "0x%x is not a preset code", (unsigned)code);
     memset(info, 0, sizeof *info);
     info->event_code = (unsigned)code;
-    papi_strcpy(info->symbol, sizeof info->symbol, catalog[idx].name);
-    papi_strcpy(info->short_descr, sizeof info->short_descr, catalog[idx].short_descr);
-    papi_strcpy(info->long_descr, sizeof info->long_descr, catalog[idx].long_descr);
-    info->event_type = catalog[idx].categories;
+    papi_strcpy(info->symbol, sizeof info->symbol, preset_catalog[idx].name);
+    papi_strcpy(info->short_descr, sizeof info->short_descr, preset_catalog[idx].short_descr);
+    papi_strcpy(info->long_descr, sizeof info->long_descr, preset_catalog[idx].long_descr);
+    info->event_type = preset_catalog[idx].categories;
     info->component_index = PRESET_COMPONENT;
     info->data_type = PAPI_DATATYPE_INT64;
     const struct preset_def *def = preset_tables_get(idx);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preset_tables.h"
+#include "preset_rpn.h"
 
 /* Constants are "small integers" in the format; a bound keeps the products of a few
  * terms far from overflow in practice and rejects garbage early. */

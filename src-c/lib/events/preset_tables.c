@@ -23,6 +23,7 @@
 #include "env.h"
 #include "registry.h"
 #include "str_append.h"
+#include "event_native.h"
 #include "preset_tables.h"
 
 #define GENERIC_TABLE  "generic"

@@ -5,12 +5,16 @@
  * The pieces: preset_csv_parser.c reads the papi_events.csv format into preset_src
  * records, preset_rpn.c compiles postfix formulas, preset_tables.c resolves natives,
  * decides availability and holds the table in force, preset_encode.c is the public
- * PAPI_encode_events / PAPI_set_event_info. */
+ * PAPI_encode_events / PAPI_set_event_info. Each piece declares its calls in its own
+ * header (included here for the table's users); the tables' own calls are below. */
 #ifndef PRESET_TABLES_H
 #define PRESET_TABLES_H
 #include <stddef.h>
 
-#include "events.h"
+#include "preset_catalog.h"
+#include "preset_csv_parser.h"
+#include "preset_def.h"
+#include "preset_rpn.h"
 
 /* The definition in force for preset index idx, or NULL when the preset is not
  * available here (no definition, or a native event that does not encode or open). */
@@ -28,72 +32,12 @@ PAPI_INTERNAL int preset_unavailable_error(int code, const char *name);
  * bytes of its reason. */
 #define PAPI_NOTE_CUT_MARK \
     " [cut: PAPI_query_event() fails with it whole in PAPI_strerror_detail()]"
-PAPI_INTERNAL const char *preset_catalog_name(int idx);
-/* The catalog index of a preset name ("PAPI_TOT_INS"), -1 when none has it. */
-PAPI_INTERNAL int preset_catalog_index(const char *name);
 
 /* Read a preset file whole (NUL-terminated): a regular file only, opened without
  * blocking (a FIFO or device named by a variable would block the first preset lookup
  * forever, with the table lock held), checked with fstat, at most 64 MiB. NULL with
  * "path: why" in err and errno set (EINVAL: a file we refuse). */
 PAPI_INTERNAL char *preset_read_file(const char *path, size_t *len, char *err, size_t errlen);
-
-/* ---- one preset definition as written, before its natives are resolved ------------ */
-#define PRESET_SRC_NAME_LEN PAPI_2MAX_STR_LEN
-struct preset_src {
-    int idx; /* preset index (catalog order) */
-    enum derive_op op;
-    int nterms;
-    char postfix[PAPI_2MAX_STR_LEN];
-    char native[PRESET_MAX_TERMS][PRESET_SRC_NAME_LEN];
-    char note[PAPI_HUGE_STR_LEN];
-    int line; /* 1-based line in its file, for error messages */
-};
-
-/* Definitions for one CPU, in file order (a later one for the same preset wins). */
-struct preset_src_list {
-    int count, cap;
-    struct preset_src *v;
-    int matched_tables; /* CPU tables whose name matched */
-    int fallback_used;  /* no table named the CPU: these are the fallback's */
-};
-PAPI_INTERNAL void preset_src_list_free(struct preset_src_list *l);
-
-/* Parse text in the papi_events.csv format (origin names it in messages). Every line
- * is checked for syntax; definitions of the tables named cpu (or, when no table has
- * that name, of the tables named fallback, which may be NULL) are appended to out.
- * Returns PAPI_OK, or PAPI_EINVAL / PAPI_ENOMEM with "origin:line: why" in err. */
-PAPI_INTERNAL int preset_csv_parse(const char *text, size_t len, const char *origin,
-                                   const char *cpu, const char *fallback,
-                                   struct preset_src_list *out, char *err, size_t errlen);
-/* The same for the built-in table, whose PRESET lines for other CPUs are skipped
- * unchecked: ctest's preset_table_check parses every line of it. */
-PAPI_INTERNAL int preset_csv_parse_builtin(const char *text, size_t len, const char *origin,
-                                           const char *cpu, const char *fallback,
-                                           struct preset_src_list *out, char *err, size_t errlen);
-
-/* Split one CSV record into fields in place (quotes "..." may hold commas, "" is a
- * quote). Returns the number of fields, or -1 when there are more than maxf or a quote
- * is not closed. Leading and trailing blanks of unquoted fields are trimmed. */
-PAPI_INTERNAL int preset_csv_split(char *line, char **fields, int maxf);
-/* The same for a table parser: -1 with why in msg[msglen]. */
-PAPI_INTERNAL int preset_csv_fields(char *line, char **fields, int maxf, char *msg, size_t msglen);
-/* A table's text past a UTF-8 byte order mark at its start (editors on Windows write one):
- * *text and *len moved over it. */
-PAPI_INTERNAL void preset_csv_skip_bom(const char **text, size_t *len);
-/* s as a message shows it, into dst (cap bytes, always terminated, cut at at most max
- * bytes of s): printable ASCII as it is, every other byte as \xNN, so no invisible or
- * control character reaches a message. Returns dst. */
-PAPI_INTERNAL const char *preset_csv_shown(char *dst, size_t cap, const char *s, size_t max);
-/* "NOT_DERIVED" ... "DERIVED_POSTFIX" (also the 3.5 spelling "DERIVED POSTFIX"). */
-PAPI_INTERNAL int preset_derive_from_name(const char *name, enum derive_op *op);
-PAPI_INTERNAL const char *preset_derive_name(enum derive_op op);
-/* Check the term count for op, and for DERIVED_POSTFIX that the formula is present. */
-PAPI_INTERNAL int preset_src_check(const struct preset_src *s, char *err, size_t errlen);
-
-/* Compile postfix into def->steps (and copy it to def->postfix); nterms bounds N<i>. */
-PAPI_INTERNAL int preset_rpn_compile(const char *postfix, int nterms, struct preset_def *def,
-                                     char *err, size_t errlen);
 
 /* Resolve a preset_src into a definition: natives encoded through libpfm4 (a name
  * without "pmu::" is qualified with pmu when pmu is not NULL), formula compiled. */
@@ -111,4 +55,10 @@ PAPI_INTERNAL const char *preset_detected_cpu(void);
 /* The built-in papi_events.csv, generated into the build tree from presets/. */
 extern const char preset_builtin_csv[] PAPI_INTERNAL;
 extern const size_t preset_builtin_csv_len PAPI_INTERNAL;
+/* How many presets the table in force defines (0 until it is loaded on first use). */
+PAPI_INTERNAL int preset_defined_count(void);
+/* The event-set layer installs how to ask "which running set counts this code?" (the
+ * handle, or -1) when it creates a set: a preset is not redefined under a running set.
+ * A query, not a call up: until a set exists, no set runs. */
+PAPI_INTERNAL void preset_set_running_query(int (*fn)(int code));
 #endif

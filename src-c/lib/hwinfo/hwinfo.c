@@ -10,7 +10,10 @@
 #include <unistd.h>
 
 #include "fsroot.h"
-#include "hwinfo_internal.h"
+#include "hwinfo.h"
+#include "hwinfo_freq.h"
+#include "hwinfo_topology.h"
+#include "hwinfo_x86.h"
 
 static PAPI_hw_info_t hw;
 static struct hwinfo_numa numa;
@@ -283,4 +286,10 @@ const char *hwinfo_mhz_source(void)
 const char *PAPI_get_hardware_info_mhz_source(void)
 {
     return hwinfo_mhz_source();
+}
+
+/* The topology's own record of its source, read once the information is loaded. */
+const char *PAPI_get_hardware_info_topology_source(void)
+{
+    return PAPI_get_hardware_info() ? hwinfo_topology_source() : "none";
 }

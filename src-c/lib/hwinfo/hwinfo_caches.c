@@ -4,7 +4,7 @@
  * 0x8000001D: the same layout) and of AMD's older cache leaves (0x80000005/6, which a
  * VM may fill while leaving 0x8000001D empty), kept apart from the cpuid call so it can
  * be tested on recorded register values on any architecture. */
-#include "hwinfo_internal.h"
+#include "hwinfo_caches.h"
 
 void hwinfo_place_caches(PAPI_mh_info_t *mh, const struct hwinfo_cache *c, int n)
 {

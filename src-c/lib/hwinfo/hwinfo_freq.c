@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fsroot.h"
-#include "hwinfo_internal.h"
+#include "hwinfo_freq.h"
 
 static double read_number(const char *root, const char *path)
 {

@@ -14,7 +14,9 @@
 
 #include "env.h"
 #include "fsroot.h"
-#include "hwinfo_internal.h"
+#include "hwinfo_caches.h"
+#include "hwinfo_sysfs_topology.h"
+#include "hwinfo_x86.h"
 
 /* A kernel CPU list ("0-3,8,10-11") as a set of indices below HWINFO_MAX_PUS; the number
  * of members, or -1 when the text is not a list. */

@@ -2,6 +2,7 @@
  * (hwinfo_x86.c's AMD leaves, hwinfo_x86_leaf2.c's Intel descriptors); its own file so
  * that the two depend on it and not on each other. */
 #include "hwinfo_internal.h"
+#include "hwinfo_tlb.h"
 
 void hwinfo_add_tlb(PAPI_mh_info_t *mh, int level, int type, int entries, int page_kb, int assoc)
 {

@@ -10,7 +10,9 @@
 
 #include "env.h"
 #include "fsroot.h"
-#include "hwinfo_internal.h"
+#include "hwinfo_caches.h"
+#include "hwinfo_sysfs_topology.h"
+#include "hwinfo_topology.h"
 #include "scoped_env.h"
 
 /* One NUMA node holding all memory and every thread. */
@@ -57,9 +59,9 @@ static int sysfs_topology(PAPI_hw_info_t *hw, struct hwinfo_numa *numa)
     return 1;
 }
 
-const char *PAPI_get_hardware_info_topology_source(void)
+const char *hwinfo_topology_source(void)
 {
-    return PAPI_get_hardware_info() ? topo_source : "none";
+    return topo_source;
 }
 
 #ifdef PAPI_HAVE_HWLOC

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hwinfo_internal.h"
+#include "hwinfo_caches.h"
+#include "hwinfo_tlb.h"
+#include "hwinfo_x86.h"
+#include "hwinfo_x86_leaf2.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -25,6 +25,8 @@
  * Cache (caches come from hwloc), prefetch, null, FEH/FFH ("use leaf 18H/4") and
  * unlisted bytes add nothing. */
 #include "hwinfo_internal.h"
+#include "hwinfo_tlb.h"
+#include "hwinfo_x86_leaf2.h"
 
 #define FULL HWINFO_FULLY_ASSOCIATIVE
 #define KB4  4

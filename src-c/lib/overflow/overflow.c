@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "env.h"
-#include "overflow_internal.h"
+#include "overflow.h"
+#include "overflow_signal.h"
 #include "call_guard.h"
 #include "warn_once.h"
 
@@ -29,16 +30,6 @@ static void overflow_lifecycle(const struct papi_life *ev)
 {
     if (ev->event == PAPI_LIFE_SHUTDOWN)
         ovf_restore_handlers();
-}
-
-int ovf_find(const struct ovf_state *o, int pos)
-{
-    if (!o)
-        return -1;
-    for (int k = 0; k < o->nevents; k++)
-        if (o->ev[k].pos == pos)
-            return k;
-    return -1;
 }
 
 /* A derived event has no single counter the kernel could arm. */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <ucontext.h>
 
-#include "overflow_internal.h"
+#include "overflow_signal.h"
 
 /* The interrupted PC, frame pointer and stack pointer (0 where the architecture is not
  * known here). */

@@ -7,7 +7,7 @@
 
 #include "call_guard.h"
 #include "fsroot.h"
-#include "overflow_internal.h"
+#include "overflow.h"
 
 #define MAX_RATE_FILE "/proc/sys/kernel/perf_event_max_sample_rate"
 

@@ -1,5 +1,6 @@
-/* overflow_internal.h: what overflow.c, overflow_signal.c, profil.c and the counting
- * core share about overflow dispatch. Not installed.
+/* overflow_internal.h: the overflow records overflow.c, overflow_signal.c and the
+ * histograms of profil_histogram.c share, a leaf (each file declares its calls in its own
+ * header: overflow.h, overflow_signal.h, profil_histogram.h). Not installed.
  *
  * es->overflow points to one struct ovf_state (a single malloc block, so the event
  * set table may free() it at shutdown). Hardware overflow sets a period on the native
@@ -88,48 +89,15 @@ struct ovf_state {
     long long raw[ES_MAX_NATIVES];
 };
 
-/* The set of a user's PAPI_overflow or PAPI_overflow_frequency call into *es: PAPI_OK, or
- * the error of a bad set or of flags that carry OVF_FLAG_HZ (the library's own). */
-PAPI_INTERNAL int ovf_user_set(int EventSet, int flags, struct eventset **es);
-/* overflow.c: set or clear overflow of one event (threshold 0 clears). profiled marks
- * the event as owned by PAPI_profil/PAPI_sprofil instead of a user handler. */
-PAPI_INTERNAL int ovf_configure(struct eventset *es, int EventCode, int threshold, int flags,
-                                PAPI_overflow_handler_t handler, int profiled);
-/* Index of EventCode's overflow record in es, or -1. */
-PAPI_INTERNAL int ovf_find(const struct ovf_state *o, int pos);
-
-/* overflow_signal.c */
-PAPI_INTERNAL int ovf_signal_number(void);
-PAPI_INTERNAL int ovf_install_handler(void);
-/* Shutdown, before the sets are freed: the handler stops reading sets; waits for those
- * inside it. */
-PAPI_INTERNAL void ovf_quiesce(int inherited);
-/* Inside the user's overflow handler (called from it on its thread): the signal's context
- * and the thread's stack bounds (0 when unknown); 0 outside one. Async-signal-safe. */
-PAPI_INTERNAL int ovf_dispatch_context(void **ctx, uintptr_t *stack_lo, uintptr_t *stack_hi);
-/* Restore the signal actions ovf_install_handler replaced, discarding the signals still
- * queued (shutdown, unload: after every set is freed). */
-PAPI_INTERNAL void ovf_restore_handlers(void);
-/* The threshold (or frequency, *hz) the event at pos of es overflows at now (before its
- * first PAPI_start: the one it will start at, the signal cap applied), and the times the
- * handler slowed it since PAPI_start because it could not keep up (0: as configured);
- * PAPI_ENOEVNT when it does not overflow. */
-PAPI_INTERNAL int ovf_rate_now(const struct eventset *es, int pos, long long *now, int *hz,
-                               int *slowed);
-/* Times since the library began that the kernel's queue of signals was full and a plain
- * SIGIO came instead of an overflow's signal (its notification lost). */
-PAPI_INTERNAL unsigned long long ovf_queue_overflows(void);
-/* Called by PAPI_start before enabling and by PAPI_stop after disabling. */
-PAPI_INTERNAL int ovf_start(struct eventset *es);
-PAPI_INTERNAL void ovf_stop(struct eventset *es);
-
-/* profil.c: account one overflow of position pos at pc (signal context). */
-PAPI_INTERNAL void profil_sample(struct eventset *es, int pos, uintptr_t pc, long long weight);
-/* The receiver of a ring's samples (cmp_sample_fn; arg is the event set): each address
- * goes to profil_sample as a signal's would, the lost ones are counted per event. */
-PAPI_INTERNAL void profil_ring_samples(void *arg, int native, const uint64_t *ips, int n,
-                                       uint64_t lost);
-/* PAPI_stop: say how many samples the kernel dropped since PAPI_start, if any. */
-PAPI_INTERNAL void profil_report_lost(struct eventset *es);
+/* The index of the overflow record of the event at position pos in o, or -1. */
+static inline int ovf_find(const struct ovf_state *o, int pos)
+{
+    if (!o)
+        return -1;
+    for (int k = 0; k < o->nevents; k++)
+        if (o->ev[k].pos == pos)
+            return k;
+    return -1;
+}
 
 #endif

@@ -51,7 +51,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "overflow_internal.h"
+#include "overflow_signal.h"
+#include "profil_histogram.h"
 #include "thread_pointer.h"
 #include "warn_once.h"
 

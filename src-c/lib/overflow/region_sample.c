@@ -19,7 +19,7 @@
 #include "demangle.h"
 #include "env.h"
 #include "json_writer.h"
-#include "overflow_internal.h"
+#include "overflow_signal.h"
 #include "profile_writer.h"
 #include "region_sample.h"
 #include "sample_spec.h"

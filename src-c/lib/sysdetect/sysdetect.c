@@ -4,7 +4,7 @@
  * component of this library sees GPUs, and their status says so. */
 #include <string.h>
 
-#include "hwinfo_internal.h"
+#include "hwinfo.h"
 #include "sysdetect.h"
 
 struct dev_type {

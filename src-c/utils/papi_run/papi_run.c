@@ -14,8 +14,18 @@
 
 #include "output_file.h"
 #include "run.h"
+#include "run_banner.h"
+#include "run_child.h"
+#include "run_merge_dir.h"
+#include "run_openmp.h"
+#include "run_options.h"
+#include "run_output.h"
+#include "run_report.h"
+#include "run_sample_merge.h"
 #include "run_sample_opts.h"
+#include "run_sets.h"
 #include "run_threads.h"
+#include "run_trace.h"
 #include "util_common.h"
 
 /* The run's id (the launcher's job, else host, pid and start), command, start and host;

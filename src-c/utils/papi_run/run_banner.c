@@ -11,19 +11,12 @@
 
 #include "papi_metrics.h"
 #include "run.h"
-#include "run_sample_opts.h"
+#include "run_banner.h"
+#include "run_metrics.h"
+#include "run_openmp.h"
+#include "run_sample_merge.h"
+#include "run_stat_lines.h"
 #include "util_common.h"
-
-int run_metric_value(const struct run_state *s, int m, const long long *value, double seconds,
-                     double *out)
-{
-    const char *names[RUN_MAX_EVENTS];
-    for (int i = 0; i < s->opt.nevents; i++)
-        names[i] = s->opt.events[i];
-    return PAPIM_evaluate(s->opt.metrics[m], s->opt.nevents, names, value, seconds, out) == PAPI_OK
-               ? 0
-               : -1;
-}
 
 /* 1234567 as "1,234,567", as perf stat prints counts. */
 static void grouped(long long v, char *buf, size_t len)
@@ -51,19 +44,6 @@ static const char *fraction_text(const struct run_state *s, double f)
     else if (s->multiplexed)
         snprintf(buf, sizeof buf, "  (%.2f%%)", 100.0 * f);
     return buf;
-}
-
-double run_metric_fraction(const struct run_state *s, int m)
-{
-    PAPIM_metric_info_t info;
-    double least = 1.0;
-    if (PAPIM_query_metric(s->opt.metrics[m], &info) != PAPI_OK)
-        return NAN;
-    for (int k = 0; k < info.num_events; k++)
-        for (int i = 0; i < s->opt.nevents; i++)
-            if (strcmp(info.event_names[k], s->opt.events[i]) == 0 && !(s->fraction[i] >= least))
-                least = s->fraction[i]; /* NaN (unknown) wins */
-    return least;
 }
 
 static void print_command(const struct run_state *s)

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "run_child.h"
 #include "run_program.h"
+#include "run_sets.h"
 
 static int go_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
 static volatile sig_atomic_t child_pid;

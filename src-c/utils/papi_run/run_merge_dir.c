@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "run.h"
-#include "run_sample_opts.h"
+#include "run_merge_dir.h"
+#include "run_sample_merge.h"
 
 /* The run id of a process's file name, ".sample_ID_PID[_execN].txt", into id; 0, or -1
  * for another file. */

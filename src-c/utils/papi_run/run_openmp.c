@@ -19,8 +19,8 @@
 #include "handover_file.h"
 #include "json_writer.h"
 #include "run.h"
+#include "run_modules.h"
 #include "run_openmp.h"
-#include "run_program.h"
 
 #ifndef PAPI_RUN_MULTIARCH
 #define PAPI_RUN_MULTIARCH ""

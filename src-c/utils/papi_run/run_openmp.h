@@ -11,32 +11,7 @@
 
 #include <stddef.h>
 
-#define RUN_OMP_PROCESSES_MAX 64 /* processes whose tables the file carries */
-
-/* The OpenMP runtime the program's file names (its DT_NEEDED). */
-enum run_omp_runtime { RUN_OMP_NONE, RUN_OMP_GOMP, RUN_OMP_LLVM };
-
-/* What became of the OpenMP tables: the schema's "status" words (run_openmp.c). */
-enum run_omp_status {
-    RUN_OMP_MEASURED,   /* the tool wrote a table */
-    RUN_OMP_OFF,        /* --no-libomp, or OMP_TOOL=disabled */
-    RUN_OMP_NO_RUNTIME, /* libgomp, and no libomp.so.5 installed */
-    RUN_OMP_NO_TOOL,    /* libpapi_ompt.so is not installed */
-    RUN_OMP_UNREPORTED  /* named, but no process wrote a table: reason says what may be */
-};
-
-struct run_openmp {
-    int asked;             /* the tool was named through OMP_TOOL_LIBRARIES */
-    int runtime;           /* enum run_omp_runtime */
-    int status;            /* enum run_omp_status */
-    char libomp[4096];     /* the libomp.so.5 preloaded in place of libgomp; "" when none */
-    char user_tools[1024]; /* the tools the user named in OMP_TOOL_LIBRARIES; "" when none */
-    char dir[4200];        /* the tool's output folder, papi_run's own */
-    char reason[512];      /* why there is no table (status other than measured) */
-    char *doc[RUN_OMP_PROCESSES_MAX]; /* the processes' ompt_PID.json, whole */
-    int ndocs;
-    int unread; /* files beyond the bound, or that could not be read whole */
-};
+#include "run_openmp_state.h"
 
 struct run_state;
 struct jw;

@@ -10,6 +10,7 @@
 #include "env.h"
 #include "papi_metrics.h"
 #include "run.h"
+#include "run_options.h"
 #include "software_event.h"
 #include "util_common.h"
 #include "util_options.h"

@@ -24,6 +24,7 @@
 
 #include "output_file.h"
 #include "run.h"
+#include "run_output.h"
 
 /* Whether dirfd holds a report of another run: a rank_*.json whose name lacks our id. */
 static int holds_other_runs(int dirfd, const char *id)

@@ -19,9 +19,12 @@
 #include "env.h"
 #include "json_writer.h"
 #include "output_file.h"
-#include "region_file_head.h"
 #include "papi_metrics.h"
+#include "region_file_head.h"
 #include "run.h"
+#include "run_metrics.h"
+#include "run_openmp.h"
+#include "run_report.h"
 #include "run_threads.h"
 
 /* The name of the component that counts event name ("perf_event", "powercap" ...). */

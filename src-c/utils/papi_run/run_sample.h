@@ -1,8 +1,7 @@
 /* run_sample.h: papi_run --sample's preloaded library, libpapi_run_sample.so (the files
- * run_sample_preload.c, run_sample_ring.c, run_sample_symbols.c,
- * run_sample_unwind.c, run_sample_fpcheck.c, run_sample_profile.c, run_sample_exec.c and
- * run_sample_attr.c,
- * which papi_run also builds in for its pre-flight open). Each thread of the program samples
+ * run_sample_preload.c, run_sample_ring.c, run_sample_fpcheck.c, run_sample_profile.c,
+ * run_sample_exec.c and run_sample_attr.c, with src-c/sampling's stack_unwind.c and
+ * frame_names.c; papi_run also builds run_sample_attr.c in for its pre-flight open). Each thread of the program samples
  * itself with a perf event group of its own (the sampled event leads, the -e events are read at each sample) into
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its
@@ -16,8 +15,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "frame_names.h"
 #include "run_identity.h"
 #include "stack_table.h"
+#include "stack_unwind.h"
 
 #define RS_HIDDEN    __attribute__((visibility("hidden")))
 #define RS_MAX_READ  8   /* -e events read in the sampled event's group */
@@ -26,9 +27,8 @@
 /* Bytes waiting in a ring that wake the drain thread: a quarter of the 128 KiB ring
  * (twice that for dwarf's 256 KiB rings) */
 #define RS_WAKEUP_BYTES 32768
-#define RS_KERNEL       1ULL /* the address standing for the kernel's frames of a stack */
 /* --call-graph: none (the sampled address), fp (the kernel's frame-pointer walk), dwarf
- * (the user stack copied with each sample and unwound by libdw, run_sample_unwind.c) */
+ * (the user stack copied with each sample and unwound by libdw: stack_unwind.h) */
 #define RS_CG_NONE  0
 #define RS_CG_FP    1
 #define RS_CG_DWARF 2
@@ -36,20 +36,6 @@
  * of 8 and far below the 64 KiB a record can hold). Frames whose caller lies further up
  * are read from the live stack, which may have changed since the sample. */
 #define RS_STACK_USER 8192
-/* dwarf: the registers perf copies (sample_regs_user, bit i: perf's register i) and how
- * many DWARF registers libdw gets from them (run_sample_unwind.c). */
-#if defined(__x86_64__)
-/* perf's x86 order: AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15 */
-#define RS_REGS_MASK (((1ULL << 9) - 1) | (0xffULL << 16)) /* AX..IP and R8..R15: 17 values */
-#define RS_REGS_N    17
-#elif defined(__aarch64__)
-#define RS_REGS_MASK ((1ULL << 33) - 1) /* x0..x30, sp, pc: 33 values */
-#define RS_REGS_N    33
-#else
-#define RS_REGS_MASK 0ULL /* no mapping: dwarf falls back to the sampled address */
-#define RS_REGS_N    0
-#endif
-
 /* PAPI_RUN_SAMPLE_METRICS (the -m metrics per function, run_sample_profile.c) at most */
 #define RS_METRICS_TEXT 16384
 
@@ -88,14 +74,6 @@ struct rs_ring {
 /* run_sample_attr.c (also in papi_run, for its pre-flight open): the attr of event i of
  * c's group sampled with callchain (RS_CG_), as each thread opens it. */
 struct perf_event_attr;
-RS_HIDDEN void rs_sample_attr(const struct rs_config *c, int i, int callchain,
-                              struct perf_event_attr *a);
-/* Opens the calling thread's group and ring (enabled); 0, or -1 with why. */
-RS_HIDDEN int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t len);
-/* The bytes of records taken out of the ring. */
-RS_HIDDEN size_t rs_ring_drain(struct rs_ring *r, const struct rs_config *c, struct stack_table *t);
-/* Drops the descriptors and the mapping (drain first for the last samples). */
-RS_HIDDEN void rs_ring_close(struct rs_ring *r);
 
 /* run_sample_header.c (also in papi_run, for its merge): the lines of .sample_RUNID_PID.txt
  * that carry the job file's "run" (papi_run's command, start and host) and -m metrics. */
@@ -105,59 +83,5 @@ struct rs_header {
     int has;                                 /* bit k: value[k] was read */
     char metrics[RS_METRICS_TEXT];           /* the metric lines, as PAPI_RUN_SAMPLE_METRICS */
 };
-/* The lines of run (PAPI_RUN_SAMPLE_RUN: "START\tHOST\tCOMMAND"; none when NULL or not so)
- * and of metrics (PAPI_RUN_SAMPLE_METRICS; may be NULL). */
-RS_HIDDEN void rs_header_write(FILE *f, const char *run, const char *metrics);
-/* 1 when line is one of those lines (its value read into h), else 0. */
-RS_HIDDEN int rs_header_read(const char *line, struct rs_header *h);
-
-/* run_sample_unwind.c (dwarf): the user registers each sample copies (sample_regs_user;
- * 0 where no mapping to DWARF's numbers is built in). */
-RS_HIDDEN uint64_t rs_unwind_regs_mask(void);
-/* One sample's frames, leaf first (callers' return addresses less 1), into ip: regs as
- * perf copied them (nregs), the stack copy from the sampled SP (size bytes). The count;
- * *failed = 1 when the unwinding broke before the outermost frame. Under the sampling
- * lock only. */
-RS_HIDDEN uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
-                                   const unsigned char *stack, uint64_t size, uint64_t *ip,
-                                   uint32_t max, int *failed);
-/* Frees the unwinder (at exit). */
-RS_HIDDEN void rs_unwind_end(void);
-
-/* run_sample_fpcheck.c (--call-graph auto): RS_CG_DWARF when the executable at path
- * (/proc/self/exe) was built without frame pointers, else RS_CG_FP; reason says which
- * facts decided ("auto: PROG built without frame pointers (...)"). */
-RS_HIDDEN int rs_fp_decide(const char *path, char *reason, size_t len);
-
-/* run_sample_symbols.c: names of addresses in this process. */
-struct rs_frame {
-    const char *name;   /* function (demangled, mod::proc), or module+0xOFFSET */
-    const char *module; /* the file's base name, "[kernel]" for the kernel */
-    const char *file;   /* source file, NULL when unknown */
-    int line;           /* 0 when unknown */
-};
-struct rs_syms;
-/* The maps of this process (/proc/self/maps) through libdw; NULL on failure. */
-RS_HIDDEN struct rs_syms *rs_syms_open(void);
-/* The index of addr's frame, named on its first lookup (each address is named once);
- * -1 when out of memory. rs_syms_frame gives the frame of an index < rs_syms_count. */
-RS_HIDDEN long rs_syms_index(struct rs_syms *s, uint64_t addr);
-RS_HIDDEN size_t rs_syms_count(const struct rs_syms *s);
-RS_HIDDEN const struct rs_frame *rs_syms_frame(const struct rs_syms *s, size_t index);
-/* Notes on what could not be named (stripped modules, kernel frames), "" when none. */
-RS_HIDDEN const char *rs_syms_notes(const struct rs_syms *s);
-RS_HIDDEN void rs_syms_close(struct rs_syms *s);
-
-/* run_sample_profile.c: the process's files at exit (profile_RUNID_PID.json), or before
- * an exec replaces its image (_exec: profile_RUNID_PID_execN.json, the first N free);
- * 0 or -1. */
-RS_HIDDEN int rs_profile_write(const struct rs_config *c, struct stack_table *t, const char *note);
-RS_HIDDEN int rs_profile_write_exec(const struct rs_config *c, struct stack_table *t,
-                                    const char *note);
-
-/* run_sample_preload.c, for run_sample_exec.c: before an exec, the image's samples drained
- * and written; 1 when this process was sampled (then rs_exec_failed when the exec returns). */
-RS_HIDDEN int rs_before_exec(void);
-RS_HIDDEN void rs_exec_failed(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run_sample.h"
+#include "run_sample_attr.h"
 
 void rs_sample_attr(const struct rs_config *c, int i, int callchain, struct perf_event_attr *a)
 {
@@ -33,7 +34,7 @@ void rs_sample_attr(const struct rs_config *c, int i, int callchain, struct perf
         a->sample_type |= PERF_SAMPLE_CALLCHAIN;
     if (callchain == RS_CG_DWARF) { /* the kernel's chain gives its frames only */
         a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-        a->sample_regs_user = RS_REGS_MASK;
+        a->sample_regs_user = STACK_UNWIND_REGS_MASK;
         a->sample_stack_user = RS_STACK_USER;
         a->exclude_callchain_user = 1;
     }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "run_sample.h"
+#include "run_sample_preload.h"
 
 #define RS_EXEC_ARGS 4096 /* arguments of execl, execlp and execle taken at most */
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "run_sample.h"
+#include "run_sample_fpcheck.h"
 
 #define MAX_UNITS     256 /* compile units read at most: about 25 us each (their DIE) */
 #define MAX_FUNCTIONS 64  /* functions' frame bases read per unit without switches */

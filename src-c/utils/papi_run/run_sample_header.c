@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run_sample.h"
+#include "run_sample_header.h"
 
 static const char *const keys[RS_HEADER_KEYS] = {[RS_RUN_COMMAND] = "# run_command ",
                                                  [RS_RUN_START] = "# run_start ",

@@ -26,7 +26,10 @@
 #include "papi_metrics.h"
 #include "profile_writer.h"
 #include "run_identity.h"
-#include "run_sample_opts.h"
+#include "run_options.h"
+#include "run_sample_header.h"
+#include "run_sample_merge.h"
+#include "run_sample_metric.h"
 
 #define TOP_FUNCTIONS    10
 #define RS_JOB_PROCESSES 4096 /* processes the job's profile lists */

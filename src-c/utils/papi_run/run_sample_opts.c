@@ -21,6 +21,10 @@
 
 #include "papi_metrics.h"
 #include "run.h"
+#include "run_options.h"
+#include "run_sample_attr.h"
+#include "run_sample_merge.h"
+#include "run_sample_metric.h"
 #include "run_sample_opts.h"
 #include "sample_spec.h"
 #include "util_common.h"
@@ -62,14 +66,6 @@ static const struct generic generics[] = {
 };
 
 static struct rs_config cfg; /* what the program samples, as papi_run passes it on */
-static struct run_sample_metric metrics[RUN_MAX_METRICS];
-static int nmetrics;
-
-const struct run_sample_metric *run_sample_metrics(int *n)
-{
-    *n = nmetrics;
-    return metrics;
-}
 
 /* The generic event name stands for, or NULL. */
 static const struct generic *find_generic(const char *name)
@@ -276,7 +272,7 @@ static void choose_metrics(const struct run_options *o)
             metric_refused(o->metrics[m], "not in the metric table");
             continue;
         }
-        struct run_sample_metric *r = &metrics[nmetrics];
+        struct run_sample_metric *r = &run_sample_metric_table[run_sample_metric_count];
         memset(r, 0, sizeof *r);
         snprintf(r->name, sizeof r->name, "%s", info.name);
         snprintf(r->unit, sizeof r->unit, "%s", info.unit);
@@ -316,7 +312,7 @@ static void choose_metrics(const struct run_options *o)
         }
         r->nev = info.num_events;
         cfg.nread += added;
-        nmetrics++;
+        run_sample_metric_count++;
     }
 }
 
@@ -324,17 +320,18 @@ static void choose_metrics(const struct run_options *o)
 static void keep_metrics(void)
 {
     int kept = 0;
-    for (int m = 0; m < nmetrics; m++) {
+    for (int m = 0; m < run_sample_metric_count; m++) {
         int ok = 1;
-        for (int k = 0; k < metrics[m].nev; k++)
-            ok &= metrics[m].slot[k] <= cfg.nread;
+        for (int k = 0; k < run_sample_metric_table[m].nev; k++)
+            ok &= run_sample_metric_table[m].slot[k] <= cfg.nread;
         if (ok)
-            metrics[kept++] = metrics[m];
+            run_sample_metric_table[kept++] = run_sample_metric_table[m];
         else
-            metric_refused(metrics[m].name, "its events cannot be read in the sampled "
-                                            "event's group (said above)");
+            metric_refused(run_sample_metric_table[m].name,
+                           "its events cannot be read in the sampled "
+                           "event's group (said above)");
     }
-    nmetrics = kept;
+    run_sample_metric_count = kept;
 }
 
 /* PAPI_RUN_SAMPLE_METRICS for the program's profile: a line per metric, "NAME\tUNIT\t
@@ -342,16 +339,17 @@ static void keep_metrics(void)
 static void export_metrics(void)
 {
     char text[RS_METRICS_TEXT] = "";
-    for (int m = 0; m < nmetrics; m++) {
+    for (int m = 0; m < run_sample_metric_count; m++) {
         PAPIM_metric_info_t info;
-        if (PAPIM_query_metric(metrics[m].name, &info) != PAPI_OK)
+        if (PAPIM_query_metric(run_sample_metric_table[m].name, &info) != PAPI_OK)
             continue;
         size_t n = strlen(text);
         snprintf(text + n, sizeof text - n, "%s%s\t%s\t%s", n ? "\n" : "", info.name, info.unit,
                  info.formula);
-        for (int k = 0; k < metrics[m].nev; k++) {
+        for (int k = 0; k < run_sample_metric_table[m].nev; k++) {
             n = strlen(text);
-            snprintf(text + n, sizeof text - n, "\t%s\t%d", metrics[m].ev[k], metrics[m].slot[k]);
+            snprintf(text + n, sizeof text - n, "\t%s\t%d", run_sample_metric_table[m].ev[k],
+                     run_sample_metric_table[m].slot[k]);
         }
     }
     setenv("PAPI_RUN_SAMPLE_METRICS", text, 1);
@@ -364,10 +362,10 @@ static void export_metrics(void)
 static int check_dwarf(struct run_state *s)
 {
     const char *mode = run_call_graph_name(s->opt.call_graph);
-    int failed, err = RS_REGS_MASK ? try_group(cfg.kernel, RS_CG_DWARF, &failed) : 0;
-    if (RS_REGS_MASK && !err)
+    int failed, err = STACK_UNWIND_REGS_MASK ? try_group(cfg.kernel, RS_CG_DWARF, &failed) : 0;
+    if (STACK_UNWIND_REGS_MASK && !err)
         return 0;
-    if (!RS_REGS_MASK)
+    if (!STACK_UNWIND_REGS_MASK)
         fprintf(stderr,
                 "papi_run: --call-graph %s: no register mapping for this CPU: "
                 "frame pointers instead\n",

@@ -25,6 +25,10 @@
 
 #include "env.h"
 #include "run_sample.h"
+#include "run_sample_fpcheck.h"
+#include "run_sample_preload.h"
+#include "run_sample_profile.h"
+#include "run_sample_ring.h"
 #include "run_thread_hook.h"
 
 /* The drain thread's period adapts to the fullest ring it found: halved when one was
@@ -327,7 +331,7 @@ static int finish(int before_exec)
     }
     if (table.dropped)
         add_note("distinct stacks past the cap were dropped (dropped_samples)");
-    rs_unwind_end();
+    stack_unwind_end();
     if (table.unwind_failed) {
         char text[160];
         snprintf(text, sizeof text,

@@ -23,6 +23,8 @@
 #include "profile_writer.h"
 #include "run_identity.h"
 #include "run_sample.h"
+#include "run_sample_header.h"
+#include "run_sample_profile.h"
 
 static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
 {
@@ -84,12 +86,12 @@ static void write_header(struct jw *w, const struct rs_config *c, const struct s
 
 /* The frames' indices of every stack, root first, into idx (t->nips of them); -1 when
  * a name could not be stored. */
-static int name_all(struct rs_syms *s, const struct stack_table *t, long *idx)
+static int name_all(struct frame_names *s, const struct stack_table *t, long *idx)
 {
     for (size_t k = 0; k < t->n; k++) {
         const struct stack_entry *st = &t->stack[k];
         for (uint32_t d = 0; d < st->depth; d++) {
-            long i = rs_syms_index(s, t->ips[st->first + d]);
+            long i = frame_names_index(s, t->ips[st->first + d]);
             if (i < 0)
                 return -1;
             idx[st->first + st->depth - 1 - d] = i;
@@ -99,15 +101,15 @@ static int name_all(struct rs_syms *s, const struct stack_table *t, long *idx)
 }
 
 static int write_json(FILE *f, const struct rs_config *c, const struct stack_table *t,
-                      struct rs_syms *s, const long *idx, const char *note)
+                      struct frame_names *s, const long *idx, const char *note)
 {
     struct jw w;
     jw_init(&w, f);
     jw_obj_begin(&w, NULL);
     write_header(&w, c, t, note);
     jw_arr_begin(&w, "frames");
-    for (size_t i = 0; i < rs_syms_count(s); i++) {
-        const struct rs_frame *fr = rs_syms_frame(s, i);
+    for (size_t i = 0; i < frame_names_count(s); i++) {
+        const struct frame_name *fr = frame_names_get(s, i);
         profile_frame_write(&w, &(struct profile_frame){fr->name, fr->module, fr->file, fr->line});
     }
     jw_arr_end(&w);
@@ -134,15 +136,16 @@ static int write_json(FILE *f, const struct rs_config *c, const struct stack_tab
  * frame holds (code inlined into it: main;inlined_work), and each name's place, ';'
  * between them as between the names: "" for the outer names of an inlined chain and where
  * debug information has none, else file:line. */
-static void stack_head(FILE *f, const struct stack_entry *st, struct rs_syms *s, const long *idx)
+static void stack_head(FILE *f, const struct stack_entry *st, struct frame_names *s,
+                       const long *idx)
 {
-    const struct rs_frame *leaf = rs_syms_frame(s, (size_t)idx[st->first + st->depth - 1]);
+    const struct frame_name *leaf = frame_names_get(s, (size_t)idx[st->first + st->depth - 1]);
     int parts = 1;
     for (const char *p = leaf->name; (p = strchr(p, ';')) != NULL; p++)
         parts++;
     fprintf(f, "# stack %d %llu %d\t", st->tid, (unsigned long long)st->samples, parts);
     for (uint32_t d = 0; d < st->depth; d++) {
-        const struct rs_frame *fr = rs_syms_frame(s, (size_t)idx[st->first + d]);
+        const struct frame_name *fr = frame_names_get(s, (size_t)idx[st->first + d]);
         for (const char *p = fr->name; (p = strchr(p, ';')) != NULL; p++)
             fputc(';', f);
         if (fr->file)
@@ -157,7 +160,7 @@ static void stack_head(FILE *f, const struct stack_entry *st, struct rs_syms *s,
  * run header and the -m metrics (run_sample_header.c), then its stacks as folded lines with
  * every weight (folded.h), for papi_run's merge. */
 static void write_lines(FILE *f, const struct rs_config *c, const struct stack_table *t,
-                        struct rs_syms *s, const long *idx, const char *note)
+                        struct frame_names *s, const long *idx, const char *note)
 {
     fprintf(f, "# papi_run --sample 1\n# events");
     for (int i = 0; i <= c->nread; i++)
@@ -179,7 +182,7 @@ static void write_lines(FILE *f, const struct rs_config *c, const struct stack_t
     for (size_t k = 0; k < t->n; k++) {
         const struct stack_entry *st = &t->stack[k];
         for (uint32_t d = 0; d < st->depth; d++)
-            names[d] = rs_syms_frame(s, (size_t)idx[st->first + d])->name;
+            names[d] = frame_names_get(s, (size_t)idx[st->first + d])->name;
         stack_head(f, st, s, idx);
         folded_line(f, names, st->depth, st->weight, 1 + c->nread);
     }
@@ -206,12 +209,12 @@ static int write_profile(const struct rs_config *c, struct stack_table *t, const
     int dirfd = output_dir_open(c->dir, 0, why, sizeof why);
     if (dirfd < 0)
         return -1;
-    struct rs_syms *s = rs_syms_open();
+    struct frame_names *s = frame_names_open();
     long *idx = malloc((t->nips + 1) * sizeof *idx);
     int ret = -1;
     if (s && idx && name_all(s, t, idx) == 0) {
-        snprintf(all, sizeof all, "%s%s%s", note, note[0] && rs_syms_notes(s)[0] ? "; " : "",
-                 rs_syms_notes(s));
+        snprintf(all, sizeof all, "%s%s%s", note, note[0] && frame_names_notes(s)[0] ? "; " : "",
+                 frame_names_notes(s));
         ret = 0;
         image_name(dirfd, c, before_exec, image, sizeof image);
         for (int k = 0; k < 2; k++) {
@@ -234,7 +237,7 @@ static int write_profile(const struct rs_config *c, struct stack_table *t, const
         }
     }
     free(idx);
-    rs_syms_close(s);
+    frame_names_close(s);
     close(dirfd);
     return ret;
 }

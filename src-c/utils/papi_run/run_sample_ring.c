@@ -3,7 +3,7 @@
  * group's values come with each sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP), and the
  * difference to the thread's previous sample is what that stack gets. With --call-graph
  * dwarf the sample also copies the user registers and the top of the user stack, which
- * the drain thread unwinds (run_sample_unwind.c); the kernel's chain then gives only its
+ * the drain thread unwinds (src-c/sampling/stack_unwind.c); the kernel's chain then gives only its
  * own frames. The ring is read in place by the drain thread: nothing runs per sample in
  * the program beyond the kernel's write; its records are walked by the one ring reader
  * (src-c/sampling/ring_walk.c, the perf_event component's too). */
@@ -21,6 +21,8 @@
 
 #include "ring_walk.h"
 #include "run_sample.h"
+#include "run_sample_attr.h"
+#include "run_sample_ring.h"
 
 #define RS_RING_PAGES 32 /* data pages per thread (128 KiB): 1/4 s of deep stacks at 1 kHz */
 /* dwarf's records carry RS_STACK_USER bytes of stack: 256 KiB hold 1/40 s at 1 kHz, the
@@ -44,7 +46,7 @@ int rs_ring_open(struct rs_ring *r, const struct rs_config *c, char *why, size_t
         r->fd[i] = -1;
     r->tid = (pid_t)syscall(SYS_gettid);
     r->callchain = c->callchain;
-    if (r->callchain == RS_CG_DWARF && rs_unwind_regs_mask() == 0)
+    if (r->callchain == RS_CG_DWARF && stack_unwind_regs_mask() == 0)
         r->callchain = RS_CG_FP;
     for (int i = 0; i <= c->nread; i++) {
         r->fd[i] = open_one(c, i, i == 0 ? -1 : r->fd[0], r->callchain);
@@ -101,7 +103,7 @@ void rs_ring_close(struct rs_ring *r)
 static uint32_t unwind_user(const struct rs_ring *r, struct stack_table *t, const uint64_t *p,
                             size_t k, size_t n, uint64_t *ip, uint32_t depth)
 {
-    uint64_t nregs = (uint64_t)__builtin_popcountll(rs_unwind_regs_mask());
+    uint64_t nregs = (uint64_t)__builtin_popcountll(stack_unwind_regs_mask());
     if (k >= n || p[k] != PERF_SAMPLE_REGS_ABI_64 || n - k - 1 < nregs + 1)
         return 0; /* no user registers (a 32-bit task, a sample in a kernel thread) */
     const uint64_t *regs = p + k + 1;
@@ -111,9 +113,8 @@ static uint32_t unwind_user(const struct rs_ring *r, struct stack_table *t, cons
         return 0;
     uint64_t dyn = size ? p[k + size / 8] : 0;
     int failed;
-    uint32_t got =
-        rs_unwind_stack(r->tid, regs, nregs, (const unsigned char *)(p + k),
-                        dyn < size ? dyn : size, ip + depth, RS_MAX_DEPTH - depth, &failed);
+    uint32_t got = stack_unwind(r->tid, regs, nregs, (const unsigned char *)(p + k),
+                                dyn < size ? dyn : size, ip + depth, RS_MAX_DEPTH - depth, &failed);
     t->unwind_failed += (uint64_t)(failed || got == 0);
     return got ? depth + got : 0;
 }
@@ -152,8 +153,8 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct sta
                 continue;
             }
             if (kernel) {
-                if (depth == 0 || ip[depth - 1] != RS_KERNEL)
-                    ip[depth++] = RS_KERNEL; /* the kernel's frames as one */
+                if (depth == 0 || ip[depth - 1] != FRAME_KERNEL)
+                    ip[depth++] = FRAME_KERNEL; /* the kernel's frames as one */
                 continue;
             }
             /* a caller's frame holds its return address: the call is the byte before */
@@ -170,7 +171,7 @@ static void take_sample(struct rs_ring *r, const struct rs_config *c, struct sta
      * in a system call or another interrupt): its address is no user module's. */
     if (depth == 0)
         ip[depth++] =
-            (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ? RS_KERNEL : pc;
+            (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : pc;
     stack_table_add(t, tid, ip, depth, w);
 }
 

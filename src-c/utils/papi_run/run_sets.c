@@ -13,6 +13,7 @@
 
 #include "env.h"
 #include "run.h"
+#include "run_sets.h"
 #include "run_threads.h"
 #include "util_common.h"
 

@@ -12,6 +12,8 @@
 
 #include "papi_metrics.h"
 #include "run.h"
+#include "run_metrics.h"
+#include "run_stat_lines.h"
 
 /* s as JSON string content (quotes, backslashes and control characters escaped). */
 static void json_text(FILE *f, const char *s)

@@ -20,6 +20,7 @@
 
 #include "output_file.h"
 #include "run.h"
+#include "run_trace.h"
 #include "trace_gpu_tracks.h"
 #include "trace_openmp.h"
 #include "trace_writer.h"

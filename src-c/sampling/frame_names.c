@@ -1,4 +1,4 @@
-/* run_sample_symbols.c: addresses of this process named at exit by the one symbolizer
+/* frame_names.c: addresses of this process named at exit by the one symbolizer
  * (src-c/sampling/symbolizer.c: libdw, the modules from /proc/self/maps, the function from
  * the symbol table, file:line and inlined functions from DWARF when present, names
  * demangled: C++, gfortran's __mod_MOD_proc as mod::proc). A frame's name is its function
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "demangle.h"
-#include "run_sample.h"
+#include "frame_names.h"
 #include "symbolizer.h"
 
 struct entry {
@@ -17,25 +17,25 @@ struct entry {
     size_t index;  /* into frame[] */
 };
 
-struct rs_syms {
+struct frame_names {
     struct symbolizer *sym;
     struct entry *e;
     size_t n, size; /* open addressing, size a power of two */
-    struct rs_frame *frame;
+    struct frame_name *frame;
     size_t fcap;
     char notes[1024];
 };
 
-struct rs_syms *rs_syms_open(void)
+struct frame_names *frame_names_open(void)
 {
-    struct rs_syms *s = calloc(1, sizeof *s);
+    struct frame_names *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->size = 1024;
     s->e = calloc(s->size, sizeof *s->e);
     s->sym = sym_open_process();
     if (!s->e || !s->sym) {
-        rs_syms_close(s);
+        frame_names_close(s);
         return NULL;
     }
     if (strcmp(sym_how(s->sym), "libdw") != 0)
@@ -43,7 +43,7 @@ struct rs_syms *rs_syms_open(void)
     return s;
 }
 
-void rs_syms_close(struct rs_syms *s)
+void frame_names_close(struct frame_names *s)
 {
     if (!s)
         return;
@@ -57,12 +57,12 @@ void rs_syms_close(struct rs_syms *s)
     free(s);
 }
 
-const char *rs_syms_notes(const struct rs_syms *s)
+const char *frame_names_notes(const struct frame_names *s)
 {
     return s ? s->notes : "";
 }
 
-static void note_once(struct rs_syms *s, const char *text)
+static void note_once(struct frame_names *s, const char *text)
 {
     if (strstr(s->notes, text))
         return;
@@ -103,10 +103,10 @@ static void frame_name(const struct sym_where *w, char *buf, size_t len)
     }
 }
 
-static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
+static void resolve(struct frame_names *s, uint64_t addr, struct frame_name *f)
 {
     char buf[1024];
-    if (addr == 0 || addr == RS_KERNEL) {
+    if (addr == 0 || addr == FRAME_KERNEL) {
         f->name = strdup(addr ? "[kernel]" : "[unknown]");
         f->module = addr ? "[kernel]" : "[unknown]";
         return;
@@ -135,7 +135,7 @@ static void resolve(struct rs_syms *s, uint64_t addr, struct rs_frame *f)
     f->name = strdup(buf);
 }
 
-static int grow(struct rs_syms *s)
+static int grow(struct frame_names *s)
 {
     size_t size = s->size * 2;
     struct entry *e = calloc(size, sizeof *e);
@@ -154,23 +154,23 @@ static int grow(struct rs_syms *s)
     return 0;
 }
 
-size_t rs_syms_count(const struct rs_syms *s)
+size_t frame_names_count(const struct frame_names *s)
 {
     return s->n;
 }
 
-const struct rs_frame *rs_syms_frame(const struct rs_syms *s, size_t index)
+const struct frame_name *frame_names_get(const struct frame_names *s, size_t index)
 {
     return &s->frame[index];
 }
 
-long rs_syms_index(struct rs_syms *s, uint64_t addr)
+long frame_names_index(struct frame_names *s, uint64_t addr)
 {
     if (2 * (s->n + 1) > s->size && grow(s) != 0)
         return -1;
     if (s->n == s->fcap) {
         size_t cap = s->fcap ? 2 * s->fcap : 1024;
-        struct rs_frame *f = realloc(s->frame, cap * sizeof *f);
+        struct frame_name *f = realloc(s->frame, cap * sizeof *f);
         if (!f)
             return -1;
         s->frame = f;
@@ -181,7 +181,7 @@ long rs_syms_index(struct rs_syms *s, uint64_t addr)
         b = (b + 1) & (s->size - 1);
     struct entry *e = &s->e[b];
     if (!e->addr) {
-        struct rs_frame *f = &s->frame[s->n];
+        struct frame_name *f = &s->frame[s->n];
         memset(f, 0, sizeof *f);
         resolve(s, addr, f);
         if (!f->name) {

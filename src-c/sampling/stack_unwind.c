@@ -1,14 +1,14 @@
-/* run_sample_unwind.c: --call-graph dwarf. Each sample brings the thread's user registers
+/* stack_unwind.c: --call-graph dwarf (stack_unwind.h). Each sample brings the thread's user registers
  * and a copy of the top of its user stack (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER);
  * the drain thread unwinds it with libdw's CFI unwinder on the process's own modules, so
  * that frames built without frame pointers still have their callers. The stack copy
  * serves the reads inside it; other addresses are read from the process's own memory
  * with process_vm_readv (a bad address fails the read, never faults), two pages at a
  * time: the callers above the copy (main's, libc's start) have most registers saved
- * there, and each system call costs microseconds on a VM. Called only under the sampling
- * lock (run_sample_preload.c): one unwinder per process, made on first use,
+ * there, and each system call costs microseconds on a VM. Called by one thread at a
+ * time (papi_run's, under its sampling lock: run_sample_preload.c): one unwinder per process, made on first use,
  * made again in a forked child and when a frame falls outside the modules it knows (a
- * library dlopen'ed since; at most once per RS_REFRESH_NS). */
+ * library dlopen'ed since; at most once per SU_REFRESH_NS). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -22,16 +22,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run_sample.h"
+#include "stack_unwind.h"
 
-#define RS_REFRESH_NS 100000000LL /* at most one re-read of the maps per 100 ms */
-/* reads outside the stack copy: RS_BLOCKS aligned blocks of RS_BLOCK bytes (a page at
+#define SU_REFRESH_NS 100000000LL /* at most one re-read of the maps per 100 ms */
+/* reads outside the stack copy: SU_BLOCKS aligned blocks of SU_BLOCK bytes (a page at
  * most, so each is mapped whole or not at all) in one system call, kept for the rest of
  * the sample's reads; the read stops at the first unmapped block */
-#define RS_BLOCK  4096
-#define RS_BLOCKS 2
+#define SU_BLOCK  4096
+#define SU_BLOCKS 2
 
-struct rs_unwind {
+struct unwinder {
     Dwfl *dwfl;
     pid_t pid;           /* the process the Dwfl describes */
     int broken;          /* could not be made: no unwinding in this process */
@@ -45,10 +45,10 @@ struct rs_unwind {
     uint64_t *ip;
     uint32_t n, max;
     uint64_t block_at, block_len; /* the live stack read for this sample (len 0: none) */
-    unsigned char block[RS_BLOCK * RS_BLOCKS];
+    unsigned char block[SU_BLOCK * SU_BLOCKS];
 };
 
-static struct rs_unwind uw;
+static struct unwinder uw;
 /* getpid() is a system call: known once per process (0 again in a forked child) */
 static pid_t self;
 
@@ -67,9 +67,9 @@ static pid_t self_pid(void)
     return self;
 }
 
-uint64_t rs_unwind_regs_mask(void)
+uint64_t stack_unwind_regs_mask(void)
 {
-    return RS_REGS_MASK;
+    return STACK_UNWIND_REGS_MASK;
 }
 
 static long long now_ns(void)
@@ -91,23 +91,23 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 {
     (void)dwfl;
     *thread_arg = arg;
-    return tid == ((struct rs_unwind *)arg)->tid;
+    return tid == ((struct unwinder *)arg)->tid;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
     (void)dwfl;
-    struct rs_unwind *u = arg;
+    struct unwinder *u = arg;
     if (addr >= u->sp && addr - u->sp <= u->size && u->size - (addr - u->sp) >= sizeof *result) {
         memcpy(result, u->stack + (addr - u->sp), sizeof *result);
         return true;
     }
     if (addr < u->block_at || addr - u->block_at + sizeof *result > u->block_len) {
-        uint64_t at = addr & ~(uint64_t)(RS_BLOCK - 1);
-        struct iovec local = {u->block, sizeof u->block}, remote[RS_BLOCKS];
-        for (int i = 0; i < RS_BLOCKS; i++)
-            remote[i] = (struct iovec){(void *)(uintptr_t)(at + (uint64_t)i * RS_BLOCK), RS_BLOCK};
-        ssize_t got = process_vm_readv(u->pid, &local, 1, remote, RS_BLOCKS, 0);
+        uint64_t at = addr & ~(uint64_t)(SU_BLOCK - 1);
+        struct iovec local = {u->block, sizeof u->block}, remote[SU_BLOCKS];
+        for (int i = 0; i < SU_BLOCKS; i++)
+            remote[i] = (struct iovec){(void *)(uintptr_t)(at + (uint64_t)i * SU_BLOCK), SU_BLOCK};
+        ssize_t got = process_vm_readv(u->pid, &local, 1, remote, SU_BLOCKS, 0);
         u->block_at = at;
         u->block_len = got > 0 ? (uint64_t)got : 0;
     }
@@ -123,7 +123,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 /* perf's registers (in mask order) as DWARF numbers them. */
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
-    const uint64_t *r = ((struct rs_unwind *)arg)->regs;
+    const uint64_t *r = ((struct unwinder *)arg)->regs;
 #if defined(__x86_64__)
     /* DWARF: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip; r[]: AX BX CX DX SI DI BP SP IP
      * R8..R15 */
@@ -156,7 +156,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /* No search for separate debug files: the unwinder needs the CFI of .eh_frame (and a
  * module's own .debug_frame), and the search checksums whole files (most of the
- * unwinder's start-up); the names at exit still find them (run_sample_symbols.c). */
+ * unwinder's start-up); the names at exit still find them (frame_names.c). */
 static int no_debuginfo(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr base,
                         const char *file, const char *link, GElf_Word crc, char **found)
 {
@@ -173,13 +173,13 @@ static const Dwfl_Callbacks callbacks = {
 /* A Dwfl of this process's maps with the sample's thread attached; made again when a
  * frame falls outside its modules (a library dlopen'ed since): reporting again into an
  * attached Dwfl left libdw's address lookup stale. */
-static int ready(struct rs_unwind *u, int again)
+static int ready(struct unwinder *u, int again)
 {
     if (u->dwfl && (again || u->pid != self_pid())) { /* a forked child: the parent's goes */
         dwfl_end(u->dwfl);
         u->dwfl = NULL;
     }
-    if (u->dwfl || u->broken || RS_REGS_N == 0)
+    if (u->dwfl || u->broken || STACK_UNWIND_REGS_N == 0)
         return u->dwfl != NULL;
     u->pid = self_pid();
     u->refreshed = now_ns();
@@ -207,7 +207,7 @@ static int known(Dwfl *d, Dwarf_Addr pc)
 
 static int frame(Dwfl_Frame *f, void *arg)
 {
-    struct rs_unwind *u = arg;
+    struct unwinder *u = arg;
     Dwarf_Addr pc;
     bool activation;
     if (u->n >= u->max || !dwfl_frame_pc(f, &pc, &activation) || pc == 0)
@@ -221,13 +221,12 @@ static int frame(Dwfl_Frame *f, void *arg)
     return DWARF_CB_OK;
 }
 
-uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
-                         const unsigned char *stack, uint64_t size, uint64_t *ip, uint32_t max,
-                         int *failed)
+uint32_t stack_unwind(pid_t tid, const uint64_t *regs, uint64_t nregs, const unsigned char *stack,
+                      uint64_t size, uint64_t *ip, uint32_t max, int *failed)
 {
-    struct rs_unwind *u = &uw;
+    struct unwinder *u = &uw;
     *failed = 0;
-    if (max == 0 || nregs < RS_REGS_N || !ready(u, 0))
+    if (max == 0 || nregs < STACK_UNWIND_REGS_N || !ready(u, 0))
         return 0;
 #if defined(__x86_64__)
     uint64_t pc = regs[8], sp = regs[7];
@@ -236,7 +235,7 @@ uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
 #else
     uint64_t pc = 0, sp = 0;
 #endif
-    if ((u->missed || !known(u->dwfl, pc)) && now_ns() - u->refreshed > RS_REFRESH_NS &&
+    if ((u->missed || !known(u->dwfl, pc)) && now_ns() - u->refreshed > SU_REFRESH_NS &&
         !ready(u, 1))
         return 0;
     u->tid = tid;
@@ -255,7 +254,7 @@ uint32_t rs_unwind_stack(pid_t tid, const uint64_t *regs, uint64_t nregs,
     return u->n;
 }
 
-void rs_unwind_end(void)
+void stack_unwind_end(void)
 {
     if (uw.dwfl && uw.pid == getpid())
         dwfl_end(uw.dwfl);

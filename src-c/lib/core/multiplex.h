@@ -1,10 +1,10 @@
-/* multiplex_internal.h: the multiplex scaling used by the counting core. Not installed. */
-#ifndef MULTIPLEX_INTERNAL_H
-#define MULTIPLEX_INTERNAL_H
+/* multiplex.h: the multiplex scaling used by the counting core (multiplex.c). Not installed. */
+#ifndef MULTIPLEX_H
+#define MULTIPLEX_H
 
 #include <stdint.h>
 
-#include "eventset.h"
+#include "eventset_types.h"
 
 /* Value since the baseline scaled by delta time_enabled / delta time_running (inline:
  * PAPI_read of a multiplexed set computes one per event). */
