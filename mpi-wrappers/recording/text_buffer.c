@@ -82,7 +82,7 @@ static void put(struct tbuf *t, const char *s, size_t n)
     }
     if (!room_for(t, n))
         return;
-    memcpy(t->s + t->len, s, n);
+    memmove(t->s + t->len, s, n); /* s may lie in t's own free room (gpu_row.c) */
     t->len += n;
     t->s[t->len] = '\0';
 }
@@ -90,6 +90,16 @@ static void put(struct tbuf *t, const char *s, size_t n)
 void tb_put(struct tbuf *t, const char *s, size_t n)
 {
     put(t, s, n);
+}
+
+static void jw_sink(void *t, const char *s, size_t n)
+{
+    put(t, s, n);
+}
+
+void tb_jw(struct jw *w, struct tbuf *t)
+{
+    jw_init_sink(w, jw_sink, t);
 }
 
 void tb_raw(struct tbuf *t, const char *s)

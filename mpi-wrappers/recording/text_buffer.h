@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "json_writer.h"
+
 struct tbuf {
     char *s;
     size_t len, cap;
@@ -28,6 +30,9 @@ void tb_init_growing(struct tbuf *t, size_t cap);
  * single number, escaped string or formatted piece longer than cap is cut. */
 void tb_init_sink(struct tbuf *t, char *mem, size_t cap,
                   void (*sink)(void *arg, const char *s, size_t n), void *arg);
+/* The one JSON writer (json_writer.h) writing into t, one line: t's rules hold for its
+ * text (fixed: never allocates, and 'cut' on overflow). */
+void tb_jw(struct jw *w, struct tbuf *t);
 /* A sink's buffer: hands on what it holds (nothing once cut). */
 void tb_flush(struct tbuf *t);
 void tb_raw(struct tbuf *t, const char *s);           /* as is */

@@ -509,9 +509,16 @@ static int json_tail(void *arg, void (*put)(void *o, const char *s, size_t n), v
     struct tbuf t;
     settle_waits(a);
     tb_init_sink(&t, mem, sizeof mem, put, o);
-    tb_raw(&t, "\n],\n");
-    pmpi_wait_report_json(&t, a->waits, a->wait_result);
-    tb_raw(&t, "}\n");
+    struct jw w;
+    tb_jw(&w, &t);
+    jw_resume(&w, 1); /* the report's object, opened by json_head */
+    jw_resume(&w, 1); /* its "ranks", each row written by its rank */
+    jw_break(&w, "\n");
+    jw_arr_end(&w);
+    jw_break(&w, "\n");
+    pmpi_wait_report_json(&w, &t, a->waits, a->wait_result);
+    jw_obj_end(&w);
+    tb_raw(&t, "\n");
     tb_flush(&t);
     if (t.cut) {
         fprintf(stderr,

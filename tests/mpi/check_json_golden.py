@@ -34,6 +34,9 @@ for opt in ("--mpirun", "--wrapper", "--keep-log", "--pattern", "--energy", "--m
 ap.add_argument("--hybrid")
 ap.add_argument("--update", action="store_true", help="record the shapes anew")
 args = ap.parse_args()
+for name in ("wrapper", "keep_log", "pattern", "energy", "machines", "sample", "hybrid", "golden"):
+    if getattr(args, name):  # the runs start in their output directories
+        setattr(args, name, os.path.abspath(getattr(args, name)))
 
 
 def has_libomp():
