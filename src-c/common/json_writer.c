@@ -12,6 +12,7 @@ void jw_init(struct jw *w, FILE *f)
     w->put = NULL;
     w->put_arg = NULL;
     w->gap = NULL;
+    w->tight = 0;
     w->depth = 0;
     w->count[0] = 0;
 }
@@ -28,6 +29,11 @@ void jw_resume(struct jw *w, int members)
     if (w->depth + 1 < JW_MAX_DEPTH)
         w->depth++;
     w->count[w->depth] = members;
+}
+
+void jw_tight(struct jw *w)
+{
+    w->tight = 1;
 }
 
 void jw_break(struct jw *w, const char *text)
@@ -160,15 +166,15 @@ static void quoted(struct jw *w, const char *s)
     out(w, chunk, n);
 }
 
-/* The separator before a member (a sink's: ", ", or the comma and jw_break's text; a
- * stream's: comma, newline and indent); then its key if any. */
+/* The separator before a member (a sink's: ", " (tight: ","), or the comma and
+ * jw_break's text; a stream's: comma, newline and indent); then its key if any. */
 static void member(struct jw *w, const char *key)
 {
     int later = w->count[w->depth]++ > 0;
     if (w->put) {
         if (later)
             out(w, ",", 1);
-        if (w->gap || later)
+        if (w->gap || (later && !w->tight))
             out_str(w, w->gap ? w->gap : " ");
         w->gap = NULL;
     } else {
@@ -182,7 +188,7 @@ static void member(struct jw *w, const char *key)
     }
     if (key) {
         quoted(w, key);
-        out(w, ": ", 2);
+        out(w, ": ", w->tight ? 1 : 2);
     }
 }
 

@@ -24,6 +24,7 @@ struct jw {
     void (*put)(void *arg, const char *s, size_t n); /* jw_init_sink's sink */
     void *put_arg;
     const char *gap; /* a sink's: what follows the next member's comma (jw_break) */
+    int tight;       /* a sink's: no space after commas and colons (jw_tight) */
     int depth;
     int count[JW_MAX_DEPTH]; /* members written at each depth (for commas) */
 };
@@ -35,6 +36,8 @@ void jw_init_sink(struct jw *w, void (*put)(void *arg, const char *s, size_t n),
  * the same file) opened and wrote 'members' members of: the next one takes its comma,
  * and jw_obj_end/jw_arr_end closes that one. */
 void jw_resume(struct jw *w, int members);
+/* A sink's members apart by "," and keys by ":", no space: a line of a .jsonl file. */
+void jw_tight(struct jw *w);
 /* A sink's next member starts on a line of its own: text (a newline and its indent)
  * follows its comma in place of the space. */
 void jw_break(struct jw *w, const char *text);
