@@ -107,23 +107,6 @@ void tb_raw(struct tbuf *t, const char *s)
     put(t, s, strlen(s));
 }
 
-void tb_json(struct tbuf *t, const char *s)
-{
-    put(t, "\"", 1);
-    if (t->cut)
-        return;
-    size_t room = t->cap - t->len;
-    size_t need = json_escape(t->s + t->len, room, s ? s : "");
-    if (need + 2 > room && (t->grows || t->sink) && room_for(t, need + 1)) /* room: again */
-        need = json_escape(t->s + t->len, (room = t->cap - t->len), s ? s : "");
-    if (need + 2 > room) { /* the escaped text, the closing quote and the terminator */
-        t->cut = 1;
-        return;
-    }
-    t->len += need;
-    put(t, "\"", 1);
-}
-
 void tb_csv(struct tbuf *t, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {
