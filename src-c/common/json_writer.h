@@ -3,8 +3,9 @@
  * not valid UTF-8 become U+FFFD, so every document we write parses.
  *
  * Streaming form: keys are given for members of an object and NULL for elements of an
- * array. To a stream (jw_init): two-space indent. To a sink (jw_init_sink): one line,
- * members apart by ", ", written through the caller's put: the MPI wrapper's fixed
+ * array. To a stream (jw_init): two-space indent. To a sink (jw_init_sink): one line
+ * (but where jw_break starts one), members apart by ", ", written through the caller's
+ * put, a few bytes at a time, nothing held back: the MPI wrapper's fixed
  * buffer (mpi-wrappers/recording/text_buffer.h), which never allocates and, on overflow,
  * stops and marks itself cut (a cut buffer is never written to a file). Through a sink
  * the integer, seconds, boolean, null and string forms use no stdio and no allocation,
