@@ -138,16 +138,6 @@ size_t json_escape(char *dst, size_t cap, const char *s)
     return need;
 }
 
-void json_put_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
-        char one[8];
-        size_t n = escape_one(&p, one);
-        fwrite(one, 1, n, f);
-    }
-    fputc('"', f);
-}
 
 /* s quoted and escaped, a few characters at a time (no allocation). */
 static void quoted(struct jw *w, const char *s)
@@ -164,6 +154,13 @@ static void quoted(struct jw *w, const char *s)
     }
     chunk[n++] = '"';
     out(w, chunk, n);
+}
+
+void json_put_string(FILE *f, const char *s)
+{
+    struct jw w;
+    jw_init(&w, f);
+    quoted(&w, s);
 }
 
 /* The separator before a member (a sink's: ", " (tight: ","), or the comma and
